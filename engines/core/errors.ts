@@ -1,0 +1,97 @@
+// One serialised error shape for crossing processes (worker protocol) and HTTP; never carries submitted values.
+
+/** Stable, machine-readable error codes shared by every service. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  parse_error: 422,
+  rate_limited: 429,
+  cancelled: 499,
+  internal: 500,
+  worker_exited: 500,
+  unavailable: 503,
+  timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** One problem found while validating input: where it is, and what is wrong, never the value itself. */
+export interface ErrorDetail {
+  /** Field path such as `techniques[2].id`; empty for the document itself. */
+  readonly path: string;
+  /** What is wrong, phrased without the submitted value. */
+  readonly issue: string;
+}
+
+/** The wire form of an error, identical across worker messages and HTTP bodies (plus request_id there). */
+export interface SerializedError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details?: readonly ErrorDetail[];
+  /** Exit code of a worker process that died, when code is worker_exited. */
+  readonly exit_code?: number | null;
+}
+
+/** An error whose message is safe to show: written by us, never built from submitted values. */
+export class VitrineError extends Error {
+  readonly code: ErrorCode;
+  readonly details: readonly ErrorDetail[] | undefined;
+  readonly exitCode: number | null | undefined;
+
+  constructor(code: ErrorCode, message: string, options?: { details?: readonly ErrorDetail[]; exitCode?: number | null; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'VitrineError';
+    this.code = code;
+    this.details = options?.details;
+    this.exitCode = options?.exitCode;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
+}
+
+/** Turns any thrown value into the wire shape; unknown errors become a generic `internal` so nothing leaks. */
+export function serializeError(err: unknown): SerializedError {
+  if (err instanceof VitrineError) {
+    return {
+      code: err.code,
+      message: err.message,
+      ...(err.details && err.details.length > 0 ? { details: err.details } : {}),
+      ...(err.exitCode !== undefined ? { exit_code: err.exitCode } : {}),
+    };
+  }
+  return { code: 'internal', message: 'internal error' };
+}
+
+/** Rebuilds a VitrineError from its wire shape (validating it, since it crossed a process boundary). */
+export function deserializeError(value: unknown): VitrineError {
+  if (typeof value === 'object' && value !== null) {
+    const v = value as Record<string, unknown>;
+    const code = isErrorCode(v['code']) ? v['code'] : 'internal';
+    const message = typeof v['message'] === 'string' ? v['message'] : 'internal error';
+    const details = Array.isArray(v['details'])
+      ? v['details'].filter(
+          (d): d is ErrorDetail =>
+            typeof d === 'object' && d !== null && typeof (d as ErrorDetail).path === 'string' && typeof (d as ErrorDetail).issue === 'string',
+        )
+      : undefined;
+    const exit = v['exit_code'];
+    return new VitrineError(code, message, {
+      ...(details ? { details } : {}),
+      ...(typeof exit === 'number' || exit === null ? { exitCode: exit } : {}),
+    });
+  }
+  return new VitrineError('internal', 'internal error');
+}

@@ -1,0 +1,29 @@
+// Lint: typescript-eslint's recommended rules, the layer rule (fails the build), and no `any` in engine code.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import layers from './tools/lint/layers.ts';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', '**/testdata/**', 'resources/**', 'bin/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { local: layers },
+    rules: {
+      'local/layers': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['engines/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'error' },
+  },
+);
