@@ -1,0 +1,73 @@
+// Loopback hardening shared by the gateway and every standalone `X serve`: Host allow-list, bearer token, headers.
+import { timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { VitrineError } from '../errors.js';
+
+/** The loopback names a Host header may carry by default (DNS-rebinding defence). */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '[::1]', '::1'];
+
+/** Host without its port: `localhost:8080` -> `localhost`, `[::1]:80` -> `[::1]`. */
+export function hostName(hostHeader: string): string {
+  const h = hostHeader.trim().toLowerCase();
+  if (h.startsWith('[')) {
+    const end = h.indexOf(']');
+    return end === -1 ? h : h.slice(0, end + 1);
+  }
+  const colon = h.indexOf(':');
+  return colon === -1 ? h : h.slice(0, colon);
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** Rejects (403) requests whose Host header is not in the allow-list. */
+export function hostAllowList(allowed: readonly string[] = LOOPBACK_HOSTS): RequestHandler {
+  const set = new Set(allowed.map((a) => a.toLowerCase()));
+  return (req, _res, next) => {
+    const host = req.headers.host;
+    if (host === undefined || !set.has(hostName(host))) {
+      next(new VitrineError('forbidden', 'host not allowed'));
+      return;
+    }
+    next();
+  };
+}
+
+/** Constant-time comparison of two secrets. */
+export function secretsEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a, 'utf8');
+  const bb = Buffer.from(b, 'utf8');
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+/** Requires `Authorization: Bearer <token>` (401 otherwise); `exempt` paths (exact, relative to the mount) pass. */
+export function requireBearer(token: string, exempt: readonly string[] = []): RequestHandler {
+  return (req, _res, next) => {
+    if (exempt.includes(req.path)) {
+      next();
+      return;
+    }
+    const header = req.headers.authorization;
+    const given = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
+    if (given === undefined || !secretsEqual(given, token)) {
+      next(new VitrineError('unauthorized', 'missing or invalid token'));
+      return;
+    }
+    next();
+  };
+}
+
+/** Conservative response headers for an API that only its own UI calls (no CORS headers are ever set). */
+export function securityHeaders(): RequestHandler {
+  return (_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  };
+}
