@@ -33,10 +33,12 @@ export function canonicalJson(value: unknown): string {
           walk(withToJson.toJSON());
         } else if (Array.isArray(v)) {
           out.push('[');
-          v.forEach((item, i) => {
+          // An index loop, not forEach: forEach skips holes of sparse arrays, which JSON writes as null.
+          for (let i = 0; i < v.length; i++) {
             if (i > 0) out.push(',');
+            const item: unknown = v[i];
             walk(item === undefined || typeof item === 'function' ? null : item);
-          });
+          }
           out.push(']');
         } else {
           const entries = Object.entries(v as Record<string, unknown>)

@@ -1,5 +1,5 @@
 // Starting a loopback HTTP server: refuses a non-loopback bind unless explicitly allowed.
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { VitrineError } from '../errors.js';
@@ -26,9 +26,15 @@ export async function listen(app: Express, options: ListenOptions = {}): Promise
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && options.allowRemote !== true)
     throw new VitrineError('forbidden', 'binding a non-loopback address needs --allow-remote');
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(options.port ?? 0, host, () => resolve(s));
-    s.once('error', reject);
+  // Our own server rather than app.listen(): Express 5 calls the listen callback on errors too (EADDRINUSE).
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
   });
   const addr = server.address() as AddressInfo;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
