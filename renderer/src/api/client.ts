@@ -1,0 +1,138 @@
+// Typed HTTP client for the gateway: adds the bearer token, parses the house error shape into ApiError.
+import type { ErrorBody, RendererBridge } from '../../../engines/core/contracts/gateway';
+
+export type IssueDetail = { readonly path: string; readonly issue: string };
+
+/** Codes the client itself assigns when the gateway gave no error body. */
+export type ClientErrorCode = 'unreachable' | 'bad_response';
+
+/** Any failed call: the gateway's `{error:{code,message,request_id,details}}`, or a client-side reason. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** HTTP status; 0 when the gateway did not answer at all. */
+  readonly status: number;
+  readonly code: string;
+  readonly requestId: string | undefined;
+  readonly details: readonly IssueDetail[];
+
+  constructor(status: number, code: string, message: string, requestId?: string, details: readonly IssueDetail[] = []) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.requestId = requestId;
+    this.details = details;
+  }
+
+  get unauthorized(): boolean {
+    return this.status === 401;
+  }
+
+  get unreachable(): boolean {
+    return this.status === 0;
+  }
+}
+
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export interface RequestOptions {
+  readonly query?: Query;
+  readonly signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  readonly apiBase: string;
+  get<T>(path: string, options?: RequestOptions): Promise<T>;
+  post<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
+  /** The raw response of a successful call (for streams); errors are thrown as ApiError like the others. */
+  open(path: string, options?: RequestOptions & { readonly accept?: string }): Promise<Response>;
+}
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== 'object' || value === null) return false;
+  const e = (value as { error?: unknown }).error;
+  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' && typeof (e as { message?: unknown }).message === 'string';
+}
+
+function toDetails(raw: unknown): IssueDetail[] {
+  if (!Array.isArray(raw)) return [];
+  const out: IssueDetail[] = [];
+  for (const d of raw as unknown[]) {
+    if (typeof d !== 'object' || d === null) continue;
+    const { path, issue } = d as { path?: unknown; issue?: unknown };
+    if (typeof path === 'string' && typeof issue === 'string') out.push({ path, issue });
+  }
+  return out;
+}
+
+/** Turns a failed response into an ApiError, whatever its body holds. */
+export async function errorFromResponse(res: Response): Promise<ApiError> {
+  const headerId = res.headers.get('x-request-id') ?? undefined;
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    body = undefined;
+  }
+  if (isErrorBody(body)) {
+    const e = body.error;
+    return new ApiError(res.status, e.code, e.message, e.request_id || headerId, toDetails(e.details));
+  }
+  // No house error body (a proxy, a crash page): say what we know, not what the body said.
+  return new ApiError(res.status, res.status === 401 ? 'unauthorized' : 'bad_response', `The gateway answered HTTP ${res.status} without an error description.`, headerId);
+}
+
+export function buildUrl(apiBase: string, path: string, query?: Query): string {
+  const base = apiBase.replace(/\/+$/, '');
+  const p = path.startsWith('/') ? path : `/${path}`;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+  const qs = params.toString();
+  return `${base}${p}${qs ? `?${qs}` : ''}`;
+}
+
+export function createApiClient(bridge: RendererBridge, fetchImpl: typeof fetch = (...a) => globalThis.fetch(...a)): ApiClient {
+  async function send(method: string, path: string, options: RequestOptions & { body?: unknown; accept?: string } = {}): Promise<Response> {
+    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', Authorization: `Bearer ${bridge.token}` };
+    const init: RequestInit = { method, headers, cache: 'no-store', credentials: 'omit' };
+    if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(options.body);
+    }
+    if (options.signal) init.signal = options.signal;
+    let res: Response;
+    try {
+      res = await fetchImpl(buildUrl(bridge.apiBase, path, options.query), init);
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') throw err;
+      throw new ApiError(0, 'unreachable', 'The gateway did not answer. Is `vitrine serve` (or the desktop app) still running?');
+    }
+    if (!res.ok) throw await errorFromResponse(res);
+    return res;
+  }
+
+  async function json<T>(res: Response): Promise<T> {
+    if (res.status === 204) return undefined as T;
+    try {
+      return (await res.json()) as T;
+    } catch {
+      throw new ApiError(res.status, 'bad_response', 'The gateway answered with something that is not JSON.', res.headers.get('x-request-id') ?? undefined);
+    }
+  }
+
+  return {
+    apiBase: bridge.apiBase,
+    get: async <T>(path: string, options?: RequestOptions) => json<T>(await send('GET', path, options)),
+    post: async <T>(path: string, body: unknown, options?: RequestOptions) => json<T>(await send('POST', path, { ...options, body })),
+    open: (path, options) => send('GET', path, options),
+  };
+}
+
+/** A list route may answer a bare array or a page `{items,...}`; both become an array. */
+export function itemsOf<T>(value: unknown): T[] {
+  if (Array.isArray(value)) return value as T[];
+  if (typeof value === 'object' && value !== null) {
+    const v = value as { items?: unknown; services?: unknown; jobs?: unknown };
+    for (const key of [v.items, v.services, v.jobs]) if (Array.isArray(key)) return key as T[];
+  }
+  return [];
+}

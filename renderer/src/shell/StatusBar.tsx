@@ -1,0 +1,85 @@
+// The status bar: gateway health (polled), running jobs with progress and cancel, theme and help buttons.
+import { useState } from 'react';
+import type { JobInfo } from '../../../engines/core/contracts/gateway';
+import { ApiError } from '../api/client';
+import { Progress } from '../components/Progress';
+import { activeJobs } from '../store';
+import { useShell, useShellContext } from './context';
+import { useSystemPrefersDark } from './useTheme';
+
+const CONNECTION_WORDS = {
+  connecting: 'Connecting',
+  online: 'Gateway ok',
+  unreachable: 'Gateway unreachable',
+  unauthorized: 'Token refused',
+  failed: 'Gateway error',
+} as const;
+
+function JobChip({ job }: { readonly job: JobInfo }) {
+  const { client } = useShellContext();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [asked, setAsked] = useState(false);
+  const name = job.label ?? job.type;
+  const cancel = async (): Promise<void> => {
+    if (!client) return;
+    setAsked(true);
+    try {
+      await client.post(`/api/jobs/${encodeURIComponent(job.id)}/cancel`, {});
+      setProblem(null);
+    } catch (err) {
+      setAsked(false);
+      setProblem(err instanceof ApiError ? `${err.message}${err.requestId ? ` (request ${err.requestId})` : ''}` : 'Cancel failed.');
+    }
+  };
+  return (
+    <div className="job" data-testid="job" title={job.message ?? name}>
+      <span className="job__name">{name}</span>
+      <Progress fraction={job.state === 'queued' ? undefined : job.fraction} label={`${name} progress`} />
+      <span className="job__pct">{job.state === 'queued' ? 'queued' : `${Math.round(job.fraction * 100)}%`}</span>
+      <button type="button" className="small" onClick={() => void cancel()} disabled={asked} aria-label={`Cancel ${name}`}>
+        {asked ? 'Cancelling…' : 'Cancel'}
+      </button>
+      {problem && (
+        <span className="job__problem" role="alert">
+          {problem}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function StatusBar() {
+  const connection = useShell((s) => s.connection);
+  const health = useShell((s) => s.health);
+  const jobs = useShell((s) => s.jobs);
+  const theme = useShell((s) => s.theme);
+  const cycleTheme = useShell((s) => s.cycleTheme);
+  const openOverlay = useShell((s) => s.openOverlay);
+  const systemDark = useSystemPrefersDark();
+  const running = activeJobs(jobs);
+  return (
+    <footer className="statusbar" aria-label="Status">
+      <div className={`health health--${connection}`} data-testid="gateway-health" role="status">
+        <span className="health__dot" aria-hidden="true" />
+        <span>{CONNECTION_WORDS[connection]}</span>
+        {health && connection === 'online' && (
+          <span className="muted">
+            v{health.version} · workers {health.workers.busy}/{health.workers.size} busy
+            {health.workers.queued > 0 ? ` · ${health.workers.queued} queued` : ''}
+          </span>
+        )}
+      </div>
+      <div className="jobs" aria-label="Running jobs">
+        {running.length === 0 ? <span className="muted">No jobs running</span> : running.map((j) => <JobChip key={j.id} job={j} />)}
+      </div>
+      <div className="statusbar__tools">
+        <button type="button" className="small" onClick={() => cycleTheme(systemDark)} title="Switch theme (light, dark, follow the system)">
+          Theme: {theme === 'system' ? `system (${systemDark ? 'dark' : 'light'})` : theme}
+        </button>
+        <button type="button" className="small" onClick={() => openOverlay('help')} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+          ?
+        </button>
+      </div>
+    </footer>
+  );
+}

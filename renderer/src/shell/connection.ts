@@ -1,0 +1,125 @@
+// Keeps the shell's store in step with the gateway: polls health, loads services and jobs, follows the job event stream.
+import type { StoreApi } from 'zustand/vanilla';
+import type { GatewayHealth, JobInfo, ServiceInfo } from '../../../engines/core/contracts/gateway';
+import { ApiError, itemsOf, type ApiClient } from '../api/client';
+import { readEventStream } from '../api/events';
+import type { ShellState } from '../store';
+
+export interface ConnectionOptions {
+  readonly healthEveryMs?: number;
+  /** Wait before reopening a dropped event stream. */
+  readonly reconnectMs?: number;
+}
+
+export interface Connection {
+  /** Checks now (the "Try again" buttons). */
+  refresh(): Promise<void>;
+  stop(): void;
+}
+
+function asApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  return new ApiError(0, 'bad_response', 'The gateway answered something the workstation could not read.');
+}
+
+export function parseJobEvent(data: string): JobInfo | undefined {
+  try {
+    const v = JSON.parse(data) as Partial<JobInfo>;
+    if (typeof v.id === 'string' && typeof v.state === 'string' && typeof v.type === 'string') return v as JobInfo;
+  } catch {
+    // A malformed event is skipped; the next one carries the job's full state again.
+  }
+  return undefined;
+}
+
+export function connectGateway(store: StoreApi<ShellState>, client: ApiClient, options: ConnectionOptions = {}): Connection {
+  const healthEveryMs = options.healthEveryMs ?? 5000;
+  const reconnectMs = options.reconnectMs ?? 2000;
+  let stopped = false;
+  let events: AbortController | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let inFlight: Promise<void> | null = null;
+
+  const state = (): ShellState => store.getState();
+
+  const fail = (err: unknown): void => {
+    const e = asApiError(err);
+    state().setConnection(e.unauthorized ? 'unauthorized' : e.unreachable ? 'unreachable' : 'failed', e);
+    events?.abort();
+    events = null;
+  };
+
+  const followEvents = (): void => {
+    if (events) return;
+    const ac = new AbortController();
+    events = ac;
+    const loop = async (): Promise<void> => {
+      while (!stopped && !ac.signal.aborted) {
+        try {
+          await readEventStream(
+            client,
+            '/api/events',
+            (m) => {
+              if (m.event !== 'job') return;
+              const job = parseJobEvent(m.data);
+              if (job) state().upsertJob(job);
+            },
+            ac.signal,
+          );
+        } catch (err) {
+          if (ac.signal.aborted) return;
+          if (err instanceof ApiError && err.unauthorized) return fail(err);
+        }
+        if (ac.signal.aborted) return;
+        await new Promise((r) => setTimeout(r, reconnectMs));
+      }
+    };
+    void loop();
+  };
+
+  const check = async (): Promise<void> => {
+    try {
+      const health = await client.get<GatewayHealth>('/api/health');
+      state().setHealth(health);
+      if (state().connection !== 'online') {
+        const services = itemsOf<ServiceInfo>(await client.get<unknown>('/api/services'));
+        const jobs = itemsOf<JobInfo>(await client.get<unknown>('/api/jobs'));
+        state().setServices(services);
+        state().setJobs(jobs);
+        state().setConnection('online');
+        followEvents();
+      }
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') return;
+      fail(err);
+    }
+  };
+
+  const refresh = (): Promise<void> => {
+    inFlight ??= check().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  };
+
+  const schedule = (): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      // A refused token does not heal by itself: skip polls until the user gives another one.
+      if (state().connection === 'unauthorized') return schedule();
+      void refresh().then(schedule);
+    }, healthEveryMs);
+  };
+
+  void refresh().then(schedule);
+
+  return {
+    refresh,
+    stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      events?.abort();
+      events = null;
+    },
+  };
+}

@@ -1,0 +1,218 @@
+// The Assessment workspace: a case in, ranked threat-actor hypotheses out, with the evidence behind them, history and exports.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { Assessment, CaseAssessPage, StixBundle, StoredAssessment, StoredAssessmentSummary } from '../../../../engines/core/contracts/caseassess';
+import { ApiError } from '../../api/client';
+import { downloadJson } from '../../components/download';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useShell } from '../../shell/context';
+import { activeJobs, effectiveTheme } from '../../store';
+import { useSystemPrefersDark } from '../../shell/useTheme';
+import type { WorkspaceProps } from '../registry';
+import { CaseEditor } from './CaseEditor';
+import { EvidenceGraph } from './EvidenceGraph';
+import { EvidenceMatrix } from './EvidenceMatrix';
+import { History } from './History';
+import { Hypotheses } from './Hypotheses';
+import { downloadName, parseCaseText, rankedHypotheses } from './model';
+import { ResultSummary } from './ResultSummary';
+import './assessment.css';
+
+const HISTORY_PAGE = 15;
+const MATRIX_COLUMNS = 6;
+const GRAPH_ACTORS = 5;
+
+interface Shown {
+  readonly assessment: Assessment;
+  /** The case that produced it, when known (this session's runs): STIX export re-posts it. */
+  readonly caseBody: unknown;
+  /** The stored id when reopened from the history. */
+  readonly storedId: string | null;
+}
+
+function asApiError(err: unknown): ApiError {
+  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
+}
+
+export default function AssessmentWorkspace({ service, client }: WorkspaceProps) {
+  const base = service.base;
+  const [text, setText] = useState('');
+  const [origin, setOrigin] = useState<string | null>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const [serviceError, setServiceError] = useState<ApiError | null>(null);
+  const [running, setRunning] = useState(false);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [exportError, setExportError] = useState<ApiError | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [filter, setFilter] = useState('');
+  const [history, setHistory] = useState<CaseAssessPage<StoredAssessmentSummary> | null>(null);
+  const [historyError, setHistoryError] = useState<ApiError | null>(null);
+  const [historyLoading, setHistoryLoading] = useState(false);
+  const [historyOffset, setHistoryOffset] = useState(0);
+
+  const jobs = useShell((s) => s.jobs);
+  const themePref = useShell((s) => s.theme);
+  const theme = effectiveTheme(themePref, useSystemPrefersDark());
+  // The service runs the assessment as a job; its progress events give the bar a real fraction.
+  const progress = running ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1)?.fraction : undefined;
+
+  const loadHistory = useCallback(
+    async (offset: number): Promise<void> => {
+      setHistoryLoading(true);
+      try {
+        const page = await client.get<CaseAssessPage<StoredAssessmentSummary>>(`${base}/assessments`, { query: { limit: HISTORY_PAGE, offset } });
+        setHistory(page);
+        setHistoryOffset(offset);
+        setHistoryError(null);
+      } catch (err) {
+        setHistoryError(asApiError(err));
+      } finally {
+        setHistoryLoading(false);
+      }
+    },
+    [client, base],
+  );
+
+  useEffect(() => {
+    void loadHistory(0);
+  }, [loadHistory]);
+
+  const run = async (): Promise<void> => {
+    const parsed = parseCaseText(text);
+    if (!parsed.ok) {
+      setLocalError(parsed.message);
+      setServiceError(null);
+      return;
+    }
+    setLocalError(null);
+    setServiceError(null);
+    setRunning(true);
+    try {
+      const assessment = await client.post<Assessment>(`${base}/assess`, parsed.value, { query: { format: 'json' } });
+      setShown({ assessment, caseBody: parsed.value, storedId: null });
+      setExportError(null);
+      void loadHistory(0);
+    } catch (err) {
+      setServiceError(asApiError(err));
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  const reopen = async (id: string): Promise<void> => {
+    try {
+      const stored = await client.get<StoredAssessment>(`${base}/assessments/${encodeURIComponent(id)}`);
+      setShown({ assessment: stored.assessment, caseBody: undefined, storedId: stored.id });
+      setExportError(null);
+      setHistoryError(null);
+    } catch (err) {
+      setHistoryError(asApiError(err));
+    }
+  };
+
+  const exportStix = async (): Promise<void> => {
+    if (!shown || shown.caseBody === undefined) return;
+    setExporting(true);
+    try {
+      const bundle = await client.post<StixBundle>(`${base}/assess`, shown.caseBody, { query: { format: 'stix' } });
+      downloadJson(bundle, downloadName(shown.assessment.case_id, 'stix'));
+      setExportError(null);
+    } catch (err) {
+      setExportError(asApiError(err));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const ranked = useMemo(() => (shown ? rankedHypotheses(shown.assessment) : []), [shown]);
+
+  return (
+    <div className="ws-page assess">
+      <header className="ws-head">
+        <h1>Assessment</h1>
+        <span className="muted">Rank threat-actor hypotheses for a case against the ATT&amp;CK knowledge graph</span>
+        <div className="ws-head__tools">
+          <input
+            type="search"
+            placeholder="Filter actors and history  ( / )"
+            aria-label="Filter hypotheses and history"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && filter) {
+                e.stopPropagation();
+                setFilter('');
+              }
+            }}
+            data-workspace-search
+          />
+        </div>
+      </header>
+      <div className="assess__grid">
+        <div className="assess__side">
+          <CaseEditor
+            text={text}
+            origin={origin}
+            onText={(t, o) => {
+              setText(t);
+              setOrigin(o);
+            }}
+            running={running}
+            progress={progress}
+            onRun={() => void run()}
+            localError={localError}
+            onLocalError={setLocalError}
+            serviceError={serviceError}
+          />
+          <History
+            page={history}
+            error={historyError}
+            filter={filter}
+            openId={shown?.storedId ?? null}
+            loading={historyLoading}
+            onOpen={(id) => void reopen(id)}
+            onPage={(o) => void loadHistory(o)}
+            onRefresh={() => void loadHistory(historyOffset)}
+          />
+        </div>
+        <div className="assess__result" data-testid="assessment-result">
+          {!shown ? (
+            <section className="panel empty-result">
+              <h2>No assessment shown</h2>
+              <p className="muted">
+                Load a case (Open file…, drop a .json file on the editor, or paste it), or press <strong>Sample case</strong>, then{' '}
+                <strong>Run assessment</strong>. Past assessments in the history reopen here.
+              </p>
+            </section>
+          ) : (
+            <>
+              <div className="row assess__exports">
+                <span className="muted">
+                  {shown.storedId ? 'Reopened from history: ' : 'Case '}
+                  <strong>{shown.assessment.case_title ?? shown.assessment.case_id}</strong>
+                </span>
+                <span className="spacer" />
+                <button type="button" className="small" onClick={() => downloadJson(shown.assessment, downloadName(shown.assessment.case_id, 'assessment'))}>
+                  Export JSON
+                </button>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => void exportStix()}
+                  disabled={shown.caseBody === undefined || exporting}
+                  title={shown.caseBody === undefined ? 'STIX is made from the case file: load the case and run it to export STIX' : 'STIX 2.1 bundle'}
+                >
+                  {exporting ? 'Exporting…' : 'Export STIX'}
+                </button>
+              </div>
+              {exportError && <ErrorNote error={exportError} title="The STIX export failed" />}
+              <ResultSummary assessment={shown.assessment} />
+              <Hypotheses assessment={shown.assessment} ranked={ranked} filter={filter} />
+              <EvidenceMatrix assessment={shown.assessment} columns={MATRIX_COLUMNS} />
+              <EvidenceGraph assessment={shown.assessment} actors={GRAPH_ACTORS} theme={theme} />
+            </>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

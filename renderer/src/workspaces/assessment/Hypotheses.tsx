@@ -1,0 +1,121 @@
+// Ranked hypotheses with diverging contribution bars: support grows right of zero, evidence against grows left.
+import { useState } from 'react';
+import type { Assessment, Hypothesis } from '../../../../engines/core/contracts/caseassess';
+import { barScale, barSegments, hypothesisLabel, matchesFilter, percent, signed } from './model';
+
+const MATCH_WORDS: Record<string, string> = {
+  exact: 'exact match',
+  related: 'related technique',
+  region: 'region contains',
+  within: 'active then',
+  outside: 'not active then',
+  victimology_mismatch: 'victimology mismatch',
+  absent: 'not known to use',
+  unlisted: 'unlisted share',
+};
+
+function Bar({ h, scale }: { readonly h: Hypothesis; readonly scale: number }) {
+  const { positive, negative } = barSegments(h, scale);
+  return (
+    <div className="cbar" aria-hidden="true">
+      <div className="cbar__half cbar__half--neg">
+        {negative.map((s) => (
+          <span
+            key={`${s.evidence_id}-${s.match}`}
+            className="cbar__seg cbar__seg--neg"
+            style={{ right: `${s.start * 100}%`, width: `${s.width * 100}%` }}
+            title={`${s.evidence_id}: ${MATCH_WORDS[s.match] ?? s.match} ${signed(s.value)}`}
+          />
+        ))}
+      </div>
+      <div className="cbar__axis" />
+      <div className="cbar__half cbar__half--pos">
+        {positive.map((s) => (
+          <span
+            key={`${s.evidence_id}-${s.match}`}
+            className="cbar__seg cbar__seg--pos"
+            style={{ left: `${s.start * 100}%`, width: `${s.width * 100}%` }}
+            title={`${s.evidence_id}: ${MATCH_WORDS[s.match] ?? s.match} ${signed(s.value)}`}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function Contributions({ h }: { readonly h: Hypothesis }) {
+  return (
+    <table className="contrib">
+      <thead>
+        <tr>
+          <th>Evidence</th>
+          <th>Kind</th>
+          <th>How it bears</th>
+          <th className="num">Contribution</th>
+        </tr>
+      </thead>
+      <tbody>
+        {h.contributions.map((c) => (
+          <tr key={`${c.evidence_id}-${c.match}`}>
+            <td>
+              <code>{c.evidence_id}</code>
+            </td>
+            <td>{c.kind.replace('_', ' ')}</td>
+            <td>{MATCH_WORDS[c.match] ?? c.match}</td>
+            <td className={`num ${c.value >= 0 ? 'pos' : 'neg'}`}>{signed(c.value)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function Hypotheses({ assessment, ranked, filter }: { readonly assessment: Assessment; readonly ranked: readonly Hypothesis[]; readonly filter: string }) {
+  const [open, setOpen] = useState<string | null>(null);
+  const scale = barScale(ranked);
+  const shown = ranked.filter((h) => matchesFilter(h, filter));
+  return (
+    <section className="panel" aria-label="Ranked hypotheses">
+      <div className="panel__head">
+        <h2>Ranked hypotheses</h2>
+        <span className="legend">
+          <span className="swatch swatch--neg" /> against <span className="swatch swatch--pos" /> supports
+        </span>
+      </div>
+      {shown.length === 0 ? (
+        <p className="muted">No hypothesis matches the filter.</p>
+      ) : (
+        <ol className="hyps" data-testid="ranked-hypotheses">
+          {shown.map((h) => {
+            const isOpen = open === h.attack_id;
+            return (
+              <li key={h.attack_id} className={h.rank === 1 ? 'hyp hyp--lead' : 'hyp'}>
+                <button
+                  type="button"
+                  className="hyp__row"
+                  aria-expanded={isOpen}
+                  onClick={() => setOpen(isOpen ? null : h.attack_id)}
+                  title="Show each piece of evidence's contribution"
+                >
+                  <span className="hyp__rank">{h.rank}</span>
+                  <span className="hyp__name">
+                    {hypothesisLabel(h)} {h.kind === 'actor' && <span className="muted">{h.attack_id}</span>}
+                  </span>
+                  <Bar h={h} scale={scale} />
+                  <span className="hyp__num" title="Normalised score (not a calibrated probability)">
+                    {percent(h.probability)}
+                  </span>
+                  <span className="hyp__num muted" title="support − against">
+                    {h.score.toFixed(2)}
+                  </span>
+                </button>
+                {isOpen && <Contributions h={h} />}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {assessment.alternatives.length > 0 && <p className="muted small-print">Probabilities are normalised scores across {assessment.hypotheses_scored} hypotheses, not calibrated odds.</p>}
+    </section>
+  );
+}

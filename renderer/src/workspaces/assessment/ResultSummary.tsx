@@ -1,0 +1,84 @@
+// The leading hypothesis in words of estimative probability, with the numbers behind the words.
+import type { Assessment } from '../../../../engines/core/contracts/caseassess';
+import { hypothesisLabel, percent } from './model';
+
+export function ResultSummary({ assessment }: { readonly assessment: Assessment }) {
+  const { leading, confidence, gap } = assessment;
+  const second = assessment.alternatives.find((h) => h.attack_id === gap.second_attack_id);
+  return (
+    <section className="panel leading" aria-label="Leading hypothesis" data-testid="leading-hypothesis">
+      <div className="leading__top">
+        <div>
+          <h3>Leading hypothesis</h3>
+          <div className="leading__name">
+            {hypothesisLabel(leading)}
+            {leading.kind === 'actor' && <span className="muted leading__id">{leading.attack_id}</span>}
+          </div>
+          <div className="muted">
+            {leading.sponsor_state ? `Suspected sponsor: ${leading.sponsor_state}` : 'No sponsor state in ATT&CK'}
+            {leading.aliases.length > 0 && ` · also ${leading.aliases.slice(0, 4).join(', ')}${leading.aliases.length > 4 ? '…' : ''}`}
+          </div>
+        </div>
+        <div className={`words words--${confidence.analytic_confidence}`}>
+          <div className="words__text" data-testid="confidence-words">
+            {confidence.words}
+          </div>
+          <div className="muted">{confidence.analytic_confidence} analytic confidence</div>
+        </div>
+      </div>
+      <p className="leading__statement">{confidence.statement}</p>
+      <dl className="facts">
+        <div>
+          <dt>Probability</dt>
+          <dd>
+            {percent(confidence.probability)} <span className="muted">(band {percent(confidence.band[0])}–{percent(confidence.band[1])})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Score</dt>
+          <dd>
+            {leading.score.toFixed(2)} <span className="muted">= {leading.support.toFixed(2)} support − {leading.contradiction.toFixed(2)} against</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Gap to second</dt>
+          <dd>
+            {gap.score.toFixed(2)} score, {percent(gap.probability)}
+            {second && <span className="muted"> ({hypothesisLabel(second)})</span>}
+          </dd>
+        </div>
+        <div>
+          <dt>Unlisted actor</dt>
+          <dd>{percent(confidence.unlisted_probability)}</dd>
+        </div>
+        <div>
+          <dt>Evidence weight</dt>
+          <dd>{confidence.evidence_weight.toFixed(2)}</dd>
+        </div>
+        <div>
+          <dt>Hypotheses scored</dt>
+          <dd>{assessment.hypotheses_scored}</dd>
+        </div>
+      </dl>
+      {assessment.warnings.length > 0 && (
+        <details className="warnings">
+          <summary>
+            {assessment.warnings.length} warning{assessment.warnings.length === 1 ? '' : 's'}
+          </summary>
+          <ul>
+            {assessment.warnings.map((w, i) => (
+              <li key={i}>
+                {w.evidence_id && <code>{w.evidence_id}</code>} {w.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <div className="muted leading__kg">
+        {assessment.kg.source}
+        {assessment.kg.attack_version ? ` ${assessment.kg.attack_version}` : ''} · {assessment.kg.actor_count} actors · method {assessment.method} · case{' '}
+        <code title={assessment.case_sha256}>{assessment.case_sha256.slice(0, 12)}</code>
+      </div>
+    </section>
+  );
+}

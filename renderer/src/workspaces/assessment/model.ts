@@ -1,0 +1,178 @@
+// Pure views of an assessment for the workspace: parsing the editor's text, ranked rows, the evidence-by-actor matrix, graph elements.
+import type { Assessment, Contribution, EvidenceRow, Hypothesis } from '../../../../engines/core/contracts/caseassess';
+
+export type ParsedCase = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+/** Largest case file the workspace reads from disk; real cases are a few kilobytes. */
+export const MAX_CASE_BYTES = 5 * 1024 * 1024;
+
+/** Line and column (1-based) of a character offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const lines = before.split('\n');
+  return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
+}
+
+/**
+ * Parses the editor's text. The browser's own JSON message can quote the text, so only the place is
+ * reported, in our words.
+ */
+export function parseCaseText(text: string): ParsedCase {
+  if (text.trim() === '') return { ok: false, message: 'The editor is empty: load a case file, paste one, or use the sample case.' };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { ok: false, message: 'A case file is one JSON object ({ "case_id": …, "techniques": [ … ] }).' };
+    return { ok: true, value };
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : '';
+    const pos = /position (\d+)/.exec(msg);
+    const lc = /line (\d+) column (\d+)/.exec(msg);
+    if (lc) return { ok: false, message: `The text is not valid JSON (line ${lc[1]}, column ${lc[2]}).` };
+    if (pos) {
+      const { line, column } = lineColumn(text, Number(pos[1]));
+      return { ok: false, message: `The text is not valid JSON (line ${line}, column ${column}).` };
+    }
+    if (/end of (json )?input|unterminated/i.test(msg)) return { ok: false, message: 'The text is not valid JSON (it ends too early).' };
+    return { ok: false, message: 'The text is not valid JSON.' };
+  }
+}
+
+/** Leading first, then the alternatives, in rank order. */
+export function rankedHypotheses(a: Assessment): Hypothesis[] {
+  return [a.leading, ...a.alternatives].sort((x, y) => x.rank - y.rank);
+}
+
+export function hypothesisLabel(h: Hypothesis): string {
+  return h.kind === 'unlisted' ? 'Unlisted actor' : h.name;
+}
+
+/** Words for a probability, as a percentage with no false precision. */
+export function percent(p: number): string {
+  if (!Number.isFinite(p)) return '–';
+  if (p > 0 && p < 0.01) return '<1%';
+  if (p < 1 && p > 0.99) return '>99%';
+  return `${Math.round(p * 100)}%`;
+}
+
+export function signed(v: number, digits = 2): string {
+  const s = Math.abs(v).toFixed(digits);
+  return v > 0 ? `+${s}` : v < 0 ? `−${s}` : s;
+}
+
+/** Segments of a diverging contribution bar: supports to the right of zero, contradictions to the left. */
+export interface BarSegment {
+  readonly evidence_id: string;
+  readonly match: Contribution['match'];
+  readonly value: number;
+  /** Offset and width as fractions of the half-width (0..1). */
+  readonly start: number;
+  readonly width: number;
+}
+
+export function barSegments(h: Hypothesis, scale: number): { positive: BarSegment[]; negative: BarSegment[] } {
+  const positive: BarSegment[] = [];
+  const negative: BarSegment[] = [];
+  let pos = 0;
+  let neg = 0;
+  const s = scale > 0 ? scale : 1;
+  for (const c of h.contributions) {
+    if (c.value > 0) {
+      positive.push({ evidence_id: c.evidence_id, match: c.match, value: c.value, start: pos / s, width: c.value / s });
+      pos += c.value;
+    } else if (c.value < 0) {
+      negative.push({ evidence_id: c.evidence_id, match: c.match, value: c.value, start: neg / s, width: -c.value / s });
+      neg -= c.value;
+    }
+  }
+  return { positive, negative };
+}
+
+/** The scale of the bars: the largest support or contradiction among the shown hypotheses. */
+export function barScale(hs: readonly Hypothesis[]): number {
+  let m = 0;
+  for (const h of hs) m = Math.max(m, h.support, h.contradiction);
+  return m;
+}
+
+export interface Matrix {
+  readonly rows: readonly EvidenceRow[];
+  readonly columns: readonly Hypothesis[];
+  /** cells[row][column]: the contribution of that evidence to that hypothesis (0 when none). */
+  readonly cells: readonly (readonly number[])[];
+  /** Largest absolute cell, for the colour scale. */
+  readonly max: number;
+}
+
+/** Evidence (rows, case order) by the top hypotheses (columns, rank order). */
+export function evidenceMatrix(a: Assessment, topN: number): Matrix {
+  const columns = rankedHypotheses(a).slice(0, topN);
+  const rows = a.evidence;
+  let max = 0;
+  const cells = rows.map((r) =>
+    columns.map((h) => {
+      let v = 0;
+      for (const c of h.contributions) if (c.evidence_id === r.evidence_id) v += c.value;
+      max = Math.max(max, Math.abs(v));
+      return v;
+    }),
+  );
+  return { rows, columns, cells, max };
+}
+
+/** Cell background: the contribution's sign picks the hue, its size the strength. */
+export function cellShade(v: number, max: number): { tone: 'pos' | 'neg' | 'none'; strength: number } {
+  if (v === 0 || max <= 0) return { tone: 'none', strength: 0 };
+  // sqrt keeps small contributions visible next to one dominant item.
+  return { tone: v > 0 ? 'pos' : 'neg', strength: Math.min(1, Math.sqrt(Math.abs(v) / max)) };
+}
+
+export interface GraphNode {
+  readonly id: string;
+  readonly label: string;
+  readonly side: 'evidence' | 'actor';
+  readonly index: number;
+}
+
+export interface GraphEdge {
+  readonly id: string;
+  readonly source: string;
+  readonly target: string;
+  readonly value: number;
+  /** |value| relative to the largest edge, 0..1. */
+  readonly weight: number;
+}
+
+/** Evidence that bears on the top actors -> those actors, one edge per non-zero contribution. */
+export function graphModel(a: Assessment, topN: number): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const m = evidenceMatrix(a, topN);
+  const edges: GraphEdge[] = [];
+  const used = new Set<string>();
+  m.rows.forEach((r, i) =>
+    m.columns.forEach((h, j) => {
+      const v = m.cells[i]?.[j] ?? 0;
+      if (v === 0) return;
+      used.add(r.evidence_id);
+      edges.push({ id: `${r.evidence_id}->${h.attack_id}`, source: `ev:${r.evidence_id}`, target: `hy:${h.attack_id}`, value: v, weight: m.max > 0 ? Math.abs(v) / m.max : 0 });
+    }),
+  );
+  const evidence = m.rows.filter((r) => used.has(r.evidence_id));
+  const nodes: GraphNode[] = [
+    ...evidence.map((r, i): GraphNode => ({ id: `ev:${r.evidence_id}`, label: `${r.evidence_id} ${r.resolved_name ?? r.resolved_id ?? r.given}`, side: 'evidence', index: i })),
+    ...m.columns.map((h, i): GraphNode => ({ id: `hy:${h.attack_id}`, label: hypothesisLabel(h), side: 'actor', index: i })),
+  ];
+  return { nodes, edges };
+}
+
+/** True when a hypothesis matches the workspace filter (name, alias, ATT&CK id, sponsor). */
+export function matchesFilter(h: Hypothesis, filter: string): boolean {
+  const f = filter.trim().toLowerCase();
+  if (!f) return true;
+  return [h.name, h.attack_id, h.sponsor_state ?? '', ...h.aliases].some((s) => s.toLowerCase().includes(f));
+}
+
+/** A file name for a download: the case id with anything unusual replaced. */
+export function downloadName(caseId: string, suffix: string): string {
+  const safe = caseId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'case';
+  return `${safe}-${suffix}.json`;
+}
