@@ -1,0 +1,99 @@
+// The workspace's pure views: case parsing without echoing the text, ranking, bars, the matrix and the graph model.
+import { describe, expect, it } from 'vitest';
+import { barScale, barSegments, cellShade, downloadName, evidenceMatrix, graphModel, lineColumn, matchesFilter, parseCaseText, percent, rankedHypotheses } from './model';
+import sample from './sample-case.json';
+import { FIXTURE } from './testdata/fixture';
+
+describe('parseCaseText', () => {
+  it('accepts an object and the shipped sample case', () => {
+    expect(parseCaseText('{"case_id":"C"}')).toEqual({ ok: true, value: { case_id: 'C' } });
+    expect(parseCaseText(JSON.stringify(sample)).ok).toBe(true);
+  });
+
+  it('says where the JSON breaks without quoting it', () => {
+    const text = '{\n  "case_id": "SECRET-VALUE"\n  "x": 1\n}';
+    const r = parseCaseText(text);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.message).toMatch(/not valid JSON/);
+    expect(r.message).not.toContain('SECRET');
+    expect(r.message).toMatch(/line 3/);
+  });
+
+  it('refuses empty text and non-objects', () => {
+    expect(parseCaseText('  ').ok).toBe(false);
+    expect(parseCaseText('[1]').ok).toBe(false);
+    expect(parseCaseText('"x"').ok).toBe(false);
+  });
+
+  it('computes line and column from an offset', () => {
+    expect(lineColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
+  });
+});
+
+describe('ranking and bars', () => {
+  it('orders by rank', () => {
+    expect(rankedHypotheses(FIXTURE).map((h) => h.attack_id)).toEqual(['G0007', 'G0016', 'unlisted']);
+  });
+
+  it('stacks positive and negative contributions separately against one scale', () => {
+    const ranked = rankedHypotheses(FIXTURE);
+    const scale = barScale(ranked);
+    expect(scale).toBe(3);
+    const { positive, negative } = barSegments(FIXTURE.leading, scale);
+    expect(positive.map((s) => [s.evidence_id, s.start, s.width])).toEqual([
+      ['E1', 0, 2 / 3],
+      ['E2', 2 / 3, 1 / 3],
+    ]);
+    expect(negative.map((s) => [s.evidence_id, s.start, s.width])).toEqual([['E3', 0, 0.5 / 3]]);
+  });
+
+  it('filters by name, id or alias', () => {
+    expect(matchesFilter(FIXTURE.leading, 'apt2')).toBe(true);
+    expect(matchesFilter(FIXTURE.leading, 'g0007')).toBe(true);
+    expect(matchesFilter(FIXTURE.leading, 'lazarus')).toBe(false);
+    expect(matchesFilter(FIXTURE.leading, ' ')).toBe(true);
+  });
+});
+
+describe('evidence matrix and graph', () => {
+  it('puts each contribution in its evidence row and hypothesis column', () => {
+    const m = evidenceMatrix(FIXTURE, 2);
+    expect(m.columns.map((h) => h.attack_id)).toEqual(['G0007', 'G0016']);
+    expect(m.rows.map((r) => r.evidence_id)).toEqual(['E1', 'E2', 'E3', 'E4']);
+    expect(m.cells).toEqual([
+      [2, -1],
+      [1, 0.5],
+      [-0.5, 0],
+      [0, 0],
+    ]);
+    expect(m.max).toBe(2);
+  });
+
+  it('shades by sign and size', () => {
+    expect(cellShade(0, 2)).toEqual({ tone: 'none', strength: 0 });
+    expect(cellShade(2, 2)).toEqual({ tone: 'pos', strength: 1 });
+    expect(cellShade(-0.5, 2)).toEqual({ tone: 'neg', strength: 0.5 });
+  });
+
+  it('draws only evidence that bears on the shown actors', () => {
+    const g = graphModel(FIXTURE, 2);
+    expect(g.nodes.filter((n) => n.side === 'evidence').map((n) => n.id)).toEqual(['ev:E1', 'ev:E2', 'ev:E3']);
+    expect(g.edges).toHaveLength(5);
+    expect(g.edges.find((e) => e.id === 'E1->G0007')?.weight).toBe(1);
+  });
+});
+
+describe('formatting', () => {
+  it('rounds percentages without false precision', () => {
+    expect(percent(0.704)).toBe('70%');
+    expect(percent(0.004)).toBe('<1%');
+    expect(percent(0.996)).toBe('>99%');
+    expect(percent(0)).toBe('0%');
+  });
+
+  it('makes safe download names', () => {
+    expect(downloadName('CASE 1/../x', 'stix')).toBe('CASE_1_.._x-stix.json');
+    expect(downloadName('', 'assessment')).toBe('case-assessment.json');
+  });
+});
