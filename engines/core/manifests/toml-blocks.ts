@@ -1,0 +1,112 @@
+// TOML lock files (poetry.lock, uv.lock, Cargo.lock): values from smol-toml, lines of each [[package]] from a line scan.
+import { parse as parseToml } from 'smol-toml';
+import { isRecord, parseError, splitLines, str, versionString } from './context.js';
+import type { ParseContext } from './context.js';
+
+/** Lines of one [[package]] block: its header, and its own `name` and `version` keys (not a subtable's). */
+export interface PackageBlockLines {
+  readonly header: number;
+  readonly name?: number;
+  readonly version?: number;
+}
+
+export interface TomlLock {
+  readonly root: Record<string, unknown>;
+  readonly packages: readonly unknown[];
+  /** Lines per package, index-aligned with `packages`; undefined when the scan and the parse disagree. */
+  readonly lines: readonly PackageBlockLines[] | undefined;
+}
+
+const PACKAGE_HEADER = /^\s*\[\[\s*package\s*\]\]\s*(?:#.*)?$/;
+const TABLE_HEADER = /^\s*\[\[?\s*([^\]\s]+)\s*\]\]?\s*(?:#.*)?$/;
+const KEY_LINE = /^\s*(name|version)\s*=\s*(.*)$/;
+
+/** The string a TOML scalar on a line spells, for checking the scan against the parse (basic or literal string). */
+function scalarOnLine(rest: string): string | undefined {
+  const m = /^"((?:[^"\\]|\\.)*)"|^'([^']*)'/.exec(rest.trim());
+  if (m === null) return undefined;
+  if (m[2] !== undefined) return m[2];
+  try {
+    return JSON.parse(`"${m[1] ?? ''}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+function scanBlocks(text: string): { header: number; name?: number; version?: number; nameText?: string; versionText?: string }[] {
+  const blocks: { header: number; name?: number; version?: number; nameText?: string; versionText?: string }[] = [];
+  let current: (typeof blocks)[number] | undefined;
+  let inSubtable = false;
+  const lines = splitLines(text);
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] ?? '';
+    if (PACKAGE_HEADER.test(l)) {
+      current = { header: i };
+      blocks.push(current);
+      inSubtable = false;
+      continue;
+    }
+    const t = TABLE_HEADER.exec(l);
+    if (t !== null) {
+      const tableName = t[1] ?? '';
+      if (current !== undefined && tableName.startsWith('package.')) inSubtable = true;
+      else current = undefined;
+      continue;
+    }
+    if (current === undefined || inSubtable) continue;
+    const k = KEY_LINE.exec(l);
+    if (k === null) continue;
+    const which = k[1];
+    const value = scalarOnLine(k[2] ?? '');
+    if (which === 'name' && current.name === undefined) {
+      current.name = i;
+      if (value !== undefined) current.nameText = value;
+    } else if (which === 'version' && current.version === undefined) {
+      current.version = i;
+      if (value !== undefined) current.versionText = value;
+    }
+  }
+  return blocks;
+}
+
+/** Parses a TOML lock file and aligns each [[package]] with its lines; a disagreement drops the line map with a warning. */
+export function readTomlLock(text: string, ctx: ParseContext): TomlLock {
+  let root: unknown;
+  try {
+    root = parseToml(text);
+  } catch {
+    throw parseError('the TOML document is malformed');
+  }
+  if (!isRecord(root)) throw parseError('the TOML document is not a table');
+  const pk = root['package'];
+  if (pk !== undefined && !Array.isArray(pk)) throw parseError('the package key is not an array of tables');
+  const packages: unknown[] = Array.isArray(pk) ? pk : [];
+  const blocks = scanBlocks(text);
+  let lines: PackageBlockLines[] | undefined = blocks.map((b) => ({
+    header: b.header,
+    ...(b.name !== undefined ? { name: b.name } : {}),
+    ...(b.version !== undefined ? { version: b.version } : {}),
+  }));
+  let agree = blocks.length === packages.length;
+  for (let i = 0; agree && i < packages.length; i++) {
+    const p = packages[i];
+    const b = blocks[i];
+    if (!isRecord(p) || b === undefined) continue;
+    const name = str(p['name']);
+    const version = versionString(p['version']);
+    if ((name !== undefined && b.nameText !== name) || (version !== undefined && b.versionText !== version)) agree = false;
+  }
+  if (!agree) {
+    lines = undefined;
+    ctx.warn('line_map_unavailable', 'the package tables could not be matched to lines; entries carry no lines');
+  }
+  return { root, packages, lines };
+}
+
+/** The line fields of an entry from its block, when the block and the value both exist. */
+export function lineFields(lines: readonly PackageBlockLines[] | undefined, i: number): { line?: number; keyLine?: number } {
+  const b = lines?.[i];
+  if (b === undefined) return {};
+  const keyLine = b.name ?? b.header;
+  return { keyLine, line: b.version ?? keyLine };
+}
