@@ -63,6 +63,7 @@ export function readManifest(manifest: string, text: string, options: ParseOptio
     format: spec.format,
     ecosystem: spec.ecosystem,
     ...(parsed.formatVersion !== undefined ? { formatVersion: parsed.formatVersion } : {}),
+    ...(parsed.project !== undefined ? { project: parsed.project } : {}),
     lineMap: parsed.lineMap,
     entries: ctx.entries,
     ...(parsed.requirements !== undefined ? { requirements: parsed.requirements } : {}),

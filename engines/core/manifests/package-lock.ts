@@ -8,6 +8,7 @@ export interface PackageLockResult {
   readonly ctx: ParseContext;
   readonly formatVersion?: string;
   readonly lineMap: boolean;
+  readonly project?: { readonly name?: string; readonly version?: string };
 }
 
 /** Classifies where a `resolved` value or a v1 version string points. */
@@ -146,14 +147,41 @@ export function parsePackageLock(text: string, options: ParseOptions = {}): Pack
   const formatVersion = typeof lv === 'number' || typeof lv === 'string' ? String(lv) : undefined;
   if (formatVersion === undefined) ctx.warn('unsupported_version', 'the lock file declares no lockfileVersion; read as version 1');
   else if (!['1', '2', '3'].includes(formatVersion)) ctx.warn('unsupported_version', 'the lockfileVersion is not 1, 2 or 3; read as the nearest known layout');
+  const name = str(value['name']);
+  const version = str(value['version']);
+  const project = name !== undefined || version !== undefined ? { project: { ...(name !== undefined ? { name } : {}), ...(version !== undefined ? { version } : {}) } } : {};
+  const base = { ...(formatVersion !== undefined ? { formatVersion } : {}), ...project };
   const packages = value['packages'];
   if (formatVersion !== '1' && isRecord(packages)) {
     readPackages(packages, keyLines.get(packages), keyLines, ctx);
-    return { ctx, ...(formatVersion !== undefined ? { formatVersion } : {}), lineMap: true };
+    const legacy = value['dependencies'];
+    if (isRecord(legacy)) crossCheck(ctx, legacy);
+    return { ctx, ...base, lineMap: true };
   }
   if (packages !== undefined && formatVersion !== '1') ctx.warn('malformed_entry', 'the packages section is not an object');
   const deps = value['dependencies'];
   if (isRecord(deps)) readV1(deps, ctx);
   else if (deps !== undefined) ctx.warn('malformed_entry', 'the dependencies section is not an object');
-  return { ctx, ...(formatVersion !== undefined ? { formatVersion } : {}), lineMap: false };
+  return { ctx, ...base, lineMap: false };
+}
+
+/** Version 2 keeps both layouts; when they name different (name, version) sets the file was edited by hand or tampered with. */
+function crossCheck(ctx: ParseContext, legacy: Record<string, unknown>): void {
+  const v1 = new ParseContext();
+  readV1(legacy, v1);
+  const key = (e: ManifestEntry): string => `${e.name}@${e.version}`;
+  const modern = new Set(ctx.entries.filter((e) => e.source !== 'workspace').map(key));
+  const old = new Set(v1.entries.map(key));
+  const same = modern.size === old.size && [...modern].every((k) => old.has(k));
+  if (!same) ctx.warn('malformed_entry', 'the packages and dependencies sections of the lock file name different packages');
+}
+
+/** The v1 `dependencies` layout of a lock file, whatever its version (version 2 carries both layouts). */
+export function readLegacyDependencies(text: string, options: ParseOptions = {}): ManifestEntry[] {
+  const ctx = new ParseContext(options);
+  const { value } = parseJsonWithLines(text);
+  if (!isRecord(value)) throw parseError('the lock file is not a JSON object');
+  const deps = value['dependencies'];
+  if (isRecord(deps)) readV1(deps, ctx);
+  return ctx.entries;
 }

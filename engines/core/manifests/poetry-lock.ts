@@ -7,6 +7,7 @@ export interface TomlLockResult {
   readonly ctx: ParseContext;
   readonly formatVersion?: string;
   readonly lineMap: boolean;
+  readonly project?: { readonly name?: string; readonly version?: string };
 }
 
 function poetrySource(source: unknown): { source: EntrySource; resolved?: string } {

@@ -16,6 +16,7 @@ export interface FormatParse {
   readonly ctx: ParseContext;
   readonly formatVersion?: string;
   readonly lineMap: boolean;
+  readonly project?: { readonly name?: string; readonly version?: string };
   readonly requirements?: readonly DeclaredRequirement[];
   readonly includes?: readonly ManifestInclude[];
   readonly options?: readonly ManifestOption[];
@@ -77,7 +78,7 @@ export const FORMATS: readonly FormatSpec[] = [
     parserVersion: 1,
     parse: (t, o) => ({ ...parsePnpmLock(t, o), lineMap: true }),
   },
-  { format: 'go-mod', ecosystem: 'golang', fileNames: ['go.mod'], pinRule: 'last-line-wins', parserVersion: 1, parse: (t, o) => ({ ...parseGoMod(t, o), lineMap: true }) },
+  { format: 'go-mod', ecosystem: 'golang', fileNames: ['go.mod'], pinRule: 'last-line-wins', parserVersion: 1, parse: (t, o) => goMod(t, o) },
   { format: 'go-sum', ecosystem: 'golang', fileNames: ['go.sum'], pinRule: 'highest-version', parserVersion: 1, parse: (t, o) => ({ ...parseGoSum(t, o), lineMap: true }) },
   { format: 'cargo-lock', ecosystem: 'cargo', fileNames: ['cargo.lock'], pinRule: 'one-per-version', parserVersion: 1, parse: (t, o) => parseCargoLock(t, o) },
   {
@@ -93,6 +94,11 @@ export const FORMATS: readonly FormatSpec[] = [
     },
   },
 ];
+
+function goMod(text: string, options: ParseOptions): FormatParse {
+  const r = parseGoMod(text, options);
+  return { ctx: r.ctx, lineMap: true, ...(r.formatVersion !== undefined ? { formatVersion: r.formatVersion } : {}), ...(r.module !== undefined ? { project: { name: r.module } } : {}) };
+}
 
 const BY_NAME = new Map<string, FormatSpec>(FORMATS.flatMap((f) => f.fileNames.map((n) => [n, f] as const)));
 const REQUIREMENTS = FORMATS.find((f) => f.format === 'requirements') as FormatSpec;

@@ -130,6 +130,8 @@ export interface ManifestDocument {
   readonly ecosystem: Ecosystem;
   /** Format version the file declares (lockfileVersion, yarn `__metadata.version`, TOML `version`), when it declares one. */
   readonly formatVersion?: string;
+  /** The project the file belongs to, when it names it (package-lock root, go.mod module, uv or yarn workspace root). */
+  readonly project?: { readonly name?: string; readonly version?: string };
   /** False when the format or this file gives no line numbers (npm lockfile v1). */
   readonly lineMap: boolean;
   /** Every pinned record in file order, before the pin rules (a name may repeat). */

@@ -46,8 +46,16 @@ export function parseUvLock(text: string, options: ParseOptions = {}): TomlLockR
   const formatVersion = versionString(root['version']);
   // direct dependencies are those the project members (editable or virtual sources) declare
   const direct = new Set<string>();
+  let project: { name?: string; version?: string } | undefined;
   for (const p of packages) {
-    if (isRecord(p) && uvSource(p['source']).source === 'workspace') for (const d of allDependencyNames(p)) direct.add(d);
+    if (!isRecord(p) || uvSource(p['source']).source !== 'workspace') continue;
+    for (const d of allDependencyNames(p)) direct.add(d);
+    const src = p['source'];
+    const rootName = str(p['name']);
+    const rootVersion = versionString(p['version']);
+    // the member at `.` is the project itself; other members are workspace packages
+    if (isRecord(src) && (src['editable'] === '.' || src['virtual'] === '.') && rootName !== undefined)
+      project = { name: pep503(rootName), ...(rootVersion !== undefined ? { version: rootVersion } : {}) };
   }
   packages.forEach((p, i) => {
     const at = lineFields(lines, i);
@@ -81,5 +89,5 @@ export function parseUvLock(text: string, options: ParseOptions = {}): TomlLockR
       ...(deps.length > 0 ? { dependencies: deps } : {}),
     });
   });
-  return { ctx, ...(formatVersion !== undefined ? { formatVersion } : {}), lineMap: lines !== undefined };
+  return { ctx, ...(formatVersion !== undefined ? { formatVersion } : {}), ...(project !== undefined ? { project } : {}), lineMap: lines !== undefined };
 }

@@ -6,6 +6,7 @@ import type { EntrySource, ParseOptions } from './types.js';
 export interface YarnLockResult {
   readonly ctx: ParseContext;
   readonly formatVersion: string;
+  readonly project?: { readonly name?: string; readonly version?: string };
 }
 
 /** `name@range` to its name; a scoped name keeps its leading `@`. */
@@ -152,9 +153,10 @@ function berrySource(resolution: string): EntrySource {
 }
 
 /** Reads a berry (v2 and later) yarn.lock. */
-function parseBerry(text: string, ctx: ParseContext): string {
+function parseBerry(text: string, ctx: ParseContext): { metadataVersion: string; project?: { name: string } } {
   const lock = readYaml(text);
   let metadataVersion = '';
+  let project: { name: string } | undefined;
   const seenKeys = new Set<string>();
   for (const pair of pairs(lock, lock.root)) {
     if (pair.key === '__metadata') {
@@ -183,6 +185,7 @@ function parseBerry(text: string, ctx: ParseContext): string {
       continue;
     }
     const source = berrySource(resolution);
+    if (descriptorRange(resolution) === 'workspace:.') project = { name: published };
     const checksum = str(entry['checksum']);
     const deps = isRecord(entry['dependencies']) ? Object.keys(entry['dependencies']) : [];
     const optionalDeps = isRecord(entry['optionalDependencies']) ? Object.keys(entry['optionalDependencies']) : [];
@@ -199,7 +202,7 @@ function parseBerry(text: string, ctx: ParseContext): string {
       ...(allDeps.length > 0 ? { dependencies: allDeps } : {}),
     });
   }
-  return metadataVersion;
+  return { metadataVersion, ...(project !== undefined ? { project } : {}) };
 }
 
 /** True when the text is a berry lock: a top-level `__metadata:` key, which classic files never have. */
@@ -211,9 +214,9 @@ export function isBerry(text: string): boolean {
 export function parseYarnLock(text: string, options: ParseOptions = {}): YarnLockResult {
   const ctx = new ParseContext(options);
   if (isBerry(text)) {
-    const metadataVersion = parseBerry(text, ctx);
+    const { metadataVersion, project } = parseBerry(text, ctx);
     // berry metadata versions start at 4, so they never clash with classic's 1
-    return { ctx, formatVersion: metadataVersion === '' ? 'berry' : metadataVersion };
+    return { ctx, formatVersion: metadataVersion === '' ? 'berry' : metadataVersion, ...(project !== undefined ? { project } : {}) };
   }
   parseV1(text, ctx);
   return { ctx, formatVersion: '1' };
