@@ -1,0 +1,225 @@
+// The smaller structures: debug directory (CodeView PDB path), TLS callbacks, Rich header, certificate table, overlay.
+import { DEBUG_TYPE_NAMES } from './constants.js';
+import type { Notes, RawDirectory } from './headers.js';
+import { LIMITS, PeRangeError, cString, latin1, u16At, u32At, type ByteReader, type PeImage } from './image.js';
+import type { PeCertificateTable, PeCodeView, PeDebugEntry, PeRichEntry, PeRichHeader, PeTls } from './types.js';
+
+const MAX_PDB_PATH = 1024;
+
+function hex(n: number, width: number): string {
+  return n.toString(16).padStart(width, '0');
+}
+
+/** A CodeView record (RSDS or NB10) at a file offset. */
+function readCodeView(r: ByteReader, offset: number, size: number): PeCodeView | null {
+  const d = r.slice(offset, offset + size);
+  if (d.length < 4) return null;
+  const magic = latin1(d.subarray(0, 4));
+  if (magic === 'RSDS' && d.length >= 24) {
+    const b = d.subarray(4, 20);
+    const data1 = u32At(b, 0) as number;
+    const data2 = u16At(b, 4) as number;
+    const data3 = u16At(b, 6) as number;
+    const tailHex = Array.from(b.subarray(8, 16), (x) => hex(x, 2)).join('');
+    const guid = `${hex(data1, 8)}-${hex(data2, 4)}-${hex(data3, 4)}-${tailHex.slice(0, 4)}-${tailHex.slice(4)}`;
+    const age = u32At(d, 20) as number;
+    return {
+      signature: 'RSDS',
+      guid,
+      age,
+      symbol_key: `${guid.replace(/-/g, '').toUpperCase()}${age.toString(16).toUpperCase()}`,
+      pdb_path: new TextDecoder('utf-8').decode(cString(d.subarray(24, 24 + MAX_PDB_PATH))),
+    };
+  }
+  if (magic === 'NB10' && d.length >= 16) {
+    const signature = u32At(d, 8) as number;
+    const age = u32At(d, 12) as number;
+    return {
+      signature: 'NB10',
+      guid: hex(signature, 8),
+      age,
+      symbol_key: `${hex(signature, 8).toUpperCase()}${age.toString(16).toUpperCase()}`,
+      pdb_path: latin1(cString(d.subarray(16, 16 + MAX_PDB_PATH))),
+    };
+  }
+  return null;
+}
+
+/** pefile parse_debug_directory: the entries (28 bytes each), all or nothing when one cannot be read. */
+export function readDebug(image: PeImage, rva: number, size: number, notes: Notes): PeDebugEntry[] {
+  const out: PeDebugEntry[] = [];
+  const count = Math.floor(size / 28);
+  if (count > LIMITS.maxDebugEntries) notes.add(`debug directory claims ${count} entries; read the first ${LIMITS.maxDebugEntries}`);
+  for (let i = 0; i < Math.min(count, LIMITS.maxDebugEntries); i++) {
+    let d: Uint8Array;
+    try {
+      d = image.exact(rva + 28 * i, 28);
+    } catch (e) {
+      if (!(e instanceof PeRangeError)) throw e;
+      notes.add(`debug directory entry ${i} cannot be read`);
+      return [];
+    }
+    const type = u32At(d, 12) as number;
+    const sizeOfData = u32At(d, 16) as number;
+    const pointer = u32At(d, 24) as number;
+    out.push({
+      type,
+      type_name: DEBUG_TYPE_NAMES.get(type) ?? 'UNKNOWN',
+      timestamp: u32At(d, 4) as number,
+      size: sizeOfData,
+      rva: u32At(d, 20) as number,
+      offset: pointer,
+      codeview: type === 2 ? readCodeView(image.r, pointer, sizeOfData) : null,
+    });
+  }
+  return out;
+}
+
+/** The TLS directory and its callback array (code that runs before the entry point). */
+export function readTls(image: PeImage, rva: number, plus: boolean, imageBase: number, notes: Notes): PeTls | null {
+  const size = plus ? 40 : 24;
+  let d: Uint8Array;
+  try {
+    d = image.exact(rva, size);
+  } catch (e) {
+    if (!(e instanceof PeRangeError)) throw e;
+    notes.add(`TLS directory at RVA 0x${rva.toString(16)} cannot be read`);
+    return null;
+  }
+  const w = plus ? 8 : 4;
+  const num = (o: number): number => (plus ? (u32At(d, o + 4) as number) * 0x1_0000_0000 : 0) + (u32At(d, o) as number);
+  const hexAt = (o: number): string => {
+    const hi = plus ? (u32At(d, o + 4) as number) : 0;
+    return `0x${((BigInt(hi) << 32n) | BigInt(u32At(d, o) as number)).toString(16)}`;
+  };
+  const callbacksVa = num(3 * w);
+  const callbacks: number[] = [];
+  if (callbacksVa !== 0) {
+    if (callbacksVa < imageBase) notes.add('TLS callback array address lies below the image base');
+    else {
+      let at = callbacksVa - imageBase;
+      try {
+        for (;;) {
+          if (callbacks.length >= LIMITS.maxTlsCallbacks) {
+            notes.add(`more than ${LIMITS.maxTlsCallbacks} TLS callbacks; the rest are not read`);
+            break;
+          }
+          const e = image.exact(at, w);
+          const va = (plus ? (u32At(e, 4) as number) * 0x1_0000_0000 : 0) + (u32At(e, 0) as number);
+          if (va === 0) break;
+          if (va < imageBase) notes.add('a TLS callback address lies below the image base');
+          else callbacks.push(va - imageBase);
+          at += w;
+        }
+      } catch (e) {
+        if (!(e instanceof PeRangeError)) throw e;
+        notes.add('TLS callback array cannot be read to its end');
+      }
+    }
+  }
+  return {
+    start_address_of_raw_data: hexAt(0),
+    end_address_of_raw_data: hexAt(w),
+    address_of_index: hexAt(2 * w),
+    address_of_callbacks: hexAt(3 * w),
+    callbacks,
+  };
+}
+
+const DANS = 0x536e6144;
+const RICH = 0x68636952;
+
+function rol32(value: number, bits: number): number {
+  const n = bits & 31;
+  return ((value << n) | (value >>> (32 - n))) >>> 0;
+}
+
+/** The Rich header between the DOS stub and the NT headers: linker tool entries and their checksum. */
+export function readRich(r: ByteReader, end: number, notes: Notes): PeRichHeader | null {
+  const limit = Math.min(end, r.length);
+  let richAt = -1;
+  for (let i = 0x80; i + 8 <= limit; i += 4) {
+    if (r.u32(i) === RICH) {
+      richAt = i;
+      break;
+    }
+  }
+  if (richAt < 0) return null;
+  const key = r.u32(richAt + 4);
+  let dansAt = -1;
+  for (let i = richAt - 4; i >= 0x40; i -= 4) {
+    if ((r.u32(i) ^ key) >>> 0 === DANS) {
+      dansAt = i;
+      break;
+    }
+  }
+  if (dansAt < 0) {
+    notes.add('Rich marker without a DanS start; the Rich header is malformed');
+    return null;
+  }
+  if (r.u32(dansAt + 4) !== key || r.u32(dansAt + 8) !== key || r.u32(dansAt + 12) !== key) {
+    notes.add('Rich header padding is not in the linker format');
+  }
+  const entries: PeRichEntry[] = [];
+  for (let i = dansAt + 16; i + 8 <= richAt; i += 8) {
+    const compId = (r.u32(i) ^ key) >>> 0;
+    entries.push({ product_id: compId >>> 16, build: compId & 0xffff, count: (r.u32(i + 4) ^ key) >>> 0 });
+  }
+  // The linker's checksum: the DOS header and stub up to DanS (e_lfanew excluded), then each entry rotated by its count.
+  let sum = dansAt;
+  for (let i = 0; i < dansAt; i++) {
+    if (i >= 0x3c && i < 0x40) continue;
+    sum = (sum + rol32(r.u8(i), i)) >>> 0;
+  }
+  for (const e of entries) sum = (sum + rol32(((e.product_id << 16) | e.build) >>> 0, e.count)) >>> 0;
+  if (sum !== key) notes.add('Rich header checksum does not match its contents');
+  return { offset: dansAt, checksum: key, checksum_computed: sum, checksum_valid: sum === key, entries };
+}
+
+/** The certificate table (SECURITY directory): where it is and its WIN_CERTIFICATE headers; signatures are not verified here. */
+export function readCertificates(r: ByteReader, dir: RawDirectory | undefined, notes: Notes): PeCertificateTable | null {
+  if (dir === undefined || dir.virtualAddress === 0 || dir.size === 0) return null;
+  const offset = dir.virtualAddress;
+  const end = offset + dir.size;
+  const withinFile = end <= r.length;
+  if (!withinFile) notes.add('certificate table runs past the end of the file');
+  const entries: { offset: number; length: number; revision: number; type: number }[] = [];
+  let at = offset;
+  while (at + 8 <= Math.min(end, r.length)) {
+    if (entries.length >= LIMITS.maxCertificates) {
+      notes.add(`more than ${LIMITS.maxCertificates} certificate entries; the rest are not read`);
+      break;
+    }
+    const length = r.u32(at);
+    if (length < 8) {
+      notes.add('certificate entry with a length below its header size');
+      break;
+    }
+    entries.push({ offset: at, length, revision: r.u16(at + 4), type: r.u16(at + 6) });
+    at += Math.ceil(length / 8) * 8;
+  }
+  return { offset, size: dir.size, within_file: withinFile, entries };
+}
+
+/** pefile get_overlay_data_start_offset: past the farthest of the optional header, section data and data directories. */
+export function findOverlay(
+  image: PeImage,
+  optionalOffset: number,
+  sizeOfOptionalHeader: number,
+  directories: readonly RawDirectory[],
+): { offset: number; size: number } | null {
+  const fileSize = image.r.length;
+  let best = 0;
+  const consider = (offset: number, size: number): void => {
+    const end = offset + size;
+    if (best < end && end <= fileSize) best = end;
+  };
+  consider(optionalOffset, sizeOfOptionalHeader);
+  for (const s of image.sections) consider(s.pointerToRawData, s.sizeOfRawData);
+  directories.forEach((d, index) => {
+    if (index === 4) return;
+    const offset = image.tryOffset(d.virtualAddress);
+    if (offset !== null) consider(offset, d.size);
+  });
+  return fileSize > best ? { offset: best, size: fileSize - best } : null;
+}

@@ -1,0 +1,171 @@
+// The export directory, named and ordinal-only exports and forwarders, read with pefile's rules for damaged tables.
+import type { Notes } from './headers.js';
+import { LIMITS, PeRangeError, isAllZero, latin1, u16At, u32At, type PeImage } from './image.js';
+import type { PeExportedSymbol, PeExports } from './types.js';
+
+/** Forwarder strings and the export's own DLL name are cut at this many bytes. */
+const MAX_EXPORT_STRING = 0x1000;
+
+const RELAXED_EXTRA = new Set(Array.from('!"#$%&\'()*+,-./:<>?[\\]^_`{|}~@', (c) => c.charCodeAt(0)));
+
+/** pefile is_valid_function_name with relaxed characters (exports may use any punctuation a .def file allows). */
+function validExportName(b: Uint8Array): boolean {
+  for (const c of b) {
+    const alnum = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+    if (!alnum && !RELAXED_EXTRA.has(c)) return false;
+  }
+  return true;
+}
+
+interface MutableExport {
+  ordinal: number;
+  name: string | null;
+  rva: number | null;
+  forwarder: string | null;
+}
+
+/** Reads the export directory at `rva`; null when pefile would report none (damaged beyond use, or empty). */
+export function readExports(image: PeImage, rva: number, size: number, notes: Notes): PeExports | null {
+  let dir: Uint8Array;
+  try {
+    dir = image.data(rva, 40);
+    image.offsetFromRva(rva);
+  } catch (e) {
+    if (!(e instanceof PeRangeError)) throw e;
+    notes.add(`export directory at RVA 0x${rva.toString(16)} does not map into the file`);
+    return null;
+  }
+  if (dir.length < 40) {
+    notes.add(`export directory at RVA 0x${rva.toString(16)} is cut short`);
+    return null;
+  }
+  const d = (o: number): number => u32At(dir, o) as number;
+  const nameRva = d(12);
+  const base = d(16);
+  const numberOfFunctions = d(20);
+  const numberOfNames = d(24);
+  const addressOfFunctions = d(28);
+  const addressOfNames = d(32);
+  const addressOfNameOrdinals = d(36);
+
+  let names: Uint8Array;
+  let nameOrdinals: Uint8Array;
+  let functions: Uint8Array;
+  try {
+    const untilEof = (x: number): number => image.r.length - image.offsetFromRva(x);
+    names = image.data(addressOfNames, Math.min(untilEof(addressOfNames), numberOfNames * 4));
+    nameOrdinals = image.data(addressOfNameOrdinals, Math.min(untilEof(addressOfNameOrdinals), numberOfNames * 4));
+    functions = image.data(addressOfFunctions, Math.min(untilEof(addressOfFunctions), numberOfFunctions * 4));
+  } catch (e) {
+    if (!(e instanceof PeRangeError)) throw e;
+    notes.add(`export directory at RVA 0x${rva.toString(16)} has tables that do not map into the file`);
+    return null;
+  }
+
+  const exports: MutableExport[] = [];
+  const boundary = (tableRva: number): number => {
+    const s = image.sectionByRva(tableRva);
+    return s === undefined ? image.r.length : s.virtualAddress + image.sectionData(s).length - tableRva;
+  };
+  const isForwarder = (address: number): boolean => rva <= address && address < rva + size;
+
+  let failures = 10;
+  let complete = true;
+  const seenNamed = new Map<string, number>();
+  const namedCount = Math.min(numberOfNames, Math.trunc(boundary(addressOfNames) / 4));
+  for (let i = 0; i < namedCount; i++) {
+    const ordinalIndex = u16At(nameOrdinals, 2 * i);
+    if (ordinalIndex === undefined || ordinalIndex * 4 >= functions.length) {
+      notes.add(`export name table points outside the function table; no exports are reported`);
+      return null;
+    }
+    const address = u32At(functions, 4 * ordinalIndex) as number;
+    if (address === 0) continue;
+    let forwarder: string | null = null;
+    if (isForwarder(address)) {
+      if (image.tryOffset(address) === null) continue;
+      forwarder = latin1(image.stringAt(address, MAX_EXPORT_STRING));
+    }
+    const nameAddress = u32At(names, 4 * i);
+    if (nameAddress === undefined) {
+      // pefile then looks up a missing name and finds it invalid: the named loop ends.
+      complete = false;
+      break;
+    }
+    const nameBytes = image.stringAt(nameAddress, LIMITS.maxName);
+    if (!validExportName(nameBytes)) {
+      complete = false;
+      break;
+    }
+    if (image.tryOffset(nameAddress) === null) {
+      failures -= 2;
+      if (failures <= 0) {
+        complete = false;
+        break;
+      }
+      continue;
+    }
+    const name = latin1(nameBytes);
+    const key = `${name}\u0000${address}`;
+    const repeats = (seenNamed.get(key) ?? 0) + 1;
+    seenNamed.set(key, repeats);
+    if (repeats > 10) {
+      notes.add('export directory repeats one name and address more than 10 times; assumed corrupt');
+      break;
+    }
+    if (seenNamed.size > LIMITS.maxExports) {
+      notes.add(`export directory has more than ${LIMITS.maxExports} named entries; assumed corrupt`);
+      break;
+    }
+    if (image.tryOffset(addressOfNameOrdinals + 2 * i) === null || image.tryOffset(addressOfFunctions + 4 * ordinalIndex) === null) {
+      notes.add(`export directory at RVA 0x${rva.toString(16)} has tables that do not map into the file`);
+      return null;
+    }
+    exports.push({ ordinal: base + ordinalIndex, name, rva: address, forwarder });
+  }
+  if (!complete) notes.add(`export name table at RVA 0x${addressOfNames.toString(16)} holds an invalid entry`);
+
+  const named = new Set(exports.map((e) => e.ordinal));
+  failures = 10;
+  complete = true;
+  const seenAddress = new Map<number | null, number>();
+  const functionCount = Math.min(numberOfFunctions, Math.trunc(boundary(addressOfFunctions) / 4));
+  for (let idx = 0; idx < functionCount; idx++) {
+    if (named.has(idx + base)) continue;
+    const address = u32At(functions, 4 * idx) ?? null;
+    if (address === null) {
+      failures--;
+      if (failures <= 0) {
+        complete = false;
+        break;
+      }
+    }
+    if (address === 0) continue;
+    const forwarder = address !== null && isForwarder(address) ? latin1(image.stringAt(address, MAX_EXPORT_STRING)) : null;
+    const repeats = (seenAddress.get(address) ?? 0) + 1;
+    seenAddress.set(address, repeats);
+    if (repeats > LIMITS.maxRepeatedExport) {
+      notes.add(`export address table repeats one address more than ${LIMITS.maxRepeatedExport} times; assumed corrupt`);
+      break;
+    }
+    if (seenAddress.size > LIMITS.maxExports) {
+      notes.add(`export address table has more than ${LIMITS.maxExports} entries; assumed corrupt`);
+      break;
+    }
+    exports.push({ ordinal: base + idx, name: null, rva: address, forwarder });
+  }
+  if (!complete) {
+    notes.add(`export address table at RVA 0x${addressOfFunctions.toString(16)} cannot be read; no exports are reported`);
+    return null;
+  }
+  if (exports.length === 0 && isAllZero(dir)) return null;
+  const symbols: PeExportedSymbol[] = exports;
+  return {
+    dll_name: latin1(image.stringAt(nameRva, MAX_EXPORT_STRING)),
+    timestamp: d(4),
+    ordinal_base: base,
+    number_of_functions: numberOfFunctions,
+    number_of_names: numberOfNames,
+    symbols,
+  };
+}

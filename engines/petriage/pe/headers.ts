@@ -1,0 +1,342 @@
+// DOS, NT, file and optional headers, data directories and the section table: the part of a PE without which it is not one.
+import { VitrineError } from '../../core/errors.js';
+import { shannonEntropy } from '../entropy.js';
+import { DIRECTORY_NAMES, DLL_CHARACTERISTICS, FILE_CHARACTERISTICS, MACHINE_NAMES, SUBSYSTEM_NAMES, flagNames, sectionFlagNames } from './constants.js';
+import { ByteReader, LIMITS, PeImage, type SectionRecord } from './image.js';
+import type { PeDataDirectory, PeDosHeader, PeFileHeader, PeOptionalHeader, PeSection } from './types.js';
+
+/** Notes about damaged structures, capped so a hostile file cannot grow them without bound. */
+export class Notes {
+  readonly list: string[] = [];
+  private dropped = 0;
+
+  add(note: string): void {
+    if (this.list.length < LIMITS.maxNotes) this.list.push(note);
+    else this.dropped++;
+  }
+
+  done(): string[] {
+    return this.dropped > 0 ? [...this.list, `${this.dropped} further notes omitted`] : this.list;
+  }
+}
+
+export interface RawDirectory {
+  readonly virtualAddress: number;
+  readonly size: number;
+}
+
+export interface ParsedHeaders {
+  readonly image: PeImage;
+  readonly format: 'PE32' | 'PE32+';
+  readonly dos: PeDosHeader;
+  readonly fileHeader: PeFileHeader;
+  readonly optional: PeOptionalHeader;
+  readonly optionalOffset: number;
+  /** Raw data directory entries, at most 16, as pefile reads them. */
+  readonly directories: readonly RawDirectory[];
+  /** Sections in table order, with entropy. */
+  readonly sections: readonly PeSection[];
+  readonly imageBase: number;
+  readonly sizeOfImage: number;
+  readonly entryPoint: number;
+}
+
+const IMAGE_DOS_SIGNATURE = 0x5a4d;
+const IMAGE_NT_SIGNATURE = 0x00004550;
+const OPTIONAL_MAGIC_PE32 = 0x10b;
+const OPTIONAL_MAGIC_PE32_PLUS = 0x20b;
+const SECTION_HEADER_SIZE = 40;
+/** pefile's smallest optional header it will pad with zeros (solardesigner's tiny PE findings). */
+const MIN_OPTIONAL_HEADER = 69;
+
+function notPe(reason: string): VitrineError {
+  return new VitrineError('parse_error', `not a PE file: ${reason}`);
+}
+
+/** Reads every header; throws parse_error when the bytes are not a PE, notes anything damaged after that. */
+export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
+  if (r.length < 64) throw notPe('too short for a DOS header');
+  const eMagic = r.u16(0);
+  if (eMagic !== IMAGE_DOS_SIGNATURE) throw notPe('no MZ signature');
+  const eLfanew = r.u32(0x3c);
+  if (eLfanew > r.length) throw notPe('the NT header offset lies past the end of the file');
+  if (!r.has(eLfanew, 4)) throw notPe('no NT headers');
+  const signature = r.u32(eLfanew);
+  if (signature === 0) throw notPe('no NT headers');
+  const sig16 = signature & 0xffff;
+  if (sig16 === 0x454e || sig16 === 0x454c || sig16 === 0x584c) throw notPe('an NE/LE/LX executable, not PE');
+  if (signature !== IMAGE_NT_SIGNATURE) throw notPe('no PE signature');
+  const fh = eLfanew + 4;
+  if (!r.has(fh, 20)) throw notPe('the file header is cut short');
+
+  const machine = r.u16(fh);
+  const numberOfSections = r.u16(fh + 2);
+  const sizeOfOptionalHeader = r.u16(fh + 16);
+  const characteristics = r.u16(fh + 18);
+  const fileHeader: PeFileHeader = {
+    machine,
+    machine_name: MACHINE_NAMES.get(machine) ?? 'UNKNOWN',
+    number_of_sections: numberOfSections,
+    timestamp: r.u32(fh + 4),
+    pointer_to_symbol_table: r.u32(fh + 8),
+    number_of_symbols: r.u32(fh + 12),
+    size_of_optional_header: sizeOfOptionalHeader,
+    characteristics,
+    flags: flagNames(characteristics, FILE_CHARACTERISTICS),
+  };
+
+  // The optional header may be shorter than its structure (tiny PEs rely on the loader's zeroed page):
+  // like pefile, read what is there and pad with zeros, as long as the fields up to Subsystem exist.
+  const oh = fh + 20;
+  const available = Math.max(0, Math.min(r.length - oh, 0x200));
+  const magicGuess = available >= 2 ? r.u16(oh) : 0;
+  const structSize = magicGuess === OPTIONAL_MAGIC_PE32_PLUS ? 112 : 96;
+  const minimum = magicGuess === OPTIONAL_MAGIC_PE32_PLUS ? MIN_OPTIONAL_HEADER + 4 : MIN_OPTIONAL_HEADER;
+  if (available < structSize && available < minimum) throw notPe('no optional header');
+  const truncated = available < structSize;
+  const ohBytes = new Uint8Array(structSize);
+  ohBytes.set(r.slice(oh, oh + Math.min(available, structSize)));
+  if (truncated) notes.add(`optional header cut short at file offset ${oh}; read as zero-padded`);
+  const o = new ByteReader(ohBytes);
+  const magic = o.u16(0);
+  const plus = magic === OPTIONAL_MAGIC_PE32_PLUS;
+  if (magic !== OPTIONAL_MAGIC_PE32 && !plus) notes.add(`unknown optional header magic 0x${magic.toString(16)}; read as PE32`);
+
+  const imageBaseHex = plus ? o.hex64(24) : `0x${o.u32(28).toString(16)}`;
+  const w = plus ? 8 : 4;
+  const stackBase = 72;
+  const hex = (off: number): string => (plus ? o.hex64(off) : `0x${o.u32(off).toString(16)}`);
+  const tail = plus ? 104 : 88;
+  const numberOfRvaAndSizes = o.u32(tail + 4);
+  const sectionAlignment = o.u32(32);
+  const fileAlignment = o.u32(36);
+  const subsystem = o.u16(68);
+  const dllCharacteristics = o.u16(70);
+  const optional: PeOptionalHeader = {
+    magic,
+    linker_version: `${o.u8(2)}.${o.u8(3)}`,
+    size_of_code: o.u32(4),
+    size_of_initialized_data: o.u32(8),
+    size_of_uninitialized_data: o.u32(12),
+    address_of_entry_point: o.u32(16),
+    base_of_code: o.u32(20),
+    base_of_data: plus ? null : o.u32(24),
+    image_base: imageBaseHex,
+    section_alignment: sectionAlignment,
+    file_alignment: fileAlignment,
+    os_version: `${o.u16(40)}.${o.u16(42)}`,
+    image_version: `${o.u16(44)}.${o.u16(46)}`,
+    subsystem_version: `${o.u16(48)}.${o.u16(50)}`,
+    win32_version_value: o.u32(52),
+    size_of_image: o.u32(56),
+    size_of_headers: o.u32(60),
+    checksum: o.u32(64),
+    checksum_computed: peChecksum(r.bytes, oh + 64),
+    subsystem,
+    subsystem_name: SUBSYSTEM_NAMES.get(subsystem) ?? 'UNKNOWN',
+    dll_characteristics: dllCharacteristics,
+    dll_characteristics_flags: flagNames(dllCharacteristics, DLL_CHARACTERISTICS),
+    size_of_stack_reserve: hex(stackBase),
+    size_of_stack_commit: hex(stackBase + w),
+    size_of_heap_reserve: hex(stackBase + 2 * w),
+    size_of_heap_commit: hex(stackBase + 3 * w),
+    loader_flags: o.u32(tail),
+    number_of_rva_and_sizes: numberOfRvaAndSizes,
+    truncated,
+  };
+  const imageBase = plus ? o.u64(24) : o.u32(28);
+  if (optional.address_of_entry_point < optional.size_of_headers) {
+    notes.add('AddressOfEntryPoint is below SizeOfHeaders: this file cannot run under Windows 8 and later');
+  }
+
+  const directories = readDirectories(r, notes, oh, structSize, sizeOfOptionalHeader, numberOfRvaAndSizes);
+
+  const sectionTable = oh + sizeOfOptionalHeader;
+  const records = readSectionTable(r, notes, sectionTable, numberOfSections, fileAlignment, sectionAlignment);
+  const tableOrder = [...records];
+  // pefile keeps sections sorted by VirtualAddress (a stable sort) and resolves RVAs in that order.
+  records.sort((a, b) => a.virtualAddress - b.virtualAddress);
+  const image = new PeImage(r, fileAlignment, sectionAlignment, records);
+  image.finishSections();
+
+  const afterTable = numberOfSections > 0 && records.length > 0 ? sectionTable + SECTION_HEADER_SIZE * numberOfSections : sectionTable;
+  const rawPointers = records.filter((s) => s.pointerToRawData > 0).map((s) => PeImage.adjustPtr(s.pointerToRawData));
+  const lowest = rawPointers.length > 0 ? Math.min(...rawPointers) : 0;
+  image.headerLength = Math.min(r.length, !lowest || lowest < afterTable ? afterTable : lowest);
+
+  for (const s of tableOrder) {
+    if ((s.characteristics & 0x80000000) !== 0 && (s.characteristics & 0x20000000) !== 0) {
+      notes.add(`section ${s.index} is both writable and executable`);
+    }
+  }
+
+  const sections: PeSection[] = tableOrder.map((s) => ({
+    index: s.index,
+    name: image.sectionName(s),
+    virtual_address: s.virtualAddress,
+    virtual_size: s.virtualSize,
+    raw_offset: s.pointerToRawData,
+    raw_size: s.sizeOfRawData,
+    characteristics: s.characteristics,
+    flags: sectionFlagNames(s.characteristics),
+    entropy: sectionEntropy(image, s),
+  }));
+
+  return {
+    image,
+    format: plus ? 'PE32+' : 'PE32',
+    dos: { e_magic: eMagic, e_cblp: r.u16(2), e_cp: r.u16(4), e_lfarlc: r.u16(0x18), e_lfanew: eLfanew },
+    fileHeader,
+    optional,
+    optionalOffset: oh,
+    directories,
+    sections,
+    imageBase,
+    sizeOfImage: optional.size_of_image,
+    entryPoint: optional.address_of_entry_point,
+  };
+}
+
+/** The data directory array as pefile reads it, including its repair of a NumberOfRvaAndSizes that disagrees with SizeOfOptionalHeader. */
+function readDirectories(
+  r: ByteReader,
+  notes: Notes,
+  oh: number,
+  structSize: number,
+  sizeOfOptionalHeader: number,
+  numberOfRvaAndSizes: number,
+): RawDirectory[] {
+  let count = numberOfRvaAndSizes & 0x7fffffff;
+  if (numberOfRvaAndSizes > 0x10) notes.add(`NumberOfRvaAndSizes is ${numberOfRvaAndSizes}; normal values are at most 16`);
+  const delta = Math.max(0, Math.floor((sizeOfOptionalHeader - (structSize + count * 8)) / 8));
+  if (delta > 0 && delta <= 16 - count) {
+    notes.add(`SizeOfOptionalHeader implies ${delta} more data directories than NumberOfRvaAndSizes states`);
+    count += delta;
+  }
+  const out: RawDirectory[] = [];
+  let offset = oh + structSize;
+  const limit = oh + structSize + 16 * 8;
+  for (let i = 0; i < count && i < 16; i++) {
+    if (r.length - offset === 0) break;
+    const entry = new Uint8Array(8);
+    entry.set(r.slice(offset, offset + 8));
+    const e = new ByteReader(entry);
+    out.push({ virtualAddress: e.u32(0), size: e.u32(4) });
+    offset += 8;
+    if (offset >= limit) break;
+  }
+  return out;
+}
+
+function readSectionTable(
+  r: ByteReader,
+  notes: Notes,
+  table: number,
+  count: number,
+  fileAlignment: number,
+  sectionAlignment: number,
+): SectionRecord[] {
+  const records: SectionRecord[] = [];
+  const probe = new PeImage(r, fileAlignment, sectionAlignment, []);
+  for (let i = 0; i < count; i++) {
+    if (i >= LIMITS.maxSections) {
+      notes.add(`too many sections (${count}); read the first ${LIMITS.maxSections}`);
+      break;
+    }
+    const at = table + SECTION_HEADER_SIZE * i;
+    const raw = r.slice(at, at + SECTION_HEADER_SIZE);
+    if (raw.length === 0) {
+      notes.add(`section ${i} lies past the end of the file`);
+      break;
+    }
+    if (raw.length < SECTION_HEADER_SIZE) {
+      notes.add(`section ${i} header is cut short by the end of the file`);
+      break;
+    }
+    if (raw.every((b) => b === 0)) {
+      notes.add(`section ${i} header is all zero bytes; the table ends there`);
+      break;
+    }
+    const s = new ByteReader(raw);
+    const rec: SectionRecord = {
+      index: i,
+      nameBytes: raw.slice(0, 8),
+      virtualSize: s.u32(8),
+      virtualAddress: s.u32(12),
+      sizeOfRawData: s.u32(16),
+      pointerToRawData: s.u32(20),
+      characteristics: s.u32(36),
+      vaAdj: 0,
+      ptrAdj: 0,
+      minRva: 0,
+      maxRva: 0,
+    };
+    // pefile's rule: three simultaneous anomalies in one header end the table.
+    let errors = 0;
+    if (rec.sizeOfRawData + rec.pointerToRawData > r.length) {
+      errors++;
+      notes.add(`section ${i} raw data runs past the end of the file`);
+    }
+    if (PeImage.adjustPtr(rec.pointerToRawData) > r.length) {
+      errors++;
+      notes.add(`section ${i} raw data starts past the end of the file`);
+    }
+    if (rec.virtualSize > 0x10000000) {
+      errors++;
+      notes.add(`section ${i} virtual size is over 256 MiB`);
+    }
+    if (probe.adjustVa(rec.virtualAddress) > 0x10000000) {
+      errors++;
+      notes.add(`section ${i} virtual address is beyond 0x10000000`);
+    }
+    if (fileAlignment !== 0 && rec.pointerToRawData % fileAlignment !== 0) {
+      errors++;
+      notes.add(`section ${i} raw data pointer is not a multiple of FileAlignment`);
+    }
+    if (errors >= 3) {
+      notes.add(`too many anomalies in section ${i}; the section table is not read further`);
+      break;
+    }
+    records.push(rec);
+  }
+  return records;
+}
+
+function sectionEntropy(image: PeImage, s: SectionRecord): number {
+  const d = image.sectionData(s);
+  return shannonEntropy(d);
+}
+
+/** Directory entries with their names and the section holding each. */
+export function describeDirectories(image: PeImage, directories: readonly RawDirectory[], sectionName: (s: SectionRecord) => string): PeDataDirectory[] {
+  return directories.map((d, index) => {
+    // The SECURITY entry holds a file offset, so no section "holds" it in RVA terms.
+    const s = index === 4 || d.virtualAddress === 0 ? undefined : image.sections.find((x) => x.minRva <= d.virtualAddress && d.virtualAddress < x.maxRva);
+    return {
+      index,
+      name: DIRECTORY_NAMES[index] ?? `RESERVED${index}`,
+      virtual_address: d.virtualAddress,
+      size: d.size,
+      section: s === undefined ? null : sectionName(s),
+    };
+  });
+}
+
+/** The PE image checksum as pefile's generate_checksum computes it: dword sum with carries folded, the CheckSum dword skipped, plus the length. */
+export function peChecksum(data: Uint8Array, checksumOffset: number): number {
+  const n = data.length;
+  const dwords = Math.ceil(n / 4);
+  const skip = Math.floor(checksumOffset / 4);
+  let sum = 0;
+  for (let i = 0; i < dwords; i++) {
+    if (i === skip) continue;
+    const at = i * 4;
+    const dword =
+      ((data[at] ?? 0) | ((data[at + 1] ?? 0) << 8) | ((data[at + 2] ?? 0) << 16) | ((data[at + 3] ?? 0) << 24)) >>> 0;
+    sum += dword;
+    if (sum >= 0x1_0000_0000) sum = (sum % 0x1_0000_0000) + Math.floor(sum / 0x1_0000_0000);
+  }
+  sum = (sum & 0xffff) + Math.floor(sum / 0x10000);
+  sum = sum + Math.floor(sum / 0x10000);
+  return (sum & 0xffff) + n;
+}

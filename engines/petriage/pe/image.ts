@@ -1,0 +1,300 @@
+// The loaded view of a PE file: bounds-checked reads, the section table, and RVA-to-offset mapping as pefile does it.
+
+/** A read that falls outside the file or the mapped image: callers turn it into a note, never a crash. */
+export class PeRangeError extends Error {
+  constructor(what: string) {
+    super(what);
+    this.name = 'PeRangeError';
+  }
+}
+
+/** Upper bounds that keep damaged files from costing unbounded time or memory (pefile's where it has one). */
+export const LIMITS = {
+  /** pefile MAX_STRING_LENGTH. */
+  maxString: 0x100000,
+  /** pefile MAX_DLL_LENGTH / MAX_IMPORT_NAME_LENGTH / MAX_SYMBOL_NAME_LENGTH. */
+  maxName: 0x200,
+  /** pefile MAX_SECTIONS. */
+  maxSections: 0x800,
+  /** pefile MAX_IMPORT_SYMBOLS: thunks read across import and delay-import tables. */
+  maxImportSymbols: 0x2000,
+  /** Import descriptors walked per directory. */
+  maxImportDescriptors: 0x2000,
+  /** pefile MAX_SYMBOL_EXPORT_COUNT. */
+  maxExports: 0x2000,
+  /** pefile's max_repeated_symbol default. */
+  maxRepeatedExport: 120,
+  /** pefile MAX_RESOURCE_DEPTH. */
+  maxResourceDepth: 32,
+  /** pefile MAX_RESOURCE_ENTRIES. */
+  maxResourceEntries: 0x8000,
+  /** Leaves listed in `resources.entries`. */
+  maxResourceLeaves: 4096,
+  maxTlsCallbacks: 256,
+  maxDebugEntries: 64,
+  maxBoundImports: 1024,
+  maxCertificates: 64,
+  maxNotes: 200,
+} as const;
+
+/** Little-endian, bounds-checked reads over untrusted bytes. */
+export class ByteReader {
+  readonly bytes: Uint8Array;
+  readonly length: number;
+  private readonly view: DataView;
+
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+    this.length = bytes.length;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  has(offset: number, size: number): boolean {
+    return Number.isInteger(offset) && offset >= 0 && size >= 0 && offset + size <= this.length;
+  }
+
+  private check(offset: number, size: number): void {
+    if (!this.has(offset, size)) throw new PeRangeError('read past the end of the file');
+  }
+
+  u8(offset: number): number {
+    this.check(offset, 1);
+    return this.view.getUint8(offset);
+  }
+
+  u16(offset: number): number {
+    this.check(offset, 2);
+    return this.view.getUint16(offset, true);
+  }
+
+  u32(offset: number): number {
+    this.check(offset, 4);
+    return this.view.getUint32(offset, true);
+  }
+
+  /** A 64-bit value as a double: exact below 2^53, which covers every address a loader accepts. */
+  u64(offset: number): number {
+    this.check(offset, 8);
+    return this.view.getUint32(offset + 4, true) * 0x1_0000_0000 + this.view.getUint32(offset, true);
+  }
+
+  /** The 64-bit value as exact lower-case hex. */
+  hex64(offset: number): string {
+    this.check(offset, 8);
+    const v = (BigInt(this.view.getUint32(offset + 4, true)) << 32n) | BigInt(this.view.getUint32(offset, true));
+    return `0x${v.toString(16)}`;
+  }
+
+  /** Python-style slice: clamps to the file, empty when start is past the end. */
+  slice(start: number, end?: number): Uint8Array {
+    const s = Math.min(Math.max(0, start), this.length);
+    const e = end === undefined ? this.length : Math.min(Math.max(s, end), this.length);
+    return this.bytes.subarray(s, e);
+  }
+}
+
+/** Unsigned little-endian reads inside a byte array that may be shorter than asked: undefined when short. */
+export function u16At(data: Uint8Array, offset: number): number | undefined {
+  if (offset < 0 || offset + 2 > data.length) return undefined;
+  return (data[offset] as number) | ((data[offset + 1] as number) << 8);
+}
+
+export function u32At(data: Uint8Array, offset: number): number | undefined {
+  if (offset < 0 || offset + 4 > data.length) return undefined;
+  return (
+    ((data[offset] as number) |
+      ((data[offset + 1] as number) << 8) |
+      ((data[offset + 2] as number) << 16) |
+      ((data[offset + 3] as number) << 24)) >>>
+    0
+  );
+}
+
+/** Bytes before the first NUL. */
+export function cString(data: Uint8Array): Uint8Array {
+  const end = data.indexOf(0);
+  return end >= 0 ? data.subarray(0, end) : data;
+}
+
+/** Byte-preserving decoding (one character per byte), so names survive whatever their encoding. */
+export function latin1(data: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < data.length; i += 4096) s += String.fromCharCode(...data.subarray(i, Math.min(data.length, i + 4096)));
+  return s;
+}
+
+export function isAllZero(data: Uint8Array): boolean {
+  for (let i = 0; i < data.length; i++) if (data[i] !== 0) return false;
+  return true;
+}
+
+/** One section table entry plus the bounds pefile derives from it. */
+export interface SectionRecord {
+  readonly index: number;
+  readonly nameBytes: Uint8Array;
+  readonly virtualSize: number;
+  readonly virtualAddress: number;
+  readonly sizeOfRawData: number;
+  readonly pointerToRawData: number;
+  readonly characteristics: number;
+  /** VirtualAddress rounded down to the section alignment (pefile's VirtualAddress_adj). */
+  vaAdj: number;
+  /** PointerToRawData rounded down to a 512-byte sector (pefile's PointerToRawData_adj). */
+  ptrAdj: number;
+  /** [minRva, maxRva) the section answers for (pefile's contains_rva). */
+  minRva: number;
+  maxRva: number;
+}
+
+/** The mapped image: resolves RVAs the way pefile resolves them, so our tables match its tables. */
+export class PeImage {
+  readonly r: ByteReader;
+  readonly fileAlignment: number;
+  readonly sectionAlignment: number;
+  /** Sorted by VirtualAddress, as pefile keeps them. */
+  readonly sections: SectionRecord[];
+  /** Length of the header region (to the first section's data, or the end of the section table). */
+  headerLength = 0;
+  private lastUsed: SectionRecord | undefined;
+
+  constructor(r: ByteReader, fileAlignment: number, sectionAlignment: number, sections: SectionRecord[]) {
+    this.r = r;
+    this.fileAlignment = fileAlignment;
+    this.sectionAlignment = sectionAlignment;
+    this.sections = sections;
+  }
+
+  /** pefile adjust_SectionAlignment: below a page, the file alignment stands in for the section alignment. */
+  adjustVa(va: number): number {
+    const align = this.sectionAlignment < 0x1000 ? this.fileAlignment : this.sectionAlignment;
+    if (align && va % align) return align * Math.floor(va / align);
+    return va;
+  }
+
+  /** pefile adjust_PointerToRawData: the loader rounds raw pointers down to a 512-byte sector. */
+  static adjustPtr(ptr: number): number {
+    return ptr - (ptr % 0x200);
+  }
+
+  /** Fills the derived bounds of every section; call once the list is sorted by VirtualAddress. */
+  finishSections(): void {
+    const fileLength = this.r.length;
+    this.sections.forEach((s, i) => {
+      s.vaAdj = this.adjustVa(s.virtualAddress);
+      let ptr = PeImage.adjustPtr(s.pointerToRawData);
+      if (this.sectionAlignment < 0x1000 && s.pointerToRawData === s.virtualAddress) ptr = s.virtualAddress;
+      s.ptrAdj = ptr;
+      // A raw size running past the file is not trusted: the virtual size is used instead.
+      let size = fileLength - s.ptrAdj < s.sizeOfRawData ? s.virtualSize : Math.max(s.sizeOfRawData, s.virtualSize);
+      const next = this.sections[i + 1];
+      if (next !== undefined && next.virtualAddress > s.virtualAddress && s.vaAdj + size > next.virtualAddress) {
+        size = next.virtualAddress - s.vaAdj;
+      }
+      s.minRva = s.vaAdj;
+      s.maxRva = s.vaAdj + size;
+    });
+  }
+
+  sectionByRva(rva: number): SectionRecord | undefined {
+    const last = this.lastUsed;
+    if (last !== undefined && last.minRva <= rva && rva < last.maxRva) return last;
+    for (const s of this.sections) {
+      if (s.minRva <= rva && rva < s.maxRva) {
+        this.lastUsed = s;
+        return s;
+      }
+    }
+    return undefined;
+  }
+
+  /** pefile get_offset_from_rva: outside every section an RVA below the file size is taken as an offset. */
+  offsetFromRva(rva: number): number {
+    const s = this.sectionByRva(rva);
+    if (s === undefined) {
+      if (rva < this.r.length) return rva;
+      throw new PeRangeError('RVA maps outside the file');
+    }
+    return rva - s.vaAdj + s.ptrAdj;
+  }
+
+  /** Like offsetFromRva, but null instead of an exception. */
+  tryOffset(rva: number): number | null {
+    try {
+      return this.offsetFromRva(rva);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Section data as pefile's SectionStructure.get_data returns it: never past the raw data. */
+  sectionData(s: SectionRecord, rva?: number, length?: number): Uint8Array {
+    const offset = rva === undefined ? s.ptrAdj : rva - s.vaAdj + s.ptrAdj;
+    let end = length === undefined ? offset + s.sizeOfRawData : offset + length;
+    const rawEnd = s.pointerToRawData + s.sizeOfRawData;
+    if (end > rawEnd) end = rawEnd;
+    return this.r.slice(offset, end);
+  }
+
+  /** pefile get_data: bytes at an RVA, possibly fewer than asked; throws when the RVA maps nowhere. */
+  data(rva: number, length?: number): Uint8Array {
+    const s = this.sectionByRva(rva);
+    if (s === undefined) {
+      const end = length === undefined ? undefined : rva + length;
+      if (rva < this.headerLength) return this.r.slice(rva, end === undefined ? this.headerLength : Math.min(end, this.headerLength));
+      if (rva < this.r.length) return this.r.slice(rva, end);
+      throw new PeRangeError('RVA maps outside the file');
+    }
+    return this.sectionData(s, rva, length);
+  }
+
+  /** Exactly `length` bytes at an RVA, or a PeRangeError. */
+  exact(rva: number, length: number): Uint8Array {
+    const d = this.data(rva, length);
+    if (d.length < length) throw new PeRangeError('structure cut short');
+    return d;
+  }
+
+  u16(rva: number): number {
+    return u16At(this.exact(rva, 2), 0) as number;
+  }
+
+  u32(rva: number): number {
+    return u32At(this.exact(rva, 4), 0) as number;
+  }
+
+  /** pefile get_string_at_rva: bytes up to a NUL, at most `max`; empty when nothing is there. */
+  stringAt(rva: number, max: number = LIMITS.maxString): Uint8Array {
+    const s = this.sectionByRva(rva);
+    const raw = s === undefined ? this.r.slice(rva, rva + max) : this.sectionData(s, rva, max);
+    return cString(raw);
+  }
+
+  /**
+   * pefile get_string_u_at_rva: a UTF-16LE string up to an aligned NUL pair, at most `maxChars`
+   * characters; throws when the RVA maps nowhere.
+   */
+  utf16At(rva: number, maxChars = 0x10000): string {
+    if (maxChars === 0) return '';
+    this.data(rva, 2);
+    const maxBytes = maxChars * 2;
+    const data = this.data(rva, maxBytes);
+    let chars = data.length >> 1;
+    for (let i = 0; i + 1 < data.length; i += 2) {
+      if (data[i] === 0 && data[i + 1] === 0) {
+        chars = i >> 1;
+        break;
+      }
+    }
+    const codes = new Array<number>(chars);
+    for (let k = 0; k < chars; k++) codes[k] = (data[2 * k] as number) | ((data[2 * k + 1] as number) << 8);
+    let out = '';
+    for (let i = 0; i < codes.length; i += 4096) out += String.fromCharCode(...codes.slice(i, i + 4096));
+    return out;
+  }
+
+  sectionName(s: SectionRecord): string {
+    let end = s.nameBytes.length;
+    while (end > 0 && s.nameBytes[end - 1] === 0) end--;
+    return latin1(s.nameBytes.subarray(0, end));
+  }
+}

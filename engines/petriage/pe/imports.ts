@@ -1,0 +1,346 @@
+// Import, delay-load import and bound import tables, and the import hash, read with pefile's rules so the hash matches it exactly.
+import { createHash } from 'node:crypto';
+import type { Notes } from './headers.js';
+import { LIMITS, PeRangeError, isAllZero, latin1, u16At, u32At, type PeImage } from './image.js';
+import { OLEAUT32_ORDINALS, WS2_32_ORDINALS } from './ordinals.js';
+import type { PeBoundImport, PeImportedDll, PeImportedSymbol } from './types.js';
+
+/** What the import walkers need to know about the image. */
+export interface ImportContext {
+  readonly image: PeImage;
+  readonly plus: boolean;
+  readonly imageBase: number;
+  readonly sizeOfImage: number;
+  readonly machine: number;
+  readonly notes: Notes;
+  /** Thunks read so far across all tables (pefile's __total_import_symbols). */
+  symbolsRead: number;
+}
+
+/** pefile's PEFormatError inside the import walk: ends one descriptor's table, not the file. */
+class ImportTableError extends Error {}
+
+const MAX_ADDRESS_SPREAD = 128 * 2 ** 20;
+const MAX_REPEATED_ADDRESSES = 15;
+const TWO_32 = 0x1_0000_0000;
+
+const FILENAME_EXTRA = new Set(Array.from("!#$%&'()-@^_`{}~+,.;=[]:\\/", (c) => c.charCodeAt(0)));
+const FUNCTION_EXTRA = new Set(Array.from('._?@$()<>', (c) => c.charCodeAt(0)));
+
+function alnum(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** pefile is_valid_dos_filename. */
+function validDllName(b: Uint8Array): boolean {
+  for (const c of b) if (!alnum(c) && !FILENAME_EXTRA.has(c)) return false;
+  return true;
+}
+
+/** pefile is_valid_function_name (strict set, for imports). */
+function validImportName(b: Uint8Array): boolean {
+  for (const c of b) if (!alnum(c) && !FUNCTION_EXTRA.has(c)) return false;
+  return true;
+}
+
+interface Thunk {
+  /** AddressOfData as a number (exact below 2^53). */
+  readonly value: number;
+  /** The ordinal flag (bit 31 or bit 63) is set. */
+  readonly byOrdinal: boolean;
+  /** Low 32 bits, where an ordinal lives. */
+  readonly low: number;
+  readonly offset: number;
+}
+
+/** pefile normalize_import_va: old delay-load descriptors hold VAs; make them RVAs when they fall inside the image. */
+function normalizeVa(ctx: ImportContext, va: number): number {
+  if (ctx.imageBase <= va && va < ctx.imageBase + ctx.sizeOfImage) return va - ctx.imageBase;
+  return va;
+}
+
+/**
+ * pefile get_import_table: the thunk array at `rva`. Returns null where pefile returns None (an unreadable
+ * entry) and [] where it gives up on a bogus table.
+ */
+function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, containsAddresses: boolean): Thunk[] | null {
+  const { image } = ctx;
+  const size = ctx.plus ? 8 : 4;
+  const table: Thunk[] = [];
+  const seen32 = new Set<number>();
+  const seen64 = new Set<number>();
+  let min32 = Infinity;
+  let max32 = -Infinity;
+  let min64 = Infinity;
+  let max64 = -Infinity;
+  let repeated = 0;
+  const start = rva;
+  while (rva) {
+    if (maxLength !== null && rva >= start + maxLength) {
+      ctx.notes.add(`import table at RVA 0x${start.toString(16)} runs past its bounds`);
+      break;
+    }
+    if (ctx.symbolsRead > LIMITS.maxImportSymbols) {
+      ctx.notes.add(`more than ${LIMITS.maxImportSymbols} import thunks; the rest are not read`);
+      break;
+    }
+    ctx.symbolsRead++;
+    if (repeated >= MAX_REPEATED_ADDRESSES) return [];
+    if (max32 - min32 > MAX_ADDRESS_SPREAD || max64 - min64 > MAX_ADDRESS_SPREAD) return [];
+    let raw: Uint8Array;
+    try {
+      raw = image.data(rva, size);
+    } catch (e) {
+      if (!(e instanceof PeRangeError)) throw e;
+      raw = new Uint8Array(0);
+    }
+    if (raw.length !== size) {
+      ctx.notes.add(`import table entry at RVA 0x${rva.toString(16)} cannot be read`);
+      return null;
+    }
+    const low = u32At(raw, 0) as number;
+    const high = ctx.plus ? (u32At(raw, 4) as number) : 0;
+    let value = high * TWO_32 + low;
+    const allZero = low === 0 && high === 0;
+    if (containsAddresses) value = normalizeVa(ctx, value);
+    // A double cannot hold the low bits of a value at or above 2^53: keep the raw low word unless it was rebased.
+    const lowNow = containsAddresses ? value % TWO_32 : low;
+    const byOrdinal = ctx.plus ? value >= 2 ** 63 : (lowNow & 0x80000000) !== 0;
+    if (start <= value && value <= rva) {
+      ctx.notes.add(`import table at RVA 0x${start.toString(16)} points into itself`);
+      break;
+    }
+    if (value !== 0) {
+      if (byOrdinal) {
+        // An ordinal beyond 16 bits is not an ordinal: pefile drops the whole table.
+        if ((lowNow & 0x7fffffff) > 0xffff) return [];
+      } else if (value >= TWO_32) {
+        if (seen64.has(value)) repeated++;
+        seen64.add(value);
+        min64 = Math.min(min64, value);
+        max64 = Math.max(max64, value);
+      } else {
+        if (seen32.has(value)) repeated++;
+        seen32.add(value);
+        min32 = Math.min(min32, value);
+        max32 = Math.max(max32, value);
+      }
+    }
+    if (allZero) break;
+    table.push({ value, byOrdinal, low: lowNow >>> 0, offset: image.tryOffset(rva) ?? -1 });
+    rva += size;
+  }
+  return table;
+}
+
+/** pefile parse_imports: the symbols of one descriptor, from the lookup table or, failing that, the address table. */
+function readSymbols(
+  ctx: ImportContext,
+  lookupRva: number,
+  iatRva: number,
+  maxLength: number | null,
+  containsAddresses: boolean,
+): PeImportedSymbol[] {
+  const { image } = ctx;
+  const ilt = readThunks(ctx, lookupRva, maxLength, containsAddresses);
+  const iat = readThunks(ctx, iatRva, maxLength, containsAddresses);
+  if ((ilt === null || ilt.length === 0) && (iat === null || iat.length === 0)) {
+    ctx.notes.add(`damaged import table: lookup table 0x${lookupRva.toString(16)} and address table 0x${iatRva.toString(16)} are both unreadable`);
+    return [];
+  }
+  const table = ilt !== null && ilt.length > 0 ? ilt : (iat as Thunk[]);
+  const entrySize = ctx.plus ? 8 : 4;
+  const out: PeImportedSymbol[] = [];
+  let invalid = 0;
+  for (let idx = 0; idx < table.length; idx++) {
+    const t = table[idx] as Thunk;
+    let ordinal: number | null = null;
+    let name: Uint8Array | null = null;
+    let hint: number | null = null;
+    let invalidName = false;
+    if (t.value !== 0) {
+      if (t.byOrdinal) ordinal = t.low & 0xffff;
+      else {
+        try {
+          const hintRva = ctx.plus ? t.value % 2 ** 63 : t.value % 0x80000000;
+          hint = u16At(image.data(hintRva, 2), 0) ?? null;
+          name = image.stringAt(t.value + 2, LIMITS.maxName);
+          if (!validImportName(name)) invalidName = true;
+          image.offsetFromRva(t.value + 2);
+        } catch (e) {
+          if (!(e instanceof PeRangeError)) throw e;
+        }
+      }
+    }
+    if (ordinal === null && name === null) throw new ImportTableError('invalid entries');
+    if (invalidName) {
+      // Interleaved junk entries are skipped; a table of nothing but junk is abandoned.
+      if (invalid > 1000 && invalid === idx) throw new ImportTableError('too many invalid names');
+      invalid++;
+      continue;
+    }
+    if ((ordinal !== null && ordinal !== 0) || (name !== null && name.length > 0)) {
+      out.push({
+        name: name === null ? null : latin1(name),
+        ordinal,
+        ordinal_name: null,
+        hint,
+        by_ordinal: t.byOrdinal,
+        iat_rva: iatRva + idx * entrySize,
+        thunk_offset: t.offset,
+      });
+    }
+  }
+  return out;
+}
+
+/** pefile parse_import_directory and parse_delay_import_directory. */
+export function readImportDirectory(ctx: ImportContext, rva: number, delay: boolean): PeImportedDll[] {
+  const { image, notes } = ctx;
+  const what = delay ? 'delay-load import' : 'import';
+  const descriptorSize = delay ? 32 : 20;
+  const out: PeImportedDll[] = [];
+  let errors = 0;
+  for (let n = 0; ; n++) {
+    if (n >= LIMITS.maxImportDescriptors) {
+      notes.add(`more than ${LIMITS.maxImportDescriptors} ${what} descriptors; the rest are not read`);
+      break;
+    }
+    let raw: Uint8Array;
+    try {
+      raw = image.data(rva, descriptorSize);
+    } catch (e) {
+      if (!(e instanceof PeRangeError)) throw e;
+      notes.add(`${what} directory at RVA 0x${rva.toString(16)} does not map into the file`);
+      break;
+    }
+    if (raw.length < descriptorSize) {
+      notes.add(`${what} descriptor at RVA 0x${rva.toString(16)} is cut short`);
+      break;
+    }
+    if (isAllZero(raw)) break;
+    const descriptorOffset = image.tryOffset(rva) ?? -1;
+    let lookup: number;
+    let iat: number;
+    let nameRva: number;
+    let containsAddresses = false;
+    if (delay) {
+      const attributes = u32At(raw, 0) as number;
+      nameRva = u32At(raw, 4) as number;
+      iat = u32At(raw, 12) as number;
+      lookup = u32At(raw, 16) as number;
+      // Descriptors from before Visual C++ 6 hold VAs rather than RVAs (32-bit only).
+      if (attributes === 0 && ctx.machine === 0x14c) {
+        iat = normalizeVa(ctx, iat);
+        lookup = normalizeVa(ctx, lookup);
+        nameRva = normalizeVa(ctx, nameRva);
+        containsAddresses = true;
+      }
+    } else {
+      lookup = u32At(raw, 0) as number;
+      nameRva = u32At(raw, 12) as number;
+      iat = u32At(raw, 16) as number;
+    }
+    rva += descriptorSize;
+    let maxLength = image.r.length - descriptorOffset;
+    if (rva > lookup || rva > iat) maxLength = Math.max(rva - lookup, rva - iat);
+    let symbols: PeImportedSymbol[] = [];
+    try {
+      symbols = readSymbols(ctx, lookup, iat, maxLength, containsAddresses);
+    } catch (e) {
+      if (!(e instanceof ImportTableError)) throw e;
+      notes.add(`invalid ${what} data for the descriptor ending at RVA 0x${rva.toString(16)}`);
+    }
+    if (errors > 5) {
+      notes.add(`too many errors in the ${what} directory; the rest is not read`);
+      break;
+    }
+    if (symbols.length === 0) {
+      errors++;
+      continue;
+    }
+    if (delay && ctx.symbolsRead > LIMITS.maxImportSymbols) {
+      notes.add(`more than ${LIMITS.maxImportSymbols} import thunks; the rest are not read`);
+      break;
+    }
+    let dll = image.stringAt(nameRva, LIMITS.maxName);
+    if (!validDllName(dll)) {
+      notes.add(`${what} descriptor at file offset ${descriptorOffset} names its DLL with invalid characters`);
+      dll = new TextEncoder().encode('*invalid*');
+    }
+    if (dll.length === 0) continue;
+    const dllName = latin1(dll);
+    const table = ordinalTable(asciiLower(dllName));
+    const named = table === undefined ? symbols : symbols.map((sym) => (sym.name === null && sym.ordinal !== null ? { ...sym, ordinal_name: table.get(sym.ordinal) ?? `ord${sym.ordinal}` } : sym));
+    out.push({ dll: dllName, descriptor_offset: descriptorOffset, symbols: named });
+  }
+  return out;
+}
+
+/** The bound import directory: DLLs whose addresses were resolved at link time, with their forwarder references. */
+export function readBoundImports(image: PeImage, rva: number, notes: Notes): PeBoundImport[] {
+  const out: PeBoundImport[] = [];
+  const start = rva;
+  let at = rva;
+  try {
+    for (let n = 0; n < LIMITS.maxBoundImports; n++) {
+      const d = image.exact(at, 8);
+      if (isAllZero(d)) return out;
+      const timestamp = u32At(d, 0) as number;
+      const nameOffset = u16At(d, 4) as number;
+      const refs = u16At(d, 6) as number;
+      at += 8;
+      const forwarders: { dll: string; timestamp: number }[] = [];
+      for (let k = 0; k < refs && forwarders.length < LIMITS.maxBoundImports; k++) {
+        const f = image.exact(at, 8);
+        forwarders.push({ dll: latin1(image.stringAt(start + (u16At(f, 4) as number), LIMITS.maxName)), timestamp: u32At(f, 0) as number });
+        at += 8;
+      }
+      out.push({ dll: latin1(image.stringAt(start + nameOffset, LIMITS.maxName)), timestamp, forwarders });
+    }
+    notes.add(`more than ${LIMITS.maxBoundImports} bound import descriptors; the rest are not read`);
+  } catch (e) {
+    if (!(e instanceof PeRangeError)) throw e;
+    notes.add(`bound import directory at RVA 0x${start.toString(16)} is cut short`);
+  }
+  return out;
+}
+
+const EXTENSIONS = new Set(['ocx', 'sys', 'dll']);
+
+/** pefile's frozen imphash ordinal tables: ws2_32 (also for wsock32) and oleaut32. */
+function ordinalTable(dllLower: string): ReadonlyMap<number, string> | undefined {
+  return dllLower === 'ws2_32.dll' || dllLower === 'wsock32.dll' ? WS2_32_ORDINALS : dllLower === 'oleaut32.dll' ? OLEAUT32_ORDINALS : undefined;
+}
+
+/** The name the import hash uses for an ordinal import: the table's name, else `ordN`. */
+function ordinalName(dllLower: string, ordinal: number): string {
+  return ordinalTable(dllLower)?.get(ordinal) ?? `ord${ordinal}`;
+}
+
+/** The `lib.func` terms of the import hash, in table order. */
+export function imphashTerms(dlls: readonly PeImportedDll[]): string[] {
+  const terms: string[] = [];
+  for (const entry of dlls) {
+    const lower = asciiLower(entry.dll);
+    const dot = lower.lastIndexOf('.');
+    const lib = dot >= 0 && EXTENSIONS.has(lower.slice(dot + 1)) ? lower.slice(0, dot) : lower;
+    for (const sym of entry.symbols) {
+      const func = sym.name !== null && sym.name !== '' ? sym.name : sym.ordinal !== null ? ordinalName(lower, sym.ordinal) : '';
+      if (func === '') continue;
+      terms.push(`${lib}.${asciiLower(func)}`);
+    }
+  }
+  return terms;
+}
+
+/** pefile get_imphash(): MD5 of the comma-joined terms; '' when the file imports nothing. */
+export function imphash(dlls: readonly PeImportedDll[]): string {
+  if (dlls.length === 0) return '';
+  return createHash('md5').update(imphashTerms(dlls).join(','), 'latin1').digest('hex');
+}
+
+/** Python's bytes.lower(): ASCII letters only. */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}

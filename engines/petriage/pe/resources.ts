@@ -1,0 +1,329 @@
+// The resource tree (types, names, languages), version information and the manifest, walked with pefile's cycle and depth guards.
+import { shannonEntropy } from '../entropy.js';
+import { RESOURCE_TYPE_NAMES, RT_MANIFEST, RT_VERSION } from './constants.js';
+import type { Notes } from './headers.js';
+import { LIMITS, PeRangeError, u16At, u32At, type PeImage } from './image.js';
+import type { PeResource, PeResources, PeResourceTypeSummary, PeVersionInfo } from './types.js';
+
+/** pefile's cap on entries in one resource directory. */
+const MAX_ENTRIES_PER_DIRECTORY = 4096;
+const MAX_MANIFEST = 64 * 1024;
+
+interface DirEntry {
+  readonly id: number | null;
+  readonly name: string | null;
+  /** The raw Name field (language entries carry the LANGID in it). */
+  readonly rawName: number;
+  readonly directory: Dir | null;
+  readonly data: { readonly rva: number; readonly size: number; readonly codePage: number } | null;
+}
+
+interface Dir {
+  readonly entries: DirEntry[];
+}
+
+interface WalkState {
+  readonly image: PeImage;
+  readonly notes: Notes;
+  readonly baseRva: number;
+  totalEntries: number;
+  readonly versionBlocks: { rva: number; size: number }[];
+}
+
+/** One directory level: pefile parse_resources_directory, with `path` holding the directories above (loop guard). */
+function readDirectory(st: WalkState, rva: number, level: number, path: readonly number[]): Dir | null {
+  const { image, notes } = st;
+  if (level > LIMITS.maxResourceDepth) {
+    notes.add(`resource tree nested deeper than ${LIMITS.maxResourceDepth} levels`);
+    return null;
+  }
+  let header: Uint8Array;
+  try {
+    header = image.data(rva, 16);
+    image.offsetFromRva(rva);
+  } catch (e) {
+    if (!(e instanceof PeRangeError)) throw e;
+    notes.add(`resource directory at RVA 0x${rva.toString(16)} does not map into the file`);
+    return null;
+  }
+  if (header.length < 16) {
+    notes.add(`resource directory at RVA 0x${rva.toString(16)} is cut short`);
+    return null;
+  }
+  const count = (u16At(header, 12) as number) + (u16At(header, 14) as number);
+  if (count > MAX_ENTRIES_PER_DIRECTORY) {
+    notes.add(`resource directory at RVA 0x${rva.toString(16)} claims ${count} entries`);
+    return null;
+  }
+  st.totalEntries += count;
+  if (st.totalEntries > LIMITS.maxResourceEntries) {
+    notes.add(`more than ${LIMITS.maxResourceEntries} resource entries; the rest are not read`);
+    return null;
+  }
+  const entries: DirEntry[] = [];
+  let at = rva + 16;
+  let lastName: [number, number] | null = null;
+  for (let idx = 0; idx < count; idx++, at += 8) {
+    let raw: Uint8Array;
+    try {
+      raw = image.exact(at, 8);
+    } catch (e) {
+      if (!(e instanceof PeRangeError)) throw e;
+      notes.add(`resource entry ${idx} at RVA 0x${at.toString(16)} cannot be read`);
+      break;
+    }
+    const nameField = u32At(raw, 0) as number;
+    const offsetField = u32At(raw, 4) as number;
+    let id: number | null = null;
+    let name: string | null = null;
+    if ((nameField & 0x80000000) === 0) id = nameField;
+    else {
+      const nameRva = st.baseRva + (nameField & 0x7fffffff);
+      try {
+        const length = u16At(image.data(nameRva, 2), 0);
+        if (length === undefined) throw new PeRangeError('name length cut short');
+        // Names that overlap the previous one mean a corrupt directory (pefile's check).
+        if (lastName !== null && lastName[0] < nameRva && lastName[1] >= nameRva) {
+          notes.add(`resource entry names overlap at RVA 0x${nameRva.toString(16)}`);
+          break;
+        }
+        lastName = [nameRva, nameRva + length];
+        name = image.utf16At(nameRva + 2, length);
+      } catch (e) {
+        if (!(e instanceof PeRangeError)) throw e;
+        notes.add(`resource entry name at RVA 0x${nameRva.toString(16)} cannot be read`);
+      }
+    }
+    const target = st.baseRva + (offsetField & 0x7fffffff);
+    if ((offsetField & 0x80000000) !== 0) {
+      // A directory that points back at one above it would loop forever: stop reading this level.
+      if (path.includes(target)) {
+        notes.add(`resource directory at RVA 0x${target.toString(16)} refers back to itself`);
+        break;
+      }
+      const sub = readDirectory(st, target, level + 1, [...path, target]);
+      if (sub === null) break;
+      entries.push({ id, name, rawName: nameField, directory: sub, data: null });
+    } else {
+      let leaf: Uint8Array;
+      try {
+        leaf = image.exact(target, 16);
+      } catch (e) {
+        if (!(e instanceof PeRangeError)) throw e;
+        notes.add(`resource data entry at RVA 0x${target.toString(16)} cannot be read`);
+        break;
+      }
+      entries.push({
+        id,
+        name,
+        rawName: nameField,
+        directory: null,
+        data: { rva: u32At(leaf, 0) as number, size: u32At(leaf, 4) as number, codePage: u32At(leaf, 8) as number },
+      });
+    }
+    // pefile reads version information as soon as it meets an RT_VERSION type entry at the top level.
+    if (level === 0 && (nameField & 0xffff) === RT_VERSION) {
+      const last = entries[entries.length - 1];
+      const versions = last?.directory?.entries[0]?.directory?.entries;
+      if (versions !== undefined) {
+        for (const v of versions) if (v.data !== null) st.versionBlocks.push({ rva: v.data.rva, size: v.data.size });
+      }
+    }
+  }
+  return { entries };
+}
+
+function typeLabel(e: DirEntry): string | number {
+  if (e.name !== null) return e.name;
+  const id = e.id ?? 0;
+  return RESOURCE_TYPE_NAMES.get(id) ?? id;
+}
+
+/** Reads the resource directory at `rva`. */
+export function readResources(image: PeImage, rva: number, notes: Notes): PeResources {
+  const st: WalkState = { image, notes, baseRva: rva, totalEntries: 0, versionBlocks: [] };
+  const root = readDirectory(st, rva, 0, [rva]);
+  if (root === null) return { types: [], entries: [], version_info: null, manifest: null };
+
+  const types: PeResourceTypeSummary[] = root.entries.map((t) => ({
+    type: typeLabel(t),
+    type_id: t.name === null ? t.id : null,
+    count: t.directory?.entries.length ?? 0,
+  }));
+
+  const entries: PeResource[] = [];
+  let leavesCapped = false;
+  const pushLeaf = (type: DirEntry, nameEntry: DirEntry, leaf: DirEntry): void => {
+    if (leaf.data === null) return;
+    if (entries.length >= LIMITS.maxResourceLeaves) {
+      leavesCapped = true;
+      return;
+    }
+    const offset = image.tryOffset(leaf.data.rva);
+    let entropy = 0;
+    if (offset !== null) {
+      try {
+        entropy = shannonEntropy(image.data(leaf.data.rva, leaf.data.size));
+      } catch (e) {
+        if (!(e instanceof PeRangeError)) throw e;
+      }
+    }
+    entries.push({
+      type: typeLabel(type),
+      type_id: type.name === null ? type.id : null,
+      name: nameEntry.name ?? nameEntry.id ?? 0,
+      language: leaf.rawName & 0x3ff,
+      sublanguage: leaf.rawName >>> 10,
+      rva: leaf.data.rva,
+      offset,
+      size: leaf.data.size,
+      code_page: leaf.data.codePage,
+      entropy,
+    });
+  };
+  for (const t of root.entries) {
+    if (t.data !== null) pushLeaf(t, t, t);
+    for (const n of t.directory?.entries ?? []) {
+      if (n.data !== null) pushLeaf(t, n, n);
+      for (const l of n.directory?.entries ?? []) pushLeaf(t, n, l);
+    }
+  }
+  if (leavesCapped) notes.add(`more than ${LIMITS.maxResourceLeaves} resources; the list is cut there`);
+
+  // Every RT_VERSION block is read; later string tables override earlier keys, as a merge of pefile's FileInfo does.
+  const blocks = st.versionBlocks.map((b) => readVersionInfo(image, b.rva, b.size, notes)).filter((v): v is PeVersionInfo => v !== null);
+  const first = blocks[0];
+  const versionInfo: PeVersionInfo | null =
+    first === undefined
+      ? null
+      : { strings: Object.assign({}, ...blocks.map((b) => b.strings)) as Record<string, string>, file_version: first.file_version, product_version: first.product_version };
+
+  let manifest: string | null = null;
+  const manifestLeaf = entries.find((e) => e.type_id === RT_MANIFEST);
+  if (manifestLeaf !== undefined) {
+    try {
+      let bytes = image.data(manifestLeaf.rva, Math.min(manifestLeaf.size, MAX_MANIFEST));
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      manifest = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+    } catch (e) {
+      if (!(e instanceof PeRangeError)) throw e;
+      notes.add('the manifest resource does not map into the file');
+    }
+  }
+  return { types, entries, version_info: versionInfo, manifest };
+}
+
+/** pefile's dword_align: aligns `offset` so that `base + offset` is a multiple of 4. */
+function dwordAlign(offset: number, base: number): number {
+  return Math.floor((offset + base + 3) / 4) * 4 - Math.floor(base / 4) * 4;
+}
+
+/** Length of the string as pefile measures it: its UTF-8 encoding with lone UTF-16 units escaped as \uXXXX. */
+function pefileLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const u = s.charCodeAt(i);
+    n += u < 0x80 ? 1 : u < 0x800 ? 2 : u >= 0xd800 && u <= 0xdfff ? 6 : 3;
+  }
+  return n;
+}
+
+function version(ms: number, ls: number): string {
+  return `${ms >>> 16}.${ms & 0xffff}.${ls >>> 16}.${ls & 0xffff}`;
+}
+
+/** pefile parse_version_information: the StringFileInfo tables of one VS_VERSIONINFO block. */
+export function readVersionInfo(image: PeImage, dataRva: number, size: number, notes: Notes): PeVersionInfo | null {
+  const start = image.tryOffset(dataRva);
+  if (start === null) {
+    notes.add(`version information at RVA 0x${dataRva.toString(16)} does not map into the file`);
+    return null;
+  }
+  const raw = image.r.slice(start, start + size);
+  const h = (o: number): [number, number, number] | null => {
+    if (o < 0 || o + 6 > raw.length) return null;
+    return [u16At(raw, o) as number, u16At(raw, o + 2) as number, u16At(raw, o + 4) as number];
+  };
+  const top = h(0);
+  if (top === null) return null;
+  try {
+    const keyRva = dataRva + 6;
+    const s = image.sectionByRva(keyRva);
+    const maxChars = s === undefined ? 0x10000 : (s.virtualAddress + Math.max(s.sizeOfRawData, s.virtualSize) - keyRva) >> 1;
+    const key = maxChars > 0 ? image.utf16At(keyRva, maxChars) : '';
+    if (key !== 'VS_VERSION_INFO') {
+      notes.add('version information block does not start with VS_VERSION_INFO');
+      return null;
+    }
+  } catch (e) {
+    if (!(e instanceof PeRangeError)) throw e;
+    notes.add('version information key cannot be read');
+    return null;
+  }
+  const fixedOffset = dwordAlign(6 + 2 * (15 + 1), dataRva);
+  if (fixedOffset + 52 > raw.length) return null;
+  const fixed = (i: number): number => u32At(raw, fixedOffset + 4 * i) as number;
+  const fileVersion = version(fixed(2), fixed(3));
+  const productVersion = version(fixed(4), fixed(5));
+
+  const strings: Record<string, string> = {};
+  let infoOffset = dwordAlign(fixedOffset + 52, dataRva);
+  // Each step moves forward by at least one dword or ends, so these loops are bounded by the block size.
+  for (;;) {
+    const info = h(infoOffset);
+    if (info === null) {
+      notes.add('version information StringFileInfo/VarFileInfo header is cut short');
+      return null;
+    }
+    let infoKey: string;
+    try {
+      infoKey = image.utf16At(dataRva + infoOffset + 6);
+    } catch (e) {
+      if (!(e instanceof PeRangeError)) throw e;
+      notes.add('version information StringFileInfo key cannot be read');
+      break;
+    }
+    if (infoKey.startsWith('StringFileInfo') && (info[2] === 0 || info[2] === 1) && info[1] === 0) {
+      let tableOffset = dwordAlign(infoOffset + 6 + 2 * (pefileLength(infoKey) + 1), dataRva);
+      for (;;) {
+        const table = h(tableOffset);
+        if (table === null) break;
+        let tableKey: string;
+        try {
+          tableKey = image.utf16At(dataRva + tableOffset + 6);
+        } catch (e) {
+          if (!(e instanceof PeRangeError)) throw e;
+          notes.add('version information string table key cannot be read');
+          break;
+        }
+        let entryOffset = dwordAlign(tableOffset + 6 + 2 * (pefileLength(tableKey) + 1), dataRva);
+        while (entryOffset < tableOffset + table[0]) {
+          const entry = h(entryOffset);
+          if (entry === null) break;
+          let key: string;
+          let value: string;
+          try {
+            key = image.utf16At(dataRva + entryOffset + 6);
+            image.offsetFromRva(dataRva + entryOffset + 6);
+            const valueOffset = dwordAlign(2 * (pefileLength(key) + 1) + entryOffset + 6, dataRva);
+            value = image.utf16At(dataRva + valueOffset, entry[1]);
+            image.offsetFromRva(dataRva + valueOffset);
+          } catch (e) {
+            if (!(e instanceof PeRangeError)) throw e;
+            notes.add('version information string cannot be read');
+            break;
+          }
+          entryOffset = entry[0] === 0 ? tableOffset + table[0] : dwordAlign(entry[0] + entryOffset, dataRva);
+          strings[key] = value;
+        }
+        const next = dwordAlign(table[0] + tableOffset, dataRva);
+        if (next === tableOffset) break;
+        tableOffset = next;
+        if (tableOffset >= info[0]) break;
+      }
+    }
+    infoOffset = dwordAlign(info[0] + infoOffset, dataRva);
+    if (info[0] === 0 || infoOffset >= top[0]) break;
+  }
+  return { strings, file_version: fileVersion, product_version: productVersion };
+}
