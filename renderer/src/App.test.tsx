@@ -3,7 +3,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
-import { TOKEN_KEY } from './api/token';
+import { TOKEN_KEY, browserTokenEnvironment } from './api/token';
 import { createShellStore } from './store';
 
 const TOKEN = 'f'.repeat(32);
@@ -43,7 +43,7 @@ afterEach(() => {
 describe('App', () => {
   it('without a token shows how to get one, then accepts the printed address', async () => {
     gateway();
-    render(<App store={createShellStore()} initialBridge={undefined} tokenStorage={window.sessionStorage} />);
+    render(<App store={createShellStore()} initialBridge={undefined} tokenEnv={browserTokenEnvironment()} />);
     expect(screen.getByTestId('token-help').textContent).toContain('vitrine serve');
     const input = screen.getByLabelText('Address or token');
     fireEvent.change(input, { target: { value: 'not a token' } });
@@ -56,9 +56,18 @@ describe('App', () => {
     await waitFor(() => expect(screen.getByTestId('gateway-health').textContent).toContain('Gateway ok'));
   });
 
+  it('picks up a token pasted into the address bar of an open tab (fragment change, no reload)', async () => {
+    gateway();
+    render(<App store={createShellStore()} initialBridge={undefined} tokenEnv={browserTokenEnvironment()} />);
+    expect(screen.getByTestId('token-help')).toBeTruthy();
+    window.location.hash = `#token=${TOKEN}`;
+    await waitFor(() => expect(screen.getByRole('button', { name: /Assessment/ })).toBeTruthy());
+    expect(window.location.hash).toBe('');
+  });
+
   it('shows the sidebar from /api/services and the Assessment workspace', async () => {
     const { seen } = gateway();
-    render(<App store={createShellStore()} initialBridge={{ apiBase: 'http://127.0.0.1:4100', token: TOKEN }} tokenStorage={window.sessionStorage} />);
+    render(<App store={createShellStore()} initialBridge={{ apiBase: 'http://127.0.0.1:4100', token: TOKEN }} tokenEnv={browserTokenEnvironment()} />);
     await waitFor(() => expect(screen.getByRole('button', { name: /Run assessment/ })).toBeTruthy());
     expect(screen.getByRole('navigation', { name: 'Workspaces' }).textContent).toContain('Assessment');
     expect(seen.every((a) => a === `Bearer ${TOKEN}`)).toBe(true);
@@ -66,13 +75,13 @@ describe('App', () => {
 
   it('a refused token brings back the token screen, saying it was refused', async () => {
     gateway({ acceptToken: 'e'.repeat(32) });
-    render(<App store={createShellStore()} initialBridge={{ apiBase: 'http://127.0.0.1:4100', token: TOKEN }} tokenStorage={window.sessionStorage} />);
+    render(<App store={createShellStore()} initialBridge={{ apiBase: 'http://127.0.0.1:4100', token: TOKEN }} tokenEnv={browserTokenEnvironment()} />);
     await waitFor(() => expect(screen.getByTestId('token-help').textContent).toContain('refused'));
   });
 
   it('an absent gateway shows how to start it', async () => {
     gateway({ down: true });
-    render(<App store={createShellStore()} initialBridge={{ apiBase: 'http://127.0.0.1:4100', token: TOKEN }} tokenStorage={window.sessionStorage} />);
+    render(<App store={createShellStore()} initialBridge={{ apiBase: 'http://127.0.0.1:4100', token: TOKEN }} tokenEnv={browserTokenEnvironment()} />);
     await waitFor(() => expect(screen.getByTestId('gateway-unreachable').textContent).toContain('vitrine serve'));
   });
 });

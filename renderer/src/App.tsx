@@ -3,7 +3,7 @@ import { Component, Suspense, useCallback, useEffect, useMemo, useRef, useState,
 import type { StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { createApiClient, type ApiClient } from './api/client';
-import { rememberToken, type TokenEnvironment } from './api/token';
+import { rememberToken, resolveBridge, type TokenEnvironment } from './api/token';
 import type { RendererBridge } from '../../engines/core/contracts/gateway';
 import { connectGateway, type Connection } from './shell/connection';
 import { ShellContext, useShell, useShellContext } from './shell/context';
@@ -116,10 +116,10 @@ function Main({ client }: { readonly client: ApiClient }) {
 export interface AppProps {
   readonly store: StoreApi<ShellState>;
   readonly initialBridge: RendererBridge | undefined;
-  readonly tokenStorage: TokenEnvironment['storage'];
+  readonly tokenEnv: TokenEnvironment;
 }
 
-export function App({ store, initialBridge, tokenStorage }: AppProps) {
+export function App({ store, initialBridge, tokenEnv }: AppProps) {
   const [bridge, setBridge] = useState<RendererBridge | undefined>(initialBridge);
   const client = useMemo(() => (bridge ? createApiClient(bridge) : null), [bridge]);
   const connection = useRef<Connection | null>(null);
@@ -136,13 +136,23 @@ export function App({ store, initialBridge, tokenStorage }: AppProps) {
     return () => c.stop();
   }, [client, store]);
 
+  // Pasting the printed address into an open tab only changes the fragment: no reload, so listen for it.
+  useEffect(() => {
+    const onHash = (): void => {
+      const b = resolveBridge(tokenEnv);
+      if (b?.source === 'fragment') setBridge({ apiBase: b.apiBase, token: b.token });
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [tokenEnv]);
+
   const retry = useCallback(() => void connection.current?.refresh(), []);
   const acceptToken = useCallback(
     (token: string) => {
-      rememberToken(tokenStorage, token);
+      rememberToken(tokenEnv.storage, token);
       setBridge({ apiBase: bridge?.apiBase ?? window.location.origin, token });
     },
-    [bridge, tokenStorage],
+    [bridge, tokenEnv],
   );
   const ctx = useMemo(() => ({ store, client, retry }), [store, client, retry]);
 

@@ -13,7 +13,7 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App store={store} initialBridge={bridge} tokenStorage={env.storage} />
+      <App store={store} initialBridge={bridge} tokenEnv={env} />
     </StrictMode>,
   );
 }

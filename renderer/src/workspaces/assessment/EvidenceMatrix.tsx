@@ -1,6 +1,6 @@
 // The evidence-by-actor heat map: rows are the case's evidence, columns the top hypotheses, cells coloured by contribution.
 import type { Assessment } from '../../../../engines/core/contracts/caseassess';
-import { cellShade, evidenceMatrix, hypothesisLabel, signed } from './model';
+import { cellShade, cellText, evidenceMatrix, hypothesisLabel, signed } from './model';
 
 const STATUS_WORDS = { scored: 'scored', unknown: 'not in the knowledge graph', not_scored: 'not scored' } as const;
 
@@ -46,7 +46,7 @@ export function EvidenceMatrix({ assessment, columns }: { readonly assessment: A
                       style={bg ? { background: bg } : undefined}
                       title={`${r.evidence_id} on ${hypothesisLabel(h)}: ${signed(v)}`}
                     >
-                      {v === 0 ? '' : signed(v, 1)}
+                      {cellText(v)}
                     </td>
                   );
                 })}

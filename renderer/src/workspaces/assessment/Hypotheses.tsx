@@ -14,10 +14,12 @@ const MATCH_WORDS: Record<string, string> = {
   unlisted: 'unlisted share',
 };
 
-function Bar({ h, scale }: { readonly h: Hypothesis; readonly scale: number }) {
-  const { positive, negative } = barSegments(h, scale);
+function Bar({ h, support, against }: { readonly h: Hypothesis; readonly support: number; readonly against: number }) {
+  const positive = barSegments(h, support).positive;
+  const negative = barSegments(h, against).negative;
+  // Each half is as wide as its largest total, so one unit has the same length on both sides of zero.
   return (
-    <div className="cbar" aria-hidden="true">
+    <div className="cbar" aria-hidden="true" style={{ gridTemplateColumns: `${against}fr 1px ${support}fr` }}>
       <div className="cbar__half cbar__half--neg">
         {negative.map((s) => (
           <span
@@ -72,7 +74,8 @@ function Contributions({ h }: { readonly h: Hypothesis }) {
 
 export function Hypotheses({ assessment, ranked, filter }: { readonly assessment: Assessment; readonly ranked: readonly Hypothesis[]; readonly filter: string }) {
   const [open, setOpen] = useState<string | null>(null);
-  const scale = barScale(ranked);
+  const support = barScale(ranked, 'support');
+  const against = barScale(ranked, 'contradiction');
   const shown = ranked.filter((h) => matchesFilter(h, filter));
   return (
     <section className="panel" aria-label="Ranked hypotheses">
@@ -101,7 +104,7 @@ export function Hypotheses({ assessment, ranked, filter }: { readonly assessment
                   <span className="hyp__name">
                     {hypothesisLabel(h)} {h.kind === 'actor' && <span className="muted">{h.attack_id}</span>}
                   </span>
-                  <Bar h={h} scale={scale} />
+                  <Bar h={h} support={support} against={against} />
                   <span className="hyp__num" title="Normalised score (not a calibrated probability)">
                     {percent(h.probability)}
                   </span>

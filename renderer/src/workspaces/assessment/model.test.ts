@@ -1,6 +1,6 @@
 // The workspace's pure views: case parsing without echoing the text, ranking, bars, the matrix and the graph model.
 import { describe, expect, it } from 'vitest';
-import { barScale, barSegments, cellShade, downloadName, evidenceMatrix, graphModel, lineColumn, matchesFilter, parseCaseText, percent, rankedHypotheses } from './model';
+import { barScale, barSegments, cellShade, cellText, downloadName, evidenceMatrix, graphModel, lineColumn, matchesFilter, parseCaseText, percent, rankedHypotheses } from './model';
 import sample from './sample-case.json';
 import { FIXTURE } from './testdata/fixture';
 
@@ -38,14 +38,15 @@ describe('ranking and bars', () => {
 
   it('stacks positive and negative contributions separately against one scale', () => {
     const ranked = rankedHypotheses(FIXTURE);
-    const scale = barScale(ranked);
-    expect(scale).toBe(3);
-    const { positive, negative } = barSegments(FIXTURE.leading, scale);
+    expect(barScale(ranked, 'support')).toBe(3);
+    expect(barScale(ranked, 'contradiction')).toBe(1);
+    const { positive } = barSegments(FIXTURE.leading, 3);
     expect(positive.map((s) => [s.evidence_id, s.start, s.width])).toEqual([
       ['E1', 0, 2 / 3],
       ['E2', 2 / 3, 1 / 3],
     ]);
-    expect(negative.map((s) => [s.evidence_id, s.start, s.width])).toEqual([['E3', 0, 0.5 / 3]]);
+    const { negative } = barSegments(FIXTURE.leading, 1);
+    expect(negative.map((s) => [s.evidence_id, s.start, s.width])).toEqual([['E3', 0, 0.5]]);
   });
 
   it('filters by name, id or alias', () => {
@@ -68,6 +69,12 @@ describe('evidence matrix and graph', () => {
       [0, 0],
     ]);
     expect(m.max).toBe(2);
+  });
+
+  it('writes small cells with enough digits not to read as zero', () => {
+    expect(cellText(0)).toBe('');
+    expect(cellText(-0.03)).toBe('−0.03');
+    expect(cellText(1.26)).toBe('+1.3');
   });
 
   it('shades by sign and size', () => {

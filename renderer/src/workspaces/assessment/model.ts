@@ -88,11 +88,16 @@ export function barSegments(h: Hypothesis, scale: number): { positive: BarSegmen
   return { positive, negative };
 }
 
-/** The scale of the bars: the largest support or contradiction among the shown hypotheses. */
-export function barScale(hs: readonly Hypothesis[]): number {
+/** The scale of one side of the bars: the largest support (or contradiction) among the shown hypotheses. */
+export function barScale(hs: readonly Hypothesis[], side: 'support' | 'contradiction'): number {
   let m = 0;
-  for (const h of hs) m = Math.max(m, h.support, h.contradiction);
+  for (const h of hs) m = Math.max(m, h[side]);
   return m;
+}
+
+/** A cell's number: one decimal, two when it would otherwise read as zero. */
+export function cellText(v: number): string {
+  return v === 0 ? '' : signed(v, Math.abs(v) < 0.05 ? 2 : 1);
 }
 
 export interface Matrix {
