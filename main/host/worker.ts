@@ -1,0 +1,153 @@
+// Worker process entry: loads the job tables named by `--jobs`, runs one job at a time and answers in the worker protocol.
+import { pathToFileURL } from 'node:url';
+import { VitrineError, serializeError } from '../../engines/core/errors.js';
+import type { JobContext, JobTable, LogLevel, WorkerToHost } from '../../engines/core/jobs/protocol.js';
+import { jobTableOf, mergeJobTables } from './job-tables.js';
+import { parseHostMessage } from './messages.js';
+
+/** Least time between two progress messages of one job; the first always goes out at once. */
+const PROGRESS_INTERVAL_MS = 100;
+
+interface Channel {
+  send(message: WorkerToHost): void;
+  onMessage(listener: (message: unknown) => void): void;
+}
+
+/** Electron's utility process gives `process.parentPort`; a forked Node process gives `process.send`. */
+interface ParentPortLike {
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
+}
+
+function openChannel(): Channel {
+  const parentPort = (process as NodeJS.Process & { parentPort?: ParentPortLike }).parentPort;
+  if (parentPort) {
+    return {
+      send: (message) => parentPort.postMessage(message),
+      onMessage: (listener) => parentPort.on('message', (event) => listener(event.data)),
+    };
+  }
+  const send = process.send?.bind(process);
+  if (!send) throw new Error('the worker must be started by the engine host');
+  // The host is gone: nobody will read our answers, and an orphan must not keep running.
+  process.on('disconnect', () => process.exit(0));
+  return {
+    send: (message) => {
+      send(message);
+    },
+    onMessage: (listener) => process.on('message', listener),
+  };
+}
+
+function jobModulePaths(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length - 1; i++) if (argv[i] === '--jobs') out.push(argv[i + 1] as string);
+  return out;
+}
+
+async function loadTables(modules: readonly string[]): Promise<JobTable> {
+  const tables: JobTable[] = [];
+  for (const spec of modules) {
+    const url = spec.startsWith('file:') ? spec : pathToFileURL(spec).href;
+    const table = jobTableOf(await import(url));
+    if (!table) throw new Error('a job module does not export a `jobs` table of functions');
+    tables.push(table);
+  }
+  return mergeJobTables(tables);
+}
+
+interface Running {
+  readonly id: string;
+  readonly controller: AbortController;
+}
+
+function serve(channel: Channel, table: JobTable): void {
+  let running: Running | undefined;
+
+  const send = (message: WorkerToHost): void => {
+    try {
+      channel.send(message);
+    } catch {
+      if (message.kind === 'result') {
+        channel.send({ kind: 'error', id: message.id, error: serializeError(new VitrineError('internal', 'the job result cannot be sent to the host')) });
+      }
+    }
+  };
+
+  const run = async (id: string, type: string, payload: unknown): Promise<void> => {
+    const controller = new AbortController();
+    running = { id, controller };
+    let lastProgress = 0;
+    let pending: { fraction: number; message?: string } | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const flush = (): void => {
+      timer = undefined;
+      if (!pending || running?.id !== id) return;
+      lastProgress = Date.now();
+      send({ kind: 'progress', id, ...pending });
+      pending = undefined;
+    };
+    const ctx: JobContext = {
+      signal: controller.signal,
+      progress(fraction, message) {
+        if (!Number.isFinite(fraction)) return;
+        const f = Math.min(1, Math.max(0, fraction));
+        pending = message === undefined ? { fraction: f } : { fraction: f, message: message.slice(0, 500) };
+        const wait = lastProgress + PROGRESS_INTERVAL_MS - Date.now();
+        if (wait <= 0) flush();
+        else timer ??= setTimeout(flush, wait);
+      },
+      log(level: LogLevel, message: string) {
+        send({ kind: 'log', id, level, message: String(message).slice(0, 20_000) });
+      },
+    };
+    try {
+      const handler = table[type];
+      if (!handler) throw new VitrineError('not_found', 'unknown job type');
+      const value = await handler(payload, ctx);
+      if (timer) clearTimeout(timer);
+      send({ kind: 'result', id, value });
+    } catch (err) {
+      if (timer) clearTimeout(timer);
+      if (!(err instanceof VitrineError) && err instanceof Error) {
+        // The stack stays in the host's log; the caller only sees `internal`.
+        send({ kind: 'log', id, level: 'error', message: err.stack ?? err.message });
+      }
+      send({ kind: 'error', id, error: serializeError(err) });
+    } finally {
+      running = undefined;
+    }
+  };
+
+  channel.onMessage((raw) => {
+    const msg = parseHostMessage(raw);
+    if (!msg) {
+      send({ kind: 'log', level: 'error', message: 'worker received a message outside the protocol' });
+      return;
+    }
+    if (msg.kind === 'cancel') {
+      if (running?.id === msg.id) running.controller.abort(new VitrineError('cancelled', 'the job was cancelled'));
+      return;
+    }
+    if (running) {
+      send({ kind: 'error', id: msg.id, error: serializeError(new VitrineError('conflict', 'the worker is busy')) });
+      return;
+    }
+    void run(msg.id, msg.type, msg.payload);
+  });
+  send({ kind: 'ready' });
+}
+
+async function main(): Promise<void> {
+  const channel = openChannel();
+  let table: JobTable;
+  try {
+    table = await loadTables(jobModulePaths(process.argv));
+  } catch (err) {
+    process.stderr.write(`vitrine worker: cannot load job tables: ${err instanceof Error ? err.message : 'unknown error'}\n`);
+    process.exit(70);
+  }
+  serve(channel, table);
+}
+
+void main();
