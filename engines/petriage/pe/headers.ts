@@ -293,6 +293,9 @@ function readSectionTable(
       errors++;
       notes.add(`section ${i} raw data pointer is not a multiple of FileAlignment`);
     }
+    if (fileAlignment >= 0x200 && rec.sizeOfRawData % fileAlignment !== 0) {
+      notes.add(`section ${i} raw size is not a multiple of FileAlignment (a truncated or hand-made section)`);
+    }
     if (errors >= 3) {
       notes.add(`too many anomalies in section ${i}; the section table is not read further`);
       break;

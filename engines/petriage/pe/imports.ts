@@ -133,6 +133,10 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
   return table;
 }
 
+function notes(ctx: ImportContext, note: string): void {
+  ctx.notes.add(note);
+}
+
 /** pefile parse_imports: the symbols of one descriptor, from the lookup table or, failing that, the address table. */
 function readSymbols(
   ctx: ImportContext,
@@ -140,6 +144,8 @@ function readSymbols(
   iatRva: number,
   maxLength: number | null,
   containsAddresses: boolean,
+  /** Not bound and not delay-loaded: on disk the address table should repeat the lookup table. */
+  expectIatCopy: boolean,
 ): PeImportedSymbol[] {
   const { image } = ctx;
   const ilt = readThunks(ctx, lookupRva, maxLength, containsAddresses);
@@ -149,6 +155,10 @@ function readSymbols(
     return [];
   }
   const table = ilt !== null && ilt.length > 0 ? ilt : (iat as Thunk[]);
+  if (expectIatCopy && ilt !== null && ilt.length > 0) {
+    const differs = iat === null || iat.length < ilt.length || ilt.some((t, i) => iat[i]?.value !== t.value);
+    if (differs) notes(ctx, `import address table at RVA 0x${iatRva.toString(16)} differs from its lookup table in an unbound file; the lookup table is used`);
+  }
   const entrySize = ctx.plus ? 8 : 4;
   const out: PeImportedSymbol[] = [];
   let invalid = 0;
@@ -218,12 +228,16 @@ export function readImportDirectory(ctx: ImportContext, rva: number, delay: bool
       notes.add(`${what} descriptor at RVA 0x${rva.toString(16)} is cut short`);
       break;
     }
-    if (isAllZero(raw)) break;
+    if (isAllZero(raw)) {
+      if (n === 0) notes.add(`${what} directory at RVA 0x${rva.toString(16)} holds no descriptors`);
+      break;
+    }
     const descriptorOffset = image.tryOffset(rva) ?? -1;
     let lookup: number;
     let iat: number;
     let nameRva: number;
     let containsAddresses = false;
+    let bound = false;
     if (delay) {
       const attributes = u32At(raw, 0) as number;
       nameRva = u32At(raw, 4) as number;
@@ -240,13 +254,14 @@ export function readImportDirectory(ctx: ImportContext, rva: number, delay: bool
       lookup = u32At(raw, 0) as number;
       nameRva = u32At(raw, 12) as number;
       iat = u32At(raw, 16) as number;
+      bound = (u32At(raw, 4) as number) !== 0;
     }
     rva += descriptorSize;
     let maxLength = image.r.length - descriptorOffset;
     if (rva > lookup || rva > iat) maxLength = Math.max(rva - lookup, rva - iat);
     let symbols: PeImportedSymbol[] = [];
     try {
-      symbols = readSymbols(ctx, lookup, iat, maxLength, containsAddresses);
+      symbols = readSymbols(ctx, lookup, iat, maxLength, containsAddresses, !delay && !bound);
     } catch (e) {
       if (!(e instanceof ImportTableError)) throw e;
       notes.add(`invalid ${what} data for the descriptor ending at RVA 0x${rva.toString(16)}`);
