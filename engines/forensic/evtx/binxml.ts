@@ -1,0 +1,429 @@
+// Binary XML (MS-EVEN6) token stream parser: elements, attributes, values, templates and substitutions, per chunk.
+import { isEmptyNode, isExpandableArray, K, NULL_VALUE, VT, type XAttr, type XElement, type XNode, type XText, type XValue } from './ir.js';
+import { utf16 } from './text.js';
+import { BinXmlError, decodeSized, decodeUnsized, unsizedLength } from './values.js';
+
+/** Caps against hostile input; each one turns a pathological record into a warning instead of a hang or a crash. */
+export interface BinXmlLimits {
+  /** Nested BinXml fragments and template instances inside one record. */
+  readonly maxNesting: number;
+  /** Open elements inside one BinXml stream. */
+  readonly maxElementDepth: number;
+  /** Template definitions parsed per chunk. */
+  readonly maxTemplates: number;
+  /** Substitution values in one template instance. */
+  readonly maxSubstitutions: number;
+  /** Nodes produced for one record (array expansion can multiply a template). */
+  readonly maxNodes: number;
+}
+
+export const DEFAULT_BINXML_LIMITS: BinXmlLimits = {
+  maxNesting: 32,
+  maxElementDepth: 256,
+  maxTemplates: 2048,
+  maxSubstitutions: 4096,
+  maxNodes: 200_000,
+};
+
+/** Size of a template definition header: next-template offset, GUID, data size. */
+const TEMPLATE_HEADER_SIZE = 24;
+
+const RECURSIVE_TEMPLATE = new BinXmlError('template refers to itself');
+
+type Resolved = XText | XValue | XElement;
+
+/**
+ * One chunk's Binary XML context: the chunk bytes (names and templates are addressed by chunk offset) and the
+ * name and template caches, both keyed by chunk offset and valid only inside this chunk.
+ */
+export class ChunkBinXml {
+  private readonly names = new Map<number, string>();
+  private readonly templates = new Map<number, XElement | BinXmlError>();
+  private nodes = 0;
+
+  constructor(
+    private readonly data: Uint8Array,
+    private readonly limits: BinXmlLimits = DEFAULT_BINXML_LIMITS,
+  ) {}
+
+  /** Parses one record's BinXml, the byte range [start, end) of the chunk, into its root element. */
+  record(start: number, end: number): XElement {
+    this.nodes = 0;
+    return this.stream(start, end, false, 0);
+  }
+
+  /** Seeds the name cache from the chunk's string table (hash buckets of linked names); false if a link was broken. */
+  seedNames(offsets: readonly number[]): boolean {
+    let intact = true;
+    for (const first of offsets) {
+      let off = first;
+      // A bucket is a linked list; the step bound stops cycles in a corrupted table.
+      for (let steps = 0; off !== 0 && steps < 1024; steps++) {
+        if (off + 8 > this.data.length) {
+          intact = false;
+          break;
+        }
+        try {
+          this.nameAt(off);
+        } catch {
+          intact = false;
+          break;
+        }
+        const next = this.u32(off);
+        if (next === off) break;
+        off = next;
+      }
+    }
+    return intact;
+  }
+
+  private u16(p: number): number {
+    return this.data[p]! | (this.data[p + 1]! << 8);
+  }
+
+  private u32(p: number): number {
+    const d = this.data;
+    return (d[p]! | (d[p + 1]! << 8) | (d[p + 2]! << 16) | (d[p + 3]! << 24)) >>> 0;
+  }
+
+  private need(p: number, n: number, end: number): void {
+    if (p + n > end) throw new BinXmlError('truncated BinXml');
+  }
+
+  /** A name stored at a chunk offset: link (4), hash (2), character count (2), UTF-16 characters, NUL. */
+  private nameAt(off: number): string {
+    const cached = this.names.get(off);
+    if (cached !== undefined) return cached;
+    if (off + 8 > this.data.length) throw new BinXmlError('name outside the chunk');
+    const count = this.u16(off + 6);
+    if (off + 8 + 2 * count > this.data.length) throw new BinXmlError('name outside the chunk');
+    const name = utf16(this.data, off + 8, count);
+    this.names.set(off, name);
+    return name;
+  }
+
+  /** Reads a name reference at `p`; a name stored right there (inline) is skipped. Returns [name, next position]. */
+  private nameRef(p: number, end: number): [string, number] {
+    this.need(p, 4, end);
+    const off = this.u32(p);
+    let next = p + 4;
+    if (off === next) {
+      this.need(next, 8, end);
+      next += 8 + 2 * this.u16(next + 6) + 2;
+      if (next > end) throw new BinXmlError('truncated inline name');
+    }
+    return [this.nameAt(off), next];
+  }
+
+  private count(n: number): void {
+    this.nodes += n;
+    if (this.nodes > this.limits.maxNodes) throw new BinXmlError('record expands to too many nodes');
+  }
+
+  /**
+   * The token loop. In a template definition (`template`), elements carry a dependency identifier and
+   * substitutions become placeholders; in a record, template instances are instantiated on the spot.
+   */
+  private stream(start: number, end: number, template: boolean, depth: number): XElement {
+    if (depth > this.limits.maxNesting) throw new BinXmlError('BinXml nested too deeply');
+    const d = this.data;
+    const stack: XElement[] = [];
+    let open: XElement | null = null;
+    let attr: XAttr | null = null;
+    let root: XElement | null = null;
+    let p = start;
+
+    loop: while (p < end) {
+      const token = d[p]!;
+      p++;
+      switch (token) {
+        case 0x00:
+          break loop;
+        case 0x0c: {
+          if (template) throw new BinXmlError('template instance inside a template definition');
+          if (open !== null) throw new BinXmlError('template instance inside an element start');
+          const [el, next] = this.instance(p, end, depth);
+          root = attachTo(stack, root, el, template);
+          p = next;
+          break;
+        }
+        case 0x01:
+        case 0x41: {
+          if (open !== null) throw new BinXmlError('element start inside an element start');
+          if (template) p += 2; // dependency identifier
+          this.need(p, 4, end);
+          p += 4; // data size
+          const [name, next] = this.nameRef(p, end);
+          p = next;
+          if (token === 0x41) {
+            this.need(p, 4, end);
+            p += 4; // attribute list size
+          }
+          open = { k: K.Element, name, attrs: [], children: [] };
+          this.count(1);
+          break;
+        }
+        case 0x02: {
+          if (open === null) throw new BinXmlError('close of an element start that is not open');
+          if (stack.length >= this.limits.maxElementDepth) throw new BinXmlError('elements nested too deeply');
+          if (attr !== null && attr.value.length > 0) open.attrs.push(attr);
+          attr = null;
+          stack.push(open);
+          open = null;
+          break;
+        }
+        case 0x03: {
+          if (open === null) throw new BinXmlError('close of an element start that is not open');
+          if (attr !== null && attr.value.length > 0) open.attrs.push(attr);
+          attr = null;
+          root = attachTo(stack, root, open, template);
+          open = null;
+          break;
+        }
+        case 0x04: {
+          const el = stack.pop();
+          if (el === undefined) throw new BinXmlError('end of an element that is not open');
+          root = attachTo(stack, root, el, template);
+          break;
+        }
+        case 0x05:
+        case 0x45: {
+          this.need(p, 1, end);
+          const type = d[p]!;
+          p++;
+          const len = unsizedLength(d, p, end, type);
+          if (len < 0) throw new BinXmlError('value token of an unsupported type');
+          this.need(p, len, end);
+          if (type === VT.BinXml) {
+            if (open !== null) throw new BinXmlError('BinXml inside an attribute value');
+            if (len > 2) root = attachTo(stack, root, this.stream(p + 2, p + len, false, depth + 1), template);
+          } else {
+            pushNode(stack, open, attr, decodeUnsized(d, p, len, type));
+          }
+          p += len;
+          this.count(1);
+          break;
+        }
+        case 0x06:
+        case 0x46: {
+          if (open === null) throw new BinXmlError('attribute outside an element start');
+          if (attr !== null && attr.value.length > 0) open.attrs.push(attr);
+          const [name, next] = this.nameRef(p, end);
+          p = next;
+          attr = { name, value: [] };
+          break;
+        }
+        case 0x07:
+        case 0x47:
+        case 0x0b: {
+          this.need(p, 2, end);
+          const units = this.u16(p);
+          this.need(p + 2, 2 * units, end);
+          const s = utf16(d, p + 2, units);
+          p += 2 + 2 * units;
+          pushNode(stack, open, attr, token === 0x0b ? { k: K.PIData, s } : { k: K.CData, s });
+          this.count(1);
+          break;
+        }
+        case 0x08:
+        case 0x48: {
+          this.need(p, 2, end);
+          pushNode(stack, open, attr, { k: K.CharRef, code: this.u16(p) });
+          p += 2;
+          this.count(1);
+          break;
+        }
+        case 0x09:
+        case 0x49:
+        case 0x0a: {
+          const [name, next] = this.nameRef(p, end);
+          p = next;
+          pushNode(stack, open, attr, token === 0x0a ? { k: K.PITarget, name } : { k: K.EntityRef, name });
+          this.count(1);
+          break;
+        }
+        case 0x0d:
+        case 0x0e: {
+          if (!template) throw new BinXmlError('substitution outside a template definition');
+          this.need(p, 3, end);
+          pushNode(stack, open, attr, { k: K.Placeholder, id: this.u16(p), t: d[p + 2]!, optional: token === 0x0e });
+          p += 3;
+          this.count(1);
+          break;
+        }
+        case 0x0f:
+          this.need(p, 3, end);
+          p += 3; // fragment header: major, minor, flags
+          break;
+        default:
+          throw new BinXmlError('unknown BinXml token');
+      }
+    }
+
+    if (open !== null) throw new BinXmlError('unfinished element start');
+    if (stack.length > 0) throw new BinXmlError('unbalanced elements');
+    if (root !== null) return root;
+    if (template) throw new BinXmlError('template without a root element');
+    // An empty fragment (only EOF) still yields a record, as the evtx crate does.
+    return { k: K.Element, name: 'Event', attrs: [], children: [] };
+  }
+
+  /** A template instance at `p` (after the token): returns the instantiated element and the position after it. */
+  private instance(p: number, end: number, depth: number): [XElement, number] {
+    const d = this.data;
+    this.need(p, 9, end);
+    const defOffset = this.u32(p + 5);
+    p += 9; // unknown byte, template identifier, definition offset
+    if (defOffset === p) {
+      // The definition is stored inline here (first use in the chunk): skip it, it is parsed by offset.
+      this.need(p, TEMPLATE_HEADER_SIZE, end);
+      p += TEMPLATE_HEADER_SIZE + this.u32(p + 20);
+      if (p > end) throw new BinXmlError('template definition runs past the record');
+    }
+    this.need(p, 4, end);
+    const n = this.u32(p);
+    p += 4;
+    if (n > this.limits.maxSubstitutions) throw new BinXmlError('too many substitution values');
+    this.need(p, 4 * n, end);
+    let v = p + 4 * n;
+    const values: Resolved[] = new Array<Resolved>(n);
+    for (let i = 0; i < n; i++) {
+      const size = this.u16(p + 4 * i);
+      const type = d[p + 4 * i + 2]!;
+      if (v + size > end) throw new BinXmlError('substitution value runs past the record');
+      if (type === VT.BinXml) values[i] = size === 0 ? NULL_VALUE : this.stream(v, v + size, false, depth + 1);
+      else values[i] = decodeSized(d, v, size, type);
+      v += size;
+    }
+    this.count(n);
+    const definition = this.template(defOffset, depth);
+    return [this.resolveElement(definition, values), v];
+  }
+
+  private template(offset: number, depth: number): XElement {
+    const cached = this.templates.get(offset);
+    if (cached !== undefined) {
+      if (cached instanceof BinXmlError) throw cached;
+      return cached;
+    }
+    if (this.templates.size >= this.limits.maxTemplates) throw new BinXmlError('too many templates in one chunk');
+    if (offset + TEMPLATE_HEADER_SIZE > this.data.length) throw new BinXmlError('template definition outside the chunk');
+    const start = offset + TEMPLATE_HEADER_SIZE;
+    const end = start + this.u32(offset + 20);
+    if (end > this.data.length) throw new BinXmlError('template definition outside the chunk');
+    this.templates.set(offset, RECURSIVE_TEMPLATE);
+    try {
+      const root = this.stream(start, end, true, depth + 1);
+      this.templates.set(offset, root);
+      return root;
+    } catch (err) {
+      // A broken definition is remembered so later records that use it fail fast.
+      this.templates.set(offset, err instanceof BinXmlError ? err : new BinXmlError('template definition unreadable'));
+      throw err;
+    }
+  }
+
+  /** Clones a template element with its placeholders replaced by the instance's values. */
+  private resolveElement(el: XElement, values: readonly Resolved[]): XElement {
+    const attrs: XAttr[] = [];
+    for (const a of el.attrs) {
+      const value: XNode[] = [];
+      for (const node of a.value) this.resolveInto(node, values, value, true);
+      if (value.length > 0) attrs.push({ name: a.name, value });
+    }
+    const children: XNode[] = [];
+    for (const node of el.children) this.resolveInto(node, values, children, false);
+    this.count(1 + children.length);
+    return { k: K.Element, name: el.name, attrs, children };
+  }
+
+  private resolveInto(node: XNode, values: readonly Resolved[], out: XNode[], inAttribute: boolean): void {
+    if (node.k === K.Placeholder) {
+      const v = values[node.id];
+      // A substitution index beyond the instance's values resolves to nothing.
+      if (v === undefined) return;
+      if (v.k === K.Element) {
+        if (inAttribute) throw new BinXmlError('element substituted into an attribute value');
+        out.push(v);
+        return;
+      }
+      if (node.optional && isEmptyNode(v)) return;
+      out.push(v);
+      return;
+    }
+    if (node.k === K.Element) {
+      const el = this.resolveElement(node, values);
+      if (hasExpandableArray(el)) for (const copy of this.expandArrays(el)) out.push(copy);
+      else out.push(el);
+      return;
+    }
+    out.push(node);
+  }
+
+  /**
+   * MS-EVEN6 array substitution: an element holding an array value repeats once per item (the first array in
+   * children, then in attributes; further arrays expand recursively). An empty string item leaves the copy empty.
+   */
+  private expandArrays(el: XElement): XElement[] {
+    let childIndex = el.children.findIndex(isExpandableArray);
+    let attrIndex = -1;
+    let nodeIndex = -1;
+    let array = childIndex >= 0 ? el.children[childIndex] : undefined;
+    if (array === undefined) {
+      childIndex = -1;
+      for (let a = 0; a < el.attrs.length && array === undefined; a++) {
+        const i = el.attrs[a]!.value.findIndex(isExpandableArray);
+        if (i >= 0) {
+          attrIndex = a;
+          nodeIndex = i;
+          array = el.attrs[a]!.value[i];
+        }
+      }
+    }
+    if (array === undefined || !isExpandableArray(array)) return [el];
+    const out: XElement[] = [];
+    for (const item of array.items) {
+      const replacement: XNode[] = item.k === K.Text && item.s.length === 0 ? [] : [item];
+      const attrs: XAttr[] = [];
+      el.attrs.forEach((a, i) => {
+        const value = i === attrIndex ? [...a.value.slice(0, nodeIndex), ...replacement, ...a.value.slice(nodeIndex + 1)] : a.value;
+        if (value.length > 0) attrs.push({ name: a.name, value });
+      });
+      const children =
+        childIndex >= 0 ? [...el.children.slice(0, childIndex), ...replacement, ...el.children.slice(childIndex + 1)] : el.children;
+      this.count(1 + children.length);
+      const copy: XElement = { k: K.Element, name: el.name, attrs, children };
+      if (hasExpandableArray(copy)) out.push(...this.expandArrays(copy));
+      else out.push(copy);
+    }
+    return out;
+  }
+}
+
+/** Attaches a finished element to the open parent, or makes it the root; returns the root. */
+function attachTo(stack: XElement[], root: XElement | null, el: XElement, template: boolean): XElement | null {
+  const parent = stack[stack.length - 1];
+  if (parent !== undefined) parent.children.push(el);
+  // A second top-level element in a damaged record is ignored: the first root wins.
+  else if (root === null) return el;
+  else if (template) throw new BinXmlError('template with more than one root element');
+  return root;
+}
+
+/** Adds content: to the current attribute while an element start is open, else to the innermost open element. */
+function pushNode(stack: XElement[], open: XElement | null, attr: XAttr | null, node: XNode): void {
+  if (open !== null) {
+    if (node.k === K.Element) throw new BinXmlError('element inside an attribute value');
+    if (attr !== null) attr.value.push(node);
+    return;
+  }
+  const parent = stack[stack.length - 1];
+  if (parent === undefined) throw new BinXmlError('value outside of an element');
+  parent.children.push(node);
+}
+
+function hasExpandableArray(el: XElement): boolean {
+  for (const c of el.children) if (isExpandableArray(c)) return true;
+  for (const a of el.attrs) for (const n of a.value) if (isExpandableArray(n)) return true;
+  return false;
+}

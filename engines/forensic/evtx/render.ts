@@ -1,0 +1,308 @@
+// Renders parsed events as the evtx crate does: its JSON shape (#attributes, #text, Data flattening) and its XML.
+import { isEmptyNode, K, type XAttr, type XElement, type XNode } from './ir.js';
+import { valueAsJsonPrimitive, valueText } from './values.js';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+const ENTITIES: Readonly<Record<string, string>> = { quot: '"', apos: "'", amp: '&', lt: '<', gt: '>' };
+
+/** Non-empty text-like content (what the crate calls "content": text, values, references). */
+function isContent(node: XNode): boolean {
+  switch (node.k) {
+    case K.Text:
+    case K.CData:
+      return node.s.length > 0;
+    case K.EntityRef:
+    case K.CharRef:
+      return true;
+    case K.Value:
+      return !isEmptyNode(node);
+    default:
+      return false;
+  }
+}
+
+function hasContent(nodes: readonly XNode[]): boolean {
+  for (const n of nodes) if (isContent(n)) return true;
+  return false;
+}
+
+function hasElementChild(el: XElement): boolean {
+  for (const n of el.children) if (n.k === K.Element) return true;
+  return false;
+}
+
+/** Concatenated text of content nodes, entity and character references resolved (JSON text). */
+function textContent(nodes: readonly XNode[]): string {
+  let s = '';
+  for (const n of nodes) {
+    switch (n.k) {
+      case K.Text:
+      case K.CData:
+        s += n.s;
+        break;
+      case K.Value:
+        s += valueText(n);
+        break;
+      case K.CharRef:
+        // A lone surrogate is not a character: keep the reference as written.
+        s += n.code >= 0xd800 && n.code <= 0xdfff ? `&#${n.code};` : String.fromCharCode(n.code);
+        break;
+      case K.EntityRef:
+        s += ENTITIES[n.name] ?? `&${n.name};`;
+        break;
+      default:
+        break;
+    }
+  }
+  return s;
+}
+
+/** A lone integer or boolean value renders as a JSON number/boolean; `skipElements` ignores element children. */
+function asPrimitive(nodes: readonly XNode[], skipElements: boolean): number | boolean | undefined {
+  let single: XNode | undefined;
+  for (const n of nodes) {
+    switch (n.k) {
+      case K.Element:
+        if (skipElements) continue;
+        return undefined;
+      case K.Text:
+      case K.CData:
+        if (skipElements) {
+          if (n.s.length > 0) return undefined;
+        } else {
+          if (single !== undefined || n.s.length > 0) return undefined;
+          single = n;
+        }
+        break;
+      case K.Value:
+        if (skipElements && isEmptyNode(n)) continue;
+        if (single !== undefined) return undefined;
+        single = n;
+        break;
+      case K.CharRef:
+      case K.EntityRef:
+        return undefined;
+      default:
+        if (!skipElements) {
+          if (single !== undefined) return undefined;
+          single = n;
+        }
+    }
+  }
+  return single !== undefined && single.k === K.Value ? valueAsJsonPrimitive(single) : undefined;
+}
+
+function contentValue(nodes: readonly XNode[], skipElements: boolean): JsonValue {
+  return asPrimitive(nodes, skipElements) ?? textContent(nodes);
+}
+
+/** A single text or value child renders as a bare value (empty as `empty`); undefined when the shape is not a leaf. */
+function leafValue(el: XElement, empty: null | ''): JsonValue | undefined {
+  if (el.children.length !== 1) return undefined;
+  const only = el.children[0]!;
+  if (only.k === K.Text) return only.s.length === 0 ? empty : only.s;
+  if (only.k === K.Value) {
+    if (isEmptyNode(only)) return empty;
+    return valueAsJsonPrimitive(only) ?? valueText(only);
+  }
+  return undefined;
+}
+
+function attributesObject(attrs: readonly XAttr[]): JsonObject | undefined {
+  let out: JsonObject | undefined;
+  for (const a of attrs) {
+    if (!hasContent(a.value)) continue;
+    out ??= {};
+    out[a.name] = contentValue(a.value, false);
+  }
+  return out;
+}
+
+function dataValue(el: XElement, separate: boolean): JsonValue {
+  const leaf = leafValue(el, '');
+  if (leaf !== undefined) return leaf;
+  const text = hasContent(el.children);
+  const elements = hasElementChild(el);
+  if (!text && !elements) return '';
+  // Data bodies never carry #attributes (their Name became the key).
+  return elements ? elementBody(el, false, true, text, separate) : contentValue(el.children, false);
+}
+
+function elementValue(el: XElement, inDataContainer: boolean): JsonValue {
+  if (el.attrs.length === 0) {
+    const leaf = leafValue(el, null);
+    if (leaf !== undefined) return leaf;
+  }
+  const text = hasContent(el.children);
+  const elements = hasElementChild(el);
+  const attrText = el.attrs.some((a) => hasContent(a.value));
+  if (!elements && !text && !attrText) return null;
+  if (!elements && !attrText) return contentValue(el.children, false);
+  return elementBody(el, inDataContainer, false, text, false);
+}
+
+function dataName(el: XElement): string | undefined {
+  if (el.name !== 'Data') return undefined;
+  for (const a of el.attrs) if (a.name === 'Name') return hasContent(a.value) ? textContent(a.value) : undefined;
+  return undefined;
+}
+
+/**
+ * An element with attributes and/or element children. Inside EventData/UserData, `Data Name="x"` children become
+ * keys (when any has a name), otherwise all Data children collapse into `Data: {#text: [...]}`. Repeated
+ * names get `_1`, `_2` suffixes. With `separate`, attributes go to `<name>_attributes` siblings instead of
+ * `#attributes` (the crate's --separate-json-attributes, which chainsaw uses).
+ */
+function elementBody(el: XElement, inDataContainer: boolean, omitAttributes: boolean, text: boolean, separate: boolean): JsonObject {
+  const out: JsonObject = {};
+  if (!omitAttributes) {
+    const attrs = attributesObject(el.attrs);
+    if (attrs !== undefined) out['#attributes'] = attrs;
+  }
+  if (text) out['#text'] = contentValue(el.children, true);
+
+  let named = false;
+  let positional: XElement[] | undefined;
+  if (inDataContainer) {
+    for (const n of el.children) if (n.k === K.Element && dataName(n) !== undefined) named = true;
+    if (!named) {
+      positional = [];
+      for (const n of el.children) if (n.k === K.Element && n.name === 'Data') positional.push(n);
+    }
+  }
+
+  let counts: Map<string, number> | undefined;
+  let positionalDone = false;
+  for (const n of el.children) {
+    if (n.k !== K.Element) continue;
+    if (inDataContainer && n.name === 'Data') {
+      if (named) {
+        const key = dataName(n);
+        if (key !== undefined) out[key] = dataValue(n, separate);
+      } else if (!positionalDone && positional !== undefined && positional.length > 0) {
+        positionalDone = true;
+        out['Data'] = { '#text': positional.length === 1 ? dataValue(n, separate) : positional.map((p) => dataValue(p, separate)) };
+      }
+      continue;
+    }
+    counts ??= new Map();
+    const seen = counts.get(n.name) ?? 0;
+    counts.set(n.name, seen + 1);
+    const key = seen === 0 ? n.name : `${n.name}_${seen}`;
+    const container = n.name === 'EventData' || n.name === 'UserData';
+    if (!separate) {
+      out[key] = elementValue(n, container);
+      continue;
+    }
+    const attrs = attributesObject(n.attrs);
+    if (attrs !== undefined) out[`${key}_attributes`] = attrs;
+    if (attrs === undefined || hasContent(n.children) || hasElementChild(n)) out[key] = elementValueNoAttrs(n, container);
+  }
+  return out;
+}
+
+/** Separate-attributes mode: the element's value with its attributes left out (they are a sibling key). */
+function elementValueNoAttrs(el: XElement, inDataContainer: boolean): JsonValue {
+  const leaf = leafValue(el, null);
+  if (leaf !== undefined) return leaf;
+  const text = hasContent(el.children);
+  const elements = hasElementChild(el);
+  if (!elements && !text) return null;
+  if (!elements) return contentValue(el.children, false);
+  return elementBody(el, inDataContainer, true, text, true);
+}
+
+/** How attributes appear in the JSON: under `#attributes` (the crate's default) or as `<name>_attributes` siblings. */
+export type JsonAttributes = 'inline' | 'separate';
+
+/** The event as the evtx crate's JSON: `{Event: {...}}` (with `separate`, `{Event_attributes, Event}`). */
+export function eventJson(root: XElement, attributes: JsonAttributes = 'inline'): JsonObject {
+  if (attributes === 'inline') return { [root.name]: elementValue(root, false) };
+  const out: JsonObject = {};
+  const attrs = attributesObject(root.attrs);
+  if (attrs !== undefined) out[`${root.name}_attributes`] = attrs;
+  out[root.name] = elementValueNoAttrs(root, false);
+  return out;
+}
+
+function escapeXml(s: string, attribute: boolean): string {
+  if (!/[&<>"']/.test(s)) return s;
+  let out = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  if (attribute) out = out.replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return out;
+}
+
+function xmlNode(node: XNode, attribute: boolean): string {
+  switch (node.k) {
+    case K.Text:
+      return escapeXml(node.s, attribute);
+    case K.Value:
+      return escapeXml(valueText(node), attribute);
+    case K.EntityRef:
+      return `&${node.name};`;
+    case K.CharRef:
+      return `&#${node.code};`;
+    case K.CData:
+      return attribute ? escapeXml(node.s, true) : `<![CDATA[${node.s}]]>`;
+    default:
+      return '';
+  }
+}
+
+function attrNonEmpty(a: XAttr): boolean {
+  for (const n of a.value) {
+    if (n.k === K.Text ? n.s.length > 0 : n.k === K.Value ? !isEmptyNode(n) : n.k === K.CData || n.k === K.EntityRef || n.k === K.CharRef)
+      return true;
+  }
+  return false;
+}
+
+function xmlElement(el: XElement, indent: number, out: string[]): void {
+  const pad = ' '.repeat(indent);
+  let open = `${pad}<${el.name}`;
+  for (const a of el.attrs) {
+    if (!attrNonEmpty(a)) continue;
+    open += ` ${a.name}="`;
+    for (const n of a.value) open += xmlNode(n, true);
+    open += '"';
+  }
+  if (el.children.length === 0) {
+    // The crate writes empty elements on two lines, except Binary.
+    out.push(el.name === 'Binary' ? `${open}></${el.name}>` : `${open}>\n${pad}</${el.name}>`);
+    return;
+  }
+  if (!hasElementChild(el)) {
+    let s = `${open}>`;
+    for (let i = 0; i < el.children.length; i++) {
+      const n = el.children[i]!;
+      if (n.k === K.PITarget) {
+        const next = el.children[i + 1];
+        if (next !== undefined && next.k === K.PIData) {
+          s += `<?${n.name} ${next.s}?>`;
+          i++;
+        } else {
+          s += `<?${n.name}?>`;
+        }
+      } else {
+        s += xmlNode(n, false);
+      }
+    }
+    out.push(`${s}</${el.name}>`);
+    return;
+  }
+  out.push(`${open}>`);
+  for (const n of el.children) {
+    if (n.k === K.Element) xmlElement(n, indent + 2, out);
+    else out.push(`${pad}  ${xmlNode(n, false)}`);
+  }
+  out.push(`${pad}</${el.name}>`);
+}
+
+/** The event as the evtx crate's XML (declaration, two-space indentation), without a trailing newline. */
+export function eventXml(root: XElement): string {
+  const lines = ['<?xml version="1.0" encoding="utf-8"?>'];
+  xmlElement(root, 0, lines);
+  return lines.join('\n');
+}

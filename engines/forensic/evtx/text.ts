@@ -1,0 +1,189 @@
+// Text primitives for the EVTX parser: UTF-16LE decoding, FILETIME/SYSTEMTIME to ISO 8601, GUID/SID/hex/float text.
+
+const utf16Decoder = new TextDecoder('utf-16le');
+
+/** Decodes `units` UTF-16LE code units at `off` (caller has bounds-checked), stopping at the first NUL. */
+export function utf16(data: Uint8Array, off: number, units: number): string {
+  // Short strings (names, most values) are faster through fromCharCode than through TextDecoder.
+  if (units <= 32) {
+    let s = '';
+    for (let i = 0; i < units; i++) {
+      const p = off + 2 * i;
+      const c = data[p]! | (data[p + 1]! << 8);
+      if (c === 0) return s;
+      // A surrogate goes through TextDecoder so lone halves become U+FFFD consistently.
+      if (c >= 0xd800 && c <= 0xdfff) return utf16Long(data, off, units);
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  return utf16Long(data, off, units);
+}
+
+function utf16Long(data: Uint8Array, off: number, units: number): string {
+  let n = 0;
+  while (n < units) {
+    const p = off + 2 * n;
+    if (data[p] === 0 && data[p + 1] === 0) break;
+    n++;
+  }
+  return n === 0 ? '' : utf16Decoder.decode(data.subarray(off, off + 2 * n));
+}
+
+const HEX_UPPER = '0123456789ABCDEF';
+
+/** Upper-case hex of bytes without separators, as the evtx crate renders Binary values. */
+export function hexUpper(data: Uint8Array, off: number, len: number): string {
+  let s = '';
+  for (let i = 0; i < len; i++) {
+    const b = data[off + i]!;
+    s += HEX_UPPER[b >> 4]! + HEX_UPPER[b & 15]!;
+  }
+  return s;
+}
+
+/** `0x` + lower-case hex without padding (HexInt32/HexInt64/SizeT, as the evtx crate renders them). */
+export function hexPrefixed(lo: number, hi: number): string {
+  if (hi === 0) return `0x${lo.toString(16)}`;
+  return `0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')}`;
+}
+
+/** GUID in the evtx crate's form: upper-case, no braces, data1-3 little-endian. */
+export function guidText(data: Uint8Array, off: number): string {
+  const order = [3, 2, 1, 0, -1, 5, 4, -1, 7, 6, -1, 8, 9, -1, 10, 11, 12, 13, 14, 15];
+  let s = '';
+  for (const i of order) {
+    if (i < 0) {
+      s += '-';
+      continue;
+    }
+    const b = data[off + i]!;
+    s += HEX_UPPER[b >> 4]! + HEX_UPPER[b & 15]!;
+  }
+  return s;
+}
+
+/**
+ * SID as S-R-A-S1-..; `len` bounds the bytes available (a truncated SID renders the sub-authorities present,
+ * and fewer than 8 bytes render `S-?`, which is what the evtx crate does for an unreadable SID).
+ */
+export function sidText(data: Uint8Array, off: number, len: number): string {
+  if (len < 8) return 'S-?';
+  const revision = data[off]!;
+  const count = data[off + 1]!;
+  let authority = 0;
+  for (let i = 2; i < 8; i++) authority = authority * 256 + data[off + i]!;
+  let s = `S-${revision}-${authority}`;
+  for (let i = 0; i < count; i++) {
+    const p = off + 8 + 4 * i;
+    if (p + 4 > off + len) break;
+    s += `-${(data[p]! | (data[p + 1]! << 8) | (data[p + 2]! << 16) | (data[p + 3]! << 24)) >>> 0}`;
+  }
+  return s;
+}
+
+/** Byte length of the SID at `off` according to its own sub-authority count. */
+export function sidLength(data: Uint8Array, off: number): number {
+  return 8 + 4 * data[off + 1]!;
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+const TICKS_PER_SECOND = 10_000_000;
+/** Days from 1601-01-01 to 1970-01-01. */
+const EPOCH_DAYS_1601 = 134_774;
+
+/**
+ * FILETIME (100 ns ticks since 1601, given as 32-bit halves) as ISO 8601 UTC with seven fraction digits;
+ * exact over the whole 64-bit range without BigInt: one day is 2^14 * 52734375 ticks, so shifting out
+ * 14 bits first keeps every intermediate below 2^53.
+ */
+export function filetimeIso(lo: number, hi: number): string {
+  const t14 = hi * 262144 + Math.floor(lo / 16384);
+  const days = Math.floor(t14 / 52734375);
+  const rem = (t14 - days * 52734375) * 16384 + (lo % 16384);
+  const secondsOfDay = Math.floor(rem / TICKS_PER_SECOND);
+  const fraction = rem - secondsOfDay * TICKS_PER_SECOND;
+  return `${civilFromDays(days - EPOCH_DAYS_1601)}T${pad(Math.floor(secondsOfDay / 3600), 2)}:${pad(Math.floor(secondsOfDay / 60) % 60, 2)}:${pad(secondsOfDay % 60, 2)}.${pad(fraction, 7)}Z`;
+}
+
+/** Proleptic Gregorian date from days since 1970-01-01 (Howard Hinnant's algorithm). */
+function civilFromDays(z: number): string {
+  const zz = z + 719468;
+  const era = Math.floor(zz / 146097);
+  const doe = zz - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return `${y < 0 ? '-' : ''}${pad(Math.abs(y), 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+}
+
+/** SYSTEMTIME (16 bytes) as ISO 8601 UTC with seven fraction digits, or null when a field is out of range. */
+export function systemtimeIso(data: Uint8Array, off: number): string | null {
+  const f = (i: number): number => data[off + 2 * i]! | (data[off + 2 * i + 1]! << 8);
+  const [year, month, , day, hour, minute, second, ms] = [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)];
+  // An all-zero SYSTEMTIME means "unset"; by convention it renders as the FILETIME epoch.
+  if (year === 0 && month === 0 && day === 0 && hour === 0 && minute === 0 && second === 0 && ms === 0) return filetimeIso(0, 0);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59 || ms > 999)
+    return null;
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}.${pad(ms * 10000, 7)}Z`;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** The evtx crate prints timestamps with microseconds (truncated): drop the seventh fraction digit. */
+export function isoMicros(iso7: string): string {
+  return `${iso7.slice(0, -2)}Z`;
+}
+
+/**
+ * Shortest round-trip text of a float in the style of Rust's float formatters used by the evtx crate
+ * (decimal notation for moderate exponents with `.0` on integers, `e` notation otherwise).
+ */
+export function floatText(value: number, single: boolean): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
+  let digits: string;
+  let exp: number;
+  if (single) {
+    // Shortest decimal that rounds back to the same 32-bit float.
+    let found = value.toExponential();
+    for (let p = 1; p <= 9; p++) {
+      const candidate = value.toExponential(p - 1);
+      if (Math.fround(Number(candidate)) === value) {
+        found = candidate;
+        break;
+      }
+    }
+    [digits, exp] = splitExponential(found);
+  } else {
+    [digits, exp] = splitExponential(value.toExponential());
+  }
+  const negative = digits.startsWith('-');
+  const d = negative ? digits.slice(1) : digits;
+  const sign = negative ? '-' : '';
+  const n = d.length;
+  const point = exp + 1; // position of the decimal point relative to the digit string
+  if (point > 16 || point < -4) {
+    const mantissa = n === 1 ? d : `${d[0]}.${d.slice(1)}`;
+    return `${sign}${mantissa}e${exp}`;
+  }
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${d}`;
+  if (point >= n) return `${sign}${d}${'0'.repeat(point - n)}.0`;
+  return `${sign}${d.slice(0, point)}.${d.slice(point)}`;
+}
+
+function splitExponential(text: string): [string, number] {
+  const [mantissa = '0', e = '0'] = text.split('e');
+  return [mantissa.replace('.', ''), Number(e)];
+}
+
