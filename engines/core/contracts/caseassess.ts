@@ -90,9 +90,9 @@ export interface KnowledgeGraphMetadata {
   readonly built_at: string;
   readonly actor_count: number;
   readonly technique_count: number;
-  readonly software_count?: number;
+  readonly software_count: number;
   /** SHA-256 of the knowledge-graph file as loaded (added by the service, not stored in the file). */
-  readonly sha256?: string;
+  readonly sha256: string;
 }
 
 /** How a derived fact was found: the rule and the words of the ATT&CK description it matched. */
