@@ -1,0 +1,200 @@
+// Browser end-to-end: the real workstation in-process (gateway + caseassess), the built renderer in Debian's Chromium via playwright-core.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../corpora.js';
+
+const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const REQUIRED = process.env['VITRINE_REQUIRE_E2E'] === '1';
+/** Screenshots land here for a person to look at; they are not compared. */
+const SHOTS = path.join(os.tmpdir(), 'vitrine-e2e');
+const BUILT_INDEX = path.join(REPO_ROOT, 'dist', 'renderer', 'index.html');
+
+/** What main/headless.ts exports (see docs/ui.md and the gateway docs). */
+interface Workstation {
+  readonly url: string;
+  readonly token: string;
+  close(): Promise<void>;
+}
+type StartWorkstation = (options: { port: number; host?: string }) => Promise<Workstation>;
+
+const ICD_WORDS = ['almost no chance', 'very unlikely', 'unlikely', 'roughly even chance', 'likely', 'very likely', 'almost certain'];
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the renderer when there is no build or a renderer source is newer than it. */
+function ensureRendererBuilt(): void {
+  if (existsSync(BUILT_INDEX) && statSync(BUILT_INDEX).mtimeMs >= newestMtime(path.join(REPO_ROOT, 'renderer'))) return;
+  const vite = path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  execFileSync(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO_ROOT, stdio: 'inherit' });
+}
+
+if (!HAVE_CHROMIUM && REQUIRED) {
+  describe('browser end-to-end', () => {
+    it('needs Chromium', () => {
+      throw new Error(`VITRINE_REQUIRE_E2E=1 but there is no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+    });
+  });
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('Assessment workspace in Chromium', () => {
+  let home: string;
+  let workstation: Workstation;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  /** Console errors per page (a CSP violation shows up here). */
+  const problems = new Map<Page, string[]>();
+
+  async function open(colorScheme: 'light' | 'dark', hash = ''): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
+    contexts.push(context);
+    const page = await context.newPage();
+    const seen: string[] = [];
+    problems.set(page, seen);
+    page.on('console', (m: ConsoleMessage) => {
+      if (m.type() === 'error') seen.push(m.text());
+    });
+    page.on('pageerror', (e) => seen.push(e.message));
+    await page.goto(`${workstation.url}/${hash}`);
+    return page;
+  }
+
+  /** Console errors other than failed loads the test itself provokes. */
+  function pageErrors(page: Page): string[] {
+    return (problems.get(page) ?? []).filter((t) => !/status of (401|422)/.test(t) && !/favicon/.test(t));
+  }
+
+  async function openAssessment(page: Page): Promise<void> {
+    const item = page.locator('[data-workspace="caseassess"]');
+    await item.waitFor();
+    await item.click();
+    await page.getByTestId('run-assessment').waitFor();
+  }
+
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    mkdirSync(SHOTS, { recursive: true });
+    home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-home-'));
+    process.env['VITRINE_HOME'] = home;
+    // Imported by a computed path so this file type-checks before main/headless.ts exists in a checkout.
+    const headless = path.join(REPO_ROOT, 'main', 'headless.ts');
+    const { startWorkstation } = (await import(headless)) as { startWorkstation: StartWorkstation };
+    workstation = await startWorkstation({ port: 0, host: '127.0.0.1' });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await workstation?.close();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it('without a token shows how to get one', async () => {
+    const page = await open('light');
+    const help = page.getByTestId('token-help');
+    await help.waitFor();
+    const text = await help.innerText();
+    expect(text).toContain('vitrine serve');
+    expect(text).toContain('#token=');
+    expect(text).toContain('VITRINE_HOME');
+    await page.screenshot({ path: path.join(SHOTS, 'no-token.png') });
+    expect(pageErrors(page)).toEqual([]);
+  }, 60_000);
+
+  it('a wrong token is refused and says so', async () => {
+    const page = await open('light', `#token=${'0'.repeat(40)}`);
+    await page.getByTestId('token-help').getByText('refused').first().waitFor();
+  }, 60_000);
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`runs the sample case and shows the ranked hypotheses (${scheme})`, async () => {
+      const page = await open(scheme, `#token=${workstation.token}`);
+      // The token leaves the address bar at once.
+      // Strings, not functions: this file is type-checked without the DOM library.
+      await page.waitForFunction("window.location.hash === ''");
+      expect(page.url()).not.toContain(workstation.token);
+      await openAssessment(page);
+      expect(await page.getByTestId('gateway-health').innerText()).toContain('Gateway ok');
+
+      await page.getByRole('button', { name: 'Sample case' }).click();
+      await page.getByTestId('run-assessment').click();
+      const leading = page.getByTestId('leading-hypothesis');
+      await leading.waitFor({ timeout: 45_000 });
+
+      const words = (await page.getByTestId('confidence-words').innerText()).trim().toLowerCase();
+      expect(ICD_WORDS).toContain(words);
+      const ranked = page.getByTestId('ranked-hypotheses').locator('li');
+      expect(await ranked.count()).toBeGreaterThan(1);
+      const firstRow = (await ranked.first().innerText()).trim();
+      const leadName = (await leading.locator('.leading__name').innerText()).trim();
+      // The leading hypothesis is the first of the ranked list.
+      expect(firstRow.startsWith('1')).toBe(true);
+      expect(leadName.length).toBeGreaterThan(0);
+      expect(firstRow).toContain(leadName.split(/\s+G\d{4}/)[0]!.trim());
+      expect(await page.getByTestId('evidence-matrix').locator('tbody tr').count()).toBeGreaterThan(5);
+      await page.getByTestId('evidence-graph').locator('canvas').first().waitFor();
+      // The run is kept: the history lists it.
+      await page.getByTestId('history').getByText('Spear-phishing and implant', { exact: false }).first().waitFor();
+
+      await page.screenshot({ path: path.join(SHOTS, `assessment-${scheme}.png`) });
+      await page.locator('.main').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await page.screenshot({ path: path.join(SHOTS, `assessment-${scheme}-bottom.png`) });
+      expect(pageErrors(page)).toEqual([]);
+    }, 90_000);
+  }
+
+  it('a bad case shows the field path next to the editor', async () => {
+    const page = await open('light', `#token=${workstation.token}`);
+    await openAssessment(page);
+    const bad = { case_id: 'BAD-1', techniques: [{ evidence_id: 'E1', id: 42 }] };
+    await page.locator('.case-editor__text').fill(JSON.stringify(bad, null, 2));
+    await page.getByTestId('run-assessment').click();
+    const problems = page.getByTestId('case-problems');
+    await problems.locator('.error-note').waitFor();
+    const text = await problems.innerText();
+    expect(text).toContain('techniques[0].id');
+    expect(text).toContain('HTTP 422');
+    expect(text).toMatch(/request id/);
+    expect(await page.locator('.case-editor__text').getAttribute('aria-invalid')).toBe('true');
+    await page.screenshot({ path: path.join(SHOTS, 'bad-case.png') });
+  }, 60_000);
+
+  it('text that is not JSON is caught before sending, without quoting it', async () => {
+    const page = await open('light', `#token=${workstation.token}`);
+    await openAssessment(page);
+    await page.locator('.case-editor__text').fill('{ "case_id": "SECRET-XYZ", ');
+    await page.getByTestId('run-assessment').click();
+    const text = await page.getByTestId('case-problems').innerText();
+    expect(text).toContain('not valid JSON');
+    expect(text).not.toContain('SECRET-XYZ');
+  }, 60_000);
+
+  it('keyboard: Alt+digit switches, ? opens the shortcuts, Esc closes them, / focuses the filter', async () => {
+    const page = await open('dark', `#token=${workstation.token}`);
+    await page.locator('[data-workspace="caseassess"]').waitFor();
+    await page.keyboard.press('Alt+4');
+    await page.getByTestId('run-assessment').waitFor();
+    await page.keyboard.press('?');
+    await page.getByTestId('shortcut-help').waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'shortcuts-dark.png') });
+    await page.keyboard.press('Escape');
+    await page.getByTestId('shortcut-help').waitFor({ state: 'detached' });
+    await page.keyboard.press('/');
+    expect(await page.evaluate("document.activeElement?.hasAttribute('data-workspace-search') ?? false")).toBe(true);
+  }, 60_000);
+});
