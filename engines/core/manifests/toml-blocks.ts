@@ -24,7 +24,8 @@ const KEY_LINE = /^\s*(name|version)\s*=\s*(.*)$/;
 /** The string a TOML scalar on a line spells, for checking the scan against the parse (basic or literal string). */
 function scalarOnLine(rest: string): string | undefined {
   const m = /^"((?:[^"\\]|\\.)*)"|^'([^']*)'/.exec(rest.trim());
-  if (m === null) return undefined;
+  // a bare scalar (a number where a version string belongs) is compared as written
+  if (m === null) return /^([^\s#]+)/.exec(rest.trim())?.[1];
   if (m[2] !== undefined) return m[2];
   try {
     return JSON.parse(`"${m[1] ?? ''}"`) as string;
