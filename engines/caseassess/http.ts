@@ -1,0 +1,181 @@
+// The case assessment HTTP routes (mounted by the gateway at /svc/caseassess, or at / by `caseassess serve`).
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import express, { type Express, type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import type { Assessment, CaseAssessHealth, StixBundle } from '../core/contracts/caseassess.js';
+import { VitrineError } from '../core/errors.js';
+import { errorHandler, jsonBody, notFound, page, parsePagination, parseQuery, requestId, route } from '../core/http/index.js';
+import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
+import { InProcessRunner } from '../core/jobs/in-process.js';
+import type { ServiceContext } from '../core/service.js';
+import { openMemoryStore } from '../core/store.js';
+import { MAX_CASE_BYTES, validateCase } from './case.js';
+import { DEFAULT_KG_RELATIVE, defaultResourcesDir, listActors, VERSION } from './index.js';
+import { ASSESS_JOB, jobs, type AssessJobResult } from './jobs.js';
+import { readKnowledgeGraph, type KnowledgeGraph } from './kg.js';
+import { openApiDocument } from './openapi.js';
+import { caseassessService } from './service.js';
+import { getAssessment, listAssessments, saveAssessment } from './store.js';
+
+export interface RouterOptions {
+  /** The knowledge graph; default `<resourcesDir>/caseassess/kg.json`. */
+  readonly kgPath?: string;
+}
+
+/** Swagger UI needs its own scripts and inline styles; nothing else loads, nothing frames it. */
+const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function swaggerUiDir(): string {
+  return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
+const ASSESSMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const actorsQuery = z.object({ q: z.string().max(200).optional(), sponsor: z.string().max(100).optional() });
+const assessQuery = z.object({ format: z.enum(['json', 'stix']).default('json') });
+
+function isJobResult(value: unknown): value is AssessJobResult {
+  return typeof value === 'object' && value !== null && typeof (value as { assessment?: unknown }).assessment === 'object';
+}
+
+export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): Router {
+  const kgPath = options.kgPath ?? path.join(ctx.resourcesDir, DEFAULT_KG_RELATIVE);
+  const docsDir = path.join(ctx.resourcesDir, 'caseassess', 'docs');
+  const router = express.Router();
+
+  const knowledgeGraph = (): KnowledgeGraph => {
+    try {
+      return readKnowledgeGraph(kgPath);
+    } catch (err) {
+      // A missing or broken graph is the installation's fault, not the caller's: 503, with our own (path-free) reason.
+      const reason = err instanceof VitrineError ? err.message : 'unreadable';
+      throw new VitrineError('unavailable', `the knowledge graph is unavailable: ${reason}`, { cause: err });
+    }
+  };
+
+  router.get('/health', (_req, res) => {
+    const kg = knowledgeGraph();
+    const body: CaseAssessHealth = {
+      status: 'ok',
+      service: 'caseassess',
+      version: VERSION,
+      actor_count: kg.file.actors.length,
+      kg: { ...kg.file.metadata, sha256: kg.sha256 },
+    };
+    res.json(body);
+  });
+
+  router.get('/actors', (req, res) => {
+    const p = parsePagination(req);
+    const { q, sponsor } = parseQuery(actorsQuery, req);
+    const all = listActors(knowledgeGraph(), { ...(q === undefined ? {} : { q }), ...(sponsor === undefined ? {} : { sponsor }) });
+    res.json(page(all.slice(p.offset, p.offset + p.limit), all.length, p));
+  });
+
+  router.post(
+    '/assess',
+    jsonBody(MAX_CASE_BYTES),
+    route(async (req: Request, res: Response) => {
+      const { format } = parseQuery(assessQuery, req);
+      // Validate here as well as in the job: a bad case is answered at once, without taking a worker.
+      const kase = validateCase(req.body);
+      knowledgeGraph();
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableEnded) controller.abort();
+      });
+      const result = await ctx.jobs.run(ASSESS_JOB, { kgPath, case: req.body as unknown, format }, { signal: controller.signal, label: `Case ${kase.case_id.slice(0, 60)}` });
+      if (!isJobResult(result)) throw new VitrineError('internal', 'the assessment job returned no assessment');
+      const assessment: Assessment = result.assessment;
+      const stored = saveAssessment(ctx.db, assessment);
+      res.setHeader('X-Assessment-Id', stored.id);
+      if (format === 'stix') {
+        if (result.stix === undefined) throw new VitrineError('internal', 'the assessment job returned no bundle');
+        const bundle: StixBundle = result.stix;
+        res.json(bundle);
+      } else {
+        res.json(assessment);
+      }
+    }),
+  );
+
+  router.get('/assessments', (req, res) => {
+    const p = parsePagination(req);
+    const { items, total } = listAssessments(ctx.db, p);
+    res.json(page(items, total, p));
+  });
+
+  router.get('/assessments/:id', (req, res) => {
+    const id = req.params['id'] ?? '';
+    const stored = ASSESSMENT_ID.test(id) ? getAssessment(ctx.db, id) : null;
+    if (!stored) throw new VitrineError('not_found', 'no such assessment');
+    res.json(stored);
+  });
+
+  // Interactive documentation from local files: our page and initializer, Swagger UI's assets, the generated document.
+  const docs = express.Router();
+  const sendDocFile = (file: string) => (_req: Request, res: Response, next: (err?: unknown) => void) => {
+    res.setHeader('Content-Security-Policy', DOCS_CSP);
+    res.sendFile(file, { dotfiles: 'deny' }, (err) => {
+      if (err) next(new VitrineError('not_found', 'documentation file missing'));
+    });
+  };
+  docs.get('/', (req, res, next) => {
+    // Relative asset URLs need the trailing slash, wherever the router is mounted.
+    if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
+      res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
+      return;
+    }
+    sendDocFile(path.join(docsDir, 'index.html'))(req, res, next);
+  });
+  docs.get('/init.js', sendDocFile(path.join(docsDir, 'init.js')));
+  docs.get('/swagger-ui.css', (req, res, next) => sendDocFile(path.join(swaggerUiDir(), 'swagger-ui.css'))(req, res, next));
+  docs.get('/swagger-ui-bundle.js', (req, res, next) => sendDocFile(path.join(swaggerUiDir(), 'swagger-ui-bundle.js'))(req, res, next));
+  docs.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
+  router.use('/docs', docs);
+  return router;
+}
+
+export interface StandaloneOptions extends RouterOptions {
+  /** The store; default an in-memory one (history lasts as long as the process). */
+  readonly db?: Database;
+  readonly dataDir?: string;
+  readonly resourcesDir?: string;
+  /** Host names the Host header may carry; default the loopback names. */
+  readonly allowedHosts?: readonly string[];
+}
+
+/** The app `caseassess serve` runs: hardening, request ids, the router at the root, the one error shape. */
+export function createStandaloneApp(options: StandaloneOptions = {}): Express {
+  const resourcesDir = options.resourcesDir ?? defaultResourcesDir();
+  const ctx: ServiceContext = {
+    jobs: new InProcessRunner(jobs),
+    db: options.db ?? openMemoryStore([caseassessService]),
+    dataDir: options.dataDir ?? '',
+    resourcesDir,
+  };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(securityHeaders());
+  app.use(requestId());
+  app.use(hostAllowList(options.allowedHosts ?? LOOPBACK_HOSTS));
+  app.use(createRouter(ctx, options.kgPath === undefined ? {} : { kgPath: options.kgPath }));
+  app.use(notFound());
+  app.use(errorHandler());
+  return app;
+}

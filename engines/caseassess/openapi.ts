@@ -1,0 +1,107 @@
+// The OpenAPI 3.1 document of the case assessment routes, generated from the zod schemas (served at /docs/openapi.json).
+import { z } from 'zod';
+import { caseFileSchema, MAX_CASE_BYTES } from './case.js';
+import { VERSION } from './index.js';
+import {
+  actorListItemSchema,
+  assessmentSchema,
+  errorBodySchema,
+  healthSchema,
+  pageOf,
+  stixBundleSchema,
+  storedAssessmentSchema,
+  storedSummarySchema,
+} from './schemas.js';
+
+type JsonObject = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonObject {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
+  delete json['$schema'];
+  return json;
+}
+
+const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
+const errorResponse = (description: string): JsonObject => ({ description, content: json(ref('Error')) });
+const pagingParameters = [
+  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
+  { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+];
+
+/** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
+export function openApiDocument(): JsonObject {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Vitrine case assessment',
+      version: VERSION,
+      description:
+        'Loads a knowledge graph of threat actors (built from MITRE ATT&CK), takes a case file and returns an assessment of the leading actor hypothesis, as JSON or as a STIX 2.1 bundle. The HTTP API has no authentication of its own: it is meant for a lab or an analyst workstation, not the internet.',
+      license: { name: 'ATT&CK data: MITRE ATT&CK terms of use (resources/caseassess/ATTACK-LICENSE.txt)' },
+    },
+    servers: [{ url: '..' }],
+    paths: {
+      '/health': {
+        get: {
+          summary: 'Status, number of actors and knowledge-graph metadata',
+          responses: { '200': { description: 'ok', content: json(ref('Health')) }, '503': errorResponse('the knowledge graph cannot be loaded') },
+        },
+      },
+      '/actors': {
+        get: {
+          summary: 'Actors with their ATT&CK group id and suspected sponsor state',
+          parameters: [
+            { name: 'q', in: 'query', required: false, description: 'name, alias, group id or sponsor state (aliases resolve to their actor first)', schema: { type: 'string', maxLength: 200 } },
+            { name: 'sponsor', in: 'query', required: false, description: 'only actors with this suspected sponsor state', schema: { type: 'string', maxLength: 100 } },
+            ...pagingParameters,
+          ],
+          responses: { '200': { description: 'a page of actors', content: json(ref('ActorPage')) }, '400': errorResponse('bad query') },
+        },
+      },
+      '/assess': {
+        post: {
+          summary: 'Assess a case; the result is also stored in the history',
+          parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'stix'], default: 'json' } }],
+          requestBody: { required: true, description: `The case file (at most ${MAX_CASE_BYTES} bytes).`, content: json(ref('Case')) },
+          responses: {
+            '200': {
+              description: 'the assessment (format json) or a STIX 2.1 bundle (format stix); header X-Assessment-Id names the stored record',
+              content: { 'application/json': { schema: { oneOf: [ref('Assessment'), ref('StixBundle')] } } },
+            },
+            '400': errorResponse('bad query or malformed JSON'),
+            '413': errorResponse('body too large'),
+            '415': errorResponse('body is not application/json'),
+            '422': errorResponse('invalid case file: details give each field path and what is wrong, never the value'),
+          },
+        },
+      },
+      '/assessments': {
+        get: {
+          summary: 'Stored assessments, newest first',
+          parameters: pagingParameters,
+          responses: { '200': { description: 'a page of summaries', content: json(ref('AssessmentPage')) } },
+        },
+      },
+      '/assessments/{id}': {
+        get: {
+          summary: 'One stored assessment',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'the stored assessment', content: json(ref('StoredAssessment')) }, '404': errorResponse('no such assessment') },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Case: schemaOf(caseFileSchema, 'input'),
+        Health: schemaOf(healthSchema),
+        ActorPage: schemaOf(pageOf(actorListItemSchema)),
+        Assessment: schemaOf(assessmentSchema),
+        StixBundle: schemaOf(stixBundleSchema),
+        AssessmentPage: schemaOf(pageOf(storedSummarySchema)),
+        StoredAssessment: schemaOf(storedAssessmentSchema),
+        Error: schemaOf(errorBodySchema),
+      },
+    },
+  };
+}
