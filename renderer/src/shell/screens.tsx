@@ -47,7 +47,8 @@ export function TokenScreen({ reason, onToken }: { readonly reason: 'missing' | 
           address bar.
         </li>
         <li>
-          Or read the token file in the workstation&apos;s data directory (<code>$VITRINE_HOME</code>, readable only by you) and paste it below.
+          Or read the file <code>token</code> in the workstation&apos;s data directory (<code>$VITRINE_HOME/token</code>, readable only by you) and
+          paste its content below.
         </li>
         <li>In the desktop app the token arrives by itself; if you see this there, restart the app.</li>
       </ol>

@@ -92,7 +92,7 @@ export function Hypotheses({ assessment, ranked, filter }: { readonly assessment
           {shown.map((h) => {
             const isOpen = open === h.attack_id;
             return (
-              <li key={h.attack_id} className={h.rank === 1 ? 'hyp hyp--lead' : 'hyp'}>
+              <li key={h.attack_id} className={h.rank === 1 ? 'hyp hyp--lead' : 'hyp'} data-attack-id={h.attack_id} data-rank={h.rank}>
                 <button
                   type="button"
                   className="hyp__row"

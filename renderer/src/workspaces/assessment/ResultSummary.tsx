@@ -6,7 +6,7 @@ export function ResultSummary({ assessment }: { readonly assessment: Assessment 
   const { leading, confidence, gap } = assessment;
   const second = assessment.alternatives.find((h) => h.attack_id === gap.second_attack_id);
   return (
-    <section className="panel leading" aria-label="Leading hypothesis" data-testid="leading-hypothesis">
+    <section className="panel leading" aria-label="Leading hypothesis" data-testid="leading-hypothesis" data-attack-id={leading.attack_id}>
       <div className="leading__top">
         <div>
           <h3>Leading hypothesis</h3>

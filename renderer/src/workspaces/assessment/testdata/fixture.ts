@@ -33,6 +33,6 @@ export const FIXTURE: Assessment = {
   ],
   hypotheses_scored: 3,
   warnings: [],
-  kg: { source: 'MITRE ATT&CK Enterprise', attack_version: '18.1', built_at: '2025-01-01T00:00:00Z', actor_count: 2, technique_count: 3 },
+  kg: { source: 'MITRE ATT&CK Enterprise', attack_version: '18.1', built_at: '2025-01-01T00:00:00Z', actor_count: 2, technique_count: 3, software_count: 1, sha256: 'b'.repeat(64) },
   method: 'caseassess-score/1',
 };
