@@ -178,6 +178,10 @@ function text(nodes: readonly XNode[] | undefined): string | null {
   return s;
 }
 
+function nonEmpty(s: string | null): string | null {
+  return s === null || s.length === 0 ? null : s;
+}
+
 function integer(s: string | null): number | null {
   if (s === null) return null;
   const t = s.trim();
@@ -188,7 +192,7 @@ function timeCreated(nodes: readonly XNode[] | undefined): string | null {
   if (nodes === undefined) return null;
   const only = nodes.length === 1 ? nodes[0] : undefined;
   if (only !== undefined && only.k === K.Value && (only.t === VT.FileTime || only.t === VT.SysTime) && typeof only.v === 'string') return only.v || null;
-  return text(nodes);
+  return nonEmpty(text(nodes));
 }
 
 function recordOf(root: XElement, recordId: number, timestamp: string, chunk: number, offset: number, options: ChunkOptions): EvtxRecord {
@@ -205,9 +209,9 @@ function recordOf(root: XElement, recordId: number, timestamp: string, chunk: nu
     offset,
     eventId: integer(text(eventIdEl?.children)),
     qualifiers: integer(text(attrNodes(eventIdEl, 'Qualifiers'))),
-    channel: text(child(system, 'Channel')?.children),
-    provider: text(attrNodes(provider, 'Name')) ?? text(attrNodes(provider, 'EventSourceName')),
-    computer: text(child(system, 'Computer')?.children),
+    channel: nonEmpty(text(child(system, 'Channel')?.children)),
+    provider: nonEmpty(text(attrNodes(provider, 'Name'))) ?? nonEmpty(text(attrNodes(provider, 'EventSourceName'))),
+    computer: nonEmpty(text(child(system, 'Computer')?.children)),
     timeCreated: timeCreated(attrNodes(child(system, 'TimeCreated'), 'SystemTime')),
     eventRecordId: integer(text(child(system, 'EventRecordID')?.children)),
     ...rendered,
