@@ -1,0 +1,116 @@
+# Oracle for the PE dissector's tests and benchmark: what python3-pefile reads from each file, as JSON lines.
+# Usage: pefile_dump.py dump FILE...      one JSON object per file
+#        pefile_dump.py bench ROUNDS FILE... parse + imphash every file ROUNDS times; prints elapsed seconds
+import json
+import sys
+import time
+
+import pefile
+
+
+def text(b):
+    if b is None:
+        return None
+    return b.decode("latin-1") if isinstance(b, (bytes, bytearray)) else str(b)
+
+
+def imports(entries):
+    out = []
+    for entry in entries or []:
+        out.append({
+            "dll": text(entry.dll),
+            "symbols": [
+                {
+                    "name": None if imp.import_by_ordinal else text(imp.name),
+                    "ordinal": imp.ordinal if imp.import_by_ordinal else None,
+                }
+                for imp in entry.imports
+            ],
+        })
+    return out
+
+
+def dump(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        pe = pefile.PE(data=data)
+    except pefile.PEFormatError as e:
+        return {"file": path, "ok": False, "error": str(e)}
+    overlay = pe.get_overlay_data_start_offset()
+    exports = None
+    if hasattr(pe, "DIRECTORY_ENTRY_EXPORT"):
+        exports = {
+            "dll_name": text(pe.DIRECTORY_ENTRY_EXPORT.name),
+            "symbols": [
+                {"ordinal": s.ordinal, "name": text(s.name), "forwarder": text(s.forwarder), "rva": s.address}
+                for s in pe.DIRECTORY_ENTRY_EXPORT.symbols
+            ],
+        }
+    result = {
+        "file": path,
+        "ok": True,
+        "format": "PE32+" if pe.PE_TYPE == pefile.OPTIONAL_HEADER_MAGIC_PE_PLUS else "PE32",
+        "entry_point": pe.OPTIONAL_HEADER.AddressOfEntryPoint,
+        "image_base": hex(pe.OPTIONAL_HEADER.ImageBase),
+        "checksum": pe.OPTIONAL_HEADER.CheckSum,
+        "num_data_directories": len(pe.OPTIONAL_HEADER.DATA_DIRECTORY),
+        "sections": [
+            {
+                "name": text(s.Name.rstrip(b"\x00")),
+                "virtual_address": s.VirtualAddress,
+                "virtual_size": s.Misc_VirtualSize,
+                "raw_offset": s.PointerToRawData,
+                "raw_size": s.SizeOfRawData,
+                "entropy": s.get_entropy(),
+            }
+            for s in pe.sections
+        ],
+        "imports": imports(getattr(pe, "DIRECTORY_ENTRY_IMPORT", None)),
+        "delay_imports": imports(getattr(pe, "DIRECTORY_ENTRY_DELAY_IMPORT", None)),
+        "exports": exports,
+        "imphash": pe.get_imphash(),
+        "overlay": None if overlay is None else {"offset": overlay, "size": len(data) - overlay},
+        "tls": hasattr(pe, "DIRECTORY_ENTRY_TLS"),
+        "debug_entries": len(getattr(pe, "DIRECTORY_ENTRY_DEBUG", []) or []),
+        "version_strings": {
+            text(k): v.decode("utf-8", "replace")
+            for fi in getattr(pe, "FileInfo", [])
+            for entry in fi
+            for st in getattr(entry, "StringTable", [])
+            for k, v in st.entries.items()
+        },
+    }
+    # Last: generate_checksum() replaces pefile's data with its own serialisation, which later reads would see.
+    result["checksum_computed"] = pe.generate_checksum()
+    return result
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[1] == "dump":
+        for path in argv[2:]:
+            print(json.dumps(dump(path)))
+        return 0
+    if len(argv) >= 3 and argv[1] == "bench":
+        rounds = int(argv[2])
+        blobs = []
+        for path in argv[3:]:
+            with open(path, "rb") as f:
+                blobs.append(f.read())
+        start = time.perf_counter()
+        parsed = 0
+        for _ in range(rounds):
+            for data in blobs:
+                try:
+                    pefile.PE(data=data).get_imphash()
+                except pefile.PEFormatError:
+                    pass
+                parsed += 1
+        print(json.dumps({"files": parsed, "seconds": time.perf_counter() - start, "version": pefile.__version__}))
+        return 0
+    sys.stderr.write("usage: pefile_dump.py dump FILE... | bench ROUNDS FILE...\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
