@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkstation, type Workstation } from '../../main/headless.js';
 import { REPO_ROOT } from '../corpora.js';
 
 const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -13,14 +14,6 @@ const REQUIRED = process.env['VITRINE_REQUIRE_E2E'] === '1';
 /** Screenshots land here for a person to look at; they are not compared. */
 const SHOTS = path.join(os.tmpdir(), 'vitrine-e2e');
 const BUILT_INDEX = path.join(REPO_ROOT, 'dist', 'renderer', 'index.html');
-
-/** What main/headless.ts exports (see docs/ui.md and the gateway docs). */
-interface Workstation {
-  readonly url: string;
-  readonly token: string;
-  close(): Promise<void>;
-}
-type StartWorkstation = (options: { port: number; host?: string }) => Promise<Workstation>;
 
 const ICD_WORDS = ['almost no chance', 'very unlikely', 'unlikely', 'roughly even chance', 'likely', 'very likely', 'almost certain'];
 
@@ -87,10 +80,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Assessment workspace in Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-home-'));
     process.env['VITRINE_HOME'] = home;
-    // Imported by a computed path so this file type-checks before main/headless.ts exists in a checkout.
-    const headless = path.join(REPO_ROOT, 'main', 'headless.ts');
-    const { startWorkstation } = (await import(headless)) as { startWorkstation: StartWorkstation };
-    workstation = await startWorkstation({ port: 0, host: '127.0.0.1' });
+    workstation = await startWorkstation({ port: 0, host: '127.0.0.1', dataDir: home });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -8,9 +8,12 @@ function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 }
 
+/** Edges smaller than this share of the largest are left out of the picture (the matrix has them). */
+const MIN_SHARE = 0.15;
+
 export function EvidenceGraph({ assessment, actors, theme }: { readonly assessment: Assessment; readonly actors: number; readonly theme: string }) {
   const box = useRef<HTMLDivElement>(null);
-  const model = useMemo(() => graphModel(assessment, actors), [assessment, actors]);
+  const model = useMemo(() => graphModel(assessment, actors, MIN_SHARE), [assessment, actors]);
   const rows = Math.max(model.nodes.filter((n) => n.side === 'evidence').length, 1);
   const height = Math.min(520, Math.max(200, rows * 26 + 40));
 
@@ -60,6 +63,7 @@ export function EvidenceGraph({ assessment, actors, theme }: { readonly assessme
         <h2>Evidence → actors</h2>
         <span className="legend">
           <span className="swatch swatch--pos" /> supports <span className="swatch swatch--neg" /> against · width = size
+          {model.omitted > 0 && ` · ${model.omitted} small contributions left out`}
         </span>
       </div>
       {model.edges.length === 0 ? (

@@ -88,6 +88,14 @@ describe('evidence matrix and graph', () => {
     expect(g.nodes.filter((n) => n.side === 'evidence').map((n) => n.id)).toEqual(['ev:E1', 'ev:E2', 'ev:E3']);
     expect(g.edges).toHaveLength(5);
     expect(g.edges.find((e) => e.id === 'E1->G0007')?.weight).toBe(1);
+    expect(g.omitted).toBe(0);
+  });
+
+  it('leaves out edges below a share of the largest, and counts them', () => {
+    const g = graphModel(FIXTURE, 2, 0.3);
+    expect(g.edges.map((e) => e.id).sort()).toEqual(['E1->G0007', 'E1->G0016', 'E2->G0007']);
+    expect(g.omitted).toBe(2);
+    expect(g.nodes.filter((n) => n.side === 'evidence').map((n) => n.id)).toEqual(['ev:E1', 'ev:E2']);
   });
 });
 

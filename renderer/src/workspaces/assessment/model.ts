@@ -44,7 +44,7 @@ export function rankedHypotheses(a: Assessment): Hypothesis[] {
 }
 
 export function hypothesisLabel(h: Hypothesis): string {
-  return h.kind === 'unlisted' ? 'Unlisted actor' : h.name;
+  return h.name || (h.kind === 'unlisted' ? 'Unlisted actor' : h.attack_id);
 }
 
 /** Words for a probability, as a percentage with no false precision. */
@@ -148,15 +148,23 @@ export interface GraphEdge {
   readonly weight: number;
 }
 
-/** Evidence that bears on the top actors -> those actors, one edge per non-zero contribution. */
-export function graphModel(a: Assessment, topN: number): { nodes: GraphNode[]; edges: GraphEdge[] } {
+/**
+ * Evidence that bears on the top actors -> those actors, one edge per contribution of at least
+ * `minShare` of the largest: the picture shows what matters, the matrix keeps every number.
+ */
+export function graphModel(a: Assessment, topN: number, minShare = 0): { nodes: GraphNode[]; edges: GraphEdge[]; omitted: number } {
   const m = evidenceMatrix(a, topN);
   const edges: GraphEdge[] = [];
   const used = new Set<string>();
+  let omitted = 0;
   m.rows.forEach((r, i) =>
     m.columns.forEach((h, j) => {
       const v = m.cells[i]?.[j] ?? 0;
       if (v === 0) return;
+      if (Math.abs(v) < minShare * m.max) {
+        omitted++;
+        return;
+      }
       used.add(r.evidence_id);
       edges.push({ id: `${r.evidence_id}->${h.attack_id}`, source: `ev:${r.evidence_id}`, target: `hy:${h.attack_id}`, value: v, weight: m.max > 0 ? Math.abs(v) / m.max : 0 });
     }),
@@ -166,7 +174,7 @@ export function graphModel(a: Assessment, topN: number): { nodes: GraphNode[]; e
     ...evidence.map((r, i): GraphNode => ({ id: `ev:${r.evidence_id}`, label: `${r.evidence_id} ${r.resolved_name ?? r.resolved_id ?? r.given}`, side: 'evidence', index: i })),
     ...m.columns.map((h, i): GraphNode => ({ id: `hy:${h.attack_id}`, label: hypothesisLabel(h), side: 'actor', index: i })),
   ];
-  return { nodes, edges };
+  return { nodes, edges, omitted };
 }
 
 /** True when a hypothesis matches the workspace filter (name, alias, ATT&CK id, sponsor). */
