@@ -11,6 +11,8 @@ export interface FeedOptions {
   readonly signal?: AbortSignal;
   /** Called after each chunk with bytes read so far and the file size. */
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Sees every chunk before the reader does (for hashing the source). */
+  readonly onChunk?: (chunk: Uint8Array) => void;
 }
 
 function checkAbort(signal: AbortSignal | undefined): void {
@@ -36,9 +38,12 @@ export async function feedFile(reader: CaptureReader, path: string, options: Fee
       const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      reader.feed(buffer.subarray(0, bytesRead));
+      const chunk = buffer.subarray(0, bytesRead);
+      options.onChunk?.(chunk);
+      reader.feed(chunk);
       options.onProgress?.(total, size);
-      if (reader.hasStopped) break;
+      // After damage stops the reader, keep reading only to finish the source hash.
+      if (reader.hasStopped && options.onChunk === undefined) break;
     }
     reader.end();
     return total;
@@ -53,9 +58,11 @@ export function feedBytes(reader: CaptureReader, bytes: Uint8Array, options: Fee
   const step = Math.max(1, chunkBytes);
   for (let pos = 0; pos < bytes.length; pos += step) {
     checkAbort(options.signal);
-    reader.feed(bytes.subarray(pos, Math.min(bytes.length, pos + step)));
+    const chunk = bytes.subarray(pos, Math.min(bytes.length, pos + step));
+    options.onChunk?.(chunk);
+    reader.feed(chunk);
     options.onProgress?.(Math.min(bytes.length, pos + step), bytes.length);
-    if (reader.hasStopped) break;
+    if (reader.hasStopped && options.onChunk === undefined) break;
   }
   reader.end();
   return bytes.length;

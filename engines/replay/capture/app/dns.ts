@@ -1,0 +1,324 @@
+// DNS message parser (also mDNS, LLMNR, NBNS): questions, answers, EDNS with client-subnet, name compression with loop protection.
+
+/** Most compression pointers followed for one name; loops and deep chains stop here. */
+const MAX_POINTER_HOPS = 32;
+const MAX_NAME_LENGTH = 255;
+/** Records read per section; the counts in the header are still reported. */
+const MAX_RECORDS = 256;
+
+export const DNS_TYPES: Readonly<Record<number, string>> = {
+  1: 'A',
+  2: 'NS',
+  5: 'CNAME',
+  6: 'SOA',
+  12: 'PTR',
+  13: 'HINFO',
+  15: 'MX',
+  16: 'TXT',
+  28: 'AAAA',
+  32: 'NB',
+  33: 'SRV',
+  35: 'NAPTR',
+  39: 'DNAME',
+  41: 'OPT',
+  43: 'DS',
+  46: 'RRSIG',
+  47: 'NSEC',
+  48: 'DNSKEY',
+  50: 'NSEC3',
+  51: 'NSEC3PARAM',
+  64: 'SVCB',
+  65: 'HTTPS',
+  99: 'SPF',
+  250: 'TSIG',
+  251: 'IXFR',
+  252: 'AXFR',
+  255: 'ANY',
+  257: 'CAA',
+};
+
+export function dnsTypeName(type: number): string {
+  return DNS_TYPES[type] ?? `TYPE${type}`;
+}
+
+export interface DnsQuestion {
+  readonly name: string;
+  readonly type: number;
+  readonly typeName: string;
+  readonly qclass: number;
+}
+
+export interface DnsAnswer {
+  readonly name: string;
+  readonly type: number;
+  readonly typeName: string;
+  readonly ttl: number;
+  /** Text form of the data for common types (address, name, MX, TXT, SOA, SRV); absent for others. */
+  readonly data?: string;
+}
+
+/** EDNS client subnet option (RFC 7871). */
+export interface EdnsClientSubnet {
+  readonly family: 'v4' | 'v6' | number;
+  readonly sourcePrefixLength: number;
+  readonly scopePrefixLength: number;
+  /** The address bytes given, padded with zeros to a full address. */
+  readonly address: string;
+}
+
+export interface DnsEdns {
+  readonly udpPayloadSize: number;
+  readonly version: number;
+  readonly dnssecOk: boolean;
+  readonly options: readonly number[];
+  readonly clientSubnets: readonly EdnsClientSubnet[];
+}
+
+export interface DnsBody {
+  readonly id: number;
+  readonly response: boolean;
+  readonly opcode: number;
+  readonly rcode: number;
+  readonly authoritative: boolean;
+  readonly truncated: boolean;
+  readonly recursionDesired: boolean;
+  readonly recursionAvailable: boolean;
+  readonly questions: readonly DnsQuestion[];
+  readonly answers: readonly DnsAnswer[];
+  readonly authorityCount: number;
+  readonly additionalCount: number;
+  readonly edns?: DnsEdns;
+}
+
+export type DnsParse = { ok: true; message: DnsBody } | { ok: false; error: 'dns_malformed' | 'dns_compression_loop' };
+
+class DnsError extends Error {
+  constructor(readonly code: 'dns_malformed' | 'dns_compression_loop') {
+    super(code);
+  }
+}
+
+/** Printable ASCII stays; anything else (and the separators) is escaped as \DDD, as dig does. */
+function labelText(b: Uint8Array, start: number, len: number): string {
+  let s = '';
+  for (let i = start; i < start + len; i++) {
+    const c = b[i] ?? 0;
+    if (c > 0x20 && c < 0x7f && c !== 0x2e && c !== 0x5c) s += String.fromCharCode(c);
+    else s += `\\${String(c).padStart(3, '0')}`;
+  }
+  return s;
+}
+
+/** Reads a possibly compressed name at `pos`; returns the name and the offset just after it in the original place. */
+function readName(b: Uint8Array, pos: number): { name: string; next: number } {
+  const labels: string[] = [];
+  let length = 0;
+  let hops = 0;
+  let next = -1;
+  let at = pos;
+  // Each pointer must go strictly backwards: with the hop limit this rules out every loop.
+  let lowest = pos;
+  for (;;) {
+    if (at >= b.length) throw new DnsError('dns_malformed');
+    const len = b[at]!;
+    if (len === 0) {
+      if (next < 0) next = at + 1;
+      break;
+    }
+    const kind = len & 0xc0;
+    if (kind === 0xc0) {
+      if (at + 1 >= b.length) throw new DnsError('dns_malformed');
+      const target = ((len & 0x3f) << 8) | b[at + 1]!;
+      if (next < 0) next = at + 2;
+      hops += 1;
+      if (hops > MAX_POINTER_HOPS || target >= lowest) throw new DnsError('dns_compression_loop');
+      lowest = target;
+      at = target;
+      continue;
+    }
+    if (kind !== 0) throw new DnsError('dns_malformed');
+    if (at + 1 + len > b.length) throw new DnsError('dns_malformed');
+    length += len + 1;
+    if (length > MAX_NAME_LENGTH) throw new DnsError('dns_malformed');
+    labels.push(labelText(b, at + 1, len));
+    at += 1 + len;
+  }
+  return { name: labels.length === 0 ? '.' : labels.join('.'), next };
+}
+
+function u16(b: Uint8Array, at: number): number {
+  if (at + 2 > b.length) throw new DnsError('dns_malformed');
+  return (b[at]! << 8) | b[at + 1]!;
+}
+
+function u32(b: Uint8Array, at: number): number {
+  if (at + 4 > b.length) throw new DnsError('dns_malformed');
+  return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+}
+
+function ipv4Text(b: Uint8Array, at: number): string {
+  return `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
+}
+
+/** RFC 5952 IPv6 text from 16 bytes. */
+export function ipv6Text(b: Uint8Array, at: number): string {
+  const g: number[] = [];
+  for (let i = 0; i < 8; i++) g.push(((b[at + i * 2] ?? 0) << 8) | (b[at + i * 2 + 1] ?? 0));
+  let bestStart = -1;
+  let bestLen = 0;
+  for (let i = 0; i < 8; ) {
+    if (g[i] !== 0) {
+      i += 1;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && g[j] === 0) j += 1;
+    if (j - i > bestLen) {
+      bestStart = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  const text = (x: number[]): string => x.map((v) => v.toString(16)).join(':');
+  if (bestLen < 2) return text(g);
+  return `${text(g.slice(0, bestStart))}::${text(g.slice(bestStart + bestLen))}`;
+}
+
+function rdataText(b: Uint8Array, type: number, at: number, len: number): string | undefined {
+  switch (type) {
+    case 1:
+      return len === 4 ? ipv4Text(b, at) : undefined;
+    case 28:
+      return len === 16 ? ipv6Text(b, at) : undefined;
+    case 2:
+    case 5:
+    case 12:
+    case 39:
+      return readName(b, at).name;
+    case 15:
+      return `${u16(b, at)} ${readName(b, at + 2).name}`;
+    case 33:
+      return `${u16(b, at)} ${u16(b, at + 2)} ${u16(b, at + 4)} ${readName(b, at + 6).name}`;
+    case 6:
+      return `${readName(b, at).name} ${readName(b, readName(b, at).next).name}`;
+    case 16: {
+      const parts: string[] = [];
+      let p = at;
+      while (p < at + len) {
+        const l = b[p]!;
+        if (p + 1 + l > at + len) throw new DnsError('dns_malformed');
+        parts.push(labelText(b, p + 1, l));
+        p += 1 + l;
+      }
+      return parts.join(' ');
+    }
+    default:
+      return undefined;
+  }
+}
+
+function edns(b: Uint8Array, rdStart: number, rdLen: number, udpSize: number, ttl: number): DnsEdns {
+  const options: number[] = [];
+  const subnets: EdnsClientSubnet[] = [];
+  let p = rdStart;
+  const end = rdStart + rdLen;
+  while (p + 4 <= end) {
+    const code = u16(b, p);
+    const len = u16(b, p + 2);
+    const vs = p + 4;
+    if (vs + len > end) throw new DnsError('dns_malformed');
+    options.push(code);
+    if (code === 8 && len >= 4) {
+      const family = u16(b, vs);
+      const source = b[vs + 2]!;
+      const scope = b[vs + 3]!;
+      const size = family === 1 ? 4 : family === 2 ? 16 : 0;
+      if (size > 0) {
+        const addr = new Uint8Array(size);
+        addr.set(b.subarray(vs + 4, vs + 4 + Math.min(size, len - 4)));
+        subnets.push({
+          family: family === 1 ? 'v4' : 'v6',
+          sourcePrefixLength: source,
+          scopePrefixLength: scope,
+          address: size === 4 ? ipv4Text(addr, 0) : ipv6Text(addr, 0),
+        });
+      } else {
+        subnets.push({ family, sourcePrefixLength: source, scopePrefixLength: scope, address: '' });
+      }
+    }
+    p = vs + len;
+  }
+  return {
+    udpPayloadSize: udpSize,
+    version: (ttl >>> 16) & 0xff,
+    dnssecOk: (ttl & 0x8000) !== 0,
+    options,
+    clientSubnets: subnets,
+  };
+}
+
+/** Parses one DNS message (without the TCP length prefix). Never throws. */
+export function parseDns(b: Uint8Array): DnsParse {
+  try {
+    if (b.length < 12) throw new DnsError('dns_malformed');
+    const id = u16(b, 0);
+    const flags = u16(b, 2);
+    const qd = u16(b, 4);
+    const an = u16(b, 6);
+    const ns = u16(b, 8);
+    const ar = u16(b, 10);
+    let pos = 12;
+    const questions: DnsQuestion[] = [];
+    for (let i = 0; i < qd; i++) {
+      const { name, next } = readName(b, pos);
+      const type = u16(b, next);
+      const qclass = u16(b, next + 2);
+      pos = next + 4;
+      if (questions.length < MAX_RECORDS) questions.push({ name, type, typeName: dnsTypeName(type), qclass });
+    }
+    const answers: DnsAnswer[] = [];
+    let ednsInfo: DnsEdns | undefined;
+    const total = an + ns + ar;
+    for (let i = 0; i < total; i++) {
+      const { name, next } = readName(b, pos);
+      const type = u16(b, next);
+      const klass = u16(b, next + 2);
+      const ttl = u32(b, next + 4);
+      const rdLen = u16(b, next + 8);
+      const rd = next + 10;
+      if (rd + rdLen > b.length) throw new DnsError('dns_malformed');
+      if (i < an) {
+        if (answers.length < MAX_RECORDS) {
+          const data = rdataText(b, type, rd, rdLen);
+          answers.push({ name, type, typeName: dnsTypeName(type), ttl, ...(data !== undefined ? { data } : {}) });
+        }
+      } else if (i >= an + ns && type === 41 && ednsInfo === undefined) {
+        ednsInfo = edns(b, rd, rdLen, klass, ttl);
+      }
+      pos = rd + rdLen;
+      // Past the cap, stop reading records but keep what we have (the header counts are reported).
+      if (i >= MAX_RECORDS * 3) break;
+    }
+    return {
+      ok: true,
+      message: {
+        id,
+        response: (flags & 0x8000) !== 0,
+        opcode: (flags >> 11) & 0x0f,
+        rcode: flags & 0x0f,
+        authoritative: (flags & 0x0400) !== 0,
+        truncated: (flags & 0x0200) !== 0,
+        recursionDesired: (flags & 0x0100) !== 0,
+        recursionAvailable: (flags & 0x0080) !== 0,
+        questions,
+        answers,
+        authorityCount: ns,
+        additionalCount: ar,
+        ...(ednsInfo !== undefined ? { edns: ednsInfo } : {}),
+      },
+    };
+  } catch (err) {
+    if (err instanceof DnsError) return { ok: false, error: err.code };
+    throw err;
+  }
+}

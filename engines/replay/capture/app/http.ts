@@ -1,0 +1,325 @@
+// HTTP/1.x reader over both directions of a connection: request lines, Host and other headers, response status, bodies skipped by length or chunking.
+import { latin1, MAX_LINE } from './lines.js';
+
+const MAX_HEADERS = 200;
+const MAX_HEAD_BYTES = 64 * 1024;
+/** Transactions kept waiting for their responses on one connection. */
+const MAX_OUTSTANDING = 64;
+
+export interface HttpTransaction {
+  readonly uid: string;
+  /** Time and packet number of the request line. */
+  readonly ts: number;
+  readonly packet: number;
+  /** 1 for the first request on the connection (Zeek's trans_depth). */
+  readonly depth: number;
+  readonly method: string;
+  readonly uri: string;
+  readonly version: string;
+  readonly host?: string;
+  readonly userAgent?: string;
+  readonly referrer?: string;
+  /** Authorization scheme (Basic, Bearer, NTLM ...) when the request carried credentials. */
+  readonly authScheme?: string;
+  /** The user name of Basic credentials (the password is never kept). */
+  readonly basicUser?: string;
+  readonly requestBodyLength: number;
+  readonly statusCode?: number;
+  readonly statusMessage?: string;
+  readonly responseBodyLength?: number;
+  /** True when the connection's opening was not captured, so this may not be the first request. */
+  readonly midstream: boolean;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+type State = 'start' | 'headers' | 'body' | 'chunk_size' | 'chunk_data' | 'chunk_end' | 'trailer' | 'until_close' | 'resync' | 'dead';
+
+const REQUEST_LINE = /^([A-Za-z][A-Za-z0-9_-]{0,23}) (\S+) HTTP\/(\d\.\d)$/;
+const RESPONSE_LINE = /^HTTP\/(\d\.\d) (\d{3})(?: (.*))?$/;
+const METHOD_START = /^(GET|POST|HEAD|PUT|DELETE|OPTIONS|CONNECT|TRACE|PATCH|PROPFIND|PROPPATCH|MKCOL|COPY|MOVE|LOCK|UNLOCK|SEARCH|REPORT) /;
+
+/** True when bytes start like an HTTP request (client) or response (server). */
+export function looksLikeHttp(b: Uint8Array, isOrig: boolean): boolean {
+  const head = latin1(b.subarray(0, 16));
+  return isOrig ? METHOD_START.test(head) : head.startsWith('HTTP/1.');
+}
+
+class Half {
+  state: State;
+  lineBuf: Uint8Array[] = [];
+  lineLen = 0;
+  headBytes = 0;
+  headers: Array<[string, string]> = [];
+  remaining = 0;
+  bodyLength = 0;
+  startLine: RegExpExecArray | null = null;
+  ts = 0;
+  packet = 0;
+
+  constructor(midstream: boolean) {
+    this.state = midstream ? 'resync' : 'start';
+  }
+}
+
+export class HttpConnection {
+  private readonly halves: [Half, Half];
+  private readonly outstanding: Array<Mutable<HttpTransaction>> = [];
+  private depth = 0;
+  malformed = false;
+
+  constructor(
+    private readonly uid: string,
+    private readonly midstream: boolean,
+    private readonly emit: (t: HttpTransaction) => void,
+  ) {
+    this.halves = [new Half(midstream), new Half(midstream)];
+  }
+
+  data(isOrig: boolean, bytes: Uint8Array, ts: number, packet: number): void {
+    const h = this.halves[isOrig ? 0 : 1];
+    let pos = 0;
+    while (pos < bytes.length && h.state !== 'dead') {
+      switch (h.state) {
+        case 'body':
+        case 'chunk_data': {
+          const take = Math.min(h.remaining, bytes.length - pos);
+          h.remaining -= take;
+          h.bodyLength += take;
+          pos += take;
+          if (h.remaining === 0) {
+            if (h.state === 'body') this.endMessage(isOrig, h);
+            else h.state = 'chunk_end';
+          }
+          break;
+        }
+        case 'until_close':
+          h.bodyLength += bytes.length - pos;
+          pos = bytes.length;
+          break;
+        default: {
+          const nl = bytes.indexOf(0x0a, pos);
+          const end = nl < 0 ? bytes.length : nl;
+          const piece = bytes.subarray(pos, end);
+          h.lineLen += piece.length;
+          if (h.lineLen > MAX_LINE) {
+            this.fail(h);
+            return;
+          }
+          h.lineBuf.push(piece.slice());
+          if (nl < 0) return;
+          pos = nl + 1;
+          const all = joinBytes(h.lineBuf, h.lineLen);
+          h.lineBuf = [];
+          h.lineLen = 0;
+          const text = latin1(all.length > 0 && all[all.length - 1] === 0x0d ? all.subarray(0, all.length - 1) : all);
+          if (h.ts === 0 || h.state === 'start' || h.state === 'resync') {
+            h.ts = ts;
+            h.packet = packet;
+          }
+          this.line(isOrig, h, text);
+        }
+      }
+    }
+  }
+
+  /** Bytes were lost: a body can absorb them; otherwise look for the next message start. */
+  gap(isOrig: boolean, length: number): void {
+    const h = this.halves[isOrig ? 0 : 1];
+    if (h.state === 'dead') return;
+    if ((h.state === 'body' || h.state === 'chunk_data') && h.remaining >= length) {
+      h.remaining -= length;
+      h.bodyLength += length;
+      if (h.remaining === 0) {
+        if (h.state === 'body') this.endMessage(isOrig, h);
+        else h.state = 'chunk_end';
+      }
+      return;
+    }
+    if (h.state === 'until_close') return;
+    h.lineBuf = [];
+    h.lineLen = 0;
+    h.state = 'resync';
+  }
+
+  private fail(h: Half): void {
+    this.malformed = true;
+    h.state = 'dead';
+  }
+
+  private line(isOrig: boolean, h: Half, text: string): void {
+    switch (h.state) {
+      case 'start':
+      case 'resync': {
+        if (text.length === 0) return; // blank lines between messages are tolerated
+        const m = isOrig ? REQUEST_LINE.exec(text) : RESPONSE_LINE.exec(text);
+        if (m === null) {
+          if (h.state === 'start') this.fail(h);
+          return;
+        }
+        h.startLine = m;
+        h.headers = [];
+        h.headBytes = text.length;
+        h.state = 'headers';
+        return;
+      }
+      case 'headers': {
+        h.headBytes += text.length + 2;
+        if (h.headBytes > MAX_HEAD_BYTES || h.headers.length > MAX_HEADERS) {
+          this.fail(h);
+          return;
+        }
+        if (text.length > 0) {
+          const colon = text.indexOf(':');
+          if (colon > 0) h.headers.push([text.slice(0, colon).trim().toLowerCase(), text.slice(colon + 1).trim()]);
+          return;
+        }
+        this.headEnd(isOrig, h);
+        return;
+      }
+      case 'chunk_size': {
+        const size = parseInt(text.split(';')[0]?.trim() ?? '', 16);
+        if (!Number.isFinite(size) || size < 0) {
+          this.fail(h);
+          return;
+        }
+        if (size === 0) h.state = 'trailer';
+        else {
+          h.remaining = size;
+          h.state = 'chunk_data';
+        }
+        return;
+      }
+      case 'chunk_end':
+        h.state = 'chunk_size';
+        return;
+      case 'trailer':
+        if (text.length === 0) this.endMessage(isOrig, h);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private header(h: Half, name: string): string | undefined {
+    for (const [k, v] of h.headers) if (k === name) return v;
+    return undefined;
+  }
+
+  private headEnd(isOrig: boolean, h: Half): void {
+    const m = h.startLine;
+    if (m === null) return;
+    const te = this.header(h, 'transfer-encoding')?.toLowerCase();
+    const cl = this.header(h, 'content-length');
+    const length = cl !== undefined && /^\d{1,15}$/.test(cl) ? Number(cl) : undefined;
+    h.bodyLength = 0;
+    if (isOrig) {
+      this.depth += 1;
+      const auth = this.header(h, 'authorization');
+      const t: Mutable<HttpTransaction> = {
+        uid: this.uid,
+        ts: h.ts,
+        packet: h.packet,
+        depth: this.depth,
+        method: m[1] ?? '',
+        uri: m[2] ?? '',
+        version: m[3] ?? '',
+        requestBodyLength: 0,
+        midstream: this.midstream,
+      };
+      const host = this.header(h, 'host');
+      if (host !== undefined) t.host = host;
+      const ua = this.header(h, 'user-agent');
+      if (ua !== undefined) t.userAgent = ua;
+      const ref = this.header(h, 'referer');
+      if (ref !== undefined) t.referrer = ref;
+      if (auth !== undefined) {
+        const [scheme = '', value = ''] = auth.split(/\s+/, 2);
+        t.authScheme = scheme;
+        if (scheme.toLowerCase() === 'basic') {
+          const decoded = Buffer.from(value, 'base64').toString('latin1');
+          const colon = decoded.indexOf(':');
+          t.basicUser = colon >= 0 ? decoded.slice(0, colon) : decoded;
+        }
+      }
+      if (this.outstanding.length >= MAX_OUTSTANDING) {
+        const dropped = this.outstanding.shift();
+        if (dropped) this.emit(dropped);
+      }
+      this.outstanding.push(t);
+      if (te?.includes('chunked')) h.state = 'chunk_size';
+      else if (length !== undefined && length > 0) {
+        h.remaining = length;
+        h.state = 'body';
+      } else this.endMessage(isOrig, h);
+      return;
+    }
+    const code = Number(m[2]);
+    const request = this.outstanding[0];
+    if (code >= 100 && code < 200 && code !== 101) {
+      // An interim response: the real one is still to come.
+      h.state = 'start';
+      return;
+    }
+    if (request !== undefined) {
+      request.statusCode = code;
+      if (m[3] !== undefined) request.statusMessage = m[3];
+    }
+    if (code === 101) {
+      // Switched protocols (WebSocket, h2c): no more HTTP on this connection.
+      this.endMessage(isOrig, h);
+      this.halves[0].state = 'dead';
+      this.halves[1].state = 'dead';
+      return;
+    }
+    const noBody = request?.method === 'HEAD' || code === 204 || code === 304;
+    if (noBody) this.endMessage(isOrig, h);
+    else if (te?.includes('chunked')) h.state = 'chunk_size';
+    else if (length !== undefined) {
+      if (length === 0) this.endMessage(isOrig, h);
+      else {
+        h.remaining = length;
+        h.state = 'body';
+      }
+    } else h.state = 'until_close';
+  }
+
+  private endMessage(isOrig: boolean, h: Half): void {
+    if (isOrig) {
+      const t = this.outstanding[this.outstanding.length - 1];
+      if (t !== undefined) t.requestBodyLength = h.bodyLength;
+    } else {
+      const t = this.outstanding.shift();
+      if (t !== undefined) {
+        t.responseBodyLength = h.bodyLength;
+        this.emit(t);
+      }
+    }
+    h.state = 'start';
+    h.ts = 0;
+  }
+
+  /** The connection ended: a body read until close is complete, and requests without responses are reported. */
+  close(): void {
+    const resp = this.halves[1];
+    if (resp.state === 'until_close') {
+      const t = this.outstanding.shift();
+      if (t !== undefined) {
+        t.responseBodyLength = resp.bodyLength;
+        this.emit(t);
+      }
+    }
+    for (const t of this.outstanding.splice(0)) this.emit(t);
+  }
+}
+
+function joinBytes(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+// Splits a byte stream into CR LF (or LF) terminated lines with a bound on line length, for the text protocols.
+
+export const MAX_LINE = 8192;
+
+export function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
+/** Calls `line` for each complete line (without its terminator); returns false once a line exceeds the bound. */
+export class LineSplitter {
+  private pending: Uint8Array[] = [];
+  private pendingLength = 0;
+  overflowed = false;
+
+  constructor(private readonly maxLine = MAX_LINE) {}
+
+  push(bytes: Uint8Array, line: (text: string) => boolean | void): void {
+    if (this.overflowed) return;
+    let start = 0;
+    while (start < bytes.length) {
+      const nl = bytes.indexOf(0x0a, start);
+      if (nl < 0) {
+        const rest = bytes.subarray(start);
+        this.pendingLength += rest.length;
+        if (this.pendingLength > this.maxLine) {
+          this.overflowed = true;
+          this.pending = [];
+          return;
+        }
+        this.pending.push(rest.slice());
+        return;
+      }
+      let piece = bytes.subarray(start, nl);
+      if (this.pending.length > 0) {
+        const all = new Uint8Array(this.pendingLength + piece.length);
+        let at = 0;
+        for (const p of this.pending) {
+          all.set(p, at);
+          at += p.length;
+        }
+        all.set(piece, at);
+        piece = all;
+        this.pending = [];
+        this.pendingLength = 0;
+      }
+      if (piece.length > this.maxLine) {
+        this.overflowed = true;
+        return;
+      }
+      const end = piece.length > 0 && piece[piece.length - 1] === 0x0d ? piece.length - 1 : piece.length;
+      start = nl + 1;
+      if (line(latin1(piece.subarray(0, end))) === false) return;
+    }
+  }
+
+  /** Forgets a partial line (after a gap). */
+  reset(): void {
+    this.pending = [];
+    this.pendingLength = 0;
+  }
+
+  /** Bytes waiting for the end of their line. */
+  get buffered(): number {
+    return this.pendingLength;
+  }
+}

@@ -1,0 +1,376 @@
+// TLS handshake reader: ClientHello (server name, ALPN, JA3, JA4) and ServerHello (version, cipher), from a reassembled TCP stream.
+import { createHash } from 'node:crypto';
+
+/** Largest handshake message we collect (a ClientHello with post-quantum key shares is a few KiB). */
+const MAX_HANDSHAKE = 64 * 1024;
+/** TLS records may not exceed 2^14 + 2048 bytes of fragment. */
+const MAX_RECORD = 16384 + 2048;
+
+export interface TlsClientHello {
+  /** legacy_version from the hello, e.g. 0x0303. */
+  readonly version: number;
+  readonly serverName?: string;
+  readonly alpn: readonly string[];
+  readonly ciphers: readonly number[];
+  readonly extensions: readonly number[];
+  readonly supportedGroups: readonly number[];
+  readonly pointFormats: readonly number[];
+  readonly signatureAlgorithms: readonly number[];
+  readonly supportedVersions: readonly number[];
+  /** The JA3 string (version,ciphers,extensions,groups,point formats; GREASE removed) and its MD5. */
+  readonly ja3String: string;
+  readonly ja3: string;
+  /** JA4 (FoxIO's TLS client fingerprint, TCP) and its unhashed form. */
+  readonly ja4: string;
+  readonly ja4Raw: string;
+}
+
+export interface TlsServerHello {
+  readonly version: number;
+  /** supported_versions from the server (TLS 1.3 puts the real version there). */
+  readonly selectedVersion?: number;
+  readonly cipher: number;
+  readonly extensions: readonly number[];
+}
+
+export function isGrease(v: number): boolean {
+  return (v & 0x0f0f) === 0x0a0a && (v >> 8) === (v & 0xff);
+}
+
+/** Zeek's names for versions (TLSv12 and so on). */
+export function tlsVersionName(v: number): string {
+  switch (v) {
+    case 0x0300:
+      return 'SSLv3';
+    case 0x0301:
+      return 'TLSv10';
+    case 0x0302:
+      return 'TLSv11';
+    case 0x0303:
+      return 'TLSv12';
+    case 0x0304:
+      return 'TLSv13';
+    case 0x0002:
+      return 'SSLv2';
+    default:
+      return `unknown-${v}`;
+  }
+}
+
+class Cursor {
+  constructor(
+    readonly b: Uint8Array,
+    public at: number,
+    readonly end: number,
+  ) {}
+  need(n: number): boolean {
+    return this.at + n <= this.end;
+  }
+  u8(): number {
+    if (!this.need(1)) throw new RangeError('tls');
+    return this.b[this.at++]!;
+  }
+  u16(): number {
+    if (!this.need(2)) throw new RangeError('tls');
+    const v = (this.b[this.at]! << 8) | this.b[this.at + 1]!;
+    this.at += 2;
+    return v;
+  }
+  skip(n: number): void {
+    if (!this.need(n)) throw new RangeError('tls');
+    this.at += n;
+  }
+  /** A length-prefixed sub-range (prefix of 1 or 2 bytes); returns a cursor over it and moves past it. */
+  vec(prefix: 1 | 2): Cursor {
+    const len = prefix === 1 ? this.u8() : this.u16();
+    if (!this.need(len)) throw new RangeError('tls');
+    const c = new Cursor(this.b, this.at, this.at + len);
+    this.at += len;
+    return c;
+  }
+}
+
+const hex4 = (v: number): string => v.toString(16).padStart(4, '0');
+
+function sha12(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
+function ja4Version(v: number): string {
+  switch (v) {
+    case 0x0304:
+      return '13';
+    case 0x0303:
+      return '12';
+    case 0x0302:
+      return '11';
+    case 0x0301:
+      return '10';
+    case 0x0300:
+      return 's3';
+    case 0x0002:
+      return 's2';
+    case 0xfeff:
+      return 'd1';
+    case 0xfefd:
+      return 'd2';
+    case 0xfefc:
+      return 'd3';
+    default:
+      return '00';
+  }
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** First and last character of the first ALPN value, or of its hex form when either end is not alphanumeric. */
+function ja4Alpn(first: Uint8Array | undefined): string {
+  if (first === undefined || first.length === 0) return '00';
+  const a = first[0]!;
+  const z = first[first.length - 1]!;
+  if (isAlnum(a) && isAlnum(z)) return String.fromCharCode(a) + String.fromCharCode(z);
+  const hex = Buffer.from(first).toString('hex');
+  return hex[0]! + hex[hex.length - 1]!;
+}
+
+function twoDigits(n: number): string {
+  return String(Math.min(99, n)).padStart(2, '0');
+}
+
+/** JA4 for TLS over TCP, from the fields of a ClientHello (GREASE already kept, removed here). */
+export function ja4(fields: {
+  version: number;
+  ciphers: readonly number[];
+  extensions: readonly number[];
+  signatureAlgorithms: readonly number[];
+  supportedVersions: readonly number[];
+  firstAlpn: Uint8Array | undefined;
+}): { ja4: string; raw: string } {
+  const ciphers = fields.ciphers.filter((c) => !isGrease(c));
+  const exts = fields.extensions.filter((e) => !isGrease(e));
+  const versions = fields.supportedVersions.filter((v) => !isGrease(v));
+  const version = versions.length > 0 ? Math.max(...versions) : fields.version;
+  const sni = exts.includes(0x0000) ? 'd' : 'i';
+  const a = `t${ja4Version(version)}${sni}${twoDigits(ciphers.length)}${twoDigits(exts.length)}${ja4Alpn(fields.firstAlpn)}`;
+  const cipherList = ciphers.map(hex4).sort().join(',');
+  const extList = exts
+    .filter((e) => e !== 0x0000 && e !== 0x0010)
+    .map(hex4)
+    .sort()
+    .join(',');
+  const sigs = fields.signatureAlgorithms.filter((s) => !isGrease(s)).map(hex4).join(',');
+  const extText = sigs.length > 0 ? `${extList}_${sigs}` : extList;
+  const b = cipherList.length > 0 ? sha12(cipherList) : '000000000000';
+  const c = extList.length > 0 ? sha12(extText) : '000000000000';
+  return { ja4: `${a}_${b}_${c}`, raw: `${a}_${cipherList}_${extText}` };
+}
+
+/** Parses a ClientHello body (after the 4-byte handshake header); undefined when malformed. */
+export function parseClientHello(b: Uint8Array): TlsClientHello | undefined {
+  try {
+    const c = new Cursor(b, 0, b.length);
+    const version = c.u16();
+    c.skip(32);
+    c.vec(1); // session id
+    const cs = c.vec(2);
+    const ciphers: number[] = [];
+    while (cs.need(2)) ciphers.push(cs.u16());
+    c.vec(1); // compression methods
+    const extensions: number[] = [];
+    const groups: number[] = [];
+    const pointFormats: number[] = [];
+    const sigAlgs: number[] = [];
+    const versions: number[] = [];
+    const alpn: string[] = [];
+    let firstAlpn: Uint8Array | undefined;
+    let serverName: string | undefined;
+    if (c.need(2)) {
+      const ex = c.vec(2);
+      while (ex.need(4)) {
+        const type = ex.u16();
+        const body = ex.vec(2);
+        extensions.push(type);
+        switch (type) {
+          case 0x0000: {
+            const list = body.vec(2);
+            while (list.need(3)) {
+              const kind = list.u8();
+              const name = list.vec(2);
+              if (kind === 0 && serverName === undefined) serverName = printable(b.subarray(name.at, name.end));
+            }
+            break;
+          }
+          case 0x000a: {
+            const list = body.vec(2);
+            while (list.need(2)) groups.push(list.u16());
+            break;
+          }
+          case 0x000b: {
+            const list = body.vec(1);
+            while (list.need(1)) pointFormats.push(list.u8());
+            break;
+          }
+          case 0x000d: {
+            const list = body.vec(2);
+            while (list.need(2)) sigAlgs.push(list.u16());
+            break;
+          }
+          case 0x0010: {
+            const list = body.vec(2);
+            while (list.need(1)) {
+              const p = list.vec(1);
+              const bytes = b.subarray(p.at, p.end);
+              if (firstAlpn === undefined) firstAlpn = bytes;
+              alpn.push(printable(bytes));
+            }
+            break;
+          }
+          case 0x002b: {
+            const list = body.vec(1);
+            while (list.need(2)) versions.push(list.u16());
+            break;
+          }
+          default:
+            break;
+        }
+      }
+    }
+    const noGrease = (xs: number[]): number[] => xs.filter((x) => !isGrease(x));
+    const ja3String = [version, noGrease(ciphers).join('-'), noGrease(extensions).join('-'), noGrease(groups).join('-'), pointFormats.join('-')].join(',');
+    const j4 = ja4({ version, ciphers, extensions, signatureAlgorithms: sigAlgs, supportedVersions: versions, firstAlpn });
+    return {
+      version,
+      ...(serverName !== undefined ? { serverName } : {}),
+      alpn,
+      ciphers,
+      extensions,
+      supportedGroups: groups,
+      pointFormats,
+      signatureAlgorithms: sigAlgs,
+      supportedVersions: versions,
+      ja3String,
+      ja3: createHash('md5').update(ja3String).digest('hex'),
+      ja4: j4.ja4,
+      ja4Raw: j4.raw,
+    };
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
+    throw err;
+  }
+}
+
+/** Parses a ServerHello body; undefined when malformed. */
+export function parseServerHello(b: Uint8Array): TlsServerHello | undefined {
+  try {
+    const c = new Cursor(b, 0, b.length);
+    const version = c.u16();
+    c.skip(32);
+    c.vec(1);
+    const cipher = c.u16();
+    c.u8();
+    const extensions: number[] = [];
+    let selected: number | undefined;
+    if (c.need(2)) {
+      const ex = c.vec(2);
+      while (ex.need(4)) {
+        const type = ex.u16();
+        const body = ex.vec(2);
+        extensions.push(type);
+        if (type === 0x002b && body.need(2)) selected = body.u16();
+      }
+    }
+    return { version, cipher, extensions, ...(selected !== undefined ? { selectedVersion: selected } : {}) };
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
+    throw err;
+  }
+}
+
+/** Host names are ASCII; anything else is escaped so a hostile name cannot carry control characters. */
+function printable(bytes: Uint8Array): string {
+  let s = '';
+  for (const c of bytes.subarray(0, 255)) s += c >= 0x20 && c < 0x7f && c !== 0x5c ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`;
+  return s;
+}
+
+/** What one direction's handshake reader reports. */
+export type TlsEvent = { type: 'client_hello'; hello: TlsClientHello } | { type: 'server_hello'; hello: TlsServerHello } | { type: 'malformed' };
+
+/** Reads TLS records from one direction until the hello it cares about, then stops. */
+export class TlsStreamReader {
+  private buf: Uint8Array = new Uint8Array(0);
+  private hs: Uint8Array = new Uint8Array(0);
+  done = false;
+
+  constructor(private readonly onEvent: (e: TlsEvent) => void) {}
+
+  data(bytes: Uint8Array): void {
+    if (this.done) return;
+    this.buf = append(this.buf, bytes);
+    let pos = 0;
+    while (!this.done && this.buf.length - pos >= 5) {
+      const type = this.buf[pos]!;
+      const major = this.buf[pos + 1]!;
+      const len = (this.buf[pos + 3]! << 8) | this.buf[pos + 4]!;
+      if (type < 20 || type > 24 || major !== 3 || len > MAX_RECORD) {
+        this.fail();
+        return;
+      }
+      if (this.buf.length - pos - 5 < len) break;
+      if (type === 22) this.handshake(this.buf.subarray(pos + 5, pos + 5 + len));
+      else if (type === 20 || type === 23) this.done = true; // encrypted from here on
+      pos += 5 + len;
+    }
+    this.buf = this.buf.slice(pos);
+  }
+
+  private handshake(fragment: Uint8Array): void {
+    this.hs = append(this.hs, fragment);
+    if (this.hs.length > MAX_HANDSHAKE) {
+      this.fail();
+      return;
+    }
+    while (!this.done && this.hs.length >= 4) {
+      const type = this.hs[0]!;
+      const len = (this.hs[1]! << 16) | (this.hs[2]! << 8) | this.hs[3]!;
+      if (len > MAX_HANDSHAKE) {
+        this.fail();
+        return;
+      }
+      if (this.hs.length - 4 < len) return;
+      const body = this.hs.subarray(4, 4 + len);
+      if (type === 1) {
+        const hello = parseClientHello(body);
+        if (hello) this.onEvent({ type: 'client_hello', hello });
+        else this.onEvent({ type: 'malformed' });
+        this.done = true;
+      } else if (type === 2) {
+        const hello = parseServerHello(body);
+        if (hello) this.onEvent({ type: 'server_hello', hello });
+        else this.onEvent({ type: 'malformed' });
+        this.done = true;
+      }
+      this.hs = this.hs.slice(4 + len);
+    }
+  }
+
+  private fail(): void {
+    this.done = true;
+    this.onEvent({ type: 'malformed' });
+  }
+}
+
+function append(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b.slice();
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** True when bytes look like the start of a TLS handshake record (or an SSLv2-style hello). */
+export function looksLikeTls(b: Uint8Array): boolean {
+  return b.length >= 3 && b[0] === 0x16 && b[1] === 0x03 && b[2]! <= 0x04;
+}
