@@ -47,6 +47,8 @@ export interface EvtxRecord {
   /** Chunk index and the record's byte offset in the file (provenance). */
   readonly chunk: number;
   readonly offset: number;
+  /** The record's size in bytes (header, BinXml and trailing size copy): its raw bytes are [offset, offset + size). */
+  readonly size: number;
   /** System/EventID as a number, and its Qualifiers attribute when present. */
   readonly eventId: number | null;
   readonly qualifiers: number | null;
@@ -106,7 +108,6 @@ export function isAllZero(d: Uint8Array): boolean {
  */
 export function parseChunk(data: Uint8Array, index: number, fileOffset: number, options: ChunkOptions, warn: Warn): EvtxRecord[] {
   const out: EvtxRecord[] = [];
-  if (data.length < CHUNK_SIZE) warn('chunk_truncated', 'chunk is cut short by the end of the file', fileOffset + data.length);
   if (data.length < CHUNK_HEADER_SIZE) return out;
 
   const lastRecordId = u64(data, 32);
@@ -147,7 +148,7 @@ export function parseChunk(data: Uint8Array, index: number, fileOffset: number, 
     if (u32(data, p + size - 4) !== size) warn('record_size_mismatch', 'record size copy differs from the record size', fileOffset + p + size - 4, recordId);
     try {
       const root = bx.record(p + RECORD_HEADER_SIZE, p + size - 4);
-      out.push(recordOf(root, recordId, filetimeIso(u32(data, p + 16), u32(data, p + 20)), index, fileOffset + p, options));
+      out.push(recordOf(root, recordId, filetimeIso(u32(data, p + 16), u32(data, p + 20)), index, fileOffset + p, size, options));
     } catch (err) {
       if (!(err instanceof BinXmlError) && !(err instanceof RangeError)) throw err;
       warn('record_unparsable', `record skipped: ${err instanceof BinXmlError ? err.message : 'structure too deep'}`, fileOffset + p, recordId);
@@ -195,7 +196,7 @@ function timeCreated(nodes: readonly XNode[] | undefined): string | null {
   return nonEmpty(text(nodes));
 }
 
-function recordOf(root: XElement, recordId: number, timestamp: string, chunk: number, offset: number, options: ChunkOptions): EvtxRecord {
+function recordOf(root: XElement, recordId: number, timestamp: string, chunk: number, offset: number, size: number, options: ChunkOptions): EvtxRecord {
   const system = child(root, 'System');
   const provider = child(system, 'Provider');
   const eventIdEl = child(system, 'EventID');
@@ -207,6 +208,7 @@ function recordOf(root: XElement, recordId: number, timestamp: string, chunk: nu
     timestamp,
     chunk,
     offset,
+    size,
     eventId: integer(text(eventIdEl?.children)),
     qualifiers: integer(text(attrNodes(eventIdEl, 'Qualifiers'))),
     channel: nonEmpty(text(child(system, 'Channel')?.children)),

@@ -192,6 +192,7 @@ export class EvtxParser {
   }
 
   private chunk(data: Uint8Array, index: number, offset: number, options: ChunkOptions): EvtxRecord[] {
+    if (data.length < CHUNK_SIZE) this.warn('chunk_truncated', 'chunk is cut short by the end of the file', index, offset + data.length);
     if (!hasChunkMagic(data)) {
       // All-zero chunks are unused space (common after a log is cleared or copied); anything else is damage.
       if (isAllZero(data)) this.summary.chunksEmpty++;
