@@ -150,11 +150,8 @@ describe('input that is not an EVTX file', () => {
   it('a missing file is not_found, with no path in the message', async () => {
     const { EvtxParser } = await import('./index.js');
     const missing = '/nonexistent/dir/file.evtx';
-    expect(() => [...new EvtxParser().recordsFromFileSync(missing)]).toThrow(expect.objectContaining({ code: 'not_found' }));
-    try {
-      [...new EvtxParser().recordsFromFileSync(missing)];
-    } catch (err) {
-      expect((err as Error).message).not.toContain('nonexistent');
-    }
+    const read = (): number => [...new EvtxParser().recordsFromFileSync(missing)].length;
+    expect(read).toThrow(expect.objectContaining({ code: 'not_found' }));
+    expect(read).not.toThrow(/nonexistent/);
   });
 });
