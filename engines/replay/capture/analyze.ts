@@ -17,6 +17,8 @@ export interface AnalyzeOptions extends FeedOptions {
   readonly application?: boolean;
   /** Most live connections at once. */
   readonly maxActiveFlows?: number;
+  /** Ports that make a non-SYN first packet's sender the responder; Zeek's analyzer ports by default, none in `zeek -b`. */
+  readonly likelyServerPorts?: ReadonlySet<number>;
 }
 
 export interface PacketCounts {
@@ -79,6 +81,7 @@ export class CaptureAnalyzer {
       timeouts: options.timeouts ?? ZEEK_TIMEOUTS,
       warnings: this.warnings,
       ...(options.maxActiveFlows !== undefined ? { maxActive: options.maxActiveFlows } : {}),
+      ...(options.likelyServerPorts !== undefined ? { likelyServerPorts: options.likelyServerPorts } : {}),
       onClose: (conn) => {
         this.app?.close(conn);
         this.finished.push(conn.record(formatAddress));
