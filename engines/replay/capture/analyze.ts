@@ -107,7 +107,9 @@ export class CaptureAnalyzer {
       frames = this.fragments.lastFrames;
       this.decoder.transport(d);
     }
-    if (d.level !== 'ip' && d.level !== 'transport') {
+    // A TCP, UDP or ICMP packet whose transport header could not be read has no place in a connection.
+    const known = d.ipProto === 6 || d.ipProto === 17 || d.ipProto === 1 || d.ipProto === 58;
+    if (d.level === 'none' || d.level === 'link' || (d.level === 'ip' && known)) {
       this.counts.unplaced += 1;
       return;
     }
