@@ -71,7 +71,7 @@ function key(ecosystem: Ecosystem, name: string, version: string): string {
   return `${name}@${version}`;
 }
 
-/** Components of a CycloneDX document (nested ones too), keyed from their package URLs. */
+/** Components of a CycloneDX document (nested ones too, not the metadata's root component), keyed from their package URLs. */
 function cdxComponents(bom: unknown, ecosystem: Ecosystem): Set<string> {
   const out = new Set<string>();
   const stack: unknown[] = [bom];
@@ -84,7 +84,7 @@ function cdxComponents(bom: unknown, ecosystem: Ecosystem): Set<string> {
       const m = /^pkg:([^/]+)\/(.+?)@([^?#]+)/.exec(purl);
       if (m !== null) out.add(key(ecosystem, decodeURIComponent(m[2] ?? ''), decodeURIComponent(m[3] ?? '')));
     }
-    for (const k of ['components', 'metadata', 'component']) {
+    for (const k of ['components']) {
       const v = rec[k];
       if (Array.isArray(v)) stack.push(...(v as unknown[]));
       else if (v !== undefined) stack.push(v);
@@ -122,6 +122,9 @@ function compareWithCdxgen(cdxgen: string, files: { rel: string; file: string }[
       console.log(
         `${rel} | ${ours.size} | ${theirs.size} | ${common} | ${ours.size - common} | ${theirs.size - common} | ${oursMs.toFixed(1)} | ${theirMs.toFixed(0)}`,
       );
+      const onlyOurs = [...ours].filter((k) => !theirs.has(k)).slice(0, 3);
+      const onlyTheirs = [...theirs].filter((k) => !ours.has(k)).slice(0, 3);
+      if (onlyOurs.length + onlyTheirs.length > 0) console.log(`    e.g. only ours: ${onlyOurs.join(', ') || '-'}; only cdxgen: ${onlyTheirs.join(', ') || '-'}`);
     } catch {
       console.log(`${rel} | ${ours.size} | cdxgen failed on this file`);
     } finally {
@@ -130,7 +133,9 @@ function compareWithCdxgen(cdxgen: string, files: { rel: string; file: string }[
   }
 }
 
-const files = corpusFiles();
+// MANIFESTS_BENCH_FILTER=<text> keeps the files whose corpus path contains it
+const filter = process.env['MANIFESTS_BENCH_FILTER'];
+const files = corpusFiles().filter((f) => filter === undefined || f.rel.includes(filter));
 if (files.length === 0) {
   console.log('manifests bench: the supply-chain corpus is not present (set VITRINE_CORPORA)');
   process.exit(0);
