@@ -1,10 +1,13 @@
 // @vitest-environment jsdom
 // The shell end to end in jsdom with a fake gateway: token gate, pasting a token, the sidebar from /api/services, 401 and unreachable screens.
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
 import { TOKEN_KEY, browserTokenEnvironment } from './api/token';
 import { createShellStore } from './store';
+
+// Waits end as soon as the condition holds; the ceiling only matters on a loaded machine.
+configure({ asyncUtilTimeout: 10_000 });
 
 const TOKEN = 'f'.repeat(32);
 const health = { status: 'ok', version: '0.1.0', uptime_s: 1, services: [], workers: { size: 2, busy: 0, queued: 0 } };
@@ -51,7 +54,7 @@ describe('App', () => {
     expect(screen.getByRole('alert').textContent).toContain('neither a token');
     fireEvent.change(input, { target: { value: `http://127.0.0.1:4100/#token=${TOKEN}` } });
     fireEvent.click(screen.getByRole('button', { name: 'Use token' }));
-    await waitFor(() => expect(screen.getByRole('button', { name: /Assessment/ })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('button', { name: /Assessment/ })).toBeTruthy(), { timeout: 10_000 });
     expect(window.sessionStorage.getItem(TOKEN_KEY)).toBe(TOKEN);
     await waitFor(() => expect(screen.getByTestId('gateway-health').textContent).toContain('Gateway ok'));
   });
@@ -61,14 +64,15 @@ describe('App', () => {
     render(<App store={createShellStore()} initialBridge={undefined} tokenEnv={browserTokenEnvironment()} />);
     expect(screen.getByTestId('token-help')).toBeTruthy();
     window.location.hash = `#token=${TOKEN}`;
-    await waitFor(() => expect(screen.getByRole('button', { name: /Assessment/ })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('button', { name: /Assessment/ })).toBeTruthy(), { timeout: 10_000 });
     expect(window.location.hash).toBe('');
   });
 
   it('shows the sidebar from /api/services and the Assessment workspace', async () => {
     const { seen } = gateway();
     render(<App store={createShellStore()} initialBridge={{ apiBase: 'http://127.0.0.1:4100', token: TOKEN }} tokenEnv={browserTokenEnvironment()} />);
-    await waitFor(() => expect(screen.getByRole('button', { name: /Run assessment/ })).toBeTruthy());
+    // The workspace is a lazy chunk (cytoscape included): loading it can take a while on a busy machine.
+    await waitFor(() => expect(screen.getByRole('button', { name: /Run assessment/ })).toBeTruthy(), { timeout: 20_000 });
     expect(screen.getByRole('navigation', { name: 'Workspaces' }).textContent).toContain('Assessment');
     expect(seen.every((a) => a === `Bearer ${TOKEN}`)).toBe(true);
   });

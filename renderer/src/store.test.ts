@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobInfo, ServiceInfo } from '../../engines/core/contracts/gateway';
 import { ApiError } from './api/client';
-import { FINISHED_JOBS_KEPT, THEME_KEY, WORKSPACE_KEY, activeJobs, createShellStore, effectiveTheme } from './store';
+import { FINISHED_JOBS_KEPT, THEME_KEY, WORKSPACE_KEY, activeJobs, createShellStore, effectiveTheme, lastFinishedJob } from './store';
 
 const svc = (name: string, workspace: string): ServiceInfo => ({ name, title: name, workspace, base: `/svc/${name}` });
 const job = (id: string, state: JobInfo['state'], started: string, fraction = 0): JobInfo => ({ id, service: 'caseassess', type: 'caseassess.assess', state, fraction, started_at: started });
@@ -46,8 +46,10 @@ describe('jobs', () => {
     const active = activeJobs(store.getState().jobs);
     expect(active.map((j) => j.id)).toEqual(['a', 'b']);
     expect(active[1]?.fraction).toBe(0.7);
-    store.getState().upsertJob(job('a', 'cancelled', '2025-01-01T00:00:01Z'));
+    expect(lastFinishedJob(store.getState().jobs)?.id).toBe('c');
+    store.getState().upsertJob({ ...job('a', 'cancelled', '2025-01-01T00:00:01Z'), finished_at: '2025-01-01T00:00:09Z' });
     expect(activeJobs(store.getState().jobs).map((j) => j.id)).toEqual(['b']);
+    expect(lastFinishedJob(store.getState().jobs)?.id).toBe('a');
   });
 
   it('keeps every active job but only the most recent finished ones', () => {

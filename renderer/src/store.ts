@@ -133,3 +133,13 @@ export function activeJobs(jobs: Readonly<Record<string, JobInfo>>): JobInfo[] {
 export function effectiveTheme(pref: ThemePreference, systemPrefersDark: boolean): 'light' | 'dark' {
   return pref === 'system' ? (systemPrefersDark ? 'dark' : 'light') : pref;
 }
+
+/** The job that finished most recently, so a quick job's outcome is visible after its bar has gone. */
+export function lastFinishedJob(jobs: Readonly<Record<string, JobInfo>>): JobInfo | undefined {
+  let last: JobInfo | undefined;
+  for (const j of Object.values(jobs)) {
+    if (isActive(j)) continue;
+    if (!last || (j.finished_at ?? j.started_at) > (last.finished_at ?? last.started_at)) last = j;
+  }
+  return last;
+}

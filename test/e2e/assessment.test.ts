@@ -138,6 +138,8 @@ describe.skipIf(!HAVE_CHROMIUM)('Assessment workspace in Chromium', () => {
       expect(ranks).toEqual(ranks.map((_r, i) => i + 1));
       expect(await page.getByTestId('evidence-matrix').locator('tbody tr').count()).toBeGreaterThan(5);
       await page.getByTestId('evidence-graph').locator('canvas').first().waitFor();
+      // The job's events arrived over /api/events: the status bar names the finished job.
+      await page.getByTestId('last-job').waitFor();
       // The run is kept: the history lists it.
       await page.getByTestId('history').getByText('Spear-phishing and implant', { exact: false }).first().waitFor();
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { JobInfo } from '../../../engines/core/contracts/gateway';
 import { ApiError } from '../api/client';
 import { Progress } from '../components/Progress';
-import { activeJobs } from '../store';
+import { activeJobs, lastFinishedJob } from '../store';
 import { useShell, useShellContext } from './context';
 import { useSystemPrefersDark } from './useTheme';
 
@@ -14,6 +14,8 @@ const CONNECTION_WORDS = {
   unauthorized: 'Token refused',
   failed: 'Gateway error',
 } as const;
+
+const JOB_END_WORDS: Partial<Record<JobInfo['state'], string>> = { succeeded: 'done', failed: 'failed', cancelled: 'cancelled' };
 
 function JobChip({ job }: { readonly job: JobInfo }) {
   const { client } = useShellContext();
@@ -57,6 +59,7 @@ export function StatusBar() {
   const openOverlay = useShell((s) => s.openOverlay);
   const systemDark = useSystemPrefersDark();
   const running = activeJobs(jobs);
+  const last = running.length === 0 ? lastFinishedJob(jobs) : undefined;
   return (
     <footer className="statusbar" aria-label="Status">
       <div className={`health health--${connection}`} data-testid="gateway-health" role="status">
@@ -70,7 +73,20 @@ export function StatusBar() {
         )}
       </div>
       <div className="jobs" aria-label="Running jobs">
-        {running.length === 0 ? <span className="muted">No jobs running</span> : running.map((j) => <JobChip key={j.id} job={j} />)}
+        {running.length === 0 ? (
+          <span className="muted">
+            No jobs running
+            {last && (
+              <span data-testid="last-job">
+                {' '}
+                · last: {last.label ?? last.type} {JOB_END_WORDS[last.state] ?? last.state}
+                {last.finished_at ? ` at ${new Date(last.finished_at).toLocaleTimeString()}` : ''}
+              </span>
+            )}
+          </span>
+        ) : (
+          running.map((j) => <JobChip key={j.id} job={j} />)
+        )}
       </div>
       <div className="statusbar__tools">
         <button type="button" className="small" onClick={() => cycleTheme(systemDark)} title="Switch theme (light, dark, follow the system)">
