@@ -210,8 +210,12 @@ export const PLACES: ReadonlyMap<string, Place> = buildPlaces();
 
 const ASIA_PACIFIC_MEMBERS = new Set(['East Asia', 'Southeast Asia', 'South Asia', 'Oceania']);
 
-/** Every region that contains `place`, transitively (not the place itself). */
+const containing = new Map<string, ReadonlySet<string>>();
+
+/** Every region that contains `place`, transitively (not the place itself). Memoised: the scorer asks per actor and item. */
 export function regionsContaining(place: string): ReadonlySet<string> {
+  const hit = containing.get(place);
+  if (hit) return hit;
   const out = new Set<string>();
   const stack = [place];
   while (stack.length > 0) {
@@ -225,6 +229,7 @@ export function regionsContaining(place: string): ReadonlySet<string> {
       }
     }
   }
+  if (PLACES.has(place)) containing.set(place, out);
   return out;
 }
 

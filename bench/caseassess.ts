@@ -1,0 +1,55 @@
+// `npm run bench -- caseassess`: assessments per second of a 50-item case against the full shipped knowledge graph (no peer tool to compare with).
+import { assess, loadKnowledgeGraph, toStix } from '../engines/caseassess/index.js';
+import type { CaseFile } from '../engines/core/contracts/caseassess.js';
+
+const kg = loadKnowledgeGraph();
+const actors = kg.file.actors;
+
+// A realistic mixed case, chosen deterministically: 30 techniques, 8 software, 4 indicators, 3 sectors, 4 regions, 1 time window = 50 items.
+const byTechniques = [...actors].sort((a, b) => b.techniques.length - a.techniques.length);
+const primary = byTechniques[0];
+const secondary = byTechniques[5];
+if (!primary || !secondary) throw new Error('the knowledge graph has too few actors');
+// Mostly the primary actor's evidence, the rest from others, topped up from every actor until the counts are exact.
+const pool = (pick: (a: (typeof actors)[number]) => readonly string[], first: number): string[] => [
+  ...new Set([...pick(primary).slice(0, first), ...pick(secondary), ...byTechniques.flatMap((a) => pick(a))]),
+];
+const techniqueIds = pool((a) => a.techniques, 20).slice(0, 30);
+const softwareIds = pool((a) => a.software, 5).slice(0, 8);
+const kase: CaseFile = {
+  case_id: 'bench-50',
+  title: 'Benchmark case',
+  techniques: techniqueIds.map((id, i) => ({ evidence_id: `T${i}`, id, confidence: 0.5 + (i % 5) / 10 })),
+  software: softwareIds.map((id, i) => ({ evidence_id: `S${i}`, ...(i % 2 === 0 ? { id } : { name: kg.software.get(id)?.name ?? id }) })),
+  indicators: ['198.51.100.7', 'update-check.example', 'd41d8cd98f00b204e9800998ecf8427e', 'invoice.js'].map((value, i) => ({
+    evidence_id: `I${i}`,
+    type: (['ipv4', 'domain', 'md5', 'file_name'] as const)[i] ?? 'other',
+    value,
+  })),
+  sectors: ['government', 'defense', 'energy'].map((name, i) => ({ evidence_id: `X${i}`, name })),
+  regions: ['Ukraine', 'Germany', 'Europe', 'United States'].map((name, i) => ({ evidence_id: `R${i}`, name })),
+  time_window: { evidence_id: 'W', start: '2022-01', end: '2023-06' },
+};
+const items = (kase.techniques?.length ?? 0) + (kase.software?.length ?? 0) + (kase.indicators?.length ?? 0) + (kase.sectors?.length ?? 0) + (kase.regions?.length ?? 0) + 1;
+if (items !== 50) throw new Error(`the bench case has ${items} items, not 50`);
+
+function measure(label: string, fn: () => unknown, seconds = 3): number {
+  for (let i = 0; i < 20; i++) fn(); // warm-up
+  let count = 0;
+  const start = process.hrtime.bigint();
+  const budget = BigInt(seconds * 1e9);
+  let elapsed = 0n;
+  while (elapsed < budget) {
+    fn();
+    count++;
+    elapsed = process.hrtime.bigint() - start;
+  }
+  const perSecond = count / (Number(elapsed) / 1e9);
+  console.log(`${label}: ${perSecond.toFixed(1)} per second (${count} runs in ${(Number(elapsed) / 1e9).toFixed(2)} s)`);
+  return perSecond;
+}
+
+console.log(`caseassess bench: ${items}-item case against ${actors.length} actors, ${kg.file.techniques.length} techniques (ATT&CK ${kg.file.metadata.attack_version ?? '?'}), node ${process.version}`);
+measure('assess (validate + score + rank), JSON', () => assess(kg, kase));
+measure('assess + STIX bundle', () => toStix(kg, kase));
+console.log('no peer tool is installed to compare with');
