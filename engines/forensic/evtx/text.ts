@@ -50,17 +50,11 @@ export function hexPrefixed(lo: number, hi: number): string {
 
 /** GUID in the evtx crate's form: upper-case, no braces, data1-3 little-endian. */
 export function guidText(data: Uint8Array, off: number): string {
-  const order = [3, 2, 1, 0, -1, 5, 4, -1, 7, 6, -1, 8, 9, -1, 10, 11, 12, 13, 14, 15];
-  let s = '';
-  for (const i of order) {
-    if (i < 0) {
-      s += '-';
-      continue;
-    }
+  const h = (i: number): string => {
     const b = data[off + i]!;
-    s += HEX_UPPER[b >> 4]! + HEX_UPPER[b & 15]!;
-  }
-  return s;
+    return HEX_UPPER[b >> 4]! + HEX_UPPER[b & 15]!;
+  };
+  return `${h(3)}${h(2)}${h(1)}${h(0)}-${h(5)}${h(4)}-${h(7)}${h(6)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
 }
 
 /**
