@@ -1,0 +1,155 @@
+// The one Express app of the workstation: /api (health, services, jobs, events), /svc/<service>, and the built UI.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import { z } from 'zod';
+import type { GatewayHealth, JobInfo, ServiceInfo } from '../../engines/core/contracts/gateway.js';
+import { VitrineError } from '../../engines/core/errors.js';
+import { errorHandler, notFound, pageOf, parsePagination, requestId, route } from '../../engines/core/http/index.js';
+import { LOOPBACK_HOSTS, hostAllowList, requireBearer, securityHeaders } from '../../engines/core/http/security.js';
+import type { ServiceContext, ServiceDescriptor } from '../../engines/core/service.js';
+import type { EngineHost } from '../host/host.js';
+import { API_CSP, RENDERER_CSP } from './csp.js';
+import { HEARTBEAT_MS, eventStream } from './events.js';
+
+/** A service as the app composes it: its descriptor and its router factory (engines/<service>/http.ts). */
+export interface ComposedService {
+  readonly descriptor: ServiceDescriptor;
+  readonly createRouter: (ctx: ServiceContext) => Router;
+}
+
+export interface GatewayOptions {
+  readonly host: EngineHost;
+  readonly services: readonly ComposedService[];
+  readonly db: Database;
+  readonly dataDir: string;
+  readonly resourcesDir: string;
+  /** Required as `Authorization: Bearer <token>` on every route but /api/health and the UI's static files. */
+  readonly token: string;
+  /** The renderer build (index.html and assets); no UI is served when absent. */
+  readonly rendererDir?: string;
+  /** Host header names accepted (DNS-rebinding defence); default the loopback names. */
+  readonly allowedHosts?: readonly string[];
+  readonly version: string;
+  /** Largest request body any route accepts, by Content-Length; services set tighter limits of their own. Default 512 MiB. */
+  readonly maxBodyBytes?: number;
+  readonly heartbeatMs?: number;
+}
+
+const DEFAULT_MAX_BODY = 512 * 1024 * 1024;
+const JOB_ID = z.uuid();
+
+export function serviceInfo(descriptor: ServiceDescriptor): ServiceInfo {
+  return { name: descriptor.name, title: descriptor.title, workspace: descriptor.workspace, base: `/svc/${descriptor.name}` };
+}
+
+/** 413 before reading a body whose declared length is over the gateway's ceiling. */
+function bodyCeiling(maxBytes: number): RequestHandler {
+  return (req, _res, next) => {
+    const declared = Number(req.headers['content-length'] ?? '0');
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      next(new VitrineError('payload_too_large', 'request body is too large'));
+      return;
+    }
+    next();
+  };
+}
+
+function setCsp(value: string): RequestHandler {
+  return (_req, res, next) => {
+    res.setHeader('Content-Security-Policy', value);
+    next();
+  };
+}
+
+function apiRouter(options: GatewayOptions, services: readonly ServiceInfo[]): Router {
+  const { host } = options;
+  const api = express.Router();
+  api.get('/services', (req, res) => {
+    res.json(pageOf(services, parsePagination(req)));
+  });
+  api.get('/jobs', (req, res) => {
+    res.json(pageOf<JobInfo>(host.jobs(), parsePagination(req)));
+  });
+  api.post(
+    '/jobs/:id/cancel',
+    route((req, res) => {
+      const id = JOB_ID.safeParse(req.params['id']);
+      const job = id.success ? host.jobs().find((j) => j.id === id.data) : undefined;
+      if (!job) throw new VitrineError('not_found', 'no such job');
+      if (!host.cancel(job.id)) throw new VitrineError('conflict', 'the job has already finished');
+      const after = host.jobs().find((j) => j.id === job.id) ?? job;
+      res.json(after);
+    }),
+  );
+  api.get('/events', eventStream(host, options.heartbeatMs ?? HEARTBEAT_MS));
+  api.use(notFound());
+  return api;
+}
+
+function svcRouter(options: GatewayOptions): Router {
+  const svc = express.Router();
+  const ctx: ServiceContext = { jobs: options.host, db: options.db, dataDir: options.dataDir, resourcesDir: options.resourcesDir };
+  const seen = new Set<string>();
+  for (const service of options.services) {
+    const name = service.descriptor.name;
+    if (!/^[a-z][a-z0-9-]*$/.test(name) || seen.has(name)) throw new Error('service names must be unique lowercase route names');
+    seen.add(name);
+    svc.use(`/${name}`, service.createRouter(ctx));
+  }
+  svc.use(notFound());
+  return svc;
+}
+
+/** The UI: static files, and index.html for any other GET so client-side routes survive a reload. */
+function rendererRouter(dir: string | undefined): Router {
+  const ui = express.Router();
+  ui.use(setCsp(RENDERER_CSP));
+  const index = dir === undefined ? undefined : path.join(dir, 'index.html');
+  if (dir !== undefined) ui.use(express.static(dir, { index: 'index.html', dotfiles: 'ignore', redirect: false }));
+  ui.use((req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      next(new VitrineError('not_found', 'no such route'));
+      return;
+    }
+    if (index === undefined || !existsSync(index)) {
+      next(new VitrineError('not_found', 'the user interface is not built; run npm run build:renderer'));
+      return;
+    }
+    res.sendFile(index, { dotfiles: 'deny' }, (err) => {
+      if (err) next(err);
+    });
+  });
+  return ui;
+}
+
+export function createGateway(options: GatewayOptions): Express {
+  if (options.token.length < 32) throw new Error('the gateway token is too short');
+  const started = Date.now();
+  const services = options.services.map((s) => serviceInfo(s.descriptor));
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(securityHeaders());
+  app.use(requestId());
+  app.use(hostAllowList(options.allowedHosts ?? LOOPBACK_HOSTS));
+  app.use(bodyCeiling(options.maxBodyBytes ?? DEFAULT_MAX_BODY));
+
+  app.get('/api/health', setCsp(API_CSP), (_req, res) => {
+    const health: GatewayHealth = {
+      status: 'ok',
+      version: options.version,
+      uptime_s: Math.floor((Date.now() - started) / 1000),
+      services,
+      workers: options.host.stats(),
+    };
+    res.json(health);
+  });
+  const auth = requireBearer(options.token);
+  app.use('/api', setCsp(API_CSP), auth, apiRouter(options, services));
+  app.use('/svc', setCsp(API_CSP), auth, svcRouter(options));
+  app.use(rendererRouter(options.rendererDir));
+  app.use(errorHandler());
+  return app;
+}
