@@ -1,6 +1,6 @@
 // Browser end-to-end: the real workstation in-process (gateway + caseassess), the built renderer in Debian's Chromium via playwright-core.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
@@ -149,6 +149,36 @@ describe.skipIf(!HAVE_CHROMIUM)('Assessment workspace in Chromium', () => {
       expect(pageErrors(page)).toEqual([]);
     }, 90_000);
   }
+
+  it('exports JSON and STIX as downloads, and reopens an assessment from the history', async () => {
+    const page = await open('light', `#token=${workstation.token}`);
+    await openAssessment(page);
+    await page.getByRole('button', { name: 'Sample case' }).click();
+    await page.getByTestId('run-assessment').click();
+    await page.getByTestId('leading-hypothesis').waitFor({ timeout: 45_000 });
+    const leadId = await page.getByTestId('leading-hypothesis').getAttribute('data-attack-id');
+
+    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    expect(jsonDownload.suggestedFilename()).toBe('SAMPLE-2019-017-assessment.json');
+    const exported = JSON.parse(readFileSync((await jsonDownload.path())!, 'utf8')) as { case_id: string; leading: { attack_id: string } };
+    expect(exported.case_id).toBe('SAMPLE-2019-017');
+    expect(exported.leading.attack_id).toBe(leadId);
+
+    const [stixDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export STIX' }).click()]);
+    expect(stixDownload.suggestedFilename()).toBe('SAMPLE-2019-017-stix.json');
+    const bundle = JSON.parse(readFileSync((await stixDownload.path())!, 'utf8')) as { type: string; objects: { type: string }[] };
+    expect(bundle.type).toBe('bundle');
+    expect(bundle.objects.some((o) => o.type === 'intrusion-set')).toBe(true);
+
+    // A fresh page (same tab, token kept in sessionStorage) reopens the run from the history.
+    await page.reload();
+    await openAssessment(page);
+    await page.getByTestId('history').locator('button').first().click();
+    await page.getByText('Reopened from history', { exact: false }).waitFor();
+    expect(await page.getByTestId('leading-hypothesis').getAttribute('data-attack-id')).toBe(leadId);
+    expect(await page.getByRole('button', { name: 'Export STIX' }).isDisabled()).toBe(true);
+    expect(pageErrors(page)).toEqual([]);
+  }, 90_000);
 
   it('a bad case shows the field path next to the editor', async () => {
     const page = await open('light', `#token=${workstation.token}`);
