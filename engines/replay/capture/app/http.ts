@@ -26,6 +26,8 @@ export interface HttpTransaction {
   readonly requestBodyLength: number;
   readonly statusCode?: number;
   readonly statusMessage?: string;
+  /** HTTP version of the response line (what Zeek's http.log calls version). */
+  readonly responseVersion?: string;
   readonly responseBodyLength?: number;
   /** True when the connection's opening was not captured, so this may not be the first request. */
   readonly midstream: boolean;
@@ -263,6 +265,7 @@ export class HttpConnection {
     }
     if (request !== undefined) {
       request.statusCode = code;
+      request.responseVersion = m[1] ?? '';
       if (m[3] !== undefined) request.statusMessage = m[3];
     }
     if (code === 101) {
