@@ -273,19 +273,59 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function termPattern(term: string): RegExp {
-  // All-capital terms (IT, ATM, NGO, US, UK) match only in capitals: "it" and "us" are ordinary words.
-  const capitals = /^[A-Z.]+s?$/.test(term) && term.length <= 6;
-  return new RegExp(`(?<![\\p{L}\\p{N}-])${escapeRegExp(term)}(?![\\p{L}\\p{N}]|-(?!\\s))`, capitals ? 'u' : 'iu');
+// All-capital terms (IT, ATM, NGO, US, UK) match only in capitals: "it" and "us" are ordinary words.
+const isCapitalTerm = (term: string): boolean => /^[A-Z.]+s?$/.test(term) && term.length <= 6;
+
+/** Every term of a vocabulary in two alternations (case-insensitive words, case-sensitive capitals), longest first. */
+interface TermTable {
+  readonly patterns: readonly RegExp[];
+  /** Lower-cased term (insensitive) or exact term (capitals) -> vocabulary name. */
+  readonly names: ReadonlyMap<string, string>;
+}
+
+function termTable(entries: readonly (readonly [term: string, name: string])[]): TermTable {
+  const names = new Map<string, string>();
+  const words: string[] = [];
+  const capitals: string[] = [];
+  for (const [term, name] of entries) {
+    const key = isCapitalTerm(term) ? term : term.toLowerCase();
+    if (names.has(key)) continue;
+    names.set(key, name);
+    (isCapitalTerm(term) ? capitals : words).push(term);
+  }
+  const alternation = (terms: string[]): string => [...terms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  // A term is a whole word: not inside another word, and not the first half of a hyphenated one ("China-based").
+  const wrap = (alt: string, flags: string): RegExp => new RegExp(`(?<![\\p{L}\\p{N}-])(?:${alt})(?![\\p{L}\\p{N}]|-(?!\\s))`, flags);
+  return { patterns: [...(words.length > 0 ? [wrap(alternation(words), 'giu')] : []), ...(capitals.length > 0 ? [wrap(alternation(capitals), 'gu')] : [])], names };
+}
+
+interface TermMatch {
+  readonly name: string;
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Matches of a table in `text`, longest first where two overlap ("South Korea" over "Korea"), in text order. */
+function scan(table: TermTable, text: string): TermMatch[] {
+  const found: TermMatch[] = [];
+  for (const pattern of table.patterns) {
+    for (const m of text.matchAll(pattern)) {
+      const name = table.names.get(pattern.flags.includes('i') ? m[0].toLowerCase() : m[0]);
+      if (name !== undefined) found.push({ name, text: m[0], start: m.index, end: m.index + m[0].length });
+    }
+  }
+  found.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const kept: TermMatch[] = [];
+  for (const f of found) if (!kept.some((k) => f.start < k.end && k.start < f.end)) kept.push(f);
+  return kept.sort((a, b) => a.start - b.start);
 }
 
 // Phrases that contain a sector word but name no victim sector.
 const SECTOR_EXCLUSIONS: readonly RegExp[] = [/cryptocurrency min(?:ers?|ing)/giu, /financially[- ]motivated/giu, /defen[cs]e evasion/giu, /state[- ](?:sponsored|backed)/giu];
 
-const SECTOR_PATTERNS: readonly { readonly name: string; readonly patterns: readonly RegExp[] }[] = SECTORS.map((s) => ({
-  name: s.name,
-  patterns: s.terms.map(termPattern),
-}));
+const SECTOR_TABLE = termTable(SECTORS.flatMap((s) => s.terms.map((t) => [t, s.name] as const)));
+const SECTOR_ORDER = new Map(SECTORS.map((s, i) => [s.name, i]));
 
 /**
  * Sectors named anywhere in `text`, in vocabulary order. With `prose`, a capitalised word is a name, not a sector
@@ -294,38 +334,21 @@ const SECTOR_PATTERNS: readonly { readonly name: string; readonly patterns: read
 export function findSectors(text: string, options: { readonly prose?: boolean } = {}): string[] {
   let cleaned = text;
   for (const ex of SECTOR_EXCLUSIONS) cleaned = cleaned.replace(ex, ' ');
-  const counts = (p: RegExp): boolean => {
-    if (options.prose !== true) return p.test(cleaned);
-    for (const m of cleaned.matchAll(new RegExp(p.source, `${p.flags}g`))) {
-      const first = m[0].charAt(0);
-      // Foreign ministries are written capitalised but are a victim sector, not a named body of one country.
-      if (first === first.toLowerCase() || /^[A-Z.]+s?$/.test(m[0]) || /of Foreign Affairs$/.test(m[0])) return true;
-    }
-    return false;
-  };
-  return SECTOR_PATTERNS.filter((s) => s.patterns.some(counts)).map((s) => s.name);
+  const found = new Set<string>();
+  for (const m of scan(SECTOR_TABLE, cleaned)) {
+    const first = m.text.charAt(0);
+    // Acronyms ("IT service providers") and foreign ministries are written capitalised but are victim sectors, not names.
+    if (options.prose === true && first !== first.toLowerCase() && !/^[A-Z]{2,}s?\b/.test(m.text) && !/of Foreign Affairs$/.test(m.text)) continue;
+    found.add(m.name);
+  }
+  return [...found].sort((a, b) => (SECTOR_ORDER.get(a) ?? 0) - (SECTOR_ORDER.get(b) ?? 0));
 }
 
-const PLACE_PATTERNS: readonly { readonly name: string; readonly patterns: readonly RegExp[] }[] = [...PLACES.values()].map((p) => ({
-  name: p.name,
-  patterns: [p.name, ...p.aliases].map(termPattern),
-}));
+const PLACE_TABLE = termTable([...PLACES.values()].flatMap((p) => [p.name, ...p.aliases].map((t) => [t, p.name] as const)));
 
-/** Places named anywhere in `text`; a longer name wins over a shorter one inside it (`South Korea` over `Korea`, `Southeast Asia` over `Asia`). */
+/** Places named anywhere in `text`, in text order; a longer name wins over a shorter one inside it (`South Korea` over `Korea`). */
 export function findPlaces(text: string): string[] {
-  const spans: { start: number; end: number; name: string }[] = [];
-  for (const p of PLACE_PATTERNS) {
-    for (const pattern of p.patterns) {
-      const g = new RegExp(pattern.source, `${pattern.flags}g`);
-      for (const m of text.matchAll(g)) spans.push({ start: m.index, end: m.index + m[0].length, name: p.name });
-    }
-  }
-  // Longest first; drop any span inside an already kept one.
-  spans.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
-  const kept: typeof spans = [];
-  for (const s of spans) if (!kept.some((k) => s.start >= k.start && s.end <= k.end)) kept.push(s);
-  const names = new Set(kept.sort((a, b) => a.start - b.start).map((k) => k.name));
-  return [...names];
+  return [...new Set(scan(PLACE_TABLE, text).map((m) => m.name))];
 }
 
 /** State names a sponsor phrase may give, by adjective or name, mapped to the country. */
