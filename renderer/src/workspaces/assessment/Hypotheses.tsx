@@ -12,7 +12,12 @@ const MATCH_WORDS: Record<string, string> = {
   victimology_mismatch: 'victimology mismatch',
   absent: 'not known to use',
   unlisted: 'unlisted share',
+  base: 'not from one piece of evidence (prior)',
 };
+
+function segmentTitle(s: { evidence_id: string; match: string; value: number }): string {
+  return `${s.evidence_id ? `${s.evidence_id}: ` : ''}${MATCH_WORDS[s.match] ?? s.match} ${signed(s.value)}`;
+}
 
 function Bar({ h, support, against }: { readonly h: Hypothesis; readonly support: number; readonly against: number }) {
   const positive = barSegments(h, support).positive;
@@ -24,9 +29,9 @@ function Bar({ h, support, against }: { readonly h: Hypothesis; readonly support
         {negative.map((s) => (
           <span
             key={`${s.evidence_id}-${s.match}`}
-            className="cbar__seg cbar__seg--neg"
+            className={`cbar__seg cbar__seg--neg${s.match === 'base' ? ' cbar__seg--base' : ''}`}
             style={{ right: `${s.start * 100}%`, width: `${s.width * 100}%` }}
-            title={`${s.evidence_id}: ${MATCH_WORDS[s.match] ?? s.match} ${signed(s.value)}`}
+            title={segmentTitle(s)}
           />
         ))}
       </div>
@@ -35,9 +40,9 @@ function Bar({ h, support, against }: { readonly h: Hypothesis; readonly support
         {positive.map((s) => (
           <span
             key={`${s.evidence_id}-${s.match}`}
-            className="cbar__seg cbar__seg--pos"
+            className={`cbar__seg cbar__seg--pos${s.match === 'base' ? ' cbar__seg--base' : ''}`}
             style={{ left: `${s.start * 100}%`, width: `${s.width * 100}%` }}
-            title={`${s.evidence_id}: ${MATCH_WORDS[s.match] ?? s.match} ${signed(s.value)}`}
+            title={segmentTitle(s)}
           />
         ))}
       </div>
@@ -46,6 +51,7 @@ function Bar({ h, support, against }: { readonly h: Hypothesis; readonly support
 }
 
 function Contributions({ h }: { readonly h: Hypothesis }) {
+  const base = [...barSegments(h, 1).positive, ...barSegments(h, 1).negative].filter((seg) => seg.match === 'base');
   return (
     <table className="contrib">
       <thead>
@@ -67,6 +73,14 @@ function Contributions({ h }: { readonly h: Hypothesis }) {
             <td className={`num ${c.value >= 0 ? 'pos' : 'neg'}`}>{signed(c.value)}</td>
           </tr>
         ))}
+        {base.map((b) => (
+          <tr key={`base-${b.value > 0 ? 'pos' : 'neg'}`}>
+            <td className="muted">–</td>
+            <td className="muted">prior</td>
+            <td>{MATCH_WORDS['base']}</td>
+            <td className={`num ${b.value >= 0 ? 'pos' : 'neg'}`}>{signed(b.value)}</td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );
@@ -82,7 +96,7 @@ export function Hypotheses({ assessment, ranked, filter }: { readonly assessment
       <div className="panel__head">
         <h2>Ranked hypotheses</h2>
         <span className="legend">
-          <span className="swatch swatch--neg" /> against <span className="swatch swatch--pos" /> supports
+          <span className="swatch swatch--neg" /> against <span className="swatch swatch--pos" /> supports <span className="swatch swatch--base" /> prior
         </span>
       </div>
       {shown.length === 0 ? (

@@ -49,6 +49,13 @@ describe('ranking and bars', () => {
     expect(negative.map((s) => [s.evidence_id, s.start, s.width])).toEqual([['E3', 0, 0.5]]);
   });
 
+  it('adds a base segment when the totals hold more than the listed contributions (a prior)', () => {
+    const withPrior = { ...FIXTURE.leading, support: FIXTURE.leading.support + 1.5 };
+    const { positive } = barSegments(withPrior, 4.5);
+    expect(positive.at(-1)).toEqual({ evidence_id: '', match: 'base', value: 1.5, start: 3 / 4.5, width: 1.5 / 4.5 });
+    expect(barSegments(FIXTURE.leading, 3).positive.some((s) => s.match === 'base')).toBe(false);
+  });
+
   it('filters by name, id or alias', () => {
     expect(matchesFilter(FIXTURE.leading, 'apt2')).toBe(true);
     expect(matchesFilter(FIXTURE.leading, 'g0007')).toBe(true);

@@ -62,13 +62,17 @@ export function signed(v: number, digits = 2): string {
 
 /** Segments of a diverging contribution bar: supports to the right of zero, contradictions to the left. */
 export interface BarSegment {
+  /** Empty for the base segment. */
   readonly evidence_id: string;
-  readonly match: Contribution['match'];
+  /** `base`: the part of support or contradiction not tied to one piece of evidence (the unlisted actor's prior). */
+  readonly match: Contribution['match'] | 'base';
   readonly value: number;
   /** Offset and width as fractions of the half-width (0..1). */
   readonly start: number;
   readonly width: number;
 }
+
+const BASE_MIN = 0.01;
 
 export function barSegments(h: Hypothesis, scale: number): { positive: BarSegment[]; negative: BarSegment[] } {
   const positive: BarSegment[] = [];
@@ -85,6 +89,12 @@ export function barSegments(h: Hypothesis, scale: number): { positive: BarSegmen
       neg -= c.value;
     }
   }
+  // The totals may hold more than the listed contributions (a prior); show the rest so the bar's length is the total.
+  // Below BASE_MIN the difference is the service's rounding of each contribution, not a prior.
+  const restPos = h.support - pos;
+  if (restPos > BASE_MIN) positive.push({ evidence_id: '', match: 'base', value: restPos, start: pos / s, width: restPos / s });
+  const restNeg = h.contradiction - neg;
+  if (restNeg > BASE_MIN) negative.push({ evidence_id: '', match: 'base', value: -restNeg, start: neg / s, width: restNeg / s });
   return { positive, negative };
 }
 
