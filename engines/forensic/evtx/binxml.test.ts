@@ -1,0 +1,451 @@
+// Binary XML built byte by byte: every value type and array, substitutions, nested BinXml, references, and the caps.
+import { crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { parseEvtx, type EvtxOptions } from './index.js';
+
+/** Writes BinXml at a known chunk offset (names and templates are addressed by chunk offset). */
+class W {
+  readonly b: number[] = [];
+  constructor(private readonly base: number) {}
+  get pos(): number {
+    return this.base + this.b.length;
+  }
+  u8(v: number): this {
+    this.b.push(v & 0xff);
+    return this;
+  }
+  u16(v: number): this {
+    return this.u8(v).u8(v >> 8);
+  }
+  u32(v: number): this {
+    return this.u16(v & 0xffff).u16(v >>> 16);
+  }
+  raw(bytes: ArrayLike<number>): this {
+    for (let i = 0; i < bytes.length; i++) this.b.push(bytes[i]!);
+    return this;
+  }
+  utf16(s: string): this {
+    for (let i = 0; i < s.length; i++) this.u16(s.charCodeAt(i));
+    return this;
+  }
+  /** A name stored inline: its offset points just past the offset field. */
+  name(s: string): this {
+    this.u32(this.pos + 4);
+    return this.u32(0).u16(0).u16(s.length).utf16(s).u16(0);
+  }
+  fragment(): this {
+    return this.u8(0x0f).u8(1).u8(1).u8(0);
+  }
+  /** Element start; template definitions carry a dependency identifier. */
+  open(name: string, attrs = false, template = true): this {
+    this.u8(attrs ? 0x41 : 0x01);
+    if (template) this.u16(0xffff);
+    this.u32(0).name(name);
+    return attrs ? this.u32(0) : this;
+  }
+  attr(name: string): this {
+    return this.u8(0x06).name(name);
+  }
+  closeStart(): this {
+    return this.u8(0x02);
+  }
+  closeEmpty(): this {
+    return this.u8(0x03);
+  }
+  end(): this {
+    return this.u8(0x04);
+  }
+  eof(): this {
+    return this.u8(0x00);
+  }
+  text(s: string): this {
+    return this.u8(0x05).u8(0x01).u16(s.length).utf16(s);
+  }
+  sub(id: number, type: number, optional = false): this {
+    return this.u8(optional ? 0x0e : 0x0d).u16(id).u8(type);
+  }
+  /** `<name>%id</name>` in a template. */
+  leaf(name: string, id: number, type: number, optional = false): this {
+    return this.open(name).closeStart().sub(id, type, optional).end();
+  }
+  /** `<Data Name="name">%id</Data>` in a template. */
+  data(name: string, id: number, type: number, optional = false): this {
+    return this.open('Data', true).attr('Name').text(name).closeStart().sub(id, type, optional).end();
+  }
+  /** A template instance whose definition is stored inline; returns the definition's chunk offset. */
+  instance(body: (w: W) => void, values: Array<[number, ArrayLike<number>]>): number {
+    this.u8(0x0c).u8(1).u32(0x1234);
+    const def = this.pos + 4;
+    this.u32(def).u32(0).raw(new Array<number>(16).fill(7));
+    const sizeAt = this.b.length;
+    this.u32(0);
+    const start = this.b.length;
+    body(this);
+    const size = this.b.length - start;
+    this.b.splice(sizeAt, 4, size & 0xff, (size >> 8) & 0xff, (size >> 16) & 0xff, size >>> 24);
+    this.values(values);
+    return def;
+  }
+  /** A template instance that refers to a definition stored earlier in the chunk. */
+  instanceOf(def: number, values: Array<[number, ArrayLike<number>]>): this {
+    this.u8(0x0c).u8(1).u32(0x1234).u32(def);
+    return this.values(values);
+  }
+  values(values: Array<[number, ArrayLike<number>]>): this {
+    this.u32(values.length);
+    for (const [type, bytes] of values) this.u16(bytes.length).u8(type).u8(0);
+    for (const [, bytes] of values) this.raw(bytes);
+    return this;
+  }
+}
+
+const le = (n: bigint, size: number): number[] => Array.from({ length: size }, (_, i) => Number((BigInt.asUintN(64, n) >> BigInt(8 * i)) & 0xffn));
+const utf16 = (s: string): number[] => [...s].flatMap((c) => [c.charCodeAt(0) & 0xff, c.charCodeAt(0) >> 8]);
+const f32 = (v: number): number[] => [...new Uint8Array(new Float32Array([v]).buffer)];
+const f64 = (v: number): number[] => [...new Uint8Array(new Float64Array([v]).buffer)];
+function sid(text: string): number[] {
+  const [, rev, auth, ...subs] = text.split('-');
+  return [Number(rev), subs.length, ...le(BigInt(auth!), 6).reverse(), ...subs.flatMap((s) => le(BigInt(s), 4))];
+}
+const GUID = [0x25, 0x96, 0x84, 0x54, 0x78, 0x54, 0x94, 0x49, 0xa5, 0xba, 0x3e, 0x3b, 0x03, 0x28, 0xc3, 0x0d];
+/** 2016-07-08T18:12:51.6816408Z as FILETIME ticks. */
+const FILETIME = BigInt(Date.UTC(2016, 6, 8, 18, 12, 51)) * 10000n + 6816408n + 116444736000000000n;
+
+type Body = (w: W) => void;
+
+/** One chunk of records (each a BinXml body writer) inside a complete file with valid checksums. */
+function evtx(records: Body[], patch?: (chunk: Uint8Array) => void): Uint8Array {
+  const chunk = new Uint8Array(65536);
+  const view = new DataView(chunk.buffer);
+  let p = 512;
+  records.forEach((body, i) => {
+    const w = new W(p + 24);
+    body(w);
+    const size = 24 + w.b.length + 4;
+    view.setUint32(p, 0x2a2a, true);
+    view.setUint32(p + 4, size, true);
+    view.setBigUint64(p + 8, BigInt(i + 1), true);
+    view.setBigUint64(p + 16, FILETIME, true);
+    chunk.set(w.b, p + 24);
+    view.setUint32(p + size - 4, size, true);
+    p += size;
+  });
+  chunk.set(new TextEncoder().encode('ElfChnk\0'), 0);
+  view.setBigUint64(8, 1n, true);
+  view.setBigUint64(16, BigInt(records.length), true);
+  view.setBigUint64(24, 1n, true);
+  view.setBigUint64(32, BigInt(records.length), true);
+  view.setUint32(40, 128, true);
+  view.setUint32(48, p, true);
+  patch?.(chunk);
+  view.setUint32(52, crc32(chunk.subarray(512, Math.min(view.getUint32(48, true), 65536))), true);
+  view.setUint32(124, crc32(chunk.subarray(128, 512), crc32(chunk.subarray(0, 120))), true);
+  const file = new Uint8Array(4096 + 65536);
+  const fv = new DataView(file.buffer);
+  file.set(new TextEncoder().encode('ElfFile\0'), 0);
+  fv.setBigUint64(24, BigInt(records.length + 1), true);
+  fv.setUint32(32, 128, true);
+  fv.setUint16(36, 1, true);
+  fv.setUint16(38, 3, true);
+  fv.setUint16(40, 4096, true);
+  fv.setUint16(42, 1, true);
+  fv.setUint32(124, crc32(file.subarray(0, 120)), true);
+  file.set(chunk, 4096);
+  return file;
+}
+
+/** A record: fragment header, one template instance, EOF. */
+function record(body: Body, values: Array<[number, ArrayLike<number>]>): Body {
+  return (w) => {
+    w.fragment().instance(body, values);
+    w.eof();
+  };
+}
+
+function parse(file: Uint8Array, options: EvtxOptions = {}): ReturnType<typeof parseEvtx> {
+  return parseEvtx(file, { xml: true, ...options });
+}
+
+const eventOpen = (w: W): W => w.fragment().open('Event', true).attr('xmlns').text('ns').closeStart();
+
+describe('BinXml value types', () => {
+  const scalars: Array<[string, number, number[], unknown, string]> = [
+    ['Int8', 0x03, [0xfb], -5, '-5'],
+    ['UInt8', 0x04, [250], 250, '250'],
+    ['Int16', 0x05, le(-300n, 2), -300, '-300'],
+    ['UInt16', 0x06, le(65000n, 2), 65000, '65000'],
+    ['Int32', 0x07, le(-70000n, 4), -70000, '-70000'],
+    ['UInt32', 0x08, le(4000000000n, 4), 4000000000, '4000000000'],
+    ['Int64', 0x09, le(-5000000000n, 8), -5000000000, '-5000000000'],
+    ['UInt64', 0x0a, le(18446744073709551615n, 8), '18446744073709551615', '18446744073709551615'],
+    ['Real32', 0x0b, f32(1.5), '1.5', '1.5'],
+    ['Real64', 0x0c, f64(0.1), '0.1', '0.1'],
+    ['Bool', 0x0d, le(1n, 4), true, 'true'],
+    ['BoolOther', 0x0d, le(2n, 4), true, 'true'],
+    ['Binary', 0x0e, [0xde, 0xad, 0xbe, 0xef], 'DEADBEEF', 'DEADBEEF'],
+    ['Guid', 0x0f, GUID, '54849625-5478-4994-A5BA-3E3B0328C30D', '54849625-5478-4994-A5BA-3E3B0328C30D'],
+    ['SizeT', 0x10, le(0x1234n, 8), '0x1234', '0x1234'],
+    ['SizeT32', 0x10, le(0x10n, 4), '0x10', '0x10'],
+    ['FileTime', 0x11, le(FILETIME, 8), '2016-07-08T18:12:51.681640Z', '2016-07-08T18:12:51.681640Z'],
+    ['SysTime', 0x12, [0xe4, 0x07, 1, 0, 4, 0, 2, 0, 3, 0, 4, 0, 5, 0, 0xa6, 0x02], '2020-01-02T03:04:05.678000Z', '2020-01-02T03:04:05.678000Z'],
+    ['Sid', 0x13, sid('S-1-5-21-1-2-3'), 'S-1-5-21-1-2-3', 'S-1-5-21-1-2-3'],
+    ['HexInt32', 0x14, le(0x1fn, 4), '0x1f', '0x1f'],
+    ['HexInt64', 0x15, le(0x8020000000000000n, 8), '0x8020000000000000', '0x8020000000000000'],
+    ['AnsiString', 0x02, [0x63, 0x61, 0x66, 0xe9, 0, 0], 'café', 'café'],
+    ['String', 0x01, utf16('a<b & "c"'), 'a<b & "c"', 'a&lt;b &amp; "c"'],
+  ];
+
+  it('renders every scalar type as the evtx crate does (JSON number/boolean for integers and bools, text otherwise)', () => {
+    const body: Body = (w) => {
+      eventOpen(w).open('EventData').closeStart();
+      scalars.forEach(([name, type], i) => w.data(name, i, type));
+      w.end().end().eof();
+    };
+    const { records, summary } = parse(evtx([record(body, scalars.map(([, type, bytes]) => [type, bytes]))]));
+    expect(summary.warningCount).toBe(0);
+    const data = (records[0]!.event as { Event: { EventData: Record<string, unknown> } }).Event.EventData;
+    expect(data).toEqual(Object.fromEntries(scalars.map(([name, , , json]) => [name, json])));
+    for (const [name, , , , xml] of scalars) expect(records[0]!.xml).toContain(`<Data Name="${name}">${xml}</Data>`);
+  });
+
+  it('extracts the System fields, with EventID Qualifiers, from typed values', () => {
+    const body: Body = (w) => {
+      eventOpen(w).open('System').closeStart();
+      w.open('Provider', true).attr('Name').text('Prov').closeEmpty();
+      w.open('EventID', true).attr('Qualifiers').sub(0, 0x06).closeStart().sub(1, 0x06).end();
+      w.open('TimeCreated', true).attr('SystemTime').sub(2, 0x11).closeEmpty();
+      w.leaf('EventRecordID', 3, 0x0a).leaf('Channel', 4, 0x01).leaf('Computer', 5, 0x01);
+      w.end().end().eof();
+    };
+    const values: Array<[number, number[]]> = [
+      [0x06, le(16384n, 2)],
+      [0x06, le(7045n, 2)],
+      [0x11, le(FILETIME, 8)],
+      [0x0a, le(77n, 8)],
+      [0x01, utf16('System')],
+      [0x01, utf16('HOST')],
+    ];
+    const r = parse(evtx([record(body, values)])).records[0]!;
+    expect(r).toMatchObject({
+      recordId: 1,
+      timestamp: '2016-07-08T18:12:51.6816408Z',
+      eventId: 7045,
+      qualifiers: 16384,
+      provider: 'Prov',
+      channel: 'System',
+      computer: 'HOST',
+      timeCreated: '2016-07-08T18:12:51.6816408Z',
+      eventRecordId: 77,
+    });
+    expect((r.event as { Event: { System: unknown } }).Event.System).toEqual({
+      Provider: { '#attributes': { Name: 'Prov' } },
+      EventID: { '#attributes': { Qualifiers: 16384 }, '#text': 7045 },
+      TimeCreated: { '#attributes': { SystemTime: '2016-07-08T18:12:51.681640Z' } },
+      EventRecordID: 77,
+      Channel: 'System',
+      Computer: 'HOST',
+    });
+  });
+
+  it('expands array substitutions by repeating the element (MS-EVEN6 3.1.4.7.5); single-item arrays stay text', () => {
+    const body: Body = (w) => {
+      eventOpen(w).open('EventData').closeStart();
+      w.leaf('Data', 0, 0x81);
+      w.end();
+      w.open('Ports').closeStart().open('Port', true).attr('n').sub(1, 0x86).closeEmpty().end();
+      w.leaf('One', 2, 0x87).leaf('Sids', 3, 0x93).end().eof();
+    };
+    const values: Array<[number, number[]]> = [
+      [0x81, [...utf16('a'), 0, 0, 0, 0, ...utf16('c'), 0, 0]],
+      [0x86, [...le(80n, 2), ...le(443n, 2)]],
+      [0x87, le(7n, 4)],
+      [0x93, [...sid('S-1-5-18'), ...sid('S-1-5-32-544')]],
+    ];
+    const r = parse(evtx([record(body, values)])).records[0]!;
+    expect((r.event as { Event: unknown }).Event).toEqual({
+      '#attributes': { xmlns: 'ns' },
+      EventData: { Data: { '#text': ['a', '', 'c'] } },
+      Ports: { Port: { '#attributes': { n: 80 } }, Port_1: { '#attributes': { n: 443 } } },
+      One: '7',
+      Sids: 'S-1-5-18',
+      Sids_1: 'S-1-5-32-544',
+    });
+    expect(r.xml).toContain('    <Data>a</Data>\n    <Data>\n    </Data>\n    <Data>c</Data>');
+    expect(r.xml).toContain('<Port n="80">\n    </Port>\n    <Port n="443">');
+  });
+
+  it('optional substitutions vanish when empty; normal ones keep an empty value', () => {
+    const body: Body = (w) => {
+      eventOpen(w).leaf('Optional', 0, 0x01, true).leaf('Normal', 1, 0x01).leaf('NullOptional', 2, 0x00, true).leaf('Binary', 3, 0x0e, true);
+      w.open('Attr', true).attr('a').sub(4, 0x01, true).attr('b').sub(5, 0x01).closeEmpty();
+      w.end().eof();
+    };
+    const values: Array<[number, number[]]> = [
+      [0x01, []],
+      [0x01, []],
+      [0x00, []],
+      [0x0e, []],
+      [0x01, []],
+      [0x01, utf16('x')],
+    ];
+    const r = parse(evtx([record(body, values)])).records[0]!;
+    expect((r.event as { Event: unknown }).Event).toEqual({
+      '#attributes': { xmlns: 'ns' },
+      Optional: null,
+      Normal: null,
+      NullOptional: null,
+      Binary: null,
+      Attr: { '#attributes': { b: 'x' } },
+    });
+    expect(r.xml).toContain('  <Optional>\n  </Optional>\n  <Normal></Normal>\n');
+    expect(r.xml).toContain('  <Binary></Binary>\n'); // the crate writes an empty Binary on one line
+    expect(r.xml).toContain('<Attr b="x">');
+  });
+
+  it('splices nested BinXml substitutions (type 0x21) into the tree', () => {
+    const inner: Body = (w) => {
+      w.fragment().instance((t) => t.open('Rule', true).attr('id').sub(0, 0x08).closeStart().sub(1, 0x01).end().eof(), [
+        [0x08, le(9n, 4)],
+        [0x01, utf16('deny')],
+      ]);
+      w.eof();
+    };
+    const body: Body = (w) => {
+      eventOpen(w).open('UserData').closeStart().sub(0, 0x21).end().end().eof();
+    };
+    // The nested fragment's offsets are chunk offsets, so it is written where it will sit in the record.
+    const file = evtx([
+      (w) => {
+        w.fragment();
+        w.u8(0x0c).u8(1).u32(1);
+        const def = w.pos + 4;
+        w.u32(def).u32(0).raw(new Array<number>(16).fill(1));
+        const sizeAt = w.b.length;
+        w.u32(0);
+        const start = w.b.length;
+        body(w);
+        const size = w.b.length - start;
+        w.b.splice(sizeAt, 4, size & 0xff, size >> 8, 0, 0);
+        w.u32(1);
+        const descAt = w.b.length;
+        w.u16(0).u8(0x21).u8(0);
+        const nestedStart = w.b.length;
+        inner(w);
+        const n = w.b.length - nestedStart;
+        w.b.splice(descAt, 2, n & 0xff, n >> 8);
+        w.eof();
+      },
+    ]);
+    const { records, summary } = parse(file);
+    expect(summary.warningCount).toBe(0);
+    expect((records[0]!.event as { Event: unknown }).Event).toEqual({
+      '#attributes': { xmlns: 'ns' },
+      UserData: { Rule: { '#attributes': { id: 9 }, '#text': 'deny' } },
+    });
+    expect(records[0]!.xml).toContain('  <UserData>\n    <Rule id="9">deny</Rule>\n  </UserData>');
+  });
+
+  it('renders character data, character and entity references, CDATA and processing instructions', () => {
+    const direct: Body = (w) => {
+      w.fragment().open('Event', false, false).closeStart();
+      w.open('Msg', false, false).closeStart().text('a').u8(0x09).name('amp').text('b').u8(0x08).u16(65);
+      w.u8(0x07).u16(3).utf16('<x>').end();
+      w.open('Pi', false, false).closeStart().u8(0x0a).name('target').u8(0x0b).u16(4).utf16('data').end();
+      w.end().eof();
+    };
+    const r = parse(evtx([direct])).records[0]!;
+    expect(r.event).toEqual({ Event: { Msg: 'a&bA<x>', Pi: null } });
+    expect(r.xml).toContain('<Msg>a&amp;b&#65;<![CDATA[<x>]]></Msg>');
+    expect(r.xml).toContain('<Pi><?target data?></Pi>');
+  });
+
+  it('caches a template per chunk: a later record refers to the definition by offset', () => {
+    let def = 0;
+    const tpl: Body = (t) => eventOpen(t).leaf('V', 0, 0x01).end().eof();
+    const first: Body = (w) => {
+      w.fragment();
+      def = w.instance(tpl, [[0x01, utf16('one')]]);
+      w.eof();
+    };
+    const second: Body = (w) => w.fragment().instanceOf(def, [[0x01, utf16('two')]]).eof();
+    const missing: Body = (w) => w.fragment().instanceOf(40000, [[0x01, utf16('three')]]).eof();
+    const { records, summary } = parse(evtx([first, second, missing, second]));
+    expect(records.map((r) => (r.event as { Event: { V: string } }).Event.V)).toEqual(['one', 'two', 'two']);
+    expect(summary.warningCounts).toEqual({ record_unparsable: 1 });
+    expect(summary.warnings[0]).toMatchObject({ code: 'record_unparsable', chunk: 0, recordId: 3 });
+  });
+});
+
+describe('caps against hostile BinXml', () => {
+  it('a chain of nested fragments deeper than the limit is one warning', () => {
+    // Each level is a value token of type 0x21 holding the next level: element(Value(BinXml(...))).
+    const nest = (w: W, depth: number): void => {
+      w.open('L', false, false).closeStart();
+      if (depth > 0) {
+        w.u8(0x05).u8(0x21);
+        const lenAt = w.b.length;
+        w.u16(0);
+        const start = w.b.length;
+        nest(w, depth - 1);
+        const n = w.b.length - start;
+        w.b.splice(lenAt, 2, n & 0xff, n >> 8);
+      }
+      w.end();
+    };
+    const file = evtx([(w) => nest(w.fragment(), 10), (w) => nest(w.fragment(), 60)]);
+    const { records, summary } = parse(file);
+    expect(records.length).toBe(1);
+    expect(summary.warnings.map((w) => [w.code, w.message])).toEqual([['record_unparsable', 'record skipped: BinXml nested too deeply']]);
+    expect(parse(file, { limits: { maxNesting: 3 } }).records.length).toBe(0);
+  });
+
+  it('an array cross product beyond the node budget is one warning, not an exhausted heap', () => {
+    const items = (n: number): number[] => Array.from({ length: n }, (_, i) => le(BigInt(i), 4)).flat();
+    const body: Body = (w) => eventOpen(w).open('X', true).attr('a').sub(0, 0x88).attr('b').sub(1, 0x88).closeEmpty().end().eof();
+    const { records, summary } = parse(evtx([record(body, [[0x88, items(1000)], [0x88, items(1000)]])]));
+    expect(records.length).toBe(0);
+    expect(summary.warnings[0]?.message).toBe('record skipped: record expands to too many nodes');
+  });
+
+  it('a template that instantiates itself, a huge substitution count and a zero-size record end in warnings', () => {
+    const selfRef: Body = (w) => {
+      w.fragment();
+      w.u8(0x0c).u8(1).u32(1);
+      const def = w.pos + 4;
+      w.u32(def).u32(0).raw(new Array<number>(16).fill(2));
+      const sizeAt = w.b.length;
+      w.u32(0);
+      const start = w.b.length;
+      // The template's only content is a nested fragment that instantiates this same template.
+      w.open('E').closeStart().u8(0x05).u8(0x21);
+      const nested = new W(0);
+      nested.fragment().u8(0x0c).u8(1).u32(1).u32(def).u32(0).eof();
+      w.u16(nested.b.length).raw(nested.b).end().eof();
+      const size = w.b.length - start;
+      w.b.splice(sizeAt, 4, size & 0xff, size >> 8, 0, 0);
+      w.u32(0).eof();
+    };
+    const hugeCount: Body = (w) => w.fragment().u8(0x0c).u8(1).u32(1).u32(8).u32(0xffffffff).eof();
+    const { records, summary } = parse(evtx([selfRef, hugeCount]));
+    expect(records.length).toBe(0);
+    expect(summary.warningCounts.record_unparsable).toBe(2);
+
+    const zero = evtx([record((t) => eventOpen(t).end().eof(), [])], (chunk) => new DataView(chunk.buffer).setUint32(512 + 4, 0, true));
+    const z = parse(zero);
+    expect(z.records.length).toBe(0);
+    expect(z.summary.warningCounts.record_bad_size).toBe(1);
+  });
+
+  it('a free-space offset past the chunk is a warning and the records are still read', () => {
+    const file = evtx([record((t) => eventOpen(t).end().eof(), [])], (chunk) => new DataView(chunk.buffer).setUint32(48, 0xffffffff, true));
+    const { records, summary } = parse(file);
+    expect(records.length).toBe(1);
+    expect(summary.warningCounts.chunk_bad_free_space).toBe(1);
+  });
+
+  it('an empty fragment still yields a record with an empty Event, as the evtx crate does', () => {
+    const { records } = parse(evtx([(w) => w.fragment().eof()]));
+    expect(records[0]?.event).toEqual({ Event: null });
+    expect(records[0]?.xml).toBe('<?xml version="1.0" encoding="utf-8"?>\n<Event>\n</Event>');
+  });
+});
