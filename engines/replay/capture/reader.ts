@@ -462,6 +462,9 @@ export class CaptureReader {
     if (this.emitter && this.emitter.info.format === 'pcap' && this.emitter.info.interfaces.length === 0) {
       throw new VitrineError('parse_error', 'the pcap file header is incomplete');
     }
+    if (this.emitter && this.emitter.info.format === 'pcapng' && this.emitter.info.sections === 0) {
+      throw new VitrineError('parse_error', 'the pcapng section header is incomplete or damaged');
+    }
     this.tail = new Uint8Array(0);
   }
 }
