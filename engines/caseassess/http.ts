@@ -16,6 +16,7 @@ import { DEFAULT_KG_RELATIVE, defaultResourcesDir, listActors, VERSION } from '.
 import { ASSESS_JOB, jobs, type AssessJobResult } from './jobs.js';
 import { readKnowledgeGraph, type KnowledgeGraph } from './kg.js';
 import { openApiDocument } from './openapi.js';
+import { assessmentSchema } from './schemas.js';
 import { caseassessService } from './service.js';
 import { getAssessment, listAssessments, saveAssessment } from './store.js';
 
@@ -97,7 +98,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
         if (!res.writableEnded) controller.abort();
       });
       const result = await ctx.jobs.run(ASSESS_JOB, { kgPath, case: req.body as unknown, format }, { signal: controller.signal, label: `Case ${kase.case_id.slice(0, 60)}` });
-      if (!isJobResult(result)) throw new VitrineError('internal', 'the assessment job returned no assessment');
+      // The result crossed a process boundary: check its shape before it is stored and served.
+      if (!isJobResult(result) || !assessmentSchema.safeParse(result.assessment).success) throw new VitrineError('internal', 'the assessment job returned no valid assessment');
       const assessment: Assessment = result.assessment;
       const stored = saveAssessment(ctx.db, assessment);
       res.setHeader('X-Assessment-Id', stored.id);

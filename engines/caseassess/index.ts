@@ -1,4 +1,5 @@
 // Case assessment library operations: load a knowledge graph, list its actors, validate a case, assess it, export STIX.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ActorListItem, Assessment, CaseFile, StixBundle } from '../core/contracts/caseassess.js';
@@ -17,11 +18,11 @@ export const VERSION = '0.1.0';
 /** The shipped knowledge graph relative to a resources directory. */
 export const DEFAULT_KG_RELATIVE = path.join('caseassess', 'kg.json');
 
-/** The resources/ folder of this checkout or installed package (engines/caseassess -> ../../resources, also from dist/). */
+/** The resources/ folder of this checkout or installed package: ../../resources from the sources, ../../../resources from dist/. */
 export function defaultResourcesDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const up = here.includes(`${path.sep}dist${path.sep}`) ? ['..', '..', '..'] : ['..', '..'];
-  return path.resolve(here, ...up, 'resources');
+  const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
+  return candidates.find((dir) => existsSync(path.join(dir, DEFAULT_KG_RELATIVE))) ?? (candidates[0] as string);
 }
 
 /** Loads (and caches by SHA-256) a knowledge graph; the shipped one when no path is given. */
