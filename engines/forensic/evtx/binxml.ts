@@ -159,7 +159,7 @@ export class ChunkBinXml {
             this.need(p, 4, end);
             p += 4; // attribute list size
           }
-          open = { k: K.Element, name, attrs: [], children: [] };
+          open = { k: K.Element, name, attrs: [], children: [], dyn: false, dynAttrs: false };
           this.count(1);
           break;
         }
@@ -265,7 +265,7 @@ export class ChunkBinXml {
     if (root !== null) return root;
     if (template) throw new BinXmlError('template without a root element');
     // An empty fragment (only EOF) still yields a record, as the evtx crate does.
-    return { k: K.Element, name: 'Event', attrs: [], children: [] };
+    return { k: K.Element, name: 'Event', attrs: [], children: [], dyn: false, dynAttrs: false };
   }
 
   /** A template instance at `p` (after the token): returns the instantiated element and the position after it. */
@@ -325,16 +325,20 @@ export class ChunkBinXml {
 
   /** Clones a template element with its placeholders replaced by the instance's values. */
   private resolveElement(el: XElement, values: readonly Resolved[]): XElement {
-    const attrs: XAttr[] = [];
-    for (const a of el.attrs) {
-      const value: XNode[] = [];
-      for (const node of a.value) this.resolveInto(node, values, value, true);
-      if (value.length > 0) attrs.push({ name: a.name, value });
+    let attrs = el.attrs;
+    // Substitution-free parts of a template are shared by every instance rather than copied.
+    if (el.dynAttrs) {
+      attrs = [];
+      for (const a of el.attrs) {
+        const value: XNode[] = [];
+        for (const node of a.value) this.resolveInto(node, values, value, true);
+        if (value.length > 0) attrs.push({ name: a.name, value });
+      }
     }
     const children: XNode[] = [];
     for (const node of el.children) this.resolveInto(node, values, children, false);
     this.count(1 + children.length);
-    return { k: K.Element, name: el.name, attrs, children };
+    return { k: K.Element, name: el.name, attrs, children, dyn: false, dynAttrs: false };
   }
 
   private resolveInto(node: XNode, values: readonly Resolved[], out: XNode[], inAttribute: boolean): void {
@@ -352,6 +356,10 @@ export class ChunkBinXml {
       return;
     }
     if (node.k === K.Element) {
+      if (!node.dyn) {
+        out.push(node);
+        return;
+      }
       const el = this.resolveElement(node, values);
       if (hasExpandableArray(el)) for (const copy of this.expandArrays(el)) out.push(copy);
       else out.push(el);
@@ -392,7 +400,7 @@ export class ChunkBinXml {
       const children =
         childIndex >= 0 ? [...el.children.slice(0, childIndex), ...replacement, ...el.children.slice(childIndex + 1)] : el.children;
       this.count(1 + children.length);
-      const copy: XElement = { k: K.Element, name: el.name, attrs, children };
+      const copy: XElement = { k: K.Element, name: el.name, attrs, children, dyn: false, dynAttrs: false };
       if (hasExpandableArray(copy)) out.push(...this.expandArrays(copy));
       else out.push(copy);
     }
@@ -403,7 +411,10 @@ export class ChunkBinXml {
 /** Attaches a finished element to the open parent, or makes it the root; returns the root. */
 function attachTo(stack: XElement[], root: XElement | null, el: XElement, template: boolean): XElement | null {
   const parent = stack[stack.length - 1];
-  if (parent !== undefined) parent.children.push(el);
+  if (parent !== undefined) {
+    parent.children.push(el);
+    if (el.dyn) parent.dyn = true;
+  }
   // A second top-level element in a damaged record is ignored: the first root wins.
   else if (root === null) return el;
   else if (template) throw new BinXmlError('template with more than one root element');
@@ -412,14 +423,19 @@ function attachTo(stack: XElement[], root: XElement | null, el: XElement, templa
 
 /** Adds content: to the current attribute while an element start is open, else to the innermost open element. */
 function pushNode(stack: XElement[], open: XElement | null, attr: XAttr | null, node: XNode): void {
+  const placeholder = node.k === K.Placeholder;
   if (open !== null) {
     if (node.k === K.Element) throw new BinXmlError('element inside an attribute value');
-    if (attr !== null) attr.value.push(node);
+    if (attr !== null) {
+      attr.value.push(node);
+      if (placeholder) open.dyn = open.dynAttrs = true;
+    }
     return;
   }
   const parent = stack[stack.length - 1];
   if (parent === undefined) throw new BinXmlError('value outside of an element');
   parent.children.push(node);
+  if (placeholder) parent.dyn = true;
 }
 
 function hasExpandableArray(el: XElement): boolean {

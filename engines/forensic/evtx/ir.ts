@@ -48,6 +48,10 @@ export interface XElement {
   readonly name: string;
   readonly attrs: XAttr[];
   readonly children: XNode[];
+  /** In a template definition: the subtree holds a substitution (otherwise instances share it as is). */
+  dyn: boolean;
+  /** In a template definition: an attribute value holds a substitution. */
+  dynAttrs: boolean;
 }
 
 export interface XAttr {

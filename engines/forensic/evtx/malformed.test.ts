@@ -55,7 +55,7 @@ corpus('damaged EVTX files', () => {
     const whole = parseEvtx(full);
     expect(whole.records.length).toBe(112);
     const cuts = new Set<number>([0, 1, 7, 8, 64, 127, 128, 129, 4095, FILE_HEADER_SIZE, FILE_HEADER_SIZE + 1, FILE_HEADER_SIZE + 511, FILE_HEADER_SIZE + 512]);
-    for (let c = FILE_HEADER_SIZE; c < full.length; c += 2741) cuts.add(c);
+    for (let c = FILE_HEADER_SIZE; c < full.length; c += 3989) cuts.add(c);
     // Cuts right at, and one byte inside, the end of records.
     for (const r of whole.records.filter((_, i) => i % 7 === 0)) {
       cuts.add(r.offset + r.size);
@@ -81,7 +81,7 @@ corpus('damaged EVTX files', () => {
     const random = prng(0x5eed);
     let warned = 0;
     let recovered = 0;
-    for (let round = 0; round < 250; round++) {
+    for (let round = 0; round < 200; round++) {
       const copy = Uint8Array.from(clean);
       const flips = 1 + Math.floor(random() * 8);
       for (let f = 0; f < flips; f++) {
@@ -98,15 +98,15 @@ corpus('damaged EVTX files', () => {
     }
     // Most damage is seen (checksums cover the chunk header and records, not slack or the file header's padding),
     // and most records survive a few flipped bits.
-    expect(warned).toBeGreaterThan(180);
-    expect(recovered).toBeGreaterThan(250 * 5);
+    expect(warned).toBeGreaterThan(140);
+    expect(recovered).toBeGreaterThan(200 * 5);
   });
 
   it('seeded byte overwrites inside record bodies and template definitions stay contained to their record', () => {
     const clean = readFileSync(corpusPath('evtx', 'attack-samples', 'LM_sysmon_psexec_smb_meterpreter.evtx'));
     const whole = parseEvtx(clean).records;
     const random = prng(42);
-    for (let round = 0; round < 150; round++) {
+    for (let round = 0; round < 100; round++) {
       const copy = Uint8Array.from(clean);
       const victim = whole[Math.floor(random() * whole.length)]!;
       const at = victim.offset + 24 + Math.floor(random() * (victim.size - 28));

@@ -125,9 +125,9 @@ describe.skipIf(!hasEvtxexport)('EVTX parser against evtxexport (libevtx)', () =
 });
 
 describe.skipIf(!hasPythonEvtx)('EVTX parser against python-evtx', () => {
-  it('first 100 records of every corpus file: record number, written time, event id, record id, time created, computer, channel, provider', () => {
+  it('first 50 records of every corpus file: record number, written time, event id, record id, time created, computer, channel, provider', () => {
     const files = corpusFiles();
-    const out = execFileSync(PYTHON, [path.join(here, 'testdata', 'python_evtx_oracle.py'), '100', ...files.map((f) => corpusPath('evtx', f))], {
+    const out = execFileSync(PYTHON, [path.join(here, 'testdata', 'python_evtx_oracle.py'), '50', ...files.map((f) => corpusPath('evtx', f))], {
       encoding: 'utf8',
       maxBuffer: 1 << 28,
     });
@@ -165,6 +165,6 @@ describe.skipIf(!hasPythonEvtx)('EVTX parser against python-evtx', () => {
         compared++;
       }
     });
-    expect(compared).toBeGreaterThanOrEqual(750); // 781 on the corpus today
+    expect(compared).toBeGreaterThanOrEqual(400);
   }, 60_000);
 });

@@ -173,9 +173,10 @@ function elementBody(el: XElement, inDataContainer: boolean, omitAttributes: boo
     }
   }
 
-  let counts: Map<string, number> | undefined;
   let positionalDone = false;
-  for (const n of el.children) {
+  const children = el.children;
+  for (let i = 0; i < children.length; i++) {
+    const n = children[i]!;
     if (n.k !== K.Element) continue;
     if (inDataContainer && n.name === 'Data') {
       if (named) {
@@ -187,9 +188,12 @@ function elementBody(el: XElement, inDataContainer: boolean, omitAttributes: boo
       }
       continue;
     }
-    counts ??= new Map();
-    const seen = counts.get(n.name) ?? 0;
-    counts.set(n.name, seen + 1);
+    // Earlier siblings of the same name give the suffix (a scan: children lists are short and names interned).
+    let seen = 0;
+    for (let j = 0; j < i; j++) {
+      const m = children[j]!;
+      if (m.k === K.Element && m.name === n.name && !(inDataContainer && m.name === 'Data')) seen++;
+    }
     const key = seen === 0 ? n.name : `${n.name}_${seen}`;
     const container = n.name === 'EventData' || n.name === 'UserData';
     if (!separate) {
