@@ -1,4 +1,5 @@
 // The scoring method on the shipped ATT&CK graph: a group's own evidence finds it, weak evidence stays weak, contradictions count against.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Assessment, CaseFile, CaseTechnique } from '../core/contracts/caseassess.js';
 import { assess, estimativeWords, loadKnowledgeGraph, WEIGHTS } from './index.js';
@@ -47,6 +48,17 @@ describe('a case built from one group’s own evidence', () => {
     expect(result.gap.score).toBeGreaterThan(0);
     expect(result.gap.second_attack_id).toBe(result.alternatives[0]?.attack_id);
     expect(result.confidence.statement).toContain('APT29 (G0016)');
+  });
+});
+
+describe('a few distinctive items', () => {
+  it('lead with the only group ATT&CK links them to, ahead of the unlisted actor', () => {
+    // Six items only APT28 shows in ATT&CK, at confidences 0.5 to 0.8, plus broad context.
+    const sample = JSON.parse(readFileSync(new URL('./testdata/apt28-sample-case.json', import.meta.url), 'utf8')) as CaseFile;
+    const result = assess(kg, sample);
+    expect(result.leading.attack_id).toBe('G0007');
+    expect(result.alternatives[0]?.kind).toBe('unlisted');
+    expect(result.confidence.words).toBe('likely');
   });
 });
 

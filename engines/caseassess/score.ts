@@ -24,7 +24,7 @@ export const METHOD = 'caseassess-score/1';
  */
 export const WEIGHTS = {
   /** Softmax temperature: probabilities are exp(score / T), normalised over all hypotheses. */
-  temperature: 2,
+  temperature: 1.5,
   /** A related technique (parent, sub-technique or sibling) counts this fraction of the family's weight. */
   related: 0.5,
   /** Missing a diagnostic technique or software: minus this fraction of its weight (ATT&CK coverage is incomplete, so weak). */
