@@ -25,79 +25,68 @@ export interface ExtractedStrings {
 export const STRING_DEFAULTS = { minLength: 4, maxCount: 10_000, maxLength: 1024 } as const;
 
 /** Printable ASCII as `strings` counts it: space to tilde, and tab. */
-function printable(b: number): boolean {
-  return (b >= 0x20 && b <= 0x7e) || b === 0x09;
-}
+const PRINTABLE = new Uint8Array(256);
+for (let b = 0x20; b <= 0x7e; b++) PRINTABLE[b] = 1;
+PRINTABLE[0x09] = 1;
 
 /** Runs of printable ASCII bytes and of printable ASCII characters stored as UTF-16LE. */
 export function extractStrings(data: Uint8Array, options: StringOptions = {}): ExtractedStrings {
   const minLength = Math.max(1, options.minLength ?? STRING_DEFAULTS.minLength);
   const maxCount = Math.max(0, options.maxCount ?? STRING_DEFAULTS.maxCount);
   const maxLength = Math.max(minLength, options.maxLength ?? STRING_DEFAULTS.maxLength);
+  const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const n = data.length;
   let truncated = false;
 
   const ascii: ExtractedString[] = [];
   let start = -1;
-  const flushAscii = (end: number): void => {
-    if (start < 0) return;
-    const length = end - start;
+  // One pass with a sentinel step at i === n closes a run that reaches the end of the data.
+  for (let i = 0; i <= n; i++) {
+    if (i < n && PRINTABLE[data[i] as number] !== 0) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    const length = i - start;
     if (length >= minLength) {
-      if (ascii.length >= maxCount) truncated = true;
-      else {
-        if (length > maxLength) truncated = true;
-        ascii.push({ offset: start, value: latin1(data, start, Math.min(end, start + maxLength)) });
+      if (ascii.length >= maxCount) {
+        truncated = true;
+        break;
       }
+      if (length > maxLength) truncated = true;
+      ascii.push({ offset: start, value: buffer.toString('latin1', start, start + Math.min(length, maxLength)) });
     }
     start = -1;
-  };
-  for (let i = 0; i < data.length && !(truncated && ascii.length >= maxCount); i++) {
-    if (printable(data[i] as number)) {
-      if (start < 0) start = i;
-    } else flushAscii(i);
   }
-  flushAscii(data.length);
 
-  // UTF-16LE runs can start at even or odd offsets; scan both alignments.
+  // UTF-16LE runs can start at even or odd offsets: scan both alignments.
   const wide: ExtractedString[] = [];
-  let wideFull = false;
-  for (let parity = 0; parity < 2 && !wideFull; parity++) {
-    let runStart = -1;
-    let chars = 0;
-    const flushWide = (): void => {
-      if (runStart >= 0 && chars >= minLength) {
-        if (wide.length >= maxCount) {
-          truncated = true;
-          wideFull = true;
-        } else {
-          if (chars > maxLength) truncated = true;
-          wide.push({ offset: runStart, value: utf16Ascii(data, runStart, Math.min(chars, maxLength)) });
-        }
+  const scratch = new Uint8Array(maxLength);
+  const scratchBuffer = Buffer.from(scratch.buffer, 0, maxLength);
+  for (let parity = 0; parity < 2; parity++) {
+    let k = parity;
+    while (k + 1 < n) {
+      if (data[k + 1] !== 0 || PRINTABLE[data[k] as number] === 0) {
+        k += 2;
+        continue;
       }
-      runStart = -1;
-      chars = 0;
-    };
-    for (let i = parity; i + 1 < data.length && !wideFull; i += 2) {
-      if (data[i + 1] === 0 && printable(data[i] as number)) {
-        if (runStart < 0) runStart = i;
+      const start = k;
+      let chars = 0;
+      while (k + 1 < n && data[k + 1] === 0 && PRINTABLE[data[k] as number] === 1) {
+        if (chars < maxLength) scratch[chars] = data[k] as number;
         chars++;
-      } else flushWide();
+        k += 2;
+      }
+      if (chars < minLength) continue;
+      if (wide.length >= maxCount) {
+        truncated = true;
+        break;
+      }
+      if (chars > maxLength) truncated = true;
+      wide.push({ offset: start, value: scratchBuffer.toString('latin1', 0, Math.min(chars, maxLength)) });
     }
-    flushWide();
   }
+  if (wide.length > maxCount) wide.length = maxCount;
   wide.sort((a, b) => a.offset - b.offset);
   return { ascii, utf16le: wide, truncated };
-}
-
-function latin1(data: Uint8Array, start: number, end: number): string {
-  let s = '';
-  for (let i = start; i < end; i += 4096) s += String.fromCharCode(...data.subarray(i, Math.min(end, i + 4096)));
-  return s;
-}
-
-function utf16Ascii(data: Uint8Array, start: number, chars: number): string {
-  const codes: number[] = new Array<number>(chars);
-  for (let k = 0; k < chars; k++) codes[k] = data[start + 2 * k] as number;
-  let s = '';
-  for (let i = 0; i < codes.length; i += 4096) s += String.fromCharCode(...codes.slice(i, i + 4096));
-  return s;
 }

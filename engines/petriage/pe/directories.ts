@@ -5,6 +5,7 @@ import { LIMITS, PeRangeError, cString, latin1, u16At, u32At, type ByteReader, t
 import type { PeCertificateTable, PeCodeView, PeDebugEntry, PeRichEntry, PeRichHeader, PeTls } from './types.js';
 
 const MAX_PDB_PATH = 1024;
+const UTF8 = new TextDecoder('utf-8');
 
 function hex(n: number, width: number): string {
   return n.toString(16).padStart(width, '0');
@@ -28,7 +29,7 @@ function readCodeView(r: ByteReader, offset: number, size: number): PeCodeView |
       guid,
       age,
       symbol_key: `${guid.replace(/-/g, '').toUpperCase()}${age.toString(16).toUpperCase()}`,
-      pdb_path: new TextDecoder('utf-8').decode(cString(d.subarray(24, 24 + MAX_PDB_PATH))),
+      pdb_path: UTF8.decode(cString(d.subarray(24, 24 + MAX_PDB_PATH))),
     };
   }
   if (magic === 'NB10' && d.length >= 16) {

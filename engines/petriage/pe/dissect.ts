@@ -76,6 +76,7 @@ export function dissect(data: Uint8Array): PeDissection {
   const certificate = guarded('certificate table', null, () => readCertificates(r, h.directories[DIR.SECURITY], notes));
   const overlay = findOverlay(image, h.optionalOffset, h.fileHeader.size_of_optional_header, h.directories);
   const strings = extractStrings(data);
+  const importHash = imphash(imports);
 
   const importedModules = new Set(imports.map((d) => asciiLower(d.dll)));
   const sectionNames = new Set(h.sections.map((s) => asciiLower(s.name)));
@@ -109,8 +110,8 @@ export function dissect(data: Uint8Array): PeDissection {
     overlay,
     strings: { ascii: strings.ascii, utf16le: strings.utf16le, truncated: strings.truncated },
     entropy: shannonEntropy(data),
-    imphash: imphash(imports),
-    imphash_with_delay: imphash([...imports, ...delayImports]),
+    imphash: importHash,
+    imphash_with_delay: delayImports.length === 0 ? importHash : imphash([...imports, ...delayImports]),
     notes: notes.done(),
   };
 }

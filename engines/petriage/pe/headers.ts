@@ -2,7 +2,7 @@
 import { VitrineError } from '../../core/errors.js';
 import { shannonEntropy } from '../entropy.js';
 import { DIRECTORY_NAMES, DLL_CHARACTERISTICS, FILE_CHARACTERISTICS, MACHINE_NAMES, SUBSYSTEM_NAMES, flagNames, sectionFlagNames } from './constants.js';
-import { ByteReader, LIMITS, PeImage, type SectionRecord } from './image.js';
+import { ByteReader, LIMITS, PeImage, u32At, type SectionRecord } from './image.js';
 import type { PeDataDirectory, PeDosHeader, PeFileHeader, PeOptionalHeader, PeSection } from './types.js';
 
 /** Notes about damaged structures, capped so a hostile file cannot grow them without bound. */
@@ -218,10 +218,11 @@ function readDirectories(
   const limit = oh + structSize + 16 * 8;
   for (let i = 0; i < count && i < 16; i++) {
     if (r.length - offset === 0) break;
-    const entry = new Uint8Array(8);
-    entry.set(r.slice(offset, offset + 8));
-    const e = new ByteReader(entry);
-    out.push({ virtualAddress: e.u32(0), size: e.u32(4) });
+    // A last entry cut short by the end of the file reads as zero-padded, as pefile pads it.
+    const raw = r.slice(offset, offset + 8);
+    const entry = raw.length === 8 ? raw : new Uint8Array(8);
+    if (raw.length < 8) entry.set(raw);
+    out.push({ virtualAddress: u32At(entry, 0) as number, size: u32At(entry, 4) as number });
     offset += 8;
     if (offset >= limit) break;
   }
@@ -257,15 +258,14 @@ function readSectionTable(
       notes.add(`section ${i} header is all zero bytes; the table ends there`);
       break;
     }
-    const s = new ByteReader(raw);
     const rec: SectionRecord = {
       index: i,
       nameBytes: raw.slice(0, 8),
-      virtualSize: s.u32(8),
-      virtualAddress: s.u32(12),
-      sizeOfRawData: s.u32(16),
-      pointerToRawData: s.u32(20),
-      characteristics: s.u32(36),
+      virtualSize: u32At(raw, 8) as number,
+      virtualAddress: u32At(raw, 12) as number,
+      sizeOfRawData: u32At(raw, 16) as number,
+      pointerToRawData: u32At(raw, 20) as number,
+      characteristics: u32At(raw, 36) as number,
       vaAdj: 0,
       ptrAdj: 0,
       minRva: 0,
@@ -328,16 +328,20 @@ export function describeDirectories(image: PeImage, directories: readonly RawDir
 /** The PE image checksum as pefile's generate_checksum computes it: dword sum with carries folded, the CheckSum dword skipped, plus the length. */
 export function peChecksum(data: Uint8Array, checksumOffset: number): number {
   const n = data.length;
-  const dwords = Math.ceil(n / 4);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const whole = n >>> 2;
   const skip = Math.floor(checksumOffset / 4);
   let sum = 0;
-  for (let i = 0; i < dwords; i++) {
+  for (let i = 0; i < whole; i++) {
     if (i === skip) continue;
-    const at = i * 4;
-    const dword =
-      ((data[at] ?? 0) | ((data[at + 1] ?? 0) << 8) | ((data[at + 2] ?? 0) << 16) | ((data[at + 3] ?? 0) << 24)) >>> 0;
-    sum += dword;
-    if (sum >= 0x1_0000_0000) sum = (sum % 0x1_0000_0000) + Math.floor(sum / 0x1_0000_0000);
+    sum += view.getUint32(i * 4, true);
+    if (sum >= 0x1_0000_0000) sum -= 0xffff_ffff;
+  }
+  if (n % 4 !== 0 && whole !== skip) {
+    let last = 0;
+    for (let k = n - 1; k >= whole * 4; k--) last = last * 256 + (data[k] as number);
+    sum += last;
+    if (sum >= 0x1_0000_0000) sum -= 0xffff_ffff;
   }
   sum = (sum & 0xffff) + Math.floor(sum / 0x10000);
   sum = sum + Math.floor(sum / 0x10000);

@@ -1,10 +1,14 @@
 // The loaded view of a PE file: bounds-checked reads, the section table, and RVA-to-offset mapping as pefile does it.
 
-/** A read that falls outside the file or the mapped image: callers turn it into a note, never a crash. */
-export class PeRangeError extends Error {
+/**
+ * A read that falls outside the file or the mapped image: callers turn it into a note, never a crash.
+ * Not an Error subclass on purpose: damaged files throw many of these, and capturing a stack trace for
+ * each would cost more than the parse.
+ */
+export class PeRangeError {
+  readonly what: string;
   constructor(what: string) {
-    super(what);
-    this.name = 'PeRangeError';
+    this.what = what;
   }
 }
 
@@ -118,9 +122,7 @@ export function cString(data: Uint8Array): Uint8Array {
 
 /** Byte-preserving decoding (one character per byte), so names survive whatever their encoding. */
 export function latin1(data: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < data.length; i += 4096) s += String.fromCharCode(...data.subarray(i, Math.min(data.length, i + 4096)));
-  return s;
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
 }
 
 export function isAllZero(data: Uint8Array): boolean {

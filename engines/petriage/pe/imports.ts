@@ -20,6 +20,8 @@ export interface ImportContext {
 /** pefile's PEFormatError inside the import walk: ends one descriptor's table, not the file. */
 class ImportTableError extends Error {}
 
+/** pefile's stand-in name for a DLL name with characters no file name has. */
+const INVALID = Uint8Array.from('*invalid*', (c) => c.charCodeAt(0));
 const MAX_ADDRESS_SPREAD = 128 * 2 ** 20;
 const MAX_REPEATED_ADDRESSES = 15;
 const TWO_32 = 0x1_0000_0000;
@@ -281,7 +283,7 @@ export function readImportDirectory(ctx: ImportContext, rva: number, delay: bool
     let dll = image.stringAt(nameRva, LIMITS.maxName);
     if (!validDllName(dll)) {
       notes.add(`${what} descriptor at file offset ${descriptorOffset} names its DLL with invalid characters`);
-      dll = new TextEncoder().encode('*invalid*');
+      dll = INVALID;
     }
     if (dll.length === 0) continue;
     const dllName = latin1(dll);
@@ -355,7 +357,10 @@ export function imphash(dlls: readonly PeImportedDll[]): string {
   return createHash('md5').update(imphashTerms(dlls).join(','), 'latin1').digest('hex');
 }
 
-/** Python's bytes.lower(): ASCII letters only. */
+/**
+ * Python's bytes.lower() lowers ASCII letters only. Every name reaching the hash passed pefile's character
+ * checks (ASCII only), where toLowerCase() does the same, and faster.
+ */
 function asciiLower(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  return s.toLowerCase();
 }

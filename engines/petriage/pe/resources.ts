@@ -8,6 +8,7 @@ import type { PeResource, PeResources, PeResourceTypeSummary, PeVersionInfo } fr
 /** pefile's cap on entries in one resource directory. */
 const MAX_ENTRIES_PER_DIRECTORY = 4096;
 const MAX_MANIFEST = 64 * 1024;
+const UTF8 = new TextDecoder('utf-8');
 
 interface DirEntry {
   readonly id: number | null;
@@ -204,7 +205,7 @@ export function readResources(image: PeImage, rva: number, notes: Notes): PeReso
     try {
       let bytes = image.data(manifestLeaf.rva, Math.min(manifestLeaf.size, MAX_MANIFEST));
       if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-      manifest = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+      manifest = UTF8.decode(bytes);
     } catch (e) {
       if (!(e instanceof PeRangeError)) throw e;
       notes.add('the manifest resource does not map into the file');

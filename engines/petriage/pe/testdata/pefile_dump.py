@@ -1,6 +1,7 @@
 # Oracle for the PE dissector's tests and benchmark: what python3-pefile reads from each file, as JSON lines.
-# Usage: pefile_dump.py dump FILE...      one JSON object per file
-#        pefile_dump.py bench ROUNDS FILE... parse + imphash every file ROUNDS times; prints elapsed seconds
+# Usage: pefile_dump.py dump FILE...         one JSON object per file
+#        pefile_dump.py imphash FILE...      one import hash per line ('-' when pefile cannot parse the file)
+#        pefile_dump.py bench ROUNDS FILE... parse + imphash every file ROUNDS times; prints elapsed wall and CPU seconds
 import json
 import sys
 import time
@@ -91,6 +92,14 @@ def main(argv):
         for path in argv[2:]:
             print(json.dumps(dump(path)))
         return 0
+    if len(argv) >= 2 and argv[1] == "imphash":
+        for path in argv[2:]:
+            try:
+                with open(path, "rb") as f:
+                    print(pefile.PE(data=f.read()).get_imphash())
+            except pefile.PEFormatError:
+                print("-")
+        return 0
     if len(argv) >= 3 and argv[1] == "bench":
         rounds = int(argv[2])
         blobs = []
@@ -98,6 +107,7 @@ def main(argv):
             with open(path, "rb") as f:
                 blobs.append(f.read())
         start = time.perf_counter()
+        cpu = time.process_time()
         parsed = 0
         for _ in range(rounds):
             for data in blobs:
@@ -106,9 +116,14 @@ def main(argv):
                 except pefile.PEFormatError:
                     pass
                 parsed += 1
-        print(json.dumps({"files": parsed, "seconds": time.perf_counter() - start, "version": pefile.__version__}))
+        print(json.dumps({
+            "files": parsed,
+            "seconds": time.perf_counter() - start,
+            "cpu_seconds": time.process_time() - cpu,
+            "version": pefile.__version__,
+        }))
         return 0
-    sys.stderr.write("usage: pefile_dump.py dump FILE... | bench ROUNDS FILE...\n")
+    sys.stderr.write("usage: pefile_dump.py dump FILE... | imphash FILE... | bench ROUNDS FILE...\n")
     return 2
 
 
