@@ -40,6 +40,8 @@ export class ChunkBinXml {
   private readonly names = new Map<number, string>();
   private readonly templates = new Map<number, XElement | BinXmlError>();
   private nodes = 0;
+  /** Position after the last name reference or template instance read (saves a tuple per call). */
+  private after = 0;
 
   constructor(
     private readonly data: Uint8Array,
@@ -102,8 +104,8 @@ export class ChunkBinXml {
     return name;
   }
 
-  /** Reads a name reference at `p`; a name stored right there (inline) is skipped. Returns [name, next position]. */
-  private nameRef(p: number, end: number): [string, number] {
+  /** Reads a name reference at `p`; a name stored right there (inline) is skipped. The next position is in `after`. */
+  private nameRef(p: number, end: number): string {
     this.need(p, 4, end);
     const off = this.u32(p);
     let next = p + 4;
@@ -112,7 +114,8 @@ export class ChunkBinXml {
       next += 8 + 2 * this.u16(next + 6) + 2;
       if (next > end) throw new BinXmlError('truncated inline name');
     }
-    return [this.nameAt(off), next];
+    this.after = next;
+    return this.nameAt(off);
   }
 
   private count(n: number): void {
@@ -142,9 +145,8 @@ export class ChunkBinXml {
         case 0x0c: {
           if (template) throw new BinXmlError('template instance inside a template definition');
           if (open !== null) throw new BinXmlError('template instance inside an element start');
-          const [el, next] = this.instance(p, end, depth);
-          root = attachTo(stack, root, el, template);
-          p = next;
+          root = attachTo(stack, root, this.instance(p, end, depth), template);
+          p = this.after;
           break;
         }
         case 0x01:
@@ -153,8 +155,8 @@ export class ChunkBinXml {
           if (template) p += 2; // dependency identifier
           this.need(p, 4, end);
           p += 4; // data size
-          const [name, next] = this.nameRef(p, end);
-          p = next;
+          const name = this.nameRef(p, end);
+          p = this.after;
           if (token === 0x41) {
             this.need(p, 4, end);
             p += 4; // attribute list size
@@ -208,8 +210,8 @@ export class ChunkBinXml {
         case 0x46: {
           if (open === null) throw new BinXmlError('attribute outside an element start');
           if (attr !== null && attr.value.length > 0) open.attrs.push(attr);
-          const [name, next] = this.nameRef(p, end);
-          p = next;
+          const name = this.nameRef(p, end);
+          p = this.after;
           attr = { name, value: [] };
           break;
         }
@@ -236,8 +238,8 @@ export class ChunkBinXml {
         case 0x09:
         case 0x49:
         case 0x0a: {
-          const [name, next] = this.nameRef(p, end);
-          p = next;
+          const name = this.nameRef(p, end);
+          p = this.after;
           pushNode(stack, open, attr, token === 0x0a ? { k: K.PITarget, name } : { k: K.EntityRef, name });
           this.count(1);
           break;
@@ -268,8 +270,8 @@ export class ChunkBinXml {
     return { k: K.Element, name: 'Event', attrs: [], children: [], dyn: false, dynAttrs: false };
   }
 
-  /** A template instance at `p` (after the token): returns the instantiated element and the position after it. */
-  private instance(p: number, end: number, depth: number): [XElement, number] {
+  /** A template instance at `p` (after the token): returns the instantiated element; the position after it is in `after`. */
+  private instance(p: number, end: number, depth: number): XElement {
     const d = this.data;
     this.need(p, 9, end);
     const defOffset = this.u32(p + 5);
@@ -297,7 +299,9 @@ export class ChunkBinXml {
     }
     this.count(n);
     const definition = this.template(defOffset, depth);
-    return [this.resolveElement(definition, values), v];
+    const root = this.resolveElement(definition, values);
+    this.after = v;
+    return root;
   }
 
   private template(offset: number, depth: number): XElement {
