@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCaptureBytes } from './analyze.js';
 import { concat, ETH_IPV4, ETH_IPV6, ethernet, ipv4, ipv6, nullLoopback, sll, sll2, TCP_SYN, tcp, udp, udpFrame } from './craft.js';
-import { formatIpv6 } from './decode.js';
+import { formatIpv6, ipv6Key } from './decode.js';
 import { NO_TIMEOUTS } from './flows.js';
 import { hasTshark, tshark } from './testutil.js';
 import { PcapngBuilder, writePcap } from './writer.js';
@@ -100,10 +100,11 @@ describe('IP layer', () => {
   });
 
   it('formats IPv6 as RFC 5952 text', () => {
-    expect(formatIpv6('20010db8000000000000000000000001')).toBe('2001:db8::1');
-    expect(formatIpv6('fe800000000000000217f2fffed7cf65')).toBe('fe80::217:f2ff:fed7:cf65');
-    expect(formatIpv6('20010db8000100000001000000000001')).toBe('2001:db8:1:0:1::1');
-    expect(formatIpv6('00000000000000000000000000000000')).toBe('::');
+    const fmt = (hex: string): string => formatIpv6(ipv6Key(Buffer.from(hex, 'hex'), 0));
+    expect(fmt('20010db8000000000000000000000001')).toBe('2001:db8::1');
+    expect(fmt('fe800000000000000217f2fffed7cf65')).toBe('fe80::217:f2ff:fed7:cf65');
+    expect(fmt('20010db8000100000001000000000001')).toBe('2001:db8:1:0:1::1');
+    expect(fmt('00000000000000000000000000000000')).toBe('::');
   });
 
   /** A DNS response big enough to need two fragments. */

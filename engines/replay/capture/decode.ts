@@ -48,7 +48,7 @@ export class DecodedPacket {
   /** IPv4 addresses as unsigned 32-bit integers. */
   srcV4 = 0;
   dstV4 = 0;
-  /** IPv6 addresses as 32 lower-case hex digits. */
+  /** IPv6 addresses as 8 UTF-16 code units, one per 16-bit group (compact map keys; see formatIpv6). */
   srcV6 = '';
   dstV6 = '';
   ipProto = 0;
@@ -118,12 +118,18 @@ export function newDecodeStats(): DecodeStats {
   return { nonIp: 0, arp: 0, ipv4: 0, ipv6: 0, vlanTagged: 0, ipv4WithOptions: 0, fragments: 0, snapTruncated: 0 };
 }
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-function hex16(b: Uint8Array, at: number): string {
-  let s = '';
-  for (let i = at; i < at + 16; i++) s += HEX[b[i] ?? 0];
-  return s;
+/** An IPv6 address as 8 code units (one per group): short to hash, ordered like the address. */
+export function ipv6Key(b: Uint8Array, at: number): string {
+  return String.fromCharCode(
+    (b[at]! << 8) | b[at + 1]!,
+    (b[at + 2]! << 8) | b[at + 3]!,
+    (b[at + 4]! << 8) | b[at + 5]!,
+    (b[at + 6]! << 8) | b[at + 7]!,
+    (b[at + 8]! << 8) | b[at + 9]!,
+    (b[at + 10]! << 8) | b[at + 11]!,
+    (b[at + 12]! << 8) | b[at + 13]!,
+    (b[at + 14]! << 8) | b[at + 15]!,
+  );
 }
 
 /** Decodes layers 2-4; returns the level reached. Damage is counted against the packet, never thrown. */
@@ -291,8 +297,8 @@ export class PacketDecoder {
     out.ipVersion = 6;
     out.ipLength = payloadLen + 40;
     out.ttl = b[off + 7]!;
-    out.srcV6 = hex16(b, off + 8);
-    out.dstV6 = hex16(b, off + 24);
+    out.srcV6 = ipv6Key(b, off + 8);
+    out.dstV6 = ipv6Key(b, off + 24);
     out.level = 'ip';
     const end = Math.min(len, off + 40 + payloadLen);
     if (off + 40 + payloadLen > len) this.stats.snapTruncated += 1;
@@ -417,10 +423,10 @@ export function formatIpv4(v: number): string {
   return `${v >>> 24}.${(v >>> 16) & 0xff}.${(v >>> 8) & 0xff}.${v & 0xff}`;
 }
 
-/** RFC 5952 text (lower case, longest zero run of two or more groups compressed) from 32 hex digits. */
-export function formatIpv6(hex: string): string {
+/** RFC 5952 text (lower case, longest zero run of two or more groups compressed) from an ipv6Key. */
+export function formatIpv6(key: string): string {
   const groups: number[] = [];
-  for (let i = 0; i < 32; i += 4) groups.push(parseInt(hex.slice(i, i + 4), 16));
+  for (let i = 0; i < 8; i++) groups.push(key.charCodeAt(i) || 0);
   let bestStart = -1;
   let bestLen = 0;
   for (let i = 0; i < 8; ) {

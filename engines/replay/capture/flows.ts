@@ -396,7 +396,7 @@ function icmpCounterpart(v6: boolean, type: number): number {
 export interface FlowTableOptions {
   readonly timeouts?: FlowTimeouts;
   readonly likelyServerPorts?: ReadonlySet<number>;
-  /** Most connections alive at once; past it the longest-idle are closed early (with a warning). */
+  /** Most connections alive at once; past it the oldest are closed early (with a warning). */
   readonly maxActive?: number;
   /** Called as each connection ends (timeout, reuse, eviction or end of capture). */
   readonly onClose?: (conn: Connection) => void;
@@ -416,8 +416,8 @@ export class FlowTable {
   private readonly likely: ReadonlySet<number>;
   private readonly maxActive: number;
   private lastSweep = -Infinity;
-  /** The shortest way a connection can end by time; Infinity (tshark's view) means never, so no sweeps. */
-  private readonly soonest: number;
+  private sinceSweep = 0;
+  /** False when no timeout is finite (tshark's view): nothing ever expires, so no sweeps. */
   private readonly sweepable: boolean;
   private readonly placement: Placement;
   /** Connections created so far. */
@@ -428,8 +428,7 @@ export class FlowTable {
     this.likely = options.likelyServerPorts ?? LIKELY_SERVER_PORTS;
     this.maxActive = options.maxActive ?? 1_000_000;
     const t = this.timeouts;
-    this.soonest = Math.min(t.tcp, t.udp, t.icmp, t.other, t.tcpAttempt, t.tcpClose);
-    this.sweepable = Number.isFinite(this.soonest);
+    this.sweepable = Number.isFinite(Math.min(t.tcp, t.udp, t.icmp, t.other, t.tcpAttempt, t.tcpClose));
     this.placement = { conn: undefined as unknown as Connection, isOrig: true };
   }
 
@@ -464,21 +463,29 @@ export class FlowTable {
       dp = cp >= 0 ? cp : d.icmpCode;
     }
     const forward = src < dst || (src === dst && sp <= dp);
-    const key = forward ? `${d.ipProto}|${src}|${sp}|${dst}|${dp}` : `${d.ipProto}|${dst}|${dp}|${src}|${sp}`;
+    // Keys are short strings of code units (hashing a short key is the cost that matters per packet).
+    let key: string;
+    if (d.ipVersion === 4) {
+      const a = src as number;
+      const b = dst as number;
+      key = forward
+        ? String.fromCharCode(d.ipProto, a >>> 16, a & 0xffff, sp, b >>> 16, b & 0xffff, dp)
+        : String.fromCharCode(d.ipProto, b >>> 16, b & 0xffff, dp, a >>> 16, a & 0xffff, sp);
+    } else {
+      key = forward
+        ? `${String.fromCharCode(d.ipProto | 0x100, sp, dp)}${src as string}${dst as string}`
+        : `${String.fromCharCode(d.ipProto | 0x100, dp, sp)}${dst as string}${src as string}`;
+    }
 
-    if (this.sweepable && ts - this.lastSweep > 10) this.sweep(ts);
+    // Sweep for expired connections now and then, with work proportional to the packets in between.
+    this.sinceSweep += 1;
+    if (this.sweepable && ts - this.lastSweep > 10 && this.sinceSweep * 4 >= this.active.size) this.sweep(ts);
     let conn = this.active.get(key);
     if (conn !== undefined && (this.expired(conn, ts) || (proto === 'tcp' && this.isReuse(conn, d)))) {
       this.close(conn);
       conn = undefined;
     }
-    if (conn === undefined) {
-      conn = this.open(key, proto, d, src, sp, dst, dp, ts, index);
-    } else {
-      // Map order is kept as least-recently-active first, for eviction and sweeps.
-      this.active.delete(key);
-      this.active.set(key, conn);
-    }
+    if (conn === undefined) conn = this.open(key, proto, d, src, sp, dst, dp, ts, index);
     let isOrig = conn.origA === src && conn.origP === sp;
     if (conn.origA === conn.respA && conn.origP === conn.respP) isOrig = true;
     const ep = isOrig ? conn.orig : conn.resp;
@@ -760,14 +767,11 @@ export class FlowTable {
     else if ((f & F_ACK) !== 0) conn.checkHistory(isOrig, H_ACK, 'A');
   }
 
-  /** Closes connections idle past their timeouts (oldest activity first). */
+  /** Closes every connection whose time is up. */
   private sweep(ts: number): void {
     this.lastSweep = ts;
-    for (const conn of this.active.values()) {
-      // Map order is least-recently-active first; once one is fresh under the longest timeout, stop.
-      if (this.expired(conn, ts)) this.close(conn);
-      else if (ts - conn.lastTs < this.soonest) break;
-    }
+    this.sinceSweep = 0;
+    for (const conn of this.active.values()) if (this.expired(conn, ts)) this.close(conn);
   }
 
   private close(conn: Connection): void {

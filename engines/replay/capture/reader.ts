@@ -59,21 +59,34 @@ class Emitter {
     this.info = { format, sections: 0, interfaces: [], names: [], statisticsBlocks: 0, skippedBlocks: 0 };
   }
 
+  /** One packet record reused for every packet: the handler must copy what it keeps (as documented on RawPacket). */
+  private readonly current: { -readonly [K in keyof RawPacket]: RawPacket[K] } = {
+    index: 0,
+    offset: 0,
+    interfaceId: 0,
+    linkType: 0,
+    tsSec: 0,
+    tsNsec: 0,
+    ts: 0,
+    capturedLength: 0,
+    originalLength: 0,
+    data: new Uint8Array(0),
+  };
+
   emit(offset: number, iface: CaptureInterface, sec: number, nsec: number, data: Uint8Array, origLen: number): void {
-    const packet: RawPacket = {
-      index: this.index,
-      offset,
-      interfaceId: iface.id,
-      linkType: iface.linkType,
-      tsSec: sec,
-      tsNsec: nsec,
-      ts: sec + nsec / 1e9,
-      capturedLength: data.length,
-      originalLength: origLen,
-      data,
-    };
+    const p = this.current;
+    p.index = this.index;
+    p.offset = offset;
+    p.interfaceId = iface.id;
+    p.linkType = iface.linkType;
+    p.tsSec = sec;
+    p.tsNsec = nsec;
+    p.ts = sec + nsec / 1e9;
+    p.capturedLength = data.length;
+    p.originalLength = origLen;
+    p.data = data;
     this.index += 1;
-    this.handler(packet);
+    this.handler(p);
   }
 
   emitUnits(offset: number, iface: CaptureInterface, hi: number, lo: number, data: Uint8Array, origLen: number): void {

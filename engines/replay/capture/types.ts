@@ -1,6 +1,6 @@
 // Shared shapes of the capture reader: raw packets as read from a pcap or pcapng file, and what the file said about itself.
 
-/** One captured packet as the file holds it, before any protocol decoding. */
+/** One captured packet as the file holds it, before any protocol decoding. The reader reuses one record: copy what you keep. */
 export interface RawPacket {
   /** 0-based packet number in file order (the same numbering as tshark's frame number minus one). */
   readonly index: number;

@@ -26,7 +26,7 @@ export const WARNING_MESSAGES = {
   tls_malformed: 'a TLS handshake record is malformed',
   http_malformed: 'an HTTP message head is malformed or too long',
   stream_gap: 'a TCP stream skipped bytes that were never captured',
-  flow_limit: 'the flow table reached its limit; the oldest idle flows were closed early',
+  flow_limit: 'the flow table reached its limit; the oldest flows were closed early',
 } as const;
 
 export type WarningCode = keyof typeof WARNING_MESSAGES;

@@ -1,5 +1,5 @@
 // HTTP/1.x reader over both directions of a connection: request lines, Host and other headers, response status, bodies skipped by length or chunking.
-import { latin1, MAX_LINE } from './lines.js';
+import { latin1, latin1Range, MAX_LINE } from './lines.js';
 
 const MAX_HEADERS = 200;
 const MAX_HEAD_BYTES = 64 * 1024;
@@ -102,19 +102,28 @@ export class HttpConnection {
         default: {
           const nl = bytes.indexOf(0x0a, pos);
           const end = nl < 0 ? bytes.length : nl;
-          const piece = bytes.subarray(pos, end);
-          h.lineLen += piece.length;
-          if (h.lineLen > MAX_LINE) {
+          if (h.lineLen + (end - pos) > MAX_LINE) {
             this.fail(h);
             return;
           }
-          h.lineBuf.push(piece.slice());
-          if (nl < 0) return;
+          if (nl < 0) {
+            // The line goes on in the next segment: keep a copy of this part.
+            h.lineBuf.push(bytes.slice(pos, end));
+            h.lineLen += end - pos;
+            return;
+          }
+          let text: string;
+          if (h.lineBuf.length === 0) {
+            // The usual case: the whole line is in this segment, decode it in place.
+            text = latin1Range(bytes, pos, end > pos && bytes[end - 1] === 0x0d ? end - 1 : end);
+          } else {
+            h.lineBuf.push(bytes.subarray(pos, end));
+            const all = joinBytes(h.lineBuf, h.lineLen + (end - pos));
+            h.lineBuf = [];
+            h.lineLen = 0;
+            text = latin1(all.length > 0 && all[all.length - 1] === 0x0d ? all.subarray(0, all.length - 1) : all);
+          }
           pos = nl + 1;
-          const all = joinBytes(h.lineBuf, h.lineLen);
-          h.lineBuf = [];
-          h.lineLen = 0;
-          const text = latin1(all.length > 0 && all[all.length - 1] === 0x0d ? all.subarray(0, all.length - 1) : all);
           if (h.ts === 0 || h.state === 'start' || h.state === 'resync') {
             h.ts = ts;
             h.packet = packet;

@@ -6,6 +6,16 @@ export function latin1(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
+/** Latin-1 text of bytes[start, end) without copying them first (short lines are decoded directly). */
+export function latin1Range(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start <= 64) {
+    let s = '';
+    for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!);
+    return s;
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
+}
+
 /** Calls `line` for each complete line (without its terminator); returns false once a line exceeds the bound. */
 export class LineSplitter {
   private pending: Uint8Array[] = [];

@@ -54,7 +54,7 @@ export class TcpStream {
     const skip = -seqDelta(seq, this.next ?? seq);
     if (skip >= wireLength) return; // all seen before (a retransmission)
     if (skip < captured.length) {
-      const part = captured.subarray(skip);
+      const part = skip === 0 ? captured : captured.subarray(skip);
       this.delivered += part.length;
       this.sink.data(part, ts, packet);
     }

@@ -1,0 +1,161 @@
+// `npm run bench -- replay [--packets N] [--keep]`: capture parsing throughput on the corpus and a generated capture, beside tshark's conversation statistics.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { analyzeCaptureFile, type AnalyzeOptions, type CaptureAnalysis } from '../engines/replay/capture/analyze.js';
+import { NO_TIMEOUTS } from '../engines/replay/capture/flows.js';
+import { generateBackground } from '../engines/replay/capture/synthetic.js';
+import { PcapFileWriter } from '../engines/replay/capture/writer.js';
+import { CORPORA_DIR } from '../test/corpora.js';
+
+const run = promisify(execFile);
+const args = process.argv.slice(3);
+const packetsArg = args.indexOf('--packets');
+const generatedPackets = packetsArg >= 0 ? Number(args[packetsArg + 1]) : 200_000;
+const keep = args.includes('--keep');
+
+interface Timing {
+  seconds: number;
+  /** CPU seconds (user + system) of this process during the run: steadier than wall time on a shared machine. */
+  cpu: number;
+  result: CaptureAnalysis;
+  peakRss: number;
+}
+
+/** Best of `runs` analyses (the machine is shared: the best run is the least disturbed), with peak RSS sampled. */
+async function measure(file: string, options: AnalyzeOptions, runs: number): Promise<Timing> {
+  let best: Timing | undefined;
+  for (let i = 0; i < runs; i++) {
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const result = await analyzeCaptureFile(file, options);
+    const seconds = (performance.now() - t0) / 1000;
+    const used = process.cpuUsage(c0);
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const cpu = (used.user + used.system) / 1e6;
+    if (best === undefined || cpu < best.cpu) best = { seconds, cpu, result, peakRss: peak };
+  }
+  if (best === undefined) throw new Error('no run');
+  return best;
+}
+
+async function tsharkAvailable(): Promise<boolean> {
+  try {
+    await run('tshark', ['--version'], { timeout: 20_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Wall and CPU time of `tshark -r FILE -q -z conv,tcp` (CPU from /usr/bin/time when present) and the
+ * number of TCP conversations it printed; best of `runs`.
+ */
+async function tsharkConv(file: string, runs: number): Promise<{ seconds: number; cpu: number | undefined; conversations: number }> {
+  const timed = existsSync('/usr/bin/time');
+  let best: { seconds: number; cpu: number | undefined; conversations: number } | undefined;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const command = timed ? '/usr/bin/time' : 'tshark';
+    const argv = [...(timed ? ['-f', 'cpu %U %S', 'tshark'] : []), '-r', file, '-q', '-z', 'conv,tcp'];
+    const { stdout, stderr } = await run(command, argv, { timeout: 3_600_000, maxBuffer: 1024 * 1024 * 1024 });
+    const seconds = (performance.now() - t0) / 1000;
+    const m = /cpu (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)/.exec(stderr);
+    const cpu = m ? Number(m[1]) + Number(m[2]) : undefined;
+    const conversations = stdout.split('\n').filter((l) => l.includes('<->')).length;
+    if (best === undefined || (cpu ?? seconds) < (best.cpu ?? best.seconds)) best = { seconds, cpu, conversations };
+  }
+  if (best === undefined) throw new Error('no run');
+  return best;
+}
+
+const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const mb = (bytes: number): number => bytes / 1024 / 1024;
+
+function line(name: string, size: number, t: Timing): string {
+  const r = t.result;
+  return [
+    name.padEnd(32),
+    `${fmt(r.packets.total).padStart(9)} pkts`,
+    `${fmt(r.connections.length).padStart(7)} conns`,
+    `${fmt(r.packets.total / t.cpu).padStart(11)} pkt/s`,
+    `${fmt(mb(size) / t.cpu, 1).padStart(7)} MB/s`,
+    `${fmt(r.connections.length / t.cpu).padStart(10)} flows/s`,
+    `${fmt(t.seconds * 1000, 1).padStart(8)} ms wall`,
+    `${fmt(t.cpu * 1000, 1).padStart(8)} ms cpu`,
+  ].join('  ');
+}
+
+const haveTshark = await tsharkAvailable();
+console.log(`capture parsing (engines/replay/capture): Node ${process.version}, tshark ${haveTshark ? 'installed' : 'not installed'}`);
+console.log('full analysis = read + decode + flows (Zeek timeouts) + DNS/HTTP/TLS/SSH/FTP/SMB/RDP/RFB + SHA-256 of the file');
+console.log('rates are per CPU second of this process (best of several runs); wall time is shown too, since the machine may be shared\n');
+
+const pcapDir = path.join(CORPORA_DIR, 'pcap');
+if (existsSync(pcapDir)) {
+  console.log('corpus (small files: fixed costs dominate)');
+  let totalPackets = 0;
+  let totalSeconds = 0;
+  let totalBytes = 0;
+  for (const name of readdirSync(pcapDir).filter((f) => /\.pcap(ng)?$/.test(f)).sort()) {
+    const file = path.join(pcapDir, name);
+    const t = await measure(file, {}, 5);
+    totalPackets += t.result.packets.total;
+    totalSeconds += t.cpu;
+    totalBytes += statSync(file).size;
+    console.log(line(name, statSync(file).size, t));
+  }
+  console.log(`${'corpus total'.padEnd(32)}  ${fmt(totalPackets).padStart(9)} pkts  ${fmt(totalPackets / totalSeconds).padStart(25)} pkt/s  ${fmt(mb(totalBytes) / totalSeconds, 1).padStart(7)} MB/s\n`);
+} else {
+  console.log(`corpus not found at ${pcapDir}; skipping it\n`);
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-replay-'));
+try {
+  const file = path.join(dir, `background-${generatedPackets}.pcap`);
+  const g0 = performance.now();
+  const writer = new PcapFileWriter(file);
+  const summary = generateBackground({ packets: generatedPackets, seed: 7 }, (p) => writer.write(p));
+  writer.close();
+  const size = statSync(file).size;
+  console.log(
+    `generated ${fmt(summary.packets)} packets (${fmt(mb(size), 1)} MB): ${fmt(summary.tcpSessions)} TCP sessions (${fmt(summary.httpRequests)} HTTP requests, ${fmt(summary.tlsHellos)} TLS), ${fmt(summary.dnsLookups)} DNS lookups, ${fmt(summary.pings)} pings in ${fmt((performance.now() - g0) / 1000, 1)} s`,
+  );
+  const runs = generatedPackets > 500_000 ? 2 : 3;
+  const full = await measure(file, {}, runs);
+  console.log(line('full analysis', size, full));
+  const flowsOnly = await measure(file, { application: false, timeouts: NO_TIMEOUTS }, runs);
+  console.log(line('flows only, no timeouts', size, flowsOnly));
+  console.log(`peak RSS ${fmt(mb(full.peakRss))} MB (full), ${fmt(mb(flowsOnly.peakRss))} MB (flows only); warnings ${full.result.warningCount}`);
+  const check = [
+    ['TCP sessions', summary.tcpSessions, full.result.connections.filter((c) => c.proto === 'tcp').length],
+    ['HTTP requests', summary.httpRequests, full.result.app.http.length],
+    ['TLS hellos', summary.tlsHellos, full.result.app.tls.length],
+    ['DNS messages', summary.dnsLookups * 2, full.result.app.dns.length],
+  ] as const;
+  for (const [what, expected, got] of check) console.log(`  ${what}: generated ${fmt(expected)}, parsed ${fmt(got)}${expected === got ? '' : '  <-- MISMATCH'}`);
+
+  if (haveTshark) {
+    const ts = await tsharkConv(file, 2);
+    const ours = flowsOnly.result.connections.filter((c) => c.proto === 'tcp').length;
+    console.log(
+      `\ntshark -r FILE -q -z conv,tcp: ${fmt(ts.seconds, 2)} s wall${ts.cpu !== undefined ? `, ${fmt(ts.cpu, 2)} s cpu` : ''}, ${fmt(ts.conversations)} TCP conversations; ours (timeouts off) ${fmt(ours)}${ours === ts.conversations ? ' (equal)' : '  <-- MISMATCH'}`,
+    );
+    if (ts.cpu !== undefined) console.log(`ratio tshark / ours, cpu: ${fmt(ts.cpu / flowsOnly.cpu, 1)}x (flows only), ${fmt(ts.cpu / full.cpu, 1)}x (full analysis)`);
+    console.log(`ratio tshark / ours, wall: ${fmt(ts.seconds / flowsOnly.seconds, 1)}x (flows only), ${fmt(ts.seconds / full.seconds, 1)}x (full analysis)`);
+  } else {
+    console.log('\ntshark not installed: no comparison');
+  }
+} finally {
+  if (keep) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}
