@@ -57,6 +57,8 @@ export interface PeBuildSpec {
   readonly imageBase?: number;
   readonly imports?: readonly PeImportSpec[];
   readonly delayImports?: readonly PeImportSpec[];
+  /** Bound import descriptors (DLL name and the timestamp it was bound against), with optional forwarder references. */
+  readonly boundImports?: readonly { readonly dll: string; readonly timestamp: number; readonly forwarders?: readonly { readonly dll: string; readonly timestamp: number }[] }[];
   readonly exports?: PeExportSpec;
   readonly resources?: readonly PeResourceSpec[];
   readonly versionInfo?: PeVersionSpec;
@@ -355,11 +357,37 @@ function layout(spec: PeBuildSpec, at: Placement, imageBase: number): Built {
     dirs.set(6, [at.rdata + dbg, 28]);
   }
 
+  const bound = spec.boundImports ?? [];
+  if (bound.length > 0) {
+    rdata.alignTo(4);
+    const start = rdata.length;
+    const entries = bound.reduce((a, b) => a + 1 + (b.forwarders?.length ?? 0), 0);
+    const table = rdata.reserve(8 * (entries + 1));
+    let cursor = table;
+    const names: { at: number; dll: string }[] = [];
+    for (const b of bound) {
+      rdata.u32(cursor, b.timestamp);
+      rdata.u16(cursor + 6, b.forwarders?.length ?? 0);
+      names.push({ at: cursor + 4, dll: b.dll });
+      cursor += 8;
+      for (const f of b.forwarders ?? []) {
+        rdata.u32(cursor, f.timestamp);
+        names.push({ at: cursor + 4, dll: f.dll });
+        cursor += 8;
+      }
+    }
+    // Module names are offsets from the start of the bound import table.
+    for (const n of names) rdata.u16(n.at, rdata.ascii(n.dll) - start);
+    dirs.set(11, [at.rdata + start, rdata.length - start]);
+  }
+
   for (const s of spec.strings ?? []) {
     rdata.alignTo(4);
     rdata.ascii(s);
   }
   for (const s of spec.wideStrings ?? []) {
+    // A NUL pair first, so the tail of a preceding ASCII string cannot read as the wide string's first character.
+    rdata.put([0, 0]);
     rdata.alignTo(4);
     rdata.utf16(s);
   }
