@@ -232,9 +232,23 @@ export function eventJson(root: XElement, attributes: JsonAttributes = 'inline')
 }
 
 function escapeXml(s: string, attribute: boolean): string {
-  if (!/[&<>"']/.test(s)) return s;
-  let out = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  if (attribute) out = out.replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  // Most text needs no escaping: scan once before building a new string.
+  let i = 0;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 38 || c === 60 || c === 62 || (attribute && (c === 34 || c === 39))) break;
+  }
+  if (i === s.length) return s;
+  let out = s.slice(0, i);
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 38) out += '&amp;';
+    else if (c === 60) out += '&lt;';
+    else if (c === 62) out += '&gt;';
+    else if (attribute && c === 34) out += '&quot;';
+    else if (attribute && c === 39) out += '&apos;';
+    else out += s[i];
+  }
   return out;
 }
 
@@ -263,26 +277,34 @@ function attrNonEmpty(a: XAttr): boolean {
   return false;
 }
 
+const PADS: string[] = [];
+
+function pad(indent: number): string {
+  return (PADS[indent] ??= ' '.repeat(indent));
+}
+
+/** Appends one element (and its subtree) to `out`, one line per element as the crate's writer does. */
 function xmlElement(el: XElement, indent: number, out: string[]): void {
-  const pad = ' '.repeat(indent);
-  let open = `${pad}<${el.name}`;
+  const p = pad(indent);
+  let open = `${p}<${el.name}`;
   for (const a of el.attrs) {
     if (!attrNonEmpty(a)) continue;
-    open += ` ${a.name}="`;
-    for (const n of a.value) open += xmlNode(n, true);
-    open += '"';
+    let v = '';
+    for (const n of a.value) v += xmlNode(n, true);
+    open += ` ${a.name}="${v}"`;
   }
-  if (el.children.length === 0) {
+  const children = el.children;
+  if (children.length === 0) {
     // The crate writes empty elements on two lines, except Binary.
-    out.push(el.name === 'Binary' ? `${open}></${el.name}>` : `${open}>\n${pad}</${el.name}>`);
+    out.push(el.name === 'Binary' ? `${open}></${el.name}>` : `${open}>\n${p}</${el.name}>`);
     return;
   }
   if (!hasElementChild(el)) {
     let s = `${open}>`;
-    for (let i = 0; i < el.children.length; i++) {
-      const n = el.children[i]!;
+    for (let i = 0; i < children.length; i++) {
+      const n = children[i]!;
       if (n.k === K.PITarget) {
-        const next = el.children[i + 1];
+        const next = children[i + 1];
         if (next !== undefined && next.k === K.PIData) {
           s += `<?${n.name} ${next.s}?>`;
           i++;
@@ -297,11 +319,11 @@ function xmlElement(el: XElement, indent: number, out: string[]): void {
     return;
   }
   out.push(`${open}>`);
-  for (const n of el.children) {
+  for (const n of children) {
     if (n.k === K.Element) xmlElement(n, indent + 2, out);
-    else out.push(`${pad}  ${xmlNode(n, false)}`);
+    else out.push(`${p}  ${xmlNode(n, false)}`);
   }
-  out.push(`${pad}</${el.name}>`);
+  out.push(`${p}</${el.name}>`);
 }
 
 /** The event as the evtx crate's XML (declaration, two-space indentation), without a trailing newline. */
