@@ -370,7 +370,7 @@ function append(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-/** True when bytes look like the start of a TLS handshake record (or an SSLv2-style hello). */
+/** True when bytes look like the start of a TLS handshake record (SSLv2-style hellos are not read). */
 export function looksLikeTls(b: Uint8Array): boolean {
   return b.length >= 3 && b[0] === 0x16 && b[1] === 0x03 && b[2]! <= 0x04;
 }
