@@ -8,16 +8,18 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { dissect } from './dissect.js';
-import { syntheticPes } from './synthetic.js';
+import { mulberry32, syntheticPes } from './synthetic.js';
 import type { PeDissection, PeImportedDll } from './types.js';
 
 
 const PYTHON = '/usr/bin/python3';
+/** PEFILE_PATH points at another pefile checkout (its folder goes on PYTHONPATH), for example pefile's main branch. */
+const PYTHON_ENV = { ...process.env, PYTHONPATH: process.env['PEFILE_PATH'] ?? '' };
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata', 'pefile_dump.py');
 
 function pefileInstalled(): boolean {
   try {
-    execFileSync(PYTHON, ['-c', 'import pefile'], { stdio: 'ignore' });
+    execFileSync(PYTHON, ['-c', 'import pefile'], { stdio: 'ignore', env: PYTHON_ENV });
     return true;
   } catch {
     return false;
@@ -97,6 +99,8 @@ describe.skipIf(!installed)('dissect agrees with python3-pefile', () => {
   const oracle = new Map<string, Oracle>();
   const generated: string[] = [];
   const corpus: string[] = [];
+  const mutated: string[] = [];
+  let version = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'petriage-pe-'));
@@ -110,7 +114,26 @@ describe.skipIf(!installed)('dissect agrees with python3-pefile', () => {
         for (const f of readdirSync(corpusPath('pe', sub))) if (/\.(exe|dll|sys)$/.test(f)) corpus.push(corpusPath('pe', sub, f));
       }
     }
-    const { stdout } = await promisify(execFile)(PYTHON, [SCRIPT, 'dump', ...corpus, ...generated], { maxBuffer: 64 * 1024 * 1024 });
+    // Damaged copies: seeded bit flips and extreme values over the first 2 KiB of each file.
+    const rand = mulberry32(99);
+    const extremes = [0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0xffff, 0x1000, 0x10000000];
+    [...corpus, ...generated.slice(0, 12)].forEach((file, si) => {
+      const seed = new Uint8Array(readFileSync(file));
+      for (let round = 0; round < 15; round++) {
+        const bytes = seed.slice();
+        const view = new DataView(bytes.buffer);
+        for (let e = 1 + Math.floor(rand() * 4); e > 0; e--) {
+          const at = Math.floor(rand() * Math.min(bytes.length, 2048));
+          if (rand() < 0.5) bytes[at] = (bytes[at] as number) ^ (1 << Math.floor(rand() * 8));
+          else if (at + 4 <= bytes.length) view.setUint32(at - (at % 4), extremes[Math.floor(rand() * extremes.length)] as number, true);
+        }
+        const out = path.join(dir, `mutated-${si}-${round}.bin`);
+        writeFileSync(out, bytes);
+        mutated.push(out);
+      }
+    });
+    version = execFileSync(PYTHON, ['-c', 'import pefile; print(pefile.__version__)'], { env: PYTHON_ENV }).toString().trim();
+    const { stdout } = await promisify(execFile)(PYTHON, [SCRIPT, 'dump', ...corpus, ...generated, ...mutated], { maxBuffer: 256 * 1024 * 1024, env: PYTHON_ENV });
     for (const line of stdout.split('\n')) {
       if (line.trim() === '') continue;
       const o = JSON.parse(line) as Oracle;
@@ -123,7 +146,7 @@ describe.skipIf(!installed)('dissect agrees with python3-pefile', () => {
   });
 
   it('pefile read every file', () => {
-    expect(oracle.size).toBe(corpus.length + generated.length);
+    expect(oracle.size).toBe(corpus.length + generated.length + mutated.length);
   });
 
   it.skipIf(!hasCorpora())('on every corpus file', () => {
@@ -156,5 +179,51 @@ describe.skipIf(!installed)('dissect agrees with python3-pefile', () => {
     expect(ordinals).toBeGreaterThan(10);
     expect(delay).toBeGreaterThan(3);
     expect(forwarders).toBeGreaterThan(3);
+  });
+
+  it('on damaged copies: the same imports, import hash, sections, exports and overlay', () => {
+    // pefile before its 2024 release lacks the NumberOfRvaAndSizes repair that we (and the ground truth's pefile) apply.
+    const oldPefile = version < '2024.8.26';
+    let compared = 0;
+    for (const file of mutated) {
+      const o = oracle.get(file) as Oracle;
+      let d: PeDissection | null = null;
+      try {
+        d = dissect(new Uint8Array(readFileSync(file)));
+      } catch {
+        d = null;
+      }
+      if (d === null) {
+        // We refuse only what pefile refuses.
+        expect(o.ok, path.basename(file)).toBe(false);
+        continue;
+      }
+      if (!o.ok) {
+        // pefile raises on a section table cut short; we stop the table there with a note.
+        expect(d.notes.some((n) => /section \d+ header is cut short/.test(n)), path.basename(file)).toBe(true);
+        continue;
+      }
+      if (oldPefile && d.notes.some((n) => n.startsWith('SizeOfOptionalHeader implies'))) continue;
+      const sections = [...d.sections].sort((a, b) => a.virtual_address - b.virtual_address);
+      expect({
+        file: path.basename(file),
+        imports: ourImports(d.imports),
+        imphash: d.imphash,
+        sections: sections.map((s) => [s.name, s.virtual_address, s.raw_offset, s.raw_size]),
+        exports: d.exports?.symbols.map((s) => [s.ordinal, s.name, s.forwarder]) ?? null,
+        overlay: d.overlay,
+        directories: d.data_directories.length,
+      }).toEqual({
+        file: path.basename(file),
+        imports: o.imports,
+        imphash: o.imphash,
+        sections: o.sections.map((s) => [s.name, s.virtual_address, s.raw_offset, s.raw_size]),
+        exports: o.exports?.symbols.map((s) => [s.ordinal, s.name, s.forwarder]) ?? null,
+        overlay: o.overlay,
+        directories: o.num_data_directories,
+      });
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(mutated.length * 0.8);
   });
 });
