@@ -187,7 +187,7 @@ describe.skipIf(!installed)('dissect agrees with python3-pefile', () => {
     let compared = 0;
     for (const file of mutated) {
       const o = oracle.get(file) as Oracle;
-      let d: PeDissection | null = null;
+      let d: PeDissection | null;
       try {
         d = dissect(new Uint8Array(readFileSync(file)));
       } catch {
