@@ -139,6 +139,8 @@ function serve(channel: Channel, table: JobTable): void {
 }
 
 async function main(): Promise<void> {
+  // Ctrl+C in a terminal reaches the whole process group; the host decides when workers stop (it kills them on close).
+  process.on('SIGINT', () => undefined);
   const channel = openChannel();
   let table: JobTable;
   try {
