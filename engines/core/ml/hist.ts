@@ -1,0 +1,384 @@
+// Histogram-based tree growing: quantile bin cuts per feature (at most max_bins bins), a binned matrix, and a second-order split finder with learned missing directions.
+import type { FeatureMatrix } from './dataset.js';
+import { Random } from './random.js';
+import { allocTree, type Tree } from './tree.js';
+
+/**
+ * Per-feature cut points. A value v falls in bin = number of cuts <= v (so bins 0..cuts.length),
+ * and a split after bin j is the test v < cuts[j]. Missing values have their own bin, cuts.length + 1.
+ */
+export interface BinCuts {
+  readonly cuts: readonly Float64Array[];
+  /** Smallest observed value per feature (NaN when the feature is never observed). */
+  readonly minValues: Float64Array;
+}
+
+/** Rows used to find cut points; above this the cuts come from a seeded sample of rows. */
+const CUT_SAMPLE_ROWS = 200_000;
+
+/**
+ * Quantile cuts. A feature with at most `maxBins` distinct values gets one bin per value, each cut being the
+ * next distinct value (XGBoost's hist cuts, so both learn the same thresholds on such data); otherwise the
+ * cuts are the values at ranks i * n / maxBins, deduplicated.
+ */
+export function computeCuts(x: FeatureMatrix, maxBins = 256, seed = 0): BinCuts {
+  if (!Number.isInteger(maxBins) || maxBins < 2 || maxBins > 65534) throw new RangeError('maxBins must be an integer in [2, 65534]');
+  const rows = x.rows <= CUT_SAMPLE_ROWS ? null : new Random(seed).permutation(x.rows).subarray(0, CUT_SAMPLE_ROWS);
+  const n = rows ? rows.length : x.rows;
+  const col = new Float64Array(n);
+  const cuts: Float64Array[] = [];
+  const minValues = new Float64Array(x.cols);
+  for (let f = 0; f < x.cols; f++) {
+    let m = 0;
+    for (let k = 0; k < n; k++) {
+      const v = x.data[(rows ? rows[k]! : k) * x.cols + f]!;
+      if (v === v) col[m++] = v;
+    }
+    const sorted = col.subarray(0, m).sort();
+    minValues[f] = m > 0 ? sorted[0]! : NaN;
+    let distinct = 0;
+    for (let k = 0; k < m; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) distinct++;
+    const out: number[] = [];
+    if (distinct <= maxBins) {
+      for (let k = 1; k < m; k++) if (sorted[k] !== sorted[k - 1]) out.push(sorted[k]!);
+    } else {
+      for (let i = 1; i < maxBins; i++) {
+        const v = sorted[Math.floor((i * m) / maxBins)]!;
+        if (v > sorted[0]! && (out.length === 0 || v > out[out.length - 1]!)) out.push(v);
+      }
+    }
+    cuts.push(Float64Array.from(out));
+  }
+  return { cuts, minValues };
+}
+
+/** Bin of one value: count of cuts <= v (binary search); missing values get cuts.length + 1. */
+export function binOf(cuts: Float64Array, v: number): number {
+  if (v !== v) return cuts.length + 1;
+  let lo = 0;
+  let hi = cuts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cuts[mid]! <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The feature matrix as bin numbers (row-major, one Uint16 per cell). */
+export interface BinnedMatrix {
+  readonly rows: number;
+  readonly cols: number;
+  readonly bins: Uint16Array;
+  readonly cuts: BinCuts;
+  /** Bins per feature including the missing bin: cuts.length + 2. */
+  readonly binCount: Int32Array;
+  /** Where each feature's bins start in a histogram. */
+  readonly offset: Int32Array;
+  readonly totalBins: number;
+}
+
+export function binMatrix(x: FeatureMatrix, cuts: BinCuts): BinnedMatrix {
+  const binCount = new Int32Array(x.cols);
+  const offset = new Int32Array(x.cols);
+  let total = 0;
+  for (let f = 0; f < x.cols; f++) {
+    offset[f] = total;
+    binCount[f] = cuts.cuts[f]!.length + 2;
+    total += binCount[f]!;
+  }
+  const bins = new Uint16Array(x.rows * x.cols);
+  for (let f = 0; f < x.cols; f++) {
+    const c = cuts.cuts[f]!;
+    for (let r = 0; r < x.rows; r++) bins[r * x.cols + f] = binOf(c, x.data[r * x.cols + f]!);
+  }
+  return { rows: x.rows, cols: x.cols, bins, cuts, binCount, offset, totalBins: total };
+}
+
+/** Regularisation and shape of one tree. */
+export interface TreeParams {
+  readonly maxDepth: number;
+  readonly minChildWeight: number;
+  readonly lambda: number;
+  /** Minimum loss reduction; splits below it are pruned afterwards, bottom-up, as XGBoost does. */
+  readonly gamma: number;
+  /** Learning rate applied to leaf values. */
+  readonly eta: number;
+}
+
+/** A grown tree and, for each leaf, the slice of `rows` that reached it. */
+export interface GrownTree {
+  readonly tree: Tree;
+  readonly rows: Uint32Array;
+  readonly leafStart: Int32Array;
+  readonly leafEnd: Int32Array;
+}
+
+// XGBoost's kRtEps: a split must reduce the loss by more than this.
+const MIN_SPLIT_GAIN = 1e-6;
+
+interface Split {
+  gain: number;
+  feature: number;
+  /** Left holds bins 0..bin (bin may be -1: only the missing values go left). */
+  bin: number;
+  defaultLeft: boolean;
+}
+
+/**
+ * Grows one tree depth-first from gradients and hessians over `rows` (mutated: reordered so that each
+ * leaf's rows are contiguous). Histograms are built for the smaller child and derived for the larger
+ * by subtraction from the parent. `features` limits the candidate features (column sampling).
+ */
+export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64Array, rows: Uint32Array, features: Int32Array, params: TreeParams): GrownTree {
+  const { cols, bins, binCount, offset, totalBins, cuts } = binned;
+  const { lambda, minChildWeight, maxDepth, eta } = params;
+  const tree = new NodeList();
+  const scratch = new Uint32Array(rows.length);
+  const pool: Float64Array[] = [];
+  const takeHist = (): Float64Array => pool.pop()?.fill(0) ?? new Float64Array(totalBins * 2);
+
+  const buildHist = (hist: Float64Array, start: number, end: number): void => {
+    const nf = features.length;
+    if (nf === cols) {
+      for (let k = start; k < end; k++) {
+        const r = rows[k]!;
+        const g = grad[r]!;
+        const h = hess[r]!;
+        const base = r * cols;
+        for (let f = 0; f < cols; f++) {
+          const b = (offset[f]! + bins[base + f]!) << 1;
+          hist[b] = hist[b]! + g;
+          hist[b + 1] = hist[b + 1]! + h;
+        }
+      }
+    } else {
+      for (let k = start; k < end; k++) {
+        const r = rows[k]!;
+        const g = grad[r]!;
+        const h = hess[r]!;
+        const base = r * cols;
+        for (let i = 0; i < nf; i++) {
+          const f = features[i]!;
+          const b = (offset[f]! + bins[base + f]!) << 1;
+          hist[b] = hist[b]! + g;
+          hist[b + 1] = hist[b + 1]! + h;
+        }
+      }
+    }
+  };
+
+  const score = (g: number, h: number): number => (g * g) / (h + lambda);
+
+  const findSplit = (hist: Float64Array, G: number, H: number): Split | null => {
+    const parent = score(G, H);
+    let best: Split | null = null;
+    let bestGain = MIN_SPLIT_GAIN;
+    for (let i = 0; i < features.length; i++) {
+      const f = features[i]!;
+      const nCuts = binCount[f]! - 2;
+      if (nCuts < 0) continue;
+      const o = offset[f]!;
+      const gm = hist[(o + nCuts + 1) * 2]!;
+      const hm = hist[(o + nCuts + 1) * 2 + 1]!;
+      const hasMissing = hm > 0;
+      // Only the missing values left, every observed value right.
+      if (hasMissing) {
+        const hr = H - hm;
+        if (hm >= minChildWeight && hr >= minChildWeight && hr > 0) {
+          const gain = score(gm, hm) + score(G - gm, hr) - parent;
+          if (gain > bestGain) {
+            bestGain = gain;
+            best = { gain, feature: f, bin: -1, defaultLeft: true };
+          }
+        }
+      }
+      let gl = 0;
+      let hl = 0;
+      for (let j = 0; j < nCuts; j++) {
+        gl += hist[(o + j) * 2]!;
+        hl += hist[(o + j) * 2 + 1]!;
+        // Missing values right (first) and left; without missing values only one candidate is real.
+        {
+          const hr = H - hl;
+          if (hl >= minChildWeight && hr >= minChildWeight && hl > 0 && hr > 0) {
+            const gain = score(gl, hl) + score(G - gl, hr) - parent;
+            if (gain > bestGain) {
+              bestGain = gain;
+              best = { gain, feature: f, bin: j, defaultLeft: false };
+            }
+          }
+        }
+        if (hasMissing) {
+          const gl2 = gl + gm;
+          const hl2 = hl + hm;
+          const hr = H - hl2;
+          if (hl2 >= minChildWeight && hr >= minChildWeight && hr > 0) {
+            const gain = score(gl2, hl2) + score(G - gl2, hr) - parent;
+            if (gain > bestGain) {
+              bestGain = gain;
+              best = { gain, feature: f, bin: j, defaultLeft: true };
+            }
+          }
+        }
+      }
+    }
+    return best;
+  };
+
+  /** Stable partition of rows[start, end) by the split; returns the first right position and both sides' sums. */
+  const partition = (start: number, end: number, split: Split): { mid: number; gl: number; hl: number; gr: number; hr: number } => {
+    const f = split.feature;
+    const missingBin = binCount[f]! - 1;
+    let w = start;
+    let s = 0;
+    let gl = 0;
+    let hl = 0;
+    let gr = 0;
+    let hr = 0;
+    for (let k = start; k < end; k++) {
+      const r = rows[k]!;
+      const b = bins[r * cols + f]!;
+      const goLeft = b === missingBin ? split.defaultLeft : b <= split.bin;
+      if (goLeft) {
+        rows[w++] = r;
+        gl += grad[r]!;
+        hl += hess[r]!;
+      } else {
+        scratch[s++] = r;
+        gr += grad[r]!;
+        hr += hess[r]!;
+      }
+    }
+    rows.set(scratch.subarray(0, s), w);
+    return { mid: w, gl, hl, gr, hr };
+  };
+
+  const makeLeaf = (node: number, G: number, H: number, start: number, end: number): void => {
+    tree.value[node] = (-G / (H + lambda)) * eta;
+    tree.leafStart[node] = start;
+    tree.leafEnd[node] = end;
+  };
+
+  const grow = (node: number, depth: number, start: number, end: number, G: number, H: number, hist: Float64Array): void => {
+    tree.cover[node] = H;
+    const split = depth < maxDepth && end - start >= 2 ? findSplit(hist, G, H) : null;
+    if (!split) {
+      makeLeaf(node, G, H, start, end);
+      pool.push(hist);
+      return;
+    }
+    const { mid, gl, hl, gr, hr } = partition(start, end, split);
+    const l = tree.add();
+    const r = tree.add();
+    const f = split.feature;
+    tree.feature[node] = f;
+    tree.threshold[node] = split.bin < 0 ? cuts.minValues[f]! : cuts.cuts[f]![split.bin]!;
+    tree.defaultLeft[node] = split.defaultLeft ? 1 : 0;
+    tree.left[node] = l;
+    tree.right[node] = r;
+    tree.gain[node] = split.gain;
+    tree.value[node] = (-G / (H + lambda)) * eta;
+    // Histogram of the smaller side from its rows; the larger side is the parent's minus it, in the parent's buffer.
+    const leftSmaller = mid - start <= end - mid;
+    const small = takeHist();
+    if (leftSmaller) buildHist(small, start, mid);
+    else buildHist(small, mid, end);
+    for (let i = 0; i < hist.length; i++) hist[i] = hist[i]! - small[i]!;
+    const leftHist = leftSmaller ? small : hist;
+    const rightHist = leftSmaller ? hist : small;
+    grow(l, depth + 1, start, mid, gl, hl, leftHist);
+    grow(r, depth + 1, mid, end, gr, hr, rightHist);
+  };
+
+  let G = 0;
+  let H = 0;
+  for (let k = 0; k < rows.length; k++) {
+    G += grad[rows[k]!]!;
+    H += hess[rows[k]!]!;
+  }
+  const rootHist = takeHist();
+  buildHist(rootHist, 0, rows.length);
+  grow(tree.add(), 0, 0, rows.length, G, H, rootHist);
+  if (params.gamma > 0) pruneByGamma(tree, 0, params.gamma);
+  return { ...compact(tree), rows };
+}
+
+/** Nodes while a tree grows (plain arrays, so no size has to be guessed up front). */
+class NodeList {
+  readonly feature: number[] = [];
+  readonly threshold: number[] = [];
+  readonly left: number[] = [];
+  readonly right: number[] = [];
+  readonly defaultLeft: number[] = [];
+  readonly value: number[] = [];
+  readonly cover: number[] = [];
+  readonly gain: number[] = [];
+  readonly leafStart: number[] = [];
+  readonly leafEnd: number[] = [];
+
+  add(): number {
+    this.feature.push(-1);
+    this.threshold.push(0);
+    this.left.push(-1);
+    this.right.push(-1);
+    this.defaultLeft.push(0);
+    this.value.push(0);
+    this.cover.push(0);
+    this.gain.push(0);
+    this.leafStart.push(-1);
+    this.leafEnd.push(-1);
+    return this.feature.length - 1;
+  }
+}
+
+/** Turns splits whose children are leaves and whose gain is below gamma into leaves, repeatedly upwards (XGBoost's pruner). */
+function pruneByGamma(tree: NodeList, node: number, gamma: number): boolean {
+  const { leafStart, leafEnd } = tree;
+  const l = tree.left[node]!;
+  if (l < 0) return true;
+  const r = tree.right[node]!;
+  const leftLeaf = pruneByGamma(tree, l, gamma);
+  const rightLeaf = pruneByGamma(tree, r, gamma);
+  if (leftLeaf && rightLeaf && tree.gain[node]! < gamma) {
+    // The children's rows are contiguous and adjacent, left first.
+    leafStart[node] = leafStart[l]!;
+    leafEnd[node] = leafEnd[r]!;
+    tree.left[node] = -1;
+    tree.right[node] = -1;
+    tree.feature[node] = -1;
+    tree.threshold[node] = 0;
+    tree.gain[node] = 0;
+    tree.defaultLeft[node] = 0;
+    leafStart[l] = leafEnd[l] = leafStart[r] = leafEnd[r] = -1;
+    return true;
+  }
+  return false;
+}
+
+/** The reachable nodes renumbered in breadth-first order, as a Tree with each leaf's row slice. */
+function compact(tree: NodeList): { tree: Tree; leafStart: Int32Array; leafEnd: Int32Array } {
+  const order: number[] = [0];
+  for (let i = 0; i < order.length; i++) {
+    const n = order[i]!;
+    if (tree.left[n]! >= 0) order.push(tree.left[n]!, tree.right[n]!);
+  }
+  const newIndex = new Int32Array(tree.feature.length).fill(-1);
+  order.forEach((n, i) => (newIndex[n] = i));
+  const out = allocTree(order.length);
+  const leafStart = new Int32Array(order.length);
+  const leafEnd = new Int32Array(order.length);
+  order.forEach((n, i) => {
+    out.feature[i] = tree.feature[n]!;
+    out.threshold[i] = tree.threshold[n]!;
+    out.left[i] = tree.left[n]! >= 0 ? newIndex[tree.left[n]!]! : -1;
+    out.right[i] = tree.right[n]! >= 0 ? newIndex[tree.right[n]!]! : -1;
+    out.defaultLeft[i] = tree.defaultLeft[n]!;
+    out.value[i] = tree.value[n]!;
+    out.cover[i] = tree.cover[n]!;
+    out.gain[i] = tree.gain[n]!;
+    leafStart[i] = tree.leafStart[n]!;
+    leafEnd[i] = tree.leafEnd[n]!;
+  });
+  return { tree: out, leafStart, leafEnd };
+}
