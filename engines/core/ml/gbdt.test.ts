@@ -152,11 +152,11 @@ describe('trainGbdt', () => {
 });
 
 describe('vitrine-gbdt-1 file', () => {
-  const { x, y } = synthetic(600, 4, 7, 0.1);
+  const { x, y } = synthetic(600, 5, 7, 0.1);
   // A cut at +Infinity must survive JSON.
   x.data[0] = Infinity;
   const model: GbdtModel = {
-    ...trainGbdt({ x, y }, { rounds: 8, maxDepth: 3, featureNames: ['a', 'b', 'c', 'd'] }),
+    ...trainGbdt({ x, y }, { rounds: 8, maxDepth: 3, featureNames: ['a', 'b', 'c', 'd', 'e'] }),
     featureLayout: 'test-layout-1',
     calibration: { method: 'platt', a: 1.1, b: -0.2 },
     thresholds: [{ name: 'malicious', targetFpr: 0.001, threshold: 0.93, fpr: 0.001, tpr: 0.8 }],
@@ -172,7 +172,7 @@ describe('vitrine-gbdt-1 file', () => {
     expect([...predictMargin(back, x)]).toEqual([...predictMargin(model, x)]);
     expect(back.thresholds).toEqual(model.thresholds);
     expect(back.metadata).toEqual(model.metadata);
-    expect(back.featureNames).toEqual(['a', 'b', 'c', 'd']);
+    expect(back.featureNames).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(baseMargin(back)).toBe(baseMargin(model));
   });
 
@@ -191,7 +191,7 @@ describe('vitrine-gbdt-1 file', () => {
       ['child out of range', damaged((m) => (m.trees[0]!['left']![0] = 9999))],
       ['cycle', damaged((m) => (m.trees[0]!['left']![0] = 0))],
       ['shared child', damaged((m) => (m.trees[0]!['right']![0] = m.trees[0]!['left']![0]))],
-      ['feature out of range', damaged((m) => (m.trees[0]!['feature']![0] = 4))],
+      ['feature out of range', damaged((m) => (m.trees[0]!['feature']![0] = 5))],
       ['one child', damaged((m) => (m.trees[0]!['right']![0] = -1))],
       ['negative cover', damaged((m) => (m.trees[0]!['cover']![1] = -1))],
       ['string value', damaged((m) => (m.trees[0]!['value']![1] = 'x'))],
