@@ -1,0 +1,170 @@
+// The normalised forensic Event every loader produces, its reliability grades, and its integrity hash and stable id.
+import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { VitrineError } from '../core/errors.js';
+
+/** Artefact kinds, the spec's `--kind` values. */
+export const ARTIFACT_KINDS = ['evtx', 'timeline', 'memory', 'authlog', 'auditd', 'dataset-json', 'preproc'] as const;
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+
+/** Source reliability, A (most reliable) to F (cannot be judged), after the Admiralty scale. */
+export const RELIABILITY_GRADES = ['A', 'B', 'C', 'D', 'E', 'F'] as const;
+export type ReliabilityGrade = (typeof RELIABILITY_GRADES)[number];
+
+/** Weight of each grade (hand-set, not calibrated; docs/forensic.md says why each loader has its grade). */
+export const RELIABILITY_WEIGHTS: Readonly<Record<ReliabilityGrade, number>> = { A: 1, B: 0.85, C: 0.7, D: 0.5, E: 0.3, F: 0.2 };
+
+/** The one grade each loader gives its events. */
+export const LOADER_RELIABILITY: Readonly<Record<ArtifactKind, ReliabilityGrade>> = {
+  evtx: 'B',
+  auditd: 'B',
+  memory: 'B',
+  authlog: 'C',
+  timeline: 'C',
+  preproc: 'D',
+  'dataset-json': 'F',
+};
+
+export const TIME_PRECISIONS = ['nanosecond', '100ns', 'microsecond', 'millisecond', 'second', 'minute', 'day', 'none'] as const;
+/** How finely the source states the time; 'none' when the record carries no time at all. */
+export type TimePrecision = (typeof TIME_PRECISIONS)[number];
+
+export const ENTITY_TYPES = ['user', 'group', 'process', 'host', 'file', 'network', 'service', 'module', 'memory', 'registry', 'task', 'log', 'cloud', 'other'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+/** An actor or object: what kind of thing, and its name as the source states it. */
+export interface EventEntity {
+  readonly type: EntityType;
+  readonly name: string;
+}
+
+/** A JSON value as loaders store attributes. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type JsonRecord = { readonly [key: string]: JsonValue };
+
+/** Where the raw source record is: the artefact's SHA-256 and the record's number, offset and bytes' SHA-256. */
+export interface RawRecordRef {
+  /** SHA-256 of the artefact (for a directory artefact: of its member listing, see docs). */
+  readonly artifactSha256: string;
+  /** File inside a directory artefact (memory-forensics output), with its own SHA-256. */
+  readonly member?: string;
+  readonly memberSha256?: string;
+  /** 1-based position of the record in its file (line, row, EVTX record walk order, JSON element). */
+  readonly recordNumber: number;
+  /** Byte range of the raw record in its file, when the format has one. */
+  readonly offset?: number;
+  readonly length?: number;
+  /** SHA-256 of the raw record: its bytes, or the canonical JSON of a record inside a JSON document. */
+  readonly rawSha256: string;
+}
+
+/** The time tuple: the time (ISO 8601 UTC, null when the record has none), its precision and where it came from. */
+export interface EventTime {
+  readonly time: string | null;
+  readonly precision: TimePrecision;
+  /** Which field gave the time and what was assumed (year, zone). */
+  readonly source: string;
+}
+
+/** What a loader hands over before hashing. */
+export interface EventDraft {
+  readonly actor: EventEntity | null;
+  readonly action: string;
+  readonly object: EventEntity | null;
+  readonly time: EventTime;
+  readonly host: string | null;
+  /** One line a person can read. */
+  readonly summary: string;
+  /** Format-specific fields (pid, command line, addresses, the id the artefact supplied ...). */
+  readonly attributes: JsonRecord;
+  readonly reliability: ReliabilityGrade;
+  /** Loader name and version, e.g. `authlog/1`. */
+  readonly loader: string;
+  readonly kind: ArtifactKind;
+  readonly raw: RawRecordRef;
+}
+
+/** A finalised event: the draft plus its integrity hash and the id derived from it. */
+export interface ForensicEvent extends EventDraft {
+  /** First 16 hex characters of integrityHash (spec: event_id). */
+  readonly eventId: string;
+  /** SHA-256 over the canonical form, which includes the raw record's SHA-256 (spec: integrity_hash). */
+  readonly integrityHash: string;
+}
+
+/** Version of the canonical form; part of what is hashed, so a change of recipe can never collide with an old one. */
+export const EVENT_HASH_VERSION = 1;
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** The canonical form that is hashed: every draft field, never eventId or integrityHash. */
+export function canonicalEvent(event: EventDraft): string {
+  const e = event;
+  try {
+    return canonicalJson({
+      v: EVENT_HASH_VERSION,
+      actor: e.actor,
+      action: e.action,
+      object: e.object,
+      time: e.time,
+      host: e.host,
+      summary: e.summary,
+      attributes: e.attributes,
+      reliability: e.reliability,
+      loader: e.loader,
+      kind: e.kind,
+      raw: e.raw,
+    });
+  } catch (err) {
+    throw new VitrineError('validation_failed', 'an event holds a value JSON cannot carry', { cause: err });
+  }
+}
+
+/** spec hash_event: SHA-256 (hex) of the event's canonical form, bound to its raw record through raw.rawSha256. */
+export function hashEvent(event: EventDraft): string {
+  if (!HEX64.test(event.raw.rawSha256) || !HEX64.test(event.raw.artifactSha256))
+    throw new VitrineError('validation_failed', 'an event needs the SHA-256 of its raw record and artefact');
+  return sha256Hex(canonicalEvent(event));
+}
+
+/** spec stable_event_id: the first 16 hex characters of the integrity hash. */
+export function stableEventId(event: EventDraft): string {
+  return hashEvent(event).slice(0, 16);
+}
+
+function stripIds(event: EventDraft | ForensicEvent): EventDraft {
+  const { actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw } = event;
+  return { actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw };
+}
+
+/**
+ * spec finalize_event: a frozen copy with integrityHash and eventId computed here. Any id or hash the input
+ * already carries (from an artefact or a caller) is discarded, never trusted.
+ */
+export function finalizeEvent(event: EventDraft | ForensicEvent): ForensicEvent {
+  const draft = stripIds(event);
+  const integrityHash = hashEvent(draft);
+  return deepFreeze({ ...draft, eventId: integrityHash.slice(0, 16), integrityHash });
+}
+
+/**
+ * spec verify_event: true when the stored hash and id match the event's content; with `raw`, also that
+ * those bytes are the raw record the event is bound to.
+ */
+export function verifyEvent(event: ForensicEvent, raw?: Uint8Array): boolean {
+  let hash: string;
+  try {
+    hash = hashEvent(stripIds(event));
+  } catch {
+    return false;
+  }
+  if (hash !== event.integrityHash || event.eventId !== hash.slice(0, 16)) return false;
+  return raw === undefined || sha256Hex(raw) === event.raw.rawSha256;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -1,0 +1,187 @@
+// Evidence access: only below the evidence root, symbolic links that escape it refused, files opened read-only and hashed in 1 MiB chunks.
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { VitrineError } from '../core/errors.js';
+
+/** Environment variable naming the folder below which evidence may be read. */
+export const EVIDENCE_ROOT_ENV = 'FORENSIC_EVIDENCE_ROOT';
+
+/** fileSha256 and every evidence read go through blocks of this size. */
+export const HASH_CHUNK_SIZE = 1024 * 1024;
+
+/** The evidence root: `$FORENSIC_EVIDENCE_ROOT` when set, else `fallback` (the command line passes the working directory). */
+export function evidenceRootFromEnv(env: NodeJS.ProcessEnv = process.env, fallback: string = process.cwd()): string {
+  const value = env[EVIDENCE_ROOT_ENV];
+  return path.resolve(value !== undefined && value !== '' ? value : fallback);
+}
+
+/** A path checked against the evidence root. */
+export interface EvidencePath {
+  /** The root after resolving its own links. */
+  readonly root: string;
+  /** The artefact's real path (no links left). */
+  readonly real: string;
+  /** Its path relative to the root, with forward slashes ('.' for the root itself). */
+  readonly relative: string;
+  readonly isDirectory: boolean;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+function within(root: string, candidate: string): boolean {
+  if (candidate === root) return true;
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  return candidate.startsWith(prefix);
+}
+
+function realRootOf(root: string): string {
+  try {
+    return realpathSync(path.resolve(root));
+  } catch (err) {
+    throw new VitrineError('not_found', 'the evidence root does not exist', { cause: err });
+  }
+}
+
+/**
+ * Resolves `target` (relative paths are taken from the root) and refuses it unless it lies below the
+ * evidence root both as written and after following symbolic links. Messages never name the path.
+ */
+export function resolveEvidence(root: string, target: string): EvidencePath {
+  if (typeof target !== 'string' || target === '' || target.includes('\0')) throw new VitrineError('validation_failed', 'an evidence path must be a non-empty path');
+  const realRoot = realRootOf(root);
+  const lexicalRoot = path.resolve(root);
+  const lexical = path.resolve(lexicalRoot, target);
+  if (!within(lexicalRoot, lexical) && !within(realRoot, lexical)) throw new VitrineError('forbidden', 'the evidence path is outside the evidence root');
+  let real: string;
+  try {
+    real = realpathSync(lexical);
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new VitrineError('not_found', 'the evidence file does not exist', { cause: err });
+    throw new VitrineError('forbidden', 'the evidence path cannot be resolved', { cause: err });
+  }
+  if (!within(realRoot, real)) throw new VitrineError('forbidden', 'the evidence path leaves the evidence root through a symbolic link');
+  let stats: Stats;
+  try {
+    stats = statSync(real);
+  } catch (err) {
+    throw new VitrineError('not_found', 'the evidence file does not exist', { cause: err });
+  }
+  if (!stats.isFile() && !stats.isDirectory()) throw new VitrineError('validation_failed', 'evidence must be a regular file or a folder');
+  const rel = path.relative(realRoot, real).split(path.sep).join('/');
+  return { root: realRoot, real, relative: rel === '' ? '.' : rel, isDirectory: stats.isDirectory(), size: stats.size, mtimeMs: stats.mtimeMs };
+}
+
+function ioError(err: unknown): VitrineError {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT') return new VitrineError('not_found', 'the evidence file does not exist', { cause: err });
+  if (code === 'ELOOP') return new VitrineError('forbidden', 'the evidence file is a symbolic link', { cause: err });
+  return new VitrineError('unavailable', 'the evidence file cannot be read', { cause: err });
+}
+
+/**
+ * One evidence file opened read-only: O_NOFOLLOW refuses a link swapped in after the check, O_NONBLOCK keeps a
+ * FIFO from hanging the open, and fstat then insists on a regular file. Nothing here can write.
+ */
+export class EvidenceFile {
+  readonly size: number;
+  private fd: number | null;
+
+  constructor(realPath: string) {
+    let fd: number;
+    try {
+      fd = openSync(realPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    } catch (err) {
+      throw ioError(err);
+    }
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
+      closeSync(fd);
+      throw new VitrineError('validation_failed', 'evidence must be a regular file');
+    }
+    this.fd = fd;
+    this.size = stats.size;
+  }
+
+  private handle(): number {
+    if (this.fd === null) throw new VitrineError('internal', 'the evidence file is closed');
+    return this.fd;
+  }
+
+  /** Reads up to `into.length` bytes at `position`; returns the count (short only at the end of the file). */
+  readInto(into: Uint8Array, position: number): number {
+    const fd = this.handle();
+    let n = 0;
+    try {
+      while (n < into.length) {
+        const got = readSync(fd, into, n, into.length - n, position + n);
+        if (got === 0) break;
+        n += got;
+      }
+    } catch (err) {
+      throw ioError(err);
+    }
+    return n;
+  }
+
+  /** The bytes [position, position + length), shorter at the end of the file. */
+  read(position: number, length: number): Buffer {
+    const out = Buffer.alloc(Math.max(0, Math.min(length, this.size - position)));
+    return out.subarray(0, this.readInto(out, position));
+  }
+
+  /** Consecutive blocks of at most HASH_CHUNK_SIZE bytes from `start`, each a fresh view valid until the next. */
+  *chunks(start = 0, chunkSize = HASH_CHUNK_SIZE): Generator<Buffer> {
+    const buffer = Buffer.alloc(chunkSize);
+    let position = start;
+    for (;;) {
+      const n = this.readInto(buffer, position);
+      if (n === 0) return;
+      yield buffer.subarray(0, n);
+      position += n;
+      if (n < chunkSize) return;
+    }
+  }
+
+  /** SHA-256 of the whole file, read in 1 MiB chunks. */
+  sha256(): string {
+    const hash = createHash('sha256');
+    for (const chunk of this.chunks()) hash.update(chunk);
+    return hash.digest('hex');
+  }
+
+  close(): void {
+    if (this.fd !== null) {
+      closeSync(this.fd);
+      this.fd = null;
+    }
+  }
+}
+
+/** Runs `fn` with the file open, closing it afterwards whatever happens. */
+export function withEvidenceFile<T>(realPath: string, fn: (file: EvidenceFile) => T): T {
+  const file = new EvidenceFile(realPath);
+  try {
+    return fn(file);
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * spec file_sha256: hex SHA-256 of a file, read in 1 MiB chunks. With `root`, the path must lie below it
+ * (the same check every evidence read passes).
+ */
+export function fileSha256(file: string, options: { readonly root?: string } = {}): string {
+  let real: string;
+  if (options.root !== undefined) real = resolveEvidence(options.root, file).real;
+  else {
+    try {
+      real = realpathSync(path.resolve(file));
+    } catch (err) {
+      throw ioError(err);
+    }
+  }
+  return withEvidenceFile(real, (f) => f.sha256());
+}

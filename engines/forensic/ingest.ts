@@ -1,0 +1,237 @@
+// Stage 1, ingest: checks an artefact against the evidence root, hashes it, detects its kind, runs its loader and finalises every event.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { VitrineError } from '../core/errors.js';
+import { finalizeEvent, type ArtifactKind, type EventDraft, type ForensicEvent, type ReliabilityGrade } from './event.js';
+import { EvidenceFile, resolveEvidence, withEvidenceFile, type EvidencePath } from './evidence.js';
+import { defaultRegistry } from './loaders/index.js';
+import {
+  DETECT_HEAD_BYTES,
+  type ArtifactSource,
+  type DetectSample,
+  type DirectoryMember,
+  type LoadContext,
+  type LoadWarning,
+  type LoaderOptions,
+  type LoaderRegistry,
+  type WarningLocation,
+} from './loaders/registry.js';
+
+/** Members of a directory artefact read at most (memory-forensics output folders hold a handful). */
+export const MAX_DIRECTORY_MEMBERS = 1000;
+/** Warnings kept per artefact (all are counted). */
+export const DEFAULT_MAX_WARNINGS = 200;
+
+export interface IngestOptions extends LoaderOptions {
+  /** Only paths below this folder are read. */
+  readonly evidenceRoot: string;
+  /** Overrides detection. */
+  readonly kind?: ArtifactKind;
+  readonly registry?: LoaderRegistry;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (fraction: number, message?: string) => void;
+  /** Receives each finalised event as it is made (for streaming consumers). */
+  readonly onEvent?: (event: ForensicEvent) => void;
+  /** Keep the events in the result (default true). */
+  readonly collectEvents?: boolean;
+  readonly maxWarnings?: number;
+}
+
+/** What ingesting one artefact found. */
+export interface ArtifactSummary {
+  /** Path relative to the evidence root. */
+  readonly path: string;
+  readonly kind: ArtifactKind;
+  readonly detectedBy: 'content' | 'option';
+  readonly loader: string;
+  readonly reliability: ReliabilityGrade;
+  readonly sha256: string;
+  readonly size: number;
+  /** Member files of a folder artefact, with their hashes. */
+  readonly members?: readonly { readonly name: string; readonly sha256: string; readonly size: number }[];
+  readonly events: number;
+  /** Earliest and latest event time (null when no event has a time). */
+  readonly firstTime: string | null;
+  readonly lastTime: string | null;
+  readonly warningCount: number;
+  readonly warningCounts: Readonly<Record<string, number>>;
+  readonly warnings: readonly LoadWarning[];
+  /** The artefact hashed the same after parsing as before (it was not changed while we read it). */
+  readonly unchanged: boolean;
+}
+
+export interface IngestResult {
+  readonly artifact: ArtifactSummary;
+  readonly events: ForensicEvent[];
+}
+
+/** A key that sorts normalised UTC times correctly whatever their fraction digits. */
+export function timeSortKey(time: string): string {
+  const m = /^(.*?:\d{2})(?:\.(\d+))?Z$/.exec(time);
+  return m ? `${m[1] as string}.${(m[2] ?? '').padEnd(9, '0')}` : time;
+}
+
+function headOf(file: EvidenceFile): Buffer {
+  return file.read(0, DETECT_HEAD_BYTES);
+}
+
+/** The regular files of a folder artefact (sorted by name), each checked against the root; links that escape are skipped with a warning. */
+function listMembers(where: EvidencePath, warn: (code: string, message: string, at?: WarningLocation) => void): { name: string; real: string; size: number }[] {
+  let names: string[];
+  try {
+    names = readdirSync(where.real).sort();
+  } catch (err) {
+    throw new VitrineError('unavailable', 'the evidence folder cannot be listed', { cause: err });
+  }
+  if (names.length > MAX_DIRECTORY_MEMBERS) throw new VitrineError('payload_too_large', `an evidence folder may hold at most ${MAX_DIRECTORY_MEMBERS} files`);
+  const out: { name: string; real: string; size: number }[] = [];
+  for (const name of names) {
+    let member: EvidencePath;
+    try {
+      member = resolveEvidence(where.root, path.join(where.real, name));
+    } catch (err) {
+      if (err instanceof VitrineError && err.code === 'forbidden') {
+        warn('member_refused', 'a file in the folder leads outside the evidence root and was not read', { member: name });
+        continue;
+      }
+      throw err;
+    }
+    if (member.isDirectory) continue;
+    out.push({ name, real: member.real, size: member.size });
+  }
+  return out;
+}
+
+function directoryDigest(members: readonly DirectoryMember[]): string {
+  return sha256Hex(canonicalJson({ type: 'directory', members: members.map((m) => ({ name: m.name, sha256: m.sha256, size: m.size })) }));
+}
+
+/**
+ * Ingests one artefact (a file, or a memory-forensics output folder) below the evidence root: hashes it,
+ * detects or takes its kind, runs the loader (records that fail become counted warnings), finalises each event,
+ * and hashes the artefact again to show it did not change. Evidence is only ever opened read-only.
+ */
+export function ingestArtifact(target: string, options: IngestOptions): IngestResult {
+  const registry = options.registry ?? defaultRegistry();
+  const maxWarnings = options.maxWarnings ?? DEFAULT_MAX_WARNINGS;
+  const warningCounts: Record<string, number> = {};
+  const warnings: LoadWarning[] = [];
+  let warningCount = 0;
+  const warn = (code: string, message: string, at: WarningLocation = {}): void => {
+    warningCount++;
+    warningCounts[code] = (warningCounts[code] ?? 0) + 1;
+    if (warnings.length < maxWarnings) warnings.push({ code, message, ...at });
+  };
+  const checkCancelled = (): void => {
+    if (options.signal?.aborted) throw new VitrineError('cancelled', 'the ingest was cancelled');
+  };
+  const report = (fraction: number, message?: string): void => options.onProgress?.(Math.min(1, Math.max(0, fraction)), message);
+
+  const where = resolveEvidence(options.evidenceRoot, target);
+  report(0, 'hashing the artefact');
+  let file: EvidenceFile | null = null;
+  try {
+    let source: ArtifactSource;
+    let sample: DetectSample;
+    if (where.isDirectory) {
+      const listed = listMembers(where, warn);
+      const members: DirectoryMember[] = listed.map((m) => ({ ...m, sha256: withEvidenceFile(m.real, (f) => f.sha256()) }));
+      const heads = listed.map((m) => ({ name: m.name, head: withEvidenceFile(m.real, headOf) }));
+      source = { type: 'directory', members, sha256: directoryDigest(members), size: members.reduce((n, m) => n + m.size, 0), mtimeMs: where.mtimeMs };
+      sample = { type: 'directory', members: heads };
+    } else {
+      file = new EvidenceFile(where.real);
+      const sha256 = file.sha256();
+      source = { type: 'file', file, sha256, size: file.size, mtimeMs: where.mtimeMs };
+      sample = { type: 'file', head: headOf(file), size: file.size };
+    }
+    checkCancelled();
+    let kind: ArtifactKind;
+    let detectedBy: 'content' | 'option';
+    if (options.kind !== undefined) {
+      kind = options.kind;
+      detectedBy = 'option';
+    } else {
+      const detected = registry.detect(sample);
+      if (detected === null) throw new VitrineError('validation_failed', 'the artefact is not a format any loader recognises (give --kind to choose one)');
+      kind = detected.kind;
+      detectedBy = 'content';
+    }
+    const loader = registry.get(kind);
+    if (loader.directory !== (source.type === 'directory'))
+      throw new VitrineError('validation_failed', loader.directory ? 'this kind of artefact is a folder, not a file' : 'this kind of artefact is a file, not a folder');
+    report(0.1, 'parsing');
+    const ctx: LoadContext = {
+      options,
+      warn,
+      progress: (fraction) => report(0.1 + 0.8 * Math.min(1, Math.max(0, fraction)), 'parsing'),
+      checkCancelled,
+      event: (fields): EventDraft => ({
+        actor: fields.actor,
+        action: fields.action,
+        object: fields.object,
+        time: fields.time,
+        host: fields.host,
+        summary: fields.summary,
+        attributes: fields.attributes,
+        reliability: loader.reliability,
+        loader: loader.id,
+        kind,
+        raw: { artifactSha256: source.sha256, ...fields.record },
+      }),
+    };
+    const collect = options.collectEvents ?? true;
+    const events: ForensicEvent[] = [];
+    let count = 0;
+    let first: string | null = null;
+    let last: string | null = null;
+    try {
+      for (const draft of loader.load(source, ctx)) {
+        const event = finalizeEvent(draft);
+        count++;
+        const t = event.time.time;
+        if (t !== null) {
+          const key = timeSortKey(t);
+          if (first === null || key < timeSortKey(first)) first = t;
+          if (last === null || key > timeSortKey(last)) last = t;
+        }
+        options.onEvent?.(event);
+        if (collect) events.push(event);
+      }
+    } catch (err) {
+      if (err instanceof VitrineError) throw err;
+      throw new VitrineError('parse_error', 'the artefact could not be parsed', { cause: err });
+    }
+    checkCancelled();
+    report(0.9, 'checking the artefact is unchanged');
+    let unchanged: boolean;
+    if (source.type === 'file') unchanged = (file as EvidenceFile).sha256() === source.sha256;
+    else {
+      const again = source.members.map((m) => ({ ...m, sha256: withEvidenceFile(m.real, (f) => f.sha256()) }));
+      unchanged = directoryDigest(again) === source.sha256;
+    }
+    if (!unchanged) warn('artifact_changed', 'the artefact changed while it was being read; its events may not match its hash');
+    report(1, 'done');
+    const artifact: ArtifactSummary = {
+      path: where.relative,
+      kind,
+      detectedBy,
+      loader: loader.id,
+      reliability: loader.reliability,
+      sha256: source.sha256,
+      size: source.size,
+      ...(source.type === 'directory' ? { members: source.members.map((m) => ({ name: m.name, sha256: m.sha256, size: m.size })) } : {}),
+      events: count,
+      firstTime: first,
+      lastTime: last,
+      warningCount,
+      warningCounts,
+      warnings,
+      unchanged,
+    };
+    return { artifact, events };
+  } finally {
+    file?.close();
+  }
+}

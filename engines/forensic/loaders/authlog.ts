@@ -1,0 +1,239 @@
+// Syslog auth logs (BSD and RFC 3339 headers): sshd, pam, sudo, su, useradd/usermod, cron and systemd-logind lines as events.
+import { sha256Hex } from '../../core/canonical.js';
+import type { EventEntity, JsonRecord } from '../event.js';
+import { LOADER_RELIABILITY } from '../event.js';
+import { linesOf } from '../text.js';
+import { MONTHS, civilToEpochSeconds, formatEpochSeconds, parseIsoTime } from '../time.js';
+import { clip, headLines, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
+
+const BSD_HEADER = /^(?:<\d{1,3}>)?([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))? (\S+) (.*)$/;
+const ISO_HEADER = /^(?:<\d{1,3}>(?:1 )?)?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})) (\S+) (.*)$/;
+/** `program[pid]: message`, the program being everything up to the first `[pid]: ` or `: ` (as loghub splits it). */
+const PROGRAM = /^\s*(.+?)(?:\[(\d+)\])?:(?: (.*))?$/;
+
+/** A syslog line split into its header fields. */
+export interface SyslogLine {
+  readonly host: string;
+  readonly program: string;
+  readonly pid: number | null;
+  readonly message: string;
+  /** Month/day/time for a BSD header (year and zone unknown), or the full time of an RFC 3339 header. */
+  readonly bsd: { readonly month: number; readonly day: number; readonly hour: number; readonly minute: number; readonly second: number; readonly fraction: string } | null;
+  readonly iso: string | null;
+}
+
+export function parseSyslogLine(text: string): SyslogLine | null {
+  let host: string;
+  let rest: string;
+  let bsd: SyslogLine['bsd'] = null;
+  let iso: string | null = null;
+  const b = BSD_HEADER.exec(text);
+  if (b) {
+    const month = MONTHS[b[1] as string];
+    if (month === undefined) return null;
+    bsd = { month, day: Number(b[2]), hour: Number(b[3]), minute: Number(b[4]), second: Number(b[5]), fraction: b[6] ?? '' };
+    host = b[7] as string;
+    rest = b[8] as string;
+  } else {
+    const i = ISO_HEADER.exec(text);
+    if (!i) return null;
+    iso = i[1] as string;
+    host = i[2] as string;
+    rest = i[3] as string;
+  }
+  const p = PROGRAM.exec(rest);
+  if (!p) return { host, program: '', pid: null, message: rest.trim(), bsd, iso };
+  return { host, program: (p[1] as string).trim(), pid: p[2] === undefined ? null : Number(p[2]), message: p[3] ?? '', bsd, iso };
+}
+
+/** What one auth-relevant message means. */
+interface Meaning {
+  readonly action: string;
+  readonly actor: EventEntity | null;
+  readonly object: EventEntity | null;
+  readonly attributes: JsonRecord;
+}
+
+const user = (name: string): EventEntity => ({ type: 'user', name });
+const net = (address: string): EventEntity => ({ type: 'network', name: address });
+const proc = (name: string): EventEntity => ({ type: 'process', name });
+
+/** The program's base name without the pam module suffix: `sshd(pam_unix)` -> sshd. */
+function service(program: string): string {
+  return program.replace(/\(.*\)$/, '').replace(/^.*\//, '');
+}
+
+/** Classifies an sshd, pam, sudo, su, account, cron or logind message; null for anything else. */
+export function classifyAuthMessage(program: string, message: string, host: string): Meaning | null {
+  const svc = service(program);
+  const hostEntity: EventEntity = { type: 'host', name: host };
+  let m: RegExpExecArray | null;
+  const repeated = /^message repeated (\d+) times: \[ ?(.*?) ?\]$/.exec(message);
+  const msg = repeated ? (repeated[2] as string) : message;
+  const extra: JsonRecord = repeated ? { repeated: Number(repeated[1]) } : {};
+
+  if ((m = /^Accepted (\S+) for (\S+) from (\S+) port (\d+)/.exec(msg)))
+    return { action: 'auth.login.success', actor: user(m[2] as string), object: hostEntity, attributes: { ...extra, service: svc, method: m[1] as string, sourceIp: m[3] as string, sourcePort: Number(m[4]) } };
+  if ((m = /^Failed (\S+) for (invalid user )?(.*?) from (\S+) port (\d+)/.exec(msg)))
+    return {
+      action: 'auth.login.failure',
+      actor: user(m[3] as string),
+      object: hostEntity,
+      attributes: { ...extra, service: svc, method: m[1] as string, invalidUser: m[2] !== undefined, sourceIp: m[4] as string, sourcePort: Number(m[5]) },
+    };
+  if ((m = /^Invalid user (.*?) from (\S+)(?: port (\d+))?$/.exec(msg)))
+    return { action: 'auth.invalid_user', actor: user(m[1] as string), object: hostEntity, attributes: { ...extra, service: svc, sourceIp: m[2] as string, ...(m[3] ? { sourcePort: Number(m[3]) } : {}) } };
+  if ((m = /authentication failure;.*?rhost=(\S*)(?:\s+user=(\S+))?/.exec(msg)))
+    return {
+      action: 'auth.failure',
+      actor: m[2] ? user(m[2]) : m[1] ? net(m[1]) : null,
+      object: hostEntity,
+      attributes: { ...extra, service: svc, ...(m[1] ? { sourceHost: m[1] } : {}), ...(m[2] ? { user: m[2] } : {}) },
+    };
+  if ((m = /session opened for user (\S+?)(?:\(uid=\d+\))? by (\S*?)\(uid=(\d+)\)/.exec(msg)))
+    return { action: svc === 'su' ? 'su.session.open' : 'session.open', actor: m[2] ? user(m[2]) : { type: 'user', name: `uid:${m[3] as string}` }, object: user(m[1] as string), attributes: { ...extra, service: svc, byUid: Number(m[3]) } };
+  if ((m = /session closed for user (\S+)/.exec(msg))) return { action: svc === 'su' ? 'su.session.close' : 'session.close', actor: user(m[1] as string), object: hostEntity, attributes: { ...extra, service: svc } };
+  if (svc === 'sudo') {
+    if ((m = /^\s*(\S+) : (?:(\d+) incorrect password attempts? ; )?(?:(user NOT in sudoers|command not allowed) ; )?TTY=(\S+) ; PWD=(.*?) ; USER=(\S+) ;(?: COMMAND=(.*))?$/.exec(msg))) {
+      const failed = m[2] !== undefined;
+      const denied = m[3] !== undefined;
+      return {
+        action: denied ? 'sudo.denied' : failed ? 'sudo.failure' : 'sudo.command',
+        actor: user(m[1] as string),
+        object: proc(m[7] ?? ''),
+        attributes: { ...extra, runAs: m[6] as string, tty: m[4] as string, cwd: m[5] as string, ...(m[7] !== undefined ? { commandLine: m[7] } : {}), ...(failed ? { attempts: Number(m[2]) } : {}) },
+      };
+    }
+  }
+  if (svc === 'su') {
+    if ((m = /^(Successful|FAILED) su for (\S+) by (\S+)/.exec(msg)))
+      return { action: m[1] === 'FAILED' ? 'su.failure' : 'su.success', actor: user(m[3] as string), object: user(m[2] as string), attributes: { ...extra } };
+    if ((m = /^([+-]) (\S+) (\S+?):(\S+)$/.exec(msg)))
+      return { action: m[1] === '-' ? 'su.failure' : 'su.success', actor: user(m[3] as string), object: user(m[4] as string), attributes: { ...extra, tty: m[2] as string } };
+  }
+  if (svc === 'useradd' || svc === 'adduser') {
+    if ((m = /^new user: name=([^,]+), UID=(\d+), GID=(\d+), home=([^,]*), shell=([^,\s]*)/.exec(msg)))
+      return { action: 'account.create', actor: null, object: user(m[1] as string), attributes: { ...extra, uid: Number(m[2]), gid: Number(m[3]), home: m[4] as string, shell: m[5] as string } };
+    if ((m = /^new group: name=([^,]+), GID=(\d+)/.exec(msg))) return { action: 'group.create', actor: null, object: { type: 'group', name: m[1] as string }, attributes: { ...extra, gid: Number(m[2]) } };
+  }
+  if (svc === 'groupadd' && (m = /^(?:new )?group(?: added to \S+)?: name=([^,]+)(?:, GID=(\d+))?/.exec(msg)))
+    return { action: 'group.create', actor: null, object: { type: 'group', name: m[1] as string }, attributes: { ...extra, ...(m[2] ? { gid: Number(m[2]) } : {}) } };
+  if (svc === 'usermod' || svc === 'useradd' || svc === 'gpasswd') {
+    if ((m = /^add '([^']+)' to (?:shadow )?group '([^']+)'/.exec(msg)))
+      return { action: 'account.group.add', actor: null, object: user(m[1] as string), attributes: { ...extra, group: m[2] as string } };
+    if ((m = /^change user '([^']+)' (\S+)/.exec(msg))) return { action: 'account.modify', actor: null, object: user(m[1] as string), attributes: { ...extra, change: m[2] as string } };
+    if ((m = /^(lock|unlock) user '([^']+)'/.exec(msg))) return { action: `account.${m[1] as string}`, actor: null, object: user(m[2] as string), attributes: { ...extra } };
+  }
+  if (svc === 'userdel' && (m = /^delete user '([^']+)'/.exec(msg))) return { action: 'account.delete', actor: null, object: user(m[1] as string), attributes: { ...extra } };
+  if ((m = /password changed for (\S+)/.exec(msg))) return { action: 'account.password_change', actor: null, object: user(m[1] as string), attributes: { ...extra, service: svc } };
+  if (/^cron$/i.test(svc) && (m = /^\((\S+)\) CMD \((.*)\)$/.exec(msg)))
+    return { action: 'cron.command', actor: user(m[1] as string), object: proc(m[2] as string), attributes: { ...extra, commandLine: m[2] as string } };
+  if (svc === 'systemd-logind') {
+    if ((m = /^New session (\S+) of user (\S+?)\.?$/.exec(msg))) return { action: 'logind.session.new', actor: user(m[2] as string), object: hostEntity, attributes: { ...extra, session: m[1] as string } };
+    if ((m = /^Removed session (\S+?)\.?$/.exec(msg))) return { action: 'logind.session.removed', actor: null, object: hostEntity, attributes: { ...extra, session: m[1] as string } };
+    if ((m = /^Session (\S+) logged out/.exec(msg))) return { action: 'logind.session.logout', actor: null, object: hostEntity, attributes: { ...extra, session: m[1] as string } };
+  }
+  if (svc === 'sshd') {
+    if ((m = /^(?:Received disconnect|Disconnected) from (?:(?:invalid |authenticating )?user (\S+) )?(\S+?)(?::? port (\d+))?[: ]/.exec(`${msg} `)))
+      return { action: 'ssh.disconnect', actor: m[1] ? user(m[1]) : net(m[2] as string), object: hostEntity, attributes: { ...extra, sourceIp: m[2] as string } };
+    if ((m = /^Connection closed by (?:(?:invalid |authenticating )?user (\S+) )?(\S+)/.exec(msg)))
+      return { action: 'ssh.disconnect', actor: m[1] ? user(m[1]) : net(m[2] as string), object: hostEntity, attributes: { ...extra, sourceIp: m[2] as string } };
+    if ((m = /^reverse mapping checking getaddrinfo for (\S+) \[(\S+)\] failed/.exec(msg)))
+      return { action: 'ssh.reverse_mapping_failed', actor: net(m[2] as string), object: hostEntity, attributes: { ...extra, claimedName: m[1] as string } };
+  }
+  if ((m = /^connection from (\S+) \(([^)]*)\)/.exec(msg)))
+    return { action: 'network.connection.inbound', actor: net(m[1] as string), object: { type: 'service', name: svc }, attributes: { ...extra, service: svc, ...(m[2] ? { sourceName: m[2] } : {}) } };
+  return null;
+}
+
+interface YearState {
+  year: number;
+  lastMonth: number;
+}
+
+const kind = 'authlog' as const;
+
+export const authlogLoader: Loader = {
+  kind,
+  id: 'authlog/1',
+  reliability: LOADER_RELIABILITY[kind],
+  directory: false,
+
+  detect(sample: DetectSample): number {
+    if (sample.type !== 'file') return 0;
+    const lines = headLines(sample.head, 20, sample.head.length >= sample.size);
+    if (lines.length === 0) return 0;
+    let syslog = 0;
+    for (const l of lines) if (parseSyslogLine(l) !== null) syslog++;
+    return syslog / lines.length >= 0.8 ? 0.6 : 0;
+  },
+
+  *load(source: ArtifactSource, ctx: LoadContext) {
+    if (source.type !== 'file') return;
+    const { options } = ctx;
+    const offsetHours = options.utcOffsetHours ?? 0;
+    const yearGiven = options.year !== undefined;
+    const state: YearState = { year: options.year ?? new Date(source.mtimeMs).getUTCFullYear(), lastMonth: 0 };
+    let warnedYear = false;
+    let warnedZone = false;
+    const zoneText = `UTC${offsetHours >= 0 ? '+' : ''}${offsetHours}`;
+    const file = source.file;
+    for (const line of linesOf(file.chunks(), { onTooLong: (n, offset) => ctx.warn('line_too_long', 'a line longer than the limit was skipped', { line: n, offset }) })) {
+      if (line.number % 4096 === 0) {
+        ctx.checkCancelled();
+        ctx.progress(file.size === 0 ? 1 : line.offset / file.size);
+      }
+      if (line.text.trim() === '') continue;
+      if (line.invalidUtf8) ctx.warn('invalid_utf8', 'a line is not valid UTF-8; invalid bytes were replaced', { line: line.number, offset: line.offset });
+      const parsed = parseSyslogLine(line.text);
+      if (parsed === null) {
+        ctx.warn('unparsed_line', line.terminator === 0 ? 'the last line is cut short or not a syslog line' : 'a line is not a syslog line', { line: line.number, offset: line.offset });
+        continue;
+      }
+      let time: string | null = null;
+      let precision: 'second' | 'millisecond' | 'microsecond' | 'nanosecond' | '100ns' = 'second';
+      let timeSource: string;
+      if (parsed.bsd !== null) {
+        const b = parsed.bsd;
+        // Syslog lines carry no year: a month earlier than the last one means the log crossed New Year.
+        if (state.lastMonth !== 0 && b.month < state.lastMonth) state.year++;
+        state.lastMonth = b.month;
+        const local = civilToEpochSeconds(state.year, b.month, b.day, b.hour, b.minute, b.second);
+        if (local !== null) {
+          time = formatEpochSeconds(Math.round(local - offsetHours * 3600), b.fraction);
+          precision = b.fraction === '' ? 'second' : b.fraction.length <= 3 ? 'millisecond' : 'microsecond';
+        } else ctx.warn('bad_time', 'a syslog header holds an impossible date', { line: line.number, offset: line.offset });
+        timeSource = `syslog header; year ${state.year} ${yearGiven ? 'from the year option' : 'assumed from the file time'}; ${zoneText} ${options.utcOffsetHours !== undefined ? 'from the utc_offset_hours option' : 'assumed'}`;
+        if (!yearGiven && !warnedYear) {
+          warnedYear = true;
+          ctx.warn('year_assumed', 'syslog lines carry no year; the file modification year was assumed (give the year option)');
+        }
+        if (options.utcOffsetHours === undefined && !warnedZone) {
+          warnedZone = true;
+          ctx.warn('zone_assumed', 'syslog lines carry no time zone; UTC was assumed (give the utc_offset_hours option)');
+        }
+      } else {
+        const t = parseIsoTime(parsed.iso ?? '');
+        if (t !== null) {
+          time = t.time;
+          precision = t.precision === 'minute' || t.precision === 'day' || t.precision === 'none' ? 'second' : t.precision;
+        } else ctx.warn('bad_time', 'a syslog header holds an impossible date', { line: line.number, offset: line.offset });
+        timeSource = 'syslog RFC 3339 header';
+      }
+      const host = parsed.host !== '' ? parsed.host : (options.host ?? null);
+      const meaning = classifyAuthMessage(parsed.program, parsed.message, host ?? 'unknown');
+      const common: JsonRecord = { program: parsed.program, ...(parsed.pid !== null ? { pid: parsed.pid } : {}), message: clip(parsed.message) };
+      yield ctx.event({
+        actor: meaning ? meaning.actor : parsed.program !== '' ? proc(parsed.program) : null,
+        action: meaning ? meaning.action : 'syslog.message',
+        object: meaning ? meaning.object : host !== null ? { type: 'host', name: host } : null,
+        time: { time, precision: time === null ? 'none' : precision, source: timeSource },
+        host,
+        summary: clip(`${parsed.program}${parsed.pid !== null ? `[${parsed.pid}]` : ''}: ${parsed.message}`, 512),
+        attributes: meaning ? { ...common, ...meaning.attributes } : common,
+        record: { recordNumber: line.number, offset: line.offset, length: line.bytes.length, rawSha256: sha256Hex(line.bytes) },
+      });
+    }
+    ctx.progress(1);
+  },
+};
