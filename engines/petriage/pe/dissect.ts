@@ -72,6 +72,7 @@ export function dissect(data: Uint8Array): PeDissection {
   const delayDir = dir(DIR.DELAY_IMPORT);
   const delayImports: PeImportedDll[] = delayDir === undefined ? [] : guarded('delay-load import directory', [], () => readImportDirectory(ctx, delayDir.virtualAddress, true));
 
+  if (image.entropyBudgetSpent) notes.add('sections or resources overlap so much that some entropies were not computed');
   const richHeader = guarded('Rich header', null, () => readRich(r, h.dos.e_lfanew, notes));
   const certificate = guarded('certificate table', null, () => readCertificates(r, h.directories[DIR.SECURITY], notes));
   const overlay = findOverlay(image, h.optionalOffset, h.fileHeader.size_of_optional_header, h.directories);

@@ -68,6 +68,16 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
     return s === undefined ? image.r.length : s.virtualAddress + image.sectionData(s).length - tableRva;
   };
   const isForwarder = (address: number): boolean => rva <= address && address < rva + size;
+  // Many entries may share one forwarder string: read each once, or repeats would cost count times its length.
+  const forwarders = new Map<number, string>();
+  const forwarderAt = (address: number): string => {
+    let f = forwarders.get(address);
+    if (f === undefined) {
+      f = latin1(image.stringAt(address, MAX_EXPORT_STRING));
+      forwarders.set(address, f);
+    }
+    return f;
+  };
 
   let failures = 10;
   let complete = true;
@@ -84,7 +94,7 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
     let forwarder: string | null = null;
     if (isForwarder(address)) {
       if (image.tryOffset(address) === null) continue;
-      forwarder = latin1(image.stringAt(address, MAX_EXPORT_STRING));
+      forwarder = forwarderAt(address);
     }
     const nameAddress = u32At(names, 4 * i);
     if (nameAddress === undefined) {
@@ -141,7 +151,7 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
       }
     }
     if (address === 0) continue;
-    const forwarder = address !== null && isForwarder(address) ? latin1(image.stringAt(address, MAX_EXPORT_STRING)) : null;
+    const forwarder = address !== null && isForwarder(address) ? forwarderAt(address) : null;
     const repeats = (seenAddress.get(address) ?? 0) + 1;
     seenAddress.set(address, repeats);
     if (repeats > LIMITS.maxRepeatedExport) {

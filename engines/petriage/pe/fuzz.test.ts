@@ -181,4 +181,73 @@ describe('hand-made hostile structures', () => {
     for (let k = 0; k + 2 <= (leaf?.size ?? 0); k += 2) if (view.getUint16(at + k, true) > 0x40) view.setUint16(at + k, k % 4 === 0 ? 0 : 0xffff, true);
     survive(bytes);
   });
+
+  it('2,000 sections that all claim the same 256 KiB: entropies stop at a reading budget', () => {
+    const sections = 2000;
+    const dataAt = 0x20000;
+    const bytes = new Uint8Array(dataAt + 0x40000);
+    const view = new DataView(bytes.buffer);
+    view.setUint16(0, 0x5a4d, true);
+    view.setUint32(0x3c, 0x40, true);
+    view.setUint32(0x40, 0x4550, true);
+    view.setUint16(0x44, 0x14c, true);
+    view.setUint16(0x46, sections, true);
+    view.setUint16(0x54, 224, true);
+    const oh = 0x58;
+    view.setUint16(oh, 0x10b, true);
+    view.setUint32(oh + 16, 0x1000, true);
+    view.setUint32(oh + 28, 0x400000, true);
+    view.setUint32(oh + 32, 0x1000, true);
+    view.setUint32(oh + 36, 0x200, true);
+    view.setUint32(oh + 56, 0x1000 * (sections + 1), true);
+    view.setUint32(oh + 60, dataAt, true);
+    view.setUint32(oh + 92, 16, true);
+    for (let i = 0; i < sections; i++) {
+      const e = oh + 224 + 40 * i;
+      bytes.set([0x2e, 0x73], e);
+      view.setUint32(e + 8, 0x1000, true);
+      view.setUint32(e + 12, 0x1000 * (i + 1), true);
+      view.setUint32(e + 16, 0x40000, true);
+      view.setUint32(e + 20, dataAt, true);
+      view.setUint32(e + 36, 0x40000040, true);
+    }
+    bytes.fill(0x41, dataAt);
+    const out = survive(bytes);
+    expect(out?.sections.length).toBe(sections);
+    expect(out?.sections.some((s) => s.entropy === null)).toBe(true);
+    expect(out?.notes.some((n) => /entropies were not computed/.test(n))).toBe(true);
+  });
+
+  it('a thousand resources that all claim the whole file share the same reading budget', () => {
+    const bytes = buildPe({ resources: Array.from({ length: 1000 }, (_, i) => ({ type: 10, name: i + 1, data: Uint8Array.of(i & 0xff) })) });
+    const view = new DataView(bytes.buffer);
+    const d = dissect(bytes);
+    const rsrc = d.sections.find((s) => s.name === '.rsrc');
+    expect(rsrc).toBeDefined();
+    const start = rsrc?.raw_offset ?? 0;
+    const end = start + (rsrc?.raw_size ?? 0);
+    let patched = 0;
+    for (let at = start; at + 16 <= end; at += 4) {
+      // A data entry: OffsetToData inside .rsrc, Size 1, then the code page 0.
+      const target = view.getUint32(at, true);
+      if (view.getUint32(at + 4, true) === 1 && target >= (rsrc?.virtual_address ?? 0) && target < (rsrc?.virtual_address ?? 0) + (rsrc?.virtual_size ?? 0)) {
+        view.setUint32(at, rsrc?.virtual_address ?? 0, true);
+        view.setUint32(at + 4, 0x7fffffff, true);
+        patched++;
+      }
+    }
+    expect(patched).toBe(1000);
+    const out = survive(bytes);
+    expect(out?.resources.entries.length).toBe(1000);
+    expect(out?.resources.entries.some((e) => e.entropy === null)).toBe(true);
+    expect(out?.notes.some((n) => /entropies were not computed/.test(n))).toBe(true);
+  });
+
+  it('version information with more entries than the walk budget is read up to the budget', () => {
+    const strings = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`k${i}`, 'v']));
+    const d = survive(buildPe({ versionInfo: { strings } }));
+    expect(d?.notes.some((n) => /step budget/.test(n))).toBe(true);
+    expect(Object.keys(d?.resources.version_info?.strings ?? {}).length).toBeGreaterThan(900);
+    expect(Object.keys(d?.resources.version_info?.strings ?? {}).length).toBeLessThan(1500);
+  });
 });

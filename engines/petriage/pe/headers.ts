@@ -305,9 +305,8 @@ function readSectionTable(
   return records;
 }
 
-function sectionEntropy(image: PeImage, s: SectionRecord): number {
-  const d = image.sectionData(s);
-  return shannonEntropy(d);
+function sectionEntropy(image: PeImage, s: SectionRecord): number | null {
+  return image.budgetedEntropy(image.sectionData(s), (b) => shannonEntropy(b));
 }
 
 /** Directory entries with their names and the section holding each. */

@@ -39,6 +39,13 @@ export const LIMITS = {
   maxBoundImports: 1024,
   maxCertificates: 64,
   maxNotes: 200,
+  /** Characters read for one resource name (pefile reads up to 65,535). */
+  maxResourceName: 1024,
+  /** Version information blocks read (one per RT_VERSION language entry). */
+  maxVersionBlocks: 16,
+  /** Characters read for one version key; values are cut at maxVersionValue. */
+  maxVersionKey: 1024,
+  maxVersionValue: 8192,
 } as const;
 
 /** Little-endian, bounds-checked reads over untrusted bytes. */
@@ -157,6 +164,12 @@ export class PeImage {
   readonly sections: SectionRecord[];
   /** Length of the header region (to the first section's data, or the end of the section table). */
   headerLength = 0;
+  /**
+   * Bytes that section and resource entropies may still read: overlapping sections or resources that all
+   * claim the whole file would otherwise cost their count times the file size.
+   */
+  entropyBudget: number;
+  entropyBudgetSpent = false;
   private lastUsed: SectionRecord | undefined;
 
   constructor(r: ByteReader, fileAlignment: number, sectionAlignment: number, sections: SectionRecord[]) {
@@ -164,6 +177,17 @@ export class PeImage {
     this.fileAlignment = fileAlignment;
     this.sectionAlignment = sectionAlignment;
     this.sections = sections;
+    this.entropyBudget = 4 * r.length + 0x100000;
+  }
+
+  /** Entropy of a range if the budget allows reading it, else null (and the caller notes it once). */
+  budgetedEntropy(bytes: Uint8Array, entropy: (b: Uint8Array) => number): number | null {
+    if (bytes.length > this.entropyBudget) {
+      this.entropyBudgetSpent = true;
+      return null;
+    }
+    this.entropyBudget -= bytes.length;
+    return entropy(bytes);
   }
 
   /** pefile adjust_SectionAlignment: below a page, the file alignment stands in for the section alignment. */

@@ -8,6 +8,8 @@ import type { PeResource, PeResources, PeResourceTypeSummary, PeVersionInfo } fr
 /** pefile's cap on entries in one resource directory. */
 const MAX_ENTRIES_PER_DIRECTORY = 4096;
 const MAX_MANIFEST = 64 * 1024;
+/** Headers visited in one version information block; real blocks need a few dozen. */
+const MAX_VERSION_STEPS = 1024;
 const UTF8 = new TextDecoder('utf-8');
 
 interface DirEntry {
@@ -89,7 +91,7 @@ function readDirectory(st: WalkState, rva: number, level: number, path: readonly
           break;
         }
         lastName = [nameRva, nameRva + length];
-        name = image.utf16At(nameRva + 2, length);
+        name = image.utf16At(nameRva + 2, Math.min(length, LIMITS.maxResourceName));
       } catch (e) {
         if (!(e instanceof PeRangeError)) throw e;
         notes.add(`resource entry name at RVA 0x${nameRva.toString(16)} cannot be read`);
@@ -161,10 +163,10 @@ export function readResources(image: PeImage, rva: number, notes: Notes): PeReso
       return;
     }
     const offset = image.tryOffset(leaf.data.rva);
-    let entropy = 0;
+    let entropy: number | null = null;
     if (offset !== null) {
       try {
-        entropy = shannonEntropy(image.data(leaf.data.rva, leaf.data.size));
+        entropy = image.budgetedEntropy(image.data(leaf.data.rva, leaf.data.size), (b) => shannonEntropy(b));
       } catch (e) {
         if (!(e instanceof PeRangeError)) throw e;
       }
@@ -192,7 +194,11 @@ export function readResources(image: PeImage, rva: number, notes: Notes): PeReso
   if (leavesCapped) notes.add(`more than ${LIMITS.maxResourceLeaves} resources; the list is cut there`);
 
   // Every RT_VERSION block is read; later string tables override earlier keys, as a merge of pefile's FileInfo does.
-  const blocks = st.versionBlocks.map((b) => readVersionInfo(image, b.rva, b.size, notes)).filter((v): v is PeVersionInfo => v !== null);
+  if (st.versionBlocks.length > LIMITS.maxVersionBlocks) notes.add(`${st.versionBlocks.length} version information blocks; read the first ${LIMITS.maxVersionBlocks}`);
+  const blocks = st.versionBlocks
+    .slice(0, LIMITS.maxVersionBlocks)
+    .map((b) => readVersionInfo(image, b.rva, b.size, notes))
+    .filter((v): v is PeVersionInfo => v !== null);
   const first = blocks[0];
   const versionInfo: PeVersionInfo | null =
     first === undefined
@@ -269,8 +275,15 @@ export function readVersionInfo(image: PeImage, dataRva: number, size: number, n
 
   const strings: Record<string, string> = {};
   let infoOffset = dwordAlign(fixedOffset + 52, dataRva);
-  // Each step moves forward by at least one dword or ends, so these loops are bounded by the block size.
+  // Each loop moves forward or ends, but the nesting restarts inner walks (as pefile's does): a step budget bounds the total.
+  let steps = 0;
+  const tooLong = (): boolean => {
+    if (++steps <= MAX_VERSION_STEPS) return false;
+    notes.add('version information walk exceeds its step budget; the rest is not read');
+    return true;
+  };
   for (;;) {
+    if (tooLong()) return { strings, file_version: fileVersion, product_version: productVersion };
     const info = h(infoOffset);
     if (info === null) {
       notes.add('version information StringFileInfo/VarFileInfo header is cut short');
@@ -278,7 +291,7 @@ export function readVersionInfo(image: PeImage, dataRva: number, size: number, n
     }
     let infoKey: string;
     try {
-      infoKey = image.utf16At(dataRva + infoOffset + 6);
+      infoKey = image.utf16At(dataRva + infoOffset + 6, LIMITS.maxVersionKey);
     } catch (e) {
       if (!(e instanceof PeRangeError)) throw e;
       notes.add('version information StringFileInfo key cannot be read');
@@ -287,11 +300,12 @@ export function readVersionInfo(image: PeImage, dataRva: number, size: number, n
     if (infoKey.startsWith('StringFileInfo') && (info[2] === 0 || info[2] === 1) && info[1] === 0) {
       let tableOffset = dwordAlign(infoOffset + 6 + 2 * (pefileLength(infoKey) + 1), dataRva);
       for (;;) {
+        if (tooLong()) return { strings, file_version: fileVersion, product_version: productVersion };
         const table = h(tableOffset);
         if (table === null) break;
         let tableKey: string;
         try {
-          tableKey = image.utf16At(dataRva + tableOffset + 6);
+          tableKey = image.utf16At(dataRva + tableOffset + 6, LIMITS.maxVersionKey);
         } catch (e) {
           if (!(e instanceof PeRangeError)) throw e;
           notes.add('version information string table key cannot be read');
@@ -299,15 +313,16 @@ export function readVersionInfo(image: PeImage, dataRva: number, size: number, n
         }
         let entryOffset = dwordAlign(tableOffset + 6 + 2 * (pefileLength(tableKey) + 1), dataRva);
         while (entryOffset < tableOffset + table[0]) {
+          if (tooLong()) return { strings, file_version: fileVersion, product_version: productVersion };
           const entry = h(entryOffset);
           if (entry === null) break;
           let key: string;
           let value: string;
           try {
-            key = image.utf16At(dataRva + entryOffset + 6);
+            key = image.utf16At(dataRva + entryOffset + 6, LIMITS.maxVersionKey);
             image.offsetFromRva(dataRva + entryOffset + 6);
             const valueOffset = dwordAlign(2 * (pefileLength(key) + 1) + entryOffset + 6, dataRva);
-            value = image.utf16At(dataRva + valueOffset, entry[1]);
+            value = image.utf16At(dataRva + valueOffset, Math.min(entry[1], LIMITS.maxVersionValue));
             image.offsetFromRva(dataRva + valueOffset);
           } catch (e) {
             if (!(e instanceof PeRangeError)) throw e;

@@ -84,8 +84,8 @@ export interface PeSection {
   readonly characteristics: number;
   /** `CNT_CODE`, `MEM_EXECUTE`, `MEM_READ`, `MEM_WRITE`, ... (IMAGE_SCN_ suffixes). */
   readonly flags: readonly string[];
-  /** Shannon entropy (bits per byte) of the section's bytes in the file. */
-  readonly entropy: number;
+  /** Shannon entropy (bits per byte) of the section's bytes in the file; null past the reading budget (overlapping sections, see notes). */
+  readonly entropy: number | null;
 }
 
 export interface PeImportedSymbol {
@@ -154,8 +154,8 @@ export interface PeResource {
   readonly offset: number | null;
   readonly size: number;
   readonly code_page: number;
-  /** Entropy of the resource data present in the file. */
-  readonly entropy: number;
+  /** Entropy of the resource data present in the file; null when it is not in the file or past the reading budget. */
+  readonly entropy: number | null;
 }
 
 export interface PeVersionInfo {
