@@ -1,8 +1,9 @@
 // The built-in loaders, registered by kind in the order detection breaks ties.
+import { auditdLoader } from './auditd.js';
 import { authlogLoader } from './authlog.js';
 import { LoaderRegistry } from './registry.js';
 
 /** A registry with every built-in loader. */
 export function defaultRegistry(): LoaderRegistry {
-  return new LoaderRegistry().register(authlogLoader);
+  return new LoaderRegistry().register(auditdLoader).register(authlogLoader);
 }
