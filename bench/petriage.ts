@@ -11,6 +11,8 @@ import { syntheticPes } from '../engines/petriage/pe/synthetic.js';
 import { corpusPath, hasCorpora } from '../test/corpora.js';
 
 const PYTHON = '/usr/bin/python3';
+/** PEFILE_PATH points at another pefile checkout (put on PYTHONPATH), as in the oracle test. */
+const PYTHON_ENV = { ...process.env, PYTHONPATH: process.env['PEFILE_PATH'] ?? '' };
 const ORACLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'engines', 'petriage', 'pe', 'testdata', 'pefile_dump.py');
 const SYNTHETIC_COUNT = Number(process.env['PETRIAGE_BENCH_SYNTHETIC'] ?? 3000);
 const CORPUS_ROUNDS = Number(process.env['PETRIAGE_BENCH_ROUNDS'] ?? 40);
@@ -49,7 +51,7 @@ function timeOurs(files: readonly Uint8Array[], rounds: number): { timing: Timin
 
 function pefileInstalled(): boolean {
   try {
-    execFileSync(PYTHON, ['-c', 'import pefile'], { stdio: 'ignore' });
+    execFileSync(PYTHON, ['-c', 'import pefile'], { stdio: 'ignore', env: PYTHON_ENV });
     return true;
   } catch {
     return false;
@@ -57,14 +59,14 @@ function pefileInstalled(): boolean {
 }
 
 async function timePefile(paths: readonly string[], rounds: number): Promise<Timing & { version: string }> {
-  const { stdout } = await promisify(execFile)(PYTHON, [ORACLE, 'bench', String(rounds), ...paths], { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(PYTHON, [ORACLE, 'bench', String(rounds), ...paths], { maxBuffer: 1 << 20, env: PYTHON_ENV });
   const r = JSON.parse(stdout) as { files: number; seconds: number; cpu_seconds: number; version: string };
   const bytes = paths.reduce((a, p) => a + readFileSync(p).length, 0) * rounds;
   return { files: r.files, bytes, wall: r.seconds, cpu: r.cpu_seconds, version: r.version };
 }
 
 async function pefileHashes(paths: readonly string[]): Promise<string[]> {
-  const { stdout } = await promisify(execFile)(PYTHON, [ORACLE, 'imphash', ...paths], { maxBuffer: 64 << 20 });
+  const { stdout } = await promisify(execFile)(PYTHON, [ORACLE, 'imphash', ...paths], { maxBuffer: 64 << 20, env: PYTHON_ENV });
   return stdout.split('\n').slice(0, paths.length);
 }
 
