@@ -2,8 +2,9 @@
 import { auditdLoader } from './auditd.js';
 import { authlogLoader } from './authlog.js';
 import { LoaderRegistry } from './registry.js';
+import { timelineLoader } from './timeline.js';
 
 /** A registry with every built-in loader. */
 export function defaultRegistry(): LoaderRegistry {
-  return new LoaderRegistry().register(auditdLoader).register(authlogLoader);
+  return new LoaderRegistry().register(auditdLoader).register(timelineLoader).register(authlogLoader);
 }
