@@ -251,7 +251,8 @@ export class WorkerPool implements EngineHost {
         } catch {
           this.log('warn', 'a progress listener threw');
         }
-        this.emitThrottled(job);
+        // The listener may have cancelled the job; its final event is already out.
+        if (!job.settled) this.emitThrottled(job);
         return;
       }
       case 'result':
