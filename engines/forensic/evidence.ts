@@ -86,6 +86,8 @@ function ioError(err: unknown): VitrineError {
  */
 export class EvidenceFile {
   readonly size: number;
+  /** Device and inode of the open file: a reader that must reopen it by path checks it is still the same file. */
+  readonly identity: { readonly dev: number; readonly ino: number };
   private fd: number | null;
 
   constructor(realPath: string) {
@@ -102,6 +104,7 @@ export class EvidenceFile {
     }
     this.fd = fd;
     this.size = stats.size;
+    this.identity = { dev: stats.dev, ino: stats.ino };
   }
 
   private handle(): number {

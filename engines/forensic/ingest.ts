@@ -143,7 +143,7 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
     } else {
       file = new EvidenceFile(where.real);
       const sha256 = file.sha256();
-      source = { type: 'file', file, sha256, size: file.size, mtimeMs: where.mtimeMs };
+      source = { type: 'file', file, real: where.real, sha256, size: file.size, mtimeMs: where.mtimeMs };
       sample = { type: 'file', head: headOf(file), size: file.size };
     }
     checkCancelled();

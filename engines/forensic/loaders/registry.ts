@@ -34,7 +34,7 @@ export interface DirectoryMember {
 }
 
 export type ArtifactSource =
-  | { readonly type: 'file'; readonly file: EvidenceFile; readonly sha256: string; readonly size: number; readonly mtimeMs: number }
+  | { readonly type: 'file'; readonly file: EvidenceFile; readonly real: string; readonly sha256: string; readonly size: number; readonly mtimeMs: number }
   | { readonly type: 'directory'; readonly members: readonly DirectoryMember[]; readonly sha256: string; readonly size: number; readonly mtimeMs: number };
 
 /** What detection sees: the first bytes of a file, or a folder's member names and their first bytes. */
