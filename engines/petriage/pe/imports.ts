@@ -17,8 +17,13 @@ export interface ImportContext {
   symbolsRead: number;
 }
 
-/** pefile's PEFormatError inside the import walk: ends one descriptor's table, not the file. */
-class ImportTableError extends Error {}
+/** pefile's PEFormatError inside the import walk: ends one descriptor's table, not the file (no stack trace: damaged files throw many). */
+class ImportTableError {
+  readonly what: string;
+  constructor(what: string) {
+    this.what = what;
+  }
+}
 
 /** pefile's stand-in name for a DLL name with characters no file name has. */
 const INVALID = Uint8Array.from('*invalid*', (c) => c.charCodeAt(0));
@@ -135,10 +140,6 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
   return table;
 }
 
-function notes(ctx: ImportContext, note: string): void {
-  ctx.notes.add(note);
-}
-
 /** pefile parse_imports: the symbols of one descriptor, from the lookup table or, failing that, the address table. */
 function readSymbols(
   ctx: ImportContext,
@@ -159,7 +160,7 @@ function readSymbols(
   const table = ilt !== null && ilt.length > 0 ? ilt : (iat as Thunk[]);
   if (expectIatCopy && ilt !== null && ilt.length > 0) {
     const differs = iat === null || iat.length < ilt.length || ilt.some((t, i) => iat[i]?.value !== t.value);
-    if (differs) notes(ctx, `import address table at RVA 0x${iatRva.toString(16)} differs from its lookup table in an unbound file; the lookup table is used`);
+    if (differs) ctx.notes.add(`import address table at RVA 0x${iatRva.toString(16)} differs from its lookup table in an unbound file; the lookup table is used`);
   }
   const entrySize = ctx.plus ? 8 : 4;
   const out: PeImportedSymbol[] = [];
