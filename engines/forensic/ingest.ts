@@ -159,8 +159,8 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
       detectedBy = 'content';
     }
     const loader = registry.get(kind);
-    if (loader.directory !== (source.type === 'directory'))
-      throw new VitrineError('validation_failed', loader.directory ? 'this kind of artefact is a folder, not a file' : 'this kind of artefact is a file, not a folder');
+    if (!loader.accepts.includes(source.type))
+      throw new VitrineError('validation_failed', source.type === 'directory' ? 'this kind of artefact is a file, not a folder' : 'this kind of artefact is a folder, not a file');
     report(0.1, 'parsing');
     const ctx: LoadContext = {
       options,

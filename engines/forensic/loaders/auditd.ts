@@ -417,7 +417,7 @@ export const auditdLoader: Loader = {
   kind,
   id: 'auditd/1',
   reliability: LOADER_RELIABILITY[kind],
-  directory: false,
+  accepts: ['file'],
 
   detect(sample: DetectSample): number {
     if (sample.type !== 'file') return 0;

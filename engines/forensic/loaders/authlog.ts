@@ -157,7 +157,7 @@ export const authlogLoader: Loader = {
   kind,
   id: 'authlog/1',
   reliability: LOADER_RELIABILITY[kind],
-  directory: false,
+  accepts: ['file'],
 
   detect(sample: DetectSample): number {
     if (sample.type !== 'file') return 0;

@@ -249,7 +249,7 @@ export const evtxLoader: Loader = {
   kind,
   id: 'evtx/1',
   reliability: LOADER_RELIABILITY[kind],
-  directory: false,
+  accepts: ['file'],
 
   detect(sample: DetectSample): number {
     return sample.type === 'file' && sample.head.subarray(0, 8).equals(MAGIC) ? 1 : 0;

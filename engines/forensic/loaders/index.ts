@@ -2,10 +2,11 @@
 import { auditdLoader } from './auditd.js';
 import { authlogLoader } from './authlog.js';
 import { evtxLoader } from './evtx.js';
+import { memoryLoader } from './memory.js';
 import { LoaderRegistry } from './registry.js';
 import { timelineLoader } from './timeline.js';
 
 /** A registry with every built-in loader. */
 export function defaultRegistry(): LoaderRegistry {
-  return new LoaderRegistry().register(evtxLoader).register(auditdLoader).register(timelineLoader).register(authlogLoader);
+  return new LoaderRegistry().register(evtxLoader).register(auditdLoader).register(memoryLoader).register(timelineLoader).register(authlogLoader);
 }

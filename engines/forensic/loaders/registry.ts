@@ -75,8 +75,8 @@ export interface Loader {
   /** Loader name and version as events record it (`authlog/1`). */
   readonly id: string;
   readonly reliability: ReliabilityGrade;
-  /** Accepts a folder rather than a file. */
-  readonly directory: boolean;
+  /** What the loader reads: files, folders (memory-forensics output), or both. */
+  readonly accepts: readonly ('file' | 'directory')[];
   /** 0 when the sample is not this format, up to 1 when certain. */
   detect(sample: DetectSample): number;
   load(source: ArtifactSource, ctx: LoadContext): Iterable<EventDraft>;
@@ -106,7 +106,7 @@ export class LoaderRegistry {
   detect(sample: DetectSample): { kind: ArtifactKind; confidence: number } | null {
     let best: { kind: ArtifactKind; confidence: number } | null = null;
     for (const loader of this.byKind.values()) {
-      if (loader.directory !== (sample.type === 'directory')) continue;
+      if (!loader.accepts.includes(sample.type)) continue;
       let confidence = 0;
       try {
         confidence = loader.detect(sample);

@@ -350,7 +350,7 @@ export const timelineLoader: Loader = {
   kind,
   id: 'timeline/1',
   reliability: LOADER_RELIABILITY[kind],
-  directory: false,
+  accepts: ['file'],
 
   detect(sample: DetectSample): number {
     if (sample.type !== 'file') return 0;
