@@ -9,7 +9,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.{ts,tsx,js,mjs}'],
+    files: ['**/*.{ts,tsx,cts,js,mjs}'],
     languageOptions: { globals: { ...globals.node } },
     plugins: { local: layers },
     rules: {

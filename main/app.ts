@@ -1,8 +1,4 @@
 // Electron entry: one window on the gateway, engine workers as utility processes, the security policy of main/desktop wired in.
-// The reference makes tsc type-check and emit the CommonJS preload (dist/preload/index.cjs) with the rest of the build:
-// the tsconfig include globs name *.ts only, and an import would be wrong since the main process never loads the preload.
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- see above
-/// <reference path="../preload/index.cts" />
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type WebContents } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { VitrineError } from '../engines/core/errors.js';

@@ -108,6 +108,22 @@ describe('gateway', () => {
     },
   );
 
+  it('serves a service static /docs without a token, but nothing else under /svc', async () => {
+    const page = await request('GET', '/svc/caseassess/docs/', { token: null });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<html');
+    const spec = await request('GET', '/svc/caseassess/docs/openapi.json', { token: null });
+    expect(spec.status).toBe(200);
+    for (const [method, route] of [
+      ['POST', '/svc/caseassess/docs/'],
+      ['GET', '/svc/caseassess/docs/../assessments'],
+      ['GET', '/svc/caseassess/docsx'],
+      ['GET', '/svc/caseassess/actors'],
+    ] as const) {
+      expect((await request(method, route, { token: null })).status, `${method} ${route}`).toBe(401);
+    }
+  });
+
   it('serves /api/services, /api/jobs and a service router with the token', async () => {
     const services = await request('GET', '/api/services');
     expect(services.status).toBe(200);
