@@ -1,0 +1,142 @@
+// Logistic regression: optimality conditions, exact attributions, the model file, and scikit-learn's coefficients where installed.
+import { describe, expect, it } from 'vitest';
+import { VitrineError } from '../errors.js';
+import { featureMatrix, matrixFromRows, type FeatureMatrix } from './dataset.js';
+import { sigmoid } from './gbdt.js';
+import {
+  logisticAttributions,
+  logisticMarginRow,
+  logisticModelFromJson,
+  logisticModelToJson,
+  predictLogistic,
+  rawCoefficients,
+  standardization,
+  trainLogistic,
+} from './linear.js';
+import { minimizeLbfgs } from './optimize.js';
+import { pythonHas, runPythonOracle } from './python.fixture.js';
+import { Random } from './random.js';
+
+function linearData(n: number, seed: number): { x: FeatureMatrix; y: Float64Array } {
+  const rng = new Random(seed);
+  const d = 5;
+  const data = new Float64Array(n * d);
+  const y = new Float64Array(n);
+  const scales = [1, 10, 0.1, 1000, 3];
+  for (let i = 0; i < n; i++) {
+    for (let f = 0; f < d; f++) data[i * d + f] = rng.normal() * scales[f]! + f;
+    const z = 1.2 * (data[i * d]! - 0) - 0.08 * (data[i * d + 1]! - 1) + 5 * (data[i * d + 2]! - 2) + 0.3;
+    y[i] = rng.next() < sigmoid(z) ? 1 : 0;
+  }
+  return { x: featureMatrix(n, d, data), y };
+}
+
+describe('L-BFGS', () => {
+  it('minimises the Rosenbrock function', () => {
+    const r = minimizeLbfgs(
+      (p, g) => {
+        const [a, b] = [p[0]!, p[1]!];
+        g[0] = -2 * (1 - a) - 400 * a * (b - a * a);
+        g[1] = 200 * (b - a * a);
+        return (1 - a) ** 2 + 100 * (b - a * a) ** 2;
+      },
+      Float64Array.from([-1.2, 1]),
+      { gradientTolerance: 1e-10 },
+    );
+    expect(r.converged).toBe(true);
+    expect(r.x[0]).toBeCloseTo(1, 8);
+    expect(r.x[1]).toBeCloseTo(1, 8);
+  });
+});
+
+describe('logistic regression', () => {
+  it('meets its optimality conditions: gradient zero, intercept unpenalised', () => {
+    const { x, y } = linearData(2000, 1);
+    const l2 = 2;
+    const m = trainLogistic({ x, y }, { l2 });
+    const { mean, scale } = standardization(x);
+    const grad = new Float64Array(5);
+    let gb = 0;
+    for (let i = 0; i < x.rows; i++) {
+      const r = sigmoid(logisticMarginRow(m, x.data, i * 5)) - y[i]!;
+      gb += r;
+      for (let f = 0; f < 5; f++) grad[f] = grad[f]! + (r * (x.data[i * 5 + f]! - mean[f]!)) / scale[f]!;
+    }
+    expect(Math.abs(gb)).toBeLessThan(1e-6);
+    for (let f = 0; f < 5; f++) expect(Math.abs(grad[f]! + l2 * m.weights[f]!)).toBeLessThan(1e-6);
+    // The generating coefficients are recovered per raw unit, roughly.
+    const raw = rawCoefficients(m);
+    expect(raw.coefficients[0]).toBeGreaterThan(0.9);
+    expect(raw.coefficients[0]).toBeLessThan(1.5);
+    expect(raw.coefficients[2]).toBeGreaterThan(3.5);
+    expect(Math.abs(raw.coefficients[3]!)).toBeLessThan(0.001);
+  });
+
+  it('attributions are w (x - mean) / scale, sum to the margin, and missing values contribute nothing', () => {
+    const { x, y } = linearData(500, 2);
+    const m = trainLogistic({ x, y });
+    const row = [0.5, 3, NaN, 100, -1];
+    const a = logisticAttributions(m, row);
+    expect(a.expectedValue).toBe(m.intercept);
+    expect(a.values[2]).toBe(0);
+    expect(a.values[0]).toBeCloseTo((m.weights[0]! * (0.5 - m.mean[0]!)) / m.scale[0]!, 14);
+    expect(a.values.reduce((s, v) => s + v, a.expectedValue)).toBeCloseTo(logisticMarginRow(m, row), 12);
+    const raw = rawCoefficients(m);
+    const full = [0.5, 3, 2, 100, -1];
+    expect(full.reduce((s, v, f) => s + raw.coefficients[f]! * v, raw.intercept)).toBeCloseTo(logisticMarginRow(m, full), 10);
+  });
+
+  it('constant features and no standardisation', () => {
+    const x = matrixFromRows([[1, 5], [2, 5], [3, 5], [4, 5]]);
+    const m = trainLogistic({ x, y: [0, 0, 1, 1] }, { standardize: false, l2: 0.5 });
+    expect(m.scale[1]).toBe(1);
+    expect(m.mean[0]).toBe(0);
+    const p = predictLogistic(m, x);
+    expect(p[3]!).toBeGreaterThan(p[0]!);
+    expect(() => trainLogistic({ x, y: [0, 0, 2, 1] })).toThrow(VitrineError);
+  });
+
+  it('the model file round-trips and is validated', () => {
+    const { x, y } = linearData(300, 3);
+    const m = trainLogistic({ x, y }, { featureNames: ['a', 'b', 'c', 'd', 'e'] });
+    const back = logisticModelFromJson(JSON.parse(JSON.stringify(logisticModelToJson(m))));
+    expect([...predictLogistic(back, x)]).toEqual([...predictLogistic(m, x)]);
+    expect(back.featureNames).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const json = logisticModelToJson(m);
+    expect(() => logisticModelFromJson({ ...json, weights: [1] })).toThrow(VitrineError);
+    expect(() => logisticModelFromJson({ ...json, scale: [0, 1, 1, 1, 1] })).toThrow(VitrineError);
+    expect(() => logisticModelFromJson({ ...json, format: 'other' })).toThrow(VitrineError);
+  });
+});
+
+describe.skipIf(!pythonHas('sklearn', 'numpy'))('against scikit-learn', () => {
+  it('equal coefficients in standardised space, with and without sample weights', () => {
+    const { x, y } = linearData(1500, 4);
+    const rows = Array.from({ length: x.rows }, (_, i) => Array.from(x.data.subarray(i * 5, (i + 1) * 5)));
+    const rng = new Random(5);
+    const weights = Array.from({ length: x.rows }, () => rng.uniform(0.2, 3));
+    for (const [l2, w] of [
+      [1, undefined],
+      [0.05, undefined],
+      [4, weights],
+    ] as const) {
+      const out = runPythonOracle<{ coef: number[]; intercept: number }>('sklearn_logistic.py', { x: rows, y: [...y], C: 1 / l2, weights: w ?? null });
+      const m = trainLogistic(w ? { x, y, weights: w } : { x, y }, { l2 });
+      // scikit-learn's lbfgs stops with gradients near 1e-4, ours near 1e-7: coefficients agree to about 1e-6.
+      out.coef.forEach((c, f) => expect(m.weights[f]).toBeCloseTo(c, 5));
+      expect(m.intercept).toBeCloseTo(out.intercept, 5);
+      const objective = (coef: ArrayLike<number>, b: number): number => {
+        const { mean, scale } = standardization(x);
+        let loss = 0;
+        for (let i = 0; i < x.rows; i++) {
+          let z = b;
+          for (let f = 0; f < 5; f++) z += (coef[f]! * (x.data[i * 5 + f]! - mean[f]!)) / scale[f]!;
+          loss += (w ? w[i]! : 1) * (Math.log1p(Math.exp(-Math.abs(z))) + Math.max(z, 0) - y[i]! * z);
+        }
+        for (let f = 0; f < 5; f++) loss += 0.5 * l2 * coef[f]! ** 2;
+        return loss;
+      };
+      expect(objective(m.weights, m.intercept)).toBeLessThanOrEqual(objective(out.coef, out.intercept) + 1e-9);
+    }
+  });
+});

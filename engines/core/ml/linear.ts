@@ -1,0 +1,216 @@
+// Logistic regression with an unpenalised intercept, L2 regularisation and standardisation, fitted by L-BFGS, with exact per-feature attributions.
+import { z } from 'zod';
+import { VitrineError } from '../errors.js';
+import { validate } from '../validation.js';
+import type { FeatureMatrix } from './dataset.js';
+import { sigmoid, type JsonValue, type TrainingData } from './gbdt.js';
+import { minimizeLbfgs } from './optimize.js';
+import type { ShapExplanation } from './treeshap.js';
+
+/**
+ * margin(x) = intercept + sum_i weights[i] * (x[i] - mean[i]) / scale[i], with a missing x[i] taken as mean[i].
+ * Weights live in standardised space; `rawCoefficients` gives them per raw unit.
+ */
+export interface LogisticModel {
+  readonly numFeatures: number;
+  readonly mean: Float64Array;
+  readonly scale: Float64Array;
+  readonly weights: Float64Array;
+  readonly intercept: number;
+  /** L2 strength the model was fitted with (scikit-learn's C is 1 / l2). */
+  readonly l2: number;
+  readonly featureNames?: readonly string[];
+  readonly metadata?: Readonly<Record<string, JsonValue>>;
+}
+
+export interface LogisticParams {
+  /** Minimise sum(weighted log loss) + l2/2 * |w|^2 (intercept not penalised); default 1, scikit-learn's C = 1. */
+  readonly l2?: number;
+  /** Scale each feature to zero mean and unit variance first (default true); off keeps mean 0 and scale 1. */
+  readonly standardize?: boolean;
+  readonly maxIterations?: number;
+  /** Stop when the largest gradient component is at most this (default 1e-10 times the row count). */
+  readonly tolerance?: number;
+  readonly featureNames?: readonly string[];
+}
+
+/** Per-feature mean and population standard deviation over the observed (non-NaN) values; a constant feature gets scale 1. */
+export function standardization(x: FeatureMatrix): { mean: Float64Array; scale: Float64Array } {
+  const mean = new Float64Array(x.cols);
+  const scale = new Float64Array(x.cols);
+  const count = new Float64Array(x.cols);
+  for (let r = 0; r < x.rows; r++)
+    for (let f = 0; f < x.cols; f++) {
+      const v = x.data[r * x.cols + f]!;
+      if (v === v) {
+        count[f] = count[f]! + 1;
+        mean[f] = mean[f]! + (v - mean[f]!) / count[f]!;
+      }
+    }
+  for (let r = 0; r < x.rows; r++)
+    for (let f = 0; f < x.cols; f++) {
+      const v = x.data[r * x.cols + f]!;
+      if (v === v) scale[f] = scale[f]! + (v - mean[f]!) ** 2;
+    }
+  for (let f = 0; f < x.cols; f++) {
+    const sd = count[f]! > 0 ? Math.sqrt(scale[f]! / count[f]!) : 0;
+    scale[f] = sd > 0 && Number.isFinite(sd) ? sd : 1;
+    if (!Number.isFinite(mean[f]!)) mean[f] = 0;
+  }
+  return { mean, scale };
+}
+
+/** The standardised matrix (missing values become 0, the mean). */
+function standardized(x: FeatureMatrix, mean: Float64Array, scale: Float64Array): Float64Array {
+  const z = new Float64Array(x.rows * x.cols);
+  for (let r = 0; r < x.rows; r++)
+    for (let f = 0; f < x.cols; f++) {
+      const v = x.data[r * x.cols + f]!;
+      z[r * x.cols + f] = v === v ? (v - mean[f]!) / scale[f]! : 0;
+    }
+  return z;
+}
+
+/** Fits a logistic regression. Deterministic (no randomness involved). */
+export function trainLogistic(data: TrainingData, params: LogisticParams = {}): LogisticModel {
+  const { x, y } = data;
+  const n = x.rows;
+  const d = x.cols;
+  if (y.length !== n) throw new VitrineError('validation_failed', 'labels and rows differ in number');
+  for (let i = 0; i < n; i++) if (!(y[i] === 0 || y[i] === 1)) throw new VitrineError('validation_failed', `label ${i} is not 0 or 1`);
+  const l2 = params.l2 ?? 1;
+  if (!(l2 >= 0 && Number.isFinite(l2))) throw new VitrineError('validation_failed', 'invalid training parameter: l2');
+  const w = data.weights;
+  const { mean, scale } = params.standardize === false ? { mean: new Float64Array(d), scale: new Float64Array(d).fill(1) } : standardization(x);
+  const z = standardized(x, mean, scale);
+  // Parameters: d weights, then the intercept.
+  const fg = (theta: Float64Array, grad: Float64Array): number => {
+    grad.fill(0);
+    const b = theta[d]!;
+    let loss = 0;
+    for (let i = 0; i < n; i++) {
+      let m = b;
+      const o = i * d;
+      for (let f = 0; f < d; f++) m += theta[f]! * z[o + f]!;
+      const wi = w ? w[i]! : 1;
+      // log(1 + e^m) - y m, computed without overflow.
+      loss += wi * ((m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m))) - y[i]! * m);
+      const r = wi * (sigmoid(m) - y[i]!);
+      for (let f = 0; f < d; f++) grad[f] = grad[f]! + r * z[o + f]!;
+      grad[d] = grad[d]! + r;
+    }
+    for (let f = 0; f < d; f++) {
+      loss += 0.5 * l2 * theta[f]! ** 2;
+      grad[f] = grad[f]! + l2 * theta[f]!;
+    }
+    return loss;
+  };
+  const result = minimizeLbfgs(fg, new Float64Array(d + 1), {
+    maxIterations: params.maxIterations ?? 2000,
+    gradientTolerance: params.tolerance ?? 1e-10 * Math.max(1, n),
+  });
+  return {
+    numFeatures: d,
+    mean,
+    scale,
+    weights: result.x.slice(0, d),
+    intercept: result.x[d]!,
+    l2,
+    ...(params.featureNames ? { featureNames: [...params.featureNames] } : {}),
+  };
+}
+
+/** Margin (log-odds) of one row. */
+export function logisticMarginRow(model: LogisticModel, row: ArrayLike<number>, offset = 0): number {
+  let m = model.intercept;
+  for (let f = 0; f < model.numFeatures; f++) {
+    const v = row[offset + f]!;
+    if (v === v) m += (model.weights[f]! * (v - model.mean[f]!)) / model.scale[f]!;
+  }
+  return m;
+}
+
+/** Probabilities of every row. */
+export function predictLogistic(model: LogisticModel, x: FeatureMatrix): Float64Array {
+  if (x.cols !== model.numFeatures) throw new VitrineError('validation_failed', `the model expects ${model.numFeatures} features, the data has ${x.cols}`);
+  const out = new Float64Array(x.rows);
+  for (let i = 0; i < x.rows; i++) out[i] = sigmoid(logisticMarginRow(model, x.data, i * x.cols));
+  return out;
+}
+
+/**
+ * Exact attributions: feature i contributes w_i (x_i - mean_i) / scale_i, and the expected value is the
+ * intercept (the margin at the mean). These are the Shapley values of a linear model with independent features.
+ */
+export function logisticAttributions(model: LogisticModel, row: ArrayLike<number>, offset = 0): ShapExplanation {
+  const values = new Float64Array(model.numFeatures);
+  for (let f = 0; f < model.numFeatures; f++) {
+    const v = row[offset + f]!;
+    values[f] = v === v ? (model.weights[f]! * (v - model.mean[f]!)) / model.scale[f]! : 0;
+  }
+  return { values, expectedValue: model.intercept };
+}
+
+/** Coefficients per raw feature unit: margin = intercept + sum coef_i x_i (for rows without missing values). */
+export function rawCoefficients(model: LogisticModel): { coefficients: Float64Array; intercept: number } {
+  const coefficients = new Float64Array(model.numFeatures);
+  let intercept = model.intercept;
+  for (let f = 0; f < model.numFeatures; f++) {
+    coefficients[f] = model.weights[f]! / model.scale[f]!;
+    intercept -= coefficients[f]! * model.mean[f]!;
+  }
+  return { coefficients, intercept };
+}
+
+export const LOGISTIC_FORMAT = 'vitrine-logreg-1';
+
+const numbers = z.array(z.number()).max(1_000_000);
+export const logisticModelSchema = z
+  .object({
+    format: z.literal(LOGISTIC_FORMAT),
+    num_features: z.number().int().min(1).max(1_000_000),
+    mean: numbers,
+    scale: z.array(z.number().positive()).max(1_000_000),
+    weights: numbers,
+    intercept: z.number(),
+    l2: z.number().min(0),
+    feature_names: z.array(z.string().max(1000)).max(1_000_000).optional(),
+    metadata: z.record(z.string().max(1000), z.json()).optional(),
+  })
+  .strict()
+  .refine((m) => m.mean.length === m.num_features && m.scale.length === m.num_features && m.weights.length === m.num_features, {
+    message: 'mean, scale and weights need one entry per feature',
+    path: ['weights'],
+  })
+  .refine((m) => m.feature_names === undefined || m.feature_names.length === m.num_features, { message: 'one name per feature', path: ['feature_names'] });
+
+export type LogisticModelJson = z.output<typeof logisticModelSchema>;
+
+export function logisticModelToJson(model: LogisticModel): LogisticModelJson {
+  const out: LogisticModelJson = {
+    format: LOGISTIC_FORMAT,
+    num_features: model.numFeatures,
+    mean: Array.from(model.mean),
+    scale: Array.from(model.scale),
+    weights: Array.from(model.weights),
+    intercept: model.intercept,
+    l2: model.l2,
+    ...(model.featureNames ? { feature_names: [...model.featureNames] } : {}),
+    ...(model.metadata ? { metadata: { ...model.metadata } } : {}),
+  };
+  return validate(logisticModelSchema, out, 'logistic model');
+}
+
+export function logisticModelFromJson(value: unknown): LogisticModel {
+  const m = validate(logisticModelSchema, value, 'logistic model');
+  return {
+    numFeatures: m.num_features,
+    mean: Float64Array.from(m.mean),
+    scale: Float64Array.from(m.scale),
+    weights: Float64Array.from(m.weights),
+    intercept: m.intercept,
+    l2: m.l2,
+    ...(m.feature_names ? { featureNames: m.feature_names } : {}),
+    ...(m.metadata ? { metadata: m.metadata as Record<string, JsonValue> } : {}),
+  };
+}
