@@ -24,8 +24,7 @@ export function eventData(event: JsonObject | undefined): Data {
   if (isObject(ed)) return ed;
   const ud = root['UserData'];
   if (isObject(ud)) {
-    const inner = Object.values(ud).find(isObject);
-    if (inner) return inner;
+    for (const inner of Object.values(ud)) if (isObject(inner)) return inner;
   }
   return {};
 }
