@@ -174,7 +174,7 @@ export function* csvRecords(lines: Iterable<TextLine>, options: CsvOptions = {})
   let first: TextLine | null = null;
   let count = 0;
   let hash = createHash('sha256');
-  let end = 0;
+  let end: number;
   let lastTerminator = 0;
   const reset = (): void => {
     text = '';

@@ -109,7 +109,7 @@ export const datasetLoader: Loader = {
     const firstLine = lines.next();
     if (firstLine.done) throw new VitrineError('parse_error', 'the dataset file is empty');
     let headerValue: unknown;
-    let linesForm = false;
+    let linesForm: boolean;
     try {
       headerValue = JSON.parse(firstLine.value.text);
       linesForm = typeof headerValue === 'object' && headerValue !== null && !('events' in headerValue);
@@ -161,3 +161,8 @@ export const datasetLoader: Loader = {
     ctx.progress(1);
   },
 };
+
+/** JSON Schema (draft 2020-12) of the document form, as shipped in resources/forensic/dataset.schema.json. */
+export function datasetJsonSchema(): unknown {
+  return z.toJSONSchema(datasetHeaderSchema.extend({ events: z.array(datasetEventSchema) }), { target: 'draft-2020-12' });
+}

@@ -107,7 +107,7 @@ export class LoaderRegistry {
     let best: { kind: ArtifactKind; confidence: number } | null = null;
     for (const loader of this.byKind.values()) {
       if (!loader.accepts.includes(sample.type)) continue;
-      let confidence = 0;
+      let confidence: number;
       try {
         confidence = loader.detect(sample);
       } catch {

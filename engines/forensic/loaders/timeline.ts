@@ -145,12 +145,12 @@ function mapTimesketch(o: Obj, ctx: LoadContext, format: TimelineFormat): Mapped
 }
 
 function mapCloud(o: Obj, format: TimelineFormat, ctx: LoadContext): Mapped {
-  let timeText: string | null = null;
+  let timeText: string | null;
   let actor: string | null = null;
   let operation: string | null = null;
   let resource: string | null = null;
   let service: string | null = null;
-  let supplied: string | null = null;
+  let supplied: string | null;
   let sourceIp: string | null = null;
   let action = 'cloud.api_call';
   const attributes: Record<string, JsonValue> = { format };
