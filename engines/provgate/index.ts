@@ -1,0 +1,90 @@
+// Provenance gate library operations: run (verify, graph, enrich, decide), the graph as JSON and Cypher, and the public surface.
+import { toCypher, type CypherNode, type CypherEdge, type CypherScalar, type CypherValue } from '../core/cypher.js';
+import { collect, missingStages, type CollectResult, type Rejection, type UnattributedFinding } from './collect.js';
+import type { LoadedEnvelope, TrustedKeys } from './envelope.js';
+import { enrich, type DependencyScorer } from './enrich.js';
+import type { Finding, GraphEdge, GraphNode } from './graph.js';
+import { evaluate, type Decision } from './policy.js';
+
+export const VERSION = '0.1.0';
+
+export { collect, missingStages, type CollectResult } from './collect.js';
+export { enrich, TyposquatScorer, type DependencyScorer, type ScoreResult } from './enrich.js';
+export { evaluate, prComment, registerRule, RULES, VERDICTS, type Decision, type Reason, type Rule, type Verdict } from './policy.js';
+export { blastRadius, layerBlastRadius, originStory } from './backtrack.js';
+export { loadEnvelopes, saveEnvelopes, parseEnvelopeList } from './files.js';
+export { cyclonedxToBuild, sarifToSast, sbomJsonToBuild, scannerEcosystem, scannerJsonToScan } from './ingest.js';
+export { keygen, signingKeyFromEnv, trustedFromEnv, demoTrust, DEMO_KEYID } from './keys.js';
+export { signEvent, verifyEnvelope, parseEnvelope, SignatureError, type Envelope, type StageEvent, type TrustedKeys } from './envelope.js';
+
+/** `run`: verifies the envelopes against the trusted keys, builds and enriches the graph (scorer optional, default none), decides. */
+export function run(envelopes: Iterable<LoadedEnvelope>, trusted: TrustedKeys, scorer: DependencyScorer | null = null): { result: CollectResult; decision: Decision } {
+  const result = collect(envelopes, trusted);
+  enrich(result, scorer);
+  return { result, decision: evaluate(result) };
+}
+
+/** The graph document: nodes, edges, findings (with unattributed ones), rejections, stages, and the decision when given. */
+export interface GraphDocument {
+  readonly nodes: readonly GraphNode[];
+  readonly edges: readonly GraphEdge[];
+  readonly findings: readonly Finding[];
+  readonly unattributed: readonly UnattributedFinding[];
+  readonly rejected: readonly Rejection[];
+  readonly stagesSeen: readonly string[];
+  readonly missingStages: readonly string[];
+  readonly stats: { readonly nodes: number; readonly edges: number; readonly findings: number };
+  readonly decision?: Decision;
+}
+
+/** `export --format json`: the graph as one JSON document (nodes and edges sorted, so equal graphs give equal text). */
+export function toGraphDocument(result: CollectResult, decision?: Decision): GraphDocument {
+  const g = result.graph;
+  const byId = <T extends { id: string }>(a: T, b: T): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const edges = g.edges().sort((a, b) => (a.from + a.to + a.rel < b.from + b.to + b.rel ? -1 : 1));
+  return {
+    nodes: [...g.nodes.values()].sort(byId),
+    edges,
+    findings: [...g.findings],
+    unattributed: result.unattributed,
+    rejected: result.rejected,
+    stagesSeen: [...result.stagesSeen].sort(),
+    missingStages: missingStages(result),
+    stats: g.stats(),
+    ...(decision === undefined ? {} : { decision }),
+  };
+}
+
+function cypherProps(attrs: Record<string, unknown>): Record<string, CypherValue> {
+  const out: Record<string, CypherValue> = {};
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) out[k] = v;
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) out[k] = v as CypherScalar[];
+  }
+  return out;
+}
+
+const LABELS: Readonly<Record<string, string>> = {
+  commit: 'Commit',
+  file: 'File',
+  dependency: 'Dependency',
+  build: 'Build',
+  layer: 'Layer',
+  image: 'Image',
+  service: 'Service',
+  container: 'Container',
+};
+
+/** `export --format cypher`: an idempotent Neo4j script of the graph, findings as nodes linked by HAS_FINDING. */
+export function toCypherScript(result: CollectResult): string {
+  const g = result.graph;
+  const doc = toGraphDocument(result);
+  const nodes: CypherNode[] = doc.nodes.map((n) => ({ id: n.id, labels: ['Provenance', LABELS[n.kind] ?? 'Node'], properties: { kind: n.kind, label: n.label, ...cypherProps(n.attrs) } }));
+  const edges: CypherEdge[] = doc.edges.map((e) => ({ from: e.from, to: e.to, type: e.rel.toUpperCase() }));
+  for (const f of g.findings) {
+    nodes.push({ id: f.id, labels: ['Provenance', 'Finding'], properties: { source: f.source, severity: f.severity, title: f.title, cve: f.cve, reachable: f.reachable, evidence: f.evidence } });
+    edges.push({ from: f.nodeId, to: f.id, type: 'HAS_FINDING' });
+  }
+  return toCypher({ nodes, edges }, { constraints: true, header: 'Vitrine provenance gate graph' });
+}
