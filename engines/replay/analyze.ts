@@ -78,7 +78,8 @@ export function storiesOf(capture: CaptureAnalysis, arp: ArpSummary, options: Re
   progress(0.95, 'reducing alerts into stories');
   const { alerts } = numberAlerts(drafts);
   const name = options.name ?? 'capture';
-  const { stories, stats } = reduceStories(alerts, { packets: capture.packets.total, flows: capture.connections.length }, { analysisId: id, source: { name, sha256: capture.sha256 }, byUid });
+  const createdAt = (options.now ?? new Date()).toISOString();
+  const { stories, stats } = reduceStories(alerts, { packets: capture.packets.total, flows: capture.connections.length }, { analysisId: id, createdAt, source: { name, sha256: capture.sha256 }, byUid });
   const rules: Record<string, number> = {};
   for (const r of RULES) rules[r.name] = 0;
   for (const a of alerts) rules[a.alert.rule] = (rules[a.alert.rule] ?? 0) + 1;
@@ -87,7 +88,7 @@ export function storiesOf(capture: CaptureAnalysis, arp: ArpSummary, options: Re
     id,
     name,
     source: options.source ?? 'file',
-    created_at: (options.now ?? new Date()).toISOString(),
+    created_at: createdAt,
     version: VERSION,
     capture: captureSummary(capture),
     stats,

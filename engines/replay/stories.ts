@@ -2,7 +2,7 @@
 import type { ConnectionRecord } from './capture/index.js';
 import { uuidv5 } from '../core/stix.js';
 import { technique } from './attack.js';
-import type { AlertDraft } from './detect/index.js';
+import { RULES, type AlertDraft } from './detect/index.js';
 import { isInternal } from './net.js';
 import {
   SEVERITIES,
@@ -176,6 +176,7 @@ const SEVERITY_BASE: Readonly<Record<Severity, number>> = { low: 20, medium: 45,
 
 export interface StoryContext {
   readonly analysisId: string;
+  readonly createdAt: string;
   readonly source: { readonly name: string; readonly sha256: string };
   readonly byUid: ReadonlyMap<string, ConnectionRecord>;
 }
@@ -236,13 +237,15 @@ function buildGraph(members: readonly NumberedAlert[], attacker: string | null, 
   return { nodes: nodes.map((id) => ({ id, role: role(id), internal: isInternal(id) })), edges, omitted_hosts: all.size - nodes.filter((h) => all.has(h)).length };
 }
 
+const RULE_TITLES = new Map(RULES.map((r) => [r.name, r.title]));
+
 function storyTitle(members: readonly NumberedAlert[], attacker: string | null): string {
   const rules: string[] = [];
   for (const m of members) {
-    const name = m.alert.title.replace(/ (from|against|of|to|on|through) .*$/, '');
+    const name = RULE_TITLES.get(m.alert.rule) ?? m.alert.rule;
     if (!rules.includes(name)) rules.push(name);
   }
-  const shown = rules.slice(0, 4).join(', ') + (rules.length > 4 ? ` and ${rules.length - 4} more` : '');
+  const shown = rules.slice(0, 5).join(' -> ') + (rules.length > 5 ? ` and ${rules.length - 5} more` : '');
   return attacker === null ? shown : `${attacker}: ${shown}`;
 }
 
@@ -326,6 +329,7 @@ export function reduceStories(alerts: readonly NumberedAlert[], totals: { packet
     return {
       id: uuidv5(STORY_NAMESPACE, `${ctx.analysisId}/${n + 1}`),
       analysis_id: ctx.analysisId,
+      created_at: ctx.createdAt,
       ordinal: n + 1,
       title: storyTitle(members, attacker),
       summary: `${members.length} alert${members.length === 1 ? '' : 's'} over ${Math.round(lastTs - firstTs)} s involving ${hosts.size} host${hosts.size === 1 ? '' : 's'}; stages ${stagesPresent.join(' -> ')}${causal ? ' in causal order' : ' (not in causal order)'}${compromised.size > 0 ? `; likely compromised: ${[...compromised].sort().slice(0, 10).join(', ')}` : ''}.`,

@@ -116,6 +116,8 @@ export interface StoryStats {
 export interface Story {
   readonly id: string;
   readonly analysis_id: string;
+  /** When the analysis ran (ISO 8601): the STIX objects' created time. */
+  readonly created_at: string;
   /** 1-based position in its analysis (most severe first). */
   readonly ordinal: number;
   readonly title: string;

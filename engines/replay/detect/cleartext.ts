@@ -17,7 +17,7 @@ export const cleartextCredentials: Rule = {
   title: 'Cleartext credentials',
   stage: 'access',
   techniques: ['T1040'],
-  description: 'Passwords sent in clear (FTP PASS, HTTP Basic over plain HTTP), one alert per client, server and protocol: low, medium when a login with them succeeded.',
+  description: 'Passwords sent in clear (FTP PASS, HTTP Basic over plain HTTP), one alert per client, server and protocol; always low (an exposure, not an attack): it matters inside a story, never makes one alone.',
   detect(input: DetectionInput): AlertDraft[] {
     const exposures: Exposure[] = [];
     for (const s of input.capture.app.ftp) {
@@ -45,7 +45,7 @@ export const cleartextCredentials: Rule = {
         rule: this.name,
         title: `${name} credentials in clear to ${first.conn.respH}`,
         summary: `${first.conn.origH} sent ${plural(attempts, 'password')} in clear over ${name} to ${first.conn.respH} (${plural(users.length, 'user name')})${successes > 0 ? `; ${plural(successes, 'login')} succeeded` : ''}.`,
-        severity: successes > 0 ? 'medium' : 'low',
+        severity: 'low',
         stage: this.stage,
         techniques: this.techniques,
         src: first.conn.origH,
