@@ -43,7 +43,7 @@ export function parseSyslogLine(text: string): SyslogLine | null {
   }
   const p = PROGRAM.exec(rest);
   if (!p) return { host, program: '', pid: null, message: rest.trim(), bsd, iso };
-  return { host, program: (p[1] as string).trim(), pid: p[2] === undefined ? null : Number(p[2]), message: p[3] ?? '', bsd, iso };
+  return { host, program: (p[1] as string).trim(), pid: p[2] === undefined ? null : Number(p[2]), message: (p[3] ?? '').trim(), bsd, iso };
 }
 
 /** What one auth-relevant message means. */

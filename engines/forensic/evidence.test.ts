@@ -1,0 +1,157 @@
+// Tests for evidence access: the root and symbolic links, read-only opening, 1 MiB hashing chunks, lines and CSV records with their offsets.
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../core/canonical.js';
+import { VitrineError } from '../core/errors.js';
+import { EVIDENCE_ROOT_ENV, EvidenceFile, HASH_CHUNK_SIZE, evidenceRootFromEnv, fileSha256, resolveEvidence } from './evidence.js';
+import { csvFields, csvRecords, linesOf } from './text.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function layout(): { base: string; root: string; outside: string } {
+  const base = mkdtempSync(path.join(tmpdir(), 'forensic-evidence-'));
+  dirs.push(base);
+  const root = path.join(base, 'evidence');
+  mkdirSync(path.join(root, 'host1'), { recursive: true });
+  writeFileSync(path.join(root, 'host1', 'auth.log'), 'Jun 14 15:16:01 combo sshd[1]: hello\n');
+  const outside = path.join(base, 'secret.txt');
+  writeFileSync(outside, 'not evidence\n');
+  return { base, root, outside };
+}
+
+function refusal(fn: () => unknown): VitrineError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof VitrineError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('resolveEvidence', () => {
+  it('accepts paths below the root, relative ones taken from the root', () => {
+    const { root } = layout();
+    const p = resolveEvidence(root, 'host1/auth.log');
+    expect(p.relative).toBe('host1/auth.log');
+    expect(p.isDirectory).toBe(false);
+    expect(resolveEvidence(root, path.join(root, 'host1')).isDirectory).toBe(true);
+    expect(resolveEvidence(root, root).relative).toBe('.');
+  });
+
+  it('refuses paths outside the root, and links that lead out of it, without naming them', () => {
+    const { root, outside } = layout();
+    symlinkSync(outside, path.join(root, 'host1', 'escape.log'));
+    symlinkSync(path.dirname(outside), path.join(root, 'up'));
+    symlinkSync(path.join(root, 'host1', 'auth.log'), path.join(root, 'inside.log'));
+    for (const target of [outside, '../secret.txt', 'host1/../../secret.txt', 'host1/escape.log', 'up/secret.txt']) {
+      const err = refusal(() => resolveEvidence(root, target));
+      expect(err.code).toBe('forbidden');
+      expect(err.message).not.toContain('secret');
+      expect(err.message).not.toContain(root);
+    }
+    expect(resolveEvidence(root, 'inside.log').relative).toBe('host1/auth.log');
+    expect(refusal(() => resolveEvidence(root, 'host1/missing.log')).code).toBe('not_found');
+    expect(refusal(() => resolveEvidence(path.join(root, 'nope'), 'x')).code).toBe('not_found');
+  });
+
+  it('refuses what is neither a file nor a folder (a FIFO would hang a reader)', () => {
+    const { root } = layout();
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    expect(refusal(() => resolveEvidence(root, 'pipe')).code).toBe('validation_failed');
+    expect(refusal(() => new EvidenceFile(path.join(root, 'pipe'))).code).toBe('validation_failed');
+  });
+
+  it('takes the root from FORENSIC_EVIDENCE_ROOT, else the fallback', () => {
+    expect(evidenceRootFromEnv({ [EVIDENCE_ROOT_ENV]: '/srv/evidence' }, '/tmp')).toBe('/srv/evidence');
+    expect(evidenceRootFromEnv({}, '/tmp/x')).toBe('/tmp/x');
+  });
+});
+
+describe('EvidenceFile and fileSha256', () => {
+  it('hash in 1 MiB chunks and agree with a one-shot hash', () => {
+    const { root } = layout();
+    const file = path.join(root, 'big.bin');
+    const bytes = Buffer.alloc(3 * HASH_CHUNK_SIZE + 5);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) & 0xff;
+    writeFileSync(file, bytes);
+    const f = new EvidenceFile(file);
+    try {
+      expect([...f.chunks()].map((c) => c.length)).toEqual([HASH_CHUNK_SIZE, HASH_CHUNK_SIZE, HASH_CHUNK_SIZE, 5]);
+      expect(f.read(HASH_CHUNK_SIZE - 2, 4)).toEqual(bytes.subarray(HASH_CHUNK_SIZE - 2, HASH_CHUNK_SIZE + 2));
+      expect(f.read(bytes.length - 1, 10)).toHaveLength(1);
+    } finally {
+      f.close();
+    }
+    const expected = createHash('sha256').update(bytes).digest('hex');
+    expect(fileSha256(file)).toBe(expected);
+    expect(fileSha256('big.bin', { root })).toBe(expected);
+    expect(refusal(() => fileSha256('../secret.txt', { root })).code).toBe('forbidden');
+  });
+
+  it('refuses to open a symbolic link (swapped in after the check)', () => {
+    const { root, outside } = layout();
+    const link = path.join(root, 'link');
+    symlinkSync(outside, link);
+    expect(refusal(() => new EvidenceFile(link)).code).toBe('forbidden');
+  });
+});
+
+describe('linesOf', () => {
+  it('keeps offsets and terminators across block boundaries', () => {
+    const text = 'alpha\r\nbeta\n\ngamma-without-newline';
+    const bytes = Buffer.from(text);
+    for (const size of [1, 2, 3, 5, 64]) {
+      const blocks: Buffer[] = [];
+      for (let i = 0; i < bytes.length; i += size) blocks.push(Buffer.from(bytes.subarray(i, i + size)));
+      const lines = [...linesOf(blocks)].map((l) => ({ n: l.number, o: l.offset, t: l.text, term: l.terminator, raw: Buffer.from(l.bytes).toString() }));
+      expect(lines).toEqual([
+        { n: 1, o: 0, t: 'alpha', term: 2, raw: 'alpha' },
+        { n: 2, o: 7, t: 'beta', term: 1, raw: 'beta' },
+        { n: 3, o: 12, t: '', term: 1, raw: '' },
+        { n: 4, o: 13, t: 'gamma-without-newline', term: 0, raw: 'gamma-without-newline' },
+      ]);
+    }
+  });
+
+  it('skips and reports lines over the limit, and flags invalid UTF-8', () => {
+    const long: number[] = [];
+    const lines = [...linesOf([Buffer.from('ok\n'), Buffer.from('x'.repeat(50)), Buffer.from('y'.repeat(50) + '\nnext\n'), Buffer.from([0xff, 0xfe, 0x41, 0x0a])], { maxLineBytes: 64, onTooLong: (n) => long.push(n) })];
+    expect(lines.map((l) => [l.number, l.text])).toEqual([
+      [1, 'ok'],
+      [3, 'next'],
+      [4, '\uFFFD\uFFFDA'],
+    ]);
+    expect(long).toEqual([2]);
+    expect(lines[2]?.invalidUtf8).toBe(true);
+  });
+});
+
+describe('CSV records', () => {
+  it('split quoted fields with doubled quotes, separators and line breaks', () => {
+    expect(csvFields('a,"b,c","say ""hi""",,"multi\nline"')).toEqual(['a', 'b,c', 'say "hi"', '', 'multi\nline']);
+    expect(csvFields('x|"y|z"', '|')).toEqual(['x', 'y|z']);
+  });
+
+  it('span lines inside quotes, with the byte range and hash of the whole record', () => {
+    const text = 'h1,h2\r\n1,"two\r\nlines"\r\n\r\n3,four\n5,"never closed\n';
+    const bytes = Buffer.from(text);
+    const unterminated: number[] = [];
+    const recs = [...csvRecords(linesOf([bytes]), { onUnterminated: (line) => unterminated.push(line) })];
+    expect(recs.map((r) => r.fields)).toEqual([['h1', 'h2'], ['1', 'two\nlines'], ['3', 'four']]);
+    expect(recs.map((r) => [r.line, r.lines])).toEqual([
+      [1, 1],
+      [2, 2],
+      [5, 1],
+    ]);
+    for (const r of recs) expect(r.rawSha256).toBe(sha256Hex(bytes.subarray(r.offset, r.offset + r.length)));
+    expect(unterminated).toEqual([6]);
+  });
+});
