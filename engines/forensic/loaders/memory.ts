@@ -95,6 +95,15 @@ function parseText(lines: Iterable<TextLine>, ctx: LoadContext, member: string |
   return { renderer: 'text', columns: columns ?? [], rows };
 }
 
+/**
+ * Volatility's CSV renderer writes with Python's escapechar (a backslash), which current Pythons use to double
+ * every backslash (C:\\Windows). Only the escapes such a writer makes are undone, so a single backslash from an
+ * older writer (C:\Windows) survives as it is.
+ */
+function unescapeCsv(value: string): string {
+  return value.includes('\\') ? value.replace(/\\([\\",])/g, '$1') : value;
+}
+
 function parseCsv(lines: Iterable<TextLine>, ctx: LoadContext, member: string | undefined): Table {
   let columns: string[] | null = null;
   const rows: Row[] = [];
@@ -108,7 +117,7 @@ function parseCsv(lines: Iterable<TextLine>, ctx: LoadContext, member: string | 
       continue;
     }
     const values: Record<string, JsonValue> = {};
-    columns.forEach((c, i) => (values[c] = absent(rec.fields[i] ?? '')));
+    columns.forEach((c, i) => (values[c] = absent(unescapeCsv(rec.fields[i] ?? ''))));
     const depth = Number(values['TreeDepth'] ?? 0);
     rows.push({ values, depth: Number.isFinite(depth) ? depth : 0, recordNumber: rec.line, offset: rec.offset, length: rec.length, rawSha256: rec.rawSha256 });
   }
@@ -204,7 +213,11 @@ function timeOf(v: JsonValue | undefined, column: string): EventTime {
   const text = s(v);
   if (text === null) return { time: null, precision: 'none', source: `volatility ${column} (absent)` };
   const t = parseIsoTime(text, true);
-  return t === null ? { time: null, precision: 'none', source: `volatility ${column} (unreadable)` } : { time: t.time, precision: t.precision, source: `volatility ${column} (UTC)` };
+  if (t === null) return { time: null, precision: 'none', source: `volatility ${column} (unreadable)` };
+  // Volatility's times carry microseconds; its JSON renderer (isoformat) drops them when they are zero.
+  const m = /^(.*:\d{2})(?:\.(\d+))?Z$/.exec(t.time);
+  const time = m ? `${m[1] as string}.${(m[2] ?? '').padEnd(6, '0')}Z` : t.time;
+  return { time, precision: 'microsecond', source: `volatility ${column} (UTC)` };
 }
 
 const processName = (name: string | null, pid: number | null): EventEntity => ({ type: 'process', name: `${name ?? 'unknown'} (pid ${pid ?? '?'})` });
@@ -310,6 +323,8 @@ export const memoryLoader: Loader = {
           continue;
         }
         const table = readTable(file, renderer, ctx, input.name);
+        // An unreadable file has already been reported; it has no columns to name a plugin by.
+        if (table.columns.length === 0 && table.rows.length === 0) continue;
         const plugin = pluginOf(table.columns, input.name ?? '', table.rows.some((r) => r.depth > 0));
         if (plugin === null) {
           ctx.warn('unsupported_plugin', 'the output of a Volatility plugin this loader does not read was skipped', input.name !== undefined ? { member: input.name } : {});
