@@ -1,0 +1,109 @@
+// The dataset-json and preproc formats: the shipped examples, supplied ids never trusted, invalid records as warnings, bad headers refused, the shipped schema.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../../test/corpora.js';
+import { VitrineError } from '../../core/errors.js';
+import { ingestArtifact, type IngestResult } from '../ingest.js';
+import { datasetJsonSchema } from './dataset.js';
+import { escapePreproc, unescapePreproc } from './preproc.js';
+
+const resources = path.join(REPO_ROOT, 'resources', 'forensic');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function loadText(text: string, name = 'input'): IngestResult {
+  const dir = mkdtempSync(path.join(tmpdir(), 'forensic-dataset-'));
+  dirs.push(dir);
+  writeFileSync(path.join(dir, name), text);
+  return ingestArtifact(name, { evidenceRoot: dir });
+}
+
+function refusal(fn: () => unknown): VitrineError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof VitrineError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+const header = { format: 'vitrine.forensic.dataset', version: 1 };
+
+describe('dataset-json', () => {
+  it('loads the shipped example, keeping supplied ids as attributes only', () => {
+    const r = ingestArtifact(path.join(resources, 'examples', 'dataset.json'), { evidenceRoot: resources });
+    expect(r.artifact).toMatchObject({ kind: 'dataset-json', detectedBy: 'content', reliability: 'F', events: 4, warningCount: 0 });
+    expect(r.events.map((e) => e.action)).toEqual(['auth.login.failure', 'auth.login.success', 'account.create', 'process.exec']);
+    const created = r.events[2]!;
+    expect(created.attributes['suppliedId']).toBe('0000000000000000');
+    expect(created.eventId).not.toBe('0000000000000000');
+    expect(created.eventId).toBe(created.integrityHash.slice(0, 16));
+    expect(created.time).toEqual({ time: '2024-05-01T10:02:00Z', precision: 'second', source: 'bash history timestamp' });
+    expect(r.events[0]?.host).toBe('web01');
+    expect(r.events[3]?.time).toEqual({ time: null, precision: 'none', source: 'dataset: no time' });
+  });
+
+  it('skips invalid events with a warning naming the field, and refuses a wrong header', () => {
+    const doc = { ...header, events: [{ time: '2024-01-01T00:00:00Z', action: 'Not Dotted' }, { time: '2024-01-01T00:00:00', action: 'a.b' }, { time: null, action: 'a.b', extra: 1 }, { time: null, action: 'ok.one' }] };
+    const r = loadText(JSON.stringify(doc));
+    expect(r.events.map((e) => e.action)).toEqual(['a.b', 'ok.one']);
+    expect(r.artifact.warningCounts).toEqual({ invalid_event: 2, bad_time: 1 });
+    expect(r.artifact.warnings.map((w) => w.message)).toEqual([
+      'an event does not match the dataset format (action: not a valid regex)',
+      'an event time is not an ISO 8601 time with a zone',
+      'an event does not match the dataset format (extra: unknown field)',
+    ]);
+    expect(r.artifact.warnings.map((w) => w.record)).toEqual([1, 2, 3]);
+    const err = refusal(() => loadText(JSON.stringify({ format: 'vitrine.forensic.dataset', version: 2, events: [] })));
+    expect(err.code).toBe('parse_error');
+    expect(refusal(() => loadText(JSON.stringify(doc).slice(0, 60))).code).toBe('parse_error');
+  });
+
+  it('reads the JSON-lines form line by line, with byte offsets', () => {
+    const lines = [JSON.stringify({ ...header, host: 'h1' }), JSON.stringify({ time: '2024-01-01T00:00:00Z', action: 'a.b', id: 'x' }), '{"time": null, "act', ''];
+    const r = loadText(lines.join('\n'));
+    expect(r.events).toHaveLength(1);
+    expect(r.events[0]).toMatchObject({ host: 'h1', raw: { recordNumber: 2, offset: (lines[0] as string).length + 1 }, attributes: { suppliedId: 'x' } });
+    expect(r.artifact.warningCounts).toEqual({ bad_json: 1 });
+  });
+
+  it('ships a JSON Schema that matches the validator', () => {
+    expect(JSON.parse(readFileSync(path.join(resources, 'dataset.schema.json'), 'utf8'))).toEqual(datasetJsonSchema());
+  });
+});
+
+describe('preproc', () => {
+  it('loads the shipped example: epoch and zoned times, escapes, extra columns as attributes', () => {
+    const r = ingestArtifact(path.join(resources, 'examples', 'preproc.tsv'), { evidenceRoot: resources });
+    expect(r.artifact).toMatchObject({ kind: 'preproc', reliability: 'D', events: 3, warningCount: 0 });
+    expect(r.events.map((e) => e.time.time)).toEqual(['2024-05-01T10:00:01Z', '2024-05-01T10:00:07.250Z', '2024-05-01T10:02:00Z']);
+    expect(r.events[0]).toMatchObject({ actor: { type: 'network', name: '198.51.100.23' }, object: { type: 'host', name: 'web01' }, attributes: { sourceIp: '198.51.100.23' } });
+    expect(r.events[2]?.summary).toBe('useradd -m -G sudo support2\tsecond field');
+    expect(r.events[2]?.attributes).toEqual({});
+  });
+
+  it('escapes round-trip', () => {
+    for (const v of ['plain', 'tab\there', 'new\nline', 'back\\slash', '-', 'cr\rx']) expect(unescapePreproc(escapePreproc(v))).toBe(v);
+    expect(escapePreproc('')).toBe('-');
+  });
+
+  it('warns on bad lines and refuses a file without its header', () => {
+    const text = ['#vitrine-preproc\t1', '#fields\ttime\taction\tactor_type\tactor', '2024-01-01T00:00:00Z\tok.one\tuser\talice', 'not-a-time\tok.two\t-\t-', '2024-01-01T00:00:00Z\tBAD\t-\t-', '2024-01-01T00:00:00Z\tok.three\tweird\tx', '2024-01-01T00:00:00Z\tcut'].join('\n');
+    const r = loadText(text);
+    expect(r.events.map((e) => [e.action, e.actor?.type ?? null])).toEqual([
+      ['ok.one', 'user'],
+      ['ok.three', 'other'],
+    ]);
+    expect(r.artifact.warningCounts).toEqual({ bad_time: 1, bad_action: 1, bad_entity_type: 1, column_count: 1 });
+    expect(refusal(() => loadText('#vitrine-preproc\t2\n#fields\ttime\taction\n')).code).toBe('parse_error');
+    const noHeader = mkdtempSync(path.join(tmpdir(), 'forensic-dataset-'));
+    dirs.push(noHeader);
+    writeFileSync(path.join(noHeader, 'x.tsv'), '2024-01-01T00:00:00Z\ta.b\n');
+    expect(refusal(() => ingestArtifact('x.tsv', { evidenceRoot: noHeader, kind: 'preproc' })).code).toBe('parse_error');
+  });
+});

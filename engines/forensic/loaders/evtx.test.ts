@@ -1,0 +1,80 @@
+// The EVTX loader: record counts as GROUND_TRUTH.json expects, meaning of attack-sample ids, raw record bytes bound to each event, damage.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { verifyEvent } from '../event.js';
+import { ingestArtifact } from '../ingest.js';
+
+const corpus = hasCorpora() ? describe : describe.skip;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function evtx(...parts: string[]): string {
+  return corpusPath('evtx', ...parts);
+}
+
+corpus('evtx loader', () => {
+  it('loads as many events as the ground truth has records, dirty files included', () => {
+    const truth = (JSON.parse(readFileSync(evtx('GROUND_TRUTH.json'), 'utf8')) as { files: Record<string, { records_walked: number; evtx_crate_expected_ok?: number }> }).files;
+    for (const name of ['evtx-crate/sample_with_a_bad_chunk_magic.evtx', 'evtx-crate/Application_no_crc32.evtx', 'attack-samples/LM_WMI_4624_4688_TargetHost.evtx']) {
+      const t = truth[name] as { records_walked: number; evtx_crate_expected_ok?: number };
+      const r = ingestArtifact(evtx(name), { evidenceRoot: corpusPath() });
+      expect(r.artifact).toMatchObject({ kind: 'evtx', detectedBy: 'content', loader: 'evtx/1', reliability: 'B' });
+      expect(r.events).toHaveLength(t.evtx_crate_expected_ok ?? t.records_walked);
+    }
+    const dirty = ingestArtifact(evtx('evtx-crate', 'sample_with_a_bad_chunk_magic.evtx'), { evidenceRoot: corpusPath() });
+    expect(dirty.artifact.warningCounts['evtx_chunk_bad_magic']).toBeGreaterThanOrEqual(1);
+  });
+
+  it('gives well-known ids their meaning', () => {
+    const cases: [string, string, string | null, string | null][] = [
+      ['DE_1102_security_log_cleared.evtx', 'log.clear', 'EXAMPLE\\user01', 'Security'],
+      ['DE_104_system_log_cleared.evtx', 'log.clear', 'EXAMPLE\\user01', 'System'],
+      ['sysmon_10_lsass_mimikatz_sekurlsa_logonpasswords.evtx', 'process.access', null, null],
+      ['temp_scheduled_task_4698_4699.evtx', 'task.create', null, null],
+      ['LM_Remote_Service02_7045.evtx', 'service.install', null, null],
+    ];
+    for (const [file, action, actor, object] of cases) {
+      const r = ingestArtifact(evtx('attack-samples', file), { evidenceRoot: corpusPath() });
+      const e = r.events.find((x) => x.action === action);
+      expect(e, `${file}: ${action}`).toBeDefined();
+      if (actor !== null) expect(e?.actor?.name).toBe(actor);
+      if (object !== null) expect(e?.object?.name).toBe(object);
+    }
+    const lsass = ingestArtifact(evtx('attack-samples', 'sysmon_10_lsass_mimikatz_sekurlsa_logonpasswords.evtx'), { evidenceRoot: corpusPath() }).events[0]!;
+    expect(lsass.object?.name.toLowerCase()).toContain('lsass.exe');
+    const logons = ingestArtifact(evtx('attack-samples', 'LM_WMI_4624_4688_TargetHost.evtx'), { evidenceRoot: corpusPath() }).events;
+    const admin = logons.find((e) => e.action === 'auth.login.success' && e.actor?.name === 'EXAMPLE\\Administrator');
+    expect(admin).toMatchObject({ host: 'WIN-77LTAPHIQ1R.example.corp', object: { type: 'host' }, attributes: { logonType: '3', eventId: 4624, channel: 'Security' } });
+    expect(admin?.time).toMatchObject({ precision: '100ns', source: 'evtx System/TimeCreated@SystemTime' });
+    expect(logons.filter((e) => e.action === 'process.create')).toHaveLength(2);
+  });
+
+  it('binds every event to its record bytes in the file', () => {
+    const file = evtx('attack-samples', 'exec_persist_rundll32_mshta_scheduledtask_sysmon_1_3_11.evtx');
+    const bytes = readFileSync(file);
+    const r = ingestArtifact(file, { evidenceRoot: corpusPath() });
+    for (const e of r.events) {
+      const raw = bytes.subarray(e.raw.offset as number, (e.raw.offset as number) + (e.raw.length as number));
+      expect(raw.readUInt32LE(0)).toBe(0x00002a2a);
+      expect(verifyEvent(e, raw)).toBe(true);
+    }
+    expect(new Set(r.events.map((e) => e.eventId)).size).toBe(r.events.length);
+  });
+
+  it('keeps the complete records of a truncated copy, with warnings', () => {
+    const source = readFileSync(evtx('evtx-crate', 'security.evtx'));
+    const dir = mkdtempSync(path.join(tmpdir(), 'forensic-evtx-'));
+    dirs.push(dir);
+    writeFileSync(path.join(dir, 'cut.evtx'), source.subarray(0, 4096 + 65536 + 30000));
+    const r = ingestArtifact('cut.evtx', { evidenceRoot: dir });
+    expect(r.events.length).toBeGreaterThan(0);
+    expect(r.artifact.warningCounts['evtx_chunk_truncated']).toBe(1);
+    writeFileSync(path.join(dir, 'not.evtx'), Buffer.from('ElfFile\0 too short'));
+    expect(() => ingestArtifact('not.evtx', { evidenceRoot: dir, kind: 'evtx' })).toThrow(/EVTX file header is truncated/);
+  });
+});
