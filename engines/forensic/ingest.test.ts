@@ -1,0 +1,173 @@
+// Tests for ingest: detection by content whatever the name, --kind, evidence left untouched, the registry, failures, cancellation, change detection.
+import { appendFileSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora, REPO_ROOT } from '../../test/corpora.js';
+import { sha256Hex } from '../core/canonical.js';
+import { VitrineError } from '../core/errors.js';
+import { ARTIFACT_KINDS, verifyEvent, type ArtifactKind } from './event.js';
+import { ingestArtifact, timeSortKey } from './ingest.js';
+import { defaultRegistry } from './loaders/index.js';
+import { LoaderRegistry, type Loader } from './loaders/registry.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const corpus = hasCorpora() ? describe : describe.skip;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tmp(): string {
+  const d = mkdtempSync(path.join(tmpdir(), 'forensic-ingest-'));
+  dirs.push(d);
+  return d;
+}
+
+function refusal(fn: () => unknown): VitrineError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof VitrineError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** One artefact of every kind, copied under names that say nothing (or the wrong thing) about the format. */
+function samples(root: string): Record<ArtifactKind, string> {
+  const put = (from: string, name: string): string => {
+    copyFileSync(from, path.join(root, name));
+    return name;
+  };
+  mkdirSync(path.join(root, 'memdump-output'));
+  cpSync(path.join(here, 'testdata', 'volatility3', 'json'), path.join(root, 'memdump-output'), { recursive: true });
+  return {
+    evtx: put(corpusPath('evtx', 'attack-samples', 'temp_scheduled_task_4698_4699.evtx'), 'a.log'),
+    timeline: put(corpusPath('logs', 'plaso', 'l2tcsv.log'), 'b.evtx'),
+    memory: 'memdump-output',
+    authlog: put(corpusPath('logs', 'loghub', 'OpenSSH', 'OpenSSH_2k.log'), 'c.json'),
+    auditd: put(corpusPath('logs', 'auditd-laurel', 'shell-proc-trace.txt'), 'd.csv'),
+    'dataset-json': put(path.join(REPO_ROOT, 'resources', 'forensic', 'examples', 'dataset.json'), 'e.txt'),
+    preproc: put(path.join(REPO_ROOT, 'resources', 'forensic', 'examples', 'preproc.tsv'), 'f'),
+  };
+}
+
+corpus('detection and evidence handling', () => {
+  it('detects every kind by content, not by name', () => {
+    const root = tmp();
+    const files = samples(root);
+    expect(Object.keys(files).sort()).toEqual([...ARTIFACT_KINDS].sort());
+    for (const [kind, name] of Object.entries(files)) {
+      const r = ingestArtifact(name, { evidenceRoot: root, year: 2005, utcOffsetHours: 0, host: 'h' });
+      expect(r.artifact, kind).toMatchObject({ kind, detectedBy: 'content', path: name });
+      expect(r.events.length).toBeGreaterThan(0);
+      for (const e of r.events) expect(verifyEvent(e)).toBe(true);
+    }
+  });
+
+  it('never changes the evidence: bytes and modification times are the same after every kind', () => {
+    const root = tmp();
+    const files = samples(root);
+    const paths = Object.values(files).flatMap((n) => (statSync(path.join(root, n)).isDirectory() ? ['windows.pstree.json', 'windows.netscan.json'].map((m) => path.join(root, n, m)) : [path.join(root, n)]));
+    const old = new Date('2020-01-02T03:04:05Z');
+    for (const p of paths) utimesSync(p, old, old);
+    const before = paths.map((p) => ({ bytes: readFileSync(p), mtime: statSync(p).mtimeMs }));
+    for (const name of Object.values(files)) expect(ingestArtifact(name, { evidenceRoot: root, year: 2005, host: 'h' }).artifact.unchanged).toBe(true);
+    paths.forEach((p, i) => {
+      expect(readFileSync(p).equals(before[i]?.bytes as Buffer)).toBe(true);
+      expect(statSync(p).mtimeMs).toBe(before[i]?.mtime);
+    });
+  });
+
+  it('takes --kind over detection, and refuses a kind that does not fit', () => {
+    const root = tmp();
+    const files = samples(root);
+    expect(ingestArtifact(files.preproc, { evidenceRoot: root, kind: 'preproc' }).artifact.detectedBy).toBe('option');
+    const wrong = ingestArtifact(files.timeline, { evidenceRoot: root, kind: 'authlog', year: 2012 });
+    expect(wrong.artifact.kind).toBe('authlog');
+    expect(wrong.events).toHaveLength(0);
+    expect(wrong.artifact.warningCounts['unparsed_line']).toBe(20);
+    expect(refusal(() => ingestArtifact(files.memory, { evidenceRoot: root, kind: 'authlog' })).message).toBe('this kind of artefact is a file, not a folder');
+    expect(refusal(() => ingestArtifact(files.evtx, { evidenceRoot: root, kind: 'preproc' })).code).toBe('parse_error');
+  });
+
+  it('the same bytes give the same ids, wherever the copy lies', () => {
+    const a = tmp();
+    const b = tmp();
+    copyFileSync(corpusPath('logs', 'plaso', 'json_line.log'), path.join(a, 'x'));
+    mkdirSync(path.join(b, 'deep', 'er'), { recursive: true });
+    copyFileSync(corpusPath('logs', 'plaso', 'json_line.log'), path.join(b, 'deep', 'er', 'y'));
+    const ids = (root: string, rel: string) => ingestArtifact(rel, { evidenceRoot: root }).events.map((e) => e.eventId);
+    expect(ids(b, 'deep/er/y')).toEqual(ids(a, 'x'));
+  });
+});
+
+describe('ingest', () => {
+  it('refuses what no loader recognises, without naming it', () => {
+    const root = tmp();
+    writeFileSync(path.join(root, 'secret-name.bin'), Buffer.from([0, 1, 2, 3, 4, 5, 250, 251]));
+    const err = refusal(() => ingestArtifact('secret-name.bin', { evidenceRoot: root }));
+    expect(err.code).toBe('validation_failed');
+    expect(err.message).not.toContain('secret');
+    expect(refusal(() => ingestArtifact('../outside', { evidenceRoot: root })).code).toBe('forbidden');
+  });
+
+  const probe = (over: Partial<Loader>): LoaderRegistry =>
+    new LoaderRegistry().register({
+      kind: 'preproc',
+      id: 'probe/1',
+      reliability: 'D',
+      accepts: ['file'],
+      detect: () => 1,
+      *load(_source, ctx) {
+        yield ctx.event({ actor: null, action: 'probe.first', object: null, time: { time: null, precision: 'none', source: 'probe' }, host: null, summary: '', attributes: {}, record: { recordNumber: 1, rawSha256: sha256Hex('1') } });
+      },
+      ...over,
+    });
+
+  it('uses a registered loader, its grade and id', () => {
+    const root = tmp();
+    writeFileSync(path.join(root, 'f'), 'anything');
+    const r = ingestArtifact('f', { evidenceRoot: root, registry: probe({}) });
+    expect(r.events[0]).toMatchObject({ loader: 'probe/1', reliability: 'D', kind: 'preproc', raw: { artifactSha256: sha256Hex('anything') } });
+    expect(() => probe({}).register(defaultRegistry().get('evtx')).register(defaultRegistry().get('evtx'))).toThrow(VitrineError);
+  });
+
+  it('turns a loader crash into a parse_error, and stops when cancelled', () => {
+    const root = tmp();
+    writeFileSync(path.join(root, 'f'), 'anything');
+    const crash = probe({
+      // eslint-disable-next-line require-yield
+      *load() {
+        throw new RangeError(`offset out of bounds in ${root}`);
+      },
+    });
+    const err = refusal(() => ingestArtifact('f', { evidenceRoot: root, registry: crash }));
+    expect(err).toMatchObject({ code: 'parse_error', message: 'the artefact could not be parsed' });
+    const controller = new AbortController();
+    controller.abort();
+    expect(refusal(() => ingestArtifact('f', { evidenceRoot: root, registry: probe({}), signal: controller.signal })).code).toBe('cancelled');
+  });
+
+  it('notices an artefact that changed while it was read', () => {
+    const root = tmp();
+    const file = path.join(root, 'f');
+    writeFileSync(file, 'before');
+    const meddling = probe({
+      *load(_source, ctx) {
+        appendFileSync(file, ' and after');
+        yield ctx.event({ actor: null, action: 'probe.first', object: null, time: { time: null, precision: 'none', source: 'probe' }, host: null, summary: '', attributes: {}, record: { recordNumber: 1, rawSha256: sha256Hex('1') } });
+      },
+    });
+    const r = ingestArtifact('f', { evidenceRoot: root, registry: meddling });
+    expect(r.artifact.unchanged).toBe(false);
+    expect(r.artifact.warningCounts).toEqual({ artifact_changed: 1 });
+  });
+
+  it('orders times whatever their fraction digits', () => {
+    const times = ['2024-01-01T00:00:00.5Z', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '2023-12-31T23:59:59.9999999Z'];
+    expect([...times].sort((a, b) => (timeSortKey(a) < timeSortKey(b) ? -1 : 1))).toEqual(['2023-12-31T23:59:59.9999999Z', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '2024-01-01T00:00:00.5Z']);
+  });
+});
