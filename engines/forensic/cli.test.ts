@@ -1,0 +1,182 @@
+// Tests for the forensic command line and its ingest job: summary, custody store, refusal with exit 2, verify, failures mid-ingest.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../test/corpora.js';
+import { VitrineError } from '../core/errors.js';
+import { InProcessRunner } from '../core/jobs/in-process.js';
+import type { JobProgress } from '../core/jobs/protocol.js';
+import { main } from './cli.js';
+import { exportCustody } from './custody.js';
+import { loadLedger } from './custody-store.js';
+import { VERSION } from './index.js';
+import { INGEST_JOB, jobs } from './jobs.js';
+
+const examples = path.join(REPO_ROOT, 'resources', 'forensic', 'examples');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function workspace(): { root: string; out: string } {
+  const base = mkdtempSync(path.join(tmpdir(), 'forensic-cli-'));
+  dirs.push(base);
+  const root = path.join(base, 'evidence');
+  const out = path.join(base, 'out');
+  for (const d of [root, out]) mkdirSync(d);
+  writeFileSync(path.join(root, 'dataset.json'), readFileSync(path.join(examples, 'dataset.json')));
+  writeFileSync(path.join(root, 'preproc.tsv'), readFileSync(path.join(examples, 'preproc.tsv')));
+  writeFileSync(path.join(root, 'auth.log'), 'Mar  3 10:00:01 web01 sshd[811]: Accepted publickey for alice from 192.0.2.10 port 51022 ssh2\n');
+  return { root, out };
+}
+
+const clock = (): Date => new Date('2024-05-01T12:00:00.000Z');
+
+interface Summary {
+  case: string;
+  artifacts: { path: string; kind?: string; events?: number; sha256?: string; warningCount?: number; error?: { code: string; message: string } }[];
+  totals: { artifacts: number; events: number; warnings: number; failed: number };
+  custody: { records: number; head: string; verified: boolean; store?: string };
+}
+
+describe('forensic command line', () => {
+  it('prints its version and help', async () => {
+    expect(await main(['--version'])).toEqual({ code: 0, stdout: `forensic ${VERSION}\n`, stderr: '' });
+    const help = await main(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('forensic analyze PATH');
+    expect((await main([])).code).toBe(2);
+    expect((await main(['--bogus'])).code).toBe(2);
+  });
+
+  it('analyze: loads, hashes, records custody in a new store and prints the summary', async () => {
+    const { root, out } = workspace();
+    const ledger = path.join(out, 'case.sqlite');
+    const r = await main(['analyze', 'dataset.json', 'preproc.tsv', 'auth.log', '--ledger', ledger, '--case', 'CASE-7', '--year', '2024', '--utc-offset-hours', '1'], { cwd: root, env: {}, now: clock });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout) as Summary;
+    expect(s.case).toBe('CASE-7');
+    expect(s.artifacts.map((a) => [a.path, a.kind, a.events])).toEqual([
+      ['dataset.json', 'dataset-json', 4],
+      ['preproc.tsv', 'preproc', 3],
+      ['auth.log', 'authlog', 1],
+    ]);
+    expect(s.totals).toEqual({ artifacts: 3, events: 8, warnings: 0, failed: 0 });
+    // case.open, then per artefact: acquire, one record per event, ingested.
+    expect(s.custody).toMatchObject({ records: 1 + 3 * 2 + 8, verified: true, store: ledger });
+    const stored = loadLedger(ledger);
+    expect(stored.head).toBe(s.custody.head);
+    const records = stored.records();
+    expect(records.map((x) => x.action).slice(0, 3)).toEqual(['case.open', 'artifact.acquire', 'ingest']);
+    expect(records[0]).toMatchObject({ artifact: 'CASE-7', time: '2024-05-01T12:00:00.000Z', actor: `forensic ${VERSION}` });
+    expect(records[1]).toMatchObject({ artifact: 'dataset.json', digest: s.artifacts[0]?.sha256 });
+    const verify = await main(['verify', ledger, '--expect-head', s.custody.head, '--expect-count', String(s.custody.records)], { cwd: root });
+    expect(verify.code).toBe(0);
+    expect(JSON.parse(verify.stdout)).toMatchObject({ source: 'store', ok: true, count: s.custody.records, missingTriggers: [] });
+  });
+
+  it("refuses a store holding another case's ledger with exit 2, before writing anything", async () => {
+    const { root, out } = workspace();
+    const ledger = path.join(out, 'case.sqlite');
+    expect((await main(['analyze', 'auth.log', '--ledger', ledger, '--year', '2024'], { cwd: root, env: {} })).code).toBe(0);
+    const before = readFileSync(ledger);
+    const again = await main(['analyze', 'dataset.json', '--ledger', ledger], { cwd: root, env: {} });
+    expect(again.code).toBe(2);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain("already holds another case's ledger");
+    expect(again.stderr).not.toContain(ledger);
+    expect(readFileSync(ledger).equals(before)).toBe(true);
+    const notAStore = path.join(out, 'notes.txt');
+    writeFileSync(notAStore, 'my notes');
+    expect((await main(['analyze', 'auth.log', '--ledger', notAStore], { cwd: root, env: {} })).code).toBe(2);
+    expect(readFileSync(notAStore, 'utf8')).toBe('my notes');
+    expect((await main(['analyze', 'auth.log', '--ledger', path.join(root, 'auth.log')], { cwd: root, env: {} })).code).toBe(2);
+  });
+
+  it('keeps going past an artefact that fails, and the store still verifies', async () => {
+    const { root, out } = workspace();
+    writeFileSync(path.join(root, 'broken.json'), '{"format": "vitrine.forensic.dataset", "version": 1, "events": [');
+    const ledger = path.join(out, 'case.sqlite');
+    const r = await main(['analyze', 'auth.log', 'broken.json', '../outside.log', 'preproc.tsv', '--ledger', ledger, '--year', '2024'], { cwd: root, env: {} });
+    expect(r.code).toBe(1);
+    const s = JSON.parse(r.stdout) as Summary;
+    expect(s.totals).toMatchObject({ artifacts: 4, failed: 2, events: 4 });
+    expect(s.artifacts[1]).toEqual({ path: 'broken.json', error: { code: 'parse_error', message: 'the dataset document is not valid JSON (it may be cut short)' } });
+    expect(s.artifacts[2]?.error?.code).toBe('forbidden');
+    const stored = loadLedger(ledger);
+    expect(stored.verify()).toBe(true);
+    expect(stored.records().filter((x) => x.action === 'artifact.rejected').map((x) => x.artifact)).toEqual(['broken.json', '../outside.log']);
+    expect(stored.count).toBe(s.custody.records);
+  });
+
+  it('takes the evidence root from FORENSIC_EVIDENCE_ROOT', async () => {
+    const { root, out } = workspace();
+    const r = await main(['analyze', path.join(root, 'preproc.tsv')], { cwd: out, env: { FORENSIC_EVIDENCE_ROOT: root } });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as Summary).artifacts[0]?.path).toBe('preproc.tsv');
+    const outside = await main(['analyze', path.join(root, 'preproc.tsv')], { cwd: out, env: {} });
+    expect(outside.code).toBe(1);
+    expect((JSON.parse(outside.stdout) as Summary).artifacts[0]?.error?.code).toBe('forbidden');
+  });
+
+  it('refuses bad options and the report options of part 2 with exit 2', async () => {
+    const { root } = workspace();
+    for (const args of [['analyze'], ['analyze', 'x', '--kind', 'pcap'], ['analyze', 'x', '--year', '99'], ['analyze', 'x', '--utc-offset-hours', '1.3'], ['analyze', 'x', '--format', 'md'], ['verify'], ['verify', 'x', '--expect-head', 'abc'], ['serve'], ['nope']]) {
+      const r = await main(args, { cwd: root, env: {} });
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect((await main(['verify', 'missing.sqlite'], { cwd: root })).code).toBe(2);
+  });
+
+  it('verify: a tampered store or export fails with exit 1 and the first broken record', async () => {
+    const { root, out } = workspace();
+    const ledger = path.join(out, 'case.sqlite');
+    const s = JSON.parse((await main(['analyze', 'dataset.json', '--ledger', ledger], { cwd: root, env: {}, now: clock })).stdout) as Summary;
+    const exported = path.join(out, 'custody.json');
+    writeFileSync(exported, JSON.stringify(exportCustody(loadLedger(ledger))));
+    expect((await main(['verify', exported], { cwd: out })).code).toBe(0);
+    const doc = JSON.parse(readFileSync(exported, 'utf8')) as { records: { digest: string }[] };
+    const d = doc.records[3] as { digest: string };
+    d.digest = `${d.digest.slice(0, 5)}${d.digest[5] === 'a' ? 'b' : 'a'}${d.digest.slice(6)}`;
+    writeFileSync(exported, JSON.stringify(doc));
+    const bad = await main(['verify', exported], { cwd: out });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ source: 'export', ok: false, firstBroken: 4 });
+    expect((await main(['verify', ledger, '--expect-count', String(s.custody.records + 1)], { cwd: out })).code).toBe(1);
+    const db = new BetterSqlite3(ledger);
+    db.exec('DROP TRIGGER custody_no_update');
+    db.close();
+    const triggers = await main(['verify', ledger], { cwd: out });
+    expect(triggers.code).toBe(1);
+    expect(JSON.parse(triggers.stdout)).toMatchObject({ ok: false, missingTriggers: ['custody_no_update'] });
+  });
+});
+
+describe('forensic.ingest job', () => {
+  it('validates its payload, reports progress up to 1 and returns the summary and events', async () => {
+    const { root } = workspace();
+    const seen: JobProgress[] = [];
+    const runner = new InProcessRunner(jobs);
+    const result = (await runner.run(INGEST_JOB, { path: 'preproc.tsv', evidenceRoot: root }, { onProgress: (p) => seen.push(p) })) as { artifact: { events: number }; events: unknown[] };
+    expect(result.artifact.events).toBe(3);
+    expect(result.events).toHaveLength(3);
+    expect(seen[0]?.fraction).toBe(0);
+    expect(seen.at(-1)?.fraction).toBe(1);
+    expect(seen.every((p, i) => i === 0 || p.fraction >= (seen[i - 1] as JobProgress).fraction)).toBe(true);
+    const summaryOnly = (await runner.run(INGEST_JOB, { path: 'preproc.tsv', evidenceRoot: root, events: false })) as { events: unknown[] };
+    expect(summaryOnly.events).toEqual([]);
+    for (const bad of [{ path: 'x' }, { path: 'x', evidenceRoot: 'relative/root' }, { path: 'x', evidenceRoot: root, kind: 'pcap' }, { path: 'x', evidenceRoot: root, utcOffsetHours: 1.3 }, { path: 'x', evidenceRoot: root, extra: 1 }]) {
+      let err: unknown;
+      try {
+        await runner.run(INGEST_JOB, bad);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(VitrineError);
+      expect((err as VitrineError).code).toBe('bad_request');
+    }
+  });
+});
