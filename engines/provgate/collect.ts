@@ -59,19 +59,24 @@ interface Verified {
   readonly payload: CommitPayload | BuildPayload | ScanPayload | SastPayload;
 }
 
-function checkPayload(index: number, event: StageEvent, rejected: Rejection[]): Verified | null {
-  if (!isStage(event.stage)) {
-    rejected.push({ index, reason: `envelope[${index}]: unknown stage` });
-    return null;
-  }
+/** What is wrong with a verified event's stage or payload (our words, with the field path), or null when it is well formed. */
+export function eventProblem(event: StageEvent): string | null {
+  if (!isStage(event.stage)) return 'unknown stage';
   const parsed = PAYLOAD_SCHEMAS[event.stage].safeParse(event.payload);
-  if (!parsed.success) {
-    const first = issuesToDetails(parsed.error.issues)[0];
-    const where = first === undefined || first.path === '' ? '' : ` at ${first.path}`;
-    rejected.push({ index, reason: `envelope[${index}]: malformed ${event.stage} payload${where}: ${first?.issue ?? 'invalid'}` });
+  if (parsed.success) return null;
+  const first = issuesToDetails(parsed.error.issues)[0];
+  const where = first === undefined || first.path === '' ? '' : ` at ${first.path}`;
+  return `malformed ${event.stage} payload${where}: ${first?.issue ?? 'invalid'}`;
+}
+
+function checkPayload(index: number, event: StageEvent, rejected: Rejection[]): Verified | null {
+  const problem = eventProblem(event);
+  if (problem !== null || !isStage(event.stage)) {
+    rejected.push({ index, reason: `envelope[${index}]: ${problem ?? 'unknown stage'}` });
     return null;
   }
-  return { index, stage: event.stage, runId: event.runId, payload: parsed.data };
+  const payload = PAYLOAD_SCHEMAS[event.stage].parse(event.payload);
+  return { index, stage: event.stage, runId: event.runId, payload };
 }
 
 /** The node id of a dependency: its purl identity (type, namespace, name, version). */

@@ -5,7 +5,7 @@ import { signEvent, type StageEvent } from './envelope.js';
 import { TyposquatScorer, editDistance } from './enrich.js';
 import { nodeId, ProvenanceGraph } from './graph.js';
 import { cyclonedxToBuild, sbomJsonToBuild, scannerJsonToScan } from './ingest.js';
-import { layerBlastRadius, originStory, run, toCypherScript, toGraphDocument } from './index.js';
+import { graphFromDocument, layerBlastRadius, originStory, run, toCypherScript, toGraphDocument } from './index.js';
 import { DEMO_SIGNING_KEY, demoTrust } from './keys.js';
 import { evaluate, markdownText, prComment, provenanceIntegrity, type Decision } from './policy.js';
 import { DEMO_AUTHOR, DEMO_BASE_LAYER, DEMO_PR, DEMO_SHA, demoScorer, EXPECTED_VERDICTS, scenarioEnvelopes, SCENARIOS } from './synth.js';
@@ -134,11 +134,15 @@ describe('the graph', () => {
     const doc = toGraphDocument(a.result);
     expect(doc.stats).toEqual(a.result.graph.stats());
     expect(new Set(doc.nodes.map((n) => n.kind))).toEqual(new Set(['commit', 'file', 'dependency', 'build', 'layer', 'image', 'service', 'container']));
-    const cypher = toCypherScript(a.result);
+    const cypher = toCypherScript(a.result.graph);
     expect(cypher).toContain('CREATE CONSTRAINT IF NOT EXISTS');
     expect(cypher).toContain(':INTRODUCED');
     expect(cypher).toContain(':HAS_FINDING');
     expect(cypher).toContain("'CVE-2020-14343'");
+    // A stored document rebuilds the same graph.
+    const rebuilt = graphFromDocument(JSON.parse(JSON.stringify(doc)) as typeof doc);
+    expect(toCypherScript(rebuilt)).toBe(cypher);
+    expect(originStory(rebuilt, 'CVE-2020-14343')).toEqual(originStory(a.result.graph, 'CVE-2020-14343'));
   });
 });
 

@@ -3,7 +3,7 @@ import { toCypher, type CypherNode, type CypherEdge, type CypherScalar, type Cyp
 import { collect, missingStages, type CollectResult, type Rejection, type UnattributedFinding } from './collect.js';
 import type { LoadedEnvelope, TrustedKeys } from './envelope.js';
 import { enrich, type DependencyScorer } from './enrich.js';
-import type { Finding, GraphEdge, GraphNode } from './graph.js';
+import { ProvenanceGraph, type Finding, type GraphEdge, type GraphNode } from './graph.js';
 import { evaluate, type Decision } from './policy.js';
 
 export const VERSION = '0.1.0';
@@ -37,11 +37,17 @@ export interface GraphDocument {
   readonly decision?: Decision;
 }
 
+/** Edges in a stable order (by from, to, rel), whatever order the events came in. */
+function sortedEdges(g: ProvenanceGraph): GraphEdge[] {
+  const key = (e: GraphEdge): string => `${e.from}\u0000${e.to}\u0000${e.rel}`;
+  return g.edges().sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
 /** `export --format json`: the graph as one JSON document (nodes and edges sorted, so equal graphs give equal text). */
 export function toGraphDocument(result: CollectResult, decision?: Decision): GraphDocument {
   const g = result.graph;
   const byId = <T extends { id: string }>(a: T, b: T): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const edges = g.edges().sort((a, b) => (a.from + a.to + a.rel < b.from + b.to + b.rel ? -1 : 1));
+  const edges = sortedEdges(g);
   return {
     nodes: [...g.nodes.values()].sort(byId),
     edges,
@@ -77,14 +83,22 @@ const LABELS: Readonly<Record<string, string>> = {
 };
 
 /** `export --format cypher`: an idempotent Neo4j script of the graph, findings as nodes linked by HAS_FINDING. */
-export function toCypherScript(result: CollectResult): string {
-  const g = result.graph;
-  const doc = toGraphDocument(result);
-  const nodes: CypherNode[] = doc.nodes.map((n) => ({ id: n.id, labels: ['Provenance', LABELS[n.kind] ?? 'Node'], properties: { kind: n.kind, label: n.label, ...cypherProps(n.attrs) } }));
-  const edges: CypherEdge[] = doc.edges.map((e) => ({ from: e.from, to: e.to, type: e.rel.toUpperCase() }));
+export function toCypherScript(g: ProvenanceGraph): string {
+  const byId = (a: GraphNode, b: GraphNode): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const nodes: CypherNode[] = [...g.nodes.values()].sort(byId).map((n) => ({ id: n.id, labels: ['Provenance', LABELS[n.kind] ?? 'Node'], properties: { kind: n.kind, label: n.label, ...cypherProps(n.attrs) } }));
+  const edges: CypherEdge[] = sortedEdges(g).map((e) => ({ from: e.from, to: e.to, type: e.rel.toUpperCase() }));
   for (const f of g.findings) {
     nodes.push({ id: f.id, labels: ['Provenance', 'Finding'], properties: { source: f.source, severity: f.severity, title: f.title, cve: f.cve, reachable: f.reachable, evidence: f.evidence } });
     edges.push({ from: f.nodeId, to: f.id, type: 'HAS_FINDING' });
   }
   return toCypher({ nodes, edges }, { constraints: true, header: 'Vitrine provenance gate graph' });
+}
+
+/** Rebuilds the graph of a stored document (for origin stories, blast radii and Cypher of a stored run). */
+export function graphFromDocument(doc: Pick<GraphDocument, 'nodes' | 'edges' | 'findings'>): ProvenanceGraph {
+  const g = new ProvenanceGraph();
+  for (const n of doc.nodes) g.addNode(n.kind, n.id, n.label, n.attrs);
+  for (const e of doc.edges) g.addEdge(e.from, e.to, e.rel);
+  for (const f of doc.findings) g.addFinding({ ...f, evidence: [...f.evidence] });
+  return g;
 }

@@ -1,0 +1,380 @@
+// `provgate` command line: keys, signing and verifying stage events, ingest of tool output, the gate, queries, exports, demo scenarios, serve.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { VitrineError } from '../core/errors.js';
+import { isLoopbackHost } from '../core/http/security.js';
+import { listen } from '../core/http/server.js';
+import { InProcessRunner } from '../core/jobs/in-process.js';
+import { openMemoryStore, openStore } from '../core/store.js';
+import { eventProblem } from './collect.js';
+import { isMalformed, signEvent, verifyEnvelope, type Envelope, type LoadedEnvelope, type StageEvent, type TrustedKey, type TrustedKeys } from './envelope.js';
+import { isStage, PAYLOAD_SCHEMAS } from './events.js';
+import { loadEnvelopes, MAX_FILE_BYTES, saveEnvelopes } from './files.js';
+import { createStandaloneApp } from './http.js';
+import { layerBlastRadius, originStory, run, toCypherScript, toGraphDocument, VERSION } from './index.js';
+import { buildIdFor, cyclonedxToBuild, sarifToSast, sbomJsonToBuild, scannerJsonToScan } from './ingest.js';
+import { DEMO_JOB, GATE_JOB, jobs, type GateJobResult } from './jobs.js';
+import { demoTrust, keygen, signingKeyFromEnv, trustedFromEnv, trustedToJson } from './keys.js';
+import { provgateService } from './service.js';
+import { isScenario, SCENARIOS, scenarioEnvelopes } from './synth.js';
+
+export const DEFAULT_PORT = 8720;
+
+const HELP = `provgate ${VERSION}: a provenance gate over signed pipeline stage events (commit, build, scan, sast)
+
+Usage:
+  provgate keygen PREFIX                 Ed25519 key pair: PREFIX.key (private, mode 0600) and PREFIX.pub
+  provgate sign STAGE PAYLOAD.json -o OUT [--run-id ID] [--layout dsse|gate]
+                                         sign one stage payload (commit, build, scan or sast)
+  provgate verify EVENTS [--demo] [--lenient]
+                                         check every envelope's signature and payload; exit 1 if any is rejected
+  provgate ingest [--sbom F [--cyclonedx]] [--scanner F]... [--sarif F]... --commit SHA -o OUT
+                  [--build-id ID] [--run-id ID] [--layout dsse|gate]
+                                         sign unmodified tool output (syft JSON or CycloneDX; Trivy or Grype JSON; SARIF 2.1.0)
+  provgate gate EVENTS [--comment] [--demo] [--lenient]
+                                         the decision as JSON (or a Markdown PR comment); exit 1 on block
+  provgate backtrack EVENTS QUERY [--demo]  origin stories of a CVE id, finding id or package name
+  provgate blast EVENTS LAYER_PREFIX [--demo]
+                                         images, services and containers inheriting a layer
+  provgate merge IN... -o OUT            concatenate envelope files
+  provgate export EVENTS --format json|cypher [--demo]
+  provgate synth SCENARIO OUT            write a signed synthetic scenario: ${SCENARIOS.join(', ')}
+  provgate demo                          run every scenario and check its verdict
+  provgate serve [--host H] [--port P] [--allow-remote] [--demo]
+                                         HTTP API: GET /healthz, POST /v1/gate, POST /v1/demo/{scenario}, GET /v1/runs...
+  provgate --version | --help
+
+Keys: signing uses GATE_SIGNING_KEY (Ed25519 PEM, or the path of one) under GATE_KEYID, else the public HMAC
+demo key. The gate trusts GATE_PUBKEY (Ed25519 PEM or path) under GATE_KEYID (default: the key's id) and nothing
+else; --demo also trusts the public demo key (demos only). Without a trusted key, commands that verify refuse to run.
+Not built yet: lineage, bench, export --format opa|intoto, gate --advisories/--top-pypi/--reach-*.
+Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input.`;
+
+/** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+class UsageError extends Error {}
+
+const options = {
+  out: { type: 'string', short: 'o' },
+  format: { type: 'string' },
+  comment: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  lenient: { type: 'boolean' },
+  sbom: { type: 'string' },
+  cyclonedx: { type: 'boolean' },
+  scanner: { type: 'string', multiple: true },
+  sarif: { type: 'string', multiple: true },
+  commit: { type: 'string' },
+  'build-id': { type: 'string' },
+  'run-id': { type: 'string' },
+  layout: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'allow-remote': { type: 'boolean' },
+  advisories: { type: 'string' },
+  'top-pypi': { type: 'boolean' },
+  'reach-repo': { type: 'string' },
+  'reach-src': { type: 'string', multiple: true },
+  'reach-manifest': { type: 'string' },
+  limit: { type: 'string' },
+  version: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true; strict: true }>>['values'];
+
+const json = (value: unknown): CliResult => ({ code: 0, stdout: `${JSON.stringify(value, null, 2)}\n`, stderr: '' });
+
+function describeError(err: unknown): string {
+  if (err instanceof VitrineError) {
+    const details = (err.details ?? []).slice(0, 20).map((d) => `  ${d.path === '' ? '(document)' : d.path}: ${d.issue}`);
+    return [`provgate: ${err.message}`, ...details].join('\n');
+  }
+  return 'provgate: internal error';
+}
+
+function args(positionals: readonly string[], count: number, usage: string): string[] {
+  if (positionals.length !== count) throw new UsageError(usage);
+  return [...positionals];
+}
+
+function outFile(values: Values): string {
+  if (values.out === undefined || values.out === '') throw new UsageError('-o OUT is required');
+  return values.out;
+}
+
+function layoutOf(values: Values): Envelope['layout'] {
+  const layout = values.layout ?? 'dsse';
+  if (layout !== 'dsse' && layout !== 'gate') throw new UsageError('--layout must be dsse or gate');
+  return layout;
+}
+
+function runIdOf(value: string | undefined, fallback: string): string {
+  const id = value ?? fallback;
+  if (!/^[\x21-\x7e]{1,256}$/.test(id)) throw new UsageError('--run-id must be 1 to 256 printable characters');
+  return id;
+}
+
+/** The keys the gate trusts: GATE_PUBKEY (under GATE_KEYID), plus the demo key with --demo; refuses when there are none. */
+function trustOf(values: Values): TrustedKeys {
+  const trusted = new Map<string, TrustedKey>(trustedFromEnv());
+  if (values.demo === true) for (const [id, key] of demoTrust()) trusted.set(id, key);
+  if (trusted.size === 0) throw new UsageError('no trusted key: set GATE_PUBKEY (and GATE_KEYID), or pass --demo to trust the public demo key');
+  return trusted;
+}
+
+function readJsonFile(file: string, what: string): unknown {
+  let text: string;
+  try {
+    if (statSync(file).size > MAX_FILE_BYTES) throw new VitrineError('payload_too_large', `the ${what} is too large`);
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if (err instanceof VitrineError) throw err;
+    throw new UsageError(`the ${what} cannot be read`);
+  }
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+  } catch {
+    throw new VitrineError('validation_failed', `the ${what} is not valid JSON`);
+  }
+}
+
+function notYet(values: Values): void {
+  if (values.advisories !== undefined || values['top-pypi'] === true || values['reach-repo'] !== undefined || values['reach-src'] !== undefined || values['reach-manifest'] !== undefined) {
+    throw new UsageError('--advisories, --top-pypi and --reach-* are not built yet in this version');
+  }
+}
+
+function keygenCommand(positionals: readonly string[]): CliResult {
+  const [prefix] = args(positionals, 1, 'keygen takes one PREFIX');
+  const { keyid, privateFile, publicFile } = keygen(prefix as string);
+  return json({ keyid, privateKey: privateFile, publicKey: publicFile });
+}
+
+function signCommand(positionals: readonly string[], values: Values): CliResult {
+  const [stage, file] = args(positionals, 2, 'sign takes STAGE and PAYLOAD.json');
+  if (!isStage(stage as string)) throw new UsageError('STAGE must be commit, build, scan or sast');
+  const payload = readJsonFile(file as string, 'payload file');
+  const event: StageEvent = { stage: stage as string, runId: runIdOf(values['run-id'], `manual-${stage as string}`), payload };
+  const problem = eventProblem(event);
+  if (problem !== null) throw new VitrineError('validation_failed', `refusing to sign: ${problem}`);
+  // Sign the payload as the schema reads it, so what is signed is what the gate will see.
+  const parsed = PAYLOAD_SCHEMAS[stage as keyof typeof PAYLOAD_SCHEMAS].parse(payload);
+  const key = signingKeyFromEnv();
+  saveEnvelopes([signEvent({ ...event, payload: parsed }, key, layoutOf(values))], outFile(values));
+  return json({ wrote: 1, keyid: key.keyid, demoKey: key.type === 'hmac' });
+}
+
+function verifyCommand(positionals: readonly string[], values: Values): CliResult {
+  const [file] = args(positionals, 1, 'verify takes one EVENTS file');
+  const trusted = trustOf(values);
+  const envs = loadEnvelopes(file as string, values.lenient === true);
+  const results = envs.map((env: LoadedEnvelope, index) => {
+    if (isMalformed(env)) return { index: env.index, ok: false, reason: `malformed envelope (${env.issue})` };
+    try {
+      const event = verifyEnvelope(env, trusted);
+      const problem = eventProblem(event);
+      return problem === null ? { index, ok: true, stage: event.stage, runId: event.runId, keyids: env.signatures.map((s) => s.keyid) } : { index, ok: false, reason: problem };
+    } catch (err) {
+      return { index, ok: false, reason: err instanceof VitrineError ? err.message : 'unreadable' };
+    }
+  });
+  const out = json(results);
+  return { ...out, code: results.every((r) => r.ok) ? 0 : 1 };
+}
+
+function ingestCommand(positionals: readonly string[], values: Values): CliResult {
+  if (positionals.length !== 0) throw new UsageError('ingest takes no positional arguments');
+  const commit = values.commit;
+  if (commit === undefined || !/^[0-9a-fA-F]{7,64}$/.test(commit)) throw new UsageError('--commit SHA is required (7 to 64 hex digits)');
+  if (values.cyclonedx === true && values.sbom === undefined) throw new UsageError('--cyclonedx qualifies --sbom');
+  const out = outFile(values);
+  const runId = runIdOf(values['run-id'], `ingest-${commit.slice(0, 12).toLowerCase()}`);
+  const events: StageEvent[] = [];
+  if (values.sbom !== undefined) {
+    const buildId = values['build-id'] ?? buildIdFor(values.sbom);
+    if (!/^[\x21-\x7e]{1,1024}$/.test(buildId)) throw new UsageError('--build-id must be printable');
+    events.push({ stage: 'build', runId, payload: (values.cyclonedx === true ? cyclonedxToBuild : sbomJsonToBuild)(values.sbom, buildId, commit) });
+  }
+  for (const f of values.scanner ?? []) events.push({ stage: 'scan', runId, payload: scannerJsonToScan(f) });
+  for (const f of values.sarif ?? []) events.push({ stage: 'sast', runId, payload: sarifToSast(f, commit) });
+  if (events.length === 0) throw new UsageError('ingest needs at least one of --sbom, --scanner, --sarif');
+  for (const e of events) {
+    const problem = eventProblem(e);
+    if (problem !== null) throw new VitrineError('validation_failed', `the ${e.stage} event cannot be signed: ${problem}`);
+  }
+  const key = signingKeyFromEnv();
+  const layout = layoutOf(values);
+  saveEnvelopes(
+    events.map((e) => signEvent(e, key, layout)),
+    out,
+  );
+  return json({ wrote: events.length, stages: events.map((e) => e.stage), keyid: key.keyid, demoKey: key.type === 'hmac' });
+}
+
+async function gateCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
+  const [file] = args(positionals, 1, 'gate takes one EVENTS file');
+  notYet(values);
+  const trusted = trustOf(values);
+  const list = readJsonFile(file as string, 'envelope file');
+  const result = (await new InProcessRunner(jobs).run(GATE_JOB, { envelopes: list, lenient: values.lenient === true, trusted: trustedToJson(trusted) })) as GateJobResult;
+  const stdout = values.comment === true ? result.comment : `${JSON.stringify(result.decision, null, 2)}\n`;
+  return { code: result.decision.verdict === 'block' ? 1 : 0, stdout, stderr: '' };
+}
+
+function loadAndRun(file: string, values: Values): ReturnType<typeof run> {
+  const trusted = trustOf(values);
+  return run(loadEnvelopes(file, values.lenient === true), trusted);
+}
+
+function backtrackCommand(positionals: readonly string[], values: Values): CliResult {
+  const [file, query] = args(positionals, 2, 'backtrack takes EVENTS and a CVE id, finding id or package name');
+  return json(originStory(loadAndRun(file as string, values).result.graph, query as string));
+}
+
+function blastCommand(positionals: readonly string[], values: Values): CliResult {
+  const [file, prefix] = args(positionals, 2, 'blast takes EVENTS and a layer digest prefix');
+  return json(layerBlastRadius(loadAndRun(file as string, values).result.graph, prefix as string));
+}
+
+function mergeCommand(positionals: readonly string[], values: Values): CliResult {
+  if (positionals.length === 0) throw new UsageError('merge takes one or more envelope files');
+  const out = outFile(values);
+  const all: Envelope[] = [];
+  for (const f of positionals) for (const e of loadEnvelopes(f)) if (!isMalformed(e)) all.push(e);
+  saveEnvelopes(all, out);
+  return json({ wrote: all.length, inputs: positionals.length });
+}
+
+function exportCommand(positionals: readonly string[], values: Values): CliResult {
+  const [file] = args(positionals, 1, 'export takes one EVENTS file');
+  const format = values.format ?? 'json';
+  if (format === 'opa' || format === 'intoto') throw new UsageError(`--format ${format} is not built yet in this version`);
+  if (format !== 'json' && format !== 'cypher') throw new UsageError('--format must be json or cypher');
+  const { result, decision } = loadAndRun(file as string, values);
+  if (format === 'cypher') return { code: 0, stdout: toCypherScript(result.graph), stderr: '' };
+  return json(toGraphDocument(result, decision));
+}
+
+function synthCommand(positionals: readonly string[]): CliResult {
+  const [scenario, out] = args(positionals, 2, 'synth takes SCENARIO and OUT');
+  if (!isScenario(scenario as string)) throw new UsageError(`SCENARIO must be one of ${SCENARIOS.join(', ')}`);
+  const key = signingKeyFromEnv();
+  const envs = scenarioEnvelopes(scenario as (typeof SCENARIOS)[number], key);
+  saveEnvelopes(envs, out as string);
+  return json({ wrote: envs.length, scenario, keyid: key.keyid, demoKey: key.type === 'hmac' });
+}
+
+async function demoCommand(positionals: readonly string[]): Promise<CliResult> {
+  if (positionals.length !== 0) throw new UsageError('demo takes no arguments');
+  const runner = new InProcessRunner(jobs);
+  const rows = [];
+  for (const scenario of SCENARIOS) {
+    const r = (await runner.run(DEMO_JOB, { scenario })) as GateJobResult;
+    rows.push({ scenario, verdict: r.decision.verdict, expected: r.expected, ok: r.decision.verdict === r.expected, reasons: r.decision.reasons.map((x) => `[${x.verdict}] ${x.rule}: ${x.message}`), stats: r.graph.stats });
+  }
+  const out = json(rows);
+  return { ...out, code: rows.every((r) => r.ok) ? 0 : 1 };
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PORT;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
+  return Number(text);
+}
+
+async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
+  if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
+  const host = values.host ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host)) throw new UsageError('--host is not a host name or address');
+  const port = parsePort(values.port);
+  const allowRemote = values['allow-remote'] === true;
+  if (!isLoopbackHost(host) && !allowRemote) throw new UsageError('binding a non-loopback address needs --allow-remote (the API has no authentication)');
+  const trusted = trustedFromEnv();
+  if (trusted.size === 0 && values.demo !== true) throw new UsageError('no trusted key: set GATE_PUBKEY (and GATE_KEYID), or pass --demo to trust the public demo key');
+  const home = process.env['VITRINE_HOME'];
+  const db = home !== undefined && home !== '' ? openStore(path.join(home, 'vitrine.db'), [provgateService]) : openMemoryStore([provgateService]);
+  const bare = host.replace(/^\[|\]$/g, '');
+  const allowedHosts = ['127.0.0.1', 'localhost', '[::1]', '::1', ...(isLoopbackHost(host) ? [] : [host.toLowerCase(), `[${bare.toLowerCase()}]`])];
+  const app = createStandaloneApp({ db, trusted, trustDemo: values.demo === true, ...(home ? { dataDir: home } : {}), allowedHosts });
+  const server = await listen(app, { host: bare, port, allowRemote });
+  process.stdout.write(`provgate ${VERSION} listening on ${server.url}\n`);
+  if (!isLoopbackHost(host)) process.stderr.write('provgate: warning: listening beyond loopback; the API has no authentication\n');
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      void server.close().then(() => {
+        db.close();
+        resolve();
+      });
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return { code: 0, stdout: '', stderr: '' };
+}
+
+/** Runs the command line on `argv` (without node and script). */
+export async function main(argv: readonly string[]): Promise<CliResult> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch {
+    return { code: 2, stdout: '', stderr: `provgate: unknown or malformed option\n\n${HELP}\n` };
+  }
+  const { values, positionals } = parsed;
+  if (values.version === true) return { code: 0, stdout: `provgate ${VERSION}\n`, stderr: '' };
+  const [command, ...rest] = positionals;
+  if (values.help === true || command === undefined || command === 'help') return { code: command === undefined && values.help !== true ? 2 : 0, stdout: `${HELP}\n`, stderr: '' };
+  try {
+    switch (command) {
+      case 'keygen':
+        return keygenCommand(rest);
+      case 'sign':
+        return signCommand(rest, values);
+      case 'verify':
+        return verifyCommand(rest, values);
+      case 'ingest':
+        return ingestCommand(rest, values);
+      case 'gate':
+        return await gateCommand(rest, values);
+      case 'backtrack':
+        return backtrackCommand(rest, values);
+      case 'blast':
+        return blastCommand(rest, values);
+      case 'merge':
+        return mergeCommand(rest, values);
+      case 'export':
+        return exportCommand(rest, values);
+      case 'synth':
+        return synthCommand(rest);
+      case 'demo':
+        return await demoCommand(rest);
+      case 'serve':
+        return await serveCommand(rest, values);
+      case 'lineage':
+      case 'bench':
+        throw new UsageError(`${command} is not built yet in this version`);
+      default:
+        throw new UsageError('unknown command');
+    }
+  } catch (err) {
+    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `provgate: ${err.message}\n(provgate --help for usage)\n` };
+    return { code: 2, stdout: '', stderr: `${describeError(err)}\n` };
+  }
+}
+
+// Run when executed directly (node --import tsx engines/provgate/cli.ts, or bin/provgate).
+const invoked = process.argv[1];
+if (invoked !== undefined && import.meta.url === pathToFileURL(path.resolve(invoked)).href) {
+  const result = await main(process.argv.slice(2));
+  if (result.stdout !== '') process.stdout.write(result.stdout);
+  if (result.stderr !== '') process.stderr.write(result.stderr);
+  process.exitCode = result.code;
+}

@@ -1,0 +1,164 @@
+// The provenance gate HTTP routes (mounted by the gateway at /svc/provgate, or at / by `provgate serve`): /healthz and /v1.
+import type { Database } from 'better-sqlite3';
+import express, { type Express, type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import { canonicalHash } from '../core/canonical.js';
+import { VitrineError } from '../core/errors.js';
+import { errorHandler, jsonBody, notFound, page, parsePagination, parseQuery, requestId, route } from '../core/http/index.js';
+import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
+import { InProcessRunner } from '../core/jobs/in-process.js';
+import type { ServiceContext } from '../core/service.js';
+import { openMemoryStore } from '../core/store.js';
+import type { TrustedKeys } from './envelope.js';
+import { parseEnvelopeList } from './files.js';
+import { graphFromDocument, layerBlastRadius, originStory, toCypherScript, VERSION } from './index.js';
+import { DEMO_JOB, GATE_JOB, jobs, type GateJobResult } from './jobs.js';
+import { demoTrust, trustedFromEnv, trustedToJson } from './keys.js';
+import { provgateService } from './service.js';
+import { getRun, listRuns, saveRun, type RunListItem, type StoredRun } from './store.js';
+import { isScenario } from './synth.js';
+
+/** Largest envelope list POST /v1/gate takes. */
+export const MAX_GATE_BODY = '64mb';
+
+export interface RouterOptions {
+  /** Keys the gate trusts; default GATE_PUBKEY (under GATE_KEYID) from the environment. */
+  readonly trusted?: TrustedKeys;
+  /** Also trust the public HMAC demo key (demos only). */
+  readonly trustDemo?: boolean;
+}
+
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const gateQuery = z.object({ lenient: z.enum(['true', 'false']).optional() });
+const backtrackQuery = z.object({ q: z.string().trim().min(1).max(512) });
+const blastQuery = z.object({ layer: z.string().trim().min(4).max(71) });
+
+function isGateResult(value: unknown): value is GateJobResult {
+  const v = value as Partial<GateJobResult> | null;
+  return typeof v === 'object' && v !== null && typeof v.decision?.verdict === 'string' && Array.isArray(v.graph?.nodes) && typeof v.comment === 'string' && typeof v.envelopes === 'number';
+}
+
+/** What POST /v1/gate and /v1/demo answer: the run's list item (run id, verdict, counts) and the decision. */
+function summary(item: RunListItem, result: GateJobResult): Record<string, unknown> {
+  return { ...item, decision: result.decision, ...(result.expected === undefined ? {} : { expected: result.expected }) };
+}
+
+export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): Router {
+  const router = express.Router();
+  const trusted = new Map(options.trusted ?? trustedFromEnv());
+  if (options.trustDemo === true) for (const [id, key] of demoTrust()) trusted.set(id, key);
+
+  const storedRun = (req: Request): StoredRun => {
+    const raw = req.params['run'];
+    const id = typeof raw === 'string' ? raw : '';
+    const run = RUN_ID.test(id) ? getRun(ctx.db, id) : null;
+    if (run === null) throw new VitrineError('not_found', 'no such run');
+    return run;
+  };
+
+  const runJob = async (res: Response, type: string, payload: unknown, label: string): Promise<GateJobResult> => {
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableEnded) controller.abort();
+    });
+    const result = await ctx.jobs.run(type, payload, { signal: controller.signal, label });
+    // The result crossed a process boundary: check its shape before it is stored and served.
+    if (!isGateResult(result)) throw new VitrineError('internal', 'the gate job returned no decision');
+    return result;
+  };
+
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', service: 'provgate', version: VERSION, trustedKeys: trusted.size });
+  });
+
+  router.post(
+    '/v1/gate',
+    jsonBody(MAX_GATE_BODY),
+    route(async (req, res) => {
+      const { lenient } = parseQuery(gateQuery, req);
+      // Checked here too, so malformed envelopes get their 422 at once, without taking a worker.
+      const envelopes = parseEnvelopeList(req.body, lenient === 'true');
+      if (trusted.size === 0) throw new VitrineError('unavailable', 'the gate trusts no key: set GATE_PUBKEY (and GATE_KEYID) for the service');
+      const result = await runJob(res, GATE_JOB, { envelopes: req.body as unknown, lenient: lenient === 'true', trusted: trustedToJson(trusted) }, `Gate ${envelopes.length} envelopes`);
+      const item = saveRun(ctx.db, { source: 'gate', envelopes: envelopes.length, envelopesSha256: canonicalHash(req.body), graph: result.graph, decision: result.decision, comment: result.comment });
+      res.json(summary(item, result));
+    }),
+  );
+
+  router.post(
+    '/v1/demo/:scenario',
+    route(async (req, res) => {
+      const raw = req.params['scenario'];
+      const scenario = typeof raw === 'string' ? raw : '';
+      if (!isScenario(scenario)) throw new VitrineError('not_found', 'no such scenario');
+      const result = await runJob(res, DEMO_JOB, { scenario }, `Demo ${scenario}`);
+      const item = saveRun(ctx.db, { source: 'demo', scenario, envelopes: result.envelopes, graph: result.graph, decision: result.decision, comment: result.comment });
+      res.json(summary(item, result));
+    }),
+  );
+
+  router.get('/v1/runs', (req, res) => {
+    const p = parsePagination(req);
+    const { items, total } = listRuns(ctx.db, p);
+    res.json(page(items, total, p));
+  });
+
+  router.get('/v1/runs/:run', (req, res) => {
+    const run = storedRun(req);
+    const { graph: _graph, ...rest } = run;
+    res.json(rest);
+  });
+
+  router.get('/v1/runs/:run/graph', (req, res) => {
+    const run = storedRun(req);
+    res.json({ ...run.graph, decision: run.decision });
+  });
+
+  router.get('/v1/runs/:run/backtrack', (req, res) => {
+    const { q } = parseQuery(backtrackQuery, req);
+    const run = storedRun(req);
+    res.json({ query: q, stories: originStory(graphFromDocument(run.graph), q) });
+  });
+
+  router.get('/v1/runs/:run/blast', (req, res) => {
+    const { layer } = parseQuery(blastQuery, req);
+    const run = storedRun(req);
+    res.json(layerBlastRadius(graphFromDocument(run.graph), layer));
+  });
+
+  router.get('/v1/runs/:run/cypher', (req, res) => {
+    const run = storedRun(req);
+    res.type('text/plain; charset=utf-8').send(toCypherScript(graphFromDocument(run.graph)));
+  });
+
+  return router;
+}
+
+export interface StandaloneOptions extends RouterOptions {
+  /** The store; default an in-memory one (runs last as long as the process). */
+  readonly db?: Database;
+  readonly dataDir?: string;
+  readonly resourcesDir?: string;
+  /** Host names the Host header may carry; default the loopback names. */
+  readonly allowedHosts?: readonly string[];
+}
+
+/** The app `provgate serve` runs: hardening, request ids, the router at the root, the one error shape. */
+export function createStandaloneApp(options: StandaloneOptions = {}): Express {
+  const ctx: ServiceContext = {
+    jobs: new InProcessRunner(jobs),
+    db: options.db ?? openMemoryStore([provgateService]),
+    dataDir: options.dataDir ?? '',
+    resourcesDir: options.resourcesDir ?? '',
+  };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(securityHeaders());
+  app.use(requestId());
+  app.use(hostAllowList(options.allowedHosts ?? LOOPBACK_HOSTS));
+  app.use(createRouter(ctx, { ...(options.trusted === undefined ? {} : { trusted: options.trusted }), ...(options.trustDemo === undefined ? {} : { trustDemo: options.trustDemo }) }));
+  app.use(notFound());
+  app.use(errorHandler());
+  return app;
+}
