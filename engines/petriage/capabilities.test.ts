@@ -84,7 +84,7 @@ describe('tagRaw', () => {
       'https://example-ca.invalid/repository/',
     ];
     const ev = urlEvidence(rules, [...counted, ...ignored].map((value) => ({ value })));
-    expect(ev.map((e) => e.value)).toEqual(['http://c2.example.invalid/gate.php', 'https://198.51.100.7:8443/x', 'ftp://files.example.net/a']);
+    expect(ev.map((e) => (e.kind === 'import' ? e.name : e.value))).toEqual(['http://c2.example.invalid/gate.php', 'https://198.51.100.7:8443/x', 'ftp://files.example.net/a']);
     expect(tagRaw(ignored, { rules })).toEqual([]);
   });
 

@@ -60,20 +60,16 @@ export function murmur3(bytes: Uint8Array, seed = 0): number {
     h = (h << 13) | (h >>> 19);
     h = (Math.imul(h, 5) + 0xe6546b64) | 0;
   }
-  let k = 0;
-  switch (n & 3) {
-    case 3:
-      k ^= (bytes[blocks + 2] as number) << 16;
-    // falls through
-    case 2:
-      k ^= (bytes[blocks + 1] as number) << 8;
-    // falls through
-    case 1:
-      k ^= bytes[blocks] as number;
-      k = Math.imul(k, c1);
-      k = (k << 15) | (k >>> 17);
-      k = Math.imul(k, c2);
-      h ^= k;
+  const tail = n & 3;
+  if (tail > 0) {
+    let k = 0;
+    if (tail === 3) k ^= (bytes[blocks + 2] as number) << 16;
+    if (tail >= 2) k ^= (bytes[blocks + 1] as number) << 8;
+    k ^= bytes[blocks] as number;
+    k = Math.imul(k, c1);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, c2);
+    h ^= k;
   }
   h ^= n;
   h ^= h >>> 16;

@@ -1,0 +1,165 @@
+// `analyze`: one PE's triage result: dissection, capabilities, features, verdict and score with attributions, family, notes and a candidate rule.
+import { VitrineError } from '../core/errors.js';
+import { capabilitiesOf, type Capability, type CapabilityRules } from './capabilities.js';
+import { familyScores, fileTokens, FAMILY_MIN_SIMILARITY, type FamilyAttribution } from './family.js';
+import { featurize, FEATURE_LAYOUT, FEATURE_NAMES, groupOf, type FeatureGroupName } from './features.js';
+import type { TriageModel } from './model.js';
+import { dissect } from './pe/index.js';
+import type { PeDissection } from './pe/types.js';
+import { synthesize, type CorpusFile, type SynthesizedRule } from './rulegen.js';
+
+/** Files larger than this are not analysed (spec: over 128 MiB skipped). */
+export const MAX_FILE_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Below the suspicious threshold the verdict is BENIGN (the spec leaves it open): it means "the model found
+ * nothing that reaches the suspicious threshold", not that the file is known to be safe.
+ */
+export type Verdict = 'MALICIOUS' | 'SUSPICIOUS' | 'BENIGN';
+
+export interface Driver {
+  readonly feature: string;
+  readonly group: FeatureGroupName;
+  /** The feature's raw value in this file. */
+  readonly value: number;
+  /** Contribution to the margin (log-odds); positive pushes towards malicious. */
+  readonly contribution: number;
+  /** For a hashed slot, this file's tokens that fell into it (imports `lib:func`, export and section names). */
+  readonly tokens?: readonly string[];
+}
+
+export interface Drivers {
+  /** How the contributions are computed (exact linear attribution, or TreeSHAP for the boosted model). */
+  readonly method: string;
+  /** The margin before any feature: baseValue + sum of all contributions = margin. */
+  readonly baseValue: number;
+  readonly margin: number;
+  /** The largest contributions by magnitude, at most MAX_DRIVERS. */
+  readonly items: readonly Driver[];
+  /** Sum of the contributions of the features not listed. */
+  readonly rest: number;
+}
+
+/** The dissection as the result carries it: everything but the string list, which is summarised. */
+export type PeSummary = Omit<PeDissection, 'strings'> & { readonly strings: { readonly ascii: number; readonly utf16le: number; readonly truncated: boolean } };
+
+export interface TriageResult {
+  readonly sha256: string;
+  readonly size: number;
+  readonly verdict: Verdict;
+  readonly score: number;
+  readonly model: { readonly type: string; readonly format: string; readonly sha256: string | null; readonly featureLayout: string };
+  readonly thresholds: { readonly malicious: number; readonly suspicious: number };
+  readonly drivers: Drivers;
+  readonly capabilities: readonly Capability[];
+  /** The nearest known family when similar enough (FAMILY_MIN_SIMILARITY), with the shared evidence. */
+  readonly family: FamilyAttribution | null;
+  /** Every known family's similarity, best first (at most 5). */
+  readonly familyScores: readonly FamilyAttribution[];
+  readonly notes: readonly string[];
+  /** A candidate rule for a non-benign verdict when a benign corpus is given, validated against it. */
+  readonly rule: SynthesizedRule | null;
+  readonly pe: PeSummary;
+}
+
+export interface AnalyzeOptions {
+  /** The benign corpus rules are validated against; without it no rule is synthesised. */
+  readonly benign?: readonly CorpusFile[];
+  /** Suspected same-family samples, for the rule's coverage. */
+  readonly siblings?: readonly CorpusFile[];
+  readonly capabilityRules?: CapabilityRules;
+}
+
+export const MAX_DRIVERS = 12;
+
+export function verdictOf(score: number, thresholds: { readonly malicious: number; readonly suspicious: number }): Verdict {
+  if (score >= thresholds.malicious) return 'MALICIOUS';
+  if (score >= thresholds.suspicious) return 'SUSPICIOUS';
+  return 'BENIGN';
+}
+
+function round(x: number, digits = 6): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function drivers(model: TriageModel, values: Float64Array, tokens: ReadonlyMap<number, readonly string[]>): { score: number; drivers: Drivers } {
+  const e = model.explain(values);
+  const order = [...e.contributions.keys()].filter((i) => e.contributions[i] !== 0).sort((a, b) => Math.abs(e.contributions[b] as number) - Math.abs(e.contributions[a] as number) || a - b);
+  const top = order.slice(0, MAX_DRIVERS);
+  let rest = 0;
+  for (const i of order.slice(MAX_DRIVERS)) rest += e.contributions[i] as number;
+  const items = top.map((i): Driver => {
+    const t = tokens.get(i);
+    return { feature: FEATURE_NAMES[i] as string, group: groupOf(i), value: values[i] as number, contribution: round(e.contributions[i] as number), ...(t ? { tokens: t } : {}) };
+  });
+  return { score: e.score, drivers: { method: model.attribution, baseValue: round(e.baseValue), margin: round(e.margin), items, rest: round(rest) } };
+}
+
+/** Static observations worth an analyst's attention, in our words (never text from the file). */
+function triageNotes(d: PeDissection): string[] {
+  const notes: string[] = [];
+  for (const s of d.sections) {
+    if (s.flags.includes('MEM_WRITE') && s.flags.includes('MEM_EXECUTE')) notes.push(`section ${s.index} is writable and executable`);
+    if (s.entropy !== null && s.entropy >= 7.2 && s.raw_size >= 1024) notes.push(`section ${s.index} has entropy ${s.entropy.toFixed(2)} bits per byte: compressed or encrypted data`);
+  }
+  if (d.entry_point.section === null && d.entry_point.rva !== 0) notes.push('the entry point is outside every section');
+  if (d.imports.length === 0 && d.delay_imports.length === 0 && !d.clr) notes.push('no imports: APIs, if any, are resolved at run time');
+  if (d.overlay) notes.push(`overlay of ${d.overlay.size} bytes after the last section${d.certificate ? ' (includes the certificate table)' : ''}`);
+  if (d.tls && d.tls.callbacks.length > 0) notes.push(`${d.tls.callbacks.length} TLS callback(s) run before the entry point`);
+  if (d.optional_header.checksum !== 0 && d.optional_header.checksum !== d.optional_header.checksum_computed) notes.push('the PE checksum does not match the file');
+  if (d.rich_header && !d.rich_header.checksum_valid) notes.push('the Rich header checksum does not match');
+  if (d.certificate) notes.push('a certificate table is present (signatures are not verified here)');
+  for (const n of d.notes) notes.push(`structure: ${n}`);
+  return notes;
+}
+
+function summary(d: PeDissection): PeSummary {
+  return { ...d, strings: { ascii: d.strings.ascii.length, utf16le: d.strings.utf16le.length, truncated: d.strings.truncated } };
+}
+
+/** Analyses a dissected file (its bytes are needed for the histograms). */
+export function analyzeDissection(d: PeDissection, data: Uint8Array, model: TriageModel, options: AnalyzeOptions = {}): TriageResult {
+  if (model.featureLayout !== FEATURE_LAYOUT) throw new VitrineError('validation_failed', 'the model was trained on another feature layout');
+  const capabilities = capabilitiesOf(d, options.capabilityRules);
+  const features = featurize(d, data);
+  const { score, drivers: explained } = drivers(model, features.values, features.tokens);
+  const verdict = verdictOf(score, model.thresholds);
+  const scores = familyScores(model.families, fileTokens(d));
+  const best = scores[0];
+  const family = best !== undefined && best.similarity >= FAMILY_MIN_SIMILARITY ? best : null;
+  const notes = triageNotes(d);
+
+  let rule: SynthesizedRule | null = null;
+  if (verdict !== 'BENIGN') {
+    if (options.benign === undefined) notes.push('no benign corpus configured: no candidate rule');
+    else {
+      const prefer = new Set<string>();
+      for (const c of capabilities) for (const e of c.evidence) if (e.kind !== 'import') prefer.add(e.value);
+      for (const e of family?.evidence ?? []) if (e.kind === 'string') prefer.add(e.value);
+      rule = synthesize(d, { benign: options.benign, ...(options.siblings ? { siblings: options.siblings } : {}), label: family?.name ?? verdict.toLowerCase(), verdict, score, prefer });
+      if (rule === null) notes.push('no string of this file is absent from the benign corpus: no candidate rule');
+    }
+  }
+  return {
+    sha256: d.sha256,
+    size: d.size,
+    verdict,
+    score: round(score),
+    model: { type: model.type, format: model.format, sha256: model.sha256, featureLayout: model.featureLayout },
+    thresholds: model.thresholds,
+    drivers: explained,
+    capabilities,
+    family,
+    familyScores: scores.slice(0, 5),
+    notes,
+    rule,
+    pe: summary(d),
+  };
+}
+
+/** `analyze`: the triage result of a file's bytes; a parse error when they are not a parseable PE. */
+export function analyze(data: Uint8Array, model: TriageModel, options: AnalyzeOptions = {}): TriageResult {
+  if (data.length > MAX_FILE_BYTES) throw new VitrineError('payload_too_large', 'the file is over 128 MiB');
+  return analyzeDissection(dissect(data), data, model, options);
+}
