@@ -1,0 +1,121 @@
+// The HTTP contract: /healthz, POST /v1/gate (422 on malformed envelopes), demo runs, stored runs with graph, backtrack, blast and Cypher.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type Listening } from '../core/http/server.js';
+import { envelopeToJson, trustedKeyOf } from './envelope.js';
+import { createStandaloneApp } from './http.js';
+import { generateKeyPair, signingKeyFromPem } from './keys.js';
+import { DEMO_BASE_LAYER, scenarioEnvelopes } from './synth.js';
+
+const key = signingKeyFromPem(generateKeyPair().privatePem, 'ci');
+let server: Listening;
+let untrusting: Listening;
+
+beforeAll(async () => {
+  server = await listen(createStandaloneApp({ trusted: new Map([trustedKeyOf(key)]) }), { port: 0 });
+  untrusting = await listen(createStandaloneApp({ trusted: new Map() }), { port: 0 });
+});
+afterAll(async () => {
+  await server.close();
+  await untrusting.close();
+});
+
+const post = (base: string, p: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  fetch(`${base}${p}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const envelopes = (name: Parameters<typeof scenarioEnvelopes>[0]) => scenarioEnvelopes(name, key).map(envelopeToJson);
+
+interface Summary {
+  runId: string;
+  verdict: string;
+  reasons: number;
+  blocks: number;
+  envelopes: number;
+  decision: { verdict: string; reasons: { rule: string; path: string[] }[] };
+  expected?: string;
+}
+
+describe('provgate HTTP API', () => {
+  it('GET /healthz', async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok', service: 'provgate', trustedKeys: 1 });
+  });
+
+  it('POST /v1/gate: the verdict summary and a run id; the run is stored with its graph', async () => {
+    const res = await post(server.url, '/v1/gate', envelopes('cve-origin'));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Summary;
+    expect(body).toMatchObject({ verdict: 'block', envelopes: 7, blocks: 1 });
+    expect(body.runId).toMatch(/^[0-9a-f-]{36}$/);
+    const graph = (await (await fetch(`${server.url}/v1/runs/${body.runId}/graph`)).json()) as { nodes: unknown[]; edges: unknown[]; findings: unknown[]; decision: { verdict: string } };
+    expect(graph.decision.verdict).toBe('block');
+    expect(graph.findings).toHaveLength(1);
+    expect(graph.nodes.length).toBeGreaterThan(10);
+    const bt = (await (await fetch(`${server.url}/v1/runs/${body.runId}/backtrack?q=CVE-2020-14343`)).json()) as { stories: { introducedBy: { pr: number } }[] };
+    expect(bt.stories[0]?.introducedBy.pr).toBe(42);
+    const blast = (await (await fetch(`${server.url}/v1/runs/${body.runId}/blast?layer=${DEMO_BASE_LAYER.slice(0, 20)}`)).json()) as { services: string[] };
+    expect(blast.services).toEqual(['api', 'web', 'worker']);
+    const cypher = await fetch(`${server.url}/v1/runs/${body.runId}/cypher`);
+    expect(cypher.headers.get('content-type')).toContain('text/plain');
+    expect(await cypher.text()).toContain("MERGE (n:Provenance:Commit {id: ");
+    const list = (await (await fetch(`${server.url}/v1/runs`)).json()) as { items: { runId: string; verdict: string }[]; total: number };
+    expect(list.items.some((i) => i.runId === body.runId && i.verdict === 'block')).toBe(true);
+  });
+
+  it('POST /v1/gate with malformed envelopes: 422 with the path, never the value; lenient=true blocks instead', async () => {
+    const bad = [...envelopes('clean'), { payloadType: 'x', payload: '!Zq9-secret!', signatures: [] }];
+    const res = await post(server.url, '/v1/gate', bad);
+    expect(res.status).toBe(422);
+    const text = await res.text();
+    expect(text).not.toContain('Zq9');
+    const body = JSON.parse(text) as { error: { code: string; details: { path: string }[] } };
+    expect(body.error.code).toBe('validation_failed');
+    expect(body.error.details.map((d) => d.path)).toContain('[7].payload');
+    expect((await post(server.url, '/v1/gate', { not: 'a list' })).status).toBe(422);
+    const lenient = await post(server.url, '/v1/gate?lenient=true', bad);
+    expect(lenient.status).toBe(200);
+    expect(((await lenient.json()) as Summary).verdict).toBe('block');
+    expect((await post(server.url, '/v1/gate', '[{"payloadType": ')).status).toBe(400);
+    expect((await post(server.url, '/v1/gate', 'x', { 'content-type': 'text/plain' })).status).toBe(415);
+  });
+
+  it('a tampered or untrusted envelope blocks with the reason', async () => {
+    const tampered = (await (await post(server.url, '/v1/gate', envelopes('tampered'))).json()) as Summary;
+    expect(tampered.verdict).toBe('block');
+    expect(tampered.decision.reasons.some((r) => r.rule === 'provenance_integrity')).toBe(true);
+    const demoSigned = scenarioEnvelopes('clean').map(envelopeToJson);
+    const untrusted = (await (await post(server.url, '/v1/gate', demoSigned)).json()) as Summary;
+    expect(untrusted.verdict).toBe('block');
+  });
+
+  it('a service that trusts no key answers 503 on /v1/gate but still runs demos', async () => {
+    const res = await post(untrusting.url, '/v1/gate', envelopes('clean'));
+    expect(res.status).toBe(503);
+    const demo = await post(untrusting.url, '/v1/demo/unreachable', '');
+    expect(demo.status).toBe(200);
+    expect((await demo.json()) as Summary).toMatchObject({ verdict: 'warn', expected: 'warn' });
+  });
+
+  it('POST /v1/demo/{scenario} runs every scenario to its verdict; unknown ones 404', async () => {
+    for (const [scenario, verdict] of [
+      ['clean', 'pass'],
+      ['malicious-dep', 'block'],
+      ['unsigned-missing', 'block'],
+    ]) {
+      const body = (await (await post(server.url, `/v1/demo/${scenario}`, '')).json()) as Summary;
+      expect(body.verdict, scenario).toBe(verdict);
+      expect(body.expected).toBe(verdict);
+    }
+    expect((await post(server.url, '/v1/demo/nope', '')).status).toBe(404);
+  });
+
+  it('unknown runs 404, bad queries 400, unknown routes 404', async () => {
+    expect((await fetch(`${server.url}/v1/runs/00000000-0000-4000-8000-000000000000/graph`)).status).toBe(404);
+    expect((await fetch(`${server.url}/v1/runs/not-an-id/graph`)).status).toBe(404);
+    const id = ((await (await post(server.url, '/v1/demo/clean', '')).json()) as Summary).runId;
+    expect((await fetch(`${server.url}/v1/runs/${id}/backtrack`)).status).toBe(400);
+    expect((await fetch(`${server.url}/v1/runs/${id}/blast?layer=zz`)).status).toBe(400);
+    expect((await fetch(`${server.url}/v1/runs/${id}/blast?layer=zzzz`)).status).toBe(400);
+    expect((await fetch(`${server.url}/v1/runs?limit=0`)).status).toBe(400);
+    expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+  });
+});
