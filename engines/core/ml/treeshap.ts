@@ -11,124 +11,134 @@ export interface ShapExplanation {
 }
 
 /**
- * The unique path of features met from the root, with for each the share of training cover that
- * followed it (zero fraction) and whether the explained row followed it (one fraction), plus the
- * permutation weights. Stored flat; each recursion level works on its own copy further along.
+ * The unique path of features met from the root: for each, the share of training cover that followed it
+ * (zero fraction), whether the explained row followed it (one fraction), and the permutation weight.
+ * Stored flat, four numbers per element (feature, zero, one, weight); each recursion level works on its
+ * own copy further along the buffer.
  */
 class PathBuffer {
-  readonly feature: Int32Array;
-  readonly zero: Float64Array;
-  readonly one: Float64Array;
-  readonly weight: Float64Array;
+  readonly data: Float64Array;
   constructor(maxDepth: number) {
-    const size = ((maxDepth + 2) * (maxDepth + 3)) / 2 + maxDepth + 4;
-    this.feature = new Int32Array(size);
-    this.zero = new Float64Array(size);
-    this.one = new Float64Array(size);
-    this.weight = new Float64Array(size);
+    this.data = new Float64Array((((maxDepth + 2) * (maxDepth + 3)) / 2 + maxDepth + 4) * 4);
   }
 }
 
-function extendPath(p: PathBuffer, off: number, depth: number, zeroFraction: number, oneFraction: number, feature: number): void {
-  const w = p.weight;
-  p.feature[off + depth] = feature;
-  p.zero[off + depth] = zeroFraction;
-  p.one[off + depth] = oneFraction;
-  w[off + depth] = depth === 0 ? 1 : 0;
+const FEATURE = 0;
+const ZERO = 1;
+const ONE = 2;
+const WEIGHT = 3;
+
+function extendPath(p: Float64Array, off: number, depth: number, zeroFraction: number, oneFraction: number, feature: number): void {
+  const e = (off + depth) * 4;
+  p[e + FEATURE] = feature;
+  p[e + ZERO] = zeroFraction;
+  p[e + ONE] = oneFraction;
+  p[e + WEIGHT] = depth === 0 ? 1 : 0;
   for (let i = depth - 1; i >= 0; i--) {
-    w[off + i + 1] = w[off + i + 1]! + (oneFraction * w[off + i]! * (i + 1)) / (depth + 1);
-    w[off + i] = (zeroFraction * w[off + i]! * (depth - i)) / (depth + 1);
+    const wi = (off + i) * 4 + WEIGHT;
+    p[wi + 4] = p[wi + 4]! + (oneFraction * p[wi]! * (i + 1)) / (depth + 1);
+    p[wi] = (zeroFraction * p[wi]! * (depth - i)) / (depth + 1);
   }
 }
 
-function unwindPath(p: PathBuffer, off: number, depth: number, pathIndex: number): void {
-  const w = p.weight;
-  const oneFraction = p.one[off + pathIndex]!;
-  const zeroFraction = p.zero[off + pathIndex]!;
-  let next = w[off + depth]!;
+function unwindPath(p: Float64Array, off: number, depth: number, pathIndex: number): void {
+  const oneFraction = p[(off + pathIndex) * 4 + ONE]!;
+  const zeroFraction = p[(off + pathIndex) * 4 + ZERO]!;
+  let next = p[(off + depth) * 4 + WEIGHT]!;
   for (let i = depth - 1; i >= 0; i--) {
+    const wi = (off + i) * 4 + WEIGHT;
     if (oneFraction !== 0) {
-      const tmp = w[off + i]!;
-      w[off + i] = (next * (depth + 1)) / ((i + 1) * oneFraction);
-      next = tmp - (w[off + i]! * zeroFraction * (depth - i)) / (depth + 1);
+      const tmp = p[wi]!;
+      p[wi] = (next * (depth + 1)) / ((i + 1) * oneFraction);
+      next = tmp - (p[wi]! * zeroFraction * (depth - i)) / (depth + 1);
     } else {
-      w[off + i] = (w[off + i]! * (depth + 1)) / (zeroFraction * (depth - i));
+      p[wi] = (p[wi]! * (depth + 1)) / (zeroFraction * (depth - i));
     }
   }
   for (let i = pathIndex; i < depth; i++) {
-    p.feature[off + i] = p.feature[off + i + 1]!;
-    p.zero[off + i] = p.zero[off + i + 1]!;
-    p.one[off + i] = p.one[off + i + 1]!;
+    const e = (off + i) * 4;
+    p[e + FEATURE] = p[e + 4 + FEATURE]!;
+    p[e + ZERO] = p[e + 4 + ZERO]!;
+    p[e + ONE] = p[e + 4 + ONE]!;
   }
 }
 
 /** Total permutation weight of the path with element `pathIndex` taken out (without changing the path). */
-function unwoundPathSum(p: PathBuffer, off: number, depth: number, pathIndex: number): number {
-  const w = p.weight;
-  const oneFraction = p.one[off + pathIndex]!;
-  const zeroFraction = p.zero[off + pathIndex]!;
-  let next = w[off + depth]!;
+function unwoundPathSum(p: Float64Array, off: number, depth: number, pathIndex: number): number {
+  const oneFraction = p[(off + pathIndex) * 4 + ONE]!;
+  const zeroFraction = p[(off + pathIndex) * 4 + ZERO]!;
+  let next = p[(off + depth) * 4 + WEIGHT]!;
   let total = 0;
   for (let i = depth - 1; i >= 0; i--) {
+    const w = p[(off + i) * 4 + WEIGHT]!;
     if (oneFraction !== 0) {
       const tmp = (next * (depth + 1)) / ((i + 1) * oneFraction);
       total += tmp;
-      next = w[off + i]! - tmp * zeroFraction * ((depth - i) / (depth + 1));
+      next = w - tmp * zeroFraction * ((depth - i) / (depth + 1));
     } else if (zeroFraction !== 0) {
-      total += w[off + i]! / zeroFraction / ((depth - i) / (depth + 1));
+      total += w / zeroFraction / ((depth - i) / (depth + 1));
     }
   }
   return total;
 }
 
+/** What one recursion needs besides its own arguments (kept out of closures so that nothing is allocated per row). */
+interface ShapContext {
+  tree: Tree;
+  x: ArrayLike<number>;
+  offset: number;
+  phi: Float64Array;
+  path: Float64Array;
+}
+
+function recurse(c: ShapContext, node: number, parentOff: number, depth: number, zeroFraction: number, oneFraction: number, featureIndex: number): void {
+  const p = c.path;
+  const off = parentOff + depth + 1;
+  p.copyWithin(off * 4, parentOff * 4, (parentOff + depth + 1) * 4);
+  extendPath(p, off, depth, zeroFraction, oneFraction, featureIndex);
+  const tree = c.tree;
+  const l = tree.left[node]!;
+  if (l < 0) {
+    const v = tree.value[node]!;
+    const phi = c.phi;
+    for (let i = 1; i <= depth; i++) {
+      const w = unwoundPathSum(p, off, depth, i);
+      const e = (off + i) * 4;
+      const f = p[e + FEATURE]!;
+      phi[f] = phi[f]! + w * (p[e + ONE]! - p[e + ZERO]!) * v;
+    }
+    return;
+  }
+  const r = tree.right[node]!;
+  const f = tree.feature[node]!;
+  const xv = c.x[c.offset + f]!;
+  const goLeft = xv !== xv ? tree.defaultLeft[node] === 1 : xv < tree.threshold[node]!;
+  const hot = goLeft ? l : r;
+  const cold = goLeft ? r : l;
+  // Fractions over the children's own covers, so they sum to one exactly and the attributions add up to the margin.
+  const cover = tree.cover;
+  const total = cover[l]! + cover[r]!;
+  const hotZero = total > 0 ? cover[hot]! / total : 0.5;
+  const coldZero = total > 0 ? cover[cold]! / total : 0.5;
+  let incomingZero = 1;
+  let incomingOne = 1;
+  let d = depth;
+  let pathIndex = 0;
+  for (; pathIndex <= d; pathIndex++) if (p[(off + pathIndex) * 4 + FEATURE] === f) break;
+  // A feature already on the path: undo its earlier split so that this one is counted once.
+  if (pathIndex !== d + 1) {
+    incomingZero = p[(off + pathIndex) * 4 + ZERO]!;
+    incomingOne = p[(off + pathIndex) * 4 + ONE]!;
+    unwindPath(p, off, d, pathIndex);
+    d -= 1;
+  }
+  recurse(c, hot, off, d + 1, hotZero * incomingZero, incomingOne, f);
+  recurse(c, cold, off, d + 1, coldZero * incomingZero, 0, f);
+}
+
 /** Adds one tree's contributions for the row at `x[offset...]` into `phi`. */
-function treeShapInto(tree: Tree, x: ArrayLike<number>, offset: number, phi: Float64Array, path: PathBuffer): void {
-  const { feature, threshold, left, right, defaultLeft, cover, value } = tree;
-  const recurse = (node: number, parentOff: number, depth: number, zeroFraction: number, oneFraction: number, featureIndex: number): void => {
-    const off = parentOff + depth + 1;
-    for (let i = 0; i <= depth; i++) {
-      path.feature[off + i] = path.feature[parentOff + i]!;
-      path.zero[off + i] = path.zero[parentOff + i]!;
-      path.one[off + i] = path.one[parentOff + i]!;
-      path.weight[off + i] = path.weight[parentOff + i]!;
-    }
-    extendPath(path, off, depth, zeroFraction, oneFraction, featureIndex);
-    const l = left[node]!;
-    if (l < 0) {
-      const v = value[node]!;
-      for (let i = 1; i <= depth; i++) {
-        const w = unwoundPathSum(path, off, depth, i);
-        const f = path.feature[off + i]!;
-        phi[f] = phi[f]! + w * (path.one[off + i]! - path.zero[off + i]!) * v;
-      }
-      return;
-    }
-    const r = right[node]!;
-    const f = feature[node]!;
-    const xv = x[offset + f]!;
-    const goLeft = xv !== xv ? defaultLeft[node] === 1 : xv < threshold[node]!;
-    const hot = goLeft ? l : r;
-    const cold = goLeft ? r : l;
-    // Fractions over the children's own covers, so they sum to one exactly and the attributions add up to the margin.
-    const total = cover[l]! + cover[r]!;
-    const hotZero = total > 0 ? cover[hot]! / total : 0.5;
-    const coldZero = total > 0 ? cover[cold]! / total : 0.5;
-    let incomingZero = 1;
-    let incomingOne = 1;
-    let d = depth;
-    let pathIndex = 0;
-    for (; pathIndex <= d; pathIndex++) if (path.feature[off + pathIndex] === f) break;
-    // A feature already on the path: undo its earlier split so that this one is counted once.
-    if (pathIndex !== d + 1) {
-      incomingZero = path.zero[off + pathIndex]!;
-      incomingOne = path.one[off + pathIndex]!;
-      unwindPath(path, off, d, pathIndex);
-      d -= 1;
-    }
-    recurse(hot, off, d + 1, hotZero * incomingZero, incomingOne, f);
-    recurse(cold, off, d + 1, coldZero * incomingZero, 0, f);
-  };
-  recurse(0, 0, 0, 1, 1, -1);
+function treeShapInto(c: ShapContext): void {
+  recurse(c, 0, 0, 0, 1, 1, -1);
 }
 
 /** Model-wide constants of an explainer: the expected margin and the path buffer size. */
@@ -150,7 +160,11 @@ export class TreeExplainer {
   /** Contributions for one row (`x` from `offset`, numFeatures values; NaN is missing). */
   explainRow(x: ArrayLike<number>, offset = 0): ShapExplanation {
     const values = new Float64Array(this.model.numFeatures);
-    for (const t of this.model.trees) treeShapInto(t, x, offset, values, this.path);
+    const c: ShapContext = { tree: this.model.trees[0]!, x, offset, phi: values, path: this.path.data };
+    for (const t of this.model.trees) {
+      c.tree = t;
+      treeShapInto(c);
+    }
     return { values, expectedValue: this.expectedValue };
   }
 
@@ -159,9 +173,14 @@ export class TreeExplainer {
     if (x.cols !== this.model.numFeatures) throw new RangeError('the data has a different number of features than the model');
     const width = x.cols + 1;
     const out = new Float64Array(x.rows * width);
+    const c: ShapContext = { tree: this.model.trees[0]!, x: x.data, offset: 0, phi: out, path: this.path.data };
     for (let i = 0; i < x.rows; i++) {
-      const phi = out.subarray(i * width, i * width + x.cols);
-      for (const t of this.model.trees) treeShapInto(t, x.data, i * x.cols, phi, this.path);
+      c.offset = i * x.cols;
+      c.phi = out.subarray(i * width, i * width + x.cols);
+      for (const t of this.model.trees) {
+        c.tree = t;
+        treeShapInto(c);
+      }
       out[i * width + x.cols] = this.expectedValue;
     }
     return out;

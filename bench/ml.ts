@@ -1,0 +1,174 @@
+// `npm run bench -- ml`: boosted-tree training time and AUC, prediction and TreeSHAP rows/s, logistic regression, side by side with python3-xgboost and scikit-learn when installed.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  featureMatrix,
+  predict,
+  predictLogistic,
+  rocAuc,
+  splitDataset,
+  syntheticBinary,
+  trainGbdt,
+  trainLogistic,
+  TreeExplainer,
+  type FeatureMatrix,
+} from '../engines/core/ml/index.js';
+
+const ROWS = Number(process.env['ML_BENCH_ROWS'] ?? 20_000);
+const COLS = Number(process.env['ML_BENCH_COLS'] ?? 50);
+const ROUNDS = 100;
+const SHAP_ROWS = 2_000;
+const PYTHON = '/usr/bin/python3'; // Debian's python3-xgboost and python3-sklearn import only here
+
+/** CPU seconds (user + system) and wall seconds of fn; CPU is the fair measure on a shared machine. */
+function timed<T>(fn: () => T): { value: T; cpu: number; wall: number } {
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const value = fn();
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c = process.cpuUsage(c0);
+  return { value, cpu: (c.user + c.system) / 1e6, wall };
+}
+
+// Float32-representable values, so that XGBoost (which reads float32) sees exactly the same numbers.
+const raw = syntheticBinary(ROWS, COLS, 2024, { missing: 0.02 });
+const x32 = Float32Array.from(raw.x.data);
+const ds = { x: featureMatrix(ROWS, COLS, Float64Array.from(x32)), y: raw.y, featureNames: Array.from({ length: COLS }, (_, i) => `f${i}`) };
+const { train, validation: test } = splitDataset(ds, 0.2, 7);
+const params = { rounds: ROUNDS, eta: 0.1, maxDepth: 6, lambda: 1, minChildWeight: 1, maxBins: 256, baseScore: 0.5 };
+
+console.log(`ml bench: ${train.x.rows} training and ${test.x.rows} test rows x ${COLS} features (2 % missing), ${ROUNDS} rounds, depth 6, eta 0.1, 256 bins; node ${process.version}`);
+
+const fit = timed(() => trainGbdt(train, params));
+const model = fit.value;
+const probs = predict(model, test.x);
+const auc = rocAuc(probs, test.y);
+/** Rows per CPU second of fn over `rows` rows, repeated until at least half a second of CPU has passed (after one warm-up call). */
+function rowsPerSecond(rows: number, fn: () => unknown): number {
+  fn();
+  let cpu = 0;
+  let reps = 0;
+  while (cpu < 0.5) {
+    cpu += timed(fn).cpu;
+    reps++;
+  }
+  return (rows * reps) / cpu;
+}
+const predictRowsPerSec = rowsPerSecond(test.x.rows, () => predict(model, test.x));
+const shapX: FeatureMatrix = featureMatrix(SHAP_ROWS, COLS, test.x.data.slice(0, SHAP_ROWS * COLS));
+const explainer = new TreeExplainer(model);
+const shapRowsPerSec = rowsPerSecond(SHAP_ROWS, () => explainer.explainMatrix(shapX));
+const lr = timed(() => trainLogistic(train, { l2: 1 }));
+const lrAuc = rocAuc(predictLogistic(lr.value, test.x), test.y);
+
+const ours = {
+  trainCpu: fit.cpu,
+  trainWall: fit.wall,
+  auc,
+  predictRowsPerSec,
+  shapRowsPerSec,
+  lrCpu: lr.cpu,
+  lrAuc,
+};
+
+interface Peer {
+  xgboost?: string;
+  sklearn?: string;
+  train_cpu?: number;
+  train_wall?: number;
+  train_wall_all_threads?: number;
+  threads?: number;
+  auc?: number;
+  predict_rows_per_sec?: number;
+  shap_rows_per_sec?: number;
+  lr_cpu?: number;
+  lr_auc?: number;
+  error?: string;
+}
+
+const PEER_SCRIPT = String.raw`
+import json, sys, time, os
+import numpy as np
+out = {}
+d = json.load(open(sys.argv[1]))
+rows, cols = d["rows"], d["cols"]
+X = np.fromfile(d["x"], dtype=np.float32).reshape(rows, cols)
+y = np.asarray(d["y"], dtype=np.float32)
+tr = np.asarray(d["train"], dtype=np.int64); te = np.asarray(d["test"], dtype=np.int64)
+try:
+    import xgboost as xgb
+    from sklearn.metrics import roc_auc_score
+    out["xgboost"] = xgb.__version__
+    p = {"objective": "binary:logistic", "tree_method": "hist", "eta": 0.1, "max_depth": 6, "lambda": 1, "min_child_weight": 1, "max_bin": 256, "base_score": 0.5, "nthread": 1}
+    dtr = xgb.DMatrix(X[tr], label=y[tr], missing=np.nan); dte = xgb.DMatrix(X[te], missing=np.nan)
+    c0, w0 = time.process_time(), time.perf_counter()
+    b = xgb.train(p, dtr, d["rounds"])
+    out["train_cpu"], out["train_wall"] = time.process_time() - c0, time.perf_counter() - w0
+    out["auc"] = float(roc_auc_score(y[te], b.predict(dte)))
+    def rows_per_sec(rows, fn):
+        # A fresh DMatrix per call: XGBoost caches predictions of a DMatrix it has seen.
+        fn(); cpu = 0.0; reps = 0
+        while cpu < 0.5:
+            c0 = time.process_time(); fn(); cpu += time.process_time() - c0; reps += 1
+        return rows * reps / cpu
+    out["predict_rows_per_sec"] = rows_per_sec(len(te), lambda: b.predict(xgb.DMatrix(X[te], missing=np.nan)))
+    Xs = X[te][: d["shap_rows"]]
+    out["shap_rows_per_sec"] = rows_per_sec(len(Xs), lambda: b.predict(xgb.DMatrix(Xs, missing=np.nan), pred_contribs=True))
+    threads = os.cpu_count() or 1
+    p["nthread"] = threads
+    w0 = time.perf_counter(); xgb.train(p, dtr, d["rounds"]); out["train_wall_all_threads"] = time.perf_counter() - w0; out["threads"] = threads
+except ImportError as e:
+    out["error"] = "xgboost not importable: %s" % e
+try:
+    import sklearn
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.metrics import roc_auc_score
+    out["sklearn"] = sklearn.__version__
+    Xtr = np.nan_to_num(X[tr].astype(np.float64), nan=0.0); Xte = np.nan_to_num(X[te].astype(np.float64), nan=0.0)
+    c0 = time.process_time()
+    sc = StandardScaler().fit(Xtr); clf = LogisticRegression(C=1.0, max_iter=1000).fit(sc.transform(Xtr), y[tr])
+    out["lr_cpu"] = time.process_time() - c0
+    out["lr_auc"] = float(roc_auc_score(y[te], clf.predict_proba(sc.transform(Xte))[:, 1]))
+except ImportError:
+    pass
+json.dump(out, sys.stdout)
+`;
+
+function runPeer(): Peer | undefined {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-ml-bench-'));
+  try {
+    const xFile = path.join(dir, 'x.f32');
+    writeFileSync(xFile, Buffer.from(x32.buffer));
+    const split = splitDataset(ds, 0.2, 7).indices;
+    const spec = path.join(dir, 'spec.json');
+    writeFileSync(spec, JSON.stringify({ x: xFile, rows: ROWS, cols: COLS, y: [...ds.y], train: [...split.train], test: [...split.validation], rounds: ROUNDS, shap_rows: SHAP_ROWS }));
+    const script = path.join(dir, 'peer.py');
+    writeFileSync(script, PEER_SCRIPT);
+    const r = spawnSync(PYTHON, [script, spec], { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, OMP_NUM_THREADS: '1' } });
+    if (r.error || r.status !== 0) return undefined;
+    return JSON.parse(r.stdout) as Peer;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const peer = runPeer();
+const fmt = (v: number | undefined, digits = 2): string => (v === undefined ? 'n/a' : v.toFixed(digits));
+const ratio = (a: number | undefined, b: number | undefined): string => (a === undefined || b === undefined ? '' : `${(a / b).toFixed(2)}x`);
+
+console.log('');
+console.log(`| measure | vitrine core/ml | ${peer?.xgboost ? `xgboost ${peer.xgboost} (1 thread)` : 'xgboost (not installed)'} | ratio (ours / peer) |`);
+console.log('|---|---|---|---|');
+console.log(`| boosted training, CPU s | ${fmt(ours.trainCpu)} | ${fmt(peer?.train_cpu)} | ${ratio(ours.trainCpu, peer?.train_cpu)} |`);
+console.log(`| boosted training, wall s | ${fmt(ours.trainWall)} | ${fmt(peer?.train_wall)} | ${ratio(ours.trainWall, peer?.train_wall)} |`);
+console.log(`| test AUC | ${fmt(ours.auc, 4)} | ${fmt(peer?.auc, 4)} | ${peer?.auc === undefined ? '' : `${(ours.auc - peer.auc).toFixed(4)} difference`} |`);
+console.log(`| prediction, rows/s (CPU) | ${fmt(ours.predictRowsPerSec, 0)} | ${fmt(peer?.predict_rows_per_sec, 0)} | ${ratio(ours.predictRowsPerSec, peer?.predict_rows_per_sec)} |`);
+console.log(`| TreeSHAP, rows/s (CPU) | ${fmt(ours.shapRowsPerSec, 0)} | ${fmt(peer?.shap_rows_per_sec, 0)} | ${ratio(ours.shapRowsPerSec, peer?.shap_rows_per_sec)} |`);
+console.log(`| logistic regression fit, CPU s | ${fmt(ours.lrCpu)} | ${peer?.sklearn ? `${fmt(peer.lr_cpu)} (scikit-learn ${peer.sklearn})` : 'n/a'} | ${ratio(ours.lrCpu, peer?.lr_cpu)} |`);
+console.log(`| logistic regression AUC | ${fmt(ours.lrAuc, 4)} | ${fmt(peer?.lr_auc, 4)} | |`);
+if (peer?.train_wall_all_threads !== undefined) console.log(`\nxgboost with all ${peer.threads} threads: ${fmt(peer.train_wall_all_threads)} s wall (ours is single-threaded).`);
+if (!peer) console.log('\n/usr/bin/python3 with xgboost and scikit-learn is not available: no peer comparison.');
+else if (peer.error) console.log(`\n${peer.error}`);
