@@ -41,6 +41,7 @@ function describe(issue: LooseIssue): string {
     case 'invalid_value':
       return 'not one of the allowed values';
     case 'invalid_format':
+      if (issue.format === 'regex') return 'does not match the expected pattern';
       return typeof issue.format === 'string' ? `not a valid ${issue.format}` : 'invalid format';
     case 'unrecognized_keys':
       return 'unknown field';

@@ -54,7 +54,7 @@ describe('dataset-json', () => {
     expect(r.events.map((e) => e.action)).toEqual(['a.b', 'ok.one']);
     expect(r.artifact.warningCounts).toEqual({ invalid_event: 2, bad_time: 1 });
     expect(r.artifact.warnings.map((w) => w.message)).toEqual([
-      'an event does not match the dataset format (action: not a valid regex)',
+      'an event does not match the dataset format (action: does not match the expected pattern)',
       'an event time is not an ISO 8601 time with a zone',
       'an event does not match the dataset format (extra: unknown field)',
     ]);
