@@ -116,6 +116,32 @@ const RUNTIME: readonly (readonly [string, string])[] = [
 
 const RUNTIME_STRINGS = ['Runtime Error!', 'R6016 - not enough space for thread data', 'bad allocation', 'invalid argument', 'string too long', 'Unknown exception', 'ios_base::badbit set'];
 
+/** Text any program may hold (messages, formats, paths), drawn by benign and family samples alike so text statistics alone do not separate them. */
+const COMMON_STRINGS = [
+  'Error %d: %s',
+  'Out of memory',
+  'config.ini',
+  '%s\\%s',
+  'Version %u.%u.%u',
+  'Loading...',
+  'Done.',
+  'Invalid parameter',
+  'File not found',
+  'Press any key to continue',
+  'yyyy-MM-dd HH:mm:ss',
+  'application/octet-stream',
+  'Hello, world!',
+  '%08X',
+  'temp',
+  'Microsoft Visual C++ Runtime Library',
+  'GetNativeSystemInfo',
+  'kernel32.dll',
+  'user32.dll',
+  'The operation completed successfully.',
+];
+
+const VERSION_COMPANIES = ['Example Corp', 'Contoso Tools', 'Fabrikam Ltd'];
+
 /** Toolchain-like variety shared by every sample: format, timestamps, Rich header, PDB path, version info, extra sections. */
 function commonSpec(rand: Rand, name: string): { -readonly [K in keyof PeBuildSpec]: PeBuildSpec[K] } {
   const spec: { -readonly [K in keyof PeBuildSpec]: PeBuildSpec[K] } = {
@@ -300,7 +326,7 @@ function familySample(rand: Rand, family: Family, index: number): CorpusSample {
   spec.imports = importsOf(imports);
   const markers = some(rand, family.markers, 0.7, 3);
   const behaviour = some(rand, family.behaviour, 0.5, 1);
-  const filler = some(rand, RUNTIME_STRINGS, 0.3);
+  const filler = [...some(rand, RUNTIME_STRINGS, 0.3), ...some(rand, COMMON_STRINGS, 0.25)];
   const text = [...markers, ...behaviour, ...filler];
   if (family.wide === true) {
     const wide = text.filter(() => chance(rand, 0.5));
@@ -310,6 +336,10 @@ function familySample(rand: Rand, family: Family, index: number): CorpusSample {
     spec.strings = text;
   }
   if (chance(rand, 0.3)) spec.overlay = randomBytes(rand, int(rand, 256, 4096));
+  // Some samples dress up as ordinary software: version information and a manifest like benign programs'.
+  if (chance(rand, 0.35)) spec.versionInfo = { strings: { CompanyName: pick(rand, VERSION_COMPANIES), FileDescription: 'Helper', ProductName: 'Example Suite', FileVersion: `${int(rand, 1, 9)}.${int(rand, 0, 9)}` }, fileVersion: [int(rand, 1, 9), int(rand, 0, 9), 0, 0] };
+  if (chance(rand, 0.25)) spec.manifest = MANIFEST;
+  if (chance(rand, 0.15)) spec.sections = [...(spec.sections ?? []), { name: '.data2', data: textBytes(rand, int(rand, 256, 4096)) }];
   family.extra?.(rand, spec);
   return { name: `${family.name}-${String(index).padStart(3, '0')}.exe`, family: family.name, label: 1, bytes: buildPe(spec) };
 }
@@ -323,6 +353,8 @@ interface BenignKind {
   readonly imports: readonly (readonly [string, string | number])[];
   readonly strings: readonly string[];
   readonly dll?: boolean;
+  /** Few imports, no runtime filler, no version information, manifest or signature. */
+  readonly lean?: boolean;
   readonly extra?: (rand: Rand, spec: { -readonly [K in keyof PeBuildSpec]: PeBuildSpec[K] }, index: number) => void;
 }
 
@@ -433,6 +465,22 @@ const BENIGN_KINDS: readonly BenignKind[] = [
     },
   },
   {
+    // Small programs with few imports and no resources, like hand-written or tiny utilities.
+    name: 'minimal',
+    lean: true,
+    imports: [
+      [K32, 'ExitProcess'],
+      [K32, 'GetStdHandle'],
+      [K32, 'WriteFile'],
+      [K32, 'GetCommandLineA'],
+      ['msvcrt.dll', 'printf'],
+      ['msvcrt.dll', 'puts'],
+      [U32, 'MessageBoxA'],
+      [K32, 'GetModuleHandleA'],
+    ],
+    strings: ['Hello World!', 'a simple program', 'usage: tool', 'ok', 'done'],
+  },
+  {
     name: 'service-tool',
     imports: [
       [A32, 'OpenProcessToken'],
@@ -453,17 +501,23 @@ const BENIGN_KINDS: readonly BenignKind[] = [
 function benignSample(rand: Rand, index: number): CorpusSample {
   const kind = BENIGN_KINDS[index % BENIGN_KINDS.length] as BenignKind;
   const name = `benign-${kind.name}`;
+  const lean = kind.lean === true;
   const spec = commonSpec(rand, `${name}${index}`);
   spec.dll = kind.dll === true;
-  spec.imports = importsOf([...some(rand, kind.imports, 0.65, 3), ...some(rand, RUNTIME, 0.5, 6)]);
-  const strings = [...some(rand, kind.strings, 0.7, 2), ...some(rand, RUNTIME_STRINGS, 0.4)];
+  spec.imports = importsOf(lean ? some(rand, kind.imports, 0.4, 1) : [...some(rand, kind.imports, 0.65, 3), ...some(rand, RUNTIME, 0.5, 6)]);
+  const strings = [...some(rand, kind.strings, 0.7, lean ? 1 : 2), ...(lean ? [] : some(rand, RUNTIME_STRINGS, 0.4)), ...some(rand, COMMON_STRINGS, 0.25)];
   const wide = strings.filter(() => chance(rand, 0.3));
   spec.strings = strings.filter((s) => !wide.includes(s));
   spec.wideStrings = wide;
-  if (chance(rand, 0.6)) spec.versionInfo = { strings: { CompanyName: pick(rand, ['Example Corp', 'Contoso Tools', 'Fabrikam Ltd']), FileDescription: `${kind.name} utility`, ProductName: 'Example Suite', FileVersion: `${int(rand, 1, 9)}.${int(rand, 0, 9)}.${int(rand, 0, 999)}` }, fileVersion: [int(rand, 1, 9), int(rand, 0, 9), int(rand, 0, 999), 0] };
-  if (chance(rand, 0.5)) spec.manifest = MANIFEST;
-  // Signed-looking files: a certificate blob with the CA's URLs (never URL evidence).
-  if (chance(rand, 0.4)) spec.certificate = new TextEncoder().encode(`0\x82\x05\x00${some(rand, CERT_URLS, 0.6, 2).join('\0')}\0${'\x30'.repeat(int(rand, 64, 512))}`);
+  if (lean) {
+    delete spec.rich;
+    delete spec.pdb;
+  } else {
+    if (chance(rand, 0.6)) spec.versionInfo = { strings: { CompanyName: pick(rand, VERSION_COMPANIES), FileDescription: `${kind.name} utility`, ProductName: 'Example Suite', FileVersion: `${int(rand, 1, 9)}.${int(rand, 0, 9)}.${int(rand, 0, 999)}` }, fileVersion: [int(rand, 1, 9), int(rand, 0, 9), int(rand, 0, 999), 0] };
+    if (chance(rand, 0.5)) spec.manifest = MANIFEST;
+    // Signed-looking files: a certificate blob with the CA's URLs (never URL evidence).
+    if (chance(rand, 0.4)) spec.certificate = new TextEncoder().encode(`0\x82\x05\x00${some(rand, CERT_URLS, 0.6, 2).join('\0')}\0${'\x30'.repeat(int(rand, 64, 512))}`);
+  }
   if (chance(rand, 0.2)) spec.sections = [{ name: '.data2', data: textBytes(rand, int(rand, 256, 4096)) }];
   if (chance(rand, 0.15)) spec.overlay = randomBytes(rand, int(rand, 256, 2048));
   kind.extra?.(rand, spec, index);
