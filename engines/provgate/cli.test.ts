@@ -125,6 +125,15 @@ describe('provgate command line', () => {
     const doc = JSON.parse((await main(['export', f('events.json')])).stdout) as { stats: { findings: number }; decision: { verdict: string } };
     expect(doc.stats.findings).toBe(2);
     expect(doc.decision.verdict).toBe('block');
+    const opa = JSON.parse((await main(['export', f('events.json'), '--format', 'opa'])).stdout) as { missingStages: string[]; findings: { source: string; path: string[] }[] };
+    expect(opa.missingStages).toEqual([]);
+    expect(opa.findings.map((x) => x.source).sort()).toEqual(['sast', 'trivy']);
+    const intoto = JSON.parse((await main(['export', f('events.json'), '--format', 'intoto'])).stdout) as { _type: string; predicateType: string; predicate: { buildDefinition: { resolvedDependencies: { uri: string; digest?: { gitCommit: string } }[] } } }[];
+    expect(intoto).toHaveLength(1);
+    expect(intoto[0]).toMatchObject({ _type: 'https://in-toto.io/Statement/v1', predicateType: 'https://slsa.dev/provenance/v1' });
+    const deps = intoto[0]?.predicate.buildDefinition.resolvedDependencies ?? [];
+    expect(deps[0]?.digest?.gitCommit).toBe(DEMO_SHA);
+    expect(deps.map((d) => d.uri)).toContain('pkg:npm/jquery@3.3.9');
   });
 
   it('sign refuses a payload that does not match its stage; ingest needs a commit and an input', async () => {
@@ -163,7 +172,6 @@ describe('provgate command line', () => {
       ['synth', 'nope', f('n.json')],
       ['gate'],
       ['gate', f('clean.json'), '--demo', '--top-pypi'],
-      ['export', f('clean.json'), '--demo', '--format', 'opa'],
       ['export', f('clean.json'), '--demo', '--format', 'xml'],
       ['lineage', '.', 'requirements.txt', '-o', f('l.json')],
       ['serve', '--port', 'eighty', '--demo'],

@@ -9,6 +9,7 @@ import { listen } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { openMemoryStore, openStore } from '../core/store.js';
 import { eventProblem } from './collect.js';
+import { intotoStatements, opaInput } from './export.js';
 import { isMalformed, signEvent, verifyEnvelope, type Envelope, type LoadedEnvelope, type StageEvent, type TrustedKey, type TrustedKeys } from './envelope.js';
 import { isStage, PAYLOAD_SCHEMAS } from './events.js';
 import { loadEnvelopes, MAX_FILE_BYTES, saveEnvelopes } from './files.js';
@@ -39,7 +40,7 @@ Usage:
   provgate blast EVENTS LAYER_PREFIX [--demo]
                                          images, services and containers inheriting a layer
   provgate merge IN... -o OUT            concatenate envelope files
-  provgate export EVENTS --format json|cypher [--demo]
+  provgate export EVENTS --format json|cypher|opa|intoto [--demo]
   provgate synth SCENARIO OUT            write a signed synthetic scenario: ${SCENARIOS.join(', ')}
   provgate demo                          run every scenario and check its verdict
   provgate serve [--host H] [--port P] [--allow-remote] [--demo]
@@ -49,7 +50,7 @@ Usage:
 Keys: signing uses GATE_SIGNING_KEY (Ed25519 PEM, or the path of one) under GATE_KEYID, else the public HMAC
 demo key. The gate trusts GATE_PUBKEY (Ed25519 PEM or path) under GATE_KEYID (default: the key's id) and nothing
 else; --demo also trusts the public demo key (demos only). Without a trusted key, commands that verify refuse to run.
-Not built yet: lineage, bench, export --format opa|intoto, gate --advisories/--top-pypi/--reach-*.
+Not built yet: lineage, bench, gate --advisories/--top-pypi/--reach-*.
 Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input.`;
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
@@ -256,10 +257,11 @@ function mergeCommand(positionals: readonly string[], values: Values): CliResult
 function exportCommand(positionals: readonly string[], values: Values): CliResult {
   const [file] = args(positionals, 1, 'export takes one EVENTS file');
   const format = values.format ?? 'json';
-  if (format === 'opa' || format === 'intoto') throw new UsageError(`--format ${format} is not built yet in this version`);
-  if (format !== 'json' && format !== 'cypher') throw new UsageError('--format must be json or cypher');
+  if (format !== 'json' && format !== 'cypher' && format !== 'opa' && format !== 'intoto') throw new UsageError('--format must be json, cypher, opa or intoto');
+  if (format === 'intoto') return json(intotoStatements(loadEnvelopes(file as string, values.lenient === true), trustOf(values)));
   const { result, decision } = loadAndRun(file as string, values);
   if (format === 'cypher') return { code: 0, stdout: toCypherScript(result.graph), stderr: '' };
+  if (format === 'opa') return json(opaInput(result));
   return json(toGraphDocument(result, decision));
 }
 

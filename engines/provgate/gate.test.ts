@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../test/corpora.js';
 import { signEvent, type StageEvent } from './envelope.js';
+import { intotoStatements, opaInput } from './export.js';
 import { TyposquatScorer, editDistance } from './enrich.js';
 import { nodeId, ProvenanceGraph } from './graph.js';
 import { cyclonedxToBuild, sbomJsonToBuild, scannerJsonToScan } from './ingest.js';
@@ -247,5 +248,21 @@ describe('edit distance', () => {
     for (const a of words) for (const b of words) for (const max of [0, 1, 2]) expect(editDistance(a, b, max), `${a} ${b} ${max}`).toBe(Math.min(full(a, b), max + 1));
     expect(full('abcd', 'badc')).toBe(2);
     expect(full('', 'abc')).toBe(3);
+  });
+});
+
+describe('OPA input and in-toto statements', () => {
+  it('the OPA document carries what the rules read; in-toto statements re-state only verified builds, with the image as subject', () => {
+    const { result } = demo('tampered');
+    const opa = opaInput(result);
+    expect(opa['rejected']).toEqual([expect.stringMatching(/signature mismatch$/)]);
+    expect(opa['missingStages']).toEqual([]);
+    const statements = intotoStatements(scenarioEnvelopes('cve-origin'), demoTrust());
+    expect(statements).toHaveLength(3);
+    const first = statements[0] as { subject: { name: string; digest: { sha256: string } }[]; predicate: { runDetails: { metadata: { invocationId: string } } } };
+    expect(first.subject[0]?.name).toBe('ghcr.io/demo/api');
+    expect(first.subject[0]?.digest.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.predicate.runDetails.metadata.invocationId).toBe('run-42');
+    expect(intotoStatements(scenarioEnvelopes('cve-origin'), new Map())).toEqual([]);
   });
 });
