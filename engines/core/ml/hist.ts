@@ -196,8 +196,12 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
       let gl = 0;
       let hl = 0;
       for (let j = 0; j < nCuts; j++) {
-        gl += hist[(o + j) * 2]!;
-        hl += hist[(o + j) * 2 + 1]!;
+        const bg = hist[(o + j) * 2]!;
+        const bh = hist[(o + j) * 2 + 1]!;
+        // An empty bin repeats the previous candidate, which was already weighed (and wins ties).
+        if (bh === 0 && bg === 0 && j > 0) continue;
+        gl += bg;
+        hl += bh;
         // Missing values right (first) and left; without missing values only one candidate is real.
         {
           const hr = H - hl;
@@ -260,12 +264,12 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
     tree.leafEnd[node] = end;
   };
 
-  const grow = (node: number, depth: number, start: number, end: number, G: number, H: number, hist: Float64Array): void => {
+  const grow = (node: number, depth: number, start: number, end: number, G: number, H: number, hist: Float64Array | null): void => {
     tree.cover[node] = H;
-    const split = depth < maxDepth && end - start >= 2 ? findSplit(hist, G, H) : null;
-    if (!split) {
+    const split = hist && depth < maxDepth && end - start >= 2 ? findSplit(hist, G, H) : null;
+    if (!split || !hist) {
       makeLeaf(node, G, H, start, end);
-      pool.push(hist);
+      if (hist) pool.push(hist);
       return;
     }
     const { mid, gl, hl, gr, hr } = partition(start, end, split);
@@ -279,6 +283,13 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
     tree.right[node] = r;
     tree.gain[node] = split.gain;
     tree.value[node] = (-G / (H + lambda)) * eta;
+    if (depth + 1 >= maxDepth) {
+      // Children at the depth limit are leaves: they need no histograms.
+      pool.push(hist);
+      grow(l, depth + 1, start, mid, gl, hl, null);
+      grow(r, depth + 1, mid, end, gr, hr, null);
+      return;
+    }
     // Histogram of the smaller side from its rows; the larger side is the parent's minus it, in the parent's buffer.
     const leftSmaller = mid - start <= end - mid;
     const small = takeHist();
