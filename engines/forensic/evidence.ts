@@ -52,7 +52,7 @@ export function resolveEvidence(root: string, target: string): EvidencePath {
   const realRoot = realRootOf(root);
   const lexicalRoot = path.resolve(root);
   const lexical = path.resolve(lexicalRoot, target);
-  if (!within(lexicalRoot, lexical) && !within(realRoot, lexical)) throw new VitrineError('forbidden', 'the evidence path is outside the evidence root');
+  if (!within(lexicalRoot, lexical) && !within(realRoot, lexical)) throw new VitrineError('forbidden', 'the evidence path is outside the evidence root (set FORENSIC_EVIDENCE_ROOT to a folder that holds the evidence)');
   let real: string;
   try {
     real = realpathSync(lexical);
