@@ -29,13 +29,15 @@ export interface ReplayOptions {
   readonly onProgress?: (fraction: number, message: string) => void;
 }
 
-function checkFormat(head: Uint8Array, wanted: CaptureFormat): void {
+/** Throws parse_error unless the first bytes are a capture's magic (and the wanted format's, unless auto). */
+export function checkFormat(head: Uint8Array, wanted: CaptureFormat): void {
   const found = detectFormat(head);
   if (found === undefined) throw new VitrineError('parse_error', 'the input is not a pcap or pcapng capture');
   if (wanted !== 'auto' && found !== wanted) throw new VitrineError('parse_error', `the input is not a ${wanted} capture`);
 }
 
-function fileHead(path: string): Uint8Array {
+/** The first four bytes of a file (fewer when it is shorter). */
+export function fileHead(path: string): Uint8Array {
   let fd: number;
   try {
     fd = openSync(path, 'r');

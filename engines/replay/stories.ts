@@ -10,6 +10,7 @@ import {
   severityRank,
   stageRank,
   type Alert,
+  type ConnectionFact,
   type HostRole,
   type ReductionStats,
   type Severity,
@@ -28,6 +29,8 @@ export const MAX_ALERT_HOSTS = 50;
 export const STORY_GAP_SECONDS = 24 * 3600;
 /** Most hosts drawn in a story graph; the rest are counted in `omitted_hosts`. */
 export const MAX_GRAPH_HOSTS = 60;
+/** Most evidence connections a story lists in full. */
+export const MAX_STORY_CONNECTIONS = 500;
 /** Most alerts an analysis keeps (the most severe first); the rest are counted. */
 export const MAX_ALERTS = 10_000;
 
@@ -202,6 +205,28 @@ function packetsOf(uids: Iterable<string>, byUid: ReadonlyMap<string, Connection
   return n;
 }
 
+function connectionFact(c: ConnectionRecord): ConnectionFact {
+  return {
+    uid: c.uid,
+    proto: c.proto,
+    orig_h: c.origH,
+    orig_p: c.origP,
+    resp_h: c.respH,
+    resp_p: c.respP,
+    start_ts: c.startTs,
+    last_ts: c.lastTs,
+    conn_state: c.connState,
+    history: c.history,
+    service: [...c.service],
+    orig_packets: c.orig.packets,
+    resp_packets: c.resp.packets,
+    orig_bytes: c.orig.bytes,
+    resp_bytes: c.resp.bytes,
+    first_packet: c.firstPacket,
+    last_packet: c.lastPacket,
+  };
+}
+
 function ratio(a: number, b: number): number | null {
   return b === 0 ? null : Math.round((a / b) * 1000) / 1000;
 }
@@ -346,6 +371,12 @@ export function reduceStories(alerts: readonly NumberedAlert[], totals: { packet
       alerts: members.map((m) => m.alert),
       timeline,
       graph: buildGraph(members, attacker, victims, pivots),
+      connections: [...new Set(members.flatMap((m) => m.alert.evidence.uids))]
+        .slice(0, MAX_STORY_CONNECTIONS)
+        .flatMap((u) => {
+          const c = ctx.byUid.get(u);
+          return c ? [connectionFact(c)] : [];
+        }),
       stats: { alerts: members.length, flows: uids.size, packets: packetsOf(uids, ctx.byUid), hosts: hosts.size, duration_s: Math.round((lastTs - firstTs) * 1000) / 1000 },
       analysis_stats: stats,
       source: ctx.source,

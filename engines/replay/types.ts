@@ -25,7 +25,7 @@ export interface Evidence {
   /** How many connections the rule counted in all. */
   readonly uid_count: number;
   /** 0-based packet numbers with their capture times (first packet of each connection or the record itself), bounded. */
-  readonly packets: ReadonlyArray<{ readonly packet: number; readonly ts: number; readonly uid?: string }>;
+  readonly packets: ReadonlyArray<{ readonly packet: number; readonly ts: number; readonly uid?: string | undefined }>;
   /** The numbers the rule's thresholds were checked against. */
   readonly counts: Readonly<Record<string, number>>;
   readonly facts: Readonly<Record<string, FactValue>>;
@@ -105,6 +105,28 @@ export interface ReductionStats {
   };
 }
 
+/** One evidence connection as a story shows it (Zeek conn.log fields, snake_case). */
+export interface ConnectionFact {
+  readonly uid: string;
+  readonly proto: string;
+  readonly orig_h: string;
+  readonly orig_p: number;
+  readonly resp_h: string;
+  readonly resp_p: number;
+  readonly start_ts: number;
+  readonly last_ts: number;
+  readonly conn_state: string;
+  readonly history: string;
+  readonly service: readonly string[];
+  readonly orig_packets: number;
+  readonly resp_packets: number;
+  readonly orig_bytes: number;
+  readonly resp_bytes: number;
+  /** 0-based packet numbers of the first and last packet in the capture. */
+  readonly first_packet: number;
+  readonly last_packet: number;
+}
+
 export interface StoryStats {
   readonly alerts: number;
   readonly flows: number;
@@ -139,6 +161,8 @@ export interface Story {
   readonly alerts: readonly Alert[];
   readonly timeline: readonly TimelineStep[];
   readonly graph: StoryGraph;
+  /** The connections the alerts cite (at most MAX_STORY_CONNECTIONS), for replay and exports. */
+  readonly connections: readonly ConnectionFact[];
   readonly stats: StoryStats;
   readonly analysis_stats: ReductionStats;
   readonly source: { readonly name: string; readonly sha256: string };
@@ -191,4 +215,13 @@ export interface ReplayAnalysis {
   readonly rules: Readonly<Record<string, number>>;
   readonly alerts: readonly Alert[];
   readonly stories: readonly Story[];
+  /** For a synthetic intrusion: what was generated (the truth the stories can be checked against). */
+  readonly demo?:
+    | {
+    readonly benign_flows: number;
+    readonly attack_flows: number;
+    readonly attack_hosts: readonly string[];
+    readonly phases: ReadonlyArray<{ readonly stage: string; readonly what: string; readonly start: number; readonly end: number }>;
+      }
+    | undefined;
 }

@@ -2,7 +2,7 @@
 import { attackPattern, bundle, identity, report, stixId, stixTimestamp, validateStixObject, type StixBundle, type StixObject } from '../../core/stix.js';
 import { VitrineError } from '../../core/errors.js';
 import { ipv4Number } from '../net.js';
-import type { Alert, Story } from '../types.js';
+import type { Alert, ConnectionFact, Story } from '../types.js';
 
 /** Connections per alert written as network-traffic objects (the alert's counts keep the full number). */
 export const MAX_TRAFFIC_PER_ALERT = 20;
@@ -28,23 +28,8 @@ function checked(o: StixObject): StixObject {
   return o;
 }
 
-/** What the export needs of the evidence connections: endpoints, ports, protocol and times, by uid. */
-export interface TrafficFacts {
-  readonly origH: string;
-  readonly origP: number;
-  readonly respH: string;
-  readonly respP: number;
-  readonly proto: string;
-  readonly startTs: number;
-  readonly lastTs: number;
-}
 
-export interface StixOptions {
-  /** Connection facts by uid, for network-traffic objects; without them only hosts are written. */
-  readonly connections?: ReadonlyMap<string, TrafficFacts>;
-}
-
-function observedData(alert: Alert, story: Story, creator: string, hosts: Map<string, StixObject>, extra: StixObject[], options: StixOptions): StixObject {
+function observedData(alert: Alert, story: Story, creator: string, hosts: Map<string, StixObject>, extra: StixObject[], connections: ReadonlyMap<string, ConnectionFact>): StixObject {
   const refs: string[] = [];
   const host = (a: string): string => {
     let o = hosts.get(a);
@@ -57,13 +42,14 @@ function observedData(alert: Alert, story: Story, creator: string, hosts: Map<st
   refs.push(host(alert.src));
   for (const d of alert.dst) refs.push(host(d));
   for (const uid of alert.evidence.uids.slice(0, MAX_TRAFFIC_PER_ALERT)) {
-    const c = options.connections?.get(uid);
+    const c = connections.get(uid);
     if (!c) continue;
-    const proto = c.proto === 'other' ? 'ipv4' : c.proto;
+    const ip = ipv4Number(c.orig_h) !== undefined ? 'ipv4' : 'ipv6';
+    const protocols = c.proto === 'other' ? [ip] : [ip, c.proto];
     const traffic = sco(
       'network-traffic',
-      { src_ref: host(c.origH), dst_ref: host(c.respH), ...(c.proto === 'tcp' || c.proto === 'udp' ? { src_port: c.origP, dst_port: c.respP } : {}), protocols: [ipv4Number(c.origH) !== undefined ? 'ipv4' : 'ipv6', proto], start: ts(c.startTs) },
-      { end: ts(Math.max(c.lastTs, c.startTs)) },
+      { src_ref: host(c.orig_h), dst_ref: host(c.resp_h), ...(c.proto === 'tcp' || c.proto === 'udp' ? { src_port: c.orig_p, dst_port: c.resp_p } : {}), protocols, start: ts(c.start_ts) },
+      { end: ts(Math.max(c.last_ts, c.start_ts)) },
     );
     extra.push(traffic);
     refs.push(traffic.id);
@@ -85,7 +71,7 @@ function observedData(alert: Alert, story: Story, creator: string, hosts: Map<st
 }
 
 /** The story as a valid STIX 2.1 bundle; the same story always gives the same ids. */
-export function storyToStix(story: Story, options: StixOptions = {}): StixBundle {
+export function storyToStix(story: Story): StixBundle {
   const created = story.created_at;
   const creator = identity({ name: 'Vitrine capture replay', identity_class: 'system' }, { created: '2024-01-01T00:00:00.000Z' });
   const patterns = new Map<string, StixObject>();
@@ -98,8 +84,9 @@ export function storyToStix(story: Story, options: StixOptions = {}): StixBundle
   const scos: StixObject[] = [];
   const observed: StixObject[] = [];
   const sightings: StixObject[] = [];
+  const connections = new Map(story.connections.map((c) => [c.uid, c]));
   for (const alert of story.alerts) {
-    const od = observedData(alert, story, creator.id, hosts, scos, options);
+    const od = observedData(alert, story, creator.id, hosts, scos, connections);
     observed.push(od);
     for (const t of alert.techniques) {
       const ap = patterns.get(t);

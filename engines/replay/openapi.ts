@@ -1,0 +1,102 @@
+// The OpenAPI 3.1 document of the replay routes, generated from the zod schemas (served at /docs/openapi.json).
+import { z } from 'zod';
+import { MAX_UPLOAD_BYTES, VERSION } from './index.js';
+import { MAX_BENIGN_FLOWS } from './intrusion.js';
+import { analysisSchema, errorBodySchema, healthSchema, pageOf, stixBundleSchema, storySchema, storySummarySchema } from './schemas.js';
+
+type JsonObject = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType): JsonObject {
+  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonObject;
+  delete json['$schema'];
+  return json;
+}
+
+const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
+const text = (description: string): JsonObject => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
+const errorResponse = (description: string): JsonObject => ({ description, content: json(ref('Error')) });
+const storyId = { name: 'id', in: 'path', required: true, description: 'story id (a UUID from GET /api/stories)', schema: { type: 'string', format: 'uuid' } };
+const notFound = errorResponse('no such story');
+
+/** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
+export function openApiDocument(maxUploadBytes = MAX_UPLOAD_BYTES): JsonObject {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Vitrine capture replay',
+      version: VERSION,
+      description:
+        'Analyses an uploaded capture (pcap or pcapng) or a synthetic intrusion, reduces packets and flows to alerts of named rules and alerts to stories (recon, access, movement, action), and exports each story as STIX 2.1, Mermaid or Cypher. The standalone server has no authentication: it binds to loopback and is meant for an analyst workstation.',
+    },
+    servers: [{ url: '..' }],
+    paths: {
+      '/': { get: { summary: 'The replay page (HTML)', responses: { '200': { description: 'the page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+      '/api/health': { get: { summary: 'Status (`ok`), version, the detection rules, the indicator list, stored counts and limits', responses: { '200': { description: 'ok', content: json(ref('Health')) } } } },
+      '/api/stories': {
+        get: {
+          summary: 'Summaries of the stored stories, newest analysis first',
+          parameters: [
+            { name: 'analysis', in: 'query', required: false, description: 'only the stories of this analysis', schema: { type: 'string', format: 'uuid' } },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
+            { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+          ],
+          responses: { '200': { description: 'a page of story summaries', content: json(ref('StoryPage')) }, '400': errorResponse('bad query') },
+        },
+      },
+      '/api/demo': {
+        post: {
+          summary: 'Generate and analyse the synthetic intrusion with `benign` background flows; the analysis is stored',
+          parameters: [
+            { name: 'benign', in: 'query', required: false, description: `benign background flows, 0 to ${MAX_BENIGN_FLOWS}`, schema: { type: 'integer', minimum: 0, maximum: MAX_BENIGN_FLOWS, default: 200 } },
+            { name: 'seed', in: 'query', required: false, description: 'seed of the generator (the same seed gives the same capture)', schema: { type: 'integer', minimum: 0 } },
+          ],
+          responses: { '200': { description: 'the analysis, with `demo` saying what was generated; header X-Analysis-Id', content: json(ref('Analysis')) }, '400': errorResponse('bad query') },
+        },
+      },
+      '/api/analyze': {
+        post: {
+          summary: 'Analyse an uploaded capture; the analysis is stored',
+          parameters: [
+            { name: 'name', in: 'query', required: false, description: 'display name (the file name; at most 200 characters, no control characters)', schema: { type: 'string', maxLength: 200, default: 'upload' } },
+            {
+              name: 'format',
+              in: 'query',
+              required: false,
+              description: 'auto: recognise pcap or pcapng by its magic bytes; pcap or pcapng: also require that format (422 otherwise)',
+              schema: { type: 'string', enum: ['auto', 'pcap', 'pcapng'], default: 'auto' },
+            },
+          ],
+          requestBody: { required: true, description: `The capture's bytes, at most ${maxUploadBytes} bytes.`, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          responses: {
+            '200': { description: 'the analysis; header X-Analysis-Id', content: json(ref('Analysis')) },
+            '400': errorResponse('bad query, or the upload was interrupted'),
+            '413': errorResponse('the capture is larger than the upload limit'),
+            '415': errorResponse('a body type other than application/octet-stream (or a pcap type), or a compressed body'),
+            '422': errorResponse('not a pcap or pcapng capture, or not the requested format (code parse_error)'),
+          },
+        },
+      },
+      '/api/stories/{id}': { get: { summary: 'One story: alerts with evidence, reduction statistics, timeline, host graph, evidence connections', parameters: [storyId], responses: { '200': { description: 'the story', content: json(ref('Story')) }, '404': notFound } } },
+      '/api/stories/{id}/stix': {
+        get: {
+          summary: 'The story as a STIX 2.1 bundle (report, attack patterns, observed data over IP and network-traffic objects, sightings)',
+          parameters: [storyId],
+          responses: { '200': { description: 'the bundle', content: { 'application/stix+json;version=2.1': { schema: ref('StixBundle') } } }, '404': notFound },
+        },
+      },
+      '/api/stories/{id}/mermaid': { get: { summary: 'The story as a Mermaid sequence diagram', parameters: [storyId], responses: { '200': text('Mermaid text'), '404': notFound } } },
+      '/api/stories/{id}/cypher': { get: { summary: 'The story as a Cypher script of MERGE statements', parameters: [storyId], responses: { '200': text('Cypher script'), '404': notFound } } },
+    },
+    components: {
+      schemas: {
+        Health: schemaOf(healthSchema),
+        StoryPage: schemaOf(pageOf(storySummarySchema)),
+        Story: schemaOf(storySchema),
+        Analysis: schemaOf(analysisSchema),
+        StixBundle: schemaOf(stixBundleSchema),
+        Error: schemaOf(errorBodySchema),
+      },
+    },
+  };
+}
