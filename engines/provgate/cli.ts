@@ -15,6 +15,7 @@ import { isStage, PAYLOAD_SCHEMAS } from './events.js';
 import { loadEnvelopes, MAX_FILE_BYTES, saveEnvelopes } from './files.js';
 import { createStandaloneApp } from './http.js';
 import { layerBlastRadius, originStory, run, toCypherScript, toGraphDocument, VERSION } from './index.js';
+import { commitEvents, manifestHistory } from './lineage.js';
 import { buildIdFor, cyclonedxToBuild, sarifToSast, sbomJsonToBuild, scannerJsonToScan } from './ingest.js';
 import { DEMO_JOB, GATE_JOB, jobs, type GateJobResult } from './jobs.js';
 import { demoTrust, keygen, signingKeyFromEnv, trustedFromEnv, trustedToJson } from './keys.js';
@@ -39,6 +40,8 @@ Usage:
   provgate backtrack EVENTS QUERY [--demo]  origin stories of a CVE id, finding id or package name
   provgate blast EVENTS LAYER_PREFIX [--demo]
                                          images, services and containers inheriting a layer
+  provgate lineage REPO MANIFEST [--limit N] -o OUT
+                                         signed commit events from the manifest's first-parent git history
   provgate merge IN... -o OUT            concatenate envelope files
   provgate export EVENTS --format json|cypher|opa|intoto [--demo]
   provgate synth SCENARIO OUT            write a signed synthetic scenario: ${SCENARIOS.join(', ')}
@@ -50,7 +53,7 @@ Usage:
 Keys: signing uses GATE_SIGNING_KEY (Ed25519 PEM, or the path of one) under GATE_KEYID, else the public HMAC
 demo key. The gate trusts GATE_PUBKEY (Ed25519 PEM or path) under GATE_KEYID (default: the key's id) and nothing
 else; --demo also trusts the public demo key (demos only). Without a trusted key, commands that verify refuse to run.
-Not built yet: lineage, bench, gate --advisories/--top-pypi/--reach-*.
+Not built yet: bench, gate --advisories/--top-pypi/--reach-*.
 Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input.`;
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
@@ -286,6 +289,24 @@ async function demoCommand(positionals: readonly string[]): Promise<CliResult> {
   return { ...out, code: rows.every((r) => r.ok) ? 0 : 1 };
 }
 
+function lineageCommand(positionals: readonly string[], values: Values): CliResult {
+  const [repo, manifest] = args(positionals, 2, 'lineage takes REPO and MANIFEST (a path inside the repository)');
+  let limit: number | undefined;
+  if (values.limit !== undefined) {
+    if (!/^\d{1,9}$/.test(values.limit) || Number(values.limit) < 1) throw new UsageError('--limit must be a positive integer');
+    limit = Number(values.limit);
+  }
+  const out = outFile(values);
+  const history = manifestHistory(repo as string, manifest as string, limit === undefined ? {} : { limit });
+  const key = signingKeyFromEnv();
+  const layout = layoutOf(values);
+  saveEnvelopes(
+    commitEvents(history, manifest as string).map((e) => signEvent(e, key, layout)),
+    out,
+  );
+  return json({ wrote: history.length, keyid: key.keyid, demoKey: key.type === 'hmac' });
+}
+
 function parsePort(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT;
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
@@ -361,6 +382,7 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
       case 'serve':
         return await serveCommand(rest, values);
       case 'lineage':
+        return lineageCommand(rest, values);
       case 'bench':
         throw new UsageError(`${command} is not built yet in this version`);
       default:
