@@ -1,7 +1,4 @@
 // Executable triage library operations (spec names in camelCase): analyze, loadModel, trainDefault, dissect, tagImports, tagRaw, synthesize, validate, match, parse.
-import type { CorpusFile } from './rulegen.js';
-import { benignSamples, readBenignDirectory } from './corpus.js';
-
 export { analyze, analyzeDissection, verdictOf, MAX_FILE_BYTES, MAX_DRIVERS, type AnalyzeOptions, type Driver, type Drivers, type PeSummary, type TriageResult, type Verdict } from './analyze.js';
 export { capabilitiesOf, importRefsOf, loadCapabilityRules, parseCapabilityRules, rawStringsOf, tagCapabilities, tagImports, tagRaw, type Capability, type CapabilityEvidence, type ImportRef, type RawString } from './capabilities.js';
 export { BENIGN, benignSamples, FAMILIES, familySamples, readBenignDirectory, readCorpus, syntheticCorpus, writeCorpus, type CorpusSample } from './corpus.js';
@@ -14,28 +11,4 @@ export { synthesize, validate, validateRules, type CorpusFile, type RuleValidati
 export { format as formatRule, match, matchRule, parse, type Rule } from './rules.js';
 export { defaultResourcesDir, VERSION } from './resources.js';
 export { trainDefault, trainOnSamples } from './train.js';
-
-/** Size and seed of the default benign corpus: synthetic benign look-alikes, another seed than the demo model's training set. */
-export const DEFAULT_BENIGN = { count: 100, seed: 1 } as const;
-
-/** Where a benign corpus comes from: the synthetic default, and/or a directory of files. */
-export interface BenignSource {
-  /** Synthetic benign samples (default DEFAULT_BENIGN; count 0 for none). */
-  readonly synthetic?: { readonly count: number; readonly seed: number };
-  /** A directory whose regular files (up to 128 MiB each) are benign references. */
-  readonly dir?: string;
-}
-
-const benignCache = new Map<string, CorpusFile[]>();
-
-/** The benign corpus of a source (cached per source for the life of the process). */
-export function loadBenignCorpus(source: BenignSource = {}): CorpusFile[] {
-  const synthetic = source.synthetic ?? DEFAULT_BENIGN;
-  const key = JSON.stringify([synthetic.count, synthetic.seed, source.dir ?? null]);
-  const hit = benignCache.get(key);
-  if (hit) return hit;
-  const files: CorpusFile[] = benignSamples(synthetic.count, synthetic.seed).map((s) => ({ name: `synthetic/${s.name}`, bytes: s.bytes }));
-  if (source.dir !== undefined) for (const s of readBenignDirectory(source.dir)) files.push({ name: s.name, bytes: s.bytes });
-  benignCache.set(key, files);
-  return files;
-}
+export { benignCorpusSize, DEFAULT_BENIGN, loadBenignCorpus, type BenignSource } from './benign.js';

@@ -1,0 +1,49 @@
+// The benign reference corpus rules are validated against: synthetic benign look-alikes by default, and/or a directory of files.
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { benignSamples, MANIFEST_FILE, readBenignDirectory } from './corpus.js';
+import type { CorpusFile } from './rulegen.js';
+
+/** Size and seed of the default benign corpus: synthetic benign look-alikes, another seed than the demo model's training set. */
+export const DEFAULT_BENIGN = { count: 100, seed: 1 } as const;
+
+/** Where a benign corpus comes from: the synthetic default, and/or a directory of files. */
+export interface BenignSource {
+  /** Synthetic benign samples (default DEFAULT_BENIGN; count 0 for none). */
+  readonly synthetic?: { readonly count: number; readonly seed: number } | undefined;
+  /** A directory whose regular files (up to 128 MiB each) are benign references. */
+  readonly dir?: string | undefined;
+}
+
+const benignCache = new Map<string, CorpusFile[]>();
+
+/** The benign corpus of a source (cached per source for the life of the process). */
+export function loadBenignCorpus(source: BenignSource = {}): CorpusFile[] {
+  const synthetic = source.synthetic ?? DEFAULT_BENIGN;
+  const key = JSON.stringify([synthetic.count, synthetic.seed, source.dir ?? null]);
+  const hit = benignCache.get(key);
+  if (hit) return hit;
+  const files: CorpusFile[] = benignSamples(synthetic.count, synthetic.seed).map((s) => ({ name: `synthetic/${s.name}`, bytes: s.bytes }));
+  if (source.dir !== undefined) for (const s of readBenignDirectory(source.dir)) files.push({ name: s.name, bytes: s.bytes });
+  benignCache.set(key, files);
+  return files;
+}
+
+/** The number of files a source gives, counted without reading them (for /health). */
+export function benignCorpusSize(source: BenignSource = {}): number {
+  let n = (source.synthetic ?? DEFAULT_BENIGN).count;
+  if (source.dir !== undefined) {
+    let names: string[];
+    try {
+      names = readdirSync(source.dir);
+    } catch {
+      return n;
+    }
+    for (const name of names) {
+      if (name === MANIFEST_FILE) continue;
+      const st = statSync(path.join(source.dir, name), { throwIfNoEntry: false });
+      if (st?.isFile() && st.size <= 128 * 1024 * 1024) n++;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,205 @@
+// The triage HTTP routes (mounted by the gateway at /svc/petriage, or at / by `petriage serve`): the spec's four routes, /openapi.json, and /docs when enabled.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import { VitrineError } from '../core/errors.js';
+import { errorHandler, jsonBody, notFound, parseBody, requestId, route } from '../core/http/index.js';
+import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
+import { InProcessRunner } from '../core/jobs/in-process.js';
+import type { ServiceContext } from '../core/service.js';
+import { openMemoryStore } from '../core/store.js';
+import type { TriageResult } from './analyze.js';
+import { benignCorpusSize, type BenignSource } from './benign.js';
+import { ANALYZE_JOB, jobs, VALIDATE_RULE_JOB } from './jobs.js';
+import { DEFAULT_MODEL_RELATIVE, loadModel, type TriageModel } from './model.js';
+import { MAX_UPLOAD_BYTES, openApiDocument, UPLOAD_SLOTS } from './openapi.js';
+import { defaultResourcesDir, VERSION } from './resources.js';
+import type { RuleValidation } from './rulegen.js';
+import { MAX_RULE_TEXT, parse } from './rules.js';
+import { ruleValidationSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
+import { petriageService } from './service.js';
+import { saveAnalysis } from './store.js';
+import { UploadGate } from './upload-gate.js';
+
+export interface RouterOptions {
+  /** The model file; default `<resourcesDir>/petriage/linear-demo.json`. */
+  readonly modelPath?: string;
+  /** The benign corpus rules are validated against; default the synthetic benign corpus. */
+  readonly benign?: BenignSource;
+  /** Serve Swagger UI at /docs (`serve --enable-docs`); off by default. */
+  readonly enableDocs?: boolean;
+  /** Uploads read and analysed at once (default 2, the spec's limit). */
+  readonly uploadSlots?: number;
+  /** Called when an upload has to wait for a slot, before anything of its body is read (tests watch the gate with it). */
+  readonly onUploadWaiting?: (req: Request) => void;
+}
+
+const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function swaggerUiDir(): string {
+  return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
+const rawParser = express.raw({ limit: MAX_UPLOAD_BYTES, type: () => true });
+
+/** Reads the whole body through express.raw (so its limit and errors apply), as bytes. */
+function readBody(req: Request, res: Response): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    rawParser(req, res, (err?: unknown) => {
+      if (err !== undefined) reject(err);
+      else resolve(Buffer.isBuffer(req.body) ? new Uint8Array(req.body.buffer, req.body.byteOffset, req.body.byteLength) : new Uint8Array(0));
+    });
+  });
+}
+
+function isTriageResult(value: unknown): value is TriageResult {
+  return triageResultSchema.safeParse(value).success;
+}
+
+export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): Router {
+  const modelPath = options.modelPath ?? path.join(ctx.resourcesDir, DEFAULT_MODEL_RELATIVE);
+  const benign: BenignSource = options.benign ?? {};
+  const gate = new UploadGate(options.uploadSlots ?? UPLOAD_SLOTS);
+  const docsDir = path.join(ctx.resourcesDir, 'petriage', 'docs');
+  const router = express.Router();
+
+  let cached: TriageModel | undefined;
+  const model = (): TriageModel => {
+    if (cached) return cached;
+    try {
+      cached = loadModel(modelPath);
+      return cached;
+    } catch (err) {
+      // A missing or broken model is the installation's fault, not the caller's: 503, with our own (path-free) reason.
+      const reason = err instanceof VitrineError ? err.message : 'unreadable';
+      throw new VitrineError('unavailable', `the model is unavailable: ${reason}`, { cause: err });
+    }
+  };
+
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok', service: 'petriage', version: VERSION, modelType: model().type, benignCorpusSize: benignCorpusSize(benign) });
+  });
+
+  router.get('/api/model', (_req, res) => {
+    const m = model();
+    res.json({ modelType: m.type, format: m.format, sha256: m.sha256, featureLayout: m.featureLayout, thresholds: m.thresholds, thresholdBasis: m.thresholdBasis, attribution: m.attribution, metadata: m.metadata, knownFamilies: m.families });
+  });
+
+  router.post(
+    '/api/analyze',
+    route(async (req: Request, res: Response) => {
+      // Refusals that need no body come first, before the request takes or waits for a slot.
+      const declared = req.headers['content-length'];
+      const chunked = req.headers['transfer-encoding'] !== undefined;
+      if ((declared === undefined || declared === '0') && !chunked) throw new VitrineError('bad_request', 'the body must be the file bytes');
+      if (!req.is('application/octet-stream')) throw new VitrineError('unsupported_media_type', 'request body must be application/octet-stream');
+      if (declared !== undefined && Number(declared) > MAX_UPLOAD_BYTES) throw new VitrineError('payload_too_large', 'the upload is over 32 MiB');
+      model();
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableEnded) controller.abort();
+      });
+      if (gate.running >= gate.slots) options.onUploadWaiting?.(req);
+      const release = await gate.acquire(controller.signal);
+      try {
+        const data = await readBody(req, res);
+        if (data.length === 0) throw new VitrineError('bad_request', 'the body must be the file bytes');
+        const result = await ctx.jobs.run(ANALYZE_JOB, { data, modelPath, benign }, { signal: controller.signal, label: 'PE triage' });
+        // The result crossed a process boundary: check its shape before it is stored and served.
+        if (!isTriageResult(result)) throw new VitrineError('internal', 'the analysis job returned no valid result');
+        const stored = saveAnalysis(ctx.db, result);
+        res.setHeader('X-Analysis-Id', stored.id);
+        res.json(result);
+      } finally {
+        release();
+      }
+    }),
+  );
+
+  router.post(
+    '/api/rule/validate',
+    jsonBody(MAX_RULE_TEXT + 4096),
+    route(async (req: Request, res: Response) => {
+      const { text } = parseBody(validateRequestSchema, req);
+      // Rule text errors are answered at once, without a worker; the parser's messages name a line, never the text.
+      parse(text);
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableEnded) controller.abort();
+      });
+      const result = await ctx.jobs.run(VALIDATE_RULE_JOB, { text, benign }, { signal: controller.signal, label: 'Rule validation' });
+      if (!ruleValidationSchema.safeParse(result).success) throw new VitrineError('internal', 'the validation job returned no valid result');
+      res.json(result as RuleValidation);
+    }),
+  );
+
+  router.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
+
+  if (options.enableDocs === true) {
+    // Interactive documentation from local files: our page and initializer, Swagger UI's assets. /redoc is not served.
+    const docs = express.Router();
+    const sendDocFile = (file: string) => (_req: Request, res: Response, next: NextFunction) => {
+      res.setHeader('Content-Security-Policy', DOCS_CSP);
+      res.sendFile(file, { dotfiles: 'deny' }, (err) => {
+        if (err) next(new VitrineError('not_found', 'documentation file missing'));
+      });
+    };
+    docs.get('/', (req, res, next) => {
+      // Relative asset URLs need the trailing slash, wherever the router is mounted.
+      if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
+        res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
+        return;
+      }
+      sendDocFile(path.join(docsDir, 'index.html'))(req, res, next);
+    });
+    docs.get('/init.js', sendDocFile(path.join(docsDir, 'init.js')));
+    docs.get('/swagger-ui.css', (req, res, next) => sendDocFile(path.join(swaggerUiDir(), 'swagger-ui.css'))(req, res, next));
+    docs.get('/swagger-ui-bundle.js', (req, res, next) => sendDocFile(path.join(swaggerUiDir(), 'swagger-ui-bundle.js'))(req, res, next));
+    router.use('/docs', docs);
+  }
+  return router;
+}
+
+export interface StandaloneOptions extends RouterOptions {
+  /** The store; default an in-memory one (history lasts as long as the process). */
+  readonly db?: Database;
+  readonly dataDir?: string;
+  readonly resourcesDir?: string;
+  /** Host names the Host header may carry; default the loopback names. */
+  readonly allowedHosts?: readonly string[];
+  /** The job runner; default in-process. */
+  readonly jobs?: ServiceContext['jobs'];
+}
+
+/** The app `petriage serve` runs: hardening, request ids, the router at the root, the one error shape. */
+export function createStandaloneApp(options: StandaloneOptions = {}): Express {
+  const ctx: ServiceContext = {
+    jobs: options.jobs ?? new InProcessRunner(jobs),
+    db: options.db ?? openMemoryStore([petriageService]),
+    dataDir: options.dataDir ?? '',
+    resourcesDir: options.resourcesDir ?? defaultResourcesDir(),
+  };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(securityHeaders());
+  app.use(requestId());
+  app.use(hostAllowList(options.allowedHosts ?? LOOPBACK_HOSTS));
+  app.use(createRouter(ctx, options));
+  app.use(notFound());
+  app.use(errorHandler());
+  return app;
+}

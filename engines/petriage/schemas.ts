@@ -1,0 +1,115 @@
+// Zod schemas of what the triage service accepts and answers: the OpenAPI document is generated from them, and tests check answers against them.
+import { z } from 'zod';
+import { MAX_RULE_TEXT } from './rules.js';
+
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  service: z.literal('petriage'),
+  version: z.string(),
+  /** `linear` or `gbdt`. */
+  modelType: z.enum(['linear', 'gbdt']),
+  benignCorpusSize: z.number().int().min(0),
+});
+
+const profileToken = z.object({ kind: z.enum(['import', 'string']), value: z.string(), share: z.number() });
+
+export const knownFamilySchema = z.object({ name: z.string(), description: z.string(), samples: z.number().int(), profile: z.array(profileToken) });
+
+export const modelInfoSchema = z.object({
+  modelType: z.enum(['linear', 'gbdt']),
+  format: z.string(),
+  sha256: z.string().nullable(),
+  featureLayout: z.string(),
+  thresholds: z.object({ malicious: z.number(), suspicious: z.number() }),
+  thresholdBasis: z.string(),
+  attribution: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  knownFamilies: z.array(knownFamilySchema),
+});
+
+const evidence = z.union([
+  z.object({ kind: z.literal('import'), api: z.string(), name: z.string(), dll: z.string().nullable() }),
+  z.object({ kind: z.enum(['string', 'url']), value: z.string(), offset: z.number().int().nullable(), encoding: z.enum(['ascii', 'utf16le']).nullable() }),
+]);
+
+export const capabilitySchema = z.object({
+  id: z.string(),
+  tag: z.string(),
+  name: z.string(),
+  technique: z.object({ id: z.string().regex(/^T\d{4}(\.\d{3})?$/), name: z.string() }),
+  evidence: z.array(evidence),
+  evidenceCount: z.number().int(),
+});
+
+const familyAttribution = z.object({ name: z.string(), similarity: z.number().min(0).max(1), evidence: z.array(profileToken) });
+
+export const ruleValidationSchema = z.object({
+  rules: z.array(z.string()),
+  benignHits: z.array(z.object({ file: z.string(), rules: z.array(z.string()) })),
+  benignHitCount: z.number().int().min(0),
+  benignCorpusSize: z.number().int().min(0),
+  specificity: z.number().min(0).max(1).nullable(),
+  coverage: z.object({ matched: z.number().int(), total: z.number().int(), ratio: z.number() }).nullable(),
+});
+
+export const synthesizedRuleSchema = z.object({
+  name: z.string(),
+  text: z.string(),
+  strings: z.array(z.object({ id: z.string(), value: z.string(), encoding: z.enum(['ascii', 'wide', 'ascii wide']), source: z.enum(['import', 'string']), siblingShare: z.number().nullable() })),
+  threshold: z.number().int(),
+  validation: ruleValidationSchema,
+});
+
+const section = z.object({ index: z.number().int(), name: z.string(), virtual_address: z.number(), virtual_size: z.number(), raw_offset: z.number(), raw_size: z.number(), characteristics: z.number(), flags: z.array(z.string()), entropy: z.number().nullable() }).loose();
+const importedDll = z.object({ dll: z.string(), symbols: z.array(z.object({ name: z.string().nullable(), ordinal: z.number().nullable(), ordinal_name: z.string().nullable() }).loose()) }).loose();
+
+/** The dissection in the result: fields as the dissector names them (snake_case, as pefile), the string list replaced by counts. */
+export const peSummarySchema = z
+  .object({
+    sha256: z.string(),
+    size: z.number().int(),
+    format: z.enum(['PE32', 'PE32+']),
+    is_dll: z.boolean(),
+    is_driver: z.boolean(),
+    sections: z.array(section),
+    imports: z.array(importedDll),
+    delay_imports: z.array(importedDll),
+    exports: z.object({ dll_name: z.string(), symbols: z.array(z.object({ ordinal: z.number(), name: z.string().nullable(), rva: z.number().nullable(), forwarder: z.string().nullable() })) }).loose().nullable(),
+    entropy: z.number(),
+    imphash: z.string(),
+    strings: z.object({ ascii: z.number().int(), utf16le: z.number().int(), truncated: z.boolean() }),
+    notes: z.array(z.string()),
+  })
+  .loose();
+
+export const driverSchema = z.object({ feature: z.string(), group: z.string(), value: z.number(), contribution: z.number(), tokens: z.array(z.string()).optional() });
+
+export const triageResultSchema = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int(),
+  verdict: z.enum(['MALICIOUS', 'SUSPICIOUS', 'BENIGN']),
+  score: z.number().min(0).max(1),
+  model: z.object({ type: z.string(), format: z.string(), sha256: z.string().nullable(), featureLayout: z.string() }),
+  thresholds: z.object({ malicious: z.number(), suspicious: z.number() }),
+  drivers: z.object({ method: z.string(), baseValue: z.number(), margin: z.number(), items: z.array(driverSchema), rest: z.number() }),
+  capabilities: z.array(capabilitySchema),
+  family: familyAttribution.nullable(),
+  familyScores: z.array(familyAttribution),
+  notes: z.array(z.string()),
+  rule: synthesizedRuleSchema.nullable(),
+  pe: peSummarySchema,
+});
+
+export const validateRequestSchema = z.strictObject({
+  /** Rule text in the supported YARA subset. */
+  text: z.string().min(1).max(MAX_RULE_TEXT),
+});
+
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    request_id: z.string(),
+    details: z.array(z.object({ path: z.string(), issue: z.string() })).optional(),
+  }),
+});

@@ -1,0 +1,83 @@
+// The triage history: migrations of the petriage tables and the queries over them (each analysis the HTTP service answered).
+import { randomUUID } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import type { Migration } from '../core/service.js';
+import type { TriageResult } from './analyze.js';
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'analysis history',
+    up(db) {
+      db.exec(`
+        CREATE TABLE petriage_analyses (
+          id TEXT PRIMARY KEY,
+          sha256 TEXT NOT NULL,
+          size INTEGER NOT NULL,
+          created_at TEXT NOT NULL,
+          verdict TEXT NOT NULL CHECK (verdict IN ('MALICIOUS', 'SUSPICIOUS', 'BENIGN')),
+          score REAL NOT NULL,
+          family TEXT,
+          model_type TEXT NOT NULL,
+          model_sha256 TEXT,
+          result_json TEXT NOT NULL
+        );
+        CREATE INDEX petriage_analyses_created ON petriage_analyses (created_at DESC, id);
+        CREATE INDEX petriage_analyses_sha256 ON petriage_analyses (sha256);
+      `);
+    },
+  },
+];
+
+export interface StoredAnalysisSummary {
+  readonly id: string;
+  readonly sha256: string;
+  readonly size: number;
+  readonly createdAt: string;
+  readonly verdict: TriageResult['verdict'];
+  readonly score: number;
+  readonly family: string | null;
+  readonly modelType: string;
+}
+
+interface Row {
+  id: string;
+  sha256: string;
+  size: number;
+  created_at: string;
+  verdict: TriageResult['verdict'];
+  score: number;
+  family: string | null;
+  model_type: string;
+  result_json?: string;
+}
+
+const COLUMNS = 'id, sha256, size, created_at, verdict, score, family, model_type';
+
+function summary(r: Row): StoredAnalysisSummary {
+  return { id: r.id, sha256: r.sha256, size: r.size, createdAt: r.created_at, verdict: r.verdict, score: r.score, family: r.family, modelType: r.model_type };
+}
+
+/** Records an analysis; returns its summary with the new id. */
+export function saveAnalysis(db: Database, result: TriageResult, now: Date = new Date()): StoredAnalysisSummary {
+  const row: Row = { id: randomUUID(), sha256: result.sha256, size: result.size, created_at: now.toISOString(), verdict: result.verdict, score: result.score, family: result.family?.name ?? null, model_type: result.model.type };
+  db.prepare(`INSERT INTO petriage_analyses (${COLUMNS}, model_sha256, result_json) VALUES (@id, @sha256, @size, @created_at, @verdict, @score, @family, @model_type, @model_sha256, @result_json)`).run({
+    ...row,
+    model_sha256: result.model.sha256,
+    result_json: JSON.stringify(result),
+  });
+  return summary(row);
+}
+
+/** Newest first. */
+export function listAnalyses(db: Database, page: { readonly limit: number; readonly offset: number }): { items: StoredAnalysisSummary[]; total: number } {
+  const rows = db.prepare(`SELECT ${COLUMNS} FROM petriage_analyses ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(page.limit, page.offset) as Row[];
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM petriage_analyses').get() as { n: number }).n;
+  return { items: rows.map(summary), total };
+}
+
+export function getAnalysis(db: Database, id: string): (StoredAnalysisSummary & { readonly result: TriageResult }) | null {
+  const row = db.prepare(`SELECT ${COLUMNS}, result_json FROM petriage_analyses WHERE id = ?`).get(id) as Row | undefined;
+  if (!row) return null;
+  return { ...summary(row), result: JSON.parse(row.result_json ?? 'null') as TriageResult };
+}
