@@ -165,6 +165,15 @@ describe('provgate command line', () => {
     expect(rows.every((r) => r.ok)).toBe(true);
   });
 
+  it('bench: a small synthetic scale run, counted exactly', async () => {
+    const r = await main(['bench', '--services', '20', '--deps', '5']);
+    expect(r.code).toBe(0);
+    const b = JSON.parse(r.stdout) as Record<string, number | string>;
+    // 1 commit + 20 x (build, scan); nodes: commit, base layer, and per service build, image, app layer, service, container, 5 packages.
+    expect(b).toMatchObject({ envelopes: 41, nodes: 2 + 20 * 10, findings: 10, verdict: 'block', unreachableFindings: 0 });
+    expect(typeof b['gateSeconds']).toBe('number');
+  });
+
   it('refuses bad arguments with exit 2', async () => {
     for (const argv of [
       ['--bogus'],
@@ -175,7 +184,7 @@ describe('provgate command line', () => {
       ['export', f('clean.json'), '--demo', '--format', 'xml'],
       ['lineage', '.', '../requirements.txt', '-o', f('l.json')],
       ['lineage', '.', 'requirements.txt', '--limit', '0', '-o', f('l.json')],
-      ['bench'],
+      ['bench', '--services', '0'],
       ['serve', '--port', 'eighty', '--demo'],
       ['serve', '--host', '0.0.0.0', '--demo'],
       ['serve'],

@@ -139,3 +139,49 @@ export function scenarioEnvelopes(name: ScenarioName, key: SigningKey = DEMO_SIG
   }
   return envs;
 }
+
+/** Size of a synthetic scale scenario: services (one image, build and scan each) and distinct dependencies per service. */
+export interface BenchSize {
+  readonly services: number;
+  readonly depsPerService: number;
+  /** Every n-th dependency has a (made-up) critical CVE. */
+  readonly cveEvery?: number;
+}
+
+/**
+ * Unsigned events of a scale scenario: one commit, and per service a build (shared base layer, own app layer, its own
+ * packages, one container that loaded half of them) and a scan. Deterministic: the same size gives the same events.
+ */
+export function benchEvents(size: BenchSize): StageEvent[] {
+  const every = size.cveEvery ?? 10;
+  const runId = 'bench';
+  const events: StageEvent[] = [{ stage: 'commit', runId, payload: { sha: DEMO_SHA, author: DEMO_AUTHOR, subject: 'Scale check (#1)', pr: 1, added: [], removed: [] } }];
+  for (let s = 0; s < size.services; s++) {
+    const svc = `svc${s}`;
+    const appLayer = fakeDigest(svc, 'app');
+    const image = fakeDigest(svc, 'image');
+    const deps = Array.from({ length: size.depsPerService }, (_, d) => ({ name: `${svc}-pkg${d}`, version: `1.${d % 10}.0`, cve: (s * size.depsPerService + d) % every === 0 }));
+    events.push({
+      stage: 'build',
+      runId,
+      payload: {
+        buildId: `bench-${svc}`,
+        commit: DEMO_SHA,
+        image: { name: `registry.invalid/${svc}`, digest: image },
+        layers: [{ digest: DEMO_BASE_LAYER }, { digest: appLayer }],
+        packages: deps.map((d) => ({ name: d.name, version: d.version, purl: makePurl('pypi', d.name, d.version), layers: [appLayer] })),
+        deployments: [{ service: svc, containers: [{ id: `${svc}-0`, loadedModules: deps.filter((_, i) => i % 2 === 0).map((d) => d.name.replace(/-/g, '_')) }] }],
+      },
+    });
+    events.push({
+      stage: 'scan',
+      runId,
+      payload: {
+        tool: 'trivy',
+        imageDigest: image,
+        findings: deps.filter((d) => d.cve).map((d) => ({ id: `CVE-2099-${d.name}`, package: d.name, version: d.version, ecosystem: 'pypi', purl: makePurl('pypi', d.name, d.version), severity: 'critical', title: 'synthetic' })),
+      },
+    });
+  }
+  return events;
+}
