@@ -20,6 +20,8 @@ const ROWS = Number(process.env['ML_BENCH_ROWS'] ?? 20_000);
 const COLS = Number(process.env['ML_BENCH_COLS'] ?? 50);
 const ROUNDS = 100;
 const SHAP_ROWS = 2_000;
+// Best of several runs on both sides: on a shared machine the minimum is the least disturbed measurement.
+const REPEATS = Number(process.env['ML_BENCH_REPEATS'] ?? 3);
 const PYTHON = '/usr/bin/python3'; // Debian's python3-xgboost and python3-sklearn import only here
 
 /** CPU seconds (user + system) and wall seconds of fn; CPU is the fair measure on a shared machine. */
@@ -39,9 +41,13 @@ const ds = { x: featureMatrix(ROWS, COLS, Float64Array.from(x32)), y: raw.y, fea
 const { train, validation: test } = splitDataset(ds, 0.2, 7);
 const params = { rounds: ROUNDS, eta: 0.1, maxDepth: 6, lambda: 1, minChildWeight: 1, maxBins: 256, baseScore: 0.5 };
 
-console.log(`ml bench: ${train.x.rows} training and ${test.x.rows} test rows x ${COLS} features (2 % missing), ${ROUNDS} rounds, depth 6, eta 0.1, 256 bins; node ${process.version}`);
+console.log(`ml bench: ${train.x.rows} training and ${test.x.rows} test rows x ${COLS} features (2 % missing), ${ROUNDS} rounds, depth 6, eta 0.1, 256 bins; best of ${REPEATS} runs; node ${process.version}`);
 
-const fit = timed(() => trainGbdt(train, params));
+let fit = timed(() => trainGbdt(train, params));
+for (let i = 1; i < REPEATS; i++) {
+  const again = timed(() => trainGbdt(train, params));
+  if (again.cpu < fit.cpu) fit = again;
+}
 const model = fit.value;
 const probs = predict(model, test.x);
 const auc = rocAuc(probs, test.y);
@@ -60,7 +66,11 @@ const predictRowsPerSec = rowsPerSecond(test.x.rows, () => predict(model, test.x
 const shapX: FeatureMatrix = featureMatrix(SHAP_ROWS, COLS, test.x.data.slice(0, SHAP_ROWS * COLS));
 const explainer = new TreeExplainer(model);
 const shapRowsPerSec = rowsPerSecond(SHAP_ROWS, () => explainer.explainMatrix(shapX));
-const lr = timed(() => trainLogistic(train, { l2: 1 }));
+let lr = timed(() => trainLogistic(train, { l2: 1 }));
+for (let i = 1; i < REPEATS; i++) {
+  const again = timed(() => trainLogistic(train, { l2: 1 }));
+  if (again.cpu < lr.cpu) lr = again;
+}
 const lrAuc = rocAuc(predictLogistic(lr.value, test.x), test.y);
 
 const ours = {
@@ -103,9 +113,12 @@ try:
     out["xgboost"] = xgb.__version__
     p = {"objective": "binary:logistic", "tree_method": "hist", "eta": 0.1, "max_depth": 6, "lambda": 1, "min_child_weight": 1, "max_bin": 256, "base_score": 0.5, "nthread": 1}
     dtr = xgb.DMatrix(X[tr], label=y[tr], missing=np.nan); dte = xgb.DMatrix(X[te], missing=np.nan)
-    c0, w0 = time.process_time(), time.perf_counter()
-    b = xgb.train(p, dtr, d["rounds"])
-    out["train_cpu"], out["train_wall"] = time.process_time() - c0, time.perf_counter() - w0
+    for _ in range(d["repeats"]):
+        c0, w0 = time.process_time(), time.perf_counter()
+        b = xgb.train(p, dtr, d["rounds"])
+        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+        if cpu < out.get("train_cpu", float("inf")):
+            out["train_cpu"], out["train_wall"] = cpu, wall
     out["auc"] = float(roc_auc_score(y[te], b.predict(dte)))
     def rows_per_sec(rows, fn):
         # A fresh DMatrix per call: XGBoost caches predictions of a DMatrix it has seen.
@@ -128,9 +141,10 @@ try:
     from sklearn.metrics import roc_auc_score
     out["sklearn"] = sklearn.__version__
     Xtr = np.nan_to_num(X[tr].astype(np.float64), nan=0.0); Xte = np.nan_to_num(X[te].astype(np.float64), nan=0.0)
-    c0 = time.process_time()
-    sc = StandardScaler().fit(Xtr); clf = LogisticRegression(C=1.0, max_iter=1000).fit(sc.transform(Xtr), y[tr])
-    out["lr_cpu"] = time.process_time() - c0
+    for _ in range(d["repeats"]):
+        c0 = time.process_time()
+        sc = StandardScaler().fit(Xtr); clf = LogisticRegression(C=1.0, max_iter=1000).fit(sc.transform(Xtr), y[tr])
+        out["lr_cpu"] = min(out.get("lr_cpu", float("inf")), time.process_time() - c0)
     out["lr_auc"] = float(roc_auc_score(y[te], clf.predict_proba(sc.transform(Xte))[:, 1]))
 except ImportError:
     pass
@@ -144,7 +158,7 @@ function runPeer(): Peer | undefined {
     writeFileSync(xFile, Buffer.from(x32.buffer));
     const split = splitDataset(ds, 0.2, 7).indices;
     const spec = path.join(dir, 'spec.json');
-    writeFileSync(spec, JSON.stringify({ x: xFile, rows: ROWS, cols: COLS, y: [...ds.y], train: [...split.train], test: [...split.validation], rounds: ROUNDS, shap_rows: SHAP_ROWS }));
+    writeFileSync(spec, JSON.stringify({ x: xFile, rows: ROWS, cols: COLS, y: [...ds.y], train: [...split.train], test: [...split.validation], rounds: ROUNDS, shap_rows: SHAP_ROWS, repeats: REPEATS }));
     const script = path.join(dir, 'peer.py');
     writeFileSync(script, PEER_SCRIPT);
     const r = spawnSync(PYTHON, [script, spec], { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, OMP_NUM_THREADS: '1' } });

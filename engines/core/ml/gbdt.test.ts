@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../errors.js';
 import { featureMatrix, matrixFromRows, type FeatureMatrix } from './dataset.js';
-import { baseMargin, featureImportance, predict, predictMargin, predictMarginRow, sigmoid, trainGbdt, type GbdtModel } from './gbdt.js';
+import { baseMargin, featureImportance, predict, predictMargin, predictMarginRow, sigmoid, trainDecisionTree, trainGbdt, type GbdtModel } from './gbdt.js';
 import { computeCuts, binOf } from './hist.js';
 import { rocAuc } from './metrics.js';
 import { gbdtModelFromJson, gbdtModelToJson, isGbdtModelJson, parseGbdtModel, serializeGbdtModel } from './model.js';
@@ -136,6 +136,17 @@ describe('trainGbdt', () => {
     const y = data.map((v) => v * v);
     const m = trainGbdt({ x: featureMatrix(n, 1, data), y }, { objective: 'reg:squarederror', rounds: 100, eta: 0.3, maxDepth: 3 });
     for (const v of [-1.5, -0.5, 0, 1, 1.8]) expect(Math.abs(predictMarginRow(m, [v]) - v * v)).toBeLessThan(0.15);
+  });
+
+  it('a single decision tree predicts the mean label of each leaf', () => {
+    const x = matrixFromRows([[0], [0], [1], [1], [1], [2], [2], [2], [2]]);
+    const y = [0, 1, 1, 1, 0, 1, 1, 1, 1];
+    const t = trainDecisionTree({ x, y }, { maxDepth: 2 });
+    expect(predictMarginRow(t, [0])).toBeCloseTo(0.5, 14);
+    expect(predictMarginRow(t, [1])).toBeCloseTo(2 / 3, 14);
+    expect(predictMarginRow(t, [2])).toBeCloseTo(1, 14);
+    const stump = trainDecisionTree({ x, y }, { maxDepth: 0 });
+    expect(predictMarginRow(stump, [1])).toBeCloseTo(7 / 9, 14);
   });
 
   it('refuses bad parameters and data', () => {

@@ -307,3 +307,39 @@ export function featureImportance(model: GbdtModel, kind: 'gain' | 'weight' | 'c
   }
   return out;
 }
+
+export interface DecisionTreeParams {
+  readonly maxDepth?: number;
+  /** Minimum (weighted) rows in a leaf; default 1. */
+  readonly minChildWeight?: number;
+  /** Shrinks leaf means towards the overall mean; default 0 (plain means). */
+  readonly lambda?: number;
+  readonly maxBins?: number;
+  readonly featureNames?: readonly string[];
+}
+
+/**
+ * One decision/regression tree on squared error: each leaf predicts the (weighted) mean label of its rows,
+ * so on 0/1 labels it predicts a probability. A one-round, unshrunk squared-error boosting model.
+ */
+export function trainDecisionTree(data: TrainingData, params: DecisionTreeParams = {}): GbdtModel {
+  let sw = 0;
+  let swy = 0;
+  for (let i = 0; i < data.x.rows; i++) {
+    const w = data.weights ? data.weights[i]! : 1;
+    sw += w;
+    swy += w * data.y[i]!;
+  }
+  return trainGbdt(data, {
+    objective: 'reg:squarederror',
+    rounds: 1,
+    eta: 1,
+    lambda: params.lambda ?? 0,
+    gamma: 0,
+    maxDepth: params.maxDepth ?? 6,
+    minChildWeight: params.minChildWeight ?? 1,
+    baseScore: sw > 0 ? swy / sw : 0,
+    ...(params.maxBins !== undefined ? { maxBins: params.maxBins } : {}),
+    ...(params.featureNames ? { featureNames: params.featureNames } : {}),
+  });
+}

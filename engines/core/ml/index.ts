@@ -30,6 +30,7 @@ export { leafIndex, predictTree, nodeCount, treeDepth, treeExpectedValue, checkT
 export { computeCuts, binOf, binMatrix, growTree, type BinCuts, type BinnedMatrix, type TreeParams, type GrownTree } from './hist.js';
 export {
   trainGbdt,
+  trainDecisionTree,
   predict,
   predictMargin,
   predictMarginRow,
@@ -38,6 +39,7 @@ export {
   featureImportance,
   type GbdtModel,
   type GbdtParams,
+  type DecisionTreeParams,
   type GbdtObjective,
   type EvalMetric,
   type TrainingData,
