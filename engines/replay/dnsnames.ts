@@ -76,14 +76,36 @@ export function measure(label: string): NameMeasures {
   return { length: label.length, entropy: entropy(label), bigramShare: bigramShare(label), consonantRun: longestConsonantRun(label), digitShare: label.length === 0 ? 0 : digits / label.length };
 }
 
+/** Share of common English pairs among the adjacent letter-letter pairs only (0 when there are none). */
+export function letterBigramShare(label: string): number {
+  const s = label.toLowerCase();
+  let pairs = 0;
+  let common = 0;
+  for (let i = 0; i + 1 < s.length; i++) {
+    const pair = s.slice(i, i + 2);
+    if (!/^[a-z]{2}$/.test(pair)) continue;
+    pairs += 1;
+    if (COMMON_BIGRAMS.has(pair)) common += 1;
+  }
+  return pairs === 0 ? 0 : common / pairs;
+}
+
 /**
- * True when a registered-domain label looks machine-made: long enough to judge (8+), few English letter pairs,
- * and either high character entropy, a long consonant run, or many digits mixed with letters.
+ * True when a registered-domain label looks machine-made. Labels of 10 or more letters: fewer than 60% common English
+ * letter pairs (words and compounds of words score 65% and more; uniform random letters about 45%). Shorter labels
+ * (8, 9) need stronger signs: at most 35% and 2.9 bits of entropy (acronym names like msftncsi stay out).
+ * Letters mixed with digits (a quarter or more): 10 characters or more, 2.4 bits of entropy (hex strings of 12 reach
+ * about 2.5 to 3.5), and letter runs under 5 or, when a longer word is there, under half common pairs among the
+ * letters (office365 stays out, hex strings do not).
  */
 export function looksGenerated(label: string, minLength = 8): boolean {
   if (label.length < minLength || label.startsWith('xn--')) return false;
   const m = measure(label);
   if (m.digitShare === 1) return false; // all digits: numbering, not a generator
-  if (m.bigramShare > 0.4) return false;
-  return m.entropy >= 3.0 || m.consonantRun >= 5 || (m.digitShare >= 0.25 && m.entropy >= 2.8);
+  if (m.digitShare >= 0.25) {
+    const longestWord = Math.max(0, ...(label.toLowerCase().match(/[a-z]+/g) ?? []).map((w) => w.length));
+    return label.length >= 10 && m.entropy >= 2.4 && (longestWord < 5 || letterBigramShare(label) < 0.5);
+  }
+  if (label.length >= 10) return m.bigramShare < 0.6;
+  return m.bigramShare <= 0.35 && m.entropy >= 2.9;
 }

@@ -35,7 +35,7 @@ export interface IntrusionSummary {
   readonly phases: ReadonlyArray<{ readonly stage: string; readonly what: string; readonly start: number; readonly end: number }>;
 }
 
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -47,7 +47,7 @@ function mulberry32(seed: number): () => number {
 }
 
 /** Packets with their times; sorted into one capture at the end. */
-class Timeline {
+export class Timeline {
   readonly packets: Array<{ ts: number; seq: number; data: Uint8Array; originalLength?: number }> = [];
   private n = 0;
   flows = 0;
@@ -66,7 +66,7 @@ class Timeline {
 }
 
 /** One TCP conversation written packet by packet with correct sequence numbers. */
-class TcpSession {
+export class TcpSession {
   private cs: number;
   private ss: number;
   t: number;
@@ -135,7 +135,7 @@ function dnsName(name: string): Uint8Array {
 }
 
 /** A DNS query or its answer (one A record, or NXDOMAIN, or a TXT answer). */
-function dnsMessage(id: number, name: string, qtype: number, answer?: { a?: string; txt?: string; nx?: boolean }): Uint8Array {
+export function dnsMessage(id: number, name: string, qtype: number, answer?: { a?: string; txt?: string; nx?: boolean }): Uint8Array {
   const isResponse = answer !== undefined;
   const rcode = answer?.nx ? 3 : 0;
   const ancount = isResponse && !answer.nx ? 1 : 0;
@@ -150,7 +150,7 @@ function dnsMessage(id: number, name: string, qtype: number, answer?: { a?: stri
   return concat(header, question, Uint8Array.of(0xc0, 12, 0, qtype, 0, 1, 0, 0, 0, 60, rdata.length >> 8, rdata.length & 0xff), rdata);
 }
 
-function clientHello(host: string, seed: number): Uint8Array {
+export function clientHello(host: string, seed: number): Uint8Array {
   const name = ascii(host);
   const sni = concat(Uint8Array.of(0, 0, 0, name.length + 5, 0, name.length + 3, 0, 0, name.length), name);
   const body = concat(Uint8Array.of(3, 3), filler(32, seed), Uint8Array.of(0, 0, 6, 0x13, 0x01, 0x13, 0x02, 0xc0, 0x2f, 1, 0, 0, sni.length), sni);
@@ -160,12 +160,12 @@ function clientHello(host: string, seed: number): Uint8Array {
 
 const SERVER_HELLO = concat(Uint8Array.of(0x16, 3, 3, 0, 42, 2, 0, 0, 38, 3, 3), new Uint8Array(32).fill(5), Uint8Array.of(0, 0x13, 0x01, 0));
 
-function appData(n: number, seed: number): Uint8Array {
+export function appData(n: number, seed: number): Uint8Array {
   return concat(Uint8Array.of(0x17, 3, 3, n >> 8, n & 0xff), filler(n, seed));
 }
 
 /** SMB2 request over NetBIOS session service: header with the command, then a small body. */
-function smb2(command: number, bodyLength = 36): Uint8Array {
+export function smb2(command: number, bodyLength = 36): Uint8Array {
   const header = new Uint8Array(64);
   header.set([0xfe, 0x53, 0x4d, 0x42, 64, 0], 0);
   header[12] = command & 0xff;
@@ -174,7 +174,7 @@ function smb2(command: number, bodyLength = 36): Uint8Array {
 }
 
 /** RDP X.224 connection request in TPKT with an mstshash cookie and a negotiation request (TLS | CredSSP). */
-function rdpRequest(user: string): Uint8Array {
+export function rdpRequest(user: string): Uint8Array {
   const cookie = ascii(`Cookie: mstshash=${user}\r\n`);
   const neg = Uint8Array.of(1, 0, 8, 0, 3, 0, 0, 0);
   const x224 = concat(Uint8Array.of(6 + cookie.length + neg.length, 0xe0, 0, 0, 0, 0, 0), cookie, neg);
@@ -182,7 +182,7 @@ function rdpRequest(user: string): Uint8Array {
   return concat(Uint8Array.of(3, 0, len >> 8, len & 0xff), x224);
 }
 
-function rdpConfirm(): Uint8Array {
+export function rdpConfirm(): Uint8Array {
   const x224 = Uint8Array.of(14, 0xd0, 0, 0, 0x12, 0x34, 0, 2, 0, 8, 0, 2, 0, 0, 0);
   return concat(Uint8Array.of(3, 0, 0, 4 + x224.length), x224);
 }

@@ -183,7 +183,7 @@ export const httpAuthBruteforce: Rule = {
         const firstTs = burst[0]?.ts ?? 0;
         const lastTs = burst[burst.length - 1]?.ts ?? 0;
         const wins = list.filter((h) => h.statusCode !== undefined && h.statusCode >= 200 && h.statusCode < 300 && h.ts >= firstTs && h.ts <= lastTs + t.gapSeconds);
-        const users = uniqueSorted([...burst, ...wins].flatMap((h) => (h.basicUser !== undefined ? [h.basicUser] : []))).slice(0, 20);
+        const userNames = (list: readonly typeof burst[number][]): string[] => uniqueSorted(list.flatMap((h) => (h.basicUser !== undefined ? [h.basicUser] : []))).slice(0, 20);
         out.push({
           rule: this.name,
           title: `HTTP authentication brute force against ${conn.respH}`,
@@ -199,7 +199,7 @@ export const httpAuthBruteforce: Rule = {
           first_ts: firstTs,
           last_ts: Math.max(lastTs, ...wins.map((h) => h.ts)),
           counts: { refused: burst.length, accepted: wins.length },
-          facts: { users, schemes: uniqueSorted(burst.map((h) => h.authScheme ?? '')) },
+          facts: { users: userNames(burst), accepted_users: userNames(wins), schemes: uniqueSorted(burst.map((h) => h.authScheme ?? '')) },
         });
       }
     }
