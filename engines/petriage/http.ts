@@ -99,13 +99,19 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   router.post(
     '/api/analyze',
     route(async (req: Request, res: Response) => {
-      // Refusals that need no body come first, before the request takes or waits for a slot.
-      const declared = req.headers['content-length'];
-      const chunked = req.headers['transfer-encoding'] !== undefined;
-      if ((declared === undefined || declared === '0') && !chunked) throw new VitrineError('bad_request', 'the body must be the file bytes');
-      if (!req.is('application/octet-stream')) throw new VitrineError('unsupported_media_type', 'request body must be application/octet-stream');
-      if (declared !== undefined && Number(declared) > MAX_UPLOAD_BYTES) throw new VitrineError('payload_too_large', 'the upload is over 32 MiB');
-      model();
+      // Refusals that need no body come first, before the request takes or waits for a slot. The body is then
+      // never read, so the connection closes after the answer rather than waiting for bytes nobody wants.
+      try {
+        const declared = req.headers['content-length'];
+        const chunked = req.headers['transfer-encoding'] !== undefined;
+        if ((declared === undefined || declared === '0') && !chunked) throw new VitrineError('bad_request', 'the body must be the file bytes');
+        if (!req.is('application/octet-stream')) throw new VitrineError('unsupported_media_type', 'request body must be application/octet-stream');
+        if (declared !== undefined && Number(declared) > MAX_UPLOAD_BYTES) throw new VitrineError('payload_too_large', 'the upload is over 32 MiB');
+        model();
+      } catch (err) {
+        res.setHeader('Connection', 'close');
+        throw err;
+      }
       const controller = new AbortController();
       res.on('close', () => {
         if (!res.writableEnded) controller.abort();

@@ -1,0 +1,231 @@
+// The HTTP contract of `petriage serve`: the spec's routes, status codes and error shape, the upload gate, docs only when enabled.
+import { request } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Request } from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type Listening } from '../core/http/server.js';
+import type { JobRunner } from '../core/jobs/protocol.js';
+import { openMemoryStore } from '../core/store.js';
+import { benignSamples, familySamples, writeCorpus } from './corpus.js';
+import { createStandaloneApp } from './http.js';
+import { errorBodySchema, healthSchema, modelInfoSchema, ruleValidationSchema, triageResultSchema } from './schemas.js';
+import { petriageService } from './service.js';
+import { getAnalysis } from './store.js';
+
+const benign = { synthetic: { count: 20, seed: 1 } };
+const sample = familySamples(1, 31)[2] as { bytes: Uint8Array; family: string };
+const db = openMemoryStore([petriageService]);
+let server: Listening;
+
+beforeAll(async () => {
+  server = await listen(createStandaloneApp({ benign, db }), { port: 0 });
+});
+afterAll(async () => {
+  await server.close();
+  db.close();
+});
+
+const upload = (body: Uint8Array | string, type = 'application/octet-stream') => fetch(`${server.url}/api/analyze`, { method: 'POST', headers: { 'content-type': type }, body });
+const postJson = (p: string, body: unknown) => fetch(`${server.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+/** A raw request, for headers fetch will not send (a Host of our choosing, a declared length we never send). */
+function rawRequest(options: { method: string; path: string; headers: Record<string, string | number> }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, agent: false, ...options }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('petriage HTTP API', () => {
+  it('GET /health: status, version, model type, benign corpus size', async () => {
+    const res = await fetch(`${server.url}/health`);
+    expect(res.status).toBe(200);
+    expect(healthSchema.parse(await res.json())).toEqual({ status: 'ok', service: 'petriage', version: expect.stringMatching(/^\d+\.\d+\.\d+$/), modelType: 'linear', benignCorpusSize: 20 });
+  });
+
+  it('GET /api/model: model type, thresholds, metadata, known families', async () => {
+    const body = modelInfoSchema.parse(await (await fetch(`${server.url}/api/model`)).json());
+    expect(body.modelType).toBe('linear');
+    expect(body.thresholds).toEqual({ malicious: 0.7, suspicious: 0.3 });
+    expect(body.knownFamilies.map((f) => f.name)).toEqual(['burrow', 'gatecrash', 'hollowpoint', 'keywren', 'lockjaw', 'siphon']);
+    expect(body.metadata).toHaveProperty('validation');
+  });
+
+  it('POST /api/analyze: the full triage result, stored in the history', async () => {
+    const res = await upload(sample.bytes);
+    expect(res.status).toBe(200);
+    const body = triageResultSchema.parse(await res.json());
+    expect(body.verdict).toBe('MALICIOUS');
+    expect(body.family?.name).toBe(sample.family);
+    expect(body.capabilities.some((c) => c.tag === 'crypto' || c.tag === 'impact')).toBe(true);
+    expect(body.drivers.items.length).toBeGreaterThan(0);
+    expect(body.rule?.validation).toMatchObject({ benignHitCount: 0, specificity: 1, benignCorpusSize: 20 });
+    const id = res.headers.get('x-analysis-id') ?? '';
+    expect(getAnalysis(db, id)?.sha256).toBe(body.sha256);
+  });
+
+  it('POST /api/analyze refusals: not a PE 422, wrong type 415, empty 400, declared over 32 MiB 413 unread; none echoes the body', async () => {
+    const notPe = await upload('Zq9-secret: not a portable executable');
+    expect(notPe.status).toBe(422);
+    const text = await notPe.text();
+    expect(text).not.toContain('Zq9');
+    expect(errorBodySchema.parse(JSON.parse(text)).error.code).toBe('parse_error');
+    expect((await upload(sample.bytes, 'application/json')).status).toBe(415);
+    expect((await upload(new Uint8Array(0))).status).toBe(400);
+    const big = await rawRequest({ method: 'POST', path: '/api/analyze', headers: { 'content-type': 'application/octet-stream', 'content-length': 32 * 1024 * 1024 + 1 } });
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body)).toMatchObject({ error: { code: 'payload_too_large' } });
+    // The server is still answering (the unread body did not wedge anything).
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+
+  it('POST /api/rule/validate: benign hits and specificity against the configured corpus', async () => {
+    const broad = ruleValidationSchema.parse(await (await postJson('/api/rule/validate', { text: 'rule broad { condition: uint16(0) == 0x5A4D }' })).json());
+    expect(broad).toMatchObject({ rules: ['broad'], benignHitCount: 20, benignCorpusSize: 20, specificity: 0 });
+    const narrow = ruleValidationSchema.parse(await (await postJson('/api/rule/validate', { text: 'rule narrow { strings: $a = "LOCKJAW-KEY-v1" condition: uint16(0) == 0x5A4D and $a }' })).json());
+    expect(narrow).toMatchObject({ benignHitCount: 0, specificity: 1, benignHits: [] });
+  });
+
+  it('POST /api/rule/validate refusals: rule outside the subset 422 with the line, bad body 422/400/415, no echo', async () => {
+    const bad = await postJson('/api/rule/validate', { text: 'rule x {\n strings: $a = /Zq9secret/ condition: $a }' });
+    expect(bad.status).toBe(422);
+    const t = await bad.text();
+    expect(t).toContain('line 2');
+    expect(t).not.toContain('Zq9');
+    const wrongField = await postJson('/api/rule/validate', { rule: 'Zq9' });
+    expect(wrongField.status).toBe(422);
+    expect(await wrongField.text()).not.toContain('Zq9');
+    expect((await postJson('/api/rule/validate', '{"text": "Zq9')).status).toBe(400);
+    expect((await fetch(`${server.url}/api/rule/validate`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'rule' })).status).toBe(415);
+  });
+
+  it('/openapi.json lists exactly the documented routes; /docs and /redoc are off by default', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(['/api/analyze', '/api/model', '/api/rule/validate', '/health', '/openapi.json']);
+    expect((await fetch(`${server.url}/docs/`)).status).toBe(404);
+    expect((await fetch(`${server.url}/redoc`)).status).toBe(404);
+    expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+  });
+
+  it('refuses a Host header that is not loopback (DNS rebinding)', async () => {
+    expect((await rawRequest({ method: 'GET', path: '/health', headers: { host: 'attacker.example' } })).status).toBe(403);
+  });
+});
+
+describe('with --enable-docs', () => {
+  it('serves Swagger UI from local files at /docs/; /redoc stays off', async () => {
+    const s = await listen(createStandaloneApp({ benign, enableDocs: true }), { port: 0 });
+    try {
+      const redirect = await fetch(`${s.url}/docs`, { redirect: 'manual' });
+      expect(redirect.status).toBe(301);
+      const page = await fetch(`${s.url}/docs/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const html = await page.text();
+      expect(html).not.toMatch(/<script>|https?:\/\//);
+      for (const asset of ['swagger-ui.css', 'swagger-ui-bundle.js', 'init.js']) expect((await fetch(`${s.url}/docs/${asset}`)).status).toBe(200);
+      expect(await (await fetch(`${s.url}/docs/init.js`)).text()).toContain("'../openapi.json'");
+      expect((await fetch(`${s.url}/redoc`)).status).toBe(404);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('configuration', () => {
+  it('a model that cannot be loaded makes /health answer 503 without naming the file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'petriage-http-'));
+    const file = path.join(dir, 'model.json');
+    writeFileSync(file, '{"format": "something else"}');
+    const s = await listen(createStandaloneApp({ benign, modelPath: file }), { port: 0 });
+    try {
+      const res = await fetch(`${s.url}/health`);
+      expect(res.status).toBe(503);
+      const text = await res.text();
+      expect(text).not.toContain(dir);
+      expect(JSON.parse(text)).toMatchObject({ error: { code: 'unavailable' } });
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a benign directory adds its files to the corpus size', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'petriage-benign-'));
+    writeCorpus(dir, benignSamples(3, 9));
+    const s = await listen(createStandaloneApp({ benign: { synthetic: { count: 5, seed: 1 }, dir } }), { port: 0 });
+    try {
+      expect(healthSchema.parse(await (await fetch(`${s.url}/health`)).json()).benignCorpusSize).toBe(8);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the upload gate', () => {
+  it('reads and analyses at most two uploads at once; a third waits unread until a slot frees', async () => {
+    const pending: { resolve: (v: unknown) => void; size: number }[] = [];
+    let callbacks: (() => void)[] = [];
+    const changed = (): void => {
+      const cbs = callbacks;
+      callbacks = [];
+      for (const cb of cbs) cb();
+    };
+    const until = (cond: () => boolean): Promise<void> =>
+      new Promise((resolve) => {
+        const check = (): void => (cond() ? resolve() : void callbacks.push(check));
+        check();
+      });
+    // A runner that holds each job until the test lets it go; it answers with a real result so the route completes.
+    const real = triageResultSchema.parse(await (await upload(sample.bytes)).json());
+    const runner: JobRunner = {
+      run: (_type, payload) =>
+        new Promise((resolve) => {
+          pending.push({ resolve, size: (payload as { data: Uint8Array }).data.length });
+          changed();
+        }),
+    };
+    const waiting: { flowing: boolean | null; complete: boolean }[] = [];
+    const s = await listen(
+      createStandaloneApp({
+        benign,
+        jobs: runner,
+        onUploadWaiting: (req: Request) => {
+          waiting.push({ flowing: req.readableFlowing, complete: req.complete });
+          changed();
+        },
+      }),
+      { port: 0 },
+    );
+    try {
+      const send = (n: number) => fetch(`${s.url}/api/analyze`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: sample.bytes.subarray(0, n) });
+      const first = send(sample.bytes.length);
+      const second = send(sample.bytes.length - 1);
+      await until(() => pending.length === 2);
+      const third = send(sample.bytes.length - 2);
+      await until(() => waiting.length === 1);
+      // The third request is queued with its body untouched, and no third job has started.
+      expect(waiting[0]).toEqual({ flowing: null, complete: false });
+      expect(pending.length).toBe(2);
+      pending[0]?.resolve(real);
+      expect((await first).status).toBe(200);
+      await until(() => pending.length === 3);
+      expect(pending[2]?.size).toBe(sample.bytes.length - 2);
+      pending[1]?.resolve(real);
+      pending[2]?.resolve(real);
+      expect((await second).status).toBe(200);
+      expect((await third).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+});
