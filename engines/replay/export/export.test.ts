@@ -1,0 +1,114 @@
+// Exports of a story: a STIX 2.1 bundle that validates and refers only to its own objects, Mermaid that keeps to the grammar with every label escaped, Cypher that keeps data in literals.
+import { describe, expect, it } from 'vitest';
+import { validateStixObject, type StixObject } from '../../core/stix.js';
+import { demo, loadIndicators } from '../index.js';
+import type { Story } from '../types.js';
+import { storyToCypher } from './cypher.js';
+import { mermaidText, storyToMermaid } from './mermaid.js';
+import { storyToStix } from './stix.js';
+
+const { analysis } = demo(50, { indicators: loadIndicators(), now: new Date('2025-03-01T12:00:00Z'), id: '11111111-2222-4333-8444-555555555555' });
+const story = analysis.stories[0] as Story;
+
+/** A story whose host names and titles carry everything that could break out of a label or a literal. */
+const HOSTILE = "x'); DROP; --\n#59; %% end ->> `}\u2028\\";
+const hostile: Story = {
+  ...story,
+  title: HOSTILE,
+  alerts: story.alerts.map((a) => ({ ...a, title: `${a.title} ${HOSTILE}`, summary: HOSTILE })),
+  graph: { ...story.graph, nodes: story.graph.nodes.map((n, i) => (i === 0 ? { ...n, id: HOSTILE } : n)) },
+};
+if (hostile.attacker !== null) Object.assign(hostile, { attacker: HOSTILE, alerts: hostile.alerts.map((a, i) => (i === 0 ? { ...a, src: HOSTILE } : a)) });
+
+describe('STIX 2.1', () => {
+  const bundle = storyToStix(story);
+  const ofType = (t: string): StixObject[] => bundle.objects.filter((o) => o.type === t);
+
+  it('is a valid bundle; every reference points into it', () => {
+    expect(validateStixObject(bundle)).toEqual([]);
+    const ids = new Set(bundle.objects.map((o) => o.id));
+    for (const o of bundle.objects) {
+      for (const [k, v] of Object.entries(o)) {
+        if (k.endsWith('_ref') && typeof v === 'string') expect(ids.has(v), `${o.type}.${k}`).toBe(true);
+        if (k.endsWith('_refs') && Array.isArray(v)) for (const r of v as string[]) expect(ids.has(r), `${o.type}.${k}`).toBe(true);
+      }
+    }
+  });
+
+  it('carries the story as a report, its techniques as ATT&CK attack patterns, one observed-data per alert, sightings', () => {
+    const [report] = ofType('report');
+    expect(report?.['name']).toBe(story.title);
+    expect(ofType('attack-pattern').map((p) => (p['external_references'] as Array<{ external_id: string }>)[0]?.external_id).sort()).toEqual(story.techniques.map((t) => t.id).sort());
+    expect(ofType('observed-data')).toHaveLength(story.alerts.length);
+    expect(ofType('sighting').length).toBeGreaterThanOrEqual(story.alerts.length - 1);
+    expect(ofType('ipv4-addr').map((o) => o['value'])).toEqual(expect.arrayContaining(story.hosts as string[]));
+    expect(ofType('network-traffic').length).toBeGreaterThan(10);
+  });
+
+  it('gives the same ids for the same story', () => {
+    expect(storyToStix(structuredClone(story)).id).toBe(bundle.id);
+  });
+});
+
+/** The subset of Mermaid's sequence-diagram grammar the export writes, one pattern per statement. */
+const LINE = [
+  /^sequenceDiagram$/,
+  /^ {4}%% [^\n]*$/,
+  /^ {4}participant [HG]\d+ as [A-Za-z0-9 .,_()/'#;-]+$/,
+  /^ {4}Note over [HG]\d+(,[HG]\d+)?: [A-Za-z0-9 .,_()/'#;-]+$/,
+  /^ {4}Note right of [HG]\d+: [A-Za-z0-9 .,_()/'#;-]+$/,
+  /^ {4}[HG]\d+->>[HG]\d+: [A-Za-z0-9 .,_()/'#;-]+$/,
+];
+/** After the keyword and ids, `#` and `;` may only appear as parts of a decimal entity. */
+const ENTITY_ONLY = /^(?:[^#;]|#\d{1,7};)*$/;
+
+function checkMermaid(text: string): void {
+  const lines = text.trimEnd().split('\n');
+  for (const line of lines) {
+    expect(LINE.some((p) => p.test(line)), line).toBe(true);
+    if (!line.startsWith('    %%')) expect(ENTITY_ONLY.test(line.replace(/^ {4}\S+ /, '')), line).toBe(true);
+  }
+  const declared = new Set(lines.flatMap((l) => /participant (\S+) as/.exec(l)?.[1] ?? []));
+  for (const l of lines) for (const used of l.match(/\b[HG]\d+\b/g) ?? []) expect(declared.has(used), used).toBe(true);
+}
+
+describe('Mermaid', () => {
+  it('is a sequence diagram: every participant declared, one message per alert target, a note per stage', () => {
+    const text = storyToMermaid(story);
+    checkMermaid(text);
+    expect(text.split('\n')[0]).toBe('sequenceDiagram');
+    expect(text.match(/^ {4}Note over .*: (recon|access|movement|action)$/gm)).toHaveLength(4);
+    expect(text).toContain(`as ${story.attacker} (attacker)`);
+  });
+
+  it('escapes hostile labels into entities, so nothing breaks out of a statement', () => {
+    expect(mermaidText('a;b#c:d')).toBe('a#59;b#35;c#58;d');
+    expect(mermaidText('line\nbreak')).toBe('line break');
+    const text = storyToMermaid(hostile);
+    checkMermaid(text);
+    expect(text).not.toContain('DROP;');
+    expect(text).not.toContain('%% end');
+  });
+});
+
+describe('Cypher', () => {
+  it('MERGEs the story, its alerts, hosts and techniques, with constraints first', () => {
+    const text = storyToCypher(story);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]?.startsWith('// ')).toBe(true);
+    expect(lines.filter((l) => l.startsWith('CREATE CONSTRAINT'))).toHaveLength(4);
+    expect(lines.filter((l) => l.startsWith('MERGE (n:ReplayAlert'))).toHaveLength(story.alerts.length);
+    expect(lines.filter((l) => l.startsWith('MERGE (n:Host'))).toHaveLength(new Set([...story.alerts.flatMap((a) => [a.src, ...a.dst])]).size);
+    for (const l of lines.slice(1)) expect(l.endsWith(';'), l).toBe(true);
+  });
+
+  it('keeps hostile text inside string literals', () => {
+    const text = storyToCypher(hostile);
+    for (const l of text.trimEnd().split('\n').slice(1)) {
+      // Outside literals a statement has exactly one `;`, at its end.
+      const outside = l.replace(/'(?:[^'\\]|\\.)*'/g, "''");
+      expect(outside.indexOf(';'), l).toBe(outside.length - 1);
+      expect(outside).not.toContain('DROP');
+    }
+  });
+});
