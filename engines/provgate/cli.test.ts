@@ -181,6 +181,7 @@ describe('provgate command line', () => {
       ['synth', 'nope', f('n.json')],
       ['gate'],
       ['gate', f('clean.json'), '--demo', '--top-pypi'],
+      ['gate', f('clean.json'), '--demo', '--advisories', f('no-such.zip')],
       ['export', f('clean.json'), '--demo', '--format', 'xml'],
       ['lineage', '.', '../requirements.txt', '-o', f('l.json')],
       ['lineage', '.', 'requirements.txt', '--limit', '0', '-o', f('l.json')],

@@ -35,7 +35,7 @@ Usage:
   provgate ingest [--sbom F [--cyclonedx]] [--scanner F]... [--sarif F]... --commit SHA -o OUT
                   [--build-id ID] [--run-id ID] [--layout dsse|gate]
                                          sign unmodified tool output (syft JSON or CycloneDX; Trivy or Grype JSON; SARIF 2.1.0)
-  provgate gate EVENTS [--comment] [--demo] [--lenient]
+  provgate gate EVENTS [--comment] [--demo] [--lenient] [--advisories OSV.zip|DIR]
                                          the decision as JSON (or a Markdown PR comment); exit 1 on block
   provgate backtrack EVENTS QUERY [--demo]  origin stories of a CVE id, finding id or package name
   provgate blast EVENTS LAYER_PREFIX [--demo]
@@ -55,7 +55,7 @@ Usage:
 Keys: signing uses GATE_SIGNING_KEY (Ed25519 PEM, or the path of one) under GATE_KEYID, else the public HMAC
 demo key. The gate trusts GATE_PUBKEY (Ed25519 PEM or path) under GATE_KEYID (default: the key's id) and nothing
 else; --demo also trusts the public demo key (demos only). Without a trusted key, commands that verify refuse to run.
-Not built yet: gate --advisories/--top-pypi/--reach-*.
+Not built yet: gate --top-pypi and --reach-*.
 Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input.`;
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
@@ -155,8 +155,8 @@ function readJsonFile(file: string, what: string): unknown {
 }
 
 function notYet(values: Values): void {
-  if (values.advisories !== undefined || values['top-pypi'] === true || values['reach-repo'] !== undefined || values['reach-src'] !== undefined || values['reach-manifest'] !== undefined) {
-    throw new UsageError('--advisories, --top-pypi and --reach-* are not built yet in this version');
+  if (values['top-pypi'] === true || values['reach-repo'] !== undefined || values['reach-src'] !== undefined || values['reach-manifest'] !== undefined) {
+    throw new UsageError('--top-pypi and --reach-* are not built yet in this version');
   }
 }
 
@@ -232,7 +232,8 @@ async function gateCommand(positionals: readonly string[], values: Values): Prom
   notYet(values);
   const trusted = trustOf(values);
   const list = readJsonFile(file as string, 'envelope file');
-  const result = (await new InProcessRunner(jobs).run(GATE_JOB, { envelopes: list, lenient: values.lenient === true, trusted: trustedToJson(trusted) })) as GateJobResult;
+  const advisories = values.advisories === undefined ? {} : { advisories: path.resolve(values.advisories) };
+  const result = (await new InProcessRunner(jobs).run(GATE_JOB, { envelopes: list, lenient: values.lenient === true, trusted: trustedToJson(trusted), ...advisories })) as GateJobResult;
   const stdout = values.comment === true ? result.comment : `${JSON.stringify(result.decision, null, 2)}\n`;
   return { code: result.decision.verdict === 'block' ? 1 : 0, stdout, stderr: '' };
 }

@@ -2,7 +2,8 @@
 import { toCypher, type CypherNode, type CypherEdge, type CypherScalar, type CypherValue } from '../core/cypher.js';
 import { collect, missingStages, type CollectResult, type Rejection, type UnattributedFinding } from './collect.js';
 import type { LoadedEnvelope, TrustedKeys } from './envelope.js';
-import { enrich, type DependencyScorer } from './enrich.js';
+import { enrichReachability, enrichScorer, type DependencyScorer } from './enrich.js';
+import { enrichAdvisories, type OsvIndex } from './osv.js';
 import { ProvenanceGraph, type Finding, type GraphEdge, type GraphNode } from './graph.js';
 import { evaluate, type Decision } from './policy.js';
 
@@ -10,6 +11,7 @@ export const VERSION = '0.1.0';
 
 export { collect, missingStages, type CollectResult } from './collect.js';
 export { enrich, TyposquatScorer, type DependencyScorer, type ScoreResult } from './enrich.js';
+export { loadOsv, OsvIndex } from './osv.js';
 export { evaluate, prComment, registerRule, RULES, VERDICTS, type Decision, type Reason, type Rule, type Verdict } from './policy.js';
 export { blastRadius, layerBlastRadius, originStory } from './backtrack.js';
 export { loadEnvelopes, saveEnvelopes, parseEnvelopeList } from './files.js';
@@ -17,10 +19,17 @@ export { cyclonedxToBuild, sarifToSast, sbomJsonToBuild, scannerEcosystem, scann
 export { keygen, signingKeyFromEnv, trustedFromEnv, demoTrust, DEMO_KEYID } from './keys.js';
 export { signEvent, verifyEnvelope, parseEnvelope, SignatureError, type Envelope, type StageEvent, type TrustedKeys } from './envelope.js';
 
+/** What else may enrich a run: offline OSV advisories (`gate --advisories`). */
+export interface RunOptions {
+  readonly advisories?: OsvIndex;
+}
+
 /** `run`: verifies the envelopes against the trusted keys, builds and enriches the graph (scorer optional, default none), decides. */
-export function run(envelopes: Iterable<LoadedEnvelope>, trusted: TrustedKeys, scorer: DependencyScorer | null = null): { result: CollectResult; decision: Decision } {
+export function run(envelopes: Iterable<LoadedEnvelope>, trusted: TrustedKeys, scorer: DependencyScorer | null = null, options: RunOptions = {}): { result: CollectResult; decision: Decision } {
   const result = collect(envelopes, trusted);
-  enrich(result, scorer);
+  if (scorer) enrichScorer(result, scorer);
+  if (options.advisories) enrichAdvisories(result, options.advisories);
+  enrichReachability(result);
   return { result, decision: evaluate(result) };
 }
 

@@ -7,6 +7,7 @@ import type { LoadedEnvelope, TrustedKeys } from './envelope.js';
 import { parseEnvelopeList } from './files.js';
 import { run, toGraphDocument, type GraphDocument } from './index.js';
 import { demoTrust, trustedFromJson, type TrustedKeysJson } from './keys.js';
+import { loadOsv, type OsvIndex } from './osv.js';
 import { prComment, type Decision } from './policy.js';
 import { demoScorer, EXPECTED_VERDICTS, SCENARIOS, scenarioEnvelopes, type ScenarioName } from './synth.js';
 
@@ -22,6 +23,8 @@ export const gatePayloadSchema = z.strictObject({
   trusted: trustedSchema,
   /** `demo` runs the demo typosquat scorer; none by default. */
   scorer: z.enum(['demo']).nullable().default(null),
+  /** Offline OSV advisories (zip, directory or record) to match dependencies against; set by the command line only. */
+  advisories: z.string().min(1).max(4096).optional(),
 });
 
 export const demoPayloadSchema = z.strictObject({ scenario: z.enum(SCENARIOS) });
@@ -44,9 +47,9 @@ function checkCancelled(ctx: JobContext): void {
   if (ctx.signal.aborted) throw new VitrineError('cancelled', 'the gate run was cancelled');
 }
 
-function gate(envelopes: readonly LoadedEnvelope[], trusted: TrustedKeys, scorer: 'demo' | null, ctx: JobContext): GateJobResult {
+function gate(envelopes: readonly LoadedEnvelope[], trusted: TrustedKeys, scorer: 'demo' | null, ctx: JobContext, advisories?: OsvIndex): GateJobResult {
   ctx.progress(0.2, 'verifying envelopes and building the graph');
-  const { result, decision } = run(envelopes, trusted, scorer === 'demo' ? demoScorer() : null);
+  const { result, decision } = run(envelopes, trusted, scorer === 'demo' ? demoScorer() : null, advisories === undefined ? {} : { advisories });
   checkCancelled(ctx);
   ctx.progress(0.9, 'writing the result');
   return { decision, graph: toGraphDocument(result, decision), comment: prComment(decision), envelopes: envelopes.length };
@@ -58,7 +61,13 @@ export function runGateJob(payload: unknown, ctx: JobContext): GateJobResult {
   // Strict unless asked: malformed envelopes are a 422 (SignatureError), as the spec wants of POST /v1/gate.
   const envelopes = parseEnvelopeList(p.envelopes, p.lenient);
   checkCancelled(ctx);
-  const out = gate(envelopes, trustedFromJson(p.trusted as TrustedKeysJson), p.scorer, ctx);
+  let advisories: OsvIndex | undefined;
+  if (p.advisories !== undefined) {
+    ctx.progress(0.1, 'reading advisories');
+    advisories = loadOsv(p.advisories);
+    checkCancelled(ctx);
+  }
+  const out = gate(envelopes, trustedFromJson(p.trusted as TrustedKeysJson), p.scorer, ctx, advisories);
   ctx.progress(1, 'done');
   return out;
 }

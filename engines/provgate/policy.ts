@@ -54,11 +54,14 @@ export const provenanceIntegrity: Rule = {
   },
 };
 
+/** Finding sources that flag a dependency as malicious: the scorer, and OSV malicious-package records. */
+export const MALICIOUS_SOURCES: readonly string[] = ['scorer', 'osv-malicious'];
+
 export const maliciousDependency: Rule = {
   name: 'malicious_dependency',
   *evaluate(res) {
     for (const f of res.graph.findings) {
-      if (f.source !== 'scorer') continue;
+      if (!MALICIOUS_SOURCES.includes(f.source)) continue;
       yield { verdict: 'block', message: f.title, finding: f.id, severity: f.severity, evidence: f.evidence, ...findingPath(res, f) };
     }
   },
