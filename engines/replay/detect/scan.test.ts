@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { TCP_ACK, TCP_RST, TCP_SYN } from '../capture/craft.js';
 import { pcapCorpusAvailable } from '../capture/testutil.js';
-import { TcpSession } from '../intrusion.js';
+import { TcpSession, type Timeline } from '../intrusion.js';
 import { corpusAnalysis, detect } from '../testutil.js';
 import { hostScan, portScan } from './scan.js';
 
@@ -22,7 +22,7 @@ describe.skipIf(!pcapCorpusAvailable())('scans in the Zeek traces', () => {
   });
 });
 
-function synScan(ports: number): (t: import('../intrusion.js').Timeline, r: () => number) => void {
+function synScan(ports: number): (t: Timeline, r: () => number) => void {
   return (t, rand) => {
     for (let p = 1; p <= ports; p++) {
       const s = new TcpSession(t, '203.0.113.9', '10.1.1.1', 40000 + p, p, 1000 + p * 0.01, rand);
@@ -60,7 +60,7 @@ describe('port_scan', () => {
 
 describe('host_scan', () => {
   it('fires at 25 unanswered hosts and not at 24', () => {
-    const sweep = (n: number) => (t: import('../intrusion.js').Timeline, rand: () => number) => {
+    const sweep = (n: number) => (t: Timeline, rand: () => number) => {
       for (let h = 1; h <= n; h++) new TcpSession(t, '10.9.9.9', `10.1.2.${h}`, 40000 + h, 445, 1000 + h * 0.1, rand).c2s(TCP_SYN, undefined, 0);
     };
     const [alert] = detect(hostScan, sweep(25));
