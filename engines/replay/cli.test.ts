@@ -1,0 +1,90 @@
+// The command line as a user runs it: spawned with node, judged by exit code, stdout and stderr; `serve` answered over HTTP.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../test/corpora.js';
+import { analyzeCaptureBytes } from './capture/index.js';
+import { corpusFile, pcapCorpusAvailable } from './capture/testutil.js';
+import { main } from './cli.js';
+import { analysisSchema, healthSchema } from './schemas.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'replay-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'engines/replay/cli.ts', ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 90_000, maxBuffer: 64 * 1024 * 1024 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+// Each spawned run starts node and tsx: allow for a loaded machine (no timing is asserted).
+describe('replay command line', { timeout: 180_000 }, () => {
+  it('--version and --help; no command is a usage error', () => {
+    expect(run(['--version'])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^replay \d+\.\d+\.\d+\n$/) });
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    for (const word of ['serve', 'analyze', 'demo', '--allow-remote', '8000']) expect(help.stdout).toContain(word);
+  });
+
+  it('usage errors exit 2 (checked in process: the same main() the shim runs)', async () => {
+    for (const args of [[], ['frobnicate'], ['--bogus'], ['analyze'], ['analyze', 'a', 'b'], ['analyze', 'x.pcap', '--format', 'zip'], ['demo', '--benign', '-3'], ['demo', '--benign', '999999'], ['demo', 'extra'], ['serve', '--port', '70000'], ['serve', '--host', 'bad host']]) {
+      expect((await main(args)).code, args.join(' ')).toBe(2);
+    }
+    expect((await main(['analyze', path.join(dir, 'missing.pcap')])).code).toBe(2);
+  });
+
+  it.skipIf(!pcapCorpusAvailable())('analyze FILE prints the analysis JSON: the FTP brute force is found', () => {
+    const r = run(['analyze', corpusFile('ftp-bruteforce.pcap')]);
+    expect(r.status).toBe(0);
+    const a = analysisSchema.parse(JSON.parse(r.stdout));
+    expect(a.name).toBe('ftp-bruteforce.pcap');
+    expect(a.stories[0]?.alerts.map((x) => x.rule)).toContain('ftp_bruteforce');
+  });
+
+  it('analyze of something that is not a capture: exit 2, a message on stderr, nothing echoed', () => {
+    const file = path.join(dir, 'Zq9-secret.txt');
+    writeFileSync(file, 'Zq9 secret content, not a capture');
+    const r = run(['analyze', file]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('not a pcap or pcapng capture');
+    expect(r.stderr).not.toContain('Zq9');
+  });
+
+  it('demo --benign N --out FILE prints the analysis and writes the capture it analysed', () => {
+    const out = path.join(dir, 'demo.pcap');
+    const r = run(['demo', '--benign', '25', '--seed', '4', '--out', out]);
+    expect(r.status).toBe(0);
+    const a = analysisSchema.parse(JSON.parse(r.stdout));
+    expect(a.stories).toHaveLength(1);
+    expect(analyzeCaptureBytes(readFileSync(out)).sha256).toBe(a.capture.sha256);
+  });
+
+  it('serve refuses a non-loopback host without --allow-remote', () => {
+    const r = run(['serve', '--host', '0.0.0.0']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--allow-remote');
+  });
+
+  it('serve listens on loopback and answers /api/health until stopped', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'engines/replay/cli.ts', 'serve', '--port', '0'], { cwd: REPO_ROOT, env: { ...process.env, VITRINE_HOME: '' } });
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));
+      });
+      const health = healthSchema.parse(await (await fetch(`${address}/api/health`)).json());
+      expect(health.status).toBe('ok');
+    } finally {
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
