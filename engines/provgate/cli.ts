@@ -36,6 +36,7 @@ Usage:
                   [--build-id ID] [--run-id ID] [--layout dsse|gate]
                                          sign unmodified tool output (syft JSON or CycloneDX; Trivy or Grype JSON; SARIF 2.1.0)
   provgate gate EVENTS [--comment] [--demo] [--lenient] [--advisories OSV.zip|DIR]
+                [--reach-repo DIR --reach-src PATH... [--reach-manifest FILE]]
                                          the decision as JSON (or a Markdown PR comment); exit 1 on block
   provgate backtrack EVENTS QUERY [--demo]  origin stories of a CVE id, finding id or package name
   provgate blast EVENTS LAYER_PREFIX [--demo]
@@ -55,7 +56,7 @@ Usage:
 Keys: signing uses GATE_SIGNING_KEY (Ed25519 PEM, or the path of one) under GATE_KEYID, else the public HMAC
 demo key. The gate trusts GATE_PUBKEY (Ed25519 PEM or path) under GATE_KEYID (default: the key's id) and nothing
 else; --demo also trusts the public demo key (demos only). Without a trusted key, commands that verify refuse to run.
-Not built yet: gate --top-pypi and --reach-*.
+Not built yet: gate --top-pypi.
 Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input.`;
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
@@ -155,9 +156,19 @@ function readJsonFile(file: string, what: string): unknown {
 }
 
 function notYet(values: Values): void {
-  if (values['top-pypi'] === true || values['reach-repo'] !== undefined || values['reach-src'] !== undefined || values['reach-manifest'] !== undefined) {
-    throw new UsageError('--top-pypi and --reach-* are not built yet in this version');
+  if (values['top-pypi'] === true) throw new UsageError('--top-pypi is not built yet in this version (no popular-package list ships)');
+}
+
+/** Static reachability inputs of gate: --reach-repo DIR with one or more --reach-src and --reach-manifest (default requirements.txt). */
+function reachOf(values: Values): { reach?: { repo: string; srcs: string[]; manifest: string } } {
+  const repo = values['reach-repo'];
+  if (repo === undefined) {
+    if (values['reach-src'] !== undefined || values['reach-manifest'] !== undefined) throw new UsageError('--reach-src and --reach-manifest need --reach-repo');
+    return {};
   }
+  const srcs = values['reach-src'] ?? [];
+  if (srcs.length === 0) throw new UsageError('--reach-repo needs at least one --reach-src (a path inside the repository)');
+  return { reach: { repo: path.resolve(repo), srcs, manifest: values['reach-manifest'] ?? 'requirements.txt' } };
 }
 
 function keygenCommand(positionals: readonly string[]): CliResult {
@@ -233,7 +244,7 @@ async function gateCommand(positionals: readonly string[], values: Values): Prom
   const trusted = trustOf(values);
   const list = readJsonFile(file as string, 'envelope file');
   const advisories = values.advisories === undefined ? {} : { advisories: path.resolve(values.advisories) };
-  const result = (await new InProcessRunner(jobs).run(GATE_JOB, { envelopes: list, lenient: values.lenient === true, trusted: trustedToJson(trusted), ...advisories })) as GateJobResult;
+  const result = (await new InProcessRunner(jobs).run(GATE_JOB, { envelopes: list, lenient: values.lenient === true, trusted: trustedToJson(trusted), ...advisories, ...reachOf(values) })) as GateJobResult;
   const stdout = values.comment === true ? result.comment : `${JSON.stringify(result.decision, null, 2)}\n`;
   return { code: result.decision.verdict === 'block' ? 1 : 0, stdout, stderr: '' };
 }

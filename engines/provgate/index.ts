@@ -4,6 +4,7 @@ import { collect, missingStages, type CollectResult, type Rejection, type Unattr
 import type { LoadedEnvelope, TrustedKeys } from './envelope.js';
 import { enrichReachability, enrichScorer, type DependencyScorer } from './enrich.js';
 import { enrichAdvisories, type OsvIndex } from './osv.js';
+import { enrichStaticReachability, type ReachReport } from './reach.js';
 import { ProvenanceGraph, type Finding, type GraphEdge, type GraphNode } from './graph.js';
 import { evaluate, type Decision } from './policy.js';
 
@@ -22,6 +23,8 @@ export { signEvent, verifyEnvelope, parseEnvelope, SignatureError, type Envelope
 /** What else may enrich a run: offline OSV advisories (`gate --advisories`). */
 export interface RunOptions {
   readonly advisories?: OsvIndex;
+  /** Static reachability (`gate --reach-*`): decides pypi findings that runtime facts left unknown. */
+  readonly reach?: ReachReport;
 }
 
 /** `run`: verifies the envelopes against the trusted keys, builds and enriches the graph (scorer optional, default none), decides. */
@@ -30,6 +33,7 @@ export function run(envelopes: Iterable<LoadedEnvelope>, trusted: TrustedKeys, s
   if (scorer) enrichScorer(result, scorer);
   if (options.advisories) enrichAdvisories(result, options.advisories);
   enrichReachability(result);
+  if (options.reach) enrichStaticReachability(result, options.reach);
   return { result, decision: evaluate(result) };
 }
 

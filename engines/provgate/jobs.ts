@@ -5,7 +5,8 @@ import type { JobContext, JobTable } from '../core/jobs/protocol.js';
 import { validate } from '../core/validation.js';
 import type { LoadedEnvelope, TrustedKeys } from './envelope.js';
 import { parseEnvelopeList } from './files.js';
-import { run, toGraphDocument, type GraphDocument } from './index.js';
+import { run, toGraphDocument, type GraphDocument, type RunOptions } from './index.js';
+import { staticReachability, type ReachReport } from './reach.js';
 import { demoTrust, trustedFromJson, type TrustedKeysJson } from './keys.js';
 import { loadOsv, type OsvIndex } from './osv.js';
 import { prComment, type Decision } from './policy.js';
@@ -25,6 +26,8 @@ export const gatePayloadSchema = z.strictObject({
   scorer: z.enum(['demo']).nullable().default(null),
   /** Offline OSV advisories (zip, directory or record) to match dependencies against; set by the command line only. */
   advisories: z.string().min(1).max(4096).optional(),
+  /** Static reachability inputs; set by the command line only. */
+  reach: z.strictObject({ repo: z.string().min(1).max(4096), srcs: z.array(z.string().min(1).max(4096)).min(1).max(1000), manifest: z.string().min(1).max(4096) }).optional(),
 });
 
 export const demoPayloadSchema = z.strictObject({ scenario: z.enum(SCENARIOS) });
@@ -47,9 +50,9 @@ function checkCancelled(ctx: JobContext): void {
   if (ctx.signal.aborted) throw new VitrineError('cancelled', 'the gate run was cancelled');
 }
 
-function gate(envelopes: readonly LoadedEnvelope[], trusted: TrustedKeys, scorer: 'demo' | null, ctx: JobContext, advisories?: OsvIndex): GateJobResult {
+function gate(envelopes: readonly LoadedEnvelope[], trusted: TrustedKeys, scorer: 'demo' | null, ctx: JobContext, options: RunOptions = {}): GateJobResult {
   ctx.progress(0.2, 'verifying envelopes and building the graph');
-  const { result, decision } = run(envelopes, trusted, scorer === 'demo' ? demoScorer() : null, advisories === undefined ? {} : { advisories });
+  const { result, decision } = run(envelopes, trusted, scorer === 'demo' ? demoScorer() : null, options);
   checkCancelled(ctx);
   ctx.progress(0.9, 'writing the result');
   return { decision, graph: toGraphDocument(result, decision), comment: prComment(decision), envelopes: envelopes.length };
@@ -67,7 +70,13 @@ export function runGateJob(payload: unknown, ctx: JobContext): GateJobResult {
     advisories = loadOsv(p.advisories);
     checkCancelled(ctx);
   }
-  const out = gate(envelopes, trustedFromJson(p.trusted as TrustedKeysJson), p.scorer, ctx, advisories);
+  let reach: ReachReport | undefined;
+  if (p.reach !== undefined) {
+    ctx.progress(0.15, 'reading sources for static reachability');
+    reach = staticReachability(p.reach.repo, p.reach.srcs, p.reach.manifest);
+    checkCancelled(ctx);
+  }
+  const out = gate(envelopes, trustedFromJson(p.trusted as TrustedKeysJson), p.scorer, ctx, { ...(advisories ? { advisories } : {}), ...(reach ? { reach } : {}) });
   ctx.progress(1, 'done');
   return out;
 }
