@@ -1,12 +1,23 @@
 // Scan rules on the nmap trace (an ARP sweep and TCP probes) and on crafted scans and lookalikes.
 import { describe, expect, it } from 'vitest';
 import { TCP_ACK, TCP_RST, TCP_SYN } from '../capture/craft.js';
-import { pcapCorpusAvailable } from '../capture/testutil.js';
+import { corpusFile, hasTshark, pcapCorpusAvailable, tshark } from '../capture/testutil.js';
 import { TcpSession, type Timeline } from '../intrusion.js';
 import { corpusAnalysis, detect } from '../testutil.js';
 import { hostScan, portScan } from './scan.js';
 
+const tsharkInstalled = await hasTshark();
+
 describe.skipIf(!pcapCorpusAvailable())('scans in the Zeek traces', () => {
+  it.skipIf(!tsharkInstalled)('nmap-vsn: the ARP targets are the ones tshark reads (when installed)', async () => {
+    const out = await tshark(['-r', corpusFile('nmap-vsn.pcap'), '-Y', 'arp.opcode == 1', '-T', 'fields', '-e', 'arp.src.proto_ipv4', '-e', 'arp.dst.proto_ipv4']);
+    const rows = out.trim().split('\n').map((l) => l.split('\t'));
+    const a = await corpusAnalysis('nmap-vsn.pcap');
+    const scan = a.alerts.find((x) => x.rule === 'host_scan');
+    expect(new Set(rows.map((r) => r[0]))).toEqual(new Set([scan?.src]));
+    expect(new Set(rows.map((r) => r[1])).size).toBe(scan?.evidence.counts['arp_targets']);
+  });
+
   it('nmap-vsn: the ARP sweep of the /24 and the TCP probes of the live hosts are one host scan from 192.168.1.71', async () => {
     const a = await corpusAnalysis('nmap-vsn.pcap');
     const scans = a.alerts.filter((x) => x.rule === 'host_scan');
