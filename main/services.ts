@@ -1,7 +1,12 @@
 // The one list of services the app composes: each descriptor with its router factory (engines/<service>/http.ts).
 import { createRouter as caseassessRouter } from '../engines/caseassess/http.js';
 import { caseassessService } from '../engines/caseassess/service.js';
+import { createRouter as petriageRouter } from '../engines/petriage/http.js';
+import { petriageService } from '../engines/petriage/service.js';
 import type { ComposedService } from './gateway/gateway.js';
 
 /** Keep in step with main/jobs.ts, which lists the same services for the worker processes (a test checks). */
-export const services: readonly ComposedService[] = [{ descriptor: caseassessService, createRouter: caseassessRouter }];
+export const services: readonly ComposedService[] = [
+  { descriptor: caseassessService, createRouter: caseassessRouter },
+  { descriptor: petriageService, createRouter: (ctx) => petriageRouter(ctx) },
+];

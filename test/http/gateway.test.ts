@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayHealth, JobInfo } from '../../engines/core/contracts/gateway.js';
 import { RENDERER_CSP } from '../../main/gateway/csp.js';
 import { startWorkstation, type Workstation } from '../../main/headless.js';
+import { services as composed } from '../../main/services.js';
 import { WORKER_JOBS_MODULE } from '../fixtures/worker-jobs.js';
 
 interface Reply {
@@ -127,7 +128,16 @@ describe('gateway', () => {
   it('serves /api/services, /api/jobs and a service router with the token', async () => {
     const services = await request('GET', '/api/services');
     expect(services.status).toBe(200);
-    expect(services.json()).toMatchObject({ items: [{ name: 'caseassess', base: '/svc/caseassess' }], total: 1 });
+    const names = composed.map((c) => c.descriptor.name);
+    expect(names).toEqual(expect.arrayContaining(['caseassess', 'petriage']));
+    const listed = services.json() as { items: { name: string; base: string }[]; total: number };
+    expect(listed.items.map((i) => i.name)).toEqual(names);
+    expect(listed.items.map((i) => i.base)).toEqual(names.map((n) => `/svc/${n}`));
+    expect(listed.total).toBe(names.length);
+    for (const name of names) {
+      const health = await request('GET', `/svc/${name}/health`);
+      expect(health.status, name).toBe(200);
+    }
     const jobs = await request('GET', '/api/jobs?limit=5');
     expect(jobs.status).toBe(200);
     expect(jobs.json()).toMatchObject({ limit: 5, offset: 0 });
