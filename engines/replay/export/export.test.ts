@@ -1,4 +1,5 @@
 // Exports of a story: a STIX 2.1 bundle that validates and refers only to its own objects, Mermaid that keeps to the grammar with every label escaped, Cypher that keeps data in literals.
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateStixObject, type StixObject } from '../../core/stix.js';
 import { demo, loadIndicators } from '../index.js';
@@ -11,7 +12,7 @@ const { analysis } = demo(50, { indicators: loadIndicators(), now: new Date('202
 const story = analysis.stories[0] as Story;
 
 /** A story whose host names and titles carry everything that could break out of a label or a literal. */
-const HOSTILE = "x'); DROP; --\n#59; %% end ->> `}\u2028\\";
+const HOSTILE = "x'); DROP; --\n#59; %% end ->> `}\u2028\\ <b>bold</b>";
 const hostile: Story = {
   ...story,
   title: HOSTILE,
@@ -88,6 +89,38 @@ describe('Mermaid', () => {
     checkMermaid(text);
     expect(text).not.toContain('DROP;');
     expect(text).not.toContain('%% end');
+  });
+});
+
+/** Mermaid itself as an oracle where it is at hand: MERMAID_JS names a mermaid.min.js (11.x), rendered in Debian's Chromium. */
+const MERMAID_JS = process.env['MERMAID_JS'];
+const CHROMIUM = '/usr/bin/chromium';
+
+describe.skipIf(MERMAID_JS === undefined || !existsSync(MERMAID_JS) || !existsSync(CHROMIUM))('Mermaid renders (MERMAID_JS and Chromium)', () => {
+  it('renders the story and its hostile twin to SVG, the hostile text shown as text', { timeout: 120_000 }, async () => {
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage();
+      await page.setContent('<html><body><div id="out"></div></body></html>');
+      await page.addScriptTag({ content: readFileSync(MERMAID_JS as string, 'utf8') });
+      for (const s of [story, hostile]) {
+        const text = storyToMermaid(s);
+        const result = await page.evaluate(async (t: string) => {
+          const m = (window as unknown as { mermaid: { initialize(o: object): void; render(id: string, t: string): Promise<{ svg: string }> } }).mermaid;
+          m.initialize({ startOnLoad: false, securityLevel: 'strict' });
+          const { svg } = await m.render('diagram', t);
+          const out = document.getElementById('out') as HTMLElement;
+          out.innerHTML = svg;
+          return { text: out.textContent ?? '', bold: out.querySelectorAll('b').length };
+        }, text);
+        expect(result.text).toContain(`${story.alerts[1]?.title.slice(0, 20)}`);
+        expect(result.bold).toBe(0);
+        if (s === hostile) expect(result.text).toContain("x'); DROP; --");
+      }
+    } finally {
+      await browser.close();
+    }
   });
 });
 
