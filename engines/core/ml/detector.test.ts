@@ -31,5 +31,7 @@ describe('trainDetector', () => {
     expect(ml.parseGbdtModel(ml.serializeGbdtModel(model)).calibration).toEqual(model.calibration);
     expect(report.logLoss).toBeLessThan(0.5);
     expect(() => ml.trainDetector(data, { objective: 'reg:squarederror' })).toThrow(VitrineError);
+    const positives = { x: ml.featureMatrix(2, 10, new Float64Array(20)), y: Float64Array.from([1, 1]), featureNames: data.featureNames };
+    expect(() => ml.trainDetector(data, { rounds: 2, validation: positives })).toThrow(/no negative rows/);
   });
 });

@@ -55,6 +55,8 @@ export function trainDetector(data: Dataset, options: DetectorOptions = {}): { m
     validation = split.validation;
   }
   if (validation.x.rows === 0) throw new VitrineError('validation_failed', 'the validation set is empty');
+  // Thresholds are set on the negatives' scores.
+  if (!validation.y.some((v) => v === 0)) throw new VitrineError('validation_failed', 'the validation set has no negative rows');
   const { validation: _v, validationFraction: _f, thresholds: _t, calibration: _c, ...gbdt } = options;
   const base = trainGbdt(
     { x: train.x, y: train.y, ...(train.weights ? { weights: train.weights } : {}) },
