@@ -106,14 +106,14 @@ describe.skipIf(MERMAID_JS === undefined || !existsSync(MERMAID_JS) || !existsSy
       await page.addScriptTag({ content: readFileSync(MERMAID_JS as string, 'utf8') });
       for (const s of [story, hostile]) {
         const text = storyToMermaid(s);
-        const result = await page.evaluate(async (t: string) => {
-          const m = (window as unknown as { mermaid: { initialize(o: object): void; render(id: string, t: string): Promise<{ svg: string }> } }).mermaid;
-          m.initialize({ startOnLoad: false, securityLevel: 'strict' });
-          const { svg } = await m.render('diagram', t);
-          const out = document.getElementById('out') as HTMLElement;
+        // A string, so the page's DOM types stay out of this Node-only compilation.
+        const result = (await page.evaluate(`(async (t) => {
+          mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
+          const { svg } = await mermaid.render('diagram', t);
+          const out = document.getElementById('out');
           out.innerHTML = svg;
           return { text: out.textContent ?? '', bold: out.querySelectorAll('b').length };
-        }, text);
+        })(${JSON.stringify(text)})`)) as { text: string; bold: number };
         expect(result.text).toContain(`${story.alerts[1]?.title.slice(0, 20)}`);
         expect(result.bold).toBe(0);
         if (s === hostile) expect(result.text).toContain("x'); DROP; --");
