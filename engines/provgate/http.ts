@@ -1,4 +1,6 @@
 // The provenance gate HTTP routes (mounted by the gateway at /svc/provgate, or at / by `provgate serve`): /healthz and /v1.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
@@ -11,7 +13,7 @@ import type { ServiceContext } from '../core/service.js';
 import { openMemoryStore } from '../core/store.js';
 import type { TrustedKeys } from './envelope.js';
 import { parseEnvelopeList } from './files.js';
-import { graphFromDocument, layerBlastRadius, originStory, toCypherScript, VERSION } from './index.js';
+import { defaultResourcesDir, EXPLORER_RELATIVE, graphFromDocument, layerBlastRadius, originStory, toCypherScript, VERSION } from './index.js';
 import { DEMO_JOB, GATE_JOB, jobs, type GateJobResult } from './jobs.js';
 import { demoTrust, trustedFromEnv, trustedToJson } from './keys.js';
 import { provgateService } from './service.js';
@@ -26,6 +28,23 @@ export interface RouterOptions {
   readonly trusted?: TrustedKeys;
   /** Also trust the public HMAC demo key (demos only). */
   readonly trustDemo?: boolean;
+}
+
+/** The explorer loads only its own files and calls only this API; nothing frames it. Cytoscape injects one stylesheet of its own, hence inline styles. */
+const EXPLORER_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function cytoscapeFile(): string {
+  // The package exports no package.json; its CommonJS entry sits in dist/ beside the minified browser build.
+  return path.join(path.dirname(createRequire(import.meta.url).resolve('cytoscape')), 'cytoscape.min.js');
 }
 
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -66,6 +85,25 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     if (!isGateResult(result)) throw new VitrineError('internal', 'the gate job returned no decision');
     return result;
   };
+
+  // GET /: the lineage explorer, from local files (relative URLs need the trailing slash wherever the router is mounted).
+  const explorerDir = path.join(ctx.resourcesDir, EXPLORER_RELATIVE);
+  const sendFile = (file: string) => (_req: Request, res: Response, next: (err?: unknown) => void) => {
+    res.setHeader('Content-Security-Policy', EXPLORER_CSP);
+    res.sendFile(file, { dotfiles: 'deny' }, (err) => {
+      if (err) next(new VitrineError('not_found', 'explorer file missing'));
+    });
+  };
+  router.get('/', (req, res, next) => {
+    if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
+      res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
+      return;
+    }
+    sendFile(path.join(explorerDir, 'index.html'))(req, res, next);
+  });
+  router.get('/explorer.js', sendFile(path.join(explorerDir, 'explorer.js')));
+  router.get('/explorer.css', sendFile(path.join(explorerDir, 'explorer.css')));
+  router.get('/cytoscape.min.js', (req, res, next) => sendFile(cytoscapeFile())(req, res, next));
 
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: 'provgate', version: VERSION, trustedKeys: trusted.size });
@@ -149,7 +187,7 @@ export function createStandaloneApp(options: StandaloneOptions = {}): Express {
     jobs: new InProcessRunner(jobs),
     db: options.db ?? openMemoryStore([provgateService]),
     dataDir: options.dataDir ?? '',
-    resourcesDir: options.resourcesDir ?? '',
+    resourcesDir: options.resourcesDir ?? defaultResourcesDir(),
   };
   const app = express();
   app.disable('x-powered-by');

@@ -1,4 +1,7 @@
 // Provenance gate library operations: run (verify, graph, enrich, decide), the graph as JSON and Cypher, and the public surface.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { toCypher, type CypherNode, type CypherEdge, type CypherScalar, type CypherValue } from '../core/cypher.js';
 import { collect, missingStages, type CollectResult, type Rejection, type UnattributedFinding } from './collect.js';
 import type { LoadedEnvelope, TrustedKeys } from './envelope.js';
@@ -9,6 +12,16 @@ import { ProvenanceGraph, type Finding, type GraphEdge, type GraphNode } from '.
 import { evaluate, type Decision } from './policy.js';
 
 export const VERSION = '0.1.0';
+
+/** The explorer page relative to a resources directory. */
+export const EXPLORER_RELATIVE = path.join('provgate', 'explorer');
+
+/** The resources/ folder of this checkout or installed package: ../../resources from the sources, ../../../resources from dist/. */
+export function defaultResourcesDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
+  return candidates.find((dir) => existsSync(path.join(dir, EXPLORER_RELATIVE, 'index.html'))) ?? (candidates[0] as string);
+}
 
 export { collect, missingStages, type CollectResult } from './collect.js';
 export { enrich, TyposquatScorer, type DependencyScorer, type ScoreResult } from './enrich.js';
