@@ -1,9 +1,10 @@
 // The one job table every engine worker serves: each service's jobs.ts, merged (worker processes load this module).
 import { caseassessService } from '../engines/caseassess/service.js';
 import { petriageService } from '../engines/petriage/service.js';
+import { replayService } from '../engines/replay/service.js';
 import { mergeJobTables } from './host/job-tables.js';
 
 /** Every service whose jobs run in the workers; keep in step with main/services.ts (a test checks). */
-export const jobServices = [caseassessService, petriageService] as const;
+export const jobServices = [caseassessService, petriageService, replayService] as const;
 
 export const jobs = mergeJobTables(jobServices.map((s) => s.jobs));

@@ -3,10 +3,13 @@ import { createRouter as caseassessRouter } from '../engines/caseassess/http.js'
 import { caseassessService } from '../engines/caseassess/service.js';
 import { createRouter as petriageRouter } from '../engines/petriage/http.js';
 import { petriageService } from '../engines/petriage/service.js';
+import { createRouter as replayRouter } from '../engines/replay/http.js';
+import { replayService } from '../engines/replay/service.js';
 import type { ComposedService } from './gateway/gateway.js';
 
 /** Keep in step with main/jobs.ts, which lists the same services for the worker processes (a test checks). */
 export const services: readonly ComposedService[] = [
   { descriptor: caseassessService, createRouter: caseassessRouter },
   { descriptor: petriageService, createRouter: (ctx) => petriageRouter(ctx) },
+  { descriptor: replayService, createRouter: (ctx) => replayRouter(ctx) },
 ];
