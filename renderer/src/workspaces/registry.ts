@@ -35,7 +35,13 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
   { service: 'replay', label: 'Replay', purpose: 'Turn a capture into attack stories', slot: 5 },
   { service: 'forensic', label: 'Cases', purpose: 'Custody-sealed timelines and incident stories', slot: 6 },
   { service: 'flowdet', label: 'Flows', purpose: 'Train, attack and explain flow detectors', slot: 7 },
-  { service: 'petriage', label: 'Triage', purpose: 'Statically triage executables', slot: 8 },
+  {
+    service: 'petriage',
+    label: 'Triage',
+    purpose: 'Statically triage executables',
+    slot: 8,
+    component: lazy(() => import('./triage/TriageWorkspace')),
+  },
 ];
 
 const BY_SERVICE = new Map(WORKSPACES.map((w) => [w.service, w]));

@@ -1,0 +1,206 @@
+// The Triage workspace: drop or pick a PE file, it is uploaded as raw bytes and analysed statically; verdict, drivers, capabilities, structure and a candidate rule come back.
+import { useRef, useState, type DragEvent } from 'react';
+import type { TriageResult } from '../../../../engines/core/contracts/petriage';
+import { ApiError } from '../../api/client';
+import { browserTokenEnvironment, resolveBridge } from '../../api/token';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Progress } from '../../components/Progress';
+import { useShell } from '../../shell/context';
+import { activeJobs } from '../../store';
+import type { WorkspaceProps } from '../registry';
+import { refuseBeforeUpload, uploadForTriage, type UploadProgress } from './model';
+import { RuleEditor } from './RuleEditor';
+import { CapabilitiesPanel, DriversPanel, ExportsPanel, FamilyPanel, ImportsPanel, SectionsPanel, VerdictPanel } from './Views';
+import './triage.css';
+
+interface Shown {
+  readonly result: TriageResult;
+  readonly fileLabel: string;
+}
+
+const PHASE_WORDS: Record<UploadProgress['phase'], string> = { reading: 'Reading the file…', uploading: 'Uploading…', analysing: 'Analysing…' };
+
+export default function TriageWorkspace({ service, client }: WorkspaceProps) {
+  const base = service.base;
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const [serviceError, setServiceError] = useState<ApiError | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [filter, setFilter] = useState('');
+  const fileInput = useRef<HTMLInputElement>(null);
+  const inFlight = useRef<AbortController | null>(null);
+  const jobs = useShell((s) => s.jobs);
+  // While the service analyses, its job's progress events (over /api/events) give the bar a real fraction.
+  const jobFraction = progress?.phase === 'analysing' ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1)?.fraction : undefined;
+  const busy = progress !== null;
+
+  const analyse = async (file: File): Promise<void> => {
+    const refused = refuseBeforeUpload(file.size);
+    setServiceError(null);
+    if (refused) {
+      setLocalError(refused);
+      return;
+    }
+    // The same token and base the API client uses; the client has no raw-bytes upload with progress.
+    const bridge = resolveBridge(browserTokenEnvironment());
+    if (!bridge) {
+      setLocalError('No gateway token in this window; reload the page from the address `vitrine serve` printed.');
+      return;
+    }
+    setLocalError(null);
+    inFlight.current?.abort();
+    const controller = new AbortController();
+    inFlight.current = controller;
+    setProgress({ phase: 'uploading', fraction: 0 });
+    try {
+      const result = await uploadForTriage({ apiBase: client.apiBase, token: bridge.token }, `${base}/api/analyze`, file, setProgress, controller.signal);
+      setShown({ result, fileLabel: file.name });
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') return;
+      setServiceError(err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
+    } finally {
+      if (inFlight.current === controller) {
+        inFlight.current = null;
+        setProgress(null);
+      }
+    }
+  };
+
+  const onDrop = (e: DragEvent): void => {
+    e.preventDefault();
+    setDragging(false);
+    const file = e.dataTransfer.files[0];
+    if (file) void analyse(file);
+  };
+
+  const result = shown?.result;
+  const errorTitle =
+    serviceError?.code === 'parse_error' ? 'Not a PE file' : serviceError?.code === 'payload_too_large' ? 'The file is too large' : 'The analysis failed';
+
+  return (
+    <div className="ws-page triage">
+      <header className="ws-head">
+        <h1>Triage</h1>
+        <span className="muted">Static triage of Windows executables: nothing is executed</span>
+        <div className="ws-head__tools">
+          <input
+            type="search"
+            placeholder="Filter imports, exports, capabilities  ( / )"
+            aria-label="Filter imports, exports and capabilities"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && filter) {
+                e.stopPropagation();
+                setFilter('');
+              }
+            }}
+            data-workspace-search
+          />
+        </div>
+      </header>
+
+      <section
+        className={`panel dropzone${dragging ? ' dropzone--over' : ''}${result ? ' dropzone--compact' : ''}`}
+        aria-label="File to triage"
+        data-testid="triage-drop"
+        onDragOver={(e) => {
+          if (e.dataTransfer.types.includes('Files')) {
+            e.preventDefault();
+            setDragging(true);
+          }
+        }}
+        onDragLeave={(e) => {
+          if (e.currentTarget === e.target) setDragging(false);
+        }}
+        onDrop={onDrop}
+      >
+        <div className="row dropzone__row">
+          <button type="button" className="primary" onClick={() => fileInput.current?.click()} disabled={busy} data-testid="triage-pick">
+            {result ? 'Triage another file…' : 'Choose a PE file…'}
+          </button>
+          <span className="muted">
+            or drop an .exe, .dll or .sys here (up to 32 MiB). The file is parsed and scored, never run.
+          </span>
+          {busy && (
+            <button type="button" className="small" onClick={() => inFlight.current?.abort()}>
+              Cancel
+            </button>
+          )}
+          <input
+            ref={fileInput}
+            type="file"
+            tabIndex={-1}
+            aria-hidden="true"
+            className="visually-hidden"
+            data-testid="triage-file"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (f) void analyse(f);
+              e.target.value = '';
+            }}
+          />
+        </div>
+        {progress && (
+          <div className="row dropzone__progress" data-testid="triage-progress">
+            <span className="muted">{PHASE_WORDS[progress.phase]}</span>
+            <Progress fraction={progress.phase === 'analysing' ? jobFraction : progress.fraction} label={PHASE_WORDS[progress.phase]} />
+          </div>
+        )}
+        <div data-testid="triage-problems">
+          {localError && (
+            <div className="error-note" role="alert">
+              <div className="error-note__title">The file was not sent</div>
+              <div>{localError}</div>
+            </div>
+          )}
+          {serviceError && <ErrorNote error={serviceError} title={errorTitle} />}
+        </div>
+      </section>
+
+      {!result ? (
+        !busy && (
+          <section className="panel empty-result" data-testid="triage-empty">
+            <h2>No file triaged yet</h2>
+            <p className="muted">
+              Drop a PE file (an .exe, .dll or .sys) on the box above, or press <strong>Choose a PE file…</strong>. The service reads its structure,
+              imports and strings, scores it with the model and names the features behind the score, the capabilities with their ATT&amp;CK
+              techniques, the nearest known family, and, for a file that is not benign, a candidate YARA rule you can edit and re-validate here.
+              Nothing in the file is executed.
+            </p>
+          </section>
+        )
+      ) : (
+        <div className="triage__grid" data-testid="triage-result">
+          <div className="triage__col">
+            <VerdictPanel result={result} fileLabel={shown.fileLabel} />
+            <DriversPanel result={result} />
+            <CapabilitiesPanel result={result} filter={filter} />
+            <FamilyPanel result={result} />
+          </div>
+          <div className="triage__col">
+            <SectionsPanel result={result} />
+            <ImportsPanel result={result} filter={filter} />
+            <ExportsPanel result={result} filter={filter} />
+          </div>
+          <div className="triage__wide">
+            <RuleEditor
+              key={result.sha256}
+              client={client}
+              base={base}
+              initial={result.rule?.text ?? ''}
+              absentReason={
+                result.rule
+                  ? null
+                  : result.verdict === 'BENIGN'
+                    ? 'No rule was synthesised: rules are made only for files that are not BENIGN. You can still write one here and validate it.'
+                    : 'No rule was synthesised (see the notes). You can write one here and validate it.'
+              }
+            />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
