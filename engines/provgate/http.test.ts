@@ -95,6 +95,28 @@ describe('provgate HTTP API', () => {
     expect((await demo.json()) as Summary).toMatchObject({ verdict: 'warn', expected: 'warn' });
   });
 
+  it('a bad GATE_PUBKEY does not stop the router: health says why, /v1/gate answers 503 with it, and no path leaks', async () => {
+    const saved = process.env['GATE_PUBKEY'];
+    process.env['GATE_PUBKEY'] = '/nonexistent/Zq9-key.pub';
+    try {
+      const bad = await listen(createStandaloneApp(), { port: 0 });
+      try {
+        const health = (await (await fetch(`${bad.url}/healthz`)).json()) as { trustedKeys: number; trustProblem?: string };
+        expect(health).toMatchObject({ trustedKeys: 0, trustProblem: 'the GATE_PUBKEY file cannot be read' });
+        const res = await post(bad.url, '/v1/gate', envelopes('clean'));
+        expect(res.status).toBe(503);
+        const text = await res.text();
+        expect(text).toContain('GATE_PUBKEY file cannot be read');
+        expect(text).not.toContain('Zq9');
+      } finally {
+        await bad.close();
+      }
+    } finally {
+      if (saved === undefined) delete process.env['GATE_PUBKEY'];
+      else process.env['GATE_PUBKEY'] = saved;
+    }
+  });
+
   it('POST /v1/demo/{scenario} runs every scenario to its verdict; unknown ones 404', async () => {
     for (const [scenario, verdict] of [
       ['clean', 'pass'],

@@ -64,7 +64,15 @@ function summary(item: RunListItem, result: GateJobResult): Record<string, unkno
 
 export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): Router {
   const router = express.Router();
-  const trusted = new Map(options.trusted ?? trustedFromEnv());
+  // A bad GATE_PUBKEY must not stop the gateway: the gate then trusts nothing and says why (in our words).
+  let trustProblem: string | null = null;
+  let configured: TrustedKeys = new Map();
+  try {
+    configured = options.trusted ?? trustedFromEnv();
+  } catch (err) {
+    trustProblem = err instanceof VitrineError ? err.message : 'the trusted key cannot be read';
+  }
+  const trusted = new Map(configured);
   if (options.trustDemo === true) for (const [id, key] of demoTrust()) trusted.set(id, key);
 
   const storedRun = (req: Request): StoredRun => {
@@ -106,7 +114,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   router.get('/cytoscape.min.js', (req, res, next) => sendFile(cytoscapeFile())(req, res, next));
 
   router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', service: 'provgate', version: VERSION, trustedKeys: trusted.size });
+    res.json({ status: 'ok', service: 'provgate', version: VERSION, trustedKeys: trusted.size, ...(trustProblem === null ? {} : { trustProblem }) });
   });
 
   router.post(
@@ -116,7 +124,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       const { lenient } = parseQuery(gateQuery, req);
       // Checked here too, so malformed envelopes get their 422 at once, without taking a worker.
       const envelopes = parseEnvelopeList(req.body, lenient === 'true');
-      if (trusted.size === 0) throw new VitrineError('unavailable', 'the gate trusts no key: set GATE_PUBKEY (and GATE_KEYID) for the service');
+      if (trusted.size === 0) throw new VitrineError('unavailable', trustProblem ?? 'the gate trusts no key: set GATE_PUBKEY (and GATE_KEYID) for the service');
       const result = await runJob(res, GATE_JOB, { envelopes: req.body as unknown, lenient: lenient === 'true', trusted: trustedToJson(trusted) }, `Gate ${envelopes.length} envelopes`);
       const item = saveRun(ctx.db, { source: 'gate', envelopes: envelopes.length, envelopesSha256: canonicalHash(req.body), graph: result.graph, decision: result.decision, comment: result.comment });
       res.json(summary(item, result));
