@@ -1,0 +1,105 @@
+// The story's hosts as a cytoscape graph: nodes laid out once, edges added in timeline order up to the scrubber's step.
+import { useEffect, useMemo, useRef } from 'react';
+import cytoscape, { type Core } from 'cytoscape';
+import type { Story } from '../../../../engines/core/contracts/replay';
+import { graphAtStep } from './model';
+
+function cssVar(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+}
+
+/** Concentric rings: the attacker in the middle, then pivots, victims, everyone else. */
+const RING: Record<string, number> = { attacker: 4, pivot: 3, victim: 2, internal: 1, external: 1 };
+
+export function HostGraph({ story, step, theme }: { readonly story: Story; readonly step: number; readonly theme: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const cyRef = useRef<Core | null>(null);
+  const graph = useMemo(() => graphAtStep(story, step), [story, step]);
+  const height = Math.min(460, Math.max(260, 180 + story.graph.nodes.length * 6));
+
+  // The nodes and their places depend on the story and theme only, so stepping never moves a host.
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return undefined;
+    const c = {
+      text: cssVar('--text'),
+      muted: cssVar('--muted'),
+      panel: cssVar('--panel'),
+      accent: cssVar('--accent'),
+      neg: cssVar('--neg'),
+      warn: cssVar('--warn'),
+      pos: cssVar('--pos'),
+      focus: cssVar('--focus'),
+      border: cssVar('--border-strong'),
+    };
+    const cy = cytoscape({
+      container: el,
+      elements: story.graph.nodes.map((n) => ({ group: 'nodes' as const, data: { id: n.id, label: n.id, role: n.role, ring: RING[n.role] ?? 0 } })),
+      layout: {
+        name: 'concentric',
+        concentric: (node: cytoscape.NodeSingular) => Number(node.data('ring')),
+        levelWidth: () => 1,
+        minNodeSpacing: 28,
+        fit: true,
+        padding: 24,
+        animate: false,
+      },
+      style: [
+        {
+          selector: 'node',
+          style: { label: 'data(label)', 'font-size': 10, color: c.text, 'text-valign': 'bottom', 'text-margin-y': 4, width: 12, height: 12, 'background-color': c.muted, 'text-background-color': c.panel, 'text-background-opacity': 0.8 },
+        },
+        { selector: 'node[role = "attacker"]', style: { 'background-color': c.neg, width: 18, height: 18, 'font-weight': 'bold' } },
+        { selector: 'node[role = "victim"]', style: { 'background-color': c.warn, width: 15, height: 15 } },
+        { selector: 'node[role = "pivot"]', style: { 'background-color': c.accent, width: 16, height: 16, shape: 'diamond' } },
+        { selector: 'node.active', style: { 'border-width': 3, 'border-color': c.focus } },
+        { selector: 'edge', style: { width: 1.5, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.8, 'line-color': c.border, 'target-arrow-color': c.border } },
+        { selector: 'edge.current', style: { width: 3, 'line-color': c.accent, 'target-arrow-color': c.accent } },
+      ],
+      userZoomingEnabled: false,
+      userPanningEnabled: false,
+      boxSelectionEnabled: false,
+      autoungrabify: true,
+    });
+    cyRef.current = cy;
+    return () => {
+      cyRef.current = null;
+      cy.destroy();
+    };
+  }, [story, theme, height]);
+
+  // Each step only changes which edges exist and what is highlighted.
+  useEffect(() => {
+    const cy = cyRef.current;
+    const el = box.current;
+    if (!cy || !el) return;
+    cy.batch(() => {
+      cy.edges().remove();
+      cy.add(graph.edges.map((e) => ({ group: 'edges' as const, data: { id: e.id, source: e.from, target: e.to }, classes: e.step === step ? 'current' : '' })));
+      cy.nodes().forEach((n) => {
+        if (graph.active.has(n.id())) n.addClass('active');
+        else n.removeClass('active');
+      });
+    });
+    // What the canvas actually holds, for tests and for anyone inspecting the page.
+    el.dataset['edges'] = String(cy.edges().length);
+  }, [graph, step, story, theme, height]);
+
+  return (
+    <div className="replay-graph">
+      <div
+        ref={box}
+        className="graph"
+        style={{ height }}
+        role="img"
+        aria-label={`Host graph: ${story.graph.nodes.length} hosts, ${graph.edges.length} of ${graph.total} connections shown up to step ${step}. The alerts below list the same hosts.`}
+        data-testid="host-graph"
+      />
+      <div className="legend replay-graph__legend">
+        <span className="role-dot role-dot--attacker" /> attacker <span className="role-dot role-dot--pivot" /> pivot <span className="role-dot role-dot--victim" /> victim{' '}
+        <span className="role-dot" /> other · {graph.edges.length} of {graph.total} edges
+        {story.graph.omitted_hosts > 0 && ` · ${story.graph.omitted_hosts} more hosts not drawn`}
+      </div>
+    </div>
+  );
+}

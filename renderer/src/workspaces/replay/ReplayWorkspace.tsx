@@ -1,0 +1,378 @@
+// The Replay workspace: a capture (upload or the synthetic demo) in, attack stories out, replayed step by step over a host graph.
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import type { ReplayAnalysis, ReplayHealth, Story, StoryPage, StorySummary } from '../../../../engines/core/contracts/replay';
+import { ApiError } from '../../api/client';
+import { browserTokenEnvironment, resolveBridge } from '../../api/token';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Progress } from '../../components/Progress';
+import { useShell } from '../../shell/context';
+import { useSystemPrefersDark } from '../../shell/useTheme';
+import { activeJobs, effectiveTheme } from '../../store';
+import type { WorkspaceProps } from '../registry';
+import { count, DEFAULT_MAX_UPLOAD, MAX_DEMO_BENIGN, parseBenign, refuseUpload, utc, type UploadProgress, uploadCapture } from './model';
+import { ReductionTable, SeverityBadge, StoryView } from './StoryView';
+import './replay.css';
+
+const STORY_PAGE = 50;
+
+function asApiError(err: unknown): ApiError {
+  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
+}
+
+type Busy = { readonly what: 'demo' } | { readonly what: 'upload'; readonly progress: UploadProgress };
+
+function matches(s: StorySummary, filter: string): boolean {
+  const f = filter.trim().toLowerCase();
+  if (!f) return true;
+  return [s.title, s.analysis_name, s.attacker ?? '', s.severity, ...s.stages, ...s.techniques].some((v) => v.toLowerCase().includes(f));
+}
+
+export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
+  const base = service.base;
+  const [benignText, setBenignText] = useState('200');
+  const [busy, setBusy] = useState<Busy | null>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const [runError, setRunError] = useState<ApiError | null>(null);
+  const [analysis, setAnalysis] = useState<ReplayAnalysis | null>(null);
+  const [health, setHealth] = useState<ReplayHealth | null>(null);
+  const [stories, setStories] = useState<StoryPage | null>(null);
+  const [storiesError, setStoriesError] = useState<ApiError | null>(null);
+  const [offset, setOffset] = useState(0);
+  const [story, setStory] = useState<Story | null>(null);
+  const [storyError, setStoryError] = useState<ApiError | null>(null);
+  const [filter, setFilter] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const inFlight = useRef<AbortController | null>(null);
+
+  const jobs = useShell((s) => s.jobs);
+  const theme = effectiveTheme(
+    useShell((s) => s.theme),
+    useSystemPrefersDark(),
+  );
+  // While the service works, its job's progress events (over /api/events) give the bar a real fraction.
+  const analysing = busy?.what === 'demo' || (busy?.what === 'upload' && busy.progress.phase === 'analysing');
+  const jobFraction = analysing ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1)?.fraction : undefined;
+  const maxUpload = health?.limits.max_upload_bytes ?? DEFAULT_MAX_UPLOAD;
+  const maxBenign = health?.limits.max_benign_flows ?? MAX_DEMO_BENIGN;
+
+  const loadStories = useCallback(
+    async (at: number): Promise<void> => {
+      try {
+        const page = await client.get<StoryPage>(`${base}/api/stories`, { query: { limit: STORY_PAGE, offset: at } });
+        setStories(page);
+        setOffset(at);
+        setStoriesError(null);
+      } catch (err) {
+        setStoriesError(asApiError(err));
+      }
+    },
+    [client, base],
+  );
+
+  const openStory = useCallback(
+    async (id: string): Promise<void> => {
+      try {
+        const s = await client.get<Story>(`${base}/api/stories/${encodeURIComponent(id)}`);
+        setStory(s);
+        setStoryError(null);
+      } catch (err) {
+        setStoryError(asApiError(err));
+      }
+    },
+    [client, base],
+  );
+
+  useEffect(() => {
+    void loadStories(0);
+    void (async () => {
+      try {
+        setHealth(await client.get<ReplayHealth>(`${base}/api/health`));
+      } catch {
+        // The limits are a courtesy; the service enforces its own whatever we think they are.
+      }
+    })();
+  }, [loadStories, client, base]);
+
+  const shown = (result: ReplayAnalysis): void => {
+    setAnalysis(result);
+    const first = result.stories[0];
+    setStory(first ?? null);
+    setStoryError(null);
+    void loadStories(0);
+  };
+
+  const runDemo = async (): Promise<void> => {
+    const parsed = parseBenign(benignText, maxBenign);
+    if (!parsed.ok) {
+      setLocalError(parsed.message);
+      return;
+    }
+    setLocalError(null);
+    setRunError(null);
+    setBusy({ what: 'demo' });
+    try {
+      shown(await client.post<ReplayAnalysis>(`${base}/api/demo`, undefined, { query: { benign: parsed.value } }));
+    } catch (err) {
+      setRunError(asApiError(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const analyse = async (file: File): Promise<void> => {
+    setRunError(null);
+    const refused = refuseUpload(file.size, maxUpload);
+    if (refused) {
+      setLocalError(refused);
+      return;
+    }
+    // The same token and base the API client uses; the client has no raw-bytes upload with progress.
+    const bridge = resolveBridge(browserTokenEnvironment());
+    if (!bridge) {
+      setLocalError('No gateway token in this window; reload the page from the address `vitrine serve` printed.');
+      return;
+    }
+    setLocalError(null);
+    inFlight.current?.abort();
+    const controller = new AbortController();
+    inFlight.current = controller;
+    setBusy({ what: 'upload', progress: { phase: 'uploading', fraction: 0 } });
+    try {
+      // The name is a display label only; the service drops directories and refuses control characters.
+      const name = [...file.name].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20 && ch !== '\u007f').join('').slice(0, 200) || 'upload';
+      const result = await uploadCapture(
+        { apiBase: client.apiBase, token: bridge.token },
+        `${base}/api/analyze`,
+        { name, format: 'auto' },
+        file,
+        (progress) => {
+          if (inFlight.current === controller) setBusy({ what: 'upload', progress });
+        },
+        controller.signal,
+      );
+      shown(result);
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError') return;
+      setRunError(asApiError(err));
+    } finally {
+      if (inFlight.current === controller) {
+        inFlight.current = null;
+        setBusy(null);
+      }
+    }
+  };
+
+  const onDrop = (e: DragEvent): void => {
+    e.preventDefault();
+    setDragging(false);
+    const file = e.dataTransfer.files[0];
+    if (file && !busy) void analyse(file);
+  };
+
+  const list = (stories?.items ?? []).filter((s) => matches(s, filter));
+  const errorTitle =
+    runError?.code === 'parse_error'
+      ? 'Not a pcap or pcapng capture'
+      : runError?.code === 'payload_too_large'
+        ? 'The capture is too large'
+        : busy === null && runError
+          ? 'The analysis failed'
+          : 'The service reported an error';
+
+  return (
+    <div className="ws-page replay">
+      <header className="ws-head">
+        <h1>Replay</h1>
+        <span className="muted">Turn a packet capture into attack stories and replay them step by step</span>
+        <div className="ws-head__tools">
+          <input
+            type="search"
+            placeholder="Filter stories  ( / )"
+            aria-label="Filter stories"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && filter) {
+                e.stopPropagation();
+                setFilter('');
+              }
+            }}
+            data-workspace-search
+          />
+        </div>
+      </header>
+      <div className="replay__grid">
+        <div className="replay__side">
+          <section
+            className={`panel capture-input${dragging ? ' capture-input--drop' : ''}`}
+            aria-label="Capture"
+            onDragOver={(e) => {
+              if (e.dataTransfer.types.includes('Files')) {
+                e.preventDefault();
+                setDragging(true);
+              }
+            }}
+            onDragLeave={(e) => {
+              if (e.currentTarget === e.target) setDragging(false);
+            }}
+            onDrop={onDrop}
+            data-testid="capture-input"
+          >
+            <div className="panel__head">
+              <h2>Capture</h2>
+            </div>
+            <p className="muted capture-input__hint">
+              Drop a .pcap or .pcapng file here, or open one (up to {count(Math.floor(maxUpload / (1024 * 1024)))} MiB). The format is read from the file's first bytes.
+            </p>
+            <div className="row">
+              <button type="button" className="primary" onClick={() => fileInput.current?.click()} disabled={busy !== null} data-testid="open-capture">
+                Open capture…
+              </button>
+              <input
+                ref={fileInput}
+                type="file"
+                accept=".pcap,.pcapng,.cap,application/vnd.tcpdump.pcap,application/octet-stream"
+                tabIndex={-1}
+                aria-hidden="true"
+                className="visually-hidden"
+                data-testid="capture-file"
+                onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  if (f) void analyse(f);
+                  e.target.value = '';
+                }}
+              />
+            </div>
+            <div className="capture-input__demo">
+              <label htmlFor="replay-benign">
+                Or run the synthetic intrusion with{' '}
+                <input
+                  id="replay-benign"
+                  type="text"
+                  inputMode="numeric"
+                  className="benign-input"
+                  value={benignText}
+                  onChange={(e) => setBenignText(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter' && !busy) void runDemo();
+                  }}
+                  aria-invalid={localError !== null && !busy}
+                  data-testid="demo-benign"
+                />{' '}
+                benign flows
+              </label>
+              <button type="button" onClick={() => void runDemo()} disabled={busy !== null} data-testid="run-demo">
+                {busy?.what === 'demo' ? 'Running…' : 'Run demo'}
+              </button>
+            </div>
+            {busy && (
+              <div className="capture-input__progress" data-testid="replay-progress">
+                <span className="muted">
+                  {busy.what === 'demo' ? 'Generating and analysing the synthetic capture…' : busy.progress.phase === 'uploading' ? 'Uploading the capture…' : 'Analysing the capture…'}
+                </span>
+                <Progress fraction={busy.what === 'upload' && busy.progress.phase === 'uploading' ? busy.progress.fraction : jobFraction} label="Capture analysis progress" />
+                {busy.what === 'upload' && (
+                  <button type="button" className="small" onClick={() => inFlight.current?.abort()}>
+                    Cancel
+                  </button>
+                )}
+              </div>
+            )}
+            <div data-testid="capture-problems">
+              {localError && (
+                <div className="error-note" role="alert">
+                  <div className="error-note__title">Nothing was sent</div>
+                  <div>{localError}</div>
+                </div>
+              )}
+              {runError && <ErrorNote error={runError} title={errorTitle} />}
+            </div>
+          </section>
+
+          {analysis && (
+            <section className="panel" aria-label="Last analysis" data-testid="last-analysis">
+              <div className="panel__head">
+                <h2>Last analysis</h2>
+                <span className="muted">{analysis.source === 'demo' ? 'synthetic intrusion' : analysis.name}</span>
+              </div>
+              <ReductionTable stats={analysis.stats} testId="reduction-stats" />
+              {analysis.capture.warning_count > 0 && (
+                <p className="muted">
+                  {count(analysis.capture.warning_count)} capture warnings:{' '}
+                  {analysis.capture.warnings
+                    .slice(0, 4)
+                    .map((w) => `${w.code} ×${count(w.count)}`)
+                    .join(', ')}
+                </p>
+              )}
+              {analysis.stories.length === 0 && <p className="muted">No alert was strong enough alone or linked to others to make a story.</p>}
+            </section>
+          )}
+
+          <section className="panel" aria-label="Stories" data-testid="story-list">
+            <div className="panel__head">
+              <h2>Stories</h2>
+              <button type="button" className="small" onClick={() => void loadStories(offset)}>
+                Refresh
+              </button>
+            </div>
+            {storiesError && <ErrorNote error={storiesError} title="The stories could not be listed" />}
+            {stories && stories.total === 0 && <p className="muted">No stories yet. Open a capture or run the demo.</p>}
+            {stories && stories.total > 0 && list.length === 0 && <p className="muted">No story matches the filter.</p>}
+            <ul className="story-list">
+              {list.map((s) => (
+                <li key={s.id}>
+                  <button
+                    type="button"
+                    className={`story-item${story?.id === s.id ? ' story-item--open' : ''}`}
+                    onClick={() => void openStory(s.id)}
+                    aria-current={story?.id === s.id ? 'true' : undefined}
+                    data-story-id={s.id}
+                  >
+                    <span className="story-item__title">
+                      <SeverityBadge severity={s.severity} /> {s.title}
+                    </span>
+                    <span className="muted story-item__meta">
+                      {s.analysis_name} · {count(s.alerts)} alerts · {count(s.hosts)} hosts · {s.stages.join(', ')}
+                    </span>
+                    <span className="muted story-item__when">{utc(s.first_ts).slice(0, 19)}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {stories && stories.total > STORY_PAGE && (
+              <div className="row story-pager">
+                <button type="button" className="small" disabled={offset === 0} onClick={() => void loadStories(Math.max(0, offset - STORY_PAGE))}>
+                  Newer
+                </button>
+                <span className="muted">
+                  {offset + 1}–{Math.min(stories.total, offset + STORY_PAGE)} of {count(stories.total)}
+                </span>
+                <button type="button" className="small" disabled={offset + STORY_PAGE >= stories.total} onClick={() => void loadStories(offset + STORY_PAGE)}>
+                  Older
+                </button>
+              </div>
+            )}
+          </section>
+        </div>
+
+        <div className="replay__main" data-testid="replay-result">
+          {storyError && <ErrorNote error={storyError} title="The story could not be opened" />}
+          {story ? (
+            <StoryView story={story} client={client} base={base} theme={theme} />
+          ) : (
+            <section className="panel empty-result">
+              <h2>No story shown</h2>
+              <p className="muted">
+                Open a capture (<strong>Open capture…</strong> or drop a .pcap/.pcapng file on the Capture panel), or press <strong>Run demo</strong> for a synthetic
+                intrusion hidden among benign flows. The stories found are listed on the left; choose one to replay it step by step.
+              </p>
+              {analysis && analysis.stories.length === 0 && <p>The last analysis found no story: its reduction statistics are on the left.</p>}
+            </section>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+// The Replay workspace's pure pieces: reduction figures, the host graph up to a timeline step, file names, the raw-bytes upload.
+import type { Alert, ConnectionFact, ReductionStats, ReplayAnalysis, Severity, Story } from '../../../../engines/core/contracts/replay';
+import { ApiError, buildUrl, errorFromResponse } from '../../api/client';
+
+/** The service's own limit is 256 MiB; refusing larger files here saves sending them only to hear 413. */
+export const DEFAULT_MAX_UPLOAD = 256 * 1024 * 1024;
+export const MAX_DEMO_BENIGN = 50_000;
+
+export const SEVERITY_ORDER: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
+
+/** A count with thousands separators (fixed locale so screenshots and tests read the same everywhere). */
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A ratio as "1,234.5"; null (nothing to divide by) as an en dash. */
+export function ratio(n: number | null, digits = 1): string {
+  if (n === null || !Number.isFinite(n)) return '–';
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+export function percentOf(fraction: number | null): string {
+  if (fraction === null || !Number.isFinite(fraction)) return '–';
+  const p = fraction * 100;
+  return `${p > 0 && p < 0.1 ? '<0.1' : p.toLocaleString('en-US', { maximumFractionDigits: 1 })}%`;
+}
+
+export interface ReductionRow {
+  readonly key: string;
+  readonly label: string;
+  readonly value: string;
+  readonly hint: string;
+}
+
+/** The reduction funnel as rows: what went in, what came out, and how much each story stands for. */
+export function reductionRows(s: ReductionStats): ReductionRow[] {
+  return [
+    { key: 'packets', label: 'Packets', value: count(s.packets), hint: `${count(s.packets_in_stories)} in stories` },
+    { key: 'flows', label: 'Flows', value: count(s.flows), hint: `${count(s.flows_in_stories)} in stories (${percentOf(s.ratios.story_flow_fraction)})` },
+    { key: 'alerts', label: 'Alerts', value: count(s.alerts), hint: `${count(s.alerts_in_stories)} in stories` },
+    { key: 'stories', label: 'Stories', value: count(s.stories), hint: s.stories === 0 ? 'nothing linked into a story' : 'what is left to read' },
+    { key: 'packets_per_story', label: 'Packets per story', value: ratio(s.ratios.packets_per_story), hint: 'packets / stories' },
+    { key: 'flows_per_story', label: 'Flows per story', value: ratio(s.ratios.flows_per_story), hint: 'flows / stories' },
+    { key: 'alerts_per_story', label: 'Alerts per story', value: ratio(s.ratios.alerts_per_story), hint: 'alerts / stories' },
+    { key: 'flows_per_alert', label: 'Flows per alert', value: ratio(s.ratios.flows_per_alert), hint: 'flows / alerts' },
+  ];
+}
+
+/** Capture time (seconds since the epoch) as UTC with milliseconds: captures are read across time zones. */
+export function utc(ts: number): string {
+  if (!Number.isFinite(ts)) return '–';
+  const d = new Date(Math.round(ts * 1000));
+  return Number.isNaN(d.getTime()) ? '–' : d.toISOString().replace('T', ' ').replace('Z', ' UTC');
+}
+
+/** A duration in seconds as "1 h 2 min", "3 min 4 s" or "5.2 s". */
+export function duration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '–';
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  const m = Math.floor(seconds / 60);
+  if (m < 60) return `${m} min ${Math.round(seconds - m * 60)} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+export function clampStep(step: number, steps: number): number {
+  if (steps <= 0) return 0;
+  return Math.min(steps, Math.max(1, Math.round(step)));
+}
+
+export interface GraphEdge {
+  readonly id: string;
+  readonly from: string;
+  readonly to: string;
+  readonly stage: Alert['stage'];
+  readonly alertId: string;
+  /** The timeline step that brings this edge in (1-based). */
+  readonly step: number;
+}
+
+export interface StepGraph {
+  /** Every drawn host, so the picture does not jump about as steps are added. */
+  readonly nodes: Story['graph']['nodes'];
+  /** Edges of the steps up to and including the current one. */
+  readonly edges: readonly GraphEdge[];
+  /** Hosts touched by the current step (highlighted). */
+  readonly active: ReadonlySet<string>;
+  /** Edges of every step (the total the scrubber can reach). */
+  readonly total: number;
+}
+
+/** The story's host graph as it stands at `step`: edges appear in timeline order, each with its alert's step. */
+export function graphAtStep(story: Story, step: number): StepGraph {
+  const stepOf = new Map(story.timeline.map((t) => [t.alert_id, t.step]));
+  const drawn = new Set(story.graph.nodes.map((n) => n.id));
+  const all: GraphEdge[] = [];
+  story.graph.edges.forEach((e, i) => {
+    if (!drawn.has(e.from) || !drawn.has(e.to)) return;
+    all.push({ id: `e${i}`, from: e.from, to: e.to, stage: e.stage, alertId: e.alert_id, step: stepOf.get(e.alert_id) ?? Number.MAX_SAFE_INTEGER });
+  });
+  const current = story.timeline.find((t) => t.step === step);
+  const active = new Set<string>(current ? [current.src, ...current.dst].filter((h) => drawn.has(h)) : []);
+  return { nodes: story.graph.nodes, edges: all.filter((e) => e.step <= step), active, total: all.length };
+}
+
+/** The evidence connections of an alert, in the order the alert lists them. */
+export function alertConnections(story: Story, alert: Alert): ConnectionFact[] {
+  const byUid = new Map(story.connections.map((c) => [c.uid, c]));
+  return alert.evidence.uids.flatMap((u) => byUid.get(u) ?? []);
+}
+
+/** Technique ids to names, from the story's own technique list. */
+export function techniqueNames(story: Story): Map<string, string> {
+  return new Map(story.techniques.map((t) => [t.id, t.name]));
+}
+
+/** A safe file-name stem: the story's ordinal and id, never text taken from the capture. */
+export function exportName(story: Pick<Story, 'id' | 'ordinal'>, kind: 'stix' | 'mermaid' | 'cypher'): string {
+  const ext = kind === 'stix' ? 'stix.json' : kind === 'mermaid' ? 'mmd' : 'cypher';
+  return `replay-story-${story.ordinal}-${story.id.slice(0, 8)}.${ext}`;
+}
+
+/** Checked before sending: an empty file or one over the limit is refused here, without naming it. */
+export function refuseUpload(size: number, limit: number): string | null {
+  if (size === 0) return 'That file is empty; a capture starts with a pcap or pcapng header.';
+  if (size > limit) return `That file is larger than the upload limit of ${count(Math.floor(limit / (1024 * 1024)))} MiB. Analyse it with \`replay analyze FILE\`, which has no limit.`;
+  return null;
+}
+
+/** The demo's benign-flow count from the field: a whole number in range, or a reason. */
+export function parseBenign(text: string, max: number): { ok: true; value: number } | { ok: false; message: string } {
+  if (!/^\d{1,6}$/.test(text.trim())) return { ok: false, message: `Benign flows must be a whole number from 0 to ${count(max)}.` };
+  const value = Number(text.trim());
+  if (value > max) return { ok: false, message: `Benign flows must be a whole number from 0 to ${count(max)}.` };
+  return { ok: true, value };
+}
+
+export interface UploadTarget {
+  readonly apiBase: string;
+  readonly token: string;
+}
+
+export type UploadProgress = { readonly phase: 'uploading'; readonly fraction?: number } | { readonly phase: 'analysing' };
+
+/**
+ * POSTs the capture's bytes as application/octet-stream. XMLHttpRequest, not fetch, because only it reports upload
+ * progress; the answer and errors are read as the API client reads them.
+ */
+export function uploadCapture(target: UploadTarget, path: string, query: Record<string, string>, body: Blob, onProgress: (p: UploadProgress) => void, signal?: AbortSignal): Promise<ReplayAnalysis> {
+  return new Promise<ReplayAnalysis>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(target.apiBase, path, query));
+    xhr.setRequestHeader('Authorization', `Bearer ${target.token}`);
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => onProgress({ phase: 'uploading', ...(e.lengthComputable && e.total > 0 ? { fraction: e.loaded / e.total } : {}) });
+    // Every byte is sent: from here the service is analysing (its job events carry the progress).
+    xhr.upload.onload = () => onProgress({ phase: 'analysing' });
+    xhr.onerror = () => reject(new ApiError(0, 'unreachable', 'The gateway did not answer. Is `vitrine serve` (or the desktop app) still running?'));
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    xhr.onload = () => {
+      const headers = new Headers();
+      const id = xhr.getResponseHeader('x-request-id');
+      if (id) headers.set('x-request-id', id);
+      if (xhr.status < 200 || xhr.status >= 300) {
+        void errorFromResponse(new Response(xhr.responseText, { status: xhr.status, headers })).then(reject, reject);
+        return;
+      }
+      try {
+        resolve(JSON.parse(xhr.responseText) as ReplayAnalysis);
+      } catch {
+        reject(new ApiError(xhr.status, 'bad_response', 'The gateway answered with something that is not JSON.', id ?? undefined));
+      }
+    };
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    onProgress({ phase: 'uploading', fraction: 0 });
+    xhr.send(body);
+  });
+}
+
+/** Saves text as a file through a Blob URL (nothing inline for the CSP to object to). */
+export function downloadText(text: string, fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Revoke after the click has been handled; revoking at once can cancel the download in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
