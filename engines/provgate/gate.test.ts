@@ -1,7 +1,8 @@
 // The graph, the collector, the rules and the decision: every spec scenario, trust failures, real reports end to end, origin stories, blast radii, the PR comment.
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../test/corpora.js';
-import { signEvent, type StageEvent } from './envelope.js';
+import { envelopeToJson, SignatureError, signEvent, type StageEvent } from './envelope.js';
+import { parseEnvelopeList } from './files.js';
 import { intotoStatements, opaInput } from './export.js';
 import { TyposquatScorer, editDistance } from './enrich.js';
 import { nodeId, ProvenanceGraph } from './graph.js';
@@ -264,5 +265,38 @@ describe('OPA input and in-toto statements', () => {
     expect(first.subject[0]?.digest.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(first.predicate.runDetails.metadata.invocationId).toBe('run-42');
     expect(intotoStatements(scenarioEnvelopes('cve-origin'), new Map())).toEqual([]);
+  });
+});
+
+describe('damaged envelope lists', () => {
+  it('random damage gives a SignatureError (strict) or a decision with reasons (lenient), never a crash', () => {
+    let seed = 7;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const replacements: unknown[] = [null, 1, 'x', '', [], {}, 'AAAA', '!!', [{}], { keyid: 'k', sig: 'AA==' }];
+    const good = scenarioEnvelopes('cve-origin').map((e) => JSON.parse(JSON.stringify(envelopeToJson(e))) as Record<string, unknown>);
+    for (let round = 0; round < 150; round++) {
+      const list = good.map((e) => ({ ...e })) as unknown[];
+      for (let k = 0; k < 2; k++) {
+        const i = Math.floor(random() * list.length);
+        const entry = list[i] as Record<string, unknown>;
+        const keys = ['payloadType', 'payload', 'signatures', 'keyid', 'sig'];
+        const key = keys[Math.floor(random() * keys.length)] as string;
+        if (random() < 0.15) list[i] = replacements[Math.floor(random() * replacements.length)];
+        else entry[key] = replacements[Math.floor(random() * replacements.length)];
+      }
+      let strictOk = true;
+      try {
+        parseEnvelopeList(list);
+      } catch (err) {
+        expect(err).toBeInstanceOf(SignatureError);
+        strictOk = false;
+      }
+      const { decision, result } = run(parseEnvelopeList(list, true), demoTrust(), demoScorer());
+      if (!strictOk || result.rejected.length > 0) expect(decision.verdict).toBe('block');
+      expect(decision.reasons.length).toBeGreaterThan(0);
+    }
   });
 });

@@ -296,3 +296,69 @@ describe.skipIf(!hasCorpora())('sarif_to_sast', () => {
     ]);
   });
 });
+
+describe.skipIf(!hasCorpora())('damaged reports', () => {
+  /** A small seeded generator (mulberry32), so a failure reproduces. */
+  function rng(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  type Node = Record<string, unknown> | unknown[];
+  function containers(v: unknown, out: Node[] = []): Node[] {
+    if (typeof v === 'object' && v !== null) {
+      out.push(v as Node);
+      for (const x of Object.values(v)) containers(x, out);
+    }
+    return out;
+  }
+  const REPLACEMENTS: unknown[] = [null, 42, -1, 'x', '', [], {}, true, [null], { a: 1 }, 1e308, 'pkg:'];
+
+  it('random type damage to real reports gives a valid payload or our error, never a crash', () => {
+    const inputs: [string, (doc: unknown) => unknown, typeof buildPayloadSchema | typeof scanPayloadSchema | typeof sastPayloadSchema][] = [
+      ['sbom/syft/alpine.syft.json', (d) => sbomJsonToBuild(d, 'b'), buildPayloadSchema],
+      ['sbom/syft/ubuntu-20.04-pruned.syft.json', (d) => sbomJsonToBuild(d, 'b'), buildPayloadSchema],
+      ['sbom/cyclonedx/laravel-7.12.0.bom.1.4.json', (d) => cyclonedxToBuild(d, 'b'), buildPayloadSchema],
+      ['reports/trivy/alpine-310.json', (d) => scannerJsonToScan(d), scanPayloadSchema],
+      ['reports/trivy/gomod.json', (d) => scannerJsonToScan(d), scanPayloadSchema],
+      ['reports/grype/json-image.json', (d) => scannerJsonToScan(d), scanPayloadSchema],
+      ['sarif/sarif-sdk/CweGhasSample.sarif', (d) => sarifToSast(d, SHA), sastPayloadSchema],
+      ['reports/grype/sarif-image.sarif', (d) => sarifToSast(d, SHA), sastPayloadSchema],
+    ];
+    const random = rng(20241122);
+    let converted = 0;
+    let refused = 0;
+    for (const [file, convert, schema] of inputs) {
+      const text = readFileSync(sc(...file.split('/')), 'utf8');
+      for (let round = 0; round < 60; round++) {
+        const doc = JSON.parse(text) as unknown;
+        for (let k = 0; k < 3; k++) {
+          const all = containers(doc);
+          const target = all[Math.floor(random() * all.length)] as Node;
+          const keys = Object.keys(target);
+          if (keys.length === 0) continue;
+          const key = keys[Math.floor(random() * keys.length)] as string;
+          const replacement = REPLACEMENTS[Math.floor(random() * REPLACEMENTS.length)];
+          if (Array.isArray(target)) target[Number(key)] = replacement;
+          else if (random() < 0.2) delete target[key];
+          else target[key] = replacement;
+        }
+        try {
+          const out = convert(doc);
+          expect(schema.safeParse(out).success, `${file} round ${round}`).toBe(true);
+          converted++;
+        } catch (err) {
+          expect(err, `${file} round ${round}`).toBeInstanceOf(VitrineError);
+          refused++;
+        }
+      }
+    }
+    expect(converted + refused).toBe(inputs.length * 60);
+    expect(converted).toBeGreaterThan(refused);
+  });
+});
