@@ -1,5 +1,5 @@
 // The command line: keys from the environment, synth -> gate (exit 1 on block), ingest of real reports, sign, merge, verify, export, queries, demo, refusals.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -201,5 +201,28 @@ describe('provgate command line', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'engines/provgate/cli.ts', 'gate', f('tampered.json'), '--demo'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 100_000, env: { ...process.env, GATE_PUBKEY: '' } });
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'block' });
+  });
+
+  it('serve --demo answers /healthz and a demo run on loopback, and stops on SIGTERM', { timeout: 120_000 }, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'engines/provgate/cli.ts', 'serve', '--port', '0', '--demo'], { cwd: REPO_ROOT, env: { ...process.env, VITRINE_HOME: '', GATE_PUBKEY: '' } });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m?.[1] !== undefined) resolve(m[1]);
+        });
+        child.once('exit', () => reject(new Error('serve exited early')));
+      });
+      expect(((await (await fetch(`${url}/healthz`)).json()) as { status: string }).status).toBe('ok');
+      const demo = (await (await fetch(`${url}/v1/demo/tampered`, { method: 'POST' })).json()) as { verdict: string };
+      expect(demo.verdict).toBe('block');
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   });
 });
