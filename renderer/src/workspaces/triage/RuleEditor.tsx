@@ -88,7 +88,7 @@ export function RuleEditor({ client, base, initial, absentReason }: RuleEditorPr
           }}
         />
       </div>
-      <div id={`${id}-status`} className="rule__status" data-testid="rule-status" aria-live="polite">
+      <div id={`${id}-status`} className="rule__status" data-testid="rule-status" data-state={check.state} aria-live="polite">
         <RuleStatus check={check} />
       </div>
     </section>

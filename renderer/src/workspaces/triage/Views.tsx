@@ -1,6 +1,6 @@
 // The triage result's panels: verdict and score against the thresholds, drivers, capabilities, family, sections, imports, exports.
 import type { CapabilityEvidence, TriageResult } from '../../../../engines/core/contracts/petriage';
-import { driverLabel, driverScale, formatBytes, hex, HIGH_ENTROPY, importRows, matches, percent, signed } from './model';
+import { driverLabel, driverScale, formatBytes, hex, HIGH_ENTROPY, importRows, matches, percent, sectionAccess, sectionContent, signed } from './model';
 
 const TABLE_ROWS = 500;
 
@@ -112,7 +112,16 @@ export function DriversPanel({ result }: { readonly result: TriageResult }) {
             const label = driverLabel(d);
             return (
               <li key={`${d.feature}-${i}`} className="driver" title={`${label}\nvalue ${d.value}\ncontribution ${signed(d.contribution)}`}>
-                <span className="driver__name">{label}</span>
+                <span className="driver__name">
+                  {d.tokens && d.tokens.length > 0 ? (
+                    <>
+                      {d.tokens.slice(0, 2).join(', ')}
+                      {d.tokens.length > 2 ? ', …' : ''} <span className="muted">{d.feature.replace(/\s*\[.*$/, '')}</span>
+                    </>
+                  ) : (
+                    d.feature
+                  )}
+                </span>
                 <span className="dbar" aria-hidden="true">
                   <span className="dbar__half dbar__half--neg">{d.contribution < 0 && <span className="dbar__fill dbar__fill--ben" style={{ width: `${w}%` }} />}</span>
                   <span className="dbar__axis" />
@@ -232,7 +241,7 @@ export function SectionsPanel({ result }: { readonly result: TriageResult }) {
               <th className="num">Virtual address</th>
               <th className="num">Virtual size</th>
               <th className="num">Raw size</th>
-              <th>Flags</th>
+              <th title="r, w, x: readable, writable, executable; then what it holds (hover for every flag)">Access</th>
             </tr>
           </thead>
           <tbody>
@@ -242,18 +251,22 @@ export function SectionsPanel({ result }: { readonly result: TriageResult }) {
                   <code>{s.name || '(no name)'}</code>
                 </td>
                 <td className="sections__chart">
-                  <span className="ebar">
-                    {s.entropy !== null && <span className={`ebar__fill${s.entropy >= HIGH_ENTROPY ? ' ebar__fill--high' : ''}`} style={{ width: `${(s.entropy / 8) * 100}%` }} />}
-                    <span className="ebar__mark" style={{ left: `${(HIGH_ENTROPY / 8) * 100}%` }} />
-                  </span>
-                  <span className="num ebar__num">{s.entropy === null ? '–' : s.entropy.toFixed(2)}</span>
+                  <div className="ebar__row">
+                    <span className="ebar" aria-hidden="true">
+                      {s.entropy !== null && <span className={`ebar__fill${s.entropy >= HIGH_ENTROPY ? ' ebar__fill--high' : ''}`} style={{ width: `${(s.entropy / 8) * 100}%` }} />}
+                      <span className="ebar__mark" style={{ left: `${(HIGH_ENTROPY / 8) * 100}%` }} />
+                    </span>
+                    <span className="num ebar__num">{s.entropy === null ? '–' : s.entropy.toFixed(2)}</span>
+                  </div>
                 </td>
                 <td className="num">
                   <code>{hex(s.virtual_address)}</code>
                 </td>
                 <td className="num">{s.virtual_size.toLocaleString('en')}</td>
                 <td className="num">{s.raw_size.toLocaleString('en')}</td>
-                <td className="muted">{s.flags.join(' ')}</td>
+                <td className="sections__flags" title={s.flags.join(' ')}>
+                  <code>{sectionAccess(s.flags)}</code> <span className="muted">{sectionContent(s.flags)}</span>
+                </td>
               </tr>
             ))}
           </tbody>

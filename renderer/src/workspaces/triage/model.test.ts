@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TriageResult } from '../../../../engines/core/contracts/petriage';
 import { ApiError } from '../../api/client';
-import { driverLabel, driverScale, formatBytes, importRows, matches, MAX_UPLOAD_BYTES, refuseBeforeUpload, ruleProblems } from './model';
+import { driverLabel, driverScale, formatBytes, importRows, matches, MAX_UPLOAD_BYTES, refuseBeforeUpload, ruleProblems, sectionAccess, sectionContent } from './model';
 
 describe('refuseBeforeUpload', () => {
   it('refuses an empty file and one over 32 MiB, and lets the limit itself through', () => {
@@ -63,5 +63,15 @@ describe('importRows and drivers', () => {
     );
     expect(driverLabel({ feature: 'exports.hash#3', group: 'exports', value: 1, contribution: 0.1, tokens: ['a', 'b', 'c', 'd'] })).toBe('exports.hash#3 [a, b, c, …]');
     expect(driverScale([{ feature: 'a', group: 'g', value: 0, contribution: -2 }, { feature: 'b', group: 'g', value: 0, contribution: 1 }])).toBe(2);
+  });
+});
+
+describe('section flags', () => {
+  it('reads permissions and content from the flag names', () => {
+    expect(sectionAccess(['CNT_CODE', 'MEM_EXECUTE', 'MEM_READ'])).toBe('r-x');
+    expect(sectionAccess(['CNT_INITIALIZED_DATA', 'MEM_READ', 'MEM_WRITE'])).toBe('rw-');
+    expect(sectionAccess([])).toBe('---');
+    expect(sectionContent(['CNT_CODE', 'MEM_EXECUTE'])).toBe('code');
+    expect(sectionContent(['CNT_UNINITIALIZED_DATA', 'MEM_DISCARDABLE'])).toBe('bss, discardable');
   });
 });

@@ -137,3 +137,20 @@ export function uploadForTriage(target: UploadTarget, path: string, body: Blob, 
     xhr.send(body);
   });
 }
+
+/** A section's permissions as `r-x`, from the dissector's flag names. */
+export function sectionAccess(flags: readonly string[]): string {
+  const has = (f: string): boolean => flags.includes(f);
+  return `${has('MEM_READ') ? 'r' : '-'}${has('MEM_WRITE') ? 'w' : '-'}${has('MEM_EXECUTE') ? 'x' : '-'}`;
+}
+
+/** What a section holds, in a word: code, data, uninitialised data (bss). */
+export function sectionContent(flags: readonly string[]): string {
+  const words: string[] = [];
+  if (flags.includes('CNT_CODE')) words.push('code');
+  if (flags.includes('CNT_INITIALIZED_DATA')) words.push('data');
+  if (flags.includes('CNT_UNINITIALIZED_DATA')) words.push('bss');
+  if (flags.includes('MEM_DISCARDABLE')) words.push('discardable');
+  if (flags.includes('MEM_SHARED')) words.push('shared');
+  return words.join(', ');
+}
