@@ -165,6 +165,26 @@ describe('provgate command line', () => {
     expect(rows.every((r) => r.ok)).toBe(true);
   });
 
+  it('gate --top-pypi: a typosquat of a listed name blocks; without a list the flag is refused', async () => {
+    expect((await main(['synth', 'malicious-dep', f('typo.json')])).code).toBe(0);
+    expect((await main(['gate', f('typo.json'), '--demo'])).code).toBe(0);
+    const saved = process.env['VITRINE_TOP_PYPI'];
+    try {
+      process.env['VITRINE_TOP_PYPI'] = f('no-such-list.txt');
+      const missing = await main(['gate', f('typo.json'), '--demo', '--top-pypi']);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('none is installed');
+      writeFileSync(f('top.txt'), '# most popular first\nboto3\nrequests\nurllib3\n');
+      process.env['VITRINE_TOP_PYPI'] = f('top.txt');
+      const r = await main(['gate', f('typo.json'), '--demo', '--top-pypi']);
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout).reasons[0]).toMatchObject({ rule: 'malicious_dependency', verdict: 'block' });
+    } finally {
+      if (saved === undefined) delete process.env['VITRINE_TOP_PYPI'];
+      else process.env['VITRINE_TOP_PYPI'] = saved;
+    }
+  });
+
   it('bench: a small synthetic scale run, counted exactly', async () => {
     const r = await main(['bench', '--services', '20', '--deps', '5']);
     expect(r.code).toBe(0);
@@ -180,7 +200,6 @@ describe('provgate command line', () => {
       ['frobnicate'],
       ['synth', 'nope', f('n.json')],
       ['gate'],
-      ['gate', f('clean.json'), '--demo', '--top-pypi'],
       ['gate', f('clean.json'), '--demo', '--advisories', f('no-such.zip')],
       ['export', f('clean.json'), '--demo', '--format', 'xml'],
       ['lineage', '.', '../requirements.txt', '-o', f('l.json')],

@@ -14,7 +14,7 @@ import { isMalformed, signEvent, verifyEnvelope, type Envelope, type LoadedEnvel
 import { isStage, PAYLOAD_SCHEMAS } from './events.js';
 import { loadEnvelopes, MAX_FILE_BYTES, saveEnvelopes } from './files.js';
 import { createStandaloneApp } from './http.js';
-import { layerBlastRadius, originStory, run, toCypherScript, toGraphDocument, VERSION } from './index.js';
+import { defaultResourcesDir, layerBlastRadius, originStory, run, toCypherScript, toGraphDocument, VERSION } from './index.js';
 import { commitEvents, manifestHistory } from './lineage.js';
 import { buildIdFor, cyclonedxToBuild, sarifToSast, sbomJsonToBuild, scannerJsonToScan } from './ingest.js';
 import { DEMO_JOB, GATE_JOB, jobs, type GateJobResult } from './jobs.js';
@@ -35,7 +35,7 @@ Usage:
   provgate ingest [--sbom F [--cyclonedx]] [--scanner F]... [--sarif F]... --commit SHA -o OUT
                   [--build-id ID] [--run-id ID] [--layout dsse|gate]
                                          sign unmodified tool output (syft JSON or CycloneDX; Trivy or Grype JSON; SARIF 2.1.0)
-  provgate gate EVENTS [--comment] [--demo] [--lenient] [--advisories OSV.zip|DIR]
+  provgate gate EVENTS [--comment] [--demo] [--lenient] [--advisories OSV.zip|DIR] [--top-pypi]
                 [--reach-repo DIR --reach-src PATH... [--reach-manifest FILE]]
                                          the decision as JSON (or a Markdown PR comment); exit 1 on block
   provgate backtrack EVENTS QUERY [--demo]  origin stories of a CVE id, finding id or package name
@@ -56,7 +56,7 @@ Usage:
 Keys: signing uses GATE_SIGNING_KEY (Ed25519 PEM, or the path of one) under GATE_KEYID, else the public HMAC
 demo key. The gate trusts GATE_PUBKEY (Ed25519 PEM or path) under GATE_KEYID (default: the key's id) and nothing
 else; --demo also trusts the public demo key (demos only). Without a trusted key, commands that verify refuse to run.
-Not built yet: gate --top-pypi.
+--top-pypi reads $VITRINE_TOP_PYPI or resources/provgate/top-pypi.txt (none ships).
 Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input.`;
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
@@ -155,8 +155,26 @@ function readJsonFile(file: string, what: string): unknown {
   }
 }
 
-function notYet(values: Values): void {
-  if (values['top-pypi'] === true) throw new UsageError('--top-pypi is not built yet in this version (no popular-package list ships)');
+/**
+ * The popular-package list of --top-pypi: $VITRINE_TOP_PYPI, else resources/provgate/top-pypi.txt (one name per line,
+ * most popular first; `#` comments). None ships with Vitrine: without one the flag is refused.
+ */
+function topPypiScorer(values: Values): { scorer?: 'top-pypi'; topPypi?: string[] } {
+  if (values['top-pypi'] !== true) return {};
+  const file = process.env['VITRINE_TOP_PYPI'] || path.join(defaultResourcesDir(), 'provgate', 'top-pypi.txt');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError('--top-pypi needs a popular-package list (VITRINE_TOP_PYPI or resources/provgate/top-pypi.txt); none is installed');
+  }
+  const names = text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/#.*$/, '').trim())
+    .filter((l) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(l))
+    .slice(0, 100_000);
+  if (names.length === 0) throw new UsageError('the popular-package list of --top-pypi is empty');
+  return { scorer: 'top-pypi', topPypi: names };
 }
 
 /** Static reachability inputs of gate: --reach-repo DIR with one or more --reach-src and --reach-manifest (default requirements.txt). */
@@ -240,11 +258,10 @@ function ingestCommand(positionals: readonly string[], values: Values): CliResul
 
 async function gateCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
   const [file] = args(positionals, 1, 'gate takes one EVENTS file');
-  notYet(values);
   const trusted = trustOf(values);
   const list = readJsonFile(file as string, 'envelope file');
   const advisories = values.advisories === undefined ? {} : { advisories: path.resolve(values.advisories) };
-  const result = (await new InProcessRunner(jobs).run(GATE_JOB, { envelopes: list, lenient: values.lenient === true, trusted: trustedToJson(trusted), ...advisories, ...reachOf(values) })) as GateJobResult;
+  const result = (await new InProcessRunner(jobs).run(GATE_JOB, { envelopes: list, lenient: values.lenient === true, trusted: trustedToJson(trusted), ...advisories, ...reachOf(values), ...topPypiScorer(values) })) as GateJobResult;
   const stdout = values.comment === true ? result.comment : `${JSON.stringify(result.decision, null, 2)}\n`;
   return { code: result.decision.verdict === 'block' ? 1 : 0, stdout, stderr: '' };
 }

@@ -8,6 +8,7 @@ import { parseEnvelopeList } from './files.js';
 import { run, toGraphDocument, type GraphDocument, type RunOptions } from './index.js';
 import { staticReachability, type ReachReport } from './reach.js';
 import { demoTrust, trustedFromJson, type TrustedKeysJson } from './keys.js';
+import { TyposquatScorer, type DependencyScorer } from './enrich.js';
 import { loadOsv, type OsvIndex } from './osv.js';
 import { prComment, type Decision } from './policy.js';
 import { demoScorer, EXPECTED_VERDICTS, SCENARIOS, scenarioEnvelopes, type ScenarioName } from './synth.js';
@@ -22,8 +23,9 @@ export const gatePayloadSchema = z.strictObject({
   envelopes: z.unknown(),
   lenient: z.boolean().default(false),
   trusted: trustedSchema,
-  /** `demo` runs the demo typosquat scorer; none by default. */
-  scorer: z.enum(['demo']).nullable().default(null),
+  /** `demo` runs the demo typosquat scorer, `top-pypi` a typosquat scorer over `topPypi`; none by default. */
+  scorer: z.enum(['demo', 'top-pypi']).nullable().default(null),
+  topPypi: z.array(z.string().min(1).max(256)).max(100_000).optional(),
   /** Offline OSV advisories (zip, directory or record) to match dependencies against; set by the command line only. */
   advisories: z.string().min(1).max(4096).optional(),
   /** Static reachability inputs; set by the command line only. */
@@ -50,9 +52,9 @@ function checkCancelled(ctx: JobContext): void {
   if (ctx.signal.aborted) throw new VitrineError('cancelled', 'the gate run was cancelled');
 }
 
-function gate(envelopes: readonly LoadedEnvelope[], trusted: TrustedKeys, scorer: 'demo' | null, ctx: JobContext, options: RunOptions = {}): GateJobResult {
+function gate(envelopes: readonly LoadedEnvelope[], trusted: TrustedKeys, scorer: DependencyScorer | null, ctx: JobContext, options: RunOptions = {}): GateJobResult {
   ctx.progress(0.2, 'verifying envelopes and building the graph');
-  const { result, decision } = run(envelopes, trusted, scorer === 'demo' ? demoScorer() : null, options);
+  const { result, decision } = run(envelopes, trusted, scorer, options);
   checkCancelled(ctx);
   ctx.progress(0.9, 'writing the result');
   return { decision, graph: toGraphDocument(result, decision), comment: prComment(decision), envelopes: envelopes.length };
@@ -76,7 +78,9 @@ export function runGateJob(payload: unknown, ctx: JobContext): GateJobResult {
     reach = staticReachability(p.reach.repo, p.reach.srcs, p.reach.manifest);
     checkCancelled(ctx);
   }
-  const out = gate(envelopes, trustedFromJson(p.trusted as TrustedKeysJson), p.scorer, ctx, { ...(advisories ? { advisories } : {}), ...(reach ? { reach } : {}) });
+  if (p.scorer === 'top-pypi' && (p.topPypi === undefined || p.topPypi.length === 0)) throw new VitrineError('bad_request', 'the top-pypi scorer needs its list');
+  const scorer = p.scorer === 'demo' ? demoScorer() : p.scorer === 'top-pypi' ? new TyposquatScorer({ pypi: p.topPypi ?? [] }) : null;
+  const out = gate(envelopes, trustedFromJson(p.trusted as TrustedKeysJson), scorer, ctx, { ...(advisories ? { advisories } : {}), ...(reach ? { reach } : {}) });
   ctx.progress(1, 'done');
   return out;
 }
@@ -84,7 +88,7 @@ export function runGateJob(payload: unknown, ctx: JobContext): GateJobResult {
 export function runDemoJob(payload: unknown, ctx: JobContext): GateJobResult {
   const { scenario } = validate(demoPayloadSchema, payload, 'job payload', 'bad_request');
   ctx.progress(0, `signing scenario ${scenario}`);
-  const out = gate(scenarioEnvelopes(scenario), demoTrust(), 'demo', ctx);
+  const out = gate(scenarioEnvelopes(scenario), demoTrust(), demoScorer(), ctx);
   ctx.progress(1, 'done');
   return { ...out, scenario, expected: EXPECTED_VERDICTS[scenario] };
 }
