@@ -1,17 +1,19 @@
-// Verdict models: the linear demo format `vitrine-linear-1`, a common interface for scoring with attributions, and `loadModel`, which tells formats apart by inspection.
+// Verdict models: the linear demo format `vitrine-linear-1`, a common interface for scoring with attributions, and `loadModel`, which tells the linear and boosted formats apart by inspection.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
+import { gbdtModelFromJson } from '../core/ml/model.js';
 import { validate } from '../core/validation.js';
 import type { KnownFamily } from './family.js';
 import { FEATURE_DIM, FEATURE_LAYOUT } from './features.js';
+import { gbdtTriageModel } from './gbdt.js';
 import { linearContributions, sigmoid, type LinearParams } from './linear.js';
 import { defaultResourcesDir } from './resources.js';
 
 export const LINEAR_FORMAT = 'vitrine-linear-1';
-/** Named in the spec; its loader arrives with engines/core/ml (see `loadModel`). */
+/** The boosted model's file (engines/core/ml/model.ts defines it; `gbdt.ts` adapts it to triage). */
 export const GBDT_FORMAT = 'vitrine-gbdt-1';
 
 /** The linear demo model's fixed thresholds (spec: 0.7 and 0.3). */
@@ -122,11 +124,8 @@ export function parseModel(text: string, sha256: string | null = null): TriageMo
     if (json.feature_layout !== FEATURE_LAYOUT) throw new VitrineError('validation_failed', 'the model was trained on another feature layout');
     return linearModel(json, sha256);
   }
-  if (format === GBDT_FORMAT) {
-    // The place for the boosted model: engines/core/ml/model.ts parses vitrine-gbdt-1 and core/ml/treeshap.ts explains it;
-    // an adapter like linearModel() (thresholds from the file's 0.1 % and 1 % FPR points) plugs in here.
-    throw new VitrineError('unavailable', 'vitrine-gbdt-1 models are not supported by this build yet');
-  }
+  // The boosted model: core/ml checks the trees' structure; the adapter checks layout, thresholds and families.
+  if (format === GBDT_FORMAT) return gbdtTriageModel(gbdtModelFromJson(raw), sha256);
   throw new VitrineError('validation_failed', 'the model file has no known format');
 }
 
