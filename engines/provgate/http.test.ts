@@ -130,6 +130,19 @@ describe('provgate HTTP API', () => {
     expect((await post(server.url, '/v1/demo/nope', '')).status).toBe(404);
   });
 
+  it('GET /docs: Swagger UI from local files and an OpenAPI 3.1 document naming every route', async () => {
+    const redirect = await fetch(`${server.url}/docs`, { redirect: 'manual' });
+    expect(redirect.status).toBe(301);
+    const page = await fetch(`${server.url}/docs/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toMatch(/<script>|https?:\/\//);
+    for (const asset of ['swagger-ui.css', 'swagger-ui-bundle.js', 'init.js']) expect((await fetch(`${server.url}/docs/${asset}`)).status).toBe(200);
+    const doc = (await (await fetch(`${server.url}/docs/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(['/healthz', '/v1/demo/{scenario}', '/v1/gate', '/v1/runs', '/v1/runs/{run}', '/v1/runs/{run}/backtrack', '/v1/runs/{run}/blast', '/v1/runs/{run}/cypher', '/v1/runs/{run}/graph']);
+    expect(Object.keys(doc.components.schemas['BuildPayload']?.properties ?? {})).toEqual(expect.arrayContaining(['buildId', 'commit', 'image', 'layers', 'packages']));
+  });
+
   it('unknown runs 404, bad queries 400, unknown routes 404', async () => {
     expect((await fetch(`${server.url}/v1/runs/00000000-0000-4000-8000-000000000000/graph`)).status).toBe(404);
     expect((await fetch(`${server.url}/v1/runs/not-an-id/graph`)).status).toBe(404);
