@@ -204,6 +204,12 @@ describe.skipIf(!HAVE_CHROMIUM || !hasCorpora())('Triage workspace in Chromium',
     expect(text).not.toContain('SECRET-CONTENT');
     await page.screenshot({ path: path.join(SHOTS, 'triage-not-pe-light.png') });
 
+    // Dropped on the page (not the box) rather than picked: four bytes that start like a PE are still refused.
+    const dropped = await page.evaluateHandle("(() => { const dt = new DataTransfer(); dt.items.add(new File([new Uint8Array([77, 90, 0, 0])], 'tiny.exe')); return dt; })()");
+    await page.dispatchEvent('.ws-page.triage h1', 'dragover', { dataTransfer: dropped });
+    await page.dispatchEvent('.ws-page.triage h1', 'drop', { dataTransfer: dropped });
+    await problemsBox.getByText('too short for a DOS header', { exact: false }).waitFor({ timeout: 60_000 });
+
     // A sparse 33 MiB file: refused in the page before any byte is sent.
     const big = path.join(home, 'big.exe');
     const fd = openSync(big, 'w');

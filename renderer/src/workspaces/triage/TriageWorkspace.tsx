@@ -79,7 +79,20 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
     serviceError?.code === 'parse_error' ? 'Not a PE file' : serviceError?.code === 'payload_too_large' ? 'The file is too large' : 'The analysis failed';
 
   return (
-    <div className="ws-page triage">
+    // The whole page takes the drop: a file dropped beside the box would otherwise make the browser open it and lose the page.
+    <div
+      className="ws-page triage"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={(e) => {
+        if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
       <header className="ws-head">
         <h1>Triage</h1>
         <span className="muted">Static triage of Windows executables: nothing is executed</span>
@@ -105,23 +118,13 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
         className={`panel dropzone${dragging ? ' dropzone--over' : ''}${result ? ' dropzone--compact' : ''}`}
         aria-label="File to triage"
         data-testid="triage-drop"
-        onDragOver={(e) => {
-          if (e.dataTransfer.types.includes('Files')) {
-            e.preventDefault();
-            setDragging(true);
-          }
-        }}
-        onDragLeave={(e) => {
-          if (e.currentTarget === e.target) setDragging(false);
-        }}
-        onDrop={onDrop}
       >
         <div className="row dropzone__row">
           <button type="button" className="primary" onClick={() => fileInput.current?.click()} disabled={busy} data-testid="triage-pick">
             {result ? 'Triage another file…' : 'Choose a PE file…'}
           </button>
           <span className="muted">
-            or drop an .exe, .dll or .sys here (up to 32 MiB). The file is parsed and scored, never run.
+            or drop an .exe, .dll or .sys anywhere on this page (up to 32 MiB). The file is parsed and scored, never run.
           </span>
           {busy && (
             <button type="button" className="small" onClick={() => inFlight.current?.abort()}>
@@ -164,7 +167,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
           <section className="panel empty-result" data-testid="triage-empty">
             <h2>No file triaged yet</h2>
             <p className="muted">
-              Drop a PE file (an .exe, .dll or .sys) on the box above, or press <strong>Choose a PE file…</strong>. The service reads its structure,
+              Drop a PE file (an .exe, .dll or .sys) on this page, or press <strong>Choose a PE file…</strong>. The service reads its structure,
               imports and strings, scores it with the model and names the features behind the score, the capabilities with their ATT&amp;CK
               techniques, the nearest known family, and, for a file that is not benign, a candidate YARA rule you can edit and re-validate here.
               Nothing in the file is executed.
