@@ -2,19 +2,17 @@
 import { useEffect, useMemo, useRef } from 'react';
 import cytoscape, { type Core } from 'cytoscape';
 import type { Story } from '../../../../engines/core/contracts/replay';
-import { graphAtStep } from './model';
+import { graphAtStep, hostPositions } from './model';
 
 function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
 }
 
-/** Concentric rings: the attacker in the middle, then pivots, victims, everyone else. */
-const RING: Record<string, number> = { attacker: 4, pivot: 3, victim: 2, internal: 1, external: 1 };
-
 export function HostGraph({ story, step, theme }: { readonly story: Story; readonly step: number; readonly theme: string }) {
   const box = useRef<HTMLDivElement>(null);
   const cyRef = useRef<Core | null>(null);
   const graph = useMemo(() => graphAtStep(story, step), [story, step]);
+  const positions = useMemo(() => hostPositions(story.graph.nodes), [story]);
   const height = Math.min(460, Math.max(260, 180 + story.graph.nodes.length * 6));
 
   // The nodes and their places depend on the story and theme only, so stepping never moves a host.
@@ -34,16 +32,10 @@ export function HostGraph({ story, step, theme }: { readonly story: Story; reado
     };
     const cy = cytoscape({
       container: el,
-      elements: story.graph.nodes.map((n) => ({ group: 'nodes' as const, data: { id: n.id, label: n.id, role: n.role, ring: RING[n.role] ?? 0 } })),
-      layout: {
-        name: 'concentric',
-        concentric: (node: cytoscape.NodeSingular) => Number(node.data('ring')),
-        levelWidth: () => 1,
-        minNodeSpacing: 28,
-        fit: true,
-        padding: 24,
-        animate: false,
-      },
+      elements: story.graph.nodes.map((n) => ({ group: 'nodes' as const, data: { id: n.id, label: n.id, role: n.role }, position: positions.get(n.id) ?? { x: 0, y: 0 } })),
+      layout: { name: 'preset', fit: true, padding: 32 },
+      // A story of two hosts must not be blown up to fill the box.
+      maxZoom: 1.5,
       style: [
         {
           selector: 'node',
@@ -66,7 +58,7 @@ export function HostGraph({ story, step, theme }: { readonly story: Story; reado
       cyRef.current = null;
       cy.destroy();
     };
-  }, [story, theme, height]);
+  }, [story, positions, theme, height]);
 
   // Each step only changes which edges exist and what is highlighted.
   useEffect(() => {

@@ -9,7 +9,7 @@ import { useShell } from '../../shell/context';
 import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
 import type { WorkspaceProps } from '../registry';
-import { count, DEFAULT_MAX_UPLOAD, MAX_DEMO_BENIGN, parseBenign, refuseUpload, utc, type UploadProgress, uploadCapture } from './model';
+import { count, DEFAULT_MAX_UPLOAD, MAX_DEMO_BENIGN, parseBenign, plural, refuseUpload, utc, type UploadProgress, uploadCapture } from './model';
 import { ReductionTable, SeverityBadge, StoryView } from './StoryView';
 import './replay.css';
 
@@ -334,7 +334,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
                       <SeverityBadge severity={s.severity} /> {s.title}
                     </span>
                     <span className="muted story-item__meta">
-                      {s.analysis_name} · {count(s.alerts)} alerts · {count(s.hosts)} hosts · {s.stages.join(', ')}
+                      {s.analysis_name} · {plural(s.alerts, 'alert')} · {plural(s.hosts, 'host')} · {s.stages.join(', ')}
                     </span>
                     <span className="muted story-item__when">{utc(s.first_ts).slice(0, 19)}</span>
                   </button>
@@ -360,7 +360,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
         <div className="replay__main" data-testid="replay-result">
           {storyError && <ErrorNote error={storyError} title="The story could not be opened" />}
           {story ? (
-            <StoryView story={story} client={client} base={base} theme={theme} />
+            <StoryView story={story} client={client} base={base} theme={theme} showReduction={analysis?.id !== story.analysis_id} />
           ) : (
             <section className="panel empty-result">
               <h2>No story shown</h2>

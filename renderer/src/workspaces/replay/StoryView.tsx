@@ -5,7 +5,7 @@ import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { HostGraph } from './HostGraph';
-import { alertConnections, clampStep, count, downloadText, duration, exportName, reductionRows, techniqueNames, utc } from './model';
+import { alertConnections, clampStep, count, downloadText, duration, exportName, plural, reductionRows, techniqueNames, utc } from './model';
 
 function asApiError(err: unknown): ApiError {
   return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
@@ -162,9 +162,11 @@ export interface StoryViewProps {
   readonly client: ApiClient;
   readonly base: string;
   readonly theme: string;
+  /** False when the same analysis's reduction is already on screen (the Last analysis panel). */
+  readonly showReduction: boolean;
 }
 
-export function StoryView({ story, client, base, theme }: StoryViewProps) {
+export function StoryView({ story, client, base, theme, showReduction }: StoryViewProps) {
   const steps = story.timeline.length;
   const [step, setStep] = useState(steps > 0 ? 1 : 0);
   const [mermaid, setMermaid] = useState<string | null>(null);
@@ -274,7 +276,7 @@ export function StoryView({ story, client, base, theme }: StoryViewProps) {
           <div>
             <dt>Story</dt>
             <dd>
-              {count(story.stats.alerts)} alerts, {count(story.stats.flows)} flows, {count(story.stats.packets)} packets, {count(story.stats.hosts)} hosts
+              {plural(story.stats.alerts, 'alert')}, {plural(story.stats.flows, 'flow')}, {plural(story.stats.packets, 'packet')}, {plural(story.stats.hosts, 'host')}
             </dd>
           </div>
           <div>
@@ -302,15 +304,18 @@ export function StoryView({ story, client, base, theme }: StoryViewProps) {
         {exportError && <ErrorNote error={exportError} title="The export failed" />}
       </section>
 
-      <section className="panel" aria-label="Reduction statistics of the analysis">
-        <div className="panel__head">
-          <h2>Reduction</h2>
-          <span className="muted">the whole capture down to its stories</span>
-        </div>
-        <ReductionTable stats={story.analysis_stats} testId="story-reduction" />
-      </section>
+      {showReduction && (
+        <section className="panel" aria-label="Reduction statistics of the analysis">
+          <div className="panel__head">
+            <h2>Reduction</h2>
+            <span className="muted">{story.source.name}: the whole capture down to its stories</span>
+          </div>
+          <ReductionTable stats={story.analysis_stats} testId="story-reduction" />
+        </section>
+      )}
 
-      <section className="panel replay-player" aria-label="Replay" onKeyDown={onKey} data-testid="replay-player">
+      {/* Focusable so that a click anywhere on the player lets the arrow keys step. */}
+      <section className="panel replay-player" aria-label="Replay: arrow keys step through the timeline" tabIndex={0} onKeyDown={onKey} data-testid="replay-player">
         <div className="panel__head">
           <h2>Replay</h2>
           <span className="muted">← → step, Home / End jump</span>
@@ -321,7 +326,7 @@ export function StoryView({ story, client, base, theme }: StoryViewProps) {
           <>
             <div className="row scrubber">
               <button type="button" className="small" onClick={() => go(1)} disabled={step <= 1} aria-label="First step">
-                ⏮
+                ◀◀
               </button>
               <button type="button" className="small" onClick={() => go(step - 1)} disabled={step <= 1} aria-label="Previous step">
                 ◀
@@ -342,7 +347,7 @@ export function StoryView({ story, client, base, theme }: StoryViewProps) {
                 ▶
               </button>
               <button type="button" className="small" onClick={() => go(steps)} disabled={step >= steps} aria-label="Last step">
-                ⏭
+                ▶▶
               </button>
               <span className="num scrubber__pos" data-testid="step-position">
                 {step} / {steps}

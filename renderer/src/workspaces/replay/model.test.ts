@@ -1,7 +1,7 @@
 // The Replay workspace's pure pieces: figures, the graph at a step, names and checks before sending.
 import { describe, expect, it } from 'vitest';
 import type { Story } from '../../../../engines/core/contracts/replay';
-import { clampStep, exportName, graphAtStep, parseBenign, percentOf, ratio, reductionRows, refuseUpload, utc } from './model';
+import { clampStep, exportName, graphAtStep, hostPositions, parseBenign, percentOf, ratio, reductionRows, refuseUpload, utc } from './model';
 
 const alert = (id: string, src: string, dst: string[]) => ({
   id,
@@ -61,6 +61,18 @@ describe('graphAtStep', () => {
     expect([...s3.active]).toEqual(['x']);
     expect(s3.total).toBe(3);
     expect(graphAtStep(STORY, 0).edges).toHaveLength(0);
+  });
+});
+
+describe('hostPositions', () => {
+  it('puts the attacker in the middle and every other host on a circle, each in its own place', () => {
+    const pos = hostPositions(STORY.graph.nodes);
+    expect(pos.get('x')).toEqual({ x: 0, y: 0 });
+    const others = ['y', 'z', 'w'].map((id) => pos.get(id)!);
+    const radii = others.map((p) => Math.round(Math.hypot(p.x, p.y)));
+    expect(new Set(radii).size).toBe(1);
+    expect(radii[0]).toBeGreaterThan(0);
+    expect(new Set(others.map((p) => `${Math.round(p.x)},${Math.round(p.y)}`)).size).toBe(3);
   });
 });
 

@@ -13,6 +13,11 @@ export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** "1 alert", "2 alerts". */
+export function plural(n: number, word: string): string {
+  return `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** A ratio as "1,234.5"; null (nothing to divide by) as an en dash. */
 export function ratio(n: number | null, digits = 1): string {
   if (n === null || !Number.isFinite(n)) return '–';
@@ -100,6 +105,26 @@ export function graphAtStep(story: Story, step: number): StepGraph {
   const current = story.timeline.find((t) => t.step === step);
   const active = new Set<string>(current ? [current.src, ...current.dst].filter((h) => drawn.has(h)) : []);
   return { nodes: story.graph.nodes, edges: all.filter((e) => e.step <= step), active, total: all.length };
+}
+
+/** Attackers first, then pivots, victims, everyone else: the order hosts take around the circle. */
+const ORDER: Record<string, number> = { attacker: 0, pivot: 1, victim: 2, internal: 3, external: 4 };
+
+/**
+ * Fixed places: the attackers in the middle, every other host on one circle around them, so edges read outwards
+ * from where the story starts and stepping never moves a host.
+ */
+export function hostPositions(nodes: Story['graph']['nodes']): Map<string, { x: number; y: number }> {
+  const out = new Map<string, { x: number; y: number }>();
+  const centre = nodes.filter((n) => n.role === 'attacker');
+  const ring = nodes.filter((n) => n.role !== 'attacker').sort((a, b) => (ORDER[a.role] ?? 9) - (ORDER[b.role] ?? 9));
+  const r = Math.max(120, ring.length * 14);
+  centre.forEach((n, i) => out.set(n.id, { x: 0, y: (i - (centre.length - 1) / 2) * 40 }));
+  ring.forEach((n, i) => {
+    const a = -Math.PI / 2 + (2 * Math.PI * i) / Math.max(1, ring.length);
+    out.set(n.id, { x: Math.cos(a) * r, y: Math.sin(a) * r });
+  });
+  return out;
 }
 
 /** The evidence connections of an alert, in the order the alert lists them. */

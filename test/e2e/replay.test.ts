@@ -1,0 +1,236 @@
+// Browser end-to-end of the Replay workspace: the real workstation in-process, the built renderer in Debian's Chromium via playwright-core.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as Contract from '../../engines/core/contracts/replay.js';
+import type * as Service from '../../engines/replay/types.js';
+import { startWorkstation, type Workstation } from '../../main/headless.js';
+import { corpusPath, REPO_ROOT } from '../corpora.js';
+
+const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const REQUIRED = process.env['VITRINE_REQUIRE_E2E'] === '1';
+/** Screenshots land here for a person to look at; they are not compared. */
+const SHOTS = path.join(os.tmpdir(), 'vitrine-e2e');
+const BUILT_INDEX = path.join(REPO_ROOT, 'dist', 'renderer', 'index.html');
+const SSHGUESS = corpusPath('pcap', 'sshguess.pcap');
+
+// The renderer's contract must say exactly what the service answers: a drift fails the type-check of this file.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const contractMirrorsService: [
+  Same<Contract.Story, Service.Story>,
+  Same<Contract.StorySummary, Service.StorySummary>,
+  Same<Contract.ReplayAnalysis, Service.ReplayAnalysis>,
+  Same<Contract.ReductionStats, Service.ReductionStats>,
+] = [true, true, true, true];
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the renderer when there is no build or a renderer source is newer than it. */
+function ensureRendererBuilt(): void {
+  if (existsSync(BUILT_INDEX) && statSync(BUILT_INDEX).mtimeMs >= newestMtime(path.join(REPO_ROOT, 'renderer'))) return;
+  const vite = path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  execFileSync(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO_ROOT, stdio: 'inherit' });
+}
+
+describe('replay contract', () => {
+  it('mirrors the service types', () => {
+    expect(contractMirrorsService).toEqual([true, true, true, true]);
+  });
+});
+
+if (!HAVE_CHROMIUM && REQUIRED) {
+  describe('browser end-to-end', () => {
+    it('needs Chromium', () => {
+      throw new Error(`VITRINE_REQUIRE_E2E=1 but there is no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+    });
+  });
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('Replay workspace in Chromium', () => {
+  let home: string;
+  let workstation: Workstation;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  /** Console errors per page (a CSP violation shows up here). */
+  const problems = new Map<Page, string[]>();
+
+  async function open(colorScheme: 'light' | 'dark'): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme, acceptDownloads: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    const seen: string[] = [];
+    problems.set(page, seen);
+    page.on('console', (m: ConsoleMessage) => {
+      if (m.type() === 'error') seen.push(m.text());
+    });
+    page.on('pageerror', (e) => seen.push(e.message));
+    await page.goto(`${workstation.url}/#token=${workstation.token}`);
+    // Reached the way the registry exposes it: the sidebar entry of the replay service.
+    const item = page.locator('[data-workspace="replay"]');
+    await item.waitFor();
+    await item.click();
+    await page.getByTestId('run-demo').waitFor();
+    return page;
+  }
+
+  /** Console errors other than the refusal the test itself provokes. */
+  function pageErrors(page: Page): string[] {
+    return (problems.get(page) ?? []).filter((t) => !/status of 422/.test(t) && !/favicon/.test(t));
+  }
+
+  async function stat(page: Page, scope: string, key: string): Promise<number> {
+    const text = await page.getByTestId(scope).locator(`[data-stat="${key}"] .reduction__value`).innerText();
+    return Number(text.replace(/,/g, ''));
+  }
+
+  async function edges(page: Page): Promise<number> {
+    return Number(await page.getByTestId('host-graph').getAttribute('data-edges'));
+  }
+
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    mkdirSync(SHOTS, { recursive: true });
+    home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-replay-'));
+    process.env['VITRINE_HOME'] = home;
+    workstation = await startWorkstation({ port: 0, host: '127.0.0.1', dataDir: home });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await workstation?.close();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it('runs the demo: one story with its reduction, replayed step by step over a growing host graph, and exported', async () => {
+    const page = await open('light');
+    // Before anything is run the page says what to do.
+    expect(await page.getByTestId('replay-result').innerText()).toContain('Run demo');
+    await page.getByTestId('demo-benign').fill('12');
+    await page.getByTestId('run-demo').click();
+    const view = page.getByTestId('story-view');
+    await view.waitFor({ timeout: 60_000 });
+
+    // The synthetic intrusion is one story; the benign flows add flows but no story.
+    expect(await stat(page, 'reduction-stats', 'stories')).toBe(1);
+    const packets = await stat(page, 'reduction-stats', 'packets');
+    const flows = await stat(page, 'reduction-stats', 'flows');
+    const alerts = await stat(page, 'reduction-stats', 'alerts');
+    expect(packets).toBeGreaterThan(flows);
+    expect(flows).toBeGreaterThan(alerts);
+    expect(alerts).toBeGreaterThan(1);
+    expect(await page.getByTestId('story-list').locator('[data-story-id]').count()).toBe(1);
+    expect(await view.locator('.sev').first().innerText()).toMatch(/critical/i);
+    expect(await page.getByTestId('story-techniques').innerText()).toMatch(/T1046|T1110/);
+
+    // Step through the timeline: buttons, then the keyboard; the graph gains edges.
+    await page.getByTestId('host-graph').locator('canvas').first().waitFor();
+    const position = page.getByTestId('step-position');
+    const total = Number((await position.innerText()).split('/')[1]);
+    expect(total).toBeGreaterThan(2);
+    expect(await position.innerText()).toMatch(/^1 \//);
+    const atFirst = await edges(page);
+    expect(atFirst).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Next step' }).click();
+    await page.getByText(`2 / ${total}`).waitFor();
+    const atSecond = await edges(page);
+    expect(atSecond).toBeGreaterThan(atFirst);
+    await page.getByTestId('current-step').click();
+    await page.keyboard.press('ArrowRight');
+    await page.getByText(`3 / ${total}`).waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByText(`2 / ${total}`).waitFor();
+    await page.getByRole('button', { name: 'Last step' }).click();
+    await page.getByText(`${total} / ${total}`).waitFor();
+    expect(await edges(page)).toBeGreaterThan(atSecond);
+    await page.getByTestId('replay-player').screenshot({ path: path.join(SHOTS, 'replay-demo-last-step-light.png') });
+    // The slider is the same control: Home takes it back to the start and the edges with it.
+    await page.getByTestId('scrubber').focus();
+    await page.keyboard.press('Home');
+    await page.getByText(`1 / ${total}`).waitFor();
+    expect(await edges(page)).toBe(atFirst);
+
+    // The alerts carry their evidence connections; the Mermaid text is shown as text.
+    // One timeline step per alert of the story.
+    expect(await page.getByTestId('story-alerts').locator('[data-alert-id]').count()).toBe(total);
+    await page.getByTestId('evidence-connections').first().waitFor();
+    await page.getByTestId('mermaid-text').getByText('sequenceDiagram').waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'replay-demo-light.png') });
+    await page.locator('.main').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.screenshot({ path: path.join(SHOTS, 'replay-demo-light-bottom.png') });
+
+    const download = async (label: string): Promise<{ name: string; text: string }> => {
+      const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId('story-view').getByRole('button', { name: label, exact: true }).click()]);
+      return { name: d.suggestedFilename(), text: readFileSync((await d.path())!, 'utf8') };
+    };
+    const stix = await download('STIX 2.1');
+    expect(stix.name).toMatch(/^replay-story-1-[0-9a-f]{8}\.stix\.json$/);
+    const bundle = JSON.parse(stix.text) as { type: string; objects: { type: string }[] };
+    expect(bundle.type).toBe('bundle');
+    expect(bundle.objects.some((o) => o.type === 'attack-pattern')).toBe(true);
+    const mermaid = await download('Mermaid');
+    expect(mermaid.name).toMatch(/\.mmd$/);
+    expect(mermaid.text.startsWith('sequenceDiagram')).toBe(true);
+    const cypher = await download('Cypher');
+    expect(cypher.text).toContain('MERGE');
+
+    // After a reload the story is reopened from the list, with its analysis's reduction beside it.
+    await page.reload();
+    await page.getByTestId('story-list').locator('[data-story-id]').first().waitFor();
+    await page.getByTestId('story-list').locator('[data-story-id]').first().click();
+    await page.getByTestId('story-reduction').waitFor();
+    expect(await stat(page, 'story-reduction', 'flows')).toBe(flows);
+    expect(await stat(page, 'story-reduction', 'stories')).toBe(1);
+    expect(pageErrors(page)).toEqual([]);
+  }, 150_000);
+
+  it.skipIf(!existsSync(SSHGUESS))('uploads sshguess.pcap and finds the SSH password guessing (dark)', async () => {
+    const page = await open('dark');
+    await page.getByTestId('capture-file').setInputFiles(SSHGUESS);
+    const view = page.getByTestId('story-view');
+    await view.waitFor({ timeout: 60_000 });
+    // Zeek's trace: 431 packets, 11 connections, one alert, one story (docs/replay.md).
+    expect(await stat(page, 'reduction-stats', 'packets')).toBe(431);
+    expect(await stat(page, 'reduction-stats', 'flows')).toBe(11);
+    expect(await stat(page, 'reduction-stats', 'alerts')).toBe(1);
+    expect(await stat(page, 'reduction-stats', 'stories')).toBe(1);
+    expect(await page.getByTestId('last-analysis').innerText()).toContain('sshguess.pcap');
+    expect(await view.innerText()).toMatch(/SSH/);
+    const alert = page.getByTestId('story-alerts').locator('[data-alert-id]');
+    expect(await alert.count()).toBe(1);
+    expect(await alert.first().getAttribute('data-rule')).toMatch(/ssh/i);
+    expect(await alert.first().innerText()).toContain('192.168.56.1');
+    expect(await page.getByTestId('story-techniques').innerText()).toContain('T1110');
+    expect(await edges(page)).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(SHOTS, 'replay-sshguess-dark.png') });
+    expect(pageErrors(page)).toEqual([]);
+  }, 120_000);
+
+  it('a file that is not a capture shows the service’s refusal without echoing it', async () => {
+    const page = await open('light');
+    await page.getByTestId('capture-file').setInputFiles({ name: 'SECRET-NAME.pcap', mimeType: 'application/octet-stream', buffer: Buffer.from('SECRET-BYTES are not a capture') });
+    const problemsBox = page.getByTestId('capture-problems');
+    await problemsBox.locator('.error-note').waitFor({ timeout: 30_000 });
+    const text = await problemsBox.innerText();
+    expect(text).toContain('Not a pcap or pcapng capture');
+    expect(text).toContain('HTTP 422');
+    expect(text).toMatch(/request id/);
+    expect(text).not.toContain('SECRET');
+    await page.screenshot({ path: path.join(SHOTS, 'replay-not-a-capture.png') });
+  }, 60_000);
+});
