@@ -3,6 +3,8 @@ import { createRouter as caseassessRouter } from '../engines/caseassess/http.js'
 import { caseassessService } from '../engines/caseassess/service.js';
 import { createRouter as petriageRouter } from '../engines/petriage/http.js';
 import { petriageService } from '../engines/petriage/service.js';
+import { createRouter as provgateRouter } from '../engines/provgate/http.js';
+import { provgateService } from '../engines/provgate/service.js';
 import { createRouter as replayRouter } from '../engines/replay/http.js';
 import { replayService } from '../engines/replay/service.js';
 import type { ComposedService } from './gateway/gateway.js';
@@ -12,4 +14,5 @@ export const services: readonly ComposedService[] = [
   { descriptor: caseassessService, createRouter: caseassessRouter },
   { descriptor: petriageService, createRouter: (ctx) => petriageRouter(ctx) },
   { descriptor: replayService, createRouter: (ctx) => replayRouter(ctx) },
+  { descriptor: provgateService, createRouter: (ctx) => provgateRouter(ctx) },
 ];
