@@ -102,7 +102,22 @@ describe.skipIf(!HAVE_CHROMIUM || !hasCorpora())('Triage workspace in Chromium',
     expect(empty).toContain('Nothing in the file is executed');
     await page.screenshot({ path: path.join(SHOTS, 'triage-empty-light.png') });
 
+    // Hold the analysis request until the progress bar has been seen, then let it through (no timing involved).
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/svc/petriage/api/analyze', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByTestId('triage-file').setInputFiles(COMPILED);
+    const progress = page.getByTestId('triage-progress');
+    await progress.getByRole('progressbar').waitFor();
+    expect(await page.getByTestId('triage-pick').isDisabled()).toBe(true);
+    release();
+    await progress.waitFor({ state: 'detached', timeout: 60_000 });
+    await page.unroute('**/svc/petriage/api/analyze');
     const verdict = page.getByTestId('triage-verdict');
     await verdict.waitFor({ timeout: 60_000 });
     // The demo model scores every real corkami file BENIGN (docs/petriage.md).
