@@ -232,5 +232,14 @@ describe.skipIf(!HAVE_CHROMIUM)('Replay workspace in Chromium', () => {
     expect(text).toMatch(/request id/);
     expect(text).not.toContain('SECRET');
     await page.screenshot({ path: path.join(SHOTS, 'replay-not-a-capture.png') });
+
+    // A file dropped on the workspace goes the same way: a new refusal, with a new request id.
+    const firstId = await problemsBox.locator('.error-note__meta code.selectable').innerText();
+    // A string, not a function: this file is type-checked without the DOM library.
+    const dataTransfer = await page.evaluateHandle("(() => { const dt = new DataTransfer(); dt.items.add(new File(['nope'], 'dropped.pcap')); return dt; })()");
+    await page.getByTestId('replay-result').dispatchEvent('dragover', { dataTransfer });
+    await page.getByTestId('replay-result').dispatchEvent('drop', { dataTransfer });
+    await expect.poll(() => problemsBox.locator('.error-note__meta code.selectable').innerText(), { timeout: 30_000 }).not.toBe(firstId);
+    expect(await problemsBox.innerText()).toContain('Not a pcap or pcapng capture');
   }, 60_000);
 });

@@ -13,7 +13,7 @@ export function HostGraph({ story, step, theme }: { readonly story: Story; reado
   const cyRef = useRef<Core | null>(null);
   const graph = useMemo(() => graphAtStep(story, step), [story, step]);
   const positions = useMemo(() => hostPositions(story.graph.nodes), [story]);
-  const height = Math.min(460, Math.max(260, 180 + story.graph.nodes.length * 6));
+  const height = Math.min(480, Math.max(340, 200 + story.graph.nodes.length * 8));
 
   // The nodes and their places depend on the story and theme only, so stepping never moves a host.
   useEffect(() => {

@@ -181,7 +181,20 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
           : 'The service reported an error';
 
   return (
-    <div className="ws-page replay">
+    // The whole workspace takes a dropped file: a drop that missed the panel would otherwise make the browser open it.
+    <div
+      className="ws-page replay"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={(e) => {
+        if (e.relatedTarget === null || !e.currentTarget.contains(e.relatedTarget as Node)) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
       <header className="ws-head">
         <h1>Replay</h1>
         <span className="muted">Turn a packet capture into attack stories and replay them step by step</span>
@@ -207,16 +220,6 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
           <section
             className={`panel capture-input${dragging ? ' capture-input--drop' : ''}`}
             aria-label="Capture"
-            onDragOver={(e) => {
-              if (e.dataTransfer.types.includes('Files')) {
-                e.preventDefault();
-                setDragging(true);
-              }
-            }}
-            onDragLeave={(e) => {
-              if (e.currentTarget === e.target) setDragging(false);
-            }}
-            onDrop={onDrop}
             data-testid="capture-input"
           >
             <div className="panel__head">
