@@ -1,11 +1,19 @@
-// `npm run bench -- petriage`: dissect + imphash throughput over the PE corpus and writer-built PEs, beside python3-pefile when installed.
-import { execFile, execFileSync } from 'node:child_process';
+// `npm run bench -- petriage`: dissect + imphash beside python3-pefile, rule scan MB/s beside yara, boosted-model training time and AUC beside python3-xgboost.
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { VitrineError } from '../engines/core/errors.js';
+import { selectRows, stratifiedSplit } from '../engines/core/ml/dataset.js';
+import { predict, trainGbdt } from '../engines/core/ml/gbdt.js';
+import { rocAuc } from '../engines/core/ml/metrics.js';
+import { benignSamples, familySamples, syntheticCorpus } from '../engines/petriage/corpus.js';
+import { FEATURE_DIM } from '../engines/petriage/features.js';
+import { corpusDataset } from '../engines/petriage/gbdt.js';
+import { match, parse } from '../engines/petriage/rules.js';
+import { synthesize } from '../engines/petriage/rulegen.js';
 import { dissect } from '../engines/petriage/pe/index.js';
 import { syntheticPes } from '../engines/petriage/pe/synthetic.js';
 import { corpusPath, hasCorpora } from '../test/corpora.js';
@@ -112,4 +120,114 @@ try {
   await bench(`writer-built PEs (${built.length}, seed 1) x 1 round`, paths, built, 1, withPefile);
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+// Rule scan: the synthesised rules over the corpus and generated PEs, our matcher beside yara (one thread, same rules, same files).
+const SCAN_ROUNDS = Number(process.env['PETRIAGE_BENCH_SCAN_ROUNDS'] ?? 20);
+const hasYara = spawnSync('yara', ['--version'], { stdio: 'ignore' }).status === 0;
+
+function yaraCpu(rulesFile: string, listFile: string, outFile: string): { cpu: number; wall: number; stdout: string } {
+  const wall0 = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', outFile, 'yara', '-p', '1', '--scan-list', rulesFile, listFile], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  const wall = Number(process.hrtime.bigint() - wall0) / 1e9;
+  if (r.status !== 0) throw new Error('yara failed');
+  const [u, sys] = readFileSync(outFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+  return { cpu: (u ?? 0) + (sys ?? 0), wall, stdout: r.stdout };
+}
+
+const scanDir = mkdtempSync(path.join(tmpdir(), 'petriage-bench-scan-'));
+try {
+  console.log(`\nrule scan (synthesised rules; ${SCAN_ROUNDS} rounds)`);
+  const benign = benignSamples(40, 7).map((x) => ({ name: x.name, bytes: x.bytes }));
+  const family = familySamples(8, 7);
+  const texts: string[] = [];
+  for (const fam of new Set(family.map((x) => x.family))) {
+    const members = family.filter((x) => x.family === fam);
+    for (const [i, x] of members.entries()) {
+      const rule = synthesize(dissect(x.bytes), { benign, siblings: members.filter((_, j) => j !== i).map((m) => ({ name: m.name, bytes: m.bytes })), label: `${fam}_${i}` });
+      if (rule) texts.push(rule.text);
+    }
+  }
+  const files: { name: string; bytes: Uint8Array }[] = [...benign, ...family.map((x) => ({ name: x.name, bytes: x.bytes }))];
+  if (hasCorpora()) for (const sub of ['corkami', 'velociraptor']) for (const f of readdirSync(corpusPath('pe', sub)).sort()) files.push({ name: `${sub}-${f}`, bytes: new Uint8Array(readFileSync(corpusPath('pe', sub, f))) });
+  syntheticPes(300, 5).forEach((bytes, i) => files.push({ name: `built-${i}.bin`, bytes }));
+  const rulesFile = path.join(scanDir, 'rules.yar');
+  writeFileSync(rulesFile, texts.join('\n'));
+  const paths = files.map((f) => {
+    const p = path.join(scanDir, f.name);
+    writeFileSync(p, f.bytes);
+    return p;
+  });
+  const rules = parse(texts.join('\n'));
+  const totalBytes = files.reduce((a, f) => a + f.bytes.length, 0);
+  const ours = new Set<string>();
+  for (const f of files) for (const name of match(rules, f.bytes)) ours.add(`${name} ${f.name}`);
+  for (let r = 0; r < 3; r++) for (const f of files) match(rules, f.bytes); // warm-up
+  const cpu0 = process.cpuUsage();
+  const wall0 = process.hrtime.bigint();
+  for (let r = 0; r < SCAN_ROUNDS; r++) for (const f of files) match(rules, f.bytes);
+  const oursWall = Number(process.hrtime.bigint() - wall0) / 1e9;
+  const c = process.cpuUsage(cpu0);
+  const oursCpu = (c.user + c.system) / 1e6;
+  const mb = (totalBytes * SCAN_ROUNDS) / 1e6;
+  console.log(`  ${texts.length} rules, ${files.length} files, ${(totalBytes / 1e6).toFixed(1)} MB per round`);
+  console.log(`  vitrine match(): ${(mb / oursWall).toFixed(1)} MB/s wall, ${(mb / oursCpu).toFixed(1)} MB/s CPU`);
+  if (hasYara) {
+    const once = path.join(scanDir, 'once.txt');
+    writeFileSync(once, `${paths.join('\n')}\n`);
+    const many = path.join(scanDir, 'many.txt');
+    writeFileSync(many, `${Array.from({ length: SCAN_ROUNDS }, () => paths.join('\n')).join('\n')}\n`);
+    const empty = path.join(scanDir, 'empty.txt');
+    writeFileSync(empty, '');
+    const first = yaraCpu(rulesFile, once, path.join(scanDir, 't0'));
+    const theirs = new Set(
+      first.stdout
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => `${l.slice(0, l.indexOf(' '))} ${path.basename(l.slice(l.indexOf(' ') + 1))}`),
+    );
+    // yara's start (compiling the rules) measured on an empty list and taken off: both sides are timed scanning only.
+    const start = yaraCpu(rulesFile, empty, path.join(scanDir, 't1'));
+    const run = yaraCpu(rulesFile, many, path.join(scanDir, 't2'));
+    const yCpu = Math.max(1e-3, run.cpu - start.cpu);
+    const yWall = Math.max(1e-3, run.wall - start.wall);
+    console.log(`  yara -p 1 --scan-list: ${(mb / yWall).toFixed(1)} MB/s wall, ${(mb / yCpu).toFixed(1)} MB/s CPU (start-up ${start.wall.toFixed(2)} s taken off)`);
+    console.log(`  ratio vitrine/yara: ${(yWall / oursWall).toFixed(2)}x wall, ${(yCpu / oursCpu).toFixed(2)}x CPU`);
+    const same = [...ours].every((k) => theirs.has(k)) && ours.size === theirs.size;
+    console.log(`  matches: ours ${ours.size}, yara ${theirs.size}, identical: ${same ? 'yes' : 'NO'}`);
+  } else console.log('  yara not installed: ours only');
+} finally {
+  rmSync(scanDir, { recursive: true, force: true });
+}
+
+// Boosted model: the same vectors (the featurised synthetic corpus), the same parameters, ours beside python3-xgboost hist (one thread).
+const GBDT_PER_FAMILY = Number(process.env['PETRIAGE_BENCH_GBDT_PER_FAMILY'] ?? 40);
+const GBDT_ROUNDS = 100;
+{
+  const { dataset } = corpusDataset(syntheticCorpus({ perFamily: GBDT_PER_FAMILY, seed: 21 }));
+  const split = stratifiedSplit(dataset.y, 0.3, 0);
+  const trainX = selectRows(dataset.x, split.train);
+  const testX = selectRows(dataset.x, split.validation);
+  const trainY = Array.from(split.train, (i) => dataset.y[i] as number);
+  const testY = Array.from(split.validation, (i) => dataset.y[i] as number);
+  console.log(`\nboosted model (${dataset.x.rows} synthetic-corpus vectors x ${FEATURE_DIM}, ${trainY.length} train / ${testY.length} test; ${GBDT_ROUNDS} rounds, eta 0.1, depth 6, base score 0.5)`);
+  const cpu0 = process.cpuUsage();
+  const wall0 = process.hrtime.bigint();
+  const model = trainGbdt({ x: trainX, y: trainY }, { rounds: GBDT_ROUNDS, eta: 0.1, maxDepth: 6, baseScore: 0.5 });
+  const wall = Number(process.hrtime.bigint() - wall0) / 1e9;
+  const c = process.cpuUsage(cpu0);
+  const cpu = (c.user + c.system) / 1e6;
+  const auc = rocAuc(predict(model, testX), testY);
+  console.log(`  vitrine trainGbdt: ${wall.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU, test AUC ${auc.toFixed(4)}`);
+  const xgbInstalled = spawnSync(PYTHON, ['-c', 'import xgboost, numpy'], { stdio: 'ignore' }).status === 0;
+  if (xgbInstalled) {
+    const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'engines', 'petriage', 'testdata', 'xgb_train.py');
+    const params = { eta: 0.1, max_depth: 6, min_child_weight: 1, lambda: 1, base_score: 0.5, max_bin: 256 };
+    const r = spawnSync(PYTHON, [script], { input: JSON.stringify({ cols: FEATURE_DIM, train_x: Array.from(trainX.data), train_y: trainY, test_x: Array.from(testX.data), params, rounds: GBDT_ROUNDS, nthread: 1 }), encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, OMP_NUM_THREADS: '1' } });
+    if (r.status !== 0) throw new Error('xgboost oracle failed');
+    const x = JSON.parse(r.stdout) as { version: string; seconds: number; cpu_seconds: number; predictions: number[] };
+    const xAuc = rocAuc(x.predictions, testY);
+    console.log(`  python3-xgboost ${x.version} hist (nthread 1, DMatrix built before timing): ${x.seconds.toFixed(2)} s wall, ${x.cpu_seconds.toFixed(2)} s CPU, test AUC ${xAuc.toFixed(4)}`);
+    console.log(`  ratio vitrine/xgboost training time: ${(wall / x.seconds).toFixed(2)}x wall, ${(cpu / x.cpu_seconds).toFixed(2)}x CPU; AUC difference ${(auc - xAuc).toFixed(4)}`);
+  } else console.log('  python3-xgboost not installed: ours only');
 }

@@ -434,10 +434,126 @@ export function matchRule(rule: Rule, data: Uint8Array | ScanTarget): boolean {
   return evaluate(rule.condition, rule, hits, target);
 }
 
-/** `match`: the names of the rules that match the data, in rule order. */
+/** One searched form of one string (ascii or wide), lower-cased when nocase. */
+interface CompiledPattern {
+  readonly bytes: Uint8Array;
+  readonly nocase: boolean;
+  readonly fullword: boolean;
+  readonly wide: boolean;
+  /** Index of the string (across all rules) this form belongs to. */
+  readonly owner: number;
+}
+
+/** Patterns bucketed by their first two bytes, so one pass over the file tries only the patterns that can start at each offset. */
+interface CompiledRules {
+  readonly patterns: readonly CompiledPattern[];
+  /** Case-sensitive patterns, and the nocase ones matched over the lowered data. */
+  readonly exact: KeyTable;
+  readonly folded: KeyTable;
+  /** Patterns shorter than two bytes, searched one by one. */
+  readonly short: readonly number[];
+  /** Per rule, the owners (string indices) of its strings in order. */
+  readonly owners: readonly (readonly number[])[];
+  readonly strings: number;
+}
+
+/** Per two-byte key, the index of its list of patterns (-1: none): a dense lookup, as most offsets start no pattern. */
+interface KeyTable {
+  readonly size: number;
+  readonly heads: Int32Array;
+  readonly lists: readonly (readonly number[])[];
+}
+
+function keyTable(table: Map<number, number[]>): KeyTable {
+  const heads = new Int32Array(table.size === 0 ? 0 : 65536).fill(-1);
+  const lists: number[][] = [];
+  for (const [key, list] of table) heads[key] = lists.push(list) - 1;
+  return { size: table.size, heads, lists };
+}
+
+const compiledCache = new WeakMap<readonly Rule[], CompiledRules>();
+
+function compile(rules: readonly Rule[]): CompiledRules {
+  const cached = compiledCache.get(rules);
+  if (cached) return cached;
+  const patterns: CompiledPattern[] = [];
+  const exact = new Map<number, number[]>();
+  const folded = new Map<number, number[]>();
+  const short: number[] = [];
+  const owners: number[][] = [];
+  let owner = 0;
+  for (const rule of rules) {
+    const mine: number[] = [];
+    for (const str of rule.strings) {
+      const forms: [Uint8Array, boolean][] = [];
+      if (str.ascii) forms.push([Uint8Array.from(str.bytes), false]);
+      if (str.wide) forms.push([widen(str.bytes), true]);
+      for (const [raw, wide] of forms) {
+        const bytes = str.nocase ? raw.map(lowerByte) : raw;
+        const index = patterns.push({ bytes, nocase: str.nocase, fullword: str.fullword, wide, owner }) - 1;
+        if (bytes.length < 2) short.push(index);
+        else {
+          const table = str.nocase ? folded : exact;
+          const key = ((bytes[0] as number) << 8) | (bytes[1] as number);
+          const list = table.get(key);
+          if (list) list.push(index);
+          else table.set(key, [index]);
+        }
+      }
+      mine.push(owner++);
+    }
+    owners.push(mine);
+  }
+  const compiled = { patterns, exact: keyTable(exact), folded: keyTable(folded), short, owners, strings: owner };
+  compiledCache.set(rules, compiled);
+  return compiled;
+}
+
+/** One pass over `haystack`: marks in `found` every owner with a form occurring (and passing fullword) in it. */
+function scanPass(c: CompiledRules, table: KeyTable, haystack: Uint8Array, data: Uint8Array, found: Uint8Array): void {
+  if (table.size === 0) return;
+  const { heads, lists } = table;
+  const n = haystack.length;
+  for (let i = 0; i + 1 < n; i++) {
+    const h = heads[((haystack[i] as number) << 8) | (haystack[i + 1] as number)] as number;
+    if (h === -1) continue;
+    for (const pi of lists[h] as number[]) {
+      const p = c.patterns[pi] as CompiledPattern;
+      if (found[p.owner] === 1) continue;
+      const len = p.bytes.length;
+      if (i + len > n) continue;
+      let k = 2;
+      while (k < len && haystack[i + k] === p.bytes[k]) k++;
+      if (k === len && (!p.fullword || fullwordOk(data, i, len, p.wide))) found[p.owner] = 1;
+    }
+  }
+}
+
+/** `match`: the names of the rules that match the data, in rule order (the rule set is compiled once per array and scanned in one pass per case mode). */
 export function match(rules: readonly Rule[], data: Uint8Array): string[] {
+  const c = compile(rules);
   const target = new ScanTarget(data);
-  return rules.filter((r) => matchRule(r, target)).map((r) => r.name);
+  const found = new Uint8Array(c.strings);
+  scanPass(c, c.exact, data, data, found);
+  if (c.folded.size > 0) scanPass(c, c.folded, target.lower(), data, found);
+  for (const pi of c.short) {
+    const p = c.patterns[pi] as CompiledPattern;
+    if (found[p.owner] === 1) continue;
+    const haystack = p.nocase ? target.lower() : target.buffer;
+    for (let at = haystack.indexOf(p.bytes); at !== -1; at = haystack.indexOf(p.bytes, at + 1)) {
+      if (!p.fullword || fullwordOk(data, at, p.bytes.length, p.wide)) {
+        found[p.owner] = 1;
+        break;
+      }
+    }
+  }
+  const out: string[] = [];
+  rules.forEach((rule, r) => {
+    const mine = c.owners[r] as readonly number[];
+    const hits = new Map(rule.strings.map((str, k) => [str.id, found[mine[k] as number] === 1]));
+    if (evaluate(rule.condition, rule, hits, target)) out.push(rule.name);
+  });
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
