@@ -72,11 +72,12 @@ petriage train --gbdt [--vectors FILE] [--label-column C] [--feature-layout L] [
   --rounds N        boosting rounds at most (default 200)
   -o, --out FILE    model file to write (default ./petriage-model.json)`,
   analyze: `petriage analyze FILE [--model FILE] [--benign DIR] [--siblings DIR] [--no-rule]
-  Prints the triage result as JSON: verdict (MALICIOUS >= 0.7, SUSPICIOUS >= 0.3, else BENIGN), score,
+  Prints the triage result as JSON: verdict (linear model: MALICIOUS >= 0.7, SUSPICIOUS >= 0.3; boosted
+  model: at or above its 0.1 % and 1 % false-positive thresholds; else BENIGN), score,
   drivers (attributions), capabilities with ATT&CK ids and evidence, nearest known family, notes, the
   dissection, and for a non-benign verdict a candidate YARA rule validated against the benign corpus.
   Files over 128 MiB are refused before they are read.
-  --model FILE      model file (default: the shipped linear demo model)
+  --model FILE      model file, vitrine-linear-1 or vitrine-gbdt-1 (default: the shipped linear demo model)
   --benign DIR      add the files in DIR to the benign corpus (default: ${DEFAULT_BENIGN.count} synthetic benign files)
   --siblings DIR    suspected same-family files, for the rule's coverage
   --no-rule         no benign corpus, no candidate rule`,
