@@ -1,11 +1,11 @@
 // The case assessment HTTP routes (mounted by the gateway at /svc/caseassess, or at / by `caseassess serve`).
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { Assessment, CaseAssessHealth, StixBundle } from '../core/contracts/caseassess.js';
 import { VitrineError } from '../core/errors.js';
+import { apiDocsRouter } from '../core/http/docs.js';
 import { errorHandler, jsonBody, notFound, page, parsePagination, parseQuery, requestId, route } from '../core/http/index.js';
 import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -25,22 +25,8 @@ export interface RouterOptions {
   readonly kgPath?: string;
 }
 
-/** Swagger UI needs its own scripts and inline styles; nothing else loads, nothing frames it. */
-const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
-function swaggerUiDir(): string {
-  return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-}
+
 
 const ASSESSMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -53,7 +39,6 @@ function isJobResult(value: unknown): value is AssessJobResult {
 
 export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): Router {
   const kgPath = options.kgPath ?? path.join(ctx.resourcesDir, DEFAULT_KG_RELATIVE);
-  const docsDir = path.join(ctx.resourcesDir, 'caseassess', 'docs');
   const router = express.Router();
 
   const knowledgeGraph = (): KnowledgeGraph => {
@@ -126,29 +111,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     res.json(stored);
   });
 
-  // Interactive documentation from local files: our page and initializer, Swagger UI's assets, the generated document.
-  const docs = express.Router();
-  const sendDocFile = (file: string) => (_req: Request, res: Response, next: (err?: unknown) => void) => {
-    res.setHeader('Content-Security-Policy', DOCS_CSP);
-    res.sendFile(file, { dotfiles: 'deny' }, (err) => {
-      if (err) next(new VitrineError('not_found', 'documentation file missing'));
-    });
-  };
-  docs.get('/', (req, res, next) => {
-    // Relative asset URLs need the trailing slash, wherever the router is mounted.
-    if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
-      res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
-      return;
-    }
-    sendDocFile(path.join(docsDir, 'index.html'))(req, res, next);
-  });
-  docs.get('/init.js', sendDocFile(path.join(docsDir, 'init.js')));
-  docs.get('/swagger-ui.css', (req, res, next) => sendDocFile(path.join(swaggerUiDir(), 'swagger-ui.css'))(req, res, next));
-  docs.get('/swagger-ui-bundle.js', (req, res, next) => sendDocFile(path.join(swaggerUiDir(), 'swagger-ui-bundle.js'))(req, res, next));
-  docs.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument());
-  });
-  router.use('/docs', docs);
+  router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: openApiDocument }));
   return router;
 }
 

@@ -6,6 +6,7 @@ import express, { type Express, type Request, type Response, type Router } from 
 import { z } from 'zod';
 import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
+import { apiDocsRouter } from '../core/http/docs.js';
 import { errorHandler, jsonBody, notFound, page, parsePagination, parseQuery, requestId, route } from '../core/http/index.js';
 import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -42,23 +43,6 @@ const EXPLORER_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
-
-/** Swagger UI needs its own scripts and inline styles; nothing else loads, nothing frames it. */
-const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-function swaggerUiDir(): string {
-  return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-}
 
 function cytoscapeFile(): string {
   // The package exports no package.json; its CommonJS entry sits in dist/ beside the minified browser build.
@@ -195,29 +179,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     res.type('text/plain; charset=utf-8').send(toCypherScript(graphFromDocument(run.graph)));
   });
 
-  // Interactive documentation from local files: our page and initializer, Swagger UI's assets, the generated document.
-  const docsDir = path.join(ctx.resourcesDir, 'provgate', 'docs');
-  const docs = express.Router();
-  const sendDoc = (file: string) => (_req: Request, res: Response, next: (err?: unknown) => void) => {
-    res.setHeader('Content-Security-Policy', DOCS_CSP);
-    res.sendFile(file, { dotfiles: 'deny' }, (err) => {
-      if (err) next(new VitrineError('not_found', 'documentation file missing'));
-    });
-  };
-  docs.get('/', (req, res, next) => {
-    if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
-      res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
-      return;
-    }
-    sendDoc(path.join(docsDir, 'index.html'))(req, res, next);
-  });
-  docs.get('/init.js', sendDoc(path.join(docsDir, 'init.js')));
-  docs.get('/swagger-ui.css', (req, res, next) => sendDoc(path.join(swaggerUiDir(), 'swagger-ui.css'))(req, res, next));
-  docs.get('/swagger-ui-bundle.js', (req, res, next) => sendDoc(path.join(swaggerUiDir(), 'swagger-ui-bundle.js'))(req, res, next));
-  docs.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument());
-  });
-  router.use('/docs', docs);
+  router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: openApiDocument }));
 
   return router;
 }

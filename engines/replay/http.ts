@@ -1,13 +1,13 @@
 // The capture replay HTTP routes (mounted by the gateway at /svc/replay, or at / by `replay serve`): the replay page, /api/*, /docs.
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
+import { apiDocsRouter } from '../core/http/docs.js';
 import { errorHandler, notFound, page, parsePagination, parseQuery, requestId, route } from '../core/http/index.js';
 import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -39,17 +39,6 @@ export interface RouterOptions {
 const UPLOAD_TYPES = ['application/octet-stream', 'application/vnd.tcpdump.pcap', 'application/x-pcap', 'application/pcap', 'application/x-pcapng', 'application/pcapng'];
 
 const UI_CSP = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
-const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const STORY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -78,10 +67,6 @@ const analyzeQuery = z.object({
     .optional(),
   format: z.enum(['auto', 'pcap', 'pcapng']).default('auto'),
 });
-
-function swaggerUiDir(): string {
-  return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-}
 
 function isAnalysis(value: unknown): value is ReplayAnalysis {
   return analysisSchema.safeParse(value).success;
@@ -144,7 +129,6 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   const indicatorsPath = options.indicatorsPath ?? path.join(ctx.resourcesDir, DEFAULT_INDICATORS_RELATIVE);
   const maxUpload = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
   const uiDir = path.join(ctx.resourcesDir, 'replay', 'ui');
-  const docsDir = path.join(ctx.resourcesDir, 'replay', 'docs');
   const router = express.Router();
 
   const sendFile = (file: string, csp: string) => (_req: Request, res: Response, next: NextFunction) => {
@@ -253,22 +237,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     res.type('text/plain; charset=utf-8').send(storyToCypher(story(req)));
   });
 
-  // Interactive documentation from local files: our page and initializer, Swagger UI's assets, the generated document.
-  const docs = express.Router();
-  docs.get('/', (req, res, next) => {
-    if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
-      res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
-      return;
-    }
-    sendFile(path.join(docsDir, 'index.html'), DOCS_CSP)(req, res, next);
-  });
-  docs.get('/init.js', sendFile(path.join(docsDir, 'init.js'), DOCS_CSP));
-  docs.get('/swagger-ui.css', (req, res, next) => sendFile(path.join(swaggerUiDir(), 'swagger-ui.css'), DOCS_CSP)(req, res, next));
-  docs.get('/swagger-ui-bundle.js', (req, res, next) => sendFile(path.join(swaggerUiDir(), 'swagger-ui-bundle.js'), DOCS_CSP)(req, res, next));
-  docs.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument(maxUpload));
-  });
-  router.use('/docs', docs);
+  router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: () => openApiDocument(maxUpload) }));
   return router;
 }
 

@@ -32,7 +32,13 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     slot: 4,
     component: lazy(() => import('./assessment/AssessmentWorkspace')),
   },
-  { service: 'replay', label: 'Replay', purpose: 'Turn a capture into attack stories', slot: 5 },
+  {
+    service: 'replay',
+    label: 'Replay',
+    purpose: 'Turn a capture into attack stories',
+    slot: 5,
+    component: lazy(() => import('./replay/ReplayWorkspace')),
+  },
   { service: 'forensic', label: 'Cases', purpose: 'Custody-sealed timelines and incident stories', slot: 6 },
   { service: 'flowdet', label: 'Flows', purpose: 'Train, attack and explain flow detectors', slot: 7 },
   {
