@@ -135,6 +135,16 @@ describe('serve --model with a boosted model', () => {
     expect(info.thresholdBasis).toMatch(/0\.1 %/);
     expect(info.knownFamilies).toHaveLength(6);
   });
+
+  it('POST /api/analyze scores with it: TreeSHAP drivers, verdict from its thresholds', async () => {
+    const s = familySamples(1, 91)[0] as { bytes: Uint8Array };
+    const res = await fetch(`${server.url}/api/analyze`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: s.bytes });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { model: { type: string }; drivers: { method: string }; verdict: string; score: number };
+    expect(body.model.type).toBe('gbdt');
+    expect(body.drivers.method).toMatch(/TreeSHAP/);
+    expect(body.verdict).toBe(verdictOf(body.score, loadModel(modelFile).thresholds));
+  });
 });
 
 describe('petriage train --gbdt', () => {
@@ -154,6 +164,16 @@ describe('petriage train --gbdt', () => {
     const missingLabel = await main(['train', '--gbdt', '--vectors', csv, '--label-column', 'nope', '-o', path.join(dir, 'x.json')]);
     expect(missingLabel.code).toBe(2);
     expect(missingLabel.stderr).not.toContain(dir);
+    // JSON lines with a features array, EMBER's unlabelled -1 rows skipped.
+    const jsonl = path.join(dir, 'vectors.jsonl');
+    const rows: string[] = [];
+    for (let r = 0; r < dataset.x.rows; r++) rows.push(JSON.stringify({ features: Array.from(dataset.x.data.subarray(r * FEATURE_DIM, (r + 1) * FEATURE_DIM)), label: dataset.y[r] }));
+    rows.push(JSON.stringify({ features: Array.from(dataset.x.data.subarray(0, FEATURE_DIM)), label: -1 }));
+    writeFileSync(jsonl, `${rows.join('\n')}\n`);
+    const res3 = await main(['train', '--gbdt', '--vectors', jsonl, '--rounds', '5', '-o', path.join(dir, 'from-jsonl.json')]);
+    expect(res3.code).toBe(0);
+    expect(JSON.parse(res3.stdout)).toMatchObject({ rows: dataset.x.rows, read: { ignored: 1, warnings: 0 } });
+    expect((await main(['train', '--vectors', jsonl])).code).toBe(2); // --vectors needs --gbdt
     const outSynthetic = path.join(dir, 'synthetic.json');
     const res2 = await main(['train', '--gbdt', '--per-family', '3', '--rounds', '10', '-o', outSynthetic]);
     expect(res2.code).toBe(0);
