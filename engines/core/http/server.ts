@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { VitrineError } from '../errors.js';
-import { isLoopbackHost } from './security.js';
+import { UsageError } from '../cli.js';
+import { isLoopbackHost, LOOPBACK_HOSTS } from './security.js';
 
 export interface ListenOptions {
   readonly host?: string;
@@ -49,4 +50,44 @@ export async function listen(app: Express, options: ListenOptions = {}): Promise
         server.close(() => resolve());
       }),
   };
+}
+
+export interface ServeOptions {
+  /** Executable name for messages, e.g. `caseassess`. */
+  readonly tool: string;
+  readonly version: string;
+  /** `--host`; default 127.0.0.1. */
+  readonly host: string | undefined;
+  readonly port: number;
+  /** `--allow-remote`: required for a non-loopback host. */
+  readonly allowRemote: boolean;
+  /** Builds the app once the Host allow-list is known (loopback names, plus the bound name when remote). */
+  createApp(allowedHosts: readonly string[]): Express;
+  /** Extra text after the URL in the start-up line, e.g. where the documentation is. */
+  readonly banner?: (url: string) => string;
+  /** Called after the server has closed (close the store here). */
+  readonly onClose?: () => void;
+}
+
+/** `X serve`: checks the host, binds, prints the URL, and serves until SIGINT/SIGTERM. */
+export async function serveUntilSignal(options: ServeOptions): Promise<void> {
+  const host = options.host ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host)) throw new UsageError('--host is not a host name or address');
+  const remote = !isLoopbackHost(host);
+  if (remote && !options.allowRemote) throw new UsageError('binding a non-loopback address needs --allow-remote (the API has no authentication)');
+  const bare = host.replace(/^\[|\]$/g, '');
+  const allowedHosts = [...LOOPBACK_HOSTS, ...(remote ? [host.toLowerCase(), `[${bare.toLowerCase()}]`] : [])];
+  const server = await listen(options.createApp(allowedHosts), { host: bare, port: options.port, allowRemote: options.allowRemote });
+  process.stdout.write(`${options.tool} ${options.version} listening on ${server.url}${options.banner ? ` ${options.banner(server.url)}` : ''}\n`);
+  if (remote) process.stderr.write(`${options.tool}: warning: listening beyond loopback; the API has no authentication\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      void server.close().then(() => {
+        options.onClose?.();
+        resolve();
+      });
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }

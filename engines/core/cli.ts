@@ -1,0 +1,84 @@
+// What every service's command line shares: option parsing, --help/--version, usage errors, exit codes, running as a script.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+import { VitrineError, type ErrorCode } from './errors.js';
+
+/** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A mistake in how the command was called: exit code 2 with the message and a pointer to --help. */
+export class UsageError extends Error {}
+
+/** The parsed option values of a command line whose options are `O`. */
+export type CliValues<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>['values'];
+
+/** Errors that mean "your input was wrong" (exit 2) rather than "it failed" (exit 1). */
+export const INVALID_INPUT_CODES: readonly ErrorCode[] = ['validation_failed', 'bad_request', 'not_found', 'parse_error'];
+
+/** `tool: message` plus one line per detail path; never the submitted values (VitrineError messages carry none). */
+export function describeError(tool: string, err: unknown, maxDetails = 50): string {
+  if (err instanceof VitrineError) {
+    const details = (err.details ?? []).slice(0, maxDetails).map((d) => `  ${d.path === '' ? '(document)' : d.path}: ${d.issue}`);
+    return [`${tool}: ${err.message}`, ...details].join('\n');
+  }
+  return `${tool}: internal error`;
+}
+
+/** `--port`: an integer from 0 to 65535, else a usage error. */
+export function parsePort(text: string | undefined, defaultPort: number): number {
+  if (text === undefined) return defaultPort;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
+  return Number(text);
+}
+
+export interface CommandLine<O extends ParseArgsOptionsConfig> {
+  readonly tool: string;
+  readonly version: string;
+  readonly help: string;
+  /** node:util parseArgs options; `version` and `help` are read when present. */
+  readonly options: O;
+  /** Which VitrineError codes exit 2; default INVALID_INPUT_CODES. */
+  readonly invalidInput?: readonly ErrorCode[];
+  /** Runs one command; throws UsageError for unknown commands or bad arguments. */
+  dispatch(command: string, rest: string[], values: CliValues<O>): Promise<CliResult> | CliResult;
+}
+
+/** Parses `argv` (without node and script), answers --version/--help, dispatches, and maps errors to exit codes. */
+export async function runCommandLine<O extends ParseArgsOptionsConfig>(cli: CommandLine<O>, argv: readonly string[]): Promise<CliResult> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: cli.options, allowPositionals: true, strict: true });
+  } catch {
+    return { code: 2, stdout: '', stderr: `${cli.tool}: unknown or malformed option\n\n${cli.help}\n` };
+  }
+  const { values, positionals } = parsed;
+  const flags = values as Record<string, unknown>;
+  if (flags['version'] === true) return { code: 0, stdout: `${cli.tool} ${cli.version}\n`, stderr: '' };
+  const [command, ...rest] = positionals;
+  if (flags['help'] === true || command === undefined || command === 'help')
+    return { code: command === undefined && flags['help'] !== true ? 2 : 0, stdout: `${cli.help}\n`, stderr: '' };
+  try {
+    return await cli.dispatch(command, rest, values);
+  } catch (err) {
+    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `${cli.tool}: ${err.message}\n(${cli.tool} --help for usage)\n` };
+    const invalid = err instanceof VitrineError && (cli.invalidInput ?? INVALID_INPUT_CODES).includes(err.code);
+    return { code: invalid ? 2 : 1, stdout: '', stderr: `${describeError(cli.tool, err)}\n` };
+  }
+}
+
+/** Runs `main` when the module at `moduleUrl` is the script node was started with (bin shim or `node --import tsx`). */
+export async function runIfMain(moduleUrl: string, main: (argv: readonly string[]) => Promise<CliResult>): Promise<void> {
+  const invoked = process.argv[1];
+  if (invoked === undefined || moduleUrl !== pathToFileURL(path.resolve(invoked)).href) return;
+  const result = await main(process.argv.slice(2));
+  if (result.stdout !== '') process.stdout.write(result.stdout);
+  if (result.stderr !== '') process.stderr.write(result.stderr);
+  process.exitCode = result.code;
+}
