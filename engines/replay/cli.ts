@@ -1,11 +1,8 @@
 // `replay` command line: serve the HTTP API and replay page, analyse a capture file, run the synthetic intrusion.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
-import { VitrineError } from '../core/errors.js';
-import { isLoopbackHost } from '../core/http/security.js';
-import { listen } from '../core/http/server.js';
+import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
+import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { openMemoryStore, openStore } from '../core/store.js';
 import { createStandaloneApp } from './http.js';
@@ -34,14 +31,7 @@ Usage:
 --indicators defaults to the shipped resources/replay/indicators.txt (format described in that file).
 Exit codes: 0 success, 1 failure, 2 invalid arguments or input that is not a capture.`;
 
-/** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
-export interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-class UsageError extends Error {}
+export type { CliResult } from '../core/cli.js';
 
 const options = {
   host: { type: 'string' },
@@ -63,13 +53,6 @@ function indicatorsPathOf(file: string | undefined): string {
   return file === undefined ? path.join(defaultResourcesDir(), DEFAULT_INDICATORS_RELATIVE) : path.resolve(file);
 }
 
-function describeError(err: unknown): string {
-  if (err instanceof VitrineError) {
-    const details = (err.details ?? []).map((d) => `  ${d.path === '' ? '(document)' : d.path}: ${d.issue}`);
-    return [`replay: ${err.message}`, ...details].join('\n');
-  }
-  return 'replay: internal error';
-}
 
 function integer(text: string | undefined, what: string, max: number): number | undefined {
   if (text === undefined) return undefined;
@@ -106,77 +89,51 @@ function demoCommand(positionals: readonly string[], values: Values): CliResult 
   return { code: 0, stdout: `${JSON.stringify(analysis, null, 2)}\n`, stderr: '' };
 }
 
-function parsePort(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
-  return Number(text);
-}
 
 async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
   if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
-  const host = values.host ?? '127.0.0.1';
-  if (!/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host)) throw new UsageError('--host is not a host name or address');
-  const port = parsePort(values.port);
-  const allowRemote = values['allow-remote'] === true;
-  if (!isLoopbackHost(host) && !allowRemote) throw new UsageError('binding a non-loopback address needs --allow-remote (the API has no authentication)');
+  const port = parsePort(values.port, DEFAULT_PORT);
   const indicatorsPath = indicatorsPathOf(values.indicators);
   loadIndicators(indicatorsPath); // fail before listening when the list cannot be read
   const home = process.env['VITRINE_HOME'];
   const db = home !== undefined && home !== '' ? openStore(path.join(home, 'vitrine.db'), [replayService]) : openMemoryStore([replayService]);
-  const bare = host.replace(/^\[|\]$/g, '');
-  const allowedHosts = ['127.0.0.1', 'localhost', '[::1]', '::1', ...(isLoopbackHost(host) ? [] : [host.toLowerCase(), `[${bare.toLowerCase()}]`])];
-  const app = createStandaloneApp({ indicatorsPath, db, ...(home ? { dataDir: home } : {}), allowedHosts });
-  const server = await listen(app, { host: bare, port, allowRemote });
-  process.stdout.write(`replay ${VERSION} listening on ${server.url} (documentation at ${server.url}/docs/)\n`);
-  if (!isLoopbackHost(host)) process.stderr.write('replay: warning: listening beyond loopback; the API has no authentication\n');
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      void server.close().then(() => {
-        db.close();
-        resolve();
-      });
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  await serveUntilSignal({
+    tool: 'replay',
+    version: VERSION,
+    host: values.host,
+    port,
+    allowRemote: values['allow-remote'] === true,
+    createApp: (allowedHosts) => createStandaloneApp({ indicatorsPath, db, ...(home ? { dataDir: home } : {}), allowedHosts }),
+    banner: (url) => `(documentation at ${url}/docs/)`,
+    onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };
 }
 
 /** Runs the command line on `argv` (without node and script). */
-export async function main(argv: readonly string[]): Promise<CliResult> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
-  } catch {
-    return { code: 2, stdout: '', stderr: `replay: unknown or malformed option\n\n${HELP}\n` };
-  }
-  const { values, positionals } = parsed;
-  if (values.version === true) return { code: 0, stdout: `replay ${VERSION}\n`, stderr: '' };
-  const [command, ...rest] = positionals;
-  if (values.help === true || command === undefined || command === 'help') return { code: command === undefined && values.help !== true ? 2 : 0, stdout: `${HELP}\n`, stderr: '' };
-  try {
-    switch (command) {
-      case 'analyze':
-        return await analyzeCommand(rest, values);
-      case 'demo':
-        return demoCommand(rest, values);
-      case 'serve':
-        return await serveCommand(rest, values);
-      default:
-        throw new UsageError('unknown command');
-    }
-  } catch (err) {
-    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `replay: ${err.message}\n(replay --help for usage)\n` };
-    const invalidInput = err instanceof VitrineError && (err.code === 'validation_failed' || err.code === 'bad_request' || err.code === 'not_found' || err.code === 'parse_error');
-    return { code: invalidInput ? 2 : 1, stdout: '', stderr: `${describeError(err)}\n` };
-  }
+export function main(argv: readonly string[]): Promise<CliResult> {
+  return runCommandLine(
+    {
+      tool: 'replay',
+      version: VERSION,
+      help: HELP,
+      options,
+      dispatch: async (command, rest, values) => {
+        switch (command) {
+          case 'analyze':
+            return await analyzeCommand(rest, values);
+          case 'demo':
+            return demoCommand(rest, values);
+          case 'serve':
+            return await serveCommand(rest, values);
+          default:
+            throw new UsageError('unknown command');
+        }
+      },
+    },
+    argv,
+  );
 }
 
 // Run when executed directly (node --import tsx engines/replay/cli.ts, or bin/replay).
-const invoked = process.argv[1];
-if (invoked !== undefined && import.meta.url === pathToFileURL(path.resolve(invoked)).href) {
-  const result = await main(process.argv.slice(2));
-  if (result.stdout !== '') process.stdout.write(result.stdout);
-  if (result.stderr !== '') process.stderr.write(result.stderr);
-  process.exitCode = result.code;
-}
+await runIfMain(import.meta.url, main);
