@@ -46,6 +46,8 @@ export interface CommandLine<O extends ParseArgsOptionsConfig> {
   readonly options: O;
   /** Which VitrineError codes exit 2; default INVALID_INPUT_CODES. */
   readonly invalidInput?: readonly ErrorCode[];
+  /** Exit code of every other error; default 1 (a tool whose 1 means a verdict, like `provgate gate`, uses 2). */
+  readonly failureCode?: number;
   /** Runs one command; throws UsageError for unknown commands or bad arguments. */
   dispatch(command: string, rest: string[], values: CliValues<O>): Promise<CliResult> | CliResult;
 }
@@ -69,7 +71,7 @@ export async function runCommandLine<O extends ParseArgsOptionsConfig>(cli: Comm
   } catch (err) {
     if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `${cli.tool}: ${err.message}\n(${cli.tool} --help for usage)\n` };
     const invalid = err instanceof VitrineError && (cli.invalidInput ?? INVALID_INPUT_CODES).includes(err.code);
-    return { code: invalid ? 2 : 1, stdout: '', stderr: `${describeError(cli.tool, err)}\n` };
+    return { code: invalid ? 2 : (cli.failureCode ?? 1), stdout: '', stderr: `${describeError(cli.tool, err)}\n` };
   }
 }
 

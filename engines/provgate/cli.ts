@@ -1,11 +1,10 @@
 // `provgate` command line: keys, signing and verifying stage events, ingest of tool output, the gate, queries, exports, demo scenarios, serve.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import type { parseArgs } from 'node:util';
+import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
-import { isLoopbackHost } from '../core/http/security.js';
-import { listen } from '../core/http/server.js';
+import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { openMemoryStore, openStore } from '../core/store.js';
 import { eventProblem } from './collect.js';
@@ -60,13 +59,7 @@ else; --demo also trusts the public demo key (demos only). Without a trusted key
 Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input.`;
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
-export interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-class UsageError extends Error {}
+export type { CliResult } from '../core/cli.js';
 
 const options = {
   out: { type: 'string', short: 'o' },
@@ -101,13 +94,6 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositi
 
 const json = (value: unknown): CliResult => ({ code: 0, stdout: `${JSON.stringify(value, null, 2)}\n`, stderr: '' });
 
-function describeError(err: unknown): string {
-  if (err instanceof VitrineError) {
-    const details = (err.details ?? []).slice(0, 20).map((d) => `  ${d.path === '' ? '(document)' : d.path}: ${d.issue}`);
-    return [`provgate: ${err.message}`, ...details].join('\n');
-  }
-  return 'provgate: internal error';
-}
 
 function args(positionals: readonly string[], count: number, usage: string): string[] {
   if (positionals.length !== count) throw new UsageError(usage);
@@ -372,98 +358,74 @@ function benchCommand(positionals: readonly string[], values: Values): CliResult
   });
 }
 
-function parsePort(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
-  return Number(text);
-}
 
 async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
   if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
-  const host = values.host ?? '127.0.0.1';
-  if (!/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host)) throw new UsageError('--host is not a host name or address');
-  const port = parsePort(values.port);
-  const allowRemote = values['allow-remote'] === true;
-  if (!isLoopbackHost(host) && !allowRemote) throw new UsageError('binding a non-loopback address needs --allow-remote (the API has no authentication)');
+  const port = parsePort(values.port, DEFAULT_PORT);
   const trusted = trustedFromEnv();
   if (trusted.size === 0 && values.demo !== true) throw new UsageError('no trusted key: set GATE_PUBKEY (and GATE_KEYID), or pass --demo to trust the public demo key');
   const home = process.env['VITRINE_HOME'];
   const db = home !== undefined && home !== '' ? openStore(path.join(home, 'vitrine.db'), [provgateService]) : openMemoryStore([provgateService]);
-  const bare = host.replace(/^\[|\]$/g, '');
-  const allowedHosts = ['127.0.0.1', 'localhost', '[::1]', '::1', ...(isLoopbackHost(host) ? [] : [host.toLowerCase(), `[${bare.toLowerCase()}]`])];
-  const app = createStandaloneApp({ db, trusted, trustDemo: values.demo === true, ...(home ? { dataDir: home } : {}), allowedHosts });
-  const server = await listen(app, { host: bare, port, allowRemote });
-  process.stdout.write(`provgate ${VERSION} listening on ${server.url}\n`);
-  if (!isLoopbackHost(host)) process.stderr.write('provgate: warning: listening beyond loopback; the API has no authentication\n');
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      void server.close().then(() => {
-        db.close();
-        resolve();
-      });
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  await serveUntilSignal({
+    tool: 'provgate',
+    version: VERSION,
+    host: values.host,
+    port,
+    allowRemote: values['allow-remote'] === true,
+    createApp: (allowedHosts) => createStandaloneApp({ db, trusted, trustDemo: values.demo === true, ...(home ? { dataDir: home } : {}), allowedHosts }),
+    onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };
 }
 
 /** Runs the command line on `argv` (without node and script). */
-export async function main(argv: readonly string[]): Promise<CliResult> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
-  } catch {
-    return { code: 2, stdout: '', stderr: `provgate: unknown or malformed option\n\n${HELP}\n` };
-  }
-  const { values, positionals } = parsed;
-  if (values.version === true) return { code: 0, stdout: `provgate ${VERSION}\n`, stderr: '' };
-  const [command, ...rest] = positionals;
-  if (values.help === true || command === undefined || command === 'help') return { code: command === undefined && values.help !== true ? 2 : 0, stdout: `${HELP}\n`, stderr: '' };
-  try {
-    switch (command) {
-      case 'keygen':
-        return keygenCommand(rest);
-      case 'sign':
-        return signCommand(rest, values);
-      case 'verify':
-        return verifyCommand(rest, values);
-      case 'ingest':
-        return ingestCommand(rest, values);
-      case 'gate':
-        return await gateCommand(rest, values);
-      case 'backtrack':
-        return backtrackCommand(rest, values);
-      case 'blast':
-        return blastCommand(rest, values);
-      case 'merge':
-        return mergeCommand(rest, values);
-      case 'export':
-        return exportCommand(rest, values);
-      case 'synth':
-        return synthCommand(rest);
-      case 'demo':
-        return await demoCommand(rest);
-      case 'serve':
-        return await serveCommand(rest, values);
-      case 'lineage':
-        return lineageCommand(rest, values);
-      case 'bench':
-        return benchCommand(rest, values);
-      default:
-        throw new UsageError('unknown command');
-    }
-  } catch (err) {
-    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `provgate: ${err.message}\n(provgate --help for usage)\n` };
-    return { code: 2, stdout: '', stderr: `${describeError(err)}\n` };
-  }
+export function main(argv: readonly string[]): Promise<CliResult> {
+  return runCommandLine(
+    {
+      tool: 'provgate',
+      version: VERSION,
+      help: HELP,
+      options,
+      // Exit 1 is the gate's block verdict; every error exits 2.
+      failureCode: 2,
+      dispatch: async (command, rest, values) => {
+        switch (command) {
+          case 'keygen':
+            return keygenCommand(rest);
+          case 'sign':
+            return signCommand(rest, values);
+          case 'verify':
+            return verifyCommand(rest, values);
+          case 'ingest':
+            return ingestCommand(rest, values);
+          case 'gate':
+            return await gateCommand(rest, values);
+          case 'backtrack':
+            return backtrackCommand(rest, values);
+          case 'blast':
+            return blastCommand(rest, values);
+          case 'merge':
+            return mergeCommand(rest, values);
+          case 'export':
+            return exportCommand(rest, values);
+          case 'synth':
+            return synthCommand(rest);
+          case 'demo':
+            return await demoCommand(rest);
+          case 'serve':
+            return await serveCommand(rest, values);
+          case 'lineage':
+            return lineageCommand(rest, values);
+          case 'bench':
+            return benchCommand(rest, values);
+          default:
+            throw new UsageError('unknown command');
+        }
+      },
+    },
+    argv,
+  );
 }
 
 // Run when executed directly (node --import tsx engines/provgate/cli.ts, or bin/provgate).
-const invoked = process.argv[1];
-if (invoked !== undefined && import.meta.url === pathToFileURL(path.resolve(invoked)).href) {
-  const result = await main(process.argv.slice(2));
-  if (result.stdout !== '') process.stdout.write(result.stdout);
-  if (result.stderr !== '') process.stderr.write(result.stderr);
-  process.exitCode = result.code;
-}
+await runIfMain(import.meta.url, main);
