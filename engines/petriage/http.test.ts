@@ -132,7 +132,9 @@ describe('with --enable-docs', () => {
       const html = await page.text();
       expect(html).not.toMatch(/<script>|https?:\/\//);
       for (const asset of ['swagger-ui.css', 'swagger-ui-bundle.js', 'init.js']) expect((await fetch(`${s.url}/docs/${asset}`)).status).toBe(200);
-      expect(await (await fetch(`${s.url}/docs/init.js`)).text()).toContain("'../openapi.json'");
+      expect(await (await fetch(`${s.url}/docs/init.js`)).text()).toContain("'openapi.json'");
+      // The page's document is the service's one document.
+      expect(await (await fetch(`${s.url}/docs/openapi.json`)).json()).toEqual(await (await fetch(`${s.url}/openapi.json`)).json());
       expect((await fetch(`${s.url}/redoc`)).status).toBe(404);
     } finally {
       await s.close();

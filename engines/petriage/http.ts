@@ -1,9 +1,9 @@
 // The triage HTTP routes (mounted by the gateway at /svc/petriage, or at / by `petriage serve`): the spec's four routes, /openapi.json, and /docs when enabled.
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
-import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Express, type Request, type Response, type Router } from 'express';
 import { VitrineError } from '../core/errors.js';
+import { apiDocsRouter } from '../core/http/docs.js';
 import { errorHandler, jsonBody, notFound, parseBody, requestId, route } from '../core/http/index.js';
 import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -35,21 +35,6 @@ export interface RouterOptions {
   readonly onUploadWaiting?: (req: Request) => void;
 }
 
-const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-function swaggerUiDir(): string {
-  return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-}
 
 const rawParser = express.raw({ limit: MAX_UPLOAD_BYTES, type: () => true });
 
@@ -71,7 +56,6 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   const modelPath = options.modelPath ?? path.join(ctx.resourcesDir, DEFAULT_MODEL_RELATIVE);
   const benign: BenignSource = options.benign ?? {};
   const gate = new UploadGate(options.uploadSlots ?? UPLOAD_SLOTS);
-  const docsDir = path.join(ctx.resourcesDir, 'petriage', 'docs');
   const router = express.Router();
 
   let cached: TriageModel | undefined;
@@ -155,26 +139,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   });
 
   if (options.enableDocs === true) {
-    // Interactive documentation from local files: our page and initializer, Swagger UI's assets. /redoc is not served.
-    const docs = express.Router();
-    const sendDocFile = (file: string) => (_req: Request, res: Response, next: NextFunction) => {
-      res.setHeader('Content-Security-Policy', DOCS_CSP);
-      res.sendFile(file, { dotfiles: 'deny' }, (err) => {
-        if (err) next(new VitrineError('not_found', 'documentation file missing'));
-      });
-    };
-    docs.get('/', (req, res, next) => {
-      // Relative asset URLs need the trailing slash, wherever the router is mounted.
-      if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
-        res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
-        return;
-      }
-      sendDocFile(path.join(docsDir, 'index.html'))(req, res, next);
-    });
-    docs.get('/init.js', sendDocFile(path.join(docsDir, 'init.js')));
-    docs.get('/swagger-ui.css', (req, res, next) => sendDocFile(path.join(swaggerUiDir(), 'swagger-ui.css'))(req, res, next));
-    docs.get('/swagger-ui-bundle.js', (req, res, next) => sendDocFile(path.join(swaggerUiDir(), 'swagger-ui-bundle.js'))(req, res, next));
-    router.use('/docs', docs);
+    // Interactive documentation from local files (engines/core/http/docs.ts). /redoc is not served.
+    router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: openApiDocument }));
   }
   return router;
 }
