@@ -1,12 +1,11 @@
 // `petriage` command line: gen-corpus, train, analyze, scan, serve, demo, --version; each command with its own --help.
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { describeError as describe, parsePort, runIfMain, UsageError, type CliResult } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { serializeGbdtModel } from '../core/ml/model.js';
-import { isLoopbackHost } from '../core/http/security.js';
-import { listen } from '../core/http/server.js';
+import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { openMemoryStore, openStore } from '../core/store.js';
 import { analyze, MAX_FILE_BYTES, type TriageResult } from './analyze.js';
@@ -22,14 +21,7 @@ import { petriageService } from './service.js';
 
 export const DEFAULT_PORT = 8712;
 
-/** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
-export interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-class UsageError extends Error {}
+export type { CliResult } from '../core/cli.js';
 
 const HELP: Record<string, string> = {
   main: `petriage ${VERSION}: static triage of PE files (parsed from bytes, never executed)
@@ -138,13 +130,7 @@ function intOption(text: string | undefined, name: string, fallback: number, max
   return Number(text);
 }
 
-function describeError(err: unknown): string {
-  if (err instanceof VitrineError) {
-    const details = (err.details ?? []).map((d) => `  ${d.path === '' ? '(document)' : d.path}: ${d.issue}`);
-    return [`petriage: ${err.message}`, ...details].join('\n');
-  }
-  return 'petriage: internal error';
-}
+const describeError = (err: unknown): string => describe('petriage', err);
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -292,39 +278,25 @@ function scanCommand(positionals: readonly string[], v: Values): CliResult {
   return { code: 0, stdout: lines.map((l) => `${l}\n`).join(''), stderr: '' };
 }
 
-function parsePort(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError('--port must be an integer from 0 to 65535');
-  return Number(text);
-}
 
 async function serveCommand(positionals: readonly string[], v: Values): Promise<CliResult> {
   if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
-  const host = v.host ?? '127.0.0.1';
-  if (!/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host)) throw new UsageError('--host is not a host name or address');
-  const port = parsePort(v.port);
-  const allowRemote = v['allow-remote'] === true;
-  if (!isLoopbackHost(host) && !allowRemote) throw new UsageError('binding a non-loopback address needs --allow-remote (the API has no authentication)');
+  const port = parsePort(v.port, DEFAULT_PORT);
   const modelPath = v.model === undefined ? undefined : path.resolve(v.model);
   loadModel(modelPath); // fail before listening when the model is bad
   const benign: BenignSource = v.benign === undefined ? {} : { dir: path.resolve(v.benign) };
   const home = process.env['VITRINE_HOME'];
   const db = home !== undefined && home !== '' ? openStore(path.join(home, 'vitrine.db'), [petriageService]) : openMemoryStore([petriageService]);
-  const bare = host.replace(/^\[|\]$/g, '');
-  const allowedHosts = ['127.0.0.1', 'localhost', '[::1]', '::1', ...(isLoopbackHost(host) ? [] : [host.toLowerCase(), `[${bare.toLowerCase()}]`])];
-  const app = createStandaloneApp({ ...(modelPath ? { modelPath } : {}), benign, db, ...(home ? { dataDir: home } : {}), allowedHosts, enableDocs: v['enable-docs'] === true });
-  const server = await listen(app, { host: bare, port, allowRemote });
-  process.stdout.write(`petriage ${VERSION} listening on ${server.url}${v['enable-docs'] === true ? ` (documentation at ${server.url}/docs/)` : ''}\n`);
-  if (!isLoopbackHost(host)) process.stderr.write('petriage: warning: listening beyond loopback; the API has no authentication\n');
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      void server.close().then(() => {
-        db.close();
-        resolve();
-      });
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  const enableDocs = v['enable-docs'] === true;
+  await serveUntilSignal({
+    tool: 'petriage',
+    version: VERSION,
+    host: v.host,
+    port,
+    allowRemote: v['allow-remote'] === true,
+    createApp: (allowedHosts) => createStandaloneApp({ ...(modelPath ? { modelPath } : {}), benign, db, ...(home ? { dataDir: home } : {}), allowedHosts, enableDocs }),
+    ...(enableDocs ? { banner: (url: string) => `(documentation at ${url}/docs/)` } : {}),
+    onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };
 }
@@ -395,10 +367,4 @@ export async function main(argv: readonly string[]): Promise<CliResult> {
 }
 
 // Run when executed directly (node --import tsx engines/petriage/cli.ts, or bin/petriage).
-const invoked = process.argv[1];
-if (invoked !== undefined && import.meta.url === pathToFileURL(path.resolve(invoked)).href) {
-  const result = await main(process.argv.slice(2));
-  if (result.stdout !== '') process.stdout.write(result.stdout);
-  if (result.stderr !== '') process.stderr.write(result.stderr);
-  process.exitCode = result.code;
-}
+await runIfMain(import.meta.url, main);
