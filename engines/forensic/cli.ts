@@ -2,9 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { verifyChain } from '../core/ledger.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -39,12 +38,7 @@ Reports (--format, --out, --pdf, --top), the graph and stories come with part 2.
 Exit codes: 0 success; 1 an artefact failed or verification failed; 2 invalid arguments, a missing
 file, or a ledger store that is not this case's.`;
 
-/** What a command produced (tests and the shim share one path). */
-export interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { CliResult } from '../core/cli.js';
 
 /** The process around the command line; tests fix the clock, environment and working directory. */
 export interface CliEnvironment {
@@ -53,7 +47,6 @@ export interface CliEnvironment {
   readonly now?: () => Date;
 }
 
-class UsageError extends Error {}
 
 const options = {
   kind: { type: 'string' },
@@ -78,13 +71,6 @@ type Values = {
   [K in keyof typeof options]?: (typeof options)[K]['type'] extends 'boolean' ? boolean : string;
 };
 
-function describeError(err: unknown): string {
-  if (err instanceof VitrineError) {
-    const details = (err.details ?? []).map((d) => `  ${d.path === '' ? '(document)' : d.path}: ${d.issue}`);
-    return [`forensic: ${err.message}`, ...details].join('\n');
-  }
-  return 'forensic: internal error';
-}
 
 function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
@@ -255,43 +241,34 @@ function verifyCommand(positionals: readonly string[], values: Values, io: Requi
 }
 
 /** Runs the command line on `argv` (without node and script). */
-export async function main(argv: readonly string[], environment: CliEnvironment = {}): Promise<CliResult> {
+export function main(argv: readonly string[], environment: CliEnvironment = {}): Promise<CliResult> {
   const io: Required<CliEnvironment> = { env: environment.env ?? process.env, cwd: environment.cwd ?? process.cwd(), now: environment.now ?? (() => new Date()) };
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
-  } catch {
-    return { code: 2, stdout: '', stderr: `forensic: unknown or malformed option\n\n${HELP}\n` };
-  }
-  const { values, positionals } = parsed;
-  if (values.version === true) return { code: 0, stdout: `forensic ${VERSION}\n`, stderr: '' };
-  const [command, ...rest] = positionals;
-  if (values.help === true || command === undefined || command === 'help') return { code: command === undefined && values.help !== true ? 2 : 0, stdout: `${HELP}\n`, stderr: '' };
-  try {
-    switch (command) {
-      case 'analyze':
-        return await analyzeCommand(rest, values, io);
-      case 'verify':
-        return verifyCommand(rest, values, io);
-      case 'scenarios':
-      case 'demo':
-      case 'serve':
-        throw new UsageError(`${command} comes with part 2 of the forensic service and is not built yet`);
-      default:
-        throw new UsageError('unknown command');
-    }
-  } catch (err) {
-    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `forensic: ${err.message}\n(forensic --help for usage)\n` };
-    const refused = err instanceof VitrineError && ['validation_failed', 'bad_request', 'not_found', 'conflict', 'forbidden'].includes(err.code);
-    return { code: refused ? 2 : 1, stdout: '', stderr: `${describeError(err)}\n` };
-  }
+  return runCommandLine(
+    {
+      tool: 'forensic',
+      version: VERSION,
+      help: HELP,
+      options,
+      // Refusals (bad input, a foreign ledger, a path outside the evidence root) exit 2 before anything is written.
+      invalidInput: ['validation_failed', 'bad_request', 'not_found', 'conflict', 'forbidden'],
+      dispatch: async (command, rest, values) => {
+        switch (command) {
+          case 'analyze':
+            return await analyzeCommand(rest, values, io);
+          case 'verify':
+            return verifyCommand(rest, values, io);
+          case 'scenarios':
+          case 'demo':
+          case 'serve':
+            throw new UsageError(`${command} comes with part 2 of the forensic service and is not built yet`);
+          default:
+            throw new UsageError('unknown command');
+        }
+      },
+    },
+    argv,
+  );
 }
 
 // Run when executed directly (node --import tsx engines/forensic/cli.ts, or bin/forensic).
-const invoked = process.argv[1];
-if (invoked !== undefined && import.meta.url === pathToFileURL(path.resolve(invoked)).href) {
-  const result = await main(process.argv.slice(2));
-  if (result.stdout !== '') process.stdout.write(result.stdout);
-  if (result.stderr !== '') process.stderr.write(result.stderr);
-  process.exitCode = result.code;
-}
+await runIfMain(import.meta.url, (argv) => main(argv));
