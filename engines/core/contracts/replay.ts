@@ -1,4 +1,4 @@
-// Types of the capture replay service's HTTP bodies (/svc/replay/api/*), mirroring engines/replay/types.ts and schemas.ts, shared with the renderer (types only).
+// Types of the capture replay service's HTTP bodies (/svc/replay/api/*): the one definition, used by engines/replay and the renderer (types only).
 
 /** Kill-chain stage of an alert, in causal order: recon -> access -> movement -> action. */
 export type Stage = 'recon' | 'access' | 'movement' | 'action';
