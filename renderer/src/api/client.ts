@@ -45,7 +45,20 @@ export interface ApiClient {
   post<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
   /** The raw response of a successful call (for streams); errors are thrown as ApiError like the others. */
   open(path: string, options?: RequestOptions & { readonly accept?: string }): Promise<Response>;
+  /** POSTs raw bytes (application/octet-stream) with upload progress; the JSON answer and errors read as above. */
+  upload<T>(path: string, body: Blob, options?: UploadOptions): Promise<T>;
 }
+
+/** Where an upload is: sending bytes (fraction when known), then waiting while the service works. */
+export type UploadProgress = { readonly phase: 'uploading'; readonly fraction?: number } | { readonly phase: 'analysing' };
+
+export interface UploadOptions {
+  readonly query?: Query;
+  readonly onProgress?: (progress: UploadProgress) => void;
+  readonly signal?: AbortSignal;
+}
+
+const UNREACHABLE = 'The gateway did not answer. Is `vitrine serve` (or the desktop app) still running?';
 
 function isErrorBody(value: unknown): value is ErrorBody {
   if (typeof value !== 'object' || value === null) return false;
@@ -104,7 +117,7 @@ export function createApiClient(bridge: RendererBridge, fetchImpl: typeof fetch 
       res = await fetchImpl(buildUrl(bridge.apiBase, path, options.query), init);
     } catch (err) {
       if (err instanceof DOMException && err.name === 'AbortError') throw err;
-      throw new ApiError(0, 'unreachable', 'The gateway did not answer. Is `vitrine serve` (or the desktop app) still running?');
+      throw new ApiError(0, 'unreachable', UNREACHABLE);
     }
     if (!res.ok) throw await errorFromResponse(res);
     return res;
@@ -124,7 +137,41 @@ export function createApiClient(bridge: RendererBridge, fetchImpl: typeof fetch 
     get: async <T>(path: string, options?: RequestOptions) => json<T>(await send('GET', path, options)),
     post: async <T>(path: string, body: unknown, options?: RequestOptions) => json<T>(await send('POST', path, { ...options, body })),
     open: (path, options) => send('GET', path, options),
+    upload: <T>(path: string, body: Blob, options: UploadOptions = {}) => upload<T>(bridge, path, body, options),
   };
+}
+
+/** XMLHttpRequest, not fetch: only it reports upload progress. Errors become the same ApiError as every other call. */
+function upload<T>(bridge: RendererBridge, path: string, body: Blob, options: UploadOptions): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(bridge.apiBase, path, options.query));
+    xhr.setRequestHeader('Authorization', `Bearer ${bridge.token}`);
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => options.onProgress?.({ phase: 'uploading', ...(e.lengthComputable && e.total > 0 ? { fraction: e.loaded / e.total } : {}) });
+    // Every byte is sent: from here the service is working (its job events carry the progress).
+    xhr.upload.onload = () => options.onProgress?.({ phase: 'analysing' });
+    xhr.onerror = () => reject(new ApiError(0, 'unreachable', UNREACHABLE));
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    xhr.onload = () => {
+      const headers = new Headers();
+      const id = xhr.getResponseHeader('x-request-id');
+      if (id) headers.set('x-request-id', id);
+      if (xhr.status < 200 || xhr.status >= 300) {
+        void errorFromResponse(new Response(xhr.responseText, { status: xhr.status, headers })).then(reject, reject);
+        return;
+      }
+      try {
+        resolve(JSON.parse(xhr.responseText) as T);
+      } catch {
+        reject(new ApiError(xhr.status, 'bad_response', 'The gateway answered with something that is not JSON.', id ?? undefined));
+      }
+    };
+    options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    options.onProgress?.({ phase: 'uploading', fraction: 0 });
+    xhr.send(body);
+  });
 }
 
 /** A list route may answer a bare array or a page `{items,...}`; both become an array. */

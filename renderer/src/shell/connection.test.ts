@@ -20,6 +20,7 @@ function fakeClient(routes: Record<string, () => unknown>, events = ''): ApiClie
       return r() as T;
     },
     post: async <T,>() => ({}) as T,
+    upload: () => Promise.reject(new Error('unused')),
     open: async (_path: string, options?: { signal?: AbortSignal }) => {
       c.opened++;
       const body = new ReadableStream<Uint8Array>({

@@ -2,14 +2,13 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import type { ReplayAnalysis, ReplayHealth, Story, StoryPage, StorySummary } from '../../../../engines/core/contracts/replay';
 import { ApiError } from '../../api/client';
-import { browserTokenEnvironment, resolveBridge } from '../../api/token';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { useShell } from '../../shell/context';
 import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
 import type { WorkspaceProps } from '../registry';
-import { count, DEFAULT_MAX_UPLOAD, MAX_DEMO_BENIGN, parseBenign, plural, refuseUpload, utc, type UploadProgress, uploadCapture } from './model';
+import { count, DEFAULT_MAX_UPLOAD, MAX_DEMO_BENIGN, parseBenign, plural, refuseUpload, utc, type UploadProgress } from './model';
 import { ReductionTable, SeverityBadge, StoryView } from './StoryView';
 import './replay.css';
 
@@ -127,12 +126,6 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
       setLocalError(refused);
       return;
     }
-    // The same token and base the API client uses; the client has no raw-bytes upload with progress.
-    const bridge = resolveBridge(browserTokenEnvironment());
-    if (!bridge) {
-      setLocalError('No gateway token in this window; reload the page from the address `vitrine serve` printed.');
-      return;
-    }
     setLocalError(null);
     inFlight.current?.abort();
     const controller = new AbortController();
@@ -141,16 +134,13 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
     try {
       // The name is a display label only; the service drops directories and refuses control characters.
       const name = [...file.name].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20 && ch !== '\u007f').join('').slice(0, 200) || 'upload';
-      const result = await uploadCapture(
-        { apiBase: client.apiBase, token: bridge.token },
-        `${base}/api/analyze`,
-        { name, format: 'auto' },
-        file,
-        (progress) => {
+      const result = await client.upload<ReplayAnalysis>(`${base}/api/analyze`, file, {
+        query: { name, format: 'auto' },
+        onProgress: (progress) => {
           if (inFlight.current === controller) setBusy({ what: 'upload', progress });
         },
-        controller.signal,
-      );
+        signal: controller.signal,
+      });
       shown(result);
     } catch (err) {
       if (err instanceof DOMException && err.name === 'AbortError') return;

@@ -1,6 +1,5 @@
-// The Replay workspace's pure pieces: reduction figures, the host graph up to a timeline step, file names, the raw-bytes upload.
-import type { Alert, ConnectionFact, ReductionStats, ReplayAnalysis, Severity, Story } from '../../../../engines/core/contracts/replay';
-import { ApiError, buildUrl, errorFromResponse } from '../../api/client';
+// The Replay workspace's pure pieces: reduction figures, the host graph up to a timeline step, file names.
+import type { Alert, ConnectionFact, ReductionStats, Severity, Story } from '../../../../engines/core/contracts/replay';
 
 /** The service's own limit is 256 MiB; refusing larger files here saves sending them only to hear 413. */
 export const DEFAULT_MAX_UPLOAD = 256 * 1024 * 1024;
@@ -159,48 +158,8 @@ export function parseBenign(text: string, max: number): { ok: true; value: numbe
   return { ok: true, value };
 }
 
-export interface UploadTarget {
-  readonly apiBase: string;
-  readonly token: string;
-}
+export type { UploadProgress } from '../../api/client';
 
-export type UploadProgress = { readonly phase: 'uploading'; readonly fraction?: number } | { readonly phase: 'analysing' };
-
-/**
- * POSTs the capture's bytes as application/octet-stream. XMLHttpRequest, not fetch, because only it reports upload
- * progress; the answer and errors are read as the API client reads them.
- */
-export function uploadCapture(target: UploadTarget, path: string, query: Record<string, string>, body: Blob, onProgress: (p: UploadProgress) => void, signal?: AbortSignal): Promise<ReplayAnalysis> {
-  return new Promise<ReplayAnalysis>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', buildUrl(target.apiBase, path, query));
-    xhr.setRequestHeader('Authorization', `Bearer ${target.token}`);
-    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.onprogress = (e) => onProgress({ phase: 'uploading', ...(e.lengthComputable && e.total > 0 ? { fraction: e.loaded / e.total } : {}) });
-    // Every byte is sent: from here the service is analysing (its job events carry the progress).
-    xhr.upload.onload = () => onProgress({ phase: 'analysing' });
-    xhr.onerror = () => reject(new ApiError(0, 'unreachable', 'The gateway did not answer. Is `vitrine serve` (or the desktop app) still running?'));
-    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
-    xhr.onload = () => {
-      const headers = new Headers();
-      const id = xhr.getResponseHeader('x-request-id');
-      if (id) headers.set('x-request-id', id);
-      if (xhr.status < 200 || xhr.status >= 300) {
-        void errorFromResponse(new Response(xhr.responseText, { status: xhr.status, headers })).then(reject, reject);
-        return;
-      }
-      try {
-        resolve(JSON.parse(xhr.responseText) as ReplayAnalysis);
-      } catch {
-        reject(new ApiError(xhr.status, 'bad_response', 'The gateway answered with something that is not JSON.', id ?? undefined));
-      }
-    };
-    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    onProgress({ phase: 'uploading', fraction: 0 });
-    xhr.send(body);
-  });
-}
 
 /** Saves text as a file through a Blob URL (nothing inline for the CSP to object to). */
 export function downloadText(text: string, fileName: string, type: string): void {

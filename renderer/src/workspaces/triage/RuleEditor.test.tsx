@@ -24,6 +24,7 @@ function fakeClient() {
     apiBase: 'http://127.0.0.1:1',
     get: () => Promise.reject(new Error('unused')),
     open: () => Promise.reject(new Error('unused')),
+    upload: () => Promise.reject(new Error('unused')),
     post: <T,>(path: string, body: unknown): Promise<T> => {
       expect(path).toBe('/svc/petriage/api/rule/validate');
       const text = (body as { text: string }).text;

@@ -2,13 +2,12 @@
 import { useRef, useState, type DragEvent } from 'react';
 import type { TriageResult } from '../../../../engines/core/contracts/petriage';
 import { ApiError } from '../../api/client';
-import { browserTokenEnvironment, resolveBridge } from '../../api/token';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { useShell } from '../../shell/context';
 import { activeJobs } from '../../store';
 import type { WorkspaceProps } from '../registry';
-import { refuseBeforeUpload, uploadForTriage, type UploadProgress } from './model';
+import { refuseBeforeUpload, type UploadProgress } from './model';
 import { RuleEditor } from './RuleEditor';
 import { CapabilitiesPanel, DriversPanel, ExportsPanel, FamilyPanel, ImportsPanel, SectionsPanel, VerdictPanel } from './Views';
 import './triage.css';
@@ -42,19 +41,13 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
       setLocalError(refused);
       return;
     }
-    // The same token and base the API client uses; the client has no raw-bytes upload with progress.
-    const bridge = resolveBridge(browserTokenEnvironment());
-    if (!bridge) {
-      setLocalError('No gateway token in this window; reload the page from the address `vitrine serve` printed.');
-      return;
-    }
     setLocalError(null);
     inFlight.current?.abort();
     const controller = new AbortController();
     inFlight.current = controller;
     setProgress({ phase: 'uploading', fraction: 0 });
     try {
-      const result = await uploadForTriage({ apiBase: client.apiBase, token: bridge.token }, `${base}/api/analyze`, file, setProgress, controller.signal);
+      const result = await client.upload<TriageResult>(`${base}/api/analyze`, file, { onProgress: setProgress, signal: controller.signal });
       setShown({ result, fileLabel: file.name });
     } catch (err) {
       if (err instanceof DOMException && err.name === 'AbortError') return;

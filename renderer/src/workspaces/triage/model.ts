@@ -1,6 +1,7 @@
-// Pure helpers of the Triage workspace: the upload (raw bytes with progress), formatting, filters, chart scales and rule error lines.
+// Pure helpers of the Triage workspace: formatting, filters, chart scales and rule error lines.
 import type { TriageDriver, TriageImportedDll, TriageResult } from '../../../../engines/core/contracts/petriage';
-import { ApiError, buildUrl, errorFromResponse, type IssueDetail } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type IssueDetail } from '../../api/client';
 
 /** The service's upload limit (32 MiB, engines/petriage/openapi.ts MAX_UPLOAD_BYTES); checked here too so a big file is refused before it is sent. */
 export const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
@@ -15,11 +16,6 @@ export interface UploadProgress {
   readonly phase: UploadPhase;
   /** 0..1 when known. */
   readonly fraction?: number;
-}
-
-export interface UploadTarget {
-  readonly apiBase: string;
-  readonly token: string;
 }
 
 /** Size in words a person reads at a glance. */
@@ -101,42 +97,6 @@ export function ruleProblems(error: ApiError): RuleProblem[] {
   return fromDetails.length > 0 ? fromDetails : [{ line: null, issue: error.message }];
 }
 
-/**
- * POSTs the file's bytes as application/octet-stream. XMLHttpRequest, not fetch, because only it reports
- * upload progress; the answer and errors are read exactly as the API client reads them.
- */
-export function uploadForTriage(target: UploadTarget, path: string, body: Blob, onProgress: (p: UploadProgress) => void, signal?: AbortSignal): Promise<TriageResult> {
-  return new Promise<TriageResult>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', buildUrl(target.apiBase, path));
-    xhr.setRequestHeader('Authorization', `Bearer ${target.token}`);
-    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.onprogress = (e) => onProgress({ phase: 'uploading', ...(e.lengthComputable && e.total > 0 ? { fraction: e.loaded / e.total } : {}) });
-    // Every byte is sent: the service is reading and analysing now.
-    xhr.upload.onload = () => onProgress({ phase: 'analysing' });
-    xhr.onerror = () => reject(new ApiError(0, 'unreachable', 'The gateway did not answer. Is `vitrine serve` (or the desktop app) still running?'));
-    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
-    xhr.onload = () => {
-      const headers = new Headers();
-      const id = xhr.getResponseHeader('x-request-id');
-      if (id) headers.set('x-request-id', id);
-      const res = new Response(xhr.status === 204 ? null : xhr.responseText, { status: xhr.status, headers });
-      if (xhr.status < 200 || xhr.status >= 300) {
-        void errorFromResponse(res).then(reject, reject);
-        return;
-      }
-      try {
-        resolve(JSON.parse(xhr.responseText) as TriageResult);
-      } catch {
-        reject(new ApiError(xhr.status, 'bad_response', 'The gateway answered with something that is not JSON.', id ?? undefined));
-      }
-    };
-    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    onProgress({ phase: 'uploading', fraction: 0 });
-    xhr.send(body);
-  });
-}
 
 /** A section's permissions as `r-x`, from the dissector's flag names. */
 export function sectionAccess(flags: readonly string[]): string {
