@@ -5,7 +5,7 @@ import { runCommandLine, runIfMain, parsePort, UsageError, type CliResult } from
 import { VitrineError } from '../core/errors.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
-import { openMemoryStore, openStore } from '../core/store.js';
+import { openStandaloneStore } from '../core/store.js';
 import { createStandaloneApp } from './http.js';
 import { DEFAULT_KG_RELATIVE, defaultResourcesDir, listActors, loadKnowledgeGraph, VERSION } from './index.js';
 import { ASSESS_JOB, jobs, type AssessJobResult } from './jobs.js';
@@ -86,7 +86,7 @@ async function serveCommand(positionals: readonly string[], values: { kg?: strin
   const kgPath = kgPathOf(values.kg);
   loadKnowledgeGraph(kgPath); // fail before listening when the graph is bad
   const home = process.env['VITRINE_HOME'];
-  const db = home !== undefined && home !== '' ? openStore(path.join(home, 'vitrine.db'), [caseassessService]) : openMemoryStore([caseassessService]);
+  const db = openStandaloneStore([caseassessService], home);
   await serveUntilSignal({
     tool: 'caseassess',
     version: VERSION,

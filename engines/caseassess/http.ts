@@ -6,8 +6,8 @@ import { z } from 'zod';
 import type { Assessment, CaseAssessHealth, StixBundle } from '../core/contracts/caseassess.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { errorHandler, jsonBody, notFound, page, parsePagination, parseQuery, requestId, route } from '../core/http/index.js';
-import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
+import { jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { createServiceApp } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { ServiceContext } from '../core/service.js';
 import { openMemoryStore } from '../core/store.js';
@@ -133,14 +133,5 @@ export function createStandaloneApp(options: StandaloneOptions = {}): Express {
     dataDir: options.dataDir ?? '',
     resourcesDir,
   };
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
-  app.use(securityHeaders());
-  app.use(requestId());
-  app.use(hostAllowList(options.allowedHosts ?? LOOPBACK_HOSTS));
-  app.use(createRouter(ctx, options.kgPath === undefined ? {} : { kgPath: options.kgPath }));
-  app.use(notFound());
-  app.use(errorHandler());
-  return app;
+  return createServiceApp(createRouter(ctx, options.kgPath === undefined ? {} : { kgPath: options.kgPath }), options.allowedHosts);
 }

@@ -70,6 +70,11 @@ export function openMemoryStore(services: readonly StoreService[] = []): Databas
   return openStore(':memory:', services);
 }
 
+/** The store of a standalone command line: VITRINE_HOME/vitrine.db when VITRINE_HOME is set, else in memory for the process. */
+export function openStandaloneStore(services: readonly StoreService[], home: string | undefined = process.env['VITRINE_HOME']): Database {
+  return home !== undefined && home !== '' ? openStore(path.join(home, 'vitrine.db'), services) : openMemoryStore(services);
+}
+
 /** An in-memory store with one service's tables at `version`: the starting point of a migration test. */
 export function storeAtVersion(service: string, migrations: readonly Migration[], version: number): Database {
   const db = openMemoryStore();

@@ -7,7 +7,7 @@ import { VitrineError } from '../core/errors.js';
 import { serializeGbdtModel } from '../core/ml/model.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
-import { openMemoryStore, openStore } from '../core/store.js';
+import { openStandaloneStore } from '../core/store.js';
 import { analyze, MAX_FILE_BYTES, type TriageResult } from './analyze.js';
 import { DEFAULT_BENIGN, loadBenignCorpus, type BenignSource } from './benign.js';
 import { benignSamples, familySamples } from './corpus.js';
@@ -286,7 +286,7 @@ async function serveCommand(positionals: readonly string[], v: Values): Promise<
   loadModel(modelPath); // fail before listening when the model is bad
   const benign: BenignSource = v.benign === undefined ? {} : { dir: path.resolve(v.benign) };
   const home = process.env['VITRINE_HOME'];
-  const db = home !== undefined && home !== '' ? openStore(path.join(home, 'vitrine.db'), [petriageService]) : openMemoryStore([petriageService]);
+  const db = openStandaloneStore([petriageService], home);
   const enableDocs = v['enable-docs'] === true;
   await serveUntilSignal({
     tool: 'petriage',

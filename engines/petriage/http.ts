@@ -4,8 +4,8 @@ import type { Database } from 'better-sqlite3';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { errorHandler, jsonBody, notFound, parseBody, requestId, route } from '../core/http/index.js';
-import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
+import { jsonBody, parseBody, route } from '../core/http/index.js';
+import { createServiceApp } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { ServiceContext } from '../core/service.js';
 import { openMemoryStore } from '../core/store.js';
@@ -164,14 +164,5 @@ export function createStandaloneApp(options: StandaloneOptions = {}): Express {
     dataDir: options.dataDir ?? '',
     resourcesDir: options.resourcesDir ?? defaultResourcesDir(),
   };
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
-  app.use(securityHeaders());
-  app.use(requestId());
-  app.use(hostAllowList(options.allowedHosts ?? LOOPBACK_HOSTS));
-  app.use(createRouter(ctx, options));
-  app.use(notFound());
-  app.use(errorHandler());
-  return app;
+  return createServiceApp(createRouter(ctx, options), options.allowedHosts);
 }

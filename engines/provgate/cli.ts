@@ -6,7 +6,7 @@ import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from
 import { VitrineError } from '../core/errors.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
-import { openMemoryStore, openStore } from '../core/store.js';
+import { openStandaloneStore } from '../core/store.js';
 import { eventProblem } from './collect.js';
 import { intotoStatements, opaInput } from './export.js';
 import { isMalformed, signEvent, verifyEnvelope, type Envelope, type LoadedEnvelope, type StageEvent, type TrustedKey, type TrustedKeys } from './envelope.js';
@@ -365,7 +365,7 @@ async function serveCommand(positionals: readonly string[], values: Values): Pro
   const trusted = trustedFromEnv();
   if (trusted.size === 0 && values.demo !== true) throw new UsageError('no trusted key: set GATE_PUBKEY (and GATE_KEYID), or pass --demo to trust the public demo key');
   const home = process.env['VITRINE_HOME'];
-  const db = home !== undefined && home !== '' ? openStore(path.join(home, 'vitrine.db'), [provgateService]) : openMemoryStore([provgateService]);
+  const db = openStandaloneStore([provgateService], home);
   await serveUntilSignal({
     tool: 'provgate',
     version: VERSION,

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { errorHandler, jsonBody, notFound, page, parsePagination, parseQuery, requestId, route } from '../core/http/index.js';
-import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
+import { jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { createServiceApp } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { ServiceContext } from '../core/service.js';
 import { openMemoryStore } from '../core/store.js';
@@ -201,14 +201,5 @@ export function createStandaloneApp(options: StandaloneOptions = {}): Express {
     dataDir: options.dataDir ?? '',
     resourcesDir: options.resourcesDir ?? defaultResourcesDir(),
   };
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
-  app.use(securityHeaders());
-  app.use(requestId());
-  app.use(hostAllowList(options.allowedHosts ?? LOOPBACK_HOSTS));
-  app.use(createRouter(ctx, { ...(options.trusted === undefined ? {} : { trusted: options.trusted }), ...(options.trustDemo === undefined ? {} : { trustDemo: options.trustDemo }) }));
-  app.use(notFound());
-  app.use(errorHandler());
-  return app;
+  return createServiceApp(createRouter(ctx, { ...(options.trusted === undefined ? {} : { trusted: options.trusted }), ...(options.trustDemo === undefined ? {} : { trustDemo: options.trustDemo }) }), options.allowedHosts);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
-import { openMemoryStore, openStore } from '../core/store.js';
+import { openStandaloneStore } from '../core/store.js';
 import { createStandaloneApp } from './http.js';
 import { DEFAULT_INDICATORS_RELATIVE, defaultResourcesDir, demo, loadIndicators, MAX_BENIGN_FLOWS, VERSION } from './index.js';
 import { ANALYZE_JOB, jobs } from './jobs.js';
@@ -96,7 +96,7 @@ async function serveCommand(positionals: readonly string[], values: Values): Pro
   const indicatorsPath = indicatorsPathOf(values.indicators);
   loadIndicators(indicatorsPath); // fail before listening when the list cannot be read
   const home = process.env['VITRINE_HOME'];
-  const db = home !== undefined && home !== '' ? openStore(path.join(home, 'vitrine.db'), [replayService]) : openMemoryStore([replayService]);
+  const db = openStandaloneStore([replayService], home);
   await serveUntilSignal({
     tool: 'replay',
     version: VERSION,

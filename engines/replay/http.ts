@@ -8,8 +8,8 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { errorHandler, notFound, page, parsePagination, parseQuery, requestId, route } from '../core/http/index.js';
-import { hostAllowList, LOOPBACK_HOSTS, securityHeaders } from '../core/http/security.js';
+import { page, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { createServiceApp } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { ServiceContext } from '../core/service.js';
 import { openMemoryStore } from '../core/store.js';
@@ -259,20 +259,12 @@ export function createStandaloneApp(options: StandaloneOptions = {}): Express {
     dataDir: options.dataDir ?? '',
     resourcesDir,
   };
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
-  app.use(securityHeaders());
-  app.use(requestId());
-  app.use(hostAllowList(options.allowedHosts ?? LOOPBACK_HOSTS));
-  app.use(
+  return createServiceApp(
     createRouter(ctx, {
       ...(options.indicatorsPath !== undefined ? { indicatorsPath: options.indicatorsPath } : {}),
       ...(options.maxUploadBytes !== undefined ? { maxUploadBytes: options.maxUploadBytes } : {}),
       ...(options.uploadDir !== undefined ? { uploadDir: options.uploadDir } : {}),
     }),
+    options.allowedHosts,
   );
-  app.use(notFound());
-  app.use(errorHandler());
-  return app;
 }

@@ -1,10 +1,11 @@
 // Starting a loopback HTTP server: refuses a non-loopback bind unless explicitly allowed.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import { VitrineError } from '../errors.js';
 import { UsageError } from '../cli.js';
-import { isLoopbackHost, LOOPBACK_HOSTS } from './security.js';
+import { errorHandler, notFound, requestId } from './index.js';
+import { hostAllowList, isLoopbackHost, LOOPBACK_HOSTS, securityHeaders } from './security.js';
 
 export interface ListenOptions {
   readonly host?: string;
@@ -90,4 +91,18 @@ export async function serveUntilSignal(options: ServeOptions): Promise<void> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/** The app every standalone `X serve` runs: hardening, request ids, the Host allow-list, the service's router at the root, the one error shape. */
+export function createServiceApp(router: Router, allowedHosts: readonly string[] = LOOPBACK_HOSTS): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(securityHeaders());
+  app.use(requestId());
+  app.use(hostAllowList(allowedHosts));
+  app.use(router);
+  app.use(notFound());
+  app.use(errorHandler());
+  return app;
 }
