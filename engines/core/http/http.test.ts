@@ -38,6 +38,10 @@ function buildApp(): express.Express {
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // What a mounted service would see of the credentials.
+  app.get('/seen', (req, res) => {
+    res.json({ authorization: req.headers.authorization ?? null, alternate: req.headers['x-vitrine-token'] ?? null });
+  });
   const items = Array.from({ length: 120 }, (_, i) => ({ n: i }));
   app.get('/items', (req, res) => {
     res.json(pageOf(items, parsePagination(req)));
@@ -366,6 +370,20 @@ describe('bearer token', () => {
     expect((await fetch(`${server.url}/items`, { headers: auth })).status).toBe(200);
     // Exemption is by exact path: a lookalike is not exempt.
     expect((await fetch(`${server.url}/health/x`)).status).toBe(401);
+  });
+
+  it('accepts the token as X-Vitrine-Token, judges by it alone, and passes Authorization through untouched', async () => {
+    const viaHeader = await fetch(`${server.url}/seen`, { headers: { 'X-Vitrine-Token': TOKEN, Authorization: 'Bearer user-jwt' } });
+    expect(viaHeader.status).toBe(200);
+    expect(await viaHeader.json()).toEqual({ authorization: 'Bearer user-jwt', alternate: null });
+    // A wrong X-Vitrine-Token fails even beside a right Authorization: one credential decides.
+    const mixed = await fetch(`${server.url}/seen`, { headers: { 'X-Vitrine-Token': 'wrong', Authorization: `Bearer ${TOKEN}` } });
+    expect(mixed.status).toBe(401);
+  });
+
+  it('never hands the checked token to the route behind it', async () => {
+    const res = await fetch(`${server.url}/seen`, { headers: auth });
+    expect(await res.json()).toEqual({ authorization: null, alternate: null });
   });
 
   it('compares secrets exactly', () => {

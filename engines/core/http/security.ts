@@ -43,18 +43,33 @@ export function secretsEqual(a: string, b: string): boolean {
 }
 
 /** Requires `Authorization: Bearer <token>` (401 otherwise); `exempt` paths (exact, relative to the mount) pass. */
+/**
+ * Header that may carry the gateway's token instead of `Authorization`, so that `Authorization` stays free for a
+ * service's own user token (pkgscan's JWT). Either works; a request that sends this header is judged by it alone.
+ */
+export const GATEWAY_TOKEN_HEADER = 'x-vitrine-token';
+
+/**
+ * Requires the token as `Authorization: Bearer <token>` or as X-Vitrine-Token. Once checked, the header that
+ * carried it is removed from the request, so nothing downstream (a mounted service, a log) ever sees the secret.
+ */
 export function requireBearer(token: string, exempt: readonly string[] = []): RequestHandler {
   return (req, _res, next) => {
     if (exempt.includes(req.path)) {
       next();
       return;
     }
+    const alternate = req.headers[GATEWAY_TOKEN_HEADER];
     const header = req.headers.authorization;
-    const given = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
+    let given: string | undefined;
+    if (alternate !== undefined) given = typeof alternate === 'string' ? alternate.trim() : undefined;
+    else given = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
     if (given === undefined || !secretsEqual(given, token)) {
       next(new VitrineError('unauthorized', 'missing or invalid token'));
       return;
     }
+    if (alternate !== undefined) delete req.headers[GATEWAY_TOKEN_HEADER];
+    else delete req.headers.authorization;
     next();
   };
 }

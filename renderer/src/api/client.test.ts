@@ -23,6 +23,22 @@ describe('createApiClient', () => {
     expect(init?.credentials).toBe('omit');
   });
 
+  it('with a user token, sends it as Authorization and the gateway token as X-Vitrine-Token; cookies only when asked', async () => {
+    const fetchImpl = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => json(200, { id: 'u1' }));
+    const client = createApiClient(bridge, fetchImpl);
+    await client.patch('/svc/pkgscan/api/v1/users/u1', { active: false }, { userToken: 'jwt.a.b', withCredentials: true });
+    const [, init] = fetchImpl.mock.calls[0]!;
+    const headers = init?.headers as Record<string, string>;
+    expect(init?.method).toBe('PATCH');
+    expect(headers['Authorization']).toBe('Bearer jwt.a.b');
+    expect(headers['X-Vitrine-Token']).toBe('tok_0123456789abcdef');
+    expect(init?.credentials).toBe('same-origin');
+    await client.delete('/svc/pkgscan/api/v1/x');
+    await client.put('/svc/pkgscan/api/v1/policies/p1', { name: 'p' });
+    expect(fetchImpl.mock.calls.map((c) => c[1]?.method)).toEqual(['PATCH', 'DELETE', 'PUT']);
+    expect((fetchImpl.mock.calls[1]![1]?.headers as Record<string, string>)['X-Vitrine-Token']).toBeUndefined();
+  });
+
   it('posts a JSON body with a query string', async () => {
     const fetchImpl = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => json(200, { leading: {} }));
     const client = createApiClient(bridge, fetchImpl);

@@ -37,12 +37,22 @@ export type Query = Readonly<Record<string, string | number | boolean | undefine
 export interface RequestOptions {
   readonly query?: Query;
   readonly signal?: AbortSignal;
+  /**
+   * A service's own bearer token (pkgscan's user JWT): sent as `Authorization`, and the gateway token then travels
+   * as X-Vitrine-Token, which the gateway checks and removes before the service sees the request.
+   */
+  readonly userToken?: string;
+  /** Send and accept same-origin cookies (pkgscan's httpOnly refresh cookie); omitted otherwise. */
+  readonly withCredentials?: boolean;
 }
 
 export interface ApiClient {
   readonly apiBase: string;
   get<T>(path: string, options?: RequestOptions): Promise<T>;
   post<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
+  put<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
+  patch<T>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
+  delete<T>(path: string, options?: RequestOptions): Promise<T>;
   /** The raw response of a successful call (for streams); errors are thrown as ApiError like the others. */
   open(path: string, options?: RequestOptions & { readonly accept?: string }): Promise<Response>;
   /** POSTs raw bytes (application/octet-stream) with upload progress; the JSON answer and errors read as above. */
@@ -105,8 +115,12 @@ export function buildUrl(apiBase: string, path: string, query?: Query): string {
 
 export function createApiClient(bridge: RendererBridge, fetchImpl: typeof fetch = (...a) => globalThis.fetch(...a)): ApiClient {
   async function send(method: string, path: string, options: RequestOptions & { body?: unknown; accept?: string } = {}): Promise<Response> {
-    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', Authorization: `Bearer ${bridge.token}` };
-    const init: RequestInit = { method, headers, cache: 'no-store', credentials: 'omit' };
+    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json' };
+    if (options.userToken !== undefined) {
+      headers['X-Vitrine-Token'] = bridge.token;
+      headers['Authorization'] = `Bearer ${options.userToken}`;
+    } else headers['Authorization'] = `Bearer ${bridge.token}`;
+    const init: RequestInit = { method, headers, cache: 'no-store', credentials: options.withCredentials === true ? 'same-origin' : 'omit' };
     if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(options.body);
@@ -136,6 +150,9 @@ export function createApiClient(bridge: RendererBridge, fetchImpl: typeof fetch 
     apiBase: bridge.apiBase,
     get: async <T>(path: string, options?: RequestOptions) => json<T>(await send('GET', path, options)),
     post: async <T>(path: string, body: unknown, options?: RequestOptions) => json<T>(await send('POST', path, { ...options, body })),
+    put: async <T>(path: string, body: unknown, options?: RequestOptions) => json<T>(await send('PUT', path, { ...options, body })),
+    patch: async <T>(path: string, body: unknown, options?: RequestOptions) => json<T>(await send('PATCH', path, { ...options, body })),
+    delete: async <T>(path: string, options?: RequestOptions) => json<T>(await send('DELETE', path, options)),
     open: (path, options) => send('GET', path, options),
     upload: <T>(path: string, body: Blob, options: UploadOptions = {}) => upload<T>(bridge, path, body, options),
   };

@@ -20,6 +20,9 @@ function fakeClient(routes: Record<string, () => unknown>, events = ''): ApiClie
       return r() as T;
     },
     post: async <T,>() => ({}) as T,
+    put: async <T,>() => ({}) as T,
+    patch: async <T,>() => ({}) as T,
+    delete: async <T,>() => ({}) as T,
     upload: () => Promise.reject(new Error('unused')),
     open: async (_path: string, options?: { signal?: AbortSignal }) => {
       c.opened++;

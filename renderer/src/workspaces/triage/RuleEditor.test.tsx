@@ -25,6 +25,9 @@ function fakeClient() {
     get: () => Promise.reject(new Error('unused')),
     open: () => Promise.reject(new Error('unused')),
     upload: () => Promise.reject(new Error('unused')),
+    put: () => Promise.reject(new Error('unused')),
+    patch: () => Promise.reject(new Error('unused')),
+    delete: () => Promise.reject(new Error('unused')),
     post: <T,>(path: string, body: unknown): Promise<T> => {
       expect(path).toBe('/svc/petriage/api/rule/validate');
       const text = (body as { text: string }).text;
