@@ -3,9 +3,9 @@ import { VitrineError } from '../core/errors.js';
 import { pep503 } from '../core/manifests/index.js';
 import type { Finding, NodeKind, ProvenanceGraph } from './graph.js';
 import { pathLabels } from './graph.js';
+import type { BlastRadius, LayerBlast, OriginStory } from '../core/contracts/provgate.js';
 
-/** Downstream node ids grouped by kind. */
-export type BlastRadius = Partial<Record<NodeKind, string[]>>;
+export type { BlastRadius, LayerBlast, OriginStory } from '../core/contracts/provgate.js';
 
 /** `blast_radius`: every node downstream of `id`, grouped by kind (ids sorted). */
 export function blastRadius(graph: ProvenanceGraph, id: string): BlastRadius {
@@ -21,16 +21,6 @@ export function blastRadius(graph: ProvenanceGraph, id: string): BlastRadius {
 
 function labelsOf(graph: ProvenanceGraph, ids: readonly string[] | undefined): string[] {
   return [...new Set((ids ?? []).map((id) => graph.nodes.get(id)?.label ?? id))].sort();
-}
-
-export interface LayerBlast {
-  /** The layers the prefix matched (digests). */
-  readonly layers: string[];
-  readonly images: string[];
-  readonly services: string[];
-  readonly containers: string[];
-  /** The same, by node id and kind. */
-  readonly ids: BlastRadius;
 }
 
 /** `layer_blast_radius`: the images, services and containers that inherit every layer whose digest starts with the prefix. */
@@ -53,19 +43,6 @@ export function layerBlastRadius(graph: ProvenanceGraph, prefix: string): LayerB
     containers: labelsOf(graph, ids.container),
     ids,
   };
-}
-
-export interface OriginStory {
-  readonly finding: { readonly id: string; readonly cve: string | null; readonly severity: string; readonly title: string; readonly source: string; readonly reachable: boolean | null };
-  readonly dependency: { readonly name: string; readonly version: string; readonly purl: string } | null;
-  /** The commit that introduced the dependency (newest introducer), or null when no commit event names it. */
-  readonly introducedBy: { readonly sha: string; readonly pr: number | null; readonly author: string | null; readonly timestamp: string | null; readonly subject: string | null } | null;
-  /** Graph path from the commit to the finding's node (`kind:label`). */
-  readonly path: string[];
-  readonly pathIds: string[];
-  /** Builds whose images ship the dependency. */
-  readonly builds: string[];
-  readonly blastRadius: { readonly images: string[]; readonly services: string[]; readonly containers: string[] };
 }
 
 function matches(graph: ProvenanceGraph, f: Finding, q: string): boolean {

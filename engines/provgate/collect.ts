@@ -11,30 +11,13 @@ import {
   type SastPayload,
   type ScanFinding,
   type ScanPayload,
-  type Severity,
   type Stage,
 } from './events.js';
 import { nodeId, ProvenanceGraph, type GraphNode } from './graph.js';
 import { makePurl, parsePurl, purlIdentity } from './purl.js';
+import type { Rejection, UnattributedFinding } from '../core/contracts/provgate.js';
 
-/** An envelope the collector refused, and why (our words; never the envelope's content). */
-export interface Rejection {
-  readonly index: number;
-  readonly reason: string;
-}
-
-/** A scanner finding whose package matches no node of the graph: kept, never dropped (rule unattributed_finding). */
-export interface UnattributedFinding {
-  readonly id: string;
-  readonly cve: string;
-  readonly package: string;
-  readonly version: string;
-  readonly ecosystem: string | null;
-  readonly purl: string | null;
-  readonly source: string;
-  readonly severity: Severity;
-  readonly title: string;
-}
+export type { Rejection, UnattributedFinding } from '../core/contracts/provgate.js';
 
 /** What collection produced: the graph, rejected envelopes, stages seen, unattributed findings, runtime facts. */
 export interface CollectResult {

@@ -1,14 +1,16 @@
 // The stage payloads the gate consumes (commit, build, scan, sast): zod schemas, types and the severity scale.
 import { z } from 'zod';
 
-export const STAGES = ['commit', 'build', 'scan', 'sast'] as const;
-export type Stage = (typeof STAGES)[number];
+import type { Severity, Stage } from '../core/contracts/provgate.js';
+
+export type { Severity, Stage } from '../core/contracts/provgate.js';
+
+export const STAGES = ['commit', 'build', 'scan', 'sast'] as const satisfies readonly Stage[];
 
 /** Stages whose absence blocks the gate (sast is optional: not every pipeline runs a static analyser). */
 export const REQUIRED_STAGES: readonly Stage[] = ['commit', 'build', 'scan'];
 
-export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const satisfies readonly Severity[];
 
 export function severityRank(s: Severity): number {
   return SEVERITIES.indexOf(s);

@@ -1,43 +1,15 @@
 // The provenance graph: content-addressed nodes from commit to container, typed edges that only point downstream, and findings on nodes.
 import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
-import type { Severity } from './events.js';
+import type { EdgeRel, Finding, GraphEdge, GraphNode, NodeKind } from '../core/contracts/provgate.js';
+
+export type { EdgeRel, Finding, GraphEdge, GraphNode, NodeKind } from '../core/contracts/provgate.js';
 
 /** Node kinds, upstream to downstream. */
-export const NODE_KINDS = ['commit', 'file', 'dependency', 'build', 'layer', 'image', 'service', 'container'] as const;
-export type NodeKind = (typeof NODE_KINDS)[number];
+export const NODE_KINDS = ['commit', 'file', 'dependency', 'build', 'layer', 'image', 'service', 'container'] as const satisfies readonly NodeKind[];
 
 /** Every edge goes from a lower rank to a higher one, so the graph cannot have a cycle. */
 const RANK: Readonly<Record<NodeKind, number>> = { commit: 0, file: 1, dependency: 1, build: 2, layer: 2, image: 3, service: 4, container: 5 };
-
-export type EdgeRel = 'modifies' | 'introduced' | 'built' | 'installed_in' | 'layer_of' | 'produced' | 'deployed_as' | 'runs';
-
-export interface GraphNode {
-  readonly id: string;
-  readonly kind: NodeKind;
-  readonly label: string;
-  readonly attrs: Record<string, unknown>;
-}
-
-export interface GraphEdge {
-  readonly from: string;
-  readonly to: string;
-  readonly rel: EdgeRel;
-}
-
-/** Where a finding came from: a scanner (trivy, grype, osv), sast, or the malicious-package scorer. */
-export interface Finding {
-  readonly id: string;
-  readonly nodeId: string;
-  readonly source: string;
-  readonly severity: Severity;
-  readonly title: string;
-  /** Vulnerability id for scanner findings. */
-  readonly cve: string | null;
-  /** True, false, or null when unknown (no runtime or static evidence). */
-  reachable: boolean | null;
-  readonly evidence: string[];
-}
 
 /** A content-addressed node id: the kind and the first 128 bits of the SHA-256 of the identity's canonical JSON. */
 export function nodeId(kind: NodeKind, identity: unknown): string {

@@ -1,8 +1,13 @@
 // The HTTP contract: /healthz, POST /v1/gate (422 on malformed envelopes), demo runs, stored runs with graph, backtrack, blast and Cypher.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, type Listening } from '../core/http/server.js';
+import { createServiceApp, listen, type Listening } from '../core/http/server.js';
+import { InProcessRunner } from '../core/jobs/in-process.js';
+import { openMemoryStore } from '../core/store.js';
+import { defaultResourcesDir } from './index.js';
+import { jobs } from './jobs.js';
+import { provgateService } from './service.js';
 import { envelopeToJson, trustedKeyOf } from './envelope.js';
-import { createStandaloneApp } from './http.js';
+import { createRouter, createStandaloneApp } from './http.js';
 import { generateKeyPair, signingKeyFromPem } from './keys.js';
 import { DEMO_BASE_LAYER, scenarioEnvelopes } from './synth.js';
 
@@ -152,5 +157,22 @@ describe('provgate HTTP API', () => {
     expect((await fetch(`${server.url}/v1/runs/${id}/blast?layer=zzzz`)).status).toBe(400);
     expect((await fetch(`${server.url}/v1/runs?limit=0`)).status).toBe(400);
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+  });
+});
+
+describe('provgate mounted as the gateway mounts it (no explorer option)', () => {
+  it('GET / answers a JSON pointer to the Lineage workspace, and the explorer files are not served', async () => {
+    const ctx = { jobs: new InProcessRunner(jobs), db: openMemoryStore([provgateService]), dataDir: '', resourcesDir: defaultResourcesDir() };
+    const mounted = await listen(createServiceApp(createRouter(ctx, { trusted: new Map() })), { port: 0 });
+    try {
+      const res = await fetch(`${mounted.url}/`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/application\/json/);
+      expect(await res.json()).toMatchObject({ service: 'provgate', ui: 'the Lineage workspace of the workstation' });
+      expect((await fetch(`${mounted.url}/explorer.js`)).status).toBe(404);
+      expect((await fetch(`${mounted.url}/healthz`)).status).toBe(200);
+    } finally {
+      await mounted.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { createServiceApp } from '../core/http/server.js';
+import type { BacktrackBody, GateSummary, ProvgateHealth, RunDetail, RunGraph, RunPage } from '../core/contracts/provgate.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { ServiceContext } from '../core/service.js';
 import { openMemoryStore } from '../core/store.js';
@@ -30,6 +31,12 @@ export interface RouterOptions {
   readonly trusted?: TrustedKeys;
   /** Also trust the public HMAC demo key (demos only). */
   readonly trustDemo?: boolean;
+  /**
+   * Serve the standalone lineage explorer at GET / (only `provgate serve` does). Under the gateway the workstation's UI
+   * is the renderer's Lineage workspace: the explorer's own calls carry no gateway token, so there GET / answers a JSON
+   * pointer instead of a page that could not work.
+   */
+  readonly explorer?: boolean;
 }
 
 /** The explorer loads only its own files and calls only this API; nothing frames it. Cytoscape injects one stylesheet of its own, hence inline styles. */
@@ -60,7 +67,7 @@ function isGateResult(value: unknown): value is GateJobResult {
 }
 
 /** What POST /v1/gate and /v1/demo answer: the run's list item (run id, verdict, counts) and the decision. */
-function summary(item: RunListItem, result: GateJobResult): Record<string, unknown> {
+function summary(item: RunListItem, result: GateJobResult): GateSummary {
   return { ...item, decision: result.decision, ...(result.expected === undefined ? {} : { expected: result.expected }) };
 }
 
@@ -104,19 +111,25 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       if (err) next(new VitrineError('not_found', 'explorer file missing'));
     });
   };
-  router.get('/', (req, res, next) => {
-    if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
-      res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
-      return;
-    }
-    sendFile(path.join(explorerDir, 'index.html'))(req, res, next);
-  });
-  router.get('/explorer.js', sendFile(path.join(explorerDir, 'explorer.js')));
-  router.get('/explorer.css', sendFile(path.join(explorerDir, 'explorer.css')));
-  router.get('/cytoscape.min.js', (req, res, next) => sendFile(cytoscapeFile())(req, res, next));
+  if (options.explorer === true) {
+    router.get('/', (req, res, next) => {
+      if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
+        res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
+        return;
+      }
+      sendFile(path.join(explorerDir, 'index.html'))(req, res, next);
+    });
+    router.get('/explorer.js', sendFile(path.join(explorerDir, 'explorer.js')));
+    router.get('/explorer.css', sendFile(path.join(explorerDir, 'explorer.css')));
+    router.get('/cytoscape.min.js', (req, res, next) => sendFile(cytoscapeFile())(req, res, next));
+  } else {
+    router.get('/', (_req, res) => {
+      res.json({ service: 'provgate', ui: 'the Lineage workspace of the workstation', api: 'v1/', docs: 'docs/' });
+    });
+  }
 
   router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', service: 'provgate', version: VERSION, trustedKeys: trusted.size, ...(trustProblem === null ? {} : { trustProblem }) });
+    res.json({ status: 'ok', service: 'provgate', version: VERSION, trustedKeys: trusted.size, ...(trustProblem === null ? {} : { trustProblem }) } satisfies ProvgateHealth);
   });
 
   router.post(
@@ -148,24 +161,24 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   router.get('/v1/runs', (req, res) => {
     const p = parsePagination(req);
     const { items, total } = listRuns(ctx.db, p);
-    res.json(page(items, total, p));
+    res.json(page(items, total, p) satisfies RunPage);
   });
 
   router.get('/v1/runs/:run', (req, res) => {
     const run = storedRun(req);
     const { graph: _graph, ...rest } = run;
-    res.json(rest);
+    res.json(rest satisfies RunDetail);
   });
 
   router.get('/v1/runs/:run/graph', (req, res) => {
     const run = storedRun(req);
-    res.json({ ...run.graph, decision: run.decision });
+    res.json({ ...run.graph, decision: run.decision } satisfies RunGraph);
   });
 
   router.get('/v1/runs/:run/backtrack', (req, res) => {
     const { q } = parseQuery(backtrackQuery, req);
     const run = storedRun(req);
-    res.json({ query: q, stories: originStory(graphFromDocument(run.graph), q) });
+    res.json({ query: q, stories: originStory(graphFromDocument(run.graph), q) } satisfies BacktrackBody);
   });
 
   router.get('/v1/runs/:run/blast', (req, res) => {
@@ -201,5 +214,8 @@ export function createStandaloneApp(options: StandaloneOptions = {}): Express {
     dataDir: options.dataDir ?? '',
     resourcesDir: options.resourcesDir ?? defaultResourcesDir(),
   };
-  return createServiceApp(createRouter(ctx, { ...(options.trusted === undefined ? {} : { trusted: options.trusted }), ...(options.trustDemo === undefined ? {} : { trustDemo: options.trustDemo }) }), options.allowedHosts);
+  return createServiceApp(
+    createRouter(ctx, { explorer: true, ...(options.trusted === undefined ? {} : { trusted: options.trusted }), ...(options.trustDemo === undefined ? {} : { trustDemo: options.trustDemo }) }),
+    options.allowedHosts,
+  );
 }

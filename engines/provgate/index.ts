@@ -3,13 +3,16 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toCypher, type CypherNode, type CypherEdge, type CypherScalar, type CypherValue } from '../core/cypher.js';
-import { collect, missingStages, type CollectResult, type Rejection, type UnattributedFinding } from './collect.js';
+import { collect, missingStages, type CollectResult } from './collect.js';
 import type { LoadedEnvelope, TrustedKeys } from './envelope.js';
 import { enrichReachability, enrichScorer, type DependencyScorer } from './enrich.js';
 import { enrichAdvisories, type OsvIndex } from './osv.js';
 import { enrichStaticReachability, type ReachReport } from './reach.js';
-import { ProvenanceGraph, type Finding, type GraphEdge, type GraphNode } from './graph.js';
+import { ProvenanceGraph, type GraphEdge, type GraphNode } from './graph.js';
 import { evaluate, type Decision } from './policy.js';
+import type { GraphDocument } from '../core/contracts/provgate.js';
+
+export type { GraphDocument } from '../core/contracts/provgate.js';
 
 export const VERSION = '0.1.0';
 
@@ -48,19 +51,6 @@ export function run(envelopes: Iterable<LoadedEnvelope>, trusted: TrustedKeys, s
   enrichReachability(result);
   if (options.reach) enrichStaticReachability(result, options.reach);
   return { result, decision: evaluate(result) };
-}
-
-/** The graph document: nodes, edges, findings (with unattributed ones), rejections, stages, and the decision when given. */
-export interface GraphDocument {
-  readonly nodes: readonly GraphNode[];
-  readonly edges: readonly GraphEdge[];
-  readonly findings: readonly Finding[];
-  readonly unattributed: readonly UnattributedFinding[];
-  readonly rejected: readonly Rejection[];
-  readonly stagesSeen: readonly string[];
-  readonly missingStages: readonly string[];
-  readonly stats: { readonly nodes: number; readonly edges: number; readonly findings: number };
-  readonly decision?: Decision;
 }
 
 /** Edges in a stable order (by from, to, rel), whatever order the events came in. */

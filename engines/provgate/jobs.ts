@@ -10,7 +10,7 @@ import { staticReachability, type ReachReport } from './reach.js';
 import { demoTrust, trustedFromJson, type TrustedKeysJson } from './keys.js';
 import { TyposquatScorer, type DependencyScorer } from './enrich.js';
 import { loadOsv, type OsvIndex } from './osv.js';
-import { prComment, type Decision } from './policy.js';
+import { prComment, type Decision, type Verdict } from './policy.js';
 import { demoScorer, EXPECTED_VERDICTS, SCENARIOS, scenarioEnvelopes, type ScenarioName } from './synth.js';
 
 export const GATE_JOB = 'provgate.gate';
@@ -45,7 +45,7 @@ export interface GateJobResult {
   readonly envelopes: number;
   /** Set by the demo job: the scenario and the verdict it must produce. */
   readonly scenario?: ScenarioName;
-  readonly expected?: string;
+  readonly expected?: Verdict;
 }
 
 function checkCancelled(ctx: JobContext): void {

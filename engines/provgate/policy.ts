@@ -2,31 +2,15 @@
 import { missingStages, type CollectResult } from './collect.js';
 import { SCANNERS, severityRank, type Severity } from './events.js';
 import { pathLabels, type Finding } from './graph.js';
+import type { Decision, Reason, Verdict } from '../core/contracts/provgate.js';
+
+export type { Decision, Reason, Verdict } from '../core/contracts/provgate.js';
 
 /** Verdicts, least strict first: the decision is the strictest any rule produced (pass when none). */
-export const VERDICTS = ['pass', 'warn', 'block'] as const;
-export type Verdict = (typeof VERDICTS)[number];
+export const VERDICTS = ['pass', 'warn', 'block'] as const satisfies readonly Verdict[];
 
 export function verdictRank(v: Verdict): number {
   return VERDICTS.indexOf(v);
-}
-
-/** One reason of a decision. `path` names the graph path (`kind:label`, origin first); `pathIds` the same nodes by id. */
-export interface Reason {
-  readonly rule: string;
-  readonly verdict: Verdict;
-  readonly message: string;
-  readonly finding?: string;
-  readonly severity?: Severity;
-  readonly reachable?: boolean | null;
-  readonly evidence?: readonly string[];
-  readonly path: readonly string[];
-  readonly pathIds: readonly string[];
-}
-
-export interface Decision {
-  readonly verdict: Verdict;
-  readonly reasons: readonly Reason[];
 }
 
 export type RuleOutput = Omit<Reason, 'rule'>;

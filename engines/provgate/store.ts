@@ -4,6 +4,9 @@ import type { Database } from 'better-sqlite3';
 import type { Migration } from '../core/service.js';
 import type { GraphDocument } from './index.js';
 import type { Decision, Verdict } from './policy.js';
+import type { RunDetail, RunListItem } from '../core/contracts/provgate.js';
+
+export type { RunListItem } from '../core/contracts/provgate.js';
 
 export const migrations: readonly Migration[] = [
   {
@@ -34,30 +37,9 @@ export const migrations: readonly Migration[] = [
   },
 ];
 
-/** One item of GET /v1/runs (the spec leaves its shape open; this is ours). */
-export interface RunListItem {
-  readonly runId: string;
-  readonly createdAt: string;
-  readonly source: 'gate' | 'demo';
-  readonly scenario: string | null;
-  readonly verdict: Verdict;
-  readonly reasons: number;
-  readonly blocks: number;
-  readonly warns: number;
-  readonly envelopes: number;
-  readonly rejected: number;
-  readonly nodes: number;
-  readonly edges: number;
-  readonly findings: number;
-  /** SHA-256 of the submitted envelope list's canonical JSON (null for demo runs). */
-  readonly envelopesSha256: string | null;
-}
-
 /** A stored run: its list item, the graph document (with the decision) and the PR comment. */
-export interface StoredRun extends RunListItem {
+export interface StoredRun extends RunDetail {
   readonly graph: GraphDocument;
-  readonly decision: Decision;
-  readonly comment: string;
 }
 
 interface Row {

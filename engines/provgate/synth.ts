@@ -5,10 +5,12 @@ import type { BuildPayload, CommitPayload, ScanPayload } from './events.js';
 import { TyposquatScorer } from './enrich.js';
 import { DEMO_SIGNING_KEY } from './keys.js';
 import type { Verdict } from './policy.js';
+import type { ScenarioName } from '../core/contracts/provgate.js';
+
+export type { ScenarioName } from '../core/contracts/provgate.js';
 import { makePurl } from './purl.js';
 
-export const SCENARIOS = ['clean', 'malicious-dep', 'cve-origin', 'unreachable', 'tampered', 'unsigned-missing'] as const;
-export type ScenarioName = (typeof SCENARIOS)[number];
+export const SCENARIOS = ['clean', 'malicious-dep', 'cve-origin', 'unreachable', 'tampered', 'unsigned-missing'] as const satisfies readonly ScenarioName[];
 
 /** The verdict each scenario must produce (what `demo` checks). */
 export const EXPECTED_VERDICTS: Readonly<Record<ScenarioName, Verdict>> = {
