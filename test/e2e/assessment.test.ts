@@ -1,97 +1,34 @@
 // Browser end-to-end: the real workstation in-process (gateway + caseassess), the built renderer in Debian's Chromium via playwright-core.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkstation, type Workstation } from '../../main/headless.js';
-import { REPO_ROOT } from '../corpora.js';
-
-const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const REQUIRED = process.env['VITRINE_REQUIRE_E2E'] === '1';
-/** Screenshots land here for a person to look at; they are not compared. */
-const SHOTS = path.join(os.tmpdir(), 'vitrine-e2e');
-const BUILT_INDEX = path.join(REPO_ROOT, 'dist', 'renderer', 'index.html');
+import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
 
 const ICD_WORDS = ['almost no chance', 'very unlikely', 'unlikely', 'roughly even chance', 'likely', 'very likely', 'almost certain'];
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
+describe.skipIf(!browserSuiteRuns())('Assessment workspace in Chromium', () => {
+  let session: BrowserSession;
 
-/** Builds the renderer when there is no build or a renderer source is newer than it. */
-function ensureRendererBuilt(): void {
-  if (existsSync(BUILT_INDEX) && statSync(BUILT_INDEX).mtimeMs >= newestMtime(path.join(REPO_ROOT, 'renderer'))) return;
-  const vite = path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO_ROOT, stdio: 'inherit' });
-}
-
-if (!HAVE_CHROMIUM && REQUIRED) {
-  describe('browser end-to-end', () => {
-    it('needs Chromium', () => {
-      throw new Error(`VITRINE_REQUIRE_E2E=1 but there is no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-    });
-  });
-}
-
-describe.skipIf(!HAVE_CHROMIUM)('Assessment workspace in Chromium', () => {
-  let home: string;
-  let workstation: Workstation;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  /** Console errors per page (a CSP violation shows up here). */
-  const problems = new Map<Page, string[]>();
-
-  async function open(colorScheme: 'light' | 'dark', hash = ''): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
-    contexts.push(context);
-    const page = await context.newPage();
-    const seen: string[] = [];
-    problems.set(page, seen);
-    page.on('console', (m: ConsoleMessage) => {
-      if (m.type() === 'error') seen.push(m.text());
-    });
-    page.on('pageerror', (e) => seen.push(e.message));
-    await page.goto(`${workstation.url}/${hash}`);
-    return page;
+  function open(colorScheme: 'light' | 'dark', hash = ''): Promise<Page> {
+    return session.open({ colorScheme, hash, viewport: { width: 1400, height: 900 } });
   }
 
   /** Console errors other than failed loads the test itself provokes. */
   function pageErrors(page: Page): string[] {
-    return (problems.get(page) ?? []).filter((t) => !/status of (401|422)/.test(t) && !/favicon/.test(t));
+    return session.errors(page, /status of (401|422)/);
   }
 
-  async function openAssessment(page: Page): Promise<void> {
-    const item = page.locator('[data-workspace="caseassess"]');
-    await item.waitFor();
-    await item.click();
-    await page.getByTestId('run-assessment').waitFor();
+  function openAssessment(page: Page): Promise<void> {
+    return session.openWorkspace(page, 'caseassess', 'run-assessment');
   }
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    mkdirSync(SHOTS, { recursive: true });
-    home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-home-'));
-    process.env['VITRINE_HOME'] = home;
-    workstation = await startWorkstation({ port: 0, host: '127.0.0.1', dataDir: home });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    session = await startBrowserSession('assessment');
   }, 180_000);
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await workstation?.close();
-    if (home) rmSync(home, { recursive: true, force: true });
+    await session?.close();
   });
 
   it('without a token shows how to get one', async () => {
@@ -113,11 +50,11 @@ describe.skipIf(!HAVE_CHROMIUM)('Assessment workspace in Chromium', () => {
 
   for (const scheme of ['light', 'dark'] as const) {
     it(`runs the sample case and shows the ranked hypotheses (${scheme})`, async () => {
-      const page = await open(scheme, `#token=${workstation.token}`);
+      const page = await open(scheme, `#token=${session.workstation.token}`);
       // The token leaves the address bar at once.
       // Strings, not functions: this file is type-checked without the DOM library.
       await page.waitForFunction("window.location.hash === ''");
-      expect(page.url()).not.toContain(workstation.token);
+      expect(page.url()).not.toContain(session.workstation.token);
       await openAssessment(page);
       expect(await page.getByTestId('gateway-health').innerText()).toContain('Gateway ok');
 
@@ -151,7 +88,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Assessment workspace in Chromium', () => {
   }
 
   it('exports JSON and STIX as downloads, and reopens an assessment from the history', async () => {
-    const page = await open('light', `#token=${workstation.token}`);
+    const page = await open('light', `#token=${session.workstation.token}`);
     await openAssessment(page);
     await page.getByRole('button', { name: 'Sample case' }).click();
     await page.getByTestId('run-assessment').click();
@@ -181,7 +118,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Assessment workspace in Chromium', () => {
   }, 90_000);
 
   it('a bad case shows the field path next to the editor', async () => {
-    const page = await open('light', `#token=${workstation.token}`);
+    const page = await open('light', `#token=${session.workstation.token}`);
     await openAssessment(page);
     const bad = { case_id: 'BAD-1', techniques: [{ evidence_id: 'E1', id: 42 }] };
     await page.locator('.case-editor__text').fill(JSON.stringify(bad, null, 2));
@@ -197,7 +134,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Assessment workspace in Chromium', () => {
   }, 60_000);
 
   it('text that is not JSON is caught before sending, without quoting it', async () => {
-    const page = await open('light', `#token=${workstation.token}`);
+    const page = await open('light', `#token=${session.workstation.token}`);
     await openAssessment(page);
     await page.locator('.case-editor__text').fill('{ "case_id": "SECRET-XYZ", ');
     await page.getByTestId('run-assessment').click();
@@ -207,7 +144,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Assessment workspace in Chromium', () => {
   }, 60_000);
 
   it('keyboard: Alt+digit switches, ? opens the shortcuts, Esc closes them, / focuses the filter', async () => {
-    const page = await open('dark', `#token=${workstation.token}`);
+    const page = await open('dark', `#token=${session.workstation.token}`);
     await page.locator('[data-workspace="caseassess"]').waitFor();
     await page.keyboard.press('Alt+4');
     await page.getByTestId('run-assessment').waitFor();

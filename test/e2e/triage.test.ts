@@ -1,97 +1,38 @@
 // Browser end-to-end of the Triage workspace: the real workstation in-process (gateway + petriage in the workers), the built renderer in Debian's Chromium via playwright-core.
-import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { closeSync, ftruncateSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { familySamples } from '../../engines/petriage/corpus.js';
-import { startWorkstation, type Workstation } from '../../main/headless.js';
-import { corpusPath, hasCorpora, REPO_ROOT } from '../corpora.js';
+import { corpusPath, hasCorpora } from '../corpora.js';
+import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
 
-const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const REQUIRED = process.env['VITRINE_REQUIRE_E2E'] === '1';
-/** Screenshots land here for a person to look at; they are not compared. */
-const SHOTS = path.join(os.tmpdir(), 'vitrine-e2e');
-const BUILT_INDEX = path.join(REPO_ROOT, 'dist', 'renderer', 'index.html');
 const COMPILED = corpusPath('pe', 'corkami', 'compiled.exe');
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the renderer when there is no build or a renderer source is newer than it. */
-function ensureRendererBuilt(): void {
-  if (existsSync(BUILT_INDEX) && statSync(BUILT_INDEX).mtimeMs >= newestMtime(path.join(REPO_ROOT, 'renderer'))) return;
-  const vite = path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO_ROOT, stdio: 'inherit' });
-}
-
-if (REQUIRED && (!HAVE_CHROMIUM || !hasCorpora())) {
-  describe('Triage browser end-to-end', () => {
-    it('needs Chromium and the corpora', () => {
-      throw new Error(`VITRINE_REQUIRE_E2E=1 but Chromium (${CHROMIUM}) or the corpora are missing`);
-    });
-  });
-}
-
-describe.skipIf(!HAVE_CHROMIUM || !hasCorpora())('Triage workspace in Chromium', () => {
-  let home: string;
-  let workstation: Workstation;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const problems = new Map<Page, string[]>();
+describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shared/corpora) are missing' }))('Triage workspace in Chromium', () => {
+  let session: BrowserSession;
 
   async function open(colorScheme: 'light' | 'dark'): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
-    contexts.push(context);
-    const page = await context.newPage();
-    const seen: string[] = [];
-    problems.set(page, seen);
-    page.on('console', (m: ConsoleMessage) => {
-      if (m.type() === 'error') seen.push(m.text());
-    });
-    page.on('pageerror', (e) => seen.push(e.message));
-    await page.goto(`${workstation.url}/#token=${workstation.token}`);
+    const page = await session.open({ colorScheme, viewport: { width: 1400, height: 900 } });
     await page.waitForFunction("window.location.hash === ''");
     return page;
   }
 
   /** Console errors other than the failed loads the test provokes on purpose (a refused file is a 422). */
   function pageErrors(page: Page): string[] {
-    return (problems.get(page) ?? []).filter((t) => !/status of 422/.test(t) && !/favicon/.test(t));
+    return session.errors(page, /status of 422/);
   }
 
-  async function openTriage(page: Page): Promise<void> {
-    const item = page.locator('[data-workspace="petriage"]');
-    await item.waitFor();
-    await item.click();
-    await page.getByTestId('triage-drop').waitFor();
+  function openTriage(page: Page): Promise<void> {
+    return session.openWorkspace(page, 'petriage', 'triage-drop');
   }
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    mkdirSync(SHOTS, { recursive: true });
-    home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-triage-'));
-    process.env['VITRINE_HOME'] = home;
-    workstation = await startWorkstation({ port: 0, host: '127.0.0.1', dataDir: home });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    session = await startBrowserSession('triage');
   }, 180_000);
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await workstation?.close();
-    if (home) rmSync(home, { recursive: true, force: true });
+    await session?.close();
   });
 
   it('says what to do, then triages a corpus PE: verdict, sections with entropy, imports (light)', async () => {
@@ -226,7 +167,7 @@ describe.skipIf(!HAVE_CHROMIUM || !hasCorpora())('Triage workspace in Chromium',
     await problemsBox.getByText('too short for a DOS header', { exact: false }).waitFor({ timeout: 60_000 });
 
     // A sparse 33 MiB file: refused in the page before any byte is sent.
-    const big = path.join(home, 'big.exe');
+    const big = path.join(session.home, 'big.exe');
     const fd = openSync(big, 'w');
     ftruncateSync(fd, 33 * 1024 * 1024);
     closeSync(fd);
