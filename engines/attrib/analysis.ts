@@ -1,0 +1,26 @@
+// The attribution service's analysis library: knowledge base, span-anchored extraction, Navigator layer and STIX output, clustering, actor attribution, technique classifier.
+export type { Attribution, AttributionCandidate, ClassifierEvaluation, Cluster, Extraction, IndicatorSpan, TechniqueSpan, TechniqueSummary } from '../core/contracts/attrib.js';
+export { loadAttack, loadKb, kbFromJson, indexKb, defaultAttribResourcesDir, readJsonFile, SHIPPED_KB_FILE, type AttackKb, type AttackKbData } from './kb/kb.js';
+export { extract, MAX_TEXT_CHARS, type ExtractOptions } from './extract/extract.js';
+export { extractIndicators } from './extract/indicators.js';
+export { splitSentences } from './extract/techniques.js';
+export { toNavigatorLayer, type NavigatorLayer } from './extract/navigator.js';
+export { extractionToStix, stixPattern, type ExtractionStixOptions } from './extract/stix.js';
+export { cluster, clusterFeatures, clustersToCypher, reportFeatures, reportSimilarity, DEFAULT_CLUSTER_THRESHOLD, MAX_CLUSTER_REPORTS, type ClusterOptions } from './cluster/cluster.js';
+export { attribute, attributeTechniques, loadCalibration, DEFAULT_SHORTLIST, type AttributeOptions } from './attribute/attribute.js';
+export {
+  trainClassifier,
+  loadClassifier,
+  classifierFromJson,
+  evaluateClassifier,
+  procedureExamples,
+  loadLabelledSentences,
+  stratifiedLabelSplit,
+  DEFAULT_THRESHOLD,
+  CLASSIFIER_FORMAT,
+  type TechniqueClassifier,
+  type LabelledSentence,
+  type Prediction,
+  type TrainOptions,
+  type ClassifierModelJson,
+} from './classifier/classifier.js';

@@ -1,0 +1,340 @@
+// Sentence-level ATT&CK technique classifier: TF-IDF over word unigrams and bigrams, multinomial logistic regression (L2, fitted by L-BFGS), held-out evaluation.
+import { z } from 'zod';
+import type { ClassifierEvaluation } from '../../core/contracts/attrib.js';
+import { VitrineError } from '../../core/errors.js';
+import { minimizeLbfgs } from '../../core/ml/optimize.js';
+import { Random } from '../../core/ml/random.js';
+import { validate } from '../../core/validation.js';
+import { readJsonFile, type AttackKb } from '../kb/kb.js';
+
+export const CLASSIFIER_FORMAT = 'vitrine-attrib-classifier/1';
+/** Probability the top label needs before extraction reports it (the spec's training default). */
+export const DEFAULT_THRESHOLD = 0.8;
+/** Weight values of the model file are rounded to this many decimals; smaller ones are dropped. */
+const WEIGHT_DECIMALS = 3;
+/** Upper bound on weights (labels times features), which bounds memory while training. */
+const MAX_PARAMETERS = 2_000_000;
+
+export interface LabelledSentence {
+  readonly text: string;
+  readonly label: string;
+}
+
+export interface Prediction {
+  readonly id: string;
+  readonly probability: number;
+}
+
+/** A trained classifier. */
+export interface TechniqueClassifier {
+  readonly labels: readonly string[];
+  readonly threshold: number;
+  /** Labels by decreasing probability (top `k`, default 3). */
+  predict(sentence: string, k?: number): Prediction[];
+  /** The model file's JSON. */
+  toJson(): ClassifierModelJson;
+}
+
+export interface TrainOptions {
+  /** Probability threshold stored in the model for extraction (default 0.8). */
+  readonly threshold?: number;
+  /** L2 strength on the weights (default 1e-4 per example, scaled by the example count). */
+  readonly l2?: number;
+  readonly maxIterations?: number;
+  /** Features kept, by document frequency (default: as many as fit MAX_PARAMETERS, at most 30,000). */
+  readonly maxFeatures?: number;
+  /** Words and bigrams seen in fewer examples are dropped (default 2). */
+  readonly minDf?: number;
+  /** Labels with fewer examples are dropped (default 3). */
+  readonly minExamples?: number;
+}
+
+export const classifierModelSchema = z
+  .object({
+    format: z.literal(CLASSIFIER_FORMAT),
+    threshold: z.number().min(0).max(1),
+    labels: z.array(z.string().max(20)).min(1).max(5000),
+    vocabulary: z.array(z.string().max(200)).max(200_000),
+    idf: z.array(z.number()).max(200_000),
+    intercepts: z.array(z.number()),
+    /** Per label: [feature index, weight] pairs. */
+    weights: z.array(z.array(z.tuple([z.number().int().min(0), z.number()]))),
+    trained: z.object({ examples: z.number(), sources: z.array(z.string()) }).optional(),
+    evaluation: z.unknown().optional(),
+  })
+  .strict()
+  .refine((m) => m.idf.length === m.vocabulary.length && m.intercepts.length === m.labels.length && m.weights.length === m.labels.length, {
+    message: 'vocabulary, idf, labels, intercepts and weights disagree in length',
+  });
+export type ClassifierModelJson = z.output<typeof classifierModelSchema>;
+
+/** Lower-case word tokens (letters, digits, underscores; technique ids stay whole). */
+export function tokens(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}_]+(?:\.\d{3})?/gu) ?? [];
+}
+
+/** Unigrams and bigrams. */
+function terms(text: string): string[] {
+  const w = tokens(text);
+  const out = [...w];
+  for (let i = 0; i + 1 < w.length; i++) out.push(`${w[i]} ${w[i + 1]}`);
+  return out;
+}
+
+interface Vectoriser {
+  readonly vocabulary: readonly string[];
+  readonly index: ReadonlyMap<string, number>;
+  readonly idf: Float64Array;
+}
+
+/** Sparse TF-IDF row: sublinear term frequency times idf, L2-normalised. */
+function vectorise(v: Vectoriser, text: string): { idx: Int32Array; val: Float64Array } {
+  const counts = new Map<number, number>();
+  for (const t of terms(text)) {
+    const i = v.index.get(t);
+    if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
+  }
+  const idx = Int32Array.from([...counts.keys()].sort((a, b) => a - b));
+  const val = new Float64Array(idx.length);
+  let norm = 0;
+  for (let k = 0; k < idx.length; k++) {
+    const x = (1 + Math.log(counts.get(idx[k]!)!)) * v.idf[idx[k]!]!;
+    val[k] = x;
+    norm += x * x;
+  }
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let k = 0; k < val.length; k++) val[k] = val[k]! / norm;
+  return { idx, val };
+}
+
+class LinearClassifier implements TechniqueClassifier {
+  private readonly v: Vectoriser;
+  constructor(
+    readonly labels: readonly string[],
+    readonly threshold: number,
+    vocabulary: readonly string[],
+    idf: Float64Array,
+    /** Label-major dense weights, labels x features. */
+    private readonly w: Float32Array,
+    private readonly b: Float64Array,
+    private readonly meta: Pick<ClassifierModelJson, 'trained' | 'evaluation'>,
+  ) {
+    this.v = { vocabulary, index: new Map(vocabulary.map((t, i) => [t, i])), idf };
+  }
+
+  probabilities(sentence: string): Float64Array {
+    const { idx, val } = vectorise(this.v, sentence);
+    const d = this.v.vocabulary.length;
+    const z = Float64Array.from(this.b);
+    for (let k = 0; k < this.labels.length; k++) {
+      let s = z[k]!;
+      const o = k * d;
+      for (let j = 0; j < idx.length; j++) s += this.w[o + idx[j]!]! * val[j]!;
+      z[k] = s;
+    }
+    return softmaxInPlace(z);
+  }
+
+  predict(sentence: string, k = 3): Prediction[] {
+    const p = this.probabilities(sentence);
+    const order = [...p.keys()].sort((a, b) => p[b]! - p[a]!).slice(0, Math.max(1, k));
+    return order.map((i) => ({ id: this.labels[i]!, probability: p[i]! }));
+  }
+
+  toJson(): ClassifierModelJson {
+    const d = this.v.vocabulary.length;
+    const scale = 10 ** WEIGHT_DECIMALS;
+    const weights = this.labels.map((_, k) => {
+      const row: [number, number][] = [];
+      for (let f = 0; f < d; f++) {
+        const q = Math.round(this.w[k * d + f]! * scale) / scale;
+        if (q !== 0) row.push([f, q]);
+      }
+      return row;
+    });
+    return {
+      format: CLASSIFIER_FORMAT,
+      threshold: this.threshold,
+      labels: [...this.labels],
+      vocabulary: [...this.v.vocabulary],
+      idf: [...this.v.idf].map((x) => Math.round(x * 1e4) / 1e4),
+      intercepts: [...this.b].map((x) => Math.round(x * 1e4) / 1e4),
+      weights,
+      ...(this.meta.trained ? { trained: this.meta.trained } : {}),
+      ...(this.meta.evaluation !== undefined ? { evaluation: this.meta.evaluation } : {}),
+    };
+  }
+}
+
+function softmaxInPlace(z: Float64Array): Float64Array {
+  let max = -Infinity;
+  for (const x of z) if (x > max) max = x;
+  let sum = 0;
+  for (let k = 0; k < z.length; k++) {
+    z[k] = Math.exp(z[k]! - max);
+    sum += z[k]!;
+  }
+  for (let k = 0; k < z.length; k++) z[k] = z[k]! / sum;
+  return z;
+}
+
+/** A classifier from its model file JSON (validated). */
+export function classifierFromJson(value: unknown): TechniqueClassifier {
+  const m = validate(classifierModelSchema, value, 'classifier model');
+  const d = m.vocabulary.length;
+  const w = new Float32Array(m.labels.length * d);
+  m.weights.forEach((row, k) => {
+    for (const [f, x] of row) {
+      if (f >= d) throw new VitrineError('validation_failed', 'a classifier weight refers to a feature outside the vocabulary');
+      w[k * d + f] = x;
+    }
+  });
+  return new LinearClassifier(m.labels, m.threshold, m.vocabulary, Float64Array.from(m.idf), w, Float64Array.from(m.intercepts), {
+    ...(m.trained ? { trained: m.trained } : {}),
+    ...(m.evaluation !== undefined ? { evaluation: m.evaluation } : {}),
+  });
+}
+
+/** Reads a model file (JSON, gzip allowed). Errors never name the path. */
+export function loadClassifier(file: string): TechniqueClassifier {
+  return classifierFromJson(readJsonFile(file, 'classifier model', 512 * 1024 * 1024));
+}
+
+/** Trains on labelled sentences. Deterministic: the same examples and options give the same model. */
+export function trainClassifier(examples: readonly LabelledSentence[], options: TrainOptions = {}, sources: readonly string[] = []): TechniqueClassifier {
+  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+  if (!(threshold >= 0 && threshold <= 1)) throw new VitrineError('validation_failed', 'threshold must be between 0 and 1');
+  const minExamples = options.minExamples ?? 3;
+  const perLabel = new Map<string, number>();
+  for (const e of examples) perLabel.set(e.label, (perLabel.get(e.label) ?? 0) + 1);
+  const labels = [...perLabel.entries()].filter(([, n]) => n >= minExamples).map(([l]) => l).sort();
+  if (labels.length < 2) throw new VitrineError('validation_failed', 'training needs at least two labels with enough examples');
+  const labelIndex = new Map(labels.map((l, i) => [l, i]));
+  const data = examples.filter((e) => labelIndex.has(e.label) && e.text.trim() !== '');
+
+  // Vocabulary: terms in at least minDf examples, the most frequent first, capped so labels x features stays bounded.
+  const df = new Map<string, number>();
+  for (const e of data) for (const t of new Set(terms(e.text))) df.set(t, (df.get(t) ?? 0) + 1);
+  const minDf = options.minDf ?? 2;
+  const cap = Math.max(100, Math.min(options.maxFeatures ?? 30_000, Math.floor(MAX_PARAMETERS / labels.length)));
+  const vocabulary = [...df.entries()]
+    .filter(([, n]) => n >= minDf)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, cap)
+    .map(([t]) => t)
+    .sort();
+  const n = data.length;
+  const idf = Float64Array.from(vocabulary.map((t) => Math.log((1 + n) / (1 + df.get(t)!)) + 1));
+  const v: Vectoriser = { vocabulary, index: new Map(vocabulary.map((t, i) => [t, i])), idf };
+  const rows = data.map((e) => vectorise(v, e.text));
+  const y = Int32Array.from(data.map((e) => labelIndex.get(e.label)!));
+
+  const K = labels.length;
+  const d = vocabulary.length;
+  const l2 = options.l2 ?? 1e-4 * n;
+  const z = new Float64Array(K);
+  // theta: K*d weights (label-major), then K intercepts.
+  const fg = (theta: Float64Array, grad: Float64Array): number => {
+    grad.fill(0);
+    let loss = 0;
+    for (let i = 0; i < n; i++) {
+      const { idx, val } = rows[i]!;
+      for (let k = 0; k < K; k++) {
+        let s = theta[K * d + k]!;
+        const o = k * d;
+        for (let j = 0; j < idx.length; j++) s += theta[o + idx[j]!]! * val[j]!;
+        z[k] = s;
+      }
+      const yi = y[i]!;
+      let max = -Infinity;
+      for (let k = 0; k < K; k++) if (z[k]! > max) max = z[k]!;
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += Math.exp(z[k]! - max);
+      loss += max + Math.log(sum) - z[yi]!;
+      for (let k = 0; k < K; k++) {
+        const r = Math.exp(z[k]! - max) / sum - (k === yi ? 1 : 0);
+        if (r === 0) continue;
+        const o = k * d;
+        for (let j = 0; j < idx.length; j++) grad[o + idx[j]!] = grad[o + idx[j]!]! + r * val[j]!;
+        grad[K * d + k] = grad[K * d + k]! + r;
+      }
+    }
+    for (let p = 0; p < K * d; p++) {
+      loss += 0.5 * l2 * theta[p]! ** 2;
+      grad[p] = grad[p]! + l2 * theta[p]!;
+    }
+    return loss;
+  };
+  const result = minimizeLbfgs(fg, new Float64Array(K * d + K), { maxIterations: options.maxIterations ?? 300, gradientTolerance: 1e-5 * Math.max(1, n), memory: 7 });
+  const w = Float32Array.from(result.x.subarray(0, K * d));
+  const b = Float64Array.from(result.x.subarray(K * d));
+  return new LinearClassifier(labels, threshold, vocabulary, idf, w, b, { trained: { examples: n, sources: [...sources] } });
+}
+
+/** Labelled sentences from the knowledge base's procedure texts (group, software or campaign uses technique). */
+export function procedureExamples(kb: AttackKb): LabelledSentence[] {
+  const out: LabelledSentence[] = [];
+  for (const [, target, text] of kb.data.relations) {
+    const t = kb.techniques.get(target);
+    if (t === undefined || t.deprecated === true || text.length < 10) continue;
+    out.push({ text, label: target });
+  }
+  return out;
+}
+
+export const labelledSentencesSchema = z
+  .array(z.object({ text: z.string().max(100_000), label: z.string().regex(/^T\d{4}(\.\d{3})?$/) }).loose())
+  .max(1_000_000);
+
+/** A `--ttp-labels` file: a JSON array of {text, label} (TRAM's single_label.json layout; other keys ignored). */
+export function loadLabelledSentences(file: string): LabelledSentence[] {
+  return validate(labelledSentencesSchema, readJsonFile(file, 'labelled sentences', 512 * 1024 * 1024), 'labelled sentences').map((e) => ({ text: e.text, label: e.label }));
+}
+
+/** A seeded split that sends `fraction` of each label's examples to the held-out part. */
+export function stratifiedLabelSplit<T extends { readonly label: string }>(examples: readonly T[], fraction = 0.2, seed = 0): { train: T[]; test: T[] } {
+  const byLabel = new Map<string, number[]>();
+  examples.forEach((e, i) => byLabel.set(e.label, [...(byLabel.get(e.label) ?? []), i]));
+  const rng = new Random(seed);
+  const test = new Uint8Array(examples.length);
+  for (const label of [...byLabel.keys()].sort()) {
+    const members = byLabel.get(label)!;
+    rng.shuffle(members);
+    const take = Math.round(fraction * members.length);
+    for (let k = 0; k < take; k++) test[members[k]!] = 1;
+  }
+  return { train: examples.filter((_, i) => test[i] === 0), test: examples.filter((_, i) => test[i] === 1) };
+}
+
+/** Held-out precision, recall and micro-F1 of the top-1 label, kept when its probability reaches `threshold`. */
+export function evaluateClassifier(model: TechniqueClassifier, examples: readonly LabelledSentence[], threshold = model.threshold): ClassifierEvaluation {
+  let tp = 0;
+  let fp = 0;
+  let correctTop1 = 0;
+  const known = new Set(model.labels);
+  for (const e of examples) {
+    const [top] = model.predict(e.text, 1);
+    if (top === undefined) continue;
+    if (top.id === e.label) correctTop1++;
+    if (top.probability >= threshold) {
+      if (top.id === e.label) tp++;
+      else fp++;
+    }
+  }
+  const nEx = examples.length;
+  const precision = tp + fp === 0 ? 0 : tp / (tp + fp);
+  const recall = nEx === 0 ? 0 : tp / nEx;
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  const acc = nEx === 0 ? 0 : correctTop1 / nEx;
+  return {
+    examples: nEx,
+    labels: new Set(examples.map((e) => e.label).filter((l) => known.has(l))).size,
+    threshold,
+    precision: round4(precision),
+    recall: round4(recall),
+    micro_f1: round4(f1),
+    top1: { precision: round4(acc), recall: round4(acc), micro_f1: round4(acc) },
+  };
+}
+
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;

@@ -1,0 +1,160 @@
+// The attribution knowledge base in memory: the serialised ATT&CK data plus the indexes extraction, clustering and attribution need; loading from a bundle or a KB file.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { z } from 'zod';
+import { ATTACK_KB_FORMAT, parseAttackBundle, type AttackKbData, type KbGroup, type KbSoftware, type KbTechnique } from '../../core/attack/bundle.js';
+import { VitrineError } from '../../core/errors.js';
+import { validate } from '../../core/validation.js';
+
+export type { AttackKbData, KbCampaign, KbGroup, KbRelation, KbSoftware, KbTactic, KbTechnique } from '../../core/attack/bundle.js';
+
+/** The file name of the shipped knowledge base in resources/attrib/. */
+export const SHIPPED_KB_FILE = 'attack-kb.json.gz';
+/** A knowledge-base or bundle file larger than this is refused. */
+export const MAX_KB_FILE_BYTES = 256 * 1024 * 1024;
+
+/** The knowledge base with its lookups. Build one with `loadAttack` (a bundle) or `loadKb` (a KB file). */
+export interface AttackKb {
+  readonly data: AttackKbData;
+  readonly techniques: ReadonlyMap<string, KbTechnique>;
+  readonly groups: ReadonlyMap<string, KbGroup>;
+  readonly software: ReadonlyMap<string, KbSoftware>;
+  /** Revoked id to its replacement. */
+  readonly revoked: ReadonlyMap<string, string>;
+  /** Techniques each group uses, directly or through campaigns attributed to it. */
+  readonly groupTechniques: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Techniques each piece of software uses. */
+  readonly softwareTechniques: ReadonlyMap<string, ReadonlySet<string>>;
+  /** How many groups use each technique (for IDF weights). */
+  readonly techniqueGroupCount: ReadonlyMap<string, number>;
+}
+
+const idList = z.array(z.string().max(200)).max(10_000);
+export const attackKbSchema = z
+  .object({
+    format: z.literal(ATTACK_KB_FORMAT),
+    metadata: z.object({
+      source: z.string(),
+      attack_version: z.string().nullable(),
+      modified: z.string(),
+      counts: z.object({
+        tactics: z.number(),
+        techniques: z.number(),
+        sub_techniques: z.number(),
+        groups: z.number(),
+        software: z.number(),
+        campaigns: z.number(),
+        relations: z.number(),
+        revoked: z.number(),
+      }),
+    }),
+    licence: z.string(),
+    tactics: z.array(z.object({ id: z.string(), shortname: z.string(), name: z.string() })).max(100),
+    techniques: z
+      .array(z.object({ id: z.string().regex(/^T\d{4}(\.\d{3})?$/), name: z.string().max(500), tactics: idList, parent: z.string().optional(), deprecated: z.literal(true).optional() }))
+      .max(20_000),
+    revoked: z.record(z.string(), z.string()),
+    groups: z.array(z.object({ id: z.string(), name: z.string().max(500), aliases: idList, deprecated: z.literal(true).optional() })).max(20_000),
+    software: z
+      .array(z.object({ id: z.string(), name: z.string().max(500), type: z.enum(['malware', 'tool']), aliases: idList, deprecated: z.literal(true).optional() }))
+      .max(50_000),
+    campaigns: z
+      .array(z.object({ id: z.string(), name: z.string().max(500), aliases: idList, groups: idList, first_seen: z.string().optional(), last_seen: z.string().optional() }))
+      .max(20_000),
+    relations: z.array(z.tuple([z.string().max(50), z.string().max(50), z.string().max(20_000)])).max(1_000_000),
+  })
+  .strict();
+
+/** Builds the lookups over serialised KB data. */
+export function indexKb(data: AttackKbData): AttackKb {
+  const techniques = new Map(data.techniques.map((t) => [t.id, t]));
+  const groups = new Map(data.groups.map((g) => [g.id, g]));
+  const software = new Map(data.software.map((s) => [s.id, s]));
+  const groupTechniques = new Map<string, Set<string>>();
+  const softwareTechniques = new Map<string, Set<string>>();
+  const campaignGroups = new Map(data.campaigns.map((c) => [c.id, c.groups]));
+  const add = (map: Map<string, Set<string>>, key: string, value: string): void => {
+    const set = map.get(key) ?? new Set<string>();
+    set.add(value);
+    map.set(key, set);
+  };
+  for (const [src, dst] of data.relations) {
+    const t = techniques.get(dst);
+    if (t === undefined || t.deprecated === true) continue;
+    if (groups.has(src)) add(groupTechniques, src, dst);
+    else if (software.has(src)) add(softwareTechniques, src, dst);
+    else for (const g of campaignGroups.get(src) ?? []) if (groups.has(g)) add(groupTechniques, g, dst);
+  }
+  const techniqueGroupCount = new Map<string, number>();
+  for (const [gid, set] of groupTechniques) {
+    if (groups.get(gid)?.deprecated === true) continue;
+    for (const t of set) techniqueGroupCount.set(t, (techniqueGroupCount.get(t) ?? 0) + 1);
+  }
+  return { data, techniques, groups, software, revoked: new Map(Object.entries(data.revoked)), groupTechniques, softwareTechniques, techniqueGroupCount };
+}
+
+/** The knowledge base from a parsed ATT&CK STIX 2.1 bundle (what `attrib load-attack` does). */
+export function loadAttack(bundleJson: unknown): AttackKb {
+  return indexKb(parseAttackBundle(bundleJson));
+}
+
+/** The knowledge base from a parsed KB file, validated. */
+export function kbFromJson(value: unknown): AttackKb {
+  return indexKb(validate(attackKbSchema, value, 'knowledge base') as AttackKbData);
+}
+
+/** The resources/attrib folder of this checkout or installed package (sources or dist/). */
+export function defaultAttribResourcesDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '..', '..', '..', 'resources', 'attrib'), path.resolve(here, '..', '..', '..', '..', 'resources', 'attrib')];
+  return candidates.find((dir) => existsSync(path.join(dir, SHIPPED_KB_FILE))) ?? (candidates[0] as string);
+}
+
+/** Reads a JSON file, gunzipping it first when it starts with the gzip magic bytes. Errors never name the path. */
+export function readJsonFile(file: string, what: string, maxBytes = MAX_KB_FILE_BYTES): unknown {
+  let bytes: Buffer;
+  try {
+    if (statSync(file).size > maxBytes) throw new VitrineError('payload_too_large', `the ${what} file is too large`);
+    bytes = readFileSync(file);
+  } catch (err) {
+    if (err instanceof VitrineError) throw err;
+    throw new VitrineError('not_found', `the ${what} file cannot be read`);
+  }
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = gunzipSync(bytes, { maxOutputLength: maxBytes * 4 });
+    } catch {
+      throw new VitrineError('parse_error', `the ${what} file is not valid gzip`);
+    }
+  }
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    throw new VitrineError('parse_error', `the ${what} file is not valid JSON`);
+  }
+}
+
+const cache = new Map<string, AttackKb>();
+
+/**
+ * The knowledge base: `file` (the --kb option) if given, else env var ATTR_KB, else the shipped one.
+ * A file holding a STIX bundle instead of a KB is converted on the fly. Cached per path and modification time.
+ */
+export function loadKb(file?: string): AttackKb {
+  const chosen = file ?? (process.env['ATTR_KB'] !== undefined && process.env['ATTR_KB'] !== '' ? process.env['ATTR_KB'] : path.join(defaultAttribResourcesDir(), SHIPPED_KB_FILE));
+  let key: string;
+  try {
+    const st = statSync(chosen);
+    key = `${path.resolve(chosen)}:${st.mtimeMs}:${st.size}`;
+  } catch {
+    throw new VitrineError('not_found', 'the knowledge base file cannot be read');
+  }
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const json = readJsonFile(chosen, 'knowledge base');
+  const kb = typeof json === 'object' && json !== null && (json as { type?: unknown }).type === 'bundle' ? loadAttack(json) : kbFromJson(json);
+  cache.set(key, kb);
+  return kb;
+}
