@@ -1,0 +1,272 @@
+// Analysis of Competing Hypotheses (Heuer): weighted inconsistency scores, diagnosticity, sensitivity of the leader, analyst overrides.
+import type {
+  AchActor,
+  AchAssessment,
+  AchCell,
+  AchEvidence,
+  AchEvidenceRow,
+  AchHypothesis,
+  AchHypothesisScore,
+  AchOverride,
+  AchRating,
+  AchRatingSource,
+  AchScenario,
+  AchSensitivity,
+  AchStrength,
+  AchWeight,
+} from '../../core/contracts/ach.js';
+import { canonicalHash } from '../../core/canonical.js';
+import { VitrineError } from '../../core/errors.js';
+import { RATINGS, type OverrideSpec } from './scenario.js';
+
+/** Weights of the credibility and relevance words (a number from 0 to 1 is taken as it is). */
+export const WEIGHT_WORDS: Readonly<Record<'high' | 'medium' | 'low', number>> = { high: 1, medium: 0.75, low: 0.5 };
+/** Credibility and relevance when an item gives none. */
+export const DEFAULT_WEIGHT = 'medium';
+
+/** Signed value of a rating for diagnosticity; NA has none. */
+const VALUE: Readonly<Record<Exclude<AchRating, 'NA'>, number>> = { CC: 2, C: 1, N: 0, I: -1, II: -2 };
+/** Heuer counts only inconsistency: I once, II twice. */
+const INCONSISTENCY: Readonly<Record<AchRating, number>> = { CC: 0, C: 0, N: 0, NA: 0, I: 1, II: 2 };
+const CONSISTENCY: Readonly<Record<AchRating, number>> = { CC: 2, C: 1, N: 0, NA: 0, I: 0, II: 0 };
+const REVERSED: Readonly<Record<AchRating, AchRating>> = { CC: 'II', C: 'I', N: 'N', NA: 'NA', I: 'C', II: 'CC' };
+const EPS = 1e-9;
+
+export interface AchOptions {
+  /** Overrides in the order given; a later one on the same cell wins (and records the earlier as `previous`). */
+  readonly overrides?: readonly OverrideSpec[];
+  /** Who makes the overrides. */
+  readonly analyst?: string;
+  /** The time of the assessment and of the overrides (default now). */
+  readonly now?: Date;
+}
+
+function weightOf(w: AchWeight | undefined): number {
+  const v = w === undefined ? WEIGHT_WORDS[DEFAULT_WEIGHT] : typeof w === 'number' ? w : WEIGHT_WORDS[w];
+  return Math.round(v * 1e6) / 1e6;
+}
+
+const round = (v: number): number => Math.round(v * 1e4) / 1e4;
+
+/** The hypotheses of a scenario: as given, or one per actor. */
+export function hypothesesOf(s: AchScenario): AchHypothesis[] {
+  return s.hypotheses ? [...s.hypotheses] : (s.actors ?? []).map((a) => ({ id: a.id, title: a.name, actor: a.id }));
+}
+
+function usesTechnique(actor: readonly string[], technique: string): boolean {
+  // A sub-technique counts for its parent and the parent for its sub-techniques: reports name either.
+  const parent = technique.split('.')[0]!;
+  return actor.some((t) => t === technique || t === parent || t.split('.')[0] === technique);
+}
+
+/** A rating from the actor's known techniques: all shown → C, none → I, some → N. Undefined when there is nothing to compare. */
+export function derivedRating(evidence: AchEvidence, actor: AchActor | undefined): AchRating | undefined {
+  const shown = evidence.techniques ?? [];
+  if (!actor?.techniques || actor.techniques.length === 0 || shown.length === 0) return undefined;
+  const hits = shown.filter((t) => usesTechnique(actor.techniques ?? [], t)).length;
+  return hits === shown.length ? 'C' : hits === 0 ? 'I' : 'N';
+}
+
+interface Matrix {
+  readonly hypotheses: readonly AchHypothesis[];
+  readonly evidence: readonly AchEvidence[];
+  readonly weights: readonly number[];
+  /** ratings[e][h] */
+  readonly ratings: AchRating[][];
+  readonly sources: AchRatingSource[][];
+}
+
+interface Ranked {
+  readonly order: number[];
+  readonly inconsistency: number[];
+  readonly consistency: number[];
+}
+
+function rank(m: Matrix, skip = -1, reverse = -1): Ranked {
+  const inc = m.hypotheses.map(() => 0);
+  const con = m.hypotheses.map(() => 0);
+  m.evidence.forEach((_e, ei) => {
+    if (ei === skip) return;
+    const w = m.weights[ei]!;
+    m.hypotheses.forEach((_h, hi) => {
+      const r0 = m.ratings[ei]![hi]!;
+      const r = ei === reverse ? REVERSED[r0] : r0;
+      inc[hi]! += w * INCONSISTENCY[r];
+      con[hi]! += w * CONSISTENCY[r];
+    });
+  });
+  const inconsistency = inc.map(round);
+  const consistency = con.map(round);
+  // Least inconsistent first; among equals the more consistent, then the order given.
+  const order = m.hypotheses.map((_h, i) => i).sort((a, b) => inconsistency[a]! - inconsistency[b]! || consistency[b]! - consistency[a]! || a - b);
+  return { order, inconsistency, consistency };
+}
+
+function diagnosticity(row: readonly AchRating[]): number {
+  const values = row.filter((r): r is Exclude<AchRating, 'NA'> => r !== 'NA').map((r) => VALUE[r]);
+  if (values.length < 2) return 0;
+  return round((Math.max(...values) - Math.min(...values)) / 4);
+}
+
+function strengthOf(margin: number, removalFlips: number, reversalFlips: number, maxWeight: number): AchStrength {
+  if (margin < EPS) return 'tie';
+  if (removalFlips > 0) return 'weak';
+  return reversalFlips === 0 && margin >= 2 * maxWeight - EPS ? 'strong' : 'moderate';
+}
+
+const STRENGTH_WORDS: Readonly<Record<AchStrength, string>> = {
+  tie: 'no hypothesis leads: the top hypotheses are equally inconsistent with the evidence',
+  weak: 'the lead rests on single items: discarding one of them gives another leader',
+  moderate: 'discarding any one item keeps the leader, but reading an item the opposite way, or a margin under two full-weight items, could change it',
+  strong: 'no single item, discarded or read the opposite way, changes the leader, and the margin is at least two full-weight items',
+};
+
+/** Builds the matrix: scenario ratings, then ratings derived from the actors' techniques, then neutral; then the overrides. */
+function buildMatrix(s: AchScenario, options: AchOptions, at: string): { matrix: Matrix; overrides: AchOverride[] } {
+  const hypotheses = hypothesesOf(s);
+  const actors = new Map((s.actors ?? []).map((a) => [a.id, a]));
+  const ratings: AchRating[][] = [];
+  const sources: AchRatingSource[][] = [];
+  for (const e of s.evidence) {
+    const row: AchRating[] = [];
+    const src: AchRatingSource[] = [];
+    for (const h of hypotheses) {
+      const given = e.ratings?.[h.id];
+      const derived = given === undefined ? derivedRating(e, h.actor === undefined ? undefined : actors.get(h.actor)) : undefined;
+      row.push(given ?? derived ?? 'N');
+      src.push(given !== undefined ? 'scenario' : derived !== undefined ? 'derived' : 'default');
+    }
+    ratings.push(row);
+    sources.push(src);
+  }
+  const eIndex = new Map(s.evidence.map((e, i) => [e.id, i]));
+  const hIndex = new Map(hypotheses.map((h, i) => [h.id, i]));
+  const by = (options.analyst ?? 'analyst').slice(0, 128);
+  const overrides: AchOverride[] = [];
+  (options.overrides ?? []).forEach((o, n) => {
+    const ei = eIndex.get(o.evidence);
+    const hi = hIndex.get(o.hypothesis);
+    if (ei === undefined) throw new VitrineError('validation_failed', `override ${n + 1} names no evidence item of the scenario`);
+    if (hi === undefined) throw new VitrineError('validation_failed', `override ${n + 1} names no hypothesis of the scenario`);
+    if (!(RATINGS as readonly string[]).includes(o.rating)) throw new VitrineError('validation_failed', `override ${n + 1} has no valid rating`);
+    const previous = ratings[ei]![hi]!;
+    ratings[ei]![hi] = o.rating;
+    sources[ei]![hi] = 'override';
+    overrides.push({ evidence: o.evidence, hypothesis: o.hypothesis, rating: o.rating, by, at, previous, ...(o.reason !== undefined ? { reason: o.reason } : {}) });
+  });
+  const weights = s.evidence.map((e) => round(weightOf(e.credibility) * weightOf(e.relevance)));
+  return { matrix: { hypotheses, evidence: s.evidence, weights, ratings, sources }, overrides };
+}
+
+/** Runs ACH on a scenario (already validated by parseScenario) with the analyst's overrides. */
+export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAssessment {
+  const at = (options.now ?? new Date()).toISOString();
+  const { matrix, overrides } = buildMatrix(s, options, at);
+  const base = rank(matrix);
+  const leaderIdx = base.order[0]!;
+  const runnerIdx = base.order[1]!;
+  const leaderId = matrix.hypotheses[leaderIdx]!.id;
+  const margin = round(base.inconsistency[runnerIdx]! - base.inconsistency[leaderIdx]!);
+
+  const sensitivity: AchSensitivity[] = matrix.evidence.map((e, ei) => {
+    const removed = matrix.hypotheses[rank(matrix, ei).order[0]!]!.id;
+    const reversed = matrix.hypotheses[rank(matrix, -1, ei).order[0]!]!.id;
+    const w = matrix.weights[ei]!;
+    const row = matrix.ratings[ei]!;
+    return {
+      evidence: e.id,
+      leader_if_removed: removed === leaderId ? null : removed,
+      leader_if_reversed: reversed === leaderId ? null : reversed,
+      critical: removed !== leaderId || reversed !== leaderId,
+      margin_effect: round(w * (INCONSISTENCY[row[runnerIdx]!] - INCONSISTENCY[row[leaderIdx]!])),
+    };
+  });
+  const critical = sensitivity.filter((x) => x.critical);
+
+  const evidence: AchEvidenceRow[] = matrix.evidence.map((e, ei) => {
+    const cells: AchCell[] = matrix.hypotheses.map((h, hi) => ({
+      hypothesis: h.id,
+      rating: matrix.ratings[ei]![hi]!,
+      source: matrix.sources[ei]![hi]!,
+      inconsistency: round(matrix.weights[ei]! * INCONSISTENCY[matrix.ratings[ei]![hi]!]),
+    }));
+    return {
+      id: e.id,
+      summary: e.summary,
+      ...(e.source !== undefined ? { source: e.source } : {}),
+      ...(e.type !== undefined ? { type: e.type } : {}),
+      techniques: [...(e.techniques ?? [])],
+      credibility: weightOf(e.credibility),
+      relevance: weightOf(e.relevance),
+      weight: matrix.weights[ei]!,
+      diagnosticity: diagnosticity(matrix.ratings[ei]!),
+      cells,
+    };
+  });
+
+  const actors = new Map((s.actors ?? []).map((a) => [a.id, a]));
+  const ranks = new Map<number, number>();
+  base.order.forEach((hi, pos) => {
+    const prev = pos === 0 ? undefined : base.order[pos - 1]!;
+    const tied = prev !== undefined && Math.abs(base.inconsistency[prev]! - base.inconsistency[hi]!) < EPS;
+    ranks.set(hi, tied ? ranks.get(prev)! : pos + 1);
+  });
+  const hypotheses: AchHypothesisScore[] = base.order.map((hi) => {
+    const h = matrix.hypotheses[hi]!;
+    const counts = Object.fromEntries(RATINGS.map((r) => [r, 0])) as Record<AchRating, number>;
+    for (const row of matrix.ratings) counts[row[hi]!] += 1;
+    const actor = h.actor === undefined ? undefined : actors.get(h.actor);
+    return {
+      id: h.id,
+      title: h.title,
+      ...(actor ? { actor } : {}),
+      rank: ranks.get(hi)!,
+      inconsistency: base.inconsistency[hi]!,
+      consistency: base.consistency[hi]!,
+      counts,
+    };
+  });
+  const tiedWith = hypotheses.filter((h) => h.id !== leaderId && h.rank === 1).map((h) => h.id);
+
+  const maxWeight = Math.max(...matrix.weights, 0);
+  const removalFlips = sensitivity.filter((x) => x.leader_if_removed !== null).length;
+  const strength = strengthOf(margin, removalFlips, critical.length - removalFlips, maxWeight);
+  const leader = hypotheses[0]!;
+  const runner = hypotheses[1]!;
+  const conclusion =
+    strength === 'tie'
+      ? `No hypothesis leads: ${[leader, ...hypotheses.filter((h) => tiedWith.includes(h.id))].map((h) => h.title).join(', ')} are equally inconsistent with the evidence (weighted inconsistency ${leader.inconsistency}).`
+      : `${leader.title} is the least inconsistent hypothesis (weighted inconsistency ${leader.inconsistency}, against ${runner.inconsistency} for ${runner.title}); ${STRENGTH_WORDS[strength]}.` +
+        (critical.length > 0 ? ` Items to re-check: ${critical.map((c) => c.evidence).join(', ')}.` : '');
+
+  const warnings: string[] = [];
+  const nonDiagnostic = evidence.filter((e) => e.diagnosticity === 0).map((e) => e.id);
+  if (nonDiagnostic.length > 0)
+    warnings.push(`${nonDiagnostic.length} evidence item(s) rated alike against every hypothesis (no diagnostic value): ${nonDiagnostic.slice(0, 20).join(', ')}`);
+  const unsupported = hypotheses.filter((h) => h.counts.C + h.counts.CC === 0).map((h) => h.id);
+  if (unsupported.length > 0) warnings.push(`hypotheses with no consistent evidence: ${unsupported.join(', ')}`);
+
+  const scenarioName = s.name ?? 'inline';
+  return {
+    kind: 'ach-assessment',
+    id: canonicalHash({ scenario: s, overrides: overrides.map((o) => [o.evidence, o.hypothesis, o.rating]) }),
+    scenario: {
+      name: scenarioName,
+      title: s.title ?? (s.name === undefined ? 'Inline scenario' : scenarioName),
+      ...(s.question !== undefined ? { question: s.question } : {}),
+      ...(s.description !== undefined ? { description: s.description } : {}),
+      ...(s.as_of !== undefined ? { as_of: s.as_of } : {}),
+    },
+    assessed_at: at,
+    leader: leaderId,
+    tied_with: tiedWith,
+    margin,
+    strength,
+    conclusion,
+    hypotheses,
+    evidence,
+    sensitivity,
+    overrides,
+    warnings,
+  };
+}

@@ -1,0 +1,203 @@
+// The HTTP contract of `attrib serve`: health, scenarios, ACH and STIX (bundled and inline, overrides), limits, token, Host allow-list, TAXII 2.1.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type Listening } from '../core/http/server.js';
+import { validateStixObject } from '../core/stix.js';
+import { createStandaloneApp } from './http.js';
+import { assessmentSchema, errorBodySchema, healthSchema, scenarioListSchema } from './schemas.js';
+
+const TAXII = 'application/taxii+json;version=2.1';
+const TOKEN = 'test-token-0123456789';
+let open: Listening;
+let locked: Listening;
+
+beforeAll(async () => {
+  open = await listen(createStandaloneApp({ token: '', apiDocs: true }), { port: 0 });
+  locked = await listen(createStandaloneApp({ token: TOKEN, apiDocs: false }), { port: 0 });
+});
+afterAll(async () => {
+  await open.close();
+  await locked.close();
+});
+
+const post = (server: Listening, p: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const taxii = (p: string, accept = TAXII) => fetch(`${open.url}/taxii2${p}`, { headers: { accept } });
+
+async function expectError(res: Response, status: number, code: string, secret?: string): Promise<void> {
+  expect(res.status).toBe(status);
+  const text = await res.text();
+  expect(errorBodySchema.parse(JSON.parse(text)).error.code).toBe(code);
+  if (secret !== undefined) expect(text).not.toContain(secret);
+}
+
+const inline = {
+  actors: [
+    { id: 'A1', name: 'Actor one', techniques: ['T1059.001', 'T1486'] },
+    { id: 'A2', name: 'Actor two', techniques: ['T1566.001'] },
+  ],
+  evidence: [
+    { id: 'E1', summary: 'PowerShell used to stage the payload', techniques: ['T1059.001'], credibility: 'high', relevance: 'high' },
+    { id: 'E2', summary: 'Phishing attachment', techniques: ['T1566.001'], credibility: 'low' },
+  ],
+};
+
+describe('attrib HTTP API', () => {
+  it('GET /health: version, knowledge-base size, limits', async () => {
+    const res = await fetch(`${open.url}/health`);
+    expect(res.status).toBe(200);
+    const h = healthSchema.parse(await res.json());
+    expect(h.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(h.scenarios).toBeGreaterThanOrEqual(3);
+    expect(h.limits).toEqual({ max_body_bytes: 1048576, max_text_chars: 500000 });
+  });
+
+  it('GET /scenarios lists at least three bundled scenarios', async () => {
+    const list = scenarioListSchema.parse(await (await fetch(`${open.url}/scenarios`)).json());
+    expect(list.source).toBe('bundled');
+    expect(list.scenarios.map((s) => s.name)).toEqual(expect.arrayContaining(['ceremony-wiper', 'ransomware-hospital', 'supply-chain-build']));
+    expect((await fetch(`${open.url}/scenarios/ceremony-wiper`)).status).toBe(200);
+    await expectError(await fetch(`${open.url}/scenarios/nope`), 404, 'not_found');
+  });
+
+  it('POST /ach on a bundled scenario with an override recorded with who and when', async () => {
+    const res = await post(open, '/ach', { scenario: 'ceremony-wiper', overrides: ['E3:H2=I'], analyst: 'j.doe' });
+    expect(res.status).toBe(200);
+    const a = assessmentSchema.parse(await res.json());
+    expect(a.leader).toBe('H1');
+    expect(a.overrides).toEqual([expect.objectContaining({ evidence: 'E3', hypothesis: 'H2', rating: 'I', previous: 'CC', by: 'j.doe' })]);
+    expect(a.evidence.find((e) => e.id === 'E3')!.cells.find((c) => c.hypothesis === 'H2')!.source).toBe('override');
+  });
+
+  it('POST /ach on inline actors and evidence derives ratings from the actors techniques', async () => {
+    const a = assessmentSchema.parse(await (await post(open, '/ach', inline)).json());
+    expect(a.hypotheses.map((h) => h.id).sort()).toEqual(['A1', 'A2']);
+    expect(a.leader).toBe('A1');
+    expect(a.evidence[0]!.cells.map((c) => [c.hypothesis, c.rating, c.source])).toEqual([
+      ['A1', 'C', 'derived'],
+      ['A2', 'I', 'derived'],
+    ]);
+  });
+
+  it('POST /stix gives a valid STIX 2.1 bundle', async () => {
+    const res = await post(open, '/stix', { scenario: 'ransomware-hospital' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/stix+json');
+    const bundle = (await res.json()) as { type: string; objects: { type: string }[] };
+    expect(validateStixObject(bundle)).toEqual([]);
+    expect(bundle.objects.map((o) => o.type)).toEqual(expect.arrayContaining(['identity', 'intrusion-set', 'attack-pattern', 'report', 'note']));
+  });
+
+  it('refuses malformed requests without echoing them', async () => {
+    const secret = 'SECRET-VALUE-xyz';
+    await expectError(await post(open, '/ach', { scenario: secret.toLowerCase() }), 404, 'not_found', secret.toLowerCase());
+    await expectError(await post(open, '/ach', { scenario: 'ceremony-wiper', overrides: [`E1:H1=${secret}`] }), 422, 'validation_failed', secret);
+    await expectError(await post(open, '/ach', { scenario: 'ceremony-wiper', overrides: ['E99:H1=C'] }), 422, 'validation_failed');
+    await expectError(await post(open, '/ach', { actors: inline.actors, evidence: [{ id: 'E1', summary: secret, ratings: { NOPE: 'C' } }] }), 422, 'validation_failed', secret);
+    await expectError(await post(open, '/ach', '{"scenario": '), 400, 'bad_request');
+    await expectError(await post(open, '/ach', {}), 422, 'validation_failed');
+    await expectError(await post(open, '/ach', 'x', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+  });
+
+  it('refuses a body over 1 MB with 413', async () => {
+    const big = { ...inline, title: 'x', evidence: [{ id: 'E1', summary: 'y'.repeat(900), source: 'z'.repeat(1_100_000) }] };
+    const res = await post(open, '/ach', big);
+    await expectError(res, 413, 'payload_too_large');
+  });
+
+  it('with ATTR_API_TOKEN, everything but /health needs the bearer token (401 with WWW-Authenticate)', async () => {
+    expect((await fetch(`${locked.url}/health`)).status).toBe(200);
+    const res = await fetch(`${locked.url}/scenarios`);
+    expect(res.headers.get('www-authenticate')).toContain('Bearer');
+    await expectError(res, 401, 'unauthorized');
+    await expectError(await fetch(`${locked.url}/scenarios`, { headers: { authorization: 'Bearer wrong' } }), 401, 'unauthorized');
+    expect((await fetch(`${locked.url}/scenarios`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    expect((await fetch(`${locked.url}/taxii2/`, { headers: { accept: TAXII } })).status).toBe(401);
+    expect((await post(locked, '/ach', { scenario: 'ceremony-wiper' }, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+  });
+
+  it('refuses a Host outside the allow-list (403)', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${open.url}/health`, { headers: { host: 'evil.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('serves /docs only when asked', async () => {
+    expect((await fetch(`${open.url}/docs/openapi.json`)).status).toBe(200);
+    expect((await fetch(`${locked.url}/docs/openapi.json`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+  });
+});
+
+describe('TAXII 2.1', () => {
+  interface Envelope {
+    more: boolean;
+    next?: string;
+    objects: { id: string; type: string; modified?: string }[];
+  }
+
+  it('discovery, API root and collections in the TAXII media type', async () => {
+    const d = await taxii('/');
+    expect(d.status).toBe(200);
+    expect(d.headers.get('content-type')).toBe(TAXII);
+    const discovery = (await d.json()) as { api_roots: string[]; default: string };
+    expect(discovery.api_roots).toHaveLength(1);
+    expect(discovery.default).toMatch(/\/taxii2\/api\/$/);
+    const root = (await (await taxii('/api/')).json()) as { versions: string[]; max_content_length: number };
+    expect(root.versions).toEqual([TAXII]);
+    expect(root.max_content_length).toBe(1048576);
+    const cols = (await (await taxii('/api/collections/')).json()) as { collections: { id: string; can_read: boolean; can_write: boolean; title: string }[] };
+    expect(cols.collections.map((c) => c.title)).toEqual(['ACH assessments', 'Report extractions']);
+    expect(cols.collections.every((c) => c.can_read && !c.can_write)).toBe(true);
+  });
+
+  it('version negotiation: 406 for an unsupported Accept, taxii+json without a version is 2.1', async () => {
+    expect((await taxii('/', 'application/taxii+json;version=2.0')).status).toBe(406);
+    expect((await taxii('/', 'application/json')).status).toBe(406);
+    const res = await taxii('/', 'application/taxii+json');
+    expect(res.status).toBe(200);
+  });
+
+  it('objects with pagination and filters, object versions, manifest; writes refused', async () => {
+    const cols = (await (await taxii('/api/collections/')).json()) as { collections: { id: string; title: string }[] };
+    const id = cols.collections.find((c) => c.title === 'ACH assessments')!.id;
+    const all = (await (await taxii(`/api/collections/${id}/objects/?limit=500`)).json()) as Envelope;
+    expect(all.objects.length).toBeGreaterThan(10);
+    for (const o of all.objects) expect(validateStixObject(o)).toEqual([]);
+
+    const page1 = await taxii(`/api/collections/${id}/objects/?limit=3`);
+    expect(page1.headers.get('x-taxii-date-added-first')).toMatch(/Z$/);
+    const p1 = (await page1.json()) as Envelope;
+    expect(p1.objects).toHaveLength(3);
+    expect(p1.more).toBe(true);
+    const p2 = (await (await taxii(`/api/collections/${id}/objects/?limit=3&next=${p1.next!}`)).json()) as Envelope;
+    expect(p2.objects[0]!.id).not.toBe(p1.objects[0]!.id);
+
+    const reports = (await (await taxii(`/api/collections/${id}/objects/?match[type]=report,intrusion-set`)).json()) as Envelope;
+    expect(reports.objects.length).toBeGreaterThan(0);
+    expect(new Set(reports.objects.map((o) => o.type))).toEqual(new Set(['report', 'intrusion-set']));
+
+    const one = all.objects.find((o) => o.type === 'intrusion-set')!;
+    const got = (await (await taxii(`/api/collections/${id}/objects/${one.id}/`)).json()) as Envelope;
+    expect(got.objects.map((o) => o.id)).toEqual([one.id]);
+    const versions = (await (await taxii(`/api/collections/${id}/objects/${one.id}/versions/`)).json()) as { versions: string[] };
+    expect(versions.versions.length).toBeGreaterThanOrEqual(1);
+    expect((await taxii(`/api/collections/${id}/objects/indicator--00000000-0000-4000-8000-000000000000/`)).status).toBe(404);
+
+    const manifest = (await (await taxii(`/api/collections/${id}/manifest/?match[id]=${one.id}`)).json()) as { objects: { id: string; media_type: string; version: string }[] };
+    expect(manifest.objects[0]).toMatchObject({ id: one.id, media_type: 'application/stix+json;version=2.1' });
+
+    const future = (await (await taxii(`/api/collections/${id}/objects/?added_after=2999-01-01T00:00:00Z`)).json()) as Envelope;
+    expect(future.objects).toEqual([]);
+    expect((await taxii(`/api/collections/${id}/objects/?added_after=yesterday`)).status).toBe(400);
+    expect((await taxii('/api/collections/not-a-collection/objects/')).status).toBe(404);
+    const write = await fetch(`${open.url}/taxii2/api/collections/${id}/objects/`, { method: 'POST', headers: { accept: TAXII, 'content-type': TAXII }, body: '{}' });
+    expect(write.status).toBe(403);
+    expect(((await write.json()) as { http_status: string }).http_status).toBe('403');
+  });
+});

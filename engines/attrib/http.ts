@@ -1,0 +1,193 @@
+// The attribution HTTP routes (mounted by the gateway at /svc/attrib, or at / by `attrib serve`): health, scenarios, ACH, STIX, TAXII 2.1, /docs.
+import type { Database } from 'better-sqlite3';
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import type { AchAssessment, AchScenarioList, AttribHealth } from '../core/contracts/ach.js';
+import { VitrineError } from '../core/errors.js';
+import { apiDocsRouter } from '../core/http/docs.js';
+import { jsonBody, route } from '../core/http/index.js';
+import { LOOPBACK_HOSTS, requireBearer } from '../core/http/security.js';
+import { createServiceApp } from '../core/http/server.js';
+import { InProcessRunner } from '../core/jobs/in-process.js';
+import type { ServiceContext } from '../core/service.js';
+import type { StixBundle } from '../core/stix.js';
+import { openMemoryStore } from '../core/store.js';
+import { analyzeScenario } from './ach/engine.js';
+import { runAchRequest } from './ach/request.js';
+import { ScenarioLibrary } from './ach/scenario.js';
+import { assessmentToStix } from './ach/stix.js';
+import { defaultResourcesDir, MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
+import { jobs } from './jobs.js';
+import { openApiDocument } from './openapi.js';
+import { attribService } from './service.js';
+import { logOverrides } from './store.js';
+import { addObjects } from './taxii/collections.js';
+import { taxiiRouter } from './taxii/http.js';
+
+/** Knowledge-base facts for /health (techniques and groups counted; names for STIX attack patterns). */
+export interface KbFacts {
+  readonly techniques: number;
+  readonly groups: number;
+  readonly software: number;
+  readonly source?: string;
+  techniqueName(id: string): string | undefined;
+}
+
+export interface RouterOptions {
+  /** The scenarios (default: ATTR_FIXTURES when set, else the bundled ones). */
+  readonly scenarios?: ScenarioLibrary;
+  /** Serve /docs (default: ATTR_API_DOCS=1). */
+  readonly apiDocs?: boolean;
+  /** The knowledge base, loaded on first use; null when there is none. */
+  readonly kb?: () => KbFacts | null;
+  /** The clock of assessments (tests). */
+  readonly now?: () => Date;
+}
+
+function apiDocsFromEnv(): boolean {
+  return process.env['ATTR_API_DOCS'] === '1';
+}
+
+/** Adds the bundled scenarios' assessments to the TAXII collection once, so a fresh server has something to serve. */
+function seedAssessments(db: Database, library: ScenarioLibrary, kb: KbFacts | null): void {
+  for (const name of library.names()) {
+    const s = library.get(name);
+    if (!s) continue;
+    try {
+      addObjects(db, 'assessments', assessmentToStix(analyzeScenario(s), kb ? { techniqueName: (id) => kb.techniqueName(id) } : {}).objects);
+    } catch {
+      // A scenario that cannot be turned into STIX is still served by /ach; the collection just lacks it.
+    }
+  }
+}
+
+export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): Router {
+  const library = options.scenarios ?? ScenarioLibrary.fromEnvironment(ctx.resourcesDir);
+  let kbCache: KbFacts | null | undefined;
+  const kb = (): KbFacts | null => {
+    if (kbCache === undefined) {
+      try {
+        kbCache = options.kb?.() ?? null;
+      } catch {
+        kbCache = null;
+      }
+    }
+    return kbCache;
+  };
+  const now = options.now ?? (() => new Date());
+  const stixOptions = () => {
+    const k = kb();
+    return k ? { techniqueName: (id: string) => k.techniqueName(id) } : {};
+  };
+  seedAssessments(ctx.db, library, null);
+
+  const router = express.Router();
+  const body: RequestHandler = jsonBody(MAX_BODY_BYTES);
+
+  router.get('/health', (req, res) => {
+    const k = kb();
+    const health: AttribHealth = {
+      status: 'ok',
+      service: 'attrib',
+      version: VERSION,
+      kb: { loaded: k !== null, techniques: k?.techniques ?? 0, groups: k?.groups ?? 0, software: k?.software ?? 0, ...(k?.source !== undefined ? { source: k.source } : {}) },
+      scenarios: library.names().length,
+      limits: { max_body_bytes: MAX_BODY_BYTES, max_text_chars: MAX_TEXT_CHARS },
+      taxii: `${req.baseUrl}/taxii2/`,
+    };
+    res.json(health);
+  });
+
+  router.get('/scenarios', (_req, res) => {
+    const list: AchScenarioList = { source: library.source, scenarios: library.summaries() };
+    res.json(list);
+  });
+
+  router.get('/scenarios/:name', (req, res) => {
+    const name = String(req.params['name']);
+    const s = /^[a-z0-9][a-z0-9-]{0,63}$/.test(name) ? library.get(name) : undefined;
+    if (!s) throw new VitrineError('not_found', 'no such scenario');
+    res.json(s);
+  });
+
+  const assess = (raw: unknown): AchAssessment => {
+    const a = runAchRequest(raw, library, now());
+    logOverrides(ctx.db, a);
+    return a;
+  };
+
+  router.post(
+    '/ach',
+    body,
+    route((req, res) => {
+      const a = assess(req.body);
+      addObjects(ctx.db, 'assessments', assessmentToStix(a, stixOptions()).objects);
+      res.json(a);
+    }),
+  );
+
+  router.post(
+    '/stix',
+    body,
+    route((req, res) => {
+      const bundle: StixBundle = assessmentToStix(assess(req.body), stixOptions());
+      addObjects(ctx.db, 'assessments', bundle.objects);
+      res.type('application/stix+json;version=2.1').send(JSON.stringify(bundle));
+    }),
+  );
+
+  router.use('/taxii2', taxiiRouter({ db: ctx.db, maxContentLength: MAX_BODY_BYTES, version: VERSION }));
+
+  if (options.apiDocs ?? apiDocsFromEnv()) router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: () => openApiDocument() }));
+  return router;
+}
+
+export interface StandaloneOptions extends RouterOptions {
+  /** The store; default an in-memory one. */
+  readonly db?: Database;
+  readonly dataDir?: string;
+  readonly resourcesDir?: string;
+  /** Host names the Host header may carry; default ATTR_ALLOWED_HOSTS, else the loopback names. */
+  readonly allowedHosts?: readonly string[];
+  /** Bearer token every route but GET /health and the workbench page needs (default ATTR_API_TOKEN; none when unset or empty). */
+  readonly token?: string;
+}
+
+/** ATTR_ALLOWED_HOSTS as a list (comma-separated names, lower-cased), or undefined when unset. */
+export function allowedHostsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+  const raw = env['ATTR_ALLOWED_HOSTS'];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  return raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+}
+
+/** Paths open without the token: health and the workbench page. */
+export const OPEN_PATHS: readonly string[] = ['/health', '/'];
+
+/** 401 with `WWW-Authenticate: Bearer` (RFC 6750) when the token is missing or wrong. */
+function bearer(token: string): RequestHandler {
+  const check = requireBearer(token, OPEN_PATHS);
+  return (req, res, next) => {
+    check(req, res, (err?: unknown) => {
+      if (err !== undefined) res.setHeader('WWW-Authenticate', 'Bearer realm="attrib"');
+      next(err);
+    });
+  };
+}
+
+/** The app `attrib serve` runs: hardening, request ids, Host allow-list, the bearer token when set, the router at the root. */
+export function createStandaloneApp(options: StandaloneOptions = {}): Express {
+  const resourcesDir = options.resourcesDir ?? defaultResourcesDir();
+  const ctx: ServiceContext = {
+    jobs: new InProcessRunner(jobs),
+    db: options.db ?? openMemoryStore([attribService]),
+    dataDir: options.dataDir ?? '',
+    resourcesDir,
+  };
+  const token = options.token ?? process.env['ATTR_API_TOKEN'] ?? '';
+  const outer = express.Router();
+  if (token !== '') outer.use(bearer(token));
+  outer.use(createRouter(ctx, options));
+  return createServiceApp(outer, options.allowedHosts ?? allowedHostsFromEnv() ?? LOOPBACK_HOSTS);
+}

@@ -1,0 +1,103 @@
+// The OpenAPI 3.1 document of the attribution routes, generated from the zod schemas (served at /docs/openapi.json when ATTR_API_DOCS=1).
+import { z } from 'zod';
+import { achRequestSchema } from './ach/request.js';
+import { MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
+import { assessmentSchema, errorBodySchema, healthSchema, scenarioListSchema, stixBundleSchema } from './schemas.js';
+import { TAXII_MEDIA_TYPE } from './taxii/collections.js';
+
+type JsonObject = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonObject {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
+  delete json['$schema'];
+  return json;
+}
+
+const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
+const errorResponse = (description: string): JsonObject => ({ description, content: json(ref('Error')) });
+const taxii = (description: string): JsonObject => ({ description, content: { [TAXII_MEDIA_TYPE]: { schema: { type: 'object' } } } });
+const collectionParam = { name: 'collection', in: 'path', required: true, schema: { type: 'string' } };
+const objectParam = { name: 'object', in: 'path', required: true, description: 'STIX id', schema: { type: 'string' } };
+const filters = [
+  { name: 'added_after', in: 'query', required: false, schema: { type: 'string', format: 'date-time' } },
+  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 } },
+  { name: 'next', in: 'query', required: false, description: 'the `next` of the previous page', schema: { type: 'string' } },
+  { name: 'match[id]', in: 'query', required: false, schema: { type: 'string' } },
+  { name: 'match[type]', in: 'query', required: false, schema: { type: 'string' } },
+  { name: 'match[version]', in: 'query', required: false, description: 'all, first, last (default) or timestamps', schema: { type: 'string' } },
+  { name: 'match[spec_version]', in: 'query', required: false, schema: { type: 'string', default: '2.1' } },
+];
+const achBody = { required: true, description: `At most ${MAX_BODY_BYTES} bytes of JSON.`, content: json(ref('AchRequest')) };
+const achErrors = {
+  '401': errorResponse('ATTR_API_TOKEN is set and the bearer token is missing or wrong (standalone server)'),
+  '404': errorResponse('no bundled scenario of that name'),
+  '413': errorResponse(`the body is larger than ${MAX_BODY_BYTES} bytes`),
+  '415': errorResponse('the body is not application/json'),
+  '422': errorResponse('the scenario, the inline actors and evidence, or an override is malformed (details name the fields)'),
+};
+
+/** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
+export function openApiDocument(): JsonObject {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Vitrine attribution',
+      version: VERSION,
+      description: `Analysis of competing hypotheses on bundled or inline scenarios with analyst overrides, STIX 2.1 output and a read-only TAXII 2.1 server. Standalone, ATTR_API_TOKEN makes every route but GET /health and the workbench page need \`Authorization: Bearer\` (401 otherwise). Report text is at most ${MAX_TEXT_CHARS} characters.`,
+    },
+    servers: [{ url: '..' }],
+    paths: {
+      '/health': { get: { summary: 'Status, version, knowledge-base size, scenario count, limits (open without a token)', responses: { '200': { description: 'ok', content: json(ref('Health')) } } } },
+      '/scenarios': { get: { summary: 'Bundled scenario names (or those of ATTR_FIXTURES)', responses: { '200': { description: 'the scenarios', content: json(ref('ScenarioList')) } } } },
+      '/scenarios/{name}': {
+        get: {
+          summary: 'One scenario as its file holds it',
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'the scenario', content: json({ type: 'object' }) }, '404': errorResponse('no such scenario') },
+        },
+      },
+      '/ach': {
+        post: {
+          summary: 'ACH on a bundled scenario, a scenario object or inline actors and evidence, with overrides (EID:HID=RATING); the assessment is added to the TAXII assessments collection and the overrides to the override log',
+          requestBody: achBody,
+          responses: { '200': { description: 'the assessment', content: json(ref('Assessment')) }, ...achErrors },
+        },
+      },
+      '/stix': {
+        post: {
+          summary: 'The same assessment as a STIX 2.1 bundle',
+          requestBody: achBody,
+          responses: { '200': { description: 'the bundle', content: { 'application/stix+json;version=2.1': { schema: ref('StixBundle') } } }, ...achErrors },
+        },
+      },
+      '/taxii2/': { get: { summary: 'TAXII 2.1 discovery', responses: { '200': taxii('discovery'), '406': taxii('Accept admits no TAXII 2.1 media type') } } },
+      '/taxii2/api/': { get: { summary: 'TAXII 2.1 API root', responses: { '200': taxii('API root') } } },
+      '/taxii2/api/collections/': { get: { summary: 'Collections (assessments, extractions); read-only', responses: { '200': taxii('collections') } } },
+      '/taxii2/api/collections/{collection}/': { get: { summary: 'One collection', parameters: [collectionParam], responses: { '200': taxii('collection'), '404': taxii('no such collection') } } },
+      '/taxii2/api/collections/{collection}/objects/': {
+        get: { summary: 'Objects, filtered and paged (envelope)', parameters: [collectionParam, ...filters], responses: { '200': taxii('envelope'), '400': taxii('bad filter'), '404': taxii('no such collection') } },
+        post: { summary: 'Refused: the collections are read-only', parameters: [collectionParam], responses: { '403': taxii('read-only') } },
+      },
+      '/taxii2/api/collections/{collection}/objects/{object}/': {
+        get: { summary: 'One object (its versions per match[version])', parameters: [collectionParam, objectParam, ...filters], responses: { '200': taxii('envelope'), '404': taxii('no such object') } },
+      },
+      '/taxii2/api/collections/{collection}/objects/{object}/versions/': {
+        get: { summary: 'Versions of one object', parameters: [collectionParam, objectParam, ...filters], responses: { '200': taxii('versions'), '404': taxii('no such object') } },
+      },
+      '/taxii2/api/collections/{collection}/manifest/': {
+        get: { summary: 'Manifest of the objects', parameters: [collectionParam, ...filters], responses: { '200': taxii('manifest') } },
+      },
+    },
+    components: {
+      schemas: {
+        Health: schemaOf(healthSchema),
+        ScenarioList: schemaOf(scenarioListSchema),
+        AchRequest: schemaOf(achRequestSchema, 'input'),
+        Assessment: schemaOf(assessmentSchema),
+        StixBundle: schemaOf(stixBundleSchema),
+        Error: schemaOf(errorBodySchema),
+      },
+    },
+  };
+}
