@@ -94,6 +94,11 @@ describe.skipIf(!HAVE_CHROMIUM)('Replay workspace in Chromium', () => {
     return Number(text.replace(/,/g, ''));
   }
 
+  /** Waits until the Mermaid image has loaded and has a size (a string, so the page's DOM types stay out of this Node compilation). */
+  async function drawn(page: Page): Promise<void> {
+    await page.waitForFunction(`(() => { const img = document.querySelector('[data-testid="mermaid-diagram"] img'); return img !== null && img.complete && img.naturalWidth > 0; })()`);
+  }
+
   async function edges(page: Page): Promise<number> {
     return Number(await page.getByTestId('host-graph').getAttribute('data-edges'));
   }
@@ -165,11 +170,20 @@ describe.skipIf(!HAVE_CHROMIUM)('Replay workspace in Chromium', () => {
     await page.getByText(`1 / ${total}`).waitFor();
     expect(await edges(page)).toBe(atFirst);
 
-    // The alerts carry their evidence connections; the Mermaid text is shown as text.
-    // One timeline step per alert of the story.
+    // The alerts carry their evidence connections. One timeline step per alert of the story.
     expect(await page.getByTestId('story-alerts').locator('[data-alert-id]').count()).toBe(total);
     await page.getByTestId('evidence-connections').first().waitFor();
-    await page.getByTestId('mermaid-text').getByText('sequenceDiagram').waitFor();
+    // Mermaid (its own lazily loaded chunk) draws the story under the page's CSP, shown as an SVG image.
+    const diagram = page.getByTestId('mermaid-diagram').locator('img');
+    await diagram.waitFor({ timeout: 30_000 });
+    await drawn(page);
+    const svg = decodeURIComponent((await diagram.getAttribute('src'))!.replace(/^data:image\/svg\+xml;charset=utf-8,/, ''));
+    expect(svg).toMatch(/^<svg /);
+    expect(svg).toContain('aria-roledescription="sequence"');
+    expect(svg).toContain('198.51.100.23');
+    expect((svg.match(/class="messageText"/g) ?? []).length).toBeGreaterThanOrEqual(total);
+    expect(await page.getByTestId('mermaid-text').textContent()).toMatch(/^sequenceDiagram/);
+    await page.getByRole('region', { name: 'Mermaid sequence diagram' }).screenshot({ path: path.join(SHOTS, 'replay-demo-mermaid-light.png') });
     await page.screenshot({ path: path.join(SHOTS, 'replay-demo-light.png') });
     await page.locator('.main').evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await page.screenshot({ path: path.join(SHOTS, 'replay-demo-light-bottom.png') });
@@ -217,7 +231,9 @@ describe.skipIf(!HAVE_CHROMIUM)('Replay workspace in Chromium', () => {
     expect(await alert.first().innerText()).toContain('192.168.56.1');
     expect(await page.getByTestId('story-techniques').innerText()).toContain('T1110');
     expect(await edges(page)).toBeGreaterThan(0);
+    await drawn(page);
     await page.screenshot({ path: path.join(SHOTS, 'replay-sshguess-dark.png') });
+    await page.getByRole('region', { name: 'Mermaid sequence diagram' }).screenshot({ path: path.join(SHOTS, 'replay-sshguess-mermaid-dark.png') });
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);
 

@@ -1,10 +1,11 @@
-// One story: header and reduction, the timeline scrubber over the host graph, alerts with their evidence, Mermaid text and exports.
+// One story: header and reduction, the timeline scrubber over the host graph, alerts with their evidence, the Mermaid diagram and exports.
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { Alert, Story } from '../../../../engines/core/contracts/replay';
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { HostGraph } from './HostGraph';
+import { MermaidDiagram } from './MermaidDiagram';
 import { alertConnections, clampStep, count, downloadText, duration, exportName, plural, reductionRows, techniqueNames, utc } from './model';
 
 function asApiError(err: unknown): ApiError {
@@ -390,15 +391,21 @@ export function StoryView({ story, client, base, theme, showReduction }: StoryVi
           </div>
         </div>
         <p className="muted">
-          The story as a Mermaid <code>sequenceDiagram</code>. The workstation does not ship Mermaid, so the text is shown as text: paste it into a Mermaid
-          renderer you trust to draw it.
+          The story as a Mermaid <code>sequenceDiagram</code>, drawn here by Mermaid (shipped with the workstation, no network); the text is below it and
+          in the export.
         </p>
         {mermaidError ? (
           <ErrorNote error={mermaidError} title="The Mermaid text could not be loaded" />
         ) : (
-          <pre className="code-block mermaid-text selectable" data-testid="mermaid-text" tabIndex={0}>
-            {mermaid ?? 'Loading…'}
-          </pre>
+          <>
+            <MermaidDiagram text={mermaid} theme={theme} title={`Sequence diagram of story ${story.ordinal}: ${story.title}`} />
+            <details className="mermaid-source">
+              <summary>Mermaid text</summary>
+              <pre className="code-block mermaid-text selectable" data-testid="mermaid-text" tabIndex={0}>
+                {mermaid ?? 'Loading…'}
+              </pre>
+            </details>
+          </>
         )}
       </section>
     </>
