@@ -1,0 +1,173 @@
+// The run's provenance graph in cytoscape: laid out once per run in columns from commit to container; highlights (a reason's path, a layer's blast radius) only change classes.
+import { useEffect, useMemo, useRef } from 'react';
+import cytoscape, { type Core } from 'cytoscape';
+import type { RunGraph } from '../../../../engines/core/contracts/provgate';
+import { COLUMN_TITLES, drawnSubgraph, findingSeverity, layeredPositions, pathEdgeKeys, shortLabel, X_GAP, type Highlight } from './model';
+
+function cssVar(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+}
+
+export interface LineageGraphProps {
+  readonly graph: RunGraph;
+  readonly highlight: Highlight | null;
+  readonly theme: string;
+  readonly onNode: (id: string) => void;
+}
+
+export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const cyRef = useRef<Core | null>(null);
+  const onNodeRef = useRef(onNode);
+  onNodeRef.current = onNode;
+  const drawn = useMemo(() => drawnSubgraph(graph), [graph]);
+  const positions = useMemo(() => layeredPositions(drawn.nodes, drawn.edges), [drawn]);
+  const severity = useMemo(() => findingSeverity(graph.findings), [graph]);
+  const rows = useMemo(() => Math.max(1, ...COLUMN_TITLES.map((_, c) => drawn.nodes.filter((n) => Math.round((positions.get(n.id)?.x ?? 0) / X_GAP) === c).length)), [drawn, positions]);
+  const height = Math.min(640, Math.max(300, 90 + rows * 40));
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return undefined;
+    const c = {
+      text: cssVar('--text'),
+      muted: cssVar('--muted'),
+      panel: cssVar('--panel'),
+      accent: cssVar('--accent'),
+      neg: cssVar('--neg'),
+      warn: cssVar('--warn'),
+      pos: cssVar('--pos'),
+      focus: cssVar('--focus'),
+      border: cssVar('--border-strong'),
+    };
+    const cy = cytoscape({
+      container: el,
+      elements: [
+        ...drawn.nodes.map((n) => ({
+          group: 'nodes' as const,
+          data: { id: n.id, label: shortLabel(n), kind: n.kind, ...(severity.has(n.id) ? { severity: severity.get(n.id) } : {}) },
+          position: positions.get(n.id) ?? { x: 0, y: 0 },
+          classes: severity.has(n.id) ? 'finding' : '',
+        })),
+        // Column titles are label-only nodes above each column, so they follow zoom and pan.
+        ...COLUMN_TITLES.map((title, col) => ({ group: 'nodes' as const, data: { id: `column:${col}`, label: title }, position: { x: col * X_GAP, y: -44 }, classes: 'column-title', selectable: false })),
+        ...drawn.edges.map((e) => ({ group: 'edges' as const, data: { id: `${e.from}>${e.to}>${e.rel}`, source: e.from, target: e.to, rel: e.rel, key: `${e.from}>${e.to}` } })),
+      ],
+      layout: { name: 'preset', fit: true, padding: 28 },
+      maxZoom: 1.4,
+      minZoom: 0.05,
+      style: [
+        {
+          selector: 'node',
+          style: {
+            label: 'data(label)',
+            'font-size': 10,
+            color: c.text,
+            'text-valign': 'bottom',
+            'text-margin-y': 3,
+            width: 14,
+            height: 14,
+            'background-color': c.muted,
+            'text-background-color': c.panel,
+            'text-background-opacity': 0.85,
+            'text-background-padding': '1px',
+            'text-max-width': '190px',
+            'text-wrap': 'ellipsis',
+          },
+        },
+        { selector: 'node[kind = "commit"]', style: { shape: 'round-rectangle', 'background-color': c.accent, width: 18 } },
+        { selector: 'node[kind = "file"]', style: { shape: 'rectangle', width: 9, height: 11 } },
+        { selector: 'node[kind = "dependency"]', style: { shape: 'ellipse', 'background-color': c.accent } },
+        { selector: 'node[kind = "build"]', style: { shape: 'tag', width: 12, height: 12 } },
+        { selector: 'node[kind = "layer"]', style: { shape: 'barrel', width: 18, height: 11, 'background-color': c.warn } },
+        { selector: 'node[kind = "image"]', style: { shape: 'hexagon', width: 18, height: 16, 'background-color': c.pos } },
+        { selector: 'node[kind = "service"]', style: { shape: 'diamond', width: 17, height: 17, 'background-color': c.pos } },
+        { selector: 'node[kind = "container"]', style: { shape: 'round-rectangle', width: 13, height: 11 } },
+        {
+          selector: 'node.column-title',
+          style: { 'background-opacity': 0, width: 1, height: 1, 'font-size': 11, color: c.muted, 'text-valign': 'center', 'text-background-opacity': 0, 'text-transform': 'uppercase', events: 'no' },
+        },
+        { selector: 'node.finding', style: { 'border-width': 3, 'border-color': c.neg } },
+        { selector: 'node[severity = "low"], node[severity = "medium"]', style: { 'border-color': c.warn } },
+        {
+          selector: 'edge',
+          style: { width: 1.2, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.7, 'line-color': c.border, 'target-arrow-color': c.border },
+        },
+        { selector: '.dim', style: { opacity: 0.25 } },
+        { selector: 'node.on-path', style: { 'overlay-color': c.focus, 'overlay-opacity': 0.18, 'overlay-padding': 5, 'font-weight': 'bold' } },
+        { selector: 'edge.on-path', style: { width: 3.5, 'line-color': c.focus, 'target-arrow-color': c.focus, opacity: 1 } },
+        { selector: 'node.reached', style: { 'overlay-color': c.warn, 'overlay-opacity': 0.16, 'overlay-padding': 4 } },
+        { selector: 'edge.reached', style: { width: 2, 'line-color': c.warn, 'target-arrow-color': c.warn } },
+        { selector: 'node.origin', style: { 'overlay-color': c.focus, 'overlay-opacity': 0.3, 'overlay-padding': 7 } },
+      ],
+      boxSelectionEnabled: false,
+      autoungrabify: true,
+      wheelSensitivity: 0.3,
+    });
+    cy.on('tap', 'node', (e) => onNodeRef.current(e.target.id()));
+    cyRef.current = cy;
+    return () => {
+      cyRef.current = null;
+      cy.destroy();
+    };
+  }, [drawn, positions, severity, theme, height]);
+
+  useEffect(() => {
+    const cy = cyRef.current;
+    const el = box.current;
+    if (!cy || !el) return;
+    let marked = 0;
+    cy.batch(() => {
+      cy.elements().removeClass('dim on-path reached origin');
+      if (highlight === null) return;
+      if (highlight.kind === 'node') {
+        cy.getElementById(highlight.id).addClass('origin');
+        marked = 1;
+        return;
+      }
+      const strong = new Set(highlight.kind === 'path' ? highlight.pathIds : highlight.layerIds);
+      const soft = highlight.kind === 'path' ? highlight.downstream : highlight.reached;
+      const keys = highlight.kind === 'path' ? pathEdgeKeys(highlight.pathIds) : new Set<string>();
+      cy.nodes(':not(.column-title)').forEach((n) => {
+        if (strong.has(n.id())) {
+          n.addClass(highlight.kind === 'path' ? 'on-path' : 'origin');
+          marked++;
+        } else if (soft.has(n.id())) n.addClass('reached');
+        else n.addClass('dim');
+      });
+      cy.edges().forEach((e) => {
+        const from = e.source().id();
+        const to = e.target().id();
+        if (keys.has(String(e.data('key')))) e.addClass('on-path');
+        else if ((strong.has(from) || soft.has(from)) && soft.has(to)) e.addClass('reached');
+        else e.addClass('dim');
+      });
+    });
+    // What the canvas holds, for tests and for anyone inspecting the page.
+    el.dataset['highlighted'] = String(marked);
+    el.dataset['reached'] = String(highlight === null || highlight.kind === 'node' ? 0 : cy.nodes('.reached').length);
+    el.dataset['highlight'] = highlight?.kind ?? 'none';
+  }, [highlight, drawn, positions, severity, theme, height]);
+
+  return (
+    <div className="lineage-graph">
+      <div
+        ref={box}
+        className="graph"
+        style={{ height }}
+        role="img"
+        aria-label={`Provenance graph: ${graph.stats.nodes} nodes and ${graph.stats.edges} edges from commits to containers; ${graph.findings.length} findings. The decision's reasons list the same paths.`}
+        data-testid="lineage-graph"
+        data-nodes={drawn.nodes.length}
+        data-edges={drawn.edges.length}
+      />
+      <div className="legend lineage-graph__legend">
+        <span className="kind-dot kind-dot--commit" /> commit <span className="kind-dot kind-dot--dependency" /> dependency <span className="kind-dot kind-dot--layer" /> layer{' '}
+        <span className="kind-dot kind-dot--image" /> image · service <span className="kind-dot" /> build · container <span className="kind-dot kind-dot--finding" /> finding
+        {' · '}
+        {drawn.omitted > 0 ? `${drawn.nodes.length} of ${graph.stats.nodes} nodes drawn (reason paths and findings first)` : `${graph.stats.nodes} nodes, ${graph.stats.edges} edges`} · click a node: a layer shows its blast radius,
+        a node with a finding its origin
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,526 @@
+// The Lineage workspace: gate signed build events (or run a demo scenario), read the decision with its reasons, trace a finding to its commit and author, and a layer to everything it ships in.
+import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useStore } from 'zustand';
+import type { GraphNode, Reason, RunGraph, RunListItem, Verdict } from '../../../../engines/core/contracts/provgate';
+import { ApiError } from '../../api/client';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Progress } from '../../components/Progress';
+import { useShell } from '../../shell/context';
+import { useSystemPrefersDark } from '../../shell/useTheme';
+import { activeJobs, effectiveTheme } from '../../store';
+import type { WorkspaceProps } from '../registry';
+import { LineageGraph } from './LineageGraph';
+import { attrRows, commentLines, count, cypherFileName, layerRows, MAX_GATE_FILE, orderedReasons, parseEnvelopeFile, plural, SCENARIOS, when, type CommentPart } from './model';
+import { createLineageStore, RUN_PAGE, type LineageStore } from './store';
+import './lineage.css';
+
+export function VerdictBadge({ verdict }: { readonly verdict: Verdict }) {
+  return <span className={`verdict verdict--${verdict}`}>{verdict}</span>;
+}
+
+function Parts({ parts }: { readonly parts: readonly CommentPart[] }) {
+  return (
+    <>
+      {parts.map((p, i) => (p.kind === 'strong' ? <strong key={i}>{p.text}</strong> : p.kind === 'code' ? <code key={i}>{p.text}</code> : <span key={i}>{p.text}</span>))}
+    </>
+  );
+}
+
+/** The PR comment as GitHub would show it (headings, bullets, bold, code), built as elements from text: no HTML is injected. */
+function CommentPreview({ markdown }: { readonly markdown: string }) {
+  const [raw, setRaw] = useState(false);
+  const lines = useMemo(() => commentLines(markdown), [markdown]);
+  return (
+    <section className="panel lineage-comment" aria-label="PR comment preview" data-testid="pr-comment">
+      <div className="panel__head">
+        <h2>PR comment</h2>
+        <div className="row">
+          <button type="button" className="small" aria-pressed={raw} onClick={() => setRaw((v) => !v)}>
+            {raw ? 'Preview' : 'Markdown'}
+          </button>
+          <button type="button" className="small" onClick={() => void navigator.clipboard?.writeText(markdown)}>
+            Copy
+          </button>
+        </div>
+      </div>
+      {raw ? (
+        <pre className="code-block selectable">{markdown}</pre>
+      ) : (
+        <div className="comment-preview">
+          {lines.map((l, i) =>
+            l.kind === 'heading' ? (
+              <h3 key={i}>{l.text}</h3>
+            ) : l.kind === 'item' ? (
+              <div key={i} className={`comment-item comment-item--${Math.min(l.depth, 2)}`}>
+                <Parts parts={l.parts} />
+              </div>
+            ) : (
+              <p key={i}>
+                <Parts parts={l.parts} />
+              </p>
+            ),
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function RunItem({ run, open, onOpen }: { readonly run: RunListItem; readonly open: boolean; readonly onOpen: () => void }) {
+  return (
+    <button type="button" className={`run-item${open ? ' run-item--open' : ''}`} onClick={onOpen} aria-current={open ? 'true' : undefined} data-run-id={run.runId}>
+      <span className="run-item__title">
+        <VerdictBadge verdict={run.verdict} /> {run.source === 'demo' ? `demo ${run.scenario ?? ''}` : 'gated envelopes'}
+      </span>
+      <span className="muted run-item__meta">
+        {plural(run.envelopes, 'envelope')}
+        {run.rejected > 0 ? ` (${count(run.rejected)} rejected)` : ''} · {plural(run.findings, 'finding')} · {plural(run.reasons, 'reason')}
+      </span>
+      <span className="muted run-item__when">{when(run.createdAt)}</span>
+    </button>
+  );
+}
+
+function ReasonRow({ reason, index, open, onOpen, onKeyDown }: { readonly reason: Reason; readonly index: number; readonly open: boolean; readonly onOpen: () => void; readonly onKeyDown: (e: KeyboardEvent) => void }) {
+  return (
+    <li>
+      <button type="button" className={`reason${open ? ' reason--open' : ''}`} onClick={onOpen} onKeyDown={onKeyDown} aria-current={open ? 'true' : undefined} data-reason-index={index}>
+        <span className="reason__head">
+          <VerdictBadge verdict={reason.verdict} /> <code>{reason.rule}</code> <span className="reason__message">{reason.message}</span>
+        </span>
+        {reason.path.length > 0 && (
+          <span className="reason__path muted">
+            {reason.path.map((p, i) => (
+              <span key={i} className="path-step">
+                {i > 0 && <span aria-hidden="true"> → </span>}
+                {p}
+              </span>
+            ))}
+          </span>
+        )}
+        {reason.evidence && reason.evidence.length > 0 && <span className="reason__evidence muted">{reason.evidence.join(' · ')}</span>}
+      </button>
+    </li>
+  );
+}
+
+function Facts({ rows, testId }: { readonly rows: ReadonlyArray<readonly [string, string | number | null | undefined]>; readonly testId?: string }) {
+  return (
+    <dl className="facts" data-testid={testId}>
+      {rows
+        .filter(([, v]) => v !== null && v !== undefined && v !== '')
+        .map(([k, v]) => (
+          <div key={k} className="facts__row">
+            <dt>{k}</dt>
+            <dd className="selectable">{String(v)}</dd>
+          </div>
+        ))}
+    </dl>
+  );
+}
+
+function NodeFacts({ node }: { readonly node: GraphNode }) {
+  return <Facts rows={[['kind', node.kind], ['label', node.label], ...attrRows(node).map((r) => [r.key, r.value] as const)]} testId="node-facts" />;
+}
+
+/** The run's layers as buttons (the keyboard's way to a blast radius; the graph takes clicks too). */
+function LayerList({ graph, openId, onOpen }: { readonly graph: RunGraph; readonly openId: string | null; readonly onOpen: (id: string) => void }) {
+  const layers = useMemo(() => layerRows(graph), [graph]);
+  if (layers.length === 0) return null;
+  return (
+    <div className="layer-list" data-testid="layer-list">
+      <span className="muted">Layers (blast radius):</span>
+      {layers.slice(0, 60).map((l) => (
+        <button key={l.id} type="button" className={`small layer-chip${openId === l.id ? ' layer-chip--open' : ''}`} onClick={() => onOpen(l.id)} aria-pressed={openId === l.id} title={l.title} data-layer={l.digest}>
+          {l.label} <span className="muted">{plural(l.images, 'image')}</span>
+        </button>
+      ))}
+      {layers.length > 60 && <span className="muted">and {count(layers.length - 60)} more: click them in the graph</span>}
+    </div>
+  );
+}
+
+function FocusPanel({ store }: { readonly store: LineageStore }) {
+  const focus = useStore(store, (s) => s.focus);
+  const graph = useStore(store, (s) => s.graph);
+  const stories = useStore(store, (s) => s.stories);
+  const storiesError = useStore(store, (s) => s.storiesError);
+  const blast = useStore(store, (s) => s.blast);
+  const blastError = useStore(store, (s) => s.blastError);
+  const clear = useStore(store, (s) => s.clearFocus);
+  if (!graph) return null;
+  const node = focus?.kind === 'node' ? graph.nodes.find((n) => n.id === focus.id) : undefined;
+  const title = focus === null ? 'Origin' : focus.kind === 'reason' ? 'Origin of the reason' : focus.kind === 'query' ? `Backtrack “${focus.query}”` : node?.kind === 'layer' ? 'Blast radius of the layer' : `The ${node?.kind ?? 'node'}`;
+  return (
+    <section className="panel lineage-focus" aria-label="Origin and blast radius" data-testid="lineage-focus">
+      <div className="panel__head">
+        <h2>{title}</h2>
+        {focus && (
+          <button type="button" className="small" onClick={clear} title="Clear the highlight (Esc)">
+            Clear
+          </button>
+        )}
+      </div>
+      {focus === null && <p className="muted">Choose a reason, click a node in the graph, or backtrack a CVE, finding id or package from the search field ( / ).</p>}
+      {focus?.kind === 'reason' && focus.reason.finding === undefined && (
+        <>
+          <p>{focus.reason.message}</p>
+          {focus.reason.path.length > 0 ? <p className="muted">Its path is highlighted in the graph.</p> : <p className="muted">This reason is about the run as a whole (no graph path).</p>}
+        </>
+      )}
+      {node && <NodeFacts node={node} />}
+      {storiesError && <ErrorNote error={storiesError} title="The origin could not be traced" />}
+      {blastError && <ErrorNote error={blastError} title="The blast radius could not be computed" />}
+      {blast && (
+        <div data-testid="blast-radius">
+          <Facts
+            rows={[
+              ['layers', blast.layers.join(', ')],
+              ['images', blast.images.join(', ') || 'none'],
+              ['services', blast.services.join(', ') || 'none'],
+              ['containers', blast.containers.join(', ') || 'none'],
+            ]}
+          />
+          <p className="muted">
+            {plural(blast.images.length, 'image')}, {plural(blast.services.length, 'service')} and {plural(blast.containers.length, 'container')} ship this layer; they are highlighted.
+          </p>
+        </div>
+      )}
+      {stories && stories.stories.length === 0 && <p className="muted">No finding of this run matches “{stories.query}”.</p>}
+      {stories &&
+        stories.stories.slice(0, 20).map((s) => (
+          <article key={s.finding.id} className="story" data-testid="origin-story">
+            <h3>
+              {s.finding.cve ?? s.finding.title} <span className={`sev sev--${s.finding.severity}`}>{s.finding.severity}</span>
+            </h3>
+            <Facts
+              rows={[
+                ['finding', `${s.finding.title} (${s.finding.source})`],
+                ['dependency', s.dependency ? `${s.dependency.name} ${s.dependency.version}` : null],
+                ['purl', s.dependency?.purl],
+                ['reachable', s.finding.reachable === null ? 'unknown' : s.finding.reachable ? 'yes' : 'no'],
+                ['commit', s.introducedBy ? s.introducedBy.sha : 'no commit event names it'],
+                ['PR', s.introducedBy?.pr === null || s.introducedBy?.pr === undefined ? null : `#${s.introducedBy.pr}`],
+                ['author', s.introducedBy?.author],
+                ['when', s.introducedBy?.timestamp],
+                ['subject', s.introducedBy?.subject],
+                ['builds', s.builds.join(', ')],
+                ['images', s.blastRadius.images.join(', ')],
+                ['services', s.blastRadius.services.join(', ')],
+                ['containers', s.blastRadius.containers.join(', ')],
+              ]}
+            />
+            <p className="muted story__path">{s.path.join(' → ')}</p>
+          </article>
+        ))}
+    </section>
+  );
+}
+
+export default function LineageWorkspace({ service, client }: WorkspaceProps) {
+  const base = service.base;
+  const store = useMemo(() => createLineageStore(client, base), [client, base]);
+  const s = useStore(store);
+  const [lenient, setLenient] = useState(false);
+  const [query, setQuery] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const [cypher, setCypher] = useState<{ readonly url: string; readonly name: string } | null>(null);
+  const [cypherError, setCypherError] = useState<ApiError | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const reasonList = useRef<HTMLUListElement>(null);
+
+  const jobs = useShell((x) => x.jobs);
+  const theme = effectiveTheme(
+    useShell((x) => x.theme),
+    useSystemPrefersDark(),
+  );
+  const jobFraction = s.busy ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1)?.fraction : undefined;
+
+  useEffect(() => {
+    void store.getState().loadRuns(0);
+  }, [store]);
+
+  // A Cypher file is made once per run on request; its object URL is released when the run changes or the page goes.
+  const cypherUrl = useRef<string | null>(null);
+  useEffect(() => {
+    setCypherError(null);
+    setCypher(null);
+    return () => {
+      if (cypherUrl.current) URL.revokeObjectURL(cypherUrl.current);
+      cypherUrl.current = null;
+    };
+  }, [s.runId]);
+
+  const prepareCypher = async (): Promise<void> => {
+    if (!s.runId) return;
+    try {
+      const res = await client.open(`${base}/v1/runs/${encodeURIComponent(s.runId)}/cypher`, { accept: 'text/plain' });
+      const text = await res.text();
+      const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+      cypherUrl.current = url;
+      setCypher({ url, name: cypherFileName(s.runId) });
+      setCypherError(null);
+    } catch (err) {
+      setCypherError(err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The export could not be read.'));
+    }
+  };
+
+  const gateFile = async (file: File): Promise<void> => {
+    if (file.size > MAX_GATE_FILE) {
+      s.refuse(`The file is ${count(Math.ceil(file.size / 1e6))} MB; the gate takes at most ${count(MAX_GATE_FILE / 1e6)} MB of envelopes per request.`);
+      return;
+    }
+    const parsed = parseEnvelopeFile(await file.text());
+    if (!parsed.ok) {
+      s.refuse(parsed.message);
+      return;
+    }
+    const name = [...file.name].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20).join('').slice(0, 120) || 'envelopes';
+    await s.gate(parsed.value, name, lenient);
+  };
+
+  const onDrop = (e: DragEvent): void => {
+    e.preventDefault();
+    setDragging(false);
+    const file = e.dataTransfer.files[0];
+    if (file && !s.busy) void gateFile(file);
+  };
+
+  const reasons = s.graph ? orderedReasons(s.graph.decision) : [];
+  const openIndex = s.focus?.kind === 'reason' ? s.focus.index : -1;
+  const moveReason = (e: KeyboardEvent, at: number): void => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    const next = reasons[at + (e.key === 'ArrowDown' ? 1 : -1)];
+    if (!next || !s.graph) return;
+    void s.selectReason(s.graph.decision.reasons.indexOf(next));
+    const buttons = reasonList.current?.querySelectorAll<HTMLButtonElement>('button.reason');
+    buttons?.[at + (e.key === 'ArrowDown' ? 1 : -1)]?.focus();
+  };
+
+  const decision = s.graph?.decision;
+  const submitTitle =
+    s.submitError?.code === 'validation_failed' ? 'The envelopes are malformed' : s.submitError?.code === 'unavailable' ? 'The gate trusts no key' : s.submitError?.code === 'payload_too_large' ? 'The file is too large' : 'The gate failed';
+
+  return (
+    <div
+      className="ws-page lineage"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={(e) => {
+        if (e.relatedTarget === null || !e.currentTarget.contains(e.relatedTarget as Node)) setDragging(false);
+      }}
+      onDrop={onDrop}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && s.focus && !(e.target instanceof HTMLInputElement)) s.clearFocus();
+      }}
+    >
+      <header className="ws-head">
+        <h1>Lineage</h1>
+        <span className="muted">Verify signed build events, decide, and trace a finding to the commit and author that brought it</span>
+        <div className="ws-head__tools">
+          <form
+            className="row"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void s.backtrack(query);
+            }}
+          >
+            <input
+              type="search"
+              placeholder="Backtrack CVE, finding or package  ( / )"
+              aria-label="Backtrack a CVE, finding id or package in the open run"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape' && query) {
+                  e.stopPropagation();
+                  setQuery('');
+                }
+              }}
+              maxLength={512}
+              disabled={!s.runId}
+              data-workspace-search
+              data-testid="backtrack-query"
+            />
+            <button type="submit" className="small" disabled={!s.runId || query.trim() === ''}>
+              Backtrack
+            </button>
+          </form>
+        </div>
+      </header>
+      <div className="lineage__grid">
+        <div className="lineage__side">
+          <section className={`panel gate-input${dragging ? ' gate-input--drop' : ''}`} aria-label="Gate" data-testid="gate-input">
+            <div className="panel__head">
+              <h2>Gate</h2>
+            </div>
+            <p className="muted gate-input__hint">Drop a JSON list of signed envelopes (commit, build, scan, sast) here, or open one; the service verifies them against its trusted keys.</p>
+            <div className="row">
+              <button type="button" className="primary" onClick={() => fileInput.current?.click()} disabled={s.busy !== null} data-testid="open-envelopes">
+                Gate envelopes…
+              </button>
+              <label className="muted" title="A malformed entry becomes a blocking reason instead of refusing the whole list">
+                <input type="checkbox" checked={lenient} onChange={(e) => setLenient(e.target.checked)} /> lenient
+              </label>
+              <input
+                ref={fileInput}
+                type="file"
+                accept=".json,application/json"
+                tabIndex={-1}
+                aria-hidden="true"
+                className="visually-hidden"
+                data-testid="envelope-file"
+                onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  if (f) void gateFile(f);
+                  e.target.value = '';
+                }}
+              />
+            </div>
+            <h3>Demo scenarios</h3>
+            <ul className="scenarios">
+              {SCENARIOS.map((sc) => (
+                <li key={sc.name}>
+                  <button type="button" className="scenario" onClick={() => void s.runDemo(sc.name)} disabled={s.busy !== null} data-scenario={sc.name}>
+                    <span className="scenario__name">{sc.name}</span>
+                    <VerdictBadge verdict={sc.expected} />
+                    <span className="muted scenario__what">{sc.what}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {s.busy && (
+              <div className="gate-input__progress" data-testid="gate-progress">
+                <span className="muted">{s.busy.what === 'demo' ? `Signing and gating the ${s.busy.scenario} scenario…` : `Gating ${s.busy.name}…`}</span>
+                <Progress fraction={jobFraction} label="Gate progress" />
+              </div>
+            )}
+            <div data-testid="gate-problems">
+              {s.localError && (
+                <div className="error-note" role="alert">
+                  <div className="error-note__title">Nothing was sent</div>
+                  <div>{s.localError}</div>
+                </div>
+              )}
+              {s.submitError && <ErrorNote error={s.submitError} title={submitTitle} />}
+            </div>
+            {s.last?.expected !== undefined && s.last.runId === s.runId && (
+              <p className={s.last.expected === s.last.verdict ? 'muted' : 'neg'} data-testid="demo-check">
+                {s.last.expected === s.last.verdict ? `The scenario gave its expected verdict (${s.last.expected}).` : `The scenario should give ${s.last.expected} but gave ${s.last.verdict}.`}
+              </p>
+            )}
+          </section>
+
+          <section className="panel" aria-label="Runs" data-testid="run-list">
+            <div className="panel__head">
+              <h2>Runs</h2>
+              <button type="button" className="small" onClick={() => void s.loadRuns()}>
+                Refresh
+              </button>
+            </div>
+            {s.runsError && <ErrorNote error={s.runsError} title="The runs could not be listed" />}
+            {s.runs && s.runs.total === 0 && <p className="muted">No runs yet. Gate envelopes or run a demo scenario.</p>}
+            <ul className="run-list">
+              {(s.runs?.items ?? []).map((r) => (
+                <li key={r.runId}>
+                  <RunItem run={r} open={r.runId === s.runId} onOpen={() => void s.openRun(r.runId)} />
+                </li>
+              ))}
+            </ul>
+            {s.runs && s.runs.total > RUN_PAGE && (
+              <div className="row run-pager">
+                <button type="button" className="small" disabled={s.offset === 0} onClick={() => void s.loadRuns(Math.max(0, s.offset - RUN_PAGE))}>
+                  Newer
+                </button>
+                <span className="muted">
+                  {s.offset + 1}–{Math.min(s.runs.total, s.offset + RUN_PAGE)} of {count(s.runs.total)}
+                </span>
+                <button type="button" className="small" disabled={s.offset + RUN_PAGE >= s.runs.total} onClick={() => void s.loadRuns(s.offset + RUN_PAGE)}>
+                  Older
+                </button>
+              </div>
+            )}
+          </section>
+        </div>
+
+        <div className="lineage__main" data-testid="lineage-result">
+          {s.runError && <ErrorNote error={s.runError} title="The run could not be opened" />}
+          {!s.graph || !decision ? (
+            !s.runError && (
+              <section className="panel empty-result">
+                <h2>No run open</h2>
+                <p className="muted">
+                  Run a demo scenario (<strong>cve-origin</strong> traces a critical CVE to its pull request) or gate your own envelopes (<code>provgate synth</code>, <code>ingest</code>,{' '}
+                  <code>lineage</code> and <code>merge</code> write them). Earlier runs are listed on the left.
+                </p>
+              </section>
+            )
+          ) : (
+            <>
+              <section className="panel lineage-decision" aria-label="Decision" data-testid="decision">
+                <div className="panel__head">
+                  <h2>
+                    Decision <VerdictBadge verdict={decision.verdict} />
+                  </h2>
+                  <div className="row">
+                    {cypher ? (
+                      <a className="button small" href={cypher.url} download={cypher.name} data-testid="cypher-download">
+                        Save {cypher.name}
+                      </a>
+                    ) : (
+                      <button type="button" className="small" onClick={() => void prepareCypher()} data-testid="cypher-export">
+                        Export Cypher
+                      </button>
+                    )}
+                  </div>
+                </div>
+                <p className="muted lineage-decision__counts">
+                  {plural(decision.reasons.filter((r) => r.verdict === 'block').length, 'blocking reason')} · {plural(decision.reasons.filter((r) => r.verdict === 'warn').length, 'warning')} ·{' '}
+                  {plural(s.detail?.envelopes ?? 0, 'envelope')} ({count(s.graph.rejected.length)} rejected) · stages {s.graph.stagesSeen.join(', ') || 'none'}
+                  {s.graph.missingStages.length > 0 && <span className="neg"> · missing {s.graph.missingStages.join(', ')}</span>} · {plural(s.graph.findings.length, 'finding')}
+                  {s.graph.unattributed.length > 0 && ` · ${count(s.graph.unattributed.length)} unattributed`}
+                </p>
+                {cypherError && <ErrorNote error={cypherError} title="The Cypher export failed" />}
+                {reasons.length === 0 ? (
+                  <p data-testid="no-reasons">No rule found anything: every envelope verified, every required stage is present, and no finding reaches a rule.</p>
+                ) : (
+                  <ul className="reasons" ref={reasonList} data-testid="reasons">
+                    {reasons.map((r, at) => {
+                      const index = decision.reasons.indexOf(r);
+                      return <ReasonRow key={index} reason={r} index={index} open={openIndex === index} onOpen={() => void s.selectReason(index)} onKeyDown={(e) => moveReason(e, at)} />;
+                    })}
+                  </ul>
+                )}
+                {s.graph.rejected.length > 0 && (
+                  <details className="rejected">
+                    <summary>{plural(s.graph.rejected.length, 'rejected envelope')}</summary>
+                    <ul>
+                      {s.graph.rejected.map((r) => (
+                        <li key={r.index}>
+                          <code>envelope[{r.index}]</code> {r.reason}
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
+                )}
+              </section>
+              <section className="panel" aria-label="Provenance graph">
+                <LineageGraph graph={s.graph} highlight={s.highlight} theme={theme} onNode={(id) => void s.selectNode(id)} />
+                <LayerList graph={s.graph} openId={s.focus?.kind === 'node' ? s.focus.id : null} onOpen={(id) => void s.selectNode(id)} />
+              </section>
+              <div className="lineage__pair">
+                <FocusPanel store={store} />
+                {s.detail && <CommentPreview markdown={s.detail.comment} />}
+              </div>
+            </>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
