@@ -109,19 +109,24 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     res.json(s);
   });
 
-  const assess = (raw: unknown): AchAssessment => {
-    const a = runAchRequest(raw, library, now());
-    logOverrides(ctx.db, a);
-    return a;
+  /** Runs the request; unless it is a preview, logs its overrides and adds its STIX objects to the TAXII assessments collection. */
+  const assess = (raw: unknown): { assessment: AchAssessment; bundle: StixBundle } => {
+    const { assessment, preview } = runAchRequest(raw, library, now());
+    const bundle = assessmentToStix(assessment, stixOptions());
+    if (!preview) {
+      ctx.db.transaction(() => {
+        logOverrides(ctx.db, assessment);
+        addObjects(ctx.db, 'assessments', bundle.objects);
+      })();
+    }
+    return { assessment, bundle };
   };
 
   router.post(
     '/ach',
     body,
     route((req, res) => {
-      const a = assess(req.body);
-      addObjects(ctx.db, 'assessments', assessmentToStix(a, stixOptions()).objects);
-      res.json(a);
+      res.json(assess(req.body).assessment);
     }),
   );
 
@@ -129,9 +134,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     '/stix',
     body,
     route((req, res) => {
-      const bundle: StixBundle = assessmentToStix(assess(req.body), stixOptions());
-      addObjects(ctx.db, 'assessments', bundle.objects);
-      res.type('application/stix+json;version=2.1').send(JSON.stringify(bundle));
+      res.type('application/stix+json;version=2.1').send(JSON.stringify(assess(req.body).bundle));
     }),
   );
 

@@ -152,7 +152,7 @@ function buildMatrix(s: AchScenario, options: AchOptions, at: string): { matrix:
     const previous = ratings[ei]![hi]!;
     ratings[ei]![hi] = o.rating;
     sources[ei]![hi] = 'override';
-    overrides.push({ evidence: o.evidence, hypothesis: o.hypothesis, rating: o.rating, by, at, previous, ...(o.reason !== undefined ? { reason: o.reason } : {}) });
+    overrides.push({ evidence: o.evidence, hypothesis: o.hypothesis, rating: o.rating, by, at: o.at ?? at, previous, ...(o.reason !== undefined ? { reason: o.reason } : {}) });
   });
   const weights = s.evidence.map((e) => round(weightOf(e.credibility) * weightOf(e.relevance)));
   return { matrix: { hypotheses, evidence: s.evidence, weights, ratings, sources }, overrides };

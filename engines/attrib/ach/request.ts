@@ -13,6 +13,8 @@ const overrideObject = z.strictObject({
   hypothesis: z.string().regex(ID_PATTERN, 'must be a hypothesis id'),
   rating: z.enum(RATINGS),
   reason: z.string().min(1).max(500).optional(),
+  /** When the analyst made the change (the workspace sends the time of the edit); default the time of the request. */
+  at: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/, 'must be an RFC 3339 UTC timestamp').optional(),
 });
 
 /** Printable, no control characters: it is written into the assessment and the STIX notes. */
@@ -32,6 +34,8 @@ export const achRequestSchema = z.strictObject({
   as_of: scenarioFields.as_of,
   overrides: z.array(z.union([z.string().max(200), overrideObject])).max(MAX_OVERRIDES).optional(),
   analyst: analyst.optional(),
+  /** Score only: the overrides are not logged and the assessment is not added to the TAXII collection (the workspace's live scores). */
+  preview: z.boolean().optional(),
 });
 
 export type AchRequestBody = z.output<typeof achRequestSchema>;
@@ -40,6 +44,7 @@ export interface ResolvedAch {
   readonly scenario: AchScenario;
   readonly overrides: OverrideSpec[];
   readonly analyst?: string;
+  readonly preview: boolean;
 }
 
 /** Turns a request into a validated scenario and overrides: 404 for an unknown scenario name, 422 with paths for anything malformed. */
@@ -69,12 +74,13 @@ export function resolveAchRequest(body: unknown, library: ScenarioLibrary): Reso
       details: [{ path: 'scenario', issue: 'required unless actors or hypotheses and evidence are given' }],
     });
   }
-  const overrides = (req.overrides ?? []).map((o, i) => (typeof o === 'string' ? parseOverride(o, i + 1) : { evidence: o.evidence, hypothesis: o.hypothesis, rating: o.rating, ...(o.reason !== undefined ? { reason: o.reason } : {}) }));
-  return { scenario, overrides, ...(req.analyst !== undefined ? { analyst: req.analyst } : {}) };
+  const overrides = (req.overrides ?? []).map((o, i) => (typeof o === 'string' ? parseOverride(o, i + 1) : { evidence: o.evidence, hypothesis: o.hypothesis, rating: o.rating, ...(o.reason !== undefined ? { reason: o.reason } : {}), ...(o.at !== undefined ? { at: o.at } : {}) }));
+  return { scenario, overrides, preview: req.preview === true, ...(req.analyst !== undefined ? { analyst: req.analyst } : {}) };
 }
 
-/** Resolves and runs the request. */
-export function runAchRequest(body: unknown, library: ScenarioLibrary, now?: Date): AchAssessment {
+/** Resolves and runs the request; `preview` says whether it asked not to be recorded. */
+export function runAchRequest(body: unknown, library: ScenarioLibrary, now?: Date): { assessment: AchAssessment; preview: boolean } {
   const r = resolveAchRequest(body, library);
-  return analyzeScenario(r.scenario, { overrides: r.overrides, ...(r.analyst !== undefined ? { analyst: r.analyst } : {}), ...(now ? { now } : {}) });
+  const assessment = analyzeScenario(r.scenario, { overrides: r.overrides, ...(r.analyst !== undefined ? { analyst: r.analyst } : {}), ...(now ? { now } : {}) });
+  return { assessment, preview: r.preview };
 }

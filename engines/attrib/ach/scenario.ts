@@ -109,6 +109,8 @@ export interface OverrideSpec {
   readonly hypothesis: string;
   readonly rating: AchRating;
   readonly reason?: string;
+  /** When it was made (default: the time of the assessment). */
+  readonly at?: string;
 }
 
 const OVERRIDE = /^([^:=\s]{1,64}):([^:=\s]{1,64})=([A-Za-z]{1,2})$/;

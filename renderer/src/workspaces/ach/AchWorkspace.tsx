@@ -1,0 +1,521 @@
+// The ACH workspace: the evidence × hypotheses matrix with editable ratings and live scores, the sensitivity of the leader, report extraction with highlighted spans, a technique heat map.
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { AchAssessment, AchRating, AchScenarioList, AttribHealth, ExtractResponse } from '../../../../engines/core/contracts/ach';
+import type { TechniqueSummary } from '../../../../engines/core/contracts/attrib';
+import { ApiError } from '../../api/client';
+import { downloadJson } from '../../components/download';
+import { ErrorNote } from '../../components/ErrorNote';
+import type { WorkspaceProps } from '../registry';
+import { cellKey, heat, heatmap, MAX_TEXT_CHARS, nextRating, overrideSpecs, RATING_ORDER, RATING_WORDS, ratingForKey, segments, tacticTitle } from './model';
+import './ach.css';
+
+type View = 'matrix' | 'extraction' | 'heatmap';
+
+function asApiError(err: unknown): ApiError {
+  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
+}
+
+interface Edit {
+  readonly rating: AchRating;
+  readonly at: string;
+}
+
+export default function AchWorkspace({ service, client }: WorkspaceProps) {
+  const base = service.base;
+  const [view, setView] = useState<View>('matrix');
+  const [health, setHealth] = useState<AttribHealth | null>(null);
+  const [scenarios, setScenarios] = useState<AchScenarioList | null>(null);
+  const [listError, setListError] = useState<ApiError | null>(null);
+  const [scenario, setScenario] = useState('');
+  const [analyst, setAnalyst] = useState('analyst');
+  const [edits, setEdits] = useState<ReadonlyMap<string, Edit>>(new Map());
+  const [assessment, setAssessment] = useState<AchAssessment | null>(null);
+  const [achError, setAchError] = useState<ApiError | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [text, setText] = useState('');
+  const [useClassifier, setUseClassifier] = useState(false);
+  const [extraction, setExtraction] = useState<ExtractResponse | null>(null);
+  const [extractError, setExtractError] = useState<ApiError | null>(null);
+  const [extracting, setExtracting] = useState(false);
+  const [scenarioTechniques, setScenarioTechniques] = useState<readonly TechniqueSummary[] | null>(null);
+  const seq = useRef(0);
+
+  useEffect(() => {
+    void (async () => {
+      try {
+        const list = await client.get<AchScenarioList>(`${base}/scenarios`);
+        setScenarios(list);
+        setListError(null);
+        setScenario((s) => s || list.scenarios[0]?.name || '');
+      } catch (err) {
+        setListError(asApiError(err));
+      }
+      try {
+        setHealth(await client.get<AttribHealth>(`${base}/health`));
+      } catch {
+        // Health is a courtesy (the KB size); everything else works without it.
+      }
+    })();
+  }, [client, base]);
+
+  const score = useCallback(
+    async (name: string, current: ReadonlyMap<string, Edit>, record = false): Promise<AchAssessment | null> => {
+      const mine = ++seq.current;
+      try {
+        const overrides = [...current.entries()].map(([key, e]) => {
+          const [evidence, hypothesis] = key.split(':') as [string, string];
+          return { evidence, hypothesis, rating: e.rating, at: e.at };
+        });
+        const a = await client.post<AchAssessment>(`${base}/ach`, { scenario: name, overrides, analyst: analyst.trim() || 'analyst', ...(record ? {} : { preview: true }) });
+        if (mine === seq.current) {
+          setAssessment(a);
+          setAchError(null);
+        }
+        return a;
+      } catch (err) {
+        if (mine === seq.current) setAchError(asApiError(err));
+        return null;
+      }
+    },
+    [client, base, analyst],
+  );
+
+  useEffect(() => {
+    if (!scenario) return;
+    setEdits(new Map());
+    setSaved(null);
+    setScenarioTechniques(null);
+    void score(scenario, new Map());
+    // Only a change of scenario starts afresh; edits re-score through setRating.
+  }, [scenario]);
+
+  const setRating = (evidence: string, hypothesis: string, rating: AchRating | null): void => {
+    const next = new Map(edits);
+    const key = cellKey(evidence, hypothesis);
+    next.delete(key);
+    if (rating !== null) next.set(key, { rating, at: new Date().toISOString() });
+    setEdits(next);
+    setSaved(null);
+    void score(scenario, next);
+  };
+
+  const record = async (): Promise<void> => {
+    const a = await score(scenario, edits, true);
+    if (a) setSaved(`Recorded at ${a.assessed_at.slice(0, 19).replace('T', ' ')} UTC: ${a.overrides.length} override(s) in the log, STIX in the TAXII assessments collection.`);
+  };
+
+  const exportStix = async (): Promise<void> => {
+    try {
+      const overrides = overrideSpecs(new Map([...edits.entries()].map(([k, e]) => [k, e.rating])));
+      const bundle = await client.post<unknown>(`${base}/stix`, { scenario, overrides, analyst: analyst.trim() || 'analyst', preview: true });
+      downloadJson(bundle, `ach-${scenario}.stix.json`);
+    } catch (err) {
+      setAchError(asApiError(err));
+    }
+  };
+
+  const runExtract = async (): Promise<void> => {
+    if (text.trim() === '' || text.length > MAX_TEXT_CHARS) return;
+    setExtracting(true);
+    try {
+      setExtraction(await client.post<ExtractResponse>(`${base}/extract`, { text, classifier: useClassifier }));
+      setExtractError(null);
+    } catch (err) {
+      setExtractError(asApiError(err));
+    } finally {
+      setExtracting(false);
+    }
+  };
+
+  // The heat map of the scenario: its evidence's technique ids, looked up by the extractor (names and tactics from the KB).
+  useEffect(() => {
+    if (view !== 'heatmap' || extraction || scenarioTechniques || !assessment) return;
+    const ids = [...new Set(assessment.evidence.flatMap((e) => e.techniques))];
+    if (ids.length === 0) {
+      setScenarioTechniques([]);
+      return;
+    }
+    void (async () => {
+      try {
+        const r = await client.post<ExtractResponse>(`${base}/extract`, { text: ids.join('\n') });
+        setScenarioTechniques(r.extraction.technique_summary);
+      } catch {
+        setScenarioTechniques([]);
+      }
+    })();
+  }, [view, extraction, scenarioTechniques, assessment, client, base]);
+
+  const onCellKey = (e: KeyboardEvent<HTMLButtonElement>, evidence: string, hypothesis: string, rating: AchRating, row: number, col: number): void => {
+    const direct = ratingForKey(e.key);
+    const move = (r: number, c: number): void => {
+      e.preventDefault();
+      document.querySelector<HTMLButtonElement>(`[data-cell="${r}-${c}"]`)?.focus();
+    };
+    if (direct) {
+      e.preventDefault();
+      setRating(evidence, hypothesis, direct);
+    } else if (e.key === 'Delete' || e.key === 'Backspace') {
+      e.preventDefault();
+      setRating(evidence, hypothesis, null);
+    } else if (e.key === 'ArrowRight') move(row, col + 1);
+    else if (e.key === 'ArrowLeft') move(row, col - 1);
+    else if (e.key === 'ArrowDown') move(row + 1, col);
+    else if (e.key === 'ArrowUp') move(row - 1, col);
+    else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      setRating(evidence, hypothesis, nextRating(rating));
+    }
+  };
+
+  const columns = assessment ? (assessment.evidence[0]?.cells.map((c) => c.hypothesis) ?? []) : [];
+  const titleOf = (hid: string): string => assessment?.hypotheses.find((h) => h.id === hid)?.title ?? hid;
+  const maxInc = assessment ? Math.max(0.0001, ...assessment.hypotheses.map((h) => h.inconsistency)) : 1;
+  const heatSource = extraction?.extraction.technique_summary ?? scenarioTechniques ?? [];
+  const map = heatmap(heatSource);
+
+  return (
+    <div className="ws-page ach">
+      <header className="ws-head">
+        <h1>ACH</h1>
+        <span className="muted">Weigh competing hypotheses against the evidence; extract indicators and techniques from reports</span>
+        <div className="ws-head__tools">
+          {health && (
+            <span className="muted" data-testid="kb-size">
+              KB: {health.kb.loaded ? `${health.kb.techniques} techniques, ${health.kb.groups} groups` : 'not loaded'}
+            </span>
+          )}
+        </div>
+      </header>
+
+      <div className="ach__tabs" role="tablist" aria-label="ACH views">
+        {(
+          [
+            ['matrix', 'Matrix'],
+            ['extraction', 'Extraction'],
+            ['heatmap', 'Heat map'],
+          ] as const
+        ).map(([v, label]) => (
+          <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'ach__tab ach__tab--on' : 'ach__tab'} onClick={() => setView(v)} data-testid={`tab-${v}`}>
+            {label}
+          </button>
+        ))}
+      </div>
+
+      {view === 'matrix' && (
+        <div className="ach__grid">
+          <section className="panel ach__matrix-panel" aria-label="Matrix" data-testid="ach-matrix">
+            <div className="panel__head row">
+              <label>
+                Scenario{' '}
+                <select value={scenario} onChange={(e) => setScenario(e.target.value)} data-testid="scenario-select" aria-label="Scenario">
+                  {(scenarios?.scenarios ?? []).map((s) => (
+                    <option key={s.name} value={s.name}>
+                      {s.title}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                Analyst <input type="text" value={analyst} maxLength={128} onChange={(e) => setAnalyst(e.target.value)} className="ach__analyst" aria-label="Analyst name" />
+              </label>
+              <span className="spacer" />
+              <button type="button" className="small" disabled={edits.size === 0} onClick={() => {
+                setEdits(new Map());
+                void score(scenario, new Map());
+              }}>
+                Clear overrides
+              </button>
+              <button type="button" className="small" disabled={!assessment} onClick={() => void exportStix()} data-testid="export-stix">
+                Export STIX
+              </button>
+              <button type="button" className="small" disabled={!assessment} onClick={() => assessment && downloadJson(assessment, `ach-${scenario}.json`)}>
+                Export JSON
+              </button>
+              <button type="button" className="small primary" disabled={!assessment} onClick={() => void record()} data-testid="record">
+                Record
+              </button>
+            </div>
+            {listError && <ErrorNote error={listError} title="The scenarios could not be listed" />}
+            {scenarios && scenarios.scenarios.length === 0 && <p className="muted">No scenarios are installed (check ATTR_FIXTURES).</p>}
+            {achError && <ErrorNote error={achError} title="The assessment failed" />}
+            {saved && (
+              <p className="ach__saved" role="status">
+                {saved}
+              </p>
+            )}
+            {assessment && (
+              <>
+                {assessment.scenario.question && <p className="ach__question">{assessment.scenario.question}</p>}
+                <p className="muted ach__help">
+                  Click a rating to cycle it, or focus it and press 1–6 (CC, C, N, I, II, NA); arrows move, Delete removes your override. Overrides are outlined and starred.
+                </p>
+                <div className="ach__table-wrap">
+                  <table className="ach__table">
+                    <thead>
+                      <tr>
+                        <th scope="col">Evidence</th>
+                        <th scope="col" title="credibility × relevance">
+                          Weight
+                        </th>
+                        <th scope="col" title="0: rated alike everywhere; 1: CC against one hypothesis, II against another">
+                          Diag.
+                        </th>
+                        {columns.map((hid) => (
+                          <th key={hid} scope="col" title={titleOf(hid)} className={hid === assessment.leader ? 'ach__leader-col' : undefined}>
+                            {hid}
+                          </th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {assessment.evidence.map((e, row) => (
+                        <tr key={e.id} className={assessment.sensitivity.find((s) => s.evidence === e.id)?.critical ? 'ach__row--critical' : undefined}>
+                          <th scope="row" className="ach__evidence">
+                            <span className="ach__eid">{e.id}</span> {e.summary}
+                            {e.techniques.length > 0 && <span className="muted ach__techs"> {e.techniques.join(' ')}</span>}
+                          </th>
+                          <td className="num">{e.weight.toFixed(2)}</td>
+                          <td className="num">
+                            <span className="ach__diag" style={{ width: `${Math.round(e.diagnosticity * 40)}px` }} aria-hidden="true" />
+                            {e.diagnosticity.toFixed(2)}
+                          </td>
+                          {e.cells.map((c, col) => {
+                            const edit = edits.get(cellKey(e.id, c.hypothesis));
+                            const override = assessment.overrides.filter((o) => o.evidence === e.id && o.hypothesis === c.hypothesis).at(-1);
+                            return (
+                              <td key={c.hypothesis}>
+                                <button
+                                  type="button"
+                                  className={`ach__cell ach__cell--${c.rating}${c.source === 'override' ? ' ach__cell--override' : ''}`}
+                                  data-cell={`${row}-${col}`}
+                                  data-testid={`cell-${e.id}-${c.hypothesis}`}
+                                  aria-label={`${e.id} against ${c.hypothesis}: ${RATING_WORDS[c.rating]}${c.source === 'override' ? ', your override' : `, from the ${c.source}`}`}
+                                  title={
+                                    override
+                                      ? `Override by ${override.by} at ${(edit?.at ?? override.at).slice(0, 19).replace('T', ' ')} UTC (was ${override.previous})`
+                                      : `${RATING_WORDS[c.rating]} (${c.source})`
+                                  }
+                                  onClick={() => setRating(e.id, c.hypothesis, nextRating(c.rating))}
+                                  onKeyDown={(ev) => onCellKey(ev, e.id, c.hypothesis, c.rating, row, col)}
+                                >
+                                  {c.rating}
+                                  {c.source === 'override' ? '*' : ''}
+                                </button>
+                              </td>
+                            );
+                          })}
+                        </tr>
+                      ))}
+                    </tbody>
+                    <tfoot>
+                      <tr>
+                        <th scope="row" colSpan={3}>
+                          Weighted inconsistency
+                        </th>
+                        {columns.map((hid) => (
+                          <td key={hid} className="num" data-testid={`score-${hid}`}>
+                            {assessment.hypotheses.find((h) => h.id === hid)?.inconsistency}
+                          </td>
+                        ))}
+                      </tr>
+                    </tfoot>
+                  </table>
+                </div>
+                <p className="muted ach__legend">
+                  {RATING_ORDER.map((r) => (
+                    <span key={r} className="ach__legend-item">
+                      <span className={`ach__cell ach__cell--${r} ach__cell--mini`}>{r}</span> {RATING_WORDS[r]}
+                    </span>
+                  ))}
+                </p>
+              </>
+            )}
+          </section>
+
+          <div className="ach__side">
+            {assessment && (
+              <section className="panel" aria-label="Scores" data-testid="ach-scores">
+                <div className="panel__head">
+                  <h2>Hypotheses</h2>
+                  <span className={`ach__strength ach__strength--${assessment.strength}`}>{assessment.strength}</span>
+                </div>
+                <ol className="ach__ranking">
+                  {assessment.hypotheses.map((h) => (
+                    <li key={h.id} className={h.id === assessment.leader ? 'ach__rank ach__rank--leader' : 'ach__rank'}>
+                      <span className="ach__rank-title">
+                        {h.rank}. <strong>{h.id}</strong> {h.title}
+                      </span>
+                      <span className="ach__bar" aria-hidden="true">
+                        <span style={{ width: `${Math.round((h.inconsistency / maxInc) * 100)}%` }} />
+                      </span>
+                      <span className="num muted">
+                        {h.inconsistency} inc · {h.consistency} con
+                      </span>
+                    </li>
+                  ))}
+                </ol>
+                <p className="ach__conclusion" data-testid="ach-conclusion">
+                  {assessment.conclusion}
+                </p>
+                {assessment.warnings.map((w) => (
+                  <p key={w} className="muted">
+                    {w}
+                  </p>
+                ))}
+              </section>
+            )}
+            {assessment && (
+              <section className="panel" aria-label="Sensitivity" data-testid="ach-sensitivity">
+                <div className="panel__head">
+                  <h2>Sensitivity</h2>
+                  <span className="muted">leader if an item is wrong</span>
+                </div>
+                <table className="ach__sens">
+                  <thead>
+                    <tr>
+                      <th scope="col">Item</th>
+                      <th scope="col">Discarded</th>
+                      <th scope="col">Reversed</th>
+                      <th scope="col" title="How much the item widens (+) or narrows (−) the leader's margin">
+                        Margin
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {assessment.sensitivity.map((s) => (
+                      <tr key={s.evidence} className={s.critical ? 'ach__row--critical' : undefined}>
+                        <th scope="row">
+                          {s.evidence}
+                          {s.critical && <span className="ach__critical"> critical</span>}
+                        </th>
+                        <td>{s.leader_if_removed ?? '—'}</td>
+                        <td>{s.leader_if_reversed ?? '—'}</td>
+                        <td className="num">{s.margin_effect > 0 ? `+${s.margin_effect}` : s.margin_effect}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            )}
+            {assessment && assessment.overrides.length > 0 && (
+              <section className="panel" aria-label="Overrides" data-testid="ach-overrides">
+                <div className="panel__head">
+                  <h2>Overrides</h2>
+                </div>
+                <ul className="ach__overrides">
+                  {assessment.overrides.map((o) => (
+                    <li key={`${o.evidence}:${o.hypothesis}`}>
+                      <code>
+                        {o.evidence}:{o.hypothesis}
+                      </code>{' '}
+                      {o.previous} → <strong>{o.rating}</strong> <span className="muted">by {o.by}, {o.at.slice(0, 19).replace('T', ' ')} UTC</span>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+          </div>
+        </div>
+      )}
+
+      {view === 'extraction' && (
+        <div className="ach__grid">
+          <section className="panel" aria-label="Report">
+            <div className="panel__head">
+              <h2>Report text</h2>
+              <span className="muted">
+                {text.length.toLocaleString()} / {MAX_TEXT_CHARS.toLocaleString()} characters
+              </span>
+            </div>
+            <textarea
+              className="ach__text"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              placeholder="Paste a threat report (defanged indicators such as hxxp://evil[.]com are refanged)"
+              aria-label="Report text"
+              data-testid="report-text"
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void runExtract();
+              }}
+            />
+            <div className="row">
+              <label>
+                <input type="checkbox" checked={useClassifier} onChange={(e) => setUseClassifier(e.target.checked)} /> sentence classifier
+              </label>
+              <span className="spacer" />
+              {text.length > MAX_TEXT_CHARS && <span className="field-error">The text is longer than the service takes.</span>}
+              <button type="button" className="primary" disabled={extracting || text.trim() === '' || text.length > MAX_TEXT_CHARS} onClick={() => void runExtract()} data-testid="run-extract">
+                {extracting ? 'Extracting…' : 'Extract (Ctrl+Enter)'}
+              </button>
+            </div>
+            {extractError && <ErrorNote error={extractError} title="The extraction failed" />}
+          </section>
+          <section className="panel" aria-label="Extraction" data-testid="extraction">
+            <div className="panel__head row">
+              <h2>Spans</h2>
+              <span className="ach__key ach__key--indicator">indicator</span>
+              <span className="ach__key ach__key--technique">technique</span>
+              <span className="spacer" />
+              <button type="button" className="small" disabled={!extraction} onClick={() => extraction && downloadJson(extraction.layer, 'attrib-layer.json')} data-testid="export-layer">
+                Export layer
+              </button>
+              <button type="button" className="small" disabled={!extraction} onClick={() => extraction && downloadJson(extraction.stix, 'attrib-extraction.stix.json')}>
+                Export STIX
+              </button>
+            </div>
+            {!extraction && <p className="muted">Paste a report and press Extract: indicators and techniques are highlighted where they occur.</p>}
+            {extraction && (
+              <>
+                <p className="muted">
+                  {extraction.extraction.indicators.length} indicators, {extraction.extraction.techniques.length} technique mentions of {extraction.extraction.technique_summary.length} techniques
+                </p>
+                <pre className="ach__spans" data-testid="spans">
+                  {segments(text.slice(0, extraction.extraction.length), extraction.extraction.indicators, extraction.extraction.techniques).map((s) =>
+                    s.marks.length === 0 ? (
+                      <span key={s.start}>{s.text}</span>
+                    ) : (
+                      <mark
+                        key={s.start}
+                        className={`ach__mark ${s.marks.some((m) => m.kind === 'indicator') ? 'ach__mark--indicator' : ''} ${s.marks.some((m) => m.kind === 'technique') ? 'ach__mark--technique' : ''}`}
+                        title={s.marks.map((m) => m.label).join('\n')}
+                      >
+                        {s.text}
+                      </mark>
+                    ),
+                  )}
+                </pre>
+                {extraction.extraction.warnings.map((w) => (
+                  <p key={w} className="muted">
+                    {w}
+                  </p>
+                ))}
+              </>
+            )}
+          </section>
+        </div>
+      )}
+
+      {view === 'heatmap' && (
+        <section className="panel" aria-label="Technique heat map" data-testid="heatmap">
+          <div className="panel__head">
+            <h2>Technique heat map</h2>
+            <span className="muted">{extraction ? 'of the extracted report' : assessment ? `of the scenario's evidence (${assessment.scenario.title})` : ''}</span>
+          </div>
+          {map.columns.length === 0 && <p className="muted">No techniques yet: extract a report, or choose a scenario whose evidence names techniques.</p>}
+          <div className="ach__heat">
+            {map.columns.map((c) => (
+              <div key={c.tactic} className="ach__heat-col">
+                <div className="ach__heat-head">{tacticTitle(c.tactic)}</div>
+                {c.techniques.map((t) => (
+                  <div key={t.id} className="ach__heat-cell" style={{ ['--heat' as string]: String(heat(t.count, map.max)) }} title={`${t.id} ${t.name}: ${t.count}`}>
+                    <span className="ach__heat-id">{t.id}</span> {t.name}
+                  </div>
+                ))}
+              </div>
+            ))}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+// Pure helpers of the ACH workspace: rating keys, override requests, highlighted text segments, the technique heat map by tactic.
+import type { AchRating } from '../../../../engines/core/contracts/ach';
+import type { IndicatorSpan, TechniqueSpan, TechniqueSummary } from '../../../../engines/core/contracts/attrib';
+
+export const RATING_ORDER: readonly AchRating[] = ['CC', 'C', 'N', 'I', 'II', 'NA'];
+
+export const RATING_WORDS: Readonly<Record<AchRating, string>> = {
+  CC: 'very consistent',
+  C: 'consistent',
+  N: 'neutral',
+  I: 'inconsistent',
+  II: 'very inconsistent',
+  NA: 'not applicable',
+};
+
+/** Click order: consistent to inconsistent, then not applicable, then round again. */
+export function nextRating(r: AchRating): AchRating {
+  return RATING_ORDER[(RATING_ORDER.indexOf(r) + 1) % RATING_ORDER.length]!;
+}
+
+/** Digit keys 1-6 set a rating directly (1 = CC ... 6 = NA). */
+export function ratingForKey(key: string): AchRating | undefined {
+  const n = Number(key);
+  return Number.isInteger(n) && n >= 1 && n <= RATING_ORDER.length ? RATING_ORDER[n - 1] : undefined;
+}
+
+export const cellKey = (evidence: string, hypothesis: string): string => `${evidence}:${hypothesis}`;
+
+/** The analyst's edits as the request's `EID:HID=RATING` overrides, in the order they were made. */
+export function overrideSpecs(edits: ReadonlyMap<string, AchRating>): string[] {
+  return [...edits.entries()].map(([key, rating]) => `${key}=${rating}`);
+}
+
+/** Longest report text the service takes (its limit; the service enforces it whatever the page thinks). */
+export const MAX_TEXT_CHARS = 500_000;
+
+export interface Mark {
+  readonly kind: 'indicator' | 'technique';
+  readonly label: string;
+}
+
+export interface Segment {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  readonly marks: readonly Mark[];
+}
+
+/** Cuts the text at every span boundary, so overlapping indicator and technique spans each keep their colour. */
+export function segments(text: string, indicators: readonly IndicatorSpan[], techniques: readonly TechniqueSpan[]): Segment[] {
+  const spans: { start: number; end: number; mark: Mark }[] = [
+    ...indicators.map((i) => ({ start: i.start, end: i.end, mark: { kind: 'indicator' as const, label: `${i.type}: ${i.value}${i.defanged ? ' (defanged)' : ''}` } })),
+    ...techniques.map((t) => ({
+      start: t.start,
+      end: t.end,
+      mark: { kind: 'technique' as const, label: `${t.id} ${t.name} (${t.source}${t.probability !== undefined ? ` ${Math.round(t.probability * 100)}%` : ''})` },
+    })),
+  ].filter((s) => s.start >= 0 && s.end <= text.length && s.start < s.end);
+  const cuts = new Set<number>([0, text.length]);
+  for (const s of spans) {
+    cuts.add(s.start);
+    cuts.add(s.end);
+  }
+  const points = [...cuts].sort((a, b) => a - b);
+  const out: Segment[] = [];
+  for (let i = 0; i + 1 < points.length; i++) {
+    const start = points[i]!;
+    const end = points[i + 1]!;
+    const marks = spans.filter((s) => s.start <= start && s.end >= end).map((s) => s.mark);
+    const prev = out[out.length - 1];
+    // Merge neighbours with the same marks (plain text between spans stays one piece).
+    if (prev && prev.marks.length === 0 && marks.length === 0) out[out.length - 1] = { start: prev.start, end, text: text.slice(prev.start, end), marks };
+    else out.push({ start, end, text: text.slice(start, end), marks });
+  }
+  return out;
+}
+
+/** ATT&CK Enterprise tactics in matrix order. */
+export const TACTICS: readonly string[] = [
+  'reconnaissance',
+  'resource-development',
+  'initial-access',
+  'execution',
+  'persistence',
+  'privilege-escalation',
+  'defense-evasion',
+  'credential-access',
+  'discovery',
+  'lateral-movement',
+  'collection',
+  'command-and-control',
+  'exfiltration',
+  'impact',
+];
+
+export interface HeatColumn {
+  readonly tactic: string;
+  readonly techniques: readonly { readonly id: string; readonly name: string; readonly count: number }[];
+}
+
+/** Techniques by tactic in matrix order (a technique under each of its tactics), the most frequent first; empty tactics dropped. */
+export function heatmap(summary: readonly TechniqueSummary[]): { columns: HeatColumn[]; max: number } {
+  const known = new Set(TACTICS);
+  const extra = [...new Set(summary.flatMap((t) => t.tactics).filter((t) => !known.has(t)))].sort();
+  const columns = [...TACTICS, ...extra]
+    .map((tactic) => ({
+      tactic,
+      techniques: summary
+        .filter((t) => t.tactics.includes(tactic))
+        .map((t) => ({ id: t.id, name: t.name, count: t.count }))
+        .sort((a, b) => b.count - a.count || a.id.localeCompare(b.id)),
+    }))
+    .filter((c) => c.techniques.length > 0);
+  const max = Math.max(0, ...summary.map((t) => t.count));
+  return { columns, max };
+}
+
+/** 0..1 heat of a count, on a square-root scale so one frequent technique does not wash out the rest. */
+export function heat(count: number, max: number): number {
+  return max <= 0 ? 0 : Math.sqrt(count / max);
+}
+
+export function tacticTitle(tactic: string): string {
+  return tactic
+    .split('-')
+    .map((w) => (w === 'and' ? w : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join(' ');
+}
