@@ -220,6 +220,8 @@ export interface CaseSummary {
   readonly jobId: string | null;
   /** Error code when failed (never a path or a submitted value). */
   readonly error: string | null;
+  /** While queued or running in the serving process: the analysis job's progress (stage names from engines/forensic/jobs.ts). */
+  readonly progress?: { readonly fraction: number; readonly stage?: string };
 }
 
 /** GET /api/cases/{id}: the case with its analysis view once done. */

@@ -1,0 +1,77 @@
+// The forensic store's migrations, one test each, and the case and custody queries.
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../core/canonical.js';
+import { VitrineError } from '../core/errors.js';
+import { appliedMigrations, migrateTo, openMemoryStore, storeAtVersion } from '../core/store.js';
+import { CustodyLedger } from './custody.js';
+import { fixtureView } from './report/fixture.js';
+import { CASE_CUSTODY_TABLE, CASE_CUSTODY_TRIGGERS, caseCustody, CASES_TABLE, completeCase, createCase, failInterruptedCases, getCaseSummary, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
+
+const NOW = '2024-03-05T08:00:00.000Z';
+
+function ledgerRows(n: number) {
+  const ledger = new CustodyLedger({ actor: 'forensic test', now: () => new Date(NOW) });
+  for (let i = 0; i < n; i++) ledger.append({ action: i === 0 ? 'case.open' : 'ingest', digest: sha256Hex(String(i)) });
+  return ledger.storedRows();
+}
+
+describe('forensic store migrations', () => {
+  it('1 creates the cases table', () => {
+    const db = storeAtVersion('forensic', migrations, 0);
+    migrateTo(db, 'forensic', migrations, 1);
+    db.prepare(`INSERT INTO ${CASES_TABLE} (id, title, origin, status, created_at, updated_at, request_json) VALUES ('a', 't', 'path', 'queued', ?, ?, '{}')`).run(NOW, NOW);
+    expect(() => db.prepare(`INSERT INTO ${CASES_TABLE} (id, title, origin, status, created_at, updated_at, request_json) VALUES ('b', 't', 'path', 'lost', ?, ?, '{}')`).run(NOW, NOW)).toThrow();
+    expect(appliedMigrations(db, 'forensic').map((m) => m.version)).toEqual([1]);
+  });
+
+  it('2 adds the case custody table with its append-only triggers, keeping the cases', () => {
+    const db = storeAtVersion('forensic', migrations, 1);
+    db.prepare(`INSERT INTO ${CASES_TABLE} (id, title, origin, status, created_at, updated_at, request_json) VALUES ('a', 't', 'path', 'queued', ?, ?, '{}')`).run(NOW, NOW);
+    migrateTo(db, 'forensic', migrations, 2);
+    expect(getCaseSummary(db, 'a')).toMatchObject({ id: 'a', status: 'queued', counts: null, topGrade: null });
+    expect(missingCaseCustodyTriggers(db)).toEqual([]);
+    expect(CASE_CUSTODY_TRIGGERS).toHaveLength(3);
+  });
+});
+
+describe('cases and their custody', () => {
+  it('a case goes queued, running, done; its ledger verifies and each case chains on its own', () => {
+    const db = openMemoryStore([{ name: 'forensic', migrations }]);
+    createCase(db, { id: 'c1', title: 'one', origin: 'scenario:x', request: { scenario: 'x' }, now: NOW });
+    createCase(db, { id: 'c2', title: 'two', origin: 'path', request: {}, now: '2024-03-05T09:00:00.000Z' });
+    setCaseStatus(db, 'c1', 'running', NOW);
+    expect(getCaseSummary(db, 'c1')?.status).toBe('running');
+    const view = fixtureView();
+    completeCase(db, 'c1', view, ledgerRows(5), NOW);
+    completeCase(db, 'c2', view, ledgerRows(3), NOW);
+    expect(getCaseSummary(db, 'c1')).toMatchObject({ status: 'done', topGrade: 'MEDIUM', counts: view.counts });
+    expect(getCaseView(db, 'c1')).toEqual(view);
+    expect(caseCustody(db, 'c1').verification).toMatchObject({ ok: true, count: 5, missingTriggers: [] });
+    expect(caseCustody(db, 'c2').verification).toMatchObject({ ok: true, count: 3 });
+    expect(listCases(db, { limit: 10, offset: 0 }).items.map((c) => c.id)).toEqual(['c2', 'c1']);
+    // A second ledger for the same case is refused.
+    expect(() => completeCase(db, 'c1', view, ledgerRows(1), NOW)).toThrow(VitrineError);
+  });
+
+  it('refuses a ledger that does not verify', () => {
+    const db = openMemoryStore([{ name: 'forensic', migrations }]);
+    createCase(db, { id: 'c1', title: 'one', origin: 'path', request: {}, now: NOW });
+    const rows = ledgerRows(3);
+    const bad = rows.map((r, i) => (i === 1 ? { ...r, actor: 'mallory' } : r));
+    expect(() => completeCase(db, 'c1', fixtureView(), bad, NOW)).toThrow(/does not verify/);
+    expect((db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_CUSTODY_TABLE}`).get() as { n: number }).n).toBe(0);
+  });
+
+  it('marks cases a stopped process left queued or running as interrupted', () => {
+    const db = openMemoryStore([{ name: 'forensic', migrations }]);
+    createCase(db, { id: 'c1', title: 'one', origin: 'path', request: {}, now: NOW });
+    expect(failInterruptedCases(db, NOW)).toBe(1);
+    expect(getCaseSummary(db, 'c1')).toMatchObject({ status: 'failed', error: 'interrupted' });
+  });
+
+  it('the top grade is the highest of the stories', () => {
+    const view = fixtureView();
+    expect(topGrade(view)).toBe('MEDIUM');
+    expect(topGrade({ ...view, stories: [] })).toBeNull();
+  });
+});

@@ -1,0 +1,194 @@
+// The forensic service's tables: cases (status, request, analysis view) and each case's custody ledger (hash-chained, append-only by triggers), with numbered migrations and the queries over them.
+import type { Database } from 'better-sqlite3';
+import { VitrineError } from '../core/errors.js';
+import { GENESIS_HASH, verifyChain, type StoredLedgerRow } from '../core/ledger.js';
+import type { Migration } from '../core/service.js';
+import type { AnalysisCounts, AnalysisView, CaseStatus, CaseSummary, ConfidenceGrade, CustodyView } from '../core/contracts/forensic.js';
+import { recordFromRow } from './custody.js';
+
+export const CASES_TABLE = 'forensic_cases';
+export const CASE_CUSTODY_TABLE = 'forensic_case_custody';
+
+/**
+ * The triggers that make each case's ledger append-only: no UPDATE, no DELETE, and an INSERT must extend that case's
+ * chain at its end (the case-partitioned form of engines/core/ledger.ts createLedgerTable).
+ */
+export const CASE_CUSTODY_TRIGGER_SQL: Readonly<Record<string, string>> = {
+  [`${CASE_CUSTODY_TABLE}_no_update`]: `CREATE TRIGGER "${CASE_CUSTODY_TABLE}_no_update" BEFORE UPDATE ON "${CASE_CUSTODY_TABLE}" BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
+  [`${CASE_CUSTODY_TABLE}_no_delete`]: `CREATE TRIGGER "${CASE_CUSTODY_TABLE}_no_delete" BEFORE DELETE ON "${CASE_CUSTODY_TABLE}" BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
+  [`${CASE_CUSTODY_TABLE}_append_only`]:
+    `CREATE TRIGGER "${CASE_CUSTODY_TABLE}_append_only" BEFORE INSERT ON "${CASE_CUSTODY_TABLE}" ` +
+    `WHEN NEW.seq IS NOT (SELECT IFNULL(MAX(seq), 0) + 1 FROM "${CASE_CUSTODY_TABLE}" WHERE case_id = NEW.case_id) ` +
+    `OR NEW.prev_hash IS NOT IFNULL((SELECT hash FROM "${CASE_CUSTODY_TABLE}" WHERE case_id = NEW.case_id ORDER BY seq DESC LIMIT 1), '${GENESIS_HASH}') ` +
+    `BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
+};
+export const CASE_CUSTODY_TRIGGERS = Object.keys(CASE_CUSTODY_TRIGGER_SQL);
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'cases',
+    up(db) {
+      db.exec(`
+        CREATE TABLE ${CASES_TABLE} (
+          id TEXT PRIMARY KEY,
+          title TEXT NOT NULL,
+          origin TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          request_json TEXT NOT NULL,
+          counts_json TEXT,
+          top_grade TEXT,
+          error TEXT,
+          view_json TEXT
+        );
+        CREATE INDEX ${CASES_TABLE}_created ON ${CASES_TABLE} (created_at DESC, id);
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: 'case custody ledgers with append-only triggers',
+    up(db) {
+      db.exec(`
+        CREATE TABLE ${CASE_CUSTODY_TABLE} (
+          case_id TEXT NOT NULL REFERENCES ${CASES_TABLE} (id),
+          seq INTEGER NOT NULL,
+          at TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          actor TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          prev_hash TEXT NOT NULL,
+          hash TEXT NOT NULL,
+          PRIMARY KEY (case_id, seq)
+        );
+      `);
+      for (const sql of Object.values(CASE_CUSTODY_TRIGGER_SQL)) db.exec(sql);
+    },
+  },
+];
+
+interface CaseRow {
+  id: string;
+  title: string;
+  origin: string;
+  status: CaseStatus;
+  created_at: string;
+  counts_json: string | null;
+  top_grade: ConfidenceGrade | null;
+  error: string | null;
+}
+
+function summaryOf(row: CaseRow, jobId: string | null = null): CaseSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    origin: row.origin,
+    status: row.status,
+    createdAt: row.created_at,
+    counts: row.counts_json === null ? null : (JSON.parse(row.counts_json) as AnalysisCounts),
+    topGrade: row.top_grade,
+    jobId,
+    error: row.error,
+  };
+}
+
+const SUMMARY_COLUMNS = 'id, title, origin, status, created_at, counts_json, top_grade, error';
+
+export interface NewCase {
+  readonly id: string;
+  readonly title: string;
+  readonly origin: string;
+  /** What was asked (scenario name, relative paths, options): kept for the record, never echoed in errors. */
+  readonly request: unknown;
+  readonly now: string;
+}
+
+export function createCase(db: Database, c: NewCase): CaseSummary {
+  db.prepare(`INSERT INTO ${CASES_TABLE} (id, title, origin, status, created_at, updated_at, request_json) VALUES (?, ?, ?, 'queued', ?, ?, ?)`).run(c.id, c.title, c.origin, c.now, c.now, JSON.stringify(c.request));
+  return getCaseSummary(db, c.id) as CaseSummary;
+}
+
+export function setCaseStatus(db: Database, id: string, status: 'running' | 'failed', now: string, error: string | null = null): void {
+  db.prepare(`UPDATE ${CASES_TABLE} SET status = ?, updated_at = ?, error = ? WHERE id = ?`).run(status, now, error, id);
+}
+
+/** Stores a finished analysis and its custody ledger in one transaction; the ledger must verify before it is kept. */
+export function completeCase(db: Database, id: string, view: AnalysisView, custody: readonly StoredLedgerRow[], now: string): void {
+  const check = verifyChain(custody);
+  if (!check.ok) throw new VitrineError('internal', 'the analysis returned a custody ledger that does not verify');
+  const insert = db.prepare(`INSERT INTO ${CASE_CUSTODY_TABLE} (case_id, seq, at, kind, actor, payload, prev_hash, hash) VALUES (@case_id, @seq, @at, @kind, @actor, @payload, @prev_hash, @hash)`);
+  db.transaction(() => {
+    const stored = (db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ?`).get(id) as { n: number }).n;
+    if (stored > 0) throw new VitrineError('conflict', 'the case already holds a custody ledger');
+    for (const r of custody) insert.run({ case_id: id, seq: r.seq, at: r.at, kind: r.kind, actor: r.actor, payload: r.payload, prev_hash: r.prev_hash, hash: r.hash });
+    db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, counts_json = ?, top_grade = ?, error = NULL, view_json = ? WHERE id = ?`).run(
+      now,
+      JSON.stringify(view.counts),
+      topGrade(view),
+      JSON.stringify(view),
+      id,
+    );
+  })();
+}
+
+const GRADE_ORDER: readonly ConfidenceGrade[] = ['LOW', 'MEDIUM', 'HIGH', 'CONFIRMED'];
+
+/** The highest grade among the view's stories, null without stories. */
+export function topGrade(view: AnalysisView): ConfidenceGrade | null {
+  let best = -1;
+  for (const s of view.stories) best = Math.max(best, GRADE_ORDER.indexOf(s.confidence.grade));
+  return best < 0 ? null : (GRADE_ORDER[best] ?? null);
+}
+
+export function getCaseSummary(db: Database, id: string, jobId: string | null = null): CaseSummary | null {
+  const row = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM ${CASES_TABLE} WHERE id = ?`).get(id) as CaseRow | undefined;
+  return row ? summaryOf(row, jobId) : null;
+}
+
+/** The stored analysis view of a finished case (every event the job kept), null before it finishes. */
+export function getCaseView(db: Database, id: string): AnalysisView | null {
+  const row = db.prepare(`SELECT view_json FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { view_json: string | null } | undefined;
+  return row?.view_json ? (JSON.parse(row.view_json) as AnalysisView) : null;
+}
+
+/** Case summaries, newest first. */
+export function listCases(db: Database, page: { readonly limit: number; readonly offset: number }): { items: CaseSummary[]; total: number } {
+  const rows = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM ${CASES_TABLE} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(page.limit, page.offset) as CaseRow[];
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM ${CASES_TABLE}`).get() as { n: number }).n;
+  return { items: rows.map((r) => summaryOf(r)), total };
+}
+
+/** Marks cases left queued or running by a process that stopped (their jobs died with it). */
+export function failInterruptedCases(db: Database, now: string): number {
+  return db.prepare(`UPDATE ${CASES_TABLE} SET status = 'failed', error = 'interrupted', updated_at = ? WHERE status IN ('queued', 'running')`).run(now).changes;
+}
+
+function normaliseSql(sql: string): string {
+  return sql.replace(/\s+/g, ' ').trim();
+}
+
+/** Custody triggers absent from the store, or present with other SQL (a disarmed trigger counts as missing). */
+export function missingCaseCustodyTriggers(db: Database): string[] {
+  const present = new Map(
+    (db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?").all(CASE_CUSTODY_TABLE) as { name: string; sql: string | null }[]).map((r) => [r.name, normaliseSql(r.sql ?? '')]),
+  );
+  return Object.entries(CASE_CUSTODY_TRIGGER_SQL)
+    .filter(([name, sql]) => present.get(name) !== normaliseSql(sql))
+    .map(([name]) => name);
+}
+
+/** A case's custody ledger and its verification (recomputed on every call); missing triggers fail it. */
+export function caseCustody(db: Database, id: string): CustodyView {
+  const rows = db.prepare(`SELECT seq, at, kind, actor, payload, prev_hash, hash FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ? ORDER BY seq`).all(id) as StoredLedgerRow[];
+  const v = verifyChain(rows);
+  const missing = missingCaseCustodyTriggers(db);
+  const verification = v.ok && missing.length > 0 ? { ...v, ok: false, reason: 'append-only triggers are missing or altered', missingTriggers: missing } : { ...v, missingTriggers: missing };
+  return { records: rows.map(recordFromRow), verification };
+}
+
+export function countCases(db: Database): { cases: number; done: number } {
+  const r = db.prepare(`SELECT COUNT(*) AS cases, SUM(status = 'done') AS done FROM ${CASES_TABLE}`).get() as { cases: number; done: number | null };
+  return { cases: r.cases, done: r.done ?? 0 };
+}
