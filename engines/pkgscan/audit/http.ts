@@ -1,0 +1,43 @@
+// Routes /audit: the append-only chain (filter by action or actor, paginated) and its verification with the head hash.
+import { z } from 'zod';
+import { page, parsePagination, parseQuery } from '../../core/http/index.js';
+import type { RouteDef } from '../http.js';
+import type { Platform } from '../platform.js';
+
+export const auditQuery = z.object({
+  action: z.string().regex(/^[a-z][a-z0-9_.]{0,127}$/).optional(),
+  /** Every action starting with this prefix, e.g. `auth.` */
+  action_prefix: z.string().regex(/^[a-z][a-z0-9_.]{0,127}$/).optional(),
+  actor: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  limit: z.string().optional(),
+  offset: z.string().optional(),
+});
+
+export function auditRoutes(p: Platform): RouteDef[] {
+  return [
+    {
+      method: 'get',
+      path: '/audit',
+      access: 'audit:read',
+      tag: 'audit',
+      summary: 'The audit chain, newest first; filters action, action_prefix, actor; paginated',
+      query: auditQuery,
+      handler: (req, res) => {
+        const q = parseQuery(auditQuery, req);
+        const pg = parsePagination(req);
+        const result = p.audit.list({ action: q.action, actionPrefix: q.action_prefix, actor: q.actor }, pg.limit, pg.offset);
+        res.json(page(result.items, result.total, pg));
+      },
+    },
+    {
+      method: 'get',
+      path: '/audit/verify',
+      access: 'audit:read',
+      tag: 'audit',
+      summary: 'Recompute the hash chain: ok, or the first sequence number where it breaks; the head hash to record externally',
+      handler: (_req, res) => {
+        res.json(p.audit.verify());
+      },
+    },
+  ];
+}

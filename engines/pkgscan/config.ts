@@ -1,0 +1,70 @@
+// The service's settings: environment, token lifetimes, password hashing cost, rate limits, metrics token; read from the environment once.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const VERSION = '0.1.0';
+
+/** Access tokens (JWT) live 15 minutes; refresh tokens 7 days each, a login's family 30 days at most. */
+export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const REFRESH_TOKEN_TTL_S = 7 * 24 * 3600;
+export const REFRESH_FAMILY_TTL_S = 30 * 24 * 3600;
+
+/** scrypt cost: N = 2^15, r = 8, p = 1 (32 MiB, the OWASP minimum for scrypt). */
+export interface ScryptParams {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
+
+export interface RateLimits {
+  /** Window length in milliseconds (fixed windows). */
+  readonly windowMs: number;
+  /** Requests per window per client address on /auth/*. */
+  readonly authPerClient: number;
+  /** Requests per window per client address on every other route. */
+  readonly perClient: number;
+  /** Requests per window per authenticated user. */
+  readonly perUser: number;
+}
+export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 60_000, authPerClient: 30, perClient: 1200, perUser: 600 };
+
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 1024;
+export const MAX_JSON_BODY = 256 * 1024;
+export const MAX_EXCEPTION_DAYS = 365;
+
+export interface PkgscanConfig {
+  /** `production` hides /docs and /redoc; anything else is a development or test deployment. */
+  readonly environment: string;
+  /** The policy environment GET /policies/active answers without `environment`. */
+  readonly defaultPolicyEnvironment: string;
+  readonly accessTokenTtlS: number;
+  readonly refreshTokenTtlS: number;
+  readonly scrypt: ScryptParams;
+  readonly rateLimits: RateLimits;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | undefined;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<PkgscanConfig> = {}): PkgscanConfig {
+  const token = env['METRICS_TOKEN'];
+  return {
+    environment: env['PKGSCAN_ENV'] ?? 'development',
+    defaultPolicyEnvironment: 'prod',
+    accessTokenTtlS: ACCESS_TOKEN_TTL_S,
+    refreshTokenTtlS: REFRESH_TOKEN_TTL_S,
+    scrypt: DEFAULT_SCRYPT,
+    rateLimits: DEFAULT_RATE_LIMITS,
+    metricsToken: token !== undefined && token !== '' ? token : undefined,
+    ...overrides,
+  };
+}
+
+/** The shipped resources/ folder (source tree or dist/). */
+export function defaultResourcesDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
+  return candidates.find((dir) => existsSync(path.join(dir, 'pkgscan'))) ?? (candidates[0] as string);
+}

@@ -1,0 +1,68 @@
+// Routes /events: security events with filters, and the idempotent acknowledgement that keeps the first acknowledger.
+import { z } from 'zod';
+import { VitrineError } from '../../core/errors.js';
+import { page, parsePagination, parseQuery, requestIdOf } from '../../core/http/index.js';
+import type { RouteDef } from '../http.js';
+import type { Platform } from '../platform.js';
+import { booleanQuery } from '../users/http.js';
+import { acknowledgeEvent, getEvent, listEvents } from './events.js';
+
+const severity = z.enum(['info', 'low', 'medium', 'high', 'critical']);
+const time = z.iso.datetime({ offset: true });
+
+export const eventsQuery = z.object({
+  type: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/).optional(),
+  severity: severity.optional(),
+  min_severity: severity.optional(),
+  package: z.string().min(1).max(300).optional(),
+  project: z.string().min(1).max(300).optional(),
+  since: time.optional(),
+  until: time.optional(),
+  acknowledged: booleanQuery.optional(),
+  limit: z.string().optional(),
+  offset: z.string().optional(),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function eventRoutes(p: Platform): RouteDef[] {
+  return [
+    {
+      method: 'get',
+      path: '/events',
+      access: 'event:read',
+      tag: 'events',
+      summary: 'Security events, newest first; filters type, severity, min_severity, package, project, since, until, acknowledged; paginated',
+      query: eventsQuery,
+      handler: (req, res) => {
+        const q = parseQuery(eventsQuery, req);
+        const pg = parsePagination(req);
+        const result = listEvents(
+          p.db,
+          { type: q.type, severity: q.severity, minSeverity: q.min_severity, package: q.package, project: q.project, since: q.since, until: q.until, acknowledged: q.acknowledged },
+          pg.limit,
+          pg.offset,
+        );
+        res.json(page(result.items, result.total, pg));
+      },
+    },
+    {
+      method: 'post',
+      path: '/events/:id/ack',
+      access: 'event:ack',
+      tag: 'events',
+      summary: 'Acknowledge an event; repeating is idempotent and keeps the first acknowledger',
+      handler: (req, res, caller) => {
+        const id = String(req.params['id']);
+        if (!UUID.test(id) || !getEvent(p.db, id)) throw new VitrineError('not_found', 'no such event');
+        const actor = caller?.id ?? 'anonymous';
+        const result = p.db.transaction(() => {
+          const r = acknowledgeEvent(p.db, id, actor);
+          if (r.changed) p.audit.record('event.ack', actor, requestIdOf(res), { event_id: id, type: r.event.type });
+          return r;
+        }).immediate();
+        res.json(result.event);
+      },
+    },
+  ];
+}

@@ -1,0 +1,49 @@
+// The publish API later features call (diffs, monitoring, SBOM generation): validates and stores one security event.
+import { randomUUID } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import { z } from 'zod';
+import type { SecurityEvent } from '../../core/contracts/pkgscan.js';
+import { canonicalJson } from '../../core/canonical.js';
+import { VitrineError } from '../../core/errors.js';
+import { validate } from '../../core/validation.js';
+import { getEvent } from './events.js';
+
+/** The event types the spec names; later features may add their own (lower-case snake case). */
+export const EVENT_TYPES = ['sbom_generated', 'behavior_drift_detected', 'maintainer_changed', 'new_release_detected', 'monitor_error', 'risk_escalated'] as const;
+
+const MAX_DETAILS_BYTES = 16 * 1024;
+
+export const publishSchema = z.strictObject({
+  type: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/),
+  severity: z.enum(['info', 'low', 'medium', 'high', 'critical']),
+  package: z.string().min(1).max(300).optional(),
+  project: z.string().min(1).max(300).optional(),
+  details: z.record(z.string().max(64), z.unknown()).optional(),
+  /** Defaults to now. */
+  time: z.iso.datetime({ offset: true }).optional(),
+});
+
+export type PublishInput = z.input<typeof publishSchema>;
+
+/** Stores one event and returns it. Details are JSON (at most 16 KiB) and must hold no secrets or file paths. */
+export function publishEvent(db: Database, input: PublishInput): SecurityEvent {
+  const e = validate(publishSchema, input, 'event');
+  let details: string;
+  try {
+    details = canonicalJson(e.details ?? {});
+  } catch {
+    throw new VitrineError('validation_failed', 'event details must be JSON');
+  }
+  if (Buffer.byteLength(details) > MAX_DETAILS_BYTES) throw new VitrineError('validation_failed', 'event details are too large');
+  const id = randomUUID();
+  db.prepare('INSERT INTO pkgscan_events (id, type, severity, package, project, created_at, details_json) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    id,
+    e.type,
+    e.severity,
+    e.package ?? null,
+    e.project ?? null,
+    new Date(e.time ?? Date.now()).toISOString(),
+    details,
+  );
+  return getEvent(db, id) as SecurityEvent;
+}

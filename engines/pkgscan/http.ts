@@ -1,0 +1,188 @@
+// The pkgscan HTTP routes under /api/v1 (standalone at the root, /svc/pkgscan in the workstation): auth, rate limits, metrics around every route of the route table.
+import type { Database } from 'better-sqlite3';
+import express, { type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { z } from 'zod';
+import type { Permission } from '../core/contracts/pkgscan.js';
+import { VitrineError } from '../core/errors.js';
+import { apiDocsRouter } from '../core/http/docs.js';
+import { errorHandler, jsonBody, notFound, route } from '../core/http/index.js';
+import { createServiceApp } from '../core/http/server.js';
+import { InProcessRunner } from '../core/jobs/in-process.js';
+import type { ServiceContext } from '../core/service.js';
+import { openMemoryStore } from '../core/store.js';
+import { auditRoutes } from './audit/http.js';
+import { authRoutes } from './auth/http.js';
+import { hasPermission } from './auth/roles.js';
+import { defaultResourcesDir, MAX_JSON_BODY, type PkgscanConfig } from './config.js';
+import { eventRoutes } from './events/http.js';
+import { jobs } from './jobs.js';
+import { openApiDocument } from './openapi.js';
+import { opsRoutes, redocPage } from './ops/http.js';
+import { createPlatform, type Platform } from './platform.js';
+import { exceptionRoutes, policyRoutes } from './policies/http.js';
+import { pkgscanService } from './service.js';
+import type { StoredUser } from './users/users.js';
+import { userRoutes } from './users/http.js';
+
+export const API_BASE = '/api/v1';
+
+/**
+ * Who may call a route: a permission, any signed-in user (`authenticated`), nobody in particular (`public`),
+ * the refresh cookie alone (`refresh_cookie`), or the METRICS_TOKEN bearer when one is configured (`metrics`).
+ */
+export type Access = Permission | 'public' | 'authenticated' | 'refresh_cookie' | 'metrics';
+
+export interface RouteDef {
+  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Express path relative to /api/v1, e.g. `/users/:id`. */
+  readonly path: string;
+  readonly access: Access;
+  readonly summary: string;
+  readonly tag: string;
+  /** Request body schema (for the OpenAPI document; handlers validate with parseBody). */
+  readonly body?: z.ZodType;
+  /** Query parameters (for the OpenAPI document; handlers validate with parseQuery). */
+  readonly query?: z.ZodType;
+  /** Success status and response description. */
+  readonly status?: number;
+  readonly handler: (req: Request, res: Response, caller: StoredUser | undefined) => Promise<void> | void;
+}
+
+/** The caller set by the authentication step (undefined on public routes). */
+function callerOf(res: Response): StoredUser | undefined {
+  return res.locals['pkgscanUser'] as StoredUser | undefined;
+}
+
+/** The route table: every documented route of this service, in the order they are matched. */
+export function routeTable(p: Platform): RouteDef[] {
+  return [...authRoutes(p), ...userRoutes(p), ...policyRoutes(p), ...exceptionRoutes(p), ...eventRoutes(p), ...auditRoutes(p), ...opsRoutes(p)];
+}
+
+function clientKey(req: Request): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+function limited(p: Platform, res: Response, scope: string, retryAfterS: number): VitrineError {
+  res.setHeader('Retry-After', String(retryAfterS));
+  p.metrics.inc('pkgscan_rate_limited_total', { limit: scope });
+  return new VitrineError('rate_limited', 'too many requests; retry after the time in Retry-After');
+}
+
+/** Per client address: the stricter limit on /auth/*, the general one elsewhere. */
+function clientRateLimit(p: Platform): RequestHandler {
+  return (req, res, next) => {
+    const isAuth = req.path.startsWith('/auth/');
+    const d = (isAuth ? p.limiters.auth : p.limiters.client).hit(clientKey(req));
+    if (!d.allowed) next(limited(p, res, isAuth ? 'auth_client' : 'client', d.retryAfterS));
+    else next();
+  };
+}
+
+function bearerOf(req: Request): string | undefined {
+  const h = req.headers.authorization;
+  return h !== undefined && /^Bearer [^\s]{1,4096}$/.test(h) ? h.slice(7) : undefined;
+}
+
+/** 401 without a valid access token, 403 without the permission; then the per-user rate limit. */
+function authorize(p: Platform, access: Access): RequestHandler {
+  return (req, res, next) => {
+    if (access === 'public' || access === 'refresh_cookie' || access === 'metrics') {
+      next();
+      return;
+    }
+    const token = bearerOf(req);
+    if (token === undefined) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      next(new VitrineError('unauthorized', 'authentication required'));
+      return;
+    }
+    p.auth.authenticate(token).then(
+      (user) => {
+        if (access !== 'authenticated' && !hasPermission(user.role, access)) {
+          next(new VitrineError('forbidden', 'your role does not hold the permission this route needs'));
+          return;
+        }
+        const d = p.limiters.user.hit(user.id);
+        if (!d.allowed) {
+          next(limited(p, res, 'user', d.retryAfterS));
+          return;
+        }
+        res.locals['pkgscanUser'] = user;
+        next();
+      },
+      (err: unknown) => {
+        res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
+        next(err);
+      },
+    );
+  };
+}
+
+/** Counts and times every request by its route template (never the concrete path, which may hold package names). */
+function measure(p: Platform): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const template = typeof (req.route as { path?: unknown } | undefined)?.path === 'string' ? String((req.route as { path: string }).path) : 'unmatched';
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      p.metrics.inc('pkgscan_http_requests_total', { method: req.method, route: template, status: `${Math.floor(res.statusCode / 100)}xx` });
+      p.metrics.observe('pkgscan_http_request_duration_seconds', { route: template }, seconds);
+    });
+    next();
+  };
+}
+
+export interface RouterOptions {
+  /** Settings over those read from the environment (tests lower the password cost, change rate limits). */
+  readonly config?: Partial<PkgscanConfig>;
+  /** Receives the platform (tests reach the store and audit log through it). */
+  readonly onPlatform?: (p: Platform) => void;
+}
+
+/** The pkgscan router: `/api/v1/...`, `/openapi.json`, and outside production `/docs/` and `/redoc`. */
+export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): Router {
+  const p = createPlatform(ctx, options.config);
+  options.onPlatform?.(p);
+  const routes = routeTable(p);
+  const router = express.Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument(routes, p.config, '.'));
+  });
+  if (p.config.environment !== 'production') {
+    router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: () => openApiDocument(routes, p.config, '..') }));
+    router.get('/redoc', redocPage(p));
+  }
+  const api = express.Router();
+  api.use(measure(p));
+  api.use(clientRateLimit(p));
+  for (const def of routes) {
+    const handlers: RequestHandler[] = [authorize(p, def.access)];
+    if (def.body !== undefined) handlers.push(jsonBody(MAX_JSON_BODY));
+    handlers.push(route((req, res) => def.handler(req, res, callerOf(res))));
+    api[def.method](def.path, ...handlers);
+  }
+  api.use(notFound());
+  api.use(errorHandler());
+  router.use(API_BASE, api);
+  return router;
+}
+
+export interface StandaloneOptions extends RouterOptions {
+  readonly db?: Database;
+  readonly dataDir?: string;
+  readonly resourcesDir?: string;
+  readonly allowedHosts?: readonly string[];
+}
+
+/** The app `pkgscan serve` runs: hardening, request ids, the router at the root, the one error shape. */
+export function createStandaloneApp(options: StandaloneOptions = {}): Express {
+  const ctx: ServiceContext = {
+    jobs: new InProcessRunner(jobs),
+    db: options.db ?? openMemoryStore([pkgscanService]),
+    dataDir: options.dataDir ?? '',
+    resourcesDir: options.resourcesDir ?? defaultResourcesDir(),
+  };
+  const app = createServiceApp(createRouter(ctx, options), options.allowedHosts);
+  return app;
+}
+

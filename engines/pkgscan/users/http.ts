@@ -1,0 +1,70 @@
+// Routes /users: list with filters (role, active, e-mail substring), change role or active flag.
+import { z } from 'zod';
+import { VitrineError } from '../../core/errors.js';
+import { page, parseBody, parsePagination, parseQuery, requestIdOf } from '../../core/http/index.js';
+import { ROLES } from '../auth/roles.js';
+import type { RouteDef } from '../http.js';
+import type { Platform } from '../platform.js';
+import { listUsers, patchUser, publicUser } from './users.js';
+
+export const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const usersQuery = z.object({
+  role: z.enum(ROLES).optional(),
+  active: booleanQuery.optional(),
+  email: z.string().min(1).max(254).optional(),
+  limit: z.string().optional(),
+  offset: z.string().optional(),
+});
+
+export const userPatchSchema = z
+  .strictObject({ role: z.enum(ROLES).optional(), active: z.boolean().optional() })
+  .refine((v) => v.role !== undefined || v.active !== undefined, { message: 'give role or active' });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function userRoutes(p: Platform): RouteDef[] {
+  return [
+    {
+      method: 'get',
+      path: '/users',
+      access: 'user:manage',
+      tag: 'users',
+      summary: 'Users, filtered by role, active flag and e-mail substring; paginated',
+      query: usersQuery,
+      handler: (req, res) => {
+        const q = parseQuery(usersQuery, req);
+        const pg = parsePagination(req);
+        const result = listUsers(p.db, { role: q.role, active: q.active, email: q.email }, pg.limit, pg.offset);
+        res.json(page(result.items, result.total, pg));
+      },
+    },
+    {
+      method: 'patch',
+      path: '/users/:id',
+      access: 'user:manage',
+      tag: 'users',
+      summary: 'Change role or active flag; deactivating revokes every refresh token; removing the last active admin is 409',
+      body: userPatchSchema,
+      handler: (req, res, caller) => {
+        const id = String(req.params['id']);
+        const patch = parseBody(userPatchSchema, req);
+        if (!UUID.test(id)) throw new VitrineError('not_found', 'no such user');
+        let revoked = 0;
+        const { after } = p.db.transaction(() => {
+          const result = patchUser(p.db, id, patch, (userId) => {
+            revoked = p.auth.refreshTokens.revokeUser(userId, 'deactivated');
+          });
+          p.audit.record('user.update', caller?.id ?? 'anonymous', requestIdOf(res), {
+            user_id: id,
+            role: { from: result.before.role, to: result.after.role },
+            active: { from: result.before.active, to: result.after.active },
+            revoked_refresh_tokens: revoked,
+          });
+          return result;
+        }).immediate();
+        res.json(publicUser(after));
+      },
+    },
+  ];
+}

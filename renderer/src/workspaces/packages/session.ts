@@ -1,0 +1,76 @@
+// The pkgscan session in the renderer: the access token in memory only, the refresh token in its httpOnly cookie, one retry after a refresh on 401.
+import type { Me, Permission, TokenResponse } from '../../../../engines/core/contracts/pkgscan';
+import { ApiError, type ApiClient, type Query } from '../../api/client';
+
+export interface PkgscanApi {
+  get<T>(path: string, query?: Query): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+  put<T>(path: string, body: unknown): Promise<T>;
+  patch<T>(path: string, body: unknown): Promise<T>;
+}
+
+/** Calls /api/v1 of the service at `base` with the user's token; a 401 refreshes once and retries, else signs out. */
+export function pkgscanApi(client: ApiClient, base: string, token: () => string | null, refreshed: (t: TokenResponse) => void, signedOut: () => void): PkgscanApi {
+  const root = `${base}/api/v1`;
+  async function call<T>(run: (userToken: string) => Promise<T>): Promise<T> {
+    const t = token();
+    if (t === null) throw new ApiError(401, 'unauthorized', 'Sign in first.');
+    try {
+      return await run(t);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 401) throw err;
+      try {
+        const next = await client.post<TokenResponse>(`${root}/auth/refresh`, undefined, { withCredentials: true });
+        refreshed(next);
+        return await run(next.access_token);
+      } catch (again) {
+        if (again instanceof ApiError && again.status === 401) signedOut();
+        throw again;
+      }
+    }
+  }
+  return {
+    get: (path, query) => call((userToken) => client.get(`${root}${path}`, { userToken, ...(query ? { query } : {}) })),
+    post: (path, body) => call((userToken) => client.post(`${root}${path}`, body, { userToken })),
+    put: (path, body) => call((userToken) => client.put(`${root}${path}`, body, { userToken })),
+    patch: (path, body) => call((userToken) => client.patch(`${root}${path}`, body, { userToken })),
+  };
+}
+
+export async function login(client: ApiClient, base: string, email: string, password: string): Promise<TokenResponse> {
+  return client.post<TokenResponse>(`${base}/api/v1/auth/login`, { email, password }, { withCredentials: true });
+}
+
+/** Restores a session from the refresh cookie (null when there is none or it was revoked). */
+export async function resume(client: ApiClient, base: string): Promise<TokenResponse | null> {
+  try {
+    return await client.post<TokenResponse>(`${base}/api/v1/auth/refresh`, undefined, { withCredentials: true });
+  } catch {
+    return null;
+  }
+}
+
+export async function logout(client: ApiClient, base: string): Promise<void> {
+  try {
+    await client.post(`${base}/api/v1/auth/logout`, undefined, { withCredentials: true });
+  } catch {
+    // Signed out locally whatever the service said.
+  }
+}
+
+export function can(me: Me | null, permission: Permission): boolean {
+  return me?.permissions.includes(permission) ?? false;
+}
+
+export function asApiError(err: unknown): ApiError {
+  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
+}
+
+/** Lines with a problem, for the editor gutter. */
+export function errorLines(errors: readonly { line?: number }[]): Set<number> {
+  return new Set(errors.map((e) => e.line).filter((l): l is number => l !== undefined));
+}
+
+export function shortId(id: string): string {
+  return id.length > 8 ? id.slice(0, 8) : id;
+}
