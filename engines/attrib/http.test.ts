@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../core/http/server.js';
 import { validateStixObject } from '../core/stix.js';
 import { createStandaloneApp } from './http.js';
+import type { ExtractResponse } from '../core/contracts/ach.js';
 import { assessmentSchema, errorBodySchema, healthSchema, scenarioListSchema } from './schemas.js';
 
 const TAXII = 'application/taxii+json;version=2.1';
@@ -49,6 +50,9 @@ describe('attrib HTTP API', () => {
     expect(h.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(h.scenarios).toBeGreaterThanOrEqual(3);
     expect(h.limits).toEqual({ max_body_bytes: 1048576, max_text_chars: 500000 });
+    expect(h.kb.loaded).toBe(true);
+    expect(h.kb.techniques).toBeGreaterThan(500);
+    expect(h.kb.groups).toBeGreaterThan(100);
   });
 
   it('GET /scenarios lists at least three bundled scenarios', async () => {
@@ -96,6 +100,30 @@ describe('attrib HTTP API', () => {
     await expectError(await post(open, '/ach', '{"scenario": '), 400, 'bad_request');
     await expectError(await post(open, '/ach', {}), 422, 'validation_failed');
     await expectError(await post(open, '/ach', 'x', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+  });
+
+  it('POST /extract: spans into the submitted text, a 4.5 layer, a valid STIX bundle, stored for TAXII', async () => {
+    const text = 'The loader fetched hxxp://update-check[.]example[.]com/a.bin and ran it with PowerShell (T1059.001).\nIt then deleted shadow copies.';
+    const res = await post(open, '/extract', { text, name: 'sample report' });
+    expect(res.status).toBe(200);
+    const r = (await res.json()) as ExtractResponse;
+    const url = r.extraction.indicators.find((i) => i.type === 'url');
+    expect(url?.value).toBe('http://update-check.example.com/a.bin');
+    expect(text.slice(url!.start, url!.end)).toBe('hxxp://update-check[.]example[.]com/a.bin');
+    const t = r.extraction.techniques.find((x) => x.id === 'T1059.001' && x.source === 'id');
+    expect(text.slice(t!.start, t!.end)).toBe('T1059.001');
+    expect(r.layer.versions.layer).toBe('4.5');
+    expect(validateStixObject(r.stix)).toEqual([]);
+    const cols = (await (await taxii('/api/collections/')).json()) as { collections: { id: string; title: string }[] };
+    const id = cols.collections.find((c) => c.title === 'Report extractions')!.id;
+    const env = (await (await taxii(`/api/collections/${id}/objects/?match[type]=indicator`)).json()) as { objects: unknown[] };
+    expect(env.objects.length).toBeGreaterThan(0);
+  });
+
+  it('POST /extract refuses text over 500,000 characters (413) and a missing text (422)', async () => {
+    await expectError(await post(open, '/extract', { text: 'a'.repeat(500_001) }), 413, 'payload_too_large');
+    expect((await post(open, '/extract', { text: 'a'.repeat(500_000) })).status).toBe(200);
+    await expectError(await post(open, '/extract', { txt: 'x' }), 422, 'validation_failed');
   });
 
   it('refuses a body over 1 MB with 413', async () => {

@@ -1,10 +1,13 @@
 // The attribution HTTP routes (mounted by the gateway at /svc/attrib, or at / by `attrib serve`): health, scenarios, ACH, STIX, TAXII 2.1, /docs.
 import type { Database } from 'better-sqlite3';
 import express, { type Express, type RequestHandler, type Router } from 'express';
-import type { AchAssessment, AchScenarioList, AttribHealth } from '../core/contracts/ach.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { AchAssessment, AchScenarioList, AttribHealth, ExtractResponse } from '../core/contracts/ach.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { jsonBody, route } from '../core/http/index.js';
+import { jsonBody, parseBody, route } from '../core/http/index.js';
 import { LOOPBACK_HOSTS, requireBearer } from '../core/http/security.js';
 import { createServiceApp } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -16,7 +19,8 @@ import { runAchRequest } from './ach/request.js';
 import { ScenarioLibrary } from './ach/scenario.js';
 import { assessmentToStix } from './ach/stix.js';
 import { defaultResourcesDir, MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
-import { jobs } from './jobs.js';
+import { defaultAttribResourcesDir, loadKb, type AttackKb } from './analysis.js';
+import { EXTRACT_JOB, jobs } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { attribService } from './service.js';
 import { logOverrides } from './store.js';
@@ -41,7 +45,39 @@ export interface RouterOptions {
   readonly kb?: () => KbFacts | null;
   /** The clock of assessments (tests). */
   readonly now?: () => Date;
+  /** The knowledge-base file (default ATTR_KB, else the shipped one). */
+  readonly kbPath?: string;
+  /** The classifier model POST /extract uses when asked (default resources/attrib/classifier.json.gz when shipped). */
+  readonly classifierPath?: string;
 }
+
+/** The knowledge base's facts for /health and STIX names. */
+export function kbFacts(kb: AttackKb): KbFacts {
+  return {
+    techniques: kb.techniques.size,
+    groups: kb.groups.size,
+    software: kb.software.size,
+    source: `${kb.data.metadata.source}${kb.data.metadata.attack_version ? ` ${kb.data.metadata.attack_version}` : ''}`,
+    techniqueName: (id) => kb.techniques.get(id)?.name,
+  };
+}
+
+/** The shipped classifier model, when there is one. */
+export function shippedClassifier(): string | undefined {
+  const dir = defaultAttribResourcesDir();
+  return ['classifier.json.gz', 'classifier.json'].map((f) => path.join(dir, f)).find((f) => existsSync(f));
+}
+
+const extractBody = z.strictObject({
+  text: z.string().min(1),
+  name: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((v) => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f'), 'no control characters')
+    .optional(),
+  classifier: z.boolean().optional(),
+});
 
 function apiDocsFromEnv(): boolean {
   return process.env['ATTR_API_DOCS'] === '1';
@@ -66,7 +102,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   const kb = (): KbFacts | null => {
     if (kbCache === undefined) {
       try {
-        kbCache = options.kb?.() ?? null;
+        kbCache = options.kb ? options.kb() : kbFacts(loadKb(options.kbPath));
       } catch {
         kbCache = null;
       }
@@ -78,7 +114,14 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     const k = kb();
     return k ? { techniqueName: (id: string) => k.techniqueName(id) } : {};
   };
-  seedAssessments(ctx.db, library, null);
+  // The bundled assessments join the TAXII collection on first use (the knowledge base names their attack patterns).
+  let seeded = false;
+  const ensureSeeded = (): void => {
+    if (seeded) return;
+    seeded = true;
+    seedAssessments(ctx.db, library, kb());
+  };
+  const classifierPath = options.classifierPath ?? shippedClassifier();
 
   const router = express.Router();
   const body: RequestHandler = jsonBody(MAX_BODY_BYTES);
@@ -138,6 +181,35 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     }),
   );
 
+  router.post(
+    '/extract',
+    body,
+    route(async (req, res) => {
+      const b = parseBody(extractBody, req);
+      if (b.text.length > MAX_TEXT_CHARS) throw new VitrineError('payload_too_large', `the text is longer than ${MAX_TEXT_CHARS} characters`);
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableEnded) controller.abort();
+      });
+      const useClassifier = b.classifier === true && classifierPath !== undefined;
+      const raw = (await ctx.jobs.run(
+        EXTRACT_JOB,
+        { text: b.text, ...(b.name !== undefined ? { name: b.name } : {}), ...(options.kbPath !== undefined ? { kbPath: options.kbPath } : {}), ...(useClassifier ? { classifierPath } : {}) },
+        { signal: controller.signal, label: `Extraction (${b.text.length} characters)` },
+      )) as ExtractResponse;
+      // The result crossed a process boundary: check the parts that are stored before storing them.
+      if (typeof raw !== 'object' || raw === null || !Array.isArray(raw.stix?.objects) || !Array.isArray(raw.extraction?.indicators)) throw new VitrineError('internal', 'the extraction job returned no valid result');
+      addObjects(ctx.db, 'extractions', raw.stix.objects as StixBundle['objects']);
+      const warnings = b.classifier === true && classifierPath === undefined ? ['no classifier model is installed: techniques come from ids, names and phrasings only'] : [];
+      const out: ExtractResponse = warnings.length > 0 ? { ...raw, extraction: { ...raw.extraction, warnings: [...raw.extraction.warnings, ...warnings] } } : raw;
+      res.json(out);
+    }),
+  );
+
+  router.use('/taxii2', (_req, _res, next) => {
+    ensureSeeded();
+    next();
+  });
   router.use('/taxii2', taxiiRouter({ db: ctx.db, maxContentLength: MAX_BODY_BYTES, version: VERSION }));
 
   if (options.apiDocs ?? apiDocsFromEnv()) router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: () => openApiDocument() }));

@@ -198,6 +198,6 @@ export interface ExtractRequest {
 /** POST /extract: the span-anchored extraction, its technique-matrix layer (ATT&CK Navigator 4.5) and its STIX 2.1 bundle. */
 export interface ExtractResponse {
   readonly extraction: Extraction;
-  readonly layer: { readonly name: string; readonly versions: Readonly<Record<string, string>>; readonly domain: string; readonly techniques: readonly unknown[]; readonly [k: string]: unknown };
+  readonly layer: { readonly name: string; readonly versions: { readonly layer: string }; readonly domain: string; readonly techniques: readonly unknown[] };
   readonly stix: { readonly type: 'bundle'; readonly id: string; readonly objects: readonly unknown[] };
 }
