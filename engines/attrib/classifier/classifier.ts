@@ -38,7 +38,7 @@ export interface TechniqueClassifier {
 export interface TrainOptions {
   /** Probability threshold stored in the model for extraction (default 0.8). */
   readonly threshold?: number;
-  /** L2 strength on the weights (default 1e-4 per example, scaled by the example count). */
+  /** L2 strength on the weights (default 3e-5 times the example count). */
   readonly l2?: number;
   readonly maxIterations?: number;
   /** Features kept, by document frequency (default: as many as fit MAX_PARAMETERS, at most 30,000). */
@@ -231,37 +231,55 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
 
   const K = labels.length;
   const d = vocabulary.length;
-  const l2 = options.l2 ?? 1e-4 * n;
+  // Rows in compressed sparse row form.
+  const rowStart = new Int32Array(rows.length + 1);
+  rows.forEach((r, i) => (rowStart[i + 1] = rowStart[i]! + r.idx.length));
+  const colIdx = new Int32Array(rowStart[rows.length]!);
+  const colVal = new Float64Array(rowStart[rows.length]!);
+  rows.forEach((r, i) => {
+    colIdx.set(r.idx, rowStart[i]!);
+    colVal.set(r.val, rowStart[i]!);
+  });
+  const l2 = options.l2 ?? 3e-5 * n;
   const z = new Float64Array(K);
   // theta: K*d weights (label-major), then K intercepts.
   const fg = (theta: Float64Array, grad: Float64Array): number => {
     grad.fill(0);
     let loss = 0;
     for (let i = 0; i < n; i++) {
-      const { idx, val } = rows[i]!;
+      const a = rowStart[i]!;
+      const e = rowStart[i + 1]!;
+      let max = -Infinity;
       for (let k = 0; k < K; k++) {
         let s = theta[K * d + k]!;
         const o = k * d;
-        for (let j = 0; j < idx.length; j++) s += theta[o + idx[j]!]! * val[j]!;
+        for (let j = a; j < e; j++) s += theta[o + colIdx[j]!]! * colVal[j]!;
         z[k] = s;
+        if (s > max) max = s;
       }
       const yi = y[i]!;
-      let max = -Infinity;
-      for (let k = 0; k < K; k++) if (z[k]! > max) max = z[k]!;
+      const marginY = z[yi]! - max;
       let sum = 0;
-      for (let k = 0; k < K; k++) sum += Math.exp(z[k]! - max);
-      loss += max + Math.log(sum) - z[yi]!;
       for (let k = 0; k < K; k++) {
-        const r = Math.exp(z[k]! - max) / sum - (k === yi ? 1 : 0);
-        if (r === 0) continue;
+        z[k] = Math.exp(z[k]! - max);
+        sum += z[k]!;
+      }
+      loss += Math.log(sum) - marginY;
+      for (let k = 0; k < K; k++) {
+        const r = z[k]! / sum - (k === yi ? 1 : 0);
+        if (r > -1e-12 && r < 1e-12) continue;
         const o = k * d;
-        for (let j = 0; j < idx.length; j++) grad[o + idx[j]!] = grad[o + idx[j]!]! + r * val[j]!;
+        for (let j = a; j < e; j++) {
+          const q = o + colIdx[j]!;
+          grad[q] = grad[q]! + r * colVal[j]!;
+        }
         grad[K * d + k] = grad[K * d + k]! + r;
       }
     }
     for (let p = 0; p < K * d; p++) {
-      loss += 0.5 * l2 * theta[p]! ** 2;
-      grad[p] = grad[p]! + l2 * theta[p]!;
+      const t = theta[p]!;
+      loss += 0.5 * l2 * t * t;
+      grad[p] = grad[p]! + l2 * t;
     }
     return loss;
   };

@@ -158,7 +158,8 @@ export function extractIndicators(text: string): IndicatorSpan[] {
     const [addr, prefix] = m[0].split('/');
     if (!isIPv6(addr!) || (prefix !== undefined && Number(prefix) > 128)) return undefined;
     // `::` alone and two-group forms such as `a::b` are too often something else.
-    if (addr === '::' || addr!.split(':').filter((g) => g !== '').length < 2) return undefined;
+    const groups = addr!.split(':').filter((g) => g !== '');
+    if (groups.length < 2 || (groups.length < 3 && groups[0]!.length < 3)) return undefined;
     return { type: 'ipv6', value: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length, priority: 5 };
   }, cands);
   collect(DOMAIN_RE, t, (m) => {

@@ -1,9 +1,9 @@
 // Builds resources/attrib/attack-kb.json.gz from an ATT&CK Enterprise bundle: `node --import tsx engines/attrib/kb/build.ts [BUNDLE]` (default: the corpus copy).
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { parseAttackBundle, type AttackKbData } from '../../core/attack/bundle.js';
+import { parseAttackBundle, type AttackIndex, type AttackKbData } from '../../core/attack/bundle.js';
 
 /** The KB file's bytes before compression: stable JSON (the build is deterministic). */
 export function serializeKb(data: AttackKbData): string {
@@ -13,6 +13,13 @@ export function serializeKb(data: AttackKbData): string {
 /** Gzip with fixed settings, so the same KB gives the same file. */
 export function compressKb(text: string): Buffer {
   return gzipSync(Buffer.from(text, 'utf8'), { level: 9 });
+}
+
+/** The KB of the bundle at `bundlePath`, its release named from the `index.json` beside it when there is one. */
+export function buildShippedKb(bundlePath: string): AttackKbData {
+  const indexPath = path.join(path.dirname(bundlePath), 'index.json');
+  const index = existsSync(indexPath) ? (JSON.parse(readFileSync(indexPath, 'utf8')) as AttackIndex) : undefined;
+  return parseAttackBundle(JSON.parse(readFileSync(bundlePath, 'utf8')) as unknown, { source: 'MITRE ATT&CK Enterprise', ...(index ? { index } : {}) });
 }
 
 /** ../shared/corpora beside the checkout, or VITRINE_CORPORA. */
@@ -25,10 +32,10 @@ async function main(): Promise<void> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const bundlePath = process.argv[2] ?? path.join(corporaDir(), 'cti', 'attack', 'enterprise-attack.json');
   const outDir = path.resolve(here, '..', '..', '..', 'resources', 'attrib');
-  const data = parseAttackBundle(JSON.parse(readFileSync(bundlePath, 'utf8')) as unknown, 'MITRE ATT&CK Enterprise');
+  const data = buildShippedKb(bundlePath);
   writeFileSync(path.join(outDir, 'attack-kb.json.gz'), compressKb(serializeKb(data)));
-  const licence = path.join(path.dirname(bundlePath), 'LICENSE.txt');
-  if (existsSync(licence)) copyFileSync(licence, path.join(outDir, 'ATTACK-LICENSE.txt'));
+  const licence = path.join(path.dirname(bundlePath), 'LICENSE-mitre-cti.txt');
+  if (existsSync(licence)) writeFileSync(path.join(outDir, 'ATTACK-LICENSE.txt'), readFileSync(licence));
   console.log(JSON.stringify(data.metadata));
 }
 

@@ -90,6 +90,7 @@ interface StixLike {
   readonly aliases?: unknown;
   readonly x_mitre_aliases?: unknown;
   readonly x_mitre_shortname?: unknown;
+  readonly tactic_refs?: unknown;
   readonly x_mitre_tactic_refs?: unknown;
   readonly x_mitre_is_subtechnique?: unknown;
   readonly x_mitre_version?: unknown;
@@ -134,8 +135,31 @@ export function cleanProcedureText(text: string, maxLength = 1000): string {
 
 const TECHNIQUE_ID = /^T\d{4}(?:\.\d{3})?$/;
 
+/** The release list of an ATT&CK `index.json` (collection index), to name the release of a bundle that has no collection object. */
+export interface AttackIndex {
+  readonly collections?: readonly { readonly name?: unknown; readonly versions?: readonly { readonly version?: unknown; readonly modified?: unknown }[] }[];
+}
+
+/** The first release of `collection` dated on or after `newest`: the release that contains objects modified at `newest`. */
+export function releaseFromIndex(index: AttackIndex | undefined, newest: string, collection = 'Enterprise ATT&CK'): string | null {
+  const c = index?.collections?.find((x) => x.name === collection);
+  if (!c?.versions) return null;
+  const candidates = c.versions
+    .filter((v): v is { version: string; modified: string } => typeof v.version === 'string' && typeof v.modified === 'string' && v.modified >= newest)
+    .sort((a, b) => byString(a.modified, b.modified));
+  return candidates[0]?.version ?? null;
+}
+
+export interface ParseAttackOptions {
+  /** Shown as the KB's source (default `MITRE ATT&CK`). */
+  readonly source?: string;
+  /** The collection index beside the bundle, to name the release when the bundle has no collection object. */
+  readonly index?: AttackIndex;
+}
+
 /** Builds the knowledge base from a parsed ATT&CK STIX 2.1 bundle. Pure: the same bundle gives the same data. */
-export function parseAttackBundle(bundle: unknown, source = 'MITRE ATT&CK'): AttackKbData {
+export function parseAttackBundle(bundle: unknown, options: ParseAttackOptions = {}): AttackKbData {
+  const source = options.source ?? 'MITRE ATT&CK';
   if (typeof bundle !== 'object' || bundle === null || !Array.isArray((bundle as { objects?: unknown }).objects))
     throw new VitrineError('validation_failed', 'the input is not a STIX bundle with objects');
   const objects = (bundle as { objects: unknown[] }).objects.filter((o): o is StixLike => typeof o === 'object' && o !== null && !Array.isArray(o));
@@ -163,7 +187,7 @@ export function parseAttackBundle(bundle: unknown, source = 'MITRE ATT&CK'): Att
       const shortname = str(o.x_mitre_shortname);
       if (sid !== undefined && id !== undefined && shortname !== undefined) tacticBySid.set(sid, { id, shortname, name: str(o.name) ?? shortname });
     }
-    if (o.type === 'x-mitre-matrix' && matrixOrder.length === 0) matrixOrder = strings(o.x_mitre_tactic_refs);
+    if (o.type === 'x-mitre-matrix' && matrixOrder.length === 0) matrixOrder = strings(o.tactic_refs ?? o.x_mitre_tactic_refs);
   }
   const tactics = [
     ...matrixOrder.map((sid) => tacticBySid.get(sid)).filter((t): t is KbTactic => t !== undefined),
@@ -251,7 +275,7 @@ export function parseAttackBundle(bundle: unknown, source = 'MITRE ATT&CK'): Att
     format: ATTACK_KB_FORMAT,
     metadata: {
       source,
-      attack_version: version,
+      attack_version: version ?? releaseFromIndex(options.index, modified),
       modified,
       counts: {
         tactics: tactics.length,
