@@ -208,6 +208,7 @@ describe.skipIf(!HAVE_CHROMIUM || !REGISTERED)(`Lineage workspace in Chromium${R
     await page.getByTestId('envelope-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify([{ payloadType: 'SECRET-TYPE' }])) });
     await page.getByTestId('reasons').getByText(/malformed envelope/).first().waitFor();
     expect(await decision.locator('h2 .verdict').innerText()).toMatch(/block/i);
+    expect(await page.getByTestId('empty-graph').innerText()).toContain('Nothing to draw');
     await page.screenshot({ path: path.join(SHOTS, 'lineage-lenient-dark.png'), fullPage: true });
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);

@@ -50,7 +50,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
           classes: severity.has(n.id) ? 'finding' : '',
         })),
         // Column titles are label-only nodes above each column, so they follow zoom and pan.
-        ...COLUMN_TITLES.map((title, col) => ({ group: 'nodes' as const, data: { id: `column:${col}`, label: title }, position: { x: col * X_GAP, y: -44 }, classes: 'column-title', selectable: false })),
+        ...COLUMN_TITLES.map((title, col) => ({ group: 'nodes' as const, data: { id: `column:${col}`, label: title }, position: { x: col * X_GAP, y: -40 }, classes: 'column-title', selectable: false })),
         ...drawn.edges.map((e) => ({ group: 'edges' as const, data: { id: `${e.from}>${e.to}>${e.rel}`, source: e.from, target: e.to, rel: e.rel, key: `${e.from}>${e.to}` } })),
       ],
       layout: { name: 'preset', fit: true, padding: 28 },
@@ -61,7 +61,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
           selector: 'node',
           style: {
             label: 'data(label)',
-            'font-size': 10,
+            'font-size': 11,
             color: c.text,
             'text-valign': 'bottom',
             'text-margin-y': 3,
@@ -85,7 +85,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
         { selector: 'node[kind = "container"]', style: { shape: 'round-rectangle', width: 13, height: 11 } },
         {
           selector: 'node.column-title',
-          style: { 'background-opacity': 0, width: 1, height: 1, 'font-size': 11, color: c.muted, 'text-valign': 'center', 'text-background-opacity': 0, 'text-transform': 'uppercase', events: 'no' },
+          style: { 'background-opacity': 0, width: 1, height: 1, 'font-size': 11, 'font-weight': 'bold', color: c.muted, 'text-valign': 'center', 'text-background-opacity': 0, 'text-transform': 'uppercase', events: 'no' },
         },
         { selector: 'node.finding', style: { 'border-width': 3, 'border-color': c.neg } },
         { selector: 'node[severity = "low"], node[severity = "medium"]', style: { 'border-color': c.warn } },
@@ -93,7 +93,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
           selector: 'edge',
           style: { width: 1.2, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.7, 'line-color': c.border, 'target-arrow-color': c.border },
         },
-        { selector: '.dim', style: { opacity: 0.25 } },
+        { selector: '.dim', style: { opacity: 0.4 } },
         { selector: 'node.on-path', style: { 'overlay-color': c.focus, 'overlay-opacity': 0.18, 'overlay-padding': 5, 'font-weight': 'bold' } },
         { selector: 'edge.on-path', style: { width: 3.5, 'line-color': c.focus, 'target-arrow-color': c.focus, opacity: 1 } },
         { selector: 'node.reached', style: { 'overlay-color': c.warn, 'overlay-opacity': 0.16, 'overlay-padding': 4 } },
@@ -151,6 +151,15 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
 
   return (
     <div className="lineage-graph">
+      <div className="panel__head">
+        <h2>Provenance graph</h2>
+        <span className="muted lineage-graph__stats">
+          {drawn.omitted > 0 ? `${drawn.nodes.length} of ${graph.stats.nodes} nodes drawn (reason paths and findings first)` : `${graph.stats.nodes} nodes · ${graph.stats.edges} edges`} · drag to pan, wheel to zoom
+        </span>
+        <button type="button" className="small" onClick={() => cyRef.current?.fit(undefined, 28)} title="Show the whole graph again">
+          Fit
+        </button>
+      </div>
       <div
         ref={box}
         className="graph"
@@ -164,9 +173,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
       <div className="legend lineage-graph__legend">
         <span className="kind-dot kind-dot--commit" /> commit <span className="kind-dot kind-dot--dependency" /> dependency <span className="kind-dot kind-dot--layer" /> layer{' '}
         <span className="kind-dot kind-dot--image" /> image · service <span className="kind-dot" /> build · container <span className="kind-dot kind-dot--finding" /> finding
-        {' · '}
-        {drawn.omitted > 0 ? `${drawn.nodes.length} of ${graph.stats.nodes} nodes drawn (reason paths and findings first)` : `${graph.stats.nodes} nodes, ${graph.stats.edges} edges`} · click a node: a layer shows its blast radius,
-        a node with a finding its origin
+        <span className="lineage-graph__hint">· click a layer for its blast radius, a ringed node for its origin</span>
       </div>
     </div>
   );

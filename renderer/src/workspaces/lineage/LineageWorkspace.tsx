@@ -332,7 +332,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
           >
             <input
               type="search"
-              placeholder="Backtrack CVE, finding or package  ( / )"
+              placeholder="CVE, finding id or package  ( / )"
               aria-label="Backtrack a CVE, finding id or package in the open run"
               value={query}
               onChange={(e) => setQuery(e.target.value)}
@@ -400,7 +400,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
                 <Progress fraction={jobFraction} label="Gate progress" />
               </div>
             )}
-            <div data-testid="gate-problems">
+            <div data-testid="gate-problems" hidden={!s.localError && !s.submitError}>
               {s.localError && (
                 <div className="error-note" role="alert">
                   <div className="error-note__title">Nothing was sent</div>
@@ -410,7 +410,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
               {s.submitError && <ErrorNote error={s.submitError} title={submitTitle} />}
             </div>
             {s.last?.expected !== undefined && s.last.runId === s.runId && (
-              <p className={s.last.expected === s.last.verdict ? 'muted' : 'neg'} data-testid="demo-check">
+              <p className={`demo-check ${s.last.expected === s.last.verdict ? 'muted' : 'neg'}`} data-testid="demo-check">
                 {s.last.expected === s.last.verdict ? `The scenario gave its expected verdict (${s.last.expected}).` : `The scenario should give ${s.last.expected} but gave ${s.last.verdict}.`}
               </p>
             )}
@@ -510,7 +510,18 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
                 )}
               </section>
               <section className="panel" aria-label="Provenance graph">
-                <LineageGraph graph={s.graph} highlight={s.highlight} theme={theme} onNode={(id) => void s.selectNode(id)} />
+                {s.graph.nodes.length === 0 ? (
+                  <>
+                    <div className="panel__head">
+                      <h2>Provenance graph</h2>
+                    </div>
+                    <p className="muted" data-testid="empty-graph">
+                      Nothing to draw: no envelope of this run verified, so the gate knows no commit, build or scan. The reasons above say why.
+                    </p>
+                  </>
+                ) : (
+                  <LineageGraph graph={s.graph} highlight={s.highlight} theme={theme} onNode={(id) => void s.selectNode(id)} />
+                )}
                 <LayerList graph={s.graph} openId={s.focus?.kind === 'node' ? s.focus.id : null} onOpen={(id) => void s.selectNode(id)} />
               </section>
               <div className="lineage__pair">

@@ -17,8 +17,8 @@ export const COLUMN_TITLES: readonly string[] = ['commit', 'dependency · file',
 /** Within a column, this kind order first (the spec's chain before the side nodes). */
 const KIND_ORDER: Readonly<Record<NodeKind, number>> = { commit: 0, dependency: 0, file: 1, layer: 0, build: 1, image: 0, service: 0, container: 0 };
 
-export const X_GAP = 230;
-export const Y_GAP = 46;
+export const X_GAP = 175;
+export const Y_GAP = 42;
 
 /** Most nodes drawn at once; beyond this the reasons' paths, findings and the downstream kinds are drawn first. */
 export const MAX_DRAWN = 1500;
