@@ -13,3 +13,6 @@ export { CUSTODY_EXPORT_FORMAT, CustodyLedger, exportCustody, rowsFromExport } f
 export type { CustodyEntry, CustodyRecord } from './custody.js';
 export { CUSTODY_TRIGGERS, appendLedger, isSqliteFile, loadLedger, missingTriggers, storedRecordCount, verifyStore } from './custody-store.js';
 export type { StoreVerification } from './custody-store.js';
+// Part 2, the analysis (provenance graph, causal rules, anti-forensics, stories) and the built-in scenarios.
+export { analyzeEvents, analyzePaths, applyScore, listScenarios, run, runScenario, scoreChain, storyEventIds, toDict } from './analysis/index.js';
+export type { Analysis, AnalyzeEventsOptions, AnalyzeOptions, RawRecord, ScenarioResult, ScenarioTruth, ToDictOptions } from './analysis/index.js';

@@ -1,0 +1,327 @@
+// The analysis pipeline (stages 3 to 7) over ingested events, and its library operations: analyzePaths, analyzeEvents, run, toDict, storyEventIds.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AnalysisCounts, AnalysisView, CausalEdge, EvidenceItem, ExportedEvent, GraphNode, Story, TamperingVerdict } from '../../core/contracts/forensic.js';
+import { VitrineError } from '../../core/errors.js';
+import type { CustodyLedger } from '../custody.js';
+import type { ArtifactKind, ForensicEvent } from '../event.js';
+import { evidenceRootFromEnv } from '../evidence.js';
+import { ingestArtifact, timeSortKey } from '../ingest.js';
+import { scanAntiForensics } from './antiforensics.js';
+import { ruleConfidence } from './confidence.js';
+import { extractEntities } from './entities.js';
+import { windowsEventId } from './facts.js';
+import { ProvenanceGraph, exportEdge, exportNode } from './graph.js';
+import { applyRules, CAUSAL_RULES, type CausalRule } from './rules.js';
+import { buildStories, type StoryConfig } from './stories.js';
+
+/** Version of the analysis view (to_dict) this module writes. */
+export const ANALYSIS_VIEW_VERSION = '1';
+
+export interface AnalyzeOptions {
+  /** Keep events and stories the noise filter drops. */
+  readonly includeNoisy?: boolean;
+  /** Loader options: host for memory output (and a default elsewhere), syslog year and UTC offset. */
+  readonly host?: string;
+  readonly kind?: ArtifactKind;
+  readonly year?: number;
+  readonly utcOffsetHours?: number;
+  /** Only paths below this folder are read (default: FORENSIC_EVIDENCE_ROOT, else the working directory). */
+  readonly evidenceRoot?: string;
+  /** Custody: each artefact's acquisition and each event's integrity hash are appended. */
+  readonly ledger?: CustodyLedger;
+  /** Fuse processes by Sysmon ProcessGuid when one is given (default true). */
+  readonly useGuids?: boolean;
+  readonly onProgress?: (p: { stage: string; done: number; total: number }) => void;
+}
+
+export interface AnalyzeEventsOptions extends AnalyzeOptions {
+  readonly storyConfig?: StoryConfig;
+  /** List path chains for small stories (default true). */
+  readonly chains?: boolean;
+  /** Rule registry to use (default all built-in rules). */
+  readonly rules?: readonly CausalRule[];
+}
+
+export interface Analysis {
+  /** Every ingested event, in time order (events without a time last). */
+  readonly events: readonly ForensicEvent[];
+  readonly evidence: readonly EvidenceItem[];
+  readonly nodes: readonly GraphNode[];
+  readonly edges: readonly CausalEdge[];
+  readonly stories: readonly Story[];
+  readonly tampering: TamperingVerdict;
+  readonly counts: AnalysisCounts;
+  readonly warnings: readonly string[];
+  readonly ledger: CustodyLedger | null;
+}
+
+/** Actions that are high-volume background and never a causal link on their own: left out of the graph unless includeNoisy. */
+export const NOISY_ACTIONS: ReadonlySet<string> = new Set([
+  'module.load',
+  'file.access',
+  'file.metadata_change',
+  'process.exit',
+  'dns.query',
+  'syslog.message',
+  'kerberos.service_ticket',
+  'auth.special_privileges',
+  'auth.logoff',
+  'audit.record',
+  'mac.decision',
+  'auth.credentials.acquire',
+  'auth.credentials.dispose',
+  'auth.credentials.refresh',
+  'service.state',
+  'logind.session.logout',
+]);
+/** Windows object-access and filtering-platform audit ids that flood Security logs. */
+const NOISY_WINDOWS_IDS: ReadonlySet<number> = new Set([4656, 4658, 4660, 4663, 4690, 4703, 5152, 5154, 5157, 5158, 4957, 4673, 4674]);
+
+/** True when the default noise filter leaves the event out of the graph. */
+export function isNoisy(e: ForensicEvent): boolean {
+  if (NOISY_ACTIONS.has(e.action)) return true;
+  if (e.action === 'windows.event') {
+    const id = windowsEventId(e);
+    return id !== null && NOISY_WINDOWS_IDS.has(id);
+  }
+  return e.action === 'cron.command' && /run-parts|debian-sa1|anacron|popularity-contest/.test(JSON.stringify(e.attributes['commandLine'] ?? ''));
+}
+
+function sortEvents(events: readonly ForensicEvent[]): ForensicEvent[] {
+  const keyed = events.map((e, i) => ({ e, i, k: e.time.time === null ? null : timeSortKey(e.time.time) }));
+  keyed.sort((a, b) => (a.k === null ? (b.k === null ? a.i - b.i : 1) : b.k === null ? -1 : a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
+  return keyed.map((x) => x.e);
+}
+
+/** spec analyze_events: stages 3 to 7 over events already ingested. Synchronous; never throws on odd events. */
+export function analyzeEvents(input: readonly ForensicEvent[], options: AnalyzeEventsOptions = {}, evidence: readonly EvidenceItem[] = [], warnings: readonly string[] = []): Analysis {
+  const progress = (stage: string, done: number, total: number): void => options.onProgress?.({ stage, done, total });
+  const events = sortEvents(input);
+  const kept = options.includeNoisy ? events : events.filter((e) => !isNoisy(e));
+  progress('graph', 0, kept.length);
+  const graph = new ProvenanceGraph(options.useGuids ?? true);
+  const nodesOf = extractEntities(kept, graph);
+  progress('graph', kept.length, kept.length);
+  progress('rules', 0, kept.length);
+  applyRules(kept, graph, nodesOf, ruleConfidence, options.rules ?? CAUSAL_RULES);
+  progress('rules', kept.length, kept.length);
+  progress('anti-forensics', 0, events.length);
+  const { verdict } = scanAntiForensics(events);
+  progress('anti-forensics', events.length, events.length);
+  const nodes = [...graph.nodes.values()].map(exportNode);
+  const edges = graph.edges.map(exportEdge);
+  progress('stories', 0, edges.length);
+  const scoring = { events, nodes, edges, tampering: verdict };
+  const stories = buildStories(scoring, { includeNoisy: options.includeNoisy ?? false, chains: options.chains ?? true, ...options.storyConfig });
+  progress('stories', edges.length, edges.length);
+  return {
+    events,
+    evidence,
+    nodes,
+    edges,
+    stories,
+    tampering: verdict,
+    counts: { events: events.length, nodes: nodes.length, edges: edges.length, stories: stories.length, indicators: verdict.indicators.length, noisy: events.length - kept.length },
+    warnings,
+    ledger: options.ledger ?? null,
+  };
+}
+
+/** spec analyze_paths: ingests each artefact (below the evidence root), records custody when a ledger is given, then analyses. */
+export function analyzePaths(paths: readonly string[], options: AnalyzeOptions = {}): Analysis {
+  const evidenceRoot = options.evidenceRoot ?? evidenceRootFromEnv();
+  const events: ForensicEvent[] = [];
+  const evidence: EvidenceItem[] = [];
+  const warnings: string[] = [];
+  paths.forEach((target, i) => {
+    options.onProgress?.({ stage: 'ingest', done: i, total: paths.length });
+    const result = ingestArtifact(target, {
+      evidenceRoot,
+      ...(options.kind !== undefined ? { kind: options.kind } : {}),
+      ...(options.host !== undefined ? { host: options.host } : {}),
+      ...(options.year !== undefined ? { year: options.year } : {}),
+      ...(options.utcOffsetHours !== undefined ? { utcOffsetHours: options.utcOffsetHours } : {}),
+    });
+    const a = result.artifact;
+    if (options.ledger) {
+      options.ledger.append({ action: 'artifact.acquire', digest: a.sha256, artifact: a.path });
+      for (const e of result.events) options.ledger.recordIngest(e, a.path);
+    }
+    evidence.push({ path: a.path, kind: a.kind, sha256: a.sha256, bytes: a.size, events: a.events, warnings: a.warningCount });
+    for (const w of a.warnings) warnings.push(`${a.path}: ${w.code}: ${w.message}`);
+    if (a.warningCount > a.warnings.length) warnings.push(`${a.path}: ${a.warningCount - a.warnings.length} more warning(s)`);
+    for (const e of result.events) events.push(e);
+  });
+  options.onProgress?.({ stage: 'ingest', done: paths.length, total: paths.length });
+  return analyzeEvents(events, options, evidence, warnings);
+}
+
+/** One raw record for `run`: a log line (authlog, auditd, timeline JSON lines), a dataset event object, or an artefact's bytes. */
+export interface RawRecord {
+  readonly kind: ArtifactKind;
+  readonly record: unknown;
+}
+
+/** The events the real loaders made of raw records, with each record's event ids (by position). */
+export interface IngestedRecords {
+  readonly events: ForensicEvent[];
+  readonly evidence: EvidenceItem[];
+  readonly warnings: string[];
+  /** Event ids of records[i] (empty when the loader made none, or for byte artefacts). */
+  readonly recordEvents: string[][];
+}
+
+const DATASET_HEADER = JSON.stringify({ format: 'vitrine.forensic.dataset', version: 1, source: 'vitrine run()' });
+
+/**
+ * Puts raw records through the real loaders: the records of each kind are written, in order, to one artefact in a
+ * private temporary folder (the evidence root for the ingest), ingested, and the folder removed.
+ */
+export function ingestRecords(records: readonly RawRecord[], options: AnalyzeOptions = {}): IngestedRecords {
+  const byKind = new Map<ArtifactKind, number[]>();
+  records.forEach((r, i) => {
+    const list = byKind.get(r.kind);
+    if (list) list.push(i);
+    else byKind.set(r.kind, [i]);
+  });
+  const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-forensic-run-'));
+  const events: ForensicEvent[] = [];
+  const evidence: EvidenceItem[] = [];
+  const warnings: string[] = [];
+  const recordEvents: string[][] = records.map(() => []);
+  try {
+    for (const [kind, indexes] of byKind) {
+      const bytes = indexes.filter((i) => (records[i] as RawRecord).record instanceof Uint8Array);
+      for (const [n, i] of bytes.entries()) {
+        const file = path.join(dir, `${kind}-${n + 1}.bin`);
+        writeFileSync(file, (records[i] as RawRecord).record as Uint8Array);
+        const r = ingestOne(file, kind, dir, options, evidence, warnings);
+        for (const e of r) {
+          events.push(e);
+          (recordEvents[i] as string[]).push(e.eventId);
+        }
+      }
+      const lines = indexes.filter((i) => !((records[i] as RawRecord).record instanceof Uint8Array));
+      if (lines.length === 0) continue;
+      const header = kind === 'dataset-json' ? [DATASET_HEADER] : [];
+      const text = lines.map((i) => {
+        const rec = (records[i] as RawRecord).record;
+        const line = typeof rec === 'string' ? rec : JSON.stringify(rec) ?? 'null';
+        return line.replace(/[\r\n]+/g, ' ');
+      });
+      const file = path.join(dir, `${kind}.log`);
+      writeFileSync(file, `${[...header, ...text].join('\n')}\n`);
+      const lineToRecord = new Map(lines.map((i, n) => [n + 1 + header.length, i]));
+      for (const e of ingestOne(file, kind, dir, options, evidence, warnings)) {
+        events.push(e);
+        const i = lineToRecord.get(e.raw.recordNumber);
+        if (i !== undefined) (recordEvents[i] as string[]).push(e.eventId);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { events, evidence, warnings, recordEvents };
+}
+
+function ingestOne(file: string, kind: ArtifactKind, root: string, options: AnalyzeOptions, evidence: EvidenceItem[], warnings: string[]): ForensicEvent[] {
+  const result = ingestArtifact(file, {
+    evidenceRoot: root,
+    kind,
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.year !== undefined ? { year: options.year } : {}),
+    ...(options.utcOffsetHours !== undefined ? { utcOffsetHours: options.utcOffsetHours } : {}),
+  });
+  const a = result.artifact;
+  const name = `records:${kind}`;
+  if (options.ledger) {
+    options.ledger.append({ action: 'artifact.acquire', digest: a.sha256, artifact: name });
+    for (const e of result.events) options.ledger.recordIngest(e, name);
+  }
+  evidence.push({ path: name, kind: a.kind, sha256: a.sha256, bytes: a.size, events: a.events, warnings: a.warningCount });
+  for (const w of a.warnings) warnings.push(`${name}: ${w.code}: ${w.message}`);
+  return result.events;
+}
+
+/** spec run: raw records through the loaders and the whole analysis. */
+export function run(records: readonly RawRecord[], options: AnalyzeEventsOptions = {}): Analysis {
+  const r = ingestRecords(records, options);
+  return analyzeEvents(r.events, options, r.evidence, r.warnings);
+}
+
+/** spec story_event_ids: the unique event ids of the top stories, in story then time order. */
+export function storyEventIds(analysis: Pick<Analysis, 'stories'>, top?: number): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const s of top === undefined ? analysis.stories : analysis.stories.slice(0, Math.max(0, top))) {
+    for (const id of s.eventIds) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      out.push(id);
+    }
+  }
+  return out;
+}
+
+export interface ToDictOptions {
+  /** Stories exported (default 20). */
+  readonly top?: number;
+  /** Export every event, node and edge, not only those of the exported stories (default false). */
+  readonly includeAllEvents?: boolean;
+  /** Events exported at most (default 5000); eventsTruncated says when the cut applied. */
+  readonly maxEvents?: number;
+}
+
+export function exportEvent(e: ForensicEvent): ExportedEvent {
+  return {
+    eventId: e.eventId,
+    integrityHash: e.integrityHash,
+    time: { time: e.time.time, precision: e.time.precision, source: e.time.source },
+    host: e.host,
+    actor: e.actor,
+    action: e.action,
+    object: e.object,
+    summary: e.summary,
+    kind: e.kind,
+    loader: e.loader,
+    reliability: e.reliability,
+    attributes: e.attributes,
+  };
+}
+
+/** spec to_dict(top=20, include_all_events=false, max_events=5000): the JSON view of an analysis. */
+export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisView {
+  const top = opts.top ?? 20;
+  const maxEvents = opts.maxEvents ?? 5000;
+  if (!Number.isInteger(top) || top < 0 || !Number.isInteger(maxEvents) || maxEvents < 0) throw new VitrineError('validation_failed', 'top and maxEvents must be whole numbers, zero or more');
+  const stories = analysis.stories.slice(0, top);
+  let nodes: readonly GraphNode[];
+  let edges: readonly CausalEdge[];
+  let events: readonly ForensicEvent[];
+  if (opts.includeAllEvents) {
+    nodes = analysis.nodes;
+    edges = analysis.edges;
+    events = analysis.events;
+  } else {
+    const nodeIds = new Set(stories.flatMap((s) => s.nodeIds));
+    const edgeIds = new Set(stories.flatMap((s) => s.edgeIds));
+    const eventIds = new Set(storyEventIds({ stories }));
+    nodes = analysis.nodes.filter((n) => nodeIds.has(n.id));
+    edges = analysis.edges.filter((e) => edgeIds.has(e.id));
+    events = analysis.events.filter((e) => eventIds.has(e.eventId));
+  }
+  return {
+    version: ANALYSIS_VIEW_VERSION,
+    generatedAt: new Date().toISOString(),
+    counts: analysis.counts,
+    evidence: analysis.evidence,
+    stories,
+    nodes,
+    edges,
+    tampering: analysis.tampering,
+    events: events.slice(0, maxEvents).map(exportEvent),
+    eventsTruncated: events.length > maxEvents,
+  };
+}

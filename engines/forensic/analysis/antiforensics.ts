@@ -1,0 +1,262 @@
+// Stage 6: the anti-forensics scan. A registry of indicators; together they make one verdict and a per-host penalty.
+import type { IndicatorSeverity, TamperingIndicator, TamperingVerdict } from '../../core/contracts/forensic.js';
+import type { ForensicEvent } from '../event.js';
+import { attr, commandLine, timeMs, windowsEventId } from './facts.js';
+import { COMMAND_PATTERNS } from './patterns.js';
+
+/** How much one indicator of each severity takes off a host's stories (multiplicative penalty = 1 - sum, floored). */
+export const SEVERITY_PENALTY: Readonly<Record<IndicatorSeverity, number>> = { low: 0.05, medium: 0.1, high: 0.2 };
+/** The penalty never goes below this: tampering makes a story less sure, never worthless. */
+export const PENALTY_FLOOR = 0.5;
+
+/** A record-id sequence is "contiguous" when at least this share of steps is +1; only then is a hole suspicious. */
+export const RECORD_GAP_CONTIGUITY = 0.9;
+/** A silence in a log counts when longer than this many median spacings and at least the minimum below. */
+export const TIME_GAP_FACTOR = 200;
+export const TIME_GAP_MIN_MS = 6 * 3600 * 1000;
+/** Fewer events than this in a log say nothing about its rhythm. */
+const TIME_GAP_MIN_EVENTS = 50;
+
+export interface AntiForensicsCheck {
+  readonly kind: string;
+  readonly description: string;
+  /** Indicators from all events (time-ordered). */
+  scan(events: readonly ForensicEvent[]): TamperingIndicator[];
+}
+
+const ind = (kind: string, severity: IndicatorSeverity, summary: string, events: readonly ForensicEvent[], techniques: readonly string[]): TamperingIndicator => {
+  const first = events[0];
+  return { kind, severity, summary, host: first?.host ?? null, time: first?.time.time ?? null, eventIds: events.map((e) => e.eventId), techniques: [...techniques] };
+};
+
+/** An indicator per matching event. */
+function perEvent(kind: string, description: string, match: (e: ForensicEvent) => { severity: IndicatorSeverity; summary: string; techniques: readonly string[] } | null): AntiForensicsCheck {
+  return {
+    kind,
+    description,
+    scan(events) {
+      const out: TamperingIndicator[] = [];
+      for (const e of events) {
+        const m = match(e);
+        if (m) out.push(ind(kind, m.severity, m.summary, [e], m.techniques));
+      }
+      return out;
+    },
+  };
+}
+
+const provider = (e: ForensicEvent): string => String(e.attributes['provider'] ?? '');
+const commandMatches = (e: ForensicEvent, technique: string): boolean => {
+  const cmd = commandLine(e);
+  if (cmd === null) return false;
+  return COMMAND_PATTERNS.some((p) => p.technique === technique && p.pattern.test(cmd));
+};
+const isProcessLike = (e: ForensicEvent): boolean => e.action === 'process.create' || e.action === 'process.exec' || e.action === 'sudo.command' || e.action === 'cron.command' || e.action === 'process.commandline' || e.action === 'script.block';
+
+const logCleared = perEvent('log-cleared', 'An event log was cleared (Security 1102, System 104) or a command cleared one (wevtutil cl, Clear-EventLog).', (e) => {
+  const id = windowsEventId(e);
+  if (e.action === 'log.clear' || ((id === 1102 || id === 104) && /Eventlog/i.test(provider(e))))
+    return { severity: 'high', summary: `the ${e.object?.name ?? 'event'} log was cleared`, techniques: ['T1070.001'] };
+  if (isProcessLike(e) && commandMatches(e, 'T1070.001')) return { severity: 'high', summary: 'a command cleared an event log', techniques: ['T1070.001'] };
+  if (isProcessLike(e) && commandMatches(e, 'T1070.002')) return { severity: 'high', summary: 'a command deleted or truncated system logs', techniques: ['T1070.002'] };
+  return null;
+});
+
+const serviceStopped = perEvent('logging-stopped', 'The event-log or audit service stopped (1100, 7036 for EventLog, auditd DAEMON_END) or a command stopped it.', (e) => {
+  const id = windowsEventId(e);
+  if (id === 1100 && /Eventlog/i.test(provider(e))) return { severity: 'medium', summary: 'the event logging service shut down', techniques: ['T1562.002'] };
+  if (e.action === 'service.state' && /event ?log|auditd|rsyslog/i.test(e.object?.name ?? '') && /stop/i.test(attr(e, 'state') ?? '')) return { severity: 'high', summary: 'a logging service was stopped', techniques: ['T1562.002'] };
+  if (e.action === 'audit.daemon_end' || (e.action === 'service.stop' && /auditd|rsyslog|journald/i.test(attr(e, 'unit') ?? e.object?.name ?? ''))) return { severity: 'medium', summary: 'the audit daemon stopped', techniques: ['T1562.002'] };
+  if (isProcessLike(e) && commandMatches(e, 'T1562.002')) return { severity: 'high', summary: 'a command stopped logging or changed the audit policy', techniques: ['T1562.002'] };
+  return null;
+});
+
+const auditPolicy = perEvent('audit-policy-changed', 'The audit policy changed (Security 4719, 4906, 4912; auditd CONFIG_CHANGE that removes rules).', (e) => {
+  const id = windowsEventId(e);
+  if ((id === 4719 || id === 4906 || id === 4912) && /Security/i.test(provider(e))) return { severity: 'medium', summary: 'the system audit policy was changed', techniques: ['T1562.002'] };
+  if (e.action === 'audit.config_change') {
+    const op = attr(e, 'op') ?? JSON.stringify(e.attributes['fields'] ?? '');
+    if (/remove|del|audit_enabled=0|"0"/i.test(op)) return { severity: 'medium', summary: 'audit rules were removed or auditing disabled', techniques: ['T1562.002'] };
+  }
+  return null;
+});
+
+const timeChanged = perEvent('system-time-changed', 'The system time was changed (Security 4616 by a user, auditd time injection, date -s, Set-Date).', (e) => {
+  const id = windowsEventId(e);
+  if (id === 4616 && /Security/i.test(provider(e))) {
+    const proc = attr(e, 'ProcessName') ?? '';
+    // The time service and VM tools adjust the clock all the time.
+    if (/svchost\.exe|vmtoolsd\.exe|w32tm\.exe/i.test(proc)) return null;
+    return { severity: 'medium', summary: 'the system time was changed', techniques: ['T1070.006'] };
+  }
+  if (e.action === 'time.adjust') return { severity: 'low', summary: 'the clock was adjusted', techniques: [] };
+  const cmd = commandLine(e);
+  if (isProcessLike(e) && cmd !== null && /\bdate\s+(?:-s|--set)\b|Set-Date\b|timedatectl\s+set-time|\bhwclock\s+--set/i.test(cmd)) return { severity: 'medium', summary: 'a command set the system time', techniques: ['T1070.006'] };
+  return null;
+});
+
+const shadowCopies = perEvent('shadow-copies-deleted', 'Shadow copies or backups deleted (vssadmin delete shadows, wmic shadowcopy delete, wbadmin, bcdedit recovery off).', (e) =>
+  isProcessLike(e) && commandMatches(e, 'T1490') ? { severity: 'high', summary: 'shadow copies or backups were deleted', techniques: ['T1490'] } : null,
+);
+
+const timestomp = perEvent('timestomping', 'A file creation time was changed (Sysmon 2), touch -t/-r, or a command set file times.', (e) => {
+  const id = windowsEventId(e);
+  if (id === 2 && /Sysmon/i.test(provider(e))) return { severity: 'medium', summary: `a file's creation time was changed${attr(e, 'TargetFilename') !== null ? '' : ''}`, techniques: ['T1070.006'] };
+  if (isProcessLike(e) && commandMatches(e, 'T1070.006')) return { severity: 'medium', summary: 'a command set file times', techniques: ['T1070.006'] };
+  return null;
+});
+
+const historyWiped = perEvent('history-wiped', 'Shell history cleared or disabled (history -c, HISTFILE=/dev/null, removing .bash_history), or the history file deleted (auditd).', (e) => {
+  if (isProcessLike(e) && commandMatches(e, 'T1070.003')) return { severity: 'high', summary: 'shell history was cleared or disabled', techniques: ['T1070.003'] };
+  if ((e.action === 'file.delete' || e.action === 'file.rename') && /\.(?:bash|zsh|sh)_history$|\/(?:wtmp|btmp|lastlog)$/.test(e.object?.name ?? '')) return { severity: 'high', summary: 'a history or login-record file was deleted', techniques: ['T1070.003'] };
+  const paths = JSON.stringify(e.attributes['paths'] ?? '');
+  if (e.action === 'file.delete' && /_history|\/var\/log\/(?:auth|secure|wtmp|btmp|lastlog)/.test(paths)) return { severity: 'high', summary: 'a history or log file was deleted', techniques: ['T1070.003'] };
+  return null;
+});
+
+/** $STANDARD_INFORMATION creation earlier than $FILE_NAME creation of one file in a timeline: the classic timestomp sign. */
+const siFn: AntiForensicsCheck = {
+  kind: 'timestomping-si-fn',
+  description: 'In timeline input, a file whose $STANDARD_INFORMATION creation time is earlier than its $FILE_NAME creation time.',
+  scan(events) {
+    const created = new Map<string, { si?: ForensicEvent; fn?: ForensicEvent }>();
+    for (const e of events) {
+      if (e.kind !== 'timeline' || e.object?.type !== 'file') continue;
+      const desc = `${String(e.attributes['timestamp_desc'] ?? e.attributes['timestampDesc'] ?? '')} ${String(e.attributes['attribute_type'] ?? e.attributes['attribute_name'] ?? '')} ${e.time.source}`;
+      if (!/creat|birth|crtime/i.test(desc)) continue;
+      const isFn = /\$FILE_NAME|\bFN\b|0x30|\b48\b|file_name/i.test(desc);
+      const isSi = /\$STANDARD_INFORMATION|\bSI\b|0x10|\b16\b|standard_information/i.test(desc);
+      if (!isFn && !isSi) continue;
+      const k = `${e.host ?? '?'}|${e.object.name.toLowerCase()}`;
+      const slot = created.get(k) ?? {};
+      if (isFn) slot.fn = e;
+      else slot.si = e;
+      created.set(k, slot);
+    }
+    const out: TamperingIndicator[] = [];
+    for (const { si, fn } of created.values()) {
+      if (!si || !fn) continue;
+      const a = timeMs(si);
+      const b = timeMs(fn);
+      if (a !== null && b !== null && a < b - 1000) out.push(ind('timestomping', 'medium', 'a file\'s $SI creation time is earlier than its $FN creation time', [si, fn], ['T1070.006']));
+    }
+    return out;
+  },
+};
+
+/** Holes in a log's record numbers, where the log is otherwise contiguous (Windows EventRecordID per host and channel). */
+const recordGap: AntiForensicsCheck = {
+  kind: 'record-id-gap',
+  description: 'A hole in a Windows log\'s EventRecordID sequence that is otherwise contiguous (records deleted or the log edited).',
+  scan(events) {
+    const byLog = new Map<string, { id: number; e: ForensicEvent }[]>();
+    for (const e of events) {
+      const raw = e.attributes['eventRecordId'] ?? e.attributes['recordId'];
+      const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null;
+      if (id === null || e.attributes['channel'] === undefined) continue;
+      const k = `${e.host ?? '?'}|${String(e.attributes['channel'])}|${e.raw.artifactSha256}`;
+      const list = byLog.get(k);
+      if (list) list.push({ id, e });
+      else byLog.set(k, [{ id, e }]);
+    }
+    const out: TamperingIndicator[] = [];
+    for (const list of byLog.values()) {
+      if (list.length < 10) continue;
+      list.sort((a, b) => a.id - b.id);
+      let ones = 0;
+      for (let i = 1; i < list.length; i++) if ((list[i] as { id: number }).id - (list[i - 1] as { id: number }).id === 1) ones++;
+      if (ones / (list.length - 1) < RECORD_GAP_CONTIGUITY) continue;
+      for (let i = 1; i < list.length; i++) {
+        const a = list[i - 1] as { id: number; e: ForensicEvent };
+        const b = list[i] as { id: number; e: ForensicEvent };
+        if (b.id - a.id > 1) out.push(ind('record-id-gap', 'medium', `${b.id - a.id - 1} record(s) missing from the ${String(a.e.attributes['channel'])} log`, [a.e, b.e], ['T1070']));
+      }
+    }
+    return out;
+  },
+};
+
+/** A long silence in an otherwise busy log (per host and loader). */
+const timeGap: AntiForensicsCheck = {
+  kind: 'time-gap',
+  description: `A silence longer than ${TIME_GAP_FACTOR} median spacings (and at least ${TIME_GAP_MIN_MS / 3600000} hours) in a log that otherwise writes often.`,
+  scan(events) {
+    const byLog = new Map<string, { ms: number; e: ForensicEvent }[]>();
+    for (const e of events) {
+      const ms = timeMs(e);
+      if (ms === null || e.kind === 'timeline' || e.kind === 'memory') continue;
+      const k = `${e.host ?? '?'}|${e.raw.artifactSha256}|${String(e.attributes['channel'] ?? '')}`;
+      const list = byLog.get(k);
+      if (list) list.push({ ms, e });
+      else byLog.set(k, [{ ms, e }]);
+    }
+    const out: TamperingIndicator[] = [];
+    for (const list of byLog.values()) {
+      if (list.length < TIME_GAP_MIN_EVENTS) continue;
+      list.sort((a, b) => a.ms - b.ms);
+      const gaps: number[] = [];
+      for (let i = 1; i < list.length; i++) gaps.push((list[i] as { ms: number }).ms - (list[i - 1] as { ms: number }).ms);
+      const sorted = [...gaps].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)] as number;
+      const limit = Math.max(TIME_GAP_MIN_MS, median * TIME_GAP_FACTOR);
+      gaps.forEach((g, i) => {
+        if (g > limit) out.push(ind('time-gap', 'low', `the log is silent for ${Math.round(g / 3600000)} hours`, [(list[i] as { e: ForensicEvent }).e, (list[i + 1] as { e: ForensicEvent }).e], ['T1070']));
+      });
+    }
+    return out;
+  },
+};
+
+/** The built-in checks. */
+export const ANTI_FORENSICS_CHECKS: readonly AntiForensicsCheck[] = [logCleared, serviceStopped, auditPolicy, timeChanged, shadowCopies, timestomp, siFn, historyWiped, recordGap, timeGap];
+
+/** Penalty of a host from its indicators: 1 minus the sum over indicator kinds of each kind's worst severity, floored at PENALTY_FLOOR. */
+export function penaltyOf(indicators: readonly TamperingIndicator[]): number {
+  const worst = new Map<string, number>();
+  for (const i of indicators) worst.set(i.kind, Math.max(worst.get(i.kind) ?? 0, SEVERITY_PENALTY[i.severity]));
+  const sum = [...worst.values()].reduce((s, x) => s + x, 0);
+  return Math.max(PENALTY_FLOOR, Math.round((1 - sum) * 1000) / 1000);
+}
+
+/** Indicators of one kind, host and summary this close in time are one act seen twice (Sysmon 1 and 4688 of one process). */
+export const INDICATOR_MERGE_MS = 5000;
+
+function dedupe(list: TamperingIndicator[]): void {
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i] as TamperingIndicator;
+    for (let j = i + 1; j < list.length; j++) {
+      const b = list[j] as TamperingIndicator;
+      const ta = a.time === null ? null : Date.parse(a.time);
+      const tb = b.time === null ? null : Date.parse(b.time);
+      if (ta !== null && tb !== null && tb - ta > INDICATOR_MERGE_MS) break;
+      if (b.kind !== a.kind || b.host !== a.host || b.summary !== a.summary || (ta === null) !== (tb === null)) continue;
+      list[i] = { ...a, eventIds: [...a.eventIds, ...b.eventIds.filter((id) => !a.eventIds.includes(id))] };
+      list.splice(j, 1);
+      j--;
+    }
+  }
+}
+
+/** The scan: all indicators, the worst host's penalty, and per-host penalties for the stories. */
+export function scanAntiForensics(events: readonly ForensicEvent[], checks: readonly AntiForensicsCheck[] = ANTI_FORENSICS_CHECKS): { verdict: TamperingVerdict; hostPenalty: ReadonlyMap<string | null, number> } {
+  const indicators: TamperingIndicator[] = [];
+  for (const c of checks) {
+    try {
+      indicators.push(...c.scan(events));
+    } catch {
+      // A check never sinks the analysis; an event shape it did not expect only means no indicator.
+    }
+  }
+  indicators.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || a.kind.localeCompare(b.kind));
+  dedupe(indicators);
+  const byHost = new Map<string | null, TamperingIndicator[]>();
+  for (const i of indicators) {
+    const list = byHost.get(i.host);
+    if (list) list.push(i);
+    else byHost.set(i.host, [i]);
+  }
+  const hostPenalty = new Map<string | null, number>();
+  for (const [h, list] of byHost) hostPenalty.set(h, penaltyOf(list));
+  const penalty = Math.min(1, ...hostPenalty.values());
+  return { verdict: { tampered: indicators.some((i) => i.severity !== 'low'), penalty, indicators }, hostPenalty };
+}

@@ -1,0 +1,147 @@
+// Reads the loaders' events uniformly: process identities, command lines, users, addresses, whatever the artefact called them.
+import type { ForensicEvent, JsonValue } from '../event.js';
+
+/** A process as one event names it: enough to find it again in another artefact. */
+export interface ProcRef {
+  readonly pid: number | null;
+  /** Full image path or name as stated. */
+  readonly image: string | null;
+  readonly guid: string | null;
+}
+
+type Attrs = ForensicEvent['attributes'];
+
+function scalar(v: JsonValue | undefined): string | null {
+  if (typeof v === 'string') return v === '' || v === '-' ? null : v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return scalar((v as { readonly [k: string]: JsonValue })['#text']);
+  return null;
+}
+
+/** The EVTX EventData map the evtx loader keeps under `data` (empty for other loaders). */
+export function dataOf(e: ForensicEvent): Attrs {
+  const d = e.attributes['data'];
+  return typeof d === 'object' && d !== null && !Array.isArray(d) ? (d as Attrs) : {};
+}
+
+/** First present text value among attribute keys, then EventData keys. */
+export function attr(e: ForensicEvent, ...keys: string[]): string | null {
+  for (const k of keys) {
+    const v = scalar(e.attributes[k]);
+    if (v !== null) return v;
+  }
+  const data = dataOf(e);
+  for (const k of keys) {
+    const v = scalar(data[k]);
+    if (v !== null) return v;
+  }
+  return null;
+}
+
+/** A pid as decimal or `0x` hex text (Security 4688 writes hex). */
+export function parsePid(text: string | null): number | null {
+  if (text === null) return null;
+  const t = text.trim();
+  const n = /^0x[0-9a-f]+$/i.test(t) ? parseInt(t.slice(2), 16) : /^\d+$/.test(t) ? Number(t) : NaN;
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+/** Numeric event id of a Windows event (the evtx loader's attribute, or a timeline/dataset copy). */
+export function windowsEventId(e: ForensicEvent): number | null {
+  const v = e.attributes['eventId'] ?? e.attributes['event_identifier'];
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
+  return Number.isInteger(n) ? n : null;
+}
+
+/** Volatility names processes `image (pid N)`. */
+const MEMORY_NAME = /^(.*) \(pid (\d+|\?)\)$/;
+
+export function splitMemoryName(name: string): { image: string | null; pid: number | null } | null {
+  const m = MEMORY_NAME.exec(name);
+  if (!m) return null;
+  return { image: m[1] === 'unknown' ? null : (m[1] as string), pid: m[2] === '?' ? null : Number(m[2]) };
+}
+
+/** Lower-case file name of an image path; cut to 14 characters because Volatility's ImageFileName is. */
+export function imageKey(image: string | null): string {
+  if (image === null) return '?';
+  const base = image.replace(/\\/g, '/').split('/').pop() ?? image;
+  return base.toLowerCase().slice(0, 14);
+}
+
+export function baseName(image: string | null): string {
+  if (image === null) return '?';
+  return image.replace(/\\/g, '/').split('/').pop() ?? image;
+}
+
+/** The created (or acting) process of a process event: object for creations, actor otherwise. */
+export function subjectProcess(e: ForensicEvent): ProcRef | null {
+  if (e.action === 'process.create' || e.action === 'process.exec' || e.action === 'process.exit') {
+    const name = e.object?.type === 'process' ? e.object.name : null;
+    const mem = name !== null ? splitMemoryName(name) : null;
+    if (mem) return { pid: mem.pid, image: mem.image, guid: null };
+    return { pid: parsePid(attr(e, 'pid', 'PID', 'ProcessId', 'NewProcessId')), image: name ?? attr(e, 'exe', 'Image', 'NewProcessName'), guid: attr(e, 'processGuid', 'ProcessGuid') };
+  }
+  return actorProcess(e);
+}
+
+/** The parent of a created process. */
+export function parentProcess(e: ForensicEvent): ProcRef | null {
+  if (e.action !== 'process.create' && e.action !== 'process.exec') return null;
+  const ppid = parsePid(attr(e, 'ppid', 'PPID', 'ParentProcessId'));
+  let image = attr(e, 'parentImage', 'ParentImage', 'ParentProcessName');
+  if (image === null && e.actor?.type === 'process') {
+    const mem = splitMemoryName(e.actor.name);
+    image = mem ? mem.image : e.actor.name;
+  }
+  const guid = attr(e, 'parentProcessGuid', 'ParentProcessGuid');
+  if (ppid === null && image === null && guid === null) return null;
+  return { pid: ppid, image, guid };
+}
+
+/** The process that acted (network connect, file write, registry set, process access ...). */
+export function actorProcess(e: ForensicEvent): ProcRef | null {
+  if (e.actor?.type !== 'process') {
+    const exe = attr(e, 'exe');
+    return exe !== null ? { pid: parsePid(attr(e, 'pid')), image: exe, guid: null } : null;
+  }
+  const mem = splitMemoryName(e.actor.name);
+  if (mem) return { pid: mem.pid, image: mem.image, guid: null };
+  return { pid: parsePid(attr(e, 'pid', 'ProcessId', 'SourceProcessId')), image: e.actor.name, guid: attr(e, 'processGuid', 'ProcessGuid', 'SourceProcessGuid') };
+}
+
+/** Command line of a process event, whatever field carries it. */
+export function commandLine(e: ForensicEvent): string | null {
+  const c = attr(e, 'commandLine', 'CommandLine', 'Args');
+  if (c !== null) return c;
+  const argv = e.attributes['argv'] ?? e.attributes['proctitle'];
+  if (Array.isArray(argv)) return argv.map((a) => String(a)).join(' ');
+  return null;
+}
+
+/** User name in a comparable form: lower case, domain kept. */
+export function userKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** The user an event runs as, when it says. */
+export function eventUser(e: ForensicEvent): string | null {
+  const u = attr(e, 'user', 'User');
+  if (u !== null) return u;
+  if (e.actor?.type === 'user') return e.actor.name;
+  return null;
+}
+
+/** Source address of a remote logon or connection. */
+export function sourceIp(e: ForensicEvent): string | null {
+  const ip = attr(e, 'sourceIp', 'IpAddress', 'SourceIp');
+  if (ip === null || ip === '::1' || ip === '127.0.0.1' || ip === '-') return null;
+  return ip.replace(/^::ffff:/, '');
+}
+
+/** Milliseconds since the epoch of an event's time, null without one. */
+export function timeMs(e: ForensicEvent): number | null {
+  if (e.time.time === null) return null;
+  const ms = Date.parse(e.time.time);
+  return Number.isFinite(ms) ? ms : null;
+}

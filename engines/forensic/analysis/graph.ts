@@ -1,0 +1,189 @@
+// Stage 3 and 4: the provenance graph (hosts, users, sessions, processes, files, keys, services, tasks, endpoints) with cross-artefact fusion.
+import type { CausalEdge, GraphNode, KillChainStage, NodeKind } from '../../core/contracts/forensic.js';
+import type { ForensicEvent } from '../event.js';
+import { attr, imageKey, splitMemoryName, timeMs, windowsEventId, type ProcRef } from './facts.js';
+
+type AttrValue = string | number | boolean;
+
+/** A node while the graph is built: the contract's GraphNode, mutable, with its sources by name. */
+export interface NodeDraft {
+  readonly id: string;
+  readonly kind: NodeKind;
+  label: string;
+  readonly host: string | null;
+  readonly attributes: Record<string, AttrValue>;
+  readonly eventIds: string[];
+  readonly sources: Map<string, string[]>;
+  /** Earliest time of a supporting event (ms), for temporal fit. */
+  firstMs: number | null;
+}
+
+/** An edge while the graph is built. */
+export interface EdgeDraft {
+  readonly id: string;
+  readonly from: string;
+  readonly to: string;
+  readonly rule: string;
+  readonly relation: string;
+  confidence: number;
+  timeMs: number | null;
+  readonly eventIds: string[];
+  readonly techniques: string[];
+  stage: KillChainStage | null;
+}
+
+/** Where an event says it came from, as NodeSource names it (`evtx:sysmon-1`, `memory:pslist`, `authlog:auth.login.success`). */
+export function sourceName(e: ForensicEvent): string {
+  if (e.kind === 'evtx' || e.attributes['provider'] !== undefined) {
+    const provider = String(e.attributes['provider'] ?? '');
+    const id = windowsEventId(e);
+    const short = provider.includes('Sysmon') ? 'sysmon' : provider.includes('Security') ? 'security' : provider.includes('PowerShell') ? 'powershell' : provider === 'Service Control Manager' ? 'system' : provider.includes('Eventlog') ? 'eventlog' : 'windows';
+    return `${e.kind}:${short}-${id ?? '?'}`;
+  }
+  if (e.kind === 'memory') return `memory:${String(e.attributes['plugin'] ?? 'volatility')}`;
+  return `${e.kind}:${e.action}`;
+}
+
+const lower = (s: string): string => s.trim().toLowerCase();
+
+/** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
+export class ProvenanceGraph {
+  readonly nodes = new Map<string, NodeDraft>();
+  readonly edges: EdgeDraft[] = [];
+  readonly outgoing = new Map<string, EdgeDraft[]>();
+  readonly incoming = new Map<string, EdgeDraft[]>();
+  private readonly edgeByKey = new Map<string, EdgeDraft>();
+  private readonly byPid = new Map<string, string>();
+  private readonly byGuid = new Map<string, string>();
+
+  constructor(private readonly useGuids = true) {}
+
+  /** Adds (or fuses into) a node and records the event as its support, under the event's source. */
+  node(kind: NodeKind, key: string, label: string, host: string | null, e: ForensicEvent | null, attributes: Record<string, AttrValue | null> = {}): NodeDraft {
+    const id = `${kind}:${key}`;
+    let n = this.nodes.get(id);
+    if (!n) {
+      n = { id, kind, label, host, attributes: {}, eventIds: [], sources: new Map(), firstMs: null };
+      this.nodes.set(id, n);
+    }
+    for (const [k, v] of Object.entries(attributes)) if (v !== null && n.attributes[k] === undefined) n.attributes[k] = v;
+    if (e) this.support(n, e);
+    return n;
+  }
+
+  /** Records an event as support of a node (once per event). */
+  support(n: NodeDraft, e: ForensicEvent): void {
+    if (n.eventIds[n.eventIds.length - 1] !== e.eventId && !n.eventIds.includes(e.eventId)) n.eventIds.push(e.eventId);
+    const src = sourceName(e);
+    let list = n.sources.get(src);
+    if (!list) n.sources.set(src, (list = []));
+    if (list[list.length - 1] !== e.eventId) list.push(e.eventId);
+    const t = timeMs(e);
+    if (t !== null && (n.firstMs === null || t < n.firstMs)) n.firstMs = t;
+  }
+
+  host(name: string, e: ForensicEvent | null): NodeDraft {
+    return this.node('host', lower(name), name, name, e);
+  }
+
+  user(name: string, host: string | null, e: ForensicEvent | null): NodeDraft {
+    // Domain accounts are the same user on every host; local names are qualified by their host only when we know it is a SID-less local name.
+    return this.node('user', lower(name), name, host, e);
+  }
+
+  /**
+   * The node of a process, fused across artefacts: the same host, pid and image name (first 14 characters, as
+   * Volatility keeps them) is one process whether Sysmon 1, Security 4688, auditd or a pslist row saw it.
+   */
+  process(host: string | null, ref: ProcRef, e: ForensicEvent | null, extra: Record<string, AttrValue | null> = {}): NodeDraft {
+    const h = host === null ? '?' : lower(host);
+    let id: string | undefined;
+    if (this.useGuids && ref.guid !== null) id = this.byGuid.get(lower(ref.guid));
+    const image = ref.image !== null ? (splitMemoryName(ref.image)?.image ?? ref.image) : null;
+    if (id === undefined && ref.pid !== null && image === null) id = this.byPid.get(`${h}:${ref.pid}`);
+    let key: string;
+    if (id !== undefined) key = id.slice('process:'.length);
+    else key = `${h}:${ref.pid ?? '?'}:${imageKey(image)}`;
+    const label = image !== null ? (image.replace(/\\/g, '/').split('/').pop() ?? image) : `pid ${ref.pid ?? '?'}`;
+    const n = this.node('process', key, label, host, e, { pid: ref.pid, image, guid: ref.guid, ...extra });
+    if (n.label.startsWith('pid ') && image !== null) {
+      n.label = label;
+      n.attributes['image'] = image;
+    }
+    if (ref.pid !== null) this.byPid.set(`${h}:${ref.pid}`, n.id);
+    if (ref.guid !== null) this.byGuid.set(lower(ref.guid), n.id);
+    return n;
+  }
+
+  /** The process last seen with this pid on the host (for events that name only a pid). */
+  processByPid(host: string | null, pid: number): NodeDraft | null {
+    const id = this.byPid.get(`${host === null ? '?' : lower(host)}:${pid}`);
+    return id !== undefined ? (this.nodes.get(id) ?? null) : null;
+  }
+
+  /** Adds an edge or, for the same (from, to, rule), adds the event's support to it. */
+  edge(from: NodeDraft, to: NodeDraft, rule: string, relation: string, events: readonly ForensicEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeDraft | null {
+    if (from.id === to.id) return null;
+    const key = `${from.id}\u0000${to.id}\u0000${rule}`;
+    let edge = this.edgeByKey.get(key);
+    if (!edge) {
+      edge = { id: `E${this.edges.length + 1}`, from: from.id, to: to.id, rule, relation, confidence: 0.5, timeMs: null, eventIds: [], techniques: [], stage };
+      this.edgeByKey.set(key, edge);
+      this.edges.push(edge);
+      push(this.outgoing, from.id, edge);
+      push(this.incoming, to.id, edge);
+    }
+    for (const e of events) {
+      if (!edge.eventIds.includes(e.eventId)) edge.eventIds.push(e.eventId);
+      const t = timeMs(e);
+      if (t !== null && (edge.timeMs === null || t < edge.timeMs)) edge.timeMs = t;
+    }
+    for (const t of techniques) if (!edge.techniques.includes(t)) edge.techniques.push(t);
+    if (edge.stage === null) edge.stage = stage;
+    return edge;
+  }
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The contract form of a node. */
+export function exportNode(n: NodeDraft): GraphNode {
+  return {
+    id: n.id,
+    kind: n.kind,
+    label: n.label,
+    host: n.host,
+    attributes: { ...n.attributes },
+    eventIds: [...n.eventIds],
+    sources: [...n.sources].map(([source, eventIds]) => ({ source, eventIds: [...eventIds] })),
+  };
+}
+
+/** The contract form of an edge. */
+export function exportEdge(e: EdgeDraft): CausalEdge {
+  return {
+    id: e.id,
+    from: e.from,
+    to: e.to,
+    rule: e.rule,
+    relation: e.relation,
+    confidence: e.confidence,
+    time: e.timeMs === null ? null : new Date(e.timeMs).toISOString(),
+    eventIds: [...e.eventIds],
+    techniques: [...e.techniques],
+    stage: e.stage,
+  };
+}
+
+/** Logon id of a Windows event (4624 TargetLogonId; 4688 SubjectLogonId; Sysmon 1 LogonId). */
+export function logonId(e: ForensicEvent, which: 'target' | 'subject'): string | null {
+  const v = which === 'target' ? attr(e, 'TargetLogonId') : attr(e, 'SubjectLogonId', 'LogonId');
+  if (v === null) return null;
+  const t = v.toLowerCase();
+  // 0x3e7 (SYSTEM), 0x3e4 and 0x3e5 are the machine's own sessions, shared by every service.
+  return t === '0x3e7' || t === '0x3e4' || t === '0x3e5' || t === '0x0' ? null : t;
+}

@@ -1,0 +1,189 @@
+// Stage 7: stories. Causal subtrees of the graph below a root, ranked by suspicion, tagged with techniques and stages, with path chains.
+import type { CausalEdge, GraphNode, KillChainStage, Story } from '../../core/contracts/forensic.js';
+import { stageOf, stageOrder, techniqueTag } from './attack.js';
+import { scoreChain, type ScoringGraph } from './scoring.js';
+
+/** How bad each technique is on its own (0..1); unlisted techniques count DEFAULT_TECHNIQUE_SEVERITY. Hand-set. */
+export const TECHNIQUE_SEVERITY: Readonly<Record<string, number>> = {
+  'T1003.001': 0.9, T1486: 0.95, T1490: 0.9, 'T1070.001': 0.85, 'T1070.002': 0.8, 'T1070.003': 0.75, 'T1070.006': 0.6,
+  'T1562.001': 0.7, 'T1562.002': 0.75, 'T1110.001': 0.6, 'T1110.003': 0.6, T1047: 0.55, 'T1569.002': 0.6, 'T1021.002': 0.45,
+  'T1021.006': 0.5, 'T1021.001': 0.3, 'T1021.004': 0.35, 'T1543.003': 0.55, 'T1543.002': 0.5, 'T1053.005': 0.55, 'T1053.003': 0.5,
+  'T1547.001': 0.6, 'T1136.001': 0.6, T1098: 0.5, 'T1098.004': 0.65, T1078: 0.35, 'T1548.003': 0.15, T1105: 0.5, T1570: 0.55,
+  'T1560.001': 0.45, 'T1074.001': 0.45, T1048: 0.7, 'T1567.002': 0.75, T1071: 0.4, 'T1218.005': 0.6, 'T1218.011': 0.35,
+  'T1059.001': 0.2, 'T1059.003': 0.05, 'T1059.004': 0.1, T1033: 0.1, T1082: 0.1, 'T1087.001': 0.15, T1070: 0.4, 'T1070.004': 0.3,
+};
+export const DEFAULT_TECHNIQUE_SEVERITY = 0.4;
+/** Stories less suspicious than this are noise, dropped unless includeNoisy. */
+export const NOISE_SUSPICION = 0.3;
+/** A user or session linked to more nodes than this joins every story it touches: it stays in them but does not merge them. */
+export const HUB_DEGREE = 12;
+/** Path chains are listed for stories with at most this many edges, at most MAX_CHAINS of them. */
+export const CHAIN_MAX_EDGES = 60;
+export const MAX_CHAINS = 64;
+
+export interface StoryConfig {
+  readonly includeNoisy?: boolean;
+  readonly chains?: boolean;
+  readonly hubDegree?: number;
+  readonly noiseSuspicion?: number;
+}
+
+/** Suspicion of a set of techniques: 1 - prod(1 - severity), times 1 + 0.1 per kill-chain stage beyond the first (capped at 1). */
+export function suspicionOf(techniques: Iterable<string>, stages: number): number {
+  let keep = 1;
+  for (const t of techniques) keep *= 1 - (TECHNIQUE_SEVERITY[t] ?? DEFAULT_TECHNIQUE_SEVERITY);
+  const s = (1 - keep) * (1 + 0.1 * Math.max(0, stages - 1));
+  return Math.round(Math.min(1, s) * 1000) / 1000;
+}
+
+class UnionFind {
+  private readonly parent = new Map<string, string>();
+  find(x: string): string {
+    let p = this.parent.get(x) ?? x;
+    if (p === x) return x;
+    p = this.find(p);
+    this.parent.set(x, p);
+    return p;
+  }
+  union(a: string, b: string): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent.set(rb, ra);
+  }
+}
+
+/** Builds the ranked stories of a scored graph. */
+export function buildStories(graph: ScoringGraph, config: StoryConfig = {}): Story[] {
+  const hubDegree = config.hubDegree ?? HUB_DEGREE;
+  const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
+  const degree = new Map<string, number>();
+  for (const e of graph.edges) {
+    degree.set(e.from, (degree.get(e.from) ?? 0) + 1);
+    degree.set(e.to, (degree.get(e.to) ?? 0) + 1);
+  }
+  const isHub = (id: string): boolean => {
+    const n = nodes.get(id);
+    // Hosts and addresses never join stories: two processes talking to one server are not one story.
+    if (!n || n.kind === 'host' || n.kind === 'endpoint') return true;
+    return (n.kind === 'user' || n.kind === 'session') && (degree.get(id) ?? 0) > hubDegree;
+  };
+  const uf = new UnionFind();
+  for (const e of graph.edges) if (!isHub(e.from) && !isHub(e.to)) uf.union(e.from, e.to);
+  const groups = new Map<string, CausalEdge[]>();
+  for (const e of graph.edges) {
+    const anchor = !isHub(e.to) ? e.to : !isHub(e.from) ? e.from : `edge:${e.id}`;
+    const key = anchor.startsWith('edge:') ? anchor : uf.find(anchor);
+    const list = groups.get(key);
+    if (list) list.push(e);
+    else groups.set(key, [e]);
+  }
+  const eventTime = new Map(graph.events.map((e) => [e.eventId, e.time.time]));
+  const drafts: Omit<Story, 'id' | 'rank'>[] = [];
+  for (const edges of groups.values()) {
+    const techniques = new Set<string>();
+    const stages = new Set<KillChainStage>();
+    for (const e of edges) {
+      for (const t of e.techniques) {
+        techniques.add(t);
+        const s = stageOf(t);
+        if (s !== null) stages.add(s);
+      }
+      if (e.stage !== null) stages.add(e.stage);
+    }
+    const suspicion = suspicionOf(techniques, stages.size);
+    if (!config.includeNoisy && suspicion < (config.noiseSuspicion ?? NOISE_SUSPICION)) continue;
+    drafts.push(storyOf(edges, techniques, stages, suspicion, nodes, eventTime, graph, config.chains ?? true));
+  }
+  drafts.sort((a, b) => b.suspicion - a.suspicion || b.confidence.score - a.confidence.score || (a.start ?? '').localeCompare(b.start ?? ''));
+  return drafts.map((d, i) => ({ id: `S${i + 1}`, rank: i + 1, ...d }));
+}
+
+function storyOf(
+  edges: CausalEdge[],
+  techniques: ReadonlySet<string>,
+  stages: ReadonlySet<KillChainStage>,
+  suspicion: number,
+  nodes: ReadonlyMap<string, GraphNode>,
+  eventTime: ReadonlyMap<string, string | null>,
+  graph: ScoringGraph,
+  withChains: boolean,
+): Omit<Story, 'id' | 'rank'> {
+  edges.sort((a, b) => (a.time ?? '\uffff').localeCompare(b.time ?? '\uffff') || Number(a.id.slice(1)) - Number(b.id.slice(1)));
+  const nodeIds: string[] = [];
+  const seen = new Set<string>();
+  const incoming = new Set<string>();
+  for (const e of edges) {
+    for (const id of [e.from, e.to]) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      nodeIds.push(id);
+    }
+    incoming.add(e.to);
+  }
+  // The root: the earliest edge's source that nothing in the story points to (else the earliest edge's source).
+  const root = edges.find((e) => !incoming.has(e.from))?.from ?? (edges[0] as CausalEdge).from;
+  const eventIds: string[] = [];
+  const seenEvents = new Set<string>();
+  for (const e of edges) {
+    for (const id of e.eventIds) {
+      if (seenEvents.has(id)) continue;
+      seenEvents.add(id);
+      eventIds.push(id);
+    }
+  }
+  eventIds.sort((a, b) => (eventTime.get(a) ?? '\uffff').localeCompare(eventTime.get(b) ?? '\uffff'));
+  const times = eventIds.map((id) => eventTime.get(id)).filter((t): t is string => typeof t === 'string');
+  const hosts = [...new Set(nodeIds.map((id) => nodes.get(id)?.host).filter((h): h is string => typeof h === 'string'))].sort();
+  const tags = [...techniques].sort((a, b) => (TECHNIQUE_SEVERITY[b] ?? DEFAULT_TECHNIQUE_SEVERITY) - (TECHNIQUE_SEVERITY[a] ?? DEFAULT_TECHNIQUE_SEVERITY) || a.localeCompare(b)).map(techniqueTag);
+  const stageList = [...stages].sort((a, b) => stageOrder(a) - stageOrder(b));
+  const rootLabel = nodes.get(root)?.label ?? root;
+  const lead = tags[0]?.name ?? 'Activity';
+  const chains = withChains && edges.length <= CHAIN_MAX_EDGES ? pathChains(root, edges) : [];
+  return {
+    title: `${lead} on ${hosts.join(', ') || 'unknown host'}`,
+    summary: `From ${rootLabel}: ${edges.length} causal link(s) over ${nodeIds.length} node(s) and ${eventIds.length} event(s); ${stageList.join(' → ') || 'no stage'}.`,
+    rootNodeId: root,
+    hosts,
+    start: times[0] ?? null,
+    end: times[times.length - 1] ?? null,
+    suspicion,
+    confidence: scoreChain(edges.map((e) => e.id), graph),
+    techniques: tags,
+    stages: stageList,
+    nodeIds,
+    edgeIds: edges.map((e) => e.id),
+    eventIds,
+    chains,
+  };
+}
+
+/** Root-to-leaf paths (edge ids) by depth-first walk, each edge used once per path; at most MAX_CHAINS. */
+export function pathChains(root: string, edges: readonly CausalEdge[]): string[][] {
+  const out = new Map<string, CausalEdge[]>();
+  for (const e of edges) {
+    const list = out.get(e.from);
+    if (list) list.push(e);
+    else out.set(e.from, [e]);
+  }
+  const chains: string[][] = [];
+  const walk = (node: string, path: string[], visited: Set<string>): void => {
+    if (chains.length >= MAX_CHAINS) return;
+    const next = (out.get(node) ?? []).filter((e) => !visited.has(e.to));
+    if (next.length === 0) {
+      if (path.length > 0) chains.push([...path]);
+      return;
+    }
+    for (const e of next) {
+      visited.add(e.to);
+      path.push(e.id);
+      walk(e.to, path, visited);
+      path.pop();
+      visited.delete(e.to);
+    }
+  };
+  walk(root, [], new Set([root]));
+  // Edges the walk from the root cannot reach (a second entry point) become chains of their own.
+  const covered = new Set(chains.flat());
+  for (const e of edges) if (!covered.has(e.id) && chains.length < MAX_CHAINS) chains.push([e.id]);
+  return chains;
+}
