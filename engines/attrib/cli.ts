@@ -1,15 +1,42 @@
 // `attrib` command line: ACH on a scenario file or bundled name with overrides, the demo, and the standalone HTTP service.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { LOOPBACK_HOSTS } from '../core/http/security.js';
 import { openStandaloneStore } from '../core/store.js';
+import { VitrineError } from '../core/errors.js';
 import { analyzeScenario } from './ach/engine.js';
 import { parseOverride, readScenarioFile, ScenarioLibrary } from './ach/scenario.js';
 import { assessmentToStix } from './ach/stix.js';
 import { assessmentText } from './ach/text.js';
+import {
+  attribute,
+  cluster,
+  clustersToCypher,
+  DEFAULT_CLUSTER_THRESHOLD,
+  DEFAULT_SHORTLIST,
+  DEFAULT_THRESHOLD,
+  evaluateClassifier,
+  extract,
+  extractionToStix,
+  loadAttack,
+  loadCalibration,
+  loadClassifier,
+  loadKb,
+  loadLabelledSentences,
+  MAX_CLUSTER_REPORTS,
+  procedureExamples,
+  readJsonFile,
+  stratifiedLabelSplit,
+  toNavigatorLayer,
+  trainClassifier,
+  type AttackKb,
+  type LabelledSentence,
+  type TechniqueClassifier,
+} from './analysis.js';
+import { serializeKb } from './kb/build.js';
 import { allowedHostsFromEnv, createStandaloneApp } from './http.js';
 import { MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
 import { attribService } from './service.js';
@@ -20,6 +47,24 @@ const HELP = `attrib ${VERSION}: indicators and techniques from reports, analysi
 
 Usage:
   attrib [--kb KB.json] <command>
+  attrib extract FILE [--navigator|--stix] [--classifier MODEL]
+      Indicators (IPs, domains, URLs, e-mail, hashes, CVEs, paths, registry keys; defanged forms refanged)
+      and techniques (ids, names, phrasings, classifier predictions), each with its character span, as
+      JSON; --navigator an ATT&CK Navigator 4.5 layer, --stix a STIX 2.1 bundle. FILE is text, or
+      JSON with a "text" or "signal" field (TRAM .mjson).
+  attrib cluster DIR [--threshold ${DEFAULT_CLUSTER_THRESHOLD}] [--cypher FILE]
+      Groups the reports in DIR by the similarity of their indicators and techniques (JSON); --cypher
+      also writes the clusters as a Cypher script.
+  attrib attribute FILE --attack KB.json [--shortlist ${DEFAULT_SHORTLIST}] [--classifier MODEL] [--calibration MAP.json] [--json]
+      Ranks ATT&CK groups by the similarity of the report's technique profile to theirs (rare
+      techniques weigh more); a shortlist, probabilities calibrated by the map when given.
+  attrib train-classifier --attack KB.json [--ttp-labels FILE.json] [--threshold ${DEFAULT_THRESHOLD}] [--out MODEL]
+      Trains the sentence-level technique classifier on the KB's procedure texts and the labelled
+      sentences ([{text, label}], e.g. TRAM single_label.json); 20% of the labelled sentences (of the
+      procedures when none are given) are held out and the precision, recall and micro-F1 printed.
+      --out defaults to attrib-classifier.json.
+  attrib load-attack BUNDLE [--out attack_kb.json]
+      Turns an ATT&CK STIX 2.1 bundle into the knowledge base file.
   attrib ach SCENARIO.json|BUNDLED_NAME [--override EID:HID=RATING ...] [--json|--stix]
       Analysis of competing hypotheses: the matrix, each hypothesis's weighted inconsistency (the least
       inconsistent leads), diagnosticity, and which items, if wrong, would change the leader.
@@ -44,6 +89,15 @@ export type { CliResult } from '../core/cli.js';
 const options = {
   kb: { type: 'string' },
   override: { type: 'string', multiple: true },
+  navigator: { type: 'boolean' },
+  classifier: { type: 'string' },
+  threshold: { type: 'string' },
+  cypher: { type: 'string' },
+  attack: { type: 'string' },
+  shortlist: { type: 'string' },
+  calibration: { type: 'string' },
+  'ttp-labels': { type: 'string' },
+  out: { type: 'string' },
   json: { type: 'boolean' },
   stix: { type: 'boolean' },
   host: { type: 'string' },
@@ -56,6 +110,15 @@ const options = {
 interface Values {
   readonly kb?: string | undefined;
   readonly override?: string[] | undefined;
+  readonly navigator?: boolean | undefined;
+  readonly classifier?: string | undefined;
+  readonly threshold?: string | undefined;
+  readonly cypher?: string | undefined;
+  readonly attack?: string | undefined;
+  readonly shortlist?: string | undefined;
+  readonly calibration?: string | undefined;
+  readonly 'ttp-labels'?: string | undefined;
+  readonly out?: string | undefined;
   readonly json?: boolean | undefined;
   readonly stix?: boolean | undefined;
   readonly host?: string | undefined;
@@ -106,6 +169,140 @@ function demoCommand(positionals: readonly string[], now: Date): CliResult {
   return { code: 0, stdout: `${out.join('\n')}\n`, stderr: '' };
 }
 
+/** Largest report file read. */
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
+/** A report's text: the file as UTF-8, or the `text` / `signal` field of a JSON file (TRAM .mjson). Errors never name the path. */
+export function readReportText(file: string): string {
+  let raw: string;
+  try {
+    if (statSync(file).size > MAX_REPORT_BYTES) throw new VitrineError('payload_too_large', 'the report file is too large');
+    raw = readFileSync(file, 'utf8');
+  } catch (err) {
+    if (err instanceof VitrineError) throw err;
+    throw new VitrineError('not_found', 'the report file cannot be read');
+  }
+  if (/\.(m?json)$/i.test(file)) {
+    try {
+      const v = JSON.parse(raw) as Record<string, unknown>;
+      const text = v['text'] ?? v['signal'];
+      if (typeof text === 'string') return text;
+    } catch {
+      // Not JSON after all: the bytes are the text.
+    }
+  }
+  return raw;
+}
+
+function fraction(text: string | undefined, what: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  const v = Number(text);
+  if (!/^\d*\.?\d+$/.test(text) || !(v >= 0 && v <= 1)) throw new UsageError(`${what} must be a number from 0 to 1`);
+  return v;
+}
+
+function kbOf(values: Values, attack?: string): AttackKb {
+  return loadKb(attack !== undefined ? path.resolve(attack) : values.kb !== undefined ? path.resolve(values.kb) : undefined);
+}
+
+function classifierOf(values: Values): TechniqueClassifier | undefined {
+  return values.classifier === undefined ? undefined : loadClassifier(path.resolve(values.classifier));
+}
+
+function writeOut(file: string, text: string, what: string): void {
+  try {
+    writeFileSync(path.resolve(file), text);
+  } catch {
+    throw new UsageError(`the ${what} file cannot be written`);
+  }
+}
+
+const json = (v: unknown): CliResult => ({ code: 0, stdout: `${JSON.stringify(v, null, 2)}\n`, stderr: '' });
+
+function extractCommand(positionals: readonly string[], values: Values): CliResult {
+  if (positionals.length !== 1) throw new UsageError('extract takes one report file');
+  if (values.navigator === true && values.stix === true) throw new UsageError('give --navigator or --stix, not both');
+  const file = path.resolve(positionals[0]!);
+  const kb = kbOf(values);
+  const classifier = classifierOf(values);
+  const e = extract(readReportText(file), kb, classifier ? { classifier } : {});
+  const name = path.basename(file);
+  if (values.navigator === true) return json(toNavigatorLayer(e, kb, name));
+  if (values.stix === true) return json(extractionToStix(e, kb, { name }));
+  return json(e);
+}
+
+function clusterCommand(positionals: readonly string[], values: Values): CliResult {
+  if (positionals.length !== 1) throw new UsageError('cluster takes one directory of reports');
+  const threshold = fraction(values.threshold, '--threshold', DEFAULT_CLUSTER_THRESHOLD);
+  const dir = path.resolve(positionals[0]!);
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((f) => !f.startsWith('.') && statSync(path.join(dir, f)).isFile())
+      .sort();
+  } catch {
+    throw new VitrineError('not_found', 'the report directory cannot be read');
+  }
+  if (names.length > MAX_CLUSTER_REPORTS) throw new VitrineError('validation_failed', `at most ${MAX_CLUSTER_REPORTS} reports can be clustered at once`);
+  const kb = kbOf(values);
+  const classifier = classifierOf(values);
+  const reports = names.map((name) => ({ name, text: readReportText(path.join(dir, name)) }));
+  const clusters = cluster(reports, kb, { threshold, ...(classifier ? { classifier } : {}) });
+  if (values.cypher !== undefined) writeOut(values.cypher, clustersToCypher(clusters), 'Cypher');
+  return json({ threshold, reports: names.length, clusters });
+}
+
+function attributeCommand(positionals: readonly string[], values: Values): CliResult {
+  if (positionals.length !== 1) throw new UsageError('attribute takes one report file');
+  if (values.attack === undefined && values.kb === undefined && !process.env['ATTR_KB']) throw new UsageError('attribute needs --attack knowledge-base.json');
+  let shortlist = DEFAULT_SHORTLIST;
+  if (values.shortlist !== undefined) {
+    if (!/^\d{1,3}$/.test(values.shortlist) || Number(values.shortlist) < 1) throw new UsageError('--shortlist must be an integer from 1 to 999');
+    shortlist = Number(values.shortlist);
+  }
+  const kb = kbOf(values, values.attack);
+  const classifier = classifierOf(values);
+  const calibration = values.calibration === undefined ? undefined : loadCalibration(path.resolve(values.calibration));
+  const a = attribute(readReportText(path.resolve(positionals[0]!)), kb, { shortlist, ...(classifier ? { classifier } : {}), ...(calibration ? { calibration } : {}) });
+  if (values.json === true) return json(a);
+  const lines = [
+    `Techniques of the report: ${a.techniques.length} (${a.unmatched_techniques.length} used by no group)`,
+    `Shortlist of ${a.shortlist.length} of ${a.groups_considered} groups (${a.calibrated ? 'calibrated probabilities' : 'share of the shortlist similarity'}):`,
+    ...a.shortlist.map((c) => `  ${c.rank}. ${c.id} ${c.name}: similarity ${c.similarity.toFixed(3)}, probability ${(c.probability * 100).toFixed(1)}%, shared ${c.shared_techniques.slice(0, 8).join(' ')}`),
+    `Method: ${a.method}`,
+    ...a.warnings.map((w) => `Note: ${w}`),
+  ];
+  return { code: 0, stdout: `${lines.join('\n')}\n`, stderr: '' };
+}
+
+function trainCommand(positionals: readonly string[], values: Values): CliResult {
+  if (positionals.length !== 0) throw new UsageError('train-classifier takes no positional arguments');
+  if (values.attack === undefined) throw new UsageError('train-classifier needs --attack knowledge-base.json');
+  const threshold = fraction(values.threshold, '--threshold', DEFAULT_THRESHOLD);
+  const kb = kbOf(values, values.attack);
+  const procedures = procedureExamples(kb);
+  const labelled: LabelledSentence[] = values['ttp-labels'] === undefined ? [] : loadLabelledSentences(path.resolve(values['ttp-labels']));
+  // Hold out a fifth of the labelled sentences (or of the procedures when there are none), stratified by label.
+  const heldOutFrom = labelled.length > 0 ? labelled : procedures;
+  const { train, test } = stratifiedLabelSplit(heldOutFrom, 0.2, 0);
+  const examples = labelled.length > 0 ? [...procedures, ...train] : train;
+  const sources = ['attack-procedures', ...(labelled.length > 0 ? ['ttp-labels'] : [])];
+  const model = trainClassifier(examples, { threshold }, sources);
+  const evaluation = evaluateClassifier(model, test, threshold);
+  const out = values.out ?? 'attrib-classifier.json';
+  writeOut(out, `${JSON.stringify({ ...model.toJson(), evaluation })}\n`, 'model');
+  return json({ model: path.basename(out), labels: model.labels.length, trained_on: examples.length, held_out: test.length, evaluation });
+}
+
+function loadAttackCommand(positionals: readonly string[], values: Values): CliResult {
+  if (positionals.length !== 1) throw new UsageError('load-attack takes one ATT&CK STIX bundle');
+  const kb = loadAttack(readJsonFile(path.resolve(positionals[0]!), 'ATT&CK bundle'));
+  const out = values.out ?? 'attack_kb.json';
+  writeOut(out, serializeKb(kb.data), 'knowledge base');
+  return json({ out: path.basename(out), metadata: kb.data.metadata });
+}
+
 async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
   if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
   const port = parsePort(values.port, DEFAULT_PORT);
@@ -136,6 +333,16 @@ export function main(argv: readonly string[], now: () => Date = () => new Date()
       options,
       dispatch: async (command, rest, values) => {
         switch (command) {
+          case 'extract':
+            return extractCommand(rest, values);
+          case 'cluster':
+            return clusterCommand(rest, values);
+          case 'attribute':
+            return attributeCommand(rest, values);
+          case 'train-classifier':
+            return trainCommand(rest, values);
+          case 'load-attack':
+            return loadAttackCommand(rest, values);
           case 'ach':
             return achCommand(rest, values, now());
           case 'demo':

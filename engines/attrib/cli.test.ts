@@ -1,0 +1,109 @@
+// The `attrib` command line: --version, ach (text, --json, --stix, overrides, errors), demo, extract/attribute/cluster on TRAM reports, load-attack.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { validateStixObject } from '../core/stix.js';
+import { main } from './cli.js';
+import { corporaDir } from './kb/build.js';
+import { assessmentSchema } from './schemas.js';
+
+const NOW = () => new Date('2026-05-01T12:00:00.000Z');
+const CTI = path.join(corporaDir(), 'cti');
+const TRAM = path.join(CTI, 'tram', 'reports');
+const haveTram = existsSync(path.join(TRAM, 'StopRansomware-Royal.mjson'));
+const work = mkdtempSync(path.join(tmpdir(), 'attrib-cli-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('attrib command line', () => {
+  it('--version prints the version', async () => {
+    const r = await main(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^attrib \d+\.\d+\.\d+\n$/);
+  });
+
+  it('ach BUNDLED_NAME prints the matrix, the scores and the conclusion', async () => {
+    const r = await main(['ach', 'ransomware-hospital'], NOW);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Hypotheses (least inconsistent first)');
+    expect(r.stdout).toContain('Sensitivity');
+    expect(r.stdout).toContain('Conclusion');
+  });
+
+  it('ach --json with overrides records them; --stix validates', async () => {
+    const r = await main(['ach', 'supply-chain-build', '--override', 'E8:H2=N', '--override', 'E4:H3=I', '--json'], NOW);
+    expect(r.code).toBe(0);
+    const a = assessmentSchema.parse(JSON.parse(r.stdout));
+    expect(a.overrides.map((o) => `${o.evidence}:${o.hypothesis}=${o.rating}`)).toEqual(['E8:H2=N', 'E4:H3=I']);
+    expect(a.overrides[0]!.at).toBe('2026-05-01T12:00:00.000Z');
+    expect(a.overrides[0]!.by.length).toBeGreaterThan(0);
+    const s = await main(['ach', 'supply-chain-build', '--stix'], NOW);
+    expect(validateStixObject(JSON.parse(s.stdout))).toEqual([]);
+  });
+
+  it('ach SCENARIO.json reads a file; bad input exits 2 without echoing it', async () => {
+    const file = path.resolve('resources/attrib-scenarios/ceremony-wiper.json');
+    expect((await main(['ach', file, '--json'], NOW)).code).toBe(0);
+    const bad = await main(['ach', 'ceremony-wiper', '--override', 'E1:H1=SECRETRATING'], NOW);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toContain('SECRETRATING');
+    expect((await main(['ach', 'no-such-scenario'], NOW)).code).toBe(2);
+    expect((await main(['ach', path.join(work, 'missing.json')], NOW)).code).toBe(2);
+    expect((await main(['ach', 'ceremony-wiper', '--json', '--stix'], NOW)).code).toBe(2);
+  });
+
+  it('demo runs every bundled scenario', async () => {
+    const r = await main(['demo'], NOW);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('ceremony-wiper');
+    expect(r.stdout).toContain('STIX bundle of');
+  });
+
+  it('unknown commands and options exit 2', async () => {
+    expect((await main(['frobnicate'])).code).toBe(2);
+    expect((await main(['ach', '--nope'])).code).toBe(2);
+  });
+});
+
+describe.skipIf(!haveTram)('attrib command line on TRAM reports', () => {
+  it('extract FILE gives spans into the report text; --navigator a 4.5 layer; --stix a valid bundle', async () => {
+    const file = path.join(TRAM, 'Qakbot-ISO-delivery.mjson');
+    const text = (JSON.parse(readFileSync(file, 'utf8')) as { signal: string }).signal;
+    const r = await main(['extract', file]);
+    expect(r.code).toBe(0);
+    const e = JSON.parse(r.stdout) as { length: number; indicators: { start: number; end: number; defanged: boolean; value: string }[] };
+    expect(e.length).toBe(text.length);
+    expect(e.indicators.length).toBeGreaterThan(0);
+    for (const i of e.indicators) if (!i.defanged) expect(text.slice(i.start, i.end).toLowerCase()).toBe(i.value.toLowerCase());
+    const layer = JSON.parse((await main(['extract', file, '--navigator'])).stdout) as { versions: { layer: string } };
+    expect(layer.versions.layer).toBe('4.5');
+    expect(validateStixObject(JSON.parse((await main(['extract', file, '--stix'])).stdout))).toEqual([]);
+  });
+
+  it('attribute FILE --attack KB --json gives a shortlist of 8 by default', async () => {
+    const r = await main(['attribute', path.join(TRAM, 'StopRansomware-Royal.mjson'), '--attack', 'resources/attrib/attack-kb.json.gz', '--json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { shortlist: unknown[] }).shortlist).toHaveLength(8);
+    expect((await main(['attribute', path.join(TRAM, 'StopRansomware-Royal.mjson'), '--attack', 'resources/attrib/attack-kb.json.gz', '--shortlist', '3'])).stdout).toContain('Shortlist of 3');
+  });
+
+  it('cluster DIR --cypher FILE writes the clusters', async () => {
+    const cypher = path.join(work, 'clusters.cypher');
+    const r = await main(['cluster', TRAM, '--threshold', '0.3', '--cypher', cypher]);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { reports: number }).reports).toBe(3);
+    expect(readFileSync(cypher, 'utf8')).toContain('MERGE');
+    expect((await main(['cluster', TRAM, '--threshold', '2'])).code).toBe(2);
+  });
+});
+
+describe.skipIf(!existsSync(path.join(CTI, 'attack', 'ics-attack-18.1.json')))('attrib load-attack', () => {
+  it('turns an ATT&CK bundle into a knowledge-base file that extract can use', async () => {
+    const out = path.join(work, 'ics_kb.json');
+    const r = await main(['load-attack', path.join(CTI, 'attack', 'ics-attack-18.1.json'), '--out', out]);
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout) as { metadata: { counts: { techniques: number } } };
+    expect(summary.metadata.counts.techniques).toBeGreaterThan(50);
+    expect(existsSync(out)).toBe(true);
+  });
+});
