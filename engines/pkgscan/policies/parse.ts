@@ -77,10 +77,10 @@ export function parsePolicy(input: unknown): ParsedPolicy {
     const doc = parseDocument(input, { lineCounter: counter, prettyErrors: false, uniqueKeys: true, strict: true });
     if (doc.errors.length > 0) {
       const errors = doc.errors.slice(0, 20).map((e): PolicyIssue => {
-        const pos = e.linePos?.[0];
+        const pos = counter.linePos(e.pos[0]);
         // The code names the YAML problem (for example DUPLICATE_KEY); the yaml message may quote the text, so it is not used.
         const issue = `YAML: ${e.code.toLowerCase().replace(/_/g, ' ')}`;
-        return pos ? { path: '', issue, line: pos.line, col: pos.col } : { path: '', issue };
+        return { path: '', issue, line: pos.line, col: pos.col };
       });
       return { valid: false, errors, hash: null, source: input };
     }

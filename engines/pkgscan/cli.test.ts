@@ -1,0 +1,37 @@
+// The pkgscan command line: first admin from stdin (never a default password), audit verification, usage errors.
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { openMemoryStore } from '../core/store.js';
+import { main } from './cli.js';
+import { pkgscanService } from './service.js';
+import { findUserByEmail } from './users/users.js';
+
+const stdin = (text: string): Readable => Readable.from([text]);
+
+describe('pkgscan command line', () => {
+  it('create-admin reads the password from stdin, refuses a short one, refuses a second admin without --force', async () => {
+    const db = openMemoryStore([pkgscanService]);
+    const short = await main(['create-admin', '--email', 'root@example.org'], { stdin: stdin('short\n'), db });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/at least 12/);
+    expect(short.stderr).not.toContain('short\n');
+    const ok = await main(['create-admin', '--email', 'root@example.org'], { stdin: stdin('a long admin password\n'), db });
+    expect(ok.code).toBe(0);
+    expect(findUserByEmail(db, 'root@example.org')?.role).toBe('admin');
+    expect(findUserByEmail(db, 'root@example.org')?.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    const second = await main(['create-admin', '--email', 'two@example.org'], { stdin: stdin('a long admin password\n'), db });
+    expect(second.code).toBe(2);
+    const auditor = await main(['create-admin', '--email', 'aud@example.org', '--role', 'auditor'], { stdin: stdin('a long auditor password\n'), db });
+    expect(auditor.code).toBe(0);
+    const v = await main(['verify-audit'], { stdin: stdin(''), db });
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/^ok 2 entries, head [0-9a-f]{64}/);
+  });
+
+  it('usage errors exit 2', async () => {
+    expect((await main(['create-admin'], { stdin: stdin('') })).code).toBe(2);
+    expect((await main(['create-admin', '--email', 'a@b.c', '--role', 'root'], { stdin: stdin('') })).code).toBe(2);
+    expect((await main(['frobnicate'], { stdin: stdin('') })).code).toBe(2);
+    expect((await main(['--version'], { stdin: stdin('') })).stdout).toMatch(/^pkgscan /);
+  });
+});
