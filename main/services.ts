@@ -1,6 +1,10 @@
 // The one list of services the app composes: each descriptor with its router factory (engines/<service>/http.ts).
+import { createRouter as attribRouter } from '../engines/attrib/http.js';
+import { attribService } from '../engines/attrib/service.js';
 import { createRouter as caseassessRouter } from '../engines/caseassess/http.js';
 import { caseassessService } from '../engines/caseassess/service.js';
+import { createRouter as pkgscanRouter } from '../engines/pkgscan/http.js';
+import { pkgscanService } from '../engines/pkgscan/service.js';
 import { createRouter as petriageRouter } from '../engines/petriage/http.js';
 import { petriageService } from '../engines/petriage/service.js';
 import { createRouter as provgateRouter } from '../engines/provgate/http.js';
@@ -15,4 +19,6 @@ export const services: readonly ComposedService[] = [
   { descriptor: petriageService, createRouter: (ctx) => petriageRouter(ctx) },
   { descriptor: replayService, createRouter: (ctx) => replayRouter(ctx) },
   { descriptor: provgateService, createRouter: (ctx) => provgateRouter(ctx) },
+  { descriptor: attribService, createRouter: (ctx) => attribRouter(ctx) },
+  { descriptor: pkgscanService, createRouter: (ctx) => pkgscanRouter(ctx) },
 ];

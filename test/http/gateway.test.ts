@@ -129,16 +129,17 @@ describe('gateway', () => {
     const services = await request('GET', '/api/services');
     expect(services.status).toBe(200);
     const names = composed.map((c) => c.descriptor.name);
-    expect(names).toEqual(expect.arrayContaining(['caseassess', 'petriage', 'replay', 'provgate']));
+    expect(names).toEqual(expect.arrayContaining(['caseassess', 'petriage', 'replay', 'provgate', 'attrib', 'pkgscan']));
     const listed = services.json() as { items: { name: string; base: string }[]; total: number };
     expect(listed.items.map((i) => i.name)).toEqual(names);
     expect(listed.items.map((i) => i.base)).toEqual(names.map((n) => `/svc/${n}`));
     expect(listed.total).toBe(names.length);
     for (const name of names) {
-      // Each service keeps its spec's health path: /health, /api/health (replay) or /healthz (provgate).
+      // Each service keeps its spec's health path: /health, /api/health (replay), /healthz (provgate) or /api/v1/health/live (pkgscan).
       let health = await request('GET', `/svc/${name}/health`);
       if (health.status === 404) health = await request('GET', `/svc/${name}/api/health`);
       if (health.status === 404) health = await request('GET', `/svc/${name}/healthz`);
+      if (health.status === 404) health = await request('GET', `/svc/${name}/api/v1/health/live`);
       expect(health.status, name).toBe(200);
     }
     const jobs = await request('GET', '/api/jobs?limit=5');

@@ -22,9 +22,21 @@ export interface WorkspaceDef {
 }
 
 export const WORKSPACES: readonly WorkspaceDef[] = [
-  { service: 'pkgscan', label: 'Packages', purpose: 'Admit packages, projects and images', slot: 1 },
-  { service: 'provgate', label: 'Lineage', purpose: 'Verify build events, trace a CVE to its commit', slot: 2 },
-  { service: 'attrib', label: 'ACH', purpose: 'Weigh hypotheses from reports', slot: 3 },
+  {
+    service: 'pkgscan',
+    label: 'Packages',
+    purpose: 'Admit packages, projects and images',
+    slot: 1,
+    component: lazy(() => import('./packages/PackagesWorkspace')),
+  },
+  {
+    service: 'provgate',
+    label: 'Lineage',
+    purpose: 'Verify build events, trace a CVE to its commit',
+    slot: 2,
+    component: lazy(() => import('./lineage/LineageWorkspace')),
+  },
+  { service: 'attrib', label: 'ACH', purpose: 'Weigh hypotheses from reports', slot: 3, component: lazy(() => import('./ach/AchWorkspace')) },
   {
     service: 'caseassess',
     label: 'Assessment',
