@@ -1,0 +1,126 @@
+// Browser end-to-end of the ACH workspace: the real workstation in-process (attrib mounted by the gateway, extraction in the workers), the built renderer in Debian's Chromium.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateStixObject } from '../../engines/core/stix.js';
+import { REPO_ROOT } from '../corpora.js';
+import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
+
+/** The workspace shows only once the registry names its component (the lead's line in renderer/src/workspaces/registry.ts). */
+const REGISTERED = readFileSync(path.join(REPO_ROOT, 'renderer', 'src', 'workspaces', 'registry.ts'), 'utf8').includes("import('./ach/AchWorkspace')");
+
+const REPORT = [
+  'The intrusion began with a spearphishing attachment that dropped a loader.',
+  'The loader fetched hxxp://cdn-update[.]example[.]net/stage2.bin and ran it with PowerShell (T1059.001).',
+  'It contacted 203.0.113[.]77 over HTTPS and later deleted shadow copies (T1490) before encrypting files.',
+  'The sample had SHA-256 0f343b0931126a20f133d67c2b018a3b5f0f2f1cd9d8b8a4f1e9d5c3b2a10987.',
+].join('\n');
+
+describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${REGISTERED ? '' : ' (skipped: the registry has no ACH component yet)'}`, () => {
+  let session: BrowserSession;
+
+  async function open(colorScheme: 'light' | 'dark'): Promise<Page> {
+    const page = await session.open({ colorScheme, viewport: { width: 1500, height: 1000 } });
+    await session.openWorkspace(page, 'attrib', 'ach-matrix');
+    await page.getByTestId('ach-conclusion').waitFor();
+    return page;
+  }
+
+  async function download(page: Page, testId: string): Promise<{ name: string; text: string }> {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+    return { name: d.suggestedFilename(), text: readFileSync((await d.path())!, 'utf8') };
+  }
+
+  beforeAll(async () => {
+    session = await startBrowserSession('ach');
+  }, 180_000);
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('shows the matrix of a bundled scenario; ratings are edited with the mouse and the keyboard, overrides shown as such, scores live', async () => {
+    const page = await open('light');
+    expect(await page.getByTestId('scenario-select').locator('option').count()).toBeGreaterThanOrEqual(3);
+    await page.getByTestId('scenario-select').selectOption('ceremony-wiper');
+    await page.getByTestId('cell-E3-H2').waitFor();
+    expect(await page.getByTestId('ach-conclusion').innerText()).toContain('Sandworm Team');
+    expect(await page.getByTestId('cell-E3-H2').innerText()).toBe('CC');
+    const before = await page.getByTestId('score-H1').innerText();
+
+    // A click cycles the rating: CC → C, marked as the analyst's override.
+    await page.getByTestId('cell-E3-H2').click();
+    await page.getByTestId('ach-overrides').waitFor();
+    expect(await page.getByTestId('cell-E3-H2').innerText()).toBe('C*');
+    expect(await page.getByTestId('cell-E3-H2').getAttribute('class')).toContain('ach__cell--override');
+    expect(await page.getByTestId('ach-overrides').innerText()).toMatch(/E3:H2\s+CC → C by analyst/);
+
+    // The keyboard: 5 sets II on the leader for the heaviest item; its score rises and the sensitivity follows.
+    await page.getByTestId('cell-E1-H1').focus();
+    await page.keyboard.press('5');
+    await page.waitForFunction(`document.querySelector('[data-testid="cell-E1-H1"]').textContent === 'II*'`);
+    await page.waitForFunction(`document.querySelector('[data-testid="score-H1"]').textContent !== ${JSON.stringify(before)}`);
+    expect(Number(await page.getByTestId('score-H1').innerText())).toBeGreaterThan(Number(before));
+    // Arrow keys move between cells; Delete takes the override back.
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(`document.activeElement.getAttribute('data-testid')`)).toBe('cell-E1-H2');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Delete');
+    await page.waitForFunction(`document.querySelector('[data-testid="score-H1"]').textContent === ${JSON.stringify(before)}`);
+    expect(await page.getByTestId('cell-E1-H1').innerText()).not.toContain('*');
+
+    expect(await page.getByTestId('ach-sensitivity').innerText()).toContain('critical');
+    await page.screenshot({ path: path.join(SHOTS, 'ach-matrix-light.png') });
+    await page.screenshot({ path: '/tmp/ach.png' });
+
+    // Export STIX of the assessment with its override; Record puts it in the override log and the TAXII collection.
+    const stix = await download(page, 'export-stix');
+    expect(stix.name).toBe('ach-ceremony-wiper.stix.json');
+    const bundle = JSON.parse(stix.text) as { type: string; objects: { type: string }[] };
+    expect(validateStixObject(bundle)).toEqual([]);
+    expect(bundle.objects.filter((o) => o.type === 'note').length).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('record').click();
+    await page.getByText(/override\(s\) in the log/).waitFor();
+    expect(session.errors(page)).toEqual([]);
+  });
+
+  it('extracts a pasted report: indicators and techniques highlighted in two colours, layer export, heat map (dark)', async () => {
+    const page = await open('dark');
+    await page.getByTestId('tab-extraction').click();
+    await page.getByTestId('report-text').fill(REPORT);
+    await page.getByTestId('run-extract').click();
+    const spans = page.getByTestId('spans');
+    await spans.locator('mark').first().waitFor({ timeout: 60_000 });
+    const indicators = await spans.locator('mark.ach__mark--indicator').allInnerTexts();
+    const techniques = await spans.locator('mark.ach__mark--technique').allInnerTexts();
+    expect(indicators.join(' ')).toContain('hxxp://cdn-update[.]example[.]net/stage2.bin');
+    expect(indicators.join(' ')).toContain('203.0.113[.]77');
+    expect(techniques.join(' ')).toContain('T1059.001');
+    expect(techniques.join(' ')).toContain('T1490');
+    // The highlighted text is the submitted text, span for span.
+    expect((await spans.innerText()).replace(/\s+/g, ' ')).toBe(REPORT.replace(/\s+/g, ' '));
+    await page.screenshot({ path: path.join(SHOTS, 'ach-extraction-dark.png') });
+
+    const layer = await download(page, 'export-layer');
+    expect((JSON.parse(layer.text) as { versions: { layer: string } }).versions.layer).toBe('4.5');
+
+    await page.getByTestId('tab-heatmap').click();
+    const heat = page.getByTestId('heatmap');
+    await heat.locator('.ach__heat-cell').first().waitFor();
+    expect(await heat.innerText()).toContain('Execution');
+    expect(await heat.innerText()).toContain('T1490');
+    await page.screenshot({ path: path.join(SHOTS, 'ach-heatmap-dark.png') });
+    expect(session.errors(page)).toEqual([]);
+  });
+
+  it('shows the scenario heat map before any extraction, and the refusal of an over-long text without sending it', async () => {
+    const page = await open('light');
+    await page.getByTestId('tab-heatmap').click();
+    await page.getByTestId('heatmap').locator('.ach__heat-cell').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('tab-extraction').click();
+    await page.getByTestId('report-text').fill('x'.repeat(500_001));
+    expect(await page.getByTestId('run-extract').isDisabled()).toBe(true);
+    expect(await page.getByText('longer than the service takes').count()).toBe(1);
+  });
+});
