@@ -14,6 +14,8 @@ export {
   classifierFromJson,
   evaluateClassifier,
   procedureExamples,
+  trainAndEvaluate,
+  trainingExamples,
   loadLabelledSentences,
   stratifiedLabelSplit,
   DEFAULT_THRESHOLD,
@@ -23,4 +25,5 @@ export {
   type Prediction,
   type TrainOptions,
   type ClassifierModelJson,
+  type TrainingResult,
 } from './classifier/classifier.js';

@@ -47,6 +47,10 @@ export interface TrainOptions {
   readonly minDf?: number;
   /** Labels with fewer examples are dropped (default 3). */
   readonly minExamples?: number;
+  /** Called with the fraction of the iteration budget used (for job progress). */
+  readonly onProgress?: (fraction: number, message: string) => void;
+  /** Stops training with a `cancelled` error. */
+  readonly signal?: AbortSignal;
 }
 
 export const classifierModelSchema = z
@@ -243,7 +247,12 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
   const l2 = options.l2 ?? 3e-5 * n;
   const z = new Float64Array(K);
   // theta: K*d weights (label-major), then K intercepts.
+  const maxIterations = options.maxIterations ?? 300;
+  let evaluations = 0;
   const fg = (theta: Float64Array, grad: Float64Array): number => {
+    if (options.signal?.aborted === true) throw new VitrineError('cancelled', 'training was cancelled');
+    evaluations++;
+    if (options.onProgress && evaluations % 10 === 0) options.onProgress(Math.min(0.99, evaluations / maxIterations), 'fitting the classifier');
     grad.fill(0);
     let loss = 0;
     for (let i = 0; i < n; i++) {
@@ -283,10 +292,37 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     }
     return loss;
   };
-  const result = minimizeLbfgs(fg, new Float64Array(K * d + K), { maxIterations: options.maxIterations ?? 300, gradientTolerance: 1e-5 * Math.max(1, n), memory: 7 });
+  const result = minimizeLbfgs(fg, new Float64Array(K * d + K), { maxIterations, gradientTolerance: 1e-5 * Math.max(1, n), memory: 7 });
   const w = Float32Array.from(result.x.subarray(0, K * d));
   const b = Float64Array.from(result.x.subarray(K * d));
   return new LinearClassifier(labels, threshold, vocabulary, idf, w, b, { trained: { examples: n, sources: [...sources] } });
+}
+
+export interface TrainingResult {
+  /** Trained on the examples outside the held-out part, so `evaluation` describes this very model. */
+  readonly model: TechniqueClassifier;
+  readonly evaluation: ClassifierEvaluation;
+  readonly train_examples: number;
+}
+
+/** Holds out `heldOut` of each label's examples (seeded), trains on the rest, and measures on the held-out part. */
+export function trainAndEvaluate(examples: readonly LabelledSentence[], options: TrainOptions & { readonly heldOut?: number; readonly seed?: number } = {}, sources: readonly string[] = []): TrainingResult {
+  const { heldOut = 0.2, seed = 1, ...train } = options;
+  if (!(heldOut > 0 && heldOut < 1)) throw new VitrineError('validation_failed', 'the held-out fraction must be between 0 and 1');
+  const split = stratifiedLabelSplit(examples, heldOut, seed);
+  const model = trainClassifier(split.train, train, sources);
+  return { model, evaluation: evaluateClassifier(model, split.test), train_examples: split.train.length };
+}
+
+/**
+ * What `train-classifier --attack KB [--ttp-labels FILE]` trains on: the KB's procedure texts plus the labelled
+ * sentences, if any (labels the KB does not know, or knows as revoked, are mapped or dropped).
+ */
+export function trainingExamples(kb: AttackKb, labelled: readonly LabelledSentence[] = []): LabelledSentence[] {
+  const mapped = labelled
+    .map((e) => ({ text: e.text, label: kb.revoked.get(e.label) ?? e.label }))
+    .filter((e) => kb.techniques.has(e.label) && kb.techniques.get(e.label)!.deprecated !== true);
+  return [...procedureExamples(kb), ...mapped];
 }
 
 /** Labelled sentences from the knowledge base's procedure texts (group, software or campaign uses technique). */

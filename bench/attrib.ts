@@ -1,0 +1,57 @@
+// `npm run bench -- attrib`: extraction throughput (MB/s of report text) on TRAM's annotated reports repeated, with and without the sentence classifier; attribution per second; the TRAM measures.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { attribute, extract, loadClassifier, loadKb, defaultAttribResourcesDir } from '../engines/attrib/analysis.js';
+import { evaluateClassifier } from '../engines/attrib/classifier/classifier.js';
+import { SHIPPED_CLASSIFIER_FILE, tramSplit } from '../engines/attrib/classifier/build.js';
+import { precisionRecall, readTramReport, scoreExtraction, type ExtractionScore } from '../engines/attrib/extract/measure.js';
+import { corpusPath } from '../test/corpora.js';
+
+const kb = loadKb();
+const reports = ['IcedID-variants', 'Qakbot-ISO-delivery', 'StopRansomware-Royal'].map((n) => readTramReport(JSON.parse(readFileSync(corpusPath('cti', 'tram', 'reports', `${n}.mjson`), 'utf8')) as unknown));
+const modelFile = path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
+const classifier = existsSync(modelFile) ? loadClassifier(modelFile) : undefined;
+
+// One text near the 500,000-character limit: the three reports repeated.
+const one = reports.map((r) => r.text).join('\n\n');
+const text = one.repeat(Math.floor(490_000 / one.length));
+const mb = Buffer.byteLength(text, 'utf8') / 1e6;
+
+function measure(label: string, fn: () => unknown, seconds = 5): void {
+  fn(); // warm-up
+  let count = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0n;
+  while (elapsed < BigInt(seconds * 1e9)) {
+    fn();
+    count++;
+    elapsed = process.hrtime.bigint() - start;
+  }
+  const s = Number(elapsed) / 1e9;
+  console.log(`${label}: ${((count * mb) / s).toFixed(2)} MB/s (${count} runs of ${mb.toFixed(3)} MB in ${s.toFixed(2)} s)`);
+}
+
+console.log(`attrib bench: ${text.length} characters of TRAM report text, KB ATT&CK ${kb.data.metadata.attack_version ?? '?'} (${kb.techniques.size} techniques, ${kb.groups.size} groups), node ${process.version}`);
+measure('extract (indicators + ids + names + phrases)', () => extract(text, kb));
+if (classifier) measure('extract with the shipped classifier', () => extract(text, kb, { classifier }));
+measure('attribute (extract + rank 8 of all groups)', () => attribute(text, kb));
+
+let score: ExtractionScore | undefined;
+let withClassifier: ExtractionScore | undefined;
+for (const r of reports) {
+  score = scoreExtraction(r, extract(r.text, kb), score);
+  if (classifier) withClassifier = scoreExtraction(r, extract(r.text, kb, { classifier }), withClassifier);
+}
+const show = (label: string, s: ExtractionScore): void => {
+  const pr = precisionRecall(s.report);
+  console.log(
+    `${label}: report-level precision ${pr.precision.toFixed(3)} recall ${pr.recall.toFixed(3)}; span-level precision ${(s.span.correct / s.span.found).toFixed(3)} recall ${(s.span.recalled / s.span.annotated).toFixed(3)} (${s.span.annotated} annotated spans)`,
+  );
+};
+show('TRAM reports, extraction', score!);
+if (withClassifier) show('TRAM reports, extraction + classifier', withClassifier);
+if (classifier) {
+  const { test } = tramSplit(corpusPath('cti', 'tram', 'single_label.json'));
+  console.log(`classifier on TRAM held-out sentences: ${JSON.stringify(evaluateClassifier(classifier, test))} (TRAM's logistic-regression baseline: micro-F1 0.855)`);
+}
+console.log('no peer tool is installed to compare with');

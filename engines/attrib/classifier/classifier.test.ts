@@ -1,0 +1,104 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { VitrineError } from '../../core/errors.js';
+import { extract } from '../extract/extract.js';
+import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
+import { SHIPPED_CLASSIFIER_FILE, tramSplit } from './build.js';
+import {
+  classifierFromJson,
+  evaluateClassifier,
+  loadClassifier,
+  loadLabelledSentences,
+  procedureExamples,
+  stratifiedLabelSplit,
+  trainAndEvaluate,
+  trainClassifier,
+  trainingExamples,
+} from './classifier.js';
+
+const kb = loadKb();
+const shipped = path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
+const tramFile = corpusPath('cti', 'tram', 'single_label.json');
+
+const toy = [
+  ...['dumped credentials from lsass memory', 'used mimikatz to dump lsass', 'read lsass process memory for passwords', 'lsass memory was dumped with procdump'].map((text) => ({ text, label: 'T1003.001' })),
+  ...['ran powershell commands', 'a powershell script downloaded the payload', 'encoded powershell command line', 'powershell was used to execute'].map((text) => ({ text, label: 'T1059.001' })),
+  ...['created a scheduled task for persistence', 'schtasks created a task', 'a scheduled task runs the loader', 'persistence through a scheduled task'].map((text) => ({ text, label: 'T1053.005' })),
+];
+
+describe('technique classifier', () => {
+  it('trains deterministically, predicts, and survives a round trip through its file format', () => {
+    const m = trainClassifier(toy, { minDf: 1, minExamples: 2 });
+    expect(m.labels).toEqual(['T1003.001', 'T1053.005', 'T1059.001']);
+    expect(m.threshold).toBe(0.8);
+    expect(m.predict('they dumped lsass memory')[0]!.id).toBe('T1003.001');
+    expect(m.predict('a new scheduled task')[0]!.id).toBe('T1053.005');
+    const p = m.predict('powershell', 3);
+    expect(p.reduce((s, x) => s + x.probability, 0)).toBeCloseTo(1, 6);
+    const again = trainClassifier(toy, { minDf: 1, minExamples: 2 });
+    expect(again.toJson()).toEqual(m.toJson());
+    const dir = mkdtempSync(path.join(tmpdir(), 'attrib-model-'));
+    const file = path.join(dir, 'model.json.gz');
+    writeFileSync(file, gzipSync(JSON.stringify(m.toJson())));
+    const loaded = loadClassifier(file);
+    expect(loaded.predict('they dumped lsass memory')[0]!.id).toBe('T1003.001');
+  });
+
+  it('refuses bad models and training sets without echoing them', () => {
+    expect(() => classifierFromJson({ format: 'vitrine-attrib-classifier/1', threshold: 2 })).toThrow(VitrineError);
+    expect(() => trainClassifier([{ text: 'a b', label: 'T1059' }])).toThrow(VitrineError);
+    expect(() => trainClassifier(toy, { threshold: 1.5 })).toThrow(VitrineError);
+    const dir = mkdtempSync(path.join(tmpdir(), 'attrib-labels-'));
+    writeFileSync(path.join(dir, 'l.json'), '[{"text": "x", "label": "not-an-id"}]');
+    expect(() => loadLabelledSentences(path.join(dir, 'l.json'))).toThrow(VitrineError);
+  });
+
+  it('takes its training examples from the KB procedure texts plus labelled sentences (revoked labels mapped)', () => {
+    const proc = procedureExamples(kb);
+    expect(proc.length).toBeGreaterThan(10_000);
+    expect(proc.every((e) => kb.techniques.has(e.label))).toBe(true);
+    const ex = trainingExamples(kb, [
+      { text: 'old label', label: 'T1086' },
+      { text: 'unknown label', label: 'T9999' },
+    ]);
+    expect(ex.length).toBe(proc.length + 1);
+    expect(ex[ex.length - 1]).toEqual({ text: 'old label', label: 'T1059.001' });
+  });
+
+  it('splits each label into held-out and training parts reproducibly', () => {
+    const { train, test } = stratifiedLabelSplit(toy, 0.25, 3);
+    expect(test.map((e) => e.label).sort()).toEqual(['T1003.001', 'T1053.005', 'T1059.001']);
+    expect(train).toHaveLength(9);
+    expect(stratifiedLabelSplit(toy, 0.25, 3)).toEqual({ train, test });
+  });
+
+  it.skipIf(!hasCorpora())('trains on part of TRAM (five labels) and measures held-out precision, recall and micro-F1', () => {
+    const all = loadLabelledSentences(tramFile);
+    const top = ['T1027', 'T1140', 'T1059.003', 'T1055', 'T1105'];
+    const r = trainAndEvaluate(all.filter((e) => top.includes(e.label)), { maxIterations: 100 });
+    expect(r.evaluation.labels).toBe(5);
+    expect(r.evaluation.top1.micro_f1).toBeGreaterThan(0.8);
+    expect(r.evaluation.precision).toBeGreaterThan(r.evaluation.top1.precision);
+  });
+
+  it.skipIf(!hasCorpora() || !existsSync(shipped))('the shipped model: micro-F1 on the held-out TRAM sentences it never saw, as recorded in the model', () => {
+    const model = loadClassifier(shipped);
+    const { test } = tramSplit(tramFile);
+    const e = evaluateClassifier(model, test);
+    const recorded = model.toJson().evaluation as { micro_f1: number; top1: { micro_f1: number } };
+    expect(e.micro_f1).toBeCloseTo(recorded.micro_f1, 2);
+    expect(e.top1.micro_f1).toBeCloseTo(recorded.top1.micro_f1, 2);
+    // Floors below the measured figures (docs/attrib-analysis.md); TRAM's own logistic-regression baseline is 0.855.
+    expect(e.top1.micro_f1).toBeGreaterThan(0.82);
+    expect(e.precision).toBeGreaterThan(0.95);
+    // In extraction its predictions are marked as classifier spans with a probability at or above the threshold.
+    const text = 'The loader used certutil to decode the base64 payload. It then injected shellcode into explorer.exe.';
+    const spans = extract(text, kb, { classifier: model, threshold: 0.3 }).techniques.filter((t) => t.source === 'classifier');
+    expect(spans.length).toBeGreaterThan(0);
+    for (const s of spans) expect(s.probability).toBeGreaterThanOrEqual(0.3);
+  });
+});
