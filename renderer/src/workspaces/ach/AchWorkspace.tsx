@@ -38,6 +38,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   const [extractError, setExtractError] = useState<ApiError | null>(null);
   const [extracting, setExtracting] = useState(false);
   const [scenarioTechniques, setScenarioTechniques] = useState<readonly TechniqueSummary[] | null>(null);
+  const [heatOf, setHeatOf] = useState<'report' | 'scenario'>('report');
   const seq = useRef(0);
 
   useEffect(() => {
@@ -129,7 +130,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
 
   // The heat map of the scenario: its evidence's technique ids, looked up by the extractor (names and tactics from the KB).
   useEffect(() => {
-    if (view !== 'heatmap' || extraction || scenarioTechniques || !assessment) return;
+    if (view !== 'heatmap' || (extraction && heatOf === 'report') || scenarioTechniques || !assessment) return;
     const ids = [...new Set(assessment.evidence.flatMap((e) => e.techniques))];
     if (ids.length === 0) {
       setScenarioTechniques([]);
@@ -143,7 +144,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
         setScenarioTechniques([]);
       }
     })();
-  }, [view, extraction, scenarioTechniques, assessment, client, base]);
+  }, [view, extraction, heatOf, scenarioTechniques, assessment, client, base]);
 
   const onCellKey = (e: KeyboardEvent<HTMLButtonElement>, evidence: string, hypothesis: string, rating: AchRating, row: number, col: number): void => {
     const direct = ratingForKey(e.key);
@@ -170,7 +171,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   const columns = assessment ? (assessment.evidence[0]?.cells.map((c) => c.hypothesis) ?? []) : [];
   const titleOf = (hid: string): string => assessment?.hypotheses.find((h) => h.id === hid)?.title ?? hid;
   const maxInc = assessment ? Math.max(0.0001, ...assessment.hypotheses.map((h) => h.inconsistency)) : 1;
-  const heatSource = extraction?.extraction.technique_summary ?? scenarioTechniques ?? [];
+  const fromReport = extraction !== null && heatOf === 'report';
+  const heatSource = (fromReport ? extraction.extraction.technique_summary : scenarioTechniques) ?? [];
   const map = heatmap(heatSource);
 
   return (
@@ -275,7 +277,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                             {e.techniques.length > 0 && <span className="muted ach__techs"> {e.techniques.join(' ')}</span>}
                           </th>
                           <td className="num">{e.weight.toFixed(2)}</td>
-                          <td className="num">
+                          <td className="num ach__nowrap">
                             <span className="ach__diag" style={{ width: `${Math.round(e.diagnosticity * 40)}px` }} aria-hidden="true" />
                             {e.diagnosticity.toFixed(2)}
                           </td>
@@ -499,16 +501,29 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
         <section className="panel" aria-label="Technique heat map" data-testid="heatmap">
           <div className="panel__head">
             <h2>Technique heat map</h2>
-            <span className="muted">{extraction ? 'of the extracted report' : assessment ? `of the scenario's evidence (${assessment.scenario.title})` : ''}</span>
+            {extraction ? (
+              <label>
+                of{' '}
+                <select value={heatOf} onChange={(e) => setHeatOf(e.target.value === 'scenario' ? 'scenario' : 'report')} aria-label="Heat map source" data-testid="heat-source">
+                  <option value="report">the extracted report</option>
+                  <option value="scenario">the scenario's evidence</option>
+                </select>
+              </label>
+            ) : (
+              <span className="muted">{assessment ? `of the scenario's evidence (${assessment.scenario.title})` : ''}</span>
+            )}
           </div>
-          {map.columns.length === 0 && <p className="muted">No techniques yet: extract a report, or choose a scenario whose evidence names techniques.</p>}
+          {heatSource.length === 0 && <p className="muted">No techniques yet: extract a report, or choose a scenario whose evidence names techniques.</p>}
           <div className="ach__heat">
             {map.columns.map((c) => (
               <div key={c.tactic} className="ach__heat-col">
-                <div className="ach__heat-head">{tacticTitle(c.tactic)}</div>
+                <div className="ach__heat-head">
+                  {tacticTitle(c.tactic)} <span className="muted">{c.techniques.length}</span>
+                </div>
                 {c.techniques.map((t) => (
                   <div key={t.id} className="ach__heat-cell" style={{ ['--heat' as string]: String(heat(t.count, map.max)) }} title={`${t.id} ${t.name}: ${t.count}`}>
                     <span className="ach__heat-id">{t.id}</span> {t.name}
+                    {t.count > 1 && <span className="ach__heat-count"> ×{t.count}</span>}
                   </div>
                 ))}
               </div>

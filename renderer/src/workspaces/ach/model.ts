@@ -98,7 +98,7 @@ export interface HeatColumn {
   readonly techniques: readonly { readonly id: string; readonly name: string; readonly count: number }[];
 }
 
-/** Techniques by tactic in matrix order (a technique under each of its tactics), the most frequent first; empty tactics dropped. */
+/** Techniques by tactic in matrix order (a technique under each of its tactics), the most frequent first; every Enterprise tactic keeps its column. */
 export function heatmap(summary: readonly TechniqueSummary[]): { columns: HeatColumn[]; max: number } {
   const known = new Set(TACTICS);
   const extra = [...new Set(summary.flatMap((t) => t.tactics).filter((t) => !known.has(t)))].sort();
@@ -110,7 +110,7 @@ export function heatmap(summary: readonly TechniqueSummary[]): { columns: HeatCo
         .map((t) => ({ id: t.id, name: t.name, count: t.count }))
         .sort((a, b) => b.count - a.count || a.id.localeCompare(b.id)),
     }))
-    .filter((c) => c.techniques.length > 0);
+    .filter((c) => c.techniques.length > 0 || known.has(c.tactic));
   const max = Math.max(0, ...summary.map((t) => t.count));
   return { columns, max };
 }

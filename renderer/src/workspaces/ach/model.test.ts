@@ -1,0 +1,57 @@
+// The ACH workspace's pure helpers: rating keys, override specs, span segments over overlapping spans, the heat map by tactic.
+import { describe, expect, it } from 'vitest';
+import { cellKey, heat, heatmap, nextRating, overrideSpecs, ratingForKey, segments, tacticTitle, TACTICS } from './model';
+
+describe('ACH workspace model', () => {
+  it('cycles ratings and maps digit keys', () => {
+    expect(nextRating('CC')).toBe('C');
+    expect(nextRating('NA')).toBe('CC');
+    expect(ratingForKey('1')).toBe('CC');
+    expect(ratingForKey('6')).toBe('NA');
+    expect(ratingForKey('7')).toBeUndefined();
+    expect(ratingForKey('a')).toBeUndefined();
+  });
+
+  it('writes edits as EID:HID=RATING in the order made', () => {
+    const edits = new Map([
+      [cellKey('E2', 'H1'), 'I' as const],
+      [cellKey('E1', 'H3'), 'NA' as const],
+    ]);
+    expect(overrideSpecs(edits)).toEqual(['E2:H1=I', 'E1:H3=NA']);
+  });
+
+  it('cuts the text at every span boundary so overlapping spans keep both marks, and loses no character', () => {
+    const text = 'ran PowerShell from hxxp://a[.]b/c today';
+    const segs = segments(
+      text,
+      [{ type: 'url', value: 'http://a.b/c', start: 20, end: 34, defanged: true }],
+      [
+        { id: 'T1059.001', name: 'PowerShell', start: 4, end: 14, source: 'name' },
+        { id: 'T1105', name: 'Ingress Tool Transfer', start: 0, end: 34, source: 'classifier', probability: 0.91 },
+      ],
+    );
+    expect(segs.map((s) => s.text).join('')).toBe(text);
+    const url = segs.find((s) => s.text === 'hxxp://a[.]b/c')!;
+    expect(url.marks.map((m) => m.kind).sort()).toEqual(['indicator', 'technique']);
+    expect(url.marks.find((m) => m.kind === 'indicator')!.label).toContain('(defanged)');
+    expect(segs.find((s) => s.text === 'PowerShell')!.marks).toHaveLength(2);
+    expect(segs.at(-1)).toMatchObject({ text: ' today', marks: [] });
+    // Spans outside the text are ignored rather than trusted.
+    expect(segments('abc', [{ type: 'ipv4', value: '1.2.3.4', start: 2, end: 9, defanged: false }], [])).toEqual([{ start: 0, end: 3, text: 'abc', marks: [] }]);
+  });
+
+  it('lays techniques out by tactic in matrix order, every tactic a column, the most frequent first', () => {
+    const { columns, max } = heatmap([
+      { id: 'T1486', name: 'Data Encrypted for Impact', tactics: ['impact'], count: 1, sources: ['id'] },
+      { id: 'T1490', name: 'Inhibit System Recovery', tactics: ['impact'], count: 3, sources: ['id'] },
+      { id: 'T1078', name: 'Valid Accounts', tactics: ['initial-access', 'persistence'], count: 2, sources: ['name'] },
+    ]);
+    expect(columns.map((c) => c.tactic)).toEqual(TACTICS);
+    expect(columns.find((c) => c.tactic === 'impact')!.techniques.map((t) => t.id)).toEqual(['T1490', 'T1486']);
+    expect(columns.find((c) => c.tactic === 'persistence')!.techniques.map((t) => t.id)).toEqual(['T1078']);
+    expect(max).toBe(3);
+    expect(heat(3, 3)).toBe(1);
+    expect(heat(0, 0)).toBe(0);
+    expect(tacticTitle('command-and-control')).toBe('Command and Control');
+  });
+});
