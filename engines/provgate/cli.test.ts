@@ -185,6 +185,21 @@ describe('provgate command line', () => {
     }
   });
 
+  it('gate --top-pypi without VITRINE_TOP_PYPI reads the shipped list: reqeusts is one edit from requests', async () => {
+    expect((await main(['synth', 'malicious-dep', f('typo-shipped.json')])).code).toBe(0);
+    const saved = process.env['VITRINE_TOP_PYPI'];
+    delete process.env['VITRINE_TOP_PYPI'];
+    try {
+      const r = await main(['gate', f('typo-shipped.json'), '--demo', '--top-pypi']);
+      expect(r.code).toBe(1);
+      const reason = (JSON.parse(r.stdout) as { reasons: { rule: string; evidence?: string[]; message: string }[] }).reasons[0];
+      expect(reason?.rule).toBe('malicious_dependency');
+      expect(JSON.stringify(reason)).toContain('requests');
+    } finally {
+      if (saved !== undefined) process.env['VITRINE_TOP_PYPI'] = saved;
+    }
+  });
+
   it('bench: a small synthetic scale run, counted exactly', async () => {
     const r = await main(['bench', '--services', '20', '--deps', '5']);
     expect(r.code).toBe(0);

@@ -1,5 +1,6 @@
 // Enrichment of a collected graph: the optional malicious-package scorer onto dependencies, runtime reachability onto scanner findings.
 import type { CollectResult } from './collect.js';
+import { pep503 } from '../core/manifests/index.js';
 import { SCANNERS } from './events.js';
 
 /** What a scorer says about one dependency. `malicious` is the flag the malicious_dependency rule blocks on. */
@@ -103,6 +104,11 @@ export function editDistance(a: string, b: string, max = 2): number {
   return Math.min((rows[a.length] as number[])[b.length] as number, max + 1);
 }
 
+/** A name as the typosquat check compares it: PEP 503 for pypi, lower case elsewhere. */
+export function typosquatKey(ecosystem: string, name: string): string {
+  return ecosystem === 'pypi' ? pep503(name) : name.toLowerCase();
+}
+
 /**
  * A typosquat scorer: a name one edit (insertion, deletion, substitution or transposition) from a popular name of the
  * same ecosystem, and not itself popular, is flagged. Deterministic; the popular list is given (offline).
@@ -112,13 +118,14 @@ export class TyposquatScorer implements DependencyScorer {
   private readonly popular: Map<string, Set<string>>;
 
   constructor(popular: Readonly<Record<string, readonly string[]>>) {
-    this.popular = new Map(Object.entries(popular).map(([eco, names]) => [eco, new Set(names.map((n) => n.toLowerCase()))]));
+    this.popular = new Map(Object.entries(popular).map(([eco, names]) => [eco, new Set(names.map((n) => typosquatKey(eco, n)))]));
   }
 
   score(dep: DependencyRef): ScoreResult | null {
     const names = this.popular.get(dep.ecosystem);
     if (names === undefined) return null;
-    const name = dep.name.toLowerCase();
+    // PyPI names compare as PEP 503 says (`typing_extensions` is `typing-extensions`, not one edit from it).
+    const name = typosquatKey(dep.ecosystem, dep.name);
     if (names.has(name)) return { malicious: false, score: 0, reasons: [] };
     // Names under 4 characters are too dense for one edit to mean anything.
     if (name.length < 4) return { malicious: false, score: 0, reasons: [] };

@@ -160,6 +160,19 @@ describe('provgate HTTP API', () => {
   });
 });
 
+describe('POST /v1/gate?typosquat=true', () => {
+  it('checks PyPI names against the shipped popular-package list: the typosquat blocks only when asked', async () => {
+    const plain = (await (await post(server.url, '/v1/gate', envelopes('malicious-dep'))).json()) as Summary;
+    expect(plain.decision.reasons.map((r) => r.rule)).not.toContain('malicious_dependency');
+    const res = await post(server.url, '/v1/gate?typosquat=true', envelopes('malicious-dep'));
+    expect(res.status).toBe(200);
+    const checked = (await res.json()) as Summary;
+    expect(checked.verdict).toBe('block');
+    expect(checked.decision.reasons[0]).toMatchObject({ rule: 'malicious_dependency' });
+    expect((await post(server.url, '/v1/gate?typosquat=maybe', envelopes('clean'))).status).toBe(400);
+  });
+});
+
 describe('provgate mounted as the gateway mounts it (no explorer option)', () => {
   it('GET / answers a JSON pointer to the Lineage workspace, and the explorer files are not served', async () => {
     const ctx = { jobs: new InProcessRunner(jobs), db: openMemoryStore([provgateService]), dataDir: '', resourcesDir: defaultResourcesDir() };

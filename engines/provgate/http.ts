@@ -22,6 +22,7 @@ import { demoTrust, trustedFromEnv, trustedToJson } from './keys.js';
 import { provgateService } from './service.js';
 import { getRun, listRuns, saveRun, type RunListItem, type StoredRun } from './store.js';
 import { isScenario } from './synth.js';
+import { loadTopPypi, topPypiFile } from './toppypi.js';
 
 /** Largest envelope list POST /v1/gate takes. */
 export const MAX_GATE_BODY = '64mb';
@@ -57,7 +58,7 @@ function cytoscapeFile(): string {
 }
 
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const gateQuery = z.object({ lenient: z.enum(['true', 'false']).optional() });
+const gateQuery = z.object({ lenient: z.enum(['true', 'false']).optional(), typosquat: z.enum(['true', 'false']).optional() });
 const backtrackQuery = z.object({ q: z.string().trim().min(1).max(512) });
 const blastQuery = z.object({ layer: z.string().trim().min(4).max(71) });
 
@@ -83,6 +84,9 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   }
   const trusted = new Map(configured);
   if (options.trustDemo === true) for (const [id, key] of demoTrust()) trusted.set(id, key);
+
+  // The popular-package list of ?typosquat=true, read once on first use (null: none could be read).
+  let topPypi: string[] | null | undefined;
 
   const storedRun = (req: Request): StoredRun => {
     const raw = req.params['run'];
@@ -136,11 +140,17 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     '/v1/gate',
     jsonBody(MAX_GATE_BODY),
     route(async (req, res) => {
-      const { lenient } = parseQuery(gateQuery, req);
+      const { lenient, typosquat } = parseQuery(gateQuery, req);
       // Checked here too, so malformed envelopes get their 422 at once, without taking a worker.
       const envelopes = parseEnvelopeList(req.body, lenient === 'true');
       if (trusted.size === 0) throw new VitrineError('unavailable', trustProblem ?? 'the gate trusts no key: set GATE_PUBKEY (and GATE_KEYID) for the service');
-      const result = await runJob(res, GATE_JOB, { envelopes: req.body as unknown, lenient: lenient === 'true', trusted: trustedToJson(trusted) }, `Gate ${envelopes.length} envelopes`);
+      let scorer = {};
+      if (typosquat === 'true') {
+        topPypi ??= loadTopPypi(topPypiFile(ctx.resourcesDir));
+        if (topPypi === null || topPypi.length === 0) throw new VitrineError('unavailable', 'no popular-package list is installed for the typosquat check');
+        scorer = { scorer: 'top-pypi', topPypi };
+      }
+      const result = await runJob(res, GATE_JOB, { envelopes: req.body as unknown, lenient: lenient === 'true', trusted: trustedToJson(trusted), ...scorer }, `Gate ${envelopes.length} envelopes`);
       const item = saveRun(ctx.db, { source: 'gate', envelopes: envelopes.length, envelopesSha256: canonicalHash(req.body), graph: result.graph, decision: result.decision, comment: result.comment });
       res.json(summary(item, result));
     }),

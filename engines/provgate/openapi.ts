@@ -71,7 +71,16 @@ export function openApiDocument(): JsonObject {
       '/v1/gate': {
         post: {
           summary: 'Gate a list of envelopes; the run is stored',
-          parameters: [{ name: 'lenient', in: 'query', required: false, description: 'turn malformed entries into blocking reasons instead of a 422', schema: { type: 'string', enum: ['true', 'false'] } }],
+          parameters: [
+            { name: 'lenient', in: 'query', required: false, description: 'turn malformed entries into blocking reasons instead of a 422', schema: { type: 'string', enum: ['true', 'false'] } },
+            {
+              name: 'typosquat',
+              in: 'query',
+              required: false,
+              description: 'check PyPI dependencies for typosquats against the installed popular-package list (503 when none is installed)',
+              schema: { type: 'string', enum: ['true', 'false'] },
+            },
+          ],
           requestBody: { required: true, description: 'A JSON list of envelopes (DSSE or the gate layout), at most 64 MB.', content: json({ type: 'array', items: ref('Envelope') }) },
           responses: {
             '200': { description: 'the run list item and the decision', content: json(ref('GateAnswer')) },

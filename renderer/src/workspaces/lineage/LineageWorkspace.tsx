@@ -222,6 +222,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
   const store = useMemo(() => createLineageStore(client, base), [client, base]);
   const s = useStore(store);
   const [lenient, setLenient] = useState(false);
+  const [typosquat, setTyposquat] = useState(true);
   const [query, setQuery] = useState('');
   const [dragging, setDragging] = useState(false);
   const [cypher, setCypher] = useState<{ readonly url: string; readonly name: string } | null>(null);
@@ -276,7 +277,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
       return;
     }
     const name = [...file.name].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20).join('').slice(0, 120) || 'envelopes';
-    await s.gate(parsed.value, name, lenient);
+    await s.gate(parsed.value, name, { lenient, typosquat });
   };
 
   const onDrop = (e: DragEvent): void => {
@@ -366,6 +367,9 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
               </button>
               <label className="muted" title="A malformed entry becomes a blocking reason instead of refusing the whole list">
                 <input type="checkbox" checked={lenient} onChange={(e) => setLenient(e.target.checked)} /> lenient
+              </label>
+              <label className="muted" title="Check PyPI dependency names against the shipped list of the most-downloaded PyPI projects (one edit away and not popular itself: blocks)">
+                <input type="checkbox" checked={typosquat} onChange={(e) => setTyposquat(e.target.checked)} /> typosquat check
               </label>
               <input
                 ref={fileInput}

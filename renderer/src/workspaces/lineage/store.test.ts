@@ -171,12 +171,12 @@ describe('Lineage store', () => {
     });
     const store = createLineageStore(api.client, P);
     await store.getState().openRun(RUN);
-    await store.getState().gate([{}], 'x.json', false);
+    await store.getState().gate([{}], 'x.json', { lenient: false, typosquat: false });
     expect(store.getState().submitError?.status).toBe(422);
     expect(store.getState().runId).toBe(RUN);
     expect(store.getState().graph).not.toBeNull();
-    await store.getState().gate([{}], 'x.json', true);
-    expect(api.calls.at(-1)?.query).toEqual({ lenient: 'true' });
+    await store.getState().gate([{}], 'x.json', { lenient: true, typosquat: true });
+    expect(api.calls.at(-1)?.query).toEqual({ lenient: 'true', typosquat: 'true' });
     await store.getState().openRun('99999999-2222-4333-8444-555555555555');
     expect(store.getState().runError?.status).toBe(404);
     expect(store.getState().graph).toBeNull();

@@ -40,12 +40,18 @@ export interface LineageActions {
   loadRuns(offset?: number): Promise<void>;
   openRun(runId: string): Promise<void>;
   runDemo(scenario: ScenarioName): Promise<void>;
-  gate(envelopes: unknown[], name: string, lenient: boolean): Promise<void>;
+  gate(envelopes: unknown[], name: string, options: GateOptions): Promise<void>;
   refuse(message: string): void;
   selectReason(index: number): Promise<void>;
   selectNode(id: string): Promise<void>;
   backtrack(query: string): Promise<void>;
   clearFocus(): void;
+}
+
+/** How POST /v1/gate runs: malformed entries as blocking reasons; PyPI names checked against the popular-package list. */
+export interface GateOptions {
+  readonly lenient: boolean;
+  readonly typosquat: boolean;
 }
 
 export type LineageStore = StoreApi<LineageState & LineageActions>;
@@ -134,11 +140,11 @@ export function createLineageStore(client: ApiClient, base: string): LineageStor
         }
       },
 
-      async gate(envelopes, name, lenient) {
+      async gate(envelopes, name, { lenient, typosquat }) {
         if (get().busy) return;
         set({ busy: { what: 'gate', name }, submitError: null, localError: null });
         try {
-          await shown(await client.post<GateSummary>(url('/v1/gate'), envelopes, { query: lenient ? { lenient: 'true' } : {} }));
+          await shown(await client.post<GateSummary>(url('/v1/gate'), envelopes, { query: { ...(lenient ? { lenient: 'true' } : {}), ...(typosquat ? { typosquat: 'true' } : {}) } }));
         } catch (err) {
           set({ submitError: asApiError(err) });
         } finally {
