@@ -1,5 +1,5 @@
 // Tests for the forensic command line and its ingest job: summary, custody store, refusal with exit 2, verify, failures mid-ingest.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -54,7 +54,7 @@ describe('forensic command line', () => {
   it('analyze: loads, hashes, records custody in a new store and prints the summary', async () => {
     const { root, out } = workspace();
     const ledger = path.join(out, 'case.sqlite');
-    const r = await main(['analyze', 'dataset.json', 'preproc.tsv', 'auth.log', '--ledger', ledger, '--case', 'CASE-7', '--year', '2024', '--utc-offset-hours', '1'], { cwd: root, env: {}, now: clock });
+    const r = await main(['analyze', 'dataset.json', 'preproc.tsv', 'auth.log', '--ledger', ledger, '--case', 'CASE-7', '--year', '2024', '--utc-offset-hours', '1', '--format', 'summary'], { cwd: root, env: {}, now: clock });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout) as Summary;
@@ -100,7 +100,7 @@ describe('forensic command line', () => {
     const { root, out } = workspace();
     writeFileSync(path.join(root, 'broken.json'), '{"format": "vitrine.forensic.dataset", "version": 1, "events": [');
     const ledger = path.join(out, 'case.sqlite');
-    const r = await main(['analyze', 'auth.log', 'broken.json', '../outside.log', 'preproc.tsv', '--ledger', ledger, '--year', '2024'], { cwd: root, env: {} });
+    const r = await main(['analyze', 'auth.log', 'broken.json', '../outside.log', 'preproc.tsv', '--ledger', ledger, '--year', '2024', '--format', 'summary'], { cwd: root, env: {} });
     expect(r.code).toBe(1);
     const s = JSON.parse(r.stdout) as Summary;
     expect(s.totals).toMatchObject({ artifacts: 4, failed: 2, events: 4 });
@@ -114,17 +114,17 @@ describe('forensic command line', () => {
 
   it('takes the evidence root from FORENSIC_EVIDENCE_ROOT', async () => {
     const { root, out } = workspace();
-    const r = await main(['analyze', path.join(root, 'preproc.tsv')], { cwd: out, env: { FORENSIC_EVIDENCE_ROOT: root } });
+    const r = await main(['analyze', path.join(root, 'preproc.tsv'), '--format', 'summary'], { cwd: out, env: { FORENSIC_EVIDENCE_ROOT: root } });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as Summary).artifacts[0]?.path).toBe('preproc.tsv');
-    const outside = await main(['analyze', path.join(root, 'preproc.tsv')], { cwd: out, env: {} });
+    const outside = await main(['analyze', path.join(root, 'preproc.tsv'), '--format', 'summary'], { cwd: out, env: {} });
     expect(outside.code).toBe(1);
     expect((JSON.parse(outside.stdout) as Summary).artifacts[0]?.error?.code).toBe('forbidden');
   });
 
-  it('refuses bad options and the report options of part 2 with exit 2', async () => {
+  it('refuses bad options with exit 2', async () => {
     const { root } = workspace();
-    for (const args of [['analyze'], ['analyze', 'x', '--kind', 'pcap'], ['analyze', 'x', '--year', '99'], ['analyze', 'x', '--utc-offset-hours', '1.3'], ['analyze', 'x', '--format', 'md'], ['verify'], ['verify', 'x', '--expect-head', 'abc'], ['serve'], ['nope']]) {
+    for (const args of [['analyze'], ['analyze', 'x', '--kind', 'pcap'], ['analyze', 'x', '--year', '99'], ['analyze', 'x', '--utc-offset-hours', '1.3'], ['analyze', 'x', '--format', 'pdf'], ['analyze', 'x', '--top', '0'], ['analyze', 'x', '--top', '9999'], ['verify'], ['verify', 'x', '--expect-head', 'abc'], ['serve', 'x'], ['serve', '--host', '0.0.0.0'], ['serve', '--port', 'http'], ['scenarios', 'x'], ['demo', '--scenario', 'nope'], ['demo', 'x'], ['nope']]) {
       const r = await main(args, { cwd: root, env: {} });
       expect(r.code, args.join(' ')).toBe(2);
     }
@@ -134,7 +134,7 @@ describe('forensic command line', () => {
   it('verify: a tampered store or export fails with exit 1 and the first broken record', async () => {
     const { root, out } = workspace();
     const ledger = path.join(out, 'case.sqlite');
-    const s = JSON.parse((await main(['analyze', 'dataset.json', '--ledger', ledger], { cwd: root, env: {}, now: clock })).stdout) as Summary;
+    const s = JSON.parse((await main(['analyze', 'dataset.json', '--ledger', ledger, '--format', 'summary'], { cwd: root, env: {}, now: clock })).stdout) as Summary;
     const exported = path.join(out, 'custody.json');
     writeFileSync(exported, JSON.stringify(exportCustody(loadLedger(ledger))));
     expect((await main(['verify', exported], { cwd: out })).code).toBe(0);
@@ -178,5 +178,64 @@ describe('forensic.ingest job', () => {
       expect(err).toBeInstanceOf(VitrineError);
       expect((err as VitrineError).code).toBe('bad_request');
     }
+  });
+});
+
+describe('forensic command line: reports, scenarios, demo', () => {
+  it('analyze writes the court-style Markdown report by default, with the custody anchors on standard error', async () => {
+    const { root } = workspace();
+    const r = await main(['analyze', 'dataset.json', 'preproc.tsv', '--case', 'CASE-9'], { cwd: root, env: {}, now: clock });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('# Forensic case report: CASE-9');
+    expect(r.stdout).toContain('## Evidence inventory');
+    expect(r.stdout).toContain('## Chain of custody');
+    expect(r.stdout).toContain('every record commits to the one before');
+    expect(r.stderr).toMatch(/^forensic: custody head [0-9a-f]{64} \(\d+ records, verified\)/);
+  });
+
+  it('--format json is to_dict; html, cypher; --out writes the file; --pdf renders the PDF', async () => {
+    const { root, out } = workspace();
+    const j = await main(['analyze', 'dataset.json', '--format', 'json', '--top', '3'], { cwd: root, env: {} });
+    const view = JSON.parse(j.stdout) as { stories: unknown[]; evidence: { sha256: string }[]; counts: { events: number } };
+    expect(view.counts.events).toBe(4);
+    expect(view.stories.length).toBeLessThanOrEqual(3);
+    expect(view.evidence[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect((await main(['analyze', 'dataset.json', '--format', 'cypher'], { cwd: root, env: {} })).stdout).toContain('MERGE (n:');
+    const html = path.join(out, 'report.html');
+    const pdf = path.join(out, 'report.pdf');
+    const r = await main(['analyze', 'dataset.json', '--format', 'html', '--out', html, '--pdf', pdf], { cwd: root, env: {} });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
+    expect(readFileSync(pdf).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('never writes a report over evidence, and refuses a foreign ledger before any report is written', async () => {
+    const { root, out } = workspace();
+    const before = readFileSync(path.join(root, 'dataset.json'));
+    expect((await main(['analyze', 'dataset.json', '--out', 'dataset.json'], { cwd: root, env: {} })).code).toBe(2);
+    expect((await main(['analyze', 'dataset.json', '--pdf', path.join(root, 'dataset.json')], { cwd: root, env: {} })).code).toBe(2);
+    expect(readFileSync(path.join(root, 'dataset.json')).equals(before)).toBe(true);
+    const ledger = path.join(out, 'case.sqlite');
+    expect((await main(['analyze', 'auth.log', '--ledger', ledger, '--year', '2024'], { cwd: root, env: {} })).code).toBe(0);
+    const report = path.join(out, 'r.md');
+    const pdf = path.join(out, 'r.pdf');
+    const again = await main(['analyze', 'dataset.json', '--ledger', ledger, '--out', report, '--pdf', pdf], { cwd: root, env: {} });
+    expect(again.code).toBe(2);
+    expect(existsSync(report) || existsSync(pdf)).toBe(false);
+  });
+
+  it('scenarios lists the built-in scenarios; demo runs one end to end and prints its report', async () => {
+    const list = await main(['scenarios']);
+    expect(list.code).toBe(0);
+    for (const name of ['ransomware', 'lateral-movement', 'ssh-bruteforce', 'insider-exfiltration', 'log-clearing']) expect(list.stdout).toContain(name);
+    const demo = await main(['demo', '--top', '2'], { now: clock });
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toContain('## S1: ');
+    expect(demo.stdout).not.toContain('## S3: ');
+    expect(demo.stdout).toContain('**Origin:** scenario:ransomware');
+    const cypher = await main(['demo', '--scenario', 'log-clearing', '--format', 'cypher']);
+    expect(cypher.code).toBe(0);
+    expect(cypher.stdout).toContain('MERGE (n:Story');
   });
 });

@@ -1,42 +1,68 @@
-// `forensic` command line, part 1: analyze (ingest, integrity hashing, custody ledger), verify (read-only ledger check), --version.
+// `forensic` command line: analyze (ingest, custody, analysis, reports), scenarios, demo, verify (read-only ledger check), serve, --version.
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
-import { runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
+import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
+import type { AnalysisView, CustodyView, EvidenceItem } from '../core/contracts/forensic.js';
 import { VitrineError } from '../core/errors.js';
+import { isLoopbackHost } from '../core/http/security.js';
+import { serveUntilSignal } from '../core/http/server.js';
 import { verifyChain } from '../core/ledger.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
+import { openStandaloneStore } from '../core/store.js';
+import { analyzeEvents, listScenarios, runScenario, toDict } from './analysis/index.js';
 import { CustodyLedger, rowsFromExport } from './custody.js';
 import { appendLedger, isSqliteFile, storedRecordCount, verifyStore } from './custody-store.js';
 import { ARTIFACT_KINDS, type ArtifactKind, type ForensicEvent } from './event.js';
 import { EVIDENCE_ROOT_ENV } from './evidence.js';
 import { VERSION } from './index.js';
 import type { IngestResult } from './ingest.js';
-import { INGEST_JOB, jobs, type IngestPayload } from './jobs.js';
+import { createStandaloneApp } from './http.js';
+import { INGEST_JOB, jobs, MAX_TOP, type IngestPayload } from './jobs.js';
+import { REPORT_FORMATS, renderReport, toPdf, type ReportMeta } from './report/index.js';
+import { forensicService } from './service.js';
 
-const HELP = `forensic ${VERSION}: forensic timeline (part 1: ingest with integrity hashing, and the custody ledger)
+/** Port of `forensic serve` when --port is not given. */
+export const DEFAULT_PORT = 8610;
+/** Scenario of `forensic demo` when --scenario is not given. */
+export const DEFAULT_SCENARIO = 'ransomware';
+
+const HELP = `forensic ${VERSION}: forensic timeline (ingest with integrity hashing, custody ledger, provenance graph, causal rules, anti-forensics, ranked stories, reports)
 
 Usage:
   forensic analyze PATH [PATH ...] [--kind K] [--host H] [--year Y] [--utc-offset-hours N]
+                   [--format md|html|json|cypher|summary] [--out FILE] [--pdf FILE] [--top N] [--include-noisy]
                    [--ledger case.sqlite] [--case ID] [--evidence-root DIR]
-      Loads each artefact (a file, or a Volatility 3 output folder), gives every event its integrity
-      hash and id, records custody and prints a JSON summary: events, warnings and hashes per artefact,
-      and the ledger head and count to keep as anchors.
+      Loads each artefact (a file, or a Volatility 3 output folder), gives every event its integrity hash and
+      id, records custody, builds the graph and the stories, and writes the report (default Markdown) to
+      standard output or --out. A line on standard error gives the custody head and count to keep as anchors.
       --kind        ${ARTIFACT_KINDS.join(', ')} (detected from content when omitted)
       --host        host name for events whose artefact names none (memory-forensics output)
       --year, --utc-offset-hours   what syslog lines leave out (auth logs)
+      --format      md or html (court-style report), json (to_dict), cypher (graph export), summary (the
+                    ingest summary: per-artefact events, warnings and hashes, and the custody anchors)
+      --pdf         also render the report as PDF (offline)
+      --top         stories kept (default 20, at most ${MAX_TOP}); --include-noisy keeps what is filtered as noise
       --ledger      a new SQLite file for this case's custody ledger (refused, exit 2, when it already
                     holds another case's ledger); written after each artefact
       --evidence-root  only paths below it are read (default $${EVIDENCE_ROOT_ENV}, else the working directory)
+  forensic scenarios
+      Lists the built-in synthetic scenarios.
+  forensic demo [--scenario NAME] [--top N] [--format F] [--out FILE] [--pdf FILE]
+      Runs a scenario end to end (default ${DEFAULT_SCENARIO}) and prints its report.
   forensic verify FILE|LEDGER.sqlite [--expect-head HASH] [--expect-count N]
       Read-only integrity check of a custody ledger store (or its JSON export). The expected head and
       count, kept elsewhere, also catch a truncated or rebuilt ledger.
+  forensic serve [--host H] [--port P] [--allow-remote]
+      The HTTP API (cases from scenarios and from paths below $${EVIDENCE_ROOT_ENV}, reports, custody) and
+      a small page at /, documentation at /docs/. Binds 127.0.0.1:${DEFAULT_PORT}; a non-loopback host needs
+      --allow-remote (the API has no authentication). Cases are kept in $VITRINE_HOME/vitrine.db when
+      VITRINE_HOME is set, else in memory.
   forensic --version | --help
 
-Reports (--format, --out, --pdf, --top), the graph and stories come with part 2.
 Exit codes: 0 success; 1 an artefact failed or verification failed; 2 invalid arguments, a missing
-file, or a ledger store that is not this case's.`;
+file, or a ledger store that is not this case's (refused before any report is written).`;
 
 export type { CliResult } from '../core/cli.js';
 
@@ -63,6 +89,9 @@ const options = {
   pdf: { type: 'string' },
   top: { type: 'string' },
   'include-noisy': { type: 'boolean' },
+  scenario: { type: 'string' },
+  port: { type: 'string' },
+  'allow-remote': { type: 'boolean' },
   version: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -144,10 +173,66 @@ interface ArtifactReport {
 /** Warnings listed per artefact in the printed summary (all are counted). */
 const WARNINGS_SHOWN = 20;
 
+/** Report formats of --format: the spec's four and the ingest summary. */
+const FORMATS = [...REPORT_FORMATS, 'summary'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface ReportOptions {
+  readonly format: Format;
+  readonly out: string | null;
+  readonly pdf: string | null;
+  readonly top: number;
+  readonly includeNoisy: boolean;
+}
+
+/** --format, --out, --pdf, --top, --include-noisy; the output files may not be evidence or the ledger. */
+function reportOptions(values: Values, io: Required<CliEnvironment>, protectedPaths: readonly string[]): ReportOptions {
+  const format = (values.format ?? 'md') as Format;
+  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+  let top = 20;
+  if (values.top !== undefined) {
+    if (!/^\d{1,4}$/.test(values.top) || Number(values.top) < 1 || Number(values.top) > MAX_TOP) throw new UsageError(`--top must be an integer from 1 to ${MAX_TOP}`);
+    top = Number(values.top);
+  }
+  const out = values.out === undefined ? null : path.resolve(io.cwd, values.out);
+  const pdf = values.pdf === undefined ? null : path.resolve(io.cwd, values.pdf);
+  for (const target of [out, pdf]) {
+    if (target === null) continue;
+    for (const p of protectedPaths) {
+      const rel = path.relative(p, target);
+      if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) throw new UsageError('--out and --pdf must not be an artefact, lie inside one, or be the ledger');
+    }
+  }
+  if (out !== null && out === pdf) throw new UsageError('--out and --pdf must be different files');
+  return { format, out, pdf, top, includeNoisy: values['include-noisy'] === true };
+}
+
+function writeOutput(file: string, data: string | Buffer): void {
+  try {
+    writeFileSync(file, data);
+  } catch (err) {
+    throw new VitrineError('unavailable', 'an output file cannot be written', { cause: err });
+  }
+}
+
+/** Renders the asked report; writes it to --out (or returns it for standard output) and the PDF to --pdf. */
+async function emitReport(view: AnalysisView, custody: CustodyView | null, meta: ReportMeta, opts: ReportOptions, summary: unknown): Promise<string> {
+  const text = opts.format === 'summary' ? json(summary) : renderReport(opts.format, view, custody, meta);
+  if (opts.pdf !== null) writeOutput(opts.pdf, await toPdf(view, custody, meta));
+  if (opts.out !== null) {
+    writeOutput(opts.out, text);
+    return '';
+  }
+  return text;
+}
+
+function custodyViewOf(ledger: CustodyLedger, missingTriggers: readonly string[] = []): CustodyView {
+  const v = ledger.verification();
+  return { records: ledger.records(), verification: { ...v, ...(missingTriggers.length > 0 ? { ok: false, reason: 'append-only triggers are missing or altered' } : {}), missingTriggers } };
+}
+
 async function analyzeCommand(positionals: readonly string[], values: Values, io: Required<CliEnvironment>): Promise<CliResult> {
   if (positionals.length === 0) throw new UsageError('analyze needs at least one artefact path');
-  for (const flag of ['format', 'out', 'pdf', 'top', 'include-noisy'] as const)
-    if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to the reports, which are not built yet (part 2)`);
   const opts = loaderOptions(values);
   const envRoot = io.env[EVIDENCE_ROOT_ENV];
   const evidenceRoot = path.resolve(io.cwd, values['evidence-root'] ?? (envRoot !== undefined && envRoot !== '' ? envRoot : io.cwd));
@@ -156,6 +241,8 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
   const caseId = values.case ?? randomUUID();
   if (!/^[A-Za-z0-9._:-]{1,128}$/.test(caseId)) throw new UsageError('--case must be 1 to 128 letters, digits, dots, colons, dashes or underscores');
   const ledgerPath = values.ledger === undefined ? null : path.resolve(io.cwd, values.ledger);
+  const report = reportOptions(values, io, [...artefacts, ...(ledgerPath !== null ? [ledgerPath] : [])]);
+  // Every refusal (a foreign ledger, bad options) happens here, before anything is written.
   if (ledgerPath !== null) checkLedgerTarget(ledgerPath, artefacts);
 
   const ledger = new CustodyLedger({ actor: `forensic ${VERSION}`, now: io.now });
@@ -164,6 +251,9 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
 
   const runner = new InProcessRunner(jobs);
   const reports: ArtifactReport[] = [];
+  const allEvents: ForensicEvent[] = [];
+  const evidence: EvidenceItem[] = [];
+  const loadWarnings: string[] = [];
   let events = 0;
   let warnings = 0;
   let failed = 0;
@@ -178,6 +268,9 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
       ledger.append({ action: 'artifact.ingested', digest: eventSetDigest(result.events), artifact: a.path });
       events += a.events;
       warnings += a.warningCount;
+      for (const e of result.events) allEvents.push(e);
+      evidence.push({ path: a.path, kind: a.kind, sha256: a.sha256, bytes: a.size, events: a.events, warnings: a.warningCount });
+      for (const w of a.warnings.slice(0, WARNINGS_SHOWN)) loadWarnings.push(`${a.path}: ${w.code}`);
       reports.push({
         path: a.path,
         kind: a.kind,
@@ -213,7 +306,68 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
     totals: { artifacts: reports.length, events, warnings, failed },
     custody: { records: ledger.count, head: ledger.head, verified: verification.ok, ...(ledgerPath !== null ? { store: ledgerPath } : {}) },
   };
-  return { code: failed > 0 ? 1 : 0, stdout: json(summary), stderr: failed > 0 ? `forensic: ${failed} of ${reports.length} artefacts could not be ingested (see the summary)\n` : '' };
+  let stdout: string;
+  if (report.format === 'summary' && report.pdf === null) stdout = await emitReport(emptyView(), null, { title: caseId, generator: '' }, report, summary);
+  else {
+    const analysis = analyzeEvents(allEvents, { includeNoisy: report.includeNoisy }, evidence, loadWarnings);
+    const view = toDict(analysis, { top: report.top });
+    const custody = custodyViewOf(ledger, ledgerPath !== null ? verifyStore(ledgerPath).missingTriggers : []);
+    stdout = await emitReport(view, custody, { title: caseId, caseId, origin: 'forensic analyze', generator: `forensic ${VERSION}`, generatedAt: io.now().toISOString() }, report, summary);
+  }
+  const anchors = `forensic: custody head ${ledger.head} (${ledger.count} records, ${verification.ok ? 'verified' : 'NOT verified'}); keep both to verify later\n`;
+  const failures = failed > 0 ? `forensic: ${failed} of ${reports.length} artefacts could not be ingested (see --format summary)\n` : '';
+  return { code: failed > 0 ? 1 : 0, stdout, stderr: report.format === 'summary' ? failures.replace(' (see --format summary)', ' (see the summary)') : anchors + failures };
+}
+
+/** The view of an analysis that was not run (the summary format needs none). */
+function emptyView(): AnalysisView {
+  return { version: VERSION, generatedAt: '', counts: { events: 0, nodes: 0, edges: 0, stories: 0, indicators: 0, noisy: 0 }, evidence: [], stories: [], nodes: [], edges: [], tampering: { tampered: false, penalty: 1, indicators: [] }, events: [], eventsTruncated: false };
+}
+
+function scenariosCommand(positionals: readonly string[]): CliResult {
+  if (positionals.length !== 0) throw new UsageError('scenarios takes no arguments');
+  const list = listScenarios();
+  const width = Math.max(...list.map((s) => s.name.length));
+  const lines = list.map((s) => `${s.name.padEnd(width)}  ${s.title} (${s.events} records; hosts ${s.hosts.join(', ')}; ${s.techniques.join(', ')})`);
+  return { code: 0, stdout: `${lines.join('\n')}\n`, stderr: '' };
+}
+
+async function demoCommand(positionals: readonly string[], values: Values, io: Required<CliEnvironment>): Promise<CliResult> {
+  if (positionals.length !== 0) throw new UsageError('demo takes no arguments (name the scenario with --scenario)');
+  const name = values.scenario ?? DEFAULT_SCENARIO;
+  if (!listScenarios().some((s) => s.name === name)) throw new UsageError('--scenario must name a built-in scenario (see forensic scenarios)');
+  const report = reportOptions(values, io, []);
+  if (report.format === 'summary') throw new UsageError('demo writes md, html, json or cypher');
+  const caseId = `demo-${name}`;
+  const ledger = new CustodyLedger({ actor: `forensic ${VERSION}`, now: io.now });
+  ledger.append({ action: 'case.open', digest: sha256Hex(canonicalJson({ case: caseId, tool: 'forensic', version: VERSION, scenario: name })), artifact: caseId });
+  const { analysis } = runScenario(name, { ledger, includeNoisy: report.includeNoisy });
+  const view = toDict(analysis, { top: report.top });
+  const title = listScenarios().find((s) => s.name === name)?.title ?? name;
+  const stdout = await emitReport(view, custodyViewOf(analysis.ledger ?? ledger), { title, caseId, origin: `scenario:${name}`, generator: `forensic ${VERSION}`, generatedAt: io.now().toISOString() }, report, null);
+  return { code: 0, stdout, stderr: '' };
+}
+
+async function serveCommand(positionals: readonly string[], values: Values, io: Required<CliEnvironment>): Promise<CliResult> {
+  if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
+  const port = parsePort(values.port, DEFAULT_PORT);
+  const home = io.env['VITRINE_HOME'];
+  const envRoot = io.env[EVIDENCE_ROOT_ENV];
+  const evidenceRoot = envRoot !== undefined && envRoot !== '' ? path.resolve(io.cwd, envRoot) : undefined;
+  // Refuse a remote bind before the store is opened.
+  if (values.host !== undefined && !isLoopbackHost(values.host) && values['allow-remote'] !== true) throw new UsageError('binding a non-loopback address needs --allow-remote (the API has no authentication)');
+  const db = openStandaloneStore([forensicService], home);
+  await serveUntilSignal({
+    tool: 'forensic',
+    version: VERSION,
+    host: values.host,
+    port,
+    allowRemote: values['allow-remote'] === true,
+    createApp: (allowedHosts) => createStandaloneApp({ db, ...(home ? { dataDir: home } : {}), ...(evidenceRoot !== undefined ? { evidenceRoot } : {}), allowedHosts }),
+    banner: (url) => `(documentation at ${url}/docs/${evidenceRoot === undefined ? `; set ${EVIDENCE_ROOT_ENV} to analyse files` : ''})`,
+    onClose: () => db.close(),
+  });
+  return { code: 0, stdout: '', stderr: '' };
 }
 
 function verifyCommand(positionals: readonly string[], values: Values, io: Required<CliEnvironment>): CliResult {
@@ -258,9 +412,11 @@ export function main(argv: readonly string[], environment: CliEnvironment = {}):
           case 'verify':
             return verifyCommand(rest, values, io);
           case 'scenarios':
+            return scenariosCommand(rest);
           case 'demo':
+            return await demoCommand(rest, values, io);
           case 'serve':
-            throw new UsageError(`${command} comes with part 2 of the forensic service and is not built yet`);
+            return await serveCommand(rest, values, io);
           default:
             throw new UsageError('unknown command');
         }

@@ -1,13 +1,26 @@
-// The forensic jobs the EngineHost runs in worker processes (parsing untrusted bytes), and InProcessRunner runs for the command line.
+// The forensic jobs the EngineHost runs in worker processes (parsing untrusted bytes, analysing cases), and InProcessRunner runs for the command line.
 import path from 'node:path';
 import { z } from 'zod';
+import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import type { AnalysisView } from '../core/contracts/forensic.js';
 import { VitrineError } from '../core/errors.js';
+import type { StoredLedgerRow } from '../core/ledger.js';
 import type { JobContext, JobTable } from '../core/jobs/protocol.js';
 import { validate } from '../core/validation.js';
+import { CustodyLedger } from './custody.js';
 import { ARTIFACT_KINDS } from './event.js';
 import { ingestArtifact, type IngestResult } from './ingest.js';
 
 export const INGEST_JOB = 'forensic.ingest';
+/** Ingest and analyse artefacts below the evidence root into a case. */
+export const ANALYZE_JOB = 'forensic.analyze';
+/** Generate and analyse a built-in synthetic scenario into a case. */
+export const SCENARIO_JOB = 'forensic.scenario';
+
+/** Events a stored case keeps for its timeline (the view's other events are its stories'; docs/forensic.md). */
+export const CASE_MAX_EVENTS = 100_000;
+/** Stories a case keeps at most. */
+export const MAX_TOP = 200;
 
 /** Loader options as the spec names them (utc_offset_hours is utcOffsetHours here). */
 export const loaderOptionsSchema = z.strictObject({
@@ -30,6 +43,39 @@ export const ingestPayloadSchema = loaderOptionsSchema.extend({
 
 export type IngestPayload = z.input<typeof ingestPayloadSchema>;
 
+/** What both analysis jobs share: the case they belong to and the shape of the view they return. */
+const caseJobSchema = z.strictObject({
+  caseId: z.string().min(1).max(128),
+  top: z.number().int().min(1).max(MAX_TOP).default(20),
+  includeNoisy: z.boolean().default(false),
+  /** Keep every event (up to maxEvents) in the view, not only the stories' (the case timeline needs them). */
+  includeAllEvents: z.boolean().default(true),
+  maxEvents: z.number().int().min(0).max(CASE_MAX_EVENTS).default(CASE_MAX_EVENTS),
+  /** Custody actor (tool and version). */
+  actor: z.string().min(1).max(256).default('forensic'),
+});
+
+/** Payload of `forensic.analyze`: absolute paths already resolved below `evidenceRoot` by the router or command line. */
+export const analyzePayloadSchema = caseJobSchema.extend({
+  ...loaderOptionsSchema.shape,
+  paths: z.array(z.string().min(1).max(4096)).min(1).max(256),
+  evidenceRoot: z.string().min(1).max(4096),
+  kind: z.enum(ARTIFACT_KINDS).optional(),
+});
+
+export const scenarioPayloadSchema = caseJobSchema.extend({
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/),
+});
+
+export type AnalyzePayload = z.input<typeof analyzePayloadSchema>;
+export type ScenarioPayload = z.input<typeof scenarioPayloadSchema>;
+
+/** What an analysis job returns: the view to store and the case's custody ledger as stored rows. */
+export interface CaseJobResult {
+  readonly view: AnalysisView;
+  readonly custody: StoredLedgerRow[];
+}
+
 /** Ingests one artefact: progress is the fraction of its bytes read; the result is the summary and the events. */
 export function runIngestJob(payload: unknown, ctx: JobContext): IngestResult {
   const p = validate(ingestPayloadSchema, payload, 'job payload', 'bad_request');
@@ -48,6 +94,64 @@ export function runIngestJob(payload: unknown, ctx: JobContext): IngestResult {
   return result;
 }
 
+/** The stages the analysis reports, in order, and where each starts on the progress bar. */
+const STAGES = ['ingest', 'graph', 'rules', 'anti-forensics', 'stories'] as const;
+
+/** Turns the analysis's per-stage progress into one rising fraction. */
+export function stageProgress(ctx: JobContext): (p: { stage: string; done: number; total: number }) => void {
+  let last = 0;
+  return ({ stage, done, total }) => {
+    const i = STAGES.indexOf(stage as (typeof STAGES)[number]);
+    const within = total > 0 ? Math.min(1, Math.max(0, done / total)) : 0;
+    // Ingest is most of the work; the later stages share the rest.
+    const fraction = i <= 0 ? within * 0.6 : 0.6 + ((i - 1 + within) / (STAGES.length - 1)) * 0.38;
+    if (fraction >= last) {
+      last = fraction;
+      ctx.progress(fraction, stage);
+    }
+  };
+}
+
+function openLedger(caseId: string, actor: string, subject: Record<string, unknown>): CustodyLedger {
+  const ledger = new CustodyLedger({ actor });
+  ledger.append({ action: 'case.open', digest: sha256Hex(canonicalJson({ case: caseId, tool: 'forensic', ...subject })), artifact: caseId });
+  return ledger;
+}
+
+export async function runAnalyzeJob(payload: unknown, ctx: JobContext): Promise<CaseJobResult> {
+  const p = validate(analyzePayloadSchema, payload, 'job payload', 'bad_request');
+  if (!path.isAbsolute(p.evidenceRoot)) throw new VitrineError('bad_request', 'the evidence root must be an absolute path');
+  const api = await import('./analysis/index.js');
+  const ledger = openLedger(p.caseId, p.actor, { paths: p.paths.length });
+  const analysis = api.analyzePaths(p.paths, {
+    evidenceRoot: p.evidenceRoot,
+    ledger,
+    includeNoisy: p.includeNoisy,
+    ...(p.kind !== undefined ? { kind: p.kind } : {}),
+    ...(p.host !== undefined ? { host: p.host } : {}),
+    ...(p.year !== undefined ? { year: p.year } : {}),
+    ...(p.utcOffsetHours !== undefined ? { utcOffsetHours: p.utcOffsetHours } : {}),
+    onProgress: stageProgress(ctx),
+  });
+  if (ctx.signal.aborted) throw new VitrineError('cancelled', 'the job was cancelled');
+  const view = api.toDict(analysis, { top: p.top, includeAllEvents: p.includeAllEvents, maxEvents: p.maxEvents });
+  ctx.progress(1, 'done');
+  return { view, custody: (analysis.ledger ?? ledger).storedRows() };
+}
+
+export async function runScenarioJob(payload: unknown, ctx: JobContext): Promise<CaseJobResult> {
+  const p = validate(scenarioPayloadSchema, payload, 'job payload', 'bad_request');
+  const api = await import('./analysis/index.js');
+  const ledger = openLedger(p.caseId, p.actor, { scenario: p.name });
+  const { analysis } = api.runScenario(p.name, { ledger, includeNoisy: p.includeNoisy, onProgress: stageProgress(ctx) });
+  if (ctx.signal.aborted) throw new VitrineError('cancelled', 'the job was cancelled');
+  const view = api.toDict(analysis, { top: p.top, includeAllEvents: p.includeAllEvents, maxEvents: p.maxEvents });
+  ctx.progress(1, 'done');
+  return { view, custody: (analysis.ledger ?? ledger).storedRows() };
+}
+
 export const jobs: JobTable = {
   [INGEST_JOB]: runIngestJob,
+  [ANALYZE_JOB]: runAnalyzeJob,
+  [SCENARIO_JOB]: runScenarioJob,
 };

@@ -1,0 +1,250 @@
+// The HTTP contract of `forensic serve`: every route, cases from scenarios and paths below the evidence root, reports, custody (triggers and verification), refusals that echo nothing.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora } from '../../test/corpora.js';
+import { sha256Hex } from '../core/canonical.js';
+import { listen, type Listening } from '../core/http/server.js';
+import type { JobContext, JobTable } from '../core/jobs/protocol.js';
+import { openMemoryStore } from '../core/store.js';
+import { CustodyLedger } from './custody.js';
+import { createStandaloneApp } from './http.js';
+import { ANALYZE_JOB, SCENARIO_JOB } from './jobs.js';
+import { fixtureView } from './report/fixture.js';
+import { REPORT_CSP } from './report/index.js';
+import { caseDetailSchema, caseSummarySchema, custodyViewSchema, errorBodySchema, healthSchema, pageOf, scenarioInfoSchema } from './schemas.js';
+import { forensicService } from './service.js';
+import { CASE_CUSTODY_TABLE, CASE_CUSTODY_TRIGGER_SQL } from './store.js';
+
+const SCENARIOS = [{ name: 'ransomware', title: 'Ransomware on one host', description: 'fixture', hosts: ['WS01'], events: 7, techniques: ['T1486'] }];
+
+/** What the fake jobs saw, for the path checks. */
+const seen: Record<string, unknown>[] = [];
+
+function fixtureResult(payload: unknown, ctx: JobContext): unknown {
+  const p = payload as Record<string, unknown>;
+  seen.push(p);
+  ctx.progress(0.5, 'graph');
+  if (p['name'] === 'fails' || (Array.isArray(p['paths']) && String(p['paths'][0]).endsWith('fails.json'))) throw Object.assign(new Error('boom'), {});
+  const ledger = new CustodyLedger({ actor: String(p['actor']) });
+  ledger.append({ action: 'case.open', digest: sha256Hex(String(p['caseId'])), artifact: String(p['caseId']) });
+  const view = fixtureView();
+  for (const e of view.events) ledger.recordIngest({ eventId: e.eventId, integrityHash: e.integrityHash } as Parameters<CustodyLedger['recordIngest']>[0]);
+  return { view, custody: ledger.storedRows() };
+}
+
+const fakeJobs: JobTable = { [SCENARIO_JOB]: fixtureResult, [ANALYZE_JOB]: fixtureResult };
+
+const root = mkdtempSync(path.join(tmpdir(), 'forensic-http-'));
+const evidence = path.join(root, 'evidence');
+const SECRET = 'outside-secret-name';
+let server: Listening;
+let db: Database;
+
+beforeAll(async () => {
+  mkdirSync(path.join(evidence, 'ws01'), { recursive: true });
+  writeFileSync(path.join(evidence, 'ws01', 'events.json'), '[]');
+  writeFileSync(path.join(evidence, 'fails.json'), '[]');
+  mkdirSync(path.join(root, SECRET));
+  symlinkSync(path.join(root, SECRET), path.join(evidence, 'escape'));
+  db = openMemoryStore([forensicService]);
+  server = await listen(createStandaloneApp({ db, jobTable: fakeJobs, evidenceRoot: evidence, scenarios: () => [...SCENARIOS, { ...SCENARIOS[0], name: 'fails', title: 'Fails' } as (typeof SCENARIOS)[number]] }), { port: 0 });
+});
+afterAll(async () => {
+  await server.close();
+  db.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const url = (p: string): string => `${server.url}${p}`;
+const post = (p: string, body?: unknown) => fetch(url(p), { method: 'POST', ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+
+async function expectError(res: Response, status: number, code: string, ...secrets: string[]): Promise<void> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  expect(errorBodySchema.parse(JSON.parse(text)).error.code).toBe(code);
+  for (const s of secrets) expect(text).not.toContain(s);
+}
+
+async function untilSettled(id: string): Promise<ReturnType<typeof caseDetailSchema.parse>> {
+  for (;;) {
+    const d = caseDetailSchema.parse(await (await fetch(url(`/api/cases/${id}`))).json());
+    if (d.status === 'done' || d.status === 'failed') return d;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('forensic HTTP API', () => {
+  let caseId = '';
+
+  it('GET /api/health and /api/scenarios', async () => {
+    const health = healthSchema.parse(await (await fetch(url('/api/health'))).json());
+    expect(health).toMatchObject({ status: 'ok', service: 'forensic', evidenceRootSet: true });
+    const list = scenarioInfoSchema.array().parse(await (await fetch(url('/api/scenarios'))).json());
+    expect(list.map((s) => s.name)).toContain('ransomware');
+  });
+
+  it('POST /api/cases/scenario/{name}: 202 with the queued case, which is then analysed in a job and stored', async () => {
+    const res = await post('/api/cases/scenario/ransomware', { top: 5 });
+    expect(res.status).toBe(202);
+    const summary = caseSummarySchema.parse(await res.json());
+    expect(res.headers.get('location')).toBe(`cases/${summary.id}`);
+    expect(summary).toMatchObject({ origin: 'scenario:ransomware', title: 'Ransomware on one host' });
+    const done = await untilSettled(summary.id);
+    expect(done.status).toBe('done');
+    expect(done.topGrade).toBe('MEDIUM');
+    expect(done.analysis?.stories.map((s) => s.id)).toEqual(['S1', 'S2']);
+    caseId = summary.id;
+    expect(seen.at(-1)).toMatchObject({ name: 'ransomware', top: 5, includeNoisy: false, caseId });
+  });
+
+  it('POST with ?wait=true answers the finished case; an empty body is fine', async () => {
+    const res = await post('/api/cases/scenario/ransomware?wait=true');
+    expect(res.status).toBe(200);
+    const d = caseDetailSchema.parse(await res.json());
+    expect(d.status).toBe('done');
+    expect(res.headers.get('x-case-id')).toBe(d.id);
+  });
+
+  it('refuses unknown scenarios and bad bodies', async () => {
+    await expectError(await post('/api/cases/scenario/nope'), 404, 'not_found');
+    await expectError(await post('/api/cases/scenario/..%2Fetc'), 404, 'not_found');
+    await expectError(await post('/api/cases/scenario/ransomware', { top: 0 }), 422, 'validation_failed');
+    await expectError(await post('/api/cases/scenario/ransomware', { extra: 'x' }), 422, 'validation_failed');
+    await expectError(await fetch(url('/api/cases/scenario/ransomware'), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), 415, 'unsupported_media_type');
+  });
+
+  it('a job that fails leaves a failed case with its error code, and the wait answer is the error', async () => {
+    await expectError(await post('/api/cases/scenario/fails?wait=1'), 500, 'internal');
+    const list = pageOf(caseSummarySchema).parse(await (await fetch(url('/api/cases'))).json());
+    const failed = list.items.find((c) => c.origin === 'scenario:fails');
+    expect(failed).toMatchObject({ status: 'failed', error: 'internal' });
+    await expectError(await fetch(url(`/api/cases/${failed?.id}/report.md`)), 409, 'conflict');
+  });
+
+  it('GET /api/cases lists newest first, paged', async () => {
+    const list = pageOf(caseSummarySchema).parse(await (await fetch(url('/api/cases?limit=2'))).json());
+    expect(list.total).toBeGreaterThanOrEqual(3);
+    expect(list.items).toHaveLength(2);
+    await expectError(await fetch(url('/api/cases?limit=9999')), 400, 'bad_request');
+  });
+
+  it('GET /api/cases/{id}: events inside stories by default, every stored event with events=all, max_events cuts', async () => {
+    const d = caseDetailSchema.parse(await (await fetch(url(`/api/cases/${caseId}`))).json());
+    expect(d.analysis?.events).toHaveLength(7);
+    const cut = caseDetailSchema.parse(await (await fetch(url(`/api/cases/${caseId}?events=all&max_events=3`))).json());
+    expect(cut.analysis?.events).toHaveLength(3);
+    expect(cut.analysis?.eventsTruncated).toBe(true);
+    await expectError(await fetch(url(`/api/cases/${caseId}?max_events=-1`)), 400, 'bad_request');
+    await expectError(await fetch(url('/api/cases/not-a-case')), 404, 'not_found');
+    await expectError(await fetch(url('/api/cases/00000000-0000-4000-8000-000000000000')), 404, 'not_found');
+  });
+
+  it('reports: Markdown, self-contained HTML under its own CSP, PDF and Cypher', async () => {
+    const md = await fetch(url(`/api/cases/${caseId}/report.md`));
+    expect(md.headers.get('content-type')).toContain('text/markdown');
+    const mdText = await md.text();
+    expect(mdText).toContain('## Chain of custody');
+    expect(mdText).toContain('every record commits to the one before');
+    const html = await fetch(url(`/api/cases/${caseId}/report.html`));
+    expect(html.headers.get('content-security-policy')).toBe(REPORT_CSP);
+    expect(await html.text()).toContain('&lt;script&gt;');
+    const pdf = await fetch(url(`/api/cases/${caseId}/report.pdf`));
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const cypher = await (await fetch(url(`/api/cases/${caseId}/cypher`))).text();
+    expect(cypher.split('\n')[0]).toBe(`// Vitrine forensic case ${caseId}`);
+    expect(cypher).toContain('MERGE (n:Story {id: ');
+  });
+
+  it('custody: the ledger verifies; SQL rewrites are aborted by triggers; a dropped trigger fails verification', async () => {
+    const c = custodyViewSchema.parse(await (await fetch(url(`/api/cases/${caseId}/custody`))).json());
+    expect(c.verification).toMatchObject({ ok: true, count: 8, missingTriggers: [] });
+    expect(c.records[0]?.action).toBe('case.open');
+    expect(() => db.prepare(`UPDATE ${CASE_CUSTODY_TABLE} SET kind = 'x' WHERE case_id = ?`).run(caseId)).toThrow(/append-only/);
+    expect(() => db.prepare(`DELETE FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ?`).run(caseId)).toThrow(/append-only/);
+    expect(() => db.prepare(`INSERT INTO ${CASE_CUSTODY_TABLE} VALUES (?, 1, 'now', 'x', 'a', '{}', ?, ?)`).run(caseId, '0'.repeat(64), '1'.repeat(64))).toThrow(/append-only/);
+    db.exec(`DROP TRIGGER ${CASE_CUSTODY_TABLE}_no_update`);
+    try {
+      db.prepare(`UPDATE ${CASE_CUSTODY_TABLE} SET actor = 'mallory' WHERE case_id = ? AND seq = 2`).run(caseId);
+      const broken = custodyViewSchema.parse(await (await fetch(url(`/api/cases/${caseId}/custody`))).json());
+      expect(broken.verification).toMatchObject({ ok: false, firstBroken: 2, missingTriggers: [`${CASE_CUSTODY_TABLE}_no_update`] });
+      expect(await (await fetch(url(`/api/cases/${caseId}/report.md`))).text()).toContain('FAILED at record 2');
+    } finally {
+      db.prepare(`UPDATE ${CASE_CUSTODY_TABLE} SET actor = 'forensic 0.1.0' WHERE case_id = ? AND seq = 2`).run(caseId);
+      db.exec(CASE_CUSTODY_TRIGGER_SQL[`${CASE_CUSTODY_TABLE}_no_update`] ?? '');
+    }
+  });
+
+  it('POST /api/cases/path: relative paths below the evidence root reach the job as real paths', async () => {
+    const res = await post('/api/cases/path?wait=true', { paths: ['ws01/events.json'], kind: 'dataset-json', host: 'WS01' });
+    expect(res.status).toBe(200);
+    const d = caseDetailSchema.parse(await res.json());
+    expect(d).toMatchObject({ origin: 'path', title: 'ws01/events.json', status: 'done' });
+    expect(seen.at(-1)).toMatchObject({ paths: [path.join(evidence, 'ws01', 'events.json')], kind: 'dataset-json', host: 'WS01', evidenceRoot: evidence });
+  });
+
+  it('POST /api/cases/path refuses, without naming the path, anything outside the root, absolute, missing or malformed', async () => {
+    await expectError(await post('/api/cases/path', { paths: [`../${SECRET}`] }), 403, 'forbidden', SECRET);
+    await expectError(await post('/api/cases/path', { paths: ['escape'] }), 403, 'forbidden', SECRET, 'escape');
+    await expectError(await post('/api/cases/path', { paths: [path.join(root, SECRET)] }), 422, 'validation_failed', SECRET);
+    await expectError(await post('/api/cases/path', { paths: ['ws01/missing-file.evtx'] }), 404, 'not_found', 'missing-file');
+    await expectError(await post('/api/cases/path', { paths: [] }), 422, 'validation_failed');
+    await expectError(await post('/api/cases/path', { paths: ['ok'], kind: 'nope' }), 422, 'validation_failed');
+    await expectError(await post('/api/cases/path', { paths: ['ok'], host: 'bad host<script>' }), 422, 'validation_failed', '<script>');
+  });
+
+  it('GET / is a page listing the cases; /docs/openapi.json names every route', async () => {
+    const res = await fetch(url('/'));
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await res.text()).toContain('Ransomware on one host');
+    const doc = (await (await fetch(url('/docs/openapi.json'))).json()) as { paths: Record<string, unknown> };
+    for (const p of ['/', '/api/health', '/api/scenarios', '/api/cases/scenario/{name}', '/api/cases/path', '/api/cases', '/api/cases/{id}', '/api/cases/{id}/report.md', '/api/cases/{id}/report.html', '/api/cases/{id}/cypher', '/api/cases/{id}/custody'])
+      expect(Object.keys(doc.paths)).toContain(p);
+  });
+});
+
+describe('without an evidence root', () => {
+  it('POST /api/cases/path is refused (403) and health says so', async () => {
+    const saved = process.env['FORENSIC_EVIDENCE_ROOT'];
+    delete process.env['FORENSIC_EVIDENCE_ROOT'];
+    const s = await listen(createStandaloneApp({ jobTable: fakeJobs, scenarios: () => SCENARIOS }), { port: 0 });
+    try {
+      expect(healthSchema.parse(await (await fetch(`${s.url}/api/health`)).json()).evidenceRootSet).toBe(false);
+      await expectError(await fetch(`${s.url}/api/cases/path`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paths: ['x'] }) }), 403, 'forbidden');
+    } finally {
+      await s.close();
+      if (saved !== undefined) process.env['FORENSIC_EVIDENCE_ROOT'] = saved;
+    }
+  });
+});
+
+describe('with the real analysis jobs', () => {
+  let s: Listening;
+  beforeAll(async () => {
+    s = await listen(createStandaloneApp({ evidenceRoot: corpusPath('evtx') }), { port: 0 });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it('a built-in scenario becomes a finished case with stories and a verified custody ledger', async () => {
+    const res = await fetch(`${s.url}/api/cases/scenario/ransomware?wait=true`, { method: 'POST' });
+    const d = caseDetailSchema.parse(await res.json());
+    expect(d.status).toBe('done');
+    expect(d.analysis?.stories.length).toBeGreaterThan(0);
+    const c = custodyViewSchema.parse(await (await fetch(`${s.url}/api/cases/${d.id}/custody`)).json());
+    expect(c.verification.ok).toBe(true);
+    expect(c.records.filter((r) => r.action === 'ingest').length).toBe(d.counts?.events);
+  });
+
+  it.skipIf(!hasCorpora())('an EVTX file below the evidence root becomes a case with its SHA-256, and the cleared log is an indicator', async () => {
+    const res = await fetch(`${s.url}/api/cases/path?wait=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paths: ['attack-samples/DE_1102_security_log_cleared.evtx'] }) });
+    const d = caseDetailSchema.parse(await res.json());
+    expect(d.status).toBe('done');
+    expect(d.analysis?.evidence[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(d.analysis?.tampering.indicators.some((i) => i.kind.includes('clear'))).toBe(true);
+  });
+});

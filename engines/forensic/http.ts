@@ -1,0 +1,329 @@
+// The forensic timeline HTTP routes (mounted by the gateway at /svc/forensic, or at / by `forensic serve`): a small page, /api/*, /docs.
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import express, { type Express, type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import type { AnalysisView, CaseDetail, CaseSummary, ScenarioInfo } from '../core/contracts/forensic.js';
+import { VitrineError } from '../core/errors.js';
+import { apiDocsRouter } from '../core/http/docs.js';
+import { jsonBody, page, parseBody, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { createServiceApp } from '../core/http/server.js';
+import { InProcessRunner } from '../core/jobs/in-process.js';
+import type { JobRunner, JobTable } from '../core/jobs/protocol.js';
+import type { ServiceContext } from '../core/service.js';
+import { openMemoryStore } from '../core/store.js';
+import { validate } from '../core/validation.js';
+import { EVIDENCE_ROOT_ENV, resolveEvidence } from './evidence.js';
+import { VERSION } from './index.js';
+import { ANALYZE_JOB, CASE_MAX_EVENTS, jobs, MAX_TOP, SCENARIO_JOB } from './jobs.js';
+import { openApiDocument } from './openapi.js';
+import { escapeHtml, REPORT_CSP, toHtml, toMarkdown, toPdf, viewToCypher, type ReportMeta } from './report/index.js';
+import { caseJobResultSchema, MAX_CASE_PATHS, pathBodySchema, scenarioBodySchema } from './schemas.js';
+import { forensicService } from './service.js';
+import { caseCustody, completeCase, countCases, createCase, failInterruptedCases, getCaseSummary, getCaseView, listCases, setCaseStatus } from './store.js';
+
+/** Spec to_dict defaults: the stories kept and the events an export holds at most. */
+export const DEFAULT_TOP = 20;
+export const DEFAULT_MAX_EVENTS = 5000;
+/** Largest JSON body accepted. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** An analysis job may run this long (milliseconds). */
+export const CASE_JOB_TIMEOUT_MS = 60 * 60 * 1000;
+
+export interface RouterOptions {
+  /** The folder evidence may be read from; default $FORENSIC_EVIDENCE_ROOT (unset: POST /api/cases/path is refused). */
+  readonly evidenceRoot?: string;
+  /** The built-in scenarios (default the analysis engine's listScenarios). */
+  readonly scenarios?: () => readonly ScenarioInfo[];
+  /** The clock (tests fix it). */
+  readonly now?: () => Date;
+}
+
+const PAGE_CSP = ["default-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+const CASE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+const waitQuery = z.object({ wait: z.enum(['true', 'false', '1', '0']).optional() });
+const detailQuery = z.object({
+  events: z.enum(['stories', 'all']).default('stories'),
+  max_events: z
+    .string()
+    .regex(/^\d{1,7}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(CASE_MAX_EVENTS))
+    .default(DEFAULT_MAX_EVENTS),
+});
+
+async function defaultScenarios(): Promise<readonly ScenarioInfo[]> {
+  const api = await import('./analysis/index.js');
+  return api.listScenarios();
+}
+
+/**
+ * spec to_dict over a stored view: the events inside the stories (or every stored event), at most `maxEvents`;
+ * `eventsTruncated` says when the limit (or the job's own) cut the list.
+ */
+export function exportView(view: AnalysisView, options: { readonly allEvents?: boolean; readonly maxEvents?: number } = {}): AnalysisView {
+  const max = options.maxEvents ?? DEFAULT_MAX_EVENTS;
+  const inStories = new Set(view.stories.flatMap((s) => s.eventIds));
+  const chosen = options.allEvents === true ? view.events : view.events.filter((e) => inStories.has(e.eventId));
+  return { ...view, events: chosen.slice(0, max), eventsTruncated: view.eventsTruncated || chosen.length > max };
+}
+
+function jobError(err: unknown): string {
+  return err instanceof VitrineError ? err.code : 'internal';
+}
+
+export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): Router {
+  const now = options.now ?? (() => new Date());
+  const envRoot = process.env[EVIDENCE_ROOT_ENV];
+  const evidenceRoot = options.evidenceRoot ?? (envRoot !== undefined && envRoot !== '' ? path.resolve(envRoot) : undefined);
+  const scenarios = async (): Promise<readonly ScenarioInfo[]> => (options.scenarios ? options.scenarios() : defaultScenarios());
+  /** Progress of the cases this process is analysing. */
+  const running = new Map<string, { fraction: number; stage?: string }>();
+  const router = express.Router();
+  const body = jsonBody(MAX_BODY_BYTES);
+
+  // Jobs of a previous process died with it: their cases can never finish.
+  failInterruptedCases(ctx.db, now().toISOString());
+
+  const withProgress = (s: CaseSummary): CaseSummary => {
+    const p = running.get(s.id);
+    return p !== undefined && (s.status === 'queued' || s.status === 'running') ? { ...s, progress: p } : s;
+  };
+
+  const summaryOrThrow = (req: Request): CaseSummary => {
+    const raw: unknown = req.params['id'];
+    const id = typeof raw === 'string' && CASE_ID.test(raw) ? raw : null;
+    const s = id === null ? null : getCaseSummary(ctx.db, id);
+    if (!s) throw new VitrineError('not_found', 'no such case');
+    return withProgress(s);
+  };
+
+  const finishedView = (req: Request): { summary: CaseSummary; view: AnalysisView } => {
+    const summary = summaryOrThrow(req);
+    const view = summary.status === 'done' ? getCaseView(ctx.db, summary.id) : null;
+    if (!view) throw new VitrineError('conflict', summary.status === 'failed' ? 'the case failed; it has no analysis' : 'the case has not finished yet');
+    return { summary, view };
+  };
+
+  const meta = (s: CaseSummary): ReportMeta => ({ title: s.title, caseId: s.id, origin: s.origin, generator: `forensic ${VERSION}`, generatedAt: now().toISOString() });
+
+  /** Creates the case, starts its job, and resolves when the job has been stored (or has failed). */
+  const startCase = (title: string, origin: string, request: unknown, jobType: string, payload: Record<string, unknown>): { summary: CaseSummary; settled: Promise<void> } => {
+    const id = randomUUID();
+    const summary = createCase(ctx.db, { id, title, origin, request, now: now().toISOString() });
+    running.set(id, { fraction: 0 });
+    let started = false;
+    const job = ctx.jobs.run(
+      jobType,
+      { ...payload, caseId: id, actor: `forensic ${VERSION}` },
+      {
+        label: `Case ${title.slice(0, 60)}`,
+        timeoutMs: CASE_JOB_TIMEOUT_MS,
+        onProgress: (p) => {
+          if (!started) {
+            started = true;
+            setCaseStatus(ctx.db, id, 'running', now().toISOString());
+          }
+          running.set(id, { fraction: p.fraction, ...(p.message !== undefined ? { stage: p.message } : {}) });
+        },
+      },
+    );
+    const settled = job.then(
+      (result) => {
+        // The result crossed a process boundary: check its shape before it is stored and served.
+        const r = validate(caseJobResultSchema, result, 'analysis job result', 'internal');
+        completeCase(ctx.db, id, r.view as AnalysisView, r.custody, now().toISOString());
+      },
+    ).catch((err: unknown) => {
+      try {
+        setCaseStatus(ctx.db, id, 'failed', now().toISOString(), jobError(err));
+      } catch {
+        // The store is closed (the process is stopping): the next start marks the case interrupted.
+      }
+      throw err;
+    }).finally(() => running.delete(id));
+    return { summary: withProgress(summary), settled };
+  };
+
+  /** 202 with the new case, or with ?wait=true the finished case (or the job's error). */
+  const answerCase = async (req: Request, res: Response, started: { summary: CaseSummary; settled: Promise<void> }): Promise<void> => {
+    const { wait } = parseQuery(waitQuery, req);
+    const location = `cases/${started.summary.id}`;
+    res.setHeader('X-Case-Id', started.summary.id);
+    if (wait === 'true' || wait === '1') {
+      await started.settled;
+      const detail: CaseDetail = { ...(getCaseSummary(ctx.db, started.summary.id) as CaseSummary), analysis: exportView(getCaseView(ctx.db, started.summary.id) as AnalysisView) };
+      res.json(detail);
+      return;
+    }
+    started.settled.catch(() => undefined);
+    res.status(202).setHeader('Location', location);
+    res.json(started.summary);
+  };
+
+  router.get('/', (req, res) => {
+    if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
+      res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
+      return;
+    }
+    const cases = listCases(ctx.db, { limit: 100, offset: 0 }).items;
+    res.setHeader('Content-Security-Policy', PAGE_CSP);
+    res.type('html').send(standalonePage(cases));
+  });
+
+  router.get('/api/health', (_req, res) => {
+    res.json({
+      status: 'ok',
+      service: 'forensic',
+      version: VERSION,
+      ...countCases(ctx.db),
+      evidenceRootSet: evidenceRoot !== undefined,
+      limits: { maxPaths: MAX_CASE_PATHS, maxTop: MAX_TOP, caseMaxEvents: CASE_MAX_EVENTS, defaultTop: DEFAULT_TOP, defaultMaxEvents: DEFAULT_MAX_EVENTS },
+    });
+  });
+
+  router.get(
+    '/api/scenarios',
+    route(async (_req, res) => {
+      res.json(await scenarios());
+    }),
+  );
+
+  router.post(
+    '/api/cases/scenario/:name',
+    body,
+    route(async (req, res) => {
+      const raw: unknown = req.params['name'];
+      const name = typeof raw === 'string' && SCENARIO_NAME.test(raw) ? raw : null;
+      const info = name === null ? undefined : (await scenarios()).find((s) => s.name === name);
+      if (!info || name === null) throw new VitrineError('not_found', 'no such scenario');
+      const b = validate(scenarioBodySchema, (req.body as unknown) ?? {}, 'request body');
+      const top = b.top ?? DEFAULT_TOP;
+      await answerCase(req, res, startCase(info.title, `scenario:${name}`, { scenario: name, top, includeNoisy: b.includeNoisy ?? false }, SCENARIO_JOB, { name, top, includeNoisy: b.includeNoisy ?? false }));
+    }),
+  );
+
+  router.post(
+    '/api/cases/path',
+    body,
+    route(async (req, res) => {
+      const b = parseBody(pathBodySchema, req);
+      if (evidenceRoot === undefined) throw new VitrineError('forbidden', `no evidence root is configured: set ${EVIDENCE_ROOT_ENV} before starting the service`);
+      // Every path is checked (and its links resolved) here, before a worker is taken; errors never name a path.
+      const real = b.paths.map((p) => resolveEvidence(evidenceRoot, p));
+      const title = b.title ?? (real.length === 1 ? (real[0]?.relative ?? 'evidence') : `${real.length} artefacts`);
+      const top = b.top ?? DEFAULT_TOP;
+      const loader = {
+        ...(b.kind !== undefined ? { kind: b.kind } : {}),
+        ...(b.host !== undefined ? { host: b.host } : {}),
+        ...(b.year !== undefined ? { year: b.year } : {}),
+        ...(b.utcOffsetHours !== undefined ? { utcOffsetHours: b.utcOffsetHours } : {}),
+      };
+      const request = { paths: real.map((r) => r.relative), top, includeNoisy: b.includeNoisy ?? false, ...loader };
+      await answerCase(req, res, startCase(title, 'path', request, ANALYZE_JOB, { paths: real.map((r) => r.real), evidenceRoot, top, includeNoisy: b.includeNoisy ?? false, ...loader }));
+    }),
+  );
+
+  router.get('/api/cases', (req, res) => {
+    const p = parsePagination(req);
+    const { items, total } = listCases(ctx.db, p);
+    res.json(page(items.map(withProgress), total, p));
+  });
+
+  router.get('/api/cases/:id', (req, res) => {
+    const summary = summaryOrThrow(req);
+    const q = parseQuery(detailQuery, req);
+    const view = summary.status === 'done' ? getCaseView(ctx.db, summary.id) : null;
+    const detail: CaseDetail = { ...summary, analysis: view === null ? null : exportView(view, { allEvents: q.events === 'all', maxEvents: q.max_events }) };
+    res.json(detail);
+  });
+
+  router.get('/api/cases/:id/report.md', (req, res) => {
+    const { summary, view } = finishedView(req);
+    res.type('text/markdown; charset=utf-8').send(toMarkdown(exportView(view), caseCustody(ctx.db, summary.id), meta(summary)));
+  });
+
+  router.get('/api/cases/:id/report.html', (req, res) => {
+    const { summary, view } = finishedView(req);
+    res.setHeader('Content-Security-Policy', REPORT_CSP);
+    res.type('html').send(toHtml(exportView(view), caseCustody(ctx.db, summary.id), meta(summary)));
+  });
+
+  router.get(
+    '/api/cases/:id/report.pdf',
+    route(async (req, res) => {
+      const { summary, view } = finishedView(req);
+      const pdf = await toPdf(exportView(view), caseCustody(ctx.db, summary.id), meta(summary));
+      res.setHeader('Content-Disposition', `attachment; filename="case-${summary.id}.pdf"`);
+      res.type('application/pdf').send(pdf);
+    }),
+  );
+
+  router.get('/api/cases/:id/cypher', (req, res) => {
+    const { summary, view } = finishedView(req);
+    res.type('text/plain; charset=utf-8').send(viewToCypher(exportView(view), `Vitrine forensic case ${summary.id}`));
+  });
+
+  router.get('/api/cases/:id/custody', (req, res) => {
+    const summary = summaryOrThrow(req);
+    res.json(caseCustody(ctx.db, summary.id));
+  });
+
+  router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: () => openApiDocument() }));
+  return router;
+}
+
+/** The standalone page: the cases with links to their reports (no script; the workstation's Cases workspace is the full UI). */
+function standalonePage(cases: readonly CaseSummary[]): string {
+  const rows = cases
+    .map((c) => {
+      const links =
+        c.status === 'done'
+          ? ['report.html', 'report.md', 'report.pdf', 'cypher', 'custody'].map((r) => `<a href="api/cases/${escapeHtml(c.id)}/${r}">${r}</a>`).join(' · ')
+          : escapeHtml(c.status + (c.error ? ` (${c.error})` : ''));
+      return `<tr><td>${escapeHtml(c.createdAt)}</td><td>${escapeHtml(c.title)}</td><td>${escapeHtml(c.origin)}</td><td>${escapeHtml(c.topGrade ?? '-')}</td><td>${links}</td></tr>`;
+    })
+    .join('');
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vitrine forensic timeline</title></head><body>',
+    `<h1>Vitrine forensic timeline ${escapeHtml(VERSION)}</h1>`,
+    '<p>Start a case with <code>POST api/cases/scenario/{name}</code> (names at <a href="api/scenarios">api/scenarios</a>) or <code>POST api/cases/path</code> with <code>{"paths": ["relative/to/evidence/root"]}</code>. The API is described at <a href="docs/">docs/</a>; the workstation\'s Cases workspace shows timelines and graphs.</p>',
+    cases.length === 0 ? '<p>No case yet.</p>' : `<table><thead><tr><th>created</th><th>title</th><th>origin</th><th>top grade</th><th>reports</th></tr></thead><tbody>${rows}</tbody></table>`,
+    '</body></html>',
+  ].join('\n');
+}
+
+export interface StandaloneOptions extends RouterOptions {
+  /** The store; default an in-memory one (cases last as long as the process). */
+  readonly db?: Database;
+  readonly dataDir?: string;
+  readonly resourcesDir?: string;
+  /** Host names the Host header may carry; default the loopback names. */
+  readonly allowedHosts?: readonly string[];
+  /** The job runner (default in-process over this service's job table; tests give their own). */
+  readonly jobs?: JobRunner;
+  readonly jobTable?: JobTable;
+}
+
+/** The resources/ folder (for the /docs page): ../../resources from the sources, ../../../resources from dist/. */
+function resourcesDirOf(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
+  return candidates.find((dir) => existsSync(path.join(dir, 'core', 'docs'))) ?? (candidates[0] as string);
+}
+
+/** The app `forensic serve` runs: hardening, request ids, the router at the root, the one error shape. */
+export function createStandaloneApp(options: StandaloneOptions = {}): Express {
+  const ctx: ServiceContext = {
+    jobs: options.jobs ?? new InProcessRunner(options.jobTable ?? jobs),
+    db: options.db ?? openMemoryStore([forensicService]),
+    dataDir: options.dataDir ?? '',
+    resourcesDir: options.resourcesDir ?? resourcesDirOf(),
+  };
+  return createServiceApp(createRouter(ctx, options), options.allowedHosts);
+}

@@ -1,0 +1,101 @@
+// The OpenAPI 3.1 document of the forensic routes, generated from the zod schemas (served at /docs/openapi.json).
+import { z } from 'zod';
+import { VERSION } from './index.js';
+import { CASE_MAX_EVENTS } from './jobs.js';
+import { analysisViewSchema, caseDetailSchema, caseSummarySchema, custodyViewSchema, errorBodySchema, healthSchema, pageOf, pathBodySchema, scenarioBodySchema, scenarioInfoSchema } from './schemas.js';
+
+type JsonObject = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType): JsonObject {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+  delete json['$schema'];
+  return json;
+}
+
+const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
+const errorResponse = (description: string): JsonObject => ({ description, content: json(ref('Error')) });
+const caseId = { name: 'id', in: 'path', required: true, description: 'case id (a UUID from GET /api/cases)', schema: { type: 'string', format: 'uuid' } };
+const wait = { name: 'wait', in: 'query', required: false, description: 'true: answer when the analysis has finished (200, the case with its analysis) instead of at once (202)', schema: { type: 'string', enum: ['true', 'false'] } };
+const notFound = errorResponse('no such case');
+const notDone = errorResponse('the case has not finished (or failed): code conflict');
+const started = {
+  '202': { description: 'the case, queued; header Location (relative) and X-Case-Id. Poll GET /api/cases/{id} (its `progress` while running).', content: json(ref('CaseSummary')) },
+  '200': { description: 'with wait=true: the finished case', content: json(ref('CaseDetail')) },
+};
+
+/** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
+export function openApiDocument(): JsonObject {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Vitrine forensic timeline',
+      version: VERSION,
+      description:
+        'Cases from built-in synthetic scenarios or from artefacts below the evidence root (FORENSIC_EVIDENCE_ROOT): ingest with integrity hashing and a hash-chained custody ledger, provenance graph, causal rules, anti-forensics scan and ranked stories; court-style reports (Markdown, HTML, PDF), JSON and Cypher. The standalone server has no authentication: it binds to loopback and is meant for an analyst workstation.',
+    },
+    servers: [{ url: '..' }],
+    paths: {
+      '/': { get: { summary: 'A small page listing the cases and their reports (HTML)', responses: { '200': { description: 'the page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+      '/api/health': { get: { summary: 'Liveness: status, version, stored cases, whether an evidence root is set, limits', responses: { '200': { description: 'ok', content: json(ref('Health')) } } } },
+      '/api/scenarios': { get: { summary: 'The built-in synthetic scenarios', responses: { '200': { description: 'the scenarios', content: json({ type: 'array', items: ref('ScenarioInfo') }) } } } },
+      '/api/cases/scenario/{name}': {
+        post: {
+          summary: 'Analyse a synthetic scenario into a new case (runs as a worker job)',
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }, wait],
+          requestBody: { required: false, content: json(ref('ScenarioBody')) },
+          responses: { ...started, '404': errorResponse('no such scenario'), '422': errorResponse('invalid body') },
+        },
+      },
+      '/api/cases/path': {
+        post: {
+          summary: 'Analyse artefacts below the evidence root into a new case (runs as a worker job)',
+          description: 'Paths are relative to FORENSIC_EVIDENCE_ROOT; a path outside it (also through a symbolic link) is refused with 403 before anything is read, and no error names a path.',
+          parameters: [wait],
+          requestBody: { required: true, content: json(ref('PathBody')) },
+          responses: { ...started, '403': errorResponse('outside the evidence root, or no evidence root configured'), '404': errorResponse('a path does not exist'), '415': errorResponse('body is not JSON'), '422': errorResponse('invalid body') },
+        },
+      },
+      '/api/cases': {
+        get: {
+          summary: 'The cases, newest first',
+          parameters: [
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
+            { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+          ],
+          responses: { '200': { description: 'a page of cases', content: json(ref('CasePage')) }, '400': errorResponse('bad query') },
+        },
+      },
+      '/api/cases/{id}': {
+        get: {
+          summary: 'The case with its analysis (spec to_dict): stories, nodes, edges, indicators, events',
+          parameters: [
+            caseId,
+            { name: 'events', in: 'query', required: false, description: 'stories: the events inside the stories (default, as the spec exports); all: every event the case kept', schema: { type: 'string', enum: ['stories', 'all'], default: 'stories' } },
+            { name: 'max_events', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: CASE_MAX_EVENTS, default: 5000 } },
+          ],
+          responses: { '200': { description: 'the case; `analysis` is null until it is done', content: json(ref('CaseDetail')) }, '404': notFound },
+        },
+      },
+      '/api/cases/{id}/report.md': { get: { summary: 'Court-style report, Markdown', parameters: [caseId], responses: { '200': { description: 'Markdown', content: { 'text/markdown': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
+      '/api/cases/{id}/report.html': { get: { summary: 'Court-style report, one self-contained HTML page', parameters: [caseId], responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
+      '/api/cases/{id}/report.pdf': { get: { summary: 'Court-style report, PDF (rendered offline)', parameters: [caseId], responses: { '200': { description: 'PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, '404': notFound, '409': notDone } } },
+      '/api/cases/{id}/cypher': { get: { summary: 'Graph export as a Cypher script of MERGE statements', parameters: [caseId], responses: { '200': { description: 'Cypher', content: { 'text/plain': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
+      '/api/cases/{id}/custody': { get: { summary: 'The case custody ledger and its verification (recomputed on each call)', parameters: [caseId], responses: { '200': { description: 'ledger and verification', content: json(ref('Custody')) }, '404': notFound } } },
+    },
+    components: {
+      schemas: {
+        Health: schemaOf(healthSchema),
+        ScenarioInfo: schemaOf(scenarioInfoSchema),
+        ScenarioBody: schemaOf(scenarioBodySchema),
+        PathBody: schemaOf(pathBodySchema),
+        CaseSummary: schemaOf(caseSummarySchema),
+        CasePage: schemaOf(pageOf(caseSummarySchema)),
+        CaseDetail: schemaOf(caseDetailSchema),
+        AnalysisView: schemaOf(analysisViewSchema),
+        Custody: schemaOf(custodyViewSchema),
+        Error: schemaOf(errorBodySchema),
+      },
+    },
+  };
+}

@@ -1,0 +1,188 @@
+// Zod schemas of what the forensic service accepts and answers (the types of engines/core/contracts/forensic.ts as schemas): the OpenAPI document is generated from them, job results are checked against them.
+import { z } from 'zod';
+import { ARTIFACT_KINDS } from './event.js';
+import { MAX_TOP } from './jobs.js';
+
+const unit = z.number().min(0).max(1);
+const isoOrNull = z.string().nullable();
+const grade = z.enum(['LOW', 'MEDIUM', 'HIGH', 'CONFIRMED']);
+const stage = z.enum(['reconnaissance', 'initial-access', 'execution', 'persistence', 'privilege-escalation', 'defense-evasion', 'credential-access', 'discovery', 'lateral-movement', 'collection', 'exfiltration', 'impact']);
+const nodeKind = z.enum(['host', 'user', 'session', 'process', 'file', 'registry', 'service', 'task', 'endpoint', 'other']);
+const ids = z.array(z.string());
+
+export const confidenceSchema = z.object({ reliability: unit, corroboration: unit, temporalFit: unit, edgeStrength: unit, penalty: z.number().min(0.5).max(1), score: unit, grade });
+
+export const graphNodeSchema = z.object({
+  id: z.string(),
+  kind: nodeKind,
+  label: z.string(),
+  host: z.string().nullable(),
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  eventIds: ids,
+  sources: z.array(z.object({ source: z.string(), eventIds: ids })),
+});
+
+export const causalEdgeSchema = z.object({
+  id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  rule: z.string(),
+  relation: z.string(),
+  confidence: unit,
+  time: isoOrNull,
+  eventIds: ids,
+  techniques: ids,
+  stage: stage.nullable(),
+});
+
+export const tamperingSchema = z.object({
+  tampered: z.boolean(),
+  penalty: z.number().min(0.5).max(1),
+  indicators: z.array(
+    z.object({ kind: z.string(), severity: z.enum(['low', 'medium', 'high']), summary: z.string(), host: z.string().nullable(), time: isoOrNull, eventIds: ids, techniques: ids }),
+  ),
+});
+
+export const storySchema = z.object({
+  id: z.string(),
+  rank: z.number().int().min(1),
+  title: z.string(),
+  summary: z.string(),
+  rootNodeId: z.string(),
+  hosts: ids,
+  start: isoOrNull,
+  end: isoOrNull,
+  suspicion: unit,
+  confidence: confidenceSchema,
+  techniques: z.array(z.object({ id: z.string(), name: z.string(), tactics: ids })),
+  stages: z.array(stage),
+  nodeIds: ids,
+  edgeIds: ids,
+  eventIds: ids,
+  chains: z.array(ids),
+});
+
+export const exportedEventSchema = z.object({
+  eventId: z.string(),
+  integrityHash: z.string(),
+  time: z.object({ time: isoOrNull, precision: z.string(), source: z.string() }),
+  host: z.string().nullable(),
+  actor: z.object({ type: z.string(), name: z.string() }).nullable(),
+  action: z.string(),
+  object: z.object({ type: z.string(), name: z.string() }).nullable(),
+  summary: z.string(),
+  kind: z.string(),
+  loader: z.string(),
+  reliability: z.string(),
+  attributes: z.record(z.string(), z.unknown()),
+});
+
+const count = z.number().int().min(0);
+export const countsSchema = z.object({ events: count, nodes: count, edges: count, stories: count, indicators: count, noisy: count });
+
+export const analysisViewSchema = z.object({
+  version: z.string(),
+  generatedAt: z.string(),
+  counts: countsSchema,
+  evidence: z.array(z.object({ path: z.string(), kind: z.string(), sha256: z.string(), bytes: count, events: count, warnings: count })),
+  stories: z.array(storySchema),
+  nodes: z.array(graphNodeSchema),
+  edges: z.array(causalEdgeSchema),
+  tampering: tamperingSchema,
+  events: z.array(exportedEventSchema),
+  eventsTruncated: z.boolean(),
+});
+
+export const storedLedgerRowSchema = z.object({ seq: z.number().int().min(1), at: z.string(), kind: z.string(), actor: z.string(), payload: z.string(), prev_hash: z.string(), hash: z.string() });
+
+/** What forensic.analyze and forensic.scenario return across the process boundary. */
+export const caseJobResultSchema = z.object({ view: analysisViewSchema, custody: z.array(storedLedgerRowSchema) });
+
+export const caseSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  origin: z.string().describe('`scenario:<name>` or `path`'),
+  status: z.enum(['queued', 'running', 'done', 'failed']),
+  createdAt: z.string(),
+  counts: countsSchema.nullable(),
+  topGrade: grade.nullable(),
+  jobId: z.string().nullable(),
+  error: z.string().nullable().describe('error code when failed (never a path or a submitted value)'),
+  progress: z.object({ fraction: unit, stage: z.string().optional() }).optional().describe('while queued or running, in this process'),
+});
+
+export const caseDetailSchema = caseSummarySchema.extend({ analysis: analysisViewSchema.nullable() });
+
+export const custodyViewSchema = z.object({
+  records: z.array(
+    z.object({ seq: z.number().int(), action: z.string(), digest: z.string(), eventId: z.string().optional(), artifact: z.string().optional(), time: z.string(), actor: z.string(), prevHash: z.string(), hash: z.string() }),
+  ),
+  verification: z.object({ ok: z.boolean(), count, head: z.string(), firstBroken: z.number().int().optional(), reason: z.string().optional(), missingTriggers: ids }),
+});
+
+export const scenarioInfoSchema = z.object({ name: z.string(), title: z.string(), description: z.string(), hosts: ids, events: count, techniques: ids });
+
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  service: z.literal('forensic'),
+  version: z.string(),
+  cases: count,
+  done: count,
+  evidenceRootSet: z.boolean().describe('whether FORENSIC_EVIDENCE_ROOT is configured (POST /api/cases/path needs it)'),
+  limits: z.object({ maxPaths: count, maxTop: count, caseMaxEvents: count, defaultTop: count, defaultMaxEvents: count }),
+});
+
+export const errorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), request_id: z.string(), details: z.array(z.object({ path: z.string(), issue: z.string() })).optional() }),
+});
+
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), total: count, limit: count, offset: count });
+}
+
+/** Most artefact paths one POST /api/cases/path may name. */
+export const MAX_CASE_PATHS = 64;
+
+const top = z.number().int().min(1).max(MAX_TOP).optional().describe('stories kept, default 20');
+const includeNoisy = z.boolean().optional().describe('keep what is filtered as noise by default');
+
+/** Body of POST /api/cases/scenario/{name} (optional). */
+export const scenarioBodySchema = z.strictObject({ top, includeNoisy }).describe('optional options of the scenario run');
+
+/**
+ * Body of POST /api/cases/path: artefact paths relative to the evidence root (FORENSIC_EVIDENCE_ROOT), never absolute
+ * paths of the server, and the loader options of `forensic analyze`.
+ */
+export const pathBodySchema = z
+  .strictObject({
+    paths: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .max(1024)
+          .refine((p) => !p.includes('\0') && !/^([A-Za-z]:)?[\\/]/.test(p), 'must be relative to the evidence root'),
+      )
+      .min(1)
+      .max(MAX_CASE_PATHS)
+      .describe('files or folders relative to the evidence root'),
+    title: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((v) => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f'), 'no control characters')
+      .optional(),
+    kind: z.enum(ARTIFACT_KINDS).optional().describe('artefact kind; detected from content when omitted'),
+    host: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,253}$/)
+      .optional()
+      .describe('host of events whose artefact names none (memory-forensics output)'),
+    year: z.number().int().min(1970).max(2100).optional().describe('year of syslog lines (auth logs)'),
+    utcOffsetHours: z.number().min(-14).max(14).multipleOf(0.25).optional().describe('zone of syslog lines (auth logs)'),
+    top,
+    includeNoisy,
+  })
+  .describe('artefacts to analyse into a new case');
+
+export type PathBody = z.output<typeof pathBodySchema>;
