@@ -1,0 +1,348 @@
+// The Cases workspace: open evidence (a built-in scenario or paths below the evidence root), watch the analysis, then the case's stories, causal graph, timeline, custody and reports.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ArtifactKindName, CaseDetail, CaseSummary, ScenarioInfo, Story } from './types';
+import { ApiError } from '../../api/client';
+import { ErrorNote } from '../../components/ErrorNote';
+import { Progress } from '../../components/Progress';
+import { useShell } from '../../shell/context';
+import { useSystemPrefersDark } from '../../shell/useTheme';
+import { effectiveTheme } from '../../store';
+import type { WorkspaceProps } from '../registry';
+import { CaseGraph } from './CaseGraph';
+import { CustodyPanel, ExportBar, GradeBadge, StoryDetail, StoryList } from './CaseParts';
+import { ARTIFACT_KIND_NAMES } from './types';
+import { buildTimeline, parsePaths, shortTime } from './model';
+import { Timeline } from './Timeline';
+import './cases.css';
+
+/** Events fetched for the timeline (the service keeps at most this many per case). */
+const TIMELINE_EVENTS = 100_000;
+const POLL_MS = 400;
+
+function asApiError(err: unknown): ApiError {
+  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
+}
+
+interface Health {
+  readonly evidenceRootSet: boolean;
+}
+
+export default function CasesWorkspace({ service, client }: WorkspaceProps) {
+  const base = service.base;
+  const [scenarios, setScenarios] = useState<readonly ScenarioInfo[] | null>(null);
+  const [scenario, setScenario] = useState('');
+  const [pathsText, setPathsText] = useState('');
+  const [kind, setKind] = useState<ArtifactKindName | ''>('');
+  const [health, setHealth] = useState<Health | null>(null);
+  const [cases, setCases] = useState<readonly CaseSummary[] | null>(null);
+  const [listError, setListError] = useState<ApiError | null>(null);
+  const [startError, setStartError] = useState<ApiError | null>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const [running, setRunning] = useState<CaseSummary | null>(null);
+  const [detail, setDetail] = useState<CaseDetail | null>(null);
+  const [detailError, setDetailError] = useState<ApiError | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [story, setStory] = useState<Story | null>(null);
+  const [filter, setFilter] = useState('');
+  const poll = useRef<number | null>(null);
+  const theme = effectiveTheme(
+    useShell((s) => s.theme),
+    useSystemPrefersDark(),
+  );
+
+  const loadCases = useCallback(async (): Promise<void> => {
+    try {
+      const page = await client.get<{ items: CaseSummary[] }>(`${base}/api/cases`, { query: { limit: 100 } });
+      setCases(page.items);
+      setListError(null);
+    } catch (err) {
+      setListError(asApiError(err));
+    }
+  }, [client, base]);
+
+  const openCase = useCallback(
+    async (id: string): Promise<void> => {
+      setLoading(true);
+      try {
+        const d = await client.get<CaseDetail>(`${base}/api/cases/${encodeURIComponent(id)}`, { query: { events: 'all', max_events: TIMELINE_EVENTS } });
+        setDetail(d);
+        setStory(d.analysis?.stories[0] ?? null);
+        setDetailError(null);
+      } catch (err) {
+        setDetailError(asApiError(err));
+      } finally {
+        setLoading(false);
+      }
+    },
+    [client, base],
+  );
+
+  useEffect(() => {
+    void loadCases();
+    void (async () => {
+      try {
+        const list = await client.get<ScenarioInfo[]>(`${base}/api/scenarios`);
+        setScenarios(list);
+        setScenario((s) => s || (list[0]?.name ?? ''));
+      } catch {
+        setScenarios([]);
+      }
+      try {
+        setHealth(await client.get<Health>(`${base}/api/health`));
+      } catch {
+        // Health only tells whether a path can be analysed; the service answers for itself.
+      }
+    })();
+    return () => {
+      if (poll.current !== null) window.clearTimeout(poll.current);
+    };
+  }, [client, base, loadCases]);
+
+  /** Follows a started case until it is done or failed, then opens it. */
+  const follow = useCallback(
+    (id: string): void => {
+      const tick = async (): Promise<void> => {
+        try {
+          const s = await client.get<CaseSummary>(`${base}/api/cases/${encodeURIComponent(id)}`, { query: { max_events: 0 } });
+          setRunning(s);
+          if (s.status === 'done' || s.status === 'failed') {
+            poll.current = null;
+            setRunning(null);
+            void loadCases();
+            if (s.status === 'done') void openCase(id);
+            else setStartError(new ApiError(500, s.error ?? 'internal', `The analysis failed (${s.error ?? 'internal'}).`));
+            return;
+          }
+        } catch (err) {
+          setStartError(asApiError(err));
+          setRunning(null);
+          poll.current = null;
+          return;
+        }
+        poll.current = window.setTimeout(() => void tick(), POLL_MS);
+      };
+      void tick();
+    },
+    [client, base, loadCases, openCase],
+  );
+
+  const start = async (path: string, body: unknown): Promise<void> => {
+    setStartError(null);
+    setLocalError(null);
+    try {
+      const s = await client.post<CaseSummary>(`${base}${path}`, body);
+      setRunning(s);
+      void loadCases();
+      follow(s.id);
+    } catch (err) {
+      setStartError(asApiError(err));
+    }
+  };
+
+  const analyseScenario = (): void => {
+    if (!scenario) return;
+    void start(`/api/cases/scenario/${encodeURIComponent(scenario)}`, {});
+  };
+  const analysePaths = (): void => {
+    const parsed = parsePaths(pathsText);
+    if (!parsed.ok) {
+      setLocalError(parsed.message);
+      return;
+    }
+    void start('/api/cases/path', { paths: parsed.paths, ...(kind ? { kind } : {}) });
+  };
+
+  const view = detail?.analysis ?? null;
+  const index = useMemo(() => buildTimeline(view?.events ?? []), [view]);
+  const storyEvents = useMemo(() => new Set(story?.eventIds ?? []), [story]);
+  const busy = running !== null;
+
+  return (
+    <div className="ws-page cases">
+      <header className="ws-head">
+        <h1>Cases</h1>
+        <span className="muted">Custody-sealed timelines and ranked incident stories</span>
+        <div className="ws-head__tools">
+          <input
+            type="search"
+            placeholder="Filter events  ( / )"
+            aria-label="Filter timeline events"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && filter) {
+                e.stopPropagation();
+                setFilter('');
+              }
+            }}
+            data-workspace-search
+          />
+        </div>
+      </header>
+      <div className="cases__grid">
+        <div className="cases__side">
+          <section className="panel" aria-label="Open evidence" data-testid="open-evidence">
+            <div className="panel__head">
+              <h2>Open evidence</h2>
+            </div>
+            <div className="cases__form">
+              <label htmlFor="cases-scenario">Built-in scenario</label>
+              <div className="row">
+                <select id="cases-scenario" value={scenario} onChange={(e) => setScenario(e.target.value)} disabled={busy || !scenarios?.length} data-testid="scenario-select">
+                  {(scenarios ?? []).map((s) => (
+                    <option key={s.name} value={s.name}>
+                      {s.title}
+                    </option>
+                  ))}
+                </select>
+                <button type="button" className="primary" onClick={analyseScenario} disabled={busy || !scenario} data-testid="run-scenario">
+                  Analyse
+                </button>
+              </div>
+              {scenarios && scenarios.length === 0 && <p className="muted">No scenario is available.</p>}
+              <label htmlFor="cases-paths">Files or folders below the evidence root, one per line</label>
+              <textarea
+                id="cases-paths"
+                rows={3}
+                value={pathsText}
+                onChange={(e) => setPathsText(e.target.value)}
+                placeholder={health?.evidenceRootSet === false ? 'No evidence root: start the service with FORENSIC_EVIDENCE_ROOT set' : 'host1/Security.evtx'}
+                disabled={busy || health?.evidenceRootSet === false}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) analysePaths();
+                }}
+                data-testid="paths-input"
+              />
+              <div className="row">
+                <select aria-label="Artefact kind" value={kind} onChange={(e) => setKind(e.target.value as ArtifactKindName | '')} disabled={busy}>
+                  <option value="">kind: detect</option>
+                  {ARTIFACT_KIND_NAMES.map((k) => (
+                    <option key={k} value={k}>
+                      {k}
+                    </option>
+                  ))}
+                </select>
+                <button type="button" onClick={analysePaths} disabled={busy || health?.evidenceRootSet === false} data-testid="run-paths">
+                  Analyse paths
+                </button>
+              </div>
+            </div>
+            {running && (
+              <div className="cases__progress" data-testid="case-progress">
+                <span className="muted">
+                  {running.status === 'queued' ? 'Waiting for a worker…' : `Analysing: ${running.progress?.stage ?? 'starting'}…`} <strong>{running.title}</strong>
+                </span>
+                <Progress fraction={running.progress?.fraction} label="Case analysis progress" />
+              </div>
+            )}
+            <div data-testid="start-problems">
+              {localError && (
+                <div className="error-note" role="alert">
+                  <div className="error-note__title">Nothing was sent</div>
+                  <div>{localError}</div>
+                </div>
+              )}
+              {startError && <ErrorNote error={startError} title={startError.code === 'forbidden' ? 'Refused: outside the evidence root' : 'The case could not be analysed'} />}
+            </div>
+          </section>
+
+          <section className="panel" aria-label="Cases" data-testid="case-list">
+            <div className="panel__head">
+              <h2>Cases</h2>
+              <button type="button" className="small" onClick={() => void loadCases()}>
+                Refresh
+              </button>
+            </div>
+            {listError && <ErrorNote error={listError} title="The cases could not be listed" />}
+            {cases && cases.length === 0 && <p className="muted">No case yet. Analyse a scenario or evidence above.</p>}
+            <ul className="case-list">
+              {(cases ?? []).map((c) => (
+                <li key={c.id}>
+                  <button type="button" className={`story-item${detail?.id === c.id ? ' story-item--open' : ''}`} onClick={() => void openCase(c.id)} aria-current={detail?.id === c.id ? 'true' : undefined} data-case-id={c.id} disabled={c.status !== 'done'}>
+                    <span className="story-item__title">
+                      <GradeBadge grade={c.topGrade} /> {c.title}
+                    </span>
+                    <span className="muted story-item__meta">
+                      {c.status === 'done' ? `${c.counts?.events.toLocaleString('en') ?? 0} events · ${c.counts?.stories ?? 0} stories` : c.status + (c.error ? ` (${c.error})` : '')} · {shortTime(c.createdAt).slice(0, 16)}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+
+        <div className="cases__main" data-testid="case-result">
+          {detailError && <ErrorNote error={detailError} title="The case could not be opened" />}
+          {loading && <Progress label="Loading the case" />}
+          {detail && view ? (
+            <>
+              <section className="panel" aria-label="Case summary" data-testid="case-summary">
+                <div className="panel__head">
+                  <h2>{detail.title}</h2>
+                  <GradeBadge grade={detail.topGrade} />
+                </div>
+                <dl className="case-counts">
+                  {(
+                    [
+                      ['events', view.counts.events],
+                      ['noise filtered', view.counts.noisy],
+                      ['nodes', view.counts.nodes],
+                      ['edges', view.counts.edges],
+                      ['stories', view.counts.stories],
+                      ['tampering indicators', view.counts.indicators],
+                    ] as const
+                  ).map(([k, v]) => (
+                    <div key={k}>
+                      <dt>{k}</dt>
+                      <dd className="num">{v.toLocaleString('en')}</dd>
+                    </div>
+                  ))}
+                </dl>
+                {view.tampering.tampered && (
+                  <p className="cases__tampered" role="note">
+                    Anti-forensics: {view.tampering.indicators.map((i) => i.kind).filter((k, i, all) => all.indexOf(k) === i).join(', ')} — stories on affected hosts carry a penalty of {view.tampering.penalty.toFixed(2)}.
+                  </p>
+                )}
+                <ExportBar client={client} base={base} summary={detail} />
+              </section>
+              <div className="cases__split">
+                <section className="panel" aria-label="Stories" data-testid="story-list">
+                  <div className="panel__head">
+                    <h2>Stories</h2>
+                    <span className="muted">by suspicion</span>
+                  </div>
+                  <StoryList stories={view.stories} selected={story} onSelect={setStory} />
+                </section>
+                <section className="panel" aria-label="Causal graph">
+                  <div className="panel__head">
+                    <h2>Causal graph</h2>
+                  </div>
+                  <CaseGraph view={view} story={story} theme={theme} />
+                </section>
+              </div>
+              {story && <StoryDetail story={story} />}
+              <section className="panel" aria-label="Timeline">
+                <div className="panel__head">
+                  <h2>Timeline</h2>
+                  {view.eventsTruncated && <span className="muted">Only the first {view.events.length.toLocaleString('en')} events were kept.</span>}
+                </div>
+                <Timeline index={index} storyEvents={storyEvents} filter={filter} theme={theme} />
+              </section>
+              <CustodyPanel key={detail.id} client={client} base={base} summary={detail} />
+            </>
+          ) : (
+            !loading && (
+              <section className="panel empty-result">
+                <h2>No case open</h2>
+                <p className="muted">
+                  Choose a built-in scenario and press <strong>Analyse</strong>, or name files below the evidence root. The analysis runs in a worker: ingest with integrity hashes and a custody ledger, the provenance graph, causal rules, the anti-forensics scan, and the ranked stories. Finished cases are listed on the left.
+                </p>
+              </section>
+            )
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

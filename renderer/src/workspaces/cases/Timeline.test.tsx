@@ -1,0 +1,64 @@
+// @vitest-environment jsdom
+// The timeline keeps the DOM small at 100,000 events (virtualised rows), highlights story events, and zooms and filters from the keyboard.
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExportedEvent } from '../../../../engines/core/contracts/forensic';
+import { buildTimeline } from './model';
+import { Timeline } from './Timeline';
+
+afterEach(cleanup);
+
+const T0 = Date.parse('2024-01-01T00:00:00Z');
+function events(n: number): ExportedEvent[] {
+  return Array.from({ length: n }, (_, i) => ({
+    eventId: i.toString(16).padStart(16, '0'),
+    integrityHash: i.toString(16).padStart(64, '0'),
+    time: { time: new Date(T0 + i * 1000).toISOString(), precision: 'second', source: 't' },
+    host: `H${i % 3}`,
+    actor: null,
+    action: i % 1000 === 0 ? 'log-cleared' : 'process-create',
+    object: null,
+    summary: `event ${i}`,
+    kind: 'evtx',
+    loader: 'evtx/1',
+    reliability: 'B',
+    attributes: {},
+  }));
+}
+
+describe('Timeline', () => {
+  // jsdom has no canvas; the strip then draws nothing, which is fine here.
+  HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
+
+  it('renders a few dozen rows of 100,000 events and marks the story ones', () => {
+    const index = buildTimeline(events(100_000));
+    const story = new Set([index.events[1]?.eventId ?? '']);
+    render(<Timeline index={index} storyEvents={story} filter="" theme="light" />);
+    const box = screen.getByTestId('timeline');
+    expect(box.dataset['total']).toBe('100000');
+    expect(box.dataset['shown']).toBe('100000');
+    expect(Number(box.dataset['rendered'])).toBeLessThan(60);
+    expect(document.querySelectorAll('.timeline__row--story')).toHaveLength(1);
+  });
+
+  it('zooms in from the keyboard and shows fewer events; 0 returns to the whole case', () => {
+    const index = buildTimeline(events(100_000));
+    render(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" />);
+    const bar = screen.getByRole('toolbar', { name: 'Timeline zoom' });
+    fireEvent.keyDown(bar, { key: '+' });
+    fireEvent.keyDown(bar, { key: '+' });
+    const shown = Number(screen.getByTestId('timeline').dataset['shown']);
+    expect(shown).toBeGreaterThan(20_000);
+    expect(shown).toBeLessThan(30_000);
+    fireEvent.keyDown(bar, { key: '0' });
+    expect(screen.getByTestId('timeline').dataset['shown']).toBe('100000');
+  });
+
+  it('filters, selects a row with the arrow keys and shows its integrity hash', () => {
+    const index = buildTimeline(events(5000));
+    render(<Timeline index={index} storyEvents={new Set()} filter="log-cleared" theme="light" />);
+    expect(screen.getByTestId('timeline').dataset['shown']).toBe('5');
+    fireEvent.keyDown(screen.getByRole('grid'), { key: 'ArrowDown' });
+    expect(screen.getByTestId('event-detail').textContent).toContain('0'.repeat(64));
+  });
+});

@@ -1,0 +1,219 @@
+// The case timeline: a density strip to zoom and pan (wheel, buttons, keys) over a virtualised list that renders only the rows in view, smooth at 100,000 events.
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement, type WheelEvent } from 'react';
+import { eventMatches, fullRange, histogram, pan, rangeText, shortTime, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
+
+export const ROW_HEIGHT = 24;
+const VIEWPORT = 360;
+const BINS = 160;
+
+function cssVar(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+}
+
+function DensityStrip({ index, range, storyTimes, onZoom, theme }: { readonly index: TimelineIndex; readonly range: Range; readonly storyTimes: readonly number[]; readonly onZoom: (factor: number, anchor: number) => void; readonly theme: string }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const counts = useMemo(() => histogram(index, range, BINS), [index, range]);
+  useEffect(() => {
+    const c = canvas.current;
+    const ctx = c?.getContext('2d');
+    if (!c || !ctx) return;
+    const w = c.width;
+    const h = c.height;
+    ctx.clearRect(0, 0, w, h);
+    const max = Math.max(1, ...counts);
+    ctx.fillStyle = cssVar('--accent');
+    const bw = w / counts.length;
+    counts.forEach((n, i) => {
+      if (n === 0) return;
+      const bh = Math.max(1, (Math.log1p(n) / Math.log1p(max)) * (h - 8));
+      ctx.fillRect(i * bw, h - bh, Math.max(1, bw - 1), bh);
+    });
+    // Story events as ticks along the top.
+    ctx.fillStyle = cssVar('--neg');
+    const span = range.to - range.from;
+    for (const t of storyTimes) if (t >= range.from && t <= range.to) ctx.fillRect(((t - range.from) / span) * w, 0, 1.5, 6);
+  }, [counts, storyTimes, range, theme]);
+  return (
+    <canvas
+      ref={canvas}
+      width={960}
+      height={56}
+      className="timeline__strip"
+      aria-hidden="true"
+      data-testid="timeline-strip"
+      onWheel={(e: WheelEvent<HTMLCanvasElement>) => {
+        const rect = e.currentTarget.getBoundingClientRect();
+        onZoom(e.deltaY < 0 ? 0.8 : 1.25, rect.width > 0 ? (e.clientX - rect.left) / rect.width : 0.5);
+      }}
+    />
+  );
+}
+
+export interface TimelineProps {
+  readonly index: TimelineIndex;
+  /** Events of the selected story: highlighted, and marked on the strip. */
+  readonly storyEvents: ReadonlySet<string>;
+  readonly filter: string;
+  readonly theme: string;
+}
+
+export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
+  const full = useMemo(() => fullRange(index), [index]);
+  const [range, setRange] = useState<Range>(full);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [selected, setSelected] = useState<number | null>(null);
+  const list = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    setRange(full);
+    setSelected(null);
+  }, [full]);
+
+  const { start, end } = useMemo(() => windowOf(index, range), [index, range]);
+  const atFullRange = range.from <= full.from && range.to >= full.to;
+  // Timeless events are shown only at the full range (they have no place on a zoomed axis).
+  const last = atFullRange ? index.events.length : end;
+  const rows = useMemo(() => {
+    if (!filter.trim()) return null;
+    const out: number[] = [];
+    for (let i = start; i < last; i++) if (eventMatches(index.events[i] as (typeof index.events)[number], filter)) out.push(i);
+    return out;
+  }, [index, start, last, filter]);
+  const count = rows ? rows.length : last - start;
+  const { first, last: lastRow } = visibleRows(scrollTop, VIEWPORT, ROW_HEIGHT, count);
+  const storyTimes = useMemo(() => {
+    const out: number[] = [];
+    index.events.forEach((e, i) => {
+      if (storyEvents.has(e.eventId) && !Number.isNaN(index.times[i])) out.push(index.times[i] as number);
+    });
+    return out;
+  }, [index, storyEvents]);
+
+  const zoomBy = (factor: number, anchor = 0.5): void => {
+    setRange((r) => zoom(r, full, factor, anchor));
+    setScrollTop(0);
+    if (list.current) list.current.scrollTop = 0;
+  };
+  const panBy = (fraction: number): void => {
+    setRange((r) => pan(r, full, fraction));
+    setScrollTop(0);
+    if (list.current) list.current.scrollTop = 0;
+  };
+  const onKey = (e: KeyboardEvent): void => {
+    const keys: Record<string, () => void> = { '+': () => zoomBy(0.5), '=': () => zoomBy(0.5), '-': () => zoomBy(2), '0': () => setRange(full), ArrowLeft: () => panBy(-0.25), ArrowRight: () => panBy(0.25) };
+    const act = keys[e.key];
+    if (act) {
+      e.preventDefault();
+      act();
+    }
+  };
+  const moveSelection = (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'PageDown' && e.key !== 'PageUp') return;
+    e.preventDefault();
+    const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : e.key === 'PageDown' ? 14 : -14;
+    const next = Math.min(count - 1, Math.max(0, (selected ?? -1) + step));
+    setSelected(next);
+    const el = list.current;
+    if (el) {
+      if (next * ROW_HEIGHT < el.scrollTop) el.scrollTop = next * ROW_HEIGHT;
+      else if ((next + 1) * ROW_HEIGHT > el.scrollTop + VIEWPORT) el.scrollTop = (next + 1) * ROW_HEIGHT - VIEWPORT;
+    }
+  };
+
+  const rendered: ReactElement[] = [];
+  for (let r = first; r < lastRow; r++) {
+    const i = rows ? (rows[r] as number) : start + r;
+    const e = index.events[i];
+    if (!e) continue;
+    const inStory = storyEvents.has(e.eventId);
+    rendered.push(
+      <div
+        key={`${e.eventId}-${i}`}
+        role="row"
+        aria-selected={selected === r}
+        className={`timeline__row${inStory ? ' timeline__row--story' : ''}${selected === r ? ' timeline__row--selected' : ''}`}
+        style={{ top: r * ROW_HEIGHT }}
+        data-event-id={e.eventId}
+        onClick={() => setSelected(r)}
+      >
+        <span role="gridcell" className="timeline__time num">{shortTime(e.time.time)}</span>
+        <span role="gridcell" className="timeline__host">{e.host ?? '—'}</span>
+        <span role="gridcell" className="timeline__action">{e.action}</span>
+        <span role="gridcell" className="timeline__summary" title={e.summary}>
+          {e.summary}
+        </span>
+        <span role="gridcell" className="timeline__id">
+          <code>{e.eventId}</code>
+        </span>
+      </div>,
+    );
+  }
+  const chosen = selected !== null ? index.events[rows ? (rows[selected] ?? -1) : start + selected] : undefined;
+
+  return (
+    <div className="timeline" data-testid="timeline" data-total={index.events.length} data-shown={count} data-rendered={rendered.length}>
+      <div className="timeline__bar row" role="toolbar" aria-label="Timeline zoom" tabIndex={0} onKeyDown={onKey}>
+        <button type="button" className="small" onClick={() => zoomBy(0.5)} aria-label="Zoom in (+)">
+          +
+        </button>
+        <button type="button" className="small" onClick={() => zoomBy(2)} aria-label="Zoom out (−)">
+          −
+        </button>
+        <button type="button" className="small" onClick={() => panBy(-0.25)} aria-label="Earlier (←)">
+          ←
+        </button>
+        <button type="button" className="small" onClick={() => panBy(0.25)} aria-label="Later (→)">
+          →
+        </button>
+        <button type="button" className="small" onClick={() => setRange(full)} disabled={atFullRange}>
+          Whole case (0)
+        </button>
+        <span className="muted timeline__range">{rangeText(range)}</span>
+        <span className="muted" data-testid="timeline-count">
+          {count.toLocaleString('en')} of {index.events.length.toLocaleString('en')} events
+        </span>
+      </div>
+      <DensityStrip index={index} range={range} storyTimes={storyTimes} onZoom={zoomBy} theme={theme} />
+      {count === 0 ? (
+        <p className="muted timeline__empty">{index.events.length === 0 ? 'This case has no events.' : 'No event in this range matches.'}</p>
+      ) : (
+        <div
+          ref={list}
+          className="timeline__list"
+          role="grid"
+          aria-label="Events in time order"
+          aria-rowcount={count}
+          tabIndex={0}
+          style={{ height: VIEWPORT }}
+          onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+          onKeyDown={moveSelection}
+        >
+          <div className="timeline__spacer" style={{ height: count * ROW_HEIGHT }}>
+            {rendered}
+          </div>
+        </div>
+      )}
+      {chosen && (
+        <dl className="timeline__detail facts" data-testid="event-detail">
+          <dt>Event</dt>
+          <dd>
+            <code>{chosen.eventId}</code> {storyEvents.has(chosen.eventId) ? '(in the selected story)' : ''}
+          </dd>
+          <dt>Integrity hash</dt>
+          <dd>
+            <code className="selectable">{chosen.integrityHash}</code>
+          </dd>
+          <dt>Time</dt>
+          <dd>
+            {shortTime(chosen.time.time)} ({chosen.time.precision}, {chosen.time.source})
+          </dd>
+          <dt>Source</dt>
+          <dd>
+            {chosen.loader}, reliability {chosen.reliability}
+          </dd>
+          <dt>Summary</dt>
+          <dd>{chosen.summary}</dd>
+        </dl>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+// The Cases workspace's pure pieces: timeline index and windows, zoom and pan, density, virtual rows, the graph to draw, path parsing.
+import { describe, expect, it } from 'vitest';
+import type { AnalysisView, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
+import { buildTimeline, breakdownBars, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
+
+function ev(i: number, time: string | null): ExportedEvent {
+  return {
+    eventId: i.toString(16).padStart(16, '0'),
+    integrityHash: i.toString(16).padStart(64, '0'),
+    time: { time, precision: 'second', source: 't' },
+    host: 'WS01',
+    actor: null,
+    action: i % 2 ? 'logon' : 'process-create',
+    object: null,
+    summary: `event ${i}`,
+    kind: 'evtx',
+    loader: 'evtx/1',
+    reliability: 'B',
+    attributes: {},
+  };
+}
+
+const T0 = Date.parse('2024-01-01T00:00:00Z');
+/** n events one second apart, shuffled, plus two without a time. */
+function events(n: number): ExportedEvent[] {
+  const out = Array.from({ length: n }, (_, i) => ev(i, new Date(T0 + i * 1000).toISOString()));
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = (i * 7919) % (i + 1);
+    [out[i], out[j]] = [out[j] as ExportedEvent, out[i] as ExportedEvent];
+  }
+  return [ev(n, null), ...out, ev(n + 1, null)];
+}
+
+describe('timeline index', () => {
+  it('sorts by time with timeless events last, and windows by binary search', () => {
+    const idx = buildTimeline(events(100_000));
+    expect(idx.events).toHaveLength(100_002);
+    expect(idx.timed).toBe(100_000);
+    expect(idx.events[0]?.summary).toBe('event 0');
+    expect(idx.events[99_999]?.summary).toBe('event 99999');
+    expect(idx.events[100_000]?.time.time).toBeNull();
+    const w = windowOf(idx, { from: T0 + 10_000, to: T0 + 19_000 });
+    expect(w).toEqual({ start: 10, end: 20 });
+    expect(windowOf(idx, { from: T0 - 5000, to: T0 - 1 })).toEqual({ start: 0, end: 0 });
+  });
+
+  it('counts events in equal bins over a range', () => {
+    const idx = buildTimeline(events(1000));
+    const counts = histogram(idx, { from: T0, to: T0 + 1_000_000 }, 10);
+    expect([...counts]).toEqual(Array(10).fill(100));
+  });
+
+  it('zooms around an anchor, never past the whole case or below a second, and pans inside it', () => {
+    const full = { from: 0, to: 100_000 };
+    expect(zoom(full, full, 0.5, 0.5)).toEqual({ from: 25_000, to: 75_000 });
+    expect(zoom(full, full, 0.5, 0)).toEqual({ from: 0, to: 50_000 });
+    expect(zoom(full, full, 4)).toEqual(full);
+    const tiny = zoom({ from: 10_000, to: 10_500 }, full, 0.1);
+    expect(tiny.to - tiny.from).toBe(MIN_SPAN_MS);
+    expect(pan({ from: 0, to: 50_000 }, full, 0.5)).toEqual({ from: 25_000, to: 75_000 });
+    expect(pan({ from: 50_000, to: 100_000 }, full, 0.5)).toEqual({ from: 50_000, to: 100_000 });
+    expect(fullRange(buildTimeline([])).to).toBeGreaterThan(0);
+  });
+
+  it('renders only the rows in view (with overscan), whatever the count', () => {
+    expect(visibleRows(0, 360, 24, 100_000)).toEqual({ first: 0, last: 23 });
+    expect(visibleRows(24 * 50_000, 360, 24, 100_000)).toEqual({ first: 49_992, last: 50_023 });
+    expect(visibleRows(24 * 200_000, 360, 24, 100)).toEqual({ first: 199_992, last: 199_992 });
+  });
+
+  it('filters on summary, action, host and id', () => {
+    const e = ev(5, null);
+    expect(eventMatches(e, 'LOGON')).toBe(true);
+    expect(eventMatches(e, 'nothing')).toBe(false);
+    expect(eventMatches(e, '  ')).toBe(true);
+  });
+});
+
+describe('graph, charts, names, paths', () => {
+  const node = (id: string): GraphNode => ({ id, kind: 'process', label: id, host: 'WS01', attributes: {}, eventIds: [], sources: [] });
+  const story = (id: string, nodeIds: string[]): Story => ({
+    id,
+    rank: 1,
+    title: id,
+    summary: '',
+    rootNodeId: nodeIds[0] ?? '',
+    hosts: [],
+    start: null,
+    end: null,
+    suspicion: 1,
+    confidence: { reliability: 1, corroboration: 1, temporalFit: 1, edgeStrength: 1, penalty: 1, score: 1, grade: 'HIGH' },
+    techniques: [],
+    stages: [],
+    nodeIds,
+    edgeIds: [],
+    eventIds: [],
+    chains: [],
+  });
+  const view = (n: number, stories: Story[]): AnalysisView => ({
+    version: '1',
+    generatedAt: '',
+    counts: { events: 0, nodes: n, edges: 0, stories: stories.length, indicators: 0, noisy: 0 },
+    evidence: [],
+    stories,
+    nodes: Array.from({ length: n }, (_, i) => node(`n${i}`)),
+    edges: [{ id: 'e', from: 'n0', to: 'n1', rule: 'r', relation: 'spawned', confidence: 1, time: null, eventIds: [], techniques: [], stage: null }],
+    tampering: { tampered: false, penalty: 1, indicators: [] },
+    events: [],
+    eventsTruncated: false,
+  });
+
+  it('draws the whole graph when small, otherwise the stories (selected first), capped', () => {
+    expect(graphToDraw(view(10, []), null).nodes).toHaveLength(10);
+    const s1 = story('S1', ['n0', 'n1']);
+    const s2 = story('S2', ['n5', 'n6', 'n7']);
+    const big = graphToDraw(view(1000, [s1, s2]), s2, 4);
+    expect(big.nodes.map((n) => n.id)).toEqual(['n5', 'n6', 'n7', 'n0']);
+    expect(big.omitted).toBe(996);
+    expect(big.edges).toHaveLength(0);
+  });
+
+  it('labels the breakdown, names exports and checks the paths box', () => {
+    expect(breakdownBars({ reliability: 0.1, corroboration: 0.2, temporalFit: 0.3, edgeStrength: 0.4, penalty: 0.5, score: 0.6, grade: 'LOW' }).map(([k]) => k)).toEqual(['Reliability', 'Corroboration', 'Temporal fit', 'Edge strength', 'Tampering penalty', 'Score']);
+    expect(exportName('0123456789abcdef', 'md')).toBe('case-01234567.md');
+    expect(parsePaths(' a/b.evtx \n\n c \n')).toEqual({ ok: true, paths: ['a/b.evtx', 'c'] });
+    expect(parsePaths('/etc/passwd').ok).toBe(false);
+    expect(parsePaths('C:\\x').ok).toBe(false);
+    expect(parsePaths('  ').ok).toBe(false);
+  });
+});

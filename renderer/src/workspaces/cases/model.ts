@@ -1,0 +1,182 @@
+// The Cases workspace's pure pieces: the timeline index (sorted times, windows by binary search, density), zoom, virtual rows, the graph to draw, names of exports.
+import type { AnalysisView, CausalEdge, ConfidenceBreakdown, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
+
+/** Events sorted by time (timeless ones last) with their times in ms, for windowing by binary search. */
+export interface TimelineIndex {
+  readonly events: readonly ExportedEvent[];
+  /** Milliseconds since the epoch, ascending; NaN entries (no time) only after the last timed one. */
+  readonly times: Float64Array;
+  /** How many events have a time (they come first). */
+  readonly timed: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export function buildTimeline(events: readonly ExportedEvent[]): TimelineIndex {
+  const withTime = events.map((e) => ({ e, t: e.time.time === null ? Number.NaN : Date.parse(e.time.time) }));
+  withTime.sort((a, b) => (Number.isNaN(a.t) ? (Number.isNaN(b.t) ? 0 : 1) : Number.isNaN(b.t) ? -1 : a.t - b.t));
+  const times = new Float64Array(withTime.length);
+  let timed = 0;
+  withTime.forEach((x, i) => {
+    times[i] = x.t;
+    if (!Number.isNaN(x.t)) timed = i + 1;
+  });
+  const min = timed > 0 ? (times[0] as number) : 0;
+  const max = timed > 0 ? (times[timed - 1] as number) : 0;
+  return { events: withTime.map((x) => x.e), times, timed, min, max };
+}
+
+/** First index whose time is >= t among the timed events. */
+export function lowerBound(times: Float64Array, timed: number, t: number): number {
+  let lo = 0;
+  let hi = timed;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((times[mid] as number) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export interface Range {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** The [start, end) indices of the events inside a time range (inclusive of both ends). */
+export function windowOf(index: TimelineIndex, range: Range): { start: number; end: number } {
+  const start = lowerBound(index.times, index.timed, range.from);
+  const end = lowerBound(index.times, index.timed, range.to + 1);
+  return { start, end };
+}
+
+/** The full extent of the timeline, padded so a single instant still has a width. */
+export function fullRange(index: TimelineIndex): Range {
+  if (index.timed === 0) return { from: 0, to: 1 };
+  const pad = Math.max(1000, (index.max - index.min) * 0.01);
+  return { from: index.min - pad, to: index.max + pad };
+}
+
+/** Smallest span a zoom may reach (one second). */
+export const MIN_SPAN_MS = 1000;
+
+/** Zooms by `factor` (< 1 in, > 1 out) around `anchor` (0..1 across the range), kept inside the full extent. */
+export function zoom(range: Range, full: Range, factor: number, anchor = 0.5): Range {
+  const span = range.to - range.from;
+  const fullSpan = full.to - full.from;
+  const next = Math.min(fullSpan, Math.max(MIN_SPAN_MS, span * factor));
+  const at = range.from + span * Math.min(1, Math.max(0, anchor));
+  let from = at - next * anchor;
+  let to = from + next;
+  if (from < full.from) {
+    from = full.from;
+    to = from + next;
+  }
+  if (to > full.to) {
+    to = full.to;
+    from = to - next;
+  }
+  return { from, to };
+}
+
+/** Moves the range by `fraction` of its span, kept inside the full extent. */
+export function pan(range: Range, full: Range, fraction: number): Range {
+  const span = range.to - range.from;
+  const shift = Math.min(full.to - range.to, Math.max(full.from - range.from, span * fraction));
+  return { from: range.from + shift, to: range.to + shift };
+}
+
+/** Event counts in `bins` equal slices of the range (the density strip). */
+export function histogram(index: TimelineIndex, range: Range, bins: number): Uint32Array {
+  const counts = new Uint32Array(Math.max(1, bins));
+  const { start, end } = windowOf(index, range);
+  const width = (range.to - range.from) / counts.length;
+  for (let i = start; i < end; i++) {
+    const b = Math.min(counts.length - 1, Math.floor(((index.times[i] as number) - range.from) / width));
+    counts[b] = (counts[b] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** Which rows of a fixed-height list to render for a scroll position, with some rows either side. */
+export function visibleRows(scrollTop: number, viewport: number, rowHeight: number, count: number, overscan = 8): { first: number; last: number } {
+  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
+  const last = Math.min(count, Math.ceil((scrollTop + viewport) / rowHeight) + overscan);
+  return { first, last: Math.max(first, last) };
+}
+
+/** Largest graph drawn; beyond it only the stories' nodes are drawn. */
+export const MAX_GRAPH_NODES = 400;
+
+export interface GraphPick {
+  readonly nodes: readonly GraphNode[];
+  readonly edges: readonly CausalEdge[];
+  /** Nodes left out to keep the drawing readable. */
+  readonly omitted: number;
+}
+
+/** The nodes and edges to draw: the whole graph when small, otherwise the nodes of the stories (selected first), capped. */
+export function graphToDraw(view: AnalysisView, selected: Story | null, max = MAX_GRAPH_NODES): GraphPick {
+  const byId = new Map(view.nodes.map((n) => [n.id, n]));
+  let ids: string[];
+  if (view.nodes.length <= max) ids = view.nodes.map((n) => n.id);
+  else {
+    const ordered = [...(selected ? [selected] : []), ...view.stories.filter((s) => s !== selected)];
+    const chosen = new Set<string>();
+    for (const s of ordered) for (const id of [s.rootNodeId, ...s.nodeIds]) if (chosen.size < max && byId.has(id)) chosen.add(id);
+    ids = [...chosen];
+  }
+  const keep = new Set(ids);
+  return {
+    nodes: ids.map((id) => byId.get(id)).filter((n): n is GraphNode => n !== undefined),
+    edges: view.edges.filter((e) => keep.has(e.from) && keep.has(e.to)),
+    omitted: view.nodes.length - keep.size,
+  };
+}
+
+/** The four terms, the penalty and the score of a breakdown, labelled for the chart. */
+export function breakdownBars(c: ConfidenceBreakdown): [string, number][] {
+  return [
+    ['Reliability', c.reliability],
+    ['Corroboration', c.corroboration],
+    ['Temporal fit', c.temporalFit],
+    ['Edge strength', c.edgeStrength],
+    ['Tampering penalty', c.penalty],
+    ['Score', c.score],
+  ];
+}
+
+/** "2024-03-04 09:12:00.000" from an ISO time, or a dash. */
+export function shortTime(iso: string | null): string {
+  return iso === null ? '—' : iso.replace('T', ' ').replace(/Z$/, '');
+}
+
+/** A time range as text for the zoom bar. */
+export function rangeText(range: Range): string {
+  const fmt = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '—');
+  return `${fmt(range.from)} – ${fmt(range.to)} UTC`;
+}
+
+/** File name of an export: case-<first 8 of id>.<ext>. */
+export function exportName(caseId: string, ext: 'md' | 'html' | 'cypher' | 'json' | 'pdf'): string {
+  return `case-${caseId.slice(0, 8)}.${ext === 'cypher' ? 'cypher' : ext}`;
+}
+
+/** Splits the path box into relative paths: one per line, blanks dropped; absolute paths are refused here as the service would. */
+export function parsePaths(text: string): { ok: true; paths: string[] } | { ok: false; message: string } {
+  const paths = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  if (paths.length === 0) return { ok: false, message: 'Give at least one path, relative to the evidence root.' };
+  if (paths.some((p) => /^([A-Za-z]:)?[\\/]/.test(p))) return { ok: false, message: 'Paths are relative to the evidence root, not absolute.' };
+  if (paths.length > 64) return { ok: false, message: 'At most 64 paths per case.' };
+  return { ok: true, paths };
+}
+
+/** Case-insensitive match of an event against the timeline filter. */
+export function eventMatches(e: ExportedEvent, filter: string): boolean {
+  const f = filter.trim().toLowerCase();
+  if (!f) return true;
+  return [e.summary, e.action, e.host ?? '', e.eventId, e.actor?.name ?? '', e.object?.name ?? ''].some((v) => v.toLowerCase().includes(f));
+}

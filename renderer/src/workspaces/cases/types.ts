@@ -1,0 +1,6 @@
+// The forensic contract types the Cases workspace reads (types only, from engines/core/contracts), and the artefact kinds the path form offers.
+export type { AnalysisView, CaseDetail, CaseSummary, CustodyView, ScenarioInfo, Story } from '../../../../engines/core/contracts/forensic';
+
+/** The `kind` values POST /api/cases/path accepts (engines/forensic/event.ts ARTIFACT_KINDS). */
+export const ARTIFACT_KIND_NAMES = ['evtx', 'timeline', 'memory', 'authlog', 'auditd', 'dataset-json', 'preproc'] as const;
+export type ArtifactKindName = (typeof ARTIFACT_KIND_NAMES)[number];
