@@ -82,24 +82,36 @@ interface Ranked {
   readonly consistency: number[];
 }
 
-function rank(m: Matrix, skip = -1, reverse = -1): Ranked {
+/** Least inconsistent first; among equals the more consistent, then the order given. */
+function order(inc: readonly number[], con: readonly number[]): Ranked {
+  const inconsistency = inc.map(round);
+  const consistency = con.map(round);
+  const ids = inc.map((_v, i) => i).sort((a, b) => inconsistency[a]! - inconsistency[b]! || consistency[b]! - consistency[a]! || a - b);
+  return { order: ids, inconsistency, consistency };
+}
+
+/** Per-item contributions (weighted inconsistency and consistency per hypothesis), as given and reversed. */
+function contributions(m: Matrix, ei: number, reversed: boolean): { inc: number[]; con: number[] } {
+  const w = m.weights[ei]!;
+  const row = m.ratings[ei]!;
+  return {
+    inc: row.map((r) => w * INCONSISTENCY[reversed ? REVERSED[r] : r]),
+    con: row.map((r) => w * CONSISTENCY[reversed ? REVERSED[r] : r]),
+  };
+}
+
+/** Totals over every item; the sensitivity then subtracts or swaps one item's part (linear in the matrix size per item). */
+function totals(m: Matrix): { inc: number[]; con: number[] } {
   const inc = m.hypotheses.map(() => 0);
   const con = m.hypotheses.map(() => 0);
   m.evidence.forEach((_e, ei) => {
-    if (ei === skip) return;
-    const w = m.weights[ei]!;
-    m.hypotheses.forEach((_h, hi) => {
-      const r0 = m.ratings[ei]![hi]!;
-      const r = ei === reverse ? REVERSED[r0] : r0;
-      inc[hi]! += w * INCONSISTENCY[r];
-      con[hi]! += w * CONSISTENCY[r];
-    });
+    const c = contributions(m, ei, false);
+    for (let h = 0; h < inc.length; h++) {
+      inc[h]! += c.inc[h]!;
+      con[h]! += c.con[h]!;
+    }
   });
-  const inconsistency = inc.map(round);
-  const consistency = con.map(round);
-  // Least inconsistent first; among equals the more consistent, then the order given.
-  const order = m.hypotheses.map((_h, i) => i).sort((a, b) => inconsistency[a]! - inconsistency[b]! || consistency[b]! - consistency[a]! || a - b);
-  return { order, inconsistency, consistency };
+  return { inc, con };
 }
 
 function diagnosticity(row: readonly AchRating[]): number {
@@ -162,15 +174,19 @@ function buildMatrix(s: AchScenario, options: AchOptions, at: string): { matrix:
 export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAssessment {
   const at = (options.now ?? new Date()).toISOString();
   const { matrix, overrides } = buildMatrix(s, options, at);
-  const base = rank(matrix);
+  const sums = totals(matrix);
+  const base = order(sums.inc, sums.con);
   const leaderIdx = base.order[0]!;
   const runnerIdx = base.order[1]!;
   const leaderId = matrix.hypotheses[leaderIdx]!.id;
   const margin = round(base.inconsistency[runnerIdx]! - base.inconsistency[leaderIdx]!);
 
   const sensitivity: AchSensitivity[] = matrix.evidence.map((e, ei) => {
-    const removed = matrix.hypotheses[rank(matrix, ei).order[0]!]!.id;
-    const reversed = matrix.hypotheses[rank(matrix, -1, ei).order[0]!]!.id;
+    const given = contributions(matrix, ei, false);
+    const flipped = contributions(matrix, ei, true);
+    const without = { inc: sums.inc.map((v, h) => v - given.inc[h]!), con: sums.con.map((v, h) => v - given.con[h]!) };
+    const removed = matrix.hypotheses[order(without.inc, without.con).order[0]!]!.id;
+    const reversed = matrix.hypotheses[order(without.inc.map((v, h) => v + flipped.inc[h]!), without.con.map((v, h) => v + flipped.con[h]!)).order[0]!]!.id;
     const w = matrix.weights[ei]!;
     const row = matrix.ratings[ei]!;
     return {
