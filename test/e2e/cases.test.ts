@@ -1,0 +1,114 @@
+// Browser end-to-end of the Cases workspace: the real workstation in-process (forensic mounted by the gateway, analyses in the workers), the built renderer in Debian's Chromium.
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora, REPO_ROOT } from '../corpora.js';
+import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
+
+/** The workspace shows only once the lead has registered it (renderer registry, and the service in main/services.ts). */
+const REGISTERED =
+  readFileSync(path.join(REPO_ROOT, 'renderer', 'src', 'workspaces', 'registry.ts'), 'utf8').includes("import('./cases/CasesWorkspace')") &&
+  readFileSync(path.join(REPO_ROOT, 'main', 'services.ts'), 'utf8').includes('forensicService');
+
+describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shared/corpora) are missing' }) || !REGISTERED)(
+  `Cases workspace in Chromium${REGISTERED ? '' : ' (skipped: forensic is not registered yet)'}`,
+  () => {
+    let session: BrowserSession;
+    const saved = process.env['FORENSIC_EVIDENCE_ROOT'];
+
+    async function open(colorScheme: 'light' | 'dark'): Promise<Page> {
+      const page = await session.open({ colorScheme, viewport: { width: 1500, height: 1100 } });
+      await session.openWorkspace(page, 'forensic', 'open-evidence');
+      return page;
+    }
+
+    beforeAll(async () => {
+      // The evidence root holds one link to the EVTX attack samples (the corpus is read, never written).
+      const root = path.join(SHOTS, `cases-evidence-${process.pid}`);
+      mkdirSync(root, { recursive: true });
+      try {
+        symlinkSync(corpusPath('evtx', 'attack-samples'), path.join(root, 'samples'));
+      } catch {
+        // Left by an earlier run of this process id.
+      }
+      process.env['FORENSIC_EVIDENCE_ROOT'] = root;
+      session = await startBrowserSession('cases');
+    }, 180_000);
+
+    afterAll(async () => {
+      await session?.close();
+      if (saved === undefined) delete process.env['FORENSIC_EVIDENCE_ROOT'];
+      else process.env['FORENSIC_EVIDENCE_ROOT'] = saved;
+    });
+
+    it('analyses a scenario with progress, then shows stories, the highlighted graph, the timeline and a verified custody ledger', async () => {
+      const page = await open('light');
+      expect(await page.getByTestId('scenario-select').locator('option').count()).toBeGreaterThanOrEqual(5);
+      await page.getByTestId('scenario-select').selectOption('ransomware');
+      await page.getByTestId('run-scenario').click();
+      await page.getByTestId('case-summary').waitFor({ timeout: 120_000 });
+      const stories = page.locator('[data-testid="story-list"] [data-story-id]');
+      expect(await stories.count()).toBeGreaterThan(0);
+      expect(await stories.first().getAttribute('aria-current')).toBe('true');
+      // The graph draws the case with the first story highlighted.
+      await page.waitForFunction(`Number(document.querySelector('[data-testid="case-graph"]').dataset.highlighted) > 0`);
+      // Technique tags open their ATT&CK names.
+      const tag = page.locator('[data-testid="story-detail"] [data-technique]').first();
+      await tag.click();
+      expect((await page.getByTestId('technique-name').innerText()).length).toBeGreaterThan(8);
+      // The timeline renders a window of rows, story events marked; zoom in from the keyboard.
+      const timeline = page.getByTestId('timeline');
+      const total = Number(await timeline.getAttribute('data-total'));
+      expect(total).toBeGreaterThan(50);
+      expect(Number(await timeline.getAttribute('data-rendered'))).toBeLessThan(60);
+      expect(await page.locator('.timeline__row--story').count()).toBeGreaterThan(0);
+      await page.getByRole('toolbar', { name: 'Timeline zoom' }).focus();
+      await page.keyboard.press('+');
+      await page.keyboard.press('+');
+      expect(Number(await timeline.getAttribute('data-shown'))).toBeLessThan(total);
+      await page.keyboard.press('0');
+      // Custody: verify recomputes the chain in the store.
+      await page.getByTestId('verify-custody').click();
+      expect(await page.getByTestId('custody-verdict').innerText()).toMatch(/^Verified: [\d,]+ records/);
+      // Keyboard: the next story with the arrow key.
+      if ((await stories.count()) > 1) {
+        await stories.first().focus();
+        await page.keyboard.press('ArrowDown');
+        expect(await stories.nth(1).getAttribute('aria-current')).toBe('true');
+      }
+      await page.screenshot({ path: path.join(SHOTS, 'cases-light.png'), fullPage: true });
+      await page.screenshot({ path: '/tmp/cases.png', fullPage: true });
+      expect(session.errors(page)).toEqual([]);
+    });
+
+    it('exports the Markdown report and the Cypher graph', async () => {
+      const page = await open('dark');
+      await page.locator('[data-testid="case-list"] [data-case-id]').first().click();
+      await page.getByTestId('case-summary').waitFor();
+      const [md] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="md"]').click()]);
+      expect(md.suggestedFilename()).toMatch(/^case-[0-9a-f]{8}\.md$/);
+      const text = readFileSync((await md.path())!, 'utf8');
+      expect(text).toContain('## Chain of custody');
+      const [cy] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="cypher"]').click()]);
+      expect(readFileSync((await cy.path())!, 'utf8')).toContain('MERGE (n:Story');
+      await page.screenshot({ path: path.join(SHOTS, 'cases-dark.png'), fullPage: true });
+      expect(session.errors(page)).toEqual([]);
+    });
+
+    it('analyses an EVTX file below the evidence root, and refuses a path outside it without naming it', async () => {
+      const page = await open('light');
+      await page.getByTestId('paths-input').fill('samples/DE_1102_security_log_cleared.evtx');
+      await page.getByTestId('run-paths').click();
+      await page.getByTestId('case-summary').waitFor({ timeout: 120_000 });
+      expect(await page.getByTestId('case-summary').innerText()).toContain('Anti-forensics');
+      await page.getByTestId('paths-input').fill('../../etc/passwd');
+      await page.getByTestId('run-paths').click();
+      const problem = page.getByTestId('start-problems');
+      await problem.getByRole('alert').waitFor();
+      expect(await problem.innerText()).toContain('outside the evidence root');
+      expect(await problem.innerText()).not.toContain('passwd');
+      expect(session.errors(page, /403/)).toEqual([]);
+    });
+  },
+);
