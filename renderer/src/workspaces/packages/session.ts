@@ -19,14 +19,13 @@ export function pkgscanApi(client: ApiClient, base: string, token: () => string 
       return await run(t);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
-      try {
-        const next = await client.post<TokenResponse>(`${root}/auth/refresh`, undefined, { withCredentials: true });
-        refreshed(next);
-        return await run(next.access_token);
-      } catch (again) {
-        if (again instanceof ApiError && again.status === 401) signedOut();
-        throw again;
+      const next = await refreshOnce(client, base);
+      if (next === null) {
+        signedOut();
+        throw err;
       }
+      refreshed(next);
+      return run(next.access_token);
     }
   }
   return {
@@ -41,13 +40,24 @@ export async function login(client: ApiClient, base: string, email: string, pass
   return client.post<TokenResponse>(`${base}/api/v1/auth/login`, { email, password }, { withCredentials: true });
 }
 
+/** Refreshes in flight, per service base: one refresh at a time, since presenting a rotated token twice revokes the session. */
+const inFlight = new Map<string, Promise<TokenResponse | null>>();
+
+/** Rotates the refresh cookie once for every caller waiting at the same moment; null when there is no valid cookie. */
+export function refreshOnce(client: ApiClient, base: string): Promise<TokenResponse | null> {
+  const pending = inFlight.get(base);
+  if (pending) return pending;
+  const p = client
+    .post<TokenResponse>(`${base}/api/v1/auth/refresh`, undefined, { withCredentials: true })
+    .catch(() => null)
+    .finally(() => inFlight.delete(base));
+  inFlight.set(base, p);
+  return p;
+}
+
 /** Restores a session from the refresh cookie (null when there is none or it was revoked). */
-export async function resume(client: ApiClient, base: string): Promise<TokenResponse | null> {
-  try {
-    return await client.post<TokenResponse>(`${base}/api/v1/auth/refresh`, undefined, { withCredentials: true });
-  } catch {
-    return null;
-  }
+export function resume(client: ApiClient, base: string): Promise<TokenResponse | null> {
+  return refreshOnce(client, base);
 }
 
 export async function logout(client: ApiClient, base: string): Promise<void> {
