@@ -15,7 +15,7 @@ h2{font-size:18px;margin-top:32px;border-bottom:1px solid #c9ced6;padding-bottom
 h3{font-size:15px;margin:18px 0 6px}
 table{border-collapse:collapse;width:100%;margin:6px 0 12px;font-size:12.5px}
 th,td{border:1px solid #c9ced6;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
-th{background:#eef1f5}
+th{background:#eef1f5;white-space:nowrap}
 caption{text-align:left;font-weight:600;padding:4px 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8px 0}
 dt{font-weight:600}
@@ -27,8 +27,10 @@ nav ul{columns:2}
 @media print{body{max-width:none;padding:0}h2{break-after:avoid}table{break-inside:auto}tr{break-inside:avoid}}
 `.trim();
 
-/** The Content-Security-Policy the report needs: nothing but its own style sheet (by hash) and inline SVG. */
-export const REPORT_CSP = [`default-src 'none'`, `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`, `frame-ancestors 'none'`].join('; ');
+const META_CSP = [`default-src 'none'`, `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+
+/** The Content-Security-Policy the report needs: nothing but its own style sheet (by hash) and inline SVG (the page's meta element repeats it, less frame-ancestors, which only a header can set). */
+export const REPORT_CSP = `${META_CSP}; frame-ancestors 'none'`;
 
 const NODE_COLOURS: Readonly<Record<string, string>> = {
   host: '#5a6270',
@@ -42,6 +44,9 @@ const NODE_COLOURS: Readonly<Record<string, string>> = {
   endpoint: '#b32f5a',
   other: '#8c939e',
 };
+
+/** Boxes drawn in one column of the story graph; the rest are summarised (the edge table lists them all). */
+const MAX_COLUMN_ROWS = 10;
 
 function short(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
@@ -67,6 +72,26 @@ export function graphSvg(graph: StoryGraph, title: string): string {
     const d = depth.get(n.id) ?? 0;
     columns.set(d, [...(columns.get(d) ?? []), n.id]);
   }
+  // A tall column (dozens of encrypted files) keeps its first rows and one '+N more' box that takes their edges.
+  const hidden = new Map<string, string>();
+  const extra: { id: string; label: string }[] = [];
+  for (const [d, ids] of columns) {
+    if (ids.length <= MAX_COLUMN_ROWS) continue;
+    const more = `__more_${d}`;
+    for (const id of ids.slice(MAX_COLUMN_ROWS - 1)) hidden.set(id, more);
+    extra.push({ id: more, label: `+${ids.length - (MAX_COLUMN_ROWS - 1)} more` });
+    columns.set(d, [...ids.slice(0, MAX_COLUMN_ROWS - 1), more]);
+  }
+  const seenEdges = new Set<string>();
+  const edges = graph.edges
+    .map((e) => ({ ...e, from: hidden.get(e.from) ?? e.from, to: hidden.get(e.to) ?? e.to }))
+    .filter((e) => {
+      const key = `${e.from}>${e.to}>${e.relation}`;
+      if (seenEdges.has(key)) return false;
+      seenEdges.add(key);
+      return true;
+    });
+  const labelEdges = edges.length <= 24;
   const colW = 190;
   const rowH = 56;
   const maxRows = Math.max(1, ...[...columns.values()].map((c) => c.length));
@@ -79,18 +104,22 @@ export function graphSvg(graph: StoryGraph, title: string): string {
     `<title>${escapeHtml(title)}</title>`,
     '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#5a6270"/></marker></defs>',
   ];
-  for (const e of graph.edges) {
+  for (const e of edges) {
     const a = pos.get(e.from);
     const b = pos.get(e.to);
     if (!a || !b) continue;
     const x1 = a.x + 60;
     const x2 = b.x - 60;
     parts.push(`<line x1="${x1}" y1="${a.y}" x2="${x2}" y2="${b.y}" stroke="#5a6270" stroke-width="${(1 + e.confidence * 2).toFixed(1)}" marker-end="url(#arrow)"><title>${escapeHtml(`${e.relation} (${e.rule}, confidence ${e.confidence.toFixed(2)})`)}</title></line>`);
-    parts.push(`<text x="${((x1 + x2) / 2).toFixed(0)}" y="${((a.y + b.y) / 2 - 4).toFixed(0)}" font-size="10" fill="#5a6270" text-anchor="middle">${escapeHtml(short(e.relation, 18))}</text>`);
+    if (labelEdges) parts.push(`<text x="${((x1 + x2) / 2).toFixed(0)}" y="${((a.y + b.y) / 2 - 4).toFixed(0)}" font-size="10" fill="#5a6270" text-anchor="middle">${escapeHtml(short(e.relation, 18))}</text>`);
+  }
+  for (const m of extra) {
+    const p = pos.get(m.id);
+    if (p) parts.push(`<g><rect x="${p.x - 60}" y="${p.y - 16}" width="120" height="32" rx="6" fill="#eef1f5" stroke="#8c939e" stroke-dasharray="4 3"/><text x="${p.x}" y="${p.y + 4}" font-size="11" fill="#1b1f24" text-anchor="middle">${escapeHtml(m.label)}</text></g>`);
   }
   for (const n of graph.nodes) {
     const p = pos.get(n.id);
-    if (!p) continue;
+    if (!p || hidden.has(n.id)) continue;
     const colour = NODE_COLOURS[n.kind] ?? '#8c939e';
     const root = n.id === graph.rootNodeId;
     parts.push(
@@ -143,7 +172,7 @@ export function renderHtmlDocument(doc: ReportDocument): string {
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(REPORT_CSP)}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(META_CSP)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(doc.title)}</title>`,
     `<style>${STYLE}</style>`,

@@ -45,7 +45,7 @@ describe('court-style report', () => {
     expect(html).not.toMatch(/\sstyle="/);
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
     expect(REPORT_CSP).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
-    expect(html).toContain(`content="${REPORT_CSP.replace(/'/g, '&#39;')}"`);
+    expect(html).toContain(`content="${REPORT_CSP.replace("; frame-ancestors 'none'", '').replace(/'/g, '&#39;')}"`);
     // The story graph is inline SVG with one line per causal edge.
     expect((html.match(/<line /g) ?? []).length).toBe(view.edges.length);
     expect(html).toContain('id="S1"');
