@@ -136,6 +136,7 @@ describe('texts', () => {
   it('labels: digests cut to 12 hex digits, long names cut', () => {
     expect(shortLabel({ id: 'layer:x', kind: 'layer', label: `sha256:${'a'.repeat(64)}`, attrs: {} })).toBe(`sha256:${'a'.repeat(12)}`);
     expect(shortLabel({ id: 'image:x', kind: 'image', label: 'x'.repeat(50), attrs: {} })).toHaveLength(34);
+    expect(shortLabel(byLabel('commit', 'a1b2c3d4e5f6'))).toBe('a1b2c3d4e5f6 #42');
     expect(attrRows({ id: 'n', kind: 'commit', label: 'c', attrs: { sha: 'abc', pr: 42, removed: [], nested: { a: 1 }, nothing: null } })).toEqual([
       { key: 'sha', value: 'abc' },
       { key: 'pr', value: '42' },

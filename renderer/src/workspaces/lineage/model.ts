@@ -147,9 +147,11 @@ export function pathHighlight(pathIds: readonly string[], edges: readonly GraphE
   return { kind: 'path', pathIds, downstream: last === undefined ? new Set() : downstream([last], edges) };
 }
 
-/** A short label for the drawing: digests cut to 12 hex digits, long names cut with an ellipsis. */
+/** A short label for the drawing: digests cut to 12 hex digits, a commit with its PR, long names cut with an ellipsis. */
 export function shortLabel(n: GraphNode): string {
-  const label = n.kind === 'layer' || /^sha256:[0-9a-f]{13,}$/.test(n.label) ? n.label.replace(/^(sha256:[0-9a-f]{12})[0-9a-f]+$/, '$1') : n.label;
+  let label = n.kind === 'layer' || /^sha256:[0-9a-f]{13,}$/.test(n.label) ? n.label.replace(/^(sha256:[0-9a-f]{12})[0-9a-f]+$/, '$1') : n.label;
+  const pr = n.attrs['pr'];
+  if (n.kind === 'commit' && typeof pr === 'number') label = `${label} #${pr}`;
   return label.length > 34 ? `${label.slice(0, 33)}…` : label;
 }
 
