@@ -1,4 +1,4 @@
-// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth: `node --import tsx engines/attrib/classifier/build.ts [single_label.json]`.
+// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth: `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--procedures]`.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ export function tramSplit(file: string): { train: LabelledSentence[]; test: Labe
 }
 
 async function main(): Promise<void> {
-  const file = process.argv[2] ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
+  const file = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
   const labels = new Set(train.map((e) => e.label));
   const withProcedures = process.argv.includes('--procedures');
@@ -34,4 +34,8 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({ seconds, train: train.length + extra.length, evaluation, shipped }));
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : 'build failed');
+    process.exitCode = 1;
+  });

@@ -11,7 +11,7 @@ export const CLASSIFIER_FORMAT = 'vitrine-attrib-classifier/1';
 /** Probability the top label needs before extraction reports it (the spec's training default). */
 export const DEFAULT_THRESHOLD = 0.8;
 /** Weight values of the model file are rounded to this many decimals; smaller ones are dropped. */
-const WEIGHT_DECIMALS = 3;
+const WEIGHT_DECIMALS = 2;
 /** Upper bound on weights (labels times features), which bounds memory while training. */
 const MAX_PARAMETERS = 2_000_000;
 
@@ -148,6 +148,7 @@ class LinearClassifier implements TechniqueClassifier {
   toJson(): ClassifierModelJson {
     const d = this.v.vocabulary.length;
     const scale = 10 ** WEIGHT_DECIMALS;
+    // Every vocabulary entry stays, even one whose weights all round to zero: it still counts in a row's L2 norm.
     const weights = this.labels.map((_, k) => {
       const row: [number, number][] = [];
       for (let f = 0; f < d; f++) {

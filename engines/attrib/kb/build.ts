@@ -39,4 +39,8 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(data.metadata));
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : 'build failed');
+    process.exitCode = 1;
+  });
