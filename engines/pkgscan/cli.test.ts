@@ -18,7 +18,7 @@ describe('pkgscan command line', () => {
     const ok = await main(['create-admin', '--email', 'root@example.org'], { stdin: stdin('a long admin password\n'), db });
     expect(ok.code).toBe(0);
     expect(findUserByEmail(db, 'root@example.org')?.role).toBe('admin');
-    expect(findUserByEmail(db, 'root@example.org')?.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(findUserByEmail(db, 'root@example.org')?.password_hash).toMatch(/^scrypt\$32768\$8\$3\$/);
     const second = await main(['create-admin', '--email', 'two@example.org'], { stdin: stdin('a long admin password\n'), db });
     expect(second.code).toBe(2);
     const auditor = await main(['create-admin', '--email', 'aud@example.org', '--role', 'auditor'], { stdin: stdin('a long auditor password\n'), db });

@@ -10,13 +10,13 @@ export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_S = 7 * 24 * 3600;
 export const REFRESH_FAMILY_TTL_S = 30 * 24 * 3600;
 
-/** scrypt cost: N = 2^15, r = 8, p = 1 (32 MiB, the OWASP minimum for scrypt). */
+/** scrypt cost: N = 2^15, r = 8, p = 3 (32 MiB a derivation): one of the OWASP password storage cheat sheet minimum settings for scrypt. */
 export interface ScryptParams {
   readonly N: number;
   readonly r: number;
   readonly p: number;
 }
-export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
+export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 15, r: 8, p: 3 };
 
 export interface RateLimits {
   /** Window length in milliseconds (fixed windows). */

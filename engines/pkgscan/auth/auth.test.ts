@@ -31,8 +31,8 @@ describe('passwords', () => {
     expect(await verifyPassword('anything', 'not a hash', TEST_SCRYPT)).toBe(false);
   });
 
-  it('the default cost is N = 2^15, r = 8 (memory-hard)', () => {
-    expect(configFromEnv({}).scrypt).toEqual({ N: 32768, r: 8, p: 1 });
+  it('the default cost is N = 2^15, r = 8, p = 3 (memory-hard)', () => {
+    expect(configFromEnv({}).scrypt).toEqual({ N: 32768, r: 8, p: 3 });
   });
 });
 

@@ -1,0 +1,65 @@
+// `npm run bench -- pkgscan [--seconds N] [--connections C]`: loopback load test of GET /events and POST /auth/login (autocannon), under the shipped rate limits and with them lifted.
+import { createRequire } from 'node:module';
+import { listen } from '../engines/core/http/server.js';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '../engines/pkgscan/config.js';
+import { publishEvent } from '../engines/pkgscan/events/publish.js';
+import { createStandaloneApp } from '../engines/pkgscan/http.js';
+import type { Platform } from '../engines/pkgscan/platform.js';
+
+interface CannonOptions {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  duration: number;
+}
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  statusCodeStats: Record<string, { count: number }>;
+  errors: number;
+  timeouts: number;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (o: CannonOptions) => Promise<CannonResult>;
+
+const args = process.argv.slice(3);
+const arg = (name: string, d: number): number => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : d;
+};
+const seconds = arg('--seconds', 10);
+const connections = arg('--connections', 10);
+const PASSWORD = 'a long benchmark password';
+
+async function scenario(title: string, limits: RateLimits): Promise<void> {
+  let platform: Platform | undefined;
+  const app = createStandaloneApp({ config: { rateLimits: limits }, onPlatform: (p) => (platform = p) });
+  const server = await listen(app, { port: 0 });
+  const p = platform as Platform;
+  await p.auth.createUser({ email: 'bench@example.org', password: PASSWORD, role: 'admin' }, 'system', null);
+  for (let i = 0; i < 500; i++) publishEvent(p.db, { type: i % 3 === 0 ? 'maintainer_changed' : 'new_release_detected', severity: i % 5 === 0 ? 'high' : 'info', package: `npm/pkg-${i % 40}` });
+  const login = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.org', password: PASSWORD }) });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  console.log(`\n## ${title}: rate limits ${limits.authPerClient}/min per client on /auth/*, ${limits.perClient}/min per client, ${limits.perUser}/min per user; ${connections} connections, ${seconds} s each`);
+  const runs: [string, CannonOptions][] = [
+    ['GET /events?limit=50', { url: `${server.url}/api/v1/events?limit=50`, headers: { authorization: `Bearer ${token}` }, connections, duration: seconds }],
+    [
+      'POST /auth/login (right password; scrypt N=2^15, r=8, p=3)',
+      { url: `${server.url}/api/v1/auth/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.org', password: PASSWORD }), connections, duration: seconds },
+    ],
+  ];
+  for (const [name, options] of runs) {
+    const r = await autocannon(options);
+    const codes = Object.entries(r.statusCodeStats)
+      .map(([c, s]) => `${c}: ${s.count}`)
+      .join(', ');
+    const fivexx = Object.entries(r.statusCodeStats).filter(([c]) => c.startsWith('5')).reduce((n, [, s]) => n + s.count, 0);
+    console.log(`${name}\n  ${r.requests.average.toFixed(0)} requests/s, latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms; status ${codes}; 5xx ${fivexx}; errors ${r.errors}, timeouts ${r.timeouts}`);
+  }
+  console.log(`  audit chain after the run: ${JSON.stringify(p.audit.verify().ok ? 'ok' : 'broken')}, ${p.audit.count()} entries`);
+  await server.close();
+}
+
+await scenario('Shipped limits', DEFAULT_RATE_LIMITS);
+await scenario('Limits lifted (raw capacity)', { windowMs: 60_000, authPerClient: 1e9, perClient: 1e9, perUser: 1e9 });
