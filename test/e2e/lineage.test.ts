@@ -99,6 +99,15 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     expect(Number(await graphData(page, 'reached'))).toBe(9);
     await session.screenshot(page, 'lineage-blast-light');
 
+    // The same from the canvas: a click on a layer node (found through cytoscape's registration on its container).
+    await page.keyboard.press('Escape');
+    const point = (await page.evaluate(
+      `(() => { const el = document.querySelector('[data-testid="lineage-graph"]'); const cy = el._cyreg.cy; const n = cy.nodes('[kind = "layer"]').first(); const p = n.renderedPosition(); const r = el.getBoundingClientRect(); return { x: r.left + p.x, y: r.top + p.y }; })()`,
+    )) as { x: number; y: number };
+    await page.mouse.click(point.x, point.y);
+    await page.getByTestId('blast-radius').waitFor();
+    expect(await graphData(page, 'highlight')).toBe('blast');
+
     // Esc clears the highlight; backtracking a package by name from the search field ( / ) finds the CVE again.
     await page.keyboard.press('Escape');
     expect(await graphData(page, 'highlight')).toBe('none');

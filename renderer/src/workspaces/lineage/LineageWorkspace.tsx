@@ -229,8 +229,11 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
   const [cypherError, setCypherError] = useState<ApiError | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const reasonList = useRef<HTMLUListElement>(null);
+  const root = useRef<HTMLDivElement>(null);
 
   const jobs = useShell((x) => x.jobs);
+  const overlayOpen = useRef(false);
+  overlayOpen.current = useShell((x) => x.overlay !== null);
   const theme = effectiveTheme(
     useShell((x) => x.theme),
     useSystemPrefersDark(),
@@ -239,6 +242,19 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
 
   useEffect(() => {
     void store.getState().loadRuns(0);
+  }, [store]);
+
+  // Esc clears the highlight wherever the focus is (a click on the canvas leaves it on the page body), unless a field
+  // or an overlay of the shell takes the key first, or this workspace is not the one shown.
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent): void => {
+      if (e.key !== 'Escape' || e.defaultPrevented || overlayOpen.current || store.getState().focus === null) return;
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+      if (!root.current || root.current.offsetParent === null) return;
+      store.getState().clearFocus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
   }, [store]);
 
   // A Cypher file is made once per run on request; its object URL is released when the run changes or the page goes.
@@ -306,6 +322,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
   return (
     <div
       className="ws-page lineage"
+      ref={root}
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes('Files')) {
           e.preventDefault();
@@ -316,9 +333,6 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
         if (e.relatedTarget === null || !e.currentTarget.contains(e.relatedTarget as Node)) setDragging(false);
       }}
       onDrop={onDrop}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && s.focus && !(e.target instanceof HTMLInputElement)) s.clearFocus();
-      }}
     >
       <header className="ws-head">
         <h1>Lineage</h1>
