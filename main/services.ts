@@ -5,6 +5,8 @@ import { createRouter as caseassessRouter } from '../engines/caseassess/http.js'
 import { caseassessService } from '../engines/caseassess/service.js';
 import { createRouter as pkgscanRouter } from '../engines/pkgscan/http.js';
 import { pkgscanService } from '../engines/pkgscan/service.js';
+import { createRouter as forensicRouter } from '../engines/forensic/http.js';
+import { forensicService } from '../engines/forensic/service.js';
 import { createRouter as petriageRouter } from '../engines/petriage/http.js';
 import { petriageService } from '../engines/petriage/service.js';
 import { createRouter as provgateRouter } from '../engines/provgate/http.js';
@@ -21,4 +23,5 @@ export const services: readonly ComposedService[] = [
   { descriptor: provgateService, createRouter: (ctx) => provgateRouter(ctx) },
   { descriptor: attribService, createRouter: (ctx) => attribRouter(ctx) },
   { descriptor: pkgscanService, createRouter: (ctx) => pkgscanRouter(ctx) },
+  { descriptor: forensicService, createRouter: (ctx) => forensicRouter(ctx) },
 ];

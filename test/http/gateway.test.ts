@@ -129,7 +129,7 @@ describe('gateway', () => {
     const services = await request('GET', '/api/services');
     expect(services.status).toBe(200);
     const names = composed.map((c) => c.descriptor.name);
-    expect(names).toEqual(expect.arrayContaining(['caseassess', 'petriage', 'replay', 'provgate', 'attrib', 'pkgscan']));
+    expect(names).toEqual(expect.arrayContaining(['caseassess', 'petriage', 'replay', 'provgate', 'attrib', 'pkgscan', 'forensic']));
     const listed = services.json() as { items: { name: string; base: string }[]; total: number };
     expect(listed.items.map((i) => i.name)).toEqual(names);
     expect(listed.items.map((i) => i.base)).toEqual(names.map((n) => `/svc/${n}`));

@@ -51,7 +51,13 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     slot: 5,
     component: lazy(() => import('./replay/ReplayWorkspace')),
   },
-  { service: 'forensic', label: 'Cases', purpose: 'Custody-sealed timelines and incident stories', slot: 6 },
+  {
+    service: 'forensic',
+    label: 'Cases',
+    purpose: 'Custody-sealed timelines and incident stories',
+    slot: 6,
+    component: lazy(() => import('./cases/CasesWorkspace')),
+  },
   { service: 'flowdet', label: 'Flows', purpose: 'Train, attack and explain flow detectors', slot: 7 },
   {
     service: 'petriage',
