@@ -36,15 +36,13 @@ export const COMMAND_PATTERNS: readonly TechniquePattern[] = [
   { technique: 'T1047', weight: 0.7, pattern: /wmic(?:\.exe)?["']?\s.*\/node:|Invoke-WmiMethod|Invoke-CimMethod|Win32_Process.*Create/i },
   { technique: 'T1569.002', weight: 0.75, pattern: /psexec(?:64)?(?:\.exe)?\s|PSEXESVC|paexec/i },
   { technique: 'T1021.006', weight: 0.7, pattern: /Enter-PSSession|Invoke-Command\s.*-ComputerName|\bwinrs(?:\.exe)?\s/i },
-  { technique: 'T1059.001', weight: 0.6, pattern: /powershell(?:\.exe)?["']?\s.*\s-e(?:nc|ncodedcommand)?\s|\bIEX\b|Invoke-Expression|-w(?:indowstyle)?\s+hidden/i },
+  { technique: 'T1059.001', weight: 0.6, pattern: /powershell(?:\.exe)?["']?\s+(?:.*\s)?-e(?:nc|ncodedcommand)?\s|\bIEX\b|Invoke-Expression|-w(?:indowstyle)?\s+hidden/i },
   { technique: 'T1218.011', weight: 0.5, pattern: /rundll32(?:\.exe)?["']?\s.*(?:javascript:|\\\\|http|,\s*#?\d|\.dat|\.tmp|\\Temp\\|\\AppData\\)/i },
   { technique: 'T1218.005', weight: 0.7, pattern: /mshta(?:\.exe)?["']?\s/i },
 ];
 
 /** Image names that on their own suggest a technique (weak: every admin uses them). */
 export const IMAGE_PATTERNS: readonly TechniquePattern[] = [
-  { technique: 'T1059.001', weight: 0.1, pattern: /(?:^|[\\/])(?:powershell|pwsh)(?:\.exe)?$/i },
-  { technique: 'T1059.003', weight: 0.05, pattern: /(?:^|[\\/])cmd\.exe$/i },
   { technique: 'T1218.011', weight: 0.2, pattern: /(?:^|[\\/])rundll32\.exe$/i },
   { technique: 'T1218.005', weight: 0.6, pattern: /(?:^|[\\/])mshta\.exe$/i },
   { technique: 'T1003.001', weight: 0.9, pattern: /(?:^|[\\/])(?:mimikatz|procdump(?:64)?)\.exe$/i },

@@ -51,7 +51,10 @@ const processSpawn: CausalRule = {
     onEvent(e, n, ctx) {
       if (!isCreate(e) || n.parent === null || n.process === null) return;
       if (REMOTE_PARENTS.has(imageKey(String(n.parent.attributes['image'] ?? n.parent.label)))) return;
-      ctx.edge(n.parent, n.process, [e], techs(techniquesOfCommand(commandLine(e), String(n.process.attributes['image'] ?? n.process.label))));
+      const t = techniquesOfCommand(commandLine(e), String(n.process.attributes['image'] ?? n.process.label));
+      // services.exe starting a shell is a service created to run a command (PsExec-style service execution).
+      if (imageKey(String(n.parent.attributes['image'] ?? n.parent.label)) === 'services.exe' && /^(?:cmd|powershell|pwsh|rundll32|mshta)\.exe$/i.test(baseName(String(n.process.attributes['image'] ?? '')))) t.set('T1569.002', 0.6);
+      ctx.edge(n.parent, n.process, [e], techs(t));
     },
   }),
 };
@@ -82,6 +85,48 @@ const remoteExecution: CausalRule = {
     },
   }),
 };
+
+/** A network logon this soon after a remote-administration connection from its source host is that connection's logon. */
+export const REMOTE_LOGON_LINK_MS = 120_000;
+/** Ports of remote administration (SMB, RPC for WMI, RDP, WinRM, SSH). */
+const ADMIN_PORTS = new Set([445, 139, 135, 3389, 5985, 5986, 22]);
+
+const remoteLogon: CausalRule = {
+  name: 'remote-logon',
+  relation: 'logged-on-remotely',
+  description: 'A process connected to a remote-administration port and, within two minutes, a network or RDP logon arrived on the target from that host (the source host known by its address in its own connections, or the logon\'s workstation name): the link across hosts (T1021).',
+  stage: 'lateral-movement',
+  create: () => {
+    const hostOfIp = new Map<string, string>();
+    const recent = new Map<string, { process: NodeDraft; event: ForensicEvent; ms: number; port: number }>();
+    return {
+      onEvent(e, n, ctx) {
+        if (e.action === 'network.connect' || e.action === 'network.connection') {
+          const src = attr(e, 'sourceIp', 'SourceIp');
+          if (src !== null && e.host !== null && isInternalAddress(src)) hostOfIp.set(src, e.host.toLowerCase());
+          const ms = timeMs(e);
+          if (n.process === null || n.object === null || ms === null || e.host === null) return;
+          const { address, port } = splitEndpoint(n.object.label);
+          if (port !== null && ADMIN_PORTS.has(port) && isInternalAddress(address)) recent.set(e.host.toLowerCase(), { process: n.process, event: e, ms, port });
+          return;
+        }
+        if (e.action !== 'auth.login.success' || n.session === null || windowsEventId(e) === null) return;
+        const type = attr(e, 'logonType', 'LogonType');
+        if (type !== '3' && type !== '10') return;
+        const ip = sourceIp(e);
+        const from = (ip !== null ? hostOfIp.get(ip) : undefined) ?? attr(e, 'workstation', 'WorkstationName')?.toLowerCase();
+        const ms = timeMs(e);
+        if (from === undefined || ms === null || from === (e.host ?? '').toLowerCase()) return;
+        const c = recent.get(from) ?? [...recent].find(([h]) => h.split('.')[0] === from.split('.')[0])?.[1];
+        if (!c || ms - c.ms < -TEMPORAL_SKEW_MS || ms - c.ms > REMOTE_LOGON_LINK_MS) return;
+        const t = c.port === 445 || c.port === 139 ? ['T1021.002'] : c.port === 135 ? ['T1047'] : c.port === 3389 ? ['T1021.001'] : c.port === 22 ? ['T1021.004'] : ['T1021.006'];
+        ctx.edge(c.process, n.session, [c.event, e], t);
+      },
+    };
+  },
+};
+/** Clocks of two hosts may disagree by this much. */
+const TEMPORAL_SKEW_MS = 5000;
 
 const logonThenActivity: CausalRule = {
   name: 'logon-then-activity',
@@ -174,11 +219,9 @@ const bruteForce: CausalRule = {
           const ip = key.slice(key.indexOf('|') + 1);
           const first = s.events[0] as ForensicEvent;
           const from = ctx.graph.node('endpoint', ip, ip, null, null, { address: ip });
-          for (const who of s.users) {
-            const target = ctx.graph.nodes.get(`user:${who}`) ?? null;
-            const evs = s.events.filter((e) => e.actor?.type === 'user' && userKey(e.actor.name) === who);
-            ctx.edge(from, target, evs.length > 0 ? evs : [first], [spray ? 'T1110.003' : 'T1110.001']);
-          }
+          // One node for the attempts, so that a spray over many accounts is one story, not one per account.
+          const attempts = ctx.graph.node('other', `${key}:attempts`, `logon attempts from ${ip}`, first.host, null, { source: ip, accounts: s.users.size, failures: s.failures });
+          ctx.edge(from, attempts, s.events, [spray ? 'T1110.003' : 'T1110.001']);
         }
       },
     };
@@ -220,22 +263,40 @@ const fileWriteThenExecute: CausalRule = {
   },
 };
 
+/** A service image that is a shell, a script host or PsExec's service: the service exists to run a command. */
+const SERVICE_EXECUTION = /psexesvc|paexec|remcom|%comspec%|(?:^|[\\/"\s])(?:cmd|powershell|pwsh|rundll32|mshta|calc)(?:\.exe)?(?:["\s]|$)|\\ADMIN\$\\/i;
+
 const serviceCreation: CausalRule = {
   name: 'service-creation',
   relation: 'created-service',
   description: 'A service was installed (System 7045, Security 4697): persistence (T1543.003); a PsExec-style or command-shell image path is service execution (T1569.002).',
   stage: 'persistence',
-  create: () => ({
+  create: () => {
+    const installed = new Map<string, { service: NodeDraft; ms: number | null }>();
+    return {
     onEvent(e, n, ctx) {
+      const hk = (e.host ?? '?').toLowerCase();
+      if (isCreate(e) && n.process !== null) {
+        // The service's image started by services.exe: the service ran it.
+        const image = baseName(String(n.process.attributes['image'] ?? '')).toLowerCase();
+        const s = installed.get(`${hk}:${image}`);
+        const ms = timeMs(e);
+        if (s && n.parent !== null && imageKey(String(n.parent.attributes['image'] ?? n.parent.label)) === 'services.exe' && (s.ms === null || ms === null || (ms >= s.ms - TEMPORAL_SKEW_MS && ms - s.ms <= 600_000)))
+          ctx.edge(s.service, n.process, [e], [], 'started');
+        return;
+      }
       if (e.action !== 'service.install' || n.object === null) return;
       const image = attr(e, 'imagePath', 'ImagePath', 'ServiceFileName') ?? '';
+      const exe = /([^\\/"\s]+\.exe)/i.exec(image)?.[1];
+      if (exe !== undefined) installed.set(`${hk}:${exe.toLowerCase()}`, { service: n.object, ms: timeMs(e) });
       const t = ['T1543.003'];
-      if (/psexesvc|paexec|remcom|%comspec%|cmd(?:\.exe)?\s*\/c|powershell|\\\\127\.0\.0\.1\\ADMIN\$|\\ADMIN\$\\/i.test(image)) t.push('T1569.002');
+      if (SERVICE_EXECUTION.test(image)) t.push('T1569.002');
       if (/psexesvc|paexec|ADMIN\$/i.test(image) || /psexesvc/i.test(e.object?.name ?? '')) t.push('T1021.002');
       for (const x of techniquesOfCommand(image, null).keys()) if (!t.includes(x)) t.push(x);
       ctx.edge(n.process ?? n.user ?? n.host, n.object, [e], t);
     },
-  }),
+    };
+  },
 };
 
 const taskCreation: CausalRule = {
@@ -258,12 +319,21 @@ const AUTORUN = /\\CurrentVersion\\(?:Run|RunOnce|RunServices|Policies\\Explorer
 const registryPersistence: CausalRule = {
   name: 'registry-persistence',
   relation: 'set-autorun',
-  description: 'A process wrote an autorun registry value (Run keys, Winlogon, IFEO debugger): T1547.001.',
+  description: 'A process wrote an autorun registry value (Run keys, Winlogon, IFEO debugger: T1547.001) or a service ImagePath (T1543.003; T1569.002 when it runs a shell).',
   stage: 'persistence',
   create: () => ({
     onEvent(e, n, ctx) {
-      if (e.action !== 'registry.set' || e.object === null || !AUTORUN.test(e.object.name)) return;
-      ctx.edge(n.process, n.object, [e], ['T1547.001']);
+      if (e.action !== 'registry.set' || e.object === null) return;
+      if (AUTORUN.test(e.object.name)) {
+        ctx.edge(n.process, n.object, [e], ['T1547.001']);
+        return;
+      }
+      // A service's ImagePath written straight into the registry (how Metasploit's psexec and others create services).
+      if (/\\CurrentControlSet\\services\\[^\\]+\\ImagePath$/i.test(e.object.name)) {
+        const value = attr(e, 'details', 'Details') ?? '';
+        const t = ['T1543.003', ...(SERVICE_EXECUTION.test(value) ? ['T1569.002'] : []), ...techniquesOfCommand(value, null).keys()];
+        ctx.edge(n.process, n.object, [e], t.filter((x, i) => t.indexOf(x) === i));
+      }
     },
   }),
 };
@@ -515,6 +585,7 @@ const dataStaging: CausalRule = {
 export const CAUSAL_RULES: readonly CausalRule[] = [
   processSpawn,
   remoteExecution,
+  remoteLogon,
   logonThenActivity,
   bruteForce,
   fileWriteThenExecute,

@@ -34,6 +34,8 @@ export class ScenarioBuilder {
   private nextPid = 1000;
   private nextGuid = 1;
   readonly rng: Rng;
+  /** Addresses of the scenario's hosts: connections from a host carry it as their source address. */
+  readonly hostIps = new Map<string, string>();
 
   constructor(
     private readonly startMs: number,
@@ -111,7 +113,8 @@ export class ScenarioBuilder {
   }
 
   connect(t: number, host: string, bad: boolean, p: Proc, dst: string, port: number): void {
-    this.sysmon(t, host, bad, 3, 'network.connect', p, { type: 'network', name: `${dst}:${port}` }, { DestinationIp: dst, DestinationPort: String(port) });
+    const src = this.hostIps.get(host);
+    this.sysmon(t, host, bad, 3, 'network.connect', p, { type: 'network', name: `${dst}:${port}` }, { DestinationIp: dst, DestinationPort: String(port) }, src !== undefined ? { sourceIp: src } : {});
   }
 
   fileCreate(t: number, host: string, bad: boolean, p: Proc, file: string): void {

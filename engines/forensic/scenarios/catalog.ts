@@ -82,6 +82,7 @@ const lateral: ScenarioDefinition = {
   year: 2024,
   build() {
     const b = new ScenarioBuilder(START + 86_400_000, 23);
+    b.hostIps.set('WS01', '10.0.1.31').set('SRV02', '10.0.2.20').set('SRV03', '10.0.2.30');
     const admin = 'CORP\\svc-backup';
     b.logon(0, 'WS01', false, 'CORP\\asmith', 2, null, '0x77aa1');
     windowsBackground(b, 'WS01', 'CORP\\asmith', 5, 1500, '0x77aa1');
