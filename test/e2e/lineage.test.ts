@@ -132,6 +132,7 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
 
   it('gates uploaded envelopes signed with the trusted key, refuses a non-list and reports malformed envelopes (dark)', async () => {
     const page = await open('dark');
+    await page.getByTestId('trust-count').getByText('1 key').waitFor();
     const signed = JSON.stringify(scenarioEnvelopes('unreachable', key).map(envelopeToJson));
     await page.getByTestId('envelope-file').setInputFiles({ name: 'unreachable.json', mimeType: 'application/json', buffer: Buffer.from(signed) });
     const decision = page.getByTestId('decision');

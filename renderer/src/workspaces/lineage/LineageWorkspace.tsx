@@ -242,6 +242,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
 
   useEffect(() => {
     void store.getState().loadRuns(0);
+    void store.getState().loadHealth();
   }, [store]);
 
   // Esc clears the highlight wherever the focus is (a click on the canvas leaves it on the page body), unless a field
@@ -375,6 +376,17 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
               <h2>Gate</h2>
             </div>
             <p className="muted gate-input__hint">Drop a JSON list of signed envelopes (commit, build, scan, sast) here, or open one; the service verifies them against its trusted keys.</p>
+            {s.health && s.health.trustedKeys === 0 && (
+              <p className="gate-input__trust neg" data-testid="trust-warning">
+                The gate trusts no key{s.health.trustProblem ? ` (${s.health.trustProblem})` : ''}: start the workstation with <code>GATE_PUBKEY</code> (and <code>GATE_KEYID</code>) set to
+                gate your own envelopes. The demo scenarios work without it.
+              </p>
+            )}
+            {s.health && s.health.trustedKeys > 0 && (
+              <p className="muted gate-input__hint" data-testid="trust-count">
+                Trusted: {plural(s.health.trustedKeys, 'key')} (<code>GATE_PUBKEY</code>).
+              </p>
+            )}
             <div className="row">
               <button type="button" className="primary" onClick={() => fileInput.current?.click()} disabled={s.busy !== null} data-testid="open-envelopes">
                 Gate envelopes…

@@ -94,6 +94,7 @@ const blast: LayerBlast = {
 
 const P = '/svc/provgate';
 const routes = {
+  [`GET ${P}/healthz`]: () => ({ status: 'ok', service: 'provgate', version: '0.1.0', trustedKeys: 0, trustProblem: 'the GATE_PUBKEY file cannot be read' }),
   [`GET ${P}/v1/runs`]: (): RunPage => ({ items: [item], total: 1, limit: 50, offset: 0 }),
   [`GET ${P}/v1/runs/${RUN}/graph`]: () => graph,
   [`GET ${P}/v1/runs/${RUN}`]: () => detail,
@@ -162,6 +163,15 @@ describe('Lineage store', () => {
     await slow;
     expect(store.getState().highlight?.kind).toBe('blast');
     expect(store.getState().stories).toBeNull();
+  });
+
+  it('health: the trusted key count and problem; a failed health call is no error, only no hint', async () => {
+    const store = createLineageStore(fakeClient(routes).client, P);
+    await store.getState().loadHealth();
+    expect(store.getState().health).toMatchObject({ trustedKeys: 0, trustProblem: 'the GATE_PUBKEY file cannot be read' });
+    const bare = createLineageStore(fakeClient({}).client, P);
+    await bare.getState().loadHealth();
+    expect(bare.getState().health).toBeNull();
   });
 
   it('errors land where they belong: a refused gate keeps the open run; a missing run says so', async () => {

@@ -1,6 +1,6 @@
 // The Lineage workspace's state as one zustand store: runs, the open run (graph, decision, comment), what is selected and highlighted, and the calls that fill them.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { BacktrackBody, GateSummary, LayerBlast, Reason, RunDetail, RunGraph, RunPage, ScenarioName } from '../../../../engines/core/contracts/provgate';
+import type { BacktrackBody, GateSummary, LayerBlast, ProvgateHealth, Reason, RunDetail, RunGraph, RunPage, ScenarioName } from '../../../../engines/core/contracts/provgate';
 import { ApiError, type ApiClient } from '../../api/client';
 import { downstream, orderedReasons, pathHighlight, type Highlight } from './model';
 
@@ -15,6 +15,8 @@ export type Focus =
   | { readonly kind: 'query'; readonly query: string };
 
 export interface LineageState {
+  /** The service's health: how many keys it trusts (none: POST /v1/gate answers 503), and why a configured key was refused. */
+  readonly health: ProvgateHealth | null;
   readonly runs: RunPage | null;
   readonly runsError: ApiError | null;
   readonly offset: number;
@@ -37,6 +39,7 @@ export interface LineageState {
 }
 
 export interface LineageActions {
+  loadHealth(): Promise<void>;
   loadRuns(offset?: number): Promise<void>;
   openRun(runId: string): Promise<void>;
   runDemo(scenario: ScenarioName): Promise<void>;
@@ -89,6 +92,7 @@ export function createLineageStore(client: ApiClient, base: string): LineageStor
     };
 
     return {
+      health: null,
       runs: null,
       runsError: null,
       offset: 0,
@@ -101,6 +105,15 @@ export function createLineageStore(client: ApiClient, base: string): LineageStor
       localError: null,
       last: null,
       ...EMPTY_FOCUS,
+
+      async loadHealth() {
+        try {
+          set({ health: await client.get<ProvgateHealth>(url('/healthz')) });
+        } catch {
+          // Only a hint for the Gate panel: the gate call itself reports any problem.
+          set({ health: null });
+        }
+      },
 
       async loadRuns(offset = get().offset) {
         try {
