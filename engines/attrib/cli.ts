@@ -107,24 +107,7 @@ const options = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-interface Values {
-  readonly kb?: string | undefined;
-  readonly override?: string[] | undefined;
-  readonly navigator?: boolean | undefined;
-  readonly classifier?: string | undefined;
-  readonly threshold?: string | undefined;
-  readonly cypher?: string | undefined;
-  readonly attack?: string | undefined;
-  readonly shortlist?: string | undefined;
-  readonly calibration?: string | undefined;
-  readonly 'ttp-labels'?: string | undefined;
-  readonly out?: string | undefined;
-  readonly json?: boolean | undefined;
-  readonly stix?: boolean | undefined;
-  readonly host?: string | undefined;
-  readonly port?: string | undefined;
-  readonly 'allow-remote'?: boolean | undefined;
-}
+type Values = { readonly [K in keyof typeof options]?: (typeof options)[K] extends { multiple: true } ? string[] | undefined : (typeof options)[K]['type'] extends 'boolean' ? boolean | undefined : string | undefined };
 
 /** Who makes overrides from the command line: the login name. */
 function analystName(): string {

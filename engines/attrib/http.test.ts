@@ -43,6 +43,17 @@ const inline = {
 };
 
 describe('attrib HTTP API', () => {
+  it('GET / is the workbench page with a token field, open even with a token, under a strict CSP', async () => {
+    const res = await fetch(`${locked.url}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await res.text();
+    expect(html).toContain('id="token"');
+    expect(html).not.toMatch(/<script>/);
+    expect((await fetch(`${locked.url}/workbench.js`)).status).toBe(200);
+    expect((await fetch(`${locked.url}/workbench.css`)).status).toBe(200);
+  });
+
   it('GET /health: version, knowledge-base size, limits', async () => {
     const res = await fetch(`${open.url}/health`);
     expect(res.status).toBe(200);

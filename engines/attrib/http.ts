@@ -18,6 +18,7 @@ import { analyzeScenario } from './ach/engine.js';
 import { runAchRequest } from './ach/request.js';
 import { ScenarioLibrary } from './ach/scenario.js';
 import { assessmentToStix } from './ach/stix.js';
+import { WORKBENCH_CSP, WORKBENCH_CSS, WORKBENCH_HTML, WORKBENCH_JS } from './ach/workbench.js';
 import { defaultResourcesDir, MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
 import { defaultAttribResourcesDir, loadKb, type AttackKb } from './analysis.js';
 import { EXTRACT_JOB, jobs } from './jobs.js';
@@ -237,8 +238,21 @@ export function allowedHostsFromEnv(env: NodeJS.ProcessEnv = process.env): strin
     .filter((h) => h !== '');
 }
 
-/** Paths open without the token: health and the workbench page. */
-export const OPEN_PATHS: readonly string[] = ['/health', '/'];
+/** Paths open without the token: health and the workbench page (which holds no data; its calls carry the token). */
+export const OPEN_PATHS: readonly string[] = ['/health', '/', '/workbench.js', '/workbench.css'];
+
+/** The workbench page and its assets, from strings (nothing to find on disk). */
+function workbenchRouter(): Router {
+  const router = express.Router();
+  const asset = (type: string, body: string): RequestHandler => (_req, res) => {
+    res.setHeader('Content-Security-Policy', WORKBENCH_CSP);
+    res.type(type).send(body);
+  };
+  router.get('/', asset('text/html; charset=utf-8', WORKBENCH_HTML));
+  router.get('/workbench.js', asset('text/javascript; charset=utf-8', WORKBENCH_JS));
+  router.get('/workbench.css', asset('text/css; charset=utf-8', WORKBENCH_CSS));
+  return router;
+}
 
 /** 401 with `WWW-Authenticate: Bearer` (RFC 6750) when the token is missing or wrong. */
 function bearer(token: string): RequestHandler {
@@ -263,6 +277,7 @@ export function createStandaloneApp(options: StandaloneOptions = {}): Express {
   const token = options.token ?? process.env['ATTR_API_TOKEN'] ?? '';
   const outer = express.Router();
   if (token !== '') outer.use(bearer(token));
+  outer.use(workbenchRouter());
   outer.use(createRouter(ctx, options));
   return createServiceApp(outer, options.allowedHosts ?? allowedHostsFromEnv() ?? LOOPBACK_HOSTS);
 }

@@ -71,6 +71,31 @@ export function openApiDocument(): JsonObject {
           responses: { '200': { description: 'the bundle', content: { 'application/stix+json;version=2.1': { schema: ref('StixBundle') } } }, ...achErrors },
         },
       },
+      '/extract': {
+        post: {
+          summary: `Span-anchored indicator and technique extraction of a report (text at most ${MAX_TEXT_CHARS} characters), its ATT&CK Navigator 4.5 layer and its STIX 2.1 bundle (added to the TAXII extractions collection)`,
+          requestBody: {
+            required: true,
+            content: json({
+              type: 'object',
+              required: ['text'],
+              additionalProperties: false,
+              properties: {
+                text: { type: 'string', minLength: 1, maxLength: MAX_TEXT_CHARS },
+                name: { type: 'string', maxLength: 200, description: 'display name of the report' },
+                classifier: { type: 'boolean', description: 'also run the sentence classifier when a model is installed' },
+              },
+            }),
+          },
+          responses: {
+            '200': { description: '{extraction, layer, stix}', content: json({ type: 'object', required: ['extraction', 'layer', 'stix'] }) },
+            '401': achErrors['401'],
+            '413': errorResponse(`the body is larger than ${MAX_BODY_BYTES} bytes or the text longer than ${MAX_TEXT_CHARS} characters`),
+            '415': achErrors['415'],
+            '422': errorResponse('no text, or unknown fields'),
+          },
+        },
+      },
       '/taxii2/': { get: { summary: 'TAXII 2.1 discovery', responses: { '200': taxii('discovery'), '406': taxii('Accept admits no TAXII 2.1 media type') } } },
       '/taxii2/api/': { get: { summary: 'TAXII 2.1 API root', responses: { '200': taxii('API root') } } },
       '/taxii2/api/collections/': { get: { summary: 'Collections (assessments, extractions); read-only', responses: { '200': taxii('collections') } } },
