@@ -20,6 +20,7 @@ export {
   stratifiedLabelSplit,
   DEFAULT_THRESHOLD,
   CLASSIFIER_FORMAT,
+  SHIPPED_CLASSIFIER_FILE,
   type TechniqueClassifier,
   type LabelledSentence,
   type Prediction,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
 import { loadKb } from '../kb/kb.js';
 import { attribute, attributeTechniques, loadCalibration } from './attribute.js';
+import { evaluateOnCampaigns } from './measure.js';
 
 const kb = loadKb();
 
@@ -15,7 +16,8 @@ describe('actor attribution', () => {
       const a = attributeTechniques(own, kb);
       expect(a.shortlist).toHaveLength(8);
       expect(a.shortlist[0]!.id).toBe(gid);
-      expect(a.shortlist[0]!.similarity).toBeGreaterThan(0.99);
+      expect(a.shortlist[0]!.similarity).toBeGreaterThan(0.8);
+      expect(a.shortlist.map((c) => c.score)).toEqual([...a.shortlist.map((c) => c.score)].sort((x, y) => y - x));
       expect(a.shortlist.map((c) => c.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       expect(a.calibrated).toBe(false);
       expect(a.shortlist.reduce((s, c) => s + c.probability, 0)).toBeCloseTo(1, 3);
@@ -39,7 +41,7 @@ describe('actor attribution', () => {
     const a = attribute(text, kb, { shortlist: 3, calibration });
     expect(a.techniques).toEqual(expect.arrayContaining(['T1566.001', 'T1059.001', 'T1003.001', 'T1053.005', 'T1218.011']));
     expect(a.calibrated).toBe(true);
-    for (const c of a.shortlist) expect(c.probability).toBeCloseTo(1 / (1 + Math.exp(-(10 * c.similarity - 5))), 3);
+    for (const c of a.shortlist) expect(c.probability).toBeCloseTo(1 / (1 + Math.exp(-(10 * c.score - 5))), 2);
   });
 
   it('reports an empty shortlist with a warning when nothing is found, and refuses bad options', () => {
@@ -50,5 +52,13 @@ describe('actor attribution', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'attrib-cal-bad-'));
     writeFileSync(path.join(dir, 'm.json'), '{"method":"isotonic","x":[2,1],"y":[0,1]}');
     expect(() => loadCalibration(path.join(dir, 'm.json'))).toThrow(VitrineError);
+  });
+
+  it('leave-one-campaign-out: campaigns attributed to a group find it in the shortlist far above chance', () => {
+    const r = evaluateOnCampaigns(kb);
+    // Measured 22 campaigns, top-1 0.273, top-8 0.727 (chance for top-8: 8 of 170 groups, 0.047); see docs/attrib-analysis.md.
+    expect(r.campaigns).toBe(22);
+    expect(r.top1).toBeGreaterThanOrEqual(0.2);
+    expect(r.top_shortlist).toBeGreaterThanOrEqual(0.6);
   });
 });

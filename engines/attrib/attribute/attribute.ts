@@ -10,6 +10,8 @@ import { readJsonFile, type AttackKb } from '../kb/kb.js';
 export const DEFAULT_SHORTLIST = 8;
 /** A sub-technique also counts toward its parent technique, at this weight. */
 const PARENT_WEIGHT = 0.5;
+/** Techniques of the software a group uses count toward the group at this weight (0 leaves them out). */
+export const SOFTWARE_WEIGHT = 0.5;
 
 export interface AttributeOptions {
   readonly shortlist?: number;
@@ -19,8 +21,9 @@ export interface AttributeOptions {
 }
 
 export const METHOD =
-  'cosine similarity of IDF-weighted technique profiles: weight of a technique = ln(1 + groups / groups using it); ' +
-  `a sub-technique also adds its parent at ${PARENT_WEIGHT}; groups include techniques of campaigns attributed to them`;
+  'IDF-weighted technique profiles (weight of a technique = ln(1 + groups / groups using it)); rank by dot / (|report| x sqrt|group|), ' +
+  `similarity = cosine; a sub-technique also adds its parent at ${PARENT_WEIGHT}; a group includes the techniques of campaigns attributed to it, ` +
+  `and those of the software it uses at ${SOFTWARE_WEIGHT}`;
 
 /** Reads a calibration map file (JSON: {method: "platt", a, b} or {method: "isotonic", x, y}). */
 export function loadCalibration(file: string): Calibration {
@@ -42,7 +45,8 @@ function profile(ids: Iterable<string>, kb: AttackKb, idf: (id: string) => numbe
   return p;
 }
 
-function cosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, normB: number): number {
+/** Cosine similarity, and the ranking score dot / (|a| sqrt|b|), which penalises a large group profile only by its square root. */
+function similarityOf(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, normB: number): { cosine: number; score: number } {
   let dot = 0;
   let na = 0;
   for (const [k, v] of a) {
@@ -50,7 +54,8 @@ function cosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, 
     const w = b.get(k);
     if (w !== undefined) dot += v * w;
   }
-  return na === 0 || normB === 0 ? 0 : dot / (Math.sqrt(na) * normB);
+  if (na === 0 || normB === 0) return { cosine: 0, score: 0 };
+  return { cosine: dot / (Math.sqrt(na) * normB), score: dot / (Math.sqrt(na) * Math.sqrt(normB)) };
 }
 
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -67,22 +72,26 @@ export function attributeTechniques(techniqueIds: readonly string[], kb: AttackK
   const scored = groups.map((g) => {
     const used = kb.groupTechniques.get(g.id)!;
     const gp = profile(used, kb, idf);
+    if (SOFTWARE_WEIGHT > 0)
+      for (const sw of kb.groupSoftware.get(g.id) ?? [])
+        for (const [t, w] of profile(kb.softwareTechniques.get(sw) ?? [], kb, idf)) gp.set(t, Math.max(gp.get(t) ?? 0, SOFTWARE_WEIGHT * w));
     let norm = 0;
     for (const v of gp.values()) norm += v * v;
-    const similarity = cosine(report, gp, Math.sqrt(norm));
+    const { cosine, score } = similarityOf(report, gp, Math.sqrt(norm));
     const shared = ids.filter((t) => used.has(t)).sort((a, b) => idf(b) - idf(a) || (a < b ? -1 : 1));
-    return { g, similarity, shared, count: used.size };
+    return { g, similarity: cosine, score, shared, count: used.size };
   });
-  scored.sort((a, b) => b.similarity - a.similarity || (a.g.id < b.g.id ? -1 : 1));
-  const top = scored.filter((s) => s.similarity > 0).slice(0, shortlist);
-  const total = top.reduce((s, x) => s + x.similarity, 0);
+  scored.sort((a, b) => b.score - a.score || (a.g.id < b.g.id ? -1 : 1));
+  const top = scored.filter((s) => s.score > 0).slice(0, shortlist);
+  const total = top.reduce((s, x) => s + x.score, 0);
   const candidates: AttributionCandidate[] = top.map((s, i) => ({
     rank: i + 1,
     id: s.g.id,
     name: s.g.name,
     aliases: [...s.g.aliases],
     similarity: round4(s.similarity),
-    probability: round4(opts.calibration ? calibrate(opts.calibration, s.similarity) : total === 0 ? 0 : s.similarity / total),
+    score: round4(s.score),
+    probability: round4(opts.calibration ? calibrate(opts.calibration, s.score) : total === 0 ? 0 : s.score / total),
     shared_techniques: s.shared,
     group_technique_count: s.count,
   }));

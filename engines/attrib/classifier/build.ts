@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { corporaDir } from '../kb/build.js';
 import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
-import { classifierFromJson, evaluateClassifier, loadLabelledSentences, procedureExamples, stratifiedLabelSplit, trainClassifier, type LabelledSentence } from './classifier.js';
+import { SHIPPED_CLASSIFIER_FILE, classifierFromJson, evaluateClassifier, loadLabelledSentences, procedureExamples, stratifiedLabelSplit, trainClassifier, type LabelledSentence } from './classifier.js';
 
-export const SHIPPED_CLASSIFIER_FILE = 'technique-classifier.json.gz';
+export { SHIPPED_CLASSIFIER_FILE };
+
 /** The held-out split of TRAM's sentences: this fraction of each label, chosen with this seed. */
 export const HELD_OUT = { fraction: 0.2, seed: 1 } as const;
 

@@ -8,6 +8,8 @@ import { validate } from '../../core/validation.js';
 import { readJsonFile, type AttackKb } from '../kb/kb.js';
 
 export const CLASSIFIER_FORMAT = 'vitrine-attrib-classifier/1';
+/** The shipped model's file name in resources/attrib/ (trained by classifier/build.ts). */
+export const SHIPPED_CLASSIFIER_FILE = 'technique-classifier.json.gz';
 /** Probability the top label needs before extraction reports it (the spec's training default). */
 export const DEFAULT_THRESHOLD = 0.8;
 /** Weight values of the model file are rounded to this many decimals; smaller ones are dropped. */
@@ -38,7 +40,7 @@ export interface TechniqueClassifier {
 export interface TrainOptions {
   /** Probability threshold stored in the model for extraction (default 0.8). */
   readonly threshold?: number;
-  /** L2 strength on the weights (default 3e-5 times the example count). */
+  /** L2 strength on the weights (default 1e-5 times the example count). */
   readonly l2?: number;
   readonly maxIterations?: number;
   /** Features kept, by document frequency (default: as many as fit MAX_PARAMETERS, at most 30,000). */
@@ -245,7 +247,7 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     colIdx.set(r.idx, rowStart[i]!);
     colVal.set(r.val, rowStart[i]!);
   });
-  const l2 = options.l2 ?? 3e-5 * n;
+  const l2 = options.l2 ?? 1e-5 * n;
   const z = new Float64Array(K);
   // theta: K*d weights (label-major), then K intercepts.
   const maxIterations = options.maxIterations ?? 300;

@@ -25,6 +25,8 @@ export interface AttackKb {
   readonly revoked: ReadonlyMap<string, string>;
   /** Techniques each group uses, directly or through campaigns attributed to it. */
   readonly groupTechniques: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Software each group uses, directly or through campaigns attributed to it. */
+  readonly groupSoftware: ReadonlyMap<string, ReadonlySet<string>>;
   /** Techniques each piece of software uses. */
   readonly softwareTechniques: ReadonlyMap<string, ReadonlySet<string>>;
   /** How many groups use each technique (for IDF weights). */
@@ -80,7 +82,13 @@ export function indexKb(data: AttackKbData): AttackKb {
     set.add(value);
     map.set(key, set);
   };
+  const groupSoftware = new Map<string, Set<string>>();
   for (const [src, dst] of data.relations) {
+    if (software.has(dst)) {
+      if (groups.has(src)) add(groupSoftware, src, dst);
+      else for (const g of campaignGroups.get(src) ?? []) if (groups.has(g)) add(groupSoftware, g, dst);
+      continue;
+    }
     const t = techniques.get(dst);
     if (t === undefined || t.deprecated === true) continue;
     if (groups.has(src)) add(groupTechniques, src, dst);
@@ -92,7 +100,7 @@ export function indexKb(data: AttackKbData): AttackKb {
     if (groups.get(gid)?.deprecated === true) continue;
     for (const t of set) techniqueGroupCount.set(t, (techniqueGroupCount.get(t) ?? 0) + 1);
   }
-  return { data, techniques, groups, software, revoked: new Map(Object.entries(data.revoked)), groupTechniques, softwareTechniques, techniqueGroupCount };
+  return { data, techniques, groups, software, revoked: new Map(Object.entries(data.revoked)), groupTechniques, groupSoftware, softwareTechniques, techniqueGroupCount };
 }
 
 /** The knowledge base from a parsed ATT&CK STIX 2.1 bundle (what `attrib load-attack` does). */

@@ -90,7 +90,9 @@ export interface AttributionCandidate {
   readonly aliases: readonly string[];
   /** Cosine similarity of the IDF-weighted technique profiles, 0..1. */
   readonly similarity: number;
-  /** Calibrated probability when a calibration map was given, else the similarity's share of the shortlist's total. */
+  /** The ranking score: dot product / (|report| x sqrt|group|); a large group profile is penalised by its square root only. */
+  readonly score: number;
+  /** Calibrated probability of the score when a calibration map was given, else the score's share of the shortlist's total. */
   readonly probability: number;
   /** Report techniques the group is known to use, rarest first. */
   readonly shared_techniques: readonly string[];
