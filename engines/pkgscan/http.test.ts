@@ -356,7 +356,9 @@ describe('policies, exceptions and events over HTTP', () => {
       body: { ecosystem: 'pypi', package: 'requests', version_range: '=>2', scope: 'package', justification: 'vendored and reviewed', expires_at: expires },
     });
     expect(badRange.status).toBe(422);
-    await text(badRange);
+    expect((await json<{ error: { details: { path: string; issue: string }[] } }>(badRange)).error.details).toEqual([
+      { path: 'version_range', issue: 'not a version range in the syntax of this ecosystem' },
+    ]);
     const ok = await json<{ status: string; decided_by: string }>(await call(s, 'POST', `/policies/exceptions/${e.id}/approve`, { token: by.admin.token }));
     expect(ok).toMatchObject({ status: 'approved', decided_by: by.admin.id });
     const again = await call(s, 'POST', `/policies/exceptions/${e.id}/approve`, { token: by.admin.token });

@@ -1,8 +1,6 @@
 // The pkgscan HTTP routes under /api/v1 (standalone at the root, /svc/pkgscan in the workstation): auth, rate limits, metrics around every route of the route table.
 import type { Database } from 'better-sqlite3';
 import express, { type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
-import type { z } from 'zod';
-import type { Permission } from '../core/contracts/pkgscan.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { errorHandler, jsonBody, notFound, route } from '../core/http/index.js';
@@ -21,32 +19,13 @@ import { opsRoutes, redocPage } from './ops/http.js';
 import { createPlatform, type Platform } from './platform.js';
 import { exceptionRoutes, policyRoutes } from './policies/http.js';
 import { pkgscanService } from './service.js';
+import type { Access, RouteDef } from './routing/http.js';
 import type { StoredUser } from './users/users.js';
 import { userRoutes } from './users/http.js';
 
 export const API_BASE = '/api/v1';
 
-/**
- * Who may call a route: a permission, any signed-in user (`authenticated`), nobody in particular (`public`),
- * the refresh cookie alone (`refresh_cookie`), or the METRICS_TOKEN bearer when one is configured (`metrics`).
- */
-export type Access = Permission | 'public' | 'authenticated' | 'refresh_cookie' | 'metrics';
-
-export interface RouteDef {
-  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** Express path relative to /api/v1, e.g. `/users/:id`. */
-  readonly path: string;
-  readonly access: Access;
-  readonly summary: string;
-  readonly tag: string;
-  /** Request body schema (for the OpenAPI document; handlers validate with parseBody). */
-  readonly body?: z.ZodType;
-  /** Query parameters (for the OpenAPI document; handlers validate with parseQuery). */
-  readonly query?: z.ZodType;
-  /** Success status and response description. */
-  readonly status?: number;
-  readonly handler: (req: Request, res: Response, caller: StoredUser | undefined) => Promise<void> | void;
-}
+export type { Access, RouteDef } from './routing/http.js';
 
 /** The caller set by the authentication step (undefined on public routes). */
 function callerOf(res: Response): StoredUser | undefined {

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the pkgscan routes, generated from the route table and its zod schemas (served at /openapi.json and /docs/openapi.json).
 import { z } from 'zod';
 import { VERSION, type PkgscanConfig } from './config.js';
-import type { RouteDef } from './http.js';
+import type { RouteDef } from './routing/http.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -33,13 +33,16 @@ const err = (description: string): JsonObject => ({ description, content: { 'app
 function parametersOf(def: RouteDef): JsonObject[] {
   const params: JsonObject[] = [];
   for (const m of def.path.matchAll(/:([A-Za-z_]+)/g)) params.push({ name: m[1], in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+  if (def.paged === true) {
+    params.push({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } });
+    params.push({ name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } });
+  }
   if (def.query) {
     const json = schemaOf(def.query);
     const props = (json['properties'] ?? {}) as Record<string, JsonObject>;
     const required = new Set((json['required'] as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries(props)) {
-      const s = name === 'limit' ? { type: 'integer', minimum: 1, maximum: 500, default: 50 } : name === 'offset' ? { type: 'integer', minimum: 0, default: 0 } : schema;
-      params.push({ name, in: 'query', required: required.has(name), schema: s });
+      params.push({ name, in: 'query', required: required.has(name), schema });
     }
   }
   return params;

@@ -1,7 +1,6 @@
 // Routes /audit: the append-only chain (filter by action or actor, paginated) and its verification with the head hash.
 import { z } from 'zod';
-import { page, parsePagination, parseQuery } from '../../core/http/index.js';
-import type { RouteDef } from '../http.js';
+import { listRoute, type RouteDef } from '../routing/http.js';
 import type { Platform } from '../platform.js';
 
 export const auditQuery = z.object({
@@ -9,26 +8,18 @@ export const auditQuery = z.object({
   /** Every action starting with this prefix, e.g. `auth.` */
   action_prefix: z.string().regex(/^[a-z][a-z0-9_.]{0,127}$/).optional(),
   actor: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
-  limit: z.string().optional(),
-  offset: z.string().optional(),
 });
 
 export function auditRoutes(p: Platform): RouteDef[] {
   return [
-    {
-      method: 'get',
+    listRoute({
       path: '/audit',
       access: 'audit:read',
       tag: 'audit',
       summary: 'The audit chain, newest first; filters action, action_prefix, actor; paginated',
       query: auditQuery,
-      handler: (req, res) => {
-        const q = parseQuery(auditQuery, req);
-        const pg = parsePagination(req);
-        const result = p.audit.list({ action: q.action, actionPrefix: q.action_prefix, actor: q.actor }, pg.limit, pg.offset);
-        res.json(page(result.items, result.total, pg));
-      },
-    },
+      list: (q, limit, offset) => p.audit.list({ action: q.action, actionPrefix: q.action_prefix, actor: q.actor }, limit, offset),
+    }),
     {
       method: 'get',
       path: '/audit/verify',

@@ -6,7 +6,7 @@ import { VitrineError } from '../../core/errors.js';
 import { parseBody, requestIdOf } from '../../core/http/index.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../config.js';
 import type { Platform } from '../platform.js';
-import type { RouteDef } from '../http.js';
+import type { RouteDef } from '../routing/http.js';
 import { publicUser } from '../users/users.js';
 import type { Session } from './auth.js';
 import { permissionsOf, ROLES } from './roles.js';

@@ -1,8 +1,8 @@
 // Routes /events: security events with filters, and the idempotent acknowledgement that keeps the first acknowledger.
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
-import { page, parsePagination, parseQuery, requestIdOf } from '../../core/http/index.js';
-import type { RouteDef } from '../http.js';
+import { requestIdOf } from '../../core/http/index.js';
+import { listRoute, type RouteDef } from '../routing/http.js';
 import type { Platform } from '../platform.js';
 import { booleanQuery } from '../users/http.js';
 import { acknowledgeEvent, getEvent, listEvents } from './events.js';
@@ -19,33 +19,21 @@ export const eventsQuery = z.object({
   since: time.optional(),
   until: time.optional(),
   acknowledged: booleanQuery.optional(),
-  limit: z.string().optional(),
-  offset: z.string().optional(),
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function eventRoutes(p: Platform): RouteDef[] {
   return [
-    {
-      method: 'get',
+    listRoute({
       path: '/events',
       access: 'event:read',
       tag: 'events',
       summary: 'Security events, newest first; filters type, severity, min_severity, package, project, since, until, acknowledged; paginated',
       query: eventsQuery,
-      handler: (req, res) => {
-        const q = parseQuery(eventsQuery, req);
-        const pg = parsePagination(req);
-        const result = listEvents(
-          p.db,
-          { type: q.type, severity: q.severity, minSeverity: q.min_severity, package: q.package, project: q.project, since: q.since, until: q.until, acknowledged: q.acknowledged },
-          pg.limit,
-          pg.offset,
-        );
-        res.json(page(result.items, result.total, pg));
-      },
-    },
+      list: (q, limit, offset) =>
+        listEvents(p.db, { type: q.type, severity: q.severity, minSeverity: q.min_severity, package: q.package, project: q.project, since: q.since, until: q.until, acknowledged: q.acknowledged }, limit, offset),
+    }),
     {
       method: 'post',
       path: '/events/:id/ack',

@@ -8,7 +8,7 @@ import { DOCS_CSP } from '../../core/http/docs.js';
 import { MAX_PAGE_LIMIT } from '../../core/http/index.js';
 import { secretsEqual } from '../../core/http/security.js';
 import { MAX_EXCEPTION_DAYS, MAX_JSON_BODY, PASSWORD_MIN, VERSION } from '../config.js';
-import type { RouteDef } from '../http.js';
+import type { RouteDef } from '../routing/http.js';
 import type { Platform } from '../platform.js';
 import { toolStatus } from './tools.js';
 

@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import type { PolicyValidation } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
-import { page, parseBody, parsePagination, parseQuery, requestIdOf } from '../../core/http/index.js';
+import { parseBody, parseQuery, requestIdOf } from '../../core/http/index.js';
 import { MAX_EXCEPTION_DAYS } from '../config.js';
 import { decideException, getException, listExceptions, requestException, type ExceptionMove } from '../exceptions/exceptions.js';
 import { isValidRange } from '../exceptions/ranges.js';
-import type { RouteDef } from '../http.js';
+import { listRoute, type RouteDef } from '../routing/http.js';
 import type { Platform } from '../platform.js';
 import { parsePolicy } from './parse.js';
 import { activatePolicy, activePolicy, createPolicy, getPolicy, listPolicies, updatePolicy } from './policies.js';
@@ -25,7 +25,7 @@ export const createPolicySchema = z.strictObject({
 export const updatePolicySchema = z
   .strictObject({ name: z.string().trim().min(1).max(100).optional(), document: documentField.optional() })
   .refine((v) => v.name !== undefined || v.document !== undefined, { message: 'give name or document' });
-export const policiesQuery = z.object({ environment: environmentSchema.optional(), limit: z.string().optional(), offset: z.string().optional() });
+export const policiesQuery = z.object({ environment: environmentSchema.optional() });
 export const activeQuery = z.object({ environment: environmentSchema.optional() });
 
 /** Ecosystems an exception may name (the scan features of later issues use the same names). */
@@ -41,20 +41,21 @@ export const exceptionSchema = z
     environment: environmentSchema.optional(),
     justification: z.string().trim().min(10).max(2000),
     expires_at: z.iso.datetime({ offset: true }),
-  })
-  .superRefine((v, ctx) => {
-    if (v.version_range !== undefined && !isValidRange(v.ecosystem, v.version_range))
-      ctx.addIssue({ code: 'custom', path: ['version_range'], message: 'not a version range in this ecosystem' });
-    const t = Date.parse(v.expires_at);
-    if (!(t > Date.now())) ctx.addIssue({ code: 'custom', path: ['expires_at'], message: 'must be in the future' });
-    if (t > Date.now() + MAX_EXCEPTION_DAYS * 86_400_000) ctx.addIssue({ code: 'custom', path: ['expires_at'], message: 'too far in the future' });
   });
+
+/** Checks zod cannot phrase in our words: the range in the ecosystem's syntax, the expiry window. */
+function checkException(v: z.output<typeof exceptionSchema>, now = Date.now()): void {
+  const details: { path: string; issue: string }[] = [];
+  if (v.version_range !== undefined && !isValidRange(v.ecosystem, v.version_range)) details.push({ path: 'version_range', issue: 'not a version range in the syntax of this ecosystem' });
+  const t = Date.parse(v.expires_at);
+  if (!(t > now)) details.push({ path: 'expires_at', issue: 'must be in the future' });
+  else if (t > now + MAX_EXCEPTION_DAYS * 86_400_000) details.push({ path: 'expires_at', issue: `must be at most ${MAX_EXCEPTION_DAYS} days ahead` });
+  if (details.length > 0) throw new VitrineError('validation_failed', `invalid exception at ${details[0]?.path ?? ''}: ${details[0]?.issue ?? ''}`, { details });
+}
 export const exceptionsQuery = z.object({
   status: z.enum(['pending', 'approved', 'rejected', 'revoked', 'expired']).optional(),
   ecosystem: z.enum(ECOSYSTEMS).optional(),
   package: z.string().min(1).max(214).optional(),
-  limit: z.string().optional(),
-  offset: z.string().optional(),
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -67,20 +68,14 @@ function idParam(raw: unknown, what: string): string {
 
 export function policyRoutes(p: Platform): RouteDef[] {
   return [
-    {
-      method: 'get',
+    listRoute({
       path: '/policies',
       access: 'policy:read',
       tag: 'policies',
       summary: 'All policies with document and hash; filter environment; paginated',
       query: policiesQuery,
-      handler: (req, res) => {
-        const q = parseQuery(policiesQuery, req);
-        const pg = parsePagination(req);
-        const r = listPolicies(p.db, q.environment, pg.limit, pg.offset);
-        res.json(page(r.items, r.total, pg));
-      },
-    },
+      list: (q, limit, offset) => listPolicies(p.db, q.environment, limit, offset),
+    }),
     {
       method: 'post',
       path: '/policies/validate',
@@ -175,20 +170,14 @@ function moveRoute(p: Platform, move: ExceptionMove, summary: string): RouteDef 
 
 export function exceptionRoutes(p: Platform): RouteDef[] {
   return [
-    {
-      method: 'get',
+    listRoute({
       path: '/policies/exceptions',
       access: 'policy:read',
       tag: 'exceptions',
       summary: 'Exceptions with their status (expired derived from expires_at); filters status, ecosystem, package; paginated',
       query: exceptionsQuery,
-      handler: (req, res) => {
-        const q = parseQuery(exceptionsQuery, req);
-        const pg = parsePagination(req);
-        const r = listExceptions(p.db, { status: q.status, ecosystem: q.ecosystem, package: q.package }, pg.limit, pg.offset);
-        res.json(page(r.items, r.total, pg));
-      },
-    },
+      list: (q, limit, offset) => listExceptions(p.db, { status: q.status, ecosystem: q.ecosystem, package: q.package }, limit, offset),
+    }),
     {
       method: 'post',
       path: '/policies/exceptions',
@@ -199,6 +188,7 @@ export function exceptionRoutes(p: Platform): RouteDef[] {
       body: exceptionSchema,
       handler: (req, res, caller) => {
         const input = parseBody(exceptionSchema, req);
+        checkException(input);
         res.status(201).json(requestException(p.db, p.audit, input, caller?.id ?? 'anonymous', requestIdOf(res)));
       },
     },

@@ -1,9 +1,9 @@
 // Routes /users: list with filters (role, active, e-mail substring), change role or active flag.
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
-import { page, parseBody, parsePagination, parseQuery, requestIdOf } from '../../core/http/index.js';
+import { parseBody, requestIdOf } from '../../core/http/index.js';
 import { ROLES } from '../auth/roles.js';
-import type { RouteDef } from '../http.js';
+import { listRoute, type RouteDef } from '../routing/http.js';
 import type { Platform } from '../platform.js';
 import { listUsers, patchUser, publicUser } from './users.js';
 
@@ -13,8 +13,6 @@ export const usersQuery = z.object({
   role: z.enum(ROLES).optional(),
   active: booleanQuery.optional(),
   email: z.string().min(1).max(254).optional(),
-  limit: z.string().optional(),
-  offset: z.string().optional(),
 });
 
 export const userPatchSchema = z
@@ -25,20 +23,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function userRoutes(p: Platform): RouteDef[] {
   return [
-    {
-      method: 'get',
+    listRoute({
       path: '/users',
       access: 'user:manage',
       tag: 'users',
       summary: 'Users, filtered by role, active flag and e-mail substring; paginated',
       query: usersQuery,
-      handler: (req, res) => {
-        const q = parseQuery(usersQuery, req);
-        const pg = parsePagination(req);
-        const result = listUsers(p.db, { role: q.role, active: q.active, email: q.email }, pg.limit, pg.offset);
-        res.json(page(result.items, result.total, pg));
-      },
-    },
+      list: (q, limit, offset) => listUsers(p.db, { role: q.role, active: q.active, email: q.email }, limit, offset),
+    }),
     {
       method: 'patch',
       path: '/users/:id',

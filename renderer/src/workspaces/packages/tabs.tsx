@@ -44,6 +44,20 @@ function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): { data: T
   return { data, error, reload: () => setN((x) => x + 1) };
 }
 
+/** A write the user started: clears the last error, runs, keeps the service's refusal to show. */
+function useAction(): { error: ApiError | null; run: (fn: () => Promise<void>) => Promise<void> } {
+  const [error, setError] = useState<ApiError | null>(null);
+  const run = useCallback(async (fn: () => Promise<void>): Promise<void> => {
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(asApiError(err));
+    }
+  }, []);
+  return { error, run };
+}
+
 function when(iso: string | null): string {
   return iso === null ? '' : iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
@@ -54,7 +68,7 @@ export function UsersTab({ api, me }: { api: PkgscanApi; me: Me }) {
   const [role, setRole] = useState('');
   const [active, setActive] = useState('');
   const [email, setEmail] = useState('');
-  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const action = useAction();
   const users = useLoad(
     () => api.get<PageOf<User>>('/users', { role: role || undefined, active: active || undefined, email: email.trim() || undefined, limit: PAGE }),
     [api, role, active, email],
@@ -64,25 +78,19 @@ export function UsersTab({ api, me }: { api: PkgscanApi; me: Me }) {
   const [newRole, setNewRole] = useState<Role>('read_only');
 
   const patch = async (id: string, body: { role?: Role; active?: boolean }): Promise<void> => {
-    setActionError(null);
-    try {
+    await action.run(async () => {
       await api.patch(`/users/${id}`, body);
       users.reload();
-    } catch (err) {
-      setActionError(asApiError(err));
-    }
+    });
   };
   const register = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
-    setActionError(null);
-    try {
+    await action.run(async () => {
       await api.post('/auth/register', { email: newEmail.trim(), password: newPassword, role: newRole });
       setNewEmail('');
       setNewPassword('');
       users.reload();
-    } catch (err) {
-      setActionError(asApiError(err));
-    }
+    });
   };
 
   return (
@@ -104,7 +112,7 @@ export function UsersTab({ api, me }: { api: PkgscanApi; me: Me }) {
           <input aria-label="E-mail contains" placeholder="e-mail contains" value={email} onChange={(e) => setEmail(e.target.value)} maxLength={254} />
         </div>
         {users.error && <ErrorNote error={users.error} />}
-        {actionError && <ErrorNote error={actionError} title="The change was refused" />}
+        {action.error && <ErrorNote error={action.error} title="The change was refused" />}
         <table className="packages__table">
           <thead>
             <tr>
@@ -177,7 +185,8 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
   const [selected, setSelected] = useState<Policy | null>(null);
   const [text, setText] = useState('');
   const [validation, setValidation] = useState<PolicyValidation | null>(null);
-  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const [validateError, setValidateError] = useState<ApiError | null>(null);
+  const action = useAction();
   const [notice, setNotice] = useState('');
   const writable = can(me, 'policy:write');
   const gutter = useRef<HTMLPreElement>(null);
@@ -197,10 +206,13 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
     const timer = setTimeout(() => {
       api.post<PolicyValidation>('/policies/validate', { document: text }).then(
         (v) => {
-          if (live) setValidation(v);
+          if (live) {
+            setValidation(v);
+            setValidateError(null);
+          }
         },
         (err: unknown) => {
-          if (live) setActionError(asApiError(err));
+          if (live) setValidateError(asApiError(err));
         },
       );
     }, 300);
@@ -215,9 +227,8 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
 
   const act = async (what: 'save' | 'copy' | 'activate'): Promise<void> => {
     if (!selected) return;
-    setActionError(null);
     setNotice('');
-    try {
+    await action.run(async () => {
       let p: Policy;
       if (what === 'save') p = await api.put<Policy>(`/policies/${selected.id}`, { document: text });
       else if (what === 'copy') p = await api.post<Policy>('/policies', { name: `${selected.name}-copy`, environment: selected.environment, document: text });
@@ -225,9 +236,7 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
       setSelected(p);
       setNotice(what === 'save' ? `Saved revision ${p.revision}.` : what === 'copy' ? 'Stored as a new, inactive policy.' : `Active for ${p.environment}.`);
       policies.reload();
-    } catch (err) {
-      setActionError(asApiError(err));
-    }
+    });
   };
 
   return (
@@ -305,8 +314,9 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
             </ul>
           )}
         </div>
+        {validateError && <ErrorNote error={validateError} title="The document could not be validated" />}
         {notice && <div className="pos small">{notice}</div>}
-        {actionError && <ErrorNote error={actionError} />}
+        {action.error && <ErrorNote error={action.error} />}
       </div>
     </div>
   );
@@ -317,24 +327,20 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
 export function ExceptionsTab({ api, me }: { api: PkgscanApi; me: Me }) {
   const [status, setStatus] = useState('pending');
   const list = useLoad(() => api.get<PageOf<PolicyException>>('/policies/exceptions', { status: status || undefined, limit: PAGE }), [api, status]);
-  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const action = useAction();
   const [form, setForm] = useState({ ecosystem: 'npm', package: '', version_range: '', scope: 'package', justification: '', days: '30' });
   const approver = can(me, 'exception:approve');
 
   const move = async (id: string, what: 'approve' | 'reject' | 'revoke'): Promise<void> => {
-    setActionError(null);
-    try {
+    await action.run(async () => {
       await api.post(`/policies/exceptions/${id}/${what}`);
       list.reload();
-    } catch (err) {
-      setActionError(asApiError(err));
-    }
+    });
   };
   const request = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
-    setActionError(null);
     const days = Math.min(365, Math.max(1, Number(form.days) || 30));
-    try {
+    await action.run(async () => {
       await api.post('/policies/exceptions', {
         ecosystem: form.ecosystem,
         package: form.package.trim(),
@@ -345,9 +351,7 @@ export function ExceptionsTab({ api, me }: { api: PkgscanApi; me: Me }) {
       });
       setForm({ ...form, package: '', version_range: '', justification: '' });
       list.reload();
-    } catch (err) {
-      setActionError(asApiError(err));
-    }
+    });
   };
 
   return (
@@ -363,7 +367,7 @@ export function ExceptionsTab({ api, me }: { api: PkgscanApi; me: Me }) {
           </select>
         </div>
         {list.error && <ErrorNote error={list.error} />}
-        {actionError && <ErrorNote error={actionError} title="The exception was not changed" />}
+        {action.error && <ErrorNote error={action.error} title="The exception was not changed" />}
         <table className="packages__table">
           <thead>
             <tr>
@@ -460,19 +464,16 @@ export function EventsTab({ api, me }: { api: PkgscanApi; me: Me }) {
   const [type, setType] = useState('');
   const [severity, setSeverity] = useState('');
   const [ack, setAck] = useState('false');
-  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const action = useAction();
   const events = useLoad(
     () => api.get<PageOf<SecurityEvent>>('/events', { type: type.trim() || undefined, min_severity: severity || undefined, acknowledged: ack || undefined, limit: PAGE }),
     [api, type, severity, ack],
   );
   const acknowledge = async (id: string): Promise<void> => {
-    setActionError(null);
-    try {
+    await action.run(async () => {
       await api.post(`/events/${id}/ack`);
       events.reload();
-    } catch (err) {
-      setActionError(asApiError(err));
-    }
+    });
   };
   return (
     <div className="panel">
@@ -494,7 +495,7 @@ export function EventsTab({ api, me }: { api: PkgscanApi; me: Me }) {
         </select>
       </div>
       {events.error && <ErrorNote error={events.error} />}
-      {actionError && <ErrorNote error={actionError} />}
+      {action.error && <ErrorNote error={action.error} />}
       <table className="packages__table">
         <thead>
           <tr>
