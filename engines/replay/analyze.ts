@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { VitrineError } from '../core/errors.js';
 import { readArpBytes, readArpFile, type ArpSummary } from './arp.js';
-import { analyzeCaptureBytes, analyzeCaptureFile, detectFormat, type CaptureAnalysis, type ConnectionRecord } from './capture/index.js';
+import { analyzeCaptureBytes, analyzeCaptureFile, analyzeConnLogBytes, analyzeConnLogFile, detectFormat, detectZeekConnLog, type CaptureAnalysis, type ConnectionRecord } from './capture/index.js';
 import { RULES, runRules } from './detect/index.js';
 import { EMPTY_INDICATORS, type IndicatorSet } from './indicators.js';
 import { numberAlerts, reduceStories } from './stories.js';
@@ -11,9 +11,11 @@ import type { AnalysisSource, CaptureSummary, ReplayAnalysis } from './types.js'
 
 export const VERSION = '0.1.0';
 
-/** What an upload may claim to be: `auto` trusts the magic bytes; `pcap`/`pcapng` also require that format. */
-export type CaptureFormat = 'auto' | 'pcap' | 'pcapng';
-export const CAPTURE_FORMATS: readonly CaptureFormat[] = ['auto', 'pcap', 'pcapng'];
+/** What an upload may claim to be: `auto` goes by the content; `pcap`, `pcapng` and `zeek` (a conn.log, TSV or JSON) also require that format. */
+export type CaptureFormat = 'auto' | 'pcap' | 'pcapng' | 'zeek';
+export const CAPTURE_FORMATS = ['auto', 'pcap', 'pcapng', 'zeek'] as const satisfies readonly CaptureFormat[];
+/** Bytes read from the start of an input to tell its format (a conn.log's header lines or first JSON row). */
+export const HEAD_BYTES = 8192;
 
 export interface ReplayOptions {
   /** Display name (a file name); not a path. */
@@ -29,14 +31,15 @@ export interface ReplayOptions {
   readonly onProgress?: (fraction: number, message: string) => void;
 }
 
-/** Throws parse_error unless the first bytes are a capture's magic (and the wanted format's, unless auto). */
-export function checkFormat(head: Uint8Array, wanted: CaptureFormat): void {
-  const found = detectFormat(head);
-  if (found === undefined) throw new VitrineError('parse_error', 'the input is not a pcap or pcapng capture');
-  if (wanted !== 'auto' && found !== wanted) throw new VitrineError('parse_error', `the input is not a ${wanted} capture`);
+/** The input's format from its first bytes (never its name); parse_error when it is none of ours or not the one wanted. */
+export function checkFormat(head: Uint8Array, wanted: CaptureFormat): 'pcap' | 'pcapng' | 'zeek' {
+  const found = detectFormat(head) ?? (detectZeekConnLog(head) !== undefined ? 'zeek' : undefined);
+  if (found === undefined) throw new VitrineError('parse_error', 'the input is not a pcap or pcapng capture or a Zeek conn.log');
+  if (wanted !== 'auto' && found !== wanted) throw new VitrineError('parse_error', wanted === 'zeek' ? 'the input is not a Zeek conn.log' : `the input is not a ${wanted} capture`);
+  return found;
 }
 
-/** The first four bytes of a file (fewer when it is shorter). */
+/** The first HEAD_BYTES of a file (fewer when it is shorter). */
 export function fileHead(path: string): Uint8Array {
   let fd: number;
   try {
@@ -45,8 +48,8 @@ export function fileHead(path: string): Uint8Array {
     throw new VitrineError('not_found', 'the capture file cannot be read');
   }
   try {
-    const head = new Uint8Array(4);
-    const n = readSync(fd, head, 0, 4, 0);
+    const head = new Uint8Array(HEAD_BYTES);
+    const n = readSync(fd, head, 0, HEAD_BYTES, 0);
     return head.subarray(0, n);
   } finally {
     closeSync(fd);
@@ -66,6 +69,7 @@ function captureSummary(c: CaptureAnalysis): CaptureSummary {
     app: { dns: app.dns.length, http: app.http.length, tls: app.tls.length, ssh: app.ssh.length, ftp: app.ftp.length, smb: app.smb.length, rdp: app.rdp.length, rfb: app.rfb.length, dropped: app.dropped },
     warnings: c.warnings.map((w) => ({ code: w.code, message: w.message, count: w.count })),
     warning_count: c.warningCount,
+    ...(c.info.format === 'zeek_conn' ? { rule_coverage: RULES.flatMap((r) => (r.withoutPackets.coverage === 'full' ? [] : [{ rule: r.name, coverage: r.withoutPackets.coverage, reason: r.withoutPackets.reason ?? '' }])) } : {}),
   };
 }
 
@@ -75,7 +79,9 @@ export function storiesOf(capture: CaptureAnalysis, arp: ArpSummary, options: Re
   const id = options.id ?? randomUUID();
   const byUid = new Map<string, ConnectionRecord>(capture.connections.map((c) => [c.uid, c]));
   progress(0.85, 'running the detection rules');
-  const drafts = runRules({ capture, arp, indicators: options.indicators ?? EMPTY_INDICATORS, byUid }, RULES, options.signal);
+  // Without packets (a conn.log) the rules that need them are not run: the summary's rule_coverage says which and why.
+  const active = capture.info.format === 'zeek_conn' ? RULES.filter((r) => r.withoutPackets.coverage !== 'none') : RULES;
+  const drafts = runRules({ capture, arp, indicators: options.indicators ?? EMPTY_INDICATORS, byUid }, active, options.signal);
   if (options.signal?.aborted) throw new VitrineError('cancelled', 'the analysis was cancelled');
   progress(0.95, 'reducing alerts into stories');
   const { alerts } = numberAlerts(drafts);
@@ -100,15 +106,17 @@ export function storiesOf(capture: CaptureAnalysis, arp: ArpSummary, options: Re
   };
 }
 
-/** Analyses a capture file, streaming it (the worker job and the command line use this). */
+/** Analyses a capture file or conn.log, streaming it (the worker job and the command line use this). */
 export async function analyzeFile(path: string, options: ReplayOptions = {}): Promise<ReplayAnalysis> {
-  checkFormat(fileHead(path), options.format ?? 'auto');
+  const format = checkFormat(fileHead(path), options.format ?? 'auto');
   const progress = options.onProgress ?? (() => undefined);
   progress(0, 'reading the capture');
-  const capture = await analyzeCaptureFile(path, {
+  const feed = {
     ...(options.signal ? { signal: options.signal } : {}),
-    onProgress: (read, total) => progress(total > 0 ? 0.8 * (read / total) : 0, 'reading the capture'),
-  });
+    onProgress: (read: number, total: number) => progress(total > 0 ? 0.8 * (read / total) : 0, 'reading the capture'),
+  };
+  if (format === 'zeek') return storiesOf(await analyzeConnLogFile(path, feed), new Map(), options);
+  const capture = await analyzeCaptureFile(path, feed);
   // ARP requests are only counted by the parser; a second light pass reads them when there are any.
   progress(0.8, 'reading ARP requests');
   const arp = capture.packets.arp > 0 ? await readArpFile(path, options.signal) : new Map();
@@ -117,8 +125,10 @@ export async function analyzeFile(path: string, options: ReplayOptions = {}): Pr
 
 /** The same over bytes in memory (tests, the demo). */
 export function analyzeBytes(bytes: Uint8Array, options: ReplayOptions = {}): ReplayAnalysis {
-  checkFormat(bytes.subarray(0, 4), options.format ?? 'auto');
-  const capture = analyzeCaptureBytes(bytes, options.signal ? { signal: options.signal } : {});
+  const format = checkFormat(bytes.subarray(0, HEAD_BYTES), options.format ?? 'auto');
+  const signal = options.signal ? { signal: options.signal } : {};
+  if (format === 'zeek') return storiesOf(analyzeConnLogBytes(bytes, signal), new Map(), options);
+  const capture = analyzeCaptureBytes(bytes, signal);
   const arp = capture.packets.arp > 0 ? readArpBytes(bytes) : new Map();
   return storiesOf(capture, arp, options);
 }

@@ -9,6 +9,7 @@ import { analyzeCaptureBytes } from './capture/index.js';
 import { corpusFile, pcapCorpusAvailable } from './capture/testutil.js';
 import { main } from './cli.js';
 import { analysisSchema, healthSchema } from './schemas.js';
+import { corpusConnLog } from './testutil.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'replay-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,6 +41,20 @@ describe('replay command line', { timeout: 180_000 }, () => {
     const a = analysisSchema.parse(JSON.parse(r.stdout));
     expect(a.name).toBe('ftp-bruteforce.pcap');
     expect(a.stories[0]?.alerts.map((x) => x.rule)).toContain('ftp_bruteforce');
+  });
+
+  it.skipIf(!pcapCorpusAvailable())('analyze a Zeek conn.log (auto-detected, and --format zeek): the SSH guessing, and the rules that could not run', async () => {
+    const file = path.join(dir, 'conn.log');
+    writeFileSync(file, await corpusConnLog('sshguess.pcap', 'tsv'));
+    for (const extra of [[], ['--format', 'zeek']]) {
+      const r = run(['analyze', file, ...extra]);
+      expect(r.status).toBe(0);
+      const a = analysisSchema.parse(JSON.parse(r.stdout));
+      expect(a.capture.format).toBe('zeek_conn');
+      expect(a.alerts.map((x) => x.rule)).toEqual(['ssh_guessing']);
+      expect(a.capture.rule_coverage?.length).toBeGreaterThan(0);
+    }
+    expect(run(['analyze', file, '--format', 'pcap']).status).toBe(2);
   });
 
   it('analyze of something that is not a capture: exit 2, a message on stderr, nothing echoed', () => {

@@ -6,7 +6,7 @@ import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { openStandaloneStore } from '../core/store.js';
 import { createStandaloneApp } from './http.js';
-import { DEFAULT_INDICATORS_RELATIVE, defaultResourcesDir, demo, loadIndicators, MAX_BENIGN_FLOWS, VERSION } from './index.js';
+import { CAPTURE_FORMATS, DEFAULT_INDICATORS_RELATIVE, defaultResourcesDir, demo, loadIndicators, MAX_BENIGN_FLOWS, VERSION } from './index.js';
 import { ANALYZE_JOB, jobs } from './jobs.js';
 import { replayService } from './service.js';
 
@@ -20,9 +20,10 @@ Usage:
       interactive documentation at /docs/. Binds 127.0.0.1:${DEFAULT_PORT} by default; a non-loopback host needs
       --allow-remote (the API has no authentication). Uploads are limited to 256 MiB.
       Stories are kept in $VITRINE_HOME/vitrine.db when VITRINE_HOME is set, else in memory.
-  replay analyze FILE [--format auto|pcap|pcapng] [--name NAME] [--indicators FILE]
-      Analyses a pcap or pcapng file (any size, streamed) and prints the analysis as JSON:
-      capture summary, reduction statistics, every alert, the stories.
+  replay analyze FILE [--format auto|pcap|pcapng|zeek] [--name NAME] [--indicators FILE]
+      Analyses a pcap or pcapng file, or a Zeek conn.log (TSV or JSON; connections only, so the rules
+      that need packets do not run: see capture.rule_coverage), any size, streamed, and prints the
+      analysis as JSON: capture summary, reduction statistics, every alert, the stories.
   replay demo [--benign N] [--seed S] [--out FILE.pcap] [--indicators FILE]
       Generates the synthetic intrusion with N benign background flows (default 200, at most ${MAX_BENIGN_FLOWS}),
       analyses it and prints the analysis as JSON; --out also writes the capture.
@@ -63,7 +64,7 @@ function integer(text: string | undefined, what: string, max: number): number | 
 async function analyzeCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
   if (positionals.length !== 1) throw new UsageError('analyze takes exactly one capture file');
   const format = values.format ?? 'auto';
-  if (format !== 'auto' && format !== 'pcap' && format !== 'pcapng') throw new UsageError('--format must be auto, pcap or pcapng');
+  if (!(CAPTURE_FORMATS as readonly string[]).includes(format)) throw new UsageError('--format must be auto, pcap, pcapng or zeek');
   const file = path.resolve(positionals[0] as string);
   const name = values.name ?? path.basename(file);
   const indicatorsPath = indicatorsPathOf(values.indicators);

@@ -8,6 +8,7 @@ import { listen, type Listening } from '../core/http/server.js';
 import { validateStixObject } from '../core/stix.js';
 import { corpusFile, pcapCorpusAvailable } from './capture/testutil.js';
 import { createStandaloneApp } from './http.js';
+import { corpusConnLog } from './testutil.js';
 import { intrusionPcap } from './intrusion.js';
 import { analysisSchema, errorBodySchema, healthSchema, pageOf, storySchema, storySummarySchema } from './schemas.js';
 
@@ -101,6 +102,21 @@ describe('replay HTTP API', () => {
     await expectError(await upload('/api/analyze?format=pcap', readFileSync(corpusFile('cooper-grill-dvwa.pcapng'))), 422, 'parse_error');
   });
 
+  it.skipIf(!pcapCorpusAvailable())('POST /api/analyze?format=zeek takes a conn.log (TSV as text/plain, JSON lines); zeek refuses a pcap and pcap a conn.log', async () => {
+    const tsv = await corpusConnLog('sshguess.pcap', 'tsv');
+    const res = await upload('/api/analyze?name=conn.log&format=zeek', tsv, 'text/plain');
+    expect(res.status).toBe(200);
+    const a = analysisSchema.parse(await res.json());
+    expect(a).toMatchObject({ name: 'conn.log', capture: { format: 'zeek_conn', connections: 11 } });
+    expect(a.alerts.map((x) => x.rule)).toEqual(['ssh_guessing']);
+    expect(a.capture.rule_coverage?.some((c) => c.rule === 'ftp_bruteforce' && c.coverage === 'none')).toBe(true);
+    const json = analysisSchema.parse(await (await upload('/api/analyze?name=conn.json', await corpusConnLog('sshguess.pcap', 'json'), 'application/x-ndjson')).json());
+    expect(json.capture.format).toBe('zeek_conn');
+    expect(json.stories).toHaveLength(1);
+    await expectError(await upload('/api/analyze?format=zeek', readFileSync(corpusFile('sshguess.pcap'))), 422, 'parse_error');
+    await expectError(await upload('/api/analyze?format=pcap', tsv, 'text/plain'), 422, 'parse_error');
+  });
+
   it('bad uploads: not a capture 422, too large 413 (declared or streamed), wrong type 415, bad query 400; nothing echoed, nothing left behind', async () => {
     const secret = 'Zq9-secret-bytes';
     await expectError(await upload('/api/analyze?name=x.pcap', `${secret} but not a capture`), 422, 'parse_error', secret);
@@ -121,7 +137,7 @@ describe('replay HTTP API', () => {
     });
     const chunked = await fetch(url('/api/analyze'), { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: stream, duplex: 'half' } as RequestInit);
     await expectError(chunked, 413, 'payload_too_large');
-    await expectError(await upload('/api/analyze', 'a', 'application/json'), 415, 'unsupported_media_type');
+    await expectError(await upload('/api/analyze', 'a', 'image/png'), 415, 'unsupported_media_type');
     await expectError(await fetch(url('/api/analyze'), { method: 'POST', headers: { 'content-encoding': 'gzip' }, body: 'x' }), 415, 'unsupported_media_type');
     await expectError(await upload('/api/analyze?format=zip', 'x'), 400, 'bad_request');
     await expectError(await upload(`/api/analyze?name=${encodeURIComponent(`${secret}\u0001`)}`, 'x'), 400, 'bad_request', secret);

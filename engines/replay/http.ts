@@ -13,7 +13,7 @@ import { createServiceApp } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { ServiceContext } from '../core/service.js';
 import { openMemoryStore } from '../core/store.js';
-import { checkFormat, fileHead } from './analyze.js';
+import { CAPTURE_FORMATS, checkFormat, fileHead } from './analyze.js';
 import { storyToCypher } from './export/cypher.js';
 import { storyToMermaid } from './export/mermaid.js';
 import { storyToStix } from './export/stix.js';
@@ -36,7 +36,19 @@ export interface RouterOptions {
 }
 
 /** Media types an upload may declare (or none): the body is the capture's bytes. */
-const UPLOAD_TYPES = ['application/octet-stream', 'application/vnd.tcpdump.pcap', 'application/x-pcap', 'application/pcap', 'application/x-pcapng', 'application/pcapng'];
+const UPLOAD_TYPES = [
+  'application/octet-stream',
+  'application/vnd.tcpdump.pcap',
+  'application/x-pcap',
+  'application/pcap',
+  'application/x-pcapng',
+  'application/pcapng',
+  // A Zeek conn.log (format=zeek or auto): tab-separated text or JSON lines.
+  'text/plain',
+  'text/tab-separated-values',
+  'application/json',
+  'application/x-ndjson',
+];
 
 const UI_CSP = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
 
@@ -65,7 +77,7 @@ const analyzeQuery = z.object({
     .max(200)
     .refine((v) => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f'), 'no control characters')
     .optional(),
-  format: z.enum(['auto', 'pcap', 'pcapng']).default('auto'),
+  format: z.enum(CAPTURE_FORMATS).default('auto'),
 });
 
 function isAnalysis(value: unknown): value is ReplayAnalysis {
@@ -164,7 +176,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       rules: RULES.map((r) => ({ name: r.name, title: r.title, stage: r.stage, techniques: [...r.techniques], description: r.description })),
       indicators,
       ...countAnalyses(ctx.db),
-      limits: { max_upload_bytes: maxUpload, max_benign_flows: MAX_BENIGN_FLOWS, formats: ['auto', 'pcap', 'pcapng'] },
+      limits: { max_upload_bytes: maxUpload, max_benign_flows: MAX_BENIGN_FLOWS, formats: [...CAPTURE_FORMATS] },
     });
   });
 

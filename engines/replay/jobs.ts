@@ -15,7 +15,7 @@ export const DEMO_JOB = 'replay.demo';
 export const analyzePayloadSchema = z.strictObject({
   path: z.string().min(1).max(4096),
   name: z.string().min(1).max(200),
-  format: z.enum(CAPTURE_FORMATS as ['auto', 'pcap', 'pcapng']).default('auto'),
+  format: z.enum(CAPTURE_FORMATS).default('auto'),
   source: z.enum(['upload', 'file']).default('file'),
   indicatorsPath: z.string().min(1).max(4096).optional(),
 });

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of the replay routes, generated from the zod schemas (served at /docs/openapi.json).
 import { z } from 'zod';
-import { MAX_UPLOAD_BYTES, VERSION } from './index.js';
+import { CAPTURE_FORMATS, MAX_UPLOAD_BYTES, VERSION } from './index.js';
 import { MAX_BENIGN_FLOWS } from './intrusion.js';
 import { analysisSchema, errorBodySchema, healthSchema, pageOf, stixBundleSchema, storySchema, storySummarySchema } from './schemas.js';
 
@@ -27,7 +27,7 @@ export function openApiDocument(maxUploadBytes = MAX_UPLOAD_BYTES): JsonObject {
       title: 'Vitrine capture replay',
       version: VERSION,
       description:
-        'Analyses an uploaded capture (pcap or pcapng) or a synthetic intrusion, reduces packets and flows to alerts of named rules and alerts to stories (recon, access, movement, action), and exports each story as STIX 2.1, Mermaid or Cypher. The standalone server has no authentication: it binds to loopback and is meant for an analyst workstation.',
+        'Analyses an uploaded capture (pcap or pcapng), a Zeek conn.log (connections only) or a synthetic intrusion, reduces packets and flows to alerts of named rules and alerts to stories (recon, access, movement, action), and exports each story as STIX 2.1, Mermaid or Cypher. The standalone server has no authentication: it binds to loopback and is meant for an analyst workstation.',
     },
     servers: [{ url: '..' }],
     paths: {
@@ -63,17 +63,21 @@ export function openApiDocument(maxUploadBytes = MAX_UPLOAD_BYTES): JsonObject {
               name: 'format',
               in: 'query',
               required: false,
-              description: 'auto: recognise pcap or pcapng by its magic bytes; pcap or pcapng: also require that format (422 otherwise)',
-              schema: { type: 'string', enum: ['auto', 'pcap', 'pcapng'], default: 'auto' },
+              description: 'auto: recognise pcap or pcapng by its magic bytes, or a Zeek conn.log (TSV or JSON lines) by its first lines; pcap, pcapng or zeek: also require that format (422 otherwise). A conn.log has no packets: the rules that need them do not run (capture.rule_coverage says which)',
+              schema: { type: 'string', enum: [...CAPTURE_FORMATS], default: 'auto' },
             },
           ],
-          requestBody: { required: true, description: `The capture's bytes, at most ${maxUploadBytes} bytes.`, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          requestBody: {
+            required: true,
+            description: `The capture's (or conn.log's) bytes, at most ${maxUploadBytes} bytes.`,
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } }, 'text/plain': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+          },
           responses: {
             '200': { description: 'the analysis; header X-Analysis-Id', content: json(ref('Analysis')) },
             '400': errorResponse('bad query, or the upload was interrupted'),
             '413': errorResponse('the capture is larger than the upload limit'),
             '415': errorResponse('a body type other than application/octet-stream (or a pcap type), or a compressed body'),
-            '422': errorResponse('not a pcap or pcapng capture, or not the requested format (code parse_error)'),
+            '422': errorResponse('not a pcap or pcapng capture or a Zeek conn.log, or not the requested format (code parse_error)'),
           },
         },
       },

@@ -126,7 +126,7 @@ export const analysisSchema = z.object({
   created_at: z.string(),
   version: z.string(),
   capture: z.object({
-    format: z.enum(['pcap', 'pcapng']),
+    format: z.enum(['pcap', 'pcapng', 'zeek_conn']).describe('zeek_conn: a Zeek conn.log, connections only'),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     bytes: z.number().int().min(0),
     packets: z.record(z.string(), z.number()),
@@ -136,6 +136,10 @@ export const analysisSchema = z.object({
     app: z.record(z.string(), z.number()),
     warnings: z.array(z.object({ code: z.string(), message: z.string(), count: z.number().int() })),
     warning_count: z.number().int().min(0),
+    rule_coverage: z
+      .array(z.object({ rule: z.string(), coverage: z.enum(['partial', 'none']), reason: z.string() }))
+      .optional()
+      .describe('for a conn.log only: rules that saw less than a capture would show them (partial) or could not run (none), and why'),
   }),
   stats: reductionStatsSchema,
   rules: z.record(z.string(), z.number().int()),

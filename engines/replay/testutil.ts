@@ -1,6 +1,7 @@
 // Test helpers of the replay service: crafted captures run through the real parser and rules, corpus analyses cached per file.
 import { readArpBytes } from './arp.js';
-import { analyzeCaptureBytes, type CaptureAnalysis, type ConnectionRecord } from './capture/index.js';
+import { analyzeCaptureBytes, analyzeCaptureFile, type CaptureAnalysis, type ConnectionRecord, type ZeekForm } from './capture/index.js';
+import { connLogText } from './capture/zeek.js';
 import { analyzeFile } from './analyze.js';
 import { runRules, type AlertDraft, type DetectionInput, type Rule } from './detect/index.js';
 import { EMPTY_INDICATORS, type IndicatorSet } from './indicators.js';
@@ -44,4 +45,9 @@ export function corpusAnalysis(name: string): Promise<ReplayAnalysis> {
     cache.set(name, p);
   }
   return p;
+}
+
+/** A corpus trace's connections written as Zeek writes conn.log (the trace has no conn.log of Zeek's own with real times). */
+export async function corpusConnLog(name: string, form: ZeekForm): Promise<string> {
+  return connLogText((await analyzeCaptureFile(corpusFile(name))).connections, form);
 }

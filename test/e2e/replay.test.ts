@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Contract from '../../engines/core/contracts/replay.js';
 import type * as Service from '../../engines/replay/types.js';
 import { startWorkstation, type Workstation } from '../../main/headless.js';
+import { corpusConnLog } from '../../engines/replay/testutil.js';
 import { corpusPath, REPO_ROOT } from '../corpora.js';
 
 const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -234,6 +235,22 @@ describe.skipIf(!HAVE_CHROMIUM)('Replay workspace in Chromium', () => {
     await drawn(page);
     await page.screenshot({ path: path.join(SHOTS, 'replay-sshguess-dark.png') });
     await page.getByRole('region', { name: 'Mermaid sequence diagram' }).screenshot({ path: path.join(SHOTS, 'replay-sshguess-mermaid-dark.png') });
+    expect(pageErrors(page)).toEqual([]);
+  }, 120_000);
+
+  it.skipIf(!existsSync(SSHGUESS))('uploads a Zeek conn.log (JSON lines) and says which rules needed packets', async () => {
+    const page = await open('light');
+    const log = await corpusConnLog('sshguess.pcap', 'json');
+    await page.getByTestId('capture-file').setInputFiles({ name: 'conn.log', mimeType: 'application/octet-stream', buffer: Buffer.from(log) });
+    await page.getByTestId('story-view').waitFor({ timeout: 60_000 });
+    expect(await stat(page, 'reduction-stats', 'flows')).toBe(11);
+    expect(await stat(page, 'reduction-stats', 'stories')).toBe(1);
+    const coverage = page.getByTestId('rule-coverage');
+    expect(await coverage.innerText()).toMatch(/conn\.log: connections only\. 7 rules could not run without packets, 5 rules saw less/);
+    await coverage.locator('summary').click();
+    expect(await coverage.locator('[data-rule="ftp_bruteforce"]').getAttribute('data-coverage')).toBe('none');
+    expect(await page.getByTestId('story-alerts').locator('[data-alert-id]').first().getAttribute('data-rule')).toBe('ssh_guessing');
+    await page.getByTestId('last-analysis').screenshot({ path: path.join(SHOTS, 'replay-connlog-light.png') });
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);
 

@@ -178,7 +178,8 @@ export interface StorySummary {
 }
 
 export interface CaptureSummary {
-  readonly format: 'pcap' | 'pcapng';
+  /** `zeek_conn`: a Zeek conn.log (TSV or JSON): connections only, the packet counts are the log's. */
+  readonly format: 'pcap' | 'pcapng' | 'zeek_conn';
   readonly sha256: string;
   readonly bytes: number;
   readonly packets: Readonly<Record<string, number>>;
@@ -188,6 +189,8 @@ export interface CaptureSummary {
   readonly app: Readonly<Record<string, number>>;
   readonly warnings: ReadonlyArray<{ readonly code: string; readonly message: string; readonly count: number }>;
   readonly warning_count: number;
+  /** Only for input without packets (a conn.log): the rules that saw less than a capture would show them, or could not run. */
+  readonly rule_coverage?: ReadonlyArray<{ readonly rule: string; readonly coverage: 'partial' | 'none'; readonly reason: string }> | undefined;
 }
 
 export type AnalysisSource = 'upload' | 'demo' | 'file';

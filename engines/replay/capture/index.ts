@@ -22,6 +22,7 @@ export type { TlsClientHello, TlsServerHello } from './app/tls.js';
 export { CaptureReader, detectFormat, MAX_BLOCK_BYTES, MAX_PACKET_BYTES } from './reader.js';
 export { feedBytes, feedFile } from './source.js';
 export type { CaptureInfo, CaptureInterface, RawPacket } from './types.js';
+export { analyzeConnLogBytes, analyzeConnLogFile, detectZeekConnLog, ZeekConnReader, MAX_ZEEK_LINE_BYTES, type ZeekForm } from './zeek.js';
 export { WARNING_MESSAGES, type CaptureWarning, type WarningCode } from './warnings.js';
 export { PcapFileWriter, PcapngBuilder, writePcap, type PacketToWrite } from './writer.js';
 export { generateBackground, type BackgroundOptions, type BackgroundSummary } from './synthetic.js';

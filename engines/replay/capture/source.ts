@@ -1,7 +1,13 @@
-// Feeds a CaptureReader from a file handle in fixed chunks (or from bytes in memory), with cancellation and progress.
+// Feeds a CaptureReader (or the conn.log reader) from a file handle in fixed chunks (or from bytes in memory), with cancellation and progress.
 import { open } from 'node:fs/promises';
 import { VitrineError } from '../../core/errors.js';
-import type { CaptureReader } from './reader.js';
+
+/** What a source feeds: the capture reader, or the conn.log reader. */
+export interface ChunkSink {
+  feed(chunk: Uint8Array): void;
+  end(): void;
+  readonly hasStopped: boolean;
+}
 
 export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
@@ -20,7 +26,7 @@ function checkAbort(signal: AbortSignal | undefined): void {
 }
 
 /** Reads the file at `path` through one file handle, chunk by chunk, into the reader; returns bytes read. */
-export async function feedFile(reader: CaptureReader, path: string, options: FeedOptions = {}): Promise<number> {
+export async function feedFile(reader: ChunkSink, path: string, options: FeedOptions = {}): Promise<number> {
   const chunkBytes = Math.max(64, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
   let handle;
   try {
@@ -53,7 +59,7 @@ export async function feedFile(reader: CaptureReader, path: string, options: Fee
 }
 
 /** Feeds bytes already in memory, optionally in chunks (the same code path as a file). */
-export function feedBytes(reader: CaptureReader, bytes: Uint8Array, options: FeedOptions = {}): number {
+export function feedBytes(reader: ChunkSink, bytes: Uint8Array, options: FeedOptions = {}): number {
   const chunkBytes = options.chunkBytes ?? bytes.length;
   const step = Math.max(1, chunkBytes);
   for (let pos = 0; pos < bytes.length; pos += step) {

@@ -46,7 +46,8 @@ export interface NameRecord {
 
 /** What the file says about itself. */
 export interface CaptureInfo {
-  format: 'pcap' | 'pcapng';
+  /** `zeek_conn`: a Zeek conn.log (connections only, no packets). */
+  format: 'pcap' | 'pcapng' | 'zeek_conn';
   /** pcap only: byte order of the file header. */
   byteOrder?: 'little' | 'big';
   /** pcap only: true for the nanosecond magic. */

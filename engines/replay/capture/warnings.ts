@@ -27,6 +27,11 @@ export const WARNING_MESSAGES = {
   http_malformed: 'an HTTP message head is malformed or too long',
   stream_gap: 'a TCP stream skipped bytes that were never captured',
   flow_limit: 'the flow table reached its limit; the oldest flows were closed early',
+  zeek_row_malformed: 'a conn.log row could not be read (field count, address, port or protocol) and was skipped',
+  zeek_value_unreadable: 'a conn.log time, interval or count could not be read and was taken as unset',
+  zeek_row_before_header: 'a conn.log row came before its #fields header and was skipped',
+  zeek_line_too_long: 'a conn.log line was longer than 64 KiB and was skipped',
+  zeek_row_limit: 'the conn.log has more rows than the limit; reading stopped there',
 } as const;
 
 export type WarningCode = keyof typeof WARNING_MESSAGES;

@@ -38,6 +38,7 @@ export const beaconing: Rule = {
   title: 'Beaconing',
   stage: 'action',
   techniques: ['T1071'],
+  withoutPackets: { coverage: 'full' },
   description: `At least ${THRESHOLDS.beaconing.minConnections} connections from one client to one server and port whose median interval is at least ${THRESHOLDS.beaconing.minIntervalSeconds} s, with at least ${THRESHOLDS.beaconing.inlierShare * 100}% of the intervals within ${THRESHOLDS.beaconing.maxRelativeDeviation * 100}% of the median (jitter tolerance).`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.beaconing;

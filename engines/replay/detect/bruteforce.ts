@@ -19,6 +19,7 @@ export const sshGuessing: Rule = {
   title: 'SSH password guessing',
   stage: 'access',
   techniques: ['T1110.001'],
+  withoutPackets: { coverage: 'partial', reason: "SSH sessions known by Zeek's service field; no client banners" },
   description: `One client opens at least ${THRESHOLDS.sshGuessing.attempts} SSH sessions that end within ${THRESHOLDS.sshGuessing.attemptMaxSeconds} s with under ${THRESHOLDS.sshGuessing.attemptMaxBytes} bytes each way (pauses under ${THRESHOLDS.sshGuessing.gapSeconds} s); a longer or larger session to the same server afterwards is a likely success.`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.sshGuessing;
@@ -68,6 +69,7 @@ export const ftpBruteforce: Rule = {
   title: 'FTP brute force',
   stage: 'access',
   techniques: ['T1110.001'],
+  withoutPackets: { coverage: 'none', reason: 'needs the FTP replies (packets)' },
   description: `At least ${THRESHOLDS.ftpBruteforce.failures} failed FTP logins (a 5xx reply to USER or PASS, Zeek's rule) from one client with pauses under ${THRESHOLDS.ftpBruteforce.gapSeconds} s; a 230 reply to the same client in that time is a success.`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.ftpBruteforce;
@@ -129,6 +131,7 @@ export const rdpBruteforce: Rule = {
   title: 'RDP brute force',
   stage: 'access',
   techniques: ['T1110.001'],
+  withoutPackets: { coverage: 'partial', reason: "RDP by port 3389 and Zeek's service; no cookies (user names)" },
   description: `At least ${THRESHOLDS.rdpBruteforce.connections} RDP connections of under ${THRESHOLDS.rdpBruteforce.attemptMaxSeconds} s from one client to one server, pauses under ${THRESHOLDS.rdpBruteforce.gapSeconds} s.`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.rdpBruteforce;
@@ -167,6 +170,7 @@ export const httpAuthBruteforce: Rule = {
   title: 'HTTP authentication brute force',
   stage: 'access',
   techniques: ['T1110.001'],
+  withoutPackets: { coverage: 'none', reason: 'needs HTTP requests and replies (packets)' },
   description: `At least ${THRESHOLDS.httpAuth.failures} requests carrying credentials answered 401 from one client to one server (pauses under ${THRESHOLDS.httpAuth.gapSeconds} s); a 2xx answer to credentials afterwards is a success.`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.httpAuth;
@@ -212,6 +216,7 @@ export const vncAuthFailure: Rule = {
   title: 'VNC authentication failures',
   stage: 'access',
   techniques: ['T1110.001'],
+  withoutPackets: { coverage: 'none', reason: 'needs the VNC authentication result (packets)' },
   description: `Failed VNC authentications from one client: ${THRESHOLDS.vncAuth.failures} or more (pauses under ${THRESHOLDS.vncAuth.gapSeconds} s) are password guessing (high); fewer are a low alert that makes no story alone.`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.vncAuth;

@@ -17,6 +17,7 @@ export const cleartextCredentials: Rule = {
   title: 'Cleartext credentials',
   stage: 'access',
   techniques: ['T1040'],
+  withoutPackets: { coverage: 'none', reason: 'needs FTP and HTTP commands (packets)' },
   description: 'Passwords sent in clear (FTP PASS, HTTP Basic over plain HTTP), one alert per client, server and protocol; always low (an exposure, not an attack): it matters inside a story, never makes one alone.',
   detect(input: DetectionInput): AlertDraft[] {
     const exposures: Exposure[] = [];

@@ -30,6 +30,7 @@ export const dnsTunnelling: Rule = {
   title: 'DNS tunnelling',
   stage: 'action',
   techniques: ['T1071.004', 'T1048'],
+  withoutPackets: { coverage: 'none', reason: 'needs DNS queries (packets)' },
   description: `At least ${THRESHOLDS.dnsTunnel.queries} queries from one client under one registered domain with at least ${THRESHOLDS.dnsTunnel.uniqueSubdomains} distinct subdomains averaging ${THRESHOLDS.dnsTunnel.meanSubdomainLength}+ characters and ${THRESHOLDS.dnsTunnel.minEntropy}+ bits of entropy per character.`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.dnsTunnel;
@@ -78,6 +79,7 @@ export const dgaDomains: Rule = {
   title: 'DGA-like lookups',
   stage: 'action',
   techniques: ['T1568.002'],
+  withoutPackets: { coverage: 'none', reason: 'needs DNS queries and answers (packets)' },
   description: `One client looks up at least ${THRESHOLDS.dga.domains} distinct registered domains whose label looks machine-made (length ${THRESHOLDS.dga.minLabelLength}+, few English letter pairs, high entropy or long consonant runs), pauses under ${THRESHOLDS.dga.gapSeconds} s; high when most got NXDOMAIN.`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.dga;

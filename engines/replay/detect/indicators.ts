@@ -21,6 +21,7 @@ export const knownBadIndicator: Rule = {
   title: 'Known-bad indicator',
   stage: 'action',
   techniques: [],
+  withoutPackets: { coverage: 'partial', reason: 'addresses only: domains, JA3 and JA4 need DNS, HTTP and TLS records (packets)' },
   description: 'Traffic matching the local indicator list (resources/replay/indicators.txt or --indicators): one alert per host and indicator, with the severity, technique and stage the list gives (default high, action outbound, access inbound).',
   detect(input: DetectionInput): AlertDraft[] {
     const set = input.indicators;

@@ -23,6 +23,7 @@ export const lateralMovement: Rule = {
   title: 'Lateral movement',
   stage: 'movement',
   techniques: ['T1021.002', 'T1021.006', 'T1021.001'],
+  withoutPackets: { coverage: 'partial', reason: "SMB and RDP by port and Zeek's service, WinRM by port only (no /wsman URIs)" },
   description: `An internal host opens SMB, WinRM or RDP sessions to at least ${THRESHOLDS.lateral.fanout} internal hosts (pauses under ${THRESHOLDS.lateral.gapSeconds} s), or any such session after an earlier alert marked it compromised; a lone WinRM session is medium.`,
   detect(input: DetectionInput, prior: readonly AlertDraft[]): AlertDraft[] {
     const t = THRESHOLDS.lateral;

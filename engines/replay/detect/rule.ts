@@ -12,6 +12,12 @@ export interface DetectionInput {
   readonly byUid: ReadonlyMap<string, ConnectionRecord>;
 }
 
+/** How much of a rule works from connection records alone, and why not all of it. */
+export interface RuleCoverage {
+  readonly coverage: 'full' | 'partial' | 'none';
+  readonly reason?: string;
+}
+
 /** A rule's finding before it gets its id and its evidence is trimmed; lists here are complete. */
 export interface AlertDraft {
   readonly rule: string;
@@ -39,6 +45,8 @@ export interface Rule {
   readonly techniques: readonly string[];
   /** One sentence for the documentation: what fires it. */
   readonly description: string;
+  /** What the rule still sees in a Zeek conn.log (connections only: no packets, ARP or application records); `none` rules are not run on one. */
+  readonly withoutPackets: RuleCoverage;
   detect(input: DetectionInput, prior: readonly AlertDraft[]): AlertDraft[];
 }
 

@@ -38,6 +38,7 @@ export const portScan: Rule = {
   title: 'Port scan',
   stage: 'recon',
   techniques: ['T1046'],
+  withoutPackets: { coverage: 'full' },
   description: `One source tries at least ${THRESHOLDS.portScan.ports} distinct TCP or UDP ports of one host with failed attempts (no pause over ${THRESHOLDS.portScan.gapSeconds} s).`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.portScan;
@@ -89,6 +90,7 @@ export const hostScan: Rule = {
   title: 'Host scan',
   stage: 'recon',
   techniques: ['T1018', 'T1595.001'],
+  withoutPackets: { coverage: 'partial', reason: 'no ARP requests (a conn.log has no ARP); failed connections and ICMP echo requests still count' },
   description: `One source probes at least ${THRESHOLDS.hostScan.hosts} distinct addresses (failed TCP/UDP attempts, ICMP echo requests, ARP requests) with no pause over ${THRESHOLDS.hostScan.gapSeconds} s.`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.hostScan;

@@ -13,6 +13,7 @@ export const largeOutboundTransfer: Rule = {
   title: 'Large outbound transfer',
   stage: 'action',
   techniques: ['T1048'],
+  withoutPackets: { coverage: 'full' },
   description: `An internal host sends at least ${THRESHOLDS.largeTransfer.bytes / (1024 * 1024)} MiB to one external host, at least ${THRESHOLDS.largeTransfer.ratio} times what it receives back; to a host an earlier rule saw beaconing to, it is exfiltration over the C2 channel.`,
   detect(input: DetectionInput, prior: readonly AlertDraft[]): AlertDraft[] {
     const t = THRESHOLDS.largeTransfer;

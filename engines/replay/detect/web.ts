@@ -36,6 +36,7 @@ export const sqlInjection: Rule = {
   title: 'SQL injection attempts',
   stage: 'access',
   techniques: ['T1190'],
+  withoutPackets: { coverage: 'none', reason: 'needs HTTP request URIs (packets)' },
   description: `At least ${THRESHOLDS.sqlInjection.requests} HTTP requests with SQL injection in the query string from one client to one server (pauses under ${THRESHOLDS.sqlInjection.gapSeconds} s).`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.sqlInjection;

@@ -26,6 +26,26 @@ function matches(s: StorySummary, filter: string): boolean {
   return [s.title, s.analysis_name, s.attacker ?? '', s.severity, ...s.stages, ...s.techniques].some((v) => v.toLowerCase().includes(f));
 }
 
+/** A conn.log has connections and no packets: which rules could not run, and which saw less, with the reason for each. */
+function RuleCoverage({ coverage }: { readonly coverage: NonNullable<ReplayAnalysis['capture']['rule_coverage']> }) {
+  const none = coverage.filter((c) => c.coverage === 'none');
+  const partial = coverage.filter((c) => c.coverage === 'partial');
+  return (
+    <details className="rule-coverage" data-testid="rule-coverage">
+      <summary>
+        A Zeek conn.log: connections only. {plural(none.length, 'rule')} could not run without packets, {plural(partial.length, 'rule')} saw less.
+      </summary>
+      <ul>
+        {coverage.map((c) => (
+          <li key={c.rule} data-rule={c.rule} data-coverage={c.coverage}>
+            <code>{c.rule}</code> <span className="muted">{c.coverage === 'none' ? 'not run' : 'partial'}:</span> {c.reason}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
   const base = service.base;
   const [benignText, setBenignText] = useState('200');
@@ -163,7 +183,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
   const list = (stories?.items ?? []).filter((s) => matches(s, filter));
   const errorTitle =
     runError?.code === 'parse_error'
-      ? 'Not a pcap or pcapng capture'
+      ? 'Not a pcap or pcapng capture or a Zeek conn.log'
       : runError?.code === 'payload_too_large'
         ? 'The capture is too large'
         : busy === null && runError
@@ -216,7 +236,8 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
               <h2>Capture</h2>
             </div>
             <p className="muted capture-input__hint">
-              Drop a .pcap or .pcapng file here, or open one (up to {count(Math.floor(maxUpload / (1024 * 1024)))} MiB). The format is read from the file's first bytes.
+              Drop a .pcap or .pcapng file, or a Zeek conn.log (TSV or JSON lines), here, or open one (up to {count(Math.floor(maxUpload / (1024 * 1024)))} MiB). The format is
+              read from the file's first bytes.
             </p>
             <div className="row">
               <button type="button" className="primary" onClick={() => fileInput.current?.click()} disabled={busy !== null} data-testid="open-capture">
@@ -225,7 +246,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
               <input
                 ref={fileInput}
                 type="file"
-                accept=".pcap,.pcapng,.cap,application/vnd.tcpdump.pcap,application/octet-stream"
+                accept=".pcap,.pcapng,.cap,.log,.json,.ndjson,application/vnd.tcpdump.pcap,application/octet-stream,text/plain,application/json"
                 tabIndex={-1}
                 aria-hidden="true"
                 className="visually-hidden"
@@ -299,6 +320,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
                     .join(', ')}
                 </p>
               )}
+              {analysis.capture.rule_coverage && <RuleCoverage coverage={analysis.capture.rule_coverage} />}
               {analysis.stories.length === 0 && <p className="muted">No alert was strong enough alone or linked to others to make a story.</p>}
             </section>
           )}
