@@ -1,6 +1,6 @@
 // The case timeline: a density strip to zoom and pan (wheel, buttons, keys) over a virtualised list that renders only the rows in view, smooth at 100,000 events.
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement, type WheelEvent } from 'react';
-import { eventMatches, fullRange, histogram, pan, rangeText, shortTime, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
+import { eventMatches, fullRange, histogram, pan, rangeText, shortTime, storyRange, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
 
 export const ROW_HEIGHT = 24;
 const VIEWPORT = 360;
@@ -88,6 +88,13 @@ export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
     return out;
   }, [index, storyEvents]);
 
+  const storySpan = useMemo((): Range | null => (storyTimes.length === 0 ? null : storyRange(storyTimes, full)), [storyTimes, full]);
+  const toStory = (): void => {
+    if (!storySpan) return;
+    setRange(storySpan);
+    setScrollTop(0);
+    if (list.current) list.current.scrollTop = 0;
+  };
   const zoomBy = (factor: number, anchor = 0.5): void => {
     setRange((r) => zoom(r, full, factor, anchor));
     setScrollTop(0);
@@ -99,7 +106,7 @@ export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
     if (list.current) list.current.scrollTop = 0;
   };
   const onKey = (e: KeyboardEvent): void => {
-    const keys: Record<string, () => void> = { '+': () => zoomBy(0.5), '=': () => zoomBy(0.5), '-': () => zoomBy(2), '0': () => setRange(full), ArrowLeft: () => panBy(-0.25), ArrowRight: () => panBy(0.25) };
+    const keys: Record<string, () => void> = { '+': () => zoomBy(0.5), '=': () => zoomBy(0.5), '-': () => zoomBy(2), '0': () => setRange(full), s: toStory, ArrowLeft: () => panBy(-0.25), ArrowRight: () => panBy(0.25) };
     const act = keys[e.key];
     if (act) {
       e.preventDefault();
@@ -166,6 +173,9 @@ export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
         </button>
         <button type="button" className="small" onClick={() => setRange(full)} disabled={atFullRange}>
           Whole case (0)
+        </button>
+        <button type="button" className="small" onClick={toStory} disabled={!storySpan} data-testid="zoom-to-story">
+          The story (s)
         </button>
         <span className="muted timeline__range">{rangeText(range)}</span>
         <span className="muted" data-testid="timeline-count">

@@ -1,7 +1,7 @@
 // The Cases workspace's pure pieces: timeline index and windows, zoom and pan, density, virtual rows, the graph to draw, path parsing.
 import { describe, expect, it } from 'vitest';
 import type { AnalysisView, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
-import { buildTimeline, breakdownBars, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
+import { buildTimeline, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
 
 function ev(i: number, time: string | null): ExportedEvent {
   return {
@@ -60,6 +60,9 @@ describe('timeline index', () => {
     expect(pan({ from: 0, to: 50_000 }, full, 0.5)).toEqual({ from: 25_000, to: 75_000 });
     expect(pan({ from: 50_000, to: 100_000 }, full, 0.5)).toEqual({ from: 50_000, to: 100_000 });
     expect(fullRange(buildTimeline([])).to).toBeGreaterThan(0);
+    expect(storyRange([40_000, 20_000, 30_000], full)).toEqual({ from: 19_000, to: 41_000 });
+    expect(storyRange([99_900], full)).toEqual({ from: 99_400, to: 100_000 });
+    expect(storyRange([], full)).toEqual(full);
   });
 
   it('renders only the rows in view (with overscan), whatever the count', () => {

@@ -79,6 +79,19 @@ export function zoom(range: Range, full: Range, factor: number, anchor = 0.5): R
   return { from, to };
 }
 
+/** The span of a story's event times (ascending or not), padded by 5 % and at least MIN_SPAN_MS, inside the full extent. */
+export function storyRange(times: readonly number[], full: Range): Range {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const t of times) {
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  if (!Number.isFinite(lo)) return full;
+  const pad = Math.max(MIN_SPAN_MS / 2, (hi - lo) * 0.05);
+  return { from: Math.max(full.from, lo - pad), to: Math.min(full.to, hi + pad) };
+}
+
 /** Moves the range by `fraction` of its span, kept inside the full extent. */
 export function pan(range: Range, full: Range, fraction: number): Range {
   const span = range.to - range.from;
