@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { attribute, extract, loadClassifier, loadKb, defaultAttribResourcesDir } from '../engines/attrib/analysis.js';
+import { evaluateOnCampaigns } from '../engines/attrib/attribute/measure.js';
 import { evaluateClassifier } from '../engines/attrib/classifier/classifier.js';
 import { SHIPPED_CLASSIFIER_FILE, tramSplit } from '../engines/attrib/classifier/build.js';
 import { precisionRecall, readTramReport, scoreExtraction, type ExtractionScore } from '../engines/attrib/extract/measure.js';
@@ -54,4 +55,6 @@ if (classifier) {
   const { test } = tramSplit(corpusPath('cti', 'tram', 'single_label.json'));
   console.log(`classifier on TRAM held-out sentences: ${JSON.stringify(evaluateClassifier(classifier, test))} (TRAM's logistic-regression baseline: micro-F1 0.855)`);
 }
+const campaigns = evaluateOnCampaigns(kb);
+console.log(`attribution, leave-one-campaign-out over ${campaigns.campaigns} ATT&CK campaigns attributed to a group: top-1 ${campaigns.top1}, in the shortlist of ${campaigns.shortlist} ${campaigns.top_shortlist}`);
 console.log('no peer tool is installed to compare with');

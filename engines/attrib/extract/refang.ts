@@ -3,7 +3,7 @@
 /** The refanged text and, per character of it, the [start, end) of the original characters it stands for. */
 export interface RefangedText {
   readonly text: string;
-  /** Original start of each refanged character (length = text.length + 1; the last entry is the original length). */
+  /** Original start of each refanged character (length = text.length + 1; the last entry is the original length); empty when unchanged. */
   readonly starts: Int32Array;
   /** Original end of each refanged character. */
   readonly ends: Int32Array;
@@ -13,8 +13,8 @@ export interface RefangedText {
   readonly changed: boolean;
 }
 
-// Bracketed dots, ats and colons, with optional inner spaces; `hxxp`/`hXXp`/`fxp` schemes; `[://]`; ` dot ` only inside brackets.
-const DEFANG = /\[\s*\.\s*\]|\(\s*\.\s*\)|\{\s*\.\s*\}|\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\}|\[\s*@\s*\]|\(\s*@\s*\)|\[\s*:\s*\]|\[\s*:\/\/\s*\]|\[\s*\/\s*\]|\bh(?:xx|XX|\[xx\]|\[XX\])p(s?)(?=\[?:)|\bfxp(?=\[?:)/g;
+// Bracketed dots, ats, colons and slashes, with optional inner spaces; `hxxp`/`hXXp`/`fxp` schemes before a colon.
+const DEFANG = /[[({]\s*(?:\.|dot|at|@|:|:\/\/|\/)\s*[\])}]|\bh(?:xx|\[xx\])p(s?)(?=\[?:)|\bfxp(?=\[?:)/gi;
 
 function replacementOf(token: string): string {
   const t = token.replace(/[\s[\](){}]/g, '').toLowerCase();
@@ -31,48 +31,40 @@ function replacementOf(token: string): string {
 export function refang(original: string): RefangedText {
   DEFANG.lastIndex = 0;
   if (!DEFANG.test(original)) {
-    const n = original.length;
-    const starts = new Int32Array(n + 1);
-    const ends = new Int32Array(n + 1);
-    for (let i = 0; i <= n; i++) {
-      starts[i] = i;
-      ends[i] = i + 1;
-    }
-    ends[n] = n;
-    return { text: original, starts, ends, defanged: new Uint8Array(n + 1), changed: false };
+    // Identity: originalSpan never reads the maps of an unchanged text.
+    return { text: original, starts: new Int32Array(0), ends: new Int32Array(0), defanged: new Uint8Array(0), changed: false };
   }
   DEFANG.lastIndex = 0;
+  // Every replacement is no longer than what it replaces, so the result fits in the original's length.
+  const n = original.length;
+  const starts = new Int32Array(n + 1);
+  const ends = new Int32Array(n + 1);
+  const flags = new Uint8Array(n + 1);
   const parts: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const flags: number[] = [];
+  let out = 0;
   let last = 0;
-  for (let m = DEFANG.exec(original); m !== null; m = DEFANG.exec(original)) {
-    for (let i = last; i < m.index; i++) {
-      starts.push(i);
-      ends.push(i + 1);
-      flags.push(0);
+  const copy = (from: number, to: number): void => {
+    for (let i = from; i < to; i++, out++) {
+      starts[out] = i;
+      ends[out] = i + 1;
     }
-    parts.push(original.slice(last, m.index));
+    parts.push(original.slice(from, to));
+  };
+  for (let m = DEFANG.exec(original); m !== null; m = DEFANG.exec(original)) {
+    copy(last, m.index);
     const rep = replacementOf(m[0]);
     parts.push(rep);
-    for (let k = 0; k < rep.length; k++) {
-      starts.push(m.index);
-      ends.push(m.index + m[0].length);
-      flags.push(1);
+    for (let k = 0; k < rep.length; k++, out++) {
+      starts[out] = m.index;
+      ends[out] = m.index + m[0].length;
+      flags[out] = 1;
     }
     last = m.index + m[0].length;
   }
-  for (let i = last; i < original.length; i++) {
-    starts.push(i);
-    ends.push(i + 1);
-    flags.push(0);
-  }
-  parts.push(original.slice(last));
-  starts.push(original.length);
-  ends.push(original.length);
-  flags.push(0);
-  return { text: parts.join(''), starts: Int32Array.from(starts), ends: Int32Array.from(ends), defanged: Uint8Array.from(flags), changed: true };
+  copy(last, n);
+  starts[out] = n;
+  ends[out] = n;
+  return { text: parts.join(''), starts: starts.subarray(0, out + 1), ends: ends.subarray(0, out + 1), defanged: flags.subarray(0, out + 1), changed: true };
 }
 
 /** The original span of refanged [start, end), and whether any of it was defanged. */

@@ -13,6 +13,8 @@ export function normaliseName(name: string): string {
 
 interface NameIndex {
   readonly byName: ReadonlyMap<string, string>;
+  /** Every proper word prefix of an indexed name (`process`, for `process injection`), so a scan stops early. */
+  readonly prefixes: ReadonlySet<string>;
   readonly maxWords: number;
   readonly phrases: readonly { readonly id: string; readonly re: RegExp }[];
 }
@@ -38,16 +40,19 @@ function nameIndex(kb: AttackKb): NameIndex {
     if (!key.endsWith('s')) add(`${key}s`, t.id);
   }
   const byName = new Map<string, string>();
+  const prefixes = new Set<string>();
   let maxWords = 1;
   for (const [key, set] of ids)
     if (set.size === 1) {
       byName.set(key, [...set][0]!);
-      maxWords = Math.max(maxWords, key.split(' ').length);
+      const words = key.split(' ');
+      maxWords = Math.max(maxWords, words.length);
+      for (let k = 1; k < words.length; k++) prefixes.add(words.slice(0, k).join(' '));
     }
   const phrases = Object.entries(TECHNIQUE_PHRASES)
     .filter(([id]) => kb.techniques.has(id) && kb.techniques.get(id)!.deprecated !== true)
     .flatMap(([id, list]) => list.map((p) => ({ id, re: new RegExp(`(?<![\\p{L}\\p{N}_])(?:${p})(?![\\p{L}\\p{N}_])`, 'giu') })));
-  const index = { byName, maxWords, phrases };
+  const index = { byName, prefixes, maxWords, phrases };
   indexes.set(kb, index);
   return index;
 }
@@ -76,31 +81,37 @@ export function findTechniqueIds(text: string, kb: AttackKb, warnings: string[])
 
 /** Technique names, longest match first, at word boundaries, case-insensitive. */
 export function findTechniqueNames(text: string, kb: AttackKb): TechniqueSpan[] {
-  const { byName, maxWords } = nameIndex(kb);
+  const { byName, prefixes, maxWords } = nameIndex(kb);
   const words: { w: string; s: number; e: number }[] = [];
   WORD_RE.lastIndex = 0;
   for (let m = WORD_RE.exec(text); m !== null; m = WORD_RE.exec(text)) words.push({ w: m[0].toLowerCase(), s: m.index, e: m.index + m[0].length });
+  // Words of a name are separated by spaces or punctuation, never by a line break or sentence punctuation.
+  const joins = new Uint8Array(words.length);
+  for (let i = 0; i + 1 < words.length; i++) {
+    const gap = text.slice(words[i]!.e, words[i + 1]!.s);
+    joins[i] = gap.length <= 3 && !/[\n.,;:!?()]/.test(gap) ? 1 : 0;
+  }
   const out: TechniqueSpan[] = [];
   for (let i = 0; i < words.length; ) {
-    let matched = 0;
-    for (let n = Math.min(maxWords, words.length - i); n >= 1 && matched === 0; n--) {
-      // Words of a name are separated by spaces or punctuation, never by a line break.
-      let key = words[i]!.w;
-      let ok = true;
-      for (let k = 1; k < n && ok; k++) {
-        const gap = text.slice(words[i + k - 1]!.e, words[i + k]!.s);
-        if (gap.length > 3 || /[\n.,;:!?()]/.test(gap)) ok = false;
-        key += ` ${words[i + k]!.w}`;
+    let best = 0;
+    let bestId: string | undefined;
+    let key = words[i]!.w;
+    for (let n = 1; n <= maxWords && i + n <= words.length; n++) {
+      if (n > 1) {
+        if (joins[i + n - 2] !== 1) break;
+        key += ` ${words[i + n - 1]!.w}`;
       }
-      if (!ok) continue;
       const id = byName.get(key);
       if (id !== undefined) {
-        const t = kb.techniques.get(id)!;
-        out.push({ id, name: t.name, start: words[i]!.s, end: words[i + n - 1]!.e, source: 'name' });
-        matched = n;
+        best = n;
+        bestId = id;
       }
+      if (!prefixes.has(key)) break;
     }
-    i += matched > 0 ? matched : 1;
+    if (bestId !== undefined) {
+      out.push({ id: bestId, name: kb.techniques.get(bestId)!.name, start: words[i]!.s, end: words[i + best - 1]!.e, source: 'name' });
+      i += best;
+    } else i++;
   }
   return out;
 }
