@@ -37,7 +37,7 @@ import {
   type TechniqueClassifier,
 } from './analysis.js';
 import { serializeKb } from './kb/build.js';
-import { allowedHostsFromEnv, createStandaloneApp } from './http.js';
+import { allowedHostsFromEnv, createStandaloneApp, techniqueLookup } from './http.js';
 import { MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
 import { attribService } from './service.js';
 
@@ -132,7 +132,16 @@ function achCommand(positionals: readonly string[], values: Values, now: Date): 
   else throw new UsageError(`no such scenario file or bundled scenario (bundled: ${library.names().join(', ') || 'none'})`);
   const overrides = (values.override ?? []).map((o, i) => parseOverride(o, i + 1));
   const assessment = analyzeScenario(scenario, { overrides, analyst: analystName(), now });
-  if (values.stix === true) return { code: 0, stdout: `${JSON.stringify(assessmentToStix(assessment), null, 2)}\n`, stderr: '' };
+  if (values.stix === true) {
+    // Attack patterns are named from the knowledge base when it loads; without one their ids are their names.
+    let kb: AttackKb | undefined;
+    try {
+      kb = kbOf(values);
+    } catch {
+      kb = undefined;
+    }
+    return { code: 0, stdout: `${JSON.stringify(assessmentToStix(assessment, kb ? { technique: techniqueLookup(kb) } : {}), null, 2)}\n`, stderr: '' };
+  }
   if (values.json === true) return { code: 0, stdout: `${JSON.stringify(assessment, null, 2)}\n`, stderr: '' };
   return { code: 0, stdout: assessmentText(assessment), stderr: '' };
 }

@@ -34,7 +34,15 @@ export interface KbFacts {
   readonly groups: number;
   readonly software: number;
   readonly source?: string;
-  techniqueName(id: string): string | undefined;
+  technique(id: string): { readonly name: string; readonly tactics: readonly string[] } | undefined;
+}
+
+/** Name and tactics of a technique in the knowledge base (for STIX attack patterns). */
+export function techniqueLookup(kb: AttackKb): (id: string) => { readonly name: string; readonly tactics: readonly string[] } | undefined {
+  return (id) => {
+    const t = kb.techniques.get(id);
+    return t ? { name: t.name, tactics: [...t.tactics] } : undefined;
+  };
 }
 
 export interface RouterOptions {
@@ -59,7 +67,7 @@ export function kbFacts(kb: AttackKb): KbFacts {
     groups: kb.groups.size,
     software: kb.software.size,
     source: `${kb.data.metadata.source}${kb.data.metadata.attack_version ? ` ${kb.data.metadata.attack_version}` : ''}`,
-    techniqueName: (id) => kb.techniques.get(id)?.name,
+    technique: techniqueLookup(kb),
   };
 }
 
@@ -90,7 +98,7 @@ function seedAssessments(db: Database, library: ScenarioLibrary, kb: KbFacts | n
     const s = library.get(name);
     if (!s) continue;
     try {
-      addObjects(db, 'assessments', assessmentToStix(analyzeScenario(s), kb ? { techniqueName: (id) => kb.techniqueName(id) } : {}).objects);
+      addObjects(db, 'assessments', assessmentToStix(analyzeScenario(s), kb ? { technique: (id) => kb.technique(id) } : {}).objects);
     } catch {
       // A scenario that cannot be turned into STIX is still served by /ach; the collection just lacks it.
     }
@@ -113,7 +121,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   const now = options.now ?? (() => new Date());
   const stixOptions = () => {
     const k = kb();
-    return k ? { techniqueName: (id: string) => k.techniqueName(id) } : {};
+    return k ? { technique: (id: string) => k.technique(id) } : {};
   };
   // The bundled assessments join the TAXII collection on first use (the knowledge base names their attack patterns).
   let seeded = false;

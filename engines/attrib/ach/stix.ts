@@ -12,8 +12,8 @@ export const REFERENCE_TIME = '2026-01-01T00:00:00.000Z';
 export const STRENGTH_CONFIDENCE: Readonly<Record<AchStrength, number>> = { tie: 10, weak: 30, moderate: 60, strong: 85 };
 
 export interface AchStixOptions {
-  /** ATT&CK technique names by id (from the knowledge base); the id is the name when it is missing. */
-  readonly techniqueName?: (id: string) => string | undefined;
+  /** ATT&CK technique name and tactics by id (from the knowledge base); without it the id is the name and there are no kill-chain phases. */
+  readonly technique?: (id: string) => { readonly name: string; readonly tactics: readonly string[] } | undefined;
 }
 
 function matrixText(a: AchAssessment): string {
@@ -66,7 +66,11 @@ export function assessmentToStix(a: AchAssessment, options: AchStixOptions = {})
   }
 
   const techniques = [...new Set(a.evidence.flatMap((e) => e.techniques))].sort();
-  const patterns = techniques.map((t) => attackPattern({ name: options.techniqueName?.(t) ?? t, mitre_id: t }, reference));
+  const patterns = techniques.map((t) => {
+    const known = options.technique?.(t);
+    const phases = (known?.tactics ?? []).map((phase_name) => ({ kill_chain_name: 'mitre-attack', phase_name }));
+    return attackPattern({ name: known?.name ?? t, mitre_id: t, ...(phases.length > 0 ? { kill_chain_phases: phases } : {}) }, reference);
+  });
   objects.push(...patterns);
 
   const leader = a.hypotheses[0]!;
