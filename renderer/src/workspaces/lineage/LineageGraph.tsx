@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import cytoscape, { type Core } from 'cytoscape';
 import type { RunGraph } from '../../../../engines/core/contracts/provgate';
-import { COLUMN_TITLES, drawnSubgraph, findingSeverity, layeredPositions, pathEdgeKeys, shortLabel, X_GAP, type Highlight } from './model';
+import { COLUMN_TITLES, drawnSubgraph, findingSeverity, layeredLayout, pathEdgeKeys, shortLabel, ZOOM_TO_HIGHLIGHT, type Highlight } from './model';
 
 function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
@@ -21,10 +21,10 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
   const onNodeRef = useRef(onNode);
   onNodeRef.current = onNode;
   const drawn = useMemo(() => drawnSubgraph(graph), [graph]);
-  const positions = useMemo(() => layeredPositions(drawn.nodes, drawn.edges), [drawn]);
+  const layout = useMemo(() => layeredLayout(drawn.nodes, drawn.edges), [drawn]);
+  const positions = layout.positions;
   const severity = useMemo(() => findingSeverity(graph.findings), [graph]);
-  const rows = useMemo(() => Math.max(1, ...COLUMN_TITLES.map((_, c) => drawn.nodes.filter((n) => Math.round((positions.get(n.id)?.x ?? 0) / X_GAP) === c).length)), [drawn, positions]);
-  const height = Math.min(640, Math.max(300, 90 + rows * 40));
+  const height = Math.min(640, Math.max(300, 90 + layout.rows * 40));
 
   useEffect(() => {
     const el = box.current;
@@ -50,7 +50,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
           classes: severity.has(n.id) ? 'finding' : '',
         })),
         // Column titles are label-only nodes above each column, so they follow zoom and pan.
-        ...COLUMN_TITLES.map((title, col) => ({ group: 'nodes' as const, data: { id: `column:${col}`, label: title }, position: { x: col * X_GAP, y: -40 }, classes: 'column-title', selectable: false })),
+        ...COLUMN_TITLES.map((title, col) => ({ group: 'nodes' as const, data: { id: `column:${col}`, label: title }, position: { x: layout.columns[col]?.x ?? 0, y: -40 }, classes: 'column-title', selectable: false })),
         ...drawn.edges.map((e) => ({ group: 'edges' as const, data: { id: `${e.from}>${e.to}>${e.rel}`, source: e.from, target: e.to, rel: e.rel, key: `${e.from}>${e.to}` } })),
       ],
       layout: { name: 'preset', fit: true, padding: 28 },
@@ -110,7 +110,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
       cyRef.current = null;
       cy.destroy();
     };
-  }, [drawn, positions, severity, theme, height]);
+  }, [drawn, positions, layout, severity, theme, height]);
 
   useEffect(() => {
     const cy = cyRef.current;
@@ -143,6 +143,10 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
         else e.addClass('dim');
       });
     });
+    if (drawn.nodes.length > ZOOM_TO_HIGHLIGHT) {
+      const shown = cy.nodes('.on-path, .reached, .origin');
+      cy.fit(highlight === null || shown.empty() ? undefined : shown, 40);
+    }
     // What the canvas holds, for tests and for anyone inspecting the page.
     el.dataset['highlighted'] = String(marked);
     el.dataset['reached'] = String(highlight === null || highlight.kind === 'node' ? 0 : cy.nodes('.reached').length);

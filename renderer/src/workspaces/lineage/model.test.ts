@@ -10,7 +10,9 @@ import {
   drawnSubgraph,
   findingSeverity,
   inlineParts,
+  layeredLayout,
   layeredPositions,
+  MAX_ROWS,
   layerRows,
   orderedReasons,
   parseEnvelopeFile,
@@ -67,6 +69,24 @@ describe('layered layout', () => {
     // Downstream of the images the drawing has no crossing at all.
     const right = graph.edges.filter((e) => e.rel === 'deployed_as' || e.rel === 'runs');
     expect(crossings(pos, right)).toBe(0);
+  });
+
+  it('wraps a tall column into sub-columns in its band, keeping every edge left to right', () => {
+    const node = (kind: GraphNode['kind'], label: string): GraphNode => ({ id: `${kind}:${label}`, kind, label, attrs: {} });
+    const deps = Array.from({ length: 100 }, (_, i) => node('dependency', `p${String(i).padStart(3, '0')}`));
+    const nodes = [node('commit', 'c'), ...deps, node('layer', 'l'), node('image', 'i')];
+    const edges: GraphEdge[] = [
+      ...deps.map((d) => ({ from: 'commit:c', to: d.id, rel: 'introduced' as const })),
+      ...deps.map((d) => ({ from: d.id, to: 'layer:l', rel: 'installed_in' as const })),
+      { from: 'layer:l', to: 'image:i', rel: 'layer_of' },
+    ];
+    const layout = layeredLayout(nodes, edges);
+    expect(layout.columns[1]?.wraps).toBe(Math.ceil(100 / MAX_ROWS));
+    expect(layout.rows).toBeLessThanOrEqual(MAX_ROWS);
+    expect(new Set(deps.map((d) => `${layout.positions.get(d.id)?.x},${layout.positions.get(d.id)?.y}`)).size).toBe(100);
+    for (const e of edges) expect(layout.positions.get(e.from)?.x ?? 0).toBeLessThan(layout.positions.get(e.to)?.x ?? 0);
+    // Unwrapped columns sit where they would without wrapping, shifted right by the extra sub-columns.
+    expect(layeredLayout(graph.nodes, graph.edges).columns.map((c) => c.wraps)).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
   it('is deterministic whatever order the nodes come in', () => {

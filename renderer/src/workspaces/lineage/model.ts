@@ -19,6 +19,12 @@ const KIND_ORDER: Readonly<Record<NodeKind, number>> = { commit: 0, dependency: 
 
 export const X_GAP = 175;
 export const Y_GAP = 42;
+/** A column taller than this many rows wraps into side-by-side sub-columns this far apart (an image SBOM has hundreds of packages). */
+export const MAX_ROWS = 24;
+export const SUB_GAP = 150;
+
+/** Above this many drawn nodes a highlight also zooms the view to what it marks (a whole large graph is only an overview). */
+export const ZOOM_TO_HIGHLIGHT = 80;
 
 /** Most nodes drawn at once; beyond this the reasons' paths, findings and the downstream kinds are drawn first. */
 export const MAX_DRAWN = 1500;
@@ -72,11 +78,25 @@ export interface Point {
   readonly y: number;
 }
 
+export interface LayeredLayout {
+  readonly positions: Map<string, Point>;
+  /** Each column's centre (x) and the sub-columns it was wrapped into. */
+  readonly columns: ReadonlyArray<{ readonly x: number; readonly wraps: number }>;
+  /** Rows of the tallest (wrapped) column. */
+  readonly rows: number;
+}
+
+/** `layeredLayout(...).positions`. */
+export function layeredPositions(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): Map<string, Point> {
+  return layeredLayout(nodes, edges).positions;
+}
+
 /**
  * A layered layout, left to right by kind: within a column nodes are ordered by the mean place of their neighbours in the
- * previous column (a forward, a backward and a forward sweep), so edges cross little; then the columns are centred.
+ * previous column (a forward, a backward and a forward sweep), so edges cross little; a column of more than `maxRows`
+ * nodes wraps, in that order, into sub-columns; then the columns are centred vertically.
  */
-export function layeredPositions(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): Map<string, Point> {
+export function layeredLayout(nodes: readonly GraphNode[], edges: readonly GraphEdge[], maxRows = MAX_ROWS): LayeredLayout {
   const columns: GraphNode[][] = COLUMN_TITLES.map(() => []);
   for (const n of nodes) columns[COLUMN[n.kind]]?.push(n);
   const preds = new Map<string, string[]>();
@@ -102,13 +122,25 @@ export function layeredPositions(nodes: readonly GraphNode[], edges: readonly Gr
   for (let c = 1; c < columns.length; c++) sweep(columns[c] ?? [], preds);
   for (let c = columns.length - 2; c >= 0; c--) sweep(columns[c] ?? [], succs);
   for (let c = 1; c < columns.length; c++) sweep(columns[c] ?? [], preds);
-  const tallest = Math.max(1, ...columns.map((c) => c.length));
-  const out = new Map<string, Point>();
-  columns.forEach((col, c) => {
-    const offset = ((tallest - col.length) * Y_GAP) / 2;
-    col.forEach((n, i) => out.set(n.id, { x: c * X_GAP, y: offset + i * Y_GAP }));
+  // A very tall column may have taller sub-columns, so the drawing stays near a landscape box rather than a thin band.
+  const largest = Math.max(0, ...columns.map((c) => c.length));
+  const cap = Math.max(maxRows, Math.ceil(Math.sqrt((largest * SUB_GAP) / Y_GAP)));
+  const shape = columns.map((col) => {
+    const wraps = Math.max(1, Math.ceil(col.length / cap));
+    return { wraps, rows: Math.ceil(col.length / wraps) };
   });
-  return out;
+  const tallest = Math.max(1, ...shape.map((s) => s.rows));
+  const out = new Map<string, Point>();
+  const centres: Array<{ x: number; wraps: number }> = [];
+  let start = 0;
+  columns.forEach((col, c) => {
+    const { wraps, rows } = shape[c] ?? { wraps: 1, rows: col.length };
+    const offset = ((tallest - rows) * Y_GAP) / 2;
+    col.forEach((n, i) => out.set(n.id, { x: start + Math.floor(i / Math.max(1, rows)) * SUB_GAP, y: offset + (i % Math.max(1, rows)) * Y_GAP }));
+    centres.push({ x: start + ((wraps - 1) * SUB_GAP) / 2, wraps });
+    start += (wraps - 1) * SUB_GAP + X_GAP;
+  });
+  return { positions: out, columns: centres, rows: tallest };
 }
 
 /** Every node downstream of the given ones (not including them), over the drawn edges. */
