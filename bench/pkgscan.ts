@@ -13,6 +13,8 @@ interface CannonOptions {
   body?: string;
   connections: number;
   duration: number;
+  /** Seconds before a request counts as timed out. */
+  timeout?: number;
 }
 interface CannonResult {
   requests: { average: number; total: number };
@@ -46,7 +48,7 @@ async function scenario(title: string, limits: RateLimits): Promise<void> {
     ['GET /events?limit=50', { url: `${server.url}/api/v1/events?limit=50`, headers: { authorization: `Bearer ${token}` }, connections, duration: seconds }],
     [
       'POST /auth/login (right password; scrypt N=2^15, r=8, p=3)',
-      { url: `${server.url}/api/v1/auth/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.org', password: PASSWORD }), connections, duration: seconds },
+      { url: `${server.url}/api/v1/auth/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.org', password: PASSWORD }), connections, duration: seconds, timeout: 120 },
     ],
   ];
   for (const [name, options] of runs) {

@@ -48,6 +48,18 @@ export interface PkgscanConfig {
   readonly metricsToken: string | undefined;
 }
 
+/**
+ * PKGSCAN_SCRYPT=`N:r:p` tunes the password cost to the hardware (N a power of two from 2^14 to 2^20, r 1..16, p 1..16);
+ * anything else keeps the default. Stored hashes carry their own cost, so a change applies to new passwords only.
+ */
+export function scryptFromEnv(text: string | undefined): ScryptParams {
+  const m = text === undefined ? null : /^(\d{1,8}):(\d{1,2}):(\d{1,2})$/.exec(text);
+  if (!m) return DEFAULT_SCRYPT;
+  const [N, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const powerOfTwo = N >= 2 ** 14 && N <= 2 ** 20 && (N & (N - 1)) === 0;
+  return powerOfTwo && r >= 1 && r <= 16 && p >= 1 && p <= 16 ? { N, r, p } : DEFAULT_SCRYPT;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<PkgscanConfig> = {}): PkgscanConfig {
   const token = env['METRICS_TOKEN'];
   return {
@@ -55,7 +67,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     defaultPolicyEnvironment: 'prod',
     accessTokenTtlS: ACCESS_TOKEN_TTL_S,
     refreshTokenTtlS: REFRESH_TOKEN_TTL_S,
-    scrypt: DEFAULT_SCRYPT,
+    scrypt: scryptFromEnv(env['PKGSCAN_SCRYPT']),
     rateLimits: DEFAULT_RATE_LIMITS,
     metricsToken: token !== undefined && token !== '' ? token : undefined,
     ...overrides,

@@ -18,6 +18,8 @@ describe.skipIf(!browserSuiteRuns())('Packages workspace in Chromium', () => {
   let session: BrowserSession;
 
   beforeAll(async () => {
+    // The lowest accepted password cost: the same code path, less CPU on a shared test machine.
+    process.env['PKGSCAN_SCRYPT'] = '16384:8:1';
     session = await startBrowserSession('packages');
     const db = session.workstation.db;
     // The documented first-run path: the first admin from the command line, password on stdin.
@@ -38,6 +40,7 @@ describe.skipIf(!browserSuiteRuns())('Packages workspace in Chromium', () => {
   }, 240_000);
 
   afterAll(async () => {
+    delete process.env['PKGSCAN_SCRYPT'];
     await session?.close();
   });
 

@@ -33,6 +33,8 @@ describe('passwords', () => {
 
   it('the default cost is N = 2^15, r = 8, p = 3 (memory-hard)', () => {
     expect(configFromEnv({}).scrypt).toEqual({ N: 32768, r: 8, p: 3 });
+    expect(configFromEnv({ PKGSCAN_SCRYPT: '16384:8:1' }).scrypt).toEqual({ N: 16384, r: 8, p: 1 });
+    for (const bad of ['1024:8:1', '30000:8:1', '16384:8', 'lots']) expect(configFromEnv({ PKGSCAN_SCRYPT: bad }).scrypt).toEqual({ N: 32768, r: 8, p: 3 });
   });
 });
 
