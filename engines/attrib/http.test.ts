@@ -2,7 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../core/http/server.js';
 import { validateStixObject } from '../core/stix.js';
+import { openMemoryStore } from '../core/store.js';
 import { createStandaloneApp } from './http.js';
+import { attribService } from './service.js';
+import { overrideLog } from './store.js';
 import type { ExtractResponse } from '../core/contracts/ach.js';
 import { assessmentSchema, errorBodySchema, healthSchema, scenarioListSchema } from './schemas.js';
 
@@ -10,9 +13,10 @@ const TAXII = 'application/taxii+json;version=2.1';
 const TOKEN = 'test-token-0123456789';
 let open: Listening;
 let locked: Listening;
+const db = openMemoryStore([attribService]);
 
 beforeAll(async () => {
-  open = await listen(createStandaloneApp({ token: '', apiDocs: true }), { port: 0 });
+  open = await listen(createStandaloneApp({ token: '', apiDocs: true, db }), { port: 0 });
   locked = await listen(createStandaloneApp({ token: TOKEN, apiDocs: false }), { port: 0 });
 });
 afterAll(async () => {
@@ -81,6 +85,21 @@ describe('attrib HTTP API', () => {
     expect(a.leader).toBe('H1');
     expect(a.overrides).toEqual([expect.objectContaining({ evidence: 'E3', hypothesis: 'H2', rating: 'I', previous: 'CC', by: 'j.doe' })]);
     expect(a.evidence.find((e) => e.id === 'E3')!.cells.find((c) => c.hypothesis === 'H2')!.source).toBe('override');
+  });
+
+  it('overrides go to the hash-chained log and the STIX to TAXII, unless the request is a preview', async () => {
+    const stored = (): number => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM attrib_taxii_objects').get()!.n;
+    const logged = overrideLog(db).count();
+    const objects = stored();
+    expect((await post(open, '/ach', { scenario: 'supply-chain-build', overrides: ['E8:H2=N'], analyst: 'preview-user', preview: true })).status).toBe(200);
+    expect(overrideLog(db).count()).toBe(logged);
+    expect(stored()).toBe(objects);
+    expect((await post(open, '/ach', { scenario: 'supply-chain-build', overrides: ['E8:H2=N', 'E5:H3=I'], analyst: 'a.analyst' })).status).toBe(200);
+    expect(overrideLog(db).count()).toBe(logged + 2);
+    const last = overrideLog(db).head()!;
+    expect(last).toMatchObject({ kind: 'ach.override', actor: 'a.analyst', payload: expect.objectContaining({ evidence: 'E5', hypothesis: 'H3', rating: 'I', previous: 'II' }) });
+    expect(overrideLog(db).verify().ok).toBe(true);
+    expect(stored()).toBeGreaterThan(objects);
   });
 
   it('POST /ach on inline actors and evidence derives ratings from the actors techniques', async () => {
