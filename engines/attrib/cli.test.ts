@@ -1,5 +1,5 @@
 // The `attrib` command line: --version, ach (text, --json, --stix, overrides, errors), demo, extract/attribute/cluster on TRAM reports, load-attack.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -105,5 +105,22 @@ describe.skipIf(!existsSync(path.join(CTI, 'attack', 'ics-attack-18.1.json')))('
     const summary = JSON.parse(r.stdout) as { metadata: { counts: { techniques: number } } };
     expect(summary.metadata.counts.techniques).toBeGreaterThan(50);
     expect(existsSync(out)).toBe(true);
+
+    // A classifier trained on that KB's procedure texts (a fifth held out), then used by extract.
+    const model = path.join(work, 'ics_model.json');
+    const t = await main(['train-classifier', '--attack', out, '--threshold', '0.5', '--out', model]);
+    expect(t.code).toBe(0);
+    const report = JSON.parse(t.stdout) as { labels: number; held_out: number; evaluation: { threshold: number; micro_f1: number; top1: { micro_f1: number } } };
+    expect(report.labels).toBeGreaterThan(5);
+    expect(report.held_out).toBeGreaterThan(0);
+    expect(report.evaluation.threshold).toBe(0.5);
+    expect(report.evaluation.top1.micro_f1).toBeGreaterThan(0);
+    expect((JSON.parse(readFileSync(model, 'utf8')) as { evaluation: unknown }).evaluation).toBeDefined();
+    const text = path.join(work, 'ics-report.txt');
+    writeFileSync(text, 'The adversary modified the controller logic and blocked the reporting messages to the operators.');
+    const e = await main(['--kb', out, 'extract', text, '--classifier', model]);
+    expect(e.code).toBe(0);
+    expect((await main(['train-classifier', '--attack', out, '--threshold', '1.5'])).code).toBe(2);
+    expect((await main(['train-classifier'])).code).toBe(2);
   });
 });
