@@ -115,28 +115,33 @@ function vectorise(v: Vectoriser, text: string): { idx: Int32Array; val: Float64
 
 class LinearClassifier implements TechniqueClassifier {
   private readonly v: Vectoriser;
+  /** Feature-major weights (features x labels): one sentence reads a few contiguous rows. */
+  private readonly wt: Float32Array;
   constructor(
     readonly labels: readonly string[],
     readonly threshold: number,
     vocabulary: readonly string[],
     idf: Float64Array,
     /** Label-major dense weights, labels x features. */
-    private readonly w: Float32Array,
+    w: Float32Array,
     private readonly b: Float64Array,
     private readonly meta: Pick<ClassifierModelJson, 'trained' | 'evaluation'>,
   ) {
     this.v = { vocabulary, index: new Map(vocabulary.map((t, i) => [t, i])), idf };
+    const K = labels.length;
+    const d = vocabulary.length;
+    this.wt = new Float32Array(K * d);
+    for (let k = 0; k < K; k++) for (let f = 0; f < d; f++) this.wt[f * K + k] = w[k * d + f]!;
   }
 
   probabilities(sentence: string): Float64Array {
     const { idx, val } = vectorise(this.v, sentence);
-    const d = this.v.vocabulary.length;
+    const K = this.labels.length;
     const z = Float64Array.from(this.b);
-    for (let k = 0; k < this.labels.length; k++) {
-      let s = z[k]!;
-      const o = k * d;
-      for (let j = 0; j < idx.length; j++) s += this.w[o + idx[j]!]! * val[j]!;
-      z[k] = s;
+    for (let j = 0; j < idx.length; j++) {
+      const o = idx[j]! * K;
+      const x = val[j]!;
+      for (let k = 0; k < K; k++) z[k] = z[k]! + this.wt[o + k]! * x;
     }
     return softmaxInPlace(z);
   }
@@ -154,7 +159,7 @@ class LinearClassifier implements TechniqueClassifier {
     const weights = this.labels.map((_, k) => {
       const row: [number, number][] = [];
       for (let f = 0; f < d; f++) {
-        const q = Math.round(this.w[k * d + f]! * scale) / scale;
+        const q = Math.round(this.wt[f * this.labels.length + k]! * scale) / scale;
         if (q !== 0) row.push([f, q]);
       }
       return row;
