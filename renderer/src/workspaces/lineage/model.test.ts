@@ -101,15 +101,20 @@ describe('what is drawn of a large graph', () => {
     expect(drawnSubgraph(graph).omitted).toBe(0);
   });
 
-  it('keeps the reasons paths and findings first, then the downstream kinds, and only edges between kept nodes', () => {
-    const d = drawnSubgraph(graph, 8);
-    expect(d.nodes).toHaveLength(8);
-    expect(d.omitted).toBe(graph.nodes.length - 8);
+  it('keeps each reason path with what lies downstream of it, connected, and only edges between kept nodes', () => {
+    const d = drawnSubgraph(graph, 12);
+    expect(d.nodes).toHaveLength(12);
+    expect(d.omitted).toBe(graph.nodes.length - 12);
     const ids = new Set(d.nodes.map((n) => n.id));
     for (const id of graph.decision.reasons[0]?.pathIds ?? []) expect(ids.has(id)).toBe(true);
     for (const f of graph.findings) expect(ids.has(f.nodeId)).toBe(true);
-    expect(d.nodes.filter((n) => n.kind === 'service')).toHaveLength(3);
+    // commit, pyyaml, its 3 layers, 3 images, 3 services, then the first container: breadth first.
+    const kinds = d.nodes.map((n) => n.kind).sort();
+    expect(kinds).toEqual(['commit', 'container', 'dependency', 'image', 'image', 'image', 'layer', 'layer', 'layer', 'service', 'service', 'service']);
     for (const e of d.edges) expect(ids.has(e.from) && ids.has(e.to)).toBe(true);
+    // Every drawn node but the commit is reached by a drawn edge: no islands.
+    const reached = new Set(d.edges.map((e) => e.to));
+    for (const n of d.nodes) if (n.kind !== 'commit') expect(reached.has(n.id), n.label).toBe(true);
   });
 });
 

@@ -55,18 +55,48 @@ export function findingSeverity(findings: readonly Finding[]): Map<string, Sever
   return out;
 }
 
-/** What is drawn: every node when the graph is small, else the most telling ones up to `max` (with the edges between them). */
+/**
+ * What is drawn: every node when the graph is small; else, up to `max`, the commits, then each reason's path with what lies
+ * downstream of it (blocking reasons first), then the findings' nodes with theirs, then the rest by kind (downstream kinds
+ * first). Neighbourhoods keep the drawing connected; the edges are those between drawn nodes.
+ */
 export function drawnSubgraph(doc: Pick<RunGraph, 'nodes' | 'edges' | 'findings' | 'decision'>, max = MAX_DRAWN): { nodes: GraphNode[]; edges: GraphEdge[]; omitted: number } {
   if (doc.nodes.length <= max) return { nodes: [...doc.nodes], edges: [...doc.edges], omitted: 0 };
   const byId = new Map(doc.nodes.map((n) => [n.id, n]));
+  const out = new Map<string, string[]>();
+  for (const e of doc.edges) (out.get(e.from) ?? out.set(e.from, []).get(e.from))?.push(e.to);
   const keep = new Set<string>();
-  const take = (id: string): void => {
-    if (keep.size < max && byId.has(id)) keep.add(id);
+  const take = (id: string): boolean => {
+    if (keep.size >= max) return false;
+    if (byId.has(id)) keep.add(id);
+    return true;
   };
-  for (const r of doc.decision.reasons) for (const id of r.pathIds) take(id);
-  for (const f of doc.findings) take(f.nodeId);
-  // Then the downstream kinds (few, and what a blast radius names), then the rest upstream.
-  const priority: readonly NodeKind[] = ['commit', 'service', 'image', 'container', 'layer', 'build', 'dependency', 'file'];
+  /** The node and, breadth first, what lies downstream of it, while there is room. */
+  const withDownstream = (id: string): void => {
+    const queue = [id];
+    const queued = new Set(queue);
+    for (let i = 0; i < queue.length && keep.size < max; i++) {
+      const at = queue[i] as string;
+      take(at);
+      for (const next of out.get(at) ?? []) {
+        if (keep.has(next) || queued.has(next) || queue.length >= max) continue;
+        queued.add(next);
+        queue.push(next);
+      }
+    }
+  };
+  for (const n of doc.nodes) if (n.kind === 'commit' && keep.size < max / 10) take(n.id);
+  for (const r of orderedReasons(doc.decision)) {
+    if (keep.size >= max) break;
+    r.pathIds.forEach((id) => take(id));
+    const last = r.pathIds.at(-1);
+    if (last !== undefined) withDownstream(last);
+  }
+  for (const f of doc.findings) {
+    if (keep.size >= max) break;
+    withDownstream(f.nodeId);
+  }
+  const priority: readonly NodeKind[] = ['service', 'image', 'container', 'layer', 'build', 'dependency', 'file'];
   for (const kind of priority) for (const n of doc.nodes) if (n.kind === kind) take(n.id);
   const nodes = doc.nodes.filter((n) => keep.has(n.id));
   const edges = doc.edges.filter((e) => keep.has(e.from) && keep.has(e.to));
