@@ -73,11 +73,11 @@ export class ProvenanceGraph {
 
   /** Records an event as support of a node (once per event). */
   support(n: NodeDraft, e: ForensicEvent): void {
-    if (n.eventIds[n.eventIds.length - 1] !== e.eventId && !n.eventIds.includes(e.eventId)) n.eventIds.push(e.eventId);
+    if (!hasRecent(n.eventIds, e.eventId)) n.eventIds.push(e.eventId);
     const src = sourceName(e);
     let list = n.sources.get(src);
     if (!list) n.sources.set(src, (list = []));
-    if (list[list.length - 1] !== e.eventId) list.push(e.eventId);
+    if (!hasRecent(list, e.eventId)) list.push(e.eventId);
     const t = timeMs(e);
     if (t !== null && (n.firstMs === null || t < n.firstMs)) n.firstMs = t;
   }
@@ -134,7 +134,7 @@ export class ProvenanceGraph {
       push(this.incoming, to.id, edge);
     }
     for (const e of events) {
-      if (!edge.eventIds.includes(e.eventId)) edge.eventIds.push(e.eventId);
+      if (!hasRecent(edge.eventIds, e.eventId)) edge.eventIds.push(e.eventId);
       const t = timeMs(e);
       if (t !== null && (edge.timeMs === null || t < edge.timeMs)) edge.timeMs = t;
     }
@@ -142,6 +142,14 @@ export class ProvenanceGraph {
     if (edge.stage === null) edge.stage = stage;
     return edge;
   }
+}
+
+/** Events arrive in time order, so a repeat is among the last few ids: looking further back would make big nodes quadratic. */
+const RECENT_WINDOW = 64;
+
+function hasRecent(list: readonly string[], id: string): boolean {
+  for (let i = list.length - 1, stop = Math.max(0, list.length - RECENT_WINDOW); i >= stop; i--) if (list[i] === id) return true;
+  return false;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

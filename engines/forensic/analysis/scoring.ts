@@ -24,6 +24,8 @@ export type Scorable = readonly string[] | { readonly edgeIds: readonly string[]
 
 interface Index {
   readonly events: ReadonlyMap<string, ForensicEvent>;
+  /** Earliest event time of each node (ms), computed once. */
+  readonly firstMs: Map<string, number | null>;
   readonly nodes: ReadonlyMap<string, GraphNode>;
   readonly edges: ReadonlyMap<string, CausalEdge>;
 }
@@ -33,7 +35,7 @@ const indexes = new WeakMap<ScoringGraph, Index>();
 function indexOf(g: ScoringGraph): Index {
   let i = indexes.get(g);
   if (!i) {
-    i = { events: new Map(g.events.map((e) => [e.eventId, e])), nodes: new Map(g.nodes.map((n) => [n.id, n])), edges: new Map(g.edges.map((e) => [e.id, e])) };
+    i = { events: new Map(g.events.map((e) => [e.eventId, e])), firstMs: new Map(), nodes: new Map(g.nodes.map((n) => [n.id, n])), edges: new Map(g.edges.map((e) => [e.id, e])) };
     indexes.set(g, i);
   }
   return i;
@@ -110,6 +112,8 @@ export function scoreChain(chain: Scorable, graph: ScoringGraph): ConfidenceBrea
 }
 
 function firstTime(n: GraphNode, ix: Index): number | null {
+  const known = ix.firstMs.get(n.id);
+  if (known !== undefined) return known;
   let best: number | null = null;
   for (const id of n.eventIds) {
     const t = ix.events.get(id)?.time.time;
@@ -117,6 +121,7 @@ function firstTime(n: GraphNode, ix: Index): number | null {
     const ms = Date.parse(t);
     if (Number.isFinite(ms) && (best === null || ms < best)) best = ms;
   }
+  ix.firstMs.set(n.id, best);
   return best;
 }
 

@@ -1,0 +1,94 @@
+// `npm run bench -- forensic [sizes...]`: events/s from raw files to stories and peak RSS, at 10k, 100k and 1M generated events.
+// Throughput is per CPU second (user + system), so other load on the shared machine does not skew it; wall time is shown too.
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyzePaths } from '../engines/forensic/analysis/index.js';
+
+const here = fileURLToPath(import.meta.url);
+
+/** Child mode: analyse the generated files and report time, counts and this process's peak RSS. */
+if (process.argv[2] === '--probe') {
+  const dir = process.argv[3] as string;
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const a = analyzePaths([path.join(dir, 'auth.log'), path.join(dir, 'events.jsonl')], { evidenceRoot: dir, year: 2024 });
+  const wall = (performance.now() - t0) / 1000;
+  const c = process.cpuUsage(c0);
+  const seconds = (c.user + c.system) / 1e6;
+  console.log(JSON.stringify({ events: a.counts.events, noisy: a.counts.noisy, nodes: a.counts.nodes, edges: a.counts.edges, stories: a.counts.stories, seconds, wall, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
+  process.exit(0);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+async function write(stream: WriteStream, line: string): Promise<void> {
+  if (!stream.write(`${line}\n`)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
+}
+
+/**
+ * Half auth.log lines (logins, sudo, cron, a brute force every 5,000 lines), half dataset-json process events
+ * (a process tree per host, with an encoded PowerShell and a shadow-copy deletion every 10,000): `n` events in all.
+ */
+async function generate(dir: string, n: number): Promise<void> {
+  const start = Date.UTC(2024, 0, 1);
+  const auth = createWriteStream(path.join(dir, 'auth.log'));
+  const half = Math.floor(n / 2);
+  for (let i = 0; i < half; i++) {
+    const d = new Date(start + i * 1000);
+    const ts = `${MONTHS[d.getUTCMonth()] as string} ${String(d.getUTCDate()).padStart(2, ' ')} ${d.toISOString().slice(11, 19)}`;
+    const host = `srv${i % 50}`;
+    const k = i % 5000;
+    let msg: string;
+    if (k < 12) msg = `sshd[${i}]: Failed password for root from 203.0.113.${i % 200} port ${40000 + k} ssh2`;
+    else if (k === 12) msg = `sshd[${i}]: Accepted password for root from 203.0.113.${i % 200} port 41000 ssh2`;
+    else if (k === 13) msg = 'sudo:   root : TTY=pts/0 ; PWD=/root ; USER=root ; COMMAND=/usr/sbin/useradd -m backup2';
+    else if (i % 7 === 0) msg = `sudo:   alice : TTY=pts/1 ; PWD=/home/alice ; USER=root ; COMMAND=/usr/bin/systemctl status nginx`;
+    else if (i % 3 === 0) msg = `CRON[${i}]: (root) CMD (cd / && run-parts --report /etc/cron.hourly)`;
+    else if (i % 3 === 1) msg = `sshd[${i}]: Accepted publickey for alice from 10.0.${i % 4}.${i % 250} port ${30000 + (i % 20000)} ssh2`;
+    else msg = `sshd[${i}]: pam_unix(sshd:session): session opened for user alice by (uid=0)`;
+    await write(auth, `${ts} ${host} ${msg}`);
+  }
+  await new Promise<void>((resolve) => auth.end(() => resolve()));
+  const ds = createWriteStream(path.join(dir, 'events.jsonl'));
+  await write(ds, JSON.stringify({ format: 'vitrine.forensic.dataset', version: 1, source: 'bench' }));
+  const rest = n - half;
+  for (let i = 0; i < rest; i++) {
+    const host = `WS${i % 100}`;
+    const pid = 1000 + i;
+    const parent = i % 10 === 0 ? 500 : pid - 1;
+    const k = i % 10000;
+    const image = k === 5 ? 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe' : k === 6 ? 'C:\\Windows\\System32\\vssadmin.exe' : i % 2 === 0 ? 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe' : 'C:\\Windows\\System32\\svchost.exe';
+    const cmd = k === 5 ? 'powershell.exe -w hidden -enc SQBFAFgA' : k === 6 ? 'vssadmin delete shadows /all /quiet' : image;
+    const event =
+      i % 4 === 3
+        ? { time: new Date(start + i * 1000).toISOString(), host, action: 'network.connect', actor: { type: 'process', name: image }, object: { type: 'network', name: `142.250.${i % 250}.${i % 200}:443` }, attributes: { eventId: 3, provider: 'Microsoft-Windows-Sysmon', data: { ProcessId: String(pid) } } }
+        : { time: new Date(start + i * 1000).toISOString(), host, action: 'process.create', actor: { type: 'process', name: 'C:\\Windows\\explorer.exe' }, object: { type: 'process', name: image }, attributes: { eventId: 1, provider: 'Microsoft-Windows-Sysmon', commandLine: cmd, pid: String(pid), ppid: String(parent) } };
+    await write(ds, JSON.stringify(event));
+  }
+  await new Promise<void>((resolve) => ds.end(() => resolve()));
+}
+
+const sizes = process.argv.slice(2).map(Number).filter((x) => Number.isInteger(x) && x > 0);
+const runs = sizes.length > 0 ? sizes : [10_000, 100_000, 1_000_000];
+console.log('forensic analysis: raw files (auth.log + dataset JSON lines) to ranked stories, one child process per size');
+for (const n of runs) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-forensic-'));
+  try {
+    await generate(dir, n);
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--max-old-space-size=4096', here, '--probe', dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (child.status !== 0) {
+      console.log(`${n} events: failed (${child.stderr.split('\n').slice(-5).join(' ')})`);
+      continue;
+    }
+    const r = JSON.parse(child.stdout.trim().split('\n').pop() as string) as { events: number; noisy: number; nodes: number; edges: number; stories: number; seconds: number; wall: number; maxRssMiB: number };
+    console.log(
+      `${String(n).padStart(9)} events: ${Math.round(r.events / r.seconds).toLocaleString('en')} events/s of CPU time (${r.seconds.toFixed(1)} s CPU, ${r.wall.toFixed(1)} s wall), peak RSS ${Math.round(r.maxRssMiB)} MiB, ${r.nodes} nodes, ${r.edges} edges, ${r.stories} stories, ${r.noisy} noisy`,
+    );
+  } finally {
+    if (process.env['FORENSIC_BENCH_KEEP'] === undefined) rmSync(dir, { recursive: true, force: true });
+    else console.log(`kept ${dir}`);
+  }
+}
