@@ -27,6 +27,13 @@ describe('indicator extraction', () => {
     expect(text.slice(found[3]!.start, found[3]!.end)).toBe('c2(.)example(.)net');
   });
 
+  it('reads the spaced word forms: name [at] domain [dot] com', () => {
+    const text = 'Write to ops [at] evil [dot] com or visit evil (dot) com.';
+    const found = extractIndicators(text);
+    expect(found.map((i) => `${i.type}=${i.value}`)).toEqual(['email=ops@evil.com', 'domain=evil.com']);
+    expect(text.slice(found[0]!.start, found[0]!.end)).toBe('ops [at] evil [dot] com');
+  });
+
   it('does not take file names for domains', () => {
     expect(values('Run setup.py, then invoice.one opens notes.md and run.sh; svchost.exe loads evil.dll from payload.zip')).toEqual([]);
     // a file-like top-level domain is accepted when written defanged

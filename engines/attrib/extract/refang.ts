@@ -13,8 +13,8 @@ export interface RefangedText {
   readonly changed: boolean;
 }
 
-// Bracketed dots, ats, colons and slashes, with optional inner spaces; `hxxp`/`hXXp`/`fxp` schemes before a colon.
-const DEFANG = /[[({]\s*(?:\.|dot|at|@|:|:\/\/|\/)\s*[\])}]|\bh(?:xx|\[xx\])p(s?)(?=\[?:)|\bfxp(?=\[?:)/gi;
+// Bracketed dots, ats, colons and slashes, with optional inner spaces (and one space either side of `[dot]`, `[at]`); `hxxp`/`hXXp`/`fxp` schemes before a colon.
+const DEFANG = / ?[[({]\s*(?:dot|at)\s*[\])}] ?|[[({]\s*(?:\.|@|:|:\/\/|\/)\s*[\])}]|\bh(?:xx|\[xx\])p(s?)(?=\[?:)|\bfxp(?=\[?:)/gi;
 
 function replacementOf(token: string): string {
   const t = token.replace(/[\s[\](){}]/g, '').toLowerCase();
