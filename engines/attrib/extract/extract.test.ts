@@ -41,6 +41,8 @@ describe('technique extraction', () => {
   it('splits sentences into trimmed spans', () => {
     const text = 'First one. Second one!\nThird (one) here?  Fourth.';
     expect(splitSentences(text).map((s) => text.slice(s.start, s.end))).toEqual(['First one.', 'Second one!', 'Third (one) here?', 'Fourth.']);
+    const abbreviated = 'Tools, e.g. Mimikatz, were used by J. Smith et al. In 2023 it changed.';
+    expect(splitSentences(abbreviated).map((s) => abbreviated.slice(s.start, s.end))).toEqual(['Tools, e.g. Mimikatz, were used by J. Smith et al. In 2023 it changed.']);
   });
 
   it('builds an ATT&CK Navigator 4.5 layer', () => {

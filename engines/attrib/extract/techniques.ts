@@ -133,6 +133,9 @@ export function findTechniquePhrases(text: string, kb: AttackKb): TechniqueSpan[
   return out;
 }
 
+/** Words after which a period does not end a sentence. */
+const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'fig', 'no', 'mr', 'mrs', 'ms', 'dr', 'inc', 'ltd', 'corp', 'co', 'approx', 'u.s', 'u.k', 'st', 'jr', 'sr', 'al', 'cf', 'ver', 'vol']);
+
 /** Sentences as [start, end) spans without surrounding white space; long runs are cut at 2,000 characters. */
 export function splitSentences(text: string, maxLength = 2000): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
@@ -144,6 +147,11 @@ export function splitSentences(text: string, maxLength = 2000): { start: number;
     for (let a = s; a < e; a += maxLength) out.push({ start: a, end: Math.min(e, a + maxLength) });
   };
   for (let m = boundary.exec(text); m !== null; m = boundary.exec(text)) {
+    if (m[0][0] !== '\n' && text[m.index - 1] === '.') {
+      // The word before the period: an abbreviation (`e.g.`) or an initial (`J.`) does not end the sentence.
+      const word = /([\p{L}.]+)\.$/u.exec(text.slice(Math.max(last, m.index - 12), m.index))?.[1]?.toLowerCase();
+      if (word !== undefined && (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word))) continue;
+    }
     push(last, m.index);
     last = m.index + m[0].length;
   }
