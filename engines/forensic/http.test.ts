@@ -137,6 +137,9 @@ describe('forensic HTTP API', () => {
     const cut = caseDetailSchema.parse(await (await fetch(url(`/api/cases/${caseId}?events=all&max_events=3`))).json());
     expect(cut.analysis?.events).toHaveLength(3);
     expect(cut.analysis?.eventsTruncated).toBe(true);
+    const lean = caseDetailSchema.parse(await (await fetch(url(`/api/cases/${caseId}?events=all&graph=stories&attributes=false`))).json());
+    expect(lean.analysis?.events.every((e) => Object.keys(e.attributes).length === 0)).toBe(true);
+    await expectError(await fetch(url(`/api/cases/${caseId}?graph=some`)), 400, 'bad_request');
     await expectError(await fetch(url(`/api/cases/${caseId}?max_events=-1`)), 400, 'bad_request');
     await expectError(await fetch(url('/api/cases/not-a-case')), 404, 'not_found');
     await expectError(await fetch(url('/api/cases/00000000-0000-4000-8000-000000000000')), 404, 'not_found');

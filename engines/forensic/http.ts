@@ -23,11 +23,10 @@ import { openApiDocument } from './openapi.js';
 import { escapeHtml, REPORT_CSP, toHtml, toMarkdown, toPdf, viewToCypher, type ReportMeta } from './report/index.js';
 import { caseJobResultSchema, MAX_CASE_PATHS, pathBodySchema, scenarioBodySchema } from './schemas.js';
 import { forensicService } from './service.js';
-import { caseCustody, completeCase, countCases, createCase, failInterruptedCases, getCaseSummary, getCaseView, listCases, setCaseStatus } from './store.js';
+import { caseCustody, completeCase, countCases, createCase, DEFAULT_MAX_EVENTS, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, listCases, setCaseStatus } from './store.js';
 
-/** Spec to_dict defaults: the stories kept and the events an export holds at most. */
+/** Spec to_dict default: the stories kept. */
 export const DEFAULT_TOP = 20;
-export const DEFAULT_MAX_EVENTS = 5000;
 /** Largest JSON body accepted. */
 export const MAX_BODY_BYTES = 64 * 1024;
 /** An analysis job may run this long (milliseconds). */
@@ -55,22 +54,13 @@ const detailQuery = z.object({
     .transform(Number)
     .pipe(z.number().int().min(0).max(CASE_MAX_EVENTS))
     .default(DEFAULT_MAX_EVENTS),
+  graph: z.enum(['stories', 'all']).optional(),
+  attributes: z.enum(['true', 'false']).default('true'),
 });
 
 async function defaultScenarios(): Promise<readonly ScenarioInfo[]> {
   const api = await import('./analysis/index.js');
   return api.listScenarios();
-}
-
-/**
- * spec to_dict over a stored view: the events inside the stories (or every stored event), at most `maxEvents`;
- * `eventsTruncated` says when the limit (or the job's own) cut the list.
- */
-export function exportView(view: AnalysisView, options: { readonly allEvents?: boolean; readonly maxEvents?: number } = {}): AnalysisView {
-  const max = options.maxEvents ?? DEFAULT_MAX_EVENTS;
-  const inStories = new Set(view.stories.flatMap((s) => s.eventIds));
-  const chosen = options.allEvents === true ? view.events : view.events.filter((e) => inStories.has(e.eventId));
-  return { ...view, events: chosen.slice(0, max), eventsTruncated: view.eventsTruncated || chosen.length > max };
 }
 
 function jobError(err: unknown): string {
@@ -105,7 +95,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
 
   const finishedView = (req: Request): { summary: CaseSummary; view: AnalysisView } => {
     const summary = summaryOrThrow(req);
-    const view = summary.status === 'done' ? getCaseView(ctx.db, summary.id) : null;
+    const view = summary.status === 'done' ? getCaseExport(ctx.db, summary.id) : null;
     if (!view) throw new VitrineError('conflict', summary.status === 'failed' ? 'the case failed; it has no analysis' : 'the case has not finished yet');
     return { summary, view };
   };
@@ -157,7 +147,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     res.setHeader('X-Case-Id', started.summary.id);
     if (wait === 'true' || wait === '1') {
       await started.settled;
-      const detail: CaseDetail = { ...(getCaseSummary(ctx.db, started.summary.id) as CaseSummary), analysis: exportView(getCaseView(ctx.db, started.summary.id) as AnalysisView) };
+      const detail: CaseDetail = { ...(getCaseSummary(ctx.db, started.summary.id) as CaseSummary), analysis: exportView(getCaseExport(ctx.db, started.summary.id) as AnalysisView) };
       res.json(detail);
       return;
     }
@@ -238,8 +228,11 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   router.get('/api/cases/:id', (req, res) => {
     const summary = summaryOrThrow(req);
     const q = parseQuery(detailQuery, req);
-    const view = summary.status === 'done' ? getCaseView(ctx.db, summary.id) : null;
-    const detail: CaseDetail = { ...summary, analysis: view === null ? null : exportView(view, { allEvents: q.events === 'all', maxEvents: q.max_events }) };
+    const all = q.events === 'all' || q.graph === 'all';
+    // The whole view is read only when asked for; the stories' export is small.
+    const view = summary.status !== 'done' ? null : all ? getCaseView(ctx.db, summary.id) : getCaseExport(ctx.db, summary.id);
+    const options = { allEvents: q.events === 'all', maxEvents: q.max_events, attributes: q.attributes === 'true', ...(q.graph !== undefined ? { graph: q.graph } : {}) };
+    const detail: CaseDetail = { ...summary, analysis: view === null ? null : exportView(view, options) };
     res.json(detail);
   });
 

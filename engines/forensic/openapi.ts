@@ -73,6 +73,8 @@ export function openApiDocument(): JsonObject {
             caseId,
             { name: 'events', in: 'query', required: false, description: 'stories: the events inside the stories (default, as the spec exports); all: every event the case kept', schema: { type: 'string', enum: ['stories', 'all'], default: 'stories' } },
             { name: 'max_events', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: CASE_MAX_EVENTS, default: 5000 } },
+            { name: 'graph', in: 'query', required: false, description: 'stories: the nodes and edges the stories refer to; all: every node and edge (default all with events=all, else stories)', schema: { type: 'string', enum: ['stories', 'all'] } },
+            { name: 'attributes', in: 'query', required: false, description: "false: events without their attributes ({}), for a timeline", schema: { type: 'string', enum: ['true', 'false'], default: 'true' } },
           ],
           responses: { '200': { description: 'the case; `analysis` is null until it is done', content: json(ref('CaseDetail')) }, '404': notFound },
         },

@@ -5,7 +5,7 @@ import { VitrineError } from '../core/errors.js';
 import { appliedMigrations, migrateTo, openMemoryStore, storeAtVersion } from '../core/store.js';
 import { CustodyLedger } from './custody.js';
 import { fixtureView } from './report/fixture.js';
-import { CASE_CUSTODY_TABLE, CASE_CUSTODY_TRIGGERS, caseCustody, CASES_TABLE, completeCase, createCase, failInterruptedCases, getCaseSummary, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
+import { CASE_CUSTODY_TABLE, CASE_CUSTODY_TRIGGERS, caseCustody, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
 
 const NOW = '2024-03-05T08:00:00.000Z';
 
@@ -34,6 +34,37 @@ describe('forensic store migrations', () => {
   });
 });
 
+describe('forensic store migration 3', () => {
+  it('3 adds the export column; a case stored before it is exported from its whole view', () => {
+    const db = storeAtVersion('forensic', migrations, 2);
+    db.prepare(`INSERT INTO ${CASES_TABLE} (id, title, origin, status, created_at, updated_at, request_json, view_json) VALUES ('a', 't', 'path', 'done', ?, ?, '{}', ?)`).run(NOW, NOW, JSON.stringify(fixtureView()));
+    migrateTo(db, 'forensic', migrations, 3);
+    expect(getCaseExport(db, 'a')?.stories).toHaveLength(2);
+    expect((db.prepare(`SELECT export_json FROM ${CASES_TABLE} WHERE id = 'a'`).get() as { export_json: string | null }).export_json).toBeNull();
+  });
+});
+
+describe('exportView (spec to_dict over a stored view)', () => {
+  const view = fixtureView();
+  const extra = { ...view, nodes: [...view.nodes, { ...(view.nodes[0] as (typeof view.nodes)[number]), id: 'host:OTHER' }], events: [...view.events, { ...(view.events[0] as (typeof view.events)[number]), eventId: 'ffffffffffffffff' }] };
+  it('keeps the stories\' events, nodes and edges by default, everything with allEvents', () => {
+    const d = exportView(extra);
+    expect(d.events.map((e) => e.eventId)).not.toContain('ffffffffffffffff');
+    expect(d.nodes.map((n) => n.id)).not.toContain('host:OTHER');
+    const all = exportView(extra, { allEvents: true });
+    expect(all.events).toHaveLength(extra.events.length);
+    expect(all.nodes.map((n) => n.id)).toContain('host:OTHER');
+    expect(exportView(extra, { allEvents: true, graph: 'stories' }).nodes.map((n) => n.id)).not.toContain('host:OTHER');
+  });
+  it('cuts at maxEvents, says so, and can leave attributes out', () => {
+    const cut = exportView(view, { maxEvents: 2, attributes: false });
+    expect(cut.events).toHaveLength(2);
+    expect(cut.eventsTruncated).toBe(true);
+    expect(cut.events.every((e) => Object.keys(e.attributes).length === 0)).toBe(true);
+    expect(exportView(view).eventsTruncated).toBe(false);
+  });
+});
+
 describe('cases and their custody', () => {
   it('a case goes queued, running, done; its ledger verifies and each case chains on its own', () => {
     const db = openMemoryStore([{ name: 'forensic', migrations }]);
@@ -46,6 +77,7 @@ describe('cases and their custody', () => {
     completeCase(db, 'c2', view, ledgerRows(3), NOW);
     expect(getCaseSummary(db, 'c1')).toMatchObject({ status: 'done', topGrade: 'MEDIUM', counts: view.counts });
     expect(getCaseView(db, 'c1')).toEqual(view);
+    expect(getCaseExport(db, 'c1')).toEqual(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER }));
     expect(caseCustody(db, 'c1').verification).toMatchObject({ ok: true, count: 5, missingTriggers: [] });
     expect(caseCustody(db, 'c2').verification).toMatchObject({ ok: true, count: 3 });
     expect(listCases(db, { limit: 10, offset: 0 }).items.map((c) => c.id)).toEqual(['c2', 'c1']);

@@ -67,7 +67,54 @@ export const migrations: readonly Migration[] = [
       for (const sql of Object.values(CASE_CUSTODY_TRIGGER_SQL)) db.exec(sql);
     },
   },
+  {
+    version: 3,
+    name: 'case export view (the stories with their events, nodes and edges) beside the whole view',
+    up(db) {
+      db.exec(`ALTER TABLE ${CASES_TABLE} ADD COLUMN export_json TEXT`);
+    },
+  },
 ];
+
+/** Spec to_dict max_events default: events an export holds unless asked for more. */
+export const DEFAULT_MAX_EVENTS = 5000;
+
+export interface ExportOptions {
+  /** Every event of the view (spec include_all_events), not only the stories'. */
+  readonly allEvents?: boolean;
+  readonly maxEvents?: number;
+  /** Nodes and edges: those the stories refer to, or all; default all with allEvents, else the stories'. */
+  readonly graph?: 'stories' | 'all';
+  /** false leaves each event's attributes out (`{}`): the timeline needs no more. */
+  readonly attributes?: boolean;
+}
+
+/**
+ * spec to_dict over a stored view: the events inside the stories (or every event), at most `maxEvents`, the nodes
+ * and edges the stories refer to (or all); `eventsTruncated` says when a limit cut the events.
+ */
+export function exportView(view: AnalysisView, options: ExportOptions = {}): AnalysisView {
+  const max = options.maxEvents ?? DEFAULT_MAX_EVENTS;
+  const inStories = new Set(view.stories.flatMap((s) => s.eventIds));
+  const chosen = options.allEvents === true ? view.events : view.events.filter((e) => inStories.has(e.eventId));
+  const events = chosen.slice(0, max);
+  const wholeGraph = (options.graph ?? (options.allEvents === true ? 'all' : 'stories')) === 'all';
+  let nodes = view.nodes;
+  let edges = view.edges;
+  if (!wholeGraph) {
+    const edgeIds = new Set(view.stories.flatMap((s) => s.edgeIds));
+    edges = view.edges.filter((e) => edgeIds.has(e.id));
+    const nodeIds = new Set([...view.stories.flatMap((s) => [s.rootNodeId, ...s.nodeIds]), ...edges.flatMap((e) => [e.from, e.to])]);
+    nodes = view.nodes.filter((n) => nodeIds.has(n.id));
+  }
+  return {
+    ...view,
+    nodes,
+    edges,
+    events: options.attributes === false ? events.map((e) => ({ ...e, attributes: {} })) : events,
+    eventsTruncated: view.eventsTruncated || chosen.length > max,
+  };
+}
 
 interface CaseRow {
   id: string;
@@ -123,11 +170,13 @@ export function completeCase(db: Database, id: string, view: AnalysisView, custo
     const stored = (db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ?`).get(id) as { n: number }).n;
     if (stored > 0) throw new VitrineError('conflict', 'the case already holds a custody ledger');
     for (const r of custody) insert.run({ case_id: id, seq: r.seq, at: r.at, kind: r.kind, actor: r.actor, payload: r.payload, prev_hash: r.prev_hash, hash: r.hash });
-    db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, counts_json = ?, top_grade = ?, error = NULL, view_json = ? WHERE id = ?`).run(
+    db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, counts_json = ?, top_grade = ?, error = NULL, view_json = ?, export_json = ? WHERE id = ?`).run(
       now,
       JSON.stringify(view.counts),
       topGrade(view),
       JSON.stringify(view),
+      // Reports and the default detail read this small view, not the whole one (which can hold 100,000 events).
+      JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })),
       id,
     );
   })();
@@ -151,6 +200,16 @@ export function getCaseSummary(db: Database, id: string, jobId: string | null = 
 export function getCaseView(db: Database, id: string): AnalysisView | null {
   const row = db.prepare(`SELECT view_json FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { view_json: string | null } | undefined;
   return row?.view_json ? (JSON.parse(row.view_json) as AnalysisView) : null;
+}
+
+/** The stored export of a finished case (the stories with their events, nodes and edges), null before it finishes. */
+export function getCaseExport(db: Database, id: string): AnalysisView | null {
+  const row = db.prepare(`SELECT export_json, view_json IS NOT NULL AS has_view FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { export_json: string | null; has_view: number } | undefined;
+  if (!row) return null;
+  if (row.export_json !== null) return JSON.parse(row.export_json) as AnalysisView;
+  // Cases stored before migration 3 have only the whole view.
+  const view = row.has_view ? getCaseView(db, id) : null;
+  return view === null ? null : exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER });
 }
 
 /** Case summaries, newest first. */

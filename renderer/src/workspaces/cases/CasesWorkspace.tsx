@@ -11,7 +11,7 @@ import type { WorkspaceProps } from '../registry';
 import { CaseGraph } from './CaseGraph';
 import { CustodyPanel, ExportBar, GradeBadge, StoryDetail, StoryList } from './CaseParts';
 import { ARTIFACT_KIND_NAMES } from './types';
-import { buildTimeline, parsePaths, shortTime } from './model';
+import { buildTimeline, MAX_GRAPH_NODES, parsePaths, shortTime } from './model';
 import { Timeline } from './Timeline';
 import './cases.css';
 
@@ -61,10 +61,12 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
   }, [client, base]);
 
   const openCase = useCallback(
-    async (id: string): Promise<void> => {
+    async (id: string, nodes?: number): Promise<void> => {
       setLoading(true);
       try {
-        const d = await client.get<CaseDetail>(`${base}/api/cases/${encodeURIComponent(id)}`, { query: { events: 'all', max_events: TIMELINE_EVENTS } });
+        // Every event for the timeline (without attributes: the list shows none); the whole graph only when it is drawable.
+        const graph = nodes !== undefined && nodes <= MAX_GRAPH_NODES ? 'all' : 'stories';
+        const d = await client.get<CaseDetail>(`${base}/api/cases/${encodeURIComponent(id)}`, { query: { events: 'all', max_events: TIMELINE_EVENTS, graph, attributes: false } });
         setDetail(d);
         setStory(d.analysis?.stories[0] ?? null);
         setDetailError(null);
@@ -109,7 +111,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
             poll.current = null;
             setRunning(null);
             void loadCases();
-            if (s.status === 'done') void openCase(id);
+            if (s.status === 'done') void openCase(id, s.counts?.nodes);
             else setStartError(new ApiError(500, s.error ?? 'internal', `The analysis failed (${s.error ?? 'internal'}).`));
             return;
           }
@@ -258,7 +260,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
             <ul className="case-list">
               {(cases ?? []).map((c) => (
                 <li key={c.id}>
-                  <button type="button" className={`story-item${detail?.id === c.id ? ' story-item--open' : ''}`} onClick={() => void openCase(c.id)} aria-current={detail?.id === c.id ? 'true' : undefined} data-case-id={c.id} disabled={c.status !== 'done'}>
+                  <button type="button" className={`story-item${detail?.id === c.id ? ' story-item--open' : ''}`} onClick={() => void openCase(c.id, c.counts?.nodes)} aria-current={detail?.id === c.id ? 'true' : undefined} data-case-id={c.id} disabled={c.status !== 'done'}>
                     <span className="story-item__title">
                       <GradeBadge grade={c.topGrade} /> {c.title}
                     </span>
