@@ -114,6 +114,30 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     expect(session.errors(page)).toEqual([]);
   });
 
+  it('opens a scenario file with inline actors and evidence; a malformed one gets the field paths back', async () => {
+    const page = await open('light');
+    const scenario = {
+      title: 'Inline file scenario',
+      actors: [
+        { id: 'A1', name: 'Actor one', techniques: ['T1059.001', 'T1486'] },
+        { id: 'A2', name: 'Actor two', techniques: ['T1566.001'] },
+      ],
+      evidence: [
+        { id: 'E1', summary: 'PowerShell staging', techniques: ['T1059.001'], credibility: 'high' },
+        { id: 'E2', summary: 'Files encrypted', techniques: ['T1486'] },
+      ],
+    };
+    await page.getByTestId('scenario-file').setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
+    await page.getByTestId('cell-E1-A1').waitFor();
+    expect(await page.getByTestId('cell-E1-A1').innerText()).toBe('C');
+    expect(await page.getByTestId('cell-E1-A2').innerText()).toBe('I');
+    expect(await page.getByTestId('ach-conclusion').innerText()).toContain('Actor one');
+    const bad = { ...scenario, evidence: [{ id: 'E1', summary: 'x', ratings: { NOPE: 'C' } }] };
+    await page.getByTestId('scenario-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    await page.getByText('evidence[0].ratings.NOPE', { exact: true }).waitFor();
+    expect(session.errors(page, /status of 422/)).toEqual([]);
+  });
+
   it('shows the scenario heat map before any extraction, and the refusal of an over-long text without sending it', async () => {
     const page = await open('light');
     await page.getByTestId('tab-heatmap').click();

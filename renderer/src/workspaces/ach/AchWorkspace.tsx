@@ -6,7 +6,7 @@ import { ApiError } from '../../api/client';
 import { downloadJson } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
 import type { WorkspaceProps } from '../registry';
-import { cellKey, heat, heatmap, MAX_TEXT_CHARS, nextRating, overrideSpecs, RATING_ORDER, RATING_WORDS, ratingForKey, segments, tacticTitle } from './model';
+import { cellKey, FILE_SCENARIO, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, overrideSpecs, RATING_ORDER, RATING_WORDS, ratingForKey, segments, tacticTitle } from './model';
 import './ach.css';
 
 type View = 'matrix' | 'extraction' | 'heatmap';
@@ -40,6 +40,10 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   const [scenarioTechniques, setScenarioTechniques] = useState<readonly TechniqueSummary[] | null>(null);
   const [heatOf, setHeatOf] = useState<'report' | 'scenario'>('report');
   const seq = useRef(0);
+  const [fileScenario, setFileScenario] = useState<{ readonly title: string; readonly body: unknown } | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const scenarioInput = useRef<HTMLInputElement>(null);
+  const reportInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     void (async () => {
@@ -67,7 +71,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
           const [evidence, hypothesis] = key.split(':') as [string, string];
           return { evidence, hypothesis, rating: e.rating, at: e.at };
         });
-        const a = await client.post<AchAssessment>(`${base}/ach`, { scenario: name, overrides, analyst: analyst.trim() || 'analyst', ...(record ? {} : { preview: true }) });
+        const target = name === FILE_SCENARIO ? fileScenario?.body : name;
+        const a = await client.post<AchAssessment>(`${base}/ach`, { scenario: target, overrides, analyst: analyst.trim() || 'analyst', ...(record ? {} : { preview: true }) });
         if (mine === seq.current) {
           setAssessment(a);
           setAchError(null);
@@ -78,7 +83,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
         return null;
       }
     },
-    [client, base, analyst],
+    [client, base, analyst, fileScenario],
   );
 
   useEffect(() => {
@@ -88,7 +93,33 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
     setScenarioTechniques(null);
     void score(scenario, new Map());
     // Only a change of scenario starts afresh; edits re-score through setRating.
-  }, [scenario]);
+  }, [scenario, fileScenario]);
+
+  /** A scenario file from disk (format in docs/attrib.md); the service validates it and names what is wrong. */
+  const openScenarioFile = async (file: File): Promise<void> => {
+    setFileError(null);
+    if (file.size > MAX_SCENARIO_BYTES) {
+      setFileError('The file is larger than 1 MiB, the most a scenario may be.');
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await file.text()) as unknown;
+    } catch {
+      setFileError('The file is not JSON.');
+      return;
+    }
+    const title = typeof body === 'object' && body !== null && typeof (body as { title?: unknown }).title === 'string' ? (body as { title: string }).title : file.name;
+    setFileScenario({ title: title.slice(0, 120), body });
+    setScenario(FILE_SCENARIO);
+  };
+
+  const openReportFile = async (file: File): Promise<void> => {
+    setExtractError(null);
+    const raw = await file.text();
+    setText(reportText(file.name, raw));
+    setExtraction(null);
+  };
 
   const setRating = (evidence: string, hypothesis: string, rating: AchRating | null): void => {
     const next = new Map(edits);
@@ -108,8 +139,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   const exportStix = async (): Promise<void> => {
     try {
       const overrides = overrideSpecs(new Map([...edits.entries()].map(([k, e]) => [k, e.rating])));
-      const bundle = await client.post<unknown>(`${base}/stix`, { scenario, overrides, analyst: analyst.trim() || 'analyst', preview: true });
-      downloadJson(bundle, `ach-${scenario}.stix.json`);
+      const bundle = await client.post<unknown>(`${base}/stix`, { scenario: scenario === FILE_SCENARIO ? fileScenario?.body : scenario, overrides, analyst: analyst.trim() || 'analyst', preview: true });
+      downloadJson(bundle, `ach-${scenario === FILE_SCENARIO ? 'file' : scenario}.stix.json`);
     } catch (err) {
       setAchError(asApiError(err));
     }
@@ -215,8 +246,26 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                       {s.title}
                     </option>
                   ))}
+                  {fileScenario && <option value={FILE_SCENARIO}>File: {fileScenario.title}</option>}
                 </select>
               </label>
+              <button type="button" className="small" onClick={() => scenarioInput.current?.click()} data-testid="open-scenario">
+                Open scenario…
+              </button>
+              <input
+                ref={scenarioInput}
+                type="file"
+                accept=".json,application/json"
+                tabIndex={-1}
+                aria-hidden="true"
+                className="visually-hidden"
+                data-testid="scenario-file"
+                onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  if (f) void openScenarioFile(f);
+                  e.target.value = '';
+                }}
+              />
               <label>
                 Analyst <input type="text" value={analyst} maxLength={128} onChange={(e) => setAnalyst(e.target.value)} className="ach__analyst" aria-label="Analyst name" />
               </label>
@@ -230,7 +279,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
               <button type="button" className="small" disabled={!assessment} onClick={() => void exportStix()} data-testid="export-stix">
                 Export STIX
               </button>
-              <button type="button" className="small" disabled={!assessment} onClick={() => assessment && downloadJson(assessment, `ach-${scenario}.json`)}>
+              <button type="button" className="small" disabled={!assessment} onClick={() => assessment && downloadJson(assessment, `ach-${assessment.scenario.name}.json`)}>
                 Export JSON
               </button>
               <button type="button" className="small primary" disabled={!assessment} onClick={() => void record()} data-testid="record">
@@ -238,6 +287,12 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
               </button>
             </div>
             {listError && <ErrorNote error={listError} title="The scenarios could not be listed" />}
+            {fileError && (
+              <div className="error-note" role="alert">
+                <div className="error-note__title">Nothing was sent</div>
+                <div>{fileError}</div>
+              </div>
+            )}
             {scenarios && scenarios.scenarios.length === 0 && <p className="muted">No scenarios are installed (check ATTR_FIXTURES).</p>}
             {achError && <ErrorNote error={achError} title="The assessment failed" />}
             {saved && (
@@ -423,8 +478,25 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
       {view === 'extraction' && (
         <div className="ach__grid">
           <section className="panel" aria-label="Report">
-            <div className="panel__head">
+            <div className="panel__head row">
               <h2>Report text</h2>
+              <button type="button" className="small" onClick={() => reportInput.current?.click()} data-testid="open-report">
+                Open file…
+              </button>
+              <input
+                ref={reportInput}
+                type="file"
+                accept=".txt,.md,.json,.mjson,text/plain"
+                tabIndex={-1}
+                aria-hidden="true"
+                className="visually-hidden"
+                onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  if (f) void openReportFile(f);
+                  e.target.value = '';
+                }}
+              />
+              <span className="spacer" />
               <span className="muted">
                 {text.length.toLocaleString()} / {MAX_TEXT_CHARS.toLocaleString()} characters
               </span>

@@ -1,6 +1,6 @@
 // The ACH workspace's pure helpers: rating keys, override specs, span segments over overlapping spans, the heat map by tactic.
 import { describe, expect, it } from 'vitest';
-import { cellKey, heat, heatmap, nextRating, overrideSpecs, ratingForKey, segments, tacticTitle, TACTICS } from './model';
+import { cellKey, reportText, heat, heatmap, nextRating, overrideSpecs, ratingForKey, segments, tacticTitle, TACTICS } from './model';
 
 describe('ACH workspace model', () => {
   it('cycles ratings and maps digit keys', () => {
@@ -18,6 +18,13 @@ describe('ACH workspace model', () => {
       [cellKey('E1', 'H3'), 'NA' as const],
     ]);
     expect(overrideSpecs(edits)).toEqual(['E2:H1=I', 'E1:H3=NA']);
+  });
+
+  it('reads a report file: the text or signal of JSON (TRAM .mjson), else the bytes', () => {
+    expect(reportText('a.mjson', JSON.stringify({ signal: 'report body' }))).toBe('report body');
+    expect(reportText('a.json', JSON.stringify({ text: 'x' }))).toBe('x');
+    expect(reportText('a.json', '{not json')).toBe('{not json');
+    expect(reportText('a.txt', '{"text": "y"}')).toBe('{"text": "y"}');
   });
 
   it('cuts the text at every span boundary so overlapping spans keep both marks, and loses no character', () => {

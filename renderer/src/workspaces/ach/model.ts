@@ -31,6 +31,26 @@ export function overrideSpecs(edits: ReadonlyMap<string, AchRating>): string[] {
   return [...edits.entries()].map(([key, rating]) => `${key}=${rating}`);
 }
 
+/** The select value of a scenario opened from a file (no bundled name can look like it). */
+export const FILE_SCENARIO = '__file__';
+
+/** Largest scenario file (the service's limit). */
+export const MAX_SCENARIO_BYTES = 1024 * 1024;
+
+/** A report file's text: the `text` or `signal` field of a JSON file (TRAM .mjson), else the file as it is. */
+export function reportText(name: string, raw: string): string {
+  if (/\.m?json$/i.test(name)) {
+    try {
+      const v = JSON.parse(raw) as Record<string, unknown>;
+      const t = v['text'] ?? v['signal'];
+      if (typeof t === 'string') return t;
+    } catch {
+      // Not JSON after all: the text is the file.
+    }
+  }
+  return raw;
+}
+
 /** Longest report text the service takes (its limit; the service enforces it whatever the page thinks). */
 export const MAX_TEXT_CHARS = 500_000;
 
