@@ -162,6 +162,13 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     await page.getByTestId('reasons').getByText(/malformed envelope/).first().waitFor();
     expect(await decision.locator('h2 .verdict').innerText()).toMatch(/block/i);
     expect(await page.getByTestId('empty-graph').innerText()).toContain('Nothing to draw');
+    // Two blocking reasons: ↓ moves to the next one and opens it.
+    const reasons = page.getByTestId('reasons').locator('button.reason');
+    expect(await reasons.count()).toBe(2);
+    await reasons.first().focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await reasons.nth(1).getAttribute('aria-current')).toBe('true');
+    expect(await page.getByTestId('lineage-focus').innerText()).toContain('no verified event');
     await session.screenshot(page, 'lineage-lenient-dark');
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);
