@@ -1,9 +1,16 @@
 // HTTP contract of the pkgscan platform: every route with every role, identity flows, conventions, limits, no leaks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, Me, PageOf, Role, TokenResponse, User } from '../core/contracts/pkgscan.js';
+import express from 'express';
+import { listen } from '../core/http/server.js';
+import { InProcessRunner } from '../core/jobs/in-process.js';
+import { openMemoryStore } from '../core/store.js';
 import { hasPermission, ROLES } from './auth/roles.js';
-import { routeTable } from './http.js';
-import { call, cookieOf, createUser, loginAs, PASSWORD, sessionsByRole, startServer, type Session, type TestServer } from './testutil.js';
+import { defaultResourcesDir } from './config.js';
+import { createRouter, routeTable } from './http.js';
+import type { Platform } from './platform.js';
+import { pkgscanService } from './service.js';
+import { call, cookieOf, createUser, loginAs, PASSWORD, sessionsByRole, startServer, TEST_SCRYPT, type Session, type TestServer } from './testutil.js';
 
 let s: TestServer;
 let by: Record<Role, Session>;
@@ -227,6 +234,28 @@ describe('conventions', () => {
     for (const r of routeTable(s.platform)) expect(doc.paths[`/api/v1${r.path.replace(/:([a-z_]+)/g, '{$1}')}`]?.[r.method], r.path).toBeDefined();
     expect((await fetch(`${s.url}/docs/`)).status).toBe(200);
     expect((await fetch(`${s.url}/redoc`)).status).toBe(200);
+  });
+});
+
+describe('mounted under a prefix, as the gateway does', () => {
+  it('routes live under <prefix>/api/v1 and the refresh cookie Path follows the mount', async () => {
+    const db = openMemoryStore([pkgscanService]);
+    let platform: Platform | undefined;
+    const app = express();
+    app.use('/svc/pkgscan', createRouter({ db, jobs: new InProcessRunner({}), dataDir: '', resourcesDir: defaultResourcesDir() }, { config: { scrypt: TEST_SCRYPT }, onPlatform: (p) => (platform = p) }));
+    const server = await listen(app, { port: 0 });
+    try {
+      await platform?.auth.createUser({ email: 'm@example.org', password: PASSWORD, role: 'auditor' }, 'system', null);
+      const res = await fetch(`${server.url}/svc/pkgscan/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'm@example.org', password: PASSWORD }) });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('set-cookie')).toMatch(/Path=\/svc\/pkgscan\/api\/v1\/auth;/);
+      const refreshed = await fetch(`${server.url}/svc/pkgscan/api/v1/auth/refresh`, { method: 'POST', headers: { cookie: cookieOf(res) ?? '' } });
+      expect(refreshed.status).toBe(200);
+      expect((await fetch(`${server.url}/svc/pkgscan/openapi.json`)).status).toBe(200);
+    } finally {
+      await server.close();
+      db.close();
+    }
   });
 });
 
