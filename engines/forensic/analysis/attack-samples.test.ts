@@ -38,3 +38,11 @@ describe.skipIf(!existsSync(root))('EVTX-ATTACK-SAMPLES: stated technique carrie
     expect(rate).toBeGreaterThanOrEqual(HIT_RATE_FLOOR);
   });
 });
+
+const laurel = path.resolve(root, '..', '..', 'logs', 'auditd-laurel');
+describe.skipIf(!existsSync(laurel))('auditd (laurel corpus)', () => {
+  it('a perl reverse shell run through execve is a story (T1095)', () => {
+    const a = analyzePaths([path.join(laurel, 'record-perl-reverse-shell.txt')], { evidenceRoot: laurel });
+    expect(a.stories[0]?.techniques.map((t) => t.id)).toContain('T1095');
+  });
+});

@@ -8,6 +8,7 @@ export interface TechniquePattern {
 
 /** Patterns over a process's command line (or image path when it has none). */
 export const COMMAND_PATTERNS: readonly TechniquePattern[] = [
+  { technique: 'T1095', weight: 0.85, pattern: /\/dev\/tcp\/|\bnc(?:at)?(?:\.exe)?\s+(?:-\S+\s+)*-[ec]\s|\bbash\s+-i\s*>&|\bperl\s+-e\s.*\bsocket\b|\bpython[0-9.]*\s+-c\s.*\bsocket\b|\bsocat\s.*\bexec:|\bphp\s+-r\s.*fsockopen|\bruby\s+-rsocket/i },
   { technique: 'T1490', weight: 0.9, pattern: /vssadmin(?:\.exe)?["']?\s+delete\s+shadows|wmic(?:\.exe)?["']?\s+shadowcopy\s+delete|wbadmin(?:\.exe)?\s+delete\s+(?:catalog|systemstatebackup)|bcdedit(?:\.exe)?\s.*recoveryenabled\s+no|Win32_ShadowCopy.*Delete/i },
   { technique: 'T1070.001', weight: 0.85, pattern: /wevtutil(?:\.exe)?["']?\s+(?:cl|clear-log)\b|Clear-EventLog|Remove-EventLog|Limit-EventLog/i },
   { technique: 'T1070.003', weight: 0.8, pattern: /\bhistory\s+-c\b|HISTFILE=\/dev\/null|unset\s+HISTFILE|HISTSIZE=0|(?:rm|shred)\s+(?:-\S+\s+)*\S*\.(?:bash|zsh)_history|>\s*\S*\.(?:bash|zsh)_history|ln\s+-sf?\s+\/dev\/null\s+\S*_history|Clear-History/i },

@@ -496,7 +496,8 @@ const scheduledExecution: CausalRule = {
         }
         if (e.action !== 'cron.command' || !SUSPICIOUS_JOB.test(cmd)) return;
         const job = ctx.graph.node('process', `${hk}:cron:${e.eventId}`, `cron ${cmd.slice(0, 80)}`, e.host, e, { image: 'cron', commandLine: cmd });
-        ctx.edge(installed.get(hk) ?? n.user, job, [e], ['T1053.003', 'T1059.004', ...techniquesOfCommand(cmd, null).keys()]);
+        const t = ['T1053.003', 'T1059.004', ...techniquesOfCommand(cmd, null).keys()];
+        ctx.edge(installed.get(hk) ?? n.user, job, [e], t.filter((x, i) => t.indexOf(x) === i));
       },
     };
   },
