@@ -50,6 +50,9 @@ describe('technique classifier', () => {
 
   it('refuses bad models and training sets without echoing them', () => {
     expect(() => classifierFromJson({ format: 'vitrine-attrib-classifier/1', threshold: 2 })).toThrow(VitrineError);
+    const good = trainClassifier(toy, { minDf: 1, minExamples: 2 }).toJson();
+    for (const bad of [[[99_999, 1]], [[0, 'x']], [[0.5, 1]], ['no']]) expect(() => classifierFromJson({ ...good, weights: [bad, [], []] })).toThrow(VitrineError);
+    expect(() => classifierFromJson({ ...good, weights: [[]] })).toThrow(VitrineError);
     expect(() => trainClassifier([{ text: 'a b', label: 'T1059' }])).toThrow(VitrineError);
     expect(() => trainClassifier(toy, { threshold: 1.5 })).toThrow(VitrineError);
     const dir = mkdtempSync(path.join(tmpdir(), 'attrib-labels-'));
