@@ -18,7 +18,6 @@ import {
   DEFAULT_CLUSTER_THRESHOLD,
   DEFAULT_SHORTLIST,
   DEFAULT_THRESHOLD,
-  evaluateClassifier,
   extract,
   extractionToStix,
   loadAttack,
@@ -27,11 +26,10 @@ import {
   loadKb,
   loadLabelledSentences,
   MAX_CLUSTER_REPORTS,
-  procedureExamples,
   readJsonFile,
-  stratifiedLabelSplit,
   toNavigatorLayer,
-  trainClassifier,
+  trainAndEvaluate,
+  trainingExamples,
   type AttackKb,
   type LabelledSentence,
   type TechniqueClassifier,
@@ -60,9 +58,8 @@ Usage:
       techniques weigh more); a shortlist, probabilities calibrated by the map when given.
   attrib train-classifier --attack KB.json [--ttp-labels FILE.json] [--threshold ${DEFAULT_THRESHOLD}] [--out MODEL]
       Trains the sentence-level technique classifier on the KB's procedure texts and the labelled
-      sentences ([{text, label}], e.g. TRAM single_label.json); 20% of the labelled sentences (of the
-      procedures when none are given) are held out and the precision, recall and micro-F1 printed.
-      --out defaults to attrib-classifier.json.
+      sentences ([{text, label}], e.g. TRAM single_label.json); 20% of each label is held out (seed 1)
+      and the held-out precision, recall and micro-F1 printed. --out defaults to attrib-classifier.json.
   attrib load-attack BUNDLE [--out attack_kb.json]
       Turns an ATT&CK STIX 2.1 bundle into the knowledge base file.
   attrib ach SCENARIO.json|BUNDLED_NAME [--override EID:HID=RATING ...] [--json|--stix]
@@ -273,18 +270,14 @@ function trainCommand(positionals: readonly string[], values: Values): CliResult
   if (values.attack === undefined) throw new UsageError('train-classifier needs --attack knowledge-base.json');
   const threshold = fraction(values.threshold, '--threshold', DEFAULT_THRESHOLD);
   const kb = kbOf(values, values.attack);
-  const procedures = procedureExamples(kb);
   const labelled: LabelledSentence[] = values['ttp-labels'] === undefined ? [] : loadLabelledSentences(path.resolve(values['ttp-labels']));
-  // Hold out a fifth of the labelled sentences (or of the procedures when there are none), stratified by label.
-  const heldOutFrom = labelled.length > 0 ? labelled : procedures;
-  const { train, test } = stratifiedLabelSplit(heldOutFrom, 0.2, 0);
-  const examples = labelled.length > 0 ? [...procedures, ...train] : train;
+  // The KB's procedure texts plus the labelled sentences; a fifth of each label is held out (seeded) and measured.
+  const examples = trainingExamples(kb, labelled);
   const sources = ['attack-procedures', ...(labelled.length > 0 ? ['ttp-labels'] : [])];
-  const model = trainClassifier(examples, { threshold }, sources);
-  const evaluation = evaluateClassifier(model, test, threshold);
+  const { model, evaluation, train_examples } = trainAndEvaluate(examples, { threshold }, sources);
   const out = values.out ?? 'attrib-classifier.json';
   writeOut(out, `${JSON.stringify({ ...model.toJson(), evaluation })}\n`, 'model');
-  return json({ model: path.basename(out), labels: model.labels.length, trained_on: examples.length, held_out: test.length, evaluation });
+  return json({ model: path.basename(out), labels: model.labels.length, trained_on: train_examples, held_out: evaluation.examples, evaluation });
 }
 
 function loadAttackCommand(positionals: readonly string[], values: Values): CliResult {

@@ -150,6 +150,16 @@ describe('attrib HTTP API', () => {
     expect(env.objects.length).toBeGreaterThan(0);
   });
 
+  it('POST /extract with classifier: true uses the shipped model (sentence spans marked as the classifier\'s, with a probability)', async () => {
+    const text = 'The actor created a scheduled task to run the payload at every logon so that it survives reboots.';
+    const r = (await (await post(open, '/extract', { text, classifier: true })).json()) as ExtractResponse;
+    expect(r.extraction.warnings.join(' ')).not.toContain('no classifier model');
+    for (const t of r.extraction.techniques.filter((x) => x.source === 'classifier')) {
+      expect(t.probability).toBeGreaterThan(0);
+      expect(t.end).toBeLessThanOrEqual(text.length);
+    }
+  });
+
   it('POST /extract refuses text over 500,000 characters (413) and a missing text (422)', async () => {
     await expectError(await post(open, '/extract', { text: 'a'.repeat(500_001) }), 413, 'payload_too_large');
     expect((await post(open, '/extract', { text: 'a'.repeat(500_000) })).status).toBe(200);

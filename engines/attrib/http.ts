@@ -20,7 +20,7 @@ import { ScenarioLibrary } from './ach/scenario.js';
 import { assessmentToStix } from './ach/stix.js';
 import { WORKBENCH_CSP, WORKBENCH_CSS, WORKBENCH_HTML, WORKBENCH_JS } from './ach/workbench.js';
 import { defaultResourcesDir, MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
-import { defaultAttribResourcesDir, loadKb, type AttackKb } from './analysis.js';
+import { defaultAttribResourcesDir, loadKb, SHIPPED_CLASSIFIER_FILE, type AttackKb } from './analysis.js';
 import { EXTRACT_JOB, jobs } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { attribService } from './service.js';
@@ -56,7 +56,7 @@ export interface RouterOptions {
   readonly now?: () => Date;
   /** The knowledge-base file (default ATTR_KB, else the shipped one). */
   readonly kbPath?: string;
-  /** The classifier model POST /extract uses when asked (default resources/attrib/classifier.json.gz when shipped). */
+  /** The classifier model POST /extract uses when asked (default the shipped resources/attrib/technique-classifier.json.gz). */
   readonly classifierPath?: string;
 }
 
@@ -74,7 +74,8 @@ export function kbFacts(kb: AttackKb): KbFacts {
 /** The shipped classifier model, when there is one. */
 export function shippedClassifier(): string | undefined {
   const dir = defaultAttribResourcesDir();
-  return ['classifier.json.gz', 'classifier.json'].map((f) => path.join(dir, f)).find((f) => existsSync(f));
+  const file = path.join(dir, SHIPPED_CLASSIFIER_FILE);
+  return existsSync(file) ? file : undefined;
 }
 
 const extractBody = z.strictObject({
