@@ -23,7 +23,7 @@ import { openApiDocument } from './openapi.js';
 import { escapeHtml, REPORT_CSP, toHtml, toMarkdown, toPdf, viewToCypher, type ReportMeta } from './report/index.js';
 import { caseJobResultSchema, MAX_CASE_PATHS, pathBodySchema, scenarioBodySchema } from './schemas.js';
 import { forensicService } from './service.js';
-import { caseCustody, completeCase, countCases, createCase, DEFAULT_MAX_EVENTS, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, listCases, setCaseStatus } from './store.js';
+import { caseCustody, completeCase, countCases, createCase, DEFAULT_MAX_EVENTS, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, setCaseStatus } from './store.js';
 
 /** Spec to_dict default: the stories kept. */
 export const DEFAULT_TOP = 20;
@@ -230,7 +230,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     const q = parseQuery(detailQuery, req);
     const all = q.events === 'all' || q.graph === 'all';
     // The whole view is read only when asked for; the stories' export is small.
-    const view = summary.status !== 'done' ? null : all ? getCaseView(ctx.db, summary.id) : getCaseExport(ctx.db, summary.id);
+    const lean = q.events === 'all' && q.graph === 'stories' && q.attributes === 'false';
+    const view = summary.status !== 'done' ? null : lean ? (getCaseTimelineView(ctx.db, summary.id) ?? getCaseView(ctx.db, summary.id)) : all ? getCaseView(ctx.db, summary.id) : getCaseExport(ctx.db, summary.id);
     const options = { allEvents: q.events === 'all', maxEvents: q.max_events, attributes: q.attributes === 'true', ...(q.graph !== undefined ? { graph: q.graph } : {}) };
     const detail: CaseDetail = { ...summary, analysis: view === null ? null : exportView(view, options) };
     res.json(detail);

@@ -5,7 +5,7 @@ import { VitrineError } from '../core/errors.js';
 import { appliedMigrations, migrateTo, openMemoryStore, storeAtVersion } from '../core/store.js';
 import { CustodyLedger } from './custody.js';
 import { fixtureView } from './report/fixture.js';
-import { CASE_CUSTODY_TABLE, CASE_CUSTODY_TRIGGERS, caseCustody, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
+import { CASE_CUSTODY_TABLE, CASE_CUSTODY_TRIGGERS, caseCustody, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
 
 const NOW = '2024-03-05T08:00:00.000Z';
 
@@ -44,6 +44,16 @@ describe('forensic store migration 3', () => {
   });
 });
 
+describe('forensic store migration 4', () => {
+  it('4 adds the timeline column; a case stored before it has no timeline view (the whole view serves)', () => {
+    const db = storeAtVersion('forensic', migrations, 3);
+    db.prepare(`INSERT INTO ${CASES_TABLE} (id, title, origin, status, created_at, updated_at, request_json, view_json) VALUES ('a', 't', 'path', 'done', ?, ?, '{}', ?)`).run(NOW, NOW, JSON.stringify(fixtureView()));
+    migrateTo(db, 'forensic', migrations, 4);
+    expect(getCaseTimelineView(db, 'a')).toBeNull();
+    expect(getCaseSummary(db, 'a')?.status).toBe('done');
+  });
+});
+
 describe('exportView (spec to_dict over a stored view)', () => {
   const view = fixtureView();
   const extra = { ...view, nodes: [...view.nodes, { ...(view.nodes[0] as (typeof view.nodes)[number]), id: 'host:OTHER' }], events: [...view.events, { ...(view.events[0] as (typeof view.events)[number]), eventId: 'ffffffffffffffff' }] };
@@ -78,6 +88,8 @@ describe('cases and their custody', () => {
     expect(getCaseSummary(db, 'c1')).toMatchObject({ status: 'done', topGrade: 'MEDIUM', counts: view.counts });
     expect(getCaseView(db, 'c1')).toEqual(view);
     expect(getCaseExport(db, 'c1')).toEqual(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER }));
+    // The timeline view is what the lean detail asks for: every event without attributes, the stories' graph.
+    expect(getCaseTimelineView(db, 'c1')).toEqual(exportView(view, { allEvents: true, graph: 'stories', attributes: false, maxEvents: Number.MAX_SAFE_INTEGER }));
     expect(caseCustody(db, 'c1').verification).toMatchObject({ ok: true, count: 5, missingTriggers: [] });
     expect(caseCustody(db, 'c2').verification).toMatchObject({ ok: true, count: 3 });
     expect(listCases(db, { limit: 10, offset: 0 }).items.map((c) => c.id)).toEqual(['c2', 'c1']);

@@ -74,6 +74,13 @@ export const migrations: readonly Migration[] = [
       db.exec(`ALTER TABLE ${CASES_TABLE} ADD COLUMN export_json TEXT`);
     },
   },
+  {
+    version: 4,
+    name: 'case timeline (every kept event without its attributes)',
+    up(db) {
+      db.exec(`ALTER TABLE ${CASES_TABLE} ADD COLUMN timeline_json TEXT`);
+    },
+  },
 ];
 
 /** Spec to_dict max_events default: events an export holds unless asked for more. */
@@ -170,13 +177,15 @@ export function completeCase(db: Database, id: string, view: AnalysisView, custo
     const stored = (db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ?`).get(id) as { n: number }).n;
     if (stored > 0) throw new VitrineError('conflict', 'the case already holds a custody ledger');
     for (const r of custody) insert.run({ case_id: id, seq: r.seq, at: r.at, kind: r.kind, actor: r.actor, payload: r.payload, prev_hash: r.prev_hash, hash: r.hash });
-    db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, counts_json = ?, top_grade = ?, error = NULL, view_json = ?, export_json = ? WHERE id = ?`).run(
+    db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, counts_json = ?, top_grade = ?, error = NULL, view_json = ?, export_json = ?, timeline_json = ? WHERE id = ?`).run(
       now,
       JSON.stringify(view.counts),
       topGrade(view),
       JSON.stringify(view),
       // Reports and the default detail read this small view, not the whole one (which can hold 100,000 events).
       JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })),
+      // The workspace's timeline: every kept event, without attributes, read without parsing the whole view.
+      JSON.stringify({ events: view.events.map((e) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }),
       id,
     );
   })();
@@ -210,6 +219,20 @@ export function getCaseExport(db: Database, id: string): AnalysisView | null {
   // Cases stored before migration 3 have only the whole view.
   const view = row.has_view ? getCaseView(db, id) : null;
   return view === null ? null : exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER });
+}
+
+/**
+ * The stories' export with every kept event (without attributes) in place of the stories' events: what
+ * GET /api/cases/{id}?events=all&graph=stories&attributes=false answers, read without the whole view. Null when the
+ * case has no stored timeline (not done, or stored before migration 4).
+ */
+export function getCaseTimelineView(db: Database, id: string): AnalysisView | null {
+  const row = db.prepare(`SELECT timeline_json FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { timeline_json: string | null } | undefined;
+  if (!row?.timeline_json) return null;
+  const exported = getCaseExport(db, id);
+  if (exported === null) return null;
+  const t = JSON.parse(row.timeline_json) as Pick<AnalysisView, 'events' | 'eventsTruncated'>;
+  return { ...exported, events: t.events, eventsTruncated: t.eventsTruncated };
 }
 
 /** Case summaries, newest first. */
