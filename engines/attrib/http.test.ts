@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../core/http/server.js';
 import { validateStixObject } from '../core/stix.js';
 import { openMemoryStore } from '../core/store.js';
-import { createStandaloneApp } from './http.js';
+import { allowedHostsFromEnv, createStandaloneApp } from './http.js';
 import { attribService } from './service.js';
 import { overrideLog } from './store.js';
 import type { ExtractResponse } from '../core/contracts/ach.js';
@@ -196,6 +196,32 @@ describe('attrib HTTP API', () => {
     expect(status).toBe(403);
   });
 
+  it('ATTR_ALLOWED_HOSTS replaces the loopback names', async () => {
+    expect(allowedHostsFromEnv({ ATTR_ALLOWED_HOSTS: ' Intel.Example , localhost,' })).toEqual(['intel.example', 'localhost']);
+    expect(allowedHostsFromEnv({})).toBeUndefined();
+    const saved = process.env['ATTR_ALLOWED_HOSTS'];
+    process.env['ATTR_ALLOWED_HOSTS'] = 'intel.example';
+    const server = await listen(createStandaloneApp({ token: '' }), { port: 0 });
+    try {
+      const { request } = await import('node:http');
+      const status = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(`${server.url}/health`, { headers: { host } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      expect(await status('intel.example:8720')).toBe(200);
+      expect(await status('127.0.0.1')).toBe(403);
+    } finally {
+      await server.close();
+      if (saved === undefined) delete process.env['ATTR_ALLOWED_HOSTS'];
+      else process.env['ATTR_ALLOWED_HOSTS'] = saved;
+    }
+  });
+
   it('serves /docs only when asked', async () => {
     expect((await fetch(`${open.url}/docs/openapi.json`)).status).toBe(200);
     expect((await fetch(`${locked.url}/docs/openapi.json`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
@@ -264,6 +290,14 @@ describe('TAXII 2.1', () => {
     expect(future.objects).toEqual([]);
     expect((await taxii(`/api/collections/${id}/objects/?added_after=yesterday`)).status).toBe(400);
     expect((await taxii('/api/collections/not-a-collection/objects/')).status).toBe(404);
+    expect((await taxii(`/api/collections/${id}/objects/?next=abc`)).status).toBe(400);
+    expect((await taxii(`/api/collections/${id}/objects/?match[version]=sometime`)).status).toBe(400);
+    const clipped = (await (await taxii(`/api/collections/${id}/objects/?limit=100000`)).json()) as Envelope;
+    expect(clipped.objects.length).toBeLessThanOrEqual(500);
+    const firsts = (await (await taxii(`/api/collections/${id}/objects/?match[version]=first&match[id]=${one.id}`)).json()) as Envelope;
+    const alls = (await (await taxii(`/api/collections/${id}/objects/?match[version]=all&match[id]=${one.id}`)).json()) as Envelope;
+    expect(firsts.objects).toHaveLength(1);
+    expect(alls.objects.length).toBe(versions.versions.length);
     const write = await fetch(`${open.url}/taxii2/api/collections/${id}/objects/`, { method: 'POST', headers: { accept: TAXII, 'content-type': TAXII }, body: '{}' });
     expect(write.status).toBe(403);
     expect(((await write.json()) as { http_status: string }).http_status).toBe('403');
