@@ -191,8 +191,11 @@ export function ingestRecords(records: readonly RawRecord[], options: AnalyzeOpt
   const evidence: EvidenceItem[] = [];
   const warnings: string[] = [];
   const recordEvents: string[][] = records.map(() => []);
+  let done = 0;
   try {
     for (const [kind, indexes] of byKind) {
+      options.onProgress?.({ stage: 'ingest', done, total: byKind.size });
+      done++;
       const bytes = indexes.filter((i) => (records[i] as RawRecord).record instanceof Uint8Array);
       for (const [n, i] of bytes.entries()) {
         const file = path.join(dir, `${kind}-${n + 1}.bin`);
@@ -223,6 +226,7 @@ export function ingestRecords(records: readonly RawRecord[], options: AnalyzeOpt
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  options.onProgress?.({ stage: 'ingest', done, total: byKind.size });
   return { events, evidence, warnings, recordEvents };
 }
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
+import { CustodyLedger } from '../custody.js';
 import { storyEventIds } from '../analysis/analyze.js';
 import { TECHNIQUE_IDS, TECHNIQUE_TABLE_RELATIVE, deriveTechniqueTable, forensicResourcesDir } from '../analysis/attack.js';
 import { RULE_CONFIDENCE_RELATIVE } from '../analysis/confidence.js';
@@ -60,6 +61,16 @@ describe('built-in scenarios', () => {
       expect(m.techniquesFound).toBe(m.techniques);
     });
   }
+
+  it('records custody in a given ledger and reports progress from ingest to stories', () => {
+    const ledger = new CustodyLedger({ actor: 'test' });
+    const stages: string[] = [];
+    const { analysis } = runScenario('ssh-bruteforce', { ledger, onProgress: (p) => stages.push(p.stage) });
+    expect(analysis.ledger).toBe(ledger);
+    expect(ledger.records()).toHaveLength(analysis.counts.events + 1);
+    expect(ledger.verify()).toBe(true);
+    expect([...new Set(stages)]).toEqual(['ingest', 'graph', 'rules', 'anti-forensics', 'stories']);
+  });
 
   it('the log-clearing intruder lowers confidence through the tampering penalty', () => {
     const { analysis } = runScenario('log-clearing');
