@@ -86,6 +86,9 @@ describe('attrib knowledge base', () => {
     expect((err as VitrineError).message).not.toContain('secret-name');
     expect(() => loadKb(path.join(dir, 'missing.json'))).toThrow(VitrineError);
     expect(() => kbFromJson({ format: 'vitrine-attack-kb/1' })).toThrow(VitrineError);
+    const small = loadAttack({ type: 'bundle', objects: [{ type: 'attack-pattern', id: 'attack-pattern--1', name: 'A', modified: '2024-01-01T00:00:00.000Z', external_references: [{ source_name: 'mitre-attack', external_id: 'T0001' }] }] }).data;
+    expect(kbFromJson(JSON.parse(JSON.stringify(small))).techniques.has('T0001')).toBe(true);
+    for (const bad of [['G1', 'T1'], ['G1', 'T1', 3], 'x']) expect(() => kbFromJson({ ...small, relations: [bad] })).toThrow(VitrineError);
     expect(() => loadAttack({ objects: 'no' })).toThrow(VitrineError);
   });
 });

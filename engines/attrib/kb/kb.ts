@@ -65,7 +65,8 @@ export const attackKbSchema = z
     campaigns: z
       .array(z.object({ id: z.string(), name: z.string().max(500), aliases: idList, groups: idList, first_seen: z.string().optional(), last_seen: z.string().optional() }))
       .max(20_000),
-    relations: z.array(z.tuple([z.string().max(50), z.string().max(50), z.string().max(20_000)])).max(1_000_000),
+    /** [source id, target id, procedure text]; checked by a loop in kbFromJson (zod is slow on many tuples). */
+    relations: z.array(z.unknown()).max(1_000_000),
   })
   .strict();
 
@@ -110,7 +111,12 @@ export function loadAttack(bundleJson: unknown): AttackKb {
 
 /** The knowledge base from a parsed KB file, validated. */
 export function kbFromJson(value: unknown): AttackKb {
-  return indexKb(validate(attackKbSchema, value, 'knowledge base') as AttackKbData);
+  const data = validate(attackKbSchema, value, 'knowledge base');
+  data.relations.forEach((r, i) => {
+    if (!Array.isArray(r) || r.length !== 3 || !r.every((x: unknown, j) => typeof x === 'string' && x.length <= (j === 2 ? 20_000 : 50)))
+      throw new VitrineError('validation_failed', 'invalid knowledge base', { details: [{ path: `relations[${i}]`, issue: 'expected [source id, target id, text] strings' }] });
+  });
+  return indexKb(data as AttackKbData);
 }
 
 /** The resources/attrib folder of this checkout or installed package (sources or dist/). */
