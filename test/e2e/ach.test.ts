@@ -105,7 +105,9 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     const layer = await download(page, 'export-layer');
     expect((JSON.parse(layer.text) as { versions: { layer: string } }).versions.layer).toBe('4.5');
 
-    await page.getByTestId('tab-heatmap').click();
+    // The tabs follow the keyboard: right arrow from Extraction is the heat map.
+    await page.getByTestId('tab-extraction').focus();
+    await page.keyboard.press('ArrowRight');
     const heat = page.getByTestId('heatmap');
     await heat.locator('.ach__heat-cell').first().waitFor();
     expect(await heat.innerText()).toContain('Execution');

@@ -10,6 +10,7 @@ import { cellKey, FILE_SCENARIO, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHA
 import './ach.css';
 
 type View = 'matrix' | 'extraction' | 'heatmap';
+const VIEWS: readonly View[] = ['matrix', 'extraction', 'heatmap'];
 
 function asApiError(err: unknown): ApiError {
   return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
@@ -228,7 +229,25 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
             ['heatmap', 'Heat map'],
           ] as const
         ).map(([v, label]) => (
-          <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'ach__tab ach__tab--on' : 'ach__tab'} onClick={() => setView(v)} data-testid={`tab-${v}`}>
+          <button
+            key={v}
+            type="button"
+            role="tab"
+            id={`ach-tab-${v}`}
+            aria-selected={view === v}
+            tabIndex={view === v ? 0 : -1}
+            className={view === v ? 'ach__tab ach__tab--on' : 'ach__tab'}
+            onClick={() => setView(v)}
+            onKeyDown={(e) => {
+              // Arrow keys move between the tabs (WAI-ARIA tabs pattern).
+              if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+              e.preventDefault();
+              const next = VIEWS[(VIEWS.indexOf(v) + (e.key === 'ArrowRight' ? 1 : VIEWS.length - 1)) % VIEWS.length]!;
+              setView(next);
+              document.getElementById(`ach-tab-${next}`)?.focus();
+            }}
+            data-testid={`tab-${v}`}
+          >
             {label}
           </button>
         ))}
