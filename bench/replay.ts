@@ -1,4 +1,4 @@
-// `npm run bench -- replay [--packets N] [--keep]`: capture parsing throughput on the corpus and a generated capture, beside tshark's conversation statistics.
+// `npm run bench -- replay [--packets N] [--keep]`: capture parsing throughput on the corpus and a generated capture (1,000,000 packets by default), beside tshark's conversation statistics.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +9,14 @@ import { analyzeCaptureFile, type AnalyzeOptions, type CaptureAnalysis } from '.
 import { NO_TIMEOUTS } from '../engines/replay/capture/flows.js';
 import { generateBackground } from '../engines/replay/capture/synthetic.js';
 import { PcapFileWriter } from '../engines/replay/capture/writer.js';
+import { analyzeFile } from '../engines/replay/analyze.js';
 import { CORPORA_DIR } from '../test/corpora.js';
 
 const run = promisify(execFile);
 const args = process.argv.slice(3);
 const packetsArg = args.indexOf('--packets');
-const generatedPackets = packetsArg >= 0 ? Number(args[packetsArg + 1]) : 200_000;
+// A million packets by default (the issue's measure); --packets N for a quicker look.
+const generatedPackets = packetsArg >= 0 ? Number(args[packetsArg + 1]) : 1_000_000;
 const keep = args.includes('--keep');
 
 interface Timing {
@@ -25,6 +27,7 @@ interface Timing {
   packets: number;
   connections: number;
   tcp: number;
+  udp: number;
   http: number;
   tls: number;
   dns: number;
@@ -45,6 +48,7 @@ async function once(file: string, options: AnalyzeOptions): Promise<Timing> {
     packets: result.packets.total,
     connections: result.connections.length,
     tcp: result.connections.filter((c) => c.proto === 'tcp').length,
+    udp: result.connections.filter((c) => c.proto === 'udp').length,
     http: result.app.http.length,
     tls: result.app.tls.length,
     dns: result.app.dns.length,
@@ -82,27 +86,39 @@ async function tsharkAvailable(): Promise<boolean> {
 }
 
 /**
- * Wall and CPU time of `tshark -r FILE -q -z conv,tcp` (CPU from /usr/bin/time when present) and the
- * number of TCP conversations it printed; best of `runs`.
+ * Wall and CPU time of `tshark -r FILE -q -z conv,tcp -z conv,udp` (CPU from /usr/bin/time when present) and the
+ * number of TCP and UDP conversations it printed; best of `runs`.
  */
-async function tsharkConv(file: string, runs: number): Promise<{ seconds: number; cpu: number | undefined; conversations: number }> {
+async function tsharkConv(file: string, runs: number): Promise<{ seconds: number; cpu: number | undefined; tcp: number; udp: number; peakKb: number | undefined }> {
   const timed = existsSync('/usr/bin/time');
-  let best: { seconds: number; cpu: number | undefined; conversations: number } | undefined;
+  let best: { seconds: number; cpu: number | undefined; tcp: number; udp: number; peakKb: number | undefined } | undefined;
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     const command = timed ? '/usr/bin/time' : 'tshark';
-    const argv = [...(timed ? ['-f', 'cpu %U %S', 'tshark'] : []), '-r', file, '-q', '-z', 'conv,tcp'];
+    const argv = [...(timed ? ['-f', 'cpu %U %S rss %M', 'tshark'] : []), '-r', file, '-q', '-z', 'conv,tcp', '-z', 'conv,udp'];
     const { stdout, stderr } = await run(command, argv, { timeout: 3_600_000, maxBuffer: 1024 * 1024 * 1024 });
     const seconds = (performance.now() - t0) / 1000;
-    const m = /cpu (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)/.exec(stderr);
+    const m = /cpu (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) rss (\d+)/.exec(stderr);
     const cpu = m ? Number(m[1]) + Number(m[2]) : undefined;
-    const conversations = stdout.split('\n').filter((l) => l.includes('<->')).length;
-    if (best === undefined || (cpu ?? seconds) < (best.cpu ?? best.seconds)) best = { seconds, cpu, conversations };
+    // The two tables follow each other; each starts with its own header line.
+    let section = '';
+    let tcp = 0;
+    let udp = 0;
+    for (const l of stdout.split('\n')) {
+      if (/^TCP Conversations/.test(l)) section = 'tcp';
+      else if (/^UDP Conversations/.test(l)) section = 'udp';
+      else if (l.includes('<->')) {
+        if (section === 'tcp') tcp += 1;
+        else if (section === 'udp') udp += 1;
+      }
+    }
+    if (best === undefined || (cpu ?? seconds) < (best.cpu ?? best.seconds)) best = { seconds, cpu, tcp, udp, peakKb: m ? Number(m[3]) : undefined };
   }
   if (best === undefined) throw new Error('no run');
   return best;
 }
 
+const packetsOf = (s: { packets: number }): number => s.packets;
 const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mb = (bytes: number): number => bytes / 1024 / 1024;
 
@@ -155,12 +171,19 @@ try {
   console.log(
     `generated ${fmt(summary.packets)} packets (${fmt(mb(size), 1)} MB): ${fmt(summary.tcpSessions)} TCP sessions (${fmt(summary.httpRequests)} HTTP requests, ${fmt(summary.tlsHellos)} TLS), ${fmt(summary.dnsLookups)} DNS lookups, ${fmt(summary.pings)} pings in ${fmt((performance.now() - g0) / 1000, 1)} s`,
   );
-  const runs = generatedPackets > 500_000 ? 3 : 5;
+  const runs = generatedPackets > 500_000 ? 2 : 5;
   const full = await measure(file, {}, runs);
-  console.log(line('full analysis', size, full));
+  console.log(line('full parse', size, full));
   const flowsOnly = await measure(file, { application: false, timeouts: NO_TIMEOUTS }, runs);
   console.log(line('flows only, no timeouts', size, flowsOnly));
-  console.log(`peak RSS ${fmt(mb(full.peakRss))} MB (full), ${fmt(mb(flowsOnly.peakRss))} MB (flows only); warnings ${full.warnings}`);
+  // The whole service path once: parse, rules, stories (what `replay analyze` and the worker job run).
+  const c0 = process.cpuUsage();
+  const a0 = performance.now();
+  const analysis = await analyzeFile(file, { name: 'bench' });
+  const used = process.cpuUsage(c0);
+  const stories: Timing = { ...full, seconds: (performance.now() - a0) / 1000, cpu: (used.user + used.system) / 1e6, peakRss: process.memoryUsage().rss };
+  console.log(`${line('parse + rules + stories', size, stories)}  (${fmt(analysis.alerts.length)} alerts, ${fmt(analysis.stories.length)} stories)`);
+  console.log(`peak RSS ${fmt(mb(full.peakRss))} MB (full parse), ${fmt(mb(flowsOnly.peakRss))} MB (flows only); warnings ${full.warnings}`);
   const check = [
     ['TCP sessions', summary.tcpSessions, full.tcp],
     ['HTTP requests', summary.httpRequests, full.http],
@@ -170,11 +193,13 @@ try {
   for (const [what, expected, got] of check) console.log(`  ${what}: generated ${fmt(expected)}, parsed ${fmt(got)}${expected === got ? '' : '  <-- MISMATCH'}`);
 
   if (haveTshark) {
-    const ts = await tsharkConv(file, 2);
-    const ours = flowsOnly.tcp;
+    const ts = await tsharkConv(file, generatedPackets > 500_000 ? 1 : 2);
+    const same = (a: number, b: number): string => (a === b ? ' (equal)' : '  <-- MISMATCH');
     console.log(
-      `\ntshark -r FILE -q -z conv,tcp: ${fmt(ts.seconds, 2)} s wall${ts.cpu !== undefined ? `, ${fmt(ts.cpu, 2)} s cpu` : ''}, ${fmt(ts.conversations)} TCP conversations; ours (timeouts off) ${fmt(ours)}${ours === ts.conversations ? ' (equal)' : '  <-- MISMATCH'}`,
+      `\ntshark -r FILE -q -z conv,tcp -z conv,udp: ${fmt(ts.seconds, 2)} s wall${ts.cpu !== undefined ? `, ${fmt(ts.cpu, 2)} s cpu` : ''}${ts.peakKb !== undefined ? `, peak RSS ${fmt(ts.peakKb / 1024)} MB` : ''}, ${fmt(packetsOf(summary))} packets: ${fmt(Math.round(packetsOf(summary) / (ts.cpu ?? ts.seconds)))} pkt/s`,
     );
+    console.log(`  TCP conversations: tshark ${fmt(ts.tcp)}, ours (timeouts off) ${fmt(flowsOnly.tcp)}${same(ts.tcp, flowsOnly.tcp)}`);
+    console.log(`  UDP conversations: tshark ${fmt(ts.udp)}, ours (timeouts off) ${fmt(flowsOnly.udp)}${same(ts.udp, flowsOnly.udp)}`);
     if (ts.cpu !== undefined) console.log(`ratio tshark / ours, cpu: ${fmt(ts.cpu / flowsOnly.cpu, 1)}x (flows only), ${fmt(ts.cpu / full.cpu, 1)}x (full analysis)`);
     console.log(`ratio tshark / ours, wall: ${fmt(ts.seconds / flowsOnly.seconds, 1)}x (flows only), ${fmt(ts.seconds / full.seconds, 1)}x (full analysis)`);
   } else {

@@ -262,32 +262,10 @@ class PcapngParser implements FormatParser {
         section.interfaces.push(iface);
         return;
       }
-      case BT_EPB: {
-        if (len < 20) {
-          warnings.add('block_body_short', at, this.out.index);
-          return;
-        }
-        const ifIndex = view.getUint32(start, little);
-        const iface = section.interfaces[ifIndex];
-        if (iface === undefined) {
-          warnings.add('unknown_interface', at, this.out.index);
-          return;
-        }
-        const caplen = view.getUint32(start + 12, little);
-        const origLen = view.getUint32(start + 16, little);
-        if (caplen > len - 20) {
-          warnings.add('caplen_exceeds_block', at, this.out.index);
-          return;
-        }
-        if (caplen > MAX_PACKET_BYTES) {
-          warnings.add('record_too_large', at, this.out.index);
-          return;
-        }
-        const hi = view.getUint32(start + 4, little);
-        const lo = view.getUint32(start + 8, little);
-        this.out.emitUnits(at, iface, hi, lo, buf.subarray(start + 20, start + 20 + caplen), origLen);
+      case BT_EPB:
+      case BT_OPB:
+        this.timedPacket(type, section, buf, view, start, len, little, at);
         return;
-      }
       case BT_SPB: {
         if (len < 4) {
           warnings.add('block_body_short', at, this.out.index);
@@ -310,31 +288,6 @@ class PcapngParser implements FormatParser {
         this.out.emit(at, iface, 0, 0, buf.subarray(start + 4, start + 4 + caplen), origLen);
         return;
       }
-      case BT_OPB: {
-        if (len < 20) {
-          warnings.add('block_body_short', at, this.out.index);
-          return;
-        }
-        const iface = section.interfaces[view.getUint16(start, little)];
-        if (iface === undefined) {
-          warnings.add('unknown_interface', at, this.out.index);
-          return;
-        }
-        const caplen = view.getUint32(start + 12, little);
-        const origLen = view.getUint32(start + 16, little);
-        if (caplen > len - 20) {
-          warnings.add('caplen_exceeds_block', at, this.out.index);
-          return;
-        }
-        if (caplen > MAX_PACKET_BYTES) {
-          warnings.add('record_too_large', at, this.out.index);
-          return;
-        }
-        const hi = view.getUint32(start + 4, little);
-        const lo = view.getUint32(start + 8, little);
-        this.out.emitUnits(at, iface, hi, lo, buf.subarray(start + 20, start + 20 + caplen), origLen);
-        return;
-      }
       case BT_NRB: {
         if (!this.nameRecords(buf, view, start, end, little)) warnings.add('options_damaged', at);
         return;
@@ -345,6 +298,34 @@ class PcapngParser implements FormatParser {
       default:
         this.out.info.skippedBlocks += 1;
     }
+  }
+
+  /**
+   * An enhanced packet block, or the obsolete packet block it replaced: the same body (interface, 64-bit time,
+   * captured and original lengths, data) except that the old one numbers the interface in 16 bits, then 16 of drops.
+   */
+  private timedPacket(type: number, section: Section, buf: Uint8Array, view: DataView, start: number, len: number, little: boolean, at: number): void {
+    const warnings = this.out.warnings;
+    if (len < 20) {
+      warnings.add('block_body_short', at, this.out.index);
+      return;
+    }
+    const iface = section.interfaces[type === BT_EPB ? view.getUint32(start, little) : view.getUint16(start, little)];
+    if (iface === undefined) {
+      warnings.add('unknown_interface', at, this.out.index);
+      return;
+    }
+    const caplen = view.getUint32(start + 12, little);
+    const origLen = view.getUint32(start + 16, little);
+    if (caplen > len - 20) {
+      warnings.add('caplen_exceeds_block', at, this.out.index);
+      return;
+    }
+    if (caplen > MAX_PACKET_BYTES) {
+      warnings.add('record_too_large', at, this.out.index);
+      return;
+    }
+    this.out.emitUnits(at, iface, view.getUint32(start + 4, little), view.getUint32(start + 8, little), buf.subarray(start + 20, start + 20 + caplen), origLen);
   }
 
   /** Reads NRB records (IPv4 = 1, IPv6 = 2, end = 0); returns false when a record runs past the block. */

@@ -1,6 +1,6 @@
 // Scan rules on the nmap trace (an ARP sweep and TCP probes) and on crafted scans and lookalikes.
 import { describe, expect, it } from 'vitest';
-import { TCP_ACK, TCP_RST, TCP_SYN } from '../capture/craft.js';
+import { ETH_IPV4, ethernet, icmp, ipv4, TCP_ACK, TCP_RST, TCP_SYN } from '../capture/craft.js';
 import { corpusFile, hasTshark, pcapCorpusAvailable, tshark } from '../capture/testutil.js';
 import { TcpSession, type Timeline } from '../intrusion.js';
 import { corpusAnalysis, detect } from '../testutil.js';
@@ -78,5 +78,27 @@ describe('host_scan', () => {
     expect(alert?.counts).toMatchObject({ hosts: 25, tcp_targets: 25 });
     expect(alert?.techniques).toEqual(['T1018']);
     expect(detect(hostScan, sweep(24))).toEqual([]);
+  });
+});
+
+describe('host_scan and pings', () => {
+  /** One source pings `hosts` addresses, one every 45 s (pauses well under the rule's 300 s), answered or not. */
+  const pings = (hosts: number, answered: boolean) => (t: Timeline) => {
+    for (let i = 0; i < hosts; i++) {
+      const at = 1000 + i * 45;
+      const dst = `10.9.${Math.floor(i / 200)}.${(i % 200) + 1}`;
+      t.add(at, ethernet(ETH_IPV4, ipv4({ src: '10.9.9.9', dst, protocol: 1 }, icmp(8, 0, (i << 16) | 1, new Uint8Array(56)))));
+      if (answered) t.add(at + 0.01, ethernet(ETH_IPV4, ipv4({ src: dst, dst: '10.9.9.9', protocol: 1 }, icmp(0, 0, (i << 16) | 1, new Uint8Array(56)))));
+    }
+  };
+
+  it('unanswered echo requests to 30 addresses are a host scan', () => {
+    const drafts = detect(hostScan, pings(30, false));
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]?.counts).toMatchObject({ hosts: 30, icmp_targets: 30 });
+  });
+
+  it('answered pings of 30 live hosts over 20 minutes are monitoring, not a scan', () => {
+    expect(detect(hostScan, pings(30, true))).toEqual([]);
   });
 });

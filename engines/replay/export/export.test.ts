@@ -3,24 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateStixObject, type StixObject } from '../../core/stix.js';
-import { demo, loadIndicators } from '../index.js';
-import type { Story } from '../types.js';
 import { storyToCypher } from './cypher.js';
 import { mermaidText, storyToMermaid } from './mermaid.js';
 import { storyToStix } from './stix.js';
-
-const { analysis } = demo(50, { indicators: loadIndicators(), now: new Date('2025-03-01T12:00:00Z'), id: '11111111-2222-4333-8444-555555555555' });
-const story = analysis.stories[0] as Story;
-
-/** A story whose host names and titles carry everything that could break out of a label or a literal. */
-const HOSTILE = "x'); DROP; --\n#59; %% end ->> `}\u2028\\ <b>bold</b>";
-const hostile: Story = {
-  ...story,
-  title: HOSTILE,
-  alerts: story.alerts.map((a) => ({ ...a, title: `${a.title} ${HOSTILE}`, summary: HOSTILE })),
-  graph: { ...story.graph, nodes: story.graph.nodes.map((n, i) => (i === 0 ? { ...n, id: HOSTILE } : n)) },
-};
-if (hostile.attacker !== null) Object.assign(hostile, { attacker: HOSTILE, alerts: hostile.alerts.map((a, i) => (i === 0 ? { ...a, src: HOSTILE } : a)) });
+import { hostile, story } from './testutil.js';
 
 describe('STIX 2.1', () => {
   const bundle = storyToStix(story);

@@ -3,26 +3,14 @@
 import mermaid from 'mermaid';
 import { describe, expect, it } from 'vitest';
 import { pcapCorpusAvailable, corpusFile } from '../capture/testutil.js';
-import { analyzeCapture, demo, loadIndicators } from '../index.js';
-import type { Story } from '../types.js';
+import { analyzeCapture } from '../index.js';
 import { storyToMermaid } from './mermaid.js';
-
-const { analysis } = demo(50, { indicators: loadIndicators(), now: new Date('2025-03-01T12:00:00Z'), id: '11111111-2222-4333-8444-555555555555' });
-const story = analysis.stories[0] as Story;
-const HOSTILE = "x'); DROP; --\n#59; %% end ->> `}\u2028\\ <b>bold</b> participant Z\nend";
-const hostile: Story = {
-  ...story,
-  title: HOSTILE,
-  attacker: HOSTILE,
-  alerts: story.alerts.map((a, i) => ({ ...a, title: `${a.title} ${HOSTILE}`, summary: HOSTILE, ...(i === 0 ? { src: HOSTILE } : {}), dst: a.dst.map((d, j) => (j === 0 ? `${d}${HOSTILE}` : d)) })),
-  graph: { ...story.graph, nodes: story.graph.nodes.map((n, i) => (i === 0 ? { ...n, id: HOSTILE } : n)) },
-};
+import { hostile, story } from './testutil.js';
 
 mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
 
 async function parse(text: string): Promise<string> {
-  const result = await mermaid.parse(text);
-  return result === false ? 'rejected' : result.diagramType;
+  return (await mermaid.parse(text)).diagramType;
 }
 
 describe('Mermaid parser on the export', () => {

@@ -2,6 +2,9 @@
 import { latin1, latin1Range, MAX_LINE } from './lines.js';
 
 const MAX_HEADERS = 200;
+/** The headers a record or the body framing reads; the others are counted, not kept (a string each, never read). */
+const KEPT_HEADERS = new Set(['host', 'user-agent', 'referer', 'authorization', 'content-length', 'transfer-encoding']);
+const KEPT_LENGTHS = new Set([...KEPT_HEADERS].map((h) => h.length));
 const MAX_HEAD_BYTES = 64 * 1024;
 /** Transactions kept waiting for their responses on one connection. */
 const MAX_OUTSTANDING = 64;
@@ -53,6 +56,7 @@ class Half {
   lineLen = 0;
   headBytes = 0;
   headers: Array<[string, string]> = [];
+  headerCount = 0;
   remaining = 0;
   bodyLength = 0;
   startLine: RegExpExecArray | null = null;
@@ -170,19 +174,27 @@ export class HttpConnection {
         }
         h.startLine = m;
         h.headers = [];
+        h.headerCount = 0;
         h.headBytes = text.length;
         h.state = 'headers';
         return;
       }
       case 'headers': {
         h.headBytes += text.length + 2;
-        if (h.headBytes > MAX_HEAD_BYTES || h.headers.length > MAX_HEADERS) {
+        if (h.headBytes > MAX_HEAD_BYTES || h.headerCount > MAX_HEADERS) {
           this.fail(h);
           return;
         }
         if (text.length > 0) {
           const colon = text.indexOf(':');
-          if (colon > 0) h.headers.push([text.slice(0, colon).trim().toLowerCase(), text.slice(colon + 1).trim()]);
+          if (colon > 0) {
+            h.headerCount += 1;
+            const name = text.slice(0, colon).trim();
+            if (KEPT_LENGTHS.has(name.length)) {
+              const lower = name.toLowerCase();
+              if (KEPT_HEADERS.has(lower)) h.headers.push([lower, text.slice(colon + 1).trim()]);
+            }
+          }
           return;
         }
         this.headEnd(isOrig, h);
