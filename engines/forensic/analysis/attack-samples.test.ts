@@ -1,9 +1,9 @@
 // Measure: on EVTX-ATTACK-SAMPLES, does a story carry the technique each file's name states?
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { analyzePaths } from './analyze.js';
+import { analyzePaths, run } from './analyze.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'shared', 'corpora', 'evtx', 'attack-samples');
 
@@ -36,6 +36,15 @@ describe.skipIf(!existsSync(root))('EVTX-ATTACK-SAMPLES: stated technique carrie
     const rate = rows.filter((r) => r.hit).length / rows.length;
     expect(rows.every((r) => r.stated !== '')).toBe(true);
     expect(rate).toBeGreaterThanOrEqual(HIT_RATE_FLOOR);
+  });
+
+  it('run() takes an EVTX file\'s bytes as a record and gives the same events and stories', () => {
+    const file = path.join(root, 'sysmon_10_lsass_mimikatz_sekurlsa_logonpasswords.evtx');
+    const byPath = analyzePaths([file], { evidenceRoot: root });
+    const byBytes = run([{ kind: 'evtx', record: readFileSync(file) }]);
+    expect(byBytes.events.map((e) => e.eventId)).toEqual(byPath.events.map((e) => e.eventId));
+    expect(byBytes.stories.map((s) => s.techniques.map((t) => t.id))).toEqual(byPath.stories.map((s) => s.techniques.map((t) => t.id)));
+    expect(byBytes.evidence[0]?.path).toBe('records:evtx');
   });
 });
 
