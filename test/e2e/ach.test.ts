@@ -1,10 +1,10 @@
 // Browser end-to-end of the ACH workspace: the real workstation in-process (attrib mounted by the gateway, extraction in the workers), the built renderer in Debian's Chromium.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateStixObject } from '../../engines/core/stix.js';
-import { REPO_ROOT } from '../corpora.js';
+import { corpusPath, REPO_ROOT } from '../corpora.js';
 import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
 
 /** The workspace shows only once the registry names its component (the lead's line in renderer/src/workspaces/registry.ts). */
@@ -145,6 +145,12 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     await page.getByTestId('tab-heatmap').click();
     await page.getByTestId('heatmap').locator('.ach__heat-cell').first().waitFor({ timeout: 60_000 });
     await page.getByTestId('tab-extraction').click();
+    // A TRAM report file (.mjson): its text is the `signal` field.
+    const tram = corpusPath('cti', 'tram', 'reports', 'Qakbot-ISO-delivery.mjson');
+    if (existsSync(tram)) {
+      await page.getByTestId('report-file').setInputFiles(tram);
+      await page.waitForFunction(`document.querySelector('[data-testid="report-text"]').value.includes('Qakbot')`);
+    }
     await page.getByTestId('report-text').fill('x'.repeat(500_001));
     expect(await page.getByTestId('run-extract').isDisabled()).toBe(true);
     expect(await page.getByText('longer than the service takes').count()).toBe(1);

@@ -16,6 +16,32 @@ function asApiError(err: unknown): ApiError {
   return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
 }
 
+/** A button that opens the file picker of a hidden input (the input stays out of the tab order). */
+function OpenFileButton({ label, accept, testId, buttonTestId, onFile }: { label: string; accept: string; testId: string; buttonTestId: string; onFile: (file: File) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" className="small" onClick={() => input.current?.click()} data-testid={buttonTestId}>
+        {label}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept={accept}
+        tabIndex={-1}
+        aria-hidden="true"
+        className="visually-hidden"
+        data-testid={testId}
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          if (f) onFile(f);
+          e.target.value = '';
+        }}
+      />
+    </>
+  );
+}
+
 interface Edit {
   readonly rating: AchRating;
   readonly at: string;
@@ -43,8 +69,6 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   const seq = useRef(0);
   const [fileScenario, setFileScenario] = useState<{ readonly title: string; readonly body: unknown } | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
-  const scenarioInput = useRef<HTMLInputElement>(null);
-  const reportInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     void (async () => {
@@ -268,23 +292,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                   {fileScenario && <option value={FILE_SCENARIO}>File: {fileScenario.title}</option>}
                 </select>
               </label>
-              <button type="button" className="small" onClick={() => scenarioInput.current?.click()} data-testid="open-scenario">
-                Open scenario…
-              </button>
-              <input
-                ref={scenarioInput}
-                type="file"
-                accept=".json,application/json"
-                tabIndex={-1}
-                aria-hidden="true"
-                className="visually-hidden"
-                data-testid="scenario-file"
-                onChange={(e) => {
-                  const f = e.target.files?.[0];
-                  if (f) void openScenarioFile(f);
-                  e.target.value = '';
-                }}
-              />
+              <OpenFileButton label="Open scenario…" accept=".json,application/json" testId="scenario-file" buttonTestId="open-scenario" onFile={(f) => void openScenarioFile(f)} />
               <label>
                 Analyst <input type="text" value={analyst} maxLength={128} onChange={(e) => setAnalyst(e.target.value)} className="ach__analyst" aria-label="Analyst name" />
               </label>
@@ -499,22 +507,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
           <section className="panel" aria-label="Report">
             <div className="panel__head row">
               <h2>Report text</h2>
-              <button type="button" className="small" onClick={() => reportInput.current?.click()} data-testid="open-report">
-                Open file…
-              </button>
-              <input
-                ref={reportInput}
-                type="file"
-                accept=".txt,.md,.json,.mjson,text/plain"
-                tabIndex={-1}
-                aria-hidden="true"
-                className="visually-hidden"
-                onChange={(e) => {
-                  const f = e.target.files?.[0];
-                  if (f) void openReportFile(f);
-                  e.target.value = '';
-                }}
-              />
+              <OpenFileButton label="Open file…" accept=".txt,.md,.json,.mjson,text/plain" testId="report-file" buttonTestId="open-report" onFile={(f) => void openReportFile(f)} />
               <span className="spacer" />
               <span className="muted">
                 {text.length.toLocaleString()} / {MAX_TEXT_CHARS.toLocaleString()} characters
