@@ -115,23 +115,17 @@ function vectorise(v: Vectoriser, text: string): { idx: Int32Array; val: Float64
 
 class LinearClassifier implements TechniqueClassifier {
   private readonly v: Vectoriser;
-  /** Feature-major weights (features x labels): one sentence reads a few contiguous rows. */
-  private readonly wt: Float32Array;
   constructor(
     readonly labels: readonly string[],
     readonly threshold: number,
     vocabulary: readonly string[],
     idf: Float64Array,
-    /** Label-major dense weights, labels x features. */
-    w: Float32Array,
+    /** Feature-major weights (features x labels): one sentence reads a few contiguous rows. */
+    private readonly wt: Float32Array,
     private readonly b: Float64Array,
     private readonly meta: Pick<ClassifierModelJson, 'trained' | 'evaluation'>,
   ) {
     this.v = { vocabulary, index: new Map(vocabulary.map((t, i) => [t, i])), idf };
-    const K = labels.length;
-    const d = vocabulary.length;
-    this.wt = new Float32Array(K * d);
-    for (let k = 0; k < K; k++) for (let f = 0; f < d; f++) this.wt[f * K + k] = w[k * d + f]!;
   }
 
   probabilities(sentence: string): Float64Array {
@@ -194,14 +188,15 @@ function softmaxInPlace(z: Float64Array): Float64Array {
 export function classifierFromJson(value: unknown): TechniqueClassifier {
   const m = validate(classifierModelSchema, value, 'classifier model');
   const d = m.vocabulary.length;
-  const w = new Float32Array(m.labels.length * d);
+  const K = m.labels.length;
+  const w = new Float32Array(K * d);
   m.weights.forEach((row, k) => {
     for (const pair of row) {
       const f: unknown = Array.isArray(pair) && pair.length === 2 ? pair[0] : undefined;
       const x: unknown = Array.isArray(pair) ? pair[1] : undefined;
       if (typeof f !== 'number' || !Number.isInteger(f) || f < 0 || f >= d || typeof x !== 'number' || !Number.isFinite(x))
         throw new VitrineError('validation_failed', 'invalid classifier model', { details: [{ path: `weights[${k}]`, issue: 'expected [feature index, weight] pairs within the vocabulary' }] });
-      w[k * d + f] = x;
+      w[f * K + k] = x;
     }
   });
   return new LinearClassifier(m.labels, m.threshold, m.vocabulary, Float64Array.from(m.idf), w, Float64Array.from(m.intercepts), {
@@ -257,7 +252,7 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
   });
   const l2 = options.l2 ?? 1e-5 * n;
   const z = new Float64Array(K);
-  // theta: K*d weights (label-major), then K intercepts.
+  // theta: K*d weights (feature-major), then K intercepts.
   const maxIterations = options.maxIterations ?? 300;
   let evaluations = 0;
   const fg = (theta: Float64Array, grad: Float64Array): number => {
@@ -269,14 +264,15 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     for (let i = 0; i < n; i++) {
       const a = rowStart[i]!;
       const e = rowStart[i + 1]!;
-      let max = -Infinity;
-      for (let k = 0; k < K; k++) {
-        let s = theta[K * d + k]!;
-        const o = k * d;
-        for (let j = a; j < e; j++) s += theta[o + colIdx[j]!]! * colVal[j]!;
-        z[k] = s;
-        if (s > max) max = s;
+      // Feature-major parameters (theta[f * K + k]): each non-zero feature touches one contiguous run of K.
+      for (let k = 0; k < K; k++) z[k] = theta[K * d + k]!;
+      for (let j = a; j < e; j++) {
+        const o = colIdx[j]! * K;
+        const x = colVal[j]!;
+        for (let k = 0; k < K; k++) z[k] = z[k]! + theta[o + k]! * x;
       }
+      let max = -Infinity;
+      for (let k = 0; k < K; k++) if (z[k]! > max) max = z[k]!;
       const yi = y[i]!;
       const marginY = z[yi]! - max;
       let sum = 0;
@@ -287,13 +283,13 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
       loss += Math.log(sum) - marginY;
       for (let k = 0; k < K; k++) {
         const r = z[k]! / sum - (k === yi ? 1 : 0);
-        if (r > -1e-12 && r < 1e-12) continue;
-        const o = k * d;
-        for (let j = a; j < e; j++) {
-          const q = o + colIdx[j]!;
-          grad[q] = grad[q]! + r * colVal[j]!;
-        }
-        grad[K * d + k] = grad[K * d + k]! + r;
+        z[k] = r > -1e-12 && r < 1e-12 ? 0 : r;
+        grad[K * d + k] = grad[K * d + k]! + z[k]!;
+      }
+      for (let j = a; j < e; j++) {
+        const o = colIdx[j]! * K;
+        const x = colVal[j]!;
+        for (let k = 0; k < K; k++) grad[o + k] = grad[o + k]! + z[k]! * x;
       }
     }
     for (let p = 0; p < K * d; p++) {
