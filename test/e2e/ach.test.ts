@@ -55,6 +55,9 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     expect(await page.getByTestId('cell-E3-H2').innerText()).toBe('C*');
     expect(await page.getByTestId('cell-E3-H2').getAttribute('class')).toContain('ach__cell--override');
     expect(await page.getByTestId('ach-overrides').innerText()).toMatch(/E3:H2\s+CC → C by analyst/);
+    // The reason goes with the override (into the STIX note below).
+    await page.getByTestId('reason-E3-H2').fill('the Rich header was planted');
+    await page.getByTestId('reason-E3-H2').press('Enter');
 
     // The keyboard: 5 sets II on the leader for the heaviest item; its score rises and the sensitivity follows.
     await page.getByTestId('cell-E1-H1').focus();
@@ -80,6 +83,7 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     const bundle = JSON.parse(stix.text) as { type: string; objects: { type: string }[] };
     expect(validateStixObject(bundle)).toEqual([]);
     expect(bundle.objects.filter((o) => o.type === 'note').length).toBeGreaterThanOrEqual(2);
+    expect(stix.text).toContain('Reason: the Rich header was planted');
     await page.getByTestId('record').click();
     await page.getByText(/override\(s\) in the log/).waitFor();
     expect(session.errors(page)).toEqual([]);

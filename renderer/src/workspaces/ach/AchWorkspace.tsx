@@ -6,7 +6,7 @@ import { ApiError } from '../../api/client';
 import { downloadJson } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
 import type { WorkspaceProps } from '../registry';
-import { cellKey, FILE_SCENARIO, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, overrideSpecs, RATING_ORDER, RATING_WORDS, ratingForKey, segments, tacticTitle } from './model';
+import { cellKey, FILE_SCENARIO, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, tacticTitle } from './model';
 import './ach.css';
 
 type View = 'matrix' | 'extraction' | 'heatmap';
@@ -45,6 +45,16 @@ function OpenFileButton({ label, accept, testId, buttonTestId, onFile }: { label
 interface Edit {
   readonly rating: AchRating;
   readonly at: string;
+  /** Why the analyst changed the cell (recorded with the override). */
+  readonly reason?: string;
+}
+
+/** The request's overrides: each edit with its time and reason. */
+function overridesOf(edits: ReadonlyMap<string, Edit>) {
+  return [...edits.entries()].map(([key, e]) => {
+    const [evidence, hypothesis] = key.split(':') as [string, string];
+    return { evidence, hypothesis, rating: e.rating, at: e.at, ...(e.reason ? { reason: e.reason } : {}) };
+  });
 }
 
 export default function AchWorkspace({ service, client }: WorkspaceProps) {
@@ -92,10 +102,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
     async (name: string, current: ReadonlyMap<string, Edit>, record = false): Promise<AchAssessment | null> => {
       const mine = ++seq.current;
       try {
-        const overrides = [...current.entries()].map(([key, e]) => {
-          const [evidence, hypothesis] = key.split(':') as [string, string];
-          return { evidence, hypothesis, rating: e.rating, at: e.at };
-        });
+        const overrides = overridesOf(current);
         const target = name === FILE_SCENARIO ? fileScenario?.body : name;
         const a = await client.post<AchAssessment>(`${base}/ach`, { scenario: target, overrides, analyst: analyst.trim() || 'analyst', ...(record ? {} : { preview: true }) });
         if (mine === seq.current) {
@@ -156,6 +163,17 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
     void score(scenario, next);
   };
 
+  const setReason = (evidence: string, hypothesis: string, reason: string): void => {
+    const key = cellKey(evidence, hypothesis);
+    const edit = edits.get(key);
+    const text = reason.trim();
+    if (!edit || (edit.reason ?? '') === text) return;
+    const next = new Map(edits);
+    next.set(key, { rating: edit.rating, at: edit.at, ...(text ? { reason: text } : {}) });
+    setEdits(next);
+    void score(scenario, next);
+  };
+
   const record = async (): Promise<void> => {
     const a = await score(scenario, edits, true);
     if (a) setSaved(`Recorded at ${a.assessed_at.slice(0, 19).replace('T', ' ')} UTC: ${a.overrides.length} override(s) in the log, STIX in the TAXII assessments collection.`);
@@ -163,7 +181,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
 
   const exportStix = async (): Promise<void> => {
     try {
-      const overrides = overrideSpecs(new Map([...edits.entries()].map(([k, e]) => [k, e.rating])));
+      const overrides = overridesOf(edits);
       const bundle = await client.post<unknown>(`${base}/stix`, { scenario: scenario === FILE_SCENARIO ? fileScenario?.body : scenario, overrides, analyst: analyst.trim() || 'analyst', preview: true });
       downloadJson(bundle, `ach-${scenario === FILE_SCENARIO ? 'file' : scenario}.stix.json`);
     } catch (err) {
@@ -493,6 +511,19 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                         {o.evidence}:{o.hypothesis}
                       </code>{' '}
                       {o.previous} → <strong>{o.rating}</strong> <span className="muted">by {o.by}, {o.at.slice(0, 19).replace('T', ' ')} UTC</span>
+                      <input
+                        type="text"
+                        className="ach__reason"
+                        maxLength={500}
+                        placeholder="why (recorded with the override)"
+                        aria-label={`Reason for the override of ${o.evidence} against ${o.hypothesis}`}
+                        defaultValue={edits.get(cellKey(o.evidence, o.hypothesis))?.reason ?? ''}
+                        data-testid={`reason-${o.evidence}-${o.hypothesis}`}
+                        onBlur={(e) => setReason(o.evidence, o.hypothesis, e.target.value)}
+                        onKeyDown={(e) => {
+                          if (e.key === 'Enter') setReason(o.evidence, o.hypothesis, e.currentTarget.value);
+                        }}
+                      />
                     </li>
                   ))}
                 </ul>

@@ -1,6 +1,6 @@
-// The ACH workspace's pure helpers: rating keys, override specs, span segments over overlapping spans, the heat map by tactic.
+// The ACH workspace's pure helpers: rating keys, report files, span segments over overlapping spans, the heat map by tactic.
 import { describe, expect, it } from 'vitest';
-import { cellKey, reportText, heat, heatmap, nextRating, overrideSpecs, ratingForKey, segments, tacticTitle, TACTICS } from './model';
+import { reportText, heat, heatmap, nextRating, ratingForKey, segments, tacticTitle, TACTICS } from './model';
 
 describe('ACH workspace model', () => {
   it('cycles ratings and maps digit keys', () => {
@@ -10,14 +10,6 @@ describe('ACH workspace model', () => {
     expect(ratingForKey('6')).toBe('NA');
     expect(ratingForKey('7')).toBeUndefined();
     expect(ratingForKey('a')).toBeUndefined();
-  });
-
-  it('writes edits as EID:HID=RATING in the order made', () => {
-    const edits = new Map([
-      [cellKey('E2', 'H1'), 'I' as const],
-      [cellKey('E1', 'H3'), 'NA' as const],
-    ]);
-    expect(overrideSpecs(edits)).toEqual(['E2:H1=I', 'E1:H3=NA']);
   });
 
   it('reads a report file: the text or signal of JSON (TRAM .mjson), else the bytes', () => {

@@ -26,11 +26,6 @@ export function ratingForKey(key: string): AchRating | undefined {
 
 export const cellKey = (evidence: string, hypothesis: string): string => `${evidence}:${hypothesis}`;
 
-/** The analyst's edits as the request's `EID:HID=RATING` overrides, in the order they were made. */
-export function overrideSpecs(edits: ReadonlyMap<string, AchRating>): string[] {
-  return [...edits.entries()].map(([key, rating]) => `${key}=${rating}`);
-}
-
 /** The select value of a scenario opened from a file (no bundled name can look like it). */
 export const FILE_SCENARIO = '__file__';
 
