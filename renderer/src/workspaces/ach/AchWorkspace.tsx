@@ -314,7 +314,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
               <label>
                 Analyst <input type="text" value={analyst} maxLength={128} onChange={(e) => setAnalyst(e.target.value)} className="ach__analyst" aria-label="Analyst name" />
               </label>
-              <span className="spacer" />
+            </div>
+            <div className="row ach__actions">
               <button type="button" className="small" disabled={edits.size === 0} onClick={() => {
                 setEdits(new Map());
                 void score(scenario, new Map());
