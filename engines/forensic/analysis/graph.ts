@@ -160,15 +160,10 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 /** The contract form of a node. */
 export function exportNode(n: NodeDraft): GraphNode {
-  return {
-    id: n.id,
-    kind: n.kind,
-    label: n.label,
-    host: n.host,
-    attributes: { ...n.attributes },
-    eventIds: [...n.eventIds],
-    sources: [...n.sources].map(([source, eventIds]) => ({ source, eventIds: [...eventIds] })),
-  };
+  const eventIds = [...n.eventIds];
+  // Most nodes have one source, whose list is the node's: share the (frozen) array instead of a second copy.
+  const sources = n.sources.size === 1 ? [...n.sources.keys()].map((source) => ({ source, eventIds })) : [...n.sources].map(([source, ids]) => ({ source, eventIds: [...ids] }));
+  return { id: n.id, kind: n.kind, label: n.label, host: n.host, attributes: { ...n.attributes }, eventIds: Object.freeze(eventIds), sources };
 }
 
 /** The contract form of an edge. */
