@@ -40,7 +40,7 @@ export interface ConfidenceBreakdown {
   readonly temporalFit: number;
   readonly edgeStrength: number;
   readonly penalty: number;
-  /** Weighted combination times penalty, 0..1. Not a calibrated probability (docs/forensic.md). */
+  /** Weighted combination times penalty, 0..1. Not a calibrated probability (docs/forensic-analysis.md). */
   readonly score: number;
   readonly grade: ConfidenceGrade;
 }
@@ -77,7 +77,7 @@ export interface CausalEdge {
   readonly rule: string;
   /** Relation a person reads: spawned, logged-on, wrote, executed, created-service, accessed ... */
   readonly relation: string;
-  /** The rule's confidence, calibrated on the built-in scenarios' ground truth (docs/forensic.md). */
+  /** The rule's confidence, calibrated on the built-in scenarios' ground truth (docs/forensic-analysis.md). */
   readonly confidence: number;
   /** ISO 8601 UTC time of the edge (its earliest supporting event), null when no event has a time. */
   readonly time: string | null;
