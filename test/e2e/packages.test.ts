@@ -85,6 +85,11 @@ describe.skipIf(!browserSuiteRuns())('Packages workspace in Chromium', () => {
     await problem.waitFor();
     expect(await problem.innerText()).toContain(`line ${badLine}`);
     expect(await page.locator('.packages__line--bad').first().innerText()).toBe(String(badLine));
+    // The error's location is a button that puts the caret on that line of the editor.
+    await problem.getByRole('button', { name: `line ${badLine}` }).click();
+    expect(await page.evaluate('document.activeElement && document.activeElement.getAttribute("aria-label")')).toBe('Policy document (YAML)');
+    const caretLine = await editor.evaluate((el: { value: string; selectionStart: number | null }) => el.value.slice(0, el.selectionStart ?? 0).split('\n').length);
+    expect(caretLine).toBe(badLine);
     await page.screenshot({ path: path.join(SHOTS, 'packages-policy-error.png') });
     await editor.fill(original.replace('block_risk: 0.7', 'block_risk: 0.65'));
     await page.getByTestId('policy-validation').getByText(/valid · hash/).waitFor();

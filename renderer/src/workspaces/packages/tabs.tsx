@@ -190,6 +190,17 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
   const [notice, setNotice] = useState('');
   const writable = can(me, 'policy:write');
   const gutter = useRef<HTMLPreElement>(null);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+
+  /** Puts the caret at the start of `line` and scrolls it into view (18 px a line, as the sheet sets). */
+  const goToLine = (line: number): void => {
+    const el = textarea.current;
+    if (!el) return;
+    const offset = text.split('\n').slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+    el.focus();
+    el.setSelectionRange(offset, offset);
+    el.scrollTop = Math.max(0, (line - 3) * 18);
+  };
 
   useEffect(() => {
     const first = policies.data?.items.find((p) => p.active) ?? policies.data?.items[0];
@@ -288,6 +299,7 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
             ))}
           </pre>
           <textarea
+            ref={textarea}
             aria-label="Policy document (YAML)"
             spellCheck={false}
             value={text}
@@ -307,7 +319,11 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
             <ul>
               {validation.errors.map((e, i) => (
                 <li key={i} className="neg" data-testid="policy-error">
-                  {e.line !== undefined ? `line ${e.line}, column ${e.col ?? 0}: ` : ''}
+                  {e.line !== undefined && (
+                    <button type="button" className="packages__goto" onClick={() => goToLine(e.line ?? 1)}>
+                      line {e.line}, column {e.col ?? 0}
+                    </button>
+                  )}{' '}
                   <code className="field-path">{e.path || '(document)'}</code> {e.issue}
                 </li>
               ))}
