@@ -206,13 +206,14 @@ describe.skipIf(!HAVE_CHROMIUM)('Replay workspace in Chromium', () => {
 
     // After a reload the story is reopened from the list, with its analysis's reduction beside it.
     await page.reload();
-    await page.getByTestId('story-list').locator('[data-story-id]').first().waitFor();
+    // A reload rebuilds the whole app: on a loaded machine that takes longer than the default wait.
+    await page.getByTestId('story-list').locator('[data-story-id]').first().waitFor({ timeout: 90_000 });
     await page.getByTestId('story-list').locator('[data-story-id]').first().click();
     await page.getByTestId('story-reduction').waitFor();
     expect(await stat(page, 'story-reduction', 'flows')).toBe(flows);
     expect(await stat(page, 'story-reduction', 'stories')).toBe(1);
     expect(pageErrors(page)).toEqual([]);
-  }, 150_000);
+  }, 240_000);
 
   it.skipIf(!existsSync(SSHGUESS))('uploads sshguess.pcap and finds the SSH password guessing (dark)', async () => {
     const page = await open('dark');

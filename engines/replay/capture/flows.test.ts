@@ -136,7 +136,7 @@ describe.skipIf(!corpus)('packets and conversations against tshark', () => {
     }
   });
 
-  it.skipIf(!tsharkInstalled)('packet totals per protocol equal tshark display filters', async () => {
+  it.skipIf(!tsharkInstalled)('packet totals per protocol equal tshark display filters', { timeout: 180_000 }, async () => {
     for (const name of ['wikipedia.pcap', 'nmap-vsn.pcap', 'cooper-grill-dvwa.pcapng']) {
       const r = await analyzeCaptureFile(corpusFile(name));
       const count = async (filter: string): Promise<number> => (await tshark(['-r', corpusFile(name), '-Y', filter])).trim().split('\n').filter((l) => l.length > 0).length;

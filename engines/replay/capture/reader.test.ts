@@ -77,7 +77,7 @@ describe.skipIf(!corpus)('capture reader on the corpus', () => {
     }
   });
 
-  it.skipIf(!corpus || !tsharkInstalled)('matches tshark frame by frame: time, captured and original length, interface', async () => {
+  it.skipIf(!corpus || !tsharkInstalled)('matches tshark frame by frame: time, captured and original length, interface', { timeout: 180_000 }, async () => {
     for (const name of Object.keys(truth)) {
       const out = await tshark(['-r', corpusFile(name), '-T', 'fields', '-E', 'separator=,', '-e', 'frame.time_epoch', '-e', 'frame.cap_len', '-e', 'frame.len', '-e', 'frame.interface_id']);
       const rows = out.trim().split('\n').map((l) => l.split(','));

@@ -10,7 +10,7 @@ import { hasTshark, parseConversations, tshark } from './testutil.js';
 import { PcapFileWriter, writePcap, type PacketToWrite } from './writer.js';
 
 describe('synthetic background traffic', () => {
-  it('is reproducible from its seed and parses back to its own summary, every TCP session SF', () => {
+  it('is reproducible from its seed and parses back to its own summary, every TCP session SF', { timeout: 180_000 }, () => {
     const a: PacketToWrite[] = [];
     const b: PacketToWrite[] = [];
     const summary = generateBackground({ packets: 3000, seed: 11 }, (p) => a.push(p));
