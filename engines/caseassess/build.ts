@@ -1,4 +1,5 @@
 // Builds the case assessment knowledge graph from an ATT&CK Enterprise STIX bundle: actors, their techniques and software, derived facts.
+import { releaseFromIndex, type AttackIndex } from '../core/attack/bundle.js';
 import { VitrineError } from '../core/errors.js';
 import { deriveFirstActiveYear, deriveOrigin, deriveSponsor, deriveVictimology } from './derive.js';
 import type { KgActor, KgFile, KgSoftware, KgTechnique } from './kg.js';
@@ -25,10 +26,7 @@ interface StixObj {
   readonly x_mitre_version?: unknown;
 }
 
-/** The release list of an ATT&CK `index.json` (collection index), used when the bundle carries no collection object. */
-export interface AttackIndex {
-  readonly collections?: readonly { readonly name?: unknown; readonly versions?: readonly { readonly version?: unknown; readonly modified?: unknown }[] }[];
-}
+export type { AttackIndex };
 
 export interface BuildOptions {
   /** The collection index shipped beside the bundle, to name the ATT&CK release. */
@@ -51,16 +49,6 @@ function mitreRef(o: StixObj): { id: string; url: string | null } | null {
 }
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The release whose date is the first on or after the bundle's newest object: the release that contains these objects. */
-function releaseFromIndex(index: AttackIndex | undefined, newest: string): string | null {
-  const collection = index?.collections?.find((c) => c.name === 'Enterprise ATT&CK');
-  if (!collection?.versions) return null;
-  const candidates = collection.versions
-    .filter((v): v is { version: string; modified: string } => typeof v.version === 'string' && typeof v.modified === 'string' && v.modified >= newest)
-    .sort((a, b) => byString(a.modified, b.modified));
-  return candidates[0]?.version ?? null;
-}
 
 /** Builds the knowledge graph. Pure: the same bundle (and index) gives the same bytes. */
 export function buildKnowledgeGraph(bundle: unknown, options: BuildOptions = {}): KgFile {
