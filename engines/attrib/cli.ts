@@ -70,7 +70,8 @@ Usage:
   attrib demo
       Runs ACH on every bundled scenario (or those of ATTR_FIXTURES) and prints the conclusions.
   attrib serve [--host H] [--port P] [--allow-remote]
-      HTTP API: GET /health, GET /scenarios, POST /ach, POST /stix, read-only TAXII 2.1 under /taxii2/.
+      The workbench page at /, the HTTP API (GET /health, GET /scenarios, POST /extract, POST /ach,
+      POST /stix) and read-only TAXII 2.1 under /taxii2/.
       Binds 127.0.0.1:${DEFAULT_PORT} by default. Bodies at most ${MAX_BODY_BYTES} bytes, text at most ${MAX_TEXT_CHARS} characters.
   attrib --version | --help
 
