@@ -115,7 +115,11 @@ describe('gateway', () => {
     expect(page.text).toContain('<html');
     const spec = await request('GET', '/svc/caseassess/docs/openapi.json', { token: null });
     expect(spec.status).toBe(200);
+    // pkgscan's reference page (its spec puts /redoc beside /docs) is static too.
+    expect((await request('GET', '/svc/pkgscan/redoc', { token: null })).status).toBe(200);
     for (const [method, route] of [
+      ['GET', '/svc/pkgscan/redoc/x'],
+      ['GET', '/svc/pkgscan/redocx'],
       ['POST', '/svc/caseassess/docs/'],
       ['GET', '/svc/caseassess/docs/../assessments'],
       ['GET', '/svc/caseassess/docsx'],
