@@ -1,22 +1,14 @@
 // Browser end-to-end of the Replay workspace: the real workstation in-process, the built renderer in Debian's Chromium via playwright-core.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Contract from '../../engines/core/contracts/replay.js';
 import type * as Service from '../../engines/replay/types.js';
-import { startWorkstation, type Workstation } from '../../main/headless.js';
 import { corpusConnLog } from '../../engines/replay/testutil.js';
-import { corpusPath, REPO_ROOT } from '../corpora.js';
+import { corpusPath } from '../corpora.js';
+import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
 
-const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const REQUIRED = process.env['VITRINE_REQUIRE_E2E'] === '1';
-/** Screenshots land here for a person to look at; they are not compared. */
-const SHOTS = path.join(os.tmpdir(), 'vitrine-e2e');
-const BUILT_INDEX = path.join(REPO_ROOT, 'dist', 'renderer', 'index.html');
 const SSHGUESS = corpusPath('pcap', 'sshguess.pcap');
 
 // The renderer's contract must say exactly what the service answers: a drift fails the type-check of this file.
@@ -28,66 +20,25 @@ const contractMirrorsService: [
   Same<Contract.ReductionStats, Service.ReductionStats>,
 ] = [true, true, true, true];
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the renderer when there is no build or a renderer source is newer than it. */
-function ensureRendererBuilt(): void {
-  if (existsSync(BUILT_INDEX) && statSync(BUILT_INDEX).mtimeMs >= newestMtime(path.join(REPO_ROOT, 'renderer'))) return;
-  const vite = path.join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO_ROOT, stdio: 'inherit' });
-}
-
 describe('replay contract', () => {
   it('mirrors the service types', () => {
     expect(contractMirrorsService).toEqual([true, true, true, true]);
   });
 });
 
-if (!HAVE_CHROMIUM && REQUIRED) {
-  describe('browser end-to-end', () => {
-    it('needs Chromium', () => {
-      throw new Error(`VITRINE_REQUIRE_E2E=1 but there is no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-    });
-  });
-}
-
-describe.skipIf(!HAVE_CHROMIUM)('Replay workspace in Chromium', () => {
-  let home: string;
-  let workstation: Workstation;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  /** Console errors per page (a CSP violation shows up here). */
-  const problems = new Map<Page, string[]>();
+describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
+  let session: BrowserSession;
 
   async function open(colorScheme: 'light' | 'dark'): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme, acceptDownloads: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    const seen: string[] = [];
-    problems.set(page, seen);
-    page.on('console', (m: ConsoleMessage) => {
-      if (m.type() === 'error') seen.push(m.text());
-    });
-    page.on('pageerror', (e) => seen.push(e.message));
-    await page.goto(`${workstation.url}/#token=${workstation.token}`);
+    const page = await session.open({ colorScheme });
     // Reached the way the registry exposes it: the sidebar entry of the replay service.
-    const item = page.locator('[data-workspace="replay"]');
-    await item.waitFor();
-    await item.click();
-    await page.getByTestId('run-demo').waitFor();
+    await session.openWorkspace(page, 'replay', 'run-demo');
     return page;
   }
 
   /** Console errors other than the refusal the test itself provokes. */
   function pageErrors(page: Page): string[] {
-    return (problems.get(page) ?? []).filter((t) => !/status of 422/.test(t) && !/favicon/.test(t));
+    return session.errors(page, /status of 422/);
   }
 
   async function stat(page: Page, scope: string, key: string): Promise<number> {
@@ -105,22 +56,11 @@ describe.skipIf(!HAVE_CHROMIUM)('Replay workspace in Chromium', () => {
   }
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    mkdirSync(SHOTS, { recursive: true });
-    home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-replay-'));
-    process.env['VITRINE_HOME'] = home;
-    workstation = await startWorkstation({ port: 0, host: '127.0.0.1', dataDir: home });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    session = await startBrowserSession('replay');
   }, 180_000);
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await workstation?.close();
-    if (home) rmSync(home, { recursive: true, force: true });
+    await session?.close();
   });
 
   it('runs the demo: one story with its reduction, replayed step by step over a growing host graph, and exported', async () => {

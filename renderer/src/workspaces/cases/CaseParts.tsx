@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { CaseSummary, ConfidenceBreakdown, CustodyView, Story } from '../../../../engines/core/contracts/forensic';
 import { ApiError, type ApiClient } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
-import { downloadText } from '../replay/model';
+import { downloadText } from '../../components/download';
 import { breakdownBars, exportName, shortTime } from './model';
 
 function asApiError(err: unknown): ApiError {

@@ -6,7 +6,8 @@ import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { HostGraph } from './HostGraph';
 import { MermaidDiagram } from './MermaidDiagram';
-import { alertConnections, clampStep, count, downloadText, duration, exportName, plural, reductionRows, techniqueNames, utc } from './model';
+import { downloadText } from '../../components/download';
+import { alertConnections, clampStep, count, duration, exportName, plural, reductionRows, techniqueNames, utc } from './model';
 
 function asApiError(err: unknown): ApiError {
   return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');

@@ -159,18 +159,3 @@ export function parseBenign(text: string, max: number): { ok: true; value: numbe
 }
 
 export type { UploadProgress } from '../../api/client';
-
-
-/** Saves text as a file through a Blob URL (nothing inline for the CSP to object to). */
-export function downloadText(text: string, fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // Revoke after the click has been handled; revoking at once can cancel the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
