@@ -301,6 +301,7 @@ async function serveCommand(positionals: readonly string[], values: Values): Pro
     host: values.host,
     port,
     allowRemote: values['allow-remote'] === true,
+    authenticated: (process.env['ATTR_API_TOKEN'] ?? '') !== '',
     // ATTR_ALLOWED_HOSTS replaces the loopback names; the bound name stays allowed.
     createApp: (allowed) => createStandaloneApp({ db, ...(home ? { dataDir: home } : {}), ...(values.kb !== undefined ? { kbPath: path.resolve(values.kb) } : {}), allowedHosts: fromEnv ? [...new Set([...fromEnv, ...allowed.filter((h) => !LOOPBACK_HOSTS.includes(h))])] : allowed }),
     banner: (url) => `(TAXII 2.1 at ${url}/taxii2/${process.env['ATTR_API_DOCS'] === '1' ? `, documentation at ${url}/docs/` : ''})`,

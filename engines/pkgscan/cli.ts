@@ -103,6 +103,7 @@ async function serve(rest: readonly string[], values: { host?: string | undefine
     host: values.host,
     port,
     allowRemote: values['allow-remote'] === true,
+    authenticated: true,
     createApp: (allowedHosts) => createStandaloneApp({ db, resourcesDir: defaultResourcesDir(), ...(home ? { dataDir: home } : {}), allowedHosts }),
     banner: (url) => `(API at ${url}/api/v1, schema at ${url}/openapi.json)`,
     onClose: () => db.close(),

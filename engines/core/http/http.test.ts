@@ -18,7 +18,7 @@ import {
   route,
 } from './index.js';
 import { hostAllowList, hostName, isLoopbackHost, requireBearer, secretsEqual, securityHeaders } from './security.js';
-import { listen, type Listening } from './server.js';
+import { listen, serveUntilSignal, type Listening } from './server.js';
 
 const TOKEN = 'tok-0123456789abcdef';
 const SECRET = 'SECRET-VALUE-123';
@@ -391,5 +391,19 @@ describe('bearer token', () => {
     expect(secretsEqual('abc', 'abd')).toBe(false);
     expect(secretsEqual('abc', 'abcd')).toBe(false);
     expect(secretsEqual('', '')).toBe(true);
+  });
+});
+
+describe('serveUntilSignal', () => {
+  const base = { tool: 'x', version: '0', port: 0, allowRemote: false, createApp: () => express() };
+
+  it('refuses a non-loopback host without --allow-remote, saying whether the API has authentication', async () => {
+    await expect(serveUntilSignal({ ...base, host: '192.0.2.1' })).rejects.toThrow(/needs --allow-remote \(the API has no authentication\)$/);
+    const refused = serveUntilSignal({ ...base, host: '192.0.2.1', authenticated: true });
+    await expect(refused).rejects.toThrow(/needs --allow-remote$/);
+  });
+
+  it('refuses a host that is not a name or address before anything else', async () => {
+    await expect(serveUntilSignal({ ...base, host: 'a b' })).rejects.toThrow(/not a host name/);
   });
 });

@@ -62,6 +62,8 @@ export interface ServeOptions {
   readonly port: number;
   /** `--allow-remote`: required for a non-loopback host. */
   readonly allowRemote: boolean;
+  /** True when the app itself demands a token or a sign-in (pkgscan, attrib with ATTR_API_TOKEN): the remote-bind messages say so. */
+  readonly authenticated?: boolean;
   /** Builds the app once the Host allow-list is known (loopback names, plus the bound name when remote). */
   createApp(allowedHosts: readonly string[]): Express;
   /** Extra text after the URL in the start-up line, e.g. where the documentation is. */
@@ -75,12 +77,17 @@ export async function serveUntilSignal(options: ServeOptions): Promise<void> {
   const host = options.host ?? '127.0.0.1';
   if (!/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host)) throw new UsageError('--host is not a host name or address');
   const remote = !isLoopbackHost(host);
-  if (remote && !options.allowRemote) throw new UsageError('binding a non-loopback address needs --allow-remote (the API has no authentication)');
+  const auth = options.authenticated === true;
+  if (remote && !options.allowRemote)
+    throw new UsageError(`binding a non-loopback address needs --allow-remote${auth ? '' : ' (the API has no authentication)'}`);
   const bare = host.replace(/^\[|\]$/g, '');
   const allowedHosts = [...LOOPBACK_HOSTS, ...(remote ? [host.toLowerCase(), `[${bare.toLowerCase()}]`] : [])];
   const server = await listen(options.createApp(allowedHosts), { host: bare, port: options.port, allowRemote: options.allowRemote });
   process.stdout.write(`${options.tool} ${options.version} listening on ${server.url}${options.banner ? ` ${options.banner(server.url)}` : ''}\n`);
-  if (remote) process.stderr.write(`${options.tool}: warning: listening beyond loopback; the API has no authentication\n`);
+  if (remote)
+    process.stderr.write(
+      `${options.tool}: warning: listening beyond loopback; ${auth ? 'calls need a token, sent in clear text without TLS' : 'the API has no authentication'}\n`,
+    );
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       void server.close().then(() => {
