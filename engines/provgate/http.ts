@@ -8,6 +8,7 @@ import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { pageCsp } from '../core/http/security.js';
 import { createServiceApp } from '../core/http/server.js';
 import type { BacktrackBody, GateSummary, ProvgateHealth, RunDetail, RunGraph, RunPage } from '../core/contracts/provgate.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -41,16 +42,7 @@ export interface RouterOptions {
 }
 
 /** The explorer loads only its own files and calls only this API; nothing frames it. Cytoscape injects one stylesheet of its own, hence inline styles. */
-const EXPLORER_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const EXPLORER_CSP = pageCsp({ inlineStyles: true });
 
 function cytoscapeFile(): string {
   // The package exports no package.json; its CommonJS entry sits in dist/ beside the minified browser build.

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { page, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { pageCsp } from '../core/http/security.js';
 import { createServiceApp } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { ServiceContext } from '../core/service.js';
@@ -50,7 +51,7 @@ const UPLOAD_TYPES = [
   'application/x-ndjson',
 ];
 
-const UI_CSP = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+const UI_CSP = pageCsp();
 
 const STORY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,15 +1,7 @@
 // The standalone server's workbench page (`attrib serve`, GET /): a token field, ACH on a scenario with overrides, extraction with highlighted spans. Plain HTML and script, no inline code (strict CSP).
+import { pageCsp } from '../../core/http/security.js';
 
-export const WORKBENCH_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const WORKBENCH_CSP = pageCsp();
 
 export const WORKBENCH_HTML = `<!doctype html>
 <html lang="en">

@@ -3,19 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { VitrineError } from '../errors.js';
+import { pageCsp } from './security.js';
 
 /** Swagger UI needs its own scripts and inline styles; nothing else loads, nothing frames it. */
-export const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CSP = pageCsp({ inlineStyles: true, fonts: true });
 
 function swaggerUiDir(): string {
   return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

@@ -86,3 +86,22 @@ export function securityHeaders(): RequestHandler {
     next();
   };
 }
+
+/**
+ * The Content-Security-Policy of a service's own static page (a standalone `serve` page, the docs): its own
+ * scripts, styles and images only, calls to itself only, never framed. `inlineStyles` for pages whose
+ * libraries set style attributes (cytoscape, Swagger UI); `fonts` for pages that ship their fonts.
+ */
+export function pageCsp(options: { readonly inlineStyles?: boolean; readonly fonts?: boolean } = {}): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    options.inlineStyles === true ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    "img-src 'self' data:",
+    ...(options.fonts === true ? ["font-src 'self' data:"] : []),
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
