@@ -9,11 +9,9 @@ import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, parseBody, route } from '../core/http/index.js';
 import { LOOPBACK_HOSTS, requireBearer } from '../core/http/security.js';
-import { createServiceApp } from '../core/http/server.js';
-import { InProcessRunner } from '../core/jobs/in-process.js';
+import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
 import type { StixBundle } from '../core/stix.js';
-import { openMemoryStore } from '../core/store.js';
 import { analyzeScenario } from './ach/engine.js';
 import { runAchRequest } from './ach/request.js';
 import { ScenarioLibrary } from './ach/scenario.js';
@@ -21,7 +19,7 @@ import { assessmentToStix } from './ach/stix.js';
 import { WORKBENCH_CSP, WORKBENCH_CSS, WORKBENCH_HTML, WORKBENCH_JS } from './ach/workbench.js';
 import { defaultResourcesDir, MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
 import { defaultAttribResourcesDir, loadKb, SHIPPED_CLASSIFIER_FILE, type AttackKb } from './analysis.js';
-import { EXTRACT_JOB, jobs } from './jobs.js';
+import { EXTRACT_JOB } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { attribService } from './service.js';
 import { logOverrides } from './store.js';
@@ -226,13 +224,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   return router;
 }
 
-export interface StandaloneOptions extends RouterOptions {
-  /** The store; default an in-memory one. */
-  readonly db?: Database;
-  readonly dataDir?: string;
-  readonly resourcesDir?: string;
-  /** Host names the Host header may carry; default ATTR_ALLOWED_HOSTS, else the loopback names. */
-  readonly allowedHosts?: readonly string[];
+export interface StandaloneOptions extends RouterOptions, CoreStandaloneOptions {
   /** Bearer token every route but GET /health and the workbench page needs (default ATTR_API_TOKEN; none when unset or empty). */
   readonly token?: string;
 }
@@ -276,13 +268,7 @@ function bearer(token: string): RequestHandler {
 
 /** The app `attrib serve` runs: hardening, request ids, Host allow-list, the bearer token when set, the router at the root. */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
-  const resourcesDir = options.resourcesDir ?? defaultResourcesDir();
-  const ctx: ServiceContext = {
-    jobs: new InProcessRunner(jobs),
-    db: options.db ?? openMemoryStore([attribService]),
-    dataDir: options.dataDir ?? '',
-    resourcesDir,
-  };
+  const ctx = standaloneContext(attribService, options, defaultResourcesDir);
   const token = options.token ?? process.env['ATTR_API_TOKEN'] ?? '';
   const outer = express.Router();
   if (token !== '') outer.use(bearer(token));

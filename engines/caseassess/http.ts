@@ -1,19 +1,16 @@
 // The case assessment HTTP routes (mounted by the gateway at /svc/caseassess, or at / by `caseassess serve`).
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { Assessment, CaseAssessHealth, StixBundle } from '../core/contracts/caseassess.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
-import { createServiceApp } from '../core/http/server.js';
-import { InProcessRunner } from '../core/jobs/in-process.js';
+import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
-import { openMemoryStore } from '../core/store.js';
 import { MAX_CASE_BYTES, validateCase } from './case.js';
 import { DEFAULT_KG_RELATIVE, defaultResourcesDir, listActors, VERSION } from './index.js';
-import { ASSESS_JOB, jobs, type AssessJobResult } from './jobs.js';
+import { ASSESS_JOB, type AssessJobResult } from './jobs.js';
 import { readKnowledgeGraph, type KnowledgeGraph } from './kg.js';
 import { openApiDocument } from './openapi.js';
 import { assessmentSchema } from './schemas.js';
@@ -115,23 +112,10 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   return router;
 }
 
-export interface StandaloneOptions extends RouterOptions {
-  /** The store; default an in-memory one (history lasts as long as the process). */
-  readonly db?: Database;
-  readonly dataDir?: string;
-  readonly resourcesDir?: string;
-  /** Host names the Host header may carry; default the loopback names. */
-  readonly allowedHosts?: readonly string[];
-}
+export type StandaloneOptions = RouterOptions & CoreStandaloneOptions;
 
 /** The app `caseassess serve` runs: hardening, request ids, the router at the root, the one error shape. */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
-  const resourcesDir = options.resourcesDir ?? defaultResourcesDir();
-  const ctx: ServiceContext = {
-    jobs: new InProcessRunner(jobs),
-    db: options.db ?? openMemoryStore([caseassessService]),
-    dataDir: options.dataDir ?? '',
-    resourcesDir,
-  };
+  const ctx = standaloneContext(caseassessService, options, defaultResourcesDir);
   return createServiceApp(createRouter(ctx, options.kgPath === undefined ? {} : { kgPath: options.kgPath }), options.allowedHosts);
 }

@@ -3,22 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { AnalysisView, CaseDetail, CaseSummary, ScenarioInfo } from '../core/contracts/forensic.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, page, parseBody, parsePagination, parseQuery, route } from '../core/http/index.js';
-import { createServiceApp } from '../core/http/server.js';
+import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
-import type { JobRunner, JobTable } from '../core/jobs/protocol.js';
+import type { JobTable } from '../core/jobs/protocol.js';
 import type { ServiceContext } from '../core/service.js';
-import { openMemoryStore } from '../core/store.js';
 import { validate } from '../core/validation.js';
 import { EVIDENCE_ROOT_ENV, resolveEvidence } from './evidence.js';
 import { VERSION } from './index.js';
-import { ANALYZE_JOB, CASE_MAX_EVENTS, jobs, MAX_TOP, SCENARIO_JOB } from './jobs.js';
+import { ANALYZE_JOB, CASE_MAX_EVENTS, MAX_TOP, SCENARIO_JOB } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { escapeHtml, REPORT_CSP, toHtml, toMarkdown, toPdf, viewToCypher, type ReportMeta } from './report/index.js';
 import { caseJobResultSchema, MAX_CASE_PATHS, pathBodySchema, scenarioBodySchema } from './schemas.js';
@@ -292,15 +290,8 @@ function standalonePage(cases: readonly CaseSummary[]): string {
   ].join('\n');
 }
 
-export interface StandaloneOptions extends RouterOptions {
-  /** The store; default an in-memory one (cases last as long as the process). */
-  readonly db?: Database;
-  readonly dataDir?: string;
-  readonly resourcesDir?: string;
-  /** Host names the Host header may carry; default the loopback names. */
-  readonly allowedHosts?: readonly string[];
-  /** The job runner (default in-process over this service's job table; tests give their own). */
-  readonly jobs?: JobRunner;
+export interface StandaloneOptions extends RouterOptions, CoreStandaloneOptions {
+  /** A job table for the in-process runner when no `jobs` is given (tests give their own). */
   readonly jobTable?: JobTable;
 }
 
@@ -313,11 +304,7 @@ function resourcesDirOf(): string {
 
 /** The app `forensic serve` runs: hardening, request ids, the router at the root, the one error shape. */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
-  const ctx: ServiceContext = {
-    jobs: options.jobs ?? new InProcessRunner(options.jobTable ?? jobs),
-    db: options.db ?? openMemoryStore([forensicService]),
-    dataDir: options.dataDir ?? '',
-    resourcesDir: options.resourcesDir ?? resourcesDirOf(),
-  };
+  const withTable = options.jobs === undefined && options.jobTable !== undefined ? { ...options, jobs: new InProcessRunner(options.jobTable) } : options;
+  const ctx = standaloneContext(forensicService, withTable, resourcesDirOf);
   return createServiceApp(createRouter(ctx, options), options.allowedHosts);
 }

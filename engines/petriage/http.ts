@@ -1,17 +1,14 @@
 // The triage HTTP routes (mounted by the gateway at /svc/petriage, or at / by `petriage serve`): the spec's four routes, /openapi.json, and /docs when enabled.
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, parseBody, route } from '../core/http/index.js';
-import { createServiceApp } from '../core/http/server.js';
-import { InProcessRunner } from '../core/jobs/in-process.js';
+import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
-import { openMemoryStore } from '../core/store.js';
 import type { TriageResult } from './analyze.js';
 import { benignCorpusSize, type BenignSource } from './benign.js';
-import { ANALYZE_JOB, jobs, VALIDATE_RULE_JOB } from './jobs.js';
+import { ANALYZE_JOB, VALIDATE_RULE_JOB } from './jobs.js';
 import { DEFAULT_MODEL_RELATIVE, loadModel, type TriageModel } from './model.js';
 import { MAX_UPLOAD_BYTES, openApiDocument, UPLOAD_SLOTS } from './openapi.js';
 import { defaultResourcesDir, VERSION } from './resources.js';
@@ -145,24 +142,10 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   return router;
 }
 
-export interface StandaloneOptions extends RouterOptions {
-  /** The store; default an in-memory one (history lasts as long as the process). */
-  readonly db?: Database;
-  readonly dataDir?: string;
-  readonly resourcesDir?: string;
-  /** Host names the Host header may carry; default the loopback names. */
-  readonly allowedHosts?: readonly string[];
-  /** The job runner; default in-process. */
-  readonly jobs?: ServiceContext['jobs'];
-}
+export type StandaloneOptions = RouterOptions & CoreStandaloneOptions;
 
 /** The app `petriage serve` runs: hardening, request ids, the router at the root, the one error shape. */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
-  const ctx: ServiceContext = {
-    jobs: options.jobs ?? new InProcessRunner(jobs),
-    db: options.db ?? openMemoryStore([petriageService]),
-    dataDir: options.dataDir ?? '',
-    resourcesDir: options.resourcesDir ?? defaultResourcesDir(),
-  };
+  const ctx = standaloneContext(petriageService, options, defaultResourcesDir);
   return createServiceApp(createRouter(ctx, options), options.allowedHosts);
 }

@@ -1,19 +1,15 @@
 // The pkgscan HTTP routes under /api/v1 (standalone at the root, /svc/pkgscan in the workstation): auth, rate limits, metrics around every route of the route table.
-import type { Database } from 'better-sqlite3';
 import express, { type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { errorHandler, jsonBody, notFound, route } from '../core/http/index.js';
-import { createServiceApp } from '../core/http/server.js';
-import { InProcessRunner } from '../core/jobs/in-process.js';
+import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
-import { openMemoryStore } from '../core/store.js';
 import { auditRoutes } from './audit/http.js';
 import { authRoutes } from './auth/http.js';
 import { hasPermission } from './auth/roles.js';
 import { defaultResourcesDir, MAX_JSON_BODY, type PkgscanConfig } from './config.js';
 import { eventRoutes } from './events/http.js';
-import { jobs } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { opsRoutes, redocPage } from './ops/http.js';
 import { createPlatform, type Platform } from './platform.js';
@@ -146,21 +142,11 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   return router;
 }
 
-export interface StandaloneOptions extends RouterOptions {
-  readonly db?: Database;
-  readonly dataDir?: string;
-  readonly resourcesDir?: string;
-  readonly allowedHosts?: readonly string[];
-}
+export type StandaloneOptions = RouterOptions & CoreStandaloneOptions;
 
 /** The app `pkgscan serve` runs: hardening, request ids, the router at the root, the one error shape. */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
-  const ctx: ServiceContext = {
-    jobs: new InProcessRunner(jobs),
-    db: options.db ?? openMemoryStore([pkgscanService]),
-    dataDir: options.dataDir ?? '',
-    resourcesDir: options.resourcesDir ?? defaultResourcesDir(),
-  };
+  const ctx = standaloneContext(pkgscanService, options, defaultResourcesDir);
   const app = createServiceApp(createRouter(ctx, options), options.allowedHosts);
   return app;
 }

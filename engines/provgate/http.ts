@@ -1,7 +1,6 @@
 // The provenance gate HTTP routes (mounted by the gateway at /svc/provgate, or at / by `provgate serve`): /healthz and /v1.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { canonicalHash } from '../core/canonical.js';
@@ -9,15 +8,13 @@ import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { pageCsp } from '../core/http/security.js';
-import { createServiceApp } from '../core/http/server.js';
+import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { BacktrackBody, GateSummary, ProvgateHealth, RunDetail, RunGraph, RunPage } from '../core/contracts/provgate.js';
-import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { ServiceContext } from '../core/service.js';
-import { openMemoryStore } from '../core/store.js';
 import type { TrustedKeys } from './envelope.js';
 import { parseEnvelopeList } from './files.js';
 import { defaultResourcesDir, EXPLORER_RELATIVE, graphFromDocument, layerBlastRadius, originStory, toCypherScript, VERSION } from './index.js';
-import { DEMO_JOB, GATE_JOB, jobs, type GateJobResult } from './jobs.js';
+import { DEMO_JOB, GATE_JOB, type GateJobResult } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { demoTrust, trustedFromEnv, trustedToJson } from './keys.js';
 import { provgateService } from './service.js';
@@ -199,23 +196,11 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   return router;
 }
 
-export interface StandaloneOptions extends RouterOptions {
-  /** The store; default an in-memory one (runs last as long as the process). */
-  readonly db?: Database;
-  readonly dataDir?: string;
-  readonly resourcesDir?: string;
-  /** Host names the Host header may carry; default the loopback names. */
-  readonly allowedHosts?: readonly string[];
-}
+export type StandaloneOptions = RouterOptions & CoreStandaloneOptions;
 
 /** The app `provgate serve` runs: hardening, request ids, the router at the root, the one error shape. */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
-  const ctx: ServiceContext = {
-    jobs: new InProcessRunner(jobs),
-    db: options.db ?? openMemoryStore([provgateService]),
-    dataDir: options.dataDir ?? '',
-    resourcesDir: options.resourcesDir ?? defaultResourcesDir(),
-  };
+  const ctx = standaloneContext(provgateService, options, defaultResourcesDir);
   return createServiceApp(
     createRouter(ctx, { explorer: true, ...(options.trusted === undefined ? {} : { trusted: options.trusted }), ...(options.trustDemo === undefined ? {} : { trustDemo: options.trustDemo }) }),
     options.allowedHosts,

@@ -3,24 +3,21 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { page, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { pageCsp } from '../core/http/security.js';
-import { createServiceApp } from '../core/http/server.js';
-import { InProcessRunner } from '../core/jobs/in-process.js';
+import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
-import { openMemoryStore } from '../core/store.js';
 import { CAPTURE_FORMATS, checkFormat, fileHead } from './analyze.js';
 import { storyToCypher } from './export/cypher.js';
 import { storyToMermaid } from './export/mermaid.js';
 import { storyToStix } from './export/stix.js';
 import { DEFAULT_INDICATORS_RELATIVE, defaultResourcesDir, loadIndicators, MAX_UPLOAD_BYTES, RULES, VERSION } from './index.js';
 import { MAX_BENIGN_FLOWS } from './intrusion.js';
-import { ANALYZE_JOB, DEMO_JOB, jobs } from './jobs.js';
+import { ANALYZE_JOB, DEMO_JOB } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { analysisSchema } from './schemas.js';
 import { replayService } from './service.js';
@@ -254,24 +251,11 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   return router;
 }
 
-export interface StandaloneOptions extends RouterOptions {
-  /** The store; default an in-memory one (stories last as long as the process). */
-  readonly db?: Database;
-  readonly dataDir?: string;
-  readonly resourcesDir?: string;
-  /** Host names the Host header may carry; default the loopback names. */
-  readonly allowedHosts?: readonly string[];
-}
+export type StandaloneOptions = RouterOptions & CoreStandaloneOptions;
 
 /** The app `replay serve` runs: hardening, request ids, the router at the root, the one error shape. */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
-  const resourcesDir = options.resourcesDir ?? defaultResourcesDir();
-  const ctx: ServiceContext = {
-    jobs: new InProcessRunner(jobs),
-    db: options.db ?? openMemoryStore([replayService]),
-    dataDir: options.dataDir ?? '',
-    resourcesDir,
-  };
+  const ctx = standaloneContext(replayService, options, defaultResourcesDir);
   return createServiceApp(
     createRouter(ctx, {
       ...(options.indicatorsPath !== undefined ? { indicatorsPath: options.indicatorsPath } : {}),

@@ -1,9 +1,14 @@
 // Starting a loopback HTTP server: refuses a non-loopback bind unless explicitly allowed.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Database } from 'better-sqlite3';
 import express, { type Express, type Router } from 'express';
-import { VitrineError } from '../errors.js';
 import { UsageError } from '../cli.js';
+import { VitrineError } from '../errors.js';
+import { InProcessRunner } from '../jobs/in-process.js';
+import type { JobRunner } from '../jobs/protocol.js';
+import type { ServiceContext, ServiceDescriptor } from '../service.js';
+import { openMemoryStore } from '../store.js';
 import { errorHandler, notFound, requestId } from './index.js';
 import { hostAllowList, isLoopbackHost, LOOPBACK_HOSTS, securityHeaders } from './security.js';
 
@@ -98,6 +103,28 @@ export async function serveUntilSignal(options: ServeOptions): Promise<void> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/** What every service's createStandaloneApp takes besides its own options. */
+export interface StandaloneOptions {
+  /** The store; default an in-memory one (it lasts as long as the process). */
+  readonly db?: Database;
+  readonly dataDir?: string;
+  readonly resourcesDir?: string;
+  /** Host names the Host header may carry; default the loopback names. */
+  readonly allowedHosts?: readonly string[];
+  /** Runs the jobs; default the service's own job table in this process. */
+  readonly jobs?: JobRunner;
+}
+
+/** The ServiceContext of a standalone `X serve` (or a test): the given parts, else in-process jobs and an in-memory store. */
+export function standaloneContext(service: ServiceDescriptor, options: StandaloneOptions, defaultResourcesDir: () => string): ServiceContext {
+  return {
+    jobs: options.jobs ?? new InProcessRunner(service.jobs),
+    db: options.db ?? openMemoryStore([service]),
+    dataDir: options.dataDir ?? '',
+    resourcesDir: options.resourcesDir ?? defaultResourcesDir(),
+  };
 }
 
 /** The app every standalone `X serve` runs: hardening, request ids, the Host allow-list, the service's router at the root, the one error shape. */
