@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { AchAssessment, AchRating, AchScenarioList, AttribHealth, ExtractResponse } from '../../../../engines/core/contracts/ach';
 import type { TechniqueSummary } from '../../../../engines/core/contracts/attrib';
 import { ApiError } from '../../api/client';
+import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { downloadJson } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
 import type { WorkspaceProps } from '../registry';
@@ -251,17 +252,13 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
 
   return (
     <div className="ws-page ach">
-      <header className="ws-head">
-        <h1>ACH</h1>
-        <span className="muted">Weigh competing hypotheses against the evidence; extract indicators and techniques from reports</span>
-        <div className="ws-head__tools">
-          {health && (
-            <span className="muted" data-testid="kb-size">
-              KB: {health.kb.loaded ? `${health.kb.techniques} techniques, ${health.kb.groups} groups` : 'not loaded'}
-            </span>
-          )}
-        </div>
-      </header>
+      <WorkspaceHeader title="ACH" purpose="Weigh competing hypotheses against the evidence; extract indicators and techniques from reports">
+        {health && (
+          <span className="muted" data-testid="kb-size">
+            KB: {health.kb.loaded ? `${health.kb.techniques} techniques, ${health.kb.groups} groups` : 'not loaded'}
+          </span>
+        )}
+      </WorkspaceHeader>
 
       <div className="ach__tabs" role="tablist" aria-label="ACH views">
         {(

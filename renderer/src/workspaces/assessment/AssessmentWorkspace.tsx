@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Assessment, CaseAssessPage, StixBundle, StoredAssessment, StoredAssessmentSummary } from '../../../../engines/core/contracts/caseassess';
 import { ApiError } from '../../api/client';
+import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { downloadJson } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useShell } from '../../shell/context';
@@ -127,26 +128,9 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
 
   return (
     <div className="ws-page assess">
-      <header className="ws-head">
-        <h1>Assessment</h1>
-        <span className="muted">Rank threat-actor hypotheses for a case against the ATT&amp;CK knowledge graph</span>
-        <div className="ws-head__tools">
-          <input
-            type="search"
-            placeholder="Filter actors and history  ( / )"
-            aria-label="Filter hypotheses and history"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape' && filter) {
-                e.stopPropagation();
-                setFilter('');
-              }
-            }}
-            data-workspace-search
-          />
-        </div>
-      </header>
+      <WorkspaceHeader title="Assessment" purpose="Rank threat-actor hypotheses for a case against the ATT&CK knowledge graph">
+        <FilterField value={filter} onChange={setFilter} placeholder="Filter actors and history  ( / )" label="Filter hypotheses and history" />
+      </WorkspaceHeader>
       <div className="assess__grid">
         <div className="assess__side">
           <CaseEditor

@@ -4,6 +4,7 @@ import type { ArtifactKindName, CaseDetail, CaseSummary, ScenarioInfo, Story } f
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
+import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useShell } from '../../shell/context';
 import { useSystemPrefersDark } from '../../shell/useTheme';
 import { effectiveTheme } from '../../store';
@@ -161,26 +162,9 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
 
   return (
     <div className="ws-page cases">
-      <header className="ws-head">
-        <h1>Cases</h1>
-        <span className="muted">Custody-sealed timelines and ranked incident stories</span>
-        <div className="ws-head__tools">
-          <input
-            type="search"
-            placeholder="Filter events  ( / )"
-            aria-label="Filter timeline events"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape' && filter) {
-                e.stopPropagation();
-                setFilter('');
-              }
-            }}
-            data-workspace-search
-          />
-        </div>
-      </header>
+      <WorkspaceHeader title="Cases" purpose="Custody-sealed timelines and ranked incident stories">
+        <FilterField value={filter} onChange={setFilter} placeholder="Filter events  ( / )" label="Filter timeline events" />
+      </WorkspaceHeader>
       <div className="cases__grid">
         <div className="cases__side">
           <section className="panel" aria-label="Open evidence" data-testid="open-evidence">

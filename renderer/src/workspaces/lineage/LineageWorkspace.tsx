@@ -5,6 +5,7 @@ import type { GraphNode, Reason, RunGraph, RunListItem, Verdict } from '../../..
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
+import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useShell } from '../../shell/context';
 import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
@@ -335,40 +336,20 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
       }}
       onDrop={onDrop}
     >
-      <header className="ws-head">
-        <h1>Lineage</h1>
-        <span className="muted">Verify signed build events, decide, and trace a finding to the commit and author that brought it</span>
-        <div className="ws-head__tools">
-          <form
-            className="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void s.backtrack(query);
-            }}
-          >
-            <input
-              type="search"
-              placeholder="CVE, finding id or package  ( / )"
-              aria-label="Backtrack a CVE, finding id or package in the open run"
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Escape' && query) {
-                  e.stopPropagation();
-                  setQuery('');
-                }
-              }}
-              maxLength={512}
-              disabled={!s.runId}
-              data-workspace-search
-              data-testid="backtrack-query"
-            />
-            <button type="submit" className="small" disabled={!s.runId || query.trim() === ''}>
-              Backtrack
-            </button>
-          </form>
-        </div>
-      </header>
+      <WorkspaceHeader title="Lineage" purpose="Verify signed build events, decide, and trace a finding to the commit and author that brought it">
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void s.backtrack(query);
+          }}
+        >
+          <FilterField value={query} onChange={setQuery} placeholder="CVE, finding id or package  ( / )" label="Backtrack a CVE, finding id or package in the open run" maxLength={512} disabled={!s.runId} testId="backtrack-query" />
+          <button type="submit" className="small" disabled={!s.runId || query.trim() === ''}>
+            Backtrack
+          </button>
+        </form>
+      </WorkspaceHeader>
       <div className="lineage__grid">
         <div className="lineage__side">
           <section className={`panel gate-input${dragging ? ' gate-input--drop' : ''}`} aria-label="Gate" data-testid="gate-input">

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } fro
 import type { Me, TokenResponse } from '../../../../engines/core/contracts/pkgscan';
 import type { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
+import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import type { WorkspaceProps } from '../registry';
 import { AuditTab, EventsTab, ExceptionsTab, PoliciesTab, UsersTab } from './tabs';
 import { asApiError, can, login, logout, pkgscanApi, resume } from './session';
@@ -77,22 +78,18 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
 
   return (
     <div className="ws-page packages" data-testid="packages-workspace">
-      <header className="ws-head">
-        <h2>Packages</h2>
-        <span className="muted">Admit packages, projects and images: identity, policies, exceptions, events and the audit chain</span>
-        <div className="ws-head__tools">
-          {me && (
-            <>
-              <span className="packages__who" data-testid="whoami">
-                {me.email} <span className="packages__role">{me.role}</span>
-              </span>
-              <button type="button" onClick={() => void signOut()}>
-                Sign out
-              </button>
-            </>
-          )}
-        </div>
-      </header>
+      <WorkspaceHeader title="Packages" purpose="Admit packages, projects and images: identity, policies, exceptions, events and the audit chain">
+        {me && (
+          <>
+            <span className="packages__who" data-testid="whoami">
+              {me.email} <span className="packages__role">{me.role}</span>
+            </span>
+            <button type="button" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </>
+        )}
+      </WorkspaceHeader>
       {error && <ErrorNote error={error} title={error.status === 401 ? 'Sign-in failed' : 'The service reported an error'} />}
       {!token && !checking && (
         <form className="panel packages__login" data-testid="pkgscan-login" onSubmit={(e) => void submit(e)} aria-label="Sign in to package scanning">

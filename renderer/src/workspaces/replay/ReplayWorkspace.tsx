@@ -4,6 +4,7 @@ import type { ReplayAnalysis, ReplayHealth, Story, StoryPage, StorySummary } fro
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
+import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useShell } from '../../shell/context';
 import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
@@ -205,26 +206,9 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
       }}
       onDrop={onDrop}
     >
-      <header className="ws-head">
-        <h1>Replay</h1>
-        <span className="muted">Turn a packet capture into attack stories and replay them step by step</span>
-        <div className="ws-head__tools">
-          <input
-            type="search"
-            placeholder="Filter stories  ( / )"
-            aria-label="Filter stories"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape' && filter) {
-                e.stopPropagation();
-                setFilter('');
-              }
-            }}
-            data-workspace-search
-          />
-        </div>
-      </header>
+      <WorkspaceHeader title="Replay" purpose="Turn a packet capture into attack stories and replay them step by step">
+        <FilterField value={filter} onChange={setFilter} placeholder="Filter stories  ( / )" label="Filter stories" />
+      </WorkspaceHeader>
       <div className="replay__grid">
         <div className="replay__side">
           <section

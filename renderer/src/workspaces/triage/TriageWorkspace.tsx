@@ -4,6 +4,7 @@ import type { TriageResult } from '../../../../engines/core/contracts/petriage';
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
+import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useShell } from '../../shell/context';
 import { activeJobs } from '../../store';
 import type { WorkspaceProps } from '../registry';
@@ -86,26 +87,9 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
       }}
       onDrop={onDrop}
     >
-      <header className="ws-head">
-        <h1>Triage</h1>
-        <span className="muted">Static triage of Windows executables: nothing is executed</span>
-        <div className="ws-head__tools">
-          <input
-            type="search"
-            placeholder="Filter imports, exports, capabilities  ( / )"
-            aria-label="Filter imports, exports and capabilities"
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape' && filter) {
-                e.stopPropagation();
-                setFilter('');
-              }
-            }}
-            data-workspace-search
-          />
-        </div>
-      </header>
+      <WorkspaceHeader title="Triage" purpose="Static triage of Windows executables: nothing is executed">
+        <FilterField value={filter} onChange={setFilter} placeholder="Filter imports, exports, capabilities  ( / )" label="Filter imports, exports and capabilities" />
+      </WorkspaceHeader>
 
       <section
         className={`panel dropzone${dragging ? ' dropzone--over' : ''}${result ? ' dropzone--compact' : ''}`}
