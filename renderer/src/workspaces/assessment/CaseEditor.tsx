@@ -1,8 +1,9 @@
 // The case editor: load a file (button or drag and drop), paste or type JSON, the sample case, Run; 422 field errors beside it.
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { useId, useRef } from 'react';
 import type { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
+import { useFileDrop } from '../../components/useFileDrop';
 import { MAX_CASE_BYTES } from './model';
 import sampleCase from './sample-case.json';
 
@@ -25,7 +26,6 @@ export const SAMPLE_CASE_TEXT = `${JSON.stringify(sampleCase, null, 2)}\n`;
 export function CaseEditor(props: CaseEditorProps) {
   const { text, onText, origin, running, progress, onRun, localError, onLocalError, serviceError } = props;
   const fileInput = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
   const editorId = useId();
 
   const readFile = async (file: File): Promise<void> => {
@@ -41,28 +41,14 @@ export function CaseEditor(props: CaseEditorProps) {
     }
   };
 
-  const onDrop = (e: DragEvent): void => {
-    e.preventDefault();
-    setDragging(false);
-    const file = e.dataTransfer.files[0];
-    if (file) void readFile(file);
-  };
+  const { dragging, dropProps } = useFileDrop((file) => void readFile(file));
 
   const invalid = localError !== null || (serviceError?.details.length ?? 0) > 0;
   return (
     <section
       className={`panel case-editor${dragging ? ' case-editor--drop' : ''}`}
       aria-labelledby={`${editorId}-title`}
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes('Files')) {
-          e.preventDefault();
-          setDragging(true);
-        }
-      }}
-      onDragLeave={(e) => {
-        if (e.currentTarget === e.target) setDragging(false);
-      }}
-      onDrop={onDrop}
+      {...dropProps}
     >
       <div className="panel__head">
         <h2 id={`${editorId}-title`}>Case</h2>

@@ -1,11 +1,12 @@
 // The Lineage workspace: gate signed build events (or run a demo scenario), read the decision with its reasons, trace a finding to its commit and author, and a layer to everything it ships in.
-import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useStore } from 'zustand';
 import type { GraphNode, Reason, RunGraph, RunListItem, Verdict } from '../../../../engines/core/contracts/provgate';
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
+import { useFileDrop } from '../../components/useFileDrop';
 import { useShell } from '../../shell/context';
 import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
@@ -225,7 +226,6 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
   const [lenient, setLenient] = useState(false);
   const [typosquat, setTyposquat] = useState(true);
   const [query, setQuery] = useState('');
-  const [dragging, setDragging] = useState(false);
   const [cypher, setCypher] = useState<{ readonly url: string; readonly name: string } | null>(null);
   const [cypherError, setCypherError] = useState<ApiError | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -298,12 +298,9 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
     await s.gate(parsed.value, name, { lenient, typosquat });
   };
 
-  const onDrop = (e: DragEvent): void => {
-    e.preventDefault();
-    setDragging(false);
-    const file = e.dataTransfer.files[0];
-    if (file && !s.busy) void gateFile(file);
-  };
+  const { dragging, dropProps } = useFileDrop((file) => {
+    if (!s.busy) void gateFile(file);
+  });
 
   const reasons = s.graph ? orderedReasons(s.graph.decision) : [];
   const openIndex = s.focus?.kind === 'reason' ? s.focus.index : -1;
@@ -325,16 +322,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
     <div
       className="ws-page lineage"
       ref={root}
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes('Files')) {
-          e.preventDefault();
-          setDragging(true);
-        }
-      }}
-      onDragLeave={(e) => {
-        if (e.relatedTarget === null || !e.currentTarget.contains(e.relatedTarget as Node)) setDragging(false);
-      }}
-      onDrop={onDrop}
+      {...dropProps}
     >
       <WorkspaceHeader title="Lineage" purpose="Verify signed build events, decide, and trace a finding to the commit and author that brought it">
         <form

@@ -1,10 +1,11 @@
 // The Replay workspace: a capture (upload or the synthetic demo) in, attack stories out, replayed step by step over a host graph.
-import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReplayAnalysis, ReplayHealth, Story, StoryPage, StorySummary } from '../../../../engines/core/contracts/replay';
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
+import { useFileDrop } from '../../components/useFileDrop';
 import { useShell } from '../../shell/context';
 import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
@@ -61,7 +62,6 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
   const [story, setStory] = useState<Story | null>(null);
   const [storyError, setStoryError] = useState<ApiError | null>(null);
   const [filter, setFilter] = useState('');
-  const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const inFlight = useRef<AbortController | null>(null);
 
@@ -174,12 +174,9 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
     }
   };
 
-  const onDrop = (e: DragEvent): void => {
-    e.preventDefault();
-    setDragging(false);
-    const file = e.dataTransfer.files[0];
-    if (file && !busy) void analyse(file);
-  };
+  const { dragging, dropProps } = useFileDrop((file) => {
+    if (!busy) void analyse(file);
+  });
 
   const list = (stories?.items ?? []).filter((s) => matches(s, filter));
   const errorTitle =
@@ -195,16 +192,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
     // The whole workspace takes a dropped file: a drop that missed the panel would otherwise make the browser open it.
     <div
       className="ws-page replay"
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes('Files')) {
-          e.preventDefault();
-          setDragging(true);
-        }
-      }}
-      onDragLeave={(e) => {
-        if (e.relatedTarget === null || !e.currentTarget.contains(e.relatedTarget as Node)) setDragging(false);
-      }}
-      onDrop={onDrop}
+      {...dropProps}
     >
       <WorkspaceHeader title="Replay" purpose="Turn a packet capture into attack stories and replay them step by step">
         <FilterField value={filter} onChange={setFilter} placeholder="Filter stories  ( / )" label="Filter stories" />

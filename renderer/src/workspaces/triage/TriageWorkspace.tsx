@@ -1,10 +1,11 @@
 // The Triage workspace: drop or pick a PE file, it is uploaded as raw bytes and analysed statically; verdict, drivers, capabilities, structure and a candidate rule come back.
-import { useRef, useState, type DragEvent } from 'react';
+import { useRef, useState } from 'react';
 import type { TriageResult } from '../../../../engines/core/contracts/petriage';
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
+import { useFileDrop } from '../../components/useFileDrop';
 import { useShell } from '../../shell/context';
 import { activeJobs } from '../../store';
 import type { WorkspaceProps } from '../registry';
@@ -26,7 +27,6 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const [serviceError, setServiceError] = useState<ApiError | null>(null);
-  const [dragging, setDragging] = useState(false);
   const [filter, setFilter] = useState('');
   const fileInput = useRef<HTMLInputElement>(null);
   const inFlight = useRef<AbortController | null>(null);
@@ -61,12 +61,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
     }
   };
 
-  const onDrop = (e: DragEvent): void => {
-    e.preventDefault();
-    setDragging(false);
-    const file = e.dataTransfer.files[0];
-    if (file) void analyse(file);
-  };
+  const { dragging, dropProps } = useFileDrop((file) => void analyse(file));
 
   const result = shown?.result;
   const errorTitle =
@@ -76,16 +71,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
     // The whole page takes the drop: a file dropped beside the box would otherwise make the browser open it and lose the page.
     <div
       className="ws-page triage"
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes('Files')) {
-          e.preventDefault();
-          setDragging(true);
-        }
-      }}
-      onDragLeave={(e) => {
-        if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setDragging(false);
-      }}
-      onDrop={onDrop}
+      {...dropProps}
     >
       <WorkspaceHeader title="Triage" purpose="Static triage of Windows executables: nothing is executed">
         <FilterField value={filter} onChange={setFilter} placeholder="Filter imports, exports, capabilities  ( / )" label="Filter imports, exports and capabilities" />

@@ -1,0 +1,38 @@
+// Takes a file dropped anywhere on an element: the drop highlight while a file is over it, and the first file on drop.
+import { useState, type DragEvent } from 'react';
+
+export interface FileDrop {
+  /** True while a file is dragged over the element (for the drop highlight). */
+  readonly dragging: boolean;
+  /** Spread onto the element that takes the drop (a whole workspace, so a near miss is not opened by the browser). */
+  readonly dropProps: {
+    readonly onDragOver: (e: DragEvent) => void;
+    readonly onDragLeave: (e: DragEvent) => void;
+    readonly onDrop: (e: DragEvent) => void;
+  };
+}
+
+export function useFileDrop(onFile: (file: File) => void): FileDrop {
+  const [dragging, setDragging] = useState(false);
+  return {
+    dragging,
+    dropProps: {
+      onDragOver: (e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      },
+      // Leaving for a child is not leaving: only a pointer that goes outside the element ends the highlight.
+      onDragLeave: (e) => {
+        if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setDragging(false);
+      },
+      onDrop: (e) => {
+        e.preventDefault();
+        setDragging(false);
+        const file = e.dataTransfer.files[0];
+        if (file) onFile(file);
+      },
+    },
+  };
+}
