@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
-import { finalizeEvent, type ArtifactKind, type EventDraft, type ForensicEvent, type ReliabilityGrade } from './event.js';
+import { finalizeEvent, type ArtifactKind, type EventDraft, type EventEntity, type EventTime, type ForensicEvent, type JsonRecord, type JsonValue, type ReliabilityGrade } from './event.js';
 import { EvidenceFile, resolveEvidence, withEvidenceFile, type EvidencePath } from './evidence.js';
 import { defaultRegistry } from './loaders/index.js';
 import {
@@ -70,6 +70,106 @@ export interface IngestResult {
 export function timeSortKey(time: string): string {
   const m = /^(.*?:\d{2})(?:\.(\d+))?Z$/.exec(time);
   return m ? `${m[1] as string}.${(m[2] ?? '').padEnd(9, '0')}` : time;
+}
+
+/** Strings longer than this are not interned (command lines and messages seldom repeat whole). */
+const MAX_INTERNED_LENGTH = 256;
+/** Distinct values an interner keeps per artefact; beyond it, values are looked up but no longer added. */
+const MAX_INTERNED_VALUES = 200_000;
+
+/**
+ * One copy of each repeated value of an artefact's events: hosts, actions, entity names, time sources, attribute
+ * values and whole actor/object/time tuples. A million-event log repeats a few thousand of them, and each parsed
+ * line would otherwise hold its own copy. Values are equal, so hashes and ids do not change.
+ */
+export class EventInterner {
+  private readonly strings = new Map<string, string>();
+  private readonly entities = new Map<string, EventEntity>();
+  private readonly times = new Map<string, EventTime>();
+
+  str(s: string): string {
+    if (s.length > MAX_INTERNED_LENGTH) return s;
+    const hit = this.strings.get(s);
+    if (hit !== undefined) return hit;
+    if (this.strings.size < MAX_INTERNED_VALUES) this.strings.set(s, s);
+    return s;
+  }
+
+  entity(e: EventEntity | null): EventEntity | null {
+    if (e === null || Object.keys(e).length !== 2) return e;
+    const key = `${e.type}\u0000${e.name}`;
+    const hit = this.entities.get(key);
+    if (hit !== undefined) return hit;
+    const copy: EventEntity = { type: e.type, name: this.str(e.name) };
+    if (this.entities.size < MAX_INTERNED_VALUES) this.entities.set(key, copy);
+    return copy;
+  }
+
+  time(t: EventTime): EventTime {
+    if (Object.keys(t).length !== 3) return t;
+    const key = `${t.time ?? ''}\u0000${t.time === null ? 'n' : 't'}\u0000${t.precision}\u0000${t.source}`;
+    const hit = this.times.get(key);
+    if (hit !== undefined) return hit;
+    const copy: EventTime = { time: t.time === null ? null : this.str(t.time), precision: t.precision, source: this.str(t.source) };
+    if (this.times.size < MAX_INTERNED_VALUES) this.times.set(key, copy);
+    return copy;
+  }
+
+  value(v: JsonValue): JsonValue {
+    if (typeof v === 'string') return this.str(v);
+    if (v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return (v as readonly JsonValue[]).map((x) => this.value(x));
+    return this.record(v as JsonRecord);
+  }
+
+  record(r: JsonRecord): JsonRecord {
+    const out: { [key: string]: JsonValue } = {};
+    for (const [k, v] of Object.entries(r)) {
+      // A JSON key named __proto__ is an own property; plain assignment would set the prototype instead.
+      if (k === '__proto__') Object.defineProperty(out, k, { value: this.value(v), enumerable: true, writable: true, configurable: true });
+      else out[k] = this.value(v);
+    }
+    return out;
+  }
+
+  /** The draft with its repeated values shared (same content, key order kept). */
+  draft(d: EventDraft): EventDraft {
+    return {
+      actor: this.entity(d.actor),
+      action: this.str(d.action),
+      object: this.entity(d.object),
+      time: this.time(d.time),
+      host: d.host === null ? null : this.str(d.host),
+      summary: this.str(d.summary),
+      attributes: this.record(d.attributes),
+      reliability: d.reliability,
+      loader: d.loader,
+      kind: d.kind,
+      raw: d.raw,
+    };
+  }
+}
+
+/**
+ * The same frozen event as an object literal. finalizeEvent's spread-then-freeze gives, after a few events, every
+ * event its own hidden class (V8 map and descriptor array, about 450 bytes an event); a literal shares one.
+ */
+function repack(e: ForensicEvent): ForensicEvent {
+  return Object.freeze({
+    actor: e.actor,
+    action: e.action,
+    object: e.object,
+    time: e.time,
+    host: e.host,
+    summary: e.summary,
+    attributes: e.attributes,
+    reliability: e.reliability,
+    loader: e.loader,
+    kind: e.kind,
+    raw: e.raw,
+    eventId: e.eventId,
+    integrityHash: e.integrityHash,
+  });
 }
 
 function headOf(file: EvidenceFile): Buffer {
@@ -186,9 +286,10 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
     let count = 0;
     let first: string | null = null;
     let last: string | null = null;
+    const interner = new EventInterner();
     try {
       for (const draft of loader.load(source, ctx)) {
-        const event = finalizeEvent(draft);
+        const event = repack(finalizeEvent(interner.draft(draft)));
         count++;
         const t = event.time.time;
         if (t !== null) {
