@@ -1,21 +1,12 @@
 // The OpenAPI 3.1 document of the attribution routes, generated from the zod schemas (served at /docs/openapi.json when ATTR_API_DOCS=1).
-import { z } from 'zod';
+import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { achRequestSchema } from './ach/request.js';
 import { MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
 import { assessmentSchema, errorBodySchema, healthSchema, scenarioListSchema, stixBundleSchema } from './schemas.js';
 import { TAXII_MEDIA_TYPE } from './taxii/collections.js';
 
-type JsonObject = Record<string, unknown>;
+const { schemaOf, ref, json, errorResponse } = openApiKit('output');
 
-function schemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonObject {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
-  delete json['$schema'];
-  return json;
-}
-
-const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
-const errorResponse = (description: string): JsonObject => ({ description, content: json(ref('Error')) });
 const taxii = (description: string): JsonObject => ({ description, content: { [TAXII_MEDIA_TYPE]: { schema: { type: 'object' } } } });
 const collectionParam = { name: 'collection', in: 'path', required: true, schema: { type: 'string' } };
 const objectParam = { name: 'object', in: 'path', required: true, description: 'STIX id', schema: { type: 'string' } };

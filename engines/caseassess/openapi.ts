@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of the case assessment routes, generated from the zod schemas (served at /docs/openapi.json).
-import { z } from 'zod';
+import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { caseFileSchema, MAX_CASE_BYTES } from './case.js';
 import { VERSION } from './index.js';
 import {
@@ -13,17 +13,8 @@ import {
   storedSummarySchema,
 } from './schemas.js';
 
-type JsonObject = Record<string, unknown>;
+const { schemaOf, ref, json, errorResponse } = openApiKit('output');
 
-function schemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonObject {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
-  delete json['$schema'];
-  return json;
-}
-
-const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
-const errorResponse = (description: string): JsonObject => ({ description, content: json(ref('Error')) });
 const pagingParameters = [
   { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
   { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },

@@ -1,20 +1,11 @@
 // The OpenAPI 3.1 document of the forensic routes, generated from the zod schemas (served at /docs/openapi.json).
-import { z } from 'zod';
+import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { VERSION } from './index.js';
 import { CASE_MAX_EVENTS } from './jobs.js';
 import { analysisViewSchema, caseDetailSchema, caseSummarySchema, custodyViewSchema, errorBodySchema, healthSchema, pageOf, pathBodySchema, scenarioBodySchema, scenarioInfoSchema } from './schemas.js';
 
-type JsonObject = Record<string, unknown>;
+const { schemaOf, ref, json, errorResponse } = openApiKit('input');
 
-function schemaOf(schema: z.ZodType): JsonObject {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
-  delete json['$schema'];
-  return json;
-}
-
-const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
-const errorResponse = (description: string): JsonObject => ({ description, content: json(ref('Error')) });
 const caseId = { name: 'id', in: 'path', required: true, description: 'case id (a UUID from GET /api/cases)', schema: { type: 'string', format: 'uuid' } };
 const wait = { name: 'wait', in: 'query', required: false, description: 'true: answer when the analysis has finished (200, the case with its analysis) instead of at once (202)', schema: { type: 'string', enum: ['true', 'false'] } };
 const notFound = errorResponse('no such case');

@@ -1,24 +1,15 @@
 // The OpenAPI 3.1 document of the triage routes, generated from the zod schemas (served at /openapi.json).
-import { z } from 'zod';
+import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { VERSION } from './resources.js';
 import { errorBodySchema, healthSchema, modelInfoSchema, ruleValidationSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
-
-type JsonObject = Record<string, unknown>;
 
 /** Upload limit of POST /api/analyze: the spec's "32 MB", read as 32 MiB. */
 export const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
 /** Uploads read and analysed at once; later ones wait unread. */
 export const UPLOAD_SLOTS = 2;
 
-function schemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonObject {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
-  delete json['$schema'];
-  return json;
-}
+const { schemaOf, ref, json, errorResponse } = openApiKit('output');
 
-const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
-const errorResponse = (description: string): JsonObject => ({ description, content: json(ref('Error')) });
 
 /** The document; `servers` is relative, so it works wherever the router is mounted. */
 export function openApiDocument(): JsonObject {

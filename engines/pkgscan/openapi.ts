@@ -1,15 +1,9 @@
 // The OpenAPI 3.1 document of the pkgscan routes, generated from the route table and its zod schemas (served at /openapi.json and /docs/openapi.json).
-import { z } from 'zod';
+import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { VERSION, type PkgscanConfig } from './config.js';
 import type { RouteDef } from './routing/http.js';
 
-type JsonObject = Record<string, unknown>;
-
-function schemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonObject {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
-  delete json['$schema'];
-  return json;
-}
+const { schemaOf } = openApiKit('input');
 
 const errorSchema: JsonObject = {
   type: 'object',

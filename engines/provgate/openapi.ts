@@ -1,20 +1,11 @@
 // The OpenAPI 3.1 document of the provenance gate routes (served at /docs/openapi.json); stage payload schemas are generated from the zod schemas.
-import { z } from 'zod';
+import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { buildPayloadSchema, commitPayloadSchema, sastPayloadSchema, scanPayloadSchema } from './events.js';
 import { VERSION } from './index.js';
 import { SCENARIOS } from './synth.js';
 
-type JsonObject = Record<string, unknown>;
+const { schemaOf, ref, json, errorResponse } = openApiKit('input');
 
-function schemaOf(schema: z.ZodType): JsonObject {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
-  delete json['$schema'];
-  return json;
-}
-
-const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
-const errorResponse = (description: string): JsonObject => ({ description, content: json(ref('Error')) });
 const runParameter = { name: 'run', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 const str = { type: 'string' };
 const int = { type: 'integer', minimum: 0 };

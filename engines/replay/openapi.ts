@@ -1,21 +1,12 @@
 // The OpenAPI 3.1 document of the replay routes, generated from the zod schemas (served at /docs/openapi.json).
-import { z } from 'zod';
+import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { CAPTURE_FORMATS, MAX_UPLOAD_BYTES, VERSION } from './index.js';
 import { MAX_BENIGN_FLOWS } from './intrusion.js';
 import { analysisSchema, errorBodySchema, healthSchema, pageOf, stixBundleSchema, storySchema, storySummarySchema } from './schemas.js';
 
-type JsonObject = Record<string, unknown>;
+const { schemaOf, ref, json, errorResponse } = openApiKit('output');
 
-function schemaOf(schema: z.ZodType): JsonObject {
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonObject;
-  delete json['$schema'];
-  return json;
-}
-
-const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
 const text = (description: string): JsonObject => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
-const errorResponse = (description: string): JsonObject => ({ description, content: json(ref('Error')) });
 const storyId = { name: 'id', in: 'path', required: true, description: 'story id (a UUID from GET /api/stories)', schema: { type: 'string', format: 'uuid' } };
 const notFound = errorResponse('no such story');
 
