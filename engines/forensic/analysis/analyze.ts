@@ -95,11 +95,8 @@ function sortEvents(events: readonly ForensicEvent[]): ForensicEvent[] {
   return keyed.map((x) => x.e);
 }
 
-/** spec analyze_events: stages 3 to 7 over events already ingested. Synchronous; never throws on odd events. */
-export function analyzeEvents(input: readonly ForensicEvent[], options: AnalyzeEventsOptions = {}, evidence: readonly EvidenceItem[] = [], warnings: readonly string[] = []): Analysis {
-  const progress = (stage: string, done: number, total: number): void => options.onProgress?.({ stage, done, total });
-  const events = sortEvents(input);
-  const kept = options.includeNoisy ? events : events.filter((e) => !isNoisy(e));
+/** Stages 3 and 4; the per-event node map the rules use is dropped on return, before the stories are built. */
+function buildGraph(kept: readonly ForensicEvent[], options: AnalyzeEventsOptions, progress: (stage: string, done: number, total: number) => void): ProvenanceGraph {
   progress('graph', 0, kept.length);
   const graph = new ProvenanceGraph(options.useGuids ?? true);
   const nodesOf = extractEntities(kept, graph);
@@ -107,6 +104,15 @@ export function analyzeEvents(input: readonly ForensicEvent[], options: AnalyzeE
   progress('rules', 0, kept.length);
   applyRules(kept, graph, nodesOf, ruleConfidence, options.rules ?? CAUSAL_RULES);
   progress('rules', kept.length, kept.length);
+  return graph;
+}
+
+/** spec analyze_events: stages 3 to 7 over events already ingested. Synchronous; never throws on odd events. */
+export function analyzeEvents(input: readonly ForensicEvent[], options: AnalyzeEventsOptions = {}, evidence: readonly EvidenceItem[] = [], warnings: readonly string[] = []): Analysis {
+  const progress = (stage: string, done: number, total: number): void => options.onProgress?.({ stage, done, total });
+  const events = sortEvents(input);
+  const kept = options.includeNoisy ? events : events.filter((e) => !isNoisy(e));
+  const graph = buildGraph(kept, options, progress);
   progress('anti-forensics', 0, events.length);
   const { verdict } = scanAntiForensics(events);
   progress('anti-forensics', events.length, events.length);

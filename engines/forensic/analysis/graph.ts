@@ -13,7 +13,10 @@ export interface NodeDraft {
   readonly host: string | null;
   readonly attributes: Record<string, AttrValue>;
   readonly eventIds: string[];
-  readonly sources: Map<string, string[]>;
+  /** The source of the node's first supporting event; while it is the only one, its list is eventIds. */
+  source: string | null;
+  /** Each source's supporting ids, made only when a second source appears (most nodes have one). */
+  sources: Map<string, string[]> | null;
   /** Earliest time of a supporting event (ms), for temporal fit. */
   firstMs: number | null;
 }
@@ -63,7 +66,7 @@ export class ProvenanceGraph {
     const id = `${kind}:${key}`;
     let n = this.nodes.get(id);
     if (!n) {
-      n = { id, kind, label, host, attributes: {}, eventIds: [], sources: new Map(), firstMs: null };
+      n = { id, kind, label, host, attributes: {}, eventIds: [], source: null, sources: null, firstMs: null };
       this.nodes.set(id, n);
     }
     for (const [k, v] of Object.entries(attributes)) if (v !== null && n.attributes[k] === undefined) n.attributes[k] = v;
@@ -73,11 +76,16 @@ export class ProvenanceGraph {
 
   /** Records an event as support of a node (once per event). */
   support(n: NodeDraft, e: ForensicEvent): void {
-    if (!hasRecent(n.eventIds, e.eventId)) n.eventIds.push(e.eventId);
     const src = sourceName(e);
-    let list = n.sources.get(src);
-    if (!list) n.sources.set(src, (list = []));
-    if (!hasRecent(list, e.eventId)) list.push(e.eventId);
+    // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
+    if (n.sources === null && n.source !== null && src !== n.source) n.sources = new Map([[n.source, [...n.eventIds]]]);
+    if (n.source === null) n.source = src;
+    if (!hasRecent(n.eventIds, e.eventId)) n.eventIds.push(e.eventId);
+    if (n.sources !== null) {
+      let list = n.sources.get(src);
+      if (!list) n.sources.set(src, (list = []));
+      if (!hasRecent(list, e.eventId)) list.push(e.eventId);
+    }
     const t = timeMs(e);
     if (t !== null && (n.firstMs === null || t < n.firstMs)) n.firstMs = t;
   }
@@ -162,7 +170,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 export function exportNode(n: NodeDraft): GraphNode {
   const eventIds = [...n.eventIds];
   // Most nodes have one source, whose list is the node's: share the (frozen) array instead of a second copy.
-  const sources = n.sources.size === 1 ? [...n.sources.keys()].map((source) => ({ source, eventIds })) : [...n.sources].map(([source, ids]) => ({ source, eventIds: [...ids] }));
+  const sources = n.sources !== null ? [...n.sources].map(([source, ids]) => ({ source, eventIds: [...ids] })) : n.source !== null ? [{ source: n.source, eventIds }] : [];
   return { id: n.id, kind: n.kind, label: n.label, host: n.host, attributes: { ...n.attributes }, eventIds: Object.freeze(eventIds), sources };
 }
 
