@@ -2,11 +2,8 @@
 import { useEffect, useMemo, useRef } from 'react';
 import cytoscape from 'cytoscape';
 import type { Assessment } from '../../../../engines/core/contracts/caseassess';
+import { themePalette } from '../../components/palette';
 import { graphModel, signed } from './model';
-
-function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
-}
 
 /** Edges smaller than this share of the largest are left out of the picture (the matrix has them). */
 const MIN_SHARE = 0.15;
@@ -24,7 +21,7 @@ export function EvidenceGraph({ assessment, actors, theme }: { readonly assessme
     const actorCount = model.nodes.length - evidenceCount;
     const step = 26;
     const actorStep = evidenceCount > 1 && actorCount > 1 ? ((evidenceCount - 1) * step) / (actorCount - 1) : step;
-    const colours = { text: cssVar('--text'), muted: cssVar('--muted'), pos: cssVar('--pos'), neg: cssVar('--neg'), panel: cssVar('--panel'), accent: cssVar('--accent'), border: cssVar('--border-strong') };
+    const colours = themePalette();
     const cy = cytoscape({
       container: el,
       elements: [

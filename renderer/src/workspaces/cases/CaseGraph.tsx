@@ -2,11 +2,8 @@
 import { useEffect, useMemo, useRef } from 'react';
 import cytoscape, { type Core } from 'cytoscape';
 import type { AnalysisView, Story } from '../../../../engines/core/contracts/forensic';
+import { themePalette } from '../../components/palette';
 import { graphToDraw } from './model';
-
-function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
-}
 
 /** Graphs up to this many nodes get the force layout. */
 const COSE_MAX_NODES = 250;
@@ -27,7 +24,7 @@ export function CaseGraph({ view, story, theme }: { readonly view: AnalysisView;
   useEffect(() => {
     const el = box.current;
     if (!el) return undefined;
-    const c = { text: cssVar('--text'), muted: cssVar('--muted'), panel: cssVar('--panel'), accent: cssVar('--accent'), neg: cssVar('--neg'), border: cssVar('--border-strong'), focus: cssVar('--focus') };
+    const c = themePalette();
     const hasIncoming = new Set(pick.edges.map((e) => e.to));
     const cy = cytoscape({
       container: el,

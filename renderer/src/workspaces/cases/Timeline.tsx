@@ -1,14 +1,11 @@
 // The case timeline: a density strip to zoom and pan (wheel, buttons, keys) over a virtualised list that renders only the rows in view, smooth at 100,000 events.
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement, type WheelEvent } from 'react';
+import { cssVar } from '../../components/palette';
 import { eventMatches, fullRange, histogram, pan, rangeText, shortTime, storyRange, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
 
 export const ROW_HEIGHT = 24;
 const VIEWPORT = 360;
 const BINS = 160;
-
-function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
-}
 
 function DensityStrip({ index, range, storyTimes, onZoom, theme }: { readonly index: TimelineIndex; readonly range: Range; readonly storyTimes: readonly number[]; readonly onZoom: (factor: number, anchor: number) => void; readonly theme: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);

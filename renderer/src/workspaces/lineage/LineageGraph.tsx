@@ -2,11 +2,8 @@
 import { useEffect, useMemo, useRef } from 'react';
 import cytoscape, { type Core } from 'cytoscape';
 import type { RunGraph } from '../../../../engines/core/contracts/provgate';
+import { themePalette } from '../../components/palette';
 import { COLUMN_TITLES, drawnSubgraph, findingSeverity, layeredLayout, pathEdgeKeys, shortLabel, ZOOM_TO_HIGHLIGHT, type Highlight } from './model';
-
-function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
-}
 
 export interface LineageGraphProps {
   readonly graph: RunGraph;
@@ -29,17 +26,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
   useEffect(() => {
     const el = box.current;
     if (!el) return undefined;
-    const c = {
-      text: cssVar('--text'),
-      muted: cssVar('--muted'),
-      panel: cssVar('--panel'),
-      accent: cssVar('--accent'),
-      neg: cssVar('--neg'),
-      warn: cssVar('--warn'),
-      pos: cssVar('--pos'),
-      focus: cssVar('--focus'),
-      border: cssVar('--border-strong'),
-    };
+    const c = themePalette();
     const cy = cytoscape({
       container: el,
       elements: [

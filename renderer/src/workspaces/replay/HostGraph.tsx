@@ -2,11 +2,8 @@
 import { useEffect, useMemo, useRef } from 'react';
 import cytoscape, { type Core } from 'cytoscape';
 import type { Story } from '../../../../engines/core/contracts/replay';
+import { themePalette } from '../../components/palette';
 import { graphAtStep, hostPositions } from './model';
-
-function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
-}
 
 export function HostGraph({ story, step, theme }: { readonly story: Story; readonly step: number; readonly theme: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -19,17 +16,7 @@ export function HostGraph({ story, step, theme }: { readonly story: Story; reado
   useEffect(() => {
     const el = box.current;
     if (!el) return undefined;
-    const c = {
-      text: cssVar('--text'),
-      muted: cssVar('--muted'),
-      panel: cssVar('--panel'),
-      accent: cssVar('--accent'),
-      neg: cssVar('--neg'),
-      warn: cssVar('--warn'),
-      pos: cssVar('--pos'),
-      focus: cssVar('--focus'),
-      border: cssVar('--border-strong'),
-    };
+    const c = themePalette();
     const cy = cytoscape({
       container: el,
       elements: story.graph.nodes.map((n) => ({ group: 'nodes' as const, data: { id: n.id, label: n.id, role: n.role }, position: positions.get(n.id) ?? { x: 0, y: 0 } })),
