@@ -89,10 +89,17 @@ export function isNoisy(e: ForensicEvent): boolean {
   return e.action === 'cron.command' && /run-parts|debian-sa1|anacron|popularity-contest/.test(JSON.stringify(e.attributes['commandLine'] ?? ''));
 }
 
+/** Time order, events without a time last, ties in input order; sorts positions (a typed array), not an object per event. */
 function sortEvents(events: readonly ForensicEvent[]): ForensicEvent[] {
-  const keyed = events.map((e, i) => ({ e, i, k: e.time.time === null ? null : timeSortKey(e.time.time) }));
-  keyed.sort((a, b) => (a.k === null ? (b.k === null ? a.i - b.i : 1) : b.k === null ? -1 : a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
-  return keyed.map((x) => x.e);
+  const keys = events.map((e) => (e.time.time === null ? null : timeSortKey(e.time.time)));
+  const order = new Uint32Array(events.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  order.sort((a, b) => {
+    const ka = keys[a] as string | null;
+    const kb = keys[b] as string | null;
+    return ka === null ? (kb === null ? a - b : 1) : kb === null ? -1 : ka < kb ? -1 : ka > kb ? 1 : a - b;
+  });
+  return Array.from(order, (i) => events[i] as ForensicEvent);
 }
 
 /** Stages 3 and 4; the per-event node map the rules use is dropped on return, before the stories are built. */

@@ -35,7 +35,10 @@ const indexes = new WeakMap<ScoringGraph, Index>();
 function indexOf(g: ScoringGraph): Index {
   let i = indexes.get(g);
   if (!i) {
-    i = { events: new Map(g.events.map((e) => [e.eventId, e])), firstMs: new Map(), nodes: new Map(g.nodes.map((n) => [n.id, n])), edges: new Map(g.edges.map((e) => [e.id, e])) };
+    // Filled in a loop: a map from an array of [key, value] pairs would make a pair per event first.
+    const events = new Map<string, ForensicEvent>();
+    for (const e of g.events) events.set(e.eventId, e);
+    i = { events, firstMs: new Map(), nodes: new Map(g.nodes.map((n) => [n.id, n])), edges: new Map(g.edges.map((e) => [e.id, e])) };
     indexes.set(g, i);
   }
   return i;

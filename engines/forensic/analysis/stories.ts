@@ -77,7 +77,8 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}): Sto
     if (list) list.push(e);
     else groups.set(key, [e]);
   }
-  const eventTime = new Map(graph.events.map((e) => [e.eventId, e.time.time]));
+  const eventTime = new Map<string, string | null>();
+  for (const e of graph.events) eventTime.set(e.eventId, e.time.time);
   const drafts: Omit<Story, 'id' | 'rank'>[] = [];
   for (const edges of groups.values()) {
     const techniques = new Set<string>();
