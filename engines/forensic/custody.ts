@@ -2,23 +2,11 @@
 import { canonicalJson } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { GENESIS_HASH, ledgerHash, verifyChain, type LedgerAnchors, type LedgerVerification, type StoredLedgerRow } from '../core/ledger.js';
+import type { CustodyRecord } from '../core/contracts/forensic.js';
 import type { ForensicEvent } from './event.js';
 
-/** One custody record (spec: action, digest, event_id, artifact, time, previous-record hash). */
-export interface CustodyRecord {
-  readonly seq: number;
-  readonly action: string;
-  /** SHA-256 of the subject: an artefact's bytes, an event's integrity hash, a case descriptor. */
-  readonly digest: string;
-  readonly eventId?: string;
-  readonly artifact?: string;
-  /** ISO 8601 UTC. */
-  readonly time: string;
-  /** Who or what recorded it (the tool and its version by default). */
-  readonly actor: string;
-  readonly prevHash: string;
-  readonly hash: string;
-}
+/** One custody record: the contract's type (engines/core/contracts/forensic.ts) is the one definition. */
+export type { CustodyRecord };
 
 /** What a caller appends; `time` defaults to now (UTC). */
 export interface CustodyEntry {

@@ -229,19 +229,25 @@ export interface CaseDetail extends CaseSummary {
   readonly analysis: AnalysisView | null;
 }
 
+/** One custody record (spec: action, digest, event_id, artifact, time, previous-record hash). */
+export interface CustodyRecord {
+  readonly seq: number;
+  readonly action: string;
+  /** SHA-256 of the subject: an artefact's bytes, an event's integrity hash, a case descriptor. */
+  readonly digest: string;
+  readonly eventId?: string;
+  readonly artifact?: string;
+  /** ISO 8601 UTC. */
+  readonly time: string;
+  /** Who or what recorded it (the tool and its version by default). */
+  readonly actor: string;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
 /** GET /api/cases/{id}/custody: the case's ledger and its verification. */
 export interface CustodyView {
-  readonly records: ReadonlyArray<{
-    readonly seq: number;
-    readonly action: string;
-    readonly digest: string;
-    readonly eventId?: string;
-    readonly artifact?: string;
-    readonly time: string;
-    readonly actor: string;
-    readonly prevHash: string;
-    readonly hash: string;
-  }>;
+  readonly records: readonly CustodyRecord[];
   /** engines/core/ledger LedgerVerification plus missing triggers: head is the value to anchor externally. */
   readonly verification: {
     readonly ok: boolean;
