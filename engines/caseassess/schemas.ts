@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import type { ActorListItem, Assessment, CaseAssessHealth, StoredAssessment, StoredAssessmentSummary } from '../core/contracts/caseassess.js';
 
+/** The shared answer schemas, re-exported for this service's OpenAPI document and tests. */
+export { errorBodySchema, pageOf, stixBundleSchema } from '../core/http/schemas.js';
+
 const words = z.enum(['almost no chance', 'very unlikely', 'unlikely', 'roughly even chance', 'likely', 'very likely', 'almost certain']);
 const kind = z.enum(['technique', 'software', 'indicator', 'sector', 'region', 'time_window']);
 
@@ -113,23 +116,6 @@ export const storedSummarySchema = z.object({
 });
 
 export const storedAssessmentSchema = storedSummarySchema.extend({ assessment: assessmentSchema });
-
-export const stixBundleSchema = z.looseObject({
-  type: z.literal('bundle'),
-  id: z.string().regex(/^bundle--[0-9a-f-]{36}$/),
-  objects: z.array(z.looseObject({ type: z.string(), id: z.string(), spec_version: z.literal('2.1').optional() })),
-});
-
-export const errorBodySchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    request_id: z.string(),
-    details: z.array(z.object({ path: z.string(), issue: z.string() })).optional(),
-  }),
-});
-
-export const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
 
 // Compile-time guard: each schema's output must be usable as its contract type, so the two cannot drift apart.
 type Fits<Contract, Schema extends z.ZodType> = z.output<Schema> extends Contract ? true : never;

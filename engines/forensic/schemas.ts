@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { ARTIFACT_KINDS } from './event.js';
 import { MAX_TOP } from './jobs.js';
 
+/** The shared answer schemas, re-exported for this service's OpenAPI document and tests. */
+export { errorBodySchema, pageOf } from '../core/http/schemas.js';
+
 const unit = z.number().min(0).max(1);
 const isoOrNull = z.string().nullable();
 const grade = z.enum(['LOW', 'MEDIUM', 'HIGH', 'CONFIRMED']);
@@ -131,14 +134,6 @@ export const healthSchema = z.object({
   evidenceRootSet: z.boolean().describe('whether FORENSIC_EVIDENCE_ROOT is configured (POST /api/cases/path needs it)'),
   limits: z.object({ maxPaths: count, maxTop: count, caseMaxEvents: count, defaultTop: count, defaultMaxEvents: count }),
 });
-
-export const errorBodySchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), request_id: z.string(), details: z.array(z.object({ path: z.string(), issue: z.string() })).optional() }),
-});
-
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), total: count, limit: count, offset: count });
-}
 
 /** Most artefact paths one POST /api/cases/path may name. */
 export const MAX_CASE_PATHS = 64;

@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { MAX_RULE_TEXT } from './rules.js';
 
+/** The shared answer schemas, re-exported for this service's OpenAPI document and tests. */
+export { errorBodySchema } from '../core/http/schemas.js';
+
 export const healthSchema = z.object({
   status: z.literal('ok'),
   service: z.literal('petriage'),
@@ -105,11 +108,3 @@ export const validateRequestSchema = z.strictObject({
   text: z.string().min(1).max(MAX_RULE_TEXT),
 });
 
-export const errorBodySchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    request_id: z.string(),
-    details: z.array(z.object({ path: z.string(), issue: z.string() })).optional(),
-  }),
-});

@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import type { Alert, ReplayAnalysis, Story, StorySummary } from './types.js';
 
+/** The shared answer schemas, re-exported for this service's OpenAPI document and tests. */
+export { errorBodySchema, pageOf, stixBundleSchema } from '../core/http/schemas.js';
+
 const stage = z.enum(['recon', 'access', 'movement', 'action']);
 const severity = z.enum(['low', 'medium', 'high', 'critical']);
 const factValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
@@ -165,23 +168,6 @@ export const healthSchema = z.object({
   stories: z.number().int(),
   limits: z.object({ max_upload_bytes: z.number().int(), max_benign_flows: z.number().int(), formats: z.array(z.string()) }),
 });
-
-export const stixBundleSchema = z.looseObject({
-  type: z.literal('bundle'),
-  id: z.string().regex(/^bundle--[0-9a-f-]{36}$/),
-  objects: z.array(z.looseObject({ type: z.string(), id: z.string(), spec_version: z.literal('2.1').optional() })),
-});
-
-export const errorBodySchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    request_id: z.string(),
-    details: z.array(z.object({ path: z.string(), issue: z.string() })).optional(),
-  }),
-});
-
-export const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
 
 // Compile-time guard: each schema's output must be usable as its type, so the two cannot drift apart.
 type Fits<Contract, Schema extends z.ZodType> = z.output<Schema> extends Contract ? true : never;
