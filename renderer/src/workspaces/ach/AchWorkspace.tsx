@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { AchAssessment, AchRating, AchScenarioList, AttribHealth, ExtractResponse } from '../../../../engines/core/contracts/ach';
 import type { TechniqueSummary } from '../../../../engines/core/contracts/attrib';
 import { ApiError } from '../../api/client';
+import { OpenFileButton } from '../../components/OpenFileButton';
 import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { downloadJson } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -15,32 +16,6 @@ const VIEWS: readonly View[] = ['matrix', 'extraction', 'heatmap'];
 
 function asApiError(err: unknown): ApiError {
   return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
-
-/** A button that opens the file picker of a hidden input (the input stays out of the tab order). */
-function OpenFileButton({ label, accept, testId, buttonTestId, onFile }: { label: string; accept: string; testId: string; buttonTestId: string; onFile: (file: File) => void }) {
-  const input = useRef<HTMLInputElement>(null);
-  return (
-    <>
-      <button type="button" className="small" onClick={() => input.current?.click()} data-testid={buttonTestId}>
-        {label}
-      </button>
-      <input
-        ref={input}
-        type="file"
-        accept={accept}
-        tabIndex={-1}
-        aria-hidden="true"
-        className="visually-hidden"
-        data-testid={testId}
-        onChange={(e) => {
-          const f = e.target.files?.[0];
-          if (f) onFile(f);
-          e.target.value = '';
-        }}
-      />
-    </>
-  );
 }
 
 interface Edit {

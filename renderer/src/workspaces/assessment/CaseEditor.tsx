@@ -1,6 +1,7 @@
 // The case editor: load a file (button or drag and drop), paste or type JSON, the sample case, Run; 422 field errors beside it.
-import { useId, useRef } from 'react';
+import { useId } from 'react';
 import type { ApiError } from '../../api/client';
+import { OpenFileButton } from '../../components/OpenFileButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { useFileDrop } from '../../components/useFileDrop';
@@ -25,7 +26,6 @@ export const SAMPLE_CASE_TEXT = `${JSON.stringify(sampleCase, null, 2)}\n`;
 
 export function CaseEditor(props: CaseEditorProps) {
   const { text, onText, origin, running, progress, onRun, localError, onLocalError, serviceError } = props;
-  const fileInput = useRef<HTMLInputElement>(null);
   const editorId = useId();
 
   const readFile = async (file: File): Promise<void> => {
@@ -53,9 +53,7 @@ export function CaseEditor(props: CaseEditorProps) {
       <div className="panel__head">
         <h2 id={`${editorId}-title`}>Case</h2>
         <div className="row">
-          <button type="button" className="small" onClick={() => fileInput.current?.click()}>
-            Open file…
-          </button>
+          <OpenFileButton label="Open file…" accept=".json,application/json" onFile={(f) => void readFile(f)} />
           <button
             type="button"
             className="small"
@@ -66,19 +64,6 @@ export function CaseEditor(props: CaseEditorProps) {
           >
             Sample case
           </button>
-          <input
-            ref={fileInput}
-            type="file"
-            accept=".json,application/json"
-            tabIndex={-1}
-            aria-hidden="true"
-            className="visually-hidden"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f) void readFile(f);
-              e.target.value = '';
-            }}
-          />
         </div>
       </div>
       <label htmlFor={editorId} className="muted case-editor__hint">

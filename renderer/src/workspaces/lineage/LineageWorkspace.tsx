@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useStore } from 'zustand';
 import type { GraphNode, Reason, RunGraph, RunListItem, Verdict } from '../../../../engines/core/contracts/provgate';
 import { ApiError } from '../../api/client';
+import { OpenFileButton } from '../../components/OpenFileButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
@@ -228,7 +229,6 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
   const [query, setQuery] = useState('');
   const [cypher, setCypher] = useState<{ readonly url: string; readonly name: string } | null>(null);
   const [cypherError, setCypherError] = useState<ApiError | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
   const reasonList = useRef<HTMLUListElement>(null);
   const root = useRef<HTMLDivElement>(null);
 
@@ -357,29 +357,21 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
               </p>
             )}
             <div className="row">
-              <button type="button" className="primary" onClick={() => fileInput.current?.click()} disabled={s.busy !== null} data-testid="open-envelopes">
-                Gate envelopes…
-              </button>
+              <OpenFileButton
+                primary
+                label="Gate envelopes…"
+                accept=".json,application/json"
+                disabled={s.busy !== null}
+                buttonTestId="open-envelopes"
+                testId="envelope-file"
+                onFile={(f) => void gateFile(f)}
+              />
               <label className="muted" title="A malformed entry becomes a blocking reason instead of refusing the whole list">
                 <input type="checkbox" checked={lenient} onChange={(e) => setLenient(e.target.checked)} /> lenient
               </label>
               <label className="muted" title="Check PyPI dependency names against the shipped list of the most-downloaded PyPI projects (one edit away and not popular itself: blocks)">
                 <input type="checkbox" checked={typosquat} onChange={(e) => setTyposquat(e.target.checked)} /> typosquat check
               </label>
-              <input
-                ref={fileInput}
-                type="file"
-                accept=".json,application/json"
-                tabIndex={-1}
-                aria-hidden="true"
-                className="visually-hidden"
-                data-testid="envelope-file"
-                onChange={(e) => {
-                  const f = e.target.files?.[0];
-                  if (f) void gateFile(f);
-                  e.target.value = '';
-                }}
-              />
             </div>
             <h3>Demo scenarios</h3>
             <ul className="scenarios">

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReplayAnalysis, ReplayHealth, Story, StoryPage, StorySummary } from '../../../../engines/core/contracts/replay';
 import { ApiError } from '../../api/client';
+import { OpenFileButton } from '../../components/OpenFileButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
@@ -62,7 +63,6 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
   const [story, setStory] = useState<Story | null>(null);
   const [storyError, setStoryError] = useState<ApiError | null>(null);
   const [filter, setFilter] = useState('');
-  const fileInput = useRef<HTMLInputElement>(null);
   const inFlight = useRef<AbortController | null>(null);
 
   const jobs = useShell((s) => s.jobs);
@@ -212,22 +212,14 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
               read from the file's first bytes.
             </p>
             <div className="row">
-              <button type="button" className="primary" onClick={() => fileInput.current?.click()} disabled={busy !== null} data-testid="open-capture">
-                Open capture…
-              </button>
-              <input
-                ref={fileInput}
-                type="file"
+              <OpenFileButton
+                primary
+                label="Open capture…"
                 accept=".pcap,.pcapng,.cap,.log,.json,.ndjson,application/vnd.tcpdump.pcap,application/octet-stream,text/plain,application/json"
-                tabIndex={-1}
-                aria-hidden="true"
-                className="visually-hidden"
-                data-testid="capture-file"
-                onChange={(e) => {
-                  const f = e.target.files?.[0];
-                  if (f) void analyse(f);
-                  e.target.value = '';
-                }}
+                disabled={busy !== null}
+                buttonTestId="open-capture"
+                testId="capture-file"
+                onFile={(f) => void analyse(f)}
               />
             </div>
             <div className="capture-input__demo">

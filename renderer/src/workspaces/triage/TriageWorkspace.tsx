@@ -2,6 +2,7 @@
 import { useRef, useState } from 'react';
 import type { TriageResult } from '../../../../engines/core/contracts/petriage';
 import { ApiError } from '../../api/client';
+import { OpenFileButton } from '../../components/OpenFileButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
@@ -28,7 +29,6 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
   const [localError, setLocalError] = useState<string | null>(null);
   const [serviceError, setServiceError] = useState<ApiError | null>(null);
   const [filter, setFilter] = useState('');
-  const fileInput = useRef<HTMLInputElement>(null);
   const inFlight = useRef<AbortController | null>(null);
   const jobs = useShell((s) => s.jobs);
   // While the service analyses, its job's progress events (over /api/events) give the bar a real fraction.
@@ -83,9 +83,14 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
         data-testid="triage-drop"
       >
         <div className="row dropzone__row">
-          <button type="button" className="primary" onClick={() => fileInput.current?.click()} disabled={busy} data-testid="triage-pick">
-            {result ? 'Triage another file…' : 'Choose a PE file…'}
-          </button>
+          <OpenFileButton
+            primary
+            label={result ? 'Triage another file…' : 'Choose a PE file…'}
+            disabled={busy}
+            buttonTestId="triage-pick"
+            testId="triage-file"
+            onFile={(f) => void analyse(f)}
+          />
           <span className="muted">
             or drop an .exe, .dll or .sys anywhere on this page (up to 32 MiB). The file is parsed and scored, never run.
           </span>
@@ -94,19 +99,6 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
               Cancel
             </button>
           )}
-          <input
-            ref={fileInput}
-            type="file"
-            tabIndex={-1}
-            aria-hidden="true"
-            className="visually-hidden"
-            data-testid="triage-file"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f) void analyse(f);
-              e.target.value = '';
-            }}
-          />
         </div>
         {progress && (
           <div className="row dropzone__progress" data-testid="triage-progress">
