@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateStixObject } from '../../engines/core/stix.js';
 import { corpusPath, REPO_ROOT } from '../corpora.js';
-import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
 
 /** The workspace shows only once the registry names its component (the lead's line in renderer/src/workspaces/registry.ts). */
 const REGISTERED = readFileSync(path.join(REPO_ROOT, 'renderer', 'src', 'workspaces', 'registry.ts'), 'utf8').includes("import('./ach/AchWorkspace')");
@@ -62,15 +62,15 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     // The keyboard: 5 sets II on the leader for the heaviest item; its score rises and the sensitivity follows.
     await page.getByTestId('cell-E1-H1').focus();
     await page.keyboard.press('5');
-    await page.waitForFunction(`document.querySelector('[data-testid="cell-E1-H1"]').textContent === 'II*'`);
-    await page.waitForFunction(`document.querySelector('[data-testid="score-H1"]').textContent !== ${JSON.stringify(before)}`);
+    await waitForExpression(page, `document.querySelector('[data-testid="cell-E1-H1"]').textContent === 'II*'`);
+    await waitForExpression(page, `document.querySelector('[data-testid="score-H1"]').textContent !== ${JSON.stringify(before)}`);
     expect(Number(await page.getByTestId('score-H1').innerText())).toBeGreaterThan(Number(before));
     // Arrow keys move between cells; Delete takes the override back.
     await page.keyboard.press('ArrowRight');
     expect(await page.evaluate(`document.activeElement.getAttribute('data-testid')`)).toBe('cell-E1-H2');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Delete');
-    await page.waitForFunction(`document.querySelector('[data-testid="score-H1"]').textContent === ${JSON.stringify(before)}`);
+    await waitForExpression(page, `document.querySelector('[data-testid="score-H1"]').textContent === ${JSON.stringify(before)}`);
     expect(await page.getByTestId('cell-E1-H1').innerText()).not.toContain('*');
 
     expect(await page.getByTestId('ach-sensitivity').innerText()).toContain('critical');
@@ -153,7 +153,7 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     const tram = corpusPath('cti', 'tram', 'reports', 'Qakbot-ISO-delivery.mjson');
     if (existsSync(tram)) {
       await page.getByTestId('report-file').setInputFiles(tram);
-      await page.waitForFunction(`document.querySelector('[data-testid="report-text"]').value.includes('Qakbot')`);
+      await waitForExpression(page, `document.querySelector('[data-testid="report-text"]').value.includes('Qakbot')`);
     }
     await page.getByTestId('report-text').fill('x'.repeat(500_001));
     expect(await page.getByTestId('run-extract').isDisabled()).toBe(true);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
 
 const ICD_WORDS = ['almost no chance', 'very unlikely', 'unlikely', 'roughly even chance', 'likely', 'very likely', 'almost certain'];
 
@@ -53,7 +53,7 @@ describe.skipIf(!browserSuiteRuns())('Assessment workspace in Chromium', () => {
       const page = await open(scheme, `#token=${session.workstation.token}`);
       // The token leaves the address bar at once.
       // Strings, not functions: this file is type-checked without the DOM library.
-      await page.waitForFunction("window.location.hash === ''");
+      await waitForExpression(page, "window.location.hash === ''");
       expect(page.url()).not.toContain(session.workstation.token);
       await openAssessment(page);
       expect(await page.getByTestId('gateway-health').innerText()).toContain('Gateway ok');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../corpora.js';
-import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
 
 /** The workspace shows only once the lead has registered it (renderer registry, and the service in main/services.ts). */
 const REGISTERED =
@@ -46,7 +46,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
       expect(await stories.count()).toBeGreaterThan(0);
       expect(await stories.first().getAttribute('aria-current')).toBe('true');
       // The graph draws the case with the first story highlighted.
-      await page.waitForFunction(`Number(document.querySelector('[data-testid="case-graph"]').dataset.highlighted) > 0`);
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.highlighted) > 0`);
       // Technique tags open their ATT&CK names.
       const tag = page.locator('[data-testid="story-detail"] [data-technique]').first();
       await tag.click();

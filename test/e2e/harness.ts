@@ -79,6 +79,21 @@ export function browserSuiteRuns(preconditions: { readonly ok: boolean; readonly
   return runs;
 }
 
+/**
+ * Waits until a JavaScript expression is truthy in the page. Evaluated through the DevTools protocol, which the
+ * page's CSP does not restrict, unlike page.waitForFunction, whose polling compiles the expression inside the
+ * page and is refused by `script-src 'self'` whenever the first check is not already true. An expression (a
+ * string) keeps the page's DOM types out of this Node compilation.
+ */
+export async function waitForExpression(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await page.evaluate(expression)) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${expression}`);
+    await page.waitForTimeout(100);
+  }
+}
+
 export interface OpenOptions {
   readonly colorScheme?: 'light' | 'dark';
   readonly viewport?: { readonly width: number; readonly height: number };

@@ -7,7 +7,7 @@ import type * as Contract from '../../engines/core/contracts/replay.js';
 import type * as Service from '../../engines/replay/types.js';
 import { corpusConnLog } from '../../engines/replay/testutil.js';
 import { corpusPath } from '../corpora.js';
-import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
 
 const SSHGUESS = corpusPath('pcap', 'sshguess.pcap');
 
@@ -48,7 +48,7 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
 
   /** Waits until the Mermaid image has loaded and has a size (a string, so the page's DOM types stay out of this Node compilation). */
   async function drawn(page: Page): Promise<void> {
-    await page.waitForFunction(`(() => { const img = document.querySelector('[data-testid="mermaid-diagram"] img'); return img !== null && img.complete && img.naturalWidth > 0; })()`);
+    await waitForExpression(page, `(() => { const img = document.querySelector('[data-testid="mermaid-diagram"] img'); return img !== null && img.complete && img.naturalWidth > 0; })()`);
   }
 
   async function edges(page: Page): Promise<number> {

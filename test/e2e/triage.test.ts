@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { familySamples } from '../../engines/petriage/corpus.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { SHOTS, browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
 
 const COMPILED = corpusPath('pe', 'corkami', 'compiled.exe');
 
@@ -14,7 +14,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
 
   async function open(colorScheme: 'light' | 'dark'): Promise<Page> {
     const page = await session.open({ colorScheme, viewport: { width: 1400, height: 900 } });
-    await page.waitForFunction("window.location.hash === ''");
+    await waitForExpression(page, "window.location.hash === ''");
     return page;
   }
 
