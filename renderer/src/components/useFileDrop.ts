@@ -4,6 +4,8 @@ import { useState, type DragEvent } from 'react';
 export interface FileDrop {
   /** True while a file is dragged over the element (for the drop highlight). */
   readonly dragging: boolean;
+  /** The shared drop-target classes (styles.css) for the element's className, with the highlight while dragging. */
+  readonly dropClass: string;
   /** Spread onto the element that takes the drop (a whole workspace, so a near miss is not opened by the browser). */
   readonly dropProps: {
     readonly onDragOver: (e: DragEvent) => void;
@@ -16,6 +18,7 @@ export function useFileDrop(onFile: (file: File) => void): FileDrop {
   const [dragging, setDragging] = useState(false);
   return {
     dragging,
+    dropClass: dragging ? 'drop-target drop-target--over' : 'drop-target',
     dropProps: {
       onDragOver: (e) => {
         if (e.dataTransfer.types.includes('Files')) {

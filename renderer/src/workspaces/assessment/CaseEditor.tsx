@@ -41,12 +41,12 @@ export function CaseEditor(props: CaseEditorProps) {
     }
   };
 
-  const { dragging, dropProps } = useFileDrop((file) => void readFile(file));
+  const { dropClass, dropProps } = useFileDrop((file) => void readFile(file));
 
   const invalid = localError !== null || (serviceError?.details.length ?? 0) > 0;
   return (
     <section
-      className={`panel case-editor${dragging ? ' case-editor--drop' : ''}`}
+      className={`panel case-editor ${dropClass}`}
       aria-labelledby={`${editorId}-title`}
       {...dropProps}
     >
@@ -66,7 +66,7 @@ export function CaseEditor(props: CaseEditorProps) {
           </button>
         </div>
       </div>
-      <label htmlFor={editorId} className="muted case-editor__hint">
+      <label htmlFor={editorId} className="muted drop-target__hint">
         {origin ? `From ${origin}. ` : ''}Paste or type a case file, or drop a .json file here.
       </label>
       <textarea

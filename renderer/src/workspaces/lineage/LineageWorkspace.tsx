@@ -298,7 +298,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
     await s.gate(parsed.value, name, { lenient, typosquat });
   };
 
-  const { dragging, dropProps } = useFileDrop((file) => {
+  const { dropClass, dropProps } = useFileDrop((file) => {
     if (!s.busy) void gateFile(file);
   });
 
@@ -340,11 +340,11 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
       </WorkspaceHeader>
       <div className="lineage__grid">
         <div className="lineage__side">
-          <section className={`panel gate-input${dragging ? ' gate-input--drop' : ''}`} aria-label="Gate" data-testid="gate-input">
+          <section className={`panel gate-input ${dropClass}`} aria-label="Gate" data-testid="gate-input">
             <div className="panel__head">
               <h2>Gate</h2>
             </div>
-            <p className="muted gate-input__hint">Drop a JSON list of signed envelopes (commit, build, scan, sast) here, or open one; the service verifies them against its trusted keys.</p>
+            <p className="muted drop-target__hint">Drop a JSON list of signed envelopes (commit, build, scan, sast) here, or open one; the service verifies them against its trusted keys.</p>
             {s.health && s.health.trustedKeys === 0 && (
               <p className="gate-input__trust neg" data-testid="trust-warning">
                 The gate trusts no key{s.health.trustProblem ? ` (${s.health.trustProblem})` : ''}: start the workstation with <code>GATE_PUBKEY</code> (and <code>GATE_KEYID</code>) set to
@@ -352,7 +352,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
               </p>
             )}
             {s.health && s.health.trustedKeys > 0 && (
-              <p className="muted gate-input__hint" data-testid="trust-count">
+              <p className="muted drop-target__hint" data-testid="trust-count">
                 Trusted: {plural(s.health.trustedKeys, 'key')} (<code>GATE_PUBKEY</code>).
               </p>
             )}

@@ -174,7 +174,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
     }
   };
 
-  const { dragging, dropProps } = useFileDrop((file) => {
+  const { dropClass, dropProps } = useFileDrop((file) => {
     if (!busy) void analyse(file);
   });
 
@@ -200,14 +200,14 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
       <div className="replay__grid">
         <div className="replay__side">
           <section
-            className={`panel capture-input${dragging ? ' capture-input--drop' : ''}`}
+            className={`panel capture-input ${dropClass}`}
             aria-label="Capture"
             data-testid="capture-input"
           >
             <div className="panel__head">
               <h2>Capture</h2>
             </div>
-            <p className="muted capture-input__hint">
+            <p className="muted drop-target__hint">
               Drop a .pcap or .pcapng file, or a Zeek conn.log (TSV or JSON lines), here, or open one (up to {count(Math.floor(maxUpload / (1024 * 1024)))} MiB). The format is
               read from the file's first bytes.
             </p>

@@ -61,7 +61,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
     }
   };
 
-  const { dragging, dropProps } = useFileDrop((file) => void analyse(file));
+  const { dropClass, dropProps } = useFileDrop((file) => void analyse(file));
 
   const result = shown?.result;
   const errorTitle =
@@ -78,7 +78,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
       </WorkspaceHeader>
 
       <section
-        className={`panel dropzone${dragging ? ' dropzone--over' : ''}${result ? ' dropzone--compact' : ''}`}
+        className={`panel dropzone ${dropClass}${result ? ' dropzone--compact' : ''}`}
         aria-label="File to triage"
         data-testid="triage-drop"
       >
