@@ -1,5 +1,5 @@
 // One pass over a capture: read, decode, reassemble fragments, place packets in connections, read application metadata.
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { VitrineError } from '../../core/errors.js';
 import { DecodedPacket, PacketDecoder, type DecodeStats } from './decode.js';
 import { FlowTable, ZEEK_TIMEOUTS, type ConnectionRecord, type FlowTimeouts, formatAddress } from './flows.js';
@@ -19,6 +19,11 @@ export interface AnalyzeOptions extends FeedOptions {
   readonly maxActiveFlows?: number;
   /** Ports that make a non-SYN first packet's sender the responder; Zeek's analyzer ports by default, none in `zeek -b`. */
   readonly likelyServerPorts?: ReadonlySet<number>;
+  /**
+   * Hash the source with SHA-256 (true by default: the provenance of every fact). False only for a statistics
+   * view that needs no provenance, as tshark's conversation table (the benchmark); `sha256` is then empty.
+   */
+  readonly sha256?: boolean;
 }
 
 export interface PacketCounts {
@@ -43,7 +48,7 @@ export interface PacketCounts {
 
 export interface CaptureAnalysis {
   readonly info: CaptureInfo;
-  /** SHA-256 of the source bytes: the provenance of every fact below. */
+  /** SHA-256 of the source bytes: the provenance of every fact below ('' when the options turned hashing off). */
   readonly sha256: string;
   readonly bytes: number;
   readonly packets: PacketCounts;
@@ -67,13 +72,14 @@ export class CaptureAnalyzer {
   private readonly app: AppLayer | undefined;
   private readonly d = new DecodedPacket();
   private readonly finished: ConnectionRecord[] = [];
-  private readonly hash = createHash('sha256');
+  private readonly hash: Hash | undefined;
   private bytes = 0;
   private counts = { tcp: 0, udp: 0, icmp: 0, otherIp: 0, unplaced: 0 };
   private firstTs: number | undefined;
   private lastTs: number | undefined;
 
   constructor(options: AnalyzeOptions = {}) {
+    this.hash = options.sha256 === false ? undefined : createHash('sha256');
     this.decoder = new PacketDecoder(this.warnings);
     this.fragments = new FragmentReassembler(this.warnings);
     this.app = options.application === false ? undefined : new AppLayer(this.warnings);
@@ -92,7 +98,7 @@ export class CaptureAnalyzer {
 
   /** Every chunk of the source goes through here for the provenance hash. */
   chunk(bytes: Uint8Array): void {
-    this.hash.update(bytes);
+    this.hash?.update(bytes);
     this.bytes += bytes.length;
   }
 
@@ -129,7 +135,7 @@ export class CaptureAnalyzer {
     const s: DecodeStats = this.decoder.stats;
     return {
       info,
-      sha256: this.hash.digest('hex'),
+      sha256: this.hash?.digest('hex') ?? '',
       bytes: this.bytes,
       packets: {
         total: this.reader.packets,

@@ -147,42 +147,47 @@ export class PacketDecoder {
   decode(raw: RawPacket, out: DecodedPacket): DecodeLevel {
     this.raw = raw;
     out.reset();
-    const b = raw.data;
-    const len = b.length;
-    let off = 0;
+    // The packet is bytes[base, end) of the reader's buffer: offsets below are into that buffer (no view per packet).
+    const b = raw.bytes;
+    const base = raw.start;
+    const len = raw.capturedLength;
+    const end = base + len;
+    let off = base;
     let etherType = -1;
     switch (raw.linkType) {
       case LINKTYPE_ETHERNET:
         if (len < 14) return this.linkShort(out);
-        off = 12;
+        off = base + 12;
         break;
       case LINKTYPE_LINUX_SLL:
         if (len < 16) return this.linkShort(out);
-        off = 14;
+        off = base + 14;
         break;
       case LINKTYPE_LINUX_SLL2:
         if (len < 20) return this.linkShort(out);
-        etherType = (b[0]! << 8) | b[1]!;
-        off = 20;
+        etherType = (b[base]! << 8) | b[base + 1]!;
+        off = base + 20;
         break;
       case LINKTYPE_RAW:
       case LINKTYPE_IPV4:
       case LINKTYPE_IPV6:
-        etherType = len > 0 && b[0]! >> 4 === 6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4;
+        etherType = len > 0 && b[base]! >> 4 === 6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4;
         break;
       case LINKTYPE_NULL:
       case LINKTYPE_LOOP: {
         if (len < 4) return this.linkShort(out);
         // NULL stores the family in the capturing host's byte order; LOOP is always big-endian.
+        const b0 = b[base]!;
+        const b1 = b[base + 1]!;
+        const b2 = b[base + 2]!;
+        const b3 = b[base + 3]!;
         const fam =
-          raw.linkType === LINKTYPE_LOOP || (b[0] === 0 && b[1] === 0)
-            ? ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0
-            : (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+          raw.linkType === LINKTYPE_LOOP || (b0 === 0 && b1 === 0) ? ((b0 << 24) | (b1 << 16) | (b2 << 8) | b3) >>> 0 : (b0 | (b1 << 8) | (b2 << 16) | (b3 << 24)) >>> 0;
         // AF_INET is 2 everywhere; AF_INET6 is 10 (Linux), 24 (NetBSD/OpenBSD), 28 (FreeBSD), 30 (macOS).
         if (fam === 2) etherType = ETHERTYPE_IPV4;
         else if (fam === 10 || fam === 24 || fam === 28 || fam === 30) etherType = ETHERTYPE_IPV6;
         else etherType = 0;
-        off = 4;
+        off = base + 4;
         break;
       }
       default:
@@ -191,12 +196,12 @@ export class PacketDecoder {
     }
     if (etherType < 0) {
       // Ethernet-style: a type field at `off`, possibly behind VLAN tags.
-      if (off + 2 > len) return this.linkShort(out);
+      if (off + 2 > end) return this.linkShort(out);
       etherType = (b[off]! << 8) | b[off + 1]!;
       off += 2;
       let tags = 0;
       while (etherType === ETHERTYPE_VLAN || etherType === ETHERTYPE_QINQ || etherType === ETHERTYPE_QINQ_OLD) {
-        if (off + 4 > len || tags >= MAX_VLAN_TAGS) return this.linkShort(out);
+        if (off + 4 > end || tags >= MAX_VLAN_TAGS) return this.linkShort(out);
         if (tags === 0) out.vlan = ((b[off]! << 8) | b[off + 1]!) & 0x0fff;
         etherType = (b[off + 2]! << 8) | b[off + 3]!;
         off += 4;
@@ -206,7 +211,7 @@ export class PacketDecoder {
       if (tags > 0) this.stats.vlanTagged += 1;
       if (etherType === ETHERTYPE_PPPOE_SESSION) {
         // PPPoE header (6) then the PPP protocol (2): 0x0021 IPv4, 0x0057 IPv6.
-        if (off + 8 > len) return this.linkShort(out);
+        if (off + 8 > end) return this.linkShort(out);
         const ppp = (b[off + 6]! << 8) | b[off + 7]!;
         etherType = ppp === 0x0021 ? ETHERTYPE_IPV4 : ppp === 0x0057 ? ETHERTYPE_IPV6 : 0;
         off += 8;
@@ -214,8 +219,8 @@ export class PacketDecoder {
     }
     out.etherType = etherType;
     out.level = 'link';
-    if (etherType === ETHERTYPE_IPV4) return this.ipv4(b, off, out, raw);
-    if (etherType === ETHERTYPE_IPV6) return this.ipv6(b, off, out, raw);
+    if (etherType === ETHERTYPE_IPV4) return this.ipv4(b, off, end, out, raw.originalLength - (off - base));
+    if (etherType === ETHERTYPE_IPV6) return this.ipv6(b, off, end, out, raw.originalLength - (off - base));
     if (etherType === ETHERTYPE_ARP) this.stats.arp += 1;
     this.stats.nonIp += 1;
     return 'link';
@@ -227,8 +232,8 @@ export class PacketDecoder {
     return 'none';
   }
 
-  private ipv4(b: Uint8Array, off: number, out: DecodedPacket, raw: RawPacket): DecodeLevel {
-    const len = b.length;
+  /** The IPv4 header at b[off], the captured packet ending at `len`; `wireLeft` is the original length from `off`. */
+  private ipv4(b: Uint8Array, off: number, len: number, out: DecodedPacket, wireLeft: number): DecodeLevel {
     if (off + 20 > len) {
       this.warn('truncated_ip_header');
       return 'link';
@@ -245,7 +250,7 @@ export class PacketDecoder {
     }
     let total = (b[off + 2]! << 8) | b[off + 3]!;
     // A zero total length comes from TCP segmentation offload; take what was captured.
-    if (total === 0) total = raw.originalLength - off;
+    if (total === 0) total = wireLeft;
     if (total < ihl) {
       this.warn('bad_ip_header');
       return 'link';
@@ -280,8 +285,8 @@ export class PacketDecoder {
     return this.transport(out);
   }
 
-  private ipv6(b: Uint8Array, off: number, out: DecodedPacket, raw: RawPacket): DecodeLevel {
-    const len = b.length;
+  /** The IPv6 header at b[off], the captured packet ending at `len`; `wireLeft` is the original length from `off`. */
+  private ipv6(b: Uint8Array, off: number, len: number, out: DecodedPacket, wireLeft: number): DecodeLevel {
     if (off + 40 > len) {
       this.warn('truncated_ip_header');
       return 'link';
@@ -293,7 +298,7 @@ export class PacketDecoder {
     this.stats.ipv6 += 1;
     let payloadLen = (b[off + 4]! << 8) | b[off + 5]!;
     // A zero payload length means a jumbogram; the frame length is the best we have.
-    if (payloadLen === 0) payloadLen = Math.max(0, raw.originalLength - off - 40);
+    if (payloadLen === 0) payloadLen = Math.max(0, wireLeft - 40);
     out.ipVersion = 6;
     out.ipLength = payloadLen + 40;
     out.ttl = b[off + 7]!;

@@ -8,6 +8,9 @@ import type { WarningCounter } from './warnings.js';
 export const MAX_PACKET_BYTES = 262_144;
 /** Largest pcapng block we accept; longer lengths are treated as damage and stop the read. */
 export const MAX_BLOCK_BYTES = 16 * 1024 * 1024;
+/** Bytes of a new chunk joined at first to a partial record left from the chunk before. */
+const JOIN_BYTES = 64 * 1024;
+const EMPTY = new Uint8Array(0);
 /** Name resolution records kept from NRBs. */
 const MAX_NAME_RECORDS = 10_000;
 
@@ -45,11 +48,43 @@ export function detectFormat(head: Uint8Array): 'pcap' | 'pcapng' | undefined {
   return undefined;
 }
 
+/**
+ * The one packet record the reader reuses for every packet (the handler copies what it keeps, as documented on
+ * RawPacket). `data` is made on first use only: the decoder reads `bytes` from `start`, so a packet costs no view.
+ */
+class PacketRecord implements RawPacket {
+  index = 0;
+  offset = 0;
+  interfaceId = 0;
+  linkType = 0;
+  tsSec = 0;
+  tsNsec = 0;
+  ts = 0;
+  capturedLength = 0;
+  originalLength = 0;
+  bytes: Uint8Array = new Uint8Array(0);
+  start = 0;
+  private view: Uint8Array | undefined = undefined;
+
+  get data(): Uint8Array {
+    if (this.view === undefined) this.view = this.bytes.subarray(this.start, this.start + this.capturedLength);
+    return this.view;
+  }
+
+  set(bytes: Uint8Array, start: number, capturedLength: number): void {
+    this.bytes = bytes;
+    this.start = start;
+    this.capturedLength = capturedLength;
+    this.view = undefined;
+  }
+}
+
 /** Shared state between the reader and its format: packet numbering, the info record, warnings and the handler. */
 class Emitter {
   index = 0;
   readonly info: CaptureInfo;
   private readonly stamp: SecNsec = { sec: 0, nsec: 0 };
+  private readonly current = new PacketRecord();
 
   constructor(
     format: 'pcap' | 'pcapng',
@@ -59,21 +94,8 @@ class Emitter {
     this.info = { format, sections: 0, interfaces: [], names: [], statisticsBlocks: 0, skippedBlocks: 0 };
   }
 
-  /** One packet record reused for every packet: the handler must copy what it keeps (as documented on RawPacket). */
-  private readonly current: { -readonly [K in keyof RawPacket]: RawPacket[K] } = {
-    index: 0,
-    offset: 0,
-    interfaceId: 0,
-    linkType: 0,
-    tsSec: 0,
-    tsNsec: 0,
-    ts: 0,
-    capturedLength: 0,
-    originalLength: 0,
-    data: new Uint8Array(0),
-  };
-
-  emit(offset: number, iface: CaptureInterface, sec: number, nsec: number, data: Uint8Array, origLen: number): void {
+  /** Emits the packet held in `bytes[start, start + caplen)`. */
+  emit(offset: number, iface: CaptureInterface, sec: number, nsec: number, bytes: Uint8Array, start: number, caplen: number, origLen: number): void {
     const p = this.current;
     p.index = this.index;
     p.offset = offset;
@@ -82,16 +104,15 @@ class Emitter {
     p.tsSec = sec;
     p.tsNsec = nsec;
     p.ts = sec + nsec / 1e9;
-    p.capturedLength = data.length;
     p.originalLength = origLen;
-    p.data = data;
+    p.set(bytes, start, caplen);
     this.index += 1;
     this.handler(p);
   }
 
-  emitUnits(offset: number, iface: CaptureInterface, hi: number, lo: number, data: Uint8Array, origLen: number): void {
+  emitUnits(offset: number, iface: CaptureInterface, hi: number, lo: number, bytes: Uint8Array, start: number, caplen: number, origLen: number): void {
     unitsToSecNsec(hi, lo, iface.unitsPerSecond, iface.tsOffset, this.stamp);
-    this.emit(offset, iface, this.stamp.sec, this.stamp.nsec, data, origLen);
+    this.emit(offset, iface, this.stamp.sec, this.stamp.nsec, bytes, start, caplen, origLen);
   }
 }
 
@@ -142,11 +163,10 @@ class PcapParser implements FormatParser {
       const sec = view.getUint32(pos, little);
       const frac = view.getUint32(pos + 4, little);
       const origLen = view.getUint32(pos + 12, little);
-      const data = buf.subarray(pos + rh, pos + rh + caplen);
       // A fraction beyond one second is damage; keep the packet and fold the excess into seconds.
       const nsec = this.nano ? frac : frac * 1000;
       const carry = Math.floor(nsec / 1e9);
-      this.out.emit(base + pos, iface, sec + carry, nsec - carry * 1e9, data, origLen);
+      this.out.emit(base + pos, iface, sec + carry, nsec - carry * 1e9, buf, pos + rh, caplen, origLen);
       pos += rh + caplen;
     }
     return { used: pos, stop: false };
@@ -285,7 +305,7 @@ class PcapngParser implements FormatParser {
           return;
         }
         // A simple packet carries no timestamp.
-        this.out.emit(at, iface, 0, 0, buf.subarray(start + 4, start + 4 + caplen), origLen);
+        this.out.emit(at, iface, 0, 0, buf, start + 4, caplen, origLen);
         return;
       }
       case BT_NRB: {
@@ -325,7 +345,7 @@ class PcapngParser implements FormatParser {
       warnings.add('record_too_large', at, this.out.index);
       return;
     }
-    this.out.emitUnits(at, iface, view.getUint32(start + 4, little), view.getUint32(start + 8, little), buf.subarray(start + 20, start + 20 + caplen), origLen);
+    this.out.emitUnits(at, iface, view.getUint32(start + 4, little), view.getUint32(start + 8, little), buf, start + 20, caplen, origLen);
   }
 
   /** Reads NRB records (IPv4 = 1, IPv6 = 2, end = 0); returns false when a record runs past the block. */
@@ -393,7 +413,7 @@ function ipv6Hex(b: Uint8Array): string {
 export class CaptureReader {
   private parser: FormatParser | undefined;
   private emitter: Emitter | undefined;
-  private tail: Uint8Array = new Uint8Array(0);
+  private tail: Uint8Array = EMPTY;
   private consumed = 0;
   private stopped = false;
 
@@ -418,18 +438,37 @@ export class CaptureReader {
 
   feed(chunk: Uint8Array): void {
     if (this.stopped || chunk.length === 0) return;
-    let buf: Uint8Array;
-    if (this.tail.length === 0) buf = chunk;
-    else {
-      buf = new Uint8Array(this.tail.length + chunk.length);
-      buf.set(this.tail, 0);
-      buf.set(chunk, this.tail.length);
-    }
-    if (this.parser === undefined) {
-      if (buf.length < 4) {
-        this.tail = buf.slice();
-        return;
+    let rest = chunk;
+    // A partial record waits from the last chunk: join it with the head of this one (a little at first, twice as
+    // much each time it is not enough), so the rest of the chunk is parsed where it lies instead of being copied.
+    while (this.tail.length > 0 && rest.length > 0) {
+      const tailLength = this.tail.length;
+      const take = Math.min(rest.length, Math.max(JOIN_BYTES, tailLength));
+      const joined = new Uint8Array(tailLength + take);
+      joined.set(this.tail, 0);
+      joined.set(rest.subarray(0, take), tailLength);
+      const used = this.parse(joined);
+      if (this.stopped) return;
+      if (used >= tailLength) {
+        // The waiting record is done; what is left of the joined bytes is the chunk's own from here.
+        this.tail = EMPTY;
+        rest = rest.subarray(used - tailLength);
+      } else {
+        this.tail = joined.subarray(used);
+        rest = rest.subarray(take);
       }
+    }
+    if (rest.length === 0) return;
+    const used = this.parse(rest);
+    if (this.stopped) return;
+    // Copy the partial record: the caller may reuse the chunk's memory for the next read.
+    if (used < rest.length) this.tail = rest.slice(used);
+  }
+
+  /** Parses whole records from the start of `buf` (which begins at file offset `consumed`); returns bytes used. */
+  private parse(buf: Uint8Array): number {
+    if (this.parser === undefined) {
+      if (buf.length < 4) return 0;
       const format = detectFormat(buf);
       if (format === undefined) throw new VitrineError('parse_error', 'the input is not a pcap or pcapng capture');
       this.emitter = new Emitter(format, this.warnings, this.handler);
@@ -440,11 +479,9 @@ export class CaptureReader {
     this.consumed += used;
     if (stop) {
       this.stopped = true;
-      this.tail = new Uint8Array(0);
-      return;
+      this.tail = EMPTY;
     }
-    // Copy the partial record: the caller may reuse the chunk's memory for the next read.
-    this.tail = used === buf.length ? new Uint8Array(0) : buf.slice(used);
+    return used;
   }
 
   /** Signals the end of input; a partial record left over becomes a warning. */
@@ -459,6 +496,6 @@ export class CaptureReader {
     if (this.emitter && this.emitter.info.format === 'pcapng' && this.emitter.info.sections === 0) {
       throw new VitrineError('parse_error', 'the pcapng section header is incomplete or damaged');
     }
-    this.tail = new Uint8Array(0);
+    this.tail = EMPTY;
   }
 }

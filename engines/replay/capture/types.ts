@@ -22,6 +22,13 @@ export interface RawPacket {
   readonly originalLength: number;
   /** The captured bytes; a view valid only during the callback that receives it. Copy what you keep. */
   readonly data: Uint8Array;
+  /**
+   * The buffer the packet lies in and where it starts: `data` is `bytes[start, start + capturedLength)`.
+   * The hot path (the decoder) reads through these so that no view is made per packet; `bytes` is valid only
+   * during the callback, like `data`.
+   */
+  readonly bytes: Uint8Array;
+  readonly start: number;
 }
 
 /** One pcapng interface description (pcap files have a single implicit interface). */

@@ -210,7 +210,7 @@ export class AppLayer {
         if (app.http?.malformed) {
           this.warn('http_malformed');
           app.http.malformed = false;
-        } else conn.services.add('http');
+        } else conn.addService('http');
         break;
       case 'tls':
         app.tls?.readers[isOrig ? 0 : 1].data(bytes);
@@ -218,26 +218,26 @@ export class AppLayer {
         break;
       case 'ssh':
         app.ssh?.data(isOrig, bytes, ts, packet);
-        conn.services.add('ssh');
+        conn.addService('ssh');
         if (app.ssh?.done) this.finish(app, 'ssh');
         break;
       case 'ftp':
         app.ftp?.data(isOrig, bytes, ts, packet);
-        conn.services.add('ftp');
+        conn.addService('ftp');
         break;
       case 'smb':
         app.smb?.data(isOrig, bytes);
-        if (app.smb?.confirmed) conn.services.add('smb');
+        if (app.smb?.confirmed) conn.addService('smb');
         if (app.smb?.done) this.finish(app, 'smb');
         break;
       case 'rdp':
         app.rdp?.data(isOrig, bytes);
-        if (app.rdp?.confirmed) conn.services.add('rdp');
+        if (app.rdp?.confirmed) conn.addService('rdp');
         if (app.rdp?.done) this.finish(app, 'rdp');
         break;
       case 'rfb':
         app.rfb?.data(isOrig, bytes);
-        conn.services.add('rfb');
+        conn.addService('rfb');
         if (app.rfb?.done) this.finish(app, 'rfb');
         break;
       case 'dns':
@@ -275,7 +275,7 @@ export class AppLayer {
       this.warn(r.error);
       return;
     }
-    conn.services.add('dns');
+    conn.addService('dns');
     const port = DNS_PORTS.has(conn.respP) ? conn.respP : conn.origP;
     this.keep(this.out.dns, { uid: conn.uid, ts: raw?.ts ?? 0, packet: raw?.index ?? 0, transport, port, ...r.message });
   }
@@ -287,7 +287,7 @@ export class AppLayer {
       this.warn('tls_malformed');
       return;
     }
-    conn.services.add('ssl');
+    conn.addService('ssl');
     if (e.type === 'client_hello') {
       record.client = e.hello;
       record.ja3 = e.hello.ja3;
