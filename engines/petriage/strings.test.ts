@@ -47,3 +47,96 @@ describe('extractStrings', () => {
     expect(extractStrings(Uint8Array.from({ length: 1000 }, (_, i) => (i % 2 === 0 ? 0x80 : 0x01)))).toEqual({ ascii: [], utf16le: [], truncated: false });
   });
 });
+
+/** The plain two-scan reading (one ASCII scan, one UTF-16LE scan per alignment) the one-pass scan must equal. */
+function reference(data: Uint8Array, minLength: number, maxCount: number, maxLength: number): { ascii: { offset: number; value: string }[]; utf16le: { offset: number; value: string }[]; truncated: boolean } {
+  const printable = (b: number): boolean => (b >= 0x20 && b <= 0x7e) || b === 0x09;
+  const text = (codes: number[]): string => String.fromCharCode(...codes);
+  let truncated = false;
+  const ascii: { offset: number; value: string }[] = [];
+  for (let i = 0; i < data.length; ) {
+    if (!printable(data[i] as number)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < data.length && printable(data[i] as number)) i++;
+    const length = i - start;
+    if (length < minLength) continue;
+    if (ascii.length >= maxCount) {
+      truncated = true;
+      break;
+    }
+    if (length > maxLength) truncated = true;
+    ascii.push({ offset: start, value: text(Array.from(data.subarray(start, start + Math.min(length, maxLength)))) });
+  }
+  const wide: { offset: number; value: string }[] = [];
+  for (let parity = 0; parity < 2; parity++) {
+    for (let k = parity; k + 1 < data.length; ) {
+      if (data[k + 1] !== 0 || !printable(data[k] as number)) {
+        k += 2;
+        continue;
+      }
+      const start = k;
+      const codes: number[] = [];
+      while (k + 1 < data.length && data[k + 1] === 0 && printable(data[k] as number)) {
+        codes.push(data[k] as number);
+        k += 2;
+      }
+      if (codes.length < minLength) continue;
+      if (wide.length >= maxCount) {
+        truncated = true;
+        break;
+      }
+      if (codes.length > maxLength) truncated = true;
+      wide.push({ offset: start, value: text(codes.slice(0, maxLength)) });
+    }
+  }
+  wide.sort((a, b) => a.offset - b.offset);
+  return { ascii, utf16le: wide, truncated };
+}
+
+describe('extractStrings in one pass', () => {
+  it('equals the two-scan reading on seeded bytes rich in zeros, printables and wide text, at every alignment and with every cap', () => {
+    let seed = 12345;
+    const next = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const pick = (): number => {
+      const r = next();
+      return r < 0.35 ? 0 : r < 0.75 ? 0x41 + Math.floor(next() * 26) : r < 0.8 ? 0x09 : Math.floor(next() * 256);
+    };
+    for (let round = 0; round < 300; round++) {
+      const length = Math.floor(next() * 300);
+      const backing = new Uint8Array(length + 3);
+      for (let i = 0; i < backing.length; i++) {
+        // Stretches of zero padding (the word-at-a-time path) and of wide text between noise.
+        const mode = Math.floor(round / 3) % 4;
+        backing[i] = mode === 0 ? pick() : mode === 1 ? (i % 2 === 1 ? 0 : pick()) : mode === 2 ? (i % 24 < 12 ? 0 : pick()) : (Math.floor(i / 9) % 2 === 0 ? (i % 2 === 0 ? 0x61 : 0) : pick());
+      }
+      const offset = round % 4;
+      const data = backing.subarray(offset, offset + length);
+      for (const [minLength, maxCount, maxLength] of [
+        [4, 10_000, 1024],
+        [1, 10_000, 1024],
+        [3, 2, 1024],
+        [4, 10_000, 5],
+        [2, 0, 1024],
+      ] as const) {
+        expect(extractStrings(data, { minLength, maxCount, maxLength }), `round ${round} caps ${minLength}/${maxCount}/${maxLength}`).toEqual(reference(data, minLength, maxCount, maxLength));
+      }
+    }
+  });
+
+  it('adds the byte counts of the whole input to a histogram when given one', () => {
+    const data = Uint8Array.from({ length: 999 }, (_, i) => (i % 7 === 0 ? 0 : i % 251));
+    const counts = new Uint32Array(256);
+    counts[5] = 1;
+    extractStrings(data, {}, counts);
+    const expected = new Uint32Array(256);
+    for (const b of data) expected[b]! += 1;
+    expected[5]! += 1;
+    expect(Array.from(counts)).toEqual(Array.from(expected));
+  });
+});

@@ -28,65 +28,153 @@ export const STRING_DEFAULTS = { minLength: 4, maxCount: 10_000, maxLength: 1024
 const PRINTABLE = new Uint8Array(256);
 for (let b = 0x20; b <= 0x7e; b++) PRINTABLE[b] = 1;
 PRINTABLE[0x09] = 1;
+/** 1 for the zero byte: the high byte of a UTF-16LE ASCII character. */
+const ZERO = new Uint8Array(256);
+ZERO[0] = 1;
 
-/** Runs of printable ASCII bytes and of printable ASCII characters stored as UTF-16LE. */
-export function extractStrings(data: Uint8Array, options: StringOptions = {}): ExtractedStrings {
+/** Byte counts of even and odd offsets apart, so a run of one byte value does not wait on one counter. */
+const EVEN_COUNTS = new Int32Array(256);
+const ODD_COUNTS = new Int32Array(256);
+
+/** Bytes decoded at once for the ASCII runs in them. */
+const WINDOW = 0x10000;
+
+/** The runs found so far and the caps, shared by the scan's rare path (a run ends). */
+class RunSink {
+  readonly ascii: ExtractedString[] = [];
+  /** A UTF-16LE run lives at even or at odd offsets: one list per alignment, merged at the end. */
+  readonly wideEven: ExtractedString[] = [];
+  readonly wideOdd: ExtractedString[] = [];
+  wideDropped = 0;
+  truncated = false;
+  constructor(
+    private readonly buffer: Buffer,
+    private readonly maxCount: number,
+    private readonly maxLength: number,
+  ) {}
+
+  /** The bytes from `windowStart` decoded once: ASCII runs are cut from it (one decoding per window, not per run). */
+  private window = '';
+  private windowStart = 0;
+
+  asciiRun(start: number, length: number): void {
+    if (length > this.maxLength) this.truncated = true;
+    if (this.ascii.length >= this.maxCount) {
+      this.truncated = true;
+      return;
+    }
+    const take = Math.min(length, this.maxLength);
+    let from = start - this.windowStart;
+    if (from < 0 || from + take > this.window.length) {
+      this.windowStart = start;
+      this.window = this.buffer.toString('latin1', start, Math.min(this.buffer.length, start + Math.max(take, WINDOW)));
+      from = 0;
+    }
+    this.ascii.push({ offset: start, value: this.window.slice(from, from + take) });
+  }
+
+  wideRun(list: ExtractedString[], start: number, chars: number): void {
+    if (chars > this.maxLength) this.truncated = true;
+    if (list.length >= this.maxCount) this.wideDropped++;
+    // The high bytes are zero, so the raw UTF-16LE bytes decode to the characters themselves.
+    else list.push({ offset: start, value: this.buffer.toString('utf16le', start, start + 2 * Math.min(chars, this.maxLength)) });
+  }
+}
+
+/**
+ * Runs of printable ASCII bytes and of printable ASCII characters stored as UTF-16LE (at even and odd
+ * offsets), found in one pass over the bytes. With `histogram` (256 counters) the byte-value counts of the
+ * whole input are added to it from the same pass, so a caller that also needs the entropy reads the bytes once.
+ */
+export function extractStrings(data: Uint8Array, options: StringOptions = {}, histogram?: Uint32Array): ExtractedStrings {
   const minLength = Math.max(1, options.minLength ?? STRING_DEFAULTS.minLength);
   const maxCount = Math.max(0, options.maxCount ?? STRING_DEFAULTS.maxCount);
   const maxLength = Math.max(minLength, options.maxLength ?? STRING_DEFAULTS.maxLength);
-  const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const sink = new RunSink(Buffer.from(data.buffer, data.byteOffset, data.byteLength), maxCount, maxLength);
   const n = data.length;
-  let truncated = false;
-
-  const ascii: ExtractedString[] = [];
-  let start = -1;
-  // One pass with a sentinel step at i === n closes a run that reaches the end of the data.
-  for (let i = 0; i <= n; i++) {
-    if (i < n && PRINTABLE[data[i] as number] !== 0) {
-      if (start < 0) start = i;
+  const evenCounts = EVEN_COUNTS;
+  const oddCounts = ODD_COUNTS;
+  evenCounts.fill(0);
+  oddCounts.fill(0);
+  // The scan keeps run lengths and updates them without branching (length = (length + 1) * continues); the only
+  // branch that depends on the data is "a run long enough just ended", which is rare.
+  /** Printable bytes ending at the previous byte. */
+  let run = 0;
+  /** UTF-16LE characters ending at the previous pair of each alignment. */
+  let runEven = 0;
+  let runOdd = 0;
+  let prevPrintable = 0;
+  // Eight zero bytes at once where the bytes can be read as aligned 32-bit words (padding is most of many files).
+  const words = (data.byteOffset & 3) === 0 ? new Uint32Array(data.buffer, data.byteOffset, n >>> 2) : null;
+  let zeroBlocks = 0;
+  for (let i = 0; i < n; i += 2) {
+    if ((i & 7) === 0 && words !== null && i + 8 <= n && words[i >>> 2] === 0 && words[(i >>> 2) + 1] === 0) {
+      // What the byte steps below do with eight zeros: byte i ends the printable run and either extends the odd
+      // alignment's character run (a printable byte before it) or ends it; byte i + 1 ends the even alignment's
+      // run; byte i + 2 ends the odd one's; the rest change nothing.
+      if (run >= minLength) sink.asciiRun(i - run, run);
+      run = 0;
+      if (prevPrintable !== 0) runOdd++;
+      else {
+        if (runOdd >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
+        runOdd = 0;
+      }
+      if (runEven >= minLength) sink.wideRun(sink.wideEven, i - 2 * runEven, runEven);
+      runEven = 0;
+      if (runOdd >= minLength) sink.wideRun(sink.wideOdd, i + 1 - 2 * runOdd, runOdd);
+      runOdd = 0;
+      prevPrintable = 0;
+      zeroBlocks++;
+      i += 6;
       continue;
     }
-    if (start < 0) continue;
-    const length = i - start;
-    if (length >= minLength) {
-      if (ascii.length >= maxCount) {
-        truncated = true;
-        break;
-      }
-      if (length > maxLength) truncated = true;
-      ascii.push({ offset: start, value: buffer.toString('latin1', start, start + Math.min(length, maxLength)) });
-    }
-    start = -1;
+    // Byte i (even): the pair (i - 1, i) is a character of the odd alignment.
+    const b0 = data[i] as number;
+    evenCounts[b0]! += 1;
+    const p0 = PRINTABLE[b0] as number;
+    if (run * (p0 ^ 1) >= minLength) sink.asciiRun(i - run, run);
+    run = (run + 1) * p0;
+    const v0 = (ZERO[b0] as number) & prevPrintable;
+    if (runOdd * (v0 ^ 1) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
+    runOdd = (runOdd + 1) * v0;
+    if (i + 1 === n) break;
+    // Byte i + 1 (odd): the pair (i, i + 1) is a character of the even alignment.
+    const b1 = data[i + 1] as number;
+    oddCounts[b1]! += 1;
+    const p1 = PRINTABLE[b1] as number;
+    if (run * (p1 ^ 1) >= minLength) sink.asciiRun(i + 1 - run, run);
+    run = (run + 1) * p1;
+    const v1 = (ZERO[b1] as number) & p0;
+    if (runEven * (v1 ^ 1) >= minLength) sink.wideRun(sink.wideEven, i - 2 * runEven, runEven);
+    runEven = (runEven + 1) * v1;
+    prevPrintable = p1;
   }
+  // Runs still open at the end; the first pair of each alignment not examined starts at n or n - 1.
+  if (run >= minLength) sink.asciiRun(n - run, run);
+  if (runEven >= minLength) sink.wideRun(sink.wideEven, ((n & 1) === 0 ? n : n - 1) - 2 * runEven, runEven);
+  if (runOdd >= minLength) sink.wideRun(sink.wideOdd, ((n & 1) === 1 ? n : n - 1) - 2 * runOdd, runOdd);
+  evenCounts[0]! += 4 * zeroBlocks;
+  oddCounts[0]! += 4 * zeroBlocks;
+  if (histogram !== undefined) for (let b = 0; b < 256; b++) histogram[b]! += (evenCounts[b] as number) + (oddCounts[b] as number);
 
-  // UTF-16LE runs can start at even or odd offsets: scan both alignments.
-  const wide: ExtractedString[] = [];
-  const scratch = new Uint8Array(maxLength);
-  const scratchBuffer = Buffer.from(scratch.buffer, 0, maxLength);
-  for (let parity = 0; parity < 2; parity++) {
-    let k = parity;
-    while (k + 1 < n) {
-      if (data[k + 1] !== 0 || PRINTABLE[data[k] as number] === 0) {
-        k += 2;
-        continue;
-      }
-      const start = k;
-      let chars = 0;
-      while (k + 1 < n && data[k + 1] === 0 && PRINTABLE[data[k] as number] === 1) {
-        if (chars < maxLength) scratch[chars] = data[k] as number;
-        chars++;
-        k += 2;
-      }
-      if (chars < minLength) continue;
-      if (wide.length >= maxCount) {
-        truncated = true;
-        break;
-      }
-      if (chars > maxLength) truncated = true;
-      wide.push({ offset: start, value: scratchBuffer.toString('latin1', 0, Math.min(chars, maxLength)) });
+  // The even alignment's runs count first, then the odd one's up to the cap (what two scans one after the other
+  // would keep); the result is in offset order.
+  const { wideEven, wideOdd } = sink;
+  if (wideEven.length + wideOdd.length + sink.wideDropped > maxCount) sink.truncated = true;
+  const oddKept = Math.min(wideOdd.length, maxCount - wideEven.length);
+  const utf16le: ExtractedString[] = [];
+  let e = 0;
+  let o = 0;
+  while (e < wideEven.length || o < oddKept) {
+    const even = wideEven[e];
+    const odd = o < oddKept ? wideOdd[o] : undefined;
+    if (odd === undefined || (even !== undefined && even.offset < odd.offset)) {
+      utf16le.push(even as ExtractedString);
+      e++;
+    } else {
+      utf16le.push(odd);
+      o++;
     }
   }
-  if (wide.length > maxCount) wide.length = maxCount;
-  wide.sort((a, b) => a.offset - b.offset);
-  return { ascii, utf16le: wide, truncated };
+  return { ascii: sink.ascii, utf16le, truncated: sink.truncated };
 }

@@ -1,7 +1,7 @@
 // `dissect`: the whole static structure of a PE file from its bytes, every read bounds-checked, damage reported as notes.
 import { sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
-import { shannonEntropy } from '../entropy.js';
+import { histogramEntropy } from '../entropy.js';
 import { extractStrings } from '../strings.js';
 import { DIR } from './constants.js';
 import { findOverlay, readCertificates, readDebug, readRich, readTls } from './directories.js';
@@ -76,7 +76,9 @@ export function dissect(data: Uint8Array): PeDissection {
   const richHeader = guarded('Rich header', null, () => readRich(r, h.dos.e_lfanew, notes));
   const certificate = guarded('certificate table', null, () => readCertificates(r, h.directories[DIR.SECURITY], notes));
   const overlay = findOverlay(image, h.optionalOffset, h.fileHeader.size_of_optional_header, h.directories);
-  const strings = extractStrings(data);
+  // Strings and the byte counts behind the file's entropy come from one pass over the bytes.
+  const counts = new Uint32Array(256);
+  const strings = extractStrings(data, {}, counts);
   const importHash = imphash(imports);
 
   const importedModules = new Set(imports.map((d) => asciiLower(d.dll)));
@@ -110,7 +112,7 @@ export function dissect(data: Uint8Array): PeDissection {
     clr: (h.directories[DIR.COM_DESCRIPTOR]?.virtualAddress ?? 0) !== 0,
     overlay,
     strings: { ascii: strings.ascii, utf16le: strings.utf16le, truncated: strings.truncated },
-    entropy: shannonEntropy(data),
+    entropy: histogramEntropy(counts, data.length),
     imphash: importHash,
     imphash_with_delay: delayImports.length === 0 ? importHash : imphash([...imports, ...delayImports]),
     notes: notes.done(),

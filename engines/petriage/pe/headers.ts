@@ -324,24 +324,46 @@ export function describeDirectories(image: PeImage, directories: readonly RawDir
   });
 }
 
-/** The PE image checksum as pefile's generate_checksum computes it: dword sum with carries folded, the CheckSum dword skipped, plus the length. */
+/**
+ * The PE image checksum as pefile's generate_checksum computes it: dword sum with carries folded (a ones'
+ * complement sum), the CheckSum dword skipped, plus the length. A folded sum is the plain sum modulo
+ * 2^32 - 1 (written 2^32 - 1 rather than 0 once anything non-zero was added), so the words are summed plainly
+ * in a double (exact: each stretch below adds fewer than 2^21 words under 2^32) and folded once per stretch.
+ */
 export function peChecksum(data: Uint8Array, checksumOffset: number): number {
   const n = data.length;
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const whole = n >>> 2;
   const skip = Math.floor(checksumOffset / 4);
-  let sum = 0;
-  for (let i = 0; i < whole; i++) {
-    if (i === skip) continue;
-    sum += view.getUint32(i * 4, true);
-    if (sum >= 0x1_0000_0000) sum -= 0xffff_ffff;
+  const MOD = 0xffff_ffff;
+  let folded = 0;
+  let any = false;
+  if ((data.byteOffset & 3) === 0) {
+    const words = new Uint32Array(data.buffer, data.byteOffset, whole);
+    for (let from = 0; from < whole; from += 0x100000) {
+      const to = Math.min(whole, from + 0x100000);
+      let plain = 0;
+      for (let i = from; i < to; i++) plain += words[i] as number;
+      if (skip >= from && skip < to) plain -= words[skip] as number;
+      if (plain !== 0) any = true;
+      folded = (folded + (plain % MOD)) % MOD;
+    }
+  } else {
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    for (let from = 0; from < whole; from += 0x100000) {
+      const to = Math.min(whole, from + 0x100000);
+      let plain = 0;
+      for (let i = from; i < to; i++) if (i !== skip) plain += view.getUint32(i * 4, true);
+      if (plain !== 0) any = true;
+      folded = (folded + (plain % MOD)) % MOD;
+    }
   }
   if (n % 4 !== 0 && whole !== skip) {
     let last = 0;
     for (let k = n - 1; k >= whole * 4; k--) last = last * 256 + (data[k] as number);
-    sum += last;
-    if (sum >= 0x1_0000_0000) sum -= 0xffff_ffff;
+    if (last !== 0) any = true;
+    folded = (folded + last) % MOD;
   }
+  let sum = any && folded === 0 ? MOD : folded;
   sum = (sum & 0xffff) + Math.floor(sum / 0x10000);
   sum = sum + Math.floor(sum / 0x10000);
   return (sum & 0xffff) + n;

@@ -1,5 +1,5 @@
 // Import, delay-load import and bound import tables, and the import hash, read with pefile's rules so the hash matches it exactly.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Notes } from './headers.js';
 import { LIMITS, PeRangeError, isAllZero, latin1, u16At, u32At, type PeImage } from './image.js';
 import { OLEAUT32_ORDINALS, WS2_32_ORDINALS } from './ordinals.js';
@@ -355,7 +355,15 @@ export function imphashTerms(dlls: readonly PeImportedDll[]): string[] {
 /** pefile get_imphash(): MD5 of the comma-joined terms; '' when the file imports nothing. */
 export function imphash(dlls: readonly PeImportedDll[]): string {
   if (dlls.length === 0) return '';
-  return createHash('md5').update(imphashTerms(dlls).join(','), 'latin1').digest('hex');
+  const text = imphashTerms(dlls).join(',');
+  // One-shot hashing (no Hash object per file); a string is hashed as UTF-8, which is its Latin-1 bytes only when
+  // it is ASCII, as every name that passed pefile's checks is.
+  return hash('md5', isAscii(text) ? text : Buffer.from(text, 'latin1'), 'hex');
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /**
