@@ -102,16 +102,22 @@ function sortEvents(events: readonly ForensicEvent[]): ForensicEvent[] {
   return Array.from(order, (i) => events[i] as ForensicEvent);
 }
 
-/** Stages 3 and 4; the per-event node map the rules use is dropped on return, before the stories are built. */
-function buildGraph(kept: readonly ForensicEvent[], options: AnalyzeEventsOptions, progress: (stage: string, done: number, total: number) => void): ProvenanceGraph {
+/**
+ * Stages 3 to 5, returned in their contract form. The graph's drafts, indexes and the per-event nodes live only
+ * inside this call: the exported nodes and edges share the drafts' lists, and the rest is garbage once it returns.
+ */
+function buildGraph(kept: readonly ForensicEvent[], options: AnalyzeEventsOptions, progress: (stage: string, done: number, total: number) => void): { nodes: GraphNode[]; edges: CausalEdge[] } {
   progress('graph', 0, kept.length);
   const graph = new ProvenanceGraph(options.useGuids ?? true);
   const nodesOf = extractEntities(kept, graph);
   progress('graph', kept.length, kept.length);
   progress('rules', 0, kept.length);
   applyRules(kept, graph, nodesOf, ruleConfidence, options.rules ?? CAUSAL_RULES);
+  nodesOf.length = 0;
   progress('rules', kept.length, kept.length);
-  return graph;
+  const nodes: GraphNode[] = [];
+  for (const n of graph.nodes.values()) nodes.push(exportNode(n));
+  return { nodes, edges: graph.edges.map(exportEdge) };
 }
 
 /** spec analyze_events: stages 3 to 7 over events already ingested. Synchronous; never throws on odd events. */
@@ -119,12 +125,11 @@ export function analyzeEvents(input: readonly ForensicEvent[], options: AnalyzeE
   const progress = (stage: string, done: number, total: number): void => options.onProgress?.({ stage, done, total });
   const events = sortEvents(input);
   const kept = options.includeNoisy ? events : events.filter((e) => !isNoisy(e));
-  const graph = buildGraph(kept, options, progress);
+  const noisy = events.length - kept.length;
+  const { nodes, edges } = buildGraph(kept, options, progress);
   progress('anti-forensics', 0, events.length);
   const { verdict } = scanAntiForensics(events);
   progress('anti-forensics', events.length, events.length);
-  const nodes = [...graph.nodes.values()].map(exportNode);
-  const edges = graph.edges.map(exportEdge);
   progress('stories', 0, edges.length);
   const scoring = { events, nodes, edges, tampering: verdict };
   const stories = buildStories(scoring, { includeNoisy: options.includeNoisy ?? false, chains: options.chains ?? true, ...options.storyConfig });
@@ -136,7 +141,7 @@ export function analyzeEvents(input: readonly ForensicEvent[], options: AnalyzeE
     edges,
     stories,
     tampering: verdict,
-    counts: { events: events.length, nodes: nodes.length, edges: edges.length, stories: stories.length, indicators: verdict.indicators.length, noisy: events.length - kept.length },
+    counts: { events: events.length, nodes: nodes.length, edges: edges.length, stories: stories.length, indicators: verdict.indicators.length, noisy },
     warnings,
     ledger: options.ledger ?? null,
   };

@@ -22,9 +22,12 @@ const LINUX_SESSION_FUSION_MS = 5000;
 const PROCESS_EVENTS = new Set(['process.create', 'process.exec', 'process.exit', 'process.commandline']);
 const LOGON_ACTIONS = new Set(['auth.login.success', 'session.open', 'logind.session.new', 'su.session.open', 'session.login']);
 
-/** Builds the nodes of the events (in time order) and returns, per event id, what it touched. */
-export function extractEntities(events: readonly ForensicEvent[], graph: ProvenanceGraph): Map<string, EventNodes> {
-  const out = new Map<string, EventNodes>();
+/**
+ * Builds the nodes of the events (in time order) and returns what each touched, by position (`out[i]` for
+ * events[i]; an array rather than a map by event id, which cost a map entry per event).
+ */
+export function extractEntities(events: readonly ForensicEvent[], graph: ProvenanceGraph): EventNodes[] {
+  const out: EventNodes[] = [];
   const lastLinuxLogon = new Map<string, { node: NodeDraft; ms: number | null }>();
   for (const e of events) {
     const host = e.host !== null ? graph.host(e.host, e) : null;
@@ -80,7 +83,7 @@ export function extractEntities(events: readonly ForensicEvent[], graph: Provena
     }
 
     const object = objectNode(e, graph, h, hk, process, user);
-    out.set(e.eventId, { host, process, parent, object, user, session });
+    out.push({ host, process, parent, object, user, session });
   }
   return out;
 }

@@ -8,17 +8,18 @@ type AttrValue = string | number | boolean;
 /** A node while the graph is built: the contract's GraphNode, mutable, with its sources by name. */
 export interface NodeDraft {
   readonly id: string;
+  /** Position of the node in its graph (order of creation), for the numeric edge key. */
+  readonly ix: number;
   readonly kind: NodeKind;
   label: string;
   readonly host: string | null;
   readonly attributes: Record<string, AttrValue>;
-  readonly eventIds: string[];
+  /** Supporting event ids; replaced by a one-element literal on the first (an empty array's first push reserves 17 slots). */
+  eventIds: string[];
   /** The source of the node's first supporting event; while it is the only one, its list is eventIds. */
   source: string | null;
   /** Each source's supporting ids, made only when a second source appears (most nodes have one). */
   sources: Map<string, string[]> | null;
-  /** Earliest time of a supporting event (ms), for temporal fit. */
-  firstMs: number | null;
 }
 
 /** An edge while the graph is built. */
@@ -30,7 +31,8 @@ export interface EdgeDraft {
   readonly relation: string;
   confidence: number;
   timeMs: number | null;
-  readonly eventIds: string[];
+  /** Supporting event ids (a one-element literal first, as NodeDraft.eventIds). */
+  eventIds: string[];
   readonly techniques: string[];
   stage: KillChainStage | null;
 }
@@ -49,24 +51,49 @@ export function sourceName(e: ForensicEvent): string {
 
 const lower = (s: string): string => s.trim().toLowerCase();
 
+/**
+ * Node ids, labels and map keys are built flat (`Array.prototype.join`) or interned: a template literal makes a chain
+ * of V8 cons strings that a Map keeps alive beside the flattened copy (about 130 bytes more per id).
+ */
+function flatId(kind: NodeKind, key: string): string {
+  return [kind, key].join(':');
+}
+
+/** Node ids in a graph stay below this many for the numeric (from, to, rule) edge key; past it the key is a string. */
+const MAX_NUMERIC_NODES = 2 ** 22;
+const MAX_NUMERIC_RULES = 64;
+
 /** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
 export class ProvenanceGraph {
   readonly nodes = new Map<string, NodeDraft>();
   readonly edges: EdgeDraft[] = [];
-  readonly outgoing = new Map<string, EdgeDraft[]>();
-  readonly incoming = new Map<string, EdgeDraft[]>();
-  private readonly edgeByKey = new Map<string, EdgeDraft>();
-  private readonly byPid = new Map<string, string>();
-  private readonly byGuid = new Map<string, string>();
+  private readonly edgeByKey = new Map<number | string, EdgeDraft>();
+  private readonly ruleIndex = new Map<string, number>();
+  /** host (lower case, '?' when unknown) -> pid -> the process last seen with that pid. */
+  private readonly byPid = new Map<string, Map<number, NodeDraft>>();
+  private readonly byGuid = new Map<string, NodeDraft>();
+  /** One copy of each repeated string (labels, sources, attribute values computed per event). */
+  private readonly strings = new Map<string, string>();
 
   constructor(private readonly useGuids = true) {}
 
+  /** The one stored copy of a string value. */
+  intern(s: string): string {
+    const known = this.strings.get(s);
+    if (known !== undefined) return known;
+    this.strings.set(s, s);
+    return s;
+  }
+
   /** Adds (or fuses into) a node and records the event as its support, under the event's source. */
   node(kind: NodeKind, key: string, label: string, host: string | null, e: ForensicEvent | null, attributes: Record<string, AttrValue | null> = {}): NodeDraft {
-    const id = `${kind}:${key}`;
+    return this.nodeById(flatId(kind, key), kind, label, host, e, attributes);
+  }
+
+  private nodeById(id: string, kind: NodeKind, label: string, host: string | null, e: ForensicEvent | null, attributes: Record<string, AttrValue | null>): NodeDraft {
     let n = this.nodes.get(id);
     if (!n) {
-      n = { id, kind, label, host, attributes: {}, eventIds: [], source: null, sources: null, firstMs: null };
+      n = { id, ix: this.nodes.size, kind, label: this.intern(label), host, attributes: {}, eventIds: [], source: null, sources: null };
       this.nodes.set(id, n);
     }
     for (const [k, v] of Object.entries(attributes)) if (v !== null && n.attributes[k] === undefined) n.attributes[k] = v;
@@ -76,18 +103,17 @@ export class ProvenanceGraph {
 
   /** Records an event as support of a node (once per event). */
   support(n: NodeDraft, e: ForensicEvent): void {
-    const src = sourceName(e);
+    const src = this.intern(sourceName(e));
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
     if (n.sources === null && n.source !== null && src !== n.source) n.sources = new Map([[n.source, [...n.eventIds]]]);
     if (n.source === null) n.source = src;
-    if (!hasRecent(n.eventIds, e.eventId)) n.eventIds.push(e.eventId);
+    if (n.eventIds.length === 0) n.eventIds = [e.eventId];
+    else if (!hasRecent(n.eventIds, e.eventId)) n.eventIds.push(e.eventId);
     if (n.sources !== null) {
-      let list = n.sources.get(src);
-      if (!list) n.sources.set(src, (list = []));
-      if (!hasRecent(list, e.eventId)) list.push(e.eventId);
+      const list = n.sources.get(src);
+      if (!list) n.sources.set(src, [e.eventId]);
+      else if (!hasRecent(list, e.eventId)) list.push(e.eventId);
     }
-    const t = timeMs(e);
-    if (t !== null && (n.firstMs === null || t < n.firstMs)) n.firstMs = t;
   }
 
   host(name: string, e: ForensicEvent | null): NodeDraft {
@@ -105,44 +131,52 @@ export class ProvenanceGraph {
    */
   process(host: string | null, ref: ProcRef, e: ForensicEvent | null, extra: Record<string, AttrValue | null> = {}): NodeDraft {
     const h = host === null ? '?' : lower(host);
-    let id: string | undefined;
-    if (this.useGuids && ref.guid !== null) id = this.byGuid.get(lower(ref.guid));
+    let known: NodeDraft | undefined;
+    if (this.useGuids && ref.guid !== null) known = this.byGuid.get(lower(ref.guid));
     const image = ref.image !== null ? (splitMemoryName(ref.image)?.image ?? ref.image) : null;
-    if (id === undefined && ref.pid !== null && image === null) id = this.byPid.get(`${h}:${ref.pid}`);
-    let key: string;
-    if (id !== undefined) key = id.slice('process:'.length);
-    else key = `${h}:${ref.pid ?? '?'}:${imageKey(image)}`;
+    if (known === undefined && ref.pid !== null && image === null) known = this.byPid.get(h)?.get(ref.pid);
+    const id = known !== undefined ? known.id : flatId('process', [h, ref.pid ?? '?', imageKey(image)].join(':'));
     const label = image !== null ? (image.replace(/\\/g, '/').split('/').pop() ?? image) : `pid ${ref.pid ?? '?'}`;
-    const n = this.node('process', key, label, host, e, { pid: ref.pid, image, guid: ref.guid, ...extra });
+    const n = this.nodeById(id, 'process', label, host, e, { pid: ref.pid, image, guid: ref.guid, ...extra });
     if (n.label.startsWith('pid ') && image !== null) {
-      n.label = label;
+      n.label = this.intern(label);
       n.attributes['image'] = image;
     }
-    if (ref.pid !== null) this.byPid.set(`${h}:${ref.pid}`, n.id);
-    if (ref.guid !== null) this.byGuid.set(lower(ref.guid), n.id);
+    if (ref.pid !== null) {
+      let pids = this.byPid.get(h);
+      if (!pids) this.byPid.set(h, (pids = new Map()));
+      pids.set(ref.pid, n);
+    }
+    if (ref.guid !== null) this.byGuid.set(lower(ref.guid), n);
     return n;
   }
 
   /** The process last seen with this pid on the host (for events that name only a pid). */
   processByPid(host: string | null, pid: number): NodeDraft | null {
-    const id = this.byPid.get(`${host === null ? '?' : lower(host)}:${pid}`);
-    return id !== undefined ? (this.nodes.get(id) ?? null) : null;
+    return this.byPid.get(host === null ? '?' : lower(host))?.get(pid) ?? null;
+  }
+
+  /** The key of (from, to, rule): a number while the graph is small enough, else a string. */
+  private edgeKey(from: NodeDraft, to: NodeDraft, rule: string): number | string {
+    let r = this.ruleIndex.get(rule);
+    if (r === undefined) this.ruleIndex.set(rule, (r = this.ruleIndex.size));
+    if (from.ix < MAX_NUMERIC_NODES && to.ix < MAX_NUMERIC_NODES && r < MAX_NUMERIC_RULES) return (from.ix * MAX_NUMERIC_NODES + to.ix) * MAX_NUMERIC_RULES + r;
+    return [from.id, to.id, rule].join('\u0000');
   }
 
   /** Adds an edge or, for the same (from, to, rule), adds the event's support to it. */
   edge(from: NodeDraft, to: NodeDraft, rule: string, relation: string, events: readonly ForensicEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeDraft | null {
     if (from.id === to.id) return null;
-    const key = `${from.id}\u0000${to.id}\u0000${rule}`;
+    const key = this.edgeKey(from, to, rule);
     let edge = this.edgeByKey.get(key);
     if (!edge) {
       edge = { id: `E${this.edges.length + 1}`, from: from.id, to: to.id, rule, relation, confidence: 0.5, timeMs: null, eventIds: [], techniques: [], stage };
       this.edgeByKey.set(key, edge);
       this.edges.push(edge);
-      push(this.outgoing, from.id, edge);
-      push(this.incoming, to.id, edge);
     }
     for (const e of events) {
-      if (!hasRecent(edge.eventIds, e.eventId)) edge.eventIds.push(e.eventId);
+      if (edge.eventIds.length === 0) edge.eventIds = [e.eventId];
+      else if (!hasRecent(edge.eventIds, e.eventId)) edge.eventIds.push(e.eventId);
       const t = timeMs(e);
       if (t !== null && (edge.timeMs === null || t < edge.timeMs)) edge.timeMs = t;
     }
@@ -160,21 +194,17 @@ function hasRecent(list: readonly string[], id: string): boolean {
   return false;
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-/** The contract form of a node. */
+/**
+ * The contract form of a node. It shares the draft's attributes and event id lists (frozen here) instead of copying
+ * them: the drafts are dropped once exported, so a copy would only double the graph's memory while both are alive.
+ */
 export function exportNode(n: NodeDraft): GraphNode {
-  const eventIds = [...n.eventIds];
-  // Most nodes have one source, whose list is the node's: share the (frozen) array instead of a second copy.
-  const sources = n.sources !== null ? [...n.sources].map(([source, ids]) => ({ source, eventIds: [...ids] })) : n.source !== null ? [{ source: n.source, eventIds }] : [];
-  return { id: n.id, kind: n.kind, label: n.label, host: n.host, attributes: { ...n.attributes }, eventIds: Object.freeze(eventIds), sources };
+  const eventIds = Object.freeze(n.eventIds);
+  const sources = n.sources !== null ? [...n.sources].map(([source, ids]) => ({ source, eventIds: Object.freeze(ids) })) : n.source !== null ? [{ source: n.source, eventIds }] : [];
+  return { id: n.id, kind: n.kind, label: n.label, host: n.host, attributes: n.attributes, eventIds, sources };
 }
 
-/** The contract form of an edge. */
+/** The contract form of an edge; like exportNode it shares the draft's lists. */
 export function exportEdge(e: EdgeDraft): CausalEdge {
   return {
     id: e.id,
@@ -184,8 +214,8 @@ export function exportEdge(e: EdgeDraft): CausalEdge {
     relation: e.relation,
     confidence: e.confidence,
     time: e.timeMs === null ? null : new Date(e.timeMs).toISOString(),
-    eventIds: [...e.eventIds],
-    techniques: [...e.techniques],
+    eventIds: Object.freeze(e.eventIds),
+    techniques: Object.freeze(e.techniques),
     stage: e.stage,
   };
 }

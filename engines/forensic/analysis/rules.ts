@@ -7,10 +7,9 @@ import { attr, baseName, commandLine, imageKey, sourceIp, timeMs, userKey, windo
 import type { EdgeDraft, NodeDraft, ProvenanceGraph } from './graph.js';
 import { isInternalAddress, splitEndpoint, techniquesOfCommand } from './patterns.js';
 
-/** What a rule sees: the graph, each event's nodes, and a way to draw its edges. */
+/** What a rule sees: the graph and a way to draw its edges (each event's nodes come with the event). */
 export interface RuleContext {
   readonly graph: ProvenanceGraph;
-  readonly nodes: ReadonlyMap<string, EventNodes>;
   /** Draws (or strengthens) an edge of this rule; the stage defaults to the first technique's tactic. */
   edge(from: NodeDraft | null, to: NodeDraft | null, events: readonly ForensicEvent[], techniques?: readonly string[], relation?: string): EdgeDraft | null;
 }
@@ -604,18 +603,20 @@ export const CAUSAL_RULES: readonly CausalRule[] = [
   dataStaging,
 ];
 
-/** Runs the rules over events in time order; edges get the rule's confidence from `confidence` (default 0.5). */
+/**
+ * Runs the rules over events in time order; edges get the rule's confidence from `confidence` (default 0.5).
+ * `nodes[i]` is what events[i] touched (extractEntities).
+ */
 export function applyRules(
   events: readonly ForensicEvent[],
   graph: ProvenanceGraph,
-  nodes: ReadonlyMap<string, EventNodes>,
+  nodes: readonly (EventNodes | null)[],
   confidence: (rule: string) => number,
   rules: readonly CausalRule[] = CAUSAL_RULES,
 ): void {
   const runs = rules.map((rule) => {
     const ctx: RuleContext = {
       graph,
-      nodes,
       edge(from, to, evs, techniques = [], relation = rule.relation) {
         if (from === null || to === null) return null;
         const stage = techniques.map(stageOf).find((s) => s !== null) ?? rule.stage;
@@ -626,10 +627,10 @@ export function applyRules(
     };
     return { run: rule.create(), ctx };
   });
-  for (const e of events) {
-    const n = nodes.get(e.eventId);
-    if (!n) continue;
+  events.forEach((e, i) => {
+    const n = nodes[i];
+    if (!n) return;
     for (const { run, ctx } of runs) run.onEvent?.(e, n, ctx);
-  }
+  });
   for (const { run, ctx } of runs) run.finish?.(ctx);
 }

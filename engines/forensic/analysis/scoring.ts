@@ -44,6 +44,11 @@ function indexOf(g: ScoringGraph): Index {
   return i;
 }
 
+/** The events of a scored graph by id (built once per graph and shared by scoring and the stories). */
+export function eventsById(g: ScoringGraph): ReadonlyMap<string, ForensicEvent> {
+  return indexOf(g).events;
+}
+
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** The grade of a score (and corroboration, for CONFIRMED). */

@@ -1,7 +1,8 @@
 // Stage 7: stories. Causal subtrees of the graph below a root, ranked by suspicion, tagged with techniques and stages, with path chains.
 import type { CausalEdge, GraphNode, KillChainStage, Story } from '../../core/contracts/forensic.js';
 import { stageOf, stageOrder, techniqueTag } from './attack.js';
-import { scoreChain, type ScoringGraph } from './scoring.js';
+import { eventsById, scoreChain, type ScoringGraph } from './scoring.js';
+import type { ForensicEvent } from '../event.js';
 
 /** How bad each technique is on its own (0..1); unlisted techniques count DEFAULT_TECHNIQUE_SEVERITY. Hand-set. */
 export const TECHNIQUE_SEVERITY: Readonly<Record<string, number>> = {
@@ -77,8 +78,8 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}): Sto
     if (list) list.push(e);
     else groups.set(key, [e]);
   }
-  const eventTime = new Map<string, string | null>();
-  for (const e of graph.events) eventTime.set(e.eventId, e.time.time);
+  // The scoring index's map of events by id (one map for both, not a second one of times).
+  const eventById = eventsById(graph);
   const drafts: Omit<Story, 'id' | 'rank'>[] = [];
   for (const edges of groups.values()) {
     const techniques = new Set<string>();
@@ -93,7 +94,7 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}): Sto
     }
     const suspicion = suspicionOf(techniques, stages.size);
     if (!config.includeNoisy && suspicion < (config.noiseSuspicion ?? NOISE_SUSPICION)) continue;
-    drafts.push(storyOf(edges, techniques, stages, suspicion, nodes, eventTime, graph, config.chains ?? true));
+    drafts.push(storyOf(edges, techniques, stages, suspicion, nodes, eventById, graph, config.chains ?? true));
   }
   drafts.sort((a, b) => b.suspicion - a.suspicion || b.confidence.score - a.confidence.score || (a.start ?? '').localeCompare(b.start ?? ''));
   return drafts.map((d, i) => ({ id: `S${i + 1}`, rank: i + 1, ...d }));
@@ -105,7 +106,7 @@ function storyOf(
   stages: ReadonlySet<KillChainStage>,
   suspicion: number,
   nodes: ReadonlyMap<string, GraphNode>,
-  eventTime: ReadonlyMap<string, string | null>,
+  eventById: ReadonlyMap<string, ForensicEvent>,
   graph: ScoringGraph,
   withChains: boolean,
 ): Omit<Story, 'id' | 'rank'> {
@@ -132,8 +133,8 @@ function storyOf(
       eventIds.push(id);
     }
   }
-  eventIds.sort((a, b) => (eventTime.get(a) ?? '\uffff').localeCompare(eventTime.get(b) ?? '\uffff'));
-  const times = eventIds.map((id) => eventTime.get(id)).filter((t): t is string => typeof t === 'string');
+  eventIds.sort((a, b) => (eventById.get(a)?.time.time ?? '\uffff').localeCompare(eventById.get(b)?.time.time ?? '\uffff'));
+  const times = eventIds.map((id) => eventById.get(id)?.time.time).filter((t): t is string => typeof t === 'string');
   const hosts = [...new Set(nodeIds.map((id) => nodes.get(id)?.host).filter((h): h is string => typeof h === 'string'))].sort();
   const tags = [...techniques].sort((a, b) => (TECHNIQUE_SEVERITY[b] ?? DEFAULT_TECHNIQUE_SEVERITY) - (TECHNIQUE_SEVERITY[a] ?? DEFAULT_TECHNIQUE_SEVERITY) || a.localeCompare(b)).map(techniqueTag);
   const stageList = [...stages].sort((a, b) => stageOrder(a) - stageOrder(b));
