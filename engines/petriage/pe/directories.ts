@@ -1,7 +1,7 @@
 // The smaller structures: debug directory (CodeView PDB path), TLS callbacks, Rich header, certificate table, overlay.
 import { DEBUG_TYPE_NAMES } from './constants.js';
 import type { Notes, RawDirectory } from './headers.js';
-import { LIMITS, PeRangeError, cString, latin1, u16At, u32At, type ByteReader, type PeImage } from './image.js';
+import { LIMITS, PeRangeError, cString, u16At, u32At, type ByteReader, type PeImage } from './image.js';
 import type { PeCertificateTable, PeCodeView, PeDebugEntry, PeRichEntry, PeRichHeader, PeTls } from './types.js';
 
 const MAX_PDB_PATH = 1024;
@@ -15,7 +15,7 @@ function hex(n: number, width: number): string {
 function readCodeView(r: ByteReader, offset: number, size: number): PeCodeView | null {
   const d = r.slice(offset, offset + size);
   if (d.length < 4) return null;
-  const magic = latin1(d.subarray(0, 4));
+  const magic = r.latin1Of(d.subarray(0, 4));
   if (magic === 'RSDS' && d.length >= 24) {
     const b = d.subarray(4, 20);
     const data1 = u32At(b, 0) as number;
@@ -40,7 +40,7 @@ function readCodeView(r: ByteReader, offset: number, size: number): PeCodeView |
       guid: hex(signature, 8),
       age,
       symbol_key: `${hex(signature, 8).toUpperCase()}${age.toString(16).toUpperCase()}`,
-      pdb_path: latin1(cString(d.subarray(16, 16 + MAX_PDB_PATH))),
+      pdb_path: r.latin1Of(cString(d.subarray(16, 16 + MAX_PDB_PATH))),
     };
   }
   return null;

@@ -1,6 +1,6 @@
 // The export directory, named and ordinal-only exports and forwarders, read with pefile's rules for damaged tables.
 import type { Notes } from './headers.js';
-import { LIMITS, PeRangeError, isAllZero, latin1, u16At, u32At, type PeImage } from './image.js';
+import { LIMITS, PeRangeError, isAllZero, u16At, u32At, type PeImage } from './image.js';
 import type { PeExportedSymbol, PeExports } from './types.js';
 
 /** Forwarder strings and the export's own DLL name are cut at this many bytes. */
@@ -73,7 +73,7 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
   const forwarderAt = (address: number): string => {
     let f = forwarders.get(address);
     if (f === undefined) {
-      f = latin1(image.stringAt(address, MAX_EXPORT_STRING));
+      f = image.latin1At(address, MAX_EXPORT_STRING);
       forwarders.set(address, f);
     }
     return f;
@@ -115,7 +115,7 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
       }
       continue;
     }
-    const name = latin1(nameBytes);
+    const name = image.r.latin1Of(nameBytes);
     const key = `${name}\u0000${address}`;
     const repeats = (seenNamed.get(key) ?? 0) + 1;
     seenNamed.set(key, repeats);
@@ -171,7 +171,7 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
   if (exports.length === 0 && isAllZero(dir)) return null;
   const symbols: PeExportedSymbol[] = exports;
   return {
-    dll_name: latin1(image.stringAt(nameRva, MAX_EXPORT_STRING)),
+    dll_name: image.latin1At(nameRva, MAX_EXPORT_STRING),
     timestamp: d(4),
     ordinal_base: base,
     number_of_functions: numberOfFunctions,

@@ -1,8 +1,7 @@
 // DOS, NT, file and optional headers, data directories and the section table: the part of a PE without which it is not one.
 import { VitrineError } from '../../core/errors.js';
-import { shannonEntropy } from '../entropy.js';
 import { DIRECTORY_NAMES, DLL_CHARACTERISTICS, FILE_CHARACTERISTICS, MACHINE_NAMES, SUBSYSTEM_NAMES, flagNames, sectionFlagNames } from './constants.js';
-import { ByteReader, LIMITS, PeImage, u32At, type SectionRecord } from './image.js';
+import { ByteReader, LIMITS, PeImage, isAllZero, u32At, type SectionRecord } from './image.js';
 import type { PeDataDirectory, PeDosHeader, PeFileHeader, PeOptionalHeader, PeSection } from './types.js';
 
 /** Notes about damaged structures, capped so a hostile file cannot grow them without bound. */
@@ -179,7 +178,7 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
     raw_size: s.sizeOfRawData,
     characteristics: s.characteristics,
     flags: sectionFlagNames(s.characteristics),
-    entropy: sectionEntropy(image, s),
+    entropy: image.sectionEntropy(s),
   }));
 
   return {
@@ -254,13 +253,13 @@ function readSectionTable(
       notes.add(`section ${i} header is cut short by the end of the file`);
       break;
     }
-    if (raw.every((b) => b === 0)) {
+    if (isAllZero(raw)) {
       notes.add(`section ${i} header is all zero bytes; the table ends there`);
       break;
     }
     const rec: SectionRecord = {
       index: i,
-      nameBytes: raw.slice(0, 8),
+      name: sectionNameOf(r, at),
       virtualSize: u32At(raw, 8) as number,
       virtualAddress: u32At(raw, 12) as number,
       sizeOfRawData: u32At(raw, 16) as number,
@@ -305,8 +304,11 @@ function readSectionTable(
   return records;
 }
 
-function sectionEntropy(image: PeImage, s: SectionRecord): number | null {
-  return image.budgetedEntropy(image.sectionData(s), (b) => shannonEntropy(b));
+/** The 8-byte name field at `at` up to its trailing NULs, as Latin-1 text. */
+function sectionNameOf(r: ByteReader, at: number): string {
+  let end = at + 8;
+  while (end > at && r.bytes[end - 1] === 0) end--;
+  return r.latin1(at, end);
 }
 
 /** Directory entries with their names and the section holding each. */

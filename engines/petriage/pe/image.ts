@@ -1,4 +1,5 @@
 // The loaded view of a PE file: bounds-checked reads, the section table, and RVA-to-offset mapping as pefile does it.
+import { shannonEntropy } from '../entropy.js';
 
 /**
  * A read that falls outside the file or the mapped image: callers turn it into a note, never a crash.
@@ -48,16 +49,50 @@ export const LIMITS = {
   maxVersionValue: 8192,
 } as const;
 
+/** Files up to this size are decoded as Latin-1 once when a name is first read from them. */
+const TEXT_CACHE_LIMIT = 4 * 1024 * 1024;
+
 /** Little-endian, bounds-checked reads over untrusted bytes. */
 export class ByteReader {
   readonly bytes: Uint8Array;
   readonly length: number;
   private readonly view: DataView;
+  /** The bytes as a Buffer (for decoding), made on first use. */
+  private buffer: Buffer | null = null;
+  /** The whole file decoded as Latin-1 once, for files up to TEXT_CACHE_LIMIT: names are cut from it. */
+  private text: string | null = null;
 
   constructor(bytes: Uint8Array) {
     this.bytes = bytes;
     this.length = bytes.length;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  asBuffer(): Buffer {
+    if (this.buffer === null) this.buffer = Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    return this.buffer;
+  }
+
+  /** Bytes [start, end) of the file as Latin-1 text (one character per byte); the range must lie in the file. */
+  latin1(start: number, end: number): string {
+    if (end <= start) return '';
+    if (this.length <= TEXT_CACHE_LIMIT) {
+      if (this.text === null) this.text = this.asBuffer().toString('latin1');
+      return this.text.slice(start, end);
+    }
+    return this.asBuffer().toString('latin1', start, end);
+  }
+
+  /** Latin-1 text of a view into this file's bytes (or of any other bytes). */
+  latin1Of(view: Uint8Array): string {
+    const start = view.byteOffset - this.bytes.byteOffset;
+    if (view.buffer === this.bytes.buffer && start >= 0 && start + view.length <= this.length) return this.latin1(start, start + view.length);
+    return latin1(view);
+  }
+
+  /** Bytes [start, end) as UTF-16LE code units, kept as they are (lone surrogates too). */
+  utf16(start: number, end: number): string {
+    return end <= start ? '' : this.asBuffer().toString('utf16le', start, end);
   }
 
   has(offset: number, size: number): boolean {
@@ -140,7 +175,8 @@ export function isAllZero(data: Uint8Array): boolean {
 /** One section table entry plus the bounds pefile derives from it. */
 export interface SectionRecord {
   readonly index: number;
-  readonly nameBytes: Uint8Array;
+  /** The name field up to its trailing NULs, as Latin-1 text. */
+  readonly name: string;
   readonly virtualSize: number;
   readonly virtualAddress: number;
   readonly sizeOfRawData: number;
@@ -181,13 +217,20 @@ export class PeImage {
   }
 
   /** Entropy of a range if the budget allows reading it, else null (and the caller notes it once). */
-  budgetedEntropy(bytes: Uint8Array, entropy: (b: Uint8Array) => number): number | null {
-    if (bytes.length > this.entropyBudget) {
+  budgetedEntropy(start: number, end: number): number | null {
+    const length = end - start;
+    if (length > this.entropyBudget) {
       this.entropyBudgetSpent = true;
       return null;
     }
-    this.entropyBudget -= bytes.length;
-    return entropy(bytes);
+    this.entropyBudget -= length;
+    return shannonEntropy(this.r.bytes, start, end);
+  }
+
+  /** Entropy of a section's data (sectionData's bytes), within the budget. */
+  sectionEntropy(s: SectionRecord): number | null {
+    this.sectionSpan(s, undefined, undefined);
+    return this.budgetedEntropy(this.spanStart, this.spanEnd);
   }
 
   /** pefile adjust_SectionAlignment: below a page, the file alignment stands in for the section alignment. */
@@ -245,32 +288,59 @@ export class PeImage {
 
   /** Like offsetFromRva, but null instead of an exception. */
   tryOffset(rva: number): number | null {
-    try {
-      return this.offsetFromRva(rva);
-    } catch {
-      return null;
-    }
+    const s = this.sectionByRva(rva);
+    if (s === undefined) return rva < this.r.length ? rva : null;
+    return rva - s.vaAdj + s.ptrAdj;
   }
 
-  /** Section data as pefile's SectionStructure.get_data returns it: never past the raw data. */
-  sectionData(s: SectionRecord, rva?: number, length?: number): Uint8Array {
+  /**
+   * Where the last span() lies in the file: [spanStart, spanEnd). Spans let the readers below see bytes at an RVA
+   * without making a view object for each read.
+   */
+  spanStart = 0;
+  spanEnd = 0;
+
+  /** Python-style clamping of [start, end) to the file, into spanStart/spanEnd (what ByteReader.slice keeps). */
+  private clampSpan(start: number, end: number | undefined): void {
+    const length = this.r.length;
+    const s = Math.min(Math.max(0, start), length);
+    this.spanStart = s;
+    this.spanEnd = end === undefined ? length : Math.min(Math.max(s, end), length);
+  }
+
+  /** sectionData's range, into spanStart/spanEnd. */
+  private sectionSpan(s: SectionRecord, rva: number | undefined, length: number | undefined): void {
     const offset = rva === undefined ? s.ptrAdj : rva - s.vaAdj + s.ptrAdj;
     let end = length === undefined ? offset + s.sizeOfRawData : offset + length;
     const rawEnd = s.pointerToRawData + s.sizeOfRawData;
     if (end > rawEnd) end = rawEnd;
-    return this.r.slice(offset, end);
+    this.clampSpan(offset, end);
+  }
+
+  /** Section data as pefile's SectionStructure.get_data returns it: never past the raw data. */
+  sectionData(s: SectionRecord, rva?: number, length?: number): Uint8Array {
+    this.sectionSpan(s, rva, length);
+    return this.r.bytes.subarray(this.spanStart, this.spanEnd);
+  }
+
+  /** data()'s range into spanStart/spanEnd without a view; false (and nothing set) when the RVA maps nowhere. */
+  span(rva: number, length?: number): boolean {
+    const s = this.sectionByRva(rva);
+    if (s === undefined) {
+      const end = length === undefined ? undefined : rva + length;
+      if (rva < this.headerLength) this.clampSpan(rva, end === undefined ? this.headerLength : Math.min(end, this.headerLength));
+      else if (rva < this.r.length) this.clampSpan(rva, end);
+      else return false;
+      return true;
+    }
+    this.sectionSpan(s, rva, length);
+    return true;
   }
 
   /** pefile get_data: bytes at an RVA, possibly fewer than asked; throws when the RVA maps nowhere. */
   data(rva: number, length?: number): Uint8Array {
-    const s = this.sectionByRva(rva);
-    if (s === undefined) {
-      const end = length === undefined ? undefined : rva + length;
-      if (rva < this.headerLength) return this.r.slice(rva, end === undefined ? this.headerLength : Math.min(end, this.headerLength));
-      if (rva < this.r.length) return this.r.slice(rva, end);
-      throw new PeRangeError('RVA maps outside the file');
-    }
-    return this.sectionData(s, rva, length);
+    if (!this.span(rva, length)) throw new PeRangeError('RVA maps outside the file');
+    return this.r.bytes.subarray(this.spanStart, this.spanEnd);
   }
 
   /** Exactly `length` bytes at an RVA, or a PeRangeError. */
@@ -280,19 +350,50 @@ export class PeImage {
     return d;
   }
 
+  /** File offset of exactly `length` bytes at an RVA (no view made), or a PeRangeError. */
+  exactAt(rva: number, length: number): number {
+    if (!this.span(rva, length)) throw new PeRangeError('RVA maps outside the file');
+    if (this.spanEnd - this.spanStart < length) throw new PeRangeError('structure cut short');
+    return this.spanStart;
+  }
+
   u16(rva: number): number {
-    return u16At(this.exact(rva, 2), 0) as number;
+    const at = this.exactAt(rva, 2);
+    const b = this.r.bytes;
+    return (b[at] as number) | ((b[at + 1] as number) << 8);
   }
 
   u32(rva: number): number {
-    return u32At(this.exact(rva, 4), 0) as number;
+    const at = this.exactAt(rva, 4);
+    const b = this.r.bytes;
+    return ((b[at] as number) | ((b[at + 1] as number) << 8) | ((b[at + 2] as number) << 16) | ((b[at + 3] as number) << 24)) >>> 0;
+  }
+
+  /** stringAt()'s bytes as [spanStart, spanEnd), without a view. */
+  stringSpan(rva: number, max: number = LIMITS.maxString): void {
+    const s = this.sectionByRva(rva);
+    if (s === undefined) this.clampSpan(rva, rva + max);
+    else this.sectionSpan(s, rva, max);
+    const bytes = this.r.bytes;
+    const end = this.spanEnd;
+    for (let i = this.spanStart; i < end; i++) {
+      if (bytes[i] === 0) {
+        this.spanEnd = i;
+        break;
+      }
+    }
   }
 
   /** pefile get_string_at_rva: bytes up to a NUL, at most `max`; empty when nothing is there. */
   stringAt(rva: number, max: number = LIMITS.maxString): Uint8Array {
-    const s = this.sectionByRva(rva);
-    const raw = s === undefined ? this.r.slice(rva, rva + max) : this.sectionData(s, rva, max);
-    return cString(raw);
+    this.stringSpan(rva, max);
+    return this.r.bytes.subarray(this.spanStart, this.spanEnd);
+  }
+
+  /** stringAt() as Latin-1 text. */
+  latin1At(rva: number, max: number = LIMITS.maxString): string {
+    this.stringSpan(rva, max);
+    return this.r.latin1(this.spanStart, this.spanEnd);
   }
 
   /**
@@ -301,26 +402,21 @@ export class PeImage {
    */
   utf16At(rva: number, maxChars = 0x10000): string {
     if (maxChars === 0) return '';
-    this.data(rva, 2);
-    const maxBytes = maxChars * 2;
-    const data = this.data(rva, maxBytes);
-    let chars = data.length >> 1;
-    for (let i = 0; i + 1 < data.length; i += 2) {
-      if (data[i] === 0 && data[i + 1] === 0) {
-        chars = i >> 1;
+    if (!this.span(rva, 2)) throw new PeRangeError('RVA maps outside the file');
+    if (!this.span(rva, maxChars * 2)) throw new PeRangeError('RVA maps outside the file');
+    const start = this.spanStart;
+    const bytes = this.r.bytes;
+    let end = start + ((this.spanEnd - start) & ~1);
+    for (let i = start; i < end; i += 2) {
+      if (bytes[i] === 0 && bytes[i + 1] === 0) {
+        end = i;
         break;
       }
     }
-    const codes = new Array<number>(chars);
-    for (let k = 0; k < chars; k++) codes[k] = (data[2 * k] as number) | ((data[2 * k + 1] as number) << 8);
-    let out = '';
-    for (let i = 0; i < codes.length; i += 4096) out += String.fromCharCode(...codes.slice(i, i + 4096));
-    return out;
+    return this.r.utf16(start, end);
   }
 
   sectionName(s: SectionRecord): string {
-    let end = s.nameBytes.length;
-    while (end > 0 && s.nameBytes[end - 1] === 0) end--;
-    return latin1(s.nameBytes.subarray(0, end));
+    return s.name;
   }
 }

@@ -1,7 +1,7 @@
 // Import, delay-load import and bound import tables, and the import hash, read with pefile's rules so the hash matches it exactly.
 import { hash } from 'node:crypto';
 import type { Notes } from './headers.js';
-import { LIMITS, PeRangeError, isAllZero, latin1, u16At, u32At, type PeImage } from './image.js';
+import { LIMITS, PeRangeError, isAllZero, u16At, u32At, type PeImage } from './image.js';
 import { OLEAUT32_ORDINALS, WS2_32_ORDINALS } from './ordinals.js';
 import type { PeBoundImport, PeImportedDll, PeImportedSymbol } from './types.js';
 
@@ -26,27 +26,29 @@ class ImportTableError {
 }
 
 /** pefile's stand-in name for a DLL name with characters no file name has. */
-const INVALID = Uint8Array.from('*invalid*', (c) => c.charCodeAt(0));
+const INVALID = '*invalid*';
 const MAX_ADDRESS_SPREAD = 128 * 2 ** 20;
 const MAX_REPEATED_ADDRESSES = 15;
 const TWO_32 = 0x1_0000_0000;
 
-const FILENAME_EXTRA = new Set(Array.from("!#$%&'()-@^_`{}~+,.;=[]:\\/", (c) => c.charCodeAt(0)));
-const FUNCTION_EXTRA = new Set(Array.from('._?@$()<>', (c) => c.charCodeAt(0)));
-
-function alnum(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+/** Bytes pefile's is_valid_dos_filename and is_valid_function_name (strict, for imports) accept: 1 and 2 bits. */
+const NAME_CHARS = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  const alnum = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  if (alnum) NAME_CHARS[c] = 3;
 }
+for (const c of "!#$%&'()-@^_`{}~+,.;=[]:\\/") NAME_CHARS[c.charCodeAt(0)]! |= 1;
+for (const c of '._?@$()<>') NAME_CHARS[c.charCodeAt(0)]! |= 2;
 
 /** pefile is_valid_dos_filename. */
-function validDllName(b: Uint8Array): boolean {
-  for (const c of b) if (!alnum(c) && !FILENAME_EXTRA.has(c)) return false;
+function validDllName(b: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (((NAME_CHARS[b[i] as number] as number) & 1) === 0) return false;
   return true;
 }
 
 /** pefile is_valid_function_name (strict set, for imports). */
-function validImportName(b: Uint8Array): boolean {
-  for (const c of b) if (!alnum(c) && !FUNCTION_EXTRA.has(c)) return false;
+function validImportName(b: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (((NAME_CHARS[b[i] as number] as number) & 2) === 0) return false;
   return true;
 }
 
@@ -73,9 +75,11 @@ function normalizeVa(ctx: ImportContext, va: number): number {
 function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, containsAddresses: boolean): Thunk[] | null {
   const { image } = ctx;
   const size = ctx.plus ? 8 : 4;
+  const bytes = image.r.bytes;
   const table: Thunk[] = [];
   const seen32 = new Set<number>();
-  const seen64 = new Set<number>();
+  /** Made when a 64-bit address first appears (rare). */
+  let seen64: Set<number> | null = null;
   let min32 = Infinity;
   let max32 = -Infinity;
   let min64 = Infinity;
@@ -94,19 +98,13 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
     ctx.symbolsRead++;
     if (repeated >= MAX_REPEATED_ADDRESSES) return [];
     if (max32 - min32 > MAX_ADDRESS_SPREAD || max64 - min64 > MAX_ADDRESS_SPREAD) return [];
-    let raw: Uint8Array;
-    try {
-      raw = image.data(rva, size);
-    } catch (e) {
-      if (!(e instanceof PeRangeError)) throw e;
-      raw = new Uint8Array(0);
-    }
-    if (raw.length !== size) {
+    if (!image.span(rva, size) || image.spanEnd - image.spanStart !== size) {
       ctx.notes.add(`import table entry at RVA 0x${rva.toString(16)} cannot be read`);
       return null;
     }
-    const low = u32At(raw, 0) as number;
-    const high = ctx.plus ? (u32At(raw, 4) as number) : 0;
+    const at = image.spanStart;
+    const low = u32At(bytes, at) as number;
+    const high = ctx.plus ? (u32At(bytes, at + 4) as number) : 0;
     let value = high * TWO_32 + low;
     const allZero = low === 0 && high === 0;
     if (containsAddresses) value = normalizeVa(ctx, value);
@@ -122,6 +120,7 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
         // An ordinal beyond 16 bits is not an ordinal: pefile drops the whole table.
         if ((lowNow & 0x7fffffff) > 0xffff) return [];
       } else if (value >= TWO_32) {
+        seen64 ??= new Set<number>();
         if (seen64.has(value)) repeated++;
         seen64.add(value);
         min64 = Math.min(min64, value);
@@ -151,6 +150,7 @@ function readSymbols(
   expectIatCopy: boolean,
 ): PeImportedSymbol[] {
   const { image } = ctx;
+  const bytes = image.r.bytes;
   const ilt = readThunks(ctx, lookupRva, maxLength, containsAddresses);
   const iat = readThunks(ctx, iatRva, maxLength, containsAddresses);
   if ((ilt === null || ilt.length === 0) && (iat === null || iat.length === 0)) {
@@ -168,33 +168,37 @@ function readSymbols(
   for (let idx = 0; idx < table.length; idx++) {
     const t = table[idx] as Thunk;
     let ordinal: number | null = null;
-    let name: Uint8Array | null = null;
+    let hasName = false;
+    let nameStart = 0;
+    let nameEnd = 0;
     let hint: number | null = null;
     let invalidName = false;
     if (t.value !== 0) {
       if (t.byOrdinal) ordinal = t.low & 0xffff;
       else {
-        try {
-          const hintRva = ctx.plus ? t.value % 2 ** 63 : t.value % 0x80000000;
-          hint = u16At(image.data(hintRva, 2), 0) ?? null;
-          name = image.stringAt(t.value + 2, LIMITS.maxName);
-          if (!validImportName(name)) invalidName = true;
-          image.offsetFromRva(t.value + 2);
-        } catch (e) {
-          if (!(e instanceof PeRangeError)) throw e;
+        // pefile reads the hint (which may be cut short), then the name (empty when nothing is there), then
+        // requires the name's RVA to map; where a read fails, what was read so far stands.
+        const hintRva = ctx.plus ? t.value % 2 ** 63 : t.value % 0x80000000;
+        if (image.span(hintRva, 2)) {
+          hint = image.spanEnd - image.spanStart === 2 ? (u16At(bytes, image.spanStart) as number) : null;
+          image.stringSpan(t.value + 2, LIMITS.maxName);
+          nameStart = image.spanStart;
+          nameEnd = image.spanEnd;
+          hasName = true;
+          if (!validImportName(bytes, nameStart, nameEnd)) invalidName = true;
         }
       }
     }
-    if (ordinal === null && name === null) throw new ImportTableError('invalid entries');
+    if (ordinal === null && !hasName) throw new ImportTableError('invalid entries');
     if (invalidName) {
       // Interleaved junk entries are skipped; a table of nothing but junk is abandoned.
       if (invalid > 1000 && invalid === idx) throw new ImportTableError('too many invalid names');
       invalid++;
       continue;
     }
-    if ((ordinal !== null && ordinal !== 0) || (name !== null && name.length > 0)) {
+    if ((ordinal !== null && ordinal !== 0) || nameEnd > nameStart) {
       out.push({
-        name: name === null ? null : latin1(name),
+        name: hasName ? image.r.latin1(nameStart, nameEnd) : null,
         ordinal,
         ordinal_name: null,
         hint,
@@ -281,13 +285,13 @@ export function readImportDirectory(ctx: ImportContext, rva: number, delay: bool
       notes.add(`more than ${LIMITS.maxImportSymbols} import thunks; the rest are not read`);
       break;
     }
-    let dll = image.stringAt(nameRva, LIMITS.maxName);
-    if (!validDllName(dll)) {
+    image.stringSpan(nameRva, LIMITS.maxName);
+    let dllName = image.r.latin1(image.spanStart, image.spanEnd);
+    if (!validDllName(image.r.bytes, image.spanStart, image.spanEnd)) {
       notes.add(`${what} descriptor at file offset ${descriptorOffset} names its DLL with invalid characters`);
-      dll = INVALID;
+      dllName = INVALID;
     }
-    if (dll.length === 0) continue;
-    const dllName = latin1(dll);
+    if (dllName.length === 0) continue;
     const table = ordinalTable(asciiLower(dllName));
     const named = table === undefined ? symbols : symbols.map((sym) => (sym.name === null && sym.ordinal !== null ? { ...sym, ordinal_name: table.get(sym.ordinal) ?? `ord${sym.ordinal}` } : sym));
     out.push({ dll: dllName, descriptor_offset: descriptorOffset, symbols: named });
@@ -311,10 +315,10 @@ export function readBoundImports(image: PeImage, rva: number, notes: Notes): PeB
       const forwarders: { dll: string; timestamp: number }[] = [];
       for (let k = 0; k < refs && forwarders.length < LIMITS.maxBoundImports; k++) {
         const f = image.exact(at, 8);
-        forwarders.push({ dll: latin1(image.stringAt(start + (u16At(f, 4) as number), LIMITS.maxName)), timestamp: u32At(f, 0) as number });
+        forwarders.push({ dll: image.latin1At(start + (u16At(f, 4) as number), LIMITS.maxName), timestamp: u32At(f, 0) as number });
         at += 8;
       }
-      out.push({ dll: latin1(image.stringAt(start + nameOffset, LIMITS.maxName)), timestamp, forwarders });
+      out.push({ dll: image.latin1At(start + nameOffset, LIMITS.maxName), timestamp, forwarders });
     }
     notes.add(`more than ${LIMITS.maxBoundImports} bound import descriptors; the rest are not read`);
   } catch (e) {

@@ -1,5 +1,4 @@
 // The resource tree (types, names, languages), version information and the manifest, walked with pefile's cycle and depth guards.
-import { shannonEntropy } from '../entropy.js';
 import { RESOURCE_TYPE_NAMES, RT_MANIFEST, RT_VERSION } from './constants.js';
 import type { Notes } from './headers.js';
 import { LIMITS, PeRangeError, u16At, u32At, type PeImage } from './image.js';
@@ -164,13 +163,7 @@ export function readResources(image: PeImage, rva: number, notes: Notes): PeReso
     }
     const offset = image.tryOffset(leaf.data.rva);
     let entropy: number | null = null;
-    if (offset !== null) {
-      try {
-        entropy = image.budgetedEntropy(image.data(leaf.data.rva, leaf.data.size), (b) => shannonEntropy(b));
-      } catch (e) {
-        if (!(e instanceof PeRangeError)) throw e;
-      }
-    }
+    if (offset !== null && image.span(leaf.data.rva, leaf.data.size)) entropy = image.budgetedEntropy(image.spanStart, image.spanEnd);
     entries.push({
       type: typeLabel(type),
       type_id: type.name === null ? type.id : null,
