@@ -38,7 +38,11 @@ function indexOf(g: ScoringGraph): Index {
     // Filled in a loop: a map from an array of [key, value] pairs would make a pair per event first.
     const events = new Map<string, ForensicEvent>();
     for (const e of g.events) events.set(e.eventId, e);
-    i = { events, firstMs: new Map(), nodes: new Map(g.nodes.map((n) => [n.id, n])), edges: new Map(g.edges.map((e) => [e.id, e])) };
+    const nodes = new Map<string, GraphNode>();
+    for (const n of g.nodes) nodes.set(n.id, n);
+    const edges = new Map<string, CausalEdge>();
+    for (const e of g.edges) edges.set(e.id, e);
+    i = { events, firstMs: new Map(), nodes, edges };
     indexes.set(g, i);
   }
   return i;
@@ -47,6 +51,11 @@ function indexOf(g: ScoringGraph): Index {
 /** The events of a scored graph by id (built once per graph and shared by scoring and the stories). */
 export function eventsById(g: ScoringGraph): ReadonlyMap<string, ForensicEvent> {
   return indexOf(g).events;
+}
+
+/** The nodes of a scored graph by id (the same shared index). */
+export function nodesById(g: ScoringGraph): ReadonlyMap<string, GraphNode> {
+  return indexOf(g).nodes;
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;

@@ -1,7 +1,7 @@
 // Stage 7: stories. Causal subtrees of the graph below a root, ranked by suspicion, tagged with techniques and stages, with path chains.
 import type { CausalEdge, GraphNode, KillChainStage, Story } from '../../core/contracts/forensic.js';
 import { stageOf, stageOrder, techniqueTag } from './attack.js';
-import { eventsById, scoreChain, type ScoringGraph } from './scoring.js';
+import { eventsById, nodesById, scoreChain, type ScoringGraph } from './scoring.js';
 import type { ForensicEvent } from '../event.js';
 
 /** How bad each technique is on its own (0..1); unlisted techniques count DEFAULT_TECHNIQUE_SEVERITY. Hand-set. */
@@ -56,7 +56,8 @@ class UnionFind {
 /** Builds the ranked stories of a scored graph. */
 export function buildStories(graph: ScoringGraph, config: StoryConfig = {}): Story[] {
   const hubDegree = config.hubDegree ?? HUB_DEGREE;
-  const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
+  // The scoring index's map of nodes by id, shared rather than built a second time.
+  const nodes = nodesById(graph);
   const degree = new Map<string, number>();
   for (const e of graph.edges) {
     degree.set(e.from, (degree.get(e.from) ?? 0) + 1);
