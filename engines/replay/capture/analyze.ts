@@ -2,7 +2,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { VitrineError } from '../../core/errors.js';
 import { DecodedPacket, PacketDecoder, type DecodeStats } from './decode.js';
-import { FlowTable, ZEEK_TIMEOUTS, type ConnectionRecord, type FlowTimeouts, formatAddress } from './flows.js';
+import { AddressText, FlowTable, ZEEK_TIMEOUTS, type ConnectionRecord, type FlowTimeouts } from './flows.js';
 import { FragmentReassembler, type FragmentStats } from './fragments.js';
 import { CaptureReader } from './reader.js';
 import { feedBytes, feedFile, type FeedOptions } from './source.js';
@@ -75,14 +75,16 @@ export class CaptureAnalyzer {
   private readonly hash: Hash | undefined;
   private bytes = 0;
   private counts = { tcp: 0, udp: 0, icmp: 0, otherIp: 0, unplaced: 0 };
-  private firstTs: number | undefined;
-  private lastTs: number | undefined;
+  /** NaN until the first packet: a number field stays unboxed, where `number | undefined` would box every store. */
+  private firstTs = NaN;
+  private lastTs = NaN;
 
   constructor(options: AnalyzeOptions = {}) {
     this.hash = options.sha256 === false ? undefined : createHash('sha256');
     this.decoder = new PacketDecoder(this.warnings);
     this.fragments = new FragmentReassembler(this.warnings);
     this.app = options.application === false ? undefined : new AppLayer(this.warnings);
+    const addresses = new AddressText();
     this.flows = new FlowTable({
       timeouts: options.timeouts ?? ZEEK_TIMEOUTS,
       warnings: this.warnings,
@@ -90,7 +92,7 @@ export class CaptureAnalyzer {
       ...(options.likelyServerPorts !== undefined ? { likelyServerPorts: options.likelyServerPorts } : {}),
       onClose: (conn) => {
         this.app?.close(conn);
-        this.finished.push(conn.record(formatAddress));
+        this.finished.push(conn.record(addresses.format));
       },
     });
     this.reader = new CaptureReader(this.warnings, (raw) => this.packet(raw));
@@ -103,7 +105,7 @@ export class CaptureAnalyzer {
   }
 
   private packet(raw: RawPacket): void {
-    if (this.firstTs === undefined) this.firstTs = raw.ts;
+    if (this.firstTs !== this.firstTs) this.firstTs = raw.ts;
     this.lastTs = raw.ts;
     const d = this.d;
     const level = this.decoder.decode(raw, d);
@@ -119,7 +121,7 @@ export class CaptureAnalyzer {
       this.counts.unplaced += 1;
       return;
     }
-    const placement = this.flows.add(d, raw.ts, raw.index, frames);
+    const placement = this.flows.add(d, raw, frames);
     const proto = placement.conn.proto;
     if (proto === 'tcp') this.counts.tcp += 1;
     else if (proto === 'udp') this.counts.udp += 1;
@@ -131,7 +133,14 @@ export class CaptureAnalyzer {
   finish(info: CaptureInfo): CaptureAnalysis {
     this.flows.finish();
     this.fragments.finish();
-    this.finished.sort((a, b) => a.firstPacket - b.firstPacket);
+    // Connections end in about the order they began; sort only when they did not.
+    const finished = this.finished;
+    for (let i = 1; i < finished.length; i++) {
+      if (finished[i - 1]!.firstPacket > finished[i]!.firstPacket) {
+        finished.sort((a, b) => a.firstPacket - b.firstPacket);
+        break;
+      }
+    }
     const s: DecodeStats = this.decoder.stats;
     return {
       info,
@@ -153,8 +162,8 @@ export class CaptureAnalyzer {
         snapTruncated: s.snapTruncated,
         unplaced: this.counts.unplaced + this.fragments.stats.incompleteFrames,
       },
-      ...(this.firstTs !== undefined ? { firstTs: this.firstTs } : {}),
-      ...(this.lastTs !== undefined ? { lastTs: this.lastTs } : {}),
+      ...(Number.isNaN(this.firstTs) ? {} : { firstTs: this.firstTs }),
+      ...(Number.isNaN(this.lastTs) ? {} : { lastTs: this.lastTs }),
       fragments: { ...this.fragments.stats },
       connections: this.finished,
       app: this.app?.result() ?? AppLayer.empty(),

@@ -67,6 +67,9 @@ function seqDelta(a: number, b: number): number {
   return (a - b) | 0;
 }
 
+/** The service list of the many connections with none (one shared, frozen array). */
+const NO_SERVICES: readonly string[] = Object.freeze([]);
+
 /** One side of a connection. */
 class Endpoint {
   packets = 0;
@@ -183,12 +186,20 @@ export class Connection {
 
   constructor(
     readonly serial: number,
-    /** The key: a hash of the 5-tuple, and the tuple with its lower end (address, then port) first. */
+    /**
+     * The key: a hash of the 5-tuple, and the tuple with its lower end (address, then port) first. IPv4 addresses
+     * are numbers and IPv6 ones strings in separate fields (0 or '' for the other version), so the per-packet
+     * comparison never mixes the two kinds.
+     */
     readonly hash: number,
-    readonly lowA: number | string,
+    readonly lowV4: number,
+    readonly highV4: number,
+    readonly lowV6: string,
+    readonly highV6: string,
     readonly lowP: number,
-    readonly highA: number | string,
     readonly highP: number,
+    /** True while the originator is the lower end of the key (a packet from it is then "forward"). */
+    public origIsLow: boolean,
     readonly proto: TransportName,
     readonly ipProto: number,
     /** Originator and responder address keys (number for IPv4, hex for IPv6) and ports. */
@@ -228,6 +239,7 @@ export class Connection {
     const a = this.origA;
     this.origA = this.respA;
     this.respA = a;
+    this.origIsLow = !this.origIsLow;
     const p = this.origP;
     this.origP = this.respP;
     this.respP = p;
@@ -308,7 +320,7 @@ export class Connection {
       connState: this.connState(),
       history: this.history,
       flipped: this.flipped,
-      service: this.services === undefined ? [] : [...this.services].sort(),
+      service: this.services === undefined ? NO_SERVICES : [...this.services].sort(),
       firstPacket: this.firstPacket,
       lastPacket: this.lastPacket,
       fragmentFrames: this.fragmentFrames,
@@ -339,6 +351,26 @@ function swapEndpoints(c: Connection): void {
 /** Formats an address key as text. */
 export function formatAddress(a: number | string, version: number): string {
   return version === 4 ? formatIpv4(a as number) : formatIpv6(a as string);
+}
+
+/**
+ * formatAddress with a bounded cache: a capture's connections share few hosts, so most records reuse the text of
+ * an address seen before instead of building (and later collecting) a new string.
+ */
+export class AddressText {
+  private readonly cache = new Map<number | string, string>();
+
+  constructor(private readonly max = 65_536) {}
+
+  readonly format = (a: number | string, version: number): string => {
+    let text = this.cache.get(a);
+    if (text === undefined) {
+      text = formatAddress(a, version);
+      if (this.cache.size >= this.max) this.cache.clear();
+      this.cache.set(a, text);
+    }
+    return text;
+  };
 }
 
 /** ICMP message types that pair with another (request and reply) share one connection, as in Zeek. */
@@ -413,6 +445,12 @@ export interface FlowTableOptions {
   readonly warnings?: WarningCounter;
 }
 
+/** What the flow table reads of a packet besides its headers (a RawPacket is one). */
+export interface PacketTime {
+  readonly ts: number;
+  readonly index: number;
+}
+
 /** The result of placing one packet: its connection, and whether it came from the originator. */
 export interface Placement {
   conn: Connection;
@@ -437,16 +475,25 @@ function mixV6(h: number, key: string): number {
  * (a small integer, cheap to look up) to a chain of connections with that hash, compared field by field; and
  * a doubly linked list in order of opening, for sweeps, the oldest-first eviction and the end of the capture.
  */
-class ActiveConnections {
+export class ActiveConnections {
   private readonly buckets = new Map<number, Connection>();
   private head: Connection | undefined = undefined;
   private tail: Connection | undefined = undefined;
   size = 0;
 
-  get(hash: number, ipProto: number, lowA: number | string, lowP: number, highA: number | string, highP: number): Connection | undefined {
+  getV4(hash: number, ipProto: number, low: number, lowP: number, high: number, highP: number): Connection | undefined {
     let c = this.buckets.get(hash);
     while (c !== undefined) {
-      if (c.lowA === lowA && c.highA === highA && c.lowP === lowP && c.highP === highP && c.ipProto === ipProto) return c;
+      if (c.lowV4 === low && c.highV4 === high && c.lowP === lowP && c.highP === highP && c.ipProto === ipProto && c.ipVersion === 4) return c;
+      c = c.nextInBucket;
+    }
+    return undefined;
+  }
+
+  getV6(hash: number, ipProto: number, low: string, lowP: number, high: string, highP: number): Connection | undefined {
+    let c = this.buckets.get(hash);
+    while (c !== undefined) {
+      if (c.lowV6 === low && c.highV6 === high && c.lowP === lowP && c.highP === highP && c.ipProto === ipProto && c.ipVersion === 6) return c;
       c = c.nextInBucket;
     }
     return undefined;
@@ -463,7 +510,8 @@ class ActiveConnections {
     this.size += 1;
   }
 
-  delete(conn: Connection): void {
+  /** Removes a live connection; false when it was not live. */
+  delete(conn: Connection): boolean {
     const first = this.buckets.get(conn.hash);
     if (first === conn) {
       if (conn.nextInBucket === undefined) this.buckets.delete(conn.hash);
@@ -471,7 +519,7 @@ class ActiveConnections {
     } else {
       let c = first;
       while (c !== undefined && c.nextInBucket !== conn) c = c.nextInBucket;
-      if (c === undefined) return; // not live
+      if (c === undefined) return false;
       c.nextInBucket = conn.nextInBucket;
     }
     conn.nextInBucket = undefined;
@@ -482,11 +530,22 @@ class ActiveConnections {
     conn.prevActive = undefined;
     conn.nextActive = undefined;
     this.size -= 1;
+    return true;
   }
 
   /** The live connection opened first. */
   get oldest(): Connection | undefined {
     return this.head;
+  }
+
+  /** Empties the index; returns the first of the connections it held, still linked in order of opening. */
+  clear(): Connection | undefined {
+    const first = this.head;
+    this.buckets.clear();
+    this.head = undefined;
+    this.tail = undefined;
+    this.size = 0;
+    return first;
   }
 }
 
@@ -501,6 +560,8 @@ export class FlowTable {
   /** False when no timeout is finite (tshark's view): nothing ever expires, so no sweeps. */
   private readonly sweepable: boolean;
   private readonly placement: Placement;
+  /** Capture time of the packet being placed. */
+  private now = 0;
   /** Connections created so far. */
   created = 0;
 
@@ -522,17 +583,21 @@ export class FlowTable {
    * `ts` is capture time; `index` the packet number; `frames` how many frames made up the datagram.
    * Returns a reused placement object.
    */
-  add(d: DecodedPacket, ts: number, index: number, frames = 1): Placement {
+  add(d: DecodedPacket, packet: PacketTime, frames = 1): Placement {
+    // Times go through `now` (a field), not arguments: a number passed to a call that is not inlined is boxed.
+    const ts = packet.ts;
+    this.now = ts;
+    const ipProto = d.ipProto;
     const proto: TransportName =
-      d.ipProto === PROTO_TCP && d.level === 'transport'
-        ? 'tcp'
-        : d.ipProto === PROTO_UDP && d.level === 'transport'
-          ? 'udp'
-          : (d.ipProto === PROTO_ICMP || d.ipProto === PROTO_ICMPV6) && d.level === 'transport'
-            ? 'icmp'
-            : 'other';
-    const src = d.ipVersion === 4 ? d.srcV4 : d.srcV6;
-    const dst = d.ipVersion === 4 ? d.dstV4 : d.dstV6;
+      d.level !== 'transport'
+        ? 'other'
+        : ipProto === PROTO_TCP
+          ? 'tcp'
+          : ipProto === PROTO_UDP
+            ? 'udp'
+            : ipProto === PROTO_ICMP || ipProto === PROTO_ICMPV6
+              ? 'icmp'
+              : 'other';
     let sp = 0;
     let dp = 0;
     if (proto === 'tcp' || proto === 'udp') {
@@ -540,39 +605,50 @@ export class FlowTable {
       dp = d.dport;
     } else if (proto === 'icmp') {
       sp = d.icmpType;
-      const cp = icmpCounterpart(d.ipProto === PROTO_ICMPV6, d.icmpType);
+      const cp = icmpCounterpart(ipProto === PROTO_ICMPV6, d.icmpType);
       dp = cp >= 0 ? cp : d.icmpCode;
     }
-    const forward = src < dst || (src === dst && sp <= dp);
-    const lowA = forward ? src : dst;
-    const lowP = forward ? sp : dp;
-    const highA = forward ? dst : src;
-    const highP = forward ? dp : sp;
-    let h = mix(d.ipProto, (lowP << 16) | highP);
-    if (d.ipVersion === 4) h = mix(mix(h, lowA as number), highA as number);
-    else h = mixV6(mixV6(h, lowA as string), highA as string);
-    const hash = h & 0x3fffffff;
-
-    // Sweep for expired connections now and then, with work proportional to the packets in between.
+    // Sweep for expired connections now and then, with work proportional to the packets in between (before the
+    // look-up, which must not find a connection the sweep closes).
     this.sinceSweep += 1;
-    if (this.sweepable && ts - this.lastSweep > 10 && this.sinceSweep * 4 >= this.active.size) this.sweep(ts);
-    let conn = this.active.get(hash, d.ipProto, lowA, lowP, highA, highP);
-    if (conn !== undefined && (this.expired(conn, ts) || (proto === 'tcp' && this.isReuse(conn, d)))) {
+    if (this.sweepable && ts - this.lastSweep > 10 && this.sinceSweep * 4 >= this.active.size) this.sweep();
+    // The key, with the lower end first; IPv4 and IPv6 apart so that each compares one kind of value.
+    let forward: boolean;
+    let hash: number;
+    let conn: Connection | undefined;
+    const v4 = d.ipVersion === 4;
+    if (v4) {
+      const src = d.srcV4;
+      const dst = d.dstV4;
+      forward = src < dst || (src === dst && sp <= dp);
+      hash = mix(mix(mix(ipProto, forward ? (sp << 16) | dp : (dp << 16) | sp), forward ? src : dst), forward ? dst : src) & 0x3fffffff;
+      conn = forward ? this.active.getV4(hash, ipProto, src, sp, dst, dp) : this.active.getV4(hash, ipProto, dst, dp, src, sp);
+    } else {
+      const src = d.srcV6;
+      const dst = d.dstV6;
+      forward = src < dst || (src === dst && sp <= dp);
+      hash = mixV6(mixV6(mix(ipProto | 0x100, forward ? (sp << 16) | dp : (dp << 16) | sp), forward ? src : dst), forward ? dst : src) & 0x3fffffff;
+      conn = forward ? this.active.getV6(hash, ipProto, src, sp, dst, dp) : this.active.getV6(hash, ipProto, dst, dp, src, sp);
+    }
+
+    if (conn !== undefined && (this.expired(conn) || (proto === 'tcp' && this.isReuse(conn, d)))) {
       this.close(conn);
       conn = undefined;
     }
-    if (conn === undefined) conn = this.open(hash, lowA, lowP, highA, highP, proto, d, src, sp, dst, dp, ts, index);
-    let isOrig = conn.origA === src && conn.origP === sp;
-    if (conn.origA === conn.respA && conn.origP === conn.respP) isOrig = true;
+    if (conn === undefined) conn = this.open(hash, forward, proto, d, sp, dp, packet.index);
+    // From the originator when the packet goes the originator's way along the key; a connection from an
+    // address and port to themselves has only one side.
+    const isOrigEnd = forward === conn.origIsLow || (conn.lowP === conn.highP && (v4 ? conn.lowV4 === conn.highV4 : conn.lowV6 === conn.highV6));
+    let isOrig = isOrigEnd;
     const ep = isOrig ? conn.orig : conn.resp;
     ep.packets += 1;
     ep.ipBytes += d.ipLength;
     ep.payloadBytes += d.payloadWireLength;
     ep.active = true;
     if (frames > 1) conn.fragmentFrames += frames;
-    conn.lastPacket = index;
+    conn.lastPacket = packet.index;
     if (proto === 'tcp') {
-      isOrig = this.tcp(conn, isOrig, d, ts);
+      isOrig = this.tcp(conn, isOrig, d);
     } else {
       conn.lastTs = ts;
       if (proto === 'udp') conn.checkHistory(isOrig, H_DATA, 'D');
@@ -582,21 +658,8 @@ export class FlowTable {
     return this.placement;
   }
 
-  private open(
-    hash: number,
-    lowA: number | string,
-    lowP: number,
-    highA: number | string,
-    highP: number,
-    proto: TransportName,
-    d: DecodedPacket,
-    src: number | string,
-    sp: number,
-    dst: number | string,
-    dp: number,
-    ts: number,
-    index: number,
-  ): Connection {
+  /** Opens a connection for the packet in `d` (at `now`), `forward` when it goes from the key's lower end. */
+  private open(hash: number, forward: boolean, proto: TransportName, d: DecodedPacket, sp: number, dp: number, index: number): Connection {
     if (this.active.size >= this.maxActive) {
       const oldest = this.active.oldest;
       if (oldest !== undefined) {
@@ -606,7 +669,30 @@ export class FlowTable {
     }
     this.serial += 1;
     this.created += 1;
-    const conn = new Connection(this.serial, hash, lowA, lowP, highA, highP, proto, d.ipProto, src, sp, dst, dp, d.ipVersion, ts, index, d.vlan);
+    const v4 = d.ipVersion === 4;
+    const src = v4 ? d.srcV4 : d.srcV6;
+    const dst = v4 ? d.dstV4 : d.dstV6;
+    const conn = new Connection(
+      this.serial,
+      hash,
+      v4 ? (forward ? d.srcV4 : d.dstV4) : 0,
+      v4 ? (forward ? d.dstV4 : d.srcV4) : 0,
+      v4 ? '' : forward ? d.srcV6 : d.dstV6,
+      v4 ? '' : forward ? d.dstV6 : d.srcV6,
+      forward ? sp : dp,
+      forward ? dp : sp,
+      forward,
+      proto,
+      d.ipProto,
+      src,
+      sp,
+      dst,
+      dp,
+      d.ipVersion,
+      this.now,
+      index,
+      d.vlan,
+    );
     // Zeek's choice of originator: the sender of the first packet, unless that packet is not a bare
     // SYN (TCP) and comes from a likely server port while going to one that is not.
     let flip = false;
@@ -624,7 +710,9 @@ export class FlowTable {
     return conn;
   }
 
-  private expired(conn: Connection, ts: number): boolean {
+  /** True when the connection's time is up at `now`. */
+  private expired(conn: Connection): boolean {
+    const ts = this.now;
     const t = this.timeouts;
     const idle = conn.proto === 'tcp' ? t.tcp : conn.proto === 'udp' ? t.udp : conn.proto === 'icmp' ? t.icmp : t.other;
     if (ts - conn.lastTs > idle) return true;
@@ -651,7 +739,8 @@ export class FlowTable {
   }
 
   /** Runs the TCP endpoint state machine for one segment; returns isOrig after any role flip. */
-  private tcp(conn: Connection, isOrigIn: boolean, d: DecodedPacket, ts: number): boolean {
+  private tcp(conn: Connection, isOrigIn: boolean, d: DecodedPacket): boolean {
+    const ts = this.now;
     let isOrig = isOrigIn;
     let ep = isOrig ? conn.orig : conn.resp;
     let peer = isOrig ? conn.resp : conn.orig;
@@ -706,8 +795,7 @@ export class FlowTable {
       default:
         break;
     }
-    const relSeq = (seq - ep.startSeq) >>> 0;
-    this.history(conn, isOrig, f, relSeq, len);
+    this.history(conn, isOrig, d);
     if (!conn.orig.didClose || !conn.resp.didClose) conn.lastTs = ts;
     if (syn) ep.synCount += 1;
     if (fin) ep.finCount += 1;
@@ -815,11 +903,14 @@ export class FlowTable {
   }
 
   /** Zeek's history letters: S, H, F, R once per direction (again on a new sequence number), D, A once; Q and I for odd flag mixes. */
-  private history(conn: Connection, isOrig: boolean, f: number, relSeq: number, len: number): void {
+  private history(conn: Connection, isOrig: boolean, d: DecodedPacket): void {
+    const f = d.tcpFlags;
+    const len = d.payloadWireLength;
+    const ep = isOrig ? conn.orig : conn.resp;
+    const relSeq = (d.seq - ep.startSeq) >>> 0;
     const syn = (f & F_SYN) !== 0;
     const fin = (f & F_FIN) !== 0;
     const rst = (f & F_RST) !== 0;
-    const ep = isOrig ? conn.orig : conn.resp;
     const bits = (syn ? 1 : 0) + (fin ? 1 : 0) + (rst ? 1 : 0);
     if (bits > 1) {
       if (fin && rst) conn.checkHistory(isOrig, H_FINRST, 'I');
@@ -848,24 +939,33 @@ export class FlowTable {
   }
 
   /** Closes every connection whose time is up. */
-  private sweep(ts: number): void {
-    this.lastSweep = ts;
+  private sweep(): void {
+    this.lastSweep = this.now;
     this.sinceSweep = 0;
     let conn = this.active.oldest;
     while (conn !== undefined) {
       const next = conn.nextActive;
-      if (this.expired(conn, ts)) this.close(conn);
+      if (this.expired(conn)) this.close(conn);
       conn = next;
     }
   }
 
   private close(conn: Connection): void {
-    this.active.delete(conn);
-    this.options.onClose?.(conn);
+    // A connection ends once: closing one that is no longer live does nothing.
+    if (this.active.delete(conn)) this.options.onClose?.(conn);
   }
 
   /** Ends every live connection (the capture is over). */
   finish(): void {
-    for (let conn = this.active.oldest; conn !== undefined; conn = this.active.oldest) this.close(conn);
+    // Every connection goes: hand them over in order of opening, then drop the whole index at once.
+    const first = this.active.clear();
+    for (let conn = first; conn !== undefined; ) {
+      const next = conn.nextActive;
+      conn.nextActive = undefined;
+      conn.prevActive = undefined;
+      conn.nextInBucket = undefined;
+      this.options.onClose?.(conn);
+      conn = next;
+    }
   }
 }

@@ -83,7 +83,8 @@ class PacketRecord implements RawPacket {
 class Emitter {
   index = 0;
   readonly info: CaptureInfo;
-  private readonly stamp: SecNsec = { sec: 0, nsec: 0 };
+  /** The time of the packet being emitted (see emit). */
+  readonly stamp: SecNsec = { sec: 0, nsec: 0 };
   private readonly current = new PacketRecord();
 
   constructor(
@@ -94,9 +95,15 @@ class Emitter {
     this.info = { format, sections: 0, interfaces: [], names: [], statisticsBlocks: 0, skippedBlocks: 0 };
   }
 
-  /** Emits the packet held in `bytes[start, start + caplen)`. */
-  emit(offset: number, iface: CaptureInterface, sec: number, nsec: number, bytes: Uint8Array, start: number, caplen: number, origLen: number): void {
+  /**
+   * Emits the packet held in `bytes[start, start + caplen)`, stamped with `stamp` (set by the caller). The time goes
+   * through that object, not as arguments: seconds since 1970 are beyond V8's small integers, and a number passed
+   * to a call that is not inlined is boxed, which would be an allocation per packet.
+   */
+  emit(offset: number, iface: CaptureInterface, bytes: Uint8Array, start: number, caplen: number, origLen: number): void {
     const p = this.current;
+    const sec = this.stamp.sec;
+    const nsec = this.stamp.nsec;
     p.index = this.index;
     p.offset = offset;
     p.interfaceId = iface.id;
@@ -110,9 +117,10 @@ class Emitter {
     this.handler(p);
   }
 
+  /** Emits a packet whose time is in the interface's units (pcapng). */
   emitUnits(offset: number, iface: CaptureInterface, hi: number, lo: number, bytes: Uint8Array, start: number, caplen: number, origLen: number): void {
     unitsToSecNsec(hi, lo, iface.unitsPerSecond, iface.tsOffset, this.stamp);
-    this.emit(offset, iface, this.stamp.sec, this.stamp.nsec, bytes, start, caplen, origLen);
+    this.emit(offset, iface, bytes, start, caplen, origLen);
   }
 }
 
@@ -153,6 +161,7 @@ class PcapParser implements FormatParser {
     if (iface === undefined) return { used: pos, stop: true };
     const little = this.little;
     const rh = this.recordHeader;
+    const stamp = this.out.stamp;
     while (buf.length - pos >= rh) {
       const caplen = view.getUint32(pos + 8, little);
       if (caplen > MAX_PACKET_BYTES) {
@@ -166,7 +175,9 @@ class PcapParser implements FormatParser {
       // A fraction beyond one second is damage; keep the packet and fold the excess into seconds.
       const nsec = this.nano ? frac : frac * 1000;
       const carry = Math.floor(nsec / 1e9);
-      this.out.emit(base + pos, iface, sec + carry, nsec - carry * 1e9, buf, pos + rh, caplen, origLen);
+      stamp.sec = sec + carry;
+      stamp.nsec = nsec - carry * 1e9;
+      this.out.emit(base + pos, iface, buf, pos + rh, caplen, origLen);
       pos += rh + caplen;
     }
     return { used: pos, stop: false };
@@ -305,7 +316,9 @@ class PcapngParser implements FormatParser {
           return;
         }
         // A simple packet carries no timestamp.
-        this.out.emit(at, iface, 0, 0, buf, start + 4, caplen, origLen);
+        this.out.stamp.sec = 0;
+        this.out.stamp.nsec = 0;
+        this.out.emit(at, iface, buf, start + 4, caplen, origLen);
         return;
       }
       case BT_NRB: {
