@@ -39,13 +39,19 @@ export function shannonEntropy(data: Uint8Array, start = 0, end = data.length): 
   const s = Math.max(0, start);
   const e = Math.min(end, data.length);
   if (e <= s) return 0;
+  if (e - s < 1024) {
+    // Short ranges: one set of counters (clearing and adding up four lanes would cost more than it saves).
+    scratch.fill(0);
+    for (let i = s; i < e; i++) scratch[data[i] as number]! += 1;
+    return histogramEntropy(scratch, e - s);
+  }
   const lanes = LANES;
   lanes.fill(0);
   let i = s;
   let zeros = 0;
   // Aligned 32-bit words where possible: a zero word (padding) counts four zeros at once.
   const at = data.byteOffset + i;
-  if (e - s >= 64 && (at & 3) === 0) {
+  if ((at & 3) === 0) {
     const words = new Uint32Array(data.buffer, at, (e - s) >>> 2);
     for (let w = 0; w < words.length; w++) {
       if (words[w] === 0) zeros += 4;

@@ -75,7 +75,10 @@ export const RT_MANIFEST = 24;
 
 export function flagNames(value: number, table: readonly (readonly [number, string])[]): string[] {
   const out: string[] = [];
-  for (const [bit, name] of table) if ((value & bit) >>> 0 === bit) out.push(name);
+  for (let i = 0; i < table.length; i++) {
+    const entry = table[i] as readonly [number, string];
+    if ((value & entry[0]) >>> 0 === entry[0]) out.push(entry[1]);
+  }
   return out;
 }
 

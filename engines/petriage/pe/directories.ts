@@ -7,6 +7,9 @@ import type { PeCertificateTable, PeCodeView, PeDebugEntry, PeRichEntry, PeRichH
 const MAX_PDB_PATH = 1024;
 const UTF8 = new TextDecoder('utf-8');
 
+/** Two lower-case hex digits for each byte value. */
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 function hex(n: number, width: number): string {
   return n.toString(16).padStart(width, '0');
 }
@@ -21,14 +24,15 @@ function readCodeView(r: ByteReader, offset: number, size: number): PeCodeView |
     const data1 = u32At(b, 0) as number;
     const data2 = u16At(b, 4) as number;
     const data3 = u16At(b, 6) as number;
-    const tailHex = Array.from(b.subarray(8, 16), (x) => hex(x, 2)).join('');
+    let tailHex = '';
+    for (let i = 8; i < 16; i++) tailHex += HEX_BYTE[b[i] as number] as string;
     const guid = `${hex(data1, 8)}-${hex(data2, 4)}-${hex(data3, 4)}-${tailHex.slice(0, 4)}-${tailHex.slice(4)}`;
     const age = u32At(d, 20) as number;
     return {
       signature: 'RSDS',
       guid,
       age,
-      symbol_key: `${guid.replace(/-/g, '').toUpperCase()}${age.toString(16).toUpperCase()}`,
+      symbol_key: `${hex(data1, 8)}${hex(data2, 4)}${hex(data3, 4)}${tailHex}${age.toString(16)}`.toUpperCase(),
       pdb_path: UTF8.decode(cString(d.subarray(24, 24 + MAX_PDB_PATH))),
     };
   }

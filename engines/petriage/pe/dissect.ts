@@ -10,7 +10,7 @@ import { Notes, describeDirectories, parseHeaders, type RawDirectory } from './h
 import { ByteReader, PeRangeError } from './image.js';
 import { imphash, readBoundImports, readImportDirectory, type ImportContext } from './imports.js';
 import { readResources } from './resources.js';
-import type { PeDissection, PeImportedDll, PeResources } from './types.js';
+import type { PeBoundImport, PeCertificateTable, PeDebugEntry, PeDissection, PeExports, PeImportedDll, PeResources, PeRichHeader, PeSection, PeTls } from './types.js';
 
 const KERNEL_MODULES = new Set(['ntoskrnl.exe', 'hal.dll', 'ndis.sys', 'bootvid.dll', 'kdcom.dll']);
 
@@ -31,21 +31,6 @@ export function dissect(data: Uint8Array): PeDissection {
   if (epSection === undefined) notes.add(`AddressOfEntryPoint 0x${h.entryPoint.toString(16)} lies outside every section`);
   else if (epOffset !== null && epOffset > r.length) notes.add('AddressOfEntryPoint lies past the end of the file');
 
-  const dir = (index: number): RawDirectory | undefined => {
-    const d = h.directories[index];
-    return d !== undefined && d.virtualAddress !== 0 ? d : undefined;
-  };
-  /** Runs one directory's reader; a read that escapes it anyway costs that directory only. */
-  const guarded = <T>(what: string, fallback: T, read: () => T): T => {
-    try {
-      return read();
-    } catch (e) {
-      if (!(e instanceof PeRangeError)) throw e;
-      notes.add(`${what} cannot be read`);
-      return fallback;
-    }
-  };
-
   const ctx: ImportContext = {
     image,
     plus,
@@ -55,51 +40,106 @@ export function dissect(data: Uint8Array): PeDissection {
     notes,
     symbolsRead: 0,
   };
-  // The order is pefile's, since its import symbol budget is shared across the two import tables.
-  const exportDir = dir(DIR.EXPORT);
-  const exports = exportDir === undefined ? null : guarded('export directory', null, () => readExports(image, exportDir.virtualAddress, exportDir.size, notes));
-  const importDir = dir(DIR.IMPORT);
-  const imports: PeImportedDll[] = importDir === undefined ? [] : guarded('import directory', [], () => readImportDirectory(ctx, importDir.virtualAddress, false));
-  const resourceDir = dir(DIR.RESOURCE);
-  const emptyResources: PeResources = { types: [], entries: [], version_info: null, manifest: null };
-  const resources = resourceDir === undefined ? emptyResources : guarded('resource directory', emptyResources, () => readResources(image, resourceDir.virtualAddress, notes));
-  const debugDir = dir(DIR.DEBUG);
-  const debug = debugDir === undefined ? [] : guarded('debug directory', [], () => readDebug(image, debugDir.virtualAddress, debugDir.size, notes));
-  const tlsDir = dir(DIR.TLS);
-  const tls = tlsDir === undefined ? null : guarded('TLS directory', null, () => readTls(image, tlsDir.virtualAddress, plus, h.imageBase, notes));
-  const boundDir = dir(DIR.BOUND_IMPORT);
-  const boundImports = boundDir === undefined ? [] : guarded('bound import directory', [], () => readBoundImports(image, boundDir.virtualAddress, notes));
-  const delayDir = dir(DIR.DELAY_IMPORT);
-  const delayImports: PeImportedDll[] = delayDir === undefined ? [] : guarded('delay-load import directory', [], () => readImportDirectory(ctx, delayDir.virtualAddress, true));
+  // Each directory's reader runs on its own: a read that escapes it anyway (a PeRangeError) costs that
+  // directory only, with a note. The order is pefile's, since its import symbol budget is shared across the
+  // two import tables.
+  const exportDir = present(h.directories, DIR.EXPORT);
+  let exports: PeExports | null = null;
+  if (exportDir !== undefined) {
+    try {
+      exports = readExports(image, exportDir.virtualAddress, exportDir.size, notes);
+    } catch (e) {
+      unreadable(e, notes, 'export directory');
+    }
+  }
+  const importDir = present(h.directories, DIR.IMPORT);
+  let imports: PeImportedDll[] = [];
+  if (importDir !== undefined) {
+    try {
+      imports = readImportDirectory(ctx, importDir.virtualAddress, false);
+    } catch (e) {
+      unreadable(e, notes, 'import directory');
+    }
+  }
+  const resourceDir = present(h.directories, DIR.RESOURCE);
+  let resources: PeResources = { types: [], entries: [], version_info: null, manifest: null };
+  if (resourceDir !== undefined) {
+    try {
+      resources = readResources(image, resourceDir.virtualAddress, notes);
+    } catch (e) {
+      unreadable(e, notes, 'resource directory');
+    }
+  }
+  const debugDir = present(h.directories, DIR.DEBUG);
+  let debug: PeDebugEntry[] = [];
+  if (debugDir !== undefined) {
+    try {
+      debug = readDebug(image, debugDir.virtualAddress, debugDir.size, notes);
+    } catch (e) {
+      unreadable(e, notes, 'debug directory');
+    }
+  }
+  const tlsDir = present(h.directories, DIR.TLS);
+  let tls: PeTls | null = null;
+  if (tlsDir !== undefined) {
+    try {
+      tls = readTls(image, tlsDir.virtualAddress, plus, h.imageBase, notes);
+    } catch (e) {
+      unreadable(e, notes, 'TLS directory');
+    }
+  }
+  const boundDir = present(h.directories, DIR.BOUND_IMPORT);
+  let boundImports: PeBoundImport[] = [];
+  if (boundDir !== undefined) {
+    try {
+      boundImports = readBoundImports(image, boundDir.virtualAddress, notes);
+    } catch (e) {
+      unreadable(e, notes, 'bound import directory');
+    }
+  }
+  const delayDir = present(h.directories, DIR.DELAY_IMPORT);
+  let delayImports: PeImportedDll[] = [];
+  if (delayDir !== undefined) {
+    try {
+      delayImports = readImportDirectory(ctx, delayDir.virtualAddress, true);
+    } catch (e) {
+      unreadable(e, notes, 'delay-load import directory');
+    }
+  }
 
   if (image.entropyBudgetSpent) notes.add('sections or resources overlap so much that some entropies were not computed');
-  const richHeader = guarded('Rich header', null, () => readRich(r, h.dos.e_lfanew, notes));
-  const certificate = guarded('certificate table', null, () => readCertificates(r, h.directories[DIR.SECURITY], notes));
+  let richHeader: PeRichHeader | null = null;
+  try {
+    richHeader = readRich(r, h.dos.e_lfanew, notes);
+  } catch (e) {
+    unreadable(e, notes, 'Rich header');
+  }
+  let certificate: PeCertificateTable | null = null;
+  try {
+    certificate = readCertificates(r, h.directories[DIR.SECURITY], notes);
+  } catch (e) {
+    unreadable(e, notes, 'certificate table');
+  }
   const overlay = findOverlay(image, h.optionalOffset, h.fileHeader.size_of_optional_header, h.directories);
   // Strings and the byte counts behind the file's entropy come from one pass over the bytes.
-  const counts = new Uint32Array(256);
+  const counts = COUNTS;
+  counts.fill(0);
   const strings = extractStrings(data, {}, counts);
+  const entropy = histogramEntropy(counts, data.length);
   const importHash = imphash(imports);
-
-  const importedModules = new Set(imports.map((d) => asciiLower(d.dll)));
-  const sectionNames = new Set(h.sections.map((s) => asciiLower(s.name)));
-  const isDriver =
-    imports.length > 0 &&
-    ([...importedModules].some((m) => KERNEL_MODULES.has(m)) ||
-      ((sectionNames.has('page') || sectionNames.has('paged')) && (h.optional.subsystem === 1 || h.optional.subsystem === 8)));
 
   return {
     sha256: sha256Hex(data),
     size: data.length,
     format: h.format,
     is_dll: (h.fileHeader.characteristics & 0x2000) !== 0,
-    is_driver: isDriver,
+    is_driver: isDriver(imports, h.sections, h.optional.subsystem),
     dos_header: h.dos,
     file_header: h.fileHeader,
     optional_header: h.optional,
-    data_directories: describeDirectories(image, h.directories, (s) => image.sectionName(s)),
+    data_directories: describeDirectories(image, h.directories),
     sections: h.sections,
-    entry_point: { rva: h.entryPoint, section: epSection === undefined ? null : image.sectionName(epSection), offset: epOffset },
+    entry_point: { rva: h.entryPoint, section: epSection === undefined ? null : epSection.name, offset: epOffset },
     imports,
     delay_imports: delayImports,
     bound_imports: boundImports,
@@ -112,13 +152,36 @@ export function dissect(data: Uint8Array): PeDissection {
     clr: (h.directories[DIR.COM_DESCRIPTOR]?.virtualAddress ?? 0) !== 0,
     overlay,
     strings: { ascii: strings.ascii, utf16le: strings.utf16le, truncated: strings.truncated },
-    entropy: histogramEntropy(counts, data.length),
+    entropy,
     imphash: importHash,
     imphash_with_delay: delayImports.length === 0 ? importHash : imphash([...imports, ...delayImports]),
     notes: notes.done(),
   };
 }
 
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+/** Byte counts of the file being dissected (used and done with inside one call). */
+const COUNTS = new Uint32Array(256);
+
+/** A data directory entry that is there (non-zero address). */
+function present(directories: readonly RawDirectory[], index: number): RawDirectory | undefined {
+  const d = directories[index];
+  return d !== undefined && d.virtualAddress !== 0 ? d : undefined;
+}
+
+/** A reader's escaped range error becomes a note; anything else is a bug and goes on up. */
+function unreadable(e: unknown, notes: Notes, what: string): void {
+  if (!(e instanceof PeRangeError)) throw e;
+  notes.add(`${what} cannot be read`);
+}
+
+/** pefile's driver test: kernel imports, or PAGE sections with a native subsystem (names compared without case). */
+function isDriver(imports: readonly PeImportedDll[], sections: readonly PeSection[], subsystem: number): boolean {
+  if (imports.length === 0) return false;
+  for (const d of imports) if (KERNEL_MODULES.has(d.dll.toLowerCase())) return true;
+  if (subsystem !== 1 && subsystem !== 8) return false;
+  for (const s of sections) {
+    const name = s.name.toLowerCase();
+    if (name === 'page' || name === 'paged') return true;
+  }
+  return false;
 }

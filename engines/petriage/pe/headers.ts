@@ -52,6 +52,16 @@ function notPe(reason: string): VitrineError {
   return new VitrineError('parse_error', `not a PE file: ${reason}`);
 }
 
+const OPTIONAL_COPY = new Uint8Array(112);
+const OPTIONAL_READERS = [new ByteReader(OPTIONAL_COPY.subarray(0, 96)), new ByteReader(OPTIONAL_COPY)] as const;
+
+/** The optional header's `present` bytes at `offset`, zero-padded to `structSize` (96 or 112), in a reader reused across calls. */
+function optionalHeaderCopy(r: ByteReader, offset: number, present: number, structSize: number): ByteReader {
+  OPTIONAL_COPY.fill(0);
+  OPTIONAL_COPY.set(r.bytes.subarray(offset, offset + present));
+  return OPTIONAL_READERS[structSize === 96 ? 0 : 1];
+}
+
 /** Reads every header; throws parse_error when the bytes are not a PE, notes anything damaged after that. */
 export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
   if (r.length < 64) throw notPe('too short for a DOS header');
@@ -93,10 +103,9 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
   const minimum = magicGuess === OPTIONAL_MAGIC_PE32_PLUS ? MIN_OPTIONAL_HEADER + 4 : MIN_OPTIONAL_HEADER;
   if (available < structSize && available < minimum) throw notPe('no optional header');
   const truncated = available < structSize;
-  const ohBytes = new Uint8Array(structSize);
-  ohBytes.set(r.slice(oh, oh + Math.min(available, structSize)));
+  // Read through a reused zero-padded copy (the optional header is done with before this call returns).
+  const o = optionalHeaderCopy(r, oh, Math.min(available, structSize), structSize);
   if (truncated) notes.add(`optional header cut short at file offset ${oh}; read as zero-padded`);
-  const o = new ByteReader(ohBytes);
   const magic = o.u16(0);
   const plus = magic === OPTIONAL_MAGIC_PE32_PLUS;
   if (magic !== OPTIONAL_MAGIC_PE32 && !plus) notes.add(`unknown optional header magic 0x${magic.toString(16)}; read as PE32`);
@@ -171,7 +180,7 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
 
   const sections: PeSection[] = tableOrder.map((s) => ({
     index: s.index,
-    name: image.sectionName(s),
+    name: s.name,
     virtual_address: s.virtualAddress,
     virtual_size: s.virtualSize,
     raw_offset: s.pointerToRawData,
@@ -312,18 +321,23 @@ function sectionNameOf(r: ByteReader, at: number): string {
 }
 
 /** Directory entries with their names and the section holding each. */
-export function describeDirectories(image: PeImage, directories: readonly RawDirectory[], sectionName: (s: SectionRecord) => string): PeDataDirectory[] {
-  return directories.map((d, index) => {
+export function describeDirectories(image: PeImage, directories: readonly RawDirectory[]): PeDataDirectory[] {
+  const out: PeDataDirectory[] = [];
+  for (let index = 0; index < directories.length; index++) {
+    const d = directories[index] as RawDirectory;
     // The SECURITY entry holds a file offset, so no section "holds" it in RVA terms.
-    const s = index === 4 || d.virtualAddress === 0 ? undefined : image.sections.find((x) => x.minRva <= d.virtualAddress && d.virtualAddress < x.maxRva);
-    return {
-      index,
-      name: DIRECTORY_NAMES[index] ?? `RESERVED${index}`,
-      virtual_address: d.virtualAddress,
-      size: d.size,
-      section: s === undefined ? null : sectionName(s),
-    };
-  });
+    let section: string | null = null;
+    if (index !== 4 && d.virtualAddress !== 0) {
+      for (const x of image.sections) {
+        if (x.minRva <= d.virtualAddress && d.virtualAddress < x.maxRva) {
+          section = x.name;
+          break;
+        }
+      }
+    }
+    out.push({ index, name: DIRECTORY_NAMES[index] ?? `RESERVED${index}`, virtual_address: d.virtualAddress, size: d.size, section });
+  }
+  return out;
 }
 
 /**

@@ -416,7 +416,4 @@ export class PeImage {
     return this.r.utf16(start, end);
   }
 
-  sectionName(s: SectionRecord): string {
-    return s.name;
-  }
 }

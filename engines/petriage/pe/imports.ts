@@ -362,13 +362,11 @@ export function imphash(dlls: readonly PeImportedDll[]): string {
   const text = imphashTerms(dlls).join(',');
   // One-shot hashing (no Hash object per file); a string is hashed as UTF-8, which is its Latin-1 bytes only when
   // it is ASCII, as every name that passed pefile's checks is.
-  return hash('md5', isAscii(text) ? text : Buffer.from(text, 'latin1'), 'hex');
+  return hash('md5', NON_ASCII.test(text) ? Buffer.from(text, 'latin1') : text, 'hex');
 }
 
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
+/** A character above 0x7f: UTF-8 would encode it differently from Latin-1. */
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * Python's bytes.lower() lowers ASCII letters only. Every name reaching the hash passed pefile's character
