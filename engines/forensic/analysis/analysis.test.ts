@@ -5,7 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
 import { CustodyLedger } from '../custody.js';
 import type { ForensicEvent } from '../event.js';
-import { analyzeEvents, analyzePaths, run, storyEventIds, toDict } from './analyze.js';
+import { ingestArtifact } from '../ingest.js';
+import { analyzeEvents, analyzePaths, fullEvents, run, storyEventIds, toDict } from './analyze.js';
+import { isFullEvent } from './events.js';
 import { techniqueTag } from './attack.js';
 import { CONFIRMED_MIN_CORROBORATION, GRADE_CUTOFFS, applyScore, gradeOf, scoreChain } from './scoring.js';
 import { NOISE_SUSPICION, pathChains, suspicionOf } from './stories.js';
@@ -202,6 +204,29 @@ describe('library operations', () => {
     expect(a.tampering.indicators.map((i) => i.kind)).toEqual(['history-wiped']);
     expect(a.evidence[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(() => analyzePaths(['/etc/passwd'], { evidenceRoot: dir })).toThrow(VitrineError);
+  });
+
+  it('analyzePaths keeps slim events and reads the full ones back, the same as analyzeEvents gives', () => {
+    const file = path.join(dir, 'slim-auth.log');
+    const lines = [
+      ...Array.from({ length: 6 }, (_, i) => `Mar 12 07:59:${String(10 + i)} web sshd[${100 + i}]: Failed password for root from 203.0.113.9 port ${4000 + i} ssh2`),
+      'Mar 12 08:00:00 web sshd[120]: Accepted password for root from 203.0.113.9 port 4100 ssh2',
+      'Mar 12 08:00:05 web sudo:   root : TTY=pts/0 ; PWD=/root ; USER=root ; COMMAND=/usr/sbin/useradd -m backup2',
+      'Mar 12 08:00:09 web sudo:   root : TTY=pts/0 ; PWD=/root ; USER=root ; COMMAND=/usr/bin/shred -u /root/.bash_history',
+    ];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const a = analyzePaths([file], { evidenceRoot: dir, year: 2024 });
+    expect(a.events.some(isFullEvent)).toBe(false);
+    const full = ingestArtifact(file, { evidenceRoot: dir, year: 2024 }).events;
+    const b = analyzeEvents(full, {}, a.evidence, a.warnings);
+    const strip = (v: ReturnType<typeof toDict>) => ({ ...v, generatedAt: '' });
+    expect(a.stories.length).toBeGreaterThan(0);
+    expect(strip(toDict(a))).toEqual(strip(toDict(b)));
+    expect(strip(toDict(a, { includeAllEvents: true }))).toEqual(strip(toDict(b, { includeAllEvents: true })));
+    expect(fullEvents(a, a.events.slice(0, 3))).toEqual(b.events.slice(0, 3));
+    // Full events are read back from the artefact: once it changed, the analysis refuses rather than give other events.
+    writeFileSync(file, `${lines.slice(1).join('\n')}\n`);
+    expect(() => toDict(a)).toThrow(expect.objectContaining({ code: 'conflict' }));
   });
 
   it('toDict keeps only story events unless asked, and cuts at maxEvents', () => {

@@ -1,6 +1,6 @@
 // Stage 6: the anti-forensics scan. A registry of indicators; together they make one verdict and a per-host penalty.
 import type { IndicatorSeverity, TamperingIndicator, TamperingVerdict } from '../../core/contracts/forensic.js';
-import type { ForensicEvent } from '../event.js';
+import type { AnalysisEvent } from './events.js';
 import { attr, commandLine, timeMs, windowsEventId } from './facts.js';
 import { COMMAND_PATTERNS } from './patterns.js';
 
@@ -21,16 +21,16 @@ export interface AntiForensicsCheck {
   readonly kind: string;
   readonly description: string;
   /** Indicators from all events (time-ordered). */
-  scan(events: readonly ForensicEvent[]): TamperingIndicator[];
+  scan(events: readonly AnalysisEvent[]): TamperingIndicator[];
 }
 
-const ind = (kind: string, severity: IndicatorSeverity, summary: string, events: readonly ForensicEvent[], techniques: readonly string[]): TamperingIndicator => {
+const ind = (kind: string, severity: IndicatorSeverity, summary: string, events: readonly AnalysisEvent[], techniques: readonly string[]): TamperingIndicator => {
   const first = events[0];
   return { kind, severity, summary, host: first?.host ?? null, time: first?.time.time ?? null, eventIds: events.map((e) => e.eventId), techniques: [...techniques] };
 };
 
 /** An indicator per matching event. */
-function perEvent(kind: string, description: string, match: (e: ForensicEvent) => { severity: IndicatorSeverity; summary: string; techniques: readonly string[] } | null): AntiForensicsCheck {
+function perEvent(kind: string, description: string, match: (e: AnalysisEvent) => { severity: IndicatorSeverity; summary: string; techniques: readonly string[] } | null): AntiForensicsCheck {
   return {
     kind,
     description,
@@ -45,13 +45,13 @@ function perEvent(kind: string, description: string, match: (e: ForensicEvent) =
   };
 }
 
-const provider = (e: ForensicEvent): string => String(e.attributes['provider'] ?? '');
-const commandMatches = (e: ForensicEvent, technique: string): boolean => {
+const provider = (e: AnalysisEvent): string => String(e.attributes['provider'] ?? '');
+const commandMatches = (e: AnalysisEvent, technique: string): boolean => {
   const cmd = commandLine(e);
   if (cmd === null) return false;
   return COMMAND_PATTERNS.some((p) => p.technique === technique && p.pattern.test(cmd));
 };
-const isProcessLike = (e: ForensicEvent): boolean => e.action === 'process.create' || e.action === 'process.exec' || e.action === 'sudo.command' || e.action === 'cron.command' || e.action === 'process.commandline' || e.action === 'script.block';
+const isProcessLike = (e: AnalysisEvent): boolean => e.action === 'process.create' || e.action === 'process.exec' || e.action === 'sudo.command' || e.action === 'cron.command' || e.action === 'process.commandline' || e.action === 'script.block';
 
 const logCleared = perEvent('log-cleared', 'An event log was cleared (Security 1102, System 104) or a command cleared one (wevtutil cl, Clear-EventLog).', (e) => {
   const id = windowsEventId(e);
@@ -119,7 +119,7 @@ const siFn: AntiForensicsCheck = {
   kind: 'timestomping-si-fn',
   description: 'In timeline input, a file whose $STANDARD_INFORMATION creation time is earlier than its $FILE_NAME creation time.',
   scan(events) {
-    const created = new Map<string, { si?: ForensicEvent; fn?: ForensicEvent }>();
+    const created = new Map<string, { si?: AnalysisEvent; fn?: AnalysisEvent }>();
     for (const e of events) {
       if (e.kind !== 'timeline' || e.object?.type !== 'file') continue;
       const desc = `${String(e.attributes['timestamp_desc'] ?? e.attributes['timestampDesc'] ?? '')} ${String(e.attributes['attribute_type'] ?? e.attributes['attribute_name'] ?? '')} ${e.time.source}`;
@@ -149,7 +149,7 @@ const recordGap: AntiForensicsCheck = {
   kind: 'record-id-gap',
   description: 'A hole in a Windows log\'s EventRecordID sequence that is otherwise contiguous (records deleted or the log edited).',
   scan(events) {
-    const byLog = new Map<string, { id: number; e: ForensicEvent }[]>();
+    const byLog = new Map<string, { id: number; e: AnalysisEvent }[]>();
     for (const e of events) {
       const raw = e.attributes['eventRecordId'] ?? e.attributes['recordId'];
       const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null;
@@ -167,8 +167,8 @@ const recordGap: AntiForensicsCheck = {
       for (let i = 1; i < list.length; i++) if ((list[i] as { id: number }).id - (list[i - 1] as { id: number }).id === 1) ones++;
       if (ones / (list.length - 1) < RECORD_GAP_CONTIGUITY) continue;
       for (let i = 1; i < list.length; i++) {
-        const a = list[i - 1] as { id: number; e: ForensicEvent };
-        const b = list[i] as { id: number; e: ForensicEvent };
+        const a = list[i - 1] as { id: number; e: AnalysisEvent };
+        const b = list[i] as { id: number; e: AnalysisEvent };
         if (b.id - a.id > 1) out.push(ind('record-id-gap', 'medium', `${b.id - a.id - 1} record(s) missing from the ${String(a.e.attributes['channel'])} log`, [a.e, b.e], ['T1070']));
       }
     }
@@ -181,7 +181,7 @@ const timeGap: AntiForensicsCheck = {
   kind: 'time-gap',
   description: `A silence longer than ${TIME_GAP_FACTOR} median spacings (and at least ${TIME_GAP_MIN_MS / 3600000} hours) in a log that otherwise writes often.`,
   scan(events) {
-    const byLog = new Map<string, { ms: number; e: ForensicEvent }[]>();
+    const byLog = new Map<string, { ms: number; e: AnalysisEvent }[]>();
     for (const e of events) {
       const ms = timeMs(e);
       if (ms === null || e.kind === 'timeline' || e.kind === 'memory') continue;
@@ -200,7 +200,7 @@ const timeGap: AntiForensicsCheck = {
       const median = sorted[Math.floor(sorted.length / 2)] as number;
       const limit = Math.max(TIME_GAP_MIN_MS, median * TIME_GAP_FACTOR);
       gaps.forEach((g, i) => {
-        if (g > limit) out.push(ind('time-gap', 'low', `the log is silent for ${Math.round(g / 3600000)} hours`, [(list[i] as { e: ForensicEvent }).e, (list[i + 1] as { e: ForensicEvent }).e], ['T1070']));
+        if (g > limit) out.push(ind('time-gap', 'low', `the log is silent for ${Math.round(g / 3600000)} hours`, [(list[i] as { e: AnalysisEvent }).e, (list[i + 1] as { e: AnalysisEvent }).e], ['T1070']));
       });
     }
     return out;
@@ -238,7 +238,7 @@ function dedupe(list: TamperingIndicator[]): void {
 }
 
 /** The scan: all indicators, the worst host's penalty, and per-host penalties for the stories. */
-export function scanAntiForensics(events: readonly ForensicEvent[], checks: readonly AntiForensicsCheck[] = ANTI_FORENSICS_CHECKS): { verdict: TamperingVerdict; hostPenalty: ReadonlyMap<string | null, number> } {
+export function scanAntiForensics(events: readonly AnalysisEvent[], checks: readonly AntiForensicsCheck[] = ANTI_FORENSICS_CHECKS): { verdict: TamperingVerdict; hostPenalty: ReadonlyMap<string | null, number> } {
   const indicators: TamperingIndicator[] = [];
   for (const c of checks) {
     try {

@@ -1,5 +1,5 @@
 // Stage 3: each event's things as graph nodes (the process it made or ran in, its parent, the object it touched, its user and session).
-import type { ForensicEvent } from '../event.js';
+import type { AnalysisEvent } from './events.js';
 import { actorProcess, attr, commandLine, eventUser, parentProcess, sourceIp, subjectProcess, timeMs, userKey, windowsEventId } from './facts.js';
 import { logonId, type NodeDraft, type ProvenanceGraph } from './graph.js';
 
@@ -26,7 +26,7 @@ const LOGON_ACTIONS = new Set(['auth.login.success', 'session.open', 'logind.ses
  * Builds the nodes of the events (in time order) and returns what each touched, by position (`out[i]` for
  * events[i]; an array rather than a map by event id, which cost a map entry per event).
  */
-export function extractEntities(events: readonly ForensicEvent[], graph: ProvenanceGraph): EventNodes[] {
+export function extractEntities(events: readonly AnalysisEvent[], graph: ProvenanceGraph): EventNodes[] {
   const out: EventNodes[] = [];
   const lastLinuxLogon = new Map<string, { node: NodeDraft; ms: number | null }>();
   for (const e of events) {
@@ -88,7 +88,7 @@ export function extractEntities(events: readonly ForensicEvent[], graph: Provena
   return out;
 }
 
-function objectNode(e: ForensicEvent, graph: ProvenanceGraph, h: string | null, hk: string, process: NodeDraft | null, user: NodeDraft | null): NodeDraft | null {
+function objectNode(e: AnalysisEvent, graph: ProvenanceGraph, h: string | null, hk: string, process: NodeDraft | null, user: NodeDraft | null): NodeDraft | null {
   const o = e.object;
   if (o === null) return null;
   switch (o.type) {

@@ -1,5 +1,6 @@
 // Reads the loaders' events uniformly: process identities, command lines, users, addresses, whatever the artefact called them.
-import type { ForensicEvent, JsonValue } from '../event.js';
+import type { JsonValue } from '../event.js';
+import type { AnalysisEvent } from './events.js';
 
 /** A process as one event names it: enough to find it again in another artefact. */
 export interface ProcRef {
@@ -9,7 +10,7 @@ export interface ProcRef {
   readonly guid: string | null;
 }
 
-type Attrs = ForensicEvent['attributes'];
+type Attrs = AnalysisEvent['attributes'];
 
 function scalar(v: JsonValue | undefined): string | null {
   if (typeof v === 'string') return v === '' || v === '-' ? null : v;
@@ -19,13 +20,13 @@ function scalar(v: JsonValue | undefined): string | null {
 }
 
 /** The EVTX EventData map the evtx loader keeps under `data` (empty for other loaders). */
-export function dataOf(e: ForensicEvent): Attrs {
+export function dataOf(e: AnalysisEvent): Attrs {
   const d = e.attributes['data'];
   return typeof d === 'object' && d !== null && !Array.isArray(d) ? (d as Attrs) : {};
 }
 
 /** First present text value among attribute keys, then EventData keys. */
-export function attr(e: ForensicEvent, ...keys: string[]): string | null {
+export function attr(e: AnalysisEvent, ...keys: string[]): string | null {
   for (const k of keys) {
     const v = scalar(e.attributes[k]);
     if (v !== null) return v;
@@ -47,7 +48,7 @@ export function parsePid(text: string | null): number | null {
 }
 
 /** Numeric event id of a Windows event (the evtx loader's attribute, or a timeline/dataset copy). */
-export function windowsEventId(e: ForensicEvent): number | null {
+export function windowsEventId(e: AnalysisEvent): number | null {
   const v = e.attributes['eventId'] ?? e.attributes['event_identifier'];
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
   return Number.isInteger(n) ? n : null;
@@ -75,7 +76,7 @@ export function baseName(image: string | null): string {
 }
 
 /** The created (or acting) process of a process event: object for creations, actor otherwise. */
-export function subjectProcess(e: ForensicEvent): ProcRef | null {
+export function subjectProcess(e: AnalysisEvent): ProcRef | null {
   if (e.action === 'process.create' || e.action === 'process.exec' || e.action === 'process.exit') {
     const name = e.object?.type === 'process' ? e.object.name : null;
     const mem = name !== null ? splitMemoryName(name) : null;
@@ -86,7 +87,7 @@ export function subjectProcess(e: ForensicEvent): ProcRef | null {
 }
 
 /** The parent of a created process. */
-export function parentProcess(e: ForensicEvent): ProcRef | null {
+export function parentProcess(e: AnalysisEvent): ProcRef | null {
   if (e.action !== 'process.create' && e.action !== 'process.exec') return null;
   const ppid = parsePid(attr(e, 'ppid', 'PPID', 'ParentProcessId'));
   let image = attr(e, 'parentImage', 'ParentImage', 'ParentProcessName');
@@ -100,7 +101,7 @@ export function parentProcess(e: ForensicEvent): ProcRef | null {
 }
 
 /** The process that acted (network connect, file write, registry set, process access ...). */
-export function actorProcess(e: ForensicEvent): ProcRef | null {
+export function actorProcess(e: AnalysisEvent): ProcRef | null {
   if (e.actor?.type !== 'process') {
     const exe = attr(e, 'exe');
     return exe !== null ? { pid: parsePid(attr(e, 'pid')), image: exe, guid: null } : null;
@@ -111,7 +112,7 @@ export function actorProcess(e: ForensicEvent): ProcRef | null {
 }
 
 /** Command line of a process event, whatever field carries it. */
-export function commandLine(e: ForensicEvent): string | null {
+export function commandLine(e: AnalysisEvent): string | null {
   const c = attr(e, 'commandLine', 'CommandLine', 'Args');
   if (c !== null) return c;
   const argv = e.attributes['argv'] ?? e.attributes['proctitle'];
@@ -125,7 +126,7 @@ export function userKey(name: string): string {
 }
 
 /** The user an event runs as, when it says. */
-export function eventUser(e: ForensicEvent): string | null {
+export function eventUser(e: AnalysisEvent): string | null {
   const u = attr(e, 'user', 'User');
   if (u !== null) return u;
   if (e.actor?.type === 'user') return e.actor.name;
@@ -133,14 +134,14 @@ export function eventUser(e: ForensicEvent): string | null {
 }
 
 /** Source address of a remote logon or connection. */
-export function sourceIp(e: ForensicEvent): string | null {
+export function sourceIp(e: AnalysisEvent): string | null {
   const ip = attr(e, 'sourceIp', 'IpAddress', 'SourceIp');
   if (ip === null || ip === '::1' || ip === '127.0.0.1' || ip === '-') return null;
   return ip.replace(/^::ffff:/, '');
 }
 
 /** Milliseconds since the epoch of an event's time, null without one. */
-export function timeMs(e: ForensicEvent): number | null {
+export function timeMs(e: AnalysisEvent): number | null {
   if (e.time.time === null) return null;
   const ms = Date.parse(e.time.time);
   return Number.isFinite(ms) ? ms : null;

@@ -1,6 +1,6 @@
 // Stage 3 and 4: the provenance graph (hosts, users, sessions, processes, files, keys, services, tasks, endpoints) with cross-artefact fusion.
 import type { CausalEdge, GraphNode, KillChainStage, NodeKind } from '../../core/contracts/forensic.js';
-import type { ForensicEvent } from '../event.js';
+import type { AnalysisEvent } from './events.js';
 import { attr, imageKey, splitMemoryName, timeMs, windowsEventId, type ProcRef } from './facts.js';
 
 type AttrValue = string | number | boolean;
@@ -38,7 +38,7 @@ export interface EdgeDraft {
 }
 
 /** Where an event says it came from, as NodeSource names it (`evtx:sysmon-1`, `memory:pslist`, `authlog:auth.login.success`). */
-export function sourceName(e: ForensicEvent): string {
+export function sourceName(e: AnalysisEvent): string {
   if (e.kind === 'evtx' || e.attributes['provider'] !== undefined) {
     const provider = String(e.attributes['provider'] ?? '');
     const id = windowsEventId(e);
@@ -86,11 +86,11 @@ export class ProvenanceGraph {
   }
 
   /** Adds (or fuses into) a node and records the event as its support, under the event's source. */
-  node(kind: NodeKind, key: string, label: string, host: string | null, e: ForensicEvent | null, attributes: Record<string, AttrValue | null> = {}): NodeDraft {
+  node(kind: NodeKind, key: string, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null> = {}): NodeDraft {
     return this.nodeById(flatId(kind, key), kind, label, host, e, attributes);
   }
 
-  private nodeById(id: string, kind: NodeKind, label: string, host: string | null, e: ForensicEvent | null, attributes: Record<string, AttrValue | null>): NodeDraft {
+  private nodeById(id: string, kind: NodeKind, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null>): NodeDraft {
     let n = this.nodes.get(id);
     if (!n) {
       n = { id, ix: this.nodes.size, kind, label: this.intern(label), host, attributes: {}, eventIds: [], source: null, sources: null };
@@ -102,7 +102,7 @@ export class ProvenanceGraph {
   }
 
   /** Records an event as support of a node (once per event). */
-  support(n: NodeDraft, e: ForensicEvent): void {
+  support(n: NodeDraft, e: AnalysisEvent): void {
     const src = this.intern(sourceName(e));
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
     if (n.sources === null && n.source !== null && src !== n.source) n.sources = new Map([[n.source, [...n.eventIds]]]);
@@ -116,11 +116,11 @@ export class ProvenanceGraph {
     }
   }
 
-  host(name: string, e: ForensicEvent | null): NodeDraft {
+  host(name: string, e: AnalysisEvent | null): NodeDraft {
     return this.node('host', lower(name), name, name, e);
   }
 
-  user(name: string, host: string | null, e: ForensicEvent | null): NodeDraft {
+  user(name: string, host: string | null, e: AnalysisEvent | null): NodeDraft {
     // Domain accounts are the same user on every host; local names are qualified by their host only when we know it is a SID-less local name.
     return this.node('user', lower(name), name, host, e);
   }
@@ -129,7 +129,7 @@ export class ProvenanceGraph {
    * The node of a process, fused across artefacts: the same host, pid and image name (first 14 characters, as
    * Volatility keeps them) is one process whether Sysmon 1, Security 4688, auditd or a pslist row saw it.
    */
-  process(host: string | null, ref: ProcRef, e: ForensicEvent | null, extra: Record<string, AttrValue | null> = {}): NodeDraft {
+  process(host: string | null, ref: ProcRef, e: AnalysisEvent | null, extra: Record<string, AttrValue | null> = {}): NodeDraft {
     const h = host === null ? '?' : lower(host);
     let known: NodeDraft | undefined;
     if (this.useGuids && ref.guid !== null) known = this.byGuid.get(lower(ref.guid));
@@ -165,7 +165,7 @@ export class ProvenanceGraph {
   }
 
   /** Adds an edge or, for the same (from, to, rule), adds the event's support to it. */
-  edge(from: NodeDraft, to: NodeDraft, rule: string, relation: string, events: readonly ForensicEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeDraft | null {
+  edge(from: NodeDraft, to: NodeDraft, rule: string, relation: string, events: readonly AnalysisEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeDraft | null {
     if (from.id === to.id) return null;
     const key = this.edgeKey(from, to, rule);
     let edge = this.edgeByKey.get(key);
@@ -221,7 +221,7 @@ export function exportEdge(e: EdgeDraft): CausalEdge {
 }
 
 /** Logon id of a Windows event (4624 TargetLogonId; 4688 SubjectLogonId; Sysmon 1 LogonId). */
-export function logonId(e: ForensicEvent, which: 'target' | 'subject'): string | null {
+export function logonId(e: AnalysisEvent, which: 'target' | 'subject'): string | null {
   const v = which === 'target' ? attr(e, 'TargetLogonId') : attr(e, 'SubjectLogonId', 'LogonId');
   if (v === null) return null;
   const t = v.toLowerCase();

@@ -1,6 +1,6 @@
 // Stage 5: the causal-rule registry. Each rule is small and named; it reads events in time order and draws edges.
 import type { KillChainStage } from '../../core/contracts/forensic.js';
-import type { ForensicEvent } from '../event.js';
+import type { AnalysisEvent } from './events.js';
 import { stageOf } from './attack.js';
 import type { EventNodes } from './entities.js';
 import { attr, baseName, commandLine, imageKey, sourceIp, timeMs, userKey, windowsEventId } from './facts.js';
@@ -11,12 +11,12 @@ import { isInternalAddress, splitEndpoint, techniquesOfCommand } from './pattern
 export interface RuleContext {
   readonly graph: ProvenanceGraph;
   /** Draws (or strengthens) an edge of this rule; the stage defaults to the first technique's tactic. */
-  edge(from: NodeDraft | null, to: NodeDraft | null, events: readonly ForensicEvent[], techniques?: readonly string[], relation?: string): EdgeDraft | null;
+  edge(from: NodeDraft | null, to: NodeDraft | null, events: readonly AnalysisEvent[], techniques?: readonly string[], relation?: string): EdgeDraft | null;
 }
 
 /** One pass of a rule over an analysis: called per event in time order, then once at the end. */
 export interface RuleRun {
-  onEvent?(e: ForensicEvent, n: EventNodes, ctx: RuleContext): void;
+  onEvent?(e: AnalysisEvent, n: EventNodes, ctx: RuleContext): void;
   finish?(ctx: RuleContext): void;
 }
 
@@ -29,7 +29,7 @@ export interface CausalRule {
   create(): RuleRun;
 }
 
-const isCreate = (e: ForensicEvent): boolean => e.action === 'process.create' || e.action === 'process.exec';
+const isCreate = (e: AnalysisEvent): boolean => e.action === 'process.create' || e.action === 'process.exec';
 const techs = (m: Map<string, number>): string[] => [...m.keys()];
 
 /** Parents that mean the child was started remotely, and the technique each shows. */
@@ -97,7 +97,7 @@ const remoteLogon: CausalRule = {
   stage: 'lateral-movement',
   create: () => {
     const hostOfIp = new Map<string, string>();
-    const recent = new Map<string, { process: NodeDraft; event: ForensicEvent; ms: number; port: number }>();
+    const recent = new Map<string, { process: NodeDraft; event: AnalysisEvent; ms: number; port: number }>();
     return {
       onEvent(e, n, ctx) {
         if (e.action === 'network.connect' || e.action === 'network.connection') {
@@ -172,7 +172,7 @@ export const SPRAY_MIN_USERS = 3;
 
 /** Spraying: several accounts, few tries each (at most SPRAY_MAX_PER_USER attempts per account on average). */
 export const SPRAY_MAX_PER_USER = 3;
-function isSpray(s: { events: readonly ForensicEvent[]; failures: number; users: ReadonlySet<string> }): boolean {
+function isSpray(s: { events: readonly AnalysisEvent[]; failures: number; users: ReadonlySet<string> }): boolean {
   return s.users.size >= SPRAY_MIN_USERS && s.failures >= 1 && s.events.length / s.users.size <= SPRAY_MAX_PER_USER;
 }
 
@@ -182,7 +182,7 @@ const bruteForce: CausalRule = {
   description: 'Many failed logons from one source (guessing, T1110.001) or attempts on several accounts (spraying, T1110.003); a later success from that source is the session the guessing opened.',
   stage: 'credential-access',
   create: () => {
-    const bySource = new Map<string, { events: ForensicEvent[]; failures: number; users: Set<string>; lastMs: number | null; fired: boolean }>();
+    const bySource = new Map<string, { events: AnalysisEvent[]; failures: number; users: Set<string>; lastMs: number | null; fired: boolean }>();
     return {
       onEvent(e, n, ctx) {
         const ip = sourceIp(e) ?? attr(e, 'sourceHost');
@@ -216,7 +216,7 @@ const bruteForce: CausalRule = {
           const spray = isSpray(s);
           if (s.failures < BRUTE_FORCE_MIN_FAILURES && !spray) continue;
           const ip = key.slice(key.indexOf('|') + 1);
-          const first = s.events[0] as ForensicEvent;
+          const first = s.events[0] as AnalysisEvent;
           const from = ctx.graph.node('endpoint', ip, ip, null, null, { address: ip });
           // One node for the attempts, so that a spray over many accounts is one story, not one per account.
           const attempts = ctx.graph.node('other', `${key}:attempts`, `logon attempts from ${ip}`, first.host, null, { source: ip, accounts: s.users.size, failures: s.failures });
@@ -237,7 +237,7 @@ const fileWriteThenExecute: CausalRule = {
   description: 'A process wrote a file that later ran as a process on the same host (Sysmon 11 then 1, auditd creat then execve, timeline then process).',
   stage: 'execution',
   create: () => {
-    const written = new Map<string, { writer: NodeDraft | null; file: NodeDraft; event: ForensicEvent }>();
+    const written = new Map<string, { writer: NodeDraft | null; file: NodeDraft; event: AnalysisEvent }>();
     return {
       onEvent(e, n, ctx) {
         const hk = (e.host ?? '?').toLowerCase();
@@ -537,7 +537,7 @@ const fileImpact: CausalRule = {
   description: 'A process renamed or wrote files with ransomware extensions or notes, or wrote many files in a burst: T1486.',
   stage: 'impact',
   create: () => {
-    const burst = new Map<string, { events: ForensicEvent[]; files: NodeDraft[]; startMs: number | null; telling: number }>();
+    const burst = new Map<string, { events: AnalysisEvent[]; files: NodeDraft[]; startMs: number | null; telling: number }>();
     return {
       onEvent(e, n, ctx) {
         if (!FILE_WRITES.has(e.action) || n.process === null || n.object === null || e.object === null) return;
@@ -555,7 +555,7 @@ const fileImpact: CausalRule = {
         for (const [pid, b] of burst) {
           if (b.files.length < MASS_WRITE_MIN_FILES || b.telling > 0) continue;
           const p = ctx.graph.nodes.get(pid) ?? null;
-          b.files.forEach((f, i) => ctx.edge(p, f, [b.events[i] as ForensicEvent], ['T1486']));
+          b.files.forEach((f, i) => ctx.edge(p, f, [b.events[i] as AnalysisEvent], ['T1486']));
         }
       },
     };
@@ -608,7 +608,7 @@ export const CAUSAL_RULES: readonly CausalRule[] = [
  * `nodes[i]` is what events[i] touched (extractEntities).
  */
 export function applyRules(
-  events: readonly ForensicEvent[],
+  events: readonly AnalysisEvent[],
   graph: ProvenanceGraph,
   nodes: readonly (EventNodes | null)[],
   confidence: (rule: string) => number,

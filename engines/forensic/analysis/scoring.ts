@@ -1,6 +1,7 @@
 // The confidence breakdown of a story or chain: reliability, corroboration, temporal fit, edge strength, tampering penalty, score, grade.
 import type { CausalEdge, ConfidenceBreakdown, ConfidenceGrade, GraphNode, TamperingVerdict } from '../../core/contracts/forensic.js';
-import { RELIABILITY_WEIGHTS, type ForensicEvent } from '../event.js';
+import { RELIABILITY_WEIGHTS } from '../event.js';
+import type { AnalysisEvent } from './events.js';
 import { penaltyOf } from './antiforensics.js';
 
 /** Weights of the four terms (sum 1). Hand-set, not fitted: the score ranks and grades, it is not a probability. */
@@ -13,7 +14,7 @@ export const TEMPORAL_TOLERANCE_MS = 2000;
 
 /** What scoring reads from an analysis. */
 export interface ScoringGraph {
-  readonly events: readonly ForensicEvent[];
+  readonly events: readonly AnalysisEvent[];
   readonly nodes: readonly GraphNode[];
   readonly edges: readonly CausalEdge[];
   readonly tampering: TamperingVerdict;
@@ -23,7 +24,7 @@ export interface ScoringGraph {
 export type Scorable = readonly string[] | { readonly edgeIds: readonly string[] };
 
 interface Index {
-  readonly events: ReadonlyMap<string, ForensicEvent>;
+  readonly events: ReadonlyMap<string, AnalysisEvent>;
   /** Earliest event time of each node (ms), computed once. */
   readonly firstMs: Map<string, number | null>;
   readonly nodes: ReadonlyMap<string, GraphNode>;
@@ -36,7 +37,7 @@ function indexOf(g: ScoringGraph): Index {
   let i = indexes.get(g);
   if (!i) {
     // Filled in a loop: a map from an array of [key, value] pairs would make a pair per event first.
-    const events = new Map<string, ForensicEvent>();
+    const events = new Map<string, AnalysisEvent>();
     for (const e of g.events) events.set(e.eventId, e);
     const nodes = new Map<string, GraphNode>();
     for (const n of g.nodes) nodes.set(n.id, n);
@@ -49,7 +50,7 @@ function indexOf(g: ScoringGraph): Index {
 }
 
 /** The events of a scored graph by id (built once per graph and shared by scoring and the stories). */
-export function eventsById(g: ScoringGraph): ReadonlyMap<string, ForensicEvent> {
+export function eventsById(g: ScoringGraph): ReadonlyMap<string, AnalysisEvent> {
   return indexOf(g).events;
 }
 
@@ -91,7 +92,7 @@ export function scoreChain(chain: Scorable, graph: ScoringGraph): ConfidenceBrea
     nodeIds.add(e.from);
     nodeIds.add(e.to);
   }
-  const events = [...eventIds].map((id) => ix.events.get(id)).filter((e): e is ForensicEvent => e !== undefined);
+  const events = [...eventIds].map((id) => ix.events.get(id)).filter((e): e is AnalysisEvent => e !== undefined);
   const reliability = events.length === 0 ? 0 : events.reduce((s, e) => s + RELIABILITY_WEIGHTS[e.reliability], 0) / events.length;
 
   const kinds = new Set(events.map((e) => e.kind));

@@ -2,7 +2,7 @@
 import type { CausalEdge, GraphNode, KillChainStage, Story } from '../../core/contracts/forensic.js';
 import { stageOf, stageOrder, techniqueTag } from './attack.js';
 import { eventsById, nodesById, scoreChain, type ScoringGraph } from './scoring.js';
-import type { ForensicEvent } from '../event.js';
+import type { AnalysisEvent } from './events.js';
 
 /** How bad each technique is on its own (0..1); unlisted techniques count DEFAULT_TECHNIQUE_SEVERITY. Hand-set. */
 export const TECHNIQUE_SEVERITY: Readonly<Record<string, number>> = {
@@ -107,7 +107,7 @@ function storyOf(
   stages: ReadonlySet<KillChainStage>,
   suspicion: number,
   nodes: ReadonlyMap<string, GraphNode>,
-  eventById: ReadonlyMap<string, ForensicEvent>,
+  eventById: ReadonlyMap<string, AnalysisEvent>,
   graph: ScoringGraph,
   withChains: boolean,
 ): Omit<Story, 'id' | 'rank'> {
