@@ -36,6 +36,29 @@ ZERO[0] = 1;
 const EVEN_COUNTS = new Int32Array(256);
 const ODD_COUNTS = new Int32Array(256);
 
+/** Byte counts wanted at some offsets of the input: how many of each byte value come before each offset. */
+export interface CountsAtCuts {
+  /** Ascending, distinct, each from 0 to the input's length. */
+  readonly offsets: readonly number[];
+  /** 256 counters per offset, in the same order (written). */
+  readonly counts: Uint32Array;
+}
+
+/** Records the counts at every cut up to `i` (the bytes before `i` are counted); returns the next cut's index. */
+function recordCuts(cuts: CountsAtCuts, from: number, data: Uint8Array, i: number, evenCounts: Int32Array, oddCounts: Int32Array, zeroBlocks: number): number {
+  let k = from;
+  for (; k < cuts.offsets.length; k++) {
+    const cut = cuts.offsets[k] as number;
+    if (cut > i) break;
+    const base = k * 256;
+    const out = cuts.counts;
+    for (let b = 0; b < 256; b++) out[base + b] = (evenCounts[b] as number) + (oddCounts[b] as number);
+    out[base]! += 8 * zeroBlocks;
+    for (let j = cut; j < i; j++) out[base + (data[j] as number)]! -= 1;
+  }
+  return k;
+}
+
 /** Bytes decoded at once for the ASCII runs in them. */
 const WINDOW = 0x10000;
 
@@ -86,7 +109,7 @@ class RunSink {
  * offsets), found in one pass over the bytes. With `histogram` (256 counters) the byte-value counts of the
  * whole input are added to it from the same pass, so a caller that also needs the entropy reads the bytes once.
  */
-export function extractStrings(data: Uint8Array, options: StringOptions = {}, histogram?: Uint32Array): ExtractedStrings {
+export function extractStrings(data: Uint8Array, options: StringOptions = {}, histogram?: Uint32Array, cuts?: CountsAtCuts): ExtractedStrings {
   const minLength = Math.max(1, options.minLength ?? STRING_DEFAULTS.minLength);
   const maxCount = Math.max(0, options.maxCount ?? STRING_DEFAULTS.maxCount);
   const maxLength = Math.max(minLength, options.maxLength ?? STRING_DEFAULTS.maxLength);
@@ -107,7 +130,16 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
   // Eight zero bytes at once where the bytes can be read as aligned 32-bit words (padding is most of many files).
   const words = (data.byteOffset & 3) === 0 ? new Uint32Array(data.buffer, data.byteOffset, n >>> 2) : null;
   let zeroBlocks = 0;
+  // Counts at the cuts: checked once per step (two bytes, or eight zeros); a cut passed by a step is
+  // recorded with the bytes from the cut to the step's end taken off again.
+  let cutIndex = 0;
+  const cutCount = cuts === undefined ? 0 : cuts.offsets.length;
+  let nextCut = cutCount > 0 ? (cuts as CountsAtCuts).offsets[0] as number : Infinity;
   for (let i = 0; i < n; i += 2) {
+    if (i >= nextCut) {
+      cutIndex = recordCuts(cuts as CountsAtCuts, cutIndex, data, i, evenCounts, oddCounts, zeroBlocks);
+      nextCut = cutIndex < cutCount ? ((cuts as CountsAtCuts).offsets[cutIndex] as number) : Infinity;
+    }
     if ((i & 7) === 0 && words !== null && i + 8 <= n && words[i >>> 2] === 0 && words[(i >>> 2) + 1] === 0) {
       // What the byte steps below do with eight zeros: byte i ends the printable run and either extends the odd
       // alignment's character run (a printable byte before it) or ends it; byte i + 1 ends the even alignment's
@@ -153,6 +185,7 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
   if (run >= minLength) sink.asciiRun(n - run, run);
   if (runEven >= minLength) sink.wideRun(sink.wideEven, ((n & 1) === 0 ? n : n - 1) - 2 * runEven, runEven);
   if (runOdd >= minLength) sink.wideRun(sink.wideOdd, ((n & 1) === 1 ? n : n - 1) - 2 * runOdd, runOdd);
+  if (cutIndex < cutCount) recordCuts(cuts as CountsAtCuts, cutIndex, data, n, evenCounts, oddCounts, zeroBlocks);
   evenCounts[0]! += 4 * zeroBlocks;
   oddCounts[0]! += 4 * zeroBlocks;
   if (histogram !== undefined) for (let b = 0; b < 256; b++) histogram[b]! += (evenCounts[b] as number) + (oddCounts[b] as number);

@@ -1,8 +1,8 @@
 // `dissect`: the whole static structure of a PE file from its bytes, every read bounds-checked, damage reported as notes.
 import { sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
-import { histogramEntropy } from '../entropy.js';
-import { extractStrings } from '../strings.js';
+import { histogramEntropy, shannonEntropy } from '../entropy.js';
+import { extractStrings, type CountsAtCuts } from '../strings.js';
 import { DIR } from './constants.js';
 import { findOverlay, readCertificates, readDebug, readRich, readTls } from './directories.js';
 import { readExports } from './exports.js';
@@ -121,11 +121,14 @@ export function dissect(data: Uint8Array): PeDissection {
     unreadable(e, notes, 'certificate table');
   }
   const overlay = findOverlay(image, h.optionalOffset, h.fileHeader.size_of_optional_header, h.directories);
-  // Strings and the byte counts behind the file's entropy come from one pass over the bytes.
+  // Strings, the byte counts behind the file's entropy and those of every section and resource come from one
+  // pass over the bytes.
   const counts = COUNTS;
   counts.fill(0);
-  const strings = extractStrings(data, {}, counts);
+  const cuts = entropyCuts(image.entropyRequests);
+  const strings = extractStrings(data, {}, counts, cuts ?? undefined);
   const entropy = histogramEntropy(counts, data.length);
+  fillEntropies(data, image.entropyRequests, cuts);
   const importHash = imphash(imports);
 
   return {
@@ -161,6 +164,38 @@ export function dissect(data: Uint8Array): PeDissection {
 
 /** Byte counts of the file being dissected (used and done with inside one call). */
 const COUNTS = new Uint32Array(256);
+
+/** Ranges' ends up to this many are counted in the string pass; a file with more has each range read on its own. */
+const MAX_CUTS = 64;
+const RANGE_COUNTS = new Uint32Array(256);
+
+/** The distinct range ends of the entropy requests, or null when there are none or too many. */
+function entropyCuts(requests: readonly (number | object)[]): CountsAtCuts | null {
+  if (requests.length === 0 || requests.length > 3 * MAX_CUTS) return null;
+  const ends: number[] = [];
+  for (let k = 0; k < requests.length; k += 3) ends.push(requests[k + 1] as number, requests[k + 2] as number);
+  ends.sort((a, b) => a - b);
+  const offsets: number[] = [];
+  for (const e of ends) if (offsets.length === 0 || offsets[offsets.length - 1] !== e) offsets.push(e);
+  return { offsets, counts: new Uint32Array(offsets.length * 256) };
+}
+
+/** Writes each requested range's entropy into its target: from the counts at the cuts, or by reading the range. */
+function fillEntropies(data: Uint8Array, requests: readonly (number | { entropy: number | null })[], cuts: CountsAtCuts | null): void {
+  for (let k = 0; k < requests.length; k += 3) {
+    const target = requests[k] as { entropy: number | null };
+    const start = requests[k + 1] as number;
+    const end = requests[k + 2] as number;
+    if (cuts === null) {
+      target.entropy = shannonEntropy(data, start, end);
+      continue;
+    }
+    const from = cuts.offsets.indexOf(start) * 256;
+    const to = cuts.offsets.indexOf(end) * 256;
+    for (let b = 0; b < 256; b++) RANGE_COUNTS[b] = (cuts.counts[to + b] as number) - (cuts.counts[from + b] as number);
+    target.entropy = histogramEntropy(RANGE_COUNTS, end - start);
+  }
+}
 
 /** A data directory entry that is there (non-zero address). */
 function present(directories: readonly RawDirectory[], index: number): RawDirectory | undefined {

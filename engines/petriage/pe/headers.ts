@@ -2,7 +2,7 @@
 import { VitrineError } from '../../core/errors.js';
 import { DIRECTORY_NAMES, DLL_CHARACTERISTICS, FILE_CHARACTERISTICS, MACHINE_NAMES, SUBSYSTEM_NAMES, flagNames, sectionFlagNames } from './constants.js';
 import { ByteReader, LIMITS, PeImage, isAllZero, u32At, type SectionRecord } from './image.js';
-import type { PeDataDirectory, PeDosHeader, PeFileHeader, PeOptionalHeader, PeSection } from './types.js';
+import type { Mutable, PeDataDirectory, PeDosHeader, PeFileHeader, PeOptionalHeader, PeSection } from './types.js';
 
 /** Notes about damaged structures, capped so a hostile file cannot grow them without bound. */
 export class Notes {
@@ -178,17 +178,22 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
     }
   }
 
-  const sections: PeSection[] = tableOrder.map((s) => ({
-    index: s.index,
-    name: s.name,
-    virtual_address: s.virtualAddress,
-    virtual_size: s.virtualSize,
-    raw_offset: s.pointerToRawData,
-    raw_size: s.sizeOfRawData,
-    characteristics: s.characteristics,
-    flags: sectionFlagNames(s.characteristics),
-    entropy: image.sectionEntropy(s),
-  }));
+  const sections: PeSection[] = [];
+  for (const s of tableOrder) {
+    const section: Mutable<PeSection> = {
+      index: s.index,
+      name: s.name,
+      virtual_address: s.virtualAddress,
+      virtual_size: s.virtualSize,
+      raw_offset: s.pointerToRawData,
+      raw_size: s.sizeOfRawData,
+      characteristics: s.characteristics,
+      flags: sectionFlagNames(s.characteristics),
+      entropy: null,
+    };
+    image.requestSectionEntropy(section, s);
+    sections.push(section);
+  }
 
   return {
     image,

@@ -1,5 +1,4 @@
 // The loaded view of a PE file: bounds-checked reads, the section table, and RVA-to-offset mapping as pefile does it.
-import { shannonEntropy } from '../entropy.js';
 
 /**
  * A read that falls outside the file or the mapped image: callers turn it into a note, never a crash.
@@ -206,6 +205,8 @@ export class PeImage {
    */
   entropyBudget: number;
   entropyBudgetSpent = false;
+  /** Granted entropy requests, three entries each: the target, the start and the end offset. */
+  readonly entropyRequests: (number | { entropy: number | null })[] = [];
   private lastUsed: SectionRecord | undefined;
 
   constructor(r: ByteReader, fileAlignment: number, sectionAlignment: number, sections: SectionRecord[]) {
@@ -217,20 +218,25 @@ export class PeImage {
   }
 
   /** Entropy of a range if the budget allows reading it, else null (and the caller notes it once). */
-  budgetedEntropy(start: number, end: number): number | null {
+  /**
+   * Asks for the entropy of file bytes [start, end) to be written into `target.entropy` once the bytes have been
+   * scanned (dissect counts every range in its one pass over the file); past the budget it stays null and the
+   * caller's note says so.
+   */
+  requestEntropy(target: { entropy: number | null }, start: number, end: number): void {
     const length = end - start;
     if (length > this.entropyBudget) {
       this.entropyBudgetSpent = true;
-      return null;
+      return;
     }
     this.entropyBudget -= length;
-    return shannonEntropy(this.r.bytes, start, end);
+    this.entropyRequests.push(target, start, end);
   }
 
-  /** Entropy of a section's data (sectionData's bytes), within the budget. */
-  sectionEntropy(s: SectionRecord): number | null {
+  /** Entropy of a section's data (sectionData's bytes), within the budget: see requestEntropy. */
+  requestSectionEntropy(target: { entropy: number | null }, s: SectionRecord): void {
     this.sectionSpan(s, undefined, undefined);
-    return this.budgetedEntropy(this.spanStart, this.spanEnd);
+    this.requestEntropy(target, this.spanStart, this.spanEnd);
   }
 
   /** pefile adjust_SectionAlignment: below a page, the file alignment stands in for the section alignment. */

@@ -2,7 +2,7 @@
 import { RESOURCE_TYPE_NAMES, RT_MANIFEST, RT_VERSION } from './constants.js';
 import type { Notes } from './headers.js';
 import { LIMITS, PeRangeError, u16At, u32At, type PeImage } from './image.js';
-import type { PeResource, PeResources, PeResourceTypeSummary, PeVersionInfo } from './types.js';
+import type { Mutable, PeResource, PeResources, PeResourceTypeSummary, PeVersionInfo } from './types.js';
 
 /** pefile's cap on entries in one resource directory. */
 const MAX_ENTRIES_PER_DIRECTORY = 4096;
@@ -162,9 +162,7 @@ export function readResources(image: PeImage, rva: number, notes: Notes): PeReso
       return;
     }
     const offset = image.tryOffset(leaf.data.rva);
-    let entropy: number | null = null;
-    if (offset !== null && image.span(leaf.data.rva, leaf.data.size)) entropy = image.budgetedEntropy(image.spanStart, image.spanEnd);
-    entries.push({
+    const entry: Mutable<PeResource> = {
       type: typeLabel(type),
       type_id: type.name === null ? type.id : null,
       name: nameEntry.name ?? nameEntry.id ?? 0,
@@ -174,8 +172,10 @@ export function readResources(image: PeImage, rva: number, notes: Notes): PeReso
       offset,
       size: leaf.data.size,
       code_page: leaf.data.codePage,
-      entropy,
-    });
+      entropy: null,
+    };
+    if (offset !== null && image.span(leaf.data.rva, leaf.data.size)) image.requestEntropy(entry, image.spanStart, image.spanEnd);
+    entries.push(entry);
   };
   for (const t of root.entries) {
     if (t.data !== null) pushLeaf(t, t, t);

@@ -281,3 +281,6 @@ export interface PeDissection {
   /** What was damaged or suspicious in the structure; the parse went on past each one. */
   readonly notes: readonly string[];
 }
+
+/** A result object while the dissector is still filling it in (entropies are written after the byte scan). */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
