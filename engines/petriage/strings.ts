@@ -45,7 +45,7 @@ export interface CountsAtCuts {
 }
 
 /** Records the counts at every cut up to `i` (the bytes before `i` are counted); returns the next cut's index. */
-function recordCuts(cuts: CountsAtCuts, from: number, data: Uint8Array, i: number, evenCounts: Int32Array, oddCounts: Int32Array, zeroBlocks: number): number {
+function recordCuts(cuts: CountsAtCuts, from: number, data: Uint8Array, i: number, evenCounts: Int32Array, oddCounts: Int32Array, zeroBytes: number): number {
   let k = from;
   for (; k < cuts.offsets.length; k++) {
     const cut = cuts.offsets[k] as number;
@@ -53,7 +53,7 @@ function recordCuts(cuts: CountsAtCuts, from: number, data: Uint8Array, i: numbe
     const base = k * 256;
     const out = cuts.counts;
     for (let b = 0; b < 256; b++) out[base + b] = (evenCounts[b] as number) + (oddCounts[b] as number);
-    out[base]! += 8 * zeroBlocks;
+    out[base]! += zeroBytes;
     for (let j = cut; j < i; j++) out[base + (data[j] as number)]! -= 1;
   }
   return k;
@@ -127,23 +127,25 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
   let runEven = 0;
   let runOdd = 0;
   let prevPrintable = 0;
-  // Eight zero bytes at once where the bytes can be read as aligned 32-bit words (padding is most of many files).
+  // Zero words at once where the bytes can be read as aligned 32-bit words (padding is most of many files).
   const words = (data.byteOffset & 3) === 0 ? new Uint32Array(data.buffer, data.byteOffset, n >>> 2) : null;
-  let zeroBlocks = 0;
-  // Counts at the cuts: checked once per step (two bytes, or eight zeros); a cut passed by a step is
-  // recorded with the bytes from the cut to the step's end taken off again.
+  const wordCount = words === null ? 0 : words.length;
+  /** Zero bytes counted a word at a time (not in the lanes). */
+  let zeroBytes = 0;
+  // Counts at the cuts: checked once per step (two bytes, or a stretch of zero words that stops at the next
+  // cut's word); a cut passed by a step is recorded with the bytes from the cut to the step's end taken off again.
   let cutIndex = 0;
   const cutCount = cuts === undefined ? 0 : cuts.offsets.length;
-  let nextCut = cutCount > 0 ? (cuts as CountsAtCuts).offsets[0] as number : Infinity;
+  let nextCut = cutCount > 0 ? ((cuts as CountsAtCuts).offsets[0] as number) : Infinity;
   for (let i = 0; i < n; i += 2) {
     if (i >= nextCut) {
-      cutIndex = recordCuts(cuts as CountsAtCuts, cutIndex, data, i, evenCounts, oddCounts, zeroBlocks);
+      cutIndex = recordCuts(cuts as CountsAtCuts, cutIndex, data, i, evenCounts, oddCounts, zeroBytes);
       nextCut = cutIndex < cutCount ? ((cuts as CountsAtCuts).offsets[cutIndex] as number) : Infinity;
     }
-    if ((i & 7) === 0 && words !== null && i + 8 <= n && words[i >>> 2] === 0 && words[(i >>> 2) + 1] === 0) {
-      // What the byte steps below do with eight zeros: byte i ends the printable run and either extends the odd
-      // alignment's character run (a printable byte before it) or ends it; byte i + 1 ends the even alignment's
-      // run; byte i + 2 ends the odd one's; the rest change nothing.
+    if ((i & 3) === 0 && (i >>> 2) < wordCount && (words as Uint32Array)[i >>> 2] === 0) {
+      // What the byte steps below do with four or more zeros: byte i ends the printable run and either extends
+      // the odd alignment's character run (a printable byte before it) or ends it; byte i + 1 ends the even
+      // alignment's run; byte i + 2 ends the odd one's; the rest change nothing.
       if (run >= minLength) sink.asciiRun(i - run, run);
       run = 0;
       if (prevPrintable !== 0) runOdd++;
@@ -156,8 +158,13 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
       if (runOdd >= minLength) sink.wideRun(sink.wideOdd, i + 1 - 2 * runOdd, runOdd);
       runOdd = 0;
       prevPrintable = 0;
-      zeroBlocks++;
-      i += 6;
+      // The zero words that follow, up to the word holding the next cut.
+      const first = i >>> 2;
+      const stop = nextCut === Infinity ? wordCount : Math.min(wordCount, Math.floor(nextCut / 4) + 1);
+      let w = first + 1;
+      while (w < stop && (words as Uint32Array)[w] === 0) w++;
+      zeroBytes += 4 * (w - first);
+      i = 4 * w - 2;
       continue;
     }
     // Byte i (even): the pair (i - 1, i) is a character of the odd alignment.
@@ -185,9 +192,8 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
   if (run >= minLength) sink.asciiRun(n - run, run);
   if (runEven >= minLength) sink.wideRun(sink.wideEven, ((n & 1) === 0 ? n : n - 1) - 2 * runEven, runEven);
   if (runOdd >= minLength) sink.wideRun(sink.wideOdd, ((n & 1) === 1 ? n : n - 1) - 2 * runOdd, runOdd);
-  if (cutIndex < cutCount) recordCuts(cuts as CountsAtCuts, cutIndex, data, n, evenCounts, oddCounts, zeroBlocks);
-  evenCounts[0]! += 4 * zeroBlocks;
-  oddCounts[0]! += 4 * zeroBlocks;
+  if (cutIndex < cutCount) recordCuts(cuts as CountsAtCuts, cutIndex, data, n, evenCounts, oddCounts, zeroBytes);
+  evenCounts[0]! += zeroBytes;
   if (histogram !== undefined) for (let b = 0; b < 256; b++) histogram[b]! += (evenCounts[b] as number) + (oddCounts[b] as number);
 
   // The even alignment's runs count first, then the odd one's up to the cap (what two scans one after the other
