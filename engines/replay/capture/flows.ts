@@ -170,8 +170,10 @@ export class Connection {
   readonly resp = new Endpoint();
   history = '';
   flipped = false;
-  lastTs: number;
-  lastPacket: number;
+  // Initialised here, not only in the constructor: a class field declared without a value starts as undefined,
+  // and a field that once held undefined boxes every number stored in it (lastTs is written for each packet).
+  lastTs = 0;
+  lastPacket = 0;
   closeAt = Infinity;
   attemptAt = Infinity;
   fragmentFrames = 0;
