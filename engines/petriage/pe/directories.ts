@@ -80,6 +80,12 @@ export function readDebug(image: PeImage, rva: number, size: number, notes: Note
   return out;
 }
 
+/** A 64-bit (PE32+) or 32-bit address field at `o` as exact lower-case hex. */
+function addressHex(d: Uint8Array, o: number, plus: boolean): string {
+  const hi = plus ? (u32At(d, o + 4) as number) : 0;
+  return `0x${((BigInt(hi) << 32n) | BigInt(u32At(d, o) as number)).toString(16)}`;
+}
+
 /** The TLS directory and its callback array (code that runs before the entry point). */
 export function readTls(image: PeImage, rva: number, plus: boolean, imageBase: number, notes: Notes): PeTls | null {
   const size = plus ? 40 : 24;
@@ -92,12 +98,7 @@ export function readTls(image: PeImage, rva: number, plus: boolean, imageBase: n
     return null;
   }
   const w = plus ? 8 : 4;
-  const num = (o: number): number => (plus ? (u32At(d, o + 4) as number) * 0x1_0000_0000 : 0) + (u32At(d, o) as number);
-  const hexAt = (o: number): string => {
-    const hi = plus ? (u32At(d, o + 4) as number) : 0;
-    return `0x${((BigInt(hi) << 32n) | BigInt(u32At(d, o) as number)).toString(16)}`;
-  };
-  const callbacksVa = num(3 * w);
+  const callbacksVa = (plus ? (u32At(d, 3 * w + 4) as number) * 0x1_0000_0000 : 0) + (u32At(d, 3 * w) as number);
   const callbacks: number[] = [];
   if (callbacksVa !== 0) {
     if (callbacksVa < imageBase) notes.add('TLS callback array address lies below the image base');
@@ -123,10 +124,10 @@ export function readTls(image: PeImage, rva: number, plus: boolean, imageBase: n
     }
   }
   return {
-    start_address_of_raw_data: hexAt(0),
-    end_address_of_raw_data: hexAt(w),
-    address_of_index: hexAt(2 * w),
-    address_of_callbacks: hexAt(3 * w),
+    start_address_of_raw_data: addressHex(d, 0, plus),
+    end_address_of_raw_data: addressHex(d, w, plus),
+    address_of_index: addressHex(d, 2 * w, plus),
+    address_of_callbacks: addressHex(d, 3 * w, plus),
     callbacks,
   };
 }
@@ -214,17 +215,22 @@ export function findOverlay(
   directories: readonly RawDirectory[],
 ): { offset: number; size: number } | null {
   const fileSize = image.r.length;
+  // The farthest end of the optional header, the sections' raw data and the directories (but the certificate
+  // table's) that lies within the file.
   let best = 0;
-  const consider = (offset: number, size: number): void => {
-    const end = offset + size;
+  let end = optionalOffset + sizeOfOptionalHeader;
+  if (best < end && end <= fileSize) best = end;
+  for (const s of image.sections) {
+    end = s.pointerToRawData + s.sizeOfRawData;
     if (best < end && end <= fileSize) best = end;
-  };
-  consider(optionalOffset, sizeOfOptionalHeader);
-  for (const s of image.sections) consider(s.pointerToRawData, s.sizeOfRawData);
-  directories.forEach((d, index) => {
-    if (index === 4) return;
+  }
+  for (let index = 0; index < directories.length; index++) {
+    if (index === 4) continue;
+    const d = directories[index] as RawDirectory;
     const offset = image.tryOffset(d.virtualAddress);
-    if (offset !== null) consider(offset, d.size);
-  });
+    if (offset === null) continue;
+    end = offset + d.size;
+    if (best < end && end <= fileSize) best = end;
+  }
   return fileSize > best ? { offset: best, size: fileSize - best } : null;
 }

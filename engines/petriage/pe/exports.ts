@@ -17,6 +17,27 @@ function validExportName(b: Uint8Array): boolean {
   return true;
 }
 
+/** Bytes from an RVA's file offset to the end of the file. */
+function untilEof(image: PeImage, rva: number): number {
+  return image.r.length - image.offsetFromRva(rva);
+}
+
+/** How far a table at `tableRva` may run: to the end of its section's data, or of the file. */
+function boundary(image: PeImage, tableRva: number): number {
+  const s = image.sectionByRva(tableRva);
+  return s === undefined ? image.r.length : s.virtualAddress + image.sectionData(s).length - tableRva;
+}
+
+/** The forwarder string at an RVA, read once per address. */
+function forwarderAt(image: PeImage, forwarders: Map<number, string>, address: number): string {
+  let f = forwarders.get(address);
+  if (f === undefined) {
+    f = image.latin1At(address, MAX_EXPORT_STRING);
+    forwarders.set(address, f);
+  }
+  return f;
+}
+
 interface MutableExport {
   ordinal: number;
   name: string | null;
@@ -39,23 +60,21 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
     notes.add(`export directory at RVA 0x${rva.toString(16)} is cut short`);
     return null;
   }
-  const d = (o: number): number => u32At(dir, o) as number;
-  const nameRva = d(12);
-  const base = d(16);
-  const numberOfFunctions = d(20);
-  const numberOfNames = d(24);
-  const addressOfFunctions = d(28);
-  const addressOfNames = d(32);
-  const addressOfNameOrdinals = d(36);
+  const nameRva = u32At(dir, 12) as number;
+  const base = u32At(dir, 16) as number;
+  const numberOfFunctions = u32At(dir, 20) as number;
+  const numberOfNames = u32At(dir, 24) as number;
+  const addressOfFunctions = u32At(dir, 28) as number;
+  const addressOfNames = u32At(dir, 32) as number;
+  const addressOfNameOrdinals = u32At(dir, 36) as number;
 
   let names: Uint8Array;
   let nameOrdinals: Uint8Array;
   let functions: Uint8Array;
   try {
-    const untilEof = (x: number): number => image.r.length - image.offsetFromRva(x);
-    names = image.data(addressOfNames, Math.min(untilEof(addressOfNames), numberOfNames * 4));
-    nameOrdinals = image.data(addressOfNameOrdinals, Math.min(untilEof(addressOfNameOrdinals), numberOfNames * 4));
-    functions = image.data(addressOfFunctions, Math.min(untilEof(addressOfFunctions), numberOfFunctions * 4));
+    names = image.data(addressOfNames, Math.min(untilEof(image, addressOfNames), numberOfNames * 4));
+    nameOrdinals = image.data(addressOfNameOrdinals, Math.min(untilEof(image, addressOfNameOrdinals), numberOfNames * 4));
+    functions = image.data(addressOfFunctions, Math.min(untilEof(image, addressOfFunctions), numberOfFunctions * 4));
   } catch (e) {
     if (!(e instanceof PeRangeError)) throw e;
     notes.add(`export directory at RVA 0x${rva.toString(16)} has tables that do not map into the file`);
@@ -63,26 +82,13 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
   }
 
   const exports: MutableExport[] = [];
-  const boundary = (tableRva: number): number => {
-    const s = image.sectionByRva(tableRva);
-    return s === undefined ? image.r.length : s.virtualAddress + image.sectionData(s).length - tableRva;
-  };
-  const isForwarder = (address: number): boolean => rva <= address && address < rva + size;
   // Many entries may share one forwarder string: read each once, or repeats would cost count times its length.
   const forwarders = new Map<number, string>();
-  const forwarderAt = (address: number): string => {
-    let f = forwarders.get(address);
-    if (f === undefined) {
-      f = image.latin1At(address, MAX_EXPORT_STRING);
-      forwarders.set(address, f);
-    }
-    return f;
-  };
 
   let failures = 10;
   let complete = true;
   const seenNamed = new Map<string, number>();
-  const namedCount = Math.min(numberOfNames, Math.trunc(boundary(addressOfNames) / 4));
+  const namedCount = Math.min(numberOfNames, Math.trunc(boundary(image, addressOfNames) / 4));
   for (let i = 0; i < namedCount; i++) {
     const ordinalIndex = u16At(nameOrdinals, 2 * i);
     if (ordinalIndex === undefined || ordinalIndex * 4 >= functions.length) {
@@ -92,9 +98,9 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
     const address = u32At(functions, 4 * ordinalIndex) as number;
     if (address === 0) continue;
     let forwarder: string | null = null;
-    if (isForwarder(address)) {
+    if (rva <= address && address < rva + size) {
       if (image.tryOffset(address) === null) continue;
-      forwarder = forwarderAt(address);
+      forwarder = forwarderAt(image, forwarders, address);
     }
     const nameAddress = u32At(names, 4 * i);
     if (nameAddress === undefined) {
@@ -139,7 +145,7 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
   failures = 10;
   complete = true;
   const seenAddress = new Map<number | null, number>();
-  const functionCount = Math.min(numberOfFunctions, Math.trunc(boundary(addressOfFunctions) / 4));
+  const functionCount = Math.min(numberOfFunctions, Math.trunc(boundary(image, addressOfFunctions) / 4));
   for (let idx = 0; idx < functionCount; idx++) {
     if (named.has(idx + base)) continue;
     const address = u32At(functions, 4 * idx) ?? null;
@@ -151,7 +157,7 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
       }
     }
     if (address === 0) continue;
-    const forwarder = address !== null && isForwarder(address) ? forwarderAt(address) : null;
+    const forwarder = address !== null && rva <= address && address < rva + size ? forwarderAt(image, forwarders, address) : null;
     const repeats = (seenAddress.get(address) ?? 0) + 1;
     seenAddress.set(address, repeats);
     if (repeats > LIMITS.maxRepeatedExport) {
@@ -172,7 +178,7 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
   const symbols: PeExportedSymbol[] = exports;
   return {
     dll_name: image.latin1At(nameRva, MAX_EXPORT_STRING),
-    timestamp: d(4),
+    timestamp: u32At(dir, 4) as number,
     ordinal_base: base,
     number_of_functions: numberOfFunctions,
     number_of_names: numberOfNames,

@@ -52,6 +52,11 @@ function notPe(reason: string): VitrineError {
   return new VitrineError('parse_error', `not a PE file: ${reason}`);
 }
 
+/** A 64-bit field of PE32+ or the 32-bit one of PE32, as exact lower-case hex. */
+function sizeHex(o: ByteReader, plus: boolean, offset: number): string {
+  return plus ? o.hex64(offset) : `0x${o.u32(offset).toString(16)}`;
+}
+
 const OPTIONAL_COPY = new Uint8Array(112);
 const OPTIONAL_READERS = [new ByteReader(OPTIONAL_COPY.subarray(0, 96)), new ByteReader(OPTIONAL_COPY)] as const;
 
@@ -113,7 +118,6 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
   const imageBaseHex = plus ? o.hex64(24) : `0x${o.u32(28).toString(16)}`;
   const w = plus ? 8 : 4;
   const stackBase = 72;
-  const hex = (off: number): string => (plus ? o.hex64(off) : `0x${o.u32(off).toString(16)}`);
   const tail = plus ? 104 : 88;
   const numberOfRvaAndSizes = o.u32(tail + 4);
   const sectionAlignment = o.u32(32);
@@ -144,10 +148,10 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
     subsystem_name: SUBSYSTEM_NAMES.get(subsystem) ?? 'UNKNOWN',
     dll_characteristics: dllCharacteristics,
     dll_characteristics_flags: flagNames(dllCharacteristics, DLL_CHARACTERISTICS),
-    size_of_stack_reserve: hex(stackBase),
-    size_of_stack_commit: hex(stackBase + w),
-    size_of_heap_reserve: hex(stackBase + 2 * w),
-    size_of_heap_commit: hex(stackBase + 3 * w),
+    size_of_stack_reserve: sizeHex(o, plus, stackBase),
+    size_of_stack_commit: sizeHex(o, plus, stackBase + w),
+    size_of_heap_reserve: sizeHex(o, plus, stackBase + 2 * w),
+    size_of_heap_commit: sizeHex(o, plus, stackBase + 3 * w),
     loader_flags: o.u32(tail),
     number_of_rva_and_sizes: numberOfRvaAndSizes,
     truncated,

@@ -141,6 +141,36 @@ function typeLabel(e: DirEntry): string | number {
   return RESOURCE_TYPE_NAMES.get(id) ?? id;
 }
 
+interface LeafList {
+  readonly entries: PeResource[];
+  /** More leaves than LIMITS.maxResourceLeaves were met. */
+  capped: boolean;
+}
+
+/** Lists one leaf (a data entry) under its type and name, and asks for the entropy of its bytes. */
+function pushLeaf(image: PeImage, leaves: LeafList, type: DirEntry, nameEntry: DirEntry, leaf: DirEntry): void {
+  if (leaf.data === null) return;
+  if (leaves.entries.length >= LIMITS.maxResourceLeaves) {
+    leaves.capped = true;
+    return;
+  }
+  const offset = image.tryOffset(leaf.data.rva);
+  const entry: Mutable<PeResource> = {
+    type: typeLabel(type),
+    type_id: type.name === null ? type.id : null,
+    name: nameEntry.name ?? nameEntry.id ?? 0,
+    language: leaf.rawName & 0x3ff,
+    sublanguage: leaf.rawName >>> 10,
+    rva: leaf.data.rva,
+    offset,
+    size: leaf.data.size,
+    code_page: leaf.data.codePage,
+    entropy: null,
+  };
+  if (offset !== null && image.span(leaf.data.rva, leaf.data.size)) image.requestEntropy(entry, image.spanStart, image.spanEnd);
+  leaves.entries.push(entry);
+}
+
 /** Reads the resource directory at `rva`. */
 export function readResources(image: PeImage, rva: number, notes: Notes): PeResources {
   const st: WalkState = { image, notes, baseRva: rva, totalEntries: 0, versionBlocks: [] };
@@ -153,38 +183,16 @@ export function readResources(image: PeImage, rva: number, notes: Notes): PeReso
     count: t.directory?.entries.length ?? 0,
   }));
 
-  const entries: PeResource[] = [];
-  let leavesCapped = false;
-  const pushLeaf = (type: DirEntry, nameEntry: DirEntry, leaf: DirEntry): void => {
-    if (leaf.data === null) return;
-    if (entries.length >= LIMITS.maxResourceLeaves) {
-      leavesCapped = true;
-      return;
-    }
-    const offset = image.tryOffset(leaf.data.rva);
-    const entry: Mutable<PeResource> = {
-      type: typeLabel(type),
-      type_id: type.name === null ? type.id : null,
-      name: nameEntry.name ?? nameEntry.id ?? 0,
-      language: leaf.rawName & 0x3ff,
-      sublanguage: leaf.rawName >>> 10,
-      rva: leaf.data.rva,
-      offset,
-      size: leaf.data.size,
-      code_page: leaf.data.codePage,
-      entropy: null,
-    };
-    if (offset !== null && image.span(leaf.data.rva, leaf.data.size)) image.requestEntropy(entry, image.spanStart, image.spanEnd);
-    entries.push(entry);
-  };
+  const leaves: LeafList = { entries: [], capped: false };
   for (const t of root.entries) {
-    if (t.data !== null) pushLeaf(t, t, t);
+    if (t.data !== null) pushLeaf(image, leaves, t, t, t);
     for (const n of t.directory?.entries ?? []) {
-      if (n.data !== null) pushLeaf(t, n, n);
-      for (const l of n.directory?.entries ?? []) pushLeaf(t, n, l);
+      if (n.data !== null) pushLeaf(image, leaves, t, n, n);
+      for (const l of n.directory?.entries ?? []) pushLeaf(image, leaves, t, n, l);
     }
   }
-  if (leavesCapped) notes.add(`more than ${LIMITS.maxResourceLeaves} resources; the list is cut there`);
+  const { entries } = leaves;
+  if (leaves.capped) notes.add(`more than ${LIMITS.maxResourceLeaves} resources; the list is cut there`);
 
   // Every RT_VERSION block is read; later string tables override earlier keys, as a merge of pefile's FileInfo does.
   if (st.versionBlocks.length > LIMITS.maxVersionBlocks) notes.add(`${st.versionBlocks.length} version information blocks; read the first ${LIMITS.maxVersionBlocks}`);
@@ -228,6 +236,19 @@ function pefileLength(s: string): number {
   return n;
 }
 
+/** The (length, value length, type) words of a version information header at `o`, or null when cut short. */
+function versionHeader(raw: Uint8Array, o: number): [number, number, number] | null {
+  if (o < 0 || o + 6 > raw.length) return null;
+  return [u16At(raw, o) as number, u16At(raw, o + 2) as number, u16At(raw, o + 4) as number];
+}
+
+/** Counts one step of a version information walk; true (with a note) once the budget is spent. */
+function stepBudgetSpent(walk: { steps: number }, notes: Notes): boolean {
+  if (++walk.steps <= MAX_VERSION_STEPS) return false;
+  notes.add('version information walk exceeds its step budget; the rest is not read');
+  return true;
+}
+
 function version(ms: number, ls: number): string {
   return `${ms >>> 16}.${ms & 0xffff}.${ls >>> 16}.${ls & 0xffff}`;
 }
@@ -240,11 +261,7 @@ export function readVersionInfo(image: PeImage, dataRva: number, size: number, n
     return null;
   }
   const raw = image.r.slice(start, start + size);
-  const h = (o: number): [number, number, number] | null => {
-    if (o < 0 || o + 6 > raw.length) return null;
-    return [u16At(raw, o) as number, u16At(raw, o + 2) as number, u16At(raw, o + 4) as number];
-  };
-  const top = h(0);
+  const top = versionHeader(raw, 0);
   if (top === null) return null;
   try {
     const keyRva = dataRva + 6;
@@ -262,22 +279,16 @@ export function readVersionInfo(image: PeImage, dataRva: number, size: number, n
   }
   const fixedOffset = dwordAlign(6 + 2 * (15 + 1), dataRva);
   if (fixedOffset + 52 > raw.length) return null;
-  const fixed = (i: number): number => u32At(raw, fixedOffset + 4 * i) as number;
-  const fileVersion = version(fixed(2), fixed(3));
-  const productVersion = version(fixed(4), fixed(5));
+  const fileVersion = version(u32At(raw, fixedOffset + 8) as number, u32At(raw, fixedOffset + 12) as number);
+  const productVersion = version(u32At(raw, fixedOffset + 16) as number, u32At(raw, fixedOffset + 20) as number);
 
   const strings: Record<string, string> = {};
   let infoOffset = dwordAlign(fixedOffset + 52, dataRva);
   // Each loop moves forward or ends, but the nesting restarts inner walks (as pefile's does): a step budget bounds the total.
-  let steps = 0;
-  const tooLong = (): boolean => {
-    if (++steps <= MAX_VERSION_STEPS) return false;
-    notes.add('version information walk exceeds its step budget; the rest is not read');
-    return true;
-  };
+  const walk = { steps: 0 };
   for (;;) {
-    if (tooLong()) return { strings, file_version: fileVersion, product_version: productVersion };
-    const info = h(infoOffset);
+    if (stepBudgetSpent(walk, notes)) return { strings, file_version: fileVersion, product_version: productVersion };
+    const info = versionHeader(raw, infoOffset);
     if (info === null) {
       notes.add('version information StringFileInfo/VarFileInfo header is cut short');
       return null;
@@ -293,8 +304,8 @@ export function readVersionInfo(image: PeImage, dataRva: number, size: number, n
     if (infoKey.startsWith('StringFileInfo') && (info[2] === 0 || info[2] === 1) && info[1] === 0) {
       let tableOffset = dwordAlign(infoOffset + 6 + 2 * (pefileLength(infoKey) + 1), dataRva);
       for (;;) {
-        if (tooLong()) return { strings, file_version: fileVersion, product_version: productVersion };
-        const table = h(tableOffset);
+        if (stepBudgetSpent(walk, notes)) return { strings, file_version: fileVersion, product_version: productVersion };
+        const table = versionHeader(raw, tableOffset);
         if (table === null) break;
         let tableKey: string;
         try {
@@ -306,8 +317,8 @@ export function readVersionInfo(image: PeImage, dataRva: number, size: number, n
         }
         let entryOffset = dwordAlign(tableOffset + 6 + 2 * (pefileLength(tableKey) + 1), dataRva);
         while (entryOffset < tableOffset + table[0]) {
-          if (tooLong()) return { strings, file_version: fileVersion, product_version: productVersion };
-          const entry = h(entryOffset);
+          if (stepBudgetSpent(walk, notes)) return { strings, file_version: fileVersion, product_version: productVersion };
+          const entry = versionHeader(raw, entryOffset);
           if (entry === null) break;
           let key: string;
           let value: string;
