@@ -6,14 +6,24 @@ export function latin1(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
-/** Latin-1 text of bytes[start, end) without copying them first (short lines are decoded directly). */
+/**
+ * A Buffer over the memory the last line came from: payloads are views of the reader's chunk, so consecutive lines
+ * share it and decoding a line costs one string, no view. Only modest buffers are kept (a capture held whole in
+ * memory is not retained after its analysis).
+ */
+let cachedMemory: ArrayBufferLike | undefined;
+let cachedView: Buffer | undefined;
+const MAX_CACHED_MEMORY = 16 * 1024 * 1024;
+
+/** Latin-1 text of bytes[start, end) without copying the bytes first. */
 export function latin1Range(bytes: Uint8Array, start: number, end: number): string {
-  if (end - start <= 64) {
-    let s = '';
-    for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!);
-    return s;
+  const memory = bytes.buffer;
+  if (memory !== cachedMemory || cachedView === undefined) {
+    if (memory.byteLength > MAX_CACHED_MEMORY) return Buffer.from(memory, bytes.byteOffset + start, end - start).toString('latin1');
+    cachedMemory = memory;
+    cachedView = Buffer.from(memory);
   }
-  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
+  return cachedView.toString('latin1', bytes.byteOffset + start, bytes.byteOffset + end);
 }
 
 /** Calls `line` for each complete line (without its terminator); returns false once a line exceeds the bound. */

@@ -23,7 +23,9 @@ function seqDelta(a: number, b: number): number {
 }
 
 export class TcpStream {
-  private next: number | undefined;
+  /** The next sequence number expected, once `started` (a number field, so storing it allocates nothing). */
+  private next = 0;
+  private started = false;
   private readonly early: Early[] = [];
   private earlyBytes = 0;
   /** Bytes delivered so far. */
@@ -34,13 +36,13 @@ export class TcpStream {
 
   /** A SYN fixes the start: the first data byte follows its sequence number. */
   syn(seq: number): void {
-    if (this.next === undefined) this.next = (seq + 1) >>> 0;
+    if (!this.started) this.start((seq + 1) >>> 0);
   }
 
   /** One segment's payload (`captured` may be shorter than `wireLength` when the snap length cut it). */
   segment(seq: number, captured: Uint8Array, wireLength: number, ts: number, packet: number): void {
     if (wireLength === 0) return;
-    if (this.next === undefined) this.next = seq;
+    if (!this.started) this.start(seq);
     const d = seqDelta(seq, this.next);
     if (d > 0) {
       this.hold(seq, captured, wireLength, ts, packet);
@@ -50,8 +52,13 @@ export class TcpStream {
     this.drain();
   }
 
+  private start(seq: number): void {
+    this.next = seq;
+    this.started = true;
+  }
+
   private deliver(seq: number, captured: Uint8Array, wireLength: number, ts: number, packet: number): void {
-    const skip = -seqDelta(seq, this.next ?? seq);
+    const skip = this.started ? -seqDelta(seq, this.next) : 0;
     if (skip >= wireLength) return; // all seen before (a retransmission)
     if (skip < captured.length) {
       const part = skip === 0 ? captured : captured.subarray(skip);
@@ -78,7 +85,7 @@ export class TcpStream {
   private skipToEarliest(): void {
     this.early.sort((a, b) => seqDelta(a.seq, b.seq));
     const first = this.early[0];
-    if (first === undefined || this.next === undefined) return;
+    if (first === undefined || !this.started) return;
     const missing = seqDelta(first.seq, this.next);
     if (missing > 0) {
       this.gaps += 1;
@@ -89,7 +96,7 @@ export class TcpStream {
   }
 
   private drain(): void {
-    while (this.early.length > 0 && this.next !== undefined) {
+    while (this.early.length > 0 && this.started) {
       let best = -1;
       for (let i = 0; i < this.early.length; i++) {
         const e = this.early[i];

@@ -1,5 +1,5 @@
 // TLS handshake reader: ClientHello (server name, ALPN, JA3, JA4) and ServerHello (version, cipher), from a reassembled TCP stream.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Largest handshake message we collect (a ClientHello with post-quantum key shares is a few KiB). */
 const MAX_HANDSHAKE = 64 * 1024;
@@ -93,7 +93,7 @@ class Cursor {
 const hex4 = (v: number): string => v.toString(16).padStart(4, '0');
 
 function sha12(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+  return hash('sha256', text, 'hex').slice(0, 12);
 }
 
 function ja4Version(v: number): string {
@@ -251,7 +251,7 @@ export function parseClientHello(b: Uint8Array): TlsClientHello | undefined {
       signatureAlgorithms: sigAlgs,
       supportedVersions: versions,
       ja3String,
-      ja3: createHash('md5').update(ja3String).digest('hex'),
+      ja3: hash('md5', ja3String, 'hex'),
       ja4: j4.ja4,
       ja4Raw: j4.raw,
     };
