@@ -32,6 +32,9 @@ PRINTABLE[0x09] = 1;
 const ZERO = new Uint8Array(256);
 ZERO[0] = 1;
 
+/** Whether a Uint32Array reads bytes little-endian here (it does on every platform Node runs on today). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 /** Byte counts of even and odd offsets apart, so a run of one byte value does not wait on one counter. */
 const EVEN_COUNTS = new Int32Array(256);
 const ODD_COUNTS = new Int32Array(256);
@@ -127,66 +130,130 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
   let runEven = 0;
   let runOdd = 0;
   let prevPrintable = 0;
-  // Zero words at once where the bytes can be read as aligned 32-bit words (padding is most of many files).
-  const words = (data.byteOffset & 3) === 0 ? new Uint32Array(data.buffer, data.byteOffset, n >>> 2) : null;
-  const wordCount = words === null ? 0 : words.length;
-  /** Zero bytes counted a word at a time (not in the lanes). */
-  let zeroBytes = 0;
-  // Counts at the cuts: checked once per step (two bytes, or a stretch of zero words that stops at the next
-  // cut's word); a cut passed by a step is recorded with the bytes from the cut to the step's end taken off again.
+  // Counts at the cuts: checked once per step (a word, a stretch of zero words that stops at the next cut's word,
+  // or a byte); a cut passed by a step is recorded with the bytes from the cut to the step's end taken off again.
   let cutIndex = 0;
   const cutCount = cuts === undefined ? 0 : cuts.offsets.length;
   let nextCut = cutCount > 0 ? ((cuts as CountsAtCuts).offsets[0] as number) : Infinity;
-  for (let i = 0; i < n; i += 2) {
+  /** Zero bytes counted a word at a time (not in the lanes). */
+  let zeroBytes = 0;
+  let i = 0;
+  // Where the bytes can be read as aligned little-endian 32-bit words: one load per four bytes, and zero words
+  // (padding is most of many files) skipped at once.
+  if ((data.byteOffset & 3) === 0 && LITTLE_ENDIAN) {
+    const words = new Uint32Array(data.buffer, data.byteOffset, n >>> 2);
+    const wordCount = words.length;
+    for (let w = 0; w < wordCount; w++) {
+      i = 4 * w;
+      if (i >= nextCut) {
+        cutIndex = recordCuts(cuts as CountsAtCuts, cutIndex, data, i, evenCounts, oddCounts, zeroBytes);
+        nextCut = cutIndex < cutCount ? ((cuts as CountsAtCuts).offsets[cutIndex] as number) : Infinity;
+      }
+      const word = words[w] as number;
+      if (word === 0) {
+        // What the byte steps do with four or more zeros: byte i ends the printable run and either extends the
+        // odd alignment's character run (a printable byte before it) or ends it; byte i + 1 ends the even
+        // alignment's run; byte i + 2 ends the odd one's; the rest change nothing.
+        if (run >= minLength) sink.asciiRun(i - run, run);
+        run = 0;
+        if (prevPrintable !== 0) runOdd++;
+        else {
+          if (runOdd >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
+          runOdd = 0;
+        }
+        if (runEven >= minLength) sink.wideRun(sink.wideEven, i - 2 * runEven, runEven);
+        runEven = 0;
+        if (runOdd >= minLength) sink.wideRun(sink.wideOdd, i + 1 - 2 * runOdd, runOdd);
+        runOdd = 0;
+        prevPrintable = 0;
+        // The zero words that follow, up to the word holding the next cut.
+        const stop = nextCut === Infinity ? wordCount : Math.min(wordCount, Math.floor(nextCut / 4) + 1);
+        let x = w + 1;
+        while (x < stop && words[x] === 0) x++;
+        zeroBytes += 4 * (x - w);
+        w = x - 1;
+        continue;
+      }
+      // Byte k at an even offset: bytes k - 1 and k are a character of the odd alignment; at an odd offset, of the
+      // even alignment.
+        {
+          const b = word & 0xff;
+          evenCounts[b]! += 1;
+          const p = PRINTABLE[b] as number;
+          if (run * (p ^ 1) >= minLength) sink.asciiRun(i - run, run);
+          run = (run + 1) * p;
+          const v = (ZERO[b] as number) & prevPrintable;
+          if (runOdd * (v ^ 1) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
+          runOdd = (runOdd + 1) * v;
+          prevPrintable = p;
+        }
+        {
+          const b = (word >>> 8) & 0xff;
+          oddCounts[b]! += 1;
+          const p = PRINTABLE[b] as number;
+          if (run * (p ^ 1) >= minLength) sink.asciiRun((i + 1) - run, run);
+          run = (run + 1) * p;
+          const v = (ZERO[b] as number) & prevPrintable;
+          if (runEven * (v ^ 1) >= minLength) sink.wideRun(sink.wideEven, (i + 1) - 1 - 2 * runEven, runEven);
+          runEven = (runEven + 1) * v;
+          prevPrintable = p;
+        }
+        {
+          const b = (word >>> 16) & 0xff;
+          evenCounts[b]! += 1;
+          const p = PRINTABLE[b] as number;
+          if (run * (p ^ 1) >= minLength) sink.asciiRun((i + 2) - run, run);
+          run = (run + 1) * p;
+          const v = (ZERO[b] as number) & prevPrintable;
+          if (runOdd * (v ^ 1) >= minLength) sink.wideRun(sink.wideOdd, (i + 2) - 1 - 2 * runOdd, runOdd);
+          runOdd = (runOdd + 1) * v;
+          prevPrintable = p;
+        }
+        {
+          const b = word >>> 24;
+          oddCounts[b]! += 1;
+          const p = PRINTABLE[b] as number;
+          if (run * (p ^ 1) >= minLength) sink.asciiRun((i + 3) - run, run);
+          run = (run + 1) * p;
+          const v = (ZERO[b] as number) & prevPrintable;
+          if (runEven * (v ^ 1) >= minLength) sink.wideRun(sink.wideEven, (i + 3) - 1 - 2 * runEven, runEven);
+          runEven = (runEven + 1) * v;
+          prevPrintable = p;
+        }
+    }
+    i = 4 * wordCount;
+  }
+  // The bytes left (all of them where the words cannot be read), one at a time.
+  for (; i < n; i++) {
     if (i >= nextCut) {
       cutIndex = recordCuts(cuts as CountsAtCuts, cutIndex, data, i, evenCounts, oddCounts, zeroBytes);
       nextCut = cutIndex < cutCount ? ((cuts as CountsAtCuts).offsets[cutIndex] as number) : Infinity;
     }
-    if ((i & 3) === 0 && (i >>> 2) < wordCount && (words as Uint32Array)[i >>> 2] === 0) {
-      // What the byte steps below do with four or more zeros: byte i ends the printable run and either extends
-      // the odd alignment's character run (a printable byte before it) or ends it; byte i + 1 ends the even
-      // alignment's run; byte i + 2 ends the odd one's; the rest change nothing.
-      if (run >= minLength) sink.asciiRun(i - run, run);
-      run = 0;
-      if (prevPrintable !== 0) runOdd++;
-      else {
-        if (runOdd >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
-        runOdd = 0;
-      }
-      if (runEven >= minLength) sink.wideRun(sink.wideEven, i - 2 * runEven, runEven);
-      runEven = 0;
-      if (runOdd >= minLength) sink.wideRun(sink.wideOdd, i + 1 - 2 * runOdd, runOdd);
-      runOdd = 0;
-      prevPrintable = 0;
-      // The zero words that follow, up to the word holding the next cut.
-      const first = i >>> 2;
-      const stop = nextCut === Infinity ? wordCount : Math.min(wordCount, Math.floor(nextCut / 4) + 1);
-      let w = first + 1;
-      while (w < stop && (words as Uint32Array)[w] === 0) w++;
-      zeroBytes += 4 * (w - first);
-      i = 4 * w - 2;
-      continue;
+    if ((i & 1) === 0) {
+        {
+          const b = data[i] as number;
+          evenCounts[b]! += 1;
+          const p = PRINTABLE[b] as number;
+          if (run * (p ^ 1) >= minLength) sink.asciiRun(i - run, run);
+          run = (run + 1) * p;
+          const v = (ZERO[b] as number) & prevPrintable;
+          if (runOdd * (v ^ 1) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
+          runOdd = (runOdd + 1) * v;
+          prevPrintable = p;
+        }
+    } else {
+        {
+          const b = data[i] as number;
+          oddCounts[b]! += 1;
+          const p = PRINTABLE[b] as number;
+          if (run * (p ^ 1) >= minLength) sink.asciiRun(i - run, run);
+          run = (run + 1) * p;
+          const v = (ZERO[b] as number) & prevPrintable;
+          if (runEven * (v ^ 1) >= minLength) sink.wideRun(sink.wideEven, i - 1 - 2 * runEven, runEven);
+          runEven = (runEven + 1) * v;
+          prevPrintable = p;
+        }
     }
-    // Byte i (even): the pair (i - 1, i) is a character of the odd alignment.
-    const b0 = data[i] as number;
-    evenCounts[b0]! += 1;
-    const p0 = PRINTABLE[b0] as number;
-    if (run * (p0 ^ 1) >= minLength) sink.asciiRun(i - run, run);
-    run = (run + 1) * p0;
-    const v0 = (ZERO[b0] as number) & prevPrintable;
-    if (runOdd * (v0 ^ 1) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
-    runOdd = (runOdd + 1) * v0;
-    if (i + 1 === n) break;
-    // Byte i + 1 (odd): the pair (i, i + 1) is a character of the even alignment.
-    const b1 = data[i + 1] as number;
-    oddCounts[b1]! += 1;
-    const p1 = PRINTABLE[b1] as number;
-    if (run * (p1 ^ 1) >= minLength) sink.asciiRun(i + 1 - run, run);
-    run = (run + 1) * p1;
-    const v1 = (ZERO[b1] as number) & p0;
-    if (runEven * (v1 ^ 1) >= minLength) sink.wideRun(sink.wideEven, i - 2 * runEven, runEven);
-    runEven = (runEven + 1) * v1;
-    prevPrintable = p1;
   }
   // Runs still open at the end; the first pair of each alignment not examined starts at n or n - 1.
   if (run >= minLength) sink.asciiRun(n - run, run);
