@@ -13,7 +13,7 @@ import { ruleConfidence } from './confidence.js';
 import { extractEntities } from './entities.js';
 import { isFullEvent, slimEvent, type AnalysisEvent } from './events.js';
 import { windowsEventId } from './facts.js';
-import { ProvenanceGraph, exportEdge, exportNode } from './graph.js';
+import { ProvenanceGraph } from './graph.js';
 import { applyRules, CAUSAL_RULES, type CausalRule } from './rules.js';
 import { buildStories, type StoryConfig } from './stories.js';
 
@@ -119,9 +119,7 @@ function buildGraph(kept: readonly AnalysisEvent[], options: AnalyzeEventsOption
   applyRules(kept, graph, nodesOf, ruleConfidence, options.rules ?? CAUSAL_RULES);
   nodesOf.length = 0;
   progress('rules', kept.length, kept.length);
-  const nodes: GraphNode[] = [];
-  for (const n of graph.nodes.values()) nodes.push(exportNode(n));
-  return { nodes, edges: graph.edges.map(exportEdge) };
+  return graph.takeExport();
 }
 
 /** spec analyze_events: stages 3 to 7 over events already ingested. Synchronous; never throws on odd events. */

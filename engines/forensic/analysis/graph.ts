@@ -33,7 +33,8 @@ export interface EdgeDraft {
   timeMs: number | null;
   /** Supporting event ids (a one-element literal first, as NodeDraft.eventIds). */
   eventIds: string[];
-  readonly techniques: string[];
+  /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
+  techniques: string[];
   stage: KillChainStage | null;
 }
 
@@ -58,6 +59,9 @@ const lower = (s: string): string => s.trim().toLowerCase();
 function flatId(kind: NodeKind, key: string): string {
   return [kind, key].join(':');
 }
+
+/** What an edge without techniques lists: one shared frozen array rather than an empty one per edge. */
+const NO_TECHNIQUES: string[] = Object.freeze([]) as unknown as string[];
 
 /** Node ids in a graph stay below this many for the numeric (from, to, rule) edge key; past it the key is a string. */
 const MAX_NUMERIC_NODES = 2 ** 22;
@@ -170,7 +174,7 @@ export class ProvenanceGraph {
     const key = this.edgeKey(from, to, rule);
     let edge = this.edgeByKey.get(key);
     if (!edge) {
-      edge = { id: `E${this.edges.length + 1}`, from: from.id, to: to.id, rule, relation, confidence: 0.5, timeMs: null, eventIds: [], techniques: [], stage };
+      edge = { id: `E${this.edges.length + 1}`, from: from.id, to: to.id, rule, relation, confidence: 0.5, timeMs: null, eventIds: [], techniques: NO_TECHNIQUES, stage };
       this.edgeByKey.set(key, edge);
       this.edges.push(edge);
     }
@@ -180,9 +184,31 @@ export class ProvenanceGraph {
       const t = timeMs(e);
       if (t !== null && (edge.timeMs === null || t < edge.timeMs)) edge.timeMs = t;
     }
-    for (const t of techniques) if (!edge.techniques.includes(t)) edge.techniques.push(t);
+    for (const t of techniques) {
+      if (edge.techniques === NO_TECHNIQUES) edge.techniques = [t];
+      else if (!edge.techniques.includes(t)) edge.techniques.push(t);
+    }
     if (edge.stage === null) edge.stage = stage;
     return edge;
+  }
+
+  /**
+   * The graph in its contract form, for when it is complete. The indexes are cleared first and each draft is let go
+   * as it is exported, so drafts and exports are never all alive together; the graph is empty afterwards.
+   */
+  takeExport(): { nodes: GraphNode[]; edges: CausalEdge[] } {
+    this.edgeByKey.clear();
+    this.byPid.clear();
+    this.byGuid.clear();
+    this.strings.clear();
+    const nodes: GraphNode[] = [];
+    for (const [id, n] of this.nodes) {
+      nodes.push(exportNode(n));
+      this.nodes.delete(id);
+    }
+    const edges: CausalEdge[] = [];
+    for (let e = this.edges.pop(); e !== undefined; e = this.edges.pop()) edges.push(exportEdge(e));
+    return { nodes, edges: edges.reverse() };
   }
 }
 
