@@ -165,7 +165,7 @@ export function dissect(data: Uint8Array): PeDissection {
 /** Byte counts of the file being dissected (used and done with inside one call). */
 const COUNTS = new Uint32Array(256);
 
-/** Ranges' ends up to this many are counted in the string pass; a file with more has each range read on its own. */
+/** Entropy ranges up to this many are counted in the string pass (at their ends); a file with more has each range read on its own. */
 const MAX_CUTS = 64;
 const RANGE_COUNTS = new Uint32Array(256);
 
@@ -174,10 +174,17 @@ function entropyCuts(requests: readonly (number | object)[]): CountsAtCuts | nul
   if (requests.length === 0 || requests.length > 3 * MAX_CUTS) return null;
   const ends: number[] = [];
   for (let k = 0; k < requests.length; k += 3) ends.push(requests[k + 1] as number, requests[k + 2] as number);
-  ends.sort((a, b) => a - b);
+  ends.sort(ascending);
   const offsets: number[] = [];
   for (const e of ends) if (offsets.length === 0 || offsets[offsets.length - 1] !== e) offsets.push(e);
-  return { offsets, counts: new Uint32Array(offsets.length * 256) };
+  // Every count is written by the scan before it is read, so the buffer is reused across calls.
+  return { offsets, counts: CUT_COUNTS };
+}
+
+const CUT_COUNTS = new Uint32Array(2 * MAX_CUTS * 256);
+
+function ascending(a: number, b: number): number {
+  return a - b;
 }
 
 /** Writes each requested range's entropy into its target: from the counts at the cuts, or by reading the range. */
