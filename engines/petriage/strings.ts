@@ -28,9 +28,10 @@ export const STRING_DEFAULTS = { minLength: 4, maxCount: 10_000, maxLength: 1024
 const PRINTABLE = new Uint8Array(256);
 for (let b = 0x20; b <= 0x7e; b++) PRINTABLE[b] = 1;
 PRINTABLE[0x09] = 1;
-/** 1 for the zero byte: the high byte of a UTF-16LE ASCII character. */
-const ZERO = new Uint8Array(256);
-ZERO[0] = 1;
+/** Per byte value: 1 when printable, 2 for the zero byte (the high byte of a UTF-16LE ASCII character). */
+const CLASS = new Uint8Array(256);
+for (let b = 0; b < 256; b++) CLASS[b] = PRINTABLE[b] as number;
+CLASS[0] = 2;
 
 /** Whether a Uint32Array reads bytes little-endian here (it does on every platform Node runs on today). */
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
@@ -179,10 +180,11 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
         {
           const b = word & 0xff;
           evenCounts[b]! += 1;
-          const p = PRINTABLE[b] as number;
+          const c = CLASS[b] as number;
+        const p = c & 1;
           if (run * (p ^ 1) >= minLength) sink.asciiRun(i - run, run);
           run = (run + 1) * p;
-          const v = (ZERO[b] as number) & prevPrintable;
+          const v = (c >>> 1) & prevPrintable;
           if (runOdd * (v ^ 1) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
           runOdd = (runOdd + 1) * v;
           prevPrintable = p;
@@ -190,10 +192,11 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
         {
           const b = (word >>> 8) & 0xff;
           oddCounts[b]! += 1;
-          const p = PRINTABLE[b] as number;
+          const c = CLASS[b] as number;
+        const p = c & 1;
           if (run * (p ^ 1) >= minLength) sink.asciiRun((i + 1) - run, run);
           run = (run + 1) * p;
-          const v = (ZERO[b] as number) & prevPrintable;
+          const v = (c >>> 1) & prevPrintable;
           if (runEven * (v ^ 1) >= minLength) sink.wideRun(sink.wideEven, (i + 1) - 1 - 2 * runEven, runEven);
           runEven = (runEven + 1) * v;
           prevPrintable = p;
@@ -201,10 +204,11 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
         {
           const b = (word >>> 16) & 0xff;
           evenCounts[b]! += 1;
-          const p = PRINTABLE[b] as number;
+          const c = CLASS[b] as number;
+        const p = c & 1;
           if (run * (p ^ 1) >= minLength) sink.asciiRun((i + 2) - run, run);
           run = (run + 1) * p;
-          const v = (ZERO[b] as number) & prevPrintable;
+          const v = (c >>> 1) & prevPrintable;
           if (runOdd * (v ^ 1) >= minLength) sink.wideRun(sink.wideOdd, (i + 2) - 1 - 2 * runOdd, runOdd);
           runOdd = (runOdd + 1) * v;
           prevPrintable = p;
@@ -212,10 +216,11 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
         {
           const b = word >>> 24;
           oddCounts[b]! += 1;
-          const p = PRINTABLE[b] as number;
+          const c = CLASS[b] as number;
+        const p = c & 1;
           if (run * (p ^ 1) >= minLength) sink.asciiRun((i + 3) - run, run);
           run = (run + 1) * p;
-          const v = (ZERO[b] as number) & prevPrintable;
+          const v = (c >>> 1) & prevPrintable;
           if (runEven * (v ^ 1) >= minLength) sink.wideRun(sink.wideEven, (i + 3) - 1 - 2 * runEven, runEven);
           runEven = (runEven + 1) * v;
           prevPrintable = p;
@@ -233,10 +238,11 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
         {
           const b = data[i] as number;
           evenCounts[b]! += 1;
-          const p = PRINTABLE[b] as number;
+          const c = CLASS[b] as number;
+        const p = c & 1;
           if (run * (p ^ 1) >= minLength) sink.asciiRun(i - run, run);
           run = (run + 1) * p;
-          const v = (ZERO[b] as number) & prevPrintable;
+          const v = (c >>> 1) & prevPrintable;
           if (runOdd * (v ^ 1) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
           runOdd = (runOdd + 1) * v;
           prevPrintable = p;
@@ -245,10 +251,11 @@ export function extractStrings(data: Uint8Array, options: StringOptions = {}, hi
         {
           const b = data[i] as number;
           oddCounts[b]! += 1;
-          const p = PRINTABLE[b] as number;
+          const c = CLASS[b] as number;
+        const p = c & 1;
           if (run * (p ^ 1) >= minLength) sink.asciiRun(i - run, run);
           run = (run + 1) * p;
-          const v = (ZERO[b] as number) & prevPrintable;
+          const v = (c >>> 1) & prevPrintable;
           if (runEven * (v ^ 1) >= minLength) sink.wideRun(sink.wideEven, i - 1 - 2 * runEven, runEven);
           runEven = (runEven + 1) * v;
           prevPrintable = p;
