@@ -25,7 +25,27 @@ export function histogramEntropy(counts: ArrayLike<number>, total: number): numb
     const c = counts[i] as number;
     if (c !== 0) sum += cLogC(c);
   }
-  const h = Math.log2(total) - sum / total;
+  return entropyOf(sum, total);
+}
+
+/**
+ * histogramEntropy of a range's counts given as the difference of two cumulative two-lane histograms in `lanes`
+ * (512 counters from `to`, 512 from `from`: the byte counts before the range's end and before its start, each
+ * split over two lanes whose sum modulo 2^32 is the count), without writing the difference out. The same sums in
+ * the same order.
+ */
+export function laneDifferenceEntropy(lanes: Uint32Array, to: number, from: number, total: number): number {
+  if (total <= 0) return 0;
+  let sum = 0;
+  for (let b = 0; b < 256; b++) {
+    const c = ((lanes[to + b] as number) + (lanes[to + 256 + b] as number) - (lanes[from + b] as number) - (lanes[from + 256 + b] as number)) >>> 0;
+    if (c !== 0) sum += cLogC(c);
+  }
+  return entropyOf(sum, total);
+}
+
+function entropyOf(sumCLogC: number, total: number): number {
+  const h = Math.log2(total) - sumCLogC / total;
   // Rounding can leave a hair below zero for a single repeated byte; that is 0.
   return h > 0 ? h : 0;
 }

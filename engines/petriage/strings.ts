@@ -37,26 +37,31 @@ CLASS[0] = 2;
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /** Byte counts of even and odd offsets apart, so a run of one byte value does not wait on one counter. */
-const EVEN_COUNTS = new Int32Array(256);
-const ODD_COUNTS = new Int32Array(256);
+const EVEN_COUNTS = new Uint32Array(256);
+const ODD_COUNTS = new Uint32Array(256);
 
 /** Byte counts wanted at some offsets of the input: how many of each byte value come before each offset. */
 export interface CountsAtCuts {
   /** Ascending, distinct, each from 0 to the input's length. */
   readonly offsets: readonly number[];
-  /** 256 counters per offset, in the same order (written). */
+  /**
+   * 512 counters per offset, in the same order (written): two lanes of 256 whose sums modulo 2^32 are the counts
+   * (the scan counts in two lanes, and copying them is cheaper than adding them up at every cut; a byte taken off
+   * again may come off the other lane, which then wraps).
+   */
   readonly counts: Uint32Array;
 }
 
 /** Records the counts at every cut up to `i` (the bytes before `i` are counted); returns the next cut's index. */
-function recordCuts(cuts: CountsAtCuts, from: number, data: Uint8Array, i: number, evenCounts: Int32Array, oddCounts: Int32Array, zeroBytes: number): number {
+function recordCuts(cuts: CountsAtCuts, from: number, data: Uint8Array, i: number, evenCounts: Uint32Array, oddCounts: Uint32Array, zeroBytes: number): number {
   let k = from;
   for (; k < cuts.offsets.length; k++) {
     const cut = cuts.offsets[k] as number;
     if (cut > i) break;
-    const base = k * 256;
+    const base = k * 512;
     const out = cuts.counts;
-    for (let b = 0; b < 256; b++) out[base + b] = (evenCounts[b] as number) + (oddCounts[b] as number);
+    out.set(evenCounts, base);
+    out.set(oddCounts, base + 256);
     out[base]! += zeroBytes;
     for (let j = cut; j < i; j++) out[base + (data[j] as number)]! -= 1;
   }

@@ -1,8 +1,8 @@
 // `dissect`: the whole static structure of a PE file from its bytes, every read bounds-checked, damage reported as notes.
 import { sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
-import { histogramEntropy, shannonEntropy } from '../entropy.js';
-import { extractStrings, type CountsAtCuts } from '../strings.js';
+import { histogramEntropy, laneDifferenceEntropy, shannonEntropy } from '../entropy.js';
+import { extractStrings, type CountsAtCuts, type ExtractedStrings } from '../strings.js';
 import { DIR } from './constants.js';
 import { findOverlay, readCertificates, readDebug, readRich, readTls } from './directories.js';
 import { readExports } from './exports.js';
@@ -123,11 +123,18 @@ export function dissect(data: Uint8Array): PeDissection {
   const overlay = findOverlay(image, h.optionalOffset, h.fileHeader.size_of_optional_header, h.directories);
   // Strings, the byte counts behind the file's entropy and those of every section and resource come from one
   // pass over the bytes.
-  const counts = COUNTS;
-  counts.fill(0);
-  const cuts = entropyCuts(image.entropyRequests);
-  const strings = extractStrings(data, {}, counts, cuts ?? undefined);
-  const entropy = histogramEntropy(counts, data.length);
+  const cuts = entropyCuts(image.entropyRequests, data.length);
+  let strings: ExtractedStrings;
+  let entropy: number;
+  if (cuts !== null) {
+    strings = extractStrings(data, {}, undefined, cuts);
+    entropy = laneDifferenceEntropy(cuts.counts, 512 * (cuts.offsets.length - 1), 0, data.length);
+  } else {
+    const counts = COUNTS;
+    counts.fill(0);
+    strings = extractStrings(data, {}, counts);
+    entropy = histogramEntropy(counts, data.length);
+  }
   fillEntropies(data, image.entropyRequests, cuts);
   const importHash = imphash(imports);
 
@@ -167,12 +174,11 @@ const COUNTS = new Uint32Array(256);
 
 /** Entropy ranges up to this many are counted in the string pass (at their ends); a file with more has each range read on its own. */
 const MAX_CUTS = 64;
-const RANGE_COUNTS = new Uint32Array(256);
 
-/** The distinct range ends of the entropy requests, or null when there are none or too many. */
-function entropyCuts(requests: readonly (number | object)[]): CountsAtCuts | null {
-  if (requests.length === 0 || requests.length > 3 * MAX_CUTS) return null;
-  const ends: number[] = [];
+/** The distinct range ends of the entropy requests, with 0 and the file's end (for its own entropy), or null when there are too many. */
+function entropyCuts(requests: readonly (number | object)[], size: number): CountsAtCuts | null {
+  if (requests.length > 3 * MAX_CUTS) return null;
+  const ends: number[] = [0, size];
   for (let k = 0; k < requests.length; k += 3) ends.push(requests[k + 1] as number, requests[k + 2] as number);
   ends.sort(ascending);
   const offsets: number[] = [];
@@ -181,7 +187,7 @@ function entropyCuts(requests: readonly (number | object)[]): CountsAtCuts | nul
   return { offsets, counts: CUT_COUNTS };
 }
 
-const CUT_COUNTS = new Uint32Array(2 * MAX_CUTS * 256);
+const CUT_COUNTS = new Uint32Array((2 * MAX_CUTS + 2) * 512);
 
 function ascending(a: number, b: number): number {
   return a - b;
@@ -197,10 +203,7 @@ function fillEntropies(data: Uint8Array, requests: readonly (number | { entropy:
       target.entropy = shannonEntropy(data, start, end);
       continue;
     }
-    const from = cuts.offsets.indexOf(start) * 256;
-    const to = cuts.offsets.indexOf(end) * 256;
-    for (let b = 0; b < 256; b++) RANGE_COUNTS[b] = (cuts.counts[to + b] as number) - (cuts.counts[from + b] as number);
-    target.entropy = histogramEntropy(RANGE_COUNTS, end - start);
+    target.entropy = laneDifferenceEntropy(cuts.counts, cuts.offsets.indexOf(end) * 512, cuts.offsets.indexOf(start) * 512, end - start);
   }
 }
 
