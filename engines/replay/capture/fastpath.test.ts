@@ -78,20 +78,26 @@ describe('flow index', () => {
     const d = conn(4, 9, 0xc0a80001, 0xc0a80002, 1000, 53);
     for (const x of [a, b, c, d]) index.add(x);
     expect(index.size).toBe(4);
-    expect(index.getV4(7, 17, 0xc0a80001, 1000, 0xc0a80002, 53)).toBe(a);
-    expect(index.getV4(7, 17, 0xc0a80001, 1001, 0xc0a80002, 53)).toBe(b);
-    expect(index.getV4(7, 17, 0x0a000001, 1000, 0xc0a80002, 53)).toBe(c);
-    expect(index.getV4(9, 17, 0xc0a80001, 1000, 0xc0a80002, 53)).toBe(d);
+    expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBe(a);
+    expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1001, 53)).toBe(b);
+    expect(index.get(7, 17, 0x0a000001, 0xc0a80002, '', '', 1000, 53)).toBe(c);
+    expect(index.get(9, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBe(d);
+    // An IPv6 connection in the same chain is found by its own addresses only.
+    const v6 = new Connection(6, 7, 0, 0, 'a', 'b', 1000, 53, true, 'udp', 17, 'a', 1000, 'b', 53, 6, 0, 6, 0);
+    index.add(v6);
+    expect(index.get(7, 17, 0, 0, 'a', 'b', 1000, 53)).toBe(v6);
+    expect(index.get(7, 17, 0, 0, '', '', 1000, 53)).toBeUndefined();
+    expect(index.delete(v6)).toBe(true);
     // Same hash and addresses, another protocol or port: not found.
-    expect(index.getV4(7, 6, 0xc0a80001, 1000, 0xc0a80002, 53)).toBeUndefined();
-    expect(index.getV4(7, 17, 0xc0a80001, 1002, 0xc0a80002, 53)).toBeUndefined();
+    expect(index.get(7, 6, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBeUndefined();
+    expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1002, 53)).toBeUndefined();
     // Remove from the middle of the chain, then its head, then a repeat (not live any more).
     expect(index.delete(b)).toBe(true);
-    expect(index.getV4(7, 17, 0xc0a80001, 1001, 0xc0a80002, 53)).toBeUndefined();
-    expect(index.getV4(7, 17, 0xc0a80001, 1000, 0xc0a80002, 53)).toBe(a);
+    expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1001, 53)).toBeUndefined();
+    expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBe(a);
     expect(index.delete(c)).toBe(true);
     expect(index.delete(c)).toBe(false);
-    expect(index.getV4(7, 17, 0xc0a80001, 1000, 0xc0a80002, 53)).toBe(a);
+    expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBe(a);
     expect(index.size).toBe(2);
     // Opening order survives removals: a, then d; a new one goes last.
     expect(index.oldest).toBe(a);
@@ -104,7 +110,7 @@ describe('flow index', () => {
     const first = index.clear();
     expect(first).toBe(d);
     expect(index.size).toBe(0);
-    expect(index.getV4(9, 17, 0xc0a80001, 1000, 0xc0a80002, 53)).toBeUndefined();
+    expect(index.get(9, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBeUndefined();
   });
 
   /**

@@ -483,19 +483,12 @@ export class ActiveConnections {
   private tail: Connection | undefined = undefined;
   size = 0;
 
-  getV4(hash: number, ipProto: number, low: number, lowP: number, high: number, highP: number): Connection | undefined {
+  /** The live connection with this key (IPv4 addresses in the V4 pair and '' for V6, IPv6 the other way round). */
+  get(hash: number, ipProto: number, lowV4: number, highV4: number, lowV6: string, highV6: string, lowP: number, highP: number): Connection | undefined {
     let c = this.buckets.get(hash);
     while (c !== undefined) {
-      if (c.lowV4 === low && c.highV4 === high && c.lowP === lowP && c.highP === highP && c.ipProto === ipProto && c.ipVersion === 4) return c;
-      c = c.nextInBucket;
-    }
-    return undefined;
-  }
-
-  getV6(hash: number, ipProto: number, low: string, lowP: number, high: string, highP: number): Connection | undefined {
-    let c = this.buckets.get(hash);
-    while (c !== undefined) {
-      if (c.lowV6 === low && c.highV6 === high && c.lowP === lowP && c.highP === highP && c.ipProto === ipProto && c.ipVersion === 6) return c;
+      if (c.lowV4 === lowV4 && c.highV4 === highV4 && c.lowP === lowP && c.highP === highP && c.ipProto === ipProto && c.lowV6 === lowV6 && c.highV6 === highV6)
+        return c;
       c = c.nextInBucket;
     }
     return undefined;
@@ -624,13 +617,13 @@ export class FlowTable {
       const dst = d.dstV4;
       forward = src < dst || (src === dst && sp <= dp);
       hash = mix(mix(mix(ipProto, forward ? (sp << 16) | dp : (dp << 16) | sp), forward ? src : dst), forward ? dst : src) & 0x3fffffff;
-      conn = forward ? this.active.getV4(hash, ipProto, src, sp, dst, dp) : this.active.getV4(hash, ipProto, dst, dp, src, sp);
+      conn = forward ? this.active.get(hash, ipProto, src, dst, '', '', sp, dp) : this.active.get(hash, ipProto, dst, src, '', '', dp, sp);
     } else {
       const src = d.srcV6;
       const dst = d.dstV6;
       forward = src < dst || (src === dst && sp <= dp);
       hash = mixV6(mixV6(mix(ipProto | 0x100, forward ? (sp << 16) | dp : (dp << 16) | sp), forward ? src : dst), forward ? dst : src) & 0x3fffffff;
-      conn = forward ? this.active.getV6(hash, ipProto, src, sp, dst, dp) : this.active.getV6(hash, ipProto, dst, dp, src, sp);
+      conn = forward ? this.active.get(hash, ipProto, 0, 0, src, dst, sp, dp) : this.active.get(hash, ipProto, 0, 0, dst, src, dp, sp);
     }
 
     if (conn !== undefined && (this.expired(conn) || (proto === 'tcp' && this.isReuse(conn, d)))) {
