@@ -166,6 +166,16 @@ describe('ingest', () => {
     expect(r.artifact.warningCounts).toEqual({ artifact_changed: 1 });
   });
 
+  it('onlyRecords hashes and hands over only the records asked for, with the same ids', () => {
+    const d = tmp();
+    const lines = ['Mar 12 08:00:00 web sshd[1]: Accepted password for bob from 10.0.0.5 port 4000 ssh2', 'Mar 12 08:00:01 web sudo:   bob : TTY=pts/0 ; PWD=/home/bob ; USER=root ; COMMAND=/usr/bin/id', 'Mar 12 08:00:02 web sshd[2]: Failed password for root from 10.0.0.6 port 4001 ssh2'];
+    writeFileSync(path.join(d, 'auth.log'), `${lines.join('\n')}\n`);
+    const all = ingestArtifact('auth.log', { evidenceRoot: d, year: 2024 }).events;
+    const some = ingestArtifact('auth.log', { evidenceRoot: d, year: 2024, onlyRecords: new Set([2, 3]) }).events;
+    expect(all).toHaveLength(3);
+    expect(some).toEqual(all.filter((e) => e.raw.recordNumber !== 1));
+  });
+
   it('orders times whatever their fraction digits', () => {
     const times = ['2024-01-01T00:00:00.5Z', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '2023-12-31T23:59:59.9999999Z'];
     expect([...times].sort((a, b) => (timeSortKey(a) < timeSortKey(b) ? -1 : 1))).toEqual(['2023-12-31T23:59:59.9999999Z', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '2024-01-01T00:00:00.5Z']);

@@ -35,6 +35,11 @@ export interface IngestOptions extends LoaderOptions {
   readonly onEvent?: (event: ForensicEvent) => void;
   /** Keep the events in the result (default true). */
   readonly collectEvents?: boolean;
+  /**
+   * Reading events back: only records with these numbers (of a file artefact; directory members are always kept) are
+   * hashed and handed over; the others are parsed, so the loader's state is the same, but skipped and not counted.
+   */
+  readonly onlyRecords?: ReadonlySet<number>;
   readonly maxWarnings?: number;
 }
 
@@ -288,7 +293,9 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
     let last: string | null = null;
     const interner = new EventInterner();
     try {
+      const only = options.onlyRecords;
       for (const draft of loader.load(source, ctx)) {
+        if (only !== undefined && draft.raw.member === undefined && !only.has(draft.raw.recordNumber)) continue;
         const event = repack(finalizeEvent(interner.draft(draft)));
         count++;
         const t = event.time.time;

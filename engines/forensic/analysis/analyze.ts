@@ -150,7 +150,7 @@ export function analyzeEvents(input: readonly AnalysisEvent[], options: AnalyzeE
 }
 
 /** How analyzePaths reads an analysis's full events back: each artefact again, checked against its recorded SHA-256. */
-const fullEventSources = new WeakMap<Analysis, (ids: ReadonlySet<string>) => Map<string, ForensicEvent>>();
+const fullEventSources = new WeakMap<Analysis, (wanted: readonly AnalysisEvent[]) => Map<string, ForensicEvent>>();
 
 /**
  * spec analyze_paths: ingests each artefact (below the evidence root), records custody when a ledger is given, then
@@ -193,10 +193,24 @@ export function analyzePaths(paths: readonly string[], options: AnalyzeOptions =
   });
   options.onProgress?.({ stage: 'ingest', done: paths.length, total: paths.length });
   const analysis = analyzeEvents(events, options, evidence, warnings);
-  fullEventSources.set(analysis, (ids) => {
+  fullEventSources.set(analysis, (wanted) => {
+    // Per artefact, the record numbers to hash again (null: every record, for events inside a directory artefact).
+    const records = new Map<string, Set<number> | null>();
+    for (const e of wanted) {
+      const sha = e.raw.artifactSha256;
+      const known = records.get(sha);
+      if (known === null) continue;
+      if (e.record === undefined || e.record === 0) records.set(sha, null);
+      else if (known) known.add(e.record);
+      else records.set(sha, new Set([e.record]));
+    }
+    const ids = new Set(wanted.map((e) => e.eventId));
     const out = new Map<string, ForensicEvent>();
     paths.forEach((target, i) => {
-      const again = ingestArtifact(target, { ...ingestOptions, collectEvents: false, onEvent: (e) => (ids.has(e.eventId) ? out.set(e.eventId, e) : undefined) });
+      const only = records.get(digests[i] as string);
+      // An artefact none of whose events is wanted is not read again.
+      if (only === undefined) return;
+      const again = ingestArtifact(target, { ...ingestOptions, collectEvents: false, ...(only !== null ? { onlyRecords: only } : {}), onEvent: (e) => (ids.has(e.eventId) ? out.set(e.eventId, e) : undefined) });
       if (again.artifact.sha256 !== digests[i]) throw new VitrineError('conflict', 'an artefact changed after the analysis; its events cannot be read back');
     });
     return out;
@@ -212,7 +226,7 @@ export function fullEvents(analysis: Analysis, some: readonly AnalysisEvent[]): 
   if (some.every(isFullEvent)) return [...some];
   const read = fullEventSources.get(analysis);
   if (!read) throw new VitrineError('internal', 'these events were not kept in full and their artefacts are not known');
-  const byId = read(new Set(some.map((e) => e.eventId)));
+  const byId = read(some.filter((e) => !isFullEvent(e)));
   return some.map((e) => {
     if (isFullEvent(e)) return e;
     const full = byId.get(e.eventId);

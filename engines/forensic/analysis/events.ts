@@ -8,6 +8,8 @@ import type { ForensicEvent, RawRecordRef } from '../event.js';
  */
 export type AnalysisEvent = Pick<ForensicEvent, 'eventId' | 'time' | 'host' | 'actor' | 'action' | 'object' | 'attributes' | 'reliability' | 'kind'> & {
   readonly raw: Pick<RawRecordRef, 'artifactSha256'>;
+  /** Slim records only: the raw record's number in its file (0 inside a directory artefact), to read the event back. */
+  readonly record?: number;
 };
 
 /** True when the event carries every ForensicEvent field (it came from analyzeEvents or run, not a slim record). */
@@ -31,5 +33,6 @@ export function slimEvent(e: ForensicEvent, raw: Pick<RawRecordRef, 'artifactSha
     reliability: e.reliability,
     kind: e.kind,
     raw,
+    record: e.raw.member === undefined ? e.raw.recordNumber : 0,
   });
 }
