@@ -1,5 +1,7 @@
 // `npm run bench -- forensic [sizes...]`: events/s from raw files to stories and peak RSS, at 10k, 100k and 1M generated events.
 // Throughput is per CPU second (user + system), so other load on the shared machine does not skew it; wall time is shown too.
+// FORENSIC_BENCH_HEAP_MIB sets the child's V8 old-space limit (default 4096): V8 grows its heap well past the live size
+// under a high limit, so peak RSS follows the limit more than the live data; a lower one shows RSS near the live size.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,14 +73,16 @@ async function generate(dir: string, n: number): Promise<void> {
   await new Promise<void>((resolve) => ds.end(() => resolve()));
 }
 
+const heapMiB = Number(process.env['FORENSIC_BENCH_HEAP_MIB'] ?? 4096);
+if (!Number.isInteger(heapMiB) || heapMiB < 64) throw new Error('FORENSIC_BENCH_HEAP_MIB must be a whole number of MiB, at least 64');
 const sizes = process.argv.slice(2).map(Number).filter((x) => Number.isInteger(x) && x > 0);
 const runs = sizes.length > 0 ? sizes : [10_000, 100_000, 1_000_000];
-console.log('forensic analysis: raw files (auth.log + dataset JSON lines) to ranked stories, one child process per size');
+console.log(`forensic analysis: raw files (auth.log + dataset JSON lines) to ranked stories, one child process per size (V8 old-space limit ${heapMiB} MiB)`);
 for (const n of runs) {
   const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-forensic-'));
   try {
     await generate(dir, n);
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--max-old-space-size=4096', here, '--probe', dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', `--max-old-space-size=${heapMiB}`, here, '--probe', dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (child.status !== 0) {
       console.log(`${n} events: failed (${child.stderr.split('\n').slice(-5).join(' ')})`);
       continue;
