@@ -6,8 +6,8 @@ import type { EngineHost, HostOptions, WorkerProcess } from './host.js';
 import { WorkerPool } from './pool.js';
 
 /** Starts the built worker as a utility process; it answers through `process.parentPort`. */
-function utilityWorker(file: string, args: readonly string[]): WorkerProcess {
-  const child = utilityProcess.fork(file, [...args], { serviceName: 'Vitrine engine worker', stdio: 'inherit' });
+function utilityWorker(file: string, args: readonly string[], execArgv: readonly string[]): WorkerProcess {
+  const child = utilityProcess.fork(file, [...args], { serviceName: 'Vitrine engine worker', stdio: 'inherit', execArgv: [...execArgv] });
   const exitListeners: ((code: number | null) => void)[] = [];
   let exited = false;
   child.once('exit', (code: number) => {
@@ -51,8 +51,8 @@ function utilityWorker(file: string, args: readonly string[]): WorkerProcess {
 
 /** A pool of utility-process workers (call after app 'ready': utilityProcess.fork needs it). */
 export function createElectronHost(options: HostOptions = {}): EngineHost {
-  // Electron runs the built JavaScript only, so the entry has no loader flags.
-  const { file } = workerEntry();
+  // Electron runs the built JavaScript only, so the entry's flags are the V8 ones, without a loader.
+  const { file, execArgv } = workerEntry();
   const args = jobModuleArgs(options.jobModules ?? defaultJobModules());
-  return new WorkerPool(() => utilityWorker(file, args), options);
+  return new WorkerPool(() => utilityWorker(file, args, execArgv), options);
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../engines/core/contracts/gateway.js';
 import { VitrineError } from '../../engines/core/errors.js';
 import { WORKER_JOBS_MODULE } from '../../test/fixtures/worker-jobs.js';
+import { WORKER_V8_FLAGS } from './entry.js';
 import { createForkHost, type ForkHostOptions } from './fork-host.js';
 import type { EngineHost } from './host.js';
 
@@ -50,6 +51,11 @@ describe('fork EngineHost', () => {
     });
     const pid = await h.run('test.pid', null);
     expect(pid).not.toBe(process.pid);
+  });
+
+  it('starts its workers with the V8 flags of every engine worker', async () => {
+    const argv = (await host().run('test.execArgv', null)) as string[];
+    for (const flag of WORKER_V8_FLAGS) expect(argv).toContain(flag);
   });
 
   it('reports progress to the caller and to subscribers, and lists the finished job', async () => {
