@@ -10,7 +10,8 @@ import { analyzeEvents, analyzePaths, fullEvents, run, storyEventIds, toDict } f
 import { isFullEvent } from './events.js';
 import { techniqueTag } from './attack.js';
 import { CONFIRMED_MIN_CORROBORATION, GRADE_CUTOFFS, applyScore, gradeOf, scoreChain } from './scoring.js';
-import { NOISE_SUSPICION, pathChains, suspicionOf } from './stories.js';
+import { NOISE_SUSPICION, buildStories, pathChains, suspicionOf } from './stories.js';
+import { listScenarios, runScenario } from '../scenarios/index.js';
 import { at, logon4624, makeEvent, security4688, sysmon1, sysmonEvent } from './testkit.js';
 
 const explorer = { image: 'C:\\Windows\\explorer.exe', pid: 100 };
@@ -106,6 +107,31 @@ describe('stories', () => {
     expect(suspicionOf(['T1033'], 1)).toBeLessThan(NOISE_SUSPICION);
     expect(suspicionOf(['T1003.001'], 1)).toBeGreaterThan(suspicionOf(['T1059.001'], 1));
     expect(suspicionOf(['T1003.001', 'T1490'], 3)).toBeLessThanOrEqual(1);
+  });
+
+  it('stories from the graph\'s edge positions equal stories from ids (every scenario, with and without noise)', () => {
+    for (const { name } of listScenarios()) {
+      for (const includeNoisy of [false, true]) {
+        const a = runScenario(name, { includeNoisy }).analysis;
+        expect(a.stories.length).toBeGreaterThan(0);
+        expect(buildStories(a, { includeNoisy })).toEqual(a.stories);
+      }
+    }
+  });
+
+  it('a user linked to many nodes joins stories without merging them', () => {
+    const node = (id: string, kind: 'user' | 'process') => ({ id, kind, label: id, host: 'h', attributes: {}, eventIds: [], sources: [] });
+    const edge = (id: string, from: string, to: string, techniques: string[]) => ({ id, from, to, rule: 'r', relation: 'r', confidence: 0.5, time: null, eventIds: [], techniques, stage: null });
+    const procs = Array.from({ length: 14 }, (_, i) => node(`process:p${i}`, 'process'));
+    const graph = {
+      events: [],
+      nodes: [node('user:u', 'user'), ...procs],
+      edges: procs.map((p, i) => edge(`E${i + 1}`, 'user:u', p.id, i < 2 ? ['T1003.001'] : [])).concat([edge('E99', 'process:p0', 'process:missing', ['T1490'])]),
+      tampering: { tampered: false, score: 0, indicators: [] },
+    };
+    const stories = buildStories(graph as never);
+    expect(stories.map((s) => s.edgeIds)).toEqual([['E1', 'E99'], ['E2']]);
+    expect(stories[0]?.nodeIds).toEqual(['user:u', 'process:p0', 'process:missing']);
   });
 
   it('path chains stop at cycles and cover every edge', () => {

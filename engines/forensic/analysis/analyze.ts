@@ -110,7 +110,7 @@ function sortEvents<T extends AnalysisEvent>(events: readonly T[]): T[] {
  * Stages 3 to 5, returned in their contract form. The graph's drafts, indexes and the per-event nodes live only
  * inside this call: the exported nodes and edges share the drafts' lists, and the rest is garbage once it returns.
  */
-function buildGraph(kept: readonly AnalysisEvent[], options: AnalyzeEventsOptions, progress: (stage: string, done: number, total: number) => void): { nodes: GraphNode[]; edges: CausalEdge[] } {
+function buildGraph(kept: readonly AnalysisEvent[], options: AnalyzeEventsOptions, progress: (stage: string, done: number, total: number) => void): ReturnType<ProvenanceGraph['takeExport']> {
   progress('graph', 0, kept.length);
   const graph = new ProvenanceGraph(options.useGuids ?? true);
   const nodesOf = extractEntities(kept, graph);
@@ -128,13 +128,13 @@ export function analyzeEvents(input: readonly AnalysisEvent[], options: AnalyzeE
   const events = sortEvents(input);
   const kept = options.includeNoisy ? events : events.filter((e) => !isNoisy(e));
   const noisy = events.length - kept.length;
-  const { nodes, edges } = buildGraph(kept, options, progress);
+  const { nodes, edges, endpoints } = buildGraph(kept, options, progress);
   progress('anti-forensics', 0, events.length);
   const { verdict } = scanAntiForensics(events);
   progress('anti-forensics', events.length, events.length);
   progress('stories', 0, edges.length);
   const scoring = { events, nodes, edges, tampering: verdict };
-  const stories = buildStories(scoring, { includeNoisy: options.includeNoisy ?? false, chains: options.chains ?? true, ...options.storyConfig });
+  const stories = buildStories(scoring, { includeNoisy: options.includeNoisy ?? false, chains: options.chains ?? true, ...options.storyConfig }, endpoints);
   progress('stories', edges.length, edges.length);
   return {
     events,

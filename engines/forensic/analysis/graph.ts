@@ -78,6 +78,9 @@ export class ProvenanceGraph {
   private readonly byGuid = new Map<string, NodeDraft>();
   /** One copy of each repeated string (labels, sources, attribute values computed per event). */
   private readonly strings = new Map<string, string>();
+  /** Each edge's ends as node positions (ix), by edge position: what the stories group by, without maps of ids. */
+  private edgeFrom: Uint32Array = new Uint32Array(1024);
+  private edgeTo: Uint32Array = new Uint32Array(1024);
 
   constructor(private readonly useGuids = true) {}
 
@@ -176,6 +179,13 @@ export class ProvenanceGraph {
     if (!edge) {
       edge = { id: `E${this.edges.length + 1}`, from: from.id, to: to.id, rule, relation, confidence: 0.5, timeMs: null, eventIds: [], techniques: NO_TECHNIQUES, stage };
       this.edgeByKey.set(key, edge);
+      const at = this.edges.length;
+      if (at === this.edgeFrom.length) {
+        this.edgeFrom = grow(this.edgeFrom);
+        this.edgeTo = grow(this.edgeTo);
+      }
+      this.edgeFrom[at] = from.ix;
+      this.edgeTo[at] = to.ix;
       this.edges.push(edge);
     }
     for (const e of events) {
@@ -196,7 +206,7 @@ export class ProvenanceGraph {
    * The graph in its contract form, for when it is complete. The indexes are cleared first and each draft is let go
    * as it is exported, so drafts and exports are never all alive together; the graph is empty afterwards.
    */
-  takeExport(): { nodes: GraphNode[]; edges: CausalEdge[] } {
+  takeExport(): { nodes: GraphNode[]; edges: CausalEdge[]; endpoints: { from: Uint32Array; to: Uint32Array } } {
     this.edgeByKey.clear();
     this.byPid.clear();
     this.byGuid.clear();
@@ -207,9 +217,19 @@ export class ProvenanceGraph {
       this.nodes.delete(id);
     }
     const edges: CausalEdge[] = [];
+    const endpoints = { from: this.edgeFrom.slice(0, this.edges.length), to: this.edgeTo.slice(0, this.edges.length) };
+    this.edgeFrom = new Uint32Array(0);
+    this.edgeTo = new Uint32Array(0);
     for (let e = this.edges.pop(); e !== undefined; e = this.edges.pop()) edges.push(exportEdge(e));
-    return { nodes, edges: edges.reverse() };
+    return { nodes, edges: edges.reverse(), endpoints };
   }
+}
+
+/** A typed array twice as long with the same first elements. */
+function grow(a: Uint32Array): Uint32Array {
+  const b = new Uint32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 /** Events arrive in time order, so a repeat is among the last few ids: looking further back would make big nodes quadratic. */

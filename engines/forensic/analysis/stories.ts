@@ -37,52 +37,105 @@ export function suspicionOf(techniques: Iterable<string>, stages: number): numbe
   return Math.round(Math.min(1, s) * 1000) / 1000;
 }
 
-class UnionFind {
-  private readonly parent = new Map<string, string>();
-  find(x: string): string {
-    let p = this.parent.get(x) ?? x;
-    if (p === x) return x;
-    p = this.find(p);
-    this.parent.set(x, p);
-    return p;
-  }
-  union(a: string, b: string): void {
-    const ra = this.find(a);
-    const rb = this.find(b);
-    if (ra !== rb) this.parent.set(rb, ra);
-  }
+/**
+ * Where each edge's ends are in `graph.nodes` (positions; `graph.nodes.length` for an id that is not a node). The
+ * graph gives them as it exports (ProvenanceGraph.takeExport); without them buildStories makes them with one map.
+ */
+export interface EdgeEndpoints {
+  readonly from: Uint32Array;
+  readonly to: Uint32Array;
 }
 
-/** Builds the ranked stories of a scored graph. */
-export function buildStories(graph: ScoringGraph, config: StoryConfig = {}): Story[] {
-  const hubDegree = config.hubDegree ?? HUB_DEGREE;
-  // The scoring index's map of nodes by id, shared rather than built a second time.
-  const nodes = nodesById(graph);
-  const degree = new Map<string, number>();
-  for (const e of graph.edges) {
-    degree.set(e.from, (degree.get(e.from) ?? 0) + 1);
-    degree.set(e.to, (degree.get(e.to) ?? 0) + 1);
+function endpointsOf(graph: Pick<ScoringGraph, 'nodes' | 'edges'>): EdgeEndpoints {
+  const position = new Map<string, number>();
+  graph.nodes.forEach((n, i) => position.set(n.id, i));
+  const missing = graph.nodes.length;
+  const from = new Uint32Array(graph.edges.length);
+  const to = new Uint32Array(graph.edges.length);
+  graph.edges.forEach((e, i) => {
+    from[i] = position.get(e.from) ?? missing;
+    to[i] = position.get(e.to) ?? missing;
+  });
+  return { from, to };
+}
+
+/** Union-find over node positions (path compression), in a typed array instead of a map of id strings. */
+function find(parent: Int32Array, x: number): number {
+  let root = x;
+  while (parent[root] !== root) root = parent[root] as number;
+  for (let y = x; y !== root; ) {
+    const next = parent[y] as number;
+    parent[y] = root;
+    y = next;
   }
-  const isHub = (id: string): boolean => {
-    const n = nodes.get(id);
+  return root;
+}
+
+/**
+ * Builds the ranked stories of a scored graph. The grouping works on node positions in typed arrays; the story
+ * drafts and their scores read an index of only the kept stories' edges, nodes and events (one scan of the events),
+ * not maps over the whole graph.
+ */
+export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endpoints: EdgeEndpoints = endpointsOf(graph)): Story[] {
+  const hubDegree = config.hubDegree ?? HUB_DEGREE;
+  const { from, to } = endpoints;
+  const count = graph.nodes.length;
+  const degree = new Uint32Array(count + 1);
+  for (let i = 0; i < graph.edges.length; i++) {
+    const a = from[i] as number;
+    const b = to[i] as number;
+    degree[a] = (degree[a] as number) + 1;
+    degree[b] = (degree[b] as number) + 1;
+  }
+  const isHub = (ix: number): boolean => {
+    const n = graph.nodes[ix];
     // Hosts and addresses never join stories: two processes talking to one server are not one story.
     if (!n || n.kind === 'host' || n.kind === 'endpoint') return true;
-    return (n.kind === 'user' || n.kind === 'session') && (degree.get(id) ?? 0) > hubDegree;
+    return (n.kind === 'user' || n.kind === 'session') && (degree[ix] as number) > hubDegree;
   };
-  const uf = new UnionFind();
-  for (const e of graph.edges) if (!isHub(e.from) && !isHub(e.to)) uf.union(e.from, e.to);
-  const groups = new Map<string, CausalEdge[]>();
-  for (const e of graph.edges) {
-    const anchor = !isHub(e.to) ? e.to : !isHub(e.from) ? e.from : `edge:${e.id}`;
-    const key = anchor.startsWith('edge:') ? anchor : uf.find(anchor);
-    const list = groups.get(key);
-    if (list) list.push(e);
-    else groups.set(key, [e]);
+  const parent = new Int32Array(count + 1);
+  for (let i = 0; i <= count; i++) parent[i] = i;
+  for (let i = 0; i < graph.edges.length; i++) {
+    const a = from[i] as number;
+    const b = to[i] as number;
+    if (isHub(a) || isHub(b)) continue;
+    const ra = find(parent, a);
+    const rb = find(parent, b);
+    if (ra !== rb) parent[rb] = ra;
   }
-  // The scoring index's map of events by id (one map for both, not a second one of times).
-  const eventById = eventsById(graph);
-  const drafts: Omit<Story, 'id' | 'rank'>[] = [];
-  for (const edges of groups.values()) {
+  // Each edge's group, numbered in order of the group's first edge; an edge between two hubs is a group of its own.
+  const groupOf = new Int32Array(graph.edges.length);
+  const groupOfRoot = new Int32Array(count + 1).fill(-1);
+  let groups = 0;
+  for (let i = 0; i < graph.edges.length; i++) {
+    const anchor = !isHub(to[i] as number) ? (to[i] as number) : !isHub(from[i] as number) ? (from[i] as number) : -1;
+    if (anchor < 0) {
+      groupOf[i] = groups++;
+      continue;
+    }
+    const root = find(parent, anchor);
+    if (groupOfRoot[root] === -1) groupOfRoot[root] = groups++;
+    groupOf[i] = groupOfRoot[root] as number;
+  }
+  // A group without techniques or stages has suspicion 0: its edges are listed only when such a group can be kept.
+  const threshold = config.noiseSuspicion ?? NOISE_SUSPICION;
+  const keepsSilent = config.includeNoisy === true || suspicionOf([], 0) >= threshold;
+  const signal = new Uint8Array(groups);
+  graph.edges.forEach((e, i) => {
+    if (e.techniques.length > 0 || e.stage !== null) signal[groupOf[i] as number] = 1;
+  });
+  const lists = new Map<number, number[]>();
+  for (let i = 0; i < graph.edges.length; i++) {
+    const g = groupOf[i] as number;
+    if (!keepsSilent && signal[g] === 0) continue;
+    const list = lists.get(g);
+    if (list) list.push(i);
+    else lists.set(g, [i]);
+  }
+  const kept: { positions: number[]; edges: CausalEdge[]; techniques: Set<string>; stages: Set<KillChainStage>; suspicion: number }[] = [];
+  for (const g of [...lists.keys()].sort((a, b) => a - b)) {
+    const positions = lists.get(g) as number[];
+    const edges = positions.map((i) => graph.edges[i] as CausalEdge);
     const techniques = new Set<string>();
     const stages = new Set<KillChainStage>();
     for (const e of edges) {
@@ -94,11 +147,41 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}): Sto
       if (e.stage !== null) stages.add(e.stage);
     }
     const suspicion = suspicionOf(techniques, stages.size);
-    if (!config.includeNoisy && suspicion < (config.noiseSuspicion ?? NOISE_SUSPICION)) continue;
-    drafts.push(storyOf(edges, techniques, stages, suspicion, nodes, eventById, graph, config.chains ?? true));
+    if (!config.includeNoisy && suspicion < threshold) continue;
+    kept.push({ positions, edges, techniques, stages, suspicion });
   }
+  lists.clear();
+  const scope = storyScope(graph, endpoints, kept.flatMap((k) => k.positions));
+  const nodes = nodesById(scope);
+  const eventById = eventsById(scope);
+  const drafts = kept.map((k) => storyOf(k.edges, k.techniques, k.stages, k.suspicion, nodes, eventById, scope, config.chains ?? true));
   drafts.sort((a, b) => b.suspicion - a.suspicion || b.confidence.score - a.confidence.score || (a.start ?? '').localeCompare(b.start ?? ''));
   return drafts.map((d, i) => ({ id: `S${i + 1}`, rank: i + 1, ...d }));
+}
+
+/**
+ * The part of the graph the kept stories read: their edges, the nodes at their ends, and the events of those edges
+ * and of those nodes (a node's first time is read from its own events). Scores on it equal scores on the whole graph.
+ */
+function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: readonly number[]): ScoringGraph {
+  const nodes = new Set<GraphNode>();
+  const wanted = new Set<string>();
+  const edges: CausalEdge[] = [];
+  for (const i of positions) {
+    const e = graph.edges[i] as CausalEdge;
+    edges.push(e);
+    for (const id of e.eventIds) wanted.add(id);
+    const source = graph.nodes[endpoints.from[i] as number];
+    const target = graph.nodes[endpoints.to[i] as number];
+    // Scoring reads the first time of an edge's source node, from that node's events.
+    if (source !== undefined && !nodes.has(source)) {
+      nodes.add(source);
+      for (const id of source.eventIds) wanted.add(id);
+    }
+    if (target !== undefined) nodes.add(target);
+  }
+  const events = wanted.size === 0 ? [] : graph.events.filter((e) => wanted.has(e.eventId));
+  return { events, nodes: [...nodes], edges, tampering: graph.tampering };
 }
 
 function storyOf(
