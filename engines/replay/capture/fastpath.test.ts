@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { analyzeCaptureBytes } from './analyze.js';
-import { ETH_IPV6, ethernet, ipv6, TCP_ACK, TCP_SYN, tcp, tcpFrame, udp, udpFrame } from './craft.js';
-import { ActiveConnections, Connection, NO_TIMEOUTS, ZEEK_TIMEOUTS, type FlowTimeouts } from './flows.js';
+import { ETH_IPV6, ethernet, ipv6, TCP_ACK, TCP_FIN, TCP_SYN, tcp, tcpFrame, udp, udpFrame } from './craft.js';
+import { ActiveConnections, Connection, Endpoints, NO_TIMEOUTS, ZEEK_TIMEOUTS, type FlowTimeouts } from './flows.js';
 import { CaptureReader, MAX_PACKET_BYTES } from './reader.js';
 import { feedBytes } from './source.js';
 import type { RawPacket } from './types.js';
@@ -179,6 +179,48 @@ describe('flow index', () => {
       const firsts = r.connections.map((c) => c.firstPacket);
       expect(firsts).toEqual([...firsts].sort((x, y) => x - y));
     }
+  });
+});
+
+describe('endpoint columns', () => {
+  it('keep every side\'s values as they grow by doubling, and give a released slot back reset', () => {
+    const ends = new Endpoints(1);
+    const slots: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const s = ends.alloc();
+      slots.push(s);
+      ends.packets[2 * s] = i;
+      ends.startSeq[2 * s + 1] = 0xfffffff0 - i;
+      ends.setState(2 * s, 4);
+    }
+    expect(new Set(slots).size).toBe(100);
+    for (const [i, s] of slots.entries()) {
+      expect([ends.packets[2 * s], ends.startSeq[2 * s + 1], ends.state[2 * s], ends.prevState[2 * s]]).toEqual([i, 0xfffffff0 - i, 4, 0]);
+    }
+    const freed = slots[42] ?? -1;
+    ends.release(freed);
+    const again = ends.alloc();
+    expect(again).toBe(freed);
+    expect([ends.packets[2 * again], ends.startSeq[2 * again + 1], ends.state[2 * again], ends.lastSynSeq[2 * again]]).toEqual([0, 0, 0, -1]);
+  });
+
+  it('start a connection that reuses a closed one\'s slot from nothing (Zeek timeouts)', () => {
+    // A TCP session that ends, then, after its close delay, UDP and TCP connections that take the freed slots.
+    const frames: PacketToWrite[] = [
+      { tsSec: 100, data: tcpFrame('10.0.0.1', '10.0.0.2', { sport: 40000, dport: 80, flags: TCP_SYN, seq: 10, ack: 0 }) },
+      { tsSec: 100, data: tcpFrame('10.0.0.2', '10.0.0.1', { sport: 80, dport: 40000, flags: TCP_SYN | TCP_ACK, seq: 500, ack: 11 }) },
+      { tsSec: 101, data: tcpFrame('10.0.0.1', '10.0.0.2', { sport: 40000, dport: 80, flags: TCP_ACK, seq: 11, ack: 501 }, new Uint8Array(30)) },
+      { tsSec: 102, data: tcpFrame('10.0.0.1', '10.0.0.2', { sport: 40000, dport: 80, flags: TCP_FIN | TCP_ACK, seq: 41, ack: 501 }) },
+      { tsSec: 102, data: tcpFrame('10.0.0.2', '10.0.0.1', { sport: 80, dport: 40000, flags: TCP_FIN | TCP_ACK, seq: 501, ack: 42 }) },
+      { tsSec: 200, data: udpFrame('10.0.0.3', '10.0.0.4', 5000, 53, new Uint8Array(12)) },
+      { tsSec: 200, data: tcpFrame('10.0.0.5', '10.0.0.6', { sport: 40001, dport: 22, flags: TCP_ACK, seq: 7, ack: 9 }) },
+    ];
+    const r = analyzeCaptureBytes(writePcap(frames), { timeouts: ZEEK_TIMEOUTS, application: false });
+    expect(r.connections.map((c) => [c.proto, c.connState, c.history, c.orig.packets, c.resp.packets, c.orig.bytes, c.resp.bytes])).toEqual([
+      ['tcp', 'SF', 'ShDFf', 3, 2, 30, 0],
+      ['udp', 'S0', 'D', 1, 0, 12, 0],
+      ['tcp', 'OTH', 'A', 1, 0, 0, 0],
+    ]);
   });
 });
 

@@ -70,44 +70,137 @@ function seqDelta(a: number, b: number): number {
 /** The service list of the many connections with none (one shared, frozen array). */
 const NO_SERVICES: readonly string[] = Object.freeze([]);
 
-/** One side of a connection. */
-class Endpoint {
-  packets = 0;
-  ipBytes = 0;
-  payloadBytes = 0;
-  state = INACTIVE;
-  prevState = INACTIVE;
-  startSeq = 0;
-  lastSeq = 0;
-  ackSeq = 0;
-  seqKnown = false;
-  finCount = 0;
-  rstCount = 0;
-  synCount = 0;
-  didClose = false;
-  hist = 0;
-  lastSynSeq = -1;
-  lastFinSeq = -1;
-  lastRstSeq = -1;
-  /** Set when this side sent anything (UDP/ICMP "active"). */
-  active = false;
+/**
+ * Both sides of every live connection, as columns (a struct of arrays) indexed by side number: the connection in
+ * slot s has sides 2s and 2s + 1. Typed arrays lie outside the JavaScript heap, so the collector neither copies nor
+ * marks this state; as two objects per connection, with a boxed number for every 32-bit sequence field, it was most
+ * of what each scavenge copied. The columns grow by doubling, and slots of closed connections are used again.
+ */
+export class Endpoints {
+  packets = new Float64Array(0);
+  ipBytes = new Float64Array(0);
+  payloadBytes = new Float64Array(0);
+  state = new Uint8Array(0);
+  prevState = new Uint8Array(0);
+  /** Sequence numbers (unsigned 32-bit): the first, the highest sent and the highest acknowledged. */
+  startSeq = new Uint32Array(0);
+  lastSeq = new Uint32Array(0);
+  ackSeq = new Uint32Array(0);
+  /** 1 once the sequence space is known. */
+  seqKnown = new Uint8Array(0);
+  finCount = new Uint32Array(0);
+  rstCount = new Uint32Array(0);
+  synCount = new Uint32Array(0);
+  /** 1 once this side closed (FIN or RST). */
+  didClose = new Uint8Array(0);
+  /** History bits (H_*). */
+  hist = new Uint8Array(0);
+  /** Relative sequence numbers of the last SYN, FIN and RST (-1 before the first). */
+  lastSynSeq = new Float64Array(0);
+  lastFinSeq = new Float64Array(0);
+  lastRstSeq = new Float64Array(0);
+  /** 1 once this side sent anything (UDP/ICMP "active"). */
+  active = new Uint8Array(0);
+  private capacity = 0;
+  /** Slots handed out so far (the high-water mark); freed ones wait in `free`. */
+  private used = 0;
+  private readonly free: number[] = [];
 
-  setState(s: number): void {
-    this.prevState = this.state;
-    this.state = s;
+  constructor(slots = 256) {
+    this.grow(Math.max(1, slots));
   }
 
-  /** Zeek's endpoint size: sequence space used (or acknowledged), less the SYN and FIN octets. */
-  seqSize(peer: Endpoint): number {
-    if (this.prevState === SYN_SENT && this.state === RESET && peer.state === INACTIVE && this.ackSeq === this.startSeq) return 0;
-    if (!this.seqKnown) return 0;
-    const last = (this.lastSeq - this.startSeq) >>> 0;
-    const acked = (this.ackSeq - this.startSeq) >>> 0;
+  /** A slot with both sides reset. */
+  alloc(): number {
+    let slot = this.free.pop();
+    if (slot === undefined) {
+      if (this.used === this.capacity) this.grow(this.capacity * 2);
+      slot = this.used;
+      this.used += 1;
+    }
+    this.reset(2 * slot);
+    this.reset(2 * slot + 1);
+    return slot;
+  }
+
+  /** Gives a closed connection's slot back. */
+  release(slot: number): void {
+    this.free.push(slot);
+  }
+
+  /** Forgets every slot (the capture is over). */
+  clear(): void {
+    this.used = 0;
+    this.free.length = 0;
+  }
+
+  setState(e: number, s: number): void {
+    this.prevState[e] = this.state[e]!;
+    this.state[e] = s;
+  }
+
+  /** Zeek's endpoint size of side `e` (peer `p`): sequence space used (or acknowledged), less the SYN and FIN octets. */
+  seqSize(e: number, p: number): number {
+    if (this.prevState[e] === SYN_SENT && this.state[e] === RESET && this.state[p] === INACTIVE && this.ackSeq[e] === this.startSeq[e]) return 0;
+    if (this.seqKnown[e] === 0) return 0;
+    const start = this.startSeq[e]!;
+    const last = (this.lastSeq[e]! - start) >>> 0;
+    const acked = (this.ackSeq[e]! - start) >>> 0;
     let size = Math.max(last, acked);
     if (size !== 0) size -= 1;
-    if (this.finCount > 0 && size !== 0) size -= 1;
+    if (this.finCount[e]! > 0 && size !== 0) size -= 1;
     return size;
   }
+
+  private reset(e: number): void {
+    this.packets[e] = 0;
+    this.ipBytes[e] = 0;
+    this.payloadBytes[e] = 0;
+    this.state[e] = INACTIVE;
+    this.prevState[e] = INACTIVE;
+    this.startSeq[e] = 0;
+    this.lastSeq[e] = 0;
+    this.ackSeq[e] = 0;
+    this.seqKnown[e] = 0;
+    this.finCount[e] = 0;
+    this.rstCount[e] = 0;
+    this.synCount[e] = 0;
+    this.didClose[e] = 0;
+    this.hist[e] = 0;
+    this.lastSynSeq[e] = -1;
+    this.lastFinSeq[e] = -1;
+    this.lastRstSeq[e] = -1;
+    this.active[e] = 0;
+  }
+
+  private grow(slots: number): void {
+    const n = 2 * slots;
+    this.packets = extend(this.packets, new Float64Array(n));
+    this.ipBytes = extend(this.ipBytes, new Float64Array(n));
+    this.payloadBytes = extend(this.payloadBytes, new Float64Array(n));
+    this.state = extend(this.state, new Uint8Array(n));
+    this.prevState = extend(this.prevState, new Uint8Array(n));
+    this.startSeq = extend(this.startSeq, new Uint32Array(n));
+    this.lastSeq = extend(this.lastSeq, new Uint32Array(n));
+    this.ackSeq = extend(this.ackSeq, new Uint32Array(n));
+    this.seqKnown = extend(this.seqKnown, new Uint8Array(n));
+    this.finCount = extend(this.finCount, new Uint32Array(n));
+    this.rstCount = extend(this.rstCount, new Uint32Array(n));
+    this.synCount = extend(this.synCount, new Uint32Array(n));
+    this.didClose = extend(this.didClose, new Uint8Array(n));
+    this.hist = extend(this.hist, new Uint8Array(n));
+    this.lastSynSeq = extend(this.lastSynSeq, new Float64Array(n));
+    this.lastFinSeq = extend(this.lastFinSeq, new Float64Array(n));
+    this.lastRstSeq = extend(this.lastRstSeq, new Float64Array(n));
+    this.active = extend(this.active, new Uint8Array(n));
+    this.capacity = slots;
+  }
+}
+
+/** Copies a column into its larger successor. */
+function extend<T extends Float64Array | Uint32Array | Uint8Array>(old: T, next: T): T {
+  next.set(old);
+  return next;
 }
 
 export type TransportName = 'tcp' | 'udp' | 'icmp' | 'other';
@@ -166,8 +259,10 @@ export interface ConnectionRecord {
 
 /** A live connection; the analysis layer reads it and attaches application state. */
 export class Connection {
-  readonly orig = new Endpoint();
-  readonly resp = new Endpoint();
+  /** This connection's row in the endpoint columns, and the side numbers of its originator and responder there. */
+  readonly slot: number;
+  o = 0;
+  r = 0;
   history = '';
   flipped = false;
   // Initialised here, not only in the constructor: a class field declared without a value starts as undefined,
@@ -213,7 +308,12 @@ export class Connection {
     readonly startTs: number,
     readonly firstPacket: number,
     readonly vlan: number,
+    /** The flow table's endpoint columns (a connection made alone, as in tests, gets its own). */
+    readonly ends: Endpoints = new Endpoints(1),
   ) {
+    this.slot = ends.alloc();
+    this.o = 2 * this.slot;
+    this.r = this.o + 1;
     this.lastTs = startTs;
     this.lastPacket = firstPacket;
   }
@@ -229,12 +329,12 @@ export class Connection {
 
   /** True once either side closed (FIN or RST), as Zeek's IsClosed. */
   get isClosed(): boolean {
-    return this.orig.didClose || this.resp.didClose;
+    return (this.ends.didClose[this.o]! | this.ends.didClose[this.r]!) !== 0;
   }
 
   /** True when the orig side saw a SYN: the stream can be read from its start. */
   get sawSyn(): boolean {
-    return this.orig.synCount > 0 || this.resp.synCount > 0;
+    return this.ends.synCount[this.o]! > 0 || this.ends.synCount[this.r]! > 0;
   }
 
   flip(): void {
@@ -245,16 +345,20 @@ export class Connection {
     const p = this.origP;
     this.origP = this.respP;
     this.respP = p;
-    swapEndpoints(this);
+    // The two sides trade places by number: nothing is copied.
+    const o = this.o;
+    this.o = this.r;
+    this.r = o;
     this.flipped = !this.flipped;
     this.history += '^';
   }
 
   /** Adds a history letter the first time its event happens in this direction; upper case for the originator. */
   checkHistory(isOrig: boolean, bit: number, code: string): boolean {
-    const ep = isOrig ? this.orig : this.resp;
-    if ((ep.hist & bit) !== 0) return true;
-    ep.hist |= bit;
+    const e = isOrig ? this.o : this.r;
+    const hist = this.ends.hist;
+    if ((hist[e]! & bit) !== 0) return true;
+    hist[e] = hist[e]! | bit;
     this.history += isOrig ? code : code.toLowerCase();
     return false;
   }
@@ -264,13 +368,14 @@ export class Connection {
   }
 
   connState(): string {
-    const os = this.orig.state;
-    const rs = this.resp.state;
+    const E = this.ends;
+    const os = E.state[this.o]!;
+    const rs = E.state[this.r]!;
     if (this.proto === 'tcp') {
       const oInactive = os === INACTIVE || os === PARTIAL;
       const rInactive = rs === INACTIVE || rs === PARTIAL;
       if (rs === RESET) {
-        if (os === SYN_SENT || os === SYN_ACK_SENT || (os === RESET && this.orig.seqSize(this.resp) === 0 && this.resp.seqSize(this.orig) === 0))
+        if (os === SYN_SENT || os === SYN_ACK_SENT || (os === RESET && E.seqSize(this.o, this.r) === 0 && E.seqSize(this.r, this.o) === 0))
           return 'REJ';
         return oInactive ? 'RSTRH' : 'RSTR';
       }
@@ -286,26 +391,26 @@ export class Connection {
       return 'OTH';
     }
     if (this.proto === 'udp') {
-      if (this.orig.active) return this.resp.active ? 'SF' : 'S0';
-      return this.resp.active ? 'SHR' : 'OTH';
+      if (E.active[this.o] === 1) return E.active[this.r] === 1 ? 'SF' : 'S0';
+      return E.active[this.r] === 1 ? 'SHR' : 'OTH';
     }
     return 'OTH';
   }
 
   handshake(): TcpHandshake {
-    const o = this.orig;
-    const r = this.resp;
-    if ((o.hist & H_SYN) === 0) return 'midstream';
-    if ((r.hist & H_SYN) === 0) return 'attempt';
+    const oh = this.ends.hist[this.o]!;
+    if ((oh & H_SYN) === 0) return 'midstream';
+    if ((this.ends.hist[this.r]! & H_SYN) === 0) return 'attempt';
     // The originator's ACK (or data) after the SYN-ACK completes the three-way handshake.
-    return (o.hist & (H_ACK | H_DATA | H_FIN)) !== 0 ? 'complete' : 'half_open';
+    return (oh & (H_ACK | H_DATA | H_FIN)) !== 0 ? 'complete' : 'half_open';
   }
 
   /** The finished record. Built with one literal and two assignments (no spread or closure: 10^5 records a capture). */
   record(format: (a: number | string, v: number) => string): ConnectionRecord {
     const tcp = this.proto === 'tcp';
-    const o = this.orig;
-    const r = this.resp;
+    const E = this.ends;
+    const o = this.o;
+    const r = this.r;
     const rec: { -readonly [K in keyof ConnectionRecord]: ConnectionRecord[K] } = {
       uid: this.uid,
       proto: this.proto,
@@ -317,8 +422,8 @@ export class Connection {
       startTs: this.startTs,
       lastTs: this.lastTs,
       duration: this.lastTs - this.startTs,
-      orig: { packets: o.packets, ipBytes: o.ipBytes, payloadBytes: o.payloadBytes, bytes: tcp ? o.seqSize(r) : o.payloadBytes },
-      resp: { packets: r.packets, ipBytes: r.ipBytes, payloadBytes: r.payloadBytes, bytes: tcp ? r.seqSize(o) : r.payloadBytes },
+      orig: { packets: E.packets[o]!, ipBytes: E.ipBytes[o]!, payloadBytes: E.payloadBytes[o]!, bytes: tcp ? E.seqSize(o, r) : E.payloadBytes[o]! },
+      resp: { packets: E.packets[r]!, ipBytes: E.ipBytes[r]!, payloadBytes: E.payloadBytes[r]!, bytes: tcp ? E.seqSize(r, o) : E.payloadBytes[r]! },
       connState: this.connState(),
       history: this.history,
       flipped: this.flipped,
@@ -330,24 +435,16 @@ export class Connection {
     if (tcp) {
       rec.tcp = {
         handshake: this.handshake(),
-        origState: STATE_NAMES[o.state] ?? 'inactive',
-        respState: STATE_NAMES[r.state] ?? 'inactive',
-        syns: o.synCount + r.synCount,
-        resets: { orig: o.rstCount, resp: r.rstCount },
-        fins: { orig: o.finCount, resp: r.finCount },
+        origState: STATE_NAMES[E.state[o]!] ?? 'inactive',
+        respState: STATE_NAMES[E.state[r]!] ?? 'inactive',
+        syns: E.synCount[o]! + E.synCount[r]!,
+        resets: { orig: E.rstCount[o]!, resp: E.rstCount[r]! },
+        fins: { orig: E.finCount[o]!, resp: E.finCount[r]! },
       };
     }
     if (this.vlan > 0) rec.vlan = this.vlan;
     return rec;
   }
-}
-
-function swapEndpoints(c: Connection): void {
-  // Endpoints are readonly fields holding mutable objects: swap their contents.
-  const tmp = new Endpoint();
-  Object.assign(tmp, c.orig);
-  Object.assign(c.orig, c.resp);
-  Object.assign(c.resp, tmp);
 }
 
 /** Formats an address key as text. */
@@ -546,6 +643,8 @@ export class ActiveConnections {
 
 export class FlowTable {
   private readonly active = new ActiveConnections();
+  /** Both sides of every live connection, as columns. */
+  private readonly ends = new Endpoints();
   private serial = 0;
   private readonly timeouts: FlowTimeouts;
   private readonly likely: ReadonlySet<number>;
@@ -579,6 +678,7 @@ export class FlowTable {
    * Returns a reused placement object.
    */
   add(d: DecodedPacket, packet: PacketTime, frames = 1): Placement {
+    const E = this.ends;
     // Times go through `now` (a field), not arguments: a number passed to a call that is not inlined is boxed.
     const ts = packet.ts;
     this.now = ts;
@@ -635,11 +735,11 @@ export class FlowTable {
     // address and port to themselves has only one side.
     const isOrigEnd = forward === conn.origIsLow || (conn.lowP === conn.highP && (v4 ? conn.lowV4 === conn.highV4 : conn.lowV6 === conn.highV6));
     let isOrig = isOrigEnd;
-    const ep = isOrig ? conn.orig : conn.resp;
-    ep.packets += 1;
-    ep.ipBytes += d.ipLength;
-    ep.payloadBytes += d.payloadWireLength;
-    ep.active = true;
+    const ep = isOrig ? conn.o : conn.r;
+    E.packets[ep]! += 1;
+    E.ipBytes[ep]! += d.ipLength;
+    E.payloadBytes[ep]! += d.payloadWireLength;
+    E.active[ep] = 1;
     if (frames > 1) conn.fragmentFrames += frames;
     conn.lastPacket = packet.index;
     if (proto === 'tcp') {
@@ -687,6 +787,7 @@ export class FlowTable {
       this.now,
       index,
       d.vlan,
+      this.ends,
     );
     // Zeek's choice of originator: the sender of the first packet, unless that packet is not a bare
     // SYN (TCP) and comes from a likely server port while going to one that is not.
@@ -707,38 +808,41 @@ export class FlowTable {
 
   /** True when the connection's time is up at `now`. */
   private expired(conn: Connection): boolean {
+    const E = this.ends;
     const ts = this.now;
     const t = this.timeouts;
     const idle = conn.proto === 'tcp' ? t.tcp : conn.proto === 'udp' ? t.udp : conn.proto === 'icmp' ? t.icmp : t.other;
     if (ts - conn.lastTs > idle) return true;
     if (conn.proto !== 'tcp') return false;
     if (ts > conn.closeAt) return true;
-    if (ts > conn.attemptAt && (conn.orig.state === SYN_SENT || conn.orig.state === SYN_ACK_SENT) && conn.resp.state === INACTIVE) return true;
+    if (ts > conn.attemptAt && (E.state[conn.o]! === SYN_SENT || E.state[conn.o]! === SYN_ACK_SENT) && E.state[conn.r]! === INACTIVE) return true;
     return false;
   }
 
   /** Zeek's IsReuse: a new initial SYN (or a SYN-ACK on a half connection) with another sequence number starts a new connection. */
   private isReuse(conn: Connection, d: DecodedPacket): boolean {
+    const E = this.ends;
     const f = d.tcpFlags;
     if ((f & F_SYN) === 0) return false;
-    let connOrig = conn.orig;
+    let connOrig = conn.o;
     if ((f & F_ACK) !== 0) {
-      if (conn.orig.state !== INACTIVE) return false;
-      connOrig = conn.resp;
+      if (E.state[conn.o]! !== INACTIVE) return false;
+      connOrig = conn.r;
     }
     if (!conn.isClosed) {
-      if (d.seq === connOrig.startSeq) return false;
-      if ((f & F_ACK) === 0 && connOrig.state === SYN_ACK_SENT && conn.resp.state === INACTIVE && d.seq === conn.resp.startSeq) return false;
+      if (d.seq === E.startSeq[connOrig]!) return false;
+      if ((f & F_ACK) === 0 && E.state[connOrig]! === SYN_ACK_SENT && E.state[conn.r]! === INACTIVE && d.seq === E.startSeq[conn.r]!) return false;
     }
     return true;
   }
 
   /** Runs the TCP endpoint state machine for one segment; returns isOrig after any role flip. */
   private tcp(conn: Connection, isOrigIn: boolean, d: DecodedPacket): boolean {
+    const E = this.ends;
     const ts = this.now;
     let isOrig = isOrigIn;
-    let ep = isOrig ? conn.orig : conn.resp;
-    let peer = isOrig ? conn.resp : conn.orig;
+    let ep = isOrig ? conn.o : conn.r;
+    let peer = isOrig ? conn.r : conn.o;
     const f = d.tcpFlags;
     const syn = (f & F_SYN) !== 0;
     const fin = (f & F_FIN) !== 0;
@@ -750,108 +854,108 @@ export class FlowTable {
     const seqEnd = (seq + segLen) >>> 0;
 
     // Initialise the sequence space the first time this side speaks (or on a new SYN).
-    switch (ep.state) {
+    switch (E.state[ep]!) {
       case INACTIVE:
         if (syn) {
-          ep.startSeq = seq;
-          ep.ackSeq = seq;
-          ep.lastSeq = seqEnd;
+          E.startSeq[ep] = seq;
+          E.ackSeq[ep] = seq;
+          E.lastSeq[ep] = seqEnd;
         } else {
           // A partial connection: number as though a SYN had been seen.
-          ep.startSeq = (seq - 1) >>> 0;
-          ep.ackSeq = ep.startSeq;
-          ep.lastSeq = seq;
+          E.startSeq[ep] = (seq - 1) >>> 0;
+          E.ackSeq[ep] = E.startSeq[ep]!;
+          E.lastSeq[ep] = seq;
         }
-        ep.seqKnown = true;
+        E.seqKnown[ep] = 1;
         break;
       case SYN_SENT:
       case SYN_ACK_SENT:
-        if (syn && seq !== ep.startSeq) {
-          ep.startSeq = seq;
-          ep.ackSeq = seq;
-          ep.lastSeq = seqEnd;
+        if (syn && seq !== E.startSeq[ep]!) {
+          E.startSeq[ep] = seq;
+          E.ackSeq[ep] = seq;
+          E.lastSeq[ep] = seqEnd;
         }
         break;
       case ESTABLISHED:
       case PARTIAL:
         if (syn) {
-          ep.startSeq = seq;
-          ep.ackSeq = seq;
-          ep.lastSeq = seqEnd;
+          E.startSeq[ep] = seq;
+          E.ackSeq[ep] = seq;
+          E.lastSeq[ep] = seqEnd;
         }
         break;
       case RESET:
-        if (syn && ep.prevState === INACTIVE) {
-          ep.startSeq = seq;
-          ep.ackSeq = seq;
-          ep.lastSeq = seqEnd;
+        if (syn && E.prevState[ep]! === INACTIVE) {
+          E.startSeq[ep] = seq;
+          E.ackSeq[ep] = seq;
+          E.lastSeq[ep] = seqEnd;
         }
         break;
       default:
         break;
     }
     this.history(conn, isOrig, d);
-    if (!conn.orig.didClose || !conn.resp.didClose) conn.lastTs = ts;
-    if (syn) ep.synCount += 1;
-    if (fin) ep.finCount += 1;
-    if (rst) ep.rstCount += 1;
+    if (E.didClose[conn.o] === 0 || E.didClose[conn.r] === 0) conn.lastTs = ts;
+    if (syn) E.synCount[ep]! += 1;
+    if (fin) E.finCount[ep]! += 1;
+    if (rst) E.rstCount[ep]! += 1;
     if (ack) {
-      if (peer.state === INACTIVE) {
-        peer.startSeq = (d.ack - 1) >>> 0;
-        peer.ackSeq = peer.startSeq;
-        peer.lastSeq = peer.startSeq;
-        peer.seqKnown = true;
-      } else if (!rst && seqDelta(d.ack, peer.ackSeq) > 0) {
-        peer.ackSeq = d.ack;
+      if (E.state[peer]! === INACTIVE) {
+        E.startSeq[peer] = (d.ack - 1) >>> 0;
+        E.ackSeq[peer] = E.startSeq[peer]!;
+        E.lastSeq[peer] = E.startSeq[peer]!;
+        E.seqKnown[peer] = 1;
+      } else if (!rst && seqDelta(d.ack, E.ackSeq[peer]!) > 0) {
+        E.ackSeq[peer] = d.ack;
       }
     }
     // Advance the highest sequence number sent.
-    const delta = seqDelta(seqEnd, ep.lastSeq);
+    const delta = seqDelta(seqEnd, E.lastSeq[ep]!);
     if ((syn || rst) && (delta > TOO_LARGE_SEQ_DELTA || delta < -TOO_LARGE_SEQ_DELTA)) {
       // Untrusted jump.
-    } else if (fin && ep.lastSeq === ((ep.startSeq + 1) >>> 0)) {
-      ep.lastSeq = seqEnd;
-    } else if (ep.state === RESET) {
+    } else if (fin && E.lastSeq[ep]! === ((E.startSeq[ep]! + 1) >>> 0)) {
+      E.lastSeq[ep] = seqEnd;
+    } else if (E.state[ep]! === RESET) {
       // After a reset, later sequence numbers are not trusted.
     } else if (delta > 0) {
-      ep.lastSeq = seqEnd;
+      E.lastSeq[ep] = seqEnd;
     }
 
     let doClose = false;
-    switch (ep.state) {
+    switch (E.state[ep]!) {
       case INACTIVE: {
         if (syn) {
           if (isOrig) {
-            ep.setState(ack ? SYN_ACK_SENT : SYN_SENT);
+            E.setState(ep, ack ? SYN_ACK_SENT : SYN_SENT);
             if (conn.attemptAt === Infinity) conn.attemptAt = ts + this.timeouts.tcpAttempt;
           } else {
-            if (!ack && peer.state === SYN_ACK_SENT && seq === ep.startSeq) {
+            if (!ack && E.state[peer]! === SYN_ACK_SENT && seq === E.startSeq[ep]!) {
               // SYN and SYN-ACK arrived in reverse order: swap roles and establish.
               conn.flip();
               isOrig = !isOrig;
-              ep = isOrig ? conn.orig : conn.resp;
-              peer = isOrig ? conn.resp : conn.orig;
-              peer.setState(ESTABLISHED);
+              ep = isOrig ? conn.o : conn.r;
+              peer = isOrig ? conn.r : conn.o;
+              E.setState(peer, ESTABLISHED);
             }
-            if (peer.state === SYN_SENT) peer.setState(ESTABLISHED);
-            ep.setState(ESTABLISHED);
+            if (E.state[peer]! === SYN_SENT) E.setState(peer, ESTABLISHED);
+            E.setState(ep, ESTABLISHED);
           }
         }
         if (fin) {
-          ep.setState(CLOSED);
+          E.setState(ep, CLOSED);
           doClose = true;
         }
         if (rst) {
-          ep.setState(RESET);
+          E.setState(ep, RESET);
           doClose = true;
         }
-        if (ep.state === INACTIVE) {
-          if (!isOrig && len === 0 && conn.orig.state === SYN_SENT) {
+        if (E.state[ep]! === INACTIVE) {
+          if (!isOrig && len === 0 && E.state[conn.o]! === SYN_SENT) {
             // An ACK of the SYN before the SYN-ACK: not yet a partial connection.
-          } else if (ack && peer.state === ESTABLISHED) {
-            ep.setState(ESTABLISHED);
+          } else if (ack && E.state[peer]! === ESTABLISHED) {
+            E.setState(ep, ESTABLISHED);
           } else {
-            ep.setState(PARTIAL);
+            E.setState(ep, PARTIAL);
           }
         }
         break;
@@ -859,39 +963,39 @@ export class FlowTable {
       case SYN_SENT:
       case SYN_ACK_SENT:
         if (fin) {
-          ep.setState(CLOSED);
+          E.setState(ep, CLOSED);
           doClose = true;
         }
         if (rst) {
-          ep.setState(RESET);
+          E.setState(ep, RESET);
           doClose = true;
         }
         break;
       case ESTABLISHED:
       case PARTIAL:
-        if (syn && ep.state === PARTIAL && peer.state === INACTIVE && !ack) ep.setState(SYN_SENT);
+        if (syn && E.state[ep]! === PARTIAL && E.state[peer]! === INACTIVE && !ack) E.setState(ep, SYN_SENT);
         if (fin && !rst) {
-          ep.setState(CLOSED);
-          if (peer.state === RESET && peer.prevState === CLOSED) peer.setState(CLOSED);
+          E.setState(ep, CLOSED);
+          if (E.state[peer]! === RESET && E.prevState[peer]! === CLOSED) E.setState(peer, CLOSED);
           doClose = true;
         }
         if (rst) {
-          ep.setState(RESET);
+          E.setState(ep, RESET);
           doClose = true;
         }
         break;
       case CLOSED:
-        if (rst && peer.state !== CLOSED) {
-          ep.setState(RESET);
-          if (!ep.didClose) doClose = true;
+        if (rst && E.state[peer]! !== CLOSED) {
+          E.setState(ep, RESET);
+          if (E.didClose[ep] === 0) doClose = true;
         }
         break;
       default:
         break;
     }
-    if (doClose && !ep.didClose) {
-      ep.didClose = true;
-      const complete = ep.state === RESET || peer.didClose || peer.state === INACTIVE;
+    if (doClose && E.didClose[ep] === 0) {
+      E.didClose[ep] = 1;
+      const complete = E.state[ep] === RESET || E.didClose[peer] === 1 || E.state[peer] === INACTIVE;
       if (complete && conn.closeAt === Infinity) conn.closeAt = conn.lastTs + this.timeouts.tcpClose;
     }
     return isOrig;
@@ -899,10 +1003,11 @@ export class FlowTable {
 
   /** Zeek's history letters: S, H, F, R once per direction (again on a new sequence number), D, A once; Q and I for odd flag mixes. */
   private history(conn: Connection, isOrig: boolean, d: DecodedPacket): void {
+    const E = this.ends;
     const f = d.tcpFlags;
     const len = d.payloadWireLength;
-    const ep = isOrig ? conn.orig : conn.resp;
-    const relSeq = (d.seq - ep.startSeq) >>> 0;
+    const ep = isOrig ? conn.o : conn.r;
+    const relSeq = (d.seq - E.startSeq[ep]!) >>> 0;
     const syn = (f & F_SYN) !== 0;
     const fin = (f & F_FIN) !== 0;
     const rst = (f & F_RST) !== 0;
@@ -914,19 +1019,19 @@ export class FlowTable {
     }
     if (syn) {
       const code = (f & F_ACK) !== 0 ? 'H' : 'S';
-      if (conn.checkHistory(isOrig, H_SYN, code) && relSeq !== ep.lastSynSeq) conn.addHistory(isOrig, code);
-      ep.lastSynSeq = relSeq;
+      if (conn.checkHistory(isOrig, H_SYN, code) && relSeq !== E.lastSynSeq[ep]!) conn.addHistory(isOrig, code);
+      E.lastSynSeq[ep] = relSeq;
       return;
     }
     if (fin) {
       const at = (relSeq + len) >>> 0;
-      if (conn.checkHistory(isOrig, H_FIN, 'F') && at !== ep.lastFinSeq) conn.addHistory(isOrig, 'F');
-      ep.lastFinSeq = at;
+      if (conn.checkHistory(isOrig, H_FIN, 'F') && at !== E.lastFinSeq[ep]!) conn.addHistory(isOrig, 'F');
+      E.lastFinSeq[ep] = at;
       return;
     }
     if (rst) {
-      if (conn.checkHistory(isOrig, H_RST, 'R') && relSeq !== ep.lastRstSeq) conn.addHistory(isOrig, 'R');
-      ep.lastRstSeq = relSeq;
+      if (conn.checkHistory(isOrig, H_RST, 'R') && relSeq !== E.lastRstSeq[ep]!) conn.addHistory(isOrig, 'R');
+      E.lastRstSeq[ep] = relSeq;
       return;
     }
     if (len > 0) conn.checkHistory(isOrig, H_DATA, 'D');
@@ -947,7 +1052,10 @@ export class FlowTable {
 
   private close(conn: Connection): void {
     // A connection ends once: closing one that is no longer live does nothing.
-    if (this.active.delete(conn)) this.options.onClose?.(conn);
+    if (this.active.delete(conn)) {
+      this.options.onClose?.(conn);
+      this.ends.release(conn.slot);
+    }
   }
 
   /** Ends every live connection (the capture is over). */
@@ -962,5 +1070,6 @@ export class FlowTable {
       this.options.onClose?.(conn);
       conn = next;
     }
+    this.ends.clear();
   }
 }
