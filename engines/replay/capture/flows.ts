@@ -101,6 +101,13 @@ export class Endpoints {
   lastRstSeq = new Float64Array(0);
   /** 1 once this side sent anything (UDP/ICMP "active"). */
   active = new Uint8Array(0);
+  // Per connection (indexed by slot, not side): capture times of the first and last packet, and when a closed
+  // TCP connection or an unanswered attempt is over (Infinity until then). A number field of an object is a
+  // boxed number of its own; here they cost the collector nothing.
+  startTs = new Float64Array(0);
+  lastTs = new Float64Array(0);
+  closeAt = new Float64Array(0);
+  attemptAt = new Float64Array(0);
   private capacity = 0;
   /** Slots handed out so far (the high-water mark); freed ones wait in `free`. */
   private used = 0;
@@ -120,6 +127,10 @@ export class Endpoints {
     }
     this.reset(2 * slot);
     this.reset(2 * slot + 1);
+    this.startTs[slot] = 0;
+    this.lastTs[slot] = 0;
+    this.closeAt[slot] = Infinity;
+    this.attemptAt[slot] = Infinity;
     return slot;
   }
 
@@ -193,6 +204,10 @@ export class Endpoints {
     this.lastFinSeq = extend(this.lastFinSeq, new Float64Array(n));
     this.lastRstSeq = extend(this.lastRstSeq, new Float64Array(n));
     this.active = extend(this.active, new Uint8Array(n));
+    this.startTs = extend(this.startTs, new Float64Array(slots));
+    this.lastTs = extend(this.lastTs, new Float64Array(slots));
+    this.closeAt = extend(this.closeAt, new Float64Array(slots));
+    this.attemptAt = extend(this.attemptAt, new Float64Array(slots));
     this.capacity = slots;
   }
 }
@@ -265,12 +280,9 @@ export class Connection {
   r = 0;
   history = '';
   flipped = false;
-  // Initialised here, not only in the constructor: a class field declared without a value starts as undefined,
-  // and a field that once held undefined boxes every number stored in it (lastTs is written for each packet).
-  lastTs = 0;
+  // Initialised here, not only in the constructor: a class field declared without a value starts as undefined.
+  // (The capture times live in the endpoint columns: a number field is a boxed number of its own.)
   lastPacket = 0;
-  closeAt = Infinity;
-  attemptAt = Infinity;
   fragmentFrames = 0;
   /** Zeek service names confirmed by the application layer (made on the first, as most connections have none). */
   private services: string[] | undefined = undefined;
@@ -305,7 +317,7 @@ export class Connection {
     public respA: number | string,
     public respP: number,
     readonly ipVersion: number,
-    readonly startTs: number,
+    startTs: number,
     readonly firstPacket: number,
     readonly vlan: number,
     /** The flow table's endpoint columns (a connection made alone, as in tests, gets its own). */
@@ -314,8 +326,19 @@ export class Connection {
     this.slot = ends.alloc();
     this.o = 2 * this.slot;
     this.r = this.o + 1;
-    this.lastTs = startTs;
+    ends.startTs[this.slot] = startTs;
+    ends.lastTs[this.slot] = startTs;
     this.lastPacket = firstPacket;
+  }
+
+  /** Capture time of the first packet. */
+  get startTs(): number {
+    return this.ends.startTs[this.slot]!;
+  }
+
+  /** Capture time of the last packet that counts (TCP: not after both sides closed). */
+  get lastTs(): number {
+    return this.ends.lastTs[this.slot]!;
   }
 
   addService(name: string): void {
@@ -419,9 +442,9 @@ export class Connection {
       origP: this.origP,
       respH: format(this.respA, this.ipVersion),
       respP: this.respP,
-      startTs: this.startTs,
-      lastTs: this.lastTs,
-      duration: this.lastTs - this.startTs,
+      startTs: E.startTs[this.slot]!,
+      lastTs: E.lastTs[this.slot]!,
+      duration: E.lastTs[this.slot]! - E.startTs[this.slot]!,
       orig: { packets: E.packets[o]!, ipBytes: E.ipBytes[o]!, payloadBytes: E.payloadBytes[o]!, bytes: tcp ? E.seqSize(o, r) : E.payloadBytes[o]! },
       resp: { packets: E.packets[r]!, ipBytes: E.ipBytes[r]!, payloadBytes: E.payloadBytes[r]!, bytes: tcp ? E.seqSize(r, o) : E.payloadBytes[r]! },
       connState: this.connState(),
@@ -745,7 +768,7 @@ export class FlowTable {
     if (proto === 'tcp') {
       isOrig = this.tcp(conn, isOrig, d);
     } else {
-      conn.lastTs = ts;
+      E.lastTs[conn.slot] = ts;
       if (proto === 'udp') conn.checkHistory(isOrig, H_DATA, 'D');
     }
     this.placement.conn = conn;
@@ -812,10 +835,10 @@ export class FlowTable {
     const ts = this.now;
     const t = this.timeouts;
     const idle = conn.proto === 'tcp' ? t.tcp : conn.proto === 'udp' ? t.udp : conn.proto === 'icmp' ? t.icmp : t.other;
-    if (ts - conn.lastTs > idle) return true;
+    if (ts - E.lastTs[conn.slot]! > idle) return true;
     if (conn.proto !== 'tcp') return false;
-    if (ts > conn.closeAt) return true;
-    if (ts > conn.attemptAt && (E.state[conn.o]! === SYN_SENT || E.state[conn.o]! === SYN_ACK_SENT) && E.state[conn.r]! === INACTIVE) return true;
+    if (ts > E.closeAt[conn.slot]!) return true;
+    if (ts > E.attemptAt[conn.slot]! && (E.state[conn.o]! === SYN_SENT || E.state[conn.o]! === SYN_ACK_SENT) && E.state[conn.r]! === INACTIVE) return true;
     return false;
   }
 
@@ -895,7 +918,7 @@ export class FlowTable {
         break;
     }
     this.history(conn, isOrig, d);
-    if (E.didClose[conn.o] === 0 || E.didClose[conn.r] === 0) conn.lastTs = ts;
+    if (E.didClose[conn.o] === 0 || E.didClose[conn.r] === 0) E.lastTs[conn.slot] = ts;
     if (syn) E.synCount[ep]! += 1;
     if (fin) E.finCount[ep]! += 1;
     if (rst) E.rstCount[ep]! += 1;
@@ -927,7 +950,7 @@ export class FlowTable {
         if (syn) {
           if (isOrig) {
             E.setState(ep, ack ? SYN_ACK_SENT : SYN_SENT);
-            if (conn.attemptAt === Infinity) conn.attemptAt = ts + this.timeouts.tcpAttempt;
+            if (E.attemptAt[conn.slot] === Infinity) E.attemptAt[conn.slot] = ts + this.timeouts.tcpAttempt;
           } else {
             if (!ack && E.state[peer]! === SYN_ACK_SENT && seq === E.startSeq[ep]!) {
               // SYN and SYN-ACK arrived in reverse order: swap roles and establish.
@@ -996,7 +1019,7 @@ export class FlowTable {
     if (doClose && E.didClose[ep] === 0) {
       E.didClose[ep] = 1;
       const complete = E.state[ep] === RESET || E.didClose[peer] === 1 || E.state[peer] === INACTIVE;
-      if (complete && conn.closeAt === Infinity) conn.closeAt = conn.lastTs + this.timeouts.tcpClose;
+      if (complete && E.closeAt[conn.slot] === Infinity) E.closeAt[conn.slot] = E.lastTs[conn.slot]! + this.timeouts.tcpClose;
     }
     return isOrig;
   }
