@@ -117,7 +117,7 @@ function buildGraph(kept: readonly AnalysisEvent[], options: AnalyzeEventsOption
   progress('graph', kept.length, kept.length);
   progress('rules', 0, kept.length);
   applyRules(kept, graph, nodesOf, ruleConfidence, options.rules ?? CAUSAL_RULES);
-  nodesOf.length = 0;
+  nodesOf.clear();
   progress('rules', kept.length, kept.length);
   return graph.takeExport();
 }

@@ -16,6 +16,66 @@ export interface EventNodes {
   readonly session: NodeDraft | null;
 }
 
+/** Where extractEntities keeps what each event touched: rules read it by event position (`at`), as from an array. */
+export interface EventNodeList {
+  at(i: number): EventNodes | null | undefined;
+}
+
+const SLOTS = 6;
+
+/**
+ * The nodes of each event as six node positions in one typed array (24 bytes an event), instead of an object of
+ * six references per event (80 bytes with its array slot); `at` makes the object when a rule asks for it.
+ */
+export class EventNodeTable implements EventNodeList {
+  private slots: Int32Array;
+  private count = 0;
+
+  constructor(
+    private readonly graph: ProvenanceGraph,
+    capacity: number,
+  ) {
+    this.slots = new Int32Array(Math.max(1, capacity) * SLOTS);
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  push(n: EventNodes): void {
+    if ((this.count + 1) * SLOTS > this.slots.length) {
+      const bigger = new Int32Array(this.slots.length * 2);
+      bigger.set(this.slots);
+      this.slots = bigger;
+    }
+    const b = this.count * SLOTS;
+    this.slots[b] = n.host?.ix ?? -1;
+    this.slots[b + 1] = n.process?.ix ?? -1;
+    this.slots[b + 2] = n.parent?.ix ?? -1;
+    this.slots[b + 3] = n.object?.ix ?? -1;
+    this.slots[b + 4] = n.user?.ix ?? -1;
+    this.slots[b + 5] = n.session?.ix ?? -1;
+    this.count++;
+  }
+
+  at(i: number): EventNodes | undefined {
+    if (!Number.isInteger(i) || i < 0 || i >= this.count) return undefined;
+    const b = i * SLOTS;
+    return { host: this.node(b), process: this.node(b + 1), parent: this.node(b + 2), object: this.node(b + 3), user: this.node(b + 4), session: this.node(b + 5) };
+  }
+
+  /** Lets the table's memory go. */
+  clear(): void {
+    this.slots = new Int32Array(0);
+    this.count = 0;
+  }
+
+  private node(slot: number): NodeDraft | null {
+    const ix = this.slots[slot] as number;
+    return ix < 0 ? null : (this.graph.nodeAt(ix) ?? null);
+  }
+}
+
 /** A Linux session stays the same node from `Accepted` to pam `session opened` and logind `New session` this long. */
 const LINUX_SESSION_FUSION_MS = 5000;
 
@@ -23,11 +83,11 @@ const PROCESS_EVENTS = new Set(['process.create', 'process.exec', 'process.exit'
 const LOGON_ACTIONS = new Set(['auth.login.success', 'session.open', 'logind.session.new', 'su.session.open', 'session.login']);
 
 /**
- * Builds the nodes of the events (in time order) and returns what each touched, by position (`out[i]` for
- * events[i]; an array rather than a map by event id, which cost a map entry per event).
+ * Builds the nodes of the events (in time order) and returns what each touched, by position (`out.at(i)` for
+ * events[i]; a table of node positions rather than a map by event id or an object per event).
  */
-export function extractEntities(events: readonly AnalysisEvent[], graph: ProvenanceGraph): EventNodes[] {
-  const out: EventNodes[] = [];
+export function extractEntities(events: readonly AnalysisEvent[], graph: ProvenanceGraph): EventNodeTable {
+  const out = new EventNodeTable(graph, events.length);
   const lastLinuxLogon = new Map<string, { node: NodeDraft; ms: number | null }>();
   for (const e of events) {
     const host = e.host !== null ? graph.host(e.host, e) : null;

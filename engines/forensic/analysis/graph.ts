@@ -30,7 +30,11 @@ export interface EdgeDraft {
   readonly rule: string;
   readonly relation: string;
   confidence: number;
-  timeMs: number | null;
+  /**
+   * The time text of the edge's earliest event (an event's own string, parseable). The export gives its ISO form,
+   * and shares this string when it is that form already instead of making one per edge.
+   */
+  firstTime: string | null;
   /** Supporting event ids (a one-element literal first, as NodeDraft.eventIds). */
   eventIds: string[];
   /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
@@ -70,6 +74,8 @@ const MAX_NUMERIC_RULES = 64;
 /** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
 export class ProvenanceGraph {
   readonly nodes = new Map<string, NodeDraft>();
+  /** The nodes by position (ix): what the per-event node table stores instead of an object per event. */
+  private readonly byIx: NodeDraft[] = [];
   readonly edges: EdgeDraft[] = [];
   private readonly edgeByKey = new Map<number | string, EdgeDraft>();
   private readonly ruleIndex = new Map<string, number>();
@@ -102,6 +108,7 @@ export class ProvenanceGraph {
     if (!n) {
       n = { id, ix: this.nodes.size, kind, label: this.intern(label), host, attributes: {}, eventIds: [], source: null, sources: null };
       this.nodes.set(id, n);
+      this.byIx.push(n);
     }
     for (const [k, v] of Object.entries(attributes)) if (v !== null && n.attributes[k] === undefined) n.attributes[k] = v;
     if (e) this.support(n, e);
@@ -163,6 +170,11 @@ export class ProvenanceGraph {
     return this.byPid.get(host === null ? '?' : lower(host))?.get(pid) ?? null;
   }
 
+  /** The node at a position (ix); undefined past the end or after the export. */
+  nodeAt(ix: number): NodeDraft | undefined {
+    return this.byIx[ix];
+  }
+
   /** The key of (from, to, rule): a number while the graph is small enough, else a string. */
   private edgeKey(from: NodeDraft, to: NodeDraft, rule: string): number | string {
     let r = this.ruleIndex.get(rule);
@@ -177,7 +189,7 @@ export class ProvenanceGraph {
     const key = this.edgeKey(from, to, rule);
     let edge = this.edgeByKey.get(key);
     if (!edge) {
-      edge = { id: `E${this.edges.length + 1}`, from: from.id, to: to.id, rule, relation, confidence: 0.5, timeMs: null, eventIds: [], techniques: NO_TECHNIQUES, stage };
+      edge = { id: `E${this.edges.length + 1}`, from: from.id, to: to.id, rule, relation, confidence: 0.5, firstTime: null, eventIds: [], techniques: NO_TECHNIQUES, stage };
       this.edgeByKey.set(key, edge);
       const at = this.edges.length;
       if (at === this.edgeFrom.length) {
@@ -192,7 +204,7 @@ export class ProvenanceGraph {
       if (edge.eventIds.length === 0) edge.eventIds = [e.eventId];
       else if (!hasRecent(edge.eventIds, e.eventId)) edge.eventIds.push(e.eventId);
       const t = timeMs(e);
-      if (t !== null && (edge.timeMs === null || t < edge.timeMs)) edge.timeMs = t;
+      if (t !== null && (edge.firstTime === null || t < Date.parse(edge.firstTime))) edge.firstTime = e.time.time;
     }
     for (const t of techniques) {
       if (edge.techniques === NO_TECHNIQUES) edge.techniques = [t];
@@ -208,6 +220,7 @@ export class ProvenanceGraph {
    */
   takeExport(): { nodes: GraphNode[]; edges: CausalEdge[]; endpoints: { from: Uint32Array; to: Uint32Array } } {
     this.edgeByKey.clear();
+    this.byIx.length = 0;
     this.byPid.clear();
     this.byGuid.clear();
     this.strings.clear();
@@ -250,6 +263,12 @@ export function exportNode(n: NodeDraft): GraphNode {
   return { id: n.id, kind: n.kind, label: n.label, host: n.host, attributes: n.attributes, eventIds, sources };
 }
 
+/** The ISO 8601 form of a parseable time text: the text itself when it is that form already. */
+function isoTime(text: string): string {
+  const iso = new Date(Date.parse(text)).toISOString();
+  return iso === text ? text : iso;
+}
+
 /** The contract form of an edge; like exportNode it shares the draft's lists. */
 export function exportEdge(e: EdgeDraft): CausalEdge {
   return {
@@ -259,7 +278,7 @@ export function exportEdge(e: EdgeDraft): CausalEdge {
     rule: e.rule,
     relation: e.relation,
     confidence: e.confidence,
-    time: e.timeMs === null ? null : new Date(e.timeMs).toISOString(),
+    time: e.firstTime === null ? null : isoTime(e.firstTime),
     eventIds: Object.freeze(e.eventIds),
     techniques: Object.freeze(e.techniques),
     stage: e.stage,

@@ -2,7 +2,7 @@
 import type { KillChainStage } from '../../core/contracts/forensic.js';
 import type { AnalysisEvent } from './events.js';
 import { stageOf } from './attack.js';
-import type { EventNodes } from './entities.js';
+import type { EventNodeList, EventNodes } from './entities.js';
 import { attr, baseName, commandLine, imageKey, sourceIp, timeMs, userKey, windowsEventId } from './facts.js';
 import type { EdgeDraft, NodeDraft, ProvenanceGraph } from './graph.js';
 import { isInternalAddress, splitEndpoint, techniquesOfCommand } from './patterns.js';
@@ -605,12 +605,12 @@ export const CAUSAL_RULES: readonly CausalRule[] = [
 
 /**
  * Runs the rules over events in time order; edges get the rule's confidence from `confidence` (default 0.5).
- * `nodes[i]` is what events[i] touched (extractEntities).
+ * `nodes.at(i)` is what events[i] touched (extractEntities' table, or an array).
  */
 export function applyRules(
   events: readonly AnalysisEvent[],
   graph: ProvenanceGraph,
-  nodes: readonly (EventNodes | null)[],
+  nodes: EventNodeList,
   confidence: (rule: string) => number,
   rules: readonly CausalRule[] = CAUSAL_RULES,
 ): void {
@@ -628,7 +628,7 @@ export function applyRules(
     return { run: rule.create(), ctx };
   });
   events.forEach((e, i) => {
-    const n = nodes[i];
+    const n = nodes.at(i);
     if (!n) return;
     for (const { run, ctx } of runs) run.onEvent?.(e, n, ctx);
   });

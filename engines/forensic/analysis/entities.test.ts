@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeEvents } from './analyze.js';
+import { extractEntities } from './entities.js';
+import { ProvenanceGraph } from './graph.js';
+import { makeEvent, sysmon1 } from './testkit.js';
+
+const explorer = { image: 'C:\\Windows\\explorer.exe', pid: 100 };
+const cmd = { image: 'C:\\Windows\\System32\\cmd.exe', pid: 4242 };
+
+describe('per-event node table', () => {
+  it('gives back the same node drafts each event touched, and nothing past the end or after clear', () => {
+    const events = [sysmon1(0, explorer, cmd, 'cmd.exe'), makeEvent({ action: 'file.create', actor: { type: 'process', name: 'C:\\x.exe' }, object: { type: 'file', name: 'C:\\a.txt' } }), makeEvent({ action: 'odd', host: null })];
+    const graph = new ProvenanceGraph();
+    const table = extractEntities(events, graph);
+    expect(table.length).toBe(3);
+    const first = table.at(0);
+    expect(first?.process?.label).toBe('cmd.exe');
+    expect(first?.parent?.label).toBe('explorer.exe');
+    expect(first?.host).toBe(graph.nodes.get('host:ws01'));
+    expect(table.at(0)?.process).toBe(first?.process);
+    expect(table.at(1)?.object?.kind).toBe('file');
+    expect(table.at(2)).toEqual({ host: null, process: null, parent: null, object: null, user: null, session: null });
+    expect(table.at(3)).toBeUndefined();
+    expect(table.at(-1)).toBeUndefined();
+    table.clear();
+    expect(table.at(0)).toBeUndefined();
+  });
+
+  it('grows past the capacity it was given', () => {
+    const events = Array.from({ length: 5 }, (_, i) => sysmon1(i, explorer, { image: `C:\\p${i}.exe`, pid: 200 + i }, `p${i}.exe`));
+    const table = extractEntities(events, new ProvenanceGraph());
+    expect(table.length).toBe(5);
+    expect(table.at(4)?.process?.label).toBe('p4.exe');
+  });
+});
+
+describe('edge times', () => {
+  it('are the ISO form of the earliest event, whatever form the event gave', () => {
+    const late = makeEvent({ time: '2024-01-01T10:00:05Z', action: 'process.create', actor: { type: 'process', name: 'C:\\Windows\\explorer.exe' }, object: { type: 'process', name: 'C:\\b.exe' }, attributes: { pid: '7', ppid: '100' } });
+    const early = makeEvent({ time: '2024-01-01T10:00:01Z', action: 'process.create', actor: { type: 'process', name: 'C:\\Windows\\explorer.exe' }, object: { type: 'process', name: 'C:\\b.exe' }, attributes: { pid: '7', ppid: '100' } });
+    const a = analyzeEvents([late, early], { includeNoisy: true });
+    const times = a.edges.map((e) => e.time);
+    expect(times.length).toBeGreaterThan(0);
+    for (const t of times) expect(t).toBe('2024-01-01T10:00:01.000Z');
+  });
+});
