@@ -276,6 +276,12 @@ export interface ConnectionRecord {
 export class Connection {
   /** This connection's row in the endpoint columns, and the side numbers of its originator and responder there. */
   readonly slot: number;
+  /**
+   * IPv4 key addresses as signed 32-bit numbers: an unsigned address of 128.0.0.0 or above is no small integer
+   * and would be a boxed number of its own in each field.
+   */
+  readonly lowV4: number;
+  readonly highV4: number;
   o = 0;
   r = 0;
   history = '';
@@ -301,8 +307,8 @@ export class Connection {
      * comparison never mixes the two kinds.
      */
     readonly hash: number,
-    readonly lowV4: number,
-    readonly highV4: number,
+    lowV4: number,
+    highV4: number,
     readonly lowV6: string,
     readonly highV6: string,
     readonly lowP: number,
@@ -323,6 +329,11 @@ export class Connection {
     /** The flow table's endpoint columns (a connection made alone, as in tests, gets its own). */
     readonly ends: Endpoints = new Endpoints(1),
   ) {
+    this.lowV4 = lowV4 | 0;
+    this.highV4 = highV4 | 0;
+    // The same for the originator's and responder's keys (formatIpv4 reads either sign).
+    if (typeof origA === 'number') this.origA = origA | 0;
+    if (typeof respA === 'number') this.respA = respA | 0;
     this.slot = ends.alloc();
     this.o = 2 * this.slot;
     this.r = this.o + 1;
@@ -604,7 +615,10 @@ export class ActiveConnections {
   size = 0;
 
   /** The live connection with this key (IPv4 addresses in the V4 pair and '' for V6, IPv6 the other way round). */
-  get(hash: number, ipProto: number, lowV4: number, highV4: number, lowV6: string, highV6: string, lowP: number, highP: number): Connection | undefined {
+  get(hash: number, ipProto: number, lowV4In: number, highV4In: number, lowV6: string, highV6: string, lowP: number, highP: number): Connection | undefined {
+    // Stored signed (see Connection.lowV4).
+    const lowV4 = lowV4In | 0;
+    const highV4 = highV4In | 0;
     let c = this.buckets.get(hash);
     while (c !== undefined) {
       if (c.lowV4 === lowV4 && c.highV4 === highV4 && c.lowP === lowP && c.highP === highP && c.ipProto === ipProto && c.lowV6 === lowV6 && c.highV6 === highV6)
