@@ -44,3 +44,22 @@ describe('edge times', () => {
     for (const t of times) expect(t).toBe('2024-01-01T10:00:01.000Z');
   });
 });
+
+describe('shared one-event id lists', () => {
+  it('a node and an edge of one event share its list; a second event copies it, leaving the other untouched', () => {
+    const graph = new ProvenanceGraph();
+    const first = makeEvent({ action: 'x' });
+    const second = makeEvent({ action: 'x' });
+    const a = graph.node('file', 'a', 'a', 'WS01', first);
+    const b = graph.node('file', 'b', 'b', 'WS01', first);
+    expect(b.eventIds).toBe(a.eventIds);
+    const edge = graph.edge(a, b, 'r', 'r', [first]);
+    expect(edge?.eventIds).toBe(b.eventIds);
+    graph.edge(a, b, 'r', 'r', [second]);
+    expect(edge?.eventIds).toEqual([first.eventId, second.eventId]);
+    expect(a.eventIds).toEqual([first.eventId]);
+    graph.support(b, second);
+    expect(b.eventIds).toEqual([first.eventId, second.eventId]);
+    expect(a.eventIds).toEqual([first.eventId]);
+  });
+});

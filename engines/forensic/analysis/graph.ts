@@ -14,7 +14,10 @@ export interface NodeDraft {
   label: string;
   readonly host: string | null;
   readonly attributes: Record<string, AttrValue>;
-  /** Supporting event ids; replaced by a one-element literal on the first (an empty array's first push reserves 17 slots). */
+  /**
+   * Supporting event ids; replaced on the first by a frozen one-element list shared with the other nodes and edges of
+   * that event alone (an empty array's first push reserves 17 slots), copied when a second id comes.
+   */
   eventIds: string[];
   /** The source of the node's first supporting event; while it is the only one, its list is eventIds. */
   source: string | null;
@@ -35,7 +38,7 @@ export interface EdgeDraft {
    * and shares this string when it is that form already instead of making one per edge.
    */
   firstTime: string | null;
-  /** Supporting event ids (a one-element literal first, as NodeDraft.eventIds). */
+  /** Supporting event ids (a shared frozen one-element list first, as NodeDraft.eventIds). */
   eventIds: string[];
   /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
   techniques: string[];
@@ -67,6 +70,9 @@ function flatId(kind: NodeKind, key: string): string {
 /** What an edge without techniques lists: one shared frozen array rather than an empty one per edge. */
 const NO_TECHNIQUES: string[] = Object.freeze([]) as unknown as string[];
 
+/** No event ids, shared (frozen). */
+const NO_IDS: string[] = Object.freeze([]) as unknown as string[];
+
 /** Node ids in a graph stay below this many for the numeric (from, to, rule) edge key; past it the key is a string. */
 const MAX_NUMERIC_NODES = 2 ** 22;
 const MAX_NUMERIC_RULES = 64;
@@ -87,6 +93,8 @@ export class ProvenanceGraph {
   /** Each edge's ends as node positions (ix), by edge position: what the stories group by, without maps of ids. */
   private edgeFrom: Uint32Array = new Uint32Array(1024);
   private edgeTo: Uint32Array = new Uint32Array(1024);
+  /** The last shared one-element id list (see single). */
+  private lastSingle: string[] = NO_IDS;
 
   constructor(private readonly useGuids = true) {}
 
@@ -121,13 +129,23 @@ export class ProvenanceGraph {
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
     if (n.sources === null && n.source !== null && src !== n.source) n.sources = new Map([[n.source, [...n.eventIds]]]);
     if (n.source === null) n.source = src;
-    if (n.eventIds.length === 0) n.eventIds = [e.eventId];
-    else if (!hasRecent(n.eventIds, e.eventId)) n.eventIds.push(e.eventId);
+    if (n.eventIds.length === 0) n.eventIds = this.single(e.eventId);
+    else if (!hasRecent(n.eventIds, e.eventId)) n.eventIds = withId(n.eventIds, e.eventId);
     if (n.sources !== null) {
       const list = n.sources.get(src);
       if (!list) n.sources.set(src, [e.eventId]);
       else if (!hasRecent(list, e.eventId)) list.push(e.eventId);
     }
+  }
+
+  /**
+   * A frozen one-element list of an event id, shared by the nodes and edges that event alone supports (events come
+   * in order, so the last one made is the one to share; an edge also looks at its ends'). A second id copies it.
+   */
+  private single(id: string, ...ends: NodeDraft[]): string[] {
+    if (this.lastSingle[0] === id) return this.lastSingle;
+    for (const n of ends) if (n.eventIds.length === 1 && n.eventIds[0] === id && Object.isFrozen(n.eventIds)) return (this.lastSingle = n.eventIds);
+    return (this.lastSingle = Object.freeze([id]) as unknown as string[]);
   }
 
   host(name: string, e: AnalysisEvent | null): NodeDraft {
@@ -201,8 +219,8 @@ export class ProvenanceGraph {
       this.edges.push(edge);
     }
     for (const e of events) {
-      if (edge.eventIds.length === 0) edge.eventIds = [e.eventId];
-      else if (!hasRecent(edge.eventIds, e.eventId)) edge.eventIds.push(e.eventId);
+      if (edge.eventIds.length === 0) edge.eventIds = this.single(e.eventId, to, from);
+      else if (!hasRecent(edge.eventIds, e.eventId)) edge.eventIds = withId(edge.eventIds, e.eventId);
       const t = timeMs(e);
       if (t !== null && (edge.firstTime === null || t < Date.parse(edge.firstTime))) edge.firstTime = e.time.time;
     }
@@ -243,6 +261,15 @@ function grow(a: Uint32Array): Uint32Array {
   const b = new Uint32Array(a.length * 2);
   b.set(a);
   return b;
+}
+
+/** The list with one id more: the list itself, pushed, or a copy when it is a shared frozen one. */
+function withId(list: string[], id: string): string[] {
+  if (!Object.isFrozen(list)) {
+    list.push(id);
+    return list;
+  }
+  return [...list, id];
 }
 
 /** Events arrive in time order, so a repeat is among the last few ids: looking further back would make big nodes quadratic. */
