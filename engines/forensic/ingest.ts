@@ -155,28 +155,6 @@ export class EventInterner {
   }
 }
 
-/**
- * The same frozen event as an object literal. finalizeEvent's spread-then-freeze gives, after a few events, every
- * event its own hidden class (V8 map and descriptor array, about 450 bytes an event); a literal shares one.
- */
-function repack(e: ForensicEvent): ForensicEvent {
-  return Object.freeze({
-    actor: e.actor,
-    action: e.action,
-    object: e.object,
-    time: e.time,
-    host: e.host,
-    summary: e.summary,
-    attributes: e.attributes,
-    reliability: e.reliability,
-    loader: e.loader,
-    kind: e.kind,
-    raw: e.raw,
-    eventId: e.eventId,
-    integrityHash: e.integrityHash,
-  });
-}
-
 function headOf(file: EvidenceFile): Buffer {
   return file.read(0, DETECT_HEAD_BYTES);
 }
@@ -296,7 +274,7 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
       const only = options.onlyRecords;
       for (const draft of loader.load(source, ctx)) {
         if (only !== undefined && draft.raw.member === undefined && !only.has(draft.raw.recordNumber)) continue;
-        const event = repack(finalizeEvent(interner.draft(draft)));
+        const event = finalizeEvent(interner.draft(draft));
         count++;
         const t = event.time.time;
         if (t !== null) {
