@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { actorSchema, RATINGS } from './ach/scenario.js';
 
+export { errorBodySchema, stixBundleSchema } from '../core/http/schemas.js';
+
 const rating = z.enum(RATINGS);
 
 export const healthSchema = z.strictObject({
@@ -71,13 +73,3 @@ export const assessmentSchema = z.strictObject({
   warnings: z.array(z.string()),
 });
 
-export const stixBundleSchema = z.looseObject({ type: z.literal('bundle'), id: z.string(), objects: z.array(z.looseObject({ type: z.string(), id: z.string() })) });
-
-export const errorBodySchema = z.strictObject({
-  error: z.strictObject({
-    code: z.string(),
-    message: z.string(),
-    request_id: z.string(),
-    details: z.array(z.strictObject({ path: z.string(), issue: z.string() })).optional(),
-  }),
-});

@@ -2,13 +2,13 @@
 // generated OpenAPI documents and for tests that parse what a route answered).
 import { z } from 'zod';
 
-/** The house error body (`errorHandler()`): code, message, request id, and field paths for a 422. */
-export const errorBodySchema = z.object({
-  error: z.object({
+/** The house error body (`errorHandler()`): code, message, request id, and field paths for a 422; nothing else. */
+export const errorBodySchema = z.strictObject({
+  error: z.strictObject({
     code: z.string(),
     message: z.string(),
     request_id: z.string(),
-    details: z.array(z.object({ path: z.string(), issue: z.string() })).optional(),
+    details: z.array(z.strictObject({ path: z.string(), issue: z.string() })).optional(),
   }),
 });
 
