@@ -2,9 +2,7 @@
 import { useState, type DragEvent } from 'react';
 
 export interface FileDrop {
-  /** True while a file is dragged over the element (for the drop highlight). */
-  readonly dragging: boolean;
-  /** The shared drop-target classes (styles.css) for the element's className, with the highlight while dragging. */
+  /** The shared drop-target classes (styles.css) for the element's className, with the highlight while a file is over it. */
   readonly dropClass: string;
   /** Spread onto the element that takes the drop (a whole workspace, so a near miss is not opened by the browser). */
   readonly dropProps: {
@@ -17,7 +15,6 @@ export interface FileDrop {
 export function useFileDrop(onFile: (file: File) => void): FileDrop {
   const [dragging, setDragging] = useState(false);
   return {
-    dragging,
     dropClass: dragging ? 'drop-target drop-target--over' : 'drop-target',
     dropProps: {
       onDragOver: (e) => {
