@@ -1,30 +1,11 @@
 // Builds the case assessment knowledge graph from an ATT&CK Enterprise STIX bundle: actors, their techniques and software, derived facts.
-import { releaseFromIndex, type AttackIndex } from '../core/attack/bundle.js';
+import { releaseFromIndex, type AttackIndex, type StixLike } from '../core/attack/bundle.js';
 import { VitrineError } from '../core/errors.js';
 import { deriveFirstActiveYear, deriveOrigin, deriveSponsor, deriveVictimology } from './derive.js';
 import type { KgActor, KgFile, KgSoftware, KgTechnique } from './kg.js';
 
 export const KG_FORMAT = 'vitrine-caseassess-kg/1';
 
-interface StixObj {
-  readonly type?: unknown;
-  readonly id?: unknown;
-  readonly name?: unknown;
-  readonly description?: unknown;
-  readonly aliases?: unknown;
-  readonly x_mitre_aliases?: unknown;
-  readonly revoked?: unknown;
-  readonly x_mitre_deprecated?: unknown;
-  readonly modified?: unknown;
-  readonly external_references?: unknown;
-  readonly kill_chain_phases?: unknown;
-  readonly relationship_type?: unknown;
-  readonly source_ref?: unknown;
-  readonly target_ref?: unknown;
-  readonly first_seen?: unknown;
-  readonly last_seen?: unknown;
-  readonly x_mitre_version?: unknown;
-}
 
 export type { AttackIndex };
 
@@ -35,9 +16,9 @@ export interface BuildOptions {
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-const live = (o: StixObj): boolean => o.revoked !== true && o.x_mitre_deprecated !== true;
+const live = (o: StixLike): boolean => o.revoked !== true && o.x_mitre_deprecated !== true;
 
-function mitreRef(o: StixObj): { id: string; url: string | null } | null {
+function mitreRef(o: StixLike): { id: string; url: string | null } | null {
   if (!Array.isArray(o.external_references)) return null;
   for (const r of o.external_references as unknown[]) {
     if (typeof r !== 'object' || r === null) continue;
@@ -54,7 +35,7 @@ const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 export function buildKnowledgeGraph(bundle: unknown, options: BuildOptions = {}): KgFile {
   if (typeof bundle !== 'object' || bundle === null || !Array.isArray((bundle as { objects?: unknown }).objects))
     throw new VitrineError('validation_failed', 'the input is not a STIX bundle with objects');
-  const objects = (bundle as { objects: unknown[] }).objects.filter((o): o is StixObj => typeof o === 'object' && o !== null);
+  const objects = (bundle as { objects: unknown[] }).objects.filter((o): o is StixLike => typeof o === 'object' && o !== null);
 
   let newest = '';
   let collectionVersion: string | null = null;
@@ -67,7 +48,7 @@ export function buildKnowledgeGraph(bundle: unknown, options: BuildOptions = {})
 
   const techniques = new Map<string, KgTechnique>(); // by STIX id
   const software = new Map<string, KgSoftware>();
-  const groups = new Map<string, StixObj>();
+  const groups = new Map<string, StixLike>();
   const campaigns = new Map<string, { id: string; first: string | null; last: string | null }>();
   for (const o of objects) {
     if (!live(o)) continue;

@@ -82,7 +82,8 @@ export const ATTACK_LICENCE =
   '© The MITRE Corporation. This work is reproduced and distributed with the permission of The MITRE Corporation. ' +
   'ATT&CK Terms of Use: see ATTACK-LICENSE.txt beside the shipped knowledge base.';
 
-interface StixLike {
+/** The fields of a STIX object the ATT&CK readers look at, all unchecked. */
+export interface StixLike {
   readonly type?: unknown;
   readonly id?: unknown;
   readonly name?: unknown;
