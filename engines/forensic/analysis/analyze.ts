@@ -11,7 +11,7 @@ import { ingestArtifact, timeSortKey, type IngestOptions } from '../ingest.js';
 import { scanAntiForensics } from './antiforensics.js';
 import { ruleConfidence } from './confidence.js';
 import { extractEntities } from './entities.js';
-import { isFullEvent, slimEvent, type AnalysisEvent } from './events.js';
+import { EventList, EventTable, isFullEvent, type AnalysisEvent } from './events.js';
 import { windowsEventId } from './facts.js';
 import { ProvenanceGraph } from './graph.js';
 import { applyRules, CAUSAL_RULES, type CausalRule } from './rules.js';
@@ -48,9 +48,10 @@ export interface AnalyzeEventsOptions extends AnalyzeOptions {
 export interface Analysis {
   /**
    * Every ingested event, in time order (events without a time last): the full events given to analyzeEvents or run;
-   * from analyzePaths, slim records of what the analysis reads. fullEvents(analysis, some) gives them in full.
+   * from analyzePaths, slim records of what the analysis reads, made on each read from the columns of an EventTable.
+   * fullEvents(analysis, some) gives them in full.
    */
-  readonly events: readonly AnalysisEvent[];
+  readonly events: EventList;
   readonly evidence: readonly EvidenceItem[];
   readonly nodes: readonly GraphNode[];
   readonly edges: readonly CausalEdge[];
@@ -94,8 +95,13 @@ export function isNoisy(e: AnalysisEvent): boolean {
 }
 
 /** Time order, events without a time last, ties in input order; sorts positions (a typed array), not an object per event. */
-function sortEvents<T extends AnalysisEvent>(events: readonly T[]): T[] {
-  const keys = events.map((e) => (e.time.time === null ? null : timeSortKey(e.time.time)));
+function sortEvents(events: readonly AnalysisEvent[] | EventTable): EventList {
+  const text = events instanceof EventTable ? (r: number) => events.timeText(r) : (r: number) => (events[r] as AnalysisEvent).time.time;
+  const keys: (string | null)[] = [];
+  for (let r = 0; r < events.length; r++) {
+    const t = text(r);
+    keys.push(t === null ? null : timeSortKey(t));
+  }
   const order = new Uint32Array(events.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   order.sort((a, b) => {
@@ -103,14 +109,14 @@ function sortEvents<T extends AnalysisEvent>(events: readonly T[]): T[] {
     const kb = keys[b] as string | null;
     return ka === null ? (kb === null ? a - b : 1) : kb === null ? -1 : ka < kb ? -1 : ka > kb ? 1 : a - b;
   });
-  return Array.from(order, (i) => events[i] as T);
+  return EventList.of(events, order);
 }
 
 /**
  * Stages 3 to 5, returned in their contract form. The graph's drafts, indexes and the per-event nodes live only
  * inside this call: the exported nodes and edges share the drafts' lists, and the rest is garbage once it returns.
  */
-function buildGraph(kept: readonly AnalysisEvent[], options: AnalyzeEventsOptions, progress: (stage: string, done: number, total: number) => void): ReturnType<ProvenanceGraph['takeExport']> {
+function buildGraph(kept: EventList, options: AnalyzeEventsOptions, progress: (stage: string, done: number, total: number) => void): ReturnType<ProvenanceGraph['takeExport']> {
   progress('graph', 0, kept.length);
   const graph = new ProvenanceGraph(options.useGuids ?? true);
   const nodesOf = extractEntities(kept, graph);
@@ -122,8 +128,11 @@ function buildGraph(kept: readonly AnalysisEvent[], options: AnalyzeEventsOption
   return graph.takeExport();
 }
 
-/** spec analyze_events: stages 3 to 7 over events already ingested. Synchronous; never throws on odd events. */
-export function analyzeEvents(input: readonly AnalysisEvent[], options: AnalyzeEventsOptions = {}, evidence: readonly EvidenceItem[] = [], warnings: readonly string[] = []): Analysis {
+/**
+ * spec analyze_events: stages 3 to 7 over events already ingested (an array, or analyzePaths' EventTable).
+ * Synchronous; never throws on odd events.
+ */
+export function analyzeEvents(input: readonly AnalysisEvent[] | EventTable, options: AnalyzeEventsOptions = {}, evidence: readonly EvidenceItem[] = [], warnings: readonly string[] = []): Analysis {
   const progress = (stage: string, done: number, total: number): void => options.onProgress?.({ stage, done, total });
   const events = sortEvents(input);
   const kept = options.includeNoisy ? events : events.filter((e) => !isNoisy(e));
@@ -159,7 +168,7 @@ const fullEventSources = new WeakMap<Analysis, (wanted: readonly AnalysisEvent[]
  */
 export function analyzePaths(paths: readonly string[], options: AnalyzeOptions = {}): Analysis {
   const evidenceRoot = options.evidenceRoot ?? evidenceRootFromEnv();
-  const events: AnalysisEvent[] = [];
+  const events = new EventTable();
   const evidence: EvidenceItem[] = [];
   const warnings: string[] = [];
   const ingestOptions: IngestOptions = {
@@ -169,22 +178,16 @@ export function analyzePaths(paths: readonly string[], options: AnalyzeOptions =
     ...(options.year !== undefined ? { year: options.year } : {}),
     ...(options.utcOffsetHours !== undefined ? { utcOffsetHours: options.utcOffsetHours } : {}),
   };
-  const raws = new Map<string, { readonly artifactSha256: string }>();
-  const slim = (e: ForensicEvent): AnalysisEvent => {
-    let raw = raws.get(e.raw.artifactSha256);
-    if (!raw) raws.set(e.raw.artifactSha256, (raw = Object.freeze({ artifactSha256: e.raw.artifactSha256 })));
-    return slimEvent(e, raw);
-  };
   const digests: string[] = [];
   paths.forEach((target, i) => {
     options.onProgress?.({ stage: 'ingest', done: i, total: paths.length });
     // Without a ledger, each event is made slim as the loader hands it over; the ledger needs the artefact's summary first.
-    const result = ingestArtifact(target, options.ledger ? ingestOptions : { ...ingestOptions, collectEvents: false, onEvent: (e) => events.push(slim(e)) });
+    const result = ingestArtifact(target, options.ledger ? ingestOptions : { ...ingestOptions, collectEvents: false, onEvent: (e) => events.add(e) });
     const a = result.artifact;
     if (options.ledger) {
       options.ledger.append({ action: 'artifact.acquire', digest: a.sha256, artifact: a.path });
       for (const e of result.events) options.ledger.recordIngest(e, a.path);
-      for (const e of result.events) events.push(slim(e));
+      for (const e of result.events) events.add(e);
     }
     digests.push(a.sha256);
     evidence.push({ path: a.path, kind: a.kind, sha256: a.sha256, bytes: a.size, events: a.events, warnings: a.warningCount });
@@ -192,7 +195,7 @@ export function analyzePaths(paths: readonly string[], options: AnalyzeOptions =
     if (a.warningCount > a.warnings.length) warnings.push(`${a.path}: ${a.warningCount - a.warnings.length} more warning(s)`);
   });
   options.onProgress?.({ stage: 'ingest', done: paths.length, total: paths.length });
-  const analysis = analyzeEvents(events, options, evidence, warnings);
+  const analysis = analyzeEvents(events.seal(), options, evidence, warnings);
   fullEventSources.set(analysis, (wanted) => {
     // Per artefact, the record numbers to hash again (null: every record, for events inside a directory artefact).
     const records = new Map<string, Set<number> | null>();
@@ -380,7 +383,7 @@ export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisVi
   const stories = analysis.stories.slice(0, top);
   let nodes: readonly GraphNode[];
   let edges: readonly CausalEdge[];
-  let events: readonly AnalysisEvent[];
+  let events: EventList;
   if (opts.includeAllEvents) {
     nodes = analysis.nodes;
     edges = analysis.edges;

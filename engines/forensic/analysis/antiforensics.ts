@@ -1,6 +1,6 @@
 // Stage 6: the anti-forensics scan. A registry of indicators; together they make one verdict and a per-host penalty.
 import type { IndicatorSeverity, TamperingIndicator, TamperingVerdict } from '../../core/contracts/forensic.js';
-import type { AnalysisEvent } from './events.js';
+import type { AnalysisEvent, EventSeq } from './events.js';
 import { attr, commandLine, timeMs, windowsEventId } from './facts.js';
 import { COMMAND_PATTERNS } from './patterns.js';
 
@@ -21,7 +21,7 @@ export interface AntiForensicsCheck {
   readonly kind: string;
   readonly description: string;
   /** Indicators from all events (time-ordered). */
-  scan(events: readonly AnalysisEvent[]): TamperingIndicator[];
+  scan(events: EventSeq): TamperingIndicator[];
 }
 
 const ind = (kind: string, severity: IndicatorSeverity, summary: string, events: readonly AnalysisEvent[], techniques: readonly string[]): TamperingIndicator => {
@@ -149,15 +149,18 @@ const recordGap: AntiForensicsCheck = {
   kind: 'record-id-gap',
   description: 'A hole in a Windows log\'s EventRecordID sequence that is otherwise contiguous (records deleted or the log edited).',
   scan(events) {
-    const byLog = new Map<string, { id: number; e: AnalysisEvent }[]>();
+    // Each record by its id and its position in events (the events themselves are read again only for a gap).
+    const byLog = new Map<string, { id: number; at: number }[]>();
+    let at = -1;
     for (const e of events) {
+      at++;
       const raw = e.attributes['eventRecordId'] ?? e.attributes['recordId'];
       const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null;
       if (id === null || e.attributes['channel'] === undefined) continue;
       const k = `${e.host ?? '?'}|${String(e.attributes['channel'])}|${e.raw.artifactSha256}`;
       const list = byLog.get(k);
-      if (list) list.push({ id, e });
-      else byLog.set(k, [{ id, e }]);
+      if (list) list.push({ id, at });
+      else byLog.set(k, [{ id, at }]);
     }
     const out: TamperingIndicator[] = [];
     for (const list of byLog.values()) {
@@ -167,9 +170,11 @@ const recordGap: AntiForensicsCheck = {
       for (let i = 1; i < list.length; i++) if ((list[i] as { id: number }).id - (list[i - 1] as { id: number }).id === 1) ones++;
       if (ones / (list.length - 1) < RECORD_GAP_CONTIGUITY) continue;
       for (let i = 1; i < list.length; i++) {
-        const a = list[i - 1] as { id: number; e: AnalysisEvent };
-        const b = list[i] as { id: number; e: AnalysisEvent };
-        if (b.id - a.id > 1) out.push(ind('record-id-gap', 'medium', `${b.id - a.id - 1} record(s) missing from the ${String(a.e.attributes['channel'])} log`, [a.e, b.e], ['T1070']));
+        const a = list[i - 1] as { id: number; at: number };
+        const b = list[i] as { id: number; at: number };
+        if (b.id - a.id <= 1) continue;
+        const ea = events.at(a.at) as AnalysisEvent;
+        out.push(ind('record-id-gap', 'medium', `${b.id - a.id - 1} record(s) missing from the ${String(ea.attributes['channel'])} log`, [ea, events.at(b.at) as AnalysisEvent], ['T1070']));
       }
     }
     return out;
@@ -181,14 +186,17 @@ const timeGap: AntiForensicsCheck = {
   kind: 'time-gap',
   description: `A silence longer than ${TIME_GAP_FACTOR} median spacings (and at least ${TIME_GAP_MIN_MS / 3600000} hours) in a log that otherwise writes often.`,
   scan(events) {
-    const byLog = new Map<string, { ms: number; e: AnalysisEvent }[]>();
+    // Each event by its time and its position in events (the events themselves are read again only for a gap).
+    const byLog = new Map<string, { ms: number; at: number }[]>();
+    let at = -1;
     for (const e of events) {
+      at++;
       const ms = timeMs(e);
       if (ms === null || e.kind === 'timeline' || e.kind === 'memory') continue;
       const k = `${e.host ?? '?'}|${e.raw.artifactSha256}|${String(e.attributes['channel'] ?? '')}`;
       const list = byLog.get(k);
-      if (list) list.push({ ms, e });
-      else byLog.set(k, [{ ms, e }]);
+      if (list) list.push({ ms, at });
+      else byLog.set(k, [{ ms, at }]);
     }
     const out: TamperingIndicator[] = [];
     for (const list of byLog.values()) {
@@ -200,7 +208,7 @@ const timeGap: AntiForensicsCheck = {
       const median = sorted[Math.floor(sorted.length / 2)] as number;
       const limit = Math.max(TIME_GAP_MIN_MS, median * TIME_GAP_FACTOR);
       gaps.forEach((g, i) => {
-        if (g > limit) out.push(ind('time-gap', 'low', `the log is silent for ${Math.round(g / 3600000)} hours`, [(list[i] as { e: AnalysisEvent }).e, (list[i + 1] as { e: AnalysisEvent }).e], ['T1070']));
+        if (g > limit) out.push(ind('time-gap', 'low', `the log is silent for ${Math.round(g / 3600000)} hours`, [events.at((list[i] as { at: number }).at) as AnalysisEvent, events.at((list[i + 1] as { at: number }).at) as AnalysisEvent], ['T1070']));
       });
     }
     return out;
@@ -238,7 +246,7 @@ function dedupe(list: TamperingIndicator[]): void {
 }
 
 /** The scan: all indicators, the worst host's penalty, and per-host penalties for the stories. */
-export function scanAntiForensics(events: readonly AnalysisEvent[], checks: readonly AntiForensicsCheck[] = ANTI_FORENSICS_CHECKS): { verdict: TamperingVerdict; hostPenalty: ReadonlyMap<string | null, number> } {
+export function scanAntiForensics(events: EventSeq, checks: readonly AntiForensicsCheck[] = ANTI_FORENSICS_CHECKS): { verdict: TamperingVerdict; hostPenalty: ReadonlyMap<string | null, number> } {
   const indicators: TamperingIndicator[] = [];
   for (const c of checks) {
     try {

@@ -1,5 +1,5 @@
 // Stage 3: each event's things as graph nodes (the process it made or ran in, its parent, the object it touched, its user and session).
-import type { AnalysisEvent } from './events.js';
+import type { AnalysisEvent, EventSeq } from './events.js';
 import { actorProcess, attr, commandLine, eventUser, parentProcess, sourceIp, subjectProcess, timeMs, userKey, windowsEventId } from './facts.js';
 import { logonId, type NodeDraft, type ProvenanceGraph } from './graph.js';
 
@@ -86,7 +86,7 @@ const LOGON_ACTIONS = new Set(['auth.login.success', 'session.open', 'logind.ses
  * Builds the nodes of the events (in time order) and returns what each touched, by position (`out.at(i)` for
  * events[i]; a table of node positions rather than a map by event id or an object per event).
  */
-export function extractEntities(events: readonly AnalysisEvent[], graph: ProvenanceGraph): EventNodeTable {
+export function extractEntities(events: EventSeq, graph: ProvenanceGraph): EventNodeTable {
   const out = new EventNodeTable(graph, events.length);
   const lastLinuxLogon = new Map<string, { node: NodeDraft; ms: number | null }>();
   for (const e of events) {

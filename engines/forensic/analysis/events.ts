@@ -1,5 +1,5 @@
 // What the analysis reads of an event (AnalysisEvent), the slim form analyzePaths keeps of each ingested event, and the way back to full events.
-import type { ForensicEvent, RawRecordRef } from '../event.js';
+import type { ArtifactKind, EventEntity, ForensicEvent, JsonRecord, RawRecordRef, ReliabilityGrade, TimePrecision } from '../event.js';
 
 /**
  * The fields stages 3 to 7 read. A ForensicEvent is one; analyzePaths keeps only these (no summary, integrity hash,
@@ -17,22 +17,229 @@ export function isFullEvent(e: AnalysisEvent): e is ForensicEvent {
   return 'integrityHash' in e;
 }
 
+
 /**
- * One slim record per call. The id is copied flat: `integrityHash.slice(0, 16)` is a V8 sliced string that would keep
- * the whole 64-character hash alive. `raw` is one shared object per artefact.
+ * Read access to events by position, what stages 3 to 7 iterate: an array of events is one, and so is an EventList
+ * (whose events are made on demand from columns).
  */
-export function slimEvent(e: ForensicEvent, raw: Pick<RawRecordRef, 'artifactSha256'>): AnalysisEvent {
-  return Object.freeze({
-    eventId: JSON.parse(`"${e.eventId}"`) as string,
-    time: e.time,
-    host: e.host,
-    actor: e.actor,
-    action: e.action,
-    object: e.object,
-    attributes: e.attributes,
-    reliability: e.reliability,
-    kind: e.kind,
-    raw,
-    record: e.raw.member === undefined ? e.raw.recordNumber : 0,
-  });
+export interface EventSeq extends Iterable<AnalysisEvent> {
+  readonly length: number;
+  at(i: number): AnalysisEvent | undefined;
+}
+
+/** What a slim event shares with many others: its artefact, kind, grade and the way its time was stated. */
+interface EventProfile {
+  readonly raw: Pick<RawRecordRef, 'artifactSha256'>;
+  readonly kind: ArtifactKind;
+  readonly reliability: ReliabilityGrade;
+  readonly precision: TimePrecision;
+  readonly source: string;
+  /** Fraction digits of the time text (0 to 9); NO_TIME when there is none; ODD_TIME when the text is kept as is. */
+  readonly digits: number;
+}
+
+const NO_TIME = -1;
+const ODD_TIME = -2;
+/** The time texts the table stores as numbers: `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, 0 to 9 fraction digits. */
+const CANONICAL_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
+const INITIAL_CAPACITY = 1024;
+
+/** The time text of whole seconds since the epoch and a fraction of `digits` digits, built flat (one string, no cons chain). */
+function timeText(seconds: number, fraction: number, digits: number): string {
+  if (digits === 3) return new Date(seconds * 1000 + fraction).toISOString();
+  const head = new Date(seconds * 1000).toISOString().slice(0, 19);
+  return digits === 0 ? [head, 'Z'].join('') : [head, '.', String(fraction).padStart(digits, '0'), 'Z'].join('');
+}
+
+function grownF64(a: Float64Array): Float64Array {
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function grownU32(a: Uint32Array): Uint32Array {
+  const b = new Uint32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/**
+ * The slim events of analyzePaths, column by column: what AnalysisEvent holds, with the time as whole seconds and a
+ * fraction in typed arrays (the text is rebuilt exactly; a text of another form is kept as is), the artefact, kind,
+ * grade, precision and time source as one shared profile, and one reference per event for the id, host, actor,
+ * action, object and attributes. `row(r)` makes the AnalysisEvent of row r: about 80 bytes an event plus its
+ * attributes, instead of an object, a time object and a time string (about 230 bytes).
+ */
+export class EventTable {
+  private count = 0;
+  private ids: string[] = [];
+  private hosts: (string | null)[] = [];
+  private actors: (EventEntity | null)[] = [];
+  private actions: string[] = [];
+  private objects: (EventEntity | null)[] = [];
+  private attributes: JsonRecord[] = [];
+  private seconds: Float64Array = new Float64Array(INITIAL_CAPACITY);
+  private fractions: Uint32Array = new Uint32Array(INITIAL_CAPACITY);
+  private profileOf: Uint32Array = new Uint32Array(INITIAL_CAPACITY);
+  private records: Float64Array = new Float64Array(INITIAL_CAPACITY);
+  private readonly profiles: EventProfile[] = [];
+  private readonly profileIx = new Map<string, number>();
+  private readonly raws = new Map<string, Pick<RawRecordRef, 'artifactSha256'>>();
+  /** Rows whose time text is not of the canonical form, with that text. */
+  private readonly oddTimes = new Map<number, string>();
+
+  get length(): number {
+    return this.count;
+  }
+
+  /**
+   * Appends the slim form of an event. The id is copied flat: `integrityHash.slice(0, 16)` is a V8 sliced string that
+   * would keep the whole 64-character hash alive.
+   */
+  add(e: ForensicEvent): void {
+    const r = this.count;
+    if (r === this.seconds.length) {
+      this.seconds = grownF64(this.seconds);
+      this.fractions = grownU32(this.fractions);
+      this.profileOf = grownU32(this.profileOf);
+      this.records = grownF64(this.records);
+    }
+    let digits = NO_TIME;
+    const text = e.time.time;
+    if (text !== null) {
+      const m = CANONICAL_TIME.exec(text);
+      const ms = m ? Date.parse(`${m[1] as string}Z`) : NaN;
+      const frac = m?.[2] ?? '';
+      if (Number.isFinite(ms) && timeText(ms / 1000, Number(frac), frac.length) === text) {
+        digits = frac.length;
+        this.seconds[r] = ms / 1000;
+        this.fractions[r] = Number(frac);
+      } else {
+        digits = ODD_TIME;
+        this.oddTimes.set(r, text);
+      }
+    }
+    this.profileOf[r] = this.profile(e, digits);
+    this.records[r] = e.raw.member === undefined ? e.raw.recordNumber : 0;
+    this.ids.push(JSON.parse(`"${e.eventId}"`) as string);
+    this.hosts.push(e.host);
+    this.actors.push(e.actor);
+    this.actions.push(e.action);
+    this.objects.push(e.object);
+    this.attributes.push(e.attributes);
+    this.count++;
+  }
+
+  private profile(e: ForensicEvent, digits: number): number {
+    const key = [e.raw.artifactSha256, e.kind, e.reliability, e.time.precision, digits, e.time.source].join('\u0000');
+    const known = this.profileIx.get(key);
+    if (known !== undefined) return known;
+    let raw = this.raws.get(e.raw.artifactSha256);
+    if (!raw) this.raws.set(e.raw.artifactSha256, (raw = Object.freeze({ artifactSha256: e.raw.artifactSha256 })));
+    const ix = this.profiles.length;
+    this.profiles.push(Object.freeze({ raw, kind: e.kind, reliability: e.reliability, precision: e.time.precision, source: e.time.source, digits }));
+    this.profileIx.set(key, ix);
+    return ix;
+  }
+
+  /** The time text of row r, as the event had it. */
+  timeText(r: number): string | null {
+    const digits = (this.profiles[this.profileOf[r] as number] as EventProfile).digits;
+    if (digits === NO_TIME) return null;
+    if (digits === ODD_TIME) return this.oddTimes.get(r) ?? null;
+    return timeText(this.seconds[r] as number, this.fractions[r] as number, digits);
+  }
+
+  /** The AnalysisEvent of row r (a new object each call; its strings and attributes are the stored ones). */
+  row(r: number): AnalysisEvent {
+    const p = this.profiles[this.profileOf[r] as number] as EventProfile;
+    return {
+      eventId: this.ids[r] as string,
+      time: { time: this.timeText(r), precision: p.precision, source: p.source },
+      host: this.hosts[r] as string | null,
+      actor: this.actors[r] as EventEntity | null,
+      action: this.actions[r] as string,
+      object: this.objects[r] as EventEntity | null,
+      attributes: this.attributes[r] as JsonRecord,
+      reliability: p.reliability,
+      kind: p.kind,
+      raw: p.raw,
+      record: this.records[r] as number,
+    };
+  }
+
+  /** Once every event is in: the columns cut to their length (exact-size copies; the grown ones are let go). */
+  seal(): this {
+    const n = this.count;
+    this.seconds = this.seconds.slice(0, n);
+    this.fractions = this.fractions.slice(0, n);
+    this.profileOf = this.profileOf.slice(0, n);
+    this.records = this.records.slice(0, n);
+    this.ids = this.ids.slice();
+    this.hosts = this.hosts.slice();
+    this.actors = this.actors.slice();
+    this.actions = this.actions.slice();
+    this.objects = this.objects.slice();
+    this.attributes = this.attributes.slice();
+    this.profileIx.clear();
+    this.raws.clear();
+    return this;
+  }
+}
+
+/**
+ * Events in an order of their own (time order, or those the noise filter keeps): row numbers into an array of events
+ * or an EventTable. An array's events are returned as they are; a table's are made on each read.
+ */
+export class EventList implements EventSeq {
+  private constructor(
+    private readonly get: (row: number) => AnalysisEvent,
+    private readonly rows: Uint32Array,
+  ) {}
+
+  /** The events of `source` in the order of `rows` (row numbers into the source). */
+  static of(source: readonly AnalysisEvent[] | EventTable, rows: Uint32Array): EventList {
+    if (source instanceof EventTable) return new EventList((r) => source.row(r), rows);
+    return new EventList((r) => source[r] as AnalysisEvent, rows);
+  }
+
+  get length(): number {
+    return this.rows.length;
+  }
+
+  /** The event at position i (negative: from the end, as Array.prototype.at). */
+  at(i: number): AnalysisEvent | undefined {
+    if (!Number.isInteger(i)) return undefined;
+    const k = i < 0 ? this.rows.length + i : i;
+    return k >= 0 && k < this.rows.length ? this.get(this.rows[k] as number) : undefined;
+  }
+
+  *[Symbol.iterator](): Iterator<AnalysisEvent> {
+    for (let k = 0; k < this.rows.length; k++) yield this.get(this.rows[k] as number);
+  }
+
+  /** The events that pass, in this order (a new list over the same source). */
+  filter(keep: (e: AnalysisEvent) => boolean): EventList {
+    const out = new Uint32Array(this.rows.length);
+    let n = 0;
+    for (let k = 0; k < this.rows.length; k++) {
+      const r = this.rows[k] as number;
+      if (keep(this.get(r))) out[n++] = r;
+    }
+    return new EventList(this.get, out.slice(0, n));
+  }
+
+  /** The events from start to end (as Array.prototype.slice), as an array. */
+  slice(start?: number, end?: number): AnalysisEvent[] {
+    return Array.from(this.rows.subarray(start, end), (r) => this.get(r));
+  }
+
+  map<T>(f: (e: AnalysisEvent) => T): T[] {
+    return Array.from(this.rows, (r) => f(this.get(r)));
+  }
+
+  some(test: (e: AnalysisEvent) => boolean): boolean {
+    for (const e of this) if (test(e)) return true;
+    return false;
+  }
 }

@@ -1,6 +1,6 @@
 // Library operations of the forensic analysis (stages 3 to 7): the API the reports, the service and the Cases workspace use.
 export { ANALYSIS_VIEW_VERSION, NOISY_ACTIONS, analyzeEvents, analyzePaths, exportEvent, fullEvents, ingestRecords, isNoisy, run, storyEventIds, toDict } from './analyze.js';
-export { isFullEvent, slimEvent, type AnalysisEvent } from './events.js';
+export { EventList, EventTable, isFullEvent, type AnalysisEvent, type EventSeq } from './events.js';
 export type { Analysis, AnalyzeEventsOptions, AnalyzeOptions, IngestedRecords, RawRecord, ToDictOptions } from './analyze.js';
 export { ANTI_FORENSICS_CHECKS, PENALTY_FLOOR, SEVERITY_PENALTY, penaltyOf, scanAntiForensics } from './antiforensics.js';
 export type { AntiForensicsCheck } from './antiforensics.js';

@@ -1,6 +1,6 @@
 // Stage 5: the causal-rule registry. Each rule is small and named; it reads events in time order and draws edges.
 import type { KillChainStage } from '../../core/contracts/forensic.js';
-import type { AnalysisEvent } from './events.js';
+import type { AnalysisEvent, EventSeq } from './events.js';
 import { stageOf } from './attack.js';
 import type { EventNodeList, EventNodes } from './entities.js';
 import { attr, baseName, commandLine, imageKey, sourceIp, timeMs, userKey, windowsEventId } from './facts.js';
@@ -608,7 +608,7 @@ export const CAUSAL_RULES: readonly CausalRule[] = [
  * `nodes.at(i)` is what events[i] touched (extractEntities' table, or an array).
  */
 export function applyRules(
-  events: readonly AnalysisEvent[],
+  events: EventSeq,
   graph: ProvenanceGraph,
   nodes: EventNodeList,
   confidence: (rule: string) => number,
@@ -627,10 +627,11 @@ export function applyRules(
     };
     return { run: rule.create(), ctx };
   });
-  events.forEach((e, i) => {
-    const n = nodes.at(i);
-    if (!n) return;
+  let i = 0;
+  for (const e of events) {
+    const n = nodes.at(i++);
+    if (!n) continue;
     for (const { run, ctx } of runs) run.onEvent?.(e, n, ctx);
-  });
+  }
   for (const { run, ctx } of runs) run.finish?.(ctx);
 }

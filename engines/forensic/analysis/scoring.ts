@@ -14,7 +14,7 @@ export const TEMPORAL_TOLERANCE_MS = 2000;
 
 /** What scoring reads from an analysis. */
 export interface ScoringGraph {
-  readonly events: readonly AnalysisEvent[];
+  readonly events: Iterable<AnalysisEvent>;
   readonly nodes: readonly GraphNode[];
   readonly edges: readonly CausalEdge[];
   readonly tampering: TamperingVerdict;

@@ -180,7 +180,8 @@ function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: re
     }
     if (target !== undefined) nodes.add(target);
   }
-  const events = wanted.size === 0 ? [] : graph.events.filter((e) => wanted.has(e.eventId));
+  const events: AnalysisEvent[] = [];
+  if (wanted.size > 0) for (const e of graph.events) if (wanted.has(e.eventId)) events.push(e);
   return { events, nodes: [...nodes], edges, tampering: graph.tampering };
 }
 

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { finalizeEvent, type ForensicEvent } from '../event.js';
+import { EventList, EventTable } from './events.js';
+import { makeEvent } from './testkit.js';
+
+/** An event whose time text is exactly `time` (makeEvent gives every event the precision 'second'). */
+const timed = (time: string | null): ForensicEvent => makeEvent({ time, action: 'process.create', attributes: { n: 1 } });
+
+describe('EventTable', () => {
+  it('rebuilds every time text exactly, whether stored as numbers or kept as is', () => {
+    const texts = [
+      '2024-01-01T10:00:00Z',
+      '2024-01-01T10:00:00.000Z',
+      '2024-01-01T10:00:00.5Z',
+      '2024-01-01T10:00:00.050Z',
+      '2024-01-01T10:00:00.000001Z',
+      '2024-01-01T10:00:00.1234567Z',
+      '2024-01-01T10:00:00.000000009Z',
+      '1969-12-31T23:59:59.999Z',
+      '2024-02-30T10:00:00Z',
+      '2024-01-01T10:00:00+02:00',
+      '2024-01-01 10:00:00',
+      'not a time',
+      '',
+      null,
+    ];
+    const t = new EventTable();
+    for (const x of texts) t.add(timed(x));
+    t.seal();
+    expect(t.length).toBe(texts.length);
+    expect(texts.map((_, r) => t.timeText(r))).toEqual(texts);
+    expect(texts.map((_, r) => t.row(r).time.time)).toEqual(texts);
+  });
+
+  it('gives back the fields the analysis reads, with the raw record number', () => {
+    const e = makeEvent({ time: '2024-01-01T10:00:00.123Z', host: 'WEB', action: 'auth.login.success', actor: { type: 'user', name: 'root' }, object: { type: 'host', name: 'web' }, attributes: { service: 'sshd' }, kind: 'authlog', reliability: 'C' });
+    const inMember = finalizeEvent({ ...e, raw: { ...e.raw, member: 'pslist.json', memberSha256: 'b'.repeat(64) } });
+    const t = new EventTable();
+    t.add(e);
+    t.add(inMember);
+    t.seal();
+    const r = t.row(0);
+    expect(r).toEqual({
+      eventId: e.eventId,
+      time: e.time,
+      host: 'WEB',
+      actor: e.actor,
+      action: 'auth.login.success',
+      object: e.object,
+      attributes: e.attributes,
+      reliability: 'C',
+      kind: 'authlog',
+      raw: { artifactSha256: e.raw.artifactSha256 },
+      record: e.raw.recordNumber,
+    });
+    expect(r.attributes).toBe(e.attributes);
+    expect(t.row(1).record).toBe(0);
+    // Events of one artefact share one raw reference.
+    expect(t.row(1).raw).toBe(r.raw);
+  });
+});
+
+describe('EventList', () => {
+  it('reads, filters and slices in its own order, over an array or a table', () => {
+    const events = ['2024-01-01T10:00:03Z', '2024-01-01T10:00:01Z', '2024-01-01T10:00:02Z'].map(timed);
+    const table = new EventTable();
+    for (const e of events) table.add(e);
+    table.seal();
+    const order = Uint32Array.from([1, 2, 0]);
+    for (const list of [EventList.of(events, order), EventList.of(table, order)]) {
+      expect(list.length).toBe(3);
+      expect([...list].map((e) => e.eventId)).toEqual([1, 2, 0].map((i) => (events[i] as ForensicEvent).eventId));
+      expect(list.at(-1)?.eventId).toBe(events[0]?.eventId);
+      expect(list.at(3)).toBeUndefined();
+      expect(list.at(0.5)).toBeUndefined();
+      expect(list.slice(1).map((e) => e.time.time)).toEqual(['2024-01-01T10:00:02Z', '2024-01-01T10:00:03Z']);
+      const late = list.filter((e) => e.time.time !== '2024-01-01T10:00:01Z');
+      expect(late.map((e) => e.eventId)).toEqual([events[2]?.eventId, events[0]?.eventId]);
+      expect(late.some((e) => e.eventId === events[1]?.eventId)).toBe(false);
+    }
+    // Over an array, the events are the array's own objects.
+    expect(EventList.of(events, order).at(0)).toBe(events[1]);
+  });
+});
