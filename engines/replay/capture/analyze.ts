@@ -90,9 +90,10 @@ export class CaptureAnalyzer {
       warnings: this.warnings,
       ...(options.maxActiveFlows !== undefined ? { maxActive: options.maxActiveFlows } : {}),
       ...(options.likelyServerPorts !== undefined ? { likelyServerPorts: options.likelyServerPorts } : {}),
-      onClose: (conn) => {
-        this.app?.close(conn);
-        this.finished.push(conn.record(addresses.format));
+      onClose: (slot) => {
+        // Only the application layer needs the connection as an object.
+        if (this.app !== undefined) this.app.close(this.flows.connection(slot));
+        this.finished.push(this.flows.record(slot, addresses.format));
       },
     });
     this.reader = new CaptureReader(this.warnings, (raw) => this.packet(raw));
@@ -122,12 +123,12 @@ export class CaptureAnalyzer {
       return;
     }
     const placement = this.flows.add(d, raw, frames);
-    const proto = placement.conn.proto;
+    const proto = placement.proto;
     if (proto === 'tcp') this.counts.tcp += 1;
     else if (proto === 'udp') this.counts.udp += 1;
     else if (proto === 'icmp') this.counts.icmp += 1;
     else this.counts.otherIp += 1;
-    this.app?.packet(placement.conn, placement.isOrig, d, raw);
+    if (this.app !== undefined) this.app.packet(this.flows.connection(placement.slot), placement.isOrig, d, raw);
   }
 
   finish(info: CaptureInfo): CaptureAnalysis {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { analyzeCaptureBytes } from './analyze.js';
 import { ETH_IPV6, ethernet, ipv6, TCP_ACK, TCP_FIN, TCP_SYN, tcp, tcpFrame, udp, udpFrame } from './craft.js';
-import { ActiveConnections, Connection, Endpoints, NO_TIMEOUTS, ZEEK_TIMEOUTS, type FlowTimeouts } from './flows.js';
+import { ActiveConnections, Endpoints, NO_TIMEOUTS, ZEEK_TIMEOUTS, type FlowTimeouts } from './flows.js';
 import { CaptureReader, MAX_PACKET_BYTES } from './reader.js';
 import { feedBytes } from './source.js';
 import type { RawPacket } from './types.js';
@@ -64,36 +64,47 @@ describe('reader: packets by buffer and offset', () => {
   });
 });
 
-/** A connection for the index alone (only its key fields matter here). */
-function conn(serial: number, hash: number, low: number, high: number, lowP: number, highP: number): Connection {
-  return new Connection(serial, hash, low, high, '', '', lowP, highP, true, 'udp', 17, low, lowP, high, highP, 4, 0, serial, 0);
+/** A connection's key in fresh slot of `E`, for the index alone (only its key columns matter here). */
+function conn(E: Endpoints, hash: number, low: number, high: number, lowP: number, highP: number, lowV6 = '', highV6 = ''): number {
+  const s = E.alloc();
+  E.hash[s] = hash;
+  E.lowV4[s] = low;
+  E.highV4[s] = high;
+  E.lowV6[s] = lowV6;
+  E.highV6[s] = highV6;
+  E.lowP[s] = lowP;
+  E.highP[s] = highP;
+  E.ipProto[s] = 17;
+  return s;
 }
 
 describe('flow index', () => {
   it('keeps connections whose hashes collide apart, finds each by its tuple, and removes any link of a chain', () => {
-    const index = new ActiveConnections();
-    const a = conn(1, 7, 0xc0a80001, 0xc0a80002, 1000, 53);
-    const b = conn(2, 7, 0xc0a80001, 0xc0a80002, 1001, 53);
-    const c = conn(3, 7, 0x0a000001, 0xc0a80002, 1000, 53);
-    const d = conn(4, 9, 0xc0a80001, 0xc0a80002, 1000, 53);
+    const E = new Endpoints(2);
+    const index = new ActiveConnections(E);
+    const a = conn(E, 7, 0xc0a80001, 0xc0a80002, 1000, 53);
+    const b = conn(E, 7, 0xc0a80001, 0xc0a80002, 1001, 53);
+    const c = conn(E, 7, 0x0a000001, 0xc0a80002, 1000, 53);
+    // Another hash in the same bucket (1024 buckets at first).
+    const d = conn(E, 7 + 1024, 0xc0a80001, 0xc0a80002, 1000, 53);
     for (const x of [a, b, c, d]) index.add(x);
     expect(index.size).toBe(4);
     expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBe(a);
     expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1001, 53)).toBe(b);
     expect(index.get(7, 17, 0x0a000001, 0xc0a80002, '', '', 1000, 53)).toBe(c);
-    expect(index.get(9, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBe(d);
+    expect(index.get(7 + 1024, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBe(d);
     // An IPv6 connection in the same chain is found by its own addresses only.
-    const v6 = new Connection(6, 7, 0, 0, 'a', 'b', 1000, 53, true, 'udp', 17, 'a', 1000, 'b', 53, 6, 0, 6, 0);
+    const v6 = conn(E, 7, 0, 0, 1000, 53, 'a', 'b');
     index.add(v6);
     expect(index.get(7, 17, 0, 0, 'a', 'b', 1000, 53)).toBe(v6);
-    expect(index.get(7, 17, 0, 0, '', '', 1000, 53)).toBeUndefined();
+    expect(index.get(7, 17, 0, 0, '', '', 1000, 53)).toBe(-1);
     expect(index.delete(v6)).toBe(true);
     // Same hash and addresses, another protocol or port: not found.
-    expect(index.get(7, 6, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBeUndefined();
-    expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1002, 53)).toBeUndefined();
+    expect(index.get(7, 6, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBe(-1);
+    expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1002, 53)).toBe(-1);
     // Remove from the middle of the chain, then its head, then a repeat (not live any more).
     expect(index.delete(b)).toBe(true);
-    expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1001, 53)).toBeUndefined();
+    expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1001, 53)).toBe(-1);
     expect(index.get(7, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBe(a);
     expect(index.delete(c)).toBe(true);
     expect(index.delete(c)).toBe(false);
@@ -101,16 +112,37 @@ describe('flow index', () => {
     expect(index.size).toBe(2);
     // Opening order survives removals: a, then d; a new one goes last.
     expect(index.oldest).toBe(a);
-    expect(a.nextActive).toBe(d);
-    const e = conn(5, 7, 1, 2, 3, 4);
+    expect(index.after(a)).toBe(d);
+    const e = conn(E, 7, 1, 2, 3, 4);
     index.add(e);
-    expect(d.nextActive).toBe(e);
+    expect(index.after(d)).toBe(e);
     expect(index.delete(a)).toBe(true);
     expect(index.oldest).toBe(d);
     const first = index.clear();
     expect(first).toBe(d);
     expect(index.size).toBe(0);
-    expect(index.get(9, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBeUndefined();
+    expect(index.get(7 + 1024, 17, 0xc0a80001, 0xc0a80002, '', '', 1000, 53)).toBe(-1);
+  });
+
+  it('finds every connection again after its table doubles, and keeps the order of opening through removals', () => {
+    const E = new Endpoints(1);
+    const index = new ActiveConnections(E);
+    const slots: number[] = [];
+    // 5,000 keys in few distinct hashes (long chains) and many (several doublings of the bucket table).
+    for (let i = 0; i < 5000; i++) {
+      const s = conn(E, i % 3 === 0 ? i % 97 : (i * 2654435761) & 0x3fffffff, 0x0a000000 + i, 0xc0a80001, 1024 + (i % 50_000), 80);
+      index.add(s);
+      slots.push(s);
+    }
+    for (let i = 0; i < 5000; i += 2) expect(index.delete(slots[i]!)).toBe(true);
+    for (let i = 0; i < 5000; i++) {
+      const s = slots[i]!;
+      expect(index.get(E.hash[s]!, 17, 0x0a000000 + i, 0xc0a80001, '', '', 1024 + (i % 50_000), 80)).toBe(i % 2 === 0 ? -1 : s);
+    }
+    const order: number[] = [];
+    for (let s = index.oldest; s !== -1; s = index.after(s)) order.push(s);
+    expect(order).toEqual(slots.filter((_, i) => i % 2 === 1));
+    expect(index.size).toBe(2500);
   });
 
   /**

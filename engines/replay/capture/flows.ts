@@ -68,15 +68,46 @@ function seqDelta(a: number, b: number): number {
 }
 
 /** The service list of the many connections with none (one shared, frozen array). */
+
+/** The service list of the many connections with none (one shared, frozen array). */
 const NO_SERVICES: readonly string[] = Object.freeze([]);
 
+// Transport codes in the `proto` column, and their names (index = code).
+const P_TCP = 0;
+const P_UDP = 1;
+const P_ICMP = 2;
+const P_OTHER = 3;
+const PROTO_NAMES: readonly TransportName[] = ['tcp', 'udp', 'icmp', 'other'];
+
+/** No slot (an empty bucket, the end of a chain or of the opening-order list). */
+const NONE = -1;
+/** History letters a slot holds in its column; a longer history goes on in a string kept aside. */
+const HIST_SLOT = 16;
+/** Histories of at most this many letters are shared as strings (keyed by 5 bits a letter, below 2^53). */
+const HIST_SHARED = 10;
+const LETTER_ORDER = 'SHFRDAQI^shfrdaqi';
+/** 5-bit code of each history letter (0 for none). */
+const LETTER_CODE = new Uint8Array(128);
+for (let i = 0; i < LETTER_ORDER.length; i++) LETTER_CODE[LETTER_ORDER.charCodeAt(i)] = i + 1;
+const CH_CARET = 0x5e;
+const CH_S = 0x53;
+const CH_H = 0x48;
+const CH_F = 0x46;
+const CH_R = 0x52;
+const CH_D = 0x44;
+const CH_A = 0x41;
+const CH_Q = 0x51;
+const CH_I = 0x49;
+
 /**
- * Both sides of every live connection, as columns (a struct of arrays) indexed by side number: the connection in
- * slot s has sides 2s and 2s + 1. Typed arrays lie outside the JavaScript heap, so the collector neither copies nor
- * marks this state; as two objects per connection, with a boxed number for every 32-bit sequence field, it was most
- * of what each scavenge copied. The columns grow by doubling, and slots of closed connections are used again.
+ * Every live connection as columns (a struct of arrays): one row per slot for the connection (key, roles, times,
+ * packet numbers, history letters, links of the index) and one per side for its two endpoints (side numbers 2s and
+ * 2s + 1). Typed arrays lie outside the JavaScript heap, so the collector neither copies nor marks this state: a
+ * connection costs no object at all unless the application layer asks for one (`FlowTable.connection`). The columns
+ * grow by doubling, and slots of closed connections are used again.
  */
 export class Endpoints {
+  // Per side (index = side number).
   packets = new Float64Array(0);
   ipBytes = new Float64Array(0);
   payloadBytes = new Float64Array(0);
@@ -101,13 +132,47 @@ export class Endpoints {
   lastRstSeq = new Float64Array(0);
   /** 1 once this side sent anything (UDP/ICMP "active"). */
   active = new Uint8Array(0);
-  // Per connection (indexed by slot, not side): capture times of the first and last packet, and when a closed
-  // TCP connection or an unanswered attempt is over (Infinity until then). A number field of an object is a
-  // boxed number of its own; here they cost the collector nothing.
+  // Per connection (index = slot). Capture times of the first and last packet, and when a closed TCP connection or
+  // an unanswered attempt is over (Infinity until then).
   startTs = new Float64Array(0);
   lastTs = new Float64Array(0);
   closeAt = new Float64Array(0);
   attemptAt = new Float64Array(0);
+  serial = new Float64Array(0);
+  /** The key: a 30-bit hash of the 5-tuple, and the tuple with its lower end (address, then port) first. */
+  hash = new Int32Array(0);
+  /** IPv4 key addresses, stored signed (0 for IPv6). */
+  lowV4 = new Int32Array(0);
+  highV4 = new Int32Array(0);
+  /** IPv6 key addresses as 8-unit strings ('' for IPv4). */
+  lowV6: string[] = [];
+  highV6: string[] = [];
+  lowP = new Uint16Array(0);
+  highP = new Uint16Array(0);
+  ipProto = new Uint8Array(0);
+  /** P_TCP, P_UDP, P_ICMP or P_OTHER. */
+  proto = new Uint8Array(0);
+  ipVersion = new Uint8Array(0);
+  /** 1 while the originator is the lower end of the key (a packet from it is then "forward"). */
+  origIsLow = new Uint8Array(0);
+  /** 1 when the roles were flipped (Zeek's '^'); the originator's side is then 2s + 1, else 2s. */
+  flipped = new Uint8Array(0);
+  firstPacket = new Float64Array(0);
+  lastPacket = new Float64Array(0);
+  fragmentFrames = new Float64Array(0);
+  vlan = new Uint16Array(0);
+  /** History letters (character codes), HIST_SLOT per slot, and how many; the rest of a longer one in `histMore`. */
+  letters = new Uint8Array(0);
+  letterCount = new Uint8Array(0);
+  readonly histMore = new Map<number, string>();
+  /** The index's links: the next slot with the same bucket, and the previous and next in order of opening. */
+  chain = new Int32Array(0);
+  prev = new Int32Array(0);
+  next = new Int32Array(0);
+  /** 1 while the slot holds a live connection. */
+  live = new Uint8Array(0);
+  /** Objects for connections the application layer asked for (see FlowTable.connection). */
+  readonly handles: Array<Connection | undefined> = [];
   private capacity = 0;
   /** Slots handed out so far (the high-water mark); freed ones wait in `free`. */
   private used = 0;
@@ -115,6 +180,10 @@ export class Endpoints {
 
   constructor(slots = 256) {
     this.grow(Math.max(1, slots));
+  }
+
+  get slots(): number {
+    return this.capacity;
   }
 
   /** A slot with both sides reset. */
@@ -131,11 +200,20 @@ export class Endpoints {
     this.lastTs[slot] = 0;
     this.closeAt[slot] = Infinity;
     this.attemptAt[slot] = Infinity;
+    this.flipped[slot] = 0;
+    this.fragmentFrames[slot] = 0;
+    this.letterCount[slot] = 0;
+    this.chain[slot] = NONE;
+    this.prev[slot] = NONE;
+    this.next[slot] = NONE;
+    this.live[slot] = 0;
     return slot;
   }
 
   /** Gives a closed connection's slot back. */
   release(slot: number): void {
+    this.handles[slot] = undefined;
+    if (this.letterCount[slot]! >= HIST_SLOT) this.histMore.delete(slot);
     this.free.push(slot);
   }
 
@@ -143,6 +221,8 @@ export class Endpoints {
   clear(): void {
     this.used = 0;
     this.free.length = 0;
+    this.histMore.clear();
+    this.handles.fill(undefined);
   }
 
   setState(e: number, s: number): void {
@@ -161,6 +241,52 @@ export class Endpoints {
     if (size !== 0) size -= 1;
     if (this.finCount[e]! > 0 && size !== 0) size -= 1;
     return size;
+  }
+
+  /** Appends a history letter (a character code). */
+  addLetter(slot: number, ch: number): void {
+    const n = this.letterCount[slot]!;
+    if (n < HIST_SLOT) {
+      this.letters[slot * HIST_SLOT + n] = ch;
+      this.letterCount[slot] = n + 1;
+    } else {
+      this.histMore.set(slot, (this.histMore.get(slot) ?? '') + String.fromCharCode(ch));
+      if (n < 255) this.letterCount[slot] = n + 1;
+    }
+  }
+
+  /** Sets history bit `bit` of side `e` and appends its letter the first time; true when it was set already. */
+  checkHistory(slot: number, e: number, bit: number, ch: number): boolean {
+    const h = this.hist[e]!;
+    if ((h & bit) !== 0) return true;
+    this.hist[e] = h | bit;
+    this.addLetter(slot, ch);
+    return false;
+  }
+
+  /** The history as text; short ones come from `shared`, one string per distinct history. */
+  history(slot: number, shared: Map<number, string>): string {
+    const n = this.letterCount[slot]!;
+    const base = slot * HIST_SLOT;
+    if (n <= HIST_SHARED) {
+      // Every letter's code is 1 to 31, so the key also tells the length.
+      let key = 0;
+      for (let i = 0; i < n; i++) {
+        const code = LETTER_CODE[this.letters[base + i]! & 0x7f]!;
+        key = code === 0 || key < 0 ? -1 : key * 32 + code;
+      }
+      let text = key < 0 ? undefined : shared.get(key);
+      if (text === undefined) {
+        text = String.fromCharCode(...this.letters.subarray(base, base + n));
+        if (key >= 0) {
+          if (shared.size >= 65_536) shared.clear();
+          shared.set(key, text);
+        }
+      }
+      return text;
+    }
+    const head = String.fromCharCode(...this.letters.subarray(base, base + Math.min(n, HIST_SLOT)));
+    return n < HIST_SLOT ? head : head + (this.histMore.get(slot) ?? '');
   }
 
   private reset(e: number): void {
@@ -208,12 +334,47 @@ export class Endpoints {
     this.lastTs = extend(this.lastTs, new Float64Array(slots));
     this.closeAt = extend(this.closeAt, new Float64Array(slots));
     this.attemptAt = extend(this.attemptAt, new Float64Array(slots));
+    this.serial = extend(this.serial, new Float64Array(slots));
+    this.hash = extend(this.hash, new Int32Array(slots));
+    this.lowV4 = extend(this.lowV4, new Int32Array(slots));
+    this.highV4 = extend(this.highV4, new Int32Array(slots));
+    this.lowP = extend(this.lowP, new Uint16Array(slots));
+    this.highP = extend(this.highP, new Uint16Array(slots));
+    this.ipProto = extend(this.ipProto, new Uint8Array(slots));
+    this.proto = extend(this.proto, new Uint8Array(slots));
+    this.ipVersion = extend(this.ipVersion, new Uint8Array(slots));
+    this.origIsLow = extend(this.origIsLow, new Uint8Array(slots));
+    this.flipped = extend(this.flipped, new Uint8Array(slots));
+    this.firstPacket = extend(this.firstPacket, new Float64Array(slots));
+    this.lastPacket = extend(this.lastPacket, new Float64Array(slots));
+    this.fragmentFrames = extend(this.fragmentFrames, new Float64Array(slots));
+    this.vlan = extend(this.vlan, new Uint16Array(slots));
+    this.letters = extend(this.letters, new Uint8Array(slots * HIST_SLOT));
+    this.letterCount = extend(this.letterCount, new Uint8Array(slots));
+    this.chain = extend(this.chain, new Int32Array(slots));
+    this.prev = extend(this.prev, new Int32Array(slots));
+    this.next = extend(this.next, new Int32Array(slots));
+    this.live = extend(this.live, new Uint8Array(slots));
+    for (let i = this.lowV6.length; i < slots; i++) {
+      this.lowV6.push('');
+      this.highV6.push('');
+      this.handles.push(undefined);
+    }
     this.capacity = slots;
   }
 }
 
+/**
+ * A count as a small integer where it is one. A number read from a Float64Array is a heap number, and a record field
+ * that once held one is stored boxed in every record after (a heap number of its own per field): about 200 bytes a
+ * record, all copied by the collector.
+ */
+function small(x: number): number {
+  return x <= 0x3fffffff ? x | 0 : x;
+}
+
 /** Copies a column into its larger successor. */
-function extend<T extends Float64Array | Uint32Array | Uint8Array>(old: T, next: T): T {
+function extend<T extends Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array>(old: T, next: T): T {
   next.set(old);
   return next;
 }
@@ -272,74 +433,45 @@ export interface ConnectionRecord {
   readonly fragmentFrames: number;
 }
 
-/** A live connection; the analysis layer reads it and attaches application state. */
+/**
+ * A live connection as an object, for the application layer (made by FlowTable.connection on its first packet
+ * there, so only connections with application state have one): its fields read the flow table's columns, and it
+ * holds what the columns cannot (the application state and confirmed services). It stands for its slot only while
+ * the connection lives.
+ */
 export class Connection {
-  /** This connection's row in the endpoint columns, and the side numbers of its originator and responder there. */
-  readonly slot: number;
-  /**
-   * IPv4 key addresses as signed 32-bit numbers: an unsigned address of 128.0.0.0 or above is no small integer
-   * and would be a boxed number of its own in each field.
-   */
-  readonly lowV4: number;
-  readonly highV4: number;
-  o = 0;
-  r = 0;
-  history = '';
-  flipped = false;
-  // Initialised here, not only in the constructor: a class field declared without a value starts as undefined.
-  // (The capture times live in the endpoint columns: a number field is a boxed number of its own.)
-  lastPacket = 0;
-  fragmentFrames = 0;
-  /** Zeek service names confirmed by the application layer (made on the first, as most connections have none). */
-  private services: string[] | undefined = undefined;
   /** Application-layer state owned by the analysis layer. */
   app: unknown = undefined;
-  /** The flow table's links: the next connection with the same key hash, and the live list in order of opening. */
-  nextInBucket: Connection | undefined = undefined;
-  prevActive: Connection | undefined = undefined;
-  nextActive: Connection | undefined = undefined;
+  /** Zeek service names confirmed by the application layer (made on the first, as most connections have none). */
+  services: string[] | undefined = undefined;
 
   constructor(
-    readonly serial: number,
-    /**
-     * The key: a hash of the 5-tuple, and the tuple with its lower end (address, then port) first. IPv4 addresses
-     * are numbers and IPv6 ones strings in separate fields (0 or '' for the other version), so the per-packet
-     * comparison never mixes the two kinds.
-     */
-    readonly hash: number,
-    lowV4: number,
-    highV4: number,
-    readonly lowV6: string,
-    readonly highV6: string,
-    readonly lowP: number,
-    readonly highP: number,
-    /** True while the originator is the lower end of the key (a packet from it is then "forward"). */
-    public origIsLow: boolean,
-    readonly proto: TransportName,
-    readonly ipProto: number,
-    /** Originator and responder address keys (number for IPv4, hex for IPv6) and ports. */
-    public origA: number | string,
-    public origP: number,
-    public respA: number | string,
-    public respP: number,
-    readonly ipVersion: number,
-    startTs: number,
-    readonly firstPacket: number,
-    readonly vlan: number,
-    /** The flow table's endpoint columns (a connection made alone, as in tests, gets its own). */
-    readonly ends: Endpoints = new Endpoints(1),
-  ) {
-    this.lowV4 = lowV4 | 0;
-    this.highV4 = highV4 | 0;
-    // The same for the originator's and responder's keys (formatIpv4 reads either sign).
-    if (typeof origA === 'number') this.origA = origA | 0;
-    if (typeof respA === 'number') this.respA = respA | 0;
-    this.slot = ends.alloc();
-    this.o = 2 * this.slot;
-    this.r = this.o + 1;
-    ends.startTs[this.slot] = startTs;
-    ends.lastTs[this.slot] = startTs;
-    this.lastPacket = firstPacket;
+    readonly ends: Endpoints,
+    readonly slot: number,
+  ) {}
+
+  get serial(): number {
+    return this.ends.serial[this.slot]!;
+  }
+
+  get uid(): string {
+    return `C${this.serial}`;
+  }
+
+  get proto(): TransportName {
+    return PROTO_NAMES[this.ends.proto[this.slot]!] ?? 'other';
+  }
+
+  get ipProto(): number {
+    return this.ends.ipProto[this.slot]!;
+  }
+
+  get origP(): number {
+    return this.ends.origIsLow[this.slot] === 1 ? this.ends.lowP[this.slot]! : this.ends.highP[this.slot]!;
+  }
+
+  get respP(): number {
+    return this.ends.origIsLow[this.slot] === 1 ? this.ends.highP[this.slot]! : this.ends.lowP[this.slot]!;
   }
 
   /** Capture time of the first packet. */
@@ -352,132 +484,17 @@ export class Connection {
     return this.ends.lastTs[this.slot]!;
   }
 
+  get firstPacket(): number {
+    return this.ends.firstPacket[this.slot]!;
+  }
+
+  get lastPacket(): number {
+    return this.ends.lastPacket[this.slot]!;
+  }
+
   addService(name: string): void {
     if (this.services === undefined) this.services = [name];
     else if (!this.services.includes(name)) this.services.push(name);
-  }
-
-  get uid(): string {
-    return `C${this.serial}`;
-  }
-
-  /** True once either side closed (FIN or RST), as Zeek's IsClosed. */
-  get isClosed(): boolean {
-    return (this.ends.didClose[this.o]! | this.ends.didClose[this.r]!) !== 0;
-  }
-
-  /** True when the orig side saw a SYN: the stream can be read from its start. */
-  get sawSyn(): boolean {
-    return this.ends.synCount[this.o]! > 0 || this.ends.synCount[this.r]! > 0;
-  }
-
-  flip(): void {
-    const a = this.origA;
-    this.origA = this.respA;
-    this.respA = a;
-    this.origIsLow = !this.origIsLow;
-    const p = this.origP;
-    this.origP = this.respP;
-    this.respP = p;
-    // The two sides trade places by number: nothing is copied.
-    const o = this.o;
-    this.o = this.r;
-    this.r = o;
-    this.flipped = !this.flipped;
-    this.history += '^';
-  }
-
-  /** Adds a history letter the first time its event happens in this direction; upper case for the originator. */
-  checkHistory(isOrig: boolean, bit: number, code: string): boolean {
-    const e = isOrig ? this.o : this.r;
-    const hist = this.ends.hist;
-    if ((hist[e]! & bit) !== 0) return true;
-    hist[e] = hist[e]! | bit;
-    this.history += isOrig ? code : code.toLowerCase();
-    return false;
-  }
-
-  addHistory(isOrig: boolean, code: string): void {
-    this.history += isOrig ? code : code.toLowerCase();
-  }
-
-  connState(): string {
-    const E = this.ends;
-    const os = E.state[this.o]!;
-    const rs = E.state[this.r]!;
-    if (this.proto === 'tcp') {
-      const oInactive = os === INACTIVE || os === PARTIAL;
-      const rInactive = rs === INACTIVE || rs === PARTIAL;
-      if (rs === RESET) {
-        if (os === SYN_SENT || os === SYN_ACK_SENT || (os === RESET && E.seqSize(this.o, this.r) === 0 && E.seqSize(this.r, this.o) === 0))
-          return 'REJ';
-        return oInactive ? 'RSTRH' : 'RSTR';
-      }
-      if (os === RESET) {
-        if (rInactive) return /^\^?S[^HAFGIQ]*R.*/.test(this.history) ? 'RSTOS0' : 'OTH';
-        return 'RSTO';
-      }
-      if (rs === CLOSED && os === CLOSED) return 'SF';
-      if (os === CLOSED) return rInactive ? 'SH' : 'S2';
-      if (rs === CLOSED) return oInactive ? 'SHR' : 'S3';
-      if (os === SYN_SENT && rs === INACTIVE) return 'S0';
-      if (os === ESTABLISHED && rs === ESTABLISHED) return 'S1';
-      return 'OTH';
-    }
-    if (this.proto === 'udp') {
-      if (E.active[this.o] === 1) return E.active[this.r] === 1 ? 'SF' : 'S0';
-      return E.active[this.r] === 1 ? 'SHR' : 'OTH';
-    }
-    return 'OTH';
-  }
-
-  handshake(): TcpHandshake {
-    const oh = this.ends.hist[this.o]!;
-    if ((oh & H_SYN) === 0) return 'midstream';
-    if ((this.ends.hist[this.r]! & H_SYN) === 0) return 'attempt';
-    // The originator's ACK (or data) after the SYN-ACK completes the three-way handshake.
-    return (oh & (H_ACK | H_DATA | H_FIN)) !== 0 ? 'complete' : 'half_open';
-  }
-
-  /** The finished record. Built with one literal and two assignments (no spread or closure: 10^5 records a capture). */
-  record(format: (a: number | string, v: number) => string): ConnectionRecord {
-    const tcp = this.proto === 'tcp';
-    const E = this.ends;
-    const o = this.o;
-    const r = this.r;
-    const rec: { -readonly [K in keyof ConnectionRecord]: ConnectionRecord[K] } = {
-      uid: this.uid,
-      proto: this.proto,
-      ipProto: this.ipProto,
-      origH: format(this.origA, this.ipVersion),
-      origP: this.origP,
-      respH: format(this.respA, this.ipVersion),
-      respP: this.respP,
-      startTs: E.startTs[this.slot]!,
-      lastTs: E.lastTs[this.slot]!,
-      duration: E.lastTs[this.slot]! - E.startTs[this.slot]!,
-      orig: { packets: E.packets[o]!, ipBytes: E.ipBytes[o]!, payloadBytes: E.payloadBytes[o]!, bytes: tcp ? E.seqSize(o, r) : E.payloadBytes[o]! },
-      resp: { packets: E.packets[r]!, ipBytes: E.ipBytes[r]!, payloadBytes: E.payloadBytes[r]!, bytes: tcp ? E.seqSize(r, o) : E.payloadBytes[r]! },
-      connState: this.connState(),
-      history: this.history,
-      flipped: this.flipped,
-      service: this.services === undefined ? NO_SERVICES : [...this.services].sort(),
-      firstPacket: this.firstPacket,
-      lastPacket: this.lastPacket,
-      fragmentFrames: this.fragmentFrames,
-    };
-    if (tcp) {
-      rec.tcp = {
-        handshake: this.handshake(),
-        origState: STATE_NAMES[E.state[o]!] ?? 'inactive',
-        respState: STATE_NAMES[E.state[r]!] ?? 'inactive',
-        syns: E.synCount[o]! + E.synCount[r]!,
-        resets: { orig: E.rstCount[o]!, resp: E.rstCount[r]! },
-        fins: { orig: E.finCount[o]!, resp: E.finCount[r]! },
-      };
-    }
-    if (this.vlan > 0) rec.vlan = this.vlan;
-    return rec;
   }
 }
 
@@ -573,8 +590,11 @@ export interface FlowTableOptions {
   readonly likelyServerPorts?: ReadonlySet<number>;
   /** Most connections alive at once; past it the oldest are closed early (with a warning). */
   readonly maxActive?: number;
-  /** Called as each connection ends (timeout, reuse, eviction or end of capture). */
-  readonly onClose?: (conn: Connection) => void;
+  /**
+   * Called as each connection ends (timeout, reuse, eviction or end of capture), with its slot: read it then
+   * (FlowTable.record, FlowTable.connection), as the slot is used again afterwards.
+   */
+  readonly onClose?: (slot: number) => void;
   readonly warnings?: WarningCounter;
 }
 
@@ -584,9 +604,10 @@ export interface PacketTime {
   readonly index: number;
 }
 
-/** The result of placing one packet: its connection, and whether it came from the originator. */
+/** The result of placing one packet: its connection's slot and transport, and whether it came from the originator. */
 export interface Placement {
-  conn: Connection;
+  slot: number;
+  proto: TransportName;
   isOrig: boolean;
 }
 
@@ -604,84 +625,121 @@ function mixV6(h: number, key: string): number {
 }
 
 /**
- * Live connections, found by 5-tuple without building a key per packet: a Map from a 30-bit hash of the tuple
- * (a small integer, cheap to look up) to a chain of connections with that hash, compared field by field; and
- * a doubly linked list in order of opening, for sweeps, the oldest-first eviction and the end of the capture.
+ * Live connections, found by 5-tuple without building a key per packet: an open hash table of slots (an Int32Array
+ * of chain heads indexed by the tuple's hash, doubled as connections outnumber its buckets) with chains through the
+ * `chain` column, compared field by field; and a doubly linked list in order of opening (the `prev` and `next`
+ * columns), for sweeps, the oldest-first eviction and the end of the capture. No object per connection.
  */
 export class ActiveConnections {
-  private readonly buckets = new Map<number, Connection>();
-  private head: Connection | undefined = undefined;
-  private tail: Connection | undefined = undefined;
+  private buckets = new Int32Array(1024).fill(NONE);
+  private mask = 1023;
+  private head = NONE;
+  private tail = NONE;
   size = 0;
 
-  /** The live connection with this key (IPv4 addresses in the V4 pair and '' for V6, IPv6 the other way round). */
-  get(hash: number, ipProto: number, lowV4In: number, highV4In: number, lowV6: string, highV6: string, lowP: number, highP: number): Connection | undefined {
-    // Stored signed (see Connection.lowV4).
+  constructor(private readonly E: Endpoints) {}
+
+  /** The slot of the live connection with this key (IPv4 addresses in the V4 pair and '' for V6, IPv6 the other way round), or -1. */
+  get(hash: number, ipProto: number, lowV4In: number, highV4In: number, lowV6: string, highV6: string, lowP: number, highP: number): number {
+    const E = this.E;
+    // Stored signed (see Endpoints.lowV4).
     const lowV4 = lowV4In | 0;
     const highV4 = highV4In | 0;
-    let c = this.buckets.get(hash);
-    while (c !== undefined) {
-      if (c.lowV4 === lowV4 && c.highV4 === highV4 && c.lowP === lowP && c.highP === highP && c.ipProto === ipProto && c.lowV6 === lowV6 && c.highV6 === highV6)
-        return c;
-      c = c.nextInBucket;
+    let s = this.buckets[hash & this.mask]!;
+    while (s !== NONE) {
+      if (
+        E.hash[s] === hash &&
+        E.lowV4[s] === lowV4 &&
+        E.highV4[s] === highV4 &&
+        E.lowP[s] === lowP &&
+        E.highP[s] === highP &&
+        E.ipProto[s] === ipProto &&
+        E.lowV6[s] === lowV6 &&
+        E.highV6[s] === highV6
+      )
+        return s;
+      s = E.chain[s]!;
     }
-    return undefined;
+    return NONE;
   }
 
-  add(conn: Connection): void {
-    conn.nextInBucket = this.buckets.get(conn.hash);
-    this.buckets.set(conn.hash, conn);
-    conn.prevActive = this.tail;
-    conn.nextActive = undefined;
-    if (this.tail === undefined) this.head = conn;
-    else this.tail.nextActive = conn;
-    this.tail = conn;
+  /** Adds the connection in `slot` (its key columns set), last in order of opening. */
+  add(slot: number): void {
+    const E = this.E;
+    if (this.size >= this.buckets.length) this.rehash(this.buckets.length * 2);
+    const b = E.hash[slot]! & this.mask;
+    E.chain[slot] = this.buckets[b]!;
+    this.buckets[b] = slot;
+    E.live[slot] = 1;
+    E.prev[slot] = this.tail;
+    E.next[slot] = NONE;
+    if (this.tail === NONE) this.head = slot;
+    else E.next[this.tail] = slot;
+    this.tail = slot;
     this.size += 1;
   }
 
   /** Removes a live connection; false when it was not live. */
-  delete(conn: Connection): boolean {
-    const first = this.buckets.get(conn.hash);
-    if (first === conn) {
-      if (conn.nextInBucket === undefined) this.buckets.delete(conn.hash);
-      else this.buckets.set(conn.hash, conn.nextInBucket);
-    } else {
-      let c = first;
-      while (c !== undefined && c.nextInBucket !== conn) c = c.nextInBucket;
-      if (c === undefined) return false;
-      c.nextInBucket = conn.nextInBucket;
+  delete(slot: number): boolean {
+    const E = this.E;
+    if (E.live[slot] !== 1) return false;
+    E.live[slot] = 0;
+    const b = E.hash[slot]! & this.mask;
+    let s = this.buckets[b]!;
+    if (s === slot) this.buckets[b] = E.chain[slot]!;
+    else {
+      while (s !== NONE && E.chain[s] !== slot) s = E.chain[s]!;
+      if (s !== NONE) E.chain[s] = E.chain[slot]!;
     }
-    conn.nextInBucket = undefined;
-    if (conn.prevActive === undefined) this.head = conn.nextActive;
-    else conn.prevActive.nextActive = conn.nextActive;
-    if (conn.nextActive === undefined) this.tail = conn.prevActive;
-    else conn.nextActive.prevActive = conn.prevActive;
-    conn.prevActive = undefined;
-    conn.nextActive = undefined;
+    E.chain[slot] = NONE;
+    const p = E.prev[slot]!;
+    const n = E.next[slot]!;
+    if (p === NONE) this.head = n;
+    else E.next[p] = n;
+    if (n === NONE) this.tail = p;
+    else E.prev[n] = p;
+    E.prev[slot] = NONE;
+    E.next[slot] = NONE;
     this.size -= 1;
     return true;
   }
 
-  /** The live connection opened first. */
-  get oldest(): Connection | undefined {
+  /** The slot of the live connection opened first, or -1. */
+  get oldest(): number {
     return this.head;
   }
 
-  /** Empties the index; returns the first of the connections it held, still linked in order of opening. */
-  clear(): Connection | undefined {
+  /** The slot opened after `slot`, or -1. */
+  after(slot: number): number {
+    return this.E.next[slot]!;
+  }
+
+  /** Empties the index; returns the first of the slots it held, still linked in order of opening (see `after`). */
+  clear(): number {
     const first = this.head;
-    this.buckets.clear();
-    this.head = undefined;
-    this.tail = undefined;
+    this.buckets.fill(NONE);
+    this.head = NONE;
+    this.tail = NONE;
     this.size = 0;
     return first;
+  }
+
+  private rehash(n: number): void {
+    const E = this.E;
+    this.buckets = new Int32Array(n).fill(NONE);
+    this.mask = n - 1;
+    for (let s = this.head; s !== NONE; s = E.next[s]!) {
+      const b = E.hash[s]! & this.mask;
+      E.chain[s] = this.buckets[b]!;
+      this.buckets[b] = s;
+    }
   }
 }
 
 export class FlowTable {
-  private readonly active = new ActiveConnections();
-  /** Both sides of every live connection, as columns. */
-  private readonly ends = new Endpoints();
+  /** Every live connection, as columns. */
+  readonly ends = new Endpoints();
+  private readonly active = new ActiveConnections(this.ends);
   private serial = 0;
   private readonly timeouts: FlowTimeouts;
   private readonly likely: ReadonlySet<number>;
@@ -690,7 +748,9 @@ export class FlowTable {
   private sinceSweep = 0;
   /** False when no timeout is finite (tshark's view): nothing ever expires, so no sweeps. */
   private readonly sweepable: boolean;
-  private readonly placement: Placement;
+  private readonly placement: Placement = { slot: NONE, proto: 'other', isOrig: true };
+  /** History texts shared between records (most connections have one of a few histories). */
+  private readonly histories = new Map<number, string>();
   /** Capture time of the packet being placed. */
   private now = 0;
   /** Connections created so far. */
@@ -702,11 +762,20 @@ export class FlowTable {
     this.maxActive = options.maxActive ?? 1_000_000;
     const t = this.timeouts;
     this.sweepable = Number.isFinite(Math.min(t.tcp, t.udp, t.icmp, t.other, t.tcpAttempt, t.tcpClose));
-    this.placement = { conn: undefined as unknown as Connection, isOrig: true };
   }
 
   get activeCount(): number {
     return this.active.size;
+  }
+
+  /** The object for the live connection in `slot` (made on first use; the application layer keeps its state there). */
+  connection(slot: number): Connection {
+    let c = this.ends.handles[slot];
+    if (c === undefined) {
+      c = new Connection(this.ends, slot);
+      this.ends.handles[slot] = c;
+    }
+    return c;
   }
 
   /**
@@ -720,22 +789,22 @@ export class FlowTable {
     const ts = packet.ts;
     this.now = ts;
     const ipProto = d.ipProto;
-    const proto: TransportName =
+    const proto =
       d.level !== 'transport'
-        ? 'other'
+        ? P_OTHER
         : ipProto === PROTO_TCP
-          ? 'tcp'
+          ? P_TCP
           : ipProto === PROTO_UDP
-            ? 'udp'
+            ? P_UDP
             : ipProto === PROTO_ICMP || ipProto === PROTO_ICMPV6
-              ? 'icmp'
-              : 'other';
+              ? P_ICMP
+              : P_OTHER;
     let sp = 0;
     let dp = 0;
-    if (proto === 'tcp' || proto === 'udp') {
+    if (proto === P_TCP || proto === P_UDP) {
       sp = d.sport;
       dp = d.dport;
-    } else if (proto === 'icmp') {
+    } else if (proto === P_ICMP) {
       sp = d.icmpType;
       const cp = icmpCounterpart(ipProto === PROTO_ICMPV6, d.icmpType);
       dp = cp >= 0 ? cp : d.icmpCode;
@@ -747,139 +816,150 @@ export class FlowTable {
     // The key, with the lower end first; IPv4 and IPv6 apart so that each compares one kind of value.
     let forward: boolean;
     let hash: number;
-    let conn: Connection | undefined;
+    let slot: number;
     const v4 = d.ipVersion === 4;
     if (v4) {
       const src = d.srcV4;
       const dst = d.dstV4;
       forward = src < dst || (src === dst && sp <= dp);
       hash = mix(mix(mix(ipProto, forward ? (sp << 16) | dp : (dp << 16) | sp), forward ? src : dst), forward ? dst : src) & 0x3fffffff;
-      conn = forward ? this.active.get(hash, ipProto, src, dst, '', '', sp, dp) : this.active.get(hash, ipProto, dst, src, '', '', dp, sp);
+      slot = forward ? this.active.get(hash, ipProto, src, dst, '', '', sp, dp) : this.active.get(hash, ipProto, dst, src, '', '', dp, sp);
     } else {
       const src = d.srcV6;
       const dst = d.dstV6;
       forward = src < dst || (src === dst && sp <= dp);
       hash = mixV6(mixV6(mix(ipProto | 0x100, forward ? (sp << 16) | dp : (dp << 16) | sp), forward ? src : dst), forward ? dst : src) & 0x3fffffff;
-      conn = forward ? this.active.get(hash, ipProto, 0, 0, src, dst, sp, dp) : this.active.get(hash, ipProto, 0, 0, dst, src, dp, sp);
+      slot = forward ? this.active.get(hash, ipProto, 0, 0, src, dst, sp, dp) : this.active.get(hash, ipProto, 0, 0, dst, src, dp, sp);
     }
 
-    if (conn !== undefined && (this.expired(conn) || (proto === 'tcp' && this.isReuse(conn, d)))) {
-      this.close(conn);
-      conn = undefined;
+    if (slot !== NONE && (this.expired(slot) || (proto === P_TCP && this.isReuse(slot, d)))) {
+      this.close(slot);
+      slot = NONE;
     }
-    if (conn === undefined) conn = this.open(hash, forward, proto, d, sp, dp, packet.index);
+    if (slot === NONE) slot = this.open(hash, forward, proto, d, sp, dp, packet.index);
     // From the originator when the packet goes the originator's way along the key; a connection from an
     // address and port to themselves has only one side.
-    const isOrigEnd = forward === conn.origIsLow || (conn.lowP === conn.highP && (v4 ? conn.lowV4 === conn.highV4 : conn.lowV6 === conn.highV6));
-    let isOrig = isOrigEnd;
-    const ep = isOrig ? conn.o : conn.r;
+    let isOrig =
+      forward === (E.origIsLow[slot] === 1) || (E.lowP[slot] === E.highP[slot] && (v4 ? E.lowV4[slot] === E.highV4[slot] : E.lowV6[slot] === E.highV6[slot]));
+    const ep = 2 * slot + (isOrig ? E.flipped[slot]! : 1 - E.flipped[slot]!);
     E.packets[ep]! += 1;
     E.ipBytes[ep]! += d.ipLength;
     E.payloadBytes[ep]! += d.payloadWireLength;
     E.active[ep] = 1;
-    if (frames > 1) conn.fragmentFrames += frames;
-    conn.lastPacket = packet.index;
-    if (proto === 'tcp') {
-      isOrig = this.tcp(conn, isOrig, d);
+    if (frames > 1) E.fragmentFrames[slot]! += frames;
+    E.lastPacket[slot] = packet.index;
+    if (proto === P_TCP) {
+      isOrig = this.tcp(slot, isOrig, d);
     } else {
-      E.lastTs[conn.slot] = ts;
-      if (proto === 'udp') conn.checkHistory(isOrig, H_DATA, 'D');
+      E.lastTs[slot] = ts;
+      if (proto === P_UDP) E.checkHistory(slot, ep, H_DATA, isOrig ? CH_D : CH_D | 0x20);
     }
-    this.placement.conn = conn;
-    this.placement.isOrig = isOrig;
-    return this.placement;
+    const placement = this.placement;
+    placement.slot = slot;
+    placement.proto = PROTO_NAMES[proto] ?? 'other';
+    placement.isOrig = isOrig;
+    return placement;
   }
 
-  /** Opens a connection for the packet in `d` (at `now`), `forward` when it goes from the key's lower end. */
-  private open(hash: number, forward: boolean, proto: TransportName, d: DecodedPacket, sp: number, dp: number, index: number): Connection {
+  /** Opens a connection for the packet in `d` (at `now`), `forward` when it goes from the key's lower end; returns its slot. */
+  private open(hash: number, forward: boolean, proto: number, d: DecodedPacket, sp: number, dp: number, index: number): number {
     if (this.active.size >= this.maxActive) {
       const oldest = this.active.oldest;
-      if (oldest !== undefined) {
+      if (oldest !== NONE) {
         this.options.warnings?.add('flow_limit', 0, index);
         this.close(oldest);
       }
     }
     this.serial += 1;
     this.created += 1;
+    const E = this.ends;
+    const slot = E.alloc();
     const v4 = d.ipVersion === 4;
-    const src = v4 ? d.srcV4 : d.srcV6;
-    const dst = v4 ? d.dstV4 : d.dstV6;
-    const conn = new Connection(
-      this.serial,
-      hash,
-      v4 ? (forward ? d.srcV4 : d.dstV4) : 0,
-      v4 ? (forward ? d.dstV4 : d.srcV4) : 0,
-      v4 ? '' : forward ? d.srcV6 : d.dstV6,
-      v4 ? '' : forward ? d.dstV6 : d.srcV6,
-      forward ? sp : dp,
-      forward ? dp : sp,
-      forward,
-      proto,
-      d.ipProto,
-      src,
-      sp,
-      dst,
-      dp,
-      d.ipVersion,
-      this.now,
-      index,
-      d.vlan,
-      this.ends,
-    );
+    E.serial[slot] = this.serial;
+    E.hash[slot] = hash;
+    E.lowV4[slot] = v4 ? (forward ? d.srcV4 : d.dstV4) : 0;
+    E.highV4[slot] = v4 ? (forward ? d.dstV4 : d.srcV4) : 0;
+    E.lowV6[slot] = v4 ? '' : forward ? d.srcV6 : d.dstV6;
+    E.highV6[slot] = v4 ? '' : forward ? d.dstV6 : d.srcV6;
+    E.lowP[slot] = forward ? sp : dp;
+    E.highP[slot] = forward ? dp : sp;
+    E.origIsLow[slot] = forward ? 1 : 0;
+    E.proto[slot] = proto;
+    E.ipProto[slot] = d.ipProto;
+    E.ipVersion[slot] = d.ipVersion;
+    E.startTs[slot] = this.now;
+    E.lastTs[slot] = this.now;
+    E.firstPacket[slot] = index;
+    E.lastPacket[slot] = index;
+    E.vlan[slot] = d.vlan;
     // Zeek's choice of originator: the sender of the first packet, unless that packet is not a bare
     // SYN (TCP) and comes from a likely server port while going to one that is not.
     let flip = false;
-    if (proto === 'tcp') {
+    if (proto === P_TCP) {
       const f = d.tcpFlags;
       const bareSyn = (f & F_SYN) !== 0 && (f & F_ACK) === 0;
       if (!bareSyn && this.likely.has(sp)) {
         flip = this.likely.has(dp) ? (f & F_SYN) === 0 && sp < dp : true;
       }
-    } else if (proto === 'udp') {
+    } else if (proto === P_UDP) {
       flip = this.likely.has(sp) && !this.likely.has(dp);
     }
-    if (flip) conn.flip();
-    this.active.add(conn);
-    return conn;
+    if (flip) this.flip(slot);
+    this.active.add(slot);
+    return slot;
+  }
+
+  /** Swaps the roles of a connection's ends (the sides trade places by number: nothing is copied). */
+  private flip(slot: number): void {
+    const E = this.ends;
+    E.origIsLow[slot] = 1 - E.origIsLow[slot]!;
+    E.flipped[slot] = 1 - E.flipped[slot]!;
+    E.addLetter(slot, CH_CARET);
   }
 
   /** True when the connection's time is up at `now`. */
-  private expired(conn: Connection): boolean {
+  private expired(slot: number): boolean {
     const E = this.ends;
     const ts = this.now;
     const t = this.timeouts;
-    const idle = conn.proto === 'tcp' ? t.tcp : conn.proto === 'udp' ? t.udp : conn.proto === 'icmp' ? t.icmp : t.other;
-    if (ts - E.lastTs[conn.slot]! > idle) return true;
-    if (conn.proto !== 'tcp') return false;
-    if (ts > E.closeAt[conn.slot]!) return true;
-    if (ts > E.attemptAt[conn.slot]! && (E.state[conn.o]! === SYN_SENT || E.state[conn.o]! === SYN_ACK_SENT) && E.state[conn.r]! === INACTIVE) return true;
+    const proto = E.proto[slot];
+    const idle = proto === P_TCP ? t.tcp : proto === P_UDP ? t.udp : proto === P_ICMP ? t.icmp : t.other;
+    if (ts - E.lastTs[slot]! > idle) return true;
+    if (proto !== P_TCP) return false;
+    if (ts > E.closeAt[slot]!) return true;
+    const o = 2 * slot + E.flipped[slot]!;
+    if (ts > E.attemptAt[slot]! && (E.state[o]! === SYN_SENT || E.state[o]! === SYN_ACK_SENT) && E.state[o ^ 1]! === INACTIVE) return true;
     return false;
   }
 
   /** Zeek's IsReuse: a new initial SYN (or a SYN-ACK on a half connection) with another sequence number starts a new connection. */
-  private isReuse(conn: Connection, d: DecodedPacket): boolean {
+  private isReuse(slot: number, d: DecodedPacket): boolean {
     const E = this.ends;
     const f = d.tcpFlags;
     if ((f & F_SYN) === 0) return false;
-    let connOrig = conn.o;
+    const o = 2 * slot + E.flipped[slot]!;
+    const r = o ^ 1;
+    let connOrig = o;
     if ((f & F_ACK) !== 0) {
-      if (E.state[conn.o]! !== INACTIVE) return false;
-      connOrig = conn.r;
+      if (E.state[o]! !== INACTIVE) return false;
+      connOrig = r;
     }
-    if (!conn.isClosed) {
+    // Not closed: neither side sent a FIN or RST (Zeek's IsClosed).
+    if ((E.didClose[o]! | E.didClose[r]!) === 0) {
       if (d.seq === E.startSeq[connOrig]!) return false;
-      if ((f & F_ACK) === 0 && E.state[connOrig]! === SYN_ACK_SENT && E.state[conn.r]! === INACTIVE && d.seq === E.startSeq[conn.r]!) return false;
+      if ((f & F_ACK) === 0 && E.state[connOrig]! === SYN_ACK_SENT && E.state[r]! === INACTIVE && d.seq === E.startSeq[r]!) return false;
     }
     return true;
   }
 
   /** Runs the TCP endpoint state machine for one segment; returns isOrig after any role flip. */
-  private tcp(conn: Connection, isOrigIn: boolean, d: DecodedPacket): boolean {
+  private tcp(slot: number, isOrigIn: boolean, d: DecodedPacket): boolean {
     const E = this.ends;
     const ts = this.now;
     let isOrig = isOrigIn;
-    let ep = isOrig ? conn.o : conn.r;
-    let peer = isOrig ? conn.r : conn.o;
+    let o = 2 * slot + E.flipped[slot]!;
+    const ep = isOrig ? o : o ^ 1;
+    const peer = ep ^ 1;
     const f = d.tcpFlags;
     const syn = (f & F_SYN) !== 0;
     const fin = (f & F_FIN) !== 0;
@@ -931,8 +1011,8 @@ export class FlowTable {
       default:
         break;
     }
-    this.history(conn, isOrig, d);
-    if (E.didClose[conn.o] === 0 || E.didClose[conn.r] === 0) E.lastTs[conn.slot] = ts;
+    this.history(slot, ep, isOrig, d);
+    if (E.didClose[o] === 0 || E.didClose[o ^ 1] === 0) E.lastTs[slot] = ts;
     if (syn) E.synCount[ep]! += 1;
     if (fin) E.finCount[ep]! += 1;
     if (rst) E.rstCount[ep]! += 1;
@@ -964,14 +1044,14 @@ export class FlowTable {
         if (syn) {
           if (isOrig) {
             E.setState(ep, ack ? SYN_ACK_SENT : SYN_SENT);
-            if (E.attemptAt[conn.slot] === Infinity) E.attemptAt[conn.slot] = ts + this.timeouts.tcpAttempt;
+            if (E.attemptAt[slot] === Infinity) E.attemptAt[slot] = ts + this.timeouts.tcpAttempt;
           } else {
             if (!ack && E.state[peer]! === SYN_ACK_SENT && seq === E.startSeq[ep]!) {
-              // SYN and SYN-ACK arrived in reverse order: swap roles and establish.
-              conn.flip();
+              // SYN and SYN-ACK arrived in reverse order: swap roles and establish. The sides keep their numbers;
+              // this one becomes the originator's.
+              this.flip(slot);
               isOrig = !isOrig;
-              ep = isOrig ? conn.o : conn.r;
-              peer = isOrig ? conn.r : conn.o;
+              o = 2 * slot + E.flipped[slot]!;
               E.setState(peer, ESTABLISHED);
             }
             if (E.state[peer]! === SYN_SENT) E.setState(peer, ESTABLISHED);
@@ -987,7 +1067,7 @@ export class FlowTable {
           doClose = true;
         }
         if (E.state[ep]! === INACTIVE) {
-          if (!isOrig && len === 0 && E.state[conn.o]! === SYN_SENT) {
+          if (!isOrig && len === 0 && E.state[o]! === SYN_SENT) {
             // An ACK of the SYN before the SYN-ACK: not yet a partial connection.
           } else if (ack && E.state[peer]! === ESTABLISHED) {
             E.setState(ep, ESTABLISHED);
@@ -1033,80 +1113,164 @@ export class FlowTable {
     if (doClose && E.didClose[ep] === 0) {
       E.didClose[ep] = 1;
       const complete = E.state[ep] === RESET || E.didClose[peer] === 1 || E.state[peer] === INACTIVE;
-      if (complete && E.closeAt[conn.slot] === Infinity) E.closeAt[conn.slot] = E.lastTs[conn.slot]! + this.timeouts.tcpClose;
+      if (complete && E.closeAt[slot] === Infinity) E.closeAt[slot] = E.lastTs[slot]! + this.timeouts.tcpClose;
     }
     return isOrig;
   }
 
   /** Zeek's history letters: S, H, F, R once per direction (again on a new sequence number), D, A once; Q and I for odd flag mixes. */
-  private history(conn: Connection, isOrig: boolean, d: DecodedPacket): void {
+  private history(slot: number, ep: number, isOrig: boolean, d: DecodedPacket): void {
     const E = this.ends;
     const f = d.tcpFlags;
     const len = d.payloadWireLength;
-    const ep = isOrig ? conn.o : conn.r;
+    const lower = isOrig ? 0 : 0x20;
     const relSeq = (d.seq - E.startSeq[ep]!) >>> 0;
     const syn = (f & F_SYN) !== 0;
     const fin = (f & F_FIN) !== 0;
     const rst = (f & F_RST) !== 0;
     const bits = (syn ? 1 : 0) + (fin ? 1 : 0) + (rst ? 1 : 0);
     if (bits > 1) {
-      if (fin && rst) conn.checkHistory(isOrig, H_FINRST, 'I');
-      else conn.checkHistory(isOrig, H_MULTI, 'Q');
+      if (fin && rst) E.checkHistory(slot, ep, H_FINRST, CH_I | lower);
+      else E.checkHistory(slot, ep, H_MULTI, CH_Q | lower);
       return;
     }
     if (syn) {
-      const code = (f & F_ACK) !== 0 ? 'H' : 'S';
-      if (conn.checkHistory(isOrig, H_SYN, code) && relSeq !== E.lastSynSeq[ep]!) conn.addHistory(isOrig, code);
+      const ch = ((f & F_ACK) !== 0 ? CH_H : CH_S) | lower;
+      if (E.checkHistory(slot, ep, H_SYN, ch) && relSeq !== E.lastSynSeq[ep]!) E.addLetter(slot, ch);
       E.lastSynSeq[ep] = relSeq;
       return;
     }
     if (fin) {
       const at = (relSeq + len) >>> 0;
-      if (conn.checkHistory(isOrig, H_FIN, 'F') && at !== E.lastFinSeq[ep]!) conn.addHistory(isOrig, 'F');
+      if (E.checkHistory(slot, ep, H_FIN, CH_F | lower) && at !== E.lastFinSeq[ep]!) E.addLetter(slot, CH_F | lower);
       E.lastFinSeq[ep] = at;
       return;
     }
     if (rst) {
-      if (conn.checkHistory(isOrig, H_RST, 'R') && relSeq !== E.lastRstSeq[ep]!) conn.addHistory(isOrig, 'R');
+      if (E.checkHistory(slot, ep, H_RST, CH_R | lower) && relSeq !== E.lastRstSeq[ep]!) E.addLetter(slot, CH_R | lower);
       E.lastRstSeq[ep] = relSeq;
       return;
     }
-    if (len > 0) conn.checkHistory(isOrig, H_DATA, 'D');
-    else if ((f & F_ACK) !== 0) conn.checkHistory(isOrig, H_ACK, 'A');
+    if (len > 0) E.checkHistory(slot, ep, H_DATA, CH_D | lower);
+    else if ((f & F_ACK) !== 0) E.checkHistory(slot, ep, H_ACK, CH_A | lower);
   }
 
   /** Closes every connection whose time is up. */
   private sweep(): void {
     this.lastSweep = this.now;
     this.sinceSweep = 0;
-    let conn = this.active.oldest;
-    while (conn !== undefined) {
-      const next = conn.nextActive;
-      if (this.expired(conn)) this.close(conn);
-      conn = next;
+    let slot = this.active.oldest;
+    while (slot !== NONE) {
+      const next = this.active.after(slot);
+      if (this.expired(slot)) this.close(slot);
+      slot = next;
     }
   }
 
-  private close(conn: Connection): void {
+  private close(slot: number): void {
     // A connection ends once: closing one that is no longer live does nothing.
-    if (this.active.delete(conn)) {
-      this.options.onClose?.(conn);
-      this.ends.release(conn.slot);
+    if (this.active.delete(slot)) {
+      this.options.onClose?.(slot);
+      this.ends.release(slot);
     }
   }
 
   /** Ends every live connection (the capture is over). */
   finish(): void {
     // Every connection goes: hand them over in order of opening, then drop the whole index at once.
-    const first = this.active.clear();
-    for (let conn = first; conn !== undefined; ) {
-      const next = conn.nextActive;
-      conn.nextActive = undefined;
-      conn.prevActive = undefined;
-      conn.nextInBucket = undefined;
-      this.options.onClose?.(conn);
-      conn = next;
-    }
+    for (let slot = this.active.clear(); slot !== NONE; slot = this.active.after(slot)) this.options.onClose?.(slot);
     this.ends.clear();
+  }
+
+  /** Zeek's conn_state of the connection in `slot`. */
+  connState(slot: number): string {
+    const E = this.ends;
+    const o = 2 * slot + E.flipped[slot]!;
+    const r = o ^ 1;
+    const os = E.state[o]!;
+    const rs = E.state[r]!;
+    const proto = E.proto[slot];
+    if (proto === P_TCP) {
+      const oInactive = os === INACTIVE || os === PARTIAL;
+      const rInactive = rs === INACTIVE || rs === PARTIAL;
+      if (rs === RESET) {
+        if (os === SYN_SENT || os === SYN_ACK_SENT || (os === RESET && E.seqSize(o, r) === 0 && E.seqSize(r, o) === 0)) return 'REJ';
+        return oInactive ? 'RSTRH' : 'RSTR';
+      }
+      if (os === RESET) {
+        if (rInactive) return /^\^?S[^HAFGIQ]*R.*/.test(E.history(slot, this.histories)) ? 'RSTOS0' : 'OTH';
+        return 'RSTO';
+      }
+      if (rs === CLOSED && os === CLOSED) return 'SF';
+      if (os === CLOSED) return rInactive ? 'SH' : 'S2';
+      if (rs === CLOSED) return oInactive ? 'SHR' : 'S3';
+      if (os === SYN_SENT && rs === INACTIVE) return 'S0';
+      if (os === ESTABLISHED && rs === ESTABLISHED) return 'S1';
+      return 'OTH';
+    }
+    if (proto === P_UDP) {
+      if (E.active[o] === 1) return E.active[r] === 1 ? 'SF' : 'S0';
+      return E.active[r] === 1 ? 'SHR' : 'OTH';
+    }
+    return 'OTH';
+  }
+
+  /** How far the TCP opening of the connection in `slot` got. */
+  handshake(slot: number): TcpHandshake {
+    const E = this.ends;
+    const o = 2 * slot + E.flipped[slot]!;
+    const oh = E.hist[o]!;
+    if ((oh & H_SYN) === 0) return 'midstream';
+    if ((E.hist[o ^ 1]! & H_SYN) === 0) return 'attempt';
+    // The originator's ACK (or data) after the SYN-ACK completes the three-way handshake.
+    return (oh & (H_ACK | H_DATA | H_FIN)) !== 0 ? 'complete' : 'half_open';
+  }
+
+  /**
+   * The record of the connection in `slot` (call from onClose, before the slot is used again). Built with one
+   * literal and two assignments (no spread or closure: 10^5 records a capture).
+   */
+  record(slot: number, format: (a: number | string, v: number) => string): ConnectionRecord {
+    const E = this.ends;
+    const tcp = E.proto[slot] === P_TCP;
+    const o = 2 * slot + E.flipped[slot]!;
+    const r = o ^ 1;
+    const version = E.ipVersion[slot]!;
+    const low = E.origIsLow[slot] === 1;
+    const v4 = version === 4;
+    const services = E.handles[slot]?.services;
+    const rec: { -readonly [K in keyof ConnectionRecord]: ConnectionRecord[K] } = {
+      uid: `C${E.serial[slot]!}`,
+      proto: PROTO_NAMES[E.proto[slot]!] ?? 'other',
+      ipProto: E.ipProto[slot]!,
+      origH: format(v4 ? (low ? E.lowV4[slot]! : E.highV4[slot]!) : low ? E.lowV6[slot]! : E.highV6[slot]!, version),
+      origP: low ? E.lowP[slot]! : E.highP[slot]!,
+      respH: format(v4 ? (low ? E.highV4[slot]! : E.lowV4[slot]!) : low ? E.highV6[slot]! : E.lowV6[slot]!, version),
+      respP: low ? E.highP[slot]! : E.lowP[slot]!,
+      startTs: E.startTs[slot]!,
+      lastTs: E.lastTs[slot]!,
+      duration: E.lastTs[slot]! - E.startTs[slot]!,
+      orig: { packets: small(E.packets[o]!), ipBytes: small(E.ipBytes[o]!), payloadBytes: small(E.payloadBytes[o]!), bytes: small(tcp ? E.seqSize(o, r) : E.payloadBytes[o]!) },
+      resp: { packets: small(E.packets[r]!), ipBytes: small(E.ipBytes[r]!), payloadBytes: small(E.payloadBytes[r]!), bytes: small(tcp ? E.seqSize(r, o) : E.payloadBytes[r]!) },
+      connState: this.connState(slot),
+      history: E.history(slot, this.histories),
+      flipped: E.flipped[slot] === 1,
+      service: services === undefined ? NO_SERVICES : [...services].sort(),
+      firstPacket: small(E.firstPacket[slot]!),
+      lastPacket: small(E.lastPacket[slot]!),
+      fragmentFrames: small(E.fragmentFrames[slot]!),
+    };
+    if (tcp) {
+      rec.tcp = {
+        handshake: this.handshake(slot),
+        origState: STATE_NAMES[E.state[o]!] ?? 'inactive',
+        respState: STATE_NAMES[E.state[r]!] ?? 'inactive',
+        syns: small(E.synCount[o]! + E.synCount[r]!),
+        resets: { orig: small(E.rstCount[o]!), resp: small(E.rstCount[r]!) },
+        fins: { orig: small(E.finCount[o]!), resp: small(E.finCount[r]!) },
+      };
+    }
+    if (E.vlan[slot]! > 0) rec.vlan = E.vlan[slot]!;
+    return rec;
   }
 }
