@@ -129,6 +129,36 @@ describe('extractStrings in one pass', () => {
     }
   });
 
+  it('cuts runs from decoded windows the same way wherever they fall: wide runs far apart, across a window end, longer than a window; ASCII from text the caller decoded', () => {
+    // Wide runs every few KiB (each may start a new window), runs straddling the 2,048-character window of each
+    // alignment, runs longer than it, and ASCII runs between them.
+    const parts: number[] = [];
+    let seed = 99;
+    const next = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    for (let k = 0; k < 60; k++) {
+      const gap = Math.floor(next() * 3000) + (k % 7 === 0 ? 1 : 0);
+      for (let j = 0; j < gap; j++) parts.push(next() < 0.5 ? 0xff : Math.floor(next() * 256));
+      const chars = k % 10 === 3 ? 2100 + Math.floor(next() * 2000) : 4 + Math.floor(next() * 40);
+      for (let j = 0; j < chars; j++) parts.push(0x41 + (j % 26), 0);
+      if (k % 3 === 0) for (let j = 0; j < 12; j++) parts.push(0x61 + j);
+    }
+    const data = Uint8Array.from(parts);
+    const text = Buffer.from(data).toString('latin1');
+    for (const [minLength, maxCount, maxLength] of [
+      [4, 10_000, 1024],
+      [4, 10_000, 5000],
+      [6, 20, 3000],
+    ] as const) {
+      const expected = reference(data, minLength, maxCount, maxLength);
+      expect(extractStrings(data, { minLength, maxCount, maxLength })).toEqual(expected);
+      expect(extractStrings(data, { minLength, maxCount, maxLength }, undefined, undefined, text)).toEqual(expected);
+      expect(extractStrings(data.subarray(1), { minLength, maxCount, maxLength }, undefined, undefined, text.slice(1))).toEqual(reference(data.subarray(1), minLength, maxCount, maxLength));
+    }
+  });
+
   it('records the counts of the bytes before each cut, wherever the cuts fall (odd offsets, inside zero padding, the ends)', () => {
     const data = Uint8Array.from({ length: 203 }, (_, i) => (i >= 40 && i < 120 ? 0 : i % 3 === 0 ? 0 : (i * 37) % 256));
     const offsets = [0, 1, 7, 41, 42, 47, 48, 63, 64, 119, 120, 121, 202, 203];

@@ -70,6 +70,12 @@ function recordCuts(cuts: CountsAtCuts, from: number, data: Uint8Array, i: numbe
 
 /** Bytes decoded at once for the ASCII runs in them. */
 const WINDOW = 0x10000;
+/**
+ * Characters decoded at once for the UTF-16LE runs of one alignment: decoding costs about as much per byte as
+ * one call per run costs per run, and wide strings come in clusters (resources, version information), so a
+ * small window serves a cluster without decoding a whole file for one string.
+ */
+const WIDE_WINDOW = 2048;
 
 /** The runs found so far and the caps, shared by the scan's rare path (a run ends). */
 class RunSink {
@@ -83,9 +89,15 @@ class RunSink {
     private readonly buffer: Buffer,
     private readonly maxCount: number,
     private readonly maxLength: number,
-  ) {}
+    text: string | undefined,
+  ) {
+    if (text !== undefined) this.window = text;
+  }
 
-  /** The bytes from `windowStart` decoded once: ASCII runs are cut from it (one decoding per window, not per run). */
+  /**
+   * The bytes from `windowStart` decoded once: ASCII runs are cut from it (one decoding per window, not per run);
+   * the whole input when the caller has it decoded already.
+   */
   private window = '';
   private windowStart = 0;
 
@@ -105,11 +117,28 @@ class RunSink {
     this.ascii.push({ offset: start, value: this.window.slice(from, from + take) });
   }
 
+  /** The same for UTF-16LE runs, one window per alignment (a window decodes pairs from its start, so a run is cut from the window of its own parity). */
+  private wideWindow = ['', ''];
+  private wideWindowStart = [0, 0];
+
   wideRun(list: ExtractedString[], start: number, chars: number): void {
     if (chars > this.maxLength) this.truncated = true;
-    if (list.length >= this.maxCount) this.wideDropped++;
+    if (list.length >= this.maxCount) {
+      this.wideDropped++;
+      return;
+    }
     // The high bytes are zero, so the raw UTF-16LE bytes decode to the characters themselves.
-    else list.push({ offset: start, value: this.buffer.toString('utf16le', start, start + 2 * Math.min(chars, this.maxLength)) });
+    const take = Math.min(chars, this.maxLength);
+    const parity = start & 1;
+    let window = this.wideWindow[parity] as string;
+    let from = (start - (this.wideWindowStart[parity] as number)) >> 1;
+    if (from < 0 || from + take > window.length) {
+      this.wideWindowStart[parity] = start;
+      window = this.buffer.toString('utf16le', start, Math.min(this.buffer.length, start + 2 * Math.max(take, WIDE_WINDOW)));
+      this.wideWindow[parity] = window;
+      from = 0;
+    }
+    list.push({ offset: start, value: window.slice(from, from + take) });
   }
 }
 
@@ -118,11 +147,18 @@ class RunSink {
  * offsets), found in one pass over the bytes. With `histogram` (256 counters) the byte-value counts of the
  * whole input are added to it from the same pass, so a caller that also needs the entropy reads the bytes once.
  */
-export function extractStrings(data: Uint8Array, options: StringOptions = {}, histogram?: Uint32Array, cuts?: CountsAtCuts): ExtractedStrings {
+export function extractStrings(
+  data: Uint8Array,
+  options: StringOptions = {},
+  histogram?: Uint32Array,
+  cuts?: CountsAtCuts,
+  /** `data` decoded as Latin-1 (one character per byte), where the caller has it: ASCII runs are cut from it. */
+  latin1Text?: string,
+): ExtractedStrings {
   const minLength = Math.max(1, options.minLength ?? STRING_DEFAULTS.minLength);
   const maxCount = Math.max(0, options.maxCount ?? STRING_DEFAULTS.maxCount);
   const maxLength = Math.max(minLength, options.maxLength ?? STRING_DEFAULTS.maxLength);
-  const sink = new RunSink(Buffer.from(data.buffer, data.byteOffset, data.byteLength), maxCount, maxLength);
+  const sink = new RunSink(Buffer.from(data.buffer, data.byteOffset, data.byteLength), maxCount, maxLength, latin1Text !== undefined && latin1Text.length === data.length ? latin1Text : undefined);
   const n = data.length;
   const evenCounts = EVEN_COUNTS;
   const oddCounts = ODD_COUNTS;

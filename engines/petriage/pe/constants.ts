@@ -82,8 +82,51 @@ export function flagNames(value: number, table: readonly (readonly [number, stri
   return out;
 }
 
+/** Names already made, by value: a file has a few distinct flag values, met again in every file like it. */
+class FlagNameCache {
+  private readonly names = new Map<number, readonly string[]>();
+  constructor(private readonly make: (value: number) => string[]) {}
+
+  /** The names of `value` as a new array (the caller owns it). */
+  get(value: number): string[] {
+    let names = this.names.get(value);
+    if (names === undefined) {
+      names = this.make(value);
+      // Hostile files can hold any values: beyond this many the cache stops growing.
+      if (this.names.size < 4096) this.names.set(value, names);
+    }
+    return names.slice();
+  }
+}
+
+const FILE_FLAG_NAMES = new FlagNameCache(fileFlags);
+const DLL_FLAG_NAMES = new FlagNameCache(dllFlags);
+const SECTION_FLAG_NAMES = new FlagNameCache(sectionFlags);
+
+function fileFlags(value: number): string[] {
+  return flagNames(value, FILE_CHARACTERISTICS);
+}
+
+function dllFlags(value: number): string[] {
+  return flagNames(value, DLL_CHARACTERISTICS);
+}
+
+/** The file header's Characteristics flags. */
+export function fileFlagNames(characteristics: number): string[] {
+  return FILE_FLAG_NAMES.get(characteristics);
+}
+
+/** The optional header's DllCharacteristics flags. */
+export function dllFlagNames(dllCharacteristics: number): string[] {
+  return DLL_FLAG_NAMES.get(dllCharacteristics);
+}
+
 /** Section flags plus the ALIGN_<n>BYTES value of the alignment nibble. */
 export function sectionFlagNames(characteristics: number): string[] {
+  return SECTION_FLAG_NAMES.get(characteristics);
+}
+
+function sectionFlags(characteristics: number): string[] {
   const out = flagNames(characteristics, SECTION_CHARACTERISTICS);
   const align = (characteristics >>> 20) & 0xf;
   if (align >= 1 && align <= 14) out.push(`ALIGN_${2 ** (align - 1)}BYTES`);

@@ -127,12 +127,12 @@ export function dissect(data: Uint8Array): PeDissection {
   let strings: ExtractedStrings;
   let entropy: number;
   if (cuts !== null) {
-    strings = extractStrings(data, {}, undefined, cuts);
+    strings = extractStrings(data, {}, undefined, cuts, r.wholeLatin1());
     entropy = laneDifferenceEntropy(cuts.counts, 512 * (cuts.offsets.length - 1), 0, data.length);
   } else {
     const counts = COUNTS;
     counts.fill(0);
-    strings = extractStrings(data, {}, counts);
+    strings = extractStrings(data, {}, counts, undefined, r.wholeLatin1());
     entropy = histogramEntropy(counts, data.length);
   }
   fillEntropies(data, image.entropyRequests, cuts);
@@ -178,19 +178,26 @@ const MAX_CUTS = 64;
 /** The distinct range ends of the entropy requests, with 0 and the file's end (for its own entropy), or null when there are too many. */
 function entropyCuts(requests: readonly (number | object)[], size: number): CountsAtCuts | null {
   if (requests.length > 3 * MAX_CUTS) return null;
-  const ends: number[] = [0, size];
-  for (let k = 0; k < requests.length; k += 3) ends.push(requests[k + 1] as number, requests[k + 2] as number);
-  ends.sort(ascending);
-  const offsets: number[] = [];
-  for (const e of ends) if (offsets.length === 0 || offsets[offsets.length - 1] !== e) offsets.push(e);
+  const offsets: number[] = [0];
+  addCut(offsets, size);
+  for (let k = 0; k < requests.length; k += 3) {
+    addCut(offsets, requests[k + 1] as number);
+    addCut(offsets, requests[k + 2] as number);
+  }
   // Every count is written by the scan before it is read, so the buffer is reused across calls.
   return { offsets, counts: CUT_COUNTS };
 }
 
 const CUT_COUNTS = new Uint32Array((2 * MAX_CUTS + 2) * 512);
 
-function ascending(a: number, b: number): number {
-  return a - b;
+/** Inserts `v` into the ascending, distinct `offsets` unless it is there (ranges come mostly in file order, so the walk back is short). */
+function addCut(offsets: number[], v: number): void {
+  let k = offsets.length;
+  while (k > 0 && (offsets[k - 1] as number) > v) k--;
+  if (k > 0 && offsets[k - 1] === v) return;
+  offsets.push(v);
+  for (let j = offsets.length - 1; j > k; j--) offsets[j] = offsets[j - 1] as number;
+  offsets[k] = v;
 }
 
 /** Writes each requested range's entropy into its target: from the counts at the cuts, or by reading the range. */

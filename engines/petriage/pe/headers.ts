@@ -1,6 +1,6 @@
 // DOS, NT, file and optional headers, data directories and the section table: the part of a PE without which it is not one.
 import { VitrineError } from '../../core/errors.js';
-import { DIRECTORY_NAMES, DLL_CHARACTERISTICS, FILE_CHARACTERISTICS, MACHINE_NAMES, SUBSYSTEM_NAMES, flagNames, sectionFlagNames } from './constants.js';
+import { DIRECTORY_NAMES, MACHINE_NAMES, SUBSYSTEM_NAMES, dllFlagNames, fileFlagNames, sectionFlagNames } from './constants.js';
 import { ByteReader, LIMITS, PeImage, isAllZero, u32At, type SectionRecord } from './image.js';
 import type { Mutable, PeDataDirectory, PeDosHeader, PeFileHeader, PeOptionalHeader, PeSection } from './types.js';
 
@@ -96,7 +96,7 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
     number_of_symbols: r.u32(fh + 12),
     size_of_optional_header: sizeOfOptionalHeader,
     characteristics,
-    flags: flagNames(characteristics, FILE_CHARACTERISTICS),
+    flags: fileFlagNames(characteristics),
   };
 
   // The optional header may be shorter than its structure (tiny PEs rely on the loader's zeroed page):
@@ -147,7 +147,7 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
     subsystem,
     subsystem_name: SUBSYSTEM_NAMES.get(subsystem) ?? 'UNKNOWN',
     dll_characteristics: dllCharacteristics,
-    dll_characteristics_flags: flagNames(dllCharacteristics, DLL_CHARACTERISTICS),
+    dll_characteristics_flags: dllFlagNames(dllCharacteristics),
     size_of_stack_reserve: sizeHex(o, plus, stackBase),
     size_of_stack_commit: sizeHex(o, plus, stackBase + w),
     size_of_heap_reserve: sizeHex(o, plus, stackBase + 2 * w),

@@ -75,11 +75,16 @@ export class ByteReader {
   /** Bytes [start, end) of the file as Latin-1 text (one character per byte); the range must lie in the file. */
   latin1(start: number, end: number): string {
     if (end <= start) return '';
-    if (this.length <= TEXT_CACHE_LIMIT) {
-      if (this.text === null) this.text = this.asBuffer().toString('latin1');
-      return this.text.slice(start, end);
-    }
+    const text = this.wholeLatin1();
+    if (text !== undefined) return text.slice(start, end);
     return this.asBuffer().toString('latin1', start, end);
+  }
+
+  /** The whole file as Latin-1 text (decoded once, shared with latin1()), or undefined for files over TEXT_CACHE_LIMIT. */
+  wholeLatin1(): string | undefined {
+    if (this.length > TEXT_CACHE_LIMIT) return undefined;
+    if (this.text === null) this.text = this.asBuffer().toString('latin1');
+    return this.text;
   }
 
   /** Latin-1 text of a view into this file's bytes (or of any other bytes). */
