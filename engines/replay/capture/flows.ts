@@ -394,6 +394,7 @@ export interface DirectionStats {
 
 /** How far a TCP connection's opening got. */
 export type TcpHandshake = 'complete' | 'half_open' | 'attempt' | 'midstream';
+const HANDSHAKES: readonly TcpHandshake[] = ['complete', 'half_open', 'attempt', 'midstream'];
 
 export interface TcpSummary {
   readonly handshake: TcpHandshake;
@@ -751,6 +752,8 @@ export class FlowTable {
   private readonly placement: Placement = { slot: NONE, proto: 'other', isOrig: true };
   /** History texts shared between records (most connections have one of a few histories). */
   private readonly histories = new Map<number, string>();
+  /** TCP summaries shared between records (see tcpSummary). */
+  private readonly summaries = new Map<number, TcpSummary>();
   /** Capture time of the packet being placed. */
   private now = 0;
   /** Connections created so far. */
@@ -1227,6 +1230,45 @@ export class FlowTable {
   }
 
   /**
+   * The TCP summary of the connection in `slot`. Most connections share one of a few summaries (a closed session:
+   * complete, closed, closed, 2 SYNs, one FIN each way), so those with small counts get one frozen object per
+   * distinct summary instead of three objects each.
+   */
+  private tcpSummary(slot: number, o: number, r: number): TcpSummary {
+    const E = this.ends;
+    const handshake = this.handshake(slot);
+    const syns = E.synCount[o]! + E.synCount[r]!;
+    const ro = E.rstCount[o]!;
+    const rr = E.rstCount[r]!;
+    const fo = E.finCount[o]!;
+    const fr = E.finCount[r]!;
+    let key = -1;
+    if ((syns | ro | rr | fo | fr) < 16) {
+      key = HANDSHAKES.indexOf(handshake);
+      key = key * 8 + E.state[o]!;
+      key = key * 8 + E.state[r]!;
+      key = (((key * 16 + syns) * 16 + ro) * 16 + rr) * 16 + fo;
+      key = key * 16 + fr;
+      const shared = this.summaries.get(key);
+      if (shared !== undefined) return shared;
+    }
+    const summary: TcpSummary = {
+      handshake,
+      origState: STATE_NAMES[E.state[o]!] ?? 'inactive',
+      respState: STATE_NAMES[E.state[r]!] ?? 'inactive',
+      syns: small(syns),
+      resets: { orig: small(ro), resp: small(rr) },
+      fins: { orig: small(fo), resp: small(fr) },
+    };
+    if (key >= 0 && this.summaries.size < 65_536) {
+      Object.freeze(summary.resets);
+      Object.freeze(summary.fins);
+      this.summaries.set(key, Object.freeze(summary));
+    }
+    return summary;
+  }
+
+  /**
    * The record of the connection in `slot` (call from onClose, before the slot is used again). Built with one
    * literal and two assignments (no spread or closure: 10^5 records a capture).
    */
@@ -1260,16 +1302,7 @@ export class FlowTable {
       lastPacket: small(E.lastPacket[slot]!),
       fragmentFrames: small(E.fragmentFrames[slot]!),
     };
-    if (tcp) {
-      rec.tcp = {
-        handshake: this.handshake(slot),
-        origState: STATE_NAMES[E.state[o]!] ?? 'inactive',
-        respState: STATE_NAMES[E.state[r]!] ?? 'inactive',
-        syns: small(E.synCount[o]! + E.synCount[r]!),
-        resets: { orig: small(E.rstCount[o]!), resp: small(E.rstCount[r]!) },
-        fins: { orig: small(E.finCount[o]!), resp: small(E.finCount[r]!) },
-      };
-    }
+    if (tcp) rec.tcp = this.tcpSummary(slot, o, r);
     if (E.vlan[slot]! > 0) rec.vlan = E.vlan[slot]!;
     return rec;
   }
