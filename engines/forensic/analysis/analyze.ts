@@ -15,6 +15,7 @@ import { EventList, EventTable, isFullEvent, type AnalysisEvent } from './events
 import { windowsEventId } from './facts.js';
 import { ProvenanceGraph } from './graph.js';
 import { applyRules, CAUSAL_RULES, type CausalRule } from './rules.js';
+import type { Rows } from './seq.js';
 import { buildStories, type StoryConfig } from './stories.js';
 
 /** Version of the analysis view (to_dict) this module writes. */
@@ -54,7 +55,8 @@ export interface Analysis {
   readonly events: EventList;
   readonly evidence: readonly EvidenceItem[];
   readonly nodes: readonly GraphNode[];
-  readonly edges: readonly CausalEdge[];
+  /** Made on each read from the graph's columns (EdgeColumns). */
+  readonly edges: Rows<CausalEdge>;
   readonly stories: readonly Story[];
   readonly tampering: TamperingVerdict;
   readonly counts: AnalysisCounts;
@@ -386,7 +388,7 @@ export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisVi
   let events: EventList;
   if (opts.includeAllEvents) {
     nodes = analysis.nodes;
-    edges = analysis.edges;
+    edges = analysis.edges.slice();
     events = analysis.events;
   } else {
     const nodeIds = new Set(stories.flatMap((s) => s.nodeIds));

@@ -63,18 +63,19 @@ export function techniqueTag(id: string): TechniqueTag {
   return techniqueTable().get(id) ?? { id, name: id, tactics: [] };
 }
 
-const STAGES: readonly KillChainStage[] = [
+/** The kill-chain stages in causal order. */
+export const KILL_CHAIN_STAGES: readonly KillChainStage[] = [
   'reconnaissance', 'initial-access', 'execution', 'persistence', 'privilege-escalation', 'defense-evasion', 'credential-access',
   'discovery', 'lateral-movement', 'collection', 'exfiltration', 'impact',
 ];
 
 /** Kill-chain stage of a technique: its first ATT&CK tactic that is a stage (command-and-control and resource-development are none). */
 export function stageOf(id: string): KillChainStage | null {
-  for (const t of techniqueTag(id).tactics) if ((STAGES as readonly string[]).includes(t)) return t as KillChainStage;
+  for (const t of techniqueTag(id).tactics) if ((KILL_CHAIN_STAGES as readonly string[]).includes(t)) return t as KillChainStage;
   return null;
 }
 
 /** Stages in causal order (for sorting a story's stages). */
 export function stageOrder(stage: KillChainStage): number {
-  return STAGES.indexOf(stage);
+  return KILL_CHAIN_STAGES.indexOf(stage);
 }

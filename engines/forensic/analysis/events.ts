@@ -1,4 +1,5 @@
 // What the analysis reads of an event (AnalysisEvent), the slim form analyzePaths keeps of each ingested event, and the way back to full events.
+import { positionOf, type Seq } from './seq.js';
 import type { ArtifactKind, EventEntity, ForensicEvent, JsonRecord, RawRecordRef, ReliabilityGrade, TimePrecision } from '../event.js';
 
 /**
@@ -22,10 +23,7 @@ export function isFullEvent(e: AnalysisEvent): e is ForensicEvent {
  * Read access to events by position, what stages 3 to 7 iterate: an array of events is one, and so is an EventList
  * (whose events are made on demand from columns).
  */
-export interface EventSeq extends Iterable<AnalysisEvent> {
-  readonly length: number;
-  at(i: number): AnalysisEvent | undefined;
-}
+export type EventSeq = Seq<AnalysisEvent>;
 
 /** What a slim event shares with many others: its artefact, kind, grade and the way its time was stated. */
 interface EventProfile {
@@ -209,9 +207,8 @@ export class EventList implements EventSeq {
 
   /** The event at position i (negative: from the end, as Array.prototype.at). */
   at(i: number): AnalysisEvent | undefined {
-    if (!Number.isInteger(i)) return undefined;
-    const k = i < 0 ? this.rows.length + i : i;
-    return k >= 0 && k < this.rows.length ? this.get(this.rows[k] as number) : undefined;
+    const k = positionOf(i, this.rows.length);
+    return k < 0 ? undefined : this.get(this.rows[k] as number);
   }
 
   *[Symbol.iterator](): Iterator<AnalysisEvent> {

@@ -1,6 +1,8 @@
 // Stage 3 and 4: the provenance graph (hosts, users, sessions, processes, files, keys, services, tasks, endpoints) with cross-artefact fusion.
 import type { CausalEdge, GraphNode, KillChainStage, NodeKind } from '../../core/contracts/forensic.js';
+import { KILL_CHAIN_STAGES } from './attack.js';
 import type { AnalysisEvent } from './events.js';
+import { Rows } from './seq.js';
 import { attr, imageKey, splitMemoryName, timeMs, windowsEventId, type ProcRef } from './facts.js';
 
 type AttrValue = string | number | boolean;
@@ -25,25 +27,8 @@ export interface NodeDraft {
   sources: Map<string, string[]> | null;
 }
 
-/** An edge while the graph is built. */
-export interface EdgeDraft {
-  readonly id: string;
-  readonly from: string;
-  readonly to: string;
-  readonly rule: string;
-  readonly relation: string;
-  confidence: number;
-  /**
-   * The time text of the edge's earliest event (an event's own string, parseable). The export gives its ISO form,
-   * and shares this string when it is that form already instead of making one per edge.
-   */
-  firstTime: string | null;
-  /** Supporting event ids (a shared frozen one-element list first, as NodeDraft.eventIds). */
-  eventIds: string[];
-  /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
-  techniques: string[];
-  stage: KillChainStage | null;
-}
+/** An edge of a graph being built: its position, the order of creation (its id is `E` and the position plus one). */
+export type EdgeRef = number;
 
 /** Where an event says it came from, as NodeSource names it (`evtx:sysmon-1`, `memory:pslist`, `authlog:auth.login.success`). */
 export function sourceName(e: AnalysisEvent): string {
@@ -82,9 +67,24 @@ export class ProvenanceGraph {
   readonly nodes = new Map<string, NodeDraft>();
   /** The nodes by position (ix): what the per-event node table stores instead of an object per event. */
   private readonly byIx: NodeDraft[] = [];
-  readonly edges: EdgeDraft[] = [];
-  private readonly edgeByKey = new Map<number | string, EdgeDraft>();
+  /** Edges as columns by position (EdgeColumns); an edge object is made only when the analysis's edges are read. */
+  private edgeCount = 0;
+  private readonly edgeByKey = new Map<number | string, EdgeRef>();
   private readonly ruleIndex = new Map<string, number>();
+  private readonly ruleNames: string[] = [];
+  private readonly relationIndex = new Map<string, number>();
+  private readonly relationNames: string[] = [];
+  private edgeRule: Uint16Array = new Uint16Array(1024);
+  private edgeRelation: Uint16Array = new Uint16Array(1024);
+  /** Kill-chain stage by position in STAGES plus one; 0 for none. */
+  private edgeStage: Uint8Array = new Uint8Array(1024);
+  private edgeConfidence: Float64Array = new Float64Array(1024);
+  /** Time (ms) of the edge's earliest event; NaN when none of its events has a time. */
+  private edgeFirstMs: Float64Array = new Float64Array(1024);
+  /** Supporting event ids (a shared frozen one-element list first, as NodeDraft.eventIds). */
+  private edgeEventIds: string[][] = [];
+  /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
+  private edgeTechniques: string[][] = [];
   /** host (lower case, '?' when unknown) -> pid -> the process last seen with that pid. */
   private readonly byPid = new Map<string, Map<number, NodeDraft>>();
   private readonly byGuid = new Map<string, NodeDraft>();
@@ -194,49 +194,81 @@ export class ProvenanceGraph {
   }
 
   /** The key of (from, to, rule): a number while the graph is small enough, else a string. */
-  private edgeKey(from: NodeDraft, to: NodeDraft, rule: string): number | string {
-    let r = this.ruleIndex.get(rule);
-    if (r === undefined) this.ruleIndex.set(rule, (r = this.ruleIndex.size));
+  private edgeKey(from: NodeDraft, to: NodeDraft, rule: string, r: number): number | string {
     if (from.ix < MAX_NUMERIC_NODES && to.ix < MAX_NUMERIC_NODES && r < MAX_NUMERIC_RULES) return (from.ix * MAX_NUMERIC_NODES + to.ix) * MAX_NUMERIC_RULES + r;
     return [from.id, to.id, rule].join('\u0000');
   }
 
-  /** Adds an edge or, for the same (from, to, rule), adds the event's support to it. */
-  edge(from: NodeDraft, to: NodeDraft, rule: string, relation: string, events: readonly AnalysisEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeDraft | null {
+  /** Adds an edge or, for the same (from, to, rule), adds the event's support to it; its position, null for a loop. */
+  edge(from: NodeDraft, to: NodeDraft, rule: string, relation: string, events: readonly AnalysisEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeRef | null {
     if (from.id === to.id) return null;
-    const key = this.edgeKey(from, to, rule);
-    let edge = this.edgeByKey.get(key);
-    if (!edge) {
-      edge = { id: `E${this.edges.length + 1}`, from: from.id, to: to.id, rule, relation, confidence: 0.5, firstTime: null, eventIds: [], techniques: NO_TECHNIQUES, stage };
-      this.edgeByKey.set(key, edge);
-      const at = this.edges.length;
-      if (at === this.edgeFrom.length) {
-        this.edgeFrom = grow(this.edgeFrom);
-        this.edgeTo = grow(this.edgeTo);
-      }
+    const r = indexIn(this.ruleIndex, this.ruleNames, rule);
+    const key = this.edgeKey(from, to, rule, r);
+    let at = this.edgeByKey.get(key);
+    if (at === undefined) {
+      at = this.edgeCount++;
+      this.edgeByKey.set(key, at);
+      if (at === this.edgeFrom.length) this.growEdges();
       this.edgeFrom[at] = from.ix;
       this.edgeTo[at] = to.ix;
-      this.edges.push(edge);
+      this.edgeRule[at] = r;
+      this.edgeRelation[at] = indexIn(this.relationIndex, this.relationNames, relation);
+      this.edgeStage[at] = stageCode(stage);
+      this.edgeConfidence[at] = 0.5;
+      this.edgeFirstMs[at] = NaN;
+      this.edgeEventIds.push(NO_IDS);
+      this.edgeTechniques.push(NO_TECHNIQUES);
     }
+    let ids = this.edgeEventIds[at] as string[];
+    let first = this.edgeFirstMs[at] as number;
     for (const e of events) {
-      if (edge.eventIds.length === 0) edge.eventIds = this.single(e.eventId, to, from);
-      else if (!hasRecent(edge.eventIds, e.eventId)) edge.eventIds = withId(edge.eventIds, e.eventId);
+      if (ids.length === 0) ids = this.single(e.eventId, to, from);
+      else if (!hasRecent(ids, e.eventId)) ids = withId(ids, e.eventId);
       const t = timeMs(e);
-      if (t !== null && (edge.firstTime === null || t < Date.parse(edge.firstTime))) edge.firstTime = e.time.time;
+      if (t !== null && (Number.isNaN(first) || t < first)) first = t;
     }
+    this.edgeEventIds[at] = ids;
+    this.edgeFirstMs[at] = first;
     for (const t of techniques) {
-      if (edge.techniques === NO_TECHNIQUES) edge.techniques = [t];
-      else if (!edge.techniques.includes(t)) edge.techniques.push(t);
+      const list = this.edgeTechniques[at] as string[];
+      if (list === NO_TECHNIQUES) this.edgeTechniques[at] = [t];
+      else if (!list.includes(t)) list.push(t);
     }
-    if (edge.stage === null) edge.stage = stage;
-    return edge;
+    if (this.edgeStage[at] === 0) this.edgeStage[at] = stageCode(stage);
+    return at;
+  }
+
+  /** Sets the confidence of an edge (the rule's calibrated one). */
+  setConfidence(edge: EdgeRef, confidence: number): void {
+    this.edgeConfidence[edge] = confidence;
+  }
+
+  /** The event ids supporting an edge so far. */
+  eventIdsOfEdge(edge: EdgeRef): readonly string[] {
+    return this.edgeEventIds[edge] ?? NO_IDS;
+  }
+
+  /** The number of edges so far. */
+  get edgeTotal(): number {
+    return this.edgeCount;
+  }
+
+  private growEdges(): void {
+    this.edgeFrom = grow(this.edgeFrom);
+    this.edgeTo = grow(this.edgeTo);
+    this.edgeRule = grow(this.edgeRule);
+    this.edgeRelation = grow(this.edgeRelation);
+    this.edgeStage = grow(this.edgeStage);
+    this.edgeConfidence = grow(this.edgeConfidence);
+    this.edgeFirstMs = grow(this.edgeFirstMs);
   }
 
   /**
-   * The graph in its contract form, for when it is complete. The indexes are cleared first and each draft is let go
-   * as it is exported, so drafts and exports are never all alive together; the graph is empty afterwards.
+   * The graph in its contract form, for when it is complete. The indexes are cleared first and each node draft is let
+   * go as it is exported, so drafts and exports are never all alive together; the edges stay columns (EdgeColumns),
+   * each CausalEdge made when it is read. The graph is empty afterwards.
    */
-  takeExport(): { nodes: GraphNode[]; edges: CausalEdge[]; endpoints: { from: Uint32Array; to: Uint32Array } } {
+  takeExport(): { nodes: GraphNode[]; edges: EdgeColumns; endpoints: { from: Uint32Array; to: Uint32Array } } {
     this.edgeByKey.clear();
     this.byIx.length = 0;
     this.byPid.clear();
@@ -247,18 +279,99 @@ export class ProvenanceGraph {
       nodes.push(exportNode(n));
       this.nodes.delete(id);
     }
-    const edges: CausalEdge[] = [];
-    const endpoints = { from: this.edgeFrom.slice(0, this.edges.length), to: this.edgeTo.slice(0, this.edges.length) };
+    const n = this.edgeCount;
+    for (const list of this.edgeEventIds) Object.freeze(list);
+    for (const list of this.edgeTechniques) Object.freeze(list);
+    const edges = new EdgeColumns(
+      nodes,
+      {
+        from: this.edgeFrom.slice(0, n),
+        to: this.edgeTo.slice(0, n),
+        rule: this.edgeRule.slice(0, n),
+        relation: this.edgeRelation.slice(0, n),
+        stage: this.edgeStage.slice(0, n),
+        confidence: this.edgeConfidence.slice(0, n),
+        firstMs: this.edgeFirstMs.slice(0, n),
+        eventIds: this.edgeEventIds,
+        techniques: this.edgeTechniques,
+      },
+      [...this.ruleNames],
+      [...this.relationNames],
+    );
+    this.edgeCount = 0;
     this.edgeFrom = new Uint32Array(0);
     this.edgeTo = new Uint32Array(0);
-    for (let e = this.edges.pop(); e !== undefined; e = this.edges.pop()) edges.push(exportEdge(e));
-    return { nodes, edges: edges.reverse(), endpoints };
+    this.edgeRule = new Uint16Array(0);
+    this.edgeRelation = new Uint16Array(0);
+    this.edgeStage = new Uint8Array(0);
+    this.edgeConfidence = new Float64Array(0);
+    this.edgeFirstMs = new Float64Array(0);
+    this.edgeEventIds = [];
+    this.edgeTechniques = [];
+    return { nodes, edges, endpoints: { from: edges.columns.from, to: edges.columns.to } };
+  }
+}
+
+/** The position of a name in its table, added when new. */
+function indexIn(index: Map<string, number>, names: string[], name: string): number {
+  let i = index.get(name);
+  if (i === undefined) {
+    i = names.length;
+    index.set(name, i);
+    names.push(name);
+  }
+  return i;
+}
+
+const stageCode = (stage: KillChainStage | null): number => (stage === null ? 0 : KILL_CHAIN_STAGES.indexOf(stage) + 1);
+
+/** What EdgeColumns keeps of each edge, by position. */
+export interface EdgeColumnData {
+  /** Node positions of each edge's ends (in the exported nodes). */
+  readonly from: Uint32Array;
+  readonly to: Uint32Array;
+  readonly rule: Uint16Array;
+  readonly relation: Uint16Array;
+  readonly stage: Uint8Array;
+  readonly confidence: Float64Array;
+  readonly firstMs: Float64Array;
+  readonly eventIds: readonly (readonly string[])[];
+  readonly techniques: readonly (readonly string[])[];
+}
+
+/**
+ * A graph's edges as columns (about 50 bytes an edge, its id lists shared), each CausalEdge made when it is read: the
+ * id from the position, the ends from the nodes, the time in ISO form from the earliest event's time.
+ */
+export class EdgeColumns extends Rows<CausalEdge> {
+  constructor(
+    nodes: readonly GraphNode[],
+    readonly columns: EdgeColumnData,
+    rules: readonly string[],
+    relations: readonly string[],
+  ) {
+    super(columns.from.length, (k) => {
+      const first = columns.firstMs[k] as number;
+      const stage = columns.stage[k] as number;
+      return {
+        id: ['E', k + 1].join(''),
+        from: (nodes[columns.from[k] as number] as GraphNode).id,
+        to: (nodes[columns.to[k] as number] as GraphNode).id,
+        rule: rules[columns.rule[k] as number] as string,
+        relation: relations[columns.relation[k] as number] as string,
+        confidence: columns.confidence[k] as number,
+        time: Number.isNaN(first) ? null : new Date(first).toISOString(),
+        eventIds: columns.eventIds[k] as readonly string[],
+        techniques: columns.techniques[k] as readonly string[],
+        stage: stage === 0 ? null : (KILL_CHAIN_STAGES[stage - 1] as KillChainStage),
+      };
+    });
   }
 }
 
 /** A typed array twice as long with the same first elements. */
-function grow(a: Uint32Array): Uint32Array {
-  const b = new Uint32Array(a.length * 2);
+function grow<A extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(a: A): A {
+  const b = new (a.constructor as new (n: number) => A)(a.length * 2);
   b.set(a);
   return b;
 }
@@ -288,28 +401,6 @@ export function exportNode(n: NodeDraft): GraphNode {
   const eventIds = Object.freeze(n.eventIds);
   const sources = n.sources !== null ? [...n.sources].map(([source, ids]) => ({ source, eventIds: Object.freeze(ids) })) : n.source !== null ? [{ source: n.source, eventIds }] : [];
   return { id: n.id, kind: n.kind, label: n.label, host: n.host, attributes: n.attributes, eventIds, sources };
-}
-
-/** The ISO 8601 form of a parseable time text: the text itself when it is that form already. */
-function isoTime(text: string): string {
-  const iso = new Date(Date.parse(text)).toISOString();
-  return iso === text ? text : iso;
-}
-
-/** The contract form of an edge; like exportNode it shares the draft's lists. */
-export function exportEdge(e: EdgeDraft): CausalEdge {
-  return {
-    id: e.id,
-    from: e.from,
-    to: e.to,
-    rule: e.rule,
-    relation: e.relation,
-    confidence: e.confidence,
-    time: e.firstTime === null ? null : isoTime(e.firstTime),
-    eventIds: Object.freeze(e.eventIds),
-    techniques: Object.freeze(e.techniques),
-    stage: e.stage,
-  };
 }
 
 /** Logon id of a Windows event (4624 TargetLogonId; 4688 SubjectLogonId; Sysmon 1 LogonId). */

@@ -4,14 +4,14 @@ import type { AnalysisEvent, EventSeq } from './events.js';
 import { stageOf } from './attack.js';
 import type { EventNodeList, EventNodes } from './entities.js';
 import { attr, baseName, commandLine, imageKey, sourceIp, timeMs, userKey, windowsEventId } from './facts.js';
-import type { EdgeDraft, NodeDraft, ProvenanceGraph } from './graph.js';
+import type { EdgeRef, NodeDraft, ProvenanceGraph } from './graph.js';
 import { isInternalAddress, splitEndpoint, techniquesOfCommand } from './patterns.js';
 
 /** What a rule sees: the graph and a way to draw its edges (each event's nodes come with the event). */
 export interface RuleContext {
   readonly graph: ProvenanceGraph;
   /** Draws (or strengthens) an edge of this rule; the stage defaults to the first technique's tactic. */
-  edge(from: NodeDraft | null, to: NodeDraft | null, events: readonly AnalysisEvent[], techniques?: readonly string[], relation?: string): EdgeDraft | null;
+  edge(from: NodeDraft | null, to: NodeDraft | null, events: readonly AnalysisEvent[], techniques?: readonly string[], relation?: string): EdgeRef | null;
 }
 
 /** One pass of a rule over an analysis: called per event in time order, then once at the end. */
@@ -621,7 +621,7 @@ export function applyRules(
         if (from === null || to === null) return null;
         const stage = techniques.map(stageOf).find((s) => s !== null) ?? rule.stage;
         const edge = graph.edge(from, to, rule.name, relation, evs, techniques, stage);
-        if (edge) edge.confidence = confidence(rule.name);
+        if (edge !== null) graph.setConfidence(edge, confidence(rule.name));
         return edge;
       },
     };

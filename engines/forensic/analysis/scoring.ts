@@ -3,6 +3,7 @@ import type { CausalEdge, ConfidenceBreakdown, ConfidenceGrade, GraphNode, Tampe
 import { RELIABILITY_WEIGHTS } from '../event.js';
 import type { AnalysisEvent } from './events.js';
 import { penaltyOf } from './antiforensics.js';
+import type { Seq } from './seq.js';
 
 /** Weights of the four terms (sum 1). Hand-set, not fitted: the score ranks and grades, it is not a probability. */
 export const CONFIDENCE_WEIGHTS = { reliability: 0.2, corroboration: 0.2, temporalFit: 0.2, edgeStrength: 0.4 } as const;
@@ -16,7 +17,7 @@ export const TEMPORAL_TOLERANCE_MS = 2000;
 export interface ScoringGraph {
   readonly events: Iterable<AnalysisEvent>;
   readonly nodes: readonly GraphNode[];
-  readonly edges: readonly CausalEdge[];
+  readonly edges: Seq<CausalEdge>;
   readonly tampering: TamperingVerdict;
 }
 

@@ -52,10 +52,12 @@ function endpointsOf(graph: Pick<ScoringGraph, 'nodes' | 'edges'>): EdgeEndpoint
   const missing = graph.nodes.length;
   const from = new Uint32Array(graph.edges.length);
   const to = new Uint32Array(graph.edges.length);
-  graph.edges.forEach((e, i) => {
+  let i = 0;
+  for (const e of graph.edges) {
     from[i] = position.get(e.from) ?? missing;
     to[i] = position.get(e.to) ?? missing;
-  });
+    i++;
+  }
   return { from, to };
 }
 
@@ -121,9 +123,11 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
   const threshold = config.noiseSuspicion ?? NOISE_SUSPICION;
   const keepsSilent = config.includeNoisy === true || suspicionOf([], 0) >= threshold;
   const signal = new Uint8Array(groups);
-  graph.edges.forEach((e, i) => {
-    if (e.techniques.length > 0 || e.stage !== null) signal[groupOf[i] as number] = 1;
-  });
+  let at = 0;
+  for (const e of graph.edges) {
+    if (e.techniques.length > 0 || e.stage !== null) signal[groupOf[at] as number] = 1;
+    at++;
+  }
   const lists = new Map<number, number[]>();
   for (let i = 0; i < graph.edges.length; i++) {
     const g = groupOf[i] as number;
@@ -135,7 +139,7 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
   const kept: { positions: number[]; edges: CausalEdge[]; techniques: Set<string>; stages: Set<KillChainStage>; suspicion: number }[] = [];
   for (const g of [...lists.keys()].sort((a, b) => a - b)) {
     const positions = lists.get(g) as number[];
-    const edges = positions.map((i) => graph.edges[i] as CausalEdge);
+    const edges = positions.map((i) => graph.edges.at(i) as CausalEdge);
     const techniques = new Set<string>();
     const stages = new Set<KillChainStage>();
     for (const e of edges) {
@@ -168,7 +172,7 @@ function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: re
   const wanted = new Set<string>();
   const edges: CausalEdge[] = [];
   for (const i of positions) {
-    const e = graph.edges[i] as CausalEdge;
+    const e = graph.edges.at(i) as CausalEdge;
     edges.push(e);
     for (const id of e.eventIds) wanted.add(id);
     const source = graph.nodes[endpoints.from[i] as number];
