@@ -236,10 +236,7 @@ function readDirectories(
   for (let i = 0; i < count && i < 16; i++) {
     if (r.length - offset === 0) break;
     // A last entry cut short by the end of the file reads as zero-padded, as pefile pads it.
-    const raw = r.slice(offset, offset + 8);
-    const entry = raw.length === 8 ? raw : new Uint8Array(8);
-    if (raw.length < 8) entry.set(raw);
-    out.push({ virtualAddress: u32At(entry, 0) as number, size: u32At(entry, 4) as number });
+    out.push({ virtualAddress: r.u32Padded(offset), size: r.u32Padded(offset + 4) });
     offset += 8;
     if (offset >= limit) break;
   }

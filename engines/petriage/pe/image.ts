@@ -55,7 +55,6 @@ const TEXT_CACHE_LIMIT = 4 * 1024 * 1024;
 export class ByteReader {
   readonly bytes: Uint8Array;
   readonly length: number;
-  private readonly view: DataView;
   /** The bytes as a Buffer (for decoding), made on first use. */
   private buffer: Buffer | null = null;
   /** The whole file decoded as Latin-1 once, for files up to TEXT_CACHE_LIMIT: names are cut from it. */
@@ -64,7 +63,6 @@ export class ByteReader {
   constructor(bytes: Uint8Array) {
     this.bytes = bytes;
     this.length = bytes.length;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   asBuffer(): Buffer {
@@ -107,32 +105,42 @@ export class ByteReader {
     if (!this.has(offset, size)) throw new PeRangeError('read past the end of the file');
   }
 
+  // Reads assemble the bytes themselves (no DataView made per file).
   u8(offset: number): number {
     this.check(offset, 1);
-    return this.view.getUint8(offset);
+    return this.bytes[offset] as number;
   }
 
   u16(offset: number): number {
     this.check(offset, 2);
-    return this.view.getUint16(offset, true);
+    const b = this.bytes;
+    return (b[offset] as number) | ((b[offset + 1] as number) << 8);
   }
 
   u32(offset: number): number {
     this.check(offset, 4);
-    return this.view.getUint32(offset, true);
+    return u32Unchecked(this.bytes, offset);
   }
 
   /** A 64-bit value as a double: exact below 2^53, which covers every address a loader accepts. */
   u64(offset: number): number {
     this.check(offset, 8);
-    return this.view.getUint32(offset + 4, true) * 0x1_0000_0000 + this.view.getUint32(offset, true);
+    return u32Unchecked(this.bytes, offset + 4) * 0x1_0000_0000 + u32Unchecked(this.bytes, offset);
   }
 
   /** The 64-bit value as exact lower-case hex. */
   hex64(offset: number): string {
     this.check(offset, 8);
-    const v = (BigInt(this.view.getUint32(offset + 4, true)) << 32n) | BigInt(this.view.getUint32(offset, true));
+    const v = (BigInt(u32Unchecked(this.bytes, offset + 4)) << 32n) | BigInt(u32Unchecked(this.bytes, offset));
     return `0x${v.toString(16)}`;
+  }
+
+  /** The 32-bit value at `offset` with the bytes past the end of the file read as zeros (pefile pads a cut-short structure so). */
+  u32Padded(offset: number): number {
+    if (offset + 4 <= this.length) return u32Unchecked(this.bytes, offset);
+    let v = 0;
+    for (let k = 3; k >= 0; k--) v = v * 256 + (offset + k < this.length ? (this.bytes[offset + k] as number) : 0);
+    return v;
   }
 
   /** Python-style slice: clamps to the file, empty when start is past the end. */
@@ -141,6 +149,11 @@ export class ByteReader {
     const e = end === undefined ? this.length : Math.min(Math.max(s, end), this.length);
     return this.bytes.subarray(s, e);
   }
+}
+
+/** The unsigned little-endian 32-bit value at `offset`, which the caller has checked lies inside `data`. */
+function u32Unchecked(data: Uint8Array, offset: number): number {
+  return ((data[offset] as number) | ((data[offset + 1] as number) << 8) | ((data[offset + 2] as number) << 16) | ((data[offset + 3] as number) << 24)) >>> 0;
 }
 
 /** Unsigned little-endian reads inside a byte array that may be shorter than asked: undefined when short. */

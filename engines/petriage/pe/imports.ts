@@ -77,7 +77,9 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
   const size = ctx.plus ? 8 : 4;
   const bytes = image.r.bytes;
   const table: Thunk[] = [];
-  const seen32 = new Set<number>();
+  // 32-bit addresses seen so far: a short list first (most tables are short), a Set once the list is long.
+  const seen32: number[] = [];
+  let seen32Set: Set<number> | null = null;
   /** Made when a 64-bit address first appears (rare). */
   let seen64: Set<number> | null = null;
   let min32 = Infinity;
@@ -126,8 +128,15 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
         min64 = Math.min(min64, value);
         max64 = Math.max(max64, value);
       } else {
-        if (seen32.has(value)) repeated++;
-        seen32.add(value);
+        if (seen32Set !== null) {
+          if (seen32Set.has(value)) repeated++;
+          seen32Set.add(value);
+        } else if (seen32.includes(value)) repeated++;
+        else if (seen32.length < 32) seen32.push(value);
+        else {
+          seen32Set = new Set(seen32);
+          seen32Set.add(value);
+        }
         min32 = Math.min(min32, value);
         max32 = Math.max(max32, value);
       }
