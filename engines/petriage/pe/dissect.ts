@@ -1,7 +1,7 @@
 // `dissect`: the whole static structure of a PE file from its bytes, every read bounds-checked, damage reported as notes.
 import { sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
-import { histogramEntropy, laneDifferenceEntropy, shannonEntropy } from '../entropy.js';
+import { histogramEntropy, laneDifferenceEntropy, presentValues, shannonEntropy } from '../entropy.js';
 import { extractStrings, type CountsAtCuts, type ExtractedStrings } from '../strings.js';
 import { DIR } from './constants.js';
 import { findOverlay, readCertificates, readDebug, readRich, readTls } from './directories.js';
@@ -126,16 +126,21 @@ export function dissect(data: Uint8Array): PeDissection {
   const cuts = entropyCuts(image.entropyRequests, data.length);
   let strings: ExtractedStrings;
   let entropy: number;
+  let valueCount = 0;
   if (cuts !== null) {
     strings = extractStrings(data, {}, undefined, cuts, r.wholeLatin1());
-    entropy = laneDifferenceEntropy(cuts.counts, 512 * (cuts.offsets.length - 1), 0, data.length);
+    // The last cut is the file's end (every range lies inside the file): the byte values absent from the file are
+    // zero in every range, so each range's entropy reads only the values present.
+    const last = 512 * (cuts.offsets.length - 1);
+    valueCount = presentValues(cuts.counts, last, PRESENT);
+    entropy = laneDifferenceEntropy(cuts.counts, last, 0, data.length, PRESENT, valueCount);
   } else {
     const counts = COUNTS;
     counts.fill(0);
     strings = extractStrings(data, {}, counts, undefined, r.wholeLatin1());
     entropy = histogramEntropy(counts, data.length);
   }
-  fillEntropies(data, image.entropyRequests, cuts);
+  fillEntropies(data, image.entropyRequests, cuts, valueCount);
   const importHash = imphash(imports);
 
   return {
@@ -189,6 +194,8 @@ function entropyCuts(requests: readonly (number | object)[], size: number): Coun
 }
 
 const CUT_COUNTS = new Uint32Array((2 * MAX_CUTS + 2) * 512);
+/** The byte values present in the file being dissected, ascending (the first `valueCount`). */
+const PRESENT = new Uint8Array(256);
 
 /** Inserts `v` into the ascending, distinct `offsets` unless it is there (ranges come mostly in file order, so the walk back is short). */
 function addCut(offsets: number[], v: number): void {
@@ -201,7 +208,7 @@ function addCut(offsets: number[], v: number): void {
 }
 
 /** Writes each requested range's entropy into its target: from the counts at the cuts, or by reading the range. */
-function fillEntropies(data: Uint8Array, requests: readonly (number | { entropy: number | null })[], cuts: CountsAtCuts | null): void {
+function fillEntropies(data: Uint8Array, requests: readonly (number | { entropy: number | null })[], cuts: CountsAtCuts | null, valueCount: number): void {
   for (let k = 0; k < requests.length; k += 3) {
     const target = requests[k] as { entropy: number | null };
     const start = requests[k + 1] as number;
@@ -210,7 +217,7 @@ function fillEntropies(data: Uint8Array, requests: readonly (number | { entropy:
       target.entropy = shannonEntropy(data, start, end);
       continue;
     }
-    target.entropy = laneDifferenceEntropy(cuts.counts, cuts.offsets.indexOf(end) * 512, cuts.offsets.indexOf(start) * 512, end - start);
+    target.entropy = laneDifferenceEntropy(cuts.counts, cuts.offsets.indexOf(end) * 512, cuts.offsets.indexOf(start) * 512, end - start, PRESENT, valueCount);
   }
 }
 
