@@ -23,8 +23,11 @@ export interface NodeDraft {
   eventIds: string[];
   /** The source of the node's first supporting event; while it is the only one, its list is eventIds. */
   source: string | null;
-  /** Each source's supporting ids, made only when a second source appears (most nodes have one). */
-  sources: Map<string, string[]> | null;
+  /**
+   * Each source's supporting ids, made only when a second source appears (most nodes have one); the entries are the
+   * exported ones (a short list of objects rather than a Map, which costs more than a few entries).
+   */
+  sources: { readonly source: string; eventIds: string[] }[] | null;
 }
 
 /** An edge of a graph being built: its position, the order of creation (its id is `E` and the position plus one). */
@@ -127,14 +130,14 @@ export class ProvenanceGraph {
   support(n: NodeDraft, e: AnalysisEvent): void {
     const src = this.intern(sourceName(e));
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
-    if (n.sources === null && n.source !== null && src !== n.source) n.sources = new Map([[n.source, [...n.eventIds]]]);
+    if (n.sources === null && n.source !== null && src !== n.source) n.sources = [{ source: n.source, eventIds: n.eventIds.slice() }];
     if (n.source === null) n.source = src;
     if (n.eventIds.length === 0) n.eventIds = this.single(e.eventId);
     else if (!hasRecent(n.eventIds, e.eventId)) n.eventIds = withId(n.eventIds, e.eventId);
     if (n.sources !== null) {
-      const list = n.sources.get(src);
-      if (!list) n.sources.set(src, [e.eventId]);
-      else if (!hasRecent(list, e.eventId)) list.push(e.eventId);
+      const entry = n.sources.find((x) => x.source === src);
+      if (!entry) n.sources.push({ source: src, eventIds: [e.eventId] });
+      else if (!hasRecent(entry.eventIds, e.eventId)) entry.eventIds = withId(entry.eventIds, e.eventId);
     }
   }
 
@@ -376,13 +379,17 @@ function grow<A extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(a
   return b;
 }
 
-/** The list with one id more: the list itself, pushed, or a copy when it is a shared frozen one. */
+/**
+ * Lists up to this long grow by an exact-size copy: an array's first push past its length reserves about half as
+ * many slots again plus 16 (a 3-id list took 210 bytes instead of 80), and most lists stay short.
+ */
+const EXACT_LIST_LENGTH = 32;
+
+/** The list with one id more: an exact-size copy while short or when it is a shared frozen one, else the list pushed. */
 function withId(list: string[], id: string): string[] {
-  if (!Object.isFrozen(list)) {
-    list.push(id);
-    return list;
-  }
-  return [...list, id];
+  if (list.length < EXACT_LIST_LENGTH || Object.isFrozen(list)) return list.concat(id);
+  list.push(id);
+  return list;
 }
 
 /** Events arrive in time order, so a repeat is among the last few ids: looking further back would make big nodes quadratic. */
@@ -399,7 +406,8 @@ function hasRecent(list: readonly string[], id: string): boolean {
  */
 export function exportNode(n: NodeDraft): GraphNode {
   const eventIds = Object.freeze(n.eventIds);
-  const sources = n.sources !== null ? [...n.sources].map(([source, ids]) => ({ source, eventIds: Object.freeze(ids) })) : n.source !== null ? [{ source: n.source, eventIds }] : [];
+  if (n.sources !== null) for (const x of n.sources) Object.freeze(x.eventIds);
+  const sources = n.sources !== null ? n.sources : n.source !== null ? [{ source: n.source, eventIds }] : [];
   return { id: n.id, kind: n.kind, label: n.label, host: n.host, attributes: n.attributes, eventIds, sources };
 }
 
