@@ -64,7 +64,11 @@ export function laneDifferenceEntropy(lanes: Uint32Array, to: number, from: numb
 export function presentValues(lanes: Uint32Array, at: number, values: Uint8Array): number {
   let count = 0;
   for (let b = 0; b < 256; b++) {
-    if ((((lanes[at + b] as number) + (lanes[at + 256 + b] as number)) >>> 0) !== 0) values[count++] = b;
+    // Without a branch (present and absent values alternate unpredictably): b is written at the next place, which
+    // moves on when the count (as a 32-bit integer) is not zero, that is when c | -c has its top bit set.
+    const c = ((lanes[at + b] as number) + (lanes[at + 256 + b] as number)) | 0;
+    values[count] = b;
+    count += (c | -c) >>> 31;
   }
   return count;
 }

@@ -8,7 +8,7 @@ import { findOverlay, readCertificates, readDebug, readRich, readTls } from './d
 import { readExports } from './exports.js';
 import { Notes, describeDirectories, parseHeaders, type RawDirectory } from './headers.js';
 import { ByteReader, PeRangeError } from './image.js';
-import { imphash, readBoundImports, readImportDirectory, type ImportContext } from './imports.js';
+import { imphashPair, readBoundImports, readImportDirectory, type ImportContext } from './imports.js';
 import { readResources } from './resources.js';
 import type { PeBoundImport, PeCertificateTable, PeDebugEntry, PeDissection, PeExports, PeImportedDll, PeResources, PeRichHeader, PeSection, PeTls } from './types.js';
 
@@ -141,7 +141,7 @@ export function dissect(data: Uint8Array): PeDissection {
     entropy = histogramEntropy(counts, data.length);
   }
   fillEntropies(data, image.entropyRequests, cuts, valueCount);
-  const importHash = imphash(imports);
+  const importHashes = imphashPair(imports, delayImports);
 
   return {
     sha256: sha256Hex(data),
@@ -168,8 +168,8 @@ export function dissect(data: Uint8Array): PeDissection {
     overlay,
     strings: { ascii: strings.ascii, utf16le: strings.utf16le, truncated: strings.truncated },
     entropy,
-    imphash: importHash,
-    imphash_with_delay: delayImports.length === 0 ? importHash : imphash([...imports, ...delayImports]),
+    imphash: importHashes.plain,
+    imphash_with_delay: importHashes.withDelay,
     notes: notes.done(),
   };
 }

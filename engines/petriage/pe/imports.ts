@@ -368,7 +368,20 @@ export function imphashTerms(dlls: readonly PeImportedDll[]): string[] {
 /** pefile get_imphash(): MD5 of the comma-joined terms; '' when the file imports nothing. */
 export function imphash(dlls: readonly PeImportedDll[]): string {
   if (dlls.length === 0) return '';
-  const text = imphashTerms(dlls).join(',');
+  return md5Text(imphashTerms(dlls).join(','));
+}
+
+/** imphash(imports) and imphash([...imports, ...delayImports]), with the import terms made once. */
+export function imphashPair(imports: readonly PeImportedDll[], delayImports: readonly PeImportedDll[]): { plain: string; withDelay: string } {
+  const text = imphashTerms(imports).join(',');
+  const plain = imports.length === 0 ? '' : md5Text(text);
+  if (delayImports.length === 0) return { plain, withDelay: plain };
+  // Every term holds a dot, so a list's text is empty only when the list is.
+  const delayText = imphashTerms(delayImports).join(',');
+  return { plain, withDelay: md5Text(text === '' ? delayText : delayText === '' ? text : `${text},${delayText}`) };
+}
+
+function md5Text(text: string): string {
   // One-shot hashing (no Hash object per file); a string is hashed as UTF-8, which is its Latin-1 bytes only when
   // it is ASCII, as every name that passed pefile's checks is.
   return hash('md5', NON_ASCII.test(text) ? Buffer.from(text, 'latin1') : text, 'hex');
