@@ -71,6 +71,12 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
   let names: Uint8Array;
   let nameOrdinals: Uint8Array;
   let functions: Uint8Array;
+  // A table that maps nowhere is found without throwing (files without named exports often have one): the same
+  // note as the reads below would give.
+  if (image.tryOffset(addressOfNames) === null || image.tryOffset(addressOfNameOrdinals) === null || image.tryOffset(addressOfFunctions) === null) {
+    notes.add(`export directory at RVA 0x${rva.toString(16)} has tables that do not map into the file`);
+    return null;
+  }
   try {
     names = image.data(addressOfNames, Math.min(untilEof(image, addressOfNames), numberOfNames * 4));
     nameOrdinals = image.data(addressOfNameOrdinals, Math.min(untilEof(image, addressOfNameOrdinals), numberOfNames * 4));

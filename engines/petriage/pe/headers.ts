@@ -172,8 +172,10 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
   image.finishSections();
 
   const afterTable = numberOfSections > 0 && records.length > 0 ? sectionTable + SECTION_HEADER_SIZE * numberOfSections : sectionTable;
-  const rawPointers = records.filter((s) => s.pointerToRawData > 0).map((s) => PeImage.adjustPtr(s.pointerToRawData));
-  const lowest = rawPointers.length > 0 ? Math.min(...rawPointers) : 0;
+  // The lowest sector-rounded raw pointer of a section with one (0 when none has).
+  let lowest = Infinity;
+  for (const s of records) if (s.pointerToRawData > 0) lowest = Math.min(lowest, PeImage.adjustPtr(s.pointerToRawData));
+  if (lowest === Infinity) lowest = 0;
   image.headerLength = Math.min(r.length, !lowest || lowest < afterTable ? afterTable : lowest);
 
   for (const s of tableOrder) {
