@@ -835,7 +835,8 @@ export class FlowTable {
       slot = forward ? this.active.get(hash, ipProto, 0, 0, src, dst, sp, dp) : this.active.get(hash, ipProto, 0, 0, dst, src, dp, sp);
     }
 
-    if (slot !== NONE && (this.expired(slot) || (proto === P_TCP && this.isReuse(slot, d)))) {
+    // Nothing expires when no timeout is finite (tshark's view): the check would only read four more columns.
+    if (slot !== NONE && ((this.sweepable && this.expired(slot)) || (proto === P_TCP && this.isReuse(slot, d)))) {
       this.close(slot);
       slot = NONE;
     }
