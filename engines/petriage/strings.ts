@@ -164,7 +164,7 @@ export function extractStrings(
   const oddCounts = ODD_COUNTS;
   evenCounts.fill(0);
   oddCounts.fill(0);
-  // The scan keeps run lengths and updates them without branching (length = (length + 1) * continues); the only
+  // The scan keeps run lengths and updates them without branching (length = (length + 1) & -continues); the only
   // branch that depends on the data is "a run long enough just ended", which is rare.
   /** Printable bytes ending at the previous byte. */
   let run = 0;
@@ -223,11 +223,11 @@ export function extractStrings(
           evenCounts[b]! += 1;
           const c = CLASS[b] as number;
         const p = c & 1;
-          if (run * (p ^ 1) >= minLength) sink.asciiRun(i - run, run);
-          run = (run + 1) * p;
+          if ((run & (p - 1)) >= minLength) sink.asciiRun(i - run, run);
+          run = (run + 1) & -p;
           const v = (c >>> 1) & prevPrintable;
-          if (runOdd * (v ^ 1) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
-          runOdd = (runOdd + 1) * v;
+          if ((runOdd & (v - 1)) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
+          runOdd = (runOdd + 1) & -v;
           prevPrintable = p;
         }
         {
@@ -235,11 +235,11 @@ export function extractStrings(
           oddCounts[b]! += 1;
           const c = CLASS[b] as number;
         const p = c & 1;
-          if (run * (p ^ 1) >= minLength) sink.asciiRun((i + 1) - run, run);
-          run = (run + 1) * p;
+          if ((run & (p - 1)) >= minLength) sink.asciiRun((i + 1) - run, run);
+          run = (run + 1) & -p;
           const v = (c >>> 1) & prevPrintable;
-          if (runEven * (v ^ 1) >= minLength) sink.wideRun(sink.wideEven, (i + 1) - 1 - 2 * runEven, runEven);
-          runEven = (runEven + 1) * v;
+          if ((runEven & (v - 1)) >= minLength) sink.wideRun(sink.wideEven, (i + 1) - 1 - 2 * runEven, runEven);
+          runEven = (runEven + 1) & -v;
           prevPrintable = p;
         }
         {
@@ -247,11 +247,11 @@ export function extractStrings(
           evenCounts[b]! += 1;
           const c = CLASS[b] as number;
         const p = c & 1;
-          if (run * (p ^ 1) >= minLength) sink.asciiRun((i + 2) - run, run);
-          run = (run + 1) * p;
+          if ((run & (p - 1)) >= minLength) sink.asciiRun((i + 2) - run, run);
+          run = (run + 1) & -p;
           const v = (c >>> 1) & prevPrintable;
-          if (runOdd * (v ^ 1) >= minLength) sink.wideRun(sink.wideOdd, (i + 2) - 1 - 2 * runOdd, runOdd);
-          runOdd = (runOdd + 1) * v;
+          if ((runOdd & (v - 1)) >= minLength) sink.wideRun(sink.wideOdd, (i + 2) - 1 - 2 * runOdd, runOdd);
+          runOdd = (runOdd + 1) & -v;
           prevPrintable = p;
         }
         {
@@ -259,11 +259,11 @@ export function extractStrings(
           oddCounts[b]! += 1;
           const c = CLASS[b] as number;
         const p = c & 1;
-          if (run * (p ^ 1) >= minLength) sink.asciiRun((i + 3) - run, run);
-          run = (run + 1) * p;
+          if ((run & (p - 1)) >= minLength) sink.asciiRun((i + 3) - run, run);
+          run = (run + 1) & -p;
           const v = (c >>> 1) & prevPrintable;
-          if (runEven * (v ^ 1) >= minLength) sink.wideRun(sink.wideEven, (i + 3) - 1 - 2 * runEven, runEven);
-          runEven = (runEven + 1) * v;
+          if ((runEven & (v - 1)) >= minLength) sink.wideRun(sink.wideEven, (i + 3) - 1 - 2 * runEven, runEven);
+          runEven = (runEven + 1) & -v;
           prevPrintable = p;
         }
     }
@@ -281,11 +281,11 @@ export function extractStrings(
           evenCounts[b]! += 1;
           const c = CLASS[b] as number;
         const p = c & 1;
-          if (run * (p ^ 1) >= minLength) sink.asciiRun(i - run, run);
-          run = (run + 1) * p;
+          if ((run & (p - 1)) >= minLength) sink.asciiRun(i - run, run);
+          run = (run + 1) & -p;
           const v = (c >>> 1) & prevPrintable;
-          if (runOdd * (v ^ 1) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
-          runOdd = (runOdd + 1) * v;
+          if ((runOdd & (v - 1)) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
+          runOdd = (runOdd + 1) & -v;
           prevPrintable = p;
         }
     } else {
@@ -294,11 +294,11 @@ export function extractStrings(
           oddCounts[b]! += 1;
           const c = CLASS[b] as number;
         const p = c & 1;
-          if (run * (p ^ 1) >= minLength) sink.asciiRun(i - run, run);
-          run = (run + 1) * p;
+          if ((run & (p - 1)) >= minLength) sink.asciiRun(i - run, run);
+          run = (run + 1) & -p;
           const v = (c >>> 1) & prevPrintable;
-          if (runEven * (v ^ 1) >= minLength) sink.wideRun(sink.wideEven, i - 1 - 2 * runEven, runEven);
-          runEven = (runEven + 1) * v;
+          if ((runEven & (v - 1)) >= minLength) sink.wideRun(sink.wideEven, i - 1 - 2 * runEven, runEven);
+          runEven = (runEven + 1) & -v;
           prevPrintable = p;
         }
     }
