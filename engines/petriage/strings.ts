@@ -28,10 +28,13 @@ export const STRING_DEFAULTS = { minLength: 4, maxCount: 10_000, maxLength: 1024
 const PRINTABLE = new Uint8Array(256);
 for (let b = 0x20; b <= 0x7e; b++) PRINTABLE[b] = 1;
 PRINTABLE[0x09] = 1;
-/** Per byte value: 1 when printable, 2 for the zero byte (the high byte of a UTF-16LE ASCII character). */
-const CLASS = new Uint8Array(256);
-for (let b = 0; b < 256; b++) CLASS[b] = PRINTABLE[b] as number;
-CLASS[0] = 2;
+/**
+ * Per byte value: -1 (all bits set) when printable, else 0, so run lengths are kept with masks:
+ * length = (length + 1) & mask. The zero byte (the high byte of a UTF-16LE ASCII character) is told by
+ * (b - 1) >> 31, which is -1 for b = 0 only.
+ */
+const PRINTABLE_MASK = new Int32Array(256);
+for (let b = 0; b < 256; b++) PRINTABLE_MASK[b] = -(PRINTABLE[b] as number);
 
 /** Whether a Uint32Array reads bytes little-endian here (it does on every platform Node runs on today). */
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
@@ -164,13 +167,14 @@ export function extractStrings(
   const oddCounts = ODD_COUNTS;
   evenCounts.fill(0);
   oddCounts.fill(0);
-  // The scan keeps run lengths and updates them without branching (length = (length + 1) & -continues); the only
+  // The scan keeps run lengths and updates them without branching (length = (length + 1) & mask, the mask -1 when the run goes on, else 0); the only
   // branch that depends on the data is "a run long enough just ended", which is rare.
   /** Printable bytes ending at the previous byte. */
   let run = 0;
   /** UTF-16LE characters ending at the previous pair of each alignment. */
   let runEven = 0;
   let runOdd = 0;
+  /** -1 when the previous byte was printable, else 0. */
   let prevPrintable = 0;
   // Counts at the cuts: checked once per step (a word, a stretch of zero words that stops at the next cut's word,
   // or a byte); a cut passed by a step is recorded with the bytes from the cut to the step's end taken off again.
@@ -221,49 +225,45 @@ export function extractStrings(
         {
           const b = word & 0xff;
           evenCounts[b]! += 1;
-          const c = CLASS[b] as number;
-        const p = c & 1;
-          if ((run & (p - 1)) >= minLength) sink.asciiRun(i - run, run);
-          run = (run + 1) & -p;
-          const v = (c >>> 1) & prevPrintable;
-          if ((runOdd & (v - 1)) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
-          runOdd = (runOdd + 1) & -v;
+          const p = PRINTABLE_MASK[b] as number;
+          if ((run & ~p) >= minLength) sink.asciiRun(i - run, run);
+          run = (run + 1) & p;
+          const v = ((b - 1) >> 31) & prevPrintable;
+          if ((runOdd & ~v) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
+          runOdd = (runOdd + 1) & v;
           prevPrintable = p;
         }
         {
           const b = (word >>> 8) & 0xff;
           oddCounts[b]! += 1;
-          const c = CLASS[b] as number;
-        const p = c & 1;
-          if ((run & (p - 1)) >= minLength) sink.asciiRun((i + 1) - run, run);
-          run = (run + 1) & -p;
-          const v = (c >>> 1) & prevPrintable;
-          if ((runEven & (v - 1)) >= minLength) sink.wideRun(sink.wideEven, (i + 1) - 1 - 2 * runEven, runEven);
-          runEven = (runEven + 1) & -v;
+          const p = PRINTABLE_MASK[b] as number;
+          if ((run & ~p) >= minLength) sink.asciiRun((i + 1) - run, run);
+          run = (run + 1) & p;
+          const v = ((b - 1) >> 31) & prevPrintable;
+          if ((runEven & ~v) >= minLength) sink.wideRun(sink.wideEven, (i + 1) - 1 - 2 * runEven, runEven);
+          runEven = (runEven + 1) & v;
           prevPrintable = p;
         }
         {
           const b = (word >>> 16) & 0xff;
           evenCounts[b]! += 1;
-          const c = CLASS[b] as number;
-        const p = c & 1;
-          if ((run & (p - 1)) >= minLength) sink.asciiRun((i + 2) - run, run);
-          run = (run + 1) & -p;
-          const v = (c >>> 1) & prevPrintable;
-          if ((runOdd & (v - 1)) >= minLength) sink.wideRun(sink.wideOdd, (i + 2) - 1 - 2 * runOdd, runOdd);
-          runOdd = (runOdd + 1) & -v;
+          const p = PRINTABLE_MASK[b] as number;
+          if ((run & ~p) >= minLength) sink.asciiRun((i + 2) - run, run);
+          run = (run + 1) & p;
+          const v = ((b - 1) >> 31) & prevPrintable;
+          if ((runOdd & ~v) >= minLength) sink.wideRun(sink.wideOdd, (i + 2) - 1 - 2 * runOdd, runOdd);
+          runOdd = (runOdd + 1) & v;
           prevPrintable = p;
         }
         {
           const b = word >>> 24;
           oddCounts[b]! += 1;
-          const c = CLASS[b] as number;
-        const p = c & 1;
-          if ((run & (p - 1)) >= minLength) sink.asciiRun((i + 3) - run, run);
-          run = (run + 1) & -p;
-          const v = (c >>> 1) & prevPrintable;
-          if ((runEven & (v - 1)) >= minLength) sink.wideRun(sink.wideEven, (i + 3) - 1 - 2 * runEven, runEven);
-          runEven = (runEven + 1) & -v;
+          const p = PRINTABLE_MASK[b] as number;
+          if ((run & ~p) >= minLength) sink.asciiRun((i + 3) - run, run);
+          run = (run + 1) & p;
+          const v = ((b - 1) >> 31) & prevPrintable;
+          if ((runEven & ~v) >= minLength) sink.wideRun(sink.wideEven, (i + 3) - 1 - 2 * runEven, runEven);
+          runEven = (runEven + 1) & v;
           prevPrintable = p;
         }
     }
@@ -279,26 +279,24 @@ export function extractStrings(
         {
           const b = data[i] as number;
           evenCounts[b]! += 1;
-          const c = CLASS[b] as number;
-        const p = c & 1;
-          if ((run & (p - 1)) >= minLength) sink.asciiRun(i - run, run);
-          run = (run + 1) & -p;
-          const v = (c >>> 1) & prevPrintable;
-          if ((runOdd & (v - 1)) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
-          runOdd = (runOdd + 1) & -v;
+          const p = PRINTABLE_MASK[b] as number;
+          if ((run & ~p) >= minLength) sink.asciiRun(i - run, run);
+          run = (run + 1) & p;
+          const v = ((b - 1) >> 31) & prevPrintable;
+          if ((runOdd & ~v) >= minLength) sink.wideRun(sink.wideOdd, i - 1 - 2 * runOdd, runOdd);
+          runOdd = (runOdd + 1) & v;
           prevPrintable = p;
         }
     } else {
         {
           const b = data[i] as number;
           oddCounts[b]! += 1;
-          const c = CLASS[b] as number;
-        const p = c & 1;
-          if ((run & (p - 1)) >= minLength) sink.asciiRun(i - run, run);
-          run = (run + 1) & -p;
-          const v = (c >>> 1) & prevPrintable;
-          if ((runEven & (v - 1)) >= minLength) sink.wideRun(sink.wideEven, i - 1 - 2 * runEven, runEven);
-          runEven = (runEven + 1) & -v;
+          const p = PRINTABLE_MASK[b] as number;
+          if ((run & ~p) >= minLength) sink.asciiRun(i - run, run);
+          run = (run + 1) & p;
+          const v = ((b - 1) >> 31) & prevPrintable;
+          if ((runEven & ~v) >= minLength) sink.wideRun(sink.wideEven, i - 1 - 2 * runEven, runEven);
+          runEven = (runEven + 1) & v;
           prevPrintable = p;
         }
     }
