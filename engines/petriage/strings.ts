@@ -180,7 +180,9 @@ export function extractStrings(
   // or a byte); a cut passed by a step is recorded with the bytes from the cut to the step's end taken off again.
   let cutIndex = 0;
   const cutCount = cuts === undefined ? 0 : cuts.offsets.length;
-  let nextCut = cutCount > 0 ? ((cuts as CountsAtCuts).offsets[0] as number) : Infinity;
+  // Past the last cut, n + 1: an integer no offset reaches (a comparison of integers, not with Infinity).
+  const noCut = n + 1;
+  let nextCut = cutCount > 0 ? ((cuts as CountsAtCuts).offsets[0] as number) : noCut;
   /** Zero bytes counted a word at a time (not in the lanes). */
   let zeroBytes = 0;
   let i = 0;
@@ -193,7 +195,7 @@ export function extractStrings(
       i = 4 * w;
       if (i >= nextCut) {
         cutIndex = recordCuts(cuts as CountsAtCuts, cutIndex, data, i, evenCounts, oddCounts, zeroBytes);
-        nextCut = cutIndex < cutCount ? ((cuts as CountsAtCuts).offsets[cutIndex] as number) : Infinity;
+        nextCut = cutIndex < cutCount ? ((cuts as CountsAtCuts).offsets[cutIndex] as number) : noCut;
       }
       const word = words[w] as number;
       if (word === 0) {
@@ -213,7 +215,7 @@ export function extractStrings(
         runOdd = 0;
         prevPrintable = 0;
         // The zero words that follow, up to the word holding the next cut.
-        const stop = nextCut === Infinity ? wordCount : Math.min(wordCount, Math.floor(nextCut / 4) + 1);
+        const stop = Math.min(wordCount, Math.floor(nextCut / 4) + 1);
         let x = w + 1;
         while (x < stop && words[x] === 0) x++;
         zeroBytes += 4 * (x - w);
@@ -273,7 +275,7 @@ export function extractStrings(
   for (; i < n; i++) {
     if (i >= nextCut) {
       cutIndex = recordCuts(cuts as CountsAtCuts, cutIndex, data, i, evenCounts, oddCounts, zeroBytes);
-      nextCut = cutIndex < cutCount ? ((cuts as CountsAtCuts).offsets[cutIndex] as number) : Infinity;
+      nextCut = cutIndex < cutCount ? ((cuts as CountsAtCuts).offsets[cutIndex] as number) : noCut;
     }
     if ((i & 1) === 0) {
         {
