@@ -61,9 +61,16 @@ const NO_TECHNIQUES: string[] = Object.freeze([]) as unknown as string[];
 /** No event ids, shared (frozen). */
 const NO_IDS: string[] = Object.freeze([]) as unknown as string[];
 
-/** Node ids in a graph stay below this many for the numeric (from, to, rule) edge key; past it the key is a string. */
-const MAX_NUMERIC_NODES = 2 ** 22;
-const MAX_NUMERIC_RULES = 64;
+/** Slots of the edge index to begin with (a power of two). */
+const INITIAL_EDGE_SLOTS = 2048;
+
+/** A hash of an edge's (from, to, rule) positions, as an unsigned 32-bit number. */
+function edgeHash(from: number, to: number, rule: number): number {
+  let h = Math.imul(from ^ 0x9e3779b9, 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13) ^ to, 0xc2b2ae35);
+  h = Math.imul(h ^ (h >>> 16) ^ rule, 0x27d4eb2f);
+  return (h ^ (h >>> 15)) >>> 0;
+}
 
 /** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
 export class ProvenanceGraph {
@@ -72,7 +79,12 @@ export class ProvenanceGraph {
   private readonly byIx: NodeDraft[] = [];
   /** Edges as columns by position (EdgeColumns); an edge object is made only when the analysis's edges are read. */
   private edgeCount = 0;
-  private readonly edgeByKey = new Map<number | string, EdgeRef>();
+  /**
+   * The edges by (from, to, rule): open addressing over the edge positions plus one (0 empty), at most half full, the
+   * keys compared in the edge columns. A Map keyed by a number made of the three held a boxed number and an entry of
+   * about 45 bytes per edge; this is 8 bytes an edge outside the V8 heap.
+   */
+  private edgeSlots: Int32Array = new Int32Array(INITIAL_EDGE_SLOTS);
   private readonly ruleIndex = new Map<string, number>();
   private readonly ruleNames: string[] = [];
   private readonly relationIndex = new Map<string, number>();
@@ -196,21 +208,31 @@ export class ProvenanceGraph {
     return this.byIx[ix];
   }
 
-  /** The key of (from, to, rule): a number while the graph is small enough, else a string. */
-  private edgeKey(from: NodeDraft, to: NodeDraft, rule: string, r: number): number | string {
-    if (from.ix < MAX_NUMERIC_NODES && to.ix < MAX_NUMERIC_NODES && r < MAX_NUMERIC_RULES) return (from.ix * MAX_NUMERIC_NODES + to.ix) * MAX_NUMERIC_RULES + r;
-    return [from.id, to.id, rule].join('\u0000');
+  /** The slot of the edge (from, to, rule) in the edge index, or the empty slot where it goes. */
+  private edgeSlot(from: number, to: number, rule: number): number {
+    const mask = this.edgeSlots.length - 1;
+    for (let s = edgeHash(from, to, rule) & mask; ; s = (s + 1) & mask) {
+      const v = this.edgeSlots[s] as number;
+      if (v === 0) return s;
+      const at = v - 1;
+      if (this.edgeFrom[at] === from && this.edgeTo[at] === to && this.edgeRule[at] === rule) return s;
+    }
+  }
+
+  /** The edge index twice as large, every edge placed again. */
+  private growEdgeIndex(): void {
+    this.edgeSlots = new Int32Array(this.edgeSlots.length * 2);
+    for (let at = 0; at < this.edgeCount; at++) this.edgeSlots[this.edgeSlot(this.edgeFrom[at] as number, this.edgeTo[at] as number, this.edgeRule[at] as number)] = at + 1;
   }
 
   /** Adds an edge or, for the same (from, to, rule), adds the event's support to it; its position, null for a loop. */
   edge(from: NodeDraft, to: NodeDraft, rule: string, relation: string, events: readonly AnalysisEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeRef | null {
     if (from.id === to.id) return null;
     const r = indexIn(this.ruleIndex, this.ruleNames, rule);
-    const key = this.edgeKey(from, to, rule, r);
-    let at = this.edgeByKey.get(key);
-    if (at === undefined) {
+    const slot = this.edgeSlot(from.ix, to.ix, r);
+    let at = (this.edgeSlots[slot] as number) - 1;
+    if (at < 0) {
       at = this.edgeCount++;
-      this.edgeByKey.set(key, at);
       if (at === this.edgeFrom.length) this.growEdges();
       this.edgeFrom[at] = from.ix;
       this.edgeTo[at] = to.ix;
@@ -221,6 +243,8 @@ export class ProvenanceGraph {
       this.edgeFirstMs[at] = NaN;
       this.edgeEventIds.push(NO_IDS);
       this.edgeTechniques.push(NO_TECHNIQUES);
+      this.edgeSlots[slot] = at + 1;
+      if (this.edgeCount * 2 > this.edgeSlots.length) this.growEdgeIndex();
     }
     let ids = this.edgeEventIds[at] as string[];
     let first = this.edgeFirstMs[at] as number;
@@ -272,7 +296,7 @@ export class ProvenanceGraph {
    * each CausalEdge made when it is read. The graph is empty afterwards.
    */
   takeExport(): { nodes: GraphNode[]; edges: EdgeColumns; endpoints: { from: Uint32Array; to: Uint32Array } } {
-    this.edgeByKey.clear();
+    this.edgeSlots = new Int32Array(0);
     this.byIx.length = 0;
     this.byPid.clear();
     this.byGuid.clear();
