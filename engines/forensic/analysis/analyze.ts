@@ -54,7 +54,8 @@ export interface Analysis {
    */
   readonly events: EventList;
   readonly evidence: readonly EvidenceItem[];
-  readonly nodes: readonly GraphNode[];
+  /** Made on each read from the graph's columns (NodeColumns). */
+  readonly nodes: Rows<GraphNode>;
   /** Made on each read from the graph's columns (EdgeColumns). */
   readonly edges: Rows<CausalEdge>;
   readonly stories: readonly Story[];
@@ -387,7 +388,7 @@ export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisVi
   let edges: readonly CausalEdge[];
   let events: EventList;
   if (opts.includeAllEvents) {
-    nodes = analysis.nodes;
+    nodes = analysis.nodes.slice();
     edges = analysis.edges.slice();
     events = analysis.events;
   } else {

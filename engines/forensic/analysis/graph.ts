@@ -1,5 +1,5 @@
 // Stage 3 and 4: the provenance graph (hosts, users, sessions, processes, files, keys, services, tasks, endpoints) with cross-artefact fusion.
-import type { CausalEdge, GraphNode, KillChainStage, NodeKind } from '../../core/contracts/forensic.js';
+import type { CausalEdge, GraphNode, KillChainStage, NodeKind, NodeSource } from '../../core/contracts/forensic.js';
 import { KILL_CHAIN_STAGES } from './attack.js';
 import type { AnalysisEvent } from './events.js';
 import { Rows } from './seq.js';
@@ -291,21 +291,17 @@ export class ProvenanceGraph {
   }
 
   /**
-   * The graph in its contract form, for when it is complete. The indexes are cleared first and each node draft is let
-   * go as it is exported, so drafts and exports are never all alive together; the edges stay columns (EdgeColumns),
-   * each CausalEdge made when it is read. The graph is empty afterwards.
+   * The graph in its contract form, for when it is complete: nodes and edges as columns (NodeColumns, EdgeColumns),
+   * each GraphNode and CausalEdge made when it is read. The indexes are cleared first and each node draft is let go
+   * as its columns are filled. The graph is empty afterwards.
    */
-  takeExport(): { nodes: GraphNode[]; edges: EdgeColumns; endpoints: { from: Uint32Array; to: Uint32Array } } {
+  takeExport(): { nodes: NodeColumns; edges: EdgeColumns; endpoints: { from: Uint32Array; to: Uint32Array } } {
     this.edgeSlots = new Int32Array(0);
     this.byIx.length = 0;
     this.byPid.clear();
     this.byGuid.clear();
     this.strings.clear();
-    const nodes: GraphNode[] = [];
-    for (const [id, n] of this.nodes) {
-      nodes.push(exportNode(n));
-      this.nodes.delete(id);
-    }
+    const nodes = NodeColumns.take(this.nodes);
     const n = this.edgeCount;
     for (const list of this.edgeEventIds) Object.freeze(list);
     for (const list of this.edgeTechniques) Object.freeze(list);
@@ -372,7 +368,7 @@ export interface EdgeColumnData {
  */
 export class EdgeColumns extends Rows<CausalEdge> {
   constructor(
-    nodes: readonly GraphNode[],
+    nodes: NodeColumns,
     readonly columns: EdgeColumnData,
     rules: readonly string[],
     relations: readonly string[],
@@ -382,8 +378,8 @@ export class EdgeColumns extends Rows<CausalEdge> {
       const stage = columns.stage[k] as number;
       return {
         id: ['E', k + 1].join(''),
-        from: (nodes[columns.from[k] as number] as GraphNode).id,
-        to: (nodes[columns.to[k] as number] as GraphNode).id,
+        from: nodes.ids[columns.from[k] as number] as string,
+        to: nodes.ids[columns.to[k] as number] as string,
         rule: rules[columns.rule[k] as number] as string,
         relation: relations[columns.relation[k] as number] as string,
         confidence: columns.confidence[k] as number,
@@ -424,15 +420,66 @@ function hasRecent(list: readonly string[], id: string): boolean {
   return false;
 }
 
+/** A node's sources as NodeColumns keeps them: the one source's name (its list is the node's), the entries, or none. */
+type SourceColumn = string | readonly NodeSource[] | null;
+
 /**
- * The contract form of a node. It shares the draft's attributes and event id lists (frozen here) instead of copying
- * them: the drafts are dropped once exported, so a copy would only double the graph's memory while both are alive.
+ * A graph's nodes as columns (about 50 bytes a node besides its id, attributes and lists, instead of a GraphNode and
+ * its sources list: about 180), each GraphNode made when it is read. The columns share the drafts' attributes and
+ * event id lists (frozen here): the drafts are dropped as the columns are filled.
  */
-export function exportNode(n: NodeDraft): GraphNode {
-  const eventIds = Object.freeze(n.eventIds);
-  if (n.sources !== null) for (const x of n.sources) Object.freeze(x.eventIds);
-  const sources = n.sources !== null ? n.sources : n.source !== null ? [{ source: n.source, eventIds }] : [];
-  return { id: n.id, kind: n.kind, label: n.label, host: n.host, attributes: n.attributes, eventIds, sources };
+export class NodeColumns extends Rows<GraphNode> {
+  private constructor(
+    readonly ids: readonly string[],
+    kinds: Uint8Array,
+    kindNames: readonly NodeKind[],
+    labels: readonly string[],
+    hosts: readonly (string | null)[],
+    attributes: readonly Record<string, AttrValue>[],
+    eventIds: readonly (readonly string[])[],
+    sources: readonly SourceColumn[],
+  ) {
+    super(ids.length, (k) => {
+      const list = eventIds[k] as readonly string[];
+      const source = sources[k] as SourceColumn;
+      return {
+        id: ids[k] as string,
+        kind: kindNames[kinds[k] as number] as NodeKind,
+        label: labels[k] as string,
+        host: hosts[k] as string | null,
+        attributes: attributes[k] as Record<string, AttrValue>,
+        eventIds: list,
+        sources: source === null ? [] : typeof source === 'string' ? [{ source, eventIds: list }] : source,
+      };
+    });
+  }
+
+  /** The columns of the drafts (in creation order), each draft deleted from the map once read. */
+  static take(drafts: Map<string, NodeDraft>): NodeColumns {
+    const n = drafts.size;
+    const ids: string[] = [];
+    const kinds = new Uint8Array(n);
+    const kindIndex = new Map<string, number>();
+    const kindNames: string[] = [];
+    const labels: string[] = [];
+    const hosts: (string | null)[] = [];
+    const attributes: Record<string, AttrValue>[] = [];
+    const eventIds: (readonly string[])[] = [];
+    const sources: SourceColumn[] = [];
+    let k = 0;
+    for (const [id, d] of drafts) {
+      ids.push(d.id);
+      kinds[k++] = indexIn(kindIndex, kindNames, d.kind);
+      labels.push(d.label);
+      hosts.push(d.host);
+      attributes.push(d.attributes);
+      eventIds.push(Object.freeze(d.eventIds));
+      if (d.sources !== null) for (const x of d.sources) Object.freeze(x.eventIds);
+      sources.push(d.sources ?? d.source);
+      drafts.delete(id);
+    }
+    return new NodeColumns(ids, kinds, kindNames as NodeKind[], labels, hosts, attributes, eventIds, sources);
+  }
 }
 
 /** Logon id of a Windows event (4624 TargetLogonId; 4688 SubjectLogonId; Sysmon 1 LogonId). */

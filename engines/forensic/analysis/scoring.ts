@@ -16,7 +16,7 @@ export const TEMPORAL_TOLERANCE_MS = 2000;
 /** What scoring reads from an analysis. */
 export interface ScoringGraph {
   readonly events: Iterable<AnalysisEvent>;
-  readonly nodes: readonly GraphNode[];
+  readonly nodes: Seq<GraphNode>;
   readonly edges: Seq<CausalEdge>;
   readonly tampering: TamperingVerdict;
 }

@@ -44,6 +44,14 @@ export class Rows<T> implements Seq<T> {
     return out;
   }
 
+  find(test: (item: T, k: number) => boolean): T | undefined {
+    for (let k = 0; k < this.length; k++) {
+      const item = this.get(k);
+      if (test(item, k)) return item;
+    }
+    return undefined;
+  }
+
   some(test: (item: T, k: number) => boolean): boolean {
     for (let k = 0; k < this.length; k++) if (test(this.get(k), k)) return true;
     return false;

@@ -48,7 +48,8 @@ export interface EdgeEndpoints {
 
 function endpointsOf(graph: Pick<ScoringGraph, 'nodes' | 'edges'>): EdgeEndpoints {
   const position = new Map<string, number>();
-  graph.nodes.forEach((n, i) => position.set(n.id, i));
+  let ix = 0;
+  for (const n of graph.nodes) position.set(n.id, ix++);
   const missing = graph.nodes.length;
   const from = new Uint32Array(graph.edges.length);
   const to = new Uint32Array(graph.edges.length);
@@ -89,11 +90,15 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
     degree[a] = (degree[a] as number) + 1;
     degree[b] = (degree[b] as number) + 1;
   }
+  // Each node's kind as far as hubs go (read once: the nodes may be made on each read): 0 other, 1 host or address, 2 user or session.
+  const hubKind = new Uint8Array(count + 1).fill(1);
+  let at = 0;
+  for (const n of graph.nodes) hubKind[at++] = n.kind === 'host' || n.kind === 'endpoint' ? 1 : n.kind === 'user' || n.kind === 'session' ? 2 : 0;
   const isHub = (ix: number): boolean => {
-    const n = graph.nodes[ix];
+    const k = hubKind[ix];
     // Hosts and addresses never join stories: two processes talking to one server are not one story.
-    if (!n || n.kind === 'host' || n.kind === 'endpoint') return true;
-    return (n.kind === 'user' || n.kind === 'session') && (degree[ix] as number) > hubDegree;
+    if (k === 1 || k === undefined) return true;
+    return k === 2 && (degree[ix] as number) > hubDegree;
   };
   const parent = new Int32Array(count + 1);
   for (let i = 0; i <= count; i++) parent[i] = i;
@@ -123,7 +128,7 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
   const threshold = config.noiseSuspicion ?? NOISE_SUSPICION;
   const keepsSilent = config.includeNoisy === true || suspicionOf([], 0) >= threshold;
   const signal = new Uint8Array(groups);
-  let at = 0;
+  at = 0;
   for (const e of graph.edges) {
     if (e.techniques.length > 0 || e.stage !== null) signal[groupOf[at] as number] = 1;
     at++;
@@ -168,25 +173,32 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
  * and of those nodes (a node's first time is read from its own events). Scores on it equal scores on the whole graph.
  */
 function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: readonly number[]): ScoringGraph {
-  const nodes = new Set<GraphNode>();
+  // By position: the nodes may be made on each read, so the same node is not always the same object.
+  const nodes = new Map<number, GraphNode>();
   const wanted = new Set<string>();
   const edges: CausalEdge[] = [];
   for (const i of positions) {
     const e = graph.edges.at(i) as CausalEdge;
     edges.push(e);
     for (const id of e.eventIds) wanted.add(id);
-    const source = graph.nodes[endpoints.from[i] as number];
-    const target = graph.nodes[endpoints.to[i] as number];
+    const from = endpoints.from[i] as number;
+    const to = endpoints.to[i] as number;
     // Scoring reads the first time of an edge's source node, from that node's events.
-    if (source !== undefined && !nodes.has(source)) {
-      nodes.add(source);
-      for (const id of source.eventIds) wanted.add(id);
+    if (!nodes.has(from)) {
+      const source = graph.nodes.at(from);
+      if (source !== undefined) {
+        nodes.set(from, source);
+        for (const id of source.eventIds) wanted.add(id);
+      }
     }
-    if (target !== undefined) nodes.add(target);
+    if (!nodes.has(to)) {
+      const target = graph.nodes.at(to);
+      if (target !== undefined) nodes.set(to, target);
+    }
   }
   const events: AnalysisEvent[] = [];
   if (wanted.size > 0) for (const e of graph.events) if (wanted.has(e.eventId)) events.push(e);
-  return { events, nodes: [...nodes], edges, tampering: graph.tampering };
+  return { events, nodes: [...nodes.values()], edges, tampering: graph.tampering };
 }
 
 function storyOf(
