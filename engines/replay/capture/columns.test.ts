@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeCaptureBytes } from './analyze.js';
 import { TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN, tcpFrame, udpFrame } from './craft.js';
-import { NO_TIMEOUTS, ZEEK_TIMEOUTS, type ConnectionRecord } from './flows.js';
+import { Connection, Endpoints, NO_TIMEOUTS, ZEEK_TIMEOUTS, type ConnectionRecord } from './flows.js';
 import { writePcap, type PacketToWrite } from './writer.js';
 
 function pcap(frames: Uint8Array[], step = 1): Uint8Array {
@@ -16,6 +16,23 @@ function shape(c: ConnectionRecord): string {
 }
 
 describe('connection columns', () => {
+  it('give the application layer an object whose uid and transport stay right after its slot is used again', () => {
+    const E = new Endpoints(1);
+    const slot = E.alloc();
+    E.serial[slot] = 42;
+    E.proto[slot] = 1;
+    const conn = new Connection(E, slot);
+    conn.addService('dns');
+    conn.addService('dns');
+    expect([conn.uid, conn.proto, conn.services]).toEqual(['C42', 'udp', ['dns']]);
+    E.release(slot);
+    const again = E.alloc();
+    expect(again).toBe(slot);
+    E.serial[again] = 43;
+    E.proto[again] = 0;
+    expect([conn.uid, conn.proto]).toEqual(['C42', 'udp']);
+  });
+
   it('keep a history longer than a slot holds (repeated FINs and RSTs at new sequence numbers) with its state and sizes', () => {
     const a = '10.1.0.1';
     const b = '10.1.0.2';

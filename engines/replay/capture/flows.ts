@@ -446,21 +446,20 @@ export class Connection {
   /** Zeek service names confirmed by the application layer (made on the first, as most connections have none). */
   services: string[] | undefined = undefined;
 
+  /** Fixed for the connection's life, so kept here (still right if the object is read after the slot is reused). */
+  readonly serial: number;
+  readonly proto: TransportName;
+
   constructor(
     readonly ends: Endpoints,
     readonly slot: number,
-  ) {}
-
-  get serial(): number {
-    return this.ends.serial[this.slot]!;
+  ) {
+    this.serial = ends.serial[slot]!;
+    this.proto = PROTO_NAMES[ends.proto[slot]!] ?? 'other';
   }
 
   get uid(): string {
     return `C${this.serial}`;
-  }
-
-  get proto(): TransportName {
-    return PROTO_NAMES[this.ends.proto[this.slot]!] ?? 'other';
   }
 
   get ipProto(): number {
