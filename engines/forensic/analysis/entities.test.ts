@@ -45,22 +45,27 @@ describe('edge times', () => {
   });
 });
 
-describe('shared one-event id lists', () => {
-  it('a node and an edge of one event share its list; a second event copies it, leaving the other untouched', () => {
+describe('one-event id lists', () => {
+  it('one id is kept as the id itself, a second makes a list, and reads give arrays', () => {
     const graph = new ProvenanceGraph();
     const first = makeEvent({ action: 'x' });
     const second = makeEvent({ action: 'x' });
     const a = graph.node('file', 'a', 'a', 'WS01', first);
     const b = graph.node('file', 'b', 'b', 'WS01', first);
-    expect(b.eventIds).toBe(a.eventIds);
+    expect(a.eventIds).toBe(first.eventId);
+    expect(b.eventIds).toBe(first.eventId);
     const edge = graph.edge(a, b, 'r', 'r', [first]);
     expect(edge).not.toBeNull();
-    expect(graph.eventIdsOfEdge(edge as number)).toBe(b.eventIds);
+    expect(graph.eventIdsOfEdge(edge as number)).toBe(first.eventId);
+    graph.edge(a, b, 'r', 'r', [second]);
     graph.edge(a, b, 'r', 'r', [second]);
     expect(graph.eventIdsOfEdge(edge as number)).toEqual([first.eventId, second.eventId]);
-    expect(a.eventIds).toEqual([first.eventId]);
+    expect(a.eventIds).toBe(first.eventId);
     graph.support(b, second);
     expect(b.eventIds).toEqual([first.eventId, second.eventId]);
-    expect(a.eventIds).toEqual([first.eventId]);
+    const { nodes, edges } = graph.takeExport();
+    expect(nodes.map((n) => n.eventIds)).toEqual([[first.eventId], [first.eventId, second.eventId]]);
+    expect(nodes.at(0)?.sources).toEqual([{ source: 'evtx:windows-?', eventIds: [first.eventId] }]);
+    expect(edges.at(0)?.eventIds).toEqual([first.eventId, second.eventId]);
   });
 });

@@ -16,18 +16,15 @@ export interface NodeDraft {
   label: string;
   readonly host: string | null;
   readonly attributes: Record<string, AttrValue>;
-  /**
-   * Supporting event ids; replaced on the first by a frozen one-element list shared with the other nodes and edges of
-   * that event alone (an empty array's first push reserves 17 slots), copied when a second id comes.
-   */
-  eventIds: string[];
+    /** Supporting event ids: NO_IDS, then the one id itself (a string, no list), then a list once a second comes. */
+  eventIds: IdList;
   /** The source of the node's first supporting event; while it is the only one, its list is eventIds. */
   source: string | null;
   /**
    * Each source's supporting ids, made only when a second source appears (most nodes have one); the entries are the
    * exported ones (a short list of objects rather than a Map, which costs more than a few entries).
    */
-  sources: { readonly source: string; eventIds: string[] }[] | null;
+  sources: { readonly source: string; eventIds: IdList }[] | null;
 }
 
 /** An edge of a graph being built: its position, the order of creation (its id is `E` and the position plus one). */
@@ -58,8 +55,26 @@ function flatId(kind: NodeKind, key: string): string {
 /** What an edge without techniques lists: one shared frozen array rather than an empty one per edge. */
 const NO_TECHNIQUES: string[] = Object.freeze([]) as unknown as string[];
 
+/**
+ * Event ids of a node or edge: one id as the string itself (most nodes and edges have one: a one-element array costs
+ * 56 bytes), a list from the second on. Made into an array when the node or edge is read (listOf).
+ */
+export type IdList = string | readonly string[];
+
 /** No event ids, shared (frozen). */
-const NO_IDS: string[] = Object.freeze([]) as unknown as string[];
+const NO_IDS: readonly string[] = Object.freeze([]);
+
+/** The ids as an array (a new one-element array for one id). */
+export function listOf(ids: IdList): readonly string[] {
+  return typeof ids === 'string' ? [ids] : ids;
+}
+
+/** The ids with one more, unless it is among the last few already. */
+function addId(ids: IdList, id: string): IdList {
+  if (typeof ids === 'string') return ids === id ? ids : [ids, id];
+  if (ids.length === 0) return id;
+  return hasRecent(ids, id) ? ids : withId(ids as string[], id);
+}
 
 /** Slots of the edge index to begin with (a power of two). */
 const INITIAL_EDGE_SLOTS = 2048;
@@ -96,8 +111,8 @@ export class ProvenanceGraph {
   private edgeConfidence: Float64Array = new Float64Array(1024);
   /** Time (ms) of the edge's earliest event; NaN when none of its events has a time. */
   private edgeFirstMs: Float64Array = new Float64Array(1024);
-  /** Supporting event ids (a shared frozen one-element list first, as NodeDraft.eventIds). */
-  private edgeEventIds: string[][] = [];
+  /** Supporting event ids (as NodeDraft.eventIds). */
+  private edgeEventIds: IdList[] = [];
   /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
   private edgeTechniques: string[][] = [];
   /** host (lower case, '?' when unknown) -> pid -> the process last seen with that pid. */
@@ -108,8 +123,6 @@ export class ProvenanceGraph {
   /** Each edge's ends as node positions (ix), by edge position: what the stories group by, without maps of ids. */
   private edgeFrom: Uint32Array = new Uint32Array(1024);
   private edgeTo: Uint32Array = new Uint32Array(1024);
-  /** The last shared one-element id list (see single). */
-  private lastSingle: string[] = NO_IDS;
 
   constructor(private readonly useGuids = true) {}
 
@@ -129,7 +142,7 @@ export class ProvenanceGraph {
   private nodeById(id: string, kind: NodeKind, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null>): NodeDraft {
     let n = this.nodes.get(id);
     if (!n) {
-      n = { id, ix: this.nodes.size, kind, label: this.intern(label), host, attributes: {}, eventIds: [], source: null, sources: null };
+      n = { id, ix: this.nodes.size, kind, label: this.intern(label), host, attributes: {}, eventIds: NO_IDS, source: null, sources: null };
       this.nodes.set(id, n);
       this.byIx.push(n);
     }
@@ -142,25 +155,14 @@ export class ProvenanceGraph {
   support(n: NodeDraft, e: AnalysisEvent): void {
     const src = this.intern(sourceName(e));
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
-    if (n.sources === null && n.source !== null && src !== n.source) n.sources = [{ source: n.source, eventIds: n.eventIds.slice() }];
+    if (n.sources === null && n.source !== null && src !== n.source) n.sources = [{ source: n.source, eventIds: typeof n.eventIds === 'string' ? n.eventIds : n.eventIds.slice() }];
     if (n.source === null) n.source = src;
-    if (n.eventIds.length === 0) n.eventIds = this.single(e.eventId);
-    else if (!hasRecent(n.eventIds, e.eventId)) n.eventIds = withId(n.eventIds, e.eventId);
+    n.eventIds = addId(n.eventIds, e.eventId);
     if (n.sources !== null) {
       const entry = n.sources.find((x) => x.source === src);
-      if (!entry) n.sources.push({ source: src, eventIds: [e.eventId] });
-      else if (!hasRecent(entry.eventIds, e.eventId)) entry.eventIds = withId(entry.eventIds, e.eventId);
+      if (!entry) n.sources.push({ source: src, eventIds: e.eventId });
+      else entry.eventIds = addId(entry.eventIds, e.eventId);
     }
-  }
-
-  /**
-   * A frozen one-element list of an event id, shared by the nodes and edges that event alone supports (events come
-   * in order, so the last one made is the one to share; an edge also looks at its ends'). A second id copies it.
-   */
-  private single(id: string, ...ends: NodeDraft[]): string[] {
-    if (this.lastSingle[0] === id) return this.lastSingle;
-    for (const n of ends) if (n.eventIds.length === 1 && n.eventIds[0] === id && Object.isFrozen(n.eventIds)) return (this.lastSingle = n.eventIds);
-    return (this.lastSingle = Object.freeze([id]) as unknown as string[]);
   }
 
   host(name: string, e: AnalysisEvent | null): NodeDraft {
@@ -246,11 +248,10 @@ export class ProvenanceGraph {
       this.edgeSlots[slot] = at + 1;
       if (this.edgeCount * 2 > this.edgeSlots.length) this.growEdgeIndex();
     }
-    let ids = this.edgeEventIds[at] as string[];
+    let ids = this.edgeEventIds[at] as IdList;
     let first = this.edgeFirstMs[at] as number;
     for (const e of events) {
-      if (ids.length === 0) ids = this.single(e.eventId, to, from);
-      else if (!hasRecent(ids, e.eventId)) ids = withId(ids, e.eventId);
+      ids = addId(ids, e.eventId);
       const t = timeMs(e);
       if (t !== null && (Number.isNaN(first) || t < first)) first = t;
     }
@@ -271,7 +272,7 @@ export class ProvenanceGraph {
   }
 
   /** The event ids supporting an edge so far. */
-  eventIdsOfEdge(edge: EdgeRef): readonly string[] {
+  eventIdsOfEdge(edge: EdgeRef): IdList {
     return this.edgeEventIds[edge] ?? NO_IDS;
   }
 
@@ -303,7 +304,7 @@ export class ProvenanceGraph {
     this.strings.clear();
     const nodes = NodeColumns.take(this.nodes);
     const n = this.edgeCount;
-    for (const list of this.edgeEventIds) Object.freeze(list);
+    for (const list of this.edgeEventIds) if (typeof list !== 'string') Object.freeze(list);
     for (const list of this.edgeTechniques) Object.freeze(list);
     const edges = new EdgeColumns(
       nodes,
@@ -358,7 +359,7 @@ export interface EdgeColumnData {
   readonly stage: Uint8Array;
   readonly confidence: Float64Array;
   readonly firstMs: Float64Array;
-  readonly eventIds: readonly (readonly string[])[];
+  readonly eventIds: readonly IdList[];
   readonly techniques: readonly (readonly string[])[];
 }
 
@@ -384,7 +385,7 @@ export class EdgeColumns extends Rows<CausalEdge> {
         relation: relations[columns.relation[k] as number] as string,
         confidence: columns.confidence[k] as number,
         time: Number.isNaN(first) ? null : new Date(first).toISOString(),
-        eventIds: columns.eventIds[k] as readonly string[],
+        eventIds: listOf(columns.eventIds[k] as IdList),
         techniques: columns.techniques[k] as readonly string[],
         stage: stage === 0 ? null : (KILL_CHAIN_STAGES[stage - 1] as KillChainStage),
       };
@@ -421,7 +422,7 @@ function hasRecent(list: readonly string[], id: string): boolean {
 }
 
 /** A node's sources as NodeColumns keeps them: the one source's name (its list is the node's), the entries, or none. */
-type SourceColumn = string | readonly NodeSource[] | null;
+type SourceColumn = string | readonly { readonly source: string; readonly eventIds: IdList }[] | null;
 
 /**
  * A graph's nodes as columns (about 50 bytes a node besides its id, attributes and lists, instead of a GraphNode and
@@ -436,11 +437,11 @@ export class NodeColumns extends Rows<GraphNode> {
     labels: readonly string[],
     hosts: readonly (string | null)[],
     attributes: readonly Record<string, AttrValue>[],
-    eventIds: readonly (readonly string[])[],
+    eventIds: readonly IdList[],
     sources: readonly SourceColumn[],
   ) {
     super(ids.length, (k) => {
-      const list = eventIds[k] as readonly string[];
+      const list = listOf(eventIds[k] as IdList);
       const source = sources[k] as SourceColumn;
       return {
         id: ids[k] as string,
@@ -449,7 +450,7 @@ export class NodeColumns extends Rows<GraphNode> {
         host: hosts[k] as string | null,
         attributes: attributes[k] as Record<string, AttrValue>,
         eventIds: list,
-        sources: source === null ? [] : typeof source === 'string' ? [{ source, eventIds: list }] : source,
+        sources: source === null ? [] : typeof source === 'string' ? [{ source, eventIds: list }] : source.map((x): NodeSource => ({ source: x.source, eventIds: listOf(x.eventIds) })),
       };
     });
   }
@@ -464,7 +465,7 @@ export class NodeColumns extends Rows<GraphNode> {
     const labels: string[] = [];
     const hosts: (string | null)[] = [];
     const attributes: Record<string, AttrValue>[] = [];
-    const eventIds: (readonly string[])[] = [];
+    const eventIds: IdList[] = [];
     const sources: SourceColumn[] = [];
     let k = 0;
     for (const [id, d] of drafts) {
@@ -473,8 +474,8 @@ export class NodeColumns extends Rows<GraphNode> {
       labels.push(d.label);
       hosts.push(d.host);
       attributes.push(d.attributes);
-      eventIds.push(Object.freeze(d.eventIds));
-      if (d.sources !== null) for (const x of d.sources) Object.freeze(x.eventIds);
+      eventIds.push(typeof d.eventIds === 'string' ? d.eventIds : Object.freeze(d.eventIds));
+      if (d.sources !== null) for (const x of d.sources) if (typeof x.eventIds !== 'string') Object.freeze(x.eventIds);
       sources.push(d.sources ?? d.source);
       drafts.delete(id);
     }
