@@ -354,10 +354,9 @@ export function imphashTerms(dlls: readonly PeImportedDll[]): string[] {
   const terms: string[] = [];
   for (const entry of dlls) {
     const lower = asciiLower(entry.dll);
-    const dot = lower.lastIndexOf('.');
-    const lib = dot >= 0 && EXTENSIONS.has(lower.slice(dot + 1)) ? lower.slice(0, dot) : lower;
+    const lib = libraryOf(lower);
     for (const sym of entry.symbols) {
-      const func = sym.name !== null && sym.name !== '' ? sym.name : sym.ordinal !== null ? ordinalName(lower, sym.ordinal) : '';
+      const func = functionOf(sym, lower);
       if (func === '') continue;
       terms.push(`${lib}.${asciiLower(func)}`);
     }
@@ -365,19 +364,48 @@ export function imphashTerms(dlls: readonly PeImportedDll[]): string[] {
   return terms;
 }
 
+/** The DLL name (lower case) without a .ocx, .sys or .dll extension, as pefile's imphash takes it. */
+function libraryOf(lowerDll: string): string {
+  const dot = lowerDll.lastIndexOf('.');
+  return dot >= 0 && EXTENSIONS.has(lowerDll.slice(dot + 1)) ? lowerDll.slice(0, dot) : lowerDll;
+}
+
+/** A symbol's name for the hash: its own, or its ordinal's (pefile's tables, else ordN); empty when it has neither. */
+function functionOf(sym: PeImportedSymbol, lowerDll: string): string {
+  return sym.name !== null && sym.name !== '' ? sym.name : sym.ordinal !== null ? ordinalName(lowerDll, sym.ordinal) : '';
+}
+
+/**
+ * imphashTerms(dlls).join(','), made as one text lowered once: lowering ASCII text in one piece or term by term is
+ * the same (a text with other characters is made term by term, where lowering can depend on the neighbours).
+ */
+function imphashText(dlls: readonly PeImportedDll[]): string {
+  let text = '';
+  for (const entry of dlls) {
+    const lower = asciiLower(entry.dll);
+    const lib = libraryOf(lower);
+    for (const sym of entry.symbols) {
+      const func = functionOf(sym, lower);
+      if (func === '') continue;
+      text = text === '' ? `${lib}.${func}` : `${text},${lib}.${func}`;
+    }
+  }
+  return NON_ASCII.test(text) ? imphashTerms(dlls).join(',') : asciiLower(text);
+}
+
 /** pefile get_imphash(): MD5 of the comma-joined terms; '' when the file imports nothing. */
 export function imphash(dlls: readonly PeImportedDll[]): string {
   if (dlls.length === 0) return '';
-  return md5Text(imphashTerms(dlls).join(','));
+  return md5Text(imphashText(dlls));
 }
 
 /** imphash(imports) and imphash([...imports, ...delayImports]), with the import terms made once. */
 export function imphashPair(imports: readonly PeImportedDll[], delayImports: readonly PeImportedDll[]): { plain: string; withDelay: string } {
-  const text = imphashTerms(imports).join(',');
+  const text = imphashText(imports);
   const plain = imports.length === 0 ? '' : md5Text(text);
   if (delayImports.length === 0) return { plain, withDelay: plain };
   // Every term holds a dot, so a list's text is empty only when the list is.
-  const delayText = imphashTerms(delayImports).join(',');
+  const delayText = imphashText(delayImports);
   return { plain, withDelay: md5Text(text === '' ? delayText : delayText === '' ? text : `${text},${delayText}`) };
 }
 
