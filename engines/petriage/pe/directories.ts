@@ -1,7 +1,7 @@
 // The smaller structures: debug directory (CodeView PDB path), TLS callbacks, Rich header, certificate table, overlay.
 import { DEBUG_TYPE_NAMES } from './constants.js';
 import type { Notes, RawDirectory } from './headers.js';
-import { LIMITS, PeRangeError, cString, u16At, u32At, type ByteReader, type PeImage } from './image.js';
+import { LIMITS, PeRangeError, cString, hex64Of, u16At, u32At, type ByteReader, type PeImage } from './image.js';
 import type { PeCertificateTable, PeCodeView, PeDebugEntry, PeRichEntry, PeRichHeader, PeTls } from './types.js';
 
 const MAX_PDB_PATH = 1024;
@@ -83,7 +83,7 @@ export function readDebug(image: PeImage, rva: number, size: number, notes: Note
 /** A 64-bit (PE32+) or 32-bit address field at `o` as exact lower-case hex. */
 function addressHex(d: Uint8Array, o: number, plus: boolean): string {
   const hi = plus ? (u32At(d, o + 4) as number) : 0;
-  return `0x${((BigInt(hi) << 32n) | BigInt(u32At(d, o) as number)).toString(16)}`;
+  return hex64Of(hi, u32At(d, o) as number);
 }
 
 /** The TLS directory and its callback array (code that runs before the entry point). */

@@ -1,6 +1,7 @@
-// The PE checksum: the folded word sum equals pefile's dword loop, at every length, alignment and skipped word.
+// The PE checksum: the folded word sum equals pefile's dword loop, at every length, alignment and skipped word; 64-bit hex without BigInt.
 import { describe, expect, it } from 'vitest';
 import { peChecksum } from './headers.js';
+import { hex64Of } from './image.js';
 
 /** pefile generate_checksum as written there: add each dword, fold the carry at once, skip the CheckSum dword. */
 function dwordLoop(data: Uint8Array, checksumOffset: number): number {
@@ -47,5 +48,18 @@ describe('peChecksum', () => {
     const data = new Uint8Array(4 * 0x100000 + 4 * 3 + 1).fill(0xff);
     data[100] = 0x12;
     expect(peChecksum(data, 0xd8)).toBe(dwordLoop(data, 0xd8));
+  });
+});
+
+describe('hex64Of', () => {
+  it('writes a 64-bit value from its halves as BigInt does, without leading zeros', () => {
+    let seed = 7;
+    const next = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed;
+    };
+    const cases: [number, number][] = [[0, 0], [0, 1], [1, 0], [0xffffffff, 0xffffffff], [0x10, 0xabc], [0, 0x80000000]];
+    for (let k = 0; k < 2000; k++) cases.push([k % 4 === 0 ? 0 : next() >>> (k % 32), next() >>> (k % 29)]);
+    for (const [hi, lo] of cases) expect(hex64Of(hi, lo)).toBe(`0x${((BigInt(hi) << 32n) | BigInt(lo)).toString(16)}`);
   });
 });

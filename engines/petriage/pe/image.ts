@@ -131,8 +131,7 @@ export class ByteReader {
   /** The 64-bit value as exact lower-case hex. */
   hex64(offset: number): string {
     this.check(offset, 8);
-    const v = (BigInt(u32Unchecked(this.bytes, offset + 4)) << 32n) | BigInt(u32Unchecked(this.bytes, offset));
-    return `0x${v.toString(16)}`;
+    return hex64Of(u32Unchecked(this.bytes, offset + 4), u32Unchecked(this.bytes, offset));
   }
 
   /** The 32-bit value at `offset` with the bytes past the end of the file read as zeros (pefile pads a cut-short structure so). */
@@ -149,6 +148,11 @@ export class ByteReader {
     const e = end === undefined ? this.length : Math.min(Math.max(s, end), this.length);
     return this.bytes.subarray(s, e);
   }
+}
+
+/** The 64-bit value hi * 2^32 + lo (two unsigned 32-bit halves) as exact lower-case hex, without a BigInt. */
+export function hex64Of(hi: number, lo: number): string {
+  return hi === 0 ? `0x${lo.toString(16)}` : `0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')}`;
 }
 
 /** The unsigned little-endian 32-bit value at `offset`, which the caller has checked lies inside `data`. */
