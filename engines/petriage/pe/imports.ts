@@ -351,28 +351,30 @@ function ordinalName(dllLower: string, ordinal: number): string {
 
 /** The `lib.func` terms of the import hash, in table order. */
 export function imphashTerms(dlls: readonly PeImportedDll[]): string[] {
+  const parts = termParts(dlls);
   const terms: string[] = [];
-  for (const entry of dlls) {
-    const lower = asciiLower(entry.dll);
-    const lib = libraryOf(lower);
-    for (const sym of entry.symbols) {
-      const func = functionOf(sym, lower);
-      if (func === '') continue;
-      terms.push(`${lib}.${asciiLower(func)}`);
-    }
-  }
+  for (let k = 0; k < parts.length; k += 2) terms.push(`${parts[k] as string}${asciiLower(parts[k + 1] as string)}`);
   return terms;
 }
 
-/** The DLL name (lower case) without a .ocx, .sys or .dll extension, as pefile's imphash takes it. */
-function libraryOf(lowerDll: string): string {
-  const dot = lowerDll.lastIndexOf('.');
-  return dot >= 0 && EXTENSIONS.has(lowerDll.slice(dot + 1)) ? lowerDll.slice(0, dot) : lowerDll;
-}
-
-/** A symbol's name for the hash: its own, or its ordinal's (pefile's tables, else ordN); empty when it has neither. */
-function functionOf(sym: PeImportedSymbol, lowerDll: string): string {
-  return sym.name !== null && sym.name !== '' ? sym.name : sym.ordinal !== null ? ordinalName(lowerDll, sym.ordinal) : '';
+/**
+ * The hash's terms in order, as pairs in one flat list: the library with its dot (lower case), then the function
+ * as the file spells it (its own name, or its ordinal's from pefile's tables, else ordN; symbols with neither are
+ * left out).
+ */
+function termParts(dlls: readonly PeImportedDll[]): string[] {
+  const parts: string[] = [];
+  for (const entry of dlls) {
+    const lower = asciiLower(entry.dll);
+    // pefile drops a .ocx, .sys or .dll extension.
+    const dot = lower.lastIndexOf('.');
+    const libDot = `${dot >= 0 && EXTENSIONS.has(lower.slice(dot + 1)) ? lower.slice(0, dot) : lower}.`;
+    for (const sym of entry.symbols) {
+      const func = sym.name !== null && sym.name !== '' ? sym.name : sym.ordinal !== null ? ordinalName(lower, sym.ordinal) : '';
+      if (func !== '') parts.push(libDot, func);
+    }
+  }
+  return parts;
 }
 
 /**
@@ -380,16 +382,9 @@ function functionOf(sym: PeImportedSymbol, lowerDll: string): string {
  * the same (a text with other characters is made term by term, where lowering can depend on the neighbours).
  */
 function imphashText(dlls: readonly PeImportedDll[]): string {
+  const parts = termParts(dlls);
   let text = '';
-  for (const entry of dlls) {
-    const lower = asciiLower(entry.dll);
-    const lib = libraryOf(lower);
-    for (const sym of entry.symbols) {
-      const func = functionOf(sym, lower);
-      if (func === '') continue;
-      text = text === '' ? `${lib}.${func}` : `${text},${lib}.${func}`;
-    }
-  }
+  for (let k = 0; k < parts.length; k += 2) text = k === 0 ? `${parts[0] as string}${parts[1] as string}` : `${text},${parts[k] as string}${parts[k + 1] as string}`;
   return NON_ASCII.test(text) ? imphashTerms(dlls).join(',') : asciiLower(text);
 }
 
