@@ -16,7 +16,7 @@ describe('per-event node table', () => {
     const first = table.at(0);
     expect(first?.process?.label).toBe('cmd.exe');
     expect(first?.parent?.label).toBe('explorer.exe');
-    expect(first?.host).toBe(graph.nodes.get('host:ws01'));
+    expect(first?.host).toBe(graph.findNode('host:ws01'));
     expect(table.at(0)?.process).toBe(first?.process);
     expect(table.at(1)?.object?.kind).toBe('file');
     expect(table.at(2)).toEqual({ host: null, process: null, parent: null, object: null, user: null, session: null });

@@ -87,11 +87,25 @@ function edgeHash(from: number, to: number, rule: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
+/** Slots of the node index to begin with (a power of two). */
+const INITIAL_NODE_SLOTS = 4096;
+
+/** A hash of a string (FNV-1a over its UTF-16 code units), as an unsigned 32-bit number. */
+function stringHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
 /** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
 export class ProvenanceGraph {
-  readonly nodes = new Map<string, NodeDraft>();
-  /** The nodes by position (ix): what the per-event node table stores instead of an object per event. */
+  /** The nodes by position (ix), in order of creation: what the per-event node table stores instead of an object per event. */
   private readonly byIx: NodeDraft[] = [];
+  /**
+   * The nodes by id: open addressing over node positions plus one (0 empty), at most half full, the ids compared in
+   * byIx. A Map of 1.2 million ids held about 50 bytes an entry in its table; this is 8 bytes a node outside the heap.
+   */
+  private nodeSlots: Int32Array = new Int32Array(INITIAL_NODE_SLOTS);
   /** Edges as columns by position (EdgeColumns); an edge object is made only when the analysis's edges are read. */
   private edgeCount = 0;
   /**
@@ -139,12 +153,38 @@ export class ProvenanceGraph {
     return this.nodeById(flatId(kind, key), kind, label, host, e, attributes);
   }
 
+  /** The slot of the node with this id in the node index, or the empty slot where it goes. */
+  private nodeSlot(id: string): number {
+    const mask = this.nodeSlots.length - 1;
+    for (let s = stringHash(id) & mask; ; s = (s + 1) & mask) {
+      const v = this.nodeSlots[s] as number;
+      if (v === 0 || (this.byIx[v - 1] as NodeDraft).id === id) return s;
+    }
+  }
+
+  /** The node with this id, if there is one. */
+  findNode(id: string): NodeDraft | undefined {
+    const v = this.nodeSlots[this.nodeSlot(id)] as number;
+    return v === 0 ? undefined : this.byIx[v - 1];
+  }
+
+  /** The number of nodes so far. */
+  get nodeCount(): number {
+    return this.byIx.length;
+  }
+
   private nodeById(id: string, kind: NodeKind, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null>): NodeDraft {
-    let n = this.nodes.get(id);
+    const slot = this.nodeSlot(id);
+    const v = this.nodeSlots[slot] as number;
+    let n = v === 0 ? undefined : this.byIx[v - 1];
     if (!n) {
-      n = { id, ix: this.nodes.size, kind, label: this.intern(label), host, attributes: {}, eventIds: NO_IDS, source: null, sources: null };
-      this.nodes.set(id, n);
+      n = { id, ix: this.byIx.length, kind, label: this.intern(label), host, attributes: {}, eventIds: NO_IDS, source: null, sources: null };
       this.byIx.push(n);
+      this.nodeSlots[slot] = this.byIx.length;
+      if (this.byIx.length * 2 > this.nodeSlots.length) {
+        this.nodeSlots = new Int32Array(this.nodeSlots.length * 2);
+        for (let ix = 0; ix < this.byIx.length; ix++) this.nodeSlots[this.nodeSlot((this.byIx[ix] as NodeDraft).id)] = ix + 1;
+      }
     }
     for (const [k, v] of Object.entries(attributes)) if (v !== null && n.attributes[k] === undefined) n.attributes[k] = v;
     if (e) this.support(n, e);
@@ -298,11 +338,11 @@ export class ProvenanceGraph {
    */
   takeExport(): { nodes: NodeColumns; edges: EdgeColumns; endpoints: { from: Uint32Array; to: Uint32Array } } {
     this.edgeSlots = new Int32Array(0);
-    this.byIx.length = 0;
+    this.nodeSlots = new Int32Array(0);
     this.byPid.clear();
     this.byGuid.clear();
     this.strings.clear();
-    const nodes = NodeColumns.take(this.nodes);
+    const nodes = NodeColumns.take(this.byIx);
     const n = this.edgeCount;
     for (const list of this.edgeEventIds) if (typeof list !== 'string') Object.freeze(list);
     for (const list of this.edgeTechniques) Object.freeze(list);
@@ -421,6 +461,9 @@ function hasRecent(list: readonly string[], id: string): boolean {
   return false;
 }
 
+/** What NodeColumns.take leaves in place of each draft it has read, so the draft can be collected. */
+const RELEASED: NodeDraft = Object.freeze({ id: '', ix: -1, kind: 'host', label: '', host: null, attributes: {}, eventIds: NO_IDS, source: null, sources: null }) as NodeDraft;
+
 /** A node's sources as NodeColumns keeps them: the one source's name (its list is the node's), the entries, or none. */
 type SourceColumn = string | readonly { readonly source: string; readonly eventIds: IdList }[] | null;
 
@@ -455,9 +498,9 @@ export class NodeColumns extends Rows<GraphNode> {
     });
   }
 
-  /** The columns of the drafts (in creation order), each draft deleted from the map once read. */
-  static take(drafts: Map<string, NodeDraft>): NodeColumns {
-    const n = drafts.size;
+  /** The columns of the drafts (by position), each draft let go once read; the list is empty afterwards. */
+  static take(drafts: NodeDraft[]): NodeColumns {
+    const n = drafts.length;
     const ids: string[] = [];
     const kinds = new Uint8Array(n);
     const kindIndex = new Map<string, number>();
@@ -467,18 +510,19 @@ export class NodeColumns extends Rows<GraphNode> {
     const attributes: Record<string, AttrValue>[] = [];
     const eventIds: IdList[] = [];
     const sources: SourceColumn[] = [];
-    let k = 0;
-    for (const [id, d] of drafts) {
+    for (let at = 0; at < n; at++) {
+      const d = drafts[at] as NodeDraft;
+      drafts[at] = RELEASED;
       ids.push(d.id);
-      kinds[k++] = indexIn(kindIndex, kindNames, d.kind);
+      kinds[at] = indexIn(kindIndex, kindNames, d.kind);
       labels.push(d.label);
       hosts.push(d.host);
       attributes.push(d.attributes);
       eventIds.push(typeof d.eventIds === 'string' ? d.eventIds : Object.freeze(d.eventIds));
       if (d.sources !== null) for (const x of d.sources) if (typeof x.eventIds !== 'string') Object.freeze(x.eventIds);
       sources.push(d.sources ?? d.source);
-      drafts.delete(id);
     }
+    drafts.length = 0;
     return new NodeColumns(ids, kinds, kindNames as NodeKind[], labels, hosts, attributes, eventIds, sources);
   }
 }

@@ -554,7 +554,7 @@ const fileImpact: CausalRule = {
       finish(ctx) {
         for (const [pid, b] of burst) {
           if (b.files.length < MASS_WRITE_MIN_FILES || b.telling > 0) continue;
-          const p = ctx.graph.nodes.get(pid) ?? null;
+          const p = ctx.graph.findNode(pid) ?? null;
           b.files.forEach((f, i) => ctx.edge(p, f, [b.events[i] as AnalysisEvent], ['T1486']));
         }
       },
