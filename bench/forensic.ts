@@ -1,14 +1,15 @@
 // `npm run bench -- forensic [sizes...]`: events/s from raw files to stories and peak RSS, at 10k, 100k and 1M generated events.
 // Throughput is per CPU second (user + system), so other load on the shared machine does not skew it; wall time is shown too.
-// FORENSIC_BENCH_HEAP_MIB sets the child's V8 old-space limit (default 720, above the 1M live peak; docs/forensic-analysis.md):
-// V8 grows its heap well past the live size under a high limit (4096 gave 1.6 GB of RSS at 1M), so peak RSS follows the
-// limit more than the live data. The 1M figure under 1 GB holds only with such a limit (the forensic worker needs it too).
+// The child runs with the V8 flags of the app's forensic workers (the worker profile in main/host/entry.ts: the heap grows
+// by a fifth past the live size, no hard limit), so its peak RSS is what a case of that size costs in the app.
+// FORENSIC_BENCH_HEAP_MIB adds a V8 old-space limit in MiB, to see what a hard limit would give (docs/forensic-analysis.md).
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzePaths } from '../engines/forensic/analysis/index.js';
+import { WORKER_PROFILES, WORKER_V8_FLAGS } from '../main/host/entry.js';
 
 const here = fileURLToPath(import.meta.url);
 
@@ -74,16 +75,18 @@ async function generate(dir: string, n: number): Promise<void> {
   await new Promise<void>((resolve) => ds.end(() => resolve()));
 }
 
-const heapMiB = Number(process.env['FORENSIC_BENCH_HEAP_MIB'] ?? 720);
-if (!Number.isInteger(heapMiB) || heapMiB < 64) throw new Error('FORENSIC_BENCH_HEAP_MIB must be a whole number of MiB, at least 64');
+const heapEnv = process.env['FORENSIC_BENCH_HEAP_MIB'];
+const heapMiB = heapEnv === undefined ? undefined : Number(heapEnv);
+if (heapMiB !== undefined && (!Number.isInteger(heapMiB) || heapMiB < 64)) throw new Error('FORENSIC_BENCH_HEAP_MIB must be a whole number of MiB, at least 64');
+const v8Flags = [...(WORKER_PROFILES.find((p) => p.services.includes('forensic'))?.v8Flags ?? WORKER_V8_FLAGS), ...(heapMiB === undefined ? [] : [`--max-old-space-size=${heapMiB}`])];
 const sizes = process.argv.slice(2).map(Number).filter((x) => Number.isInteger(x) && x > 0);
 const runs = sizes.length > 0 ? sizes : [10_000, 100_000, 1_000_000];
-console.log(`forensic analysis: raw files (auth.log + dataset JSON lines) to ranked stories, one child process per size (V8 old-space limit ${heapMiB} MiB)`);
+console.log(`forensic analysis: raw files (auth.log + dataset JSON lines) to ranked stories, one child process per size with the forensic worker's V8 flags (${v8Flags.join(' ')})`);
 for (const n of runs) {
   const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-forensic-'));
   try {
     await generate(dir, n);
-    const child = spawnSync(process.execPath, ['--import', 'tsx', `--max-old-space-size=${heapMiB}`, here, '--probe', dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', ...v8Flags, here, '--probe', dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (child.status !== 0) {
       console.log(`${n} events: failed (${child.stderr.split('\n').slice(-5).join(' ')})`);
       continue;

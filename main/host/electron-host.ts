@@ -1,9 +1,8 @@
 // The desktop EngineHost: the same pool and protocol over Electron's utilityProcess.fork (loaded only inside Electron).
 import { utilityProcess } from 'electron';
 import type { HostToWorker } from '../../engines/core/jobs/protocol.js';
-import { defaultJobModules, jobModuleArgs, workerEntry } from './entry.js';
 import type { EngineHost, HostOptions, WorkerProcess } from './host.js';
-import { WorkerPool } from './pool.js';
+import { createRoutedHost } from './routed.js';
 
 /** Starts the built worker as a utility process; it answers through `process.parentPort`. */
 function utilityWorker(file: string, args: readonly string[], execArgv: readonly string[]): WorkerProcess {
@@ -49,10 +48,7 @@ function utilityWorker(file: string, args: readonly string[], execArgv: readonly
   };
 }
 
-/** A pool of utility-process workers (call after app 'ready': utilityProcess.fork needs it). */
+/** Pools of utility-process workers (call after app 'ready': utilityProcess.fork needs it). Electron runs the built JavaScript only, so the entry's flags are the V8 ones, without a loader. */
 export function createElectronHost(options: HostOptions = {}): EngineHost {
-  // Electron runs the built JavaScript only, so the entry's flags are the V8 ones, without a loader.
-  const { file, execArgv } = workerEntry();
-  const args = jobModuleArgs(options.jobModules ?? defaultJobModules());
-  return new WorkerPool(() => utilityWorker(file, args, execArgv), options);
+  return createRoutedHost(options, utilityWorker);
 }

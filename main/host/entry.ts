@@ -14,19 +14,36 @@ const ext = FROM_SOURCE ? '.ts' : '.js';
  */
 export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
+/**
+ * A class of engine worker with V8 flags of its own, for the services named. The forensic analysis keeps up to about
+ * half a gigabyte live at a million events: under V8's own heap growth (up to four times the live size after each full
+ * collection) and the 64 MiB semi-spaces above, a 1M-event case took 1.6 to 1.9 GiB. Its workers let the heap grow
+ * by a tenth past the live size instead, with V8's default young generation, and no hard limit (a larger case is
+ * slower, not killed): 918 MiB of peak RSS at 1M events for about 15 % more CPU (docs/forensic-analysis.md).
+ */
+export interface WorkerProfile {
+  readonly name: string;
+  readonly services: readonly string[];
+  readonly v8Flags: readonly string[];
+  /** Worker processes of the profile; default 1. */
+  readonly size?: number;
+}
+
+export const WORKER_PROFILES: readonly WorkerProfile[] = [{ name: 'lean-heap', services: ['forensic'], v8Flags: ['--heap-growing-percent=10'], size: 1 }];
+
 export interface WorkerEntry {
   /** Absolute path of the worker script. */
   readonly file: string;
-  /** Node flags for it: WORKER_V8_FLAGS, and the tsx loader when it is TypeScript. */
+  /** Node flags for it: the V8 flags (WORKER_V8_FLAGS unless a profile's), and the tsx loader when it is TypeScript. */
   readonly execArgv: readonly string[];
 }
 
-export function workerEntry(): WorkerEntry {
+export function workerEntry(v8Flags: readonly string[] = WORKER_V8_FLAGS): WorkerEntry {
   const file = fileURLToPath(new URL(`./worker${ext}`, import.meta.url));
-  if (!FROM_SOURCE) return { file, execArgv: WORKER_V8_FLAGS };
+  if (!FROM_SOURCE) return { file, execArgv: v8Flags };
   // Resolved to an absolute URL so the worker does not depend on its working directory to find tsx.
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return { file, execArgv: [...WORKER_V8_FLAGS, '--import', tsx] };
+  return { file, execArgv: [...v8Flags, '--import', tsx] };
 }
 
 /** main/jobs: the job tables of every service the app composes. */

@@ -58,6 +58,25 @@ describe('fork EngineHost', () => {
     for (const flag of WORKER_V8_FLAGS) expect(argv).toContain(flag);
   });
 
+  it('runs the jobs of a profile\'s services in workers with the profile\'s flags, started on the first such job', async () => {
+    const h = host({ profiles: [{ name: 'lean', services: ['test'], v8Flags: ['--heap-growing-percent=20'] }] });
+    expect(h.stats().size).toBe(1);
+    const events: JobInfo[] = [];
+    h.subscribe((job) => events.push(job));
+    const argv = (await h.run('test.execArgv', null)) as string[];
+    expect(argv).toContain('--heap-growing-percent=20');
+    for (const flag of WORKER_V8_FLAGS) expect(argv).not.toContain(flag);
+    expect(h.stats()).toEqual({ size: 2, busy: 0, queued: 0 });
+    expect(events.map((e) => e.state)).toContain('succeeded');
+    const running = nextEvent(h, (j) => j.type === 'test.block' && j.state === 'running');
+    const call = h.run('test.block', null);
+    const job = await running;
+    expect(h.stats().busy).toBe(1);
+    expect(h.cancel(job.id)).toBe(true);
+    expect((await rejection(call)).code).toBe('cancelled');
+    expect(h.jobs().map((j) => j.type)).toEqual(['test.block', 'test.execArgv']);
+  });
+
   it('reports progress to the caller and to subscribers, and lists the finished job', async () => {
     const h = host();
     const events: JobInfo[] = [];

@@ -1,9 +1,8 @@
 // The headless EngineHost: worker processes started with child_process.fork.
 import { fork } from 'node:child_process';
 import type { HostToWorker } from '../../engines/core/jobs/protocol.js';
-import { defaultJobModules, jobModuleArgs, workerEntry } from './entry.js';
 import type { EngineHost, HostOptions, WorkerProcess } from './host.js';
-import { WorkerPool } from './pool.js';
+import { createRoutedHost } from './routed.js';
 
 export type ForkHostOptions = HostOptions;
 
@@ -51,9 +50,7 @@ export function forkWorker(file: string, args: readonly string[], execArgv: read
   };
 }
 
-/** A pool of forked Node worker processes. */
+/** Pools of forked Node worker processes. */
 export function createForkHost(options: ForkHostOptions = {}): EngineHost {
-  const { file, execArgv } = workerEntry();
-  const args = jobModuleArgs(options.jobModules ?? defaultJobModules());
-  return new WorkerPool(() => forkWorker(file, args, execArgv), options);
+  return createRoutedHost(options, forkWorker);
 }

@@ -1,6 +1,7 @@
 // The EngineHost contract: a JobRunner backed by a pool of worker processes, with job status for the UI.
 import type { JobInfo } from '../../engines/core/contracts/gateway.js';
 import type { HostToWorker, JobRunner, LogLevel } from '../../engines/core/jobs/protocol.js';
+import type { WorkerProfile } from './entry.js';
 
 /** Pool occupancy, as GET /api/health reports it. */
 export interface HostStats {
@@ -63,4 +64,6 @@ export interface PoolOptions {
 export interface HostOptions extends PoolOptions {
   /** Modules exporting a `jobs` table (absolute paths); default main/jobs, every service's jobs. */
   readonly jobModules?: readonly string[];
+  /** Services whose jobs run in workers with other V8 flags; default WORKER_PROFILES (main/host/entry.ts). */
+  readonly profiles?: readonly WorkerProfile[];
 }

@@ -53,7 +53,7 @@ function defaultLogger(level: LogLevel, message: string): void {
 }
 
 /** Service name of a job type: `caseassess.assess` -> `caseassess`. */
-function serviceOf(type: string): string {
+export function serviceOf(type: string): string {
   const dot = type.indexOf('.');
   return dot === -1 ? type : type.slice(0, dot);
 }
