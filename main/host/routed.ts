@@ -8,6 +8,7 @@ import type { EngineHost, HostOptions, HostStats, JobListener, WorkerProcess } f
 import { WorkerPool, serviceOf } from './pool.js';
 
 export class RoutedHost implements EngineHost {
+  private readonly main: EngineHost;
   private readonly pools = new Map<WorkerProfile, EngineHost>();
   private readonly profileOf = new Map<string, WorkerProfile>();
   private readonly listeners = new Set<JobListener>();
@@ -24,8 +25,6 @@ export class RoutedHost implements EngineHost {
     for (const profile of profiles) for (const service of profile.services) if (!this.profileOf.has(service)) this.profileOf.set(service, profile);
     this.main = this.attach(startPool(undefined));
   }
-
-  private readonly main: EngineHost;
 
   run(type: string, payload: unknown, options?: RunOptions): Promise<unknown> {
     if (this.closing !== undefined) return Promise.reject(new VitrineError('unavailable', 'the engine host is shutting down'));
