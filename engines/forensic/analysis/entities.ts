@@ -1,4 +1,5 @@
 // Stage 3: each event's things as graph nodes (the process it made or ran in, its parent, the object it touched, its user and session).
+import { grownColumn } from '../../core/columns.js';
 import type { AnalysisEvent, EventSeq } from './events.js';
 import { actorProcess, attr, commandLine, eventUser, parentProcess, sourceIp, subjectProcess, timeMs, userKey, windowsEventId } from './facts.js';
 import { logonId, type NodeDraft, type ProvenanceGraph } from './graph.js';
@@ -44,9 +45,7 @@ export class EventNodeTable implements EventNodeList {
 
   push(n: EventNodes): void {
     if ((this.count + 1) * SLOTS > this.slots.length) {
-      const bigger = new Int32Array(this.slots.length * 2);
-      bigger.set(this.slots);
-      this.slots = bigger;
+      this.slots = grownColumn(this.slots, this.slots.length * 2);
     }
     const b = this.count * SLOTS;
     this.slots[b] = n.host?.ix ?? -1;

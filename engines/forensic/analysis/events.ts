@@ -1,4 +1,5 @@
 // What the analysis reads of an event (AnalysisEvent), the slim form analyzePaths keeps of each ingested event, and the way back to full events.
+import { grownColumn } from '../../core/columns.js';
 import { positionOf, type Seq } from './seq.js';
 import type { ArtifactKind, EventEntity, ForensicEvent, JsonRecord, RawRecordRef, ReliabilityGrade, TimePrecision } from '../event.js';
 
@@ -49,18 +50,6 @@ function timeText(seconds: number, fraction: number, digits: number): string {
   return digits === 0 ? [head, 'Z'].join('') : [head, '.', String(fraction).padStart(digits, '0'), 'Z'].join('');
 }
 
-function grownF64(a: Float64Array): Float64Array {
-  const b = new Float64Array(a.length * 2);
-  b.set(a);
-  return b;
-}
-
-function grownU32(a: Uint32Array): Uint32Array {
-  const b = new Uint32Array(a.length * 2);
-  b.set(a);
-  return b;
-}
-
 /**
  * The slim events of analyzePaths, column by column: what AnalysisEvent holds, with the time as whole seconds and a
  * fraction in typed arrays (the text is rebuilt exactly; a text of another form is kept as is), the artefact, kind,
@@ -97,10 +86,10 @@ export class EventTable {
   add(e: ForensicEvent): void {
     const r = this.count;
     if (r === this.seconds.length) {
-      this.seconds = grownF64(this.seconds);
-      this.fractions = grownU32(this.fractions);
-      this.profileOf = grownU32(this.profileOf);
-      this.records = grownF64(this.records);
+      this.seconds = grownColumn(this.seconds, this.seconds.length * 2);
+      this.fractions = grownColumn(this.fractions, this.fractions.length * 2);
+      this.profileOf = grownColumn(this.profileOf, this.profileOf.length * 2);
+      this.records = grownColumn(this.records, this.records.length * 2);
     }
     let digits = NO_TIME;
     const text = e.time.time;

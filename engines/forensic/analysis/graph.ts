@@ -3,6 +3,7 @@ import type { CausalEdge, GraphNode, KillChainStage, NodeKind, NodeSource } from
 import { KILL_CHAIN_STAGES } from './attack.js';
 import type { AnalysisEvent } from './events.js';
 import { Rows } from './seq.js';
+import { grownColumn } from '../../core/columns.js';
 import { attr, imageKey, splitMemoryName, timeMs, windowsEventId, type ProcRef } from './facts.js';
 
 type AttrValue = string | number | boolean;
@@ -322,13 +323,13 @@ export class ProvenanceGraph {
   }
 
   private growEdges(): void {
-    this.edgeFrom = grow(this.edgeFrom);
-    this.edgeTo = grow(this.edgeTo);
-    this.edgeRule = grow(this.edgeRule);
-    this.edgeRelation = grow(this.edgeRelation);
-    this.edgeStage = grow(this.edgeStage);
-    this.edgeConfidence = grow(this.edgeConfidence);
-    this.edgeFirstMs = grow(this.edgeFirstMs);
+    this.edgeFrom = grownColumn(this.edgeFrom, this.edgeFrom.length * 2);
+    this.edgeTo = grownColumn(this.edgeTo, this.edgeTo.length * 2);
+    this.edgeRule = grownColumn(this.edgeRule, this.edgeRule.length * 2);
+    this.edgeRelation = grownColumn(this.edgeRelation, this.edgeRelation.length * 2);
+    this.edgeStage = grownColumn(this.edgeStage, this.edgeStage.length * 2);
+    this.edgeConfidence = grownColumn(this.edgeConfidence, this.edgeConfidence.length * 2);
+    this.edgeFirstMs = grownColumn(this.edgeFirstMs, this.edgeFirstMs.length * 2);
   }
 
   /**
@@ -431,13 +432,6 @@ export class EdgeColumns extends Rows<CausalEdge> {
       };
     });
   }
-}
-
-/** A typed array twice as long with the same first elements. */
-function grow<A extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(a: A): A {
-  const b = new (a.constructor as new (n: number) => A)(a.length * 2);
-  b.set(a);
-  return b;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Flow table with Zeek's connection semantics: 5-tuple keys, originator by first packet or SYN, TCP endpoint states, history, conn_state and timeouts.
 import { formatIpv4, formatIpv6, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP, type DecodedPacket } from './decode.js';
 import type { WarningCounter } from './warnings.js';
+import { grownColumn } from '../../core/columns.js';
 
 /**
  * When a connection ends for lack of traffic, in seconds of capture time. Zeek's defaults split
@@ -312,49 +313,49 @@ export class Endpoints {
 
   private grow(slots: number): void {
     const n = 2 * slots;
-    this.packets = extend(this.packets, new Float64Array(n));
-    this.ipBytes = extend(this.ipBytes, new Float64Array(n));
-    this.payloadBytes = extend(this.payloadBytes, new Float64Array(n));
-    this.state = extend(this.state, new Uint8Array(n));
-    this.prevState = extend(this.prevState, new Uint8Array(n));
-    this.startSeq = extend(this.startSeq, new Uint32Array(n));
-    this.lastSeq = extend(this.lastSeq, new Uint32Array(n));
-    this.ackSeq = extend(this.ackSeq, new Uint32Array(n));
-    this.seqKnown = extend(this.seqKnown, new Uint8Array(n));
-    this.finCount = extend(this.finCount, new Uint32Array(n));
-    this.rstCount = extend(this.rstCount, new Uint32Array(n));
-    this.synCount = extend(this.synCount, new Uint32Array(n));
-    this.didClose = extend(this.didClose, new Uint8Array(n));
-    this.hist = extend(this.hist, new Uint8Array(n));
-    this.lastSynSeq = extend(this.lastSynSeq, new Float64Array(n));
-    this.lastFinSeq = extend(this.lastFinSeq, new Float64Array(n));
-    this.lastRstSeq = extend(this.lastRstSeq, new Float64Array(n));
-    this.active = extend(this.active, new Uint8Array(n));
-    this.startTs = extend(this.startTs, new Float64Array(slots));
-    this.lastTs = extend(this.lastTs, new Float64Array(slots));
-    this.closeAt = extend(this.closeAt, new Float64Array(slots));
-    this.attemptAt = extend(this.attemptAt, new Float64Array(slots));
-    this.serial = extend(this.serial, new Float64Array(slots));
-    this.hash = extend(this.hash, new Int32Array(slots));
-    this.lowV4 = extend(this.lowV4, new Int32Array(slots));
-    this.highV4 = extend(this.highV4, new Int32Array(slots));
-    this.lowP = extend(this.lowP, new Uint16Array(slots));
-    this.highP = extend(this.highP, new Uint16Array(slots));
-    this.ipProto = extend(this.ipProto, new Uint8Array(slots));
-    this.proto = extend(this.proto, new Uint8Array(slots));
-    this.ipVersion = extend(this.ipVersion, new Uint8Array(slots));
-    this.origIsLow = extend(this.origIsLow, new Uint8Array(slots));
-    this.flipped = extend(this.flipped, new Uint8Array(slots));
-    this.firstPacket = extend(this.firstPacket, new Float64Array(slots));
-    this.lastPacket = extend(this.lastPacket, new Float64Array(slots));
-    this.fragmentFrames = extend(this.fragmentFrames, new Float64Array(slots));
-    this.vlan = extend(this.vlan, new Uint16Array(slots));
-    this.letters = extend(this.letters, new Uint8Array(slots * HIST_SLOT));
-    this.letterCount = extend(this.letterCount, new Uint8Array(slots));
-    this.chain = extend(this.chain, new Int32Array(slots));
-    this.prev = extend(this.prev, new Int32Array(slots));
-    this.next = extend(this.next, new Int32Array(slots));
-    this.live = extend(this.live, new Uint8Array(slots));
+    this.packets = grownColumn(this.packets, n);
+    this.ipBytes = grownColumn(this.ipBytes, n);
+    this.payloadBytes = grownColumn(this.payloadBytes, n);
+    this.state = grownColumn(this.state, n);
+    this.prevState = grownColumn(this.prevState, n);
+    this.startSeq = grownColumn(this.startSeq, n);
+    this.lastSeq = grownColumn(this.lastSeq, n);
+    this.ackSeq = grownColumn(this.ackSeq, n);
+    this.seqKnown = grownColumn(this.seqKnown, n);
+    this.finCount = grownColumn(this.finCount, n);
+    this.rstCount = grownColumn(this.rstCount, n);
+    this.synCount = grownColumn(this.synCount, n);
+    this.didClose = grownColumn(this.didClose, n);
+    this.hist = grownColumn(this.hist, n);
+    this.lastSynSeq = grownColumn(this.lastSynSeq, n);
+    this.lastFinSeq = grownColumn(this.lastFinSeq, n);
+    this.lastRstSeq = grownColumn(this.lastRstSeq, n);
+    this.active = grownColumn(this.active, n);
+    this.startTs = grownColumn(this.startTs, slots);
+    this.lastTs = grownColumn(this.lastTs, slots);
+    this.closeAt = grownColumn(this.closeAt, slots);
+    this.attemptAt = grownColumn(this.attemptAt, slots);
+    this.serial = grownColumn(this.serial, slots);
+    this.hash = grownColumn(this.hash, slots);
+    this.lowV4 = grownColumn(this.lowV4, slots);
+    this.highV4 = grownColumn(this.highV4, slots);
+    this.lowP = grownColumn(this.lowP, slots);
+    this.highP = grownColumn(this.highP, slots);
+    this.ipProto = grownColumn(this.ipProto, slots);
+    this.proto = grownColumn(this.proto, slots);
+    this.ipVersion = grownColumn(this.ipVersion, slots);
+    this.origIsLow = grownColumn(this.origIsLow, slots);
+    this.flipped = grownColumn(this.flipped, slots);
+    this.firstPacket = grownColumn(this.firstPacket, slots);
+    this.lastPacket = grownColumn(this.lastPacket, slots);
+    this.fragmentFrames = grownColumn(this.fragmentFrames, slots);
+    this.vlan = grownColumn(this.vlan, slots);
+    this.letters = grownColumn(this.letters, slots * HIST_SLOT);
+    this.letterCount = grownColumn(this.letterCount, slots);
+    this.chain = grownColumn(this.chain, slots);
+    this.prev = grownColumn(this.prev, slots);
+    this.next = grownColumn(this.next, slots);
+    this.live = grownColumn(this.live, slots);
     for (let i = this.lowV6.length; i < slots; i++) {
       this.lowV6.push('');
       this.highV6.push('');
@@ -371,12 +372,6 @@ export class Endpoints {
  */
 function small(x: number): number {
   return x <= 0x3fffffff ? x | 0 : x;
-}
-
-/** Copies a column into its larger successor. */
-function extend<T extends Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array>(old: T, next: T): T {
-  next.set(old);
-  return next;
 }
 
 export type TransportName = 'tcp' | 'udp' | 'icmp' | 'other';
