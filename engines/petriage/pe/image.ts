@@ -168,13 +168,7 @@ export function u16At(data: Uint8Array, offset: number): number | undefined {
 
 export function u32At(data: Uint8Array, offset: number): number | undefined {
   if (offset < 0 || offset + 4 > data.length) return undefined;
-  return (
-    ((data[offset] as number) |
-      ((data[offset + 1] as number) << 8) |
-      ((data[offset + 2] as number) << 16) |
-      ((data[offset + 3] as number) << 24)) >>>
-    0
-  );
+  return u32Unchecked(data, offset);
 }
 
 /** Bytes before the first NUL. */
