@@ -86,10 +86,11 @@ export class EventTable {
   add(e: ForensicEvent): void {
     const r = this.count;
     if (r === this.seconds.length) {
-      this.seconds = grownColumn(this.seconds, this.seconds.length * 2);
-      this.fractions = grownColumn(this.fractions, this.fractions.length * 2);
-      this.profileOf = grownColumn(this.profileOf, this.profileOf.length * 2);
-      this.records = grownColumn(this.records, this.records.length * 2);
+      const n = r * 2;
+      this.seconds = grownColumn(this.seconds, n);
+      this.fractions = grownColumn(this.fractions, n);
+      this.profileOf = grownColumn(this.profileOf, n);
+      this.records = grownColumn(this.records, n);
     }
     let digits = NO_TIME;
     const text = e.time.time;

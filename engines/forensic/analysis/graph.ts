@@ -322,14 +322,16 @@ export class ProvenanceGraph {
     return this.edgeCount;
   }
 
+  /** Every edge column twice as long (they all have one length). */
   private growEdges(): void {
-    this.edgeFrom = grownColumn(this.edgeFrom, this.edgeFrom.length * 2);
-    this.edgeTo = grownColumn(this.edgeTo, this.edgeTo.length * 2);
-    this.edgeRule = grownColumn(this.edgeRule, this.edgeRule.length * 2);
-    this.edgeRelation = grownColumn(this.edgeRelation, this.edgeRelation.length * 2);
-    this.edgeStage = grownColumn(this.edgeStage, this.edgeStage.length * 2);
-    this.edgeConfidence = grownColumn(this.edgeConfidence, this.edgeConfidence.length * 2);
-    this.edgeFirstMs = grownColumn(this.edgeFirstMs, this.edgeFirstMs.length * 2);
+    const n = this.edgeFrom.length * 2;
+    this.edgeFrom = grownColumn(this.edgeFrom, n);
+    this.edgeTo = grownColumn(this.edgeTo, n);
+    this.edgeRule = grownColumn(this.edgeRule, n);
+    this.edgeRelation = grownColumn(this.edgeRelation, n);
+    this.edgeStage = grownColumn(this.edgeStage, n);
+    this.edgeConfidence = grownColumn(this.edgeConfidence, n);
+    this.edgeFirstMs = grownColumn(this.edgeFirstMs, n);
   }
 
   /**
