@@ -8,9 +8,12 @@ export function byteHistogram(data: Uint8Array, start = 0, end = data.length): U
   return counts;
 }
 
-/** c * log2(c) for small counts, computed once: most ranges we measure are small, and log2 is the costly part. */
+/**
+ * c * log2(c) for small counts, computed once: most ranges we measure are small, and log2 is the costly part.
+ * bytescan.wat sums from a copy of it.
+ */
 const CLOG_SIZE = 4096;
-const CLOG = new Float64Array(CLOG_SIZE);
+export const CLOG = new Float64Array(CLOG_SIZE);
 for (let c = 1; c < CLOG_SIZE; c++) CLOG[c] = c * Math.log2(c);
 
 function cLogC(c: number): number {
@@ -28,49 +31,9 @@ export function histogramEntropy(counts: ArrayLike<number>, total: number): numb
   return entropyOf(sum, total);
 }
 
-/**
- * histogramEntropy of a range's counts given as the difference of two cumulative two-lane histograms in `lanes`
- * (512 counters from `to`, 512 from `from`: the byte counts before the range's end and before its start, each
- * split over two lanes whose sum modulo 2^32 is the count), without writing the difference out. The same sums in
- * the same order. With `values`, only the byte values `values[0, valueCount)` (ascending) are read: every other
- * value must count zero in the range (one absent from the whole input, say); it would add 0, which leaves the sum
- * as it is, so the result is the same.
- */
-export function laneDifferenceEntropy(lanes: Uint32Array, to: number, from: number, total: number, values?: Uint8Array, valueCount = 0): number {
-  if (total <= 0) return 0;
-  let sum = 0;
-  if (values === undefined) {
-    for (let b = 0; b < 256; b++) {
-      const c = ((lanes[to + b] as number) + (lanes[to + 256 + b] as number) - (lanes[from + b] as number) - (lanes[from + 256 + b] as number)) >>> 0;
-      // No test for zero: CLOG[0] is 0, and adding 0 leaves the (non-negative) sum exactly as it was, so the sum is
-      // the same without a branch that small ranges, with many absent byte values, mispredict.
-      sum += c < CLOG_SIZE ? (CLOG[c] as number) : c * Math.log2(c);
-    }
-  } else {
-    for (let k = 0; k < valueCount; k++) {
-      const b = values[k] as number;
-      const c = ((lanes[to + b] as number) + (lanes[to + 256 + b] as number) - (lanes[from + b] as number) - (lanes[from + 256 + b] as number)) >>> 0;
-      sum += c < CLOG_SIZE ? (CLOG[c] as number) : c * Math.log2(c);
-    }
-  }
-  return entropyOf(sum, total);
-}
-
-/**
- * Writes into `values` the byte values (ascending) whose count in the two-lane histogram at `at` in `lanes` is not
- * zero, and returns how many there are: what laneDifferenceEntropy may be limited to for any range inside the
- * counted bytes.
- */
-export function presentValues(lanes: Uint32Array, at: number, values: Uint8Array): number {
-  let count = 0;
-  for (let b = 0; b < 256; b++) {
-    // Without a branch (present and absent values alternate unpredictably): b is written at the next place, which
-    // moves on when the count (as a 32-bit integer) is not zero, that is when c | -c has its top bit set.
-    const c = ((lanes[at + b] as number) + (lanes[at + 256 + b] as number)) | 0;
-    values[count] = b;
-    count += (c | -c) >>> 31;
-  }
-  return count;
+/** The entropy of `total` bytes from the sum over byte values of c log2 c (bytescan.ts's range sums). */
+export function entropyOfSum(sumCLogC: number, total: number): number {
+  return total <= 0 ? 0 : entropyOf(sumCLogC, total);
 }
 
 function entropyOf(sumCLogC: number, total: number): number {

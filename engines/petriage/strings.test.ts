@@ -1,5 +1,6 @@
 // String extraction: ASCII and UTF-16LE runs, their offsets, the minimum length and the caps.
 import { describe, expect, it } from 'vitest';
+import { entropyOfSum, shannonEntropy } from './entropy.js';
 import { extractStrings } from './strings.js';
 
 const ascii = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0));
@@ -159,17 +160,29 @@ describe('extractStrings in one pass', () => {
     }
   });
 
-  it('records the counts of the bytes before each cut, wherever the cuts fall (odd offsets, inside zero padding, the ends)', () => {
+  it('writes the entropy sums of ranges between cuts (odd offsets, inside zero padding, the ends), the same to the last bit as entropy from the bytes', () => {
     const data = Uint8Array.from({ length: 203 }, (_, i) => (i >= 40 && i < 120 ? 0 : i % 3 === 0 ? 0 : (i * 37) % 256));
     const offsets = [0, 1, 7, 41, 42, 47, 48, 63, 64, 119, 120, 121, 202, 203];
-    const cuts = { offsets, counts: new Uint32Array(offsets.length * 512) };
-    extractStrings(data, {}, undefined, cuts);
-    offsets.forEach((cut, k) => {
-      const expected = new Array<number>(256).fill(0);
-      for (const b of data.subarray(0, cut)) expected[b]! += 1;
-      const lanes = cuts.counts.subarray(k * 512, k * 512 + 512);
-      expect(Array.from({ length: 256 }, (_, b) => ((lanes[b] as number) + (lanes[256 + b] as number)) >>> 0), `cut ${cut}`).toEqual(expected);
-    });
+    const ranges: number[] = [];
+    for (let to = 0; to < offsets.length; to++) for (let from = 0; from <= to; from++) ranges.push(from, to);
+    const sums = { offsets, ranges, sums: new Float64Array(ranges.length / 2) };
+    for (const view of [data, (() => { const b = new Uint8Array(206); b.set(data, 3); return b.subarray(3); })()]) {
+      sums.sums.fill(-1);
+      extractStrings(view, {}, undefined, sums);
+      for (let r = 0; r < ranges.length / 2; r++) {
+        const from = offsets[ranges[2 * r] as number] as number;
+        const to = offsets[ranges[2 * r + 1] as number] as number;
+        expect(entropyOfSum(sums.sums[r] as number, to - from), `range ${from}-${to}`).toBe(shannonEntropy(view, from, to));
+      }
+    }
+  });
+
+  it('takes counts past the c log2 c table (a value seen 4,096 times or more) exactly', () => {
+    const data = Uint8Array.from({ length: 20_000 }, (_, i) => (i % 5 === 0 ? 0x41 : 0));
+    const sums = { offsets: [0, 7, 20_000], ranges: [0, 2, 1, 2], sums: new Float64Array(2) };
+    extractStrings(data, {}, undefined, sums);
+    expect(entropyOfSum(sums.sums[0] as number, 20_000)).toBe(shannonEntropy(data));
+    expect(entropyOfSum(sums.sums[1] as number, 20_000 - 7)).toBe(shannonEntropy(data, 7));
   });
 
   it('adds the byte counts of the whole input to a histogram when given one', () => {

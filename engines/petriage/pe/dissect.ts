@@ -1,8 +1,8 @@
 // `dissect`: the whole static structure of a PE file from its bytes, every read bounds-checked, damage reported as notes.
 import { sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
-import { histogramEntropy, laneDifferenceEntropy, presentValues, shannonEntropy } from '../entropy.js';
-import { extractStrings, type CountsAtCuts, type ExtractedStrings } from '../strings.js';
+import { entropyOfSum, histogramEntropy, shannonEntropy } from '../entropy.js';
+import { extractStrings, type ExtractedStrings, type RangeSums } from '../strings.js';
 import { DIR } from './constants.js';
 import { findOverlay, readCertificates, readDebug, readRich, readTls } from './directories.js';
 import { readExports } from './exports.js';
@@ -121,26 +121,22 @@ export function dissect(data: Uint8Array): PeDissection {
     unreadable(e, notes, 'certificate table');
   }
   const overlay = findOverlay(image, h.optionalOffset, h.fileHeader.size_of_optional_header, h.directories);
-  // Strings, the byte counts behind the file's entropy and those of every section and resource come from one
+  // Strings, and the byte counts behind the file's entropy and those of every section and resource, come from one
   // pass over the bytes.
-  const cuts = entropyCuts(image.entropyRequests, data.length);
+  const sums = entropySums(image.entropyRequests, data.length);
   let strings: ExtractedStrings;
   let entropy: number;
-  let valueCount = 0;
-  if (cuts !== null) {
-    strings = extractStrings(data, {}, undefined, cuts, r.wholeLatin1());
-    // The last cut is the file's end (every range lies inside the file): the byte values absent from the file are
-    // zero in every range, so each range's entropy reads only the values present.
-    const last = 512 * (cuts.offsets.length - 1);
-    valueCount = presentValues(cuts.counts, last, PRESENT);
-    entropy = laneDifferenceEntropy(cuts.counts, last, 0, data.length, PRESENT, valueCount);
+  if (sums !== null) {
+    strings = extractStrings(data, {}, undefined, sums, r.wholeLatin1());
+    // The first range is the whole file.
+    entropy = entropyOfSum(sums.sums[0] as number, data.length);
   } else {
     const counts = COUNTS;
     counts.fill(0);
     strings = extractStrings(data, {}, counts, undefined, r.wholeLatin1());
     entropy = histogramEntropy(counts, data.length);
   }
-  fillEntropies(data, image.entropyRequests, cuts, valueCount);
+  fillEntropies(data, image.entropyRequests, sums);
   const importHashes = imphashPair(imports, delayImports);
 
   return {
@@ -180,8 +176,11 @@ const COUNTS = new Uint32Array(256);
 /** Entropy ranges up to this many are counted in the string pass (at their ends); a file with more has each range read on its own. */
 const MAX_CUTS = 64;
 
-/** The distinct range ends of the entropy requests, with 0 and the file's end (for its own entropy), or null when there are too many. */
-function entropyCuts(requests: readonly (number | object)[], size: number): CountsAtCuts | null {
+/**
+ * The entropy sums to take in the string pass: the whole file first, then each request's range, between the
+ * distinct range ends (with 0 and the file's end); null when there are too many.
+ */
+function entropySums(requests: readonly (number | object)[], size: number): RangeSums | null {
   if (requests.length > 3 * MAX_CUTS) return null;
   const offsets: number[] = [0];
   addCut(offsets, size);
@@ -189,13 +188,10 @@ function entropyCuts(requests: readonly (number | object)[], size: number): Coun
     addCut(offsets, requests[k + 1] as number);
     addCut(offsets, requests[k + 2] as number);
   }
-  // Every count is written by the scan before it is read, so the buffer is reused across calls.
-  return { offsets, counts: CUT_COUNTS };
+  const ranges: number[] = [0, offsets.length - 1];
+  for (let k = 0; k < requests.length; k += 3) ranges.push(offsets.indexOf(requests[k + 1] as number), offsets.indexOf(requests[k + 2] as number));
+  return { offsets, ranges, sums: new Float64Array(ranges.length >> 1) };
 }
-
-const CUT_COUNTS = new Uint32Array((2 * MAX_CUTS + 2) * 512);
-/** The byte values present in the file being dissected, ascending (the first `valueCount`). */
-const PRESENT = new Uint8Array(256);
 
 /** Inserts `v` into the ascending, distinct `offsets` unless it is there (ranges come mostly in file order, so the walk back is short). */
 function addCut(offsets: number[], v: number): void {
@@ -207,17 +203,13 @@ function addCut(offsets: number[], v: number): void {
   offsets[k] = v;
 }
 
-/** Writes each requested range's entropy into its target: from the counts at the cuts, or by reading the range. */
-function fillEntropies(data: Uint8Array, requests: readonly (number | { entropy: number | null })[], cuts: CountsAtCuts | null, valueCount: number): void {
+/** Writes each requested range's entropy into its target: from the pass's sums (range k + 1 is request k), or by reading the range. */
+function fillEntropies(data: Uint8Array, requests: readonly (number | { entropy: number | null })[], sums: RangeSums | null): void {
   for (let k = 0; k < requests.length; k += 3) {
     const target = requests[k] as { entropy: number | null };
     const start = requests[k + 1] as number;
     const end = requests[k + 2] as number;
-    if (cuts === null) {
-      target.entropy = shannonEntropy(data, start, end);
-      continue;
-    }
-    target.entropy = laneDifferenceEntropy(cuts.counts, cuts.offsets.indexOf(end) * 512, cuts.offsets.indexOf(start) * 512, end - start, PRESENT, valueCount);
+    target.entropy = sums === null ? shannonEntropy(data, start, end) : entropyOfSum(sums.sums[k / 3 + 1] as number, end - start);
   }
 }
 

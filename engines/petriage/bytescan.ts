@@ -1,0 +1,139 @@
+// The JavaScript side of bytescan.wat, petriage's pass over a file's bytes: byte counts (and the c log2 c sums of
+// ranges of them, for entropies) and the runs behind the strings. WebAssembly because the pass reads every byte of
+// every file: the same work in JavaScript took three times the instructions (typed-array reads carry their own
+// checks) and was a third of `dissect`'s time; docs/petriage.md "Performance".
+import { CLOG } from './entropy.js';
+import { WASM } from './bytescan.wasm.js';
+
+/**
+ * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
+ * they come with the DOM library, which engine code does not load).
+ */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/** bytescan.wat's exports (see the comments there). */
+interface Exports {
+  readonly memory: WasmMemory;
+  readonly zeroBytes: { readonly value: number };
+  count(data: number, n: number, cuts: number, cutCount: number, cutOut: number, ranges: number, rangeCount: number, sums: number): void;
+  strings(data: number, n: number, minLength: number, asciiOut: number, evenOut: number, oddOut: number, limit: number): void;
+}
+
+const MODULE = new wasm.Module(Buffer.from(WASM, 'base64'));
+const PAGE = 65536;
+/** Where the caller's regions start (past the lanes, the run counts and the c log2 c table). */
+const FREE = 36864;
+/** Bytes past the input that the string scan reads (bytescan.wat: at least 33), set to a byte neither printable nor zero. */
+const PADDING = 48;
+/** Memory an instance may keep between calls; one that grew past it for a large input is dropped after the call. */
+const KEEP_BYTES = 16 << 20;
+
+class Instance {
+  readonly exports: Exports;
+  i32!: Int32Array;
+  u8!: Uint8Array;
+  f64!: Float64Array;
+
+  constructor() {
+    this.exports = new wasm.Instance(MODULE, { env: { log2: Math.log2 } }).exports as Exports;
+    this.views();
+    this.f64.set(CLOG, 4096 / 8);
+  }
+
+  /** Makes the memory at least `bytes` long. */
+  reserve(bytes: number): void {
+    const have = this.exports.memory.buffer.byteLength;
+    if (have >= bytes) return;
+    this.exports.memory.grow(Math.ceil((bytes - have) / PAGE));
+    this.views();
+  }
+
+  private views(): void {
+    const buffer = this.exports.memory.buffer;
+    this.i32 = new Int32Array(buffer);
+    this.u8 = new Uint8Array(buffer);
+    this.f64 = new Float64Array(buffer);
+  }
+}
+
+let instance: Instance | null = null;
+
+/** The three lists of runs a scan writes: ASCII, UTF-16LE at even offsets, at odd offsets. */
+export const ASCII_RUNS = 0;
+export const EVEN_RUNS = 1;
+export const ODD_RUNS = 2;
+type RunList = typeof ASCII_RUNS | typeof EVEN_RUNS | typeof ODD_RUNS;
+
+export interface ScanRequest {
+  readonly minLength: number;
+  /** Runs written per list at most (all are counted). */
+  readonly limit: number;
+  /** Count the bytes: their counts in `histogram`, or the sums of `ranges` in `sums`. */
+  readonly counts: boolean;
+  /** Ascending, distinct offsets from 0 to the input's length. */
+  readonly cuts?: readonly number[] | undefined;
+  /** Pairs of indexes into `cuts` (from, to). */
+  readonly ranges?: readonly number[] | undefined;
+}
+
+/** What a scan found; read it before the next scan (it lives in the module's memory). */
+export interface Scanned {
+  /** Runs found per list (ASCII_RUNS, EVEN_RUNS, ODD_RUNS). */
+  readonly found: readonly [number, number, number];
+  /** The start and length of run `k` of a list (k below the request's limit and the list's count). */
+  start(list: RunList, k: number): number;
+  length(list: RunList, k: number): number;
+  /** Adds the whole input's byte counts to `histogram` (a request with counts). */
+  addCounts(histogram: Uint32Array): void;
+  /** The sum over byte values of c log2 c for range `r` of the request (entropy.ts entropyOfSum; the same sum to the last bit). */
+  sum(r: number): number;
+}
+
+/** Runs the compiled pass over `data`. */
+export function scanBytes(data: Uint8Array, request: ScanRequest): Scanned {
+  const n = data.length;
+  const cuts = request.cuts ?? [];
+  const ranges = request.ranges ?? [];
+  const rangeCount = ranges.length >> 1;
+  const { limit } = request;
+  // The caller's regions: the cut offsets, the ranges, the sums, the lanes at each cut, three run lists, the input
+  // (16-aligned) and its padding.
+  const cutsAt = FREE;
+  const rangesAt = cutsAt + 4 * cuts.length;
+  const sumsAt = (rangesAt + 4 * ranges.length + 7) & ~7;
+  const cutOut = sumsAt + 8 * rangeCount;
+  const lists = [cutOut + 2048 * cuts.length, 0, 0];
+  lists[1] = (lists[0] as number) + 8 * limit;
+  lists[2] = (lists[1] as number) + 8 * limit;
+  const dataAt = ((lists[2] as number) + 8 * limit + 15) & ~15;
+  const m = (instance ??= new Instance());
+  m.reserve(dataAt + n + PADDING);
+  const { i32, u8, f64 } = m;
+  for (let k = 0; k < cuts.length; k++) i32[(cutsAt >> 2) + k] = cuts[k] as number;
+  for (let k = 0; k < ranges.length; k++) i32[(rangesAt >> 2) + k] = ranges[k] as number;
+  u8.set(data, dataAt);
+  u8.fill(0xff, dataAt + n, dataAt + n + PADDING);
+  const e = m.exports;
+  if (request.counts) e.count(dataAt, n, cutsAt, cuts.length, cutOut, rangesAt, rangeCount, sumsAt);
+  e.strings(dataAt, n, request.minLength, lists[0] as number, lists[1] as number, lists[2] as number, limit);
+  const zeroBytes = e.zeroBytes.value;
+  if (e.memory.buffer.byteLength > KEEP_BYTES) instance = null;
+  return {
+    found: [i32[512] as number, i32[513] as number, i32[514] as number],
+    start: (list, k) => i32[((lists[list] as number) >> 2) + 2 * k] as number,
+    length: (list, k) => i32[((lists[list] as number) >> 2) + 2 * k + 1] as number,
+    addCounts: (histogram) => {
+      for (let b = 0; b < 256; b++) histogram[b]! += ((i32[b] as number) + (i32[256 + b] as number)) >>> 0;
+      histogram[0]! += zeroBytes;
+    },
+    sum: (r) => f64[(sumsAt >> 3) + r] as number,
+  };
+}

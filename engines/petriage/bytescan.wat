@@ -1,0 +1,199 @@
+;; petriage's pass over a file's bytes (strings.ts): the byte counts behind the entropies, and the runs behind the
+;; ASCII and UTF-16LE strings. Built into bytescan.wasm.ts by `npm run build:wasm` (tools/wasm/build.ts).
+;;
+;; Memory, laid out by the caller past the first 36 KiB:
+;;   [0, 1024)     counts of the bytes at even offsets of a word, 256 x i32
+;;   [1024, 2048)  counts of the bytes at odd offsets
+;;   2048, 2052, 2056: runs found (ASCII, UTF-16LE at even offsets, at odd offsets), i32 each; every run is
+;;                 counted, the first `limit` of each kind are written as (start, length) pairs of i32
+;;   [4096, 36864) c * log2(c) for c below 4096, f64 each, written by the caller (entropy.ts's table, so that the
+;;                 sums are those of the JavaScript code to the last bit)
+(module
+  ;; Math.log2, for counts past the table.
+  (import "env" "log2" (func $log2 (param f64) (result f64)))
+  (memory (export "memory") 1)
+  (global $zeroBytes (export "zeroBytes") (mut i32) (i32.const 0))
+
+  ;; The sum over byte values of c * log2(c), c the value's count between two copies of the lanes (at `to` and at
+  ;; `from`, 2048 bytes each: the counts before a range's end and before its start), byte values in ascending order.
+  (func $sumCLogC (param $to i32) (param $from i32) (result f64)
+    (local $b i32) (local $c i32) (local $sum f64)
+    (loop $values
+      (local.set $c (i32.sub
+        (i32.add (i32.load (local.get $to)) (i32.load offset=1024 (local.get $to)))
+        (i32.add (i32.load (local.get $from)) (i32.load offset=1024 (local.get $from)))))
+      (local.set $sum (f64.add (local.get $sum)
+        (if (result f64) (i32.lt_u (local.get $c) (i32.const 4096))
+          (then (f64.load offset=4096 (i32.shl (local.get $c) (i32.const 3))))
+          (else (f64.mul (f64.convert_i32_u (local.get $c)) (call $log2 (f64.convert_i32_u (local.get $c))))))))
+      (local.set $to (i32.add (local.get $to) (i32.const 4)))
+      (local.set $from (i32.add (local.get $from) (i32.const 4)))
+      (local.set $b (i32.add (local.get $b) (i32.const 1)))
+      (br_if $values (i32.lt_u (local.get $b) (i32.const 256))))
+    (local.get $sum))
+
+  ;; count(data, n, cuts, cutCount, cutOut, ranges, rangeCount, sums): counts the n bytes at `data` (4-aligned) into
+  ;; the two lanes; at each of the cutCount ascending offsets at `cuts` (i32, 0 to n) the lanes are copied to
+  ;; cutOut + 2048 * k, the zero words skipped so far added to the even lane's count of 0. Zero words are counted in
+  ;; $zeroBytes, not in a lane. Then, for each of the rangeCount pairs of cut numbers (from, to) at `ranges` (i32),
+  ;; writes $sumCLogC of the counts between them at `sums` (f64).
+  (func (export "count") (param $data i32) (param $n i32) (param $cuts i32) (param $cutCount i32) (param $cutOut i32)
+    (param $ranges i32) (param $rangeCount i32) (param $sums i32)
+    (local $k i32) (local $from i32) (local $to i32) (local $i i32) (local $end i32) (local $w i32) (local $zeros i32) (local $at i32)
+    (memory.fill (i32.const 0) (i32.const 0) (i32.const 2048))
+    (block $done
+      (loop $stretches
+        (local.set $to
+          (if (result i32) (i32.lt_u (local.get $k) (local.get $cutCount))
+            (then (i32.load (i32.add (local.get $cuts) (i32.shl (local.get $k) (i32.const 2)))))
+            (else (local.get $n))))
+        (local.set $i (local.get $from))
+        ;; The bytes before the first whole word, one at a time.
+        (block $headDone
+          (loop $head
+            (br_if $headDone (i32.ge_u (local.get $i) (local.get $to)))
+            (br_if $headDone (i32.eqz (i32.and (local.get $i) (i32.const 3))))
+            (local.set $at (i32.shl (i32.load8_u (i32.add (local.get $data) (local.get $i))) (i32.const 2)))
+            (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $head)))
+        ;; Whole words: a zero word counts four zeros; any other, its four bytes in alternate lanes.
+        (local.set $end (i32.and (local.get $to) (i32.const -4)))
+        (block $wordsDone
+          (loop $words
+            (br_if $wordsDone (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $w (i32.load (i32.add (local.get $data) (local.get $i))))
+            (if (i32.eqz (local.get $w))
+              (then (local.set $zeros (i32.add (local.get $zeros) (i32.const 4))))
+              (else
+                (local.set $at (i32.shl (i32.and (local.get $w) (i32.const 0xff)) (i32.const 2)))
+                (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+                (local.set $at (i32.shl (i32.and (i32.shr_u (local.get $w) (i32.const 8)) (i32.const 0xff)) (i32.const 2)))
+                (i32.store offset=1024 (local.get $at) (i32.add (i32.load offset=1024 (local.get $at)) (i32.const 1)))
+                (local.set $at (i32.shl (i32.and (i32.shr_u (local.get $w) (i32.const 16)) (i32.const 0xff)) (i32.const 2)))
+                (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+                (local.set $at (i32.shl (i32.shr_u (local.get $w) (i32.const 24)) (i32.const 2)))
+                (i32.store offset=1024 (local.get $at) (i32.add (i32.load offset=1024 (local.get $at)) (i32.const 1)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 4)))
+            (br $words)))
+        ;; The bytes after the last whole word.
+        (block $tailDone
+          (loop $tail
+            (br_if $tailDone (i32.ge_u (local.get $i) (local.get $to)))
+            (local.set $at (i32.shl (i32.load8_u (i32.add (local.get $data) (local.get $i))) (i32.const 2)))
+            (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $tail)))
+        (local.set $from (local.get $to))
+        (br_if $done (i32.ge_u (local.get $k) (local.get $cutCount)))
+        (local.set $at (i32.add (local.get $cutOut) (i32.shl (local.get $k) (i32.const 11))))
+        (memory.copy (local.get $at) (i32.const 0) (i32.const 2048))
+        (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (local.get $zeros)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $stretches)))
+    (global.set $zeroBytes (local.get $zeros))
+    (local.set $k (i32.const 0))
+    (block $sumsDone
+      (loop $sums
+        (br_if $sumsDone (i32.ge_u (local.get $k) (local.get $rangeCount)))
+        (local.set $at (i32.add (local.get $ranges) (i32.shl (local.get $k) (i32.const 3))))
+        (f64.store (i32.add (local.get $sums) (i32.shl (local.get $k) (i32.const 3)))
+          (call $sumCLogC
+            (i32.add (local.get $cutOut) (i32.shl (i32.load offset=4 (local.get $at)) (i32.const 11)))
+            (i32.add (local.get $cutOut) (i32.shl (i32.load (local.get $at)) (i32.const 11)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $sums))))
+
+  ;; Writes a run (start, length) as number `found` (the i32 at foundAt) of the list at `out` when that is below
+  ;; `limit`, and counts it.
+  (func $put (param $out i32) (param $foundAt i32) (param $limit i32) (param $start i32) (param $length i32)
+    (local $k i32)
+    (local.set $k (i32.load (local.get $foundAt)))
+    (if (i32.lt_u (local.get $k) (local.get $limit))
+      (then
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 3))) (local.get $start))
+        (i32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 3))) (local.get $length))))
+    (i32.store (local.get $foundAt) (i32.add (local.get $k) (i32.const 1))))
+
+  ;; The runs of set bits in `mask` (`width` bits, bit j standing for position origin + stride * j), given the
+  ;; length of the run that came up to bit 0 (`carry`); writes every run of minLength or more that ends inside
+  ;; the mask and returns the length of the run left open at its top.
+  (func $runs (param $mask i32) (param $width i32) (param $carry i32) (param $minLength i32)
+    (param $out i32) (param $foundAt i32) (param $limit i32) (param $origin i32) (param $stride i32) (result i32)
+    (local $full i32) (local $z i32) (local $top i32) (local $inner i32) (local $q i32) (local $s i32) (local $e i32)
+    (local.set $full (i32.sub (i32.shl (i32.const 1) (local.get $width)) (i32.const 1)))
+    (if (i32.eq (local.get $mask) (local.get $full))
+      (then (return (i32.add (local.get $carry) (local.get $width)))))
+    (if (i32.eqz (i32.or (local.get $mask) (local.get $carry)))
+      (then (return (i32.const 0))))
+    ;; The run coming in ends at the first clear bit.
+    (local.set $z (i32.ctz (i32.xor (local.get $mask) (local.get $full))))
+    (if (i32.ge_u (i32.add (local.get $carry) (local.get $z)) (local.get $minLength))
+      (then
+        (call $put (local.get $out) (local.get $foundAt) (local.get $limit)
+          (i32.sub (local.get $origin) (i32.mul (local.get $carry) (local.get $stride)))
+          (i32.add (local.get $carry) (local.get $z)))))
+    ;; The set bits at the top go on into the next mask.
+    (local.set $top (i32.clz (i32.xor (i32.shl (local.get $mask) (i32.sub (i32.const 32) (local.get $width))) (i32.const -1))))
+    ;; The runs strictly between: q marks the bits that start minLength set bits in a row (the first such bit of a
+    ;; run is its start).
+    (local.set $inner (i32.and (i32.and (local.get $mask) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $width) (local.get $top))) (i32.const 1)))
+                               (i32.shl (i32.const -1) (local.get $z))))
+    (if (i32.and (i32.ne (local.get $inner) (i32.const 0)) (i32.le_u (local.get $minLength) (local.get $width)))
+      (then
+        (local.set $q (local.get $inner))
+        (local.set $s (i32.const 1))
+        (block $windowDone
+          (loop $window
+            (br_if $windowDone (i32.ge_u (local.get $s) (local.get $minLength)))
+            (local.set $q (i32.and (local.get $q) (i32.shr_u (local.get $inner) (local.get $s))))
+            (local.set $s (i32.add (local.get $s) (i32.const 1)))
+            (br $window)))
+        (block $innerDone
+          (loop $each
+            (br_if $innerDone (i32.eqz (local.get $q)))
+            (local.set $s (i32.ctz (local.get $q)))
+            (local.set $e (i32.add (local.get $s) (i32.ctz (i32.xor (i32.shr_u (local.get $inner) (local.get $s)) (i32.const -1)))))
+            (call $put (local.get $out) (local.get $foundAt) (local.get $limit)
+              (i32.add (local.get $origin) (i32.mul (local.get $s) (local.get $stride)))
+              (i32.sub (local.get $e) (local.get $s)))
+            (local.set $q (i32.and (local.get $q) (i32.shl (i32.const -1) (local.get $e))))
+            (br $each)))))
+    (local.get $top))
+
+  ;; The even bits of a 16-bit mask, packed into 8 bits.
+  (func $evenBits (param $x i32) (result i32)
+    (local.set $x (i32.and (local.get $x) (i32.const 0x5555)))
+    (local.set $x (i32.and (i32.or (local.get $x) (i32.shr_u (local.get $x) (i32.const 1))) (i32.const 0x3333)))
+    (local.set $x (i32.and (i32.or (local.get $x) (i32.shr_u (local.get $x) (i32.const 2))) (i32.const 0x0f0f)))
+    (i32.and (i32.or (local.get $x) (i32.shr_u (local.get $x) (i32.const 4))) (i32.const 0x00ff)))
+
+  ;; strings(data, n, minLength, asciiOut, evenOut, oddOut, limit): the runs of printable ASCII bytes (0x20 to 0x7e,
+  ;; and tab) and of UTF-16LE characters (such a byte, then a zero byte) at even and at odd offsets, of minLength
+  ;; or more, in order. Reads 16 bytes at a time and one past them: the caller puts at least 33 bytes that are
+  ;; neither printable nor zero after the input.
+  (func (export "strings") (param $data i32) (param $n i32) (param $minLength i32) (param $asciiOut i32) (param $evenOut i32) (param $oddOut i32) (param $limit i32)
+    (local $base i32) (local $v v128) (local $printable i32) (local $zero i32) (local $wide i32)
+    (local $run i32) (local $runEven i32) (local $runOdd i32)
+    (i32.store (i32.const 2048) (i32.const 0))
+    (i32.store (i32.const 2052) (i32.const 0))
+    (i32.store (i32.const 2056) (i32.const 0))
+    ;; Up to and including the block that starts at n or holds it: the bytes past the end end every open run.
+    (loop $blocks
+      (local.set $v (v128.load (i32.add (local.get $data) (local.get $base))))
+      (local.set $printable (i8x16.bitmask (v128.or
+        (i8x16.lt_u (i8x16.sub (local.get $v) (i8x16.splat (i32.const 0x20))) (i8x16.splat (i32.const 0x5f)))
+        (i8x16.eq (local.get $v) (i8x16.splat (i32.const 9))))))
+      (local.set $zero (i32.or (i8x16.bitmask (i8x16.eq (local.get $v) (v128.const i32x4 0 0 0 0)))
+        (i32.shl (i32.eqz (i32.load8_u offset=16 (i32.add (local.get $data) (local.get $base)))) (i32.const 16))))
+      (local.set $run (call $runs (local.get $printable) (i32.const 16) (local.get $run) (local.get $minLength)
+        (local.get $asciiOut) (i32.const 2048) (local.get $limit) (local.get $base) (i32.const 1)))
+      ;; Bit j: byte j printable and byte j + 1 zero, a character of the pair starting at j.
+      (local.set $wide (i32.and (local.get $printable) (i32.shr_u (local.get $zero) (i32.const 1))))
+      (local.set $runEven (call $runs (call $evenBits (local.get $wide)) (i32.const 8) (local.get $runEven) (local.get $minLength)
+        (local.get $evenOut) (i32.const 2052) (local.get $limit) (local.get $base) (i32.const 2)))
+      (local.set $runOdd (call $runs (call $evenBits (i32.shr_u (local.get $wide) (i32.const 1))) (i32.const 8) (local.get $runOdd) (local.get $minLength)
+        (local.get $oddOut) (i32.const 2056) (local.get $limit) (i32.add (local.get $base) (i32.const 1)) (i32.const 2)))
+      (local.set $base (i32.add (local.get $base) (i32.const 16)))
+      (br_if $blocks (i32.le_u (local.get $base) (local.get $n)))))
+)
