@@ -85,16 +85,40 @@ export interface ScanRequest {
 }
 
 /** What a scan found; read it before the next scan (it lives in the module's memory). */
-export interface Scanned {
+export class Scanned {
   /** Runs found per list (ASCII_RUNS, EVEN_RUNS, ODD_RUNS). */
   readonly found: readonly [number, number, number];
-  /** The start and length of run `k` of a list (k below the request's limit and the list's count). */
-  start(list: RunList, k: number): number;
-  length(list: RunList, k: number): number;
+
+  constructor(
+    private readonly i32: Int32Array,
+    private readonly f64: Float64Array,
+    /** Where each list's (start, length) pairs begin, as i32 indexes. */
+    private readonly lists: readonly [number, number, number],
+    private readonly sumsAt: number,
+    private readonly zeroBytes: number,
+  ) {
+    this.found = [i32[512] as number, i32[513] as number, i32[514] as number];
+  }
+
+  /** The start of run `k` of a list (k below the request's limit and the list's count). */
+  start(list: RunList, k: number): number {
+    return this.i32[this.lists[list] + 2 * k] as number;
+  }
+
+  length(list: RunList, k: number): number {
+    return this.i32[this.lists[list] + 2 * k + 1] as number;
+  }
+
   /** Adds the whole input's byte counts to `histogram` (a request with counts). */
-  addCounts(histogram: Uint32Array): void;
+  addCounts(histogram: Uint32Array): void {
+    for (let b = 0; b < 256; b++) histogram[b]! += ((this.i32[b] as number) + (this.i32[256 + b] as number)) >>> 0;
+    histogram[0]! += this.zeroBytes;
+  }
+
   /** The sum over byte values of c log2 c for range `r` of the request (entropy.ts entropyOfSum; the same sum to the last bit). */
-  sum(r: number): number;
+  sum(r: number): number {
+    return this.f64[this.sumsAt + r] as number;
+  }
 }
 
 /** Runs the compiled pass over `data`. */
@@ -110,10 +134,10 @@ export function scanBytes(data: Uint8Array, request: ScanRequest): Scanned {
   const rangesAt = cutsAt + 4 * cuts.length;
   const sumsAt = (rangesAt + 4 * ranges.length + 7) & ~7;
   const cutOut = sumsAt + 8 * rangeCount;
-  const lists = [cutOut + 2048 * cuts.length, 0, 0];
-  lists[1] = (lists[0] as number) + 8 * limit;
-  lists[2] = (lists[1] as number) + 8 * limit;
-  const dataAt = ((lists[2] as number) + 8 * limit + 15) & ~15;
+  const asciiAt = cutOut + 2048 * cuts.length;
+  const evenAt = asciiAt + 8 * limit;
+  const oddAt = evenAt + 8 * limit;
+  const dataAt = (oddAt + 8 * limit + 15) & ~15;
   const m = (instance ??= new Instance());
   m.reserve(dataAt + n + PADDING);
   const { i32, u8, f64 } = m;
@@ -123,17 +147,7 @@ export function scanBytes(data: Uint8Array, request: ScanRequest): Scanned {
   u8.fill(0xff, dataAt + n, dataAt + n + PADDING);
   const e = m.exports;
   if (request.counts) e.count(dataAt, n, cutsAt, cuts.length, cutOut, rangesAt, rangeCount, sumsAt);
-  e.strings(dataAt, n, request.minLength, lists[0] as number, lists[1] as number, lists[2] as number, limit);
-  const zeroBytes = e.zeroBytes.value;
+  e.strings(dataAt, n, request.minLength, asciiAt, evenAt, oddAt, limit);
   if (e.memory.buffer.byteLength > KEEP_BYTES) instance = null;
-  return {
-    found: [i32[512] as number, i32[513] as number, i32[514] as number],
-    start: (list, k) => i32[((lists[list] as number) >> 2) + 2 * k] as number,
-    length: (list, k) => i32[((lists[list] as number) >> 2) + 2 * k + 1] as number,
-    addCounts: (histogram) => {
-      for (let b = 0; b < 256; b++) histogram[b]! += ((i32[b] as number) + (i32[256 + b] as number)) >>> 0;
-      histogram[0]! += zeroBytes;
-    },
-    sum: (r) => f64[(sumsAt >> 3) + r] as number,
-  };
+  return new Scanned(i32, f64, [asciiAt >> 2, evenAt >> 2, oddAt >> 2], sumsAt >> 3, e.zeroBytes.value);
 }

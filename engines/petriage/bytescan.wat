@@ -6,6 +6,7 @@
 ;;   [1024, 2048)  counts of the bytes at odd offsets
 ;;   2048, 2052, 2056: runs found (ASCII, UTF-16LE at even offsets, at odd offsets), i32 each; every run is
 ;;                 counted, the first `limit` of each kind are written as (start, length) pairs of i32
+;;   [2064, 2320)  the byte values present in the input (count's, for the range sums)
 ;;   [4096, 36864) c * log2(c) for c below 4096, f64 each, written by the caller (entropy.ts's table, so that the
 ;;                 sums are those of the JavaScript code to the last bit)
 (module
@@ -16,20 +17,23 @@
 
   ;; The sum over byte values of c * log2(c), c the value's count between two copies of the lanes (at `to` and at
   ;; `from`, 2048 bytes each: the counts before a range's end and before its start), byte values in ascending order.
-  (func $sumCLogC (param $to i32) (param $from i32) (result f64)
-    (local $b i32) (local $c i32) (local $sum f64)
-    (loop $values
-      (local.set $c (i32.sub
-        (i32.add (i32.load (local.get $to)) (i32.load offset=1024 (local.get $to)))
-        (i32.add (i32.load (local.get $from)) (i32.load offset=1024 (local.get $from)))))
-      (local.set $sum (f64.add (local.get $sum)
-        (if (result f64) (i32.lt_u (local.get $c) (i32.const 4096))
-          (then (f64.load offset=4096 (i32.shl (local.get $c) (i32.const 3))))
-          (else (f64.mul (f64.convert_i32_u (local.get $c)) (call $log2 (f64.convert_i32_u (local.get $c))))))))
-      (local.set $to (i32.add (local.get $to) (i32.const 4)))
-      (local.set $from (i32.add (local.get $from) (i32.const 4)))
-      (local.set $b (i32.add (local.get $b) (i32.const 1)))
-      (br_if $values (i32.lt_u (local.get $b) (i32.const 256))))
+  ;; Only the `present` values listed at 2064 (one byte each, ascending) are read: the others count zero in every
+  ;; range, and adding their 0 would leave the sum as it is.
+  (func $sumCLogC (param $to i32) (param $from i32) (param $present i32) (result f64)
+    (local $k i32) (local $at i32) (local $c i32) (local $sum f64)
+    (block $done
+      (loop $values
+        (br_if $done (i32.ge_u (local.get $k) (local.get $present)))
+        (local.set $at (i32.shl (i32.load8_u offset=2064 (local.get $k)) (i32.const 2)))
+        (local.set $c (i32.sub
+          (i32.add (i32.load (i32.add (local.get $to) (local.get $at))) (i32.load offset=1024 (i32.add (local.get $to) (local.get $at))))
+          (i32.add (i32.load (i32.add (local.get $from) (local.get $at))) (i32.load offset=1024 (i32.add (local.get $from) (local.get $at))))))
+        (local.set $sum (f64.add (local.get $sum)
+          (if (result f64) (i32.lt_u (local.get $c) (i32.const 4096))
+            (then (f64.load offset=4096 (i32.shl (local.get $c) (i32.const 3))))
+            (else (f64.mul (f64.convert_i32_u (local.get $c)) (call $log2 (f64.convert_i32_u (local.get $c))))))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $values)))
     (local.get $sum))
 
   ;; count(data, n, cuts, cutCount, cutOut, ranges, rangeCount, sums): counts the n bytes at `data` (4-aligned) into
@@ -92,6 +96,18 @@
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $stretches)))
     (global.set $zeroBytes (local.get $zeros))
+    ;; The byte values present in the input, ascending, at 2064 (written without a branch: each value is written at
+    ;; the next place, which moves on when its count is not zero).
+    (local.set $k (i32.const 0))
+    (local.set $i (i32.const 0))
+    (loop $present
+      (i32.store8 offset=2064 (local.get $k) (local.get $i))
+      (local.set $k (i32.add (local.get $k)
+        (i32.ne (i32.const 0) (i32.or (i32.add (i32.load (i32.shl (local.get $i) (i32.const 2))) (i32.load offset=1024 (i32.shl (local.get $i) (i32.const 2))))
+                                      (i32.and (i32.eqz (local.get $i)) (i32.ne (local.get $zeros) (i32.const 0)))))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $present (i32.lt_u (local.get $i) (i32.const 256))))
+    (local.set $end (local.get $k))
     (local.set $k (i32.const 0))
     (block $sumsDone
       (loop $sums
@@ -100,7 +116,8 @@
         (f64.store (i32.add (local.get $sums) (i32.shl (local.get $k) (i32.const 3)))
           (call $sumCLogC
             (i32.add (local.get $cutOut) (i32.shl (i32.load offset=4 (local.get $at)) (i32.const 11)))
-            (i32.add (local.get $cutOut) (i32.shl (i32.load (local.get $at)) (i32.const 11)))))
+            (i32.add (local.get $cutOut) (i32.shl (i32.load (local.get $at)) (i32.const 11)))
+            (local.get $end)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $sums))))
 
@@ -124,7 +141,11 @@
     (local.set $full (i32.sub (i32.shl (i32.const 1) (local.get $width)) (i32.const 1)))
     (if (i32.eq (local.get $mask) (local.get $full))
       (then (return (i32.add (local.get $carry) (local.get $width)))))
-    (if (i32.eqz (i32.or (local.get $mask) (local.get $carry)))
+    ;; Nothing open and no two set bits in a row, the top one clear: no run of two or more ends here or goes on.
+    (if (i32.and (i32.eqz (local.get $carry))
+                 (i32.and (i32.ge_u (local.get $minLength) (i32.const 2))
+                          (i32.eqz (i32.and (local.get $mask)
+                            (i32.or (i32.shr_u (local.get $mask) (i32.const 1)) (i32.shl (i32.const 1) (i32.sub (local.get $width) (i32.const 1))))))))
       (then (return (i32.const 0))))
     ;; The run coming in ends at the first clear bit.
     (local.set $z (i32.ctz (i32.xor (local.get $mask) (local.get $full))))
@@ -186,14 +207,18 @@
         (i8x16.eq (local.get $v) (i8x16.splat (i32.const 9))))))
       (local.set $zero (i32.or (i8x16.bitmask (i8x16.eq (local.get $v) (v128.const i32x4 0 0 0 0)))
         (i32.shl (i32.eqz (i32.load8_u offset=16 (i32.add (local.get $data) (local.get $base)))) (i32.const 16))))
-      (local.set $run (call $runs (local.get $printable) (i32.const 16) (local.get $run) (local.get $minLength)
-        (local.get $asciiOut) (i32.const 2048) (local.get $limit) (local.get $base) (i32.const 1)))
+      (if (i32.or (local.get $printable) (local.get $run))
+        (then
+          (local.set $run (call $runs (local.get $printable) (i32.const 16) (local.get $run) (local.get $minLength)
+            (local.get $asciiOut) (i32.const 2048) (local.get $limit) (local.get $base) (i32.const 1)))))
       ;; Bit j: byte j printable and byte j + 1 zero, a character of the pair starting at j.
       (local.set $wide (i32.and (local.get $printable) (i32.shr_u (local.get $zero) (i32.const 1))))
-      (local.set $runEven (call $runs (call $evenBits (local.get $wide)) (i32.const 8) (local.get $runEven) (local.get $minLength)
-        (local.get $evenOut) (i32.const 2052) (local.get $limit) (local.get $base) (i32.const 2)))
-      (local.set $runOdd (call $runs (call $evenBits (i32.shr_u (local.get $wide) (i32.const 1))) (i32.const 8) (local.get $runOdd) (local.get $minLength)
-        (local.get $oddOut) (i32.const 2056) (local.get $limit) (i32.add (local.get $base) (i32.const 1)) (i32.const 2)))
+      (if (i32.or (local.get $wide) (i32.or (local.get $runEven) (local.get $runOdd)))
+        (then
+          (local.set $runEven (call $runs (call $evenBits (local.get $wide)) (i32.const 8) (local.get $runEven) (local.get $minLength)
+            (local.get $evenOut) (i32.const 2052) (local.get $limit) (local.get $base) (i32.const 2)))
+          (local.set $runOdd (call $runs (call $evenBits (i32.shr_u (local.get $wide) (i32.const 1))) (i32.const 8) (local.get $runOdd) (local.get $minLength)
+            (local.get $oddOut) (i32.const 2056) (local.get $limit) (i32.add (local.get $base) (i32.const 1)) (i32.const 2)))))
       (local.set $base (i32.add (local.get $base) (i32.const 16)))
       (br_if $blocks (i32.le_u (local.get $base) (local.get $n)))))
 )

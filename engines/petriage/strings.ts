@@ -47,10 +47,16 @@ const WIDE_WINDOW = 2048;
 /** The text of runs: cut from decoded windows of the input (one decoding per window, not per run). */
 class RunText {
   constructor(
-    private readonly buffer: Buffer,
+    private readonly data: Uint8Array,
     text: string | undefined,
   ) {
     if (text !== undefined) this.window = text;
+  }
+
+  /** The input as a Buffer, for decoding; made on first use (most files' strings come from the caller's text). */
+  private bufferOf: Buffer | null = null;
+  private get buffer(): Buffer {
+    return (this.bufferOf ??= Buffer.from(this.data.buffer, this.data.byteOffset, this.data.byteLength));
   }
 
   /** The bytes from `windowStart` decoded as Latin-1; the whole input when the caller has it decoded already. */
@@ -61,7 +67,7 @@ class RunText {
     let from = start - this.windowStart;
     if (from < 0 || from + length > this.window.length) {
       this.windowStart = start;
-      this.window = this.buffer.toString('latin1', start, Math.min(this.buffer.length, start + Math.max(length, WINDOW)));
+      this.window = this.buffer.toString('latin1', start, Math.min(this.data.length, start + Math.max(length, WINDOW)));
       from = 0;
     }
     return this.window.slice(from, from + length);
@@ -78,7 +84,7 @@ class RunText {
     let from = (start - (this.wideWindowStart[parity] as number)) >> 1;
     if (from < 0 || from + chars > window.length) {
       this.wideWindowStart[parity] = start;
-      window = this.buffer.toString('utf16le', start, Math.min(this.buffer.length, start + 2 * Math.max(chars, WIDE_WINDOW)));
+      window = this.buffer.toString('utf16le', start, Math.min(this.data.length, start + 2 * Math.max(chars, WIDE_WINDOW)));
       this.wideWindow[parity] = window;
       from = 0;
     }
@@ -113,7 +119,7 @@ export function extractStrings(
 
   // The strings, from the runs kept: the first maxCount ASCII runs; for UTF-16LE, the even alignment's runs count
   // first, then the odd one's up to the cap (what two scans one after the other would keep), in offset order.
-  const text = new RunText(Buffer.from(data.buffer, data.byteOffset, data.byteLength), latin1Text !== undefined && latin1Text.length === n ? latin1Text : undefined);
+  const text = new RunText(data, latin1Text !== undefined && latin1Text.length === n ? latin1Text : undefined);
   let truncated = asciiFound > maxCount || evenFound + oddFound > maxCount;
   const ascii: ExtractedString[] = [];
   const asciiKept = Math.min(asciiFound, maxCount);
