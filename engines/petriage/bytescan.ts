@@ -72,7 +72,15 @@ export const EVEN_RUNS = 1;
 export const ODD_RUNS = 2;
 type RunList = typeof ASCII_RUNS | typeof EVEN_RUNS | typeof ODD_RUNS;
 
+/** The plain sum of a file's whole little-endian 32-bit words, as its two 32-bit halves (for the PE checksum). */
+export interface WordSum {
+  readonly low: number;
+  readonly high: number;
+}
+
 export interface ScanRequest {
+  /** Look for runs (the default); false for the counts alone. */
+  readonly runs?: boolean;
   readonly minLength: number;
   /** Runs written per list at most (all are counted). */
   readonly limit: number;
@@ -96,8 +104,9 @@ export class Scanned {
     private readonly lists: readonly [number, number, number],
     private readonly sumsAt: number,
     private readonly zeroBytes: number,
+    runs: boolean,
   ) {
-    this.found = [i32[512] as number, i32[513] as number, i32[514] as number];
+    this.found = runs ? [i32[512] as number, i32[513] as number, i32[514] as number] : [0, 0, 0];
   }
 
   /** The start of run `k` of a list (k below the request's limit and the list's count). */
@@ -113,6 +122,11 @@ export class Scanned {
   addCounts(histogram: Uint32Array): void {
     for (let b = 0; b < 256; b++) histogram[b]! += ((this.i32[b] as number) + (this.i32[256 + b] as number)) >>> 0;
     histogram[0]! += this.zeroBytes;
+  }
+
+  /** The plain sum of the input's whole little-endian 32-bit words (a request with counts). */
+  wordSum(): WordSum {
+    return { low: (this.i32[584] as number) >>> 0, high: (this.i32[585] as number) >>> 0 };
   }
 
   /** The sum over byte values of c log2 c for range `r` of the request (entropy.ts entropyOfSum; the same sum to the last bit). */
@@ -147,7 +161,13 @@ export function scanBytes(data: Uint8Array, request: ScanRequest): Scanned {
   u8.fill(0xff, dataAt + n, dataAt + n + PADDING);
   const e = m.exports;
   if (request.counts) e.count(dataAt, n, cutsAt, cuts.length, cutOut, rangesAt, rangeCount, sumsAt);
-  e.strings(dataAt, n, request.minLength, asciiAt, evenAt, oddAt, limit);
+  const runs = request.runs ?? true;
+  if (runs) e.strings(dataAt, n, request.minLength, asciiAt, evenAt, oddAt, limit);
   if (e.memory.buffer.byteLength > KEEP_BYTES) instance = null;
-  return new Scanned(i32, f64, [asciiAt >> 2, evenAt >> 2, oddAt >> 2], sumsAt >> 3, e.zeroBytes.value);
+  return new Scanned(i32, f64, [asciiAt >> 2, evenAt >> 2, oddAt >> 2], sumsAt >> 3, e.zeroBytes.value, runs);
+}
+
+/** The plain sum of the whole little-endian 32-bit words of `data` (the counting pass alone). */
+export function sumOfWords(data: Uint8Array): WordSum {
+  return scanBytes(data, { runs: false, minLength: 1, limit: 0, counts: true }).wordSum();
 }

@@ -7,6 +7,7 @@
 ;;   2048, 2052, 2056: runs found (ASCII, UTF-16LE at even offsets, at odd offsets), i32 each; every run is
 ;;                 counted, the first `limit` of each kind are written as (start, length) pairs of i32
 ;;   [2064, 2320)  the byte values present in the input (count's, for the range sums)
+;;   2336          the sum of the input's whole 32-bit words, i64 (count's)
 ;;   [4096, 36864) c * log2(c) for c below 4096, f64 each, written by the caller (entropy.ts's table, so that the
 ;;                 sums are those of the JavaScript code to the last bit)
 (module
@@ -36,15 +37,30 @@
         (br $values)))
     (local.get $sum))
 
+  ;; One byte outside whole words of a stretch: counted in the even lane, and added to `sum` (returned) at its place
+  ;; in its word when that word is whole (below `words`).
+  (func $countByte (param $data i32) (param $i i32) (param $words i32) (param $sum i64) (result i64)
+    (local $b i32) (local $at i32)
+    (local.set $b (i32.load8_u (i32.add (local.get $data) (local.get $i))))
+    (local.set $at (i32.shl (local.get $b) (i32.const 2)))
+    (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+    (if (result i64) (i32.lt_u (local.get $i) (local.get $words))
+      (then (i64.add (local.get $sum) (i64.shl (i64.extend_i32_u (local.get $b)) (i64.extend_i32_u (i32.shl (i32.and (local.get $i) (i32.const 3)) (i32.const 3))))))
+      (else (local.get $sum))))
+
   ;; count(data, n, cuts, cutCount, cutOut, ranges, rangeCount, sums): counts the n bytes at `data` (4-aligned) into
   ;; the two lanes; at each of the cutCount ascending offsets at `cuts` (i32, 0 to n) the lanes are copied to
   ;; cutOut + 2048 * k, the zero words skipped so far added to the even lane's count of 0. Zero words are counted in
   ;; $zeroBytes, not in a lane. Then, for each of the rangeCount pairs of cut numbers (from, to) at `ranges` (i32),
-  ;; writes $sumCLogC of the counts between them at `sums` (f64).
+  ;; writes $sumCLogC of the counts between them at `sums` (f64). The plain sum of the input's whole little-endian
+  ;; 32-bit words goes to 2336 (i64), for the PE checksum.
   (func (export "count") (param $data i32) (param $n i32) (param $cuts i32) (param $cutCount i32) (param $cutOut i32)
     (param $ranges i32) (param $rangeCount i32) (param $sums i32)
     (local $k i32) (local $from i32) (local $to i32) (local $i i32) (local $end i32) (local $w i32) (local $zeros i32) (local $at i32)
+    (local $words i32) (local $sum i64)
     (memory.fill (i32.const 0) (i32.const 0) (i32.const 2048))
+    ;; The bytes of whole words (the file's last n % 4 bytes are not in one).
+    (local.set $words (i32.and (local.get $n) (i32.const -4)))
     (block $done
       (loop $stretches
         (local.set $to
@@ -57,8 +73,8 @@
           (loop $head
             (br_if $headDone (i32.ge_u (local.get $i) (local.get $to)))
             (br_if $headDone (i32.eqz (i32.and (local.get $i) (i32.const 3))))
-            (local.set $at (i32.shl (i32.load8_u (i32.add (local.get $data) (local.get $i))) (i32.const 2)))
-            (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+            (call $countByte (local.get $data) (local.get $i) (local.get $words) (local.get $sum))
+            (local.set $sum)
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $head)))
         ;; Whole words: a zero word counts four zeros; any other, its four bytes in alternate lanes.
@@ -70,6 +86,7 @@
             (if (i32.eqz (local.get $w))
               (then (local.set $zeros (i32.add (local.get $zeros) (i32.const 4))))
               (else
+                (local.set $sum (i64.add (local.get $sum) (i64.extend_i32_u (local.get $w))))
                 (local.set $at (i32.shl (i32.and (local.get $w) (i32.const 0xff)) (i32.const 2)))
                 (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
                 (local.set $at (i32.shl (i32.and (i32.shr_u (local.get $w) (i32.const 8)) (i32.const 0xff)) (i32.const 2)))
@@ -84,8 +101,8 @@
         (block $tailDone
           (loop $tail
             (br_if $tailDone (i32.ge_u (local.get $i) (local.get $to)))
-            (local.set $at (i32.shl (i32.load8_u (i32.add (local.get $data) (local.get $i))) (i32.const 2)))
-            (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+            (call $countByte (local.get $data) (local.get $i) (local.get $words) (local.get $sum))
+            (local.set $sum)
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $tail)))
         (local.set $from (local.get $to))
@@ -96,6 +113,7 @@
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $stretches)))
     (global.set $zeroBytes (local.get $zeros))
+    (i64.store (i32.const 2336) (local.get $sum))
     ;; The byte values present in the input, ascending, at 2064 (written without a branch: each value is written at
     ;; the next place, which moves on when its count is not zero).
     (local.set $k (i32.const 0))

@@ -165,7 +165,7 @@ describe('extractStrings in one pass', () => {
     const offsets = [0, 1, 7, 41, 42, 47, 48, 63, 64, 119, 120, 121, 202, 203];
     const ranges: number[] = [];
     for (let to = 0; to < offsets.length; to++) for (let from = 0; from <= to; from++) ranges.push(from, to);
-    const sums = { offsets, ranges, sums: new Float64Array(ranges.length / 2) };
+    const sums = { offsets, ranges, sums: new Float64Array(ranges.length / 2), words: null as { low: number; high: number } | null };
     for (const view of [data, (() => { const b = new Uint8Array(206); b.set(data, 3); return b.subarray(3); })()]) {
       sums.sums.fill(-1);
       extractStrings(view, {}, undefined, sums);
@@ -174,12 +174,16 @@ describe('extractStrings in one pass', () => {
         const to = offsets[ranges[2 * r + 1] as number] as number;
         expect(entropyOfSum(sums.sums[r] as number, to - from), `range ${from}-${to}`).toBe(shannonEntropy(view, from, to));
       }
+      // The plain sum of the whole little-endian dwords (the last three bytes are not in one).
+      let plain = 0n;
+      for (let i = 0; i + 4 <= view.length; i += 4) plain += BigInt(Buffer.from(view.subarray(i, i + 4)).readUInt32LE(0));
+      expect(sums.words).toEqual({ low: Number(plain & 0xffffffffn), high: Number(plain >> 32n) });
     }
   });
 
   it('takes counts past the c log2 c table (a value seen 4,096 times or more) exactly', () => {
     const data = Uint8Array.from({ length: 20_000 }, (_, i) => (i % 5 === 0 ? 0x41 : 0));
-    const sums = { offsets: [0, 7, 20_000], ranges: [0, 2, 1, 2], sums: new Float64Array(2) };
+    const sums = { offsets: [0, 7, 20_000], ranges: [0, 2, 1, 2], sums: new Float64Array(2), words: null };
     extractStrings(data, {}, undefined, sums);
     expect(entropyOfSum(sums.sums[0] as number, 20_000)).toBe(shannonEntropy(data));
     expect(entropyOfSum(sums.sums[1] as number, 20_000 - 7)).toBe(shannonEntropy(data, 7));

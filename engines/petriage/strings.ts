@@ -1,5 +1,5 @@
 // Printable ASCII and UTF-16LE string extraction from untrusted bytes, with caps on count and length.
-import { ASCII_RUNS, EVEN_RUNS, ODD_RUNS, scanBytes } from './bytescan.js';
+import { ASCII_RUNS, EVEN_RUNS, ODD_RUNS, scanBytes, type WordSum } from './bytescan.js';
 
 export interface ExtractedString {
   /** File offset of the first byte of the string. */
@@ -25,14 +25,16 @@ export interface ExtractedStrings {
 
 export const STRING_DEFAULTS = { minLength: 4, maxCount: 10_000, maxLength: 1024 } as const;
 
-/** Entropy sums wanted from the same pass over the bytes: of ranges between offsets of the input. */
-export interface RangeSums {
+/** What the same pass over the bytes gives besides the strings: entropy sums of ranges, and the sum of the words. */
+export interface ByteCounts {
   /** Ascending, distinct, each from 0 to the input's length. */
   readonly offsets: readonly number[];
   /** Pairs of indexes into `offsets`: (from, to) of each range. */
   readonly ranges: readonly number[];
   /** Written: for each range, the sum over byte values of c log2 c, c the value's count in the range (entropy.ts entropyOfSum). */
   readonly sums: Float64Array;
+  /** Written: the plain sum of the input's whole little-endian 32-bit words (headers.ts peChecksum). */
+  words: WordSum | null;
 }
 
 /** Bytes decoded at once for the ASCII runs in them. */
@@ -95,14 +97,14 @@ class RunText {
 /**
  * Runs of printable ASCII bytes and of printable ASCII characters stored as UTF-16LE (at even and odd
  * offsets). With `histogram` (256 counters) the byte-value counts of the whole input are added to it, and with
- * `sums` the entropy sums of ranges are written, from the same pass over the bytes (bytescan.ts), so a caller that
+ * `counts` the entropy sums of ranges and the sum of the words are written, from the same pass over the bytes (bytescan.ts), so a caller that
  * also needs entropies reads the bytes once.
  */
 export function extractStrings(
   data: Uint8Array,
   options: StringOptions = {},
   histogram?: Uint32Array,
-  sums?: RangeSums,
+  counts?: ByteCounts,
   /** `data` decoded as Latin-1 (one character per byte), where the caller has it: ASCII runs are cut from it. */
   latin1Text?: string,
 ): ExtractedStrings {
@@ -112,9 +114,12 @@ export function extractStrings(
   const n = data.length;
   // No more runs of a kind fit in n bytes than one per minLength + 1 of them.
   const limit = Math.min(maxCount, Math.floor(n / (minLength + 1)) + 1);
-  const scan = scanBytes(data, { minLength, limit, counts: histogram !== undefined || sums !== undefined, cuts: sums?.offsets, ranges: sums?.ranges });
+  const scan = scanBytes(data, { minLength, limit, counts: histogram !== undefined || counts !== undefined, cuts: counts?.offsets, ranges: counts?.ranges });
   if (histogram !== undefined) scan.addCounts(histogram);
-  if (sums !== undefined) for (let r = 0; r < sums.sums.length; r++) sums.sums[r] = scan.sum(r);
+  if (counts !== undefined) {
+    for (let r = 0; r < counts.sums.length; r++) counts.sums[r] = scan.sum(r);
+    counts.words = scan.wordSum();
+  }
   const [asciiFound, evenFound, oddFound] = scan.found;
 
   // The strings, from the runs kept: the first maxCount ASCII runs; for UTF-16LE, the even alignment's runs count

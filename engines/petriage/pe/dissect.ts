@@ -2,15 +2,15 @@
 import { sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
 import { entropyOfSum, histogramEntropy, shannonEntropy } from '../entropy.js';
-import { extractStrings, type ExtractedStrings, type RangeSums } from '../strings.js';
+import { extractStrings, type ByteCounts, type ExtractedStrings } from '../strings.js';
 import { DIR } from './constants.js';
 import { findOverlay, readCertificates, readDebug, readRich, readTls } from './directories.js';
 import { readExports } from './exports.js';
-import { Notes, describeDirectories, parseHeaders, type RawDirectory } from './headers.js';
+import { Notes, describeDirectories, parseHeaders, peChecksum, type RawDirectory } from './headers.js';
 import { ByteReader, PeRangeError } from './image.js';
 import { imphashPair, readBoundImports, readImportDirectory, type ImportContext } from './imports.js';
 import { readResources } from './resources.js';
-import type { PeBoundImport, PeCertificateTable, PeDebugEntry, PeDissection, PeExports, PeImportedDll, PeResources, PeRichHeader, PeSection, PeTls } from './types.js';
+import type { Mutable, PeBoundImport, PeCertificateTable, PeDebugEntry, PeDissection, PeExports, PeImportedDll, PeOptionalHeader, PeResources, PeRichHeader, PeSection, PeTls } from './types.js';
 
 const KERNEL_MODULES = new Set(['ntoskrnl.exe', 'hal.dll', 'ndis.sys', 'bootvid.dll', 'kdcom.dll']);
 
@@ -137,6 +137,7 @@ export function dissect(data: Uint8Array): PeDissection {
     entropy = histogramEntropy(counts, data.length);
   }
   fillEntropies(data, image.entropyRequests, sums);
+  (h.optional as Mutable<PeOptionalHeader>).checksum_computed = peChecksum(data, h.optionalOffset + 64, sums?.words ?? undefined);
   const importHashes = imphashPair(imports, delayImports);
 
   return {
@@ -180,7 +181,7 @@ const MAX_CUTS = 64;
  * The entropy sums to take in the string pass: the whole file first, then each request's range, between the
  * distinct range ends (with 0 and the file's end); null when there are too many.
  */
-function entropySums(requests: readonly (number | object)[], size: number): RangeSums | null {
+function entropySums(requests: readonly (number | object)[], size: number): ByteCounts | null {
   if (requests.length > 3 * MAX_CUTS) return null;
   const offsets: number[] = [0];
   addCut(offsets, size);
@@ -190,7 +191,7 @@ function entropySums(requests: readonly (number | object)[], size: number): Rang
   }
   const ranges: number[] = [0, offsets.length - 1];
   for (let k = 0; k < requests.length; k += 3) ranges.push(offsets.indexOf(requests[k + 1] as number), offsets.indexOf(requests[k + 2] as number));
-  return { offsets, ranges, sums: new Float64Array(ranges.length >> 1) };
+  return { offsets, ranges, sums: new Float64Array(ranges.length >> 1), words: null };
 }
 
 /** Inserts `v` into the ascending, distinct `offsets` unless it is there (ranges come mostly in file order, so the walk back is short). */
@@ -204,7 +205,7 @@ function addCut(offsets: number[], v: number): void {
 }
 
 /** Writes each requested range's entropy into its target: from the pass's sums (range k + 1 is request k), or by reading the range. */
-function fillEntropies(data: Uint8Array, requests: readonly (number | { entropy: number | null })[], sums: RangeSums | null): void {
+function fillEntropies(data: Uint8Array, requests: readonly (number | { entropy: number | null })[], sums: ByteCounts | null): void {
   for (let k = 0; k < requests.length; k += 3) {
     const target = requests[k] as { entropy: number | null };
     const start = requests[k + 1] as number;

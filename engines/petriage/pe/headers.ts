@@ -2,6 +2,7 @@
 import { VitrineError } from '../../core/errors.js';
 import { DIRECTORY_NAMES, MACHINE_NAMES, SUBSYSTEM_NAMES, dllFlagNames, fileFlagNames, sectionFlagNames } from './constants.js';
 import { ByteReader, LIMITS, PeImage, isAllZero, u32At, type SectionRecord } from './image.js';
+import { sumOfWords, type WordSum } from '../bytescan.js';
 import type { Mutable, PeDataDirectory, PeDosHeader, PeFileHeader, PeOptionalHeader, PeSection } from './types.js';
 
 /** Notes about damaged structures, capped so a hostile file cannot grow them without bound. */
@@ -143,7 +144,8 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
     size_of_image: o.u32(56),
     size_of_headers: o.u32(60),
     checksum: o.u32(64),
-    checksum_computed: peChecksum(r.bytes, oh + 64),
+    // Set by dissect from its pass over the bytes (peChecksum).
+    checksum_computed: 0,
     subsystem,
     subsystem_name: SUBSYSTEM_NAMES.get(subsystem) ?? 'UNKNOWN',
     dll_characteristics: dllCharacteristics,
@@ -351,49 +353,19 @@ export function describeDirectories(image: PeImage, directories: readonly RawDir
 /**
  * The PE image checksum as pefile's generate_checksum computes it: dword sum with carries folded (a ones'
  * complement sum), the CheckSum dword skipped, plus the length. A folded sum is the plain sum modulo
- * 2^32 - 1 (written 2^32 - 1 rather than 0 once anything non-zero was added), so the words are summed plainly
- * in a double (exact: each stretch below adds fewer than 2^21 words under 2^32) and folded once per stretch.
+ * 2^32 - 1 (written 2^32 - 1 rather than 0 once anything non-zero was added), so it is taken from the plain sum of
+ * the whole dwords (`words`: from the pass over the bytes that dissect makes anyway, else one made here), with the
+ * CheckSum dword taken off and the bytes after the last whole dword added.
  */
-export function peChecksum(data: Uint8Array, checksumOffset: number): number {
+export function peChecksum(data: Uint8Array, checksumOffset: number, words: WordSum = sumOfWords(data)): number {
   const n = data.length;
   const whole = n >>> 2;
   const skip = Math.floor(checksumOffset / 4);
   const MOD = 0xffff_ffff;
-  let folded = 0;
-  let any = false;
-  if ((data.byteOffset & 3) === 0) {
-    const words = new Uint32Array(data.buffer, data.byteOffset, whole);
-    for (let from = 0; from < whole; from += 0x100000) {
-      const to = Math.min(whole, from + 0x100000);
-      // Four sums side by side (integers below 2^53 add exactly in any order, so this is the one sum, without
-      // waiting on one chain of additions).
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let i = from;
-      for (; i + 4 <= to; i += 4) {
-        s0 += words[i] as number;
-        s1 += words[i + 1] as number;
-        s2 += words[i + 2] as number;
-        s3 += words[i + 3] as number;
-      }
-      for (; i < to; i++) s0 += words[i] as number;
-      let plain = s0 + s1 + (s2 + s3);
-      if (skip >= from && skip < to) plain -= words[skip] as number;
-      if (plain !== 0) any = true;
-      folded = (folded + (plain % MOD)) % MOD;
-    }
-  } else {
-    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    for (let from = 0; from < whole; from += 0x100000) {
-      const to = Math.min(whole, from + 0x100000);
-      let plain = 0;
-      for (let i = from; i < to; i++) if (i !== skip) plain += view.getUint32(i * 4, true);
-      if (plain !== 0) any = true;
-      folded = (folded + (plain % MOD)) % MOD;
-    }
-  }
+  const skipped = skip < whole ? (u32At(data, 4 * skip) ?? 0) : 0;
+  // high * 2^32 + low - skipped, modulo 2^32 - 1 (2^32 is 1 there); exact in doubles, every term being below 2^33.
+  let folded = ((words.high % MOD) + (words.low % MOD) + (MOD - (skipped % MOD))) % MOD;
+  let any = words.high !== 0 || words.low !== skipped;
   if (n % 4 !== 0 && whole !== skip) {
     let last = 0;
     for (let k = n - 1; k >= whole * 4; k--) last = last * 256 + (data[k] as number);
