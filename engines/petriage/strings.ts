@@ -97,8 +97,8 @@ class RunText {
 /**
  * Runs of printable ASCII bytes and of printable ASCII characters stored as UTF-16LE (at even and odd
  * offsets). With `histogram` (256 counters) the byte-value counts of the whole input are added to it, and with
- * `counts` the entropy sums of ranges and the sum of the words are written, from the same pass over the bytes (bytescan.ts), so a caller that
- * also needs entropies reads the bytes once.
+ * `counts` the entropy sums of ranges and the sum of the words are written, from the same pass over the bytes
+ * (bytescan.ts), so a caller that also needs entropies or the PE checksum reads the bytes once.
  */
 export function extractStrings(
   data: Uint8Array,

@@ -1,8 +1,8 @@
 // DOS, NT, file and optional headers, data directories and the section table: the part of a PE without which it is not one.
 import { VitrineError } from '../../core/errors.js';
+import { sumOfWords, type WordSum } from '../bytescan.js';
 import { DIRECTORY_NAMES, MACHINE_NAMES, SUBSYSTEM_NAMES, dllFlagNames, fileFlagNames, sectionFlagNames } from './constants.js';
 import { ByteReader, LIMITS, PeImage, isAllZero, u32At, type SectionRecord } from './image.js';
-import { sumOfWords, type WordSum } from '../bytescan.js';
 import type { Mutable, PeDataDirectory, PeDosHeader, PeFileHeader, PeOptionalHeader, PeSection } from './types.js';
 
 /** Notes about damaged structures, capped so a hostile file cannot grow them without bound. */
