@@ -109,8 +109,8 @@ describe.skipIf(!browserSuiteRuns())('Packages workspace in Chromium', () => {
     // Events: filter to high or worse, acknowledge.
     await page.getByRole('tab', { name: 'Events' }).click();
     await page.getByLabel('Minimum severity').selectOption('high');
-    await page.getByTestId('event-row').first().waitFor();
-    expect(await page.getByTestId('event-row').count()).toBe(1);
+    // The unfiltered list stays on screen until the filtered one arrives: wait for the count, not for a first row.
+    await expect.poll(() => page.getByTestId('event-row').count(), { timeout: 30_000 }).toBe(1);
     await page.getByTestId('event-row').getByRole('button', { name: 'Acknowledge' }).click();
     await page.getByText('No events match.').waitFor();
     await page.getByLabel('Acknowledgement').selectOption('true');
