@@ -44,7 +44,7 @@ describe('peChecksum', () => {
     }
   });
 
-  it('folds once per stretch on files of more than a million words', () => {
+  it('takes the dword sum of a file of more than a million words exactly (a 64-bit sum, folded once)', () => {
     const data = new Uint8Array(4 * 0x100000 + 4 * 3 + 1).fill(0xff);
     data[100] = 0x12;
     expect(peChecksum(data, 0xd8)).toBe(dwordLoop(data, 0xd8));
