@@ -160,3 +160,74 @@ export interface ToolStatus {
   readonly kind: 'rule_matcher' | 'static_analyser' | 'secret_scanner';
   readonly available: boolean;
 }
+
+// ---- Package scans (issue 16) ----
+
+/** ATT&CK-style category of a package finding. */
+export type FindingCategory =
+  | 'install_time'
+  | 'code_execution'
+  | 'obfuscation'
+  | 'exfiltration'
+  | 'download_execute'
+  | 'reverse_shell'
+  | 'cryptominer'
+  | 'process_spawn'
+  | 'persistence'
+  | 'propagation'
+  | 'steganography'
+  | 'capability'
+  | 'metadata'
+  | 'archive'
+  | 'provenance'
+  | 'vulnerability'
+  | 'tool';
+
+/** One finding of a package scan: a stable code, where it is, and the bounded text that matched. */
+export interface ScanFinding {
+  /** Stable rule id, lower snake case (e.g. `npm_install_script`, `exec_base64`); look it up in docs/pkgscan.md. */
+  readonly code: string;
+  readonly severity: Severity;
+  readonly category: FindingCategory;
+  readonly title: string;
+  /** Path inside the package (archive top folder taken off); null for package-level findings. */
+  readonly file: string | null;
+  /** 1-based line in `file`. */
+  readonly line: number | null;
+  /** The matched text, at most 200 characters, control characters escaped. */
+  readonly match: string | null;
+  /** ATT&CK technique id where one fits (e.g. `T1059.006`). */
+  readonly technique: string | null;
+  /** The analyzer that found it. */
+  readonly analyzer: string;
+}
+
+export interface AttackChainStep {
+  /** A capability (reads credentials, spawns a process, opens a socket) or a threat (sends it out, runs what it fetched). */
+  readonly role: 'capability' | 'threat';
+  readonly code: string;
+  readonly description: string;
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly match: string | null;
+}
+
+/** A capability and a threat that meet in one flow (one file, or an install hook and the file it runs). */
+export interface AttackChain {
+  readonly title: string;
+  readonly severity: Severity;
+  readonly technique: string | null;
+  readonly steps: readonly AttackChainStep[];
+}
+
+export type AnalyzerStatus = 'ok' | 'unavailable' | 'failed' | 'timed_out';
+
+export interface AnalyzerRun {
+  readonly name: string;
+  readonly version: string;
+  readonly status: AnalyzerStatus;
+  readonly duration_ms: number;
+  readonly findings: number;
+  /** Why it was unavailable or failed (our words, no paths). */
+  readonly message: string | null;
+}
