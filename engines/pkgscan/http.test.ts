@@ -119,6 +119,9 @@ describe('authentication', () => {
     expect(second).toBeDefined();
     expect(second).not.toBe(first.cookie);
     await text(r1);
+    const before = await call(s, 'GET', '/auth/me', { token: first.token });
+    expect(before.status).toBe(200);
+    await text(before);
     // The first token again: theft detected, the whole family (second too) is revoked.
     const reuse = await call(s, 'POST', '/auth/refresh', { headers: { cookie: first.cookie } });
     expect(reuse.status).toBe(401);
@@ -126,6 +129,10 @@ describe('authentication', () => {
     const afterReuse = await call(s, 'POST', '/auth/refresh', { headers: { cookie: second ?? '' } });
     expect(afterReuse.status).toBe(401);
     await text(afterReuse);
+    // The access tokens of the family end at once too, not when they expire.
+    const me = await call(s, 'GET', '/auth/me', { token: first.token });
+    expect(me.status).toBe(401);
+    await text(me);
     const audit = await json<PageOf<AuditEntry>>(await call(s, 'GET', '/audit?action=auth.refresh_reuse_detected', { token: by.admin.token }));
     expect(audit.items.some((e) => e.actor === first.id)).toBe(true);
   });
@@ -275,6 +282,22 @@ describe('rate limits', () => {
       expect(statuses.slice(3)).toEqual([429, 429]);
       expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
       expect((await call(t, 'GET', '/health/live')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('signed-in calls such as /auth/me do not spend the strict sign-in bucket', async () => {
+    const t = await startServer({ rateLimits: { windowMs: 60_000, authPerClient: 3, perClient: 1000, perUser: 1000 } });
+    try {
+      await createUser(t, 'read_only', 'me@example.org');
+      const sess = await loginAs(t, 'me@example.org');
+      const me: number[] = [];
+      for (let i = 0; i < 6; i++) me.push((await call(t, 'GET', '/auth/me', { token: sess.token })).status);
+      expect(me).toEqual([200, 200, 200, 200, 200, 200]);
+      // One login spent, two left for another user on the same address.
+      await createUser(t, 'developer', 'other@example.org');
+      expect((await loginAs(t, 'other@example.org')).token).not.toBe('');
     } finally {
       await t.close();
     }

@@ -43,10 +43,17 @@ function limited(p: Platform, res: Response, scope: string, retryAfterS: number)
   return new VitrineError('rate_limited', 'too many requests; retry after the time in Retry-After');
 }
 
-/** Per client address: the stricter limit on /auth/*, the general one elsewhere. */
+/**
+ * Routes that take credentials (a password, a refresh cookie) and so can be guessed at: only these share the strict
+ * per-client bucket. In the workstation every user comes from 127.0.0.1, so /auth/me and other signed-in calls must
+ * not spend it, or one user's page refreshes lock everyone out of signing in.
+ */
+const CREDENTIAL_ROUTES = new Set(['POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout']);
+
+/** Per client address: the stricter limit on credential routes, the general one elsewhere. */
 function clientRateLimit(p: Platform): RequestHandler {
   return (req, res, next) => {
-    const isAuth = req.path.startsWith('/auth/');
+    const isAuth = CREDENTIAL_ROUTES.has(`${req.method} ${req.path}`);
     const d = (isAuth ? p.limiters.auth : p.limiters.client).hit(clientKey(req));
     if (!d.allowed) next(limited(p, res, isAuth ? 'auth_client' : 'client', d.retryAfterS));
     else next();

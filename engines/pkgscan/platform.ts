@@ -1,5 +1,6 @@
 // The service platform one router instance shares: store, settings, audit chain, identity, metrics and rate limiters.
 import type { Database } from 'better-sqlite3';
+import type { JobRunner } from '../core/jobs/protocol.js';
 import type { ServiceContext } from '../core/service.js';
 import { AuditLog } from './audit/audit.js';
 import { Auth } from './auth/auth.js';
@@ -11,6 +12,8 @@ import { seedDefaultPolicies } from './policies/policies.js';
 
 export interface Platform {
   readonly db: Database;
+  /** Runs jobs (package analyses) in the worker pool, or in-process for standalone command lines. */
+  readonly jobs: JobRunner;
   readonly config: PkgscanConfig;
   readonly audit: AuditLog;
   readonly auth: Auth;
@@ -36,6 +39,7 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
   const r = config.rateLimits;
   return {
     db: ctx.db,
+    jobs: ctx.jobs,
     config,
     audit,
     auth: new Auth(ctx.db, audit, config),

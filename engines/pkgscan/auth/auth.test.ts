@@ -85,7 +85,7 @@ describe('tokens', () => {
     await auth.createUser({ email: 'u@example.org', password: 'the right password', role: 'auditor' }, 'system', null);
     const s = await auth.login('u@example.org', 'the right password', 'req-00000004');
     const key = signingKey(db);
-    expect(await verifyAccessToken(key, s.access_token)).toBe(s.user.id);
+    expect((await verifyAccessToken(key, s.access_token)).userId).toBe(s.user.id);
     const [h, p, sig] = s.access_token.split('.');
     const forgedPayload = Buffer.from(JSON.stringify({ sub: 'someone-else' })).toString('base64url');
     await expect(verifyAccessToken(key, `${h}.${forgedPayload}.${sig}`)).rejects.toMatchObject({ code: 'unauthorized' });

@@ -1,5 +1,5 @@
 // Log in, refresh, log out, register: the identity operations, each audited (failed logins too), none revealing whether an account exists.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Role, TokenResponse } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
@@ -37,9 +37,9 @@ export class Auth {
     this.decoy = decoyHash(config.scrypt);
   }
 
-  private async session(user: StoredUser, refreshToken: string): Promise<Session> {
+  private async session(user: StoredUser, familyId: string, refreshToken: string): Promise<Session> {
     return {
-      access_token: await issueAccessToken(this.key, user.id, this.config.accessTokenTtlS),
+      access_token: await issueAccessToken(this.key, user.id, this.config.accessTokenTtlS, familyId),
       token_type: 'Bearer',
       expires_in: this.config.accessTokenTtlS,
       user: publicUser(user),
@@ -58,9 +58,10 @@ export class Auth {
       });
       throw new VitrineError('unauthorized', LOGIN_FAILED);
     }
-    const refreshToken = this.refreshTokens.issue(user.id);
+    const familyId = randomUUID();
+    const refreshToken = this.refreshTokens.issue(user.id, familyId);
     this.audit.record('auth.login', user.id, requestId);
-    return this.session(user, refreshToken);
+    return this.session(user, familyId, refreshToken);
   }
 
   async refresh(token: string, requestId: string): Promise<Session> {
@@ -76,7 +77,7 @@ export class Auth {
       throw new VitrineError('unauthorized', 'invalid or expired refresh token');
     }
     this.audit.record('auth.refresh', user.id, requestId);
-    return this.session(user, result.token);
+    return this.session(user, result.familyId, result.token);
   }
 
   logout(token: string | undefined, requestId: string): void {
@@ -84,11 +85,11 @@ export class Auth {
     this.audit.record('auth.logout', userId ?? 'anonymous', requestId, { revoked: userId !== undefined });
   }
 
-  /** The active user behind an access token; 401 when the token is bad or the user is gone or deactivated. */
+  /** The active user behind an access token; 401 when the token is bad, the user is gone or deactivated, or theft was detected in its family. */
   async authenticate(accessToken: string): Promise<StoredUser> {
-    const id = await verifyAccessToken(this.key, accessToken);
-    const user = getUser(this.db, id);
-    if (!user || !user.active) throw new VitrineError('unauthorized', 'invalid or expired access token');
+    const { userId, familyId } = await verifyAccessToken(this.key, accessToken);
+    const user = getUser(this.db, userId);
+    if (!user || !user.active || this.refreshTokens.familyRevokedForReuse(userId, familyId)) throw new VitrineError('unauthorized', 'invalid or expired access token');
     return user;
   }
 

@@ -15,8 +15,9 @@ export function signingKey(db: Database): Uint8Array {
   return new Uint8Array(row.secret);
 }
 
-export async function issueAccessToken(key: Uint8Array, userId: string, ttlS: number): Promise<string> {
-  return new SignJWT({})
+/** An access token of one refresh-token family (`fam`), so that theft detection can end the family's access tokens too. */
+export async function issueAccessToken(key: Uint8Array, userId: string, ttlS: number, familyId: string): Promise<string> {
+  return new SignJWT({ fam: familyId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -27,13 +28,14 @@ export async function issueAccessToken(key: Uint8Array, userId: string, ttlS: nu
     .sign(key);
 }
 
-/** The user id of a valid, unexpired access token; 401 for anything else (never says why in detail). */
-export async function verifyAccessToken(key: Uint8Array, token: string): Promise<string> {
+/** The user id and token family of a valid, unexpired access token; 401 for anything else (never says why in detail). */
+export async function verifyAccessToken(key: Uint8Array, token: string): Promise<{ userId: string; familyId: string }> {
   if (token.length > 4096) throw new VitrineError('unauthorized', 'invalid or expired access token');
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
     if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('no subject');
-    return payload.sub;
+    if (typeof payload['fam'] !== 'string' || payload['fam'] === '') throw new Error('no family');
+    return { userId: payload.sub, familyId: payload['fam'] };
   } catch {
     throw new VitrineError('unauthorized', 'invalid or expired access token');
   }
@@ -55,7 +57,7 @@ function hashToken(token: string): string {
 
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
-export type RotateResult = { readonly ok: true; readonly userId: string; readonly token: string } | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'revoked' | 'reused'; readonly userId?: string };
+export type RotateResult = { readonly ok: true; readonly userId: string; readonly familyId: string; readonly token: string } | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'revoked' | 'reused'; readonly userId?: string };
 
 /** Refresh tokens: 32 random bytes (base64url) given to the client once; only their SHA-256 is stored. */
 export class RefreshTokens {
@@ -92,7 +94,7 @@ export class RefreshTokens {
       const familyStart = this.db.prepare('SELECT MIN(created_at) AS t FROM pkgscan_refresh_tokens WHERE family_id = ?').get(row.family_id) as { t: string };
       if (Date.parse(familyStart.t) + this.familyTtlS * 1000 <= now.getTime()) return { ok: false, reason: 'expired', userId: row.user_id };
       this.db.prepare('UPDATE pkgscan_refresh_tokens SET used_at = ? WHERE id = ?').run(now.toISOString(), row.id);
-      return { ok: true, userId: row.user_id, token: this.issue(row.user_id, row.family_id, now) };
+      return { ok: true, userId: row.user_id, familyId: row.family_id, token: this.issue(row.user_id, row.family_id, now) };
     });
     return tx.immediate();
   }
@@ -111,6 +113,11 @@ export class RefreshTokens {
     return this.db
       .prepare('UPDATE pkgscan_refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE user_id = ? AND revoked_at IS NULL')
       .run(now.toISOString(), reason, userId).changes;
+  }
+
+  /** True when theft was detected in this family of the user (or in any of the user's families at once): its access tokens stop working. */
+  familyRevokedForReuse(userId: string, familyId: string): boolean {
+    return this.db.prepare("SELECT 1 FROM pkgscan_refresh_tokens WHERE user_id = ? AND family_id = ? AND revoked_reason = 'reuse_detected' LIMIT 1").get(userId, familyId) !== undefined;
   }
 
   /** Live (unused, unrevoked, unexpired) tokens of a user. */
