@@ -1,5 +1,6 @@
 // Worker process entry: loads the job tables named by `--jobs`, runs one job at a time and answers in the worker protocol.
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { VitrineError, serializeError } from '../../engines/core/errors.js';
 import type { JobContext, JobTable, LogLevel, WorkerToHost } from '../../engines/core/jobs/protocol.js';
 import { jobTableOf, mergeJobTables } from './job-tables.js';
@@ -33,7 +34,11 @@ function openChannel(): Channel {
   process.on('disconnect', () => process.exit(0));
   return {
     send: (message) => {
-      send(message);
+      // A send on a channel the host closed must never throw or leave an uncaught EPIPE: the host is gone, so are we.
+      if (!process.connected) process.exit(0);
+      send(message, undefined, undefined, (err: Error | null) => {
+        if (err) process.exit(0);
+      });
     },
     onMessage: (listener) => process.on('message', listener),
   };
@@ -138,9 +143,25 @@ function serve(channel: Channel, table: JobTable): void {
   send({ kind: 'ready' });
 }
 
+/**
+ * A busy job holds the event loop, so 'disconnect' is not seen until it yields (a killed gateway's forensic worker ran
+ * on for 37 s). A thread of our own watches the parent instead: when this process is re-parented, the host is gone,
+ * and the thread ends the process at once (SIGKILL: a stuck parser may ignore SIGTERM; nothing is left to save).
+ */
+export const PARENT_WATCH_INTERVAL_MS = 200;
+
+function watchParent(): void {
+  const code = `
+    const { workerData } = require('node:worker_threads');
+    setInterval(() => { if (process.ppid !== workerData.parent) process.kill(workerData.self, 'SIGKILL'); }, workerData.interval);`;
+  const thread = new Worker(code, { eval: true, workerData: { parent: process.ppid, self: process.pid, interval: PARENT_WATCH_INTERVAL_MS } });
+  thread.unref();
+}
+
 async function main(): Promise<void> {
   // Ctrl+C in a terminal reaches the whole process group; the host decides when workers stop (it kills them on close).
   process.on('SIGINT', () => undefined);
+  watchParent();
   const channel = openChannel();
   let table: JobTable;
   try {
