@@ -1,5 +1,5 @@
 // A package release as the analyzers see it: its files (bytes in memory), its declared metadata, and what the registry said about it.
-import type { ArchiveIssue } from '../../core/archive/types.js';
+import type { ArchiveFormat, ArchiveIssue } from '../../core/archive/types.js';
 
 /** Ecosystems a package scan reads fully (others are refused with a validation error). */
 export const SCAN_ECOSYSTEMS = ['npm', 'pypi'] as const;
@@ -20,6 +20,8 @@ export interface ReleaseFile {
   readonly data?: Uint8Array;
   /** An executable mode bit was set. */
   readonly executable: boolean;
+  /** Set when the bytes are themselves an archive (by magic bytes): a package that ships archives is worth a look; they are not opened. */
+  readonly archiveFormat?: ArchiveFormat;
 }
 
 export interface Person {

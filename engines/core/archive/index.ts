@@ -1,0 +1,4 @@
+// The in-memory archive reader: tar, tar.gz, gzip and zip with limits against bombs and unsafe members.
+export { DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, readArchive, readNested } from './read.js';
+export type { ReadArchiveOptions } from './read.js';
+export type { ArchiveEntry, ArchiveFormat, ArchiveIssue, ArchiveIssueCode, ArchiveLimits, ArchiveReadResult, EntryKind } from './types.js';

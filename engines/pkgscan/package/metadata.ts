@@ -1,0 +1,378 @@
+// Declared-metadata parsers for releases, read as text only: package.json, PKG-INFO/METADATA, setup.cfg, pyproject.toml, setup.py literals, entry_points.txt.
+import { parse as parseToml } from 'smol-toml';
+import { pep503 } from '../../core/manifests/index.js';
+import type { Person } from './types.js';
+
+/** Fields of DeclaredMetadata other than name/version, all optional while gathering. */
+export interface PartialMetadata {
+  name?: string;
+  version?: string;
+  description?: string;
+  license?: string;
+  homepage?: string;
+  repository?: string;
+  author?: Person;
+  maintainers: Person[];
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  entryPoints: string[];
+}
+
+export function emptyMetadata(): PartialMetadata {
+  return { maintainers: [], scripts: {}, dependencies: {}, entryPoints: [] };
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown, max = 2000): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  return t === '' ? undefined : t.slice(0, max);
+}
+
+function person(name: string | undefined, email: string | undefined): Person | undefined {
+  if (name === undefined && email === undefined) return undefined;
+  return { ...(name !== undefined ? { name } : {}), ...(email !== undefined ? { email } : {}) };
+}
+
+/** npm's "Name <email> (url)" string form. */
+export function parsePersonString(text: string): Person | undefined {
+  const email = /<([^>]*)>/.exec(text)?.[1]?.trim();
+  const name = text.replace(/<[^>]*>/g, '').replace(/\([^)]*\)/g, '').trim();
+  return person(name === '' ? undefined : name, email === '' ? undefined : email);
+}
+
+function personOf(v: unknown): Person | undefined {
+  if (typeof v === 'string') return parsePersonString(v);
+  if (isRecord(v)) return person(str(v['name']), str(v['email']));
+  return undefined;
+}
+
+function urlOf(v: unknown): string | undefined {
+  if (typeof v === 'string') return str(v);
+  if (isRecord(v)) return str(v['url']);
+  return undefined;
+}
+
+function stringMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isRecord(v)) return out;
+  for (const [k, val] of Object.entries(v)) if (typeof val === 'string') out[k] = val;
+  return out;
+}
+
+/** package.json; undefined when the text is not a JSON object. */
+export function parsePackageJson(text: string): PartialMetadata | undefined {
+  let doc: Json;
+  try {
+    doc = JSON.parse(text.replace(/^\uFEFF/, '')) as Json;
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(doc)) return undefined;
+  const m = emptyMetadata();
+  const name = str(doc['name'], 214);
+  const version = str(doc['version'], 256);
+  if (name !== undefined) m.name = name;
+  if (version !== undefined) m.version = version;
+  const description = str(doc['description']);
+  if (description !== undefined) m.description = description;
+  const lic = doc['license'];
+  const legacy = doc['licenses'];
+  const license = typeof lic === 'string' ? str(lic) : isRecord(lic) ? str(lic['type']) : Array.isArray(legacy) ? legacy.map((l) => (isRecord(l) ? str(l['type']) : str(l))).filter((l) => l !== undefined).join(' OR ') || undefined : undefined;
+  if (license !== undefined) m.license = license;
+  const homepage = str(doc['homepage']);
+  if (homepage !== undefined) m.homepage = homepage;
+  const repository = urlOf(doc['repository']);
+  if (repository !== undefined) m.repository = repository;
+  const author = personOf(doc['author']);
+  if (author !== undefined) m.author = author;
+  for (const key of ['maintainers', 'contributors']) {
+    const list = doc[key];
+    if (Array.isArray(list)) for (const p of list.slice(0, 200)) {
+      const pp = personOf(p);
+      if (pp !== undefined) m.maintainers.push(pp);
+    }
+  }
+  m.scripts = stringMap(doc['scripts']);
+  m.dependencies = { ...stringMap(doc['dependencies']), ...stringMap(doc['optionalDependencies']) };
+  const bin = doc['bin'];
+  if (typeof bin === 'string' && name !== undefined) m.entryPoints = [name.replace(/^@[^/]*\//, '')];
+  else if (isRecord(bin)) m.entryPoints = Object.keys(bin);
+  return m;
+}
+
+/** RFC 822-style headers (PKG-INFO, METADATA): lower-cased names to every value, continuation lines joined; the body after the blank line is ignored. */
+export function parseHeaders(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  let last: { key: string; index: number } | undefined;
+  for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    if (line.trim() === '') break;
+    if (/^[ \t]/.test(line) && last !== undefined) {
+      const values = out.get(last.key);
+      if (values !== undefined) values[last.index] = `${values[last.index] ?? ''}\n${line.trim()}`;
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const key = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    const values = out.get(key) ?? [];
+    values.push(value);
+    out.set(key, values);
+    last = { key, index: values.length - 1 };
+  }
+  return out;
+}
+
+/** "Name <a@b>, c@d, "Last, First" <e@f>" as people. */
+export function parseEmailList(text: string): Person[] {
+  const parts: string[] = [];
+  let cur = '';
+  let quoted = false;
+  let angle = false;
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted;
+    else if (ch === '<') angle = true;
+    else if (ch === '>') angle = false;
+    if (ch === ',' && !quoted && !angle) {
+      parts.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  parts.push(cur);
+  const people: Person[] = [];
+  for (const raw of parts) {
+    const t = raw.trim();
+    if (t === '') continue;
+    const m = /^(.*?)<([^>]*)>\s*$/.exec(t);
+    const p = m !== null ? person(str(m[1]?.replace(/"/g, '')), str(m[2])) : t.includes('@') ? person(undefined, t) : person(t, undefined);
+    if (p !== undefined) people.push(p);
+  }
+  return people;
+}
+
+const HOMEPAGE_LABELS = /^(home|homepage|home-page|website|documentation)$/i;
+const REPOSITORY_LABELS = /^(source|sources|source code|repository|code|github|gitlab|git)$/i;
+
+function addRequirement(deps: Record<string, string>, requirement: string): void {
+  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$/.exec(requirement);
+  if (m?.[1] === undefined) return;
+  const name = pep503(m[1]);
+  const rest = (m[2] ?? '').trim();
+  const before = deps[name];
+  deps[name] = before === undefined ? rest : `${before} || ${rest}`;
+}
+
+/** PKG-INFO or a wheel's METADATA. */
+export function parsePkgInfo(text: string): PartialMetadata {
+  const h = parseHeaders(text);
+  const one = (k: string): string | undefined => str(h.get(k)?.[0]);
+  const m = emptyMetadata();
+  const name = one('name');
+  const version = one('version');
+  if (name !== undefined) m.name = name;
+  if (version !== undefined) m.version = version;
+  const summary = one('summary');
+  if (summary !== undefined && summary !== 'UNKNOWN') m.description = summary;
+  const license = one('license-expression') ?? one('license')?.split('\n')[0]?.slice(0, 200);
+  if (license !== undefined && license !== 'UNKNOWN') m.license = license;
+  let homepage = one('home-page');
+  let repository: string | undefined;
+  for (const pu of h.get('project-url') ?? []) {
+    const comma = pu.indexOf(',');
+    if (comma < 0) continue;
+    const label = pu.slice(0, comma).trim();
+    const url = str(pu.slice(comma + 1));
+    if (url === undefined) continue;
+    if (homepage === undefined && HOMEPAGE_LABELS.test(label)) homepage = url;
+    if (repository === undefined && REPOSITORY_LABELS.test(label)) repository = url;
+  }
+  if (homepage !== undefined && homepage !== 'UNKNOWN') m.homepage = homepage;
+  if (repository !== undefined) m.repository = repository;
+  const authors = parseEmailList(one('author-email') ?? '');
+  const authorName = one('author');
+  const first = authors[0];
+  const author = person(authorName !== undefined && authorName !== 'UNKNOWN' ? authorName : first?.name, first?.email);
+  if (author !== undefined) m.author = author;
+  const maintainerName = one('maintainer');
+  const maintainerEmails = parseEmailList(one('maintainer-email') ?? '');
+  if (maintainerEmails.length > 0) m.maintainers.push(...maintainerEmails.map((p, i) => (i === 0 && maintainerName !== undefined ? { ...p, name: maintainerName } : p)));
+  else if (maintainerName !== undefined) m.maintainers.push({ name: maintainerName });
+  for (const req of h.get('requires-dist') ?? []) addRequirement(m.dependencies, req);
+  return m;
+}
+
+/** A minimal INI reader (setup.cfg, entry_points.txt): section -> key -> value, indented lines continue a value. */
+export function parseIni(text: string): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  let section: Map<string, string> | undefined;
+  let lastKey: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    if (/^\s*([#;]|$)/.test(line)) continue;
+    const sec = /^\s*\[([^\]]+)\]\s*$/.exec(line);
+    if (sec?.[1] !== undefined) {
+      section = out.get(sec[1].trim()) ?? new Map<string, string>();
+      out.set(sec[1].trim(), section);
+      lastKey = undefined;
+      continue;
+    }
+    if (section === undefined) continue;
+    if (/^\s/.test(line) && lastKey !== undefined) {
+      section.set(lastKey, `${section.get(lastKey) ?? ''}\n${line.trim()}`);
+      continue;
+    }
+    const eq = line.search(/[=:]/);
+    if (eq <= 0) continue;
+    lastKey = line.slice(0, eq).trim();
+    section.set(lastKey, line.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+/** Console and GUI script names from an entry_points.txt. */
+export function parseEntryPoints(text: string): string[] {
+  const ini = parseIni(text);
+  return ['console_scripts', 'gui_scripts'].flatMap((s) => [...(ini.get(s)?.keys() ?? [])]);
+}
+
+/** setup.cfg [metadata]; `attr:`/`file:` directives are not literals and are skipped. */
+export function parseSetupCfg(text: string): PartialMetadata {
+  const ini = parseIni(text);
+  const meta = ini.get('metadata');
+  const m = emptyMetadata();
+  const lit = (k: string): string | undefined => {
+    const v = str(meta?.get(k));
+    return v === undefined || /^(attr|file):/.test(v) ? undefined : v;
+  };
+  const name = lit('name');
+  const version = lit('version');
+  if (name !== undefined) m.name = name;
+  if (version !== undefined) m.version = version;
+  const description = lit('description');
+  if (description !== undefined) m.description = description;
+  const license = lit('license');
+  if (license !== undefined) m.license = license;
+  const url = lit('url') ?? lit('home_page');
+  if (url !== undefined) m.homepage = url;
+  const author = person(lit('author'), lit('author_email'));
+  if (author !== undefined) m.author = author;
+  for (const req of (ini.get('options')?.get('install_requires') ?? '').split(/[\n;]/)) if (req.trim() !== '') addRequirement(m.dependencies, req);
+  const eps = ini.get('options.entry_points')?.get('console_scripts') ?? '';
+  m.entryPoints = eps
+    .split('\n')
+    .map((l) => l.split('=')[0]?.trim() ?? '')
+    .filter((l) => l !== '');
+  return m;
+}
+
+/** pyproject.toml [project] (PEP 621), else [tool.poetry]. */
+export function parsePyproject(text: string): PartialMetadata {
+  const m = emptyMetadata();
+  let doc: unknown;
+  try {
+    doc = parseToml(text);
+  } catch {
+    return m;
+  }
+  if (!isRecord(doc)) return m;
+  const tool = isRecord(doc['tool']) ? doc['tool'] : {};
+  const flit = isRecord(tool['flit']) && isRecord(tool['flit']['metadata']) ? tool['flit']['metadata'] : undefined;
+  if (flit !== undefined) {
+    // Old flit: the distribution is named by dist-name, else by its module; the version lives in the module.
+    const name = str(flit['dist-name']) ?? str(flit['module']);
+    if (name !== undefined) m.name = name;
+    const author = person(str(flit['author']), str(flit['author-email']));
+    if (author !== undefined) m.author = author;
+    const home = str(flit['home-page']);
+    if (home !== undefined) m.homepage = home;
+  }
+  const project = isRecord(doc['project']) ? doc['project'] : isRecord(tool['poetry']) ? tool['poetry'] : undefined;
+  if (project === undefined) return m;
+  const name = str(project['name'], 256);
+  const version = str(project['version'], 256);
+  if (name !== undefined) m.name = name;
+  if (version !== undefined) m.version = version;
+  const description = str(project['description']);
+  if (description !== undefined) m.description = description;
+  const lic = project['license'];
+  const license = typeof lic === 'string' ? str(lic) : isRecord(lic) ? str(lic['text'])?.split('\n')[0] : undefined;
+  if (license !== undefined) m.license = license;
+  const authors = project['authors'];
+  if (Array.isArray(authors)) {
+    const first = personOf(authors[0]);
+    if (first !== undefined) m.author = first;
+  }
+  const maintainers = project['maintainers'];
+  if (Array.isArray(maintainers)) for (const p of maintainers) {
+    const pp = personOf(p);
+    if (pp !== undefined) m.maintainers.push(pp);
+  }
+  const urls = isRecord(project['urls']) ? project['urls'] : {};
+  for (const [label, url] of Object.entries(urls)) {
+    if (typeof url !== 'string') continue;
+    if (m.homepage === undefined && HOMEPAGE_LABELS.test(label)) m.homepage = url;
+    if (m.repository === undefined && REPOSITORY_LABELS.test(label)) m.repository = url;
+  }
+  const homepage = str(project['homepage']);
+  if (m.homepage === undefined && homepage !== undefined) m.homepage = homepage;
+  const repository = str(project['repository']);
+  if (m.repository === undefined && repository !== undefined) m.repository = repository;
+  const deps = project['dependencies'];
+  if (Array.isArray(deps)) for (const d of deps) if (typeof d === 'string') addRequirement(m.dependencies, d);
+  if (isRecord(deps)) for (const [k, v] of Object.entries(deps)) if (k.toLowerCase() !== 'python') m.dependencies[pep503(k)] = typeof v === 'string' ? v : JSON.stringify(v);
+  const scripts = project['scripts'];
+  if (isRecord(scripts)) m.entryPoints = Object.keys(scripts);
+  return m;
+}
+
+/** `name=`/`version=` string literals in a setup.py, read as text and never run; the first of each wins. */
+export function parseSetupPy(text: string): PartialMetadata {
+  const m = emptyMetadata();
+  const lit = (key: string): string | undefined => {
+    const re = new RegExp(`\\b${key}\\s*=\\s*(?:u|r)?(['"])([^'"\\n]{1,256})\\1`);
+    return str(re.exec(text)?.[2]);
+  };
+  const name = lit('name');
+  const version = lit('version');
+  if (name !== undefined) m.name = name;
+  if (version !== undefined) m.version = version;
+  const description = lit('description');
+  if (description !== undefined) m.description = description;
+  const author = person(lit('author'), lit('author_email'));
+  if (author !== undefined) m.author = author;
+  const url = lit('url');
+  if (url !== undefined) m.homepage = url;
+  return m;
+}
+
+/** Fills gaps in `into` from `from` (the first source to declare a field wins). */
+export function mergeMetadata(into: PartialMetadata, from: Partial<PartialMetadata>): void {
+  if (into.name === undefined && from.name !== undefined) into.name = from.name;
+  if (into.version === undefined && from.version !== undefined) into.version = from.version;
+  if (into.description === undefined && from.description !== undefined) into.description = from.description;
+  if (into.license === undefined && from.license !== undefined) into.license = from.license;
+  if (into.homepage === undefined && from.homepage !== undefined) into.homepage = from.homepage;
+  if (into.repository === undefined && from.repository !== undefined) into.repository = from.repository;
+  if (into.author === undefined && from.author !== undefined) into.author = from.author;
+  if (into.maintainers.length === 0 && from.maintainers !== undefined) into.maintainers = from.maintainers;
+  if (Object.keys(into.dependencies).length === 0 && from.dependencies !== undefined) into.dependencies = from.dependencies;
+  if (into.entryPoints.length === 0 && from.entryPoints !== undefined) into.entryPoints = from.entryPoints;
+}
+
+/** Name and version from a release file name: `name-1.0.tgz`, `name-1.0.tar.gz`, `name-1.0.zip`, `name-1.0-py3-none-any.whl`. */
+export function parseReleaseFilename(filename: string): { name: string; version: string } | undefined {
+  const base = filename.split(/[\\/]/).pop() ?? '';
+  if (base.endsWith('.whl')) {
+    const parts = base.slice(0, -4).split('-');
+    if (parts.length >= 5 && parts[0] !== undefined && parts[1] !== undefined) return { name: parts[0], version: parts[1] };
+    return undefined;
+  }
+  const m = /^(.+?)-(v?\d[^-]*?)\.(tgz|tar\.gz|tar|zip|tar\.bz2)$/i.exec(base);
+  if (m?.[1] === undefined || m[2] === undefined) return undefined;
+  return { name: m[1], version: m[2] };
+}
