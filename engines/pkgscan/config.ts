@@ -46,6 +46,18 @@ export interface PkgscanConfig {
   readonly rateLimits: RateLimits;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   readonly metricsToken: string | undefined;
+  /** Name prefixes or npm scopes of the lab's own packages (dependency confusion), from PKGSCAN_INTERNAL_NAMESPACES. */
+  readonly internalNamespaces: readonly string[];
+}
+
+/** `@acme/,acme-` -> [`@acme/`, `acme-`]: comma-separated, blanks dropped, at most 100, each a plausible name prefix. */
+export function namespacesFromEnv(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  return text
+    .split(',')
+    .map((x) => x.trim().toLowerCase())
+    .filter((x) => /^@?[a-z0-9][a-z0-9._/-]{0,213}$/.test(x))
+    .slice(0, 100);
 }
 
 /**
@@ -70,6 +82,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     scrypt: scryptFromEnv(env['PKGSCAN_SCRYPT']),
     rateLimits: DEFAULT_RATE_LIMITS,
     metricsToken: token !== undefined && token !== '' ? token : undefined,
+    internalNamespaces: namespacesFromEnv(env['PKGSCAN_INTERNAL_NAMESPACES']),
     ...overrides,
   };
 }

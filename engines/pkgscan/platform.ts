@@ -1,4 +1,7 @@
 // The service platform one router instance shares: store, settings, audit chain, identity, metrics and rate limiters.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { JobRunner } from '../core/jobs/protocol.js';
 import type { ServiceContext } from '../core/service.js';
@@ -46,7 +49,8 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
     metrics,
     limiters: { auth: new FixedWindowLimiter(r.authPerClient, r.windowMs), client: new FixedWindowLimiter(r.perClient, r.windowMs), user: new FixedWindowLimiter(r.perUser, r.windowMs) },
     resourcesDir: ctx.resourcesDir,
-    dataDir: ctx.dataDir,
+    // An in-memory store (a standalone serve without VITRINE_HOME, tests) keeps its package archives in a private temporary folder.
+    dataDir: ctx.dataDir !== '' ? ctx.dataDir : mkdtempSync(path.join(os.tmpdir(), 'vitrine-pkgscan-')),
     startedAt: Date.now(),
   };
 }

@@ -1,6 +1,7 @@
 // The pkgscan tables and their numbered migrations: users and refresh tokens, the audit chain, events, policies, exceptions, the lookup cache.
 import type { Migration } from '../core/service.js';
 import { createLedgerTable } from '../core/ledger.js';
+import { packageStoreMigration } from './sources/migration.js';
 
 /** The hash-chained audit table (engines/core/ledger.ts). */
 export const AUDIT_TABLE = 'pkgscan_audit';
@@ -121,4 +122,5 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  packageStoreMigration,
 ];

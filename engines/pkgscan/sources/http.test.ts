@@ -1,0 +1,126 @@
+// The package store routes with real sign-ins: upload (raw body, permission, audit, idempotence, refusals) and the paginated list.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { Request } from 'express';
+import express, { type RequestHandler } from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VitrineError } from '../../core/errors.js';
+import { errorHandler, notFound, requestId, route } from '../../core/http/index.js';
+import { listen, type Listening } from '../../core/http/server.js';
+import type { Role } from '../../core/contracts/pkgscan.js';
+import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { hasPermission } from '../auth/roles.js';
+import type { JobRunner } from '../../core/jobs/protocol.js';
+import { openMemoryStore } from '../../core/store.js';
+import { ROLES } from '../auth/roles.js';
+import { defaultResourcesDir } from '../config.js';
+import { createPlatform, type Platform } from '../platform.js';
+import { migrations } from '../store.js';
+
+// As engines/pkgscan/testutil.ts (not imported: it loads the whole service router).
+const TEST_SCRYPT = { N: 1024, r: 8, p: 1 } as const;
+const PASSWORD = 'correct horse battery staple';
+import { packageStoreRoutes, readRawBody } from './http.js';
+import { artifactBytes } from './store.js';
+import { npmTarball } from './testkit.js';
+
+let sessions: Record<Role, { id: string; token: string }>;
+let dataDir: string;
+let local: Listening;
+let api: string;
+let platform: Platform;
+
+/** The routes as the service mounts them (until the lead adds them to routeTable): bearer sign-in, permission, the one error shape. */
+function mount(p: Platform): express.Express {
+  const app = express();
+  app.use(requestId());
+  for (const def of packageStoreRoutes(p)) {
+    const auth: RequestHandler = (req, res, next) => {
+      const h = req.headers.authorization;
+      if (h === undefined || !h.startsWith('Bearer ')) {
+        next(new VitrineError('unauthorized', 'authentication required'));
+        return;
+      }
+      p.auth.authenticate(h.slice(7)).then((user) => {
+        if (def.access !== 'authenticated' && def.access !== 'public' && def.access !== 'refresh_cookie' && def.access !== 'metrics' && !hasPermission(user.role, def.access)) next(new VitrineError('forbidden', 'no'));
+        else {
+          res.locals['user'] = user;
+          next();
+        }
+      }, next);
+    };
+    app[def.method](`/api/v1${def.path}`, auth, route((req, res) => def.handler(req, res, res.locals['user'] as Parameters<typeof def.handler>[2])));
+  }
+  app.use(notFound());
+  app.use(errorHandler());
+  return app;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'pkgscan-routes-'));
+  // The platform without the service's router (whose other routes are not this suite's concern); jobs are not used by these routes.
+  platform = createPlatform({ db: openMemoryStore([{ name: 'pkgscan', migrations }]), dataDir, resourcesDir: defaultResourcesDir(), jobs: undefined as unknown as JobRunner }, { scrypt: TEST_SCRYPT });
+  const out: Partial<Record<Role, { id: string; token: string }>> = {};
+  for (const role of ROLES) {
+    const u = await platform.auth.createUser({ email: `${role}@example.org`, password: PASSWORD, role }, 'system', null);
+    out[role] = { id: u.id, token: (await platform.auth.login(`${role}@example.org`, PASSWORD, 'test')).access_token };
+  }
+  sessions = out as Record<Role, { id: string; token: string }>;
+  local = await listen(mount(platform), { port: 0 });
+  api = `${local.url}/api/v1`;
+});
+
+afterAll(async () => {
+  await local.close();
+  platform.db.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function upload(token: string, bytes: Uint8Array, query: string, type = 'application/octet-stream'): Promise<Response> {
+  return fetch(`${api}/packages/import?${query}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body: bytes });
+}
+
+describe('POST /packages/import and GET /packages/store', () => {
+  it.skipIf(!hasCorpora())('stores an upload (201), audits it, answers 200 on the same bytes again, and lists it', async () => {
+    const bytes = new Uint8Array(await readFile(corpusPath('packages', 'benign', 'npm', 'ms-2.1.3.tgz')));
+    const token = sessions.developer.token;
+    const res = await upload(token, bytes, 'filename=ms-2.1.3.tgz&ecosystem=npm');
+    expect(res.status).toBe(201);
+    const a = (await res.json()) as { id: string; sha256: string; name: string; source: string; imported_by: string };
+    expect(a).toMatchObject({ name: 'ms', source: 'upload', imported_by: sessions.developer.id });
+    expect(artifactBytes(dataDir, a.sha256)).toEqual(bytes);
+    const audit = platform.audit.list({ action: 'package.import' }, 10, 0);
+    expect(audit.items[0]).toMatchObject({ actor: sessions.developer.id, details: { artifact_id: a.id, name: 'ms', created: true } });
+    expect((await upload(token, bytes, 'filename=ms-2.1.3.tgz')).status).toBe(200);
+    const list = await fetch(`${api}/packages/store?ecosystem=npm&q=m&limit=5`, { headers: { authorization: `Bearer ${sessions.read_only.token}` } });
+    expect(list.status).toBe(200);
+    expect(await list.json()).toMatchObject({ total: 1, limit: 5, offset: 0, items: [{ id: a.id }] });
+  });
+
+  it('refuses without the permission, a wrong media type, a bad filename, a non-package', async () => {
+    const bytes = await npmTarball('route-pkg', '1.0.0');
+    expect((await upload(sessions.read_only.token, bytes, 'filename=a.tgz')).status).toBe(403);
+    expect((await upload(sessions.auditor.token, bytes, 'filename=a.tgz')).status).toBe(403);
+    expect((await upload(sessions.developer.token, bytes, 'filename=a.tgz', 'application/json')).status).toBe(415);
+    expect((await upload(sessions.developer.token, bytes, 'filename=../../etc/passwd')).status).toBe(400);
+    expect((await upload(sessions.developer.token, bytes, 'filename=a.tgz&ecosystem=cargo')).status).toBe(400);
+    const bad = await upload(sessions.developer.token, new TextEncoder().encode('hello'), 'filename=a.tgz');
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('validation_failed');
+    expect((await upload(sessions.security_analyst.token, bytes, 'filename=route-pkg-1.0.0.tgz')).status).toBe(201);
+    const list = await fetch(`${api}/packages/store?ecosystem=rust`, { headers: { authorization: `Bearer ${sessions.read_only.token}` } });
+    expect(list.status).toBe(400);
+  });
+});
+
+describe('readRawBody', () => {
+  const req = (chunks: string[], headers: Record<string, string>): Request => Object.assign(Readable.from(chunks.map((c) => Buffer.from(c))), { headers }) as unknown as Request;
+  it('refuses by declared length before reading, and by counted bytes while reading', async () => {
+    await expect(readRawBody(req(['x'], { 'content-type': 'application/octet-stream', 'content-length': '11' }), 10)).rejects.toMatchObject({ code: 'payload_too_large' });
+    await expect(readRawBody(req(['12345', '67890', '1'], { 'content-type': 'application/octet-stream' }), 10)).rejects.toMatchObject({ code: 'payload_too_large' });
+    expect(await readRawBody(req(['12345', '67890'], { 'content-type': 'Application/Octet-Stream; x=1' }), 10)).toEqual(new TextEncoder().encode('1234567890'));
+    await expect(readRawBody(req([], {}), 10)).rejects.toMatchObject({ code: 'unsupported_media_type' });
+  });
+});

@@ -1,0 +1,76 @@
+// Routes of the package store: POST /packages/import (a raw archive upload, size-checked as it streams) and GET /packages/store.
+import type { Request } from 'express';
+import { z } from 'zod';
+import { VitrineError } from '../../core/errors.js';
+import { parseQuery, requestIdOf } from '../../core/http/index.js';
+import { SCAN_ECOSYSTEMS } from '../package/types.js';
+import type { Platform } from '../platform.js';
+import { listRoute, type RouteDef } from '../routing/http.js';
+import { ARTIFACT_SOURCES, importArchive, listArtifacts, MAX_ARCHIVE_BYTES } from './store.js';
+
+export const importQuery = z.object({
+  filename: z.string().min(1).max(255).regex(/^[A-Za-z0-9][A-Za-z0-9._+!~-]*$/),
+  ecosystem: z.enum(SCAN_ECOSYSTEMS).optional(),
+});
+
+export const storeQuery = z.object({
+  ecosystem: z.enum(SCAN_ECOSYSTEMS).optional(),
+  q: z.string().min(1).max(214).optional(),
+  source: z.enum(ARTIFACT_SOURCES).optional(),
+});
+
+/** The request body as bytes, refused with 413 as soon as it passes the limit (the declared length is checked before anything is read). */
+export async function readRawBody(req: Request, limit: number): Promise<Uint8Array> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/octet-stream') throw new VitrineError('unsupported_media_type', 'send the archive as application/octet-stream');
+  const declared = Number(req.headers['content-length'] ?? 'NaN');
+  if (Number.isFinite(declared) && declared > limit) throw new VitrineError('payload_too_large', 'the archive is larger than the package store takes (256 MiB)');
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    total += chunk.byteLength;
+    if (total > limit) throw new VitrineError('payload_too_large', 'the archive is larger than the package store takes (256 MiB)');
+    chunks.push(chunk);
+  }
+  const all = Buffer.concat(chunks, total);
+  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+}
+
+export function packageStoreRoutes(p: Platform): RouteDef[] {
+  return [
+    {
+      method: 'post',
+      path: '/packages/import',
+      access: 'scan:create',
+      tag: 'packages',
+      summary:
+        'Store a release archive (npm .tgz, wheel, sdist) sent as the raw application/octet-stream body, at most 256 MiB; query `filename` and optional `ecosystem`. 201 with the stored artifact, 200 when those bytes were already stored',
+      query: importQuery,
+      status: 201,
+      handler: async (req, res, caller) => {
+        const q = parseQuery(importQuery, req);
+        let bytes: Uint8Array;
+        try {
+          bytes = await readRawBody(req, MAX_ARCHIVE_BYTES);
+        } catch (err) {
+          // The rest of an oversized body is not read: close the connection after answering.
+          res.setHeader('Connection', 'close');
+          throw err;
+        }
+        const actor = caller?.id ?? 'anonymous';
+        const r = importArchive(p.db, p.dataDir, bytes, { filename: q.filename, ecosystem: q.ecosystem, source: 'upload', actor });
+        const a = r.artifact;
+        p.audit.record('package.import', actor, requestIdOf(res), { artifact_id: a.id, ecosystem: a.ecosystem, name: a.name, version: a.version, sha256: a.sha256, size: a.size, created: r.created });
+        res.status(r.created ? 201 : 200).json(a);
+      },
+    },
+    listRoute({
+      path: '/packages/store',
+      access: 'scan:read',
+      tag: 'packages',
+      summary: 'Release archives in the package store, newest import first; filters ecosystem, q (part of the name), source; paginated',
+      query: storeQuery,
+      list: (q, limit, offset) => listArtifacts(p.db, { ecosystem: q.ecosystem, q: q.q, source: q.source }, { limit, offset }),
+    }),
+  ];
+}

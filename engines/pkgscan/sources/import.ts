@@ -1,0 +1,128 @@
+// `pkgscan import FILE|DIR...`: archives from disk into the package store, each with its sidecar metadata when one lies next to it; one bad file never stops the rest.
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { VitrineError } from '../../core/errors.js';
+import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
+import { normalizeName } from './names.js';
+import { npmRegistryInfo, npmVersionSchema, packumentSchema, packumentVersion, pypiJsonSchema, pypiRegistryInfo } from './registry.js';
+import { importArchive, MAX_ARCHIVE_BYTES, type StoredArtifact } from './store.js';
+
+/** Archive names a directory walk picks up. */
+export const ARCHIVE_EXTENSIONS = ['.tgz', '.whl', '.tar.gz', '.zip'] as const;
+const MAX_SIDECAR_BYTES = 64 * 1024 * 1024;
+
+export interface ImportPathResult {
+  readonly path: string;
+  readonly status: 'imported' | 'already_stored' | 'refused';
+  /** Why it was refused. */
+  readonly reason?: string;
+  readonly artifact?: StoredArtifact;
+  /** A sidecar that was present but not used, and why. */
+  readonly warnings?: readonly string[];
+}
+
+function isArchiveName(file: string): boolean {
+  const lower = file.toLowerCase();
+  return ARCHIVE_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+/** `X.tgz.json`, then `X.json` (the archive name without its extension). */
+export function sidecarCandidates(file: string): string[] {
+  const lower = file.toLowerCase();
+  const ext = ARCHIVE_EXTENSIONS.find((e) => lower.endsWith(e));
+  return ext ? [`${file}.json`, `${file.slice(0, -ext.length)}.json`] : [`${file}.json`];
+}
+
+/**
+ * RegistryInfo from a sidecar document, checked against the archive's identity: an npm packument (full, with `versions`)
+ * or one version object of it (`name`, `version`, `dist`), or a PyPI JSON API document (`info`, `releases`/`urls`).
+ */
+export function sidecarRegistry(doc: unknown, ecosystem: ScanEcosystem, name: string, version: string): RegistryInfo {
+  if (ecosystem === 'npm') {
+    const full = packumentSchema.safeParse(doc);
+    if (full.success && full.data.versions !== undefined && !('dist' in full.data)) {
+      if (full.data.name !== undefined && normalizeName('npm', full.data.name) !== name) throw new VitrineError('validation_failed', 'the sidecar packument is of another package');
+      const v = packumentVersion(full.data, version);
+      if (!v) throw new VitrineError('validation_failed', 'the sidecar packument does not list this version');
+      return npmRegistryInfo(v, full.data);
+    }
+    const one = npmVersionSchema.safeParse(doc);
+    if (!one.success) throw new VitrineError('validation_failed', 'the sidecar is neither an npm packument nor one of its version objects');
+    if ((one.data.name !== undefined && one.data.name !== name) || one.data.version !== version) throw new VitrineError('validation_failed', 'the sidecar describes another package or version');
+    return npmRegistryInfo(one.data);
+  }
+  const py = pypiJsonSchema.safeParse(doc);
+  if (!py.success) throw new VitrineError('validation_failed', 'the sidecar is not a PyPI JSON API document');
+  const n = py.data.info.name;
+  if (n !== undefined && normalizeName('pypi', n) !== name) throw new VitrineError('validation_failed', 'the sidecar describes another project');
+  return pypiRegistryInfo(py.data, version);
+}
+
+function statOf(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function readSidecar(file: string): { doc: unknown } | { warning: string } | null {
+  for (const candidate of sidecarCandidates(file)) {
+    const info = statOf(candidate);
+    if (!info?.isFile()) continue;
+    if (info.size > MAX_SIDECAR_BYTES) return { warning: 'sidecar metadata larger than 64 MiB: not read' };
+    try {
+      return { doc: JSON.parse(readFileSync(candidate, 'utf8')) as unknown };
+    } catch {
+      return { warning: 'sidecar metadata is not valid JSON: not used' };
+    }
+  }
+  return null;
+}
+
+function reasonOf(err: unknown): string {
+  return err instanceof VitrineError ? err.message : 'the file could not be read';
+}
+
+function importFile(db: Database, dataDir: string, file: string, actor: string): ImportPathResult {
+  const info = statOf(file);
+  if (!info?.isFile()) return { path: file, status: 'refused', reason: 'no such file' };
+  if (info.size > MAX_ARCHIVE_BYTES) return { path: file, status: 'refused', reason: 'larger than the package store takes (256 MiB)' };
+  try {
+    const bytes = new Uint8Array(readFileSync(file));
+    const warnings: string[] = [];
+    const side = readSidecar(file);
+    // Identity first (without registry), so the sidecar is checked against what the archive declares.
+    let result = importArchive(db, dataDir, bytes, { filename: path.basename(file), source: 'import', actor });
+    if (side && 'warning' in side) warnings.push(side.warning);
+    if (side && 'doc' in side) {
+      const a = result.artifact;
+      try {
+        const registry = sidecarRegistry(side.doc, a.ecosystem, a.name, a.version);
+        const again = importArchive(db, dataDir, bytes, { filename: path.basename(file), ecosystem: a.ecosystem, registry, source: 'import', actor });
+        result = { artifact: again.artifact, created: result.created };
+      } catch (err) {
+        warnings.push(`sidecar metadata not used: ${reasonOf(err)}`);
+      }
+    }
+    return { path: file, status: result.created ? 'imported' : 'already_stored', artifact: result.artifact, ...(warnings.length > 0 ? { warnings } : {}) };
+  } catch (err) {
+    return { path: file, status: 'refused', reason: reasonOf(err) };
+  }
+}
+
+/** Imports each file, and each archive directly inside each directory (not recursive), in name order. */
+export function importPaths(db: Database, dataDir: string, paths: readonly string[], actor: string): ImportPathResult[] {
+  const out: ImportPathResult[] = [];
+  for (const p of paths) {
+    const info = statOf(p);
+    if (info?.isDirectory()) {
+      const entries = readdirSync(p, { withFileTypes: true }).filter((e) => e.isFile() && isArchiveName(e.name)).map((e) => e.name).sort();
+      for (const name of entries) out.push(importFile(db, dataDir, path.join(p, name), actor));
+    } else {
+      out.push(importFile(db, dataDir, p, actor));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,275 @@
+// The package store: release archives content-addressed by SHA-256 under <dataDir>/pkgscan/packages, one row per release in pkgscan_artifacts.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { VitrineError } from '../../core/errors.js';
+import { openRelease } from '../package/open.js';
+import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
+import { normalizeName, sameVersion } from './names.js';
+import type { PackageSource, StoredRelease } from './types.js';
+
+/** Largest archive the store takes (imports, uploads, mirror downloads). */
+export const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
+
+export const ARTIFACT_SOURCES = ['import', 'upload', 'npm-mirror', 'pypi-mirror'] as const;
+export type ArtifactSource = (typeof ARTIFACT_SOURCES)[number];
+
+/** One stored release archive. */
+export interface StoredArtifact {
+  readonly id: string;
+  readonly ecosystem: ScanEcosystem;
+  /** Normalised name. */
+  readonly name: string;
+  readonly version: string;
+  readonly filename: string;
+  readonly sha256: string;
+  readonly size: number;
+  readonly source: ArtifactSource;
+  readonly registry: RegistryInfo | null;
+  readonly imported_at: string;
+  readonly imported_by: string;
+}
+
+export interface ImportOptions {
+  /** The archive's file name (its extension tells a wheel from an sdist). */
+  readonly filename?: string | undefined;
+  /** Expected ecosystem: an archive of another one is refused. */
+  readonly ecosystem?: ScanEcosystem | undefined;
+  /** What a registry or the sidecar said about the release. */
+  readonly registry?: RegistryInfo | undefined;
+  readonly source: ArtifactSource;
+  /** The identity a registry listed the archive under: an archive declaring another one is refused before it is stored. */
+  readonly expected?: { readonly name: string; readonly version: string } | undefined;
+  /** User id, or `system`. */
+  readonly actor: string;
+}
+
+export interface ImportResult {
+  readonly artifact: StoredArtifact;
+  /** False when these bytes were already stored as this release. */
+  readonly created: boolean;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** Where the archive with this digest lives. */
+export function artifactPath(dataDir: string, sha256: string): string {
+  if (!SHA256.test(sha256)) throw new VitrineError('validation_failed', 'not a SHA-256 digest');
+  // A relative or empty data directory would scatter archives under the working directory.
+  if (!path.isAbsolute(dataDir)) throw new VitrineError('internal', 'the package store needs an absolute data directory');
+  return path.join(dataDir, 'pkgscan', 'packages', sha256.slice(0, 2), sha256);
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function readOrNull(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function statOrNull(file: string): ReturnType<typeof statSync> | null {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the bytes under their digest: temp file + rename, so a reader never sees half an archive; an intact copy already there is kept. */
+function storeBytes(dataDir: string, sha256: string, bytes: Uint8Array): void {
+  const file = artifactPath(dataDir, sha256);
+  const existing = readOrNull(file);
+  if (existing && sha256Hex(existing) === sha256) return;
+  const dir = path.dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = path.join(dir, `.${sha256}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'wx', 0o600);
+  try {
+    writeFileSync(fd, bytes);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, file);
+  } catch (err) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+interface ArtifactRow {
+  id: string;
+  ecosystem: ScanEcosystem;
+  name: string;
+  version: string;
+  filename: string;
+  sha256: string;
+  size: number;
+  source: ArtifactSource;
+  registry_json: string | null;
+  imported_at: string;
+  imported_by: string;
+}
+
+function toArtifact(r: ArtifactRow): StoredArtifact {
+  const { registry_json, ...rest } = r;
+  return { ...rest, registry: registry_json === null ? null : (JSON.parse(registry_json) as RegistryInfo) };
+}
+
+const COLUMNS = 'id, ecosystem, name, version, filename, sha256, size, source, registry_json, imported_at, imported_by';
+
+function safeFilename(name: string | undefined, fallback: string): string {
+  const base = name === undefined ? '' : path.basename(name.replace(/\\/g, '/'));
+  return /^[A-Za-z0-9][A-Za-z0-9._+!~-]{0,254}$/.test(base) ? base : fallback;
+}
+
+/**
+ * Reads the archive's identity (openRelease), stores the bytes under their digest and records the release.
+ * Re-importing the same bytes changes nothing (registry information is added when the row had none).
+ */
+export function importArchive(db: Database, dataDir: string, bytes: Uint8Array, options: ImportOptions): ImportResult {
+  if (bytes.byteLength > MAX_ARCHIVE_BYTES) throw new VitrineError('payload_too_large', 'the archive is larger than the package store takes (256 MiB)');
+  if (bytes.byteLength === 0) throw new VitrineError('validation_failed', 'the archive is empty');
+  const release = openRelease(bytes, { ...(options.filename !== undefined ? { filename: options.filename } : {}), ...(options.ecosystem !== undefined ? { ecosystem: options.ecosystem } : {}) });
+  if (options.ecosystem !== undefined && release.ecosystem !== options.ecosystem) {
+    throw new VitrineError('validation_failed', 'the archive is a package of another ecosystem than the one given');
+  }
+  const ecosystem = release.ecosystem;
+  const name = normalizeName(ecosystem, release.name);
+  const version = release.version;
+  if (options.expected !== undefined && (normalizeName(ecosystem, options.expected.name) !== name || !sameVersion(ecosystem, options.expected.version, version))) {
+    throw new VitrineError('validation_failed', 'the archive declares another name or version than the registry lists for it');
+  }
+  const sha256 = sha256Hex(bytes);
+  const filename = safeFilename(options.filename ?? release.filename, `${name.replace(/^@/, '').replace('/', '-')}-${version}${ecosystem === 'npm' ? '.tgz' : ''}`);
+  storeBytes(dataDir, sha256, bytes);
+  const registryJson = options.registry === undefined ? null : JSON.stringify(options.registry);
+  return db.transaction((): ImportResult => {
+    const existing = db.prepare(`SELECT ${COLUMNS} FROM pkgscan_artifacts WHERE ecosystem = ? AND name = ? AND version = ? AND sha256 = ?`).get(ecosystem, name, version, sha256) as ArtifactRow | undefined;
+    if (existing) {
+      if (existing.registry_json === null && registryJson !== null) {
+        db.prepare('UPDATE pkgscan_artifacts SET registry_json = ? WHERE id = ?').run(registryJson, existing.id);
+        return { artifact: toArtifact({ ...existing, registry_json: registryJson }), created: false };
+      }
+      return { artifact: toArtifact(existing), created: false };
+    }
+    const row: ArtifactRow = {
+      id: randomUUID(),
+      ecosystem,
+      name,
+      version,
+      filename,
+      sha256,
+      size: bytes.byteLength,
+      source: options.source,
+      registry_json: registryJson,
+      imported_at: new Date().toISOString(),
+      imported_by: options.actor,
+    };
+    db.prepare(`INSERT INTO pkgscan_artifacts (${COLUMNS}) VALUES (@id, @ecosystem, @name, @version, @filename, @sha256, @size, @source, @registry_json, @imported_at, @imported_by)`).run(row);
+    return { artifact: toArtifact(row), created: true };
+  }).immediate();
+}
+
+export interface ArtifactFilter {
+  readonly ecosystem?: ScanEcosystem | undefined;
+  /** Exact normalised name. */
+  readonly name?: string | undefined;
+  /** Part of the name. */
+  readonly q?: string | undefined;
+  readonly source?: ArtifactSource | undefined;
+  readonly sha256?: string | undefined;
+}
+
+/** Stored releases, newest import first; the page as `{limit, offset}` or as two numbers. */
+export function listArtifacts(db: Database, filter: ArtifactFilter, pageOrLimit: { readonly limit: number; readonly offset: number } | number, offsetArg = 0): { items: StoredArtifact[]; total: number } {
+  const pageOpts = typeof pageOrLimit === 'number' ? { limit: pageOrLimit, offset: offsetArg } : pageOrLimit;
+  const where: string[] = [];
+  const args: (string | number)[] = [];
+  if (filter.ecosystem !== undefined) {
+    where.push('ecosystem = ?');
+    args.push(filter.ecosystem);
+  }
+  if (filter.name !== undefined) {
+    where.push('name = ?');
+    args.push(filter.name);
+  }
+  if (filter.q !== undefined && filter.q !== '') {
+    where.push("name LIKE ? ESCAPE '\\'");
+    args.push(`%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (filter.source !== undefined) {
+    where.push('source = ?');
+    args.push(filter.source);
+  }
+  if (filter.sha256 !== undefined) {
+    where.push('sha256 = ?');
+    args.push(filter.sha256);
+  }
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_artifacts ${clause}`).get(...args) as { n: number }).n;
+  const rows = db.prepare(`SELECT ${COLUMNS} FROM pkgscan_artifacts ${clause} ORDER BY imported_at DESC, id LIMIT ? OFFSET ?`).all(...args, pageOpts.limit, pageOpts.offset) as ArtifactRow[];
+  return { items: rows.map(toArtifact), total };
+}
+
+/** The stored release of that version (the newest import when several archives claim it), or null. */
+export function findArtifact(db: Database, ecosystem: ScanEcosystem, name: string, version: string): StoredArtifact | null {
+  const key = normalizeName(ecosystem, name);
+  const rows = db.prepare(`SELECT ${COLUMNS} FROM pkgscan_artifacts WHERE ecosystem = ? AND name = ? ORDER BY imported_at DESC, id`).all(ecosystem, key) as ArtifactRow[];
+  const hit = rows.find((r) => r.version === version) ?? rows.find((r) => sameVersion(ecosystem, r.version, version));
+  return hit ? toArtifact(hit) : null;
+}
+
+/** The archive's bytes, checked against their digest (a changed file on disk is an error, never scanned). */
+export function artifactBytes(dataDir: string, sha256: string): Uint8Array {
+  const file = artifactPath(dataDir, sha256);
+  const info = statOrNull(file);
+  if (!info?.isFile()) throw new VitrineError('not_found', 'the package store does not hold that archive');
+  if (info.size > MAX_ARCHIVE_BYTES) throw new VitrineError('internal', 'a stored archive is larger than the package store allows');
+  const bytes = readFileSync(file);
+  if (sha256Hex(bytes) !== sha256) throw new VitrineError('internal', 'a stored archive no longer matches its digest; import it again');
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export function toStoredRelease(a: StoredArtifact, source: string): StoredRelease {
+  return {
+    ecosystem: a.ecosystem,
+    name: a.name,
+    version: a.version,
+    filename: a.filename,
+    sha256: a.sha256,
+    size: a.size,
+    source,
+    ...(a.registry !== null ? { registry: a.registry } : {}),
+  };
+}
+
+/** The workstation's own store: whatever was imported, uploaded or mirrored before. */
+export class StoreSource implements PackageSource {
+  readonly name = 'store';
+  readonly ecosystems: readonly ScanEcosystem[] = ['npm', 'pypi'];
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
+
+  versions(ecosystem: ScanEcosystem, name: string): Promise<readonly string[]> {
+    const rows = this.db.prepare('SELECT DISTINCT version FROM pkgscan_artifacts WHERE ecosystem = ? AND name = ?').all(ecosystem, normalizeName(ecosystem, name)) as { version: string }[];
+    return Promise.resolve(rows.map((r) => r.version));
+  }
+
+  fetch(ecosystem: ScanEcosystem, name: string, version: string): Promise<StoredRelease | null> {
+    const a = findArtifact(this.db, ecosystem, name, version);
+    return Promise.resolve(a ? toStoredRelease(a, this.name) : null);
+  }
+}
