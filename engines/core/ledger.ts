@@ -1,5 +1,5 @@
 // A hash-chained, append-only ledger in one SQLite table: the pkgscan audit log and the forensic custody ledger.
-import type { Database, Statement } from 'better-sqlite3';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import { VitrineError } from './errors.js';
 
@@ -89,6 +89,38 @@ export function createLedgerTable(db: Database, table: string): void {
         OR NEW.prev_hash IS NOT IFNULL((SELECT hash FROM "${table}" ORDER BY seq DESC LIMIT 1), '${GENESIS_HASH}')
       BEGIN SELECT RAISE(ABORT, 'append-only'); END;
   `);
+}
+
+/** The names of the triggers createLedgerTable gives `table`. */
+export function ledgerTriggerNames(table: string): string[] {
+  checkTableName(table);
+  return [`${table}_no_update`, `${table}_no_delete`, `${table}_append_only`];
+}
+
+const normaliseSql = (sql: string): string => sql.replace(/\s+/g, ' ').trim();
+
+/** The SQL createLedgerTable writes for each trigger of a table of that name, from a scratch in-memory database. */
+function expectedTriggerSql(table: string): Map<string, string> {
+  const scratch = new BetterSqlite3(':memory:');
+  try {
+    createLedgerTable(scratch, table);
+    const rows = scratch.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all() as { name: string; sql: string }[];
+    return new Map(rows.map((r) => [r.name, normaliseSql(r.sql)]));
+  } finally {
+    scratch.close();
+  }
+}
+
+/**
+ * The append-only triggers of `table` that are absent from `db`, or present under their name with other SQL (a disarmed
+ * trigger counts as missing). A chain whose triggers were dropped can have lost its newest rows without a break showing.
+ */
+export function missingLedgerTriggers(db: Database, table: string): string[] {
+  const present = new Map(
+    (db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?").all(table) as { name: string; sql: string | null }[]).map((r) => [r.name, normaliseSql(r.sql ?? '')]),
+  );
+  const expected = expectedTriggerSql(table);
+  return ledgerTriggerNames(table).filter((name) => present.get(name) !== expected.get(name));
 }
 
 /** The hash of a record: SHA-256 of the canonical JSON of {seq, at, kind, actor, payload, prev_hash}. */

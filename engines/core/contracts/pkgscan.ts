@@ -79,6 +79,8 @@ export interface AuditVerification {
   readonly first_broken_seq: number | null;
   readonly reason: string | null;
   readonly head_hash: string;
+  /** Append-only triggers absent or altered (any makes `ok` false). */
+  readonly missing_triggers: readonly string[];
 }
 
 export interface SecurityEvent {
@@ -230,4 +232,166 @@ export interface AnalyzerRun {
   readonly findings: number;
   /** Why it was unavailable or failed (our words, no paths). */
   readonly message: string | null;
+}
+
+/** Provenance of a scanned release as the verdict shows it. */
+export interface ScanProvenance {
+  /** `absent` is not an error; `invalid` comes with a finding; `unavailable` means it could not be checked here. */
+  readonly status: 'verified' | 'absent' | 'invalid' | 'unavailable';
+  readonly kind: 'npm-provenance' | 'npm-publish' | 'pep740' | null;
+  readonly builder: string | null;
+  readonly source_repository: string | null;
+  readonly source_commit: string | null;
+  readonly workflow: string | null;
+  readonly registry_signature: 'verified' | 'absent' | 'invalid' | 'unknown_key';
+  readonly message: string;
+}
+
+/** One advisory as a verdict or lookup carries it. */
+export interface AdvisoryItem {
+  readonly id: string;
+  readonly aliases: readonly string[];
+  readonly summary: string | null;
+  readonly severity: Severity;
+  /** CVSS base score where known. */
+  readonly score: number | null;
+  readonly kev: boolean;
+  readonly kev_date_added: string | null;
+  readonly epss: number | null;
+  readonly epss_percentile: number | null;
+  readonly fixed_versions: readonly string[];
+  /** A malicious-package record (MAL-...), not a CVE. */
+  readonly malicious: boolean;
+}
+
+/** `ok` means assessed; `partial` and `unavailable` mean unknown, never "no vulnerabilities". */
+export interface VulnerabilityAssessment {
+  readonly status: 'ok' | 'partial' | 'unavailable';
+  readonly message: string;
+  readonly missing_sources: readonly string[];
+  readonly items: readonly AdvisoryItem[];
+}
+
+/** A policy reason as stored in a verdict. */
+export interface VerdictReason {
+  readonly rule: string;
+  readonly kind: string;
+  readonly effect: 'warn' | 'block';
+  readonly subject: string | null;
+  readonly message: string;
+  /** The exception that waived it (waived reasons only). */
+  readonly waived_by: string | null;
+}
+
+export interface ReleaseFileEntry {
+  readonly path: string;
+  readonly size: number;
+  readonly sha256: string;
+  readonly executable: boolean;
+  /** Findings in this file. */
+  readonly findings: number;
+}
+
+/** POST /scans and GET /scans/{id}: the whole verdict of one package scan. */
+export interface ScanVerdict {
+  readonly id: string;
+  readonly ecosystem: 'npm' | 'pypi';
+  readonly name: string;
+  readonly version: string;
+  readonly environment: string;
+  readonly decision: Decision;
+  /** The worst severity among unwaived findings and advisories (`info` when none). */
+  readonly severity: Severity;
+  /** 0..1 */
+  readonly risk_score: number;
+  /** Each 0..1: malicious_code, install_time, obfuscation, metadata, provenance, vulnerabilities. */
+  readonly risk_dimensions: Readonly<Record<string, number>>;
+  /** The archive was not read completely or an analyzer did not finish: never reads as clean. */
+  readonly incomplete: boolean;
+  readonly findings: readonly ScanFinding[];
+  readonly attack_chains: readonly AttackChain[];
+  readonly analyzer_runs: readonly AnalyzerRun[];
+  readonly provenance: ScanProvenance;
+  readonly vulnerabilities: VulnerabilityAssessment;
+  readonly policy: { readonly id: string | null; readonly name: string | null; readonly hash: string | null };
+  readonly policy_reasons: readonly VerdictReason[];
+  readonly waived_reasons: readonly VerdictReason[];
+  /** Ids of the approved, unexpired exceptions that applied. */
+  readonly exceptions_applied: readonly string[];
+  readonly package: {
+    readonly filename: string;
+    readonly sha256: string;
+    readonly size: number;
+    readonly source: string;
+    readonly kind: string;
+    readonly description: string | null;
+    readonly license: string | null;
+    readonly author: string | null;
+    readonly maintainers: readonly string[];
+    readonly install_scripts: Readonly<Record<string, string>>;
+    readonly dependencies: Readonly<Record<string, string>>;
+    readonly published: string | null;
+  };
+  /** The file inventory (at most 5,000 entries, `files_truncated` says when cut). */
+  readonly files: readonly ReleaseFileEntry[];
+  readonly files_total: number;
+  readonly files_truncated: boolean;
+  readonly analyzer_version: string;
+  readonly created_at: string;
+  readonly created_by: string;
+  readonly duration_ms: number;
+}
+
+/** GET /scans rows. */
+export interface ScanSummary {
+  readonly id: string;
+  readonly ecosystem: string;
+  readonly name: string;
+  readonly version: string;
+  readonly environment: string;
+  readonly decision: Decision;
+  readonly severity: Severity;
+  readonly risk_score: number;
+  readonly findings: number;
+  readonly incomplete: boolean;
+  readonly created_at: string;
+}
+
+/** GET /scans/stats/overview. */
+export interface ScanStats {
+  readonly total: number;
+  readonly by_decision: Readonly<Record<Decision, number>>;
+  readonly by_severity: Readonly<Record<Severity, number>>;
+  readonly blocked_last_30_days: number;
+  /** Mean risk score, null with no scans. */
+  readonly average_risk: number | null;
+  readonly top_finding_codes: readonly { readonly code: string; readonly count: number }[];
+}
+
+/** GET /packages/{ecosystem}/{name}: everything stored about one package. */
+export interface PackageOverview {
+  readonly ecosystem: string;
+  readonly name: string;
+  /** Newest verdict per version and environment, newest first. */
+  readonly verdicts: readonly ScanSummary[];
+  readonly advisories: readonly { readonly id: string; readonly severity: Severity; readonly kev: boolean; readonly versions: readonly string[] }[];
+  /** The watched-package record when monitored (monitoring arrives with a later issue), else null. */
+  readonly monitoring: Readonly<Record<string, unknown>> | null;
+  readonly diffs: readonly Readonly<Record<string, unknown>>[];
+  /** Archives of this package in the package store. */
+  readonly stored_releases: readonly { readonly version: string; readonly filename: string; readonly sha256: string; readonly source: string }[];
+}
+
+/** Provenance of a release (Sigstore attestations and npm registry signatures, verified offline); see docs/pkgscan-provenance.md. */
+export interface ProvenanceResult {
+  /** `absent`: nothing was attested (not an error); `invalid`: an attestation failed verification (a finding); `unavailable`: it could not be checked here. */
+  readonly status: 'verified' | 'absent' | 'invalid' | 'unavailable';
+  readonly kind: 'npm-provenance' | 'npm-publish' | 'pep740' | null;
+  readonly builder: string | null;
+  readonly source_repository: string | null;
+  readonly source_commit: string | null;
+  readonly workflow: string | null;
+  readonly registry_signature: 'verified' | 'absent' | 'invalid' | 'unknown_key';
+  readonly message: string;
+  readonly findings: readonly ScanFinding[];
 }

@@ -57,4 +57,24 @@ describe('audit chain', () => {
     const { audit } = filled(3);
     expect(audit.verify().head_hash).toBe(audit.list({}, 1, 0).items[0]?.chain_hash);
   });
+
+  it('newest entries deleted behind dropped triggers fail: the triggers are checked, and anchors catch the truncation', () => {
+    const { db, audit } = filled(5);
+    const before = audit.verify();
+    tamper(db, `DELETE FROM ${AUDIT_TABLE} WHERE seq >= 4`);
+    const after = audit.verify();
+    expect(after).toMatchObject({ ok: false, count: 3, reason: 'append-only triggers are missing or altered' });
+    expect(after.missing_triggers).toHaveLength(3);
+    // Even with the triggers put back, the anchors recorded elsewhere fail the shortened chain.
+    const fresh = filled(3);
+    expect(fresh.audit.verify({ count: 5 })).toMatchObject({ ok: false, reason: 'record count differs from the expected count' });
+    expect(fresh.audit.verify({ head: before.head_hash })).toMatchObject({ ok: false, reason: 'head hash differs from the expected head' });
+    expect(audit.verify({ count: 5, head: before.head_hash }).ok).toBe(false);
+  });
+
+  it('a disarmed trigger (same name, other SQL) counts as missing', () => {
+    const { db, audit } = filled(2);
+    db.exec(`DROP TRIGGER ${AUDIT_TABLE}_no_delete; CREATE TRIGGER ${AUDIT_TABLE}_no_delete BEFORE DELETE ON ${AUDIT_TABLE} WHEN 0 BEGIN SELECT 1; END;`);
+    expect(audit.verify()).toMatchObject({ ok: false, missing_triggers: [`${AUDIT_TABLE}_no_delete`] });
+  });
 });

@@ -1,7 +1,7 @@
 // The audit chain: every write action appended to engines/core's hash-chained ledger (action, seq, chain hash, actor, request id, time).
 import type { Database } from 'better-sqlite3';
 import type { AuditEntry, AuditVerification, PageOf } from '../../core/contracts/pkgscan.js';
-import { Ledger, type LedgerRecord, type StoredLedgerRow } from '../../core/ledger.js';
+import { Ledger, missingLedgerTriggers, type LedgerAnchors, type LedgerRecord, type StoredLedgerRow } from '../../core/ledger.js';
 import { AUDIT_TABLE } from '../store.js';
 
 /** Who did it: a user id, `anonymous` (failed login) or `system` (seeding, maintenance). */
@@ -66,9 +66,15 @@ export class AuditLog {
     return { items: rows.map(toEntry), total, limit, offset };
   }
 
-  verify(): AuditVerification {
-    const v = this.ledger.verify();
-    return { ok: v.ok, count: v.count, first_broken_seq: v.firstBroken ?? null, reason: v.reason ?? null, head_hash: v.head };
+  /**
+   * Recomputes the chain. Missing or altered append-only triggers fail it (the newest rows could have been deleted
+   * without a break showing); `anchors` recorded elsewhere (the head hash and count) catch truncation and rewrites.
+   */
+  verify(anchors: LedgerAnchors = {}): AuditVerification {
+    const v = this.ledger.verify(anchors);
+    const missing = missingLedgerTriggers(this.db, AUDIT_TABLE);
+    if (v.ok && missing.length > 0) return { ok: false, count: v.count, first_broken_seq: null, reason: 'append-only triggers are missing or altered', head_hash: v.head, missing_triggers: missing };
+    return { ok: v.ok, count: v.count, first_broken_seq: v.firstBroken ?? null, reason: v.reason ?? null, head_hash: v.head, missing_triggers: missing };
   }
 
   count(): number {
