@@ -23,7 +23,7 @@ import { isScenario } from './synth.js';
 import { loadTopPypi, topPypiFile } from './toppypi.js';
 
 /** Largest envelope list POST /v1/gate takes. */
-export const MAX_GATE_BODY = '64mb';
+export const MAX_GATE_BODY = 64 * 1024 * 1024;
 
 export interface RouterOptions {
   /** Keys the gate trusts; default GATE_PUBKEY (under GATE_KEYID) from the environment. */

@@ -72,7 +72,7 @@ export function openApiDocument(): JsonObject {
               schema: { type: 'string', enum: ['true', 'false'] },
             },
           ],
-          requestBody: { required: true, description: 'A JSON list of envelopes (DSSE or the gate layout), at most 64 MB.', content: json({ type: 'array', items: ref('Envelope') }) },
+          requestBody: { required: true, description: 'A JSON list of envelopes (DSSE or the gate layout), at most 64 MiB.', content: json({ type: 'array', items: ref('Envelope') }) },
           responses: {
             '200': { description: 'the run list item and the decision', content: json(ref('GateAnswer')) },
             '400': errorResponse('malformed JSON or query'),

@@ -1,5 +1,6 @@
 // Tests for the HTTP conventions on a real Express app bound to an ephemeral loopback port.
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -18,7 +19,7 @@ import {
   route,
 } from './index.js';
 import { hostAllowList, hostName, isLoopbackHost, requireBearer, secretsEqual, securityHeaders } from './security.js';
-import { listen, serveUntilSignal, type Listening } from './server.js';
+import { HEADERS_TIMEOUT_MS, listen, MAX_CONNECTIONS, serveUntilSignal, type Listening } from './server.js';
 
 const TOKEN = 'tok-0123456789abcdef';
 const SECRET = 'SECRET-VALUE-123';
@@ -119,6 +120,9 @@ describe('listen', () => {
   it('binds 127.0.0.1 on an ephemeral port by default', () => {
     expect(server.host).toBe('127.0.0.1');
     expect(server.port).toBeGreaterThan(0);
+    // A cap on open connections and a deadline for request headers (5,000 half-open connections were all accepted).
+    expect(server.server.maxConnections).toBe(MAX_CONNECTIONS);
+    expect(server.server.headersTimeout).toBe(HEADERS_TIMEOUT_MS);
     expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
   });
 
@@ -323,7 +327,7 @@ describe('host allow-list', () => {
   });
 
   it('rejects look-alikes and accepts loopback names with any port', async () => {
-    for (const host of ['evil.example:80', 'localhost.evil.example', '127.0.0.1.nip.io', 'evil.example:127.0.0.1']) {
+    for (const host of ['evil.example:80', 'localhost.evil.example', '127.0.0.1.nip.io', 'evil.example:127.0.0.1', '127.0.0.1:80@evil.com', '127.0.0.1:evil.com', '[::1]evil.com', 'localhost:99999', 'localhost:']) {
       expect((await rawRequest('/health', { Host: host })).status).toBe(403);
     }
     for (const host of ['localhost', `localhost:${server.port}`, `127.0.0.1:${server.port}`, 'LOCALHOST', '[::1]:8080']) {
@@ -334,7 +338,9 @@ describe('host allow-list', () => {
   it('reads host names from Host headers', () => {
     expect(hostName('LocalHost:8080')).toBe('localhost');
     expect(hostName('[::1]:80')).toBe('[::1]');
-    expect(hostName('[::1')).toBe('[::1');
+    expect(hostName('[::1')).toBeUndefined();
+    expect(hostName('127.0.0.1:80@evil.com')).toBeUndefined();
+    expect(hostName('[::1]evil.com')).toBeUndefined();
     expect(hostName(' 127.0.0.1 ')).toBe('127.0.0.1');
     expect(isLoopbackHost('127.1.2.3')).toBe(true);
     expect(isLoopbackHost('128.0.0.1')).toBe(false);
@@ -342,7 +348,40 @@ describe('host allow-list', () => {
   });
 });
 
+/** Writes a raw HTTP/1.1 request on a socket and resolves with the status of the first response line. */
+function rawLine(request: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(request));
+    let text = '';
+    socket.on('data', (c: Buffer) => {
+      text += c.toString('latin1');
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      if (m) {
+        socket.destroy();
+        resolve(Number(m[1]));
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('request lines and declared lengths', () => {
+  it('refuses an absolute-form request line naming another host', async () => {
+    expect(await rawLine(`GET http://evil.example/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)).toBe(403);
+    expect(await rawLine(`GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)).toBe(200);
+  });
+
+  it('answers a declared Content-Length over the limit with 413 at once, without waiting for the body', async () => {
+    expect(await rawLine(`POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\n\r\n{`)).toBe(413);
+  });
+});
+
 describe('bearer token', () => {
+  it('reads the scheme name case-insensitively', async () => {
+    expect((await fetch(`${server.url}/items`, { headers: { Authorization: `bearer ${TOKEN}` } })).status).toBe(200);
+    expect((await fetch(`${server.url}/items`, { headers: { Authorization: `BEARER ${TOKEN}` } })).status).toBe(200);
+  });
+
   it('answers 401 without a token, with a wrong one, and with another scheme', async () => {
     const cases: Record<string, string>[] = [
       {},

@@ -68,11 +68,18 @@ export function notFound(): RequestHandler {
   return (_req, _res, next) => next(new VitrineError('not_found', 'no such route'));
 }
 
-/** JSON body parser with a size limit (bytes or '1mb'); non-JSON content types get 415 on routes that need a body. */
-export function jsonBody(limit: number | string = '1mb'): RequestHandler {
+/** JSON body parser with a size limit in bytes (a larger declared length is 413 at once); non-JSON content types get 415 on routes that need a body. */
+export function jsonBody(limit: number = 1024 * 1024): RequestHandler {
   const parse = express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] });
   return (req, res, next) => {
-    const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0';
+    const declared = req.headers['content-length'];
+    // A declared length over the limit is refused at once, before a byte of the body is waited for.
+    if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > limit) {
+      res.setHeader('Connection', 'close');
+      next(new VitrineError('payload_too_large', 'request body is too large'));
+      return;
+    }
+    const hasBody = declared !== undefined && declared !== '0';
     const chunked = req.headers['transfer-encoding'] !== undefined;
     if ((hasBody || chunked) && !req.is(['application/json', 'application/*+json'])) {
       next(new VitrineError('unsupported_media_type', 'request body must be application/json'));

@@ -6,15 +6,16 @@ import { VitrineError } from '../errors.js';
 /** The loopback names a Host header may carry by default (DNS-rebinding defence). */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '[::1]', '::1'];
 
-/** Host without its port: `localhost:8080` -> `localhost`, `[::1]:80` -> `[::1]`. */
-export function hostName(hostHeader: string): string {
+/**
+ * The host of a Host header without its port, or undefined when the header is not exactly `name[:port]` or
+ * `[ipv6][:port]`: `127.0.0.1:80@evil.com`, `127.0.0.1:evil.com` and `[::1]evil.com` are refused, not cut short.
+ */
+export function hostName(hostHeader: string): string | undefined {
   const h = hostHeader.trim().toLowerCase();
-  if (h.startsWith('[')) {
-    const end = h.indexOf(']');
-    return end === -1 ? h : h.slice(0, end + 1);
-  }
-  const colon = h.indexOf(':');
-  return colon === -1 ? h : h.slice(0, colon);
+  const m = /^(\[[0-9a-f:.]{2,45}\]|[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)(?::(\d{1,5}))?$/.exec(h);
+  if (!m) return undefined;
+  if (m[2] !== undefined && Number(m[2]) > 65535) return undefined;
+  return m[1];
 }
 
 export function isLoopbackHost(host: string): boolean {
@@ -27,7 +28,9 @@ export function hostAllowList(allowed: readonly string[] = LOOPBACK_HOSTS): Requ
   const set = new Set(allowed.map((a) => a.toLowerCase()));
   return (req, _res, next) => {
     const host = req.headers.host;
-    if (host === undefined || !set.has(hostName(host))) {
+    const name = host === undefined ? undefined : hostName(host);
+    // An absolute-form request line (`GET http://other/...`) names its own host: only origin-form paths are served.
+    if (name === undefined || !set.has(name) || !req.url.startsWith('/')) {
       next(new VitrineError('forbidden', 'host not allowed'));
       return;
     }
@@ -42,7 +45,6 @@ export function secretsEqual(a: string, b: string): boolean {
   return ab.length === bb.length && timingSafeEqual(ab, bb);
 }
 
-/** Requires `Authorization: Bearer <token>` (401 otherwise); `exempt` paths (exact, relative to the mount) pass. */
 /**
  * Header that may carry the gateway's token instead of `Authorization`, so that `Authorization` stays free for a
  * service's own user token (pkgscan's JWT). Either works; a request that sends this header is judged by it alone.
@@ -63,7 +65,11 @@ export function requireBearer(token: string, exempt: readonly string[] = []): Re
     const header = req.headers.authorization;
     let given: string | undefined;
     if (alternate !== undefined) given = typeof alternate === 'string' ? alternate.trim() : undefined;
-    else given = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
+    else {
+      // The scheme name is case-insensitive (RFC 6750 via RFC 9110).
+      const m = header === undefined ? null : /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+      given = m ? m[1] : undefined;
+    }
     if (given === undefined || !secretsEqual(given, token)) {
       next(new VitrineError('unauthorized', 'missing or invalid token'));
       return;

@@ -29,12 +29,20 @@ export interface Listening {
 }
 
 /** Binds `app` to 127.0.0.1 (default) and resolves once listening. */
+/** Open connections one server accepts; past it new ones are closed at once (Node's maxConnections). */
+export const MAX_CONNECTIONS = 1024;
+/** A client that has not sent its request headers by then is disconnected (Node's default is 60 s). */
+export const HEADERS_TIMEOUT_MS = 20_000;
+
 export async function listen(app: Express, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && options.allowRemote !== true)
     throw new VitrineError('forbidden', 'binding a non-loopback address needs --allow-remote');
   // Our own server rather than app.listen(): Express 5 calls the listen callback on errors too (EADDRINUSE).
   const server = createServer(app);
+  // A loopback API for one analyst's tools: thousands of half-open connections are an attack, not a workload.
+  server.maxConnections = MAX_CONNECTIONS;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
     server.once('error', onError);
