@@ -56,7 +56,7 @@ Usage:
 Keys: signing uses GATE_SIGNING_KEY (Ed25519 PEM, or the path of one) under GATE_KEYID, else the public HMAC
 demo key. The gate trusts GATE_PUBKEY (Ed25519 PEM or path) under GATE_KEYID (default: the key's id) and nothing
 else; --demo also trusts the public demo key (demos only). Without a trusted key, commands that verify refuse to run.
---top-pypi checks PyPI dependencies for typosquats against $VITRINE_TOP_PYPI, else the shipped\nresources/provgate/top-pypi.txt (14,985 most-downloaded PyPI names, in rank order).
+--top-pypi checks PyPI dependencies for typosquats against $VITRINE_TOP_PYPI, else the shipped\nresources/core/popular/pypi.txt (14,985 most-downloaded PyPI names, in rank order).
 Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input.`;
 
 /** What a command produced: text for stdout and stderr and the exit code (so tests and the shim share one path). */
@@ -142,11 +142,11 @@ function readJsonFile(file: string, what: string): unknown {
   }
 }
 
-/** The popular-package list of --top-pypi: $VITRINE_TOP_PYPI, else the shipped resources/provgate/top-pypi.txt. */
+/** The popular-package list of --top-pypi: $VITRINE_TOP_PYPI, else the shipped resources/core/popular/pypi.txt. */
 function topPypiScorer(values: Values): { scorer?: 'top-pypi'; topPypi?: string[] } {
   if (values['top-pypi'] !== true) return {};
   const names = loadTopPypi(topPypiFile(defaultResourcesDir()));
-  if (names === null) throw new UsageError('--top-pypi needs a popular-package list (VITRINE_TOP_PYPI or resources/provgate/top-pypi.txt); none is installed');
+  if (names === null) throw new UsageError('--top-pypi needs a popular-package list (VITRINE_TOP_PYPI or resources/core/popular/pypi.txt); none is installed');
   if (names.length === 0) throw new UsageError('the popular-package list of --top-pypi is empty');
   return { scorer: 'top-pypi', topPypi: names };
 }

@@ -13,7 +13,7 @@ const shipped = path.join(defaultResourcesDir(), TOP_PYPI_RELATIVE);
 const names = loadTopPypi(shipped) ?? [];
 const ref = (name: string) => ({ name, version: '1', ecosystem: 'pypi', purl: `pkg:pypi/${name}@1` });
 
-describe('the shipped list (resources/provgate/top-pypi.txt)', () => {
+describe('the shipped list (resources/core/popular/pypi.txt)', () => {
   it('holds 14,985 distinct PEP 503 names in rank order, with its provenance in the header', () => {
     expect(names).toHaveLength(14_985);
     expect(new Set(names).size).toBe(names.length);

@@ -1,0 +1,95 @@
+// Metadata checks (typosquats against the shipped popular lists, binaries, e-mail domains, URL dependencies, dependency confusion), the risk score, and runAnalyzers' run records.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadPopular, parsePopular, popularFile, POPULAR_RELATIVE } from '../../core/popular/index.js';
+import { REPO_ROOT } from '../../../test/corpora.js';
+import { analyzeMetadata } from './metadata.js';
+import { flaggedMalicious, runAnalyzers, scoreRisk } from './risk.js';
+import { releaseOf } from './testing.js';
+import { editDistance, typosquatOf } from './typosquat.js';
+import type { Analyzer, AnalyzerContext, ScanFinding } from './types.js';
+
+const resourcesDir = path.join(REPO_ROOT, 'resources');
+const ctx: AnalyzerContext = { resourcesDir, internalNamespaces: ['@acme/', 'acme-'] };
+const npmNames = loadPopular('npm', path.join(resourcesDir, POPULAR_RELATIVE.npm)) ?? [];
+const pypiNames = loadPopular('pypi', path.join(resourcesDir, POPULAR_RELATIVE.pypi)) ?? [];
+
+describe('the shared popular-name lists', () => {
+  it('ship 10,000 npm names (most downloaded first, header saying where they came from) and the PyPI list provgate reads', () => {
+    expect(npmNames).toHaveLength(10_000);
+    for (const n of ['lodash', 'react', 'express', 'electron', 'uglify-js']) expect(npmNames).toContain(n);
+    expect(pypiNames.length).toBeGreaterThan(14_000);
+    expect(pypiNames.slice(0, 1)).toEqual(['boto3']);
+    expect(popularFile('npm', '/r', { VITRINE_TOP_NPM: '/x.txt' })).toBe('/x.txt');
+    expect(parsePopular('npm', '# c\n@Scope/Pkg\nlodash\nlodash\nnot a name\n')).toEqual(['@scope/pkg', 'lodash']);
+  });
+});
+
+describe('typosquatting', () => {
+  it('finds edit-distance, swap, separator, affix and homoglyph imitations of a more popular name', () => {
+    expect(editDistance('reqeusts', 'requests')).toBe(1);
+    expect(typosquatOf('reqeusts', 'pypi', pypiNames)).toEqual({ target: 'requests', how: 'transposition' });
+    expect(typosquatOf('lodahs', 'npm', npmNames)?.target).toBe('lodash');
+    expect(typosquatOf('electorn', 'npm', npmNames)?.target).toBe('electron');
+    expect(typosquatOf('python-openssl', 'pypi', pypiNames)?.target).toBe('pyopenssl');
+    expect(typosquatOf('l0dash', 'npm', npmNames)?.target).toBe('lodash');
+  });
+  it('never flags a popular name itself', () => {
+    for (const n of ['requests', 'urllib3', 'six']) expect(typosquatOf(n, 'pypi', pypiNames)).toBeNull();
+    for (const n of ['lodash', 'react', 'react-dom', 'debug']) expect(typosquatOf(n, 'npm', npmNames)).toBeNull();
+  });
+});
+
+describe('metadata analyzer', () => {
+  const codes = (fs: readonly ScanFinding[]) => fs.map((f) => f.code);
+  it('reports context findings, never above medium', async () => {
+    const elf = new Uint8Array(128);
+    elf.set([0x7f, 0x45, 0x4c, 0x46]);
+    const r = releaseOf('npm', { 'index.js': 'module.exports = 1', 'payload.bin': elf }, {
+      name: '@acme/internal-tool',
+      version: '99.10.9',
+      description: '',
+      author: { name: 'x', email: 'x@mailinator.com' },
+      maintainers: [{ email: 'ops@micros0ft.com' }],
+      dependencies: { evil: 'git+https://example.org/x.git', ok: '^1.0.0' },
+      scripts: { postinstall: 'node index.js' },
+    });
+    const out = await analyzeMetadata({ ...r, registry: { versions: ['99.10.9'] } }, ctx);
+    expect(codes(out.findings)).toEqual(expect.arrayContaining(['release_zero', 'unusual_version', 'empty_description', 'bundled_binary', 'disposable_email', 'deceptive_email_domain', 'direct_url_dependency', 'declares_install_scripts', 'dependency_confusion']));
+    expect(out.findings.every((f) => f.severity !== 'high' && f.severity !== 'critical')).toBe(true);
+    expect(scoreRisk(out.findings, []).score).toBeLessThan(0.7);
+  });
+  it('an ordinary release gives nothing worth a warning', async () => {
+    const r = releaseOf('npm', { 'index.js': 'module.exports = 1', 'lib/a.js': '', 'README.md': '' }, { name: 'lodash', version: '4.17.21', description: 'Lodash modular utilities.', author: { email: 'john@example.org' } });
+    expect((await analyzeMetadata(r, ctx)).findings.filter((f) => f.severity !== 'info')).toEqual([]);
+  });
+});
+
+describe('risk and runAnalyzers', () => {
+  const f = (code: string, severity: ScanFinding['severity'], category: ScanFinding['category']): ScanFinding => ({ code, severity, category, title: code, file: null, line: null, match: null, technique: null, analyzer: 't' });
+  it('scores 0 for nothing, >= 0.7 for one critical code finding, counts a code once', () => {
+    expect(scoreRisk([], []).score).toBe(0);
+    expect(scoreRisk([f('a', 'critical', 'code_execution')], []).score).toBeGreaterThanOrEqual(0.7);
+    const many = Array.from({ length: 20 }, () => f('same', 'medium', 'exfiltration'));
+    expect(scoreRisk(many, []).score).toBe(scoreRisk(many.slice(0, 1), []).score);
+    expect(scoreRisk([], [], { vulnerabilities: 1 }).dimensions.vulnerabilities).toBe(1);
+  });
+  it('an analyzer that throws is a failed run, the others still run; a cancelled scan marks the rest timed out', async () => {
+    const boom: Analyzer = { name: 'boom', version: '1', analyze: () => { throw new Error('secret /path/in/message'); } };
+    const ok: Analyzer = { name: 'ok', version: '1', analyze: () => ({ findings: [f('x', 'high', 'exfiltration')] }) };
+    const r = releaseOf('npm', { 'index.js': '' });
+    const res = await runAnalyzers(r, ctx, [boom, ok]);
+    expect(res.runs.map((x) => [x.name, x.status])).toEqual([['boom', 'failed'], ['ok', 'ok']]);
+    expect(res.runs[0]?.message).not.toMatch(/secret|path/);
+    expect(flaggedMalicious(res)).toBe(true);
+    const ac = new AbortController();
+    ac.abort();
+    const cancelled = await runAnalyzers(r, { ...ctx, signal: ac.signal }, [ok]);
+    expect(cancelled.runs[0]?.status).toBe('timed_out');
+  });
+  it('the default analyzers run on a release and report their runs', async () => {
+    const res = await runAnalyzers(releaseOf('pypi', { 'setup.py': 'from setuptools import setup\nsetup(name="x")\n' }), ctx);
+    expect(res.runs.map((x) => x.name)).toEqual(['source-rules', 'metadata']);
+    expect(res.runs.every((x) => x.status === 'ok')).toBe(true);
+  });
+});

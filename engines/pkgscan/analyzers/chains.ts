@@ -1,0 +1,78 @@
+// Attack chains (GuardDog's idea): a capability (reads credentials or the environment, host details, spawns, opens the network) and a threat (sends it out, runs what it fetched) met in one flow, shown as ordered steps with evidence.
+import type { ChainKind } from './source/rules.js';
+import type { AttackChain, AttackChainStep, ScanFinding, Severity } from './types.js';
+
+/** The code of the finding each chain is also reported as. */
+export const ATTACK_CHAIN_CODE = 'attack_chain';
+
+export interface ChainInput {
+  readonly finding: ScanFinding;
+  readonly role: 'capability' | 'threat';
+  readonly kind: ChainKind | null;
+  /** Short words for the step ("reads ~/.npmrc or SSH keys"). */
+  readonly step: string;
+  /** Findings of one flow may chain: one file (`file:<path>`), or everything that runs at install (`install`). */
+  readonly flow: string;
+  readonly installTime: boolean;
+}
+
+const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
+/** Capabilities whose data is worth stealing: with a network capability at install time they are a beacon even without an exfiltration host. */
+const COLLECTS: ReadonlySet<ChainKind> = new Set(['credentials', 'environment', 'host_info']);
+const MAX_STEPS = 6;
+/** Threats that only matter with data to send: they chain with a collecting capability only. */
+const NEEDS_DATA: ReadonlySet<ChainKind> = new Set(['exfil_endpoint', 'publish']);
+
+function pairs(cap: ChainInput, threat: ChainInput): boolean {
+  if (threat.kind !== null && NEEDS_DATA.has(threat.kind)) return cap.kind !== null && COLLECTS.has(cap.kind);
+  return true;
+}
+
+function step(c: ChainInput): AttackChainStep {
+  return { role: c.role, code: c.finding.code, description: c.step, file: c.finding.file, line: c.finding.line, match: c.finding.match };
+}
+
+/** First input per code, in file/line order. */
+function distinct(items: readonly ChainInput[]): ChainInput[] {
+  const seen = new Set<string>();
+  return [...items]
+    .sort((a, b) => (a.finding.file ?? '').localeCompare(b.finding.file ?? '') || (a.finding.line ?? 0) - (b.finding.line ?? 0))
+    .filter((c) => (seen.has(c.finding.code) ? false : (seen.add(c.finding.code), true)));
+}
+
+function strongest(items: readonly ChainInput[]): ChainInput | undefined {
+  return [...items].sort((a, b) => RANK[b.finding.severity] - RANK[a.finding.severity])[0];
+}
+
+/** Chains from the capabilities and threats found, at most one per flow. */
+export function buildChains(inputs: readonly ChainInput[]): AttackChain[] {
+  const flows = new Map<string, ChainInput[]>();
+  for (const i of inputs) flows.set(i.flow, [...(flows.get(i.flow) ?? []), i]);
+  const chains: AttackChain[] = [];
+  for (const [, items] of flows) {
+    const allCaps = items.filter((i) => i.role === 'capability');
+    const threats = distinct(items.filter((i) => i.role === 'threat' && allCaps.some((c) => pairs(c, i))));
+    const caps = distinct(allCaps.filter((c) => threats.some((t) => pairs(c, t))));
+    const installTime = items.some((i) => i.installTime);
+    if (caps.length > 0 && threats.length > 0) {
+      const cap = strongest(caps.filter((c) => c.kind !== null && COLLECTS.has(c.kind))) ?? strongest(caps);
+      const threat = strongest(threats);
+      if (!cap || !threat) continue;
+      const stealing = cap.kind !== null && COLLECTS.has(cap.kind) && (threat.kind === 'exfil_endpoint' || threat.finding.category === 'exfiltration');
+      const severity: Severity = installTime || stealing || threat.finding.severity === 'critical' ? 'critical' : 'high';
+      const steps = [...caps.slice(0, MAX_STEPS - Math.min(threats.length, 3)), ...threats.slice(0, 3)].map(step);
+      chains.push({ title: `${cap.step} -> ${threat.step}${installTime ? ' (at install time)' : ''}`, severity, technique: threat.finding.technique, steps });
+      continue;
+    }
+    // at install time, collecting host data next to a network call is a beacon even when the host is an ordinary one
+    const collect = allCaps.filter((c) => c.kind !== null && COLLECTS.has(c.kind));
+    const network = allCaps.filter((c) => c.kind === 'network');
+    if (installTime && collect.length > 0 && network.length > 0) {
+      const first = strongest(collect);
+      const send = strongest(network);
+      if (!first || !send) continue;
+      chains.push({ title: `${first.step} -> ${send.step} (at install time)`, severity: 'high', technique: 'T1041', steps: [...collect.slice(0, 4), ...network.slice(0, 2)].map(step) });
+    }
+  }
+  return chains;
+}

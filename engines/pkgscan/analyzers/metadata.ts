@@ -1,0 +1,127 @@
+// The metadata analyzer: typosquatting, release zero, empty descriptions, single-file packages, bundled binaries, disposable or deceptive e-mail domains, direct URL dependencies, install hooks, dependency confusion; context for the verdict, never more than medium on its own.
+import { popularNames } from '../../core/popular/index.js';
+import type { PackageRelease, Person } from '../package/types.js';
+import { editDistance, typosquatOf } from './typosquat.js';
+import type { Analyzer, AnalyzerContext, AnalyzerOutput, ScanFinding, Severity } from './types.js';
+import type { FindingCategory } from '../../core/contracts/pkgscan.js';
+
+export const METADATA_ANALYZER = 'metadata';
+export const METADATA_ANALYZER_VERSION = '1.0.0';
+
+/**
+ * Disposable (throw-away) e-mail providers: a small list of the most used ones, enough for context.
+ * Sources: the providers most seen in public disposable-domain lists (mailinator, guerrillamail, 10minutemail, temp-mail families).
+ */
+export const DISPOSABLE_DOMAINS: readonly string[] = [
+  'mailinator.com', 'guerrillamail.com', 'guerrillamail.net', 'guerrillamailblock.com', 'sharklasers.com', 'grr.la', '10minutemail.com', '10minutemail.net',
+  'temp-mail.org', 'tempmail.com', 'tempmail.net', 'tempmailo.com', 'tempr.email', 'yopmail.com', 'yopmail.net', 'trashmail.com', 'trashmail.de', 'getnada.com', 'nada.email',
+  'dispostable.com', 'maildrop.cc', 'mailnesia.com', 'mintemail.com', 'mohmal.com', 'emailondeck.com', 'throwawaymail.com', 'fakeinbox.com', 'mailcatch.com', 'moakt.com',
+  'spamgourmet.com', 'mytemp.email', 'tmpmail.org', 'tmpmail.net', 'burnermail.io', 'emailfake.com', 'fakemail.net', 'mail.tm', 'mail.gw', 'inboxkitten.com', 'cock.li',
+  'getairmail.com', 'mailpoof.com', 'discard.email', 'spambox.us', 'mvrht.net', 'byom.de', '33mail.com', 'anonaddy.me', 'dropmail.me', 'tempinbox.com', 'emailtemporanea.com',
+];
+
+/** Organisations whose domains a deceptive maintainer address imitates. */
+export const FAMOUS_DOMAINS: readonly string[] = [
+  'google.com', 'microsoft.com', 'github.com', 'npmjs.com', 'npmjs.org', 'python.org', 'pypi.org', 'apple.com', 'amazon.com', 'facebook.com', 'meta.com', 'gitlab.com',
+  'nodejs.org', 'mozilla.org', 'paypal.com', 'openai.com', 'nvidia.com', 'intel.com', 'oracle.com', 'ibm.com', 'redhat.com', 'cloudflare.com',
+];
+
+const PLACEHOLDER = /^(?:|test|testing|todo|tbd|none|null|undefined|n\/a|na|description|desc|my package|a package|package|hello|hello world|demo|example|xxx+|asdf|lorem ipsum.*|a short description.*|a sample python project|add description here|unknown|-)$/i;
+
+function f(code: string, severity: Severity, title: string, match: string | null, category: FindingCategory = 'metadata', file: string | null = null, technique: string | null = null): ScanFinding {
+  return { code, severity, category, title, file, line: null, match: match === null ? null : match.slice(0, 200), technique, analyzer: METADATA_ANALYZER };
+}
+
+function magic(d: Uint8Array | undefined): 'elf' | 'pe' | 'macho' | null {
+  if (!d || d.length < 64) return null;
+  if (d[0] === 0x7f && d[1] === 0x45 && d[2] === 0x4c && d[3] === 0x46) return 'elf';
+  if (d[0] === 0x4d && d[1] === 0x5a) {
+    const off = (d[60] ?? 0) | ((d[61] ?? 0) << 8) | ((d[62] ?? 0) << 16);
+    if (off > 0 && off + 4 <= d.length && d[off] === 0x50 && d[off + 1] === 0x45 && d[off + 2] === 0 && d[off + 3] === 0) return 'pe';
+    return null;
+  }
+  const be = ((d[0] ?? 0) << 24) | ((d[1] ?? 0) << 16) | ((d[2] ?? 0) << 8) | (d[3] ?? 0);
+  if ([0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe].includes(be >>> 0)) return 'macho';
+  return null;
+}
+
+const DOC_FILE = /(?:^|\/)(?:package\.json|PKG-INFO|setup\.cfg|pyproject\.toml|MANIFEST\.in|LICEN[CS]E[^/]*|COPYING[^/]*|README[^/]*|CHANGE[^/]*|HISTORY[^/]*|AUTHORS[^/]*|\.npmignore|\.gitignore|requirements[^/]*\.txt|tox\.ini|[^/]*\.md|[^/]*\.rst|[^/]*\.txt)$|\.egg-info\/|\.dist-info\//i;
+const CODE_FILE = /\.(?:js|cjs|mjs|ts|jsx|tsx|py|pyw|sh|bat|ps1)$/i;
+const NATIVE_SOURCES = /(?:^|\/)binding\.gyp$|\.(?:c|cc|cpp|cxx|h|hpp|pyx|rs|go)$|(?:^|\/)(?:prebuilds?|bin|vendor|lib\/binding|build\/Release|native)\//i;
+
+function domainOf(p: Person | undefined): string | null {
+  const m = /@([A-Za-z0-9.-]+\.[A-Za-z]{2,})\s*$/.exec(p?.email ?? '');
+  return m?.[1]?.toLowerCase() ?? null;
+}
+
+/** Checks of what the release says about itself. */
+export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): AnalyzerOutput {
+  const out: ScanFinding[] = [];
+  const meta = release.metadata;
+  const name = release.name;
+
+  const popular = popularNames(release.ecosystem, ctx.resourcesDir);
+  if (popular !== null) {
+    const t = typosquatOf(name, release.ecosystem, popular);
+    if (t !== null) out.push(f('typosquat', 'medium', `Name imitates the popular package ${t.target} (${t.how.replace('_', ' ')})`, `${name} ~ ${t.target}`, 'metadata', null, 'T1195.002'));
+  }
+
+  const versions = release.registry?.versions;
+  if (versions !== undefined && versions.length === 1) out.push(f('release_zero', 'low', 'The only version the registry has of this package', release.version));
+  else if (/^0(?:\.0)*(?:\.[01])?$/.test(release.version)) out.push(f('release_zero', 'info', 'A first version number (0.0.0, 0.0.1, 0.1)', release.version));
+
+  const parts = release.version.split(/[.+-]/).map((x) => Number.parseInt(x, 10));
+  if ((parts[0] ?? 0) >= 50 || parts.slice(0, 3).some((x) => x >= 1000) || /^(?:9\.9\.9|99\.\d+\.\d+|69\.69\.69)/.test(release.version)) {
+    out.push(f('unusual_version', 'medium', 'Unusually high version number (a dependency-confusion trick to win over an internal package)', release.version, 'metadata', null, 'T1195.002'));
+  }
+
+  const desc = (meta.description ?? '').trim();
+  if (PLACEHOLDER.test(desc) || desc.toLowerCase() === name.toLowerCase()) out.push(f('empty_description', 'low', 'Empty or placeholder description', desc === '' ? null : desc));
+
+  const codeFiles = release.files.filter((x) => CODE_FILE.test(x.path) && !DOC_FILE.test(x.path) && !/(?:^|\/)setup\.py$/.test(x.path));
+  if (codeFiles.length === 1 && release.files.filter((x) => !DOC_FILE.test(x.path)).length <= 2) out.push(f('single_file_package', 'low', 'The package is a single code file', codeFiles[0]?.path ?? null));
+
+  const hasNative = release.files.some((x) => NATIVE_SOURCES.test(x.path));
+  let binaries = 0;
+  for (const file of release.files) {
+    const kind = magic(file.data);
+    const byName = /\.(?:exe|dll|so|dylib|scr|com|msi)$/i.test(file.path);
+    if (kind === null && !byName) continue;
+    if (++binaries > 5) break;
+    out.push(f('bundled_binary', hasNative ? 'low' : 'medium', `Ships a native executable (${kind ?? 'by extension'})${hasNative ? '' : ' in a package with no native build'}`, file.path, 'metadata', file.path, 'T1027.009'));
+  }
+
+  const people = [meta.author, ...meta.maintainers, ...(release.registry?.maintainers ?? []), release.registry?.publisher].filter((p): p is Person => p !== undefined);
+  const seenDomains = new Set<string>();
+  for (const p of people) {
+    const d = domainOf(p);
+    if (d === null || seenDomains.has(d)) continue;
+    seenDomains.add(d);
+    if (DISPOSABLE_DOMAINS.some((x) => d === x || d.endsWith(`.${x}`))) out.push(f('disposable_email', 'medium', 'Author or maintainer uses a disposable e-mail provider', d));
+    else {
+      const fake = FAMOUS_DOMAINS.find((x) => d !== x && !d.endsWith(`.${x}`) && (editDistance(d, x, 2) <= 2 || d.replace(/[^a-z]/g, '') === x.replace(/[^a-z]/g, '') || d.startsWith(`${x.split('.')[0] ?? ''}-`)));
+      if (fake !== undefined) out.push(f('deceptive_email_domain', 'medium', `Author or maintainer e-mail domain imitates ${fake}`, d, 'metadata', null, 'T1036'));
+    }
+  }
+
+  for (const [dep, spec] of Object.entries(meta.dependencies)) {
+    if (/^(?:git\+|git:|https?:|github:|gitlab:|bitbucket:|file:)|^[\w.-]+\/[\w.-]+(?:#.*)?$|@\s*(?:https?|git\+|file):/i.test(spec.trim())) {
+      out.push(f('direct_url_dependency', 'medium', 'Depends on a URL or git repository instead of a registry release', `${dep}: ${spec}`));
+    }
+  }
+
+  const hooks = ['preinstall', 'install', 'postinstall'].filter((h) => meta.scripts[h] !== undefined);
+  if (hooks.length > 0) out.push(f('declares_install_scripts', 'info', 'Declares npm install-time scripts', hooks.join(', '), 'install_time', 'package.json'));
+
+  for (const ns of ctx.internalNamespaces) {
+    const n = ns.toLowerCase();
+    if (n !== '' && name.toLowerCase().startsWith(n)) {
+      out.push(f('dependency_confusion', 'medium', 'The name is inside a configured internal namespace: a public package with it may be a dependency-confusion attack', name, 'metadata', null, 'T1195.001'));
+      break;
+    }
+  }
+  if (!release.complete) out.push(f('incomplete_archive', 'medium', 'The archive was not read to its end: the analysis is incomplete', null, 'archive'));
+  return { findings: out };
+}
+
+export const metadataAnalyzer: Analyzer = { name: METADATA_ANALYZER, version: METADATA_ANALYZER_VERSION, analyze: analyzeMetadata };

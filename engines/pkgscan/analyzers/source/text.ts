@@ -1,0 +1,120 @@
+// Source text helpers for the rule engine: language of a file, comment stripping (acorn for JavaScript, a string-aware tokenizer for Python), line numbers and bounded match text.
+import * as acorn from 'acorn';
+import * as loose from 'acorn-loose';
+
+export type SourceLanguage = 'javascript' | 'python' | 'shell' | 'pth';
+
+/** Files larger than this are matched with line patterns only (no parse): acorn on a huge bundle costs seconds and memory. */
+export const MAX_PARSE_BYTES = 1024 * 1024;
+/** Files larger than this are not read by the source rules at all (a finding says so). */
+export const MAX_SCAN_BYTES = 8 * 1024 * 1024;
+
+/** The rule language of a package path, or null when the source rules do not read it. */
+export function languageOf(filePath: string): SourceLanguage | null {
+  const lower = filePath.toLowerCase();
+  if (/\.(js|cjs|mjs|jsx)$/.test(lower) || (/\.(ts|tsx|mts|cts)$/.test(lower) && !/\.d\.[mc]?ts$/.test(lower))) return 'javascript';
+  if (/\.(py|pyw)$/.test(lower)) return 'python';
+  if (lower.endsWith('.pth')) return 'pth';
+  if (/\.(sh|bash|bat|cmd|ps1|vbs)$/.test(lower)) return 'shell';
+  return null;
+}
+
+/** Offsets where each line starts, for 1-based line numbers. */
+export class Lines {
+  private readonly starts: number[] = [0];
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+  lineOf(offset: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+}
+
+/** At most 200 characters, control and bidirectional characters escaped (`\x1b`, `\u202e`). */
+export function boundMatch(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return escaped.length > 200 ? `${escaped.slice(0, 197)}...` : escaped;
+}
+
+/** Blanks [start, end) ranges with spaces, keeping newlines so offsets and lines stay true. */
+function blank(text: string, ranges: readonly (readonly [number, number])[]): string {
+  if (ranges.length === 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const [s, e] of ranges) {
+    if (s < at) continue;
+    parts.push(text.slice(at, s), text.slice(s, e).replace(/[^\n]/g, ' '));
+    at = e;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+export interface JsSource {
+  /** The text with comments blanked. */
+  readonly code: string;
+  /** The syntax tree when the file was parsed (strict, else loose); null for files over MAX_PARSE_BYTES or that no parser read. */
+  readonly ast: acorn.Node | null;
+}
+
+const JS_OPTIONS = { ecmaVersion: 'latest', allowHashBang: true, allowReturnOutsideFunction: true, allowImportExportEverywhere: true, allowAwaitOutsideFunction: true, locations: false } as const;
+
+/** Parses JavaScript (module, then script, then acorn-loose), blanking comments; huge files are left as text. */
+export function readJs(text: string): JsSource {
+  if (text.length > MAX_PARSE_BYTES) return { code: text, ast: null };
+  for (const sourceType of ['module', 'script'] as const) {
+    const comments: [number, number][] = [];
+    try {
+      const ast = acorn.parse(text, { ...JS_OPTIONS, sourceType, onComment: (_b, _t, s, e) => comments.push([s, e]) });
+      return { code: blank(text, comments), ast };
+    } catch {
+      // try the next way of reading it
+    }
+  }
+  try {
+    const comments: [number, number][] = [];
+    const ast = loose.parse(text, { ...JS_OPTIONS, onComment: (_b: boolean, _t: string, s: number, e: number) => comments.push([s, e]) });
+    return { code: blank(text, comments), ast };
+  } catch {
+    return { code: text, ast: null };
+  }
+}
+
+/** Python text with `#` comments blanked; strings (single, triple, prefixed) are understood so a `#` inside one is kept. */
+export function stripPythonComments(text: string): string {
+  const ranges: [number, number][] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text[i];
+    if (c === '#') {
+      const e = text.indexOf('\n', i);
+      const end = e === -1 ? n : e;
+      ranges.push([i, end]);
+      i = end;
+    } else if (c === '"' || c === "'") {
+      const triple = text.startsWith(c.repeat(3), i);
+      const raw = /[rR]/.test(text.slice(Math.max(0, i - 2), i));
+      if (triple) {
+        const e = text.indexOf(c.repeat(3), i + 3);
+        i = e === -1 ? n : e + 3;
+      } else {
+        i++;
+        while (i < n && text[i] !== c && text[i] !== '\n') i += text[i] === '\\' && !raw ? 2 : text[i] === '\\' ? 2 : 1;
+        i++;
+      }
+    } else i++;
+  }
+  return blank(text, ranges);
+}
