@@ -3,7 +3,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { VitrineError } from '../core/errors.js';
-import { compareGoVersions, isGoVersion, pep503 } from '../core/manifests/index.js';
+import { pep503 } from '../core/manifests/index.js';
+import { affectedEntryAffects } from '../core/vulns/match.js';
+import { parseOsvRecord, type OsvAffected, type OsvRecord as CoreOsvRecord } from '../core/vulns/osv.js';
+import { comparatorFor } from '../core/vulns/versions/index.js';
 import type { CollectResult } from './collect.js';
 import { normaliseSeverity, type Severity } from './events.js';
 import { parsePurl } from './purl.js';
@@ -70,21 +73,6 @@ export function* zipJsonEntries(buf: Buffer): Generator<{ name: string; text: st
   }
 }
 
-interface OsvEvent {
-  introduced?: string;
-  fixed?: string;
-  last_affected?: string;
-  limit?: string;
-}
-
-interface OsvAffected {
-  package?: { ecosystem?: string; name?: string };
-  ranges?: { type?: string; events?: OsvEvent[] }[] | null;
-  versions?: string[] | null;
-  database_specific?: { severity?: string } | null;
-  ecosystem_specific?: { severity?: string } | null;
-}
-
 /** The part of an OSV record the gate uses. */
 export interface OsvRecord {
   readonly id: string;
@@ -93,6 +81,7 @@ export interface OsvRecord {
   readonly severity: Severity;
   readonly affected: readonly OsvAffected[];
 }
+
 
 /** OSV ecosystem names to package URL types (the ecosystem's suffix, as in `Alpine:v3.18`, is ignored). */
 const ECOSYSTEMS: Readonly<Record<string, string>> = {
@@ -124,9 +113,8 @@ function key(type: string, name: string): string {
   return `${type}\u0000${n}`;
 }
 
-function recordSeverity(doc: Record<string, unknown>, affected: readonly OsvAffected[]): Severity {
-  const ds = doc['database_specific'] as { severity?: unknown } | undefined;
-  const word = ds?.severity ?? affected.map((a) => a.database_specific?.severity ?? a.ecosystem_specific?.severity).find((s) => typeof s === 'string');
+function recordSeverity(doc: CoreOsvRecord, affected: readonly OsvAffected[]): Severity {
+  const word = doc.database_specific?.['severity'] ?? affected.map((a) => a.database_specific?.['severity'] ?? a.ecosystem_specific?.['severity']).find((s) => typeof s === 'string');
   // No severity word (the Go database has none): medium, as for scanners' UNKNOWN.
   return normaliseSeverity(word);
 }
@@ -137,14 +125,19 @@ export class OsvIndex {
   size = 0;
 
   add(doc: unknown): void {
-    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return;
-    const d = doc as Record<string, unknown>;
-    if (typeof d['id'] !== 'string' || !Array.isArray(d['affected']) || typeof d['withdrawn'] === 'string') return;
-    const affected = (d['affected'] as unknown[]).filter((a): a is OsvAffected => typeof a === 'object' && a !== null);
+    // engines/core/vulns validates the record: one the shared store would refuse is not used here either.
+    let d: CoreOsvRecord;
+    try {
+      d = parseOsvRecord(doc);
+    } catch {
+      return;
+    }
+    if (typeof d.withdrawn === 'string' && d.withdrawn !== '') return;
+    const affected = (d.affected ?? []).filter((a) => a.package !== undefined);
     const record: OsvRecord = {
-      id: d['id'],
-      aliases: Array.isArray(d['aliases']) ? d['aliases'].filter((a): a is string => typeof a === 'string') : [],
-      summary: typeof d['summary'] === 'string' ? d['summary'] : typeof d['details'] === 'string' ? d['details'].split('\n')[0] ?? '' : d['id'],
+      id: d.id,
+      aliases: d.aliases ?? [],
+      summary: typeof d.summary === 'string' ? d.summary : typeof d.details === 'string' ? d.details.split('\n')[0] ?? '' : d.id,
       severity: recordSeverity(d, affected),
       affected,
     };
@@ -202,118 +195,18 @@ export function loadOsv(file: string): OsvIndex {
   return index;
 }
 
-// ---- versions ---------------------------------------------------------------------------------------------------
+// ---- versions: engines/core/vulns ------------------------------------------------------------------------------
 
-/** Semantic versions, tolerant: a leading v, missing minor or patch, prerelease compared by identifiers; build ignored. */
-function compareSemver(a: string, b: string): number | null {
-  const parse = (v: string): { nums: number[]; pre: string[] } | null => {
-    const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/.exec(v.trim());
-    if (!m) return null;
-    return { nums: [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)], pre: m[4] === undefined ? [] : m[4].split('.') };
-  };
-  const x = parse(a);
-  const y = parse(b);
-  if (x === null || y === null) return null;
-  for (let i = 0; i < 3; i++) if ((x.nums[i] as number) !== (y.nums[i] as number)) return (x.nums[i] as number) < (y.nums[i] as number) ? -1 : 1;
-  if (x.pre.length === 0 || y.pre.length === 0) return x.pre.length === y.pre.length ? 0 : x.pre.length === 0 ? 1 : -1;
-  for (let i = 0; i < Math.max(x.pre.length, y.pre.length); i++) {
-    const p = x.pre[i];
-    const q = y.pre[i];
-    if (p === undefined || q === undefined) return p === undefined ? -1 : 1;
-    if (p === q) continue;
-    const pn = /^\d+$/.test(p);
-    const qn = /^\d+$/.test(q);
-    if (pn && qn) return Number(p) < Number(q) ? -1 : 1;
-    if (pn !== qn) return pn ? -1 : 1;
-    return p < q ? -1 : 1;
-  }
-  return 0;
-}
+/** Package URL types to the OSV ecosystem whose comparator orders their versions. */
+const OSV_OF_TYPE: Readonly<Record<string, string>> = { pypi: 'PyPI', npm: 'npm', golang: 'Go', cargo: 'crates.io', maven: 'Maven', gem: 'RubyGems', nuget: 'NuGet', composer: 'Packagist', apk: 'Alpine', deb: 'Debian', rpm: 'Red Hat' };
 
-/** PEP 440, the common forms: epoch, release, pre (a, b, rc), post, dev; local labels ignored. */
-function comparePep440(a: string, b: string): number | null {
-  const parse = (v: string): number[] | null => {
-    const m = /^v?(?:(\d+)!)?(\d+(?:\.\d+)*)(?:[-_.]?(a|alpha|b|beta|rc|c|pre|preview)[-_.]?(\d*))?(?:(?:-(\d+))|(?:[-_.]?(?:post|rev|r)[-_.]?(\d*)))?(?:[-_.]?dev[-_.]?(\d*))?(?:\+[a-z0-9.]+)?$/i.exec(v.trim());
-    if (!m) return null;
-    const release = (m[2] as string).split('.').map(Number);
-    while (release.length < 6) release.push(0);
-    const preKind = m[3]?.toLowerCase();
-    const pre = preKind === undefined ? null : preKind.startsWith('a') ? 0 : preKind.startsWith('b') ? 1 : 2;
-    const post = m[5] ?? m[6];
-    const dev = m[7];
-    // Sort keys: dev-only releases before pre-releases before the release before post-releases.
-    const preKey = pre === null ? (dev !== undefined && post === undefined ? [-1, 0] : [3, 0]) : [pre, Number(m[4] || 0)];
-    const postKey = post === undefined ? -1 : Number(post || 0);
-    const devKey = dev === undefined ? Number.MAX_SAFE_INTEGER : Number(dev || 0);
-    return [Number(m[1] ?? 0), ...release.slice(0, 6), ...preKey, postKey, devKey];
-  };
-  const x = parse(a);
-  const y = parse(b);
-  if (x === null || y === null) return null;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return (x[i] as number) < (y[i] as number) ? -1 : 1;
-  return 0;
-}
-
-/** Any other ecosystem: dot/dash separated segments, numbers numerically, words before numbers (an approximation). */
-function compareGeneric(a: string, b: string): number {
-  const seg = (v: string): string[] => v.toLowerCase().split(/[.\-_+~:]/).filter((s) => s !== '');
-  const x = seg(a);
-  const y = seg(b);
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const p = x[i] ?? '0';
-    const q = y[i] ?? '0';
-    if (p === q) continue;
-    const pn = /^\d+$/.test(p);
-    const qn = /^\d+$/.test(q);
-    if (pn && qn) return Number(p) < Number(q) ? -1 : 1;
-    if (pn !== qn) return pn ? 1 : -1;
-    return p < q ? -1 : 1;
-  }
-  return 0;
-}
-
-/** Compares two versions of an ecosystem; null when they cannot be compared (then a range is not claimed to match). */
+/** Compares two versions of an ecosystem (engines/core/vulns comparators); null when they cannot be compared (then a range is not claimed to match). */
 export function compareVersions(type: string, rangeType: string, a: string, b: string): number | null {
-  if (type === 'golang') {
-    const va = a.startsWith('v') ? a : `v${a}`;
-    const vb = b.startsWith('v') ? b : `v${b}`;
-    return isGoVersion(va) && isGoVersion(vb) ? compareGoVersions(va, vb) : compareSemver(a, b);
-  }
-  if (type === 'pypi' && rangeType !== 'SEMVER') return comparePep440(a, b);
-  if (rangeType === 'SEMVER' || type === 'npm' || type === 'cargo') return compareSemver(a, b);
-  return compareGeneric(a, b);
+  return comparatorFor(OSV_OF_TYPE[type] ?? type, rangeType === 'SEMVER' ? 'SEMVER' : 'ECOSYSTEM')(a, b);
 }
 
-function inRanges(a: OsvAffected, type: string, version: string): boolean {
-  for (const r of a.ranges ?? []) {
-    const rangeType = String(r.type ?? '');
-    if (rangeType !== 'SEMVER' && rangeType !== 'ECOSYSTEM') continue;
-    let open: string | null = null;
-    for (const e of r.events ?? []) {
-      if (e.introduced !== undefined) {
-        open = e.introduced;
-        continue;
-      }
-      if (open === null) continue;
-      const lower = open === '0' ? -1 : compareVersions(type, rangeType, open, version);
-      const closing = e.fixed ?? e.limit ?? e.last_affected;
-      if (closing === undefined) continue;
-      const upper = compareVersions(type, rangeType, version, closing);
-      if (lower !== null && upper !== null && lower <= 0 && (e.last_affected !== undefined ? upper <= 0 : upper < 0)) return true;
-      open = null;
-    }
-    if (open !== null) {
-      const lower = open === '0' ? -1 : compareVersions(type, rangeType, open, version);
-      if (lower !== null && lower <= 0) return true;
-    }
-  }
-  return false;
-}
-
-function affects(a: OsvAffected, type: string, version: string): boolean {
-  const bare = version.replace(/^v(?=\d)/, '');
-  if ((a.versions ?? []).some((v) => v === version || v === bare)) return true;
-  return inRanges(a, type, version);
+function affects(a: OsvAffected, _type: string, version: string): boolean {
+  return affectedEntryAffects(a, version) === 'affected';
 }
 
 /**

@@ -1,0 +1,540 @@
+// Streaming readers of advisory sources: OSV (record, folder, all.zip via yauzl entry by entry), CISA KEV (JSON, CSV), EPSS (CSV, gzip, JSON), NVD CVE JSON 2.0.
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { open as openFile, readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { createGunzip, gunzipSync, inflateRawSync } from 'node:zlib';
+import { parse as parseCsv } from 'csv-parse';
+import yauzl from 'yauzl';
+import type { AdvisorySourceKind, EpssEntry, KevEntry } from '../contracts/pkgscan-vulns.js';
+import { VitrineError } from '../errors.js';
+import { parseOsvRecord, type OsvRecord } from './osv.js';
+import { bandOf, cvssBaseScore, severityWord } from './severity.js';
+import type { Severity } from '../contracts/pkgscan.js';
+
+/** Bounds: one OSV record (a zip entry or a file), a whole JSON document (KEV, NVD, a record array), folder depth and files. */
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+export const MAX_JSON_BYTES = 512 * 1024 * 1024;
+export const MAX_DIR_DEPTH = 8;
+export const MAX_DIR_FILES = 5_000_000;
+
+/** CVSS of a CVE from NVD, used when the OSV record has none. */
+export interface NvdEntry {
+  readonly cve: string;
+  readonly last_modified: string | null;
+  readonly vector: string | null;
+  readonly score: number | null;
+  readonly severity: Severity | null;
+}
+
+/** What a source yields: records, a warning about one bad record (never its content), and the data's own date. */
+export type SourceItem =
+  | { readonly type: 'osv'; readonly record: OsvRecord }
+  | { readonly type: 'kev'; readonly entry: KevEntry }
+  | { readonly type: 'epss'; readonly entry: EpssEntry }
+  | { readonly type: 'nvd'; readonly entry: NvdEntry }
+  | { readonly type: 'warning'; readonly message: string }
+  | { readonly type: 'date'; readonly date: string; readonly model_version?: string }
+  | { readonly type: 'progress'; readonly fraction: number };
+
+const CVE = /^CVE-\d{4}-\d{4,}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** Reads the first bytes of a file (decompressed when gzip), for kind detection. */
+async function head(file: string, n = 64 * 1024): Promise<{ bytes: Buffer; gzip: boolean }> {
+  const fh = await openFile(file, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    const bytes = buf.subarray(0, bytesRead);
+    if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+      // A partial gzip stream: inflate what we have, tolerating its truncation.
+      const z = createGunzip();
+      const out: Buffer[] = [];
+      let size = 0;
+      await new Promise<void>((resolve) => {
+        z.on('data', (c: Buffer) => {
+          out.push(c);
+          size += c.length;
+          if (size >= n) resolve();
+        });
+        z.on('error', () => resolve());
+        z.on('end', () => resolve());
+        z.end(bytes);
+      });
+      z.destroy();
+      return { bytes: Buffer.concat(out).subarray(0, n), gzip: true };
+    }
+    return { bytes, gzip: false };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The kind of an advisory source, from its content (never its name): zip, gzip, CSV headers, JSON shapes. */
+export async function detectKind(file: string): Promise<AdvisorySourceKind> {
+  let st;
+  try {
+    st = await stat(file);
+  } catch (err) {
+    throw new VitrineError('bad_request', 'the advisory source cannot be read', { cause: err });
+  }
+  if (st.isDirectory()) return 'osv-dir';
+  const { bytes } = await head(file);
+  if (bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50) return 'osv-zip';
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (text.startsWith('#model_version') || /^cve,epss,percentile/i.test(text)) return 'epss-csv';
+  if (/^"?cveID"?,"?vendorProject"?/.test(text)) return 'kev-csv';
+  if (text.startsWith('{') || text.startsWith('[')) {
+    if (/"catalogVersion"\s*:/.test(text) || /^\[\s*\{\s*"cveID"\s*:/.test(text)) return 'kev-json';
+    if (/"format"\s*:\s*"NVD_CVE"/.test(text) || /"vulnerabilities"\s*:\s*\[\s*\{\s*"cve"\s*:\s*\{/.test(text)) return 'nvd-json';
+    if (/^\[\s*\{\s*"cve"\s*:\s*"CVE-[^"]*"\s*,\s*"epss"/.test(text)) return 'epss-json';
+    return 'osv-json';
+  }
+  throw new VitrineError('unsupported_media_type', 'the advisory source is not a recognised format (OSV, KEV, EPSS or NVD)');
+}
+
+/** Whole-file JSON (KEV, NVD, a single OSV record or an array), gzip allowed, bounded. */
+async function readJson(file: string): Promise<unknown> {
+  const st = await stat(file);
+  if (st.size > MAX_JSON_BYTES) throw new VitrineError('payload_too_large', 'the advisory document is too large to read as one JSON document');
+  let buf = await readFile(file);
+  if (buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) {
+    try {
+      buf = gunzipSync(buf, { maxOutputLength: MAX_JSON_BYTES });
+    } catch (err) {
+      throw new VitrineError('parse_error', 'the compressed advisory document cannot be inflated', { cause: err });
+    }
+  }
+  try {
+    return JSON.parse(buf.toString('utf8').replace(/^\uFEFF/, '')) as unknown;
+  } catch (err) {
+    throw new VitrineError('parse_error', 'the advisory document is not valid JSON', { cause: err });
+  }
+}
+
+function osvItem(doc: unknown, where: string): SourceItem {
+  try {
+    return { type: 'osv', record: parseOsvRecord(doc) };
+  } catch (err) {
+    const detail = err instanceof VitrineError && err.details !== undefined && err.details.length > 0 ? `: ${err.details[0]?.path ?? ''} ${err.details[0]?.issue ?? ''}` : '';
+    return { type: 'warning', message: `${where}: not a usable OSV record${detail}` };
+  }
+}
+
+function* osvDocument(doc: unknown, where: string): Generator<SourceItem> {
+  if (Array.isArray(doc)) {
+    for (let i = 0; i < doc.length; i++) yield osvItem(doc[i], `${where} item ${i}`);
+  } else yield osvItem(doc, where);
+}
+
+/** A safe label for a file or entry name in a warning: the base name, printable characters only, bounded. */
+function label(name: string): string {
+  return path.basename(name).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120);
+}
+
+async function* osvDir(dir: string): AsyncGenerator<SourceItem> {
+  let files = 0;
+  async function* walk(d: string, depth: number): AsyncGenerator<SourceItem> {
+    if (depth > MAX_DIR_DEPTH) return;
+    const entries = (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) yield* walk(p, depth + 1);
+      else if (e.isFile() && e.name.toLowerCase().endsWith('.json')) {
+        if (++files > MAX_DIR_FILES) throw new VitrineError('payload_too_large', 'the advisory folder holds too many files');
+        const st = await stat(p);
+        if (st.size > MAX_RECORD_BYTES) {
+          yield { type: 'warning', message: `${label(e.name)}: record too large` };
+          continue;
+        }
+        let doc: unknown;
+        try {
+          doc = JSON.parse(await readFile(p, 'utf8')) as unknown;
+        } catch {
+          yield { type: 'warning', message: `${label(e.name)}: not valid JSON` };
+          continue;
+        }
+        yield* osvDocument(doc, label(e.name));
+      }
+    }
+  }
+  yield* walk(dir, 0);
+}
+
+/** Bytes read ahead per window: the central directory and the entries are read through one window each. */
+const ZIP_WINDOW = 4 * 1024 * 1024;
+
+/**
+ * Reads the archive through two read-ahead windows (one follows the central directory, one the entry data), so
+ * walking 200k small entries costs a few hundred reads instead of two per entry; memory stays at two windows.
+ */
+class WindowedReader extends yauzl.RandomAccessReader {
+  private readonly windows: { start: number; buf: Buffer }[] = [];
+
+  constructor(
+    private readonly fd: number,
+    private readonly size: number,
+  ) {
+    super();
+  }
+
+  private bytes(start: number, end: number): Buffer {
+    for (const w of this.windows) if (start >= w.start && end <= w.start + w.buf.length) return w.buf.subarray(start - w.start, end - w.start);
+    const len = Math.max(0, Math.min(Math.max(ZIP_WINDOW, end - start), this.size - start));
+    const buf = Buffer.allocUnsafe(len);
+    let got = 0;
+    while (got < len) {
+      const n = readSync(this.fd, buf, got, len - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const w = { start, buf: buf.subarray(0, got) };
+    // Keep the two most recent windows: the directory's and the data's.
+    this.windows.unshift(w);
+    if (this.windows.length > 2) this.windows.pop();
+    return w.buf.subarray(0, Math.max(0, Math.min(end, start + got) - start));
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    const chunk = this.bytes(start, end);
+    let done = false;
+    return new Readable({
+      read() {
+        if (!done) {
+          done = true;
+          if (chunk.length > 0) this.push(chunk);
+        }
+        this.push(null);
+      },
+    });
+  }
+
+  override close(callback: (err: Error | null) => void): void {
+    try {
+      closeSync(this.fd);
+      callback(null);
+    } catch (err) {
+      callback(err as Error);
+    }
+  }
+}
+
+async function openZip(file: string): Promise<yauzl.ZipFile> {
+  const size = (await stat(file)).size;
+  const fd = openSync(file, 'r');
+  return new Promise((resolve, reject) => {
+    yauzl.fromRandomAccessReader(new WindowedReader(fd, size), size, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, zip) => {
+      if (err !== null) {
+        closeSync(fd);
+        reject(new VitrineError('parse_error', 'the advisory archive is not a readable zip file', { cause: err }));
+      } else resolve(zip);
+    });
+  });
+}
+
+function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      zip.off('entry', onEntry);
+      zip.off('end', onEnd);
+      zip.off('error', onError);
+    };
+    const onEntry = (e: yauzl.Entry): void => {
+      done();
+      resolve(e);
+    };
+    const onEnd = (): void => {
+      done();
+      resolve(null);
+    };
+    const onError = (err: Error): void => {
+      done();
+      reject(new VitrineError('parse_error', 'the advisory archive is damaged', { cause: err }));
+    };
+    zip.on('entry', onEntry);
+    zip.on('end', onEnd);
+    zip.on('error', onError);
+    zip.readEntry();
+  });
+}
+
+/** One entry's bytes: read raw and inflated synchronously (bounded by the declared size), no thread-pool round trip per entry. */
+function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) return reject(new Error('unsupported compression'));
+    if (entry.compressedSize > MAX_RECORD_BYTES) return reject(new Error('entry too large'));
+    zip.openReadStream(entry, { decompress: false, decrypt: null, start: null, end: null }, (err, stream) => {
+      if (err !== null) return reject(err);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_RECORD_BYTES) stream.destroy(new Error('entry too large'));
+        else chunks.push(c);
+      });
+      stream.on('error', reject);
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks, size);
+        if (entry.compressionMethod === 0) return resolve(raw);
+        try {
+          // The declared size bounds the output: an entry that inflates past it fails here.
+          const out = inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+          if (out.length !== entry.uncompressedSize) reject(new Error('entry size mismatch'));
+          else resolve(out);
+        } catch (e) {
+          reject(e as Error);
+        }
+      });
+    });
+  });
+}
+
+/** OSV's per-ecosystem all.zip, entry by entry from disk: one record in memory at a time. */
+async function* osvZip(file: string): AsyncGenerator<SourceItem> {
+  const zip = await openZip(file);
+  try {
+    const total = Math.max(1, zip.entryCount);
+    let seen = 0;
+    for (;;) {
+      const entry = await nextEntry(zip);
+      if (entry === null) break;
+      seen++;
+      if (seen % 1000 === 0) yield { type: 'progress', fraction: seen / total };
+      if (entry.fileName.endsWith('/') || !entry.fileName.toLowerCase().endsWith('.json')) continue;
+      if (entry.uncompressedSize > MAX_RECORD_BYTES) {
+        yield { type: 'warning', message: `${label(entry.fileName)}: record too large` };
+        continue;
+      }
+      let buf: Buffer;
+      try {
+        buf = await readEntry(zip, entry);
+      } catch {
+        yield { type: 'warning', message: `${label(entry.fileName)}: entry cannot be read` };
+        continue;
+      }
+      let doc: unknown;
+      try {
+        doc = JSON.parse(buf.toString('utf8')) as unknown;
+      } catch {
+        yield { type: 'warning', message: `${label(entry.fileName)}: not valid JSON` };
+        continue;
+      }
+      yield* osvDocument(doc, label(entry.fileName));
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+function kevEntry(o: Record<string, unknown>): KevEntry | null {
+  const cve = str(o['cveID'])?.trim() ?? '';
+  const added = str(o['dateAdded'])?.trim() ?? '';
+  if (!CVE.test(cve) || !DATE.test(added)) return null;
+  const due = str(o['dueDate'])?.trim() ?? null;
+  return {
+    cve,
+    date_added: added.slice(0, 10),
+    due_date: due !== null && DATE.test(due) ? due.slice(0, 10) : null,
+    ransomware_use: str(o['knownRansomwareCampaignUse'])?.trim() ?? 'Unknown',
+    vendor_project: str(o['vendorProject'])?.slice(0, 300) ?? null,
+    product: str(o['product'])?.slice(0, 300) ?? null,
+    name: str(o['vulnerabilityName'])?.slice(0, 1000) ?? null,
+  };
+}
+
+async function* kevJson(file: string): AsyncGenerator<SourceItem> {
+  const doc = await readJson(file);
+  const list = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc['vulnerabilities']) ? (doc['vulnerabilities'] as unknown[]) : null;
+  if (list === null) throw new VitrineError('parse_error', 'the KEV document has no vulnerabilities list');
+  if (isObject(doc)) {
+    const released = str(doc['dateReleased']);
+    if (released !== null && DATE.test(released)) yield { type: 'date', date: released };
+  }
+  let newest = '';
+  for (let i = 0; i < list.length; i++) {
+    const o = list[i];
+    const e = isObject(o) ? kevEntry(o) : null;
+    if (e === null) yield { type: 'warning', message: `KEV item ${i}: missing or malformed cveID or dateAdded` };
+    else {
+      if (e.date_added > newest) newest = e.date_added;
+      yield { type: 'kev', entry: e };
+    }
+  }
+  if (!isObject(doc) && newest !== '') yield { type: 'date', date: newest };
+}
+
+/** A CSV stream's records as objects keyed by its header; `#` comment lines skipped; malformed rows become warnings. */
+async function* csvRows(input: Readable, what: string): AsyncGenerator<{ row: Record<string, string> } | { warning: string }> {
+  const parser = parseCsv({ columns: true, comment: '#', comment_no_infix: true, skip_empty_lines: true, relax_column_count: true, bom: true, trim: true, skip_records_with_error: true, max_record_size: 1024 * 1024 });
+  const warnings: string[] = [];
+  parser.on('skip', (err: Error & { lines?: number }) => warnings.push(`${what} line ${err.lines ?? '?'}: malformed CSV row`));
+  input.on('error', (err) => parser.destroy(err));
+  input.pipe(parser);
+  try {
+    for await (const row of parser as AsyncIterable<Record<string, string>>) {
+      while (warnings.length > 0) yield { warning: warnings.shift() as string };
+      yield { row };
+    }
+  } catch (err) {
+    throw new VitrineError('parse_error', `the ${what} file cannot be read to its end`, { cause: err });
+  }
+  while (warnings.length > 0) yield { warning: warnings.shift() as string };
+}
+
+async function* kevCsv(file: string): AsyncGenerator<SourceItem> {
+  let n = 0;
+  let newest = '';
+  for await (const r of csvRows(createReadStream(file), 'KEV')) {
+    if ('warning' in r) {
+      yield { type: 'warning', message: r.warning };
+      continue;
+    }
+    n++;
+    const e = kevEntry(r.row);
+    if (e === null) yield { type: 'warning', message: `KEV row ${n}: missing or malformed cveID or dateAdded` };
+    else {
+      if (e.date_added > newest) newest = e.date_added;
+      yield { type: 'kev', entry: e };
+    }
+  }
+  // The CSV has no release date: its newest dateAdded stands for it.
+  if (newest !== '') yield { type: 'date', date: newest };
+}
+
+/** `#model_version:v2023.03.01,score_date:2023-06-23T00:00:00+0000` (the first line of an EPSS file). */
+export function parseEpssComment(line: string): { model_version: string | null; score_date: string | null } {
+  const m = /model_version:([^,\s]+)/.exec(line);
+  const d = /score_date:(\d{4}-\d{2}-\d{2}[0-9T:+Z.-]*)/.exec(line);
+  return { model_version: m?.[1] ?? null, score_date: d?.[1] ?? null };
+}
+
+function epssStream(file: string, gzip: boolean): Readable {
+  const raw = createReadStream(file);
+  if (!gzip) return raw;
+  const z = createGunzip();
+  raw.on('error', (err) => z.destroy(err));
+  return raw.pipe(z);
+}
+
+function epssEntry(cve: unknown, score: unknown, percentile: unknown, date: string | null, model: string | null): EpssEntry | null {
+  const c = typeof cve === 'string' ? cve.trim() : '';
+  const s = typeof score === 'number' ? score : Number(score);
+  const p = typeof percentile === 'number' ? percentile : Number(percentile);
+  if (!CVE.test(c) || !Number.isFinite(s) || !Number.isFinite(p) || s < 0 || s > 1 || p < 0 || p > 1) return null;
+  return { cve: c, score: s, percentile: p, date, model_version: model };
+}
+
+async function* epssCsv(file: string): AsyncGenerator<SourceItem> {
+  const { bytes, gzip } = await head(file, 4096);
+  const first = bytes.toString('utf8').replace(/^\uFEFF/, '').split('\n')[0] ?? '';
+  const meta = first.startsWith('#') ? parseEpssComment(first) : { model_version: null, score_date: null };
+  const date = meta.score_date?.slice(0, 10) ?? null;
+  if (date !== null) yield { type: 'date', date, ...(meta.model_version !== null ? { model_version: meta.model_version } : {}) };
+  let n = 0;
+  for await (const r of csvRows(epssStream(file, gzip), 'EPSS')) {
+    if ('warning' in r) {
+      yield { type: 'warning', message: r.warning };
+      continue;
+    }
+    n++;
+    const e = epssEntry(r.row['cve'], r.row['epss'], r.row['percentile'], date, meta.model_version);
+    if (e === null) yield { type: 'warning', message: `EPSS row ${n}: malformed cve, epss or percentile` };
+    else yield { type: 'epss', entry: e };
+  }
+}
+
+/** EPSS in the API's JSON shape (`[{cve, epss, percentile, date}]`, as grype's fixture). */
+async function* epssJson(file: string): AsyncGenerator<SourceItem> {
+  const doc = await readJson(file);
+  const list = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc['data']) ? (doc['data'] as unknown[]) : null;
+  if (list === null) throw new VitrineError('parse_error', 'the EPSS document has no list of scores');
+  let newest = '';
+  for (let i = 0; i < list.length; i++) {
+    const o = list[i];
+    const d = isObject(o) ? str(o['date']) : null;
+    const date = d !== null && DATE.test(d) ? d.slice(0, 10) : null;
+    const e = isObject(o) ? epssEntry(o['cve'], o['epss'], o['percentile'], date, str(o['model_version'])) : null;
+    if (e === null) yield { type: 'warning', message: `EPSS item ${i}: malformed cve, epss or percentile` };
+    else {
+      if (date !== null && date > newest) newest = date;
+      yield { type: 'epss', entry: e };
+    }
+  }
+  if (newest !== '') yield { type: 'date', date: newest };
+}
+
+/** The best CVSS of an NVD 2.0 CVE: v4.0, then v3.1, then v3.0; the Primary (NVD's own) metric first. */
+function nvdCvss(metrics: unknown): { vector: string | null; score: number | null; severity: Severity | null } {
+  if (!isObject(metrics)) return { vector: null, score: null, severity: null };
+  for (const key of ['cvssMetricV40', 'cvssMetricV31', 'cvssMetricV30']) {
+    const list = metrics[key];
+    if (!Array.isArray(list)) continue;
+    const sorted = [...list].filter(isObject).sort((a, b) => (a['type'] === 'Primary' ? -1 : b['type'] === 'Primary' ? 1 : 0));
+    for (const m of sorted) {
+      const data = m['cvssData'];
+      if (!isObject(data)) continue;
+      const vector = str(data['vectorString']);
+      const computed = vector !== null ? cvssBaseScore(vector) : null;
+      const given = typeof data['baseScore'] === 'number' ? data['baseScore'] : null;
+      const score = computed ?? given;
+      if (score === null) continue;
+      return { vector, score, severity: computed !== null ? bandOf(computed) : (severityWord(data['baseSeverity']) ?? bandOf(score)) };
+    }
+  }
+  return { vector: null, score: null, severity: null };
+}
+
+async function* nvdJson(file: string): AsyncGenerator<SourceItem> {
+  const doc = await readJson(file);
+  if (!isObject(doc) || !Array.isArray(doc['vulnerabilities'])) throw new VitrineError('parse_error', 'the NVD document has no vulnerabilities list');
+  const ts = str(doc['timestamp']);
+  if (ts !== null && DATE.test(ts)) yield { type: 'date', date: ts };
+  const list = doc['vulnerabilities'] as unknown[];
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    const cve = isObject(v) && isObject(v['cve']) ? v['cve'] : null;
+    const id = cve !== null ? str(cve['id']) : null;
+    if (cve === null || id === null || !CVE.test(id)) {
+      yield { type: 'warning', message: `NVD item ${i}: missing or malformed cve.id` };
+      continue;
+    }
+    yield { type: 'nvd', entry: { cve: id, last_modified: str(cve['lastModified']), ...nvdCvss(cve['metrics']) } };
+  }
+}
+
+/** The items of one advisory source of a known kind. */
+export async function* readSource(file: string, kind: AdvisorySourceKind): AsyncGenerator<SourceItem> {
+  switch (kind) {
+    case 'osv-dir':
+      yield* osvDir(file);
+      return;
+    case 'osv-zip':
+      yield* osvZip(file);
+      return;
+    case 'osv-json': {
+      const st = await stat(file);
+      if (st.size > MAX_JSON_BYTES) throw new VitrineError('payload_too_large', 'the advisory document is too large to read as one JSON document');
+      yield* osvDocument(await readJson(file), label(file));
+      return;
+    }
+    case 'kev-json':
+      yield* kevJson(file);
+      return;
+    case 'kev-csv':
+      yield* kevCsv(file);
+      return;
+    case 'epss-csv':
+      yield* epssCsv(file);
+      return;
+    case 'epss-json':
+      yield* epssJson(file);
+      return;
+    case 'nvd-json':
+      yield* nvdJson(file);
+      return;
+  }
+}

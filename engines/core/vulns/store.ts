@@ -1,0 +1,611 @@
+// The advisory store in SQLite: tables (createAdvisoryTables, called by pkgscan migration 7), idempotent imports, lookups with honest status and a cache.
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Database, Statement } from 'better-sqlite3';
+import type { Severity } from '../contracts/pkgscan.js';
+import type { Advisory, AdvisoryAffectedPackage, AdvisoryImport, AdvisorySources, AdvisorySourceKind, AdvisorySourceStatus, EpssEntry, KevEntry, LookupResult, SeveritySource } from '../contracts/pkgscan-vulns.js';
+import { VitrineError } from '../errors.js';
+import { ecosystemMatches, entriesFor, fixedVersionsOf, matchRecord, normaliseName } from './match.js';
+import { cveIdsOf, isMalicious, parseOsvRecord, type OsvRecord } from './osv.js';
+import { severityOfRecord } from './severity.js';
+import { detectKind, readSource, type NvdEntry } from './sources.js';
+import { ecosystemBase } from './versions/index.js';
+
+/** Staleness thresholds in days, by source: KEV and EPSS are published daily, OSV exports continuously. */
+export const STALE_AFTER_DAYS: Readonly<Record<'osv' | 'kev' | 'epss' | 'nvd', number>> = { osv: 30, kev: 7, epss: 7, nvd: 30 };
+
+/** The lookup cache: at most this many answers, each for at most this long, and none across an import. */
+export const LOOKUP_CACHE_ENTRIES = 10_000;
+export const LOOKUP_CACHE_TTL_MS = 10 * 60 * 1000;
+
+/** Records written per transaction during an import. */
+const BATCH = 2000;
+
+/** Creates the advisory tables (idempotent: IF NOT EXISTS); pkgscan's migration 7 calls it. */
+export function createAdvisoryTables(db: Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS vuln_advisories (
+      id TEXT PRIMARY KEY,
+      modified TEXT NOT NULL,
+      published TEXT,
+      withdrawn TEXT,
+      summary TEXT NOT NULL,
+      details TEXT NOT NULL,
+      severity TEXT,
+      score REAL,
+      vector TEXT,
+      severity_source TEXT,
+      malicious INTEGER NOT NULL DEFAULT 0,
+      json TEXT NOT NULL,
+      import_id TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS vuln_affected (
+      advisory_id TEXT NOT NULL,
+      ecosystem TEXT NOT NULL,
+      eco_base TEXT NOT NULL,
+      name TEXT NOT NULL,
+      PRIMARY KEY (advisory_id, ecosystem, name)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS vuln_affected_package ON vuln_affected (eco_base, name);
+    CREATE TABLE IF NOT EXISTS vuln_aliases (
+      advisory_id TEXT NOT NULL,
+      alias TEXT NOT NULL,
+      PRIMARY KEY (advisory_id, alias)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS vuln_aliases_alias ON vuln_aliases (alias);
+    CREATE TABLE IF NOT EXISTS vuln_kev (
+      cve TEXT PRIMARY KEY,
+      date_added TEXT NOT NULL,
+      due_date TEXT,
+      ransomware_use TEXT NOT NULL,
+      vendor_project TEXT,
+      product TEXT,
+      name TEXT,
+      import_id TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS vuln_epss (
+      cve TEXT PRIMARY KEY,
+      score REAL NOT NULL,
+      percentile REAL NOT NULL,
+      score_date TEXT,
+      model_version TEXT,
+      import_id TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS vuln_nvd (
+      cve TEXT PRIMARY KEY,
+      last_modified TEXT,
+      vector TEXT,
+      score REAL,
+      severity TEXT,
+      import_id TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS vuln_imports (
+      id TEXT PRIMARY KEY,
+      kind TEXT NOT NULL,
+      file_sha256 TEXT,
+      records INTEGER NOT NULL DEFAULT 0,
+      inserted INTEGER NOT NULL DEFAULT 0,
+      updated INTEGER NOT NULL DEFAULT 0,
+      unchanged INTEGER NOT NULL DEFAULT 0,
+      warnings INTEGER NOT NULL DEFAULT 0,
+      warning_samples TEXT NOT NULL DEFAULT '[]',
+      started_at TEXT NOT NULL,
+      finished_at TEXT,
+      status TEXT NOT NULL DEFAULT 'running'
+    );
+    CREATE TABLE IF NOT EXISTS vuln_sources (
+      source TEXT PRIMARY KEY,
+      records INTEGER NOT NULL,
+      last_import_id TEXT NOT NULL,
+      last_import_at TEXT NOT NULL,
+      data_date TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS vuln_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    INSERT OR IGNORE INTO vuln_meta (key, value) VALUES ('generation', 0);
+  `);
+}
+
+interface AdvisoryRow {
+  id: string;
+  modified: string;
+  published: string | null;
+  withdrawn: string | null;
+  summary: string;
+  details: string;
+  severity: Severity | null;
+  score: number | null;
+  vector: string | null;
+  severity_source: SeveritySource | null;
+  malicious: number;
+  json: string;
+}
+
+interface ImportRow {
+  id: string;
+  kind: AdvisorySourceKind;
+  file_sha256: string | null;
+  records: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  warnings: number;
+  warning_samples: string;
+  started_at: string;
+  finished_at: string | null;
+  status: 'running' | 'done' | 'failed';
+}
+
+export type ProgressFn = (fraction: number, message: string) => void;
+
+export interface AdvisoryStoreOptions {
+  /** The clock (tests): staleness is measured against it. */
+  readonly now?: () => number;
+}
+
+const MAX_WARNING_SAMPLES = 20;
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+async function sha256File(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+function importOf(r: ImportRow): AdvisoryImport {
+  return { ...r, warning_samples: JSON.parse(r.warning_samples) as string[] };
+}
+
+/** The id preferred as the face of a group of aliases: a GHSA, then a MAL-, then another database's id, a CVE last. */
+function idRank(id: string): number {
+  if (id.startsWith('GHSA-')) return 0;
+  if (id.startsWith('MAL-')) return 1;
+  if (id.startsWith('CVE-')) return 3;
+  return 2;
+}
+
+interface CacheEntry {
+  readonly at: number;
+  readonly result: LookupResult;
+}
+
+export class AdvisoryStore {
+  private readonly db: Database;
+  private readonly now: () => number;
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly parsed = new Map<string, OsvRecord>();
+  private cacheGeneration = -1;
+
+  private readonly statements = new Map<string, Statement>();
+
+  /** Prepared once per store: preparing dominates a small statement's cost. */
+  private stmt(sql: string): Statement {
+    let st = this.statements.get(sql);
+    if (st === undefined) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+
+  constructor(db: Database, options: AdvisoryStoreOptions = {}) {
+    this.db = db;
+    this.now = options.now ?? Date.now;
+    createAdvisoryTables(db);
+  }
+
+  /** Bumped by every import (in any process: it lives in the store), it keys the lookup cache. */
+  generation(): number {
+    return (this.stmt("SELECT value FROM vuln_meta WHERE key = 'generation'").get() as { value: number } | undefined)?.value ?? 0;
+  }
+
+  private bump(): void {
+    this.stmt("UPDATE vuln_meta SET value = value + 1 WHERE key = 'generation'").run();
+  }
+
+  // ---- import ------------------------------------------------------------------------------------------------
+
+  /** Imports one source (kind detected from content when not given); bad records are counted warnings, the rest imports. */
+  async importFile(file: string, kind?: AdvisorySourceKind, onProgress?: ProgressFn, options: { readonly id?: string } = {}): Promise<AdvisoryImport> {
+    const k = kind ?? (await detectKind(file));
+    const st = await stat(file);
+    const sha = st.isDirectory() ? null : await sha256File(file);
+    const id = options.id ?? randomUUID();
+    const startedAt = iso(this.now());
+    this.stmt('INSERT INTO vuln_imports (id, kind, file_sha256, started_at) VALUES (?, ?, ?, ?)').run(id, k, sha, startedAt);
+    const counts = { records: 0, inserted: 0, updated: 0, unchanged: 0, warnings: 0 };
+    const samples: string[] = [];
+    let dataDate: string | null = null;
+    let modelVersion: string | null = null;
+    const osvEcosystems = new Map<string, string>();
+    let batch: (() => void)[] = [];
+    const flush = (): void => {
+      if (batch.length === 0) return;
+      const work = batch;
+      batch = [];
+      this.db.transaction(() => {
+        for (const w of work) w();
+        this.bump();
+      })();
+    };
+    const warn = (m: string): void => {
+      counts.warnings++;
+      if (samples.length < MAX_WARNING_SAMPLES) samples.push(m);
+    };
+    onProgress?.(0, 'import started');
+    try {
+      for await (const item of readSource(file, k)) {
+        switch (item.type) {
+          case 'warning':
+            warn(item.message);
+            break;
+          case 'date':
+            dataDate = item.date;
+            modelVersion = item.model_version ?? modelVersion;
+            break;
+          case 'progress':
+            onProgress?.(Math.min(0.99, item.fraction), `${counts.records} records`);
+            break;
+          case 'osv': {
+            counts.records++;
+            const r = item.record;
+            for (const a of r.affected ?? []) {
+              if (a.package === undefined) continue;
+              const prev = osvEcosystems.get(a.package.ecosystem);
+              if (prev === undefined || r.modified > prev) osvEcosystems.set(a.package.ecosystem, r.modified);
+            }
+            batch.push(() => this.putOsv(r, id, counts));
+            break;
+          }
+          case 'kev':
+            counts.records++;
+            batch.push(() => this.putKev(item.entry, id, counts));
+            break;
+          case 'epss':
+            counts.records++;
+            batch.push(() => this.putEpss(item.entry, id, counts));
+            break;
+          case 'nvd':
+            counts.records++;
+            batch.push(() => this.putNvd(item.entry, id, counts));
+            break;
+        }
+        if (batch.length >= BATCH) {
+          flush();
+          if (k !== 'osv-zip') onProgress?.(0.5, `${counts.records} records`);
+        }
+      }
+      flush();
+    } catch (err) {
+      flush();
+      this.stmt("UPDATE vuln_imports SET records = ?, inserted = ?, updated = ?, unchanged = ?, warnings = ?, warning_samples = ?, finished_at = ?, status = 'failed' WHERE id = ?").run(counts.records, counts.inserted, counts.updated, counts.unchanged, counts.warnings, JSON.stringify(samples), iso(this.now()), id);
+      throw err;
+    }
+    const finishedAt = iso(this.now());
+    this.db.transaction(() => {
+      this.stmt("UPDATE vuln_imports SET records = ?, inserted = ?, updated = ?, unchanged = ?, warnings = ?, warning_samples = ?, finished_at = ?, status = 'done' WHERE id = ?").run(counts.records, counts.inserted, counts.updated, counts.unchanged, counts.warnings, JSON.stringify(samples), finishedAt, id);
+      const upsert = this.stmt(
+        'INSERT INTO vuln_sources (source, records, last_import_id, last_import_at, data_date) VALUES (?, ?, ?, ?, ?) ON CONFLICT(source) DO UPDATE SET records = excluded.records, last_import_id = excluded.last_import_id, last_import_at = excluded.last_import_at, data_date = max(vuln_sources.data_date, excluded.data_date)',
+      );
+      if (k.startsWith('osv')) {
+        const count = this.stmt('SELECT COUNT(DISTINCT advisory_id) AS n FROM vuln_affected WHERE ecosystem = ?');
+        for (const [eco, newest] of osvEcosystems) upsert.run(`osv:${eco}`, (count.get(eco) as { n: number }).n, id, finishedAt, newest.startsWith('1970') ? finishedAt : newest);
+      } else {
+        const source = k.startsWith('kev') ? 'kev' : k.startsWith('epss') ? 'epss' : 'nvd';
+        const table = `vuln_${source}`;
+        const n = (this.stmt(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+        if (counts.records > 0) upsert.run(source, n, id, finishedAt, dataDate ?? finishedAt);
+        void modelVersion;
+      }
+      this.bump();
+    })();
+    this.cache.clear();
+    this.parsed.clear();
+    onProgress?.(1, `${counts.records} records, ${counts.warnings} warnings`);
+    return importOf(this.stmt('SELECT * FROM vuln_imports WHERE id = ?').get(id) as ImportRow);
+  }
+
+  private putOsv(r: OsvRecord, importId: string, counts: { inserted: number; updated: number; unchanged: number }): void {
+    const existing = this.stmt('SELECT modified FROM vuln_advisories WHERE id = ?').get(r.id) as { modified: string } | undefined;
+    // Idempotent: a copy at least as new replaces by id; an older one is left alone.
+    if (existing !== undefined && existing.modified > r.modified) {
+      counts.unchanged++;
+      return;
+    }
+    const json = JSON.stringify(r);
+    if (existing !== undefined) {
+      const same = this.stmt('SELECT 1 FROM vuln_advisories WHERE id = ? AND json = ?').get(r.id, json);
+      if (same !== undefined) {
+        counts.unchanged++;
+        return;
+      }
+    }
+    const sev = severityOfRecord(r);
+    const malicious = isMalicious(r);
+    const summary = (r.summary ?? r.details?.split('\n').find((l) => l.trim() !== '') ?? '').slice(0, 1000);
+    this.stmt(
+        `INSERT INTO vuln_advisories (id, modified, published, withdrawn, summary, details, severity, score, vector, severity_source, malicious, json, import_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET modified = excluded.modified, published = excluded.published, withdrawn = excluded.withdrawn, summary = excluded.summary, details = excluded.details,
+           severity = excluded.severity, score = excluded.score, vector = excluded.vector, severity_source = excluded.severity_source, malicious = excluded.malicious, json = excluded.json, import_id = excluded.import_id`,
+      )
+      .run(r.id, r.modified, r.published ?? null, r.withdrawn ?? null, summary, (r.details ?? '').slice(0, 100_000), sev.severity, sev.score, sev.vector, sev.source, malicious ? 1 : 0, json, importId);
+    this.stmt('DELETE FROM vuln_affected WHERE advisory_id = ?').run(r.id);
+    this.stmt('DELETE FROM vuln_aliases WHERE advisory_id = ?').run(r.id);
+    const aff = this.stmt('INSERT OR IGNORE INTO vuln_affected (advisory_id, ecosystem, eco_base, name) VALUES (?, ?, ?, ?)');
+    for (const a of r.affected ?? []) {
+      if (a.package === undefined) continue;
+      aff.run(r.id, a.package.ecosystem, ecosystemBase(a.package.ecosystem), normaliseName(a.package.ecosystem, a.package.name));
+    }
+    const al = this.stmt('INSERT OR IGNORE INTO vuln_aliases (advisory_id, alias) VALUES (?, ?)');
+    for (const x of r.aliases ?? []) if (x !== r.id) al.run(r.id, x);
+    if (existing === undefined) counts.inserted++;
+    else counts.updated++;
+  }
+
+  private putKev(e: KevEntry, importId: string, counts: { inserted: number; updated: number; unchanged: number }): void {
+    const r = this.stmt(
+        `INSERT INTO vuln_kev (cve, date_added, due_date, ransomware_use, vendor_project, product, name, import_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(cve) DO UPDATE SET date_added = excluded.date_added, due_date = excluded.due_date, ransomware_use = excluded.ransomware_use, vendor_project = excluded.vendor_project, product = excluded.product, name = excluded.name, import_id = excluded.import_id
+         WHERE vuln_kev.date_added IS NOT excluded.date_added OR vuln_kev.due_date IS NOT excluded.due_date OR vuln_kev.ransomware_use IS NOT excluded.ransomware_use OR vuln_kev.name IS NOT excluded.name`,
+      )
+      .run(e.cve, e.date_added, e.due_date, e.ransomware_use, e.vendor_project, e.product, e.name, importId);
+    this.count(r.changes, counts);
+  }
+
+  private putEpss(e: EpssEntry, importId: string, counts: { inserted: number; updated: number; unchanged: number }): void {
+    // A day's scores replace an older day's, never a newer one's.
+    const r = this.stmt(
+        `INSERT INTO vuln_epss (cve, score, percentile, score_date, model_version, import_id) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(cve) DO UPDATE SET score = excluded.score, percentile = excluded.percentile, score_date = excluded.score_date, model_version = excluded.model_version, import_id = excluded.import_id
+         WHERE (vuln_epss.score_date IS NULL OR excluded.score_date IS NULL OR excluded.score_date >= vuln_epss.score_date) AND (vuln_epss.score IS NOT excluded.score OR vuln_epss.percentile IS NOT excluded.percentile OR vuln_epss.score_date IS NOT excluded.score_date)`,
+      )
+      .run(e.cve, e.score, e.percentile, e.date, e.model_version, importId);
+    this.count(r.changes, counts);
+  }
+
+  private putNvd(e: NvdEntry, importId: string, counts: { inserted: number; updated: number; unchanged: number }): void {
+    const r = this.stmt(
+        `INSERT INTO vuln_nvd (cve, last_modified, vector, score, severity, import_id) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(cve) DO UPDATE SET last_modified = excluded.last_modified, vector = excluded.vector, score = excluded.score, severity = excluded.severity, import_id = excluded.import_id
+         WHERE (vuln_nvd.last_modified IS NULL OR excluded.last_modified IS NULL OR excluded.last_modified >= vuln_nvd.last_modified) AND (vuln_nvd.vector IS NOT excluded.vector OR vuln_nvd.score IS NOT excluded.score OR vuln_nvd.last_modified IS NOT excluded.last_modified)`,
+      )
+      .run(e.cve, e.last_modified, e.vector, e.score, e.severity, importId);
+    this.count(r.changes, counts);
+  }
+
+  /** A row written counts as inserted (KEV, EPSS and NVD rows are not told apart from updates), a row left as it was as unchanged. */
+  private count(changes: number, counts: { inserted: number; updated: number; unchanged: number }): void {
+    if (changes === 0) counts.unchanged++;
+    else counts.inserted++;
+  }
+
+  // ---- reading ---------------------------------------------------------------------------------------------
+
+  private record(row: AdvisoryRow): OsvRecord {
+    const key = `${row.id}\u0000${row.modified}`;
+    let r = this.parsed.get(key);
+    if (r === undefined) {
+      r = parseOsvRecord(JSON.parse(row.json) as unknown);
+      if (this.parsed.size >= 50_000) this.parsed.clear();
+      this.parsed.set(key, r);
+    }
+    return r;
+  }
+
+  private kevOf(cves: readonly string[]): KevEntry | null {
+    const q = this.stmt('SELECT cve, date_added, due_date, ransomware_use, vendor_project, product, name FROM vuln_kev WHERE cve = ?');
+    for (const c of cves) {
+      const k = q.get(c) as KevEntry | undefined;
+      if (k !== undefined) return k;
+    }
+    return null;
+  }
+
+  private epssOf(cves: readonly string[]): EpssEntry | null {
+    const q = this.stmt('SELECT cve, score, percentile, score_date AS date, model_version FROM vuln_epss WHERE cve = ?');
+    let best: EpssEntry | null = null;
+    for (const c of cves) {
+      const e = q.get(c) as EpssEntry | undefined;
+      if (e !== undefined && (best === null || e.score > best.score)) best = e;
+    }
+    return best;
+  }
+
+  private nvdOf(cves: readonly string[]): { vector: string | null; score: number | null; severity: Severity | null } | null {
+    const q = this.stmt('SELECT vector, score, severity FROM vuln_nvd WHERE cve = ? AND score IS NOT NULL');
+    let best: { vector: string | null; score: number | null; severity: Severity | null } | null = null;
+    for (const c of cves) {
+      const n = q.get(c) as { vector: string | null; score: number; severity: Severity | null } | undefined;
+      if (n !== undefined && (best === null || n.score > (best.score ?? -1))) best = n;
+    }
+    return best;
+  }
+
+  /** Every alias of an id: its own, and the ids of records that list it (GHSA <-> CVE <-> PYSEC). */
+  private aliasesOf(id: string, own: readonly string[]): string[] {
+    const out = new Set(own);
+    for (const r of this.stmt('SELECT advisory_id FROM vuln_aliases WHERE alias = ?').all(id) as { advisory_id: string }[]) out.add(r.advisory_id);
+    for (const a of own) for (const r of this.stmt('SELECT advisory_id FROM vuln_aliases WHERE alias = ? AND advisory_id != ?').all(a, id) as { advisory_id: string }[]) out.add(r.advisory_id);
+    out.delete(id);
+    return [...out].sort();
+  }
+
+  private toAdvisory(row: AdvisoryRow, only?: { ecosystem: string; name: string }): Advisory {
+    const r = this.record(row);
+    const aliases = this.aliasesOf(row.id, r.aliases ?? []);
+    const cves = cveIdsOf(row.id, aliases);
+    const entries = only !== undefined ? entriesFor(r, only.ecosystem, only.name) : (r.affected ?? []).filter((a) => a.package !== undefined);
+    const affected: AdvisoryAffectedPackage[] = entries.map((a) => ({
+      ecosystem: a.package?.ecosystem ?? '',
+      name: a.package?.name ?? '',
+      purl: a.package?.purl ?? null,
+      ranges: (a.ranges ?? []).filter((x) => x.type !== 'GIT').map((x) => ({ type: x.type, events: x.events.map((e) => ({ ...(e.introduced !== undefined ? { introduced: e.introduced } : {}), ...(e.fixed !== undefined ? { fixed: e.fixed } : {}), ...(e.last_affected !== undefined ? { last_affected: e.last_affected } : {}), ...(e.limit !== undefined ? { limit: e.limit } : {}) })) })),
+      versions: (a.versions ?? []).slice(0, 1000),
+      fixed: fixedVersionsOf(a),
+    }));
+    let severity = row.severity;
+    let score = row.score;
+    let vector = row.vector;
+    let source = row.severity_source;
+    if (row.malicious === 1) {
+      // A malicious package is critical whatever a score says: installing it runs the attacker's code.
+      severity = 'critical';
+      source = 'malicious';
+    } else if (severity === null) {
+      const n = this.nvdOf(cves);
+      if (n !== null) {
+        severity = n.severity;
+        score = n.score;
+        vector = n.vector;
+        source = 'nvd';
+      }
+    }
+    return {
+      id: row.id,
+      aliases,
+      summary: row.summary,
+      details: row.details,
+      published: row.published,
+      modified: row.modified,
+      malicious: row.malicious === 1,
+      severity,
+      score,
+      vector,
+      severity_source: source,
+      affected,
+      fixed_versions: [...new Set(affected.flatMap((a) => a.fixed))],
+      kev: this.kevOf(cves),
+      epss: this.epssOf(cves),
+      references: (r.references ?? []).slice(0, 200).map((x) => ({ type: x.type ?? 'WEB', url: x.url })),
+    };
+  }
+
+  /** One advisory by its id or any alias (a CVE id finds the GHSA that names it); null when unknown. */
+  get(idOrAlias: string): Advisory | null {
+    const q = this.stmt('SELECT * FROM vuln_advisories WHERE id = ?');
+    let row = q.get(idOrAlias) as AdvisoryRow | undefined;
+    if (row === undefined) {
+      const ids = (this.stmt('SELECT advisory_id FROM vuln_aliases WHERE alias = ?').all(idOrAlias) as { advisory_id: string }[]).map((x) => x.advisory_id).sort((a, b) => idRank(a) - idRank(b) || (a < b ? -1 : 1));
+      if (ids[0] !== undefined) row = q.get(ids[0]) as AdvisoryRow | undefined;
+    }
+    return row === undefined ? null : this.toAdvisory(row);
+  }
+
+  /** Per-source status and the latest imports. */
+  sources(): AdvisorySources {
+    const imports = (this.stmt('SELECT * FROM vuln_imports ORDER BY started_at DESC, id LIMIT 50').all() as ImportRow[]).map(importOf);
+    return { generation: this.generation(), sources: this.sourceStatuses(), imports };
+  }
+
+  /** Per-source status: records, last import, the data's date, age and staleness. */
+  sourceStatuses(): AdvisorySourceStatus[] {
+    const now = this.now();
+    const rows = this.stmt('SELECT * FROM vuln_sources ORDER BY source').all() as { source: string; records: number; last_import_id: string; last_import_at: string; data_date: string }[];
+    const sources: AdvisorySourceStatus[] = rows.map((r) => {
+      const kind = (r.source.startsWith('osv:') ? 'osv' : r.source) as keyof typeof STALE_AFTER_DAYS;
+      const limit = STALE_AFTER_DAYS[kind] ?? 30;
+      const dated = Date.parse(r.data_date);
+      const age = Number.isFinite(dated) ? Math.max(0, (now - dated) / 86_400_000) : Infinity;
+      return { ...r, age_days: Math.round(age * 10) / 10, stale_after_days: limit, stale: age > limit };
+    });
+    return sources;
+  }
+
+  /**
+   * The advisories affecting (ecosystem, name, version), with status: `unavailable` when no OSV data for the ecosystem
+   * was ever imported; `partial` when KEV or EPSS was never imported or a source is stale, or a version cannot be
+   * compared; else `ok`. An empty list is "none known" only with `ok`.
+   */
+  lookup(ecosystem: string, name: string, version: string): LookupResult {
+    const eco = ecosystem.trim();
+    const norm = normaliseName(eco, name);
+    const gen = this.generation();
+    if (gen !== this.cacheGeneration) {
+      this.cache.clear();
+      this.cacheGeneration = gen;
+    }
+    const key = `${eco.toLowerCase()}\u0000${norm}\u0000${version}`;
+    const now = this.now();
+    const hit = this.cache.get(key);
+    if (hit !== undefined && now - hit.at < LOOKUP_CACHE_TTL_MS) return hit.result;
+    const result = this.lookupUncached(eco, name, version);
+    if (this.cache.size >= LOOKUP_CACHE_ENTRIES) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(key, { at: now, result });
+    return result;
+  }
+
+  /** The lookup without the cache (the benchmark measures both). */
+  lookupUncached(ecosystem: string, name: string, version: string): LookupResult {
+    const sources = this.sourceStatuses();
+    const osv = sources.filter((s) => s.source.startsWith('osv:') && ecosystemMatches(s.source.slice(4), ecosystem));
+    const base = { ecosystem, name, version };
+    if (osv.length === 0) return { ...base, status: 'unavailable', missing_sources: [`osv:${ecosystem}`], stale_sources: [], notes: [], items: [] };
+    const missing: string[] = [];
+    const stale: string[] = [];
+    for (const s of ['kev', 'epss']) {
+      const found = sources.find((x) => x.source === s);
+      if (found === undefined) missing.push(s);
+      else if (found.stale) stale.push(s);
+    }
+    for (const s of osv) if (s.stale) stale.push(s.source);
+    const notes: string[] = [];
+    const rows = this.stmt('SELECT DISTINCT a.* FROM vuln_affected f JOIN vuln_advisories a ON a.id = f.advisory_id WHERE f.eco_base = ? AND f.name = ?')
+      .all(ecosystemBase(ecosystem), normaliseName(ecosystem, name)) as AdvisoryRow[];
+    const matched: AdvisoryRow[] = [];
+    let unknown = 0;
+    for (const row of rows) {
+      const ans = matchRecord(this.record(row), ecosystem, name, version);
+      if (ans === 'affected') matched.push(row);
+      else if (ans === 'unknown') unknown++;
+    }
+    if (unknown > 0) notes.push(`${unknown} advisories could not be compared with this version in the ecosystem's version scheme`);
+    const items = this.dedupe(matched.map((r) => this.toAdvisory(r, { ecosystem, name })));
+    const status = missing.length > 0 || stale.length > 0 || unknown > 0 ? 'partial' : 'ok';
+    return { ...base, status, missing_sources: missing, stale_sources: stale, notes, items };
+  }
+
+  /** Records that are the same vulnerability (one lists the other, or they share an alias) shown once, aliases merged. */
+  private dedupe(items: Advisory[]): Advisory[] {
+    const sorted = [...items].sort((a, b) => idRank(a.id) - idRank(b.id) || (a.id < b.id ? -1 : 1));
+    const out: Advisory[] = [];
+    for (const a of sorted) {
+      const names = new Set([a.id, ...a.aliases]);
+      const i = out.findIndex((o) => names.has(o.id) || o.aliases.some((x) => names.has(x)));
+      if (i < 0) {
+        out.push(a);
+        continue;
+      }
+      const o = out[i] as Advisory;
+      out[i] = {
+        ...o,
+        aliases: [...new Set([...o.aliases, a.id, ...a.aliases])].filter((x) => x !== o.id).sort(),
+        malicious: o.malicious || a.malicious,
+        kev: o.kev ?? a.kev,
+        epss: o.epss ?? a.epss,
+        fixed_versions: [...new Set([...o.fixed_versions, ...a.fixed_versions])],
+        ...(o.score === null && a.score !== null ? { severity: a.severity, score: a.score, vector: a.vector, severity_source: a.severity_source } : {}),
+      };
+    }
+    return out.sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || (a.id < b.id ? -1 : 1));
+  }
+
+  /** The import record by id; null when unknown. */
+  importRecord(id: string): AdvisoryImport | null {
+    const r = this.stmt('SELECT * FROM vuln_imports WHERE id = ?').get(id) as ImportRow | undefined;
+    return r === undefined ? null : importOf(r);
+  }
+
+  /** Throws not_found for an unknown id: the HTTP layer's convenience. */
+  require(idOrAlias: string): Advisory {
+    const a = this.get(idOrAlias);
+    if (a === null) throw new VitrineError('not_found', 'no such advisory in the local store');
+    return a;
+  }
+}

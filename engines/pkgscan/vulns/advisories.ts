@@ -1,0 +1,112 @@
+// pkgscan's use of the advisory store: one store per database (its lookup cache shared by routes and scans), scan advisories, the /vulnerabilities list.
+import type { Database } from 'better-sqlite3';
+import type { AdvisoryItem, Severity, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
+import type { LookupResult, VulnerabilitySummary } from '../../core/contracts/pkgscan-vulns.js';
+import { AdvisoryStore } from '../../core/vulns/store.js';
+
+const stores = new WeakMap<Database, AdvisoryStore>();
+
+/** The advisory store of a database: one instance, so its lookup cache serves every route and scan of the process. */
+export function advisoryStoreOf(db: Database): AdvisoryStore {
+  let s = stores.get(db);
+  if (s === undefined) {
+    s = new AdvisoryStore(db);
+    stores.set(db, s);
+  }
+  return s;
+}
+
+/** pkgscan's ecosystem words to OSV's names. */
+export function osvEcosystem(ecosystem: string): string {
+  switch (ecosystem.toLowerCase()) {
+    case 'pypi':
+      return 'PyPI';
+    case 'npm':
+      return 'npm';
+    case 'go':
+    case 'golang':
+      return 'Go';
+    case 'cargo':
+    case 'crates.io':
+      return 'crates.io';
+    case 'maven':
+      return 'Maven';
+    case 'nuget':
+      return 'NuGet';
+    case 'rubygems':
+    case 'gem':
+      return 'RubyGems';
+    default:
+      return ecosystem;
+  }
+}
+
+/** A lookup as a scan verdict's vulnerability assessment (engines/core/contracts/pkgscan.ts VulnerabilityAssessment). */
+export function assessmentOf(r: LookupResult): VulnerabilityAssessment {
+  const items: AdvisoryItem[] = r.items.map((a) => ({
+    id: a.id,
+    aliases: a.aliases,
+    summary: a.summary === '' ? null : a.summary,
+    // No severity anywhere (the Go database gives none): medium, as scanners do with UNKNOWN.
+    severity: a.severity ?? 'medium',
+    score: a.score,
+    kev: a.kev !== null,
+    kev_date_added: a.kev?.date_added ?? null,
+    epss: a.epss?.score ?? null,
+    epss_percentile: a.epss?.percentile ?? null,
+    fixed_versions: a.fixed_versions,
+    malicious: a.malicious,
+  }));
+  const why = [...r.missing_sources.map((s) => `${s} not imported`), ...r.stale_sources.map((s) => `${s} stale`), ...r.notes];
+  const message = r.status === 'ok' ? `${items.length} advisories from the local store` : r.status === 'unavailable' ? 'no advisory data has been imported for this ecosystem' : `incomplete: ${why.join('; ')}`;
+  return { status: r.status, message, missing_sources: [...r.missing_sources, ...r.stale_sources], items };
+}
+
+/** The assessment of one release for a scan verdict: what the lead's scans/vulns.ts returns. */
+export function assessRelease(db: Database, ecosystem: string, name: string, version: string): VulnerabilityAssessment {
+  return assessmentOf(advisoryStoreOf(db).lookup(osvEcosystem(ecosystem), name, version));
+}
+
+/** Records the advisories a stored scan found (call in the transaction that stores the scan). */
+export function recordScanAdvisories(db: Database, scanId: string, ecosystem: string, name: string, version: string, advisoryIds: readonly string[], at: string = new Date().toISOString()): void {
+  const ins = db.prepare('INSERT OR IGNORE INTO pkgscan_scan_advisories (scan_id, advisory_id, ecosystem, name, version, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const id of new Set(advisoryIds)) ins.run(scanId, id, ecosystem, name, version, at);
+}
+
+const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
+
+export interface VulnerabilityFilter {
+  readonly kev?: boolean | undefined;
+  readonly minSeverity?: Severity | undefined;
+  readonly ecosystem?: string | undefined;
+}
+
+/** Advisories found in stored scans, aggregated by id with the package versions they were found in; most severe first. */
+export function listVulnerabilities(db: Database, f: VulnerabilityFilter, limit: number, offset: number): { items: VulnerabilitySummary[]; total: number } {
+  const store = advisoryStoreOf(db);
+  const ids = db.prepare('SELECT advisory_id, MAX(created_at) AS last_seen FROM pkgscan_scan_advisories WHERE (? IS NULL OR ecosystem = ?) GROUP BY advisory_id').all(f.ecosystem ?? null, f.ecosystem ?? null) as { advisory_id: string; last_seen: string }[];
+  const pkgs = db.prepare('SELECT ecosystem, name, version, COUNT(*) AS scans FROM pkgscan_scan_advisories WHERE advisory_id = ? GROUP BY ecosystem, name, version ORDER BY ecosystem, name, version LIMIT 200');
+  const all: VulnerabilitySummary[] = [];
+  for (const row of ids) {
+    const a = store.get(row.advisory_id);
+    const severity = a === null ? null : a.malicious ? 'critical' : a.severity;
+    if (f.kev !== undefined && (a?.kev !== null && a?.kev !== undefined) !== f.kev) continue;
+    if (f.minSeverity !== undefined && (severity === null || RANK[severity] < RANK[f.minSeverity])) continue;
+    all.push({
+      id: row.advisory_id,
+      aliases: a?.aliases ?? [],
+      summary: a?.summary ?? '',
+      severity,
+      score: a?.score ?? null,
+      malicious: a?.malicious ?? false,
+      kev: a?.kev !== null && a?.kev !== undefined,
+      kev_date_added: a?.kev?.date_added ?? null,
+      epss: a?.epss?.score ?? null,
+      epss_percentile: a?.epss?.percentile ?? null,
+      packages: pkgs.all(row.advisory_id) as VulnerabilitySummary['packages'],
+      last_seen: row.last_seen,
+    });
+  }
+  all.sort((x, y) => (y.severity === null ? -1 : RANK[y.severity]) - (x.severity === null ? -1 : RANK[x.severity]) || (y.score ?? -1) - (x.score ?? -1) || (x.id < y.id ? -1 : 1));
+  return { items: all.slice(offset, offset + limit), total: all.length };
+}

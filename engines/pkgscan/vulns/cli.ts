@@ -1,0 +1,113 @@
+// `pkgscan advisories import PATH... | status | lookup ECOSYSTEM NAME VERSION`: the advisory store from the command line, on $VITRINE_HOME/vitrine.db.
+import type { Database } from 'better-sqlite3';
+import { UsageError, type CliResult } from '../../core/cli.js';
+import type { AdvisoryImport, LookupResult } from '../../core/contracts/pkgscan-vulns.js';
+import { VitrineError } from '../../core/errors.js';
+import { openStandaloneStore } from '../../core/store.js';
+import { pkgscanService } from '../service.js';
+import { advisoryStoreOf } from './advisories.js';
+
+export const ADVISORIES_HELP = `  pkgscan advisories import PATH... [--json]
+      Imports advisory files into the workstation's store, each detected by content: OSV records, folders of them
+      and per-ecosystem all.zip exports (GHSA and MAL- records included), CISA KEV JSON or CSV, EPSS CSV (plain or
+      gzip), NVD CVE JSON 2.0. Re-importing is idempotent. Bad records are counted warnings; exit 1 if a file fails.
+  pkgscan advisories status [--json]
+      Per source (osv:<ecosystem>, kev, epss, nvd): records, last import, data date, age, staleness.
+  pkgscan advisories lookup ECOSYSTEM NAME VERSION [--json]
+      The advisories affecting a package version (OSV ecosystem names: npm, PyPI, Go, Debian:12, ...), with the
+      status ok, partial or unavailable. Exit 4 when the answer is not complete (partial or unavailable).`;
+
+export interface AdvisoriesIo {
+  /** The store (tests pass an in-memory one); default $VITRINE_HOME/vitrine.db. */
+  readonly db?: Database;
+  /** Progress lines (default: none). */
+  readonly progress?: (line: string) => void;
+}
+
+function openDb(io: AdvisoriesIo): { db: Database; close: () => void } {
+  if (io.db !== undefined) return { db: io.db, close: () => undefined };
+  const home = process.env['VITRINE_HOME'];
+  if (home === undefined || home === '') throw new UsageError('set VITRINE_HOME to the data directory (the advisories must be stored somewhere)');
+  const db = openStandaloneStore([pkgscanService], home);
+  return { db, close: () => db.close() };
+}
+
+function importLine(label: string, r: AdvisoryImport): string {
+  return `imported\t${label}\t${r.kind}\t${r.records} records (${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged), ${r.warnings} warnings\t${r.id}`;
+}
+
+function lookupText(r: LookupResult): string {
+  const out = [`${r.status.toUpperCase()}  ${r.ecosystem} ${r.name} ${r.version}: ${r.items.length} advisories`];
+  if (r.missing_sources.length > 0) out.push(`  missing: ${r.missing_sources.join(', ')}`);
+  if (r.stale_sources.length > 0) out.push(`  stale: ${r.stale_sources.join(', ')}`);
+  for (const n of r.notes) out.push(`  note: ${n}`);
+  if (r.status !== 'ok') out.push('  (incomplete data: an empty list does not mean "no vulnerabilities")');
+  for (const a of r.items) {
+    const badges = [a.malicious ? 'MALICIOUS' : null, a.kev !== null ? `KEV ${a.kev.date_added}${a.kev.ransomware_use === 'Known' ? ' ransomware' : ''}` : null, a.epss !== null ? `EPSS ${a.epss.score.toFixed(4)} (p${(a.epss.percentile * 100).toFixed(1)})` : null].filter((x) => x !== null);
+    out.push(`  ${a.id} [${a.severity ?? 'unknown'}${a.score !== null ? ` ${a.score}` : ''}]${badges.length > 0 ? ` ${badges.join(', ')}` : ''}  ${a.summary.slice(0, 160)}`);
+    if (a.aliases.length > 0) out.push(`      aliases: ${a.aliases.join(', ')}`);
+    if (a.fixed_versions.length > 0) out.push(`      fixed in: ${a.fixed_versions.join(', ')}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** The `advisories` command: `rest` is what follows `advisories` on the command line. */
+export async function advisoriesCommand(rest: readonly string[], values: { json?: boolean | undefined }, io: AdvisoriesIo = {}): Promise<CliResult> {
+  const [sub, ...args] = rest;
+  const json = values.json === true;
+  switch (sub) {
+    case 'import': {
+      if (args.length === 0) throw new UsageError('advisories import needs at least one PATH');
+      const { db, close } = openDb(io);
+      try {
+        const store = advisoryStoreOf(db);
+        const lines: string[] = [];
+        const results: (AdvisoryImport | { path: string; error: string })[] = [];
+        let failed = 0;
+        for (const [i, p] of args.entries()) {
+          const label = `#${i + 1}`;
+          try {
+            const r = await store.importFile(p, undefined, (f, m) => io.progress?.(`${label} ${(f * 100).toFixed(0)}% ${m}`));
+            results.push(r);
+            lines.push(importLine(label, r));
+            for (const w of r.warning_samples.slice(0, 5)) lines.push(`  warning: ${w}`);
+          } catch (err) {
+            failed++;
+            const message = err instanceof VitrineError ? err.message : 'the file could not be imported';
+            results.push({ path: label, error: message });
+            lines.push(`failed\t${label}\t${message}`);
+          }
+        }
+        return { code: failed > 0 ? 1 : 0, stdout: json ? `${JSON.stringify(results, null, 2)}\n` : `${lines.join('\n')}\n`, stderr: failed > 0 ? `${failed} of ${args.length} failed\n` : '' };
+      } finally {
+        close();
+      }
+    }
+    case 'status': {
+      if (args.length !== 0) throw new UsageError('advisories status takes no arguments');
+      const { db, close } = openDb(io);
+      try {
+        const s = advisoryStoreOf(db).sources();
+        if (json) return { code: 0, stdout: `${JSON.stringify(s, null, 2)}\n`, stderr: '' };
+        const lines = s.sources.length === 0 ? ['no advisory data imported'] : s.sources.map((x) => `${x.source}\t${x.records} records\tdata ${x.data_date.slice(0, 10)}\tage ${x.age_days} d${x.stale ? `\tSTALE (> ${x.stale_after_days} d)` : ''}\timported ${x.last_import_at}`);
+        for (const k of ['kev', 'epss']) if (!s.sources.some((x) => x.source === k)) lines.push(`${k}\tnever imported`);
+        return { code: 0, stdout: `${lines.join('\n')}\n`, stderr: '' };
+      } finally {
+        close();
+      }
+    }
+    case 'lookup': {
+      if (args.length !== 3) throw new UsageError('advisories lookup takes ECOSYSTEM NAME VERSION');
+      const [ecosystem, name, version] = args as [string, string, string];
+      const { db, close } = openDb(io);
+      try {
+        const r = advisoryStoreOf(db).lookup(ecosystem, name, version);
+        return { code: r.status === 'ok' ? 0 : 4, stdout: json ? `${JSON.stringify(r, null, 2)}\n` : lookupText(r), stderr: '' };
+      } finally {
+        close();
+      }
+    }
+    default:
+      throw new UsageError('advisories takes import, status or lookup');
+  }
+}

@@ -1,0 +1,177 @@
+// Routes /vulnerabilities: lookup with honest status, one advisory by id or alias, advisories found in stored scans, imports and per-source status.
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import type { Request } from 'express';
+import { z } from 'zod';
+import type { AdvisoryImport } from '../../core/contracts/pkgscan-vulns.js';
+import { VitrineError } from '../../core/errors.js';
+import { parseQuery, requestIdOf } from '../../core/http/index.js';
+import { detectKind } from '../../core/vulns/sources.js';
+import type { Platform } from '../platform.js';
+import { listRoute, type RouteDef } from '../routing/http.js';
+import { booleanQuery } from '../users/http.js';
+import { advisoryStoreOf, listVulnerabilities } from './advisories.js';
+
+/** The largest advisory upload (an ecosystem's all.zip); the gateway's own body ceiling may be lower. */
+export const MAX_ADVISORY_UPLOAD = 1024 * 1024 * 1024;
+/** Uploads up to this size are imported before answering (201); larger ones answer 202 and import in the background. */
+export const SYNC_IMPORT_BYTES = 16 * 1024 * 1024;
+
+const severity = z.enum(['info', 'low', 'medium', 'high', 'critical']);
+
+export const lookupQuery = z.object({
+  ecosystem: z.string().min(1).max(64).regex(/^[A-Za-z][A-Za-z0-9 .:-]*$/),
+  name: z.string().min(1).max(500),
+  version: z.string().min(1).max(200),
+});
+
+export const vulnerabilitiesQuery = z.object({
+  kev: booleanQuery.optional(),
+  min_severity: severity.optional(),
+  ecosystem: z.string().min(1).max(64).optional(),
+});
+
+export const advisoryImportQuery = z.object({
+  filename: z.string().min(1).max(255).regex(/^[A-Za-z0-9][A-Za-z0-9._+~-]*$/),
+});
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
+
+/** Streams the raw body to `file`, refusing it (413) as soon as it passes the limit; returns its size. */
+async function bodyToFile(req: Request, file: string, limit: number): Promise<number> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/octet-stream') throw new VitrineError('unsupported_media_type', 'send the advisory file as application/octet-stream');
+  const declared = Number(req.headers['content-length'] ?? 'NaN');
+  if (Number.isFinite(declared) && declared > limit) throw new VitrineError('payload_too_large', 'the advisory file is larger than an import takes (1 GiB)');
+  let total = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      total += chunk.length;
+      if (total > limit) done(new VitrineError('payload_too_large', 'the advisory file is larger than an import takes (1 GiB)'));
+      else done(null, chunk);
+    },
+  });
+  await pipeline(req, counter, createWriteStream(file, { mode: 0o600 }));
+  return total;
+}
+
+export function vulnerabilityRoutes(p: Platform): RouteDef[] {
+  const store = (): ReturnType<typeof advisoryStoreOf> => advisoryStoreOf(p.db);
+  return [
+    {
+      method: 'get',
+      path: '/vulnerabilities/lookup',
+      access: 'vuln:read',
+      tag: 'vulnerabilities',
+      summary:
+        'Advisories affecting ecosystem (OSV name: npm, PyPI, Go, crates.io, Debian:12, Alpine:v3.19, Red Hat...), name and version, from the local store; always a status: ok, partial (missing or stale sources named), unavailable (no data for the ecosystem). Cached until the next import',
+      query: lookupQuery,
+      handler: (req, res) => {
+        const q = parseQuery(lookupQuery, req);
+        res.json(store().lookup(q.ecosystem, q.name, q.version));
+      },
+    },
+    {
+      method: 'get',
+      path: '/vulnerabilities/sources',
+      access: 'vuln:read',
+      tag: 'vulnerabilities',
+      summary: 'Per-source status (osv:<ecosystem>, kev, epss, nvd): records, last import, data date, age and staleness; and the latest imports',
+      handler: (_req, res) => {
+        res.json(store().sources());
+      },
+    },
+    {
+      method: 'get',
+      path: '/vulnerabilities/imports/:id',
+      access: 'vuln:read',
+      tag: 'vulnerabilities',
+      summary: 'One advisory import: status (running, done, failed), counts, warnings',
+      handler: (req, res) => {
+        const id = String(req.params['id']);
+        const r = ID.test(id) ? store().importRecord(id) : null;
+        if (r === null) throw new VitrineError('not_found', 'no such import');
+        res.json(r);
+      },
+    },
+    {
+      method: 'post',
+      path: '/vulnerabilities/import',
+      access: 'system:write',
+      tag: 'vulnerabilities',
+      summary:
+        'Import an advisory file sent as the raw application/octet-stream body (at most 1 GiB): OSV record or all.zip, CISA KEV JSON/CSV, EPSS CSV (plain or gzip), NVD CVE JSON 2.0, detected by content; query `filename`. 201 with the finished import (up to 16 MiB), else 202 with the running one (poll /vulnerabilities/imports/{id})',
+      query: advisoryImportQuery,
+      status: 201,
+      handler: async (req, res, caller) => {
+        parseQuery(advisoryImportQuery, req);
+        const actor = caller?.id ?? 'anonymous';
+        const dir = path.join(p.dataDir !== '' ? p.dataDir : tmpdir(), 'tmp');
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        const id = randomUUID();
+        const file = path.join(dir, `advisories-${id}`);
+        let size: number;
+        try {
+          size = await bodyToFile(req, file, MAX_ADVISORY_UPLOAD);
+        } catch (err) {
+          await rm(file, { force: true });
+          // The rest of an oversized body is not read: close the connection after answering.
+          res.setHeader('Connection', 'close');
+          throw err;
+        }
+        let kind;
+        try {
+          kind = await detectKind(file);
+        } catch (err) {
+          await rm(file, { force: true });
+          throw err;
+        }
+        const requestId = requestIdOf(res);
+        p.audit.record('vulnerabilities.import', actor, requestId, { import_id: id, kind, size });
+        const run = store()
+          .importFile(file, kind, undefined, { id })
+          .then((r: AdvisoryImport) => {
+            p.audit.record('vulnerabilities.import_finished', actor, requestId, { import_id: id, kind, file_sha256: r.file_sha256, records: r.records, warnings: r.warnings });
+            return r;
+          })
+          .finally(() => rm(file, { force: true }));
+        if (size <= SYNC_IMPORT_BYTES) {
+          res.status(201).json(await run);
+          return;
+        }
+        run.catch(() => {
+          // Recorded as a failed import in vuln_imports; nobody awaits this promise.
+          p.audit.record('vulnerabilities.import_failed', actor, requestId, { import_id: id, kind });
+        });
+        // The import row is written once the file's digest is known: answer with what is known now.
+        const started: AdvisoryImport = { id, kind, status: 'running', file_sha256: null, records: 0, inserted: 0, updated: 0, unchanged: 0, warnings: 0, warning_samples: [], started_at: new Date().toISOString(), finished_at: null };
+        res.status(202).json(started);
+      },
+    },
+    listRoute({
+      path: '/vulnerabilities',
+      access: 'vuln:read',
+      tag: 'vulnerabilities',
+      summary: 'Advisories found in stored scan verdicts, aggregated by id with the package versions they affect; filters kev, min_severity, ecosystem; most severe first; paginated',
+      query: vulnerabilitiesQuery,
+      list: (q, limit, offset) => listVulnerabilities(p.db, { kev: q.kev, minSeverity: q.min_severity, ecosystem: q.ecosystem }, limit, offset),
+    }),
+    {
+      method: 'get',
+      path: '/vulnerabilities/:id',
+      access: 'vuln:read',
+      tag: 'vulnerabilities',
+      summary: 'One advisory from the local store by its id or any alias (a CVE id finds the GHSA or OSV record naming it), with KEV and EPSS; 404 when unknown',
+      handler: (req, res) => {
+        const id = String(req.params['id']);
+        if (!ID.test(id)) throw new VitrineError('not_found', 'no such advisory in the local store');
+        res.json(store().require(id));
+      },
+    },
+  ];
+}

@@ -1,0 +1,174 @@
+// pkgscan's vulnerability routes with real sign-ins (lookup status, advisory by alias, stored-scan list, import upload, sources), the CLI command and migration 7.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import express, { type RequestHandler } from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import type { Role } from '../../core/contracts/pkgscan.js';
+import type { AdvisoryImport, AdvisorySources, LookupResult, VulnerabilityPage } from '../../core/contracts/pkgscan-vulns.js';
+import { VitrineError } from '../../core/errors.js';
+import { errorHandler, notFound, requestId, route } from '../../core/http/index.js';
+import { listen, type Listening } from '../../core/http/server.js';
+import type { JobRunner } from '../../core/jobs/protocol.js';
+import { openMemoryStore } from '../../core/store.js';
+import { hasPermission, ROLES } from '../auth/roles.js';
+import { defaultResourcesDir } from '../config.js';
+import { createPlatform, type Platform } from '../platform.js';
+import { migrations } from '../store.js';
+import { assessRelease, recordScanAdvisories } from './advisories.js';
+import { advisoriesCommand } from './cli.js';
+import { vulnerabilityRoutes } from './http.js';
+
+const TEST_SCRYPT = { N: 1024, r: 8, p: 1 } as const;
+const PASSWORD = 'correct horse battery staple';
+
+let sessions: Record<Role, { id: string; token: string }>;
+let dataDir: string;
+let local: Listening;
+let api: string;
+let platform: Platform;
+
+/** The routes as the service mounts them (until the lead adds them to routeTable): bearer sign-in, permission, the one error shape. */
+function mount(p: Platform): express.Express {
+  const app = express();
+  app.use(requestId());
+  for (const def of vulnerabilityRoutes(p)) {
+    const auth: RequestHandler = (req, res, next) => {
+      const h = req.headers.authorization;
+      if (h === undefined || !h.startsWith('Bearer ')) {
+        next(new VitrineError('unauthorized', 'authentication required'));
+        return;
+      }
+      p.auth.authenticate(h.slice(7)).then((user) => {
+        if (def.access !== 'authenticated' && def.access !== 'public' && def.access !== 'refresh_cookie' && def.access !== 'metrics' && !hasPermission(user.role, def.access)) next(new VitrineError('forbidden', 'no'));
+        else {
+          res.locals['user'] = user;
+          next();
+        }
+      }, next);
+    };
+    app[def.method](`/api/v1${def.path}`, auth, route((req, res) => def.handler(req, res, res.locals['user'] as Parameters<typeof def.handler>[2])));
+  }
+  app.use(notFound());
+  app.use(errorHandler());
+  return app;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'pkgscan-vulns-'));
+  platform = createPlatform({ db: openMemoryStore([{ name: 'pkgscan', migrations }]), dataDir, resourcesDir: defaultResourcesDir(), jobs: undefined as unknown as JobRunner }, { scrypt: TEST_SCRYPT });
+  const out: Partial<Record<Role, { id: string; token: string }>> = {};
+  for (const role of ROLES) {
+    const u = await platform.auth.createUser({ email: `${role}@example.org`, password: PASSWORD, role }, 'system', null);
+    out[role] = { id: u.id, token: (await platform.auth.login(`${role}@example.org`, PASSWORD, 'test')).access_token };
+  }
+  sessions = out as Record<Role, { id: string; token: string }>;
+  local = await listen(mount(platform), { port: 0 });
+  api = `${local.url}/api/v1`;
+});
+
+afterAll(async () => {
+  await local.close();
+  platform.db.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const get = (p: string, role: Role = 'read_only'): Promise<Response> => fetch(`${api}${p}`, { headers: { authorization: `Bearer ${sessions[role].token}` } });
+const upload = (bytes: Uint8Array | string, role: Role = 'admin', filename = 'adv.json', type = 'application/octet-stream'): Promise<Response> =>
+  fetch(`${api}/vulnerabilities/import?filename=${filename}`, { method: 'POST', headers: { authorization: `Bearer ${sessions[role].token}`, 'content-type': type }, body: bytes });
+
+const recent = new Date(Date.now() - 86_400_000).toISOString();
+const record = { id: 'GHSA-abcd-efgh-ijkl', modified: recent, aliases: ['CVE-2025-4242'], summary: 'demo flaw', affected: [{ package: { ecosystem: 'npm', name: 'demo-lib' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.2.3' }] }] }], severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N' }] };
+
+describe('/vulnerabilities routes', () => {
+  it('lookup says unavailable before any import, never an empty "ok"', async () => {
+    const res = await get('/vulnerabilities/lookup?ecosystem=npm&name=demo-lib&version=1.0.0');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'unavailable', items: [] });
+    expect((await get('/vulnerabilities/lookup?ecosystem=npm&name=demo-lib')).status).toBe(400);
+  });
+
+  it('imports by upload (system:write only, audited), then looks up, gets by alias, lists sources', async () => {
+    expect((await upload(JSON.stringify(record), 'security_analyst')).status).toBe(403);
+    expect((await upload(JSON.stringify(record), 'admin', 'a.json', 'application/json')).status).toBe(415);
+    expect((await upload('hello there', 'admin')).status).toBe(415);
+    const res = await upload(JSON.stringify(record));
+    expect(res.status).toBe(201);
+    const imp = (await res.json()) as AdvisoryImport;
+    expect(imp).toMatchObject({ kind: 'osv-json', status: 'done', records: 1, inserted: 1 });
+    expect(platform.audit.list({ action: 'vulnerabilities.import' }, 5, 0).items[0]).toMatchObject({ actor: sessions.admin.id, details: { import_id: imp.id, kind: 'osv-json' } });
+    expect(platform.audit.list({ action: 'vulnerabilities.import_finished' }, 5, 0).items[0]).toMatchObject({ details: { import_id: imp.id, records: 1 } });
+    const kev = JSON.stringify({ catalogVersion: 'x', dateReleased: recent, vulnerabilities: [{ cveID: 'CVE-2025-4242', dateAdded: recent.slice(0, 10), knownRansomwareCampaignUse: 'Known' }] });
+    expect((await upload(kev, 'admin', 'kev.json')).status).toBe(201);
+    const partial = (await (await get('/vulnerabilities/lookup?ecosystem=npm&name=demo-lib&version=1.0.0')).json()) as LookupResult;
+    expect(partial).toMatchObject({ status: 'partial', missing_sources: ['epss'] });
+    expect(partial.items[0]).toMatchObject({ id: 'GHSA-abcd-efgh-ijkl', severity: 'high', score: 7.5, kev: { ransomware_use: 'Known' }, fixed_versions: ['1.2.3'] });
+    const epss = `#model_version:v2025.03.14,score_date:${recent}\ncve,epss,percentile\nCVE-2025-4242,0.42,0.97\n`;
+    expect((await upload(epss, 'admin', 'epss.csv')).status).toBe(201);
+    const ok = (await (await get('/vulnerabilities/lookup?ecosystem=npm&name=demo-lib&version=1.0.0')).json()) as LookupResult;
+    expect(ok.status).toBe('ok');
+    expect(ok.items[0]?.epss).toMatchObject({ score: 0.42, percentile: 0.97 });
+    const byAlias = await get('/vulnerabilities/CVE-2025-4242');
+    expect(byAlias.status).toBe(200);
+    expect(await byAlias.json()).toMatchObject({ id: 'GHSA-abcd-efgh-ijkl' });
+    expect((await get('/vulnerabilities/GHSA-none-none-none')).status).toBe(404);
+    const sources = (await (await get('/vulnerabilities/sources')).json()) as AdvisorySources;
+    expect(sources.sources.map((s) => s.source)).toEqual(['epss', 'kev', 'osv:npm']);
+    expect((await get(`/vulnerabilities/imports/${imp.id}`)).status).toBe(200);
+    // The uploads were streamed to the data folder and removed after import.
+    const { readdir } = await import('node:fs/promises');
+    expect(await readdir(path.join(dataDir, 'tmp'))).toEqual([]);
+  });
+
+  it('GET /vulnerabilities aggregates the advisories of stored scans; filters kev and min_severity; paginated', async () => {
+    const a = assessRelease(platform.db, 'npm', 'demo-lib', '1.0.0');
+    expect(a.status).toBe('ok');
+    expect(a.items[0]).toMatchObject({ id: 'GHSA-abcd-efgh-ijkl', kev: true, epss: 0.42, severity: 'high' });
+    recordScanAdvisories(platform.db, 'scan-1', 'npm', 'demo-lib', '1.0.0', a.items.map((i) => i.id));
+    recordScanAdvisories(platform.db, 'scan-2', 'npm', 'demo-lib', '1.0.0', a.items.map((i) => i.id));
+    recordScanAdvisories(platform.db, 'scan-3', 'npm', 'demo-lib', '1.1.0', ['GHSA-abcd-efgh-ijkl']);
+    const page = (await (await get('/vulnerabilities?limit=10')).json()) as VulnerabilityPage;
+    expect(page).toMatchObject({ total: 1, limit: 10, offset: 0 });
+    expect(page.items[0]).toMatchObject({ id: 'GHSA-abcd-efgh-ijkl', kev: true, packages: [{ version: '1.0.0', scans: 2 }, { version: '1.1.0', scans: 1 }] });
+    expect(((await (await get('/vulnerabilities?kev=false')).json()) as VulnerabilityPage).total).toBe(0);
+    expect(((await (await get('/vulnerabilities?min_severity=critical')).json()) as VulnerabilityPage).total).toBe(0);
+    expect(((await (await get('/vulnerabilities?min_severity=high&kev=true')).json()) as VulnerabilityPage).total).toBe(1);
+    expect((await get('/vulnerabilities?min_severity=severe')).status).toBe(400);
+  });
+});
+
+describe('pkgscan advisories (command line)', () => {
+  it.skipIf(!hasCorpora())('imports the corpus, reports status, looks up with exit 4 when incomplete', async () => {
+    const db = openMemoryStore([{ name: 'pkgscan', migrations }]);
+    try {
+      const imp = await advisoriesCommand(['import', corpusPath('supplychain', 'osv', 'go-vulndb'), corpusPath('supplychain', 'kev-epss', 'cisa-kev', 'known_exploited_vulnerabilities.csv'), path.join(dataDir, 'missing.json')], {}, { db });
+      expect(imp.code).toBe(1);
+      expect(imp.stdout).toMatch(/imported\t#1\tosv-dir\t3 records/);
+      expect(imp.stdout).toMatch(/imported\t#2\tkev-csv\t1404 records/);
+      expect(imp.stdout).toMatch(/failed\t#3/);
+      expect(imp.stdout).not.toContain(dataDir);
+      const st = await advisoriesCommand(['status'], {}, { db });
+      expect(st.stdout).toMatch(/^kev\t1404 records/m);
+      expect(st.stdout).toMatch(/^epss\tnever imported/m);
+      const look = await advisoriesCommand(['lookup', 'Go', 'vitess.io/vitess', '0.18.0'], {}, { db });
+      expect(look.code).toBe(4);
+      expect(look.stdout).toMatch(/^PARTIAL/);
+      expect(look.stdout).toContain('GO-2024-2826');
+      const js = await advisoriesCommand(['lookup', 'Go', 'vitess.io/vitess', '0.18.0'], { json: true }, { db });
+      expect((JSON.parse(js.stdout) as LookupResult).missing_sources).toEqual(['epss']);
+      await expect(advisoriesCommand(['lookup', 'Go'], {}, { db })).rejects.toThrow(/ECOSYSTEM NAME VERSION/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('migration 7 creates the tables once', async () => {
+    const db = openMemoryStore([{ name: 'pkgscan', migrations }]);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'vuln_%' OR name = 'pkgscan_scan_advisories') ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+    expect(tables).toEqual(['pkgscan_scan_advisories', 'vuln_advisories', 'vuln_affected', 'vuln_aliases', 'vuln_epss', 'vuln_imports', 'vuln_kev', 'vuln_meta', 'vuln_nvd', 'vuln_sources']);
+    await writeFile(path.join(dataDir, 'x.json'), JSON.stringify(record));
+    expect((await advisoriesCommand(['import', path.join(dataDir, 'x.json')], { json: true }, { db })).code).toBe(0);
+    db.close();
+  });
+});
