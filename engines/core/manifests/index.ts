@@ -116,3 +116,5 @@ export function pinLines(manifest: string, text: string, options?: ParseOptions)
 export function parseManifest(manifest: string, text: string, options?: ParseOptions): Map<string, string> {
   return new Map(firstPerName(parseManifestEntries(manifest, text, options)).map((e) => [e.name, e.version]));
 }
+export { declaredFormatFor, npmSpecKind, parsePep508, pep440SpecKind, readDeclaredManifest } from './declared.js';
+export type { DeclaredDependency, DeclaredFormat, DeclaredIndex, DeclaredKind, DeclaredManifest } from './declared.js';

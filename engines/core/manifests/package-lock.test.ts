@@ -169,3 +169,16 @@ describe('package-lock.json', () => {
     ).toEqual(['js-yaml', 'kubernetes-types', 'ts-node', 'typescript']);
   });
 });
+
+describe('install scripts', () => {
+  it('marks the entries npm records with hasInstallScript (capa-explorer: one)', () => {
+    const doc = readManifest('package-lock.json', corpus('v3-capa-explorer'));
+    const marked = doc.entries.filter((e) => e.installScript === true);
+    expect(marked).toHaveLength(1);
+    expect(doc.entries.filter((e) => e.installScript !== undefined && e.installScript !== true)).toHaveLength(0);
+  });
+  it('marks pnpm requiresBuild entries (v6.0 cdxgen test lock: four)', () => {
+    const text = readFileSync(corpusPath('supplychain', 'lockfiles', 'pnpm', 'v6.0-cdxgen-test', 'pnpm-lock.yaml'), 'utf8');
+    expect(readManifest('pnpm-lock.yaml', text).entries.filter((e) => e.installScript === true).length).toBe(4);
+  });
+});

@@ -95,6 +95,7 @@ function readPackages(
       ...(workspace ? {} : { direct: topLevel && declared.has(installedAs ?? '') }),
       ...(entry['dev'] === true || entry['devOptional'] === true ? { dev: true } : {}),
       ...(entry['optional'] === true ? { optional: true } : {}),
+      ...(entry['hasInstallScript'] === true ? { installScript: true } : {}),
       ...(deps.length > 0 ? { dependencies: deps } : {}),
     };
     ctx.add(e);

@@ -96,3 +96,15 @@ packages:
     expect(doc.warnings.map((w) => w.code)).toEqual(['unsupported_version', 'malformed_entry']);
   });
 });
+
+describe('pnpm v9 snapshots', () => {
+  it('gives v9 entries the dependencies their snapshots record', () => {
+    const text = readFileSync(corpusPath('supplychain', 'lockfiles', 'pnpm', 'v9.0-cdxgen', 'pnpm-lock.yaml'), 'utf8');
+    const doc = readManifest('pnpm-lock.yaml', text);
+    const withDeps = doc.entries.filter((e) => (e.dependencies ?? []).length > 0);
+    expect(withDeps.length).toBeGreaterThan(100);
+    const names = new Set(doc.entries.map((e) => e.name));
+    // every recorded dependency is itself a locked package
+    for (const e of withDeps) for (const d of e.dependencies ?? []) expect(names.has(d)).toBe(true);
+  });
+});

@@ -90,6 +90,16 @@ export function parsePnpmLock(text: string, options: ParseOptions = {}): PnpmLoc
     ctx.warn('unsupported_version', 'the lockfileVersion is missing or outside 5 to 9; keys are read by their shape');
   const layout = Number.isFinite(major) ? major : 9;
   const direct = directPairs(lock, layout);
+  // v9 moved each package's dependencies to `snapshots` (keyed name@version(peers)); collect them by name@version
+  const snapshotDeps = new Map<string, Set<string>>();
+  for (const snap of pairs(lock, child(lock.root, 'snapshots'))) {
+    const id = splitPnpmKey(snap.key, 9);
+    const fields = plain(lock, snap.node);
+    if (id === undefined || !isRecord(fields)) continue;
+    const set = snapshotDeps.get(`${id.name}@${id.version}`) ?? new Set<string>();
+    for (const section of ['dependencies', 'optionalDependencies']) if (isRecord(fields[section])) for (const n of Object.keys(fields[section])) set.add(n);
+    snapshotDeps.set(`${id.name}@${id.version}`, set);
+  }
   for (const pair of pairs(lock, child(lock.root, 'packages'))) {
     const entry = plain(lock, pair.node);
     if (entry !== null && !isRecord(entry)) {
@@ -111,6 +121,7 @@ export function parsePnpmLock(text: string, options: ParseOptions = {}): PnpmLoc
       ...new Set([
         ...(isRecord(fields['dependencies']) ? Object.keys(fields['dependencies']) : []),
         ...(isRecord(fields['optionalDependencies']) ? Object.keys(fields['optionalDependencies']) : []),
+        ...(snapshotDeps.get(`${name}@${version}`) ?? []),
       ]),
     ];
     ctx.add({
@@ -122,6 +133,7 @@ export function parsePnpmLock(text: string, options: ParseOptions = {}): PnpmLoc
       direct: direct.has(`${name}@${version}`),
       ...(fields['dev'] === true ? { dev: true } : {}),
       ...(fields['optional'] === true ? { optional: true } : {}),
+      ...(fields['requiresBuild'] === true ? { installScript: true } : {}),
       ...(deps.length > 0 ? { dependencies: deps } : {}),
     });
   }

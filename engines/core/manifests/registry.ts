@@ -4,6 +4,7 @@ import type { ParseContext } from './context.js';
 import { parseGoMod } from './go-mod.js';
 import { parseGoSum } from './go-sum.js';
 import { parsePackageLock } from './package-lock.js';
+import { parsePipfileLock } from './pipfile-lock.js';
 import { parsePnpmLock } from './pnpm-lock.js';
 import { parsePoetryLock } from './poetry-lock.js';
 import { parseRequirements } from './requirements.js';
@@ -81,6 +82,7 @@ export const FORMATS: readonly FormatSpec[] = [
   { format: 'go-mod', ecosystem: 'golang', fileNames: ['go.mod'], pinRule: 'last-line-wins', parserVersion: 1, parse: (t, o) => goMod(t, o) },
   { format: 'go-sum', ecosystem: 'golang', fileNames: ['go.sum'], pinRule: 'highest-version', parserVersion: 1, parse: (t, o) => ({ ...parseGoSum(t, o), lineMap: true }) },
   { format: 'cargo-lock', ecosystem: 'cargo', fileNames: ['cargo.lock'], pinRule: 'one-per-version', parserVersion: 1, parse: (t, o) => parseCargoLock(t, o) },
+  { format: 'pipfile-lock', ecosystem: 'pypi', fileNames: ['pipfile.lock'], pinRule: 'one-per-version', parserVersion: 1, parse: (t, o) => parsePipfileLock(t, o) },
   {
     // the spec's default: any other file name is a pypi requirements file
     format: 'requirements',

@@ -14,7 +14,8 @@ export type ManifestFormat =
   | 'pnpm-lock'
   | 'go-mod'
   | 'go-sum'
-  | 'cargo-lock';
+  | 'cargo-lock'
+  | 'pipfile-lock';
 
 /** Where a locked package comes from, when the format says so. */
 export type EntrySource = 'registry' | 'git' | 'url' | 'path' | 'workspace';
@@ -60,6 +61,8 @@ export interface ManifestEntry {
   readonly dev?: boolean;
   /** True when the lock file marks the package as optional. */
   readonly optional?: boolean;
+  /** True when the lock file says the package runs an install script (npm `hasInstallScript`, pnpm `requiresBuild`). */
+  readonly installScript?: boolean;
   /** Names (normalised) of the packages this one depends on, as the lock file records them. */
   readonly dependencies?: readonly string[];
   /** PEP 508 environment marker of a requirement line. */

@@ -24,6 +24,8 @@ export interface RouteDef {
   readonly query?: z.ZodType;
   /** A paginated list: `limit` (default 50, at most 500) and `offset` are documented too. */
   readonly paged?: boolean;
+  /** JSON body limit in bytes when it must exceed the router's MAX_JSON_BODY (project scans: 12 MiB). */
+  readonly bodyLimit?: number;
   /** Success status (default 200). */
   readonly status?: number;
   readonly handler: (req: Request, res: Response, caller: StoredUser | undefined) => Promise<void> | void;

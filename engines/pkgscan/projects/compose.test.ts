@@ -1,0 +1,73 @@
+// Compose lint: every rule on a deliberately bad file, the corpus compose files, and malformed YAML.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { COMPOSE_RULES, lintCompose } from './compose.js';
+
+const BAD = `services:
+  web:
+    image: nginx
+    privileged: true
+    network_mode: host
+    pid: host
+    ipc: host
+    cap_add: [NET_BIND_SERVICE]
+    volumes:
+      - /var/run/docker.sock:/var/run/docker.sock
+      - /:/host
+      - /etc:/etc:ro
+    environment:
+      DB_PASSWORD: hunter2hunter2
+      SAFE_PASSWORD: \${FROM_ENV}
+    ports:
+      - "8080:80"
+      - "127.0.0.1:9090:90"
+    security_opt: ["seccomp:unconfined"]
+  worker:
+    image: example/worker:latest
+    user: "1000"
+    cap_add: [SYS_ADMIN]
+    environment:
+      - API_TOKEN=abcdef
+`;
+
+describe('Compose lint', () => {
+  it('raises every rule on a bad compose file, with lines', () => {
+    const f = lintCompose('compose.yaml', BAD);
+    const lines = (code: string): (number | null)[] => f.filter((x) => x.code === code).map((x) => x.line);
+    expect(lines('compose_latest_image')).toEqual([3, 21]);
+    expect(lines('compose_privileged')).toEqual([4]);
+    expect(lines('compose_host_network')).toEqual([5]);
+    expect(lines('compose_host_pid')).toEqual([6]);
+    expect(lines('compose_host_ipc')).toEqual([7]);
+    expect(lines('compose_cap_add')).toEqual([8]);
+    expect(lines('compose_docker_socket')).toEqual([10]);
+    expect(lines('compose_host_root')).toEqual([11]);
+    expect(lines('compose_sensitive_mount')).toEqual([12]);
+    expect(lines('compose_secret_in_environment')).toEqual([14, 25]);
+    expect(lines('compose_port_all_interfaces')).toEqual([17]);
+    expect(lines('compose_unconfined')).toEqual([19]);
+    expect(lines('compose_no_user')).toEqual([2]);
+    expect(lines('compose_cap_add_dangerous')).toEqual([23]);
+    expect(JSON.stringify(f)).not.toMatch(/hunter2|abcdef/);
+    const fired = new Set(f.map((x) => x.code));
+    expect(Object.keys(COMPOSE_RULES).filter((c) => !fired.has(c))).toEqual(['compose_unparsed']);
+  });
+
+  it.skipIf(!hasCorpora())('lints the corpus compose files', () => {
+    const read = (rel: string): string => readFileSync(corpusPath(`supplychain/docker/${rel}`), 'utf8');
+    const dt = lintCompose('compose.yaml', read('dependency-track/compose.yaml'));
+    // the two literal database passwords
+    expect(dt.filter((x) => x.code === 'compose_secret_in_environment').map((x) => x.line)).toEqual([67, 80]);
+    const rita = lintCompose('docker-compose.yml', read('rita/docker-compose.yml'));
+    expect(rita.some((x) => x.code === 'compose_sensitive_mount')).toBe(true);
+    const vr = lintCompose('compose.yaml', read('velociraptor/compose.yaml'));
+    expect(vr.some((x) => x.code === 'compose_latest_image')).toBe(true);
+  });
+
+  it('reports malformed YAML once, without crashing', () => {
+    for (const text of ['services: [unclosed', 'just text', '', 'a: 1\n'.repeat(3) + '\t- bad'])
+      expect(lintCompose('compose.yaml', text).map((x) => x.code)).toEqual(['compose_unparsed']);
+    expect(lintCompose('compose.yaml', 'services:\n  a: 1\n  b:\n    image: x:1\n    user: app\n')).toEqual([]);
+  });
+});

@@ -1,0 +1,91 @@
+// A project scan end to end: check the submission's limits, analyse the text, enrich with stored verdicts, store, audit; and the SBOM downloads.
+import { randomUUID } from 'node:crypto';
+import type { ProjectScan } from '../../core/contracts/pkgscan-projects.js';
+import { VitrineError } from '../../core/errors.js';
+import { buildSpdx, validateCycloneDx, validateSpdx, type CycloneDxDocument, type SpdxDocument } from '../../core/sbom/index.js';
+import { VERSION } from '../config.js';
+import { publishEvent } from '../events/publish.js';
+import type { Platform } from '../platform.js';
+import { jobs as serviceJobs } from '../jobs.js';
+import { analyzeFiles, finishAnalysis, sbomInput, type FileAnalysis } from './analyze.js';
+import { PROJECT_ANALYZE_JOB, type ProjectAnalyzePayload } from './jobs.js';
+import { checkSubmission } from './files.js';
+import { allComponents, getGraph, getProject, getProjectScan, getStoredSbom, saveProjectScan } from './store.js';
+import { newestVerdictFor } from './verdicts.js';
+
+/** A worker may take a while on 5 MB of pnpm YAML; past this the scan is refused rather than left hanging. */
+const ANALYZE_TIMEOUT_MS = 120_000;
+
+/** Runs and stores one project scan. Throws 404 for an unknown project, 413/422 for a submission over the limits or malformed. */
+export async function runProjectScan(p: Platform, projectId: string, body: unknown, actor: string, requestId: string | null, signal?: AbortSignal): Promise<ProjectScan> {
+  const project = getProject(p.db, projectId);
+  if (!project) throw new VitrineError('not_found', 'no such project');
+  const { files, environment: env } = checkSubmission(body);
+  const environment = env ?? p.config.defaultPolicyEnvironment;
+  const id = randomUUID();
+  const created = new Date().toISOString();
+  const payload: ProjectAnalyzePayload = { projectName: project.name, internalNamespaces: [...p.config.internalNamespaces], files: files.map((f) => ({ path: f.path, text: f.text })) };
+  // in a worker once the job is in pkgscan's job table (engines/pkgscan/jobs.ts); in this process until then
+  const raw =
+    PROJECT_ANALYZE_JOB in serviceJobs
+      ? ((await p.jobs.run(PROJECT_ANALYZE_JOB, payload, { timeoutMs: ANALYZE_TIMEOUT_MS, label: 'Project scan', ...(signal !== undefined ? { signal } : {}) })) as FileAnalysis)
+      : analyzeFiles(files, payload);
+  const a = finishAnalysis(raw, {
+    projectName: project.name,
+    environment,
+    internalNamespaces: p.config.internalNamespaces,
+    verdictOf: (ecosystem, name, version) => newestVerdictFor(p.db, ecosystem, name, version, environment),
+    serial: id,
+    created,
+    toolVersion: VERSION,
+  });
+  // a document we could not validate is never stored as the project's SBOM
+  const problems = await validateCycloneDx(a.sbom);
+  if (problems.length > 0) throw new VitrineError('internal', 'the generated SBOM did not validate');
+  const scan: ProjectScan = {
+    id,
+    project_id: project.id,
+    environment,
+    decision: a.decision,
+    risk: a.risk,
+    counts: { files: files.length, components: a.components.length, findings: a.findings.length, warnings: a.parserWarnings.length },
+    created_by: actor,
+    created_at: created,
+    decision_reasons: a.decisionReasons,
+    manifests: a.manifests,
+    findings: a.findings,
+    parser_warnings: a.parserWarnings,
+    skipped_files: a.skippedFiles,
+  };
+  p.db
+    .transaction(() => {
+      saveProjectScan(p.db, { scan, components: a.components, graph: a.graph, sbom: a.sbom });
+      p.audit.record('project.scan', actor, requestId, { project_id: project.id, scan_id: id, decision: scan.decision, files: files.length, components: a.components.length, findings: a.findings.length });
+    })
+    .immediate();
+  return scan;
+}
+
+export type SbomFormat = 'cyclonedx' | 'spdx';
+
+/** The stored CycloneDX, or SPDX rebuilt from the stored components and graph; publishes `sbom_generated` and audits it. */
+export function projectSbom(p: Platform, projectId: string, scanId: string, format: SbomFormat, actor: string, requestId: string | null): CycloneDxDocument | SpdxDocument {
+  const project = getProject(p.db, projectId);
+  const scan = project ? getProjectScan(p.db, projectId, scanId) : undefined;
+  if (!project || !scan) throw new VitrineError('not_found', 'no such project scan');
+  let doc: CycloneDxDocument | SpdxDocument;
+  if (format === 'cyclonedx') doc = getStoredSbom(p.db, scanId) as CycloneDxDocument;
+  else {
+    const graph = getGraph(p.db, scanId);
+    const components = allComponents(p.db, scanId);
+    doc = buildSpdx(sbomInput({ projectName: project.name, serial: scan.id, created: scan.created_at, toolVersion: VERSION }, components, graph ?? { nodes: [], edges: [], metrics: { depth: 0, node_count: 0, edge_count: 0, single_points_of_failure: [], top_blast_radius: [] } }));
+    if (validateSpdx(doc).length > 0) throw new VitrineError('internal', 'the generated SBOM did not validate');
+  }
+  p.db
+    .transaction(() => {
+      publishEvent(p.db, { type: 'sbom_generated', severity: 'info', project: project.name.slice(0, 300), details: { project_id: project.id, scan_id: scan.id, format, components: scan.counts.components } });
+      p.audit.record('project.sbom', actor, requestId, { project_id: project.id, scan_id: scan.id, format });
+    })
+    .immediate();
+  return doc;
+}
