@@ -1,0 +1,6 @@
+// Container images read in memory: docker-save and OCI-layout tarballs, layers with whiteouts, the final file index, installed packages.
+export { applyLayer, DEFAULT_IMAGE_LIMITS, parseImageConfig, readImage, type ReadImageOptions } from './image.js';
+export { FileIndex, normalizeLayerPath, OPAQUE_MARKER, WHITEOUT_PREFIX, whiteoutOf } from './fsindex.js';
+export { osvEcosystemOf, purlOf, readApkInstalled, readDpkgStatus, readNodePackage, readOsRelease, readPythonMetadata, sourceKindOf, type PackageRecord, type SourceKind } from './packages.js';
+export { readRpmHeader, readRpmSqlite } from './rpm.js';
+export type * from './types.js';

@@ -1,0 +1,222 @@
+// Installed-package readers over image files: dpkg status and status.d, apk installed, Python dist-info/egg-info, node_modules package.json, os-release; purls through packageurl-js.
+import { PackageURL } from 'packageurl-js';
+import type { OsRelease, PackageType } from './types.js';
+
+/** A package as its database states it, before the layer that put it there is known. */
+export interface PackageRecord {
+  readonly type: PackageType;
+  readonly name: string;
+  readonly version: string;
+  readonly arch: string | null;
+  readonly source: string | null;
+  readonly sourceVersion: string | null;
+  readonly license: string | null;
+}
+
+const dec = new TextDecoder('utf-8', { fatal: false });
+
+export function text(bytes: Uint8Array): string {
+  return dec.decode(bytes);
+}
+
+/** RFC 822-like stanzas separated by blank lines; continuation lines (leading space or tab) folded into their field. */
+export function stanzas(body: string): Map<string, string>[] {
+  const out: Map<string, string>[] = [];
+  let cur = new Map<string, string>();
+  let last: string | undefined;
+  for (const line of body.split(/\r?\n/)) {
+    if (line.trim() === '') {
+      if (cur.size > 0) out.push(cur);
+      cur = new Map();
+      last = undefined;
+      continue;
+    }
+    if ((line.startsWith(' ') || line.startsWith('\t')) && last !== undefined) {
+      cur.set(last, `${cur.get(last) ?? ''}\n${line.trim()}`);
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    last = line.slice(0, colon).trim();
+    // the first spelling of a field wins (headers never repeat in dpkg; PKG-INFO repeats only list fields we do not read)
+    if (!cur.has(last)) cur.set(last, line.slice(colon + 1).trim());
+  }
+  if (cur.size > 0) out.push(cur);
+  return out;
+}
+
+/** dpkg `status` (or one `status.d` file): installed packages only; `status.d` stanzas often carry no Status and count as installed. */
+export function readDpkgStatus(bytes: Uint8Array, requireStatus = true): PackageRecord[] {
+  const out: PackageRecord[] = [];
+  for (const s of stanzas(text(bytes))) {
+    const name = s.get('Package');
+    const version = s.get('Version');
+    if (name === undefined || version === undefined || name === '' || version === '') continue;
+    const status = s.get('Status');
+    // `want flag state`: only `install ok installed` (or `hold ok installed`) is on disk; config-files, half-installed and the like are not
+    if (status !== undefined ? status.trim().split(/\s+/)[2] !== 'installed' : requireStatus) continue;
+    let source: string | null = null;
+    let sourceVersion: string | null = null;
+    const src = s.get('Source');
+    if (src !== undefined && src !== '') {
+      const m = /^(\S+)(?:\s+\(([^)]+)\))?$/.exec(src.trim());
+      if (m) {
+        source = m[1] ?? null;
+        sourceVersion = m[2] ?? null;
+      }
+    }
+    out.push({ type: 'deb', name, version, arch: s.get('Architecture') ?? null, source, sourceVersion, license: null });
+  }
+  return out;
+}
+
+/** apk `lib/apk/db/installed`: one record per package, single-letter keys (P name, V version, A arch, o origin, L license). */
+export function readApkInstalled(bytes: Uint8Array): PackageRecord[] {
+  const out: PackageRecord[] = [];
+  for (const block of text(bytes).split(/\r?\n\r?\n/)) {
+    const f = new Map<string, string>();
+    for (const line of block.split(/\r?\n/)) {
+      if (line.length < 2 || line[1] !== ':') continue;
+      const k = line[0] as string;
+      if (!f.has(k)) f.set(k, line.slice(2));
+    }
+    const name = f.get('P');
+    const version = f.get('V');
+    if (name === undefined || version === undefined || name === '' || version === '') continue;
+    const origin = f.get('o') ?? null;
+    out.push({ type: 'apk', name, version, arch: f.get('A') ?? null, source: origin, sourceVersion: origin !== null ? version : null, license: f.get('L') ?? null });
+  }
+  return out;
+}
+
+/** Python `METADATA` / `PKG-INFO`: Name and Version headers (the body after the first blank line is ignored). */
+export function readPythonMetadata(bytes: Uint8Array): PackageRecord | undefined {
+  const head = text(bytes.subarray(0, Math.min(bytes.length, 256 * 1024))).split(/\r?\n\r?\n/)[0] ?? '';
+  const s = stanzas(head)[0];
+  const name = s?.get('Name');
+  const version = s?.get('Version');
+  if (name === undefined || version === undefined || name === '' || version === '') return undefined;
+  return { type: 'pypi', name, version, arch: null, source: null, sourceVersion: null, license: s?.get('License-Expression') ?? s?.get('License')?.split('\n')[0] ?? null };
+}
+
+/** A node_modules package.json: name and version, or undefined for a manifest without both. */
+export function readNodePackage(bytes: Uint8Array): PackageRecord | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text(bytes));
+  } catch {
+    return undefined;
+  }
+  if (typeof doc !== 'object' || doc === null) return undefined;
+  const d = doc as Record<string, unknown>;
+  const name = d['name'];
+  const version = d['version'];
+  if (typeof name !== 'string' || typeof version !== 'string' || name === '' || version === '') return undefined;
+  const license = typeof d['license'] === 'string' ? d['license'] : null;
+  return { type: 'npm', name, version, arch: null, source: null, sourceVersion: null, license };
+}
+
+/** `/etc/os-release`: ID, VERSION_ID, PRETTY_NAME, and the OSV ecosystem of its packages. */
+export function readOsRelease(bytes: Uint8Array): OsRelease | undefined {
+  const v = new Map<string, string>();
+  for (const line of text(bytes).split(/\r?\n/)) {
+    const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (m) v.set(m[1] as string, (m[2] as string).replace(/^(["'])(.*)\1$/, '$2'));
+  }
+  const id = v.get('ID');
+  if (id === undefined || id === '') return undefined;
+  const versionId = v.get('VERSION_ID') ?? null;
+  return { id, versionId, prettyName: v.get('PRETTY_NAME') ?? null, osvEcosystem: osvEcosystemOf(id, versionId, v.get('VERSION') ?? '') };
+}
+
+/** OSV's ecosystem names for the distributions it covers: `Debian:12`, `Alpine:v3.19`, `Ubuntu:22.04:LTS`, `Rocky Linux:9`... */
+export function osvEcosystemOf(id: string, versionId: string | null, version = ''): string | null {
+  const major = versionId?.split('.')[0];
+  switch (id.toLowerCase()) {
+    case 'debian':
+      return versionId !== null && /^\d+$/.test(major ?? '') ? `Debian:${major}` : 'Debian';
+    case 'alpine': {
+      const m = /^(\d+)\.(\d+)/.exec(versionId ?? '');
+      return m ? `Alpine:v${m[1]}.${m[2]}` : 'Alpine';
+    }
+    case 'ubuntu':
+      return versionId !== null ? `Ubuntu:${versionId}${/LTS/.test(version) ? ':LTS' : ''}` : 'Ubuntu';
+    case 'rocky':
+      return major !== undefined ? `Rocky Linux:${major}` : 'Rocky Linux';
+    case 'almalinux':
+      return major !== undefined ? `AlmaLinux:${major}` : 'AlmaLinux';
+    case 'rhel':
+      return 'Red Hat';
+    case 'wolfi':
+      return 'Wolfi';
+    case 'chainguard':
+      return 'Chainguard';
+    case 'opensuse-leap':
+      return versionId !== null ? `openSUSE:Leap ${versionId}` : 'openSUSE';
+    default:
+      return null;
+  }
+}
+
+/** The purl of an installed package: `pkg:deb/debian/name@v?arch=..&distro=debian-12`, `pkg:apk/alpine/...`, `pkg:rpm/<id>/...`, pypi, npm. */
+export function purlOf(p: PackageRecord, os: OsRelease | null): string | null {
+  try {
+    const distro = os !== null ? `${os.id}-${os.versionId ?? ''}`.replace(/-$/, '') : undefined;
+    const q: Record<string, string> = {};
+    if (p.arch !== null && p.arch !== '') q['arch'] = p.arch;
+    switch (p.type) {
+      case 'deb':
+        if (distro !== undefined) q['distro'] = distro;
+        return new PackageURL('deb', os?.id ?? 'debian', p.name, p.version, q, undefined).toString();
+      case 'apk':
+        if (distro !== undefined) q['distro'] = distro;
+        return new PackageURL('apk', os?.id ?? 'alpine', p.name.toLowerCase(), p.version, q, undefined).toString();
+      case 'rpm': {
+        if (distro !== undefined) q['distro'] = distro;
+        const colon = p.version.indexOf(':');
+        if (colon > 0) q['epoch'] = p.version.slice(0, colon);
+        return new PackageURL('rpm', os?.id ?? null, p.name, colon > 0 ? p.version.slice(colon + 1) : p.version, q, undefined).toString();
+      }
+      case 'pypi':
+        return new PackageURL('pypi', null, p.name.toLowerCase().replace(/[-_.]+/g, '-'), p.version, undefined, undefined).toString();
+      case 'npm': {
+        const scoped = p.name.startsWith('@') && p.name.includes('/');
+        return new PackageURL('npm', scoped ? p.name.slice(0, p.name.indexOf('/')) : null, scoped ? p.name.slice(p.name.indexOf('/') + 1) : p.name, p.version, undefined, undefined).toString();
+      }
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** Which package source a path is, if any. */
+export type SourceKind = 'dpkg-status' | 'dpkg-status-d' | 'apk' | 'rpm-sqlite' | 'rpm-bdb' | 'rpm-ndb' | 'python' | 'node' | 'os-release';
+
+const PY_DIST = /(?:^|\/)[^/]+\.dist-info\/METADATA$/;
+const PY_EGG = /(?:^|\/)[^/]+\.egg-info(?:\/PKG-INFO)?$/;
+const NODE = /(?:^|\/)node_modules\/(?:@[^/]+\/)?[^/@][^/]*\/package\.json$/;
+
+export function sourceKindOf(path: string): SourceKind | undefined {
+  switch (path) {
+    case 'var/lib/dpkg/status':
+      return 'dpkg-status';
+    case 'lib/apk/db/installed':
+      return 'apk';
+    case 'var/lib/rpm/rpmdb.sqlite':
+    case 'usr/lib/sysimage/rpm/rpmdb.sqlite':
+      return 'rpm-sqlite';
+    case 'var/lib/rpm/Packages':
+    case 'usr/lib/sysimage/rpm/Packages':
+      return 'rpm-bdb';
+    case 'var/lib/rpm/Packages.db':
+    case 'usr/lib/sysimage/rpm/Packages.db':
+      return 'rpm-ndb';
+    case 'etc/os-release':
+    case 'usr/lib/os-release':
+      return 'os-release';
+  }
+  if (path.startsWith('var/lib/dpkg/status.d/') && !path.slice(22).includes('/') && !/\.(md5sums|list|conffiles)$/.test(path)) return 'dpkg-status-d';
+  if (PY_DIST.test(path) || PY_EGG.test(path)) return 'python';
+  if (NODE.test(path)) return 'node';
+  return undefined;
+}

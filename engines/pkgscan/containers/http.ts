@@ -1,0 +1,167 @@
+// Routes /containers/scans: upload an image (raw octet-stream streamed to a private file, size-checked, one scan at a time), the list, one scan, its CycloneDX SBOM.
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Request } from 'express';
+import { z } from 'zod';
+import { VitrineError } from '../../core/errors.js';
+import { parseQuery, requestIdOf } from '../../core/http/index.js';
+import type { Platform } from '../platform.js';
+import { listRoute, type RouteDef } from '../routing/http.js';
+import { CONTAINER_SCAN_JOB, uploadPath, type ContainerAnalysis, type ContainerPayload } from './analyze.js';
+import { finishContainerScan } from './scan.js';
+import { getContainerSbom, getContainerScan, listContainerScans } from './store.js';
+
+/** The spec's MAX_IMAGE_UPLOAD_BYTES: the only route with a body larger than the JSON limit. */
+export const MAX_IMAGE_UPLOAD_BYTES = 256 * 1024 * 1024;
+
+/** A container scan's time limit in the worker. */
+export const CONTAINER_SCAN_TIMEOUT_MS = 10 * 60_000;
+
+/** What a refused second upload is told to wait, in seconds. */
+export const BUSY_RETRY_AFTER_S = 30;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+export const containerScanQuery = z.object({
+  image_ref: z
+    .string()
+    .min(1)
+    .max(300)
+    // printable only: a label is shown in lists and the audit log
+    .refine((v) => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f'), 'control characters are not allowed')
+    .optional(),
+  vulnerabilities: flag.optional(),
+});
+
+export const containerListQuery = z.object({
+  decision: z.enum(['allow', 'warn', 'block']).optional(),
+  status: z.enum(['complete', 'incomplete']).optional(),
+});
+
+/** Platforms with a container scan running: the second upload is refused before its body is read. */
+const running = new WeakSet<Platform>();
+
+/** Checks the media type and declared length before anything is read. */
+export function checkUploadHeaders(req: Request, limit: number): void {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/octet-stream') throw new VitrineError('unsupported_media_type', 'send the image tarball as application/octet-stream');
+  const declared = Number(req.headers['content-length'] ?? 'NaN');
+  if (Number.isFinite(declared) && declared > limit) throw new VitrineError('payload_too_large', 'the image is larger than a container scan takes (256 MiB)');
+}
+
+/** Streams the body into a new private file (0600 in a 0700 folder), refusing with 413 as soon as it passes the limit. */
+export async function streamToFile(req: Request, file: string, limit: number): Promise<number> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const fh = await open(file, 'wx', 0o600);
+  let total = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      total += chunk.byteLength;
+      if (total > limit) throw new VitrineError('payload_too_large', 'the image is larger than a container scan takes (256 MiB)');
+      await fh.write(chunk);
+    }
+  } finally {
+    await fh.close();
+  }
+  if (total === 0) throw new VitrineError('bad_request', 'the body is empty: send the image tarball');
+  return total;
+}
+
+export function containerRoutes(p: Platform): RouteDef[] {
+  return [
+    {
+      method: 'post',
+      path: '/containers/scans',
+      access: 'container:scan',
+      tag: 'containers',
+      summary:
+        'Scan a container image: the raw application/octet-stream body is a `docker save` / docker-archive tarball or an OCI image layout tarball, at most 256 MiB; query `image_ref` (a label) and `vulnerabilities` (true to look packages up in the advisory store). Read in memory in a worker, never run. One scan at a time: another upload while one runs gets 429 with Retry-After. 201 with the scan',
+      query: containerScanQuery,
+      status: 201,
+      handler: async (req, res, caller) => {
+        const started = Date.now();
+        const q = parseQuery(containerScanQuery, req);
+        try {
+          checkUploadHeaders(req, MAX_IMAGE_UPLOAD_BYTES);
+          if (running.has(p)) {
+            res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_S));
+            throw new VitrineError('rate_limited', 'a container scan is already running and they run one at a time; retry after the time in Retry-After');
+          }
+        } catch (err) {
+          // The body is not read: close the connection after answering.
+          res.setHeader('Connection', 'close');
+          throw err;
+        }
+        running.add(p);
+        const upload = randomUUID();
+        const file = uploadPath(p.dataDir, upload);
+        let analysis: ContainerAnalysis;
+        try {
+          try {
+            await streamToFile(req, file, MAX_IMAGE_UPLOAD_BYTES);
+          } catch (err) {
+            res.setHeader('Connection', 'close');
+            throw err;
+          }
+          const controller = new AbortController();
+          res.on('close', () => {
+            if (!res.writableFinished) controller.abort();
+          });
+          const payload: ContainerPayload = { dataDir: p.dataDir, upload, imageRef: q.image_ref ?? null };
+          analysis = (await p.jobs.run(CONTAINER_SCAN_JOB, payload, {
+            timeoutMs: CONTAINER_SCAN_TIMEOUT_MS,
+            label: `Container scan ${(q.image_ref ?? '').slice(0, 80)}`.trim(),
+            signal: controller.signal,
+          })) as ContainerAnalysis;
+        } finally {
+          // the upload never outlives its scan, whatever happened
+          await rm(file, { force: true });
+          running.delete(p);
+        }
+        const scan = finishContainerScan(p, analysis, { imageRef: q.image_ref ?? null, vulnerabilities: q.vulnerabilities ?? false, actor: caller?.id ?? 'anonymous', requestId: requestIdOf(res), startedAt: started });
+        res.status(201).json(scan);
+      },
+    },
+    listRoute({
+      path: '/containers/scans',
+      access: 'scan:read',
+      tag: 'containers',
+      summary: 'Container scans, newest first; filters decision, status (complete, incomplete); paginated',
+      query: containerListQuery,
+      list: (q, limit, offset) => listContainerScans(p.db, q, limit, offset),
+    }),
+    {
+      method: 'get',
+      path: '/containers/scans/:id',
+      access: 'scan:read',
+      tag: 'containers',
+      summary: 'One container scan: summary, tool status, findings, layers with what each added, packages, advisories',
+      handler: (req, res) => {
+        const id = String(req.params['id']);
+        const s = UUID.test(id) ? getContainerScan(p.db, id) : undefined;
+        if (s === undefined) throw new VitrineError('not_found', 'no such container scan');
+        res.json(s);
+      },
+    },
+    {
+      method: 'get',
+      path: '/containers/scans/:id/sbom',
+      access: 'scan:read',
+      tag: 'containers',
+      summary: 'The CycloneDX 1.6 JSON document of the image packages (validated against the schema when the scan stored it)',
+      handler: (req, res) => {
+        const id = String(req.params['id']);
+        const doc = UUID.test(id) ? getContainerSbom(p.db, id) : undefined;
+        if (doc === undefined) throw new VitrineError('not_found', 'no such container scan');
+        if (doc === null) throw new VitrineError('not_found', 'no SBOM could be built for this scan');
+        res.setHeader('Content-Type', 'application/vnd.cyclonedx+json; version=1.6; charset=utf-8');
+        res.setHeader('Content-Disposition', `attachment; filename="container-scan-${id}.cdx.json"`);
+        res.send(JSON.stringify(doc));
+      },
+    },
+  ];
+}
+
