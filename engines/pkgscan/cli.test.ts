@@ -26,6 +26,17 @@ describe('pkgscan command line', () => {
     const v = await main(['verify-audit'], { stdin: stdin(''), db });
     expect(v.code).toBe(0);
     expect(v.stdout).toMatch(/^ok 2 entries, head [0-9a-f]{64}/);
+    const head = /head ([0-9a-f]{64})/.exec(v.stdout)?.[1] ?? '';
+    expect((await main(['verify-audit', '--expect-head', head, '--expect-count', '2'], { stdin: stdin(''), db })).code).toBe(0);
+    const shortened = await main(['verify-audit', '--expect-count', '3'], { stdin: stdin(''), db });
+    expect(shortened.code).toBe(1);
+    expect(shortened.stdout).toMatch(/count differs/);
+    expect((await main(['verify-audit', '--expect-head', '0'.repeat(64)], { stdin: stdin(''), db })).code).toBe(1);
+    expect((await main(['verify-audit', '--expect-head', 'nothex'], { stdin: stdin(''), db })).code).toBe(2);
+    db.exec('DROP TRIGGER pkgscan_audit_no_delete; DROP TRIGGER pkgscan_audit_append_only; DELETE FROM pkgscan_audit WHERE seq = 2');
+    const dropped = await main(['verify-audit'], { stdin: stdin(''), db });
+    expect(dropped.code).toBe(1);
+    expect(dropped.stdout).toMatch(/missing triggers: pkgscan_audit_no_delete, pkgscan_audit_append_only/);
   });
 
   it('usage errors exit 2', async () => {

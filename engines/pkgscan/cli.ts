@@ -1,14 +1,20 @@
 // `pkgscan` command line: serve the API standalone at /api/v1, create the first admin (password from stdin), verify the audit chain.
 import type { Database } from 'better-sqlite3';
 import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
-import { serveUntilSignal } from '../core/http/server.js';
+import type { ScanVerdict } from '../core/contracts/pkgscan.js';
+import { serveUntilSignal, standaloneContext } from '../core/http/server.js';
+import { validate } from '../core/validation.js';
 import { openStandaloneStore } from '../core/store.js';
 import { AuditLog } from './audit/audit.js';
 import { Auth } from './auth/auth.js';
 import { ROLES, isRole } from './auth/roles.js';
 import { configFromEnv, defaultResourcesDir, PASSWORD_MIN, VERSION } from './config.js';
 import { createStandaloneApp } from './http.js';
+import { createPlatform, type Platform } from './platform.js';
+import { scanDeps } from './scans/deps.js';
+import { scanPackage, scanRequestSchema } from './scans/scan.js';
 import { pkgscanService } from './service.js';
+import { importPaths } from './sources/import.js';
 import { countActiveAdmins } from './users/users.js';
 
 export const DEFAULT_PORT = 8010;
@@ -24,12 +30,23 @@ Usage:
       Creates a user (default role admin) in $VITRINE_HOME/vitrine.db. The password (at least ${PASSWORD_MIN}
       characters) is read from standard input, first line; there is no default password.
       Refuses to add a further admin when one exists unless --force is given.
-  pkgscan verify-audit
-      Recomputes the audit hash chain; prints ok or the first broken sequence number, and the head hash.
+  pkgscan verify-audit [--expect-head HASH] [--expect-count N]
+      Recomputes the audit hash chain and checks its append-only triggers; prints ok or the first broken sequence
+      number, and the head hash. Record the head and count elsewhere (a ticket, a signed note) and pass them back:
+      a log whose newest entries were deleted behind dropped triggers then fails.
+  pkgscan import FILE|DIR...
+      Copies npm (.tgz) and PyPI (.whl, .tar.gz, .zip) release archives into the workstation's package store
+      (content-addressed by SHA-256); a folder is read one level deep. Nothing is unpacked or run.
+  pkgscan scan ECOSYSTEM NAME [VERSION] [--environment ENV] [--json]
+      Scans a release (npm or pypi) from the configured sources (the package store, then PKGSCAN_NPM_MIRROR /
+      PKGSCAN_PYPI_MIRROR) and decides under ENV's active policy (default prod). No VERSION: the newest known.
+      Prints the decision, risk, findings and policy reasons (--json: the whole verdict). Exit 3 when blocked.
   pkgscan --version | --help
 
-Environment: VITRINE_HOME (data), PKGSCAN_ENV (production hides /docs and /redoc), METRICS_TOKEN (bearer for /metrics).
-Exit codes: 0 success, 1 failure (or a broken audit chain), 2 invalid arguments or input.`;
+Environment: VITRINE_HOME (data), PKGSCAN_ENV (production hides /docs and /redoc), METRICS_TOKEN (bearer for /metrics),
+PKGSCAN_NPM_MIRROR and PKGSCAN_PYPI_MIRROR (lab mirrors), PKGSCAN_INTERNAL_NAMESPACES (e.g. @acme/,acme-).
+Exit codes: 0 success (a scan that allows or warns), 1 failure (or a broken audit chain), 2 invalid arguments or
+input, 3 a scan whose decision is block.`;
 
 const options = {
   host: { type: 'string' },
@@ -38,6 +55,10 @@ const options = {
   email: { type: 'string' },
   role: { type: 'string' },
   force: { type: 'boolean' },
+  environment: { type: 'string' },
+  'expect-head': { type: 'string' },
+  'expect-count': { type: 'string' },
+  json: { type: 'boolean' },
   version: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -81,11 +102,17 @@ async function createAdmin(rest: readonly string[], values: { email?: string | u
   }
 }
 
-function verifyAudit(io: CliIo): CliResult {
+function verifyAudit(values: { 'expect-head'?: string | undefined; 'expect-count'?: string | undefined }, io: CliIo): CliResult {
+  const head = values['expect-head'];
+  const countText = values['expect-count'];
+  if (head !== undefined && !/^[0-9a-fA-F]{64}$/.test(head)) throw new UsageError('--expect-head must be a 64-digit hex SHA-256');
+  if (countText !== undefined && !/^\d{1,15}$/.test(countText)) throw new UsageError('--expect-count must be a whole number');
   const db = io.db ?? openStandaloneStore([pkgscanService], storeHome());
   try {
-    const v = new AuditLog(db).verify();
-    const line = v.ok ? `ok ${v.count} entries, head ${v.head_hash}` : `broken at seq ${v.first_broken_seq ?? '?'} (${v.reason ?? 'unknown'}), last good head ${v.head_hash}`;
+    const v = new AuditLog(db).verify({ ...(head !== undefined ? { head } : {}), ...(countText !== undefined ? { count: Number(countText) } : {}) });
+    const where = v.first_broken_seq !== null ? `broken at seq ${v.first_broken_seq}` : 'broken';
+    const triggers = v.missing_triggers.length > 0 ? `; missing triggers: ${v.missing_triggers.join(', ')}` : '';
+    const line = v.ok ? `ok ${v.count} entries, head ${v.head_hash}` : `${where} (${v.reason ?? 'unknown'}${triggers}), ${v.count} entries, last good head ${v.head_hash}`;
     return { code: v.ok ? 0 : 1, stdout: `${line}\n`, stderr: '' };
   } finally {
     if (io.db === undefined) db.close();
@@ -111,6 +138,52 @@ async function serve(rest: readonly string[], values: { host?: string | undefine
   return { code: 0, stdout: '', stderr: '' };
 }
 
+/** The platform of a command that works on the workstation's store: in-process jobs, $VITRINE_HOME as the data folder. */
+function cliPlatform(io: CliIo): { platform: Platform; close: () => void } {
+  const home = storeHome();
+  const db = io.db ?? openStandaloneStore([pkgscanService], home);
+  const platform = createPlatform(standaloneContext(pkgscanService, { db, dataDir: home, resourcesDir: defaultResourcesDir() }, defaultResourcesDir));
+  return { platform, close: () => (io.db === undefined ? db.close() : undefined) };
+}
+
+function importCommand(rest: readonly string[], io: CliIo): CliResult {
+  if (rest.length === 0) throw new UsageError('import needs at least one FILE or DIR');
+  const { platform, close } = cliPlatform(io);
+  try {
+    const results = importPaths(platform.db, platform.dataDir, rest, 'system');
+    const lines = results.map((r) => `${r.status}\t${r.path}${r.reason !== undefined ? `\t${r.reason}` : ''}`);
+    const refused = results.filter((r) => r.status === 'refused').length;
+    return { code: refused > 0 ? 1 : 0, stdout: `${lines.join('\n')}\n`, stderr: refused > 0 ? `${refused} of ${results.length} refused\n` : '' };
+  } finally {
+    close();
+  }
+}
+
+function verdictText(v: ScanVerdict): string {
+  const out = [`${v.decision.toUpperCase()}  ${v.ecosystem} ${v.name} ${v.version}  (environment ${v.environment}, risk ${v.risk_score.toFixed(2)}, severity ${v.severity}${v.incomplete ? ', INCOMPLETE' : ''})`];
+  out.push(`scan ${v.id}  archive ${v.package.sha256}  from ${v.package.source}`);
+  out.push(`vulnerabilities: ${v.vulnerabilities.status} (${v.vulnerabilities.items.length} advisories)  provenance: ${v.provenance.status}`);
+  for (const r of v.policy_reasons) out.push(`  ${r.effect.padEnd(5)} ${r.rule}: ${r.message}`);
+  for (const r of v.waived_reasons) out.push(`  waived ${r.rule}: ${r.message} (exception ${r.waived_by ?? '?'})`);
+  for (const f of v.findings.slice(0, 50)) out.push(`  [${f.severity}] ${f.code} ${f.file ?? '(package)'}${f.line !== null ? `:${f.line}` : ''}  ${f.title}`);
+  if (v.findings.length > 50) out.push(`  ... ${v.findings.length - 50} more findings (--json shows all)`);
+  for (const r of v.analyzer_runs) if (r.status !== 'ok') out.push(`  analyzer ${r.name}: ${r.status}${r.message !== null ? ` (${r.message})` : ''}`);
+  return `${out.join('\n')}\n`;
+}
+
+async function scanCommand(rest: readonly string[], values: { environment?: string | undefined; json?: boolean | undefined }, io: CliIo): Promise<CliResult> {
+  if (rest.length < 2 || rest.length > 3) throw new UsageError('scan takes ECOSYSTEM NAME [VERSION]');
+  const [ecosystem, name, version] = rest as [string, string, string | undefined];
+  const { platform, close } = cliPlatform(io);
+  try {
+    const request = validate(scanRequestSchema, { ecosystem, name, ...(version !== undefined ? { version } : {}), ...(values.environment !== undefined ? { environment: values.environment } : {}) }, 'scan request');
+    const verdict = await scanPackage(platform, scanDeps(platform), request, 'system', null);
+    return { code: verdict.decision === 'block' ? 3 : 0, stdout: values.json === true ? `${JSON.stringify(verdict, null, 2)}\n` : verdictText(verdict), stderr: '' };
+  } finally {
+    close();
+  }
+}
+
 /** Runs the command line on `argv` (without node and script). */
 export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin }): Promise<CliResult> {
   return runCommandLine(
@@ -125,9 +198,13 @@ export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin
             return serve(rest, values);
           case 'create-admin':
             return createAdmin(rest, values, io);
+          case 'import':
+            return importCommand(rest, io);
+          case 'scan':
+            return scanCommand(rest, values, io);
           case 'verify-audit':
             if (rest.length !== 0) throw new UsageError('verify-audit takes no arguments');
-            return verifyAudit(io);
+            return verifyAudit(values, io);
           default:
             throw new UsageError('unknown command');
         }

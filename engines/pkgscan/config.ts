@@ -27,8 +27,11 @@ export interface RateLimits {
   readonly perClient: number;
   /** Requests per window per authenticated user. */
   readonly perUser: number;
+  /** Failed logins per account (by the submitted e-mail, whether or not it exists) in `failedLoginWindowMs`. */
+  readonly failedLoginsPerAccount?: number;
+  readonly failedLoginWindowMs?: number;
 }
-export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 60_000, authPerClient: 30, perClient: 1200, perUser: 600 };
+export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 60_000, authPerClient: 30, perClient: 1200, perUser: 600, failedLoginsPerAccount: 10, failedLoginWindowMs: 15 * 60_000 };
 
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 1024;

@@ -1,4 +1,5 @@
 // HTTP contract of the pkgscan platform: every route with every role, identity flows, conventions, limits, no leaks.
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, Me, PageOf, Role, TokenResponse, User } from '../core/contracts/pkgscan.js';
 import express from 'express';
@@ -298,6 +299,52 @@ describe('rate limits', () => {
       // One login spent, two left for another user on the same address.
       await createUser(t, 'developer', 'other@example.org');
       expect((await loginAs(t, 'other@example.org')).token).not.toBe('');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts every 127.x.y.z source address as one client (rotating loopback addresses meets the limit)', async () => {
+    const t = await startServer({ rateLimits: { windowMs: 60_000, authPerClient: 3, perClient: 1000, perUser: 1000 } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const status = await new Promise<number>((resolve, reject) => {
+          const body = JSON.stringify({ email: `x${i}@example.org`, password: 'nope nope nope' });
+          const r = httpRequest({ host: '127.0.0.1', port: new URL(t.url).port, path: '/api/v1/auth/login', method: 'POST', localAddress: `127.0.0.${i + 2}`, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          });
+          r.on('error', reject);
+          r.end(body);
+        });
+        statuses.push(status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('holds an account after its failed-login limit, whoever sends them, without saying whether it exists', async () => {
+    const t = await startServer({ rateLimits: { windowMs: 60_000, authPerClient: 1000, perClient: 1000, perUser: 1000, failedLoginsPerAccount: 3, failedLoginWindowMs: 60_000 } });
+    try {
+      await createUser(t, 'developer', 'held@example.org');
+      const attempt = async (email: string, password: string): Promise<number> => {
+        const r = await call(t, 'POST', '/auth/login', { body: { email, password } });
+        await r.text();
+        return r.status;
+      };
+      const real: number[] = [];
+      const ghost: number[] = [];
+      for (let i = 0; i < 4; i++) real.push(await attempt('held@example.org', 'wrong password here'));
+      for (let i = 0; i < 4; i++) ghost.push(await attempt('ghost@example.org', 'wrong password here'));
+      expect(real).toEqual([401, 401, 401, 429]);
+      expect(ghost).toEqual(real);
+      // Even the right password waits out the window; another account is untouched.
+      expect(await attempt('held@example.org', PASSWORD)).toBe(429);
+      await createUser(t, 'developer', 'free@example.org');
+      expect(await attempt('free@example.org', PASSWORD)).toBe(200);
     } finally {
       await t.close();
     }

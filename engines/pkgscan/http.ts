@@ -12,8 +12,15 @@ import { defaultResourcesDir, MAX_JSON_BODY, type PkgscanConfig } from './config
 import { eventRoutes } from './events/http.js';
 import { openApiDocument } from './openapi.js';
 import { opsRoutes, redocPage } from './ops/http.js';
+import { clientKey } from './ops/ratelimit.js';
 import { createPlatform, type Platform } from './platform.js';
 import { exceptionRoutes, policyRoutes } from './policies/http.js';
+import { scanDeps } from './scans/deps.js';
+import { scanRoutes } from './scans/http.js';
+import { containerRoutes } from './containers/http.js';
+import { projectRoutes } from './projects/http.js';
+import { packageStoreRoutes } from './sources/http.js';
+import { vulnerabilityRoutes } from './vulns/http.js';
 import { pkgscanService } from './service.js';
 import type { Access, RouteDef } from './routing/http.js';
 import type { StoredUser } from './users/users.js';
@@ -30,11 +37,24 @@ function callerOf(res: Response): StoredUser | undefined {
 
 /** The route table: every documented route of this service, in the order they are matched. */
 export function routeTable(p: Platform): RouteDef[] {
-  return [...authRoutes(p), ...userRoutes(p), ...policyRoutes(p), ...exceptionRoutes(p), ...eventRoutes(p), ...auditRoutes(p), ...opsRoutes(p)];
+  return [
+    ...authRoutes(p),
+    ...userRoutes(p),
+    ...policyRoutes(p),
+    ...exceptionRoutes(p),
+    ...eventRoutes(p),
+    ...auditRoutes(p),
+    ...opsRoutes(p),
+    ...packageStoreRoutes(p),
+    ...vulnerabilityRoutes(p),
+    ...scanRoutes(p, scanDeps(p)),
+    ...projectRoutes(p),
+    ...containerRoutes(p),
+  ];
 }
 
-function clientKey(req: Request): string {
-  return req.socket.remoteAddress ?? 'unknown';
+function clientKeyOf(req: Request): string {
+  return clientKey(req.socket.remoteAddress);
 }
 
 function limited(p: Platform, res: Response, scope: string, retryAfterS: number): VitrineError {
@@ -54,7 +74,7 @@ const CREDENTIAL_ROUTES = new Set(['POST /auth/login', 'POST /auth/refresh', 'PO
 function clientRateLimit(p: Platform): RequestHandler {
   return (req, res, next) => {
     const isAuth = CREDENTIAL_ROUTES.has(`${req.method} ${req.path}`);
-    const d = (isAuth ? p.limiters.auth : p.limiters.client).hit(clientKey(req));
+    const d = (isAuth ? p.limiters.auth : p.limiters.client).hit(clientKeyOf(req));
     if (!d.allowed) next(limited(p, res, isAuth ? 'auth_client' : 'client', d.retryAfterS));
     else next();
   };
@@ -139,7 +159,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   api.use(clientRateLimit(p));
   for (const def of routes) {
     const handlers: RequestHandler[] = [authorize(p, def.access)];
-    if (def.body !== undefined) handlers.push(jsonBody(MAX_JSON_BODY));
+    if (def.body !== undefined) handlers.push(jsonBody(def.bodyLimit ?? MAX_JSON_BODY));
     handlers.push(route((req, res) => def.handler(req, res, callerOf(res))));
     api[def.method](def.path, ...handlers);
   }

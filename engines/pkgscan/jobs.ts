@@ -1,4 +1,11 @@
-// pkgscan worker jobs: none yet (the platform runs in the gateway process; scans arrive with later issues).
+// pkgscan worker jobs: the package analysis, the project-file analysis and the container image scan (untrusted bytes are parsed in a worker process, never in the gateway).
 import type { JobTable } from '../core/jobs/protocol.js';
+import { CONTAINER_SCAN_JOB, containerScanJob } from './containers/analyze.js';
+import { PROJECT_ANALYZE_JOB, projectAnalyzeJob } from './projects/jobs.js';
+import { ANALYZE_JOB, analyzeJob } from './scans/analysis.js';
 
-export const jobs: JobTable = {};
+export const jobs: JobTable = {
+  [ANALYZE_JOB]: analyzeJob,
+  [PROJECT_ANALYZE_JOB]: projectAnalyzeJob,
+  [CONTAINER_SCAN_JOB]: containerScanJob,
+};

@@ -21,7 +21,7 @@ export interface Platform {
   readonly audit: AuditLog;
   readonly auth: Auth;
   readonly metrics: Metrics;
-  readonly limiters: { readonly auth: FixedWindowLimiter; readonly client: FixedWindowLimiter; readonly user: FixedWindowLimiter };
+  readonly limiters: { readonly auth: FixedWindowLimiter; readonly client: FixedWindowLimiter; readonly user: FixedWindowLimiter; readonly failedLogins: FixedWindowLimiter };
   readonly resourcesDir: string;
   readonly dataDir: string;
   readonly startedAt: number;
@@ -47,7 +47,12 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
     audit,
     auth: new Auth(ctx.db, audit, config),
     metrics,
-    limiters: { auth: new FixedWindowLimiter(r.authPerClient, r.windowMs), client: new FixedWindowLimiter(r.perClient, r.windowMs), user: new FixedWindowLimiter(r.perUser, r.windowMs) },
+    limiters: {
+      auth: new FixedWindowLimiter(r.authPerClient, r.windowMs),
+      client: new FixedWindowLimiter(r.perClient, r.windowMs),
+      user: new FixedWindowLimiter(r.perUser, r.windowMs),
+      failedLogins: new FixedWindowLimiter(r.failedLoginsPerAccount ?? 10, r.failedLoginWindowMs ?? 15 * 60_000),
+    },
     resourcesDir: ctx.resourcesDir,
     // An in-memory store (a standalone serve without VITRINE_HOME, tests) keeps its package archives in a private temporary folder.
     dataDir: ctx.dataDir !== '' ? ctx.dataDir : mkdtempSync(path.join(os.tmpdir(), 'vitrine-pkgscan-')),

@@ -1,7 +1,11 @@
 // The pkgscan tables and their numbered migrations: users and refresh tokens, the audit chain, events, policies, exceptions, the lookup cache.
 import type { Migration } from '../core/service.js';
 import { createLedgerTable } from '../core/ledger.js';
+import { containerMigration } from './containers/migration.js';
+import { projectMigration } from './projects/migration.js';
+import { scanMigration } from './scans/migration.js';
 import { packageStoreMigration } from './sources/migration.js';
+import { advisoryMigration } from './vulns/migration.js';
 
 /** The hash-chained audit table (engines/core/ledger.ts). */
 export const AUDIT_TABLE = 'pkgscan_audit';
@@ -123,4 +127,8 @@ export const migrations: readonly Migration[] = [
     },
   },
   packageStoreMigration,
+  advisoryMigration,
+  scanMigration,
+  projectMigration,
+  containerMigration,
 ];

@@ -8,7 +8,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../config.js';
 import type { Platform } from '../platform.js';
 import type { RouteDef } from '../routing/http.js';
 import { publicUser } from '../users/users.js';
-import type { Session } from './auth.js';
+import { emailTag, type Session } from './auth.js';
 import { permissionsOf, ROLES } from './roles.js';
 
 export const REFRESH_COOKIE = 'pkgscan_refresh';
@@ -70,10 +70,21 @@ export function authRoutes(p: Platform): RouteDef[] {
       body: loginSchema,
       handler: async (req, res) => {
         const { email, password } = parseBody(loginSchema, req);
+        // Failed logins per account, keyed by the submitted address whether or not it exists (so a lock-out says nothing).
+        const account = emailTag(email);
+        const held = p.limiters.failedLogins.count(account);
+        if (held.count >= p.limiters.failedLogins.limit) {
+          res.setHeader('Retry-After', String(held.retryAfterS));
+          p.metrics.inc('pkgscan_rate_limited_total', { limit: 'failed_logins_account' });
+          throw new VitrineError('rate_limited', 'too many failed sign-ins for this account; retry after the time in Retry-After');
+        }
         try {
           sendSession(p, req, res, await p.auth.login(email, password, requestIdOf(res)));
         } catch (err) {
-          if (err instanceof VitrineError && err.code === 'unauthorized') p.metrics.inc('pkgscan_login_failures_total');
+          if (err instanceof VitrineError && err.code === 'unauthorized') {
+            p.metrics.inc('pkgscan_login_failures_total');
+            p.limiters.failedLogins.hit(account);
+          }
           throw err;
         }
       },

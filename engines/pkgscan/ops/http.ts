@@ -11,6 +11,9 @@ import { MAX_EXCEPTION_DAYS, MAX_JSON_BODY, PASSWORD_MIN, VERSION } from '../con
 import type { RouteDef } from '../routing/http.js';
 import type { Platform } from '../platform.js';
 import { toolStatus } from './tools.js';
+import { MAX_IMAGE_UPLOAD_BYTES } from '../containers/http.js';
+import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES } from '../projects/files.js';
+import { MAX_ARCHIVE_BYTES } from '../sources/store.js';
 
 /** Where a trained risk model would be (later issues); its absence makes readiness `degraded`, never `unready`. */
 export function modelPresent(p: Platform): boolean {
@@ -44,9 +47,10 @@ export function systemInfo(p: Platform): SystemInfo {
       interactive_docs: p.config.environment !== 'production',
       metrics_token_required: p.config.metricsToken !== undefined,
       risk_model: modelPresent(p),
-      package_scans: false,
-      project_scans: false,
-      container_scans: false,
+      package_scans: true,
+      project_scans: true,
+      container_scans: true,
+      vulnerability_lookups: true,
       monitoring: false,
     },
     limits: {
@@ -63,6 +67,12 @@ export function systemInfo(p: Platform): SystemInfo {
       exception_max_days: MAX_EXCEPTION_DAYS,
       request_id_min_length: 8,
       request_id_max_length: 64,
+      project_scan_files: MAX_FILES,
+      project_scan_file_bytes: MAX_FILE_BYTES,
+      project_scan_total_bytes: MAX_TOTAL_BYTES,
+      image_upload_bytes: MAX_IMAGE_UPLOAD_BYTES,
+      package_archive_bytes: MAX_ARCHIVE_BYTES,
+      rate_limit_failed_logins_per_account: r.failedLoginsPerAccount ?? 10,
     },
   };
 }

@@ -4,8 +4,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Metrics } from './metrics.js';
-import { FixedWindowLimiter } from './ratelimit.js';
+import { clientKey, FixedWindowLimiter } from './ratelimit.js';
 import { onPath, toolStatus } from './tools.js';
+
+describe('clientKey', () => {
+  it('keys the whole loopback range as one client, IPv6 by /64, IPv4 by address', () => {
+    for (const a of ['127.0.0.1', '127.9.8.7', '::ffff:127.0.0.2', '::1']) expect(clientKey(a)).toBe('loopback');
+    expect(clientKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8:1:2::9')).toBe(clientKey('2001:0db8:0001:0002:ffff::1'));
+    expect(clientKey('2001:db8:1:3::9')).not.toBe(clientKey('2001:db8:1:2::9'));
+    expect(clientKey('fe80::1')).toBe('fe80:0:0:0::/64');
+    expect(clientKey('10.1.2.3')).toBe('10.1.2.3');
+    expect(clientKey('::ffff:10.1.2.3')).toBe('10.1.2.3');
+    expect(clientKey(undefined)).toBe('unknown');
+  });
+});
 
 describe('FixedWindowLimiter', () => {
   it('allows `limit` hits per window per key, then says when to retry', () => {

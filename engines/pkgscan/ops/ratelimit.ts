@@ -28,6 +28,13 @@ export class FixedWindowLimiter {
     return { allowed: true, retryAfterS: 0, remaining: this.limit - w.count };
   }
 
+  /** Hits counted for `key` in its current window, without counting one more. */
+  count(key: string, now = Date.now()): { count: number; retryAfterS: number } {
+    const w = this.windows.get(key);
+    if (!w || now - w.start >= this.windowMs) return { count: 0, retryAfterS: 0 };
+    return { count: w.count, retryAfterS: Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000)) };
+  }
+
   private sweep(now: number): void {
     for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
     // Still full (a flood of distinct keys): drop the oldest windows rather than grow without bound.
@@ -40,4 +47,29 @@ export class FixedWindowLimiter {
       }
     }
   }
+}
+
+/** The 64-bit network prefix of an IPv6 address (its first four groups), or undefined when it is not one. */
+function ipv6Prefix64(address: string): string | undefined {
+  if (!address.includes(':')) return undefined;
+  const halves = address.toLowerCase().split('::');
+  if (halves.length > 2) return undefined;
+  const head = halves[0] === '' ? [] : (halves[0] as string).split(':');
+  const tail = halves.length === 2 && halves[1] !== '' ? (halves[1] as string).split(':') : [];
+  const groups = halves.length === 2 ? [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail] : head;
+  if (groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined;
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':');
+}
+
+/**
+ * The rate-limit key of a client address: the whole loopback range (127.0.0.0/8 and ::1) is one client, since any
+ * local process can pick a new 127.x.y.z source address for each request; IPv6 counts by /64, the block one host is
+ * given; IPv4 (also IPv4-mapped IPv6) by address.
+ */
+export function clientKey(address: string | undefined): string {
+  if (address === undefined || address === '') return 'unknown';
+  const a = address.toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  if (a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a)) return 'loopback';
+  const prefix = ipv6Prefix64(a);
+  return prefix !== undefined ? `${prefix}::/64` : a;
 }

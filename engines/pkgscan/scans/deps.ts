@@ -1,0 +1,14 @@
+// What package scans are wired to in a running service: the platform's job runner, the configured sources, the advisory store.
+import type { Platform } from '../platform.js';
+import { sourcesFromConfig } from '../sources/resolve.js';
+import type { ScanDeps } from './scan.js';
+import { assessRelease } from '../vulns/advisories.js';
+
+export function scanDeps(p: Platform): ScanDeps {
+  return {
+    jobs: p.jobs,
+    sources: () => sourcesFromConfig(p.db, p.dataDir, process.env),
+    vulnerabilities: (ecosystem, name, version) => assessRelease(p.db, ecosystem, name, version),
+    internalNamespaces: p.config.internalNamespaces,
+  };
+}

@@ -1,0 +1,119 @@
+// Routes /scans and /packages/{ecosystem}/{name}: run a package scan, the history with filters, one verdict, the stats overview, everything stored about a package.
+import { z } from 'zod';
+import type { PackageOverview } from '../../core/contracts/pkgscan.js';
+import { VitrineError } from '../../core/errors.js';
+import { parseBody, requestIdOf } from '../../core/http/index.js';
+import type { Platform } from '../platform.js';
+import { listRoute, type RouteDef } from '../routing/http.js';
+import { advisoriesOfPackage, getScan, listScans, newestVerdicts, scanStats } from './store.js';
+import { isScanEcosystem, scanPackage, scanRequestSchema, type ScanDeps } from './scan.js';
+import { normalizeName } from '../sources/resolve.js';
+import { listArtifacts } from '../sources/store.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const scansQuery = z.object({
+  decision: z.enum(['allow', 'warn', 'block']).optional(),
+  severity: z.enum(['info', 'low', 'medium', 'high', 'critical']).optional(),
+  q: z.string().min(1).max(200).optional(),
+  ecosystem: z.string().min(1).max(32).optional(),
+});
+
+/** Everything stored about one package; undefined when nothing is. */
+export function packageOverview(p: Platform, ecosystemParam: string, nameParam: string): PackageOverview | undefined {
+  if (!isScanEcosystem(ecosystemParam)) return undefined;
+  let name: string;
+  try {
+    name = normalizeName(ecosystemParam, nameParam);
+  } catch {
+    return undefined;
+  }
+  const verdicts = newestVerdicts(p.db, ecosystemParam, name);
+  const stored = listArtifacts(p.db, { ecosystem: ecosystemParam, name }, 500, 0).items;
+  if (verdicts.length === 0 && stored.length === 0) return undefined;
+  return {
+    ecosystem: ecosystemParam,
+    name,
+    verdicts,
+    advisories: advisoriesOfPackage(p.db, ecosystemParam, name),
+    monitoring: null,
+    diffs: [],
+    stored_releases: stored.map((a) => ({ version: a.version, filename: a.filename, sha256: a.sha256, source: a.source })),
+  };
+}
+
+export function scanRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
+  const packagePage: RouteDef['handler'] = (req, res) => {
+    const scope = req.params['scope'];
+    const name = scope !== undefined ? `${String(scope)}/${String(req.params['name'])}` : String(req.params['name']);
+    const o = packageOverview(p, String(req.params['ecosystem']), name);
+    if (o === undefined) throw new VitrineError('not_found', 'nothing is stored about that package');
+    res.json(o);
+  };
+  return [
+    {
+      method: 'post',
+      path: '/scans',
+      access: 'scan:create',
+      tag: 'scans',
+      summary: 'Scan a package release from the configured sources and return the verdict (404 when no source holds that version)',
+      body: scanRequestSchema,
+      handler: async (req, res, caller) => {
+        const body = parseBody(scanRequestSchema, req);
+        const controller = new AbortController();
+        res.on('close', () => {
+          if (!res.writableFinished) controller.abort();
+        });
+        const verdict = await scanPackage(p, deps, body, caller?.id ?? 'anonymous', requestIdOf(res), { signal: controller.signal });
+        res.json(verdict);
+      },
+    },
+    listRoute({
+      path: '/scans',
+      access: 'scan:read',
+      tag: 'scans',
+      summary: 'Scan history, newest first; filters decision, severity, q (name or version substring), ecosystem; paginated',
+      query: scansQuery,
+      list: (q, limit, offset) => listScans(p.db, q, limit, offset),
+    }),
+    {
+      method: 'get',
+      path: '/scans/stats/overview',
+      access: 'scan:read',
+      tag: 'scans',
+      summary: 'Totals by decision and severity, blocked in the last 30 days, average risk, most frequent finding codes',
+      handler: (_req, res) => {
+        res.json(scanStats(p.db));
+      },
+    },
+    {
+      method: 'get',
+      path: '/scans/:id',
+      access: 'scan:read',
+      tag: 'scans',
+      summary: 'One verdict with its findings',
+      handler: (req, res) => {
+        const id = String(req.params['id']);
+        const v = UUID.test(id) ? getScan(p.db, id) : undefined;
+        if (v === undefined) throw new VitrineError('not_found', 'no such scan');
+        res.json(v);
+      },
+    },
+    {
+      method: 'get',
+      path: '/packages/:ecosystem/:name',
+      access: 'scan:read',
+      tag: 'packages',
+      summary: 'Everything stored about one package (PyPI names per PEP 503; scoped npm names as @scope%2Fname or @scope/name): verdicts per version and environment, advisories, stored releases; 404 when nothing is stored',
+      handler: packagePage,
+    },
+    {
+      method: 'get',
+      path: '/packages/:ecosystem/:scope/:name',
+      access: 'scan:read',
+      tag: 'packages',
+      summary: 'The same for a scoped npm name written with a plain slash',
+      handler: packagePage,
+    },
+  ];
+}

@@ -1,0 +1,136 @@
+// A package scan end to end: resolve the release from the configured sources, analyse it in a worker, assess vulnerabilities, decide under the environment's active policy, store, audit, publish.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { ScanFinding, ScanVerdict, Severity, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
+import { VitrineError } from '../../core/errors.js';
+import type { JobProgress, JobRunner } from '../../core/jobs/protocol.js';
+import { publishEvent } from '../events/publish.js';
+import { SEVERITIES } from '../events/events.js';
+import { applicableExceptions } from '../exceptions/exceptions.js';
+import { SCAN_ECOSYSTEMS, type ScanEcosystem } from '../package/types.js';
+import type { Platform } from '../platform.js';
+import { activePolicy } from '../policies/policies.js';
+import type { PolicyDocument } from '../policies/schema.js';
+import { normalizeName, resolveRelease } from '../sources/resolve.js';
+import type { PackageSource } from '../sources/types.js';
+import { recordScanAdvisories } from '../vulns/advisories.js';
+import { ANALYZE_JOB, type AnalyzePayload } from './analysis.js';
+import { saveScan } from './store.js';
+import type { PackageAnalysis } from './types.js';
+import { buildVerdict } from './verdict.js';
+
+export const scanRequestSchema = z.strictObject({
+  ecosystem: z.string().min(1).max(32),
+  name: z.string().min(1).max(214),
+  version: z.string().min(1).max(128).optional(),
+  environment: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/).optional(),
+});
+export type ScanRequest = z.infer<typeof scanRequestSchema>;
+
+/** A scan's time limit in the worker: large packages take seconds, a hang is cut here. */
+export const SCAN_TIMEOUT_MS = 5 * 60_000;
+
+/** What a scan needs besides the platform: the job runner, the sources, the advisory lookup, the internal namespaces. */
+export interface ScanDeps {
+  readonly jobs: JobRunner;
+  readonly sources: () => readonly PackageSource[];
+  readonly vulnerabilities: (ecosystem: ScanEcosystem, name: string, version: string) => VulnerabilityAssessment;
+  readonly internalNamespaces: readonly string[];
+}
+
+export function isScanEcosystem(e: string): e is ScanEcosystem {
+  return (SCAN_ECOSYSTEMS as readonly string[]).includes(e);
+}
+
+/** Categories whose high or critical findings mean malicious code, not merely risky metadata. */
+const MALICIOUS_CATEGORIES = new Set(['code_execution', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'persistence', 'propagation', 'steganography', 'obfuscation', 'install_time']);
+
+const atLeast = (s: Severity, min: Severity): boolean => SEVERITIES.indexOf(s) >= SEVERITIES.indexOf(min);
+
+/** The archive must declare the release the source said it was; anything else is a substitution. */
+function identityFindings(a: PackageAnalysis, name: string, version: string): ScanFinding[] {
+  if (a.name === name && a.version === version) return [];
+  return [
+    {
+      code: 'identity_mismatch',
+      severity: 'high',
+      category: 'metadata',
+      title: 'The archive declares a different name or version than the source listed it under',
+      file: null,
+      line: null,
+      match: null,
+      technique: 'T1195.002',
+      analyzer: 'archive',
+    },
+  ];
+}
+
+/** The events a scan publishes: a block, malicious code, contradicted provenance, known exploitation. */
+function publishScanEvents(p: Platform, v: ScanVerdict): void {
+  const pkg = `${v.ecosystem}:${v.name}`;
+  const base = { scan_id: v.id, version: v.version, environment: v.environment };
+  const malicious = v.findings.filter((f) => MALICIOUS_CATEGORIES.has(f.category) && atLeast(f.severity, 'high'));
+  const maliciousAdvisories = v.vulnerabilities.items.filter((x) => x.malicious);
+  if (malicious.length > 0 || maliciousAdvisories.length > 0)
+    publishEvent(p.db, { type: 'malicious_package_detected', severity: 'critical', package: pkg, details: { ...base, codes: [...new Set(malicious.map((f) => f.code))].slice(0, 20), advisories: maliciousAdvisories.map((x) => x.id).slice(0, 20) } });
+  if (v.decision === 'block') publishEvent(p.db, { type: 'package_blocked', severity: atLeast(v.severity, 'medium') ? v.severity : 'medium', package: pkg, details: { ...base, rules: [...new Set(v.policy_reasons.filter((r) => r.effect === 'block').map((r) => r.rule))].slice(0, 20) } });
+  if (v.provenance.status === 'invalid') publishEvent(p.db, { type: 'provenance_invalid', severity: 'high', package: pkg, details: base });
+  const kev = v.vulnerabilities.items.filter((x) => x.kev);
+  if (kev.length > 0) publishEvent(p.db, { type: 'known_exploited_vulnerability', severity: 'high', package: pkg, details: { ...base, advisories: kev.map((x) => x.id).slice(0, 20) } });
+}
+
+/** Runs one package scan and stores its verdict. */
+export async function scanPackage(
+  p: Platform,
+  deps: ScanDeps,
+  request: ScanRequest,
+  actor: string,
+  requestId: string | null,
+  options: { signal?: AbortSignal; onProgress?: (progress: JobProgress) => void } = {},
+): Promise<ScanVerdict> {
+  const started = Date.now();
+  if (!isScanEcosystem(request.ecosystem)) throw new VitrineError('validation_failed', `ecosystem must be one of ${SCAN_ECOSYSTEMS.join(', ')}`, { details: [{ path: 'ecosystem', issue: 'not a supported ecosystem' }] });
+  const ecosystem = request.ecosystem;
+  const name = normalizeName(ecosystem, request.name);
+  const environment = request.environment ?? p.config.defaultPolicyEnvironment;
+  const policy = activePolicy(p.db, environment);
+  if (policy === undefined) throw new VitrineError('validation_failed', 'no policy is active for that environment; activate one under Policies', { details: [{ path: 'environment', issue: 'no active policy' }] });
+  const stored = await resolveRelease(deps.sources(), ecosystem, name, request.version, options.signal);
+  const payload: AnalyzePayload = {
+    dataDir: p.dataDir,
+    resourcesDir: p.resourcesDir,
+    sha256: stored.sha256,
+    filename: stored.filename,
+    ecosystem,
+    registry: stored.registry === undefined ? null : (stored.registry as AnalyzePayload['registry']),
+    internalNamespaces: [...deps.internalNamespaces],
+  };
+  const analysis = (await deps.jobs.run(ANALYZE_JOB, payload, {
+    timeoutMs: SCAN_TIMEOUT_MS,
+    label: `Scan ${ecosystem} ${stored.name.slice(0, 80)} ${stored.version.slice(0, 40)}`,
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+  })) as PackageAnalysis;
+  const checked: PackageAnalysis = { ...analysis, findings: [...identityFindings(analysis, stored.name, stored.version), ...analysis.findings], name: stored.name, version: stored.version };
+  const verdict = buildVerdict({
+    id: randomUUID(),
+    environment,
+    analysis: checked,
+    vulnerabilities: deps.vulnerabilities(ecosystem, stored.name, stored.version),
+    policy: { id: policy.id, name: policy.name, hash: policy.hash, document: policy.document as unknown as PolicyDocument },
+    exceptions: applicableExceptions(p.db, { ecosystem, name: stored.name, version: stored.version, environment }),
+    source: stored.source,
+    createdBy: actor,
+    createdAt: new Date().toISOString(),
+    durationMs: Date.now() - started,
+  });
+  p.db
+    .transaction(() => {
+      saveScan(p.db, verdict);
+      recordScanAdvisories(p.db, verdict.id, ecosystem, verdict.name, verdict.version, verdict.vulnerabilities.items.map((x) => x.id), verdict.created_at);
+      p.audit.record('scan.create', actor, requestId, { scan_id: verdict.id, ecosystem, name: verdict.name, version: verdict.version, environment, decision: verdict.decision });
+      publishScanEvents(p, verdict);
+    })
+    .immediate();
+  return verdict;
+}

@@ -1,0 +1,136 @@
+// Stored package verdicts: save one, read one, the filtered history, the stats overview and what the package page shows.
+import type { Database } from 'better-sqlite3';
+import type { Decision, PageOf, ScanStats, ScanSummary, ScanVerdict, Severity } from '../../core/contracts/pkgscan.js';
+import { SEVERITIES } from '../events/events.js';
+
+interface ScanRow {
+  id: string;
+  ecosystem: string;
+  name: string;
+  version: string;
+  environment: string;
+  decision: Decision;
+  severity: Severity;
+  risk_score: number;
+  findings_count: number;
+  incomplete: number;
+  created_at: string;
+}
+
+const SUMMARY_COLS = 'id, ecosystem, name, version, environment, decision, severity, risk_score, findings_count, incomplete, created_at';
+
+function toSummary(r: ScanRow): ScanSummary {
+  return {
+    id: r.id,
+    ecosystem: r.ecosystem,
+    name: r.name,
+    version: r.version,
+    environment: r.environment,
+    decision: r.decision,
+    severity: r.severity,
+    risk_score: r.risk_score,
+    findings: r.findings_count,
+    incomplete: r.incomplete === 1,
+    created_at: r.created_at,
+  };
+}
+
+/** Stores a verdict and the index of its finding codes (one transaction; the caller audits inside the same one). */
+export function saveScan(db: Database, v: ScanVerdict): void {
+  db.prepare(
+    `INSERT INTO pkgscan_scans (id, ecosystem, name, version, environment, decision, severity, risk_score, findings_count, incomplete, package_sha256, analyzer_version, created_by, created_at, verdict_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(v.id, v.ecosystem, v.name, v.version, v.environment, v.decision, v.severity, v.risk_score, v.findings.length, v.incomplete ? 1 : 0, v.package.sha256, v.analyzer_version, v.created_by, v.created_at, JSON.stringify(v));
+  const add = db.prepare('INSERT INTO pkgscan_scan_findings (scan_id, code, severity) VALUES (?, ?, ?)');
+  for (const f of v.findings) add.run(v.id, f.code, f.severity);
+}
+
+export function getScan(db: Database, id: string): ScanVerdict | undefined {
+  const row = db.prepare('SELECT verdict_json FROM pkgscan_scans WHERE id = ?').get(id) as { verdict_json: string } | undefined;
+  return row ? (JSON.parse(row.verdict_json) as ScanVerdict) : undefined;
+}
+
+export interface ScanFilter {
+  readonly decision?: Decision | undefined;
+  readonly severity?: Severity | undefined;
+  /** Substring of the package name or version, case-insensitive. */
+  readonly q?: string | undefined;
+  readonly ecosystem?: string | undefined;
+}
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function listScans(db: Database, f: ScanFilter, limit: number, offset: number): PageOf<ScanSummary> {
+  const where: string[] = [];
+  const args: (string | number)[] = [];
+  if (f.decision !== undefined) {
+    where.push('decision = ?');
+    args.push(f.decision);
+  }
+  if (f.severity !== undefined) {
+    where.push('severity = ?');
+    args.push(f.severity);
+  }
+  if (f.ecosystem !== undefined) {
+    where.push('ecosystem = ?');
+    args.push(f.ecosystem);
+  }
+  if (f.q !== undefined && f.q !== '') {
+    where.push("(lower(name) LIKE lower(?) ESCAPE '\\' OR lower(version) LIKE lower(?) ESCAPE '\\')");
+    args.push(likePattern(f.q), likePattern(f.q));
+  }
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_scans ${clause}`).get(...args) as { n: number }).n;
+  const rows = db.prepare(`SELECT ${SUMMARY_COLS} FROM pkgscan_scans ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`).all(...args, limit, offset) as ScanRow[];
+  return { items: rows.map(toSummary), total, limit, offset };
+}
+
+/** Totals by decision and severity, blocks in the 30 days before `now`, mean risk, the ten most frequent finding codes. */
+export function scanStats(db: Database, now = new Date()): ScanStats {
+  const byDecision: Record<Decision, number> = { allow: 0, warn: 0, block: 0 };
+  for (const r of db.prepare('SELECT decision, COUNT(*) AS n FROM pkgscan_scans GROUP BY decision').all() as { decision: Decision; n: number }[]) byDecision[r.decision] = r.n;
+  const bySeverity: Record<Severity, number> = { info: 0, low: 0, medium: 0, high: 0, critical: 0 };
+  for (const r of db.prepare('SELECT severity, COUNT(*) AS n FROM pkgscan_scans GROUP BY severity').all() as { severity: Severity; n: number }[]) bySeverity[r.severity] = r.n;
+  const since = new Date(now.getTime() - 30 * 24 * 3600 * 1000).toISOString();
+  const blocked = (db.prepare("SELECT COUNT(*) AS n FROM pkgscan_scans WHERE decision = 'block' AND created_at >= ?").get(since) as { n: number }).n;
+  const agg = db.prepare('SELECT COUNT(*) AS n, AVG(risk_score) AS avg FROM pkgscan_scans').get() as { n: number; avg: number | null };
+  const top = db.prepare('SELECT code, COUNT(*) AS count FROM pkgscan_scan_findings GROUP BY code ORDER BY count DESC, code LIMIT 10').all() as { code: string; count: number }[];
+  return {
+    total: agg.n,
+    by_decision: byDecision,
+    by_severity: bySeverity,
+    blocked_last_30_days: blocked,
+    average_risk: agg.avg === null ? null : Math.round(agg.avg * 1000) / 1000,
+    top_finding_codes: top,
+  };
+}
+
+/** The newest verdict per version and environment of one package, newest first. */
+export function newestVerdicts(db: Database, ecosystem: string, name: string): ScanSummary[] {
+  const rows = db
+    .prepare(
+      `SELECT ${SUMMARY_COLS} FROM pkgscan_scans s WHERE ecosystem = ? AND name = ?
+       AND created_at = (SELECT MAX(created_at) FROM pkgscan_scans t WHERE t.ecosystem = s.ecosystem AND t.name = s.name AND t.version = s.version AND t.environment = s.environment)
+       ORDER BY created_at DESC, id`,
+    )
+    .all(ecosystem, name) as ScanRow[];
+  return rows.map(toSummary);
+}
+
+/** The advisories of the newest verdicts of one package, by id with the versions they were found in. */
+export function advisoriesOfPackage(db: Database, ecosystem: string, name: string): { id: string; severity: Severity; kev: boolean; versions: string[] }[] {
+  const byId = new Map<string, { id: string; severity: Severity; kev: boolean; versions: string[] }>();
+  for (const s of newestVerdicts(db, ecosystem, name)) {
+    const v = getScan(db, s.id);
+    for (const a of v?.vulnerabilities.items ?? []) {
+      const cur = byId.get(a.id) ?? { id: a.id, severity: a.severity, kev: a.kev, versions: [] };
+      if (!cur.versions.includes(s.version)) cur.versions.push(s.version);
+      if (SEVERITIES.indexOf(a.severity) > SEVERITIES.indexOf(cur.severity)) cur.severity = a.severity;
+      cur.kev ||= a.kev;
+      byId.set(a.id, cur);
+    }
+  }
+  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+}

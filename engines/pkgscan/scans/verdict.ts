@@ -1,0 +1,134 @@
+// The verdict of a package scan: the analysis, the vulnerability assessment and the active policy with its exceptions, into decision, severity, risk and reasons. Pure: no store, no clock.
+import type { Decision, ScanFinding, ScanVerdict, Severity, VerdictReason, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
+import { SEVERITIES } from '../events/events.js';
+import { evaluatePolicy, type ApplicableException, type PolicyReason } from '../policies/evaluate.js';
+import type { PolicyDocument } from '../policies/schema.js';
+import type { PackageAnalysis } from './types.js';
+
+export interface VerdictInput {
+  readonly id: string;
+  readonly environment: string;
+  readonly analysis: PackageAnalysis;
+  readonly vulnerabilities: VulnerabilityAssessment;
+  readonly policy: { readonly id: string; readonly name: string; readonly hash: string; readonly document: PolicyDocument };
+  readonly exceptions: readonly ApplicableException[];
+  readonly source: string;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly durationMs: number;
+}
+
+const worse = (a: Severity, b: Severity): Severity => (SEVERITIES.indexOf(a) >= SEVERITIES.indexOf(b) ? a : b);
+
+/** Weight of an advisory in the vulnerabilities dimension: known exploitation outranks any score. */
+function advisoryWeight(a: VulnerabilityAssessment['items'][number]): number {
+  if (a.kev || a.malicious) return 1;
+  const bySeverity: Record<Severity, number> = { info: 0.05, low: 0.2, medium: 0.4, high: 0.7, critical: 0.9 };
+  return Math.max(bySeverity[a.severity], a.epss !== null ? Math.min(1, a.epss * 2) : 0);
+}
+
+/** Provenance weighs in only when it is contradicted: absence is common and is the policy's business. */
+function provenanceWeight(status: PackageAnalysis['provenance']['status']): number {
+  return status === 'invalid' ? 1 : 0;
+}
+
+function toReason(r: PolicyReason): VerdictReason {
+  return { rule: r.rule, kind: r.kind, effect: r.effect, subject: r.subject ?? null, message: r.message, waived_by: r.waived_by ?? null };
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** The verdict: risk with provenance and vulnerabilities weighed in, the policy's decision and reasons, the worst unwaived severity. */
+export function buildVerdict(input: VerdictInput): ScanVerdict {
+  const a = input.analysis;
+  const vulnDimension = input.vulnerabilities.items.reduce((m, x) => Math.max(m, advisoryWeight(x)), 0);
+  const provDimension = provenanceWeight(a.provenance.status);
+  const dimensions: Record<string, number> = { ...a.risk.dimensions, provenance: provDimension, vulnerabilities: round3(vulnDimension) };
+  const risk = round3(Math.max(a.risk.score, 0.9 * vulnDimension, 0.7 * provDimension));
+  const evaluation = evaluatePolicy(
+    input.policy.document,
+    input.policy.hash,
+    {
+      findings: a.findings.map((f) => ({ code: f.code, severity: f.severity, ...(f.file !== null ? { file: f.file } : {}) })),
+      risk: { score: risk, dimensions },
+      vulnerabilities: {
+        status: input.vulnerabilities.status,
+        items: input.vulnerabilities.items.map((x) => ({ id: x.id, severity: x.severity, kev: x.kev, ...(x.epss !== null ? { epss: x.epss } : {}) })),
+      },
+      provenance: { verified: a.provenance.status === 'verified' },
+      licenses: a.metadata.license !== undefined ? [a.metadata.license] : [],
+    },
+    input.exceptions,
+  );
+  let decision: Decision = evaluation.decision;
+  // An incomplete analysis never reads as clean.
+  if (!a.complete && decision === 'allow') decision = 'warn';
+  const waivedFindings = new Set(evaluation.waived.filter((r) => r.kind === 'finding').map((r) => r.subject));
+  let severity: Severity = 'info';
+  for (const f of a.findings) if (!waivedFindings.has(f.code)) severity = worse(severity, f.severity);
+  const waivedAdvisories = new Set(evaluation.waived.filter((r) => r.kind === 'vulnerability').map((r) => r.subject));
+  for (const x of input.vulnerabilities.items) if (!waivedAdvisories.has(x.id)) severity = worse(severity, x.kev ? 'high' : x.severity);
+  const perFile = new Map<string, number>();
+  for (const f of a.findings) if (f.file !== null) perFile.set(f.file, (perFile.get(f.file) ?? 0) + 1);
+  const m = a.metadata;
+  const person = (p: { name?: string; email?: string } | undefined): string | null => (p === undefined ? null : [p.name, p.email !== undefined ? `<${p.email}>` : undefined].filter((x) => x !== undefined && x !== '').join(' ') || null);
+  const installScripts: Record<string, string> = {};
+  for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) if (m.scripts[hook] !== undefined) installScripts[hook] = m.scripts[hook];
+  return {
+    id: input.id,
+    ecosystem: a.ecosystem,
+    name: a.name,
+    version: a.version,
+    environment: input.environment,
+    decision,
+    severity,
+    risk_score: risk,
+    risk_dimensions: dimensions,
+    incomplete: !a.complete || a.runs.some((r) => r.status === 'failed' || r.status === 'timed_out'),
+    findings: sortFindings(a.findings),
+    attack_chains: a.chains,
+    analyzer_runs: a.runs,
+    provenance: a.provenance,
+    vulnerabilities: input.vulnerabilities,
+    policy: { id: input.policy.id, name: input.policy.name, hash: input.policy.hash },
+    policy_reasons: evaluation.reasons.map(toReason),
+    waived_reasons: evaluation.waived.map(toReason),
+    exceptions_applied: [...new Set(evaluation.waived.map((r) => r.waived_by).filter((x): x is string => x !== undefined))],
+    package: {
+      filename: a.filename,
+      sha256: a.sha256,
+      size: a.size,
+      source: input.source,
+      kind: a.kind,
+      description: m.description ?? null,
+      license: m.license ?? null,
+      author: person(m.author),
+      maintainers: m.maintainers.map(person).filter((x): x is string => x !== null),
+      install_scripts: installScripts,
+      dependencies: m.dependencies,
+      published: a.registry?.published?.[a.version] ?? null,
+    },
+    files: a.files.map((f) => ({ ...f, findings: perFile.get(f.path) ?? 0 })),
+    files_total: a.files_total,
+    files_truncated: a.files_total > a.files.length,
+    analyzer_version: analyzerVersion(a),
+    created_at: input.createdAt,
+    created_by: input.createdBy,
+    duration_ms: input.durationMs,
+  };
+}
+
+/** Worst first, then by file and line. */
+export function sortFindings(findings: readonly ScanFinding[]): ScanFinding[] {
+  return [...findings].sort(
+    (x, y) => SEVERITIES.indexOf(y.severity) - SEVERITIES.indexOf(x.severity) || (x.file ?? '').localeCompare(y.file ?? '') || (x.line ?? 0) - (y.line ?? 0) || x.code.localeCompare(y.code),
+  );
+}
+
+/** The analyzers and versions that made the analysis, e.g. `metadata@1.0.0+source-rules@1.2.0`: a diff is stored per analyzer version. */
+export function analyzerVersion(a: Pick<PackageAnalysis, 'runs'>): string {
+  return a.runs
+    .map((r) => `${r.name}@${r.version}`)
+    .sort()
+    .join('+');
+}
