@@ -15,6 +15,7 @@ import { scanDeps } from './scans/deps.js';
 import { scanPackage, scanRequestSchema } from './scans/scan.js';
 import { pkgscanService } from './service.js';
 import { importPaths } from './sources/import.js';
+import { advisoriesCommand, ADVISORIES_HELP } from './vulns/cli.js';
 import { countActiveAdmins } from './users/users.js';
 
 export const DEFAULT_PORT = 8010;
@@ -41,12 +42,13 @@ Usage:
       Scans a release (npm or pypi) from the configured sources (the package store, then PKGSCAN_NPM_MIRROR /
       PKGSCAN_PYPI_MIRROR) and decides under ENV's active policy (default prod). No VERSION: the newest known.
       Prints the decision, risk, findings and policy reasons (--json: the whole verdict). Exit 3 when blocked.
+${ADVISORIES_HELP}
   pkgscan --version | --help
 
 Environment: VITRINE_HOME (data), PKGSCAN_ENV (production hides /docs and /redoc), METRICS_TOKEN (bearer for /metrics),
 PKGSCAN_NPM_MIRROR and PKGSCAN_PYPI_MIRROR (lab mirrors), PKGSCAN_INTERNAL_NAMESPACES (e.g. @acme/,acme-).
 Exit codes: 0 success (a scan that allows or warns), 1 failure (or a broken audit chain), 2 invalid arguments or
-input, 3 a scan whose decision is block.`;
+input, 3 a scan whose decision is block, 4 an advisory lookup whose answer is partial or unavailable (unknown).`;
 
 const options = {
   host: { type: 'string' },
@@ -202,6 +204,8 @@ export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin
             return importCommand(rest, io);
           case 'scan':
             return scanCommand(rest, values, io);
+          case 'advisories':
+            return advisoriesCommand(rest, values, io.db !== undefined ? { db: io.db } : {});
           case 'verify-audit':
             if (rest.length !== 0) throw new UsageError('verify-audit takes no arguments');
             return verifyAudit(values, io);

@@ -17,8 +17,8 @@ import { listRoute, type RouteDef } from '../routing/http.js';
 import { booleanQuery } from '../users/http.js';
 import { advisoryStoreOf, listVulnerabilities } from './advisories.js';
 
-/** The largest advisory upload (an ecosystem's all.zip); the gateway's own body ceiling may be lower. */
-export const MAX_ADVISORY_UPLOAD = 1024 * 1024 * 1024;
+/** Advisory uploads over HTTP: the gateway's own body ceiling (512 MiB); larger exports go through `pkgscan advisories import`, which streams from disk. */
+export const MAX_ADVISORY_UPLOAD = 512 * 1024 * 1024;
 /** Uploads up to this size are imported before answering (201); larger ones answer 202 and import in the background. */
 export const SYNC_IMPORT_BYTES = 16 * 1024 * 1024;
 
@@ -47,12 +47,12 @@ async function bodyToFile(req: Request, file: string, limit: number): Promise<nu
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/octet-stream') throw new VitrineError('unsupported_media_type', 'send the advisory file as application/octet-stream');
   const declared = Number(req.headers['content-length'] ?? 'NaN');
-  if (Number.isFinite(declared) && declared > limit) throw new VitrineError('payload_too_large', 'the advisory file is larger than an import takes (1 GiB)');
+  if (Number.isFinite(declared) && declared > limit) throw new VitrineError('payload_too_large', 'the advisory file is larger than an upload takes (512 MiB); import it with pkgscan advisories import');
   let total = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       total += chunk.length;
-      if (total > limit) done(new VitrineError('payload_too_large', 'the advisory file is larger than an import takes (1 GiB)'));
+      if (total > limit) done(new VitrineError('payload_too_large', 'the advisory file is larger than an upload takes (512 MiB); import it with pkgscan advisories import'));
       else done(null, chunk);
     },
   });
@@ -105,7 +105,7 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
       access: 'system:write',
       tag: 'vulnerabilities',
       summary:
-        'Import an advisory file sent as the raw application/octet-stream body (at most 1 GiB): OSV record or all.zip, CISA KEV JSON/CSV, EPSS CSV (plain or gzip), NVD CVE JSON 2.0, detected by content; query `filename`. 201 with the finished import (up to 16 MiB), else 202 with the running one (poll /vulnerabilities/imports/{id})',
+        'Import an advisory file sent as the raw application/octet-stream body (at most 512 MiB; larger files with pkgscan advisories import): OSV record or all.zip, CISA KEV JSON/CSV, EPSS CSV (plain or gzip), NVD CVE JSON 2.0, detected by content; query `filename`. 201 with the finished import (up to 16 MiB), else 202 with the running one (poll /vulnerabilities/imports/{id})',
       query: advisoryImportQuery,
       status: 201,
       handler: async (req, res, caller) => {
