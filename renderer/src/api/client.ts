@@ -66,6 +66,8 @@ export interface UploadOptions {
   readonly query?: Query;
   readonly onProgress?: (progress: UploadProgress) => void;
   readonly signal?: AbortSignal;
+  /** A service's own bearer token, as in RequestOptions: sent as Authorization, the gateway token as X-Vitrine-Token. */
+  readonly userToken?: string;
 }
 
 const UNREACHABLE = 'The gateway did not answer. Is `vitrine serve` (or the desktop app) still running?';
@@ -163,7 +165,10 @@ function upload<T>(bridge: RendererBridge, path: string, body: Blob, options: Up
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', buildUrl(bridge.apiBase, path, options.query));
-    xhr.setRequestHeader('Authorization', `Bearer ${bridge.token}`);
+    if (options.userToken !== undefined) {
+      xhr.setRequestHeader('X-Vitrine-Token', bridge.token);
+      xhr.setRequestHeader('Authorization', `Bearer ${options.userToken}`);
+    } else xhr.setRequestHeader('Authorization', `Bearer ${bridge.token}`);
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.upload.onprogress = (e) => options.onProgress?.({ phase: 'uploading', ...(e.lengthComputable && e.total > 0 ? { fraction: e.loaded / e.total } : {}) });

@@ -1,21 +1,31 @@
-// The Packages workspace (shell of the package scanning service): sign in, who am I, users, policies with a live-validated YAML editor, exceptions, events, audit chain.
+// The Packages workspace (shell of the package scanning service): sign in, then package scans (scan, history, package page, store, vulnerabilities) and the platform (users, policies, exceptions, events, audit).
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { Me, TokenResponse } from '../../../../engines/core/contracts/pkgscan';
 import type { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import type { WorkspaceProps } from '../registry';
-import { AuditTab, EventsTab, ExceptionsTab, PoliciesTab, UsersTab } from './tabs';
+import { AuditTab } from './audit/AuditTab';
+import { usePackagesNav, type Tab } from './common/nav';
+import { EventsTab } from './events/EventsTab';
+import { ExceptionsTab } from './exceptions/ExceptionsTab';
+import { HistoryTab } from './history/HistoryTab';
+import { PackageTab } from './package/PackageTab';
+import { PoliciesTab } from './policies/PoliciesTab';
+import { ScanTab } from './scan/ScanTab';
+import { StoreTab } from './store/StoreTab';
+import { UsersTab } from './users/UsersTab';
+import { VulnsTab } from './vulns/VulnsTab';
 import { asApiError, can, login, logout, pkgscanApi, resume } from './session';
 import './packages.css';
-
-type Tab = 'me' | 'users' | 'policies' | 'exceptions' | 'events' | 'audit';
 
 export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
   const base = service.base;
   const [token, setToken] = useState<string | null>(null);
   const [me, setMe] = useState<Me | null>(null);
-  const [tab, setTab] = useState<Tab>('me');
+  const tab = usePackagesNav((st) => st.tab);
+  const setTab = usePackagesNav((st) => st.setTab);
+  const resetNav = usePackagesNav((st) => st.reset);
   const [checking, setChecking] = useState(true);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -26,6 +36,7 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
     tokenRef.current = null;
     setToken(null);
     setMe(null);
+    usePackagesNav.getState().reset();
   }, []);
   const signedIn = useCallback((t: TokenResponse) => {
     tokenRef.current = t.access_token;
@@ -64,11 +75,16 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
   const signOut = async (): Promise<void> => {
     await logout(client, base);
     signedOut();
-    setTab('me');
+    resetNav();
   };
 
   const tabs: { id: Tab; label: string; shown: boolean }[] = [
     { id: 'me', label: 'Account', shown: true },
+    { id: 'scan', label: 'Scan', shown: can(me, 'scan:create') },
+    { id: 'history', label: 'History', shown: can(me, 'scan:read') },
+    { id: 'package', label: 'Package', shown: can(me, 'scan:read') },
+    { id: 'store', label: 'Store', shown: can(me, 'scan:read') },
+    { id: 'vulns', label: 'Vulnerabilities', shown: can(me, 'vuln:read') },
     { id: 'users', label: 'Users', shown: can(me, 'user:manage') },
     { id: 'policies', label: 'Policies', shown: can(me, 'policy:read') },
     { id: 'exceptions', label: 'Exceptions', shown: can(me, 'policy:read') },
@@ -76,9 +92,22 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
     { id: 'audit', label: 'Audit', shown: can(me, 'audit:read') },
   ];
 
+  // A tab the user may not see (another user signed in here before) falls back to the account page.
+  const current: Tab = tabs.some((t) => t.id === tab && t.shown) ? tab : 'me';
+
+  /** ← and → move between the tabs (the tab list is one stop for Tab, as WAI-ARIA tabs are); Home and End go to the ends. */
+  const moveTab = (key: string): void => {
+    const shown = tabs.filter((t) => t.shown).map((t) => t.id);
+    const i = shown.indexOf(current);
+    const next = key === 'ArrowRight' ? shown[(i + 1) % shown.length] : key === 'ArrowLeft' ? shown[(i - 1 + shown.length) % shown.length] : key === 'Home' ? shown[0] : key === 'End' ? shown.at(-1) : undefined;
+    if (next === undefined) return;
+    setTab(next);
+    document.getElementById(`pk-tab-${next}`)?.focus();
+  };
+
   return (
     <div className="ws-page packages" data-testid="packages-workspace">
-      <WorkspaceHeader title="Packages" purpose="Admit packages, projects and images: identity, policies, exceptions, events and the audit chain">
+      <WorkspaceHeader title="Packages" purpose="Admit packages: scan releases offline, read verdicts, manage policies, exceptions, events and the audit chain">
         {me && (
           <>
             <span className="packages__who" data-testid="whoami">
@@ -112,17 +141,17 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
       )}
       {token && me && (
         <>
-          <nav className="packages__tabs" role="tablist" aria-label="Package scanning sections">
+          <nav className="packages__tabs" role="tablist" aria-label="Package scanning sections" onKeyDown={(e) => moveTab(e.key)}>
             {tabs
               .filter((t) => t.shown)
               .map((t) => (
-                <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'packages__tab packages__tab--active' : 'packages__tab'} onClick={() => setTab(t.id)}>
+                <button key={t.id} id={`pk-tab-${t.id}`} type="button" role="tab" aria-selected={current === t.id} tabIndex={current === t.id ? 0 : -1} className={current === t.id ? 'packages__tab packages__tab--active' : 'packages__tab'} onClick={() => setTab(t.id)}>
                   {t.label}
                 </button>
               ))}
           </nav>
           <section className="packages__body">
-            {tab === 'me' && (
+            {current === 'me' && (
               <div className="panel">
                 <h3>Signed in</h3>
                 <dl className="packages__facts">
@@ -143,11 +172,16 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
                 </dl>
               </div>
             )}
-            {tab === 'users' && <UsersTab api={api} me={me} />}
-            {tab === 'policies' && <PoliciesTab api={api} me={me} />}
-            {tab === 'exceptions' && <ExceptionsTab api={api} me={me} />}
-            {tab === 'events' && <EventsTab api={api} me={me} />}
-            {tab === 'audit' && <AuditTab api={api} />}
+            {current === 'scan' && <ScanTab api={api} />}
+            {current === 'history' && <HistoryTab api={api} />}
+            {current === 'package' && <PackageTab api={api} />}
+            {current === 'store' && <StoreTab api={api} canImport={can(me, 'scan:create')} />}
+            {current === 'vulns' && <VulnsTab api={api} canImport={can(me, 'system:write')} />}
+            {current === 'users' && <UsersTab api={api} me={me} />}
+            {current === 'policies' && <PoliciesTab api={api} me={me} />}
+            {current === 'exceptions' && <ExceptionsTab api={api} me={me} />}
+            {current === 'events' && <EventsTab api={api} me={me} />}
+            {current === 'audit' && <AuditTab api={api} />}
           </section>
         </>
       )}

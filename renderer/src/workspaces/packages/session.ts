@@ -1,12 +1,20 @@
 // The pkgscan session in the renderer: the access token in memory only, the refresh token in its httpOnly cookie, one retry after a refresh on 401.
 import type { Me, Permission, TokenResponse } from '../../../../engines/core/contracts/pkgscan';
-import { ApiError, type ApiClient, type Query } from '../../api/client';
+import { ApiError, type ApiClient, type Query, type UploadOptions, type UploadProgress } from '../../api/client';
 
 export interface PkgscanApi {
   get<T>(path: string, query?: Query): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
   put<T>(path: string, body: unknown): Promise<T>;
   patch<T>(path: string, body: unknown): Promise<T>;
+  /** POSTs raw bytes (an archive, an advisory file) with upload progress. */
+  upload<T>(path: string, body: Blob, query?: Query, onProgress?: (p: UploadProgress) => void, signal?: AbortSignal): Promise<T>;
+}
+
+/** Upload options carrying the user's token (ApiClient.upload sends it as Authorization and the gateway token as X-Vitrine-Token). */
+function uploadOptions(userToken: string, query: Query | undefined, onProgress: ((p: UploadProgress) => void) | undefined, signal: AbortSignal | undefined): UploadOptions {
+  const options: UploadOptions & { readonly userToken: string } = { userToken, ...(query ? { query } : {}), ...(onProgress ? { onProgress } : {}), ...(signal ? { signal } : {}) };
+  return options;
 }
 
 /** Calls /api/v1 of the service at `base` with the user's token; a 401 refreshes once and retries, else signs out. */
@@ -33,6 +41,7 @@ export function pkgscanApi(client: ApiClient, base: string, token: () => string 
     post: (path, body) => call((userToken) => client.post(`${root}${path}`, body, { userToken })),
     put: (path, body) => call((userToken) => client.put(`${root}${path}`, body, { userToken })),
     patch: (path, body) => call((userToken) => client.patch(`${root}${path}`, body, { userToken })),
+    upload: (path, body, query, onProgress, signal) => call((userToken) => client.upload(`${root}${path}`, body, uploadOptions(userToken, query, onProgress, signal))),
   };
 }
 

@@ -1,0 +1,86 @@
+// The Audit tab: the hash-chained audit entries, paged and filtered by action, and the chain verification with its head hash.
+import { useCallback, useState } from 'react';
+import type { AuditEntry, AuditVerification, PageOf } from '../../../../../engines/core/contracts/pkgscan';
+import type { ApiError } from '../../../api/client';
+import { ErrorNote } from '../../../components/ErrorNote';
+import { useLoad } from '../common/hooks';
+import { PAGE, when } from '../common/format';
+import { asApiError, shortId, type PkgscanApi } from '../session';
+
+export function AuditTab({ api }: { api: PkgscanApi }) {
+  const [action, setAction] = useState('');
+  const [offset, setOffset] = useState(0);
+  const entries = useLoad(() => api.get<PageOf<AuditEntry>>('/audit', { action_prefix: action.trim() || undefined, limit: PAGE, offset }), [api, action, offset]);
+  const [verification, setVerification] = useState<AuditVerification | null>(null);
+  const [verifyError, setVerifyError] = useState<ApiError | null>(null);
+  const verify = useCallback(async (): Promise<void> => {
+    setVerifyError(null);
+    try {
+      setVerification(await api.get<AuditVerification>('/audit/verify'));
+    } catch (err) {
+      setVerifyError(asApiError(err));
+    }
+  }, [api]);
+  const total = entries.data?.total ?? 0;
+  return (
+    <div className="panel">
+      <div className="packages__filters">
+        <h3>Audit chain</h3>
+        <input aria-label="Action starts with" placeholder="action, e.g. auth." value={action} onChange={(e) => { setAction(e.target.value); setOffset(0); }} maxLength={128} />
+        <button type="button" className="primary" onClick={() => void verify()}>
+          Verify chain
+        </button>
+      </div>
+      {verifyError && <ErrorNote error={verifyError} />}
+      {verification && (
+        <div className={verification.ok ? 'packages__verify packages__verify--ok' : 'packages__verify packages__verify--bad'} data-testid="audit-verification">
+          {verification.ok ? `Chain intact: ${verification.count} entries.` : `Chain broken at sequence ${verification.first_broken_seq ?? '?'} (${verification.reason ?? ''}).`} Head hash{' '}
+          <code className="selectable" data-testid="audit-head">
+            {verification.head_hash}
+          </code>{' '}
+          <span className="muted">(record it outside this workstation)</span>
+        </div>
+      )}
+      {entries.error && <ErrorNote error={entries.error} />}
+      <table className="packages__table">
+        <thead>
+          <tr>
+            <th>Seq</th>
+            <th>Time</th>
+            <th>Action</th>
+            <th>Actor</th>
+            <th>Request id</th>
+            <th>Chain hash</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(entries.data?.items ?? []).map((e) => (
+            <tr key={e.seq} data-testid="audit-row">
+              <td className="num">{e.seq}</td>
+              <td className="muted">{when(e.at)}</td>
+              <td>
+                <code>{e.action}</code>
+              </td>
+              <td>{shortId(e.actor)}</td>
+              <td className="muted">{e.request_id ?? ''}</td>
+              <td>
+                <code title={e.chain_hash}>{e.chain_hash.slice(0, 16)}…</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="packages__pager">
+        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+          Newer
+        </button>
+        <span className="muted small">
+          {total === 0 ? 'no entries' : `${offset + 1}–${Math.min(total, offset + PAGE)} of ${total}`}
+        </span>
+        <button type="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+          Older
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// Where the analyst is in the Packages workspace (one zustand store): the tab, the verdict open in History, the package the Package tab shows.
+import { create } from 'zustand';
+import type { ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
+
+export type Tab = 'me' | 'scan' | 'history' | 'package' | 'store' | 'vulns' | 'users' | 'policies' | 'exceptions' | 'events' | 'audit';
+
+export interface PackageRef {
+  readonly ecosystem: string;
+  readonly name: string;
+}
+
+export interface PackagesNav {
+  readonly tab: Tab;
+  /** The verdict the History tab shows instead of its list. */
+  readonly scanId: string | null;
+  readonly pkg: PackageRef | null;
+  /** The advisory the Vulnerabilities tab shows. */
+  readonly vulnId: string | null;
+  /** The verdict of the last scan run in the Scan tab (kept while the analyst looks elsewhere). */
+  readonly lastVerdict: ScanVerdict | null;
+  setTab(tab: Tab): void;
+  openScan(id: string | null): void;
+  openPackage(pkg: PackageRef): void;
+  openVuln(id: string | null): void;
+  setLastVerdict(v: ScanVerdict | null): void;
+  reset(): void;
+}
+
+export const usePackagesNav = create<PackagesNav>((set) => ({
+  tab: 'me',
+  scanId: null,
+  pkg: null,
+  vulnId: null,
+  lastVerdict: null,
+  setTab: (tab) => set({ tab }),
+  openScan: (scanId) => set(scanId === null ? { scanId } : { scanId, tab: 'history' }),
+  openPackage: (pkg) => set({ pkg, tab: 'package' }),
+  openVuln: (vulnId) => set(vulnId === null ? { vulnId } : { vulnId, tab: 'vulns' }),
+  setLastVerdict: (lastVerdict) => set({ lastVerdict }),
+  reset: () => set({ tab: 'me', scanId: null, pkg: null, vulnId: null, lastVerdict: null }),
+}));

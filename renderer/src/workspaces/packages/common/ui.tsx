@@ -1,0 +1,98 @@
+// Small pieces the Packages tabs share: decision and severity badges, a package name that opens the package page, a pager, bar charts.
+import type { ReactNode } from 'react';
+import type { Decision, Severity } from '../../../../../engines/core/contracts/pkgscan';
+import { pageText, scaleBars } from './model';
+import { usePackagesNav } from './nav';
+
+export function DecisionBadge({ decision, large = false }: { decision: Decision; large?: boolean }) {
+  return (
+    <span className={`pk-decision pk-decision--${decision}${large ? ' pk-decision--large' : ''}`} data-testid="decision">
+      {decision}
+    </span>
+  );
+}
+
+export function SeverityBadge({ severity }: { severity: Severity | string }) {
+  return <span className={`packages__sev packages__sev--${severity}`}>{severity}</span>;
+}
+
+/** A package name anywhere: a link-styled button that opens the package page. */
+export function PackageLink({ ecosystem, name, version }: { ecosystem: string; name: string; version?: string }) {
+  const open = usePackagesNav((s) => s.openPackage);
+  return (
+    <button type="button" className="packages__goto pk-pkg" title={`Open the package page of ${ecosystem}/${name}`} onClick={() => open({ ecosystem, name })}>
+      <span className="muted">{ecosystem}/</span>
+      {name}
+      {version !== undefined && <span className="muted">@{version}</span>}
+    </button>
+  );
+}
+
+export function Pager({ offset, limit, total, onOffset, older = 'Next', newer = 'Previous' }: { offset: number; limit: number; total: number; onOffset: (o: number) => void; older?: string; newer?: string }) {
+  return (
+    <div className="packages__pager">
+      <button type="button" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))}>
+        {newer}
+      </button>
+      <span className="muted small">{pageText(offset, limit, total)}</span>
+      <button type="button" disabled={offset + limit >= total} onClick={() => onOffset(offset + limit)}>
+        {older}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * A labelled horizontal bar chart in SVG. `max` fixes the scale (1 for scores); `tone` gives each bar a colour class
+ * (decision or severity names map to the sheet's colours); `format` prints the value.
+ */
+export function BarChart({
+  items,
+  title,
+  max,
+  tone,
+  format = (v) => String(v),
+  labelWidth = 130,
+  width = 360,
+}: {
+  items: readonly { label: string; value: number }[];
+  title: string;
+  max?: number;
+  tone?: (label: string) => string;
+  format?: (v: number) => string;
+  labelWidth?: number;
+  width?: number;
+}) {
+  const row = 20;
+  const valueWidth = 48;
+  const barMax = width - labelWidth - valueWidth;
+  const bars = scaleBars(items, barMax, max);
+  const height = Math.max(row, bars.length * row);
+  return (
+    <svg className="pk-chart" role="img" aria-label={title} width={width} height={height} viewBox={`0 0 ${width} ${height}`}>
+      <title>{title}</title>
+      {bars.map((b, i) => (
+        <g key={b.label} transform={`translate(0 ${i * row})`}>
+          <text x={labelWidth - 6} y={row / 2 + 4} textAnchor="end" className="pk-chart__label">
+            {b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label}
+          </text>
+          <rect x={labelWidth} y={4} width={barMax} height={row - 8} className="pk-chart__track" />
+          <rect x={labelWidth} y={4} width={b.length} height={row - 8} className={`pk-chart__bar ${tone ? tone(b.label) : ''}`} />
+          <text x={labelWidth + barMax + 6} y={row / 2 + 4} className="pk-chart__value">
+            {format(b.value)}
+          </text>
+        </g>
+      ))}
+    </svg>
+  );
+}
+
+/** A banner that says what is missing and what to do (warn tone), for incomplete or unassessed results. */
+export function Banner({ tone = 'warn', title, children, testId }: { tone?: 'warn' | 'danger' | 'info'; title: string; children?: ReactNode; testId?: string }) {
+  return (
+    <div className={`pk-banner pk-banner--${tone}`} role={tone === 'info' ? 'status' : 'alert'} data-testid={testId}>
+      <strong>{title}</strong>
+      {children !== undefined && <div className="pk-banner__body">{children}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+// The History tab: the stats overview, stored scans filtered by decision, severity and text with pagination; a row opens its verdict (Escape goes back).
+import { useEffect, useState } from 'react';
+import type { PageOf, ScanStats, ScanSummary, ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
+import { ErrorNote } from '../../../components/ErrorNote';
+import { PAGE, pct, when } from '../common/format';
+import { useLoad } from '../common/hooks';
+import { usePackagesNav } from '../common/nav';
+import { DecisionBadge, PackageLink, Pager, SeverityBadge } from '../common/ui';
+import { VerdictView } from '../scan/VerdictView';
+import type { PkgscanApi } from '../session';
+import { StatsOverview } from './StatsOverview';
+
+export function HistoryTab({ api }: { api: PkgscanApi }) {
+  const scanId = usePackagesNav((s) => s.scanId);
+  return scanId === null ? <HistoryList api={api} /> : <OneVerdict api={api} id={scanId} />;
+}
+
+function OneVerdict({ api, id }: { api: PkgscanApi; id: string }) {
+  const openScan = usePackagesNav((s) => s.openScan);
+  const verdict = useLoad(() => api.get<ScanVerdict>(`/scans/${encodeURIComponent(id)}`), [api, id]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === 'Escape' && !(e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement)) openScan(null);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [openScan]);
+  return (
+    <>
+      <div className="packages__filters">
+        <button type="button" onClick={() => openScan(null)} autoFocus>
+          ← Back to history
+        </button>
+        <span className="muted small">Esc goes back</span>
+      </div>
+      {verdict.error && <ErrorNote error={verdict.error} title={verdict.error.status === 404 ? 'This scan is not stored' : 'The verdict could not be loaded'} />}
+      {verdict.loading && !verdict.data && <div className="muted">Loading the verdict…</div>}
+      {verdict.data && <VerdictView verdict={verdict.data} />}
+    </>
+  );
+}
+
+function HistoryList({ api }: { api: PkgscanApi }) {
+  const [decision, setDecision] = useState('');
+  const [severity, setSeverity] = useState('');
+  const [q, setQ] = useState('');
+  const [offset, setOffset] = useState(0);
+  const openScan = usePackagesNav((s) => s.openScan);
+  const stats = useLoad(() => api.get<ScanStats>('/scans/stats/overview'), [api]);
+  const list = useLoad(
+    () => api.get<PageOf<ScanSummary>>('/scans', { decision: decision || undefined, severity: severity || undefined, q: q.trim() || undefined, limit: PAGE, offset }),
+    [api, decision, severity, q, offset],
+  );
+  const filtered = decision !== '' || severity !== '' || q.trim() !== '';
+  return (
+    <>
+      {stats.error && <ErrorNote error={stats.error} title="The statistics could not be loaded" />}
+      {stats.data && <StatsOverview stats={stats.data} />}
+      <section className="panel" aria-label="Scan history">
+        <div className="packages__filters">
+          <h3>Scan history</h3>
+          <select aria-label="Filter by decision" value={decision} onChange={(e) => { setDecision(e.target.value); setOffset(0); }}>
+            <option value="">any decision</option>
+            {['allow', 'warn', 'block'].map((d) => (
+              <option key={d}>{d}</option>
+            ))}
+          </select>
+          <select aria-label="Filter by severity" value={severity} onChange={(e) => { setSeverity(e.target.value); setOffset(0); }}>
+            <option value="">any severity</option>
+            {['info', 'low', 'medium', 'high', 'critical'].map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+          <input aria-label="Package name contains" placeholder="name contains" value={q} onChange={(e) => { setQ(e.target.value); setOffset(0); }} maxLength={214} />
+        </div>
+        {list.error && <ErrorNote error={list.error} />}
+        <table className="packages__table pk-rows">
+          <thead>
+            <tr>
+              <th>Decision</th>
+              <th>Package</th>
+              <th>Environment</th>
+              <th>Severity</th>
+              <th className="num">Risk</th>
+              <th className="num">Findings</th>
+              <th>Scanned</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data?.items ?? []).map((s) => (
+              <tr key={s.id} data-testid="scan-row">
+                <td>
+                  <DecisionBadge decision={s.decision} />
+                  {s.incomplete && <span className="pk-tag pk-tag--warn" title="The analysis did not finish: not a clean result">incomplete</span>}
+                </td>
+                <td>
+                  <PackageLink ecosystem={s.ecosystem} name={s.name} version={s.version} />
+                </td>
+                <td>{s.environment}</td>
+                <td>
+                  <SeverityBadge severity={s.severity} />
+                </td>
+                <td className="num">{pct(s.risk_score)}</td>
+                <td className="num">{s.findings}</td>
+                <td className="muted">{when(s.created_at)}</td>
+                <td>
+                  <button type="button" onClick={() => openScan(s.id)}>
+                    Open verdict
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {list.data?.items.length === 0 && (
+          <div className="empty">{filtered ? 'No stored scan matches these filters: clear one to see more.' : 'No scans stored yet. Scan a package in the Scan tab.'}</div>
+        )}
+        {list.data && <Pager offset={offset} limit={PAGE} total={list.data.total} onOffset={setOffset} newer="Newer" older="Older" />}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,217 @@
+// The advisory import page: drop or pick OSV, KEV, EPSS and NVD files (one upload at a time, progress and counts per file), and each source's status and age.
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import type { AdvisoryImport, AdvisorySources } from '../../../../../engines/core/contracts/pkgscan-vulns';
+import type { ApiError } from '../../../api/client';
+import { ErrorNote } from '../../../components/ErrorNote';
+import { Progress } from '../../../components/Progress';
+import { when } from '../common/format';
+import { useLoad } from '../common/hooks';
+import { asApiError, type PkgscanApi } from '../session';
+import { safeFilename } from '../store/model';
+import { advisoryFileKind } from './model';
+
+/** The service's ceiling for one advisory file (an ecosystem's all.zip). */
+const MAX_ADVISORY_BYTES = 1024 * 1048576;
+/** How often a running import (202) is asked about. */
+const POLL_MS = 1000;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+type Item =
+  | { readonly key: number; readonly file: string; readonly state: 'waiting' | 'refused' }
+  | { readonly key: number; readonly file: string; readonly state: 'sending'; readonly fraction?: number | undefined; readonly working: boolean }
+  | { readonly key: number; readonly file: string; readonly state: 'imported'; readonly result: AdvisoryImport }
+  | { readonly key: number; readonly file: string; readonly state: 'failed'; readonly error: ApiError };
+
+export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: boolean }) {
+  const sources = useLoad(() => api.get<AdvisorySources>('/vulnerabilities/sources'), [api]);
+  const [items, setItems] = useState<Item[]>([]);
+  const [over, setOver] = useState(false);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const keys = useRef(0);
+  const picker = useRef<HTMLInputElement>(null);
+  const update = (key: number, next: Item): void => setItems((list) => list.map((i) => (i.key === key ? next : i)));
+  const live = useRef(true);
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+    };
+  }, []);
+
+  /** A large file is imported in the background (202): ask until it is done or failed, while this page is open. */
+  const finished = async (started: AdvisoryImport): Promise<AdvisoryImport> => {
+    let r = started;
+    while (r.status === 'running' && live.current) {
+      await sleep(POLL_MS);
+      r = await api.get<AdvisoryImport>(`/vulnerabilities/imports/${encodeURIComponent(r.id)}`);
+    }
+    return r;
+  };
+
+  const take = (files: readonly File[]): void => {
+    for (const file of files) {
+      const key = ++keys.current;
+      if (advisoryFileKind(file.name) === null || file.size === 0 || file.size > MAX_ADVISORY_BYTES) {
+        setItems((list) => [{ key, file: file.name, state: 'refused' }, ...list]);
+        continue;
+      }
+      setItems((list) => [{ key, file: file.name, state: 'waiting' }, ...list]);
+      // One at a time: an import streams a large file and invalidates the lookup cache when it ends.
+      queue.current = queue.current.then(async () => {
+        update(key, { key, file: file.name, state: 'sending', fraction: 0, working: false });
+        try {
+          const started = await api.upload<AdvisoryImport>('/vulnerabilities/import', file, { filename: safeFilename(file.name).replace(/!/g, '_') }, (p) =>
+            update(key, { key, file: file.name, state: 'sending', fraction: p.phase === 'uploading' ? p.fraction : undefined, working: p.phase === 'analysing' }),
+          );
+          if (started.status === 'running') update(key, { key, file: file.name, state: 'sending', working: true });
+          const result = await finished(started);
+          update(key, { key, file: file.name, state: 'imported', result });
+          sources.reload();
+        } catch (err) {
+          update(key, { key, file: file.name, state: 'failed', error: asApiError(err) });
+        }
+      });
+    }
+  };
+
+  const dropProps = {
+    onDragOver: (e: DragEvent) => {
+      if (canImport && e.dataTransfer.types.includes('Files')) {
+        e.preventDefault();
+        setOver(true);
+      }
+    },
+    onDragLeave: (e: DragEvent) => {
+      if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setOver(false);
+    },
+    onDrop: (e: DragEvent) => {
+      e.preventDefault();
+      setOver(false);
+      if (canImport) take([...e.dataTransfer.files]);
+    },
+  };
+
+  return (
+    <div className="packages__cols" {...dropProps}>
+      <section className="panel" aria-label="Advisory sources">
+        <h3>Advisory sources</h3>
+        {sources.error && <ErrorNote error={sources.error} title="The source status could not be loaded" />}
+        {sources.data && sources.data.sources.length === 0 && (
+          <div className="empty">Nothing imported yet: every lookup answers UNKNOWN until advisory files are imported. Start with the OSV export of your ecosystems (all.zip), then the KEV catalogue and an EPSS score file.</div>
+        )}
+        {sources.data && sources.data.sources.length > 0 && (
+          <table className="packages__table" data-testid="advisory-sources">
+            <thead>
+              <tr>
+                <th>Source</th>
+                <th className="num">Records</th>
+                <th>Data date</th>
+                <th>Age</th>
+                <th>Last import</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sources.data.sources.map((s) => (
+                <tr key={s.source} className={s.stale ? 'pk-run--failed' : undefined}>
+                  <td>
+                    <code>{s.source}</code>
+                  </td>
+                  <td className="num">{s.records.toLocaleString('en')}</td>
+                  <td>{when(s.data_date)}</td>
+                  <td>
+                    {s.age_days} days{' '}
+                    {s.stale ? <span className="pk-tag pk-tag--warn" title={`Stale after ${s.stale_after_days} days`}>stale</span> : <span className="muted small">(fresh for {s.stale_after_days})</span>}
+                  </td>
+                  <td className="muted">{when(s.last_import_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {sources.data && sources.data.imports.length > 0 && (
+          <>
+            <h4>Recent imports</h4>
+            <table className="packages__table">
+              <thead>
+                <tr>
+                  <th>Kind</th>
+                  <th>Status</th>
+                  <th className="num">Records</th>
+                  <th className="num">New</th>
+                  <th className="num">Updated</th>
+                  <th className="num">Warnings</th>
+                  <th>Finished</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sources.data.imports.slice(0, 20).map((i) => (
+                  <tr key={i.id}>
+                    <td>{i.kind}</td>
+                    <td>
+                      <span className={`pk-status pk-status--${i.status === 'done' ? 'ok' : i.status === 'failed' ? 'failed' : 'unavailable'}`}>{i.status}</span>
+                    </td>
+                    <td className="num">{i.records}</td>
+                    <td className="num">{i.inserted}</td>
+                    <td className="num">{i.updated}</td>
+                    <td className="num">{i.warnings || ''}</td>
+                    <td className="muted">{i.finished_at ? when(i.finished_at) : 'not finished'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </section>
+      {canImport ? (
+        <section className={`panel drop-target${over ? ' drop-target--over' : ''}`} aria-label="Import advisory files">
+          <h3>Import advisory files</h3>
+          <p className="drop-target__hint muted">
+            Drop files anywhere here or pick them: OSV records (<code>.json</code>) and exports (<code>all.zip</code>), CISA KEV (<code>known_exploited_vulnerabilities.json</code> or <code>.csv</code>), EPSS (
+            <code>epss_scores-DATE.csv.gz</code>), NVD CVE JSON 2.0. Re-importing replaces records by id and modification time.
+          </p>
+          <input ref={picker} type="file" multiple accept=".json,.zip,.csv,.gz" className="visually-hidden" aria-label="Advisory files to import" onChange={(e) => {
+            take([...(e.target.files ?? [])]);
+            e.target.value = '';
+          }} />
+          <button type="button" className="primary" onClick={() => picker.current?.click()}>
+            Choose files…
+          </button>
+          <ul className="pk-uploads" aria-live="polite">
+            {items.map((i) => (
+              <li key={i.key} className={`pk-upload pk-upload--${i.state}`} data-testid="advisory-upload">
+                <div className="pk-wrap">
+                  <strong>{i.file}</strong> <span className="muted small">{i.state === 'sending' ? (i.working ? 'importing…' : 'sending…') : i.state}</span>
+                </div>
+                {i.state === 'sending' && <Progress fraction={i.working ? undefined : i.fraction} label={`Importing ${i.file}`} />}
+                {i.state === 'refused' && <div className="small warn">Not an advisory file this import reads (OSV json/zip, KEV json/csv, EPSS csv/csv.gz, NVD json), empty, or over 1 GiB.</div>}
+                {i.state === 'imported' && i.result.status === 'failed' && <div className="small neg">The import failed after {i.result.records} records; the good records before the failure are kept. See the recent imports.</div>}
+                {i.state === 'imported' && i.result.status === 'running' && <div className="small muted">Still importing in the background: the source table updates when it ends.</div>}
+                {i.state === 'imported' && i.result.status === 'done' && (
+                  <div className="small">
+                    {i.result.kind}: {i.result.records} records, {i.result.inserted} new, {i.result.updated} updated, {i.result.unchanged} unchanged
+                    {i.result.warnings > 0 && (
+                      <details>
+                        <summary className="warn">{i.result.warnings} record(s) skipped with a warning</summary>
+                        <ul>
+                          {i.result.warning_samples.map((w, n) => (
+                            <li key={n}>{w}</li>
+                          ))}
+                        </ul>
+                      </details>
+                    )}
+                  </div>
+                )}
+                {i.state === 'failed' && <ErrorNote error={i.error} title="Not imported" />}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : (
+        <section className="panel">
+          <p className="muted small">Importing advisory files needs the system:write permission (admin).</p>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+// Browser end-to-end of package scans in the Packages workspace: import a benign corpus archive by dropping it on the Store tab, scan it (Enter), read the verdict, see the clear 404 for a version no source holds, the history with its charts, the package page, and the Vulnerabilities tab (advisory files imported, per-source status, lookups whose incomplete answers read UNKNOWN).
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
+import { corpusPath, hasCorpora } from '../corpora.js';
+import { browserSuiteRuns, startBrowserSession, waitForExpression, type BrowserSession } from './harness.js';
+
+const ADMIN = 'admin@example.org';
+const ADMIN_PASSWORD = 'a long admin password';
+/** A small, popular, benign npm release from the shared corpus. */
+const ARCHIVE = 'debug-4.4.3.tgz';
+const ARCHIVE_PATH = corpusPath('packages', 'benign', 'npm', ARCHIVE);
+/** An npm malicious-package OSV record and the CISA KEV catalogue, from the supply-chain corpus. */
+const OSV_RECORD = corpusPath('supplychain', 'osv', 'ghsa', 'osv-vulnerability-exact-version.json');
+const KEV_JSON = corpusPath('supplychain', 'kev-epss', 'cisa-kev', 'known_exploited_vulnerabilities.json');
+
+describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora are missing' }))('Package scans in Chromium', () => {
+  let session: BrowserSession;
+
+  beforeAll(async () => {
+    // The lowest accepted password cost: the same code path, less CPU on a shared test machine.
+    process.env['PKGSCAN_SCRYPT'] = '16384:8:1';
+    session = await startBrowserSession('packages-scans');
+    const created = await pkgscanCli(['create-admin', '--email', ADMIN], { stdin: Readable.from([`${ADMIN_PASSWORD}\n`]), db: session.workstation.db });
+    expect(created.code).toBe(0);
+  }, 240_000);
+
+  afterAll(async () => {
+    delete process.env['PKGSCAN_SCRYPT'];
+    await session?.close();
+  });
+
+  it('imports an archive by drop, scans it, shows the verdict, the 404 for an unknown version, the history, the package page and vulnerabilities', async () => {
+    const page = await session.open();
+    await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
+    const form = page.getByTestId('pkgscan-login');
+    await form.getByLabel('E-mail').fill(ADMIN);
+    await form.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('whoami').waitFor();
+
+    // The tab list takes the arrow keys.
+    await page.getByRole('tab', { name: 'Account' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'Scan' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByTestId('scan-form').waitFor();
+
+    // Store: an empty store says what to do; a dropped archive is imported and listed.
+    await page.getByRole('tab', { name: 'Store' }).click();
+    await page.getByText('The store is empty.').waitFor();
+    const bytes = readFileSync(ARCHIVE_PATH).toString('base64');
+    // A real drop event carrying a File, built in the page from the corpus bytes.
+    await page.getByTestId('store-drop').evaluate(
+      (el: { dispatchEvent(e: unknown): boolean }, [b64, name]: [string, string]) => {
+        const raw = atob(b64);
+        const data = new Uint8Array(raw.length);
+        for (let i = 0; i < raw.length; i++) data[i] = raw.charCodeAt(i);
+        const g = globalThis as unknown as { DataTransfer: new () => { items: { add(f: unknown): void } }; File: new (parts: unknown[], name: string, o: object) => unknown; DragEvent: new (t: string, o: object) => unknown };
+        const dt = new g.DataTransfer();
+        dt.items.add(new g.File([data], name, { type: 'application/gzip' }));
+        el.dispatchEvent(new g.DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: dt }));
+        el.dispatchEvent(new g.DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));
+      },
+      [bytes, ARCHIVE] as [string, string],
+    );
+    const upload = page.getByTestId('upload-item').first();
+    await upload.getByText('stored', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await upload.innerText()).toContain('debug');
+    await page.getByTestId('store-row').first().waitFor();
+    expect(await page.getByTestId('store-row').first().innerText()).toContain('4.4.3');
+    await page.screenshot({ path: '/tmp/packages-store.png', fullPage: true });
+
+    // Scan: Enter submits; the verdict page shows the decision, the score and the blocks.
+    await page.getByRole('tab', { name: 'Scan' }).click();
+    const scan = page.getByTestId('scan-form');
+    await scan.getByLabel('Package name').fill('debug');
+    await scan.getByLabel('Version').fill('4.4.3');
+    await scan.getByLabel('Version').press('Enter');
+    // Whatever the scan ends with (a verdict or an error), stop waiting and say which.
+    await waitForExpression(page, `document.querySelector('[data-testid="verdict"], .error-note, [data-testid="scan-not-found"]') !== null`, 180_000);
+    const verdict = page.getByTestId('verdict');
+    if ((await verdict.count()) === 0) {
+      await page.screenshot({ path: '/tmp/packages-scan-failed.png', fullPage: true });
+      throw new Error(`the scan gave no verdict: ${await page.locator('.error-note, [data-testid="scan-not-found"]').first().innerText()}`);
+    }
+    const decision = await verdict.getByTestId('decision').first().innerText();
+    expect(['allow', 'warn', 'block']).toContain(decision.toLowerCase());
+    expect(await page.getByTestId('risk-score').innerText()).toMatch(/^\d+%$/);
+    await page.getByTestId('analyzer-runs').waitFor();
+    await page.getByTestId('verdict-provenance').waitFor();
+    await page.getByTestId('verdict-vulns').waitFor();
+    // The workspace scrolls inside the shell, so a tall window shows the whole verdict page in one shot.
+    await page.setViewportSize({ width: 1400, height: 2600 });
+    await page.screenshot({ path: '/tmp/packages-verdict.png', fullPage: true });
+    await page.setViewportSize({ width: 1400, height: 1000 });
+
+    // A version no source holds: a clear 404 that says what to do, never a verdict for another release.
+    await scan.getByLabel('Version').fill('99.0.0');
+    await scan.getByLabel('Version').press('Enter');
+    const missing = page.getByTestId('scan-not-found');
+    await missing.waitFor({ timeout: 60_000 });
+    expect(await missing.innerText()).toContain('No source holds npm/debug@99.0.0');
+    expect(await page.getByTestId('verdict').count()).toBe(0);
+    await page.screenshot({ path: '/tmp/packages-scan-404.png', fullPage: true });
+
+    // History: the stored scan with the stats charts; its verdict opens and Esc goes back.
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByTestId('scan-stats').waitFor();
+    const row = page.getByTestId('scan-row').first();
+    await row.waitFor();
+    expect(await row.innerText()).toContain('debug');
+    await page.screenshot({ path: '/tmp/packages-history.png', fullPage: true });
+    await row.getByRole('button', { name: 'Open verdict' }).click();
+    await page.getByTestId('verdict').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('scan-row').first().waitFor();
+
+    // The package page, reached by clicking the package name.
+    await page.getByTestId('scan-row').first().getByRole('button', { name: /debug/ }).click();
+    const overview = page.getByTestId('package-overview');
+    await overview.waitFor();
+    expect(await overview.innerText()).toContain('4.4.3');
+    await page.screenshot({ path: '/tmp/packages-package.png', fullPage: true });
+
+    // Vulnerabilities: import an npm OSV record and the KEV catalogue by the import page, see each source's status,
+    // then look up: the advisory is found, and with the EPSS scores never imported the answer reads UNKNOWN, not clean.
+    await page.getByRole('tab', { name: 'Vulnerabilities' }).click();
+    await page.getByRole('button', { name: 'Import and sources' }).click();
+    await page.getByText('Nothing imported yet').waitFor();
+    await page.getByLabel('Advisory files to import').setInputFiles([OSV_RECORD, KEV_JSON]);
+    await expect.poll(() => page.getByTestId('advisory-upload').getByText('imported', { exact: true }).count(), { timeout: 120_000 }).toBe(2);
+    const sources = page.getByTestId('advisory-sources');
+    await sources.getByText('osv:npm').waitFor();
+    await sources.getByText('kev', { exact: true }).waitFor();
+    await page.screenshot({ path: '/tmp/packages-vulns-import.png', fullPage: true });
+    await page.getByRole('button', { name: 'Lookup' }).click();
+    await page.getByLabel('Lookup name').fill('yandex-yt-yson-bindings');
+    await page.getByLabel('Lookup version').fill('103.99.99');
+    await page.getByLabel('Lookup version').press('Enter');
+    const lookup = page.getByTestId('lookup-result');
+    await lookup.getByText('MAL-2023-995').waitFor();
+    expect(await lookup.innerText()).toMatch(/UNKNOWN|affects this version/);
+    await page.getByLabel('Lookup name').fill('debug');
+    await page.getByLabel('Lookup version').fill('4.4.3');
+    await page.getByLabel('Lookup version').press('Enter');
+    await lookup.getByText(/UNKNOWN|No known vulnerabilities/).waitFor();
+    const clean = await lookup.innerText();
+    // "No known vulnerabilities" only when the service says the store is complete for npm.
+    if (/No known vulnerabilities/.test(clean)) expect(clean).not.toMatch(/Never imported|Stale/);
+    await page.screenshot({ path: '/tmp/packages-vulns-lookup.png', fullPage: true });
+    await page.getByLabel('Lookup name').fill('yandex-yt-yson-bindings');
+    await page.getByLabel('Lookup version').fill('103.99.99');
+    await page.getByLabel('Lookup version').press('Enter');
+    await lookup.getByRole('button', { name: 'MAL-2023-995' }).click();
+    await page.getByTestId('advisory').getByText('malicious package').first().waitFor();
+    await page.screenshot({ path: '/tmp/packages-vulns-advisory.png', fullPage: true });
+
+    expect(session.errors(page, /status of (401|404)/)).toEqual([]);
+  }, 300_000);
+});
