@@ -2,6 +2,7 @@
 // Throughput is per CPU second (user + system), so other load on the shared machine does not skew it; wall time is shown too.
 // The child runs with the V8 flags of the app's forensic workers (the worker profile in main/host/entry.ts: the heap grows
 // by a fifth past the live size, no hard limit), so its peak RSS is what a case of that size costs in the app.
+// FORENSIC_BENCH_NO_SIGMA=1 runs the analysis without the Sigma rules, to see their cost end to end.
 // FORENSIC_BENCH_HEAP_MIB adds a V8 old-space limit in MiB, to see what a hard limit would give (docs/forensic-analysis.md).
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
@@ -18,11 +19,42 @@ if (process.argv[2] === '--probe') {
   const dir = process.argv[3] as string;
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const a = analyzePaths([path.join(dir, 'auth.log'), path.join(dir, 'events.jsonl')], { evidenceRoot: dir, year: 2024 });
+  const a = analyzePaths([path.join(dir, 'auth.log'), path.join(dir, 'events.jsonl')], { evidenceRoot: dir, year: 2024, ...(process.env['FORENSIC_BENCH_NO_SIGMA'] === '1' ? { sigma: null } : {}) });
   const wall = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(c0);
   const seconds = (c.user + c.system) / 1e6;
   console.log(JSON.stringify({ events: a.counts.events, noisy: a.counts.noisy, nodes: a.counts.nodes, edges: a.counts.edges, stories: a.counts.stories, seconds, wall, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
+  process.exit(0);
+}
+
+/**
+ * `npm run bench -- forensic sigma`: events/s of the Sigma engine on one core, real EVTX events (the evtx corpus, read
+ * once, matched many times), with the default set and with every shipped rule; and the pre-filter's share of rules run.
+ */
+if (process.argv.includes('sigma')) {
+  const { readdirSync } = await import('node:fs');
+  const { ingestArtifact } = await import('../engines/forensic/ingest.js');
+  const { loadSigmaRules, SHIPPED_RULE_SETS, SIGMA_STATUSES, shippedRulesDir } = await import('../engines/forensic/sigma/index.js');
+  const root = path.resolve(path.dirname(here), '..', '..', 'shared', 'corpora', 'evtx');
+  const events = ['evtx-crate', 'attack-samples'].flatMap((d) =>
+    readdirSync(path.join(root, d)).filter((f) => f.endsWith('.evtx')).flatMap((f) => ingestArtifact(path.join(root, d, f), { evidenceRoot: path.join(root, d) }).events),
+  );
+  const sets = {
+    default: () => loadSigmaRules(),
+    all: () => loadSigmaRules({ sources: SHIPPED_RULE_SETS.map((name) => ({ name, path: path.join(shippedRulesDir(), name) })), minLevel: 'informational', statuses: SIGMA_STATUSES }),
+  };
+  for (const [name, make] of Object.entries(sets)) {
+    const l0 = process.cpuUsage();
+    const set = make();
+    const lc = process.cpuUsage(l0);
+    let hits = 0;
+    const rounds = 5;
+    const c0 = process.cpuUsage();
+    for (let r = 0; r < rounds; r++) for (const e of events) hits += set.match(e).length;
+    const c = process.cpuUsage(c0);
+    const seconds = (c.user + c.system) / 1e6;
+    console.log(`sigma ${name}: ${set.rules.length} rules (load ${((lc.user + lc.system) / 1e6).toFixed(1)} s CPU), ${events.length} EVTX events x ${rounds}: ${Math.round((events.length * rounds) / seconds)} events/s per CPU second, ${hits / rounds} hits a round`);
+  }
   process.exit(0);
 }
 

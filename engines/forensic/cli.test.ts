@@ -225,6 +225,24 @@ describe('forensic command line: reports, scenarios, demo', () => {
     expect(existsSync(report) || existsSync(pdf)).toBe(false);
   });
 
+  it('Sigma: --rules adds a folder of rules, --min-level filters, --no-sigma turns it off; bad values exit 2', async () => {
+    const { root, out } = workspace();
+    const rules = path.join(out, 'rules');
+    mkdirSync(rules);
+    writeFileSync(
+      path.join(rules, 'mine.yml'),
+      'title: Alice logs in by key\nid: 11111111-2222-4333-8444-555555555555\nstatus: test\nlevel: medium\nauthor: Case Team\nlogsource:\n    product: linux\n    service: sshd\ndetection:\n    keywords:\n        - \'Accepted publickey for alice\'\n    condition: keywords\n',
+    );
+    const view = async (args: string[]): Promise<{ detections: { ruleId: string; author: string }[] }> =>
+      JSON.parse((await main(['analyze', 'auth.log', '--format', 'json', ...args], { cwd: root, env: {} })).stdout) as { detections: { ruleId: string; author: string }[] };
+    expect((await view(['--rules', rules])).detections).toContainEqual(expect.objectContaining({ ruleId: '11111111-2222-4333-8444-555555555555', author: 'Case Team' }));
+    expect((await view(['--rules', rules, '--min-level', 'high'])).detections.some((d) => d.ruleId.startsWith('11111111'))).toBe(false);
+    expect((await view(['--no-sigma'])).detections).toEqual([]);
+    expect((await main(['analyze', 'auth.log', '--min-level', 'severe'], { cwd: root, env: {} })).code).toBe(2);
+    expect((await main(['analyze', 'auth.log', '--no-sigma', '--rules', rules], { cwd: root, env: {} })).code).toBe(2);
+    expect((await main(['analyze', 'auth.log', '--rules', path.join(out, 'absent')], { cwd: root, env: {} })).code).toBe(2);
+  }, 60_000);
+
   it('scenarios lists the built-in scenarios; demo runs one end to end and prints its report', async () => {
     const list = await main(['scenarios']);
     expect(list.code).toBe(0);

@@ -12,6 +12,8 @@ import { verifyChain } from '../core/ledger.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { openStandaloneStore } from '../core/store.js';
 import { analyzeEvents, listScenarios, runScenario, toDict } from './analysis/index.js';
+import { defaultSigmaRules } from './analysis/detections.js';
+import { loadSigmaRules, SIGMA_LEVELS, type SigmaLevel, type SigmaRuleSet } from './sigma/index.js';
 import { CustodyLedger, rowsFromExport } from './custody.js';
 import { appendLedger, isSqliteFile, storedRecordCount, verifyStore } from './custody-store.js';
 import { ARTIFACT_KINDS, type ArtifactKind, type ForensicEvent } from './event.js';
@@ -33,7 +35,7 @@ const HELP = `forensic ${VERSION}: forensic timeline (ingest with integrity hash
 Usage:
   forensic analyze PATH [PATH ...] [--kind K] [--host H] [--year Y] [--utc-offset-hours N]
                    [--format md|html|json|cypher|summary] [--out FILE] [--pdf FILE] [--top N] [--include-noisy]
-                   [--ledger case.sqlite] [--case ID] [--evidence-root DIR]
+                   [--rules DIR] [--min-level L] [--no-sigma] [--ledger case.sqlite] [--case ID] [--evidence-root DIR]
       Loads each artefact (a file, or a Volatility 3 output folder), gives every event its integrity hash and
       id, records custody, builds the graph and the stories, and writes the report (default Markdown) to
       standard output or --out. A line on standard error gives the custody head and count to keep as anchors.
@@ -44,6 +46,9 @@ Usage:
                     ingest summary: per-artefact events, warnings and hashes, and the custody anchors)
       --pdf         also render the report as PDF (offline)
       --top         stories kept (default 20, at most ${MAX_TOP}); --include-noisy keeps what is filtered as noise
+      --rules       a folder of your own Sigma rules, run with the shipped set (docs/forensic-sigma.md)
+      --min-level   lowest Sigma level reported: informational, low (default), medium, high, critical
+      --no-sigma    no Sigma rules (only the causal rules)
       --ledger      a new SQLite file for this case's custody ledger (refused, exit 2, when it already
                     holds another case's ledger); written after each artefact
       --evidence-root  only paths below it are read (default $${EVIDENCE_ROOT_ENV}, else the working directory)
@@ -89,6 +94,9 @@ const options = {
   pdf: { type: 'string' },
   top: { type: 'string' },
   'include-noisy': { type: 'boolean' },
+  rules: { type: 'string' },
+  'min-level': { type: 'string' },
+  'no-sigma': { type: 'boolean' },
   scenario: { type: 'string' },
   port: { type: 'string' },
   'allow-remote': { type: 'boolean' },
@@ -183,6 +191,22 @@ interface ReportOptions {
   readonly pdf: string | null;
   readonly top: number;
   readonly includeNoisy: boolean;
+  /** The Sigma rule set (read when first asked), null for --no-sigma. */
+  readonly sigma: () => SigmaRuleSet | null;
+}
+
+/** --rules, --min-level, --no-sigma: the Sigma rule set of an analysis (undefined: the shipped default). */
+function sigmaOptions(values: Values, io: Required<CliEnvironment>): () => SigmaRuleSet | null {
+  if (values['no-sigma'] === true) {
+    if (values.rules !== undefined || values['min-level'] !== undefined) throw new UsageError('--no-sigma cannot be combined with --rules or --min-level');
+    return () => null;
+  }
+  const level = values['min-level'];
+  if (level !== undefined && !(SIGMA_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--min-level must be one of ${SIGMA_LEVELS.join(', ')}`);
+  const rules = values.rules === undefined ? null : path.resolve(io.cwd, values.rules);
+  if (rules !== null && !existsSync(rules)) throw new UsageError('--rules must name a folder of Sigma rules');
+  if (level === undefined && rules === null) return defaultSigmaRules;
+  return () => loadSigmaRules({ ...(level !== undefined ? { minLevel: level as SigmaLevel } : {}), ...(rules !== null ? { extra: [rules] } : {}) });
 }
 
 /** --format, --out, --pdf, --top, --include-noisy; the output files may not be evidence or the ledger. */
@@ -204,7 +228,7 @@ function reportOptions(values: Values, io: Required<CliEnvironment>, protectedPa
     }
   }
   if (out !== null && out === pdf) throw new UsageError('--out and --pdf must be different files');
-  return { format, out, pdf, top, includeNoisy: values['include-noisy'] === true };
+  return { format, out, pdf, top, includeNoisy: values['include-noisy'] === true, sigma: sigmaOptions(values, io) };
 }
 
 function writeOutput(file: string, data: string | Buffer): void {
@@ -309,7 +333,7 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
   let stdout: string;
   if (report.format === 'summary' && report.pdf === null) stdout = await emitReport(emptyView(), null, { title: caseId, generator: '' }, report, summary);
   else {
-    const analysis = analyzeEvents(allEvents, { includeNoisy: report.includeNoisy }, evidence, loadWarnings);
+    const analysis = analyzeEvents(allEvents, { includeNoisy: report.includeNoisy, sigma: report.sigma() }, evidence, loadWarnings);
     const view = toDict(analysis, { top: report.top });
     const custody = custodyViewOf(ledger, ledgerPath !== null ? verifyStore(ledgerPath).missingTriggers : []);
     stdout = await emitReport(view, custody, { title: caseId, caseId, origin: 'forensic analyze', generator: `forensic ${VERSION}`, generatedAt: io.now().toISOString() }, report, summary);

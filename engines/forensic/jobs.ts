@@ -10,6 +10,8 @@ import { validate } from '../core/validation.js';
 import { CustodyLedger } from './custody.js';
 import { ARTIFACT_KINDS } from './event.js';
 import { ingestArtifact, type IngestResult } from './ingest.js';
+import { SIGMA_LEVELS, type SigmaLevel } from './sigma/levels.js';
+import type { SigmaRuleSet } from './sigma/ruleset.js';
 
 export const INGEST_JOB = 'forensic.ingest';
 /** Ingest and analyse artefacts below the evidence root into a case. */
@@ -53,6 +55,10 @@ const caseJobSchema = z.strictObject({
   maxEvents: z.number().int().min(0).max(CASE_MAX_EVENTS).default(CASE_MAX_EVENTS),
   /** Custody actor (tool and version). */
   actor: z.string().min(1).max(256).default('forensic'),
+  /** Run the shipped Sigma rules (default: on for evidence, off for the built-in scenarios). */
+  sigma: z.boolean().optional(),
+  /** Lowest Sigma level reported (default low). */
+  sigmaMinLevel: z.enum(SIGMA_LEVELS).optional(),
 });
 
 /** Payload of `forensic.analyze`: absolute paths already resolved below `evidenceRoot` by the router or command line. */
@@ -95,7 +101,7 @@ export function runIngestJob(payload: unknown, ctx: JobContext): IngestResult {
 }
 
 /** The stages the analysis reports, in order, and where each starts on the progress bar. */
-const STAGES = ['ingest', 'graph', 'rules', 'anti-forensics', 'stories'] as const;
+const STAGES = ['ingest', 'sigma', 'graph', 'rules', 'anti-forensics', 'stories'] as const;
 
 /** Turns the analysis's per-stage progress into one rising fraction. */
 export function stageProgress(ctx: JobContext): (p: { stage: string; done: number; total: number }) => void {
@@ -110,6 +116,15 @@ export function stageProgress(ctx: JobContext): (p: { stage: string; done: numbe
       ctx.progress(fraction, stage);
     }
   };
+}
+
+/** The Sigma rule set of a job: null when off, the shipped default (read once per worker) unless a level is asked. */
+async function sigmaRulesFor(on: boolean, minLevel: SigmaLevel | undefined): Promise<SigmaRuleSet | null> {
+  if (!on) return null;
+  const { defaultSigmaRules } = await import('./analysis/detections.js');
+  if (minLevel === undefined) return defaultSigmaRules();
+  const { loadSigmaRules } = await import('./sigma/index.js');
+  return loadSigmaRules({ minLevel });
 }
 
 function openLedger(caseId: string, actor: string, subject: Record<string, unknown>): CustodyLedger {
@@ -127,6 +142,7 @@ export async function runAnalyzeJob(payload: unknown, ctx: JobContext): Promise<
     evidenceRoot: p.evidenceRoot,
     ledger,
     includeNoisy: p.includeNoisy,
+    sigma: await sigmaRulesFor(p.sigma ?? true, p.sigmaMinLevel),
     ...(p.kind !== undefined ? { kind: p.kind } : {}),
     ...(p.host !== undefined ? { host: p.host } : {}),
     ...(p.year !== undefined ? { year: p.year } : {}),
@@ -143,7 +159,7 @@ export async function runScenarioJob(payload: unknown, ctx: JobContext): Promise
   const p = validate(scenarioPayloadSchema, payload, 'job payload', 'bad_request');
   const api = await import('./analysis/index.js');
   const ledger = openLedger(p.caseId, p.actor, { scenario: p.name });
-  const { analysis } = api.runScenario(p.name, { ledger, includeNoisy: p.includeNoisy, onProgress: stageProgress(ctx) });
+  const { analysis } = api.runScenario(p.name, { ledger, includeNoisy: p.includeNoisy, sigma: await sigmaRulesFor(p.sigma ?? false, p.sigmaMinLevel), onProgress: stageProgress(ctx) });
   if (ctx.signal.aborted) throw new VitrineError('cancelled', 'the job was cancelled');
   const view = api.toDict(analysis, { top: p.top, includeAllEvents: p.includeAllEvents, maxEvents: p.maxEvents });
   ctx.progress(1, 'done');

@@ -1,5 +1,6 @@
 // Zod schemas of what the forensic service accepts and answers (the types of engines/core/contracts/forensic.ts as schemas): the OpenAPI document is generated from them, job results are checked against them.
 import { z } from 'zod';
+import { SIGMA_LEVELS } from './sigma/levels.js';
 import { ARTIFACT_KINDS } from './event.js';
 import { MAX_TOP } from './jobs.js';
 
@@ -83,6 +84,22 @@ export const exportedEventSchema = z.object({
 const count = z.number().int().min(0);
 export const countsSchema = z.object({ events: count, nodes: count, edges: count, stories: count, indicators: count, noisy: count });
 
+export const detectionSummarySchema = z.object({
+  ruleId: z.string(),
+  title: z.string(),
+  level: z.enum(SIGMA_LEVELS),
+  status: z.string().nullable(),
+  author: z.string().nullable().describe('the rule author (Detection Rule License 1.1: kept with every match)'),
+  source: z.string(),
+  techniques: ids,
+  tactics: ids,
+  count,
+  hosts: ids,
+  firstSeen: isoOrNull,
+  lastSeen: isoOrNull,
+  eventIds: ids.describe('the first 50 matched events'),
+});
+
 export const analysisViewSchema = z.object({
   version: z.string(),
   generatedAt: z.string(),
@@ -94,6 +111,8 @@ export const analysisViewSchema = z.object({
   tampering: tamperingSchema,
   events: z.array(exportedEventSchema),
   eventsTruncated: z.boolean(),
+  /** Sigma hits grouped by rule (docs/forensic-sigma.md); absent in views written before issue 21. */
+  detections: z.array(detectionSummarySchema).optional(),
 });
 
 export const storedLedgerRowSchema = z.object({ seq: z.number().int().min(1), at: z.string(), kind: z.string(), actor: z.string(), payload: z.string(), prev_hash: z.string(), hash: z.string() });

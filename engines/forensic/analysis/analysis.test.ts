@@ -283,6 +283,6 @@ describe('library operations', () => {
   it('progress is reported per stage', () => {
     const stages = new Set<string>();
     analyzeEvents(attack(), { onProgress: (p) => stages.add(p.stage) });
-    expect([...stages]).toEqual(['graph', 'rules', 'anti-forensics', 'stories']);
+    expect([...stages]).toEqual(['sigma', 'graph', 'rules', 'anti-forensics', 'stories']);
   });
 });

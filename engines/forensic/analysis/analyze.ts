@@ -17,6 +17,8 @@ import { ProvenanceGraph } from './graph.js';
 import { applyRules, CAUSAL_RULES, type CausalRule } from './rules.js';
 import type { Rows } from './seq.js';
 import { buildStories, type StoryConfig } from './stories.js';
+import { defaultSigmaRules, Detections, sigmaCausalRule, STORY_LEVELS, type DetectionSummary } from './detections.js';
+import type { SigmaLevel, SigmaRuleSet } from '../sigma/index.js';
 
 /** Version of the analysis view (to_dict) this module writes. */
 export const ANALYSIS_VIEW_VERSION = '1';
@@ -36,6 +38,10 @@ export interface AnalyzeOptions {
   /** Fuse processes by Sysmon ProcessGuid when one is given (default true). */
   readonly useGuids?: boolean;
   readonly onProgress?: (p: { stage: string; done: number; total: number }) => void;
+  /** Sigma rules run over every event (default: the shipped default set, read once per process); null turns Sigma off. */
+  readonly sigma?: SigmaRuleSet | null;
+  /** Detection levels that draw causal edges, so can root or raise a story (default high and critical). */
+  readonly sigmaStoryLevels?: readonly SigmaLevel[];
 }
 
 export interface AnalyzeEventsOptions extends AnalyzeOptions {
@@ -63,6 +69,8 @@ export interface Analysis {
   readonly counts: AnalysisCounts;
   readonly warnings: readonly string[];
   readonly ledger: CustodyLedger | null;
+  /** Sigma hits on events (null when Sigma was off). */
+  readonly detections: Detections | null;
 }
 
 /** Actions that are high-volume background and never a causal link on their own: left out of the graph unless includeNoisy. */
@@ -138,9 +146,20 @@ function buildGraph(kept: EventList, options: AnalyzeEventsOptions, progress: (s
 export function analyzeEvents(input: readonly AnalysisEvent[] | EventTable, options: AnalyzeEventsOptions = {}, evidence: readonly EvidenceItem[] = [], warnings: readonly string[] = []): Analysis {
   const progress = (stage: string, done: number, total: number): void => options.onProgress?.({ stage, done, total });
   const events = sortEvents(input);
-  const kept = options.includeNoisy ? events : events.filter((e) => !isNoisy(e));
+  const ruleSet = options.sigma === undefined ? defaultSigmaRules() : options.sigma;
+  let detections: Detections | null = null;
+  if (ruleSet !== null) {
+    progress('sigma', 0, events.length);
+    detections = Detections.run(ruleSet, events, (done) => progress('sigma', done, events.length));
+    progress('sigma', events.length, events.length);
+  }
+  const storyLevels = options.sigmaStoryLevels ?? STORY_LEVELS;
+  // A noisy event (an image load, a DNS query) with a story-level detection stays in the graph: the rule says it matters.
+  const story = (e: AnalysisEvent): boolean => detections !== null && detections.has(e.eventId) && detections.rulesOf(e.eventId).some((r) => storyLevels.includes(r.level));
+  const kept = options.includeNoisy ? events : events.filter((e) => !isNoisy(e) || story(e));
   const noisy = events.length - kept.length;
-  const { nodes, edges, endpoints } = buildGraph(kept, options, progress);
+  const graphOptions = detections === null ? options : { ...options, rules: [...(options.rules ?? CAUSAL_RULES), sigmaCausalRule(detections, storyLevels)] };
+  const { nodes, edges, endpoints } = buildGraph(kept, graphOptions, progress);
   progress('anti-forensics', 0, events.length);
   const { verdict } = scanAntiForensics(events);
   progress('anti-forensics', events.length, events.length);
@@ -158,6 +177,7 @@ export function analyzeEvents(input: readonly AnalysisEvent[] | EventTable, opti
     counts: { events: events.length, nodes: nodes.length, edges: edges.length, stories: stories.length, indicators: verdict.indicators.length, noisy },
     warnings,
     ledger: options.ledger ?? null,
+    detections,
   };
 }
 
@@ -379,7 +399,10 @@ export function exportEvent(e: ForensicEvent): ExportedEvent {
 }
 
 /** spec to_dict(top=20, include_all_events=false, max_events=5000): the JSON view of an analysis. */
-export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisView {
+/** The analysis view with the Sigma detections grouped by rule (outside the shared contract until it gains the field). */
+export type AnalysisViewWithDetections = AnalysisView & { readonly detections: readonly DetectionSummary[] };
+
+export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisViewWithDetections {
   const top = opts.top ?? 20;
   const maxEvents = opts.maxEvents ?? 5000;
   if (!Number.isInteger(top) || top < 0 || !Number.isInteger(maxEvents) || maxEvents < 0) throw new VitrineError('validation_failed', 'top and maxEvents must be whole numbers, zero or more');
@@ -410,5 +433,6 @@ export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisVi
     tampering: analysis.tampering,
     events: fullEvents(analysis, events.slice(0, maxEvents)).map(exportEvent),
     eventsTruncated: events.length > maxEvents,
+    detections: analysis.detections?.summary() ?? [],
   };
 }

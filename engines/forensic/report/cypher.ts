@@ -2,6 +2,7 @@
 import { toCypher, type CypherEdge, type CypherNode, type CypherValue } from '../../core/cypher.js';
 import { VitrineError } from '../../core/errors.js';
 import type { AnalysisView } from '../../core/contracts/forensic.js';
+import type { DetectionSummary } from '../analysis/detections.js';
 
 function label(kind: string): string {
   return kind.charAt(0).toUpperCase() + kind.slice(1);
@@ -19,7 +20,8 @@ function scalar(v: unknown): CypherValue | undefined {
 
 /**
  * The view's graph as idempotent MERGE statements: provenance nodes (:ForensicNode:<Kind>), causal edges typed by
- * relation, stories (:Story)-[:INCLUDES]-> their nodes, and events (:Event) linked from the nodes they support.
+ * relation, stories (:Story)-[:INCLUDES]-> their nodes, events (:Event) linked from the nodes they support, and the
+ * Sigma rules hit (:SigmaRule)-[:MATCHED]-> their exported events.
  */
 export function viewToCypher(view: AnalysisView, header = 'Vitrine forensic export'): string {
   const nodes: CypherNode[] = [];
@@ -75,6 +77,16 @@ export function viewToCypher(view: AnalysisView, header = 'Vitrine forensic expo
     });
   }
   for (const n of view.nodes) for (const ev of new Set(n.eventIds)) if (eventIds.has(ev)) edges.push({ from: n.id, to: `event:${ev}`, type: 'EVIDENCED_BY' });
+  // Sigma rules hit, one node each with its count, linked to the exported events they matched.
+  for (const d of (view as AnalysisView & { readonly detections?: readonly DetectionSummary[] }).detections ?? []) {
+    const id = `sigma:${d.ruleId}`;
+    nodes.push({
+      id,
+      labels: ['SigmaRule'],
+      properties: { ruleId: d.ruleId, title: d.title, level: d.level, author: d.author ?? undefined, count: d.count, hosts: [...d.hosts], techniques: [...d.techniques], tactics: [...d.tactics], firstSeen: d.firstSeen ?? undefined, lastSeen: d.lastSeen ?? undefined },
+    });
+    for (const ev of d.eventIds) if (eventIds.has(ev)) edges.push({ from: id, to: `event:${ev}`, type: 'MATCHED' });
+  }
   return toCypher({ nodes, edges }, { constraints: true, header });
 }
 

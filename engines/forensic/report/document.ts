@@ -1,4 +1,5 @@
 // The court-style report as format-neutral blocks, built once from an AnalysisView and a CustodyView; markdown.ts, html.ts and pdf.ts only lay them out.
+import type { DetectionSummary } from '../analysis/detections.js';
 import type { AnalysisView, CausalEdge, ConfidenceBreakdown, CustodyView, ExportedEvent, GraphNode, Story } from '../../core/contracts/forensic.js';
 
 /** What the report says about the case besides the analysis. */
@@ -31,6 +32,24 @@ export type Block =
 export interface ReportDocument {
   readonly title: string;
   readonly blocks: readonly Block[];
+}
+
+/** Sigma detections grouped by rule, every one (inside a story or not), with the rule's author (DRL 1.1). */
+function detectionBlocks(detections: readonly DetectionSummary[]): Block[] {
+  const blocks: Block[] = [{ t: 'h', level: 2, text: 'Sigma detections', anchor: 'detections' }];
+  if (detections.length === 0) {
+    blocks.push({ t: 'p', text: 'No Sigma rule matched (or Sigma was off).' });
+    return blocks;
+  }
+  const total = detections.reduce((n, d) => n + d.count, 0);
+  blocks.push({ t: 'p', text: `${total} detection(s) by ${detections.length} rule(s), grouped by rule. High and critical detections take part in the causal graph and the stories. Rules: SigmaHQ, Detection Rule License 1.1; each rule's author is named.` });
+  blocks.push({
+    t: 'table',
+    head: ['level', 'rule', 'count', 'hosts', 'first seen (UTC)', 'last seen (UTC)', 'techniques', 'author', 'rule id'],
+    rows: detections.map((d) => [d.level, d.title, String(d.count), d.hosts.join(', ') || '-', orDash(d.firstSeen), orDash(d.lastSeen), d.techniques.join(', ') || '-', orDash(d.author), d.ruleId]),
+    mono: [8],
+  });
+  return blocks;
 }
 
 /** Custody records listed one by one in the report (ingest records are counted, not listed: one per event). */
@@ -195,6 +214,8 @@ export function buildReport(view: AnalysisView, custody: CustodyView | null, met
   blocks.push({ t: 'p', text: t.tampered ? `Tampering indicators were found; stories on affected hosts carry a penalty of ${fixed(t.penalty)} (1.00 means none, never below 0.50).` : 'No tampering indicator was found.' });
   if (t.indicators.length > 0)
     blocks.push({ t: 'table', head: ['indicator', 'severity', 'host', 'time (UTC)', 'summary', 'techniques', 'events'], rows: t.indicators.map((i) => [i.kind, i.severity, orDash(i.host), orDash(i.time), i.summary, i.techniques.join(', '), i.eventIds.join(' ')]), mono: [6] });
+
+  blocks.push(...detectionBlocks((view as AnalysisView & { readonly detections?: readonly DetectionSummary[] }).detections ?? []));
 
   for (const story of view.stories) blocks.push(...storyBlocks(view, story, events));
 

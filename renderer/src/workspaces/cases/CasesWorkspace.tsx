@@ -1,6 +1,6 @@
 // The Cases workspace: open evidence (a built-in scenario or paths below the evidence root), watch the analysis, then the case's stories, causal graph, timeline, custody and reports.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ArtifactKindName, CaseDetail, CaseSummary, ScenarioInfo, Story } from './types';
+import type { ArtifactKindName, CaseDetail, CaseSummary, DetectionSummary, ScenarioInfo, Story } from './types';
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
@@ -14,6 +14,8 @@ import { CustodyPanel, ExportBar, GradeBadge, StoryDetail, StoryList } from './C
 import { ARTIFACT_KIND_NAMES } from './types';
 import { buildTimeline, MAX_GRAPH_NODES, parsePaths, shortTime } from './model';
 import { Timeline } from './Timeline';
+import { DetectionsPanel, EvidencePanel } from './Detections';
+import { detectionsByEvent, detectionsOf } from './detection-index';
 import './cases.css';
 
 /** Events fetched for the timeline (the service keeps at most this many per case). */
@@ -45,6 +47,8 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
   const [loading, setLoading] = useState(false);
   const [story, setStory] = useState<Story | null>(null);
   const [filter, setFilter] = useState('');
+  const [rule, setRule] = useState<DetectionSummary | null>(null);
+  const timelineRef = useRef<HTMLElement>(null);
   const poll = useRef<number | null>(null);
   const theme = effectiveTheme(
     useShell((s) => s.theme),
@@ -158,6 +162,14 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
   const view = detail?.analysis ?? null;
   const index = useMemo(() => buildTimeline(view?.events ?? []), [view]);
   const storyEvents = useMemo(() => new Set(story?.eventIds ?? []), [story]);
+  const detectionRows = useMemo(() => detectionsOf(view), [view]);
+  const detected = useMemo(() => detectionsByEvent(detectionRows), [detectionRows]);
+  const ruleEvents = useMemo(() => (rule ? new Set(rule.eventIds) : null), [rule]);
+  useEffect(() => setRule(null), [view]);
+  const chooseRule = (r: DetectionSummary | null): void => {
+    setRule(r);
+    if (r) timelineRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  };
   const busy = running !== null;
 
   return (
@@ -308,13 +320,24 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                 </section>
               </div>
               {story && <StoryDetail story={story} />}
-              <section className="panel" aria-label="Timeline">
+              <DetectionsPanel rows={detectionRows} selected={rule?.ruleId ?? null} onSelect={chooseRule} />
+              <section className="panel" aria-label="Timeline" ref={timelineRef}>
                 <div className="panel__head">
                   <h2>Timeline</h2>
+                  {rule && (
+                    <span className="timeline__rule" data-testid="timeline-rule">
+                      events of <strong>{rule.title}</strong>
+                      {rule.count > rule.eventIds.length ? ` (first ${rule.eventIds.length} of ${rule.count.toLocaleString('en')})` : ''}{' '}
+                      <button type="button" className="small" onClick={() => setRule(null)}>
+                        Show all
+                      </button>
+                    </span>
+                  )}
                   {view.eventsTruncated && <span className="muted">Only the first {view.events.length.toLocaleString('en')} events were kept.</span>}
                 </div>
-                <Timeline index={index} storyEvents={storyEvents} filter={filter} theme={theme} />
+                <Timeline index={index} storyEvents={storyEvents} filter={filter} theme={theme} detected={detected} only={ruleEvents} />
               </section>
+              <EvidencePanel evidence={view.evidence} />
               <CustodyPanel key={detail.id} client={client} base={base} summary={detail} />
             </>
           ) : (

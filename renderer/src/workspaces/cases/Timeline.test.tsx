@@ -62,3 +62,12 @@ describe('Timeline', () => {
     expect(screen.getByTestId('event-detail').textContent).toContain('0'.repeat(64));
   });
 });
+
+describe('compactSummary', () => {
+  it('shortens the Windows provider so the image stays in view', async () => {
+    const { compactSummary } = await import('./Timeline');
+    expect(compactSummary('Microsoft-Windows-Sysmon 1: process.create C:\\x.exe')).toBe('Sysmon 1: process.create C:\\x.exe');
+    expect(compactSummary('Microsoft-Windows-Security-Auditing 4688: process.create C:\\x.exe')).toBe('Security 4688: process.create C:\\x.exe');
+    expect(compactSummary('sshd[1]: Accepted')).toBe('sshd[1]: Accepted');
+  });
+});

@@ -1,6 +1,8 @@
 // The case timeline: a density strip to zoom and pan (wheel, buttons, keys) over a virtualised list that renders only the rows in view, smooth at 100,000 events.
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement, type WheelEvent } from 'react';
 import { cssVar } from '../../components/palette';
+import { LevelBadge } from './Detections';
+import type { DetectionSummary } from './types';
 import { eventMatches, fullRange, histogram, pan, rangeText, shortTime, storyRange, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
 
 export const ROW_HEIGHT = 24;
@@ -52,9 +54,21 @@ export interface TimelineProps {
   readonly storyEvents: ReadonlySet<string>;
   readonly filter: string;
   readonly theme: string;
+  /** Sigma detections per event id: a badge on the row, listed in the event's detail. */
+  readonly detected?: ReadonlyMap<string, readonly DetectionSummary[]>;
+  /** Only these events (a Detections rule chosen), or all. */
+  readonly only?: ReadonlySet<string> | null;
 }
 
-export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
+/** The summary as the row shows it: the Windows provider prefix shortened so the image and command stay in view. */
+export function compactSummary(summary: string): string {
+  return summary.replace(/^Microsoft-Windows-(?:Security-Auditing|Sysmon|PowerShell|)\b-?/, (m) => (m.includes('Security') ? 'Security' : m.includes('Sysmon') ? 'Sysmon' : m.includes('PowerShell') ? 'PowerShell' : m));
+}
+
+const NO_DETECTIONS: ReadonlyMap<string, readonly DetectionSummary[]> = new Map();
+
+export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETECTIONS, only = null }: TimelineProps) {
+  const [onlyDetected, setOnlyDetected] = useState(false);
   const full = useMemo(() => fullRange(index), [index]);
   const [range, setRange] = useState<Range>(full);
   const [scrollTop, setScrollTop] = useState(0);
@@ -70,11 +84,22 @@ export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
   // Timeless events are shown only at the full range (they have no place on a zoomed axis).
   const last = atFullRange ? index.events.length : end;
   const rows = useMemo(() => {
-    if (!filter.trim()) return null;
+    if (!filter.trim() && !onlyDetected && only === null) return null;
     const out: number[] = [];
-    for (let i = start; i < last; i++) if (eventMatches(index.events[i] as (typeof index.events)[number], filter)) out.push(i);
+    for (let i = start; i < last; i++) {
+      const e = index.events[i] as (typeof index.events)[number];
+      if (onlyDetected && !detected.has(e.eventId)) continue;
+      if (only !== null && !only.has(e.eventId)) continue;
+      if (eventMatches(e, filter)) out.push(i);
+    }
     return out;
-  }, [index, start, last, filter]);
+  }, [index, start, last, filter, onlyDetected, detected, only]);
+  // A new filter or rule starts at the top of the list.
+  useEffect(() => {
+    setScrollTop(0);
+    setSelected(null);
+    if (list.current) list.current.scrollTop = 0;
+  }, [filter, onlyDetected, only]);
   const count = rows ? rows.length : last - start;
   const { first, last: lastRow } = visibleRows(scrollTop, VIEWPORT, ROW_HEIGHT, count);
   const storyTimes = useMemo(() => {
@@ -129,6 +154,7 @@ export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
     const e = index.events[i];
     if (!e) continue;
     const inStory = storyEvents.has(e.eventId);
+    const hits = detected.get(e.eventId);
     rendered.push(
       <div
         key={`${e.eventId}-${i}`}
@@ -143,7 +169,13 @@ export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
         <span role="gridcell" className="timeline__host">{e.host ?? '—'}</span>
         <span role="gridcell" className="timeline__action">{e.action}</span>
         <span role="gridcell" className="timeline__summary" title={e.summary}>
-          {e.summary}
+          {hits && hits[0] && (
+            <span className="timeline__badge" title={hits.map((h) => `${h.level}: ${h.title}`).join('\n')} data-detections={hits.length}>
+              <LevelBadge level={hits[0].level} />
+              {hits.length > 1 ? ` +${hits.length - 1}` : ''}
+            </span>
+          )}
+          {compactSummary(e.summary)}
         </span>
         <span role="gridcell" className="timeline__id">
           <code>{e.eventId}</code>
@@ -174,6 +206,9 @@ export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
         <button type="button" className="small" onClick={toStory} disabled={!storySpan} data-testid="zoom-to-story">
           The story (s)
         </button>
+        <label className="timeline__only">
+          <input type="checkbox" checked={onlyDetected} onChange={(e) => setOnlyDetected(e.target.checked)} disabled={detected.size === 0} data-testid="only-detections" /> only events with detections
+        </label>
         <span className="muted timeline__range">{rangeText(range)}</span>
         <span className="muted" data-testid="timeline-count">
           {count.toLocaleString('en')} of {index.events.length.toLocaleString('en')} events
@@ -183,6 +218,14 @@ export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
       {count === 0 ? (
         <p className="muted timeline__empty">{index.events.length === 0 ? 'This case has no events.' : 'No event in this range matches.'}</p>
       ) : (
+        <>
+        <div className="timeline__head" aria-hidden="true">
+          <span>Time (UTC)</span>
+          <span>Host</span>
+          <span>Action</span>
+          <span>Summary</span>
+          <span>Event id</span>
+        </div>
         <div
           ref={list}
           className="timeline__list"
@@ -198,6 +241,7 @@ export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
             {rendered}
           </div>
         </div>
+        </>
       )}
       {chosen && (
         <dl className="timeline__detail facts" data-testid="event-detail">
@@ -219,6 +263,18 @@ export function Timeline({ index, storyEvents, filter, theme }: TimelineProps) {
           </dd>
           <dt>Summary</dt>
           <dd>{chosen.summary}</dd>
+          {(detected.get(chosen.eventId) ?? []).length > 0 && (
+            <>
+              <dt>Detections</dt>
+              <dd data-testid="event-detections">
+                {(detected.get(chosen.eventId) ?? []).map((d) => (
+                  <div key={d.ruleId}>
+                    <LevelBadge level={d.level} /> {d.title} <span className="muted">({d.techniques.join(', ') || 'no technique'}; rule by {d.author ?? 'unknown author'})</span>
+                  </div>
+                ))}
+              </dd>
+            </>
+          )}
         </dl>
       )}
     </div>

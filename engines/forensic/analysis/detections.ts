@@ -1,0 +1,200 @@
+// Sigma detections in the analysis: every event through the rule set, hits kept compactly, a causal rule that lets high ones root or raise stories.
+import { levelRank, loadSigmaRules, type SigmaLevel, type SigmaRuleInfo, type SigmaRuleSet } from '../sigma/index.js';
+import type { AnalysisEvent, EventSeq } from './events.js';
+import type { CausalRule } from './rules.js';
+
+/** One rule's hits in an analysis, the Hayabusa-style summary row. */
+export interface DetectionSummary {
+  readonly ruleId: string;
+  readonly title: string;
+  readonly level: SigmaLevel;
+  readonly status: string | null;
+  /** The rule's author (DRL 1.1: messages based on matches keep it). */
+  readonly author: string | null;
+  readonly source: string;
+  readonly techniques: readonly string[];
+  readonly tactics: readonly string[];
+  readonly count: number;
+  readonly hosts: readonly string[];
+  readonly firstSeen: string | null;
+  readonly lastSeen: string | null;
+  /** The first (at most 50) matched events' ids, in time order. */
+  readonly eventIds: readonly string[];
+}
+
+/** One detection on one event, with the fields it matched. */
+export interface Detection {
+  readonly ruleId: string;
+  readonly title: string;
+  readonly level: SigmaLevel;
+  readonly author: string | null;
+  readonly techniques: readonly string[];
+  readonly tactics: readonly string[];
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+/** Levels whose detections draw causal edges (and so can root or raise a story). */
+export const STORY_LEVELS: readonly SigmaLevel[] = ['high', 'critical'];
+
+const MAX_SUMMARY_EVENTS = 50;
+
+/**
+ * The hits of one analysis. Stored as two parallel typed arrays (event position, rule position) plus a map from the
+ * detected events' ids to their first hit: a few bytes a hit, nothing for events without one.
+ */
+export class Detections {
+  private positions = new Uint32Array(64);
+  private ruleIx = new Uint16Array(64);
+  private n = 0;
+  private readonly firstHit = new Map<string, number>();
+
+  constructor(
+    readonly ruleSet: SigmaRuleSet,
+    private readonly events: EventSeq,
+  ) {}
+
+  /** Runs the rule set over every event (noise included). */
+  static run(ruleSet: SigmaRuleSet, events: EventSeq, onProgress?: (done: number) => void): Detections {
+    const d = new Detections(ruleSet, events);
+    for (let i = 0; i < events.length; i++) {
+      const e = events.at(i) as AnalysisEvent;
+      const hits = ruleSet.match(e);
+      for (const r of hits) d.add(i, r, e.eventId);
+      if (onProgress && i % 4096 === 0) onProgress(i);
+    }
+    return d;
+  }
+
+  private add(position: number, rule: number, eventId: string): void {
+    if (this.n === this.positions.length) {
+      const p = new Uint32Array(this.n * 2);
+      p.set(this.positions);
+      this.positions = p;
+      const r = new Uint16Array(this.n * 2);
+      r.set(this.ruleIx);
+      this.ruleIx = r;
+    }
+    if (!this.firstHit.has(eventId)) this.firstHit.set(eventId, this.n);
+    this.positions[this.n] = position;
+    this.ruleIx[this.n] = rule;
+    this.n++;
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  /** Ids of every event with at least one detection. */
+  eventIds(): IterableIterator<string> {
+    return this.firstHit.keys();
+  }
+
+  has(eventId: string): boolean {
+    return this.firstHit.has(eventId);
+  }
+
+  /** The rules that matched an event (hits of one event are stored together, in rule order). */
+  rulesOf(eventId: string): SigmaRuleInfo[] {
+    const first = this.firstHit.get(eventId);
+    if (first === undefined) return [];
+    const pos = this.positions[first];
+    const out: SigmaRuleInfo[] = [];
+    for (let k = first; k < this.n && this.positions[k] === pos; k++) out.push(this.ruleSet.rules[this.ruleIx[k] as number] as SigmaRuleInfo);
+    return out;
+  }
+
+  /** The detections of an event with their matched fields (evaluated again, only for this event). */
+  detailsOf(event: AnalysisEvent): Detection[] {
+    const first = this.firstHit.get(event.eventId);
+    if (first === undefined) return [];
+    const pos = this.positions[first];
+    const out: Detection[] = [];
+    for (let k = first; k < this.n && this.positions[k] === pos; k++) {
+      const r = this.ruleIx[k] as number;
+      const info = this.ruleSet.rules[r] as SigmaRuleInfo;
+      out.push({ ruleId: info.id, title: info.title, level: info.level, author: info.author, techniques: info.techniques, tactics: info.tactics, fields: this.ruleSet.explain(event, r) });
+    }
+    return out;
+  }
+
+  /** Hits grouped by rule, most severe level first, then by count. */
+  summary(): DetectionSummary[] {
+    const byRule = new Map<number, { count: number; hosts: Set<string>; first: string | null; last: string | null; ids: string[] }>();
+    for (let k = 0; k < this.n; k++) {
+      const r = this.ruleIx[k] as number;
+      const e = this.events.at(this.positions[k] as number) as AnalysisEvent;
+      let s = byRule.get(r);
+      if (s === undefined) {
+        s = { count: 0, hosts: new Set(), first: null, last: null, ids: [] };
+        byRule.set(r, s);
+      }
+      s.count++;
+      if (e.host !== null) s.hosts.add(e.host);
+      const t = e.time.time;
+      if (t !== null) {
+        if (s.first === null || t < s.first) s.first = t;
+        if (s.last === null || t > s.last) s.last = t;
+      }
+      if (s.ids.length < MAX_SUMMARY_EVENTS) s.ids.push(e.eventId);
+    }
+    return [...byRule]
+      .map(([r, s]) => {
+        const info = this.ruleSet.rules[r] as SigmaRuleInfo;
+        return {
+          ruleId: info.id,
+          title: info.title,
+          level: info.level,
+          status: info.status,
+          author: info.author,
+          source: info.source,
+          techniques: info.techniques,
+          tactics: info.tactics,
+          count: s.count,
+          hosts: [...s.hosts].sort(),
+          firstSeen: s.first,
+          lastSeen: s.last,
+          eventIds: s.ids,
+        };
+      })
+      .sort((a, b) => levelRank(b.level) - levelRank(a.level) || b.count - a.count || a.title.localeCompare(b.title));
+  }
+}
+
+let defaultSet: SigmaRuleSet | null = null;
+
+/** The default shipped rule set, read once per process. */
+export function defaultSigmaRules(): SigmaRuleSet {
+  defaultSet ??= loadSigmaRules();
+  return defaultSet;
+}
+
+/**
+ * The causal rule for detections: an event with a high or critical detection draws an edge from who did it (user,
+ * parent, process or host) to what it acted on, tagged with the rule's ATT&CK techniques. Such edges can start a
+ * story of their own or join (and raise) the story their nodes are in; their confidence is the uncalibrated default.
+ */
+export function sigmaCausalRule(detections: Detections, levels: readonly SigmaLevel[] = STORY_LEVELS): CausalRule {
+  return {
+    name: 'sigma-detection',
+    relation: 'detected',
+    description: 'A Sigma rule of level high or critical matched the event; techniques from the rule\'s attack tags.',
+    stage: null,
+    create: () => ({
+      onEvent(e, n, ctx) {
+        if (!detections.has(e.eventId)) return;
+        const rules = detections.rulesOf(e.eventId).filter((r) => levels.includes(r.level));
+        if (rules.length === 0) return;
+        const techniques = [...new Set(rules.flatMap((r) => r.techniques))];
+        const from = n.user ?? n.parent ?? n.process ?? n.host;
+        const to = n.object ?? n.process ?? n.host;
+        if (from === null || to === null || from === to) {
+          const target = to ?? from;
+          if (target === null) return;
+          ctx.edge(n.host ?? target, target === n.host ? ctx.graph.node('other', `${(e.host ?? '?').toLowerCase()}:detection:${e.eventId}`, rules[0]?.title ?? 'detection', e.host, e) : target, [e], techniques);
+          return;
+        }
+        ctx.edge(from, to, [e], techniques);
+      },
+    }),
+  };
+}

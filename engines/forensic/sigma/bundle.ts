@@ -1,0 +1,68 @@
+// The shipped rules pre-read: resources/forensic/sigma/rules.json.gz holds each YAML file as parsed data, so start-up skips YAML.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
+import { parseAllDocuments } from 'yaml';
+import { VitrineError } from '../../core/errors.js';
+
+export const BUNDLE_FILE = 'rules.json.gz';
+
+/** One rule file: its set, path inside the set, SHA-256 of its text, and its documents (null: not YAML). */
+export interface BundledFile {
+  readonly set: string;
+  readonly rel: string;
+  readonly sha256: string;
+  readonly docs: readonly unknown[] | null;
+}
+
+export interface RuleBundle {
+  readonly version: 1;
+  readonly files: readonly BundledFile[];
+}
+
+/** The YAML documents of a rule text, or null when it is not YAML. */
+export function yamlDocuments(text: string): unknown[] | null {
+  try {
+    const docs = parseAllDocuments(text);
+    const list = Array.isArray(docs) ? docs : [docs];
+    if (list.some((d) => d.errors.length > 0)) return null;
+    return list.map((d) => d.toJS({ maxAliasCount: 100 }) as unknown).filter((d) => d !== null && d !== undefined);
+  } catch {
+    return null;
+  }
+}
+
+export const sha256Text = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** Builds the bundle from rule files ({set, rel, file}); the generator behind the shipped file. */
+export function buildBundle(files: readonly { set: string; rel: string; file: string }[]): RuleBundle {
+  return {
+    version: 1,
+    files: files.map(({ set, rel, file }) => {
+      const text = readFileSync(file, 'utf8');
+      return { set, rel, sha256: sha256Text(text), docs: yamlDocuments(text) };
+    }),
+  };
+}
+
+export function writeBundle(dir: string, bundle: RuleBundle): void {
+  writeFileSync(path.join(dir, BUNDLE_FILE), gzipSync(strToU8(JSON.stringify(bundle)), { level: 9, mtime: 0 }));
+}
+
+/** The shipped bundle, or null when absent. */
+export function readBundle(dir: string): RuleBundle | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path.join(dir, BUNDLE_FILE));
+  } catch {
+    return null;
+  }
+  try {
+    const b = JSON.parse(strFromU8(gunzipSync(bytes))) as RuleBundle;
+    if (b.version !== 1 || !Array.isArray(b.files)) throw new Error('version');
+    return b;
+  } catch (err) {
+    throw new VitrineError('internal', 'the shipped Sigma rule bundle is damaged', { cause: err });
+  }
+}

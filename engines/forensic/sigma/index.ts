@@ -1,0 +1,12 @@
+// The Sigma rule engine of the forensic service: rule loading and validation, logsource mapping, the indexed rule set.
+export { parseSigmaString, compileValue, base64Offsets, parseIp, KNOWN_MODIFIERS, UnsupportedRule, type Placeholders, type Token } from './value.js';
+export { parseCondition, evaluate, type ConditionNode } from './condition.js';
+export {
+  SIGMA_LEVELS, SIGMA_STATUSES, levelRank, sigmaRuleSchema, attackOfTags, parseRuleText, compileRule,
+  type SigmaLevel, type SigmaStatus, type SigmaRuleInfo, type SkippedRule, type CompiledRule, type EventView, type ParsedRules,
+} from './rule.js';
+export { bindingsOf, sourceOf, haystackOf, InputView, WINDOWS_SERVICE_CHANNELS, SECURITY_4688_FIELDS, type Binding, type SigmaInput, type SourceId } from './logsource.js';
+export {
+  SigmaRuleSet, loadSigmaRules, sigmaRuleSetFromTexts, shippedRulesDir, shippedRuleFiles, SHIPPED_RULE_SETS, DEFAULT_RULE_SETS, DEFAULT_STATUSES, DEFAULT_MIN_LEVEL,
+  type RuleSource, type SigmaOptions, type RuleSetStats,
+} from './ruleset.js';

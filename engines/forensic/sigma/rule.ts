@@ -1,0 +1,327 @@
+// Sigma rule files: YAML read, checked against the specification's JSON schema (as zod), and the detection compiled.
+import { z } from 'zod';
+import { formatPath } from '../../core/validation.js';
+import { yamlDocuments } from './bundle.js';
+import { evaluate, parseCondition, positiveHits, type ConditionNode } from './condition.js';
+import { compileValue, testValue, UnsupportedRule, type CompiledValue, type Placeholders, type ValueContext } from './value.js';
+
+import { SIGMA_LEVELS, SIGMA_STATUSES, type SigmaLevel, type SigmaStatus } from './levels.js';
+
+export { SIGMA_LEVELS, SIGMA_STATUSES, type SigmaLevel, type SigmaStatus };
+
+/** The rank of a level, informational 0 to critical 4. */
+export const levelRank = (l: SigmaLevel): number => SIGMA_LEVELS.indexOf(l);
+
+const DATE = /^\d{4}[-/](0[1-9]|1[012])[-/](0[1-9]|[12][0-9]|3[01])$/;
+const yamlDate = z.union([z.string().regex(DATE), z.date()]);
+
+/** The detection-rule JSON schema of the specification (sigma-detection-rule-schema.json), written as zod. */
+export const sigmaRuleSchema = z.looseObject({
+  title: z.string().min(1).max(256),
+  id: z.string().max(256).optional(),
+  name: z.string().max(256).optional(),
+  taxonomy: z.string().max(256).optional(),
+  status: z.enum(SIGMA_STATUSES).optional(),
+  description: z.string().max(65535).optional(),
+  license: z.string().optional(),
+  author: z.string().optional(),
+  references: z.array(z.string()).optional(),
+  date: yamlDate.optional(),
+  modified: yamlDate.optional(),
+  logsource: z.looseObject({ category: z.string().optional(), product: z.string().optional(), service: z.string().optional(), definition: z.string().optional() }),
+  detection: z.looseObject({ condition: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]) }),
+  fields: z.array(z.string()).optional(),
+  falsepositives: z.union([z.array(z.string()), z.string()]).optional(),
+  level: z.enum(SIGMA_LEVELS).optional(),
+  tags: z.array(z.string().regex(/^[a-z0-9_-]+\.[a-z0-9._-]+$/)).optional(),
+  related: z.array(z.looseObject({ id: z.string(), type: z.string() })).optional(),
+  scope: z.array(z.string()).optional(),
+});
+
+/** What a detection reads from an event: a field's value by Sigma name, and every value for keyword searches. */
+export interface EventView extends ValueContext {
+  get(field: string): unknown;
+  keywords(): readonly string[];
+}
+
+/** The metadata of a rule that loaded. */
+export interface SigmaRuleInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly level: SigmaLevel;
+  readonly status: SigmaStatus | null;
+  readonly author: string | null;
+  readonly description: string | null;
+  readonly logsource: { readonly product?: string; readonly category?: string; readonly service?: string };
+  readonly tags: readonly string[];
+  /** ATT&CK technique ids from `attack.tNNNN[.NNN]` tags, upper-case. */
+  readonly techniques: readonly string[];
+  /** ATT&CK tactic short names from `attack.<tactic>` tags (`defense-evasion`). */
+  readonly tactics: readonly string[];
+  /** Where it came from: `<set>/<relative path>`. */
+  readonly source: string;
+}
+
+/** A rule with its compiled detection. */
+export interface CompiledRule {
+  readonly info: SigmaRuleInfo;
+  match(ev: EventView): boolean;
+  /** The matched selections' field names (filters under `not` excluded), for a rule that matched. */
+  matchedFields(ev: EventView): string[];
+  /** Lower-case texts of which at least one occurs in any event the rule matches (the pre-filter), or null. */
+  readonly needles: readonly string[] | null;
+}
+
+/** A rule file entry the engine does not run, and why. */
+export interface SkippedRule {
+  readonly source: string;
+  readonly id: string | null;
+  readonly title: string | null;
+  readonly reason: string;
+}
+
+const TACTICS = new Set([
+  'reconnaissance', 'resource-development', 'initial-access', 'execution', 'persistence', 'privilege-escalation', 'defense-evasion',
+  'credential-access', 'discovery', 'lateral-movement', 'collection', 'command-and-control', 'exfiltration', 'impact',
+]);
+
+/** ATT&CK techniques and tactics of a rule's tags. */
+export function attackOfTags(tags: readonly string[]): { techniques: string[]; tactics: string[] } {
+  const techniques: string[] = [];
+  const tactics: string[] = [];
+  for (const t of tags) {
+    const m = /^attack\.(t\d{4}(?:\.\d{3})?)$/i.exec(t);
+    if (m) techniques.push((m[1] as string).toUpperCase());
+    else if (t.startsWith('attack.')) {
+      const tactic = t.slice(7).replace(/_/g, '-');
+      if (TACTICS.has(tactic)) tactics.push(tactic);
+    }
+  }
+  return { techniques: [...new Set(techniques)], tactics: [...new Set(tactics)] };
+}
+
+/** A field item of a map: a field's alternatives (OR), or with `|all` groups that must each hold. */
+interface FieldItem {
+  readonly field: string;
+  readonly alts: readonly CompiledValue[];
+  readonly groups: readonly (readonly CompiledValue[])[] | null;
+}
+
+/** A search identifier as data: maps OR-ed, each an AND of field items (field '' is a keyword search). */
+interface Search {
+  readonly maps: readonly (readonly FieldItem[])[];
+  readonly fields: readonly string[];
+  readonly needles: readonly string[] | null;
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+/** The best any-of needle set among alternatives that must all hold: the one whose shortest needle is longest. */
+function bestOfAll(sets: readonly (readonly string[] | null)[]): readonly string[] | null {
+  let best: readonly string[] | null = null;
+  let score = -1;
+  for (const s of sets) {
+    if (s === null || s.length === 0) continue;
+    const min = Math.min(...s.map((x) => x.length));
+    if (min > score) {
+      best = s;
+      score = min;
+    }
+  }
+  return best;
+}
+
+/** The union of needle sets of which one must hold; null if any of them is unconstrained. */
+function unionOf(sets: readonly (readonly string[] | null)[]): readonly string[] | null {
+  const out = new Set<string>();
+  for (const s of sets) {
+    if (s === null) return null;
+    for (const x of s) out.add(x);
+  }
+  return [...out];
+}
+
+const altNeedles = (alts: readonly CompiledValue[]): readonly string[] | null => unionOf(alts.map((v) => (v.needle === null ? null : [v.needle])));
+
+function itemNeedles(item: FieldItem): readonly string[] | null {
+  return item.groups !== null ? bestOfAll(item.groups.map(altNeedles)) : altNeedles(item.alts);
+}
+
+function testItem(item: FieldItem, ev: EventView): boolean {
+  const v = item.field === '' ? ev.keywords() : ev.get(item.field);
+  if (item.groups !== null) return item.groups.every((alts) => alts.some((a) => testValue(a, v, ev)));
+  for (const a of item.alts) if (testValue(a, v, ev)) return true;
+  return false;
+}
+
+function testSearch(search: Search, ev: EventView): boolean {
+  return search.maps.some((items) => items.every((i) => testItem(i, ev)));
+}
+
+function compileItem(field: string, mods: readonly string[], values: readonly unknown[], placeholders: Placeholders | undefined): FieldItem {
+  if (values.length === 0) throw new UnsupportedRule('a detection field has an empty list of values');
+  // Keywords match anywhere in a value unless the rule says how.
+  const used = field === '' && !mods.some((m) => ['contains', 'startswith', 'endswith', 're', 'cidr'].includes(m)) ? [...mods, 'contains'] : mods;
+  const compiled = values.map((v) => compileValue(v, used, placeholders));
+  const all = mods.includes('all') && values.length > 1;
+  return { field, alts: all ? [] : compiled.flat(), groups: all ? compiled : null };
+}
+
+function compileMap(map: Record<string, unknown>, placeholders: Placeholders | undefined): FieldItem[] {
+  return Object.entries(map).map(([key, raw]) => {
+    const [field = '', ...mods] = key.split('|');
+    return compileItem(field, mods, Array.isArray(raw) ? raw : [raw], placeholders);
+  });
+}
+
+function searchOf(maps: FieldItem[][]): Search {
+  return {
+    maps,
+    fields: [...new Set(maps.flatMap((items) => items.map((i) => i.field).filter((f) => f !== '')))],
+    needles: unionOf(maps.map((items) => bestOfAll(items.map(itemNeedles)))),
+  };
+}
+
+function compileSearch(value: unknown, placeholders: Placeholders | undefined): Search {
+  if (isMap(value)) return searchOf([compileMap(value, placeholders)]);
+  if (Array.isArray(value)) {
+    if (value.length === 0) throw new UnsupportedRule('a search identifier is an empty list');
+    if (value.every(isMap)) return searchOf(value.map((m) => compileMap(m, placeholders)));
+    if (value.some((v) => isMap(v) || Array.isArray(v))) throw new UnsupportedRule('a search identifier mixes maps and values');
+    return searchOf([[compileItem('', [], value, placeholders)]]);
+  }
+  if (value === null || value === undefined) throw new UnsupportedRule('a search identifier is empty');
+  return searchOf([[compileItem('', [], [value], placeholders)]]);
+}
+
+function conditionNeedles(node: ConditionNode, searches: ReadonlyMap<string, Search>): readonly string[] | null {
+  switch (node.op) {
+    case 'id':
+      return searches.get(node.name)?.needles ?? null;
+    case 'and':
+      return bestOfAll(node.args.map((a) => conditionNeedles(a, searches)));
+    case 'or':
+      return unionOf(node.args.map((a) => conditionNeedles(a, searches)));
+    case 'not':
+      return null;
+    case 'of': {
+      const sets = node.names.map((n) => searches.get(n)?.needles ?? null);
+      return node.count === 'all' ? bestOfAll(sets) : unionOf(sets);
+    }
+  }
+}
+
+/** The result of reading one rule file: the rules it holds that run, and those that do not with the reason. */
+export interface ParsedRules {
+  readonly rules: CompiledRule[];
+  readonly skipped: SkippedRule[];
+}
+
+export interface CompileOptions {
+  readonly placeholders?: Placeholders;
+}
+
+/** Compiles one validated rule document. */
+export function compileRule(doc: z.infer<typeof sigmaRuleSchema>, source: string, options: CompileOptions = {}): CompiledRule {
+  const detection = doc.detection as Record<string, unknown>;
+  const names = Object.keys(detection).filter((k) => k !== 'condition' && k !== 'timeframe');
+  const searches = new Map<string, Search>();
+  for (const n of names) searches.set(n, compileSearch(detection[n], options.placeholders));
+  const conds = (Array.isArray(doc.detection.condition) ? doc.detection.condition : [doc.detection.condition]).map((c) => parseCondition(c, names));
+  const tree: ConditionNode = conds.length === 1 ? (conds[0] as ConditionNode) : { op: 'or', args: conds };
+  const tags = doc.tags ?? [];
+  const attack = attackOfTags(tags);
+  const info: SigmaRuleInfo = {
+    id: doc.id ?? source,
+    title: doc.title,
+    level: doc.level ?? 'medium',
+    status: doc.status ?? null,
+    author: doc.author ?? null,
+    description: doc.description ?? null,
+    logsource: {
+      ...(doc.logsource.product !== undefined ? { product: doc.logsource.product.toLowerCase() } : {}),
+      ...(doc.logsource.category !== undefined ? { category: doc.logsource.category.toLowerCase() } : {}),
+      ...(doc.logsource.service !== undefined ? { service: doc.logsource.service.toLowerCase() } : {}),
+    },
+    tags,
+    techniques: attack.techniques,
+    tactics: attack.tactics,
+    source,
+  };
+  return new Rule(info, searches, tree, conditionNeedles(tree, searches));
+}
+
+/** A compiled rule: its searches as data and the condition tree (methods, not per-rule closures: thousands stay small). */
+class Rule implements CompiledRule {
+  constructor(
+    readonly info: SigmaRuleInfo,
+    private readonly searches: ReadonlyMap<string, Search>,
+    private readonly tree: ConditionNode,
+    readonly needles: readonly string[] | null,
+  ) {}
+
+  private tester(ev: EventView): (name: string) => boolean {
+    const cache = new Map<string, boolean>();
+    return (name) => {
+      let r = cache.get(name);
+      if (r === undefined) {
+        r = testSearch(this.searches.get(name) as Search, ev);
+        cache.set(name, r);
+      }
+      return r;
+    };
+  }
+
+  match(ev: EventView): boolean {
+    return evaluate(this.tree, this.tester(ev));
+  }
+
+  matchedFields(ev: EventView): string[] {
+    const hit = new Set<string>();
+    positiveHits(this.tree, this.tester(ev), hit);
+    return [...new Set([...hit].flatMap((n) => (this.searches.get(n) as Search).fields))];
+  }
+}
+
+/** Reads the YAML text of one rule file: each document validated and compiled, or skipped with its reason. */
+export function parseRuleText(text: string, source: string, options: CompileOptions = {}): ParsedRules {
+  return parseRuleDocuments(yamlDocuments(text), source, options);
+}
+
+/** The documents of one rule file (null: the file is not YAML), each validated and compiled, or skipped with its reason. */
+export function parseRuleDocuments(docs: readonly unknown[] | null, source: string, options: CompileOptions = {}): ParsedRules {
+  const rules: CompiledRule[] = [];
+  const skipped: SkippedRule[] = [];
+  if (docs === null) return { rules, skipped: [{ source, id: null, title: null, reason: 'not YAML' }] };
+  for (const obj of docs) {
+    if (obj === null || obj === undefined) continue;
+    const meta = isMap(obj) ? obj : {};
+    const id = typeof meta['id'] === 'string' ? meta['id'] : null;
+    const title = typeof meta['title'] === 'string' ? meta['title'].slice(0, 256) : null;
+    if ('correlation' in meta) {
+      skipped.push({ source, id, title, reason: 'correlation rule (not supported: it needs aggregation over events)' });
+      continue;
+    }
+    if ('filter' in meta && !('detection' in meta)) {
+      skipped.push({ source, id, title, reason: 'filter (meta-filter) document (not supported)' });
+      continue;
+    }
+    if ('action' in meta) {
+      skipped.push({ source, id, title, reason: 'rule collection document (action: global/repeat, Sigma 1.x) not supported' });
+      continue;
+    }
+    const r = sigmaRuleSchema.safeParse(obj);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      skipped.push({ source, id, title, reason: `does not follow the Sigma rule schema at ${issue ? formatPath(issue.path) || 'the top' : 'the top'}` });
+      continue;
+    }
+    try {
+      rules.push(compileRule(r.data, source, options));
+    } catch (err) {
+      if (err instanceof UnsupportedRule) skipped.push({ source, id, title, reason: err.message });
+      else throw err;
+    }
+  }
+  return { rules, skipped };
+}

@@ -1,0 +1,345 @@
+// A compiled Sigma rule set: rules read from folders, selected by status and level, indexed by logsource and by required literals.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { VitrineError } from '../../core/errors.js';
+import { forensicResourcesDir } from '../analysis/attack.js';
+import { bindingsOf, haystackOf, InputView, sourceOf, type Binding, type SigmaInput, type SourceId } from './logsource.js';
+import { readBundle, yamlDocuments } from './bundle.js';
+import { levelRank, parseRuleDocuments, parseRuleText, SIGMA_LEVELS, SIGMA_STATUSES, type CompiledRule, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
+import { textsOf, type Placeholders } from './value.js';
+
+/** The shipped rule folders below resources/forensic/sigma/. */
+export const SHIPPED_RULE_SETS = ['rules', 'rules-emerging-threats', 'rules-threat-hunting'] as const;
+
+/** Default selection, chosen by measured noise on the benign corpus logs (docs/forensic-sigma.md). */
+export const DEFAULT_STATUSES: readonly SigmaStatus[] = ['stable', 'test', 'experimental'];
+export const DEFAULT_MIN_LEVEL: SigmaLevel = 'low';
+export const DEFAULT_RULE_SETS: readonly string[] = ['rules', 'rules-emerging-threats'];
+
+export interface RuleSource {
+  /** Set name shown in each rule's `source` (`rules`, `user` ...). */
+  readonly name: string;
+  /** A folder (walked for .yml/.yaml) or one rule file. */
+  readonly path: string;
+}
+
+export interface SigmaOptions {
+  /** Folders of rules; default the shipped DEFAULT_RULE_SETS. */
+  readonly sources?: readonly RuleSource[];
+  /** Extra folders of the user's rules, added to `sources`. */
+  readonly extra?: readonly string[];
+  readonly minLevel?: SigmaLevel;
+  readonly statuses?: readonly SigmaStatus[];
+  readonly placeholders?: Placeholders;
+}
+
+/** One rule hit on an event: the rule's position in `ruleSet.rules`. */
+export interface SigmaMatch {
+  readonly rule: number;
+}
+
+/** Counts of what was read. */
+export interface RuleSetStats {
+  readonly files: number;
+  readonly loaded: number;
+  /** Valid rules left out by the status/level selection. */
+  readonly deselected: number;
+  /** Rules for a logsource none of our loaders produce (cloud, network, macOS ...). */
+  readonly inapplicable: number;
+  readonly skipped: number;
+}
+
+const MAX_RULE_BYTES = 1 << 20;
+const MAX_RULE_FILES = 50_000;
+
+function ruleFiles(root: string): { file: string; rel: string }[] {
+  const out: { file: string; rel: string }[] = [];
+  let st;
+  try {
+    st = statSync(root);
+  } catch {
+    throw new VitrineError('not_found', 'a Sigma rule folder does not exist');
+  }
+  if (st.isFile()) return [{ file: root, rel: path.basename(root) }];
+  const walk = (dir: string): void => {
+    for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, d.name);
+      if (d.isDirectory()) walk(full);
+      else if (d.isFile() && /\.ya?ml$/i.test(d.name)) {
+        out.push({ file: full, rel: path.relative(root, full).split(path.sep).join('/') });
+        if (out.length > MAX_RULE_FILES) throw new VitrineError('validation_failed', 'a Sigma rule folder holds too many files');
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** A minimal Aho-Corasick automaton over lower-case needles; each state lists the variants whose needle ends there. */
+class NeedleIndex {
+  private readonly next: Map<number, number>[] = [new Map()];
+  private fail: Int32Array = new Int32Array(1);
+  private readonly out: number[][] = [[]];
+
+  constructor(entries: readonly { needle: string; variant: number }[]) {
+    for (const { needle, variant } of entries) {
+      let s = 0;
+      for (let i = 0; i < needle.length; i++) {
+        const c = needle.charCodeAt(i);
+        let n = (this.next[s] as Map<number, number>).get(c);
+        if (n === undefined) {
+          n = this.next.length;
+          this.next.push(new Map());
+          this.out.push([]);
+          (this.next[s] as Map<number, number>).set(c, n);
+        }
+        s = n;
+      }
+      (this.out[s] as number[]).push(variant);
+    }
+    this.fail = new Int32Array(this.next.length);
+    const queue: number[] = [];
+    for (const n of (this.next[0] as Map<number, number>).values()) queue.push(n);
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q] as number;
+      for (const [c, n] of this.next[s] as Map<number, number>) {
+        queue.push(n);
+        let f = this.fail[s] as number;
+        while (f > 0 && !(this.next[f] as Map<number, number>).has(c)) f = this.fail[f] as number;
+        const t = (this.next[f] as Map<number, number>).get(c);
+        this.fail[n] = t !== undefined && t !== n ? t : 0;
+        const inherited = this.out[this.fail[n] as number] as number[];
+        if (inherited.length > 0) this.out[n] = [...(this.out[n] as number[]), ...inherited];
+      }
+    }
+  }
+
+  scan(text: string, hit: (variant: number) => void): void {
+    let s = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      let n = (this.next[s] as Map<number, number>).get(c);
+      while (n === undefined && s > 0) {
+        s = this.fail[s] as number;
+        n = (this.next[s] as Map<number, number>).get(c);
+      }
+      s = n ?? 0;
+      const o = this.out[s] as number[];
+      for (let k = 0; k < o.length; k++) hit(o[k] as number);
+    }
+  }
+}
+
+interface Variant {
+  readonly rule: number;
+  readonly binding: Binding;
+}
+
+/** The rules one source (a channel and event id, auditd, a syslog program) can match, with its pre-filter. */
+interface Bucket {
+  readonly variants: readonly Variant[];
+  /** Variants without needles: always evaluated. */
+  readonly always: readonly number[];
+  readonly index: NeedleIndex | null;
+  readonly seen: Uint32Array;
+  epoch: number;
+}
+
+function keyOf(s: SourceId): string {
+  return s.family === 'windows' ? `w\u0000${s.channel}\u0000${s.eventId}` : s.family === 'auditd' ? `a\u0000${s.exec ? 1 : 0}` : `s\u0000${s.program}`;
+}
+
+/** The compiled rule set. `match` is what the analysis calls per event. */
+export class SigmaRuleSet {
+  /** The rules that run, in a stable order (set, then path). */
+  readonly rules: readonly SigmaRuleInfo[];
+  /** Rule files or documents that could not run, with the reason (never silently dropped). */
+  readonly skipped: readonly SkippedRule[];
+  /** Valid rules whose logsource no loader produces. */
+  readonly inapplicable: readonly SkippedRule[];
+  readonly stats: RuleSetStats;
+  private readonly compiled: readonly CompiledRule[];
+  private readonly bindings: readonly (readonly Binding[])[];
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(compiled: readonly CompiledRule[], skipped: readonly SkippedRule[], stats: { files: number; deselected: number }) {
+    const runnable: CompiledRule[] = [];
+    const bindings: Binding[][] = [];
+    const inapplicable: SkippedRule[] = [];
+    for (const r of compiled) {
+      const b = bindingsOf(r.info.logsource);
+      if (typeof b === 'string') inapplicable.push({ source: r.info.source, id: r.info.id, title: r.info.title, reason: b });
+      else {
+        runnable.push(r);
+        bindings.push(b);
+      }
+    }
+    this.compiled = runnable;
+    this.bindings = bindings;
+    this.rules = runnable.map((r) => r.info);
+    this.skipped = skipped;
+    this.inapplicable = inapplicable;
+    this.stats = { files: stats.files, loaded: runnable.length, deselected: stats.deselected, inapplicable: inapplicable.length, skipped: skipped.length };
+  }
+
+  private bucket(src: SourceId): Bucket {
+    const key = keyOf(src);
+    let b = this.buckets.get(key);
+    if (b !== undefined) return b;
+    const variants: Variant[] = [];
+    this.bindings.forEach((list, rule) => {
+      for (const binding of list) if (binding.accepts(src)) variants.push({ rule, binding });
+    });
+    const always: number[] = [];
+    const entries: { needle: string; variant: number }[] = [];
+    variants.forEach((v, i) => {
+      const needles = (this.compiled[v.rule] as CompiledRule).needles;
+      if (needles === null || needles.length === 0) always.push(i);
+      else for (const needle of needles) entries.push({ needle, variant: i });
+    });
+    b = { variants, always, index: entries.length > 0 ? new NeedleIndex(entries) : null, seen: new Uint32Array(variants.length), epoch: 0 };
+    this.buckets.set(key, b);
+    return b;
+  }
+
+  /** The rules (positions in `rules`) that match an event, each once, in rule order. */
+  match(e: SigmaInput): number[] {
+    const src = sourceOf(e);
+    if (src === null) return [];
+    const b = this.bucket(src);
+    if (b.variants.length === 0) return [];
+    b.epoch = (b.epoch + 1) >>> 0;
+    if (b.epoch === 0) {
+      b.seen.fill(0);
+      b.epoch = 1;
+    }
+    const epoch = b.epoch;
+    const candidates: number[] = [...b.always];
+    for (const i of b.always) b.seen[i] = epoch;
+    if (b.index !== null) {
+      b.index.scan(haystackOf(e), (i) => {
+        if (b.seen[i] !== epoch) {
+          b.seen[i] = epoch;
+          candidates.push(i);
+        }
+      });
+    }
+    const hits = new Set<number>();
+    for (const i of candidates) {
+      const v = b.variants[i] as Variant;
+      if (hits.has(v.rule)) continue;
+      const view = new InputView(e, v.binding.view, v.binding.fieldMap);
+      if (!view.passes(v.binding.where)) continue;
+      if ((this.compiled[v.rule] as CompiledRule).match(view)) hits.add(v.rule);
+    }
+    return [...hits].sort((x, y) => x - y);
+  }
+
+  /** The fields (Sigma name → value text, clipped) a rule matched on an event; empty if it does not match. */
+  explain(e: SigmaInput, rule: number): Record<string, string> {
+    const src = sourceOf(e);
+    const r = this.compiled[rule];
+    if (src === null || r === undefined) return {};
+    for (const binding of this.bindings[rule] ?? []) {
+      if (!binding.accepts(src)) continue;
+      const view = new InputView(e, binding.view, binding.fieldMap);
+      if (!view.passes(binding.where) || !r.match(view)) continue;
+      const out: Record<string, string> = {};
+      for (const f of r.matchedFields(view)) {
+        const t = textsOf(view.get(f)).join(' | ');
+        out[f] = t.length > 512 ? `${t.slice(0, 511)}…` : t;
+      }
+      return out;
+    }
+    return {};
+  }
+}
+
+function selected(info: SigmaRuleInfo, statuses: readonly SigmaStatus[], minLevel: SigmaLevel): boolean {
+  return levelRank(info.level) >= levelRank(minLevel) && statuses.includes(info.status ?? 'experimental');
+}
+
+/** The rule files of the shipped sets, for the bundle generator. */
+export function shippedRuleFiles(): { set: string; rel: string; file: string }[] {
+  return SHIPPED_RULE_SETS.flatMap((set) => ruleFiles(path.join(shippedRulesDir(), set)).map((f) => ({ set, rel: f.rel, file: f.file })));
+}
+
+/** The shipped rule folder (resources/forensic/sigma). */
+export function shippedRulesDir(): string {
+  return path.join(forensicResourcesDir(), 'forensic', 'sigma');
+}
+
+/** Reads, validates, selects and compiles rules from folders (default: the shipped default sets). */
+export function loadSigmaRules(options: SigmaOptions = {}): SigmaRuleSet {
+  const minLevel = options.minLevel ?? DEFAULT_MIN_LEVEL;
+  const statuses = options.statuses ?? DEFAULT_STATUSES;
+  if (!SIGMA_LEVELS.includes(minLevel)) throw new VitrineError('validation_failed', 'unknown Sigma level');
+  if (statuses.some((s) => !SIGMA_STATUSES.includes(s))) throw new VitrineError('validation_failed', 'unknown Sigma status');
+  const sources = [
+    ...(options.sources ?? DEFAULT_RULE_SETS.map((name) => ({ name, path: path.join(shippedRulesDir(), name) }))),
+    ...(options.extra ?? []).map((p, i) => ({ name: i === 0 ? 'user' : `user${i + 1}`, path: p })),
+  ];
+  const compiled: CompiledRule[] = [];
+  const skipped: SkippedRule[] = [];
+  const ids = new Set<string>();
+  let files = 0;
+  let deselected = 0;
+  const compileOptions = options.placeholders ? { placeholders: options.placeholders } : {};
+  const take = (parsed: { rules: readonly CompiledRule[]; skipped: readonly SkippedRule[] }, source: string): void => {
+    skipped.push(...parsed.skipped);
+    for (const r of parsed.rules) {
+      if (ids.has(r.info.id)) {
+        skipped.push({ source, id: r.info.id, title: r.info.title, reason: 'a rule with this id was already loaded' });
+        continue;
+      }
+      ids.add(r.info.id);
+      if (!selected(r.info, statuses, minLevel)) {
+        deselected++;
+        continue;
+      }
+      compiled.push(r);
+    }
+  };
+  // The shipped sets come pre-read from the bundle (YAML parsing of 3,700 files takes seconds).
+  const bundle = sources.some((src) => src.path === path.join(shippedRulesDir(), src.name)) ? readBundle(shippedRulesDir()) : null;
+  for (const src of sources) {
+    const fromBundle = bundle !== null && src.path === path.join(shippedRulesDir(), src.name) ? bundle.files.filter((f) => f.set === src.name) : null;
+    if (fromBundle !== null && fromBundle.length > 0) {
+      for (const f of fromBundle) {
+        files++;
+        const source = `${src.name}/${f.rel}`;
+        take(parseRuleDocuments(f.docs, source, compileOptions), source);
+      }
+      continue;
+    }
+    for (const { file, rel } of ruleFiles(src.path)) {
+      files++;
+      const source = `${src.name}/${rel}`;
+      let text: string;
+      try {
+        if (statSync(file).size > MAX_RULE_BYTES) {
+          skipped.push({ source, id: null, title: null, reason: 'rule file larger than 1 MiB' });
+          continue;
+        }
+        text = readFileSync(file, 'utf8');
+      } catch {
+        skipped.push({ source, id: null, title: null, reason: 'cannot be read' });
+        continue;
+      }
+      take(parseRuleDocuments(yamlDocuments(text), source, compileOptions), source);
+    }
+  }
+  return new SigmaRuleSet(compiled, skipped, { files, deselected });
+}
+
+/** A rule set from rule texts (tests, HTTP uploads): each `{source, text}` one file. */
+export function sigmaRuleSetFromTexts(texts: readonly { source: string; text: string }[], options: Pick<SigmaOptions, 'placeholders'> = {}): SigmaRuleSet {
+  const compiled: CompiledRule[] = [];
+  const skipped: SkippedRule[] = [];
+  for (const t of texts) {
+    const p = parseRuleText(t.text, t.source, options.placeholders ? { placeholders: options.placeholders } : {});
+    compiled.push(...p.rules);
+    skipped.push(...p.skipped);
+  }
+  return new SigmaRuleSet(compiled, skipped, { files: texts.length, deselected: 0 });
+}

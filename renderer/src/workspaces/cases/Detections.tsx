@@ -1,0 +1,117 @@
+// The case's Sigma detections: rules hit with level, count, hosts and first/last seen; a rule opens its events in the timeline.
+import type { DetectionSummary } from './types';
+import { shortTime } from './model';
+
+export function LevelBadge({ level }: { readonly level: DetectionSummary['level'] }) {
+  return <span className={`level-badge level-badge--${level}`}>{level}</span>;
+}
+
+export interface DetectionsPanelProps {
+  readonly rows: readonly DetectionSummary[];
+  readonly selected: string | null;
+  readonly onSelect: (rule: DetectionSummary | null) => void;
+}
+
+export function DetectionsPanel({ rows, selected, onSelect }: DetectionsPanelProps) {
+  const total = rows.reduce((n, r) => n + r.count, 0);
+  return (
+    <section className="panel" aria-label="Detections" data-testid="detections">
+      <div className="panel__head">
+        <h2>Detections</h2>
+        <span className="muted">
+          {total.toLocaleString('en')} by {rows.length} Sigma rule{rows.length === 1 ? '' : 's'} · rules by SigmaHQ authors (DRL 1.1)
+        </span>
+      </div>
+      {rows.length === 0 ? (
+        <p className="muted">No Sigma rule matched this case (or it was analysed without Sigma).</p>
+      ) : (
+        <div className="detections__scroll">
+          <table className="detections__table">
+            <thead>
+              <tr>
+                <th scope="col">Level</th>
+                <th scope="col">Rule</th>
+                <th scope="col" className="num">
+                  Count
+                </th>
+                <th scope="col">Hosts</th>
+                <th scope="col">First seen (UTC)</th>
+                <th scope="col">Last seen (UTC)</th>
+                <th scope="col">Techniques</th>
+                <th scope="col">Author</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.ruleId} className={selected === r.ruleId ? 'detections__row--open' : undefined} data-rule-id={r.ruleId}>
+                  <td>
+                    <LevelBadge level={r.level} />
+                  </td>
+                  <td>
+                    <button type="button" className="link" onClick={() => onSelect(selected === r.ruleId ? null : r)} aria-pressed={selected === r.ruleId} title="Show this rule's events in the timeline">
+                      {r.title}
+                    </button>
+                  </td>
+                  <td className="num">{r.count.toLocaleString('en')}</td>
+                  <td>{r.hosts.join(', ') || '—'}</td>
+                  <td className="num">{r.firstSeen ? shortTime(r.firstSeen) : '—'}</td>
+                  <td className="num">{r.lastSeen ? shortTime(r.lastSeen) : '—'}</td>
+                  <td className="detections__techniques">{r.techniques.join(', ') || '—'}</td>
+                  <td className="muted detections__author" title={r.author ?? undefined}>
+                    {r.author ?? '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The evidence inventory of the case: what was read, its SHA-256, events and loader warnings. */
+export function EvidencePanel({ evidence }: { readonly evidence: readonly { readonly path: string; readonly kind: string; readonly sha256: string; readonly bytes: number; readonly events: number; readonly warnings: number }[] }) {
+  return (
+    <section className="panel" aria-label="Evidence inventory" data-testid="evidence-inventory">
+      <div className="panel__head">
+        <h2>Evidence inventory</h2>
+        <span className="muted">{evidence.length} artefact{evidence.length === 1 ? '' : 's'}</span>
+      </div>
+      <div className="detections__scroll">
+        <table className="detections__table">
+          <thead>
+            <tr>
+              <th scope="col">File</th>
+              <th scope="col">Kind</th>
+              <th scope="col">SHA-256</th>
+              <th scope="col" className="num">
+                Bytes
+              </th>
+              <th scope="col" className="num">
+                Events
+              </th>
+              <th scope="col" className="num">
+                Loader warnings
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {evidence.map((e) => (
+              <tr key={`${e.path}-${e.sha256}`}>
+                <td>{e.path}</td>
+                <td>{e.kind}</td>
+                <td>
+                  <code className="selectable">{e.sha256}</code>
+                </td>
+                <td className="num">{e.bytes.toLocaleString('en')}</td>
+                <td className="num">{e.events.toLocaleString('en')}</td>
+                <td className="num">{e.warnings.toLocaleString('en')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
