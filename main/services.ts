@@ -5,6 +5,8 @@ import { createRouter as caseassessRouter } from '../engines/caseassess/http.js'
 import { caseassessService } from '../engines/caseassess/service.js';
 import { createRouter as pkgscanRouter } from '../engines/pkgscan/http.js';
 import { pkgscanService } from '../engines/pkgscan/service.js';
+import { createRouter as flowdetRouter } from '../engines/flowdet/http.js';
+import { flowdetService } from '../engines/flowdet/service.js';
 import { createRouter as forensicRouter } from '../engines/forensic/http.js';
 import { forensicService } from '../engines/forensic/service.js';
 import { createRouter as petriageRouter } from '../engines/petriage/http.js';
@@ -24,4 +26,5 @@ export const services: readonly ComposedService[] = [
   { descriptor: attribService, createRouter: (ctx) => attribRouter(ctx) },
   { descriptor: pkgscanService, createRouter: (ctx) => pkgscanRouter(ctx) },
   { descriptor: forensicService, createRouter: (ctx) => forensicRouter(ctx) },
+  { descriptor: flowdetService, createRouter: (ctx) => flowdetRouter(ctx) },
 ];

@@ -517,7 +517,8 @@ export function parseJsonLinesVectors(text: string, opts: VectorReadOptions = {}
  * Lines of a file with bounded memory: a line longer than the limit is dropped while it streams past
  * (yielded as undefined), so one huge line never sits in memory whole.
  */
-async function* fileLines(path: string, maxLineBytes: number, maxFileBytes: number): AsyncGenerator<string | undefined> {
+/** Lines of a UTF-8 file (byte-order mark and CR removed), streamed; an over-long line yields undefined; over maxFileBytes throws. */
+export async function* fileLines(path: string, maxLineBytes: number, maxFileBytes: number): AsyncGenerator<string | undefined> {
   const decoder = new TextDecoder('utf-8');
   let parts: Buffer[] = [];
   let size = 0;

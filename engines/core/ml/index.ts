@@ -17,6 +17,7 @@ export {
   parseJsonLinesVectors,
   readCsvVectorsFile,
   readJsonLinesVectorsFile,
+  fileLines,
   type FeatureMatrix,
   type Dataset,
   type SplitIndices,
@@ -60,6 +61,7 @@ export {
   MAX_MODEL_FILE_BYTES,
   type GbdtModelJson,
 } from './model.js';
+export { trainRandomForest, type ForestParams } from './forest.js';
 export { TreeExplainer, treeShap, topDrivers, type ShapExplanation, type ShapDriver } from './treeshap.js';
 export { importXgboostModel, importXgboostDump, float32Threshold, type XgboostImportOptions, type XgboostDumpOptions } from './xgboost.js';
 export { minimizeLbfgs, type LbfgsOptions, type LbfgsResult, type ObjectiveWithGradient } from './optimize.js';

@@ -220,3 +220,30 @@ export function brierScore(probabilities: ArrayLike<number>, labels: ArrayLike<n
   }
   return labels.length > 0 ? s / labels.length : NaN;
 }
+
+/** Precision-recall points from the ROC curve's tie groups (recall ascending); empty for a single class. */
+export function prCurve(scores: ArrayLike<number>, labels: ArrayLike<number>): { recall: Float64Array; precision: Float64Array } {
+  const roc = rocCurve(scores, labels);
+  let pos = 0;
+  for (let i = 0; i < labels.length; i++) if (isPositive(labels[i]!)) pos++;
+  const neg = labels.length - pos;
+  if (pos === 0 || neg === 0) return { recall: new Float64Array(0), precision: new Float64Array(0) };
+  const recall: number[] = [];
+  const precision: number[] = [];
+  for (let i = 1; i < roc.fpr.length; i++) {
+    const tp = roc.tpr[i]! * pos;
+    const fp = roc.fpr[i]! * neg;
+    recall.push(roc.tpr[i]!);
+    precision.push(tp + fp > 0 ? tp / (tp + fp) : 1);
+  }
+  return { recall: Float64Array.from(recall), precision: Float64Array.from(precision) };
+}
+
+/** Area under a curve given at increasing x (trapezoids) divided by the x span, so a curve in [0, 1] gives an area in [0, 1]. */
+export function normalizedArea(x: ArrayLike<number>, y: ArrayLike<number>): number {
+  if (x.length !== y.length || x.length < 2) return NaN;
+  let area = 0;
+  for (let i = 1; i < x.length; i++) area += ((x[i]! - x[i - 1]!) * (y[i]! + y[i - 1]!)) / 2;
+  const span = x[x.length - 1]! - x[0]!;
+  return span > 0 ? area / span : NaN;
+}

@@ -58,7 +58,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     slot: 6,
     component: lazy(() => import('./cases/CasesWorkspace')),
   },
-  { service: 'flowdet', label: 'Flows', purpose: 'Train, attack and explain flow detectors', slot: 7 },
+  { service: 'flowdet', label: 'Flows', purpose: 'Train, attack and explain flow detectors', slot: 7, component: lazy(() => import('./flows/FlowsWorkspace')) },
   {
     service: 'petriage',
     label: 'Triage',

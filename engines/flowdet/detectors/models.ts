@@ -1,0 +1,181 @@
+// The detectors (boosted trees, random forest, logistic regression, MLP) over log features, the attack space, and the hardened ensemble.
+import {
+  featureMatrix,
+  gbdtModelFromJson,
+  gbdtModelToJson,
+  logisticModelFromJson,
+  logisticModelToJson,
+  mlpInputGradient,
+  mlpModelFromJson,
+  mlpModelToJson,
+  predict,
+  predictLogistic,
+  predictMlp,
+  trainGbdt,
+  trainLogistic,
+  trainMlp,
+  trainRandomForest,
+  type FeatureMatrix,
+  type GbdtModel,
+  type JsonValue,
+  type LogisticModel,
+  type MlpModel,
+} from '../../core/ml/index.js';
+import { VitrineError } from '../../core/errors.js';
+
+export type DetectorKind = 'gbdt' | 'random_forest' | 'logistic' | 'mlp';
+
+export type Detector =
+  | { readonly kind: 'gbdt'; readonly model: GbdtModel }
+  | { readonly kind: 'random_forest'; readonly model: GbdtModel }
+  | { readonly kind: 'logistic'; readonly model: LogisticModel }
+  | { readonly kind: 'mlp'; readonly model: MlpModel };
+
+/** Mean of the members' probabilities: what serving and the hardened study use. */
+export interface Ensemble {
+  readonly members: readonly Detector[];
+}
+
+/**
+ * The attack space: z = (log1p(x) - mean) / sd per feature, so eps = 1 is one standard deviation of the log feature
+ * (the spec's "standardised log-feature space"). Fitted once on clean training flows and never refitted.
+ */
+export interface LogScaler {
+  readonly mean: Float64Array;
+  readonly sd: Float64Array;
+}
+
+export function fitLogScaler(x: FeatureMatrix): LogScaler {
+  const C = x.cols;
+  const mean = new Float64Array(C);
+  const sd = new Float64Array(C);
+  for (let i = 0; i < x.rows; i++) for (let k = 0; k < C; k++) mean[k] = mean[k]! + Math.log1p(x.data[i * C + k]!);
+  for (let k = 0; k < C; k++) mean[k] = mean[k]! / Math.max(1, x.rows);
+  for (let i = 0; i < x.rows; i++)
+    for (let k = 0; k < C; k++) {
+      const d = Math.log1p(x.data[i * C + k]!) - mean[k]!;
+      sd[k] = sd[k]! + d * d;
+    }
+  // A constant feature gets sd 1 so a budget still moves it (by one log unit per eps).
+  for (let k = 0; k < C; k++) sd[k] = x.rows > 1 && sd[k]! > 0 ? Math.sqrt(sd[k]! / x.rows) : 1;
+  return { mean, sd };
+}
+
+/** log1p of every value: the detectors' input (trees are indifferent to it, the linear and network models need it). */
+export function logFeatures(x: FeatureMatrix): FeatureMatrix {
+  const out = featureMatrix(x.rows, x.cols);
+  for (let i = 0; i < x.data.length; i++) out.data[i] = Math.log1p(Math.max(0, x.data[i]!));
+  return out;
+}
+
+export interface TrainSettings {
+  readonly quick: boolean;
+  readonly seed: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Trains one detector on raw flows (labels 1 = malicious). */
+export function trainDetector(kind: DetectorKind, x: FeatureMatrix, y: ArrayLike<number>, s: TrainSettings, initial?: Detector): Detector {
+  const lx = logFeatures(x);
+  const data = { x: lx, y };
+  switch (kind) {
+    case 'gbdt':
+      return { kind, model: trainGbdt(data, { rounds: s.quick ? 40 : 150, eta: s.quick ? 0.3 : 0.15, maxDepth: 6, seed: s.seed, ...(s.signal ? { signal: s.signal } : {}) }) };
+    case 'random_forest':
+      return { kind, model: trainRandomForest(data, { trees: s.quick ? 15 : 60, maxDepth: 10, seed: s.seed, ...(s.signal ? { signal: s.signal } : {}) }) };
+    case 'logistic':
+      return { kind, model: trainLogistic(data, { l2: 1 }) };
+    case 'mlp':
+      return {
+        kind,
+        model: trainMlp(data, {
+          hidden: 32,
+          epochs: s.quick ? 12 : 30,
+          learningRate: 3e-3,
+          batchSize: 64,
+          seed: s.seed,
+          l2: 1e-4,
+          ...(initial?.kind === 'mlp' ? { initial: initial.model } : {}),
+          ...(s.signal ? { signal: s.signal } : {}),
+        }),
+      };
+  }
+}
+
+/** Probability of "malicious" for each raw flow. */
+export function scoreDetector(d: Detector, x: FeatureMatrix): Float64Array {
+  const lx = logFeatures(x);
+  switch (d.kind) {
+    case 'gbdt':
+      return predict(d.model, lx);
+    case 'random_forest': {
+      const p = predict(d.model, lx);
+      for (let i = 0; i < p.length; i++) p[i] = Math.min(1, Math.max(0, p[i]!));
+      return p;
+    }
+    case 'logistic':
+      return predictLogistic(d.model, lx);
+    case 'mlp':
+      return predictMlp(d.model, lx);
+  }
+}
+
+export function scoreEnsemble(e: Ensemble, x: FeatureMatrix): Float64Array {
+  const out = new Float64Array(x.rows);
+  for (const m of e.members) {
+    const p = scoreDetector(m, x);
+    for (let i = 0; i < out.length; i++) out[i] = out[i]! + p[i]! / e.members.length;
+  }
+  return out;
+}
+
+export function isDifferentiable(d: Detector): boolean {
+  return d.kind === 'mlp' || d.kind === 'logistic';
+}
+
+/**
+ * Gradient of the malicious probability with respect to z (the attack space) for one raw flow; undefined for trees.
+ * d p / d z_k = p (1 - p) * d margin / d log1p(x_k) * sd_k.
+ */
+export function probabilityGradientZ(d: Detector, row: ArrayLike<number>, scaler: LogScaler): { p: number; grad: Float64Array } | undefined {
+  const C = scaler.mean.length;
+  const lrow = new Float64Array(C);
+  for (let k = 0; k < C; k++) lrow[k] = Math.log1p(Math.max(0, row[k] as number));
+  const one = { rows: 1, cols: C, data: lrow };
+  let p: number;
+  let dm: Float64Array;
+  if (d.kind === 'mlp') {
+    dm = mlpInputGradient(d.model, lrow);
+    p = predictMlp(d.model, one)[0]!;
+  } else if (d.kind === 'logistic') {
+    dm = new Float64Array(C);
+    for (let k = 0; k < C; k++) dm[k] = d.model.weights[k]! / d.model.scale[k]!;
+    p = predictLogistic(d.model, one)[0]!;
+  } else return undefined;
+  const grad = new Float64Array(C);
+  for (let k = 0; k < C; k++) grad[k] = p * (1 - p) * dm[k]! * scaler.sd[k]!;
+  return { p, grad };
+}
+
+/** The detector as JSON data (its core/ml model file). */
+export function detectorToJson(d: Detector): { kind: DetectorKind; model: JsonValue } {
+  const model = d.kind === 'gbdt' || d.kind === 'random_forest' ? gbdtModelToJson(d.model) : d.kind === 'logistic' ? logisticModelToJson(d.model) : mlpModelToJson(d.model);
+  return { kind: d.kind, model: model as unknown as JsonValue };
+}
+
+export function detectorFromJson(value: unknown): Detector {
+  const v = value as { kind?: unknown; model?: unknown } | null;
+  if (typeof v !== 'object' || v === null) throw new VitrineError('validation_failed', 'a detector is not an object');
+  switch (v.kind) {
+    case 'gbdt':
+      return { kind: 'gbdt', model: gbdtModelFromJson(v.model) };
+    case 'random_forest':
+      return { kind: 'random_forest', model: gbdtModelFromJson(v.model) };
+    case 'logistic':
+      return { kind: 'logistic', model: logisticModelFromJson(v.model) };
+    case 'mlp':
+      return { kind: 'mlp', model: mlpModelFromJson(v.model) };
+    default:
+      throw new VitrineError('validation_failed', 'a detector has an unknown kind');
+  }
+}

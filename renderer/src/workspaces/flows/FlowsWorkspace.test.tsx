@@ -1,0 +1,115 @@
+// @vitest-environment jsdom
+// The Flows workspace against a fake client: a study with progress by stage, its report and app-drawn figures, scoring with SHAP and a counterfactual.
+import { cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, type ApiClient } from '../../api/client';
+import FlowsWorkspace from './FlowsWorkspace';
+import type { ScoreResponse, StudyReport, StudyView } from './model';
+
+configure({ asyncUtilTimeout: 10_000 });
+
+const metrics = { accuracy: 0.99, precision: 0.98, recall: 0.97, f1: 0.975, fpr: 0.01, roc_auc: 0.995, pr_auc: null };
+const attack = (detector: string) => ({ detector, attack: 'transfer+black-box', robustness: { eps: [0, 0.25, 0.5, 1, 2], detection_rate: [1, 0.9, 0.8, 0.5, 0.2], area: 0.6 }, robust: [{ eps: 1, detection_rate: 0.5, robust_accuracy: 0.7 }] });
+const REPORT: StudyReport = {
+  dataset: { name: 'synthetic', rows: 5000, malicious: 1500, train: 3500, test: 1500, split: 'stratified_70_30' },
+  detectors: [{ name: 'gbdt', test: metrics }],
+  curves: { gbdt: { roc: { fpr: [0, 0.1, 1], tpr: [0, 0.9, 1] }, pr: { recall: [0.5, 1], precision: [1, 0.9] } } },
+  attacks: [attack('gbdt')],
+  hardening: { baseline: attack('baseline ensemble'), hardened: attack('hardened ensemble') },
+  alarm: { test_fpr: 0.008, test_tpr: 0.9 },
+  explanations: { shap_summary: [{ feature: 'Flow Duration', mean_abs_shap: 1.2 }] },
+  poisoning: { backdoor_success: { clean: 0, poisoned: 0.99, sanitised: 0.01 }, sanitiser: { precision: 0.8, recall: 0.96 } },
+  drift: { available: false, reason: 'no days' },
+  validity: { checked: 2000, invalid: 0 },
+};
+const SCORE: ScoreResponse = {
+  threshold: 0.5,
+  ignored_features: ['Label'],
+  results: [
+    {
+      index: 0,
+      verdict: 'malicious',
+      score: 0.97,
+      alarm: { score: 0.1, adversarial_suspected: false },
+      explanation: {
+        contributions: [{ feature: 'Flow Duration', value: 120, shap: 2.5 }],
+        counterfactual: { found: true, eps: 1.2, score: 0.4, valid: true, changes: [{ feature: 'Flow Duration', from: 120, to: 90000 }] },
+      },
+    },
+  ],
+};
+
+function fakeClient(): { client: ApiClient; posts: { path: string; body: unknown }[] } {
+  const posts: { path: string; body: unknown }[] = [];
+  let polls = 0;
+  const client: ApiClient = {
+    apiBase: 'http://127.0.0.1:1',
+    get: <T,>(path: string): Promise<T> => {
+      expect(path).toBe('/svc/flowdet/studies/s1');
+      polls++;
+      const view: StudyView =
+        polls === 1
+          ? { id: 's1', kind: 'run', status: 'running', progress: { fraction: 0.3, stage: 'attacking gbdt' } }
+          : { id: 's1', kind: 'run', status: 'done', progress: { fraction: 1, stage: 'done' }, result: { report: REPORT } };
+      return Promise.resolve(view as T);
+    },
+    post: <T,>(path: string, body: unknown): Promise<T> => {
+      posts.push({ path, body });
+      if (path === '/svc/flowdet/studies') return Promise.resolve({ id: 's1', kind: 'run', status: 'running', progress: { fraction: 0 } } as T);
+      if (path === '/svc/flowdet/score') return Promise.resolve(SCORE as T);
+      return Promise.reject(new ApiError(404, 'not_found', 'no such route'));
+    },
+    open: () => Promise.reject(new Error('unused')),
+    upload: () => Promise.reject(new Error('unused')),
+    put: () => Promise.reject(new Error('unused')),
+    patch: () => Promise.reject(new Error('unused')),
+    delete: () => Promise.resolve(undefined as never),
+  };
+  return { client, posts };
+}
+
+const service = { name: 'flowdet', title: 'Flow detector', workspace: 'Flows', base: '/svc/flowdet' };
+
+afterEach(cleanup);
+
+describe('FlowsWorkspace', () => {
+  it('runs a study, shows its stage and progress, then the report with its figures', async () => {
+    const { client, posts } = fakeClient();
+    render(<FlowsWorkspace service={service} client={client} />);
+    fireEvent.click(screen.getByTestId('flows-run'));
+    await waitFor(() => expect(screen.getByTestId('flows-progress').textContent).toContain('attacking gbdt'));
+    expect(posts[0]).toEqual({ path: '/svc/flowdet/studies', body: { kind: 'run', data: 'synthetic', quick: true, save_model: true } });
+    await waitFor(() => expect(screen.getByTestId('flows-report')).toBeTruthy());
+    expect(screen.getByTestId('flows-detectors').textContent).toContain('0.990');
+    expect(screen.getByTestId('flows-fig-roc').querySelector('polyline')).not.toBeNull();
+    expect(screen.getByTestId('flows-fig-robustness').querySelectorAll('polyline')).toHaveLength(3);
+    expect(screen.getByTestId('flows-fig-shap').textContent).toContain('Flow Duration');
+  });
+
+  it('refuses one seed, sends two or more as a seed study', async () => {
+    const { client, posts } = fakeClient();
+    render(<FlowsWorkspace service={service} client={client} />);
+    fireEvent.change(screen.getByTestId('flows-seeds'), { target: { value: '3' } });
+    fireEvent.click(screen.getByTestId('flows-run'));
+    expect(screen.getByTestId('flows-study').textContent).toContain('two or more');
+    expect(posts).toHaveLength(0);
+    fireEvent.change(screen.getByTestId('flows-seeds'), { target: { value: '1, 2' } });
+    fireEvent.click(screen.getByTestId('flows-run'));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]!.body).toEqual({ kind: 'seeds', data: 'synthetic', quick: true, seeds: [1, 2] });
+  });
+
+  it('scores pasted flows: verdict, SHAP bars and what would have to change', async () => {
+    const { client, posts } = fakeClient();
+    render(<FlowsWorkspace service={service} client={client} />);
+    fireEvent.change(screen.getByTestId('flows-score-text'), { target: { value: '[{"Flow Duration": 120, "Label": "DoS"}]' } });
+    fireEvent.click(screen.getByTestId('flows-score-run'));
+    await waitFor(() => expect(screen.getByTestId('flows-verdict').textContent).toContain('malicious'));
+    expect(posts[0]).toEqual({ path: '/svc/flowdet/score', body: { explain: true, flows: [{ 'Flow Duration': 120, Label: 'DoS' }] } });
+    expect(screen.getByTestId('flows-counterfactual').textContent).toContain('Flow Duration: 120 → 90000');
+    expect(screen.getByTestId('flows-verdicts').textContent).toContain('ignored');
+    fireEvent.change(screen.getByTestId('flows-score-text'), { target: { value: 'not json' } });
+    fireEvent.click(screen.getByTestId('flows-score-run'));
+    expect(screen.getByTestId('flows-score').textContent).toContain('not valid JSON');
+  });
+});

@@ -1,0 +1,338 @@
+// The Flows workspace: run a flow-detector study with a progress bar by stage, read its report and figures, and score flows (verdicts, SHAP, counterfactual).
+import { useEffect, useRef, useState } from 'react';
+import { ApiError, type ApiClient } from '../../api/client';
+import { ErrorNote } from '../../components/ErrorNote';
+import { OpenFileButton } from '../../components/OpenFileButton';
+import { Progress } from '../../components/Progress';
+import { WorkspaceHeader } from '../../components/WorkspaceHeader';
+import { useFileDrop } from '../../components/useFileDrop';
+import type { WorkspaceProps } from '../registry';
+import { Bars, LineChart } from './Charts';
+import { flowsFromCsv, flowsFromJson, fmt, fmtValue, MAX_CSV_BYTES, refuseScoring, type DatasetName, type Flow, type ScoreResponse, type StudyReport, type StudyView } from './model';
+import './flows.css';
+
+const asApiError = (err: unknown): ApiError => (err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
+
+function StudyPanel({ client, base, onReport }: { readonly client: ApiClient; readonly base: string; readonly onReport: (r: StudyReport | null) => void }) {
+  const [dataset, setDataset] = useState<DatasetName>('synthetic');
+  const [quick, setQuick] = useState(true);
+  const [seeds, setSeeds] = useState('');
+  const [saveModel, setSaveModel] = useState(true);
+  const [study, setStudy] = useState<StudyView | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+
+  const poll = (id: string): void => {
+    timer.current = setTimeout(() => {
+      client
+        .get<StudyView>(`${base}/studies/${id}`)
+        .then((s) => {
+          setStudy(s);
+          if (s.status === 'running') poll(id);
+          else if (s.status === 'done' && s.result?.report) onReport(s.result.report);
+        })
+        .catch((err: unknown) => setError(asApiError(err)));
+    }, 1000);
+  };
+
+  const start = async (): Promise<void> => {
+    setError(null);
+    setLocalError(null);
+    const list = seeds.trim() === '' ? [] : seeds.split(',').map((s) => Number(s.trim()));
+    if (list.some((n) => !Number.isInteger(n) || n < 0) || list.length === 1) {
+      setLocalError('Seeds: leave empty for one study, or give two or more non-negative integers separated by commas.');
+      return;
+    }
+    const body = list.length >= 2 ? { kind: 'seeds', data: dataset, quick, seeds: list } : { kind: 'run', data: dataset, quick, save_model: saveModel };
+    try {
+      const s = await client.post<StudyView>(`${base}/studies`, body);
+      setStudy(s);
+      onReport(null);
+      poll(s.id);
+    } catch (err) {
+      setError(asApiError(err));
+    }
+  };
+
+  const cancel = async (): Promise<void> => {
+    if (!study) return;
+    try {
+      await client.delete(`${base}/studies/${study.id}`);
+    } catch (err) {
+      setError(asApiError(err));
+    }
+  };
+
+  const running = study?.status === 'running';
+  return (
+    <section className="panel" aria-label="Study" data-testid="flows-study">
+      <div className="panel__head">
+        <h2>Study</h2>
+      </div>
+      <div className="row flows-study__form">
+        <label>
+          Dataset{' '}
+          <select value={dataset} onChange={(e) => setDataset(e.target.value as DatasetName)} disabled={running} data-testid="flows-dataset">
+            <option value="synthetic">synthetic</option>
+            <option value="cicids2017">CICIDS2017 (data folder)</option>
+            <option value="unsw_nb15">UNSW-NB15 (data folder)</option>
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" checked={quick} onChange={(e) => setQuick(e.target.checked)} disabled={running} /> quick
+        </label>
+        <label>
+          Seeds <input type="text" value={seeds} onChange={(e) => setSeeds(e.target.value)} placeholder="e.g. 0,1,2" maxLength={200} disabled={running} data-testid="flows-seeds" />
+        </label>
+        <label>
+          <input type="checkbox" checked={saveModel} onChange={(e) => setSaveModel(e.target.checked)} disabled={running} /> use the hardened model for scoring
+        </label>
+        <button type="button" className="primary" onClick={() => void start()} disabled={running} data-testid="flows-run">
+          Run study
+        </button>
+        {running && (
+          <button type="button" className="small" onClick={() => void cancel()} data-testid="flows-cancel">
+            Cancel
+          </button>
+        )}
+      </div>
+      {study && (
+        <div className="row flows-study__progress" data-testid="flows-progress" data-status={study.status}>
+          <span className="muted">{study.status === 'running' ? (study.progress.stage ?? 'starting') : study.status}</span>
+          <Progress fraction={study.progress.fraction} label="Study progress" />
+        </div>
+      )}
+      {localError && (
+        <div className="error-note" role="alert">
+          {localError}
+        </div>
+      )}
+      {study?.error && <div className="error-note" role="alert">{study.error.message}</div>}
+      {error && <ErrorNote error={error} title="The study could not run" />}
+      {study?.status === 'done' && study.result?.metrics && (
+        <table className="dense" data-testid="flows-seeds-table">
+          <thead>
+            <tr>
+              <th>detector</th>
+              <th>metric</th>
+              <th>mean</th>
+              <th>95 % interval</th>
+            </tr>
+          </thead>
+          <tbody>
+            {study.result.metrics
+              .filter((m) => ['accuracy', 'f1', 'fpr'].includes(m.metric))
+              .map((m) => (
+                <tr key={`${m.detector}-${m.metric}`}>
+                  <td>{m.detector}</td>
+                  <td>{m.metric}</td>
+                  <td className="num">{fmt(m.mean, 4)}</td>
+                  <td className="num">
+                    {fmt(m.interval.lower, 4)} to {fmt(m.interval.upper, 4)}
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function ReportPanel({ report }: { readonly report: StudyReport }) {
+  const robust = [...report.attacks, ...(report.hardening ? [report.hardening.baseline, report.hardening.hardened] : [])];
+  return (
+    <section className="panel" aria-label="Report" data-testid="flows-report">
+      <div className="panel__head">
+        <h2>Report: {report.dataset.name}</h2>
+        <span className="muted">
+          {report.dataset.train} train / {report.dataset.test} test flows; {report.validity.checked} adversarial flows checked, {report.validity.invalid} invalid
+        </span>
+      </div>
+      <table className="dense" data-testid="flows-detectors">
+        <thead>
+          <tr>
+            <th>detector</th>
+            <th>accuracy</th>
+            <th>F1</th>
+            <th>FPR</th>
+            <th>ROC-AUC</th>
+            <th>detection @ eps 1</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.detectors.map((d) => (
+            <tr key={d.name}>
+              <td>{d.name}</td>
+              <td className="num">{fmt(d.test.accuracy)}</td>
+              <td className="num">{fmt(d.test.f1)}</td>
+              <td className="num">{fmt(d.test.fpr)}</td>
+              <td className="num">{fmt(d.test.roc_auc)}</td>
+              <td className="num">{fmt(report.attacks.find((a) => a.detector === d.name)?.robust.find((r) => r.eps === 1)?.detection_rate)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="flows-figures">
+        <LineChart title="ROC" xLabel="false-positive rate" yLabel="true-positive rate" testId="flows-fig-roc" series={Object.entries(report.curves).map(([name, c]) => ({ name, x: c.roc.fpr, y: c.roc.tpr }))} />
+        <LineChart title="Precision-recall" xLabel="recall" yLabel="precision" series={Object.entries(report.curves).map(([name, c]) => ({ name, x: c.pr.recall, y: c.pr.precision }))} />
+        <LineChart title="Robustness: detection rate vs eps" xLabel="eps" yLabel="detection rate" xMax={2} testId="flows-fig-robustness" series={robust.map((a) => ({ name: a.detector, x: a.robustness.eps, y: a.robustness.detection_rate }))} />
+        {report.explanations && <Bars title="Mean |SHAP| (tree member)" testId="flows-fig-shap" items={report.explanations.shap_summary.slice(0, 10).map((s) => ({ label: s.feature, value: s.mean_abs_shap }))} />}
+        {report.poisoning && (
+          <Bars
+            title="Poisoning: triggered malicious flows passed as benign"
+            items={[
+              { label: 'clean model', value: report.poisoning.backdoor_success.clean },
+              { label: 'poisoned model', value: report.poisoning.backdoor_success.poisoned },
+              { label: 'after sanitiser', value: report.poisoning.backdoor_success.sanitised },
+              { label: 'sanitiser precision', value: report.poisoning.sanitiser.precision },
+              { label: 'sanitiser recall', value: report.poisoning.sanitiser.recall },
+            ]}
+          />
+        )}
+        {report.drift?.available && report.drift.random_split && report.drift.temporal && (
+          <Bars
+            title="Drift: random split vs Mon-Wed to Thu-Fri"
+            items={[
+              { label: 'accuracy, random', value: report.drift.random_split.accuracy },
+              { label: 'accuracy, temporal', value: report.drift.temporal.accuracy },
+              { label: 'F1, random', value: report.drift.random_split.f1 },
+              { label: 'F1, temporal', value: report.drift.temporal.f1 },
+            ]}
+          />
+        )}
+      </div>
+      {report.alarm && (
+        <p className="muted">
+          Adversarial-input alarm: TPR {fmt(report.alarm.test_tpr)} on adversarial flows at FPR {fmt(report.alarm.test_fpr)} on clean ones.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function ScorePanel({ client, base }: { readonly client: ApiClient; readonly base: string }) {
+  const [text, setText] = useState('');
+  const [explain, setExplain] = useState(true);
+  const [answer, setAnswer] = useState<ScoreResponse | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const score = async (flows: Flow[]): Promise<void> => {
+    setError(null);
+    const refused = refuseScoring(flows.length, explain);
+    if (refused) {
+      setLocalError(refused);
+      return;
+    }
+    setLocalError(null);
+    setBusy(true);
+    try {
+      setAnswer(await client.post<ScoreResponse>(`${base}/score`, { explain, flows }));
+    } catch (err) {
+      setError(asApiError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fromText = (): void => {
+    try {
+      void score(flowsFromJson(text));
+    } catch (err) {
+      setLocalError(err instanceof Error ? err.message : 'The text could not be read.');
+    }
+  };
+
+  const fromFile = async (file: File): Promise<void> => {
+    if (file.size > MAX_CSV_BYTES) {
+      setLocalError('The CSV is larger than 4 MiB; score it in parts.');
+      return;
+    }
+    try {
+      const { flows } = flowsFromCsv(await file.text());
+      await score(flows);
+    } catch (err) {
+      setLocalError(err instanceof Error ? err.message : 'The CSV could not be read.');
+    }
+  };
+  const { dropClass, dropProps } = useFileDrop((f) => void fromFile(f));
+
+  return (
+    <section className={`panel ${dropClass}`} aria-label="Score flows" data-testid="flows-score" {...dropProps}>
+      <div className="panel__head">
+        <h2>Score flows</h2>
+        <span className="muted">paste JSON ([&#123;feature: value&#125;] or &#123;flows: [...]&#125;) or drop a CSV; missing features count as 0</span>
+      </div>
+      <textarea className="flows-score__text" value={text} onChange={(e) => setText(e.target.value)} rows={6} spellCheck={false} aria-label="Flows as JSON" data-testid="flows-score-text" />
+      <div className="row">
+        <label>
+          <input type="checkbox" checked={explain} onChange={(e) => setExplain(e.target.checked)} /> explain (SHAP and counterfactual; at most 50 flows)
+        </label>
+        <button type="button" className="primary" onClick={fromText} disabled={busy} data-testid="flows-score-run">
+          Score
+        </button>
+        <OpenFileButton label="Score a CSV…" accept=".csv,text/csv" disabled={busy} testId="flows-score-file" onFile={(f) => void fromFile(f)} />
+        {busy && <Progress label="Scoring" />}
+      </div>
+      {localError && (
+        <div className="error-note" role="alert">
+          {localError}
+        </div>
+      )}
+      {error && <ErrorNote error={error} title={error.code === 'unavailable' ? 'No model to score with: run a study with the hardened model first' : 'Scoring failed'} />}
+      {answer && (
+        <div data-testid="flows-verdicts">
+          {answer.ignored_features.length > 0 && <p className="muted">Not features of the model (ignored): {answer.ignored_features.join(', ')}</p>}
+          {answer.results.map((r) => (
+            <article key={r.index} className={`flows-verdict flows-verdict--${r.verdict}`} data-testid="flows-verdict">
+              <header>
+                <strong>Flow {r.index + 1}</strong>: {r.verdict} (score {fmt(r.score)}){r.alarm?.adversarial_suspected ? ' — the alarm suspects an adversarial input' : ''}
+              </header>
+              {r.explanation && (
+                <div className="flows-verdict__explain">
+                  <Bars title="Top SHAP contributions (log-odds)" signed items={r.explanation.contributions.map((c) => ({ label: `${c.feature} = ${fmtValue(c.value)}`, value: c.shap }))} />
+                  {r.explanation.counterfactual && (
+                    <div data-testid="flows-counterfactual">
+                      <h3>What would have to change</h3>
+                      {r.explanation.counterfactual.found ? (
+                        <ul>
+                          {r.explanation.counterfactual.changes.map((c) => (
+                            <li key={c.feature}>
+                              {c.feature}: {fmtValue(c.from)} → {fmtValue(c.to)}
+                            </li>
+                          ))}
+                        </ul>
+                      ) : (
+                        <p className="muted">No valid flow within eps 3 passes as benign: the attacker-controllable features cannot flip this verdict.</p>
+                      )}
+                    </div>
+                  )}
+                </div>
+              )}
+            </article>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+export default function FlowsWorkspace({ service, client }: WorkspaceProps) {
+  const base = service.base;
+  const [report, setReport] = useState<StudyReport | null>(null);
+  return (
+    <div className="ws-page flows">
+      <WorkspaceHeader title="Flows" purpose="Train, attack, harden and explain network-flow detectors" />
+      <StudyPanel client={client} base={base} onReport={setReport} />
+      {report && <ReportPanel report={report} />}
+      <ScorePanel client={client} base={base} />
+    </div>
+  );
+}

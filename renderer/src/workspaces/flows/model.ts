@@ -1,0 +1,156 @@
+// The Flows workspace's data: the shapes it reads from the flowdet service, and parsing pasted JSON or a dropped CSV of flows.
+
+export type DatasetName = 'synthetic' | 'cicids2017' | 'unsw_nb15';
+
+export interface Metrics {
+  readonly accuracy: number;
+  readonly precision: number;
+  readonly recall: number;
+  readonly f1: number;
+  readonly fpr: number;
+  readonly roc_auc: number | null;
+  readonly pr_auc: number | null;
+}
+
+export interface AttackSummary {
+  readonly detector: string;
+  readonly attack: string;
+  readonly robustness: { readonly eps: readonly number[]; readonly detection_rate: readonly number[]; readonly area: number | null };
+  readonly robust: readonly { readonly eps: number; readonly detection_rate: number; readonly robust_accuracy: number }[];
+}
+
+export interface StudyReport {
+  readonly dataset: { readonly name: string; readonly rows: number; readonly malicious: number; readonly train: number; readonly test: number; readonly split: string };
+  readonly detectors: readonly { readonly name: string; readonly test: Metrics }[];
+  readonly curves: Readonly<Record<string, { readonly roc: { readonly fpr: readonly number[]; readonly tpr: readonly number[] }; readonly pr: { readonly recall: readonly number[]; readonly precision: readonly number[] } }>>;
+  readonly attacks: readonly AttackSummary[];
+  readonly hardening?: { readonly baseline: AttackSummary; readonly hardened: AttackSummary };
+  readonly alarm?: { readonly test_fpr: number; readonly test_tpr: number | null };
+  readonly explanations?: { readonly shap_summary: readonly { readonly feature: string; readonly mean_abs_shap: number }[] };
+  readonly poisoning?: { readonly backdoor_success: { readonly clean: number; readonly poisoned: number; readonly sanitised: number }; readonly sanitiser: { readonly precision: number; readonly recall: number } };
+  readonly drift?: { readonly available: boolean; readonly reason?: string; readonly random_split?: Metrics; readonly temporal?: Metrics };
+  readonly validity: { readonly checked: number; readonly invalid: number };
+}
+
+export interface StudyView {
+  readonly id: string;
+  readonly kind: 'run' | 'seeds' | 'steal';
+  readonly status: 'running' | 'done' | 'failed' | 'cancelled';
+  readonly progress: { readonly fraction: number; readonly stage?: string };
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly result?: { readonly report?: StudyReport; readonly format?: string; readonly metrics?: readonly { readonly detector: string; readonly metric: string; readonly mean: number; readonly interval: { readonly lower: number | null; readonly upper: number | null } }[] };
+}
+
+export interface FlowScore {
+  readonly index: number;
+  readonly verdict: 'malicious' | 'benign';
+  readonly score: number;
+  readonly alarm?: { readonly score: number; readonly adversarial_suspected: boolean };
+  readonly explanation?: {
+    readonly contributions: readonly { readonly feature: string; readonly value: number; readonly shap: number }[];
+    readonly counterfactual: null | { readonly found: boolean; readonly eps: number; readonly score: number; readonly valid: boolean; readonly changes: readonly { readonly feature: string; readonly from: number; readonly to: number }[] };
+  };
+}
+
+export interface ScoreResponse {
+  readonly threshold: number;
+  readonly results: readonly FlowScore[];
+  readonly ignored_features: readonly string[];
+}
+
+/** The service's limits (GET /health), repeated here so the panel refuses before sending. */
+export const MAX_FLOWS = 1000;
+export const MAX_EXPLAIN_FLOWS = 50;
+/** Largest CSV the panel reads in the browser. */
+export const MAX_CSV_BYTES = 4 * 1024 * 1024;
+
+export type Flow = Record<string, number | string>;
+
+/** Splits one CSV line with RFC 4180 quotes; null for an unterminated quote. */
+export function splitCsvLine(line: string): string[] | null {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  if (quoted) return null;
+  out.push(cur);
+  return out;
+}
+
+/** Flows from a CSV text (header line, then one flow per line): names trimmed, numbers read, `inf`/`NaN` and blanks left out (0 at the service). */
+export function flowsFromCsv(text: string): { flows: Flow[]; skipped: number } {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const header = splitCsvLine(lines[0] ?? '');
+  if (!header || header.length < 2) throw new Error('The CSV has no header line.');
+  const names = header.map((h) => h.trim());
+  const flows: Flow[] = [];
+  let skipped = 0;
+  for (const line of lines.slice(1)) {
+    if (line.trim() === '') continue;
+    const cells = splitCsvLine(line);
+    if (!cells || cells.length !== names.length) {
+      skipped++;
+      continue;
+    }
+    const flow: Flow = {};
+    cells.forEach((c, k) => {
+      const t = c.trim();
+      const name = names[k]!;
+      if (t === '' || /^(label|attack_cat|day)$/i.test(name)) return;
+      const v = Number(t);
+      if (Number.isFinite(v)) flow[name] = v;
+      else if (/^[A-Za-z-]{1,20}$/.test(t) && !/^(nan|inf|infinity)$/i.test(t)) flow[name] = t;
+    });
+    flows.push(flow);
+  }
+  return { flows, skipped };
+}
+
+/** Flows from pasted JSON: an array of objects, or `{flows: [...]}`. */
+export function flowsFromJson(text: string): Flow[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('The text is not valid JSON.');
+  }
+  const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null && Array.isArray((value as { flows?: unknown }).flows) ? (value as { flows: unknown[] }).flows : null;
+  if (!list) throw new Error('Paste an array of flows or an object with a "flows" array.');
+  return list.map((f, i) => {
+    if (typeof f !== 'object' || f === null || Array.isArray(f)) throw new Error(`Flow ${i + 1} is not an object of feature names to values.`);
+    const flow: Flow = {};
+    for (const [k, v] of Object.entries(f as Record<string, unknown>)) if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'string') flow[k] = v;
+    return flow;
+  });
+}
+
+/** Why a scoring request would be refused before sending, or null. */
+export function refuseScoring(count: number, explain: boolean): string | null {
+  if (count === 0) return 'There are no flows to score.';
+  if (count > MAX_FLOWS) return `At most ${MAX_FLOWS} flows per request; this has ${count}.`;
+  if (explain && count > MAX_EXPLAIN_FLOWS) return `With explanations, at most ${MAX_EXPLAIN_FLOWS} flows per request; this has ${count}.`;
+  return null;
+}
+
+/** Number formatting for the tables: n/a for null or non-finite. */
+export function fmt(v: number | null | undefined, digits = 3): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits);
+}
+
+/** A value as an analyst reads it: integers plain, others to 4 significant digits. */
+export function fmtValue(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toPrecision(4);
+}
