@@ -12,6 +12,8 @@ import { configFromEnv, defaultResourcesDir, PASSWORD_MIN, VERSION } from './con
 import { createStandaloneApp } from './http.js';
 import { createPlatform, type Platform } from './platform.js';
 import { scanDeps } from './scans/deps.js';
+import { diffReleases } from './diffs/diff.js';
+import { diffText } from './diffs/text.js';
 import { scanPackage, scanRequestSchema } from './scans/scan.js';
 import { pkgscanService } from './service.js';
 import { importPaths } from './sources/import.js';
@@ -42,13 +44,16 @@ Usage:
       Scans a release (npm or pypi) from the configured sources (the package store, then PKGSCAN_NPM_MIRROR /
       PKGSCAN_PYPI_MIRROR) and decides under ENV's active policy (default prod). No VERSION: the newest known.
       Prints the decision, risk, findings and policy reasons (--json: the whole verdict). Exit 3 when blocked.
+  pkgscan diff NAME FROM_VERSION TO_VERSION [--ecosystem npm|pypi] [--json]
+      Analyses both releases and compares them: risk, capabilities, findings new and gone, files, install-time
+      files, maintainers. Exit 3 when the newer release escalates (docs/pkgscan-diffs.md).
 ${ADVISORIES_HELP}
   pkgscan --version | --help
 
 Environment: VITRINE_HOME (data), PKGSCAN_ENV (production hides /docs and /redoc), METRICS_TOKEN (bearer for /metrics),
 PKGSCAN_NPM_MIRROR and PKGSCAN_PYPI_MIRROR (lab mirrors), PKGSCAN_INTERNAL_NAMESPACES (e.g. @acme/,acme-).
 Exit codes: 0 success (a scan that allows or warns), 1 failure (or a broken audit chain), 2 invalid arguments or
-input, 3 a scan whose decision is block, 4 an advisory lookup whose answer is partial or unavailable (unknown).`;
+input, 3 a scan whose decision is block or a diff that escalates, 4 an advisory lookup whose answer is partial or unavailable (unknown).`;
 
 const options = {
   host: { type: 'string' },
@@ -58,6 +63,7 @@ const options = {
   role: { type: 'string' },
   force: { type: 'boolean' },
   environment: { type: 'string' },
+  ecosystem: { type: 'string' },
   'expect-head': { type: 'string' },
   'expect-count': { type: 'string' },
   json: { type: 'boolean' },
@@ -186,6 +192,18 @@ async function scanCommand(rest: readonly string[], values: { environment?: stri
   }
 }
 
+async function diffCommand(rest: readonly string[], values: { ecosystem?: string | undefined; json?: boolean | undefined }, io: CliIo): Promise<CliResult> {
+  if (rest.length !== 3) throw new UsageError('diff takes NAME FROM_VERSION TO_VERSION');
+  const [name, from_version, to_version] = rest as [string, string, string];
+  const { platform, close } = cliPlatform(io);
+  try {
+    const d = await diffReleases(platform, scanDeps(platform), { name, from_version, to_version, ...(values.ecosystem !== undefined ? { ecosystem: values.ecosystem } : {}) }, 'system', null);
+    return { code: d.escalated ? 3 : 0, stdout: values.json === true ? `${JSON.stringify(d, null, 2)}\n` : diffText(d), stderr: '' };
+  } finally {
+    close();
+  }
+}
+
 /** Runs the command line on `argv` (without node and script). */
 export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin }): Promise<CliResult> {
   return runCommandLine(
@@ -204,6 +222,8 @@ export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin
             return importCommand(rest, io);
           case 'scan':
             return scanCommand(rest, values, io);
+          case 'diff':
+            return diffCommand(rest, values, io);
           case 'advisories':
             return advisoriesCommand(rest, values, io.db !== undefined ? { db: io.db } : {});
           case 'verify-audit':

@@ -18,6 +18,7 @@ import { exceptionRoutes, policyRoutes } from './policies/http.js';
 import { scanDeps } from './scans/deps.js';
 import { scanRoutes } from './scans/http.js';
 import { containerRoutes } from './containers/http.js';
+import { diffRoutes } from './diffs/http.js';
 import { projectRoutes } from './projects/http.js';
 import { packageStoreRoutes } from './sources/http.js';
 import { vulnerabilityRoutes } from './vulns/http.js';
@@ -48,6 +49,7 @@ export function routeTable(p: Platform): RouteDef[] {
     ...packageStoreRoutes(p),
     ...vulnerabilityRoutes(p),
     ...scanRoutes(p, scanDeps(p)),
+    ...diffRoutes(p, scanDeps(p)),
     ...projectRoutes(p),
     ...containerRoutes(p),
   ];

@@ -2,6 +2,7 @@
 import type { Migration } from '../core/service.js';
 import { createLedgerTable } from '../core/ledger.js';
 import { containerMigration } from './containers/migration.js';
+import { diffMigration } from './diffs/migration.js';
 import { projectMigration } from './projects/migration.js';
 import { scanMigration } from './scans/migration.js';
 import { packageStoreMigration } from './sources/migration.js';
@@ -131,4 +132,5 @@ export const migrations: readonly Migration[] = [
   scanMigration,
   projectMigration,
   containerMigration,
+  diffMigration,
 ];

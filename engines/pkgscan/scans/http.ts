@@ -9,6 +9,7 @@ import { advisoriesOfPackage, getScan, listScans, newestVerdicts, scanStats } fr
 import { isScanEcosystem, scanPackage, scanRequestSchema, type ScanDeps } from './scan.js';
 import { normalizeName } from '../sources/resolve.js';
 import { listArtifacts } from '../sources/store.js';
+import { listDiffs } from '../diffs/store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -37,7 +38,7 @@ export function packageOverview(p: Platform, ecosystemParam: string, nameParam: 
     verdicts,
     advisories: advisoriesOfPackage(p.db, ecosystemParam, name),
     monitoring: null,
-    diffs: [],
+    diffs: listDiffs(p.db, { ecosystem: ecosystemParam, name }, 50, 0).items as unknown as Readonly<Record<string, unknown>>[],
     stored_releases: stored.map((a) => ({ version: a.version, filename: a.filename, sha256: a.sha256, source: a.source })),
   };
 }
