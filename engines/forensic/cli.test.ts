@@ -153,6 +153,18 @@ describe('forensic command line', () => {
     expect(triggers.code).toBe(1);
     expect(JSON.parse(triggers.stdout)).toMatchObject({ ok: false, missingTriggers: ['custody_no_update'] });
   });
+
+  it('verify: a byte-truncated store is a tamper verdict (exit 1), not "not a ledger store" (exit 2)', async () => {
+    const { root, out } = workspace();
+    const ledger = path.join(out, 'case.sqlite');
+    await main(['analyze', 'dataset.json', '--ledger', ledger, '--format', 'summary'], { cwd: root, env: {}, now: clock });
+    const whole = readFileSync(ledger);
+    writeFileSync(ledger, whole.subarray(0, Math.floor(whole.length / 2)));
+    const r = await main(['verify', ledger], { cwd: out });
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ source: 'store', ok: false });
+    expect(r.stderr).toContain('does not verify');
+  });
 });
 
 describe('forensic.ingest job', () => {

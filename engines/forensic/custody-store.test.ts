@@ -236,3 +236,19 @@ describe('tampering is caught at the first broken record', () => {
     expect(verifyStore(file)).toMatchObject({ ok: false, firstBroken: 6, reason: 'hash does not match the record' });
   });
 });
+
+describe('a byte-truncated store', () => {
+  it('is a tamper verdict (ok false), never a crash or "not a ledger store", wherever the file is cut', () => {
+    const { file } = storeWith(400);
+    const whole = readFileSync(file);
+    expect(whole.length).toBeGreaterThan(8 * 4096);
+    const cut = path.join(path.dirname(file), 'cut.sqlite');
+    for (const keep of [whole.length - 1, whole.length - 4096, Math.floor(whole.length / 2), 4096 + 17, 4096, 100, 17]) {
+      writeFileSync(cut, whole.subarray(0, keep));
+      const v = verifyStore(cut);
+      expect(v.ok, `cut at ${keep}`).toBe(false);
+      expect(v.reason).toBeDefined();
+    }
+  });
+});
+

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { VitrineError } from '../core/errors.js';
-import { createLedgerTable, verifyChain, type LedgerVerification, type StoredLedgerRow } from '../core/ledger.js';
+import { createLedgerTable, GENESIS_HASH, missingLedgerTriggers, verifyChain, type LedgerVerification, type StoredLedgerRow } from '../core/ledger.js';
 import type { Migration } from '../core/service.js';
 import { migrateTo } from '../core/store.js';
 import { CustodyLedger, type CustodyLedgerOptions } from './custody.js';
@@ -84,34 +84,9 @@ function hasTable(db: Database): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(CUSTODY_TABLE) !== undefined;
 }
 
-function normaliseSql(sql: string): string {
-  return sql.replace(/\s+/g, ' ').trim();
-}
-
-let expectedTriggerSql: Map<string, string> | null = null;
-
-/** The SQL createLedgerTable writes for each trigger, taken from a scratch in-memory database. */
-function expectedTriggers(): Map<string, string> {
-  if (expectedTriggerSql === null) {
-    const scratch = new BetterSqlite3(':memory:');
-    try {
-      createLedgerTable(scratch, CUSTODY_TABLE);
-      const rows = scratch.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all() as { name: string; sql: string }[];
-      expectedTriggerSql = new Map(rows.map((r) => [r.name, normaliseSql(r.sql)]));
-    } finally {
-      scratch.close();
-    }
-  }
-  return expectedTriggerSql;
-}
-
 /** Triggers absent from an open store, or present under their name with other SQL (a disarmed trigger counts as missing). */
 export function missingTriggersIn(db: Database): string[] {
-  const present = new Map(
-    (db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?").all(CUSTODY_TABLE) as { name: string; sql: string | null }[]).map((r) => [r.name, normaliseSql(r.sql ?? '')]),
-  );
-  const expected = expectedTriggers();
-  return CUSTODY_TRIGGERS.filter((name) => present.get(name) !== expected.get(name));
+  return missingLedgerTriggers(db, CUSTODY_TABLE);
 }
 
 function readRows(db: Database): StoredLedgerRow[] {
@@ -188,19 +163,41 @@ export interface StoreVerification extends LedgerVerification {
   readonly missingTriggers: string[];
 }
 
+/** The verdict for a store SQLite cannot read whole: cut short or corrupted, which is what tampering with the bytes looks like. */
+function damagedStore(): StoreVerification {
+  return { ok: false, count: 0, head: GENESIS_HASH, reason: 'the ledger store is damaged (truncated or corrupted); it cannot be trusted', missingTriggers: [] };
+}
+
+/** True for SQLite's own errors (a short or corrupt file), as opposed to our refusals. */
+function isSqliteError(err: unknown): boolean {
+  return err instanceof BetterSqlite3.SqliteError;
+}
+
 /**
  * spec verify_store: recomputes the chain read-only, row by row; `expectHead` and `expectCount` (anchored
- * elsewhere) catch a truncated or rebuilt chain, and missing triggers fail verification.
+ * elsewhere) catch a truncated or rebuilt chain, and missing triggers fail verification. A file that starts as a
+ * SQLite store but cannot be read whole (cut short, corrupted) is a failed verification, not a refusal.
  */
 export function verifyStore(file: string, expectHead?: string, expectCount?: number): StoreVerification {
-  const db = openStoreReadOnly(file);
+  let db: Database;
   try {
+    db = openStoreReadOnly(file);
+  } catch (err) {
+    if (err instanceof VitrineError && err.code === 'validation_failed' && isSqliteFile(file)) return damagedStore();
+    throw err;
+  }
+  try {
+    const check = db.prepare('PRAGMA quick_check(1)').pluck().get();
+    if (check !== 'ok') return damagedStore();
     if (!hasTable(db)) throw new VitrineError('validation_failed', 'the file is not a ledger store');
     const missing = missingTriggersIn(db);
     const rows = db.prepare(`SELECT ${COLUMNS} FROM "${CUSTODY_TABLE}" ORDER BY seq`).iterate() as IterableIterator<StoredLedgerRow>;
     const result = verifyChain(rows, { ...(expectHead !== undefined ? { head: expectHead } : {}), ...(expectCount !== undefined ? { count: expectCount } : {}) });
     if (result.ok && missing.length > 0) return { ...result, ok: false, reason: 'append-only triggers are missing or altered', missingTriggers: missing };
     return { ...result, missingTriggers: missing };
+  } catch (err) {
+    if (isSqliteError(err)) return damagedStore();
+    throw err;
   } finally {
     db.close();
   }

@@ -1,6 +1,6 @@
 // Evidence access: only below the evidence root, symbolic links that escape it refused, files opened read-only and hashed in 1 MiB chunks.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { VitrineError } from '../core/errors.js';
 
@@ -80,9 +80,40 @@ function ioError(err: unknown): VitrineError {
   return new VitrineError('unavailable', 'the evidence file cannot be read', { cause: err });
 }
 
+/** Where the kernel says an open descriptor leads (Linux /proc), or null where that is not available. */
+function descriptorPath(fd: number): string | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Checks, after the open, that descriptor `fd` is a file below `root` (a real path). On Linux the kernel's own
+ * path of the descriptor decides, so a folder swapped for a link between check and open cannot slip through;
+ * elsewhere the path is resolved again and must lead, inside the root, to the very device and inode opened.
+ */
+function openedWithin(fd: number, realPath: string, root: string, stats: Stats): boolean {
+  const actual = descriptorPath(fd);
+  if (actual !== null) return within(root, actual);
+  // Without /proc: both resolutions after the open must agree with each other and with the descriptor.
+  try {
+    const first = realpathSync(realPath);
+    const again = statSync(first);
+    const second = realpathSync(realPath);
+    return first === second && within(root, first) && again.dev === stats.dev && again.ino === stats.ino;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * One evidence file opened read-only: O_NOFOLLOW refuses a link swapped in after the check, O_NONBLOCK keeps a
- * FIFO from hanging the open, and fstat then insists on a regular file. Nothing here can write.
+ * FIFO from hanging the open, and fstat then insists on a regular file. With `root` (the real evidence root), the
+ * opened descriptor itself must lie below it: a folder on the way swapped for a link after the check is refused.
+ * Nothing here can write.
  */
 export class EvidenceFile {
   readonly size: number;
@@ -90,7 +121,7 @@ export class EvidenceFile {
   readonly identity: { readonly dev: number; readonly ino: number };
   private fd: number | null;
 
-  constructor(realPath: string) {
+  constructor(realPath: string, root?: string) {
     let fd: number;
     try {
       fd = openSync(realPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
@@ -101,6 +132,10 @@ export class EvidenceFile {
     if (!stats.isFile()) {
       closeSync(fd);
       throw new VitrineError('validation_failed', 'evidence must be a regular file');
+    }
+    if (root !== undefined && !openedWithin(fd, realPath, root, stats)) {
+      closeSync(fd);
+      throw new VitrineError('forbidden', 'the evidence file left the evidence root while it was opened (a folder on its path was replaced)');
     }
     this.fd = fd;
     this.size = stats.size;
@@ -162,9 +197,9 @@ export class EvidenceFile {
   }
 }
 
-/** Runs `fn` with the file open, closing it afterwards whatever happens. */
-export function withEvidenceFile<T>(realPath: string, fn: (file: EvidenceFile) => T): T {
-  const file = new EvidenceFile(realPath);
+/** Runs `fn` with the file open (checked against the real evidence `root` when given), closing it afterwards whatever happens. */
+export function withEvidenceFile<T>(realPath: string, fn: (file: EvidenceFile) => T, root?: string): T {
+  const file = new EvidenceFile(realPath, root);
   try {
     return fn(file);
   } finally {
@@ -178,7 +213,8 @@ export function withEvidenceFile<T>(realPath: string, fn: (file: EvidenceFile) =
  */
 export function fileSha256(file: string, options: { readonly root?: string } = {}): string {
   let real: string;
-  if (options.root !== undefined) real = resolveEvidence(options.root, file).real;
+  let realRoot: string | undefined;
+  if (options.root !== undefined) ({ real, root: realRoot } = resolveEvidence(options.root, file));
   else {
     try {
       real = realpathSync(path.resolve(file));
@@ -186,5 +222,5 @@ export function fileSha256(file: string, options: { readonly root?: string } = {
       throw ioError(err);
     }
   }
-  return withEvidenceFile(real, (f) => f.sha256());
+  return withEvidenceFile(real, (f) => f.sha256(), realRoot);
 }

@@ -181,6 +181,27 @@ describe('forensic HTTP API', () => {
     }
   });
 
+  it('custody: deleting the newest records (triggers dropped and put back) fails against the case row\'s anchors; external anchors by query', async () => {
+    const before = custodyViewSchema.parse(await (await fetch(url(`/api/cases/${caseId}/custody`))).json());
+    const { head, count } = before.verification;
+    expect(custodyViewSchema.parse(await (await fetch(url(`/api/cases/${caseId}/custody?expect_head=${head}&expect_count=${count}`))).json()).verification.ok).toBe(true);
+    expect(custodyViewSchema.parse(await (await fetch(url(`/api/cases/${caseId}/custody?expect_head=${'1'.repeat(64)}`))).json()).verification).toMatchObject({ ok: false, reason: 'head hash differs from the expected head' });
+    await expectError(await fetch(url(`/api/cases/${caseId}/custody?expect_head=nothex`)), 400, 'bad_request', 'nothex');
+    const rows = db.prepare(`SELECT * FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ? AND seq > ?`).all(caseId, count - 2) as Record<string, unknown>[];
+    const noDelete = `${CASE_CUSTODY_TABLE}_no_delete`;
+    db.exec(`DROP TRIGGER ${noDelete}`);
+    db.prepare(`DELETE FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ? AND seq > ?`).run(caseId, count - 2);
+    db.exec(CASE_CUSTODY_TRIGGER_SQL[noDelete] ?? '');
+    try {
+      const cut = custodyViewSchema.parse(await (await fetch(url(`/api/cases/${caseId}/custody`))).json());
+      expect(cut.verification).toMatchObject({ ok: false, count: count - 2, missingTriggers: [] });
+    } finally {
+      const insert = db.prepare(`INSERT INTO ${CASE_CUSTODY_TABLE} (case_id, seq, at, kind, actor, payload, prev_hash, hash) VALUES (@case_id, @seq, @at, @kind, @actor, @payload, @prev_hash, @hash)`);
+      for (const r of rows) insert.run(r);
+    }
+    expect(custodyViewSchema.parse(await (await fetch(url(`/api/cases/${caseId}/custody`))).json()).verification.ok).toBe(true);
+  });
+
   it('POST /api/cases/path: relative paths below the evidence root reach the job as real paths', async () => {
     const res = await post('/api/cases/path?wait=true', { paths: ['ws01/events.json'], kind: 'dataset-json', host: 'WS01' });
     expect(res.status).toBe(200);

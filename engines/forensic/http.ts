@@ -55,6 +55,18 @@ const detailQuery = z.object({
   graph: z.enum(['stories', 'all']).optional(),
   attributes: z.enum(['true', 'false']).default('true'),
 });
+/** Custody anchors recorded outside the workstation (the head and count printed when the case completed). */
+const custodyQuery = z.object({
+  expect_head: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/)
+    .optional(),
+  expect_count: z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .transform(Number)
+    .optional(),
+});
 
 async function defaultScenarios(): Promise<readonly ScenarioInfo[]> {
   const api = await import('./analysis/index.js');
@@ -263,7 +275,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
 
   router.get('/api/cases/:id/custody', (req, res) => {
     const summary = summaryOrThrow(req);
-    res.json(caseCustody(ctx.db, summary.id));
+    const q = parseQuery(custodyQuery, req);
+    res.json(caseCustody(ctx.db, summary.id, { ...(q.expect_head !== undefined ? { head: q.expect_head } : {}), ...(q.expect_count !== undefined ? { count: q.expect_count } : {}) }));
   });
 
   router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: () => openApiDocument() }));

@@ -160,7 +160,7 @@ function headOf(file: EvidenceFile): Buffer {
 }
 
 /** The regular files of a folder artefact (sorted by name), each checked against the root; links that escape are skipped with a warning. */
-function listMembers(where: EvidencePath, warn: (code: string, message: string, at?: WarningLocation) => void): { name: string; real: string; size: number }[] {
+function listMembers(where: EvidencePath, warn: (code: string, message: string, at?: WarningLocation) => void): { name: string; real: string; root: string; size: number }[] {
   let names: string[];
   try {
     names = readdirSync(where.real).sort();
@@ -168,7 +168,7 @@ function listMembers(where: EvidencePath, warn: (code: string, message: string, 
     throw new VitrineError('unavailable', 'the evidence folder cannot be listed', { cause: err });
   }
   if (names.length > MAX_DIRECTORY_MEMBERS) throw new VitrineError('payload_too_large', `an evidence folder may hold at most ${MAX_DIRECTORY_MEMBERS} files`);
-  const out: { name: string; real: string; size: number }[] = [];
+  const out: { name: string; real: string; root: string; size: number }[] = [];
   for (const name of names) {
     let member: EvidencePath;
     try {
@@ -181,7 +181,7 @@ function listMembers(where: EvidencePath, warn: (code: string, message: string, 
       throw err;
     }
     if (member.isDirectory) continue;
-    out.push({ name, real: member.real, size: member.size });
+    out.push({ name, real: member.real, root: member.root, size: member.size });
   }
   return out;
 }
@@ -219,12 +219,12 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
     let sample: DetectSample;
     if (where.isDirectory) {
       const listed = listMembers(where, warn);
-      const members: DirectoryMember[] = listed.map((m) => ({ ...m, sha256: withEvidenceFile(m.real, (f) => f.sha256()) }));
-      const heads = listed.map((m) => ({ name: m.name, head: withEvidenceFile(m.real, headOf) }));
+      const members: DirectoryMember[] = listed.map((m) => ({ ...m, sha256: withEvidenceFile(m.real, (f) => f.sha256(), m.root) }));
+      const heads = listed.map((m) => ({ name: m.name, head: withEvidenceFile(m.real, headOf, m.root) }));
       source = { type: 'directory', members, sha256: directoryDigest(members), size: members.reduce((n, m) => n + m.size, 0), mtimeMs: where.mtimeMs };
       sample = { type: 'directory', members: heads };
     } else {
-      file = new EvidenceFile(where.real);
+      file = new EvidenceFile(where.real, where.root);
       const sha256 = file.sha256();
       source = { type: 'file', file, real: where.real, sha256, size: file.size, mtimeMs: where.mtimeMs };
       sample = { type: 'file', head: headOf(file), size: file.size };
@@ -294,7 +294,7 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
     let unchanged: boolean;
     if (source.type === 'file') unchanged = (file as EvidenceFile).sha256() === source.sha256;
     else {
-      const again = source.members.map((m) => ({ ...m, sha256: withEvidenceFile(m.real, (f) => f.sha256()) }));
+      const again = source.members.map((m) => ({ ...m, sha256: withEvidenceFile(m.real, (f) => f.sha256(), m.root) }));
       unchanged = directoryDigest(again) === source.sha256;
     }
     if (!unchanged) warn('artifact_changed', 'the artefact changed while it was being read; its events may not match its hash');

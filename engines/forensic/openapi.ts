@@ -74,7 +74,17 @@ export function openApiDocument(): JsonObject {
       '/api/cases/{id}/report.html': { get: { summary: 'Court-style report, one self-contained HTML page', parameters: [caseId], responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/report.pdf': { get: { summary: 'Court-style report, PDF (rendered offline)', parameters: [caseId], responses: { '200': { description: 'PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/cypher': { get: { summary: 'Graph export as a Cypher script of MERGE statements', parameters: [caseId], responses: { '200': { description: 'Cypher', content: { 'text/plain': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
-      '/api/cases/{id}/custody': { get: { summary: 'The case custody ledger and its verification (recomputed on each call)', parameters: [caseId], responses: { '200': { description: 'ledger and verification', content: json(ref('Custody')) }, '404': notFound } } },
+      '/api/cases/{id}/custody': {
+        get: {
+          summary: 'The case custody ledger and its verification (recomputed on each call) against the head and count the case row kept when it completed',
+          parameters: [
+            caseId,
+            { name: 'expect_head', in: 'query', required: false, description: 'the head hash recorded outside the workstation when the case completed; a different head fails verification', schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' } },
+            { name: 'expect_count', in: 'query', required: false, description: 'the record count recorded with that head; a different count fails verification', schema: { type: 'integer', minimum: 0 } },
+          ],
+          responses: { '200': { description: 'ledger and verification', content: json(ref('Custody')) }, '400': errorResponse('bad query'), '404': notFound },
+        },
+      },
     },
     components: {
       schemas: {

@@ -5,7 +5,7 @@ import { VitrineError } from '../core/errors.js';
 import { appliedMigrations, migrateTo, openMemoryStore, storeAtVersion } from '../core/store.js';
 import { CustodyLedger } from './custody.js';
 import { fixtureView } from './report/fixture.js';
-import { CASE_CUSTODY_TABLE, CASE_CUSTODY_TRIGGERS, caseCustody, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
+import { CASE_ANCHOR_TRIGGER, CASE_CUSTODY_TABLE, CASE_CUSTODY_TRIGGER_SQL, CASE_CUSTODY_TRIGGERS, caseCustody, caseCustodyAnchors, CASES_TABLE, completeCase, createCase, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, migrations, missingCaseCustodyTriggers, setCaseStatus, topGrade } from './store.js';
 
 const NOW = '2024-03-05T08:00:00.000Z';
 
@@ -51,6 +51,58 @@ describe('forensic store migration 4', () => {
     migrateTo(db, 'forensic', migrations, 4);
     expect(getCaseTimelineView(db, 'a')).toBeNull();
     expect(getCaseSummary(db, 'a')?.status).toBe('done');
+  });
+});
+
+describe('forensic store migration 5', () => {
+  it('5 adds the custody anchors, fixed once written; a case stored before it verifies without them', () => {
+    const db = storeAtVersion('forensic', migrations, 4);
+    createCase(db, { id: 'old', title: 't', origin: 'path', request: {}, now: NOW });
+    const insert = db.prepare(`INSERT INTO ${CASE_CUSTODY_TABLE} (case_id, seq, at, kind, actor, payload, prev_hash, hash) VALUES ('old', @seq, @at, @kind, @actor, @payload, @prev_hash, @hash)`);
+    for (const r of ledgerRows(2)) insert.run(r);
+    migrateTo(db, 'forensic', migrations, 5);
+    expect(caseCustodyAnchors(db, 'old')).toEqual({});
+    expect(caseCustody(db, 'old').verification).toMatchObject({ ok: true, count: 2, missingTriggers: [] });
+    createCase(db, { id: 'new', title: 't', origin: 'path', request: {}, now: NOW });
+    const rows = ledgerRows(4);
+    completeCase(db, 'new', fixtureView(), rows, NOW);
+    expect(caseCustodyAnchors(db, 'new')).toEqual({ head: rows[3]?.hash, count: 4 });
+    expect(() => db.prepare(`UPDATE ${CASES_TABLE} SET custody_count = 3 WHERE id = 'new'`).run()).toThrow(/append-only/);
+    expect(() => db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done' WHERE id = 'new'`).run()).not.toThrow();
+    db.exec(`DROP TRIGGER ${CASE_ANCHOR_TRIGGER}`);
+    expect(caseCustody(db, 'new').verification).toMatchObject({ ok: false, missingTriggers: [CASE_ANCHOR_TRIGGER] });
+  });
+});
+
+describe('custody anchors of a stored case', () => {
+  function truncated(): ReturnType<typeof openMemoryStore> {
+    const db = openMemoryStore([{ name: 'forensic', migrations }]);
+    createCase(db, { id: 'c1', title: 'one', origin: 'path', request: {}, now: NOW });
+    completeCase(db, 'c1', fixtureView(), ledgerRows(5), NOW);
+    // Triggers dropped, the newest rows deleted, the triggers put back as they were: the chain left is intact.
+    const noDelete = `${CASE_CUSTODY_TABLE}_no_delete`;
+    db.exec(`DROP TRIGGER ${noDelete}`);
+    db.prepare(`DELETE FROM ${CASE_CUSTODY_TABLE} WHERE case_id = 'c1' AND seq > 3`).run();
+    db.exec(CASE_CUSTODY_TRIGGER_SQL[noDelete] ?? '');
+    return db;
+  }
+
+  it('deleting the last custody rows does not read as ok', () => {
+    const v = caseCustody(truncated(), 'c1').verification;
+    expect(v).toMatchObject({ ok: false, count: 3, missingTriggers: [] });
+    expect(v.reason).toMatch(/count/);
+  });
+
+  it('anchors recorded elsewhere are checked too', () => {
+    const db = openMemoryStore([{ name: 'forensic', migrations }]);
+    createCase(db, { id: 'c1', title: 'one', origin: 'path', request: {}, now: NOW });
+    const rows = ledgerRows(3);
+    completeCase(db, 'c1', fixtureView(), rows, NOW);
+    const head = rows[2]?.hash ?? '';
+    expect(caseCustody(db, 'c1', { head, count: 3 }).verification.ok).toBe(true);
+    expect(caseCustody(db, 'c1', { head: head.toUpperCase() }).verification.ok).toBe(true);
+    expect(caseCustody(db, 'c1', { head: '1'.repeat(64) }).verification).toMatchObject({ ok: false, reason: 'head hash differs from the expected head' });
+    expect(caseCustody(db, 'c1', { count: 4 }).verification.ok).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 // The forensic service's tables: cases (status, request, analysis view) and each case's custody ledger (hash-chained, append-only by triggers), with numbered migrations and the queries over them.
 import type { Database } from 'better-sqlite3';
 import { VitrineError } from '../core/errors.js';
-import { GENESIS_HASH, verifyChain, type StoredLedgerRow } from '../core/ledger.js';
+import { GENESIS_HASH, verifyChain, type LedgerAnchors, type StoredLedgerRow } from '../core/ledger.js';
 import type { Migration } from '../core/service.js';
 import type { AnalysisCounts, AnalysisView, CaseStatus, CaseSummary, ConfidenceGrade, CustodyView } from '../core/contracts/forensic.js';
 import { recordFromRow } from './custody.js';
@@ -23,6 +23,12 @@ export const CASE_CUSTODY_TRIGGER_SQL: Readonly<Record<string, string>> = {
     `BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
 };
 export const CASE_CUSTODY_TRIGGERS = Object.keys(CASE_CUSTODY_TRIGGER_SQL);
+
+/** The trigger that keeps a finished case's custody anchors (head and count) from being changed once written. */
+export const CASE_ANCHOR_TRIGGER = `${CASES_TABLE}_custody_anchor_fixed`;
+const CASE_ANCHOR_TRIGGER_SQL =
+  `CREATE TRIGGER "${CASE_ANCHOR_TRIGGER}" BEFORE UPDATE OF custody_head, custody_count ON "${CASES_TABLE}" ` +
+  `WHEN OLD.custody_head IS NOT NULL OR OLD.custody_count IS NOT NULL BEGIN SELECT RAISE(ABORT, 'append-only'); END`;
 
 export const migrations: readonly Migration[] = [
   {
@@ -79,6 +85,15 @@ export const migrations: readonly Migration[] = [
     name: 'case timeline (every kept event without its attributes)',
     up(db) {
       db.exec(`ALTER TABLE ${CASES_TABLE} ADD COLUMN timeline_json TEXT`);
+    },
+  },
+  {
+    version: 5,
+    name: 'custody anchors (head hash and record count) kept in the case row when it completes, fixed once written',
+    up(db) {
+      db.exec(`ALTER TABLE ${CASES_TABLE} ADD COLUMN custody_head TEXT`);
+      db.exec(`ALTER TABLE ${CASES_TABLE} ADD COLUMN custody_count INTEGER`);
+      db.exec(CASE_ANCHOR_TRIGGER_SQL);
     },
   },
 ];
@@ -177,8 +192,13 @@ export function completeCase(db: Database, id: string, view: AnalysisView, custo
     const stored = (db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ?`).get(id) as { n: number }).n;
     if (stored > 0) throw new VitrineError('conflict', 'the case already holds a custody ledger');
     for (const r of custody) insert.run({ case_id: id, seq: r.seq, at: r.at, kind: r.kind, actor: r.actor, payload: r.payload, prev_hash: r.prev_hash, hash: r.hash });
-    db.prepare(`UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, counts_json = ?, top_grade = ?, error = NULL, view_json = ?, export_json = ?, timeline_json = ? WHERE id = ?`).run(
+    db.prepare(
+      `UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, custody_head = ?, custody_count = ?, counts_json = ?, top_grade = ?, error = NULL, view_json = ?, export_json = ?, timeline_json = ? WHERE id = ?`,
+    ).run(
       now,
+      // The anchors: deleting the newest custody rows (triggers dropped and put back) no longer reads as ok.
+      check.head,
+      check.count,
       JSON.stringify(view.counts),
       topGrade(view),
       JSON.stringify(view),
@@ -251,20 +271,42 @@ function normaliseSql(sql: string): string {
   return sql.replace(/\s+/g, ' ').trim();
 }
 
-/** Custody triggers absent from the store, or present with other SQL (a disarmed trigger counts as missing). */
-export function missingCaseCustodyTriggers(db: Database): string[] {
-  const present = new Map(
-    (db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?").all(CASE_CUSTODY_TABLE) as { name: string; sql: string | null }[]).map((r) => [r.name, normaliseSql(r.sql ?? '')]),
-  );
-  return Object.entries(CASE_CUSTODY_TRIGGER_SQL)
-    .filter(([name, sql]) => present.get(name) !== normaliseSql(sql))
-    .map(([name]) => name);
+function hasAnchorColumns(db: Database): boolean {
+  return (db.prepare(`SELECT COUNT(*) AS n FROM pragma_table_info('${CASES_TABLE}') WHERE name IN ('custody_head', 'custody_count')`).get() as { n: number }).n === 2;
 }
 
-/** A case's custody ledger and its verification (recomputed on every call); missing triggers fail it. */
-export function caseCustody(db: Database, id: string): CustodyView {
+/**
+ * Custody triggers absent from the store, or present with other SQL (a disarmed trigger counts as missing); from
+ * migration 5 on, the trigger that fixes each case's custody anchors too.
+ */
+export function missingCaseCustodyTriggers(db: Database): string[] {
+  const present = new Map(
+    (db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN (?, ?)").all(CASE_CUSTODY_TABLE, CASES_TABLE) as { name: string; sql: string | null }[]).map((r) => [
+      r.name,
+      normaliseSql(r.sql ?? ''),
+    ]),
+  );
+  const expected = Object.entries(CASE_CUSTODY_TRIGGER_SQL);
+  if (hasAnchorColumns(db)) expected.push([CASE_ANCHOR_TRIGGER, CASE_ANCHOR_TRIGGER_SQL]);
+  return expected.filter(([name, sql]) => present.get(name) !== normaliseSql(sql)).map(([name]) => name);
+}
+
+/** The head and count a case's custody ledger had when the case completed (none for cases stored before migration 5). */
+export function caseCustodyAnchors(db: Database, id: string): LedgerAnchors {
+  if (!hasAnchorColumns(db)) return {};
+  const row = db.prepare(`SELECT custody_head, custody_count FROM ${CASES_TABLE} WHERE id = ?`).get(id) as { custody_head: string | null; custody_count: number | null } | undefined;
+  return { ...(row?.custody_head != null ? { head: row.custody_head } : {}), ...(row?.custody_count != null ? { count: row.custody_count } : {}) };
+}
+
+/**
+ * A case's custody ledger and its verification (recomputed on every call) against the anchors kept in the case row
+ * and, when given, anchors recorded elsewhere (`expected`); missing triggers fail it.
+ */
+export function caseCustody(db: Database, id: string, expected: LedgerAnchors = {}): CustodyView {
   const rows = db.prepare(`SELECT seq, at, kind, actor, payload, prev_hash, hash FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ? ORDER BY seq`).all(id) as StoredLedgerRow[];
-  const v = verifyChain(rows);
+  const stored = caseCustodyAnchors(db, id);
+  let v = verifyChain(rows, stored);
+  if (v.ok && (expected.head !== undefined || expected.count !== undefined)) v = verifyChain(rows, expected);
   const missing = missingCaseCustodyTriggers(db);
   const verification = v.ok && missing.length > 0 ? { ...v, ok: false, reason: 'append-only triggers are missing or altered', missingTriggers: missing } : { ...v, missingTriggers: missing };
   return { records: rows.map(recordFromRow), verification };

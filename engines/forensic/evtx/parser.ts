@@ -80,6 +80,12 @@ function u64(d: Uint8Array, p: number): number {
 
 const FILE_MAGIC = [0x45, 0x6c, 0x66, 0x46, 0x69, 0x6c, 0x65, 0x00]; // "ElfFile\0"
 
+/** An open file the parser reads by position (what recordsFromReaderSync takes). */
+export interface EvtxReader {
+  readonly size: number;
+  readInto(into: Uint8Array, position: number): number;
+}
+
 /**
  * Streams the records of one EVTX file. A damaged chunk or record is a counted warning (with its chunk index
  * and file offset) and the walk goes on; only input that is not an EVTX file at all is a `parse_error`.
@@ -123,17 +129,24 @@ export class EvtxParser {
   *recordsFromFileSync(path: string): Generator<EvtxRecord, EvtxSummary, undefined> {
     const fd = openFile(() => openSync(path, 'r'));
     try {
-      const size = fstatSync(fd).size;
-      const buffer = new Uint8Array(CHUNK_SIZE);
-      const head = buffer.subarray(0, readFully(fd, buffer.subarray(0, FILE_HEADER_SIZE), 0));
-      const chunkOptions = this.start(head, size);
-      for (let i = 0; i < this.summary.chunks; i++) {
-        const offset = FILE_HEADER_SIZE + i * CHUNK_SIZE;
-        const n = readFully(fd, buffer, offset);
-        yield* this.chunk(buffer.subarray(0, n), i, offset, chunkOptions);
-      }
+      return yield* this.recordsFromReaderSync({ size: fstatSync(fd).size, readInto: (into, position) => readFully(fd, into, position) });
     } finally {
       closeSync(fd);
+    }
+  }
+
+  /**
+   * Records read through an already open file (an EvidenceFile, whose descriptor was checked against the evidence
+   * root): the parser then never opens a path itself. `readInto` fills `into` from `position`, short only at the end.
+   */
+  *recordsFromReaderSync(file: EvtxReader): Generator<EvtxRecord, EvtxSummary, undefined> {
+    const buffer = new Uint8Array(CHUNK_SIZE);
+    const head = buffer.subarray(0, file.readInto(buffer.subarray(0, FILE_HEADER_SIZE), 0));
+    const chunkOptions = this.start(head, file.size);
+    for (let i = 0; i < this.summary.chunks; i++) {
+      const offset = FILE_HEADER_SIZE + i * CHUNK_SIZE;
+      const n = file.readInto(buffer, offset);
+      yield* this.chunk(buffer.subarray(0, n), i, offset, chunkOptions);
     }
     return this.summary;
   }

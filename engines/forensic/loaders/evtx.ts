@@ -1,7 +1,5 @@
 // Windows event logs through the EVTX parser (engines/forensic/evtx): each record an event, common Security/System/Sysmon ids given meaning.
-import { statSync } from 'node:fs';
 import { sha256Hex } from '../../core/canonical.js';
-import { VitrineError } from '../../core/errors.js';
 import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
 import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE, type EvtxRecord, type JsonObject } from '../evtx/index.js';
@@ -262,8 +260,8 @@ export const evtxLoader: Loader = {
     });
     const cache = new ChunkCache(source);
     let n = 0;
-    // The EVTX parser opens the file by path: check afterwards it was the same file we hashed.
-    for (const r of parser.recordsFromFileSync(source.real)) {
+    // Read through the descriptor that was hashed and checked against the evidence root, never by path again.
+    for (const r of parser.recordsFromReaderSync(source.file)) {
       n++;
       if (n % 1024 === 0) {
         ctx.checkCancelled();
@@ -302,8 +300,6 @@ export const evtxLoader: Loader = {
         record: { recordNumber: n, offset: r.offset, length: r.size, rawSha256: sha256Hex(cache.bytes(r.chunk, r.offset, r.size)) },
       });
     }
-    const now = statSync(source.real);
-    if (now.dev !== source.file.identity.dev || now.ino !== source.file.identity.ino) throw new VitrineError('conflict', 'the evidence file was replaced while it was being read');
     ctx.progress(1);
   },
 };

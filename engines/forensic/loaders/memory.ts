@@ -309,7 +309,7 @@ export const memoryLoader: Loader = {
     const host = ctx.options.host ?? null;
     if (host === null) ctx.warn('no_host', 'memory-forensics output names no host; give the host option');
     const inputs: { name: string | undefined; sha256?: string; open: () => EvidenceFile; owned: boolean }[] =
-      source.type === 'file' ? [{ name: undefined, open: () => source.file, owned: false }] : source.members.map((m) => ({ name: m.name, sha256: m.sha256, open: () => new EvidenceFile(m.real), owned: true }));
+      source.type === 'file' ? [{ name: undefined, open: () => source.file, owned: false }] : source.members.map((m) => ({ name: m.name, sha256: m.sha256, open: () => new EvidenceFile(m.real, m.root), owned: true }));
     let used = 0;
     for (const [index, input] of inputs.entries()) {
       ctx.checkCancelled();

@@ -29,6 +29,8 @@ export type WarningLocation = Omit<LoadWarning, 'code' | 'message'>;
 export interface DirectoryMember {
   readonly name: string;
   readonly real: string;
+  /** The real evidence root: every open of the member checks the descriptor is still below it. */
+  readonly root: string;
   readonly size: number;
   readonly sha256: string;
 }
