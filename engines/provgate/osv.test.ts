@@ -5,6 +5,7 @@ import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../test/corpora.js';
+import { buildZip } from '../core/archive/build.fixture.js';
 import { main } from './cli.js';
 import { signEvent, type StageEvent } from './envelope.js';
 import { saveEnvelopes } from './files.js';
@@ -70,6 +71,15 @@ describe('zip reader', () => {
     expect(() => [...zipJsonEntries(good.subarray(0, good.length - 5))]).toThrow('not a readable zip');
     const bomb = zip([{ name: 'bomb.json', data: Buffer.alloc(100_000, 32), deflate: true, declaredSize: 100 }]);
     expect(() => [...zipJsonEntries(bomb)]).toThrow('declared size');
+  });
+
+  it('refuses directory records that point at one member (the non-recursive zip bomb) before inflating them', () => {
+    const one = buildZip([{ name: 'payload.json', data: `[${'0,'.repeat(50_000)}0]`, deflate: true }], (records) => {
+      const r0 = records[0];
+      if (r0 === undefined) throw new Error('missing');
+      return Array.from({ length: 512 }, (_, i) => ({ name: `r${i}.json`, localOffset: r0.localOffset, index: 0 }));
+    });
+    expect(() => [...zipJsonEntries(Buffer.from(one))]).toThrow('overlap');
   });
 });
 

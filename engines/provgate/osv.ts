@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { ZipMemberGuard } from '../core/archive/zip-guard.js';
 import { VitrineError } from '../core/errors.js';
 import { pep503 } from '../core/manifests/index.js';
 import { affectedEntryAffects } from '../core/vulns/match.js';
@@ -37,6 +38,7 @@ export function* zipJsonEntries(buf: Buffer): Generator<{ name: string; text: st
   if (count === 0xffff || p === 0xffffffff) fail('zip64 archives are not read');
   if (p + cdSize > buf.length || count > MAX_ZIP_ENTRIES) fail('central directory out of bounds');
   let total = 0;
+  const guard = new ZipMemberGuard(buf.length);
   for (let n = 0; n < count; n++) {
     if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) fail('bad central directory entry');
     const flags = buf.readUInt16LE(p + 8);
@@ -49,6 +51,8 @@ export function* zipJsonEntries(buf: Buffer): Generator<{ name: string; text: st
     const local = buf.readUInt32LE(p + 42);
     const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
     p += 46 + nameLen + extraLen + commentLen;
+    const refused = guard.admit(local, compressed, size);
+    if (refused !== null) fail(refused);
     if (!name.toLowerCase().endsWith('.json') || name.endsWith('/')) continue;
     if ((flags & 1) !== 0) fail('encrypted entry');
     if (size > MAX_ENTRY_BYTES) fail('an entry is too large');

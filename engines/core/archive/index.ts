@@ -2,3 +2,4 @@
 export { DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, readArchive, readNested } from './read.js';
 export type { ReadArchiveOptions } from './read.js';
 export type { ArchiveEntry, ArchiveFormat, ArchiveIssue, ArchiveIssueCode, ArchiveLimits, ArchiveReadResult, EntryKind } from './types.js';
+export { ZipMemberGuard, ZIP_MAX_RATIO } from './zip-guard.js';

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { createGunzip, gunzipSync, inflateRawSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse';
 import yauzl from 'yauzl';
+import { ZipMemberGuard } from '../archive/zip-guard.js';
 import type { AdvisorySourceKind, EpssEntry, KevEntry } from '../contracts/pkgscan-vulns.js';
 import { VitrineError } from '../errors.js';
 import { parseOsvRecord, type OsvRecord } from './osv.js';
@@ -293,8 +294,28 @@ function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
   });
 }
 
+/**
+ * The non-recursive zip bomb points many directory records at one member: the whole directory is checked before a
+ * single record is read (a pass over the directory only), so a refused archive stores nothing.
+ */
+async function checkZipLayout(file: string): Promise<void> {
+  const zip = await openZip(file);
+  try {
+    const guard = new ZipMemberGuard((await stat(file)).size);
+    for (;;) {
+      const entry = await nextEntry(zip);
+      if (entry === null) return;
+      const refused = guard.admit(entry.relativeOffsetOfLocalHeader, entry.compressedSize, entry.uncompressedSize);
+      if (refused !== null) throw new VitrineError('parse_error', `the advisory archive is refused: ${refused}`);
+    }
+  } finally {
+    zip.close();
+  }
+}
+
 /** OSV's per-ecosystem all.zip, entry by entry from disk: one record in memory at a time. */
 async function* osvZip(file: string): AsyncGenerator<SourceItem> {
+  await checkZipLayout(file);
   const zip = await openZip(file);
   try {
     const total = Math.max(1, zip.entryCount);

@@ -6,6 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { buildZip } from '../archive/build.fixture.js';
 import { detectKind } from './sources.js';
 import { AdvisoryStore, createAdvisoryTables } from './store.js';
 
@@ -85,6 +86,19 @@ describe.skipIf(!hasCorpora())('the real files', () => {
     expect(mal.items[0]).toMatchObject({ id: 'MAL-2024-9934', malicious: true, severity: 'critical', severity_source: 'malicious' });
     expect(store.get('CVE-2019-3778')?.id).toBe('GHSA-77rv-6vfw-x4gc');
     expect(store.get('GHSA-77rv-6vfw-x4gc')).toMatchObject({ severity: 'critical', score: 9, severity_source: 'cvss_v3' });
+  });
+});
+
+describe('zip bombs', () => {
+  it('refuses an all.zip whose directory records point at one member, and stores nothing from it', async () => {
+    const record = JSON.stringify(osvRec('GHSA-aaaa-bbbb-cccc'));
+    const bomb = buildZip([{ name: 'GHSA-aaaa-bbbb-cccc.json', data: record, deflate: true }], (records) => {
+      const r0 = records[0];
+      if (r0 === undefined) throw new Error('missing');
+      return Array.from({ length: 512 }, (_, i) => ({ name: `R-${i}.json`, localOffset: r0.localOffset, index: 0 }));
+    });
+    await expect(store.importFile(file('bomb-all.zip', bomb))).rejects.toMatchObject({ code: 'parse_error' });
+    expect(store.lookup('PyPI', 'demo-pkg', '1.0').items).toEqual([]);
   });
 });
 
