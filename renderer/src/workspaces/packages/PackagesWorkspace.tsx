@@ -1,4 +1,4 @@
-// The Packages workspace (shell of the package scanning service): sign in, then package scans (scan, history, package page, store, vulnerabilities) and the platform (users, policies, exceptions, events, audit).
+// The Packages workspace (shell of the package scanning service): sign in, then package scans (scan, history, package page, store, vulnerabilities, projects, containers, release diffs) and the platform (users, policies, exceptions, events, audit).
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { Me, TokenResponse } from '../../../../engines/core/contracts/pkgscan';
 import type { ApiError } from '../../api/client';
@@ -8,10 +8,13 @@ import type { WorkspaceProps } from '../registry';
 import { AuditTab } from './audit/AuditTab';
 import { usePackagesNav, type Tab } from './common/nav';
 import { EventsTab } from './events/EventsTab';
+import { ContainersTab } from './containers/ContainersTab';
+import { DiffsTab } from './diffs/DiffsTab';
 import { ExceptionsTab } from './exceptions/ExceptionsTab';
 import { HistoryTab } from './history/HistoryTab';
 import { PackageTab } from './package/PackageTab';
 import { PoliciesTab } from './policies/PoliciesTab';
+import { ProjectsTab } from './projects/ProjectsTab';
 import { ScanTab } from './scan/ScanTab';
 import { StoreTab } from './store/StoreTab';
 import { UsersTab } from './users/UsersTab';
@@ -85,6 +88,9 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
     { id: 'package', label: 'Package', shown: can(me, 'scan:read') },
     { id: 'store', label: 'Store', shown: can(me, 'scan:read') },
     { id: 'vulns', label: 'Vulnerabilities', shown: can(me, 'vuln:read') },
+    { id: 'projects', label: 'Projects', shown: can(me, 'project:read') },
+    { id: 'containers', label: 'Containers', shown: can(me, 'scan:read') || can(me, 'container:scan') },
+    { id: 'diffs', label: 'Release diffs', shown: can(me, 'scan:read') },
     { id: 'users', label: 'Users', shown: can(me, 'user:manage') },
     { id: 'policies', label: 'Policies', shown: can(me, 'policy:read') },
     { id: 'exceptions', label: 'Exceptions', shown: can(me, 'policy:read') },
@@ -177,6 +183,9 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
             {current === 'package' && <PackageTab api={api} />}
             {current === 'store' && <StoreTab api={api} canImport={can(me, 'scan:create')} />}
             {current === 'vulns' && <VulnsTab api={api} canImport={can(me, 'system:write')} />}
+            {current === 'projects' && <ProjectsTab api={api} canWrite={can(me, 'project:write')} />}
+            {current === 'containers' && <ContainersTab api={api} canScan={can(me, 'container:scan')} canRead={can(me, 'scan:read')} />}
+            {current === 'diffs' && <DiffsTab api={api} canCreate={can(me, 'diff:create')} />}
             {current === 'users' && <UsersTab api={api} me={me} />}
             {current === 'policies' && <PoliciesTab api={api} me={me} />}
             {current === 'exceptions' && <ExceptionsTab api={api} me={me} />}

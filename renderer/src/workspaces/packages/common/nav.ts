@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
 
-export type Tab = 'me' | 'scan' | 'history' | 'package' | 'store' | 'vulns' | 'users' | 'policies' | 'exceptions' | 'events' | 'audit';
+export type Tab = 'me' | 'scan' | 'history' | 'package' | 'store' | 'vulns' | 'projects' | 'containers' | 'diffs' | 'users' | 'policies' | 'exceptions' | 'events' | 'audit';
 
 export interface PackageRef {
   readonly ecosystem: string;

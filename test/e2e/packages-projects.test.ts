@@ -1,0 +1,112 @@
+// Browser end-to-end of the Projects and Containers tabs: create a project, send real lock files and a Dockerfile (an unsupported file listed as skipped), read the findings by file, the components and the dependency graph; upload a real image tarball with progress and read its packages, layers and findings; the Release diffs tab's form and empty list.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
+import { corpusPath, hasCorpora } from '../corpora.js';
+import { browserSuiteRuns, startBrowserSession, waitForExpression, type BrowserSession } from './harness.js';
+
+const ADMIN = 'admin@example.org';
+const ADMIN_PASSWORD = 'a long admin password';
+const NPM_DIR = corpusPath('supplychain', 'lockfiles', 'npm', 'v2-in-toto-attestation');
+const PY_DIR = corpusPath('supplychain', 'lockfiles', 'python', 'guarddog');
+const DOCKERFILE = corpusPath('supplychain', 'docker', 'syft', 'Dockerfile');
+const IMAGE = path.join(import.meta.dirname, '..', 'fixtures', 'images', 'debian-layers.docker.tar');
+
+describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora are missing' }))('Projects and containers in Chromium', () => {
+  let session: BrowserSession;
+
+  beforeAll(async () => {
+    // The lowest accepted password cost: the same code path, less CPU on a shared test machine.
+    process.env['PKGSCAN_SCRYPT'] = '16384:8:1';
+    session = await startBrowserSession('packages-projects');
+    const created = await pkgscanCli(['create-admin', '--email', ADMIN], { stdin: Readable.from([`${ADMIN_PASSWORD}\n`]), db: session.workstation.db });
+    expect(created.code).toBe(0);
+  }, 240_000);
+
+  afterAll(async () => {
+    delete process.env['PKGSCAN_SCRYPT'];
+    await session?.close();
+  });
+
+  it('scans a project of real lock files and a Dockerfile, then a real image tarball', async () => {
+    const page = await session.open();
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
+    const form = page.getByTestId('pkgscan-login');
+    await form.getByLabel('E-mail').fill(ADMIN);
+    await form.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('whoami').waitFor();
+
+    // Projects: create one; pick files (two lock files with their manifests, a Dockerfile, and a README that is skipped).
+    await page.getByRole('tab', { name: 'Projects' }).click();
+    const create = page.getByTestId('project-form');
+    await create.getByLabel('Project name').fill('supply-demo');
+    await create.getByRole('button', { name: 'Create project' }).click();
+    await page.getByTestId('project-drop').waitFor();
+    const file = (name: string, p: string) => ({ name, mimeType: 'application/octet-stream', buffer: readFileSync(p) });
+    await page.getByLabel('Project files').setInputFiles([
+      file('package-lock.json', path.join(NPM_DIR, 'package-lock.json')),
+      file('package.json', path.join(NPM_DIR, 'package.json')),
+      file('poetry.lock', path.join(PY_DIR, 'poetry.lock')),
+      file('pyproject.toml', path.join(PY_DIR, 'pyproject.toml')),
+      file('Dockerfile', DOCKERFILE),
+      { name: 'README.md', mimeType: 'text/markdown', buffer: Buffer.from('# notes\n') },
+    ]);
+    const picked = page.getByTestId('picked-files');
+    await picked.getByText('To send (5)').waitFor();
+    expect(await picked.getByText('Skipped (1)').count()).toBe(1);
+    await page.getByRole('button', { name: 'Scan 5 file(s)' }).click();
+    await waitForExpression(page, `document.querySelector('[data-testid="project-scan"], .error-note') !== null`, 120_000);
+    if ((await page.getByTestId('project-scan').count()) === 0) throw new Error(`the project scan failed: ${await page.locator('.error-note').first().innerText()}`);
+    const scan = page.getByTestId('project-scan');
+    expect(['allow', 'warn', 'block']).toContain((await scan.getByTestId('decision').first().innerText()).toLowerCase());
+    expect(await scan.getByTestId('manifest-row').count()).toBe(5);
+    // The Dockerfile has findings with their hadolint/Trivy ids, grouped under its file.
+    const groups = scan.getByTestId('project-finding-group');
+    await groups.first().waitFor();
+    const groupText = await groups.allInnerTexts();
+    expect(groupText.some((t) => t.includes('Dockerfile'))).toBe(true);
+    expect(await scan.getByTestId('project-finding').count()).toBeGreaterThan(0);
+    // The graph draws the project and its components.
+    const graph = page.getByTestId('dependency-graph');
+    await graph.waitFor({ timeout: 30_000 });
+    expect(Number(await graph.getAttribute('data-nodes'))).toBeGreaterThan(10);
+    expect(Number(await graph.getAttribute('data-edges'))).toBeGreaterThan(5);
+    // Components, then direct only.
+    await scan.getByTestId('component-row').first().waitFor();
+    const all = await scan.getByTestId('component-row').count();
+    await page.getByLabel('Direct or transitive').selectOption('true');
+    await expect.poll(async () => scan.getByTestId('component-row').count(), { timeout: 10_000 }).toBeLessThan(all);
+    await page.setViewportSize({ width: 1400, height: 3200 });
+    await page.screenshot({ path: '/tmp/packages-project.png', fullPage: true });
+    await page.setViewportSize({ width: 1400, height: 1000 });
+
+    // Containers: upload the real docker-save fixture; the scan shows packages, layers, findings and checks.
+    await page.getByRole('tab', { name: 'Containers' }).click();
+    await page.getByTestId('image-drop').waitFor();
+    await page.getByLabel('Image tarball').setInputFiles(IMAGE);
+    await waitForExpression(page, `document.querySelector('[data-testid="container-scan"], .error-note') !== null`, 180_000);
+    if ((await page.getByTestId('container-scan').count()) === 0) throw new Error(`the container scan failed: ${await page.locator('.error-note').first().innerText()}`);
+    const image = page.getByTestId('container-scan');
+    await image.getByTestId('container-package').first().waitFor();
+    expect(await image.getByTestId('container-package').count()).toBeGreaterThan(5);
+    expect(await image.getByTestId('layer').count()).toBeGreaterThan(1);
+    expect(await image.getByTestId('container-finding').count()).toBeGreaterThan(0);
+    expect(await image.getByTestId('tool-status').innerText()).toContain('packages');
+    expect(await page.getByTestId('container-row').count()).toBe(1);
+    // A planted key is shown masked as the service gives it, never whole.
+    expect(await image.innerText()).not.toMatch(/-----BEGIN [A-Z ]*PRIVATE KEY-----\s*\n?[A-Za-z0-9+/]{40}/);
+    await page.setViewportSize({ width: 1400, height: 3200 });
+    await page.screenshot({ path: '/tmp/packages-container.png', fullPage: true });
+    await page.setViewportSize({ width: 1400, height: 1000 });
+
+    // Release diffs: the form and the empty list.
+    await page.getByRole('tab', { name: 'Release diffs' }).click();
+    await page.getByTestId('diff-form').waitFor();
+    await page.getByText('No release compared yet.').waitFor();
+    await page.screenshot({ path: '/tmp/packages-diffs.png', fullPage: true });
+  }, 420_000);
+});
