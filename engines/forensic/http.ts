@@ -21,10 +21,15 @@ import { openApiDocument } from './openapi.js';
 import { escapeHtml, REPORT_CSP, toHtml, toMarkdown, toPdf, viewToCypher, type ReportMeta } from './report/index.js';
 import { caseJobResultSchema, MAX_CASE_PATHS, pathBodySchema, scenarioBodySchema } from './schemas.js';
 import { forensicService } from './service.js';
-import { caseCustody, completeCase, countCases, createCase, DEFAULT_MAX_EVENTS, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseTimelineView, getCaseView, listCases, setCaseStatus } from './store.js';
+import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
+import { sendStreamedJson } from './stream-json.js';
+import { caseCustody, caseItemCount, caseItemsJson, completeCase, countCases, createCase, DEFAULT_MAX_EVENTS, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, type CaseItemKind, listCases, setCaseStatus } from './store.js';
 
 /** Spec to_dict default: the stories kept. */
 export const DEFAULT_TOP = 20;
+export { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
+/** Finished cases whose parsed export the detail route keeps (least recently read dropped first). */
+const EXPORT_CACHE_CASES = 8;
 /** Largest JSON body accepted. */
 export const MAX_BODY_BYTES = 64 * 1024;
 /** An analysis job may run this long (milliseconds). */
@@ -54,6 +59,18 @@ const detailQuery = z.object({
     .default(DEFAULT_MAX_EVENTS),
   graph: z.enum(['stories', 'all']).optional(),
   attributes: z.enum(['true', 'false']).default('true'),
+  events_offset: z
+    .string()
+    .regex(/^\d{1,7}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(CASE_MAX_EVENTS))
+    .default(0),
+  events_limit: z
+    .string()
+    .regex(/^\d{1,7}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(EVENTS_PAGE_MAX))
+    .default(EVENTS_PAGE_DEFAULT),
 });
 /** Custody anchors recorded outside the workstation (the head and count printed when the case completed). */
 const custodyQuery = z.object({
@@ -108,6 +125,21 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     const view = summary.status === 'done' ? getCaseExport(ctx.db, summary.id) : null;
     if (!view) throw new VitrineError('conflict', summary.status === 'failed' ? 'the case failed; it has no analysis' : 'the case has not finished yet');
     return { summary, view };
+  };
+
+  /** Finished cases' exports, parsed once: a done case never changes, and parsing a large export on every page read stalls the loop. */
+  const exports = new Map<string, AnalysisView | null>();
+  const cachedExport = (id: string): AnalysisView | null => {
+    const hit = exports.get(id);
+    if (hit !== undefined) {
+      exports.delete(id);
+      exports.set(id, hit);
+      return hit;
+    }
+    const view = getCaseExport(ctx.db, id);
+    exports.set(id, view);
+    if (exports.size > EXPORT_CACHE_CASES) exports.delete(exports.keys().next().value as string);
+    return view;
   };
 
   const meta = (s: CaseSummary): ReportMeta => ({ title: s.title, caseId: s.id, origin: s.origin, generator: `forensic ${VERSION}`, generatedAt: now().toISOString() });
@@ -235,17 +267,54 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     res.json(page(items.map(withProgress), total, p));
   });
 
-  router.get('/api/cases/:id', (req, res) => {
-    const summary = summaryOrThrow(req);
-    const q = parseQuery(detailQuery, req);
-    const all = q.events === 'all' || q.graph === 'all';
-    // The whole view is read only when asked for; the stories' export is small.
-    const lean = q.events === 'all' && q.graph === 'stories' && q.attributes === 'false';
-    const view = summary.status !== 'done' ? null : lean ? (getCaseTimelineView(ctx.db, summary.id) ?? getCaseView(ctx.db, summary.id)) : all ? getCaseView(ctx.db, summary.id) : getCaseExport(ctx.db, summary.id);
-    const options = { allEvents: q.events === 'all', maxEvents: q.max_events, attributes: q.attributes === 'true', ...(q.graph !== undefined ? { graph: q.graph } : {}) };
-    const detail: CaseDetail = { ...summary, analysis: view === null ? null : exportView(view, options) };
-    res.json(detail);
-  });
+  router.get(
+    '/api/cases/:id',
+    route(async (req, res) => {
+      const summary = summaryOrThrow(req);
+      const q = parseQuery(detailQuery, req);
+      if (summary.status !== 'done') {
+        res.json({ ...summary, analysis: null } satisfies CaseDetail);
+        return;
+      }
+      // A page of events: the smaller of events_limit and (the older) max_events, from events_offset.
+      const limit = Math.min(q.events_limit, q.max_events);
+      const offset = q.events_offset;
+      const allEvents = q.events === 'all';
+      const wholeGraph = (q.graph ?? (allEvents ? 'all' : 'stories')) === 'all';
+      const attributes = q.attributes === 'true';
+      const stored = caseItemCount(ctx.db, summary.id, 'event');
+      const exported = stored === null ? getCaseExport(ctx.db, summary.id) : cachedExport(summary.id);
+      if (stored === null || exported === null) {
+        // Cases stored before migration 6 have no item rows: the view is read whole, as before, then paged.
+        const view = allEvents || wholeGraph ? getCaseView(ctx.db, summary.id) : exported;
+        if (view === null) throw new VitrineError('internal', 'the finished case has no stored view');
+        const all = exportView(view, { allEvents, maxEvents: Number.MAX_SAFE_INTEGER, attributes, graph: wholeGraph ? 'all' : 'stories' });
+        const events = all.events.slice(offset, offset + limit);
+        const eventsPage = { offset, limit, total: all.events.length };
+        res.json({ ...summary, analysis: { ...all, events, eventsTruncated: view.eventsTruncated || offset + events.length < all.events.length, eventsPage } });
+        return;
+      }
+      const total = allEvents ? stored : exported.events.length;
+      const end = Math.min(total, offset + limit);
+      const count = Math.max(0, end - offset);
+      const read = (kind: CaseItemKind, base: number) => (from: number, to: number) => caseItemsJson(ctx.db, summary.id, kind, base + from, base + to);
+      const { events: storyEvents, nodes, edges, stories, ...rest } = exported;
+      const analysis = { ...rest, eventsTruncated: exported.eventsTruncated || end < total, eventsPage: { offset, limit, total } };
+      // Large arrays come from their own rows in batches; the stories' export is small and already in memory.
+      await sendStreamedJson(
+        res,
+        { ...summary, analysis },
+        'analysis',
+        {
+          stories: { items: stories },
+          events: allEvents ? { count, read: read('event', offset) } : { items: storyEvents.slice(offset, end) },
+          nodes: wholeGraph ? { count: caseItemCount(ctx.db, summary.id, 'node') ?? 0, read: read('node', 0) } : { items: nodes },
+          edges: wholeGraph ? { count: caseItemCount(ctx.db, summary.id, 'edge') ?? 0, read: read('edge', 0) } : { items: edges },
+        },
+        attributes ? undefined : (key, json) => (key === 'events' ? JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), attributes: {} }) : json),
+      );
+    }),
+  );
 
   router.get('/api/cases/:id/report.md', (req, res) => {
     const { summary, view } = finishedView(req);

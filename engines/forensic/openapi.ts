@@ -2,6 +2,7 @@
 import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { VERSION } from './index.js';
 import { CASE_MAX_EVENTS } from './jobs.js';
+import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
 import { analysisViewSchema, caseDetailSchema, caseSummarySchema, custodyViewSchema, errorBodySchema, healthSchema, pageOf, pathBodySchema, scenarioBodySchema, scenarioInfoSchema } from './schemas.js';
 
 const { schemaOf, ref, json, errorResponse } = openApiKit('input');
@@ -63,7 +64,9 @@ export function openApiDocument(): JsonObject {
           parameters: [
             caseId,
             { name: 'events', in: 'query', required: false, description: 'stories: the events inside the stories (default, as the spec exports); all: every event the case kept', schema: { type: 'string', enum: ['stories', 'all'], default: 'stories' } },
-            { name: 'max_events', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: CASE_MAX_EVENTS, default: 5000 } },
+            { name: 'events_offset', in: 'query', required: false, description: 'the first event of the page (position in the chosen events); `analysis.eventsPage.total` says how many there are', schema: { type: 'integer', minimum: 0, maximum: CASE_MAX_EVENTS, default: 0 } },
+            { name: 'events_limit', in: 'query', required: false, description: `events in the page; larger answers are read page by page (events_offset). \`analysis.eventsTruncated\` is true while more follow`, schema: { type: 'integer', minimum: 0, maximum: EVENTS_PAGE_MAX, default: EVENTS_PAGE_DEFAULT } },
+            { name: 'max_events', in: 'query', required: false, description: 'older cap on the events answered: the page holds at most the smaller of events_limit and max_events', schema: { type: 'integer', minimum: 0, maximum: CASE_MAX_EVENTS, default: 5000 } },
             { name: 'graph', in: 'query', required: false, description: 'stories: the nodes and edges the stories refer to; all: every node and edge (default all with events=all, else stories)', schema: { type: 'string', enum: ['stories', 'all'] } },
             { name: 'attributes', in: 'query', required: false, description: "false: events without their attributes ({}), for a timeline", schema: { type: 'string', enum: ['true', 'false'], default: 'true' } },
           ],

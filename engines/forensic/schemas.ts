@@ -111,6 +111,8 @@ export const analysisViewSchema = z.object({
   tampering: tamperingSchema,
   events: z.array(exportedEventSchema),
   eventsTruncated: z.boolean(),
+  /** GET /api/cases/{id}: which page of the chosen events this answer holds (`total` of them in all). */
+  eventsPage: z.object({ offset: count, limit: count, total: count }).optional(),
   /** Sigma hits grouped by rule (docs/forensic-sigma.md); absent in views written before issue 21. */
   detections: z.array(detectionSummarySchema).optional(),
 });

@@ -8,6 +8,8 @@ import { recordFromRow } from './custody.js';
 
 export const CASES_TABLE = 'forensic_cases';
 export const CASE_CUSTODY_TABLE = 'forensic_case_custody';
+/** A finished case's events, nodes and edges, one JSON row each: pages and streams are read without parsing the whole view. */
+export const CASE_ITEMS_TABLE = 'forensic_case_items';
 
 /**
  * The triggers that make each case's ledger append-only: no UPDATE, no DELETE, and an INSERT must extend that case's
@@ -96,7 +98,43 @@ export const migrations: readonly Migration[] = [
       db.exec(CASE_ANCHOR_TRIGGER_SQL);
     },
   },
+  {
+    version: 6,
+    name: 'case items (each event, node and edge of the whole view as its own row) for paged and streamed reads',
+    up(db) {
+      db.exec(`
+        CREATE TABLE ${CASE_ITEMS_TABLE} (
+          case_id TEXT NOT NULL REFERENCES ${CASES_TABLE} (id),
+          kind TEXT NOT NULL CHECK (kind IN ('event', 'node', 'edge')),
+          seq INTEGER NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (case_id, kind, seq)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
+
+export type CaseItemKind = 'event' | 'node' | 'edge';
+const ITEM_KINDS = { event: 'events', node: 'nodes', edge: 'edges' } as const satisfies Record<CaseItemKind, keyof AnalysisView>;
+
+/** Whether the store has the items table (a store opened before migration 6 has not). */
+function hasItemsTable(db: Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(CASE_ITEMS_TABLE) !== undefined;
+}
+
+/** How many items of a kind a case holds in the items table; null when it holds none (not done, or stored before migration 6). */
+export function caseItemCount(db: Database, id: string, kind: CaseItemKind): number | null {
+  if (!hasItemsTable(db)) return null;
+  const stored = db.prepare(`SELECT 1 FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? LIMIT 1`).get(id) !== undefined;
+  if (!stored) return null;
+  return (db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ?`).get(id, kind) as { n: number }).n;
+}
+
+/** The JSON text of items [from, to) of a kind, in view order: one short query per batch, so no cursor stays open across awaits. */
+export function caseItemsJson(db: Database, id: string, kind: CaseItemKind, from: number, to: number): string[] {
+  return (db.prepare(`SELECT json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ? AND seq >= ? AND seq < ? ORDER BY seq`).all(id, kind, from, to) as { json: string }[]).map((r) => r.json);
+}
 
 /** Spec to_dict max_events default: events an export holds unless asked for more. */
 export const DEFAULT_MAX_EVENTS = 5000;
@@ -187,11 +225,15 @@ export function setCaseStatus(db: Database, id: string, status: 'running' | 'fai
 export function completeCase(db: Database, id: string, view: AnalysisView, custody: readonly StoredLedgerRow[], now: string): void {
   const check = verifyChain(custody);
   if (!check.ok) throw new VitrineError('internal', 'the analysis returned a custody ledger that does not verify');
+  const items = hasItemsTable(db) ? db.prepare(`INSERT INTO ${CASE_ITEMS_TABLE} (case_id, kind, seq, json) VALUES (?, ?, ?, ?)`) : null;
   const insert = db.prepare(`INSERT INTO ${CASE_CUSTODY_TABLE} (case_id, seq, at, kind, actor, payload, prev_hash, hash) VALUES (@case_id, @seq, @at, @kind, @actor, @payload, @prev_hash, @hash)`);
   db.transaction(() => {
     const stored = (db.prepare(`SELECT COUNT(*) AS n FROM ${CASE_CUSTODY_TABLE} WHERE case_id = ?`).get(id) as { n: number }).n;
     if (stored > 0) throw new VitrineError('conflict', 'the case already holds a custody ledger');
     for (const r of custody) insert.run({ case_id: id, seq: r.seq, at: r.at, kind: r.kind, actor: r.actor, payload: r.payload, prev_hash: r.prev_hash, hash: r.hash });
+    if (items) {
+      for (const [kind, key] of Object.entries(ITEM_KINDS)) view[key].forEach((item, seq) => items.run(id, kind, seq, JSON.stringify(item)));
+    }
     db.prepare(
       `UPDATE ${CASES_TABLE} SET status = 'done', updated_at = ?, custody_head = ?, custody_count = ?, counts_json = ?, top_grade = ?, error = NULL, view_json = ?, export_json = ?, timeline_json = ? WHERE id = ?`,
     ).run(

@@ -20,6 +20,8 @@ import './cases.css';
 
 /** Events fetched for the timeline (the service keeps at most this many per case). */
 const TIMELINE_EVENTS = 100_000;
+/** Events a page request asks for (the service's largest page, engines/forensic/http.ts EVENTS_PAGE_MAX). */
+const TIMELINE_PAGE = 10_000;
 const POLL_MS = 400;
 
 function asApiError(err: unknown): ApiError {
@@ -71,10 +73,20 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
       try {
         // Every event for the timeline (without attributes: the list shows none); the whole graph only when it is drawable.
         const graph = nodes !== undefined && nodes <= MAX_GRAPH_NODES ? 'all' : 'stories';
-        const d = await client.get<CaseDetail>(`${base}/api/cases/${encodeURIComponent(id)}`, { query: { events: 'all', max_events: TIMELINE_EVENTS, graph, attributes: false } });
+        const url = `${base}/api/cases/${encodeURIComponent(id)}`;
+        const d = await client.get<CaseDetail>(url, { query: { events: 'all', events_limit: TIMELINE_PAGE, graph, attributes: false } });
         setDetail(d);
         setStory(d.analysis?.stories[0] ?? null);
         setDetailError(null);
+        // The rest of the timeline page by page (bounded answers keep the gateway responsive); the graph came with the first.
+        let analysis = d.analysis;
+        while (analysis?.eventsTruncated === true && analysis.eventsPage !== undefined && analysis.events.length < Math.min(analysis.eventsPage.total, TIMELINE_EVENTS)) {
+          const next = await client.get<CaseDetail>(url, { query: { events: 'all', events_limit: TIMELINE_PAGE, events_offset: analysis.events.length, graph: 'stories', attributes: false } });
+          if (!next.analysis || next.analysis.events.length === 0) break;
+          analysis = { ...analysis, events: [...analysis.events, ...next.analysis.events], eventsTruncated: next.analysis.eventsTruncated };
+          const merged: CaseDetail = { ...d, analysis };
+          setDetail((current) => (current?.id === id ? merged : current));
+        }
       } catch (err) {
         setDetailError(asApiError(err));
       } finally {

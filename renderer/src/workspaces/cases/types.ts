@@ -1,5 +1,16 @@
 // The forensic contract types the Cases workspace reads (types only, from engines/core/contracts), and the artefact kinds the path form offers.
-export type { AnalysisView, CaseDetail, CaseSummary, CustodyView, ScenarioInfo, Story } from '../../../../engines/core/contracts/forensic';
+import type { AnalysisView as ContractView, CaseDetail as ContractDetail } from '../../../../engines/core/contracts/forensic';
+export type { CaseSummary, CustodyView, ScenarioInfo, Story } from '../../../../engines/core/contracts/forensic';
+
+/** Which page of the chosen events an answer holds (GET /api/cases/{id} `analysis.eventsPage`, engines/forensic/schemas.ts). */
+export interface EventsPage {
+  readonly offset: number;
+  readonly limit: number;
+  readonly total: number;
+}
+/** The analysis view as the service answers it: with its events page. */
+export type AnalysisView = ContractView & { readonly eventsPage?: EventsPage };
+export type CaseDetail = Omit<ContractDetail, 'analysis'> & { readonly analysis: AnalysisView | null };
 
 /** The `kind` values POST /api/cases/path accepts (engines/forensic/event.ts ARTIFACT_KINDS). */
 export const ARTIFACT_KIND_NAMES = ['evtx', 'timeline', 'memory', 'authlog', 'auditd', 'dataset-json', 'preproc'] as const;

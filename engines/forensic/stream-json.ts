@@ -1,0 +1,72 @@
+// Writes a large JSON answer (a case with thousands of events, nodes and edges) in batches, yielding the event loop between them so the gateway keeps answering.
+
+/** What the writer needs of an Express response (structural: only http.ts files import express). */
+export interface StreamTarget {
+  readonly destroyed: boolean;
+  status(code: number): { type(type: string): unknown };
+  write(chunk: string): boolean;
+  end(chunk: string): unknown;
+  on(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
+}
+
+/** Items serialised per batch before the writer yields (a batch of events is well under a millisecond to write). */
+export const STREAM_BATCH = 500;
+
+/** One array of the answer: items in memory, or a reader of their stored JSON text by index range [from, to). */
+export type StreamedArray = { readonly items: readonly unknown[] } | { readonly count: number; readonly read: (from: number, to: number) => readonly string[] };
+
+/** Resolves on the next turn of the event loop, or once the socket has drained when its buffer is full. */
+async function pause(res: StreamTarget, full: boolean): Promise<void> {
+  if (full && !res.destroyed) {
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
+  }
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Sends `head` (a JSON object) with the arrays of `arrays` added to its member `into`, batch by batch:
+ * `{...head, [into]: {...head[into], key: [..]}}`. `map` rewrites each item's JSON text (for example to drop attributes).
+ */
+export async function sendStreamedJson(
+  res: StreamTarget,
+  head: Readonly<Record<string, unknown>>,
+  into: string,
+  arrays: Readonly<Record<string, StreamedArray>>,
+  map?: (key: string, json: string) => string,
+): Promise<void> {
+  const inner = head[into];
+  if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) throw new TypeError('the streamed member must be an object');
+  const outer = JSON.stringify({ ...head, [into]: null });
+  const innerText = JSON.stringify(inner);
+  const marker = `${JSON.stringify(into)}:null`;
+  const at = outer.lastIndexOf(marker);
+  res.status(200).type('application/json; charset=utf-8');
+  // Everything up to the streamed member, then its own members (without the closing brace).
+  let full = !res.write(`${outer.slice(0, at)}${JSON.stringify(into)}:${innerText.slice(0, -1)}`);
+  let first = innerText === '{}';
+  for (const [key, array] of Object.entries(arrays)) {
+    full = !res.write(`${first ? '' : ','}${JSON.stringify(key)}:[`) || full;
+    first = false;
+    const count = 'items' in array ? array.items.length : array.count;
+    let written = 0;
+    for (let from = 0; from < count && !res.destroyed; from += STREAM_BATCH) {
+      const to = Math.min(count, from + STREAM_BATCH);
+      const texts = 'items' in array ? array.items.slice(from, to).map((i) => JSON.stringify(i)) : array.read(from, to);
+      if (texts.length > 0) full = !res.write(`${written > 0 ? ',' : ''}${(map ? texts.map((t) => map(key, t)) : texts).join(',')}`) || full;
+      written += texts.length;
+      await pause(res, full);
+      full = false;
+    }
+    full = !res.write(']') || full;
+  }
+  res.end(`}${outer.slice(at + marker.length)}`);
+}
