@@ -81,7 +81,7 @@ function installMenu(ws: Workstation): void {
 
 async function start(): Promise<void> {
   // A free port each launch, so the desktop app and a `vitrine serve` can run side by side.
-  const ws = await startWorkstation({ port: 0, createHost: createElectronHost });
+  const ws = await startWorkstation({ port: 0, createHost: createElectronHost, monitoringWorker: true });
   workstation = ws;
   appOrigin = new URL(ws.url).origin;
   wireSession(ws);

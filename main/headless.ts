@@ -93,7 +93,7 @@ function openBrowser(url: string): void {
 }
 
 async function serve(args: ServeArgs): Promise<void> {
-  const workstation = await startWorkstation({ host: args.host, port: args.port, allowRemote: args.allowRemote });
+  const workstation = await startWorkstation({ host: args.host, port: args.port, allowRemote: args.allowRemote, monitoringWorker: true });
   const address = uiAddress(workstation);
   process.stdout.write(
     `Vitrine ${appVersion()} is running.\n` +

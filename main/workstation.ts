@@ -4,6 +4,7 @@ import path from 'node:path';
 import { LOOPBACK_HOSTS, isLoopbackHost } from '../engines/core/http/security.js';
 import { listen } from '../engines/core/http/server.js';
 import { openStore } from '../engines/core/store.js';
+import { pkgscanWorkerCommand, startSupervisor, type Supervisor } from '../engines/pkgscan/monitoring/supervisor.js';
 import { createGateway, type ComposedService } from './gateway/gateway.js';
 import { defaultJobModules } from './host/entry.js';
 import { createForkHost } from './host/fork-host.js';
@@ -34,6 +35,8 @@ export interface WorkstationOptions {
   /** Job modules added to the default ones (tests add a fixture table). */
   readonly extraJobModules?: readonly string[];
   readonly maxBodyBytes?: number;
+  /** Start and supervise the pkgscan monitoring worker process (`pkgscan worker`); `vitrine serve` and the desktop app do, tests need not. */
+  readonly monitoringWorker?: boolean;
 }
 
 export interface Workstation {
@@ -78,6 +81,8 @@ export async function startWorkstation(options: WorkstationOptions = {}): Promis
     });
     const listening = await listen(app, { host: bindHost, port: options.port ?? DEFAULT_PORT, allowRemote: options.allowRemote ?? false });
     const store = db;
+    // Scheduled package checks run in a process of their own, restarted with back-off if it dies (docs/pkgscan-monitoring.md).
+    const monitor: Supervisor | undefined = options.monitoringWorker === true && services.some((s) => s.descriptor.name === 'pkgscan') ? startSupervisor(pkgscanWorkerCommand(dataDir)) : undefined;
     let closing: Promise<void> | undefined;
     return {
       url: listening.url,
@@ -89,6 +94,7 @@ export async function startWorkstation(options: WorkstationOptions = {}): Promis
       close: () =>
         (closing ??= (async () => {
           await listening.close();
+          await monitor?.close();
           await host.close();
           store.close();
         })()),

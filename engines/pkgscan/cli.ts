@@ -13,6 +13,8 @@ import { createStandaloneApp } from './http.js';
 import { createPlatform, type Platform } from './platform.js';
 import { scanDeps } from './scans/deps.js';
 import { diffReleases } from './diffs/diff.js';
+import { trainModelCommand } from './ml/train.js';
+import { runWorkerProcess } from './monitoring/worker.js';
 import { diffText } from './diffs/text.js';
 import { scanPackage, scanRequestSchema } from './scans/scan.js';
 import { pkgscanService } from './service.js';
@@ -47,6 +49,13 @@ Usage:
   pkgscan diff NAME FROM_VERSION TO_VERSION [--ecosystem npm|pypi] [--json]
       Analyses both releases and compares them: risk, capabilities, findings new and gone, files, install-time
       files, maintainers. Exit 3 when the newer release escalates (docs/pkgscan-diffs.md).
+  pkgscan worker [--supervised] [--tick-ms MS]
+      Runs the scheduled monitoring checks of watched packages until SIGTERM or SIGINT (docs/pkgscan-monitoring.md);
+      the state is in $VITRINE_HOME/vitrine.db, so a restart loses nothing. The workstation starts it with
+      --supervised: it then ends when its parent process does.
+  pkgscan train-model DIR [--output FILE]
+      Retrains the risk model from a labelled folder (a GROUND_TRUTH.json beside the archives, read as bytes only);
+      default output $VITRINE_HOME/pkgscan/model.json (docs/pkgscan-ml.md).
 ${ADVISORIES_HELP}
   pkgscan --version | --help
 
@@ -64,6 +73,9 @@ const options = {
   force: { type: 'boolean' },
   environment: { type: 'string' },
   ecosystem: { type: 'string' },
+  supervised: { type: 'boolean' },
+  'tick-ms': { type: 'string' },
+  output: { type: 'string' },
   'expect-head': { type: 'string' },
   'expect-count': { type: 'string' },
   json: { type: 'boolean' },
@@ -204,6 +216,19 @@ async function diffCommand(rest: readonly string[], values: { ecosystem?: string
   }
 }
 
+async function workerCommand(rest: readonly string[], values: { supervised?: boolean | undefined; 'tick-ms'?: string | undefined }, io: CliIo): Promise<CliResult> {
+  if (rest.length !== 0) throw new UsageError('worker takes no arguments');
+  const tick = values['tick-ms'];
+  if (tick !== undefined && !/^\d{2,9}$/.test(tick)) throw new UsageError('--tick-ms must be a whole number of milliseconds, at least 10');
+  const { platform, close } = cliPlatform(io);
+  try {
+    const stats = await runWorkerProcess(platform, scanDeps(platform), { supervised: values.supervised === true, ...(tick !== undefined ? { tickMs: Number(tick) } : {}) });
+    return { code: 0, stdout: '', stderr: `pkgscan worker: stopped after ${stats.checks} checks\n` };
+  } finally {
+    close();
+  }
+}
+
 /** Runs the command line on `argv` (without node and script). */
 export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin }): Promise<CliResult> {
   return runCommandLine(
@@ -222,6 +247,10 @@ export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin
             return importCommand(rest, io);
           case 'scan':
             return scanCommand(rest, values, io);
+          case 'worker':
+            return workerCommand(rest, values, io);
+          case 'train-model':
+            return trainModelCommand(rest, values, io);
           case 'diff':
             return diffCommand(rest, values, io);
           case 'advisories':

@@ -1,5 +1,8 @@
 // HTTP contract of the pkgscan platform: every route with every role, identity flows, conventions, limits, no leaks.
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { readiness } from './ops/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, Me, PageOf, Role, TokenResponse, User } from '../core/contracts/pkgscan.js';
 import express from 'express';
@@ -365,14 +368,17 @@ describe('rate limits', () => {
 });
 
 describe('operations', () => {
-  it('health: live ok; ready degraded without a model', async () => {
+  it('health: live ok; ready ok with the shipped model, degraded (not unready) without one', async () => {
     expect(await json<{ status: string }>(await call(s, 'GET', '/health/live'))).toEqual({ status: 'ok' });
     const ready = await call(s, 'GET', '/health/ready');
     expect(ready.status).toBe(200);
     const body = await json<{ status: string; checks: Record<string, { status: string }> }>(ready);
-    expect(body.status).toBe('degraded');
+    expect(body.status).toBe('ok');
     expect(body.checks['database']?.status).toBe('ok');
-    expect(body.checks['model']?.status).toBe('missing');
+    expect(body.checks['model']?.status).toBe('ok');
+    const without = readiness({ ...s.platform, dataDir: '', resourcesDir: path.join(tmpdir(), 'no-such-resources') });
+    expect(without.status).toBe('degraded');
+    expect(without.checks['model']?.status).toBe('missing');
   });
 
   it('metrics: Prometheus text with route templates, never concrete paths', async () => {

@@ -19,6 +19,8 @@ import { scanDeps } from './scans/deps.js';
 import { scanRoutes } from './scans/http.js';
 import { containerRoutes } from './containers/http.js';
 import { diffRoutes } from './diffs/http.js';
+import { mlRoutes } from './ml/http.js';
+import { monitoringRoutes } from './monitoring/http.js';
 import { projectRoutes } from './projects/http.js';
 import { packageStoreRoutes } from './sources/http.js';
 import { vulnerabilityRoutes } from './vulns/http.js';
@@ -50,6 +52,8 @@ export function routeTable(p: Platform): RouteDef[] {
     ...vulnerabilityRoutes(p),
     ...scanRoutes(p, scanDeps(p)),
     ...diffRoutes(p, scanDeps(p)),
+    ...monitoringRoutes(p, scanDeps(p)),
+    ...mlRoutes(p),
     ...projectRoutes(p),
     ...containerRoutes(p),
   ];

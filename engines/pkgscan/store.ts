@@ -3,6 +3,8 @@ import type { Migration } from '../core/service.js';
 import { createLedgerTable } from '../core/ledger.js';
 import { containerMigration } from './containers/migration.js';
 import { diffMigration } from './diffs/migration.js';
+import { mlMigration } from './ml/drift.js';
+import { monitoringMigration } from './monitoring/migration.js';
 import { projectMigration } from './projects/migration.js';
 import { scanMigration } from './scans/migration.js';
 import { packageStoreMigration } from './sources/migration.js';
@@ -133,4 +135,6 @@ export const migrations: readonly Migration[] = [
   projectMigration,
   containerMigration,
   diffMigration,
+  monitoringMigration,
+  mlMigration,
 ];

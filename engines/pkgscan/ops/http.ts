@@ -1,5 +1,4 @@
 // Operations routes: liveness, readiness (store and cache; a missing model is degraded), Prometheus metrics, system info and optional tools; the /redoc page.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler } from 'express';
 import type { HealthReady, SystemInfo } from '../../core/contracts/pkgscan.js';
@@ -14,11 +13,12 @@ import { toolStatus } from './tools.js';
 import { MAX_IMAGE_UPLOAD_BYTES } from '../containers/http.js';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES } from '../projects/files.js';
 import { MAX_ARCHIVE_BYTES } from '../sources/store.js';
+import { loadRiskModel } from '../ml/model.js';
 
 /** Where a trained risk model would be (later issues); its absence makes readiness `degraded`, never `unready`. */
+/** A usable risk model: the retrained one in the data folder or the shipped one, read and validated (a damaged file is missing). */
 export function modelPresent(p: Platform): boolean {
-  const candidates = [p.dataDir !== '' ? path.join(p.dataDir, 'pkgscan', 'model.json') : '', path.join(p.resourcesDir, 'pkgscan', 'model', 'model.json')];
-  return candidates.some((f) => f !== '' && existsSync(f));
+  return loadRiskModel(p.dataDir, p.resourcesDir).model !== null;
 }
 
 export function readiness(p: Platform): HealthReady {
@@ -51,7 +51,7 @@ export function systemInfo(p: Platform): SystemInfo {
       project_scans: true,
       container_scans: true,
       vulnerability_lookups: true,
-      monitoring: false,
+      monitoring: true,
     },
     limits: {
       access_token_ttl_seconds: p.config.accessTokenTtlS,

@@ -10,6 +10,7 @@ import { isScanEcosystem, scanPackage, scanRequestSchema, type ScanDeps } from '
 import { normalizeName } from '../sources/resolve.js';
 import { listArtifacts } from '../sources/store.js';
 import { listDiffs } from '../diffs/store.js';
+import { findWatched } from '../monitoring/monitoring.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -37,7 +38,7 @@ export function packageOverview(p: Platform, ecosystemParam: string, nameParam: 
     name,
     verdicts,
     advisories: advisoriesOfPackage(p.db, ecosystemParam, name),
-    monitoring: null,
+    monitoring: (findWatched(p.db, ecosystemParam, name) ?? null) as Readonly<Record<string, unknown>> | null,
     diffs: listDiffs(p.db, { ecosystem: ecosystemParam, name }, 50, 0).items as unknown as Readonly<Record<string, unknown>>[],
     stored_releases: stored.map((a) => ({ version: a.version, filename: a.filename, sha256: a.sha256, source: a.source })),
   };

@@ -13,6 +13,9 @@ import { activePolicy } from '../policies/policies.js';
 import type { PolicyDocument } from '../policies/schema.js';
 import { normalizeName, resolveRelease } from '../sources/resolve.js';
 import type { PackageSource } from '../sources/types.js';
+import { recordScanFeatures } from '../ml/drift.js';
+import { extractFeatures } from '../ml/features.js';
+import { loadRiskModel, modelScore } from '../ml/model.js';
 import { recordScanAdvisories } from '../vulns/advisories.js';
 import { ANALYZE_JOB, type AnalyzePayload } from './analysis.js';
 import { saveScan } from './store.js';
@@ -112,7 +115,11 @@ export async function scanPackage(
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
   })) as PackageAnalysis;
   const checked: PackageAnalysis = { ...analysis, findings: [...identityFindings(analysis, stored.name, stored.version), ...analysis.findings], name: stored.name, version: stored.version };
+  // The model is one risk dimension, never the only reason for a block (docs/pkgscan-ml.md); its features are the analysis's own.
+  const features = extractFeatures(analysis);
+  const loaded = loadRiskModel(p.dataDir, p.resourcesDir);
   const verdict = buildVerdict({
+    modelScore: loaded.model !== null ? modelScore(loaded.model, features) : null,
     id: randomUUID(),
     environment,
     analysis: checked,
@@ -127,6 +134,7 @@ export async function scanPackage(
   p.db
     .transaction(() => {
       saveScan(p.db, verdict);
+      recordScanFeatures(p.db, verdict.id, features, verdict.created_at);
       recordScanAdvisories(p.db, verdict.id, ecosystem, verdict.name, verdict.version, verdict.vulnerabilities.items.map((x) => x.id), verdict.created_at);
       p.audit.record('scan.create', actor, requestId, { scan_id: verdict.id, ecosystem, name: verdict.name, version: verdict.version, environment, decision: verdict.decision });
       publishScanEvents(p, verdict);

@@ -3,6 +3,7 @@ import type { Decision, ScanFinding, ScanVerdict, Severity, VerdictReason, Vulne
 import { SEVERITIES } from '../events/events.js';
 import { evaluatePolicy, type ApplicableException, type PolicyReason } from '../policies/evaluate.js';
 import type { PolicyDocument } from '../policies/schema.js';
+import { modelRiskContribution } from '../ml/model.js';
 import type { PackageAnalysis } from './types.js';
 
 export interface VerdictInput {
@@ -16,6 +17,8 @@ export interface VerdictInput {
   readonly createdBy: string;
   readonly createdAt: string;
   readonly durationMs: number;
+  /** The risk model's score (0..1), null without a usable model. */
+  readonly modelScore?: number | null;
 }
 
 const worse = (a: Severity, b: Severity): Severity => (SEVERITIES.indexOf(a) >= SEVERITIES.indexOf(b) ? a : b);
@@ -44,7 +47,9 @@ export function buildVerdict(input: VerdictInput): ScanVerdict {
   const vulnDimension = input.vulnerabilities.items.reduce((m, x) => Math.max(m, advisoryWeight(x)), 0);
   const provDimension = provenanceWeight(a.provenance.status);
   const dimensions: Record<string, number> = { ...a.risk.dimensions, provenance: provDimension, vulnerabilities: round3(vulnDimension) };
-  const risk = round3(Math.max(a.risk.score, 0.9 * vulnDimension, 0.7 * provDimension));
+  const model = input.modelScore ?? null;
+  if (model !== null) dimensions['model'] = round3(model);
+  const risk = round3(Math.max(a.risk.score, 0.9 * vulnDimension, 0.7 * provDimension, model !== null ? modelRiskContribution(model) : 0));
   const evaluation = evaluatePolicy(
     input.policy.document,
     input.policy.hash,
