@@ -24,7 +24,7 @@ export interface ProjectScanRequest {
 
 export type ProjectDecision = Decision;
 
-export type FindingCategory = 'hygiene' | 'confusion' | 'dockerfile' | 'compose' | 'manifest';
+export type FindingCategory = 'hygiene' | 'confusion' | 'dockerfile' | 'compose' | 'manifest' | 'vulnerability';
 
 export interface ProjectFinding {
   /** Our stable code, e.g. `unpinned_dependency`, `dockerfile_root_user`. */

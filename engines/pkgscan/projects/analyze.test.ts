@@ -137,6 +137,22 @@ describe('hygiene and dependency confusion', () => {
     expect(a.components[0]?.verdict).toEqual(verdict);
   });
 
+  it('advisories of the components from the store: a known-exploited one blocks, unassessed components are said, never read as clean', () => {
+    const advisory = { id: 'GHSA-test-0000-0002', aliases: ['CVE-2099-0002'], summary: 'test', severity: 'medium' as const, score: 5, kev: true, kev_date_added: '2099-01-01', epss: 0.2, epss_percentile: 0.9, fixed_versions: ['3.0.1'], malicious: false };
+    const a = analyzeProject([file('requirements.txt', 'flask==3.0.0\nclick==8.1.0\n')], {
+      ...OPTS,
+      vulnerabilitiesOf: (e, n) =>
+        e === 'pypi' && n === 'flask' ? { status: 'ok', message: '', missing_sources: [], items: [advisory] } : { status: 'partial', message: 'kev stale', missing_sources: ['kev'], items: [] },
+    });
+    const vuln = a.findings.find((f) => f.code === 'vulnerable_dependency');
+    expect(vuln).toMatchObject({ severity: 'high', category: 'vulnerability', file: 'requirements.txt', package: { ecosystem: 'pypi', name: 'flask', version: '3.0.0' } });
+    expect(vuln?.message).toMatch(/GHSA-test-0000-0002 \(known exploited\); fixed in 3\.0\.1/);
+    expect(a.findings.find((f) => f.code === 'vulnerabilities_not_assessed')).toMatchObject({ severity: 'info', message: expect.stringMatching(/^1 of 2 components/) as unknown });
+    expect(a.decision).toBe('block');
+    const mal = analyzeProject([file('requirements.txt', 'flask==3.0.0\n')], { ...OPTS, vulnerabilitiesOf: () => ({ status: 'ok', message: '', missing_sources: [], items: [{ ...advisory, id: 'MAL-2099-1', kev: false, malicious: true }] }) });
+    expect(mal.findings.map((f) => `${f.code}:${f.severity}`)).toEqual(['malicious_dependency:critical']);
+  });
+
   it('malformed and truncated files cost a parser warning and a finding, never the scan', () => {
     const a = analyzeProject(
       [file('package-lock.json', '{"lockfileVersion": 3, "packages": {'), file('pyproject.toml', '[project\n'), file('pnpm-lock.yaml', 'lockfileVersion: 9\npackages: [\n'), file('notes.md', '# hi'), file('go.mod', 'module x\nrequire (\n  a/b v1.0.0\n  ???\n')],

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { satisfies as pepSatisfies } from '@renovatebot/pep440';
 import semver from 'semver';
 import type { DependencyGraph, ParserWarning, ProjectComponent, ProjectManifest, StoredVerdictRef } from '../../core/contracts/pkgscan-projects.js';
-import type { Decision, Severity } from '../../core/contracts/pkgscan.js';
+import type { Decision, Severity, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import { pinsOf, readDeclaredManifest, readManifest, type DeclaredManifest, type ManifestDocument, type ManifestEntry } from '../../core/manifests/index.js';
 import { buildCycloneDx, hashesFromIntegrity, purlFor, SUBJECT_REF, type CycloneDxDocument, type SbomComponent, type SbomInput } from '../../core/sbom/index.js';
@@ -24,6 +24,8 @@ export interface AnalyzeOptions extends AnalyzeFilesOptions {
   readonly environment: string;
   /** The newest stored package verdict for a component in this environment. */
   readonly verdictOf: (ecosystem: string, name: string, version: string) => StoredVerdictRef | undefined;
+  /** The advisory store's answer for a component (absent: not looked up, e.g. in unit tests). */
+  readonly vulnerabilitiesOf?: (ecosystem: string, name: string, version: string) => VulnerabilityAssessment;
   readonly serial: string;
   readonly created: string;
   readonly toolVersion: string;
@@ -500,7 +502,7 @@ export function finishAnalysis(raw: FileAnalysis, o: AnalyzeOptions): ProjectAna
   const components: StoredComponent[] = raw.components.map((c) => ({ ...c, environment: o.environment, verdict: o.verdictOf(c.ecosystem, c.name, c.version) ?? null }));
   const decisionOf = new Map(components.map((c) => [c.purl ?? `${c.ecosystem}:${c.name}@${c.version}`, c.verdict?.decision ?? null]));
   const graph: DependencyGraph = { ...raw.graph, nodes: raw.graph.nodes.map((n) => ({ ...n, decision: decisionOf.get(n.id) ?? null })) };
-  const findings = raw.findings;
+  const findings = [...raw.findings, ...vulnerabilityFindings(components, o)];
   // ---- decision and risk
   const reasons: string[] = [];
   const worst = findings.reduce<Severity>((w, f) => (SEVERITY_ORDER.indexOf(f.severity) > SEVERITY_ORDER.indexOf(w) ? f.severity : w), 'info');
@@ -522,6 +524,42 @@ export function finishAnalysis(raw: FileAnalysis, o: AnalyzeOptions): ProjectAna
   // ---- CycloneDX, stored with the scan
   const sbom = buildCycloneDx(sbomInput(o, components, graph));
   return { decision, decisionReasons: reasons, risk, manifests: raw.manifests, findings, parserWarnings: raw.parserWarnings, skippedFiles: raw.skippedFiles, components, graph, sbom };
+}
+
+const SEVERITY_AT_LEAST_HIGH = (s: Severity): Severity => (SEVERITY_ORDER.indexOf(s) >= SEVERITY_ORDER.indexOf('high') ? s : 'high');
+
+/**
+ * Advisories of the components from the advisory store: one finding per component and advisory (a known-exploited one
+ * at least high, a malicious-package record critical), and one `vulnerabilities_not_assessed` (info) naming how many
+ * components could not be assessed: unknown, never "no vulnerabilities".
+ */
+function vulnerabilityFindings(components: readonly StoredComponent[], o: AnalyzeOptions): Finding[] {
+  if (o.vulnerabilitiesOf === undefined) return [];
+  const out: Finding[] = [];
+  let unassessed = 0;
+  let firstFile = '';
+  for (const c of components) {
+    if (c.version === '') continue;
+    const v = o.vulnerabilitiesOf(c.ecosystem, c.name, c.version);
+    if (v.status !== 'ok') unassessed++;
+    const file = c.files[0] ?? '';
+    if (firstFile === '') firstFile = file;
+    for (const a of v.items) {
+      const severity: Severity = a.malicious ? 'critical' : a.kev ? SEVERITY_AT_LEAST_HIGH(a.severity) : a.severity;
+      out.push({
+        code: a.malicious ? 'malicious_dependency' : 'vulnerable_dependency',
+        category: 'vulnerability',
+        severity,
+        file,
+        line: null,
+        message: `${c.ecosystem}:${c.name}@${c.version} is affected by ${a.id}${a.kev ? ' (known exploited)' : ''}${a.fixed_versions.length > 0 ? `; fixed in ${a.fixed_versions.slice(0, 3).join(', ')}` : ''}`,
+        package: { ecosystem: c.ecosystem, name: c.name, version: c.version },
+      });
+    }
+  }
+  if (unassessed > 0)
+    out.push({ code: 'vulnerabilities_not_assessed', category: 'vulnerability', severity: 'info', file: firstFile, line: null, message: `${unassessed} of ${components.length} components could not be assessed against the advisory store (not imported or stale): unknown, not clean` });
+  return out;
 }
 
 /** The SBOM input of a scan's stored components and graph (CycloneDX at scan time, SPDX when asked). */

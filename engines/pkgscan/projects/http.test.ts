@@ -129,7 +129,8 @@ describe('project routes', () => {
     insert.run('v-new', 'prod', 'block', '2026-02-01T00:00:00.000Z');
     insert.run('v-dev', 'dev', 'allow', '2026-03-01T00:00:00.000Z');
     const scan = (await (await post(`/projects/${p.id}/scans`, { files: { 'requirements.txt': 'flask==3.0.0\n' }, environment: 'prod' })).json()) as ProjectScan;
-    expect(scan.findings).toEqual([]);
+    // No advisories imported here: the one finding says the components are unassessed (info), which decides nothing.
+    expect(scan.findings.map((f) => `${f.code}:${f.severity}`)).toEqual(['vulnerabilities_not_assessed:info']);
     expect(scan.decision).toBe('block');
     const comps = (await (await get(`/projects/${p.id}/scans/${scan.id}/components`)).json()) as PageOf<ProjectComponent>;
     expect(comps.items[0]?.verdict).toMatchObject({ scan_id: 'v-new', decision: 'block' });

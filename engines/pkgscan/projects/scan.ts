@@ -12,6 +12,7 @@ import { PROJECT_ANALYZE_JOB, type ProjectAnalyzePayload } from './jobs.js';
 import { checkSubmission } from './files.js';
 import { allComponents, getGraph, getProject, getProjectScan, getStoredSbom, saveProjectScan } from './store.js';
 import { newestVerdictFor } from './verdicts.js';
+import { assessRelease } from '../vulns/advisories.js';
 
 /** A worker may take a while on 5 MB of pnpm YAML; past this the scan is refused rather than left hanging. */
 const ANALYZE_TIMEOUT_MS = 120_000;
@@ -35,6 +36,7 @@ export async function runProjectScan(p: Platform, projectId: string, body: unkno
     environment,
     internalNamespaces: p.config.internalNamespaces,
     verdictOf: (ecosystem, name, version) => newestVerdictFor(p.db, ecosystem, name, version, environment),
+    vulnerabilitiesOf: (ecosystem, name, version) => assessRelease(p.db, ecosystem, name, version),
     serial: id,
     created,
     toolVersion: VERSION,
