@@ -382,16 +382,7 @@ export interface PackageOverview {
   readonly stored_releases: readonly { readonly version: string; readonly filename: string; readonly sha256: string; readonly source: string }[];
 }
 
-/** Provenance of a release (Sigstore attestations and npm registry signatures, verified offline); see docs/pkgscan-provenance.md. */
-export interface ProvenanceResult {
-  /** `absent`: nothing was attested (not an error); `invalid`: an attestation failed verification (a finding); `unavailable`: it could not be checked here. */
-  readonly status: 'verified' | 'absent' | 'invalid' | 'unavailable';
-  readonly kind: 'npm-provenance' | 'npm-publish' | 'pep740' | null;
-  readonly builder: string | null;
-  readonly source_repository: string | null;
-  readonly source_commit: string | null;
-  readonly workflow: string | null;
-  readonly registry_signature: 'verified' | 'absent' | 'invalid' | 'unknown_key';
-  readonly message: string;
+/** Provenance of a release as the verifier answers it (docs/pkgscan-provenance.md): the verdict's part and the findings it raised. */
+export interface ProvenanceResult extends ScanProvenance {
   readonly findings: readonly ScanFinding[];
 }
