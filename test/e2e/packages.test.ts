@@ -148,6 +148,6 @@ describe.skipIf(!browserSuiteRuns())('Packages workspace in Chromium', () => {
     await form.getByRole('button', { name: 'Sign in' }).click();
     await page.getByTestId('whoami').waitFor();
     const tabs = await page.getByRole('tab').allInnerTexts();
-    expect(tabs).toEqual(['Account', 'History', 'Package', 'Store', 'Vulnerabilities', 'Policies', 'Exceptions', 'Events']);
+    expect(tabs).toEqual(['Account', 'History', 'Package', 'Store', 'Vulnerabilities', 'Projects', 'Containers', 'Release diffs', 'Monitoring', 'Policies', 'Exceptions', 'Events']);
   }, 60_000);
 });

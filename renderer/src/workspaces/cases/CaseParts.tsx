@@ -1,4 +1,4 @@
-// Pieces of the Cases workspace: story list with the confidence breakdown chart and technique tags, the custody panel with its verify button, report export.
+// Pieces of the Cases workspace: story list with the confidence breakdown chart and technique tags, the custody panel with its verify button and head copy, report export.
 import { useState } from 'react';
 import type { CaseSummary, ConfidenceBreakdown, CustodyView, Story } from '../../../../engines/core/contracts/forensic';
 import { ApiError, type ApiClient } from '../../api/client';
@@ -142,6 +142,36 @@ export function StoryDetail({ story }: { readonly story: Story }) {
 
 const RECORDS_SHOWN = 30;
 
+/** Copies the custody head and count to the clipboard, to anchor it outside the workstation. */
+function CopyHead({ head, count }: { readonly head: string; readonly count: number }) {
+  const [note, setNote] = useState<string | null>(null);
+  const copy = async (text: string): Promise<void> => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setNote('Copied.');
+    } catch {
+      setNote('The clipboard is not available here: select the text and press Ctrl+C.');
+    }
+  };
+  return (
+    <>
+      {' '}
+      <button type="button" className="small" aria-label="Copy the custody head" onClick={() => void copy(head)}>
+        Copy head
+      </button>{' '}
+      <button type="button" className="small" aria-label="Copy the custody head and record count" onClick={() => void copy(`custody head ${head} count ${count} at ${new Date().toISOString()}`)}>
+        Copy head and count
+      </button>
+      {note !== null && (
+        <span className="muted" role="status">
+          {' '}
+          {note}
+        </span>
+      )}
+    </>
+  );
+}
+
 export function CustodyPanel({ client, base, summary }: { readonly client: ApiClient; readonly base: string; readonly summary: CaseSummary }) {
   const [custody, setCustody] = useState<CustodyView | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
@@ -178,9 +208,13 @@ export function CustodyPanel({ client, base, summary }: { readonly client: ApiCl
           <dl className="facts">
             <dt>Head</dt>
             <dd>
-              <code className="selectable">{v.head}</code>
+              <code className="selectable" data-testid="custody-head">
+                {v.head}
+              </code>
+              <CopyHead head={v.head} count={v.count} />
             </dd>
           </dl>
+          <p className="muted">Record the head and the record count outside this workstation: a later verification can then show that the records up to that head were not rewritten.</p>
           <table className="custody__records">
             <thead>
               <tr>

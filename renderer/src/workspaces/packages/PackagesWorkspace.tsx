@@ -1,7 +1,6 @@
-// The Packages workspace (shell of the package scanning service): sign in, then package scans (scan, history, package page, store, vulnerabilities, projects, containers, release diffs) and the platform (users, policies, exceptions, events, audit).
+// The Packages workspace (shell of the package scanning service): sign in, then package scans (scan, history, package page, store, vulnerabilities, projects, containers, release diffs, monitoring) and the platform (users, policies, exceptions, events, audit).
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { Me, TokenResponse } from '../../../../engines/core/contracts/pkgscan';
-import type { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import type { WorkspaceProps } from '../registry';
@@ -12,6 +11,7 @@ import { ContainersTab } from './containers/ContainersTab';
 import { DiffsTab } from './diffs/DiffsTab';
 import { ExceptionsTab } from './exceptions/ExceptionsTab';
 import { HistoryTab } from './history/HistoryTab';
+import { MonitoringTab } from './monitoring/MonitoringTab';
 import { PackageTab } from './package/PackageTab';
 import { PoliciesTab } from './policies/PoliciesTab';
 import { ProjectsTab } from './projects/ProjectsTab';
@@ -19,6 +19,7 @@ import { ScanTab } from './scan/ScanTab';
 import { StoreTab } from './store/StoreTab';
 import { UsersTab } from './users/UsersTab';
 import { VulnsTab } from './vulns/VulnsTab';
+import type { ApiError } from '../../api/client';
 import { asApiError, can, login, logout, pkgscanApi, resume } from './session';
 import './packages.css';
 
@@ -46,7 +47,6 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
     setToken(t.access_token);
   }, []);
   const api = useMemo(() => pkgscanApi(client, base, () => tokenRef.current, signedIn, signedOut), [client, base, signedIn, signedOut]);
-
   useEffect(() => {
     let live = true;
     void resume(client, base).then((t) => {
@@ -91,6 +91,7 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
     { id: 'projects', label: 'Projects', shown: can(me, 'project:read') },
     { id: 'containers', label: 'Containers', shown: can(me, 'scan:read') || can(me, 'container:scan') },
     { id: 'diffs', label: 'Release diffs', shown: can(me, 'scan:read') },
+    { id: 'monitoring', label: 'Monitoring', shown: can(me, 'monitor:read') },
     { id: 'users', label: 'Users', shown: can(me, 'user:manage') },
     { id: 'policies', label: 'Policies', shown: can(me, 'policy:read') },
     { id: 'exceptions', label: 'Exceptions', shown: can(me, 'policy:read') },
@@ -186,6 +187,7 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
             {current === 'projects' && <ProjectsTab api={api} canWrite={can(me, 'project:write')} />}
             {current === 'containers' && <ContainersTab api={api} canScan={can(me, 'container:scan')} canRead={can(me, 'scan:read')} />}
             {current === 'diffs' && <DiffsTab api={api} canCreate={can(me, 'diff:create')} />}
+            {current === 'monitoring' && <MonitoringTab api={api} canWrite={can(me, 'monitor:write')} canReadEvents={can(me, 'event:read')} />}
             {current === 'users' && <UsersTab api={api} me={me} />}
             {current === 'policies' && <PoliciesTab api={api} me={me} />}
             {current === 'exceptions' && <ExceptionsTab api={api} me={me} />}

@@ -7,6 +7,7 @@ export interface PkgscanApi {
   post<T>(path: string, body?: unknown): Promise<T>;
   put<T>(path: string, body: unknown): Promise<T>;
   patch<T>(path: string, body: unknown): Promise<T>;
+  del<T>(path: string): Promise<T>;
   /** POSTs raw bytes (an archive, an advisory file) with upload progress. */
   upload<T>(path: string, body: Blob, query?: Query, onProgress?: (p: UploadProgress) => void, signal?: AbortSignal): Promise<T>;
 }
@@ -41,6 +42,7 @@ export function pkgscanApi(client: ApiClient, base: string, token: () => string 
     post: (path, body) => call((userToken) => client.post(`${root}${path}`, body, { userToken })),
     put: (path, body) => call((userToken) => client.put(`${root}${path}`, body, { userToken })),
     patch: (path, body) => call((userToken) => client.patch(`${root}${path}`, body, { userToken })),
+    del: (path) => call((userToken) => client.delete(`${root}${path}`, { userToken })),
     upload: (path, body, query, onProgress, signal) => call((userToken) => client.upload(`${root}${path}`, body, uploadOptions(userToken, query, onProgress, signal))),
   };
 }

@@ -1,10 +1,11 @@
-// The Audit tab: the hash-chained audit entries, paged and filtered by action, and the chain verification with its head hash.
+// The Audit tab: the hash-chained audit entries, paged and filtered by action, and the chain verification with its head hash and count to copy and record elsewhere.
 import { useCallback, useState } from 'react';
 import type { AuditEntry, AuditVerification, PageOf } from '../../../../../engines/core/contracts/pkgscan';
 import type { ApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { useLoad } from '../common/hooks';
 import { PAGE, when } from '../common/format';
+import { CopyButton } from '../monitoring/CopyButton';
 import { asApiError, shortId, type PkgscanApi } from '../session';
 
 export function AuditTab({ api }: { api: PkgscanApi }) {
@@ -37,8 +38,12 @@ export function AuditTab({ api }: { api: PkgscanApi }) {
           {verification.ok ? `Chain intact: ${verification.count} entries.` : `Chain broken at sequence ${verification.first_broken_seq ?? '?'} (${verification.reason ?? ''}).`} Head hash{' '}
           <code className="selectable" data-testid="audit-head">
             {verification.head_hash}
-          </code>{' '}
-          <span className="muted">(record it outside this workstation)</span>
+          </code>
+          <CopyButton value={verification.head_hash} what="the audit head hash" label="Copy hash" />
+          <CopyButton value={`audit chain head ${verification.head_hash} count ${verification.count} at ${new Date().toISOString()}`} what="the audit head hash and entry count" label="Copy hash and count" />
+          <div className="muted packages__verify-note">
+            Record the head hash and count outside this workstation (a notebook, a ticket, another machine): a later verification can then show that the entries up to that head were not rewritten.
+          </div>
         </div>
       )}
       {entries.error && <ErrorNote error={entries.error} />}

@@ -1,8 +1,8 @@
-// Where the analyst is in the Packages workspace (one zustand store): the tab, the verdict open in History, the package the Package tab shows.
+// Where the analyst is in the Packages workspace (one zustand store): the tab, the verdict open in History, the package the Package tab shows, the diff the Release diffs tab opens.
 import { create } from 'zustand';
 import type { ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
 
-export type Tab = 'me' | 'scan' | 'history' | 'package' | 'store' | 'vulns' | 'projects' | 'containers' | 'diffs' | 'users' | 'policies' | 'exceptions' | 'events' | 'audit';
+export type Tab = 'me' | 'scan' | 'history' | 'package' | 'store' | 'vulns' | 'projects' | 'containers' | 'diffs' | 'monitoring' | 'users' | 'policies' | 'exceptions' | 'events' | 'audit';
 
 export interface PackageRef {
   readonly ecosystem: string;
@@ -18,11 +18,14 @@ export interface PackagesNav {
   readonly vulnId: string | null;
   /** The verdict of the last scan run in the Scan tab (kept while the analyst looks elsewhere). */
   readonly lastVerdict: ScanVerdict | null;
+  /** The release diff the Release diffs tab opens (a monitoring check's new release links here). */
+  readonly diffId: string | null;
   setTab(tab: Tab): void;
   openScan(id: string | null): void;
   openPackage(pkg: PackageRef): void;
   openVuln(id: string | null): void;
   setLastVerdict(v: ScanVerdict | null): void;
+  openDiff(id: string | null): void;
   reset(): void;
 }
 
@@ -32,10 +35,12 @@ export const usePackagesNav = create<PackagesNav>((set) => ({
   pkg: null,
   vulnId: null,
   lastVerdict: null,
+  diffId: null,
   setTab: (tab) => set({ tab }),
   openScan: (scanId) => set(scanId === null ? { scanId } : { scanId, tab: 'history' }),
   openPackage: (pkg) => set({ pkg, tab: 'package' }),
   openVuln: (vulnId) => set(vulnId === null ? { vulnId } : { vulnId, tab: 'vulns' }),
   setLastVerdict: (lastVerdict) => set({ lastVerdict }),
-  reset: () => set({ tab: 'me', scanId: null, pkg: null, vulnId: null, lastVerdict: null }),
+  openDiff: (diffId) => set(diffId === null ? { diffId } : { diffId, tab: 'diffs' }),
+  reset: () => set({ tab: 'me', scanId: null, pkg: null, vulnId: null, lastVerdict: null, diffId: null }),
 }));

@@ -1,17 +1,23 @@
 // The Release diffs tab: a form for two releases of a package, the stored diffs (drift only on request), and one diff side by side: new findings with their lines first, capability changes, risk, the file tree, maintainers.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { PageOf } from '../../../../../engines/core/contracts/pkgscan';
 import type { DiffRelease, DiffResult, DiffSummary, ReleaseDiff } from '../../../../../engines/core/contracts/pkgscan-diffs';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { duration, pct, when } from '../common/format';
 import { useAction, useLoad } from '../common/hooks';
 import { severityRank } from '../common/model';
+import { usePackagesNav } from '../common/nav';
 import { PackageLink, Pager, SeverityBadge } from '../common/ui';
 import { type PkgscanApi } from '../session';
 import { dimensionRows, fileTree } from './model';
 
 export function DiffsTab({ api, canCreate }: { api: PkgscanApi; canCreate: boolean }) {
-  const [diffId, setDiffId] = useState<string | null>(null);
+  // A diff opened from elsewhere (a monitoring check's new release) arrives through the nav store.
+  const navDiff = usePackagesNav((s) => s.diffId);
+  const [diffId, setDiffId] = useState<string | null>(navDiff);
+  useEffect(() => {
+    if (navDiff !== null) setDiffId(navDiff);
+  }, [navDiff]);
   const [driftOnly, setDriftOnly] = useState(false);
   const [pkg, setPkg] = useState('');
   const [offset, setOffset] = useState(0);

@@ -124,6 +124,7 @@ function fakeApi(scan: (body: unknown) => Promise<unknown>): PkgscanApi & { bodi
     put: () => Promise.reject(new Error('unused')),
     patch: () => Promise.reject(new Error('unused')),
     upload: () => Promise.reject(new Error('unused')),
+    del: () => Promise.reject(new Error('unused')),
   };
   return api;
 }
