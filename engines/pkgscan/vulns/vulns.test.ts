@@ -1,77 +1,33 @@
 // pkgscan's vulnerability routes with real sign-ins (lookup status, advisory by alias, stored-scan list, import upload, sources), the CLI command and migration 7.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import express, { type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import type { Role } from '../../core/contracts/pkgscan.js';
 import type { AdvisoryImport, AdvisorySources, LookupResult, VulnerabilityPage } from '../../core/contracts/pkgscan-vulns.js';
-import { VitrineError } from '../../core/errors.js';
-import { errorHandler, notFound, requestId, route } from '../../core/http/index.js';
-import { listen, type Listening } from '../../core/http/server.js';
-import type { JobRunner } from '../../core/jobs/protocol.js';
 import { openMemoryStore } from '../../core/store.js';
-import { hasPermission, ROLES } from '../auth/roles.js';
-import { defaultResourcesDir } from '../config.js';
-import { createPlatform, type Platform } from '../platform.js';
+import type { Platform } from '../platform.js';
+import { sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
 import { migrations } from '../store.js';
 import { assessRelease, recordScanAdvisories } from './advisories.js';
 import { advisoriesCommand } from './cli.js';
-import { vulnerabilityRoutes } from './http.js';
 
-const TEST_SCRYPT = { N: 1024, r: 8, p: 1 } as const;
-const PASSWORD = 'correct horse battery staple';
-
-let sessions: Record<Role, { id: string; token: string }>;
+let sessions: Record<Role, Session>;
 let dataDir: string;
-let local: Listening;
+let server: TestServer;
 let api: string;
 let platform: Platform;
 
-/** The routes as the service mounts them (until the lead adds them to routeTable): bearer sign-in, permission, the one error shape. */
-function mount(p: Platform): express.Express {
-  const app = express();
-  app.use(requestId());
-  for (const def of vulnerabilityRoutes(p)) {
-    const auth: RequestHandler = (req, res, next) => {
-      const h = req.headers.authorization;
-      if (h === undefined || !h.startsWith('Bearer ')) {
-        next(new VitrineError('unauthorized', 'authentication required'));
-        return;
-      }
-      p.auth.authenticate(h.slice(7)).then((user) => {
-        if (def.access !== 'authenticated' && def.access !== 'public' && def.access !== 'refresh_cookie' && def.access !== 'metrics' && !hasPermission(user.role, def.access)) next(new VitrineError('forbidden', 'no'));
-        else {
-          res.locals['user'] = user;
-          next();
-        }
-      }, next);
-    };
-    app[def.method](`/api/v1${def.path}`, auth, route((req, res) => def.handler(req, res, res.locals['user'] as Parameters<typeof def.handler>[2])));
-  }
-  app.use(notFound());
-  app.use(errorHandler());
-  return app;
-}
-
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'pkgscan-vulns-'));
-  platform = createPlatform({ db: openMemoryStore([{ name: 'pkgscan', migrations }]), dataDir, resourcesDir: defaultResourcesDir(), jobs: undefined as unknown as JobRunner }, { scrypt: TEST_SCRYPT });
-  const out: Partial<Record<Role, { id: string; token: string }>> = {};
-  for (const role of ROLES) {
-    const u = await platform.auth.createUser({ email: `${role}@example.org`, password: PASSWORD, role }, 'system', null);
-    out[role] = { id: u.id, token: (await platform.auth.login(`${role}@example.org`, PASSWORD, 'test')).access_token };
-  }
-  sessions = out as Record<Role, { id: string; token: string }>;
-  local = await listen(mount(platform), { port: 0 });
-  api = `${local.url}/api/v1`;
+  server = await startServer();
+  platform = server.platform;
+  dataDir = platform.dataDir;
+  sessions = await sessionsByRole(server);
+  api = server.api;
 });
 
 afterAll(async () => {
-  await local.close();
-  platform.db.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await server.close();
 });
 
 const get = (p: string, role: Role = 'read_only'): Promise<Response> => fetch(`${api}${p}`, { headers: { authorization: `Bearer ${sessions[role].token}` } });
