@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ScanFinding, ScanVerdict, Severity, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
+import { comparePep440 } from '../../core/vulns/versions/index.js';
 import type { JobProgress, JobRunner } from '../../core/jobs/protocol.js';
 import { publishEvent } from '../events/publish.js';
 import { SEVERITIES } from '../events/events.js';
@@ -51,8 +52,10 @@ const MALICIOUS_CATEGORIES = new Set(['code_execution', 'exfiltration', 'downloa
 const atLeast = (s: Severity, min: Severity): boolean => SEVERITIES.indexOf(s) >= SEVERITIES.indexOf(min);
 
 /** The archive must declare the release the source said it was; anything else is a substitution. */
-function identityFindings(a: PackageAnalysis, name: string, version: string): ScanFinding[] {
-  if (a.name === name && a.version === version) return [];
+export function identityFindings(a: Pick<PackageAnalysis, 'ecosystem' | 'name' | 'version'>, name: string, version: string): ScanFinding[] {
+  // PyPI spells one version several ways (`1.0` and `1.0.0`, `2.0rc1` and `2.0.0-rc1`): equal under PEP 440 is the same release.
+  const sameVersion = a.version === version || (a.ecosystem === 'pypi' && comparePep440(a.version, version) === 0);
+  if (a.name === name && sameVersion) return [];
   return [
     {
       code: 'identity_mismatch',
