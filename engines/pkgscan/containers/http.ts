@@ -1,13 +1,11 @@
 // Routes /containers/scans: upload an image (raw octet-stream streamed to a private file, size-checked, one scan at a time), the list, one scan, its CycloneDX SBOM.
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rm } from 'node:fs/promises';
-import path from 'node:path';
-import type { Request } from 'express';
+import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
-import { listRoute, type RouteDef } from '../routing/http.js';
+import { checkRawUpload, listRoute, rawUploadToFile, type RawUpload, type RouteDef } from '../routing/http.js';
 import { CONTAINER_SCAN_JOB, uploadPath, type ContainerAnalysis, type ContainerPayload } from './analyze.js';
 import { finishContainerScan } from './scan.js';
 import { getContainerSbom, getContainerScan, listContainerScans } from './store.js';
@@ -44,31 +42,11 @@ export const containerListQuery = z.object({
 /** Platforms with a container scan running: the second upload is refused before its body is read. */
 const running = new WeakSet<Platform>();
 
-/** Checks the media type and declared length before anything is read. */
-export function checkUploadHeaders(req: Request, limit: number): void {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/octet-stream') throw new VitrineError('unsupported_media_type', 'send the image tarball as application/octet-stream');
-  const declared = Number(req.headers['content-length'] ?? 'NaN');
-  if (Number.isFinite(declared) && declared > limit) throw new VitrineError('payload_too_large', 'the image is larger than a container scan takes (256 MiB)');
-}
-
-/** Streams the body into a new private file (0600 in a 0700 folder), refusing with 413 as soon as it passes the limit. */
-export async function streamToFile(req: Request, file: string, limit: number): Promise<number> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const fh = await open(file, 'wx', 0o600);
-  let total = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      total += chunk.byteLength;
-      if (total > limit) throw new VitrineError('payload_too_large', 'the image is larger than a container scan takes (256 MiB)');
-      await fh.write(chunk);
-    }
-  } finally {
-    await fh.close();
-  }
-  if (total === 0) throw new VitrineError('bad_request', 'the body is empty: send the image tarball');
-  return total;
-}
+const IMAGE_UPLOAD: RawUpload = {
+  limit: MAX_IMAGE_UPLOAD_BYTES,
+  wrongType: 'send the image tarball as application/octet-stream',
+  tooLarge: 'the image is larger than a container scan takes (256 MiB)',
+};
 
 export function containerRoutes(p: Platform): RouteDef[] {
   return [
@@ -85,7 +63,7 @@ export function containerRoutes(p: Platform): RouteDef[] {
         const started = Date.now();
         const q = parseQuery(containerScanQuery, req);
         try {
-          checkUploadHeaders(req, MAX_IMAGE_UPLOAD_BYTES);
+          checkRawUpload(req, IMAGE_UPLOAD);
           if (running.has(p)) {
             res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_S));
             throw new VitrineError('rate_limited', 'a container scan is already running and they run one at a time; retry after the time in Retry-After');
@@ -101,7 +79,7 @@ export function containerRoutes(p: Platform): RouteDef[] {
         let analysis: ContainerAnalysis;
         try {
           try {
-            await streamToFile(req, file, MAX_IMAGE_UPLOAD_BYTES);
+            if ((await rawUploadToFile(req, file, IMAGE_UPLOAD)) === 0) throw new VitrineError('bad_request', 'the body is empty: send the image tarball');
           } catch (err) {
             res.setHeader('Connection', 'close');
             throw err;

@@ -1,7 +1,10 @@
 // The route table's types: who may call a route, its schemas for the OpenAPI document, its handler; and the one shape of a paginated list route.
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { PageOf, Permission } from '../../core/contracts/pkgscan.js';
+import { VitrineError } from '../../core/errors.js';
 import { page, parsePagination, parseQuery } from '../../core/http/index.js';
 import type { StoredUser } from '../users/users.js';
 
@@ -58,4 +61,55 @@ export function listRoute<S extends z.ZodType>(d: ListRoute<S>): RouteDef {
       res.json(page(r.items, r.total, pg));
     },
   };
+}
+
+/** A raw `application/octet-stream` upload route's bound and its answers, in our words. */
+export interface RawUpload {
+  readonly limit: number;
+  /** The 415 message: what to send. */
+  readonly wrongType: string;
+  /** The 413 message: the bound, and where a larger file goes. */
+  readonly tooLarge: string;
+}
+
+/** The media type and the declared length, checked before a byte of the body is read. */
+export function checkRawUpload(req: Request, u: RawUpload): void {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/octet-stream') throw new VitrineError('unsupported_media_type', u.wrongType);
+  const declared = Number(req.headers['content-length'] ?? 'NaN');
+  if (Number.isFinite(declared) && declared > u.limit) throw new VitrineError('payload_too_large', u.tooLarge);
+}
+
+/** The body's chunks, refused (413) as soon as they pass the limit, whatever the declared length said. */
+async function* rawChunks(req: Request, u: RawUpload): AsyncGenerator<Buffer> {
+  let total = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    total += chunk.byteLength;
+    if (total > u.limit) throw new VitrineError('payload_too_large', u.tooLarge);
+    yield chunk;
+  }
+}
+
+/** The whole body in memory (call checkRawUpload first). */
+export async function readRawUpload(req: Request, u: RawUpload): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of rawChunks(req, u)) chunks.push(chunk);
+  const all = Buffer.concat(chunks);
+  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+}
+
+/** The body streamed into a new private file (0600, in a folder made 0700); returns its size (call checkRawUpload first). */
+export async function rawUploadToFile(req: Request, file: string, u: RawUpload): Promise<number> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const fh = await open(file, 'wx', 0o600);
+  let total = 0;
+  try {
+    for await (const chunk of rawChunks(req, u)) {
+      total += chunk.byteLength;
+      await fh.write(chunk);
+    }
+  } finally {
+    await fh.close();
+  }
+  return total;
 }

@@ -1,11 +1,10 @@
 // Routes of the package store: POST /packages/import (a raw archive upload, size-checked as it streams) and GET /packages/store.
 import type { Request } from 'express';
 import { z } from 'zod';
-import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import { SCAN_ECOSYSTEMS } from '../package/types.js';
 import type { Platform } from '../platform.js';
-import { listRoute, type RouteDef } from '../routing/http.js';
+import { checkRawUpload, listRoute, readRawUpload, type RawUpload, type RouteDef } from '../routing/http.js';
 import { ARTIFACT_SOURCES, importArchive, listArtifacts, MAX_ARCHIVE_BYTES } from './store.js';
 
 export const importQuery = z.object({
@@ -19,21 +18,17 @@ export const storeQuery = z.object({
   source: z.enum(ARTIFACT_SOURCES).optional(),
 });
 
-/** The request body as bytes, refused with 413 as soon as it passes the limit (the declared length is checked before anything is read). */
+const ARCHIVE_UPLOAD: RawUpload = {
+  limit: MAX_ARCHIVE_BYTES,
+  wrongType: 'send the archive as application/octet-stream',
+  tooLarge: 'the archive is larger than the package store takes (256 MiB)',
+};
+
+/** The request body as bytes, refused with 413 as soon as it passes `limit` (the declared length is checked before anything is read). */
 export async function readRawBody(req: Request, limit: number): Promise<Uint8Array> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/octet-stream') throw new VitrineError('unsupported_media_type', 'send the archive as application/octet-stream');
-  const declared = Number(req.headers['content-length'] ?? 'NaN');
-  if (Number.isFinite(declared) && declared > limit) throw new VitrineError('payload_too_large', 'the archive is larger than the package store takes (256 MiB)');
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    total += chunk.byteLength;
-    if (total > limit) throw new VitrineError('payload_too_large', 'the archive is larger than the package store takes (256 MiB)');
-    chunks.push(chunk);
-  }
-  const all = Buffer.concat(chunks, total);
-  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+  const u = { ...ARCHIVE_UPLOAD, limit };
+  checkRawUpload(req, u);
+  return readRawUpload(req, u);
 }
 
 export function packageStoreRoutes(p: Platform): RouteDef[] {

@@ -1,19 +1,15 @@
 // Routes /vulnerabilities: lookup with honest status, one advisory by id or alias, advisories found in stored scans, imports and per-source status.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
-import type { Request } from 'express';
 import { z } from 'zod';
 import type { AdvisoryImport } from '../../core/contracts/pkgscan-vulns.js';
 import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import { detectKind } from '../../core/vulns/sources.js';
 import type { Platform } from '../platform.js';
-import { listRoute, type RouteDef } from '../routing/http.js';
+import { checkRawUpload, listRoute, rawUploadToFile, type RawUpload, type RouteDef } from '../routing/http.js';
 import { booleanQuery } from '../users/http.js';
 import { advisoryStoreOf, listVulnerabilities } from './advisories.js';
 
@@ -42,23 +38,11 @@ export const advisoryImportQuery = z.object({
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 
-/** Streams the raw body to `file`, refusing it (413) as soon as it passes the limit; returns its size. */
-async function bodyToFile(req: Request, file: string, limit: number): Promise<number> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/octet-stream') throw new VitrineError('unsupported_media_type', 'send the advisory file as application/octet-stream');
-  const declared = Number(req.headers['content-length'] ?? 'NaN');
-  if (Number.isFinite(declared) && declared > limit) throw new VitrineError('payload_too_large', 'the advisory file is larger than an upload takes (512 MiB); import it with pkgscan advisories import');
-  let total = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      total += chunk.length;
-      if (total > limit) done(new VitrineError('payload_too_large', 'the advisory file is larger than an upload takes (512 MiB); import it with pkgscan advisories import'));
-      else done(null, chunk);
-    },
-  });
-  await pipeline(req, counter, createWriteStream(file, { mode: 0o600 }));
-  return total;
-}
+const ADVISORY_UPLOAD: RawUpload = {
+  limit: MAX_ADVISORY_UPLOAD,
+  wrongType: 'send the advisory file as application/octet-stream',
+  tooLarge: 'the advisory file is larger than an upload takes (512 MiB); import it with pkgscan advisories import',
+};
 
 export function vulnerabilityRoutes(p: Platform): RouteDef[] {
   const store = (): ReturnType<typeof advisoryStoreOf> => advisoryStoreOf(p.db);
@@ -112,12 +96,12 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
         parseQuery(advisoryImportQuery, req);
         const actor = caller?.id ?? 'anonymous';
         const dir = path.join(p.dataDir !== '' ? p.dataDir : tmpdir(), 'tmp');
-        await mkdir(dir, { recursive: true, mode: 0o700 });
         const id = randomUUID();
         const file = path.join(dir, `advisories-${id}`);
         let size: number;
         try {
-          size = await bodyToFile(req, file, MAX_ADVISORY_UPLOAD);
+          checkRawUpload(req, ADVISORY_UPLOAD);
+          size = await rawUploadToFile(req, file, ADVISORY_UPLOAD);
         } catch (err) {
           await rm(file, { force: true });
           // The rest of an oversized body is not read: close the connection after answering.
