@@ -1,13 +1,9 @@
 // `npm run bench -- pkgscan-monitor [--packages N]`: a monitoring round over N watched packages (default 500) against a real
 // Verdaccio on loopback (baseline, then unchanged), and the release diff of one package that gains an install hook.
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runServer } from 'verdaccio';
 import { standaloneContext } from '../engines/core/http/server.js';
 import { InProcessRunner } from '../engines/core/jobs/in-process.js';
 import { openMemoryStore } from '../engines/core/store.js';
@@ -17,9 +13,9 @@ import { checkPackage, createWatched } from '../engines/pkgscan/monitoring/monit
 import { createPlatform } from '../engines/pkgscan/platform.js';
 import { scanDeps } from '../engines/pkgscan/scans/deps.js';
 import { pkgscanService } from '../engines/pkgscan/service.js';
-import { packumentPath } from '../engines/pkgscan/sources/npm-mirror.js';
 import { sourcesFromConfig } from '../engines/pkgscan/sources/resolve.js';
 import { tgz } from '../engines/pkgscan/sources/testkit.js';
+import { startVerdaccio } from '../engines/pkgscan/sources/verdaccio.fixture.js';
 
 const args = process.argv.slice(3);
 const at = args.indexOf('--packages');
@@ -27,29 +23,9 @@ const count = at >= 0 ? Number(args[at + 1]) : 500;
 
 const peakRssMiB = (): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
 
-const root = await mkdtemp(path.join(tmpdir(), 'pkgscan-bench-monitor-'));
-const app = (await runServer({
-  self_path: path.join(root, 'config.yaml'),
-  storage: path.join(root, 'storage'),
-  uplinks: {},
-  packages: { '**': { access: '$all', publish: '$all' } },
-  auth: { htpasswd: { file: path.join(root, 'htpasswd'), max_users: -1 } },
-  log: { type: 'stdout', format: 'pretty', level: 'fatal' },
-  web: { enable: false },
-} as unknown as Parameters<typeof runServer>[0])) as unknown as { listen(port: number, host: string, cb: () => void): Server };
-const registry = await new Promise<Server>((resolve) => {
-  const s = app.listen(0, '127.0.0.1', () => resolve(s));
-});
-const base = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`;
-
-/** What `npm publish` sends: the version manifest with dist, and the tarball as a base64 attachment. */
-async function publish(name: string, version: string, tarball: Uint8Array): Promise<void> {
-  const file = `${name}-${version}.tgz`;
-  const manifest = { name, version, _id: `${name}@${version}`, dist: { shasum: createHash('sha1').update(tarball).digest('hex'), integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`, tarball: `${base}${name}/-/${file}` } };
-  const body = { _id: name, name, 'dist-tags': { latest: version }, versions: { [version]: manifest }, _attachments: { [file]: { content_type: 'application/octet-stream', data: Buffer.from(tarball).toString('base64'), length: tarball.byteLength } } };
-  const res = await fetch(`${base}${packumentPath(name)}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status !== 201 && res.status !== 200) throw new Error(`publish refused: ${res.status}`);
-}
+const registry = await startVerdaccio();
+const base = registry.base;
+const publish = (name: string, version: string, tarball: Uint8Array): Promise<void> => registry.publish(name, version, tarball);
 
 const release = (name: string, version: string, hook = false): Promise<Uint8Array> =>
   tgz({
@@ -85,7 +61,6 @@ try {
   console.log(`  release diff 1.0.0 -> 1.1.0 (gains an install hook): ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(2)} s, escalated ${String(d.escalated)}`);
   p.db.close();
 } finally {
-  await new Promise<void>((resolve) => registry.close(() => resolve()));
-  await rm(root, { recursive: true, force: true });
+  await registry.close();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -1,13 +1,6 @@
 // Monitoring end to end: a real Verdaccio on loopback into which releases are published between checks, an unreachable mirror, the routes, two worker loops.
-import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import express, { type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServer } from 'verdaccio';
 import type { MonitorCheck, WatchedPackage } from '../../core/contracts/pkgscan-monitoring.js';
 import type { PageOf, Role, SecurityEvent } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
@@ -17,7 +10,7 @@ import { hasPermission } from '../auth/roles.js';
 import type { Platform } from '../platform.js';
 import { scanDeps } from '../scans/deps.js';
 import type { ScanDeps } from '../scans/scan.js';
-import { packumentPath } from '../sources/npm-mirror.js';
+import { startVerdaccio, type TestRegistry } from '../sources/verdaccio.fixture.js';
 import { sourcesFromConfig } from '../sources/resolve.js';
 import { importArchive, StoreSource } from '../sources/store.js';
 import { npmTarball, tgz } from '../sources/testkit.js';
@@ -28,23 +21,10 @@ import { runMonitoringWorker } from './worker.js';
 
 const json = async <T>(r: Response): Promise<T> => (await r.json()) as T;
 
-let root: string;
+let registry: TestRegistry;
 let base: string;
-let registry: Server;
 
-/** What `npm publish` sends (libnpmpublish): the version manifest with dist, and the tarball as a base64 attachment. */
-async function publish(name: string, version: string, tarball: Uint8Array): Promise<void> {
-  const file = `${name}-${version}.tgz`;
-  const manifest = {
-    name,
-    version,
-    _id: `${name}@${version}`,
-    dist: { shasum: createHash('sha1').update(tarball).digest('hex'), integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`, tarball: `${base}${name}/-/${file}` },
-  };
-  const body = { _id: name, name, 'dist-tags': { latest: version }, versions: { [version]: manifest }, _attachments: { [file]: { content_type: 'application/octet-stream', data: Buffer.from(tarball).toString('base64'), length: tarball.byteLength } } };
-  const res = await fetch(`${base}${packumentPath(name)}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status !== 201 && res.status !== 200) throw new Error(`publish refused: ${res.status}`);
-}
+const publish = (name: string, version: string, tarball: Uint8Array): Promise<void> => registry.publish(name, version, tarball);
 
 /** A release of a benign package, or (gainsHook) the next one that gains an install script running a downloaded shell script, and a new maintainer. */
 function release(name: string, version: string, gainsHook = false): Promise<Uint8Array> {
@@ -84,25 +64,12 @@ function mount(p: Platform, deps: ScanDeps): express.Express {
 }
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'pkgscan-monitor-verdaccio-'));
-  const app = (await runServer({
-    self_path: path.join(root, 'config.yaml'),
-    storage: path.join(root, 'storage'),
-    uplinks: {},
-    packages: { '@*/*': { access: '$all', publish: '$all' }, '**': { access: '$all', publish: '$all' } },
-    auth: { htpasswd: { file: path.join(root, 'htpasswd'), max_users: -1 } },
-    log: { type: 'stdout', format: 'pretty', level: 'fatal' },
-    web: { enable: false },
-  } as unknown as Parameters<typeof runServer>[0])) as unknown as { listen(port: number, host: string, cb: () => void): Server };
-  await new Promise<void>((resolve) => {
-    registry = app.listen(0, '127.0.0.1', resolve);
-  });
-  base = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`;
+  registry = await startVerdaccio();
+  base = registry.base;
 }, 30_000);
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => registry.close(() => resolve()));
-  await rm(root, { recursive: true, force: true });
+  await registry.close();
 });
 
 describe('monitoring against a lab npm mirror (Verdaccio)', () => {

@@ -1,12 +1,11 @@
 // The npm mirror source against a real Verdaccio on loopback, loaded by the npm publish protocol with corpus and in-memory tarballs.
 import { createHash } from 'node:crypto';
-import { readFile, rm, mkdtemp, writeFile, readdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { readFile, mkdtemp, writeFile, readdir } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runServer } from 'verdaccio';
 import { openMemoryStore } from '../../core/store.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { migrations } from '../store.js';
@@ -14,53 +13,22 @@ import { checkNpmIntegrity, NpmMirrorSource, packumentPath } from './npm-mirror.
 import { resolveRelease, sourcesFromConfig } from './resolve.js';
 import { artifactBytes, listArtifacts, sha256Hex, StoreSource } from './store.js';
 import { npmTarball } from './testkit.js';
+import { startVerdaccio, type TestRegistry } from './verdaccio.fixture.js';
 
+let registry: TestRegistry;
 let root: string;
 let base: string;
-let server: Server;
 const published = new Map<string, Uint8Array>();
 
-/** What `npm publish` sends (libnpmpublish): the version manifest with dist, and the tarball as a base64 attachment. */
 async function publish(name: string, version: string, tarball: Uint8Array, dist: Record<string, unknown> = {}): Promise<void> {
-  const file = `${name}-${version}.tgz`;
-  const manifest = {
-    name,
-    version,
-    _id: `${name}@${version}`,
-    dist: {
-      shasum: createHash('sha1').update(tarball).digest('hex'),
-      integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
-      tarball: `${base}${name}/-/${file}`,
-      ...dist,
-    },
-  };
-  const body = {
-    _id: name,
-    name,
-    'dist-tags': { latest: version },
-    versions: { [version]: manifest },
-    _attachments: { [file]: { content_type: 'application/octet-stream', data: Buffer.from(tarball).toString('base64'), length: tarball.byteLength } },
-  };
-  const res = await fetch(`${base}${packumentPath(name)}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status !== 201 && res.status !== 200) throw new Error(`publish refused: ${res.status} ${await res.text()}`);
+  await registry.publish(name, version, tarball, dist);
   published.set(`${name}@${version}`, tarball);
 }
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'pkgscan-verdaccio-'));
-  const app = (await runServer({
-    self_path: path.join(root, 'config.yaml'),
-    storage: path.join(root, 'storage'),
-    uplinks: {},
-    packages: { '@*/*': { access: '$all', publish: '$all' }, '**': { access: '$all', publish: '$all' } },
-    auth: { htpasswd: { file: path.join(root, 'htpasswd'), max_users: -1 } },
-    log: { type: 'stdout', format: 'pretty', level: 'fatal' },
-    web: { enable: false },
-  } as unknown as Parameters<typeof runServer>[0])) as unknown as { listen(port: number, host: string, cb: () => void): Server };
-  await new Promise<void>((resolve) => {
-    server = app.listen(0, '127.0.0.1', resolve);
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  registry = await startVerdaccio();
+  root = registry.root;
+  base = registry.base;
   if (hasCorpora()) {
     await publish('ms', '2.1.3', new Uint8Array(await readFile(corpusPath('packages', 'benign', 'npm', 'ms-2.1.3.tgz'))));
     await publish('debug', '4.4.3', new Uint8Array(await readFile(corpusPath('packages', 'benign', 'npm', 'debug-4.4.3.tgz'))));
@@ -82,8 +50,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await rm(root, { recursive: true, force: true });
+  await registry.close();
 });
 
 async function fresh(): Promise<{ db: ReturnType<typeof openMemoryStore>; dataDir: string; mirror: NpmMirrorSource }> {
