@@ -1,4 +1,4 @@
-// Takes a file dropped anywhere on an element: the drop highlight while a file is over it, and the first file on drop.
+// Takes files dropped anywhere on an element: the drop highlight while a file is over it, and the files (or the first) on drop.
 import { useState, type DragEvent } from 'react';
 
 export interface FileDrop {
@@ -12,13 +12,14 @@ export interface FileDrop {
   };
 }
 
-export function useFileDrop(onFile: (file: File) => void): FileDrop {
+/** Every dropped file; while `enabled` is false (the user may not import) nothing is highlighted or taken. */
+export function useFilesDrop(onFiles: (files: File[]) => void, enabled = true): FileDrop {
   const [dragging, setDragging] = useState(false);
   return {
     dropClass: dragging ? 'drop-target drop-target--over' : 'drop-target',
     dropProps: {
       onDragOver: (e) => {
-        if (e.dataTransfer.types.includes('Files')) {
+        if (enabled && e.dataTransfer.types.includes('Files')) {
           e.preventDefault();
           setDragging(true);
         }
@@ -30,9 +31,16 @@ export function useFileDrop(onFile: (file: File) => void): FileDrop {
       onDrop: (e) => {
         e.preventDefault();
         setDragging(false);
-        const file = e.dataTransfer.files[0];
-        if (file) onFile(file);
+        if (enabled && e.dataTransfer.files.length > 0) onFiles([...e.dataTransfer.files]);
       },
     },
   };
+}
+
+/** The first dropped file. */
+export function useFileDrop(onFile: (file: File) => void): FileDrop {
+  return useFilesDrop((files) => {
+    const file = files[0];
+    if (file) onFile(file);
+  });
 }

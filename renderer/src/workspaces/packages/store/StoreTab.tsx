@@ -1,5 +1,5 @@
 // The Store tab: import package archives by drop or file picker (one upload at a time, a result per file), and the archives the store holds.
-import { useRef, useState, type DragEvent } from 'react';
+import { useRef, useState } from 'react';
 import type { PageOf } from '../../../../../engines/core/contracts/pkgscan';
 import type { ApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
@@ -9,6 +9,7 @@ import { useLoad } from '../common/hooks';
 import { PackageLink } from '../common/ui';
 import { asApiError, type PkgscanApi } from '../session';
 import { ecosystemOf, refusal, safeFilename, type Ecosystem } from './model';
+import { useFilesDrop } from '../../../components/useFileDrop';
 
 /** One stored archive as POST /packages/import and GET /packages/store give it. */
 export interface StoredArchive {
@@ -34,7 +35,6 @@ type Item =
 export function StoreTab({ api, canImport }: { api: PkgscanApi; canImport: boolean }) {
   const [ecosystem, setEcosystem] = useState<'' | Ecosystem>('');
   const [q, setQ] = useState('');
-  const [over, setOver] = useState(false);
   const [items, setItems] = useState<Item[]>([]);
   const queue = useRef<Promise<void>>(Promise.resolve());
   const keys = useRef(0);
@@ -68,22 +68,7 @@ export function StoreTab({ api, canImport }: { api: PkgscanApi; canImport: boole
     }
   };
 
-  const dropProps = {
-    onDragOver: (e: DragEvent) => {
-      if (canImport && e.dataTransfer.types.includes('Files')) {
-        e.preventDefault();
-        setOver(true);
-      }
-    },
-    onDragLeave: (e: DragEvent) => {
-      if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setOver(false);
-    },
-    onDrop: (e: DragEvent) => {
-      e.preventDefault();
-      setOver(false);
-      if (canImport) take([...e.dataTransfer.files]);
-    },
-  };
+  const { dropClass, dropProps } = useFilesDrop(take, canImport);
 
   return (
     <div className="packages__cols" {...dropProps}>
@@ -133,7 +118,7 @@ export function StoreTab({ api, canImport }: { api: PkgscanApi; canImport: boole
         {store.data && store.data.total > store.data.items.length && <div className="muted small">Showing {store.data.items.length} of {store.data.total}: narrow with the name filter.</div>}
       </section>
       {canImport ? (
-        <section className={`panel drop-target${over ? ' drop-target--over' : ''}`} aria-label="Import archives" data-testid="store-drop">
+        <section className={`panel ${dropClass}`} aria-label="Import archives" data-testid="store-drop">
           <h3>Import archives</h3>
           <p className="drop-target__hint muted">
             Drop archives anywhere on this tab, or pick them. npm <code>.tgz</code>; PyPI <code>.whl</code>, <code>.tar.gz</code>, <code>.zip</code>. They are stored by SHA-256, read as bytes, never run.

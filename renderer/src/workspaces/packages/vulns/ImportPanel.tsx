@@ -1,5 +1,5 @@
 // The advisory import page: drop or pick OSV, KEV, EPSS and NVD files (one upload at a time, progress and counts per file), and each source's status and age.
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AdvisoryImport, AdvisorySources } from '../../../../../engines/core/contracts/pkgscan-vulns';
 import type { ApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
@@ -9,6 +9,7 @@ import { useLoad } from '../common/hooks';
 import { asApiError, type PkgscanApi } from '../session';
 import { safeFilename } from '../store/model';
 import { advisoryFileKind } from './model';
+import { useFilesDrop } from '../../../components/useFileDrop';
 
 /** The service's ceiling for one advisory file (an ecosystem's all.zip). */
 const MAX_ADVISORY_BYTES = 1024 * 1048576;
@@ -26,7 +27,6 @@ type Item =
 export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: boolean }) {
   const sources = useLoad(() => api.get<AdvisorySources>('/vulnerabilities/sources'), [api]);
   const [items, setItems] = useState<Item[]>([]);
-  const [over, setOver] = useState(false);
   const queue = useRef<Promise<void>>(Promise.resolve());
   const keys = useRef(0);
   const picker = useRef<HTMLInputElement>(null);
@@ -75,22 +75,7 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
     }
   };
 
-  const dropProps = {
-    onDragOver: (e: DragEvent) => {
-      if (canImport && e.dataTransfer.types.includes('Files')) {
-        e.preventDefault();
-        setOver(true);
-      }
-    },
-    onDragLeave: (e: DragEvent) => {
-      if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setOver(false);
-    },
-    onDrop: (e: DragEvent) => {
-      e.preventDefault();
-      setOver(false);
-      if (canImport) take([...e.dataTransfer.files]);
-    },
-  };
+  const { dropClass, dropProps } = useFilesDrop(take, canImport);
 
   return (
     <div className="packages__cols" {...dropProps}>
@@ -164,7 +149,7 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
         )}
       </section>
       {canImport ? (
-        <section className={`panel drop-target${over ? ' drop-target--over' : ''}`} aria-label="Import advisory files">
+        <section className={`panel ${dropClass}`} aria-label="Import advisory files">
           <h3>Import advisory files</h3>
           <p className="drop-target__hint muted">
             Drop files anywhere here or pick them: OSV records (<code>.json</code>) and exports (<code>all.zip</code>), CISA KEV (<code>known_exploited_vulnerabilities.json</code> or <code>.csv</code>), EPSS (
@@ -184,7 +169,7 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
                   <strong>{i.file}</strong> <span className="muted small">{i.state === 'sending' ? (i.working ? 'importing…' : 'sending…') : i.state}</span>
                 </div>
                 {i.state === 'sending' && <Progress fraction={i.working ? undefined : i.fraction} label={`Importing ${i.file}`} />}
-                {i.state === 'refused' && <div className="small warn">Not an advisory file this import reads (OSV json/zip, KEV json/csv, EPSS csv/csv.gz, NVD json), empty, or over 1 GiB.</div>}
+                {i.state === 'refused' && <div className="small warn">Not an advisory file this import reads (OSV json/zip, KEV json/csv, EPSS csv/csv.gz, NVD json), empty, or over 512 MiB (import larger files with pkgscan advisories import).</div>}
                 {i.state === 'imported' && i.result.status === 'failed' && <div className="small neg">The import failed after {i.result.records} records; the good records before the failure are kept. See the recent imports.</div>}
                 {i.state === 'imported' && i.result.status === 'running' && <div className="small muted">Still importing in the background: the source table updates when it ends.</div>}
                 {i.state === 'imported' && i.result.status === 'done' && (
