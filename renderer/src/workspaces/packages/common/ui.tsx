@@ -1,6 +1,7 @@
 // Small pieces the Packages tabs share: decision and severity badges, a package name that opens the package page, a pager, bar charts.
 import type { ReactNode } from 'react';
 import type { Decision, Severity } from '../../../../../engines/core/contracts/pkgscan';
+import { pct, when } from './format';
 import { pageText, scaleBars } from './model';
 import { usePackagesNav } from './nav';
 
@@ -9,6 +10,39 @@ export function DecisionBadge({ decision, large = false }: { decision: Decision;
     <span className={`pk-decision pk-decision--${decision}${large ? ' pk-decision--large' : ''}`} data-testid="decision">
       {decision}
     </span>
+  );
+}
+
+/** The decision of a stored verdict, marked when its analysis did not finish. */
+export function DecisionCell({ decision, incomplete }: { decision: Decision; incomplete: boolean }) {
+  return (
+    <td>
+      <DecisionBadge decision={decision} />
+      {incomplete && (
+        <span className="pk-tag pk-tag--warn" title="The analysis did not finish: not a clean result">
+          incomplete
+        </span>
+      )}
+    </td>
+  );
+}
+
+/** The columns every list of stored verdicts ends with: severity, risk, findings, when, and the button that opens it. */
+export function VerdictTailCells({ verdict, onOpen }: { verdict: { severity: Severity | string; risk_score: number; findings: number; created_at: string }; onOpen: () => void }) {
+  return (
+    <>
+      <td>
+        <SeverityBadge severity={verdict.severity} />
+      </td>
+      <td className="num">{pct(verdict.risk_score)}</td>
+      <td className="num">{verdict.findings}</td>
+      <td className="muted">{when(verdict.created_at)}</td>
+      <td>
+        <button type="button" onClick={onOpen}>
+          Open verdict
+        </button>
+      </td>
+    </>
   );
 }
 

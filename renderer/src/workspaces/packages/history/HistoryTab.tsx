@@ -2,10 +2,10 @@
 import { useEffect, useState } from 'react';
 import type { PageOf, ScanStats, ScanSummary, ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
 import { ErrorNote } from '../../../components/ErrorNote';
-import { PAGE, pct, when } from '../common/format';
+import { PAGE } from '../common/format';
 import { useLoad } from '../common/hooks';
 import { usePackagesNav } from '../common/nav';
-import { DecisionBadge, PackageLink, Pager, SeverityBadge } from '../common/ui';
+import { DecisionCell, PackageLink, Pager, VerdictTailCells } from '../common/ui';
 import { VerdictView } from '../scan/VerdictView';
 import type { PkgscanApi } from '../session';
 import { StatsOverview } from './StatsOverview';
@@ -90,25 +90,12 @@ function HistoryList({ api }: { api: PkgscanApi }) {
           <tbody>
             {(list.data?.items ?? []).map((s) => (
               <tr key={s.id} data-testid="scan-row">
-                <td>
-                  <DecisionBadge decision={s.decision} />
-                  {s.incomplete && <span className="pk-tag pk-tag--warn" title="The analysis did not finish: not a clean result">incomplete</span>}
-                </td>
+                <DecisionCell decision={s.decision} incomplete={s.incomplete} />
                 <td>
                   <PackageLink ecosystem={s.ecosystem} name={s.name} version={s.version} />
                 </td>
                 <td>{s.environment}</td>
-                <td>
-                  <SeverityBadge severity={s.severity} />
-                </td>
-                <td className="num">{pct(s.risk_score)}</td>
-                <td className="num">{s.findings}</td>
-                <td className="muted">{when(s.created_at)}</td>
-                <td>
-                  <button type="button" onClick={() => openScan(s.id)}>
-                    Open verdict
-                  </button>
-                </td>
+                <VerdictTailCells verdict={s} onOpen={() => openScan(s.id)} />
               </tr>
             ))}
           </tbody>

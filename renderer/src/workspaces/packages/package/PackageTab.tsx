@@ -2,10 +2,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { PackageOverview } from '../../../../../engines/core/contracts/pkgscan';
 import { ErrorNote } from '../../../components/ErrorNote';
-import { pct, when } from '../common/format';
 import { useLoad } from '../common/hooks';
 import { usePackagesNav, type PackageRef } from '../common/nav';
-import { DecisionBadge, SeverityBadge } from '../common/ui';
+import { DecisionCell, SeverityBadge, VerdictTailCells } from '../common/ui';
 import type { PkgscanApi } from '../session';
 
 /** Versions newest verdict first as the service sends them, grouped: version -> its verdicts (one per environment). */
@@ -103,21 +102,8 @@ function Overview({ api, pkg }: { api: PkgscanApi; pkg: PackageRef }) {
                   <tr key={s.id} className={i === 0 ? 'pk-group-start' : undefined}>
                     <td>{i === 0 ? <strong>{g.version}</strong> : ''}</td>
                     <td>{s.environment}</td>
-                    <td>
-                      <DecisionBadge decision={s.decision} />
-                      {s.incomplete && <span className="pk-tag pk-tag--warn">incomplete</span>}
-                    </td>
-                    <td>
-                      <SeverityBadge severity={s.severity} />
-                    </td>
-                    <td className="num">{pct(s.risk_score)}</td>
-                    <td className="num">{s.findings}</td>
-                    <td className="muted">{when(s.created_at)}</td>
-                    <td>
-                      <button type="button" onClick={() => openScan(s.id)}>
-                        Open verdict
-                      </button>
-                    </td>
+                    <DecisionCell decision={s.decision} incomplete={s.incomplete} />
+                    <VerdictTailCells verdict={s} onOpen={() => openScan(s.id)} />
                   </tr>
                 )),
               )}
