@@ -10,8 +10,25 @@ export interface StreamTarget {
   off(event: 'drain' | 'close', listener: () => void): unknown;
 }
 
-/** Items serialised per batch before the writer yields (a batch of events is well under a millisecond to write). */
+/** Items in the first batch of each array; later batches are sized from the time the previous one took. */
 export const STREAM_BATCH = 500;
+/** Work between two yields: each batch is sized so its reading, mapping and writing take about this long. */
+const SLICE_MS = 4;
+const MIN_BATCH = 16;
+const MAX_BATCH = 4 * STREAM_BATCH;
+
+/**
+ * Answers being written now. Their continuations all run in the same turn of the event loop (each resumes from
+ * setImmediate), so the slice is shared: with four answers streaming, each takes a quarter, and a request that
+ * arrives waits about one slice, not four.
+ */
+let active = 0;
+
+/** The next batch size: scaled towards this answer's share of SLICE_MS by the time the last one took, at most doubling per step. */
+export function nextBatch(size: number, tookMs: number, streams = 1): number {
+  const scale = Math.min(2, SLICE_MS / Math.max(1, streams) / Math.max(tookMs, 0.05));
+  return Math.max(MIN_BATCH, Math.min(MAX_BATCH, Math.round(size * scale)));
+}
 
 /** One array of the answer: items in memory, or a reader of their stored JSON text by index range [from, to). */
 export type StreamedArray = { readonly items: readonly unknown[] } | { readonly count: number; readonly read: (from: number, to: number) => readonly string[] };
@@ -50,23 +67,45 @@ export async function sendStreamedJson(
   const marker = `${JSON.stringify(into)}:null`;
   const at = outer.lastIndexOf(marker);
   res.status(200).type('application/json; charset=utf-8');
-  // Everything up to the streamed member, then its own members (without the closing brace).
-  let full = !res.write(`${outer.slice(0, at)}${JSON.stringify(into)}:${innerText.slice(0, -1)}`);
-  let first = innerText === '{}';
+  active++;
+  try {
+    // Everything up to the streamed member, then its own members (without the closing brace); the rest after the arrays.
+    const open = `${outer.slice(0, at)}${JSON.stringify(into)}:${innerText.slice(0, -1)}`;
+    await writeMembers(res, open, innerText === '{}', `}${outer.slice(at + marker.length)}`, arrays, map);
+  } finally {
+    active--;
+  }
+}
+
+async function writeMembers(
+  res: StreamTarget,
+  open: string,
+  empty: boolean,
+  close: string,
+  arrays: Readonly<Record<string, StreamedArray>>,
+  map: ((key: string, json: string) => string) | undefined,
+): Promise<void> {
+  let full = !res.write(open);
+  let first = empty;
   for (const [key, array] of Object.entries(arrays)) {
     full = !res.write(`${first ? '' : ','}${JSON.stringify(key)}:[`) || full;
     first = false;
     const count = 'items' in array ? array.items.length : array.count;
     let written = 0;
-    for (let from = 0; from < count && !res.destroyed; from += STREAM_BATCH) {
-      const to = Math.min(count, from + STREAM_BATCH);
+    let batch = STREAM_BATCH;
+    for (let from = 0; from < count && !res.destroyed; ) {
+      const started = performance.now();
+      const to = Math.min(count, from + batch);
       const texts = 'items' in array ? array.items.slice(from, to).map((i) => JSON.stringify(i)) : array.read(from, to);
       if (texts.length > 0) full = !res.write(`${written > 0 ? ',' : ''}${(map ? texts.map((t) => map(key, t)) : texts).join(',')}`) || full;
       written += texts.length;
+      from = to;
+      // Items differ in size (a node is small, an event with its attributes is not): the batch follows the clock.
+      batch = nextBatch(batch, performance.now() - started, active);
       await pause(res, full);
       full = false;
     }
     full = !res.write(']') || full;
   }
-  res.end(`}${outer.slice(at + marker.length)}`);
+  res.end(close);
 }
