@@ -231,8 +231,8 @@ class Collection {
   }
 }
 
-/** Verifies envelopes against the trusted keys and builds the graph. Rejected envelopes add nothing. */
-export function collect(envelopes: Iterable<LoadedEnvelope>, trusted: TrustedKeys): CollectResult {
+/** Verifies envelopes against the trusted keys (revoked key ids vouch for nothing) and builds the graph. Rejected envelopes add nothing. */
+export function collect(envelopes: Iterable<LoadedEnvelope>, trusted: TrustedKeys, revoked?: ReadonlySet<string>): CollectResult {
   const c = new Collection();
   const verified: Verified[] = [];
   let index = 0;
@@ -245,7 +245,7 @@ export function collect(envelopes: Iterable<LoadedEnvelope>, trusted: TrustedKey
     }
     let event: StageEvent;
     try {
-      event = verifyEnvelope(env, trusted);
+      event = verifyEnvelope(env, trusted, revoked);
     } catch (err) {
       // Any failure on one envelope fails closed for that envelope, with a reason.
       c.res.rejected.push({ index: i, reason: `envelope[${i}]: ${err instanceof SignatureError ? err.message : 'unreadable'}` });

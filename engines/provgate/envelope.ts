@@ -128,31 +128,45 @@ function verifyOne(key: TrustedKey, message: Uint8Array, sig: Uint8Array): boole
   }
 }
 
+const NONE_REVOKED: ReadonlySet<string> = new Set();
+
+/** A key id short enough for a reason line: hex digests cut to 16 digits. */
+export function shortKeyId(keyid: string): string {
+  return keyid.length > 20 ? `${keyid.slice(0, 16)}…` : keyid;
+}
+
 /**
  * Checks an envelope's signatures against the trusted keys and returns its payload bytes.
  * Accepted when at least one signature is by a trusted key and every signature by a trusted key verifies;
  * signatures by unknown keys are ignored only when a trusted one vouches for the payload.
  */
-export function verifySignatures(env: Envelope, trusted: TrustedKeys, expectedType: string = STAGE_PAYLOAD_TYPE): Uint8Array {
+export function verifySignatures(env: Envelope, trusted: TrustedKeys, expectedType: string = STAGE_PAYLOAD_TYPE, revoked: ReadonlySet<string> = NONE_REVOKED): Uint8Array {
   if (env.payloadType !== expectedType) throw new SignatureError('unexpected payload type');
   if (env.signatures.length === 0) throw new SignatureError('no signature');
   const message = pae(env.payloadType, env.payload);
   let vouched = false;
+  let revokedBy: string | undefined;
   for (const s of env.signatures) {
+    // A revoked key vouches for nothing, even when a trusted-keys map still holds it.
+    if (revoked.has(s.keyid)) {
+      revokedBy ??= s.keyid;
+      continue;
+    }
     const key = trusted.get(s.keyid);
     if (key === undefined) continue;
     if (!verifyOne(key, message, s.sig)) throw new SignatureError('signature mismatch');
     vouched = true;
   }
-  if (!vouched) throw new SignatureError('signed by an untrusted key');
+  if (!vouched) throw new SignatureError(revokedBy === undefined ? 'signed by an untrusted key' : `signed by a revoked key (${shortKeyId(revokedBy)})`);
   return env.payload;
 }
+
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Verifies an envelope and decodes its stage event (shape only: `stage`, `runId`, `payload`; the collector checks the payload). */
-export function verifyEnvelope(env: Envelope, trusted: TrustedKeys): StageEvent {
-  const bytes = verifySignatures(env, trusted);
+export function verifyEnvelope(env: Envelope, trusted: TrustedKeys, revoked?: ReadonlySet<string>): StageEvent {
+  const bytes = verifySignatures(env, trusted, STAGE_PAYLOAD_TYPE, revoked);
   let value: unknown;
   try {
     value = JSON.parse(decoder.decode(bytes)) as unknown;

@@ -144,7 +144,7 @@ describe('provgate HTTP API', () => {
     for (const asset of ['swagger-ui.css', 'swagger-ui-bundle.js', 'init.js']) expect((await fetch(`${server.url}/docs/${asset}`)).status).toBe(200);
     const doc = (await (await fetch(`${server.url}/docs/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/healthz', '/v1/demo/{scenario}', '/v1/gate', '/v1/runs', '/v1/runs/{run}', '/v1/runs/{run}/backtrack', '/v1/runs/{run}/blast', '/v1/runs/{run}/cypher', '/v1/runs/{run}/graph']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/healthz', '/v1/demo/{scenario}', '/v1/gate', '/v1/keys', '/v1/keys/generate', '/v1/keys/log', '/v1/keys/{keyid}/revoke', '/v1/runs', '/v1/runs/{run}', '/v1/runs/{run}/backtrack', '/v1/runs/{run}/blast', '/v1/runs/{run}/cypher', '/v1/runs/{run}/graph']);
     expect(Object.keys(doc.components.schemas['BuildPayload']?.properties ?? {})).toEqual(expect.arrayContaining(['buildId', 'commit', 'image', 'layers', 'packages']));
   });
 
@@ -186,6 +186,78 @@ describe('provgate mounted as the gateway mounts it (no explorer option)', () =>
       expect((await fetch(`${mounted.url}/healthz`)).status).toBe(200);
     } finally {
       await mounted.close();
+    }
+  });
+});
+
+describe('trusted keys managed over HTTP (no restart, no GATE_PUBKEY)', () => {
+  it('import, gate, generate, revoke, audit; env keys listed but not revocable; bad input refused', async () => {
+    const envKey = signingKeyFromPem(generateKeyPair().privatePem, 'ci-env');
+    const ctx = { jobs: new InProcessRunner(jobs), db: openMemoryStore([provgateService]), dataDir: '', resourcesDir: defaultResourcesDir() };
+    const app = await listen(createServiceApp(createRouter(ctx, { trusted: new Map() })), { port: 0 });
+    const envApp = await listen(createServiceApp(createRouter({ ...ctx, db: openMemoryStore([provgateService]) }, { trusted: new Map([trustedKeyOf(envKey)]) })), { port: 0 });
+    try {
+      const pair = generateKeyPair();
+      const mine = signingKeyFromPem(pair.privatePem, 'analyst');
+      const signed = scenarioEnvelopes('clean', mine).map(envelopeToJson);
+      // Nothing trusted yet: the 503 says where to add a key.
+      const none = await post(app.url, '/v1/gate', signed);
+      expect(none.status).toBe(503);
+      expect(((await none.json()) as { error: { message: string } }).error.message).toMatch(/Lineage workspace/);
+
+      const added = await post(app.url, '/v1/keys', { publicKey: pair.publicPem, keyid: 'analyst', label: 'my SBOM key' });
+      expect(added.status).toBe(201);
+      expect(await added.json()).toMatchObject({ keyid: 'analyst', source: 'store', status: 'active', origin: 'imported', revocable: true });
+      const passed = (await (await post(app.url, '/v1/gate', signed)).json()) as Summary & { rejected: number };
+      expect(passed.verdict).toBe('pass');
+      expect(passed.rejected).toBe(0);
+      expect(((await (await fetch(`${app.url}/healthz`)).json()) as { trustedKeys: number }).trustedKeys).toBe(1);
+
+      const gen = await post(app.url, '/v1/keys/generate', { label: 'second' });
+      expect(gen.status).toBe(201);
+      expect(gen.headers.get('cache-control')).toBe('no-store');
+      const g = (await gen.json()) as { key: { keyid: string; origin: string }; privateKeyPem: string };
+      expect(g.privateKeyPem).toMatch(/BEGIN PRIVATE KEY/);
+      expect(g.key.origin).toBe('generated');
+
+      const revoked = await post(app.url, '/v1/keys/analyst/revoke', { reason: 'rotated' });
+      expect(revoked.status).toBe(200);
+      expect(await revoked.json()).toMatchObject({ status: 'revoked', revokeReason: 'rotated', revocable: false });
+      const blocked = (await (await post(app.url, '/v1/gate', signed)).json()) as Summary;
+      expect(blocked.verdict).toBe('block');
+      const run = (await (await fetch(`${app.url}/v1/runs/${blocked.runId}/graph`)).json()) as { rejected: { reason: string }[] };
+      expect(run.rejected[0]?.reason).toBe('envelope[0]: signed by a revoked key (analyst)');
+      expect((await post(app.url, '/v1/keys/analyst/revoke', {})).status).toBe(409);
+      expect((await post(app.url, '/v1/keys', { publicKey: pair.publicPem, keyid: 'analyst-2' })).status).toBe(409);
+      expect((await post(app.url, '/v1/keys/nope/revoke', {})).status).toBe(404);
+
+      const list = (await (await fetch(`${app.url}/v1/keys`)).json()) as { items: { keyid: string; status: string }[]; trusted: number };
+      expect(list.items.map((k) => [k.keyid, k.status])).toEqual([
+        ['analyst', 'revoked'],
+        [g.key.keyid, 'active'],
+      ]);
+      expect(list.trusted).toBe(1);
+      const log = (await (await fetch(`${app.url}/v1/keys/log`)).json()) as { items: { kind: string; actor: string }[]; verified: { ok: boolean } };
+      expect(log.items.map((r) => r.kind)).toEqual(['key.add', 'key.add', 'key.revoke']);
+      expect(log.verified.ok).toBe(true);
+
+      // Refusals: a private key, junk, unknown fields, a control character in the label, not JSON. No value is echoed.
+      const priv = await post(app.url, '/v1/keys', { publicKey: pair.privatePem });
+      expect(priv.status).toBe(422);
+      expect(await priv.text()).not.toContain('PRIVATE KEY-----\n');
+      expect((await post(app.url, '/v1/keys', { publicKey: 'zzzz-not-a-key' })).status).toBe(422);
+      expect((await post(app.url, '/v1/keys', { publicKey: pair.publicPem, extra: 1 })).status).toBe(422);
+      expect((await post(app.url, '/v1/keys/generate', { label: 'a\nb' })).status).toBe(422);
+      expect((await post(app.url, '/v1/keys', 'x', { 'content-type': 'text/plain' })).status).toBe(415);
+
+      // GATE_PUBKEY keys: listed as env, refused for revocation, their id reserved.
+      const envList = (await (await fetch(`${envApp.url}/v1/keys`)).json()) as { items: { keyid: string; source: string; revocable: boolean }[] };
+      expect(envList.items).toEqual([expect.objectContaining({ keyid: 'ci-env', source: 'env', revocable: false })]);
+      expect((await post(envApp.url, '/v1/keys/ci-env/revoke', {})).status).toBe(409);
+      expect((await post(envApp.url, '/v1/keys', { publicKey: generateKeyPair().publicPem, keyid: 'ci-env' })).status).toBe(409);
+    } finally {
+      await app.close();
+      await envApp.close();
     }
   });
 });

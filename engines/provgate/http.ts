@@ -5,11 +5,12 @@ import express, { type Express, type Request, type Response, type Router } from 
 import { z } from 'zod';
 import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
+import { validate } from '../core/validation.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
+import { jsonBody, page, parseBody, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { pageCsp } from '../core/http/security.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
-import type { BacktrackBody, GateSummary, ProvgateHealth, RunDetail, RunGraph, RunPage } from '../core/contracts/provgate.js';
+import type { BacktrackBody, GateSummary, GeneratedKey, ProvgateHealth, RunDetail, RunGraph, RunPage, TrustedKeyItem, TrustedKeyList } from '../core/contracts/provgate.js';
 import type { ServiceContext } from '../core/service.js';
 import type { TrustedKeys } from './envelope.js';
 import { parseEnvelopeList } from './files.js';
@@ -17,6 +18,7 @@ import { defaultResourcesDir, EXPLORER_RELATIVE, graphFromDocument, layerBlastRa
 import { DEMO_JOB, GATE_JOB, type GateJobResult } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { demoTrust, trustedFromEnv, trustedToJson } from './keys.js';
+import { addKey, APP_ACTOR, effectiveTrust, generateStoredKey, keyItem, KEYID, keyLog, listKeys, MAX_LABEL, MAX_REASON, parsePublicKey, revokeKey, storedKeys } from './truststore.js';
 import { provgateService } from './service.js';
 import { getRun, listRuns, saveRun, type RunListItem, type StoredRun } from './store.js';
 import { isScenario } from './synth.js';
@@ -50,6 +52,15 @@ const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const gateQuery = z.object({ lenient: z.enum(['true', 'false']).optional(), typosquat: z.enum(['true', 'false']).optional() });
 const backtrackQuery = z.object({ q: z.string().trim().min(1).max(512) });
 const blastQuery = z.object({ layer: z.string().trim().min(4).max(71) });
+/** A label or reason: one line of text, no control characters. */
+// eslint-disable-next-line no-control-regex
+const line = (max: number) => z.string().max(max).regex(/^[^\x00-\x1f\x7f]*$/, 'must be one line of text');
+const keyidField = z.string().regex(KEYID, 'must be 1 to 256 printable characters without spaces');
+const importKeyBody = z.strictObject({ publicKey: z.string().min(1).max(8192), keyid: keyidField.optional(), label: line(MAX_LABEL).optional() });
+const generateKeyBody = z.strictObject({ keyid: keyidField.optional(), label: line(MAX_LABEL).optional() });
+const revokeKeyBody = z.strictObject({ reason: line(MAX_REASON).optional() });
+/** Key bodies are small: a PEM public key and a label. */
+const MAX_KEY_BODY = 16 * 1024;
 
 function isGateResult(value: unknown): value is GateJobResult {
   const v = value as Partial<GateJobResult> | null;
@@ -71,8 +82,12 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   } catch (err) {
     trustProblem = err instanceof VitrineError ? err.message : 'the trusted key cannot be read';
   }
-  const trusted = new Map(configured);
-  if (options.trustDemo === true) for (const [id, key] of demoTrust()) trusted.set(id, key);
+  const withDemo = new Map(configured);
+  if (options.trustDemo === true) for (const [id, key] of demoTrust()) withDemo.set(id, key);
+  // The keys the gate trusts right now: configured ones plus the store's active keys, minus revoked ids (read per request,
+  // so a key added or revoked in the app counts at once, without a restart).
+  const trust = (): ReturnType<typeof effectiveTrust> => effectiveTrust(ctx.db, withDemo);
+  const reservedIds = new Set(configured.keys());
 
   // The popular-package list of ?typosquat=true, read once on first use (null: none could be read).
   let topPypi: string[] | null | undefined;
@@ -122,7 +137,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   }
 
   router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', service: 'provgate', version: VERSION, trustedKeys: trusted.size, ...(trustProblem === null ? {} : { trustProblem }) } satisfies ProvgateHealth);
+    res.json({ status: 'ok', service: 'provgate', version: VERSION, trustedKeys: trust().trusted.size, ...(trustProblem === null ? {} : { trustProblem }) } satisfies ProvgateHealth);
   });
 
   router.post(
@@ -132,16 +147,63 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       const { lenient, typosquat } = parseQuery(gateQuery, req);
       // Checked here too, so malformed envelopes get their 422 at once, without taking a worker.
       const envelopes = parseEnvelopeList(req.body, lenient === 'true');
-      if (trusted.size === 0) throw new VitrineError('unavailable', trustProblem ?? 'the gate trusts no key: set GATE_PUBKEY (and GATE_KEYID) for the service');
+      const { trusted, revoked } = trust();
+      if (trusted.size === 0) throw new VitrineError('unavailable', trustProblem ?? 'the gate trusts no key: add one under Trusted keys in the Lineage workspace (POST /v1/keys), or set GATE_PUBKEY (and GATE_KEYID) for the service');
       let scorer = {};
       if (typosquat === 'true') {
         topPypi ??= loadTopPypi(topPypiFile(ctx.resourcesDir));
         if (topPypi === null || topPypi.length === 0) throw new VitrineError('unavailable', 'no popular-package list is installed for the typosquat check');
         scorer = { scorer: 'top-pypi', topPypi };
       }
-      const result = await runJob(res, GATE_JOB, { envelopes: req.body as unknown, lenient: lenient === 'true', trusted: trustedToJson(trusted), ...scorer }, `Gate ${envelopes.length} envelopes`);
+      const result = await runJob(res, GATE_JOB, { envelopes: req.body as unknown, lenient: lenient === 'true', trusted: trustedToJson(trusted), revoked: [...revoked], ...scorer }, `Gate ${envelopes.length} envelopes`);
       const item = saveRun(ctx.db, { source: 'gate', envelopes: envelopes.length, envelopesSha256: canonicalHash(req.body), graph: result.graph, decision: result.decision, comment: result.comment });
       res.json(summary(item, result));
+    }),
+  );
+
+  router.get('/v1/keys', (_req, res) => {
+    res.json(listKeys(ctx.db, configured, options.trustDemo === true, trustProblem) satisfies TrustedKeyList);
+  });
+
+  router.get('/v1/keys/log', (req, res) => {
+    const p = parsePagination(req);
+    const log = keyLog(ctx.db, p);
+    res.json({ ...log, limit: p.limit, offset: p.offset });
+  });
+
+  router.post(
+    '/v1/keys',
+    jsonBody(MAX_KEY_BODY),
+    route((req, res) => {
+      const b = parseBody(importKeyBody, req);
+      const key = addKey(ctx.db, { publicKey: parsePublicKey(b.publicKey), keyid: b.keyid, label: b.label, origin: 'imported' }, reservedIds, APP_ACTOR);
+      res.status(201).json(keyItem(key) satisfies TrustedKeyItem);
+    }),
+  );
+
+  router.post(
+    '/v1/keys/generate',
+    jsonBody(MAX_KEY_BODY),
+    route((req, res) => {
+      const b = validate(generateKeyBody, (req.body as unknown) ?? {}, 'request body');
+      const { key, privatePem, publicPem } = generateStoredKey(ctx.db, { keyid: b.keyid, label: b.label }, reservedIds, APP_ACTOR);
+      // The private key is in this answer only: never stored, never cached.
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(201).json({ key: keyItem(key), privateKeyPem: privatePem, publicKeyPem: publicPem } satisfies GeneratedKey);
+    }),
+  );
+
+  router.post(
+    '/v1/keys/:keyid/revoke',
+    jsonBody(MAX_KEY_BODY),
+    route((req, res) => {
+      const raw = req.params['keyid'];
+      const keyid = typeof raw === 'string' && KEYID.test(raw) ? raw : null;
+      if (keyid === null) throw new VitrineError('not_found', 'no such key in the store');
+      const b = validate(revokeKeyBody, (req.body as unknown) ?? {}, 'request body');
+      if (configured.has(keyid) && !storedKeys(ctx.db).some((k) => k.keyid === keyid))
+        throw new VitrineError('conflict', 'this key comes from GATE_PUBKEY: unset the variable and restart the service to stop trusting it');
+      res.json(keyItem(revokeKey(ctx.db, keyid, b.reason, APP_ACTOR)) satisfies TrustedKeyItem);
     }),
   );
 

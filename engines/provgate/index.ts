@@ -41,11 +41,13 @@ export interface RunOptions {
   readonly advisories?: OsvIndex;
   /** Static reachability (`gate --reach-*`): decides pypi findings that runtime facts left unknown. */
   readonly reach?: ReachReport;
+  /** Key ids revoked in the store: an envelope they alone sign is rejected as "signed by a revoked key". */
+  readonly revoked?: ReadonlySet<string>;
 }
 
 /** `run`: verifies the envelopes against the trusted keys, builds and enriches the graph (scorer optional, default none), decides. */
 export function run(envelopes: Iterable<LoadedEnvelope>, trusted: TrustedKeys, scorer: DependencyScorer | null = null, options: RunOptions = {}): { result: CollectResult; decision: Decision } {
-  const result = collect(envelopes, trusted);
+  const result = collect(envelopes, trusted, options.revoked);
   if (scorer) enrichScorer(result, scorer);
   if (options.advisories) enrichAdvisories(result, options.advisories);
   enrichReachability(result);

@@ -23,6 +23,8 @@ export const gatePayloadSchema = z.strictObject({
   envelopes: z.unknown(),
   lenient: z.boolean().default(false),
   trusted: trustedSchema,
+  /** Key ids revoked in the store (set by the router from the key log, never taken from a request). */
+  revoked: z.array(z.string().min(1).max(256)).max(10_000).default([]),
   /** `demo` runs the demo typosquat scorer, `top-pypi` a typosquat scorer over `topPypi`; none by default. */
   scorer: z.enum(['demo', 'top-pypi']).nullable().default(null),
   topPypi: z.array(z.string().min(1).max(256)).max(100_000).optional(),
@@ -80,7 +82,7 @@ export function runGateJob(payload: unknown, ctx: JobContext): GateJobResult {
   }
   if (p.scorer === 'top-pypi' && (p.topPypi === undefined || p.topPypi.length === 0)) throw new VitrineError('bad_request', 'the top-pypi scorer needs its list');
   const scorer = p.scorer === 'demo' ? demoScorer() : p.scorer === 'top-pypi' ? new TyposquatScorer({ pypi: p.topPypi ?? [] }) : null;
-  const out = gate(envelopes, trustedFromJson(p.trusted as TrustedKeysJson), scorer, ctx, { ...(advisories ? { advisories } : {}), ...(reach ? { reach } : {}) });
+  const out = gate(envelopes, trustedFromJson(p.trusted as TrustedKeysJson), scorer, ctx, { ...(advisories ? { advisories } : {}), ...(reach ? { reach } : {}), ...(p.revoked.length > 0 ? { revoked: new Set(p.revoked) } : {}) });
   ctx.progress(1, 'done');
   return out;
 }

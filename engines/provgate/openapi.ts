@@ -83,6 +83,51 @@ export function openApiDocument(): JsonObject {
           },
         },
       },
+      '/v1/keys': {
+        get: { summary: 'Trusted keys: GATE_PUBKEY (source env, not revocable here), the demo key when enabled, and the store keys with their status', responses: { '200': { description: '{items, trusted, trustProblem?}', content: json({ type: 'object', properties: { items: { type: 'array', items: ref('TrustedKey') }, trusted: int, trustProblem: str } }) } } },
+        post: {
+          summary: 'Import an Ed25519 public key into the store (recorded in the key log); the gate trusts it at once',
+          requestBody: {
+            required: true,
+            content: json({
+              type: 'object',
+              required: ['publicKey'],
+              additionalProperties: false,
+              properties: {
+                publicKey: { type: 'string', maxLength: 8192, description: 'PEM public key (BEGIN PUBLIC KEY), or the 32 raw bytes in hex or base64; private keys are refused' },
+                keyid: { type: 'string', maxLength: 256, description: 'the key id envelopes carry (default: the hex SHA-256 of the raw key, as GATE_KEYID defaults)' },
+                label: { type: 'string', maxLength: 120 },
+              },
+            }),
+          },
+          responses: { '201': { description: 'the stored key', content: json(ref('TrustedKey')) }, '409': errorResponse('key id or key already in the store (revoked ones included), or an env key id'), '422': errorResponse('not an Ed25519 public key') },
+        },
+      },
+      '/v1/keys/generate': {
+        post: {
+          summary: 'Generate an Ed25519 pair: the public key goes into the store; the private key is in this answer only (never stored)',
+          requestBody: { required: false, content: json({ type: 'object', additionalProperties: false, properties: { keyid: { type: 'string', maxLength: 256 }, label: { type: 'string', maxLength: 120 } } }) },
+          responses: { '201': { description: '{key, privateKeyPem, publicKeyPem}', content: json({ type: 'object', properties: { key: ref('TrustedKey'), privateKeyPem: str, publicKeyPem: str } }) }, '409': errorResponse('key id taken') },
+        },
+      },
+      '/v1/keys/{keyid}/revoke': {
+        post: {
+          summary: 'Revoke a store key (permanent, recorded in the key log); envelopes it alone signs are rejected as signed by a revoked key',
+          parameters: [{ name: 'keyid', in: 'path', required: true, schema: { type: 'string', maxLength: 256 } }],
+          requestBody: { required: false, content: json({ type: 'object', additionalProperties: false, properties: { reason: { type: 'string', maxLength: 500 } } }) },
+          responses: { '200': { description: 'the revoked key', content: json(ref('TrustedKey')) }, '404': errorResponse('no such key in the store'), '409': errorResponse('already revoked, or a GATE_PUBKEY key') },
+        },
+      },
+      '/v1/keys/log': {
+        get: {
+          summary: 'The key log (hash-chained, append-only): every key added and revoked, who and when, and whether the chain verifies',
+          parameters: [
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
+            { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+          ],
+          responses: { '200': { description: '{items, total, verified}', content: json({ type: 'object' }) } },
+        },
+      },
       '/v1/demo/{scenario}': {
         post: {
           summary: 'Run a synthetic scenario (demo key, demo scorer); the run is stored',
@@ -136,6 +181,23 @@ export function openApiDocument(): JsonObject {
         Reason: reason,
         Decision: { type: 'object', required: ['verdict', 'reasons'], properties: { verdict: ref('Verdict'), reasons: { type: 'array', items: ref('Reason') } } },
         RunListItem: runItem,
+        TrustedKey: {
+          type: 'object',
+          properties: {
+            keyid: str,
+            source: { type: 'string', enum: ['store', 'env', 'demo'] },
+            type: { type: 'string', enum: ['ed25519', 'hmac'] },
+            publicKey: { type: 'string', description: 'base64 of the 32 raw bytes' },
+            fingerprint: { type: 'string', description: 'hex SHA-256 of the raw key' },
+            label: { type: ['string', 'null'] },
+            origin: { type: ['string', 'null'], enum: ['imported', 'generated', null] },
+            addedAt: { type: ['string', 'null'] },
+            status: { type: 'string', enum: ['active', 'revoked'] },
+            revokedAt: { type: ['string', 'null'] },
+            revokeReason: { type: ['string', 'null'] },
+            revocable: { type: 'boolean' },
+          },
+        },
         GateAnswer: { allOf: [ref('RunListItem'), { type: 'object', properties: { decision: ref('Decision'), expected: ref('Verdict') } }] },
         CommitPayload: schemaOf(commitPayloadSchema),
         BuildPayload: schemaOf(buildPayloadSchema),

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Migration } from '../core/service.js';
+import { createKeyLog } from './truststore.js';
 import type { GraphDocument } from './index.js';
 import type { Decision, Verdict } from './policy.js';
 import type { RunDetail, RunListItem } from '../core/contracts/provgate.js';
@@ -33,6 +34,13 @@ export const migrations: readonly Migration[] = [
         );
         CREATE INDEX provgate_runs_created ON provgate_runs (created_at DESC, id);
       `);
+    },
+  },
+  {
+    version: 2,
+    name: 'trusted key log',
+    up(db) {
+      createKeyLog(db);
     },
   },
 ];

@@ -7,7 +7,7 @@ import { envelopeToJson } from '../../engines/provgate/envelope.js';
 import { generateKeyPair, signingKeyFromPem } from '../../engines/provgate/keys.js';
 import { scenarioEnvelopes } from '../../engines/provgate/synth.js';
 import { REPO_ROOT } from '../corpora.js';
-import { browserSuiteRuns, startBrowserSession, type BrowserSession } from './harness.js';
+import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './harness.js';
 
 /** The workspace shows only once the registry names its component (the lead's line in renderer/src/workspaces/registry.ts). */
 const REGISTERED = readFileSync(path.join(REPO_ROOT, 'renderer', 'src', 'workspaces', 'registry.ts'), 'utf8').includes("import('./lineage/LineageWorkspace')");
@@ -170,6 +170,74 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     expect(await reasons.nth(1).getAttribute('aria-current')).toBe('true');
     expect(await page.getByTestId('lineage-focus').innerText()).toContain('no verified event');
     await session.screenshot(page, 'lineage-lenient-dark');
+    expect(pageErrors(page)).toEqual([]);
+  }, 120_000);
+  it('trusted keys in the app: GATE_PUBKEY listed as such, a generated pair gates at once, an imported key, a revoked key refused with its reason', async () => {
+    const page = await open('light');
+    const panel = page.getByTestId('trusted-keys');
+    await panel.getByTestId('trusted-key').first().waitFor();
+    // The env key: listed, marked GATE_PUBKEY, no Revoke button.
+    const envRow = panel.locator('[data-testid="trusted-key"]').first();
+    expect(await envRow.innerText()).toContain('GATE_PUBKEY');
+    expect(await envRow.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
+
+    // Generate a pair: the private key is shown once and saved as a file; the store keeps the public half.
+    await panel.getByTestId('generate-key').click();
+    await panel.getByTestId('key-id').fill('analyst');
+    await panel.getByTestId('key-label').fill('my SBOM key');
+    await panel.getByTestId('submit-key').click();
+    const secret = panel.getByTestId('generated-key');
+    await secret.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), secret.getByTestId('save-private-key').click()]);
+    expect(download.suggestedFilename()).toBe('analyst.key');
+    const keyFile = path.join(session.home, 'analyst.key');
+    await download.saveAs(keyFile);
+    const privatePem = readFileSync(keyFile, 'utf8');
+    expect(privatePem).toContain('BEGIN PRIVATE KEY');
+    await page.getByTestId('trust-count').getByText('2 keys').waitFor();
+    await session.screenshot(page, 'lineage-keys-generated-light');
+    await secret.getByRole('button', { name: /hide/ }).click();
+    expect(await panel.getByTestId('generated-key').count()).toBe(0);
+
+    // Envelopes signed with it gate at once (no restart, no GATE_PUBKEY change).
+    const mine = signingKeyFromPem(privatePem, 'analyst');
+    const signed = JSON.stringify(scenarioEnvelopes('clean', mine).map(envelopeToJson));
+    await page.getByTestId('envelope-file').setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(signed) });
+    const decision = page.getByTestId('decision');
+    await decision.locator('h2 .verdict').getByText(/pass/i).waitFor({ timeout: 60_000 });
+
+    // Import a public key pasted as PEM; a private key pasted by mistake is refused before anything is sent.
+    const other = generateKeyPair();
+    await panel.getByTestId('import-key').click();
+    await panel.getByTestId('key-text').fill(other.privatePem);
+    await panel.getByTestId('submit-key').click();
+    await panel.getByText('That is a private key').waitFor();
+    await panel.getByTestId('key-text').fill(other.publicPem);
+    await panel.getByTestId('key-label').fill('CI runner');
+    await panel.getByTestId('submit-key').click();
+    await panel.locator('[data-testid="trusted-key"]', { hasText: 'CI runner' }).waitFor();
+    await page.getByTestId('trust-count').getByText('3 keys').waitFor();
+
+    // Revoke the generated key (confirm, with a reason): the same envelopes are now rejected, and say why.
+    const row = panel.locator('[data-keyid="analyst"]');
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    await row.getByLabel('Reason for revoking').fill('laptop lost');
+    await row.getByTestId('confirm-revoke').click();
+    await row.getByText('revoked', { exact: true }).waitFor();
+    expect(await row.innerText()).toContain('laptop lost');
+    await page.getByTestId('envelope-file').setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(signed) });
+    await decision.locator('h2 .verdict').getByText(/block/i).waitFor({ timeout: 60_000 });
+    expect(await page.locator('details.rejected').innerText()).toContain('rejected');
+    await page.locator('details.rejected summary').click();
+    expect(await page.locator('details.rejected').innerText()).toContain('signed by a revoked key (analyst)');
+
+    // The key log: two additions and one revocation, chain intact.
+    await panel.getByRole('button', { name: 'Key log' }).click();
+    const log = panel.getByTestId('key-log');
+    await log.waitFor();
+    expect(await log.innerText()).toContain('3 records, hash chain intact');
+    await panel.screenshot({ path: path.join(SHOTS, 'lineage-keys-panel.png') });
+    await session.screenshot(page, 'lineage-keys-light');
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);
 });

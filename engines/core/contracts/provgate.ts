@@ -183,3 +183,55 @@ export interface ProvgateHealth {
 
 /** The demo scenarios of POST /v1/demo/{scenario}. */
 export type ScenarioName = 'clean' | 'malicious-dep' | 'cve-origin' | 'unreachable' | 'tampered' | 'unsigned-missing';
+
+/** Where a trusted key comes from: the store (managed in the app), GATE_PUBKEY (scripts; not revocable in the app), or the public demo key. */
+export type TrustedKeySource = 'store' | 'env' | 'demo';
+
+/** One key of GET /v1/keys. `publicKey` is the 32 raw bytes in base64 (empty for the HMAC demo key). */
+export interface TrustedKeyItem {
+  readonly keyid: string;
+  readonly source: TrustedKeySource;
+  readonly type: 'ed25519' | 'hmac';
+  readonly publicKey: string;
+  /** Hex SHA-256 of the raw public key (what a default key id is). */
+  readonly fingerprint: string;
+  readonly label: string | null;
+  /** Store keys: imported (pasted public key) or generated in the app. */
+  readonly origin: 'imported' | 'generated' | null;
+  readonly addedAt: string | null;
+  readonly status: 'active' | 'revoked';
+  readonly revokedAt: string | null;
+  readonly revokeReason: string | null;
+  /** Only store keys can be revoked from the app. */
+  readonly revocable: boolean;
+}
+
+export interface TrustedKeyList {
+  readonly items: readonly TrustedKeyItem[];
+  /** Keys the gate trusts now (active store keys, GATE_PUBKEY, the demo key when enabled). */
+  readonly trusted: number;
+  /** Why GATE_PUBKEY could not be read, when it could not. */
+  readonly trustProblem?: string;
+}
+
+/** POST /v1/keys/generate: the new key and its pair as PEM; the private key is in this answer only and is never stored. */
+export interface GeneratedKey {
+  readonly key: TrustedKeyItem;
+  readonly privateKeyPem: string;
+  readonly publicKeyPem: string;
+}
+
+/** One record of the key log (GET /v1/keys/log): hash-chained, append-only. */
+export interface KeyLogRecord {
+  readonly seq: number;
+  readonly at: string;
+  readonly kind: 'key.add' | 'key.revoke';
+  readonly actor: string;
+  readonly payload: Record<string, unknown>;
+  readonly hash: string;
+}
+
+export interface KeyLog {
+  readonly items: readonly KeyLogRecord[];
+  readonly verified: { readonly ok: boolean; readonly count: number; readonly head: string; readonly reason?: string };
+}

@@ -15,6 +15,7 @@ import type { WorkspaceProps } from '../registry';
 import { LineageGraph } from './LineageGraph';
 import { attrRows, commentLines, count, cypherFileName, layerRows, MAX_GATE_FILE, orderedReasons, parseEnvelopeFile, plural, SCENARIOS, when, type CommentPart } from './model';
 import { createLineageStore, RUN_PAGE, type LineageStore } from './store';
+import { TrustedKeys } from './TrustedKeys';
 import './lineage.css';
 
 export function VerdictBadge({ verdict }: { readonly verdict: Verdict }) {
@@ -347,13 +348,13 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
             <p className="muted drop-target__hint">Drop a JSON list of signed envelopes (commit, build, scan, sast) here, or open one; the service verifies them against its trusted keys.</p>
             {s.health && s.health.trustedKeys === 0 && (
               <p className="gate-input__trust neg" data-testid="trust-warning">
-                The gate trusts no key{s.health.trustProblem ? ` (${s.health.trustProblem})` : ''}: start the workstation with <code>GATE_PUBKEY</code> (and <code>GATE_KEYID</code>) set to
-                gate your own envelopes. The demo scenarios work without it.
+                The gate trusts no key{s.health.trustProblem ? ` (${s.health.trustProblem})` : ''}: import or generate one under Trusted keys below (or start the workstation with{' '}
+                <code>GATE_PUBKEY</code>) to gate your own envelopes. The demo scenarios work without it.
               </p>
             )}
             {s.health && s.health.trustedKeys > 0 && (
               <p className="muted drop-target__hint" data-testid="trust-count">
-                Trusted: {plural(s.health.trustedKeys, 'key')} (<code>GATE_PUBKEY</code>).
+                Trusted: {plural(s.health.trustedKeys, 'key')} (see Trusted keys below).
               </p>
             )}
             <div className="row">
@@ -406,6 +407,8 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
               </p>
             )}
           </section>
+
+          <TrustedKeys client={client} base={base} onChanged={() => void store.getState().loadHealth()} />
 
           <section className="panel" aria-label="Runs" data-testid="run-list">
             <div className="panel__head">
