@@ -1,6 +1,7 @@
 // What every service hands the composer (main/) and what it receives: no express here, so pure code can import it.
 import type { Database } from 'better-sqlite3';
 import type { JobRunner, JobTable } from './jobs/protocol.js';
+import type { SearchProvider } from './search.js';
 
 /** One numbered schema step of a service's tables. Versions start at 1 and never change once landed. */
 export interface Migration {
@@ -32,4 +33,6 @@ export interface ServiceDescriptor {
   readonly workspace: string;
   readonly migrations: readonly Migration[];
   readonly jobs: JobTable;
+  /** Its part of the workstation-wide search (engines/<service>/search.ts); absent: not searched. */
+  readonly search?: SearchProvider;
 }

@@ -1,6 +1,7 @@
 // The forensic timeline service as the composer (main/) sees it: name, title, workspace, migrations, jobs.
 import type { ServiceDescriptor } from '../core/service.js';
 import { jobs } from './jobs.js';
+import { forensicSearch } from './search.js';
 import { migrations } from './store.js';
 
 export const forensicService: ServiceDescriptor = {
@@ -9,4 +10,5 @@ export const forensicService: ServiceDescriptor = {
   workspace: 'Cases',
   migrations,
   jobs,
+  search: forensicSearch,
 };

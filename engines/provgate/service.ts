@@ -1,6 +1,7 @@
 // The provenance gate as the composer (main/) sees it: name, title, workspace, migrations, jobs.
 import type { ServiceDescriptor } from '../core/service.js';
 import { jobs } from './jobs.js';
+import { provgateSearch } from './search.js';
 import { migrations } from './store.js';
 
 export const provgateService: ServiceDescriptor = {
@@ -9,4 +10,5 @@ export const provgateService: ServiceDescriptor = {
   workspace: 'Lineage',
   migrations,
   jobs,
+  search: provgateSearch,
 };

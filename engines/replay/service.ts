@@ -1,6 +1,7 @@
 // The capture replay service as the composer (main/) sees it: name, title, workspace, migrations, jobs.
 import type { ServiceDescriptor } from '../core/service.js';
 import { jobs } from './jobs.js';
+import { replaySearch } from './search.js';
 import { migrations } from './store.js';
 
 export const replayService: ServiceDescriptor = {
@@ -9,4 +10,5 @@ export const replayService: ServiceDescriptor = {
   workspace: 'Replay',
   migrations,
   jobs,
+  search: replaySearch,
 };
