@@ -5,6 +5,7 @@ import { LOOPBACK_HOSTS, isLoopbackHost } from '../engines/core/http/security.js
 import { listen } from '../engines/core/http/server.js';
 import { openStore } from '../engines/core/store.js';
 import { pkgscanWorkerCommand, startSupervisor, type Supervisor } from '../engines/pkgscan/monitoring/supervisor.js';
+import { createConsole } from './console/http.js';
 import { createGateway, type ComposedService } from './gateway/gateway.js';
 import { defaultJobModules } from './host/entry.js';
 import { createForkHost } from './host/fork-host.js';
@@ -63,6 +64,8 @@ export async function startWorkstation(options: WorkstationOptions = {}): Promis
   };
   const host = (options.createHost ?? createForkHost)(hostOptions);
   let db: Database | undefined;
+  // The Console's runs are the workstation's children: closing the workstation kills them and waits for them.
+  const consoleRuns = createConsole({ dataDir });
   try {
     db = openStore(path.join(dataDir, 'vitrine.db'), services.map((s) => s.descriptor));
     const remote = !isLoopbackHost(bindHost);
@@ -77,6 +80,7 @@ export async function startWorkstation(options: WorkstationOptions = {}): Promis
       // A remote bind must still accept its own name in the Host header; loopback names stay allowed.
       allowedHosts: remote ? [...LOOPBACK_HOSTS, bindHost] : LOOPBACK_HOSTS,
       version: appVersion(),
+      console: consoleRuns,
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     });
     const listening = await listen(app, { host: bindHost, port: options.port ?? DEFAULT_PORT, allowRemote: options.allowRemote ?? false });
@@ -94,12 +98,14 @@ export async function startWorkstation(options: WorkstationOptions = {}): Promis
       close: () =>
         (closing ??= (async () => {
           await listening.close();
+          await consoleRuns.runs.close();
           await monitor?.close();
           await host.close();
           store.close();
         })()),
     };
   } catch (err) {
+    await consoleRuns.runs.close();
     await host.close();
     db?.close();
     throw err;

@@ -4,14 +4,17 @@ import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
-import type { GatewayHealth, JobInfo, ServiceInfo } from '../../engines/core/contracts/gateway.js';
+import type { GatewayHealth, GatewaySettings, JobInfo, ServiceInfo } from '../../engines/core/contracts/gateway.js';
+import { EVIDENCE_ROOT_ENV } from '../../engines/forensic/evidence.js';
 import { VitrineError } from '../../engines/core/errors.js';
 import { errorHandler, notFound, pageOf, parsePagination, requestId, route } from '../../engines/core/http/index.js';
 import { LOOPBACK_HOSTS, hostAllowList, requireBearer, securityHeaders } from '../../engines/core/http/security.js';
 import type { ServiceContext, ServiceDescriptor } from '../../engines/core/service.js';
 import type { EngineHost } from '../host/host.js';
+import { createConsole, type ConsoleRouter } from '../console/http.js';
 import { API_CSP, RENDERER_CSP } from './csp.js';
 import { HEARTBEAT_MS, eventStream } from './events.js';
+import { searchRoute } from './search.js';
 
 /** A service as the app composes it: its descriptor and its router factory (engines/<service>/http.ts). */
 export interface ComposedService {
@@ -35,6 +38,8 @@ export interface GatewayOptions {
   /** Largest request body any route accepts, by Content-Length; services set tighter limits of their own. Default 512 MiB. */
   readonly maxBodyBytes?: number;
   readonly heartbeatMs?: number;
+  /** The Console's runs (main/console); the workstation passes its own so that closing it kills them. Default: one made here. */
+  readonly console?: ConsoleRouter;
 }
 
 const DEFAULT_MAX_BODY = 512 * 1024 * 1024;
@@ -86,6 +91,13 @@ function apiRouter(options: GatewayOptions, services: readonly ServiceInfo[]): R
     }),
   );
   api.get('/events', eventStream(host, options.heartbeatMs ?? HEARTBEAT_MS));
+  api.get('/settings', (_req, res) => {
+    // The forensic router reads the same variable when it is created; resolved the same way.
+    const root = process.env[EVIDENCE_ROOT_ENV];
+    res.json({ version: options.version, dataDir: options.dataDir, evidenceRoot: root !== undefined && root !== '' ? path.resolve(root) : null } satisfies GatewaySettings);
+  });
+  api.get('/search', searchRoute(options.db, options.services));
+  api.use('/console', (options.console ?? createConsole({ dataDir: options.dataDir })).router);
   api.use(notFound());
   return api;
 }

@@ -10,12 +10,13 @@ import { ShellContext, useShell, useShellContext } from './shell/context';
 import { GenericWorkspace } from './shell/GenericWorkspace';
 import { ConnectingScreen, FailedScreen, NoServicesScreen, TokenScreen, UnreachableScreen } from './shell/screens';
 import { ShortcutHelp } from './shell/ShortcutHelp';
+import { Settings } from './shell/Settings';
 import { Sidebar } from './shell/Sidebar';
 import { StatusBar } from './shell/StatusBar';
 import { useAppliedTheme } from './shell/useTheme';
 import { useShortcuts } from './shell/useShortcuts';
 import type { ShellState } from './store';
-import { availableWorkspaces } from './workspaces/registry';
+import { availableWorkspaces, serviceFor } from './workspaces/registry';
 
 /** A workspace that throws shows what happened instead of blanking the whole window. */
 class WorkspaceBoundary extends Component<{ readonly children: ReactNode }, { readonly failed: boolean }> {
@@ -52,7 +53,7 @@ function Workspaces({ client }: { readonly client: ApiClient }) {
       {defs
         .filter((d) => visited.includes(d.service) || d.service === active)
         .map((d) => {
-          const service = services.find((s) => s.name === d.service);
+          const service = serviceFor(d, services);
           if (!service) return null;
           const View = d.component ?? GenericWorkspace;
           const shown = d.service === active;
@@ -176,6 +177,7 @@ export function App({ store, initialBridge, tokenEnv }: AppProps) {
         <StatusBar />
       </div>
       <ShortcutHelp />
+      <Settings />
     </ShellContext.Provider>
   );
 }

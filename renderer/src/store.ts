@@ -2,6 +2,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { GatewayHealth, JobInfo, ServiceInfo } from '../../engines/core/contracts/gateway';
 import type { ApiError } from './api/client';
+import { isStandaloneWorkspace } from './workspaces/registry';
 
 /**
  * unauthorized: the gateway refused the token (401); unreachable: no answer at all;
@@ -9,7 +10,7 @@ import type { ApiError } from './api/client';
  */
 export type Connection = 'connecting' | 'online' | 'unreachable' | 'unauthorized' | 'failed';
 export type ThemePreference = 'system' | 'light' | 'dark';
-export type Overlay = 'help' | null;
+export type Overlay = 'help' | 'settings' | null;
 
 export const THEME_KEY = 'vitrine.theme';
 export const WORKSPACE_KEY = 'vitrine.workspace';
@@ -90,7 +91,7 @@ export function createShellStore(storage: Persist = memoryStorage()): StoreApi<S
       const services = [...list];
       const active = get().active;
       // Keep the chosen workspace while its service is mounted; otherwise fall back to the first one.
-      const next = active !== null && services.some((s) => s.name === active) ? active : (services[0]?.name ?? null);
+      const next = active !== null && (services.some((s) => s.name === active) || isStandaloneWorkspace(active)) ? active : (services[0]?.name ?? null);
       set({ services, active: next });
     },
     upsertJob(job) {
@@ -100,7 +101,7 @@ export function createShellStore(storage: Persist = memoryStorage()): StoreApi<S
       set({ jobs: pruneJobs(Object.fromEntries(list.map((j) => [j.id, j]))) });
     },
     select(service) {
-      if (!get().services.some((s) => s.name === service)) return;
+      if (!get().services.some((s) => s.name === service) && !isStandaloneWorkspace(service)) return;
       storage.setItem(WORKSPACE_KEY, service);
       set({ active: service });
     },

@@ -20,6 +20,15 @@ export interface GatewayHealth {
   readonly workers: { readonly size: number; readonly busy: number; readonly queued: number };
 }
 
+/** GET /api/settings (token needed; paths are shown to the token holder, the local user, only). */
+export interface GatewaySettings {
+  readonly version: string;
+  /** The data folder (VITRINE_HOME): the store, the token, uploads. */
+  readonly dataDir: string;
+  /** Where the Cases workspace may read evidence (FORENSIC_EVIDENCE_ROOT); null when unset. */
+  readonly evidenceRoot: string | null;
+}
+
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /** One job as the status bar sees it: GET /api/jobs items and the `job` events of GET /api/events. */

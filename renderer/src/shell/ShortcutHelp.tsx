@@ -1,11 +1,15 @@
-// The `?` overlay: every keyboard shortcut, closable with Esc; focus returns where it was.
+// The `?` overlay: the global shortcuts, then the active workspace's own keys (shell/workspaceKeys.ts); Esc closes it and focus returns where it was.
 import { useEffect, useRef } from 'react';
+import { availableWorkspaces } from '../workspaces/registry';
 import { useShell } from './context';
 import { SHORTCUTS } from './useShortcuts';
+import { keysOf } from './workspaceKeys';
 
 export function ShortcutHelp() {
   const open = useShell((s) => s.overlay === 'help');
   const close = useShell((s) => s.closeOverlay);
+  const active = useShell((s) => s.active);
+  const services = useShell((s) => s.services);
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return undefined;
@@ -14,6 +18,8 @@ export function ShortcutHelp() {
     return () => before?.focus();
   }, [open]);
   if (!open) return null;
+  const ws = availableWorkspaces(services).find((w) => w.service === active);
+  const own = keysOf(active);
   return (
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && close()}>
       <div className="overlay__panel" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" tabIndex={-1} ref={panel} data-testid="shortcut-help">
@@ -23,6 +29,7 @@ export function ShortcutHelp() {
             Close (Esc)
           </button>
         </div>
+        <h3 className="shortcuts__group">Everywhere</h3>
         <table className="shortcuts">
           <tbody>
             {SHORTCUTS.map((s) => (
@@ -35,6 +42,32 @@ export function ShortcutHelp() {
             ))}
           </tbody>
         </table>
+        {ws && (
+          <section aria-labelledby="shortcuts-ws" data-testid="workspace-keys" data-workspace-keys={ws.service}>
+            <h3 className="shortcuts__group" id="shortcuts-ws">
+              In {ws.label}
+            </h3>
+            {own === undefined || own.keys.length === 0 ? (
+              <p className="muted">{own?.note ?? 'No keys of its own beyond the ones above.'}</p>
+            ) : (
+              <table className="shortcuts">
+                <tbody>
+                  {own.keys.map((s, i) => (
+                    <tr key={`${s.keys}-${i}`}>
+                      <th scope="row">
+                        <kbd>{s.keys}</kbd>
+                      </th>
+                      <td>
+                        {s.does}
+                        {s.where !== undefined && <span className="muted"> ({s.where})</span>}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        )}
       </div>
     </div>
   );

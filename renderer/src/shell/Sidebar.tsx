@@ -1,11 +1,14 @@
 // The workspace list: one button per mounted service, with its Alt+digit shortcut.
 import { availableWorkspaces } from '../workspaces/registry';
 import { useShell } from './context';
+import './shell.css';
+import { GlobalSearch } from './Search';
 
 export function Sidebar() {
   const services = useShell((s) => s.services);
   const active = useShell((s) => s.active);
   const select = useShell((s) => s.select);
+  const openOverlay = useShell((s) => s.openOverlay);
   const list = availableWorkspaces(services);
   return (
     <nav className="sidebar" aria-label="Workspaces">
@@ -13,6 +16,7 @@ export function Sidebar() {
         <span className="brand__mark" aria-hidden="true" />
         Vitrine
       </div>
+      <GlobalSearch />
       {list.length === 0 ? (
         <p className="sidebar__empty">Workspaces appear here as the gateway mounts their services.</p>
       ) : (
@@ -34,6 +38,10 @@ export function Sidebar() {
           ))}
         </ul>
       )}
+      <button type="button" className="ws-item sidebar__settings" onClick={() => openOverlay('settings')} title="Data folder, evidence root, sources, keys, theme (Ctrl+,)" data-testid="open-settings">
+        <span className="ws-item__label">Settings</span>
+        <kbd className="ws-item__key">Ctrl+,</kbd>
+      </button>
     </nav>
   );
 }

@@ -41,6 +41,18 @@ describe('handleShortcut', () => {
     expect(store.getState().overlay).toBeNull();
   });
 
+  it('opens the settings with Ctrl+, (even from a field), not with a plain comma', () => {
+    const store = createShellStore();
+    const input = document.createElement('input');
+    document.body.append(input);
+    expect(handleShortcut(key({ key: ',', target: input }), store)).toBe(false);
+    expect(store.getState().overlay).toBeNull();
+    expect(handleShortcut(key({ key: ',', ctrlKey: true, target: input }), store)).toBe(true);
+    expect(store.getState().overlay).toBe('settings');
+    expect(handleShortcut(key({ key: 'Escape', target: document.body }), store)).toBe(true);
+    expect(store.getState().overlay).toBeNull();
+  });
+
   it('focuses the active workspace search with /', () => {
     const store = createShellStore();
     document.body.innerHTML =

@@ -11,11 +11,12 @@ export interface Shortcut {
 
 /** Shown in the help overlay and docs/ui.md; keep the three in step. */
 export const SHORTCUTS: readonly Shortcut[] = [
-  { keys: 'Alt+1 … Alt+8 (or Ctrl+1 … Ctrl+8)', does: 'Switch workspace (the number is shown beside each one)' },
+  { keys: 'Alt+1 … Alt+9 (or Ctrl+1 … Ctrl+9)', does: 'Switch workspace (the number is shown beside each one)' },
   { keys: '?', does: 'Open this list of shortcuts' },
   { keys: '/', does: "Focus the workspace's search or filter field" },
+  { keys: 'Ctrl+K', does: 'Search everything: an IP, hash, domain, technique id or package across every workspace' },
   { keys: 'Esc', does: 'Close an overlay' },
-  { keys: 'Ctrl+Enter', does: 'In the Assessment editor: run the assessment' },
+  { keys: 'Ctrl+,', does: 'Open the settings (data folder, evidence root, theme)' },
   { keys: 'Tab / Shift+Tab', does: 'Move between controls' },
 ];
 
@@ -48,6 +49,10 @@ export function handleShortcut(e: KeyboardEvent, store: StoreApi<ShellState>, ro
     if (!ws) return false;
     s.closeOverlay();
     s.select(ws.service);
+    return true;
+  }
+  if (e.key === ',' && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey) {
+    s.openOverlay('settings');
     return true;
   }
   if (e.ctrlKey || e.altKey || e.metaKey || isEditable(e.target)) return false;

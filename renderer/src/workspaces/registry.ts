@@ -19,6 +19,8 @@ export interface WorkspaceDef {
   readonly slot: number;
   /** Its screens; undefined while only the service has landed (the shell shows a generic page). */
   readonly component?: LazyExoticComponent<ComponentType<WorkspaceProps>>;
+  /** Tied to no service (the Console, under /api/console): shown whenever the gateway answers. */
+  readonly standalone?: boolean;
 }
 
 export const WORKSPACES: readonly WorkspaceDef[] = [
@@ -66,6 +68,14 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     slot: 8,
     component: lazy(() => import('./triage/TriageWorkspace')),
   },
+  {
+    service: 'console',
+    label: 'Console',
+    purpose: "Run the services' command lines (not a shell)",
+    slot: 9,
+    component: lazy(() => import('./console/ConsoleWorkspace')),
+    standalone: true,
+  },
 ];
 
 const BY_SERVICE = new Map(WORKSPACES.map((w) => [w.service, w]));
@@ -74,9 +84,21 @@ export function workspaceFor(service: string): WorkspaceDef | undefined {
   return BY_SERVICE.get(service);
 }
 
+/** A workspace tied to no service (the Console): selectable whatever services the gateway mounts. */
+export function isStandaloneWorkspace(name: string): boolean {
+  return BY_SERVICE.get(name)?.standalone === true;
+}
+
+/** The service a workspace shows: the gateway's, or for a standalone one its own entry (base: its /api route). */
+export function serviceFor(def: WorkspaceDef, services: readonly ServiceInfo[]): ServiceInfo | undefined {
+  const found = services.find((s) => s.name === def.service);
+  if (found || def.standalone !== true) return found;
+  return { name: def.service, title: def.label, workspace: def.label, base: `/api/${def.service}` };
+}
+
 /** The workspaces whose services the gateway mounts, in slot order; unknown services get a generic entry after them. */
 export function availableWorkspaces(services: readonly ServiceInfo[]): WorkspaceDef[] {
-  const known = WORKSPACES.filter((w) => services.some((s) => s.name === w.service));
+  const known = WORKSPACES.filter((w) => w.standalone === true || services.some((s) => s.name === w.service));
   const unknown = services
     .filter((s) => !BY_SERVICE.has(s.name))
     .map((s, i): WorkspaceDef => ({ service: s.name, label: s.workspace || s.title || s.name, purpose: s.title, slot: WORKSPACES.length + 1 + i }));

@@ -1,0 +1,208 @@
+// The Settings page (Ctrl+, or the sidebar's Settings): data folder, evidence root, where package sources, advisory
+// imports and trusted keys are managed, the mounted services, the theme. Read-only except the theme: folders are chosen
+// when the workstation starts (VITRINE_HOME, FORENSIC_EVIDENCE_ROOT), not from a page.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { GatewaySettings } from '../../../engines/core/contracts/gateway';
+import { ApiError } from '../api/client';
+import { ErrorNote } from '../components/ErrorNote';
+import type { ThemePreference } from '../store';
+import { availableWorkspaces } from '../workspaces/registry';
+import { useShell, useShellContext } from './context';
+import { useSystemPrefersDark } from './useTheme';
+import './shell.css';
+
+const THEMES: readonly { readonly value: ThemePreference; readonly label: string }[] = [
+  { value: 'system', label: 'Follow the system' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+];
+
+function Row({ label, children, testId }: { readonly label: string; readonly children: ReactNode; readonly testId?: string }) {
+  return (
+    <div className="settings__row" data-testid={testId}>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function PathValue({ value }: { readonly value: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <span className="settings__path">
+      <code className="selectable">{value}</code>
+      <button
+        type="button"
+        className="small"
+        onClick={() =>
+          void navigator.clipboard?.writeText(value).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </span>
+  );
+}
+
+export function Settings() {
+  const open = useShell((s) => s.overlay === 'settings');
+  const close = useShell((s) => s.closeOverlay);
+  const select = useShell((s) => s.select);
+  const services = useShell((s) => s.services);
+  const theme = useShell((s) => s.theme);
+  const setTheme = useShell((s) => s.setTheme);
+  const { client } = useShellContext();
+  const systemDark = useSystemPrefersDark();
+  const [settings, setSettings] = useState<GatewaySettings | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return undefined;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    panel.current?.focus();
+    return () => before?.focus();
+  }, [open]);
+
+  useEffect(() => {
+    if (!open || !client) return undefined;
+    let live = true;
+    client.get<GatewaySettings>('/api/settings').then(
+      (s) => {
+        if (!live) return;
+        setSettings(s);
+        setError(null);
+      },
+      (err: unknown) => {
+        if (live) setError(err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [open, client]);
+
+  if (!open) return null;
+  const mounted = (name: string): boolean => services.some((s) => s.name === name);
+  const go = (service: string): void => {
+    close();
+    select(service);
+  };
+  const labelOf = (name: string): string => availableWorkspaces(services).find((w) => w.service === name)?.label ?? name;
+
+  return (
+    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <div className="overlay__panel settings" role="dialog" aria-modal="true" aria-labelledby="settings-title" tabIndex={-1} ref={panel} data-testid="settings">
+        <div className="overlay__head">
+          <h2 id="settings-title">Settings</h2>
+          <button type="button" className="small" onClick={close}>
+            Close (Esc)
+          </button>
+        </div>
+
+        {error && <ErrorNote error={error} title="The workstation settings could not be read" />}
+
+        <section aria-labelledby="settings-folders">
+          <h3 id="settings-folders" className="settings__group">
+            Folders
+          </h3>
+          <dl className="settings__list">
+            <Row label="Data folder" testId="settings-data-dir">
+              {settings ? <PathValue value={settings.dataDir} /> : <span className="muted">{error ? 'unknown' : 'reading…'}</span>}
+              <p className="muted small">
+                The store (<code>vitrine.db</code>), the access token and uploads. Another folder: start the workstation with <code>VITRINE_HOME</code> set.
+              </p>
+            </Row>
+            <Row label="Evidence root" testId="settings-evidence-root">
+              {settings?.evidenceRoot ? (
+                <PathValue value={settings.evidenceRoot} />
+              ) : settings ? (
+                <span className="neg">not set</span>
+              ) : (
+                <span className="muted">{error ? 'unknown' : 'reading…'}</span>
+              )}
+              <p className="muted small">
+                {settings && settings.evidenceRoot === null ? 'The Cases workspace can run its scenarios but read no files. ' : 'The Cases workspace reads evidence only below this folder. '}
+                Set <code>FORENSIC_EVIDENCE_ROOT</code> before starting the workstation to change it.
+              </p>
+            </Row>
+          </dl>
+        </section>
+
+        <section aria-labelledby="settings-sources">
+          <h3 id="settings-sources" className="settings__group">
+            Package sources, advisories and keys
+          </h3>
+          <dl className="settings__list">
+            <Row label="Package store and advisory imports" testId="settings-packages">
+              {mounted('pkgscan') ? (
+                <>
+                  <p className="small">
+                    Release archives in the package store and advisory imports (OSV, CISA KEV, EPSS, NVD) with each source&apos;s age are managed in the {labelOf('pkgscan')} workspace: its
+                    Store and Vulnerabilities tabs. They need a package-scanning sign-in, so they are not repeated here.
+                  </p>
+                  <button type="button" className="small" onClick={() => go('pkgscan')} data-testid="settings-open-packages">
+                    Open {labelOf('pkgscan')}
+                  </button>
+                </>
+              ) : (
+                <span className="muted">Package scanning is not mounted in this workstation.</span>
+              )}
+            </Row>
+            <Row label="Trusted signing keys" testId="settings-keys">
+              {mounted('provgate') ? (
+                <>
+                  <p className="small">The Ed25519 keys the provenance gate trusts (imported, generated, revoked; GATE_PUBKEY shown as such) are managed under Trusted keys in {labelOf('provgate')}.</p>
+                  <button type="button" className="small" onClick={() => go('provgate')} data-testid="settings-open-lineage">
+                    Open {labelOf('provgate')}
+                  </button>
+                </>
+              ) : (
+                <span className="muted">The provenance gate is not mounted in this workstation.</span>
+              )}
+            </Row>
+          </dl>
+        </section>
+
+        <section aria-labelledby="settings-look">
+          <h3 id="settings-look" className="settings__group">
+            Appearance
+          </h3>
+          <fieldset className="settings__themes" data-testid="settings-theme">
+            <legend className="visually-hidden">Theme</legend>
+            {THEMES.map((t) => (
+              <label key={t.value}>
+                <input type="radio" name="theme" value={t.value} checked={theme === t.value} onChange={() => setTheme(t.value)} /> {t.label}
+                {t.value === 'system' && <span className="muted"> (now {systemDark ? 'dark' : 'light'})</span>}
+              </label>
+            ))}
+          </fieldset>
+        </section>
+
+        <section aria-labelledby="settings-about">
+          <h3 id="settings-about" className="settings__group">
+            Workstation
+          </h3>
+          <dl className="settings__list">
+            <Row label="Version">{settings ? <code>{settings.version}</code> : <span className="muted">…</span>}</Row>
+            <Row label="Services" testId="settings-services">
+              <ul className="settings__services">
+                {services.map((s) => (
+                  <li key={s.name}>
+                    <code>{s.name}</code> <span className="muted">{s.title}</span>{' '}
+                    <a href={`${client?.apiBase.replace(/\/+$/, '') ?? ''}${s.base}/docs/`} target="_blank" rel="noopener noreferrer">
+                      API docs
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </Row>
+          </dl>
+        </section>
+      </div>
+    </div>
+  );
+}
