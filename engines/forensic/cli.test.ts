@@ -154,6 +154,47 @@ describe('forensic command line', () => {
     expect(JSON.parse(triggers.stdout)).toMatchObject({ ok: false, missingTriggers: ['custody_no_update'] });
   });
 
+  it('analyze: a folder of logs is its files, each detected; one that cannot be read is reported, the others analysed', async () => {
+    const { root } = workspace();
+    const dir = path.join(root, 'acquired');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'dataset.json'), readFileSync(path.join(examples, 'dataset.json')));
+    writeFileSync(path.join(dir, 'auth.log'), readFileSync(path.join(root, 'auth.log')));
+    writeFileSync(path.join(dir, 'notes.bin'), Buffer.from([0, 1, 2, 3]));
+    const r = await main(['analyze', 'acquired', '--year', '2024', '--format', 'summary'], { cwd: root, env: {}, now: clock });
+    expect(r.code).toBe(1);
+    const s = JSON.parse(r.stdout) as Summary;
+    expect(s.artifacts.map((a) => [a.path, a.kind ?? a.error?.code])).toEqual([
+      ['acquired/auth.log', 'authlog'],
+      ['acquired/dataset.json', 'dataset-json'],
+      ['acquired/notes.bin', 'validation_failed'],
+    ]);
+    expect(s.totals).toMatchObject({ artifacts: 3, failed: 1 });
+    const md = await main(['analyze', 'acquired', '--year', '2024'], { cwd: root, env: {}, now: clock });
+    expect(md.stdout).toContain('Artefacts not analysed');
+  });
+
+  it('verify: a JSON export cut short (records dropped from its end) fails against its own head and count', async () => {
+    const { root, out } = workspace();
+    const ledger = path.join(out, 'case.sqlite');
+    await main(['analyze', 'dataset.json', '--ledger', ledger, '--format', 'summary'], { cwd: root, env: {}, now: clock });
+    const exported = path.join(out, 'custody.json');
+    const whole = exportCustody(loadLedger(ledger));
+    const cut = { ...whole, records: whole.records.slice(0, whole.records.length - 2) };
+    writeFileSync(exported, JSON.stringify(cut));
+    const bad = await main(['verify', exported], { cwd: out });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ source: 'export', ok: false, count: whole.count - 2, firstBroken: whole.count - 1 });
+    // The same cut in a CustodyView (GET /api/cases/{id}/custody) with its verification block.
+    writeFileSync(exported, JSON.stringify({ records: cut.records, verification: { ok: true, count: whole.count, head: whole.head, missingTriggers: [] } }));
+    expect((await main(['verify', exported], { cwd: out })).code).toBe(1);
+    // A head that is not a hash is refused rather than ignored; the whole export still verifies.
+    writeFileSync(exported, JSON.stringify({ ...whole, head: 'nope' }));
+    expect(JSON.parse((await main(['verify', exported], { cwd: out })).stdout)).toMatchObject({ ok: false });
+    writeFileSync(exported, JSON.stringify(whole));
+    expect((await main(['verify', exported], { cwd: out })).code).toBe(0);
+  });
+
   it('verify: a byte-truncated store is a tamper verdict (exit 1), not "not a ledger store" (exit 2)', async () => {
     const { root, out } = workspace();
     const ledger = path.join(out, 'case.sqlite');

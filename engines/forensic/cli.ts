@@ -1,10 +1,10 @@
 // `forensic` command line: analyze (ingest, custody, analysis, reports), scenarios, demo, verify (read-only ledger check), serve, --version.
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
-import type { AnalysisView, CustodyView, EvidenceItem } from '../core/contracts/forensic.js';
+import type { AnalysisView, CustodyView, EvidenceItem, RejectedEvidence } from '../core/contracts/forensic.js';
 import { VitrineError } from '../core/errors.js';
 import { isLoopbackHost } from '../core/http/security.js';
 import { serveUntilSignal } from '../core/http/server.js';
@@ -14,10 +14,11 @@ import { openStandaloneStore } from '../core/store.js';
 import { analyzeEvents, listScenarios, runScenario, toDict } from './analysis/index.js';
 import { defaultSigmaRules } from './analysis/detections.js';
 import { loadSigmaRules, SIGMA_LEVELS, type SigmaLevel, type SigmaRuleSet } from './sigma/index.js';
-import { CustodyLedger, rowsFromExport } from './custody.js';
+import { CustodyLedger, exportAnchors, rowsFromExport } from './custody.js';
 import { appendLedger, isSqliteFile, storedRecordCount, verifyStore } from './custody-store.js';
 import { ARTIFACT_KINDS, type ArtifactKind, type ForensicEvent } from './event.js';
 import { EVIDENCE_ROOT_ENV } from './evidence.js';
+import { expandEvidence } from './evidence-set.js';
 import { VERSION } from './index.js';
 import type { IngestResult } from './ingest.js';
 import { createStandaloneApp } from './http.js';
@@ -255,6 +256,15 @@ function custodyViewOf(ledger: CustodyLedger, missingTriggers: readonly string[]
   return { records: ledger.records(), verification: { ...v, ...(missingTriggers.length > 0 ? { ok: false, reason: 'append-only triggers are missing or altered' } : {}), missingTriggers } };
 }
 
+/** The path with its links resolved, or as given when it cannot be (it does not exist: the ingest says so). */
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 async function analyzeCommand(positionals: readonly string[], values: Values, io: Required<CliEnvironment>): Promise<CliResult> {
   if (positionals.length === 0) throw new UsageError('analyze needs at least one artefact path');
   const opts = loaderOptions(values);
@@ -281,9 +291,31 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
   let events = 0;
   let warnings = 0;
   let failed = 0;
+  const rejected: RejectedEvidence[] = [];
+  const reject = (shown: string, e: VitrineError): void => {
+    failed++;
+    // The refusal itself is custody: what was asked for, and why it was not read.
+    ledger.append({ action: 'artifact.rejected', digest: sha256Hex(canonicalJson({ artifact: shown, code: e.code })), artifact: shown.slice(0, 1024) });
+    reports.push({ path: shown, error: { code: e.code, message: e.message } });
+    rejected.push({ path: shown, code: e.code, reason: e.message });
+  };
+  // A folder of logs is its files, each its own artefact (memory-forensics output stays one); what cannot be expanded is tried as given.
+  const targets: { target: string; given: string }[] = [];
   for (const [i, target] of artefacts.entries()) {
-    const label = path.relative(evidenceRoot, target).split(path.sep).join('/') || '.';
-    const shown = label.startsWith('..') || path.isAbsolute(label) ? (positionals[i] as string) : label;
+    const given = positionals[i] as string;
+    let expanded: ReturnType<typeof expandEvidence>;
+    try {
+      expanded = expandEvidence([target], { evidenceRoot, ...(opts.kind !== undefined ? { kind: opts.kind } : {}) });
+    } catch {
+      targets.push({ target, given });
+      continue;
+    }
+    for (const t of expanded.artefacts) targets.push({ target: t, given });
+    for (const sk of expanded.skipped) reject(sk.path, new VitrineError(sk.code, sk.reason));
+  }
+  for (const { target, given } of targets) {
+    const label = path.relative(realpathOr(evidenceRoot), realpathOr(target)).split(path.sep).join('/') || '.';
+    const shown = label.startsWith('..') || path.isAbsolute(label) ? given : label;
     try {
       const result = (await runner.run(INGEST_JOB, { path: target, evidenceRoot, ...opts })) as IngestResult;
       const a = result.artifact;
@@ -312,11 +344,7 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
         warnings: a.warnings.slice(0, WARNINGS_SHOWN),
       });
     } catch (err) {
-      failed++;
-      const e = err instanceof VitrineError ? err : new VitrineError('internal', 'internal error');
-      // The refusal itself is custody: what was asked for, and why it was not read.
-      ledger.append({ action: 'artifact.rejected', digest: sha256Hex(canonicalJson({ artifact: shown, code: e.code })), artifact: shown.slice(0, 1024) });
-      reports.push({ path: shown, error: { code: e.code, message: e.message } });
+      reject(shown, err instanceof VitrineError ? err : new VitrineError('internal', 'internal error'));
     }
     if (ledgerPath !== null) appendLedger(ledger, ledgerPath);
   }
@@ -334,7 +362,7 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
   if (report.format === 'summary' && report.pdf === null) stdout = await emitReport(emptyView(), null, { title: caseId, generator: '' }, report, summary);
   else {
     const analysis = analyzeEvents(allEvents, { includeNoisy: report.includeNoisy, sigma: report.sigma() }, evidence, loadWarnings);
-    const view = toDict(analysis, { top: report.top });
+    const view = { ...toDict(analysis, { top: report.top }), ...(rejected.length > 0 ? { rejected } : {}) };
     const custody = custodyViewOf(ledger, ledgerPath !== null ? verifyStore(ledgerPath).missingTriggers : []);
     stdout = await emitReport(view, custody, { title: caseId, caseId, origin: 'forensic analyze', generator: `forensic ${VERSION}`, generatedAt: io.now().toISOString() }, report, summary);
   }
@@ -413,7 +441,12 @@ function verifyCommand(positionals: readonly string[], values: Values, io: Requi
     } catch {
       throw new VitrineError('validation_failed', 'the file is neither a ledger store nor a JSON ledger export');
     }
-    result = { source: 'export', ...verifyChain(rowsFromExport(doc), { ...(head !== undefined ? { head: head.toLowerCase() } : {}), ...(count !== undefined ? { count } : {}) }) };
+    const rows = rowsFromExport(doc);
+    const external = verifyChain(rows, { ...(head !== undefined ? { head: head.toLowerCase() } : {}), ...(count !== undefined ? { count } : {}) });
+    // The export's own head and count: records cut from its end (a truncated copy) no longer read as ok.
+    const own = exportAnchors(doc);
+    const self = own.malformed === true ? { ok: false as const, reason: "the export's own head or count is not well-formed" } : verifyChain(rows, own);
+    result = { source: 'export', ...external, ...(external.ok && !self.ok ? { ok: false, reason: `${self.reason ?? 'does not verify'} (the export's own head and count)`, ...('firstBroken' in self && self.firstBroken !== undefined ? { firstBroken: self.firstBroken } : {}) } : {}) };
   }
   return { code: result['ok'] === true ? 0 : 1, stdout: json(result), stderr: result['ok'] === true ? '' : `forensic: the ledger does not verify${typeof result['firstBroken'] === 'number' ? ` (first broken record: ${result['firstBroken']})` : ''}\n` };
 }

@@ -160,6 +160,29 @@ export function exportCustody(ledger: CustodyLedger): { format: string; version:
   return { format: CUSTODY_EXPORT_FORMAT, version: 1, head: ledger.head, count: ledger.count, records: ledger.records() };
 }
 
+/**
+ * The anchors an export states about itself: `head` and `count` at the top (exportCustody) or under `verification`
+ * (a CustodyView, GET /api/cases/{id}/custody). A value of the wrong type is returned as a mismatch marker, so a
+ * mangled anchor fails verification rather than being ignored.
+ */
+export function exportAnchors(doc: unknown): { head?: string; count?: number; malformed?: true } {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return {};
+  const top = doc as Record<string, unknown>;
+  const inner = typeof top['verification'] === 'object' && top['verification'] !== null ? (top['verification'] as Record<string, unknown>) : {};
+  const head: unknown = 'head' in top ? top['head'] : inner['head'];
+  const count: unknown = 'count' in top ? top['count'] : inner['count'];
+  const out: { head?: string; count?: number; malformed?: true } = {};
+  if (head !== undefined) {
+    if (typeof head === 'string' && /^[0-9a-fA-F]{64}$/.test(head)) out.head = head.toLowerCase();
+    else out.malformed = true;
+  }
+  if (count !== undefined) {
+    if (typeof count === 'number' && Number.isInteger(count) && count >= 0) out.count = count;
+    else out.malformed = true;
+  }
+  return out;
+}
+
 /** Rebuilds stored rows from an exported document; records that are not well-formed are kept as they are, so verification reports them. */
 export function rowsFromExport(doc: unknown): StoredLedgerRow[] {
   const list: unknown = Array.isArray(doc) ? doc : typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>)['records'] : undefined;

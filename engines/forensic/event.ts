@@ -1,6 +1,7 @@
 // The normalised forensic Event every loader produces, its reliability grades, and its integrity hash and stable id.
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
+import type { RawRecordView as RawRecordRef } from '../core/contracts/forensic.js';
 
 /** Artefact kinds, the spec's `--kind` values. */
 export const ARTIFACT_KINDS = ['evtx', 'timeline', 'memory', 'authlog', 'auditd', 'dataset-json', 'preproc'] as const;
@@ -41,21 +42,13 @@ export interface EventEntity {
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 export type JsonRecord = { readonly [key: string]: JsonValue };
 
-/** Where the raw source record is: the artefact's SHA-256 and the record's number, offset and bytes' SHA-256. */
-export interface RawRecordRef {
-  /** SHA-256 of the artefact (for a directory artefact: of its member listing, see docs). */
-  readonly artifactSha256: string;
-  /** File inside a directory artefact (memory-forensics output), with its own SHA-256. */
-  readonly member?: string;
-  readonly memberSha256?: string;
-  /** 1-based position of the record in its file (line, row, EVTX record walk order, JSON element). */
-  readonly recordNumber: number;
-  /** Byte range of the raw record in its file, when the format has one. */
-  readonly offset?: number;
-  readonly length?: number;
-  /** SHA-256 of the raw record: its bytes, or the canonical JSON of a record inside a JSON document. */
-  readonly rawSha256: string;
-}
+/**
+ * Where the raw source record is: the artefact's SHA-256 (of a directory artefact: of its member listing, see docs),
+ * the member file and its SHA-256 inside a directory artefact, the record's 1-based number in its file (line, row,
+ * EVTX record walk order, JSON element), its byte range when the format has one, and the SHA-256 of its bytes (or of
+ * the canonical JSON of a record inside a JSON document). The exported events carry it as it is (the contract's type).
+ */
+export type { RawRecordView as RawRecordRef } from '../core/contracts/forensic.js';
 
 /** The time tuple: the time (ISO 8601 UTC, null when the record has none), its precision and where it came from. */
 export interface EventTime {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
-import { EVIDENCE_ROOT_ENV, EvidenceFile, HASH_CHUNK_SIZE, evidenceRootFromEnv, fileSha256, resolveEvidence } from './evidence.js';
+import { EVIDENCE_ROOT_ENV, EvidenceFile, HASH_CHUNK_SIZE, evidenceRootFromEnv, fileSha256, listEvidenceFolder, resolveEvidence } from './evidence.js';
 import { csvFields, csvRecords, linesOf } from './text.js';
 
 const dirs: string[] = [];
@@ -153,5 +153,37 @@ describe('CSV records', () => {
     ]);
     for (const r of recs) expect(r.rawSha256).toBe(sha256Hex(bytes.subarray(r.offset, r.offset + r.length)));
     expect(unterminated).toEqual([6]);
+  });
+});
+
+describe('listEvidenceFolder (the evidence browser)', () => {
+  it('lists folders first then files by name, links only when they stay below the root, and at most `max` entries', () => {
+    const { base, root, outside } = layout();
+    writeFileSync(path.join(root, 'b.evtx'), 'x');
+    writeFileSync(path.join(root, 'a.evtx'), 'xyz');
+    symlinkSync(outside, path.join(root, 'leaves'));
+    symlinkSync(path.join(root, 'host1', 'auth.log'), path.join(root, 'inside'));
+    symlinkSync(base, path.join(root, 'up'));
+    const l = listEvidenceFolder(root, '.', 10);
+    expect(l.path).toBe('.');
+    expect(l.entries.map((e) => `${e.type}:${e.path}:${e.size ?? ''}`)).toEqual(['folder:host1:', 'file:a.evtx:3', 'file:b.evtx:1', 'file:inside:37']);
+    expect(listEvidenceFolder(root, '.', 2)).toMatchObject({ truncated: true, entries: [{ name: 'host1' }, { name: 'a.evtx' }] });
+    expect(listEvidenceFolder(root, 'host1', 10).entries.map((e) => e.path)).toEqual(['host1/auth.log']);
+  });
+
+  it('refuses the parent, a link that leaves, a file and a missing folder, naming none', () => {
+    const { base, root } = layout();
+    symlinkSync(base, path.join(root, 'up'));
+    for (const [target, code] of [
+      ['..', 'forbidden'],
+      ['host1/../..', 'forbidden'],
+      ['up', 'forbidden'],
+      ['host1/auth.log', 'validation_failed'],
+      ['nope', 'not_found'],
+    ] as const) {
+      const e = refusal(() => listEvidenceFolder(root, target, 10));
+      expect(e.code, target).toBe(code);
+      expect(e.message).not.toContain(base);
+    }
   });
 });

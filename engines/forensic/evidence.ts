@@ -1,6 +1,6 @@
 // Evidence access: only below the evidence root, symbolic links that escape it refused, files opened read-only and hashed in 1 MiB chunks.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { VitrineError } from '../core/errors.js';
 
@@ -223,4 +223,68 @@ export function fileSha256(file: string, options: { readonly root?: string } = {
     }
   }
   return withEvidenceFile(real, (f) => f.sha256(), realRoot);
+}
+
+/** One entry of an evidence folder as the browser lists it. */
+export interface EvidenceFolderEntry {
+  readonly name: string;
+  /** Relative to the evidence root, forward slashes. */
+  readonly path: string;
+  readonly type: 'file' | 'folder';
+  readonly size?: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * The entries of one folder below the evidence root (at most `max`, by name; folders first). The folder is checked with
+ * resolveEvidence, then opened (O_DIRECTORY, O_NOFOLLOW) and, on Linux, its descriptor's own path must lie below the
+ * root and the listing is read through that descriptor, so a folder swapped for a link after the check shows nothing
+ * outside. Links are listed only when they resolve inside the root (as what they lead to); other entries (sockets,
+ * devices, links that leave) are left out. Nothing is read but names and sizes.
+ */
+export function listEvidenceFolder(root: string, target: string, max: number): { path: string; entries: EvidenceFolderEntry[]; truncated: boolean } {
+  const where = resolveEvidence(root, target === '' ? '.' : target);
+  if (!where.isDirectory) throw new VitrineError('validation_failed', 'the evidence path is a file, not a folder');
+  let fd: number;
+  try {
+    fd = openSync(where.real, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    throw ioError(err);
+  }
+  try {
+    const actual = descriptorPath(fd);
+    if (actual !== null && !within(where.root, actual)) throw new VitrineError('forbidden', 'the evidence folder left the evidence root while it was opened (a folder on its path was replaced)');
+    const base = actual !== null ? `/proc/self/fd/${fd}` : where.real;
+    let names: string[];
+    try {
+      names = readdirSync(base);
+    } catch (err) {
+      throw new VitrineError('unavailable', 'the evidence folder cannot be listed', { cause: err });
+    }
+    const entries: EvidenceFolderEntry[] = [];
+    for (const name of names) {
+      let st: Stats;
+      try {
+        st = lstatSync(path.join(base, name));
+      } catch {
+        continue;
+      }
+      const rel = where.relative === '.' ? name : `${where.relative}/${name}`;
+      if (st.isSymbolicLink()) {
+        try {
+          const to = resolveEvidence(where.root, rel);
+          entries.push({ name, path: rel, type: to.isDirectory ? 'folder' : 'file', ...(to.isDirectory ? {} : { size: to.size }), mtimeMs: to.mtimeMs });
+        } catch {
+          // A link that leaves the root (or leads nowhere) is not shown.
+        }
+        continue;
+      }
+      if (st.isDirectory()) entries.push({ name, path: rel, type: 'folder', mtimeMs: st.mtimeMs });
+      else if (st.isFile()) entries.push({ name, path: rel, type: 'file', size: st.size, mtimeMs: st.mtimeMs });
+    }
+    entries.sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.type === 'folder' ? -1 : 1));
+    return { path: where.relative, entries: entries.slice(0, max), truncated: entries.length > max };
+  } finally {
+    closeSync(fd);
+  }
 }

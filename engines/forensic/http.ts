@@ -21,6 +21,8 @@ import { openApiDocument } from './openapi.js';
 import { escapeHtml, REPORT_CSP, toHtml, toMarkdown, toPdf, viewToCypher, type ReportMeta } from './report/index.js';
 import { caseJobResultSchema, MAX_CASE_PATHS, pathBodySchema, scenarioBodySchema } from './schemas.js';
 import { forensicService } from './service.js';
+import { caseAnnotations } from './casework/annotations.js';
+import { mountCaseWork } from './casework/http.js';
 import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
 import { sendStreamedJson } from './stream-json.js';
 import { caseCustody, caseItemCount, caseItemsJson, completeCase, countCases, createCase, DEFAULT_MAX_EVENTS, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, type CaseItemKind, listCases, setCaseStatus } from './store.js';
@@ -94,6 +96,11 @@ function jobError(err: unknown): string {
   return err instanceof VitrineError ? err.code : 'internal';
 }
 
+/** The failure in words for the workspace: a VitrineError's message never names a path or a submitted value. */
+function jobMessage(err: unknown): string {
+  return err instanceof VitrineError ? err.message.slice(0, 1000) : 'the analysis stopped on an internal error';
+}
+
 export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): Router {
   const now = options.now ?? (() => new Date());
   const envRoot = process.env[EVIDENCE_ROOT_ENV];
@@ -142,6 +149,12 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     return view;
   };
 
+  /** A view with the case's current annotations, for the detail answer and the reports. */
+  const annotated = <V extends AnalysisView>(id: string, view: V): V => {
+    const notes = caseAnnotations(ctx.db, id).annotations;
+    return notes.length === 0 ? view : { ...view, annotations: notes };
+  };
+
   const meta = (s: CaseSummary): ReportMeta => ({ title: s.title, caseId: s.id, origin: s.origin, generator: `forensic ${VERSION}`, generatedAt: now().toISOString() });
 
   /** Creates the case, starts its job, and resolves when the job has been stored (or has failed). */
@@ -173,7 +186,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       },
     ).catch((err: unknown) => {
       try {
-        setCaseStatus(ctx.db, id, 'failed', now().toISOString(), jobError(err));
+        setCaseStatus(ctx.db, id, 'failed', now().toISOString(), jobError(err), jobMessage(err));
       } catch {
         // The store is closed (the process is stopping): the next start marks the case interrupted.
       }
@@ -291,7 +304,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
         const all = exportView(view, { allEvents, maxEvents: Number.MAX_SAFE_INTEGER, attributes, graph: wholeGraph ? 'all' : 'stories' });
         const events = all.events.slice(offset, offset + limit);
         const eventsPage = { offset, limit, total: all.events.length };
-        res.json({ ...summary, analysis: { ...all, events, eventsTruncated: view.eventsTruncated || offset + events.length < all.events.length, eventsPage } });
+        res.json({ ...summary, analysis: annotated(summary.id, { ...all, events, eventsTruncated: view.eventsTruncated || offset + events.length < all.events.length, eventsPage }) });
         return;
       }
       const total = allEvents ? stored : exported.events.length;
@@ -299,7 +312,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       const count = Math.max(0, end - offset);
       const read = (kind: CaseItemKind, base: number) => (from: number, to: number) => caseItemsJson(ctx.db, summary.id, kind, base + from, base + to);
       const { events: storyEvents, nodes, edges, stories, ...rest } = exported;
-      const analysis = { ...rest, eventsTruncated: exported.eventsTruncated || end < total, eventsPage: { offset, limit, total } };
+      const analysis = annotated(summary.id, { ...rest, eventsTruncated: exported.eventsTruncated || end < total, eventsPage: { offset, limit, total } } as AnalysisView);
       // Large arrays come from their own rows in batches; the stories' export is small and already in memory.
       await sendStreamedJson(
         res,
@@ -311,27 +324,28 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
           nodes: wholeGraph ? { count: caseItemCount(ctx.db, summary.id, 'node') ?? 0, read: read('node', 0) } : { items: nodes },
           edges: wholeGraph ? { count: caseItemCount(ctx.db, summary.id, 'edge') ?? 0, read: read('edge', 0) } : { items: edges },
         },
-        attributes ? undefined : (key, json) => (key === 'events' ? JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), attributes: {} }) : json),
+        // Without attributes (the timeline): the raw record reference goes too; GET .../events/{eventId} has both.
+        attributes ? undefined : (key, json) => (key === 'events' ? JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), attributes: {}, raw: undefined }) : json),
       );
     }),
   );
 
   router.get('/api/cases/:id/report.md', (req, res) => {
     const { summary, view } = finishedView(req);
-    res.type('text/markdown; charset=utf-8').send(toMarkdown(exportView(view), caseCustody(ctx.db, summary.id), meta(summary)));
+    res.type('text/markdown; charset=utf-8').send(toMarkdown(annotated(summary.id, exportView(view)), caseCustody(ctx.db, summary.id), meta(summary)));
   });
 
   router.get('/api/cases/:id/report.html', (req, res) => {
     const { summary, view } = finishedView(req);
     res.setHeader('Content-Security-Policy', REPORT_CSP);
-    res.type('html').send(toHtml(exportView(view), caseCustody(ctx.db, summary.id), meta(summary)));
+    res.type('html').send(toHtml(annotated(summary.id, exportView(view)), caseCustody(ctx.db, summary.id), meta(summary)));
   });
 
   router.get(
     '/api/cases/:id/report.pdf',
     route(async (req, res) => {
       const { summary, view } = finishedView(req);
-      const pdf = await toPdf(exportView(view), caseCustody(ctx.db, summary.id), meta(summary));
+      const pdf = await toPdf(annotated(summary.id, exportView(view)), caseCustody(ctx.db, summary.id), meta(summary));
       res.setHeader('Content-Disposition', `attachment; filename="case-${summary.id}.pdf"`);
       res.type('application/pdf').send(pdf);
     }),
@@ -347,6 +361,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     const q = parseQuery(custodyQuery, req);
     res.json(caseCustody(ctx.db, summary.id, { ...(q.expect_head !== undefined ? { head: q.expect_head } : {}), ...(q.expect_count !== undefined ? { count: q.expect_count } : {}) }));
   });
+
+  mountCaseWork(router, { ctx, evidenceRoot, now, caseOf: summaryOrThrow, body, changed: (id) => exports.delete(id) });
 
   router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: () => openApiDocument() }));
   return router;

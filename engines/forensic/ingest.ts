@@ -237,7 +237,7 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
       detectedBy = 'option';
     } else {
       const detected = registry.detect(sample);
-      if (detected === null) throw new VitrineError('validation_failed', 'the artefact is not a format any loader recognises (give --kind to choose one)');
+      if (detected === null) throw new VitrineError('validation_failed', 'the artefact is not a format any loader recognises (name its kind to read it as that kind)');
       kind = detected.kind;
       detectedBy = 'content';
     }

@@ -12,6 +12,7 @@ import { ARTIFACT_KINDS } from './event.js';
 import { ingestArtifact, type IngestResult } from './ingest.js';
 import { SIGMA_LEVELS, type SigmaLevel } from './sigma/levels.js';
 import type { SigmaRuleSet } from './sigma/ruleset.js';
+import { readRawRecord, RECORD_JOB } from './casework/raw-record.js';
 
 export const INGEST_JOB = 'forensic.ingest';
 /** Ingest and analyse artefacts below the evidence root into a case. */
@@ -170,4 +171,5 @@ export const jobs: JobTable = {
   [INGEST_JOB]: runIngestJob,
   [ANALYZE_JOB]: runAnalyzeJob,
   [SCENARIO_JOB]: runScenarioJob,
+  [RECORD_JOB]: readRawRecord,
 };

@@ -3,13 +3,14 @@ import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { VERSION } from './index.js';
 import { CASE_MAX_EVENTS } from './jobs.js';
 import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
-import { analysisViewSchema, caseDetailSchema, caseSummarySchema, custodyViewSchema, errorBodySchema, healthSchema, pageOf, pathBodySchema, scenarioBodySchema, scenarioInfoSchema } from './schemas.js';
+import { analysisViewSchema, annotationBodySchema, annotationsViewSchema, caseDetailSchema, caseSummarySchema, custodyViewSchema, errorBodySchema, eventAnnotationSchema, eventDetailSchema, eventRawRecordSchema, evidenceListingSchema, healthSchema, pageOf, pathBodySchema, scenarioBodySchema, scenarioInfoSchema } from './schemas.js';
 
 const { schemaOf, ref, json, errorResponse } = openApiKit('input');
 
 const caseId = { name: 'id', in: 'path', required: true, description: 'case id (a UUID from GET /api/cases)', schema: { type: 'string', format: 'uuid' } };
 const wait = { name: 'wait', in: 'query', required: false, description: 'true: answer when the analysis has finished (200, the case with its analysis) instead of at once (202)', schema: { type: 'string', enum: ['true', 'false'] } };
 const notFound = errorResponse('no such case');
+const eventIdParam = { name: 'eventId', in: 'path', required: true, description: 'event id (16 hex characters)', schema: { type: 'string', pattern: '^[0-9a-f]{16,64}$' } };
 const notDone = errorResponse('the case has not finished (or failed): code conflict');
 const started = {
   '202': { description: 'the case, queued; header Location (relative) and X-Case-Id. Poll GET /api/cases/{id} (its `progress` while running).', content: json(ref('CaseSummary')) },
@@ -72,6 +73,41 @@ export function openApiDocument(): JsonObject {
           ],
           responses: { '200': { description: 'the case; `analysis` is null until it is done', content: json(ref('CaseDetail')) }, '404': notFound },
         },
+        delete: {
+          summary: 'Removes a failed case (it holds no custody ledger); the removal is kept in an append-only record',
+          parameters: [caseId],
+          responses: { '204': { description: 'removed' }, '404': notFound, '409': errorResponse('not a failed case, or it holds custody records or annotations: code conflict') },
+        },
+      },
+      '/api/evidence': {
+        get: {
+          summary: 'One folder below the evidence root: files and folders (links that leave the root are not listed)',
+          parameters: [{ name: 'path', in: 'query', required: false, description: 'folder relative to the evidence root (default `.`)', schema: { type: 'string', default: '.' } }],
+          responses: { '200': { description: 'the listing', content: json(ref('EvidenceListing')) }, '400': errorResponse('an absolute path'), '403': errorResponse('outside the evidence root, or no root configured'), '404': errorResponse('no such folder'), '422': errorResponse('a file, not a folder') },
+        },
+      },
+      '/api/cases/{id}/events/{eventId}': {
+        get: {
+          summary: 'One event with every field, the artefact it came from and its current annotation',
+          parameters: [caseId, eventIdParam],
+          responses: { '200': { description: 'the event', content: json(ref('EventDetail')) }, '404': errorResponse('no such case or event'), '409': notDone },
+        },
+      },
+      '/api/cases/{id}/events/{eventId}/raw': {
+        get: {
+          summary: 'The raw record read again from the evidence (EVTX: XML rendered from its BinXml; line formats: the bytes as text), hashes checked',
+          parameters: [caseId, eventIdParam],
+          responses: { '200': { description: 'the record', content: json(ref('EventRawRecord')) }, '404': errorResponse('no such event, or no raw record to read (scenario, no byte range)'), '409': notDone },
+        },
+      },
+      '/api/cases/{id}/annotations': {
+        get: { summary: "The analysts' current tags and notes per event, and the annotation chain verified", parameters: [caseId], responses: { '200': { description: 'annotations', content: json(ref('Annotations')) }, '404': notFound } },
+        post: {
+          summary: "A new version of an event's tags and note (empty both clears it); every version is kept, hash-chained",
+          parameters: [caseId],
+          requestBody: { required: true, content: json(ref('AnnotationBody')) },
+          responses: { '201': { description: 'the new version', content: json(ref('EventAnnotation')) }, '404': errorResponse('no such case or event'), '409': errorResponse('the case is not done, or its annotation chain does not verify'), '422': errorResponse('a bad tag or note') },
+        },
       },
       '/api/cases/{id}/report.md': { get: { summary: 'Court-style report, Markdown', parameters: [caseId], responses: { '200': { description: 'Markdown', content: { 'text/markdown': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/report.html': { get: { summary: 'Court-style report, one self-contained HTML page', parameters: [caseId], responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
@@ -100,6 +136,12 @@ export function openApiDocument(): JsonObject {
         CaseDetail: schemaOf(caseDetailSchema),
         AnalysisView: schemaOf(analysisViewSchema),
         Custody: schemaOf(custodyViewSchema),
+        EvidenceListing: schemaOf(evidenceListingSchema),
+        EventDetail: schemaOf(eventDetailSchema),
+        EventRawRecord: schemaOf(eventRawRecordSchema),
+        Annotations: schemaOf(annotationsViewSchema),
+        AnnotationBody: schemaOf(annotationBodySchema),
+        EventAnnotation: schemaOf(eventAnnotationSchema),
         Error: schemaOf(errorBodySchema),
       },
     },

@@ -79,7 +79,23 @@ export const exportedEventSchema = z.object({
   loader: z.string(),
   reliability: z.string(),
   attributes: z.record(z.string(), z.unknown()),
+  raw: z
+    .object({
+      artifactSha256: z.string(),
+      member: z.string().optional(),
+      memberSha256: z.string().optional(),
+      recordNumber: z.number().int().min(0),
+      offset: z.number().int().min(0).optional(),
+      length: z.number().int().min(0).optional(),
+      rawSha256: z.string(),
+    })
+    .optional()
+    .describe('where the record lies in its artefact; absent in views written before issue 21'),
 });
+
+export const rejectedEvidenceSchema = z.object({ path: z.string(), code: z.string(), reason: z.string() });
+
+export const eventAnnotationSchema = z.object({ eventId: z.string(), tags: ids, note: z.string(), at: z.string(), actor: z.string(), seq: z.number().int().min(1), versions: z.number().int().min(1) });
 
 const count = z.number().int().min(0);
 export const countsSchema = z.object({ events: count, nodes: count, edges: count, stories: count, indicators: count, noisy: count });
@@ -115,6 +131,10 @@ export const analysisViewSchema = z.object({
   eventsPage: z.object({ offset: count, limit: count, total: count }).optional(),
   /** Sigma hits grouped by rule (docs/forensic-sigma.md); absent in views written before issue 21. */
   detections: z.array(detectionSummarySchema).optional(),
+  /** Artefacts that could not be analysed, with why (the others were). */
+  rejected: z.array(rejectedEvidenceSchema).optional(),
+  /** The analysts' current tags and notes (added on reading, never stored in the view). */
+  annotations: z.array(eventAnnotationSchema).optional(),
 });
 
 export const storedLedgerRowSchema = z.object({ seq: z.number().int().min(1), at: z.string(), kind: z.string(), actor: z.string(), payload: z.string(), prev_hash: z.string(), hash: z.string() });
@@ -132,6 +152,7 @@ export const caseSummarySchema = z.object({
   topGrade: grade.nullable(),
   jobId: z.string().nullable(),
   error: z.string().nullable().describe('error code when failed (never a path or a submitted value)'),
+  errorMessage: z.string().nullable().optional().describe('why it failed, in words (never a path or a submitted value)'),
   progress: z.object({ fraction: unit, stage: z.string().optional() }).optional().describe('while queued or running, in this process'),
 });
 
@@ -202,3 +223,45 @@ export const pathBodySchema = z
   .describe('artefacts to analyse into a new case');
 
 export type PathBody = z.output<typeof pathBodySchema>;
+
+/** Tags an analyst may give an event: short words (letters, digits, . _ : / -), at most MAX_TAGS of them. */
+export const MAX_TAGS = 16;
+export const MAX_NOTE_CHARS = 4000;
+const noControl = (v: string): boolean => ![...v].some((ch) => { const c = ch.codePointAt(0) ?? 0; return (c < 0x20 && ch !== '\n' && ch !== '\t') || c === 0x7f; });
+
+/** Body of POST /api/cases/{id}/annotations: the event's new tags and note (a new version; empty both clears it). */
+export const annotationBodySchema = z
+  .strictObject({
+    eventId: z.string().regex(/^[0-9a-f]{16,64}$/),
+    tags: z
+      .array(z.string().regex(/^[\p{L}\p{N}][\p{L}\p{N}._:/-]{0,47}$/u))
+      .max(MAX_TAGS)
+      .transform((t) => [...new Set(t)]),
+    note: z.string().max(MAX_NOTE_CHARS).refine(noControl, 'no control characters'),
+  })
+  .describe("an analyst's tags and note on one event");
+
+export const annotationsViewSchema = z.object({
+  annotations: z.array(eventAnnotationSchema),
+  verification: z.object({ ok: z.boolean(), count, head: z.string(), firstBroken: z.number().int().optional(), reason: z.string().optional() }),
+});
+
+export const evidenceListingSchema = z.object({
+  path: z.string(),
+  root: z.string(),
+  entries: z.array(z.object({ name: z.string(), path: z.string(), type: z.enum(['file', 'folder']), size: count.optional(), modified: z.string() })),
+  truncated: z.boolean(),
+});
+
+export const eventDetailSchema = z.object({
+  event: exportedEventSchema,
+  artifact: z.object({ path: z.string(), kind: z.string(), sha256: z.string(), bytes: count, events: count, warnings: count }).nullable(),
+  annotation: eventAnnotationSchema.nullable(),
+});
+
+export const eventRawRecordSchema = z.object({
+  eventId: z.string(),
+  format: z.enum(['xml', 'text']),
+  content: z.string(),
+  verified: z.boolean().describe('the artefact hashed as recorded and the record bytes as the event rawSha256'),
+});

@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { VitrineError } from '../core/errors.js';
 import { GENESIS_HASH, verifyChain, type LedgerAnchors, type StoredLedgerRow } from '../core/ledger.js';
 import type { Migration } from '../core/service.js';
-import type { AnalysisCounts, AnalysisView, CaseStatus, CaseSummary, ConfidenceGrade, CustodyView } from '../core/contracts/forensic.js';
+import type { AnalysisCounts, AnalysisView, CaseStatus, CaseSummary, ConfidenceGrade, CustodyView, ExportedEvent } from '../core/contracts/forensic.js';
 import { recordFromRow } from './custody.js';
 
 export const CASES_TABLE = 'forensic_cases';
@@ -11,19 +11,47 @@ export const CASE_CUSTODY_TABLE = 'forensic_case_custody';
 /** A finished case's events, nodes and edges, one JSON row each: pages and streams are read without parsing the whole view. */
 export const CASE_ITEMS_TABLE = 'forensic_case_items';
 
+/** Each case's analyst annotations (tags and notes on events): a case-partitioned, hash-chained, append-only ledger. */
+export const CASE_ANNOTATIONS_TABLE = 'forensic_case_annotations';
+/** Failed cases an analyst removed: one row each, append-only (what was asked, why it failed, when it was removed). */
+export const CASE_REMOVALS_TABLE = 'forensic_case_removals';
+
 /**
- * The triggers that make each case's ledger append-only: no UPDATE, no DELETE, and an INSERT must extend that case's
- * chain at its end (the case-partitioned form of engines/core/ledger.ts createLedgerTable).
+ * The triggers that make a case-partitioned ledger table append-only: no UPDATE, no DELETE, and an INSERT must extend
+ * that case's chain at its end (the case-partitioned form of engines/core/ledger.ts createLedgerTable).
  */
-export const CASE_CUSTODY_TRIGGER_SQL: Readonly<Record<string, string>> = {
-  [`${CASE_CUSTODY_TABLE}_no_update`]: `CREATE TRIGGER "${CASE_CUSTODY_TABLE}_no_update" BEFORE UPDATE ON "${CASE_CUSTODY_TABLE}" BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
-  [`${CASE_CUSTODY_TABLE}_no_delete`]: `CREATE TRIGGER "${CASE_CUSTODY_TABLE}_no_delete" BEFORE DELETE ON "${CASE_CUSTODY_TABLE}" BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
-  [`${CASE_CUSTODY_TABLE}_append_only`]:
-    `CREATE TRIGGER "${CASE_CUSTODY_TABLE}_append_only" BEFORE INSERT ON "${CASE_CUSTODY_TABLE}" ` +
-    `WHEN NEW.seq IS NOT (SELECT IFNULL(MAX(seq), 0) + 1 FROM "${CASE_CUSTODY_TABLE}" WHERE case_id = NEW.case_id) ` +
-    `OR NEW.prev_hash IS NOT IFNULL((SELECT hash FROM "${CASE_CUSTODY_TABLE}" WHERE case_id = NEW.case_id ORDER BY seq DESC LIMIT 1), '${GENESIS_HASH}') ` +
-    `BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
-};
+export function caseLedgerTriggerSql(table: string): Readonly<Record<string, string>> {
+  return {
+    [`${table}_no_update`]: `CREATE TRIGGER "${table}_no_update" BEFORE UPDATE ON "${table}" BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
+    [`${table}_no_delete`]: `CREATE TRIGGER "${table}_no_delete" BEFORE DELETE ON "${table}" BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
+    [`${table}_append_only`]:
+      `CREATE TRIGGER "${table}_append_only" BEFORE INSERT ON "${table}" ` +
+      `WHEN NEW.seq IS NOT (SELECT IFNULL(MAX(seq), 0) + 1 FROM "${table}" WHERE case_id = NEW.case_id) ` +
+      `OR NEW.prev_hash IS NOT IFNULL((SELECT hash FROM "${table}" WHERE case_id = NEW.case_id ORDER BY seq DESC LIMIT 1), '${GENESIS_HASH}') ` +
+      `BEGIN SELECT RAISE(ABORT, 'append-only'); END`,
+  };
+}
+
+/** A case-partitioned ledger table: engines/core ledger rows with the case id, primary key case id + seq. */
+function caseLedgerTableSql(table: string): string {
+  return `
+        CREATE TABLE ${table} (
+          case_id TEXT NOT NULL REFERENCES ${CASES_TABLE} (id),
+          seq INTEGER NOT NULL,
+          at TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          actor TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          prev_hash TEXT NOT NULL,
+          hash TEXT NOT NULL,
+          PRIMARY KEY (case_id, seq)
+        );
+      `;
+}
+
+/** The triggers that make each case's custody ledger append-only. */
+export const CASE_CUSTODY_TRIGGER_SQL: Readonly<Record<string, string>> = caseLedgerTriggerSql(CASE_CUSTODY_TABLE);
+export const CASE_ANNOTATION_TRIGGER_SQL: Readonly<Record<string, string>> = caseLedgerTriggerSql(CASE_ANNOTATIONS_TABLE);
 export const CASE_CUSTODY_TRIGGERS = Object.keys(CASE_CUSTODY_TRIGGER_SQL);
 
 /** The trigger that keeps a finished case's custody anchors (head and count) from being changed once written. */
@@ -59,19 +87,7 @@ export const migrations: readonly Migration[] = [
     version: 2,
     name: 'case custody ledgers with append-only triggers',
     up(db) {
-      db.exec(`
-        CREATE TABLE ${CASE_CUSTODY_TABLE} (
-          case_id TEXT NOT NULL REFERENCES ${CASES_TABLE} (id),
-          seq INTEGER NOT NULL,
-          at TEXT NOT NULL,
-          kind TEXT NOT NULL,
-          actor TEXT NOT NULL,
-          payload TEXT NOT NULL,
-          prev_hash TEXT NOT NULL,
-          hash TEXT NOT NULL,
-          PRIMARY KEY (case_id, seq)
-        );
-      `);
+      db.exec(caseLedgerTableSql(CASE_CUSTODY_TABLE));
       for (const sql of Object.values(CASE_CUSTODY_TRIGGER_SQL)) db.exec(sql);
     },
   },
@@ -113,6 +129,30 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 7,
+    name: 'analyst annotations (hash-chained, append-only per case), failure messages, the record of removed failed cases, events by id',
+    up(db) {
+      db.exec(`
+        ${caseLedgerTableSql(CASE_ANNOTATIONS_TABLE)}
+        CREATE TABLE ${CASE_REMOVALS_TABLE} (
+          case_id TEXT PRIMARY KEY,
+          title TEXT NOT NULL,
+          origin TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          error TEXT,
+          error_message TEXT,
+          request_json TEXT NOT NULL,
+          removed_at TEXT NOT NULL
+        );
+        CREATE TRIGGER "${CASE_REMOVALS_TABLE}_no_update" BEFORE UPDATE ON "${CASE_REMOVALS_TABLE}" BEGIN SELECT RAISE(ABORT, 'append-only'); END;
+        CREATE TRIGGER "${CASE_REMOVALS_TABLE}_no_delete" BEFORE DELETE ON "${CASE_REMOVALS_TABLE}" BEGIN SELECT RAISE(ABORT, 'append-only'); END;
+        ALTER TABLE ${CASES_TABLE} ADD COLUMN error_message TEXT;
+        CREATE INDEX ${CASE_ITEMS_TABLE}_event_id ON ${CASE_ITEMS_TABLE} (case_id, json_extract(json, '$.eventId')) WHERE kind = 'event';
+      `);
+      for (const sql of Object.values(CASE_ANNOTATION_TRIGGER_SQL)) db.exec(sql);
+    },
+  },
 ];
 
 export type CaseItemKind = 'event' | 'node' | 'edge';
@@ -134,6 +174,16 @@ export function caseItemCount(db: Database, id: string, kind: CaseItemKind): num
 /** The JSON text of items [from, to) of a kind, in view order: one short query per batch, so no cursor stays open across awaits. */
 export function caseItemsJson(db: Database, id: string, kind: CaseItemKind, from: number, to: number): string[] {
   return (db.prepare(`SELECT json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = ? AND seq >= ? AND seq < ? ORDER BY seq`).all(id, kind, from, to) as { json: string }[]).map((r) => r.json);
+}
+
+/** One event of a finished case as stored (with its attributes and raw record reference), or null. */
+export function caseEvent(db: Database, id: string, eventId: string): ExportedEvent | null {
+  if (hasItemsTable(db)) {
+    const row = db.prepare(`SELECT json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = 'event' AND json_extract(json, '$.eventId') = ? LIMIT 1`).get(id, eventId) as { json: string } | undefined;
+    if (row) return JSON.parse(row.json) as ExportedEvent;
+  }
+  // Cases stored before migration 6: the whole view.
+  return getCaseView(db, id)?.events.find((e) => e.eventId === eventId) ?? null;
 }
 
 /** Spec to_dict max_events default: events an export holds unless asked for more. */
@@ -185,6 +235,7 @@ interface CaseRow {
   counts_json: string | null;
   top_grade: ConfidenceGrade | null;
   error: string | null;
+  error_message: string | null;
 }
 
 function summaryOf(row: CaseRow, jobId: string | null = null): CaseSummary {
@@ -198,10 +249,20 @@ function summaryOf(row: CaseRow, jobId: string | null = null): CaseSummary {
     topGrade: row.top_grade,
     jobId,
     error: row.error,
+    ...(row.status === 'failed' ? { errorMessage: row.error_message } : {}),
   };
 }
 
-const SUMMARY_COLUMNS = 'id, title, origin, status, created_at, counts_json, top_grade, error';
+const BASE_COLUMNS = 'id, title, origin, status, created_at, counts_json, top_grade, error';
+
+/** Whether the store has migration 7's failure message column (a store opened before it has not). */
+function hasErrorMessage(db: Database): boolean {
+  return db.prepare(`SELECT 1 FROM pragma_table_info('${CASES_TABLE}') WHERE name = 'error_message'`).get() !== undefined;
+}
+
+function summaryColumns(db: Database): string {
+  return hasErrorMessage(db) ? `${BASE_COLUMNS}, error_message` : `${BASE_COLUMNS}, NULL AS error_message`;
+}
 
 export interface NewCase {
   readonly id: string;
@@ -217,8 +278,10 @@ export function createCase(db: Database, c: NewCase): CaseSummary {
   return getCaseSummary(db, c.id) as CaseSummary;
 }
 
-export function setCaseStatus(db: Database, id: string, status: 'running' | 'failed', now: string, error: string | null = null): void {
-  db.prepare(`UPDATE ${CASES_TABLE} SET status = ?, updated_at = ?, error = ? WHERE id = ?`).run(status, now, error, id);
+/** `message` is the error's own words (VitrineError messages never name a path or a submitted value). */
+export function setCaseStatus(db: Database, id: string, status: 'running' | 'failed', now: string, error: string | null = null, message: string | null = null): void {
+  if (hasErrorMessage(db)) db.prepare(`UPDATE ${CASES_TABLE} SET status = ?, updated_at = ?, error = ?, error_message = ? WHERE id = ?`).run(status, now, error, message, id);
+  else db.prepare(`UPDATE ${CASES_TABLE} SET status = ?, updated_at = ?, error = ? WHERE id = ?`).run(status, now, error, id);
 }
 
 /** Stores a finished analysis and its custody ledger in one transaction; the ledger must verify before it is kept. */
@@ -247,7 +310,7 @@ export function completeCase(db: Database, id: string, view: AnalysisView, custo
       // Reports and the default detail read this small view, not the whole one (which can hold 100,000 events).
       JSON.stringify(exportView(view, { maxEvents: Number.MAX_SAFE_INTEGER })),
       // The workspace's timeline: every kept event, without attributes, read without parsing the whole view.
-      JSON.stringify({ events: view.events.map((e) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }),
+      JSON.stringify({ events: view.events.map(({ raw: _raw, ...e }) => ({ ...e, attributes: {} })), eventsTruncated: view.eventsTruncated }),
       id,
     );
   })();
@@ -263,7 +326,7 @@ export function topGrade(view: AnalysisView): ConfidenceGrade | null {
 }
 
 export function getCaseSummary(db: Database, id: string, jobId: string | null = null): CaseSummary | null {
-  const row = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM ${CASES_TABLE} WHERE id = ?`).get(id) as CaseRow | undefined;
+  const row = db.prepare(`SELECT ${summaryColumns(db)} FROM ${CASES_TABLE} WHERE id = ?`).get(id) as CaseRow | undefined;
   return row ? summaryOf(row, jobId) : null;
 }
 
@@ -299,14 +362,15 @@ export function getCaseTimelineView(db: Database, id: string): AnalysisView | nu
 
 /** Case summaries, newest first. */
 export function listCases(db: Database, page: { readonly limit: number; readonly offset: number }): { items: CaseSummary[]; total: number } {
-  const rows = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM ${CASES_TABLE} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(page.limit, page.offset) as CaseRow[];
+  const rows = db.prepare(`SELECT ${summaryColumns(db)} FROM ${CASES_TABLE} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(page.limit, page.offset) as CaseRow[];
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM ${CASES_TABLE}`).get() as { n: number }).n;
   return { items: rows.map((r) => summaryOf(r)), total };
 }
 
 /** Marks cases left queued or running by a process that stopped (their jobs died with it). */
 export function failInterruptedCases(db: Database, now: string): number {
-  return db.prepare(`UPDATE ${CASES_TABLE} SET status = 'failed', error = 'interrupted', updated_at = ? WHERE status IN ('queued', 'running')`).run(now).changes;
+  const message = hasErrorMessage(db) ? ", error_message = 'the service stopped while the case was being analysed; analyse the evidence again'" : '';
+  return db.prepare(`UPDATE ${CASES_TABLE} SET status = 'failed', error = 'interrupted'${message}, updated_at = ? WHERE status IN ('queued', 'running')`).run(now).changes;
 }
 
 function normaliseSql(sql: string): string {

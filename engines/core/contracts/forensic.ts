@@ -163,6 +163,117 @@ export interface ExportedEvent {
   readonly loader: string;
   readonly reliability: string;
   readonly attributes: Readonly<Record<string, unknown>>;
+  /** Where the record lies in its artefact (engines/forensic/event.ts RawRecordRef); absent in views written before issue 21. */
+  readonly raw?: RawRecordView;
+}
+
+/** An event's raw record: the artefact (by SHA-256), its position there, and the hash of its bytes. */
+export interface RawRecordView {
+  readonly artifactSha256: string;
+  readonly member?: string;
+  readonly memberSha256?: string;
+  readonly recordNumber: number;
+  readonly offset?: number;
+  readonly length?: number;
+  readonly rawSha256: string;
+}
+
+/** An artefact named for a case (or found in a folder named) that could not be analysed, and why (never its content). */
+export interface RejectedEvidence {
+  /** Relative to the evidence root. */
+  readonly path: string;
+  /** Error code (validation_failed, parse_error, forbidden ...). */
+  readonly code: string;
+  readonly reason: string;
+}
+
+/** Sigma detection level, lowest to highest. */
+export type DetectionLevel = 'informational' | 'low' | 'medium' | 'high' | 'critical';
+
+/** One Sigma rule's hits in a case (engines/forensic/analysis/detections.ts DetectionSummary, docs/forensic-sigma.md). */
+export interface DetectionSummary {
+  readonly ruleId: string;
+  readonly title: string;
+  readonly level: DetectionLevel;
+  readonly status: string | null;
+  /** The rule's author: Detection Rule License 1.1 asks that every view of a match names it. */
+  readonly author: string | null;
+  readonly source: string;
+  readonly techniques: readonly string[];
+  readonly tactics: readonly string[];
+  readonly count: number;
+  readonly hosts: readonly string[];
+  readonly firstSeen: string | null;
+  readonly lastSeen: string | null;
+  /** The first (at most 50) matched events. */
+  readonly eventIds: readonly string[];
+}
+
+/** Which page of the chosen events an answer holds (GET /api/cases/{id} `analysis.eventsPage`). */
+export interface EventsPage {
+  readonly offset: number;
+  readonly limit: number;
+  readonly total: number;
+}
+
+/** An analyst's tags and note on one event of a case: the current version (every version is kept, hash-chained). */
+export interface EventAnnotation {
+  readonly eventId: string;
+  readonly tags: readonly string[];
+  readonly note: string;
+  /** ISO 8601 UTC of this version. */
+  readonly at: string;
+  readonly actor: string;
+  /** Position of this version in the case's annotation chain. */
+  readonly seq: number;
+  /** How many versions the event's annotation has had (1 for the first). */
+  readonly versions: number;
+}
+
+/** GET /api/cases/{id}/annotations: the current annotation of each annotated event, and the chain's verification. */
+export interface AnnotationsView {
+  readonly annotations: readonly EventAnnotation[];
+  readonly verification: { readonly ok: boolean; readonly count: number; readonly head: string; readonly firstBroken?: number; readonly reason?: string };
+}
+
+/** GET /api/cases/{id}/events/{eventId}: one event with all its fields, where its record lies, and its annotation. */
+export interface EventDetail {
+  readonly event: ExportedEvent;
+  /** The artefact the event came from (from the case's evidence inventory), null when it is not known. */
+  readonly artifact: EvidenceItem | null;
+  readonly annotation: EventAnnotation | null;
+}
+
+/** GET /api/cases/{id}/events/{eventId}/raw: the raw record read again from the evidence (in a worker). */
+export interface EventRawRecord {
+  readonly eventId: string;
+  /** `xml` for EVTX (rendered from the record's BinXml), `text` for line formats (the bytes as UTF-8). */
+  readonly format: 'xml' | 'text';
+  readonly content: string;
+  /** The artefact hashed as recorded and the record's bytes hashed as the event's rawSha256: it is the same record. */
+  readonly verified: boolean;
+}
+
+/** GET /api/evidence?path=: one folder below the evidence root (files and folders; links that leave the root are not listed). */
+export interface EvidenceListing {
+  /** The folder, relative to the evidence root ('.' for the root). */
+  readonly path: string;
+  /** Shown to the analyst: the evidence root as configured. */
+  readonly root: string;
+  readonly entries: readonly EvidenceEntry[];
+  /** True when more entries exist than were listed. */
+  readonly truncated: boolean;
+}
+
+export interface EvidenceEntry {
+  readonly name: string;
+  /** Relative to the evidence root, with forward slashes: what POST /api/cases/path takes. */
+  readonly path: string;
+  readonly type: 'file' | 'folder';
+  /** Bytes (files only). */
+  readonly size?: number;
+  /** ISO 8601 UTC of the last modification. */
+  readonly modified: string;
 }
 
 /** Counts of one analysis, for the summary and the reduction figures. */
@@ -191,6 +302,14 @@ export interface AnalysisView {
   readonly events: readonly ExportedEvent[];
   /** True when max_events cut the event list. */
   readonly eventsTruncated: boolean;
+  /** GET /api/cases/{id}: which page of the chosen events this answer holds. */
+  readonly eventsPage?: EventsPage;
+  /** Sigma hits grouped by rule; absent in views written before issue 21. */
+  readonly detections?: readonly DetectionSummary[];
+  /** Artefacts that could not be analysed (the others were); absent when every one was. */
+  readonly rejected?: readonly RejectedEvidence[];
+  /** The analysts' current tags and notes on events (GET /api/cases/{id} and the reports add them; never in the stored view). */
+  readonly annotations?: readonly EventAnnotation[];
 }
 
 /** GET /api/scenarios: one built-in synthetic scenario. */
@@ -220,6 +339,8 @@ export interface CaseSummary {
   readonly jobId: string | null;
   /** Error code when failed (never a path or a submitted value). */
   readonly error: string | null;
+  /** Why it failed, in words (the error's message, which never names a path); absent for cases failed before issue 21. */
+  readonly errorMessage?: string | null;
   /** While queued or running in the serving process: the analysis job's progress (stage names from engines/forensic/jobs.ts). */
   readonly progress?: { readonly fraction: number; readonly stage?: string };
 }

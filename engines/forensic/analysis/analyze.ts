@@ -2,12 +2,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AnalysisCounts, AnalysisView, CausalEdge, EvidenceItem, ExportedEvent, GraphNode, Story, TamperingVerdict } from '../../core/contracts/forensic.js';
+import type { AnalysisCounts, AnalysisView, CausalEdge, EvidenceItem, RejectedEvidence, ExportedEvent, GraphNode, Story, TamperingVerdict } from '../../core/contracts/forensic.js';
 import { VitrineError } from '../../core/errors.js';
 import type { CustodyLedger } from '../custody.js';
 import type { ArtifactKind, ForensicEvent } from '../event.js';
-import { evidenceRootFromEnv } from '../evidence.js';
+import { evidenceRootFromEnv, resolveEvidence } from '../evidence.js';
 import { ingestArtifact, timeSortKey, type IngestOptions } from '../ingest.js';
+import { expandEvidence } from '../evidence-set.js';
+import { canonicalJson, sha256Hex } from '../../core/canonical.js';
 import { scanAntiForensics } from './antiforensics.js';
 import { ruleConfidence } from './confidence.js';
 import { extractEntities } from './entities.js';
@@ -71,6 +73,8 @@ export interface Analysis {
   readonly ledger: CustodyLedger | null;
   /** Sigma hits on events (null when Sigma was off). */
   readonly detections: Detections | null;
+  /** Artefacts named (or found in a folder named) that could not be analysed, with why (analyzePaths only). */
+  readonly rejected?: readonly RejectedEvidence[];
 }
 
 /** Actions that are high-volume background and never a causal link on their own: left out of the graph unless includeNoisy. */
@@ -201,24 +205,54 @@ export function analyzePaths(paths: readonly string[], options: AnalyzeOptions =
     ...(options.year !== undefined ? { year: options.year } : {}),
     ...(options.utcOffsetHours !== undefined ? { utcOffsetHours: options.utcOffsetHours } : {}),
   };
-  const digests: string[] = [];
-  paths.forEach((target, i) => {
-    options.onProgress?.({ stage: 'ingest', done: i, total: paths.length });
+  // A folder of logs becomes its files, each detected on its own (memory-forensics output stays one artefact).
+  const expanded = expandEvidence(paths, { evidenceRoot, ...(options.kind !== undefined ? { kind: options.kind } : {}) });
+  const rejected: RejectedEvidence[] = [];
+  const record = (r: RejectedEvidence): void => {
+    rejected.push(r);
+    // The refusal itself is custody: what was named, and why it was not read (the command line's record).
+    options.ledger?.append({ action: 'artifact.rejected', digest: sha256Hex(canonicalJson({ artifact: r.path, code: r.code })), artifact: r.path.slice(0, 1024) });
+  };
+  for (const s of expanded.skipped) record({ path: s.path, code: s.code, reason: s.reason });
+  const realRoot = resolveEvidence(evidenceRoot, '.').real;
+  const reject = (target: string, err: unknown): void => {
+    if (err instanceof VitrineError && err.code === 'cancelled') throw err;
+    const e = err instanceof VitrineError ? err : new VitrineError('internal', 'the artefact could not be read (an internal error)');
+    record({ path: path.relative(realRoot, target).split(path.sep).join('/') || '.', code: e.code, reason: e.message });
+  };
+  const read: { target: string; digest: string }[] = [];
+  const artefacts = expanded.artefacts;
+  artefacts.forEach((target, i) => {
+    options.onProgress?.({ stage: 'ingest', done: i, total: artefacts.length });
     // Without a ledger, each event is made slim as the loader hands it over; the ledger needs the artefact's summary first.
-    const result = ingestArtifact(target, options.ledger ? ingestOptions : { ...ingestOptions, collectEvents: false, onEvent: (e) => events.add(e) });
+    const before = events.length;
+    let result: ReturnType<typeof ingestArtifact>;
+    try {
+      result = ingestArtifact(target, options.ledger ? ingestOptions : { ...ingestOptions, collectEvents: false, onEvent: (e) => events.add(e) });
+    } catch (err) {
+      // A file that fails part way gives no events: a half-read log would tell half a story.
+      events.truncate(before);
+      reject(target, err);
+      return;
+    }
     const a = result.artifact;
     if (options.ledger) {
       options.ledger.append({ action: 'artifact.acquire', digest: a.sha256, artifact: a.path });
       for (const e of result.events) options.ledger.recordIngest(e, a.path);
       for (const e of result.events) events.add(e);
     }
-    digests.push(a.sha256);
+    read.push({ target, digest: a.sha256 });
     evidence.push({ path: a.path, kind: a.kind, sha256: a.sha256, bytes: a.size, events: a.events, warnings: a.warningCount });
     for (const w of a.warnings) warnings.push(`${a.path}: ${w.code}: ${w.message}`);
     if (a.warningCount > a.warnings.length) warnings.push(`${a.path}: ${a.warningCount - a.warnings.length} more warning(s)`);
   });
-  options.onProgress?.({ stage: 'ingest', done: paths.length, total: paths.length });
-  const analysis = analyzeEvents(events.seal(), options, evidence, warnings);
+  if (read.length === 0) {
+    const first = rejected[0];
+    if (first === undefined) throw new VitrineError('validation_failed', 'the evidence named holds no file to analyse');
+    throw new VitrineError('validation_failed', rejected.length === 1 ? first.reason : `none of the ${rejected.length} artefacts could be analysed; the first: ${first.reason}`);
+  }
+  options.onProgress?.({ stage: 'ingest', done: artefacts.length, total: artefacts.length });
+  const analysis: Analysis = { ...analyzeEvents(events.seal(), options, evidence, warnings), rejected };
   fullEventSources.set(analysis, (wanted) => {
     // Per artefact, the record numbers to hash again (null: every record, for events inside a directory artefact).
     const records = new Map<string, Set<number> | null>();
@@ -232,12 +266,12 @@ export function analyzePaths(paths: readonly string[], options: AnalyzeOptions =
     }
     const ids = new Set(wanted.map((e) => e.eventId));
     const out = new Map<string, ForensicEvent>();
-    paths.forEach((target, i) => {
-      const only = records.get(digests[i] as string);
+    read.forEach(({ target, digest }) => {
+      const only = records.get(digest);
       // An artefact none of whose events is wanted is not read again.
       if (only === undefined) return;
       const again = ingestArtifact(target, { ...ingestOptions, collectEvents: false, ...(only !== null ? { onlyRecords: only } : {}), onEvent: (e) => (ids.has(e.eventId) ? out.set(e.eventId, e) : undefined) });
-      if (again.artifact.sha256 !== digests[i]) throw new VitrineError('conflict', 'an artefact changed after the analysis; its events cannot be read back');
+      if (again.artifact.sha256 !== digest) throw new VitrineError('conflict', 'an artefact changed after the analysis; its events cannot be read back');
     });
     return out;
   });
@@ -395,6 +429,7 @@ export function exportEvent(e: ForensicEvent): ExportedEvent {
     loader: e.loader,
     reliability: e.reliability,
     attributes: e.attributes,
+    raw: e.raw,
   };
 }
 
@@ -434,5 +469,6 @@ export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisVi
     events: fullEvents(analysis, events.slice(0, maxEvents)).map(exportEvent),
     eventsTruncated: events.length > maxEvents,
     detections: analysis.detections?.summary() ?? [],
+    ...(analysis.rejected !== undefined && analysis.rejected.length > 0 ? { rejected: analysis.rejected } : {}),
   };
 }

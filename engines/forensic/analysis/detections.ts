@@ -2,25 +2,10 @@
 import { levelRank, loadSigmaRules, type SigmaLevel, type SigmaRuleInfo, type SigmaRuleSet } from '../sigma/index.js';
 import type { AnalysisEvent, EventSeq } from './events.js';
 import type { CausalRule } from './rules.js';
+import type { DetectionSummary } from '../../core/contracts/forensic.js';
 
-/** One rule's hits in an analysis, the Hayabusa-style summary row. */
-export interface DetectionSummary {
-  readonly ruleId: string;
-  readonly title: string;
-  readonly level: SigmaLevel;
-  readonly status: string | null;
-  /** The rule's author (DRL 1.1: messages based on matches keep it). */
-  readonly author: string | null;
-  readonly source: string;
-  readonly techniques: readonly string[];
-  readonly tactics: readonly string[];
-  readonly count: number;
-  readonly hosts: readonly string[];
-  readonly firstSeen: string | null;
-  readonly lastSeen: string | null;
-  /** The first (at most 50) matched events' ids, in time order. */
-  readonly eventIds: readonly string[];
-}
+/** One rule's hits in an analysis, the Hayabusa-style summary row (the contract's type: the view carries it as it is). */
+export type { DetectionSummary } from '../../core/contracts/forensic.js';
 
 /** One detection on one event, with the fields it matched. */
 export interface Detection {

@@ -156,6 +156,14 @@ export class EventTable {
     };
   }
 
+  /** Drops the rows from `n` on (an artefact that failed part way: its events are not kept). */
+  truncate(n: number): void {
+    if (n >= this.count) return;
+    this.count = Math.max(0, n);
+    for (const list of [this.ids, this.hosts, this.actors, this.actions, this.objects, this.attributes]) list.length = this.count;
+    for (const r of [...this.oddTimes.keys()]) if (r >= this.count) this.oddTimes.delete(r);
+  }
+
   /** Once every event is in: the columns cut to their length (exact-size copies; the grown ones are let go). */
   seal(): this {
     const n = this.count;

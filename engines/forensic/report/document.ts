@@ -1,5 +1,5 @@
 // The court-style report as format-neutral blocks, built once from an AnalysisView and a CustodyView; markdown.ts, html.ts and pdf.ts only lay them out.
-import type { DetectionSummary } from '../analysis/detections.js';
+import type { DetectionSummary } from '../../core/contracts/forensic.js';
 import type { AnalysisView, CausalEdge, ConfidenceBreakdown, CustodyView, ExportedEvent, GraphNode, Story } from '../../core/contracts/forensic.js';
 
 /** What the report says about the case besides the analysis. */
@@ -50,6 +50,26 @@ function detectionBlocks(detections: readonly DetectionSummary[]): Block[] {
     mono: [8],
   });
   return blocks;
+}
+
+/** The analysts' tags and notes on events (their current versions; every version stays in the annotation ledger). */
+function annotationBlocks(view: AnalysisView): Block[] {
+  const notes = view.annotations ?? [];
+  if (notes.length === 0) return [];
+  const events = new Map(view.events.map((e) => [e.eventId, e]));
+  return [
+    { t: 'h', level: 2, text: 'Analyst annotations', anchor: 'annotations' },
+    { t: 'p', text: `${notes.length} event(s) tagged or annotated by an analyst (the current version of each; every version is kept in the case's hash-chained annotation ledger).` },
+    {
+      t: 'table',
+      head: ['event', 'time (UTC)', 'summary', 'tags', 'note', 'by', 'at (UTC)', 'versions'],
+      rows: notes.map((a) => {
+        const e = events.get(a.eventId);
+        return [a.eventId, orDash(e?.time.time ?? null), e?.summary ?? '-', a.tags.join(', ') || '-', a.note || '-', a.actor, a.at, String(a.versions)];
+      }),
+      mono: [0],
+    },
+  ];
 }
 
 /** Custody records listed one by one in the report (ingest records are counted, not listed: one per event). */
@@ -184,6 +204,11 @@ export function buildReport(view: AnalysisView, custody: CustodyView | null, met
       ? { t: 'p', text: 'No evidence item is recorded (a synthetic scenario).', muted: true }
       : { t: 'table', head: ['artefact', 'kind', 'SHA-256', 'bytes', 'events', 'warnings'], rows: view.evidence.map((e) => [e.path, e.kind, e.sha256, String(e.bytes), String(e.events), String(e.warnings)]), mono: [2] },
   );
+  const rejected = view.rejected ?? [];
+  if (rejected.length > 0) {
+    blocks.push({ t: 'p', text: `${rejected.length} artefact(s) named for the case could not be analysed and gave no event; the others were analysed. Each refusal is also a custody record (artifact.rejected).` });
+    blocks.push({ t: 'table', caption: 'Artefacts not analysed', head: ['artefact', 'code', 'reason'], rows: rejected.map((r) => [r.path, r.code, r.reason]) });
+  }
 
   blocks.push({ t: 'h', level: 2, text: 'Chain of custody', anchor: 'custody' });
   if (custody === null) blocks.push({ t: 'p', text: 'No custody ledger was recorded for this analysis.', muted: true });
@@ -215,7 +240,9 @@ export function buildReport(view: AnalysisView, custody: CustodyView | null, met
   if (t.indicators.length > 0)
     blocks.push({ t: 'table', head: ['indicator', 'severity', 'host', 'time (UTC)', 'summary', 'techniques', 'events'], rows: t.indicators.map((i) => [i.kind, i.severity, orDash(i.host), orDash(i.time), i.summary, i.techniques.join(', '), i.eventIds.join(' ')]), mono: [6] });
 
-  blocks.push(...detectionBlocks((view as AnalysisView & { readonly detections?: readonly DetectionSummary[] }).detections ?? []));
+  blocks.push(...detectionBlocks(view.detections ?? []));
+
+  blocks.push(...annotationBlocks(view));
 
   for (const story of view.stories) blocks.push(...storyBlocks(view, story, events));
 

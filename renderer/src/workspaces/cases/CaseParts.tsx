@@ -245,6 +245,7 @@ export function CustodyPanel({ client, base, summary }: { readonly client: ApiCl
 }
 
 const EXPORTS = [
+  { path: '', ext: 'json', label: 'Case (JSON)', type: 'application/json', accept: 'application/json' },
   { path: 'report.md', ext: 'md', label: 'Report (Markdown)', type: 'text/markdown', accept: 'text/markdown' },
   { path: 'report.html', ext: 'html', label: 'Report (HTML)', type: 'text/html', accept: 'text/html' },
   { path: 'cypher', ext: 'cypher', label: 'Graph (Cypher)', type: 'text/plain', accept: 'text/plain' },
@@ -254,7 +255,8 @@ export function ExportBar({ client, base, summary }: { readonly client: ApiClien
   const [error, setError] = useState<ApiError | null>(null);
   const save = async (e: (typeof EXPORTS)[number]): Promise<void> => {
     try {
-      const res = await client.open(`${base}/api/cases/${encodeURIComponent(summary.id)}/${e.path}`, { accept: e.accept });
+      // The JSON export is the case with its stories, every node and edge they use, detections and annotations.
+      const res = await client.open(`${base}/api/cases/${encodeURIComponent(summary.id)}${e.path === '' ? '' : `/${e.path}`}`, { accept: e.accept });
       downloadText(await res.text(), exportName(summary.id, e.ext), e.type);
       setError(null);
     } catch (err) {

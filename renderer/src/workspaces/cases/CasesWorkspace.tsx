@@ -1,6 +1,6 @@
 // The Cases workspace: open evidence (a built-in scenario or paths below the evidence root), watch the analysis, then the case's stories, causal graph, timeline, custody and reports.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ArtifactKindName, CaseDetail, CaseSummary, DetectionSummary, ScenarioInfo, Story } from './types';
+import type { ArtifactKindName, CaseDetail, CaseSummary, DetectionSummary, EventAnnotation, ScenarioInfo, Story } from './types';
 import { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
@@ -16,7 +16,11 @@ import { buildTimeline, MAX_GRAPH_NODES, parsePaths, shortTime } from './model';
 import { Timeline } from './Timeline';
 import { DetectionsPanel, EvidencePanel } from './Detections';
 import { detectionsByEvent, detectionsOf } from './detection-index';
+import { EvidenceBrowser } from './EvidenceBrowser';
+import { FailedCasePanel } from './FailedCase';
+import type { CaseLink } from './EventDetail';
 import './cases.css';
+import './casework.css';
 
 /** Events fetched for the timeline (the service keeps at most this many per case). */
 const TIMELINE_EVENTS = 100_000;
@@ -50,6 +54,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
   const [story, setStory] = useState<Story | null>(null);
   const [filter, setFilter] = useState('');
   const [rule, setRule] = useState<DetectionSummary | null>(null);
+  const [annotations, setAnnotations] = useState<ReadonlyMap<string, EventAnnotation>>(new Map());
   const timelineRef = useRef<HTMLElement>(null);
   const poll = useRef<number | null>(null);
   const theme = effectiveTheme(
@@ -76,6 +81,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
         const url = `${base}/api/cases/${encodeURIComponent(id)}`;
         const d = await client.get<CaseDetail>(url, { query: { events: 'all', events_limit: TIMELINE_PAGE, graph, attributes: false } });
         setDetail(d);
+        setAnnotations(new Map((d.analysis?.annotations ?? []).map((a) => [a.eventId, a])));
         setStory(d.analysis?.stories[0] ?? null);
         setDetailError(null);
         // The rest of the timeline page by page (bounded answers keep the gateway responsive); the graph came with the first.
@@ -128,8 +134,8 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
             poll.current = null;
             setRunning(null);
             void loadCases();
-            if (s.status === 'done') void openCase(id, s.counts?.nodes);
-            else setStartError(new ApiError(500, s.error ?? 'internal', `The analysis failed (${s.error ?? 'internal'}).`));
+            // Done or failed, the case opens: a failed one shows why, and can be removed.
+            void openCase(id, s.counts?.nodes);
             return;
           }
         } catch (err) {
@@ -162,6 +168,29 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
     if (!scenario) return;
     void start(`/api/cases/scenario/${encodeURIComponent(scenario)}`, {});
   };
+  const chosenPaths = useMemo(() => {
+    const parsed = parsePaths(pathsText);
+    return parsed.ok ? parsed.paths : [];
+  }, [pathsText]);
+  const togglePath = (p: string): void => {
+    const lines = pathsText
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+    setPathsText((lines.includes(p) ? lines.filter((l) => l !== p) : [...lines, p]).join('\n'));
+    setLocalError(null);
+  };
+  const removed = (): void => {
+    setDetail(null);
+    void loadCases();
+  };
+  const link = useMemo(
+    (): CaseLink | undefined =>
+      detail?.status === 'done'
+        ? { client, base, caseId: detail.id, fromEvidence: detail.origin === 'path', onAnnotated: (a) => setAnnotations((m) => new Map(m).set(a.eventId, a)) }
+        : undefined,
+    [client, base, detail?.id, detail?.status, detail?.origin],
+  );
   const analysePaths = (): void => {
     const parsed = parsePaths(pathsText);
     if (!parsed.ok) {
@@ -210,7 +239,8 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                 </button>
               </div>
               {scenarios && scenarios.length === 0 && <p className="muted">No scenario is available.</p>}
-              <label htmlFor="cases-paths">Files or folders below the evidence root, one per line</label>
+              {health?.evidenceRootSet === true && <EvidenceBrowser client={client} base={base} chosen={chosenPaths} onToggle={togglePath} disabled={busy} />}
+              <label htmlFor="cases-paths">Files or folders below the evidence root, one per line (ticked in the browser above, or typed)</label>
               <textarea
                 id="cases-paths"
                 rows={3}
@@ -232,8 +262,8 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                     </option>
                   ))}
                 </select>
-                <button type="button" onClick={analysePaths} disabled={busy || health?.evidenceRootSet === false} data-testid="run-paths">
-                  Analyse paths
+                <button type="button" onClick={analysePaths} disabled={busy || health?.evidenceRootSet === false || pathsText.trim() === ''} data-testid="run-paths">
+                  Analyse {chosenPaths.length > 0 ? `${chosenPaths.length} path${chosenPaths.length === 1 ? '' : 's'}` : 'paths'}
                 </button>
               </div>
             </div>
@@ -268,12 +298,12 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
             <ul className="case-list">
               {(cases ?? []).map((c) => (
                 <li key={c.id}>
-                  <button type="button" className={`story-item${detail?.id === c.id ? ' story-item--open' : ''}`} onClick={() => void openCase(c.id, c.counts?.nodes)} aria-current={detail?.id === c.id ? 'true' : undefined} data-case-id={c.id} disabled={c.status !== 'done'}>
+                  <button type="button" className={`story-item${detail?.id === c.id ? ' story-item--open' : ''}`} onClick={() => void openCase(c.id, c.counts?.nodes)} aria-current={detail?.id === c.id ? 'true' : undefined} data-case-id={c.id} data-status={c.status} disabled={c.status === 'queued' || c.status === 'running'}>
                     <span className="story-item__title">
                       <GradeBadge grade={c.topGrade} /> {c.title}
                     </span>
                     <span className="muted story-item__meta">
-                      {c.status === 'done' ? `${c.counts?.events.toLocaleString('en') ?? 0} events · ${c.counts?.stories ?? 0} stories` : c.status + (c.error ? ` (${c.error})` : '')} · {shortTime(c.createdAt).slice(0, 16)}
+                      {c.status === 'done' ? `${c.counts?.events.toLocaleString('en') ?? 0} events · ${c.counts?.stories ?? 0} stories` : c.status === 'failed' ? <span className="cases__warn">failed ({c.error ?? 'internal'}): open to see why</span> : c.status} · {shortTime(c.createdAt).slice(0, 16)}
                     </span>
                   </button>
                 </li>
@@ -285,6 +315,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
         <div className="cases__main" data-testid="case-result">
           {detailError && <ErrorNote error={detailError} title="The case could not be opened" />}
           {loading && <Progress label="Loading the case" />}
+          {detail && detail.status === 'failed' && !loading && <FailedCasePanel key={detail.id} client={client} base={base} summary={detail} onRemoved={removed} />}
           {detail && view ? (
             <>
               <section className="panel" aria-label="Case summary" data-testid="case-summary">
@@ -347,13 +378,13 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                   )}
                   {view.eventsTruncated && <span className="muted">Only the first {view.events.length.toLocaleString('en')} events were kept.</span>}
                 </div>
-                <Timeline index={index} storyEvents={storyEvents} filter={filter} theme={theme} detected={detected} only={ruleEvents} />
+                <Timeline index={index} storyEvents={storyEvents} filter={filter} theme={theme} detected={detected} only={ruleEvents} annotations={annotations} {...(link ? { link } : {})} />
               </section>
-              <EvidencePanel evidence={view.evidence} />
+              <EvidencePanel evidence={view.evidence} {...(view.rejected ? { rejected: view.rejected } : {})} />
               <CustodyPanel key={detail.id} client={client} base={base} summary={detail} />
             </>
           ) : (
-            !loading && (
+            !loading && detail?.status !== 'failed' && (
               <section className="panel empty-result">
                 <h2>No case open</h2>
                 <p className="muted">

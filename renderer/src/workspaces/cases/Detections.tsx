@@ -1,5 +1,5 @@
 // The case's Sigma detections: rules hit with level, count, hosts and first/last seen; a rule opens its events in the timeline.
-import type { DetectionSummary } from './types';
+import type { DetectionSummary, EvidenceItem, RejectedEvidence } from './types';
 import { shortTime } from './model';
 
 export function LevelBadge({ level }: { readonly level: DetectionSummary['level'] }) {
@@ -71,13 +71,32 @@ export function DetectionsPanel({ rows, selected, onSelect }: DetectionsPanelPro
 }
 
 /** The evidence inventory of the case: what was read, its SHA-256, events and loader warnings. */
-export function EvidencePanel({ evidence }: { readonly evidence: readonly { readonly path: string; readonly kind: string; readonly sha256: string; readonly bytes: number; readonly events: number; readonly warnings: number }[] }) {
+export function EvidencePanel({ evidence, rejected = [] }: { readonly evidence: readonly EvidenceItem[]; readonly rejected?: readonly RejectedEvidence[] }) {
   return (
     <section className="panel" aria-label="Evidence inventory" data-testid="evidence-inventory">
       <div className="panel__head">
         <h2>Evidence inventory</h2>
-        <span className="muted">{evidence.length} artefact{evidence.length === 1 ? '' : 's'}</span>
+        <span className="muted">
+          {evidence.length} artefact{evidence.length === 1 ? '' : 's'} analysed{rejected.length > 0 ? `, ${rejected.length} not` : ''}
+        </span>
       </div>
+      {rejected.length > 0 && (
+        <div className="evidence-rejected" role="note" data-testid="evidence-rejected">
+          <p>
+            <strong>
+              {rejected.length} artefact{rejected.length === 1 ? ' was' : 's were'} not analysed
+            </strong>{' '}
+            (each is a custody record too); the case holds the others:
+          </p>
+          <ul>
+            {rejected.map((r) => (
+              <li key={r.path} data-path={r.path}>
+                <span className="selectable">{r.path}</span> <span className="muted">({r.code})</span>: {r.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div className="detections__scroll">
         <table className="detections__table">
           <thead>

@@ -63,6 +63,22 @@ describe('Timeline', () => {
   });
 });
 
+describe('Timeline annotations and axis', () => {
+  HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
+
+  it('shows tags on the annotated rows, finds events by tag or note, and draws a time axis', () => {
+    const index = buildTimeline(events(50));
+    const id = index.events[3]?.eventId ?? '';
+    const notes = new Map([[id, { eventId: id, tags: ['persistence', 'T1053'], note: 'made by the dropper', at: '2024-01-02T00:00:00Z', actor: 'analyst', seq: 1, versions: 1 }]]);
+    const { rerender } = render(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" annotations={notes} />);
+    expect(document.querySelectorAll('[data-annotated]')).toHaveLength(1);
+    expect(document.querySelector(`[data-event-id="${id}"]`)?.textContent).toContain('T1053');
+    expect(Number(screen.getByTestId('timeline-axis').dataset['ticks'])).toBeGreaterThan(1);
+    rerender(<Timeline index={index} storyEvents={new Set()} filter="dropper" theme="light" annotations={notes} />);
+    expect(screen.getByTestId('timeline').dataset['shown']).toBe('1');
+  });
+});
+
 describe('compactSummary', () => {
   it('shortens the Windows provider so the image stays in view', async () => {
     const { compactSummary } = await import('./Timeline');

@@ -2,7 +2,9 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement, type WheelEvent } from 'react';
 import { cssVar } from '../../components/palette';
 import { LevelBadge } from './Detections';
-import type { DetectionSummary } from './types';
+import { timeTicks } from './detail-model';
+import { EventDetailPanel, type CaseLink } from './EventDetail';
+import type { DetectionSummary, EventAnnotation } from './types';
 import { eventMatches, fullRange, histogram, pan, rangeText, shortTime, storyRange, visibleRows, windowOf, zoom, type Range, type TimelineIndex } from './model';
 
 export const ROW_HEIGHT = 24;
@@ -33,6 +35,7 @@ function DensityStrip({ index, range, storyTimes, onZoom, theme }: { readonly in
     for (const t of storyTimes) if (t >= range.from && t <= range.to) ctx.fillRect(((t - range.from) / span) * w, 0, 1.5, 6);
   }, [counts, storyTimes, range, theme]);
   return (
+    <>
     <canvas
       ref={canvas}
       width={960}
@@ -45,6 +48,28 @@ function DensityStrip({ index, range, storyTimes, onZoom, theme }: { readonly in
         onZoom(e.deltaY < 0 ? 0.8 : 1.25, rect.width > 0 ? (e.clientX - rect.left) / rect.width : 0.5);
       }}
     />
+    <TimeAxis range={range} />
+    </>
+  );
+}
+
+/** Tick labels under the density strip: round UTC instants across the range shown (SVG, so no inline style is needed). */
+function TimeAxis({ range }: { readonly range: Range }) {
+  const ticks = useMemo(() => timeTicks(range, 8), [range]);
+  return (
+    <svg className="timeline__axis" viewBox="0 0 960 18" preserveAspectRatio="none" role="img" aria-label={`Time axis, UTC: ${ticks.map((t) => t.label).join(', ')}`} data-testid="timeline-axis" data-ticks={ticks.length}>
+      {ticks.map((t) => {
+        const x = t.at * 960;
+        return (
+          <g key={`${t.at}-${t.label}`}>
+            <line x1={x} x2={x} y1={0} y2={4} className="timeline__tick" />
+            <text x={x} y={15} className="timeline__tick-label" textAnchor={t.at < 0.04 ? 'start' : t.at > 0.96 ? 'end' : 'middle'}>
+              {t.label}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
   );
 }
 
@@ -58,6 +83,10 @@ export interface TimelineProps {
   readonly detected?: ReadonlyMap<string, readonly DetectionSummary[]>;
   /** Only these events (a Detections rule chosen), or all. */
   readonly only?: ReadonlySet<string> | null;
+  /** The analysts' current tags and notes per event: chips on the rows, matched by the filter, edited in the detail. */
+  readonly annotations?: ReadonlyMap<string, EventAnnotation>;
+  /** The case the events belong to: the detail then reads every field and the raw record, and saves annotations. */
+  readonly link?: CaseLink;
 }
 
 /** The summary as the row shows it: the Windows provider prefix shortened so the image and command stay in view. */
@@ -66,8 +95,14 @@ export function compactSummary(summary: string): string {
 }
 
 const NO_DETECTIONS: ReadonlyMap<string, readonly DetectionSummary[]> = new Map();
+const NO_ANNOTATIONS: ReadonlyMap<string, EventAnnotation> = new Map();
 
-export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETECTIONS, only = null }: TimelineProps) {
+function annotationMatches(a: EventAnnotation | undefined, filter: string): boolean {
+  const f = filter.trim().toLowerCase();
+  return a !== undefined && f !== '' && (a.tags.some((t) => t.toLowerCase().includes(f)) || a.note.toLowerCase().includes(f));
+}
+
+export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETECTIONS, only = null, annotations = NO_ANNOTATIONS, link }: TimelineProps) {
   const [onlyDetected, setOnlyDetected] = useState(false);
   const full = useMemo(() => fullRange(index), [index]);
   const [range, setRange] = useState<Range>(full);
@@ -90,10 +125,10 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
       const e = index.events[i] as (typeof index.events)[number];
       if (onlyDetected && !detected.has(e.eventId)) continue;
       if (only !== null && !only.has(e.eventId)) continue;
-      if (eventMatches(e, filter)) out.push(i);
+      if (eventMatches(e, filter) || annotationMatches(annotations.get(e.eventId), filter)) out.push(i);
     }
     return out;
-  }, [index, start, last, filter, onlyDetected, detected, only]);
+  }, [index, start, last, filter, onlyDetected, detected, only, annotations]);
   // A new filter or rule starts at the top of the list.
   useEffect(() => {
     setScrollTop(0);
@@ -155,6 +190,7 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
     if (!e) continue;
     const inStory = storyEvents.has(e.eventId);
     const hits = detected.get(e.eventId);
+    const note = annotations.get(e.eventId);
     rendered.push(
       <div
         key={`${e.eventId}-${i}`}
@@ -173,6 +209,17 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
             <span className="timeline__badge" title={hits.map((h) => `${h.level}: ${h.title}`).join('\n')} data-detections={hits.length}>
               <LevelBadge level={hits[0].level} />
               {hits.length > 1 ? ` +${hits.length - 1}` : ''}
+            </span>
+          )}
+          {note && (
+            <span className="timeline__tags" title={note.note || note.tags.join(', ')} data-annotated="true">
+              {note.tags.slice(0, 3).map((t) => (
+                <span key={t} className="tag-chip">
+                  {t}
+                </span>
+              ))}
+              {note.tags.length > 3 ? <span className="tag-chip">+{note.tags.length - 3}</span> : null}
+              {note.note !== '' && <span className="tag-chip tag-chip--note" aria-label="has a note">✎</span>}
             </span>
           )}
           {compactSummary(e.summary)}
@@ -243,40 +290,7 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
         </div>
         </>
       )}
-      {chosen && (
-        <dl className="timeline__detail facts" data-testid="event-detail">
-          <dt>Event</dt>
-          <dd>
-            <code>{chosen.eventId}</code> {storyEvents.has(chosen.eventId) ? '(in the selected story)' : ''}
-          </dd>
-          <dt>Integrity hash</dt>
-          <dd>
-            <code className="selectable">{chosen.integrityHash}</code>
-          </dd>
-          <dt>Time</dt>
-          <dd>
-            {shortTime(chosen.time.time)} ({chosen.time.precision}, {chosen.time.source})
-          </dd>
-          <dt>Source</dt>
-          <dd>
-            {chosen.loader}, reliability {chosen.reliability}
-          </dd>
-          <dt>Summary</dt>
-          <dd>{chosen.summary}</dd>
-          {(detected.get(chosen.eventId) ?? []).length > 0 && (
-            <>
-              <dt>Detections</dt>
-              <dd data-testid="event-detections">
-                {(detected.get(chosen.eventId) ?? []).map((d) => (
-                  <div key={d.ruleId}>
-                    <LevelBadge level={d.level} /> {d.title} <span className="muted">({d.techniques.join(', ') || 'no technique'}; rule by {d.author ?? 'unknown author'})</span>
-                  </div>
-                ))}
-              </dd>
-            </>
-          )}
-        </dl>
-      )}
+      {chosen && <EventDetailPanel event={chosen} inStory={storyEvents.has(chosen.eventId)} detections={detected.get(chosen.eventId) ?? []} annotation={annotations.get(chosen.eventId) ?? null} {...(link ? { link } : {})} />}
     </div>
   );
 }

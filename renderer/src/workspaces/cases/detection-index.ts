@@ -5,7 +5,7 @@ export const LEVEL_RANK: Readonly<Record<DetectionSummary['level'], number>> = {
 
 /** The detection rows of a view (empty for cases analysed before Sigma, or with Sigma off). */
 export function detectionsOf(view: AnalysisView | null): readonly DetectionSummary[] {
-  const d = (view as (AnalysisView & { readonly detections?: readonly DetectionSummary[] }) | null)?.detections;
+  const d = view?.detections;
   return Array.isArray(d) ? d : [];
 }
 
