@@ -1,6 +1,6 @@
 // The attribution service's analysis library: knowledge base, span-anchored extraction, Navigator layer and STIX output, clustering, actor attribution, technique classifier.
 export type { Attribution, AttributionCandidate, ClassifierEvaluation, Cluster, Extraction, IndicatorSpan, TechniqueSpan, TechniqueSummary } from '../core/contracts/attrib.js';
-export { loadAttack, loadKb, kbFromJson, indexKb, defaultAttribResourcesDir, readJsonFile, SHIPPED_KB_FILE, type AttackKb, type AttackKbData } from './kb/kb.js';
+export { loadAttack, loadAttackFile, loadKb, kbFromJson, indexKb, defaultAttribResourcesDir, readJsonFile, SHIPPED_KB_FILE, type AttackKb, type AttackKbData } from './kb/kb.js';
 export { extract, MAX_TEXT_CHARS, type ExtractOptions } from './extract/extract.js';
 export { extractIndicators } from './extract/indicators.js';
 export { splitSentences } from './extract/techniques.js';

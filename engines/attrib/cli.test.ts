@@ -87,6 +87,17 @@ describe.skipIf(!haveTram)('attrib command line on TRAM reports', () => {
     expect((await main(['attribute', path.join(TRAM, 'StopRansomware-Royal.mjson'), '--attack', 'resources/attrib/attack-kb.json.gz', '--shortlist', '3'])).stdout).toContain('Shortlist of 3');
   });
 
+  it('attribute text output: the header says what the percentage is, and it is the share of the score (issue 22)', async () => {
+    const r = await main(['attribute', path.join(TRAM, 'StopRansomware-Royal.mjson'), '--attack', 'resources/attrib/attack-kb.json.gz', '--shortlist', '4']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("share of the shortlist's total score");
+    expect(r.stdout).not.toContain('share of the shortlist similarity');
+    const rows = [...r.stdout.matchAll(/score ([\d.]+), similarity ([\d.]+), probability ([\d.]+)%/g)].map((m) => ({ score: Number(m[1]), similarity: Number(m[2]), p: Number(m[3]) }));
+    expect(rows).toHaveLength(4);
+    const total = rows.reduce((s, x) => s + x.score, 0);
+    for (const row of rows) expect(row.p).toBeCloseTo((row.score / total) * 100, 0);
+  });
+
   it('cluster DIR --cypher FILE writes the clusters', async () => {
     const cypher = path.join(work, 'clusters.cypher');
     const r = await main(['cluster', TRAM, '--threshold', '0.3', '--cypher', cypher]);
@@ -122,5 +133,25 @@ describe.skipIf(!existsSync(path.join(CTI, 'attack', 'ics-attack-18.1.json')))('
     expect(e.code).toBe(0);
     expect((await main(['train-classifier', '--attack', out, '--threshold', '1.5'])).code).toBe(2);
     expect((await main(['train-classifier'])).code).toBe(2);
+  });
+});
+
+describe('attrib load-attack refuses what is not ATT&CK and names the release (issue 22)', () => {
+  it.each(['apt1.json', 'poisonivy.json'])('refuses the OASIS example %s with exit 2 and writes nothing', async (name) => {
+    const file = path.join(CTI, 'stix21-examples', name);
+    if (!existsSync(file)) return;
+    const out = path.join(work, `not-attack-${name}`);
+    const r = await main(['load-attack', file, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not an ATT&CK bundle/);
+    expect(r.stderr).not.toContain(CTI);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it.skipIf(!existsSync(path.join(CTI, 'attack', 'enterprise-attack.json')))('gives the enterprise bundle its release from the index.json beside it', async () => {
+    const out = path.join(work, 'enterprise_kb.json');
+    const r = await main(['load-attack', path.join(CTI, 'attack', 'enterprise-attack.json'), '--out', out]);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { metadata: { attack_version: string | null } }).metadata.attack_version).toBe('18.1');
   });
 });

@@ -4,7 +4,6 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
 import { serveUntilSignal } from '../core/http/server.js';
-import { LOOPBACK_HOSTS } from '../core/http/security.js';
 import { openStandaloneStore } from '../core/store.js';
 import { VitrineError } from '../core/errors.js';
 import { analyzeScenario } from './ach/engine.js';
@@ -20,13 +19,12 @@ import {
   DEFAULT_THRESHOLD,
   extract,
   extractionToStix,
-  loadAttack,
+  loadAttackFile,
   loadCalibration,
   loadClassifier,
   loadKb,
   loadLabelledSentences,
   MAX_CLUSTER_REPORTS,
-  readJsonFile,
   toNavigatorLayer,
   trainAndEvaluate,
   trainingExamples,
@@ -35,7 +33,7 @@ import {
   type TechniqueClassifier,
 } from './analysis.js';
 import { serializeKb } from './kb/build.js';
-import { allowedHostsFromEnv, createStandaloneApp, techniqueLookup } from './http.js';
+import { allowedHostsFromEnv, createStandaloneApp, serveAllowedHosts, techniqueLookup } from './http.js';
 import { MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
 import { attribService } from './service.js';
 
@@ -61,7 +59,8 @@ Usage:
       sentences ([{text, label}], e.g. TRAM single_label.json); 20% of each label is held out (seed 1)
       and the held-out precision, recall and micro-F1 printed. --out defaults to attrib-classifier.json.
   attrib load-attack BUNDLE [--out attack_kb.json]
-      Turns an ATT&CK STIX 2.1 bundle into the knowledge base file.
+      Turns an ATT&CK STIX 2.1 bundle into the knowledge base file (the index.json beside it names the
+      release when the bundle has no x-mitre-collection); a bundle with no ATT&CK object is refused.
   attrib ach SCENARIO.json|BUNDLED_NAME [--override EID:HID=RATING ...] [--json|--stix]
       Analysis of competing hypotheses: the matrix, each hypothesis's weighted inconsistency (the least
       inconsistent leads), diagnosticity, and which items, if wrong, would change the leader.
@@ -78,7 +77,7 @@ Usage:
 Environment: ATTR_KB (knowledge base, as --kb), ATTR_FIXTURES (a directory of scenario files replacing
 the bundled ones), ATTR_API_TOKEN (serve: bearer token on every route but /health and the workbench
 page; 401 without it), ATTR_ALLOWED_HOSTS (serve: comma-separated Host allow-list; default the loopback
-names), ATTR_API_DOCS=1 (serve: interactive documentation at /docs/).
+names; the --host name stays allowed), ATTR_API_DOCS=1 (serve: interactive documentation at /docs/).
 Bundled scenarios: attrib demo, or GET /scenarios. Scenario format: docs/attrib.md.
 Exit codes: 0 success, 1 failure, 2 invalid arguments or input.`;
 
@@ -258,8 +257,8 @@ function attributeCommand(positionals: readonly string[], values: Values): CliRe
   if (values.json === true) return json(a);
   const lines = [
     `Techniques of the report: ${a.techniques.length} (${a.unmatched_techniques.length} used by no group)`,
-    `Shortlist of ${a.shortlist.length} of ${a.groups_considered} groups (${a.calibrated ? 'calibrated probabilities' : 'share of the shortlist similarity'}):`,
-    ...a.shortlist.map((c) => `  ${c.rank}. ${c.id} ${c.name}: similarity ${c.similarity.toFixed(3)}, probability ${(c.probability * 100).toFixed(1)}%, shared ${c.shared_techniques.slice(0, 8).join(' ')}`),
+    `Shortlist of ${a.shortlist.length} of ${a.groups_considered} groups (${a.calibrated ? 'calibrated probabilities' : "probability = the group's share of the shortlist's total score"}):`,
+    ...a.shortlist.map((c) => `  ${c.rank}. ${c.id} ${c.name}: score ${c.score.toFixed(3)}, similarity ${c.similarity.toFixed(3)}, probability ${(c.probability * 100).toFixed(1)}%, shared ${c.shared_techniques.slice(0, 8).join(' ')}`),
     `Method: ${a.method}`,
     ...a.warnings.map((w) => `Note: ${w}`),
   ];
@@ -283,7 +282,7 @@ function trainCommand(positionals: readonly string[], values: Values): CliResult
 
 function loadAttackCommand(positionals: readonly string[], values: Values): CliResult {
   if (positionals.length !== 1) throw new UsageError('load-attack takes one ATT&CK STIX bundle');
-  const kb = loadAttack(readJsonFile(path.resolve(positionals[0]!), 'ATT&CK bundle'));
+  const kb = loadAttackFile(path.resolve(positionals[0]!));
   const out = values.out ?? 'attack_kb.json';
   writeOut(out, serializeKb(kb.data), 'knowledge base');
   return json({ out: path.basename(out), metadata: kb.data.metadata });
@@ -303,7 +302,7 @@ async function serveCommand(positionals: readonly string[], values: Values): Pro
     allowRemote: values['allow-remote'] === true,
     authenticated: (process.env['ATTR_API_TOKEN'] ?? '') !== '',
     // ATTR_ALLOWED_HOSTS replaces the loopback names; the bound name stays allowed.
-    createApp: (allowed) => createStandaloneApp({ db, ...(home ? { dataDir: home } : {}), ...(values.kb !== undefined ? { kbPath: path.resolve(values.kb) } : {}), allowedHosts: fromEnv ? [...new Set([...fromEnv, ...allowed.filter((h) => !LOOPBACK_HOSTS.includes(h))])] : allowed }),
+    createApp: (allowed) => createStandaloneApp({ db, ...(home ? { dataDir: home } : {}), ...(values.kb !== undefined ? { kbPath: path.resolve(values.kb) } : {}), allowedHosts: serveAllowedHosts(fromEnv, allowed, values.host ?? '127.0.0.1') }),
     banner: (url) => `(TAXII 2.1 at ${url}/taxii2/${process.env['ATTR_API_DOCS'] === '1' ? `, documentation at ${url}/docs/` : ''})`,
     onClose: () => db.close(),
   });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../core/http/server.js';
 import { validateStixObject } from '../core/stix.js';
 import { openMemoryStore } from '../core/store.js';
-import { allowedHostsFromEnv, createStandaloneApp } from './http.js';
+import { allowedHostsFromEnv, createStandaloneApp, serveAllowedHosts } from './http.js';
+import { LOOPBACK_HOSTS } from '../core/http/security.js';
 import { attribService } from './service.js';
 import { overrideLog } from './store.js';
 import type { ExtractResponse } from '../core/contracts/ach.js';
@@ -219,6 +220,36 @@ describe('attrib HTTP API', () => {
       await server.close();
       if (saved === undefined) delete process.env['ATTR_ALLOWED_HOSTS'];
       else process.env['ATTR_ALLOWED_HOSTS'] = saved;
+    }
+  });
+
+  it('ATTR_ALLOWED_HOSTS keeps the loopback name the server is bound to (issue 22)', async () => {
+    expect(serveAllowedHosts(undefined, LOOPBACK_HOSTS, '127.0.0.1')).toEqual([...LOOPBACK_HOSTS]);
+    const list = serveAllowedHosts(['intel.example'], LOOPBACK_HOSTS, '127.0.0.1');
+    expect(list).toContain('intel.example');
+    expect(list).toContain('127.0.0.1');
+    expect(list).not.toContain('localhost');
+    expect(serveAllowedHosts(['intel.example'], LOOPBACK_HOSTS, 'LocalHost')).toContain('localhost');
+    expect(serveAllowedHosts(['intel.example'], LOOPBACK_HOSTS, '::1')).toEqual(expect.arrayContaining(['::1', '[::1]']));
+    const remote = ['127.0.0.1', 'localhost', '[::1]', '::1', '10.0.0.5', '[10.0.0.5]'];
+    expect(serveAllowedHosts(['intel.example'], remote, '10.0.0.5')).toEqual(expect.arrayContaining(['intel.example', '10.0.0.5']));
+    const server = await listen(createStandaloneApp({ token: '', allowedHosts: list }), { port: 0 });
+    try {
+      const { request } = await import('node:http');
+      const status = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(`${server.url}/health`, { headers: { host } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      expect(await status(`127.0.0.1:${new URL(server.url).port}`)).toBe(200);
+      expect(await status('intel.example')).toBe(200);
+      expect(await status('evil.example')).toBe(403);
+    } finally {
+      await server.close();
     }
   });
 

@@ -7,12 +7,16 @@ import { z } from 'zod';
 import type { AchAssessment, AchScenarioList, AttribHealth, ExtractResponse } from '../core/contracts/ach.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { jsonBody, parseBody, route } from '../core/http/index.js';
+import { MAX_FINDING_BYTES, parseSendFinding } from '../core/findings.js';
+import { jsonBody, page, parseBody, parsePagination, route } from '../core/http/index.js';
+import { MAX_STIX_IMPORT_BYTES } from '../core/stix-import.js';
 import { LOOPBACK_HOSTS, requireBearer } from '../core/http/security.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
 import type { StixBundle } from '../core/stix.js';
 import { analyzeScenario } from './ach/engine.js';
+import { stixToScenario } from './ach/import.js';
+import { getMatrix, listMatrices, saveMatrix, sendFindingToMatrix } from './ach/matrices.js';
 import { runAchRequest } from './ach/request.js';
 import { ScenarioLibrary } from './ach/scenario.js';
 import { assessmentToStix } from './ach/stix.js';
@@ -214,6 +218,45 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     }),
   );
 
+  // Stored matrices: imported from STIX 2.1 bundles, or grown by findings other workspaces send (Send to ACH).
+  router.get('/matrices', (req, res) => {
+    const p = parsePagination(req);
+    const { items, total } = listMatrices(ctx.db, p);
+    res.json(page(items, total, p));
+  });
+
+  router.get('/matrices/:id', (req, res) => {
+    const stored = getMatrix(ctx.db, String(req.params['id']));
+    if (!stored) throw new VitrineError('not_found', 'no such stored matrix');
+    res.json(stored);
+  });
+
+  router.post(
+    '/matrices/import/stix',
+    jsonBody(MAX_STIX_IMPORT_BYTES),
+    route((req, res) => {
+      const imported = stixToScenario(req.body);
+      const matrix = saveMatrix(ctx.db, imported.scenario, { kind: 'matrix.imported-stix', payload: { bundle_id: imported.summary.bundle_id } }, undefined, now());
+      res.status(201).json({ matrix, scenario: imported.scenario, summary: imported.summary });
+    }),
+  );
+
+  router.post(
+    '/matrices/evidence',
+    jsonBody(MAX_FINDING_BYTES),
+    route((req, res) => {
+      const parsed = parseSendFinding(req.body);
+      let attackKb: AttackKb | null = null;
+      try {
+        attackKb = loadKb(options.kbPath);
+      } catch {
+        // Without a knowledge base a new matrix starts with the unnamed-actor and not-hostile hypotheses only.
+      }
+      const result = sendFindingToMatrix(ctx.db, parsed, attackKb, now());
+      res.status(result.created ? 201 : 200).json(result);
+    }),
+  );
+
   router.use('/taxii2', (_req, _res, next) => {
     ensureSeeded();
     next();
@@ -237,6 +280,18 @@ export function allowedHostsFromEnv(env: NodeJS.ProcessEnv = process.env): strin
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter((h) => h !== '');
+}
+
+/**
+ * The Host allow-list of `attrib serve`: without ATTR_ALLOWED_HOSTS the names `serveUntilSignal` gives; with it, those
+ * names replace the loopback ones, but the name the server is bound to (`--host`, default 127.0.0.1) stays allowed.
+ */
+export function serveAllowedHosts(fromEnv: readonly string[] | undefined, allowed: readonly string[], boundHost: string): string[] {
+  if (fromEnv === undefined) return [...allowed];
+  const bound = boundHost.toLowerCase();
+  const bare = bound.replace(/^\[|\]$/g, '');
+  const boundNames = bare.includes(':') ? [bare, `[${bare}]`] : [bare];
+  return [...new Set([...fromEnv, ...boundNames, ...allowed.filter((h) => !LOOPBACK_HOSTS.includes(h))])];
 }
 
 /** Paths open without the token: health and the workbench page (which holds no data; its calls carry the token). */

@@ -1,5 +1,7 @@
 // The OpenAPI 3.1 document of the attribution routes, generated from the zod schemas (served at /docs/openapi.json when ATTR_API_DOCS=1).
 import { openApiKit, type JsonObject } from '../core/http/openapi.js';
+import { sendFindingSchema } from '../core/findings.js';
+import { MAX_STIX_IMPORT_BYTES } from '../core/stix-import.js';
 import { achRequestSchema } from './ach/request.js';
 import { MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
 import { assessmentSchema, errorBodySchema, healthSchema, scenarioListSchema, stixBundleSchema } from './schemas.js';
@@ -104,6 +106,39 @@ export function openApiDocument(): JsonObject {
       '/taxii2/api/collections/{collection}/manifest/': {
         get: { summary: 'Manifest of the objects', parameters: [collectionParam, ...filters], responses: { '200': taxii('manifest') } },
       },
+      '/matrices': {
+        get: { summary: 'Stored ACH matrices (imported from STIX or grown by Send to ACH), most recently changed first', responses: { '200': { description: 'a page of matrix summaries', content: json({ type: 'object' }) } } },
+      },
+      '/matrices/{id}': {
+        get: {
+          summary: 'One stored matrix: its summary and scenario (POST /ach {scenario} scores it)',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'the stored matrix', content: json({ type: 'object' }) }, '404': errorResponse('no such stored matrix') },
+        },
+      },
+      '/matrices/import/stix': {
+        post: {
+          summary: 'A STIX 2.1 bundle as a stored matrix (hypotheses and evidence), with what was mapped and skipped (counts and reasons)',
+          requestBody: { required: true, description: `A STIX 2.1 bundle, at most ${MAX_STIX_IMPORT_BYTES} bytes.`, content: json({ type: 'object' }) },
+          responses: {
+            '201': { description: '{matrix, scenario, summary: {bundle_id, objects, mapped: [{type, count, as}], skipped: [{type, count, reason}]}}', content: json({ type: 'object' }) },
+            '413': errorResponse('body too large'),
+            '422': errorResponse('not a STIX 2.1 bundle, or nothing in it can be evidence'),
+          },
+        },
+      },
+      '/matrices/evidence': {
+        post: {
+          summary: 'Send to ACH: a finding (techniques, indicators, source and link) as evidence rows of an existing or a new stored matrix',
+          requestBody: { required: true, content: json(ref('SendFinding')) },
+          responses: {
+            '200': { description: '{id, title, created: false, added, skipped, scenario}', content: json({ type: 'object' }) },
+            '201': { description: 'the same, for a new matrix seeded with the closest ATT&CK groups', content: json({ type: 'object' }) },
+            '404': errorResponse('no such stored matrix'),
+            '422': errorResponse('invalid finding'),
+          },
+        },
+      },
     },
     components: {
       schemas: {
@@ -112,6 +147,7 @@ export function openApiDocument(): JsonObject {
         AchRequest: schemaOf(achRequestSchema, 'input'),
         Assessment: schemaOf(assessmentSchema),
         StixBundle: schemaOf(stixBundleSchema),
+        SendFinding: schemaOf(sendFindingSchema, 'input'),
         Error: schemaOf(errorBodySchema),
       },
     },

@@ -34,7 +34,29 @@ export const migrations: readonly Migration[] = [
       createLedgerTable(db, OVERRIDE_LOG_TABLE);
     },
   },
+  {
+    version: 3,
+    name: 'stored ACH matrices and the log of evidence sent to them',
+    up(db) {
+      db.exec(`
+        CREATE TABLE attrib_matrices (
+          id TEXT PRIMARY KEY,
+          title TEXT NOT NULL,
+          hypothesis_count INTEGER NOT NULL,
+          evidence_count INTEGER NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          scenario_json TEXT NOT NULL
+        );
+        CREATE INDEX attrib_matrices_updated ON attrib_matrices (updated_at DESC, id);
+      `);
+      createLedgerTable(db, MATRIX_LOG_TABLE);
+    },
+  },
 ];
+
+/** Append-only, hash-chained log of what was imported into or sent to a stored matrix (with the source and link). */
+export const MATRIX_LOG_TABLE = 'attrib_matrix_log';
 
 /** Rows kept per collection; adding more drops the oldest. */
 export const MAX_TAXII_OBJECTS = 20_000;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { CaseFile } from '../core/contracts/caseassess.js';
 import { VitrineError, type ErrorDetail } from '../core/errors.js';
+import { findingSourceSchema } from '../core/findings.js';
 import { validate } from '../core/validation.js';
 
 /** At most this many items in each list of a case. */
@@ -17,6 +18,7 @@ const evidenceFields = {
   evidence_id: evidenceId,
   confidence: confidence.optional(),
   note: note.optional(),
+  source: findingSourceSchema.optional(),
 };
 
 const DATE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;

@@ -128,7 +128,7 @@ describe('caseassess HTTP API', () => {
     }
     const doc = (await (await fetch(`${server.url}/docs/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/actors', '/assess', '/assessments', '/assessments/{id}', '/health']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/actors', '/assess', '/assessments', '/assessments/{id}', '/cases', '/cases/evidence', '/cases/import/stix', '/cases/{id}', '/health']);
     expect(Object.keys(doc.components.schemas['Case']?.properties ?? {})).toEqual(expect.arrayContaining(['case_id', 'techniques', 'software', 'indicators', 'sectors', 'regions', 'time_window']));
     expect(doc.components.schemas['Assessment']?.properties).toHaveProperty('leading');
   });

@@ -8,7 +8,11 @@ import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
+import { MAX_FINDING_BYTES, parseSendFinding } from '../core/findings.js';
+import { MAX_STIX_IMPORT_BYTES } from '../core/stix-import.js';
 import { MAX_CASE_BYTES, validateCase } from './case.js';
+import { getCase, listCases, saveCase, sendFindingToCase } from './cases.js';
+import { stixToCase } from './import.js';
 import { DEFAULT_KG_RELATIVE, defaultResourcesDir, listActors, VERSION } from './index.js';
 import { ASSESS_JOB, type AssessJobResult } from './jobs.js';
 import { readKnowledgeGraph, type KnowledgeGraph } from './kg.js';
@@ -21,9 +25,6 @@ export interface RouterOptions {
   /** The knowledge graph; default `<resourcesDir>/caseassess/kg.json`. */
   readonly kgPath?: string;
 }
-
-
-
 
 const ASSESSMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -107,6 +108,50 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     if (!stored) throw new VitrineError('not_found', 'no such assessment');
     res.json(stored);
   });
+
+  // Stored cases: the workspace saves them, STIX bundles are imported into them, and other workspaces send findings to them.
+  router.get('/cases', (req, res) => {
+    const p = parsePagination(req);
+    const { items, total } = listCases(ctx.db, p);
+    res.json(page(items, total, p));
+  });
+
+  router.get('/cases/:id', (req, res) => {
+    const id = req.params['id'] ?? '';
+    const stored = id.length <= 200 ? getCase(ctx.db, id) : null;
+    if (!stored) throw new VitrineError('not_found', 'no such stored case');
+    res.json(stored);
+  });
+
+  router.post(
+    '/cases',
+    jsonBody(MAX_CASE_BYTES),
+    route((req, res) => {
+      const kase = validateCase(req.body);
+      res.status(201).json(saveCase(ctx.db, kase, { kind: 'case.saved' }));
+    }),
+  );
+
+  /** A STIX 2.1 bundle as a stored case, with what was mapped and skipped. */
+  router.post(
+    '/cases/import/stix',
+    jsonBody(MAX_STIX_IMPORT_BYTES),
+    route((req, res) => {
+      const imported = stixToCase(req.body);
+      const stored = saveCase(ctx.db, imported.case, { kind: 'case.imported-stix', payload: { bundle_id: imported.summary.bundle_id } });
+      res.status(201).json({ case: imported.case, summary: imported.summary, stored });
+    }),
+  );
+
+  /** A finding of another workspace (techniques, indicators, source and link) as evidence of a stored case, existing or new. */
+  router.post(
+    '/cases/evidence',
+    jsonBody(MAX_FINDING_BYTES),
+    route((req, res) => {
+      const result = sendFindingToCase(ctx.db, parseSendFinding(req.body));
+      res.status(result.created ? 201 : 200).json(result);
+    }),
+  );
 
   router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: openApiDocument }));
   return router;

@@ -1,5 +1,7 @@
 // The OpenAPI 3.1 document of the case assessment routes, generated from the zod schemas (served at /docs/openapi.json).
 import { openApiKit, type JsonObject } from '../core/http/openapi.js';
+import { sendFindingSchema } from '../core/findings.js';
+import { MAX_STIX_IMPORT_BYTES } from '../core/stix-import.js';
 import { caseFileSchema, MAX_CASE_BYTES } from './case.js';
 import { VERSION } from './index.js';
 import {
@@ -81,6 +83,45 @@ export function openApiDocument(): JsonObject {
           responses: { '200': { description: 'the stored assessment', content: json(ref('StoredAssessment')) }, '404': errorResponse('no such assessment') },
         },
       },
+      '/cases': {
+        get: { summary: 'Stored cases, most recently changed first', parameters: pagingParameters, responses: { '200': { description: 'a page of stored case summaries', content: json({ type: 'object' }) } } },
+        post: {
+          summary: 'Store a case under its case_id (replacing one of that id)',
+          requestBody: { required: true, content: json(ref('Case')) },
+          responses: { '201': { description: 'the stored summary', content: json({ type: 'object' }) }, '422': errorResponse('invalid case file') },
+        },
+      },
+      '/cases/{id}': {
+        get: {
+          summary: 'One stored case',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'the summary and the case', content: json({ type: 'object' }) }, '404': errorResponse('no such stored case') },
+        },
+      },
+      '/cases/import/stix': {
+        post: {
+          summary: 'A STIX 2.1 bundle as a stored case, with what was mapped and what was skipped (counts and reasons)',
+          requestBody: { required: true, description: `A STIX 2.1 bundle, at most ${MAX_STIX_IMPORT_BYTES} bytes.`, content: json({ type: 'object' }) },
+          responses: {
+            '201': { description: '{case, summary: {bundle_id, objects, mapped: [{type, count, as}], skipped: [{type, count, reason}]}, stored}', content: json({ type: 'object' }) },
+            '400': errorResponse('malformed JSON'),
+            '413': errorResponse('body too large'),
+            '422': errorResponse('not a STIX 2.1 bundle (details give the paths, never the values)'),
+          },
+        },
+      },
+      '/cases/evidence': {
+        post: {
+          summary: 'Send to Assessment: a finding (techniques, indicators, source and link) as evidence of an existing or a new stored case',
+          requestBody: { required: true, content: json(ref('SendFinding')) },
+          responses: {
+            '200': { description: '{id, title, created: false, added, skipped, case}', content: json({ type: 'object' }) },
+            '201': { description: 'the same, for a new case', content: json({ type: 'object' }) },
+            '404': errorResponse('no such stored case'),
+            '422': errorResponse('invalid finding'),
+          },
+        },
+      },
     },
     components: {
       schemas: {
@@ -91,6 +132,7 @@ export function openApiDocument(): JsonObject {
         StixBundle: schemaOf(stixBundleSchema),
         AssessmentPage: schemaOf(pageOf(storedSummarySchema)),
         StoredAssessment: schemaOf(storedAssessmentSchema),
+        SendFinding: schemaOf(sendFindingSchema, 'input'),
         Error: schemaOf(errorBodySchema),
       },
     },

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Assessment, EstimativeWords, StoredAssessment, StoredAssessmentSummary } from '../core/contracts/caseassess.js';
+import { createLedgerTable } from '../core/ledger.js';
 import type { Migration } from '../core/service.js';
 
 export const migrations: readonly Migration[] = [
@@ -28,7 +29,28 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'stored cases and the log of evidence sent to them',
+    up(db) {
+      db.exec(`
+        CREATE TABLE caseassess_cases (
+          case_id TEXT PRIMARY KEY,
+          title TEXT,
+          evidence_count INTEGER NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          case_json TEXT NOT NULL
+        );
+        CREATE INDEX caseassess_cases_updated ON caseassess_cases (updated_at DESC, case_id);
+      `);
+      createLedgerTable(db, CASE_LOG_TABLE);
+    },
+  },
 ];
+
+/** Append-only, hash-chained log of what was imported into or sent to a stored case (with the source and link). */
+export const CASE_LOG_TABLE = 'caseassess_case_log';
 
 interface Row {
   id: string;

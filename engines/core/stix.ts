@@ -273,7 +273,7 @@ export function bundle(objects: readonly StixObject[]): StixBundle {
 // --- validation -------------------------------------------------------------------------------
 
 /** SCO types (spec section 6): no created/modified, spec_version optional. */
-const SCO_TYPES = new Set([
+export const SCO_TYPES: ReadonlySet<string> = new Set([
   'artifact', 'autonomous-system', 'directory', 'domain-name', 'email-addr', 'email-message', 'file', 'ipv4-addr', 'ipv6-addr',
   'mac-addr', 'mutex', 'network-traffic', 'process', 'software', 'url', 'user-account', 'windows-registry-key', 'x509-certificate',
 ]);

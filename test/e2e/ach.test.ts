@@ -160,3 +160,89 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     expect(await page.getByText('longer than the service takes').count()).toBe(1);
   });
 });
+
+describe.skipIf(!browserSuiteRuns() || !REGISTERED)('ACH: STIX 2.1 import and Send to (issue 22)', () => {
+  let session: BrowserSession;
+  beforeAll(async () => {
+    session = await startBrowserSession('ach-findings');
+  }, 180_000);
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('imports apt1.json as a stored matrix with what was mapped and skipped; a STIX 2.0 bundle is refused', async () => {
+    const page = await session.open({ colorScheme: 'light', viewport: { width: 1500, height: 1000 } });
+    await session.openWorkspace(page, 'attrib', 'ach-matrix');
+    await page.getByTestId('ach-conclusion').waitFor();
+    const apt1 = corpusPath('cti', 'stix21-examples', 'apt1.json');
+    if (existsSync(apt1)) {
+      await page.getByTestId('stix-file').setInputFiles(apt1);
+      const summary = page.getByTestId('stix-import-summary');
+      await summary.waitFor();
+      const text = await summary.innerText();
+      expect(text).toContain('intrusion-set');
+      expect(text).toContain('hypothesis');
+      expect(text).toContain('skipped');
+      await waitForExpression(page, `document.querySelector('[data-testid="scenario-select"]').value.startsWith('matrix:')`);
+      await page.getByTestId('ach-conclusion').waitFor();
+      expect(await page.getByTestId('ach-conclusion').innerText()).toContain('APT1');
+      await page.screenshot({ path: path.join(SHOTS, 'ach-stix-import.png'), fullPage: true });
+    }
+    const v20 = { type: 'bundle', id: 'bundle--44af6c39-c09b-49c5-9de2-394224b04982', spec_version: '2.0', objects: [{ type: 'indicator', id: 'indicator--33fe3b22-0201-47cf-85d0-97c02164528d' }] };
+    await page.getByTestId('stix-file').setInputFiles({ name: 'old.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(v20)) });
+    await page.getByText('The service refused this bundle').waitFor();
+    await page.getByTestId('stix-file').setInputFiles({ name: 'cut.json', mimeType: 'application/json', buffer: Buffer.from('{"type":"bundle","objects":[') });
+    await page.getByText(/not JSON/).waitFor();
+    expect(session.errors(page, /status of 422/)).toEqual([]);
+  }, 120_000);
+
+  it('sends an extraction to a new Assessment case, then to the stored matrix; the case opens in Assessment with the source', async () => {
+    const page = await session.open({ colorScheme: 'dark', viewport: { width: 1500, height: 1000 } });
+    await session.openWorkspace(page, 'attrib', 'ach-matrix');
+    await page.getByTestId('tab-extraction').click();
+    expect(await page.getByTestId('extraction-send-to').isDisabled()).toBe(true);
+    await page.getByTestId('report-text').fill(REPORT);
+    await page.getByTestId('run-extract').click();
+    await page.getByTestId('spans').locator('mark').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('extraction-send-to').click();
+    const dialog = page.getByTestId('send-to-dialog');
+    await dialog.waitFor();
+    const preview = await page.getByTestId('send-to-preview').innerText();
+    expect(preview).toContain('T1059.001');
+    expect(preview).toContain('203.0.113.77');
+    expect(await page.getByTestId('send-to-source').innerText()).toContain('attrib extraction');
+    await page.getByTestId('send-to-title').fill('Loader intrusion');
+    await page.screenshot({ path: path.join(SHOTS, 'send-to-dialog-dark.png') });
+    await page.getByTestId('send-to-send').click();
+    await page.getByTestId('send-to-done').waitFor();
+    expect(await page.getByTestId('send-to-done').innerText()).toMatch(/New case Loader intrusion: \d+ evidence items added/);
+    await page.screenshot({ path: path.join(SHOTS, 'send-to-done-dark.png') });
+    await page.getByTestId('send-to-open').click();
+    // The Assessment workspace opens the stored case in its editor.
+    await page.getByTestId('run-assessment').waitFor();
+    await waitForExpression(page, `document.querySelector('.case-editor__text').value.includes('"T1059.001"')`);
+    const caseText = await page.locator('.case-editor__text').inputValue();
+    expect(caseText).toContain('"link": "#/ach/extraction"');
+    await page.getByTestId('run-assessment').click();
+    await page.getByTestId('assessment-result').locator('h2', { hasText: /./ }).first().waitFor();
+
+    // Back to ACH (the workspace kept its Extraction tab): the same finding to a new stored matrix, opened in the matrix view.
+    await session.openWorkspace(page, 'attrib', 'tab-extraction');
+    await page.getByTestId('tab-extraction').click();
+    await page.getByTestId('report-text').fill(REPORT);
+    await page.getByTestId('run-extract').click();
+    await page.getByTestId('spans').locator('mark').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('extraction-send-to').click();
+    await page.getByTestId('send-to-attrib').check();
+    await page.getByTestId('send-to-new').check();
+    await page.getByTestId('send-to-send').click();
+    await page.getByTestId('send-to-done').waitFor();
+    await page.getByTestId('send-to-open').click();
+    // The matrix view switches to the new stored matrix (its conclusion replaces the bundled scenario's).
+    await waitForExpression(page, `document.querySelector('[data-testid="scenario-select"]')?.value.startsWith('matrix:') === true`);
+    await waitForExpression(page, `(document.querySelector('.ach__table')?.textContent ?? '').includes('T1059.001')`);
+    expect(await page.getByTestId('ach-conclusion').innerText()).not.toBe('');
+    await page.screenshot({ path: path.join(SHOTS, 'ach-matrix-from-finding-dark.png'), fullPage: true });
+    expect(session.errors(page, /status of 422/)).toEqual([]);
+  }, 180_000);
+});

@@ -1,8 +1,9 @@
 // Browser end-to-end: the real workstation in-process (gateway + caseassess), the built renderer in Debian's Chromium via playwright-core.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusPath } from '../corpora.js';
 import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
 
 const ICD_WORDS = ['almost no chance', 'very unlikely', 'unlikely', 'roughly even chance', 'likely', 'very likely', 'almost certain'];
@@ -156,4 +157,35 @@ describe.skipIf(!browserSuiteRuns())('Assessment workspace in Chromium', () => {
     await page.keyboard.press('/');
     expect(await page.evaluate("document.activeElement?.hasAttribute('data-workspace-search') ?? false")).toBe(true);
   }, 60_000);
+});
+
+describe.skipIf(!browserSuiteRuns())('Assessment: STIX 2.1 import (issue 22)', () => {
+  let session: BrowserSession;
+  beforeAll(async () => {
+    session = await startBrowserSession('assessment-stix');
+  }, 180_000);
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('imports poisonivy.json into a stored case, says what was mapped and skipped, and runs it; a bundle without spec_version is refused', async () => {
+    const page = await session.open({ colorScheme: 'light', hash: `#token=${session.workstation.token}`, viewport: { width: 1400, height: 1000 } });
+    await session.openWorkspace(page, 'caseassess', 'run-assessment');
+    const file = corpusPath('cti', 'stix21-examples', 'poisonivy.json');
+    if (existsSync(file)) {
+      await page.getByTestId('case-stix-file').setInputFiles(file);
+      const summary = page.getByTestId('stix-import-summary');
+      await summary.waitFor();
+      expect(await summary.innerText()).toContain('vulnerability');
+      await waitForExpression(page, `document.querySelector('.case-editor__text').value.includes('"indicators"')`);
+      expect(await page.getByTestId('stored-cases').locator('option').count()).toBeGreaterThanOrEqual(2);
+      await page.getByTestId('run-assessment').click();
+      await page.getByTestId('assessment-result').getByText(/Reopened from history|Case/).first().waitFor();
+      await page.screenshot({ path: path.join(SHOTS, 'assessment-stix-import.png'), fullPage: true });
+    }
+    const noVersion = { type: 'bundle', id: 'bundle--44af6c39-c09b-49c5-9de2-394224b04982', objects: [{ type: 'indicator', id: 'indicator--33fe3b22-0201-47cf-85d0-97c02164528d', pattern: "[ipv4-addr:value = '10.0.0.1']" }] };
+    await page.getByTestId('case-stix-file').setInputFiles({ name: 'v20.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(noVersion)) });
+    await page.getByTestId('case-problems').getByText('objects[0].spec_version').waitFor();
+    expect(session.errors(page, /status of 422/)).toEqual([]);
+  }, 120_000);
 });

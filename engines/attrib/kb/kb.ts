@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { ATTACK_KB_FORMAT, parseAttackBundle, type AttackKbData, type KbGroup, type KbSoftware, type KbTechnique } from '../../core/attack/bundle.js';
+import { ATTACK_KB_FORMAT, parseAttackBundle, releaseFromIndex, type AttackIndex, type AttackKbData, type KbGroup, type KbSoftware, type KbTechnique } from '../../core/attack/bundle.js';
 import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
 
@@ -104,9 +104,52 @@ export function indexKb(data: AttackKbData): AttackKb {
   return { data, techniques, groups, software, revoked: new Map(Object.entries(data.revoked)), groupTechniques, groupSoftware, softwareTechniques, techniqueGroupCount };
 }
 
-/** The knowledge base from a parsed ATT&CK STIX 2.1 bundle (what `attrib load-attack` does). */
-export function loadAttack(bundleJson: unknown): AttackKb {
-  return indexKb(parseAttackBundle(bundleJson));
+/** Names of ATT&CK matrices as the collection index names their collections. */
+function collectionOf(bundleJson: unknown): string {
+  const objects = (bundleJson as { objects?: unknown }).objects;
+  if (Array.isArray(objects))
+    for (const o of objects as unknown[]) {
+      const r = (typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>;
+      if (r['type'] === 'x-mitre-matrix' && typeof r['name'] === 'string') return r['name'];
+    }
+  return 'Enterprise ATT&CK';
+}
+
+/**
+ * The knowledge base from a parsed ATT&CK STIX 2.1 bundle (what `attrib load-attack` does). A bundle without a single
+ * ATT&CK technique, group or software (an object with a mitre-attack external id) is refused: it is not ATT&CK.
+ * The release comes from the bundle's x-mitre-collection (`x_mitre_version`); the published enterprise bundle has none,
+ * so `index` (the collection index.json beside it) names the release whose date covers the bundle's newest object.
+ */
+export function loadAttack(bundleJson: unknown, options: { readonly index?: AttackIndex } = {}): AttackKb {
+  const data = parseAttackBundle(bundleJson);
+  const c = data.metadata.counts;
+  if (c.techniques + c.sub_techniques + c.groups + c.software === 0)
+    throw new VitrineError(
+      'validation_failed',
+      'not an ATT&CK bundle: it holds no technique, group or software with a mitre-attack id (attrib load-attack takes the MITRE ATT&CK STIX bundle, e.g. enterprise-attack.json)',
+    );
+  if (data.metadata.attack_version === null && options.index !== undefined) {
+    const version = releaseFromIndex(options.index, data.metadata.modified, collectionOf(bundleJson));
+    if (version !== null) return indexKb({ ...data, metadata: { ...data.metadata, attack_version: version } });
+  }
+  return indexKb(data);
+}
+
+/** An ATT&CK bundle file, with the `index.json` beside it (when there is one) to name the release. */
+export function loadAttackFile(file: string): AttackKb {
+  const json = readJsonFile(file, 'ATT&CK bundle');
+  const indexPath = path.join(path.dirname(file), 'index.json');
+  let index: AttackIndex | undefined;
+  if (existsSync(indexPath)) {
+    try {
+      const raw = readJsonFile(indexPath, 'ATT&CK collection index', 4 * 1024 * 1024);
+      if (typeof raw === 'object' && raw !== null) index = raw as AttackIndex;
+    } catch {
+      // An unreadable index only costs the release name.
+    }
+  }
+  return loadAttack(json, index ? { index } : {});
 }
 
 /** The knowledge base from a parsed KB file, validated. */

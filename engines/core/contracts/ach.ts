@@ -1,5 +1,6 @@
 // The attribution service's ACH and TAXII bodies as the HTTP API, the command line and the ACH workspace share them (types only).
 import type { Extraction } from './attrib.js';
+import type { StixImportSummary } from './findings.js';
 
 /**
  * A rating of one evidence item against one hypothesis, as in Heuer's matrix:
@@ -200,4 +201,26 @@ export interface ExtractResponse {
   readonly extraction: Extraction;
   readonly layer: { readonly name: string; readonly versions: { readonly layer: string }; readonly domain: string; readonly techniques: readonly unknown[] };
   readonly stix: { readonly type: 'bundle'; readonly id: string; readonly objects: readonly unknown[] };
+}
+
+/** GET /matrices items: a matrix kept in the store (imported from STIX, or grown by findings sent from other workspaces). */
+export interface StoredMatrixSummary {
+  readonly id: string;
+  readonly title: string;
+  readonly hypothesis_count: number;
+  readonly evidence_count: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** GET /matrices/:id: the summary and the scenario, which POST /ach scores as `{scenario: <object>}`. */
+export interface StoredMatrix extends StoredMatrixSummary {
+  readonly scenario: AchScenario;
+}
+
+/** POST /matrices/import/stix (201). */
+export interface MatrixImportResponse {
+  readonly matrix: StoredMatrixSummary;
+  readonly scenario: AchScenario;
+  readonly summary: StixImportSummary;
 }

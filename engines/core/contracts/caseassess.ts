@@ -1,4 +1,5 @@
 // Types of the case assessment service's files and HTTP bodies (/svc/caseassess/*), shared with the renderer (types only).
+import type { FindingSource, StixImportSummary } from './findings.js';
 
 // ---------------------------------------------------------------- the case file (what the analyst hands over)
 
@@ -10,6 +11,8 @@ export interface CaseEvidenceItem {
   readonly confidence?: number;
   /** Free text: where it was seen, by whom. Not scored. */
   readonly note?: string;
+  /** Where it came from when another workspace sent it or a STIX bundle was imported (service, kind, id, link back). Not scored. */
+  readonly source?: FindingSource;
 }
 
 /** An observed ATT&CK technique or sub-technique. */
@@ -308,4 +311,25 @@ export interface CaseAssessPage<T> {
   readonly total: number;
   readonly limit: number;
   readonly offset: number;
+}
+
+/** GET /cases items: a case kept in the store (saved, imported from STIX, or grown by findings sent from other workspaces). */
+export interface StoredCaseSummary {
+  readonly case_id: string;
+  readonly title: string | null;
+  readonly evidence_count: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** GET /cases/:id. */
+export interface StoredCase extends StoredCaseSummary {
+  readonly case: CaseFile;
+}
+
+/** POST /cases/import/stix (201). */
+export interface CaseImportResponse {
+  readonly case: CaseFile;
+  readonly summary: StixImportSummary;
+  readonly stored: StoredCaseSummary;
 }

@@ -1,14 +1,20 @@
 // The ACH workspace: the evidence × hypotheses matrix with editable ratings and live scores, the sensitivity of the leader, report extraction with highlighted spans, a technique heat map.
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { AchAssessment, AchRating, AchScenarioList, AttribHealth, ExtractResponse } from '../../../../engines/core/contracts/ach';
+import type { AchAssessment, AchRating, AchScenarioList, AttribHealth, ExtractResponse, MatrixImportResponse, StoredMatrix, StoredMatrixSummary } from '../../../../engines/core/contracts/ach';
+import type { StixImportSummary as ImportSummary } from '../../../../engines/core/contracts/findings';
 import type { TechniqueSummary } from '../../../../engines/core/contracts/attrib';
 import { ApiError } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { downloadJson } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
+import { SendToButton } from '../../components/SendTo';
+import { isStixBundle, MAX_STIX_BYTES, StixImportSummary } from '../../components/StixImportSummary';
+import { useFileDrop } from '../../components/useFileDrop';
+import { itemsOf } from '../../api/client';
+import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import type { WorkspaceProps } from '../registry';
-import { cellKey, FILE_SCENARIO, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, tacticTitle } from './model';
+import { cellKey, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, tacticTitle } from './model';
 import './ach.css';
 
 type View = 'matrix' | 'extraction' | 'heatmap';
@@ -55,6 +61,86 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   const seq = useRef(0);
   const [fileScenario, setFileScenario] = useState<{ readonly title: string; readonly body: unknown } | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
+  const [matrices, setMatrices] = useState<readonly StoredMatrixSummary[]>([]);
+  const [imported, setImported] = useState<{ readonly summary: ImportSummary; readonly title: string } | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [importError, setImportError] = useState<ApiError | null>(null);
+  const [reportName, setReportName] = useState('pasted report');
+
+  const loadMatrices = useCallback(async (): Promise<void> => {
+    try {
+      setMatrices(itemsOf<StoredMatrixSummary>(await client.get<unknown>(`${base}/matrices`, { query: { limit: 200 } })));
+    } catch {
+      // The stored matrices are an extra; the bundled scenarios work without them.
+    }
+  }, [client, base]);
+
+  useEffect(() => {
+    void loadMatrices();
+  }, [loadMatrices]);
+
+  /** A stored matrix (imported from STIX or grown by Send to ACH) into the matrix view. */
+  const openMatrix = useCallback(
+    async (id: string): Promise<void> => {
+      try {
+        const m = await client.get<StoredMatrix>(`${base}/matrices/${encodeURIComponent(id)}`);
+        setFileScenario({ title: m.title.slice(0, 120), body: m.scenario });
+        setScenario(`${MATRIX_PREFIX}${m.id}`);
+        setView('matrix');
+        void loadMatrices();
+      } catch (err) {
+        setAchError(asApiError(err));
+      }
+    },
+    [client, base, loadMatrices],
+  );
+
+  useOpenRequest(
+    'attrib',
+    useCallback(
+      (r: OpenRequest) => {
+        if (r.kind === 'matrix') void openMatrix(r.id);
+      },
+      [openMatrix],
+    ),
+  );
+
+  /** A STIX 2.1 bundle becomes a stored matrix: hypotheses and evidence, with what was mapped and skipped. */
+  const importStix = async (body: unknown, name: string): Promise<void> => {
+    setImporting(true);
+    setImportError(null);
+    try {
+      const r = await client.post<MatrixImportResponse>(`${base}/matrices/import/stix`, body);
+      setImported({ summary: r.summary, title: name });
+      setFileScenario({ title: r.matrix.title.slice(0, 120), body: r.scenario });
+      setScenario(`${MATRIX_PREFIX}${r.matrix.id}`);
+      void loadMatrices();
+    } catch (err) {
+      setImportError(asApiError(err));
+    } finally {
+      setImporting(false);
+    }
+  };
+
+  const openStixFile = async (file: File): Promise<void> => {
+    setFileError(null);
+    if (file.size > MAX_STIX_BYTES) {
+      setFileError('The file is larger than 8 MiB, the most a STIX bundle may be.');
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await file.text()) as unknown;
+    } catch {
+      setFileError('The file is not JSON (a STIX 2.1 bundle is a JSON document).');
+      return;
+    }
+    if (!isStixBundle(body)) {
+      setFileError('The file is JSON but not a STIX bundle (it needs "type": "bundle" and a list of objects).');
+      return;
+    }
+    await importStix(body, file.name);
+  };
 
   useEffect(() => {
     void (async () => {
@@ -79,7 +165,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
       const mine = ++seq.current;
       try {
         const overrides = overridesOf(current);
-        const target = name === FILE_SCENARIO ? fileScenario?.body : name;
+        const target = name === FILE_SCENARIO || name.startsWith(MATRIX_PREFIX) ? fileScenario?.body : name;
         const a = await client.post<AchAssessment>(`${base}/ach`, { scenario: target, overrides, analyst: analyst.trim() || 'analyst', ...(record ? {} : { preview: true }) });
         if (mine === seq.current) {
           setAssessment(a);
@@ -117,6 +203,10 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
       setFileError('The file is not JSON.');
       return;
     }
+    if (isStixBundle(body)) {
+      await importStix(body, file.name);
+      return;
+    }
     const title = typeof body === 'object' && body !== null && typeof (body as { title?: unknown }).title === 'string' ? (body as { title: string }).title : file.name;
     setFileScenario({ title: title.slice(0, 120), body });
     setScenario(FILE_SCENARIO);
@@ -125,6 +215,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   const openReportFile = async (file: File): Promise<void> => {
     setExtractError(null);
     const raw = await file.text();
+    setReportName(file.name);
     setText(reportText(file.name, raw));
     setExtraction(null);
   };
@@ -158,8 +249,9 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   const exportStix = async (): Promise<void> => {
     try {
       const overrides = overridesOf(edits);
-      const bundle = await client.post<unknown>(`${base}/stix`, { scenario: scenario === FILE_SCENARIO ? fileScenario?.body : scenario, overrides, analyst: analyst.trim() || 'analyst', preview: true });
-      downloadJson(bundle, `ach-${scenario === FILE_SCENARIO ? 'file' : scenario}.stix.json`);
+      const own = scenario === FILE_SCENARIO || scenario.startsWith(MATRIX_PREFIX);
+      const bundle = await client.post<unknown>(`${base}/stix`, { scenario: own ? fileScenario?.body : scenario, overrides, analyst: analyst.trim() || 'analyst', preview: true });
+      downloadJson(bundle, `ach-${own ? 'file' : scenario}.stix.json`);
     } catch (err) {
       setAchError(asApiError(err));
     }
@@ -224,6 +316,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
   const fromReport = extraction !== null && heatOf === 'report';
   const heatSource = (fromReport ? extraction.extraction.technique_summary : scenarioTechniques) ?? [];
   const map = heatmap(heatSource);
+  const matrixDrop = useFileDrop((file) => void openScenarioFile(file));
 
   return (
     <div className="ws-page ach">
@@ -269,20 +362,35 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
 
       {view === 'matrix' && (
         <div className="ach__grid">
-          <section className="panel ach__matrix-panel" aria-label="Matrix" data-testid="ach-matrix">
+          <section className={`panel ach__matrix-panel ${matrixDrop.dropClass}`} aria-label="Matrix" data-testid="ach-matrix" {...matrixDrop.dropProps}>
             <div className="panel__head row">
               <label>
                 Scenario{' '}
-                <select value={scenario} onChange={(e) => setScenario(e.target.value)} data-testid="scenario-select" aria-label="Scenario">
+                <select
+                  value={scenario}
+                  onChange={(e) => (e.target.value.startsWith(MATRIX_PREFIX) ? void openMatrix(e.target.value.slice(MATRIX_PREFIX.length)) : setScenario(e.target.value))}
+                  data-testid="scenario-select"
+                  aria-label="Scenario"
+                >
                   {(scenarios?.scenarios ?? []).map((s) => (
                     <option key={s.name} value={s.name}>
                       {s.title}
                     </option>
                   ))}
-                  {fileScenario && <option value={FILE_SCENARIO}>File: {fileScenario.title}</option>}
+                  {fileScenario && scenario === FILE_SCENARIO && <option value={FILE_SCENARIO}>File: {fileScenario.title}</option>}
+                  {matrices.length > 0 && (
+                    <optgroup label="Stored matrices">
+                      {matrices.map((m) => (
+                        <option key={m.id} value={`${MATRIX_PREFIX}${m.id}`}>
+                          {m.title} ({m.evidence_count} items)
+                        </option>
+                      ))}
+                    </optgroup>
+                  )}
                 </select>
               </label>
               <OpenFileButton label="Open scenario…" accept=".json,application/json" testId="scenario-file" buttonTestId="open-scenario" onFile={(f) => void openScenarioFile(f)} />
+              <OpenFileButton label={importing ? 'Importing…' : 'Import STIX…'} accept=".json,application/json,application/stix+json" testId="stix-file" buttonTestId="import-stix" disabled={importing} onFile={(f) => void openStixFile(f)} />
               <label>
                 Analyst <input type="text" value={analyst} maxLength={128} onChange={(e) => setAnalyst(e.target.value)} className="ach__analyst" aria-label="Analyst name" />
               </label>
@@ -304,7 +412,10 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                 Record
               </button>
             </div>
+            <p className="muted ach__help">Drop a scenario file or a STIX 2.1 bundle here: a bundle becomes a stored matrix (intrusion sets, threat actors and campaigns as hypotheses; techniques, malware, indicators as evidence).</p>
             {listError && <ErrorNote error={listError} title="The scenarios could not be listed" />}
+            {importError && <ErrorNote error={importError} title={importError.status === 422 ? 'The service refused this bundle' : 'The import failed'} />}
+            {imported && <StixImportSummary summary={imported.summary} title={imported.title} onDismiss={() => setImported(null)} />}
             {fileError && (
               <div className="error-note" role="alert">
                 <div className="error-note__title">Nothing was sent</div>
@@ -552,6 +663,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
               <button type="button" className="small" disabled={!extraction} onClick={() => extraction && downloadJson(extraction.stix, 'attrib-extraction.stix.json')}>
                 Export STIX
               </button>
+              <SendToButton client={client} finding={extraction ? extractionFinding(extraction, reportName) : null} label="Send to…" testId="extraction-send-to" />
             </div>
             {!extraction && <p className="muted">Paste a report and press Extract: indicators and techniques are highlighted where they occur.</p>}
             {extraction && (

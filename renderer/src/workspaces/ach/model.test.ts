@@ -1,6 +1,6 @@
 // The ACH workspace's pure helpers: rating keys, report files, span segments over overlapping spans, the heat map by tactic.
 import { describe, expect, it } from 'vitest';
-import { reportText, heat, heatmap, nextRating, ratingForKey, segments, tacticTitle, TACTICS } from './model';
+import { extractionFinding, reportText, heat, heatmap, nextRating, ratingForKey, segments, tacticTitle, TACTICS } from './model';
 
 describe('ACH workspace model', () => {
   it('cycles ratings and maps digit keys', () => {
@@ -52,5 +52,34 @@ describe('ACH workspace model', () => {
     expect(heat(3, 3)).toBe(1);
     expect(heat(0, 0)).toBe(0);
     expect(tacticTitle('command-and-control')).toBe('Command and Control');
+  });
+});
+
+describe('extractionFinding', () => {
+  it('carries the techniques and the indicators a case can hold, with the extraction as the source', () => {
+    const f = extractionFinding(
+      {
+        extraction: {
+          length: 10,
+          indicators: [
+            { type: 'ipv4', value: '203.0.113.7', start: 0, end: 1, defanged: false },
+            { type: 'cve', value: 'CVE-2021-44228', start: 1, end: 2, defanged: false },
+            { type: 'sha512', value: 'ab', start: 2, end: 3, defanged: false },
+          ],
+          techniques: [],
+          technique_summary: [{ id: 'T1059.001', name: 'PowerShell', tactics: ['execution'], count: 1, sources: ['id'] }],
+          warnings: [],
+        },
+        layer: { name: 'x', versions: { layer: '4.5' }, domain: 'enterprise-attack', techniques: [] },
+        stix: { type: 'bundle', id: 'bundle--1', objects: [] },
+      },
+      'report.txt',
+    );
+    expect(f.techniques).toEqual(['T1059.001']);
+    expect(f.indicators).toEqual([
+      { type: 'ipv4', value: '203.0.113.7' },
+      { type: 'other', value: 'ab' },
+    ]);
+    expect(f.source).toEqual({ service: 'attrib', kind: 'extraction', id: 'bundle--1', link: '#/ach/extraction' });
   });
 });

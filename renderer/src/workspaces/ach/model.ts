@@ -1,5 +1,6 @@
 // Pure helpers of the ACH workspace: rating keys, override requests, highlighted text segments, the technique heat map by tactic.
-import type { AchRating } from '../../../../engines/core/contracts/ach';
+import type { AchRating, ExtractResponse } from '../../../../engines/core/contracts/ach';
+import type { Finding, FindingIndicator } from '../../../../engines/core/contracts/findings';
 import type { IndicatorSpan, TechniqueSpan, TechniqueSummary } from '../../../../engines/core/contracts/attrib';
 
 export const RATING_ORDER: readonly AchRating[] = ['CC', 'C', 'N', 'I', 'II', 'NA'];
@@ -140,4 +141,37 @@ export function tacticTitle(tactic: string): string {
     .split('-')
     .map((w) => (w === 'and' ? w : w.charAt(0).toUpperCase() + w.slice(1)))
     .join(' ');
+}
+
+/** The select value of a stored matrix (GET /matrices): `matrix:<uuid>`. */
+export const MATRIX_PREFIX = 'matrix:';
+
+const FINDING_TYPES: Readonly<Partial<Record<IndicatorSpan['type'], FindingIndicator['type'] | null>>> = {
+  ipv4: 'ipv4',
+  ipv6: 'ipv6',
+  domain: 'domain',
+  url: 'url',
+  email: 'email',
+  md5: 'md5',
+  sha1: 'sha1',
+  sha256: 'sha256',
+  sha512: 'other',
+  file_path: 'other',
+  registry_key: 'registry_key',
+  cve: null,
+};
+
+/** An extraction as a finding for Send to: its techniques and indicators (a CVE is a vulnerability, not an indicator: left out). */
+export function extractionFinding(e: ExtractResponse, name: string): Finding {
+  const indicators: FindingIndicator[] = [];
+  for (const i of e.extraction.indicators) {
+    const type = FINDING_TYPES[i.type];
+    if (type) indicators.push({ type, value: i.value });
+  }
+  return {
+    title: `Techniques and indicators extracted from ${name}`,
+    techniques: e.extraction.technique_summary.map((t) => t.id),
+    indicators,
+    source: { service: 'attrib', kind: 'extraction', id: e.stix.id, link: '#/ach/extraction' },
+  };
 }

@@ -1,6 +1,10 @@
 // The Assessment workspace: a case in, ranked threat-actor hypotheses out, with the evidence behind them, history and exports.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { Assessment, CaseAssessPage, StixBundle, StoredAssessment, StoredAssessmentSummary } from '../../../../engines/core/contracts/caseassess';
+import type { Assessment, CaseAssessPage, CaseImportResponse, StixBundle, StoredAssessment, StoredAssessmentSummary, StoredCase, StoredCaseSummary } from '../../../../engines/core/contracts/caseassess';
+import type { StixImportSummary as ImportSummary } from '../../../../engines/core/contracts/findings';
+import { itemsOf } from '../../api/client';
+import { StixImportSummary } from '../../components/StixImportSummary';
+import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import { ApiError } from '../../api/client';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { downloadJson } from '../../components/download';
@@ -49,6 +53,87 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
   const [historyError, setHistoryError] = useState<ApiError | null>(null);
   const [historyLoading, setHistoryLoading] = useState(false);
   const [historyOffset, setHistoryOffset] = useState(0);
+  const [storedCases, setStoredCases] = useState<readonly StoredCaseSummary[]>([]);
+  const [imported, setImported] = useState<{ readonly summary: ImportSummary; readonly title: string } | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [savedNote, setSavedNote] = useState<string | null>(null);
+
+  const loadCases = useCallback(async (): Promise<void> => {
+    try {
+      setStoredCases(itemsOf<StoredCaseSummary>(await client.get<unknown>(`${base}/cases`, { query: { limit: 200 } })));
+    } catch {
+      // Stored cases are an extra: a case pasted or opened from a file works without them.
+    }
+  }, [client, base]);
+
+  useEffect(() => {
+    void loadCases();
+  }, [loadCases]);
+
+  const showCase = (kase: unknown, origin: string): void => {
+    setText(`${JSON.stringify(kase, null, 2)}\n`);
+    setOrigin(origin);
+    setLocalError(null);
+    setServiceError(null);
+  };
+
+  const openStoredCase = useCallback(
+    async (caseId: string): Promise<void> => {
+      try {
+        const stored = await client.get<StoredCase>(`${base}/cases/${encodeURIComponent(caseId)}`);
+        setText(`${JSON.stringify(stored.case, null, 2)}\n`);
+        setOrigin(`stored case ${stored.case_id}`);
+        setLocalError(null);
+        setServiceError(null);
+        void loadCases();
+      } catch (err) {
+        setServiceError(asApiError(err));
+      }
+    },
+    [client, base, loadCases],
+  );
+
+  useOpenRequest(
+    'caseassess',
+    useCallback(
+      (r: OpenRequest) => {
+        if (r.kind === 'case') void openStoredCase(r.id);
+      },
+      [openStoredCase],
+    ),
+  );
+
+  /** A STIX 2.1 bundle becomes a stored case in the editor, with what was mapped and skipped beside it. */
+  const importStix = async (bundle: unknown, name: string): Promise<void> => {
+    setImporting(true);
+    setServiceError(null);
+    try {
+      const r = await client.post<CaseImportResponse>(`${base}/cases/import/stix`, bundle);
+      showCase(r.case, `STIX bundle ${name} (stored as ${r.stored.case_id})`);
+      setImported({ summary: r.summary, title: name });
+      void loadCases();
+    } catch (err) {
+      setServiceError(asApiError(err));
+    } finally {
+      setImporting(false);
+    }
+  };
+
+  const saveCase = async (): Promise<void> => {
+    const parsed = parseCaseText(text);
+    if (!parsed.ok) {
+      setLocalError(parsed.message);
+      return;
+    }
+    try {
+      const s = await client.post<StoredCaseSummary>(`${base}/cases`, parsed.value);
+      setSavedNote(`Saved as ${s.case_id}: findings can now be sent to it.`);
+      setServiceError(null);
+      void loadCases();
+    } catch (err) {
+      setServiceError(asApiError(err));
+    }
+  };
 
   const jobs = useShell((s) => s.jobs);
   const themePref = useShell((s) => s.theme);
@@ -146,7 +231,22 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
             localError={localError}
             onLocalError={setLocalError}
             serviceError={serviceError}
+            onStixBundle={(b, name) => void importStix(b, name)}
+            importing={importing}
+            stored={storedCases}
+            onOpenStored={(id) => void openStoredCase(id)}
+            onSave={() => void saveCase()}
           />
+          {savedNote && (
+            <p className="muted" role="status">
+              {savedNote}
+            </p>
+          )}
+          {imported && (
+            <section className="panel">
+              <StixImportSummary summary={imported.summary} title={imported.title} onDismiss={() => setImported(null)} />
+            </section>
+          )}
           <History
             page={history}
             error={historyError}

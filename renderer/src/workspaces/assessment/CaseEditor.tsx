@@ -5,6 +5,8 @@ import { OpenFileButton } from '../../components/OpenFileButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { useFileDrop } from '../../components/useFileDrop';
+import { isStixBundle } from '../../components/StixImportSummary';
+import type { StoredCaseSummary } from '../../../../engines/core/contracts/caseassess';
 import { MAX_CASE_BYTES } from './model';
 import sampleCase from './sample-case.json';
 
@@ -20,12 +22,19 @@ export interface CaseEditorProps {
   readonly onLocalError: (message: string | null) => void;
   /** The service's answer when it refused the case (422 with field paths) or failed. */
   readonly serviceError: ApiError | null;
+  /** A STIX 2.1 bundle opened, dropped or pasted: the workspace imports it (POST /cases/import/stix). */
+  readonly onStixBundle: (bundle: unknown, name: string) => void;
+  readonly importing: boolean;
+  /** Stored cases (GET /cases): saved, imported, or grown by Send to Assessment. */
+  readonly stored: readonly StoredCaseSummary[];
+  readonly onOpenStored: (caseId: string) => void;
+  readonly onSave: () => void;
 }
 
 export const SAMPLE_CASE_TEXT = `${JSON.stringify(sampleCase, null, 2)}\n`;
 
 export function CaseEditor(props: CaseEditorProps) {
-  const { text, onText, origin, running, progress, onRun, localError, onLocalError, serviceError } = props;
+  const { text, onText, origin, running, progress, onRun, localError, onLocalError, serviceError, onStixBundle, importing, stored, onOpenStored, onSave } = props;
   const editorId = useId();
 
   const readFile = async (file: File): Promise<void> => {
@@ -33,12 +42,22 @@ export function CaseEditor(props: CaseEditorProps) {
       onLocalError('That file is larger than 5 MB; a case file is a JSON document of a few kilobytes.');
       return;
     }
+    let content: string;
     try {
-      onText(await file.text(), file.name);
-      onLocalError(null);
+      content = await file.text();
     } catch {
       onLocalError('The file could not be read.');
+      return;
     }
+    let parsed: unknown = undefined;
+    try {
+      parsed = JSON.parse(content) as unknown;
+    } catch {
+      // Not JSON: it goes to the editor, where Run names the line and column.
+    }
+    onLocalError(null);
+    if (isStixBundle(parsed)) onStixBundle(parsed, file.name);
+    else onText(content, file.name);
   };
 
   const { dropClass, dropProps } = useFileDrop((file) => void readFile(file));
@@ -54,6 +73,7 @@ export function CaseEditor(props: CaseEditorProps) {
         <h2 id={`${editorId}-title`}>Case</h2>
         <div className="row">
           <OpenFileButton label="Open file…" accept=".json,application/json" onFile={(f) => void readFile(f)} />
+          <OpenFileButton label={importing ? 'Importing…' : 'Import STIX…'} accept=".json,application/json,application/stix+json" disabled={importing} testId="case-stix-file" buttonTestId="import-stix" onFile={(f) => void readFile(f)} />
           <button
             type="button"
             className="small"
@@ -66,8 +86,24 @@ export function CaseEditor(props: CaseEditorProps) {
           </button>
         </div>
       </div>
+      <div className="row case-editor__stored">
+        <label>
+          Stored case{' '}
+          <select value="" onChange={(e) => e.target.value !== '' && onOpenStored(e.target.value)} aria-label="Open a stored case" data-testid="stored-cases" disabled={stored.length === 0}>
+            <option value="">{stored.length === 0 ? 'none yet (import STIX, Save, or Send to Assessment)' : `open one of ${stored.length}…`}</option>
+            {stored.map((c) => (
+              <option key={c.case_id} value={c.case_id}>
+                {c.title ?? c.case_id} ({c.evidence_count} items)
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="small" onClick={onSave} disabled={text.trim() === ''} data-testid="save-case" title="Keep this case in the store, so findings can be sent to it">
+          Save
+        </button>
+      </div>
       <label htmlFor={editorId} className="muted drop-target__hint">
-        {origin ? `From ${origin}. ` : ''}Paste or type a case file, or drop a .json file here.
+        {origin ? `From ${origin}. ` : ''}Paste or type a case file, or drop a .json file or a STIX 2.1 bundle here.
       </label>
       <textarea
         id={editorId}

@@ -1,0 +1,141 @@
+// Stored ACH matrices (scenarios kept in the store): imported from STIX, or grown by findings other workspaces send, each change logged with its source.
+import { randomUUID } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import type { AchActor, AchEvidence, AchHypothesis, AchScenario, StoredMatrix, StoredMatrixSummary } from '../../core/contracts/ach.js';
+
+export type { StoredMatrix, StoredMatrixSummary } from '../../core/contracts/ach.js';
+import type { SendFindingRequest, SendFindingResponse } from '../../core/contracts/findings.js';
+import { VitrineError } from '../../core/errors.js';
+import { sourceLine } from '../../core/findings.js';
+import { Ledger } from '../../core/ledger.js';
+import { attributeTechniques } from '../attribute/attribute.js';
+import type { AttackKb } from '../kb/kb.js';
+import { MATRIX_LOG_TABLE } from '../store.js';
+import { NULL_HYPOTHESIS, OTHER_HYPOTHESIS } from './import.js';
+import { MAX_EVIDENCE, parseScenario } from './scenario.js';
+
+const MATRIX_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const COLUMNS = 'id, title, hypothesis_count, evidence_count, created_at, updated_at';
+/** Hypotheses a new matrix gets from the knowledge base: the groups whose technique profile is closest to the finding's. */
+export const SEEDED_GROUPS = 3;
+
+function hypothesesOf(s: AchScenario): number {
+  return s.hypotheses?.length ?? s.actors?.length ?? 0;
+}
+
+/** Saves a scenario as a matrix (a new id unless `id` is given); validated like any scenario; `how` goes to the log. */
+export function saveMatrix(db: Database, scenario: AchScenario, how: { kind: string; actor?: string; payload?: Record<string, unknown> }, id?: string, now: Date = new Date()): StoredMatrixSummary {
+  const valid = parseScenario(scenario, 'matrix');
+  const at = now.toISOString();
+  const existing = id === undefined ? undefined : (db.prepare('SELECT created_at FROM attrib_matrices WHERE id = ?').get(id) as { created_at: string } | undefined);
+  const row = { id: id ?? randomUUID(), title: valid.title ?? valid.name ?? 'Untitled matrix', hypothesis_count: hypothesesOf(valid), evidence_count: valid.evidence.length, created_at: existing?.created_at ?? at, updated_at: at };
+  db.transaction(() => {
+    db.prepare(
+      `INSERT INTO attrib_matrices (${COLUMNS}, scenario_json) VALUES (@id, @title, @hypothesis_count, @evidence_count, @created_at, @updated_at, @scenario_json)
+       ON CONFLICT (id) DO UPDATE SET title = excluded.title, hypothesis_count = excluded.hypothesis_count, evidence_count = excluded.evidence_count, updated_at = excluded.updated_at, scenario_json = excluded.scenario_json`,
+    ).run({ ...row, scenario_json: JSON.stringify(valid) });
+    new Ledger(db, MATRIX_LOG_TABLE).append({ kind: how.kind, actor: how.actor ?? 'analyst', at, payload: { matrix: row.id, evidence_count: row.evidence_count, ...(how.payload ?? {}) } });
+  })();
+  return row;
+}
+
+export function listMatrices(db: Database, page: { readonly limit: number; readonly offset: number }): { items: StoredMatrixSummary[]; total: number } {
+  const items = db.prepare(`SELECT ${COLUMNS} FROM attrib_matrices ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`).all(page.limit, page.offset) as StoredMatrixSummary[];
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM attrib_matrices').get() as { n: number }).n;
+  return { items, total };
+}
+
+export function getMatrix(db: Database, id: string): StoredMatrix | null {
+  if (!MATRIX_ID.test(id)) return null;
+  const row = db.prepare(`SELECT ${COLUMNS}, scenario_json FROM attrib_matrices WHERE id = ?`).get(id) as (StoredMatrixSummary & { scenario_json: string }) | undefined;
+  if (!row) return null;
+  const { scenario_json, ...summary } = row;
+  return { ...summary, scenario: JSON.parse(scenario_json) as AchScenario };
+}
+
+/** The finding's techniques and indicators as evidence rows (E<n> after the last), the source line on each; what the matrix holds is skipped. */
+export function addFindingToScenario(scenario: AchScenario, req: SendFindingRequest, technique?: (id: string) => { readonly name: string } | undefined): { scenario: AchScenario; added: string[]; skipped: { item: string; reason: string }[] } {
+  const f = req.finding;
+  const evidence: AchEvidence[] = [...scenario.evidence];
+  const ids = new Set(evidence.map((e) => e.id));
+  const haveTechnique = new Set(evidence.filter((e) => e.type === 'technique' && e.techniques?.length === 1).map((e) => e.techniques![0]!));
+  const haveIndicator = new Set(evidence.filter((e) => e.type === 'indicator').map((e) => e.summary.toLowerCase()));
+  const source = `Sent from ${sourceLine(f, 290)}`.slice(0, 300);
+  const added: string[] = [];
+  const skipped: { item: string; reason: string }[] = [];
+  let n = evidence.length;
+  const nextId = (): string => {
+    do n++;
+    while (ids.has(`E${n}`));
+    ids.add(`E${n}`);
+    return `E${n}`;
+  };
+  const room = (item: string): boolean => {
+    if (evidence.length < MAX_EVIDENCE) return true;
+    skipped.push({ item, reason: `the matrix holds ${MAX_EVIDENCE} evidence items already` });
+    return false;
+  };
+  for (const t of f.techniques) {
+    if (haveTechnique.has(t)) skipped.push({ item: t, reason: 'the matrix already has this technique as evidence' });
+    else if (room(t)) {
+      haveTechnique.add(t);
+      const name = technique?.(t)?.name;
+      const id = nextId();
+      evidence.push({ id, summary: `Technique ${t}${name !== undefined ? ` ${name}` : ''}: ${f.title}`.slice(0, 1000), source, type: 'technique', techniques: [t] });
+      added.push(id);
+    }
+  }
+  for (const i of f.indicators) {
+    const summary = `${i.type} ${i.value}`.slice(0, 1000);
+    const label = summary.slice(0, 200);
+    if ([...haveIndicator].some((s) => s.startsWith(summary.toLowerCase()))) skipped.push({ item: label, reason: 'the matrix already has this indicator as evidence' });
+    else if (room(label)) {
+      haveIndicator.add(summary.toLowerCase());
+      const id = nextId();
+      evidence.push({ id, summary: `${summary}: ${f.title}`.slice(0, 1000), source, type: 'indicator' });
+      added.push(id);
+    }
+  }
+  return { scenario: { ...scenario, evidence }, added, skipped };
+}
+
+/** Hypotheses for a new matrix: the closest ATT&CK groups to the finding's techniques (their techniques rate the evidence), and the unnamed actor. */
+export function seedHypotheses(techniques: readonly string[], kb: AttackKb | null): { actors: AchActor[]; hypotheses: AchHypothesis[] } {
+  const actors: AchActor[] = [];
+  const hypotheses: AchHypothesis[] = [];
+  if (kb !== null && techniques.length > 0) {
+    for (const c of attributeTechniques(techniques, kb, { shortlist: SEEDED_GROUPS }).shortlist) {
+      const used = [...(kb.groupTechniques.get(c.id) ?? [])].sort().slice(0, 1000);
+      actors.push({ id: c.id, name: c.name.slice(0, 200), attack_id: c.id, ...(c.aliases.length > 0 ? { aliases: c.aliases.slice(0, 50).map((a) => a.slice(0, 200)) } : {}), techniques: used });
+      hypotheses.push({ id: `H-${c.id}`, title: `${c.name} (${c.id})`.slice(0, 300), actor: c.id });
+    }
+  }
+  hypotheses.push(OTHER_HYPOTHESIS);
+  if (hypotheses.length < 2) hypotheses.push(NULL_HYPOTHESIS);
+  return { actors, hypotheses };
+}
+
+/** POST /matrices/evidence: the finding into a stored matrix (404 if none) or a new one seeded from the knowledge base. */
+export function sendFindingToMatrix(db: Database, req: SendFindingRequest, kb: AttackKb | null, now: Date = new Date()): SendFindingResponse & { scenario: AchScenario } {
+  const technique = kb === null ? undefined : (id: string) => kb.techniques.get(id);
+  if (req.target.kind === 'existing') {
+    const stored = getMatrix(db, req.target.id);
+    if (!stored) throw new VitrineError('not_found', 'no such stored matrix (GET /matrices lists them)');
+    const r = addFindingToScenario(stored.scenario, req, technique);
+    if (r.added.length > 0) saveMatrix(db, r.scenario, { kind: 'matrix.finding-added', payload: { source: req.finding.source, title: req.finding.title, added: r.added, skipped: r.skipped.length } }, stored.id, now);
+    return { id: stored.id, title: stored.title, created: false, added: r.added, skipped: r.skipped, scenario: r.scenario };
+  }
+  const seed = seedHypotheses(req.finding.techniques, kb);
+  const r = addFindingToScenario({ evidence: [] }, req, technique);
+  const scenario: AchScenario = {
+    format: 'vitrine-ach/1',
+    title: req.target.title,
+    question: 'Who is behind this activity?',
+    description: `Started from ${sourceLine(req.finding, 3900)}. Hypotheses: the ATT&CK groups closest to the finding's techniques, and an actor not named yet.`.slice(0, 4000),
+    ...(seed.actors.length > 0 ? { actors: seed.actors } : {}),
+    hypotheses: seed.hypotheses,
+    evidence: r.scenario.evidence,
+  };
+  const saved = saveMatrix(db, scenario, { kind: 'matrix.created-from-finding', payload: { source: req.finding.source, title: req.finding.title, added: r.added } }, undefined, now);
+  return { id: saved.id, title: saved.title, created: true, added: r.added, skipped: r.skipped, scenario };
+}

@@ -1,0 +1,169 @@
+// STIX 2.1 bundles into cases (every OASIS example of the corpus, and malformed ones), stored cases, and findings sent from other workspaces.
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora } from '../../test/corpora.js';
+import type { StixImportSummary } from '../core/contracts/findings.js';
+import { VitrineError } from '../core/errors.js';
+import { listen, type Listening } from '../core/http/server.js';
+import { openMemoryStore } from '../core/store.js';
+import { validateCase } from './case.js';
+import { addFindingToCase, getCase, sendFindingToCase } from './cases.js';
+import { createStandaloneApp } from './http.js';
+import { stixToCase } from './import.js';
+import { caseassessService } from './service.js';
+
+const DIR = corpusPath('cti', 'stix21-examples');
+const files = hasCorpora() ? readdirSync(DIR).filter((f) => f.endsWith('.json')).sort() : [];
+const read = (name: string): unknown => JSON.parse(readFileSync(`${DIR}/${name}`, 'utf8')) as unknown;
+const mappedOf = (s: StixImportSummary, type: string) => s.mapped.filter((m) => m.type === type).reduce((n, m) => n + m.count, 0);
+const skippedOf = (s: StixImportSummary, type: string) => s.skipped.filter((m) => m.type === type).reduce((n, m) => n + m.count, 0);
+
+describe.skipIf(files.length === 0)('STIX 2.1 bundle into a case', () => {
+  it.each(files)('%s imports: a valid case, and every object is either mapped or skipped with a reason', (name) => {
+    const bundle = read(name) as { id: string; objects: { type: string }[] };
+    const { case: kase, summary } = stixToCase(bundle);
+    expect(validateCase(kase)).toEqual(kase);
+    expect(summary.bundle_id).toBe(bundle.id);
+    expect(summary.objects).toBe(bundle.objects.length);
+    for (const s of summary.skipped) expect(s.reason.length).toBeGreaterThan(10);
+    // Each object is accounted for at least once (an indicator may give several values, and skip a comparison besides).
+    const types = new Set(bundle.objects.map((o) => o.type));
+    for (const t of types) expect(mappedOf(summary, t) + skippedOf(summary, t)).toBeGreaterThan(0);
+  });
+
+  it('apt1.json (refused before): indicators from the patterns, software from malware and tools, the actors named, CAPEC-only patterns skipped', () => {
+    const { case: kase, summary } = stixToCase(read('apt1.json'));
+    expect(kase.case_id).toMatch(/^stix-[0-9a-f]{8}$/);
+    expect(kase.indicators?.map((i) => `${i.type}:${i.value}`)).toEqual(expect.arrayContaining(['ipv4:223.166.0.0/15', 'domain:hugesoft.org', 'md5:001dd76872d80801692ff942308c64e6']));
+    expect(kase.software?.length).toBe(16);
+    expect(kase.techniques).toBeUndefined();
+    expect(kase.description).toContain('intrusion-set APT1');
+    expect(kase.indicators?.[0]?.source).toEqual({ service: 'stix', kind: 'bundle', id: (read('apt1.json') as { id: string }).id });
+    expect(skippedOf(summary, 'attack-pattern')).toBe(7);
+    expect(summary.skipped.some((s) => s.type === 'indicator' && /certificates|properties/.test(s.reason))).toBe(true);
+    expect(mappedOf(summary, 'intrusion-set')).toBe(1);
+  });
+
+  it('poisonivy.json: OR-joined patterns give each value once; vulnerabilities and courses of action are skipped', () => {
+    const { case: kase, summary } = stixToCase(read('poisonivy.json'));
+    const values = (kase.indicators ?? []).map((i) => i.value);
+    expect(new Set(values).size).toBe(values.length);
+    expect(values).toContain('113.10.246.30');
+    expect(skippedOf(summary, 'vulnerability')).toBe(6);
+    expect(skippedOf(summary, 'course-of-action')).toBe(1);
+  });
+
+  it('infrastructure.json: observables in the bundle become indicators', () => {
+    const { case: kase } = stixToCase(read('infrastructure.json'));
+    expect((kase.indicators ?? []).map((i) => i.type).sort()).toEqual(['domain', 'ipv4']);
+  });
+});
+
+describe('malformed bundles are refused with paths, never values', () => {
+  const ok = { type: 'bundle', id: 'bundle--44af6c39-c09b-49c5-9de2-394224b04982', objects: [{ type: 'indicator', spec_version: '2.1', id: 'indicator--33fe3b22-0201-47cf-85d0-97c02164528d', created: '2014-05-08T09:00:00.000Z', modified: '2014-05-08T09:00:00.000Z', pattern: "[ipv4-addr:value = '10.0.0.9']", pattern_type: 'stix', valid_from: '2014-05-08T09:00:00.000Z' }] };
+  const refused = (v: unknown): VitrineError => {
+    try {
+      stixToCase(v);
+    } catch (err) {
+      if (err instanceof VitrineError) return err;
+      throw err;
+    }
+    throw new Error('accepted');
+  };
+
+  it('a minimal bundle imports', () => {
+    expect(stixToCase(ok).case.indicators).toEqual([expect.objectContaining({ type: 'ipv4', value: '10.0.0.9' })]);
+  });
+
+  it.each([
+    ['not an object', 'secret-text'],
+    ['not a bundle', { ...ok, type: 'report' }],
+    ['no objects', { ...ok, objects: [] }],
+    ['a bad bundle id', { ...ok, id: 'bundle--secret-text' }],
+    ['STIX 2.0 (bundle spec_version)', { ...ok, spec_version: '2.0' }],
+    ['STIX 2.0 (objects without spec_version)', { ...ok, objects: [{ ...ok.objects[0], spec_version: undefined }] }],
+    ['objects that are not objects', { ...ok, objects: ['secret-text'] }],
+  ])('%s: 422', (_what, value) => {
+    const err = refused(value);
+    expect(err.code).toBe('validation_failed');
+    expect(JSON.stringify(err.details ?? [])).not.toContain('secret-text');
+    expect(err.message).not.toContain('secret-text');
+  });
+
+  it('an invalid object is skipped and counted, not fatal; a truncated file is not JSON to begin with', () => {
+    const bad = { ...ok.objects[0], id: 'indicator--7d1f2a5e-0c27-4a5f-9d1c-5e7c6f1f0a11', valid_from: 'yesterday' };
+    const { summary } = stixToCase({ ...ok, objects: [...ok.objects, bad] });
+    expect(summary.skipped).toEqual([expect.objectContaining({ type: 'indicator', count: 1, reason: expect.stringContaining('valid_from') as string })]);
+    if (files.includes('apt1.json')) expect(() => JSON.parse(readFileSync(`${DIR}/apt1.json`, 'utf8').slice(0, 5000)) as unknown).toThrow();
+  });
+});
+
+describe('findings sent to a case', () => {
+  const finding = {
+    title: 'Beacon to 203.0.113.7',
+    techniques: ['T1071.001', 'T1059.001'],
+    indicators: [{ type: 'ipv4' as const, value: '203.0.113.7' }],
+    source: { service: 'replay', kind: 'story', id: 'S-12', link: '#/replay/story/S-12' },
+  };
+
+  it('append with new evidence ids, the source on each item, duplicates skipped', () => {
+    const base = { case_id: 'c1', techniques: [{ evidence_id: 'F-T-1', id: 'T1059.001' }] };
+    const r = addFindingToCase(base, { target: { kind: 'existing', id: 'c1' }, finding });
+    expect(r.added).toEqual(['F-T-2', 'F-I-1']);
+    expect(r.skipped).toEqual([{ item: 'T1059.001', reason: 'the case already holds this technique' }]);
+    expect(r.case.techniques?.[1]).toMatchObject({ id: 'T1071.001', source: finding.source, note: expect.stringContaining('#/replay/story/S-12') as string });
+  });
+
+  it('into a new case, then into that case again; an unknown case is 404; the log records each', () => {
+    const db = openMemoryStore([caseassessService]);
+    const created = sendFindingToCase(db, { target: { kind: 'new', title: 'Beacon case' }, finding });
+    expect(created).toMatchObject({ id: 'case-beacon-case', created: true, added: ['F-T-1', 'F-T-2', 'F-I-1'] });
+    const again = sendFindingToCase(db, { target: { kind: 'existing', id: created.id }, finding: { ...finding, techniques: ['T1105'] } });
+    expect(again).toMatchObject({ created: false, added: ['F-T-3'] });
+    expect(getCase(db, created.id)?.evidence_count).toBe(4);
+    expect(() => sendFindingToCase(db, { target: { kind: 'existing', id: 'nope' }, finding })).toThrow(/no such stored case/);
+    expect((db.prepare('SELECT COUNT(*) AS n FROM caseassess_case_log').get() as { n: number }).n).toBe(2);
+    expect(() => db.prepare('DELETE FROM caseassess_case_log').run()).toThrow();
+  });
+});
+
+describe('HTTP: /cases, /cases/import/stix, /cases/evidence', () => {
+  let server: Listening;
+  beforeAll(async () => {
+    server = await listen(createStandaloneApp(), { port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  const post = (p: string, body: unknown) => fetch(`${server.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+  it.skipIf(files.length === 0)('imports apt1.json, stores it, and lists it', async () => {
+    const res = await post('/cases/import/stix', read('apt1.json'));
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { case: { case_id: string }; summary: StixImportSummary };
+    expect(body.summary.mapped.length).toBeGreaterThan(0);
+    const list = (await (await fetch(`${server.url}/cases`)).json()) as { items: { case_id: string }[] };
+    expect(list.items.map((i) => i.case_id)).toContain(body.case.case_id);
+    expect((await fetch(`${server.url}/cases/${body.case.case_id}`)).status).toBe(200);
+  });
+
+  it('refuses what is not a bundle (422), too large (413), and a finding without anything in it (422)', async () => {
+    expect((await post('/cases/import/stix', { type: 'bundle' })).status).toBe(422);
+    expect((await post('/cases/import/stix', '{"type":"bundle","id":')).status).toBe(400);
+    const big = JSON.stringify({ type: 'bundle', id: 'bundle--44af6c39-c09b-49c5-9de2-394224b04982', objects: [], pad: 'x'.repeat(9 * 1024 * 1024) });
+    expect((await post('/cases/import/stix', big)).status).toBe(413);
+    const empty = await post('/cases/evidence', { target: { kind: 'new', title: 'x' }, finding: { title: 't', techniques: [], indicators: [], source: { service: 'replay', kind: 'story', id: '1' } } });
+    expect(empty.status).toBe(422);
+    const badLink = await post('/cases/evidence', { target: { kind: 'new', title: 'x' }, finding: { title: 't', techniques: ['T1059'], indicators: [], source: { service: 'replay', kind: 'story', id: '1', link: 'javascript:alert(1)' } } });
+    expect(badLink.status).toBe(422);
+    expect(await badLink.text()).not.toContain('javascript');
+    expect((await fetch(`${server.url}/cases/none`)).status).toBe(404);
+  });
+
+  it('sends a finding to a new case (201) and the case scores', async () => {
+    const res = await post('/cases/evidence', { target: { kind: 'new', title: 'HTTP finding' }, finding: { title: 'PowerShell', techniques: ['T1059.001'], indicators: [], source: { service: 'attrib', kind: 'extraction', id: 'report.txt' } } });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { id: string; case: unknown };
+    expect((await post('/assess', body.case)).status).toBe(200);
+  });
+});

@@ -1,0 +1,220 @@
+// Reading a STIX 2.1 bundle someone else wrote (ACH and Assessment imports): the envelope checked with zod, each object with the structural validator,
+// the newest version of each object kept, STIX patterns read for plain observable values, and a tally of what was mapped and what was skipped.
+import { z } from 'zod';
+import { attackExternalId } from './attack/bundle.js';
+import type { FindingIndicator, FindingIndicatorType, StixImportSummary } from './contracts/findings.js';
+import { VitrineError, type ErrorDetail } from './errors.js';
+import { SCO_TYPES, validateStixObject, type StixObject } from './stix.js';
+import { validate } from './validation.js';
+
+/** A bundle to import may be at most this large (bytes of JSON). */
+export const MAX_STIX_IMPORT_BYTES = 8 * 1024 * 1024;
+/** And hold at most this many objects. */
+export const MAX_STIX_IMPORT_OBJECTS = 20_000;
+
+const bundleSchema = z.looseObject({
+  type: z.literal('bundle', { message: 'must be "bundle" (a STIX 2.1 bundle)' }),
+  id: z.string().regex(/^bundle--[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be bundle--UUID'),
+  spec_version: z.string().max(10).optional(),
+  objects: z
+    .array(
+      z.looseObject({
+        type: z.string().min(1).max(250),
+        id: z.string().min(1).max(300),
+        spec_version: z.string().max(10).optional(),
+      }),
+    )
+    .min(1, 'the bundle holds no objects')
+    .max(MAX_STIX_IMPORT_OBJECTS, `at most ${MAX_STIX_IMPORT_OBJECTS} objects`),
+});
+
+/** Counts what an import mapped (and as what) and what it skipped (and why), by STIX type. */
+export class ImportTally {
+  private readonly mappedCounts = new Map<string, number>();
+  private readonly skippedCounts = new Map<string, number>();
+
+  mapped(type: string, as: string, n = 1): void {
+    const key = `${type}\u0000${as}`;
+    this.mappedCounts.set(key, (this.mappedCounts.get(key) ?? 0) + n);
+  }
+
+  skipped(type: string, reason: string, n = 1): void {
+    const key = `${type}\u0000${reason}`;
+    this.skippedCounts.set(key, (this.skippedCounts.get(key) ?? 0) + n);
+  }
+
+  summary(bundleId: string, objects: number): StixImportSummary {
+    const rows = (m: Map<string, number>) =>
+      [...m.entries()].map(([k, count]) => {
+        const [type, text] = k.split('\u0000') as [string, string];
+        return { type, count, text };
+      }).sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : b.count - a.count));
+    return {
+      bundle_id: bundleId,
+      objects,
+      mapped: rows(this.mappedCounts).map((r) => ({ type: r.type, count: r.count, as: r.text })),
+      skipped: rows(this.skippedCounts).map((r) => ({ type: r.type, count: r.count, reason: r.text })),
+    };
+  }
+}
+
+export interface ImportBundle {
+  readonly id: string;
+  /** Objects given in the bundle (before versions and invalid ones were dropped). */
+  readonly count: number;
+  /** The valid objects, newest version of each id, in bundle order. */
+  readonly objects: readonly StixObject[];
+  readonly byId: ReadonlyMap<string, StixObject>;
+  /** Relationships (valid, both ends in the bundle). */
+  readonly relationships: readonly StixObject[];
+  /** Newest `modified` (or `created`) of the bundle's objects, when any. */
+  readonly newest: string | undefined;
+  readonly tally: ImportTally;
+}
+
+/**
+ * Checks and reads a bundle: 422 when it is not a STIX 2.1 bundle (details name the paths, never the values);
+ * an object that fails the structural checks is skipped and counted, not fatal.
+ */
+export function readImportBundle(value: unknown): ImportBundle {
+  const b = validate(bundleSchema, value, 'STIX bundle');
+  if (b.spec_version !== undefined && b.spec_version !== '2.1')
+    throw new VitrineError('validation_failed', 'only STIX 2.1 bundles are read (this one says another spec_version)', { details: [{ path: 'spec_version', issue: 'must be 2.1' }] });
+  const versionProblems: ErrorDetail[] = [];
+  b.objects.forEach((o, i) => {
+    if (SCO_TYPES.has(o.type)) {
+      if (o.spec_version !== undefined && o.spec_version !== '2.1') versionProblems.push({ path: `objects[${i}].spec_version`, issue: 'must be 2.1' });
+    } else if (o.spec_version !== '2.1') versionProblems.push({ path: `objects[${i}].spec_version`, issue: o.spec_version === undefined ? 'required (STIX 2.1)' : 'must be 2.1' });
+  });
+  if (versionProblems.length > 0)
+    throw new VitrineError('validation_failed', 'not a STIX 2.1 bundle: objects without spec_version 2.1 (STIX 2.0 is not read)', { details: versionProblems.slice(0, 50) });
+
+  const tally = new ImportTally();
+  const newestById = new Map<string, StixObject>();
+  for (const raw of b.objects) {
+    const o = raw as unknown as StixObject;
+    const problems = validateStixObject(o);
+    if (problems.length > 0) {
+      tally.skipped(o.type, `invalid STIX (${problems[0]!.path === '' ? 'object' : problems[0]!.path}: ${problems[0]!.issue})`);
+      continue;
+    }
+    const seen = newestById.get(o.id);
+    if (seen === undefined) newestById.set(o.id, o);
+    else {
+      const older = String(seen['modified'] ?? '') <= String(o['modified'] ?? '') ? seen : o;
+      if (older === seen) newestById.set(o.id, o);
+      tally.skipped(o.type, 'an older version of an object given twice');
+    }
+  }
+  const objects = [...newestById.values()];
+  const relationships: StixObject[] = [];
+  for (const o of objects) {
+    if (o.type !== 'relationship') continue;
+    if (!newestById.has(String(o['source_ref'])) || !newestById.has(String(o['target_ref']))) tally.skipped('relationship', 'refers to an object that is not in the bundle');
+    else relationships.push(o);
+  }
+  let newest: string | undefined;
+  for (const o of objects) {
+    const t = typeof o['modified'] === 'string' ? o['modified'] : typeof o['created'] === 'string' ? o['created'] : undefined;
+    if (t !== undefined && (newest === undefined || t > newest)) newest = t;
+  }
+  return { id: b.id, count: b.objects.length, objects, byId: newestById, relationships, newest, tally };
+}
+
+/** The ATT&CK technique id (T1059, T1059.001) of an attack pattern, when it has a mitre-attack reference. */
+export function attackTechniqueId(o: StixObject): string | undefined {
+  const id = attackExternalId({ external_references: o['external_references'] });
+  return id !== undefined && /^T\d{4}(?:\.\d{3})?$/.test(id) ? id : undefined;
+}
+
+/** The ATT&CK id (G0016, S0002, C0010...) of any object, when it has one. */
+export function attackIdOf(o: StixObject): string | undefined {
+  return attackExternalId({ external_references: o['external_references'] });
+}
+
+/** Another id an object is known by (CAPEC-163 of an attack pattern), for display. */
+export function externalIdOf(o: StixObject): string | undefined {
+  const refs = o['external_references'];
+  if (!Array.isArray(refs)) return undefined;
+  for (const r of refs as unknown[]) {
+    const ref = (typeof r === 'object' && r !== null ? r : {}) as Record<string, unknown>;
+    if (typeof ref['external_id'] === 'string' && typeof ref['source_name'] === 'string') return ref['external_id'];
+  }
+  return undefined;
+}
+
+const OBSERVABLE_PATHS: Readonly<Record<string, FindingIndicatorType>> = {
+  'ipv4-addr:value': 'ipv4',
+  'ipv6-addr:value': 'ipv6',
+  'domain-name:value': 'domain',
+  'url:value': 'url',
+  'email-addr:value': 'email',
+  'email-message:from_ref.value': 'email',
+  'email-message:sender_ref.value': 'email',
+  'file:name': 'file_name',
+  'windows-registry-key:key': 'registry_key',
+  'mutex:name': 'mutex',
+  'autonomous-system:number': 'asn',
+};
+
+function hashType(path: string): FindingIndicatorType | undefined {
+  const m = /^file:hashes\.'?([A-Za-z0-9-]+)'?$/.exec(path);
+  if (!m) return undefined;
+  const h = m[1]!.toUpperCase().replace(/-/g, '');
+  return h === 'MD5' ? 'md5' : h === 'SHA1' ? 'sha1' : h === 'SHA256' ? 'sha256' : undefined;
+}
+
+export interface PatternValues {
+  /** Equality comparisons on observables a case or matrix can hold. */
+  readonly values: readonly FindingIndicator[];
+  /** Comparisons that give no plain value (MATCHES, LIKE, !=, >) or that compare a property no indicator type holds. */
+  readonly unsupported: number;
+}
+
+// `object-type:path OP 'value'` (or a number), inside the square brackets of a STIX pattern.
+const COMPARISON = /([a-z0-9-]+:[A-Za-z0-9_.'*[\]-]+)\s*(NOT\s+)?(=|!=|<>|<=|>=|<|>|MATCHES|LIKE|IN|ISSUBSET|ISSUPERSET)\s*('(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|\([^)]*\))/g;
+
+/** The plain observable values of a STIX pattern (`[ipv4-addr:value = '10.0.0.1'] OR [...]`); nothing else of the pattern is evaluated. */
+export function patternValues(pattern: string, patternType = 'stix'): PatternValues {
+  if (patternType !== 'stix') return { values: [], unsupported: 1 };
+  const values: FindingIndicator[] = [];
+  let unsupported = 0;
+  for (const m of pattern.matchAll(COMPARISON)) {
+    const path = m[1]!;
+    const op = m[3]!;
+    const literal = m[4]!;
+    if (m[2] !== undefined || op !== '=') {
+      unsupported++;
+      continue;
+    }
+    const value = literal.startsWith("'") ? literal.slice(1, -1).replace(/\\(.)/g, '$1') : literal;
+    const type = OBSERVABLE_PATHS[path] ?? hashType(path);
+    if (value.trim() === '' || value.length > 2048) unsupported++;
+    else if (type !== undefined) values.push({ type, value: value.trim() });
+    else unsupported++;
+  }
+  return { values, unsupported };
+}
+
+/** The indicator value an SCO holds itself (an ipv4-addr object in the bundle), when it is one a case or matrix can hold. */
+export function scoValue(o: StixObject): FindingIndicator | undefined {
+  const v = o['value'];
+  const simple: Readonly<Record<string, FindingIndicatorType>> = { 'ipv4-addr': 'ipv4', 'ipv6-addr': 'ipv6', 'domain-name': 'domain', url: 'url', 'email-addr': 'email' };
+  const t = simple[o.type];
+  if (t !== undefined && typeof v === 'string' && v !== '' && v.length <= 2048) return { type: t, value: v };
+  if (o.type === 'file') {
+    const hashes = (typeof o['hashes'] === 'object' && o['hashes'] !== null ? o['hashes'] : {}) as Record<string, unknown>;
+    for (const [k, h] of Object.entries(hashes)) {
+      const type = hashType(`file:hashes.${k}`);
+      if (type !== undefined && typeof h === 'string' && h.length <= 128) return { type, value: h };
+    }
+    if (typeof o['name'] === 'string' && o['name'] !== '') return { type: 'file_name', value: o['name'] };
+  }
+  return undefined;
+}
+
+/** A name for an object in evidence text: its name, else its type. At most `max` characters. */
+export function displayName(o: StixObject, max = 200): string {
+  const name = typeof o['name'] === 'string' && o['name'].trim() !== '' ? o['name'].trim() : o.type;
+  return [...name].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20 && ch !== '\u007f').join('').slice(0, max);
+}

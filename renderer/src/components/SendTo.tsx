@@ -1,0 +1,242 @@
+// "Send to Assessment / Send to ACH": a button and a small dialog (target service, an existing case or matrix or a new one, a preview of
+// what goes), then the receiving service appends the techniques and indicators as evidence with their source and link back.
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { SendFindingResponse } from '../../../engines/core/contracts/findings';
+import { ApiError, itemsOf, type ApiClient } from '../api/client';
+import { requestOpen } from '../shell/openItem';
+import { useShell } from '../shell/context';
+import { ErrorNote } from './ErrorNote';
+import { prepareFinding, SEND_TARGETS, sendable, type Finding, type SendTarget } from './SendToModel';
+import './SendTo.css';
+
+interface Container {
+  readonly id: string;
+  readonly title: string;
+  readonly count: number;
+}
+
+function containersOf(target: SendTarget, body: unknown): Container[] {
+  return itemsOf<Record<string, unknown>>(body).map((r) =>
+    target.service === 'caseassess'
+      ? { id: String(r['case_id']), title: String(r['title'] ?? r['case_id']), count: Number(r['evidence_count'] ?? 0) }
+      : { id: String(r['id']), title: String(r['title']), count: Number(r['evidence_count'] ?? 0) },
+  );
+}
+
+const asApiError = (err: unknown): ApiError => (err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
+
+export interface SendToButtonProps {
+  readonly client: ApiClient;
+  /** The finding to send; null disables the button (nothing found yet). */
+  readonly finding: Finding | null;
+  /** Where the dialog starts (default Assessment). */
+  readonly initial?: SendTarget['service'];
+  readonly label?: string;
+  readonly testId?: string;
+}
+
+/** The button that opens the dialog; disabled until there is a finding with something in it. */
+export function SendToButton({ client, finding, initial, label = 'Send to…', testId = 'send-to' }: SendToButtonProps) {
+  const [open, setOpen] = useState(false);
+  const empty = finding === null || finding.techniques.length + finding.indicators.length === 0;
+  return (
+    <>
+      <button type="button" className="small" disabled={empty} onClick={() => setOpen(true)} data-testid={testId} title={empty ? 'Nothing to send yet: no technique or indicator' : 'Send the techniques and indicators to an Assessment case or an ACH matrix'}>
+        {label}
+      </button>
+      {open && finding && <SendToDialog client={client} finding={finding} {...(initial ? { initial } : {})} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+export interface SendToDialogProps {
+  readonly client: ApiClient;
+  readonly finding: Finding;
+  readonly initial?: SendTarget['service'];
+  readonly onClose: () => void;
+}
+
+export function SendToDialog({ client, finding, initial = 'caseassess', onClose }: SendToDialogProps) {
+  const services = useShell((s) => s.services);
+  const select = useShell((s) => s.select);
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const available = SEND_TARGETS.filter((t) => services.some((s) => s.name === t.service));
+  const [service, setService] = useState<SendTarget['service']>(available.some((t) => t.service === initial) ? initial : (available[0]?.service ?? initial));
+  const target = SEND_TARGETS.find((t) => t.service === service)!;
+  const base = services.find((s) => s.name === service)?.base ?? `/svc/${service}`;
+  const [mode, setMode] = useState<'new' | 'existing'>('new');
+  const [newTitle, setNewTitle] = useState(finding.title);
+  const [containers, setContainers] = useState<readonly Container[] | null>(null);
+  const [chosen, setChosen] = useState('');
+  const [listError, setListError] = useState<ApiError | null>(null);
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [done, setDone] = useState<SendFindingResponse | null>(null);
+
+  useEffect(() => {
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    panel.current?.focus();
+    return () => before?.focus();
+  }, []);
+
+  useEffect(() => {
+    setContainers(null);
+    setChosen('');
+    setListError(null);
+    void (async () => {
+      try {
+        const list = containersOf(target, await client.get<unknown>(`${base}${target.list}`, { query: { limit: 200 } }));
+        setContainers(list);
+        setChosen(list[0]?.id ?? '');
+      } catch (err) {
+        setListError(asApiError(err));
+        setContainers([]);
+      }
+    })();
+  }, [client, base, target]);
+
+  const prepared = useMemo(
+    () => prepareFinding(finding, mode === 'existing' ? { kind: 'existing', id: chosen } : { kind: 'new', title: newTitle }),
+    [finding, mode, chosen, newTitle],
+  );
+  const f = prepared.payload.finding;
+  const canSend = sendable(prepared) && !sending && done === null && (mode === 'new' || chosen !== '') && available.length > 0;
+
+  const send = async (): Promise<void> => {
+    setSending(true);
+    setError(null);
+    try {
+      setDone(await client.post<SendFindingResponse>(`${base}${target.send}`, prepared.payload));
+    } catch (err) {
+      setError(asApiError(err));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const openThere = (): void => {
+    if (!done) return;
+    requestOpen({ service, kind: target.noun, id: done.id, title: done.title });
+    select(service);
+    onClose();
+  };
+
+  return (
+    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div
+        className="overlay__panel send-to"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        ref={panel}
+        data-testid="send-to-dialog"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            onClose();
+          } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && canSend) {
+            e.preventDefault();
+            void send();
+          }
+        }}
+      >
+        <div className="overlay__head">
+          <h2 id={titleId}>Send as evidence</h2>
+          <button type="button" className="small" onClick={onClose}>
+            Close (Esc)
+          </button>
+        </div>
+        {available.length === 0 && <p className="muted">Neither the Assessment nor the ACH service is running, so there is nowhere to send this.</p>}
+        <div className="send-to__grid">
+          <fieldset className="send-to__field">
+            <legend>To</legend>
+            {SEND_TARGETS.map((t) => (
+              <label key={t.service} className={available.includes(t) ? '' : 'muted'}>
+                <input type="radio" name={`${titleId}-service`} value={t.service} checked={service === t.service} disabled={!available.includes(t) || done !== null} onChange={() => setService(t.service)} data-testid={`send-to-${t.service}`} />{' '}
+                {t.label} {t.noun}
+                {!available.includes(t) && ' (not running)'}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset className="send-to__field">
+            <legend>Which {target.noun}</legend>
+            <label>
+              <input type="radio" name={`${titleId}-mode`} checked={mode === 'new'} disabled={done !== null} onChange={() => setMode('new')} data-testid="send-to-new" /> a new {target.noun}:{' '}
+              <input type="text" value={newTitle} maxLength={300} disabled={mode !== 'new' || done !== null} onChange={(e) => setNewTitle(e.target.value)} aria-label={`Title of the new ${target.noun}`} className="send-to__title" data-testid="send-to-title" />
+            </label>
+            <label>
+              <input type="radio" name={`${titleId}-mode`} checked={mode === 'existing'} disabled={done !== null || (containers !== null && containers.length === 0)} onChange={() => setMode('existing')} data-testid="send-to-existing" /> an existing {target.noun}:{' '}
+              <select value={chosen} disabled={mode !== 'existing' || done !== null} onChange={(e) => setChosen(e.target.value)} aria-label={`Existing ${target.noun}`} data-testid="send-to-choice">
+                {containers === null && <option value="">loading…</option>}
+                {containers !== null && containers.length === 0 && <option value="">none stored yet</option>}
+                {(containers ?? []).map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.title} ({c.count} items)
+                  </option>
+                ))}
+              </select>
+            </label>
+            {listError && <ErrorNote error={listError} title={`The stored ${target.noun}s could not be listed`} />}
+          </fieldset>
+        </div>
+
+        <h3 className="send-to__head">What goes</h3>
+        <p className="muted send-to__source" data-testid="send-to-source">
+          From {f.source.service} {f.source.kind} <strong>{f.source.id}</strong>
+          {f.source.link !== undefined && <> · link back {f.source.link}</>} — each item keeps this source.
+        </p>
+        <div className="send-to__preview" data-testid="send-to-preview">
+          <div>
+            <strong>{f.techniques.length}</strong> technique{f.techniques.length === 1 ? '' : 's'}
+            <ul>
+              {f.techniques.slice(0, 12).map((t) => (
+                <li key={t}>
+                  <code>{t}</code>
+                </li>
+              ))}
+              {f.techniques.length > 12 && <li className="muted">and {f.techniques.length - 12} more</li>}
+            </ul>
+          </div>
+          <div>
+            <strong>{f.indicators.length}</strong> indicator{f.indicators.length === 1 ? '' : 's'}
+            <ul>
+              {f.indicators.slice(0, 12).map((i) => (
+                <li key={`${i.type}:${i.value}`}>
+                  <span className="muted">{i.type}</span> <code>{i.value}</code>
+                </li>
+              ))}
+              {f.indicators.length > 12 && <li className="muted">and {f.indicators.length - 12} more</li>}
+            </ul>
+          </div>
+        </div>
+        {prepared.dropped.length > 0 && (
+          <p className="muted" data-testid="send-to-dropped">
+            Left out: {prepared.dropped.slice(0, 6).map((d) => `${d.item} (${d.reason})`).join('; ')}
+            {prepared.dropped.length > 6 ? ` and ${prepared.dropped.length - 6} more` : ''}
+          </p>
+        )}
+        {error && <ErrorNote error={error} title="Nothing was added" />}
+        {done && (
+          <p className="send-to__done" role="status" data-testid="send-to-done">
+            {done.created ? `New ${target.noun}` : `${target.noun[0]!.toUpperCase()}${target.noun.slice(1)}`} <strong>{done.title}</strong>: {done.added.length} evidence item{done.added.length === 1 ? '' : 's'} added
+            {done.skipped.length > 0 ? `, ${done.skipped.length} already there` : ''}.
+          </p>
+        )}
+        <div className="row send-to__actions">
+          <span className="spacer" />
+          {done ? (
+            <button type="button" className="primary" onClick={openThere} data-testid="send-to-open">
+              Open in {target.label}
+            </button>
+          ) : (
+            <button type="button" className="primary" disabled={!canSend} onClick={() => void send()} data-testid="send-to-send">
+              {sending ? 'Sending…' : `Send to ${target.label} (Ctrl+Enter)`}
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
