@@ -4,6 +4,7 @@ import type { CaseSummary, ConfidenceBreakdown, CustodyView, Story } from '../..
 import { ApiError, type ApiClient } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { downloadText } from '../../components/download';
+import { SendToButton } from '../../components/SendTo';
 import { breakdownBars, exportName, shortTime } from './model';
 
 function asApiError(err: unknown): ApiError {
@@ -82,7 +83,7 @@ export function StoryList({ stories, selected, onSelect }: { readonly stories: r
   );
 }
 
-export function StoryDetail({ story }: { readonly story: Story }) {
+export function StoryDetail({ story, caseId, client }: { readonly story: Story; readonly caseId: string; readonly client: ApiClient }) {
   const [technique, setTechnique] = useState<string | null>(null);
   const chosen = story.techniques.find((t) => t.id === technique) ?? null;
   return (
@@ -92,6 +93,12 @@ export function StoryDetail({ story }: { readonly story: Story }) {
           {story.id}: {story.title}
         </h2>
         <GradeBadge grade={story.confidence.grade} />
+        {/* The story's hosts are machine names, not indicators: its techniques travel. */}
+        <SendToButton
+          client={client}
+          testId="story-send-to"
+          finding={{ title: `Case ${caseId} story ${story.id}: ${story.title}`, techniques: story.techniques.map((t) => t.id), indicators: [], source: { service: 'forensic', kind: 'story', id: `${caseId}/${story.id}`, link: `#/forensic/case/${caseId}/story/${story.id}` } }}
+        />
       </div>
       <p>{story.summary}</p>
       <div className="story-detail__grid">

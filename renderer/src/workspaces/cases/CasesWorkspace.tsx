@@ -362,7 +362,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                   <CaseGraph view={view} story={story} theme={theme} />
                 </section>
               </div>
-              {story && <StoryDetail story={story} />}
+              {story && <StoryDetail story={story} caseId={detail.id} client={client} />}
               <DetectionsPanel rows={detectionRows} selected={rule?.ruleId ?? null} onSelect={chooseRule} />
               <section className="panel" aria-label="Timeline" ref={timelineRef}>
                 <div className="panel__head">
