@@ -4,6 +4,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { VitrineError } from '../core/errors.js';
 import { readArpBytes, readArpFile, type ArpSummary } from './arp.js';
 import { analyzeCaptureBytes, analyzeCaptureFile, analyzeConnLogBytes, analyzeConnLogFile, detectFormat, detectZeekConnLog, type CaptureAnalysis, type ConnectionRecord } from './capture/index.js';
+import { captureOverview, flowTuples, type FlowTuple } from './browse/overview.js';
 import { RULES, runRules } from './detect/index.js';
 import { EMPTY_INDICATORS, type IndicatorSet } from './indicators.js';
 import { numberAlerts, reduceStories } from './stories.js';
@@ -29,7 +30,12 @@ export interface ReplayOptions {
   readonly signal?: AbortSignal;
   /** 0..1 with a short message. */
   readonly onProgress?: (fraction: number, message: string) => void;
+  /** Also hand back the connections as flow-table rows (`flow_table`, the first MAX_STORED_FLOWS): the worker job sets it for the service's store. */
+  readonly flowTable?: boolean;
 }
+
+/** An analysis with the rows of its flow table, as the worker job returns it (the router stores the rows apart and never serves them whole). */
+export type AnalysisWithFlows = ReplayAnalysis & { readonly flow_table?: FlowTuple[] };
 
 /** The input's format from its first bytes (never its name); parse_error when it is none of ours or not the one wanted. */
 export function checkFormat(head: Uint8Array, wanted: CaptureFormat): 'pcap' | 'pcapng' | 'zeek' {
@@ -74,14 +80,16 @@ function captureSummary(c: CaptureAnalysis): CaptureSummary {
 }
 
 /** Rules, alerts and stories over a parsed capture (the part shared by files and bytes). */
-export function storiesOf(capture: CaptureAnalysis, arp: ArpSummary, options: ReplayOptions = {}): ReplayAnalysis {
+export function storiesOf(capture: CaptureAnalysis, arp: ArpSummary, options: ReplayOptions = {}): AnalysisWithFlows {
   const progress = options.onProgress ?? (() => undefined);
   const id = options.id ?? randomUUID();
   const byUid = new Map<string, ConnectionRecord>(capture.connections.map((c) => [c.uid, c]));
   progress(0.85, 'running the detection rules');
   // Without packets (a conn.log) the rules that need them are not run: the summary's rule_coverage says which and why.
   const active = capture.info.format === 'zeek_conn' ? RULES.filter((r) => r.withoutPackets.coverage !== 'none') : RULES;
-  const drafts = runRules({ capture, arp, indicators: options.indicators ?? EMPTY_INDICATORS, byUid }, active, options.signal);
+  const drafts = runRules({ capture, arp, indicators: options.indicators ?? EMPTY_INDICATORS, byUid }, active, options.signal, (done, total, rule) =>
+    progress(0.85 + (0.1 * done) / total, `running the detection rules: ${rule.title}`),
+  );
   if (options.signal?.aborted) throw new VitrineError('cancelled', 'the analysis was cancelled');
   progress(0.95, 'reducing alerts into stories');
   const { alerts } = numberAlerts(drafts);
@@ -91,6 +99,10 @@ export function storiesOf(capture: CaptureAnalysis, arp: ArpSummary, options: Re
   const rules: Record<string, number> = {};
   for (const r of RULES) rules[r.name] = 0;
   for (const a of alerts) rules[a.alert.rule] = (rules[a.alert.rule] ?? 0) + 1;
+  progress(0.97, 'building the protocol breakdown and timeline');
+  const listed = alerts.map((a) => a.alert);
+  const overview = captureOverview(capture.connections, listed, capture.firstTs ?? null, capture.lastTs ?? null);
+  const flowTable = options.flowTable === true ? { flow_table: flowTuples(capture.connections) } : {};
   progress(1, 'done');
   return {
     id,
@@ -101,13 +113,15 @@ export function storiesOf(capture: CaptureAnalysis, arp: ArpSummary, options: Re
     capture: captureSummary(capture),
     stats,
     rules,
-    alerts: alerts.map((a) => a.alert),
+    alerts: listed,
     stories,
+    overview,
+    ...flowTable,
   };
 }
 
 /** Analyses a capture file or conn.log, streaming it (the worker job and the command line use this). */
-export async function analyzeFile(path: string, options: ReplayOptions = {}): Promise<ReplayAnalysis> {
+export async function analyzeFile(path: string, options: ReplayOptions = {}): Promise<AnalysisWithFlows> {
   const format = checkFormat(fileHead(path), options.format ?? 'auto');
   const progress = options.onProgress ?? (() => undefined);
   progress(0, 'reading the capture');
@@ -124,9 +138,14 @@ export async function analyzeFile(path: string, options: ReplayOptions = {}): Pr
 }
 
 /** The same over bytes in memory (tests, the demo). */
-export function analyzeBytes(bytes: Uint8Array, options: ReplayOptions = {}): ReplayAnalysis {
+export function analyzeBytes(bytes: Uint8Array, options: ReplayOptions = {}): AnalysisWithFlows {
   const format = checkFormat(bytes.subarray(0, HEAD_BYTES), options.format ?? 'auto');
-  const signal = options.signal ? { signal: options.signal } : {};
+  const progress = options.onProgress;
+  // Fed in 1 MiB chunks when someone listens, so the parse reports how far it got (the demo's capture is in memory).
+  const signal = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(progress ? { chunkBytes: 1024 * 1024, onProgress: (read: number, total: number) => progress(total > 0 ? 0.8 * (read / total) : 0, 'reading the capture') } : {}),
+  };
   if (format === 'zeek') return storiesOf(analyzeConnLogBytes(bytes, signal), new Map(), options);
   const capture = analyzeCaptureBytes(bytes, signal);
   const arp = capture.packets.arp > 0 ? readArpBytes(bytes) : new Map();

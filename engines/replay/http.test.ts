@@ -153,7 +153,7 @@ describe('replay HTTP API', () => {
     const doc = (await (await fetch(url('/docs/openapi.json'))).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/', '/api/health', '/api/stories', '/api/demo', '/api/analyze', '/api/stories/{id}', '/api/stories/{id}/stix', '/api/stories/{id}/mermaid', '/api/stories/{id}/cypher'].sort(),
+      ['/', '/api/health', '/api/stories', '/api/demo', '/api/analyze', '/api/stories/{id}', '/api/stories/{id}/stix', '/api/stories/{id}/mermaid', '/api/stories/{id}/cypher', '/api/analyses', '/api/analyses/{id}', '/api/analyses/{id}/alerts', '/api/analyses/{id}/flows'].sort(),
     );
   });
 

@@ -17,6 +17,9 @@ import { storyToMermaid } from './export/mermaid.js';
 import { storyToStix } from './export/stix.js';
 import { DEFAULT_INDICATORS_RELATIVE, defaultResourcesDir, loadIndicators, MAX_UPLOAD_BYTES, RULES, VERSION } from './index.js';
 import { MAX_BENIGN_FLOWS } from './intrusion.js';
+import type { AnalysisWithFlows } from './analyze.js';
+import { addBrowseRoutes } from './browse/http.js';
+import { isFlowTable } from './browse/overview.js';
 import { ANALYZE_JOB, DEMO_JOB } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { analysisSchema } from './schemas.js';
@@ -78,8 +81,10 @@ const analyzeQuery = z.object({
   format: z.enum(CAPTURE_FORMATS).default('auto'),
 });
 
-function isAnalysis(value: unknown): value is ReplayAnalysis {
-  return analysisSchema.safeParse(value).success;
+function isAnalysis(value: unknown): value is AnalysisWithFlows {
+  if (!analysisSchema.safeParse(value).success) return false;
+  const table: unknown = (value as { flow_table?: unknown }).flow_table;
+  return table === undefined || isFlowTable(table);
 }
 
 /** Streams the request body into a new private file, refusing (413) past `limit` bytes. */
@@ -194,8 +199,10 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     // The result crossed a process boundary: check its shape before it is stored and served.
     if (!isAnalysis(result)) throw new VitrineError('internal', 'the analysis job returned no valid analysis');
     saveAnalysis(ctx.db, result);
+    // The flow rows are served by page (GET /api/analyses/{id}/flows), never in the analysis.
+    const { flow_table: _rows, ...analysis } = result;
     res.setHeader('X-Analysis-Id', result.id);
-    res.json(result);
+    res.json(analysis satisfies ReplayAnalysis);
   };
 
   router.post(
@@ -246,6 +253,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   router.get('/api/stories/:id/cypher', (req, res) => {
     res.type('text/plain; charset=utf-8').send(storyToCypher(story(req)));
   });
+
+  addBrowseRoutes(router, ctx);
 
   router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: () => openApiDocument(maxUpload) }));
   return router;

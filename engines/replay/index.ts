@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzeBytes, analyzeFile, type ReplayOptions } from './analyze.js';
+import { analyzeBytes, analyzeFile, type AnalysisWithFlows, type ReplayOptions } from './analyze.js';
 import { parseIndicators, readIndicators, type IndicatorSet } from './indicators.js';
 import { intrusionPcap, type IntrusionOptions, type IntrusionSummary } from './intrusion.js';
 import type { ReplayAnalysis } from './types.js';
@@ -36,17 +36,33 @@ export function loadIndicators(file?: string): IndicatorSet {
   return existsSync(shipped) ? readIndicators(shipped) : parseIndicators('');
 }
 
+/** Share of the demo's progress bar taken by writing the capture. */
+export const DEMO_GENERATION_SHARE = 0.6;
+
 export interface DemoOptions extends Omit<ReplayOptions, 'name' | 'source' | 'format'> {
   readonly seed?: number;
   readonly start?: number;
 }
 
 /** Generates the synthetic intrusion with `benign` background flows and analyses it; the result says what was generated. */
-export function demo(benign: number, options: DemoOptions = {}): { analysis: ReplayAnalysis; pcap: Uint8Array; summary: IntrusionSummary } {
-  const gen: IntrusionOptions = { benign, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.start !== undefined ? { start: options.start } : {}) };
-  options.onProgress?.(0, 'writing the synthetic intrusion');
+export function demo(benign: number, options: DemoOptions = {}): { analysis: AnalysisWithFlows; pcap: Uint8Array; summary: IntrusionSummary } {
+  const progress = options.onProgress;
+  // Writing a large demo takes longer than analysing it: the first 60% of the bar is the generation, the rest the analysis.
+  const gen: IntrusionOptions = {
+    benign,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.start !== undefined ? { start: options.start } : {}),
+    signal: options.signal,
+    onProgress: progress ? (f: number) => progress(DEMO_GENERATION_SHARE * f, 'writing the synthetic intrusion') : undefined,
+  };
+  progress?.(0, 'writing the synthetic intrusion');
   const { bytes, summary } = intrusionPcap(gen);
-  const analysis = analyzeBytes(bytes, { ...options, name: `synthetic intrusion (${benign} benign flows)`, source: 'demo' });
+  const analysis = analyzeBytes(bytes, {
+    ...options,
+    ...(progress ? { onProgress: (f: number, m: string) => progress(DEMO_GENERATION_SHARE + (1 - DEMO_GENERATION_SHARE) * f, m) } : {}),
+    name: `synthetic intrusion (${benign} benign flows)`,
+    source: 'demo',
+  });
   return {
     analysis: { ...analysis, demo: { benign_flows: summary.benign_flows, attack_flows: summary.attack_flows, attack_hosts: summary.attack_hosts, phases: summary.phases } },
     pcap: bytes,

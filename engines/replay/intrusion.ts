@@ -1,4 +1,5 @@
 // Synthetic intrusion: a known attack (scan, SSH guessing and a login, SMB/RDP pivots, TLS beaconing, DNS tunnelling, a large upload) among N benign flows, as a real pcap.
+import { VitrineError } from '../core/errors.js';
 import { ascii, concat, ETH_IPV4, ethernet, icmp, ipv4, TCP_ACK, TCP_FIN, TCP_PSH, TCP_RST, TCP_SYN, tcpFrame, udpFrame } from './capture/craft.js';
 import { writePcap, type PacketToWrite } from './capture/index.js';
 
@@ -22,6 +23,10 @@ export interface IntrusionOptions {
   readonly seed?: number;
   /** Capture start, seconds since the epoch. */
   readonly start?: number;
+  /** Stops the generation (throws `cancelled`), checked every 1,000 benign flows. */
+  readonly signal?: AbortSignal | undefined;
+  /** 0..1 of the generation: benign flows written (to 0.85), sorted (0.9), bytes written (1). */
+  readonly onProgress?: ((fraction: number) => void) | undefined;
 }
 
 export interface IntrusionSummary {
@@ -366,8 +371,16 @@ export function generateIntrusion(options: IntrusionOptions): { packets: PacketT
   const attackFlows = out.flows;
   const end = Math.max(...phases.map((p) => p.end));
   const bgRand = mulberry32((options.seed ?? 7) + 1);
-  for (let i = 0; i < benign; i++) benignFlow(out, t0 + bgRand() * (end - t0), i, bgRand);
+  for (let i = 0; i < benign; i++) {
+    if (i % 1000 === 0) {
+      if (options.signal?.aborted) throw new VitrineError('cancelled', 'the analysis was cancelled');
+      options.onProgress?.((0.85 * i) / benign);
+    }
+    benignFlow(out, t0 + bgRand() * (end - t0), i, bgRand);
+  }
+  options.onProgress?.(0.85);
   const packets = out.sorted();
+  options.onProgress?.(0.9);
   const h = DEMO_HOSTS;
   return {
     packets,
@@ -386,5 +399,7 @@ export function generateIntrusion(options: IntrusionOptions): { packets: PacketT
 /** The intrusion as pcap bytes (microsecond, little-endian, Ethernet). */
 export function intrusionPcap(options: IntrusionOptions): { bytes: Uint8Array; summary: IntrusionSummary } {
   const { packets, summary } = generateIntrusion(options);
-  return { bytes: writePcap(packets), summary };
+  const bytes = writePcap(packets);
+  options.onProgress?.(1);
+  return { bytes, summary };
 }

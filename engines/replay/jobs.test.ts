@@ -7,6 +7,7 @@ import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { JobProgress } from '../core/jobs/protocol.js';
 import { corpusFile, pcapCorpusAvailable } from './capture/testutil.js';
 import { analyzeFile } from './analyze.js';
+import { DEMO_GENERATION_SHARE } from './index.js';
 import { intrusionPcap } from './intrusion.js';
 import { ANALYZE_JOB, DEMO_JOB, jobs } from './jobs.js';
 import { analysisSchema } from './schemas.js';
@@ -39,6 +40,23 @@ describe('replay jobs', () => {
     expect(result.stories).toHaveLength(1);
   });
 
+  it('replay.demo reports progress while it reads the capture and runs each rule, rising to 1, and hands back the flow rows', async () => {
+    const progress: JobProgress[] = [];
+    // 3,000 benign flows make a capture of several MiB: the parse reports per 1 MiB chunk.
+    const result = (await runner.run(DEMO_JOB, { benign: 3000, seed: 5 }, { onProgress: (p) => progress.push(p) })) as { flow_table?: unknown[]; capture: { connections: number } };
+    // Writing the capture takes the first 60% of the bar, reading it the next part.
+    const writing = new Set(progress.filter((p) => p.message === 'writing the synthetic intrusion').map((p) => p.fraction));
+    expect(writing.size).toBeGreaterThan(3);
+    expect(Math.max(...writing)).toBeCloseTo(DEMO_GENERATION_SHARE);
+    const reading = new Set(progress.filter((p) => p.message === 'reading the capture' && p.fraction > DEMO_GENERATION_SHARE).map((p) => p.fraction));
+    expect(reading.size).toBeGreaterThan(1);
+    const rules = new Set(progress.filter((p) => p.message?.startsWith('running the detection rules: ')).map((p) => p.fraction));
+    expect(rules.size).toBeGreaterThan(5);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]?.fraction).toBeGreaterThanOrEqual(progress[i - 1]?.fraction ?? 0);
+    expect(progress.at(-1)?.fraction).toBe(1);
+    expect(result.flow_table).toHaveLength(result.capture.connections);
+  });
+
   it('refuses bad payloads with field paths, and input that is not a capture with parse_error, echoing neither', async () => {
     await expect(runner.run(DEMO_JOB, { benign: -1 })).rejects.toMatchObject({ code: 'bad_request', details: [{ path: 'benign' }] });
     await expect(runner.run(ANALYZE_JOB, { path: 'x', name: 'n', extra: true })).rejects.toMatchObject({ code: 'bad_request' });
@@ -51,9 +69,10 @@ describe('replay jobs', () => {
     await expect(runner.run(ANALYZE_JOB, { path: file, name: 'n', format: 'pcapng' })).rejects.toMatchObject({ code: 'parse_error' });
   });
 
-  it('a cancelled analysis stops with cancelled, in the runner and inside the file reader', async () => {
+  it('a cancelled analysis stops with cancelled, in the runner, while the demo is written and inside the file reader', async () => {
     const controller = new AbortController();
     controller.abort();
+    expect(() => intrusionPcap({ benign: 10, signal: controller.signal })).toThrow(expect.objectContaining({ code: 'cancelled' }) as unknown as Error);
     await expect(runner.run(DEMO_JOB, { benign: 10 }, { signal: controller.signal })).rejects.toMatchObject({ code: 'cancelled' });
     const capture = path.join(dir, 'demo.pcap');
     writeFileSync(capture, intrusionPcap({ benign: 0 }).bytes);

@@ -6,7 +6,7 @@ import { validate } from '../core/validation.js';
 import { analyzeFile, CAPTURE_FORMATS } from './analyze.js';
 import { DEFAULT_INDICATORS_RELATIVE, defaultResourcesDir, demo, loadIndicators } from './index.js';
 import { MAX_BENIGN_FLOWS } from './intrusion.js';
-import type { ReplayAnalysis } from './types.js';
+import type { AnalysisWithFlows } from './analyze.js';
 
 export const ANALYZE_JOB = 'replay.analyze';
 export const DEMO_JOB = 'replay.demo';
@@ -33,16 +33,16 @@ function indicatorsFor(p: { indicatorsPath?: string | undefined }) {
   return loadIndicators(p.indicatorsPath ?? path.join(defaultResourcesDir(), DEFAULT_INDICATORS_RELATIVE));
 }
 
-export async function runAnalyzeJob(payload: unknown, ctx: JobContext): Promise<ReplayAnalysis> {
+export async function runAnalyzeJob(payload: unknown, ctx: JobContext): Promise<AnalysisWithFlows> {
   const p = validate(analyzePayloadSchema, payload, 'job payload', 'bad_request');
   const indicators = indicatorsFor(p);
-  return analyzeFile(p.path, { name: p.name, format: p.format, source: p.source, indicators, signal: ctx.signal, onProgress: (f, m) => ctx.progress(f, m) });
+  return analyzeFile(p.path, { name: p.name, format: p.format, source: p.source, indicators, flowTable: true, signal: ctx.signal, onProgress: (f, m) => ctx.progress(f, m) });
 }
 
-export function runDemoJob(payload: unknown, ctx: JobContext): ReplayAnalysis {
+export function runDemoJob(payload: unknown, ctx: JobContext): AnalysisWithFlows {
   const p = validate(demoPayloadSchema, payload, 'job payload', 'bad_request');
   const indicators = indicatorsFor(p);
-  return demo(p.benign, { indicators, signal: ctx.signal, onProgress: (f, m) => ctx.progress(f, m), ...(p.seed !== undefined ? { seed: p.seed } : {}) }).analysis;
+  return demo(p.benign, { indicators, flowTable: true, signal: ctx.signal, onProgress: (f, m) => ctx.progress(f, m), ...(p.seed !== undefined ? { seed: p.seed } : {}) }).analysis;
 }
 
 export const jobs: JobTable = {

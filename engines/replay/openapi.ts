@@ -2,13 +2,21 @@
 import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { CAPTURE_FORMATS, MAX_UPLOAD_BYTES, VERSION } from './index.js';
 import { MAX_BENIGN_FLOWS } from './intrusion.js';
-import { analysisSchema, errorBodySchema, healthSchema, pageOf, stixBundleSchema, storySchema, storySummarySchema } from './schemas.js';
+import { alertRowSchema, analysisDetailSchema, analysisSchema, analysisSummarySchema, errorBodySchema, flowPageSchema, healthSchema, pageOf, stixBundleSchema, storySchema, storySummarySchema } from './schemas.js';
 
 const { schemaOf, ref, json, errorResponse } = openApiKit('output');
 
 const text = (description: string): JsonObject => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
 const storyId = { name: 'id', in: 'path', required: true, description: 'story id (a UUID from GET /api/stories)', schema: { type: 'string', format: 'uuid' } };
 const notFound = errorResponse('no such story');
+const analysisId = { name: 'id', in: 'path', required: true, description: 'analysis id (a UUID from GET /api/analyses or X-Analysis-Id)', schema: { type: 'string', format: 'uuid' } };
+const noAnalysis = errorResponse('no such analysis');
+const pageParams = [
+  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
+  { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+];
+const q = (name: string, description: string, schema: JsonObject): JsonObject => ({ name, in: 'query', required: false, description, schema });
+const timeParams = [q('from', 'capture time (seconds since the epoch): only what lasts until then or later', { type: 'number' }), q('to', 'capture time: only what began by then', { type: 'number' })];
 
 /** The document; `servers` is relative (`..` from /docs/openapi.json), so it works wherever the router is mounted. */
 export function openApiDocument(maxUploadBytes = MAX_UPLOAD_BYTES): JsonObject {
@@ -72,6 +80,50 @@ export function openApiDocument(maxUploadBytes = MAX_UPLOAD_BYTES): JsonObject {
           },
         },
       },
+      '/api/analyses': {
+        get: { summary: 'The stored analyses, newest first', parameters: pageParams, responses: { '200': { description: 'a page of analysis summaries', content: json(ref('AnalysisPage')) }, '400': errorResponse('bad query') } },
+      },
+      '/api/analyses/{id}': {
+        get: {
+          summary: 'One analysis without its alert and story bodies: capture summary, reduction statistics, alerts per rule, protocol breakdown and timeline (`overview`), story ids',
+          parameters: [analysisId],
+          responses: { '200': { description: 'the analysis', content: json(ref('AnalysisDetail')) }, '404': noAnalysis },
+        },
+      },
+      '/api/analyses/{id}/alerts': {
+        get: {
+          summary: 'Every alert of an analysis (not only those in stories), filtered and sorted, by page',
+          parameters: [
+            analysisId,
+            q('rule', 'rule names, comma-separated', { type: 'string' }),
+            q('severity', 'low, medium, high, critical; comma-separated', { type: 'string' }),
+            q('stage', 'recon, access, movement, action; comma-separated', { type: 'string' }),
+            q('host', 'an address: alerts whose acting host or a listed target it is', { type: 'string' }),
+            ...timeParams,
+            q('in_story', 'story: only alerts in a story; none: only those in none', { type: 'string', enum: ['any', 'story', 'none'], default: 'any' }),
+            q('sort', 'sort key (ties by alert number)', { type: 'string', enum: ['time', 'severity', 'rule', 'src', 'story'], default: 'time' }),
+            q('order', '', { type: 'string', enum: ['asc', 'desc'], default: 'asc' }),
+            ...pageParams,
+          ],
+          responses: { '200': { description: 'a page of alerts, each with its story (or null)', content: json(ref('AlertPage')) }, '400': errorResponse('bad query'), '404': noAnalysis },
+        },
+      },
+      '/api/analyses/{id}/flows': {
+        get: {
+          summary: 'The connections of an analysis (the first 200,000 of the newest 20 analyses), filtered and sorted, by page',
+          parameters: [
+            analysisId,
+            q('host', 'an address at either end', { type: 'string' }),
+            q('port', 'a port at either end', { type: 'integer', minimum: 0, maximum: 65535 }),
+            q('protocol', 'a transport (tcp, udp, icmp) or a breakdown name (dns, http, ssl, tcp/445)', { type: 'string' }),
+            ...timeParams,
+            q('sort', 'sort key (ties by capture order)', { type: 'string', enum: ['time', 'duration', 'bytes', 'packets', 'orig_h', 'resp_h', 'resp_p', 'protocol', 'state'], default: 'time' }),
+            q('order', '', { type: 'string', enum: ['asc', 'desc'], default: 'asc' }),
+            ...pageParams,
+          ],
+          responses: { '200': { description: 'a page of flows with the counts of the capture and of the rows kept', content: json(ref('FlowPage')) }, '400': errorResponse('bad query'), '404': noAnalysis },
+        },
+      },
       '/api/stories/{id}': { get: { summary: 'One story: alerts with evidence, reduction statistics, timeline, host graph, evidence connections', parameters: [storyId], responses: { '200': { description: 'the story', content: json(ref('Story')) }, '404': notFound } } },
       '/api/stories/{id}/stix': {
         get: {
@@ -89,6 +141,10 @@ export function openApiDocument(maxUploadBytes = MAX_UPLOAD_BYTES): JsonObject {
         StoryPage: schemaOf(pageOf(storySummarySchema)),
         Story: schemaOf(storySchema),
         Analysis: schemaOf(analysisSchema),
+        AnalysisPage: schemaOf(pageOf(analysisSummarySchema)),
+        AnalysisDetail: schemaOf(analysisDetailSchema),
+        AlertPage: schemaOf(pageOf(alertRowSchema)),
+        FlowPage: schemaOf(flowPageSchema),
         StixBundle: schemaOf(stixBundleSchema),
         Error: schemaOf(errorBodySchema),
       },

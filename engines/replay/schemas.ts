@@ -1,6 +1,6 @@
 // Zod schemas of what the replay service answers (the types of types.ts as schemas): the OpenAPI document is generated from them, job results and tests are checked against them.
 import { z } from 'zod';
-import type { Alert, ReplayAnalysis, Story, StorySummary } from './types.js';
+import type { Alert, AlertRow, AnalysisDetail, AnalysisSummary, FlowPage, ReplayAnalysis, Story, StorySummary } from './types.js';
 
 /** The shared answer schemas, re-exported for this service's OpenAPI document and tests. */
 export { errorBodySchema, pageOf, stixBundleSchema } from '../core/http/schemas.js';
@@ -122,6 +122,19 @@ export const storySummarySchema = z.object({
   created_at: z.string(),
 });
 
+export const overviewSchema = z.object({
+  protocols: z
+    .array(z.object({ name: z.string(), flows: z.number().int(), packets: z.number().int(), bytes: z.number() }))
+    .describe('by application protocol (first Zeek service, else transport/port), most bytes first; the tail is one `other (N)` row'),
+  timeline: z
+    .object({
+      start: nullableNumber,
+      bucket_s: z.number(),
+      buckets: z.array(z.object({ start: z.number(), flows: z.number(), packets: z.number(), bytes: z.number(), alerts: z.number() })),
+    })
+    .describe('flows that started in each bucket, packets and bytes spread over each flow\'s life, alerts by first time'),
+});
+
 export const analysisSchema = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -148,6 +161,9 @@ export const analysisSchema = z.object({
   rules: z.record(z.string(), z.number().int()),
   alerts: z.array(alertSchema),
   stories: z.array(storySchema),
+  overview: overviewSchema
+    .optional()
+    .describe('the protocol breakdown and capture timeline (absent in analyses made before it existed)'),
   demo: z
     .object({
       benign_flows: z.number().int(),
@@ -157,6 +173,53 @@ export const analysisSchema = z.object({
     })
     .optional(),
 });
+
+export const flowRowSchema = z.object({
+  n: z.number().int().min(1).describe('1-based position in capture order'),
+  uid: z.string(),
+  proto: z.string(),
+  app: z.string().describe('the protocol-breakdown name'),
+  orig_h: z.string(),
+  orig_p: z.number().int(),
+  resp_h: z.string(),
+  resp_p: z.number().int(),
+  start_ts: z.number(),
+  duration: z.number(),
+  conn_state: z.string(),
+  service: z.array(z.string()),
+  orig_packets: z.number().int(),
+  resp_packets: z.number().int(),
+  orig_bytes: z.number(),
+  resp_bytes: z.number(),
+  first_packet: z.number().int(),
+});
+
+export const flowPageSchema = z.object({
+  items: z.array(flowRowSchema),
+  total: z.number().int().describe('rows matching the filters'),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  flows: z.number().int().describe('connections of the capture'),
+  flows_stored: z.number().int().describe('connections kept for this table (the first 200,000; 0 once the analysis is older than the newest 20 with flows)'),
+});
+
+export const alertRowSchema = alertSchema.extend({ story_id: z.string().nullable(), story_ordinal: z.number().int().nullable() });
+
+export const analysisSummarySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  source: z.enum(['upload', 'demo', 'file']),
+  created_at: z.string(),
+  capture_format: z.enum(['pcap', 'pcapng', 'zeek_conn']),
+  capture_bytes: z.number().int(),
+  packets: z.number().int(),
+  flows: z.number().int(),
+  alerts: z.number().int(),
+  stories: z.number().int(),
+  flows_stored: z.number().int(),
+});
+
+export const analysisDetailSchema = analysisSchema.omit({ alerts: true, stories: true }).extend({ story_ids: z.array(z.string()), flows_stored: z.number().int() });
 
 export const healthSchema = z.object({
   status: z.literal('ok'),
@@ -172,3 +235,4 @@ export const healthSchema = z.object({
 // Compile-time guard: each schema's output must be usable as its type, so the two cannot drift apart.
 type Fits<Contract, Schema extends z.ZodType> = z.output<Schema> extends Contract ? true : never;
 export const schemasFitTypes: [Fits<Alert, typeof alertSchema>, Fits<Story, typeof storySchema>, Fits<StorySummary, typeof storySummarySchema>, Fits<ReplayAnalysis, typeof analysisSchema>] = [true, true, true, true];
+export const browseSchemasFitTypes: [Fits<AlertRow, typeof alertRowSchema>, Fits<FlowPage, typeof flowPageSchema>, Fits<AnalysisSummary, typeof analysisSummarySchema>, Fits<AnalysisDetail, typeof analysisDetailSchema>] = [true, true, true, true];

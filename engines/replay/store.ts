@@ -1,6 +1,8 @@
 // The replay tables: analyses (capture summary, statistics, alerts) and their stories, with numbered migrations and the queries over them.
 import type { Database } from 'better-sqlite3';
 import type { Migration } from '../core/service.js';
+import type { FlowTuple } from './browse/overview.js';
+import { browseMigration, FLOW_ANALYSES_KEPT, saveBrowseRows } from './browse/store.js';
 import type { ReplayAnalysis, Story, StorySummary } from './types.js';
 
 export const migrations: readonly Migration[] = [
@@ -53,14 +55,16 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  browseMigration,
 ];
 
 /** Analyses kept; saving one more deletes the oldest (and their stories). */
 export const MAX_STORED_ANALYSES = 200;
 
-/** Saves an analysis and its stories in one transaction; trims the oldest past MAX_STORED_ANALYSES. */
-export function saveAnalysis(db: Database, analysis: ReplayAnalysis, keep = MAX_STORED_ANALYSES): void {
-  const { stories, ...rest } = analysis;
+/** Saves an analysis, its stories, alerts and flow rows in one transaction; trims the oldest past MAX_STORED_ANALYSES. */
+export function saveAnalysis(db: Database, analysis: ReplayAnalysis & { readonly flow_table?: readonly FlowTuple[] }, keep = MAX_STORED_ANALYSES, keepFlows = FLOW_ANALYSES_KEPT): void {
+  // The flow rows go to their own table, never into the analysis JSON.
+  const { stories, flow_table: flows, ...rest } = analysis;
   const insertAnalysis = db.prepare(
     `INSERT INTO replay_analyses (id, name, source, created_at, capture_sha256, capture_format, capture_bytes, packets, flows, alerts, stories, result_json)
      VALUES (@id, @name, @source, @created_at, @capture_sha256, @capture_format, @capture_bytes, @packets, @flows, @alerts, @stories, @result_json)`,
@@ -102,6 +106,7 @@ export function saveAnalysis(db: Database, analysis: ReplayAnalysis, keep = MAX_
         story_json: JSON.stringify(s),
       });
     }
+    saveBrowseRows(db, analysis, flows, keepFlows);
     db.prepare(`DELETE FROM replay_analyses WHERE id NOT IN (SELECT id FROM replay_analyses ORDER BY created_at DESC, rowid DESC LIMIT ?)`).run(keep);
   })();
 }

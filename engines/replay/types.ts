@@ -4,7 +4,17 @@ import type { Severity, Stage } from '../core/contracts/replay.js';
 
 export type {
   Alert,
+  AlertPage,
+  AlertRow,
+  AnalysisDetail,
+  AnalysisPage,
+  AnalysisSummary,
   AnalysisSource,
+  CaptureOverview,
+  FlowPage,
+  FlowRow,
+  ProtocolShare,
+  TimelineBucket,
   CaptureSummary,
   ConnectionFact,
   Evidence,

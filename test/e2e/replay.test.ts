@@ -10,6 +10,9 @@ import { corpusPath } from '../corpora.js';
 import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
 
 const SSHGUESS = corpusPath('pcap', 'sshguess.pcap');
+const FTP = corpusPath('pcap', 'ftp-bruteforce.pcap');
+const VNC = corpusPath('pcap', 'vnc-scanner.pcap');
+const WIKIPEDIA = corpusPath('pcap', 'wikipedia.pcap');
 
 // The renderer's contract must say exactly what the service answers: a drift fails the type-check of this file.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
@@ -194,6 +197,130 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
     await page.getByTestId('last-analysis').screenshot({ path: path.join(SHOTS, 'replay-connlog-light.png') });
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);
+
+  /** Rows of a browse table, and the total the service counted for the filters. */
+  async function tableTotal(page: Page, testId: string): Promise<number> {
+    return Number(await page.getByTestId(testId).getAttribute('data-total'));
+  }
+
+  it.skipIf(!existsSync(FTP) || !existsSync(VNC) || !existsSync(WIKIPEDIA))('browses every alert, the flows, the protocols and the timeline of real captures', async () => {
+    const page = await open('light');
+    await page.getByTestId('capture-file').setInputFiles(FTP);
+    await page.getByTestId('story-view').waitFor({ timeout: 60_000 });
+    // The stats say what they count.
+    expect(await page.getByTestId('reduction-stats').innerText()).toMatch(/FLOWS \(CONNECTIONS\)/i);
+    expect(await page.getByTestId('reduction-stats').locator('[data-stat="flows"]').getAttribute('title')).toMatch(/Zeek/);
+    // The story actions bar is there for the Send to buttons.
+    expect(await page.getByTestId('story-actions').getByRole('button', { name: 'STIX 2.1' }).count()).toBe(1);
+
+    // Alerts: both of the capture's, filterable by severity and detector, each with its story.
+    await page.getByTestId('tab-alerts').click();
+    const alerts = page.getByTestId('alerts-table');
+    await alerts.waitFor();
+    expect(await tableTotal(page, 'alerts-table')).toBe(2);
+    expect(await alerts.locator('tbody tr[data-alert-id]').count()).toBe(2);
+    await page.getByTestId('alerts-severity-low').check();
+    await expect.poll(() => tableTotal(page, 'alerts-table')).toBe(1);
+    expect(await alerts.locator('tr[data-alert-id]').first().getAttribute('data-rule')).toBe('cleartext_credentials');
+    await page.getByTestId('alerts-severity-low').uncheck();
+    await page.getByTestId('alerts-rule').selectOption('ftp_bruteforce');
+    await expect.poll(() => alerts.locator('tr[data-alert-id]').first().getAttribute('data-rule')).toBe('ftp_bruteforce');
+    await alerts.locator('tr[data-alert-id] button.link').first().click();
+    expect(await alerts.locator('.alert-row__detail').innerText()).toMatch(/failed logins/);
+    await page.getByTestId('alerts-view').screenshot({ path: path.join(SHOTS, 'replay-alerts-ftp-light.png') });
+
+    // Flows: 30 connections, sortable, filtered by port, host and protocol; a bad port is refused here.
+    await page.getByTestId('tab-flows').click();
+    await page.getByTestId('flows-table').waitFor();
+    expect(await tableTotal(page, 'flows-table')).toBe(30);
+    await page.getByTestId('flows-table').getByRole('button', { name: 'Bytes (orig / resp)' }).click();
+    await expect.poll(() => page.getByTestId('flows-table').locator('th[aria-sort="descending"]').count()).toBe(1);
+    await page.getByTestId('flows-port').fill('21');
+    await page.getByTestId('flows-apply').click();
+    await expect.poll(() => tableTotal(page, 'flows-table')).toBe(30);
+    await page.getByTestId('flows-protocol').fill('dns');
+    await page.getByTestId('flows-apply').click();
+    await page.getByTestId('flows-empty').waitFor();
+    await page.getByTestId('flows-port').fill('99999');
+    await page.getByTestId('flows-apply').click();
+    expect(await page.getByTestId('flows-view').getByRole('alert').innerText()).toMatch(/Port is a number/);
+    await page.getByTestId('flows-view').getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => tableTotal(page, 'flows-table')).toBe(30);
+    await page.getByTestId('flows-host').fill('192.168.56.1');
+    await page.getByTestId('flows-apply').click();
+    await expect.poll(() => tableTotal(page, 'flows-table')).toBe(30);
+    await page.getByTestId('flows-view').screenshot({ path: path.join(SHOTS, 'replay-flows-ftp-light.png') });
+
+    // An alert in no story is still reachable: vnc-scanner's single low alert.
+    await page.getByTestId('capture-file').setInputFiles(VNC);
+    await page.getByTestId('capture-summary').waitFor({ timeout: 60_000 });
+    await expect.poll(async () => (await page.getByTestId('capture-summary').innerText()).includes('vnc-scanner.pcap')).toBe(true);
+    await page.getByTestId('tab-alerts').click();
+    await expect.poll(() => tableTotal(page, 'alerts-table')).toBe(1);
+    expect(await page.getByTestId('alerts-table').innerText()).toMatch(/vnc_auth_failure[\s\S]*none/);
+
+    // Overview of wikipedia.pcap: protocols (dns, http ...) and the timeline; a protocol opens its flows.
+    await page.getByTestId('capture-file').setInputFiles(WIKIPEDIA);
+    await expect.poll(async () => (await page.getByTestId('capture-summary').innerText()).includes('wikipedia.pcap'), { timeout: 60_000 }).toBe(true);
+    const breakdown = page.getByTestId('protocol-breakdown');
+    expect(await breakdown.locator('[data-protocol="dns"]').count()).toBe(1);
+    expect(await breakdown.locator('[data-protocol="http"]').count()).toBe(1);
+    expect(Number(await page.getByTestId('capture-timeline').getAttribute('data-buckets'))).toBeGreaterThan(10);
+    expect(await page.getByTestId('capture-timeline').locator('rect.timeline-chart__bar').count()).toBeGreaterThan(0);
+    await page.getByTestId('replay-result').screenshot({ path: path.join(SHOTS, 'replay-overview-wikipedia-light.png') });
+    await breakdown.locator('[data-protocol="dns"] button').click();
+    await page.getByTestId('flows-table').waitFor();
+    const dnsRows = page.getByTestId('flows-table').locator('tbody tr');
+    expect(await dnsRows.count()).toBeGreaterThan(0);
+    for (const app of await dnsRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-app')))) expect(app).toBe('dns');
+    // A timeline bar lists the flows of its slice of time.
+    await page.getByTestId('tab-overview').click();
+    await page.getByTestId('capture-timeline').locator('rect.timeline-chart__bar').first().click();
+    await page.getByTestId('flows-table').waitFor();
+    expect(await tableTotal(page, 'flows-table')).toBeGreaterThan(0);
+    expect(await tableTotal(page, 'flows-table')).toBeLessThanOrEqual(34);
+    // The tabs answer the arrow keys.
+    await page.getByTestId('tab-flows').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByTestId('tab-overview').getAttribute('aria-selected')).toBe('true');
+    expect(pageErrors(page)).toEqual([]);
+  }, 240_000);
+
+  it('the progress bar moves while a large demo is analysed, with what the job is doing (dark)', async () => {
+    const page = await open('dark');
+    // Every value the bar takes and every phase text, recorded in the page while the job runs.
+    await page.evaluate(`(() => {
+      window.__seen = { values: [], phases: [] };
+      new MutationObserver(() => {
+        const bar = document.querySelector('[data-testid="replay-progress"] [role="progressbar"]');
+        const v = bar && bar.getAttribute('aria-valuenow');
+        if (v !== null && v !== undefined && !window.__seen.values.includes(v)) window.__seen.values.push(v);
+        const phase = document.querySelector('[data-testid="replay-progress-phase"]');
+        if (phase && !window.__seen.phases.includes(phase.textContent)) window.__seen.phases.push(phase.textContent);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    })()`);
+    await page.getByTestId('demo-benign').fill('20000');
+    await page.getByTestId('run-demo').click();
+    await page.getByTestId('story-view').waitFor({ timeout: 180_000 });
+    const seen = (await page.evaluate('window.__seen')) as { values: string[]; phases: string[] };
+    const between = seen.values.map(Number).filter((v) => v > 0 && v < 100);
+    expect(between.length).toBeGreaterThan(1);
+    expect(seen.phases.some((p) => /writing the synthetic intrusion|reading the capture|running the detection rules/.test(p))).toBe(true);
+    await page.screenshot({ path: path.join(SHOTS, 'replay-demo-20000-dark.png') });
+
+    // A large capture: the flow table is served a page at a time, the timeline shows where the alerts are.
+    await page.getByTestId('tab-flows').click();
+    await page.getByTestId('flows-table').waitFor();
+    expect(await tableTotal(page, 'flows-table')).toBeGreaterThan(20_000);
+    expect(await page.getByTestId('flows-table').locator('tbody tr').count()).toBe(100);
+    await page.getByTestId('flows-view').getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => page.getByTestId('page-position').innerText()).toMatch(/^101–200 of /);
+    await page.getByTestId('flows-view').screenshot({ path: path.join(SHOTS, 'replay-flows-demo-dark.png') });
+    await page.getByTestId('tab-overview').click();
+    expect(await page.getByTestId('capture-timeline').locator('rect.timeline-chart__alert').count()).toBeGreaterThan(0);
+    await page.getByTestId('replay-result').screenshot({ path: path.join(SHOTS, 'replay-overview-demo-dark.png') });
+    expect(pageErrors(page)).toEqual([]);
+  }, 240_000);
 
   it('a file that is not a capture shows the service’s refusal without echoing it', async () => {
     const page = await open('light');

@@ -217,7 +217,105 @@ export interface ReplayAnalysis {
     readonly phases: ReadonlyArray<{ readonly stage: string; readonly what: string; readonly start: number; readonly end: number }>;
       }
     | undefined;
+  /** Protocol breakdown and capture timeline (analyses made before this field existed have none). */
+  readonly overview?: CaptureOverview | undefined;
 }
+
+/** One application protocol (a Zeek service name, else transport/port) and what its flows carried. */
+export interface ProtocolShare {
+  readonly name: string;
+  readonly flows: number;
+  readonly packets: number;
+  /** Zeek's orig_bytes + resp_bytes of those flows. */
+  readonly bytes: number;
+}
+
+/** One slice of capture time: flows that started in it, packets and bytes spread over each flow's life, alerts that began in it. */
+export interface TimelineBucket {
+  readonly start: number;
+  readonly flows: number;
+  readonly packets: number;
+  readonly bytes: number;
+  readonly alerts: number;
+}
+
+export interface CaptureOverview {
+  /** Most bytes first; the tail beyond the first protocols is one `other` row. */
+  readonly protocols: readonly ProtocolShare[];
+  readonly timeline: { readonly start: number | null; readonly bucket_s: number; readonly buckets: readonly TimelineBucket[] };
+}
+
+/** One connection of an analysis as the flow table shows it (GET /api/analyses/{id}/flows). */
+export interface FlowRow {
+  /** 1-based position in the capture's connection order. */
+  readonly n: number;
+  readonly uid: string;
+  readonly proto: string;
+  /** The protocol-breakdown name: the first Zeek service, else `tcp/PORT` / `udp/PORT`, else the transport. */
+  readonly app: string;
+  readonly orig_h: string;
+  readonly orig_p: number;
+  readonly resp_h: string;
+  readonly resp_p: number;
+  readonly start_ts: number;
+  readonly duration: number;
+  readonly conn_state: string;
+  readonly service: readonly string[];
+  readonly orig_packets: number;
+  readonly resp_packets: number;
+  readonly orig_bytes: number;
+  readonly resp_bytes: number;
+  readonly first_packet: number;
+}
+
+export interface FlowPage {
+  readonly items: readonly FlowRow[];
+  /** Rows matching the filters. */
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+  /** Connections of the capture, and how many of them are kept for this table (0 when none were kept). */
+  readonly flows: number;
+  readonly flows_stored: number;
+}
+
+/** An alert with the story it ended in (null: too weak alone and linked to nothing). */
+export interface AlertRow extends Alert {
+  readonly story_id: string | null;
+  readonly story_ordinal: number | null;
+}
+
+export interface AlertPage {
+  readonly items: readonly AlertRow[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** What GET /api/analyses lists. */
+export interface AnalysisSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly source: AnalysisSource;
+  readonly created_at: string;
+  readonly capture_format: CaptureSummary['format'];
+  readonly capture_bytes: number;
+  readonly packets: number;
+  readonly flows: number;
+  readonly alerts: number;
+  readonly stories: number;
+  readonly flows_stored: number;
+}
+
+export interface AnalysisPage {
+  readonly items: readonly AnalysisSummary[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** GET /api/analyses/{id}: the analysis without its alert and story bodies (those are paged / fetched alone). */
+export type AnalysisDetail = Omit<ReplayAnalysis, 'alerts' | 'stories'> & { readonly story_ids: readonly string[]; readonly flows_stored: number };
 
 /** GET /api/stories: a page of story summaries, newest analysis first. */
 export interface StoryPage {

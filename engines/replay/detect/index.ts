@@ -32,10 +32,11 @@ export const RULES: readonly Rule[] = [
 ];
 
 /** Runs every rule (or the given ones) in order; a rule sees the drafts of the rules before it. */
-export function runRules(input: DetectionInput, rules: readonly Rule[] = RULES, signal?: AbortSignal): AlertDraft[] {
+export function runRules(input: DetectionInput, rules: readonly Rule[] = RULES, signal?: AbortSignal, onRule?: (done: number, total: number, rule: Rule) => void): AlertDraft[] {
   const drafts: AlertDraft[] = [];
-  for (const rule of rules) {
+  for (const [i, rule] of rules.entries()) {
     if (signal?.aborted) break;
+    onRule?.(i, rules.length, rule);
     drafts.push(...rule.detect(input, drafts));
   }
   return drafts;

@@ -1,7 +1,7 @@
 // The Replay workspace: a capture (upload or the synthetic demo) in, attack stories out, replayed step by step over a host graph.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReplayAnalysis, ReplayHealth, Story, StoryPage, StorySummary } from '../../../../engines/core/contracts/replay';
-import { ApiError } from '../../api/client';
+import type { ApiError } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
@@ -12,14 +12,13 @@ import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
 import type { WorkspaceProps } from '../registry';
 import { count, DEFAULT_MAX_UPLOAD, MAX_DEMO_BENIGN, parseBenign, plural, refuseUpload, utc, type UploadProgress } from './model';
-import { ReductionTable, SeverityBadge, StoryView } from './StoryView';
+import { asApiError, ReductionTable, SeverityBadge } from './common';
+import { NO_ALERT_FILTERS } from './browse';
+import { ReplayTabs, type ReplayTab, type TabRequest } from './ReplayTabs';
+import { StoryView } from './story/StoryView';
 import './replay.css';
 
 const STORY_PAGE = 50;
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
 
 type Busy = { readonly what: 'demo' } | { readonly what: 'upload'; readonly progress: UploadProgress };
 
@@ -64,6 +63,11 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
   const [storyError, setStoryError] = useState<ApiError | null>(null);
   const [filter, setFilter] = useState('');
   const inFlight = useRef<AbortController | null>(null);
+  // The analysis the tabs browse, the tab shown, and requests to a tab from elsewhere (a story's host alerts).
+  const [analysisId, setAnalysisId] = useState<string | null>(null);
+  const [tab, setTab] = useState<ReplayTab>('story');
+  const [stored, setStored] = useState(0);
+  const [request, setRequest] = useState<TabRequest | null>(null);
 
   const jobs = useShell((s) => s.jobs);
   const theme = effectiveTheme(
@@ -72,7 +76,8 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
   );
   // While the service works, its job's progress events (over /api/events) give the bar a real fraction.
   const analysing = busy?.what === 'demo' || (busy?.what === 'upload' && busy.progress.phase === 'analysing');
-  const jobFraction = analysing ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1)?.fraction : undefined;
+  const job = analysing ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1) : undefined;
+  const jobFraction = job?.fraction;
   const maxUpload = health?.limits.max_upload_bytes ?? DEFAULT_MAX_UPLOAD;
   const maxBenign = health?.limits.max_benign_flows ?? MAX_DEMO_BENIGN;
 
@@ -96,6 +101,8 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
         const s = await client.get<Story>(`${base}/api/stories/${encodeURIComponent(id)}`);
         setStory(s);
         setStoryError(null);
+        setAnalysisId(s.analysis_id);
+        setTab('story');
       } catch (err) {
         setStoryError(asApiError(err));
       }
@@ -119,6 +126,10 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
     const first = result.stories[0];
     setStory(first ?? null);
     setStoryError(null);
+    setAnalysisId(result.id);
+    setStored((n) => n + 1);
+    // Without a story, the capture's alerts and flows are what there is to read.
+    setTab(first ? 'story' : 'overview');
     void loadStories(0);
   };
 
@@ -246,8 +257,9 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
             </div>
             {busy && (
               <div className="capture-input__progress" data-testid="replay-progress">
-                <span className="muted">
+                <span className="muted" data-testid="replay-progress-phase">
                   {busy.what === 'demo' ? 'Generating and analysing the synthetic capture…' : busy.progress.phase === 'uploading' ? 'Uploading the capture…' : 'Analysing the capture…'}
+                  {analysing && job?.message ? ` ${job.message}` : ''}
                 </span>
                 <Progress fraction={busy.what === 'upload' && busy.progress.phase === 'uploading' ? busy.progress.fraction : jobFraction} label="Capture analysis progress" />
                 {busy.what === 'upload' && (
@@ -337,19 +349,47 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
         </div>
 
         <div className="replay__main" data-testid="replay-result">
-          {storyError && <ErrorNote error={storyError} title="The story could not be opened" />}
-          {story ? (
-            <StoryView story={story} client={client} base={base} theme={theme} showReduction={analysis?.id !== story.analysis_id} />
-          ) : (
-            <section className="panel empty-result">
-              <h2>No story shown</h2>
-              <p className="muted">
-                Open a capture (<strong>Open capture…</strong> or drop a .pcap/.pcapng file on the Capture panel), or press <strong>Run demo</strong> for a synthetic
-                intrusion hidden among benign flows. The stories found are listed on the left; choose one to replay it step by step.
-              </p>
-              {analysis && analysis.stories.length === 0 && <p>The last analysis found no story: its reduction statistics are on the left.</p>}
-            </section>
-          )}
+          <ReplayTabs
+            client={client}
+            base={base}
+            health={health}
+            analysisId={analysisId}
+            onAnalysis={setAnalysisId}
+            refresh={stored}
+            tab={tab}
+            onTab={setTab}
+            request={request}
+            onOpenStory={(id) => void openStory(id)}
+            storyPane={
+              <>
+                {storyError && <ErrorNote error={storyError} title="The story could not be opened" />}
+                {story ? (
+                  <StoryView
+                    story={story}
+                    client={client}
+                    base={base}
+                    theme={theme}
+                    showReduction={analysis?.id !== story.analysis_id}
+                    onShowHostAlerts={(host) => {
+                      setAnalysisId(story.analysis_id);
+                      setRequest((r) => ({ tab: 'alerts', alerts: { ...NO_ALERT_FILTERS, host }, serial: (r?.serial ?? 0) + 1 }));
+                      setTab('alerts');
+                    }}
+                  />
+                ) : (
+                  <section className="panel empty-result">
+                    <h2>No story shown</h2>
+                    <p className="muted">
+                      Open a capture (<strong>Open capture…</strong> or drop a .pcap/.pcapng file on the Capture panel), or press <strong>Run demo</strong> for a synthetic
+                      intrusion hidden among benign flows. The stories found are listed on the left; choose one to replay it step by step. Every alert, the flows, the
+                      protocols and the timeline of a capture are in the other tabs.
+                    </p>
+                    {analysis && analysis.stories.length === 0 && <p>The last analysis found no story: its alerts and flows are in the Alerts and Flows tabs.</p>}
+                  </section>
+                )}
+              </>
+            }
+          />
         </div>
       </div>
     </div>

@@ -34,19 +34,27 @@ export interface ReductionRow {
   readonly label: string;
   readonly value: string;
   readonly hint: string;
+  /** What exactly is counted (the row's tooltip). */
+  readonly counts: string;
 }
 
-/** The reduction funnel as rows: what went in, what came out, and how much each story stands for. */
+/** The reduction funnel as rows: what went in, what came out, and how much each story stands for; each label says what it counts. */
 export function reductionRows(s: ReductionStats): ReductionRow[] {
   return [
-    { key: 'packets', label: 'Packets', value: count(s.packets), hint: `${count(s.packets_in_stories)} in stories` },
-    { key: 'flows', label: 'Flows', value: count(s.flows), hint: `${count(s.flows_in_stories)} in stories (${percentOf(s.ratios.story_flow_fraction)})` },
-    { key: 'alerts', label: 'Alerts', value: count(s.alerts), hint: `${count(s.alerts_in_stories)} in stories` },
-    { key: 'stories', label: 'Stories', value: count(s.stories), hint: s.stories === 0 ? 'nothing linked into a story' : 'what is left to read' },
-    { key: 'packets_per_story', label: 'Packets per story', value: ratio(s.ratios.packets_per_story), hint: 'packets / stories' },
-    { key: 'flows_per_story', label: 'Flows per story', value: ratio(s.ratios.flows_per_story), hint: 'flows / stories' },
-    { key: 'alerts_per_story', label: 'Alerts per story', value: ratio(s.ratios.alerts_per_story), hint: 'alerts / stories' },
-    { key: 'flows_per_alert', label: 'Flows per alert', value: ratio(s.ratios.flows_per_alert), hint: 'flows / alerts' },
+    { key: 'packets', label: 'Packets read', value: count(s.packets), hint: `${count(s.packets_in_stories)} in stories`, counts: 'Every frame in the capture file (for a Zeek conn.log: the packets the log reports).' },
+    {
+      key: 'flows',
+      label: 'Flows (connections)',
+      value: count(s.flows),
+      hint: `${count(s.flows_in_stories)} in stories (${percentOf(s.ratios.story_flow_fraction)})`,
+      counts: "Connections as Zeek counts them: one per address/port/protocol pair until it closes or falls silent (TCP 5 min, UDP and ICMP 1 min).",
+    },
+    { key: 'alerts', label: 'Alerts (rule hits)', value: count(s.alerts), hint: `${count(s.alerts_in_stories)} in stories`, counts: 'Findings of the detection rules, each naming its rule; low ones linked to nothing stay out of stories.' },
+    { key: 'stories', label: 'Stories (linked alerts)', value: count(s.stories), hint: s.stories === 0 ? 'nothing linked into a story' : 'what is left to read', counts: 'Alerts linked by acting host, pivot or shared outside host, with at least one medium alert or two stages.' },
+    { key: 'packets_per_story', label: 'Packets per story', value: ratio(s.ratios.packets_per_story), hint: 'packets read / stories', counts: 'How many packets each story stands for.' },
+    { key: 'flows_per_story', label: 'Flows per story', value: ratio(s.ratios.flows_per_story), hint: 'flows / stories', counts: 'How many connections each story stands for.' },
+    { key: 'alerts_per_story', label: 'Alerts per story', value: ratio(s.ratios.alerts_per_story), hint: 'alerts / stories', counts: 'Alerts of the capture for each story.' },
+    { key: 'flows_per_alert', label: 'Flows per alert', value: ratio(s.ratios.flows_per_alert), hint: 'flows / alerts', counts: 'Connections of the capture for each alert.' },
   ];
 }
 

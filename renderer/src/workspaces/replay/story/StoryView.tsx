@@ -1,163 +1,21 @@
-// One story: header and reduction, the timeline scrubber over the host graph, alerts with their evidence, the Mermaid diagram and exports.
+// One story: header and reduction, the story actions bar, the timeline scrubber over the host graph, alerts with their evidence, the Mermaid diagram and exports.
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
-import type { Alert, Story } from '../../../../engines/core/contracts/replay';
-import type { ApiClient } from '../../api/client';
-import { ApiError } from '../../api/client';
-import { ErrorNote } from '../../components/ErrorNote';
+import type { Story } from '../../../../../engines/core/contracts/replay';
+import type { ApiClient, ApiError } from '../../../api/client';
+import { ErrorNote } from '../../../components/ErrorNote';
+import { downloadText } from '../../../components/download';
+import { asApiError, ReductionTable, SeverityBadge } from '../common';
+import { clampStep, count, duration, exportName, plural, techniqueNames, utc } from '../model';
+import { AlertItem } from './AlertItem';
 import { HostGraph } from './HostGraph';
 import { MermaidDiagram } from './MermaidDiagram';
-import { downloadText } from '../../components/download';
-import { alertConnections, clampStep, count, duration, exportName, plural, reductionRows, techniqueNames, utc } from './model';
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
-
-export function SeverityBadge({ severity }: { readonly severity: string }) {
-  return <span className={`sev sev--${severity}`}>{severity}</span>;
-}
-
-export function ReductionTable({ stats, testId }: { readonly stats: Story['analysis_stats']; readonly testId: string }) {
-  return (
-    <dl className="reduction" data-testid={testId}>
-      {reductionRows(stats).map((r) => (
-        <div key={r.key} data-stat={r.key}>
-          <dt>{r.label}</dt>
-          <dd>
-            <span className="reduction__value num">{r.value}</span>
-            <span className="muted reduction__hint">{r.hint}</span>
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
+import { StoryActions } from './StoryActions';
 
 const EXPORTS = [
   { kind: 'stix', label: 'STIX 2.1', accept: 'application/stix+json', type: 'application/stix+json' },
   { kind: 'mermaid', label: 'Mermaid', accept: 'text/plain', type: 'text/plain' },
   { kind: 'cypher', label: 'Cypher', accept: 'text/plain', type: 'text/plain' },
 ] as const;
-
-function AlertItem({ story, alert, step, current, names, onStep }: { readonly story: Story; readonly alert: Alert; readonly step: number | undefined; readonly current: boolean; readonly names: Map<string, string>; readonly onStep: (s: number) => void }) {
-  const conns = alertConnections(story, alert);
-  const counts = Object.entries(alert.evidence.counts);
-  const facts = Object.entries(alert.evidence.facts);
-  return (
-    <li className={`alert-item${current ? ' alert-item--current' : ''}`} data-alert-id={alert.id} data-rule={alert.rule}>
-      <details open={current}>
-        <summary>
-          <SeverityBadge severity={alert.severity} /> <span className="stage">{alert.stage}</span> <strong>{alert.title}</strong>{' '}
-          <span className="muted">
-            {alert.src} → {alert.dst.slice(0, 3).join(', ')}
-            {alert.dst_count > 3 ? ` and ${count(alert.dst_count - 3)} more` : ''}
-          </span>
-        </summary>
-        <div className="alert-item__body">
-          <p>{alert.summary}</p>
-          <div className="row alert-item__meta">
-            <span>
-              rule <code>{alert.rule}</code>
-            </span>
-            <span>
-              {utc(alert.first_ts)} → {utc(alert.last_ts)}
-            </span>
-            {step !== undefined && (
-              <button type="button" className="small" onClick={() => onStep(step)}>
-                Show step {step}
-              </button>
-            )}
-          </div>
-          <div className="techniques" aria-label="ATT&CK techniques">
-            {alert.techniques.map((t) => (
-              <code key={t} className="technique" title={names.get(t) ?? ''}>
-                {t}
-                {names.has(t) ? ` ${names.get(t)}` : ''}
-              </code>
-            ))}
-          </div>
-          {(counts.length > 0 || facts.length > 0) && (
-            <dl className="facts alert-item__facts">
-              {counts.map(([k, v]) => (
-                <div key={`c-${k}`}>
-                  <dt>{k.replace(/_/g, ' ')}</dt>
-                  <dd className="num">{count(v)}</dd>
-                </div>
-              ))}
-              {facts.map(([k, v]) => (
-                <div key={`f-${k}`}>
-                  <dt>{k.replace(/_/g, ' ')}</dt>
-                  <dd>{Array.isArray(v) ? v.slice(0, 10).join(', ') + (v.length > 10 ? ` (+${v.length - 10})` : '') : String(v)}</dd>
-                </div>
-              ))}
-            </dl>
-          )}
-          <h4>
-            Evidence connections <span className="muted">({count(alert.evidence.uid_count)} counted{alert.evidence.uid_count > conns.length ? `, ${conns.length} listed` : ''})</span>
-          </h4>
-          {conns.length > 0 ? (
-            <div className="table-wrap">
-              <table className="evidence-table" data-testid="evidence-connections">
-                <thead>
-                  <tr>
-                    <th>uid</th>
-                    <th>proto</th>
-                    <th>from</th>
-                    <th>to</th>
-                    <th>service</th>
-                    <th>state</th>
-                    <th className="num">packets</th>
-                    <th className="num">bytes</th>
-                    <th>first packet</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {conns.slice(0, 25).map((c) => (
-                    <tr key={c.uid}>
-                      <td>
-                        <code>{c.uid}</code>
-                      </td>
-                      <td>{c.proto}</td>
-                      <td>
-                        {c.orig_h}:{c.orig_p}
-                      </td>
-                      <td>
-                        {c.resp_h}:{c.resp_p}
-                      </td>
-                      <td>{c.service.join(', ') || '–'}</td>
-                      <td>
-                        <code title={`history ${c.history}`}>{c.conn_state}</code>
-                      </td>
-                      <td className="num">{count(c.orig_packets + c.resp_packets)}</td>
-                      <td className="num">{count(c.orig_bytes + c.resp_bytes)}</td>
-                      <td>
-                        #{c.first_packet} <span className="muted">{utc(c.start_ts)}</span>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {conns.length > 25 && <p className="muted">{count(conns.length - 25)} more connections in the exports.</p>}
-            </div>
-          ) : (
-            <p className="muted">No connection records: this rule counts other facts (ARP frames, DNS records).</p>
-          )}
-          {alert.evidence.packets.length > 0 && (
-            <p className="packet-times">
-              <span className="muted">Packets: </span>
-              {alert.evidence.packets.slice(0, 12).map((p) => (
-                <span key={`${p.packet}-${p.uid ?? ''}`} className="packet">
-                  #{p.packet} <span className="muted">{utc(p.ts).slice(11)}</span>
-                </span>
-              ))}
-              {alert.evidence.packets.length > 12 && <span className="muted"> and {count(alert.evidence.packets.length - 12)} more</span>}
-            </p>
-          )}
-        </div>
-      </details>
-    </li>
-  );
-}
 
 export interface StoryViewProps {
   readonly story: Story;
@@ -166,9 +24,11 @@ export interface StoryViewProps {
   readonly theme: string;
   /** False when the same analysis's reduction is already on screen (the Last analysis panel). */
   readonly showReduction: boolean;
+  /** Opens the Alerts view filtered to this story's acting host (the alerts of the capture outside this story too). */
+  readonly onShowHostAlerts?: ((host: string) => void) | undefined;
 }
 
-export function StoryView({ story, client, base, theme, showReduction }: StoryViewProps) {
+export function StoryView({ story, client, base, theme, showReduction, onShowHostAlerts }: StoryViewProps) {
   const steps = story.timeline.length;
   const [step, setStep] = useState(steps > 0 ? 1 : 0);
   const [mermaid, setMermaid] = useState<string | null>(null);
@@ -295,13 +155,20 @@ export function StoryView({ story, client, base, theme, showReduction }: StoryVi
             </code>
           ))}
         </div>
-        <div className="row story-exports">
+        {/* The story actions bar: exports, the host's other alerts, then StoryActions (Send to Assessment / ACH). */}
+        <div className="row story-actions" role="toolbar" aria-label="Story actions" data-testid="story-actions">
           <span className="muted">Export</span>
           {EXPORTS.map((x) => (
             <button key={x.kind} type="button" className="small" disabled={exporting !== null} onClick={() => void exportStory(x.kind, x.accept, x.type)}>
               {exporting === x.kind ? 'Exporting…' : x.label}
             </button>
           ))}
+          {onShowHostAlerts && story.attacker !== null && (
+            <button type="button" className="small" onClick={() => onShowHostAlerts(story.attacker ?? '')} data-testid="story-host-alerts">
+              All alerts of {story.attacker}
+            </button>
+          )}
+          <StoryActions story={story} client={client} base={base} />
         </div>
         {exportError && <ErrorNote error={exportError} title="The export failed" />}
       </section>

@@ -1,9 +1,9 @@
 // The story's hosts as a cytoscape graph: nodes laid out once, edges added in timeline order up to the scrubber's step.
 import { useEffect, useMemo, useRef } from 'react';
 import cytoscape, { type Core } from 'cytoscape';
-import type { Story } from '../../../../engines/core/contracts/replay';
-import { themePalette } from '../../components/palette';
-import { graphAtStep, hostPositions } from './model';
+import type { Story } from '../../../../../engines/core/contracts/replay';
+import { themePalette } from '../../../components/palette';
+import { graphAtStep, hostPositions } from '../model';
 
 export function HostGraph({ story, step, theme }: { readonly story: Story; readonly step: number; readonly theme: string }) {
   const box = useRef<HTMLDivElement>(null);

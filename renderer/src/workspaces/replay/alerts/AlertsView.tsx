@@ -1,0 +1,205 @@
+// Every alert of an analysis (not only those in stories): filters by detector, severity, host, time and story, sortable columns, pages, each row opening to its evidence.
+import { Fragment, useEffect, useState } from 'react';
+import type { AlertPage, AlertRow, AnalysisDetail, ReplayHealth, Severity } from '../../../../../engines/core/contracts/replay';
+import type { ApiClient } from '../../../api/client';
+import { alertQuery, BROWSE_PAGE, NO_ALERT_FILTERS, nextSort, pageLabel, type AlertFilters, type SortOrder } from '../browse';
+import { EvidenceFacts, FilterTail, Pager, QueryProblems, SeverityBadge, SortHeader, usePagedQuery } from '../common';
+import { count, SEVERITY_ORDER, utc } from '../model';
+
+export interface AlertsViewProps {
+  readonly client: ApiClient;
+  readonly base: string;
+  readonly analysis: AnalysisDetail;
+  readonly rules: ReplayHealth['rules'];
+  readonly filters: AlertFilters;
+  readonly onFilters: (f: AlertFilters) => void;
+  readonly onOpenStory: (storyId: string) => void;
+  readonly onShowFlows: (host: string) => void;
+}
+
+function AlertDetail({ a, onOpenStory, onShowFlows }: { readonly a: AlertRow; readonly onOpenStory: (id: string) => void; readonly onShowFlows: (host: string) => void }) {
+  return (
+    <div className="alert-row__detail">
+      <p>{a.summary}</p>
+      <div className="row">
+        <span>
+          rule <code>{a.rule}</code>
+        </span>
+        <span className="muted">
+          {utc(a.first_ts)} → {utc(a.last_ts)}
+        </span>
+        {a.techniques.map((t) => (
+          <code key={t} className="technique">
+            {t}
+          </code>
+        ))}
+        {a.story_id !== null && (
+          <button type="button" className="small" onClick={() => onOpenStory(a.story_id ?? '')}>
+            Open story {a.story_ordinal}
+          </button>
+        )}
+        <button type="button" className="small" onClick={() => onShowFlows(a.src)}>
+          Flows of {a.src}
+        </button>
+      </div>
+      <EvidenceFacts evidence={a.evidence} />
+      <p className="muted">
+        Evidence: {count(a.evidence.uid_count)} connections
+        {a.evidence.uids.length > 0 ? ` (${a.evidence.uids.slice(0, 12).join(', ')}${a.evidence.uids.length > 12 ? ' …' : ''})` : ''}; packets{' '}
+        {a.evidence.packets
+          .slice(0, 8)
+          .map((p) => `#${p.packet}`)
+          .join(', ') || '–'}
+      </p>
+    </div>
+  );
+}
+
+export function AlertsView({ client, base, analysis, rules, filters, onFilters, onOpenStory, onShowFlows }: AlertsViewProps) {
+  const [open, setOpen] = useState<string | null>(null);
+  const [draft, setDraft] = useState(filters);
+  useEffect(() => setDraft(filters), [filters]);
+  const { sort, setSort, offset, setOffset, page, error, local } = usePagedQuery<AlertPage>(
+    client,
+    `${base}/api/analyses/${encodeURIComponent(analysis.id)}/alerts`,
+    `${analysis.id} ${JSON.stringify(filters)}`,
+    (by, order, at) => alertQuery(filters, by, order, at),
+  );
+
+  const apply = (): void => onFilters(draft);
+  const toggleSeverity = (s: Severity): void => {
+    const next = { ...draft, severities: draft.severities.includes(s) ? draft.severities.filter((x) => x !== s) : [...draft.severities, s] };
+    setDraft(next);
+    onFilters(next);
+  };
+  const sorted = (column: string, first: SortOrder = 'asc') => ({
+    active: sort.sort === column ? sort.order : undefined,
+    onSort: () => setSort(nextSort(sort, column, first)),
+  });
+  const filtered = JSON.stringify(filters) !== JSON.stringify(NO_ALERT_FILTERS);
+
+  return (
+    <section className="panel browse" aria-label="Alerts of the analysis" data-testid="alerts-view">
+      <div className="panel__head">
+        <h2>Alerts</h2>
+        <span className="muted">
+          every rule hit of {analysis.name}: {count(analysis.stats.alerts)} alerts, {count(analysis.stats.alerts_in_stories)} of them in stories
+        </span>
+      </div>
+      <form
+        className="browse__filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply();
+        }}
+      >
+        <label>
+          Detector{' '}
+          <select value={draft.rule} onChange={(e) => onFilters({ ...draft, rule: e.target.value })} data-testid="alerts-rule">
+            <option value="">all rules</option>
+            {rules.map((r) => (
+              <option key={r.name} value={r.name}>
+                {r.title} ({count(analysis.rules[r.name] ?? 0)})
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="browse__chips" aria-label="Severity">
+          {SEVERITY_ORDER.map((s) => (
+            <label key={s} className={`chip${draft.severities.includes(s) ? ' chip--on' : ''}`}>
+              <input type="checkbox" checked={draft.severities.includes(s)} onChange={() => toggleSeverity(s)} data-testid={`alerts-severity-${s}`} /> {s}
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          Host <input type="text" value={draft.host} onChange={(e) => setDraft({ ...draft, host: e.target.value })} placeholder="10.0.0.5" size={16} data-testid="alerts-host" />
+        </label>
+        <label>
+          In a story{' '}
+          <select value={draft.inStory} onChange={(e) => onFilters({ ...draft, inStory: e.target.value as AlertFilters['inStory'] })}>
+            <option value="any">either</option>
+            <option value="story">yes</option>
+            <option value="none">no (left out of stories)</option>
+          </select>
+        </label>
+        <FilterTail
+          from={draft.from}
+          to={draft.to}
+          onRange={(from, to) => setDraft({ ...draft, from, to })}
+          filtered={filtered}
+          onClear={() => onFilters(NO_ALERT_FILTERS)}
+          applyTestId="alerts-apply"
+        />
+      </form>
+      <QueryProblems local={local} error={error} title="The alerts could not be listed" />
+      {page && page.total === 0 && (
+        <p className="muted" data-testid="alerts-empty">
+          {analysis.stats.alerts === 0 ? 'No rule fired on this capture: nothing to list.' : 'No alert matches these filters. Clear them to see all.'}
+        </p>
+      )}
+      {page && page.items.length > 0 && (
+        <div className="table-wrap browse__table">
+          <table className="data-table" data-testid="alerts-table" data-total={page.total}>
+            <thead>
+              <tr>
+                <SortHeader label="First seen (UTC)" {...sorted('time')} />
+                <SortHeader label="Severity" {...sorted('severity', 'desc')} />
+                <th>Stage</th>
+                <SortHeader label="Detector" {...sorted('rule')} />
+                <th>Alert</th>
+                <SortHeader label="Acting host" {...sorted('src')} />
+                <th>Targets</th>
+                <SortHeader label="Story" {...sorted('story')} />
+              </tr>
+            </thead>
+            <tbody>
+              {page.items.map((a) => (
+                <Fragment key={a.id}>
+                  <tr className={`browse__row${open === a.id ? ' browse__row--open' : ''}`} data-alert-id={a.id} data-rule={a.rule} data-severity={a.severity}>
+                    <td className="num">{utc(a.first_ts).slice(0, 23)}</td>
+                    <td>
+                      <SeverityBadge severity={a.severity} />
+                    </td>
+                    <td>{a.stage}</td>
+                    <td>
+                      <code>{a.rule}</code>
+                    </td>
+                    <td className="wrap">
+                      <button type="button" className="link" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>
+                        {a.id} {a.title}
+                      </button>
+                    </td>
+                    <td>{a.src}</td>
+                    <td className="wrap">
+                      {a.dst.slice(0, 2).join(', ')}
+                      {a.dst_count > 2 ? ` +${count(a.dst_count - 2)}` : ''}
+                    </td>
+                    <td>
+                      {a.story_id !== null ? (
+                        <button type="button" className="small" onClick={() => onOpenStory(a.story_id ?? '')}>
+                          Story {a.story_ordinal}
+                        </button>
+                      ) : (
+                        <span className="muted" title="Too weak alone (low severity, one stage) and linked to no other alert">
+                          none
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                  {open === a.id && (
+                    <tr className="browse__detail">
+                      <td colSpan={8}>
+                        <AlertDetail a={a} onOpenStory={onOpenStory} onShowFlows={onShowFlows} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {page && page.total > 0 && <Pager label={pageLabel(page.offset, page.items.length, page.total)} offset={offset} total={page.total} size={BROWSE_PAGE} onOffset={setOffset} />}
+    </section>
+  );
+}
