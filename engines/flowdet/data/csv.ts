@@ -5,7 +5,7 @@ import { deriveInPlace } from '../constraints/validity.js';
 import { cicids2017Schema, SYNTHETIC_FEATURES, syntheticSchema, unswNb15Schema, type FlowSchema } from './schema.js';
 
 /** Which file layout a header was recognised as. */
-export type FlowFormat = 'synthetic' | 'cic-machinelearningcve' | 'cic-sample' | 'unsw-official' | 'unsw-raw';
+export type FlowFormat = 'synthetic' | 'cic-machinelearningcve' | 'cic-sample' | 'cic-renamed' | 'unsw-official' | 'unsw-raw';
 
 export interface CleaningCounts {
   /** Infinity/NaN cells replaced (derived: by the formula; others: 0). */
@@ -50,6 +50,12 @@ export interface FlowCsvOptions {
   readonly day?: number;
   /** Column names for a file without a header line (UNSW-NB15's raw partitions); the first line is then data. */
   readonly header?: readonly string[];
+  /**
+   * How a label ending in `- Attempted` (the corrected CICIDS2017 re-extraction's attack flows that carried no attack
+   * payload, e.g. `DoS Hulk - Attempted`) counts: `benign` (default: such flows look like, and are, harmless traffic)
+   * or `malicious`. The category text keeps the label as written either way.
+   */
+  readonly attempted?: 'benign' | 'malicious';
 }
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -79,6 +85,51 @@ function unswName(name: string): string {
   return UNSW_ALIASES[key] ?? key;
 }
 
+/**
+ * Spelling-independent key of a CICFlowMeter column name, so one mapping serves every spelling of the same feature:
+ * CIC-IDS2017's MachineLearningCVE names (`Total Backward Packets`, `Init_Win_bytes_forward`), CICFlowMeter 4's names
+ * used by the corrected re-extraction of Engelen et al. (`Total Bwd packets`, `Total Length of Fwd Packet`, `Packet
+ * Length Min`, `FWD Init Win Bytes`, `Fwd Segment Size Avg`, `CWR Flag Count`), CSE-CIC-IDS2018's abbreviations (`Tot
+ * Fwd Pkts`, `TotLen Fwd Pkts`, `Fwd Byts/b Avg`) and lower-case snake_case exports (`tot_fwd_pkts`, `flow_byts_s`,
+ * `fwd_pkt_len_max`, `fin_flag_cnt`). The name is lower-cased, split into words at anything not a letter or digit,
+ * each word put in one spelling (below), `of` dropped, and the words sorted (word order differs between versions:
+ * `Min Packet Length` / `Packet Length Min`). A test checks that the schema's names keep distinct keys.
+ */
+const CIC_WORDS: Readonly<Record<string, string>> = {
+  pkt: 'packet', pkts: 'packet', packets: 'packet',
+  byt: 'byte', byts: 'byte', bytes: 'byte',
+  b: 'bulk', blk: 'bulk',
+  len: 'length', tot: 'total', totlen: 'total length',
+  backward: 'bwd', forward: 'fwd',
+  average: 'avg', var: 'variance', cnt: 'count', flags: 'flag', seg: 'segment', segments: 'segment',
+  cwe: 'cwr', destination: 'dst', dest: 'dst', source: 'src', win: 'window',
+};
+
+export function cicKey(name: string): string {
+  const words = trimName(name)
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '' && w !== 'of')
+    .flatMap((w) => (CIC_WORDS[w] ?? w).split(' '));
+  return [...new Set(words)].sort().join(' ');
+}
+
+/** Schema feature name of each CIC column (the second of a repeated key gets `.1`, as pandas names it), or undefined. */
+function cicColumns(header: readonly string[], schema: FlowSchema): (string | undefined)[] {
+  const byKey = new Map<string, string>();
+  for (const f of schema.features) if (!/\.\d+$/.test(f.name)) byKey.set(cicKey(f.name), f.name);
+  const seen = new Map<string, number>();
+  return header.map((raw) => {
+    const n = trimName(raw);
+    const key = cicKey(n.replace(/\.\d+$/, ''));
+    const c = seen.get(key) ?? 0;
+    seen.set(key, c + 1);
+    const base = byKey.get(key) ?? (['label', 'timestamp', 'day'].includes(key) ? key : undefined);
+    if (base === undefined) return undefined;
+    return c === 0 ? base : schema.index.has(`${base}.${c}`) ? `${base}.${c}` : undefined;
+  });
+}
+
 interface Layout {
   readonly schema: FlowSchema;
   readonly format: FlowFormat;
@@ -105,16 +156,21 @@ export function inferLayout(header: readonly string[]): Layout {
   let schema: FlowSchema;
   let format: FlowFormat;
   let mapped: string[];
-  if (has('Flow Duration') && has('Total Fwd Packets')) {
+  const keys = new Set(trimmed.map(cicKey));
+  if (keys.has(cicKey('Flow Duration')) && keys.has(cicKey('Total Fwd Packets'))) {
     const extra = names.filter((n) => !SYNTHETIC_FEATURES.includes(n) && !['Label', 'Day'].includes(n));
     if (extra.length === 0 && SYNTHETIC_FEATURES.every(has)) {
       schema = syntheticSchema;
       format = 'synthetic';
+      mapped = names;
     } else {
       schema = cicids2017Schema;
-      format = has('Destination Port') ? 'cic-machinelearningcve' : 'cic-sample';
+      const cols = cicColumns(trimmed, schema);
+      const renamed = cols.some((c, i) => c !== undefined && !['label', 'timestamp', 'day'].includes(c) && c !== names[i]);
+      format = renamed ? 'cic-renamed' : has('Destination Port') ? 'cic-machinelearningcve' : 'cic-sample';
+      // Label, Timestamp and Day keep their usual spelling below whatever the file wrote.
+      mapped = cols.map((c, i) => (c === 'label' ? 'Label' : c === 'timestamp' ? 'Timestamp' : c === 'day' ? 'Day' : (c ?? `\u0000${names[i]!}`)));
     }
-    mapped = names;
   } else {
     mapped = header.map(unswName);
     if (!(mapped.includes('sbytes') && mapped.includes('dbytes') && mapped.includes('dur')))
@@ -144,12 +200,19 @@ export function inferLayout(header: readonly string[]): Layout {
 }
 
 const BENIGN = new Set(['benign', 'normal', '0', 'false']);
+/** The corrected CICIDS2017 re-extraction's label suffix for attack flows without attack payload (`DoS Hulk - Attempted`). */
+const ATTEMPTED = /\s-\s*attempted$/i;
 
-/** Day of week (0 Monday) of a UNIX time in seconds or a CIC timestamp `d/m/yyyy h:mm`; -1 when unreadable. */
+/** Day of week (0 Monday) of a UNIX time in seconds, a CIC timestamp `d/m/yyyy h:mm` or an ISO `yyyy-mm-dd ...`; -1 when unreadable. */
 function dayOfTimestamp(text: string): number {
   const t = text.trim();
   if (/^\d+(\.\d+)?$/.test(t)) {
     const d = new Date(Number(t) * 1000);
+    return Number.isNaN(d.getTime()) ? -1 : (d.getUTCDay() + 6) % 7;
+  }
+  const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(t);
+  if (iso) {
+    const d = new Date(Date.UTC(Number(iso[1]), Number(iso[2]) - 1, Number(iso[3])));
     return Number.isNaN(d.getTime()) ? -1 : (d.getUTCDay() + 6) % 7;
   }
   const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(t);
@@ -251,7 +314,7 @@ class FlowCsvParser {
       for (let k = 0; k < C; k++) if (Number.isNaN(row[k])) row[k] = fresh[k]!;
     }
     this.push(row);
-    const isBenign = BENIGN.has(labelText.toLowerCase());
+    const isBenign = BENIGN.has(labelText.toLowerCase()) || ((this.opts.attempted ?? 'benign') === 'benign' && ATTEMPTED.test(labelText));
     this.y.push(isBenign ? 0 : 1);
     const cat = L.categoryColumn >= 0 ? (cells[L.categoryColumn] ?? '').trim() : '';
     this.category.push(cat !== '' ? cat : labelText);

@@ -44,7 +44,7 @@ export interface LoadOptions extends FlowCsvOptions {
 function missingData(what: string): VitrineError {
   return new VitrineError(
     'not_found',
-    `the ${what} files are not installed: set ${DATA_DIR_VARIABLE} to a folder holding ${what === 'CICIDS2017' ? 'cicids2017/*.csv (the MachineLearningCVE CSVs, e.g. Monday-WorkingHours.pcap_ISCX.csv)' : `unsw_nb15/${UNSW_TRAIN_FILE} and ${UNSW_TEST_FILE} (or the raw partitions UNSW-NB15_1.csv to UNSW-NB15_4.csv)`}; see docs/flowdet.md`,
+    `the ${what} files are not installed: set ${DATA_DIR_VARIABLE} to a folder holding ${what === 'CICIDS2017' ? 'cicids2017/*.csv (the MachineLearningCVE CSVs, e.g. Monday-WorkingHours.pcap_ISCX.csv, or the corrected re-extraction, monday.csv to friday.csv)' : `unsw_nb15/${UNSW_TRAIN_FILE} and ${UNSW_TEST_FILE} (or the raw partitions UNSW-NB15_1.csv to UNSW-NB15_4.csv)`}; see docs/flowdet.md`,
   );
 }
 

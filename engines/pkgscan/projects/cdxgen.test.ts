@@ -1,37 +1,90 @@
-// The peer comparison: our component set against @cyclonedx/cdxgen's on corpus lock files; skipped when cdxgen is not installed (it is not a dependency).
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// The peer comparison: our component set against @cyclonedx/cdxgen's on corpus lock sets of three formats (npm
+// package-lock v3, pnpm-lock v9, Cargo.lock). Skipped when cdxgen is not installed (it is not a dependency: found
+// through CDXGEN_BIN, node_modules/.bin or PATH). cdxgen runs offline on a temp copy: its own network namespace when
+// `unshare -n` works, no licence/metadata/VCS look-ups, no remote host, no external command but ldd, and
+// --no-install-deps, so it installs nothing. docs/pkgscan-projects.md has the comparison over all 19 sets.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { findOnPath } from '../tools/index.js';
 import { analyzeProject } from './analyze.js';
 
 function cdxgenBin(): string | undefined {
   const fromEnv = process.env['CDXGEN_BIN'];
   if (fromEnv !== undefined && existsSync(fromEnv)) return fromEnv;
   const local = path.resolve('node_modules/.bin/cdxgen');
-  return existsSync(local) ? local : undefined;
+  return existsSync(local) ? local : (findOnPath('cdxgen') ?? undefined);
 }
 
 const bin = cdxgenBin();
 
+/** `type/name@version` of a purl: decoded, without qualifiers or subpath. */
+const key = (purl: string): string => decodeURIComponent(purl).replace(/[?#].*$/, '').replace(/^pkg:/, '');
+
+function cdxgenKeys(dir: string, type: string): Set<string> {
+  const isolate = spawnSync('unshare', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  const out = path.join(dir, 'bom.json');
+  const args = ['-t', type, '--no-install-deps', '--no-recurse', '-o', out, dir];
+  const env = {
+    ...process.env,
+    FETCH_LICENSE: 'false',
+    CDXGEN_FETCH_PKG_METADATA: 'false',
+    GO_FETCH_VCS: 'false',
+    CDXGEN_ALLOWED_HOSTS: '127.0.0.1',
+    CDXGEN_ALLOWED_COMMANDS: 'ldd',
+    ...(isolate ? {} : { HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9' }),
+  };
+  const r = isolate ? spawnSync('unshare', ['-n', bin as string, ...args], { env, cwd: dir, stdio: 'ignore', timeout: 240_000 }) : spawnSync(bin as string, args, { env, cwd: dir, stdio: 'ignore', timeout: 240_000 });
+  if (!existsSync(out)) throw new Error(`cdxgen wrote no BOM (exit ${String(r.status)})`);
+  const doc = JSON.parse(readFileSync(out, 'utf8')) as { components?: { purl?: string }[] };
+  return new Set((doc.components ?? []).flatMap((c) => (c.purl ? [key(c.purl)] : [])));
+}
+
+/** Cargo.lock packages without a `source`: the workspace's own (path) crates, which project scans do not list as components. */
+function cargoPathCrates(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const block of text.split(/\n\[\[package\]\]\n/).slice(1)) {
+    const name = /^name = "([^"]+)"/m.exec(block)?.[1];
+    const version = /^version = "([^"]+)"/m.exec(block)?.[1];
+    if (name && version && !/^source = /m.test(block)) out.add(`cargo/${name}@${version}`);
+  }
+  return out;
+}
+
 describe.skipIf(bin === undefined || !hasCorpora())('component sets against cdxgen', () => {
-  // the same files docs/manifests.md reports identical sets for
-  for (const rel of ['npm/v3-conftest-example-ts/package-lock.json', 'pnpm/v9.0-cdxgen/pnpm-lock.yaml', 'rust/evtx/Cargo.lock'])
-    it(rel, () => {
+  const cases = [
+    { set: 'npm/v3-conftest-example-ts', type: 'js' },
+    { set: 'pnpm/v9.0-cdxgen', type: 'js' },
+    { set: 'rust/evtx', type: 'rust' },
+  ];
+  for (const { set, type } of cases)
+    it(`${set}: ours contains cdxgen's set, and every difference is explained`, () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'cdxgen-'));
       try {
-        const src = corpusPath(`supplychain/lockfiles/${rel}`);
-        copyFileSync(src, path.join(dir, path.basename(rel)));
-        execFileSync(bin as string, ['-o', path.join(dir, 'bom.json'), '--no-recurse', dir], { env: { ...process.env, FETCH_LICENSE: 'false' }, timeout: 120_000 });
-        const theirs = new Set((JSON.parse(readFileSync(path.join(dir, 'bom.json'), 'utf8')) as { components?: { purl?: string }[] }).components?.map((c) => decodeURIComponent(c.purl ?? '').split('?')[0] ?? '') ?? []);
-        const text = readFileSync(src, 'utf8');
-        const ours = new Set(analyzeProject([{ path: path.basename(rel), text, bytes: text.length }], { projectName: 'x', environment: 'prod', internalNamespaces: [], verdictOf: () => undefined, serial: '3f0c1b8e-6c5a-4a77-9a8e-2f1d7d2a9b10', created: new Date(0).toISOString(), toolVersion: '0' }).components.map((c) => decodeURIComponent(c.purl ?? '')));
-        expect([...ours].filter((x) => !theirs.has(x))).toEqual([]);
-        expect([...theirs].filter((x) => !ours.has(x))).toEqual([]);
+        const src = corpusPath('supplychain', 'lockfiles', ...set.split('/'));
+        const files = readdirSync(src)
+          .filter((f) => statSync(path.join(src, f)).isFile())
+          .map((f) => {
+            copyFileSync(path.join(src, f), path.join(dir, f));
+            const text = readFileSync(path.join(src, f), 'utf8');
+            return { path: f, text, bytes: Buffer.byteLength(text) };
+          });
+        const theirs = cdxgenKeys(dir, type);
+        const analysis = analyzeProject(files, { projectName: 'x', environment: 'prod', internalNamespaces: [], verdictOf: () => undefined, serial: '3f0c1b8e-6c5a-4a77-9a8e-2f1d7d2a9b10', created: new Date(0).toISOString(), toolVersion: '0' });
+        const ours = new Set(analysis.components.flatMap((c) => (c.purl ? [key(c.purl)] : [])));
+        // Explained: the Cargo workspace's path crates (no `source` in Cargo.lock) are the project itself, not components.
+        const lock = files.find((f) => f.path === 'Cargo.lock');
+        const explained = lock ? cargoPathCrates(lock.text) : new Set<string>();
+        expect(theirs.size).toBeGreaterThan(0);
+        expect([...theirs].filter((k) => !ours.has(k) && !explained.has(k))).toEqual([]);
+        // And nothing of ours is missing from cdxgen's on these formats.
+        expect([...ours].filter((k) => !theirs.has(k))).toEqual([]);
+        if (lock) expect([...explained].filter((k) => theirs.has(k)).sort()).toEqual(['cargo/evtx@0.12.2', 'cargo/utf16-simd@0.1.0']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-    });
+    }, 300_000);
 });

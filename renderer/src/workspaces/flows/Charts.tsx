@@ -69,6 +69,14 @@ export function Bars({ title, items, testId, signed = false }: { readonly title:
   return (
     <figure className="flows-bars" data-testid={testId}>
       <figcaption>{title}</figcaption>
+      {signed && (
+        <p className="muted flows-bars__key">
+          <span className="flows-bars__swatch" aria-hidden="true" />
+          toward malicious
+          <span className="flows-bars__swatch flows-bars__swatch--neg" aria-hidden="true" />
+          toward benign
+        </p>
+      )}
       <table className="dense">
         <tbody>
           {items.map((i) => (

@@ -103,8 +103,8 @@ function StudyPanel({ client, base, onReport }: { readonly client: ApiClient; re
       </div>
       {study && (
         <div className="row flows-study__progress" data-testid="flows-progress" data-status={study.status}>
-          <span className="muted">{study.status === 'running' ? (study.progress.stage ?? 'starting') : study.status}</span>
-          <Progress fraction={study.progress.fraction} label="Study progress" />
+          <span className="muted">{study.status === 'running' ? (study.progress.stage ?? 'starting') : `study ${study.status}`}</span>
+          {study.status === 'running' && <Progress fraction={study.progress.fraction} label="Study progress" />}
         </div>
       )}
       {localError && (
@@ -176,6 +176,17 @@ function ReportPanel({ report }: { readonly report: StudyReport }) {
               <td className="num">{fmt(report.attacks.find((a) => a.detector === d.name)?.robust.find((r) => r.eps === 1)?.detection_rate)}</td>
             </tr>
           ))}
+          {/* The serving ensemble before and after adversarial training: its robustness is the point of hardening. */}
+          {report.hardening &&
+            [report.hardening.baseline, report.hardening.hardened].map((a) => (
+              <tr key={a.detector} data-testid="flows-ensemble-row">
+                <td>{a.detector}</td>
+                <td className="muted" colSpan={4}>
+                  serving ensemble (boosted trees + MLP)
+                </td>
+                <td className="num">{fmt(a.robust.find((r) => r.eps === 1)?.detection_rate)}</td>
+              </tr>
+            ))}
         </tbody>
       </table>
       <div className="flows-figures">
@@ -224,11 +235,17 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
   const [localError, setLocalError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  /** A local refusal replaces whatever the last request said (one message at a time). */
+  const refuse = (message: string): void => {
+    setError(null);
+    setLocalError(message);
+  };
+
   const score = async (flows: Flow[]): Promise<void> => {
     setError(null);
     const refused = refuseScoring(flows.length, explain);
     if (refused) {
-      setLocalError(refused);
+      refuse(refused);
       return;
     }
     setLocalError(null);
@@ -246,20 +263,20 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
     try {
       void score(flowsFromJson(text));
     } catch (err) {
-      setLocalError(err instanceof Error ? err.message : 'The text could not be read.');
+      refuse(err instanceof Error ? err.message : 'The text could not be read.');
     }
   };
 
   const fromFile = async (file: File): Promise<void> => {
     if (file.size > MAX_CSV_BYTES) {
-      setLocalError('The CSV is larger than 4 MiB; score it in parts.');
+      refuse('The CSV is larger than 4 MiB; score it in parts.');
       return;
     }
     try {
       const { flows } = flowsFromCsv(await file.text());
       await score(flows);
     } catch (err) {
-      setLocalError(err instanceof Error ? err.message : 'The CSV could not be read.');
+      refuse(err instanceof Error ? err.message : 'The CSV could not be read.');
     }
   };
   const { dropClass, dropProps } = useFileDrop((f) => void fromFile(f));

@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+"""Peer side of `npm run bench -- flowdet`: trains xgboost / scikit-learn detectors on the split bench/flowdet.ts exported.
+
+Usage: flowdet_peer.py TRAIN.csv TEST.csv
+Both CSVs: a header line of feature names plus `label` (last column, 0 benign / 1 malicious), float values.
+Prints one JSON object on stdout: versions and, per model, training CPU seconds, scoring CPU seconds and the rows
+scored (the test split, repeated until 0.5 s of CPU), accuracy, F1 and FPR at threshold 0.5. A peer library that is not installed is left out (its key absent) and
+named under "absent"; nothing is downloaded or installed.
+"""
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        header = f.readline().strip().split(",")
+    data = np.loadtxt(path, delimiter=",", skiprows=1, dtype=np.float64, ndmin=2)
+    if header[-1] != "label":
+        raise SystemExit("last column must be label")
+    return data[:, :-1], data[:, -1].astype(np.int64)
+
+
+def rates(p, t):
+    pred = (p >= 0.5).astype(np.int64)
+    tp = int(((pred == 1) & (t == 1)).sum())
+    fp = int(((pred == 1) & (t == 0)).sum())
+    tn = int(((pred == 0) & (t == 0)).sum())
+    fn = int(((pred == 0) & (t == 1)).sum())
+    return {"accuracy": (tp + tn) / len(t), "f1": 2 * tp / max(1, 2 * tp + fp + fn), "fpr": fp / max(1, fp + tn)}
+
+
+def main():
+    xtr, ytr = load(sys.argv[1])
+    xte, yte = load(sys.argv[2])
+    out = {"absent": []}
+
+    def run(name, fit, score):
+        c0 = time.process_time()
+        m = fit()
+        train_cpu = time.process_time() - c0
+        # Scoring repeated until 0.5 s of CPU, as the TypeScript side does.
+        reps, score_cpu = 0, 0.0
+        while score_cpu < 0.5 or reps < 1:
+            c0 = time.process_time()
+            p = score(m)
+            score_cpu += time.process_time() - c0
+            reps += 1
+        out[name] = {"train_cpu": train_cpu, "score_cpu": score_cpu, "rows": int(len(yte)) * reps, **rates(np.asarray(p), yte)}
+
+    try:
+        import xgboost as xgb
+
+        out["xgboost_version"] = xgb.__version__
+        params = {"objective": "binary:logistic", "tree_method": "hist", "eta": 0.15, "max_depth": 6, "lambda": 1,
+                  "min_child_weight": 1, "max_bin": 256, "nthread": 1, "seed": 0}
+        run("xgboost", lambda: xgb.train(params, xgb.DMatrix(xtr, label=ytr), 150),
+            lambda b: b.predict(xgb.DMatrix(xte)))
+    except ImportError:
+        out["absent"].append("xgboost")
+
+    try:
+        import sklearn
+        from sklearn.ensemble import GradientBoostingClassifier, HistGradientBoostingClassifier, RandomForestClassifier
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.neural_network import MLPClassifier
+        from sklearn.preprocessing import StandardScaler
+
+        out["sklearn_version"] = sklearn.__version__
+        proba = lambda m: m.predict_proba(xte)[:, 1]
+        run("sk_hist_gb", lambda: HistGradientBoostingClassifier(max_iter=150, learning_rate=0.15, max_depth=6, max_leaf_nodes=None,
+                                                               min_samples_leaf=1, l2_regularization=1.0, max_bins=255,
+                                                               early_stopping=False, random_state=0).fit(xtr, ytr), proba)
+        run("sk_gb", lambda: GradientBoostingClassifier(n_estimators=150, learning_rate=0.15, max_depth=6, random_state=0).fit(xtr, ytr), proba)
+        run("sk_random_forest", lambda: RandomForestClassifier(n_estimators=60, max_depth=10, max_features=0.6, n_jobs=1,
+                                                               random_state=0).fit(xtr, ytr), proba)
+        sc = StandardScaler().fit(xtr)
+        ztr, zte = sc.transform(xtr), sc.transform(xte)
+        run("sk_logistic", lambda: LogisticRegression(C=1.0, max_iter=1000).fit(ztr, ytr), lambda m: m.predict_proba(zte)[:, 1])
+        run("sk_mlp", lambda: MLPClassifier(hidden_layer_sizes=(32,), max_iter=30, batch_size=64, learning_rate_init=3e-3,
+                                            alpha=1e-4, random_state=0).fit(ztr, ytr), lambda m: m.predict_proba(zte)[:, 1])
+    except ImportError:
+        out["absent"].append("scikit-learn")
+
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    import warnings
+
+    warnings.filterwarnings("ignore")
+    main()
