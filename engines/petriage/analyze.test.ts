@@ -68,10 +68,14 @@ describe('analyze', () => {
     expect(withSiblings.rule?.validation.coverage).toEqual({ matched: rest.length, total: rest.length, ratio: 1 });
   });
 
-  it('the result is JSON and carries the dissection without the string list', () => {
+  it('the result is JSON and carries the dissection with its strings merged by offset and capped', () => {
     const r = results[0]?.r;
-    const json = JSON.parse(JSON.stringify(r)) as { pe: { strings: unknown; sections: unknown[] } };
-    expect(json.pe.strings).toEqual({ ascii: expect.any(Number), utf16le: expect.any(Number), truncated: false });
+    const json = JSON.parse(JSON.stringify(r)) as { pe: { strings: { ascii: number; utf16le: number; items: { offset: number; encoding: string }[]; items_truncated: boolean }; sections: unknown[] } };
+    const s = json.pe.strings;
+    expect(s.items.length).toBe(Math.min(5000, s.ascii + s.utf16le));
+    expect(s.items_truncated).toBe(s.ascii + s.utf16le > 5000);
+    for (let i = 1; i < s.items.length; i++) expect(s.items[i]!.offset).toBeGreaterThanOrEqual(s.items[i - 1]!.offset);
+    expect(s.items.some((x) => x.encoding === 'utf16le')).toBe(s.utf16le > 0);
     expect(json.pe.sections.length).toBeGreaterThanOrEqual(2);
   });
 

@@ -1,7 +1,7 @@
 // The benign reference corpus rules are validated against: synthetic benign look-alikes by default, and/or a directory of files.
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { benignSamples, MANIFEST_FILE, readBenignDirectory } from './corpus.js';
+import { benignSamples, isPe, MANIFEST_FILE, readBenignDirectory } from './corpus.js';
 import type { CorpusFile } from './rulegen.js';
 
 /** Size and seed of the default benign corpus: synthetic benign look-alikes, another seed than the demo model's training set. */
@@ -29,7 +29,27 @@ export function loadBenignCorpus(source: BenignSource = {}): CorpusFile[] {
   return files;
 }
 
-/** The number of files a source gives, counted without reading them (for /health). */
+/** Whether a file starts like a PE (see isPe), from its first bytes and the 4 at e_lfanew only. */
+function isPeFile(file: string, size: number): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = new Uint8Array(0x40);
+    if (readSync(fd, head, 0, 0x40, 0) < 0x40) return false;
+    const lfanew = new DataView(head.buffer).getUint32(0x3c, true);
+    if (lfanew + 4 > size) return false;
+    if (lfanew + 4 <= 0x40) return isPe(head);
+    const sig = new Uint8Array(4);
+    if (readSync(fd, sig, 0, 4, lfanew) < 4) return false;
+    return head[0] === 0x4d && head[1] === 0x5a && sig[0] === 0x50 && sig[1] === 0x45 && sig[2] === 0 && sig[3] === 0;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The number of files a source gives, counted without reading them whole (for /health): PE files only, as the corpus reads them. */
 export function benignCorpusSize(source: BenignSource = {}): number {
   let n = (source.synthetic ?? DEFAULT_BENIGN).count;
   if (source.dir !== undefined) {
@@ -42,7 +62,7 @@ export function benignCorpusSize(source: BenignSource = {}): number {
     for (const name of names) {
       if (name === MANIFEST_FILE) continue;
       const st = statSync(path.join(source.dir, name), { throwIfNoEntry: false });
-      if (st?.isFile() && st.size <= 128 * 1024 * 1024) n++;
+      if (st?.isFile() && st.size <= 128 * 1024 * 1024 && isPeFile(path.join(source.dir, name), st.size)) n++;
     }
   }
   return n;

@@ -75,13 +75,15 @@ petriage train --gbdt [--vectors FILE] [--label-column C] [--feature-layout L] [
   --no-rule         no benign corpus, no candidate rule`,
   scan: `petriage scan DIR [--model FILE] [--recursive]
   Triages every file in DIR and prints one JSON object per line: {file, status, ...}. status is ok
-  (sha256, size, verdict, score, family, capabilities), not_pe, too_large (over 128 MiB, not read)
+  (sha256, size, verdict, score, family, capabilities, signature: the first
+  Authenticode signature's status or null), not_pe, too_large (over 128 MiB, not read)
   or unreadable. Symbolic links are not followed.
   --model FILE      model file (default: the shipped linear demo model)
   --recursive       descend into subdirectories`,
   serve: `petriage serve [--host H] [--port P] [--allow-remote] [--model FILE] [--benign DIR] [--enable-docs]
+  Triage UI at GET / (the workstation's Triage workspace from dist/renderer, alone; build it with npm run build:renderer).
   HTTP API: GET /health, GET /api/model, POST /api/analyze (raw bytes, application/octet-stream, at most
-  32 MiB; two uploads at a time), POST /api/rule/validate ({"text": rule}), GET /openapi.json.
+  32 MB = 32,000,000 bytes; two uploads at a time), POST /api/rule/validate ({"text": rule}), GET /openapi.json.
   Binds 127.0.0.1:${DEFAULT_PORT}; a non-loopback host needs --allow-remote (the API has no authentication).
   History is kept in $VITRINE_HOME/vitrine.db when VITRINE_HOME is set, else in memory.
   --enable-docs     serve interactive documentation at /docs/ (off by default; /redoc is never served)`,
@@ -228,6 +230,8 @@ interface ScanLine {
   readonly score?: number;
   readonly family?: string | null;
   readonly capabilities?: readonly { readonly id: string; readonly technique: string }[];
+  /** The first Authenticode signature's status; null when the file has no certificate table. */
+  readonly signature?: string | null;
   readonly reason?: string;
 }
 
@@ -260,7 +264,7 @@ function scanOne(file: string, shown: string, model: ReturnType<typeof loadModel
   }
   try {
     const r: TriageResult = analyze(data, model);
-    return { file: shown, status: 'ok', size: r.size, sha256: r.sha256, verdict: r.verdict, score: r.score, family: r.family?.name ?? null, capabilities: r.capabilities.map((c) => ({ id: c.id, technique: c.technique.id })) };
+    return { file: shown, status: 'ok', size: r.size, sha256: r.sha256, verdict: r.verdict, score: r.score, family: r.family?.name ?? null, capabilities: r.capabilities.map((c) => ({ id: c.id, technique: c.technique.id })), signature: r.authenticode?.signatures[0]?.status ?? null };
   } catch (err) {
     if (!(err instanceof VitrineError) || err.code !== 'parse_error') throw err;
     return { file: shown, status: 'not_pe', size: data.length, reason: err.message };
@@ -295,7 +299,7 @@ async function serveCommand(positionals: readonly string[], v: Values): Promise<
     port,
     allowRemote: v['allow-remote'] === true,
     createApp: (allowedHosts) => createStandaloneApp({ ...(modelPath ? { modelPath } : {}), benign, db, ...(home ? { dataDir: home } : {}), allowedHosts, enableDocs }),
-    ...(enableDocs ? { banner: (url: string) => `(documentation at ${url}/docs/)` } : {}),
+    banner: (url: string) => `(triage page at ${url}/${enableDocs ? `, documentation at ${url}/docs/` : ''})`,
     onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };

@@ -607,7 +607,17 @@ export function readCorpus(dir: string): CorpusSample[] {
   });
 }
 
-/** Every regular file directly in `dir` up to 128 MiB, as a benign corpus (for `--benign DIR`); larger files are skipped. */
+/**
+ * Whether bytes start like a PE file: `MZ`, an `e_lfanew` inside the file and `PE\0\0` there (dissect's first checks). A benign
+ * corpus holds PE files only: a text file or an archive in the folder would count in its size and let a rule "hit" it.
+ */
+export function isPe(bytes: Uint8Array): boolean {
+  if (bytes.length < 0x40 || bytes[0] !== 0x4d || bytes[1] !== 0x5a) return false;
+  const lfanew = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0x3c, true);
+  return lfanew + 4 <= bytes.length && bytes[lfanew] === 0x50 && bytes[lfanew + 1] === 0x45 && bytes[lfanew + 2] === 0 && bytes[lfanew + 3] === 0;
+}
+
+/** Every PE file directly in `dir` up to 128 MiB, as a benign corpus (for `--benign DIR`); larger files and files that are not PE are skipped. */
 export function readBenignDirectory(dir: string): CorpusSample[] {
   let names: string[];
   try {
@@ -621,7 +631,9 @@ export function readBenignDirectory(dir: string): CorpusSample[] {
     const file = path.join(dir, name);
     const st = statSync(file, { throwIfNoEntry: false });
     if (!st?.isFile() || st.size > MAX_CORPUS_FILE_BYTES || name === MANIFEST_FILE) continue;
-    out.push({ name, family: BENIGN, label: 0, bytes: new Uint8Array(readFileSync(file)) });
+    const bytes = new Uint8Array(readFileSync(file));
+    if (!isPe(bytes)) continue;
+    out.push({ name, family: BENIGN, label: 0, bytes });
   }
   return out;
 }

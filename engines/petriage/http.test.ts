@@ -1,6 +1,6 @@
 // The HTTP contract of `petriage serve`: the spec's routes, status codes and error shape, the upload gate, docs only when enabled.
 import { request } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Request } from 'express';
@@ -84,6 +84,25 @@ describe('petriage HTTP API', () => {
     expect(JSON.parse(big.body)).toMatchObject({ error: { code: 'payload_too_large' } });
     // The server is still answering (the unread body did not wedge anything).
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+
+  it('the upload limit is the spec\'s 32 MB: 32,000,000 bytes are read, one more byte is refused (declared or streamed)', async () => {
+    const declared = await rawRequest({ method: 'POST', path: '/api/analyze', headers: { 'content-type': 'application/octet-stream', 'content-length': 32_000_001 } });
+    expect(declared.status).toBe(413);
+    expect(JSON.parse(declared.body).error.message).toContain('32,000,000 bytes');
+    // Exactly at the limit the body is read and analysed (zeros: not a PE, so 422 rather than 413).
+    const atLimit = await upload(new Uint8Array(32_000_000));
+    expect(atLimit.status).toBe(422);
+    // Streamed without a declared length, one byte over: the body parser's limit refuses it.
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new Uint8Array(16_000_000));
+        c.enqueue(new Uint8Array(16_000_001));
+        c.close();
+      },
+    });
+    const streamed = await fetch(`${server.url}/api/analyze`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
   });
 
   it('POST /api/rule/validate: benign hits and specificity against the configured corpus', async () => {
@@ -226,6 +245,51 @@ describe('the upload gate', () => {
       pending[2]?.resolve(real);
       expect((await second).status).toBe(200);
       expect((await third).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('the triage page at GET /', () => {
+  it('serves the renderer build with the standalone meta tag, its assets with the page policy; the API stays JSON', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'petriage-ui-'));
+    mkdirSync(path.join(dir, 'assets'));
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><title>Vitrine</title><script type="module" src="./assets/index-1.js"></script></head><body><div id="root"></div></body></html>');
+    writeFileSync(path.join(dir, 'assets', 'index-1.js'), 'console.log(1)');
+    writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const s = await listen(createStandaloneApp({ benign, rendererDir: dir }), { port: 0 });
+    try {
+      const page = await fetch(`${s.url}/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const html = await page.text();
+      expect(html).toContain('<meta name="vitrine-standalone" content="petriage" />');
+      expect(html).toContain('./assets/index-1.js');
+      const js = await fetch(`${s.url}/assets/index-1.js`);
+      expect(js.status).toBe(200);
+      expect(js.headers.get('content-type')).toMatch(/javascript/);
+      expect((await fetch(`${s.url}/favicon.svg`)).status).toBe(200);
+      // Not a catch-all: unknown paths are the service's 404 JSON, and the API answers as before.
+      const missing = await fetch(`${s.url}/assets/nope.js`);
+      expect(missing.status).toBe(404);
+      expect(errorBodySchema.parse(await missing.json()).error.code).toBe('not_found');
+      expect((await fetch(`${s.url}/health`)).status).toBe(200);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without a build, GET / says how to build it (503), never an empty page', async () => {
+    const s = await listen(createStandaloneApp({ benign, rendererDir: path.join(tmpdir(), 'petriage-no-such-build') }), { port: 0 });
+    try {
+      const page = await fetch(`${s.url}/`);
+      expect(page.status).toBe(503);
+      const html = await page.text();
+      expect(html).toContain('npm run build:renderer');
+      expect(html).not.toContain('petriage-no-such-build');
     } finally {
       await s.close();
     }

@@ -1,4 +1,5 @@
 // The triage HTTP routes (mounted by the gateway at /svc/petriage, or at / by `petriage serve`): the spec's four routes, /openapi.json, and /docs when enabled.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { VitrineError } from '../core/errors.js';
@@ -11,7 +12,7 @@ import { benignCorpusSize, type BenignSource } from './benign.js';
 import { ANALYZE_JOB, VALIDATE_RULE_JOB } from './jobs.js';
 import { DEFAULT_MODEL_RELATIVE, loadModel, type TriageModel } from './model.js';
 import { MAX_UPLOAD_BYTES, openApiDocument, UPLOAD_SLOTS } from './openapi.js';
-import { defaultResourcesDir, VERSION } from './resources.js';
+import { defaultRendererDir, defaultResourcesDir, VERSION } from './resources.js';
 import type { RuleValidation } from './rulegen.js';
 import { MAX_RULE_TEXT, parse } from './rules.js';
 import { ruleValidationSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
@@ -87,7 +88,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
         const chunked = req.headers['transfer-encoding'] !== undefined;
         if ((declared === undefined || declared === '0') && !chunked) throw new VitrineError('bad_request', 'the body must be the file bytes');
         if (!req.is('application/octet-stream')) throw new VitrineError('unsupported_media_type', 'request body must be application/octet-stream');
-        if (declared !== undefined && Number(declared) > MAX_UPLOAD_BYTES) throw new VitrineError('payload_too_large', 'the upload is over 32 MiB');
+        if (declared !== undefined && Number(declared) > MAX_UPLOAD_BYTES) throw new VitrineError('payload_too_large', 'the upload is over 32 MB (32,000,000 bytes)');
         model();
       } catch (err) {
         res.setHeader('Connection', 'close');
@@ -142,10 +143,66 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   return router;
 }
 
-export type StandaloneOptions = RouterOptions & CoreStandaloneOptions;
+export type StandaloneOptions = RouterOptions &
+  CoreStandaloneOptions & {
+    /** The built renderer served at GET / (default dist/renderer, see defaultRendererDir). */
+    readonly rendererDir?: string;
+  };
 
-/** The app `petriage serve` runs: hardening, request ids, the router at the root, the one error shape. */
+/** The renderer's own policy (the gateway's): its scripts only, inline style attributes (React), calls to itself only. */
+const UI_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/** Tells the renderer to show the Triage workspace alone, against this origin's routes (renderer/src/main.tsx reads it). */
+export const STANDALONE_META = '<meta name="vitrine-standalone" content="petriage" />';
+
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>petriage</title></head><body>
+<h1>petriage ${VERSION}</h1><p>The triage page is not built. Build it with <code>npm run build:renderer</code> and restart <code>petriage serve</code>.
+The HTTP API works without it: GET /health, GET /api/model, POST /api/analyze, POST /api/rule/validate, GET /openapi.json.</p></body></html>`;
+
+/**
+ * The triage UI at GET /: the workstation renderer's own build (dist/renderer), its index.html given a meta tag that puts it in
+ * standalone mode, and its /assets. No second UI is written for the standalone service.
+ */
+function uiRouter(dir: string): Router {
+  const ui = express.Router();
+  const csp = (_req: Request, res: Response, next: () => void): void => {
+    res.setHeader('Content-Security-Policy', UI_CSP);
+    next();
+  };
+  ui.get('/', csp, (_req, res) => {
+    let html: string;
+    try {
+      html = readFileSync(path.join(dir, 'index.html'), 'utf8');
+    } catch {
+      res.status(503).setHeader('Content-Security-Policy', "default-src 'none'").type('html').send(NOT_BUILT);
+      return;
+    }
+    res.type('html').send(html.replace(/<head>/i, `<head>\n    ${STANDALONE_META}`));
+  });
+  ui.use('/assets', csp, express.static(path.join(dir, 'assets'), { index: false, dotfiles: 'ignore', redirect: false, fallthrough: true }));
+  ui.get('/favicon.svg', csp, (_req, res, next) => {
+    res.sendFile(path.join(dir, 'favicon.svg'), { dotfiles: 'deny' }, (err) => {
+      if (err) next(new VitrineError('not_found', 'no such route'));
+    });
+  });
+  return ui;
+}
+
+/** The app `petriage serve` runs: hardening, request ids, the router at the root, the triage UI at GET /, the one error shape. */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
   const ctx = standaloneContext(petriageService, options, defaultResourcesDir);
-  return createServiceApp(createRouter(ctx, options), options.allowedHosts);
+  const root = express.Router();
+  root.use(createRouter(ctx, options));
+  root.use(uiRouter(options.rendererDir ?? defaultRendererDir()));
+  return createServiceApp(root, options.allowedHosts);
 }

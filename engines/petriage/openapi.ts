@@ -3,8 +3,8 @@ import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { VERSION } from './resources.js';
 import { errorBodySchema, healthSchema, modelInfoSchema, ruleValidationSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
 
-/** Upload limit of POST /api/analyze: the spec's "32 MB", read as 32 MiB. */
-export const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
+/** Upload limit of POST /api/analyze: the spec's "32 MB", in SI units (32,000,000 bytes), as the spec writes MB. */
+export const MAX_UPLOAD_BYTES = 32_000_000;
 /** Uploads read and analysed at once; later ones wait unread. */
 export const UPLOAD_SLOTS = 2;
 

@@ -80,10 +80,62 @@ export const peSummarySchema = z
     exports: z.object({ dll_name: z.string(), symbols: z.array(z.object({ ordinal: z.number(), name: z.string().nullable(), rva: z.number().nullable(), forwarder: z.string().nullable() })) }).loose().nullable(),
     entropy: z.number(),
     imphash: z.string(),
-    strings: z.object({ ascii: z.number().int(), utf16le: z.number().int(), truncated: z.boolean() }),
+    strings: z.object({
+      ascii: z.number().int(),
+      utf16le: z.number().int(),
+      truncated: z.boolean(),
+      items: z.array(z.object({ offset: z.number().int(), encoding: z.enum(['ascii', 'utf16le']), value: z.string() })),
+      items_truncated: z.boolean(),
+    }),
     notes: z.array(z.string()),
   })
   .loose();
+
+const certificateSummary = z.object({
+  subject: z.string(),
+  issuer: z.string(),
+  name: z.string(),
+  serial: z.string(),
+  not_before: z.string(),
+  not_after: z.string(),
+  self_signed: z.boolean(),
+  sha1: z.string(),
+  signature_algorithm: z.string(),
+  valid_at_signing: z.boolean().nullable(),
+});
+
+export const authenticodeSchema = z.object({
+  signed: z.boolean(),
+  signatures: z.array(
+    z.object({
+      entry: z.number().int(),
+      nested: z.boolean(),
+      status: z.enum(['unreadable', 'digest_mismatch', 'bad_signature', 'unverified', 'intact']),
+      digest_algorithm: z.string().nullable(),
+      signed_digest: z.string().nullable(),
+      computed_digest: z.string().nullable(),
+      digest_matches: z.boolean().nullable(),
+      signature_valid: z.boolean().nullable(),
+      signer: certificateSummary.nullable(),
+      chain: z.array(certificateSummary),
+      chain_valid: z.boolean().nullable(),
+      chain_complete: z.boolean(),
+      certificates: z.array(certificateSummary),
+      signing_time: z.string().nullable(),
+      timestamp: z
+        .object({ kind: z.enum(['rfc3161', 'legacy']), time: z.string().nullable(), signer: certificateSummary.nullable(), imprint_matches: z.boolean().nullable(), signature_valid: z.boolean().nullable() })
+        .nullable(),
+      program_name: z.string().nullable(),
+      more_info: z.string().nullable(),
+      warnings: z.array(z.string()),
+    }),
+  ),
+  warnings: z.array(z.string()),
+});
+
+export const explanationSchema = z.object({
+  families: z.array(z.object({ id: z.string(), name: z.string(), contribution: z.number(), features: z.number().int(), evidence: z.array(z.string()) })),
+});
 
 export const driverSchema = z.object({ feature: z.string(), group: z.string(), value: z.number(), contribution: z.number(), tokens: z.array(z.string()).optional() });
 
@@ -100,6 +152,9 @@ export const triageResultSchema = z.object({
   familyScores: z.array(familyAttribution),
   notes: z.array(z.string()),
   rule: synthesizedRuleSchema.nullable(),
+  authenticode: authenticodeSchema.nullable(),
+  explanation: explanationSchema,
+  importTags: z.array(z.object({ dll: z.string(), name: z.string(), tags: z.array(z.string()) })),
   pe: peSummarySchema,
 });
 

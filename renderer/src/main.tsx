@@ -10,7 +10,10 @@ const env = browserTokenEnvironment();
 const bridge = resolveBridge(env);
 const store = createShellStore(window.localStorage);
 const root = document.getElementById('root');
-if (root) {
+// `petriage serve` serves this same build with <meta name="vitrine-standalone" content="petriage">: only the Triage workspace, no gateway.
+if (root && document.querySelector('meta[name="vitrine-standalone"]')?.getAttribute('content') === 'petriage') {
+  void import('./workspaces/triage/standalone').then((m) => m.mountStandalone(root));
+} else if (root) {
   createRoot(root).render(
     <StrictMode>
       <App store={store} initialBridge={bridge} tokenEnv={env} />

@@ -1,13 +1,18 @@
-// Browser end-to-end of the Triage workspace: the real workstation in-process (gateway + petriage in the workers), the built renderer in Debian's Chromium via playwright-core.
-import { closeSync, ftruncateSync, openSync } from 'node:fs';
+// Browser end-to-end of the Triage workspace: the real workstation in-process (gateway + petriage in the workers), the built renderer in
+// Debian's Chromium via playwright-core; then the same build served alone by `petriage serve` (its standalone app) at GET /.
+import { closeSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '../../engines/core/http/server.js';
+import { identity, signedPe } from '../../engines/petriage/authenticode/testutil.js';
 import { familySamples } from '../../engines/petriage/corpus.js';
+import { createStandaloneApp } from '../../engines/petriage/http.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
 import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
 
 const COMPILED = corpusPath('pe', 'corkami', 'compiled.exe');
+const VERSION_STD = corpusPath('pe', 'corkami', 'version_std.exe');
 
 describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shared/corpora) are missing' }))('Triage workspace in Chromium', () => {
   let session: BrowserSession;
@@ -27,6 +32,13 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     return session.openWorkspace(page, 'petriage', 'triage-drop');
   }
 
+  async function triage(page: Page, file: string | { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+    await page.getByTestId('triage-file').setInputFiles(file);
+    await page.getByTestId('triage-verdict').waitFor({ timeout: 90_000 });
+  }
+
+  const tab = (page: Page, name: string) => page.getByTestId(`triage-tab-${name}`).click();
+
   beforeAll(async () => {
     session = await startBrowserSession('triage');
   }, 180_000);
@@ -35,7 +47,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     await session?.close();
   });
 
-  it('says what to do, then triages a corpus PE: verdict, sections with entropy, imports (light)', async () => {
+  it('says what to do, then triages a corpus PE: verdict, explanation, sections with the entropy plot, imports by DLL, strings, bytes, JSON export (light)', async () => {
     const page = await open('light');
     await openTriage(page);
     const empty = await page.getByTestId('triage-empty').innerText();
@@ -68,35 +80,75 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     expect(score).toBeLessThan(0.3);
     expect(await verdict.innerText()).toContain('suspicious ≥ 0.3');
 
+    // The explanation names families with evidence, never hashed slots.
+    const explanation = page.getByTestId('triage-explanation');
+    expect(await explanation.locator('.family').count()).toBeGreaterThan(0);
+    const explained = await explanation.locator('.families').innerText();
+    expect(explained).not.toMatch(/#\d+/);
+    expect(explained).toMatch(/Imports used for|Other imported functions|Byte distribution|Header and structure|Section/);
+    await page.screenshot({ path: path.join(SHOTS, 'triage-overview-light.png') });
+
+    await tab(page, 'sections');
     const sections = page.getByTestId('triage-sections').locator('tbody tr');
     expect(await sections.count()).toBe(3);
     expect(await sections.locator('td:first-child').allInnerTexts()).toEqual(['.text', '.rdata', '.data']);
-    expect(await page.getByTestId('triage-sections').locator('.ebar__fill').count()).toBe(3);
     expect(await sections.locator('.sections__flags code').allInnerTexts()).toEqual(['r-x', 'r--', 'rw-']);
+    expect(await page.getByTestId('triage-entropy-plot').locator('rect.eplot__rect').count()).toBe(4); // headers + 3 sections
+    expect(await page.getByTestId('triage-overlay').innerText()).toContain('None');
+    await page.screenshot({ path: path.join(SHOTS, 'triage-sections-light.png') });
 
+    await tab(page, 'imports');
     const imports = page.getByTestId('triage-imports');
-    const importText = await imports.locator('tbody').innerText();
+    const importText = await imports.innerText();
     expect(importText).toContain('ExitProcess');
     expect(importText).toContain('printf');
-    expect(await imports.locator('tbody tr').count()).toBe(2);
-    expect(await page.getByTestId('triage-drivers').locator('.driver').count()).toBeGreaterThan(0);
+    expect(await imports.locator('.dll').count()).toBe(2);
     expect(await page.getByTestId('triage-exports').innerText()).toContain('exports nothing');
-
-    // `/` focuses the filter; typing narrows the imports table; Esc clears it.
+    // `/` focuses the filter; typing narrows the imports; Esc clears it.
     await page.evaluate('(document.activeElement instanceof HTMLElement) && document.activeElement.blur()');
     await page.keyboard.press('/');
     expect(await page.evaluate("document.activeElement?.hasAttribute('data-workspace-search') ?? false")).toBe(true);
     await page.keyboard.type('printf');
-    expect(await imports.locator('tbody tr').count()).toBe(1);
-    expect(await imports.innerText()).toContain('1 of 2');
+    await page.getByTestId('imports-count').filter({ hasText: '1 of 2' }).waitFor();
     await page.keyboard.press('Escape');
-    expect(await imports.locator('tbody tr').count()).toBe(2);
+    await page.getByTestId('imports-count').filter({ hasText: /^2 functions/ }).waitFor();
 
-    await page.screenshot({ path: path.join(SHOTS, 'triage-compiled-light.png') });
+    // Strings with offsets; the kind chips filter; an offset opens the byte view there.
+    await tab(page, 'strings');
+    const strings = page.getByTestId('triage-strings');
+    await strings.getByTestId('strings-list').waitFor();
+    expect(await strings.getByTestId('strings-count').innerText()).toMatch(/^\d+ of \d+ listed/);
+    const firstOffset = await strings.locator('.vlist__row .linklike').first().innerText();
+    expect(firstOffset).toMatch(/^0x[0-9A-F]{8}$/);
+    await page.screenshot({ path: path.join(SHOTS, 'triage-strings-light.png') });
+    await strings.locator('.vlist__row .linklike').first().click();
+    const hexRows = page.getByTestId('hex-rows');
+    await hexRows.waitFor();
+    const wantRow = (Number.parseInt(firstOffset.slice(2), 16) - (Number.parseInt(firstOffset.slice(2), 16) % 16)).toString(16).padStart(8, '0');
+    await hexRows.locator('.hex__off', { hasText: wantRow }).first().waitFor();
+
+    // The byte view reads the picked file: row 0 is the MZ header; going to 0x400 shows that row; a bad offset says why.
+    await page.getByTestId('hex-goto').fill('0');
+    await page.getByTestId('hex-goto').press('Enter');
+    await waitForExpression(page, "(document.querySelector('[data-testid=hex-rows] .hex__bytes')?.textContent ?? '').startsWith('4d 5a')");
+    await page.getByTestId('hex-goto').fill('0x400');
+    await page.getByTestId('hex-goto').press('Enter');
+    await hexRows.locator('.hex__off', { hasText: '00000400' }).waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'triage-hex-light.png') });
+    await page.getByTestId('hex-goto').fill('0xFFFFFFF');
+    await page.getByTestId('hex-goto').press('Enter');
+    await page.getByTestId('triage-hex').getByText('Not an offset inside the file').waitFor();
+
+    // Export of the result as JSON: named by the hash, the same result.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+    expect(download.suggestedFilename()).toMatch(/^triage-[0-9a-f]{12}\.json$/);
+    const exported = JSON.parse(readFileSync(await download.path(), 'utf8')) as { verdict: string; sha256: string; explanation: unknown };
+    expect(exported.verdict).toBe('BENIGN');
+    expect(exported.explanation).toBeDefined();
     expect(pageErrors(page)).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 
-  it('a synthetic family sample: MALICIOUS, capabilities with ATT&CK ids, the family, a rule validated live (dark)', async () => {
+  it('a synthetic family sample: MALICIOUS, the injection imports explained and tagged, the family, a rule validated live and exported (dark)', async () => {
     const page = await open('dark');
     // Alt+8 is the Triage slot.
     await page.locator('[data-workspace="petriage"]').waitFor();
@@ -104,17 +156,30 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     await page.getByTestId('triage-drop').waitFor();
 
     // Inert by construction (every routine only returns); behaviour is suggested by imports and strings.
-    const sample = familySamples(1, 2024)[0]!;
-    await page.getByTestId('triage-file').setInputFiles({ name: sample.name, mimeType: 'application/octet-stream', buffer: Buffer.from(sample.bytes) });
-    const verdict = page.getByTestId('triage-verdict');
-    await verdict.waitFor({ timeout: 90_000 });
-    expect(await verdict.getAttribute('data-verdict')).toBe('MALICIOUS');
+    const sample = familySamples(1, 2024).find((s) => s.family === 'hollowpoint')!;
+    await triage(page, { name: sample.name, mimeType: 'application/octet-stream', buffer: Buffer.from(sample.bytes) });
+    expect(await page.getByTestId('triage-verdict').getAttribute('data-verdict')).toBe('MALICIOUS');
+    const injection = page.getByTestId('triage-explanation').locator('[data-family="imports:injection"]');
+    expect(await injection.locator('.family__title').innerText()).toMatch(/^Imports used for /);
+    expect(await injection.locator('.family__ev').innerText()).toContain('KERNEL32.dll!WriteProcessMemory');
     const caps = page.getByTestId('triage-capabilities');
     expect(await caps.locator('.cap').count()).toBeGreaterThan(0);
     for (const id of await caps.locator('.cap__tech').allInnerTexts()) expect(id).toMatch(/^T\d{4}(\.\d{3})?$/);
     expect(await page.getByTestId('triage-family').locator('.family__name').innerText()).toBe(sample.family);
+    await page.screenshot({ path: path.join(SHOTS, 'triage-malicious-dark.png') });
+
+    // Imports by DLL with capability tags; the tag chip narrows to the tagged functions.
+    await tab(page, 'imports');
+    const imports = page.getByTestId('triage-imports');
+    await imports.getByRole('radio', { name: 'injection' }).click();
+    await waitForExpression(page, "document.querySelector('[data-testid=triage-imports] [role=radio][aria-checked=true]')?.textContent === 'injection'");
+    const tagged = await imports.locator('.dll__fn').allInnerTexts();
+    expect(tagged.length).toBeGreaterThan(0);
+    for (const t of tagged) expect(t).toContain('injection');
+    await page.screenshot({ path: path.join(SHOTS, 'triage-imports-dark.png') });
 
     // The synthesised rule is in the editor and validates against the benign corpus.
+    await tab(page, 'rule');
     const rule = page.getByLabel('Rule text');
     expect(await rule.inputValue()).toContain('rule ');
     const status = page.getByTestId('rule-status');
@@ -122,7 +187,11 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     await valid.waitFor({ timeout: 60_000 });
     expect(await status.innerText()).toMatch(/benign files/);
     expect(await status.innerText()).toContain('sibling coverage');
-    await page.screenshot({ path: path.join(SHOTS, 'triage-malicious-dark.png') });
+
+    // Export of the rule as .yar: the editor's text, named by the rule.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-rule').click()]);
+    expect(download.suggestedFilename()).toMatch(/^[A-Za-z_]\w*\.yar$/);
+    expect(readFileSync(await download.path(), 'utf8')).toBe(`${(await rule.inputValue()).replace(/\n?$/, '\n')}`);
 
     // Breaking the condition gives the parser's error with its line number, without echoing the text.
     const original = await rule.inputValue();
@@ -137,21 +206,83 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     expect(problemText).toContain(`line ${conditionAt + 1}`);
     expect(problemText).not.toContain('SECRETWORD');
     expect(await rule.getAttribute('aria-invalid')).toBe('true');
+    // An edit survives a look at another tab.
+    await tab(page, 'strings');
+    await tab(page, 'rule');
+    expect(await rule.inputValue()).toContain('SECRETWORD(');
     await page.locator('.main').evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await page.screenshot({ path: path.join(SHOTS, 'triage-rule-error-dark.png') });
-
-    // Restoring it validates again.
     await rule.fill(original);
     await valid.waitFor({ timeout: 60_000 });
     expect(pageErrors(page)).toEqual([]);
   }, 180_000);
 
-  it('a file that is not a PE shows the service reason; a file over 32 MiB is refused with the limit', async () => {
+  it('Authenticode: a signed file matches, with signer, chain and timestamp; a changed copy does not; version info in Resources', async () => {
     const page = await open('light');
     await openTriage(page);
+    const root = identity('Vitrine Test Root', '01');
+    const leaf = identity('Vitrine Code Signer', '02', root);
+    const tsa = identity('Vitrine Timestamp Authority', '03', root);
+    const spec = { imports: [{ dll: 'KERNEL32.dll', symbols: ['ExitProcess', 'CreateFileW'] }], strings: ['signed test program'] };
+    const pe = signedPe(spec, { signer: leaf, extraCerts: [root], programName: 'Signed Test', timestamp: { kind: 'rfc3161', by: tsa, at: new Date('2026-02-01T10:00:00Z') } });
+    await triage(page, { name: 'signed.exe', mimeType: 'application/octet-stream', buffer: Buffer.from(pe) });
+    expect(await page.getByTestId('triage-tab-signature').innerText()).toContain('intact');
+    await tab(page, 'signature');
+    const sig = page.getByTestId('signature');
+    expect(await sig.getAttribute('data-status')).toBe('intact');
+    expect(await sig.getByTestId('signature-status').innerText()).toBe('Matches the file');
+    const text = await sig.innerText();
+    expect(text).toContain('Vitrine Code Signer');
+    expect(text).toContain('Signed Test');
+    expect(text).toContain('equals the file hash');
+    expect(text).toContain('ends at a self-signed root');
+    expect(await sig.getByTestId('signature-timestamp').innerText()).toContain('2026-02-01 10:00:00 UTC');
+    expect(await sig.locator('table.certs tbody tr').count()).toBe(3);
+    await page.screenshot({ path: path.join(SHOTS, 'triage-signature-light.png') });
+    // The certificate table is the overlay: the Sections tab says so, with its entropy, and plots it.
+    await tab(page, 'sections');
+    expect(await page.getByTestId('triage-overlay').innerText()).toMatch(/entropy \d\.\d\d bits\/byte.*It holds the certificate table .*, and nothing else/s);
+    expect(await page.getByTestId('triage-entropy-plot').locator('rect.eplot__rect--overlay').count()).toBe(1);
+    await page.screenshot({ path: path.join(SHOTS, 'triage-sections-overlay-light.png') });
+
+    const tampered = Buffer.from(pe);
+    tampered[0x400] = (tampered[0x400]! + 1) & 0xff;
+    await page.getByTestId('triage-file').setInputFiles({ name: 'tampered.exe', mimeType: 'application/octet-stream', buffer: tampered });
+    await waitForExpression(page, "document.querySelectorAll('[data-testid=triage-history] .thist__item').length === 2", 90_000);
+    await tab(page, 'signature');
+    expect(await page.getByTestId('signature').getAttribute('data-status')).toBe('digest_mismatch');
+    expect(await page.getByTestId('signature-status').innerText()).toBe('Does not match the file');
+    await page.screenshot({ path: path.join(SHOTS, 'triage-signature-mismatch-light.png') });
+
+    // Resources: version strings of a corpus file.
+    await triage(page, VERSION_STD);
+    await waitForExpression(page, "document.querySelectorAll('[data-testid=triage-history] .thist__item').length === 3", 90_000);
+    await tab(page, 'resources');
+    const version = page.getByTestId('triage-version');
+    await version.waitFor();
+    expect(await version.locator('dt').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(SHOTS, 'triage-resources-light.png') });
+    expect(pageErrors(page)).toEqual([]);
+  }, 180_000);
+
+  it('history of this window; a file that is not a PE clears the result and shows the reason; a file over 32 MB is refused with the limit', async () => {
+    const page = await open('light');
+    await openTriage(page);
+    await triage(page, COMPILED);
+    const sample = familySamples(1, 7)[0]!;
+    await page.getByTestId('triage-file').setInputFiles({ name: sample.name, mimeType: 'application/octet-stream', buffer: Buffer.from(sample.bytes) });
+    const items = page.getByTestId('triage-history').locator('.thist__item');
+    await waitForExpression(page, "document.querySelectorAll('[data-testid=triage-history] .thist__item').length === 2", 90_000);
+    expect(await items.first().innerText()).toContain(sample.name);
+    // Back to the first file from the history.
+    await items.nth(1).click();
+    await page.getByTestId('triage-verdict').filter({ hasText: 'compiled.exe' }).waitFor();
+
     await page.getByTestId('triage-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('SECRET-CONTENT just some text, not an executable\n'.repeat(4)) });
     const problemsBox = page.getByTestId('triage-problems');
     await problemsBox.locator('.error-note').waitFor({ timeout: 60_000 });
+    // The previous result is gone: what is on screen answers the last file given.
+    expect(await page.getByTestId('triage-result').count()).toBe(0);
     const text = await problemsBox.innerText();
     expect(text).toContain('Not a PE file');
     expect(text).toContain('not a PE file');
@@ -172,8 +303,36 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     ftruncateSync(fd, 33 * 1024 * 1024);
     closeSync(fd);
     await page.getByTestId('triage-file').setInputFiles(big);
-    await problemsBox.getByText('at most 32 MiB').waitFor();
+    await problemsBox.getByText('at most 32 MB (32,000,000 bytes)').waitFor();
     expect(await problemsBox.innerText()).toContain('The file was not sent');
+    // The history still holds both files.
+    expect(await items.count()).toBe(2);
     expect(pageErrors(page)).toEqual([]);
-  }, 90_000);
+  }, 120_000);
+
+  it('`petriage serve` serves the same build at GET /: only the Triage workspace, talking to its own routes', async () => {
+    const server = await listen(createStandaloneApp({ benign: { synthetic: { count: 10, seed: 1 } } }), { port: 0 });
+    const context = await session.browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${server.url}/`);
+      await page.getByTestId('triage-drop').waitFor();
+      // No sidebar, no token screen: the workspace alone.
+      expect(await page.locator('.sidebar').count()).toBe(0);
+      expect(await page.title()).toBe('Vitrine · Triage');
+      await page.getByTestId('triage-file').setInputFiles(COMPILED);
+      await page.getByTestId('triage-verdict').waitFor({ timeout: 90_000 });
+      expect(await page.getByTestId('triage-verdict').getAttribute('data-verdict')).toBe('BENIGN');
+      await page.screenshot({ path: path.join(SHOTS, 'triage-standalone-light.png') });
+      expect(errors.filter((e) => !/favicon/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+      await server.close();
+    }
+  }, 120_000);
 });

@@ -127,8 +127,104 @@ export interface TriagePeSummary {
   readonly exports: TriageExports | null;
   readonly entropy: number;
   readonly imphash: string;
-  readonly strings: { readonly ascii: number; readonly utf16le: number; readonly truncated: boolean };
+  readonly strings: {
+    readonly ascii: number;
+    readonly utf16le: number;
+    readonly truncated: boolean;
+    /** Both encodings merged by offset, at most 5,000, each cut at 512 characters. */
+    readonly items: readonly TriageString[];
+    readonly items_truncated: boolean;
+  };
   readonly notes: readonly string[];
+  /** More of the dissection, as the dissector names it (present in every result; typed loosely here). */
+  readonly resources?: TriageResources;
+  /** The overlay with the entropy of its bytes (bits per byte). */
+  readonly overlay?: { readonly offset: number; readonly size: number; readonly entropy?: number } | null;
+  /** Entropy of the bytes before the first section's data (headers). */
+  readonly headers_entropy?: number;
+  readonly certificate?: { readonly offset: number; readonly size: number; readonly within_file: boolean } | null;
+  readonly entry_point?: { readonly rva: number; readonly section: string | null; readonly offset: number | null };
+}
+
+export interface TriageString {
+  readonly offset: number;
+  readonly encoding: 'ascii' | 'utf16le';
+  readonly value: string;
+}
+
+export interface TriageResources {
+  readonly types: readonly { readonly type: string | number; readonly count: number }[];
+  readonly entries: readonly {
+    readonly type: string | number;
+    readonly name: string | number;
+    readonly language: number;
+    readonly sublanguage: number;
+    readonly offset: number | null;
+    readonly size: number;
+    readonly entropy: number | null;
+  }[];
+  readonly version_info: {
+    readonly strings: Readonly<Record<string, string>>;
+    readonly file_version: string | null;
+    readonly product_version: string | null;
+  } | null;
+  readonly manifest: string | null;
+}
+
+export interface TriageCertificate {
+  readonly subject: string;
+  readonly issuer: string;
+  readonly name: string;
+  readonly serial: string;
+  readonly not_before: string;
+  readonly not_after: string;
+  readonly self_signed: boolean;
+  readonly sha1: string;
+  readonly signature_algorithm: string;
+  readonly valid_at_signing: boolean | null;
+}
+
+/** One Authenticode signature (engines/petriage/authenticode/types.ts). */
+export interface TriageSignature {
+  readonly entry: number;
+  readonly nested: boolean;
+  readonly status: 'unreadable' | 'digest_mismatch' | 'bad_signature' | 'unverified' | 'intact';
+  readonly digest_algorithm: string | null;
+  readonly signed_digest: string | null;
+  readonly computed_digest: string | null;
+  readonly digest_matches: boolean | null;
+  readonly signature_valid: boolean | null;
+  readonly signer: TriageCertificate | null;
+  readonly chain: readonly TriageCertificate[];
+  readonly chain_valid: boolean | null;
+  readonly chain_complete: boolean;
+  readonly certificates: readonly TriageCertificate[];
+  readonly signing_time: string | null;
+  readonly timestamp: {
+    readonly kind: 'rfc3161' | 'legacy';
+    readonly time: string | null;
+    readonly signer: TriageCertificate | null;
+    readonly imprint_matches: boolean | null;
+    readonly signature_valid: boolean | null;
+  } | null;
+  readonly program_name: string | null;
+  readonly more_info: string | null;
+  readonly warnings: readonly string[];
+}
+
+export interface TriageAuthenticode {
+  readonly signed: boolean;
+  readonly signatures: readonly TriageSignature[];
+  readonly warnings: readonly string[];
+}
+
+/** The drivers summed into a named family, with the file's evidence. */
+export interface TriageExplanationFamily {
+  readonly id: string;
+  readonly name: string;
+  readonly contribution: number;
+  readonly features: number;
+  readonly evidence: readonly string[];
 }
 
 export interface TriageDriver {
@@ -162,5 +258,10 @@ export interface TriageResult {
   readonly familyScores: readonly FamilyAttribution[];
   readonly notes: readonly string[];
   readonly rule: SynthesizedRule | null;
+  /** Null when the file has no certificate table. */
+  readonly authenticode: TriageAuthenticode | null;
+  readonly explanation: { readonly families: readonly TriageExplanationFamily[] };
+  /** Imported functions a capability rule names, with the rules' tags. */
+  readonly importTags: readonly { readonly dll: string; readonly name: string; readonly tags: readonly string[] }[];
   readonly pe: TriagePeSummary;
 }

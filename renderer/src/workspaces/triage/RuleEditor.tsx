@@ -18,10 +18,13 @@ export interface RuleEditorProps {
   readonly initial: string;
   /** Why there is no synthesised rule, when there is none. */
   readonly absentReason: string | null;
+  /** Told the text as it is edited (the workspace exports it as .yar). */
+  readonly onTextChange?: (text: string) => void;
 }
 
-export function RuleEditor({ client, base, initial, absentReason }: RuleEditorProps) {
+export function RuleEditor({ client, base, initial, absentReason, onTextChange }: RuleEditorProps) {
   const [text, setText] = useState(initial);
+  useEffect(() => onTextChange?.(text), [text, onTextChange]);
   const [check, setCheck] = useState<Check>({ state: 'idle' });
   const id = useId();
   const gutter = useRef<HTMLPreElement>(null);

@@ -1,57 +1,123 @@
-// The Triage workspace: drop or pick a PE file, it is uploaded as raw bytes and analysed statically; verdict, drivers, capabilities, structure and a candidate rule come back.
-import { useRef, useState } from 'react';
+// The Triage workspace: drop or pick a PE file, it is uploaded as raw bytes and analysed statically; the result is shown in tabs
+// (overview, signature, imports, sections, strings, resources, bytes, rule), kept in this window's history, and exported as JSON or .yar.
+import { useCallback, useRef, useState } from 'react';
+import type { Finding } from '../../../../engines/core/contracts/findings';
 import type { TriageResult } from '../../../../engines/core/contracts/petriage';
 import { ApiError } from '../../api/client';
-import { OpenFileButton } from '../../components/OpenFileButton';
+import { downloadJson, downloadText } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
+import { OpenFileButton } from '../../components/OpenFileButton';
 import { Progress } from '../../components/Progress';
+import { SendToButton } from '../../components/SendTo';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
 import { useShell } from '../../shell/context';
 import { activeJobs } from '../../store';
 import type { WorkspaceProps } from '../registry';
+import { HexTab } from './hex/HexTab';
+import { addToHistory, type HistoryEntry } from './history/model';
+import { HistoryList } from './history/HistoryList';
+import { ImportsTab } from './imports/ImportsTab';
 import { refuseBeforeUpload, type UploadProgress } from './model';
+import { resultFileName, ruleFileName } from './model-export';
+import { ExplanationPanel } from './overview/ExplanationPanel';
+import { ResourcesTab } from './resources/ResourcesTab';
 import { RuleEditor } from './RuleEditor';
-import { CapabilitiesPanel, DriversPanel, ExportsPanel, FamilyPanel, ImportsPanel, SectionsPanel, VerdictPanel } from './Views';
+import { SectionsTab } from './sections/SectionsTab';
+import { SignatureTab } from './signature/SignatureTab';
+import { StringsTab } from './strings/StringsTab';
+import { CapabilitiesPanel, FamilyPanel, VerdictPanel } from './Views';
 import './triage.css';
-
-interface Shown {
-  readonly result: TriageResult;
-  readonly fileLabel: string;
-}
 
 const PHASE_WORDS: Record<UploadProgress['phase'], string> = { reading: 'Reading the file…', uploading: 'Uploading…', analysing: 'Analysing…' };
 
+const TABS = [
+  ['overview', 'Overview'],
+  ['signature', 'Signature'],
+  ['imports', 'Imports'],
+  ['sections', 'Sections'],
+  ['strings', 'Strings'],
+  ['resources', 'Resources'],
+  ['hex', 'Bytes'],
+  ['rule', 'Rule'],
+] as const;
+type Tab = (typeof TABS)[number][0];
+const TAB_IDS: readonly Tab[] = TABS.map(([t]) => t);
+
+/** A word on a tab that says what is inside before it is opened (a count, the signature's state). */
+function tabBadge(tab: Tab, r: TriageResult): string | null {
+  switch (tab) {
+    case 'signature':
+      return r.authenticode === null ? 'none' : (r.authenticode.signatures[0]?.status.replace('_', ' ') ?? 'unreadable');
+    case 'imports':
+      return String(r.pe.imports.reduce((n, d) => n + d.symbols.length, 0) + r.pe.delay_imports.reduce((n, d) => n + d.symbols.length, 0));
+    case 'sections':
+      return String(r.pe.sections.length);
+    case 'strings':
+      return r.pe.strings.items.length.toLocaleString('en');
+    case 'resources':
+      return String(r.pe.resources?.entries.length ?? 0);
+    case 'rule':
+      return r.rule ? 'candidate' : null;
+    default:
+      return null;
+  }
+}
+
+/** What a triage result takes to Assessment or ACH: its capabilities' techniques, the file's hash and the URLs found in it. */
+function triageFinding(result: TriageResult): Finding {
+  const urls = [...new Set(result.capabilities.flatMap((c) => c.evidence).flatMap((e) => (e.kind === 'url' ? [e.value] : [])))];
+  return {
+    title: `Triage of ${result.sha256.slice(0, 16)}`,
+    techniques: [...new Set(result.capabilities.map((c) => c.technique.id))],
+    indicators: [{ type: 'sha256', value: result.sha256 }, ...urls.map((value) => ({ type: 'url' as const, value }))],
+    source: { service: 'petriage', kind: 'triage', id: result.sha256, link: `#/petriage/history/${result.sha256}` },
+  };
+}
+
 export default function TriageWorkspace({ service, client }: WorkspaceProps) {
   const base = service.base;
-  const [shown, setShown] = useState<Shown | null>(null);
+  const [history, setHistory] = useState<readonly HistoryEntry[]>([]);
+  const [shownId, setShownId] = useState<number | null>(null);
+  const [tab, setTab] = useState<Tab>('overview');
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const [serviceError, setServiceError] = useState<ApiError | null>(null);
   const [filter, setFilter] = useState('');
+  const [hexGoTo, setHexGoTo] = useState<{ offset: number } | null>(null);
+  const [ruleText, setRuleText] = useState('');
   const inFlight = useRef<AbortController | null>(null);
+  const nextId = useRef(1);
   const jobs = useShell((s) => s.jobs);
   // While the service analyses, its job's progress events (over /api/events) give the bar a real fraction.
   const jobFraction = progress?.phase === 'analysing' ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1)?.fraction : undefined;
   const busy = progress !== null;
+  const shown = history.find((e) => e.id === shownId) ?? null;
+  const result = shown?.result;
 
   const analyse = async (file: File): Promise<void> => {
     const refused = refuseBeforeUpload(file.size);
     setServiceError(null);
+    setLocalError(null);
     if (refused) {
+      // An error clears the result on screen: what is shown is always the answer to the last file given.
+      setShownId(null);
       setLocalError(refused);
       return;
     }
-    setLocalError(null);
     inFlight.current?.abort();
     const controller = new AbortController();
     inFlight.current = controller;
     setProgress({ phase: 'uploading', fraction: 0 });
     try {
-      const result = await client.upload<TriageResult>(`${base}/api/analyze`, file, { onProgress: setProgress, signal: controller.signal });
-      setShown({ result, fileLabel: file.name });
+      const r = await client.upload<TriageResult>(`${base}/api/analyze`, file, { onProgress: setProgress, signal: controller.signal });
+      const entry: HistoryEntry = { id: nextId.current++, fileLabel: file.name, result: r, file, at: new Date().toISOString() };
+      setHistory((h) => addToHistory(h, entry));
+      setShownId(entry.id);
+      setTab('overview');
     } catch (err) {
       if (err instanceof DOMException && err.name === 'AbortError') return;
+      setShownId(null);
       setServiceError(err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
     } finally {
       if (inFlight.current === controller) {
@@ -62,38 +128,32 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
   };
 
   const { dropClass, dropProps } = useFileDrop((file) => void analyse(file));
+  const showBytes = useCallback((offset: number) => {
+    setHexGoTo({ offset });
+    setTab('hex');
+  }, []);
 
-  const result = shown?.result;
   const errorTitle =
     serviceError?.code === 'parse_error' ? 'Not a PE file' : serviceError?.code === 'payload_too_large' ? 'The file is too large' : 'The analysis failed';
 
   return (
     // The whole page takes the drop: a file dropped beside the box would otherwise make the browser open it and lose the page.
-    <div
-      className="ws-page triage"
-      {...dropProps}
-    >
+    <div className="ws-page triage" {...dropProps}>
       <WorkspaceHeader title="Triage" purpose="Static triage of Windows executables: nothing is executed">
-        <FilterField value={filter} onChange={setFilter} placeholder="Filter imports, exports, capabilities  ( / )" label="Filter imports, exports and capabilities" />
+        <FilterField value={filter} onChange={setFilter} placeholder="Filter imports, strings, capabilities  ( / )" label="Filter imports, exports, strings and capabilities" />
+        <button type="button" className="small" disabled={!result} onClick={() => result && downloadJson(result, resultFileName(result.sha256))} data-testid="export-json">
+          Export result (JSON)
+        </button>
+        <button type="button" className="small" disabled={!result || ruleText.trim() === ''} onClick={() => downloadText(ruleText.endsWith('\n') ? ruleText : `${ruleText}\n`, ruleFileName(ruleText), 'text/plain')} data-testid="export-rule">
+          Export rule (.yar)
+        </button>
+        <SendToButton client={client} testId="triage-send-to" finding={result ? triageFinding(result) : null} />
       </WorkspaceHeader>
 
-      <section
-        className={`panel dropzone ${dropClass}${result ? ' dropzone--compact' : ''}`}
-        aria-label="File to triage"
-        data-testid="triage-drop"
-      >
+      <section className={`panel dropzone ${dropClass}${result ? ' dropzone--compact' : ''}`} aria-label="File to triage" data-testid="triage-drop">
         <div className="row dropzone__row">
-          <OpenFileButton
-            primary
-            label={result ? 'Triage another file…' : 'Choose a PE file…'}
-            disabled={busy}
-            buttonTestId="triage-pick"
-            testId="triage-file"
-            onFile={(f) => void analyse(f)}
-          />
-          <span className="muted">
-            or drop an .exe, .dll or .sys anywhere on this page (up to 32 MiB). The file is parsed and scored, never run.
-          </span>
+          <OpenFileButton primary label={result ? 'Triage another file…' : 'Choose a PE file…'} disabled={busy} buttonTestId="triage-pick" testId="triage-file" onFile={(f) => void analyse(f)} />
+          <span className="muted">or drop an .exe, .dll or .sys anywhere on this page (up to 32 MB). The file is parsed and scored, never run.</span>
           {busy && (
             <button type="button" className="small" onClick={() => inFlight.current?.abort()}>
               Cancel
@@ -117,37 +177,83 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
         </div>
       </section>
 
-      {!result ? (
-        !busy && (
+      <HistoryList entries={history} shownId={shownId} onShow={(id) => setShownId(id)} onClear={() => {
+        setHistory([]);
+        setShownId(null);
+      }} />
+
+      {!result || !shown ? (
+        !busy && !localError && !serviceError && (
           <section className="panel empty-result" data-testid="triage-empty">
             <h2>No file triaged yet</h2>
             <p className="muted">
               Drop a PE file (an .exe, .dll or .sys) on this page, or press <strong>Choose a PE file…</strong>. The service reads its structure,
-              imports and strings, scores it with the model and names the features behind the score, the capabilities with their ATT&amp;CK
-              techniques, the nearest known family, and, for a file that is not benign, a candidate YARA rule you can edit and re-validate here.
-              Nothing in the file is executed.
+              imports, strings and Authenticode signature, scores it with the model and says which families of evidence moved the score, the
+              capabilities with their ATT&amp;CK techniques, the nearest known family, and, for a file that is not benign, a candidate YARA rule you
+              can edit and re-validate here. Nothing in the file is executed.
             </p>
           </section>
         )
       ) : (
-        <div className="triage__grid" data-testid="triage-result">
-          <div className="triage__col">
-            <VerdictPanel result={result} fileLabel={shown.fileLabel} />
-            <DriversPanel result={result} />
-            <CapabilitiesPanel result={result} filter={filter} />
-            <FamilyPanel result={result} />
+        <div data-testid="triage-result">
+          <div className="triage__tabs" role="tablist" aria-label="Triage views">
+            {TABS.map(([t, label]) => {
+              const badge = tabBadge(t, result);
+              return (
+                <button
+                  key={t}
+                  type="button"
+                  role="tab"
+                  id={`triage-tab-${t}`}
+                  aria-selected={tab === t}
+                  aria-controls={`triage-panel-${t}`}
+                  tabIndex={tab === t ? 0 : -1}
+                  className={tab === t ? 'triage__tab triage__tab--on' : 'triage__tab'}
+                  data-testid={`triage-tab-${t}`}
+                  onClick={() => setTab(t)}
+                  onKeyDown={(e) => {
+                    // Arrow keys move between the tabs (WAI-ARIA tabs pattern).
+                    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+                    e.preventDefault();
+                    const next = TAB_IDS[(TAB_IDS.indexOf(t) + (e.key === 'ArrowRight' ? 1 : TAB_IDS.length - 1)) % TAB_IDS.length] as Tab;
+                    setTab(next);
+                    document.getElementById(`triage-tab-${next}`)?.focus();
+                  }}
+                >
+                  {label}
+                  {badge !== null && <span className={`triage__badge${t === 'signature' && badge !== 'none' && badge !== 'intact' ? ' triage__badge--warn' : ''}`}>{badge}</span>}
+                </button>
+              );
+            })}
           </div>
-          <div className="triage__col">
-            <SectionsPanel result={result} />
-            <ImportsPanel result={result} filter={filter} />
-            <ExportsPanel result={result} filter={filter} />
+          <div role="tabpanel" id={`triage-panel-${tab}`} aria-labelledby={`triage-tab-${tab}`} className="triage__panel">
+            {tab === 'overview' && (
+              <div className="triage__grid">
+                <div className="triage__col">
+                  <VerdictPanel result={result} fileLabel={shown.fileLabel} />
+                  <FamilyPanel result={result} />
+                </div>
+                <div className="triage__col">
+                  <ExplanationPanel result={result} />
+                  <CapabilitiesPanel result={result} filter={filter} />
+                </div>
+              </div>
+            )}
+            {tab === 'signature' && <SignatureTab result={result} />}
+            {tab === 'imports' && <ImportsTab result={result} filter={filter} />}
+            {tab === 'sections' && <SectionsTab result={result} onShowOffset={showBytes} />}
+            {tab === 'strings' && <StringsTab result={result} filter={filter} onShowOffset={showBytes} />}
+            {tab === 'resources' && <ResourcesTab result={result} onShowOffset={showBytes} />}
+            {tab === 'hex' && <HexTab key={shown.id} result={result} file={shown.file} goTo={hexGoTo} />}
           </div>
-          <div className="triage__wide">
+          {/* The rule editor stays mounted (hidden on other tabs) so edits survive a look at the strings. */}
+          <div hidden={tab !== 'rule'} role={tab === 'rule' ? 'tabpanel' : undefined} aria-labelledby="triage-tab-rule">
             <RuleEditor
-              key={result.sha256}
+              key={shown.id}
               client={client}
               base={base}
               initial={result.rule?.text ?? ''}
+              onTextChange={setRuleText}
               absentReason={
                 result.rule
                   ? null

@@ -1,6 +1,6 @@
-// The triage result's panels: verdict and score against the thresholds, drivers, capabilities, family, sections, imports, exports.
+// The triage result's panels: verdict and score against the thresholds, drivers, capabilities, family, sections, exports.
 import type { CapabilityEvidence, TriageResult } from '../../../../engines/core/contracts/petriage';
-import { driverLabel, driverScale, formatBytes, hex, HIGH_ENTROPY, importRows, matches, percent, sectionAccess, sectionContent, signed } from './model';
+import { driverLabel, driverScale, formatBytes, hex, HIGH_ENTROPY, matches, percent, sectionAccess, sectionContent, signed } from './model';
 
 const TABLE_ROWS = 500;
 
@@ -271,52 +271,6 @@ export function SectionsPanel({ result }: { readonly result: TriageResult }) {
             ))}
           </tbody>
         </table>
-      )}
-    </section>
-  );
-}
-
-export function ImportsPanel({ result, filter }: { readonly result: TriageResult; readonly filter: string }) {
-  const all = importRows(result);
-  const rows = all.filter((r) => matches(filter, r.dll, r.name));
-  return (
-    <section className="panel" aria-label="Imports" data-testid="triage-imports">
-      <div className="panel__head">
-        <h2>Imports</h2>
-        <span className="muted">
-          {filter ? `${rows.length} of ${all.length}` : `${all.length}`} functions from {new Set(all.map((r) => r.dll.toLowerCase())).size} DLLs
-        </span>
-      </div>
-      {all.length === 0 ? (
-        <p className="muted">The file imports nothing.</p>
-      ) : rows.length === 0 ? (
-        <p className="muted">No import matches the filter.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="dense">
-            <thead>
-              <tr>
-                <th>DLL</th>
-                <th>Function</th>
-                <th className="num">Ordinal</th>
-                <th>Load</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.slice(0, TABLE_ROWS).map((r, i) => (
-                <tr key={i}>
-                  <td>{r.dll}</td>
-                  <td>
-                    <code>{r.name}</code>
-                  </td>
-                  <td className="num">{r.ordinal ?? ''}</td>
-                  <td className="muted">{r.delay ? 'delay' : ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {rows.length > TABLE_ROWS && <p className="muted small-print">First {TABLE_ROWS} shown; narrow with the filter.</p>}
-        </div>
       )}
     </section>
   );

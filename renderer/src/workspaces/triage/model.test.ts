@@ -5,9 +5,10 @@ import { ApiError } from '../../api/client';
 import { driverLabel, driverScale, formatBytes, importRows, matches, MAX_UPLOAD_BYTES, refuseBeforeUpload, ruleProblems, sectionAccess, sectionContent } from './model';
 
 describe('refuseBeforeUpload', () => {
-  it('refuses an empty file and one over 32 MiB, and lets the limit itself through', () => {
+  it('refuses an empty file and one over 32 MB (32,000,000 bytes), and lets the limit itself through', () => {
+    expect(MAX_UPLOAD_BYTES).toBe(32_000_000);
     expect(refuseBeforeUpload(0)).toMatch(/empty/);
-    expect(refuseBeforeUpload(MAX_UPLOAD_BYTES + 1)).toMatch(/at most 32 MiB/);
+    expect(refuseBeforeUpload(MAX_UPLOAD_BYTES + 1)).toMatch(/at most 32 MB \(32,000,000 bytes\)/);
     expect(refuseBeforeUpload(MAX_UPLOAD_BYTES)).toBeNull();
     expect(refuseBeforeUpload(1)).toBeNull();
   });

@@ -3,8 +3,8 @@ import type { TriageDriver, TriageImportedDll, TriageResult } from '../../../../
 import type { ApiError} from '../../api/client';
 import { type IssueDetail } from '../../api/client';
 
-/** The service's upload limit (32 MiB, engines/petriage/openapi.ts MAX_UPLOAD_BYTES); checked here too so a big file is refused before it is sent. */
-export const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
+/** The service's upload limit (the spec's 32 MB = 32,000,000 bytes, engines/petriage/openapi.ts MAX_UPLOAD_BYTES); checked here too so a big file is refused before it is sent. */
+export const MAX_UPLOAD_BYTES = 32_000_000;
 /** Section entropy at or above this is shown as high (packed or encrypted data; the rule synthesiser skips such sections too). */
 export const HIGH_ENTROPY = 7.2;
 /** Rule validation waits this long after the last keystroke. */
@@ -40,7 +40,7 @@ export function signed(x: number, digits = 3): string {
 /** Why a file is refused before sending, or null when it may be sent. Never quotes the file's name or contents. */
 export function refuseBeforeUpload(size: number): string | null {
   if (size === 0) return 'The file is empty; drop a PE file (.exe, .dll, .sys).';
-  if (size > MAX_UPLOAD_BYTES) return `The file is ${formatBytes(size)}; the triage service accepts at most 32 MiB per upload.`;
+  if (size > MAX_UPLOAD_BYTES) return `The file is ${formatBytes(size)}; the triage service accepts at most 32 MB (32,000,000 bytes) per upload.`;
   return null;
 }
 
