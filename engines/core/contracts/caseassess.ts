@@ -1,5 +1,5 @@
 // Types of the case assessment service's files and HTTP bodies (/svc/caseassess/*), shared with the renderer (types only).
-import type { FindingSource, StixImportSummary } from './findings.js';
+import type { FindingSource, IndicatorType, StixImportSummary } from './findings.js';
 
 // ---------------------------------------------------------------- the case file (what the analyst hands over)
 
@@ -29,21 +29,7 @@ export interface CaseSoftware extends CaseEvidenceItem {
   readonly name?: string;
 }
 
-export type IndicatorType =
-  | 'ipv4'
-  | 'ipv6'
-  | 'domain'
-  | 'url'
-  | 'email'
-  | 'md5'
-  | 'sha1'
-  | 'sha256'
-  | 'file_name'
-  | 'registry_key'
-  | 'mutex'
-  | 'user_agent'
-  | 'asn'
-  | 'other';
+export type { IndicatorType };
 
 /** An observed indicator of compromise. Scored only when the knowledge graph links it to actors (the shipped ATT&CK graph has none). */
 export interface CaseIndicator extends CaseEvidenceItem {

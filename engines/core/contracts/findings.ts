@@ -1,7 +1,7 @@
 // Findings that travel between workspaces (Send to Assessment / Send to ACH) and the summary of a STIX 2.1 import, shared with the renderer (types only).
 
-/** Kinds of indicator a finding carries (the case file's indicator types). */
-export type FindingIndicatorType =
+/** Kinds of indicator: those of an Assessment case file, and so those a finding carries. */
+export type IndicatorType =
   | 'ipv4'
   | 'ipv6'
   | 'domain'
@@ -16,6 +16,8 @@ export type FindingIndicatorType =
   | 'user_agent'
   | 'asn'
   | 'other';
+
+export type FindingIndicatorType = IndicatorType;
 
 /** Where a finding came from: the service and the kind of thing in it, its id there, and a link back (a workspace route or a URL). */
 export interface FindingSource {
