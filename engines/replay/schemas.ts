@@ -174,24 +174,11 @@ export const analysisSchema = z.object({
     .optional(),
 });
 
-export const flowRowSchema = z.object({
+/** A row of the flow table: a connection fact without its history and last times, with its position, protocol name and duration. */
+export const flowRowSchema = connectionFactSchema.omit({ last_ts: true, history: true, last_packet: true }).extend({
   n: z.number().int().min(1).describe('1-based position in capture order'),
-  uid: z.string(),
-  proto: z.string(),
   app: z.string().describe('the protocol-breakdown name'),
-  orig_h: z.string(),
-  orig_p: z.number().int(),
-  resp_h: z.string(),
-  resp_p: z.number().int(),
-  start_ts: z.number(),
   duration: z.number(),
-  conn_state: z.string(),
-  service: z.array(z.string()),
-  orig_packets: z.number().int(),
-  resp_packets: z.number().int(),
-  orig_bytes: z.number(),
-  resp_bytes: z.number(),
-  first_packet: z.number().int(),
 });
 
 export const flowPageSchema = z.object({
