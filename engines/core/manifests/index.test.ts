@@ -16,9 +16,10 @@ describe('ecosystemFor and formatFor', () => {
     ['go.mod', 'golang', 'go-mod'],
     ['a/b/go.sum', 'golang', 'go-sum'],
     ['Cargo.lock', 'cargo', 'cargo-lock'],
+    ['web/bun.lock', 'npm', 'bun-lock'],
+    ['bun.lockb', 'npm', 'bun-lockb'],
     // the spec's default for any other name
     ['package.json', 'pypi', 'requirements'],
-    ['bun.lock', 'pypi', 'requirements'],
     ['', 'pypi', 'requirements'],
   ])('%s is %s (%s)', (name, ecosystem, format) => {
     expect(ecosystemFor(name)).toBe(ecosystem);

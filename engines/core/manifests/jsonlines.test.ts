@@ -57,3 +57,23 @@ describe('parseJsonWithLines', () => {
     expect(parseJsonWithLines(ok).value).toEqual(JSON.parse(ok));
   });
 });
+
+describe('parseJsonWithLines with jsonc', () => {
+  it('takes comments and one trailing comma, keeps key lines across comments, and agrees with JSON.parse otherwise', () => {
+    const text = '// head\n{\n  /* a\n  block */ "a": [1, 2,],\n  "b": {"c": "// not a comment", }, // tail\n}\n';
+    const { value, keyLines } = parseJsonWithLines(text, { jsonc: true });
+    expect(value).toEqual({ a: [1, 2], b: { c: '// not a comment' } });
+    expect(keyLines.get(value as object)?.get('a')).toBe(3);
+    expect(keyLines.get(value as object)?.get('b')).toBe(4);
+  });
+
+  it('stays strict JSON without the option, and refuses what JSONC does not allow either', () => {
+    for (const t of ['{"a": 1,}', '[1,]', '// x\n{}', '{} /* x */']) expect(() => parseJsonWithLines(t), t).toThrow(VitrineError);
+    for (const t of ['{,}', '[,]', '{"a": 1,,}', '[1,,]', '{"a": 1 /* open', '{"a": /x/}', "{'a': 1}", '{a: 1}']) expect(() => parseJsonWithLines(t, { jsonc: true }), t).toThrow(VitrineError);
+  });
+
+  it('applies a lower depth limit when asked', () => {
+    expect(() => parseJsonWithLines('[[[[1]]]]', { jsonc: true, maxDepth: 3 })).toThrow(/nested too deeply/);
+    expect(parseJsonWithLines('[[[1]]]', { jsonc: true, maxDepth: 3 }).value).toEqual([[[1]]]);
+  });
+});

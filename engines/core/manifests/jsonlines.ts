@@ -1,4 +1,5 @@
-// A strict JSON reader that also records the 0-based line of every object key, for lock files whose pins need lines.
+// A strict JSON reader that also records the 0-based line of every object key, for lock files whose pins need lines;
+// with `jsonc` it also takes `//` and `/* */` comments and trailing commas (bun.lock), and nothing else beyond JSON.
 import { parseError } from './context.js';
 
 /** Lines of the keys of one parsed object (the last occurrence wins, as in JSON.parse). */
@@ -12,8 +13,17 @@ export interface LocatedJson {
 
 const MAX_DEPTH = 1000;
 
-/** Parses JSON text (RFC 8259, no comments) and records key lines; throws parse_error on anything malformed. */
-export function parseJsonWithLines(text: string): LocatedJson {
+export interface JsonReadOptions {
+  /** Accept JSONC: `//` line comments, block comments, and one trailing comma before `}` or `]`. */
+  readonly jsonc?: boolean;
+  /** Deepest nesting of objects and arrays accepted (default and ceiling 1000). */
+  readonly maxDepth?: number;
+}
+
+/** Parses JSON text (RFC 8259, no comments unless `jsonc`) and records key lines; throws parse_error on anything malformed. */
+export function parseJsonWithLines(text: string, options: JsonReadOptions = {}): LocatedJson {
+  const jsonc = options.jsonc === true;
+  const maxDepth = Math.min(options.maxDepth ?? MAX_DEPTH, MAX_DEPTH);
   const keyLines = new WeakMap<object, KeyLines>();
   let pos = 0;
   let line = 0;
@@ -30,7 +40,15 @@ export function parseJsonWithLines(text: string): LocatedJson {
         line++;
         pos++;
       } else if (c === 0x20 || c === 0x09 || c === 0x0d) pos++;
-      else break;
+      else if (jsonc && c === 0x2f && text.charCodeAt(pos + 1) === 0x2f) {
+        const end = text.indexOf('\n', pos);
+        pos = end === -1 ? n : end;
+      } else if (jsonc && c === 0x2f && text.charCodeAt(pos + 1) === 0x2a) {
+        const end = text.indexOf('*/', pos + 2);
+        if (end === -1) fail('unterminated comment');
+        for (let i = text.indexOf('\n', pos); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) line++;
+        pos = end + 2;
+      } else break;
     }
   };
 
@@ -74,7 +92,7 @@ export function parseJsonWithLines(text: string): LocatedJson {
     const c = text.charCodeAt(pos);
     if (c === 0x7b) {
       pos++;
-      if (stack.length >= MAX_DEPTH) fail('nested too deeply');
+      if (stack.length >= maxDepth) fail('nested too deeply');
       const obj: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
       const lines = new Map<string, number>();
       keyLines.set(obj, lines);
@@ -83,7 +101,7 @@ export function parseJsonWithLines(text: string): LocatedJson {
     }
     if (c === 0x5b) {
       pos++;
-      if (stack.length >= MAX_DEPTH) fail('nested too deeply');
+      if (stack.length >= maxDepth) fail('nested too deeply');
       const arr: unknown[] = [];
       stack.push({ kind: 'array', arr });
       return { value: arr, opened: true };
@@ -123,6 +141,10 @@ export function parseJsonWithLines(text: string): LocatedJson {
       if (text.charCodeAt(pos) !== 0x2c) fail('expected a comma or a closing brace');
       pos++;
       skipWs();
+      if (jsonc && text.charCodeAt(pos) === 0x7d) {
+        pos++;
+        return false;
+      }
     }
     if (text.charCodeAt(pos) !== 0x22) fail('expected a key');
     const keyLine = line;
@@ -144,6 +166,13 @@ export function parseJsonWithLines(text: string): LocatedJson {
     if (!first) {
       if (text.charCodeAt(pos) !== 0x2c) fail('expected a comma or a closing bracket');
       pos++;
+      if (jsonc) {
+        skipWs();
+        if (text.charCodeAt(pos) === 0x5d) {
+          pos++;
+          return false;
+        }
+      }
     }
     return true;
   };

@@ -68,6 +68,7 @@ describe('truncated corpus files', () => {
     ['npm/v1-wrappy/package-lock.json', 'package-lock.json'],
     ['pnpm/v9.0-cdxgen/pnpm-lock.yaml', 'pnpm-lock.yaml'],
     ['pnpm/v5.4-cdxgen-test/pnpm-lock.yaml', 'pnpm-lock.yaml'],
+    ['bun/evtx-viewer/bun.lock', 'bun.lock'],
     ['yarn/berry-syft-fixture/yarn.lock', 'yarn.lock'],
     ['yarn/v1-timesketch-frontend-v3/yarn.lock', 'yarn.lock'],
     ['python/guarddog/poetry.lock', 'poetry.lock'],
@@ -108,7 +109,7 @@ describe('hostile input', () => {
     return out.join('');
   }
 
-  it.each(['requirements.txt', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'poetry.lock', 'uv.lock', 'Cargo.lock', 'go.mod', 'go.sum'])(
+  it.each(['requirements.txt', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'poetry.lock', 'uv.lock', 'Cargo.lock', 'go.mod', 'go.sum'])(
     'random bytes as %s: a document with warnings or parse_error',
     (name) => {
       for (const seed of [1, 2, 3]) {

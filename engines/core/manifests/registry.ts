@@ -1,4 +1,5 @@
 // The format registry: which file names each parser reads, its ecosystem, and the parser itself (after syft's catalogers).
+import { parseBunLock, refuseBunLockb } from './bun-lock.js';
 import { parseCargoLock } from './cargo-lock.js';
 import type { ParseContext } from './context.js';
 import { parseGoMod } from './go-mod.js';
@@ -78,6 +79,23 @@ export const FORMATS: readonly FormatSpec[] = [
     pinRule: 'one-per-version',
     parserVersion: 1,
     parse: (t, o) => ({ ...parsePnpmLock(t, o), lineMap: true }),
+  },
+  {
+    format: 'bun-lock',
+    ecosystem: 'npm',
+    fileNames: ['bun.lock'],
+    pinRule: 'one-per-version',
+    parserVersion: 1,
+    parse: (t, o) => ({ ...parseBunLock(t, o), lineMap: true }),
+  },
+  {
+    // the binary lockfile is recognised so it is not read as a requirements file, and refused with how to get bun.lock
+    format: 'bun-lockb',
+    ecosystem: 'npm',
+    fileNames: ['bun.lockb'],
+    pinRule: 'one-per-version',
+    parserVersion: 1,
+    parse: () => refuseBunLockb(),
   },
   { format: 'go-mod', ecosystem: 'golang', fileNames: ['go.mod'], pinRule: 'last-line-wins', parserVersion: 1, parse: (t, o) => goMod(t, o) },
   { format: 'go-sum', ecosystem: 'golang', fileNames: ['go.sum'], pinRule: 'highest-version', parserVersion: 1, parse: (t, o) => ({ ...parseGoSum(t, o), lineMap: true }) },

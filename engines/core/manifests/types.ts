@@ -12,6 +12,8 @@ export type ManifestFormat =
   | 'npm-shrinkwrap'
   | 'yarn-lock'
   | 'pnpm-lock'
+  | 'bun-lock'
+  | 'bun-lockb'
   | 'go-mod'
   | 'go-sum'
   | 'cargo-lock'

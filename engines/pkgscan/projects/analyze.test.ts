@@ -36,6 +36,8 @@ describe.skipIf(!hasCorpora())('project analysis on the corpus', () => {
     ['yarn/v1-timesketch-frontend-v3', 468, 40],
     ['pnpm/v9.0-cdxgen', 308, 61],
     ['pnpm/v6.0-cdxgen-test', 200, 2],
+    // 326 packages entries; tslib@2.8.1 is locked twice (two nested copies), so one component
+    ['bun/evtx-viewer', 325, 25],
     ['go/osv-scanner', 206, 30],
     ['rust/evtx', 207, 35],
     ['python/in-toto', 10, 10],
@@ -163,6 +165,50 @@ describe('hygiene and dependency confusion', () => {
     expect(a.skippedFiles).toEqual(['notes.md']);
     expect(a.parserWarnings.some((w) => w.file === 'go.mod' && w.line === 4)).toBe(true);
     expect(a.decision).toBe('warn');
+  });
+});
+
+describe('bun lockfiles', () => {
+  const BUN = `{
+  "lockfileVersion": 1,
+  "workspaces": {
+    "": { "name": "app", "dependencies": { "left-pad": "^1.3.0", }, "devDependencies": { "is-odd": "^3.0.0" } },
+  },
+  "packages": {
+    "left-pad": ["left-pad@1.3.0", "", {}, "sha512-AAAA"],
+    "is-odd": ["is-odd@3.0.1", "", { "dependencies": { "is-number": "^6.0.0" } }, "sha512-BBBB"],
+    "is-number": ["is-number@6.0.0", "", {}, "sha512-CCCC"],
+    "@acme/util": ["@acme/util@1.0.0", "https://registry.npmjs.org/@acme/util/-/util-1.0.0.tgz", {}, "sha512-DDDD"],
+  },
+}
+`;
+
+  it('bun.lock beside package.json: components, dev flags, graph edges, no missing_lock, and confusion checks', async () => {
+    const pkg = file('package.json', '{"name":"app","dependencies":{"left-pad":"^1.3.0"},"devDependencies":{"is-odd":"^3.0.0"}}');
+    const a = analyzeProject([pkg, file('bun.lock', BUN)], OPTS);
+    expect(a.manifests.find((m) => m.file === 'bun.lock')).toMatchObject({ format: 'bun-lock', ecosystem: 'npm', format_version: '1', status: 'parsed', entries: 4 });
+    expect(a.components.map((c) => [c.name, c.version, c.direct, c.dev])).toEqual([
+      ['is-odd', '3.0.1', true, true],
+      ['left-pad', '1.3.0', true, false],
+      ['@acme/util', '1.0.0', false, false],
+      ['is-number', '6.0.0', false, true],
+    ]);
+    expect(a.components.find((c) => c.name === 'left-pad')?.purl).toBe('pkg:npm/left-pad@1.3.0');
+    expect(a.graph.edges).toContainEqual({ from: 'pkg:npm/is-odd@3.0.1', to: 'pkg:npm/is-number@6.0.0' });
+    const codes = a.findings.map((f) => f.code);
+    expect(codes).not.toContain('missing_lock');
+    expect(codes).toContain('internal_package_from_public_registry');
+    expect(await validateCycloneDx(a.sbom)).toEqual([]);
+  });
+
+  it('bun.lockb is recognised and refused with how to get a bun.lock, not read as a requirements file', () => {
+    const a = analyzeProject([file('package.json', '{"name":"app","dependencies":{"left-pad":"^1.3.0"}}'), file('bun.lockb', '#!/usr/bin/env bun\nbun-lockfile-format-v0\n\u0002\u0000')], OPTS);
+    expect(a.manifests.find((m) => m.file === 'bun.lockb')).toMatchObject({ format: 'bun-lockb', ecosystem: null, status: 'failed' });
+    expect(a.parserWarnings.find((w) => w.file === 'bun.lockb')?.message).toMatch(/binary lockfile.*bun install --save-text-lockfile/);
+    expect(a.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['manifest_unparsed']));
+    expect(a.findings.map((f) => f.code)).not.toContain('missing_lock');
+    expect(a.skippedFiles).toEqual([]);
+    expect(a.components).toEqual([]);
   });
 });
 

@@ -100,7 +100,7 @@ interface NpmRc {
 }
 
 const LOCK_FOR: Readonly<Record<string, readonly string[]>> = {
-  'package-json': ['package-lock', 'npm-shrinkwrap', 'yarn-lock', 'pnpm-lock'],
+  'package-json': ['package-lock', 'npm-shrinkwrap', 'yarn-lock', 'pnpm-lock', 'bun-lock', 'bun-lockb'],
   pyproject: ['poetry-lock', 'uv-lock', 'requirements'],
 };
 
@@ -240,7 +240,9 @@ export function analyzeFiles(files: readonly SubmittedFile[], o: AnalyzeFilesOpt
   };
 
   // ---- manifests without their lock, unpinned and range-pinned declarations, git/url/path dependencies
-  const lockFormatsIn = (dir: string): Set<string> => new Set(locks.filter((l) => l.dir === dir).map((l) => l.doc.format));
+  // a lock that was submitted but could not be read (bun.lockb, a damaged file) still is a lock: manifest_unparsed says the rest
+  const lockFormatsIn = (dir: string): Set<string> =>
+    new Set([...locks.filter((l) => l.dir === dir).map((l) => l.doc.format), ...manifests.filter((m) => m.status === 'failed' && dirName(m.file) === dir).map((m) => m.format)]);
   for (const d of declared) {
     const present = lockFormatsIn(d.dir);
     const hasLock = (LOCK_FOR[d.doc.format] ?? []).some((f) => present.has(f));

@@ -1,5 +1,5 @@
-// The peer comparison: our component set against @cyclonedx/cdxgen's on corpus lock sets of three formats (npm
-// package-lock v3, pnpm-lock v9, Cargo.lock). Skipped when cdxgen is not installed (it is not a dependency: found
+// The peer comparison: our component set against @cyclonedx/cdxgen's on corpus lock sets of four formats (npm
+// package-lock v3, pnpm-lock v9, bun.lock, Cargo.lock). Skipped when cdxgen is not installed (it is not a dependency: found
 // through CDXGEN_BIN, node_modules/.bin or PATH). cdxgen runs offline on a temp copy: its own network namespace when
 // `unshare -n` works, no licence/metadata/VCS look-ups, no remote host, no external command but ldd, and
 // --no-install-deps, so it installs nothing. docs/pkgscan-projects.md has the comparison over all 19 sets.
@@ -58,6 +58,7 @@ describe.skipIf(bin === undefined || !hasCorpora())('component sets against cdxg
   const cases = [
     { set: 'npm/v3-conftest-example-ts', type: 'js' },
     { set: 'pnpm/v9.0-cdxgen', type: 'js' },
+    { set: 'bun/evtx-viewer', type: 'js' },
     { set: 'rust/evtx', type: 'rust' },
   ];
   for (const { set, type } of cases)

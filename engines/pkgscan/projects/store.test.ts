@@ -64,7 +64,8 @@ describe('project store', () => {
     expect(kinds('docker-compose.override.yml')).toBe('compose');
     expect(kinds('compose.yaml')).toBe('compose');
     expect(kinds('.npmrc')).toBe('npmrc');
-    expect(kinds('bun.lock')).toBe('skipped');
+    expect(kinds('bun.lock')).toBe('lock:bun-lock');
+    expect(kinds('web/bun.lockb')).toBe('lock:bun-lockb');
     expect(kinds('Cargo.toml')).toBe('skipped');
   });
 });

@@ -5,9 +5,9 @@ import { drawnGraph, findingsByFile, isSupportedManifest, projectPath, selectFil
 
 describe('isSupportedManifest', () => {
   it('takes the formats the service reads and nothing else', () => {
-    for (const p of ['app/package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'poetry.lock', 'uv.lock', 'Cargo.lock', 'go.mod', 'go.sum', 'package.json', 'pyproject.toml', 'requirements-dev.txt', 'prod-requirements.txt', 'requirements/base.txt', 'Dockerfile', 'Dockerfile.prod', 'api.Dockerfile', 'Containerfile', 'docker-compose.override.yml', 'compose.yaml', '.npmrc', 'Pipfile.lock'])
+    for (const p of ['app/package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'web/bun.lockb', 'poetry.lock', 'uv.lock', 'Cargo.lock', 'go.mod', 'go.sum', 'package.json', 'pyproject.toml', 'requirements-dev.txt', 'prod-requirements.txt', 'requirements/base.txt', 'Dockerfile', 'Dockerfile.prod', 'api.Dockerfile', 'Containerfile', 'docker-compose.override.yml', 'compose.yaml', '.npmrc', 'Pipfile.lock'])
       expect(isSupportedManifest(p), p).toBe(true);
-    for (const p of ['README.md', 'Cargo.toml', 'bun.lock', 'src/index.ts', 'notes.txt', 'docs/compose.md']) expect(isSupportedManifest(p), p).toBe(false);
+    for (const p of ['README.md', 'Cargo.toml', 'src/index.ts', 'notes.txt', 'docs/compose.md']) expect(isSupportedManifest(p), p).toBe(false);
   });
 });
 

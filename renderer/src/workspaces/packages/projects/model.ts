@@ -7,7 +7,7 @@ export const MAX_FILES = 50;
 export const MAX_FILE_BYTES = 1_000_000;
 export const MAX_TOTAL_BYTES = 5_000_000;
 
-const LOCKS = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'poetry.lock', 'uv.lock', 'pipfile.lock', 'go.mod', 'go.sum', 'cargo.lock', 'package.json', 'pyproject.toml', '.npmrc', 'containerfile', 'dockerfile']);
+const LOCKS = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb', 'poetry.lock', 'uv.lock', 'pipfile.lock', 'go.mod', 'go.sum', 'cargo.lock', 'package.json', 'pyproject.toml', '.npmrc', 'containerfile', 'dockerfile']);
 /** Folders that hold installed or generated trees, never the project's own manifests. */
 const IGNORED_DIRS = new Set(['node_modules', '.git', '.venv', 'venv', '__pycache__', 'target', 'dist', 'build', '.tox']);
 
