@@ -61,10 +61,10 @@ Usage:
       Read-only integrity check of a custody ledger store (or its JSON export). The expected head and
       count, kept elsewhere, also catch a truncated or rebuilt ledger.
   forensic serve [--host H] [--port P] [--allow-remote]
-      The HTTP API (cases from scenarios and from paths below $${EVIDENCE_ROOT_ENV}, reports, custody) and
-      a small page at /, documentation at /docs/. Binds 127.0.0.1:${DEFAULT_PORT}; a non-loopback host needs
-      --allow-remote (the API has no authentication). Cases are kept in $VITRINE_HOME/vitrine.db when
-      VITRINE_HOME is set, else in memory.
+      The HTTP API (cases from scenarios and from paths below $${EVIDENCE_ROOT_ENV}, reports, custody), the
+      timeline and causal-graph UI at / (built by npm run build:renderer), documentation at /docs/.
+      Binds 127.0.0.1:${DEFAULT_PORT}; a non-loopback host needs --allow-remote (the API has no authentication).
+      Cases are kept in $VITRINE_HOME/vitrine.db when VITRINE_HOME is set, else in memory.
   forensic --version | --help
 
 Exit codes: 0 success; 1 an artefact failed or verification failed; 2 invalid arguments, a missing
@@ -416,7 +416,7 @@ async function serveCommand(positionals: readonly string[], values: Values, io: 
     port,
     allowRemote: values['allow-remote'] === true,
     createApp: (allowedHosts) => createStandaloneApp({ db, ...(home ? { dataDir: home } : {}), ...(evidenceRoot !== undefined ? { evidenceRoot } : {}), allowedHosts }),
-    banner: (url) => `(documentation at ${url}/docs/${evidenceRoot === undefined ? `; set ${EVIDENCE_ROOT_ENV} to analyse files` : ''})`,
+    banner: (url) => `(cases UI at ${url}/, documentation at ${url}/docs/${evidenceRoot === undefined ? `; set ${EVIDENCE_ROOT_ENV} to analyse files` : ''})`,
     onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };

@@ -1,4 +1,4 @@
-// The forensic timeline HTTP routes (mounted by the gateway at /svc/forensic, or at / by `forensic serve`): a small page, /api/*, /docs.
+// The forensic timeline HTTP routes (mounted by the gateway at /svc/forensic, or at / by `forensic serve`): /api/*, /docs; `forensic serve` adds the UI at GET /.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, page, parseBody, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
+import { defaultRendererDir, standaloneUi } from '../core/http/standalone-ui.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { JobTable } from '../core/jobs/protocol.js';
 import type { ServiceContext } from '../core/service.js';
@@ -18,7 +19,7 @@ import { EVIDENCE_ROOT_ENV, resolveEvidence } from './evidence.js';
 import { VERSION } from './index.js';
 import { ANALYZE_JOB, CASE_MAX_EVENTS, MAX_TOP, SCENARIO_JOB } from './jobs.js';
 import { openApiDocument } from './openapi.js';
-import { escapeHtml, REPORT_CSP, toHtml, toMarkdown, toPdf, viewToCypher, type ReportMeta } from './report/index.js';
+import { REPORT_CSP, toHtml, toMarkdown, toPdf, viewToCypher, type ReportMeta } from './report/index.js';
 import { caseJobResultSchema, MAX_CASE_PATHS, pathBodySchema, scenarioBodySchema } from './schemas.js';
 import { forensicService } from './service.js';
 import { caseAnnotations } from './casework/annotations.js';
@@ -46,7 +47,6 @@ export interface RouterOptions {
   readonly now?: () => Date;
 }
 
-const PAGE_CSP = ["default-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
 const CASE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
@@ -211,16 +211,6 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     res.json(started.summary);
   };
 
-  router.get('/', (req, res) => {
-    if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
-      res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
-      return;
-    }
-    const cases = listCases(ctx.db, { limit: 100, offset: 0 }).items;
-    res.setHeader('Content-Security-Policy', PAGE_CSP);
-    res.type('html').send(standalonePage(cases));
-  });
-
   router.get('/api/health', (_req, res) => {
     res.json({
       status: 'ok',
@@ -368,29 +358,11 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   return router;
 }
 
-/** The standalone page: the cases with links to their reports (no script; the workstation's Cases workspace is the full UI). */
-function standalonePage(cases: readonly CaseSummary[]): string {
-  const rows = cases
-    .map((c) => {
-      const links =
-        c.status === 'done'
-          ? ['report.html', 'report.md', 'report.pdf', 'cypher', 'custody'].map((r) => `<a href="api/cases/${escapeHtml(c.id)}/${r}">${r}</a>`).join(' · ')
-          : escapeHtml(c.status + (c.error ? ` (${c.error})` : ''));
-      return `<tr><td>${escapeHtml(c.createdAt)}</td><td>${escapeHtml(c.title)}</td><td>${escapeHtml(c.origin)}</td><td>${escapeHtml(c.topGrade ?? '-')}</td><td>${links}</td></tr>`;
-    })
-    .join('');
-  return [
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vitrine forensic timeline</title></head><body>',
-    `<h1>Vitrine forensic timeline ${escapeHtml(VERSION)}</h1>`,
-    '<p>Start a case with <code>POST api/cases/scenario/{name}</code> (names at <a href="api/scenarios">api/scenarios</a>) or <code>POST api/cases/path</code> with <code>{"paths": ["relative/to/evidence/root"]}</code>. The API is described at <a href="docs/">docs/</a>; the workstation\'s Cases workspace shows timelines and graphs.</p>',
-    cases.length === 0 ? '<p>No case yet.</p>' : `<table><thead><tr><th>created</th><th>title</th><th>origin</th><th>top grade</th><th>reports</th></tr></thead><tbody>${rows}</tbody></table>`,
-    '</body></html>',
-  ].join('\n');
-}
-
 export interface StandaloneOptions extends RouterOptions, CoreStandaloneOptions {
   /** A job table for the in-process runner when no `jobs` is given (tests give their own). */
   readonly jobTable?: JobTable;
+  /** The built renderer served at GET / (default dist/renderer, see defaultRendererDir). */
+  readonly rendererDir?: string;
 }
 
 /** The resources/ folder (for the /docs page): ../../resources from the sources, ../../../resources from dist/. */
@@ -400,9 +372,18 @@ function resourcesDirOf(): string {
   return candidates.find((dir) => existsSync(path.join(dir, 'core', 'docs'))) ?? (candidates[0] as string);
 }
 
-/** The app `forensic serve` runs: hardening, request ids, the router at the root, the one error shape. */
+/** The routes that answer without the built page (named by the 503 page GET / shows then). */
+const API_WITHOUT_UI = 'GET /api/health, GET /api/scenarios, POST /api/cases/scenario/{name}, POST /api/cases/path, GET /api/cases and the reports under /api/cases/{id}/; the API is described at /docs/.';
+
+/**
+ * The app `forensic serve` runs: hardening, request ids, the router at the root, the timeline and causal-graph UI at GET /
+ * (the workstation renderer's build showing only the Cases workspace, engines/core/http/standalone-ui.ts), the one error shape.
+ */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
   const withTable = options.jobs === undefined && options.jobTable !== undefined ? { ...options, jobs: new InProcessRunner(options.jobTable) } : options;
   const ctx = standaloneContext(forensicService, withTable, resourcesDirOf);
-  return createServiceApp(createRouter(ctx, options), options.allowedHosts);
+  const root = express.Router();
+  root.use(createRouter(ctx, options));
+  root.use(standaloneUi(options.rendererDir ?? defaultRendererDir(), 'forensic', { version: VERSION, api: API_WITHOUT_UI }));
+  return createServiceApp(root, options.allowedHosts);
 }

@@ -29,7 +29,7 @@ export function openApiDocument(): JsonObject {
     },
     servers: [{ url: '..' }],
     paths: {
-      '/': { get: { summary: 'A small page listing the cases and their reports (HTML)', responses: { '200': { description: 'the page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+      '/': { get: { summary: 'forensic serve only: the timeline and causal-graph UI (the renderer build showing the Cases workspace; 503 page without a build)', responses: { '200': { description: 'the page', content: { 'text/html': { schema: { type: 'string' } } } }, '503': { description: 'the renderer is not built; the page says how to build it', content: { 'text/html': { schema: { type: 'string' } } } } } } },
       '/api/health': { get: { summary: 'Liveness: status, version, stored cases, whether an evidence root is set, limits', responses: { '200': { description: 'ok', content: json(ref('Health')) } } } },
       '/api/scenarios': { get: { summary: 'The built-in synthetic scenarios', responses: { '200': { description: 'the scenarios', content: json({ type: 'array', items: ref('ScenarioInfo') }) } } } },
       '/api/cases/scenario/{name}': {

@@ -1,18 +1,18 @@
 // The triage HTTP routes (mounted by the gateway at /svc/petriage, or at / by `petriage serve`): the spec's four routes, /openapi.json, and /docs when enabled.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, parseBody, route } from '../core/http/index.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
+import { defaultRendererDir, standaloneUi } from '../core/http/standalone-ui.js';
 import type { ServiceContext } from '../core/service.js';
 import type { TriageResult } from './analyze.js';
 import { benignCorpusSize, type BenignSource } from './benign.js';
 import { ANALYZE_JOB, VALIDATE_RULE_JOB } from './jobs.js';
 import { DEFAULT_MODEL_RELATIVE, loadModel, type TriageModel } from './model.js';
 import { MAX_UPLOAD_BYTES, openApiDocument, UPLOAD_SLOTS } from './openapi.js';
-import { defaultRendererDir, defaultResourcesDir, VERSION } from './resources.js';
+import { defaultResourcesDir, VERSION } from './resources.js';
 import type { RuleValidation } from './rulegen.js';
 import { MAX_RULE_TEXT, parse } from './rules.js';
 import { ruleValidationSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
@@ -149,60 +149,16 @@ export type StandaloneOptions = RouterOptions &
     readonly rendererDir?: string;
   };
 
-/** The renderer's own policy (the gateway's): its scripts only, inline style attributes (React), calls to itself only. */
-const UI_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
-
-/** Tells the renderer to show the Triage workspace alone, against this origin's routes (renderer/src/main.tsx reads it). */
-export const STANDALONE_META = '<meta name="vitrine-standalone" content="petriage" />';
-
-const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>petriage</title></head><body>
-<h1>petriage ${VERSION}</h1><p>The triage page is not built. Build it with <code>npm run build:renderer</code> and restart <code>petriage serve</code>.
-The HTTP API works without it: GET /health, GET /api/model, POST /api/analyze, POST /api/rule/validate, GET /openapi.json.</p></body></html>`;
-
-/**
- * The triage UI at GET /: the workstation renderer's own build (dist/renderer), its index.html given a meta tag that puts it in
- * standalone mode, and its /assets. No second UI is written for the standalone service.
- */
-function uiRouter(dir: string): Router {
-  const ui = express.Router();
-  const csp = (_req: Request, res: Response, next: () => void): void => {
-    res.setHeader('Content-Security-Policy', UI_CSP);
-    next();
-  };
-  ui.get('/', csp, (_req, res) => {
-    let html: string;
-    try {
-      html = readFileSync(path.join(dir, 'index.html'), 'utf8');
-    } catch {
-      res.status(503).setHeader('Content-Security-Policy', "default-src 'none'").type('html').send(NOT_BUILT);
-      return;
-    }
-    res.type('html').send(html.replace(/<head>/i, `<head>\n    ${STANDALONE_META}`));
-  });
-  ui.use('/assets', csp, express.static(path.join(dir, 'assets'), { index: false, dotfiles: 'ignore', redirect: false, fallthrough: true }));
-  ui.get('/favicon.svg', csp, (_req, res, next) => {
-    res.sendFile(path.join(dir, 'favicon.svg'), { dotfiles: 'deny' }, (err) => {
-      if (err) next(new VitrineError('not_found', 'no such route'));
-    });
-  });
-  return ui;
-}
-
 /** The app `petriage serve` runs: hardening, request ids, the router at the root, the triage UI at GET /, the one error shape. */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
   const ctx = standaloneContext(petriageService, options, defaultResourcesDir);
   const root = express.Router();
   root.use(createRouter(ctx, options));
-  root.use(uiRouter(options.rendererDir ?? defaultRendererDir()));
+  root.use(
+    standaloneUi(options.rendererDir ?? defaultRendererDir(), 'petriage', {
+      version: VERSION,
+      api: 'GET /health, GET /api/model, POST /api/analyze, POST /api/rule/validate, GET /openapi.json.',
+    }),
+  );
   return createServiceApp(root, options.allowedHosts);
 }

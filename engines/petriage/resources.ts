@@ -11,13 +11,3 @@ export function defaultResourcesDir(): string {
   const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
   return candidates.find((dir) => existsSync(path.join(dir, 'petriage', 'capabilities.yaml'))) ?? (candidates[0] as string);
 }
-
-/**
- * The built renderer (`npm run build:renderer` writes dist/renderer) that `petriage serve` serves at GET / in its standalone mode:
- * ../../dist/renderer from the sources, ../../renderer from dist/engines/petriage.
- */
-export function defaultRendererDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', 'dist', 'renderer'), path.resolve(here, '..', '..', 'renderer')];
-  return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? (candidates[0] as string);
-}

@@ -1,4 +1,4 @@
-// Renderer entry: resolve the token once, create the shell store, mount the app.
+// Renderer entry: resolve the token once, create the shell store, mount the app; or, served alone by a service, only its workspace.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
@@ -6,17 +6,26 @@ import { browserTokenEnvironment, resolveBridge } from './api/token';
 import { createShellStore } from './store';
 import './styles.css';
 
-const env = browserTokenEnvironment();
-const bridge = resolveBridge(env);
-const store = createShellStore(window.localStorage);
+/**
+ * Services whose standalone `X serve` shows one workspace from this same build: engines/core/http/standalone-ui.ts adds
+ * <meta name="vitrine-standalone" content="NAME"> to index.html, and NAME picks the mount here (loaded only then).
+ */
+const STANDALONE: Readonly<Record<string, () => Promise<{ mountStandalone(root: HTMLElement): void }>>> = {
+  petriage: () => import('./workspaces/triage/standalone'),
+  forensic: () => import('./workspaces/cases/standalone'),
+};
+
 const root = document.getElementById('root');
-// `petriage serve` serves this same build with <meta name="vitrine-standalone" content="petriage">: only the Triage workspace, no gateway.
-if (root && document.querySelector('meta[name="vitrine-standalone"]')?.getAttribute('content') === 'petriage') {
-  void import('./workspaces/triage/standalone').then((m) => m.mountStandalone(root));
+const alone = document.querySelector<HTMLMetaElement>('meta[name="vitrine-standalone"]')?.content;
+const mountAlone = alone !== undefined && Object.hasOwn(STANDALONE, alone) ? STANDALONE[alone] : undefined;
+if (root && mountAlone) {
+  void mountAlone().then((m) => m.mountStandalone(root));
 } else if (root) {
+  const env = browserTokenEnvironment();
+  const store = createShellStore(window.localStorage);
   createRoot(root).render(
     <StrictMode>
-      <App store={store} initialBridge={bridge} tokenEnv={env} />
+      <App store={store} initialBridge={resolveBridge(env)} tokenEnv={env} />
     </StrictMode>,
   );
 }

@@ -1,0 +1,109 @@
+// Browser end-to-end of `forensic serve`'s page: the app the command line builds (createStandaloneApp with its store and an
+// evidence root), started in-process on a free port, GET / in Debian's Chromium: the renderer build showing only the Cases
+// workspace against the service's own routes, a case from a built-in scenario and one from a corpus EVTX file, each with
+// its timeline and causal graph.
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type Listening } from '../../engines/core/http/server.js';
+import { openStandaloneStore } from '../../engines/core/store.js';
+import { createStandaloneApp } from '../../engines/forensic/http.js';
+import { forensicService } from '../../engines/forensic/service.js';
+import { corpusPath, hasCorpora } from '../corpora.js';
+import { browserSuiteRuns, CHROMIUM, ensureRendererBuilt, SHOTS, waitForExpression } from './harness.js';
+
+const SAMPLE = 'exec_persist_rundll32_mshta_scheduledtask_sysmon_1_3_11.evtx';
+
+describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shared/corpora) are missing' }))('forensic serve: the Cases workspace alone at GET /', () => {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-forensic-serve-'));
+  const evidence = path.join(home, 'evidence');
+  let db: Database;
+  let server: Listening;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  /** A fresh page at GET /, with its console and page errors collected. */
+  async function open(colorScheme: 'light' | 'dark'): Promise<{ page: Page; errors: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1500, height: 1100 }, colorScheme });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/`);
+    await page.getByTestId('open-evidence').waitFor();
+    return { page, errors };
+  }
+
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    mkdirSync(SHOTS, { recursive: true });
+    mkdirSync(path.join(evidence, 'host1'), { recursive: true });
+    copyFileSync(corpusPath('evtx', 'attack-samples', SAMPLE), path.join(evidence, 'host1', SAMPLE));
+    // As `forensic serve` does (engines/forensic/cli.ts serveCommand): the store under VITRINE_HOME, the evidence root, the loopback Host names.
+    db = openStandaloneStore([forensicService], home);
+    server = await listen(createStandaloneApp({ db, dataDir: home, evidenceRoot: evidence }), { port: 0 });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+    db?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('shows only the Cases workspace, analyses a built-in scenario, and draws its timeline and causal graph (light)', async () => {
+    const { page, errors } = await open('light');
+    // No sidebar, no token screen, no status bar: the workspace alone.
+    expect(await page.locator('.sidebar').count()).toBe(0);
+    expect(await page.title()).toBe('Vitrine · Cases');
+    expect(await page.locator('[data-active-workspace="forensic"]').count()).toBe(1);
+    expect(await page.getByTestId('evidence-root').innerText()).toBe(evidence);
+    await page.getByText('No case yet').waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'forensic-standalone-empty.png') });
+    expect(await page.getByTestId('scenario-select').locator('option').count()).toBeGreaterThanOrEqual(5);
+    await page.getByTestId('scenario-select').selectOption('ransomware');
+    await page.getByTestId('run-scenario').click();
+    await page.getByTestId('case-summary').waitFor({ timeout: 120_000 });
+    expect(await page.locator('[data-testid="story-list"] [data-story-id]').count()).toBeGreaterThan(0);
+    await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.highlighted) > 0`);
+    const timeline = page.getByTestId('timeline');
+    expect(Number(await timeline.getAttribute('data-total'))).toBeGreaterThan(50);
+    expect(Number(await page.getByTestId('timeline-axis').getAttribute('data-ticks'))).toBeGreaterThan(1);
+    await page.screenshot({ path: path.join(SHOTS, 'forensic-standalone-scenario.png') });
+    // The page scrolls inside the app element, so the timeline gets its own shot.
+    await timeline.scrollIntoViewIfNeeded();
+    await timeline.screenshot({ path: path.join(SHOTS, 'forensic-standalone-timeline.png') });
+    expect(errors.filter((e) => !/favicon/.test(e))).toEqual([]);
+  }, 180_000);
+
+  it('picks an EVTX file in the evidence browser, analyses it, and shows its timeline and graph (dark)', async () => {
+    const { page, errors } = await open('dark');
+    const evidenceBrowser = page.getByTestId('evidence-browser');
+    await evidenceBrowser.locator('[data-path="host1"] button').click();
+    const file = evidenceBrowser.locator(`[data-path="host1/${SAMPLE}"]`);
+    await file.waitFor();
+    await file.locator('input[type="checkbox"]').check();
+    expect(await page.getByTestId('paths-input').inputValue()).toBe(`host1/${SAMPLE}`);
+    await page.getByTestId('run-paths').click();
+    await page.getByTestId('case-summary').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('evidence-inventory').locator('tbody tr').count()).toBe(1);
+    await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]')?.dataset.nodes) > 0`);
+    expect(Number(await page.getByTestId('timeline').getAttribute('data-total'))).toBeGreaterThan(0);
+    await page.locator('.timeline__row').first().waitFor();
+    // The case list comes from the service's own /api/cases.
+    expect(await page.locator(`[data-testid="case-list"] [data-status="done"]`).count()).toBeGreaterThanOrEqual(1);
+    await page.screenshot({ path: path.join(SHOTS, 'forensic-standalone-evtx-dark.png') });
+    expect(errors.filter((e) => !/favicon/.test(e))).toEqual([]);
+  }, 180_000);
+});
