@@ -5,7 +5,8 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type Keyboard
 import type { SearchHit, SearchResponse } from '../../../engines/core/contracts/search';
 import { workspaceFor } from '../workspaces/registry';
 import { useShell, useShellContext } from './context';
-import { canOpen, requestOpen } from './openItem';
+import { useHashRoute } from './hashRoute';
+import { canOpen, requestOpen, type OpenRequest } from './openItem';
 import { KIND_WORDS, MAX_QUERY, MIN_QUERY, kindLabel, moveActive, optionsOf, splitMatch } from './search-model';
 import './search.css';
 
@@ -111,21 +112,25 @@ export function GlobalSearch() {
   const result = state.status === 'done' || state.status === 'loading' ? (state.status === 'done' ? state.result : state.result) : null;
   const options = useMemo(() => optionsOf(result?.groups ?? []), [result]);
 
-  const go = useCallback(
-    (hit: SearchHit) => {
-      const ws = workspaceFor(hit.service)?.label ?? hit.service;
-      if (!services.some((s) => s.name === hit.service)) {
+  /** Selects the item's workspace and asks it to select the item; says how far it got when the workspace cannot. */
+  const openItem = useCallback(
+    (r: OpenRequest) => {
+      const ws = workspaceFor(r.service)?.label ?? r.service;
+      if (!services.some((s) => s.name === r.service)) {
         setNote(`The ${ws} workspace is not mounted in this gateway.`);
         return;
       }
       store.getState().closeOverlay();
-      store.getState().select(hit.service);
-      requestOpen({ ...hit.link, title: hit.title });
+      store.getState().select(r.service);
+      requestOpen(r);
       setOpen(false);
-      setNote(canOpen(hit.link) ? null : `Opened ${ws}. It cannot select an item by id yet: look for “${hit.title}” there (${kindLabel(hit.kind)} ${hit.id}).`);
+      setNote(canOpen(r) ? null : `Opened ${ws}. It cannot select an item by id yet: look for “${r.title}” there (${kindLabel(r.kind)} ${r.id}).`);
     },
     [services, store],
   );
+  const go = useCallback((hit: SearchHit) => openItem({ ...hit.link, title: hit.title }), [openItem]);
+  // Item links in the address (`#/replay/story/<id>`, from "Send to…" evidence) open through the same path.
+  useHashRoute(services.length > 0, openItem);
 
   const onKeyDown = (e: ReactKeyboardEvent<HTMLInputElement>): void => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp' || ((e.key === 'Home' || e.key === 'End') && open && options.length > 0 && e.ctrlKey)) {

@@ -16,9 +16,22 @@ const listeners = new Set<Listener>();
 
 /**
  * Services whose workspace selects an item from an open request, with the kinds it handles. A workspace adds itself
- * here when it calls useOpenRequest; the search box reads it to say how far it could navigate.
+ * here when it calls useOpenRequest; the search box reads it to say how far it could navigate. Declared here rather
+ * than at mount, since the workspaces load lazily and the box must know before the first one mounts.
  */
-export const OPENABLE: Readonly<Record<string, readonly string[]>> = {};
+export const OPENABLE: Readonly<Record<string, readonly string[]>> = {
+  // Cases: a case, a story in it (parent: the case), an event in it (parent: the case).
+  forensic: ['case', 'story', 'event'],
+  // Replay: an analysis, a story, an alert rule in an analysis (parent: the analysis) shown in the Alerts tab.
+  replay: ['analysis', 'story', 'alert'],
+  // Packages: a scan's verdict (History), a package page (id `ecosystem:name`), a release diff, a project scan
+  // (parent: the project), a container scan.
+  pkgscan: ['scan', 'package', 'diff', 'project-scan', 'container-scan'],
+  // Assessment: a stored assessment (History) or a stored case (the editor).
+  caseassess: ['assessment', 'case'],
+  // Lineage: a gate run.
+  provgate: ['run'],
+};
 
 export function canOpen(link: SearchLink): boolean {
   return OPENABLE[link.service]?.includes(link.kind) ?? false;

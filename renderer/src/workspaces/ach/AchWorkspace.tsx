@@ -99,7 +99,9 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
     'attrib',
     useCallback(
       (r: OpenRequest) => {
-        if (r.kind === 'matrix') void openMatrix(r.id);
+        // A stored matrix by its id. The search box's `matrix` hits are STIX reports of the TAXII assessments collection
+        // (`report--…`), which no route maps to a matrix or scenario yet: those only open the workspace.
+        if (r.kind === 'matrix' && !r.id.includes('--')) void openMatrix(r.id);
       },
       [openMatrix],
     ),

@@ -93,13 +93,30 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
     [client, base, loadCases],
   );
 
+  /** A stored assessment (History, or asked for from outside) back into the result view. */
+  const reopen = useCallback(
+    async (id: string): Promise<void> => {
+      try {
+        const stored = await client.get<StoredAssessment>(`${base}/assessments/${encodeURIComponent(id)}`);
+        setShown({ assessment: stored.assessment, caseBody: undefined, storedId: stored.id });
+        setExportError(null);
+        setHistoryError(null);
+      } catch (err) {
+        setHistoryError(asApiError(err));
+      }
+    },
+    [client, base],
+  );
+
+  // From the search box or an item link: a stored case into the editor, a stored assessment into the result view.
   useOpenRequest(
-    'caseassess',
+    service.name,
     useCallback(
       (r: OpenRequest) => {
         if (r.kind === 'case') void openStoredCase(r.id);
+        if (r.kind === 'assessment') void reopen(r.id);
       },
-      [openStoredCase],
+      [openStoredCase, reopen],
     ),
   );
 
@@ -181,17 +198,6 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
       setServiceError(asApiError(err));
     } finally {
       setRunning(false);
-    }
-  };
-
-  const reopen = async (id: string): Promise<void> => {
-    try {
-      const stored = await client.get<StoredAssessment>(`${base}/assessments/${encodeURIComponent(id)}`);
-      setShown({ assessment: stored.assessment, caseBody: undefined, storedId: stored.id });
-      setExportError(null);
-      setHistoryError(null);
-    } catch (err) {
-      setHistoryError(asApiError(err));
     }
   };
 

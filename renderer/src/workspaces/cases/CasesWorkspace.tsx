@@ -14,6 +14,7 @@ import { CustodyPanel, ExportBar, GradeBadge, StoryDetail, StoryList } from './C
 import { ARTIFACT_KIND_NAMES } from './types';
 import { buildTimeline, MAX_GRAPH_NODES, parsePaths, shortTime } from './model';
 import { Timeline } from './Timeline';
+import { useCaseOpenRequest, useCaseTargets, type CaseTarget } from './useCaseOpenRequest';
 import { DetectionsPanel, EvidencePanel } from './Detections';
 import { detectionsByEvent, detectionsOf } from './detection-index';
 import { EvidenceBrowser } from './EvidenceBrowser';
@@ -57,6 +58,8 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
   const [annotations, setAnnotations] = useState<ReadonlyMap<string, EventAnnotation>>(new Map());
   const timelineRef = useRef<HTMLElement>(null);
   const poll = useRef<number | null>(null);
+  // What an open request (search, an item link) selects: a story, or an event the timeline shows with every filter off.
+  const { focus, apply: applyTarget } = useCaseTargets(useCallback(() => (setFilter(''), setRule(null)), []));
   const theme = effectiveTheme(
     useShell((s) => s.theme),
     useSystemPrefersDark(),
@@ -73,7 +76,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
   }, [client, base]);
 
   const openCase = useCallback(
-    async (id: string, nodes?: number): Promise<void> => {
+    async (id: string, nodes?: number, target: CaseTarget = null): Promise<void> => {
       setLoading(true);
       try {
         // Every event for the timeline (without attributes: the list shows none); the whole graph only when it is drawable.
@@ -82,7 +85,8 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
         const d = await client.get<CaseDetail>(url, { query: { events: 'all', events_limit: TIMELINE_PAGE, graph, attributes: false } });
         setDetail(d);
         setAnnotations(new Map((d.analysis?.annotations ?? []).map((a) => [a.eventId, a])));
-        setStory(d.analysis?.stories[0] ?? null);
+        const stories = d.analysis?.stories ?? [];
+        setStory(applyTarget(stories, target) ?? stories[0] ?? null);
         setDetailError(null);
         // The rest of the timeline page by page (bounded answers keep the gateway responsive); the graph came with the first.
         let analysis = d.analysis;
@@ -99,8 +103,13 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
         setLoading(false);
       }
     },
-    [client, base],
+    [client, base, applyTarget],
   );
+  const select = (t: CaseTarget): void => {
+    const s = applyTarget(detail?.analysis?.stories ?? [], t);
+    if (s) setStory(s);
+  };
+  useCaseOpenRequest({ service: service.name, client, base, openId: detail?.id ?? null, openCase, select });
 
   useEffect(() => {
     void loadCases();
@@ -378,7 +387,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                   )}
                   {view.eventsTruncated && <span className="muted">Only the first {view.events.length.toLocaleString('en')} events were kept.</span>}
                 </div>
-                <Timeline index={index} storyEvents={storyEvents} filter={filter} theme={theme} detected={detected} only={ruleEvents} annotations={annotations} {...(link ? { link } : {})} />
+                <Timeline index={index} storyEvents={storyEvents} filter={filter} theme={theme} detected={detected} only={ruleEvents} annotations={annotations} focus={focus} {...(link ? { link } : {})} />
               </section>
               <EvidencePanel evidence={view.evidence} {...(view.rejected ? { rejected: view.rejected } : {})} />
               <CustodyPanel key={detail.id} client={client} base={base} summary={detail} />

@@ -30,6 +30,31 @@ describe('Timeline', () => {
   // jsdom has no canvas; the strip then draws nothing, which is fine here.
   HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
 
+  it('scrolls to an event asked for from outside and selects it, once per request, even past a detection filter', () => {
+    // jsdom lays nothing out: scrollIntoView is only recorded.
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    const index = buildTimeline(events(50_000));
+    const target = index.events[42_000]?.eventId ?? '';
+    const detected = new Map([[index.events[3]?.eventId ?? '', [{ ruleId: 'r', title: 'R', level: 'high' as const, status: null, author: null, source: 's', techniques: [], tactics: [], count: 1, hosts: [], firstSeen: null, lastSeen: null, eventIds: [] }]]]);
+    const { rerender } = render(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" detected={detected} />);
+    fireEvent.click(screen.getByTestId('only-detections'));
+    expect(screen.getByTestId('timeline').dataset['shown']).toBe('1');
+    rerender(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" detected={detected} focus={{ eventId: target, serial: 1 }} />);
+    const row = document.querySelector(`[data-event-id="${target}"]`);
+    expect(row?.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByTestId('timeline').dataset['shown']).toBe('50000');
+    expect(scrolled.length).toBe(1);
+    // The analyst moves on; the same request does not pull the list back, a new one does.
+    fireEvent.click(document.querySelector('[data-event-id]:not([aria-selected="true"])') as Element);
+    rerender(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" detected={detected} focus={{ eventId: target, serial: 1 }} />);
+    expect(document.querySelector(`[data-event-id="${target}"]`)?.getAttribute('aria-selected')).toBe('false');
+    rerender(<Timeline index={index} storyEvents={new Set()} filter="" theme="light" detected={detected} focus={{ eventId: target, serial: 2 }} />);
+    expect(document.querySelector(`[data-event-id="${target}"]`)?.getAttribute('aria-selected')).toBe('true');
+  });
+
   it('renders a few dozen rows of 100,000 events and marks the story ones', () => {
     const index = buildTimeline(events(100_000));
     const story = new Set([index.events[1]?.eventId ?? '']);

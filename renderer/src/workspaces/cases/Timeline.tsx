@@ -87,6 +87,13 @@ export interface TimelineProps {
   readonly annotations?: ReadonlyMap<string, EventAnnotation>;
   /** The case the events belong to: the detail then reads every field and the raw record, and saves annotations. */
   readonly link?: CaseLink;
+  /** An event to show (asked for from outside): the full range, scrolled to it and selected; `serial` repeats a request. */
+  readonly focus?: TimelineFocus | null;
+}
+
+export interface TimelineFocus {
+  readonly eventId: string;
+  readonly serial: number;
 }
 
 /** The summary as the row shows it: the Windows provider prefix shortened so the image and command stay in view. */
@@ -102,7 +109,7 @@ function annotationMatches(a: EventAnnotation | undefined, filter: string): bool
   return a !== undefined && f !== '' && (a.tags.some((t) => t.toLowerCase().includes(f)) || a.note.toLowerCase().includes(f));
 }
 
-export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETECTIONS, only = null, annotations = NO_ANNOTATIONS, link }: TimelineProps) {
+export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETECTIONS, only = null, annotations = NO_ANNOTATIONS, link, focus = null }: TimelineProps) {
   const [onlyDetected, setOnlyDetected] = useState(false);
   const full = useMemo(() => fullRange(index), [index]);
   const [range, setRange] = useState<Range>(full);
@@ -135,6 +142,29 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
     setSelected(null);
     if (list.current) list.current.scrollTop = 0;
   }, [filter, onlyDetected, only]);
+  // Declared after the resets above, so a focus that arrives with a new filter, case or page of events is applied
+  // after them; applied once per request and events page (the key), then the analyst moves freely.
+  const focused = useRef('');
+  useEffect(() => {
+    if (focus === null || filter.trim() !== '' || only !== null) return;
+    if (onlyDetected) {
+      setOnlyDetected(false);
+      return;
+    }
+    const key = `${focus.serial}:${index.events.length}`;
+    if (focused.current === key) return;
+    const i = index.events.findIndex((e) => e.eventId === focus.eventId);
+    if (i < 0) return;
+    focused.current = key;
+    setRange(full);
+    setSelected(i);
+    const top = Math.max(0, i * ROW_HEIGHT - VIEWPORT / 2 + ROW_HEIGHT / 2);
+    setScrollTop(top);
+    if (list.current) {
+      list.current.scrollTop = top;
+      list.current.scrollIntoView({ block: 'center' });
+    }
+  }, [focus, index, full, filter, only, onlyDetected]);
   const count = rows ? rows.length : last - start;
   const { first, last: lastRow } = visibleRows(scrollTop, VIEWPORT, ROW_HEIGHT, count);
   const storyTimes = useMemo(() => {

@@ -1,5 +1,5 @@
 // The Lineage workspace: gate signed build events (or run a demo scenario), read the decision with its reasons, trace a finding to its commit and author, and a layer to everything it ships in.
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useStore } from 'zustand';
 import type { GraphNode, Reason, RunGraph, RunListItem, Verdict } from '../../../../engines/core/contracts/provgate';
 import { ApiError } from '../../api/client';
@@ -9,6 +9,7 @@ import { Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
 import { useShell } from '../../shell/context';
+import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
 import type { WorkspaceProps } from '../registry';
@@ -246,6 +247,16 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
     void store.getState().loadRuns(0);
     void store.getState().loadHealth();
   }, [store]);
+  // A gate run asked for from the search box or an item link opens with its first reason.
+  useOpenRequest(
+    service.name,
+    useCallback(
+      (r: OpenRequest) => {
+        if (r.kind === 'run') void store.getState().openRun(r.id);
+      },
+      [store],
+    ),
+  );
 
   // Esc clears the highlight wherever the focus is (a click on the canvas leaves it on the page body), unless a field
   // or an overlay of the shell takes the key first, or this workspace is not the one shown.

@@ -6,6 +6,8 @@ import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import type { WorkspaceProps } from '../registry';
 import { AuditTab } from './audit/AuditTab';
 import { usePackagesNav, type Tab } from './common/nav';
+import { openInPackages } from './common/open';
+import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import { EventsTab } from './events/EventsTab';
 import { ContainersTab } from './containers/ContainersTab';
 import { DiffsTab } from './diffs/DiffsTab';
@@ -35,6 +37,11 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const tokenRef = useRef<string | null>(null);
+  // An item asked for from elsewhere (search box, item link) goes to its tab through the nav store, signed in or not yet.
+  useOpenRequest(
+    service.name,
+    useCallback((r: OpenRequest) => void openInPackages(r, usePackagesNav.getState()), []),
+  );
 
   const signedOut = useCallback(() => {
     tokenRef.current = null;

@@ -52,6 +52,9 @@ export function ReplayTabs({ client, base, health, analysisId, onAnalysis, refre
   const [alertFilters, setAlertFilters] = useState<AlertFilters>(NO_ALERT_FILTERS);
   const [flowFilters, setFlowFilters] = useState<FlowFilters>(NO_FLOW_FILTERS);
   const tabRefs = useRef(new Map<ReplayTab, HTMLButtonElement>());
+  // The analysis picked now (an open request may pick one before the list arrives: the newest must not replace it).
+  const picked = useRef(analysisId);
+  picked.current = analysisId;
 
   useEffect(() => {
     void (async () => {
@@ -59,7 +62,7 @@ export function ReplayTabs({ client, base, health, analysisId, onAnalysis, refre
         const page = await client.get<AnalysisPage>(`${base}/api/analyses`, { query: { limit: 50 } });
         setAnalyses(page);
         const newest = page.items[0];
-        if (analysisId === null && newest) onAnalysis(newest.id);
+        if (picked.current === null && newest) onAnalysis(newest.id);
       } catch (err) {
         setError(asApiError(err));
       }

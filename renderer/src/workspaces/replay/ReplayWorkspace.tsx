@@ -16,6 +16,7 @@ import { asApiError, ReductionTable, SeverityBadge } from './common';
 import { NO_ALERT_FILTERS } from './browse';
 import { ReplayTabs, type ReplayTab, type TabRequest } from './ReplayTabs';
 import { StoryView } from './story/StoryView';
+import { useReplayOpenRequest } from './useReplayOpenRequest';
 import './replay.css';
 
 const STORY_PAGE = 50;
@@ -109,6 +110,13 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
     },
     [client, base],
   );
+
+  const pick = useCallback((id: string, to: ReplayTab, req?: Omit<TabRequest, 'serial'>): void => {
+    setAnalysisId(id);
+    if (req) setRequest((r) => ({ ...req, serial: (r?.serial ?? 0) + 1 }));
+    setTab(to);
+  }, []);
+  useReplayOpenRequest({ service: service.name, openStory, pick });
 
   useEffect(() => {
     void loadStories(0);

@@ -1,5 +1,5 @@
 // The Containers tab: upload an image tarball with a progress bar, the stored container scans, and one scan: summary, tool status, layers with what each added, packages, findings (secrets masked), SBOM, and the incomplete banner.
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PageOf } from '../../../../../engines/core/contracts/pkgscan';
 import type { ContainerScan, ContainerScanListItem } from '../../../../../engines/core/contracts/pkgscan-containers';
 import type { ApiError } from '../../../api/client';
@@ -11,13 +11,19 @@ import { useAction, useLoad } from '../common/hooks';
 import { severityRank } from '../common/model';
 import { DecisionBadge, Pager, SeverityBadge } from '../common/ui';
 import { saveJson } from '../projects/save';
+import { usePackagesNav } from '../common/nav';
 import { asApiError, shortId, type PkgscanApi } from '../session';
 import { filterPackages, imageRefusal, packageTypes, refFromFilename } from './model';
 
 type Upload = { readonly file: string; readonly state: 'sending'; readonly fraction: number | undefined } | { readonly file: string; readonly state: 'refused'; readonly note: string } | { readonly file: string; readonly state: 'failed'; readonly error: ApiError };
 
 export function ContainersTab({ api, canScan, canRead }: { api: PkgscanApi; canScan: boolean; canRead: boolean }) {
-  const [scanId, setScanId] = useState<string | null>(null);
+  // A scan asked for from elsewhere (the search box) opens here; the analyst's own choice after that stands.
+  const navScan = usePackagesNav((st) => st.containerScanId);
+  const [scanId, setScanId] = useState<string | null>(navScan);
+  useEffect(() => {
+    if (navScan !== null) setScanId(navScan);
+  }, [navScan]);
   const [offset, setOffset] = useState(0);
   const [vulns, setVulns] = useState(true);
   const [upload, setUpload] = useState<Upload | null>(null);

@@ -1,5 +1,5 @@
 // The Projects tab: projects, a drop or pick of a project's manifests (supported files sent, the rest listed as skipped), its scans, and one scan: decision, findings by file, components with verdicts, SBOMs and the dependency graph.
-import { useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import type { PageOf } from '../../../../../engines/core/contracts/pkgscan';
 import type { DependencyGraph as Graph, Project, ProjectComponent, ProjectScan, ProjectScanSummary } from '../../../../../engines/core/contracts/pkgscan-projects';
 import { ErrorNote } from '../../../components/ErrorNote';
@@ -7,6 +7,7 @@ import { pct, when } from '../common/format';
 import { useAction, useLoad } from '../common/hooks';
 import { severityRank } from '../common/model';
 import { DecisionBadge, PackageLink, Pager, SeverityBadge } from '../common/ui';
+import { usePackagesNav } from '../common/nav';
 import { shortId, type PkgscanApi } from '../session';
 import { DependencyGraph } from './DependencyGraph';
 import { droppedFiles, pickedFiles, type PickedFile } from './files';
@@ -14,7 +15,12 @@ import { findingsByFile, selectFiles, type Selection } from './model';
 import { saveJson } from './save';
 
 export function ProjectsTab({ api, canWrite }: { api: PkgscanApi; canWrite: boolean }) {
-  const [projectId, setProjectId] = useState<string | null>(null);
+  // A project scan asked for from elsewhere (the search box) opens here; the analyst's own choice after that stands.
+  const navProject = usePackagesNav((st) => st.projectScan);
+  const [projectId, setProjectId] = useState<string | null>(navProject?.projectId ?? null);
+  useEffect(() => {
+    if (navProject !== null) setProjectId(navProject.projectId);
+  }, [navProject]);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const create = useAction();
@@ -64,13 +70,13 @@ export function ProjectsTab({ api, canWrite }: { api: PkgscanApi; canWrite: bool
           </form>
         )}
       </section>
-      {projectId ? <ProjectView key={projectId} api={api} projectId={projectId} canWrite={canWrite} onScanned={projects.reload} /> : <section className="panel muted">Pick or create a project.</section>}
+      {projectId ? <ProjectView key={`${projectId}:${navProject?.projectId === projectId ? (navProject.scanId ?? '') : ''}`} api={api} projectId={projectId} initialScan={navProject?.projectId === projectId ? navProject.scanId : null} canWrite={canWrite} onScanned={projects.reload} /> : <section className="panel muted">Pick or create a project.</section>}
     </div>
   );
 }
 
-function ProjectView({ api, projectId, canWrite, onScanned }: { api: PkgscanApi; projectId: string; canWrite: boolean; onScanned: () => void }) {
-  const [scanId, setScanId] = useState<string | null>(null);
+function ProjectView({ api, projectId, initialScan, canWrite, onScanned }: { api: PkgscanApi; projectId: string; initialScan: string | null; canWrite: boolean; onScanned: () => void }) {
+  const [scanId, setScanId] = useState<string | null>(initialScan);
   const [offset, setOffset] = useState(0);
   const project = useLoad(() => api.get<Project>(`/projects/${projectId}`), [api, projectId]);
   const scans = useLoad(() => api.get<PageOf<ProjectScanSummary>>(`/projects/${projectId}/scans`, { limit: 10, offset }), [api, projectId, offset]);
