@@ -10,9 +10,11 @@ import type { JobRunner } from '../core/jobs/protocol.js';
 import { openMemoryStore } from '../core/store.js';
 import { benignSamples, familySamples, writeCorpus } from './corpus.js';
 import { createStandaloneApp } from './http.js';
-import { errorBodySchema, healthSchema, modelInfoSchema, ruleValidationSchema, triageResultSchema } from './schemas.js';
+import { analysisPageSchema, errorBodySchema, healthSchema, modelInfoSchema, ruleValidationSchema, storedAnalysisSchema, triageResultSchema } from './schemas.js';
 import { petriageService } from './service.js';
-import { getAnalysis } from './store.js';
+import { getAnalysis, saveAnalysis } from './store.js';
+import { analyze } from './analyze.js';
+import { loadModel } from './model.js';
 
 const benign = { synthetic: { count: 20, seed: 1 } };
 const sample = familySamples(1, 31)[2] as { bytes: Uint8Array; family: string };
@@ -128,7 +130,7 @@ describe('petriage HTTP API', () => {
   it('/openapi.json lists exactly the documented routes; /docs and /redoc are off by default', async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/analyze', '/api/model', '/api/rule/validate', '/health', '/openapi.json']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/api/analyses', '/api/analyses/{id}', '/api/analyze', '/api/model', '/api/rule/validate', '/health', '/openapi.json']);
     expect((await fetch(`${server.url}/docs/`)).status).toBe(404);
     expect((await fetch(`${server.url}/redoc`)).status).toBe(404);
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
@@ -136,6 +138,82 @@ describe('petriage HTTP API', () => {
 
   it('refuses a Host header that is not loopback (DNS rebinding)', async () => {
     expect((await rawRequest({ method: 'GET', path: '/health', headers: { host: 'attacker.example' } })).status).toBe(403);
+  });
+});
+
+describe('stored analyses: GET /api/analyses and GET /api/analyses/{id}', () => {
+  const hdb = openMemoryStore([petriageService]);
+  let h: Listening;
+  const model = loadModel();
+  const bad = analyze((familySamples(1, 4)[0] as { bytes: Uint8Array }).bytes, model);
+  const good = analyze((benignSamples(1, 4)[0] as { bytes: Uint8Array }).bytes, model);
+  const older = saveAnalysis(hdb, bad, new Date('2024-01-01T00:00:00Z'));
+  const newer = saveAnalysis(hdb, good, new Date('2024-01-02T00:00:00Z'));
+  beforeAll(async () => {
+    h = await listen(createStandaloneApp({ benign, db: hdb }), { port: 0 });
+  });
+  afterAll(async () => {
+    await h.close();
+    hdb.close();
+  });
+  const get = async (p: string) => {
+    const res = await fetch(`${h.url}${p}`);
+    return { status: res.status, text: await res.text() };
+  };
+
+  it('lists newest first in the house page shape; an upload appears at the top with the id of X-Analysis-Id', async () => {
+    const first = analysisPageSchema.parse(JSON.parse((await get('/api/analyses')).text));
+    expect(first).toMatchObject({ total: 2, limit: 50, offset: 0 });
+    expect(first.items).toEqual([newer, older]);
+    const res = await fetch(`${h.url}/api/analyze`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: sample.bytes });
+    expect(res.status).toBe(200);
+    const id = res.headers.get('x-analysis-id');
+    const after = analysisPageSchema.parse(JSON.parse((await get('/api/analyses?limit=1')).text));
+    expect(after).toMatchObject({ total: 3, limit: 1, offset: 0 });
+    expect(after.items[0]?.id).toBe(id);
+    expect(after.items[0]?.family).toBe(sample.family);
+    const paged = analysisPageSchema.parse(JSON.parse((await get('/api/analyses?limit=1&offset=2')).text));
+    expect(paged.items).toEqual([older]);
+  });
+
+  it('filters by verdict and by a SHA-256 prefix (either case); the total counts the filtered rows', async () => {
+    const benignOnly = analysisPageSchema.parse(JSON.parse((await get('/api/analyses?verdict=BENIGN')).text));
+    expect(benignOnly.items.map((i) => i.id)).toEqual([newer.id]);
+    expect(benignOnly.total).toBe(1);
+    const byPrefix = analysisPageSchema.parse(JSON.parse((await get(`/api/analyses?sha256=${bad.sha256.slice(0, 10).toUpperCase()}`)).text));
+    expect(byPrefix.items.map((i) => i.id)).toEqual([older.id]);
+    const full = analysisPageSchema.parse(JSON.parse((await get(`/api/analyses?sha256=${bad.sha256}&verdict=MALICIOUS`)).text));
+    expect(full.items.map((i) => i.id)).toEqual([older.id]);
+    expect(analysisPageSchema.parse(JSON.parse((await get(`/api/analyses?sha256=${bad.sha256}&verdict=BENIGN`)).text)).total).toBe(0);
+  });
+
+  it('refuses bad filters and paging with 400 in the error shape, without echoing them', async () => {
+    for (const q of ['verdict=CLEANZq9', 'sha256=xyzZq9', `sha256=${'a'.repeat(65)}`, 'limit=0', 'limit=501', 'offset=-1', 'verdict=BENIGN&verdict=MALICIOUS']) {
+      const r = await get(`/api/analyses?${q}`);
+      expect(r.status, q).toBe(400);
+      expect(errorBodySchema.parse(JSON.parse(r.text)).error.code).toBe('bad_request');
+      expect(r.text).not.toContain('Zq9');
+      expect(r.text).not.toContain('a'.repeat(65));
+    }
+  });
+
+  it('GET /api/analyses/{id}: the summary and the stored result; 404 for an unknown id, 400 for a malformed one, never echoed', async () => {
+    const ok = await get(`/api/analyses/${older.id}`);
+    expect(ok.status).toBe(200);
+    const body = storedAnalysisSchema.parse(JSON.parse(ok.text));
+    expect(body).toMatchObject(older);
+    expect(body.result).toEqual(JSON.parse(JSON.stringify(bad)));
+    const unknown = await get('/api/analyses/00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(404);
+    expect(errorBodySchema.parse(JSON.parse(unknown.text)).error.code).toBe('not_found');
+    expect(unknown.text).not.toContain('00000000-0000');
+    for (const bad of ['Zq9-not-an-id', `${older.id.toUpperCase()}`, `${older.id}0`, '%3Cscript%3EZq9']) {
+      const r = await get(`/api/analyses/${bad}`);
+      expect(r.status, bad).toBe(400);
+      expect(errorBodySchema.parse(JSON.parse(r.text)).error.code).toBe('bad_request');
+      expect(r.text).not.toContain('Zq9');
+      expect(r.text).not.toContain(older.id.toUpperCase());
+    }
   });
 });
 

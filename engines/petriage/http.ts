@@ -1,9 +1,10 @@
-// The triage HTTP routes (mounted by the gateway at /svc/petriage, or at / by `petriage serve`): the spec's four routes, /openapi.json, and /docs when enabled.
+// The triage HTTP routes (mounted by the gateway at /svc/petriage, or at / by `petriage serve`): the spec's four routes, the stored
+// analyses (GET /api/analyses, GET /api/analyses/{id}; not in the spec), /openapi.json, and /docs when enabled.
 import path from 'node:path';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
-import { jsonBody, parseBody, route } from '../core/http/index.js';
+import { jsonBody, page, parseBody, parsePagination, parseQuery, route } from '../core/http/index.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import { defaultRendererDir, standaloneUi } from '../core/http/standalone-ui.js';
 import type { ServiceContext } from '../core/service.js';
@@ -15,9 +16,9 @@ import { MAX_UPLOAD_BYTES, openApiDocument, UPLOAD_SLOTS } from './openapi.js';
 import { defaultResourcesDir, VERSION } from './resources.js';
 import type { RuleValidation } from './rulegen.js';
 import { MAX_RULE_TEXT, parse } from './rules.js';
-import { ruleValidationSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
+import { ANALYSIS_ID, analysesQuerySchema, ruleValidationSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
 import { petriageService } from './service.js';
-import { saveAnalysis } from './store.js';
+import { getAnalysis, listAnalyses, saveAnalysis } from './store.js';
 import { UploadGate } from './upload-gate.js';
 
 export interface RouterOptions {
@@ -132,6 +133,23 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     }),
   );
 
+  // The history: every analysis POST /api/analyze answered, newest first (the spec names no route for it; docs/petriage.md).
+  router.get('/api/analyses', (req, res) => {
+    const p = parsePagination(req);
+    const { verdict, sha256 } = parseQuery(analysesQuerySchema, req);
+    const { items, total } = listAnalyses(ctx.db, p, { ...(verdict !== undefined ? { verdict } : {}), ...(sha256 !== undefined ? { sha256Prefix: sha256 } : {}) });
+    res.json(page(items, total, p));
+  });
+
+  router.get('/api/analyses/:id', (req, res) => {
+    const id = req.params['id'] ?? '';
+    // A malformed id is the caller's mistake (400), an unknown one is 404; neither message repeats it.
+    if (!ANALYSIS_ID.test(id)) throw new VitrineError('bad_request', 'the analysis id must be a UUID as X-Analysis-Id and GET /api/analyses give it');
+    const stored = getAnalysis(ctx.db, id);
+    if (!stored) throw new VitrineError('not_found', 'no stored analysis has this id');
+    res.json(stored);
+  });
+
   router.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
@@ -157,7 +175,7 @@ export function createStandaloneApp(options: StandaloneOptions = {}): Express {
   root.use(
     standaloneUi(options.rendererDir ?? defaultRendererDir(), 'petriage', {
       version: VERSION,
-      api: 'GET /health, GET /api/model, POST /api/analyze, POST /api/rule/validate, GET /openapi.json.',
+      api: 'GET /health, GET /api/model, POST /api/analyze, POST /api/rule/validate, GET /api/analyses, GET /api/analyses/{id}, GET /openapi.json.',
     }),
   );
   return createServiceApp(root, options.allowedHosts);

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the triage routes, generated from the zod schemas (served at /openapi.json).
 import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { VERSION } from './resources.js';
-import { errorBodySchema, healthSchema, modelInfoSchema, ruleValidationSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
+import { analysisPageSchema, errorBodySchema, healthSchema, modelInfoSchema, ruleValidationSchema, storedAnalysisSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
 
 /** Upload limit of POST /api/analyze: the spec's "32 MB", in SI units (32,000,000 bytes), as the spec writes MB. */
 export const MAX_UPLOAD_BYTES = 32_000_000;
@@ -56,6 +56,26 @@ export function openApiDocument(): JsonObject {
           },
         },
       },
+      '/api/analyses': {
+        get: {
+          summary: 'Stored analyses, newest first (not in the spec)',
+          description: 'Every analysis POST /api/analyze answered is kept in the store (the file bytes are not). Paged with limit and offset; optionally only one verdict and/or SHA-256s starting with a prefix.',
+          parameters: [
+            { name: 'verdict', in: 'query', required: false, schema: { type: 'string', enum: ['MALICIOUS', 'SUSPICIOUS', 'BENIGN'] } },
+            { name: 'sha256', in: 'query', required: false, description: 'a SHA-256 or a prefix of one: 1 to 64 hexadecimal digits, either case', schema: { type: 'string', pattern: '^[0-9a-fA-F]{1,64}$' } },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
+            { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
+          ],
+          responses: { '200': { description: 'a page of summaries: items, total, limit, offset', content: json(ref('AnalysisPage')) }, '400': errorResponse('bad limit, offset, verdict or sha256') },
+        },
+      },
+      '/api/analyses/{id}': {
+        get: {
+          summary: 'One stored analysis: its summary and the full triage result (not in the spec)',
+          parameters: [{ name: 'id', in: 'path', required: true, description: 'the id X-Analysis-Id and GET /api/analyses give (a UUID)', schema: { type: 'string', format: 'uuid' } }],
+          responses: { '200': { description: 'the stored analysis', content: json(ref('StoredAnalysis')) }, '400': errorResponse('the id is not a UUID'), '404': errorResponse('no stored analysis has this id') },
+        },
+      },
       '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
     },
     components: {
@@ -65,6 +85,8 @@ export function openApiDocument(): JsonObject {
         TriageResult: schemaOf(triageResultSchema),
         ValidateRequest: schemaOf(validateRequestSchema, 'input'),
         RuleValidation: schemaOf(ruleValidationSchema),
+        AnalysisPage: schemaOf(analysisPageSchema),
+        StoredAnalysis: schemaOf(storedAnalysisSchema),
         Error: schemaOf(errorBodySchema),
       },
     },

@@ -4,6 +4,7 @@ import { MAX_RULE_TEXT } from './rules.js';
 
 /** The shared answer schemas, re-exported for this service's OpenAPI document and tests. */
 export { errorBodySchema } from '../core/http/schemas.js';
+import { pageOf } from '../core/http/schemas.js';
 
 export const healthSchema = z.object({
   status: z.literal('ok'),
@@ -163,3 +164,35 @@ export const validateRequestSchema = z.strictObject({
   text: z.string().min(1).max(MAX_RULE_TEXT),
 });
 
+
+const verdictSchema = z.enum(['MALICIOUS', 'SUSPICIOUS', 'BENIGN']);
+
+/** Ids of stored analyses (engines/petriage/store.ts saveAnalysis: a random UUID). */
+export const ANALYSIS_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** GET /api/analyses filters (besides limit and offset): one verdict, and/or a SHA-256 prefix (hex, either case). */
+export const analysesQuerySchema = z.object({
+  verdict: verdictSchema.optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{1,64}$/, 'a SHA-256 prefix: 1 to 64 hexadecimal digits')
+    .transform((v) => v.toLowerCase())
+    .optional(),
+});
+
+export const storedAnalysisSummarySchema = z.object({
+  id: z.string().regex(ANALYSIS_ID),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().min(0),
+  createdAt: z.string(),
+  verdict: verdictSchema,
+  score: z.number(),
+  family: z.string().nullable(),
+  modelType: z.string(),
+});
+
+/** GET /api/analyses: newest first. */
+export const analysisPageSchema = pageOf(storedAnalysisSummarySchema);
+
+/** GET /api/analyses/{id}: the summary and the stored result. */
+export const storedAnalysisSchema = storedAnalysisSummarySchema.extend({ result: triageResultSchema });

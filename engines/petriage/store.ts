@@ -69,10 +69,29 @@ export function saveAnalysis(db: Database, result: TriageResult, now: Date = new
   return summary(row);
 }
 
-/** Newest first. */
-export function listAnalyses(db: Database, page: { readonly limit: number; readonly offset: number }): { items: StoredAnalysisSummary[]; total: number } {
-  const rows = db.prepare(`SELECT ${COLUMNS} FROM petriage_analyses ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(page.limit, page.offset) as Row[];
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM petriage_analyses').get() as { n: number }).n;
+export interface AnalysisFilter {
+  readonly verdict?: TriageResult['verdict'];
+  /** Lower-case hex prefix of the SHA-256 (1..64 characters; the caller validates it). */
+  readonly sha256Prefix?: string;
+}
+
+/** Newest first, optionally only one verdict and/or SHA-256s with a prefix (the prefix uses the sha256 index). */
+export function listAnalyses(db: Database, page: { readonly limit: number; readonly offset: number }, filter: AnalysisFilter = {}): { items: StoredAnalysisSummary[]; total: number } {
+  const where: string[] = [];
+  const params: Record<string, string> = {};
+  if (filter.verdict !== undefined) {
+    where.push('verdict = @verdict');
+    params['verdict'] = filter.verdict;
+  }
+  if (filter.sha256Prefix !== undefined) {
+    // A range on the index rather than LIKE: the prefix is hex, so "prefix" <= sha256 < "prefix~" holds exactly the matches.
+    where.push('sha256 >= @lo AND sha256 < @hi');
+    params['lo'] = filter.sha256Prefix;
+    params['hi'] = `${filter.sha256Prefix}~`;
+  }
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const rows = db.prepare(`SELECT ${COLUMNS} FROM petriage_analyses ${clause} ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`).all({ ...params, limit: page.limit, offset: page.offset }) as Row[];
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM petriage_analyses ${clause}`).get(params) as { n: number }).n;
   return { items: rows.map(summary), total };
 }
 

@@ -1,5 +1,6 @@
 // Browser end-to-end of the Triage workspace: the real workstation in-process (gateway + petriage in the workers), the built renderer in
 // Debian's Chromium via playwright-core; then the same build served alone by `petriage serve` (its standalone app) at GET /.
+import { createHash } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -309,6 +310,76 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     expect(await items.count()).toBe(2);
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);
+
+  it('stored history: an upload is listed, still there after a reload, opens with a note instead of bytes; a search hit and a sent finding\'s link open it too', async () => {
+    const page = await open('light');
+    await openTriage(page);
+    // A sample no other test uploads, so its SHA-256 names one stored analysis.
+    const sample = familySamples(1, 4242).find((s) => s.family === 'keywren') ?? familySamples(1, 4242)[0]!;
+    const sha = createHash('sha256').update(sample.bytes).digest('hex');
+    await triage(page, { name: sample.name, mimeType: 'application/octet-stream', buffer: Buffer.from(sample.bytes) });
+    const verdict = await page.getByTestId('triage-verdict').getAttribute('data-verdict');
+    // The panel folds away once a result is shown; it opens again with its button, the upload on top.
+    const toggle = page.getByTestId('triage-history-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    const row = page.locator(`[data-testid=triage-history-row][data-sha256="${sha}"]`);
+    await row.waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('triage-history-row').first().getAttribute('data-sha256')).toBe(sha);
+    const id = (await row.getAttribute('data-analysis-id')) ?? '';
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await row.innerText()).toContain(verdict ?? '?');
+
+    // A reload forgets this window's files, not the stored history.
+    await page.reload();
+    await openTriage(page);
+    expect(await page.getByTestId('triage-history').count()).toBe(0);
+    await page.getByTestId('triage-history-sha').fill(sha.slice(0, 12).toUpperCase());
+    await waitForExpression(page, `(() => { const rows = document.querySelectorAll('[data-testid=triage-history-row]'); return rows.length === 1 && rows[0].getAttribute('data-sha256') === ${JSON.stringify(sha)}; })()`, 30_000);
+    await page.getByTestId('triage-history-sha').fill('');
+    await row.waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'triage-history-light.png') });
+    // Keyboard: focus the first row, the arrows move, Enter opens.
+    await page.getByTestId('triage-history-row').first().focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Home');
+    expect(await page.evaluate('document.activeElement?.getAttribute("data-sha256")')).toBe(sha);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('triage-verdict').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('triage-verdict').getAttribute('data-verdict')).toBe(verdict);
+    await tab(page, 'hex');
+    expect(await page.getByTestId('triage-hex-missing').innerText()).toContain('the bytes are not kept; drop the file again to view them');
+    await page.screenshot({ path: path.join(SHOTS, 'triage-history-stored-hex-light.png') });
+    expect(pageErrors(page)).toEqual([]);
+
+    // The workstation search finds the hash; Enter on the hit opens the stored result in Triage (workspace not open yet).
+    const searchPage = await open('dark');
+    await searchPage.locator('[data-workspace]').first().waitFor();
+    await searchPage.keyboard.press('Control+k');
+    await waitForExpression(searchPage, `document.activeElement?.hasAttribute('data-global-search') === true`);
+    await searchPage.keyboard.type(sha);
+    const hit = searchPage.locator(`[data-search-hit="petriage:analysis:${id}"]`);
+    await hit.waitFor({ timeout: 15_000 });
+    await hit.click();
+    await searchPage.getByTestId('triage-verdict').waitFor({ timeout: 30_000 });
+    expect(await searchPage.getByTestId('triage-verdict').getAttribute('data-verdict')).toBe(verdict);
+    expect(await searchPage.locator('.gsearch__note').count()).toBe(0);
+    await searchPage.screenshot({ path: path.join(SHOTS, 'triage-search-open-dark.png') });
+
+    // The link "Send to…" keeps as a triage finding's source: the newest stored analysis of the hash.
+    const linkPage = await open('light');
+    await linkPage.locator('[data-workspace]').first().waitFor();
+    await linkPage.evaluate(`window.location.hash = ${JSON.stringify(`#/petriage/history/${sha}`)}`);
+    await linkPage.getByTestId('triage-verdict').waitFor({ timeout: 30_000 });
+    expect(await linkPage.getByTestId('triage-verdict').getAttribute('data-verdict')).toBe(verdict);
+    expect(await linkPage.evaluate('window.location.hash')).toBe('');
+    // A hash nothing was stored under says so.
+    await linkPage.evaluate(`window.location.hash = ${JSON.stringify(`#/petriage/history/${'0'.repeat(64)}`)}`);
+    await linkPage.getByTestId('triage-problems').getByText('No stored analysis has this SHA-256').waitFor();
+    expect(await linkPage.getByTestId('triage-result').count()).toBe(0);
+    expect(pageErrors(searchPage)).toEqual([]);
+    expect(pageErrors(linkPage)).toEqual([]);
+  }, 180_000);
 
   it('`petriage serve` serves the same build at GET /: only the Triage workspace, talking to its own routes', async () => {
     const server = await listen(createStandaloneApp({ benign: { synthetic: { count: 10, seed: 1 } } }), { port: 0 });

@@ -301,3 +301,30 @@ export interface TriageResult {
   readonly importTags: readonly { readonly dll: string; readonly name: string; readonly tags: readonly string[] }[];
   readonly pe: TriagePeSummary;
 }
+
+/** One row of GET /api/analyses: an analysis the service answered, as stored (the file bytes are not kept). */
+export interface StoredAnalysisSummary {
+  /** A UUID; also the X-Analysis-Id header of POST /api/analyze and the search hit's id. */
+  readonly id: string;
+  readonly sha256: string;
+  readonly size: number;
+  /** ISO 8601, UTC. */
+  readonly createdAt: string;
+  readonly verdict: TriageVerdict;
+  readonly score: number;
+  readonly family: string | null;
+  readonly modelType: string;
+}
+
+/** GET /api/analyses (newest first; filters verdict and sha256 prefix). */
+export interface StoredAnalysisPage {
+  readonly items: readonly StoredAnalysisSummary[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** GET /api/analyses/{id} */
+export interface StoredAnalysis extends StoredAnalysisSummary {
+  readonly result: TriageResult;
+}

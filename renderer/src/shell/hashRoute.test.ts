@@ -78,6 +78,7 @@ describe('following a link', () => {
   it('knows which kinds each workspace can select', () => {
     expect(canOpen({ service: 'forensic', kind: 'event', id: 'e' })).toBe(true);
     expect(canOpen({ service: 'pkgscan', kind: 'artifact', id: 'a' })).toBe(false);
-    expect(canOpen({ service: 'petriage', kind: 'analysis', id: 'a' })).toBe(false);
+    expect(canOpen({ service: 'petriage', kind: 'analysis', id: 'a' })).toBe(true);
+    expect(canOpen({ service: 'petriage', kind: 'model', id: 'a' })).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
 // The Triage workspace: drop or pick a PE file, it is uploaded as raw bytes and analysed statically; the result is shown in tabs
-// (overview, signature, imports, sections, strings, resources, bytes, rule), kept in this window's history, and exported as JSON or .yar.
+// (overview, signature, imports, sections, strings, resources, bytes, rule), kept in this window's history and in the service's
+// store (the History panel, GET /api/analyses), and exported as JSON or .yar. Search hits and `#/petriage/history/<sha256>` open here.
 import { useCallback, useRef, useState } from 'react';
 import type { Finding } from '../../../../engines/core/contracts/findings';
 import type { TriageResult } from '../../../../engines/core/contracts/petriage';
-import { ApiError } from '../../api/client';
+import { ApiError, asApiError } from '../../api/client';
 import { downloadJson, downloadText } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
@@ -12,10 +13,13 @@ import { SendToButton } from '../../components/SendTo';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
 import { useShell } from '../../shell/context';
+import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import { activeJobs } from '../../store';
 import type { WorkspaceProps } from '../registry';
 import { HexTab } from './hex/HexTab';
-import { addToHistory, type HistoryEntry } from './history/model';
+import { addToHistory, entryFromStored, entryKey, SHA256, type HistoryEntry } from './history/model';
+import { StoredHistoryPanel } from './history/StoredHistoryPanel';
+import { fetchNewestOf, fetchStored, useStoredHistory } from './history/useStoredHistory';
 import { HistoryList } from './history/HistoryList';
 import { ImportsTab } from './imports/ImportsTab';
 import { refuseBeforeUpload, type UploadProgress } from './model';
@@ -79,9 +83,13 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
   const base = service.base;
   const [history, setHistory] = useState<readonly HistoryEntry[]>([]);
   const [shownId, setShownId] = useState<number | null>(null);
+  /** A stored analysis on screen (History, a search hit, a link); it wins over shownId while set. */
+  const [storedShown, setStoredShown] = useState<HistoryEntry | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(true);
+  const stored = useStoredHistory(client, base);
   const [tab, setTab] = useState<Tab>('overview');
   const [progress, setProgress] = useState<UploadProgress | null>(null);
-  const [localError, setLocalError] = useState<string | null>(null);
+  const [localError, setLocalError] = useState<{ readonly title: string; readonly text: string } | null>(null);
   const [serviceError, setServiceError] = useState<ApiError | null>(null);
   const [filter, setFilter] = useState('');
   const [hexGoTo, setHexGoTo] = useState<{ offset: number } | null>(null);
@@ -92,7 +100,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
   // While the service analyses, its job's progress events (over /api/events) give the bar a real fraction.
   const jobFraction = progress?.phase === 'analysing' ? activeJobs(jobs).filter((j) => j.service === service.name).at(-1)?.fraction : undefined;
   const busy = progress !== null;
-  const shown = history.find((e) => e.id === shownId) ?? null;
+  const shown = storedShown ?? history.find((e) => e.id === shownId) ?? null;
   const result = shown?.result;
 
   const analyse = async (file: File): Promise<void> => {
@@ -102,7 +110,8 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
     if (refused) {
       // An error clears the result on screen: what is shown is always the answer to the last file given.
       setShownId(null);
-      setLocalError(refused);
+      setStoredShown(null);
+      setLocalError({ title: 'The file was not sent', text: refused });
       return;
     }
     inFlight.current?.abort();
@@ -114,10 +123,15 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
       const entry: HistoryEntry = { id: nextId.current++, fileLabel: file.name, result: r, file, at: new Date().toISOString() };
       setHistory((h) => addToHistory(h, entry));
       setShownId(entry.id);
+      setStoredShown(null);
       setTab('overview');
+      setHistoryOpen(false);
+      // The service stored it: the History panel shows it on top.
+      stored.reload();
     } catch (err) {
       if (err instanceof DOMException && err.name === 'AbortError') return;
       setShownId(null);
+      setStoredShown(null);
       setServiceError(err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
     } finally {
       if (inFlight.current === controller) {
@@ -127,6 +141,43 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
     }
   };
 
+  /** A stored analysis into the result view: from the History panel, a search hit (kind analysis) or a sent finding's link (kind history, a SHA-256). */
+  const showStored = useCallback(
+    async (load: () => Promise<Parameters<typeof entryFromStored>[0] | null>, missing: string): Promise<void> => {
+      setLocalError(null);
+      setServiceError(null);
+      try {
+        const s = await load();
+        if (s === null) {
+          setStoredShown(null);
+          setShownId(null);
+          setLocalError({ title: 'Nothing stored to show', text: missing });
+          return;
+        }
+        setStoredShown(entryFromStored(s, history));
+        setTab('overview');
+        setHistoryOpen(false);
+      } catch (err) {
+        setStoredShown(null);
+        setShownId(null);
+        setServiceError(asApiError(err));
+      }
+    },
+    [history],
+  );
+
+  useOpenRequest(
+    service.name,
+    useCallback(
+      (r: OpenRequest) => {
+        if (r.kind === 'analysis') void showStored(() => fetchStored(client, base, r.id), 'The stored analysis was not found.');
+        else if (r.kind === 'history' && SHA256.test(r.id))
+          void showStored(() => fetchNewestOf(client, base, r.id), 'No stored analysis has this SHA-256: drop the file here to triage it.');
+      },
+      [client, base, showStored],
+    ),
+  );
+
   const { dropClass, dropProps } = useFileDrop((file) => void analyse(file));
   const showBytes = useCallback((offset: number) => {
     setHexGoTo({ offset });
@@ -134,7 +185,13 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
   }, []);
 
   const errorTitle =
-    serviceError?.code === 'parse_error' ? 'Not a PE file' : serviceError?.code === 'payload_too_large' ? 'The file is too large' : 'The analysis failed';
+    serviceError?.code === 'parse_error'
+      ? 'Not a PE file'
+      : serviceError?.code === 'payload_too_large'
+        ? 'The file is too large'
+        : serviceError?.code === 'not_found' || serviceError?.code === 'bad_request'
+          ? 'The stored analysis could not be opened'
+          : 'The analysis failed';
 
   return (
     // The whole page takes the drop: a file dropped beside the box would otherwise make the browser open it and lose the page.
@@ -169,18 +226,29 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
         <div data-testid="triage-problems">
           {localError && (
             <div className="error-note" role="alert">
-              <div className="error-note__title">The file was not sent</div>
-              <div>{localError}</div>
+              <div className="error-note__title">{localError.title}</div>
+              <div>{localError.text}</div>
             </div>
           )}
           {serviceError && <ErrorNote error={serviceError} title={errorTitle} />}
         </div>
       </section>
 
-      <HistoryList entries={history} shownId={shownId} onShow={(id) => setShownId(id)} onClear={() => {
+      <HistoryList entries={history} shownId={storedShown ? null : shownId} onShow={(id) => {
+        setStoredShown(null);
+        setShownId(id);
+      }} onClear={() => {
         setHistory([]);
         setShownId(null);
       }} />
+
+      <StoredHistoryPanel
+        history={stored}
+        openId={shown?.storedId ?? null}
+        open={historyOpen}
+        onToggle={() => setHistoryOpen((o) => !o)}
+        onOpen={(id) => void showStored(() => fetchStored(client, base, id), 'The stored analysis was not found.')}
+      />
 
       {!result || !shown ? (
         !busy && !localError && !serviceError && (
@@ -190,7 +258,8 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
               Drop a PE file (an .exe, .dll or .sys) on this page, or press <strong>Choose a PE file…</strong>. The service reads its structure,
               imports, strings and Authenticode signature, scores it with the model and says which families of evidence moved the score, the
               capabilities with their ATT&amp;CK techniques, the nearest known family, and, for a file that is not benign, a candidate YARA rule you
-              can edit and re-validate here. Nothing in the file is executed.
+              can edit and re-validate here. Nothing in the file is executed. Every result is kept by the service: the History above lists them
+              (newest first) and opens any of them again, without its bytes.
             </p>
           </section>
         )
@@ -244,12 +313,20 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
             {tab === 'sections' && <SectionsTab result={result} onShowOffset={showBytes} />}
             {tab === 'strings' && <StringsTab result={result} filter={filter} onShowOffset={showBytes} />}
             {tab === 'resources' && <ResourcesTab result={result} onShowOffset={showBytes} />}
-            {tab === 'hex' && <HexTab key={shown.id} result={result} file={shown.file} goTo={hexGoTo} />}
+            {tab === 'hex' && (
+              <HexTab
+                key={entryKey(shown)}
+                result={result}
+                file={shown.file}
+                goTo={hexGoTo}
+                missingNote={shown.storedId !== undefined ? 'This result was read back from the stored history: the bytes are not kept; drop the file again to view them.' : undefined}
+              />
+            )}
           </div>
           {/* The rule editor stays mounted (hidden on other tabs) so edits survive a look at the strings. */}
           <div hidden={tab !== 'rule'} role={tab === 'rule' ? 'tabpanel' : undefined} aria-labelledby="triage-tab-rule">
             <RuleEditor
-              key={shown.id}
+              key={entryKey(shown)}
               client={client}
               base={base}
               initial={result.rule?.text ?? ''}

@@ -17,11 +17,13 @@ export interface HexTabProps {
   readonly result: TriageResult;
   /** The file as picked; null for an entry whose bytes this page no longer has. */
   readonly file: Blob | null;
+  /** What to say instead of the default when there is no file (a result read back from the store). */
+  readonly missingNote?: string | undefined;
   /** An offset another tab asked to show (a string's, a section's). */
   readonly goTo: { readonly offset: number } | null;
 }
 
-export function HexTab({ result, file, goTo }: HexTabProps) {
+export function HexTab({ result, file, goTo, missingNote }: HexTabProps) {
   const regions = useMemo(() => regionsOf(result), [result]);
   const [chunks, setChunks] = useState<readonly Chunk[]>([]);
   const [jump, setJump] = useState<{ row: number } | null>(null);
@@ -77,7 +79,9 @@ export function HexTab({ result, file, goTo }: HexTabProps) {
   if (!file)
     return (
       <section className="panel" aria-label="Hex view" data-testid="triage-hex">
-        <p className="muted">The bytes of this file are not held by the page any more (it was analysed before a reload). Pick the file again to see its bytes.</p>
+        <p className="muted" data-testid="triage-hex-missing">
+          {missingNote ?? 'The bytes of this file are not held by the page any more (it was analysed before a reload). Pick the file again to see its bytes.'}
+        </p>
       </section>
     );
 

@@ -1,8 +1,11 @@
-// The files analysed in this window: newest first, one entry per file content, bounded.
-import type { TriageResult } from '../../../../../engines/core/contracts/petriage';
+// The files analysed in this window (newest first, one entry per file content, bounded), and the analyses the service
+// keeps (GET /api/analyses): how a stored one is shown, and the filters the History panel sends.
+import type { StoredAnalysis, TriageResult, TriageVerdict } from '../../../../../engines/core/contracts/petriage';
 
 /** Entries kept; each holds a full result (and the picked file, for the hex view) in memory. */
 export const MAX_HISTORY = 20;
+/** Stored analyses per page of the History panel. */
+export const STORED_PAGE = 20;
 
 export interface HistoryEntry {
   readonly id: number;
@@ -11,9 +14,70 @@ export interface HistoryEntry {
   /** The file as picked (read again by the hex view); it lives only as long as the page. */
   readonly file: Blob | null;
   readonly at: string;
+  /** Set when the entry was read back from the service's store (GET /api/analyses/{id}); the store keeps no bytes. */
+  readonly storedId?: string;
 }
 
 /** Adds `entry` in front; an earlier analysis of the same bytes (same SHA-256) is replaced, and the oldest fall off. */
 export function addToHistory(list: readonly HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
   return [entry, ...list.filter((e) => e.result.sha256 !== entry.result.sha256)].slice(0, MAX_HISTORY);
+}
+
+/**
+ * A stored analysis as the result view shows it. The store keeps no file bytes; when this window still holds a file
+ * with the same SHA-256 (the same bytes), the hex view reads that one, else it says the bytes are not kept.
+ */
+export function entryFromStored(stored: StoredAnalysis, inWindow: readonly HistoryEntry[]): HistoryEntry {
+  const same = inWindow.find((e) => e.file !== null && e.result.sha256 === stored.result.sha256);
+  return {
+    id: 0,
+    fileLabel: same?.fileLabel ?? `Stored analysis of ${stored.sha256.slice(0, 16)}…`,
+    result: stored.result,
+    file: same?.file ?? null,
+    at: stored.createdAt,
+    storedId: stored.id,
+  };
+}
+
+/** A key that changes whenever another entry is shown (the hex view and rule editor start afresh on it). */
+export function entryKey(e: HistoryEntry): string {
+  return e.storedId !== undefined ? `stored:${e.storedId}` : `window:${e.id}`;
+}
+
+export const SHA256 = /^[0-9a-f]{64}$/i;
+const HEX_PREFIX = /^[0-9a-f]{1,64}$/i;
+
+export interface StoredFilter {
+  readonly verdict: TriageVerdict | '';
+  /** What the analyst typed: a SHA-256 or its start. */
+  readonly sha256: string;
+}
+
+/** The query of GET /api/analyses for a filter and page, or a sentence saying why the SHA-256 box cannot be sent. */
+export function storedQuery(filter: StoredFilter, offset: number): { readonly query: Record<string, string | number> } | { readonly problem: string } {
+  const sha = filter.sha256.trim();
+  if (sha !== '' && !HEX_PREFIX.test(sha)) return { problem: 'A SHA-256 or its start: up to 64 hexadecimal digits (0-9, a-f).' };
+  return { query: { limit: STORED_PAGE, offset, ...(filter.verdict !== '' ? { verdict: filter.verdict } : {}), ...(sha !== '' ? { sha256: sha.toLowerCase() } : {}) } };
+}
+
+/** `2026-11-27 06:12 UTC` from an ISO time (the store writes UTC). */
+export function storedWhen(iso: string): string {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso;
+}
+
+/** The index of the row focus moves to on an arrow, Home or End key in a list of `n` rows, or null for other keys. */
+export function rowAfterKey(key: string, at: number, n: number): number | null {
+  if (n === 0) return null;
+  switch (key) {
+    case 'ArrowDown':
+      return Math.min(n - 1, at + 1);
+    case 'ArrowUp':
+      return Math.max(0, at - 1);
+    case 'Home':
+      return 0;
+    case 'End':
+      return n - 1;
+    default:
+      return null;
+  }
 }

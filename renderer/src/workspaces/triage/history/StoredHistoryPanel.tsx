@@ -1,0 +1,118 @@
+// The History panel: analyses the service keeps (GET /api/analyses), newest first, paged, filtered by verdict and SHA-256.
+// Each row is a button (verdict, family, SHA-256, size, time); arrows, Home and End move between rows, Enter opens one.
+import { useRef, type KeyboardEvent } from 'react';
+import type { TriageVerdict } from '../../../../../engines/core/contracts/petriage';
+import { ErrorNote } from '../../../components/ErrorNote';
+import { formatBytes, percent } from '../model';
+import { rowAfterKey, storedWhen } from './model';
+import type { StoredHistory } from './useStoredHistory';
+
+const VERDICTS: readonly TriageVerdict[] = ['MALICIOUS', 'SUSPICIOUS', 'BENIGN'];
+
+export interface StoredHistoryPanelProps {
+  readonly history: StoredHistory;
+  /** The stored id of the analysis on screen, marked in the list. */
+  readonly openId: string | null;
+  readonly open: boolean;
+  readonly onToggle: () => void;
+  readonly onOpen: (id: string) => void;
+}
+
+export function StoredHistoryPanel({ history, openId, open, onToggle, onOpen }: StoredHistoryPanelProps) {
+  const { page, error, problem, loading, filter, setFilter, load, reload } = history;
+  const listRef = useRef<HTMLUListElement>(null);
+  const filtered = filter.verdict !== '' || filter.sha256.trim() !== '';
+  const moveFocus = (e: KeyboardEvent, at: number): void => {
+    const rows = listRef.current?.querySelectorAll<HTMLButtonElement>('button.shist__row') ?? [];
+    const next = rowAfterKey(e.key, at, rows.length);
+    if (next === null) return;
+    e.preventDefault();
+    rows[next]?.focus();
+  };
+  return (
+    <section className="panel shist" aria-label="Stored analyses" data-testid="triage-stored-history">
+      <div className="panel__head shist__head">
+        <button type="button" className="small shist__toggle" aria-expanded={open} aria-controls="triage-stored-body" onClick={onToggle} data-testid="triage-history-toggle">
+          {open ? '▾' : '▸'} History
+        </button>
+        <span className="muted">{page ? `${page.total.toLocaleString('en')} ${filtered ? 'matching' : 'stored'} ${page.total === 1 ? 'analysis' : 'analyses'}` : loading ? 'loading…' : ''}</span>
+        {open && (
+          <div className="row shist__filters">
+            <select aria-label="Only this verdict" value={filter.verdict} onChange={(e) => setFilter({ ...filter, verdict: e.target.value as TriageVerdict | '' })} data-testid="triage-history-verdict">
+              <option value="">All verdicts</option>
+              {VERDICTS.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </select>
+            <input
+              type="search"
+              className="mono shist__sha"
+              aria-label="SHA-256 or its start"
+              placeholder="SHA-256 or its start"
+              spellCheck={false}
+              value={filter.sha256}
+              onChange={(e) => setFilter({ ...filter, sha256: e.target.value })}
+              aria-invalid={problem !== null}
+              data-testid="triage-history-sha"
+            />
+            <button type="button" className="small" onClick={reload} disabled={loading}>
+              Refresh
+            </button>
+          </div>
+        )}
+      </div>
+      {open && (
+        <div id="triage-stored-body">
+          {problem && <p className="neg">{problem}</p>}
+          {error && <ErrorNote error={error} title="The stored history could not be loaded" />}
+          {page && page.total === 0 && (
+            <p className="muted" data-testid="triage-history-empty">
+              {filtered ? 'No stored analysis matches this verdict and SHA-256.' : 'No analyses stored yet. Every file triaged here is kept in this list (its result, not its bytes).'}
+            </p>
+          )}
+          {page && page.items.length > 0 && (
+            <ul className="shist__list" ref={listRef} data-testid="triage-history-rows">
+              {page.items.map((s, i) => (
+                <li key={s.id}>
+                  <button
+                    type="button"
+                    className={`shist__row${s.id === openId ? ' shist__row--on' : ''}`}
+                    aria-current={s.id === openId ? 'true' : undefined}
+                    title={`SHA-256 ${s.sha256}\nanalysed ${storedWhen(s.createdAt)} with the ${s.modelType} model`}
+                    onClick={() => onOpen(s.id)}
+                    onKeyDown={(e) => moveFocus(e, i)}
+                    data-testid="triage-history-row"
+                    data-analysis-id={s.id}
+                    data-sha256={s.sha256}
+                  >
+                    <span className={`thist__verdict thist__verdict--${s.verdict.toLowerCase()}`}>{s.verdict}</span>
+                    <span className="shist__score muted">{percent(s.score)}</span>
+                    <span className="ellipsis shist__family">{s.family ?? <span className="muted">no family</span>}</span>
+                    <span className="mono ellipsis shist__hash">{s.sha256}</span>
+                    <span className="muted shist__size">{formatBytes(s.size)}</span>
+                    <span className="muted shist__when">{storedWhen(s.createdAt)}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {page && page.total > page.limit && (
+            <div className="row shist__pager">
+              <button type="button" className="small" disabled={page.offset === 0 || loading} onClick={() => load(Math.max(0, page.offset - page.limit))}>
+                Newer
+              </button>
+              <span className="muted">
+                {page.offset + 1}–{Math.min(page.offset + page.limit, page.total)} of {page.total.toLocaleString('en')}
+              </span>
+              <button type="button" className="small" disabled={page.offset + page.limit >= page.total || loading} onClick={() => load(page.offset + page.limit)}>
+                Older
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+// Unit tests of the stored history helpers: a stored analysis as an entry (bytes borrowed from this window when the hash
+// matches), the query the History panel sends, row keys, and the keyboard moves between rows.
+import { describe, expect, it } from 'vitest';
+import type { StoredAnalysis, TriageResult } from '../../../../../engines/core/contracts/petriage';
+import { entryFromStored, entryKey, rowAfterKey, STORED_PAGE, storedQuery, storedWhen, type HistoryEntry } from './model';
+
+const sha = 'ab'.repeat(32);
+const result = { sha256: sha, verdict: 'MALICIOUS' } as unknown as TriageResult;
+const stored: StoredAnalysis = { id: '11111111-2222-4333-8444-555555555555', sha256: sha, size: 10, createdAt: '2026-11-27T06:12:53.123Z', verdict: 'MALICIOUS', score: 0.9, family: 'keywren', modelType: 'linear', result };
+
+describe('a stored analysis on screen', () => {
+  it('has no bytes unless this window holds a file with the same SHA-256', () => {
+    const alone = entryFromStored(stored, []);
+    expect(alone).toMatchObject({ storedId: stored.id, file: null, at: stored.createdAt, result });
+    expect(alone.fileLabel).toContain(sha.slice(0, 16));
+    const file = new Blob([new Uint8Array([0x4d, 0x5a])]);
+    const inWindow: HistoryEntry[] = [
+      { id: 1, fileLabel: 'other.exe', result: { ...result, sha256: 'cd'.repeat(32) }, file, at: 'x' },
+      { id: 2, fileLabel: 'same.exe', result, file, at: 'x' },
+    ];
+    const borrowed = entryFromStored(stored, inWindow);
+    expect(borrowed.file).toBe(file);
+    expect(borrowed.fileLabel).toBe('same.exe');
+    expect(entryKey(borrowed)).toBe(`stored:${stored.id}`);
+    expect(entryKey(inWindow[0] as HistoryEntry)).toBe('window:1');
+  });
+});
+
+describe('the History query', () => {
+  it('pages, adds only the filters given, lower-cases the SHA-256 and refuses what is not hex', () => {
+    expect(storedQuery({ verdict: '', sha256: '' }, 0)).toEqual({ query: { limit: STORED_PAGE, offset: 0 } });
+    expect(storedQuery({ verdict: 'BENIGN', sha256: ' ABcd ' }, 40)).toEqual({ query: { limit: STORED_PAGE, offset: 40, verdict: 'BENIGN', sha256: 'abcd' } });
+    expect(storedQuery({ verdict: '', sha256: 'xyz' }, 0)).toHaveProperty('problem');
+    expect(storedQuery({ verdict: '', sha256: 'a'.repeat(65) }, 0)).toHaveProperty('problem');
+  });
+
+  it('writes times as UTC minutes', () => {
+    expect(storedWhen(stored.createdAt)).toBe('2026-11-27 06:12 UTC');
+    expect(storedWhen('not a time')).toBe('not a time');
+  });
+});
+
+describe('keys between rows', () => {
+  it('arrows move one row and stop at the ends; Home and End jump; other keys are left alone', () => {
+    expect(rowAfterKey('ArrowDown', 0, 3)).toBe(1);
+    expect(rowAfterKey('ArrowDown', 2, 3)).toBe(2);
+    expect(rowAfterKey('ArrowUp', 0, 3)).toBe(0);
+    expect(rowAfterKey('End', 0, 3)).toBe(2);
+    expect(rowAfterKey('Home', 2, 3)).toBe(0);
+    expect(rowAfterKey('Enter', 1, 3)).toBeNull();
+    expect(rowAfterKey('ArrowDown', 0, 0)).toBeNull();
+  });
+});
