@@ -32,6 +32,11 @@ export class ApiError extends Error {
   }
 }
 
+/** Any failure as an ApiError: itself, or `message` (default: the answer could not be read) for anything else, such as a parse error. */
+export function asApiError(err: unknown, message = 'The answer could not be read.'): ApiError {
+  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', message);
+}
+
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
 export interface RequestOptions {

@@ -2,7 +2,8 @@
 // what goes), then the receiving service appends the techniques and indicators as evidence with their source and link back.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SendFindingResponse } from '../../../engines/core/contracts/findings';
-import { ApiError, itemsOf, type ApiClient } from '../api/client';
+import type { ApiError} from '../api/client';
+import { type ApiClient, asApiError, itemsOf } from '../api/client';
 import { requestOpen } from '../shell/openItem';
 import { useShell } from '../shell/context';
 import { ErrorNote } from './ErrorNote';
@@ -22,8 +23,6 @@ function containersOf(target: SendTarget, body: unknown): Container[] {
       : { id: String(r['id']), title: String(r['title']), count: Number(r['evidence_count'] ?? 0) },
   );
 }
-
-const asApiError = (err: unknown): ApiError => (err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
 
 export interface SendToButtonProps {
   readonly client: ApiClient;

@@ -1,7 +1,7 @@
 // Keeps the shell's store in step with the gateway: polls health, loads services and jobs, follows the job event stream.
 import type { StoreApi } from 'zustand/vanilla';
 import type { GatewayHealth, JobInfo, ServiceInfo } from '../../../engines/core/contracts/gateway';
-import { ApiError, itemsOf, type ApiClient } from '../api/client';
+import { type ApiClient, ApiError, asApiError, itemsOf } from '../api/client';
 import { readEventStream } from '../api/events';
 import type { ShellState } from '../store';
 
@@ -15,11 +15,6 @@ export interface Connection {
   /** Checks now (the "Try again" buttons). */
   refresh(): Promise<void>;
   stop(): void;
-}
-
-function asApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  return new ApiError(0, 'bad_response', 'The gateway answered something the workstation could not read.');
 }
 
 export function parseJobEvent(data: string): JobInfo | undefined {
@@ -43,7 +38,7 @@ export function connectGateway(store: StoreApi<ShellState>, client: ApiClient, o
   const state = (): ShellState => store.getState();
 
   const fail = (err: unknown): void => {
-    const e = asApiError(err);
+    const e = asApiError(err, 'The gateway answered something the workstation could not read.');
     state().setConnection(e.unauthorized ? 'unauthorized' : e.unreachable ? 'unreachable' : 'failed', e);
     events?.abort();
     events = null;

@@ -2,10 +2,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Assessment, CaseAssessPage, CaseImportResponse, StixBundle, StoredAssessment, StoredAssessmentSummary, StoredCase, StoredCaseSummary } from '../../../../engines/core/contracts/caseassess';
 import type { StixImportSummary as ImportSummary } from '../../../../engines/core/contracts/findings';
-import { itemsOf } from '../../api/client';
+import { asApiError, itemsOf } from '../../api/client';
 import { StixImportSummary } from '../../components/StixImportSummary';
 import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
-import { ApiError } from '../../api/client';
+import type { ApiError } from '../../api/client';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { downloadJson } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -32,10 +32,6 @@ interface Shown {
   readonly caseBody: unknown;
   /** The stored id when reopened from the history. */
   readonly storedId: string | null;
-}
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
 }
 
 export default function AssessmentWorkspace({ service, client }: WorkspaceProps) {

@@ -1,15 +1,12 @@
 // Pieces of the Cases workspace: story list with the confidence breakdown chart and technique tags, the custody panel with its verify button and head copy, report export.
 import { useState } from 'react';
 import type { CaseSummary, ConfidenceBreakdown, CustodyView, Story } from '../../../../engines/core/contracts/forensic';
-import { ApiError, type ApiClient } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { downloadText } from '../../components/download';
 import { SendToButton } from '../../components/SendTo';
 import { breakdownBars, exportName, shortTime } from './model';
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
 
 export function GradeBadge({ grade }: { readonly grade: string | null }) {
   return <span className={`grade grade--${(grade ?? 'none').toLowerCase()}`}>{grade ?? '—'}</span>;

@@ -1,7 +1,8 @@
 // The Cases workspace: open evidence (a built-in scenario or paths below the evidence root), watch the analysis, then the case's stories, causal graph, timeline, custody and reports.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ArtifactKindName, CaseDetail, CaseSummary, DetectionSummary, EventAnnotation, ScenarioInfo, Story } from './types';
-import { ApiError } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
@@ -28,10 +29,6 @@ const TIMELINE_EVENTS = 100_000;
 /** Events a page request asks for (the service's largest page, engines/forensic/http.ts EVENTS_PAGE_MAX). */
 const TIMELINE_PAGE = 10_000;
 const POLL_MS = 400;
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
 
 interface Health {
   readonly evidenceRootSet: boolean;

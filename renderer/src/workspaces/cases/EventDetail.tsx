@@ -1,16 +1,13 @@
 // A selected timeline event: every field (System and EventData for EVTX, the parsed fields for other kinds), its raw record read again from the evidence, its detections, and the analyst's tags and note.
 import { useEffect, useState } from 'react';
-import { ApiError, type ApiClient } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { LevelBadge } from './Detections';
 import { eventFieldGroups, MAX_TAGS, parseTags } from './detail-model';
 import { shortTime } from './model';
 import type { DetectionSummary, EventAnnotation, EventDetail as Detail, EventRawRecord, ExportedEvent } from './types';
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
 
 /** Where the event detail reads from and writes to (absent in unit tests: the list's fields only). */
 export interface CaseLink {

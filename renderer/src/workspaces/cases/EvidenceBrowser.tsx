@@ -1,13 +1,10 @@
 // A small browser of the evidence root (GET /api/evidence): walk its folders, pick files and folders for a case instead of typing paths.
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, type ApiClient } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { pathSteps } from './detail-model';
 import type { EvidenceListing } from './types';
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
 
 function size(n: number | undefined): string {
   if (n === undefined) return '';

@@ -1,13 +1,10 @@
 // A failed case: why it failed, what to do, and its removal (DELETE /api/cases/{id}: only failed cases, which hold no custody ledger; the service keeps a record of the removal).
 import { useState } from 'react';
-import { ApiError, type ApiClient } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { shortTime } from './model';
 import type { CaseSummary } from './types';
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
 
 /** What an analyst can do about a failure, by its code. */
 function advice(code: string | null): string {

@@ -1,6 +1,7 @@
 // The Flows workspace: run a flow-detector study with a progress bar by stage, read its report and figures, and score flows (verdicts, SHAP, counterfactual).
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, type ApiClient } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { Progress } from '../../components/Progress';
@@ -10,8 +11,6 @@ import type { WorkspaceProps } from '../registry';
 import { Bars, LineChart } from './Charts';
 import { flowsFromCsv, flowsFromJson, fmt, fmtValue, MAX_CSV_BYTES, refuseScoring, type DatasetName, type Flow, type ScoreResponse, type StudyReport, type StudyView } from './model';
 import './flows.css';
-
-const asApiError = (err: unknown): ApiError => (err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
 
 function StudyPanel({ client, base, onReport }: { readonly client: ApiClient; readonly base: string; readonly onReport: (r: StudyReport | null) => void }) {
   const [dataset, setDataset] = useState<DatasetName>('synthetic');

@@ -2,14 +2,13 @@
 // public key, generate a pair (the private key is shown once and never stored), revoke a store key (permanent, logged).
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import type { GeneratedKey, KeyLog, TrustedKeyItem, TrustedKeyList } from '../../../../engines/core/contracts/provgate';
-import { ApiError, type ApiClient } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type ApiClient, asApiError } from '../../api/client';
 import { downloadText } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { keyFormProblem, MAX_KEY_TEXT, orderKeys, privateKeyFileName, shortId, signingHint, sourceLabel } from './keys';
 import { when } from './model';
-
-const asApiError = (err: unknown): ApiError => (err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
 
 export interface TrustedKeysProps {
   readonly client: ApiClient;

@@ -1,7 +1,8 @@
 // The Lineage workspace's state as one zustand store: runs, the open run (graph, decision, comment), what is selected and highlighted, and the calls that fill them.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { BacktrackBody, GateSummary, LayerBlast, ProvgateHealth, Reason, RunDetail, RunGraph, RunPage, ScenarioName } from '../../../../engines/core/contracts/provgate';
-import { ApiError, type ApiClient } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type ApiClient, asApiError } from '../../api/client';
 import { downstream, orderedReasons, pathHighlight, type Highlight } from './model';
 
 export const RUN_PAGE = 50;
@@ -58,10 +59,6 @@ export interface GateOptions {
 }
 
 export type LineageStore = StoreApi<LineageState & LineageActions>;
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
 
 const EMPTY_FOCUS = { focus: null, highlight: null, stories: null, storiesError: null, blast: null, blastError: null } as const;
 

@@ -21,8 +21,8 @@ import { ScanTab } from './scan/ScanTab';
 import { StoreTab } from './store/StoreTab';
 import { UsersTab } from './users/UsersTab';
 import { VulnsTab } from './vulns/VulnsTab';
-import type { ApiError } from '../../api/client';
-import { asApiError, can, login, logout, pkgscanApi, resume } from './session';
+import { type ApiError, asApiError } from '../../api/client';
+import { can, login, logout, pkgscanApi, resume } from './session';
 import './packages.css';
 
 export default function PackagesWorkspace({ service, client }: WorkspaceProps) {

@@ -83,10 +83,6 @@ export function can(me: Me | null, permission: Permission): boolean {
   return me?.permissions.includes(permission) ?? false;
 }
 
-export function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
-
 /** Lines with a problem, for the editor gutter. */
 export function errorLines(errors: readonly { line?: number }[]): Set<number> {
   return new Set(errors.map((e) => e.line).filter((l): l is number => l !== undefined));

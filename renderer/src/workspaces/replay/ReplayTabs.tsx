@@ -1,11 +1,11 @@
 // The right-hand side of the Replay workspace: which analysis is browsed, and its tabs (story, alerts, flows, overview).
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { AnalysisDetail, AnalysisPage, ReplayHealth } from '../../../../engines/core/contracts/replay';
-import type { ApiClient, ApiError } from '../../api/client';
+import { type ApiClient, type ApiError, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { AlertsView } from './alerts/AlertsView';
 import { NO_ALERT_FILTERS, NO_FLOW_FILTERS, type AlertFilters, type FlowFilters } from './browse';
-import { asApiError } from './common';
+
 import { FlowsView } from './flows/FlowsView';
 import { count, utc } from './model';
 import { OverviewView } from './overview/OverviewView';

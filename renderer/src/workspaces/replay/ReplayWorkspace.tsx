@@ -1,7 +1,7 @@
 // The Replay workspace: a capture (upload or the synthetic demo) in, attack stories out, replayed step by step over a host graph.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReplayAnalysis, ReplayHealth, Story, StoryPage, StorySummary } from '../../../../engines/core/contracts/replay';
-import type { ApiError } from '../../api/client';
+import { type ApiError, asApiError } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
@@ -12,7 +12,7 @@ import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
 import type { WorkspaceProps } from '../registry';
 import { count, DEFAULT_MAX_UPLOAD, MAX_DEMO_BENIGN, parseBenign, plural, refuseUpload, utc, type UploadProgress } from './model';
-import { asApiError, ReductionTable, SeverityBadge } from './common';
+import { ReductionTable, SeverityBadge } from './common';
 import { NO_ALERT_FILTERS } from './browse';
 import { ReplayTabs, type ReplayTab, type TabRequest } from './ReplayTabs';
 import { StoryView } from './story/StoryView';

@@ -1,14 +1,11 @@
 // Pieces every Replay view shares: the severity badge, the reduction figures with what each counts, an alert's counts and facts, sortable headers, pages and the paged query behind the tables.
 import { useCallback, useEffect, useState } from 'react';
 import type { Evidence, ReductionStats } from '../../../../engines/core/contracts/replay';
-import { ApiError, type ApiClient } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import type { Checked, SortOrder } from './browse';
 import { count, reductionRows } from './model';
-
-export function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
 
 export function SeverityBadge({ severity }: { readonly severity: string }) {
   return <span className={`sev sev--${severity}`}>{severity}</span>;

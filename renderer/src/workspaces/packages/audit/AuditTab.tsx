@@ -1,12 +1,12 @@
 // The Audit tab: the hash-chained audit entries, paged and filtered by action, and the chain verification with its head hash and count to copy and record elsewhere.
 import { useCallback, useState } from 'react';
 import type { AuditEntry, AuditVerification, PageOf } from '../../../../../engines/core/contracts/pkgscan';
-import type { ApiError } from '../../../api/client';
+import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { useLoad } from '../common/hooks';
 import { PAGE, when } from '../common/format';
 import { CopyButton } from '../monitoring/CopyButton';
-import { asApiError, shortId, type PkgscanApi } from '../session';
+import { shortId, type PkgscanApi } from '../session';
 
 export function AuditTab({ api }: { api: PkgscanApi }) {
   const [action, setAction] = useState('');

@@ -1,7 +1,7 @@
 // Hooks every Packages tab shares: a load that follows its inputs, a user-started write that keeps the refusal, the elapsed seconds of a running call.
 import { useCallback, useEffect, useState } from 'react';
-import type { ApiError } from '../../../api/client';
-import { asApiError } from '../session';
+import { type ApiError, asApiError } from '../../../api/client';
+
 
 export interface Loaded<T> {
   readonly data: T | null;

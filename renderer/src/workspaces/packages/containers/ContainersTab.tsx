@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PageOf } from '../../../../../engines/core/contracts/pkgscan';
 import type { ContainerScan, ContainerScanListItem } from '../../../../../engines/core/contracts/pkgscan-containers';
-import type { ApiError } from '../../../api/client';
+import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { Progress } from '../../../components/Progress';
 import { useFileDrop } from '../../../components/useFileDrop';
@@ -12,7 +12,7 @@ import { severityRank } from '../common/model';
 import { DecisionBadge, Pager, SeverityBadge } from '../common/ui';
 import { saveJson } from '../projects/save';
 import { usePackagesNav } from '../common/nav';
-import { asApiError, shortId, type PkgscanApi } from '../session';
+import { shortId, type PkgscanApi } from '../session';
 import { filterPackages, imageRefusal, packageTypes, refFromFilename } from './model';
 
 type Upload = { readonly file: string; readonly state: 'sending'; readonly fraction: number | undefined } | { readonly file: string; readonly state: 'refused'; readonly note: string } | { readonly file: string; readonly state: 'failed'; readonly error: ApiError };

@@ -2,10 +2,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { stringify } from 'yaml';
 import type { Me, PageOf, Policy, PolicyValidation } from '../../../../../engines/core/contracts/pkgscan';
-import type { ApiError } from '../../../api/client';
+import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { useAction, useLoad } from '../common/hooks';
-import { asApiError, can, errorLines, type PkgscanApi } from '../session';
+import { can, errorLines, type PkgscanApi } from '../session';
 
 function policyText(p: Policy): string {
   return p.source ?? stringify(p.document);

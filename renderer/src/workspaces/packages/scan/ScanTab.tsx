@@ -1,14 +1,14 @@
 // The Scan tab: ecosystem, name, version and environment (Enter submits), an indeterminate progress bar with the elapsed time while the service scans, then the verdict.
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import type { PageOf, Policy, ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
-import type { ApiError } from '../../../api/client';
+import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { Progress } from '../../../components/Progress';
 import { elapsed, sentence } from '../common/format';
 import { useElapsed, useLoad } from '../common/hooks';
 import { usePackagesNav } from '../common/nav';
 import { Banner } from '../common/ui';
-import { asApiError, type PkgscanApi } from '../session';
+import { type PkgscanApi } from '../session';
 import { useScanJob } from './job';
 import { VerdictView } from './VerdictView';
 

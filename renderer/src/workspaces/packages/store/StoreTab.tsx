@@ -1,13 +1,13 @@
 // The Store tab: import package archives by drop or file picker (one upload at a time, a result per file), and the archives the store holds.
 import { useRef, useState } from 'react';
 import type { PageOf } from '../../../../../engines/core/contracts/pkgscan';
-import type { ApiError } from '../../../api/client';
+import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { Progress } from '../../../components/Progress';
 import { bytes, when } from '../common/format';
 import { useLoad } from '../common/hooks';
 import { PackageLink } from '../common/ui';
-import { asApiError, type PkgscanApi } from '../session';
+import { type PkgscanApi } from '../session';
 import { ecosystemOf, refusal, safeFilename, type Ecosystem } from './model';
 import { useFilesDrop } from '../../../components/useFileDrop';
 

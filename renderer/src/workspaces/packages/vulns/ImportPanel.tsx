@@ -1,12 +1,12 @@
 // The advisory import page: drop or pick OSV, KEV, EPSS and NVD files (one upload at a time, progress and counts per file), and each source's status and age.
 import { useEffect, useRef, useState } from 'react';
 import type { AdvisoryImport, AdvisorySources } from '../../../../../engines/core/contracts/pkgscan-vulns';
-import type { ApiError } from '../../../api/client';
+import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { Progress } from '../../../components/Progress';
 import { when } from '../common/format';
 import { useLoad } from '../common/hooks';
-import { asApiError, type PkgscanApi } from '../session';
+import { type PkgscanApi } from '../session';
 import { safeFilename } from '../store/model';
 import { advisoryFileKind } from './model';
 import { useFilesDrop } from '../../../components/useFileDrop';

@@ -1,10 +1,10 @@
 // A live lookup of one name and version against the advisory store, with its honest status: partial and unavailable read as UNKNOWN.
 import { useState, type FormEvent } from 'react';
 import type { LookupResult } from '../../../../../engines/core/contracts/pkgscan-vulns';
-import type { ApiError } from '../../../api/client';
+import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { Banner, SeverityBadge } from '../common/ui';
-import { asApiError, type PkgscanApi } from '../session';
+import { type PkgscanApi } from '../session';
 import { epssText, lookupHeadline } from './model';
 
 export function LookupPanel({ api, onOpen }: { api: PkgscanApi; onOpen: (id: string) => void }) {

@@ -1,10 +1,10 @@
 // One story: header and reduction, the story actions bar, the timeline scrubber over the host graph, alerts with their evidence, the Mermaid diagram and exports.
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { Story } from '../../../../../engines/core/contracts/replay';
-import type { ApiClient, ApiError } from '../../../api/client';
+import { type ApiClient, type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { downloadText } from '../../../components/download';
-import { asApiError, ReductionTable, SeverityBadge } from '../common';
+import { ReductionTable, SeverityBadge } from '../common';
 import { clampStep, count, duration, exportName, plural, techniqueNames, utc } from '../model';
 import { AlertItem } from './AlertItem';
 import { HostGraph } from './HostGraph';
