@@ -1,13 +1,19 @@
-// ACH's search provider over the TAXII collections filled the way the routes fill them: a bundled scenario's ACH
-// matrix as STIX (analyzeScenario + assessmentToStix) and a report extraction (the extract job).
+// ACH's search provider over a store filled the way the routes fill it: stored matrices (a corpus STIX bundle imported
+// with stixToScenario + saveMatrix, a finding sent with sendFindingToMatrix), and the TAXII collections (a bundled
+// scenario's ACH matrix as STIX via analyzeScenario + assessmentToStix, a report extraction by the extract job).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora } from '../../test/corpora.js';
 import { classifyQuery } from '../core/search.js';
 import type { StixBundle } from '../core/stix.js';
 import { openMemoryStore } from '../core/store.js';
 import { analyzeScenario } from './ach/engine.js';
+import { stixToScenario } from './ach/import.js';
+import { getMatrix, saveMatrix, sendFindingToMatrix } from './ach/matrices.js';
 import { ScenarioLibrary } from './ach/scenario.js';
 import { assessmentToStix } from './ach/stix.js';
 import { runExtractJob } from './jobs.js';
+import { loadKb } from './kb/kb.js';
 import { attribSearch } from './search.js';
 import { attribService } from './service.js';
 import { addObjects } from './taxii/collections.js';
@@ -26,16 +32,73 @@ describe('attrib search', () => {
   it('finds the extraction report by an indicator it holds: address, domain (and a subdomain query does not), hash, technique', () => {
     for (const q of ['203.0.113.9', 'evil-update.example.com', '44D88612FEA8A8F36DE82E1278ABB02F', 'T1059.001']) {
       const hits = attribSearch.search(db, classifyQuery(q), 10);
-      expect(hits, q).toEqual([expect.objectContaining({ kind: 'report', id: reportId, title: 'Field report 7', rank: 2, link: { service: 'attrib', kind: 'report', id: reportId } })]);
+      expect(hits, q).toEqual([expect.objectContaining({ kind: 'report', id: reportId, title: 'Field report 7 · TAXII report in Report extractions', rank: 2, link: { service: 'attrib', kind: 'report', id: reportId } })]);
     }
     expect(attribSearch.search(db, classifyQuery('update.example.com.evil'), 10)).toEqual([]);
     expect(attribSearch.search(db, classifyQuery('203.0.113.99'), 10)).toEqual([]);
   });
 
-  it('finds the ACH matrix by a technique of its evidence and by its title, once', () => {
+  it('finds the ACH assessment published to TAXII as a TAXII report (not an openable matrix), once', () => {
     const hits = attribSearch.search(db, classifyQuery('T1486'), 10);
-    expect(hits).toEqual([expect.objectContaining({ kind: 'matrix', id: matrixId })]);
+    expect(hits).toEqual([expect.objectContaining({ kind: 'report', id: matrixId, title: expect.stringMatching(/ · TAXII report in ACH assessments$/), link: { service: 'attrib', kind: 'report', id: matrixId } })]);
     expect(hits[0]?.field).toMatch(/^attack-pattern "T1486"/);
-    expect(attribSearch.search(db, classifyQuery('Hospital ransomware'), 10)).toEqual([expect.objectContaining({ kind: 'matrix', id: matrixId, field: 'name', rank: 3 })]);
+    expect(attribSearch.search(db, classifyQuery('Hospital ransomware'), 10)).toEqual([expect.objectContaining({ kind: 'report', id: matrixId, field: 'name', rank: 3 })]);
+  });
+});
+
+describe('attrib search: stored matrices', () => {
+  const db = openMemoryStore([attribService]);
+  const kb = loadKb();
+  const sent = sendFindingToMatrix(
+    db,
+    {
+      target: { kind: 'new', title: 'Phishing wave' },
+      finding: { title: 'Report extraction', techniques: ['T1566.001', 'T1059.001'], indicators: [{ type: 'domain', value: 'evil-update.example.com' }], source: { service: 'attrib', kind: 'extraction', id: 'report.txt' } },
+    },
+    kb,
+    new Date('2026-05-02T12:00:00Z'),
+  );
+  // The same text extracted and published to TAXII: its report hit stays, below the matrix.
+  addObjects(db, 'extractions', runExtractJob({ text: 'The actor used PowerShell (T1059.001).', name: 'Field report 8' }).stix.objects as StixBundle['objects']);
+  const link = (id: string) => ({ service: 'attrib', kind: 'matrix', id });
+
+  it('finds a matrix by an evidence technique id and an indicator value, linking to its uuid, above the TAXII report', () => {
+    expect(sent.id).toMatch(/^[0-9a-f-]{36}$/);
+    const byTechnique = attribSearch.search(db, classifyQuery('t1059.001'), 10);
+    expect(byTechnique.map((h) => h.kind)).toEqual(['matrix', 'report']);
+    expect(byTechnique[0]).toMatchObject({ id: sent.id, field: 'evidence E2 techniques', rank: 3, link: link(sent.id), title: expect.stringMatching(/^Phishing wave · stored ACH matrix \(\d+ hypothes[ie]s, 3 evidence items\)$/) });
+    expect(byTechnique[1]?.rank).toBeLessThan(3);
+    // A sub-technique's parent finds it; a domain query finds the indicator's evidence text.
+    expect(attribSearch.search(db, classifyQuery('T1566'), 10)).toEqual([expect.objectContaining({ kind: 'matrix', id: sent.id, field: 'evidence E1 techniques' })]);
+    expect(attribSearch.search(db, classifyQuery('evil-update.example.com'), 10)).toEqual([expect.objectContaining({ kind: 'matrix', id: sent.id, field: 'evidence E3', rank: 2 })]);
+    expect(attribSearch.search(db, classifyQuery('update.example.com'), 10)).toEqual([]);
+  });
+
+  it("does not match a seeded actor's technique profile, only the matrix's evidence", () => {
+    const stored = getMatrix(db, sent.id);
+    const evidence = new Set(stored?.scenario.evidence.flatMap((e) => e.techniques ?? []));
+    const profileOnly = (stored?.scenario.actors ?? []).flatMap((a) => a.techniques ?? []).find((t) => ![...evidence].some((e) => e.startsWith(t.slice(0, 5))));
+    expect(profileOnly).toBeDefined();
+    expect(attribSearch.search(db, classifyQuery(profileOnly ?? ''), 10)).toEqual([]);
+  });
+
+  it.skipIf(!hasCorpora())('finds a matrix imported from a STIX bundle by its title, a hypothesis, an actor alias and an indicator', () => {
+    const { scenario } = stixToScenario(JSON.parse(readFileSync(corpusPath('cti', 'stix21-examples', 'apt1.json'), 'utf8')) as unknown);
+    const m = saveMatrix(db, scenario, { kind: 'matrix.imported-stix' }, undefined, new Date('2026-05-03T12:00:00Z'));
+    const ip = /ipv4 (\d+\.\d+\.\d+\.\d+)/.exec(scenario.evidence[0]?.summary ?? '')?.[1] ?? '';
+    expect(ip).not.toBe('');
+    const cases: [string, string, number][] = [
+      ['APT1', 'title', 3],
+      ['Ugly Gorilla', 'hypothesis H2', 2],
+      ['Comment Crew', 'actor A1', 2],
+      [ip, 'evidence E1', 2],
+    ];
+    for (const [q, field, rank] of cases) {
+      expect(attribSearch.search(db, classifyQuery(q), 10), q).toEqual([expect.objectContaining({ kind: 'matrix', id: m.id, field, rank, link: link(m.id) })]);
+    }
+    expect(attribSearch.search(db, classifyQuery('%_%'), 10)).toEqual([]);
+    // Both matrices have the unnamed-actor hypothesis: the limit holds.
+    expect(attribSearch.search(db, classifyQuery('another actor'), 10).filter((h) => h.kind === 'matrix')).toHaveLength(2);
+    expect(attribSearch.search(db, classifyQuery('another actor'), 1)).toHaveLength(1);
   });
 });

@@ -50,6 +50,20 @@ describe.skipIf(!hasCorpora())('pkgscan search', () => {
     expect(pkgscanSearch.search(db, classifyQuery('pypi:ms'), 10)).toEqual([]);
   });
 
+  it('gives one package hit per package name (scanned or stored), opening its Package page', () => {
+    const db = s.platform.db;
+    const link = { service: 'pkgscan', kind: 'package', id: 'npm:ms' };
+    for (const q of ['ms', 'ms@2.1.3', 'pkg:npm/ms@2.1.3', 'npm:ms']) {
+      const hits = pkgscanSearch.search(db, classifyQuery(q), 10).filter((h) => h.kind === 'package');
+      expect(hits, q).toEqual([expect.objectContaining({ id: 'npm:ms', field: 'package', rank: 3, link, snippet: '1 scan; versions seen: 2.1.3' })]);
+    }
+    expect(pkgscanSearch.search(db, classifyQuery('nequi-api-utils'), 10).filter((h) => h.kind === 'package')).toEqual([
+      expect.objectContaining({ id: 'npm:nequi-api-utils', title: 'nequi-api-utils (npm) · package page', link: { service: 'pkgscan', kind: 'package', id: 'npm:nequi-api-utils' } }),
+    ]);
+    // A version never seen, another ecosystem, a name that only contains the query, a hash: no package hit.
+    for (const q of ['ms@9.9.9', 'pypi:ms', 'nequi', ms.package.sha256]) expect(pkgscanSearch.search(db, classifyQuery(q), 10).filter((h) => h.kind === 'package'), q).toEqual([]);
+  });
+
   it('finds a scan by its package SHA-256 and the malicious one by name, never showing who ran it', () => {
     const db = s.platform.db;
     const byHash = pkgscanSearch.search(db, classifyQuery(bad.package.sha256), 10);

@@ -1,6 +1,7 @@
 // Packages' part of the workstation-wide search: package scans (name and version through the package index, package
 // hash, advisories by id or CVE alias, findings), packages in the store (sha256 index), project scans by component,
-// container scans by image, hash or content, and release diffs by package. Who ran a scan (created_by) is never shown
+// container scans by image, hash or content, release diffs by package, and each package name found (scanned, stored
+// or diffed) as a package hit that opens its Package page. Who ran a scan (created_by) is never shown
 // or matched: the workstation token sees packages, versions, verdicts and findings, not pkgscan's user accounts.
 import type { Database } from 'better-sqlite3';
 import { matchFields, searchRows, type ParsedQuery, type SearchHit, type SearchProvider } from '../core/search.js';
@@ -249,9 +250,53 @@ function diffs(db: Database, q: ParsedQuery, limit: number): SearchHit[] {
   );
 }
 
+interface PackageRow {
+  ecosystem: string;
+  name: string;
+  scans: number;
+  versions: string;
+  latest: string | null;
+}
+
+/**
+ * One hit per package (ecosystem, name) the store knows by exactly that name: scanned, in the package store, or
+ * diffed, each probed by its (ecosystem, name...) index. A pinned query (`name@1.2.3`) needs that version seen.
+ */
+function packages(db: Database, q: ParsedQuery, limit: number): SearchHit[] {
+  const name = packageName(q);
+  if (name === null) return [];
+  const eco = ecosystemIn(q);
+  const pinned = q.version !== undefined;
+  const version = (col: string): string => (pinned ? ` AND ${col} = @version` : '');
+  const rows = db
+    .prepare(
+      `SELECT ecosystem, name, SUM(scans) AS scans, group_concat(DISTINCT version) AS versions, MAX(at) AS latest FROM (
+         SELECT ecosystem, name, 1 AS scans, version, created_at AS at FROM pkgscan_scans WHERE ${eco.sql} AND name = @name${version('version')}
+         UNION ALL SELECT ecosystem, name, 0, version, imported_at FROM pkgscan_artifacts WHERE ${eco.sql} AND name = @name${version('version')}
+         UNION ALL SELECT ecosystem, name, 0, to_version, created_at FROM pkgscan_diffs WHERE ${eco.sql} AND name = @name${pinned ? ' AND (from_version = @version OR to_version = @version)' : ''}
+       ) GROUP BY ecosystem, name ORDER BY latest DESC LIMIT @n`,
+    )
+    .all({ name, ...eco.params, ...(pinned ? { version: q.version } : {}), n: limit }) as PackageRow[];
+  return rows.map((r) => {
+    const versions = (r.versions ?? '').split(',').filter((v) => v !== '');
+    const shown = versions.slice(0, 5).join(', ') + (versions.length > 5 ? ` and ${versions.length - 5} more` : '');
+    return {
+      service: 'pkgscan',
+      kind: 'package',
+      id: `${r.ecosystem}:${r.name}`,
+      title: `${r.name} (${r.ecosystem}) · package page`,
+      field: 'package',
+      snippet: `${r.scans} scan${r.scans === 1 ? '' : 's'}; versions seen: ${shown || 'none'}`,
+      rank: 3,
+      link: { service: 'pkgscan', kind: 'package', id: `${r.ecosystem}:${r.name}` },
+      ...(r.latest !== null ? { time: r.latest } : {}),
+    };
+  });
+}
+
 export const pkgscanSearch: SearchProvider = {
   search(db, q, limit) {
     if (q.ecosystem !== undefined && !(ECOSYSTEMS as readonly string[]).includes(q.ecosystem)) return [];
-    return [...scans(db, q, limit), ...artifacts(db, q, limit), ...projectScans(db, q, limit), ...containerScans(db, q, limit), ...diffs(db, q, limit)];
+    return [...packages(db, q, limit), ...scans(db, q, limit), ...artifacts(db, q, limit), ...projectScans(db, q, limit), ...containerScans(db, q, limit), ...diffs(db, q, limit)];
   },
 };

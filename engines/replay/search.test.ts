@@ -31,8 +31,36 @@ describe('replay search', () => {
     expect(replaySearch.search(db, classifyQuery('f'.repeat(64)), 10)).toEqual([]);
   });
 
+  it('finds an alert rule of the analysis by its name, an address it names and a technique, linking to the rule there', () => {
+    const link = (rule: string) => ({ service: 'replay', kind: 'alert', id: rule, parent: analysis.id });
+    const byRule = replaySearch.search(db, classifyQuery('port_scan'), 10);
+    expect(byRule).toContainEqual(expect.objectContaining({ kind: 'alert', id: `${analysis.id}/port_scan`, field: 'rule', rank: 3, link: link('port_scan') }));
+    // The analysis's own per-rule counts would only repeat the alert hit.
+    expect(byRule.filter((h) => h.kind === 'analysis')).toEqual([]);
+    const bad = analysis.alerts.filter((a) => a.rule === 'known_bad_indicator');
+    expect(bad.length).toBeGreaterThan(1);
+    const ip = bad[0]?.dst.find((d) => bad.every((a) => a.src === d || a.dst.includes(d))) ?? '';
+    expect(ip).not.toBe('');
+    const byIp = replaySearch.search(db, classifyQuery(ip), 10).filter((h) => h.kind === 'alert');
+    const rules = [...new Set(analysis.alerts.filter((a) => a.src === ip || a.dst.includes(ip)).map((a) => a.rule))];
+    expect(byIp.map((h) => h.link)).toEqual(expect.arrayContaining(rules.map(link)));
+    expect(byIp).toHaveLength(rules.length);
+    expect(byIp.find((h) => h.link.id === 'known_bad_indicator')).toMatchObject({ field: 'hosts', title: expect.stringContaining(`${bad.length} alerts of rule known_bad_indicator`) });
+    const last = analysis.alerts.at(-1);
+    const technique = last?.techniques[0] ?? '';
+    expect(replaySearch.search(db, classifyQuery(technique), 10)).toContainEqual(expect.objectContaining({ kind: 'alert', field: 'techniques', link: link(last?.rule ?? '') }));
+  });
+
+  it('does not find an alert by an address that only prefixes one it names', () => {
+    const named = new Set(analysis.alerts.flatMap((a) => [a.src, ...a.dst]));
+    const prefix = [...named].map((h) => h.slice(0, -1)).find((p) => !named.has(p) && [...named].some((h) => h.startsWith(p)) && /\.\d+$/.test(p)) ?? '';
+    expect(prefix).not.toBe('');
+    expect(replaySearch.search(db, classifyQuery(prefix), 10).filter((h) => h.kind === 'alert')).toEqual([]);
+  });
+
   it('keeps to the limit and treats LIKE wildcards in the query as text', () => {
     expect(replaySearch.search(db, classifyQuery('%_%'), 10)).toEqual([]);
     expect(replaySearch.search(db, classifyQuery(story?.attacker ?? ''), 1).filter((h) => h.kind === 'story')).toHaveLength(1);
+    expect(replaySearch.search(db, classifyQuery(story?.attacker ?? ''), 1).filter((h) => h.kind === 'alert')).toHaveLength(1);
   });
 });

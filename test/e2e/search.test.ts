@@ -1,9 +1,11 @@
 // Browser end-to-end of the workstation-wide search box: a store filled through the engines' own operations (a replay
-// demo analysis, a triage analysis, an assessment, a Cases scenario, a package scan), Ctrl+K, results grouped by
-// service, arrows and Enter to the workspace with the item selected; item links in the address (#/…) do the same.
+// demo analysis, a triage analysis, an assessment, a Cases scenario, a package scan, a stored ACH matrix), Ctrl+K,
+// results grouped by service, arrows and Enter to the workspace with the item selected; item links in the address (#/…) do the same.
 import { Readable } from 'node:stream';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendFindingToMatrix } from '../../engines/attrib/ach/matrices.js';
+import { loadKb } from '../../engines/attrib/kb/kb.js';
 import { assess, loadKnowledgeGraph } from '../../engines/caseassess/index.js';
 import { saveAssessment } from '../../engines/caseassess/store.js';
 import { analyze } from '../../engines/petriage/analyze.js';
@@ -31,6 +33,9 @@ describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
   let pkgScan: string | null = null;
   /** Another case, open in Cases before the search asks for the first. */
   let other = '';
+  /** A stored ACH matrix grown from a finding (Send to ACH's own operation): its uuid. */
+  let matrixId = '';
+  const MATRIX_INDICATOR = 'c2-relay.search-e2e.example';
 
   async function api<T>(method: string, route: string): Promise<T> {
     const r = await fetch(`${session.workstation.url}${route}`, { method, headers: { authorization: `Bearer ${session.workstation.token}` } });
@@ -44,6 +49,14 @@ describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
     const db = session.workstation.db;
     saveCapture(db, capture);
     savePe(db, triage);
+    matrixId = sendFindingToMatrix(
+      db,
+      {
+        target: { kind: 'new', title: 'Search e2e matrix' },
+        finding: { title: 'Relay seen in a capture', techniques: ['T1090.002'], indicators: [{ type: 'domain', value: MATRIX_INDICATOR }], source: { service: 'replay', kind: 'story', id: 'search-e2e' } },
+      },
+      loadKb(),
+    ).id;
     saveAssessment(db, assess(loadKnowledgeGraph(), { case_id: 'IR-7', title: 'Beaconing host', techniques: [{ evidence_id: 'E1', id: technique }], indicators: [{ evidence_id: 'E2', type: 'ipv4', value: attacker }] }));
 
     // Two Cases scenarios through the service's own route, followed until done: a technique only the first has.
@@ -94,6 +107,8 @@ describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
 
   async function typeSearch(page: Page, q: string): Promise<void> {
     await page.locator('[data-workspace]').first().waitFor();
+    // The pointer left where a click put it (Sign in) would make the option that opens under it active (onMouseEnter).
+    await page.mouse.move(0, 0);
     await page.keyboard.press('Control+k');
     await waitForExpression(page, `document.activeElement?.hasAttribute('data-global-search') === true`);
     await page.keyboard.type(q);
@@ -205,5 +220,32 @@ describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
     await session.screenshot(page, 'search-packages-scan');
     // The 401 is the session check before signing in.
     expect(session.errors(page, /status of 401/)).toEqual([]);
+  }, 120_000);
+
+  it('opens a stored ACH matrix from a technique hit and from an indicator hit', async () => {
+    expect(matrixId).toMatch(/^[0-9a-f-]{36}$/);
+    const page = await session.open();
+    await typeSearch(page, 't1090.002');
+    await page.locator(`[data-search-hit="attrib:matrix:${matrixId}"]`).waitFor({ timeout: 15_000 });
+    await session.screenshot(page, 'search-ach-hits');
+    await enterOn(page, `attrib:matrix:${matrixId}`);
+    await page.locator('[data-active-workspace="attrib"]').waitFor();
+    await waitForExpression(page, `document.querySelector('[data-testid="scenario-select"]')?.value === ${JSON.stringify(`matrix:${matrixId}`)}`);
+    await waitForExpression(page, `(document.querySelector('.ach__table')?.textContent ?? '').includes('T1090.002')`);
+    // OPENABLE lists attrib matrices: no "look for it" note.
+    expect(await page.locator('.gsearch__note').count()).toBe(0);
+    await session.screenshot(page, 'search-ach-matrix');
+
+    // Back to a bundled scenario, then the indicator's hit opens the matrix again.
+    await page.getByTestId('scenario-select').selectOption({ index: 0 });
+    await waitForExpression(page, `document.querySelector('[data-testid="scenario-select"]')?.value.startsWith('matrix:') === false`);
+    await page.keyboard.press('Control+k');
+    await waitForExpression(page, `document.activeElement?.hasAttribute('data-global-search') === true`);
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type(MATRIX_INDICATOR);
+    await enterOn(page, `attrib:matrix:${matrixId}`);
+    await waitForExpression(page, `document.querySelector('[data-testid="scenario-select"]')?.value === ${JSON.stringify(`matrix:${matrixId}`)}`);
+    await waitForExpression(page, `(document.querySelector('.ach__table')?.textContent ?? '').includes(${JSON.stringify(MATRIX_INDICATOR)})`);
+    expect(session.errors(page)).toEqual([]);
   }, 120_000);
 });

@@ -31,6 +31,10 @@ export const OPENABLE: Readonly<Record<string, readonly string[]>> = {
   caseassess: ['assessment', 'case'],
   // Lineage: a gate run.
   provgate: ['run'],
+  // ACH: a stored matrix by its uuid (TAXII report hits, kind `report`, only open the workspace).
+  attrib: ['matrix'],
+  // Triage: a stored analysis (History), or the newest stored analysis of a SHA-256 (`#/petriage/history/<sha256>`).
+  petriage: ['analysis', 'history'],
 };
 
 export function canOpen(link: SearchLink): boolean {

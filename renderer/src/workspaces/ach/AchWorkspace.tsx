@@ -3,7 +3,8 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { AchAssessment, AchRating, AchScenarioList, AttribHealth, ExtractResponse, MatrixImportResponse, StoredMatrix, StoredMatrixSummary } from '../../../../engines/core/contracts/ach';
 import type { StixImportSummary as ImportSummary } from '../../../../engines/core/contracts/findings';
 import type { TechniqueSummary } from '../../../../engines/core/contracts/attrib';
-import { ApiError } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { asApiError, itemsOf } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { downloadJson } from '../../components/download';
@@ -11,7 +12,6 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { SendToButton } from '../../components/SendTo';
 import { isStixBundle, MAX_STIX_BYTES, StixImportSummary } from '../../components/StixImportSummary';
 import { useFileDrop } from '../../components/useFileDrop';
-import { itemsOf } from '../../api/client';
 import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import type { WorkspaceProps } from '../registry';
 import { cellKey, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, tacticTitle } from './model';
@@ -19,10 +19,6 @@ import './ach.css';
 
 type View = 'matrix' | 'extraction' | 'heatmap';
 const VIEWS: readonly View[] = ['matrix', 'extraction', 'heatmap'];
-
-function asApiError(err: unknown): ApiError {
-  return err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
-}
 
 interface Edit {
   readonly rating: AchRating;
@@ -99,8 +95,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
     'attrib',
     useCallback(
       (r: OpenRequest) => {
-        // A stored matrix by its id. The search box's `matrix` hits are STIX reports of the TAXII assessments collection
-        // (`report--…`), which no route maps to a matrix or scenario yet: those only open the workspace.
+        // A stored matrix by its uuid (the search box's `matrix` hits, OPENABLE in shell/openItem.ts). Its TAXII `report`
+        // hits (`report--…`) are not taken: no route maps a TAXII report to a stored matrix, so they only open the workspace.
         if (r.kind === 'matrix' && !r.id.includes('--')) void openMatrix(r.id);
       },
       [openMatrix],
