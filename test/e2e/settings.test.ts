@@ -3,8 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
 import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './harness.js';
 
 describe.skipIf(!browserSuiteRuns())('Settings page and keyboard help in Chromium', () => {
@@ -69,7 +71,35 @@ describe.skipIf(!browserSuiteRuns())('Settings page and keyboard help in Chromiu
     // The Lineage workspace loads its chunk (cytoscape) on first visit: slow on a loaded machine.
     await page.getByTestId('trusted-keys').waitFor({ timeout: 90_000 });
     expect(await page.getByTestId('settings').count()).toBe(0);
-    expect(session.errors(page)).toEqual([]);
+    // The page asks package scanning for a session from its refresh cookie: without one that is a 401, as in Packages.
+    expect(session.errors(page, /status of 401/)).toEqual([]);
+  }, 120_000);
+
+  it('package sources: a note while signed out of package scanning, the store and advisory sources once signed in', async () => {
+    process.env['PKGSCAN_SCRYPT'] = '16384:8:1';
+    try {
+      const created = await pkgscanCli(['create-admin', '--email', 'settings@example.org'], { stdin: Readable.from(['a settings password\n']), db: session.workstation.db });
+      expect(created.code).toBe(0);
+      const page = await open('light');
+      await page.keyboard.press('Control+Comma');
+      const row = page.getByTestId('settings-packages');
+      await row.getByText('Sign in to package scanning').waitFor();
+      await page.keyboard.press('Escape');
+      await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
+      const form = page.getByTestId('pkgscan-login');
+      await form.getByLabel('E-mail').fill('settings@example.org');
+      await form.getByLabel('Password').fill('a settings password');
+      await form.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByTestId('whoami').waitFor();
+      await page.keyboard.press('Control+Comma');
+      const seen = row.getByTestId('settings-package-sources');
+      await seen.waitFor();
+      expect(await seen.innerText()).toMatch(/0 release archives in the package store\.\s+No advisory source imported yet/);
+      await row.screenshot({ path: path.join(SHOTS, 'settings-package-sources.png') });
+      expect(session.errors(page, /status of 401/)).toEqual([]);
+    } finally {
+      delete process.env['PKGSCAN_SCRYPT'];
+    }
   }, 120_000);
 
   it('without an evidence root the page says what that means', async () => {

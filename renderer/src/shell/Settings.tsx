@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { GatewaySettings } from '../../../engines/core/contracts/gateway';
 import { ApiError } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
+import { PackageSourcesSummary } from './SettingsPackages';
 import type { ThemePreference } from '../store';
 import { availableWorkspaces } from '../workspaces/registry';
 import { useShell, useShellContext } from './context';
@@ -140,9 +141,9 @@ export function Settings() {
             <Row label="Package store and advisory imports" testId="settings-packages">
               {mounted('pkgscan') ? (
                 <>
-                  <p className="small">
-                    Release archives in the package store and advisory imports (OSV, CISA KEV, EPSS, NVD) with each source&apos;s age are managed in the {labelOf('pkgscan')} workspace: its
-                    Store and Vulnerabilities tabs. They need a package-scanning sign-in, so they are not repeated here.
+                  {client && <PackageSourcesSummary client={client} base={services.find((x) => x.name === 'pkgscan')?.base ?? '/svc/pkgscan'} />}
+                  <p className="muted small">
+                    Release archives and advisory imports (OSV, CISA KEV, EPSS, NVD) are added in the {labelOf('pkgscan')} workspace: its Store and Vulnerabilities tabs.
                   </p>
                   <button type="button" className="small" onClick={() => go('pkgscan')} data-testid="settings-open-packages">
                     Open {labelOf('pkgscan')}
