@@ -1,15 +1,15 @@
-// The capture replay HTTP routes (mounted by the gateway at /svc/replay, or at / by `replay serve`): the replay page, /api/*, /docs.
+// The capture replay HTTP routes (mounted by the gateway at /svc/replay, or at / by `replay serve`): /api/*, /docs; `replay serve` adds the UI at GET /.
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Express, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { page, parsePagination, parseQuery, route } from '../core/http/index.js';
-import { pageCsp } from '../core/http/security.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
+import { defaultRendererDir, standaloneUi } from '../core/http/standalone-ui.js';
 import type { ServiceContext } from '../core/service.js';
 import { CAPTURE_FORMATS, checkFormat, fileHead } from './analyze.js';
 import { storyToCypher } from './export/cypher.js';
@@ -50,8 +50,6 @@ const UPLOAD_TYPES = [
   'application/json',
   'application/x-ndjson',
 ];
-
-const UI_CSP = pageCsp();
 
 const STORY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -143,26 +141,7 @@ async function receiveUpload(req: Request, dir: string, limit: number): Promise<
 export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): Router {
   const indicatorsPath = options.indicatorsPath ?? path.join(ctx.resourcesDir, DEFAULT_INDICATORS_RELATIVE);
   const maxUpload = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
-  const uiDir = path.join(ctx.resourcesDir, 'replay', 'ui');
   const router = express.Router();
-
-  const sendFile = (file: string, csp: string) => (_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader('Content-Security-Policy', csp);
-    res.sendFile(file, { dotfiles: 'deny' }, (err) => {
-      if (err) next(new VitrineError('not_found', 'file missing'));
-    });
-  };
-
-  // The replay page; relative links need the trailing slash wherever the router is mounted.
-  router.get('/', (req, res, next) => {
-    if (!req.originalUrl.split('?')[0]?.endsWith('/')) {
-      res.redirect(301, `${path.posix.basename(req.baseUrl)}/`);
-      return;
-    }
-    sendFile(path.join(uiDir, 'index.html'), UI_CSP)(req, res, next);
-  });
-  router.get('/ui/app.js', sendFile(path.join(uiDir, 'app.js'), UI_CSP));
-  router.get('/ui/app.css', sendFile(path.join(uiDir, 'app.css'), UI_CSP));
 
   router.get('/api/health', (_req, res) => {
     let indicators = { count: 0, sha256: '', problems: 0 };
@@ -260,17 +239,29 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   return router;
 }
 
-export type StandaloneOptions = RouterOptions & CoreStandaloneOptions;
+export interface StandaloneOptions extends RouterOptions, CoreStandaloneOptions {
+  /** The built renderer served at GET / (default dist/renderer, see defaultRendererDir). */
+  readonly rendererDir?: string;
+}
 
-/** The app `replay serve` runs: hardening, request ids, the router at the root, the one error shape. */
+/** The routes that answer without the built page (named by the 503 page GET / shows then). */
+const API_WITHOUT_UI =
+  'GET /api/health, POST /api/demo, POST /api/analyze, GET /api/stories and each story with its STIX, Mermaid and Cypher exports, and the alerts, flows and overview under /api/analyses/{id}/; the API is described at /docs/.';
+
+/**
+ * The app `replay serve` runs: hardening, request ids, the router at the root, the replay UI at GET / (the workstation
+ * renderer's build showing only the Replay workspace, engines/core/http/standalone-ui.ts), the one error shape.
+ */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
   const ctx = standaloneContext(replayService, options, defaultResourcesDir);
-  return createServiceApp(
+  const root = express.Router();
+  root.use(
     createRouter(ctx, {
       ...(options.indicatorsPath !== undefined ? { indicatorsPath: options.indicatorsPath } : {}),
       ...(options.maxUploadBytes !== undefined ? { maxUploadBytes: options.maxUploadBytes } : {}),
       ...(options.uploadDir !== undefined ? { uploadDir: options.uploadDir } : {}),
     }),
-    options.allowedHosts,
   );
+  root.use(standaloneUi(options.rendererDir ?? defaultRendererDir(), 'replay', { version: VERSION, api: API_WITHOUT_UI }));
+  return createServiceApp(root, options.allowedHosts);
 }

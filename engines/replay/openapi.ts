@@ -30,7 +30,7 @@ export function openApiDocument(maxUploadBytes = MAX_UPLOAD_BYTES): JsonObject {
     },
     servers: [{ url: '..' }],
     paths: {
-      '/': { get: { summary: 'The replay page (HTML)', responses: { '200': { description: 'the page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+      '/': { get: { summary: 'replay serve only: the replay UI (the renderer build showing the Replay workspace; 503 page without a build)', responses: { '200': { description: 'the page', content: { 'text/html': { schema: { type: 'string' } } } }, '503': { description: 'the renderer is not built; the page says how to build it', content: { 'text/html': { schema: { type: 'string' } } } } } } },
       '/api/health': { get: { summary: 'Status (`ok`), version, the detection rules, the indicator list, stored counts and limits', responses: { '200': { description: 'ok', content: json(ref('Health')) } } } },
       '/api/stories': {
         get: {

@@ -106,8 +106,9 @@ function alertRules(db: Database, q: ParsedQuery, limit: number): SearchHit[] {
     const parts = alertParts(r.alert_json);
     const m = matchFields(q, [
       { name: 'rule', text: r.rule, rank: 3 },
-      { name: 'hosts', text: parts?.hosts, rank: 3 },
-      { name: 'techniques', text: parts?.techniques, rank: 3 },
+      // A host or technique of an alert ranks under the story that gathers it (which names them at rank 3).
+      { name: 'hosts', text: parts?.hosts, rank: 2 },
+      { name: 'techniques', text: parts?.techniques, rank: 2 },
       { name: 'title', text: parts?.title, rank: 2 },
       { name: 'summary', text: parts?.summary, rank: 2 },
       { name: 'alert', text: r.alert_json, json: true, rank: 1 },

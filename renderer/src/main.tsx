@@ -13,6 +13,7 @@ import './styles.css';
 const STANDALONE: Readonly<Record<string, () => Promise<{ mountStandalone(root: HTMLElement): void }>>> = {
   petriage: () => import('./workspaces/triage/standalone'),
   forensic: () => import('./workspaces/cases/standalone'),
+  replay: () => import('./workspaces/replay/standalone'),
 };
 
 const root = document.getElementById('root');
