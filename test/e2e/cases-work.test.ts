@@ -46,7 +46,8 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     const page = await open();
     const browser = page.getByTestId('evidence-browser');
     await browser.locator('[data-path="host1"]').waitFor();
-    expect(await page.getByTestId('evidence-root').innerText()).toBe(root);
+    // The root is read from the service: wait for it rather than the placeholder.
+    await page.waitForFunction((want) => document.querySelector('[data-testid="evidence-root"]')?.textContent === want, root);
     // Into the folder and back by the breadcrumbs.
     await browser.locator('[data-path="host1"] button').click();
     await browser.locator('[data-path="host1/README.txt"]').waitFor();

@@ -68,7 +68,8 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     expect(await page.locator('.sidebar').count()).toBe(0);
     expect(await page.title()).toBe('Vitrine · Cases');
     expect(await page.locator('[data-active-workspace="forensic"]').count()).toBe(1);
-    expect(await page.getByTestId('evidence-root').innerText()).toBe(evidence);
+    // The root is read from the service: wait for it rather than the placeholder.
+    await page.waitForFunction((want) => document.querySelector('[data-testid="evidence-root"]')?.textContent === want, evidence);
     await page.getByText('No case yet').waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'forensic-standalone-empty.png') });
     expect(await page.getByTestId('scenario-select').locator('option').count()).toBeGreaterThanOrEqual(5);

@@ -37,7 +37,10 @@ export interface SendToButtonProps {
 /** The button that opens the dialog; disabled until there is a finding with something in it. */
 export function SendToButton({ client, finding, initial, label = 'Send to…', testId = 'send-to' }: SendToButtonProps) {
   const [open, setOpen] = useState(false);
+  const services = useShell((s) => s.services);
   const empty = finding === null || finding.techniques.length + finding.indicators.length === 0;
+  // A page that mounts neither Assessment nor ACH (a standalone `X serve`) has nowhere to send to.
+  if (!SEND_TARGETS.some((t) => services.some((s) => s.name === t.service))) return null;
   return (
     <>
       <button type="button" className="small" disabled={empty} onClick={() => setOpen(true)} data-testid={testId} title={empty ? 'Nothing to send yet: no technique or indicator' : 'Send the techniques and indicators to an Assessment case or an ACH matrix'}>
@@ -83,6 +86,10 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
     setContainers(null);
     setChosen('');
     setListError(null);
+    if (!services.some((s) => s.name === target.service)) {
+      setContainers([]);
+      return;
+    }
     void (async () => {
       try {
         const list = containersOf(target, await client.get<unknown>(`${base}${target.list}`, { query: { limit: 200 } }));
@@ -93,7 +100,7 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
         setContainers([]);
       }
     })();
-  }, [client, base, target]);
+  }, [client, base, target, services]);
 
   const prepared = useMemo(
     () => prepareFinding(finding, mode === 'existing' ? { kind: 'existing', id: chosen } : { kind: 'new', title: newTitle }),
