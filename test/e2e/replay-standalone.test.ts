@@ -73,6 +73,8 @@ describe.skipIf(!browserSuiteRuns({ ok: existsSync(FTP), why: 'the corpora (../s
     await page.getByTestId('run-demo').click();
     const view = page.getByTestId('story-view');
     await view.waitFor({ timeout: 120_000 });
+    // The story can show before the list of the analysis's stories has rendered.
+    await page.getByTestId('story-list').locator('[data-story-id]').first().waitFor();
     expect(await page.getByTestId('story-list').locator('[data-story-id]').count()).toBe(1);
     expect(await page.getByTestId('story-techniques').innerText()).toMatch(/T1046|T1110/);
     expect(await page.getByTestId('story-alerts').locator('[data-alert-id]').count()).toBeGreaterThan(1);
