@@ -47,7 +47,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     const browser = page.getByTestId('evidence-browser');
     await browser.locator('[data-path="host1"]').waitFor();
     // The root is read from the service: wait for it rather than the placeholder.
-    await page.waitForFunction((want) => document.querySelector('[data-testid="evidence-root"]')?.textContent === want, root);
+    await waitForExpression(page, `document.querySelector('[data-testid="evidence-root"]')?.textContent === ${JSON.stringify(root)}`);
     // Into the folder and back by the breadcrumbs.
     await browser.locator('[data-path="host1"] button').click();
     await browser.locator('[data-path="host1/README.txt"]').waitFor();

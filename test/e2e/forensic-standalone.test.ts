@@ -6,14 +6,14 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../../engines/core/http/server.js';
 import { openStandaloneStore } from '../../engines/core/store.js';
 import { createStandaloneApp } from '../../engines/forensic/http.js';
 import { forensicService } from '../../engines/forensic/service.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { browserSuiteRuns, CHROMIUM, ensureRendererBuilt, SHOTS, waitForExpression } from './harness.js';
+import { browserSuiteRuns, SHOTS, type StandaloneBrowser, startStandaloneBrowser, waitForExpression } from './harness.js';
 
 const SAMPLE = 'exec_persist_rundll32_mshta_scheduledtask_sysmon_1_3_11.evtx';
 
@@ -22,41 +22,21 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
   const evidence = path.join(home, 'evidence');
   let db: Database;
   let server: Listening;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  let pages: StandaloneBrowser;
 
-  /** A fresh page at GET /, with its console and page errors collected. */
-  async function open(colorScheme: 'light' | 'dark'): Promise<{ page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1500, height: 1100 }, colorScheme });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/`);
-    await page.getByTestId('open-evidence').waitFor();
-    return { page, errors };
-  }
+  const open = (colorScheme: 'light' | 'dark'): Promise<{ page: Page; errors: string[] }> => pages.open(colorScheme, 'open-evidence');
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    mkdirSync(SHOTS, { recursive: true });
     mkdirSync(path.join(evidence, 'host1'), { recursive: true });
     copyFileSync(corpusPath('evtx', 'attack-samples', SAMPLE), path.join(evidence, 'host1', SAMPLE));
     // As `forensic serve` does (engines/forensic/cli.ts serveCommand): the store under VITRINE_HOME, the evidence root, the loopback Host names.
     db = openStandaloneStore([forensicService], home);
     server = await listen(createStandaloneApp({ db, dataDir: home, evidenceRoot: evidence }), { port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    pages = await startStandaloneBrowser(server.url);
   }, 180_000);
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
+    await pages?.close();
     await server?.close();
     db?.close();
     rmSync(home, { recursive: true, force: true });
@@ -69,7 +49,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     expect(await page.title()).toBe('Vitrine · Cases');
     expect(await page.locator('[data-active-workspace="forensic"]').count()).toBe(1);
     // The root is read from the service: wait for it rather than the placeholder.
-    await page.waitForFunction((want) => document.querySelector('[data-testid="evidence-root"]')?.textContent === want, evidence);
+    await waitForExpression(page, `document.querySelector('[data-testid="evidence-root"]')?.textContent === ${JSON.stringify(evidence)}`);
     await page.getByText('No case yet').waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'forensic-standalone-empty.png') });
     expect(await page.getByTestId('scenario-select').locator('option').count()).toBeGreaterThanOrEqual(5);

@@ -118,16 +118,54 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
+/** Debian's Chromium, headless, without the background traffic a first run makes. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Pages of a standalone `X serve` app (petriage, forensic, replay serve GET / with the renderer build). */
+export interface StandaloneBrowser {
+  /** A fresh page at `url`/, once `readyTestId` shows, with its console and page errors collected. */
+  open(colorScheme: 'light' | 'dark', readyTestId: string): Promise<{ page: Page; errors: string[] }>;
+  close(): Promise<void>;
+}
+
+export async function startStandaloneBrowser(url: string): Promise<StandaloneBrowser> {
+  ensureRendererBuilt();
+  mkdirSync(SHOTS, { recursive: true });
+  const browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  return {
+    async open(colorScheme, readyTestId) {
+      const context = await browser.newContext({ viewport: { width: 1500, height: 1100 }, colorScheme });
+      contexts.push(context);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (m: ConsoleMessage) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${url}/`);
+      await page.getByTestId(readyTestId).waitFor();
+      return { page, errors };
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close();
+    },
+  };
+}
+
 export async function startBrowserSession(name: string): Promise<BrowserSession> {
   ensureRendererBuilt();
   mkdirSync(SHOTS, { recursive: true });
   const home = mkdtempSync(path.join(os.tmpdir(), `vitrine-e2e-${name}-`));
   process.env['VITRINE_HOME'] = home;
   const workstation = await startWorkstation({ port: 0, host: '127.0.0.1', dataDir: home });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   const problems = new Map<Page, string[]>();
   return {

@@ -1,18 +1,18 @@
 // Browser end-to-end of `replay serve`'s page: the app the command line builds (createStandaloneApp with its store), started
 // in-process on a free port, GET / in Debian's Chromium: the renderer build showing only the Replay workspace against the
 // service's own routes at the root, the synthetic demo's story and a corpus capture browsed in the Alerts, Flows and Overview tabs.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../../engines/core/http/server.js';
 import { openStandaloneStore } from '../../engines/core/store.js';
 import { createStandaloneApp } from '../../engines/replay/http.js';
 import { replayService } from '../../engines/replay/service.js';
 import { corpusPath } from '../corpora.js';
-import { browserSuiteRuns, CHROMIUM, ensureRendererBuilt, SHOTS } from './harness.js';
+import { browserSuiteRuns, SHOTS, type StandaloneBrowser, startStandaloneBrowser } from './harness.js';
 
 const FTP = corpusPath('pcap', 'ftp-bruteforce.pcap');
 
@@ -20,41 +20,21 @@ describe.skipIf(!browserSuiteRuns({ ok: existsSync(FTP), why: 'the corpora (../s
   const home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-replay-serve-'));
   let db: Database;
   let server: Listening;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  let pages: StandaloneBrowser;
 
-  /** A fresh page at GET /, with its console and page errors collected. */
-  async function open(colorScheme: 'light' | 'dark'): Promise<{ page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1500, height: 1100 }, colorScheme });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/`);
-    await page.getByTestId('run-demo').waitFor();
-    return { page, errors };
-  }
+  const open = (colorScheme: 'light' | 'dark'): Promise<{ page: Page; errors: string[] }> => pages.open(colorScheme, 'run-demo');
 
   const tableTotal = async (page: Page, testId: string): Promise<number> => Number(await page.getByTestId(testId).getAttribute('data-total'));
 
   beforeAll(async () => {
-    ensureRendererBuilt();
-    mkdirSync(SHOTS, { recursive: true });
     // As `replay serve` does (engines/replay/cli.ts serveCommand): the store under VITRINE_HOME, the loopback Host names.
     db = openStandaloneStore([replayService], home);
     server = await listen(createStandaloneApp({ db, dataDir: home }), { port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    pages = await startStandaloneBrowser(server.url);
   }, 180_000);
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
+    await pages?.close();
     await server?.close();
     db?.close();
     rmSync(home, { recursive: true, force: true });
