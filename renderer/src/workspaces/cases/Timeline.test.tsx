@@ -83,6 +83,10 @@ describe('Timeline', () => {
     const index = buildTimeline(events(5000));
     render(<Timeline index={index} storyEvents={new Set()} filter="log-cleared" theme="light" />);
     expect(screen.getByTestId('timeline').dataset['shown']).toBe('5');
+    // Each kept row shows why: the filter's text is marked.
+    const marks = [...screen.getByTestId('timeline').querySelectorAll('mark')].map((m) => m.textContent);
+    expect(marks.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(marks)).toEqual(new Set(['log-cleared']));
     fireEvent.keyDown(screen.getByRole('grid'), { key: 'ArrowDown' });
     expect(screen.getByTestId('event-detail').textContent).toContain('0'.repeat(64));
   });

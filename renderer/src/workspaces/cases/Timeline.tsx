@@ -1,5 +1,5 @@
 // The case timeline: a density strip to zoom and pan (wheel, buttons, keys) over a virtualised list that renders only the rows in view, smooth at 100,000 events.
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement, type WheelEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement, type ReactNode, type WheelEvent } from 'react';
 import { cssVar } from '../../components/palette';
 import { LevelBadge } from './Detections';
 import { timeTicks } from './detail-model';
@@ -99,6 +99,22 @@ export interface TimelineFocus {
 /** The summary as the row shows it: the Windows provider prefix shortened so the image and command stay in view. */
 export function compactSummary(summary: string): string {
   return summary.replace(/^Microsoft-Windows-(?:Security-Auditing|Sysmon|PowerShell|)\b-?/, (m) => (m.includes('Security') ? 'Security' : m.includes('Sysmon') ? 'Sysmon' : m.includes('PowerShell') ? 'PowerShell' : m));
+}
+
+/** `text` with each case-insensitive occurrence of `term` marked, so the rows a filter keeps show why. */
+export function Highlight({ text, term }: { readonly text: string; readonly term: string }) {
+  const t = term.trim().toLowerCase();
+  if (t === '') return <>{text}</>;
+  const lower = text.toLowerCase();
+  const parts: ReactNode[] = [];
+  let from = 0;
+  for (let at = lower.indexOf(t); at !== -1 && parts.length < 64; at = lower.indexOf(t, from)) {
+    if (at > from) parts.push(text.slice(from, at));
+    parts.push(<mark key={at}>{text.slice(at, at + t.length)}</mark>);
+    from = at + t.length;
+  }
+  parts.push(text.slice(from));
+  return <>{parts}</>;
 }
 
 const NO_DETECTIONS: ReadonlyMap<string, readonly DetectionSummary[]> = new Map();
@@ -232,8 +248,12 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
         onClick={() => setSelected(r)}
       >
         <span role="gridcell" className="timeline__time num">{shortTime(e.time.time)}</span>
-        <span role="gridcell" className="timeline__host">{e.host ?? '—'}</span>
-        <span role="gridcell" className="timeline__action">{e.action}</span>
+        <span role="gridcell" className="timeline__host">
+          <Highlight text={e.host ?? '—'} term={filter} />
+        </span>
+        <span role="gridcell" className="timeline__action">
+          <Highlight text={e.action} term={filter} />
+        </span>
         <span role="gridcell" className="timeline__summary" title={e.summary}>
           {hits && hits[0] && (
             <span className="timeline__badge" title={hits.map((h) => `${h.level}: ${h.title}`).join('\n')} data-detections={hits.length}>
@@ -252,7 +272,7 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
               {note.note !== '' && <span className="tag-chip tag-chip--note" aria-label="has a note">✎</span>}
             </span>
           )}
-          {compactSummary(e.summary)}
+          <Highlight text={compactSummary(e.summary)} term={filter} />
         </span>
         <span role="gridcell" className="timeline__id">
           <code>{e.eventId}</code>
