@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoBuildPage, expectServesRendererBuild, fakeRendererBuild } from '../core/http/testutil.js';
 import { corpusPath, hasCorpora } from '../../test/corpora.js';
 import { sha256Hex } from '../core/canonical.js';
-import { RENDERER_CSP } from '../core/http/standalone-ui.js';
 import { listen, type Listening } from '../core/http/server.js';
 import type { JobContext, JobTable } from '../core/jobs/protocol.js';
 import { openMemoryStore } from '../core/store.js';
@@ -230,38 +230,10 @@ describe('forensic HTTP API', () => {
 
 describe('the timeline and causal-graph UI at GET /', () => {
   it('serves the renderer build with the standalone meta tag for forensic, its assets under the renderer policy; the API stays JSON', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'forensic-ui-'));
-    mkdirSync(path.join(dir, 'assets'));
-    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><title>Vitrine</title><script type="module" src="./assets/index-1.js"></script></head><body><div id="root"></div></body></html>');
-    writeFileSync(path.join(dir, 'assets', 'index-1.js'), 'console.log(1)');
-    writeFileSync(path.join(dir, 'assets', 'index-1.css'), 'body{}');
-    writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const dir = fakeRendererBuild('forensic');
     const s = await listen(createStandaloneApp({ jobTable: fakeJobs, scenarios: () => SCENARIOS, rendererDir: dir }), { port: 0 });
     try {
-      const page = await fetch(`${s.url}/`);
-      expect(page.status).toBe(200);
-      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-      // The workstation's own page policy (the gateway serves the same build under it).
-      const csp = page.headers.get('content-security-policy') ?? '';
-      expect(csp).toBe(RENDERER_CSP);
-      expect(csp).toContain("script-src 'self'");
-      expect(csp).toContain("connect-src 'self'");
-      const html = await page.text();
-      expect(html).toContain('<meta name="vitrine-standalone" content="forensic" />');
-      expect(html).not.toContain('content="petriage"');
-      expect(html).toContain('./assets/index-1.js');
-      const js = await fetch(`${s.url}/assets/index-1.js`);
-      expect(js.status).toBe(200);
-      expect(js.headers.get('content-type')).toMatch(/javascript/);
-      expect(js.headers.get('content-security-policy')).toBe(csp);
-      expect((await fetch(`${s.url}/assets/index-1.css`)).headers.get('content-type')).toMatch(/^text\/css/);
-      expect((await fetch(`${s.url}/favicon.svg`)).status).toBe(200);
-      // Not a catch-all: unknown paths (and a way out of the build folder) are the service's 404 JSON; the API answers as before.
-      for (const p of ['/assets/nope.js', '/assets/..%2f..%2fetc%2fpasswd', '/index.html', '/cases']) {
-        const missing = await fetch(`${s.url}${p}`);
-        expect(missing.status).toBe(404);
-        expect(errorBodySchema.parse(await missing.json()).error.code).toBe('not_found');
-      }
+      await expectServesRendererBuild(s.url, 'forensic', ['/cases']);
       expect(healthSchema.parse(await (await fetch(`${s.url}/api/health`)).json()).service).toBe('forensic');
       expect((await fetch(`${s.url}/docs/openapi.json`)).status).toBe(200);
     } finally {
@@ -271,16 +243,10 @@ describe('the timeline and causal-graph UI at GET /', () => {
   });
 
   it('without a build, GET / says how to build it (503) and which routes work, never naming the folder', async () => {
-    const s = await listen(createStandaloneApp({ jobTable: fakeJobs, scenarios: () => SCENARIOS, rendererDir: path.join(tmpdir(), 'forensic-no-such-build') }), { port: 0 });
+    const missing = path.join(tmpdir(), 'forensic-no-such-build');
+    const s = await listen(createStandaloneApp({ jobTable: fakeJobs, scenarios: () => SCENARIOS, rendererDir: missing }), { port: 0 });
     try {
-      const page = await fetch(`${s.url}/`);
-      expect(page.status).toBe(503);
-      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
-      const html = await page.text();
-      expect(html).toContain('npm run build:renderer');
-      expect(html).toContain('forensic serve');
-      expect(html).toContain('/api/cases');
-      expect(html).not.toContain('forensic-no-such-build');
+      await expectNoBuildPage(s.url, missing, ['forensic serve', '/api/cases']);
       expect((await fetch(`${s.url}/api/health`)).status).toBe(200);
     } finally {
       await s.close();

@@ -1,10 +1,11 @@
 // The HTTP contract of `petriage serve`: the spec's routes, status codes and error shape, the upload gate, docs only when enabled.
 import { request } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Request } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoBuildPage, expectServesRendererBuild, fakeRendererBuild } from '../core/http/testutil.js';
 import { listen, type Listening } from '../core/http/server.js';
 import type { JobRunner } from '../core/jobs/protocol.js';
 import { openMemoryStore } from '../core/store.js';
@@ -331,28 +332,10 @@ describe('the upload gate', () => {
 
 describe('the triage page at GET /', () => {
   it('serves the renderer build with the standalone meta tag, its assets with the page policy; the API stays JSON', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'petriage-ui-'));
-    mkdirSync(path.join(dir, 'assets'));
-    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><title>Vitrine</title><script type="module" src="./assets/index-1.js"></script></head><body><div id="root"></div></body></html>');
-    writeFileSync(path.join(dir, 'assets', 'index-1.js'), 'console.log(1)');
-    writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const dir = fakeRendererBuild('petriage');
     const s = await listen(createStandaloneApp({ benign, rendererDir: dir }), { port: 0 });
     try {
-      const page = await fetch(`${s.url}/`);
-      expect(page.status).toBe(200);
-      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-      const html = await page.text();
-      expect(html).toContain('<meta name="vitrine-standalone" content="petriage" />');
-      expect(html).toContain('./assets/index-1.js');
-      const js = await fetch(`${s.url}/assets/index-1.js`);
-      expect(js.status).toBe(200);
-      expect(js.headers.get('content-type')).toMatch(/javascript/);
-      expect((await fetch(`${s.url}/favicon.svg`)).status).toBe(200);
-      // Not a catch-all: unknown paths are the service's 404 JSON, and the API answers as before.
-      const missing = await fetch(`${s.url}/assets/nope.js`);
-      expect(missing.status).toBe(404);
-      expect(errorBodySchema.parse(await missing.json()).error.code).toBe('not_found');
+      await expectServesRendererBuild(s.url, 'petriage');
       expect((await fetch(`${s.url}/health`)).status).toBe(200);
     } finally {
       await s.close();
@@ -361,13 +344,10 @@ describe('the triage page at GET /', () => {
   });
 
   it('without a build, GET / says how to build it (503), never an empty page', async () => {
-    const s = await listen(createStandaloneApp({ benign, rendererDir: path.join(tmpdir(), 'petriage-no-such-build') }), { port: 0 });
+    const missing = path.join(tmpdir(), 'petriage-no-such-build');
+    const s = await listen(createStandaloneApp({ benign, rendererDir: missing }), { port: 0 });
     try {
-      const page = await fetch(`${s.url}/`);
-      expect(page.status).toBe(503);
-      const html = await page.text();
-      expect(html).toContain('npm run build:renderer');
-      expect(html).not.toContain('petriage-no-such-build');
+      await expectNoBuildPage(s.url, missing, ['petriage serve']);
     } finally {
       await s.close();
     }

@@ -1,11 +1,11 @@
 // The HTTP contract of `replay serve`: every route, uploads good and bad (422 without echo, 413, 415), stories and their exports, docs from local files.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoBuildPage, expectServesRendererBuild, fakeRendererBuild } from '../core/http/testutil.js';
 import { listen, type Listening } from '../core/http/server.js';
-import { RENDERER_CSP } from '../core/http/standalone-ui.js';
 import { validateStixObject } from '../core/stix.js';
 import { corpusFile, pcapCorpusAvailable } from './capture/testutil.js';
 import { createStandaloneApp } from './http.js';
@@ -165,37 +165,11 @@ describe('replay HTTP API', () => {
 
 describe('the replay UI at GET /', () => {
   it('serves the renderer build with the standalone meta tag for replay, its assets under the renderer policy; the API stays JSON', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'replay-ui-'));
-    mkdirSync(path.join(dir, 'assets'));
-    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><title>Vitrine</title><script type="module" src="./assets/index-1.js"></script></head><body><div id="root"></div></body></html>');
-    writeFileSync(path.join(dir, 'assets', 'index-1.js'), 'console.log(1)');
-    writeFileSync(path.join(dir, 'assets', 'index-1.css'), 'body{}');
-    writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const dir = fakeRendererBuild('replay');
     const s = await listen(createStandaloneApp({ maxUploadBytes: LIMIT, uploadDir, rendererDir: dir }), { port: 0 });
     try {
-      const page = await fetch(`${s.url}/`);
-      expect(page.status).toBe(200);
-      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-      // The workstation's own page policy (the gateway serves the same build under it).
-      const csp = page.headers.get('content-security-policy') ?? '';
-      expect(csp).toBe(RENDERER_CSP);
-      expect(csp).toContain("script-src 'self'");
-      expect(csp).toContain("connect-src 'self'");
-      const html = await page.text();
-      expect(html).toContain('<meta name="vitrine-standalone" content="replay" />');
-      expect(html).toContain('./assets/index-1.js');
-      const js = await fetch(`${s.url}/assets/index-1.js`);
-      expect(js.status).toBe(200);
-      expect(js.headers.get('content-type')).toMatch(/javascript/);
-      expect(js.headers.get('content-security-policy')).toBe(csp);
-      expect((await fetch(`${s.url}/assets/index-1.css`)).headers.get('content-type')).toMatch(/^text\/css/);
-      expect((await fetch(`${s.url}/favicon.svg`)).status).toBe(200);
-      // The hand-written page is gone; unknown paths (and a way out of the build folder) are the service's 404 JSON.
-      for (const p of ['/ui/app.js', '/ui/app.css', '/assets/nope.js', '/assets/..%2f..%2fetc%2fpasswd', '/index.html']) {
-        const missing = await fetch(`${s.url}${p}`);
-        expect(missing.status, p).toBe(404);
-        expect(errorBodySchema.parse(await missing.json()).error.code).toBe('not_found');
-      }
+      // The hand-written page's files are gone with it.
+      await expectServesRendererBuild(s.url, 'replay', ['/ui/app.js', '/ui/app.css']);
       expect(healthSchema.parse(await (await fetch(`${s.url}/api/health`)).json()).service).toBe('replay');
       expect((await fetch(`${s.url}/docs/openapi.json`)).status).toBe(200);
     } finally {
@@ -205,16 +179,10 @@ describe('the replay UI at GET /', () => {
   });
 
   it('without a build, GET / says how to build it (503) and which routes work, never naming the folder', async () => {
-    const s = await listen(createStandaloneApp({ maxUploadBytes: LIMIT, uploadDir, rendererDir: path.join(tmpdir(), 'replay-no-such-build') }), { port: 0 });
+    const missing = path.join(tmpdir(), 'replay-no-such-build');
+    const s = await listen(createStandaloneApp({ maxUploadBytes: LIMIT, uploadDir, rendererDir: missing }), { port: 0 });
     try {
-      const page = await fetch(`${s.url}/`);
-      expect(page.status).toBe(503);
-      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
-      const html = await page.text();
-      expect(html).toContain('npm run build:renderer');
-      expect(html).toContain('replay serve');
-      expect(html).toContain('POST /api/demo');
-      expect(html).not.toContain('replay-no-such-build');
+      await expectNoBuildPage(s.url, missing, ['replay serve', 'POST /api/demo']);
       expect((await fetch(`${s.url}/api/health`)).status).toBe(200);
     } finally {
       await s.close();
