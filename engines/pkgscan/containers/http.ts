@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
-import { checkRawUpload, listRoute, rawUploadToFile, type RawUpload, type RouteDef } from '../routing/http.js';
+import { checkRawUpload, getByIdRoute, listRoute, type RawUpload, rawUploadToFile, type RouteDef, UUID } from '../routing/http.js';
 import { CONTAINER_SCAN_JOB, uploadPath, type ContainerAnalysis, type ContainerPayload } from './analyze.js';
 import { finishContainerScan } from './scan.js';
 import { getContainerSbom, getContainerScan, listContainerScans } from './store.js';
@@ -19,7 +19,6 @@ export const CONTAINER_SCAN_TIMEOUT_MS = 10 * 60_000;
 /** What a refused second upload is told to wait, in seconds. */
 export const BUSY_RETRY_AFTER_S = 30;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -111,19 +110,14 @@ export function containerRoutes(p: Platform): RouteDef[] {
       query: containerListQuery,
       list: (q, limit, offset) => listContainerScans(p.db, q, limit, offset),
     }),
-    {
-      method: 'get',
+    getByIdRoute({
       path: '/containers/scans/:id',
       access: 'scan:read',
       tag: 'containers',
       summary: 'One container scan: summary, tool status, findings, layers with what each added, packages, advisories',
-      handler: (req, res) => {
-        const id = String(req.params['id']);
-        const s = UUID.test(id) ? getContainerScan(p.db, id) : undefined;
-        if (s === undefined) throw new VitrineError('not_found', 'no such container scan');
-        res.json(s);
-      },
-    },
+      what: 'container scan',
+      get: (id) => getContainerScan(p.db, id),
+    }),
     {
       method: 'get',
       path: '/containers/scans/:id/sbom',

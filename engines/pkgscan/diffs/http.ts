@@ -1,15 +1,13 @@
 // Routes /diffs: diff two releases of one package, the stored diffs with filters, one diff.
 import { z } from 'zod';
-import { VitrineError } from '../../core/errors.js';
 import { parseBody, requestIdOf } from '../../core/http/index.js';
 import { isScanEcosystem, type ScanDeps } from '../scans/scan.js';
 import type { Platform } from '../platform.js';
-import { listRoute, type RouteDef } from '../routing/http.js';
+import { getByIdRoute, listRoute, type RouteDef } from '../routing/http.js';
 import { normalizeName } from '../sources/resolve.js';
 import { diffReleases, diffRequestSchema } from './diff.js';
 import { getDiff, listDiffs } from './store.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const diffsQuery = z.object({
   package: z.string().min(1).max(214).optional(),
@@ -61,18 +59,13 @@ export function diffRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
           offset,
         ),
     }),
-    {
-      method: 'get',
+    getByIdRoute({
       path: '/diffs/:id',
       access: 'scan:read',
       tag: 'diffs',
       summary: 'One release diff: the summary, the findings new in the newer release, capability, file and maintainer changes',
-      handler: (req, res) => {
-        const id = String(req.params['id']);
-        const d = UUID.test(id) ? getDiff(p.db, id) : undefined;
-        if (d === undefined) throw new VitrineError('not_found', 'no such diff');
-        res.json(d);
-      },
-    },
+      what: 'diff',
+      get: (id) => getDiff(p.db, id),
+    }),
   ];
 }

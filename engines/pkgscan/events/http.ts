@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { requestIdOf } from '../../core/http/index.js';
-import { listRoute, type RouteDef } from '../routing/http.js';
+import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import type { Platform } from '../platform.js';
 import { booleanQuery } from '../users/http.js';
 import { acknowledgeEvent, getEvent, listEvents } from './events.js';
@@ -21,7 +21,6 @@ export const eventsQuery = z.object({
   acknowledged: booleanQuery.optional(),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function eventRoutes(p: Platform): RouteDef[] {
   return [

@@ -3,13 +3,12 @@ import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { page, parseBody, parsePagination, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
-import { listRoute, type RouteDef } from '../routing/http.js';
+import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import type { ScanDeps } from '../scans/scan.js';
 import { normalizeName } from '../sources/names.js';
 import { isScanEcosystem } from '../scans/scan.js';
 import { checkPackage, createWatched, deleteWatched, getWatched, listChecks, listWatched, updateWatched, watchPatchSchema, watchRequestSchema } from './monitoring.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const flag = z.enum(['true', 'false', '1', '0']).optional();
 const asBool = (v: string | undefined): boolean | undefined => (v === undefined ? undefined : v === 'true' || v === '1');
 

@@ -6,7 +6,7 @@ import { parseBody, parseQuery, requestIdOf } from '../../core/http/index.js';
 import { MAX_EXCEPTION_DAYS } from '../config.js';
 import { decideException, getException, listExceptions, requestException, type ExceptionMove } from '../exceptions/exceptions.js';
 import { isValidRange } from '../exceptions/ranges.js';
-import { listRoute, type RouteDef } from '../routing/http.js';
+import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import type { Platform } from '../platform.js';
 import { parsePolicy } from './parse.js';
 import { activatePolicy, activePolicy, createPolicy, getPolicy, listPolicies, updatePolicy } from './policies.js';
@@ -58,7 +58,6 @@ export const exceptionsQuery = z.object({
   package: z.string().min(1).max(214).optional(),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function idParam(raw: unknown, what: string): string {
   const id = String(raw);

@@ -3,13 +3,12 @@ import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { parseBody, parsePagination, parseQuery, page, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
-import { listRoute, type RouteDef } from '../routing/http.js';
+import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import { booleanQuery } from '../users/http.js';
 import { PROJECT_SCAN_BODY_LIMIT, projectScanSchema } from './files.js';
 import { projectSbom, runProjectScan } from './scan.js';
 import { createProject, getGraph, getProject, getProjectScan, listComponents, listProjects, listProjectScans } from './store.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const projectCreateSchema = z.strictObject({
   name: z

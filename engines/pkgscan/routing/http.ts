@@ -44,6 +44,36 @@ export interface ListRoute<S extends z.ZodType> {
   readonly list: (filters: z.output<S>, limit: number, offset: number) => Pick<PageOf<unknown>, 'items' | 'total'>;
 }
 
+/** The ids the store gives scans, diffs, users, events and the rest: lowercase UUIDs. Anything else is not found. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface GetByIdRoute {
+  readonly path: string;
+  readonly access: Access;
+  readonly tag: string;
+  readonly summary: string;
+  /** What one of these is, for the 404: `no such ${what}`. */
+  readonly what: string;
+  readonly get: (id: string) => unknown;
+}
+
+/** GET of one stored thing by its `:id`: a malformed id and an unknown one are the same 404. */
+export function getByIdRoute(d: GetByIdRoute): RouteDef {
+  return {
+    method: 'get',
+    path: d.path,
+    access: d.access,
+    tag: d.tag,
+    summary: d.summary,
+    handler: (req, res) => {
+      const id = String(req.params['id']);
+      const found = UUID.test(id) ? d.get(id) : undefined;
+      if (found === undefined) throw new VitrineError('not_found', `no such ${d.what}`);
+      res.json(found);
+    },
+  };
+}
+
 /** GET of a filtered, paginated list answering `{items, total, limit, offset}`. */
 export function listRoute<S extends z.ZodType>(d: ListRoute<S>): RouteDef {
   return {

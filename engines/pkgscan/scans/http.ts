@@ -4,7 +4,7 @@ import type { PackageOverview } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import { parseBody, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
-import { listRoute, type RouteDef } from '../routing/http.js';
+import { getByIdRoute, listRoute, type RouteDef } from '../routing/http.js';
 import { advisoriesOfPackage, getScan, listScans, newestVerdicts, scanStats } from './store.js';
 import { isScanEcosystem, scanPackage, scanRequestSchema, type ScanDeps } from './scan.js';
 import { normalizeName } from '../sources/resolve.js';
@@ -12,7 +12,6 @@ import { listArtifacts } from '../sources/store.js';
 import { listDiffs } from '../diffs/store.js';
 import { findWatched } from '../monitoring/monitoring.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const scansQuery = z.object({
   decision: z.enum(['allow', 'warn', 'block']).optional(),
@@ -88,19 +87,14 @@ export function scanRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
         res.json(scanStats(p.db));
       },
     },
-    {
-      method: 'get',
+    getByIdRoute({
       path: '/scans/:id',
       access: 'scan:read',
       tag: 'scans',
       summary: 'One verdict with its findings',
-      handler: (req, res) => {
-        const id = String(req.params['id']);
-        const v = UUID.test(id) ? getScan(p.db, id) : undefined;
-        if (v === undefined) throw new VitrineError('not_found', 'no such scan');
-        res.json(v);
-      },
-    },
+      what: 'scan',
+      get: (id) => getScan(p.db, id),
+    }),
     {
       method: 'get',
       path: '/packages/:ecosystem/:name',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { parseBody, requestIdOf } from '../../core/http/index.js';
 import { ROLES } from '../auth/roles.js';
-import { listRoute, type RouteDef } from '../routing/http.js';
+import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import type { Platform } from '../platform.js';
 import { listUsers, patchUser, publicUser } from './users.js';
 
@@ -19,7 +19,6 @@ export const userPatchSchema = z
   .strictObject({ role: z.enum(ROLES).optional(), active: z.boolean().optional() })
   .refine((v) => v.role !== undefined || v.active !== undefined, { message: 'give role or active' });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function userRoutes(p: Platform): RouteDef[] {
   return [
