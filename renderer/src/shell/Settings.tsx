@@ -3,7 +3,8 @@
 // when the workstation starts (VITRINE_HOME, FORENSIC_EVIDENCE_ROOT), not from a page.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { GatewaySettings } from '../../../engines/core/contracts/gateway';
-import { ApiError } from '../api/client';
+import type { ApiError} from '../api/client';
+import { asApiError } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
 import { PackageSourcesSummary } from './SettingsPackages';
 import type { ThemePreference } from '../store';
@@ -78,7 +79,7 @@ export function Settings() {
         setError(null);
       },
       (err: unknown) => {
-        if (live) setError(err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
+        if (live) setError(asApiError(err));
       },
     );
     return () => {

@@ -2,7 +2,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useStore } from 'zustand';
 import type { GraphNode, Reason, RunGraph, RunListItem, Verdict } from '../../../../engines/core/contracts/provgate';
-import { ApiError } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { asApiError } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
@@ -292,7 +293,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
       setCypher({ url, name: cypherFileName(s.runId) });
       setCypherError(null);
     } catch (err) {
-      setCypherError(err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The export could not be read.'));
+      setCypherError(asApiError(err, 'The export could not be read.'));
     }
   };
 

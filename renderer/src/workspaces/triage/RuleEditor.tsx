@@ -1,7 +1,8 @@
 // The candidate rule in a monospace editor, validated as it is edited (debounced POST /api/rule/validate): errors by line, benign hits, sibling coverage.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { RuleValidation } from '../../../../engines/core/contracts/petriage';
-import { ApiError, type ApiClient } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type ApiClient, asApiError } from '../../api/client';
 import { percent, ruleProblems, VALIDATE_DELAY_MS, type RuleProblem } from './model';
 
 type Check =
@@ -45,7 +46,7 @@ export function RuleEditor({ client, base, initial, absentReason, onTextChange }
         .then((validation) => setCheck({ state: 'valid', validation }))
         .catch((err: unknown) => {
           if (controller.signal.aborted) return;
-          const e = err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.');
+          const e = asApiError(err);
           setCheck(e.status === 422 || e.status === 413 ? { state: 'invalid', problems: ruleProblems(e) } : { state: 'failed', error: e });
         });
     }, VALIDATE_DELAY_MS);

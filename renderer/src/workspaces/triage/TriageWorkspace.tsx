@@ -4,7 +4,8 @@
 import { useCallback, useRef, useState } from 'react';
 import type { Finding } from '../../../../engines/core/contracts/findings';
 import type { TriageResult } from '../../../../engines/core/contracts/petriage';
-import { ApiError, asApiError } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { asApiError } from '../../api/client';
 import { downloadJson, downloadText } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
@@ -132,7 +133,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
       if (err instanceof DOMException && err.name === 'AbortError') return;
       setShownId(null);
       setStoredShown(null);
-      setServiceError(err instanceof ApiError ? err : new ApiError(0, 'bad_response', 'The answer could not be read.'));
+      setServiceError(asApiError(err));
     } finally {
       if (inFlight.current === controller) {
         inFlight.current = null;
