@@ -28,6 +28,11 @@ export function describeError(tool: string, err: unknown, maxDetails = 50): stri
     const details = (err.details ?? []).slice(0, maxDetails).map((d) => `  ${d.path === '' ? '(document)' : d.path}: ${d.issue}`);
     return [`${tool}: ${err.message}`, ...details].join('\n');
   }
+  // A server that cannot bind: say why (the address is the caller's own choice, so naming the port is no leak).
+  const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
+  if (code === 'EADDRINUSE') return `${tool}: the port is in use (another server listens there): stop it or choose another with --port`;
+  if (code === 'EACCES') return `${tool}: not allowed to listen on that port (ports below 1024 need privileges): choose another with --port`;
+  if (code === 'EADDRNOTAVAIL') return `${tool}: that address is not one of this machine's (--host)`;
   return `${tool}: internal error`;
 }
 

@@ -222,7 +222,6 @@ describe('provgate command line', () => {
       ['bench', '--services', '0'],
       ['serve', '--port', 'eighty', '--demo'],
       ['serve', '--host', '0.0.0.0', '--demo'],
-      ['serve'],
       ['keygen', f('ci')],
     ]) {
       expect((await main(argv)).code, argv.join(' ')).toBe(2);
@@ -257,6 +256,74 @@ describe('provgate command line', () => {
       expect(await exited).toBe(0);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('provgate serve on a busy port', () => {
+  it('says the port is in use instead of "internal error"', async () => {
+    const { createServer } = await import('node:net');
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const saved = process.env['VITRINE_HOME'];
+    process.env['VITRINE_HOME'] = '';
+    try {
+      const r = await main(['serve', '--port', String((busy.address() as { port: number }).port)]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain('provgate: the port is in use');
+      expect(r.stderr).not.toContain('internal error');
+    } finally {
+      if (saved === undefined) delete process.env['VITRINE_HOME'];
+      else process.env['VITRINE_HOME'] = saved;
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+});
+
+describe('provgate serve trusting the store alone', () => {
+  it('starts without GATE_PUBKEY and with an unreadable one, trusting the store keys and reporting trustProblem', { timeout: 120_000 }, async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'provgate-home-'));
+    const { openStandaloneStore } = await import('../core/store.js');
+    const { provgateService } = await import('./service.js');
+    const { addKey } = await import('./truststore.js');
+    const { generateKeyPair: pair } = await import('./keys.js');
+    const { publicKeyFromPem } = await import('./keys.js');
+    const db = openStandaloneStore([provgateService], home);
+    addKey(db, { publicKey: publicKeyFromPem(pair().publicPem), keyid: 'analyst', origin: 'imported' });
+    db.close();
+    const start = async (gatePubkey: string): Promise<{ health: { trustedKeys: number; trustProblem?: string }; stderr: string }> => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'engines/provgate/cli.ts', 'serve', '--port', '0'], { cwd: REPO_ROOT, env: { ...process.env, VITRINE_HOME: home, GATE_PUBKEY: gatePubkey, GATE_KEYID: '' } });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            out += chunk.toString();
+            const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+            if (m?.[1] !== undefined) resolve(m[1]);
+          });
+          child.once('exit', () => reject(new Error(`serve exited early: ${stderr}`)));
+        });
+        const health = (await (await fetch(`${url}/healthz`)).json()) as { trustedKeys: number; trustProblem?: string };
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGTERM');
+        await exited;
+        return { health, stderr };
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    };
+    try {
+      const storeOnly = await start('');
+      expect(storeOnly.health.trustedKeys).toBe(1);
+      expect(storeOnly.health.trustProblem).toBeUndefined();
+      const unreadable = await start(path.join(home, 'missing.pub'));
+      expect(unreadable.health.trustedKeys).toBe(1);
+      expect(unreadable.health.trustProblem).toContain('GATE_PUBKEY');
+      expect(unreadable.stderr).toContain('warning');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });

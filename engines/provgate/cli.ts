@@ -19,6 +19,7 @@ import { buildIdFor, cyclonedxToBuild, sarifToSast, sbomJsonToBuild, scannerJson
 import { DEMO_JOB, GATE_JOB, jobs, type GateJobResult } from './jobs.js';
 import { DEMO_SIGNING_KEY, demoTrust, keygen, signingKeyFromEnv, trustedFromEnv, trustedToJson } from './keys.js';
 import { provgateService } from './service.js';
+import { storedKeys } from './truststore.js';
 import { benchEvents, isScenario, SCENARIOS, scenarioEnvelopes } from './synth.js';
 import { loadTopPypi, topPypiFile } from './toppypi.js';
 
@@ -56,6 +57,8 @@ Usage:
 Keys: signing uses GATE_SIGNING_KEY (Ed25519 PEM, or the path of one) under GATE_KEYID, else the public HMAC
 demo key. The gate trusts GATE_PUBKEY (Ed25519 PEM or path) under GATE_KEYID (default: the key's id) and nothing
 else; --demo also trusts the public demo key (demos only). Without a trusted key, commands that verify refuse to run.
+serve also trusts the active keys of its store (added in the Lineage workspace or POST /v1/keys) and starts without
+any trusted key (the gate answers 503 until one is added); a GATE_PUBKEY it cannot use is reported, not fatal.
 --top-pypi checks PyPI dependencies for typosquats against $VITRINE_TOP_PYPI, else the shipped\nresources/core/popular/pypi.txt (14,985 most-downloaded PyPI names, in rank order).
 Exit codes: 0 success, 1 block (gate), rejected envelopes (verify) or a failed demo, 2 invalid arguments or input.`;
 
@@ -350,17 +353,29 @@ function benchCommand(positionals: readonly string[], values: Values): CliResult
 async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
   if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
   const port = parsePort(values.port, DEFAULT_PORT);
-  const trusted = trustedFromEnv();
-  if (trusted.size === 0 && values.demo !== true) throw new UsageError('no trusted key: set GATE_PUBKEY (and GATE_KEYID), or pass --demo to trust the public demo key');
+  // The service trusts GATE_PUBKEY, the demo key with --demo, and the store's active keys (managed in the app): it starts with any of
+  // them, or none (the gate then answers 503 until a key is added). A GATE_PUBKEY that cannot be used does not stop it: /healthz and
+  // GET /v1/keys report trustProblem, and a warning says so here.
+  let envProblem: string | null = null;
+  let envKeys = 0;
+  try {
+    envKeys = trustedFromEnv().size;
+  } catch (err) {
+    envProblem = err instanceof VitrineError ? err.message : 'GATE_PUBKEY cannot be used';
+  }
   const home = process.env['VITRINE_HOME'];
   const db = openStandaloneStore([provgateService], home);
+  const storeKeys = storedKeys(db).filter((k) => k.revokedAt === null).length;
+  if (envProblem !== null) process.stderr.write(`provgate: warning: ${envProblem}; the gate trusts only ${values.demo === true ? 'the demo key and ' : ''}the store's keys (GET /healthz reports trustProblem)\n`);
+  else if (envKeys === 0 && storeKeys === 0 && values.demo !== true)
+    process.stderr.write('provgate: warning: no trusted key yet: the gate answers 503 until one is added (POST /v1/keys, or the Lineage workspace), GATE_PUBKEY is set, or --demo is passed\n');
   await serveUntilSignal({
     tool: 'provgate',
     version: VERSION,
     host: values.host,
     port,
     allowRemote: values['allow-remote'] === true,
-    createApp: (allowedHosts) => createStandaloneApp({ db, trusted, trustDemo: values.demo === true, ...(home ? { dataDir: home } : {}), allowedHosts }),
+    createApp: (allowedHosts) => createStandaloneApp({ db, trustDemo: values.demo === true, ...(home ? { dataDir: home } : {}), allowedHosts }),
     onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };

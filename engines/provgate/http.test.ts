@@ -255,6 +255,18 @@ describe('trusted keys managed over HTTP (no restart, no GATE_PUBKEY)', () => {
       expect(envList.items).toEqual([expect.objectContaining({ keyid: 'ci-env', source: 'env', revocable: false })]);
       expect((await post(envApp.url, '/v1/keys/ci-env/revoke', {})).status).toBe(409);
       expect((await post(envApp.url, '/v1/keys', { publicKey: generateKeyPair().publicPem, keyid: 'ci-env' })).status).toBe(409);
+      // The GATE_PUBKEY key's bytes under a new id: refused too (revoking that id would leave the key trusted under its env id).
+      const envBytes = trustedKeyOf(envKey)[1];
+      const hex = envBytes.type === 'ed25519' ? Buffer.from(envBytes.publicKey).toString('hex') : '';
+      const again = await post(envApp.url, '/v1/keys', { publicKey: hex, keyid: 'ci-env-copy' });
+      expect(again.status).toBe(409);
+      expect(((await again.json()) as { error: { message: string } }).error.message).toContain('GATE_PUBKEY');
+      // Bad ids and labels: the answer states the rule, not a generic pattern message.
+      const badId = (await (await post(app.url, '/v1/keys/generate', { keyid: 'has space' })).json()) as { error: { message: string; details: { path: string; issue: string }[] } };
+      expect(badId.error.details[0]).toEqual({ path: 'keyid', issue: expect.stringContaining('printable') });
+      expect(badId.error.message).not.toContain('pattern');
+      const badLabel = (await (await post(app.url, '/v1/keys/generate', { label: 'a\nb' })).json()) as { error: { details: { path: string; issue: string }[] } };
+      expect(badLabel.error.details[0]).toEqual({ path: 'label', issue: expect.stringContaining('one line') });
     } finally {
       await app.close();
       await envApp.close();

@@ -52,13 +52,22 @@ const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const gateQuery = z.object({ lenient: z.enum(['true', 'false']).optional(), typosquat: z.enum(['true', 'false']).optional() });
 const backtrackQuery = z.object({ q: z.string().trim().min(1).max(512) });
 const blastQuery = z.object({ layer: z.string().trim().min(4).max(71) });
-/** A label or reason: one line of text, no control characters. */
+// Key ids, labels and reasons: their rules are checked after the shape (keyFields), so the answer states the rule, not "does not match the expected pattern".
+const importKeyBody = z.strictObject({ publicKey: z.string().min(1).max(8192), keyid: z.string().optional(), label: z.string().optional() });
+const generateKeyBody = z.strictObject({ keyid: z.string().optional(), label: z.string().optional() });
+const revokeKeyBody = z.strictObject({ reason: z.string().optional() });
 // eslint-disable-next-line no-control-regex
-const line = (max: number) => z.string().max(max).regex(/^[^\x00-\x1f\x7f]*$/, 'must be one line of text');
-const keyidField = z.string().regex(KEYID, 'must be 1 to 256 printable characters without spaces');
-const importKeyBody = z.strictObject({ publicKey: z.string().min(1).max(8192), keyid: keyidField.optional(), label: line(MAX_LABEL).optional() });
-const generateKeyBody = z.strictObject({ keyid: keyidField.optional(), label: line(MAX_LABEL).optional() });
-const revokeKeyBody = z.strictObject({ reason: line(MAX_REASON).optional() });
+const ONE_LINE = /^[^\x00-\x1f\x7f]*$/;
+
+/** 422 naming the field and its rule (never the value) when a key id, label or reason breaks it. */
+function keyFields<T extends { keyid?: string | undefined; label?: string | undefined; reason?: string | undefined }>(b: T): T {
+  const details: { path: string; issue: string }[] = [];
+  if (b.keyid !== undefined && !KEYID.test(b.keyid)) details.push({ path: 'keyid', issue: 'a key id is 1 to 256 printable ASCII characters, without spaces' });
+  if (b.label !== undefined && (b.label.length > MAX_LABEL || !ONE_LINE.test(b.label))) details.push({ path: 'label', issue: `a label is one line of at most ${MAX_LABEL} characters` });
+  if (b.reason !== undefined && (b.reason.length > MAX_REASON || !ONE_LINE.test(b.reason))) details.push({ path: 'reason', issue: `a reason is one line of at most ${MAX_REASON} characters` });
+  if (details.length > 0) throw new VitrineError('validation_failed', `invalid request body at ${details[0]!.path}: ${details[0]!.issue}`, { details });
+  return b;
+}
 /** Key bodies are small: a PEM public key and a label. */
 const MAX_KEY_BODY = 16 * 1024;
 
@@ -87,7 +96,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   // The keys the gate trusts right now: configured ones plus the store's active keys, minus revoked ids (read per request,
   // so a key added or revoked in the app counts at once, without a restart).
   const trust = (): ReturnType<typeof effectiveTrust> => effectiveTrust(ctx.db, withDemo);
-  const reservedIds = new Set(configured.keys());
+  const reserved = configured;
 
   // The popular-package list of ?typosquat=true, read once on first use (null: none could be read).
   let topPypi: string[] | null | undefined;
@@ -175,8 +184,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     '/v1/keys',
     jsonBody(MAX_KEY_BODY),
     route((req, res) => {
-      const b = parseBody(importKeyBody, req);
-      const key = addKey(ctx.db, { publicKey: parsePublicKey(b.publicKey), keyid: b.keyid, label: b.label, origin: 'imported' }, reservedIds, APP_ACTOR);
+      const b = keyFields(parseBody(importKeyBody, req));
+      const key = addKey(ctx.db, { publicKey: parsePublicKey(b.publicKey), keyid: b.keyid, label: b.label, origin: 'imported' }, reserved, APP_ACTOR);
       res.status(201).json(keyItem(key) satisfies TrustedKeyItem);
     }),
   );
@@ -185,8 +194,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     '/v1/keys/generate',
     jsonBody(MAX_KEY_BODY),
     route((req, res) => {
-      const b = validate(generateKeyBody, (req.body as unknown) ?? {}, 'request body');
-      const { key, privatePem, publicPem } = generateStoredKey(ctx.db, { keyid: b.keyid, label: b.label }, reservedIds, APP_ACTOR);
+      const b = keyFields(validate(generateKeyBody, (req.body as unknown) ?? {}, 'request body'));
+      const { key, privatePem, publicPem } = generateStoredKey(ctx.db, { keyid: b.keyid, label: b.label }, reserved, APP_ACTOR);
       // The private key is in this answer only: never stored, never cached.
       res.setHeader('Cache-Control', 'no-store');
       res.status(201).json({ key: keyItem(key), privateKeyPem: privatePem, publicKeyPem: publicPem } satisfies GeneratedKey);
@@ -200,7 +209,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       const raw = req.params['keyid'];
       const keyid = typeof raw === 'string' && KEYID.test(raw) ? raw : null;
       if (keyid === null) throw new VitrineError('not_found', 'no such key in the store');
-      const b = validate(revokeKeyBody, (req.body as unknown) ?? {}, 'request body');
+      const b = keyFields(validate(revokeKeyBody, (req.body as unknown) ?? {}, 'request body'));
       if (configured.has(keyid) && !storedKeys(ctx.db).some((k) => k.keyid === keyid))
         throw new VitrineError('conflict', 'this key comes from GATE_PUBKEY: unset the variable and restart the service to stop trusting it');
       res.json(keyItem(revokeKey(ctx.db, keyid, b.reason, APP_ACTOR)) satisfies TrustedKeyItem);

@@ -105,14 +105,21 @@ export interface AddKey {
   readonly origin: 'imported' | 'generated';
 }
 
-/** Adds a key to the store (one key.add record); refuses a key id or key already there, revoked ones included, and the ids of env and demo keys. */
-export function addKey(db: Database, key: AddKey, reserved: ReadonlySet<string> = new Set(), actor = APP_ACTOR): StoredKey {
+/**
+ * Adds a key to the store (one key.add record); refuses a key id or key already there, revoked ones included, the demo id, and the
+ * ids and key bytes of the configured (GATE_PUBKEY) keys: the same key under a second id could not be revoked while the first trusts it.
+ */
+export function addKey(db: Database, key: AddKey, reserved: ReadonlySet<string> | TrustedKeys = new Set(), actor = APP_ACTOR): StoredKey {
   if (key.publicKey.length !== 32) throw new VitrineError('validation_failed', 'an Ed25519 public key has 32 bytes');
   const fingerprint = ed25519KeyId(key.publicKey);
   const keyid = key.keyid ?? fingerprint;
   if (!KEYID.test(keyid)) throw new VitrineError('validation_failed', 'a key id is 1 to 256 printable characters without spaces');
   if (keyid === DEMO_KEYID) throw new VitrineError('conflict', 'that key id is reserved for the public demo key');
   if (reserved.has(keyid)) throw new VitrineError('conflict', 'that key id is already trusted from GATE_PUBKEY; choose another key id');
+  if (reserved instanceof Map)
+    for (const k of reserved.values())
+      if (k.type === 'ed25519' && ed25519KeyId(k.publicKey) === fingerprint)
+        throw new VitrineError('conflict', 'that public key is already trusted from GATE_PUBKEY (under its own key id); a second id for it could not be revoked while the variable trusts it');
   const ledger = new Ledger(db, KEY_LOG_TABLE);
   const write = db.transaction((): StoredKey => {
     for (const k of storedKeys(db)) {
@@ -129,7 +136,7 @@ export function addKey(db: Database, key: AddKey, reserved: ReadonlySet<string> 
 }
 
 /** A fresh Ed25519 pair: the public half goes into the store, the private half only to the caller (never stored). */
-export function generateStoredKey(db: Database, options: { readonly keyid?: string | undefined; readonly label?: string | undefined }, reserved: ReadonlySet<string> = new Set(), actor = APP_ACTOR): { key: StoredKey; privatePem: string; publicPem: string } {
+export function generateStoredKey(db: Database, options: { readonly keyid?: string | undefined; readonly label?: string | undefined }, reserved: ReadonlySet<string> | TrustedKeys = new Set(), actor = APP_ACTOR): { key: StoredKey; privatePem: string; publicPem: string } {
   const pair = generateKeyPair();
   const key = addKey(db, { publicKey: publicKeyFromPem(pair.publicPem), keyid: options.keyid, label: options.label, origin: 'generated' }, reserved, actor);
   return { key, privatePem: pair.privatePem, publicPem: pair.publicPem };
