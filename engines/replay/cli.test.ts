@@ -76,6 +76,18 @@ describe('replay command line', { timeout: 180_000 }, () => {
     expect(analyzeCaptureBytes(readFileSync(out)).sha256).toBe(a.capture.sha256);
   });
 
+  it('analyze prints no flow_table, and --name keeps only the file name (as the HTTP route does)', async () => {
+    const pcap = path.join(dir, 'small.pcap');
+    expect((await main(['demo', '--benign', '5', '--seed', '2', '--out', pcap])).code).toBe(0);
+    const r = await main(['analyze', pcap, '--name', 'some/dir/evening.pcap']);
+    expect(r.code).toBe(0);
+    const a = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(a).not.toHaveProperty('flow_table');
+    expect(a['name']).toBe('evening.pcap');
+    expect(analysisSchema.parse(a).capture.connections).toBeGreaterThan(0);
+    expect((JSON.parse((await main(['analyze', pcap, '--name', 'C:\\cases\\night.pcap'])).stdout) as { name: string }).name).toBe('night.pcap');
+  });
+
   it('serve refuses a non-loopback host without --allow-remote', () => {
     const r = run(['serve', '--host', '0.0.0.0']);
     expect(r.status).toBe(2);

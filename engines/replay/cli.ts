@@ -66,12 +66,15 @@ async function analyzeCommand(positionals: readonly string[], values: Values): P
   const format = values.format ?? 'auto';
   if (!(CAPTURE_FORMATS as readonly string[]).includes(format)) throw new UsageError('--format must be auto, pcap, pcapng or zeek');
   const file = path.resolve(positionals[0] as string);
-  const name = values.name ?? path.basename(file);
+  // A display name, as the HTTP route keeps it: the folder part dropped.
+  const name = (values.name ?? path.basename(file)).replace(/^.*[\\/]/, '');
   const indicatorsPath = indicatorsPathOf(values.indicators);
   loadIndicators(indicatorsPath); // a bad --indicators path fails before the capture is read
   const runner = new InProcessRunner(jobs);
   const result = await runner.run(ANALYZE_JOB, { path: file, name: name.slice(0, 200) || 'capture', format, source: 'file', indicatorsPath });
-  return { code: 0, stdout: `${JSON.stringify(result, null, 2)}\n`, stderr: '' };
+  // The job also hands back the flow table for the service's store; the command prints the analysis only.
+  const { flow_table: _rows, ...analysis } = result as { flow_table?: unknown };
+  return { code: 0, stdout: `${JSON.stringify(analysis, null, 2)}\n`, stderr: '' };
 }
 
 function demoCommand(positionals: readonly string[], values: Values): CliResult {

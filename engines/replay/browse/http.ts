@@ -1,4 +1,5 @@
 // The read routes of the alert and flow browsers: analyses, one analysis, its alerts and its flows, by page with filters.
+import { isIP } from 'node:net';
 import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
@@ -26,7 +27,8 @@ function listOf<T extends string>(values: readonly [T, ...T[]]) {
 const host = z
   .string()
   .trim()
-  .regex(/^[0-9A-Fa-f:.]{2,45}$/, 'an IPv4 or IPv6 address')
+  .max(45)
+  .refine((v) => isIP(v) !== 0, 'an IPv4 or IPv6 address')
   .transform((v) => v.toLowerCase());
 const time = z.coerce.number().finite().min(0).max(1e11);
 const order = z.enum(['asc', 'desc']);
