@@ -9,5 +9,5 @@ export function releaseOf(ecosystem: ScanEcosystem, files: Record<string, string
     return { path: p, archivePath: p, size: data.length, sha256: createHash('sha256').update(data).digest('hex'), data, executable: false };
   });
   const metadata: DeclaredMetadata = { name: 'sample', version: '1.0.0', description: 'A sample package for tests', maintainers: [], scripts: {}, dependencies: {}, entryPoints: [], ...meta };
-  return { ecosystem, name: metadata.name, version: metadata.version, kind: ecosystem === 'npm' ? 'npm-tgz' : 'sdist-tar', filename: 'sample', sha256: '', size: 0, files: rf, metadata, archiveIssues: [], complete: true };
+  return { ecosystem, name: metadata.name, version: metadata.version, kind: ecosystem === 'npm' ? 'npm-tgz' : 'sdist-tar', filename: 'sample', sha256: '', size: 0, files: rf, metadata, archiveIssues: [], complete: true, identitySource: 'metadata' };
 }

@@ -18,7 +18,7 @@ import {
   parseSetupPy,
   type PartialMetadata,
 } from './metadata.js';
-import { SCAN_ECOSYSTEMS, type PackageRelease, type RegistryInfo, type ReleaseFile, type ReleaseKind, type ScanEcosystem } from './types.js';
+import { SCAN_ECOSYSTEMS, type IdentitySource, type PackageRelease, type RegistryInfo, type ReleaseFile, type ReleaseKind, type ScanEcosystem } from './types.js';
 
 export interface OpenReleaseHint {
   /** The release's file name (used for the name/version fallback and as `PackageRelease.filename`; never for the format). */
@@ -77,25 +77,29 @@ interface Layout {
   readonly kind: ReleaseKind;
   /** Folder prefix taken off each path ('' when none). */
   readonly root: string;
+  /** True when only the caller's hint or the file name made this a package (no package.json, PKG-INFO, METADATA or Python build file). */
+  readonly guessed?: boolean;
 }
 
 function layoutOf(read: ArchiveReadResult, hint: ScanEcosystem | undefined, filename: string | undefined): Layout | undefined {
   const files = read.entries.filter((e) => e.kind === 'file');
   if (read.format === 'zip') {
     const dist = files.map((e) => clean(e.path)).find((p) => /^[^/]+\.dist-info\/METADATA$/.test(p));
-    if (dist !== undefined && hint !== 'npm') return { ecosystem: 'pypi', kind: 'wheel', root: '' };
+    if (dist !== undefined) return { ecosystem: 'pypi', kind: 'wheel', root: '' };
     const py = rootOf(files, /^(PKG-INFO|setup\.py|pyproject\.toml|setup\.cfg)$/);
-    if (py !== undefined || hint === 'pypi') return { ecosystem: 'pypi', kind: 'sdist-zip', root: py ?? '' };
+    if (py !== undefined) return { ecosystem: 'pypi', kind: 'sdist-zip', root: py };
+    if (hint === 'pypi') return { ecosystem: 'pypi', kind: 'sdist-zip', root: '', guessed: true };
     return undefined;
   }
   if (read.format !== 'tar' && read.format !== 'tar.gz') return undefined;
   const npm = rootOf(files, /^package\.json$/);
   const pkgInfo = rootOf(files, /^PKG-INFO$/);
   const py = pkgInfo ?? rootOf(files, /^(pyproject\.toml|setup\.py|setup\.cfg)$/);
-  const asNpm: Layout = { ecosystem: 'npm', kind: 'npm-tgz', root: npm ?? '' };
-  const asPy: Layout = { ecosystem: 'pypi', kind: 'sdist-tar', root: py ?? '' };
-  if (hint === 'npm') return asNpm;
-  if (hint === 'pypi') return asPy;
+  const asNpm: Layout = { ecosystem: 'npm', kind: 'npm-tgz', root: npm ?? '', ...(npm === undefined ? { guessed: true } : {}) };
+  const asPy: Layout = { ecosystem: 'pypi', kind: 'sdist-tar', root: py ?? '', ...(py === undefined ? { guessed: true } : {}) };
+  // The hint settles an archive that holds both; it only guesses (and says so) for one that holds neither.
+  if (hint === 'npm' && (npm !== undefined || py === undefined)) return asNpm;
+  if (hint === 'pypi' && (py !== undefined || npm === undefined)) return asPy;
   if (npm === 'package/') return asNpm;
   if (npm !== undefined && py !== undefined) {
     if (pkgInfo !== undefined && depth(pkgInfo) <= depth(npm)) return asPy;
@@ -105,7 +109,7 @@ function layoutOf(read: ArchiveReadResult, hint: ScanEcosystem | undefined, file
   if (py !== undefined) return asPy;
   // An empty or unreadable archive: the file name is the last clue.
   if (filename !== undefined && parseReleaseFilename(filename) !== undefined) {
-    if (/\.whl$/i.test(filename)) return { ecosystem: 'pypi', kind: 'wheel', root: '' };
+    if (/\.whl$/i.test(filename)) return { ecosystem: 'pypi', kind: 'wheel', root: '', guessed: true };
     if (/\.tgz$/i.test(filename)) return asNpm;
   }
   return undefined;
@@ -173,8 +177,14 @@ export function openRelease(bytes: Uint8Array, hint?: OpenReleaseHint): PackageR
   // An sdist's top folder is `name-version/` by convention: the archive's own last word when nothing else declares it.
   const top = layout.root.split('/')[0];
   const fromFolder = layout.ecosystem === 'pypi' && top !== undefined && top !== '' ? parseReleaseFilename(`${top}.tar.gz`) : undefined;
-  const name = m.name ?? fromName?.name ?? fromFolder?.name;
-  const version = m.version ?? fromName?.version ?? fromFolder?.version;
+  // A wheel's dist-info folder is `name-version.dist-info`: the wheel's own name for itself.
+  const distInfo = layout.kind === 'wheel' ? read.entries.map((e) => clean(e.path)).map((p) => /^([^/]+)-([^/-]+)\.dist-info\//.exec(p)).find((x) => x !== null) : undefined;
+  const fromDistInfo = distInfo?.[1] !== undefined && distInfo[2] !== undefined ? { name: distInfo[1], version: distInfo[2] } : undefined;
+  const fromArchive = fromDistInfo ?? fromFolder;
+  const name = m.name ?? fromArchive?.name ?? fromName?.name;
+  const version = m.version ?? fromArchive?.version ?? fromName?.version;
+  const identitySource: IdentitySource =
+    layout.guessed === true ? 'filename' : m.name !== undefined && m.version !== undefined ? 'metadata' : (m.name ?? fromArchive?.name) !== undefined && (m.version ?? fromArchive?.version) !== undefined ? 'archive' : 'filename';
   if (name === undefined || version === undefined) {
     throw new VitrineError('validation_failed', 'the archive is not an npm or PyPI release: it declares no name and version, and the file name gives none');
   }
@@ -223,5 +233,6 @@ export function openRelease(bytes: Uint8Array, hint?: OpenReleaseHint): PackageR
     ...(hint?.registry !== undefined ? { registry: hint.registry } : {}),
     archiveIssues: read.issues,
     complete: read.complete,
+    identitySource,
   };
 }

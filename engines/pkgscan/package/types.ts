@@ -81,4 +81,12 @@ export interface PackageRelease {
   readonly archiveIssues: readonly ArchiveIssue[];
   /** False when the archive was not read to its end: the analysis is incomplete and never clean. */
   readonly complete: boolean;
+  /**
+   * Where the name and version came from: `metadata` (package.json, PKG-INFO, METADATA), `archive` (the archive's
+   * own sdist folder or wheel dist-info folder), `filename` (only the caller's file name or ecosystem hint: the
+   * package store refuses such an archive).
+   */
+  readonly identitySource: IdentitySource;
 }
+
+export type IdentitySource = 'metadata' | 'archive' | 'filename';

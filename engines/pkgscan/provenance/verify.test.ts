@@ -31,6 +31,7 @@ function release(over: Partial<PackageRelease> & { registry?: RegistryInfo }): P
     metadata: { name: '@playwright/cli', version: '0.1.1', maintainers: [], scripts: {}, dependencies: {}, entryPoints: [] },
     archiveIssues: [],
     complete: true,
+    identitySource: 'metadata',
     ...over,
   };
 }

@@ -9,7 +9,8 @@ import type { Platform } from '../platform.js';
 import { sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
 import { readRawBody } from './http.js';
 import { artifactBytes } from './store.js';
-import { npmTarball } from './testkit.js';
+import { listArtifacts } from './store.js';
+import { npmTarball, sdist, tgz } from './testkit.js';
 
 let sessions: Record<Role, Session>;
 let dataDir: string;
@@ -73,5 +74,33 @@ describe('readRawBody', () => {
     await expect(readRawBody(req(['12345', '67890', '1'], { 'content-type': 'application/octet-stream' }), 10)).rejects.toMatchObject({ code: 'payload_too_large' });
     expect(await readRawBody(req(['12345', '67890'], { 'content-type': 'Application/Octet-Stream; x=1' }), 10)).toEqual(new TextEncoder().encode('1234567890'));
     await expect(readRawBody(req([], {}), 10)).rejects.toMatchObject({ code: 'unsupported_media_type' });
+  });
+
+  it('takes identity from the archive only: a forged file name, ecosystem or an archive without metadata is 422 naming the field, and nothing is stored', async () => {
+    const token = sessions.developer.token;
+    const before = listArtifacts(platform.db, {}, { limit: 500, offset: 0 }).total;
+    const answer = async (res: Response): Promise<{ status: number; code: string; path: string | undefined; message: string }> => {
+      const body = (await res.json()) as { error: { code: string; message: string; details?: { path: string }[] } };
+      return { status: res.status, code: body.error.code, path: body.error.details?.[0]?.path, message: body.error.message };
+    };
+    // A Python sdist sent as npm `ms` 2.1.4: the archive is PyPI's jinja2, the query says npm.
+    const jinja = await sdist('Jinja2', '3.1.4');
+    expect(await answer(await upload(token, jinja, 'filename=ms-2.1.4.tgz&ecosystem=npm'))).toMatchObject({ status: 422, code: 'validation_failed', path: 'ecosystem' });
+    // The same without the ecosystem: the file name names another package than the archive declares.
+    expect(await answer(await upload(token, jinja, 'filename=ms-2.1.4.tgz'))).toMatchObject({ status: 422, path: 'filename', message: expect.stringContaining('name disagrees') as unknown as string });
+    // A tar.gz that holds only a README, named like an express release: no identity of its own.
+    const readme = await tgz({ 'README.md': '# express\n' });
+    expect(await answer(await upload(token, readme, 'filename=express-9.9.9.tgz&ecosystem=npm'))).toMatchObject({ status: 422, path: 'archive' });
+    expect(await answer(await upload(token, readme, 'filename=express-9.9.9.tgz'))).toMatchObject({ status: 422 });
+    // A real npm package under another release's file name: the version disagrees.
+    const real = await npmTarball('ms', '2.1.3');
+    expect(await answer(await upload(token, real, 'filename=ms-2.1.4.tgz&ecosystem=npm'))).toMatchObject({ status: 422, path: 'filename', message: expect.stringContaining('version disagrees') as unknown as string });
+    expect(listArtifacts(platform.db, {}, { limit: 500, offset: 0 }).total).toBe(before);
+    expect(listArtifacts(platform.db, { ecosystem: 'npm', name: 'ms' }, { limit: 500, offset: 0 }).items.map((a) => a.version)).not.toContain('2.1.4');
+    expect(listArtifacts(platform.db, { ecosystem: 'npm', name: 'express' }, { limit: 500, offset: 0 }).total).toBe(0);
+    // The archive's own identity, with a file name that does not parse as a release, is taken.
+    const ok = await upload(token, jinja, 'filename=upload.tgz');
+    expect(ok.status).toBe(201);
+    expect(await ok.json()).toMatchObject({ ecosystem: 'pypi', name: 'jinja2', version: '3.1.4' });
   });
 });

@@ -1,11 +1,18 @@
-// Routes of the package store: POST /packages/import (a raw archive upload, size-checked as it streams) and GET /packages/store.
+// Routes of the package store: POST /packages/import (a raw archive upload, size-checked as it streams to a private file, identified in a worker) and GET /packages/store.
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { Request } from 'express';
 import { z } from 'zod';
+import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import { SCAN_ECOSYSTEMS } from '../package/types.js';
 import type { Platform } from '../platform.js';
-import { checkRawUpload, listRoute, readRawUpload, type RawUpload, type RouteDef } from '../routing/http.js';
-import { ARTIFACT_SOURCES, importArchive, listArtifacts, MAX_ARCHIVE_BYTES } from './store.js';
+import { checkRawUpload, listRoute, rawUploadToFile, readRawUpload, type RawUpload, type RouteDef } from '../routing/http.js';
+import { IDENTIFY_JOB, packageUploadPath, type IdentifyPayload } from './identify.js';
+import { ARTIFACT_SOURCES, listArtifacts, MAX_ARCHIVE_BYTES, recordArtifact, storeUploadedFile, type ArchiveIdentity, type ImportResult } from './store.js';
+
+/** The worker's time limit for reading an upload's identity. */
+const IDENTIFY_TIMEOUT_MS = 2 * 60_000;
 
 export const importQuery = z.object({
   filename: z.string().min(1).max(255).regex(/^[A-Za-z0-9][A-Za-z0-9._+!~-]*$/),
@@ -44,16 +51,37 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
       status: 201,
       handler: async (req, res, caller) => {
         const q = parseQuery(importQuery, req);
-        let bytes: Uint8Array;
         try {
-          bytes = await readRawBody(req, MAX_ARCHIVE_BYTES);
+          checkRawUpload(req, ARCHIVE_UPLOAD);
         } catch (err) {
-          // The rest of an oversized body is not read: close the connection after answering.
+          // The body is not read: close the connection after answering.
           res.setHeader('Connection', 'close');
           throw err;
         }
+        const upload = randomUUID();
+        const file = packageUploadPath(p.dataDir, upload);
+        let r: ImportResult;
+        try {
+          try {
+            if ((await rawUploadToFile(req, file, ARCHIVE_UPLOAD)) === 0) throw new VitrineError('validation_failed', 'the archive is empty');
+          } catch (err) {
+            // The rest of an oversized body is not read: close the connection after answering.
+            res.setHeader('Connection', 'close');
+            throw err;
+          }
+          const controller = new AbortController();
+          res.on('close', () => {
+            if (!res.writableFinished) controller.abort();
+          });
+          // The archive is parsed in a worker process; the gateway only moves the file and records what the worker read.
+          const payload: IdentifyPayload = { dataDir: p.dataDir, upload, filename: q.filename, ...(q.ecosystem !== undefined ? { ecosystem: q.ecosystem } : {}) };
+          const identity = (await p.jobs.run(IDENTIFY_JOB, payload, { timeoutMs: IDENTIFY_TIMEOUT_MS, label: 'Identify an uploaded package', signal: controller.signal })) as ArchiveIdentity;
+          await storeUploadedFile(p.dataDir, file, identity);
+          r = recordArtifact(p.db, identity, { source: 'upload', actor: caller?.id ?? 'anonymous' });
+        } finally {
+          await rm(file, { force: true });
+        }
         const actor = caller?.id ?? 'anonymous';
-        const r = importArchive(p.db, p.dataDir, bytes, { filename: q.filename, ecosystem: q.ecosystem, source: 'upload', actor });
         const a = r.artifact;
         p.audit.record('package.import', actor, requestIdOf(res), { artifact_id: a.id, ecosystem: a.ecosystem, name: a.name, version: a.version, sha256: a.sha256, size: a.size, created: r.created });
         res.status(r.created ? 201 : 200).json(a);

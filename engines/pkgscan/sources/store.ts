@@ -1,9 +1,10 @@
 // The package store: release archives content-addressed by SHA-256 under <dataDir>/pkgscan/packages, one row per release in pkgscan_artifacts.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { VitrineError } from '../../core/errors.js';
+import { parseReleaseFilename } from '../package/metadata.js';
 import { openRelease } from '../package/open.js';
 import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
 import { normalizeName, sameVersion } from './names.js';
@@ -132,26 +133,63 @@ function safeFilename(name: string | undefined, fallback: string): string {
   return /^[A-Za-z0-9][A-Za-z0-9._+!~-]{0,254}$/.test(base) ? base : fallback;
 }
 
+/** What the archive says it is (from its own metadata only), with its digest: what the store records. */
+export interface ArchiveIdentity {
+  readonly ecosystem: ScanEcosystem;
+  /** Normalised name. */
+  readonly name: string;
+  readonly version: string;
+  readonly filename: string;
+  readonly sha256: string;
+  readonly size: number;
+}
+
+function refuse(field: string, message: string): never {
+  throw new VitrineError('validation_failed', message, { details: [{ path: field, issue: 'disagrees with the archive' }] });
+}
+
+/** npm pack names `@scope/name` as `scope-name-<version>.tgz`. */
+function fileStem(ecosystem: ScanEcosystem, name: string): string {
+  return ecosystem === 'npm' ? name.replace(/^@/, '').replace('/', '-').toLowerCase() : normalizeName('pypi', name);
+}
+
 /**
- * Reads the archive's identity (openRelease), stores the bytes under their digest and records the release.
- * Re-importing the same bytes changes nothing (registry information is added when the row had none).
+ * The release's identity from the archive's own metadata (package.json; PKG-INFO, METADATA, the wheel's dist-info
+ * folder, an sdist's top folder). The file name, the ecosystem given and a registry's listing may only confirm it:
+ * any of them that disagrees, or an archive with no readable identity, is refused (422 naming the field).
+ * Parses the archive: run it where untrusted bytes are parsed (a worker), or in a command-line process.
  */
-export function importArchive(db: Database, dataDir: string, bytes: Uint8Array, options: ImportOptions): ImportResult {
+export function identifyArchive(bytes: Uint8Array, options: Pick<ImportOptions, 'filename' | 'ecosystem' | 'expected'>): ArchiveIdentity {
   if (bytes.byteLength > MAX_ARCHIVE_BYTES) throw new VitrineError('payload_too_large', 'the archive is larger than the package store takes (256 MiB)');
   if (bytes.byteLength === 0) throw new VitrineError('validation_failed', 'the archive is empty');
   const release = openRelease(bytes, { ...(options.filename !== undefined ? { filename: options.filename } : {}), ...(options.ecosystem !== undefined ? { ecosystem: options.ecosystem } : {}) });
-  if (options.ecosystem !== undefined && release.ecosystem !== options.ecosystem) {
-    throw new VitrineError('validation_failed', 'the archive is a package of another ecosystem than the one given');
+  if (release.identitySource === 'filename') {
+    throw new VitrineError('validation_failed', 'the archive declares no name and version of its own (no package.json, PKG-INFO or METADATA that names it); a file name cannot give a release its identity', {
+      details: [{ path: 'archive', issue: 'no readable identity' }],
+    });
   }
   const ecosystem = release.ecosystem;
+  if (options.ecosystem !== undefined && ecosystem !== options.ecosystem) refuse('ecosystem', `the archive is a package of another ecosystem than the one given (ecosystem disagrees)`);
   const name = normalizeName(ecosystem, release.name);
   const version = release.version;
-  if (options.expected !== undefined && (normalizeName(ecosystem, options.expected.name) !== name || !sameVersion(ecosystem, options.expected.version, version))) {
-    throw new VitrineError('validation_failed', 'the archive declares another name or version than the registry lists for it');
+  if (options.expected !== undefined) {
+    if (normalizeName(ecosystem, options.expected.name) !== name) refuse('name', 'the archive declares another name than the registry lists it under (name disagrees)');
+    if (!sameVersion(ecosystem, options.expected.version, version)) refuse('version', 'the archive declares another version than the registry lists it under (version disagrees)');
   }
-  const sha256 = sha256Hex(bytes);
+  const fromFile = options.filename === undefined ? undefined : parseReleaseFilename(options.filename);
+  if (fromFile !== undefined) {
+    // npm pack writes `scope-name-1.0.0.tgz`; the registry serves `name-1.0.0.tgz` under the scope.
+    const stems = [fileStem(ecosystem, name), ...(ecosystem === 'npm' && name.includes('/') ? [fileStem(ecosystem, name.slice(name.indexOf('/') + 1))] : [])];
+    if (!stems.includes(fileStem(ecosystem, fromFile.name))) refuse('filename', 'the file name names another package than the archive declares (name disagrees)');
+    if (!sameVersion(ecosystem, fromFile.version.replace(/^v/, ''), version.replace(/^v/, ''))) refuse('filename', 'the file name gives another version than the archive declares (version disagrees)');
+  }
   const filename = safeFilename(options.filename ?? release.filename, `${name.replace(/^@/, '').replace('/', '-')}-${version}${ecosystem === 'npm' ? '.tgz' : ''}`);
-  storeBytes(dataDir, sha256, bytes);
+  return { ecosystem, name, version, filename, sha256: sha256Hex(bytes), size: bytes.byteLength };
+}
+
+/** Records an identified archive whose bytes are already at their place in the store; idempotent per (release, digest). */
+export function recordArtifact(db: Database, identity: ArchiveIdentity, options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>): ImportResult {
+  const { ecosystem, name, version, sha256 } = identity;
   const registryJson = options.registry === undefined ? null : JSON.stringify(options.registry);
   return db.transaction((): ImportResult => {
     const existing = db.prepare(`SELECT ${COLUMNS} FROM pkgscan_artifacts WHERE ecosystem = ? AND name = ? AND version = ? AND sha256 = ?`).get(ecosystem, name, version, sha256) as ArtifactRow | undefined;
@@ -167,9 +205,9 @@ export function importArchive(db: Database, dataDir: string, bytes: Uint8Array, 
       ecosystem,
       name,
       version,
-      filename,
+      filename: identity.filename,
       sha256,
-      size: bytes.byteLength,
+      size: identity.size,
       source: options.source,
       registry_json: registryJson,
       imported_at: new Date().toISOString(),
@@ -178,6 +216,42 @@ export function importArchive(db: Database, dataDir: string, bytes: Uint8Array, 
     db.prepare(`INSERT INTO pkgscan_artifacts (${COLUMNS}) VALUES (@id, @ecosystem, @name, @version, @filename, @sha256, @size, @source, @registry_json, @imported_at, @imported_by)`).run(row);
     return { artifact: toArtifact(row), created: true };
   }).immediate();
+}
+
+/**
+ * Reads the archive's identity (identifyArchive), stores the bytes under their digest and records the release.
+ * Re-importing the same bytes changes nothing (registry information is added when the row had none).
+ */
+export function importArchive(db: Database, dataDir: string, bytes: Uint8Array, options: ImportOptions): ImportResult {
+  const identity = identifyArchive(bytes, options);
+  storeBytes(dataDir, identity.sha256, bytes);
+  return recordArtifact(db, identity, options);
+}
+
+/** Moves an uploaded file (already identified by a worker) into the store: its digest is recomputed here, and must be the one the worker identified. */
+export async function storeUploadedFile(dataDir: string, file: string, identity: ArchiveIdentity): Promise<void> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    size += chunk.byteLength;
+  }
+  if (hash.digest('hex') !== identity.sha256 || size !== identity.size) throw new VitrineError('internal', 'the upload changed while it was identified');
+  const target = artifactPath(dataDir, identity.sha256);
+  const existing = statOrNull(target);
+  if (existing?.isFile() === true && existing.size === size) {
+    const again = readOrNull(target);
+    if (again !== null && sha256Hex(again) === identity.sha256) return;
+  }
+  mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+  const fd = openSync(file, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(file, target);
+  chmodSync(target, 0o600);
 }
 
 export interface ArtifactFilter {

@@ -42,6 +42,7 @@ function release(files: ReleaseFile[], ecosystem: 'npm' | 'pypi' = 'npm'): Packa
     metadata: { name: 'sample', version: '1.0.0', maintainers: [], scripts: {}, dependencies: {}, entryPoints: [] },
     archiveIssues: [],
     complete: true,
+    identitySource: 'metadata',
   };
 }
 
