@@ -167,6 +167,21 @@ describe('attrib HTTP API', () => {
     await expectError(await post(open, '/extract', { txt: 'x' }), 422, 'validation_failed');
   });
 
+  it('the 1 MB cap holds on every route but /matrices/import/stix, which takes up to 8 MiB (a deliberate exception)', async () => {
+    const padded = (bytes: number, n = 0) => {
+      const bundle = { type: 'bundle', id: `bundle--5d0092c5-5f74-4287-9642-33f4c354e5${n}d`, objects: [{ type: 'malware', spec_version: '2.1', id: 'malware--31b940d4-6f7f-459a-80ea-9c1f17b5891b', created: '2020-01-01T00:00:00.000Z', modified: '2020-01-01T00:00:00.000Z', name: 'Padding', is_family: true, description: '' }] };
+      bundle.objects[0]!.description = 'p'.repeat(bytes - JSON.stringify(bundle).length);
+      return JSON.stringify(bundle);
+    };
+    const two = padded(2 * 1024 * 1024);
+    // The same 2 MiB body: over the cap on an ordinary route, accepted by the import.
+    await expectError(await post(open, '/ach', two), 413, 'payload_too_large');
+    await expectError(await post(open, '/matrices/evidence', two), 413, 'payload_too_large');
+    expect((await post(open, '/matrices/import/stix', two)).status).toBe(201);
+    expect((await post(open, '/matrices/import/stix', padded(8 * 1024 * 1024 - 16, 1))).status).toBe(201);
+    await expectError(await post(open, '/matrices/import/stix', padded(8 * 1024 * 1024 + 16, 2)), 413, 'payload_too_large');
+  });
+
   it('refuses a body over 1 MB with 413', async () => {
     const big = { ...inline, title: 'x', evidence: [{ id: 'E1', summary: 'y'.repeat(900), source: 'z'.repeat(1_100_000) }] };
     const res = await post(open, '/ach', big);
@@ -180,7 +195,12 @@ describe('attrib HTTP API', () => {
     await expectError(res, 401, 'unauthorized');
     await expectError(await fetch(`${locked.url}/scenarios`, { headers: { authorization: 'Bearer wrong' } }), 401, 'unauthorized');
     expect((await fetch(`${locked.url}/scenarios`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
-    expect((await fetch(`${locked.url}/taxii2/`, { headers: { accept: TAXII } })).status).toBe(401);
+    const taxii401 = await fetch(`${locked.url}/taxii2/api/collections/`, { headers: { accept: TAXII } });
+    expect(taxii401.status).toBe(401);
+    // Under /taxii2 the 401 is a TAXII error message with the TAXII media type, as every TAXII answer.
+    expect(taxii401.headers.get('content-type')).toBe(TAXII);
+    expect(taxii401.headers.get('www-authenticate')).toContain('Bearer');
+    expect(await taxii401.json()).toMatchObject({ http_status: '401', error_code: 'unauthorized' });
     expect((await post(locked, '/ach', { scenario: 'ceremony-wiper' }, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
   });
 

@@ -28,7 +28,7 @@ import { openApiDocument } from './openapi.js';
 import { attribService } from './service.js';
 import { logOverrides } from './store.js';
 import { addObjects } from './taxii/collections.js';
-import { taxiiRouter } from './taxii/http.js';
+import { sendTaxiiError, taxiiRouter } from './taxii/http.js';
 
 /** Knowledge-base facts for /health (techniques and groups counted; names for STIX attack patterns). */
 export interface KbFacts {
@@ -233,7 +233,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
 
   router.post(
     '/matrices/import/stix',
-    jsonBody(MAX_STIX_IMPORT_BYTES),
+    jsonBody(MAX_MATRIX_IMPORT_BYTES),
     route((req, res) => {
       const imported = stixToScenario(req.body);
       const matrix = saveMatrix(ctx.db, imported.scenario, { kind: 'matrix.imported-stix', payload: { bundle_id: imported.summary.bundle_id } }, undefined, now());
@@ -266,6 +266,14 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   if (options.apiDocs ?? apiDocsFromEnv()) router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: () => openApiDocument() }));
   return router;
 }
+
+/**
+ * The one route past the spec's 1 MB body cap, on purpose: a STIX bundle someone else wrote (a vendor report, an ATT&CK
+ * campaign slice) is routinely several megabytes of JSON, and splitting it would break the relationships the import reads.
+ * The import reads no free text for extraction, so the 500,000-character text bound does not apply either. Every other route,
+ * TAXII's max_content_length included, keeps 1 MB (MAX_BODY_BYTES).
+ */
+export const MAX_MATRIX_IMPORT_BYTES = MAX_STIX_IMPORT_BYTES;
 
 export interface StandaloneOptions extends RouterOptions, CoreStandaloneOptions {
   /** Bearer token every route but GET /health and the workbench page needs (default ATTR_API_TOKEN; none when unset or empty). */
@@ -310,13 +318,14 @@ function workbenchRouter(): Router {
   return router;
 }
 
-/** 401 with `WWW-Authenticate: Bearer` (RFC 6750) when the token is missing or wrong. */
+/** 401 with `WWW-Authenticate: Bearer` (RFC 6750) when the token is missing or wrong; under /taxii2 as a TAXII error message with the TAXII media type. */
 function bearer(token: string): RequestHandler {
   const check = requireBearer(token, OPEN_PATHS);
   return (req, res, next) => {
     check(req, res, (err?: unknown) => {
       if (err !== undefined) res.setHeader('WWW-Authenticate', 'Bearer realm="attrib"');
-      next(err);
+      if (err !== undefined && (req.path === '/taxii2' || req.path.startsWith('/taxii2/'))) sendTaxiiError(res, err);
+      else next(err);
     });
   };
 }

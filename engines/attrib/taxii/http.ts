@@ -39,26 +39,31 @@ function send(res: Response, body: unknown, status = 200): void {
   res.send(Buffer.from(JSON.stringify(body), 'utf8'));
 }
 
+/** Answers `err` as a TAXII error message (section 3.6.1) with the TAXII media type: the router's errors, and the bearer check's 401 in front of it. */
+export function sendTaxiiError(res: Response, err: unknown): void {
+  const body = serializeError(err);
+  const status = err instanceof VitrineError ? err.status : 500;
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  send(
+    res,
+    {
+      title: body.message,
+      http_status: String(status),
+      error_id: requestIdOf(res),
+      error_code: body.code,
+      ...(body.details ? { details: { problems: body.details } } : {}),
+    },
+    status,
+  );
+}
+
 /** An error in the TAXII error-message shape (section 3.6.1), with our code and request id. */
 function taxiiError(): ErrorRequestHandler {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const body = serializeError(err);
-    const status = err instanceof VitrineError ? err.status : 500;
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    send(
-      res,
-      {
-        title: body.message,
-        http_status: String(status),
-        error_id: requestIdOf(res),
-        error_code: body.code,
-        ...(body.details ? { details: { problems: body.details } } : {}),
-      },
-      status,
-    );
+    sendTaxiiError(res, err);
   };
 }
 
