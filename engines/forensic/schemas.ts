@@ -10,7 +10,7 @@ export { errorBodySchema, pageOf } from '../core/http/schemas.js';
 const unit = z.number().min(0).max(1);
 const isoOrNull = z.string().nullable();
 const grade = z.enum(['LOW', 'MEDIUM', 'HIGH', 'CONFIRMED']);
-const stage = z.enum(['reconnaissance', 'initial-access', 'execution', 'persistence', 'privilege-escalation', 'defense-evasion', 'credential-access', 'discovery', 'lateral-movement', 'collection', 'exfiltration', 'impact']);
+const stage = z.enum(['reconnaissance', 'initial-access', 'execution', 'persistence', 'privilege-escalation', 'stealth', 'defense-impairment', 'defense-evasion', 'credential-access', 'discovery', 'lateral-movement', 'collection', 'exfiltration', 'impact']);
 const nodeKind = z.enum(['host', 'user', 'session', 'process', 'file', 'registry', 'service', 'task', 'endpoint', 'other']);
 const ids = z.array(z.string());
 
@@ -58,7 +58,7 @@ export const storySchema = z.object({
   end: isoOrNull,
   suspicion: unit,
   confidence: confidenceSchema,
-  techniques: z.array(z.object({ id: z.string(), name: z.string(), tactics: ids })),
+  techniques: z.array(z.object({ id: z.string(), name: z.string(), tactics: ids, status: z.enum(['revoked', 'deprecated', 'unknown']).optional(), revokedBy: z.string().optional() })),
   stages: z.array(stage),
   nodeIds: ids,
   edgeIds: ids,

@@ -12,6 +12,8 @@ export type KillChainStage =
   | 'execution'
   | 'persistence'
   | 'privilege-escalation'
+  | 'stealth'
+  | 'defense-impairment'
   | 'defense-evasion'
   | 'credential-access'
   | 'discovery'
@@ -108,11 +110,16 @@ export interface TamperingVerdict {
   readonly indicators: readonly TamperingIndicator[];
 }
 
-/** A technique tag with its ATT&CK name and tactics, resolved from the bundled ATT&CK data. */
+/** A technique tag with its ATT&CK name and tactics, resolved by the ATT&CK lookup (engines/core/attack) over every release it knows. */
 export interface TechniqueTag {
   readonly id: string;
+  /** The ATT&CK name; a revoked id's says so with its replacement; an id no release knows is `Unknown technique`. */
   readonly name: string;
   readonly tactics: readonly string[];
+  /** Absent for a current technique. */
+  readonly status?: 'revoked' | 'deprecated' | 'unknown';
+  /** The replacement of a revoked id. */
+  readonly revokedBy?: string;
 }
 
 /** A ranked incident story: a causal subtree below its root. */

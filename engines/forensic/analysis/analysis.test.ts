@@ -275,9 +275,12 @@ describe('library operations', () => {
     expect(storyEventIds(a, 0)).toEqual([]);
   });
 
-  it('techniqueTag names techniques from the shipped table', () => {
+  it('techniqueTag names techniques from the ATT&CK lookup: current, v19-only, revoked with the replacement, unknown', () => {
     expect(techniqueTag('T1003.001').name).toBe('LSASS Memory');
-    expect(techniqueTag('T9999').name).toBe('T9999');
+    expect(techniqueTag('T1685.005')).toMatchObject({ name: 'Clear Windows Event Logs', tactics: ['defense-impairment'] });
+    expect(techniqueTag('T1070.001')).toMatchObject({ status: 'revoked', revokedBy: 'T1685.005' });
+    expect(techniqueTag('T1070.001').name).toContain('revoked, now T1685.005');
+    expect(techniqueTag('T9999')).toMatchObject({ name: 'Unknown technique', status: 'unknown', tactics: [] });
   });
 
   it('progress is reported per stage', () => {

@@ -1,8 +1,10 @@
-// ATT&CK techniques the causal rules and anti-forensics scan tag: ids, names and tactics from resources/forensic/attack-techniques.json.
+// ATT&CK in the forensic analysis: the techniques the causal rules and anti-forensics scan tag (their shipped table), and
+// every technique id named through the one ATT&CK lookup of engines/core/attack; kill-chain stages in causal order.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ATTACK_LICENCE, parseAttackBundle } from '../../core/attack/bundle.js';
+import { attackLookup } from '../../core/attack/lookup.js';
 import type { KillChainStage, TechniqueTag } from '../../core/contracts/forensic.js';
 
 /** Every technique id a rule or indicator may tag (the shipped table holds exactly these). */
@@ -58,21 +60,39 @@ export function techniqueTable(): ReadonlyMap<string, TechniqueTag> {
   return map;
 }
 
-/** The tag of a technique id: name and tactics from the table, the id as name when unknown. */
+/** The tag of a technique id from the one ATT&CK lookup (every release it knows): its name (revoked ids marked with
+ * their replacement, ids no release knows as `Unknown technique`) and its tactics in kill-chain order. */
 export function techniqueTag(id: string): TechniqueTag {
-  return techniqueTable().get(id) ?? { id, name: id, tactics: [] };
+  const r = attackLookup().technique(id);
+  const name = attackLookup().label(id);
+  return {
+    id: r.id,
+    name,
+    tactics: [...r.tactics],
+    ...(r.status !== 'current' ? { status: r.status } : {}),
+    ...(r.revokedBy !== undefined ? { revokedBy: r.revokedBy } : {}),
+  };
 }
 
-/** The kill-chain stages in causal order. */
+/** The kill-chain stages in causal order (Stealth and Defense Impairment, ATT&CK v19's split of Defense Evasion, where it was). */
 export const KILL_CHAIN_STAGES: readonly KillChainStage[] = [
-  'reconnaissance', 'initial-access', 'execution', 'persistence', 'privilege-escalation', 'defense-evasion', 'credential-access',
-  'discovery', 'lateral-movement', 'collection', 'exfiltration', 'impact',
+  'reconnaissance', 'initial-access', 'execution', 'persistence', 'privilege-escalation', 'stealth', 'defense-impairment', 'defense-evasion',
+  'credential-access', 'discovery', 'lateral-movement', 'collection', 'exfiltration', 'impact',
 ];
+
+const isStage = (t: string): t is KillChainStage => (KILL_CHAIN_STAGES as readonly string[]).includes(t);
 
 /** Kill-chain stage of a technique: its first ATT&CK tactic that is a stage (command-and-control and resource-development are none). */
 export function stageOf(id: string): KillChainStage | null {
-  for (const t of techniqueTag(id).tactics) if ((KILL_CHAIN_STAGES as readonly string[]).includes(t)) return t as KillChainStage;
+  for (const t of techniqueTag(id).tactics) if (isStage(t)) return t;
   return null;
+}
+
+/** The earliest kill-chain stage among tactic short names (a rule's own attack.<tactic> tags), or null. */
+export function stageOfTactics(tactics: readonly string[]): KillChainStage | null {
+  let best: KillChainStage | null = null;
+  for (const t of tactics) if (isStage(t) && (best === null || stageOrder(t) < stageOrder(best))) best = t;
+  return best;
 }
 
 /** Stages in causal order (for sorting a story's stages). */

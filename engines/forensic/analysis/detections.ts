@@ -1,6 +1,7 @@
 // Sigma detections in the analysis: every event through the rule set, hits kept compactly, a causal rule that lets high ones root or raise stories.
 import { levelRank, loadSigmaRules, type SigmaLevel, type SigmaRuleInfo, type SigmaRuleSet } from '../sigma/index.js';
 import type { AnalysisEvent, EventSeq } from './events.js';
+import { stageOfTactics } from './attack.js';
 import type { CausalRule } from './rules.js';
 import type { DetectionSummary } from '../../core/contracts/forensic.js';
 
@@ -170,15 +171,17 @@ export function sigmaCausalRule(detections: Detections, levels: readonly SigmaLe
         const rules = detections.rulesOf(e.eventId).filter((r) => levels.includes(r.level));
         if (rules.length === 0) return;
         const techniques = [...new Set(rules.flatMap((r) => r.techniques))];
+        // The stage is the rule's own tactic (its attack.<tactic> tags) when it has one: earliest in kill-chain order.
+        const stage = stageOfTactics(rules.flatMap((r) => r.tactics));
         const from = n.user ?? n.parent ?? n.process ?? n.host;
         const to = n.object ?? n.process ?? n.host;
         if (from === null || to === null || from === to) {
           const target = to ?? from;
           if (target === null) return;
-          ctx.edge(n.host ?? target, target === n.host ? ctx.graph.node('other', `${(e.host ?? '?').toLowerCase()}:detection:${e.eventId}`, rules[0]?.title ?? 'detection', e.host, e) : target, [e], techniques);
+          ctx.edge(n.host ?? target, target === n.host ? ctx.graph.node('other', `${(e.host ?? '?').toLowerCase()}:detection:${e.eventId}`, rules[0]?.title ?? 'detection', e.host, e) : target, [e], techniques, undefined, stage);
           return;
         }
-        ctx.edge(from, to, [e], techniques);
+        ctx.edge(from, to, [e], techniques, undefined, stage);
       },
     }),
   };

@@ -11,7 +11,7 @@ import { isInternalAddress, splitEndpoint, techniquesOfCommand } from './pattern
 export interface RuleContext {
   readonly graph: ProvenanceGraph;
   /** Draws (or strengthens) an edge of this rule; the stage defaults to the first technique's tactic. */
-  edge(from: NodeDraft | null, to: NodeDraft | null, events: readonly AnalysisEvent[], techniques?: readonly string[], relation?: string): EdgeRef | null;
+  edge(from: NodeDraft | null, to: NodeDraft | null, events: readonly AnalysisEvent[], techniques?: readonly string[], relation?: string, stage?: KillChainStage | null): EdgeRef | null;
 }
 
 /** One pass of a rule over an analysis: called per event in time order, then once at the end. */
@@ -617,9 +617,9 @@ export function applyRules(
   const runs = rules.map((rule) => {
     const ctx: RuleContext = {
       graph,
-      edge(from, to, evs, techniques = [], relation = rule.relation) {
+      edge(from, to, evs, techniques = [], relation = rule.relation, given = null) {
         if (from === null || to === null) return null;
-        const stage = techniques.map(stageOf).find((s) => s !== null) ?? rule.stage;
+        const stage = given ?? techniques.map(stageOf).find((s) => s !== null) ?? rule.stage;
         const edge = graph.edge(from, to, rule.name, relation, evs, techniques, stage);
         if (edge !== null) graph.setConfidence(edge, confidence(rule.name));
         return edge;

@@ -29,10 +29,18 @@ export interface StoryConfig {
   readonly noiseSuspicion?: number;
 }
 
-/** Suspicion of a set of techniques: 1 - prod(1 - severity), times 1 + 0.1 per kill-chain stage beyond the first (capped at 1). */
+/**
+ * Suspicion of a set of techniques: 1 - prod(1 - severity), times 1 + 0.1 per kill-chain stage beyond the first (capped at 1).
+ * Stages without any technique (a detection whose rule names only a tactic) count as one technique of the default severity.
+ */
 export function suspicionOf(techniques: Iterable<string>, stages: number): number {
   let keep = 1;
-  for (const t of techniques) keep *= 1 - (TECHNIQUE_SEVERITY[t] ?? DEFAULT_TECHNIQUE_SEVERITY);
+  let any = false;
+  for (const t of techniques) {
+    any = true;
+    keep *= 1 - (TECHNIQUE_SEVERITY[t] ?? DEFAULT_TECHNIQUE_SEVERITY);
+  }
+  if (!any && stages > 0) keep = 1 - DEFAULT_TECHNIQUE_SEVERITY;
   const s = (1 - keep) * (1 + 0.1 * Math.max(0, stages - 1));
   return Math.round(Math.min(1, s) * 1000) / 1000;
 }
@@ -240,7 +248,8 @@ function storyOf(
   const tags = [...techniques].sort((a, b) => (TECHNIQUE_SEVERITY[b] ?? DEFAULT_TECHNIQUE_SEVERITY) - (TECHNIQUE_SEVERITY[a] ?? DEFAULT_TECHNIQUE_SEVERITY) || a.localeCompare(b)).map(techniqueTag);
   const stageList = [...stages].sort((a, b) => stageOrder(a) - stageOrder(b));
   const rootLabel = nodes.get(root)?.label ?? root;
-  const lead = tags[0]?.name ?? 'Activity';
+  const first = tags[0];
+  const lead = first === undefined ? 'Activity' : first.status === 'unknown' ? `Unknown technique ${first.id}` : first.name;
   const chains = withChains && edges.length <= CHAIN_MAX_EDGES ? pathChains(root, edges) : [];
   return {
     title: `${lead} on ${hosts.join(', ') || 'unknown host'}`,

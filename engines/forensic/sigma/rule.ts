@@ -1,5 +1,6 @@
 // Sigma rule files: YAML read, checked against the specification's JSON schema (as zod), and the detection compiled.
 import { z } from 'zod';
+import { attackLookup } from '../../core/attack/lookup.js';
 import { formatPath } from '../../core/validation.js';
 import { yamlDocuments } from './bundle.js';
 import { evaluate, parseCondition, positiveHits, type ConditionNode } from './condition.js';
@@ -56,7 +57,7 @@ export interface SigmaRuleInfo {
   readonly tags: readonly string[];
   /** ATT&CK technique ids from `attack.tNNNN[.NNN]` tags, upper-case. */
   readonly techniques: readonly string[];
-  /** ATT&CK tactic short names from `attack.<tactic>` tags (`defense-evasion`). */
+  /** ATT&CK tactic short names from `attack.<tactic>` tags (`stealth`), else its techniques' tactics; kill-chain order. */
   readonly tactics: readonly string[];
   /** Where it came from: `<set>/<relative path>`. */
   readonly source: string;
@@ -80,24 +81,24 @@ export interface SkippedRule {
   readonly reason: string;
 }
 
-const TACTICS = new Set([
-  'reconnaissance', 'resource-development', 'initial-access', 'execution', 'persistence', 'privilege-escalation', 'defense-evasion',
-  'credential-access', 'discovery', 'lateral-movement', 'collection', 'command-and-control', 'exfiltration', 'impact',
-]);
-
-/** ATT&CK techniques and tactics of a rule's tags. */
+/** ATT&CK techniques and tactics of a rule's tags. Tactics are the tags every ATT&CK release the lookup knows names as a tactic
+ * (`stealth` and `defense-impairment` of v19 as well as the older `defense-evasion`); a rule tagged with techniques but no tactic
+ * takes its techniques' tactics. */
 export function attackOfTags(tags: readonly string[]): { techniques: string[]; tactics: string[] } {
+  const lookup = attackLookup();
   const techniques: string[] = [];
   const tactics: string[] = [];
   for (const t of tags) {
     const m = /^attack\.(t\d{4}(?:\.\d{3})?)$/i.exec(t);
     if (m) techniques.push((m[1] as string).toUpperCase());
     else if (t.startsWith('attack.')) {
-      const tactic = t.slice(7).replace(/_/g, '-');
-      if (TACTICS.has(tactic)) tactics.push(tactic);
+      const tactic = t.slice(7).toLowerCase().replace(/_/g, '-');
+      if (lookup.isTactic(tactic)) tactics.push(tactic);
     }
   }
-  return { techniques: [...new Set(techniques)], tactics: [...new Set(tactics)] };
+  if (tactics.length === 0) for (const id of techniques) tactics.push(...lookup.technique(id).tactics);
+  const ordered = [...new Set(tactics)].sort((a, b) => lookup.tacticRank(a) - lookup.tacticRank(b));
+  return { techniques: [...new Set(techniques)], tactics: ordered };
 }
 
 /** A field item of a map: a field's alternatives (OR), or with `|all` groups that must each hold. */
