@@ -63,7 +63,10 @@ describe('caseassess HTTP API', () => {
   });
 
   it('POST /assess?format=stix: a valid STIX 2.1 bundle, the same ids twice', async () => {
-    const first = (await (await post('/assess?format=stix', goodCase)).json()) as { id: string; type: string };
+    const res = await post('/assess?format=stix', goodCase);
+    expect(res.headers.get('content-type')).toBe('application/stix+json;version=2.1');
+    expect((await post('/assess', goodCase)).headers.get('content-type')).toMatch(/^application\/json/);
+    const first = (await res.json()) as { id: string; type: string };
     const second = (await (await post('/assess?format=stix', goodCase)).json()) as { id: string };
     expect(first.type).toBe('bundle');
     expect(validateStixObject(first)).toEqual([]);

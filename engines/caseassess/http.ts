@@ -89,7 +89,9 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       if (format === 'stix') {
         if (result.stix === undefined) throw new VitrineError('internal', 'the assessment job returned no bundle');
         const bundle: StixBundle = result.stix;
-        res.json(bundle);
+        // The STIX 2.1 media type exactly (a Buffer, so Express appends no charset).
+        res.setHeader('Content-Type', 'application/stix+json;version=2.1');
+        res.send(Buffer.from(JSON.stringify(bundle), 'utf8'));
       } else {
         res.json(assessment);
       }

@@ -19,16 +19,23 @@ const mappedOf = (s: StixImportSummary, type: string) => s.mapped.filter((m) => 
 const skippedOf = (s: StixImportSummary, type: string) => s.skipped.filter((m) => m.type === type).reduce((n, m) => n + m.count, 0);
 
 describe.skipIf(files.length === 0)('STIX 2.1 bundle into a case', () => {
-  it.each(files)('%s imports: a valid case, and every object is either mapped or skipped with a reason', (name) => {
+  // Its two indicators compare with MATCHES only and its attack pattern has no ATT&CK id: nothing to score, so 422 (below).
+  const NOTHING_USABLE = 'malicious-email-indicator-with-attachment.json';
+
+  it.skipIf(!files.includes(NOTHING_USABLE))(`${NOTHING_USABLE}: nothing in it can be evidence, so 422 and no empty case`, () => {
+    expect(() => stixToCase(read(NOTHING_USABLE))).toThrow(/nothing in the bundle can be evidence/);
+  });
+
+  it.each(files.filter((f) => f !== NOTHING_USABLE))('%s imports: a valid case, and every object is either mapped or skipped with a reason', (name) => {
     const bundle = read(name) as { id: string; objects: { type: string }[] };
     const { case: kase, summary } = stixToCase(bundle);
     expect(validateCase(kase)).toEqual(kase);
     expect(summary.bundle_id).toBe(bundle.id);
     expect(summary.objects).toBe(bundle.objects.length);
     for (const s of summary.skipped) expect(s.reason.length).toBeGreaterThan(10);
-    // Each object is accounted for at least once (an indicator may give several values, and skip a comparison besides).
+    // Each object is counted exactly once: mapped (when any part of it was) or skipped under one reason.
     const types = new Set(bundle.objects.map((o) => o.type));
-    for (const t of types) expect(mappedOf(summary, t) + skippedOf(summary, t)).toBeGreaterThan(0);
+    for (const t of types) expect(mappedOf(summary, t) + skippedOf(summary, t), t).toBe(bundle.objects.filter((o) => o.type === t).length);
   });
 
   it('apt1.json (refused before): indicators from the patterns, software from malware and tools, the actors named, CAPEC-only patterns skipped', () => {
@@ -83,6 +90,8 @@ describe('malformed bundles are refused with paths, never values', () => {
     ['STIX 2.0 (bundle spec_version)', { ...ok, spec_version: '2.0' }],
     ['STIX 2.0 (objects without spec_version)', { ...ok, objects: [{ ...ok.objects[0], spec_version: undefined }] }],
     ['objects that are not objects', { ...ok, objects: ['secret-text'] }],
+    // Nothing usable (as ACH answers): no empty case is stored.
+    ['nothing usable', { ...ok, objects: [{ type: 'note', spec_version: '2.1', id: 'note--0f3e5e7a-6a1b-4c2d-8e3f-1a2b3c4d5e6f', created: '2014-05-08T09:00:00.000Z', modified: '2014-05-08T09:00:00.000Z', content: 'secret-text', object_refs: ['indicator--33fe3b22-0201-47cf-85d0-97c02164528d'] }] }],
   ])('%s: 422', (_what, value) => {
     const err = refused(value);
     expect(err.code).toBe('validation_failed');
@@ -165,5 +174,18 @@ describe('HTTP: /cases, /cases/import/stix, /cases/evidence', () => {
     expect(res.status).toBe(201);
     const body = (await res.json()) as { id: string; case: unknown };
     expect((await post('/assess', body.case)).status).toBe(200);
+  });
+});
+
+describe('STIX import summary counts', () => {
+  it('counts each of the eight objects once: a multi-value indicator, an observable already held, a link to a missing object', async () => {
+    const { EIGHT_OBJECT_BUNDLE } = await import('../core/stix-import.fixture.js');
+    const { summary } = stixToCase(EIGHT_OBJECT_BUNDLE);
+    const total = [...summary.mapped, ...summary.skipped].reduce((n, r) => n + r.count, 0);
+    expect(total).toBe(8);
+    expect(mappedOf(summary, 'indicator')).toBe(1);
+    expect(skippedOf(summary, 'indicator')).toBe(0);
+    expect(summary.skipped.filter((r) => r.type === 'relationship' && r.reason.includes('not in the bundle'))).toEqual([expect.objectContaining({ count: 1 })]);
+    expect(mappedOf(summary, 'relationship') + skippedOf(summary, 'relationship')).toBe(3);
   });
 });

@@ -28,19 +28,43 @@ const bundleSchema = z.looseObject({
     .max(MAX_STIX_IMPORT_OBJECTS, `at most ${MAX_STIX_IMPORT_OBJECTS} objects`),
 });
 
-/** Counts what an import mapped (and as what) and what it skipped (and why), by STIX type. */
+/**
+ * Counts what an import mapped (and as what) and what it skipped (and why), by STIX type: one outcome per object, so the counts
+ * add up to the objects given. An object named by id is counted once: mapped when any part of it was mapped (an indicator with
+ * three values, one already held), else under the first reason it was skipped for. Calls without an id (a duplicate copy of an
+ * object, which has no object of its own) always count.
+ */
 export class ImportTally {
   private readonly mappedCounts = new Map<string, number>();
   private readonly skippedCounts = new Map<string, number>();
+  /** Object id to the key it is counted under, and whether that is a mapping. */
+  private readonly outcome = new Map<string, { key: string; mapped: boolean }>();
 
-  mapped(type: string, as: string, n = 1): void {
-    const key = `${type}\u0000${as}`;
-    this.mappedCounts.set(key, (this.mappedCounts.get(key) ?? 0) + n);
+  private bump(m: Map<string, number>, key: string, n: number): void {
+    const next = (m.get(key) ?? 0) + n;
+    if (next <= 0) m.delete(key);
+    else m.set(key, next);
   }
 
-  skipped(type: string, reason: string, n = 1): void {
+  mapped(type: string, as: string, objectId?: string): void {
+    const key = `${type}\u0000${as}`;
+    if (objectId !== undefined) {
+      const seen = this.outcome.get(objectId);
+      if (seen?.mapped === true) return;
+      if (seen !== undefined) this.bump(this.skippedCounts, seen.key, -1);
+      this.outcome.set(objectId, { key, mapped: true });
+    }
+    this.bump(this.mappedCounts, key, 1);
+  }
+
+  skipped(type: string, reason: string, objectId?: string, n = 1): void {
     const key = `${type}\u0000${reason}`;
-    this.skippedCounts.set(key, (this.skippedCounts.get(key) ?? 0) + n);
+    if (objectId !== undefined) {
+      if (this.outcome.has(objectId)) return;
+      this.outcome.set(objectId, { key, mapped: false });
+      n = 1;
+    }
+    this.bump(this.skippedCounts, key, n);
   }
 
   summary(bundleId: string, objects: number): StixImportSummary {
@@ -110,7 +134,7 @@ export function readImportBundle(value: unknown): ImportBundle {
   const relationships: StixObject[] = [];
   for (const o of objects) {
     if (o.type !== 'relationship') continue;
-    if (!newestById.has(String(o['source_ref'])) || !newestById.has(String(o['target_ref']))) tally.skipped('relationship', 'refers to an object that is not in the bundle');
+    if (!newestById.has(String(o['source_ref'])) || !newestById.has(String(o['target_ref']))) tally.skipped('relationship', 'refers to an object that is not in the bundle', o.id);
     else relationships.push(o);
   }
   let newest: string | undefined;

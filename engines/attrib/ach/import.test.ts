@@ -27,7 +27,8 @@ describe.skipIf(files.length === 0)('STIX 2.1 bundle into an ACH matrix', () => 
     expect(a.hypotheses.length).toBeGreaterThanOrEqual(2);
     expect(a.evidence.length).toBeGreaterThan(0);
     expect(summary.objects).toBe(bundle.objects.length);
-    for (const t of new Set(bundle.objects.map((o) => o.type))) expect(count(summary.mapped, t) + count(summary.skipped, t)).toBeGreaterThan(0);
+    // Each object is counted exactly once: mapped (when any part of it was) or skipped under one reason.
+    for (const t of new Set(bundle.objects.map((o) => o.type))) expect(count(summary.mapped, t) + count(summary.skipped, t), t).toBe(bundle.objects.filter((o) => o.type === t).length);
     for (const s of summary.skipped) expect(s.reason.length).toBeGreaterThan(10);
   });
 
@@ -144,5 +145,16 @@ describe('HTTP: /matrices, /matrices/import/stix, /matrices/evidence', () => {
     expect((await post('/matrices/import/stix', { type: 'bundle', id: 'bundle--44af6c39-c09b-49c5-9de2-394224b04982', spec_version: '2.0', objects: [{ type: 'x', id: 'x--1' }] })).status).toBe(422);
     expect((await fetch(`${server.url}/matrices/nope`)).status).toBe(404);
     expect((await post('/matrices/evidence', { target: { kind: 'new', title: 'x' }, finding: { title: 'x', techniques: ['T99'], indicators: [], source: { service: 'attrib', kind: 'extraction', id: '1' } } })).status).toBe(422);
+  });
+});
+
+describe('STIX import summary counts', () => {
+  it('counts each of the eight objects once: a multi-value indicator, an observable, a link to a missing object', async () => {
+    const { EIGHT_OBJECT_BUNDLE } = await import('../../core/stix-import.fixture.js');
+    const { summary } = stixToScenario(EIGHT_OBJECT_BUNDLE);
+    const total = [...summary.mapped, ...summary.skipped].reduce((n, r) => n + r.count, 0);
+    expect(total).toBe(8);
+    expect(summary.skipped.filter((r) => r.type === 'relationship' && r.reason.includes('not in the bundle'))).toEqual([expect.objectContaining({ count: 1 })]);
+    expect(count(summary.mapped, 'relationship') + count(summary.skipped, 'relationship')).toBe(3);
   });
 });

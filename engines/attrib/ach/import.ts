@@ -58,7 +58,7 @@ export function stixToScenario(value: unknown): StixScenario {
   const principals = bundle.objects.filter((o) => ACTOR_TYPES.has(o.type) || (o.type === 'campaign' && !attributedTo.has(o.id)));
   const principalSet = new Set(principals);
   const kept = principals.slice(0, MAX_HYPOTHESES - 2);
-  for (const o of principals.slice(MAX_HYPOTHESES - 2)) tally.skipped(o.type, `more than ${MAX_HYPOTHESES - 2} actors and campaigns`);
+  for (const o of principals.slice(MAX_HYPOTHESES - 2)) tally.skipped(o.type, `more than ${MAX_HYPOTHESES - 2} actors and campaigns`, o.id);
   const hypothesisOf = new Map<string, string>(kept.map((o, i) => [o.id, `H${i + 1}`]));
   // An attributed campaign speaks for its actors.
   const principalsOf = (id: string): string[] => (hypothesisOf.has(id) ? [id] : [...(attributedTo.get(id) ?? [])].filter((a) => hypothesisOf.has(a)));
@@ -106,11 +106,11 @@ export function stixToScenario(value: unknown): StixScenario {
     const description = typeof o['description'] === 'string' ? printable(o['description'], 4000) : '';
     if (o.type === 'campaign') {
       hypotheses.push({ id: hid, title: printable(`Campaign ${name}`, 300), ...(description !== '' ? { description } : {}) });
-      tally.mapped(o.type, 'hypothesis (a campaign attributed to no actor of the bundle)');
+      tally.mapped(o.type, 'hypothesis (a campaign attributed to no actor of the bundle)', o.id);
     } else {
       actors.push({ id: `A${hid.slice(1)}`, name, ...(gid !== undefined && /^G\d{4}$/.test(gid) ? { attack_id: gid } : {}), ...(aliases.length > 0 ? { aliases } : {}), ...(techniques.length > 0 ? { techniques } : {}), ...(description !== '' ? { description } : {}) });
       hypotheses.push({ id: hid, title: printable(`${o.type === 'intrusion-set' ? 'Intrusion set' : 'Threat actor'} ${name}`, 300), actor: `A${hid.slice(1)}` });
-      tally.mapped(o.type, 'hypothesis');
+      tally.mapped(o.type, 'hypothesis', o.id);
     }
   }
   hypotheses.push(OTHER_HYPOTHESIS);
@@ -128,11 +128,11 @@ export function stixToScenario(value: unknown): StixScenario {
   const credibility = (o: StixObject): { credibility?: number } => (typeof o['confidence'] === 'number' ? { credibility: Math.round(o['confidence']) / 100 } : {});
   const push = (o: StixObject, item: Omit<AchEvidence, 'id'>, as: string): void => {
     if (evidence.length >= MAX_EVIDENCE) {
-      tally.skipped(o.type, `more than ${MAX_EVIDENCE} evidence items`);
+      tally.skipped(o.type, `more than ${MAX_EVIDENCE} evidence items`, o.id);
       return;
     }
     evidence.push({ id: `E${evidence.length + 1}`, ...item });
-    tally.mapped(o.type, as);
+    tally.mapped(o.type, as, o.id);
   };
   const src = printable(`STIX ${bundle.id}`, 300);
 
@@ -160,12 +160,12 @@ export function stixToScenario(value: unknown): StixScenario {
       const name = typeof o['name'] === 'string' ? `${printable(o['name'], 200)}: ` : '';
       push(o, { summary: printable(`Indicator ${name}${shown}`, 1000), source: src, type: 'indicator', ...credibility(o), ...rated }, 'evidence (indicator)');
     } else if (o.type === 'relationship') {
-      if (usedRelationships.has(o.id)) tally.mapped(o.type, 'ratings (ties evidence to a hypothesis) or folds a campaign into its actor');
-      else tally.skipped(o.type, `"${String(o['relationship_type']).slice(0, 40)}" between objects that are not a hypothesis and its evidence`);
+      if (usedRelationships.has(o.id)) tally.mapped(o.type, 'ratings (ties evidence to a hypothesis) or folds a campaign into its actor', o.id);
+      else tally.skipped(o.type, `"${String(o['relationship_type']).slice(0, 40)}" between objects that are not a hypothesis and its evidence`, o.id);
     } else {
       const v = scoValue(o);
       if (v !== undefined) push(o, { summary: printable(`Observed ${v.type} ${v.value}`, 1000), source: src, type: 'indicator', ...rated }, 'evidence (observable)');
-      else tally.skipped(o.type, SKIP_REASONS[o.type] ?? 'no matrix row holds this type');
+      else tally.skipped(o.type, SKIP_REASONS[o.type] ?? 'no matrix row holds this type', o.id);
     }
   }
   if (evidence.length === 0)
