@@ -28,6 +28,43 @@ export interface ModelBundle {
   readonly sha256: string;
   readonly trainedOn: string;
   readonly created: string;
+  /** Which model speaks: data, training rows, date, feature-set hash, the clean test metrics of exactly this model. */
+  readonly card: ModelCard;
+}
+
+/** Clean test metrics of the served model, with the split they were measured on. */
+export interface CardMetrics {
+  readonly split: string;
+  readonly n: number;
+  readonly accuracy: number;
+  readonly precision: number;
+  readonly recall: number;
+  readonly f1: number;
+  readonly fpr: number;
+  readonly roc_auc: number | null;
+}
+
+export interface ModelCard {
+  /** The data the model was trained on (a dataset name or a CSV file name). */
+  readonly data: string;
+  readonly dataset: DatasetId;
+  readonly schema_version: number;
+  /** Training rows (clean rows; adversarial training adds its own perturbed copies on top); null for bundles without a card. */
+  readonly training_rows: number | null;
+  readonly created: string;
+  /** SHA-256 of the schema's feature names, classes and formulas: two models with the same hash read the same features. */
+  readonly feature_set_sha256: string;
+  /** Base features the training data did not have (always 0 in training): a flow may omit them. */
+  readonly absent_features: readonly string[];
+  readonly members: readonly string[];
+  readonly hardened: boolean;
+  /** Clean test metrics of this model as saved (scored through the bundle), or null when not measured. */
+  readonly test: CardMetrics | null;
+}
+
+/** SHA-256 over the schema's id, version, feature names, classes and formulas. */
+export function featureSetHash(schema: FlowSchema): string {
+  return sha256(JSON.stringify({ dataset: schema.id, version: schema.version, features: schema.features.map((f) => [f.name, f.cls, f.integer, f.formula ?? '']) }));
 }
 
 const finite = z.number().refine(Number.isFinite, 'not finite');
@@ -42,6 +79,16 @@ const payloadSchema = z.strictObject({
   threshold: finite,
   trained_on: z.string().max(500),
   created: z.string().max(40),
+  card: z
+    .strictObject({
+      training_rows: z.number().int().min(0).nullable(),
+      absent_features: z.array(z.string().max(200)).max(10_000),
+      hardened: z.boolean(),
+      test: z
+        .strictObject({ split: z.string().max(100), n: z.number().int().min(0), accuracy: finite, precision: finite, recall: finite, f1: finite, fpr: finite, roc_auc: finite.nullable() })
+        .nullable(),
+    })
+    .optional(),
 });
 
 const fileSchema = z.strictObject({ format: z.string(), version: z.number(), sha256: z.string().regex(/^[0-9a-f]{64}$/), payload: z.unknown() });
@@ -64,6 +111,7 @@ export function bundleText(m: StudyModel, created = new Date().toISOString()): {
     threshold: m.threshold,
     trained_on: m.trainedOn,
     created,
+    card: { training_rows: m.trainingRows ?? null, absent_features: [...(m.absentFeatures ?? [])], hardened: m.hardened ?? false, test: m.test ?? null },
   };
   const payloadText = JSON.stringify(payload);
   const digest = sha256(payloadText);
@@ -111,7 +159,21 @@ export function parseBundle(text: string): ModelBundle {
     if (model.numFeatures !== C) throw new VitrineError('validation_failed', 'the alarm does not match the schema width');
     alarm = { model, threshold: p.alarm.threshold ?? Infinity, cleanFpr: p.alarm.clean_fpr };
   }
+  const absent = (p.card?.absent_features ?? []).filter((n) => schema.index.has(n));
+  const card: ModelCard = {
+    data: p.trained_on,
+    dataset: schema.id,
+    schema_version: schema.version,
+    training_rows: p.card?.training_rows ?? null,
+    created: p.created,
+    feature_set_sha256: featureSetHash(schema),
+    absent_features: absent,
+    members: members.map((d) => d.kind),
+    hardened: p.card?.hardened ?? false,
+    test: p.card?.test ?? null,
+  };
   return {
+    card,
     schema,
     scaler: { mean: Float64Array.from(p.scaler.mean), sd: Float64Array.from(p.scaler.sd) },
     ensemble: { members },

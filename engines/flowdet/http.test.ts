@@ -3,33 +3,51 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, type Listening } from '../core/http/server.js';
+import { readFileSync } from 'node:fs';
+import { createServiceApp, listen, standaloneContext, type Listening } from '../core/http/server.js';
 import { bundleText } from './bundle.js';
 import { loadData } from './data/datasets.js';
-import { createStandaloneApp } from './http.js';
+import { scoreEnsemble } from './detectors/models.js';
+import { createRouter, createStandaloneApp, defaultResourcesDir } from './http.js';
+import { flowdetService } from './service.js';
 import { studyOnData, studySizes } from './studies/run.js';
 
 let server: Listening;
 let bare: Listening;
+let mounted: Listening;
 let flow: Record<string, number>;
+let benignFlow: Record<string, number>;
+let expected: { mal: number; ben: number };
+let modelPath: string;
 const dir = mkdtempSync(path.join(tmpdir(), 'flowdet-http-'));
 
 beforeAll(async () => {
   const loaded = await loadData('synthetic', { syntheticRows: 1200, seed: 2 });
   const sizes = { ...studySizes(true), attackRows: 10 };
   const { model } = await studyOnData(loaded, { data: 'synthetic', quick: true, seed: 2 }, sizes, () => {}, new Set(['attack', 'harden', 'explain', 'poison', 'drift']));
-  const modelPath = path.join(dir, 'model.json');
+  modelPath = path.join(dir, 'model.json');
   writeFileSync(modelPath, bundleText(model).text);
   const names = loaded.table.schema.features.map((f) => f.name);
-  const i = Array.from(loaded.test).find((r) => loaded.table.y[r] === 1)!;
-  flow = Object.fromEntries(names.map((n, k) => [n, loaded.table.x.data[i * names.length + k]!]));
+  const C = names.length;
+  const row = (i: number): Float64Array => loaded.table.x.data.slice(i * C, (i + 1) * C);
+  const p = scoreEnsemble(model.ensemble, { rows: loaded.table.rows, cols: C, data: loaded.table.x.data });
+  // A malicious test flow the model flags and a benign one it passes: the route must give exactly these answers.
+  const i = Array.from(loaded.test).find((r) => loaded.table.y[r] === 1 && p[r]! >= 0.5)!;
+  const j = Array.from(loaded.test).find((r) => loaded.table.y[r] === 0 && p[r]! < 0.5)!;
+  flow = Object.fromEntries(names.map((n, k) => [n, row(i)[k]!]));
+  benignFlow = Object.fromEntries(names.map((n, k) => [n, row(j)[k]!]));
+  expected = { mal: p[i]!, ben: p[j]! };
   server = await listen(createStandaloneApp({ modelPath, dataDir: dir }), { port: 0 });
   bare = await listen(createStandaloneApp({ modelPath: path.join(dir, 'absent.json') }), { port: 0 });
+  // The router as the gateway mounts it (the gateway asks for its token on every route): with the study routes.
+  const ctx = standaloneContext(flowdetService, { dataDir: dir }, defaultResourcesDir);
+  mounted = await listen(createServiceApp(createRouter(ctx, { modelPath: path.join(dir, 'studies-model.json') })), { port: 0 });
 }, 120_000);
 
 afterAll(async () => {
   await server.close();
   await bare.close();
+  await mounted.close();
 });
 
 const post = (base: string, p: string, body: unknown, type = 'application/json') => fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -56,13 +74,37 @@ describe('flowdet HTTP API', () => {
     expect((await fetch(`${server.url}/schema?dataset=other`)).status).toBe(400);
   });
 
-  it('POST /score: a verdict per flow, SHAP and a counterfactual with explain; missing features are 0', async () => {
-    const res = await post(server.url, '/score', { explain: true, flows: [flow, { 'Flow Duration': 10 }] });
+  it('POST /score: the model\'s verdict per flow, its card and counts, SHAP and a counterfactual with explain', async () => {
+    const res = await post(server.url, '/score', { explain: true, flows: [flow, benignFlow] });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { results: { verdict: string; score: number; explanation?: { contributions: unknown[]; counterfactual: unknown } }[] };
-    expect(body.results).toHaveLength(2);
-    expect(['malicious', 'benign']).toContain(body.results[0]!.verdict);
+    const body = (await res.json()) as { model: { dataset: string; training_rows: number }; counts: { malicious: number; benign: number }; results: { verdict: string; score: number; explanation?: { contributions: unknown[]; counterfactual: null | { valid: boolean } } }[] };
+    expect(body.results.map((r) => r.verdict)).toEqual(['malicious', 'benign']);
+    expect(body.results[0]!.score).toBe(expected.mal);
+    expect(body.results[1]!.score).toBe(expected.ben);
+    expect(body.counts).toEqual({ flows: 2, malicious: 1, benign: 1 });
+    expect(body.model.dataset).toBe('synthetic');
+    expect(body.model.training_rows).toBeGreaterThan(0);
     expect(body.results[0]!.explanation!.contributions.length).toBeGreaterThan(0);
+    expect(body.results[0]!.explanation!.counterfactual).not.toBeNull();
+    expect(body.results[0]!.explanation!.counterfactual!.valid).toBe(true);
+    expect(body.results[1]!.explanation!.counterfactual).toBeNull();
+  });
+
+  it('POST /score refuses a flow missing a base feature by name, or reads it as 0 and lists it when asked', async () => {
+    const refused = await post(server.url, '/score', { flows: [{ 'Flow Duration': 10 }] });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toMatch(/lacks the base feature \\?"Destination Port\\?"/);
+    const ok = (await (await post(server.url, '/score', { defaults: true, flows: [{ 'Flow Duration': 10 }] })).json()) as { columns: { defaulted: { feature: string }[]; used: string[] } };
+    expect(ok.columns.used).toEqual(['Flow Duration']);
+    expect(ok.columns.defaulted.map((d) => d.feature)).toContain('Total Fwd Packets');
+  });
+
+  it('flowdet serve only scores: no study route, nothing writes the served model', async () => {
+    const before = readFileSync(modelPath, 'utf8');
+    expect((await post(server.url, '/studies', { kind: 'run', data: 'synthetic', quick: true, save_model: true })).status).toBe(404);
+    expect((await fetch(`${server.url}/studies`)).status).toBe(404);
+    expect((await fetch(`${server.url}/model`, { method: 'PUT', body: '{}' })).status).toBe(404);
+    expect(readFileSync(modelPath, 'utf8')).toBe(before);
   });
 
   it('POST /score refuses bad requests with 4xx and paths, never values', async () => {
@@ -78,28 +120,28 @@ describe('flowdet HTTP API', () => {
   });
 
   it('studies run as jobs with progress, results and cancel', async () => {
-    const res = await post(server.url, '/studies', { kind: 'seeds', data: 'synthetic', quick: true, seeds: [0, 1] });
+    const res = await post(mounted.url, '/studies', { kind: 'seeds', data: 'synthetic', quick: true, seeds: [0, 1] });
     expect(res.status).toBe(202);
     const { id } = (await res.json()) as { id: string };
     let status = 'running';
     let body: { status: string; progress: { fraction: number }; result?: { format: string } } | undefined;
     for (let k = 0; k < 600 && status === 'running'; k++) {
       await new Promise((r) => setTimeout(r, 200));
-      body = (await (await fetch(`${server.url}/studies/${id}`)).json()) as typeof body;
+      body = (await (await fetch(`${mounted.url}/studies/${id}`)).json()) as typeof body;
       status = body!.status;
     }
     expect(status).toBe('done');
     expect(body!.result!.format).toBe('vitrine-flowdet-seeds');
-    const run = (await (await post(server.url, '/studies', { kind: 'run', data: 'synthetic', quick: true })).json()) as { id: string };
-    const del = await fetch(`${server.url}/studies/${run.id}`, { method: 'DELETE' });
+    const run = (await (await post(mounted.url, '/studies', { kind: 'run', data: 'synthetic', quick: true })).json()) as { id: string };
+    const del = await fetch(`${mounted.url}/studies/${run.id}`, { method: 'DELETE' });
     expect(del.status).toBe(202);
     for (let k = 0; k < 600 && status !== 'cancelled'; k++) {
       await new Promise((r) => setTimeout(r, 200));
-      status = ((await (await fetch(`${server.url}/studies/${run.id}`)).json()) as { status: string }).status;
+      status = ((await (await fetch(`${mounted.url}/studies/${run.id}`)).json()) as { status: string }).status;
     }
     expect(status).toBe('cancelled');
-    expect((await fetch(`${server.url}/studies/00000000-0000-0000-0000-000000000000`)).status).toBe(404);
-    expect((await post(server.url, '/studies', { kind: 'run', data: '/etc/passwd' })).status).toBe(422);
+    expect((await fetch(`${mounted.url}/studies/00000000-0000-0000-0000-000000000000`)).status).toBe(404);
+    expect((await post(mounted.url, '/studies', { kind: 'run', data: '/etc/passwd' })).status).toBe(422);
   }, 240_000);
 });
 

@@ -30,6 +30,11 @@ const STUDY_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 export interface RouterOptions {
   /** Model bundle path; default $FLOWDET_MODEL, else <dataDir>/flowdet/model.json. */
   readonly modelPath?: string;
+  /**
+   * Mount the study routes (default true: the gateway, which asks for its token on every route). `flowdet serve`
+   * mounts none of them: alone it only scores, and no route of it can write the served model.
+   */
+  readonly studies?: boolean;
 }
 
 const studyRequestSchema = z.strictObject({
@@ -129,6 +134,9 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     }),
   );
 
+  router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: openApiDocument }));
+  if (options.studies === false) return router;
+
   router.post(
     '/studies',
     jsonBody(64 * 1024),
@@ -195,7 +203,6 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     res.status(202).json(studyView(s, false));
   });
 
-  router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: openApiDocument }));
   return router;
 }
 
@@ -211,5 +218,5 @@ export function defaultResourcesDir(): string {
 /** The app `flowdet serve` runs: hardening, request ids, the router at the root, the one error shape. */
 export function createStandaloneApp(options: StandaloneOptions = {}): Express {
   const ctx = standaloneContext(flowdetService, options, defaultResourcesDir);
-  return createServiceApp(createRouter(ctx, options.modelPath === undefined ? {} : { modelPath: options.modelPath }), options.allowedHosts);
+  return createServiceApp(createRouter(ctx, { studies: false, ...(options.modelPath === undefined ? {} : { modelPath: options.modelPath }) }), options.allowedHosts);
 }

@@ -1,10 +1,12 @@
 // Scoring flows with a model bundle: verdicts from the hardened ensemble, alarm scores, SHAP contributions and counterfactuals.
 import { z } from 'zod';
-import { TreeExplainer, type FeatureMatrix } from '../core/ml/index.js';
+import { parseNumericCell, TreeExplainer, type FeatureMatrix } from '../core/ml/index.js';
 import { VitrineError } from '../core/errors.js';
 import { validate } from '../core/validation.js';
 import { attackSpace, type GradientOracle, type Scorer } from './attacks/attacks.js';
-import type { ModelBundle } from './bundle.js';
+import type { ModelBundle, ModelCard } from './bundle.js';
+import { deriveInPlace } from './constraints/validity.js';
+import { featureResolver } from './data/csv.js';
 import { alarmScores } from './defense/harden.js';
 import { isDifferentiable, probabilityGradientZ, scoreEnsemble } from './detectors/models.js';
 import { counterfactual, topContributions } from './explain/explain.js';
@@ -18,10 +20,15 @@ export const MAX_SCORE_BODY_BYTES = 4 * 1024 * 1024;
 /** SHAP contributions returned per flow. */
 export const TOP_CONTRIBUTIONS = 5;
 
-const featureValue = z.union([z.number().refine(Number.isFinite, 'not a finite number'), z.string().max(64)]);
+const featureValue = z.union([z.number().refine(Number.isFinite, 'not a finite number'), z.string().max(64), z.null()]);
 
 export const scoreRequestSchema = z.strictObject({
   explain: z.boolean().default(false),
+  /**
+   * Read a base feature the flow lacks as 0 (the spec's default) instead of refusing the flow; the answer then lists
+   * every defaulted feature. Off by default: a missing base feature usually means a column named another way.
+   */
+  defaults: z.boolean().default(false),
   flows: z.array(z.record(z.string().max(200), featureValue)).min(1).max(MAX_SCORE_FLOWS),
 });
 
@@ -40,37 +47,115 @@ export interface FlowScore {
   };
 }
 
-export interface ScoreResponse {
-  readonly model: { readonly sha256: string; readonly dataset: string; readonly trained_on: string };
-  readonly threshold: number;
-  readonly results: readonly FlowScore[];
-  /** Names in the request that are not features of the model's schema (ignored). */
-  readonly ignored_features: readonly string[];
+/** How the request's columns were read. */
+export interface ColumnUse {
+  /** Base features read from the request. */
+  readonly used: readonly string[];
+  /** Derived features: always recomputed from the base ones (a sent value is never used). */
+  readonly recomputed: readonly string[];
+  /** Request names that are not features of the model's schema (labels, addresses, other datasets' columns). */
+  readonly ignored: readonly string[];
+  /** Base features read as 0 because a flow lacked them (only with `defaults: true`), with how many flows lacked each. */
+  readonly defaulted: readonly { readonly feature: string; readonly flows: number }[];
+  /** Base features the model was trained without (always 0 in its training data); sending them changes nothing. */
+  readonly not_in_training: readonly string[];
+  /** Request names mapped onto a schema name spelled another way (`Tot Fwd Pkts` -> `Total Fwd Packets`). */
+  readonly renamed: readonly { readonly from: string; readonly to: string }[];
 }
 
-/** Builds the raw flow matrix: missing features 0, negatives 0 (as the loaders read them), category names encoded. */
-export function flowMatrix(bundle: ModelBundle, flows: readonly Record<string, number | string>[]): { x: FeatureMatrix; ignored: string[] } {
+export interface ScoreResponse {
+  /** Which model answered: data, schema, training rows, date, feature-set hash and its clean test metrics. */
+  readonly model: ModelCard & { readonly sha256: string; readonly trained_on: string };
+  readonly threshold: number;
+  readonly counts: { readonly flows: number; readonly malicious: number; readonly benign: number };
+  readonly derived_features: 'recomputed from the base features';
+  readonly columns: ColumnUse;
+  readonly results: readonly FlowScore[];
+  /** Same as columns.ignored (kept for clients that read it). */
+  readonly ignored_features: readonly string[];
+  readonly warnings: readonly string[];
+}
+
+export interface FlowMatrixResult {
+  readonly x: FeatureMatrix;
+  readonly columns: ColumnUse;
+  readonly warnings: string[];
+}
+
+/**
+ * Builds the raw flow matrix: names mapped onto the schema (every CICFlowMeter or UNSW-NB15 spelling), derived
+ * features recomputed from the base ones, negative and non-finite base values read as 0 (as the loaders read
+ * them), category names encoded. A flow lacking a base feature the model was trained with is refused with the
+ * feature's name unless `defaults` is set; then the feature reads as 0 and is listed.
+ */
+export function flowMatrix(bundle: ModelBundle, flows: readonly Record<string, number | string | null>[], defaults = false): FlowMatrixResult {
   const { schema } = bundle;
   const C = schema.features.length;
+  const resolve = featureResolver(schema);
+  const absent = new Set(bundle.card.absent_features);
   const data = new Float64Array(flows.length * C);
   const ignored = new Set<string>();
+  const used = new Set<string>();
+  const renamed = new Map<string, string>();
+  const defaulted = new Map<string, number>();
+  let nonFinite = 0;
+  const seen = new Uint8Array(C);
   flows.forEach((flow, i) => {
+    seen.fill(0);
     for (const [name, value] of Object.entries(flow)) {
-      const k = schema.index.get(name.trim());
-      if (k === undefined) {
-        if (ignored.size < 100) ignored.add(name.slice(0, 200));
+      const feature = resolve(name);
+      const k = feature === undefined ? undefined : schema.index.get(feature);
+      if (feature === undefined || k === undefined) {
+        if (ignored.size < 200) ignored.add(name.slice(0, 200));
         continue;
       }
+      if (seen[k]) continue; // the same feature spelled twice: the first spelling counts
       const f = schema.features[k]!;
+      if (value === null) continue;
+      seen[k] = 1;
+      if (feature !== name.trim() && renamed.size < 200) renamed.set(name.trim().slice(0, 200), feature);
+      if (f.cls === 'derived') continue; // recomputed below; whatever was sent is not used
+      used.add(feature);
       let v: number;
       if (typeof value === 'string') {
-        if (!f.vocabulary) throw new VitrineError('validation_failed', 'a flow value is not a number', { details: [{ path: `flows[${i}].${name.slice(0, 100)}`, issue: 'expected a number' }] });
-        v = f.vocabulary.indexOf(value.trim()) + 1;
+        const parsed = f.vocabulary ? undefined : parseNumericCell(value);
+        if (f.vocabulary) v = f.vocabulary.indexOf(value.trim() === '' ? '-' : value.trim()) + 1;
+        else if (parsed !== undefined) v = parsed;
+        else throw new VitrineError('validation_failed', 'a flow value is not a number', { details: [{ path: `flows[${i}].${feature}`, issue: 'expected a number' }] });
       } else v = value;
+      if (!Number.isFinite(v)) {
+        nonFinite++;
+        v = 0;
+      }
       data[i * C + k] = v < 0 ? 0 : v;
     }
+    for (let k = 0; k < C; k++) {
+      const f = schema.features[k]!;
+      if (seen[k] || f.cls === 'derived' || absent.has(f.name)) continue;
+      if (!defaults)
+        throw new VitrineError('validation_failed', `flow ${i} lacks the base feature "${f.name}" the model needs (send it, or set "defaults": true to read missing features as 0)`, {
+          details: [{ path: `flows[${i}].${f.name}`, issue: 'missing base feature' }],
+        });
+      defaulted.set(f.name, (defaulted.get(f.name) ?? 0) + 1);
+    }
+    deriveInPlace(schema, data.subarray(i * C, (i + 1) * C));
   });
-  return { x: { rows: flows.length, cols: C, data }, ignored: [...ignored] };
+  const warnings: string[] = [];
+  if (nonFinite > 0) warnings.push(`${nonFinite} empty or non-finite base value(s) read as 0`);
+  if (defaulted.size > 0) warnings.push(`${defaulted.size} base feature(s) missing from some flows were read as 0`);
+  if (ignored.size > used.size) warnings.push(`more columns were ignored (${ignored.size}) than used (${used.size}): the flows may come from another dataset than the model's (${schema.id})`);
+  return {
+    x: { rows: flows.length, cols: C, data },
+    columns: {
+      used: schema.features.filter((f) => used.has(f.name)).map((f) => f.name),
+      recomputed: schema.features.filter((f) => f.cls === 'derived').map((f) => f.name),
+      ignored: [...ignored],
+      defaulted: [...defaulted].map(([feature, n]) => ({ feature, flows: n })),
+      not_in_training: [...absent],
+      renamed: [...renamed].map(([from, to]) => ({ from, to })),
+    },
+    warnings,
+  };
 }
 
 /** Scores a validated request against a bundle. */
@@ -78,7 +163,7 @@ export function scoreFlows(bundle: ModelBundle, body: unknown, signal?: AbortSig
   const req = validate(scoreRequestSchema, body, 'score request');
   if (req.explain && req.flows.length > MAX_EXPLAIN_FLOWS)
     throw new VitrineError('validation_failed', `at most ${MAX_EXPLAIN_FLOWS} flows per request with explain`, { details: [{ path: 'flows', issue: `more than ${MAX_EXPLAIN_FLOWS} with explain` }] });
-  const { x, ignored } = flowMatrix(bundle, req.flows);
+  const { x, columns, warnings } = flowMatrix(bundle, req.flows, req.defaults);
   const scores = scoreEnsemble(bundle.ensemble, x);
   const alarm = bundle.alarm ? alarmScores(bundle.alarm, x) : undefined;
   const thr = bundle.threshold;
@@ -116,5 +201,16 @@ export function scoreFlows(bundle: ModelBundle, body: unknown, signal?: AbortSig
       },
     });
   }
-  return { model: { sha256: bundle.sha256, dataset: bundle.schema.id, trained_on: bundle.trainedOn }, threshold: thr, results, ignored_features: ignored };
+  let malicious = 0;
+  for (const r of results) malicious += r.verdict === 'malicious' ? 1 : 0;
+  return {
+    model: { ...bundle.card, sha256: bundle.sha256, trained_on: bundle.trainedOn },
+    threshold: thr,
+    counts: { flows: results.length, malicious, benign: results.length - malicious },
+    derived_features: 'recomputed from the base features',
+    columns,
+    results,
+    ignored_features: columns.ignored,
+    warnings,
+  };
 }

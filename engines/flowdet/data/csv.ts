@@ -421,3 +421,27 @@ export function concatTables(tables: readonly FlowTable[]): FlowTable {
     truncated: tables.some((t) => t.truncated),
   };
 }
+
+/**
+ * Maps a column name as a client or file spells it onto the schema's feature name, or undefined: the exact name
+ * first (trimmed), then CICFlowMeter's spelling-independent key (`Total Fwd Packet`, `Tot Fwd Pkts`,
+ * `tot_fwd_pkts` -> `Total Fwd Packets`) for the CICIDS2017 and synthetic schemas, or UNSW-NB15's raw partition names
+ * (`Sload`, `Spkts`, `smeansz`, `Sintpkt`) for unsw_nb15. The scoring route and the loader read the same names.
+ */
+export function featureResolver(schema: FlowSchema): (name: string) => string | undefined {
+  if (schema === unswNb15Schema) {
+    return (name) => {
+      const n = trimName(name);
+      if (schema.index.has(n)) return n;
+      const u = unswName(n);
+      return schema.index.has(u) ? u : undefined;
+    };
+  }
+  const byKey = new Map<string, string>();
+  for (const f of schema.features) if (!/\.\d+$/.test(f.name)) byKey.set(cicKey(f.name), f.name);
+  return (name) => {
+    const n = trimName(name);
+    if (schema.index.has(n)) return n;
+    return /\.\d+$/.test(n) ? undefined : byKey.get(cicKey(n));
+  };
+}

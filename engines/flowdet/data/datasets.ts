@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Random, stratifiedSplit } from '../../core/ml/index.js';
 import { VitrineError } from '../../core/errors.js';
+import { deriveInPlace } from '../constraints/validity.js';
 import { concatTables, dayFromName, readFlowCsvFile, type FlowCsvOptions, type FlowTable } from './csv.js';
 import { syntheticFlows } from './synthetic.js';
 
@@ -27,7 +28,7 @@ export interface LoadedData {
   readonly train: Uint32Array;
   readonly test: Uint32Array;
   /** How the split was made. */
-  readonly split: 'official' | 'stratified_70_30';
+  readonly split: 'unsw_nb15_official_partition' | 'stratified_70_30';
   readonly name: string;
 }
 
@@ -65,8 +66,25 @@ export function sampleIndices(table: FlowTable, n: number, seed: number): Uint32
   return Uint32Array.from(s.validation);
 }
 
-/** Loads `synthetic`, `cicids2017`, `unsw_nb15` or a CSV path, with the spec's split. */
+/**
+ * The table with every derived feature recomputed from the base features (the spec: derived features are recomputed,
+ * never set). Studies train on these rows and `/score` recomputes the same way, so a row scores the same whether or
+ * not its derived columns are sent, and the recorded CSVs' rounded rates and means do not reach the models.
+ */
+export function recomputeDerived(table: FlowTable): FlowTable {
+  const data = Float64Array.from(table.x.data);
+  const C = table.x.cols;
+  for (let i = 0; i < table.rows; i++) deriveInPlace(table.schema, data.subarray(i * C, (i + 1) * C));
+  return { ...table, x: { rows: table.rows, cols: C, data } };
+}
+
+/** Loads `synthetic`, `cicids2017`, `unsw_nb15` or a CSV path, with the spec's split; derived features recomputed. */
 export async function loadData(data: string, opts: LoadOptions = {}): Promise<LoadedData> {
+  const d = await loadRecorded(data, opts);
+  return { ...d, table: recomputeDerived(d.table) };
+}
+
+async function loadRecorded(data: string, opts: LoadOptions): Promise<LoadedData> {
   const seed = opts.seed ?? 0;
   const dir = opts.dataDir ?? process.env[DATA_DIR_VARIABLE];
   if (data === 'synthetic') {
@@ -92,7 +110,7 @@ export async function loadData(data: string, opts: LoadOptions = {}): Promise<Lo
         table,
         train: Uint32Array.from({ length: train.rows }, (_, i) => i),
         test: Uint32Array.from({ length: test.rows }, (_, i) => train.rows + i),
-        split: 'official',
+        split: 'unsw_nb15_official_partition',
         name: 'unsw_nb15',
       };
     }

@@ -9,6 +9,7 @@ import { classesOf, controllable } from '../data/schema.js';
 import { adversarialTraining, alarmScores, trainAlarm, ADV_EPS, ADV_ROUNDS, type Alarm } from '../defense/harden.js';
 import { fitLogScaler, isDifferentiable, probabilityGradientZ, scoreDetector, scoreEnsemble, trainDetector, type Detector, type DetectorKind, type Ensemble, type LogScaler } from '../detectors/models.js';
 import { counterfactual, treeMember } from '../explain/explain.js';
+import { bundleText, parseBundle, type CardMetrics } from '../bundle.js';
 import { detectorMetrics, robustnessCurve, type DetectorMetrics, type RobustnessCurve } from './metrics.js';
 import { poisoningStudy, type PoisonStudy } from './poison.js';
 
@@ -74,6 +75,8 @@ export interface StudyReport {
   readonly explanations?: { readonly member: string; readonly shap_summary: readonly { readonly feature: string; readonly mean_abs_shap: number }[]; readonly counterfactuals: readonly { readonly found: boolean; readonly eps: number; readonly changes: number; readonly valid: boolean; readonly score_before: number; readonly score_after: number }[] };
   readonly poisoning?: PoisonStudy;
   readonly drift?: { readonly available: boolean; readonly reason?: string; readonly train_days?: string; readonly test_days?: string; readonly random_split?: DetectorMetrics; readonly temporal?: DetectorMetrics };
+  /** The model `--save-model` saves and `serve` scores with, and its clean test metrics measured through its bundle. */
+  readonly served_model: { readonly members: readonly string[]; readonly hardened: boolean; readonly trained_on: string; readonly training_rows: number; readonly derived_features: string; readonly split: string; readonly test: DetectorMetrics; readonly scored_through_saved_bundle: true; readonly bundle_matches_in_memory: boolean };
   /** Every adversarial row produced in the study was checked with isValid against its original. */
   readonly validity: { readonly checked: number; readonly invalid: number };
   readonly seconds: number;
@@ -87,6 +90,13 @@ export interface StudyModel {
   readonly alarm?: Alarm;
   readonly threshold: number;
   readonly trainedOn: string;
+  /** Clean training rows. */
+  readonly trainingRows?: number;
+  /** Base features the training data lacked (always 0). */
+  readonly absentFeatures?: readonly string[];
+  readonly hardened?: boolean;
+  /** Clean test metrics of this model measured through its saved bundle. */
+  readonly test?: CardMetrics;
 }
 
 export interface StudyResult {
@@ -340,6 +350,15 @@ export async function studyOnData(loaded: LoadedData, opts: StudyOptions & { qui
     }
   }
 
+  progress(0.95, 'measuring the saved model');
+  const absentFeatures = table.missingColumns.filter((n) => schema.features[schema.index.get(n) ?? -1]?.cls !== 'derived');
+  const served = servedModel(
+    { schema, scaler, ensemble, surrogate, ...(alarm ? { alarm } : {}), threshold: 0.5, trainedOn: loaded.name, trainingRows: xtr.rows, absentFeatures, hardened: hardening !== undefined },
+    xte,
+    yte,
+    `${loaded.split} test split (${xte.rows} flows)`,
+  );
+  const model = served.model;
   progress(0.97, 'writing the report');
   const report: StudyReport = {
     format: 'vitrine-flowdet-report',
@@ -372,14 +391,34 @@ export async function studyOnData(loaded: LoadedData, opts: StudyOptions & { qui
     ...(explanations ? { explanations } : {}),
     ...(poisoning ? { poisoning } : {}),
     ...(drift ? { drift } : {}),
+    served_model: {
+      members: ensemble.members.map((m) => m.kind),
+      hardened: hardening !== undefined,
+      trained_on: loaded.name,
+      training_rows: xtr.rows,
+      derived_features: 'recomputed from the base features for training and scoring',
+      split: loaded.split,
+      test: served.metrics,
+      scored_through_saved_bundle: true,
+      bundle_matches_in_memory: served.identical,
+    },
     validity,
     seconds: (Date.now() - started) / 1000,
   };
   progress(1, 'done');
-  return {
-    report,
-    model: { schema, scaler, ensemble, surrogate, ...(alarm ? { alarm } : {}), threshold: 0.5, trainedOn: loaded.name },
-  };
+  return { report, model };
+}
+
+/** The model as saved, and its clean test metrics measured by scoring the test split through the saved bundle text. */
+function servedModel(base: StudyModel, xte: FeatureMatrix, yte: Uint8Array, split: string): { model: StudyModel; metrics: DetectorMetrics; identical: boolean } {
+  const parsed = parseBundle(bundleText(base).text);
+  const p = scoreEnsemble(parsed.ensemble, xte);
+  const inMemory = scoreEnsemble(base.ensemble, xte);
+  let identical = true;
+  for (let i = 0; i < p.length; i++) if (p[i] !== inMemory[i]) identical = false;
+  const m = detectorMetrics(p, yte);
+  const test: CardMetrics = { split, n: m.n, accuracy: m.accuracy, precision: m.precision, recall: m.recall, f1: m.f1, fpr: m.fpr, roc_auc: Number.isFinite(m.roc_auc) ? m.roc_auc : null };
+  return { model: { ...base, test }, metrics: m, identical };
 }
 
 
