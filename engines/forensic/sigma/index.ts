@@ -1,5 +1,7 @@
 // The Sigma rule engine of the forensic service: rule loading and validation, logsource mapping, the indexed rule set.
-export { parseSigmaString, compileValue, base64Offsets, parseIp, KNOWN_MODIFIERS, UnsupportedRule, type Placeholders, type Token } from './value.js';
+export { parseSigmaString, base64Offsets, parseIp, UnsupportedRule, type Placeholders, type Token } from './value.js';
+export { compileValue, KNOWN_MODIFIERS } from './compile.js';
+export { MODIFIERS, modifierOf, windashTokens, expandTokens, type ModifierEntry, type ModValue } from './modifiers.js';
 export { parseCondition, evaluate, type ConditionNode } from './condition.js';
 export {
   SIGMA_LEVELS, SIGMA_STATUSES, levelRank, sigmaRuleSchema, attackOfTags, parseRuleText, compileRule,

@@ -4,7 +4,8 @@ import { attackLookup } from '../../core/attack/lookup.js';
 import { formatPath } from '../../core/validation.js';
 import { yamlDocuments } from './bundle.js';
 import { evaluate, parseCondition, positiveHits, type ConditionNode } from './condition.js';
-import { compileValue, testValue, UnsupportedRule, type CompiledValue, type Placeholders, type ValueContext } from './value.js';
+import { compileFieldValues } from './compile.js';
+import { testValue, UnsupportedRule, type CompiledValue, type Placeholders, type ValueContext } from './value.js';
 
 import { SIGMA_LEVELS, SIGMA_STATUSES, type SigmaLevel, type SigmaStatus } from './levels.js';
 
@@ -101,11 +102,12 @@ export function attackOfTags(tags: readonly string[]): { techniques: string[]; t
   return { techniques: [...new Set(techniques)], tactics: ordered };
 }
 
-/** A field item of a map: a field's alternatives (OR), or with `|all` groups that must each hold. */
+/** A field item of a map: a field's alternatives (OR), or with `|all` groups that must each hold; `neg` (neq) negates the whole. */
 interface FieldItem {
   readonly field: string;
   readonly alts: readonly CompiledValue[];
   readonly groups: readonly (readonly CompiledValue[])[] | null;
+  readonly neg: boolean;
 }
 
 /** A search identifier as data: maps OR-ed, each an AND of field items (field '' is a keyword search). */
@@ -145,14 +147,16 @@ function unionOf(sets: readonly (readonly string[] | null)[]): readonly string[]
 const altNeedles = (alts: readonly CompiledValue[]): readonly string[] | null => unionOf(alts.map((v) => (v.needle === null ? null : [v.needle])));
 
 function itemNeedles(item: FieldItem): readonly string[] | null {
+  if (item.neg) return null;
   return item.groups !== null ? bestOfAll(item.groups.map(altNeedles)) : altNeedles(item.alts);
 }
 
 function testItem(item: FieldItem, ev: EventView): boolean {
   const v = item.field === '' ? ev.keywords() : ev.get(item.field);
-  if (item.groups !== null) return item.groups.every((alts) => alts.some((a) => testValue(a, v, ev)));
-  for (const a of item.alts) if (testValue(a, v, ev)) return true;
-  return false;
+  // neq negates the item as a whole (pySigma's NOT over the values' OR): `neq: [a, b]` holds for neither a nor b.
+  if (item.groups !== null) return item.groups.every((alts) => alts.some((a) => testValue(a, v, ev))) !== item.neg;
+  for (const a of item.alts) if (testValue(a, v, ev)) return !item.neg;
+  return item.neg;
 }
 
 function testSearch(search: Search, ev: EventView): boolean {
@@ -163,9 +167,9 @@ function compileItem(field: string, mods: readonly string[], values: readonly un
   if (values.length === 0) throw new UnsupportedRule('a detection field has an empty list of values');
   // Keywords match anywhere in a value unless the rule says how.
   const used = field === '' && !mods.some((m) => ['contains', 'startswith', 'endswith', 're', 'cidr'].includes(m)) ? [...mods, 'contains'] : mods;
-  const compiled = values.map((v) => compileValue(v, used, placeholders));
-  const all = mods.includes('all') && values.length > 1;
-  return { field, alts: all ? [] : compiled.flat(), groups: all ? compiled : null };
+  const { values: compiled, flags } = compileFieldValues(values, used, placeholders);
+  const all = flags.all && values.length > 1;
+  return { field, alts: all ? [] : compiled.flat(), groups: all ? compiled : null, neg: flags.neg };
 }
 
 function compileMap(map: Record<string, unknown>, placeholders: Placeholders | undefined): FieldItem[] {

@@ -40,42 +40,6 @@ export function parseSigmaString(s: string): Token[] {
   return out;
 }
 
-/** Literal tokens only, wildcards taken as written (for values whose wildcards the spec does not apply, e.g. encoded). */
-function plainText(tokens: readonly Token[]): string {
-  let s = '';
-  for (const t of tokens) s += typeof t === 'string' ? t : 'any' in t ? '*' : 'one' in t ? '?' : t.set[0];
-  return s;
-}
-
-const WINDASH = '-/\u2013\u2014\u2015';
-
-/** windash: each dash-like character (`-`, `/`, en dash, em dash, horizontal bar) matches any of them. */
-function windash(tokens: readonly Token[]): Token[] {
-  const out: Token[] = [];
-  for (const t of tokens) {
-    if (typeof t !== 'string') {
-      out.push(t);
-      continue;
-    }
-    let lit = '';
-    for (const c of t) {
-      if (WINDASH.includes(c)) {
-        if (lit !== '') out.push(lit);
-        lit = '';
-        out.push({ set: WINDASH });
-      } else lit += c;
-    }
-    if (lit !== '') out.push(lit);
-  }
-  return out;
-}
-
-function utf16(text: string, bigEndian: boolean, bom: boolean): Buffer {
-  const le = Buffer.from(text, 'utf16le');
-  if (bigEndian) le.swap16();
-  return bom ? Buffer.concat([bigEndian ? Buffer.from([0xfe, 0xff]) : Buffer.from([0xff, 0xfe]), le]) : le;
-}
-
 /**
  * base64offset: the three encodings of the value at byte offsets 0, 1 and 2 of a longer text, cut to the characters
  * that do not depend on the neighbouring bytes (as pySigma does).
@@ -99,8 +63,8 @@ export interface ValueContext {
 }
 
 /**
- * A string pattern as data (no closure, so thousands of rules stay small): equality, prefix, suffix, substring,
- * anything, or a regular expression; `lit` is lower-cased unless `cased`.
+ * A string pattern as data: equality, prefix, suffix, substring, anything, or a regular expression; `lit` is
+ * lower-cased unless `cased`. `matcherClosure` turns it into the closure rules run.
  */
 export interface Pattern {
   readonly op: 0 | 1 | 2 | 3 | 4 | 5;
@@ -126,16 +90,43 @@ export type Matcher =
   | { readonly k: 're'; readonly re: RegExp }
   | { readonly k: 'cidr'; readonly want: bigint; readonly shift: bigint; readonly bits: 32 | 128 };
 
-/** A compiled field value: what it tests, whether negated (neq), and for the pre-filter a lower-case text that must occur in the event. */
+/**
+ * A compiled field value: what it tests as data (`m`), the same compiled to a closure over the field's texts (`test`),
+ * and for the pre-filter a lower-case text that must occur in the event. Negation (`neq`) belongs to the field item.
+ */
 export interface CompiledValue {
   readonly m: Matcher;
-  readonly neg: boolean;
+  readonly test: (f: FieldValue, ctx: ValueContext) => boolean;
   readonly needle: string | null;
+}
+
+/**
+ * One field's value in one event, with its texts and their lower-case forms computed once and shared by every rule
+ * that reads the field (an event's field is read once, not once per rule).
+ */
+export class FieldValue {
+  private t: string[] | null = null;
+  private l: string[] | null = null;
+  constructor(readonly raw: unknown) {}
+  get texts(): string[] {
+    if (this.t === null) this.t = textsOf(this.raw);
+    return this.t;
+  }
+  get lower(): string[] {
+    if (this.l === null) {
+      const t = this.texts;
+      const l = new Array<string>(t.length);
+      for (let i = 0; i < t.length; i++) l[i] = (t[i] as string).toLowerCase();
+      this.l = l;
+    }
+    return this.l;
+  }
 }
 
 /** The text forms of a field value: strings as they are, numbers and booleans written out, arrays each element. */
 export function textsOf(value: unknown): string[] {
   if (value === undefined || value === null) return [];
+  if (value instanceof FieldValue) return value.texts;
   if (typeof value === 'string') return [value];
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return [String(value)];
   if (Array.isArray(value)) return value.flatMap((v) => textsOf(v));
@@ -149,7 +140,7 @@ export function textsOf(value: unknown): string[] {
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The longest literal (ASCII only, so lower-casing keeps it a substring) of the tokens, lower-cased; null if none. */
-function longestLiteral(tokens: readonly Token[]): string | null {
+export function longestLiteral(tokens: readonly Token[]): string | null {
   let best: string | null = null;
   for (const t of tokens) if (typeof t === 'string' && /^[\x20-\x7e]+$/.test(t) && (best === null || t.length > best.length)) best = t;
   return best === null ? null : best.toLowerCase();
@@ -249,7 +240,7 @@ export function parseIp(text: string): { value: bigint; bits: 32 | 128 } | null 
   return { value, bits: 128 };
 }
 
-function cidrMatcher(spec: string): Matcher {
+export function cidrMatcher(spec: string): Matcher {
   const [addr, len] = spec.split('/');
   const net = parseIp(addr ?? '');
   if (net === null) throw new UnsupportedRule('a cidr value is not an address range');
@@ -260,7 +251,7 @@ function cidrMatcher(spec: string): Matcher {
 }
 
 /** A Sigma `re` value as a JavaScript expression: a leading `(?i)`/`(?s)`/`(?m)` group becomes a flag. */
-function compileRegex(source: string, flags: string): RegExp {
+export function compileRegex(source: string, flags: string): RegExp {
   let src = source;
   let f = flags;
   const inline = /^\(\?([ims]+)\)/.exec(src);
@@ -275,12 +266,6 @@ function compileRegex(source: string, flags: string): RegExp {
     throw new UnsupportedRule('a regular expression is not one JavaScript can run');
   }
 }
-
-/** Every modifier the engine knows; anything else makes the rule unsupported. */
-export const KNOWN_MODIFIERS = new Set([
-  'contains', 'startswith', 'endswith', 'all', 're', 'i', 'm', 's', 'cidr', 'base64', 'base64offset', 'utf16le', 'utf16be', 'utf16', 'wide',
-  'windash', 'exists', 'expand', 'gt', 'gte', 'lt', 'lte', 'neq', 'fieldref', 'cased', 'minute', 'hour', 'day', 'week', 'month', 'year',
-]);
 
 /** Placeholder values for `expand` (`%name%` → a list of values); a placeholder not given makes the rule unsupported. */
 export type Placeholders = Readonly<Record<string, readonly string[]>>;
@@ -322,99 +307,79 @@ function compare(cmp: string | undefined, n: number, want: number): boolean {
   return cmp === 'gt' ? n > want : cmp === 'gte' ? n >= want : cmp === 'lt' ? n < want : cmp === 'lte' ? n <= want : n === want;
 }
 
-function testMatcher(m: Matcher, v: unknown, ctx: ValueContext): boolean {
+/** Whether any of the texts matches a pattern; `texts` are lower-cased already unless the pattern is cased. */
+function anyText(texts: readonly string[], test: (s: string) => boolean): boolean {
+  for (let i = 0; i < texts.length; i++) if (test(texts[i] as string)) return true;
+  return false;
+}
+
+/** A pattern's test of one text (lower-cased already unless the pattern is cased). */
+function textTest(p: Pattern): (s: string) => boolean {
+  const lit = p.lit;
+  switch (p.op) {
+    case EQ:
+      return (s) => s === lit;
+    case PREFIX:
+      return (s) => s.startsWith(lit);
+    case SUFFIX:
+      return (s) => s.endsWith(lit);
+    case CONTAINS:
+      return (s) => s.includes(lit);
+    case ANYTHING:
+      return () => true;
+    default: {
+      const re = p.re as RegExp;
+      return (s) => re.test(s);
+    }
+  }
+}
+
+/** A pattern as a closure over the field's texts (their lower-case forms unless cased). */
+function patternClosure(p: Pattern): (f: FieldValue) => boolean {
+  const test = textTest(p);
+  return p.cased ? (f) => anyText(f.texts, test) : (f) => anyText(f.lower, test);
+}
+
+/** A matcher compiled to a closure over one field's value in one event (the other fields through ctx, for fieldref). */
+export function matcherClosure(m: Matcher): (f: FieldValue, ctx: ValueContext) => boolean {
   switch (m.k) {
     case 'str':
-      for (const s of textsOf(v)) if (matchPattern(m.p, s)) return true;
-      return false;
+      return patternClosure(m.p);
     case 'exists':
-      return (v !== undefined) === m.want;
+      return (f) => (f.raw !== undefined) === m.want;
     case 'null':
-      return v === undefined || v === null || textsOf(v).every((s) => s === '');
-    case 'num': {
-      const n = m.unit !== undefined ? timePart(v, m.unit) : numberOf(v);
-      return n !== null && compare(m.cmp, n, m.want);
-    }
-    case 'fieldref': {
-      const texts = textsOf(v);
-      for (const o of textsOf(ctx.get(m.field))) {
-        const p = compilePattern([...(m.start ? [ANY] : []), o, ...(m.end ? [ANY] : [])], m.cased);
-        if (texts.some((s) => matchPattern(p, s))) return true;
-      }
-      return false;
-    }
+      return (f) => f.raw === undefined || f.raw === null || f.texts.every((s) => s === '');
+    case 'num':
+      return (f) => {
+        const n = m.unit !== undefined ? timePart(f.raw, m.unit) : numberOf(f.raw);
+        return n !== null && compare(m.cmp, n, m.want);
+      };
+    case 'fieldref':
+      return (f, ctx) => {
+        const texts = f.texts;
+        for (const o of textsOf(ctx.get(m.field))) {
+          const p = compilePattern([...(m.start ? [ANY] : []), o, ...(m.end ? [ANY] : [])], m.cased);
+          if (texts.some((s) => matchPattern(p, s))) return true;
+        }
+        return false;
+      };
     case 're':
-      for (const s of textsOf(v)) if (m.re.test(s)) return true;
-      return false;
+      return (f) => anyText(f.texts, (s) => m.re.test(s));
     case 'cidr':
-      for (const s of textsOf(v)) {
-        const ip = parseIp(s);
-        if (ip !== null && ip.bits === m.bits && ip.value >> m.shift === m.want) return true;
-      }
-      return false;
+      return (f) =>
+        anyText(f.texts, (s) => {
+          const ip = parseIp(s);
+          return ip !== null && ip.bits === m.bits && ip.value >> m.shift === m.want;
+        });
   }
 }
 
-/** Whether a field's value (undefined: absent) satisfies a compiled value; `neq` holds only for a present value. */
+/** A compiled value from its matcher and pre-filter needle. */
+export function compiledValue(m: Matcher, needle: string | null): CompiledValue {
+  return { m, test: matcherClosure(m), needle };
+}
+
+/** Whether a field's value (undefined: absent; or the event's shared FieldValue) satisfies a compiled value. */
 export function testValue(c: CompiledValue, v: unknown, ctx: ValueContext): boolean {
-  if (c.neg) return v !== undefined && v !== null && !testMatcher(c.m, v, ctx);
-  return testMatcher(c.m, v, ctx);
-}
-
-/**
- * Compiles one value of a field item under its modifiers (the field name itself is handled by the caller). Returns
- * the alternatives the value stands for (base64offset and expand give several), each as data for testValue.
- * Throws UnsupportedRule for what cannot run.
- */
-export function compileValue(raw: unknown, mods: readonly string[], placeholders: Placeholders | undefined): CompiledValue[] {
-  for (const m of mods) if (!KNOWN_MODIFIERS.has(m)) throw new UnsupportedRule(`unknown modifier "${m.slice(0, 40)}"`);
-  const has = (m: string): boolean => mods.includes(m);
-  const cased = has('cased');
-  const neg = has('neq');
-  const one = (m: Matcher, needle: string | null = null): CompiledValue[] => [{ m, neg, needle: neg ? null : needle }];
-
-  if (has('exists')) return [{ m: { k: 'exists', want: raw === true || (typeof raw === 'string' && raw.toLowerCase() === 'true') }, neg: false, needle: null }];
-  if (raw === null) return one({ k: 'null' });
-
-  const unit = ['minute', 'hour', 'day', 'week', 'month', 'year'].find((u) => has(u));
-  const cmp = ['gt', 'gte', 'lt', 'lte'].find((m) => has(m));
-  if (cmp !== undefined || unit !== undefined) {
-    const want = typeof raw === 'number' ? raw : Number(raw);
-    if (!Number.isFinite(want)) throw new UnsupportedRule('a numeric modifier has a value that is not a number');
-    return one({ k: 'num', cmp, want, unit });
-  }
-  if (typeof raw === 'object') throw new UnsupportedRule('a detection value is a map or nested list');
-  const text = String(raw);
-
-  if (has('fieldref')) return one({ k: 'fieldref', field: text, start: has('contains') || has('endswith'), end: has('contains') || has('startswith'), cased });
-  if (has('re')) return one({ k: 're', re: compileRegex(text, (has('i') ? 'i' : '') + (has('m') ? 'm' : '') + (has('s') ? 's' : '')) });
-  if (has('cidr')) return one(cidrMatcher(text));
-
-  let variants: Token[][];
-  if (has('expand')) {
-    const m = /%([A-Za-z0-9_.-]+)%/.exec(text);
-    if (m) {
-      const values = placeholders?.[m[1] as string];
-      if (values === undefined) throw new UnsupportedRule(`placeholder %${(m[1] as string).slice(0, 40)}% has no values`);
-      variants = values.map((x) => parseSigmaString(text.replace(m[0], x)));
-    } else variants = [parseSigmaString(text)];
-  } else variants = [typeof raw === 'string' ? parseSigmaString(text) : [text]];
-
-  if (has('windash')) variants = variants.map(windash);
-
-  const enc16 = has('utf16le') || has('wide') ? 'le' : has('utf16be') ? 'be' : has('utf16') ? 'bom' : null;
-  if (has('base64') || has('base64offset')) {
-    variants = variants.flatMap((v) => {
-      const s = plainText(v);
-      const bytes = enc16 === null ? Buffer.from(s, 'utf8') : utf16(s, enc16 === 'be', enc16 === 'bom');
-      return has('base64') ? [[bytes.toString('base64')]] : base64Offsets(bytes).map((x) => [x]);
-    });
-  } else if (enc16 !== null) throw new UnsupportedRule('a utf16 modifier without base64 cannot be matched against text');
-
-  const start = has('contains') || has('endswith');
-  const end = has('contains') || has('startswith');
-  return variants.map((tokens) => {
-    const full: Token[] = [...(start ? [ANY] : []), ...tokens, ...(end ? [ANY] : [])];
-    return { m: { k: 'str', p: compilePattern(full, cased) }, neg, needle: neg ? null : longestLiteral(full) };
-  });
+  return c.test(v instanceof FieldValue ? v : new FieldValue(v), ctx);
 }
