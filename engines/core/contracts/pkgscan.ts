@@ -273,14 +273,42 @@ export interface VulnerabilityAssessment {
 }
 
 /** A policy reason as stored in a verdict. */
+/** One row per policy rule: the findings, advisories or dimensions it covers are its `subjects`. */
 export interface VerdictReason {
   readonly rule: string;
   readonly kind: string;
   readonly effect: 'warn' | 'block';
+  /** The first subject (kept for filters); `subjects` has them all. */
   readonly subject: string | null;
+  /** Every finding code, advisory id, dimension or licence the rule covers, each once. */
+  readonly subjects: readonly string[];
+  /** How many findings (or advisories) the rule covers (a code matched in five files counts five). */
+  readonly count: number;
   readonly message: string;
   /** The exception that waived it (waived reasons only). */
   readonly waived_by: string | null;
+}
+
+/** The analysis's own judgement, independent of environment and policy. */
+export interface ScanAssessment {
+  /** `unknown` when the analysis could not complete and found nothing worse. */
+  readonly verdict: 'malicious' | 'suspicious' | 'clean' | 'unknown';
+  /** 0..1 */
+  readonly confidence: number;
+  readonly summary: string;
+  /** The findings the verdict rests on (at most 20, worst first). */
+  readonly findings: readonly { readonly code: string; readonly severity: Severity; readonly category: string; readonly title: string; readonly file: string | null; readonly line: number | null }[];
+  readonly chains: readonly { readonly title: string; readonly severity: Severity; readonly technique: string | null }[];
+  /** Malicious-package advisories it rests on. */
+  readonly advisories: readonly string[];
+}
+
+/** Something the policy could not judge: what is missing and what to do about it. */
+export interface PolicyGap {
+  readonly kind: 'provenance_missing' | 'advisories_missing';
+  readonly effect: 'allow' | 'warn' | 'block';
+  readonly message: string;
+  readonly what_to_do: string;
 }
 
 export interface ReleaseFileEntry {
@@ -299,7 +327,11 @@ export interface ScanVerdict {
   readonly name: string;
   readonly version: string;
   readonly environment: string;
+  /** The analysis's own judgement (malicious, suspicious, clean, unknown), whatever the environment and policy. */
+  readonly assessment: ScanAssessment;
   readonly decision: Decision;
+  /** What the policy could not judge (no verified provenance, advisories not assessed), with what to do. */
+  readonly gaps: readonly PolicyGap[];
   /** The worst severity among unwaived findings and advisories (`info` when none). */
   readonly severity: Severity;
   /** 0..1 */

@@ -10,7 +10,8 @@ export interface EvaluationInput {
     readonly status: 'ok' | 'partial' | 'unavailable';
     readonly items: readonly { readonly id: string; readonly severity: PolicySeverity; readonly kev?: boolean; readonly epss?: number }[];
   };
-  readonly provenance?: { readonly verified: boolean };
+  /** `status` as the verifier gives it (absent it reads from `verified`); `downgrade` when an earlier release had verified provenance and this one has none. */
+  readonly provenance?: { readonly verified: boolean; readonly status?: 'verified' | 'absent' | 'invalid' | 'unavailable'; readonly downgrade?: boolean };
   readonly licenses?: readonly string[];
 }
 
@@ -101,8 +102,17 @@ export function evaluatePolicy(policy: PolicyDocument, policyHash: string, input
       all.push({ ...base, rule: 'vulnerabilities.epss_warn', effect: 'warn', message: `${a.id} has exploit probability ${a.epss.toFixed(3)}, at or above ${v.epss_warn}` });
     else if (at(a.severity, v.warn_severity)) all.push({ ...base, rule: 'vulnerabilities.warn_severity', effect: 'warn', message: `${a.id} has severity ${a.severity}` });
   }
-  if (policy.provenance?.require === true && input.provenance?.verified !== true)
-    all.push({ rule: 'provenance.require', kind: 'provenance', effect: policy.provenance.missing ?? 'warn', message: 'no verified provenance' });
+  const prov = input.provenance;
+  const pp = policy.provenance;
+  const status = prov?.status ?? (prov?.verified === true ? 'verified' : 'absent');
+  const push = (rule: string, e: 'allow' | 'warn' | 'block', message: string, subject: string): void => {
+    if (e !== 'allow') all.push({ rule, kind: 'provenance', effect: e, subject, message });
+  };
+  if (status === 'invalid') push('provenance.invalid', pp?.invalid ?? 'block', 'provenance failed verification (an attestation or registry signature does not hold)', 'invalid');
+  else if (status !== 'verified') {
+    if (prov?.downgrade === true) push('provenance.downgrade', pp?.downgrade ?? 'block', 'an earlier release of this package had verified provenance and this one has none', 'downgrade');
+    else if (pp?.require === true) push('provenance.missing', pp.missing ?? 'warn', status === 'unavailable' ? 'provenance could not be checked here' : 'no verified provenance', 'missing');
+  }
   const deny = new Set((policy.licenses?.deny ?? []).map((l) => l.toLowerCase()));
   const warnL = new Set((policy.licenses?.warn ?? []).map((l) => l.toLowerCase()));
   for (const l of input.licenses ?? []) {

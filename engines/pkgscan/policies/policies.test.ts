@@ -93,7 +93,7 @@ describe('evaluatePolicy', () => {
     expect(d.decision).toBe('allow');
   });
 
-  it('KEV blocks; EPSS and severity thresholds warn or block; unassessed lookups are never a silent allow in prod', () => {
+  it('KEV blocks; EPSS and severity thresholds warn or block; unassessed lookups are never a silent allow in prod (a warned gap)', () => {
     const kev = evaluatePolicy(prod, 'h', { vulnerabilities: { status: 'ok', items: [{ id: 'CVE-1', severity: 'low', kev: true }] }, provenance: { verified: true } });
     expect(kev.reasons).toMatchObject([{ rule: 'vulnerabilities.block_kev', effect: 'block', subject: 'CVE-1' }]);
     const epss = evaluatePolicy(prod, 'h', { vulnerabilities: { status: 'ok', items: [{ id: 'CVE-2', severity: 'low', epss: 0.1 }] }, provenance: { verified: true } });
@@ -101,7 +101,7 @@ describe('evaluatePolicy', () => {
     const high = evaluatePolicy(prod, 'h', { vulnerabilities: { status: 'ok', items: [{ id: 'CVE-3', severity: 'high', epss: 0.01 }] }, provenance: { verified: true } });
     expect(high.decision).toBe('block');
     const unknown = evaluatePolicy(prod, 'h', { vulnerabilities: { status: 'partial', items: [] }, provenance: { verified: true } });
-    expect(unknown).toMatchObject({ decision: 'block', reasons: [{ kind: 'vulnerabilities_unassessed' }] });
+    expect(unknown).toMatchObject({ decision: 'warn', reasons: [{ kind: 'vulnerabilities_unassessed', effect: 'warn' }] });
     expect(evaluatePolicy(dev, 'h', { vulnerabilities: { status: 'unavailable', items: [] } }).decision).toBe('allow');
   });
 
@@ -115,11 +115,21 @@ describe('evaluatePolicy', () => {
       'thresholds.warn_risk',
       'risk_dimensions.install_scripts.block',
       'risk_dimensions.obfuscation.warn',
-      'provenance.require',
+      'provenance.missing',
       'licenses.deny',
       'licenses.warn',
     ]);
     expect(r.decision).toBe('block');
+  });
+
+  it('provenance: invalid blocks whatever `require` says, a downgrade blocks, missing warns in prod', () => {
+    const ok = { vulnerabilities: assessed } as const;
+    expect(evaluatePolicy(prod, 'h', { ...ok, provenance: { verified: false, status: 'absent' } })).toMatchObject({ decision: 'warn', reasons: [{ rule: 'provenance.missing', effect: 'warn' }] });
+    expect(evaluatePolicy(prod, 'h', { ...ok, provenance: { verified: false, status: 'invalid' } })).toMatchObject({ decision: 'block', reasons: [{ rule: 'provenance.invalid', effect: 'block' }] });
+    expect(evaluatePolicy(dev, 'h', { ...ok, provenance: { verified: false, status: 'invalid' } })).toMatchObject({ decision: 'block', reasons: [{ rule: 'provenance.invalid' }] });
+    expect(evaluatePolicy(prod, 'h', { ...ok, provenance: { verified: false, status: 'absent', downgrade: true } })).toMatchObject({ decision: 'block', reasons: [{ rule: 'provenance.downgrade', effect: 'block' }] });
+    expect(evaluatePolicy(prod, 'h', { ...ok, provenance: { verified: true, status: 'verified', downgrade: true } }).decision).toBe('allow');
+    expect(evaluatePolicy(dev, 'h', { ...ok, provenance: { verified: false, status: 'absent' } }).decision).toBe('allow');
   });
 
   it('approved exceptions waive matching reasons only, and say which', () => {

@@ -47,9 +47,14 @@ export const policyDocumentSchema = z
       .optional(),
     provenance: z
       .strictObject({
-        /** A package without verified provenance gets `missing`. */
+        /** Whether a release needs verified provenance at all (`missing` applies only when it does). */
         require: z.boolean(),
-        missing: z.enum(['warn', 'block']).optional(),
+        /** No attestation, or none that could be checked (default warn). */
+        missing: effect.optional(),
+        /** An attestation or registry signature that fails verification (default block, whatever `require` says). */
+        invalid: effect.optional(),
+        /** An earlier stored release of the package had verified provenance and this one has none (default block). */
+        downgrade: effect.optional(),
       })
       .optional(),
     licenses: z

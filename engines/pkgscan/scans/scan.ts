@@ -1,10 +1,12 @@
 // A package scan end to end: resolve the release from the configured sources, analyse it in a worker, assess vulnerabilities, decide under the environment's active policy, store, audit, publish.
 import { randomUUID } from 'node:crypto';
+import semver from 'semver';
 import { z } from 'zod';
 import type { ScanFinding, ScanVerdict, Severity, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import { comparePep440 } from '../../core/vulns/versions/index.js';
 import type { JobProgress, JobRunner } from '../../core/jobs/protocol.js';
+import { MALICIOUS_CATEGORIES } from '../analyzers/assessment.js';
 import { publishEvent } from '../events/publish.js';
 import { SEVERITIES } from '../events/events.js';
 import { applicableExceptions } from '../exceptions/exceptions.js';
@@ -19,7 +21,7 @@ import { extractFeatures } from '../ml/features.js';
 import { loadRiskModel, modelScore } from '../ml/model.js';
 import { recordScanAdvisories } from '../vulns/advisories.js';
 import { ANALYZE_JOB, type AnalyzePayload } from './analysis.js';
-import { saveScan } from './store.js';
+import { earlierVerifiedProvenance, saveScan } from './store.js';
 import type { PackageAnalysis } from './types.js';
 import { buildVerdict } from './verdict.js';
 
@@ -46,8 +48,6 @@ export function isScanEcosystem(e: string): e is ScanEcosystem {
   return (SCAN_ECOSYSTEMS as readonly string[]).includes(e);
 }
 
-/** Categories whose high or critical findings mean malicious code, not merely risky metadata. */
-const MALICIOUS_CATEGORIES = new Set(['code_execution', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'persistence', 'propagation', 'steganography', 'obfuscation', 'install_time']);
 
 const atLeast = (s: Severity, min: Severity): boolean => SEVERITIES.indexOf(s) >= SEVERITIES.indexOf(min);
 
@@ -69,6 +69,17 @@ export function identityFindings(a: Pick<PackageAnalysis, 'ecosystem' | 'name' |
       analyzer: 'archive',
     },
   ];
+}
+
+/** Whether version `a` comes before `b` in the ecosystem's order (an unparsable version never does). */
+export function versionBefore(ecosystem: ScanEcosystem, a: string, b: string): boolean {
+  if (ecosystem === 'pypi') {
+    const c = comparePep440(a, b);
+    return c !== null && c < 0;
+  }
+  const x = semver.valid(a);
+  const y = semver.valid(b);
+  return x !== null && y !== null && semver.lt(x, y);
 }
 
 /** The events a scan publishes: a block, malicious code, contradicted provenance, known exploitation. */
@@ -133,6 +144,7 @@ export async function scanPackage(
     createdBy: actor,
     createdAt: new Date().toISOString(),
     durationMs: Date.now() - started,
+    earlierVerifiedProvenance: earlierVerifiedProvenance(p.db, ecosystem, stored.name, stored.version, (a, b) => versionBefore(ecosystem, a, b)),
   });
   p.db
     .transaction(() => {

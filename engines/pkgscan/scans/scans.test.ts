@@ -51,16 +51,23 @@ describe.skipIf(!hasCorpora())('package scans', () => {
     expect(v.decision).not.toBe('block');
   });
 
-  it('the same release under prod is held back while vulnerabilities are unassessed (never reads as clean)', async () => {
+  it('the same release under prod reads clean and is warned, not blocked, for its gaps (advisories and provenance missing, each with what to do)', async () => {
     const v = await json<ScanVerdict>(await scan({ ecosystem: 'npm', name: 'ms', version: '2.1.3', environment: 'prod' }));
-    expect(v.decision).toBe('block');
+    expect(v.assessment).toMatchObject({ verdict: 'clean' });
+    expect(v.decision).toBe('warn');
     expect(v.policy_reasons.some((x) => x.kind === 'vulnerabilities_unassessed')).toBe(true);
+    expect(v.gaps.map((g) => g.kind).sort()).toEqual(['advisories_missing', 'provenance_missing']);
+    for (const g of v.gaps) expect(g.what_to_do.length).toBeGreaterThan(20);
+    // one row per rule
+    expect(new Set(v.policy_reasons.map((r) => r.rule)).size).toBe(v.policy_reasons.length);
   });
 
   it('blocks a real malicious npm release (reverse shell in preinstall), publishes the events and audits the scan', async () => {
     const v = await json<ScanVerdict>(await scan({ ecosystem: 'npm', name: 'nequi-api-utils', environment: 'staging' }));
     expect(v.version).toBe('9.9.9');
     expect(v.decision).toBe('block');
+    expect(v.assessment.verdict).toBe('malicious');
+    expect(v.assessment.findings.length + v.assessment.chains.length).toBeGreaterThan(0);
     expect(['high', 'critical']).toContain(v.severity);
     expect(v.risk_score).toBeGreaterThanOrEqual(0.7);
     const events = await json<PageOf<SecurityEvent>>(await call(s, 'GET', '/events?type=malicious_package_detected', { token: by.admin.token }));

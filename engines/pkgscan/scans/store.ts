@@ -1,5 +1,6 @@
 // Stored package verdicts: save one, read one, the filtered history, the stats overview and what the package page shows.
 import type { Database } from 'better-sqlite3';
+import { assessAnalysis } from '../analyzers/assessment.js';
 import type { Decision, PageOf, ScanStats, ScanSummary, ScanVerdict, Severity } from '../../core/contracts/pkgscan.js';
 import { SEVERITIES } from '../events/events.js';
 
@@ -47,7 +48,28 @@ export function saveScan(db: Database, v: ScanVerdict): void {
 
 export function getScan(db: Database, id: string): ScanVerdict | undefined {
   const row = db.prepare('SELECT verdict_json FROM pkgscan_scans WHERE id = ?').get(id) as { verdict_json: string } | undefined;
-  return row ? (JSON.parse(row.verdict_json) as ScanVerdict) : undefined;
+  return row ? upgradeVerdict(JSON.parse(row.verdict_json) as ScanVerdict) : undefined;
+}
+
+type StoredReason = Omit<ScanVerdict['policy_reasons'][number], 'subjects' | 'count'> & { subjects?: readonly string[]; count?: number };
+
+/** Verdicts stored before the assessment and grouped reasons existed read with them (computed from what was stored). */
+export function upgradeVerdict(v: ScanVerdict): ScanVerdict {
+  const raw = v as Omit<ScanVerdict, 'assessment' | 'gaps' | 'policy_reasons' | 'waived_reasons'> & { assessment?: ScanVerdict['assessment']; gaps?: ScanVerdict['gaps']; policy_reasons: readonly StoredReason[]; waived_reasons: readonly StoredReason[] };
+  const reason = (r: StoredReason): ScanVerdict['policy_reasons'][number] => ({ ...r, subjects: r.subjects ?? (r.subject !== null ? [r.subject] : []), count: r.count ?? 1 });
+  return {
+    ...raw,
+    assessment: raw.assessment ?? assessAnalysis({ findings: raw.findings, chains: raw.attack_chains, risk: { score: raw.risk_score }, complete: !raw.incomplete, maliciousAdvisories: raw.vulnerabilities.items.filter((x) => x.malicious).map((x) => x.id) }),
+    gaps: raw.gaps ?? [],
+    policy_reasons: raw.policy_reasons.map(reason),
+    waived_reasons: raw.waived_reasons.map(reason),
+  };
+}
+
+/** Whether a release of the package earlier than `version` was scanned with verified provenance (a later one without it is a downgrade). */
+export function earlierVerifiedProvenance(db: Database, ecosystem: string, name: string, version: string, earlier: (a: string, b: string) => boolean): boolean {
+  const rows = db.prepare("SELECT DISTINCT version FROM pkgscan_scans WHERE ecosystem = ? AND name = ? AND version <> ? AND json_extract(verdict_json, '$.provenance.status') = 'verified'").all(ecosystem, name, version) as { version: string }[];
+  return rows.some((r) => earlier(r.version, version));
 }
 
 export interface ScanFilter {

@@ -1,5 +1,6 @@
 // The verdict of a package scan: the analysis, the vulnerability assessment and the active policy with its exceptions, into decision, severity, risk and reasons. Pure: no store, no clock.
-import type { Decision, ScanFinding, ScanVerdict, Severity, VerdictReason, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
+import type { Decision, PolicyGap, ScanFinding, ScanVerdict, Severity, VerdictReason, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
+import { assessAnalysis } from '../analyzers/assessment.js';
 import { SEVERITIES } from '../events/events.js';
 import { evaluatePolicy, type ApplicableException, type PolicyReason } from '../policies/evaluate.js';
 import type { PolicyDocument } from '../policies/schema.js';
@@ -19,6 +20,8 @@ export interface VerdictInput {
   readonly durationMs: number;
   /** The risk model's score (0..1), null without a usable model. */
   readonly modelScore?: number | null;
+  /** An earlier stored release of the package had verified provenance (this one then needs it too). */
+  readonly earlierVerifiedProvenance?: boolean;
 }
 
 const worse = (a: Severity, b: Severity): Severity => (SEVERITIES.indexOf(a) >= SEVERITIES.indexOf(b) ? a : b);
@@ -35,8 +38,68 @@ function provenanceWeight(status: PackageAnalysis['provenance']['status']): numb
   return status === 'invalid' ? 1 : 0;
 }
 
-function toReason(r: PolicyReason): VerdictReason {
-  return { rule: r.rule, kind: r.kind, effect: r.effect, subject: r.subject ?? null, message: r.message, waived_by: r.waived_by ?? null };
+/** One row per rule (and effect and waiver): the reasons of one rule over many findings are one row with their subjects. */
+export function groupReasons(rs: readonly PolicyReason[]): VerdictReason[] {
+  const rows = new Map<string, { first: PolicyReason; subjects: string[]; count: number }>();
+  for (const r of rs) {
+    const key = `${r.rule}\u0000${r.effect}\u0000${r.waived_by ?? ''}`;
+    const row = rows.get(key);
+    if (row === undefined) rows.set(key, { first: r, subjects: r.subject !== undefined ? [r.subject] : [], count: 1 });
+    else {
+      row.count += 1;
+      if (r.subject !== undefined && !row.subjects.includes(r.subject)) row.subjects.push(r.subject);
+    }
+  }
+  return [...rows.values()].map(({ first, subjects, count }) => ({
+    rule: first.rule,
+    kind: first.kind,
+    effect: first.effect,
+    subject: first.subject ?? null,
+    subjects,
+    count,
+    message: count === 1 ? first.message : groupMessage(first, subjects, count),
+    waived_by: first.waived_by ?? null,
+  }));
+}
+
+function groupMessage(r: PolicyReason, subjects: readonly string[], count: number): string {
+  const list = subjects.slice(0, 8).join(', ') + (subjects.length > 8 ? `, and ${subjects.length - 8} more` : '');
+  switch (r.rule) {
+    case 'findings.block':
+      return `${count} findings of blocking codes: ${list}`;
+    case 'findings.warn':
+      return `${count} findings of warning codes: ${list}`;
+    case 'thresholds.block_severity':
+    case 'thresholds.warn_severity':
+      return `${count} findings at or above the ${r.rule === 'thresholds.block_severity' ? 'blocking' : 'warning'} severity: ${list}`;
+    default:
+      return `${count} ${r.kind === 'vulnerability' ? 'advisories' : 'items'}: ${list}`;
+  }
+}
+
+/** The policy's gaps: what it could not judge, and what to do so it can. */
+function gapsOf(reasons: readonly PolicyReason[], ecosystem: string): PolicyGap[] {
+  const gaps: PolicyGap[] = [];
+  const unassessed = reasons.find((r) => r.kind === 'vulnerabilities_unassessed');
+  if (unassessed !== undefined)
+    gaps.push({
+      kind: 'advisories_missing',
+      effect: unassessed.effect,
+      message: 'advisories were not assessed: the advisory store has no (or incomplete) data for this ecosystem',
+      what_to_do: 'import an advisory snapshot (pkgscan advisories import, or Vulnerabilities > Import) and scan again',
+    });
+  const missing = reasons.find((r) => r.rule === 'provenance.missing');
+  if (missing !== undefined)
+    gaps.push({
+      kind: 'provenance_missing',
+      effect: missing.effect,
+      message: 'no verified provenance: no attestation came with this release',
+      what_to_do:
+        ecosystem === 'npm'
+          ? 'save the registry attestations document of name@version next to the tarball as <tarball>.attestations.json and import both (or scan through an npm mirror that serves attestations)'
+          : 'save the PEP 740 provenance object of the file next to it as <file>.provenance and import both',
+    });
+  return gaps;
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
@@ -60,7 +123,7 @@ export function buildVerdict(input: VerdictInput): ScanVerdict {
         status: input.vulnerabilities.status,
         items: input.vulnerabilities.items.map((x) => ({ id: x.id, severity: x.severity, kev: x.kev, ...(x.epss !== null ? { epss: x.epss } : {}) })),
       },
-      provenance: { verified: a.provenance.status === 'verified' },
+      provenance: { verified: a.provenance.status === 'verified', status: a.provenance.status, downgrade: input.earlierVerifiedProvenance === true && a.provenance.status !== 'verified' },
       licenses: a.metadata.license !== undefined ? [a.metadata.license] : [],
     },
     input.exceptions,
@@ -79,25 +142,35 @@ export function buildVerdict(input: VerdictInput): ScanVerdict {
   const person = (p: { name?: string; email?: string } | undefined): string | null => (p === undefined ? null : [p.name, p.email !== undefined ? `<${p.email}>` : undefined].filter((x) => x !== undefined && x !== '').join(' ') || null);
   const installScripts: Record<string, string> = {};
   for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) if (m.scripts[hook] !== undefined) installScripts[hook] = m.scripts[hook];
+  const incomplete = !a.complete || a.runs.some((r) => r.status === 'failed' || r.status === 'timed_out');
+  const assessment = assessAnalysis({
+    findings: a.findings,
+    chains: a.chains,
+    risk: a.risk,
+    complete: !incomplete,
+    maliciousAdvisories: input.vulnerabilities.items.filter((x) => x.malicious).map((x) => x.id),
+  });
   return {
     id: input.id,
     ecosystem: a.ecosystem,
     name: a.name,
     version: a.version,
     environment: input.environment,
+    assessment,
     decision,
+    gaps: gapsOf(evaluation.reasons, a.ecosystem),
     severity,
     risk_score: risk,
     risk_dimensions: dimensions,
-    incomplete: !a.complete || a.runs.some((r) => r.status === 'failed' || r.status === 'timed_out'),
+    incomplete,
     findings: sortFindings(a.findings),
     attack_chains: a.chains,
     analyzer_runs: a.runs,
     provenance: a.provenance,
     vulnerabilities: input.vulnerabilities,
     policy: { id: input.policy.id, name: input.policy.name, hash: input.policy.hash },
-    policy_reasons: evaluation.reasons.map(toReason),
-    waived_reasons: evaluation.waived.map(toReason),
+    policy_reasons: groupReasons(evaluation.reasons),
+    waived_reasons: groupReasons(evaluation.waived),
     exceptions_applied: [...new Set(evaluation.waived.map((r) => r.waived_by).filter((x): x is string => x !== undefined))],
     package: {
       filename: a.filename,

@@ -1,10 +1,87 @@
-// The blocks of the verdict page: policy reasons (with the exception that waived one), vulnerabilities, provenance, analyzer runs, package facts, file inventory.
+// The blocks of the verdict page: the assessment, the policy's gaps, policy reasons (one row per rule) (with the exception that waived one), vulnerabilities, provenance, analyzer runs, package facts, file inventory.
 import { useState } from 'react';
 import type { AnalyzerRun, ScanProvenance, ScanVerdict, VerdictReason, VulnerabilityAssessment } from '../../../../../engines/core/contracts/pkgscan';
 import { bytes, duration, pct, sentence, when } from '../common/format';
 import { Banner, SeverityBadge } from '../common/ui';
 import { usePackagesNav } from '../common/nav';
 import { shortId } from '../session';
+
+const ASSESSMENT_TEXT = {
+  malicious: 'The analysis found malicious behaviour',
+  suspicious: 'The analysis found behaviour that needs a look',
+  clean: 'The analysis found no malicious behaviour',
+  unknown: 'The analysis could not complete: unknown, not clean',
+} as const;
+
+/** The analysis's own judgement, before any policy: verdict, confidence, and what it rests on. */
+export function Assessment({ verdict }: { verdict: ScanVerdict }) {
+  const a = verdict.assessment;
+  return (
+    <section className={`panel pk-assess pk-assess--${a.verdict}`} aria-label="Assessment" data-testid="assessment">
+      <span className={`pk-assess__verdict pk-assess__verdict--${a.verdict}`} data-testid="assessment-verdict">
+        {a.verdict}
+      </span>
+      <div className="pk-assess__body">
+        <strong>{ASSESSMENT_TEXT[a.verdict]}</strong>
+        <span className="muted small">
+          {' '}
+          · confidence {pct(a.confidence)} · {sentence(a.summary)} · independent of environment and policy
+        </span>
+        {(a.chains.length > 0 || a.findings.length > 0 || a.advisories.length > 0) && (
+          <ul className="pk-assess__basis" aria-label="What the assessment rests on">
+            {a.chains.map((c, i) => (
+              <li key={`c${i}`}>
+                <SeverityBadge severity={c.severity} /> chain: {c.title}
+              </li>
+            ))}
+            {a.findings.slice(0, 6).map((f, i) => (
+              <li key={`f${i}`}>
+                <SeverityBadge severity={f.severity} /> <code>{f.code}</code> {f.title}
+                {f.file !== null && (
+                  <span className="muted small">
+                    {' '}
+                    in {f.file}
+                    {f.line !== null ? `:${f.line}` : ''}
+                  </span>
+                )}
+              </li>
+            ))}
+            {a.findings.length > 6 && <li className="muted small">and {a.findings.length - 6} more (see Findings)</li>}
+            {a.advisories.map((id) => (
+              <li key={id}>
+                malicious-package advisory <code>{id}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}
+
+const GAP_TITLE = { provenance_missing: 'Provenance missing', advisories_missing: 'Advisories missing' } as const;
+
+/** What the policy could not judge: shown as gaps with what to do, not as findings. */
+export function Gaps({ verdict }: { verdict: ScanVerdict }) {
+  if (verdict.gaps.length === 0) return null;
+  return (
+    <section className="panel pk-gaps" aria-label="Policy gaps" data-testid="policy-gaps">
+      <h3>
+        Gaps <span className="pk-sub">what the policy could not judge, and how to close it</span>
+      </h3>
+      <ul className="pk-gaps__list">
+        {verdict.gaps.map((g) => (
+          <li key={g.kind} data-testid={`gap-${g.kind}`}>
+            <span className={`pk-effect pk-effect--${g.effect === 'allow' ? 'waived' : g.effect}`}>{g.effect}</span> <strong>{GAP_TITLE[g.kind]}</strong>: {sentence(g.message)}
+            <div className="small">
+              What to do: <span data-testid="gap-todo">{sentence(g.what_to_do)}</span>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 export function Reasons({ verdict }: { verdict: ScanVerdict }) {
   const reasons = verdict.policy_reasons;
@@ -46,7 +123,13 @@ function Reason({ r }: { r: VerdictReason }) {
         <code className="muted small" title="Policy rule">
           {r.rule}
         </code>
-        {r.subject && <code className="small">{r.subject}</code>}
+        {r.subjects.slice(0, 8).map((x) => (
+          <code key={x} className="small">
+            {x}
+          </code>
+        ))}
+        {r.subjects.length > 8 && <span className="muted small">+{r.subjects.length - 8}</span>}
+        {r.count > 1 && <span className="muted small">{r.count} matches</span>}
         {waived && (
           <span className="small" data-testid="waived-by">
             waived by exception <code title={r.waived_by ?? ''}>{shortId(r.waived_by ?? '')}</code>

@@ -24,7 +24,16 @@ const VERDICT: ScanVerdict = {
   name: 'evil-pkg',
   version: '1.0.0',
   environment: 'prod',
+  assessment: {
+    verdict: 'malicious',
+    confidence: 0.95,
+    summary: '1 attack chain(s): Reads ~/.npmrc and sends it to a webhook',
+    findings: [{ code: 'exec_base64', severity: 'critical', category: 'code_execution', title: 'Runs decoded data', file: 'index.js', line: 12 }],
+    chains: [{ title: 'Reads ~/.npmrc and sends it to a webhook', severity: 'critical', technique: 'T1552.001' }],
+    advisories: [],
+  },
   decision: 'block',
+  gaps: [{ kind: 'provenance_missing', effect: 'warn', message: 'no verified provenance', what_to_do: 'save the attestations next to the tarball and import both' }],
   severity: 'critical',
   risk_score: 0.93,
   risk_dimensions: { malicious_code: 0.95, install_time: 0.8, metadata: 0.2, provenance: 0.1, vulnerabilities: 0 },
@@ -52,8 +61,8 @@ const VERDICT: ScanVerdict = {
   provenance: { status: 'absent', kind: null, builder: null, source_repository: null, source_commit: null, workflow: null, registry_signature: 'absent', message: 'No attestation published.' },
   vulnerabilities: { status: 'unavailable', message: 'The advisory store holds no npm data.', missing_sources: ['osv:npm', 'kev'], items: [] },
   policy: { id: 'p1', name: 'default-prod', hash: 'abcdef0123456789' },
-  policy_reasons: [{ rule: 'block_severity', kind: 'severity', effect: 'block', subject: 'exec_base64', message: 'a critical finding', waived_by: null }],
-  waived_reasons: [{ rule: 'findings', kind: 'finding', effect: 'warn', subject: 'npm_install_script', message: 'install script present', waived_by: 'exc-12345678-aaaa' }],
+  policy_reasons: [{ rule: 'block_severity', kind: 'severity', effect: 'block', subject: 'exec_base64', subjects: ['exec_base64', 'env_exfil'], count: 3, message: '3 findings at or above the blocking severity', waived_by: null }],
+  waived_reasons: [{ rule: 'findings', kind: 'finding', effect: 'warn', subject: 'npm_install_script', subjects: ['npm_install_script'], count: 1, message: 'install script present', waived_by: 'exc-12345678-aaaa' }],
   exceptions_applied: ['exc-12345678-aaaa'],
   package: {
     filename: 'evil-pkg-1.0.0.tgz',
@@ -98,6 +107,24 @@ describe('VerdictView', () => {
     const runs = screen.getByTestId('analyzer-runs');
     expect(runs.querySelector('.pk-status--unavailable')?.textContent).toBe('unavailable');
     expect(runs.querySelector('.pk-status--failed')?.textContent).toBe('failed');
+  });
+
+  it('leads with the assessment (before the decision), groups reasons one row per rule, and shows gaps with what to do', () => {
+    render(<VerdictView verdict={VERDICT} />);
+    const page = screen.getByTestId('verdict');
+    const assessment = screen.getByTestId('assessment');
+    const decision = screen.getAllByTestId('decision')[0];
+    expect(decision).toBeDefined();
+    // the assessment comes first in the page
+    expect(assessment.compareDocumentPosition(decision as Node) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(page.firstElementChild).toBe(assessment);
+    expect(screen.getByTestId('assessment-verdict').textContent).toBe('malicious');
+    expect(assessment.textContent).toContain('Reads ~/.npmrc');
+    expect(assessment.textContent).toContain('95%');
+    const reasons = screen.getByTestId('policy-reasons');
+    expect(reasons.textContent).toContain('env_exfil');
+    expect(reasons.textContent).toContain('3 matches');
+    expect(screen.getByTestId('gap-provenance_missing').textContent).toContain('What to do');
   });
 
   it('an assessed verdict with no advisories says so', () => {

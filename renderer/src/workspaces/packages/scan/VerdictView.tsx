@@ -1,11 +1,11 @@
-// The verdict page of one package scan: decision and risk, dimensions chart, policy reasons, vulnerabilities, provenance, attack chains, findings by file, analyzer runs, the release and its files.
+// The verdict page of one package scan: the analysis's assessment first, then the policy's decision and its gaps, risk, dimensions chart, policy reasons, vulnerabilities, provenance, attack chains, findings by file, analyzer runs, the release and its files.
 import type { ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
 import { duration, pct, when } from '../common/format';
 import { orderedDimensions } from '../common/model';
 import { Banner, BarChart, DecisionBadge, PackageLink, SeverityBadge } from '../common/ui';
 import { ChainDiagram } from './ChainDiagram';
 import { Findings } from './Findings';
-import { AnalyzerRuns, Inventory, PackageFacts, Provenance, Reasons, Vulnerabilities } from './VerdictParts';
+import { AnalyzerRuns, Assessment, Gaps, Inventory, PackageFacts, Provenance, Reasons, Vulnerabilities } from './VerdictParts';
 
 const DECISION_TEXT = {
   allow: 'may be admitted',
@@ -23,6 +23,7 @@ export function VerdictView({ verdict }: { verdict: ScanVerdict }) {
   const waived = verdict.waived_reasons.length;
   return (
     <div className="pk-verdict" data-testid="verdict">
+      <Assessment verdict={verdict} />
       <section className={`panel pk-verdict__head pk-verdict__head--${verdict.decision}`} aria-label="Decision">
         <DecisionBadge decision={verdict.decision} large />
         <div className="pk-verdict__title">
@@ -53,6 +54,7 @@ export function VerdictView({ verdict }: { verdict: ScanVerdict }) {
           The archive was not read completely or an analyzer did not finish (see the analyzer runs and the archive findings). Whatever was not read was not checked.
         </Banner>
       )}
+ <Gaps verdict={verdict} />
       {waived > 0 && <Banner tone="info" title={`${waived} policy reason(s) waived by an approved exception`} />}
       <div className="pk-verdict__grid">
         <div className="pk-stack">

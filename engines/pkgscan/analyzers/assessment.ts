@@ -1,0 +1,91 @@
+// The analysis's own judgement of a release, independent of environment and policy: malicious, suspicious, clean, or unknown when the analysis could not complete; with the findings and chains it rests on.
+import type { AttackChain, ScanAssessment, ScanFinding, Severity } from '../../core/contracts/pkgscan.js';
+import { ATTACK_CHAIN_CODE } from './chains.js';
+
+/** Finding categories that are malicious behaviour, not merely risky metadata. */
+export const MALICIOUS_CATEGORIES: ReadonlySet<string> = new Set(['code_execution', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'persistence', 'propagation', 'steganography', 'obfuscation', 'install_time']);
+
+const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
+const atLeast = (s: Severity, min: Severity): boolean => RANK[s] >= RANK[min];
+
+export interface AssessmentInput {
+  readonly findings: readonly ScanFinding[];
+  readonly chains: readonly AttackChain[];
+  readonly risk: { readonly score: number };
+  /** False when the archive was not read to its end or an analyzer failed or timed out. */
+  readonly complete: boolean;
+  /** Advisories that name this release as a malicious package (a fact about the release, not a policy). */
+  readonly maliciousAdvisories?: readonly string[];
+}
+
+const MAX_EVIDENCE = 20;
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+function evidence(findings: readonly ScanFinding[]): ScanAssessment['findings'] {
+  const seen = new Set<string>();
+  const out: ScanAssessment['findings'][number][] = [];
+  for (const f of [...findings].sort((a, b) => RANK[b.severity] - RANK[a.severity])) {
+    const key = `${f.code}\u0000${f.file ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ code: f.code, severity: f.severity, category: f.category, title: f.title, file: f.file, line: f.line });
+    if (out.length >= MAX_EVIDENCE) break;
+  }
+  return out;
+}
+
+/**
+ * - malicious: an attack chain of high or critical severity, a critical finding of a malicious category, two
+ *   different high findings of malicious categories, or a malicious-package advisory;
+ * - suspicious: otherwise a high finding of any kind, a medium finding of a malicious category with a risk of
+ *   0.4 or more, or a risk of 0.7 or more;
+ * - unknown: otherwise, when the analysis did not complete (nothing found does not mean clean);
+ * - clean: otherwise.
+ * Confidence (0..1) says how firmly the evidence carries the verdict; for `clean` it is lower when medium
+ * findings were seen, for `unknown` it is 0.
+ */
+export function assessAnalysis(input: AssessmentInput): ScanAssessment {
+  const findings = input.findings.filter((f) => f.code !== ATTACK_CHAIN_CODE);
+  const chains = input.chains.filter((c) => atLeast(c.severity, 'high'));
+  const maliciousHigh = findings.filter((f) => MALICIOUS_CATEGORIES.has(f.category) && atLeast(f.severity, 'high'));
+  const critical = maliciousHigh.filter((f) => f.severity === 'critical');
+  const distinctHigh = new Set(maliciousHigh.map((f) => f.code));
+  const advisories = input.maliciousAdvisories ?? [];
+  const risk = input.risk.score;
+  if (chains.length > 0 || critical.length > 0 || distinctHigh.size >= 2 || advisories.length > 0) {
+    const strength = (chains.length > 0 ? 0.15 : 0) + (critical.length > 0 ? 0.1 : 0) + (advisories.length > 0 ? 0.2 : 0) + 0.25 * risk;
+    return {
+      verdict: 'malicious',
+      confidence: round2(Math.min(0.99, 0.6 + strength)),
+      summary: advisories.length > 0 && chains.length === 0 && maliciousHigh.length === 0 ? 'an advisory names this release as malicious' : chains.length > 0 ? `${chains.length} attack chain(s): ${chains[0]?.title ?? ''}` : `${distinctHigh.size} kind(s) of malicious behaviour`,
+      findings: evidence(maliciousHigh.length > 0 ? maliciousHigh : findings.filter((f) => atLeast(f.severity, 'high'))),
+      chains: chains.map((c) => ({ title: c.title, severity: c.severity, technique: c.technique })),
+      advisories: [...advisories].slice(0, MAX_EVIDENCE),
+    };
+  }
+  const high = findings.filter((f) => atLeast(f.severity, 'high'));
+  const maliciousMedium = findings.filter((f) => MALICIOUS_CATEGORIES.has(f.category) && f.severity === 'medium');
+  if (high.length > 0 || (maliciousMedium.length > 0 && risk >= 0.4) || risk >= 0.7) {
+    const basis = high.length > 0 ? high : maliciousMedium.length > 0 ? maliciousMedium : findings.filter((f) => atLeast(f.severity, 'medium'));
+    return {
+      verdict: 'suspicious',
+      confidence: round2(Math.min(0.9, 0.45 + 0.4 * risk)),
+      summary: high.length > 0 ? `${new Set(high.map((f) => f.code)).size} kind(s) of high-severity finding` : `risky behaviour (risk ${risk.toFixed(2)})`,
+      findings: evidence(basis),
+      chains: input.chains.map((c) => ({ title: c.title, severity: c.severity, technique: c.technique })),
+      advisories: [],
+    };
+  }
+  if (!input.complete) {
+    return { verdict: 'unknown', confidence: 0, summary: 'the analysis could not complete (the archive was not read to its end, or an analyzer did not finish)', findings: evidence(findings.filter((f) => atLeast(f.severity, 'medium'))), chains: [], advisories: [] };
+  }
+  const medium = findings.filter((f) => atLeast(f.severity, 'medium'));
+  return {
+    verdict: 'clean',
+    confidence: round2(medium.length === 0 ? 0.9 - 0.3 * risk : Math.max(0.5, 0.75 - 0.5 * risk)),
+    summary: medium.length === 0 ? 'no malicious behaviour found' : 'no malicious behaviour found; some findings need a look',
+    findings: evidence(medium),
+    chains: [],
+    advisories: [],
+  };
+}
