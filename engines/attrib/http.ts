@@ -4,7 +4,8 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { AchAssessment, AchScenarioList, AttribHealth, ExtractResponse } from '../core/contracts/ach.js';
+import type { AchAssessment, AchScenarioList, AttribHealth, ExtractResponse, MatrixImportResponse } from '../core/contracts/ach.js';
+import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { MAX_FINDING_BYTES, parseSendFinding } from '../core/findings.js';
@@ -16,7 +17,7 @@ import type { ServiceContext } from '../core/service.js';
 import type { StixBundle } from '../core/stix.js';
 import { analyzeScenario } from './ach/engine.js';
 import { stixToScenario } from './ach/import.js';
-import { getMatrix, listMatrices, saveMatrix, sendFindingToMatrix } from './ach/matrices.js';
+import { getMatrix, importStixMatrix, listMatrices, sendFindingToMatrix } from './ach/matrices.js';
 import { runAchRequest } from './ach/request.js';
 import { ScenarioLibrary } from './ach/scenario.js';
 import { assessmentToStix } from './ach/stix.js';
@@ -236,8 +237,9 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     jsonBody(MAX_MATRIX_IMPORT_BYTES),
     route((req, res) => {
       const imported = stixToScenario(req.body);
-      const matrix = saveMatrix(ctx.db, imported.scenario, { kind: 'matrix.imported-stix', payload: { bundle_id: imported.summary.bundle_id } }, undefined, now());
-      res.status(201).json({ matrix, scenario: imported.scenario, summary: imported.summary });
+      const outcome = importStixMatrix(ctx.db, imported.scenario, { id: imported.summary.bundle_id, sha256: canonicalHash(req.body) }, now());
+      const body: MatrixImportResponse = { matrix: outcome.matrix, scenario: outcome.scenario, summary: imported.summary, ...(outcome.merged ? { merged: outcome.merged } : {}) };
+      res.status(outcome.merged ? 200 : 201).json(body);
     }),
   );
 

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import type { Assessment, CaseAssessHealth, StixBundle } from '../core/contracts/caseassess.js';
+import type { Assessment, CaseAssessHealth, CaseImportResponse, StixBundle } from '../core/contracts/caseassess.js';
+import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { jsonBody, page, parsePagination, parseQuery, route } from '../core/http/index.js';
@@ -11,7 +12,7 @@ import type { ServiceContext } from '../core/service.js';
 import { MAX_FINDING_BYTES, parseSendFinding } from '../core/findings.js';
 import { MAX_STIX_IMPORT_BYTES } from '../core/stix-import.js';
 import { MAX_CASE_BYTES, validateCase } from './case.js';
-import { getCase, listCases, saveCase, sendFindingToCase } from './cases.js';
+import { getCase, importStixCase, listCases, saveCaseChecked, sendFindingToCase } from './cases.js';
 import { stixToCase } from './import.js';
 import { DEFAULT_KG_RELATIVE, defaultResourcesDir, listActors, VERSION } from './index.js';
 import { ASSESS_JOB, type AssessJobResult } from './jobs.js';
@@ -30,6 +31,7 @@ const ASSESSMENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 const actorsQuery = z.object({ q: z.string().max(200).optional(), sponsor: z.string().max(100).optional() });
 const assessQuery = z.object({ format: z.enum(['json', 'stix']).default('json') });
+const replaceQuery = z.object({ replace: z.enum(['true', 'false']).optional() });
 
 function isJobResult(value: unknown): value is AssessJobResult {
   return typeof value === 'object' && value !== null && typeof (value as { assessment?: unknown }).assessment === 'object';
@@ -130,7 +132,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     jsonBody(MAX_CASE_BYTES),
     route((req, res) => {
       const kase = validateCase(req.body);
-      res.status(201).json(saveCase(ctx.db, kase, { kind: 'case.saved' }));
+      const { replace } = parseQuery(replaceQuery, req);
+      res.status(201).json(saveCaseChecked(ctx.db, kase, replace === 'true'));
     }),
   );
 
@@ -140,8 +143,9 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     jsonBody(MAX_STIX_IMPORT_BYTES),
     route((req, res) => {
       const imported = stixToCase(req.body);
-      const stored = saveCase(ctx.db, imported.case, { kind: 'case.imported-stix', payload: { bundle_id: imported.summary.bundle_id } });
-      res.status(201).json({ case: imported.case, summary: imported.summary, stored });
+      const outcome = importStixCase(ctx.db, imported.case, { id: imported.summary.bundle_id, sha256: canonicalHash(req.body) });
+      const body: CaseImportResponse = { case: outcome.case, summary: imported.summary, stored: outcome.stored, ...(outcome.merged ? { merged: outcome.merged } : {}) };
+      res.status(outcome.merged ? 200 : 201).json(body);
     }),
   );
 

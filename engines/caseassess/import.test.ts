@@ -7,7 +7,7 @@ import { VitrineError } from '../core/errors.js';
 import { listen, type Listening } from '../core/http/server.js';
 import { openMemoryStore } from '../core/store.js';
 import { validateCase } from './case.js';
-import { addFindingToCase, getCase, sendFindingToCase } from './cases.js';
+import { addFindingToCase, getCase, saveCaseChecked, sendFindingToCase } from './cases.js';
 import { createStandaloneApp } from './http.js';
 import { stixToCase } from './import.js';
 import { caseassessService } from './service.js';
@@ -187,5 +187,62 @@ describe('STIX import summary counts', () => {
     expect(skippedOf(summary, 'indicator')).toBe(0);
     expect(summary.skipped.filter((r) => r.type === 'relationship' && r.reason.includes('not in the bundle'))).toEqual([expect.objectContaining({ count: 1 })]);
     expect(mappedOf(summary, 'relationship') + skippedOf(summary, 'relationship')).toBe(3);
+  });
+});
+
+describe('re-importing a bundle keeps what the analyst added', () => {
+  let server: Listening;
+  beforeAll(async () => {
+    server = await listen(createStandaloneApp(), { port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  const post = (p: string, body: unknown) => fetch(`${server.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it.skipIf(!files.includes('apt1.json'))('apt1 imported, sent to, imported again: merged (200), nothing lost; a different bundle with the same id is a case of its own; a save that drops items is 409 until confirmed', async () => {
+    const first = await post('/cases/import/stix', read('apt1.json'));
+    expect(first.status).toBe(201);
+    const { stored } = (await first.json()) as { stored: { case_id: string; evidence_count: number } };
+    const sent = await post('/cases/evidence', { target: { kind: 'existing', id: stored.case_id }, finding: { title: 'C2 seen in capture', techniques: ['T1071.001'], indicators: [{ type: 'ipv4', value: '203.0.113.77' }, { type: 'domain', value: 'c2.example.net' }], source: { service: 'replay', kind: 'story', id: '3', link: '#/replay/story/3' } } });
+    expect(sent.status).toBe(200);
+    const withSent = (await (await fetch(`${server.url}/cases/${stored.case_id}`)).json()) as { evidence_count: number; case: { indicators: { value: string }[] } };
+    expect(withSent.evidence_count).toBe(stored.evidence_count + 3);
+
+    const again = await post('/cases/import/stix', read('apt1.json'));
+    expect(again.status).toBe(200);
+    const merged = (await again.json()) as { merged: { into: string; added: string[]; kept: number }; stored: { evidence_count: number } };
+    expect(merged.merged).toEqual({ into: stored.case_id, added: [], kept: stored.evidence_count + 3 });
+    const after = (await (await fetch(`${server.url}/cases/${stored.case_id}`)).json()) as { evidence_count: number; case: { indicators: { value: string }[] } };
+    expect(after.evidence_count).toBe(stored.evidence_count + 3);
+    expect(after.case.indicators.map((i) => i.value)).toEqual(expect.arrayContaining(['203.0.113.77', 'c2.example.net']));
+
+    // Another bundle reusing apt1's bundle id: not merged into the apt1 case.
+    const apt1 = read('apt1.json') as { id: string; objects: unknown[] };
+    const other = { type: 'bundle', id: apt1.id, objects: [{ type: 'ipv4-addr', spec_version: '2.1', id: 'ipv4-addr--0c7f4b4e-3f5e-5b7e-9d3c-2a1b0c9d8e7f', value: '198.51.100.9' }] };
+    const third = await post('/cases/import/stix', other);
+    expect(third.status).toBe(201);
+    expect(((await third.json()) as { stored: { case_id: string } }).stored.case_id).toBe(`${stored.case_id}-2`);
+
+    // Saving the case text without the sent items: 409 with what would be lost, then the confirmed replace.
+    const { case: kase } = (await (await fetch(`${server.url}/cases/${stored.case_id}`)).json()) as { case: { indicators: { value: string }[] } };
+    const trimmed = { ...kase, indicators: kase.indicators.filter((i) => i.value !== '203.0.113.77') };
+    const refused = await post('/cases', trimmed);
+    expect(refused.status).toBe(409);
+    const err = (await refused.json()) as { error: { details: { path: string; issue: string }[] } };
+    expect(err.error.details).toEqual([expect.objectContaining({ issue: expect.stringContaining('203.0.113.77') })]);
+    expect((await fetch(`${server.url}/cases/${stored.case_id}`).then((r) => r.json()) as { evidence_count: number }).evidence_count).toBe(stored.evidence_count + 3);
+    expect((await post('/cases?replace=true', trimmed)).status).toBe(201);
+  });
+
+  it('the log keeps the value of every item a finding added and a replacement removed', () => {
+    const db = openMemoryStore([caseassessService]);
+    const created = sendFindingToCase(db, { target: { kind: 'new', title: 'Logged' }, finding: { title: 't', techniques: ['T1105'], indicators: [{ type: 'sha256', value: 'a'.repeat(64) }], source: { service: 'replay', kind: 'story', id: '1' } } });
+    const rows = () => (db.prepare('SELECT kind, payload FROM caseassess_case_log ORDER BY seq').all() as { kind: string; payload: string }[]).map((r) => ({ kind: r.kind, payload: JSON.parse(r.payload) as { added?: { value: string }[]; removed?: { value: string }[] } }));
+    expect(rows()[0]?.payload.added?.map((a) => a.value)).toEqual(['T1105', `sha256 ${'a'.repeat(64)}`]);
+    const { indicators: _dropped, ...withoutIndicators } = getCase(db, created.id)!.case;
+    expect(() => saveCaseChecked(db, withoutIndicators, false)).toThrow(/would remove 1 evidence item/);
+    saveCaseChecked(db, withoutIndicators, true);
+    expect(rows().at(-1)).toMatchObject({ kind: 'case.replaced', payload: { removed: [expect.objectContaining({ value: `sha256 ${'a'.repeat(64)}` })] } });
   });
 });

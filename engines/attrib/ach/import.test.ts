@@ -140,6 +140,30 @@ describe('HTTP: /matrices, /matrices/import/stix, /matrices/evidence', () => {
     expect((await post('/ach', { scenario: stored.scenario, preview: true })).status).toBe(200);
   });
 
+  it.skipIf(!files.includes('apt1.json'))('a re-import merges into the matrix the bundle made (200), keeping the rows Send to added; the log keeps their text', async () => {
+    const bundle = read('apt1.json') as { id: string };
+    // A bundle of its own id, so the test above does not share its matrix.
+    const mine = { ...bundle, id: 'bundle--0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' };
+    const first = await post('/matrices/import/stix', mine);
+    expect(first.status).toBe(201);
+    const { matrix } = (await first.json()) as { matrix: { id: string; evidence_count: number } };
+    const sent = await post('/matrices/evidence', { target: { kind: 'existing', id: matrix.id }, finding: { title: 'C2 in capture', techniques: [], indicators: [{ type: 'ipv4', value: '203.0.113.77' }], source: { service: 'replay', kind: 'story', id: '3', link: '#/replay/story/3' } } });
+    expect(sent.status).toBe(200);
+    const again = await post('/matrices/import/stix', mine);
+    expect(again.status).toBe(200);
+    const merged = (await again.json()) as { matrix: { id: string; evidence_count: number }; merged: { into: string; added: string[] } };
+    expect(merged.merged).toMatchObject({ into: matrix.id, added: [] });
+    expect(merged.matrix.evidence_count).toBe(matrix.evidence_count + 1);
+    const stored = (await (await fetch(`${server.url}/matrices/${matrix.id}`)).json()) as { scenario: { evidence: { summary: string }[] } };
+    expect(stored.scenario.evidence.some((e) => e.summary.includes('203.0.113.77'))).toBe(true);
+    const list = (await (await fetch(`${server.url}/matrices`)).json()) as { items: { id: string }[] };
+    expect(list.items.filter((i) => i.id === matrix.id)).toHaveLength(1);
+    const db = openMemoryStore([attribService]);
+    const r = sendFindingToMatrix(db, { target: { kind: 'new', title: 'Logged' }, finding: { title: 't', techniques: [], indicators: [{ type: 'domain', value: 'c2.example.net' }], source: { service: 'replay', kind: 'story', id: '1' } } }, null);
+    const payload = JSON.parse((db.prepare('SELECT payload FROM attrib_matrix_log ORDER BY seq DESC LIMIT 1').get() as { payload: string }).payload) as { added: { id: string; summary: string }[] };
+    expect(payload.added).toEqual([expect.objectContaining({ id: r.added[0], summary: expect.stringContaining('c2.example.net') })]);
+  });
+
   it('refuses a truncated body (400), a 2.0 bundle (422), an unknown matrix (404) and a bad finding (422)', async () => {
     expect((await post('/matrices/import/stix', '{"type":"bundle","objects":[')).status).toBe(400);
     expect((await post('/matrices/import/stix', { type: 'bundle', id: 'bundle--44af6c39-c09b-49c5-9de2-394224b04982', spec_version: '2.0', objects: [{ type: 'x', id: 'x--1' }] })).status).toBe(422);

@@ -122,7 +122,7 @@ export function sendFindingToMatrix(db: Database, req: SendFindingRequest, kb: A
     const stored = getMatrix(db, req.target.id);
     if (!stored) throw new VitrineError('not_found', 'no such stored matrix (GET /matrices lists them)');
     const r = addFindingToScenario(stored.scenario, req, technique);
-    if (r.added.length > 0) saveMatrix(db, r.scenario, { kind: 'matrix.finding-added', payload: { source: req.finding.source, title: req.finding.title, added: r.added, skipped: r.skipped.length } }, stored.id, now);
+    if (r.added.length > 0) saveMatrix(db, r.scenario, { kind: 'matrix.finding-added', payload: { source: req.finding.source, title: req.finding.title, added: loggedEvidence(r.scenario, r.added), skipped: r.skipped.length } }, stored.id, now);
     return { id: stored.id, title: stored.title, created: false, added: r.added, skipped: r.skipped, scenario: r.scenario };
   }
   const seed = seedHypotheses(req.finding.techniques, kb);
@@ -136,6 +136,61 @@ export function sendFindingToMatrix(db: Database, req: SendFindingRequest, kb: A
     hypotheses: seed.hypotheses,
     evidence: r.scenario.evidence,
   };
-  const saved = saveMatrix(db, scenario, { kind: 'matrix.created-from-finding', payload: { source: req.finding.source, title: req.finding.title, added: r.added } }, undefined, now);
+  const saved = saveMatrix(db, scenario, { kind: 'matrix.created-from-finding', payload: { source: req.finding.source, title: req.finding.title, added: loggedEvidence(scenario, r.added) } }, undefined, now);
   return { id: saved.id, title: saved.title, created: true, added: r.added, skipped: r.skipped, scenario };
+}
+
+/** Evidence rows as the log keeps them: id, summary (the value), source and techniques, so the log holds what was added, not only ids. */
+function loggedEvidence(scenario: AchScenario, ids: readonly string[]): { id: string; summary: string; source?: string; techniques?: readonly string[] }[] {
+  const wanted = new Set(ids);
+  return scenario.evidence.filter((e) => wanted.has(e.id)).map((e) => ({ id: e.id, summary: e.summary, ...(e.source !== undefined ? { source: e.source } : {}), ...(e.techniques !== undefined ? { techniques: e.techniques } : {}) }));
+}
+
+/** Which matrix each imported bundle (id and content hash) made, from the log. */
+function importedBundles(db: Database): { matrix: string; bundle_id: string; bundle_sha256: string | undefined }[] {
+  const ledger = new Ledger(db, MATRIX_LOG_TABLE);
+  const out: { matrix: string; bundle_id: string; bundle_sha256: string | undefined }[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = ledger.list(offset, 500);
+    for (const r of page) {
+      const p = (r.payload ?? {}) as Record<string, unknown>;
+      if ((r.kind === 'matrix.imported-stix' || r.kind === 'matrix.reimported-stix') && typeof p['matrix'] === 'string' && typeof p['bundle_id'] === 'string')
+        out.push({ matrix: p['matrix'], bundle_id: p['bundle_id'], bundle_sha256: typeof p['bundle_sha256'] === 'string' ? p['bundle_sha256'] : undefined });
+    }
+    if (page.length < 500) return out;
+  }
+}
+
+/**
+ * Stores an imported bundle as a matrix. The same bundle (id and content) imported again merges into the matrix it made: every
+ * hypothesis, evidence row, rating and override there stays; hypotheses and evidence of the bundle it lacks are added. A
+ * different bundle reusing a bundle id gets a matrix of its own. The log records every added row with its text.
+ */
+export function importStixMatrix(db: Database, imported: AchScenario, bundle: { readonly id: string; readonly sha256: string }, now: Date = new Date()): { matrix: StoredMatrixSummary; scenario: AchScenario; merged?: { into: string; added: string[]; kept: number } } {
+  const same = importedBundles(db).find((b) => b.bundle_id === bundle.id && b.bundle_sha256 === bundle.sha256 && getMatrix(db, b.matrix) !== null);
+  if (same === undefined) {
+    const matrix = saveMatrix(db, imported, { kind: 'matrix.imported-stix', payload: { bundle_id: bundle.id, bundle_sha256: bundle.sha256, added: loggedEvidence(imported, imported.evidence.map((e) => e.id)) } }, undefined, now);
+    return { matrix, scenario: imported };
+  }
+  const stored = getMatrix(db, same.matrix)!;
+  const s = stored.scenario;
+  const haveSummary = new Set(s.evidence.map((e) => e.summary.toLowerCase()));
+  const ids = new Set(s.evidence.map((e) => e.id));
+  let n = s.evidence.length;
+  const added: AchEvidence[] = [];
+  for (const e of imported.evidence) {
+    if (haveSummary.has(e.summary.toLowerCase()) || s.evidence.length + added.length >= MAX_EVIDENCE) continue;
+    do n++;
+    while (ids.has(`E${n}`));
+    ids.add(`E${n}`);
+    added.push({ ...e, id: `E${n}` });
+  }
+  const haveHyp = new Set((s.hypotheses ?? []).map((h) => h.id));
+  const haveActor = new Set((s.actors ?? []).map((a) => a.id));
+  const hypotheses = s.hypotheses === undefined ? undefined : [...s.hypotheses, ...(imported.hypotheses ?? []).filter((h) => !haveHyp.has(h.id))];
+  const actors = [...(s.actors ?? []), ...(imported.actors ?? []).filter((a) => !haveActor.has(a.id))];
+  const next: AchScenario = { ...s, ...(actors.length > 0 ? { actors } : {}), ...(hypotheses !== undefined ? { hypotheses } : {}), evidence: [...s.evidence, ...added] };
+  const grew = added.length > 0 || (hypotheses?.length ?? 0) > (s.hypotheses?.length ?? 0);
+  const matrix = grew ? saveMatrix(db, next, { kind: 'matrix.reimported-stix', payload: { bundle_id: bundle.id, bundle_sha256: bundle.sha256, added: loggedEvidence(next, added.map((e) => e.id)) } }, stored.id, now) : { id: stored.id, title: stored.title, hypothesis_count: stored.hypothesis_count, evidence_count: stored.evidence_count, created_at: stored.created_at, updated_at: stored.updated_at };
+  return { matrix, scenario: grew ? next : s, merged: { into: stored.id, added: added.map((e) => e.id), kept: s.evidence.length } };
 }

@@ -218,9 +218,11 @@ export interface StoredMatrix extends StoredMatrixSummary {
   readonly scenario: AchScenario;
 }
 
-/** POST /matrices/import/stix (201). */
+/** POST /matrices/import/stix (201 a new matrix; 200 when the same bundle was imported before and merged into its matrix). */
 export interface MatrixImportResponse {
   readonly matrix: StoredMatrixSummary;
   readonly scenario: AchScenario;
   readonly summary: StixImportSummary;
+  /** The matrix the earlier import made: all it held is kept, `added` are the evidence ids the bundle gave that it lacked. */
+  readonly merged?: { readonly into: string; readonly added: readonly string[]; readonly kept: number };
 }

@@ -313,9 +313,11 @@ export interface StoredCase extends StoredCaseSummary {
   readonly case: CaseFile;
 }
 
-/** POST /cases/import/stix (201). */
+/** POST /cases/import/stix (201 a new case; 200 when the same bundle was imported before and merged into its case). */
 export interface CaseImportResponse {
   readonly case: CaseFile;
   readonly summary: StixImportSummary;
   readonly stored: StoredCaseSummary;
+  /** The case the earlier import made: all it held is kept, `added` are the evidence ids the bundle gave that it lacked. */
+  readonly merged?: { readonly into: string; readonly added: readonly string[]; readonly kept: number };
 }
