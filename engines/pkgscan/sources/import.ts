@@ -1,4 +1,5 @@
-// `pkgscan import FILE|DIR...`: archives from disk into the package store, each with its sidecar metadata when one lies next to it; one bad file never stops the rest.
+// `pkgscan import FILE|DIR...`: archives from disk into the package store, each with its sidecar metadata and attestation files when they lie next to it; one bad file never stops the rest.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
@@ -81,6 +82,48 @@ function readSidecar(file: string): { doc: unknown } | { warning: string } | nul
   return null;
 }
 
+/**
+ * Attestation files beside an archive: npm, the registry's attestations document for `name@version`
+ * (`GET /-/npm/v1/attestations/<name>@<version>`) saved as `X.tgz.attestations.json` or `X.attestations.json`;
+ * PyPI, the PEP 740 provenance object of the file (Integrity API `/integrity/<project>/<version>/<file>/provenance`)
+ * saved as `<file>.provenance`, or a bare attestation as `<file>.publish.attestation`.
+ */
+export function attestationCandidates(file: string, ecosystem: ScanEcosystem): string[] {
+  const lower = file.toLowerCase();
+  const ext = ARCHIVE_EXTENSIONS.find((e) => lower.endsWith(e));
+  if (ecosystem === 'npm') return [`${file}.attestations.json`, ...(ext ? [`${file.slice(0, -ext.length)}.attestations.json`] : [])];
+  return [`${file}.provenance`, `${file}.publish.attestation`];
+}
+
+/** The attestation documents found beside the archive (verified later, offline, by the provenance analyzer). */
+function readAttestations(file: string, ecosystem: ScanEcosystem): { items: unknown[]; warnings: string[] } {
+  const items: unknown[] = [];
+  const warnings: string[] = [];
+  for (const candidate of attestationCandidates(file, ecosystem)) {
+    const info = statOf(candidate);
+    if (!info?.isFile()) continue;
+    if (info.size > MAX_SIDECAR_BYTES) {
+      warnings.push('attestation file larger than 64 MiB: not read');
+      continue;
+    }
+    try {
+      const doc = JSON.parse(readFileSync(candidate, 'utf8')) as unknown;
+      if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('not an object');
+      items.push(doc);
+    } catch {
+      warnings.push('attestation file is not a JSON object: not used');
+    }
+  }
+  return { items, warnings };
+}
+
+/** npm attestations are checked against the tarball's SHA-512: without a registry integrity value, the archive's own is the one they must name. */
+function withAttestations(registry: RegistryInfo | undefined, items: readonly unknown[], ecosystem: ScanEcosystem, bytes: Uint8Array): RegistryInfo | undefined {
+  if (items.length === 0) return registry;
+  const integrity = registry?.integrity ?? (ecosystem === 'npm' ? `sha512-${createHash('sha512').update(bytes).digest('base64')}` : undefined);
+  return { ...(registry ?? {}), attestations: [...(registry?.attestations ?? []), ...items], ...(integrity !== undefined ? { integrity } : {}) };
+}
+
 function reasonOf(err: unknown): string {
   return err instanceof VitrineError ? err.message : 'the file could not be read';
 }
@@ -96,15 +139,21 @@ function importFile(db: Database, dataDir: string, file: string, actor: string):
     // Identity first (without registry), so the sidecar is checked against what the archive declares.
     let result = importArchive(db, dataDir, bytes, { filename: path.basename(file), source: 'import', actor });
     if (side && 'warning' in side) warnings.push(side.warning);
+    const a = result.artifact;
+    let registry: RegistryInfo | undefined;
     if (side && 'doc' in side) {
-      const a = result.artifact;
       try {
-        const registry = sidecarRegistry(side.doc, a.ecosystem, a.name, a.version);
-        const again = importArchive(db, dataDir, bytes, { filename: path.basename(file), ecosystem: a.ecosystem, registry, source: 'import', actor });
-        result = { artifact: again.artifact, created: result.created };
+        registry = sidecarRegistry(side.doc, a.ecosystem, a.name, a.version);
       } catch (err) {
         warnings.push(`sidecar metadata not used: ${reasonOf(err)}`);
       }
+    }
+    const att = readAttestations(file, a.ecosystem);
+    warnings.push(...att.warnings);
+    registry = withAttestations(registry, att.items, a.ecosystem, bytes);
+    if (registry !== undefined) {
+      const again = importArchive(db, dataDir, bytes, { filename: path.basename(file), ecosystem: a.ecosystem, registry, source: 'import', actor });
+      result = { artifact: again.artifact, created: result.created };
     }
     return { path: file, status: result.created ? 'imported' : 'already_stored', artifact: result.artifact, ...(warnings.length > 0 ? { warnings } : {}) };
   } catch (err) {

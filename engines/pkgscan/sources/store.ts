@@ -194,7 +194,10 @@ export function recordArtifact(db: Database, identity: ArchiveIdentity, options:
   return db.transaction((): ImportResult => {
     const existing = db.prepare(`SELECT ${COLUMNS} FROM pkgscan_artifacts WHERE ecosystem = ? AND name = ? AND version = ? AND sha256 = ?`).get(ecosystem, name, version, sha256) as ArtifactRow | undefined;
     if (existing) {
-      if (existing.registry_json === null && registryJson !== null) {
+      // Registry information is added when the row had none, and attestations when it had none of them.
+      const hadAttestations = existing.registry_json !== null && ((JSON.parse(existing.registry_json) as RegistryInfo).attestations?.length ?? 0) > 0;
+      const bringsAttestations = (options.registry?.attestations?.length ?? 0) > 0;
+      if (registryJson !== null && (existing.registry_json === null || (bringsAttestations && !hadAttestations))) {
         db.prepare('UPDATE pkgscan_artifacts SET registry_json = ? WHERE id = ?').run(registryJson, existing.id);
         return { artifact: toArtifact({ ...existing, registry_json: registryJson }), created: false };
       }
