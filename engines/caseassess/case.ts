@@ -23,7 +23,7 @@ const evidenceFields = {
 
 const DATE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
 
-export const INDICATOR_TYPES = ['ipv4', 'ipv6', 'domain', 'url', 'email', 'md5', 'sha1', 'sha256', 'file_name', 'registry_key', 'mutex', 'user_agent', 'asn', 'other'] as const;
+export const INDICATOR_TYPES = ['ipv4', 'ipv6', 'domain', 'url', 'email', 'md5', 'sha1', 'sha256', 'file_name', 'file_path', 'registry_key', 'mutex', 'user_agent', 'asn', 'package', 'other'] as const;
 
 export const caseTechniqueSchema = z.strictObject({ ...evidenceFields, id: z.string().regex(/^[Tt]\d{4}(\.\d{3})?$/) });
 export const caseSoftwareSchema = z.strictObject({ ...evidenceFields, id: z.string().regex(/^[Ss]\d{4}$/).optional(), name: z.string().min(1).max(200).optional() });

@@ -5,7 +5,7 @@ import type { CaseFile, CaseIndicator, CaseTechnique, StoredCase, StoredCaseSumm
 export type { StoredCase, StoredCaseSummary } from '../core/contracts/caseassess.js';
 import type { SendFindingRequest, SendFindingResponse } from '../core/contracts/findings.js';
 import { VitrineError } from '../core/errors.js';
-import { sourceLine } from '../core/findings.js';
+import { normalizeFinding, sourceLine, type NormalizedFinding } from '../core/findings.js';
 import { Ledger } from '../core/ledger.js';
 import { MAX_ITEMS, validateCase } from './case.js';
 import { CASE_LOG_TABLE } from './store.js';
@@ -118,7 +118,7 @@ function caseIdFor(db: Database, title: string): string {
  * The finding's techniques and indicators as evidence of the case: new evidence ids (F-T-1, F-I-1...), the source and link on each item,
  * a note naming the source; what the case already holds is skipped.
  */
-export function addFindingToCase(kase: CaseFile, req: SendFindingRequest): { case: CaseFile; added: string[]; skipped: { item: string; reason: string }[] } {
+export function addFindingToCase(kase: CaseFile, req: SendFindingRequest, normalized: NormalizedFinding = normalizeFinding(req.finding)): { case: CaseFile; added: string[]; skipped: { item: string; reason: string }[] } {
   const f = req.finding;
   const ids = new Set<string>([
     ...(kase.techniques ?? []),
@@ -133,19 +133,19 @@ export function addFindingToCase(kase: CaseFile, req: SendFindingRequest): { cas
   const have = new Set([...techniques.map((t) => `t:${t.id.toUpperCase()}`), ...indicators.map((i) => `i:${i.type}:${i.value.toLowerCase()}`)]);
   const note = `Sent from ${sourceLine(f, 1900)}`;
   const added: string[] = [];
-  const skipped: { item: string; reason: string }[] = [];
-  for (const t of f.techniques) {
-    const key = `t:${t.toUpperCase()}`;
-    if (have.has(key)) skipped.push({ item: t, reason: 'the case already holds this technique' });
-    else if (techniques.length >= MAX_ITEMS) skipped.push({ item: t, reason: `the case holds ${MAX_ITEMS} techniques already` });
+  const skipped: { item: string; reason: string }[] = [...normalized.skipped];
+  for (const t of normalized.techniques) {
+    const key = `t:${t.id}`;
+    if (have.has(key)) skipped.push({ item: t.id, reason: 'the case already holds this technique' });
+    else if (techniques.length >= MAX_ITEMS) skipped.push({ item: t.id, reason: `the case holds ${MAX_ITEMS} techniques already` });
     else {
       have.add(key);
       const evidence_id = nextId('F-T', ids);
-      techniques.push({ evidence_id, id: t, note, source: f.source });
+      techniques.push({ evidence_id, id: t.id, note: `${note}${t.note !== undefined ? `; ${t.note}` : ''}`.slice(0, 2000), source: f.source });
       added.push(evidence_id);
     }
   }
-  for (const i of f.indicators) {
+  for (const i of normalized.indicators) {
     const key = `i:${i.type}:${i.value.toLowerCase()}`;
     if (have.has(key)) skipped.push({ item: `${i.type} ${i.value}`.slice(0, 200), reason: 'the case already holds this indicator' });
     else if (indicators.length >= MAX_ITEMS) skipped.push({ item: `${i.type} ${i.value}`.slice(0, 200), reason: `the case holds ${MAX_ITEMS} indicators already` });

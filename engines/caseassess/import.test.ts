@@ -11,6 +11,7 @@ import { addFindingToCase, getCase, saveCaseChecked, sendFindingToCase } from '.
 import { createStandaloneApp } from './http.js';
 import { stixToCase } from './import.js';
 import { caseassessService } from './service.js';
+import { MIXED_FINDING } from '../core/findings.fixture.js';
 
 const DIR = corpusPath('cti', 'stix21-examples');
 const files = hasCorpora() ? readdirSync(DIR).filter((f) => f.endsWith('.json')).sort() : [];
@@ -244,5 +245,20 @@ describe('re-importing a bundle keeps what the analyst added', () => {
     expect(() => saveCaseChecked(db, withoutIndicators, false)).toThrow(/would remove 1 evidence item/);
     saveCaseChecked(db, withoutIndicators, true);
     expect(rows().at(-1)).toMatchObject({ kind: 'case.replaced', payload: { removed: [expect.objectContaining({ value: `sha256 ${'a'.repeat(64)}` })] } });
+  });
+});
+
+describe('Send to Assessment through the shared normaliser (engines/core/findings.ts)', () => {
+  it('lower-case ids kept, revoked ids replaced, unknown ids and malformed values skipped (as ACH: engines/attrib/ach/import.test.ts)', () => {
+    const kase = sendFindingToCase(openMemoryStore([caseassessService]), { target: { kind: 'new', title: 'c' }, finding: MIXED_FINDING });
+    expect(kase.skipped.map((s) => s.item)).toEqual(['T9999', 'sha256 ZZZ', 'ipv4 10.0.0']);
+    // T1086 (PowerShell, revoked) becomes T1059.001, which the lower-case id already gave: one technique.
+    expect(kase.case.techniques?.map((t) => t.id)).toEqual(['T1059.001']);
+    expect(kase.case.indicators?.map((i) => i.value)).toEqual(['a'.repeat(64), '105.73.6.112:80', 'c2.example.net']);
+  });
+
+  it('a revoked id alone is stored as its replacement, with a note naming what was sent', () => {
+    const r = sendFindingToCase(openMemoryStore([caseassessService]), { target: { kind: 'new', title: 'r' }, finding: { title: 'old id', techniques: ['T1086'], indicators: [], source: { service: 'replay', kind: 'story', id: '2' } } });
+    expect(r.case.techniques).toEqual([expect.objectContaining({ id: 'T1059.001', note: expect.stringContaining('sent as T1086') })]);
   });
 });

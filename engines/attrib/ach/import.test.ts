@@ -12,6 +12,7 @@ import { createStandaloneApp } from '../http.js';
 import { attribService } from '../service.js';
 import { analyzeScenario } from './engine.js';
 import { stixToScenario } from './import.js';
+import { MIXED_FINDING } from '../../core/findings.fixture.js';
 import { addFindingToScenario, getMatrix, sendFindingToMatrix } from './matrices.js';
 
 const DIR = corpusPath('cti', 'stix21-examples');
@@ -180,5 +181,15 @@ describe('STIX import summary counts', () => {
     expect(total).toBe(8);
     expect(summary.skipped.filter((r) => r.type === 'relationship' && r.reason.includes('not in the bundle'))).toEqual([expect.objectContaining({ count: 1 })]);
     expect(count(summary.mapped, 'relationship') + count(summary.skipped, 'relationship')).toBe(3);
+  });
+});
+
+describe('Send to ACH through the shared normaliser (engines/core/findings.ts)', () => {
+  it('lower-case ids kept, revoked ids replaced, unknown ids and malformed values skipped (as Assessment: engines/caseassess/import.test.ts)', () => {
+    const matrix = sendFindingToMatrix(openMemoryStore([attribService]), { target: { kind: 'new', title: 'm' }, finding: MIXED_FINDING }, null);
+    expect(matrix.skipped.map((s) => s.item)).toEqual(['T9999', 'sha256 ZZZ', 'ipv4 10.0.0']);
+    expect(matrix.scenario.evidence.filter((e) => e.type === 'technique').map((e) => e.techniques)).toEqual([['T1059.001']]);
+    expect(matrix.scenario.evidence[0]?.summary).toContain('PowerShell');
+    expect(matrix.scenario.evidence.filter((e) => e.type === 'indicator').map((e) => e.summary.slice(0, e.summary.indexOf(': ')))).toEqual([`sha256 ${'a'.repeat(64)}`, 'ipv4 105.73.6.112:80', 'domain c2.example.net']);
   });
 });

@@ -6,7 +6,7 @@ import type { AchActor, AchEvidence, AchHypothesis, AchScenario, StoredMatrix, S
 export type { StoredMatrix, StoredMatrixSummary } from '../../core/contracts/ach.js';
 import type { SendFindingRequest, SendFindingResponse } from '../../core/contracts/findings.js';
 import { VitrineError } from '../../core/errors.js';
-import { sourceLine } from '../../core/findings.js';
+import { normalizeFinding, sourceLine, type NormalizedFinding } from '../../core/findings.js';
 import { Ledger } from '../../core/ledger.js';
 import { attributeTechniques } from '../attribute/attribute.js';
 import type { AttackKb } from '../kb/kb.js';
@@ -54,7 +54,7 @@ export function getMatrix(db: Database, id: string): StoredMatrix | null {
 }
 
 /** The finding's techniques and indicators as evidence rows (E<n> after the last), the source line on each; what the matrix holds is skipped. */
-export function addFindingToScenario(scenario: AchScenario, req: SendFindingRequest, technique?: (id: string) => { readonly name: string } | undefined): { scenario: AchScenario; added: string[]; skipped: { item: string; reason: string }[] } {
+export function addFindingToScenario(scenario: AchScenario, req: SendFindingRequest, normalized: NormalizedFinding = normalizeFinding(req.finding)): { scenario: AchScenario; added: string[]; skipped: { item: string; reason: string }[] } {
   const f = req.finding;
   const evidence: AchEvidence[] = [...scenario.evidence];
   const ids = new Set(evidence.map((e) => e.id));
@@ -62,7 +62,7 @@ export function addFindingToScenario(scenario: AchScenario, req: SendFindingRequ
   const haveIndicator = new Set(evidence.filter((e) => e.type === 'indicator').map((e) => e.summary.toLowerCase()));
   const source = `Sent from ${sourceLine(f, 290)}`.slice(0, 300);
   const added: string[] = [];
-  const skipped: { item: string; reason: string }[] = [];
+  const skipped: { item: string; reason: string }[] = [...normalized.skipped];
   let n = evidence.length;
   const nextId = (): string => {
     do n++;
@@ -75,17 +75,17 @@ export function addFindingToScenario(scenario: AchScenario, req: SendFindingRequ
     skipped.push({ item, reason: `the matrix holds ${MAX_EVIDENCE} evidence items already` });
     return false;
   };
-  for (const t of f.techniques) {
+  for (const tech of normalized.techniques) {
+    const t = tech.id;
     if (haveTechnique.has(t)) skipped.push({ item: t, reason: 'the matrix already has this technique as evidence' });
     else if (room(t)) {
       haveTechnique.add(t);
-      const name = technique?.(t)?.name;
       const id = nextId();
-      evidence.push({ id, summary: `Technique ${t}${name !== undefined ? ` ${name}` : ''}: ${f.title}`.slice(0, 1000), source, type: 'technique', techniques: [t] });
+      evidence.push({ id, summary: `Technique ${t} ${tech.name}: ${f.title}${tech.note !== undefined ? ` (${tech.note})` : ''}`.slice(0, 1000), source, type: 'technique', techniques: [t] });
       added.push(id);
     }
   }
-  for (const i of f.indicators) {
+  for (const i of normalized.indicators) {
     const summary = `${i.type} ${i.value}`.slice(0, 1000);
     const label = summary.slice(0, 200);
     if ([...haveIndicator].some((s) => s.startsWith(summary.toLowerCase()))) skipped.push({ item: label, reason: 'the matrix already has this indicator as evidence' });
@@ -117,16 +117,16 @@ export function seedHypotheses(techniques: readonly string[], kb: AttackKb | nul
 
 /** POST /matrices/evidence: the finding into a stored matrix (404 if none) or a new one seeded from the knowledge base. */
 export function sendFindingToMatrix(db: Database, req: SendFindingRequest, kb: AttackKb | null, now: Date = new Date()): SendFindingResponse & { scenario: AchScenario } {
-  const technique = kb === null ? undefined : (id: string) => kb.techniques.get(id);
+  const normalized = normalizeFinding(req.finding);
   if (req.target.kind === 'existing') {
     const stored = getMatrix(db, req.target.id);
     if (!stored) throw new VitrineError('not_found', 'no such stored matrix (GET /matrices lists them)');
-    const r = addFindingToScenario(stored.scenario, req, technique);
+    const r = addFindingToScenario(stored.scenario, req, normalized);
     if (r.added.length > 0) saveMatrix(db, r.scenario, { kind: 'matrix.finding-added', payload: { source: req.finding.source, title: req.finding.title, added: loggedEvidence(r.scenario, r.added), skipped: r.skipped.length } }, stored.id, now);
     return { id: stored.id, title: stored.title, created: false, added: r.added, skipped: r.skipped, scenario: r.scenario };
   }
-  const seed = seedHypotheses(req.finding.techniques, kb);
-  const r = addFindingToScenario({ evidence: [] }, req, technique);
+  const seed = seedHypotheses(normalized.techniques.map((t) => t.id), kb);
+  const r = addFindingToScenario({ evidence: [] }, req, normalized);
   const scenario: AchScenario = {
     format: 'vitrine-ach/1',
     title: req.target.title,

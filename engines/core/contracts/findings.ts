@@ -11,10 +11,12 @@ export type IndicatorType =
   | 'sha1'
   | 'sha256'
   | 'file_name'
+  | 'file_path'
   | 'registry_key'
   | 'mutex'
   | 'user_agent'
   | 'asn'
+  | 'package'
   | 'other';
 
 export type FindingIndicatorType = IndicatorType;
