@@ -6,7 +6,10 @@ import type { Analyzer, AnalyzerContext, AnalyzerOutput, ScanFinding, Severity }
 import type { FindingCategory } from '../../core/contracts/pkgscan.js';
 
 export const METADATA_ANALYZER = 'metadata';
-export const METADATA_ANALYZER_VERSION = '1.0.0';
+export const METADATA_ANALYZER_VERSION = '1.1.0';
+
+/** Every finding code this analyzer gives (the policy code registry reads it; a test holds it to what the analyzer emits). */
+export const METADATA_FINDING_CODES = ['bundled_binary', 'deceptive_email_domain', 'declares_install_scripts', 'dependency_confusion', 'direct_url_dependency', 'disposable_email', 'empty_description', 'release_zero', 'single_file_package', 'typosquat', 'unusual_version'] as const;
 
 /**
  * Disposable (throw-away) e-mail providers: a small list of the most used ones, enough for context.
@@ -120,7 +123,6 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
       break;
     }
   }
-  if (!release.complete) out.push(f('incomplete_archive', 'medium', 'The archive was not read to its end: the analysis is incomplete', null, 'archive'));
   return { findings: out };
 }
 

@@ -89,7 +89,7 @@ describe('evaluatePolicy', () => {
       ['thresholds.warn_severity', 'warn', 'network_call'],
       ['findings.block', 'block', 'typosquat'],
     ]);
-    const d = evaluatePolicy(dev, 'h', { findings: [{ code: 'missing_readme', severity: 'critical' }], vulnerabilities: assessed });
+    const d = evaluatePolicy(dev, 'h', { findings: [{ code: 'empty_description', severity: 'critical' }], vulnerabilities: assessed });
     expect(d.decision).toBe('allow');
   });
 
@@ -107,13 +107,13 @@ describe('evaluatePolicy', () => {
 
   it('risk score and dimensions, provenance and licences', () => {
     const r = evaluatePolicy(prod, 'h', {
-      risk: { score: 0.5, dimensions: { install_scripts: 0.85, obfuscation: 0.35, unknown_dim: 1 } },
+      risk: { score: 0.5, dimensions: { install_time: 0.85, obfuscation: 0.35, unknown_dim: 1 } },
       vulnerabilities: assessed,
       licenses: ['SSPL-1.0', 'agpl-3.0-only', 'MIT'],
     });
     expect(r.reasons.map((x) => x.rule)).toEqual([
       'thresholds.warn_risk',
-      'risk_dimensions.install_scripts.block',
+      'risk_dimensions.install_time.block',
       'risk_dimensions.obfuscation.warn',
       'provenance.missing',
       'licenses.deny',

@@ -379,6 +379,9 @@ function result(status: ProvenanceResult['status'], p: Provenance | null, reg: R
 }
 
 /** Verifies the release's attestations and registry signatures with the shipped trust material; never throws, never fetches. */
+/** Every finding code the provenance analyzer gives. */
+export const PROVENANCE_FINDING_CODES = ['integrity_mismatch', 'provenance_invalid', 'registry_signature_invalid', 'registry_signature_unknown_key'] as const;
+
 export async function verifyProvenance(release: PackageRelease, options: ProvenanceOptions = {}): Promise<ProvenanceResult> {
   await Promise.resolve();
   const noSig: ReturnType<typeof verifyRegistrySignature> = { status: 'absent', findings: [], note: 'no registry signature' };

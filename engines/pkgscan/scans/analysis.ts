@@ -58,6 +58,9 @@ const ARCHIVE_FINDINGS: Readonly<Record<ArchiveIssueCode, { code: string; severi
   corrupt: { code: 'archive_incomplete', severity: 'medium', title: 'Archive is damaged: the analysis is incomplete' },
 };
 
+/** The finding codes the archive analyzer gives. */
+export const ARCHIVE_FINDING_CODES: readonly string[] = [...new Set(Object.values(ARCHIVE_FINDINGS).map((f) => f.code))];
+
 /** One finding per (code, member): the same problem repeated over a thousand members is one line per member, capped. */
 export function archiveFindings(issues: readonly ArchiveIssue[], cap = 200): ScanFinding[] {
   const out: ScanFinding[] = [];
