@@ -1,5 +1,5 @@
 // Shared bookkeeping for the archive readers: limits, unsafe-path checks, duplicate detection and the issue list.
-import type { ArchiveEntry, ArchiveIssue, ArchiveIssueCode, ArchiveLimits, EntryKind } from './types.js';
+import type { ArchiveAmbiguity, ArchiveAmbiguityCode, ArchiveEntry, ArchiveIssue, ArchiveIssueCode, ArchiveLimits, EntryKind } from './types.js';
 
 /** Output a stream may always reach before the ratio limit applies: tiny archives (an empty tar is 10 KiB from 45 bytes) are legitimately over 200:1. */
 export const RATIO_FLOOR_BYTES = 1024 * 1024;
@@ -40,9 +40,10 @@ export function hasTraversal(p: string): boolean {
 export class Collector {
   readonly entries: ArchiveEntry[] = [];
   readonly issues: ArchiveIssue[] = [];
+  readonly ambiguities: ArchiveAmbiguity[] = [];
   totalBytes = 0;
   complete = true;
-  private readonly seen = new Set<string>();
+  private readonly seen = new Map<string, EntryKind>();
   private readonly issued = new Set<string>();
 
   constructor(
@@ -57,6 +58,14 @@ export class Collector {
     this.issued.add(key);
     this.issues.push(path === undefined ? { code, message } : { code, path, message });
     if (STOPPING.has(code)) this.complete = false;
+  }
+
+  /** Records where installers disagree (one per code and member, at most 100). */
+  ambiguity(code: ArchiveAmbiguityCode, message: string, path?: string): void {
+    const key = `~${code}\u0000${path ?? ''}`;
+    if (this.issued.has(key) || this.ambiguities.length >= 100) return;
+    this.issued.add(key);
+    this.ambiguities.push(path === undefined ? { code, message } : { code, path, message });
   }
 
   /** Refuses a new member once maxEntries is reached (throws StopReading). */
@@ -88,8 +97,13 @@ export class Collector {
     if (member.kind === 'symlink' || member.kind === 'hardlink') this.issue('link_member', `a member is a ${member.kind}; its target is not followed`, p);
     if (member.device === true) this.issue('device_member', 'a member is a device or fifo', p);
     const key = p.replace(/\/+$/, '');
-    if (this.seen.has(key)) this.issue('duplicate_member', 'two members have the same path', p);
-    else this.seen.add(key);
+    const before = this.seen.get(key);
+    if (before !== undefined) {
+      this.issue('duplicate_member', 'two members have the same path', p);
+      // A folder listed twice changes nothing; anything else is two contents for one path.
+      if (before !== 'directory' || member.kind !== 'directory') this.ambiguity('duplicate_path', 'two members have the same path; installers keep the last', p);
+    }
+    this.seen.set(key, member.kind);
     const entry: { -readonly [K in keyof ArchiveEntry]: ArchiveEntry[K] } = { path: p, kind: member.kind, size: member.size };
     if (member.mode !== undefined) entry.mode = member.mode;
     if (member.linkTarget !== undefined) entry.linkTarget = member.linkTarget;

@@ -3,3 +3,6 @@ export { DEFAULT_ARCHIVE_LIMITS, detectArchiveFormat, readArchive, readNested } 
 export type { ReadArchiveOptions } from './read.js';
 export type { ArchiveEntry, ArchiveFormat, ArchiveIssue, ArchiveIssueCode, ArchiveLimits, ArchiveReadResult, EntryKind } from './types.js';
 export { ZipMemberGuard, ZIP_MAX_RATIO } from './zip-guard.js';
+export { installedView, NPM_VIEW_ROOT } from './installed.js';
+export type { ArchiveConsumer } from './installed.js';
+export type { ArchiveAmbiguity, ArchiveAmbiguityCode } from './types.js';

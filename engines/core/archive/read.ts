@@ -6,7 +6,7 @@ import { VitrineError } from '../errors.js';
 import { Collector, ratioBudget, RATIO_FLOOR_BYTES, StopReading } from './collect.js';
 import { isTarHeader, readTar } from './tar.js';
 import type { ArchiveEntry, ArchiveFormat, ArchiveIssueCode, ArchiveLimits, ArchiveReadResult } from './types.js';
-import { readZip } from './zip.js';
+import { hasZipEnd, readZip } from './zip.js';
 
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = Object.freeze({
   maxTotalBytes: 512 * 1024 * 1024,
@@ -26,6 +26,8 @@ export function detectArchiveFormat(bytes: Uint8Array): ArchiveFormat | undefine
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'gzip';
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && ((bytes[2] === 3 && bytes[3] === 4) || (bytes[2] === 5 && bytes[3] === 6))) return 'zip';
   if (hasUstarMagic(bytes) || isTarHeader(bytes, 0)) return 'tar';
+  // A zip behind a stub (a self-extractor, a prepended script): Python's zipfile finds it from the end record.
+  if (bytes.length >= 22 && hasZipEnd(bytes)) return 'zip';
   return undefined;
 }
 
@@ -120,7 +122,7 @@ function gunzipPrefix(bytes: Uint8Array, budget: number): Uint8Array {
 }
 
 function finish(format: ArchiveFormat, c: Collector): ArchiveReadResult {
-  return { format, entries: c.entries, issues: c.issues, complete: c.complete, totalBytes: c.totalBytes };
+  return { format, entries: c.entries, issues: c.issues, ambiguities: c.ambiguities, complete: c.complete, totalBytes: c.totalBytes };
 }
 
 /**

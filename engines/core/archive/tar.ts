@@ -105,6 +105,16 @@ function kindOf(type: string): { kind: EntryKind; device: boolean; body: boolean
   }
 }
 
+/** After the end-of-archive blocks: a valid header there is a member no installer reads but another tool might (GNU tar -i). */
+function lookPastEnd(buf: Uint8Array, from: number, out: Collector): void {
+  for (let o = from; o + BLOCK <= buf.length; o += BLOCK) {
+    if (!isZeroBlock(buf, o) && isTarHeader(buf, o)) {
+      out.ambiguity('after_end_of_archive', 'a member follows the end-of-archive blocks (installers stop before it)');
+      return;
+    }
+  }
+}
+
 /**
  * Reads tar members from `buf` into `out`. `sourceTruncated` says the bytes are a prefix (a truncated gzip), so
  * running out of bytes is reported as truncation, not corruption. Stops (no throw) at the first damage.
@@ -116,6 +126,7 @@ export function readTar(buf: Uint8Array, out: Collector, sourceTruncated = false
   let pax: Map<string, string> | undefined;
   const globalPax = new Map<string, string>();
   const truncated = (): void => out.issue('truncated', 'the archive ends in the middle of a member');
+  let skipped = false;
   try {
     for (;;) {
       if (offset >= buf.length) {
@@ -127,10 +138,22 @@ export function readTar(buf: Uint8Array, out: Collector, sourceTruncated = false
         truncated();
         return;
       }
-      if (isZeroBlock(buf, offset)) return;
+      if (isZeroBlock(buf, offset)) {
+        // npm's node-tar ends only at two zero blocks in a row; Python's tarfile ends at the first. Anything between is read (npm installs it) and flagged.
+        if (offset + 2 * BLOCK > buf.length || isZeroBlock(buf, offset + BLOCK)) {
+          lookPastEnd(buf, offset + 2 * BLOCK, out);
+          return;
+        }
+        out.ambiguity('after_end_marker', 'a member follows a single zero block: npm reads on, Python stops there');
+        offset += BLOCK;
+        continue;
+      }
       if (!isTarHeader(buf, offset)) {
-        out.issue('corrupt', 'a tar header is damaged (bad checksum); reading stopped there');
-        return;
+        // node-tar skips a block whose checksum fails and reads the next as a header; Python stops. Both are followed, and the read is incomplete.
+        out.issue('corrupt', 'a tar header is damaged (bad checksum); the blocks after it were read as npm reads them');
+        skipped = true;
+        offset += BLOCK;
+        continue;
       }
       const type = String.fromCharCode(buf[offset + 156] ?? 0);
       const sizeField = readNumber(buf, offset + 124, 12);
@@ -198,6 +221,7 @@ export function readTar(buf: Uint8Array, out: Collector, sourceTruncated = false
         continue;
       }
       out.checkCount();
+      if (skipped) out.ambiguity('after_bad_header', 'a member follows a damaged header: npm reads it, Python stops before it', name);
       const k = kindOf(type);
       const member = {
         path: name,

@@ -58,10 +58,38 @@ export interface ArchiveIssue {
   readonly message: string;
 }
 
+/**
+ * Where installers disagree about what an archive holds (npm's node-tar, Python's tarfile and zipfile, other tools):
+ * the analysis may not see what is installed, so a consumer treats any of these as making its read incomplete.
+ */
+export type ArchiveAmbiguityCode =
+  /** A tar member after one zero block: node-tar reads on, tarfile stops. */
+  | 'after_end_marker'
+  /** A tar header after the two end-of-archive zero blocks: npm and Python stop, `tar -i` reads it. */
+  | 'after_end_of_archive'
+  /** A tar member after a header whose checksum fails: node-tar skips the block and reads on, tarfile stops. */
+  | 'after_bad_header'
+  /** Two members install to one path; the installer keeps the last. */
+  | 'duplicate_path'
+  /** An npm tarball with more than one top-level folder (or files at the top): strip-1 maps them onto one tree. */
+  | 'second_root'
+  /** A zip local header names another file than its central-directory record (Python refuses it, other tools use either). */
+  | 'local_name_mismatch'
+  /** The zip end record counts other members than its central directory holds (Python reads the directory). */
+  | 'directory_count_mismatch';
+
+export interface ArchiveAmbiguity {
+  readonly code: ArchiveAmbiguityCode;
+  readonly path?: string;
+  readonly message: string;
+}
+
 export interface ArchiveReadResult {
   readonly format: ArchiveFormat;
   readonly entries: readonly ArchiveEntry[];
   readonly issues: readonly ArchiveIssue[];
+  /** Where installers would read these bytes differently (see ArchiveAmbiguityCode); the reader does not judge them. */
+  readonly ambiguities: readonly ArchiveAmbiguity[];
   /** False when the archive could not be read to its end (damage, truncation, a limit reached): never treat it as clean. */
   readonly complete: boolean;
   /** Sum of the uncompressed bytes read. */

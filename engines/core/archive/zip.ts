@@ -9,9 +9,33 @@ const EOCD = 0x06054b50;
 const ZIP64_LOCATOR = 0x07064b50;
 const ZIP64_EOCD = 0x06064b50;
 const utf8 = new TextDecoder('utf-8');
+/** The upper half of code page 437, which zip names use unless flag bit 11 says UTF-8 (as Python's zipfile reads them). */
+const CP437_HIGH = 'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
+
+/** A stored name as Python's zipfile reads it: UTF-8 when flagged, else cp437; cut at the first NUL. */
+function decodeName(raw: Uint8Array, flags: number): string {
+  let name: string;
+  if ((flags & 0x800) !== 0) name = utf8.decode(raw);
+  else {
+    let s = '';
+    for (const b of raw) s += b < 128 ? String.fromCharCode(b) : (CP437_HIGH[b - 128] ?? '');
+    name = s;
+  }
+  const nul = name.indexOf('\0');
+  return nul >= 0 ? name.slice(0, nul) : name;
+}
+
+/** True when two stored names are the same bytes. */
+function sameBytes(buf: Uint8Array, a: number, b: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (buf[a + i] !== buf[b + i]) return false;
+  return true;
+}
 
 interface CentralEntry {
   readonly name: string;
+  /** Where the stored name bytes sit and how long they are (to compare with the local header). */
+  readonly nameAt: number;
+  readonly nameLength: number;
   readonly flags: number;
   readonly method: number;
   readonly crc: number;
@@ -42,24 +66,39 @@ function findEocd(buf: Uint8Array): number {
   return -1;
 }
 
+/** True when the bytes end in a zip end record, as Python's `zipfile.is_zipfile` decides (a stub may come first). */
+export function hasZipEnd(buf: Uint8Array): boolean {
+  return findEocd(buf) >= 0;
+}
+
 /** Decodes a central directory; undefined when its records run out of the buffer (then the local headers are walked). */
 function readCentral(buf: Uint8Array, eocd: number, out: Collector): CentralEntry[] | undefined {
   let count = u16(buf, eocd + 10);
   let cdSize = u32(buf, eocd + 12);
   let cdOffset = u32(buf, eocd + 16);
   const loc = eocd - 20;
+  let zip64 = false;
   if ((count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) && loc >= 0 && u32(buf, loc) === ZIP64_LOCATOR) {
     const z = u64(buf, loc + 8);
     if (z + 56 <= buf.length && u32(buf, z) === ZIP64_EOCD) {
+      zip64 = true;
       count = u64(buf, z + 32);
       cdSize = u64(buf, z + 40);
       cdOffset = u64(buf, z + 48);
     }
   }
+  // Python's zipfile: bytes in front of the archive (a stub) shift every offset by the gap between where the directory
+  // should end and where the end record is.
+  const directoryEnd = zip64 ? loc - 56 : eocd;
+  const concat = directoryEnd - cdSize - cdOffset;
+  const shift = concat > 0 ? concat : 0;
+  cdOffset += shift;
   if (cdOffset + cdSize > buf.length) return undefined;
   const entries: CentralEntry[] = [];
   let p = cdOffset;
-  for (let i = 0; i < count; i++) {
+  const cdEnd = cdOffset + cdSize;
+  // The directory is read to its declared size, as zipfile does; the end record's count only confirms it.
+  while (p < cdEnd) {
     if (p + 46 > buf.length || u32(buf, p) !== CENTRAL) {
       out.issue('corrupt', 'the zip central directory is damaged; later members were not read');
       break;
@@ -80,7 +119,7 @@ function readCentral(buf: Uint8Array, eocd: number, out: Collector): CentralEntr
       out.issue('corrupt', 'the zip central directory is damaged; later members were not read');
       break;
     }
-    const name = utf8.decode(buf.subarray(p + 46, p + 46 + nameLen));
+    const name = decodeName(buf.subarray(p + 46, p + 46 + nameLen), flags);
     // zip64 extra field (id 1): 8-byte values for each 32-bit field that is all ones, in this order.
     let e = p + 46 + nameLen;
     const extraEnd = e + extraLen;
@@ -108,9 +147,11 @@ function readCentral(buf: Uint8Array, eocd: number, out: Collector): CentralEntr
     if (name.endsWith('/') || type === 0o040000 || (madeBy === 0 && (external & 0x10) !== 0)) kind = 'directory';
     else if (type === 0o120000) kind = 'symlink';
     else if (type !== 0 && type !== 0o100000) kind = 'other';
-    entries.push({ name, flags, method, crc, compressedSize, size, localOffset, mode: unixMode === undefined || unixMode === 0 ? undefined : unixMode & 0o7777, kind });
+    if (localOffset !== 0xffffffff) localOffset += shift;
+    entries.push({ name, nameAt: p + 46, nameLength: nameLen, flags, method, crc, compressedSize, size, localOffset, mode: unixMode === undefined || unixMode === 0 ? undefined : unixMode & 0o7777, kind });
     p = end;
   }
+  if (entries.length !== count) out.ambiguity('directory_count_mismatch', 'the zip end record counts another number of members than its directory holds; Python reads the directory');
   return entries;
 }
 
@@ -124,11 +165,13 @@ function walkLocal(buf: Uint8Array, out: Collector): CentralEntry[] {
     const extraLen = u16(buf, p + 28);
     const compressedSize = u32(buf, p + 18);
     if (p + 30 + nameLen > buf.length) break;
-    const name = utf8.decode(buf.subarray(p + 30, p + 30 + nameLen));
+    const name = decodeName(buf.subarray(p + 30, p + 30 + nameLen), flags);
     // With a data descriptor the sizes are unknown here: the member is listed and the walk stops.
     const known = (flags & 0x08) === 0 && compressedSize !== 0xffffffff;
     entries.push({
       name,
+      nameAt: p + 30,
+      nameLength: nameLen,
       flags,
       method: u16(buf, p + 8),
       crc: u32(buf, p + 14),
@@ -167,7 +210,11 @@ export function readZip(buf: Uint8Array, out: Collector): void {
   const ranges: (Range | undefined)[] = entries.map((en, index) => {
     const o = en.localOffset;
     if (o + 30 > buf.length || u32(buf, o) !== LOCAL) return undefined;
-    const dataStart = o + 30 + u16(buf, o + 26) + u16(buf, o + 28);
+    const localNameLength = u16(buf, o + 26);
+    if (localNameLength !== en.nameLength || !sameBytes(buf, o + 30, en.nameAt, localNameLength)) {
+      out.ambiguity('local_name_mismatch', 'a zip local header names another file than the central directory (Python refuses it; other tools take either)', en.name);
+    }
+    const dataStart = o + 30 + localNameLength + u16(buf, o + 28);
     return { index, start: o, dataStart, end: dataStart + en.compressedSize };
   });
   const overlapping = new Set<number>();

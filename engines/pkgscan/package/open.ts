@@ -1,7 +1,7 @@
 // Opens an npm or PyPI release archive in memory into a PackageRelease: files with hashes, declared metadata, archive issues. Nothing is extracted or run.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { detectArchiveFormat, readArchive } from '../../core/archive/index.js';
+import { detectArchiveFormat, installedView, readArchive } from '../../core/archive/index.js';
 import type { ArchiveEntry, ArchiveLimits, ArchiveReadResult } from '../../core/archive/index.js';
 import { VitrineError } from '../../core/errors.js';
 import { pep503 } from '../../core/manifests/index.js';
@@ -165,11 +165,14 @@ function npmMetadata(read: ArchiveReadResult, layout: Layout): PartialMetadata {
 export function openRelease(bytes: Uint8Array, hint?: OpenReleaseHint): PackageRelease {
   if (!(bytes instanceof Uint8Array)) throw new VitrineError('bad_request', 'openRelease needs the archive as a Uint8Array');
   const h = validate(hintSchema, { filename: hint?.filename, ecosystem: hint?.ecosystem }, 'release hint');
-  const read = readArchive(bytes, hint?.limits);
-  if (detectArchiveFormat(bytes) === undefined && read.entries.length === 0) {
+  const raw = readArchive(bytes, hint?.limits);
+  if (detectArchiveFormat(bytes) === undefined && raw.entries.length === 0) {
     throw new VitrineError('validation_failed', 'the archive is not an npm or PyPI release: it is not a tar, gzip or zip archive');
   }
-  const layout = layoutOf(read, h.ecosystem, h.filename);
+  // The members as the installer places them (npm: strip-1, last wins; Python: last wins); where installers disagree the read is incomplete.
+  const guess = layoutOf(raw, h.ecosystem, h.filename);
+  const read = installedView(raw, guess?.kind === 'npm-tgz' ? 'npm' : 'python');
+  const layout = guess === undefined ? undefined : (layoutOf(read, guess.ecosystem, h.filename) ?? guess);
   if (layout === undefined) throw new VitrineError('validation_failed', 'the archive is not an npm or PyPI release: no package.json, PKG-INFO, METADATA or Python build file was found');
 
   const m = layout.ecosystem === 'npm' ? npmMetadata(read, layout) : pypiMetadata(read, layout);
@@ -231,8 +234,8 @@ export function openRelease(bytes: Uint8Array, hint?: OpenReleaseHint): PackageR
       entryPoints: m.entryPoints,
     },
     ...(hint?.registry !== undefined ? { registry: hint.registry } : {}),
-    archiveIssues: read.issues,
-    complete: read.complete,
+    archiveIssues: [...read.issues, ...read.ambiguities.map((a) => ({ code: a.code === 'duplicate_path' || a.code === 'second_root' ? ('duplicate_member' as const) : ('corrupt' as const), ...(a.path !== undefined ? { path: a.path } : {}), message: a.message }))],
+    complete: read.complete && read.ambiguities.length === 0,
     identitySource,
   };
 }
