@@ -221,9 +221,23 @@ describe('forensic HTTP API', () => {
     await expectError(await post('/api/cases/path', { paths: ['ok'], host: 'bad host<script>' }), 422, 'validation_failed', '<script>');
   });
 
+  it('GET /api/cases/{id}/search: everything of the case that holds the query, paged with the total', async () => {
+    const d = caseDetailSchema.parse(await (await fetch(url(`/api/cases/${caseId}?events=all`))).json());
+    const host = d.analysis?.events.find((e) => e.host !== null)?.host ?? '';
+    expect(host.length).toBeGreaterThan(1);
+    const res = await fetch(url(`/api/cases/${caseId}/search?q=${encodeURIComponent(host)}&limit=2`));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { items: { kind: string }[]; total: number; limit: number; offset: number };
+    expect(body.total).toBeGreaterThan(2);
+    expect(body).toMatchObject({ limit: 2, offset: 0 });
+    expect(body.items).toHaveLength(2);
+    await expectError(await fetch(url(`/api/cases/${caseId}/search?q=x`)), 400, 'bad_request');
+    await expectError(await fetch(url('/api/cases/00000000-0000-4000-8000-000000000000/search?q=host')), 404, 'not_found');
+  });
+
   it('/docs/openapi.json names every route', async () => {
     const doc = (await (await fetch(url('/docs/openapi.json'))).json()) as { paths: Record<string, unknown> };
-    for (const p of ['/', '/api/health', '/api/scenarios', '/api/cases/scenario/{name}', '/api/cases/path', '/api/cases', '/api/cases/{id}', '/api/cases/{id}/report.md', '/api/cases/{id}/report.html', '/api/cases/{id}/cypher', '/api/cases/{id}/custody'])
+    for (const p of ['/', '/api/health', '/api/scenarios', '/api/cases/scenario/{name}', '/api/cases/path', '/api/cases', '/api/cases/{id}', '/api/cases/{id}/report.md', '/api/cases/{id}/report.html', '/api/cases/{id}/cypher', '/api/cases/{id}/custody', '/api/cases/{id}/search'])
       expect(Object.keys(doc.paths)).toContain(p);
   });
 });

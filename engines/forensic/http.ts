@@ -26,6 +26,8 @@ import { caseAnnotations } from './casework/annotations.js';
 import { mountCaseWork } from './casework/http.js';
 import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX } from './paging.js';
 import { sendStreamedJson } from './stream-json.js';
+import { searchCase } from './search.js';
+import { parseSearchRequest } from '../core/search.js';
 import { caseCustody, caseItemCount, caseItemsJson, completeCase, countCases, createCase, DEFAULT_MAX_EVENTS, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, type CaseItemKind, listCases, setCaseStatus } from './store.js';
 
 /** Spec to_dict default: the stories kept. */
@@ -350,6 +352,14 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     const summary = summaryOrThrow(req);
     const q = parseQuery(custodyQuery, req);
     res.json(caseCustody(ctx.db, summary.id, { ...(q.expect_head !== undefined ? { head: q.expect_head } : {}), ...(q.expect_count !== undefined ? { count: q.expect_count } : {}) }));
+  });
+
+  router.get('/api/cases/:id/search', (req, res) => {
+    const summary = summaryOrThrow(req);
+    const { query } = parseSearchRequest({ q: req.query['q'], limit: undefined });
+    const found = searchCase(ctx.db, summary.id, query, parsePagination(req));
+    if (!found) throw new VitrineError('not_found', 'no such case');
+    res.json(found);
   });
 
   mountCaseWork(router, { ctx, evidenceRoot, now, caseOf: summaryOrThrow, body, changed: (id) => exports.delete(id) });

@@ -113,6 +113,18 @@ export function openApiDocument(): JsonObject {
       '/api/cases/{id}/report.html': { get: { summary: 'Court-style report, one self-contained HTML page', parameters: [caseId], responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/report.pdf': { get: { summary: 'Court-style report, PDF (rendered offline)', parameters: [caseId], responses: { '200': { description: 'PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/cypher': { get: { summary: 'Graph export as a Cypher script of MERGE statements', parameters: [caseId], responses: { '200': { description: 'Cypher', content: { 'text/plain': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
+      '/api/cases/{id}/search': {
+        get: {
+          summary: 'Everything of the case that holds the query, paged with the total: the case itself, every matching story, then every matching stored event in stored order',
+          parameters: [
+            caseId,
+            { name: 'q', in: 'query', required: true, description: 'the query (2 to 200 characters), read as the workstation search reads it (address, hash, technique id, text)', schema: { type: 'string', minLength: 2, maxLength: 200 } },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+            { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
+          ],
+          responses: { '200': { description: '{items, total, limit, offset}; items are search hits (kind case, story or event)', content: { 'application/json': { schema: { type: 'object' } } } }, '400': errorResponse('bad query'), '404': notFound },
+        },
+      },
       '/api/cases/{id}/custody': {
         get: {
           summary: 'The case custody ledger and its verification (recomputed on each call) against the head and count the case row kept when it completed',

@@ -1,10 +1,11 @@
 // Cases' search provider over cases made by the real scenario job and stored with createCase + completeCase.
 import { describe, expect, it } from 'vitest';
 import { InProcessRunner } from '../core/jobs/in-process.js';
+import type { Story } from '../core/contracts/forensic.js';
 import { classifyQuery } from '../core/search.js';
 import { openMemoryStore } from '../core/store.js';
 import { jobs, SCENARIO_JOB, type CaseJobResult } from './jobs.js';
-import { EVENTS_PER_CASE, forensicSearch } from './search.js';
+import { forensicSearch, searchCase } from './search.js';
 import { forensicService } from './service.js';
 import { completeCase, createCase } from './store.js';
 
@@ -15,7 +16,7 @@ describe('forensic search', async () => {
   const db = openMemoryStore([forensicService]);
   const made: Record<string, CaseJobResult> = {};
   for (const [id, name] of [['case-lm', 'lateral-movement'], ['case-ssh', 'ssh-bruteforce']] as const) {
-    const r = (await runner.run(SCENARIO_JOB, { caseId: id, name, top: 3 })) as CaseJobResult;
+    const r = (await runner.run(SCENARIO_JOB, { caseId: id, name, top: 10 })) as CaseJobResult;
     createCase(db, { id, title: `Scenario ${name}`, origin: 'scenario', request: { name }, now: NOW });
     completeCase(db, id, r.view, r.custody, NOW);
     made[id] = r;
@@ -51,25 +52,32 @@ describe('forensic search', async () => {
     expect(hits[0]?.title).toContain('(Scenario lateral-movement)');
   });
 
-  it('gives at most EVENTS_PER_CASE event hits per case, the last saying more match', () => {
+  it('gives every matching event of a case up to the limit, the last hit saying how many match when not all fit', () => {
     const matching = lm.view.events.filter((e) => e.action === 'file.create');
-    expect(matching.length).toBeGreaterThan(EVENTS_PER_CASE);
-    const hits = forensicSearch.search(db, classifyQuery('file.create'), 10).filter((h) => h.link.parent === 'case-lm');
-    expect(hits).toHaveLength(EVENTS_PER_CASE);
-    const ids = new Set(matching.map((e) => e.eventId));
-    for (const h of hits) {
-      expect(h).toMatchObject({ kind: 'event', rank: 2, link: { service: 'forensic', kind: 'event', parent: 'case-lm' } });
-      expect(ids.has(h.link.id)).toBe(true);
-    }
-    expect(hits[0]?.field).toMatch(/^event #\d+: action$/);
-    expect(hits.at(-1)?.title).toMatch(/more events of this case match \(first 3 shown/);
-    expect(hits[0]?.title).not.toMatch(/more events/);
-    // One matching event: no note.
-    const single = lm.view.events.filter((e) => e.action === 'process.access');
-    expect(single).toHaveLength(1);
-    const one = forensicSearch.search(db, classifyQuery('process.access'), 10).filter((h) => h.link.parent === 'case-lm');
-    expect(one).toEqual([expect.objectContaining({ kind: 'event', link: { service: 'forensic', kind: 'event', id: single[0]?.eventId, parent: 'case-lm' } })]);
-    expect(one[0]?.title).not.toMatch(/more events/);
+    expect(matching.length).toBeGreaterThan(3);
+    const all = forensicSearch.search(db, classifyQuery('file.create'), 50).filter((h) => h.link.parent === 'case-lm');
+    expect(all.map((h) => h.link.id)).toEqual(matching.map((e) => e.eventId));
+    for (const h of all) expect(h).toMatchObject({ kind: 'event', rank: 2, link: { service: 'forensic', kind: 'event', parent: 'case-lm' } });
+    expect(all.at(-1)?.title).not.toMatch(/matches of this case shown/);
+    const three = forensicSearch.search(db, classifyQuery('file.create'), 3);
+    expect(three).toHaveLength(3);
+    expect(three.at(-1)?.title).toContain(`3 of ${matching.length} matches of this case shown`);
+    expect(three[0]?.title).not.toMatch(/matches of this case shown/);
+  });
+
+  it('pages through a case with the total: its stories first, then every matching event in stored order', () => {
+    const matching = lm.view.events.filter((e) => e.action === 'file.create');
+    const first = searchCase(db, 'case-lm', classifyQuery('file.create'), { offset: 0, limit: 2 });
+    const rest = searchCase(db, 'case-lm', classifyQuery('file.create'), { offset: 2, limit: 50 });
+    expect(first?.total).toBe(matching.length);
+    expect(rest?.total).toBe(matching.length);
+    expect([...(first?.items ?? []), ...(rest?.items ?? [])].map((h) => h.link.id)).toEqual(matching.map((e) => e.eventId));
+    expect(searchCase(db, 'no-such-case', classifyQuery('file.create'), { offset: 0, limit: 5 })).toBeNull();
+    const host = lm.view.stories[1]?.hosts[0] ?? '';
+    const onHost = lm.view.stories.filter((s) => s.hosts.includes(host));
+    const byHost = searchCase(db, 'case-lm', classifyQuery(host), { offset: 0, limit: 50 });
+    expect(byHost?.items.slice(0, onHost.length).map((h) => h.link.id)).toEqual(onHost.map((s) => s.id));
+    expect(byHost?.total).toBeGreaterThan(onHost.length);
   });
 
   it("keeps an evidence file's SHA-256 (which every event's raw reference repeats) a hit on the case", () => {
@@ -78,6 +86,28 @@ describe('forensic search', async () => {
     const hits = forensicSearch.search(db, classifyQuery(sha), 10);
     expect(hits).toEqual([expect.objectContaining({ kind: 'case', id: 'case-lm', rank: 1 })]);
     expect(hits[0]?.field).toMatch(/^view: evidence/);
+  });
+
+  it('finds every story of a case that holds a technique or host, not one per case', () => {
+    // Two stories of one case with T1003.001 (LSASS memory), as analyses of credential theft on two hosts give.
+    const lsass = lm.view.stories[0]?.techniques.find((t) => t.id === 'T1003.001');
+    expect(lsass).toBeDefined();
+    const stories: Story[] = lm.view.stories.map((s, i) => (i === 1 && lsass ? { ...s, techniques: [...s.techniques, lsass] } : s));
+    expect(stories.filter((s) => s.techniques.some((t) => t.id === 'T1003.001'))).toHaveLength(2);
+    createCase(db, { id: 'case-two', title: 'Two credential stories', origin: 'scenario', request: { name: 'lateral-movement' }, now: NOW });
+    completeCase(db, 'case-two', { ...lm.view, stories }, lm.custody, NOW);
+    const hits = forensicSearch.search(db, classifyQuery('T1003.001'), 10).filter((h) => h.link.parent === 'case-two');
+    expect(hits.map((h) => h.link.id)).toEqual([stories[0]?.id, stories[1]?.id]);
+    expect(hits.every((h) => h.kind === 'story' && h.field === 'techniques')).toBe(true);
+    const page = searchCase(db, 'case-two', classifyQuery('T1003.001'), { offset: 1, limit: 1 });
+    expect(page?.items.map((h) => h.link.id)).toEqual([stories[1]?.id]);
+    expect(page?.total).toBeGreaterThanOrEqual(2);
+    // Every story on a host, not only the first.
+    const host = lm.view.stories[1]?.hosts[0] ?? '';
+    const onHost = lm.view.stories.filter((s) => s.hosts.includes(host)).map((s) => s.id);
+    expect(onHost.length).toBeGreaterThan(1);
+    const byHost = forensicSearch.search(db, classifyQuery(host), 50).filter((h) => h.link.parent === 'case-lm' && h.kind === 'story');
+    expect(byHost.map((h) => h.link.id)).toEqual(onHost);
   });
 
   it('finds nothing for an unknown address and keeps to the limit', () => {

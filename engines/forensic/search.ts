@@ -1,13 +1,14 @@
-// Cases' part of the workstation-wide search: cases by title and origin, their stories (hosts, techniques, summaries),
-// evidence hashes, and every stored event, node and edge (one EXISTS probe per case over forensic_case_items). A
-// match in a stored event is a hit on that event (at most EVENTS_PER_CASE per case); one in a node or edge only, on the case.
+// Cases' part of the workstation-wide search, and the search inside one case: cases by title and origin, every story
+// that holds the query (hosts, techniques, title, summary), every stored event that holds it (in stored order, paged,
+// with the count), and a node or edge match as a hit on the case. An evidence file's hash (which every event's raw
+// reference repeats) stays one hit on the case.
 import type { Database } from 'better-sqlite3';
 import type { ExportedEvent, Story } from '../core/contracts/forensic.js';
 import { CANDIDATES_PER_HIT, findMatch, likeContains, locateInJson, matchFields, snippetAround, type ParsedQuery, type SearchHit, type SearchProvider } from '../core/search.js';
 import { CASE_ITEMS_TABLE, CASES_TABLE } from './store.js';
 
-/** Most event hits one case gives; the last says so when more of its events hold the query. */
-export const EVENTS_PER_CASE = 3;
+/** How many matching events the workstation search counts per case for its "N events match" note (the case search counts all). */
+export const EVENT_COUNT_CAP = 1000;
 
 interface CaseRow {
   id: string;
@@ -25,20 +26,36 @@ interface ItemRow {
 
 const caseLink = (id: string) => ({ service: 'forensic', kind: 'case', id });
 
-/** A case whose title, origin or exported view (stories, evidence, story events) holds the query: a story hit where a story does. */
-function fromCase(q: ParsedQuery, r: CaseRow): SearchHit | null {
+/** The case's own hit when its title or origin holds the query. */
+function ownHit(q: ParsedQuery, r: Omit<CaseRow, 'export_json'>): SearchHit | null {
   const own = matchFields(q, [
     { name: 'title', text: r.title, rank: 3 },
     { name: 'origin', text: r.origin, rank: 2 },
   ]);
-  if (own) return { service: 'forensic', kind: 'case', id: r.id, title: r.title, ...own, link: caseLink(r.id), time: r.created_at };
-  if (r.export_json === null || !findMatch(q, r.export_json)) return null;
-  let stories: readonly Story[];
+  return own ? { service: 'forensic', kind: 'case', id: r.id, title: r.title, ...own, link: caseLink(r.id), time: r.created_at } : null;
+}
+
+/** The parts of a case's exported view the search reads: its stories and its evidence hashes (lower case). */
+interface ViewParts {
+  readonly stories: readonly Story[];
+  readonly evidenceHashes: ReadonlySet<string>;
+}
+
+function viewParts(json: string | null): ViewParts | null {
+  if (json === null) return null;
   try {
-    stories = (JSON.parse(r.export_json) as { stories?: readonly Story[] }).stories ?? [];
+    const v = JSON.parse(json) as { stories?: readonly Story[]; evidence?: readonly { sha256?: unknown }[] } | null;
+    if (v === null || typeof v !== 'object') return null;
+    const hashes = (v.evidence ?? []).map((e) => e.sha256).filter((h): h is string => typeof h === 'string');
+    return { stories: Array.isArray(v.stories) ? v.stories : [], evidenceHashes: new Set(hashes.map((h) => h.toLowerCase())) };
   } catch {
     return null;
   }
+}
+
+/** Every story of a case that holds the query (hosts, techniques, title, summary), each a story hit, in story order. */
+function storyHits(q: ParsedQuery, r: Omit<CaseRow, 'export_json'>, stories: readonly Story[]): SearchHit[] {
+  const hits: SearchHit[] = [];
   for (const s of stories) {
     const m = matchFields(q, [
       { name: 'hosts', text: s.hosts.join(' '), rank: 3 },
@@ -46,10 +63,9 @@ function fromCase(q: ParsedQuery, r: CaseRow): SearchHit | null {
       { name: 'title', text: s.title, rank: 3 },
       { name: 'summary', text: s.summary, rank: 2 },
     ]);
-    if (m) return { service: 'forensic', kind: 'story', id: `${r.id}/${s.id}`, title: `${s.title} (${r.title})`, ...m, link: { service: 'forensic', kind: 'story', id: s.id, parent: r.id }, time: r.created_at };
+    if (m) hits.push({ service: 'forensic', kind: 'story', id: `${r.id}/${s.id}`, title: `${s.title} (${r.title})`, ...m, link: { service: 'forensic', kind: 'story', id: s.id, parent: r.id }, time: r.created_at });
   }
-  const at = locateInJson(q, r.export_json);
-  return at ? { service: 'forensic', kind: 'case', id: r.id, title: r.title, field: `view: ${at.path}`, snippet: at.snippet, rank: 1, link: caseLink(r.id), time: r.created_at } : null;
+  return hits;
 }
 
 function parseEvent(json: string): ExportedEvent | null {
@@ -80,23 +96,36 @@ function matchEvent(q: ParsedQuery, e: ExportedEvent, json: string): { field: st
   return at ? { field: at.path, snippet: at.snippet, rank: 1 } : null;
 }
 
-/** A case's stored events that hold the query, as event hits (at most EVENTS_PER_CASE, the last naming more when there are). */
-function eventHits(db: Database, q: ParsedQuery, r: Omit<CaseRow, 'export_json'>, room: number): SearchHit[] {
-  const want = Math.min(room, EVENTS_PER_CASE);
+/** The event hits of one page of a case's matching events, and how many match (at least, when `capped`). */
+interface EventMatches {
+  readonly hits: SearchHit[];
+  readonly total: number;
+  readonly capped: boolean;
+}
+
+/**
+ * A case's stored events that hold the query, in stored order: the hits from `offset` (at most `limit`) and the count
+ * of all of them, stopping at `countCap` once the page is full. SQL LIKE prefilters; an event matches when its stored
+ * JSON holds the query by the query kind's rules (findMatch) and it parses.
+ */
+function eventMatches(db: Database, q: ParsedQuery, r: Omit<CaseRow, 'export_json'>, offset: number, limit: number, countCap: number): EventMatches {
   const rows = db
-    .prepare(`SELECT seq, json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = 'event' AND json LIKE ? ESCAPE '\\' ORDER BY seq LIMIT ?`)
-    .all(r.id, likeContains(q.value), (EVENTS_PER_CASE + 1) * CANDIDATES_PER_HIT) as Pick<ItemRow, 'seq' | 'json'>[];
+    .prepare(`SELECT seq, json FROM ${CASE_ITEMS_TABLE} WHERE case_id = ? AND kind = 'event' AND json LIKE ? ESCAPE '\\' ORDER BY seq`)
+    .iterate(r.id, likeContains(q.value)) as IterableIterator<Pick<ItemRow, 'seq' | 'json'>>;
   const hits: SearchHit[] = [];
-  let more = false;
+  let total = 0;
+  let capped = false;
   for (const it of rows) {
-    const e = parseEvent(it.json);
-    if (!e) continue;
-    const m = matchEvent(q, e, it.json);
-    if (!m) continue;
-    if (hits.length >= want) {
-      more = true;
+    if (total >= countCap && hits.length >= limit) {
+      capped = true;
       break;
     }
+    if (!findMatch(q, it.json)) continue;
+    const e = parseEvent(it.json);
+    if (!e) continue;
+    const index = total++;
+    if (index < offset || hits.length >= limit) continue;
+    const m = matchEvent(q, e, it.json) ?? { field: 'event', snippet: snippetAround(it.json, findMatch(q, it.json) ?? { index: 0, length: 0 }), rank: 1 };
     const when = e.time.time ?? 'no time';
     hits.push({
       service: 'forensic',
@@ -110,9 +139,7 @@ function eventHits(db: Database, q: ParsedQuery, r: Omit<CaseRow, 'export_json'>
       time: e.time.time ?? r.created_at,
     });
   }
-  const last = hits[hits.length - 1];
-  if (more && last) hits[hits.length - 1] = { ...last, title: `${last.title} · more events of this case match (first ${hits.length} shown; filter the case's timeline for the rest)` };
-  return hits;
+  return { hits, total, capped };
 }
 
 /** The first stored node or edge of a case that holds the query, as a hit on the case. */
@@ -130,7 +157,64 @@ function fromGraphItems(db: Database, q: ParsedQuery, r: Omit<CaseRow, 'export_j
   return null;
 }
 
-/** A case's own hit where its title, origin or a story holds the query; else its events' hits; else a node, edge or view hit. */
+/** A hit on the case where its exported view holds the query elsewhere (evidence inventory, detections, ...). */
+function viewHit(q: ParsedQuery, r: CaseRow): SearchHit | null {
+  if (r.export_json === null) return null;
+  const at = locateInJson(q, r.export_json);
+  return at ? { service: 'forensic', kind: 'case', id: r.id, title: r.title, field: `view: ${at.path}`, snippet: at.snippet, rank: 1, link: caseLink(r.id), time: r.created_at } : null;
+}
+
+/** Whether the query is one of the case's evidence hashes (repeated by every event's raw reference: a hit on the case only). */
+function isEvidenceHash(q: ParsedQuery, parts: ViewParts | null): boolean {
+  return parts !== null && (q.kind === 'sha256' || q.kind === 'sha1' || q.kind === 'md5') && parts.evidenceHashes.has(q.value.toLowerCase());
+}
+
+/** A page of one case's search. */
+export interface CaseSearchPage {
+  readonly items: readonly SearchHit[];
+  /** Every hit of the case: its own, its stories', its events' (a graph-only or view-only match counts one). */
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/**
+ * Everything of one case that holds the query, in order: the case itself (title or origin), every matching story,
+ * then every matching stored event in stored order; when none of these, one hit on the case for a match in its view
+ * or graph. Paged by offset/limit, with the total. Null when there is no such case.
+ */
+export function searchCase(db: Database, caseId: string, q: ParsedQuery, p: { readonly offset: number; readonly limit: number }): CaseSearchPage | null {
+  const r = db.prepare(`SELECT id, title, origin, created_at, export_json FROM ${CASES_TABLE} WHERE id = ?`).get(caseId) as CaseRow | undefined;
+  if (r === undefined) return null;
+  const parts = viewParts(r.export_json);
+  const head: SearchHit[] = [];
+  const own = ownHit(q, r);
+  if (own) head.push(own);
+  if (parts !== null && r.export_json !== null && findMatch(q, r.export_json)) head.push(...storyHits(q, r, parts.stories));
+  const evidence = isEvidenceHash(q, parts);
+  const headPage = head.slice(p.offset, p.offset + p.limit);
+  const events = evidence ? { hits: [], total: 0, capped: false } : eventMatches(db, q, r, Math.max(0, p.offset - head.length), p.limit - headPage.length, Number.POSITIVE_INFINITY);
+  let items = [...headPage, ...events.hits];
+  let total = head.length + events.total;
+  if (total === 0) {
+    const other = viewHit(q, r) ?? fromGraphItems(db, q, r);
+    total = other ? 1 : 0;
+    items = other && p.offset === 0 && p.limit > 0 ? [other] : [];
+  }
+  return { items, total, limit: p.limit, offset: p.offset };
+}
+
+/** The note the last hit of a case carries when the case holds more matches than the workstation search shows. */
+function withMoreNote(hit: SearchHit, shown: number, total: number, capped: boolean): SearchHit {
+  const count = capped ? `${total.toLocaleString('en')}+` : total.toLocaleString('en');
+  return { ...hit, title: `${hit.title} · ${shown} of ${count} matches of this case shown (the case's search pages through all of them)` };
+}
+
+/**
+ * Each case's own hit, every story and every stored event that holds the query, up to `limit` hits in all; the last
+ * hit of a case says how many of its stories and events match when not all are shown. A match only in an evidence
+ * hash, the view elsewhere, or a node or edge is one hit on the case.
+ */
 export const forensicSearch: SearchProvider = {
   search(db, q, limit) {
     const n = limit * CANDIDATES_PER_HIT;
@@ -144,17 +228,30 @@ export const forensicSearch: SearchProvider = {
          ORDER BY created_at DESC LIMIT @n`,
       )
       .all({ pattern, n }) as CaseRow[];
+    const addCase = (r: Omit<CaseRow, 'export_json'>, head: readonly SearchHit[], evidence: boolean, fallback: () => SearchHit | null): void => {
+      const room = limit - hits.length;
+      const shownHead = head.slice(0, room);
+      const events = evidence ? { hits: [], total: 0, capped: false } : eventMatches(db, q, r, 0, room - shownHead.length, EVENT_COUNT_CAP);
+      const mine = [...shownHead, ...events.hits];
+      const total = head.length + events.total;
+      if (mine.length === 0) {
+        const other = total === 0 ? fallback() : null;
+        if (other) hits.push(other);
+        return;
+      }
+      if (total > mine.length || events.capped) mine[mine.length - 1] = withMoreNote(mine[mine.length - 1] as SearchHit, mine.length, total, events.capped);
+      hits.push(...mine);
+    };
     for (const r of cases) {
       if (hits.length >= limit) return hits;
-      const hit = fromCase(q, r);
-      if (!hit) continue;
+      const parts = viewParts(r.export_json);
+      const own = ownHit(q, r);
+      const stories = parts !== null && r.export_json !== null && findMatch(q, r.export_json) ? storyHits(q, r, parts.stories) : [];
+      if (!own && stories.length === 0 && (r.export_json === null || !findMatch(q, r.export_json))) continue;
       seen.add(r.id);
-      // Only in the exported view's events: the stored events that hold it, else the view hit. A match in its evidence
-      // inventory (an artefact's SHA-256, which every event's raw reference repeats) stays a hit on the case.
-      const events = hit.kind === 'case' && hit.field.startsWith('view: events') ? eventHits(db, q, r, limit - hits.length) : [];
-      hits.push(...(events.length > 0 ? events : [hit]));
+      addCase(r, [...(own ? [own] : []), ...stories], isEvidenceHash(q, parts), () => viewHit(q, r));
     }
-    if (hits.length >= limit) return hits;
+    if (hits.length >= limit) return hits.slice(0, limit);
     const withItems = db
       .prepare(
         `SELECT id, title, origin, created_at FROM ${CASES_TABLE} c
@@ -164,9 +261,7 @@ export const forensicSearch: SearchProvider = {
       .all({ pattern, n }) as Omit<CaseRow, 'export_json'>[];
     for (const r of withItems) {
       if (seen.has(r.id)) continue;
-      const events = eventHits(db, q, r, limit - hits.length);
-      const hit = events.length > 0 ? null : fromGraphItems(db, q, r);
-      hits.push(...events, ...(hit ? [hit] : []));
+      addCase(r, [], false, () => fromGraphItems(db, q, r));
       if (hits.length >= limit) break;
     }
     return hits.slice(0, limit);
