@@ -89,6 +89,7 @@ export const assessmentSchema = z.object({
     evidence_weight: z.number().min(0),
     analytic_confidence: z.enum(['low', 'moderate', 'high']),
     statement: z.string(),
+    insufficient: z.object({ reason: z.string(), would_help: z.array(z.string()) }).optional(),
   }),
   evidence: z.array(evidenceRowSchema),
   hypotheses_scored: z.number().int(),

@@ -89,6 +89,21 @@ describe('weak evidence', () => {
     expect(result.confidence.words).toBe('roughly even chance');
     expect(result.warnings.map((w) => w.code)).toContain('no_scored_evidence');
     expect(result.hypotheses_scored).toBe(actors.length + 1);
+    // The reading is "insufficient evidence", with why and what would help, never a likelihood.
+    expect(result.confidence.insufficient?.reason).toContain('the case holds no evidence');
+    expect(result.confidence.statement).toMatch(/^Insufficient evidence/);
+    expect(result.confidence.statement).not.toMatch(/even chance|%/);
+  });
+
+  it('a case whose only evidence is an unknown technique is insufficient evidence, saying why and what would help', () => {
+    const result = assess(kg, { case_id: 'unknown-only', title: 'Odd case', techniques: [{ evidence_id: 'T-1', id: 'T1999' }] });
+    expect(result.confidence.insufficient).toEqual({ reason: expect.stringContaining('1 technique the knowledge graph does not know'), would_help: expect.arrayContaining([expect.stringContaining('ATT&CK technique ids')]) });
+    expect(result.confidence.analytic_confidence).toBe('low');
+    expect(result.confidence.statement).not.toContain('Unlisted');
+  });
+
+  it('a case with scored evidence is not marked insufficient', () => {
+    expect(assess(kg, { case_id: 'c', techniques: techniques(named('FIN7').techniques.slice(0, 3)) }).confidence.insufficient).toBeUndefined();
   });
 
   it('probabilities over all hypotheses sum to one', () => {

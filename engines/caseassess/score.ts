@@ -445,7 +445,8 @@ export function scoreCase(kg: KnowledgeGraph, kase: CaseFile, options: AssessOpt
   const evidenceWeight = items.reduce((sum, i) => sum + i.maxGain, 0);
   if (items.length === 0) warnings.push({ code: 'no_scored_evidence', evidence_id: null, message: 'no evidence item could be scored; the assessment rests on the prior alone' });
 
-  const confidence = confidenceOf(leading, second ? hypothesis(second, 2) : null, unlistedProbability, evidenceWeight, gap.probability, kase);
+  const computed = confidenceOf(leading, second ? hypothesis(second, 2) : null, unlistedProbability, evidenceWeight, gap.probability, kase);
+  const confidence = items.length === 0 ? insufficientEvidence(computed, kase, warnings) : computed;
   return {
     case_id: kase.case_id,
     case_title: kase.title ?? null,
@@ -507,5 +508,37 @@ function confidenceOf(
     evidence_weight: round(evidenceWeight),
     analytic_confidence: analytic,
     statement,
+  };
+}
+
+/**
+ * No evidence item scored: the probabilities are the prior alone, so the reading is "insufficient evidence" with why and what
+ * would help, never a likelihood. Only evidence ids and kinds are named, never values.
+ */
+function insufficientEvidence(c: AssessmentConfidence, kase: CaseFile, warnings: readonly AssessmentWarning[]): AssessmentConfidence {
+  const count = (code: AssessmentWarning['code']): number => warnings.filter((w) => w.code === code).length;
+  const parts: string[] = [];
+  const total = (kase.techniques?.length ?? 0) + (kase.software?.length ?? 0) + (kase.indicators?.length ?? 0) + (kase.sectors?.length ?? 0) + (kase.regions?.length ?? 0) + (kase.time_window ? 1 : 0);
+  if (total === 0) parts.push('the case holds no evidence');
+  const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+  if (count('unknown_technique') > 0) parts.push(`${plural(count('unknown_technique'), 'technique')} the knowledge graph does not know`);
+  if (count('unknown_software') > 0) parts.push(`${plural(count('unknown_software'), 'software name')} the knowledge graph does not know`);
+  if ((kase.indicators?.length ?? 0) > 0) parts.push(`${plural(kase.indicators!.length, 'indicator')}, which no actor profile links to`);
+  if (count('unknown_sector') + count('unknown_region') > 0) parts.push('sectors or regions outside the vocabulary');
+  if (count('time_not_scored') > 0) parts.push('a time window the knowledge graph cannot date');
+  const reason = `No evidence item could be scored against the actors: ${parts.length > 0 ? parts.join('; ') : 'every item was a duplicate or unscorable'}. The numbers are the prior alone.`;
+  const would_help = [
+    'ATT&CK technique ids seen in the activity (T1059.001 style), ideally specific ones few groups use',
+    'malware or tools by ATT&CK software id (S0002) or a name the knowledge graph knows',
+    ...((kase.indicators?.length ?? 0) > 0 ? ['what the indicators point to: the techniques and software behind the addresses, domains and hashes'] : []),
+    'the victim\u2019s sector and country or region',
+    'when the activity took place (a time window)',
+  ];
+  const subject = kase.title ?? kase.case_id;
+  return {
+    ...c,
+    analytic_confidence: 'low',
+    statement: `Insufficient evidence to assess who is behind "${subject}": no evidence item could be scored, so no actor is more likely than another on this case.`,
+    insufficient: { reason, would_help },
   };
 }

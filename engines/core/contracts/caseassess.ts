@@ -219,6 +219,11 @@ export interface AssessmentConfidence {
   readonly analytic_confidence: 'low' | 'moderate' | 'high';
   /** One sentence an analyst can paste. */
   readonly statement: string;
+  /**
+   * Set when no evidence item could be scored: the numbers above are the prior alone, and the reading is "insufficient
+   * evidence", never a probability. `reason` says why nothing scored; `would_help` lists what evidence would.
+   */
+  readonly insufficient?: { readonly reason: string; readonly would_help: readonly string[] };
 }
 
 /** Distance between the first and the second hypothesis. */
