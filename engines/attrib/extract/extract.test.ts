@@ -8,12 +8,44 @@ import { extract, MAX_TEXT_CHARS } from './extract.js';
 import { precisionRecall, readTramReport, scoreExtraction, type ExtractionScore } from './measure.js';
 import { toNavigatorLayer } from './navigator.js';
 import { extractionToStix } from './stix.js';
+import { findSoftware } from './software.js';
 import { splitSentences } from './techniques.js';
 
 const kb = loadKb();
 const TRAM_REPORTS = ['IcedID-variants', 'Qakbot-ISO-delivery', 'StopRansomware-Royal'];
 
 describe('technique extraction', () => {
+  const ids = (text: string): string[] => [...new Set(extract(text, kb).techniques.map((t) => t.id))].sort();
+
+  it('finds lateral movement over admin shares, whatever the wording', () => {
+    expect(ids('The actors moved laterally with PsExec over SMB admin shares.')).toEqual(expect.arrayContaining(['T1021.002', 'T1569.002']));
+    expect(ids('The loader was copied to C$ on each server.')).toContain('T1021.002');
+    expect(ids('They pushed the dropper to remote hosts through the ADMIN$ share.')).toEqual(expect.arrayContaining(['T1021.002', 'T1570']));
+    expect(ids('The administrative shares were enumerated.')).toContain('T1021.002');
+    // No share, no copying: nothing lateral.
+    expect(ids('The actors shared a document.')).not.toContain('T1021.002');
+  });
+
+  it('finds archive collection and exfiltration, with the protocol deciding the exfiltration technique', () => {
+    expect(ids('Data was staged in a RAR archive and exfiltrated over HTTPS.')).toEqual(expect.arrayContaining(['T1560.001', 'T1048.002']));
+    expect(ids('Documents were compressed into a password-protected ZIP archive, then exfiltrated via SFTP.')).toEqual(expect.arrayContaining(['T1560.001', 'T1048.002']));
+    expect(ids('The operators used WinRAR before they exfiltrated the files over FTP.')).toEqual(expect.arrayContaining(['T1560.001', 'T1048.003']));
+    expect(ids('The stolen files were exfiltrated over the existing C2 channel.')).toContain('T1041');
+    expect(ids('Stolen mailboxes were exfiltrated to Dropbox.')).toContain('T1567.002');
+    // A ZIP e-mail attachment is delivery, not collection.
+    expect(ids('The ZIP attachment contained an ISO.')).not.toContain('T1560.001');
+  });
+
+  it('names ATT&CK software by name or alias, never an ordinary word that is also a name', () => {
+    const text = 'Operators ran Cobalt Strike beacons and Mimikatz; later, Sogu appeared. Play was blocked. Net.exe and Royal mail.';
+    const found = findSoftware(text, kb).map((s) => [s.id, text.slice(s.start, s.end)]);
+    expect(found).toEqual([
+      ['S0154', 'Cobalt Strike'],
+      ['S0002', 'Mimikatz'],
+      ['S0013', 'Sogu'],
+    ]);
+  });
+
   it('finds explicit ids (revoked ones under their replacement), names and phrasings, with spans', () => {
     const text = 'The actor used T1059.001 and the old T1086, then Process Injection into explorer.exe and Mimikatz on the host. T9999 is unknown.';
     const e = extract(text, kb);

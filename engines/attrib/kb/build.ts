@@ -3,10 +3,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { parseAttackBundle, type AttackIndex, type AttackKbData } from '../../core/attack/bundle.js';
+import { parseAttackBundle, type AttackIndex } from '../../core/attack/bundle.js';
+import { groupAndCampaignDescriptions, groupReferenceYears, type KbData } from './kb.js';
 
 /** The KB file's bytes before compression: stable JSON (the build is deterministic). */
-export function serializeKb(data: AttackKbData): string {
+export function serializeKb(data: KbData): string {
   return `${JSON.stringify(data)}\n`;
 }
 
@@ -16,10 +17,11 @@ export function compressKb(text: string): Buffer {
 }
 
 /** The KB of the bundle at `bundlePath`, its release named from the `index.json` beside it when there is one. */
-export function buildShippedKb(bundlePath: string): AttackKbData {
+export function buildShippedKb(bundlePath: string): KbData {
   const indexPath = path.join(path.dirname(bundlePath), 'index.json');
   const index = existsSync(indexPath) ? (JSON.parse(readFileSync(indexPath, 'utf8')) as AttackIndex) : undefined;
-  return parseAttackBundle(JSON.parse(readFileSync(bundlePath, 'utf8')) as unknown, { source: 'MITRE ATT&CK Enterprise', ...(index ? { index } : {}) });
+  const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as unknown;
+  return { ...parseAttackBundle(bundle, { source: 'MITRE ATT&CK Enterprise', ...(index ? { index } : {}) }), group_years: groupReferenceYears(bundle), descriptions: groupAndCampaignDescriptions(bundle) };
 }
 
 /** ../shared/corpora beside the checkout, or VITRINE_CORPORA. */

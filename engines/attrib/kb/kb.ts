@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { ATTACK_KB_FORMAT, parseAttackBundle, releaseFromIndex, type AttackIndex, type AttackKbData, type KbGroup, type KbSoftware, type KbTechnique } from '../../core/attack/bundle.js';
+import { ATTACK_KB_FORMAT, cleanProcedureText, parseAttackBundle, releaseFromIndex, type AttackIndex, type AttackKbData, type KbGroup, type KbSoftware, type KbTechnique } from '../../core/attack/bundle.js';
 import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
 
@@ -16,8 +16,30 @@ export const SHIPPED_KB_FILE = 'attack-kb.json.gz';
 export const MAX_KB_FILE_BYTES = 256 * 1024 * 1024;
 
 /** The knowledge base with its lookups. Build one with `loadAttack` (a bundle) or `loadKb` (a KB file). */
+/** The serialised KB: ATT&CK's data plus, per group, the span of publication years of its references. */
+export type KbData = AttackKbData & {
+  readonly group_years?: Readonly<Record<string, readonly [number, number]>>;
+  /** ATT&CK's descriptions of groups and campaigns by id (citations and links removed, at most 2,000 characters): whom they targeted, where, why. */
+  readonly descriptions?: Readonly<Record<string, string>>;
+};
+
+/** Descriptions of groups and campaigns (ids G.... and C....) from a bundle, cleaned like procedure texts. */
+export function groupAndCampaignDescriptions(bundleJson: unknown): Record<string, string> {
+  const out: [string, string][] = [];
+  const objects = (bundleJson as { objects?: unknown }).objects;
+  if (!Array.isArray(objects)) return {};
+  for (const o of objects as unknown[]) {
+    const r = (typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>;
+    if ((r['type'] !== 'intrusion-set' && r['type'] !== 'campaign') || r['revoked'] === true || typeof r['description'] !== 'string' || !Array.isArray(r['external_references'])) continue;
+    const ref = (r['external_references'] as unknown[]).find((e) => typeof e === 'object' && e !== null && (e as Record<string, unknown>)['source_name'] === 'mitre-attack') as Record<string, unknown> | undefined;
+    const id = ref?.['external_id'];
+    if (typeof id === 'string' && /^[GC]\d{4}$/.test(id)) out.push([id, cleanProcedureText(r['description'], 2000)]);
+  }
+  return Object.fromEntries(out.sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 export interface AttackKb {
-  readonly data: AttackKbData;
+  readonly data: KbData;
   readonly techniques: ReadonlyMap<string, KbTechnique>;
   readonly groups: ReadonlyMap<string, KbGroup>;
   readonly software: ReadonlyMap<string, KbSoftware>;
@@ -31,6 +53,39 @@ export interface AttackKb {
   readonly softwareTechniques: ReadonlyMap<string, ReadonlySet<string>>;
   /** How many groups use each technique (for IDF weights). */
   readonly techniqueGroupCount: ReadonlyMap<string, number>;
+  /** Each group's documented activity as [first, last] (fractional years): the first and last seen dates of its campaigns and the publication years of its references. */
+  readonly groupActivity: ReadonlyMap<string, readonly [number, number]>;
+}
+
+/**
+ * Per ATT&CK group id, the first and last publication year of the references ATT&CK cites for it (a reference's
+ * description starts `Author. (2021, May 4). Title...`): when the group was written about, a proxy of when it was active.
+ */
+export function groupReferenceYears(bundleJson: unknown): Record<string, [number, number]> {
+  const out: Record<string, [number, number]> = {};
+  const objects = (bundleJson as { objects?: unknown }).objects;
+  if (!Array.isArray(objects)) return out;
+  for (const o of objects as unknown[]) {
+    const r = (typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>;
+    if (r['type'] !== 'intrusion-set' || r['revoked'] === true || !Array.isArray(r['external_references'])) continue;
+    let id: string | undefined;
+    const years: number[] = [];
+    for (const ref of r['external_references'] as unknown[]) {
+      const e = (typeof ref === 'object' && ref !== null ? ref : {}) as Record<string, unknown>;
+      if (e['source_name'] === 'mitre-attack' && typeof e['external_id'] === 'string' && /^G\d{4}$/.test(e['external_id'])) id = e['external_id'];
+      const m = typeof e['description'] === 'string' ? /\((\d{4})[,)]/.exec(e['description']) : null;
+      const y = m ? Number(m[1]) : NaN;
+      if (y >= 1990 && y <= 2100) years.push(y);
+    }
+    if (id !== undefined && years.length > 0) out[id] = [Math.min(...years), Math.max(...years)];
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** A fractional year from an ISO date (`2021-05-01` gives 2021.33); undefined when unreadable. */
+function isoYear(value: string | undefined): number | undefined {
+  const m = value === undefined ? null : /^(\d{4})-(\d{2})/.exec(value);
+  return m ? Number(m[1]) + (Number(m[2]) - 1) / 12 : undefined;
 }
 
 const idList = z.array(z.string().max(200)).max(10_000);
@@ -67,11 +122,13 @@ export const attackKbSchema = z
       .max(20_000),
     /** [source id, target id, procedure text]; checked by a loop in kbFromJson (zod is slow on many tuples). */
     relations: z.array(z.unknown()).max(1_000_000),
+    group_years: z.record(z.string().max(50), z.tuple([z.number().int(), z.number().int()])).optional(),
+    descriptions: z.record(z.string().max(50), z.string().max(20_000)).optional(),
   })
   .strict();
 
 /** Builds the lookups over serialised KB data. */
-export function indexKb(data: AttackKbData): AttackKb {
+export function indexKb(data: KbData): AttackKb {
   const techniques = new Map(data.techniques.map((t) => [t.id, t]));
   const groups = new Map(data.groups.map((g) => [g.id, g]));
   const software = new Map(data.software.map((s) => [s.id, s]));
@@ -101,7 +158,19 @@ export function indexKb(data: AttackKbData): AttackKb {
     if (groups.get(gid)?.deprecated === true) continue;
     for (const t of set) techniqueGroupCount.set(t, (techniqueGroupCount.get(t) ?? 0) + 1);
   }
-  return { data, techniques, groups, software, revoked: new Map(Object.entries(data.revoked)), groupTechniques, groupSoftware, softwareTechniques, techniqueGroupCount };
+  const groupActivity = new Map<string, [number, number]>();
+  // A reference published in year y speaks of activity up to y (the whole year), and usually a year before it.
+  for (const [g, [a, b]] of Object.entries(data.group_years ?? {})) groupActivity.set(g, [a - 1, b + 11 / 12]);
+  for (const c of data.campaigns) {
+    const first = isoYear(c.first_seen) ?? isoYear(c.last_seen);
+    const last = isoYear(c.last_seen) ?? first;
+    if (first === undefined || last === undefined) continue;
+    for (const g of c.groups) {
+      const span = groupActivity.get(g);
+      groupActivity.set(g, span ? [Math.min(span[0], first), Math.max(span[1], last)] : [first, last]);
+    }
+  }
+  return { data, techniques, groups, software, revoked: new Map(Object.entries(data.revoked)), groupTechniques, groupSoftware, softwareTechniques, techniqueGroupCount, groupActivity };
 }
 
 /** Names of ATT&CK matrices as the collection index names their collections. */
@@ -122,7 +191,7 @@ function collectionOf(bundleJson: unknown): string {
  * so `index` (the collection index.json beside it) names the release whose date covers the bundle's newest object.
  */
 export function loadAttack(bundleJson: unknown, options: { readonly index?: AttackIndex } = {}): AttackKb {
-  const data = parseAttackBundle(bundleJson);
+  const data: KbData = { ...parseAttackBundle(bundleJson), group_years: groupReferenceYears(bundleJson), descriptions: groupAndCampaignDescriptions(bundleJson) };
   const c = data.metadata.counts;
   if (c.techniques + c.sub_techniques + c.groups + c.software === 0)
     throw new VitrineError(
@@ -159,7 +228,7 @@ export function kbFromJson(value: unknown): AttackKb {
     if (!Array.isArray(r) || r.length !== 3 || !r.every((x: unknown, j) => typeof x === 'string' && x.length <= (j === 2 ? 20_000 : 50)))
       throw new VitrineError('validation_failed', 'invalid knowledge base', { details: [{ path: `relations[${i}]`, issue: 'expected [source id, target id, text] strings' }] });
   });
-  return indexKb(data as AttackKbData);
+  return indexKb(data as KbData);
 }
 
 /** The resources/attrib folder of this checkout or installed package (sources or dist/). */

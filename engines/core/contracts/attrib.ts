@@ -90,19 +90,35 @@ export interface AttributionCandidate {
   readonly aliases: readonly string[];
   /** Cosine similarity of the IDF-weighted technique profiles, 0..1. */
   readonly similarity: number;
-  /** The ranking score: dot product / (|report| x sqrt|group|); a large group profile is penalised by its square root only. */
+  /** The ranking score: the sum of the parts in `reasons` (techniques: dot product / (|report| x sqrt|group|); software, infrastructure, time). */
   readonly score: number;
   /** Calibrated probability of the score when a calibration map was given, else the score's share of the shortlist's total. */
   readonly probability: number;
   /** Report techniques the group is known to use, rarest first. */
   readonly shared_techniques: readonly string[];
+  /** Report software (ATT&CK ids) the group is known to use, rarest first. */
+  readonly shared_software?: readonly string[];
+  /** Report indicators recorded as this group's infrastructure. */
+  readonly shared_infrastructure?: readonly string[];
+  /** Why the group ranks where it does: each part of the score with what it rests on. */
+  readonly reasons?: readonly AttributionReason[];
   /** How many techniques ATT&CK records for the group. */
   readonly group_technique_count: number;
+}
+
+/** One part of a candidate's attribution score. */
+export interface AttributionReason {
+  readonly kind: 'techniques' | 'software' | 'procedures' | 'infrastructure' | 'time';
+  /** What the part adds to the score. */
+  readonly contribution: number;
+  readonly detail: string;
 }
 
 export interface Attribution {
   /** Technique ids of the report (from extraction), sorted. */
   readonly techniques: readonly string[];
+  /** ATT&CK software ids named in the report, sorted. */
+  readonly software?: readonly string[];
   /** Report techniques no group in the knowledge base uses (they weigh nothing). */
   readonly unmatched_techniques: readonly string[];
   readonly shortlist: readonly AttributionCandidate[];
