@@ -32,12 +32,15 @@ export const assessmentSchema = z.strictObject({
   tied_with: z.array(z.string()),
   margin: z.number(),
   strength: z.enum(['tie', 'weak', 'moderate', 'strong']),
+  strength_rule: z.string().optional(),
   conclusion: z.string(),
   hypotheses: z.array(
     z.strictObject({
       id: z.string(),
       title: z.string(),
       actor: actorSchema.optional(),
+      catch_all: z.boolean().optional(),
+      untested: z.boolean().optional(),
       rank: z.number().int().min(1),
       inconsistency: z.number().min(0),
       consistency: z.number().min(0),

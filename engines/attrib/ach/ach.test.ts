@@ -255,3 +255,31 @@ describe('bundled scenarios', () => {
     }
   });
 });
+
+describe('a hypothesis no evidence tests', () => {
+  it('never ranks above a tested one and is never the strong leader; catch-alls are labelled; the strength states its rule', () => {
+    const a = analyzeScenario(
+      parseScenario({
+        hypotheses: [
+          { id: 'H-G0108', title: 'Group A (G0108)' },
+          { id: 'H-OTHER', title: 'Another actor, not named in the bundle' },
+        ],
+        evidence: [
+          { id: 'E1', summary: 'one', ratings: { 'H-G0108': 'I', 'H-OTHER': 'N' } },
+          { id: 'E2', summary: 'two', ratings: { 'H-G0108': 'C', 'H-OTHER': 'N' } },
+        ],
+      }),
+    );
+    expect(a.hypotheses.map((h) => h.id)).toEqual(['H-G0108', 'H-OTHER']);
+    expect(a.leader).toBe('H-G0108');
+    expect(a.hypotheses[1]).toMatchObject({ catch_all: true, untested: true, rank: 2 });
+    expect(a.strength_rule).toEqual(expect.any(String));
+    expect(a.warnings.join(' ')).toContain('H-OTHER');
+  });
+
+  it('when nothing is tested at all: a tie, never strong, and the conclusion says to rate the evidence', () => {
+    const a = analyzeScenario(parseScenario({ hypotheses: [{ id: 'H1', title: 'one' }, { id: 'H-OTHER', title: 'other' }], evidence: [{ id: 'E1', summary: 'x', ratings: { H1: 'N', 'H-OTHER': 'N' } }] }));
+    expect(a.strength).toBe('tie');
+    expect(a.conclusion).toContain('rate the evidence');
+  });
+});

@@ -31,6 +31,8 @@ const INCONSISTENCY: Readonly<Record<AchRating, number>> = { CC: 0, C: 0, N: 0, 
 const CONSISTENCY: Readonly<Record<AchRating, number>> = { CC: 2, C: 1, N: 0, NA: 0, I: 0, II: 0 };
 const REVERSED: Readonly<Record<AchRating, AchRating>> = { CC: 'II', C: 'I', N: 'N', NA: 'NA', I: 'C', II: 'CC' };
 const EPS = 1e-9;
+/** The hypotheses that stand for "someone else" and "nothing hostile" (Heuer's catch-alls), labelled as such. */
+const CATCH_ALL = new Set(['H-OTHER', 'H-NULL']);
 
 export interface AchOptions {
   /** Overrides in the order given; a later one on the same cell wins (and records the earlier as `previous`). */
@@ -82,36 +84,47 @@ interface Ranked {
   readonly consistency: number[];
 }
 
-/** Least inconsistent first; among equals the more consistent, then the order given. */
-function order(inc: readonly number[], con: readonly number[]): Ranked {
+/**
+ * Hypotheses some evidence bears on (a C, CC, I or II rating) first: one no evidence touches has nothing against it only because
+ * nothing was compared, so it never ranks above one that was tested. Then least inconsistent first; among equals the more
+ * consistent, then the order given.
+ */
+function order(inc: readonly number[], con: readonly number[], touched: readonly number[]): Ranked {
   const inconsistency = inc.map(round);
   const consistency = con.map(round);
-  const ids = inc.map((_v, i) => i).sort((a, b) => inconsistency[a]! - inconsistency[b]! || consistency[b]! - consistency[a]! || a - b);
+  const untested = (i: number): number => (touched[i]! > 0 ? 0 : 1);
+  const ids = inc.map((_v, i) => i).sort((a, b) => untested(a) - untested(b) || inconsistency[a]! - inconsistency[b]! || consistency[b]! - consistency[a]! || a - b);
   return { order: ids, inconsistency, consistency };
 }
 
+/** 1 per rating that tests a hypothesis (C, CC, I, II); N and NA test nothing. */
+const TOUCH: Readonly<Record<AchRating, number>> = { CC: 1, C: 1, N: 0, NA: 0, I: 1, II: 1 };
+
 /** Per-item contributions (weighted inconsistency and consistency per hypothesis), as given and reversed. */
-function contributions(m: Matrix, ei: number, reversed: boolean): { inc: number[]; con: number[] } {
+function contributions(m: Matrix, ei: number, reversed: boolean): { inc: number[]; con: number[]; tch: number[] } {
   const w = m.weights[ei]!;
   const row = m.ratings[ei]!;
   return {
     inc: row.map((r) => w * INCONSISTENCY[reversed ? REVERSED[r] : r]),
     con: row.map((r) => w * CONSISTENCY[reversed ? REVERSED[r] : r]),
+    tch: row.map((r) => TOUCH[r]),
   };
 }
 
 /** Totals over every item; the sensitivity then subtracts or swaps one item's part (linear in the matrix size per item). */
-function totals(m: Matrix): { inc: number[]; con: number[] } {
+function totals(m: Matrix): { inc: number[]; con: number[]; tch: number[] } {
   const inc = m.hypotheses.map(() => 0);
   const con = m.hypotheses.map(() => 0);
+  const tch = m.hypotheses.map(() => 0);
   m.evidence.forEach((_e, ei) => {
     const c = contributions(m, ei, false);
     for (let h = 0; h < inc.length; h++) {
       inc[h]! += c.inc[h]!;
       con[h]! += c.con[h]!;
+      tch[h]! += c.tch[h]!;
     }
   });
-  return { inc, con };
+  return { inc, con, tch };
 }
 
 function diagnosticity(row: readonly AchRating[]): number {
@@ -120,8 +133,9 @@ function diagnosticity(row: readonly AchRating[]): number {
   return round((Math.max(...values) - Math.min(...values)) / 4);
 }
 
-function strengthOf(margin: number, removalFlips: number, reversalFlips: number, maxWeight: number): AchStrength {
-  if (margin < EPS) return 'tie';
+function strengthOf(margin: number, removalFlips: number, reversalFlips: number, maxWeight: number, leaderTested: boolean): AchStrength {
+  // A leader no evidence bears on leads by default, not on the evidence: a tie at best, never strong.
+  if (!leaderTested || margin < EPS) return 'tie';
   if (removalFlips > 0) return 'weak';
   return reversalFlips === 0 && margin >= 2 * maxWeight - EPS ? 'strong' : 'moderate';
 }
@@ -175,7 +189,7 @@ export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAs
   const at = (options.now ?? new Date()).toISOString();
   const { matrix, overrides } = buildMatrix(s, options, at);
   const sums = totals(matrix);
-  const base = order(sums.inc, sums.con);
+  const base = order(sums.inc, sums.con, sums.tch);
   const leaderIdx = base.order[0]!;
   const runnerIdx = base.order[1]!;
   const leaderId = matrix.hypotheses[leaderIdx]!.id;
@@ -184,9 +198,9 @@ export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAs
   const sensitivity: AchSensitivity[] = matrix.evidence.map((e, ei) => {
     const given = contributions(matrix, ei, false);
     const flipped = contributions(matrix, ei, true);
-    const without = { inc: sums.inc.map((v, h) => v - given.inc[h]!), con: sums.con.map((v, h) => v - given.con[h]!) };
-    const removed = matrix.hypotheses[order(without.inc, without.con).order[0]!]!.id;
-    const reversed = matrix.hypotheses[order(without.inc.map((v, h) => v + flipped.inc[h]!), without.con.map((v, h) => v + flipped.con[h]!)).order[0]!]!.id;
+    const without = { inc: sums.inc.map((v, h) => v - given.inc[h]!), con: sums.con.map((v, h) => v - given.con[h]!), tch: sums.tch.map((v, h) => v - given.tch[h]!) };
+    const removed = matrix.hypotheses[order(without.inc, without.con, without.tch).order[0]!]!.id;
+    const reversed = matrix.hypotheses[order(without.inc.map((v, h) => v + flipped.inc[h]!), without.con.map((v, h) => v + flipped.con[h]!), sums.tch).order[0]!]!.id;
     const w = matrix.weights[ei]!;
     const row = matrix.ratings[ei]!;
     return {
@@ -224,7 +238,7 @@ export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAs
   const ranks = new Map<number, number>();
   base.order.forEach((hi, pos) => {
     const prev = pos === 0 ? undefined : base.order[pos - 1]!;
-    const tied = prev !== undefined && Math.abs(base.inconsistency[prev]! - base.inconsistency[hi]!) < EPS;
+    const tied = prev !== undefined && (sums.tch[prev]! > 0) === (sums.tch[hi]! > 0) && Math.abs(base.inconsistency[prev]! - base.inconsistency[hi]!) < EPS;
     ranks.set(hi, tied ? ranks.get(prev)! : pos + 1);
   });
   const hypotheses: AchHypothesisScore[] = base.order.map((hi) => {
@@ -236,6 +250,8 @@ export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAs
       id: h.id,
       title: h.title,
       ...(actor ? { actor } : {}),
+      ...(CATCH_ALL.has(h.id) ? { catch_all: true } : {}),
+      ...(sums.tch[hi]! === 0 ? { untested: true } : {}),
       rank: ranks.get(hi)!,
       inconsistency: base.inconsistency[hi]!,
       consistency: base.consistency[hi]!,
@@ -246,11 +262,13 @@ export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAs
 
   const maxWeight = Math.max(...matrix.weights, 0);
   const removalFlips = sensitivity.filter((x) => x.leader_if_removed !== null).length;
-  const strength = strengthOf(margin, removalFlips, critical.length - removalFlips, maxWeight);
+  const leaderTested = sums.tch[leaderIdx]! > 0;
+  const strength = strengthOf(margin, removalFlips, critical.length - removalFlips, maxWeight, leaderTested);
   const leader = hypotheses[0]!;
   const runner = hypotheses[1]!;
-  const conclusion =
-    strength === 'tie'
+  const conclusion = !leaderTested
+    ? 'No evidence is rated consistent or inconsistent with any hypothesis, so nothing ranks them: rate the evidence (C, I) against each hypothesis first.'
+    : strength === 'tie'
       ? `No hypothesis leads: ${[leader, ...hypotheses.filter((h) => tiedWith.includes(h.id))].map((h) => h.title).join(', ')} are equally inconsistent with the evidence (weighted inconsistency ${leader.inconsistency}).`
       : `${leader.title} is the least inconsistent hypothesis (weighted inconsistency ${leader.inconsistency}, against ${runner.inconsistency} for ${runner.title}); ${STRENGTH_WORDS[strength]}.` +
         (critical.length > 0 ? ` Items to re-check: ${critical.map((c) => c.evidence).join(', ')}.` : '');
@@ -261,6 +279,8 @@ export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAs
     warnings.push(`${nonDiagnostic.length} evidence item(s) rated alike against every hypothesis (no diagnostic value): ${nonDiagnostic.slice(0, 20).join(', ')}`);
   const unsupported = hypotheses.filter((h) => h.counts.C + h.counts.CC === 0).map((h) => h.id);
   if (unsupported.length > 0) warnings.push(`hypotheses with no consistent evidence: ${unsupported.join(', ')}`);
+  const untested = hypotheses.filter((h) => h.untested === true).map((h) => h.id);
+  if (untested.length > 0) warnings.push(`hypotheses no evidence is rated against (every rating N), ranked after the tested ones: ${untested.join(', ')}`);
 
   const scenarioName = s.name ?? 'inline';
   return {
@@ -278,6 +298,7 @@ export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAs
     tied_with: tiedWith,
     margin,
     strength,
+    strength_rule: STRENGTH_WORDS[strength],
     conclusion,
     hypotheses,
     evidence,

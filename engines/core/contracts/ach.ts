@@ -106,6 +106,10 @@ export interface AchHypothesisScore {
   readonly title: string;
   readonly actor?: AchActor;
   readonly rank: number;
+  /** The catch-all hypotheses ("another actor, not named", "not hostile activity"): labelled as such. */
+  readonly catch_all?: boolean;
+  /** No evidence is rated C, CC, I or II against it: ranked after every tested hypothesis, never the strong leader. */
+  readonly untested?: boolean;
   /** Σ weight × (1 for I, 2 for II): the lower, the better (Heuer: the least inconsistent hypothesis leads). */
   readonly inconsistency: number;
   /** Σ weight × (1 for C, 2 for CC): shown, never used for ranking. */
@@ -140,6 +144,8 @@ export interface AchAssessment {
   /** Runner-up inconsistency minus the leader's. */
   readonly margin: number;
   readonly strength: AchStrength;
+  /** The rule the strength states (what `strong`, `moderate`, `weak` or `tie` means here). */
+  readonly strength_rule?: string;
   readonly conclusion: string;
   readonly hypotheses: readonly AchHypothesisScore[];
   readonly evidence: readonly AchEvidenceRow[];
