@@ -190,6 +190,6 @@ describe('Send to ACH through the shared normaliser (engines/core/findings.ts)',
     expect(matrix.skipped.map((s) => s.item)).toEqual(['T9999', 'sha256 ZZZ', 'ipv4 10.0.0']);
     expect(matrix.scenario.evidence.filter((e) => e.type === 'technique').map((e) => e.techniques)).toEqual([['T1059.001']]);
     expect(matrix.scenario.evidence[0]?.summary).toContain('PowerShell');
-    expect(matrix.scenario.evidence.filter((e) => e.type === 'indicator').map((e) => e.summary.slice(0, e.summary.indexOf(': ')))).toEqual([`sha256 ${'a'.repeat(64)}`, 'ipv4 105.73.6.112:80', 'domain c2.example.net']);
+    expect(matrix.scenario.evidence.filter((e) => e.type === 'indicator').map((e) => e.summary)).toEqual([`sha256 ${'a'.repeat(64)}`, 'ipv4 105.73.6.112:80', 'domain c2.example.net']);
   });
 });

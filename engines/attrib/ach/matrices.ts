@@ -81,7 +81,8 @@ export function addFindingToScenario(scenario: AchScenario, req: SendFindingRequ
     else if (room(t)) {
       haveTechnique.add(t);
       const id = nextId();
-      evidence.push({ id, summary: `Technique ${t} ${tech.name}: ${f.title}${tech.note !== undefined ? ` (${tech.note})` : ''}`.slice(0, 1000), source, type: 'technique', techniques: [t] });
+      // The finding's title is in the source line, once; the row says what the item is.
+      evidence.push({ id, summary: `Technique ${t} ${tech.name}${tech.note !== undefined ? ` (${tech.note})` : ''}`.slice(0, 1000), source, type: 'technique', techniques: [t] });
       added.push(id);
     }
   }
@@ -92,7 +93,7 @@ export function addFindingToScenario(scenario: AchScenario, req: SendFindingRequ
     else if (room(label)) {
       haveIndicator.add(summary.toLowerCase());
       const id = nextId();
-      evidence.push({ id, summary: `${summary}: ${f.title}`.slice(0, 1000), source, type: 'indicator' });
+      evidence.push({ id, summary, source, type: 'indicator' });
       added.push(id);
     }
   }

@@ -14,7 +14,7 @@ import { isStixBundle, MAX_STIX_BYTES, StixImportSummary } from '../../component
 import { useFileDrop } from '../../components/useFileDrop';
 import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import type { WorkspaceProps } from '../registry';
-import { cellKey, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, tacticTitle } from './model';
+import { cellKey, columnName, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, sourceLabel, tacticTitle } from './model';
 import './ach.css';
 
 type View = 'matrix' | 'extraction' | 'heatmap';
@@ -444,11 +444,18 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                         <th scope="col" title="0: rated alike everywhere; 1: CC against one hypothesis, II against another">
                           Diag.
                         </th>
-                        {columns.map((hid) => (
-                          <th key={hid} scope="col" title={titleOf(hid)} className={hid === assessment.leader ? 'ach__leader-col' : undefined}>
-                            {hid}
-                          </th>
-                        ))}
+                        {columns.map((hid) => {
+                          const h = assessment.hypotheses.find((x) => x.id === hid);
+                          return (
+                            <th key={hid} scope="col" title={titleOf(hid)} className={hid === assessment.leader ? 'ach__leader-col' : undefined} data-testid={`col-${hid}`}>
+                              <span className="ach__col-name">{h ? columnName(h) : hid}</span>
+                              <span className="ach__col-id muted">
+                                {hid}
+                                {h?.catch_all === true ? ' · catch-all' : ''}
+                              </span>
+                            </th>
+                          );
+                        })}
                       </tr>
                     </thead>
                     <tbody>
@@ -457,6 +464,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                           <th scope="row" className="ach__evidence">
                             <span className="ach__eid">{e.id}</span> {e.summary}
                             {e.techniques.length > 0 && <span className="muted ach__techs"> {e.techniques.join(' ')}</span>}
+                            <EvidenceSource source={e.source} />
                           </th>
                           <td className="num">{e.weight.toFixed(2)}</td>
                           <td className="num ach__nowrap">
@@ -521,13 +529,22 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
               <section className="panel" aria-label="Scores" data-testid="ach-scores">
                 <div className="panel__head">
                   <h2>Hypotheses</h2>
-                  <span className={`ach__strength ach__strength--${assessment.strength}`}>{assessment.strength}</span>
+                  <span className={`ach__strength ach__strength--${assessment.strength}`} title={assessment.strength_rule} data-testid="ach-strength">
+                    {assessment.strength}
+                  </span>
                 </div>
+                {assessment.strength_rule && (
+                  <p className="muted ach__strength-rule" data-testid="ach-strength-rule">
+                    <strong>{assessment.strength}</strong>: {assessment.strength_rule}
+                  </p>
+                )}
                 <ol className="ach__ranking">
                   {assessment.hypotheses.map((h) => (
                     <li key={h.id} className={h.id === assessment.leader ? 'ach__rank ach__rank--leader' : 'ach__rank'}>
                       <span className="ach__rank-title">
                         {h.rank}. <strong>{h.id}</strong> {h.title}
+                        {h.catch_all === true && <span className="ach__tag" title="Stands for every actor (or explanation) not named as a hypothesis: rate it like the others">catch-all</span>}
+                        {h.untested === true && <span className="ach__tag ach__tag--untested" title="No evidence is rated consistent or inconsistent with it: ranked after the tested hypotheses">no evidence rated</span>}
                       </span>
                       <span className="ach__bar" aria-hidden="true">
                         <span style={{ width: `${Math.round((h.inconsistency / maxInc) * 100)}%` }} />
@@ -730,5 +747,23 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
         </section>
       )}
     </div>
+  );
+}
+
+/** An evidence row's source: a short label (a link back to the item when Send to gave one), the full text on hover or focus. */
+function EvidenceSource({ source }: { readonly source: string | undefined }) {
+  const s = sourceLabel(source);
+  if (s === null) return null;
+  return (
+    <span className="ach__source muted" title={s.full} tabIndex={0} data-testid="evidence-source">
+      {' · '}
+      {s.link !== undefined ? (
+        <a href={s.link} title={`Open ${s.label}: ${s.full}`}>
+          {s.label}
+        </a>
+      ) : (
+        s.label
+      )}
+    </span>
   );
 }

@@ -1,6 +1,6 @@
 // The ACH workspace's pure helpers: rating keys, report files, span segments over overlapping spans, the heat map by tactic.
 import { describe, expect, it } from 'vitest';
-import { extractionFinding, reportText, heat, heatmap, nextRating, ratingForKey, segments, tacticTitle, TACTICS } from './model';
+import { columnName, extractionFinding, reportText, heat, heatmap, nextRating, ratingForKey, segments, sourceLabel, tacticTitle, TACTICS } from './model';
 
 describe('ACH workspace model', () => {
   it('cycles ratings and maps digit keys', () => {
@@ -81,5 +81,21 @@ describe('extractionFinding', () => {
       { type: 'other', value: 'ab' },
     ]);
     expect(f.source).toEqual({ service: 'attrib', kind: 'extraction', id: 'bundle--1', link: '#/ach/extraction' });
+  });
+});
+
+describe('matrix labels', () => {
+  it('column headers name the group; catch-alls say what they stand for', () => {
+    expect(columnName({ id: 'H-G0108', title: 'Blue Mockingbird (G0108)', actor: { name: 'Blue Mockingbird' } })).toBe('Blue Mockingbird');
+    expect(columnName({ id: 'H1', title: 'Intrusion set APT1' })).toBe('APT1');
+    expect(columnName({ id: 'H-OTHER', title: 'Another actor, not named in the bundle', catch_all: true })).toBe('Another actor');
+    expect(columnName({ id: 'H2', title: 'Campaign ' + 'x'.repeat(60) }).length).toBeLessThanOrEqual(28);
+  });
+
+  it('evidence sources: a short label, the full text kept, the link back when Send to gave one', () => {
+    expect(sourceLabel('Sent from replay story 3 "Beacon to 10.0.0.5" (#/replay/story/3)')).toEqual({ label: 'replay story 3', full: 'Sent from replay story 3 "Beacon to 10.0.0.5" (#/replay/story/3)', link: '#/replay/story/3' });
+    expect(sourceLabel('STIX bundle--0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d')?.label).toBe('STIX 0a1b2c3d');
+    expect(sourceLabel(undefined)).toBeNull();
+    expect(sourceLabel('A very long report title that goes on and on for a while')?.label.length).toBeLessThanOrEqual(32);
   });
 });

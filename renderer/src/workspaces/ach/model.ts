@@ -156,7 +156,7 @@ const FINDING_TYPES: Readonly<Partial<Record<IndicatorSpan['type'], FindingIndic
   sha1: 'sha1',
   sha256: 'sha256',
   sha512: 'other',
-  file_path: 'other',
+  file_path: 'file_path',
   registry_key: 'registry_key',
   cve: null,
 };
@@ -174,4 +174,23 @@ export function extractionFinding(e: ExtractResponse, name: string): Finding {
     indicators,
     source: { service: 'attrib', kind: 'extraction', id: e.stix.id, link: '#/ach/extraction' },
   };
+}
+
+/** A hypothesis column's header: the group's name (the actor's, else the title without its "Intrusion set" prefix), at most `max` characters. */
+export function columnName(h: { readonly id: string; readonly title: string; readonly actor?: { readonly name: string }; readonly catch_all?: boolean }, max = 28): string {
+  const raw = h.actor?.name ?? h.title.replace(/^(Intrusion set|Threat actor|Campaign)\s+/i, '').replace(/\s*\((?:G|C)\d{4}\)$/, '');
+  const name = h.catch_all === true ? (h.id === 'H-NULL' ? 'Not hostile' : 'Another actor') : raw;
+  return name.length > max ? `${name.slice(0, max - 1)}\u2026` : name;
+}
+
+/** An evidence row's source, shortened: `replay story 3` with the link back when the row came from Send to, `STIX 1a2b3c4d` for an import. */
+export function sourceLabel(source: string | undefined): { readonly label: string; readonly full: string; readonly link?: string } | null {
+  if (source === undefined || source.trim() === '') return null;
+  const full = source.trim();
+  const link = /\((#\/[^\s)]+|https?:\/\/[^\s)]+)\)\s*$/.exec(full)?.[1];
+  const sent = /^Sent from ([a-z][a-z0-9-]*) ([a-z][a-z0-9_-]*) (\S+)/.exec(full);
+  if (sent) return { label: `${sent[1]} ${sent[2]} ${sent[3]!.slice(0, 24)}`, full, ...(link !== undefined ? { link } : {}) };
+  const stix = /^STIX bundle--([0-9a-f]{8})/i.exec(full);
+  if (stix) return { label: `STIX ${stix[1]}`, full };
+  return { label: full.length > 32 ? `${full.slice(0, 31)}\u2026` : full, full, ...(link !== undefined ? { link } : {}) };
 }
