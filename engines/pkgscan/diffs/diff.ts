@@ -12,7 +12,7 @@ import type { Platform } from '../platform.js';
 import { activePolicy } from '../policies/policies.js';
 import type { PolicyDocument } from '../policies/schema.js';
 import { ANALYZE_JOB, type AnalyzePayload } from '../scans/analysis.js';
-import { SCAN_TIMEOUT_MS, isScanEcosystem, type ScanDeps } from '../scans/scan.js';
+import { SCAN_TIMEOUT_MS, isScanEcosystem, versionBefore, type ScanDeps } from '../scans/scan.js';
 import type { PackageAnalysis } from '../scans/types.js';
 import { analyzerVersion } from '../scans/verdict.js';
 import { normalizeName, resolveRelease } from '../sources/resolve.js';
@@ -64,8 +64,10 @@ function thresholdsOf(p: Platform): Thresholds {
 
 const worst = (xs: readonly Severity[], floor: Severity): Severity => xs.reduce((m, s) => (SEVERITIES.indexOf(s) > SEVERITIES.indexOf(m) ? s : m), floor);
 
-function publishDiffEvents(p: Platform, d: ReleaseDiff): void {
+/** The drift and maintainer events of a stored diff, with the package's project when it has one. */
+function publishDiffEvents(p: Platform, d: ReleaseDiff, project: string | undefined): void {
   const pkg = `${d.ecosystem}:${d.name}`;
+  const where = project !== undefined ? { project } : {};
   const base = { diff_id: d.id, from_version: d.from_version, to_version: d.to_version };
   if (d.escalated) {
     const floor: Severity = d.escalation_reasons.includes('risk_crossed_block') ? 'high' : 'medium';
@@ -73,6 +75,7 @@ function publishDiffEvents(p: Platform, d: ReleaseDiff): void {
       type: 'behavior_drift_detected',
       severity: worst(d.findings.new.map((f) => f.severity), floor),
       package: pkg,
+      ...where,
       details: { ...base, reasons: d.escalation_reasons, risk_from: d.risk.from, risk_to: d.risk.to, capabilities_gained: d.capabilities.gained.slice(0, 20), codes_gained: d.capabilities.codes_gained.slice(0, 20) },
     });
   }
@@ -81,6 +84,7 @@ function publishDiffEvents(p: Platform, d: ReleaseDiff): void {
       type: 'maintainer_changed',
       severity: 'medium',
       package: pkg,
+      ...where,
       details: { ...base, added: d.maintainers.added.slice(0, 20).map((x) => x.slice(0, 200)), removed: d.maintainers.removed.slice(0, 20).map((x) => x.slice(0, 200)), publisher_changed: d.publisher.changed },
     });
 }
@@ -89,7 +93,14 @@ function publishDiffEvents(p: Platform, d: ReleaseDiff): void {
  * Diffs two releases of one package (from = the older, to = the newer). Both are analysed; a diff already stored for
  * that pair and analyzer version is returned as it was (`repeated`), with no new row and no events.
  */
-export async function diffReleases(p: Platform, deps: ScanDeps, request: DiffRequest, actor: string, requestId: string | null, signal?: AbortSignal): Promise<DiffResult> {
+export interface DiffOptions {
+  /** The project the package belongs to (its events carry it). */
+  readonly project?: string;
+  /** False when the caller publishes the events itself (a monitoring check publishes its own set). Default true. */
+  readonly publish?: boolean;
+}
+
+export async function diffReleases(p: Platform, deps: ScanDeps, request: DiffRequest, actor: string, requestId: string | null, signal?: AbortSignal, options: DiffOptions = {}): Promise<DiffResult> {
   const started = Date.now();
   const body = validate(diffRequestSchema, request, 'diff request');
   const ecosystemText = body.ecosystem ?? 'npm';
@@ -100,6 +111,9 @@ export async function diffReleases(p: Platform, deps: ScanDeps, request: DiffReq
   const fromRel = await resolveRelease(sources, ecosystem, name, body.from_version, signal);
   const toRel = await resolveRelease(sources, ecosystem, name, body.to_version, signal);
   if (fromRel.version === toRel.version) throw new VitrineError('validation_failed', 'from_version and to_version name the same release', { details: [{ path: 'to_version', issue: 'same release as from_version' }] });
+  // A reversed pair would read a downgrade as drift: from must be the older release.
+  if (versionBefore(ecosystem, toRel.version, fromRel.version))
+    throw new VitrineError('validation_failed', 'from_version must be the older release: to_version comes before it', { details: [{ path: 'from_version', issue: 'newer than to_version' }] });
   const [from, to] = await Promise.all([analyse(p, deps, fromRel, signal), analyse(p, deps, toRel, signal)]);
   const av = [analyzerVersion(from), analyzerVersion(to)].filter((v, i, xs) => xs.indexOf(v) === i).join(' -> ');
   const diff = compareReleases({ id: randomUUID(), from, to, analyzerVersion: av, thresholds: thresholdsOf(p), createdBy: actor, createdAt: new Date().toISOString(), durationMs: Date.now() - started });
@@ -107,7 +121,7 @@ export async function diffReleases(p: Platform, deps: ScanDeps, request: DiffReq
     .transaction((): DiffResult => {
       const saved = saveDiff(p.db, diff);
       p.audit.record('diff.create', actor, requestId, { diff_id: saved.diff.id, ecosystem, name, from_version: diff.from_version, to_version: diff.to_version, escalated: saved.diff.escalated, repeated: !saved.inserted });
-      if (saved.inserted) publishDiffEvents(p, saved.diff);
+      if (saved.inserted && options.publish !== false) publishDiffEvents(p, saved.diff, options.project);
       return { ...saved.diff, repeated: !saved.inserted };
     })
     .immediate();

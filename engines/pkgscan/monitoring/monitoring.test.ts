@@ -1,4 +1,5 @@
 // Monitoring end to end: a real Verdaccio on loopback into which releases are published between checks, an unreachable mirror, the routes, two worker loops.
+import { createProject } from '../projects/store.js';
 import express, { type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MonitorCheck, WatchedPackage } from '../../core/contracts/pkgscan-monitoring.js';
@@ -122,7 +123,7 @@ describe('monitoring against a lab npm mirror (Verdaccio)', () => {
     const mine = await eventsOf((e) => e.details['diff_id'] === found.diff_id);
     expect(mine.map((e) => e.type).sort()).toEqual(['behavior_drift_detected', 'maintainer_changed', 'new_release_detected', 'risk_escalated']);
     expect(mine.every((e) => e.package === 'npm:watched-lib')).toBe(true);
-    expect(found.events).toHaveLength(2);
+    expect(found.events).toHaveLength(4);
     const risk = mine.find((e) => e.type === 'risk_escalated');
     expect(Number(risk?.details['risk_to'])).toBeGreaterThan(Number(risk?.details['risk_from']));
     expect(mine.find((e) => e.type === 'new_release_detected')?.details).toMatchObject({ package_id: w.id, from_version: '1.0.0', to_version: '1.1.0', maintainers_added: ['mallory <mallory@example.net>'] });
@@ -140,16 +141,26 @@ describe('monitoring against a lab npm mirror (Verdaccio)', () => {
     expect(actions).toContain('monitor.create');
   }, 120_000);
 
-  it('compares with the approved version when one is set', async () => {
+  it('compares with the approved version when one is set, from the very first check (a newer release already known is new)', async () => {
     await publish('approved-lib', '1.0.0', await release('approved-lib', '1.0.0'));
-    await publish('approved-lib', '1.1.0', await release('approved-lib', '1.1.0'));
-    const w = await json<WatchedPackage>(await req('POST', '/monitoring/packages', by.admin, { name: 'approved-lib', approved_version: '1.0.0', poll_interval_seconds: 300 }));
-    expect((await checkPackage(s.platform, deps, w.id, 'tester')).result).toBe('baseline');
+    await publish('approved-lib', '1.1.0', await release('approved-lib', '1.1.0', true));
+    const project = createProject(s.platform.db, { name: 'watchers-project' }, 'tester');
+    const w = await json<WatchedPackage>(await req('POST', '/monitoring/packages', by.admin, { name: 'approved-lib', approved_version: '1.0.0', poll_interval_seconds: 300, project_id: project.id }));
+    expect(w.project_id).toBe(project.id);
+    const first = await checkPackage(s.platform, deps, w.id, 'tester');
+    expect(first).toMatchObject({ result: 'new_release', from_version: '1.0.0', to_version: '1.1.0', escalated: true });
+    const mine = await eventsOf((e) => e.details['diff_id'] === first.diff_id);
+    expect(mine.map((e) => e.type).sort()).toEqual(['behavior_drift_detected', 'maintainer_changed', 'new_release_detected', 'risk_escalated']);
+    // every event of the check carries the package's project, drift and maintainer included
+    expect(mine.map((e) => e.project)).toEqual(['watchers-project', 'watchers-project', 'watchers-project', 'watchers-project']);
+    expect((await checkPackage(s.platform, deps, w.id, 'tester')).result).toBe('unchanged');
     await publish('approved-lib', '1.2.0', await release('approved-lib', '1.2.0'));
     const c = await checkPackage(s.platform, deps, w.id, 'tester');
-    expect(c).toMatchObject({ result: 'new_release', from_version: '1.0.0', to_version: '1.2.0', escalated: false });
-    // Nothing rose: a new release event, no risk event.
-    expect(c.events).toHaveLength(1);
+    expect(c).toMatchObject({ result: 'new_release', from_version: '1.0.0', to_version: '1.2.0' });
+    // A new release always publishes its drift, risk and maintainer events; nothing rose, so they are info.
+    const quiet = await eventsOf((e) => e.details['diff_id'] === c.diff_id);
+    expect(quiet.map((e) => e.type).sort()).toEqual(['behavior_drift_detected', 'maintainer_changed', 'new_release_detected', 'risk_escalated']);
+    expect(c.events).toHaveLength(4);
   }, 120_000);
 
   it('an unreachable mirror: error, exponential back-off, monitor_error on the first and the fifth failure, failing filter; a success resets', async () => {

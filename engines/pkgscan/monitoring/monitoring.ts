@@ -288,6 +288,14 @@ async function observe(p: Platform, deps: ScanDeps, r: Row, actor: string, reque
   if (newest === null) throw new VitrineError('not_found', 'no configured package source knows this package');
   const previous = r.snapshot_json === null ? null : (JSON.parse(r.snapshot_json) as MonitorSnapshot);
   const seenAt = iso(Date.now());
+  const project = r.project_id === null ? undefined : getProject(p.db, r.project_id)?.name.slice(0, 300);
+  // A release newer than the approved version is new whenever it is first seen, the very first check included.
+  const approvedTarget = previous === null && r.approved_version !== null ? newestVersion(r.ecosystem, seenNow.filter((v) => isNewer(r.ecosystem, v, r.approved_version ?? ''))) : null;
+  if (previous === null && approvedTarget !== null && r.approved_version !== null) {
+    const diff = await diffReleases(p, deps, { ecosystem: r.ecosystem, name: r.name, from_version: r.approved_version, to_version: approvedTarget }, actor, requestId, signal, { publish: false, ...(project !== undefined ? { project } : {}) });
+    const versions = versionUnion(r.ecosystem, [], seenNow);
+    return { result: 'new_release', newVersions: versions.filter((v) => isNewer(r.ecosystem, v, r.approved_version ?? '')), diff, snapshot: { versions, newest, maintainers: diff.maintainers.to.slice(0, 50), sources: answered, seen_at: seenAt } };
+  }
   if (previous === null) {
     // The newest release is copied into the store now: its registry data names the people, and the next diff reads it from there.
     const rel = await resolveRelease(sources, r.ecosystem, r.name, newest, signal);
@@ -300,7 +308,7 @@ async function observe(p: Platform, deps: ScanDeps, r: Row, actor: string, reque
   const base = r.approved_version ?? previous.newest ?? newest;
   const target = newestVersion(r.ecosystem, fresh.filter((v) => isNewer(r.ecosystem, v, base)));
   if (target === null) return { result: 'unchanged', newVersions: fresh, snapshot: { ...previous, versions, newest: newestEver, sources: answered, seen_at: seenAt } };
-  const diff = await diffReleases(p, deps, { ecosystem: r.ecosystem, name: r.name, from_version: base, to_version: target }, actor, requestId, signal);
+  const diff = await diffReleases(p, deps, { ecosystem: r.ecosystem, name: r.name, from_version: base, to_version: target }, actor, requestId, signal, { publish: false, ...(project !== undefined ? { project } : {}) });
   return { result: 'new_release', newVersions: fresh, diff, snapshot: { versions, newest: newestEver, maintainers: diff.maintainers.to.slice(0, 50), sources: answered, seen_at: seenAt } };
 }
 
@@ -392,7 +400,6 @@ export async function checkPackage(p: Platform, deps: ScanDeps, id: string, acto
       if (failure !== undefined) {
         if (publishesMonitorError(failures)) publish('monitor_error', failures >= 5 ? 'high' : 'medium', { consecutive_failures: failures, code: failure.code, message: failure.message, next_check_at: next, trigger: options.trigger ?? 'manual' });
       } else if (d !== undefined) {
-        // behavior_drift_detected and maintainer_changed come from the diff itself (once per stored diff); these two are the check's own.
         publish('new_release_detected', d.escalated ? 'medium' : 'info', {
           diff_id: d.id,
           from_version: d.from_version,
@@ -404,8 +411,26 @@ export async function checkPackage(p: Platform, deps: ScanDeps, id: string, acto
           maintainers_added: d.maintainers.added.slice(0, 20),
           repeated_diff: d.repeated,
         });
-        if (d.risk.to > d.risk.from || d.escalated)
-          publish('risk_escalated', riskSeverity(d.risk.to, d.thresholds), { diff_id: d.id, from_version: d.from_version, to_version: d.to_version, risk_from: d.risk.from, risk_to: d.risk.to, delta: d.risk.delta, reasons: d.escalation_reasons, thresholds: d.thresholds });
+        // A new release always gets its drift, risk and maintainer events (spec, Events), with the package's project; their
+        // severity says whether anything changed (info when nothing did). The diff publishes none of its own here.
+        const base = { diff_id: d.id, from_version: d.from_version, to_version: d.to_version };
+        publish('behavior_drift_detected', d.escalated ? (d.escalation_reasons.includes('risk_crossed_block') ? 'high' : 'medium') : 'info', {
+          ...base,
+          escalated: d.escalated,
+          reasons: d.escalation_reasons,
+          risk_from: d.risk.from,
+          risk_to: d.risk.to,
+          capabilities_gained: d.capabilities.gained.slice(0, 20),
+          codes_gained: d.capabilities.codes_gained.slice(0, 20),
+        });
+        publish('risk_escalated', d.risk.to > d.risk.from || d.escalated ? riskSeverity(d.risk.to, d.thresholds) : 'info', { ...base, escalated: d.escalated, risk_from: d.risk.from, risk_to: d.risk.to, delta: d.risk.delta, reasons: d.escalation_reasons, thresholds: d.thresholds });
+        publish('maintainer_changed', d.maintainers.added.length > 0 ? 'medium' : 'info', {
+          ...base,
+          changed: d.maintainers.added.length > 0 || d.maintainers.removed.length > 0,
+          added: d.maintainers.added.slice(0, 20).map((x) => x.slice(0, 200)),
+          removed: d.maintainers.removed.slice(0, 20).map((x) => x.slice(0, 200)),
+          publisher_changed: d.publisher.changed,
+        });
       }
       const recorded: MonitorCheck = { ...check, events };
       p.db.prepare('INSERT INTO pkgscan_monitor_checks (id, package_id, checked_at, result, diff_id, check_json) VALUES (?, ?, ?, ?, ?, ?)').run(recorded.id, id, recorded.checked_at, recorded.result, recorded.diff_id, JSON.stringify(recorded));
