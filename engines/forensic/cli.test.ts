@@ -296,6 +296,49 @@ describe('forensic command line: reports, scenarios, demo', () => {
     expect((await main(['analyze', 'auth.log', '--rules', path.join(out, 'absent')], { cwd: root, env: {} })).code).toBe(2);
   }, 60_000);
 
+  it('rules that cannot run are listed on stderr, in the JSON and Markdown reports; --strict exits 2 before analysing', async () => {
+    const { root, out } = workspace();
+    const rules = path.join(out, 'rules-mixed');
+    mkdirSync(rules);
+    const good = 'title: Alice logs in by key\nid: 11111111-2222-4333-8444-555555555556\nstatus: test\nlevel: medium\nlogsource:\n    product: linux\n    service: sshd\ndetection:\n    keywords:\n        - \'Accepted publickey for alice\'\n    condition: keywords\n';
+    writeFileSync(path.join(rules, 'good.yml'), good);
+    writeFileSync(path.join(rules, 'no-detection.yml'), 'title: No detection block\nid: 22222222-2222-4333-8444-555555555555\nlogsource:\n    product: linux\n    service: sshd\n');
+    writeFileSync(path.join(rules, 'broken.yml'), 'title: [unclosed\n  detection: {\n');
+    writeFileSync(path.join(rules, 'unknown-id.yml'), 'title: Unknown identifier\nid: 33333333-2222-4333-8444-555555555555\nlogsource:\n    product: linux\n    service: sshd\ndetection:\n    sel:\n        - x\n    condition: sel and other\n');
+    const r = await main(['analyze', 'auth.log', '--format', 'json', '--rules', rules], { cwd: root, env: {} });
+    expect(r.code).toBe(0);
+    for (const f of ['no-detection.yml', 'broken.yml', 'unknown-id.yml']) expect(r.stderr).toContain(`rule user/${f}`);
+    expect(r.stderr).not.toContain('good.yml');
+    const view = JSON.parse(r.stdout) as { ruleProblems: { source: string; reason: string }[]; detections: { ruleId: string }[] };
+    expect(view.ruleProblems.map((p) => p.source).filter((s) => s.startsWith('user/')).sort()).toEqual(['user/broken.yml', 'user/no-detection.yml', 'user/unknown-id.yml']);
+    expect(view.ruleProblems.find((p) => p.source === 'user/unknown-id.yml')?.reason).toContain('identifier');
+    expect(view.detections.some((d) => d.ruleId === '11111111-2222-4333-8444-555555555556')).toBe(true);
+    const md = await main(['analyze', 'auth.log', '--rules', rules], { cwd: root, env: {} });
+    expect(md.stdout).toContain('Rules that could not run');
+    expect(md.stdout).toContain('user/broken.yml');
+    const strict = await main(['analyze', 'auth.log', '--rules', rules, '--strict'], { cwd: root, env: {} });
+    expect(strict.code).toBe(2);
+    expect(strict.stdout).toBe('');
+    expect(strict.stderr).toContain('user/no-detection.yml');
+  }, 120_000);
+
+  it('--format navigator writes the case\'s ATT&CK Navigator layer with the detections\' techniques', async () => {
+    const { root, out } = workspace();
+    const rules = path.join(out, 'rules-nav');
+    mkdirSync(rules);
+    writeFileSync(
+      path.join(rules, 'nav.yml'),
+      'title: Any sshd line\nid: 44444444-2222-4333-8444-555555555555\nstatus: test\nlevel: low\ntags:\n    - attack.credential-access\n    - attack.t1110.001\nlogsource:\n    product: linux\n    service: sshd\ndetection:\n    keywords:\n        - \'sshd\'\n        - \'Accepted\'\n        - \'Failed\'\n    condition: keywords\n',
+    );
+    const r = await main(['analyze', 'auth.log', '--format', 'navigator', '--rules', rules], { cwd: root, env: {} });
+    expect(r.code).toBe(0);
+    const layer = JSON.parse(r.stdout) as { versions: { layer: string }; techniques: { techniqueID: string; tactic?: string; comment: string }[] };
+    expect(layer.versions.layer).toBe('4.5');
+    expect(layer.techniques).toContainEqual(expect.objectContaining({ techniqueID: 'T1110.001', tactic: 'credential-access' }));
+    const json = JSON.parse((await main(['analyze', 'auth.log', '--format', 'json', '--rules', rules], { cwd: root, env: {} })).stdout) as { techniques: { id: string; name: string; rules: number }[] };
+    expect(json.techniques).toContainEqual(expect.objectContaining({ id: 'T1110.001', name: 'Password Guessing' }));
+  }, 120_000);
+
   it('scenarios lists the built-in scenarios; demo runs one end to end and prints its report', async () => {
     const list = await main(['scenarios']);
     expect(list.code).toBe(0);

@@ -14,6 +14,7 @@ import { openStandaloneStore } from '../core/store.js';
 import { analyzeEvents, listScenarios, runScenario, toDict } from './analysis/index.js';
 import { defaultSigmaRules } from './analysis/detections.js';
 import { loadSigmaRules, SIGMA_LEVELS, type SigmaLevel, type SigmaRuleSet } from './sigma/index.js';
+import { DEFAULT_RULE_SETS, HUNTING_RULE_SET, shippedRulesDir } from './sigma/ruleset.js';
 import { CustodyLedger, exportAnchors, rowsFromExport } from './custody.js';
 import { appendLedger, isSqliteFile, storedRecordCount, verifyStore } from './custody-store.js';
 import { ARTIFACT_KINDS, type ArtifactKind, type ForensicEvent } from './event.js';
@@ -36,20 +37,24 @@ const HELP = `forensic ${VERSION}: forensic timeline (ingest with integrity hash
 Usage:
   forensic analyze PATH [PATH ...] [--kind K] [--host H] [--year Y] [--utc-offset-hours N]
                    [--format md|html|json|cypher|summary] [--out FILE] [--pdf FILE] [--top N] [--include-noisy]
-                   [--rules DIR] [--min-level L] [--no-sigma] [--ledger case.sqlite] [--case ID] [--evidence-root DIR]
+                   [--rules DIR] [--min-level L] [--hunting] [--strict] [--no-sigma] [--ledger case.sqlite] [--case ID] [--evidence-root DIR]
       Loads each artefact (a file, or a Volatility 3 output folder), gives every event its integrity hash and
       id, records custody, builds the graph and the stories, and writes the report (default Markdown) to
       standard output or --out. A line on standard error gives the custody head and count to keep as anchors.
       --kind        ${ARTIFACT_KINDS.join(', ')} (detected from content when omitted)
       --host        host name for events whose artefact names none (memory-forensics output)
       --year, --utc-offset-hours   what syslog lines leave out (auth logs)
-      --format      md or html (court-style report), json (to_dict), cypher (graph export), summary (the
-                    ingest summary: per-artefact events, warnings and hashes, and the custody anchors)
+      --format      md or html (court-style report), json (to_dict), cypher (graph export), navigator (the
+                    case's ATT&CK Navigator 4.5 layer), summary (the ingest summary: per-artefact events,
+                    warnings and hashes, and the custody anchors)
       --pdf         also render the report as PDF (offline)
       --top         stories kept (default 20, at most ${MAX_TOP}); --include-noisy keeps what is filtered as noise
       --rules       a folder of your own Sigma rules, run with the shipped set (docs/forensic-sigma.md)
       --min-level   lowest Sigma level reported: informational, low (default), medium, high, critical
       --no-sigma    no Sigma rules (only the causal rules)
+      --hunting     also run the shipped threat-hunting rules (broad, noisier)
+      --strict      exit 2, before analysing, when any rule (shipped or --rules) cannot be parsed or
+                    compiled; without it such rules are listed on standard error and in the report
       --ledger      a new SQLite file for this case's custody ledger (refused, exit 2, when it already
                     holds another case's ledger); written after each artefact
       --evidence-root  only paths below it are read (default $${EVIDENCE_ROOT_ENV}, else the working directory)
@@ -68,7 +73,8 @@ Usage:
   forensic --version | --help
 
 Exit codes: 0 success; 1 an artefact failed or verification failed; 2 invalid arguments, a missing
-file, or a ledger store that is not this case's (refused before any report is written).`;
+file, a ledger store that is not this case's, or with --strict a rule that cannot run (refused before
+any report is written).`;
 
 export type { CliResult } from '../core/cli.js';
 
@@ -98,6 +104,8 @@ const options = {
   rules: { type: 'string' },
   'min-level': { type: 'string' },
   'no-sigma': { type: 'boolean' },
+  hunting: { type: 'boolean' },
+  strict: { type: 'boolean' },
   scenario: { type: 'string' },
   port: { type: 'string' },
   'allow-remote': { type: 'boolean' },
@@ -199,15 +207,22 @@ interface ReportOptions {
 /** --rules, --min-level, --no-sigma: the Sigma rule set of an analysis (undefined: the shipped default). */
 function sigmaOptions(values: Values, io: Required<CliEnvironment>): () => SigmaRuleSet | null {
   if (values['no-sigma'] === true) {
-    if (values.rules !== undefined || values['min-level'] !== undefined) throw new UsageError('--no-sigma cannot be combined with --rules or --min-level');
+    if (values.rules !== undefined || values['min-level'] !== undefined || values.hunting === true) throw new UsageError('--no-sigma cannot be combined with --rules, --min-level or --hunting');
     return () => null;
   }
   const level = values['min-level'];
   if (level !== undefined && !(SIGMA_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--min-level must be one of ${SIGMA_LEVELS.join(', ')}`);
   const rules = values.rules === undefined ? null : path.resolve(io.cwd, values.rules);
   if (rules !== null && !existsSync(rules)) throw new UsageError('--rules must name a folder of Sigma rules');
-  if (level === undefined && rules === null) return defaultSigmaRules;
-  return () => loadSigmaRules({ ...(level !== undefined ? { minLevel: level as SigmaLevel } : {}), ...(rules !== null ? { extra: [rules] } : {}) });
+  const hunting = values.hunting === true;
+  if (level === undefined && rules === null && !hunting) return defaultSigmaRules;
+  let set: SigmaRuleSet | null = null;
+  return () =>
+    (set ??= loadSigmaRules({
+      ...(level !== undefined ? { minLevel: level as SigmaLevel } : {}),
+      ...(rules !== null ? { extra: [rules] } : {}),
+      ...(hunting ? { sources: [...DEFAULT_RULE_SETS, HUNTING_RULE_SET].map((name) => ({ name, path: path.join(shippedRulesDir(), name) })) } : {}),
+    }));
 }
 
 /** --format, --out, --pdf, --top, --include-noisy; the output files may not be evidence or the ledger. */
@@ -276,8 +291,11 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
   if (!/^[A-Za-z0-9._:-]{1,128}$/.test(caseId)) throw new UsageError('--case must be 1 to 128 letters, digits, dots, colons, dashes or underscores');
   const ledgerPath = values.ledger === undefined ? null : path.resolve(io.cwd, values.ledger);
   const report = reportOptions(values, io, [...artefacts, ...(ledgerPath !== null ? [ledgerPath] : [])]);
-  // Every refusal (a foreign ledger, bad options) happens here, before anything is written.
+  // Every refusal (a foreign ledger, bad options, with --strict a rule that cannot run) happens here, before anything is written.
   if (ledgerPath !== null) checkLedgerTarget(ledgerPath, artefacts);
+  const ruleSet = report.format === 'summary' && report.pdf === null ? null : report.sigma();
+  const ruleLines = ruleProblemLines(ruleSet);
+  if (values.strict === true && ruleLines !== '') return { code: 2, stdout: '', stderr: `${ruleLines}forensic: --strict: ${ruleSet?.skipped.length ?? 0} rule(s) cannot run; nothing analysed\n` };
 
   const ledger = new CustodyLedger({ actor: `forensic ${VERSION}`, now: io.now });
   ledger.append({ action: 'case.open', digest: sha256Hex(canonicalJson({ case: caseId, tool: 'forensic', version: VERSION })), artifact: caseId });
@@ -361,14 +379,21 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
   let stdout: string;
   if (report.format === 'summary' && report.pdf === null) stdout = await emitReport(emptyView(), null, { title: caseId, generator: '' }, report, summary);
   else {
-    const analysis = analyzeEvents(allEvents, { includeNoisy: report.includeNoisy, sigma: report.sigma() }, evidence, loadWarnings);
+    const analysis = analyzeEvents(allEvents, { includeNoisy: report.includeNoisy, sigma: ruleSet }, evidence, loadWarnings);
     const view = { ...toDict(analysis, { top: report.top }), ...(rejected.length > 0 ? { rejected } : {}) };
     const custody = custodyViewOf(ledger, ledgerPath !== null ? verifyStore(ledgerPath).missingTriggers : []);
     stdout = await emitReport(view, custody, { title: caseId, caseId, origin: 'forensic analyze', generator: `forensic ${VERSION}`, generatedAt: io.now().toISOString() }, report, summary);
   }
   const anchors = `forensic: custody head ${ledger.head} (${ledger.count} records, ${verification.ok ? 'verified' : 'NOT verified'}); keep both to verify later\n`;
   const failures = failed > 0 ? `forensic: ${failed} of ${reports.length} artefacts could not be ingested (see --format summary)\n` : '';
-  return { code: failed > 0 ? 1 : 0, stdout, stderr: report.format === 'summary' ? failures.replace(' (see --format summary)', ' (see the summary)') : anchors + failures };
+  return { code: failed > 0 ? 1 : 0, stdout, stderr: report.format === 'summary' ? failures.replace(' (see --format summary)', ' (see the summary)') : ruleLines + anchors + failures };
+}
+
+/** One stderr line per rule (shipped or --rules) that could not be parsed or compiled, with its file and reason. */
+function ruleProblemLines(set: SigmaRuleSet | null): string {
+  if (set === null || set.skipped.length === 0) return '';
+  const lines = set.skipped.map((r) => `forensic: rule ${r.source}${r.id !== null && r.id !== r.source ? ` (${r.id})` : ''} cannot run: ${r.reason}\n`);
+  return `${lines.join('')}forensic: ${set.skipped.length} rule(s) cannot run and were left out (listed in the report)\n`;
 }
 
 /** The view of an analysis that was not run (the summary format needs none). */
@@ -389,7 +414,7 @@ async function demoCommand(positionals: readonly string[], values: Values, io: R
   const name = values.scenario ?? DEFAULT_SCENARIO;
   if (!listScenarios().some((s) => s.name === name)) throw new UsageError('--scenario must name a built-in scenario (see forensic scenarios)');
   const report = reportOptions(values, io, []);
-  if (report.format === 'summary') throw new UsageError('demo writes md, html, json or cypher');
+  if (report.format === 'summary') throw new UsageError('demo writes md, html, json, cypher or navigator');
   const caseId = `demo-${name}`;
   const ledger = new CustodyLedger({ actor: `forensic ${VERSION}`, now: io.now });
   ledger.append({ action: 'case.open', digest: sha256Hex(canonicalJson({ case: caseId, tool: 'forensic', version: VERSION, scenario: name })), artifact: caseId });

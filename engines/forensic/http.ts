@@ -19,7 +19,7 @@ import { EVIDENCE_ROOT_ENV, resolveEvidence } from './evidence.js';
 import { VERSION } from './index.js';
 import { ANALYZE_JOB, CASE_MAX_EVENTS, MAX_TOP, SCENARIO_JOB } from './jobs.js';
 import { openApiDocument } from './openapi.js';
-import { REPORT_CSP, toHtml, toMarkdown, toPdf, viewToCypher, type ReportMeta } from './report/index.js';
+import { navigatorLayer, REPORT_CSP, toHtml, toMarkdown, toPdf, viewToCypher, type ReportMeta } from './report/index.js';
 import { caseJobResultSchema, MAX_CASE_PATHS, pathBodySchema, scenarioBodySchema } from './schemas.js';
 import { forensicService } from './service.js';
 import { caseAnnotations } from './casework/annotations.js';
@@ -346,6 +346,12 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   router.get('/api/cases/:id/cypher', (req, res) => {
     const { summary, view } = finishedView(req);
     res.type('text/plain; charset=utf-8').send(viewToCypher(exportView(view), `Vitrine forensic case ${summary.id}`));
+  });
+
+  router.get('/api/cases/:id/navigator.json', (req, res) => {
+    const { summary, view } = finishedView(req);
+    res.setHeader('Content-Disposition', `attachment; filename="case-${summary.id}-layer.json"`);
+    res.json(navigatorLayer(exportView(view), `Vitrine forensic case ${summary.title}`.slice(0, 200)));
   });
 
   router.get('/api/cases/:id/custody', (req, res) => {

@@ -112,6 +112,7 @@ export function openApiDocument(): JsonObject {
       '/api/cases/{id}/report.md': { get: { summary: 'Court-style report, Markdown', parameters: [caseId], responses: { '200': { description: 'Markdown', content: { 'text/markdown': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/report.html': { get: { summary: 'Court-style report, one self-contained HTML page', parameters: [caseId], responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/report.pdf': { get: { summary: 'Court-style report, PDF (rendered offline)', parameters: [caseId], responses: { '200': { description: 'PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, '404': notFound, '409': notDone } } },
+      '/api/cases/{id}/navigator.json': { get: { summary: "The case's ATT&CK Navigator 4.5 layer: every technique of its stories, detections (every level) and tampering indicators", parameters: [caseId], responses: { '200': { description: 'Navigator layer', content: { 'application/json': { schema: { type: 'object' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/cypher': { get: { summary: 'Graph export as a Cypher script of MERGE statements', parameters: [caseId], responses: { '200': { description: 'Cypher', content: { 'text/plain': { schema: { type: 'string' } } } }, '404': notFound, '409': notDone } } },
       '/api/cases/{id}/search': {
         get: {

@@ -13,6 +13,7 @@ const grade = z.enum(['LOW', 'MEDIUM', 'HIGH', 'CONFIRMED']);
 const stage = z.enum(['reconnaissance', 'initial-access', 'execution', 'persistence', 'privilege-escalation', 'stealth', 'defense-impairment', 'defense-evasion', 'credential-access', 'discovery', 'lateral-movement', 'collection', 'exfiltration', 'impact']);
 const nodeKind = z.enum(['host', 'user', 'session', 'process', 'file', 'registry', 'service', 'task', 'endpoint', 'other']);
 const ids = z.array(z.string());
+const techniqueTagSchema = z.object({ id: z.string(), name: z.string(), tactics: ids, status: z.enum(['revoked', 'deprecated', 'unknown']).optional(), revokedBy: z.string().optional() });
 
 export const confidenceSchema = z.object({ reliability: unit, corroboration: unit, temporalFit: unit, edgeStrength: unit, penalty: z.number().min(0.5).max(1), score: unit, grade });
 
@@ -58,7 +59,7 @@ export const storySchema = z.object({
   end: isoOrNull,
   suspicion: unit,
   confidence: confidenceSchema,
-  techniques: z.array(z.object({ id: z.string(), name: z.string(), tactics: ids, status: z.enum(['revoked', 'deprecated', 'unknown']).optional(), revokedBy: z.string().optional() })),
+  techniques: z.array(techniqueTagSchema),
   stages: z.array(stage),
   nodeIds: ids,
   edgeIds: ids,
@@ -95,10 +96,17 @@ export const exportedEventSchema = z.object({
 
 export const rejectedEvidenceSchema = z.object({ path: z.string(), code: z.string(), reason: z.string() });
 
+/** A detection rule that could not be parsed or compiled. */
+export const ruleProblemSchema = z.object({ source: z.string(), id: z.string().nullable(), title: z.string().nullable(), reason: z.string() });
+
+
 export const eventAnnotationSchema = z.object({ eventId: z.string(), tags: ids, note: z.string(), at: z.string(), actor: z.string(), seq: z.number().int().min(1), versions: z.number().int().min(1) });
 
 const count = z.number().int().min(0);
 export const countsSchema = z.object({ events: count, nodes: count, edges: count, stories: count, indicators: count, noisy: count });
+
+/** One ATT&CK technique of a case with where it was seen. */
+export const caseTechniqueSchema = techniqueTagSchema.extend({ stories: count, rules: count, hits: count, indicators: count });
 
 export const detectionSummarySchema = z.object({
   ruleId: z.string(),
@@ -133,6 +141,9 @@ export const analysisViewSchema = z.object({
   detections: z.array(detectionSummarySchema).optional(),
   /** Artefacts that could not be analysed, with why (the others were). */
   rejected: z.array(rejectedEvidenceSchema).optional(),
+  ruleProblems: z.array(ruleProblemSchema).optional(),
+  techniques: z.array(caseTechniqueSchema).optional(),
+  attackVersion: z.string().nullable().optional(),
   /** The analysts' current tags and notes (added on reading, never stored in the view). */
   annotations: z.array(eventAnnotationSchema).optional(),
 });

@@ -194,6 +194,24 @@ export interface RejectedEvidence {
   readonly reason: string;
 }
 
+/** A rule (shipped or the analyst's --rules) that could not be parsed or compiled, and why: it did not run. */
+export interface RuleProblem {
+  /** `<set>/<path inside the set>` (`user/my-rule.yml`). */
+  readonly source: string;
+  readonly id: string | null;
+  readonly title: string | null;
+  readonly reason: string;
+}
+
+/** One ATT&CK technique of a case, with where it was seen: stories, detections of every level, tampering indicators. */
+export interface CaseTechnique extends TechniqueTag {
+  readonly stories: number;
+  /** Detection rules (any level) that tag it, and their hits. */
+  readonly rules: number;
+  readonly hits: number;
+  readonly indicators: number;
+}
+
 /** Sigma detection level, lowest to highest. */
 export type DetectionLevel = 'informational' | 'low' | 'medium' | 'high' | 'critical';
 
@@ -315,6 +333,12 @@ export interface AnalysisView {
   readonly detections?: readonly DetectionSummary[];
   /** Artefacts that could not be analysed (the others were); absent when every one was. */
   readonly rejected?: readonly RejectedEvidence[];
+  /** Detection rules that could not be parsed or compiled (absent in views written before they were listed). */
+  readonly ruleProblems?: readonly RuleProblem[];
+  /** Every ATT&CK technique of the case (stories, detections of every level, indicators), named by the ATT&CK lookup. */
+  readonly techniques?: readonly CaseTechnique[];
+  /** The newest ATT&CK release the names come from. */
+  readonly attackVersion?: string | null;
   /** The analysts' current tags and notes on events (GET /api/cases/{id} and the reports add them; never in the stored view). */
   readonly annotations?: readonly EventAnnotation[];
 }

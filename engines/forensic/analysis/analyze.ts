@@ -19,6 +19,8 @@ import { ProvenanceGraph } from './graph.js';
 import { applyRules, CAUSAL_RULES, type CausalRule } from './rules.js';
 import type { Rows } from './seq.js';
 import { buildStories, type StoryConfig } from './stories.js';
+import { attackLookup } from '../../core/attack/lookup.js';
+import { caseTechniques } from './techniques.js';
 import { defaultSigmaRules, Detections, sigmaCausalRule, STORY_LEVELS, type DetectionSummary } from './detections.js';
 import type { SigmaLevel, SigmaRuleSet } from '../sigma/index.js';
 
@@ -457,6 +459,7 @@ export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisVi
     edges = analysis.edges.filter((e) => edgeIds.has(e.id));
     events = analysis.events.filter((e) => eventIds.has(e.eventId));
   }
+  const detections = analysis.detections?.summary() ?? [];
   return {
     version: ANALYSIS_VIEW_VERSION,
     generatedAt: new Date().toISOString(),
@@ -468,7 +471,10 @@ export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisVi
     tampering: analysis.tampering,
     events: fullEvents(analysis, events.slice(0, maxEvents)).map(exportEvent),
     eventsTruncated: events.length > maxEvents,
-    detections: analysis.detections?.summary() ?? [],
+    detections,
     ...(analysis.rejected !== undefined && analysis.rejected.length > 0 ? { rejected: analysis.rejected } : {}),
+    ruleProblems: analysis.detections?.ruleSet.skipped.map((r) => ({ source: r.source, id: r.id, title: r.title, reason: r.reason })) ?? [],
+    techniques: caseTechniques(analysis.stories, detections, analysis.tampering.indicators),
+    attackVersion: attackLookup().version,
   };
 }

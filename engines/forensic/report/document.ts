@@ -1,5 +1,6 @@
 // The court-style report as format-neutral blocks, built once from an AnalysisView and a CustodyView; markdown.ts, html.ts and pdf.ts only lay them out.
-import type { DetectionSummary } from '../../core/contracts/forensic.js';
+import { attackLookup } from '../../core/attack/lookup.js';
+import type { DetectionSummary, RuleProblem } from '../../core/contracts/forensic.js';
 import type { AnalysisView, CausalEdge, ConfidenceBreakdown, CustodyView, ExportedEvent, GraphNode, Story } from '../../core/contracts/forensic.js';
 
 /** What the report says about the case besides the analysis. */
@@ -42,14 +43,40 @@ function detectionBlocks(detections: readonly DetectionSummary[]): Block[] {
     return blocks;
   }
   const total = detections.reduce((n, d) => n + d.count, 0);
-  blocks.push({ t: 'p', text: `${total} detection(s) by ${detections.length} rule(s), grouped by rule. High and critical detections take part in the causal graph and the stories. Rules: SigmaHQ, Detection Rule License 1.1; each rule's author is named.` });
+  blocks.push({ t: 'p', text: `${total} detection(s) by ${detections.length} rule(s), grouped by rule. High and critical detections take part in the causal graph and the stories. Rules: SigmaHQ (Detection Rule License 1.1) and the built-in Windows rules (rules-builtin); each rule's author is named.` });
   blocks.push({
     t: 'table',
-    head: ['level', 'rule', 'count', 'hosts', 'first seen (UTC)', 'last seen (UTC)', 'techniques', 'author', 'rule id'],
-    rows: detections.map((d) => [d.level, d.title, String(d.count), d.hosts.join(', ') || '-', orDash(d.firstSeen), orDash(d.lastSeen), d.techniques.join(', ') || '-', orDash(d.author), d.ruleId]),
-    mono: [8],
+    head: ['level', 'rule', 'count', 'hosts', 'first seen (UTC)', 'last seen (UTC)', 'techniques', 'tactics', 'author', 'rule id'],
+    rows: detections.map((d) => [d.level, d.title, String(d.count), d.hosts.join(', ') || '-', orDash(d.firstSeen), orDash(d.lastSeen), d.techniques.map((id) => `${id} ${attackLookup().label(id)}`).join(', ') || '-', d.tactics.join(', ') || '-', orDash(d.author), d.ruleId]),
+    mono: [9],
   });
   return blocks;
+}
+
+/** Detection rules (shipped or the analyst's) that could not be parsed or compiled: they did not run on this case. */
+function ruleProblemBlocks(problems: readonly RuleProblem[]): Block[] {
+  if (problems.length === 0) return [];
+  return [
+    { t: 'h', level: 2, text: 'Rules that could not run', anchor: 'rule-problems' },
+    { t: 'p', text: `${problems.length} rule(s) could not be parsed or compiled and did not run on this case; what they look for was not searched.` },
+    { t: 'table', head: ['rule file', 'rule id', 'title', 'reason'], rows: problems.map((r) => [r.source, orDash(r.id), orDash(r.title), r.reason]), mono: [0, 1] },
+  ];
+}
+
+/** Every ATT&CK technique of the case, named by the ATT&CK lookup, with where it was seen. */
+function techniqueBlocks(view: AnalysisView): Block[] {
+  const list = view.techniques ?? [];
+  if (list.length === 0) return [];
+  return [
+    { t: 'h', level: 2, text: 'ATT&CK techniques', anchor: 'techniques' },
+    { t: 'p', text: `${list.length} technique(s) from the stories, the detections of every level and the tampering indicators${view.attackVersion ? `, named from ATT&CK ${view.attackVersion} and the earlier releases the workstation knows` : ''}. Revoked ids are named with their replacement; an id no release knows is marked unknown.` },
+    {
+      t: 'table',
+      head: ['ATT&CK id', 'name', 'tactics', 'stories', 'detection rules', 'hits', 'indicators'],
+      rows: list.map((t) => [t.id, t.name, t.tactics.join(', ') || '-', String(t.stories), String(t.rules), String(t.hits), String(t.indicators)]),
+      mono: [0],
+    },
+  ];
 }
 
 /** The analysts' tags and notes on events (their current versions; every version stays in the annotation ledger). */
@@ -241,6 +268,8 @@ export function buildReport(view: AnalysisView, custody: CustodyView | null, met
     blocks.push({ t: 'table', head: ['indicator', 'severity', 'host', 'time (UTC)', 'summary', 'techniques', 'events'], rows: t.indicators.map((i) => [i.kind, i.severity, orDash(i.host), orDash(i.time), i.summary, i.techniques.join(', '), i.eventIds.join(' ')]), mono: [6] });
 
   blocks.push(...detectionBlocks(view.detections ?? []));
+  blocks.push(...ruleProblemBlocks(view.ruleProblems ?? []));
+  blocks.push(...techniqueBlocks(view));
 
   blocks.push(...annotationBlocks(view));
 

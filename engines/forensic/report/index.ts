@@ -1,19 +1,21 @@
-// Reports and exports of a forensic analysis view: court-style Markdown, HTML and PDF, JSON, Cypher and the optional Neo4j push.
+// Reports and exports of a forensic analysis view: court-style Markdown, HTML and PDF, JSON, Cypher, the ATT&CK Navigator layer and the optional Neo4j push.
 import type { AnalysisView, CustodyView } from '../../core/contracts/forensic.js';
 import type { ReportMeta } from './document.js';
 import { toHtml } from './html.js';
 import { toMarkdown } from './markdown.js';
 import { viewToCypher } from './cypher.js';
+import { navigatorLayer } from './navigator.js';
 
 export { buildReport, confidenceRows, storyGraph, CUSTODY_RECORDS_LISTED } from './document.js';
 export type { Block, ReportDocument, ReportMeta, StoryGraph } from './document.js';
 export { escapeHtml, graphSvg, renderHtmlDocument, REPORT_CSP, toHtml } from './html.js';
 export { mdText, renderMarkdownDocument, toMarkdown } from './markdown.js';
 export { pdfText, renderPdfDocument, toPdf } from './pdf.js';
+export { navigatorLayer, type CaseNavigatorLayer } from './navigator.js';
 export { loadNeo4jDriver, pushNeo4jView, relationType, viewToCypher } from './cypher.js';
 
 /** Text report formats (`--format`). */
-export const REPORT_FORMATS = ['md', 'html', 'json', 'cypher'] as const;
+export const REPORT_FORMATS = ['md', 'html', 'json', 'cypher', 'navigator'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** spec to_json: the view as indented JSON text. */
@@ -32,5 +34,7 @@ export function renderReport(format: ReportFormat, view: AnalysisView, custody: 
       return toJson(view);
     case 'cypher':
       return viewToCypher(view, `Vitrine forensic export: ${meta.title}`);
+    case 'navigator':
+      return `${JSON.stringify(navigatorLayer(view, `Vitrine forensic case ${meta.title}`), null, 2)}\n`;
   }
 }

@@ -1,4 +1,10 @@
 // Sigma logsource (product/category/service) to the events our loaders produce, and each event's fields by Sigma name.
+// The mappings themselves (channels, event ids, field renames) are data: resources/forensic/sigma/logsources.json.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { VitrineError } from '../../core/errors.js';
+import { forensicResourcesDir } from '../analysis/attack.js';
 import type { JsonRecord, JsonValue } from '../event.js';
 import type { EventView } from './rule.js';
 import { textsOf } from './value.js';
@@ -20,107 +26,53 @@ export interface Binding {
   readonly view: 'windows' | 'auditd' | 'auditd-process' | 'syslog';
 }
 
-const SYSMON = 'microsoft-windows-sysmon/operational';
-const PS_OPERATIONAL = ['microsoft-windows-powershell/operational', 'powershellcore/operational'];
-const PS_CLASSIC = 'windows powershell';
+/** The mapping data file beside the rules (resources/forensic/sigma/logsources.json): channels, event ids and field renames. */
+export const LOGSOURCE_FILE = 'logsources.json';
 
-/** Sigma `service` names of Windows to event log channels (lower-case). */
-export const WINDOWS_SERVICE_CHANNELS: Readonly<Record<string, readonly string[]>> = {
-  security: ['security'],
-  system: ['system'],
-  application: ['application'],
-  sysmon: [SYSMON],
-  powershell: PS_OPERATIONAL,
-  'powershell-classic': [PS_CLASSIC],
-  taskscheduler: ['microsoft-windows-taskscheduler/operational'],
-  wmi: ['microsoft-windows-wmi-activity/operational'],
-  dhcp: ['microsoft-windows-dhcp-server/operational'],
-  'printservice-admin': ['microsoft-windows-printservice/admin'],
-  'printservice-operational': ['microsoft-windows-printservice/operational'],
-  'smbclient-security': ['microsoft-windows-smbclient/security'],
-  'smbclient-connectivity': ['microsoft-windows-smbclient/connectivity'],
-  'smbserver-connectivity': ['microsoft-windows-smbserver/connectivity'],
-  'terminalservices-localsessionmanager': ['microsoft-windows-terminalservices-localsessionmanager/operational'],
-  'codeintegrity-operational': ['microsoft-windows-codeintegrity/operational'],
-  applocker: ['microsoft-windows-applocker/msi and script', 'microsoft-windows-applocker/exe and dll', 'microsoft-windows-applocker/packaged app-deployment', 'microsoft-windows-applocker/packaged app-execution'],
-  'msexchange-management': ['msexchange management'],
-  windefend: ['microsoft-windows-windows defender/operational'],
-  'firewall-as': ['microsoft-windows-windows firewall with advanced security/firewall'],
-  'bits-client': ['microsoft-windows-bits-client/operational'],
-  'security-mitigations': ['microsoft-windows-security-mitigations/kernel mode', 'microsoft-windows-security-mitigations/user mode'],
-  'diagnosis-scripted': ['microsoft-windows-diagnosis-scripted/operational'],
-  'shell-core': ['microsoft-windows-shell-core/operational'],
-  openssh: ['openssh/operational'],
-  ldap: ['microsoft-windows-ldap-client/debug'],
-  bitlocker: ['microsoft-windows-bitlocker/bitlocker management'],
-  vhdmp: ['microsoft-windows-vhdmp/operational'],
-  'appxdeployment-server': ['microsoft-windows-appxdeploymentserver/operational'],
-  'lsa-server': ['microsoft-windows-lsa/operational'],
-  'appxpackaging-om': ['microsoft-windows-appxpackaging/operational'],
-  'dns-client': ['microsoft-windows-dns client events/operational'],
-  'appmodel-runtime': ['microsoft-windows-appmodel-runtime/admin'],
-  capi2: ['microsoft-windows-capi2/operational'],
-  'certificateservicesclient-lifecycle-system': ['microsoft-windows-certificateservicesclient-lifecycle-system/operational'],
-  'kernel-shimengine': ['microsoft-windows-kernel-shimengine/operational', 'microsoft-windows-kernel-shimengine/diagnostic'],
-  'application-experience': ['microsoft-windows-application-experience/program-telemetry', 'microsoft-windows-application-experience/program-compatibility-assistant'],
-  ntfs: ['microsoft-windows-ntfs/operational'],
-  'hyper-v-worker': ['microsoft-windows-hyper-v-worker'],
-  'kernel-event-tracing': ['microsoft-windows-kernel-eventtracing'],
-  sense: ['microsoft-windows-sense/operational'],
-  'microsoft-servicebus-client': ['microsoft-servicebus-client/admin', 'microsoft-servicebus-client/operational'],
-  'iis-configuration': ['microsoft-iis-configuration/operational'],
-  ntlm: ['microsoft-windows-ntlm/operational'],
-  'dns-server': ['dns server'],
-  'dns-server-analytic': ['microsoft-windows-dns-server/analytical'],
-  'driver-framework': ['microsoft-windows-driverframeworks-usermode/operational'],
-};
+interface WindowsSource {
+  readonly channels: readonly string[];
+  readonly ids?: readonly number[];
+  /** A key of `field_maps`. */
+  readonly fields?: string;
+}
 
-/** Sigma `category` of Windows to Sysmon event ids (the Sysmon schema), with the extra EventType test where Sysmon shares an id. */
-const SYSMON_CATEGORIES: Readonly<Record<string, { ids: readonly number[]; where?: Binding['where'] }>> = {
-  process_creation: { ids: [1] },
-  file_change: { ids: [2] },
-  network_connection: { ids: [3] },
-  sysmon_status: { ids: [4, 16] },
-  process_termination: { ids: [5] },
-  driver_load: { ids: [6] },
-  image_load: { ids: [7] },
-  create_remote_thread: { ids: [8] },
-  raw_access_thread: { ids: [9] },
-  process_access: { ids: [10] },
-  file_event: { ids: [11] },
-  registry_event: { ids: [12, 13, 14] },
-  registry_add: { ids: [12], where: { field: 'EventType', values: ['createkey'] } },
-  registry_delete: { ids: [12], where: { field: 'EventType', values: ['deletekey', 'deletevalue'] } },
-  registry_set: { ids: [13] },
-  registry_rename: { ids: [14] },
-  create_stream_hash: { ids: [15] },
-  pipe_created: { ids: [17, 18] },
-  wmi_event: { ids: [19, 20, 21] },
-  dns_query: { ids: [22] },
-  file_delete: { ids: [23, 26] },
-  clipboard_change: { ids: [24] },
-  process_tampering: { ids: [25] },
-  file_delete_detected: { ids: [26] },
-  file_block_executable: { ids: [27] },
-  file_block_shredding: { ids: [28] },
-  file_executable_detected: { ids: [29] },
-  sysmon_error: { ids: [255] },
-};
+/** The shape of logsources.json. */
+export interface LogsourceMappings {
+  readonly windows_services: Readonly<Record<string, readonly string[]>>;
+  readonly sysmon_channel: string;
+  readonly sysmon_categories: Readonly<Record<string, { readonly ids: readonly number[]; readonly where?: Binding['where'] }>>;
+  readonly windows_categories: Readonly<Record<string, readonly WindowsSource[]>>;
+  readonly field_maps: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  readonly linux_syslog_services: Readonly<Record<string, readonly string[] | null>>;
+}
 
-/** Security 4688 in the process_creation taxonomy (as pySigma's Windows pipeline and Hayabusa rename them). */
-export const SECURITY_4688_FIELDS: Readonly<Record<string, string>> = {
-  Image: 'NewProcessName',
-  ParentImage: 'ParentProcessName',
-  ProcessId: 'NewProcessId',
-  ParentProcessId: 'ProcessId',
-  User: 'SubjectUserName',
-  LogonId: 'SubjectLogonId',
-  IntegrityLevel: 'MandatoryLabel',
-};
+const strings = z.array(z.string().max(512)).max(256);
+const mappingsSchema = z.object({
+  windows_services: z.record(z.string(), strings),
+  sysmon_channel: z.string(),
+  sysmon_categories: z.record(z.string(), z.object({ ids: z.array(z.number().int()).max(64), where: z.object({ field: z.string(), values: strings }).optional() })),
+  windows_categories: z.record(z.string(), z.array(z.object({ channels: strings, ids: z.array(z.number().int()).max(256).optional(), fields: z.string().optional() })).max(16)),
+  field_maps: z.record(z.string(), z.record(z.string(), z.string())),
+  linux_syslog_services: z.record(z.string(), strings.nullable()),
+});
 
-/** Defender detections in the antivirus taxonomy. */
-const DEFENDER_IDS = [1006, 1007, 1008, 1009, 1010, 1011, 1012, 1017, 1018, 1019, 1115, 1116];
-const DEFENDER_FIELDS: Readonly<Record<string, string>> = { Signature: 'Threat Name', Filename: 'Path' };
+/** Reads and checks the mapping file (the shipped one by default). A broken file is an internal error: the engine cannot map any rule. */
+export function readLogsourceMappings(file = path.join(forensicResourcesDir(), 'forensic', 'sigma', LOGSOURCE_FILE)): LogsourceMappings {
+  try {
+    return mappingsSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) as LogsourceMappings;
+  } catch (err) {
+    throw new VitrineError('internal', 'the Sigma logsource mapping file is missing or damaged', { cause: err });
+  }
+}
+
+let mappings: LogsourceMappings | null = null;
+const mapped = (): LogsourceMappings => (mappings ??= readLogsourceMappings());
+
+/** Sigma `service` names of Windows to event log channels (lower-case), from the mapping file. */
+export const WINDOWS_SERVICE_CHANNELS: Readonly<Record<string, readonly string[]>> = mapped().windows_services;
+
+/** Security 4688 in the process_creation taxonomy (as pySigma's Windows pipeline and Hayabusa rename them), from the mapping file. */
+export const SECURITY_4688_FIELDS: Readonly<Record<string, string>> = mapped().field_maps['security_4688'] ?? {};
 
 const windows = (channels: readonly string[], ids?: readonly number[], extra: Partial<Binding> = {}): Binding => ({
   accepts: (s) => s.family === 'windows' && channels.includes(s.channel) && (ids === undefined || ids.includes(s.eventId)),
@@ -128,54 +80,31 @@ const windows = (channels: readonly string[], ids?: readonly number[], extra: Pa
   ...extra,
 });
 
-const SYSLOG_SERVICES: Readonly<Record<string, readonly string[] | null>> = {
-  auth: null,
-  syslog: null,
-  sshd: ['sshd'],
-  sudo: ['sudo'],
-  cron: ['cron', 'crond', 'anacron'],
-  vsftpd: ['vsftpd'],
-  clamav: ['clamd', 'freshclam', 'clamav'],
-  guacamole: ['guacd'],
-};
-
 /** The bindings of a rule's logsource, or the reason none of our loaders produces it. */
 export function bindingsOf(logsource: { readonly product?: string; readonly category?: string; readonly service?: string }): Binding[] | string {
   const { product, category, service } = logsource;
-  if (product === 'windows' || (product === undefined && category !== undefined && (category in SYSMON_CATEGORIES || category.startsWith('ps_') || category === 'antivirus'))) {
+  const m = mapped();
+  const winCategory = (c: string): boolean => c in m.sysmon_categories || c in m.windows_categories;
+  if (product === 'windows' || (product === undefined && category !== undefined && winCategory(category))) {
     if (service !== undefined) {
-      const channels = WINDOWS_SERVICE_CHANNELS[service];
+      const channels = m.windows_services[service];
       return channels === undefined ? `Windows service "${service}" has no known event log channel` : [windows(channels)];
     }
     if (category === undefined) return [{ accepts: (s) => s.family === 'windows', view: 'windows' }];
-    const sysmon = SYSMON_CATEGORIES[category];
-    if (sysmon !== undefined) {
-      const out = [windows([SYSMON], sysmon.ids, sysmon.where ? { where: sysmon.where } : {})];
-      if (category === 'process_creation') out.push(windows(['security'], [4688], { fieldMap: SECURITY_4688_FIELDS }));
-      return out;
+    const out: Binding[] = [];
+    const sysmon = m.sysmon_categories[category];
+    if (sysmon !== undefined) out.push(windows([m.sysmon_channel], sysmon.ids, sysmon.where ? { where: sysmon.where } : {}));
+    for (const src of m.windows_categories[category] ?? []) {
+      const fieldMap = src.fields !== undefined ? m.field_maps[src.fields] : undefined;
+      out.push(windows(src.channels, src.ids, fieldMap !== undefined ? { fieldMap } : {}));
     }
-    switch (category) {
-      case 'ps_module':
-        return [windows(PS_OPERATIONAL, [4103])];
-      case 'ps_script':
-        return [windows(PS_OPERATIONAL, [4104])];
-      case 'ps_classic_start':
-        return [windows([PS_CLASSIC], [400])];
-      case 'ps_classic_provider_start':
-        return [windows([PS_CLASSIC], [600])];
-      case 'ps_classic_script':
-        return [windows([PS_CLASSIC], [800])];
-      case 'antivirus':
-        return [windows(WINDOWS_SERVICE_CHANNELS['windefend'] as readonly string[], DEFENDER_IDS, { fieldMap: DEFENDER_FIELDS })];
-      default:
-        return `Windows category "${category}" is not produced by the EVTX loader (no event log source)`;
-    }
+    return out.length > 0 ? out : `Windows category "${category}" is not produced by the EVTX loader (no event log source)`;
   }
   if (product === 'linux') {
     if (service === 'auditd') return [{ accepts: (s) => s.family === 'auditd', view: 'auditd' }];
     if (service !== undefined) {
-      if (!(service in SYSLOG_SERVICES)) return `Linux service "${service}" is not produced by our loaders`;
-      const programs = SYSLOG_SERVICES[service] ?? null;
+      if (!(service in m.linux_syslog_services)) return `Linux service "${service}" is not produced by our loaders`;
+      const programs = m.linux_syslog_services[service] ?? null;
       return [{ accepts: (s) => s.family === 'syslog' && (programs === null || programs.includes(s.program)), view: 'syslog' }];
     }
     if (category === 'process_creation') return [{ accepts: (s) => s.family === 'auditd' && s.exec, view: 'auditd-process' }];

@@ -8,13 +8,16 @@ import { readBundle, yamlDocuments } from './bundle.js';
 import { levelRank, parseRuleDocuments, parseRuleText, SIGMA_LEVELS, SIGMA_STATUSES, type CompiledRule, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
 import { textsOf, type Placeholders } from './value.js';
 
-/** The shipped rule folders below resources/forensic/sigma/. */
-export const SHIPPED_RULE_SETS = ['rules', 'rules-emerging-threats', 'rules-threat-hunting'] as const;
+/** The shipped rule folders below resources/forensic/sigma/: SigmaHQ's three and Vitrine's built-in Windows rules (rules-builtin). */
+export const SHIPPED_RULE_SETS = ['rules', 'rules-emerging-threats', 'rules-threat-hunting', 'rules-builtin'] as const;
+
+/** The threat-hunting set: broad rules, run only when asked (`--hunting`). */
+export const HUNTING_RULE_SET = 'rules-threat-hunting';
 
 /** Default selection, chosen by measured noise on the benign corpus logs (docs/forensic-sigma.md). */
 export const DEFAULT_STATUSES: readonly SigmaStatus[] = ['stable', 'test', 'experimental'];
 export const DEFAULT_MIN_LEVEL: SigmaLevel = 'low';
-export const DEFAULT_RULE_SETS: readonly string[] = ['rules', 'rules-emerging-threats'];
+export const DEFAULT_RULE_SETS: readonly string[] = ['rules', 'rules-emerging-threats', 'rules-builtin'];
 
 export interface RuleSource {
   /** Set name shown in each rule's `source` (`rules`, `user` ...). */

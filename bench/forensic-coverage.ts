@@ -1,0 +1,146 @@
+// `npm run bench -- forensic-coverage [DIR] [--hunting]`: how much of a public ATT&CK-labelled Windows log collection the
+// shipped rules detect. DIR (or $VITRINE_FORENSIC_COVERAGE) holds the collection, kept outside the repository (for example
+// mdecrevoisier/EVTX-to-MITRE-Attack: top folders TA00xx-<tactic>, then one folder per technique). Prints, for the files
+// the rules were written against (dev) and for the families set aside before writing them (held out), the share of
+// files tagged with a technique of their labelled tactic, and every file with no detection with what it holds. Also
+// checks the corpus's benign captures for high and critical hits. Skips with a message when DIR is absent.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { attackLookup } from '../engines/core/attack/lookup.js';
+import { analyzePaths } from '../engines/forensic/analysis/analyze.js';
+import type { DetectionSummary } from '../engines/forensic/analysis/detections.js';
+import { loadSigmaRules, shippedRulesDir, DEFAULT_RULE_SETS } from '../engines/forensic/sigma/index.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(3);
+const hunting = args.includes('--hunting');
+const dir = args.find((a) => !a.startsWith('--')) ?? process.env['VITRINE_FORENSIC_COVERAGE'];
+const corpora = process.env['VITRINE_CORPORA'] ?? path.resolve(here, '..', '..', 'shared', 'corpora');
+
+/** ATT&CK tactic ids of the collection's folders to the short names a detection may carry (Defense Evasion: v19's two tactics too). */
+const TACTIC_OF_FOLDER: Readonly<Record<string, readonly string[]>> = {
+  TA0001: ['initial-access'],
+  TA0002: ['execution'],
+  TA0003: ['persistence'],
+  TA0004: ['privilege-escalation'],
+  TA0005: ['defense-evasion', 'stealth', 'defense-impairment'],
+  TA0006: ['credential-access'],
+  TA0007: ['discovery'],
+  TA0008: ['lateral-movement'],
+  TA0009: ['collection'],
+  TA0010: ['exfiltration'],
+  TA0011: ['command-and-control'],
+  TA0040: ['impact'],
+};
+
+/** Families (technique folders) whose first hex digit of SHA-256 is below 5 are held out: chosen before any rule was written. */
+export function heldOut(family: string): boolean {
+  return Number.parseInt(createHash('sha256').update(family).digest('hex').slice(0, 1), 16) < 5;
+}
+
+function evtxFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && e.name.toLowerCase().endsWith('.evtx') && statSync(p).size > 0) out.push(p);
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+interface FileResult {
+  readonly rel: string;
+  readonly family: string;
+  readonly tactic: string | null;
+  readonly held: boolean;
+  readonly detections: number;
+  readonly tagged: boolean;
+  readonly holds: string;
+  readonly high: number;
+}
+
+function tacticsOf(d: DetectionSummary): Set<string> {
+  const lookup = attackLookup();
+  return new Set([...d.tactics, ...d.techniques.flatMap((t) => lookup.technique(t).tactics)]);
+}
+
+const ruleSet = loadSigmaRules({
+  sources: [...DEFAULT_RULE_SETS, ...(hunting ? ['rules-threat-hunting'] : [])].map((name) => ({ name, path: path.join(shippedRulesDir(), name) })),
+  minLevel: 'informational',
+});
+
+function analyseFile(file: string, root: string): { detections: DetectionSummary[]; holds: string } {
+  const a = analyzePaths([file], { evidenceRoot: root, sigma: ruleSet, kind: 'evtx' });
+  const ids = new Map<string, number>();
+  for (const e of a.events) {
+    const attrs = e.attributes as Record<string, unknown>;
+    const k = `${String(attrs['channel'] ?? '?').replace(/^Microsoft-Windows-/, '')} ${String(attrs['eventId'] ?? '?')}`;
+    ids.set(k, (ids.get(k) ?? 0) + 1);
+  }
+  const holds = [...ids].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([k, n]) => `${k}×${n}`).join(', ') || 'no events';
+  return { detections: a.detections?.summary() ?? [], holds };
+}
+
+function run(root: string): void {
+  const files = evtxFiles(root);
+  const results: FileResult[] = [];
+  for (const f of files) {
+    const rel = path.relative(root, f).split(path.sep).join('/');
+    const parts = rel.split('/');
+    const m = /^(TA\d{4})/.exec(parts[0] ?? '');
+    const tactic = m ? (m[1] as string) : null;
+    const family = parts.length > 2 ? `${parts[0]}/${parts[1]}` : rel;
+    let detections: DetectionSummary[] = [];
+    let holds: string;
+    try {
+      ({ detections, holds } = analyseFile(f, root));
+    } catch (err) {
+      holds = `unreadable: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    const want = tactic !== null ? (TACTIC_OF_FOLDER[tactic] ?? []) : [];
+    const tagged = detections.some((d) => [...tacticsOf(d)].some((t) => want.includes(t)));
+    const high = detections.filter((d) => d.level === 'high' || d.level === 'critical').length;
+    results.push({ rel, family, tactic, held: heldOut(family), detections: detections.length, tagged, holds, high });
+  }
+  for (const [name, held] of [['dev (rules written against these)', false], ['held out (families not looked at while writing rules)', true]] as const) {
+    const set = results.filter((r) => r.held === held);
+    const labelled = set.filter((r) => r.tactic !== null);
+    const tagged = labelled.filter((r) => r.tagged).length;
+    const silent = set.filter((r) => r.detections === 0);
+    console.log(`\n${name}: ${set.length} files, ${labelled.length} with a tactic label`);
+    console.log(`  tagged with a technique of their tactic: ${tagged}/${labelled.length} = ${labelled.length === 0 ? '-' : ((100 * tagged) / labelled.length).toFixed(1)} %`);
+    console.log(`  files with no detection: ${silent.length}`);
+    for (const r of silent) console.log(`    - ${r.rel}\n        holds: ${r.holds}`);
+    const untagged = labelled.filter((r) => !r.tagged && r.detections > 0);
+    if (untagged.length > 0) console.log(`  detected but not with their tactic: ${untagged.length}`);
+    for (const r of untagged) console.log(`    - ${r.rel} (${r.detections} rule(s))`);
+  }
+}
+
+function benign(): void {
+  const base = path.join(corpora, 'evtx', 'evtx-crate');
+  if (!existsSync(base)) {
+    console.log('\nbenign captures: corpus absent, skipped');
+    return;
+  }
+  const clean = ['security.evtx', 'system.evtx', 'sysmon.evtx'].map((f) => path.join(base, f)).filter((f) => existsSync(f));
+  let high = 0;
+  for (const f of clean) {
+    const a = analyzePaths([f], { evidenceRoot: base, sigma: ruleSet, kind: 'evtx' });
+    const hits = (a.detections?.summary() ?? []).filter((d) => d.level === 'high' || d.level === 'critical');
+    high += hits.length;
+    console.log(`benign ${path.basename(f)}: ${hits.length} high/critical rule(s)${hits.length ? `: ${hits.map((h) => h.title).join('; ')}` : ''}`);
+  }
+  console.log(`benign captures: ${high} high/critical rule(s) in total`);
+}
+
+console.log(`forensic-coverage: ${ruleSet.stats.loaded} rules (${[...DEFAULT_RULE_SETS, ...(hunting ? ['rules-threat-hunting'] : [])].join(', ')}, every level)`);
+if (dir === undefined || !existsSync(dir)) {
+  console.log('forensic-coverage: no collection given (pass a folder or set VITRINE_FORENSIC_COVERAGE; see docs/forensic-sigma.md); coverage skipped');
+} else run(dir);
+benign();
