@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { databaseUrl } from './db/url.js';
 
 export const VERSION = '0.1.0';
 
@@ -51,6 +52,8 @@ export interface PkgscanConfig {
   readonly metricsToken: string | undefined;
   /** Name prefixes or npm scopes of the lab's own packages (dependency confusion), from PKGSCAN_INTERNAL_NAMESPACES. */
   readonly internalNamespaces: readonly string[];
+  /** The shared PostgreSQL database (PKGSCAN_DATABASE_URL or --database-url); undefined: the workstation's SQLite store. */
+  readonly databaseUrl?: string | undefined;
 }
 
 /** `@acme/,acme-` -> [`@acme/`, `acme-`]: comma-separated, blanks dropped, at most 100, each a plausible name prefix. */
@@ -86,6 +89,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     rateLimits: DEFAULT_RATE_LIMITS,
     metricsToken: token !== undefined && token !== '' ? token : undefined,
     internalNamespaces: namespacesFromEnv(env['PKGSCAN_INTERNAL_NAMESPACES']),
+    databaseUrl: databaseUrl(undefined, env),
     ...overrides,
   };
 }

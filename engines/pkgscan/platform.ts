@@ -8,20 +8,31 @@ import type { ServiceContext } from '../core/service.js';
 import { AuditLog } from './audit/audit.js';
 import { Auth } from './auth/auth.js';
 import { configFromEnv, type PkgscanConfig } from './config.js';
+import { pkgscanDatabase } from './db/open.js';
+import type { AsyncDb } from './db/types.js';
 import { unacknowledgedCount } from './events/events.js';
 import { Metrics } from './ops/metrics.js';
-import { FixedWindowLimiter } from './ops/ratelimit.js';
+import { DatabaseLimiter, FixedWindowLimiter, MemoryLimiter, type SharedLimiter } from './ops/ratelimit.js';
 import { seedDefaultPolicies } from './policies/policies.js';
 
 export interface Platform {
+  /** The workstation's SQLite store: the concerns not yet behind async repositories read and write it. */
   readonly db: Database;
+  /**
+   * The store of the async repositories (users, refresh tokens, audit chain, rate buckets, monitoring leases): the
+   * shared PostgreSQL database when PKGSCAN_DATABASE_URL is set, else the same SQLite store behind the async interface.
+   */
+  readonly store: AsyncDb;
   /** Runs jobs (package analyses) in the worker pool, or in-process for standalone command lines. */
   readonly jobs: JobRunner;
   readonly config: PkgscanConfig;
   readonly audit: AuditLog;
   readonly auth: Auth;
   readonly metrics: Metrics;
-  readonly limiters: { readonly auth: FixedWindowLimiter; readonly client: FixedWindowLimiter; readonly user: FixedWindowLimiter; readonly failedLogins: FixedWindowLimiter };
+  /** Request buckets of this process (auth, client, user) and the failed-login lock-out, shared by every server on PostgreSQL. */
+  readonly limiters: { readonly auth: FixedWindowLimiter; readonly client: FixedWindowLimiter; readonly user: FixedWindowLimiter; readonly failedLogins: SharedLimiter };
+  /** The request buckets behind async functions: in the shared database on PostgreSQL, else this process's limiters. */
+  readonly buckets: { readonly auth: SharedLimiter; readonly client: SharedLimiter; readonly user: SharedLimiter };
   readonly resourcesDir: string;
   readonly dataDir: string;
   readonly startedAt: number;
@@ -29,30 +40,44 @@ export interface Platform {
 
 export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanConfig> = {}): Platform {
   const config = configFromEnv(process.env, overrides);
-  const audit = new AuditLog(ctx.db);
+  const store = pkgscanDatabase(ctx.db, config.databaseUrl);
+  const shared = store.dialect === 'postgres' ? store : undefined;
+  const audit = new AuditLog(ctx.db, shared);
   seedDefaultPolicies(ctx.db, audit, ctx.resourcesDir);
   const metrics = new Metrics();
   metrics.counter('pkgscan_http_requests_total', 'HTTP requests by method, route template and status class');
   metrics.histogram('pkgscan_http_request_duration_seconds', 'HTTP request duration by route template');
   metrics.counter('pkgscan_rate_limited_total', 'Requests refused by a rate limit, by limit');
   metrics.counter('pkgscan_login_failures_total', 'Failed logins');
-  metrics.gauge('pkgscan_users_active', 'Active user accounts', () => (ctx.db.prepare('SELECT COUNT(*) AS n FROM pkgscan_users WHERE active = 1').get() as { n: number }).n);
+  const auth = new Auth(ctx.db, audit, config, shared);
+  metrics.gauge('pkgscan_users_active', 'Active user accounts', () => auth.users.countActive());
   metrics.gauge('pkgscan_events_unacknowledged', 'Security events not yet acknowledged', () => unacknowledgedCount(ctx.db));
-  metrics.gauge('pkgscan_audit_entries', 'Entries in the audit chain', () => audit.count());
+  metrics.gauge('pkgscan_audit_entries', 'Entries in the audit chain', () => audit.total());
   const r = config.rateLimits;
+  const limiters = {
+    auth: new FixedWindowLimiter(r.authPerClient, r.windowMs),
+    client: new FixedWindowLimiter(r.perClient, r.windowMs),
+    user: new FixedWindowLimiter(r.perUser, r.windowMs),
+  };
+  const loginLimit = r.failedLoginsPerAccount ?? 10;
+  const loginWindow = r.failedLoginWindowMs ?? 15 * 60_000;
+  const wrap = (l: FixedWindowLimiter): SharedLimiter => ({ limit: l.limit, windowMs: l.windowMs, hit: (k, now) => Promise.resolve(l.hit(k, now)), count: (k, now) => Promise.resolve(l.count(k, now)) });
   return {
     db: ctx.db,
+    store,
     jobs: ctx.jobs,
     config,
     audit,
-    auth: new Auth(ctx.db, audit, config),
+    auth,
     metrics,
-    limiters: {
-      auth: new FixedWindowLimiter(r.authPerClient, r.windowMs),
-      client: new FixedWindowLimiter(r.perClient, r.windowMs),
-      user: new FixedWindowLimiter(r.perUser, r.windowMs),
-      failedLogins: new FixedWindowLimiter(r.failedLoginsPerAccount ?? 10, r.failedLoginWindowMs ?? 15 * 60_000),
-    },
+    limiters: { ...limiters, failedLogins: shared ? new DatabaseLimiter(shared, 'failed_login', loginLimit, loginWindow) : new MemoryLimiter(loginLimit, loginWindow) },
+    buckets: shared
+      ? {
+          auth: new DatabaseLimiter(shared, 'auth_client', r.authPerClient, r.windowMs),
+          client: new DatabaseLimiter(shared, 'client', r.perClient, r.windowMs),
+          user: new DatabaseLimiter(shared, 'user', r.perUser, r.windowMs),
+        }
+      : { auth: wrap(limiters.auth), client: wrap(limiters.client), user: wrap(limiters.user) },
     resourcesDir: ctx.resourcesDir,
     // An in-memory store (a standalone serve without VITRINE_HOME, tests) keeps its package archives in a private temporary folder.
     dataDir: ctx.dataDir !== '' ? ctx.dataDir : mkdtempSync(path.join(os.tmpdir(), 'vitrine-pkgscan-')),

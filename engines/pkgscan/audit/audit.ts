@@ -1,24 +1,23 @@
-// The audit chain: every write action appended to engines/core's hash-chained ledger (action, seq, chain hash, actor, request id, time).
+// The audit chain: every write action appended to a hash-chained ledger (action, seq, chain hash, actor, request id,
+// time), on the workstation's SQLite store or the shared PostgreSQL database.
 import type { Database } from 'better-sqlite3';
 import type { AuditEntry, AuditVerification, PageOf } from '../../core/contracts/pkgscan.js';
-import { Ledger, missingLedgerTriggers, type LedgerAnchors, type LedgerRecord, type StoredLedgerRow } from '../../core/ledger.js';
-import { AUDIT_TABLE } from '../store.js';
+import { VitrineError } from '../../core/errors.js';
+import type { LedgerAnchors, LedgerRecord, StoredLedgerRow } from '../../core/ledger.js';
+import { SqliteDb } from '../db/sqlite.js';
+import type { AsyncDb, Queryable } from '../db/types.js';
+import { appendAuditPg, PgAuditStore, SqliteAuditStore, type AuditFilter, type AuditStore } from './store.js';
+
+export type { AuditFilter } from './store.js';
 
 /** Who did it: a user id, `anonymous` (failed login) or `system` (seeding, maintenance). */
 export type Actor = string;
-
-export interface AuditFilter {
-  readonly action?: string | undefined;
-  /** Action prefix such as `auth.` */
-  readonly actionPrefix?: string | undefined;
-  readonly actor?: string | undefined;
-}
 
 function toEntry(r: LedgerRecord | StoredLedgerRow): AuditEntry {
   const payload = (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>;
   const { request_id, ...details } = payload;
   return {
-    seq: r.seq,
+    seq: Number(r.seq),
     action: r.kind,
     actor: r.actor,
     request_id: typeof request_id === 'string' ? request_id : null,
@@ -29,40 +28,80 @@ function toEntry(r: LedgerRecord | StoredLedgerRow): AuditEntry {
   };
 }
 
-export class AuditLog {
-  private readonly ledger: Ledger;
-  private readonly db: Database;
+function verification(v: { ok: boolean; count: number; firstBroken?: number; reason?: string; head: string }, missing: string[]): AuditVerification {
+  if (v.ok && missing.length > 0) return { ok: false, count: v.count, first_broken_seq: null, reason: 'append-only triggers are missing or altered', head_hash: v.head, missing_triggers: missing };
+  return { ok: v.ok, count: v.count, first_broken_seq: v.firstBroken ?? null, reason: v.reason ?? null, head_hash: v.head, missing_triggers: missing };
+}
 
-  constructor(db: Database) {
-    this.db = db;
-    this.ledger = new Ledger(db, AUDIT_TABLE);
+/**
+ * The audit log. The async functions (append, page, verifyChain, total) work on both backends. The synchronous ones
+ * (record, list, verify, count) serve the concerns still on the workstation's SQLite store: on PostgreSQL `record`
+ * queues the append (in order; `flush()` waits for it) and the synchronous reads are refused.
+ */
+export class AuditLog {
+  private readonly store: AuditStore;
+  private readonly sqlite: SqliteAuditStore | undefined;
+  private pending: Promise<unknown> = Promise.resolve();
+  private queueFailures = 0;
+
+  constructor(db: Database, shared?: AsyncDb) {
+    if (shared?.dialect === 'postgres') {
+      this.store = new PgAuditStore(shared);
+      this.sqlite = undefined;
+    } else {
+      this.sqlite = new SqliteAuditStore(db, shared ?? new SqliteDb(db));
+      this.store = this.sqlite;
+    }
+  }
+
+  /** True when the chain lives in the shared PostgreSQL database. */
+  get shared(): boolean {
+    return this.sqlite === undefined;
+  }
+
+  private syncStore(): SqliteAuditStore {
+    if (!this.sqlite) throw new VitrineError('internal', 'this audit read is synchronous and only available on the SQLite store; use the async function');
+    return this.sqlite;
   }
 
   /** Appends one entry; `details` must hold no secrets and no submitted free text beyond ids. */
-  record(action: string, actor: Actor, requestId: string | null, details: Readonly<Record<string, unknown>> = {}): AuditEntry {
-    return toEntry(this.ledger.append({ kind: action, actor, payload: { ...details, request_id: requestId } }));
+  async append(action: string, actor: Actor, requestId: string | null, details: Readonly<Record<string, unknown>> = {}): Promise<AuditEntry> {
+    await this.pending;
+    return toEntry(await this.store.append({ kind: action, actor, payload: { ...details, request_id: requestId } }));
   }
 
-  list(filter: AuditFilter, limit: number, offset: number): PageOf<AuditEntry> {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    if (filter.action !== undefined) {
-      where.push('kind = ?');
-      args.push(filter.action);
-    }
-    if (filter.actionPrefix !== undefined) {
-      where.push("substr(kind, 1, length(?)) = ?");
-      args.push(filter.actionPrefix, filter.actionPrefix);
-    }
-    if (filter.actor !== undefined) {
-      where.push('actor = ?');
-      args.push(filter.actor);
-    }
-    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE} ${clause}`).get(...args) as { n: number }).n;
-    const rows = this.db
-      .prepare(`SELECT seq, at, kind, actor, payload, prev_hash, hash FROM ${AUDIT_TABLE} ${clause} ORDER BY seq DESC LIMIT ? OFFSET ?`)
-      .all(...args, limit, offset) as StoredLedgerRow[];
+  /** Appends inside the caller's PostgreSQL transaction (so the change and its entry commit together). */
+  async appendWithin(q: Queryable, action: string, actor: Actor, requestId: string | null, details: Readonly<Record<string, unknown>> = {}): Promise<AuditEntry> {
+    if (this.sqlite) return toEntry(this.sqlite.appendSync({ kind: action, actor, payload: { ...details, request_id: requestId } }));
+    return toEntry(await appendAuditPg(q, { kind: action, actor, payload: { ...details, request_id: requestId } }));
+  }
+
+  /**
+   * The synchronous append of the concerns still on SQLite (inside their transactions). On PostgreSQL it is queued in
+   * order and written at once; a failure is counted (queuedFailures) and the next append still goes on.
+   */
+  record(action: string, actor: Actor, requestId: string | null, details: Readonly<Record<string, unknown>> = {}): AuditEntry | undefined {
+    if (this.sqlite) return toEntry(this.sqlite.appendSync({ kind: action, actor, payload: { ...details, request_id: requestId } }));
+    const record = { kind: action, actor, payload: { ...details, request_id: requestId } };
+    this.pending = this.pending.then(() => this.store.append(record)).catch(() => {
+      this.queueFailures++;
+    });
+    return undefined;
+  }
+
+  /** Waits until every queued entry is written. */
+  async flush(): Promise<void> {
+    await this.pending;
+  }
+
+  /** Queued appends that failed (PostgreSQL only). */
+  get queuedFailures(): number {
+    return this.queueFailures;
+  }
+
+  async page(filter: AuditFilter, limit: number, offset: number): Promise<PageOf<AuditEntry>> {
+    await this.pending;
+    const { rows, total } = await this.store.page(filter, limit, offset);
     return { items: rows.map(toEntry), total, limit, offset };
   }
 
@@ -70,14 +109,30 @@ export class AuditLog {
    * Recomputes the chain. Missing or altered append-only triggers fail it (the newest rows could have been deleted
    * without a break showing); `anchors` recorded elsewhere (the head hash and count) catch truncation and rewrites.
    */
-  verify(anchors: LedgerAnchors = {}): AuditVerification {
-    const v = this.ledger.verify(anchors);
-    const missing = missingLedgerTriggers(this.db, AUDIT_TABLE);
-    if (v.ok && missing.length > 0) return { ok: false, count: v.count, first_broken_seq: null, reason: 'append-only triggers are missing or altered', head_hash: v.head, missing_triggers: missing };
-    return { ok: v.ok, count: v.count, first_broken_seq: v.firstBroken ?? null, reason: v.reason ?? null, head_hash: v.head, missing_triggers: missing };
+  async verifyChain(anchors: LedgerAnchors = {}): Promise<AuditVerification> {
+    await this.pending;
+    return verification(await this.store.verify(anchors), await this.store.missingGuards());
   }
 
+  async total(): Promise<number> {
+    await this.pending;
+    return this.store.count();
+  }
+
+  /** SQLite only: the synchronous page. */
+  list(filter: AuditFilter, limit: number, offset: number): PageOf<AuditEntry> {
+    const { rows, total } = this.syncStore().pageSync(filter, limit, offset);
+    return { items: rows.map(toEntry), total, limit, offset };
+  }
+
+  /** SQLite only: the synchronous verification. */
+  verify(anchors: LedgerAnchors = {}): AuditVerification {
+    const s = this.syncStore();
+    return verification(s.ledger.verify(anchors), s.missingGuardsSync());
+  }
+
+  /** SQLite only. */
   count(): number {
-    return this.ledger.count();
+    return this.syncStore().ledger.count();
   }
 }

@@ -25,7 +25,7 @@ export function auditRoutes(p: Platform): RouteDef[] {
       tag: 'audit',
       summary: 'The audit chain, newest first; filters action, action_prefix, actor; paginated',
       query: auditQuery,
-      list: (q, limit, offset) => p.audit.list({ action: q.action, actionPrefix: q.action_prefix, actor: q.actor }, limit, offset),
+      list: (q, limit, offset) => p.audit.page({ action: q.action, actionPrefix: q.action_prefix, actor: q.actor }, limit, offset),
     }),
     {
       method: 'get',
@@ -34,9 +34,9 @@ export function auditRoutes(p: Platform): RouteDef[] {
       tag: 'audit',
       summary: 'Recompute the hash chain and check the append-only triggers: ok, or the first sequence number where it breaks; the head hash to record externally; anchors expect_head and expect_count catch truncation',
       query: verifyQuery,
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const q = parseQuery(verifyQuery, req);
-        res.json(p.audit.verify({ ...(q.expect_head !== undefined ? { head: q.expect_head } : {}), ...(q.expect_count !== undefined ? { count: q.expect_count } : {}) }));
+        res.json(await p.audit.verifyChain({ ...(q.expect_head !== undefined ? { head: q.expect_head } : {}), ...(q.expect_count !== undefined ? { count: q.expect_count } : {}) }));
       },
     },
   ];

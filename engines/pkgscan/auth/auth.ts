@@ -5,9 +5,12 @@ import type { Role, TokenResponse } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/audit.js';
 import { REFRESH_FAMILY_TTL_S, type PkgscanConfig } from '../config.js';
-import { findUserByEmail, getUser, insertUser, publicUser, type StoredUser } from '../users/users.js';
+import type { AsyncDb } from '../db/types.js';
+import { PgUserStore, SqliteUserStore, type UserStore } from '../users/store.js';
+import { publicUser, type StoredUser } from '../users/users.js';
 import { checkPasswordPolicy, decoyHash, hashPassword, verifyPassword } from './passwords.js';
-import { issueAccessToken, RefreshTokens, signingKey, verifyAccessToken } from './tokens.js';
+import { PgRefreshTokenStore, SqliteRefreshTokenStore, type RefreshTokenStore } from './token-store.js';
+import { issueAccessToken, RefreshTokens, verifyAccessToken } from './tokens.js';
 
 /** The one message of every failed login, whatever the reason. */
 const LOGIN_FAILED = 'invalid e-mail address or password';
@@ -22,24 +25,45 @@ export interface Session extends TokenResponse {
   readonly refreshToken: string;
 }
 
+/**
+ * Identity on either backend: `users` and `tokens` are the async repositories (SQLite or PostgreSQL, chosen by
+ * `shared`); the signing key lives in the same store, so every server of one database accepts the others' tokens.
+ */
 export class Auth {
-  readonly refreshTokens: RefreshTokens;
-  private readonly key: Uint8Array;
+  readonly users: UserStore;
+  readonly tokens: RefreshTokenStore;
+  private readonly sqliteTokens: RefreshTokens | undefined;
   private readonly decoy: string;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly audit: AuditLog,
     private readonly config: PkgscanConfig,
+    shared?: AsyncDb,
   ) {
-    this.key = signingKey(db);
-    this.refreshTokens = new RefreshTokens(db, config.refreshTokenTtlS, REFRESH_FAMILY_TTL_S);
+    if (shared?.dialect === 'postgres') {
+      this.sqliteTokens = undefined;
+      this.tokens = new PgRefreshTokenStore(shared, config.refreshTokenTtlS, REFRESH_FAMILY_TTL_S);
+      this.users = new PgUserStore(shared, this.tokens, audit);
+    } else {
+      this.sqliteTokens = new RefreshTokens(db, config.refreshTokenTtlS, REFRESH_FAMILY_TTL_S);
+      this.tokens = new SqliteRefreshTokenStore(this.sqliteTokens, db);
+      this.users = new SqliteUserStore(db, this.sqliteTokens, audit);
+      // Created at once on SQLite, as before, so a store copied elsewhere keeps its sessions valid from the start.
+      void this.tokens.signingKey();
+    }
     this.decoy = decoyHash(config.scrypt);
+  }
+
+  /** The synchronous refresh tokens of the SQLite store (tests and the concerns not yet on PostgreSQL). */
+  get refreshTokens(): RefreshTokens {
+    if (!this.sqliteTokens) throw new VitrineError('internal', 'refresh tokens are in the shared database; use auth.tokens');
+    return this.sqliteTokens;
   }
 
   private async session(user: StoredUser, familyId: string, refreshToken: string): Promise<Session> {
     return {
-      access_token: await issueAccessToken(this.key, user.id, this.config.accessTokenTtlS, familyId),
+      access_token: await issueAccessToken(await this.tokens.signingKey(), user.id, this.config.accessTokenTtlS, familyId),
       token_type: 'Bearer',
       expires_in: this.config.accessTokenTtlS,
       user: publicUser(user),
@@ -49,56 +73,56 @@ export class Auth {
 
   /** One password derivation whether or not the account exists, is active, or the password matches. */
   async login(email: string, password: string, requestId: string): Promise<Session> {
-    const user = findUserByEmail(this.db, email);
+    const user = await this.users.findByEmail(email);
     const matches = await verifyPassword(password, user?.password_hash ?? this.decoy, this.config.scrypt);
     if (!user || !matches || !user.active) {
-      this.audit.record('auth.login_failed', user?.id ?? 'anonymous', requestId, {
+      await this.audit.append('auth.login_failed', user?.id ?? 'anonymous', requestId, {
         email_tag: emailTag(email),
         reason: !user ? 'unknown_account' : !matches ? 'wrong_password' : 'inactive',
       });
       throw new VitrineError('unauthorized', LOGIN_FAILED);
     }
     const familyId = randomUUID();
-    const refreshToken = this.refreshTokens.issue(user.id, familyId);
-    this.audit.record('auth.login', user.id, requestId);
+    const refreshToken = await this.tokens.issue(user.id, familyId);
+    await this.audit.append('auth.login', user.id, requestId);
     return this.session(user, familyId, refreshToken);
   }
 
   async refresh(token: string, requestId: string): Promise<Session> {
-    const result = this.refreshTokens.rotate(token);
+    const result = await this.tokens.rotate(token);
     if (!result.ok) {
-      if (result.reason === 'reused') this.audit.record('auth.refresh_reuse_detected', result.userId ?? 'anonymous', requestId, { revoked: 'all_refresh_tokens' });
-      else this.audit.record('auth.refresh_failed', result.userId ?? 'anonymous', requestId, { reason: result.reason });
+      if (result.reason === 'reused') await this.audit.append('auth.refresh_reuse_detected', result.userId ?? 'anonymous', requestId, { revoked: 'all_refresh_tokens' });
+      else await this.audit.append('auth.refresh_failed', result.userId ?? 'anonymous', requestId, { reason: result.reason });
       throw new VitrineError('unauthorized', 'invalid or expired refresh token');
     }
-    const user = getUser(this.db, result.userId);
+    const user = await this.users.get(result.userId);
     if (!user || !user.active) {
-      this.refreshTokens.revokeUser(result.userId, 'inactive');
+      await this.tokens.revokeUser(result.userId, 'inactive');
       throw new VitrineError('unauthorized', 'invalid or expired refresh token');
     }
-    this.audit.record('auth.refresh', user.id, requestId);
+    await this.audit.append('auth.refresh', user.id, requestId);
     return this.session(user, result.familyId, result.token);
   }
 
-  logout(token: string | undefined, requestId: string): void {
-    const userId = token === undefined ? undefined : this.refreshTokens.revoke(token);
-    this.audit.record('auth.logout', userId ?? 'anonymous', requestId, { revoked: userId !== undefined });
+  async logout(token: string | undefined, requestId: string): Promise<void> {
+    const userId = token === undefined ? undefined : await this.tokens.revoke(token);
+    await this.audit.append('auth.logout', userId ?? 'anonymous', requestId, { revoked: userId !== undefined });
   }
 
   /** The active user behind an access token; 401 when the token is bad, the user is gone or deactivated, or theft was detected in its family. */
   async authenticate(accessToken: string): Promise<StoredUser> {
-    const { userId, familyId } = await verifyAccessToken(this.key, accessToken);
-    const user = getUser(this.db, userId);
-    if (!user || !user.active || this.refreshTokens.familyRevokedForReuse(userId, familyId)) throw new VitrineError('unauthorized', 'invalid or expired access token');
+    const { userId, familyId } = await verifyAccessToken(await this.tokens.signingKey(), accessToken);
+    const user = await this.users.get(userId);
+    if (!user || !user.active || (await this.tokens.familyRevokedForReuse(userId, familyId))) throw new VitrineError('unauthorized', 'invalid or expired access token');
     return user;
   }
 
   /** Creates a user (register, first admin); the password is checked and hashed here. */
   async createUser(input: { email: string; password: string; role: Role }, actor: string, requestId: string | null): Promise<StoredUser> {
     checkPasswordPolicy(input.password);
-    if (findUserByEmail(this.db, input.email)) throw new VitrineError('conflict', 'a user with this e-mail address exists');
-    const user = insertUser(this.db, { email: input.email, passwordHash: await hashPassword(input.password, this.config.scrypt), role: input.role });
-    this.audit.record('user.create', actor, requestId, { user_id: user.id, role: user.role });
+    if (await this.users.findByEmail(input.email)) throw new VitrineError('conflict', 'a user with this e-mail address exists');
+    const user = await this.users.insert({ email: input.email, passwordHash: await hashPassword(input.password, this.config.scrypt), role: input.role });
+    await this.audit.append('user.create', actor, requestId, { user_id: user.id, role: user.role });
     return user;
   }
 }

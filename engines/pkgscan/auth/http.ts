@@ -72,7 +72,7 @@ export function authRoutes(p: Platform): RouteDef[] {
         const { email, password } = parseBody(loginSchema, req);
         // Failed logins per account, keyed by the submitted address whether or not it exists (so a lock-out says nothing).
         const account = emailTag(email);
-        const held = p.limiters.failedLogins.count(account);
+        const held = await p.limiters.failedLogins.count(account);
         if (held.count >= p.limiters.failedLogins.limit) {
           res.setHeader('Retry-After', String(held.retryAfterS));
           p.metrics.inc('pkgscan_rate_limited_total', { limit: 'failed_logins_account' });
@@ -83,7 +83,7 @@ export function authRoutes(p: Platform): RouteDef[] {
         } catch (err) {
           if (err instanceof VitrineError && err.code === 'unauthorized') {
             p.metrics.inc('pkgscan_login_failures_total');
-            p.limiters.failedLogins.hit(account);
+            await p.limiters.failedLogins.hit(account);
           }
           throw err;
         }
@@ -113,8 +113,8 @@ export function authRoutes(p: Platform): RouteDef[] {
       tag: 'auth',
       status: 204,
       summary: 'Revoke the presented refresh token and clear the cookie',
-      handler: (req, res) => {
-        p.auth.logout(refreshCookieOf(req), requestIdOf(res));
+      handler: async (req, res) => {
+        await p.auth.logout(refreshCookieOf(req), requestIdOf(res));
         clearRefreshCookie(req, res);
         res.status(204).end();
       },

@@ -6,7 +6,7 @@ import { VitrineError } from '../../core/errors.js';
 
 const ISSUER = 'vitrine-pkgscan';
 const AUDIENCE = 'pkgscan-api';
-const KEY_NAME = 'jwt-hs256';
+export const KEY_NAME = 'jwt-hs256';
 
 /** The signing key of this store, created on first use (a store copied elsewhere keeps its sessions valid). */
 export function signingKey(db: Database): Uint8Array {
@@ -51,11 +51,11 @@ interface RefreshRow {
   revoked_at: string | null;
 }
 
-function hashToken(token: string): string {
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+export const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
 export type RotateResult = { readonly ok: true; readonly userId: string; readonly familyId: string; readonly token: string } | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'revoked' | 'reused'; readonly userId?: string };
 

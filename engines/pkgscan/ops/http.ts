@@ -37,6 +37,20 @@ export function readiness(p: Platform): HealthReady {
   return { status, checks: { database: { status: database }, cache: { status: cache }, model: { status: model } } };
 }
 
+/** Readiness with the shared PostgreSQL database checked too when there is one (the database check fails with it). */
+export async function readinessWithShared(p: Platform): Promise<HealthReady> {
+  const local = readiness(p);
+  if (p.store.dialect !== 'postgres') return local;
+  let shared: 'ok' | 'failed' = 'ok';
+  try {
+    await p.store.get('SELECT COUNT(*) AS n FROM pkgscan_users');
+  } catch {
+    shared = 'failed';
+  }
+  if (shared === 'ok') return local;
+  return { status: 'unready', checks: { ...local.checks, database: { status: 'failed' } } };
+}
+
 export function systemInfo(p: Platform): SystemInfo {
   const r = p.config.rateLimits;
   return {
@@ -95,8 +109,8 @@ export function opsRoutes(p: Platform): RouteDef[] {
       access: 'public',
       tag: 'operations',
       summary: 'Readiness: database and cache checks (503 when one fails); a missing model gives degraded (200)',
-      handler: (_req, res) => {
-        const r = readiness(p);
+      handler: async (_req, res) => {
+        const r = await readinessWithShared(p);
         res.status(r.status === 'unready' ? 503 : 200).json(r);
       },
     },
@@ -106,7 +120,7 @@ export function opsRoutes(p: Platform): RouteDef[] {
       access: 'metrics',
       tag: 'operations',
       summary: 'Prometheus text metrics; needs `Authorization: Bearer <METRICS_TOKEN>` when that is configured',
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const want = p.config.metricsToken;
         if (want !== undefined) {
           const h = req.headers.authorization;
@@ -116,7 +130,7 @@ export function opsRoutes(p: Platform): RouteDef[] {
             throw new VitrineError('unauthorized', 'metrics need the metrics token');
           }
         }
-        res.type('text/plain; version=0.0.4; charset=utf-8').send(p.metrics.render());
+        res.type('text/plain; version=0.0.4; charset=utf-8').send(await p.metrics.renderAsync());
       },
     },
     {

@@ -24,7 +24,7 @@ const MAX_SERIES = 500;
 export class Metrics {
   private readonly counters = new Map<string, { help: string; series: Map<string, Series> }>();
   private readonly histograms = new Map<string, { help: string; series: Map<string, HistogramSeries> }>();
-  private readonly gauges = new Map<string, { help: string; read: () => number }>();
+  private readonly gauges = new Map<string, { help: string; read: () => number | Promise<number> }>();
 
   counter(name: string, help: string): void {
     if (!this.counters.has(name)) this.counters.set(name, { help, series: new Map() });
@@ -34,8 +34,8 @@ export class Metrics {
     if (!this.histograms.has(name)) this.histograms.set(name, { help, series: new Map() });
   }
 
-  /** A gauge read when /metrics is scraped. */
-  gauge(name: string, help: string, read: () => number): void {
+  /** A gauge read when /metrics is scraped (an async one from the shared database is read by renderAsync). */
+  gauge(name: string, help: string, read: () => number | Promise<number>): void {
     this.gauges.set(name, { help, read });
   }
 
@@ -69,8 +69,21 @@ export class Metrics {
     h.series.set(key, s);
   }
 
-  /** The exposition text. */
-  render(): string {
+  /** The exposition text, every gauge read first (async ones awaited; a failed read is NaN). */
+  async renderAsync(): Promise<string> {
+    const values = new Map<string, number>();
+    for (const [name, g] of this.gauges) {
+      try {
+        values.set(name, await g.read());
+      } catch {
+        values.set(name, Number.NaN);
+      }
+    }
+    return this.render(values);
+  }
+
+  /** The exposition text (an async gauge without `values` is NaN). */
+  render(values?: ReadonlyMap<string, number>): string {
     const out: string[] = [];
     for (const [name, c] of this.counters) {
       out.push(`# HELP ${name} ${c.help}`, `# TYPE ${name} counter`);
@@ -87,7 +100,8 @@ export class Metrics {
     for (const [name, g] of this.gauges) {
       let value: number;
       try {
-        value = g.read();
+        const read = values?.get(name) ?? g.read();
+        value = typeof read === 'number' ? read : Number.NaN;
       } catch {
         value = Number.NaN;
       }

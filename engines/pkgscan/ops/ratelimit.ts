@@ -73,3 +73,86 @@ export function clientKey(address: string | undefined): string {
   const prefix = ipv6Prefix64(a);
   return prefix !== undefined ? `${prefix}::/64` : a;
 }
+
+/** A fixed-window limiter behind async functions: in this process's memory, or in the database every server shares. */
+export interface SharedLimiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Counts one hit for `key` and says whether it is within the limit. */
+  hit(key: string, now?: number): Promise<LimitDecision>;
+  /** Hits counted for `key` in its current window, without counting one more. */
+  count(key: string, now?: number): Promise<{ count: number; retryAfterS: number }>;
+}
+
+/** The embedded default: the in-memory FixedWindowLimiter of one process. */
+export class MemoryLimiter implements SharedLimiter {
+  readonly inner: FixedWindowLimiter;
+  constructor(limit: number, windowMs: number) {
+    this.inner = new FixedWindowLimiter(limit, windowMs);
+  }
+  get limit(): number {
+    return this.inner.limit;
+  }
+  get windowMs(): number {
+    return this.inner.windowMs;
+  }
+  hit(key: string, now?: number): Promise<LimitDecision> {
+    return Promise.resolve(this.inner.hit(key, now));
+  }
+  count(key: string, now?: number): Promise<{ count: number; retryAfterS: number }> {
+    return Promise.resolve(this.inner.count(key, now));
+  }
+}
+
+/** What the database limiter needs: one statement at a time (an AsyncDb fits). */
+interface Statements {
+  get<T>(sql: string, params?: readonly (string | number)[]): Promise<T | undefined>;
+  run(sql: string, params?: readonly (string | number)[]): Promise<number>;
+}
+
+const SCOPE = /^[a-z_]{1,32}$/;
+/** Ended windows are swept about once every this many hits. */
+const SWEEP_EVERY = 500;
+
+/**
+ * Fixed windows in the pkgscan_rate_buckets table (PostgreSQL): one upsert per hit, so every server counts into the
+ * same window and a lock-out one server set holds on the next server at once.
+ */
+export class DatabaseLimiter implements SharedLimiter {
+  private hits = 0;
+
+  constructor(
+    private readonly db: Statements,
+    private readonly scope: string,
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {
+    if (!SCOPE.test(scope)) throw new Error('invalid limiter scope');
+  }
+
+  private retryAfter(start: number, now: number): number {
+    return Math.max(1, Math.ceil((start + this.windowMs - now) / 1000));
+  }
+
+  async hit(key: string, now = Date.now()): Promise<LimitDecision> {
+    const row = await this.db.get<{ window_start: number; count: number }>(
+      `INSERT INTO pkgscan_rate_buckets (scope, key, window_start, count) VALUES (?, ?, ?, 1)
+       ON CONFLICT (scope, key) DO UPDATE SET
+         count = CASE WHEN pkgscan_rate_buckets.window_start + ? <= EXCLUDED.window_start THEN 1 ELSE pkgscan_rate_buckets.count + 1 END,
+         window_start = CASE WHEN pkgscan_rate_buckets.window_start + ? <= EXCLUDED.window_start THEN EXCLUDED.window_start ELSE pkgscan_rate_buckets.window_start END
+       RETURNING window_start, count`,
+      [this.scope, key, now, this.windowMs, this.windowMs],
+    );
+    if (++this.hits % SWEEP_EVERY === 0) await this.db.run('DELETE FROM pkgscan_rate_buckets WHERE scope = ? AND window_start + ? <= ?', [this.scope, this.windowMs, now]);
+    const count = Number(row?.count ?? 1);
+    const start = Number(row?.window_start ?? now);
+    if (count > this.limit) return { allowed: false, retryAfterS: this.retryAfter(start, now), remaining: 0 };
+    return { allowed: true, retryAfterS: 0, remaining: this.limit - count };
+  }
+
+  async count(key: string, now = Date.now()): Promise<{ count: number; retryAfterS: number }> {
+    const row = await this.db.get<{ window_start: number; count: number }>('SELECT window_start, count FROM pkgscan_rate_buckets WHERE scope = ? AND key = ?', [this.scope, key]);
+    if (!row || Number(row.window_start) + this.windowMs <= now) return { count: 0, retryAfterS: 0 };
+    return { count: Number(row.count), retryAfterS: this.retryAfter(Number(row.window_start), now) };
+  }
+}

@@ -41,7 +41,7 @@ export interface ListRoute<S extends z.ZodType> {
   readonly summary: string;
   /** The filters (limit and offset are added). */
   readonly query: S;
-  readonly list: (filters: z.output<S>, limit: number, offset: number) => Pick<PageOf<unknown>, 'items' | 'total'>;
+  readonly list: (filters: z.output<S>, limit: number, offset: number) => Pick<PageOf<unknown>, 'items' | 'total'> | Promise<Pick<PageOf<unknown>, 'items' | 'total'>>;
 }
 
 /** The ids the store gives scans, diffs, users, events and the rest: lowercase UUIDs. Anything else is not found. */
@@ -84,10 +84,10 @@ export function listRoute<S extends z.ZodType>(d: ListRoute<S>): RouteDef {
     summary: d.summary,
     query: d.query,
     paged: true,
-    handler: (req, res) => {
+    handler: async (req, res) => {
       const filters = parseQuery(d.query, req);
       const pg = parsePagination(req);
-      const r = d.list(filters, pg.limit, pg.offset);
+      const r = await d.list(filters, pg.limit, pg.offset);
       res.json(page(r.items, r.total, pg));
     },
   };

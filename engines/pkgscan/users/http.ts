@@ -5,7 +5,7 @@ import { parseBody, requestIdOf } from '../../core/http/index.js';
 import { ROLES } from '../auth/roles.js';
 import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import type { Platform } from '../platform.js';
-import { listUsers, patchUser, publicUser } from './users.js';
+import { publicUser } from './users.js';
 
 export const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
 
@@ -28,7 +28,7 @@ export function userRoutes(p: Platform): RouteDef[] {
       tag: 'users',
       summary: 'Users, filtered by role, active flag and e-mail substring; paginated',
       query: usersQuery,
-      list: (q, limit, offset) => listUsers(p.db, { role: q.role, active: q.active, email: q.email }, limit, offset),
+      list: (q, limit, offset) => p.auth.users.list({ role: q.role, active: q.active, email: q.email }, limit, offset),
     }),
     {
       method: 'patch',
@@ -37,23 +37,12 @@ export function userRoutes(p: Platform): RouteDef[] {
       tag: 'users',
       summary: 'Change role or active flag; deactivating revokes every refresh token; removing the last active admin is 409',
       body: userPatchSchema,
-      handler: (req, res, caller) => {
+      handler: async (req, res, caller) => {
         const id = String(req.params['id']);
         const patch = parseBody(userPatchSchema, req);
         if (!UUID.test(id)) throw new VitrineError('not_found', 'no such user');
-        let revoked = 0;
-        const { after } = p.db.transaction(() => {
-          const result = patchUser(p.db, id, patch, (userId) => {
-            revoked = p.auth.refreshTokens.revokeUser(userId, 'deactivated');
-          });
-          p.audit.record('user.update', caller?.id ?? 'anonymous', requestIdOf(res), {
-            user_id: id,
-            role: { from: result.before.role, to: result.after.role },
-            active: { from: result.before.active, to: result.after.active },
-            revoked_refresh_tokens: revoked,
-          });
-          return result;
-        }).immediate();
+        // One transaction: the change, the revoked refresh tokens of a deactivation and the audit entry.
+        const { after } = await p.auth.users.update(id, patch, caller?.id ?? 'anonymous', requestIdOf(res));
         res.json(publicUser(after));
       },
     },
