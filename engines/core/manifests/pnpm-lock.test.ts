@@ -108,3 +108,30 @@ describe('pnpm v9 snapshots', () => {
     for (const e of withDeps) for (const d of e.dependencies ?? []) expect(names.has(d)).toBe(true);
   });
 });
+
+describe('pnpm-lock.yaml with anchors and aliases', () => {
+  it('resolves `packages: *pkgs` and merge keys into components', () => {
+    const text = [
+      "lockfileVersion: '9.0'",
+      'x-pkgs: &pkgs',
+      '  left-pad@1.3.0:',
+      '    resolution: &res {integrity: sha512-AAAA}',
+      '  is-odd@3.0.1:',
+      '    <<: {resolution: {integrity: sha512-BBBB}}',
+      'packages: *pkgs',
+      '',
+    ].join('\n');
+    const doc = readManifest('pnpm-lock.yaml', text);
+    expect(doc.entries.map((e) => `${e.name}@${e.version}`).sort()).toEqual(['is-odd@3.0.1', 'left-pad@1.3.0']);
+    expect(doc.entries.find((e) => e.name === 'is-odd')?.checksums).toEqual(['sha512-BBBB']);
+    expect(doc.entries.find((e) => e.name === 'left-pad')?.checksums).toEqual(['sha512-AAAA']);
+  });
+
+  it('refuses a billion-laughs lock with a clear parse error, quickly and without expanding it', () => {
+    const lines = ["lockfileVersion: '9.0'", 'a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 10; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`);
+    lines.push('packages:\n  left-pad@1.3.0:\n    resolution: *j');
+    expect(() => readManifest('pnpm-lock.yaml', lines.join('\n'))).toThrow(/aliases past the limit/);
+    expect(() => readManifest('pnpm-lock.yaml', "lockfileVersion: '9.0'\npackages: &p\n  a@1.0.0: *p\n")).toThrow(/refers to a node that contains it/);
+  });
+});

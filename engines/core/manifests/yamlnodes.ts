@@ -1,7 +1,109 @@
-// YAML lock files (pnpm-lock.yaml, yarn berry): the `yaml` package's syntax tree gives each key's line.
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+// YAML inputs (pnpm-lock.yaml, yarn berry, compose, OSV advisories): the `yaml` package's syntax tree gives each key's line; anchors, aliases and merge keys are resolved as consumers resolve them, within a bound.
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode, YAMLMap } from 'yaml';
 import { parseError } from './context.js';
+
+/** Nodes an expanded document may hold beyond its own: aliases may repeat a subtree, never blow it up (billion laughs). */
+export const YAML_EXPANSION_FLOOR = 200_000;
+/** ...and at most this many times the nodes written in the file. */
+export const YAML_EXPANSION_FACTOR = 20;
+
+export type YamlAliasProblem = 'alias_bomb' | 'alias_cycle' | 'unknown_alias';
+
+/** Thrown by resolveAliases: a document whose aliases expand past the bound, refer to themselves, or name no anchor. */
+export class YamlAliasError extends Error {
+  constructor(readonly problem: YamlAliasProblem) {
+    super(problem === 'alias_bomb' ? 'the YAML document expands its aliases past the limit (a billion-laughs document)' : problem === 'alias_cycle' ? 'a YAML alias refers to a node that contains it' : 'a YAML alias names no anchor before it');
+    this.name = 'YamlAliasError';
+  }
+}
+
+/**
+ * Resolves, in place, every alias to the node its anchor names (the nearest anchor of that name before it, as YAML
+ * says) and every merge key `<<: *base` / `<<: [*a, *b]` into the mapping (the mapping's own keys win, then the
+ * sources in order), so readers see what compose, pnpm and other consumers see. Shared nodes are not copied; the
+ * expanded size is counted over them once each, in linear time, and a document whose expansion exceeds
+ * max(YAML_EXPANSION_FLOOR, YAML_EXPANSION_FACTOR x written nodes) is refused (`alias_bomb`).
+ */
+export function resolveAliases(doc: Document): void {
+  const anchors = new Map<string, unknown>();
+  const open = new Set<unknown>();
+  let written = 0;
+  const walk = (node: unknown): unknown => {
+    if (node === null || node === undefined) return node;
+    if (isAlias(node)) {
+      written++;
+      const target = anchors.get(node.source);
+      if (target === undefined) throw new YamlAliasError('unknown_alias');
+      if (open.has(target)) throw new YamlAliasError('alias_cycle');
+      return target;
+    }
+    if (isScalar(node)) {
+      written++;
+      if (node.anchor !== undefined) anchors.set(node.anchor, node);
+      return node;
+    }
+    if (isMap(node) || isSeq(node)) {
+      written++;
+      if (node.anchor !== undefined) anchors.set(node.anchor, node);
+      open.add(node);
+      if (isSeq(node)) node.items = node.items.map((i) => walk(i));
+      else {
+        for (const pair of node.items) {
+          pair.key = walk(pair.key);
+          pair.value = walk(pair.value);
+        }
+        mergeKeys(node);
+      }
+      open.delete(node);
+      return node;
+    }
+    return node;
+  };
+  doc.contents = walk(doc.contents) as typeof doc.contents;
+  const bound = Math.max(YAML_EXPANSION_FLOOR, YAML_EXPANSION_FACTOR * written);
+  // Expanded size over the shared graph, each node counted once with its subtree's total (memo): linear in the nodes.
+  const size = new Map<unknown, number>();
+  const sizeOf = (node: unknown): number => {
+    if (!isMap(node) && !isSeq(node)) return 1;
+    const known = size.get(node);
+    if (known !== undefined) return known;
+    let n = 1;
+    for (const item of node.items) {
+      n += isPair(item) ? sizeOf(item.key) + sizeOf(item.value) : sizeOf(item);
+      if (n > bound) throw new YamlAliasError('alias_bomb');
+    }
+    size.set(node, n);
+    return n;
+  };
+  sizeOf(doc.contents);
+}
+
+function keyText(k: unknown): string | undefined {
+  return isScalar(k) && (typeof k.value === 'string' || typeof k.value === 'number' || typeof k.value === 'boolean') ? String(k.value) : undefined;
+}
+
+/** YAML 1.1 merge keys: `<<` takes a mapping or a list of mappings; keys already present are kept. */
+function mergeKeys(map: YAMLMap): void {
+  if (!map.items.some((p) => keyText(p.key) === '<<' && isScalar(p.key) && p.key.type !== 'QUOTE_DOUBLE' && p.key.type !== 'QUOTE_SINGLE')) return;
+  const own = map.items.filter((p) => !(keyText(p.key) === '<<' && isScalar(p.key) && p.key.type !== 'QUOTE_DOUBLE' && p.key.type !== 'QUOTE_SINGLE'));
+  const present = new Set(own.map((p) => keyText(p.key)).filter((k): k is string => k !== undefined));
+  const merged = [...own];
+  for (const p of map.items) {
+    if (own.includes(p)) continue;
+    const sources = isSeq(p.value) ? p.value.items : [p.value];
+    for (const src of sources) {
+      if (!isMap(src)) continue;
+      for (const q of src.items) {
+        const k = keyText(q.key);
+        if (k === undefined || present.has(k)) continue;
+        present.add(k);
+        merged.push(q);
+      }
+    }
+  }
+  map.items = merged;
+}
 
 /** One `key: value` of a YAML mapping with the 0-based line of the key. */
 export interface YamlPair {
@@ -28,6 +130,12 @@ export function readYaml(text: string): YamlLock {
     throw parseError('the YAML document is malformed');
   }
   if (doc.errors.length > 0) throw parseError('the YAML document is malformed');
+  try {
+    resolveAliases(doc);
+  } catch (error) {
+    if (error instanceof YamlAliasError) throw parseError(error.message);
+    throw error;
+  }
   const root = doc.contents;
   if (!isMap(root)) throw parseError('the YAML document is not a mapping');
   return { doc, root, lineOf: (offset) => lineCounter.linePos(offset).line - 1 };
@@ -63,14 +171,14 @@ export function keyLineOf(lock: YamlLock, node: unknown, key: string): number | 
   return line;
 }
 
-/** A node as plain data (aliases expanded within the yaml package's alias limit). */
+/** A node as plain data (aliases were resolved, within the expansion bound, when the document was read). */
 export function plain(lock: YamlLock, node: unknown): unknown {
   if (node === null || node === undefined) return node;
   if (typeof node === 'object' && 'toJS' in node) {
     try {
       return (node as YamlNode).toJS(lock.doc, { maxAliasCount: 100 });
     } catch {
-      throw parseError('the YAML document expands too many aliases');
+      throw parseError('the YAML document could not be read as data');
     }
   }
   return node;

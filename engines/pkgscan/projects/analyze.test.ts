@@ -223,3 +223,16 @@ describe('the worker job', () => {
     expect(() => projectAnalyzeJob({ projectName: 'demo', files: [{ path: 'a', text: 'b' }] }, ctx)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
   });
 });
+
+describe('a file that could not be read leaves the scan incomplete', () => {
+  it('never allows a project whose compose file or lock file fails to parse', () => {
+    const ok = analyzeProject([file('compose.yaml', 'services:\n  web:\n    image: x:1\n    user: app\n')], OPTS);
+    expect(ok.decision).toBe('allow');
+    for (const bad of [file('compose.yaml', 'services: [unclosed'), file('pnpm-lock.yaml', 'packages: [unclosed')]) {
+      const a = analyzeProject([bad], OPTS);
+      expect(a.decision, bad.path).toBe('warn');
+      expect(a.manifests.map((m) => m.status)).toEqual(['failed']);
+      expect(a.decisionReasons.join(' ')).toMatch(/incomplete/);
+    }
+  });
+});

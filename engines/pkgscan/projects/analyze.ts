@@ -197,9 +197,9 @@ export function analyzeFiles(files: readonly SubmittedFile[], o: AnalyzeFilesOpt
       findings.push(...lintDockerfile(f.path, f.text));
     } else if (kind.kind === 'compose') {
       const lint = lintCompose(f.path, f.text);
-      const failed = lint.some((x) => x.code === 'compose_unparsed');
-      manifests.push({ file: f.path, format: 'compose', ecosystem: null, format_version: null, status: failed ? 'failed' : 'parsed', entries: 0, sha256: '' });
-      if (failed) warnings.push({ file: f.path, code: 'parse_error', message: 'the compose file is not valid YAML or has no services map', line: null });
+      const failed = lint.find((x) => x.code === 'compose_unparsed' || x.code === 'compose_yaml_refused');
+      manifests.push({ file: f.path, format: 'compose', ecosystem: null, format_version: null, status: failed !== undefined ? 'failed' : 'parsed', entries: 0, sha256: '' });
+      if (failed !== undefined) warnings.push({ file: f.path, code: 'parse_error', message: failed.code === 'compose_unparsed' ? 'the compose file is not valid YAML or has no services map' : 'the compose file was refused: its YAML aliases expand past the limit or refer to themselves', line: null });
       findings.push(...lint);
     } else {
       manifests.push({ file: f.path, format: 'npmrc', ecosystem: 'npm', format_version: null, status: 'parsed', entries: 0, sha256: '' });
@@ -516,6 +516,12 @@ export function finishAnalysis(raw: FileAnalysis, o: AnalyzeOptions): ProjectAna
     decision = 'warn';
     reasons.push('a finding of medium severity');
   } else reasons.push('no finding of medium severity or above');
+  // A file that could not be read leaves the scan incomplete: never allowed.
+  const failed = raw.manifests.filter((m) => m.status === 'failed').length;
+  if (failed > 0) {
+    if (decision === 'allow') decision = 'warn';
+    reasons.push(`the scan is incomplete: ${failed} file${failed === 1 ? '' : 's'} could not be read`);
+  }
   const storedWorst = components.reduce<Decision>((w, c) => (c.verdict ? worse(w, c.verdict.decision) : w), 'allow');
   if (worse(decision, storedWorst) !== decision) {
     decision = storedWorst;

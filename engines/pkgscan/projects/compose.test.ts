@@ -51,7 +51,7 @@ describe('Compose lint', () => {
     expect(lines('compose_cap_add_dangerous')).toEqual([23]);
     expect(JSON.stringify(f)).not.toMatch(/hunter2|abcdef/);
     const fired = new Set(f.map((x) => x.code));
-    expect(Object.keys(COMPOSE_RULES).filter((c) => !fired.has(c))).toEqual(['compose_unparsed']);
+    expect(Object.keys(COMPOSE_RULES).filter((c) => !fired.has(c))).toEqual(['compose_unparsed', 'compose_yaml_refused']);
   });
 
   it.skipIf(!hasCorpora())('lints the corpus compose files', () => {
@@ -69,5 +69,27 @@ describe('Compose lint', () => {
     for (const text of ['services: [unclosed', 'just text', '', 'a: 1\n'.repeat(3) + '\t- bad'])
       expect(lintCompose('compose.yaml', text).map((x) => x.code)).toEqual(['compose_unparsed']);
     expect(lintCompose('compose.yaml', 'services:\n  a: 1\n  b:\n    image: x:1\n    user: app\n')).toEqual([]);
+  });
+
+  it('resolves anchors, aliases and merge keys as Compose does', () => {
+    const plainFile = 'services:\n  web:\n    image: x:1\n    user: app\n    privileged: true\n    volumes:\n      - /var/run/docker.sock:/var/run/docker.sock\n      - /:/host\n    pid: host\n';
+    const codes = (t: string): string[] => lintCompose('compose.yaml', t).map((x) => x.code).sort();
+    const expected = codes(plainFile);
+    expect(expected).toEqual(['compose_docker_socket', 'compose_host_pid', 'compose_host_root', 'compose_privileged']);
+    // a merge key
+    expect(codes('x-base: &base\n  privileged: true\n  pid: host\n  volumes:\n    - /var/run/docker.sock:/var/run/docker.sock\n    - /:/host\nservices:\n  web:\n    <<: *base\n    image: x:1\n    user: app\n')).toEqual(expected);
+    // a whole service as an alias
+    expect(codes('x-web: &web\n  image: x:1\n  user: app\n  privileged: true\n  pid: host\n  volumes: ["/var/run/docker.sock:/var/run/docker.sock", "/:/host"]\nservices:\n  web: *web\n')).toEqual(expected);
+    // scalar aliases and a merge list; the service's own key wins over the merged one
+    expect(codes('x-t: &t true\nx-a: &a {pid: host}\nx-b: &b {privileged: false, volumes: ["/var/run/docker.sock:/x", "/:/h"]}\nservices:\n  web:\n    <<: [*a, *b]\n    privileged: *t\n    image: x:1\n    user: app\n')).toEqual(expected);
+  });
+
+  it('refuses a billion-laughs compose file with a finding, and the scan is not allowed', () => {
+    const lol = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 9; i++) lol.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`);
+    lol.push('services:\n  web:\n    image: x:1\n    user: app\n    command: *i');
+    const f = lintCompose('compose.yaml', lol.join('\n'));
+    expect(f.map((x) => [x.code, x.severity])).toEqual([['compose_yaml_refused', 'high']]);
+    expect(lintCompose('compose.yaml', 'services:\n  web: &w\n    image: x:1\n    extra: *w\n').map((x) => x.code)).toEqual(['compose_yaml_refused']);
   });
 });

@@ -1,6 +1,7 @@
 // Compose lint over a real YAML parse (the yaml package, core schema): privileges, host namespaces and mounts, capabilities, secrets, ports, images, users.
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import type { Severity } from '../../core/contracts/pkgscan.js';
+import { resolveAliases, YamlAliasError } from '../../core/manifests/yamlnodes.js';
 import { SECRET_NAME, type Finding } from './types.js';
 
 /** Compose has no hadolint/Trivy Dockerfile id; each rule names the Trivy Kubernetes check (KSVxxx) of the same setting. */
@@ -19,7 +20,8 @@ export const COMPOSE_RULES = {
   compose_port_all_interfaces: { rule: 'KSV024', severity: 'low', message: 'a port is published on all host interfaces; bind it to 127.0.0.1 when only local use is meant' },
   compose_latest_image: { rule: 'KSV013', severity: 'medium', message: 'a service image has no tag or the latest tag' },
   compose_no_user: { rule: 'KSV012', severity: 'low', message: 'a service does not set user; it runs as the image user, often root' },
-  compose_unparsed: { rule: 'VTR-C000', severity: 'low', message: 'the compose file is not valid YAML or has no services map' },
+  compose_unparsed: { rule: 'VTR-C000', severity: 'medium', message: 'the compose file is not valid YAML or has no services map; its services were not checked' },
+  compose_yaml_refused: { rule: 'VTR-C001', severity: 'high', message: 'the compose file expands its YAML aliases past the limit (a billion-laughs document) or an alias refers to itself; it was not read' },
 } as const satisfies Record<string, { rule: string; severity: Severity; message: string }>;
 
 export type ComposeRule = keyof typeof COMPOSE_RULES;
@@ -27,11 +29,23 @@ export type ComposeRule = keyof typeof COMPOSE_RULES;
 const DANGEROUS_CAPS = new Set(['ALL', 'SYS_ADMIN', 'SYS_PTRACE', 'NET_ADMIN', 'SYS_MODULE', 'DAC_READ_SEARCH']);
 const SENSITIVE = /^\/(etc|proc|sys|root|boot|dev)(\/|$)/;
 
-/** Lints one compose file. Malformed YAML gives one `compose_unparsed` finding, never an exception. */
+/**
+ * Lints one compose file as Docker Compose reads it: anchors, aliases and merge keys (`<<: *base`) resolved first.
+ * Malformed YAML gives one `compose_unparsed` finding, an alias bomb or cycle one `compose_yaml_refused`; never an exception.
+ */
 export function lintCompose(file: string, text: string): Finding[] {
   const out: Finding[] = [];
   const counter = new LineCounter();
-  const doc = parseDocument(text, { schema: 'core', lineCounter: counter, uniqueKeys: false, prettyErrors: false });
+  const doc = parseDocument(text, { schema: 'core', lineCounter: counter, uniqueKeys: false, prettyErrors: false, merge: false });
+  if (doc.errors.length === 0) {
+    try {
+      resolveAliases(doc);
+    } catch (error) {
+      if (!(error instanceof YamlAliasError)) throw error;
+      const r = COMPOSE_RULES.compose_yaml_refused;
+      return [{ code: 'compose_yaml_refused', category: 'compose', severity: r.severity, file, line: null, message: r.message, rule_id: r.rule }];
+    }
+  }
   const lineOf = (n: Node | null | undefined): number | null => (n?.range ? counter.linePos(n.range[0]).line : null);
   const add = (code: ComposeRule, node: Node | null | undefined, service: string): void => {
     const r = COMPOSE_RULES[code];
