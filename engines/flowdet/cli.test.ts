@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import express from 'express';
+import { listen } from '../core/http/server.js';
 import { main } from './cli.js';
 import { parseFlowCsv } from './data/csv.js';
 import { jobs, RUN_JOB, SCORE_JOB, SEEDS_JOB, STEAL_JOB } from './jobs.js';
@@ -18,10 +20,33 @@ describe('flowdet command line', () => {
     expect((await main(['nope'])).code).toBe(2);
     expect((await main(['generate', '--n', '0', '--out', path.join(dir, 'x.csv')])).code).toBe(2);
     expect((await main(['seeds', '--data', 'synthetic', '--seeds', '1', '--out', dir])).code).toBe(2);
+    const dup = await main(['seeds', '--data', 'synthetic', '--seeds', '0,0', '--out', dir]);
+    expect(dup.code).toBe(2);
+    expect(dup.stderr).toContain('distinct');
     expect((await main(['steal', '--data', 'synthetic', '--eps', 'a'])).code).toBe(2);
     const absent = await main(['run', '--data', 'cicids2017', '--out', dir]);
     expect(absent.code).toBe(2);
     expect(absent.stderr).toContain('FLOWDET_DATA');
+  });
+
+  it('--out naming a file and a busy port are refused clearly before any work', async () => {
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const r = await main(['run', '--data', 'synthetic', '--out', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--out names a file');
+    expect(readFileSync(file, 'utf8')).toBe('x');
+    expect((await main(['seeds', '--data', 'synthetic', '--seeds', '0,1', '--out', file])).stderr).toContain('--out names a file');
+    const busy = await listen(express(), { port: 0 });
+    try {
+      const s = await main(['serve', '--model', path.join(dir, 'no-such-model.json'), '--port', String(busy.port)]);
+      expect(s.code).not.toBe(0);
+      // The port is checked before the model is read: the answer names the port, not the missing model.
+      expect(s.stderr).toContain('the port is in use');
+      expect(s.stderr).not.toContain('internal error');
+    } finally {
+      await busy.close();
+    }
   });
 
   it('generate writes synthetic flows that load back', async () => {

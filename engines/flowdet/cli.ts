@@ -1,5 +1,6 @@
 // `flowdet` command line: run a study, a multi-seed study or a stealing study, generate synthetic flows, serve scoring.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { runCommandLine, runIfMain, parsePort, UsageError, type CliResult } from '../core/cli.js';
 import { serveUntilSignal } from '../core/http/server.js';
@@ -79,6 +80,38 @@ function need(value: string | undefined, name: string): string {
   return value;
 }
 
+/** `--out DIR`, checked before any work: it must be (or become) a writable directory, not a file. */
+function outDirArg(value: string | undefined): string {
+  const out = path.resolve(need(value, '--out'));
+  let isDir: boolean | undefined;
+  try {
+    isDir = statSync(out).isDirectory();
+  } catch {
+    isDir = undefined;
+  }
+  if (isDir === false) throw new UsageError('--out names a file; it must name a directory (the study writes several files into it)');
+  try {
+    mkdirSync(out, { recursive: true });
+    const probe = path.join(out, `.flowdet-write-check-${process.pid}`);
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch {
+    throw new UsageError('--out cannot be created or written');
+  }
+  return out;
+}
+
+/** Fails at once, with the reason, when the port cannot be bound (before the model is read). */
+async function probePort(host: string | undefined, port: number): Promise<void> {
+  // Only the loopback default is probed here; another host is checked (and refused without --allow-remote) by serve itself.
+  if (port === 0 || !(host === undefined || ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host))) return;
+  await new Promise<void>((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(port, (host ?? '127.0.0.1').replace(/^\[|\]$/g, ''), () => srv.close(() => resolve()));
+  });
+}
+
 /** A CSV path is resolved here; the named datasets stay names. */
 function dataArg(value: string | undefined): string {
   const d = need(value, '--data');
@@ -93,20 +126,24 @@ type Values = { [K in keyof typeof options]?: (typeof options)[K]['type'] extend
 
 async function runCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('run takes no positional arguments');
-  const out = path.resolve(need(v.out, '--out'));
+  const data = dataArg(v.data);
+  const seed = intArg(v.seed, '--seed', 0);
+  const out = outDirArg(v.out);
   const runner = new InProcessRunner(jobs);
   const log: string[] = [];
   const r = (await runner.run(
     RUN_JOB,
-    { data: dataArg(v.data), quick: v.quick === true, seed: intArg(v.seed, '--seed', 0), outDir: out, ...(v['save-model'] ? { saveModel: path.join(out, 'model.json') } : {}) },
+    { data, quick: v.quick === true, seed, outDir: out, ...(v['save-model'] ? { saveModel: path.join(out, 'model.json') } : {}) },
     { onProgress: progressLine(log) },
   )) as RunJobResult;
   const rep = r.report;
   const lines = rep.detectors.map((d) => `  ${d.name.padEnd(14)} accuracy ${d.test.accuracy.toFixed(4)}  F1 ${d.test.f1.toFixed(4)}  FPR ${d.test.fpr.toFixed(4)}`);
+  const sm = rep.served_model;
   const summary = [
-    `flowdet: ${rep.dataset.name}: ${rep.dataset.train} train / ${rep.dataset.test} test flows, ${rep.seconds.toFixed(1)} s`,
+    `flowdet: ${rep.dataset.name}: ${rep.dataset.train} train / ${rep.dataset.test} test flows (${rep.dataset.split}), ${rep.seconds.toFixed(1)} s`,
     ...lines,
-    `  adversarial flows checked ${rep.validity.checked}, invalid ${rep.validity.invalid}`,
+    `  served model (${sm.hardened ? 'hardened ' : ''}${sm.members.join(' + ')} ensemble, what --save-model saves): accuracy ${sm.test.accuracy.toFixed(4)}  F1 ${sm.test.f1.toFixed(4)}  FPR ${sm.test.fpr.toFixed(4)}`,
+    `  adversarial flows checked ${rep.validity.checked}, invalid ${rep.validity.invalid}, dropped (no valid flow within the budget) ${rep.validity.dropped}, largest L-inf beyond its budget ${rep.validity.max_linf_excess.toExponential(2)}, passing the mined physics ${(rep.validity.physical_valid_share * 100).toFixed(1)} %`,
     `  wrote ${out}/${(r.written ?? []).join(', ')}${r.model_sha256 ? `, model.json (sha256 ${r.model_sha256})` : ''}`,
   ];
   return { code: 0, stdout: `${summary.join('\n')}\n`, stderr: '' };
@@ -114,11 +151,13 @@ async function runCmd(rest: string[], v: Values): Promise<CliResult> {
 
 async function seedsCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('seeds takes no positional arguments');
+  const data = dataArg(v.data);
   const seeds = listArg(need(v.seeds, '--seeds'), '--seeds', true)!;
   if (seeds.length < 2) throw new UsageError('--seeds needs at least two seeds');
-  const out = path.resolve(need(v.out, '--out'));
+  if (new Set(seeds).size !== seeds.length) throw new UsageError('--seeds must be distinct (a repeated seed repeats the same run and narrows the interval without new evidence)');
+  const out = outDirArg(v.out);
   const runner = new InProcessRunner(jobs);
-  const r = (await runner.run(SEEDS_JOB, { data: dataArg(v.data), seeds, adv: v.adv === true, quick: v.quick === true, outDir: out })) as SeedReport;
+  const r = (await runner.run(SEEDS_JOB, { data, seeds, adv: v.adv === true, quick: v.quick === true, outDir: out })) as SeedReport;
   const f1 = r.metrics.filter((m) => m.metric === 'f1').map((m) => `  ${m.detector.padEnd(14)} F1 ${m.mean.toFixed(4)} (95 % CI ${m.interval.lower.toFixed(4)} to ${m.interval.upper.toFixed(4)})`);
   return { code: 0, stdout: `flowdet: ${r.seeds.length} seeds on ${r.dataset}\n${f1.join('\n')}\n  wrote ${out}/seeds.json, seeds.md\n`, stderr: '' };
 }
@@ -128,7 +167,7 @@ async function stealCmd(rest: string[], v: Values): Promise<CliResult> {
   const budgets = listArg(v.budgets, '--budgets', true);
   const eps = listArg(v.eps, '--eps', false);
   const runner = new InProcessRunner(jobs);
-  const out = v.out !== undefined ? path.resolve(v.out) : undefined;
+  const out = v.out !== undefined ? outDirArg(v.out) : undefined;
   const r = (await runner.run(STEAL_JOB, { data: dataArg(v.data), quick: v.quick === true, seed: intArg(v.seed, '--seed', 0), ...(budgets ? { budgets } : {}), ...(eps ? { eps } : {}), ...(out ? { outDir: out } : {}) })) as StealReport;
   return { code: 0, stdout: `${JSON.stringify(r, null, 2)}\n`, stderr: '' };
 }
@@ -146,6 +185,8 @@ async function serveCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('serve takes no positional arguments');
   const modelPath = path.resolve(need(v.model, '--model'));
   const port = parsePort(v.port, DEFAULT_PORT);
+  // A busy port is said at once, before the model is read.
+  await probePort(v.host, port);
   // Refuse a bundle of another format or a damaged one before listening.
   const bundle = loadBundle(modelPath);
   await serveUntilSignal({

@@ -42,7 +42,7 @@ const studyRequestSchema = z.strictObject({
   data: z.enum(['synthetic', 'cicids2017', 'unsw_nb15']),
   quick: z.boolean().default(true),
   seed: z.number().int().min(0).max(2 ** 31).default(0),
-  seeds: z.array(z.number().int().min(0).max(2 ** 31)).min(2).max(100).optional(),
+  seeds: z.array(z.number().int().min(0).max(2 ** 31)).min(2).max(100).refine((a) => new Set(a).size === a.length, 'seeds must be distinct').optional(),
   adv: z.boolean().default(false),
   budgets: z.array(z.number().int().min(2).max(10_000_000)).min(1).max(20).optional(),
   eps: z.array(z.number().min(0).max(100)).min(1).max(20).optional(),

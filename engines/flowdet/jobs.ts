@@ -3,6 +3,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { JobContext, JobTable } from '../core/jobs/protocol.js';
+import { VitrineError } from '../core/errors.js';
 import { validate } from '../core/validation.js';
 import { loadBundle, saveBundle, type ModelBundle } from './bundle.js';
 import { figures, writeReport } from './report/report.js';
@@ -59,8 +60,19 @@ export interface RunJobResult {
   readonly written?: readonly string[];
 }
 
+/** The output directory, created before any work; a file of that name is refused. */
+function prepareOutDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    throw new VitrineError('validation_failed', 'the output directory cannot be created (a file of that name, or no permission)');
+  }
+  if (!statSync(dir).isDirectory()) throw new VitrineError('validation_failed', 'the output path names a file, not a directory');
+}
+
 export async function runRunJob(payload: unknown, ctx: JobContext): Promise<RunJobResult> {
   const p = validate(runPayloadSchema, payload, 'job payload', 'bad_request');
+  if (p.outDir) prepareOutDir(p.outDir);
   const result = await runStudy({ data: p.data, quick: p.quick, seed: p.seed, ...(p.dataDir ? { dataDir: p.dataDir } : {}), signal: ctx.signal, progress: (f, m) => ctx.progress(f, m) });
   let written: string[] | undefined;
   if (p.outDir) {
@@ -73,6 +85,7 @@ export async function runRunJob(payload: unknown, ctx: JobContext): Promise<RunJ
 
 export async function runSeedsJob(payload: unknown, ctx: JobContext): Promise<SeedReport> {
   const p = validate(seedsPayloadSchema, payload, 'job payload', 'bad_request');
+  if (p.outDir) prepareOutDir(p.outDir);
   const r = await seedStudy({ data: p.data, seeds: p.seeds, adv: p.adv, quick: p.quick, ...(p.dataDir ? { dataDir: p.dataDir } : {}), signal: ctx.signal, progress: (f, m) => ctx.progress(f, m) });
   if (p.outDir) {
     mkdirSync(p.outDir, { recursive: true });
@@ -84,6 +97,7 @@ export async function runSeedsJob(payload: unknown, ctx: JobContext): Promise<Se
 
 export async function runStealJob(payload: unknown, ctx: JobContext): Promise<StealReport> {
   const p = validate(stealPayloadSchema, payload, 'job payload', 'bad_request');
+  if (p.outDir) prepareOutDir(p.outDir);
   const r = await stealStudy({ data: p.data, quick: p.quick, seed: p.seed, ...(p.budgets ? { budgets: p.budgets } : {}), ...(p.eps ? { eps: p.eps } : {}), ...(p.dataDir ? { dataDir: p.dataDir } : {}), signal: ctx.signal, progress: (f, m) => ctx.progress(f, m) });
   if (p.outDir) {
     mkdirSync(p.outDir, { recursive: true });

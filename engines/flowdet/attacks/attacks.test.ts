@@ -1,11 +1,13 @@
 // The detectors learn the synthetic task; every attack returns valid flows and lowers the scores it targets.
 import { describe, expect, it } from 'vitest';
 import { selectRows, type FeatureMatrix } from '../../core/ml/index.js';
-import { invalidRows } from '../constraints/validity.js';
-import { stratified7030 } from '../data/datasets.js';
+import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { invalidRows, violations } from '../constraints/validity.js';
+import { readFlowCsvFile, type FlowTable } from '../data/csv.js';
+import { recomputeDerived, stratified7030 } from '../data/datasets.js';
 import { syntheticFlows } from '../data/synthetic.js';
 import { fitLogScaler, probabilityGradientZ, scoreDetector, trainDetector, type Detector } from '../detectors/models.js';
-import { adaptiveAttack, attackSpace, blackBoxAttack, gradientAttack } from './attacks.js';
+import { adaptiveAttack, attackSpace, blackBoxAttack, gradientAttack, linfDistance } from './attacks.js';
 
 const table = syntheticFlows(2500, { seed: 5 });
 const { train, test } = stratified7030(table, 0);
@@ -48,7 +50,7 @@ describe('detectors and constrained attacks on synthetic flows', () => {
     expect(invalidRows(table.schema, xm, r.adversarial)).toEqual({ count: 0, examples: [] });
   });
 
-  it('the adaptive attack (transfer then black box) is at least as strong as black box alone and valid', () => {
+  it("the adaptive attack (transfer then black box) never raises a score, returns the target's scores and valid rows", () => {
     const a = adaptiveAttack(space, { score: scorer(gbdt) }, [oracle(mlp)], xm, 1, { seed: 1 });
     expect(invalidRows(table.schema, xm, a.adversarial)).toEqual({ count: 0, examples: [] });
     const orig = scoreDetector(gbdt, xm);
@@ -61,4 +63,70 @@ describe('detectors and constrained attacks on synthetic flows', () => {
     const r = gradientAttack(space, oracle(mlp), scorer(mlp), xm, 0);
     expect([...r.adversarial.data]).toEqual([...xm.data]);
   });
+});
+
+// Property: for every attack, dataset and budget, every returned row that is not dropped satisfies isValid and lies
+// within the L-infinity ball in the attack space; dropped rows are returned unchanged and counted.
+describe.skipIf(!hasCorpora())('budgets are kept by every attack on every dataset', () => {
+  const datasets: [string, () => Promise<FlowTable>][] = [
+    ['synthetic', () => Promise.resolve(syntheticFlows(1500, { seed: 8 }))],
+    ['cicids2017', () => readFlowCsvFile(corpusPath('flows', 'cicids2017', 'CICIDS2017_sample.labelled6311.csv'))],
+    ['unsw_nb15', () => readFlowCsvFile(corpusPath('flows', 'unsw-nb15', 'UNSW-NB15_1.sampled7000.csv'))],
+  ];
+  for (const [name, load] of datasets)
+    it(`${name}: gradient, black-box and adaptive attacks at eps 0.1 to 2`, async () => {
+      const t = recomputeDerived(await load());
+      const sp = stratified7030(t, 1);
+      const xs = selectRows(t.x, sp.train);
+      const ys = Array.from(sp.train, (i) => t.y[i]!);
+      const sc = fitLogScaler(xs);
+      const sp2 = attackSpace(t.schema, sc);
+      const m = trainDetector('mlp', xs, ys, { quick: true, seed: 1, scaler: sc });
+      const g = trainDetector('gbdt', xs, ys, { quick: true, seed: 1 });
+      const mal = Array.from(sp.test).filter((i) => t.y[i] === 1).slice(0, 40);
+      const x = selectRows(t.x, mal);
+      const orc = (row: Float64Array) => probabilityGradientZ(m, row, sc);
+      let checked = 0;
+      for (const eps of [0.1, 0.25, 0.5, 1, 2]) {
+        const results = {
+          gradient: gradientAttack(sp2, orc, scorer(m), x, eps),
+          blackbox: blackBoxAttack(sp2, scorer(g), x, eps, { seed: 2, iters: 30 }),
+          adaptive: adaptiveAttack(sp2, { score: scorer(g) }, [orc], x, eps, { seed: 3, iters: 30, restarts: 2 }),
+        };
+        for (const [attack, r] of Object.entries(results))
+          for (let i = 0; i < x.rows; i++) {
+            const o = x.data.subarray(i * x.cols, (i + 1) * x.cols);
+            const a = r.adversarial.data.subarray(i * x.cols, (i + 1) * x.cols);
+            if (r.dropped[i]) {
+              expect([...a]).toEqual([...o]);
+              continue;
+            }
+            checked++;
+            expect(violations(t.schema, o, a), `${attack} eps ${eps} row ${i}`).toEqual([]);
+            expect(linfDistance(sp2, o, a), `${attack} eps ${eps} row ${i}`).toBeLessThanOrEqual(eps + 1e-9);
+          }
+      }
+      expect(checked).toBeGreaterThan(5 * 3 * x.rows * 0.5);
+    }, 240_000);
+
+  it('the adaptive attack is monotone in eps when warm-started, and at least as strong as black box alone', () => {
+    let warm: ReturnType<typeof adaptiveAttack> | undefined;
+    let prev = Infinity;
+    for (const eps of [0.25, 0.5, 1, 2]) {
+      const r = adaptiveAttack(space, { score: scorer(gbdt) }, [oracle(mlp)], xm, eps, { seed: 1, iters: 30, ...(warm ? { warm } : {}) });
+      const bb = blackBoxAttack(space, scorer(gbdt), xm, eps, { seed: 1, iters: 30 });
+      // At least as strong as black box alone: the adaptive attack's black-box stage starts from its best so far.
+      let adaptiveDetected = 0;
+      let bbDetected = 0;
+      r.scores.forEach((s) => (adaptiveDetected += s >= 0.5 ? 1 : 0));
+      bb.scores.forEach((s) => (bbDetected += s >= 0.5 ? 1 : 0));
+      expect(adaptiveDetected).toBeLessThanOrEqual(bbDetected);
+      if (warm) r.scores.forEach((s, i) => expect(s).toBeLessThanOrEqual(warm!.scores[i]!));
+      let detected = 0;
+      for (const s of r.scores) detected += s >= 0.5 ? 1 : 0;
+      expect(detected).toBeLessThanOrEqual(prev);
+      prev = detected;
+      warm = r;
+    }
+  }, 120_000);
 });

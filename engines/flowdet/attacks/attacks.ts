@@ -1,7 +1,7 @@
 // Constrained evasion attacks in standardised log-feature space: gradient (PGD), black-box search, and the adaptive attack.
 import { Random, type FeatureMatrix } from '../../core/ml/index.js';
 import { VitrineError } from '../../core/errors.js';
-import { projectInPlace, projectMatrix } from '../constraints/validity.js';
+import { isValid, projectInPlace } from '../constraints/validity.js';
 import { controllable, type FlowSchema } from '../data/schema.js';
 import type { LogScaler } from '../detectors/models.js';
 
@@ -27,15 +27,71 @@ export function attackSpace(schema: FlowSchema, scaler: LogScaler): AttackSpace 
 }
 
 export interface AttackResult {
+  /** Per row: a valid flow within the budget, or the original itself when none was found (see `dropped`). */
   readonly adversarial: FeatureMatrix;
   /** Target scores of the returned flows. */
   readonly scores: Float64Array;
   /** Batched score queries made to the target. */
   readonly queries: number;
+  /**
+   * 1 where no candidate satisfied both isValid and the L-infinity budget: the row is returned unchanged (the attacker
+   * sends the original flow) and is not an adversarial row.
+   */
+  readonly dropped: Uint8Array;
 }
 
 const zOf = (s: AttackSpace, k: number, v: number): number => (Math.log1p(Math.max(0, v)) - s.scaler.mean[k]!) / s.scaler.sd[k]!;
 const xOf = (s: AttackSpace, k: number, z: number): number => Math.max(0, Math.expm1(s.scaler.mean[k]! + s.scaler.sd[k]! * z));
+
+/** Slack of the budget check (float rounding of log1p/expm1). */
+export const BUDGET_SLACK = 1e-9;
+/** Rounds of clipping to the ball and projecting onto the constraints before a candidate is given up. */
+export const FINALIZE_ROUNDS = 8;
+
+/** L-infinity distance between two flows in the attack space (standardised log1p of the attacker-controllable features). */
+export function linfDistance(space: AttackSpace, original: ArrayLike<number>, row: ArrayLike<number>): number {
+  let d = 0;
+  for (const k of space.features) d = Math.max(d, Math.abs(zOf(space, k, row[k] as number) - zOf(space, k, original[k] as number)));
+  return d;
+}
+
+/** Clips the controllable features of `row` into the eps ball around `original` (integers rounded inward; up features not below the original). */
+function clipToBall(space: AttackSpace, original: ArrayLike<number>, row: Float64Array, eps: number): void {
+  for (const k of space.features) {
+    const f = space.schema.features[k]!;
+    const o = original[k] as number;
+    const z0 = zOf(space, k, o);
+    // A hair inside the ball so float rounding of expm1/log1p never lands outside it.
+    const inner = eps * (1 - 1e-12);
+    let hi = xOf(space, k, z0 + inner);
+    let lo = f.cls === 'up' ? o : xOf(space, k, z0 - inner);
+    if (f.range) {
+      lo = Math.max(lo, f.range[0]);
+      hi = Math.min(hi, f.range[1]);
+    }
+    if (f.integer) {
+      hi = Math.floor(hi);
+      lo = Math.ceil(lo);
+    }
+    hi = Math.max(hi, f.cls === 'up' ? o : lo);
+    const v = row[k]!;
+    row[k] = Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : o;
+  }
+}
+
+/**
+ * Makes a candidate both valid and within the budget: clips to the ball, projects onto the constraints, and repeats
+ * while the projection's repairs push a feature out of the ball (at most FINALIZE_ROUNDS times). Returns whether the
+ * row now satisfies isValid and the L-infinity budget; the caller drops the candidate otherwise.
+ */
+export function finalizeCandidate(space: AttackSpace, original: ArrayLike<number>, row: Float64Array, eps: number): boolean {
+  for (let r = 0; r < FINALIZE_ROUNDS; r++) {
+    clipToBall(space, original, row, eps);
+    projectInPlace(space.schema, original, row);
+    if (linfDistance(space, original, row) <= eps + BUDGET_SLACK) return isValid(space.schema, original, row);
+  }
+  return false;
+}
 
 function checkEps(eps: number): void {
   if (!(Number.isFinite(eps) && eps >= 0 && eps <= 100)) throw new VitrineError('validation_failed', 'eps must be a number from 0 to 100');
@@ -57,8 +113,8 @@ export interface GradientOptions {
 
 /**
  * Projected gradient descent on the oracle's probability within the L-infinity ball of radius eps around each flow
- * (controllable features only), projecting onto the constraints after every step; the iterate with the lowest
- * oracle probability is kept. The target is queried once at the end.
+ * (controllable features only), every step clipped to the ball and projected onto the constraints until both hold;
+ * the valid iterate with the lowest oracle probability is kept. The target is queried once at the end.
  */
 export function gradientAttack(space: AttackSpace, oracle: GradientOracle, target: Scorer, x: FeatureMatrix, eps: number, opts: GradientOptions = {}): AttackResult {
   checkEps(eps);
@@ -66,6 +122,7 @@ export function gradientAttack(space: AttackSpace, oracle: GradientOracle, targe
   const step = opts.stepSize ?? (GRADIENT_STEP_FACTOR * eps) / steps;
   const constrained = opts.constrained ?? true;
   const out = new Float64Array(x.data);
+  const dropped = new Uint8Array(x.rows);
   const K = space.features;
   for (let i = 0; i < x.rows; i++) {
     const e = opts.epsPerRow ? opts.epsPerRow[i]! : eps;
@@ -73,14 +130,14 @@ export function gradientAttack(space: AttackSpace, oracle: GradientOracle, targe
     const orig = rowsOf(x, i);
     const z0 = K.map((k) => zOf(space, k, orig[k]!));
     const cur = Float64Array.from(orig);
-    // Recorded rows hold rounded derived values: the starting point is the original projected (derived recomputed).
-    projectInPlace(space.schema, orig, cur);
-    let best = Float64Array.from(cur);
+    // The starting point is the original projected (derived features recomputed), when that is valid in the ball.
+    let ok = constrained ? finalizeCandidate(space, orig, cur, e) : true;
+    let best: Float64Array | undefined;
     let bestP = Infinity;
     for (let s = 0; s <= steps; s++) {
       const g = oracle(cur);
       if (!g) throw new VitrineError('validation_failed', 'the gradient attack needs a differentiable model');
-      if (g.p < bestP) {
+      if (ok && g.p < bestP) {
         bestP = g.p;
         best = Float64Array.from(cur);
       }
@@ -89,19 +146,22 @@ export function gradientAttack(space: AttackSpace, oracle: GradientOracle, targe
         const z = zOf(space, k, cur[k]!) - stepI * Math.sign(g.grad[k]!);
         cur[k] = xOf(space, k, Math.min(z0[j]! + e, Math.max(z0[j]! - e, z)));
       });
-      if (constrained) projectInPlace(space.schema, orig, cur);
+      // An iterate that cannot be made valid within the budget is walked on from but never kept.
+      ok = constrained ? finalizeCandidate(space, orig, cur, e) : true;
     }
-    out.set(best, i * x.cols);
+    if (best) out.set(best, i * x.cols);
+    else dropped[i] = 1;
   }
   const adversarial = { rows: x.rows, cols: x.cols, data: out };
-  return { adversarial, scores: target(adversarial), queries: 1 };
+  return { adversarial, scores: target(adversarial), queries: 1, dropped };
 }
 
 export interface BlackBoxOptions {
   readonly iters?: number;
-  /** Start from these flows (same rows as x) instead of the originals. */
+  /** Start from these flows (same rows as x, each valid and within the budget unless marked dropped) instead of the originals. */
   readonly start?: FeatureMatrix;
   readonly startScores?: Float64Array;
+  readonly startDropped?: Uint8Array;
   /** Rows already scoring below this are left alone (default 0.5, the verdict threshold). */
   readonly threshold?: number;
   readonly seed?: number;
@@ -110,8 +170,8 @@ export interface BlackBoxOptions {
 
 /**
  * Random search with batched score queries: each iteration proposes, for every flow still detected, a random move
- * of its controllable features within the eps ball (projected onto the constraints) and keeps it when the target
- * score drops. One query per iteration plus one for the starting point.
+ * of its controllable features within the eps ball (made valid and kept in the ball, else not proposed) and keeps it
+ * when the target score drops. One query per iteration plus one for the starting point.
  */
 export function blackBoxAttack(space: AttackSpace, target: Scorer, x: FeatureMatrix, eps: number, opts: BlackBoxOptions = {}): AttackResult {
   checkEps(eps);
@@ -120,10 +180,26 @@ export function blackBoxAttack(space: AttackSpace, target: Scorer, x: FeatureMat
   const rng = new Random(opts.seed ?? 0);
   const C = x.cols;
   const K = space.features;
-  const cur = new Float64Array(opts.start ? opts.start.data : projectMatrix(space.schema, x, x).data);
+  const epsOf = (i: number): number => (opts.epsPerRow ? opts.epsPerRow[i]! : eps);
+  let cur: Float64Array;
+  let dropped: Uint8Array;
   let queries = 0;
   let scores: Float64Array;
-  if (opts.startScores) scores = Float64Array.from(opts.startScores);
+  if (opts.start) {
+    cur = new Float64Array(opts.start.data);
+    dropped = opts.startDropped ? Uint8Array.from(opts.startDropped) : new Uint8Array(x.rows);
+  } else {
+    cur = new Float64Array(x.data);
+    dropped = new Uint8Array(x.rows);
+    for (let i = 0; i < x.rows; i++) {
+      const row = cur.subarray(i * C, (i + 1) * C);
+      if (!finalizeCandidate(space, x.data.subarray(i * C, (i + 1) * C), row, epsOf(i))) {
+        row.set(x.data.subarray(i * C, (i + 1) * C));
+        dropped[i] = 1;
+      }
+    }
+  }
+  if (opts.start && opts.startScores) scores = Float64Array.from(opts.startScores);
   else {
     scores = target({ rows: x.rows, cols: C, data: cur });
     queries++;
@@ -135,12 +211,13 @@ export function blackBoxAttack(space: AttackSpace, target: Scorer, x: FeatureMat
     for (let i = 0; i < x.rows; i++) if (scores[i]! >= thr) active.push(i);
     if (active.length === 0) break;
     const cand = new Float64Array(active.length * C);
+    const usable = new Uint8Array(active.length);
     // Step shrinks from eps to eps/8 over the run: wide exploration first, then refinement.
     const radius = eps * (1 - (0.875 * it) / Math.max(1, iters - 1));
     active.forEach((i, a) => {
       const orig = x.data.subarray(i * C, (i + 1) * C);
       const row = cand.subarray(a * C, (a + 1) * C);
-      const e = opts.epsPerRow ? opts.epsPerRow[i]! : eps;
+      const e = epsOf(i);
       row.set(cur.subarray(i * C, (i + 1) * C));
       K.forEach((k, j) => {
         if (rng.next() < 0.5) return;
@@ -148,18 +225,19 @@ export function blackBoxAttack(space: AttackSpace, target: Scorer, x: FeatureMat
         const c = z0[i * K.length + j]!;
         row[k] = xOf(space, k, Math.min(c + e, Math.max(c - e, zc)));
       });
-      projectInPlace(space.schema, orig, row);
+      usable[a] = finalizeCandidate(space, orig, row, e) ? 1 : 0;
     });
     const s = target({ rows: active.length, cols: C, data: cand });
     queries++;
     active.forEach((i, a) => {
-      if (s[a]! < scores[i]!) {
+      if (usable[a] && (s[a]! < scores[i]! || (dropped[i] && s[a]! <= scores[i]!))) {
         scores[i] = s[a]!;
+        dropped[i] = 0;
         cur.set(cand.subarray(a * C, (a + 1) * C), i * C);
       }
     });
   }
-  return { adversarial: { rows: x.rows, cols: C, data: cur }, scores, queries };
+  return { adversarial: { rows: x.rows, cols: C, data: cur }, scores, queries, dropped };
 }
 
 export interface AdaptiveTarget {
@@ -168,43 +246,72 @@ export interface AdaptiveTarget {
   readonly gradient?: GradientOracle;
 }
 
+export interface AdaptiveOptions extends GradientOptions {
+  readonly iters?: number;
+  readonly seed?: number;
+  readonly threshold?: number;
+  /** Black-box runs: the first from the best candidate so far, the others from the original with other seeds (default 1). */
+  readonly restarts?: number;
+  /**
+   * Warm start: the best flows of a smaller budget (valid and inside this budget's ball too), their scores and drops.
+   * The attack keeps a flow's warm start unless it finds a lower score, so it is monotone in eps.
+   */
+  readonly warm?: { readonly adversarial: FeatureMatrix; readonly scores: Float64Array; readonly dropped: Uint8Array };
+}
+
 /**
  * The adaptive attack: the gradient attack on the target when it is differentiable, otherwise transfer from each
- * surrogate; then black-box search from the best candidate so far. The best candidate per flow is kept.
+ * surrogate; then black-box search from the best candidate so far (and restarts from the original). The best
+ * candidate per flow is kept, the warm start included; a flow with no valid candidate within the budget is returned
+ * unchanged and marked dropped.
  */
-export function adaptiveAttack(
-  space: AttackSpace,
-  target: AdaptiveTarget,
-  surrogates: readonly GradientOracle[],
-  x: FeatureMatrix,
-  eps: number,
-  opts: GradientOptions & { readonly iters?: number; readonly seed?: number; readonly threshold?: number } = {},
-): AttackResult {
+export function adaptiveAttack(space: AttackSpace, target: AdaptiveTarget, surrogates: readonly GradientOracle[], x: FeatureMatrix, eps: number, opts: AdaptiveOptions = {}): AttackResult {
+  checkEps(eps);
   const C = x.cols;
-  const start = projectMatrix(space.schema, x, x);
-  let best = new Float64Array(start.data);
-  let bestScores = target.score(start);
-  let queries = 1;
+  const epsOf = (i: number): number => (opts.epsPerRow ? opts.epsPerRow[i]! : eps);
+  let best: Float64Array;
+  let bestScores: Float64Array;
+  let dropped: Uint8Array;
+  let queries = 0;
+  if (opts.warm) {
+    best = new Float64Array(opts.warm.adversarial.data);
+    bestScores = Float64Array.from(opts.warm.scores);
+    dropped = Uint8Array.from(opts.warm.dropped);
+  } else {
+    // Doing nothing is always open to the attacker: the original, as the target scores it.
+    best = new Float64Array(x.data);
+    bestScores = target.score(x);
+    dropped = new Uint8Array(x.rows).fill(1);
+    queries++;
+  }
   const take = (r: AttackResult): void => {
     queries += r.queries;
     for (let i = 0; i < x.rows; i++)
-      if (r.scores[i]! < bestScores[i]!) {
+      if (!r.dropped[i] && (r.scores[i]! < bestScores[i]! || (dropped[i] && r.scores[i]! <= bestScores[i]!))) {
         bestScores[i] = r.scores[i]!;
+        dropped[i] = 0;
         best.set(r.adversarial.data.subarray(i * C, (i + 1) * C), i * C);
       }
   };
+  // The projected original is a candidate too (it is what a flow becomes with derived features recomputed).
+  const start = new Float64Array(x.data);
+  const startOk = new Uint8Array(x.rows);
+  for (let i = 0; i < x.rows; i++) startOk[i] = finalizeCandidate(space, x.data.subarray(i * C, (i + 1) * C), start.subarray(i * C, (i + 1) * C), epsOf(i)) ? 1 : 0;
+  const startScores = target.score({ rows: x.rows, cols: C, data: start });
+  queries++;
+  take({ adversarial: { rows: x.rows, cols: C, data: start }, scores: startScores, queries: 0, dropped: Uint8Array.from(startOk, (v) => 1 - v) });
   const oracles = target.gradient ? [target.gradient] : surrogates;
   for (const o of oracles) take(gradientAttack(space, o, target.score, x, eps, opts));
-  const bb = blackBoxAttack(space, target.score, x, eps, {
-    start: { rows: x.rows, cols: C, data: best },
-    startScores: bestScores,
-    ...(opts.iters !== undefined ? { iters: opts.iters } : {}),
-    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-    ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}),
-    ...(opts.epsPerRow !== undefined ? { epsPerRow: opts.epsPerRow } : {}),
-  });
-  queries += bb.queries;
-  best = new Float64Array(bb.adversarial.data);
-  bestScores = bb.scores;
-  return { adversarial: { rows: x.rows, cols: C, data: best }, scores: bestScores, queries };
+  const restarts = Math.max(1, opts.restarts ?? 1);
+  for (let r = 0; r < restarts; r++) {
+    const bb = blackBoxAttack(space, target.score, x, eps, {
+      ...(r === 0 ? { start: { rows: x.rows, cols: C, data: best }, startScores: bestScores, startDropped: dropped } : {}),
+      ...(opts.iters !== undefined ? { iters: opts.iters } : {}),
+      seed: (opts.seed ?? 0) + 7919 * r,
+      ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}),
+      ...(opts.epsPerRow !== undefined ? { epsPerRow: opts.epsPerRow } : {}),
+    });
+    take(bb);
+  }
+  return { adversarial: { rows: x.rows, cols: C, data: best }, scores: bestScores, queries, dropped };
 }

@@ -49,7 +49,9 @@ export function violations(schema: FlowSchema, original: ArrayLike<number>, adve
     if (f.integer && Math.abs(a - Math.round(a)) > tol && push('integer', f.name)) return out;
     switch (f.cls) {
       case 'fixed':
-        if (!close(a, o, tol) && push('fixed', f.name)) return out;
+        if (f.follows) {
+          if (!close(a, f.follows.value(g, getterOf(schema, original)), tol, Math.max(rel, 1e-9)) && push('fixed', f.name)) return out;
+        } else if (!close(a, o, tol) && push('fixed', f.name)) return out;
         break;
       case 'up':
         if (a < o - tol && push('monotone', f.name)) return out;
@@ -64,7 +66,13 @@ export function violations(schema: FlowSchema, original: ArrayLike<number>, adve
       }
     }
   }
-  for (const r of schema.relations) if (!r.holds(g, tol, rel) && push('relation', r.id)) return out;
+  const go = getterOf(schema, original);
+  for (const r of schema.relations) {
+    if (r.holds(g, tol, rel)) continue;
+    // A mined relation the original itself breaks is not a law of that data (another extractor's conventions).
+    if (r.mined && !r.holds(go, tol, rel)) continue;
+    if (push('relation', r.id)) return out;
+  }
   return out;
 }
 
@@ -113,7 +121,18 @@ export function projectInPlace(schema: FlowSchema, original: ArrayLike<number>, 
     row[k] = v;
   }
   schema.repair(row, Float64Array.from(original));
+  followInPlace(schema, original, row);
   deriveInPlace(schema, row);
+}
+
+/** Sets the fixed features that move with the packets (Average Packet Size) from the row and its original. */
+export function followInPlace(schema: FlowSchema, original: ArrayLike<number>, row: Float64Array): void {
+  const g = getterOf(schema, row);
+  const go = getterOf(schema, original);
+  for (let k = 0; k < schema.features.length; k++) {
+    const f = schema.features[k]!;
+    if (f.follows) row[k] = f.follows.value(g, go);
+  }
 }
 
 /** Projects every row of `adv` against the same row of `orig` (returns a new matrix). */

@@ -1,4 +1,6 @@
 // Feature schemas of the flow datasets: each feature's attacker class, integrality, derivation formula, and the dataset relations.
+import MINED from '../constraints/mined-relations.json' with { type: 'json' };
+import { featuresOf, relationHolds, type RelationSpec } from '../constraints/relations.js';
 
 /** What an attacker can do to a feature (spec part 3, "Flow detector service"). */
 export type FeatureClass = 'up' | 'free' | 'derived' | 'fixed';
@@ -22,12 +24,29 @@ export interface FeatureSpec {
   readonly recorded?: (g: Getter, value: number, relTolerance: number) => boolean;
   /** Categorical text column encoded as an integer code (vocabulary index + 1; 0 = other). */
   readonly vocabulary?: readonly string[];
+  /**
+   * A fixed feature that summarises the packets without a closed formula in the base features, but moves with them
+   * when the attacker adds packets or bytes: its value for a perturbed row given the original (Average Packet Size).
+   */
+  readonly follows?: { readonly formula: string; readonly value: (g: Getter, original: Getter) => number };
 }
 
 export interface Relation {
   readonly id: string;
   readonly description: string;
   readonly holds: (g: Getter, tol: number, rel: number) => boolean;
+  /** Mined from the real corpus rows (constraints/mined-relations.json) rather than written by hand. */
+  readonly mined?: boolean;
+}
+
+/** The relations mined from every labelled corpus row of the dataset whose features the schema has. */
+export function minedRelations(dataset: 'cicids2017' | 'unsw_nb15', has: (n: string) => boolean): RelationSpec[] {
+  return (MINED.relations as unknown as RelationSpec[]).filter((r) => r.dataset === dataset && featuresOf(r).every(has));
+}
+
+function asRelations(specs: readonly RelationSpec[], skip: ReadonlySet<string>): Relation[] {
+  // Checked within the tolerance they were mined with (the recorded values they relate are rounded to 1 %).
+  return specs.filter((r) => !skip.has(r.id)).map((r) => ({ id: r.id, description: `${r.description} (mined)`, holds: (g, tol, rel) => relationHolds(r, g, Math.max(tol, MINED.tolerance.abs), Math.max(rel, MINED.tolerance.rel)), mined: true }));
 }
 
 export type DatasetId = 'synthetic' | 'cicids2017' | 'unsw_nb15';
@@ -136,11 +155,11 @@ function cicRelations(has: (n: string) => boolean): Relation[] {
   le('fwd_iat_max_le_total', 'Fwd IAT Max', 'Fwd IAT Total');
   le('flow_iat_mean_le_max', 'Flow IAT Mean', 'Flow IAT Max');
   le('fwd_iat_mean_le_max', 'Fwd IAT Mean', 'Fwd IAT Max');
-  return out;
+  return [...out, ...asRelations(minedRelations('cicids2017', has), new Set(out.map((r) => r.id)))];
 }
 
-/** Moves up-features so CICFlowMeter's orderings hold again after a perturbation (never lowers a value). */
-function cicRepair(index: ReadonlyMap<string, number>): (row: Float64Array) => void {
+/** Moves up-features so CICFlowMeter's orderings and the mined physics hold again after a perturbation (never below the original). */
+function cicRepair(index: ReadonlyMap<string, number>): (row: Float64Array, original: Float64Array) => void {
   const i = (n: string): number => index.get(n) ?? -1;
   const F = i('Total Fwd Packets');
   const LF = i('Total Length of Fwd Packets');
@@ -151,13 +170,38 @@ function cicRepair(index: ReadonlyMap<string, number>): (row: Float64Array) => v
   const FIT = i('Fwd IAT Total');
   const FIM = i('Fwd IAT Max');
   const IM = i('Flow IAT Max');
-  return (r) => {
+  const FHL = i('Fwd Header Length');
+  const MINSEG = i('min_seg_size_forward');
+  const FIMIN = i('Fwd IAT Min');
+  const FLMIN = i('Flow IAT Min');
+  return (r, orig) => {
+    const o = (k: number): number => orig[k]!;
     if (F >= 0 && LF >= 0 && r[F]! > 0) {
       if (MIN >= 0) r[LF] = Math.max(r[LF]!, r[F]! * r[MIN]!);
       if (MAX >= 0) r[MAX] = Math.max(r[MAX]!, Math.ceil(r[LF]! / r[F]!));
     }
     if (FIT >= 0 && FIM >= 0) r[FIT] = Math.max(r[FIT]!, r[FIM]!);
     if (FIT >= 0 && FIM >= 0 && F >= 0 && r[F]! > 1) r[FIM] = Math.max(r[FIM]!, Math.ceil(r[FIT]! / (r[F]! - 1)));
+    // Mined physics: at least 20 header bytes (and the flow's smallest header) per forward packet, at most 60;
+    // packets of at most 65,535 bytes; the mean gaps no shorter than the smallest gap.
+    if (FHL >= 0 && F >= 0) {
+      const per = Math.max(20, MINSEG >= 0 ? r[MINSEG]! : 0);
+      r[FHL] = Math.max(r[FHL]!, per * r[F]!);
+      r[FHL] = Math.max(o(FHL), Math.min(r[FHL]!, 60 * r[F]!));
+    }
+    if (LF >= 0 && F >= 0) r[LF] = Math.max(o(LF), Math.min(r[LF]!, 65535 * r[F]!));
+    if (MAX >= 0) r[MAX] = Math.max(o(MAX), Math.min(r[MAX]!, 65535));
+    if (F >= 0 && LF >= 0 && MAX >= 0 && r[F]! > 0) r[MAX] = Math.max(r[MAX]!, Math.ceil(r[LF]! / r[F]!));
+    if (FIT >= 0 && FIMIN >= 0 && F >= 0 && r[F]! > 1) {
+      // The mean forward gap is at least the smallest forward gap, and (new gaps of a one-packet flow) the smallest flow gap.
+      const least = o(F) <= 1 ? (FLMIN >= 0 ? r[FLMIN]! : 0) : r[FIMIN]!;
+      r[FIT] = Math.max(r[FIT]!, Math.ceil(least * (r[F]! - 1)));
+    }
+    if (FIT >= 0 && FIM >= 0 && F >= 0 && r[F]! > 1) r[FIM] = Math.max(r[FIM]!, Math.ceil(r[FIT]! / (r[F]! - 1)));
+    if (DUR >= 0 && FLMIN >= 0 && F >= 0) {
+      const n = r[F]! + (B >= 0 ? r[B]! : 0);
+      if (n > 1) r[DUR] = Math.max(r[DUR]!, Math.ceil(r[FLMIN]! * (n - 1)));
+    }
     if (DUR >= 0) {
       if (FIT >= 0) r[DUR] = Math.max(r[DUR]!, r[FIT]!);
       if (IM >= 0) r[DUR] = Math.max(r[DUR]!, r[IM]!);
@@ -191,7 +235,42 @@ function buildSchema(
   };
 }
 
+/**
+ * CICFlowMeter counts the first packet's length twice in its packet-length sum S (mined: Average Packet Size x n =
+ * Packet Length Mean x (n + 1) on every corpus row): Packet Length Mean = S / (n + 1), Average Packet Size = S / n.
+ * Added packets and bytes enter S; the doubled first packet stays what the original's values imply.
+ */
+function packetSizeFollows(name: 'Average Packet Size' | 'Packet Length Mean'): NonNullable<FeatureSpec['follows']> {
+  const bytes = (g: Getter): number => g('Total Length of Fwd Packets') + g('Total Length of Bwd Packets');
+  const n = (g: Getter): number => g('Total Fwd Packets') + g('Total Backward Packets');
+  return {
+    formula: `(total bytes + what the original counted beyond them) / packets (+ 1 for Packet Length Mean when the original counts the first packet twice)`,
+    value: (g, o) => {
+      // The corrected re-extraction counts each packet once (Packet Length Mean = Average Packet Size = bytes / n).
+      const twice = close(o('Average Packet Size') * n(o), o('Packet Length Mean') * (n(o) + 1), 1e-6, 0.01) && (bytes(o) === 0 || !close(o('Average Packet Size'), o('Packet Length Mean'), 1e-6, 1e-9));
+      const extraCount = name === 'Packet Length Mean' && twice ? 1 : 0;
+      const no = n(o) + extraCount;
+      const nn = n(g) + extraCount;
+      if (no <= 0 || nn <= 0) return o(name);
+      const beyond = o(name) * no - bytes(o);
+      return (bytes(g) + beyond) / nn;
+    },
+  };
+}
+
+/**
+ * Fwd IAT Min is fixed, except that a flow whose original had at most one forward packet (no forward gap, so 0)
+ * gets forward gaps when packets are added: they are spread evenly, so the minimum is their mean.
+ */
+const FWD_IAT_MIN_FOLLOWS: NonNullable<FeatureSpec['follows']> = {
+  formula: 'unchanged; Fwd IAT Total / (Total Fwd Packets - 1) when the original had at most one forward packet',
+  value: (g, o) => (o('Total Fwd Packets') <= 1 && g('Total Fwd Packets') > 1 ? g('Fwd IAT Total') / (g('Total Fwd Packets') - 1) : o('Fwd IAT Min')),
+};
+
 function cicSpec(name: string): Omit<FeatureSpec, 'name'> {
+  if (name === 'Fwd IAT Min') return { cls: 'fixed', integer: false, follows: FWD_IAT_MIN_FOLLOWS };
+  if (name === 'Average Packet Size') return { cls: 'fixed', integer: false, follows: packetSizeFollows('Average Packet Size') };
+  if (name === 'Packet Length Mean') return { cls: 'fixed', integer: false, follows: packetSizeFollows('Packet Length Mean') };
   const d = CIC_DERIVED[name];
   if (d) return { cls: 'derived', integer: name === 'Down/Up Ratio' || name === 'Fwd Header Length.1' || name.startsWith('Subflow') || name === 'Max Packet Length', formula: d.formula, derive: d.derive };
   if (CIC_UP_INTEGER.includes(name)) return { cls: 'up', integer: true };
@@ -203,11 +282,12 @@ const CIC_NOTES = [
   'Everything the server sends (backward statistics, Init_Win_bytes_backward), flags, the destination port and the statistics with no closed form (standard deviations, active/idle times) are fixed.',
   'Derived rates and means are recomputed from their formulas; with a zero duration the rates are 0 (the CSVs hold Infinity or NaN there; the loader writes 0).',
   'Init_Win_bytes_* of -1 (no packet in that direction) and negative IAT minima (a CICFlowMeter clock artefact) are read as 0.',
-  'Packet Length Mean and Average Packet Size do not follow a closed formula in the CSVs and are treated as fixed.',
+  'Packet Length Mean and Average Packet Size have no closed formula in the base features (CICFlowMeter counts the first packet twice: Average Packet Size x n = Packet Length Mean x (n + 1)); they are fixed but move with the bytes and packets an attacker adds.',
+  'Relations mined from every labelled row of the corpus samples (constraints/mined-relations.json) are checked too: header bytes per packet, min <= mean <= max per family, mean = total / count, flag counts <= packets, bytes per packet.',
   'Recorded values of 1e7 and more are rounded to three significant digits, so checks on recorded rows use a relative tolerance of 1 %.',
 ];
 
-export const cicids2017Schema: FlowSchema = buildSchema('cicids2017', CIC_FEATURES, cicSpec, cicRelations, (ix) => { const f = cicRepair(ix); return (r) => f(r); }, 0.01, CIC_NOTES);
+export const cicids2017Schema: FlowSchema = buildSchema('cicids2017', CIC_FEATURES, cicSpec, cicRelations, (ix) => cicRepair(ix), 0.01, CIC_NOTES);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Synthetic flows: a CICFlowMeter-like subset with the same formulas, generated by data/synthetic.ts.
@@ -219,7 +299,7 @@ export const SYNTHETIC_FEATURES: readonly string[] = [
   'Fwd Header Length', 'Max Packet Length', 'SYN Flag Count', 'ACK Flag Count', 'Down/Up Ratio', 'Init_Win_bytes_forward', 'Init_Win_bytes_backward',
 ];
 
-export const syntheticSchema: FlowSchema = buildSchema('synthetic', SYNTHETIC_FEATURES, cicSpec, cicRelations, (ix) => { const f = cicRepair(ix); return (r) => f(r); }, 0, [
+export const syntheticSchema: FlowSchema = buildSchema('synthetic', SYNTHETIC_FEATURES, cicSpec, cicRelations, (ix) => cicRepair(ix), 0, [
   'A CICFlowMeter-like subset of 28 features with the same formulas and attacker model as cicids2017.',
   ...CIC_NOTES.slice(0, 3),
 ]);
@@ -299,8 +379,43 @@ function unswSpec(name: string): Omit<FeatureSpec, 'name'> {
   }
 }
 
-function unswRelations(): Relation[] {
-  return [{ id: 'sloss_le_spkts', description: 'sloss <= spkts (retransmitted packets are packets)', holds: (g, tol, rel) => leq(g('sloss'), g('spkts'), tol, rel) }];
+function unswRelations(has: (n: string) => boolean): Relation[] {
+  const out: Relation[] = [{ id: 'sloss_le_spkts', description: 'sloss <= spkts (retransmitted packets are packets)', holds: (g, tol, rel) => leq(g('sloss'), g('spkts'), tol, rel) }];
+  return [...out, ...asRelations(minedRelations('unsw_nb15', has), new Set(out.map((r) => r.id)))];
+}
+
+/** Mined bytes-per-packet bounds of the source side: per protocol code (0 = any protocol), [lowest, highest]. */
+function unswByteBounds(): Map<number, [number, number]> {
+  const out = new Map<number, [number, number]>();
+  for (const r of minedRelations('unsw_nb15', () => true)) {
+    const m = /^sbytes_(ge|le)_(\d+)_per_packet(?:_(.+))?$/.exec(r.id);
+    if (!m) continue;
+    const code = m[3] === undefined ? 0 : UNSW_VOCABULARY['proto']!.indexOf(m[3]) + 1;
+    const b = out.get(code) ?? [0, Infinity];
+    if (m[1] === 'ge') b[0] = Math.max(b[0], Number(m[2]));
+    else b[1] = Math.min(b[1], Number(m[2]));
+    out.set(code, b);
+  }
+  return out;
+}
+
+/** Keeps the source's bytes per packet within the mined bounds of its protocol (raising sbytes or spkts, never below the original). */
+function unswRepair(index: ReadonlyMap<string, number>): (row: Float64Array, original: Float64Array) => void {
+  const bounds = unswByteBounds();
+  const P = index.get('proto')!;
+  const N = index.get('spkts')!;
+  const BY = index.get('sbytes')!;
+  return (r) => {
+    if (!(r[N]! > 0)) return;
+    const any = bounds.get(0) ?? [0, Infinity];
+    const own = bounds.get(r[P]!) ?? [0, Infinity];
+    const lo = Math.max(any[0], own[0]);
+    const hi = Math.min(any[1], own[1]);
+    for (let pass = 0; pass < 3; pass++) {
+      if (Number.isFinite(hi)) r[N] = Math.max(r[N]!, Math.ceil(r[BY]! / hi - 1e-9));
+      r[BY] = Math.max(r[BY]!, Math.ceil(lo * r[N]! - 1e-9));
+    }
+  };
 }
 
 export const unswNb15Schema: FlowSchema = buildSchema(
@@ -308,13 +423,14 @@ export const unswNb15Schema: FlowSchema = buildSchema(
   UNSW_FEATURES,
   unswSpec,
   unswRelations,
-  () => () => {},
+  unswRepair,
   0.01,
   [
     'The source side controls its duration, its packet and byte counts and its inter-packet time (sinpkt); these only increase.',
     'proto, service and state are encoded as vocabulary index + 1 (0 = any other value) and are fixed, as are TTLs, windows, destination statistics and the ct_* counters over the last 100 connections (host context).',
     'smean, dmean, sload, dload, rate and tcprtt are derived; recorded loads and rates are checked against the range their formula gives for dur +- 5e-7 s (dur is printed with six decimals), widened by 1 % (float32 storage).',
     'Blanks (is_ftp_login, ct_ftp_cmd, ct_flw_http_mthd in the raw partitions) are read as 0.',
+    'Relations mined from every labelled row of the corpus samples (constraints/mined-relations.json) are checked too: the source bytes per packet within its protocol\'s bounds (tcp at least 28, udp at least 24, at most 1,514), losses <= packets, tcprtt >= synack and ackdat.',
   ],
 );
 

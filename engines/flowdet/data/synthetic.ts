@@ -102,7 +102,7 @@ function simulate(rng: Random, p: Profile, day: number, out: Float64Array): void
   set('Flow IAT Max', flowIatMax);
   set('Fwd IAT Total', lastFwd);
   set('Fwd IAT Max', fwdIatMax);
-  set('Fwd Header Length', nf * (p.syn > 0 ? 32 : 8));
+  set('Fwd Header Length', nf * (p.syn > 0 ? 32 : 20));
   set('SYN Flag Count', rng.next() < p.syn ? 1 : 0);
   set('ACK Flag Count', p.syn > 0 && n > 1 ? 1 : 0);
   set('Init_Win_bytes_forward', p.windows[rng.int(p.windows.length)]!);

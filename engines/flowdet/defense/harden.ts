@@ -2,8 +2,8 @@
 import { predict, Random, selectRows, thresholdAtFpr, trainGbdt, type FeatureMatrix, type GbdtModel } from '../../core/ml/index.js';
 import { VitrineError } from '../../core/errors.js';
 import { adaptiveAttack, type AttackSpace } from '../attacks/attacks.js';
-import { invalidRows } from '../constraints/validity.js';
-import { logFeatures, probabilityGradientZ, scoreDetector, trainDetector, type Detector, type DetectorKind, type Ensemble, type TrainSettings } from '../detectors/models.js';
+import { newTally, tallyAttack, type ValidityTally } from '../studies/tally.js';
+import { logFeatures, preprocessingShift, probabilityGradientZ, scoreDetector, trainDetector, type Detector, type DetectorKind, type Ensemble, type TrainSettings } from '../detectors/models.js';
 
 /** Spec defaults. */
 export const ADV_EPS = 1.0;
@@ -23,11 +23,12 @@ export interface HardenOptions extends TrainSettings {
 
 export interface HardenResult {
   readonly ensemble: Ensemble;
-  /** Adversarial flows made during training (the alarm's positive class). */
+  /** Adversarial flows made during training (the alarm's positive class); flows with no valid in-budget candidate are left out. */
   readonly adversarial: FeatureMatrix;
-  /** Adversarial rows checked with isValid against their originals, and how many failed. */
-  readonly checked: number;
-  readonly invalid: number;
+  /** Adversarial rows checked with isValid, their budgets and the mined physics. */
+  readonly tally: ValidityTally;
+  /** Largest difference between any member's standardisation and the frozen clean scaler over all rounds (0: frozen). */
+  readonly preprocessingShift: number;
 }
 
 function concat(a: FeatureMatrix, b: FeatureMatrix): FeatureMatrix {
@@ -46,14 +47,16 @@ export function adversarialTraining(space: AttackSpace, kinds: readonly Detector
   const eps = opts.eps ?? ADV_EPS;
   const rounds = opts.rounds ?? ADV_ROUNDS;
   const rng = new Random(opts.seed + 101);
-  let members: Detector[] = kinds.map((k) => trainDetector(k, x, y, opts));
+  // The preprocessing stays the clean training set's scaler in every round (the spec: preprocessing stays fixed).
+  const frozen = { ...opts, scaler: space.scaler };
+  let members: Detector[] = kinds.map((k) => trainDetector(k, x, y, frozen));
+  const tally = newTally();
+  let shift = Math.max(0, ...members.map((m) => preprocessingShift(m, space.scaler)));
   let trainX = x;
   let trainY = Array.from(y);
   const mal: number[] = [];
   for (let i = 0; i < x.rows; i++) if (y[i] === 1) mal.push(i);
   let adversarial: FeatureMatrix = { rows: 0, cols: x.cols, data: new Float64Array(0) };
-  let checked = 0;
-  let invalid = 0;
   for (let r = 0; r < rounds; r++) {
     if (opts.signal?.aborted) throw new VitrineError('cancelled', 'the study was cancelled');
     const pick = rng.shuffle([...mal]).slice(0, opts.maxPerRound ?? mal.length);
@@ -63,17 +66,16 @@ export function adversarialTraining(space: AttackSpace, kinds: readonly Detector
     // Each flow gets its own budget drawn uniformly in 0.25 to 1 times eps.
     const budgets = Float64Array.from({ length: xm.rows }, () => eps * (ADV_BUDGET_RANGE[0] + rng.next() * (ADV_BUDGET_RANGE[1] - ADV_BUDGET_RANGE[0])));
     const res = adaptiveAttack(space, { score: (m) => ensembleScore(ensemble, m) }, grads, xm, eps, { iters: opts.iters ?? 100, seed: opts.seed + r, epsPerRow: budgets });
-    const out = res.adversarial.data;
-    checked += xm.rows;
-    invalid += invalidRows(space.schema, xm, res.adversarial).count;
-    const adv = { rows: xm.rows, cols: x.cols, data: out };
+    tallyAttack(space, xm, res, budgets, tally);
+    const adv = selectRows(res.adversarial, Array.from({ length: xm.rows }, (_, i) => i).filter((i) => !res.dropped[i]));
     adversarial = concat(adversarial, adv);
     trainX = concat(trainX, adv);
     trainY = trainY.concat(Array<number>(adv.rows).fill(1));
-    members = kinds.map((k) => trainDetector(k, trainX, trainY, { ...opts, seed: opts.seed + r + 1 }));
+    members = kinds.map((k) => trainDetector(k, trainX, trainY, { ...frozen, seed: opts.seed + r + 1 }));
+    shift = Math.max(shift, ...members.map((m) => preprocessingShift(m, space.scaler)));
     opts.onRound?.(r);
   }
-  return { ensemble: { members }, adversarial, checked, invalid };
+  return { ensemble: { members }, adversarial, tally, preprocessingShift: shift };
 }
 
 function ensembleScore(e: Ensemble, x: FeatureMatrix): Float64Array {

@@ -72,6 +72,11 @@ export interface TrainSettings {
   readonly quick: boolean;
   readonly seed: number;
   readonly signal?: AbortSignal;
+  /**
+   * Frozen preprocessing: the MLP standardises log1p features with this (the clean training set's) mean and sd instead
+   * of refitting on the rows it is given, so adversarial training rounds never move it.
+   */
+  readonly scaler?: LogScaler;
 }
 
 /** Trains one detector on raw flows (labels 1 = malicious). */
@@ -85,10 +90,9 @@ export function trainDetector(kind: DetectorKind, x: FeatureMatrix, y: ArrayLike
       return { kind, model: trainRandomForest(data, { trees: s.quick ? 15 : 60, maxDepth: 10, seed: s.seed, ...(s.signal ? { signal: s.signal } : {}) }) };
     case 'logistic':
       return { kind, model: trainLogistic(data, { l2: 1 }) };
-    case 'mlp':
-      return {
-        kind,
-        model: trainMlp(data, {
+    case 'mlp': {
+      const frozen = s.scaler && initial?.kind !== 'mlp' ? s.scaler : undefined;
+      const model = trainMlp(frozen ? { x: standardised(lx, frozen), y } : data, {
           hidden: 32,
           epochs: s.quick ? 12 : 30,
           learningRate: 3e-3,
@@ -96,10 +100,29 @@ export function trainDetector(kind: DetectorKind, x: FeatureMatrix, y: ArrayLike
           seed: s.seed,
           l2: 1e-4,
           ...(initial?.kind === 'mlp' ? { initial: initial.model } : {}),
+          ...(frozen ? { standardize: false } : {}),
           ...(s.signal ? { signal: s.signal } : {}),
-        }),
-      };
+        });
+      // Trained on already standardised inputs: the model standardises with the frozen mean and sd itself.
+      return { kind, model: frozen ? { ...model, mean: Float64Array.from(frozen.mean), scale: Float64Array.from(frozen.sd) } : model };
+    }
   }
+}
+
+/** (log1p x - mean) / sd with a fixed scaler. */
+function standardised(lx: FeatureMatrix, scaler: LogScaler): FeatureMatrix {
+  const out = featureMatrix(lx.rows, lx.cols);
+  for (let i = 0; i < lx.rows; i++)
+    for (let k = 0; k < lx.cols; k++) out.data[i * lx.cols + k] = (lx.data[i * lx.cols + k]! - scaler.mean[k]!) / scaler.sd[k]!;
+  return out;
+}
+
+/** Largest difference between a member's own standardisation and the frozen scaler (0 when the preprocessing is frozen). */
+export function preprocessingShift(d: Detector, scaler: LogScaler): number {
+  if (d.kind !== 'mlp') return 0;
+  let m = 0;
+  for (let k = 0; k < scaler.mean.length; k++) m = Math.max(m, Math.abs(d.model.mean[k]! - scaler.mean[k]!), Math.abs(d.model.scale[k]! - scaler.sd[k]!));
+  return m;
 }
 
 /** Probability of "malicious" for each raw flow. */

@@ -78,6 +78,7 @@ export function counterfactual(space: AttackSpace, score: Scorer, surrogates: re
     const trial = Float64Array.from(cur);
     trial[k] = flow[k]!;
     projectInPlace(space.schema, flow, trial);
+    if (!isValid(space.schema, flow, trial)) continue;
     const s = score({ rows: 1, cols: C, data: trial })[0]!;
     if (s < threshold) {
       cur.set(trial);

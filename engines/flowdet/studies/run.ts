@@ -1,8 +1,9 @@
 // The full study (`flowdet run`): train, attack, harden, alarm, explain, poison, drift; returns the report data and the hardened model.
 import { prCurve, Random, rocCurve, selectRows, stratifiedSplit, type FeatureMatrix } from '../../core/ml/index.js';
 import { VitrineError } from '../../core/errors.js';
-import { adaptiveAttack, attackSpace, type AttackSpace, type GradientOracle, type Scorer } from '../attacks/attacks.js';
-import { invalidRows } from '../constraints/validity.js';
+import { adaptiveAttack, attackSpace, type AttackResult, type AttackSpace, type GradientOracle, type Scorer } from '../attacks/attacks.js';
+import { minedFor, physicalViolations } from '../constraints/physics.js';
+import { newTally, tallyAttack, type ValidityTally } from './tally.js';
 import { driftSplit, loadData, type LoadedData } from '../data/datasets.js';
 import type { FlowTable } from '../data/csv.js';
 import { classesOf, controllable } from '../data/schema.js';
@@ -18,6 +19,8 @@ export const DETECTOR_KINDS: readonly DetectorKind[] = ['gbdt', 'random_forest',
 export const ENSEMBLE_KINDS: readonly DetectorKind[] = ['gbdt', 'mlp'];
 export const ROBUST_EPS: readonly number[] = [0.25, 0.5, 1];
 export const CURVE_EPS: readonly number[] = [0, 0.25, 0.5, 1, 2];
+/** Black-box runs per budget in the study's attacks (from the best so far, then a restart from the original). */
+export const ATTACK_RESTARTS = 2;
 
 export type Progress = (fraction: number, message: string) => void;
 
@@ -59,7 +62,24 @@ export interface AttackSummary {
   readonly n: number;
   readonly robustness: RobustnessCurve;
   /** Detection rate of malicious flows and robust accuracy (with as many clean benign flows) at eps 0.25, 0.5, 1. */
-  readonly robust: readonly { readonly eps: number; readonly detection_rate: number; readonly robust_accuracy: number; readonly evasion_rate: number; readonly queries: number }[];
+  readonly robust: readonly { readonly eps: number; readonly detection_rate: number; readonly robust_accuracy: number; readonly evasion_rate: number; readonly queries: number; readonly max_linf: number; readonly physical_valid_share: number }[];
+  /** Every budget of the curve: rates, and the checks of its adversarial rows (largest L-infinity distance, mined physics). */
+  readonly budgets: readonly BudgetPoint[];
+}
+
+export interface BudgetPoint {
+  readonly eps: number;
+  readonly detection_rate: number;
+  readonly robust_accuracy: number;
+  /** Attacked flows for which a valid flow within the budget was returned (the others were sent unchanged). */
+  readonly adversarial_rows: number;
+  readonly dropped: number;
+  readonly invalid: number;
+  /** Largest L-infinity distance (attack space) of the adversarial rows: at most eps. */
+  readonly max_linf: number;
+  /** Share of the adversarial rows that break none of the mined relations. */
+  readonly physical_valid_share: number;
+  readonly queries: number;
 }
 
 export interface StudyReport {
@@ -77,8 +97,8 @@ export interface StudyReport {
   readonly drift?: { readonly available: boolean; readonly reason?: string; readonly train_days?: string; readonly test_days?: string; readonly random_split?: DetectorMetrics; readonly temporal?: DetectorMetrics };
   /** The model `--save-model` saves and `serve` scores with, and its clean test metrics measured through its bundle. */
   readonly served_model: { readonly members: readonly string[]; readonly hardened: boolean; readonly trained_on: string; readonly training_rows: number; readonly derived_features: string; readonly split: string; readonly test: DetectorMetrics; readonly scored_through_saved_bundle: true; readonly bundle_matches_in_memory: boolean };
-  /** Every adversarial row produced in the study was checked with isValid against its original. */
-  readonly validity: { readonly checked: number; readonly invalid: number };
+  /** Every adversarial row produced in the study was checked with isValid against its original, its budget and the mined physics. */
+  readonly validity: ValidityTally & { readonly physical_valid_share: number };
   readonly seconds: number;
 }
 
@@ -124,7 +144,10 @@ const counts = (cats: readonly string[]): Record<string, number> => {
   return out;
 };
 
-/** Runs the adaptive attack at each budget against one target and checks every returned flow. */
+/**
+ * Runs the adaptive attack at each budget (smallest first, each warm-started from the previous budget's best flows,
+ * so detection can only fall as eps grows) against one target and checks every returned flow.
+ */
 function attackCurve(
   name: string,
   space: AttackSpace,
@@ -135,37 +158,43 @@ function attackCurve(
   benignCorrect: number,
   benignN: number,
   seed: number,
-  validity: { checked: number; invalid: number },
+  validity: ValidityTally,
   adversarialOut?: FeatureMatrix[],
 ): AttackSummary {
   const rates: number[] = [];
   const robust: AttackSummary['robust'][number][] = [];
+  const points: BudgetPoint[] = [];
   const clean = target(xm);
   let detected0 = 0;
   for (const p of clean) detected0 += p >= 0.5 ? 1 : 0;
+  let warm: AttackResult | undefined;
   for (const eps of CURVE_EPS) {
     if (eps === 0) {
       rates.push(xm.rows > 0 ? detected0 / xm.rows : NaN);
       continue;
     }
-    const r = adaptiveAttack(space, { score: target, ...(gradient ? { gradient } : {}) }, surrogates, xm, eps, { seed });
-    const inv = invalidRows(space.schema, xm, r.adversarial);
-    validity.checked += xm.rows;
-    validity.invalid += inv.count;
+    const r = adaptiveAttack(space, { score: target, ...(gradient ? { gradient } : {}) }, surrogates, xm, eps, { seed, restarts: ATTACK_RESTARTS, ...(warm ? { warm } : {}) });
+    warm = r;
+    const st = tallyAttack(space, xm, r, eps, validity);
     let det = 0;
     for (const p of r.scores) det += p >= 0.5 ? 1 : 0;
-    rates.push(xm.rows > 0 ? det / xm.rows : NaN);
+    const detection = xm.rows > 0 ? det / xm.rows : NaN;
+    const robustAccuracy = (det + benignCorrect) / Math.max(1, xm.rows + benignN);
+    rates.push(detection);
+    points.push({ eps, detection_rate: detection, robust_accuracy: robustAccuracy, adversarial_rows: st.adversarial, dropped: st.dropped, invalid: st.invalid, max_linf: st.max_linf, physical_valid_share: st.physical_valid_share, queries: r.queries });
     if (ROBUST_EPS.includes(eps))
       robust.push({
         eps,
-        detection_rate: xm.rows > 0 ? det / xm.rows : NaN,
-        robust_accuracy: (det + benignCorrect) / Math.max(1, xm.rows + benignN),
+        detection_rate: detection,
+        robust_accuracy: robustAccuracy,
         evasion_rate: detected0 > 0 ? Math.max(0, detected0 - det) / detected0 : 0,
         queries: r.queries,
+        max_linf: st.max_linf,
+        physical_valid_share: st.physical_valid_share,
       });
-    if (eps === 1 && adversarialOut) adversarialOut.push(r.adversarial);
+    if (eps === 1 && adversarialOut) adversarialOut.push(selectRows(r.adversarial, Array.from({ length: xm.rows }, (_, i) => i).filter((i) => !r.dropped[i])));
   }
-  return { detector: name, attack: gradient ? 'gradient' : 'transfer+black-box', n: xm.rows, robustness: robustnessCurve(CURVE_EPS, rates), robust };
+  return { detector: name, attack: gradient ? 'gradient' : 'transfer+black-box', n: xm.rows, robustness: robustnessCurve(CURVE_EPS, rates), robust, budgets: points };
 }
 
 const thin = (a: Float64Array, max = 300): number[] => {
@@ -193,7 +222,7 @@ export async function studyOnData(loaded: LoadedData, opts: StudyOptions & { qui
   const { table } = loaded;
   const { schema } = table;
   const seed = opts.seed;
-  const s = { quick: opts.quick, seed, ...(opts.signal ? { signal: opts.signal } : {}) };
+
   const train = pick(loaded.train, sizes.maxTrainRows, seed, table.y);
   const test = pick(loaded.test, sizes.maxTestRows, seed + 1, table.y);
   const xtr = selectRows(table.x, train);
@@ -202,8 +231,10 @@ export async function studyOnData(loaded: LoadedData, opts: StudyOptions & { qui
   const yte = Uint8Array.from(test, (i) => table.y[i]!);
   if (new Set(ytr).size < 2) throw new VitrineError('validation_failed', 'the training data needs benign and malicious flows');
   const scaler = fitLogScaler(xtr);
+  const s = { quick: opts.quick, seed, scaler, ...(opts.signal ? { signal: opts.signal } : {}) };
+  let preprocessingMaxShift: number | null = null;
   const space = attackSpace(schema, scaler);
-  const validity = { checked: 0, invalid: 0 };
+  const validity = newTally();
 
   // 1. Detectors.
   const detectors: { name: DetectorKind; model: Detector; seconds: number }[] = [];
@@ -259,9 +290,13 @@ export async function studyOnData(loaded: LoadedData, opts: StudyOptions & { qui
       iters: sizes.hardenIters,
       onRound: (r) => progress(0.45 + 0.15 * ((r + 1) / ADV_ROUNDS), `adversarial training round ${r + 1}`),
     });
-    validity.checked += hardened.checked;
-    validity.invalid += hardened.invalid;
+    validity.checked += hardened.tally.checked;
+    validity.invalid += hardened.tally.invalid;
+    validity.dropped += hardened.tally.dropped;
+    validity.physical_valid += hardened.tally.physical_valid;
+    validity.max_linf_excess = Math.max(validity.max_linf_excess, hardened.tally.max_linf_excess);
     ensemble = hardened.ensemble;
+    preprocessingMaxShift = hardened.preprocessingShift;
     const evalEnsemble = (e: Ensemble, name: string, out?: FeatureMatrix[]): AttackSummary => {
       const target: Scorer = (x) => scoreEnsemble(e, x);
       const grads = e.members.filter(isDifferentiable).map((m) => (row: Float64Array) => probabilityGradientZ(m, row, scaler));
@@ -313,8 +348,11 @@ export async function studyOnData(loaded: LoadedData, opts: StudyOptions & { qui
       const flow = Float64Array.from(xm.data.subarray(i * xm.cols, (i + 1) * xm.cols));
       const before = target({ rows: 1, cols: xm.cols, data: flow })[0]!;
       const cf = counterfactual(space, target, grads, flow, 0.5, { seed });
-      validity.checked++;
-      if (!cf.valid) validity.invalid++;
+      if (cf.found) {
+        validity.checked++;
+        if (!cf.valid) validity.invalid++;
+        if (physicalViolations(minedFor(schema), schema, flow, cf.flow).length === 0) validity.physical_valid++;
+      }
       return { found: cf.found, eps: cf.eps, changes: cf.changes.length, valid: cf.valid, score_before: before, score_after: cf.score };
     });
     explanations = { member: 'gbdt (hardened ensemble)', shap_summary: summary, counterfactuals: cfs };
@@ -377,7 +415,7 @@ export async function studyOnData(loaded: LoadedData, opts: StudyOptions & { qui
       skipped_lines: table.skipped,
       categories: counts(table.category),
     },
-    settings: { quick: opts.quick, seed, sizes, threshold: 0.5, adversarial_training: { eps: ADV_EPS, rounds: ADV_ROUNDS, budgets: 'uniform in 0.25-1 x eps per flow' } },
+    settings: { quick: opts.quick, seed, sizes, threshold: 0.5, adversarial_training: { eps: ADV_EPS, rounds: ADV_ROUNDS, budgets: 'uniform in 0.25-1 x eps per flow', preprocessing: 'frozen: every member of every round standardises log1p features with the clean training set\'s mean and sd', preprocessing_max_shift: preprocessingMaxShift } },
     detectors: detectorReports.map(({ name, test: t, train_seconds }) => ({ name, test: t, train_seconds })),
     curves: Object.fromEntries(
       detectorReports.map((d) => {
@@ -402,7 +440,7 @@ export async function studyOnData(loaded: LoadedData, opts: StudyOptions & { qui
       scored_through_saved_bundle: true,
       bundle_matches_in_memory: served.identical,
     },
-    validity,
+    validity: { ...validity, max_linf_excess: validity.checked > 0 ? validity.max_linf_excess : 0, physical_valid_share: validity.checked > 0 ? validity.physical_valid / validity.checked : NaN },
     seconds: (Date.now() - started) / 1000,
   };
   progress(1, 'done');

@@ -9,9 +9,27 @@ import { bundleText, parseBundle, loadBundle } from '../bundle.js';
 import { loadData } from '../data/datasets.js';
 import { writeReport } from '../report/report.js';
 import { scoreFlows } from '../score.js';
-import { studyOnData, studySizes, type StudySizes } from './run.js';
+import { studyOnData, studySizes, type StudyReport, type StudySizes } from './run.js';
 import { seedStudy } from './seeds.js';
 import { stealStudy } from './steal.js';
+
+/** Every budget kept, detection and robust accuracy never rising with eps, the figures recorded per budget. */
+function expectBudgetsKept(report: StudyReport): void {
+  expect(report.validity.max_linf_excess).toBeLessThanOrEqual(1e-9);
+  const curves = [...report.attacks, ...(report.hardening ? [report.hardening.baseline, report.hardening.hardened] : [])];
+  expect(curves.length).toBeGreaterThan(0);
+  for (const a of curves) {
+    expect(a.budgets.map((b) => b.eps)).toEqual([0.25, 0.5, 1, 2]);
+    for (const b of a.budgets) {
+      expect(b.max_linf, `${a.detector} eps ${b.eps}`).toBeLessThanOrEqual(b.eps + 1e-9);
+      expect(b.invalid).toBe(0);
+      expect(b.adversarial_rows + b.dropped).toBe(a.n);
+      expect(b.physical_valid_share).toBeGreaterThanOrEqual(0);
+    }
+    for (let k = 1; k < a.robustness.detection_rate.length; k++) expect(a.robustness.detection_rate[k]!, `${a.detector} detection at eps ${a.robustness.eps[k]}`).toBeLessThanOrEqual(a.robustness.detection_rate[k - 1]!);
+    for (let k = 1; k < a.budgets.length; k++) expect(a.budgets[k]!.robust_accuracy).toBeLessThanOrEqual(a.budgets[k - 1]!.robust_accuracy);
+  }
+}
 
 const tiny: StudySizes = { ...studySizes(true), syntheticRows: 1500, attackRows: 25, hardenPerRound: 60, hardenIters: 10, counterfactuals: 2, shapRows: 40, poisonRows: 800 };
 
@@ -22,6 +40,11 @@ describe('the study pipeline', () => {
     const { report, model } = await studyOnData(loaded, { data: 'synthetic', quick: true, seed: 4 }, tiny, (_f, m) => stages.push(m), new Set());
     expect(report.validity.checked).toBeGreaterThan(4 * 4 * tiny.attackRows);
     expect(report.validity.invalid).toBe(0);
+    expectBudgetsKept(report);
+    expect(report.validity.physical_valid_share).toBe(1);
+    expect(report.settings.adversarial_training.preprocessing_max_shift).toBe(0);
+    expect(report.served_model.members).toEqual(['gbdt', 'mlp']);
+    expect(report.served_model.test.accuracy).toBe(report.hardening!.hardened_test.accuracy);
     expect(report.detectors.map((d) => d.name)).toEqual(['gbdt', 'random_forest', 'logistic', 'mlp']);
     for (const d of report.detectors) expect(d.test.accuracy).toBeGreaterThan(0.9);
     for (const a of report.attacks) {
@@ -51,13 +74,17 @@ describe('the study pipeline', () => {
 
     // Scoring: a verdict per flow, missing features 0, SHAP and a valid counterfactual search with explain.
     const names = loaded.table.schema.features.map((f) => f.name);
-    const mal = Array.from(loaded.test).find((i) => loaded.table.y[i] === 1)!;
+    const flagged = scoreFlows(bundle, { flows: Array.from(loaded.test).slice(0, 300).map((i) => Object.fromEntries(names.map((n, k) => [n, loaded.table.x.data[i * names.length + k]!]))) });
+    const mal = Array.from(loaded.test)[flagged.results.findIndex((x) => x.verdict === 'malicious')]!;
     const flow = Object.fromEntries(names.map((n, k) => [n, loaded.table.x.data[mal * names.length + k]!]));
-    const r = scoreFlows(bundle, { explain: true, flows: [flow, {}] });
+    const r = scoreFlows(bundle, { explain: true, defaults: true, flows: [flow, {}] });
     expect(r.results).toHaveLength(2);
+    expect(r.results[0]!.verdict).toBe('malicious');
     expect(r.results[0]!.explanation!.contributions.length).toBeGreaterThan(0);
     const cf = r.results[0]!.explanation!.counterfactual;
-    if (cf) expect(cf.valid).toBe(true);
+    expect(cf).not.toBeNull();
+    expect(cf!.valid).toBe(true);
+    expect(cf!.found ? cf!.changes.length > 0 && cf!.score < 0.5 : cf!.changes.length === 0).toBe(true);
     expect(() => scoreFlows(bundle, { flows: [] })).toThrow(VitrineError);
     expect(() => scoreFlows(bundle, { explain: true, flows: Array(51).fill({}) })).toThrow(/at most 50/);
     expect(() => scoreFlows(bundle, { flows: [{ 'Flow Duration': 'x' }] })).toThrow(VitrineError);
@@ -76,6 +103,8 @@ describe('the study pipeline', () => {
       const { report } = await studyOnData(loaded, { data: file, quick: true, seed: 0 }, { ...tiny, maxTrainRows: 2000, maxTestRows: 1500 }, () => {}, new Set(['poison', 'drift']));
       expect(report.validity.checked).toBeGreaterThan(0);
       expect(report.validity.invalid, file).toBe(0);
+      expectBudgetsKept(report);
+      expect(report.validity.physical_valid_share, file).toBe(1);
       expect(report.drift).toBeUndefined();
     }
   }, 240_000);
@@ -89,12 +118,14 @@ describe('the study pipeline', () => {
     const fpr = r.rates.find((x) => x.detector === 'gbdt' && x.rate === 'false_positive_rate')!;
     expect(fpr.interval.lower).toBeGreaterThanOrEqual(0);
     await expect(seedStudy({ data: 'synthetic', seeds: [1] })).rejects.toThrow(/seeds/);
+    await expect(seedStudy({ data: 'synthetic', seeds: [0, 0] })).rejects.toThrow(/distinct/);
   }, 240_000);
 
   it('steal: agreement grows with the budget, transfer flows are valid', async () => {
-    const r = await stealStudy({ data: 'synthetic', budgets: [20, 600], eps: [1], quick: true });
+    const r = await stealStudy({ data: 'synthetic', budgets: [8, 600], eps: [1], quick: true });
     expect(r.results).toHaveLength(2);
     expect(r.results[1]!.agreement).toBeGreaterThan(0.8);
+    expect(r.results[1]!.agreement).toBeGreaterThan(r.results[0]!.agreement);
     expect(r.validity.invalid).toBe(0);
     await expect(stealStudy({ data: 'synthetic', budgets: [1] })).rejects.toThrow(/budgets/);
   }, 240_000);
