@@ -223,7 +223,7 @@ export interface AssessmentConfidence {
    * Set when no evidence item could be scored: the numbers above are the prior alone, and the reading is "insufficient
    * evidence", never a probability. `reason` says why nothing scored; `would_help` lists what evidence would.
    */
-  readonly insufficient?: { readonly reason: string; readonly would_help: readonly string[] };
+  readonly insufficient?: { readonly reason: string; readonly would_help: readonly string[] } | undefined;
 }
 
 /** Distance between the first and the second hypothesis. */

@@ -1,5 +1,5 @@
 // The Assessment workspace: a case in, ranked threat-actor hypotheses out, with the evidence behind them, history and exports.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Assessment, CaseAssessPage, CaseImportResponse, StixBundle, StoredAssessment, StoredAssessmentSummary, StoredCase, StoredCaseSummary } from '../../../../engines/core/contracts/caseassess';
 import type { StixImportSummary as ImportSummary } from '../../../../engines/core/contracts/findings';
 import { asApiError, itemsOf } from '../../api/client';
@@ -20,6 +20,7 @@ import { History } from './History';
 import { Hypotheses } from './Hypotheses';
 import { downloadName, parseCaseText, rankedHypotheses } from './model';
 import { ResultSummary } from './ResultSummary';
+import { CaseSources } from './CaseSources';
 import './assessment.css';
 
 const HISTORY_PAGE = 15;
@@ -28,6 +29,8 @@ const GRAPH_ACTORS = 5;
 
 interface Shown {
   readonly assessment: Assessment;
+  /** The editor's text when this result was made or reopened: once the text differs, the result is marked stale. */
+  readonly text: string;
   /** The case that produced it, when known (this session's runs): STIX export re-posts it. */
   readonly caseBody: unknown;
   /** The stored id when reopened from the history. */
@@ -37,6 +40,8 @@ interface Shown {
 export default function AssessmentWorkspace({ service, client }: WorkspaceProps) {
   const base = service.base;
   const [text, setText] = useState('');
+  const textRef = useRef(text);
+  textRef.current = text;
   const [origin, setOrigin] = useState<string | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const [serviceError, setServiceError] = useState<ApiError | null>(null);
@@ -52,7 +57,10 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
   const [storedCases, setStoredCases] = useState<readonly StoredCaseSummary[]>([]);
   const [imported, setImported] = useState<{ readonly summary: ImportSummary; readonly title: string } | null>(null);
   const [importing, setImporting] = useState(false);
-  const [savedNote, setSavedNote] = useState<string | null>(null);
+  /** A note about the editor's text (saved as, imported as), with the text it was true of: hidden once the text changes. */
+  const [savedNote, setSavedNote] = useState<{ readonly note: string; readonly text: string } | null>(null);
+  /** The text the origin ("From stored case X") was true of. */
+  const [originText, setOriginText] = useState<string | null>(null);
 
   const loadCases = useCallback(async (): Promise<void> => {
     try {
@@ -67,8 +75,10 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
   }, [loadCases]);
 
   const showCase = (kase: unknown, origin: string): void => {
-    setText(`${JSON.stringify(kase, null, 2)}\n`);
+    const t = `${JSON.stringify(kase, null, 2)}\n`;
+    setText(t);
     setOrigin(origin);
+    setOriginText(t);
     setLocalError(null);
     setServiceError(null);
   };
@@ -77,8 +87,10 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
     async (caseId: string): Promise<void> => {
       try {
         const stored = await client.get<StoredCase>(`${base}/cases/${encodeURIComponent(caseId)}`);
-        setText(`${JSON.stringify(stored.case, null, 2)}\n`);
+        const t = `${JSON.stringify(stored.case, null, 2)}\n`;
+        setText(t);
         setOrigin(`stored case ${stored.case_id}`);
+        setOriginText(t);
         setLocalError(null);
         setServiceError(null);
         void loadCases();
@@ -94,7 +106,7 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
     async (id: string): Promise<void> => {
       try {
         const stored = await client.get<StoredAssessment>(`${base}/assessments/${encodeURIComponent(id)}`);
-        setShown({ assessment: stored.assessment, caseBody: undefined, storedId: stored.id });
+        setShown({ assessment: stored.assessment, caseBody: undefined, storedId: stored.id, text: textRef.current });
         setExportError(null);
         setHistoryError(null);
       } catch (err) {
@@ -122,7 +134,12 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
     setServiceError(null);
     try {
       const r = await client.post<CaseImportResponse>(`${base}/cases/import/stix`, bundle);
-      showCase(r.case, `STIX bundle ${name} (stored as ${r.stored.case_id})`);
+      showCase(
+        r.case,
+        r.merged
+          ? `STIX bundle ${name}, imported before: merged into ${r.merged.into} (${r.merged.added.length} new item${r.merged.added.length === 1 ? '' : 's'}, ${r.merged.kept} kept)`
+          : `STIX bundle ${name} (stored as ${r.stored.case_id})`,
+      );
       setImported({ summary: r.summary, title: name });
       void loadCases();
     } catch (err) {
@@ -138,9 +155,24 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
       setLocalError(parsed.message);
       return;
     }
+    const save = (replace: boolean) => client.post<StoredCaseSummary>(`${base}/cases`, parsed.value, replace ? { query: { replace: 'true' } } : {});
     try {
-      const s = await client.post<StoredCaseSummary>(`${base}/cases`, parsed.value);
-      setSavedNote(`Saved as ${s.case_id}: findings can now be sent to it.`);
+      let s: StoredCaseSummary;
+      try {
+        s = await save(false);
+      } catch (err) {
+        // The stored case holds evidence this text lacks (sent from another workspace, imported): say what, and replace only if confirmed.
+        const e = asApiError(err);
+        if (e.status !== 409) throw err;
+        const lost = e.details.map((d) => `• ${d.issue}`).slice(0, 12);
+        const ok = window.confirm(`${e.message}\n\n${lost.join('\n')}${e.details.length > 12 ? '\n…' : ''}\n\nReplace the stored case and drop these items?`);
+        if (!ok) {
+          setServiceError(e);
+          return;
+        }
+        s = await save(true);
+      }
+      setSavedNote({ note: `Saved as ${s.case_id}: findings can now be sent to it.`, text });
       setServiceError(null);
       void loadCases();
     } catch (err) {
@@ -187,7 +219,7 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
     setRunning(true);
     try {
       const assessment = await client.post<Assessment>(`${base}/assess`, parsed.value, { query: { format: 'json' } });
-      setShown({ assessment, caseBody: parsed.value, storedId: null });
+      setShown({ assessment, caseBody: parsed.value, storedId: null, text });
       setExportError(null);
       void loadHistory(0);
     } catch (err) {
@@ -222,7 +254,7 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
         <div className="assess__side">
           <CaseEditor
             text={text}
-            origin={origin}
+            origin={origin === null ? null : originText !== null && originText !== text ? `${origin}, edited since` : origin}
             onText={(t, o) => {
               setText(t);
               setOrigin(o);
@@ -239,11 +271,12 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
             onOpenStored={(id) => void openStoredCase(id)}
             onSave={() => void saveCase()}
           />
-          {savedNote && (
+          {savedNote && savedNote.text === text && (
             <p className="muted" role="status">
-              {savedNote}
+              {savedNote.note}
             </p>
           )}
+          <CaseSources text={text} />
           {imported && (
             <section className="panel">
               <StixImportSummary summary={imported.summary} title={imported.title} onDismiss={() => setImported(null)} />
@@ -291,10 +324,18 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
                 </button>
               </div>
               {exportError && <ErrorNote error={exportError} title="The STIX export failed" />}
+              {shown.text !== text && (
+                <p className="assess__stale" role="status" data-testid="result-stale">
+                  <strong>Stale:</strong> the case in the editor has changed since this result was {shown.storedId ? 'reopened' : 'made'}. Run the assessment again to see the
+                  reading of the case as it is now.
+                </p>
+              )}
+              <div className={shown.text !== text ? 'assess__result-body assess__result-body--stale' : 'assess__result-body'}>
               <ResultSummary assessment={shown.assessment} />
               <Hypotheses assessment={shown.assessment} ranked={ranked} filter={filter} />
               <EvidenceMatrix assessment={shown.assessment} columns={MATRIX_COLUMNS} />
               <EvidenceGraph assessment={shown.assessment} actors={GRAPH_ACTORS} theme={theme} />
+              </div>
             </>
           )}
         </div>

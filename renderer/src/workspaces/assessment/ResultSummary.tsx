@@ -1,10 +1,71 @@
 // The leading hypothesis in words of estimative probability, with the numbers behind the words.
-import type { Assessment } from '../../../../engines/core/contracts/caseassess';
+import type { Assessment, AssessmentWarning } from '../../../../engines/core/contracts/caseassess';
 import { hypothesisLabel, percent } from './model';
+
+/** Warnings that change how the result reads (evidence that was not scored at all): shown open, not folded away. */
+const READING: ReadonlySet<AssessmentWarning['code']> = new Set(['no_scored_evidence', 'unknown_technique', 'unknown_software', 'unknown_sector', 'unknown_region']);
 
 export function ResultSummary({ assessment }: { readonly assessment: Assessment }) {
   const { leading, confidence, gap } = assessment;
   const second = assessment.alternatives.find((h) => h.attack_id === gap.second_attack_id);
+  const reading = assessment.warnings.filter((w) => READING.has(w.code));
+  const other = assessment.warnings.filter((w) => !READING.has(w.code));
+  const warningList = (list: readonly AssessmentWarning[]) => (
+    <ul>
+      {list.map((w, i) => (
+        <li key={i}>
+          {w.evidence_id && <code>{w.evidence_id}</code>} {w.message}
+        </li>
+      ))}
+    </ul>
+  );
+  if (confidence.insufficient) {
+    return (
+      <section className="panel leading leading--insufficient" aria-label="Assessment" data-testid="leading-hypothesis" data-insufficient="true">
+        <div className="leading__top">
+          <div>
+            <h3>Assessment</h3>
+            <div className="leading__name" data-testid="confidence-words">
+              Insufficient evidence
+            </div>
+            <div className="muted">No actor is more likely than another on this case; no probability is given.</div>
+          </div>
+          <div className="words words--low">
+            <div className="words__text">no reading</div>
+            <div className="muted">low analytic confidence</div>
+          </div>
+        </div>
+        <p className="leading__statement">{confidence.insufficient.reason}</p>
+        <div className="leading__help">
+          <strong>What would help</strong>
+          <ul data-testid="would-help">
+            {confidence.insufficient.would_help.map((h) => (
+              <li key={h}>{h}</li>
+            ))}
+          </ul>
+        </div>
+        {reading.length > 0 && (
+          <div className="warnings warnings--open" role="note">
+            <strong>Not scored</strong>
+            {warningList(reading)}
+          </div>
+        )}
+        {other.length > 0 && (
+          <details className="warnings">
+            <summary>
+              {other.length} other note{other.length === 1 ? '' : 's'}
+            </summary>
+            {warningList(other)}
+          </details>
+        )}
+        <div className="muted leading__kg">
+          {assessment.kg.source}
+          {assessment.kg.attack_version ? ` ${assessment.kg.attack_version}` : ''} · {assessment.kg.actor_count} actors · method {assessment.method} · case{' '}
+          <code title={assessment.case_sha256}>{assessment.case_sha256.slice(0, 12)}</code>
+        </div>
+      </section>
+    );
+  }
   return (
     <section className="panel leading" aria-label="Leading hypothesis" data-testid="leading-hypothesis" data-attack-id={leading.attack_id}>
       <div className="leading__top">
@@ -60,18 +121,20 @@ export function ResultSummary({ assessment }: { readonly assessment: Assessment 
           <dd>{assessment.hypotheses_scored}</dd>
         </div>
       </dl>
-      {assessment.warnings.length > 0 && (
+      {reading.length > 0 && (
+        <div className="warnings warnings--open" role="note" data-testid="reading-warnings">
+          <strong>
+            {reading.length} item{reading.length === 1 ? '' : 's'} not scored: the reading above leaves {reading.length === 1 ? 'it' : 'them'} out
+          </strong>
+          {warningList(reading)}
+        </div>
+      )}
+      {other.length > 0 && (
         <details className="warnings">
           <summary>
-            {assessment.warnings.length} warning{assessment.warnings.length === 1 ? '' : 's'}
+            {other.length} other note{other.length === 1 ? '' : 's'}
           </summary>
-          <ul>
-            {assessment.warnings.map((w, i) => (
-              <li key={i}>
-                {w.evidence_id && <code>{w.evidence_id}</code>} {w.message}
-              </li>
-            ))}
-          </ul>
+          {warningList(other)}
         </details>
       )}
       <div className="muted leading__kg">

@@ -119,3 +119,19 @@ describe('formatting', () => {
     expect(downloadName('', 'assessment')).toBe('case-assessment.json');
   });
 });
+
+describe('caseSources', () => {
+  it('lists the items with a source and a link back, skipping those without and links that are not routes', async () => {
+    const { caseSources } = await import('./model');
+    const kase = {
+      case_id: 'c',
+      techniques: [{ evidence_id: 'T-1', id: 'T1059' }, { evidence_id: 'F-T-1', id: 'T1071.001', source: { service: 'replay', kind: 'story', id: '3', link: '#/replay/story/3' } }],
+      indicators: [{ evidence_id: 'F-I-1', type: 'ipv4', value: '105.73.6.112:80', source: { service: 'forensic', kind: 'story', id: 's9', link: 'javascript:alert(1)' } }],
+    };
+    expect(caseSources(kase)).toEqual([
+      { evidence_id: 'F-T-1', kind: 'technique', value: 'T1071.001', label: 'replay story 3', link: '#/replay/story/3' },
+      { evidence_id: 'F-I-1', kind: 'indicator', value: 'ipv4 105.73.6.112:80', label: 'forensic story s9' },
+    ]);
+    expect(caseSources('nope')).toEqual([]);
+  });
+});

@@ -199,3 +199,44 @@ export function downloadName(caseId: string, suffix: string): string {
   const safe = caseId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'case';
   return `${safe}-${suffix}.json`;
 }
+
+/** One evidence item of the editor's case that says where it came from. */
+export interface CaseSource {
+  readonly evidence_id: string;
+  readonly kind: string;
+  readonly value: string;
+  /** `replay story 3` */
+  readonly label: string;
+  /** `#/replay/story/3` or an http(s) URL, when the sender gave one. */
+  readonly link?: string;
+}
+
+const SOURCE_LISTS: readonly [string, string][] = [
+  ['techniques', 'technique'],
+  ['software', 'software'],
+  ['indicators', 'indicator'],
+  ['sectors', 'sector'],
+  ['regions', 'region'],
+];
+
+/** The items of a case (as the editor holds it, unchecked) that carry a `source`: what they are and a link back to where they came from. */
+export function caseSources(kase: unknown): CaseSource[] {
+  if (typeof kase !== 'object' || kase === null) return [];
+  const out: CaseSource[] = [];
+  for (const [key, kind] of SOURCE_LISTS) {
+    const list = (kase as Record<string, unknown>)[key];
+    if (!Array.isArray(list)) continue;
+    for (const raw of list as unknown[]) {
+      if (typeof raw !== 'object' || raw === null) continue;
+      const item = raw as Record<string, unknown>;
+      const src = item['source'];
+      if (typeof src !== 'object' || src === null) continue;
+      const s = src as Record<string, unknown>;
+      if (typeof s['service'] !== 'string' || typeof s['kind'] !== 'string' || typeof s['id'] !== 'string') continue;
+      const link = typeof s['link'] === 'string' && /^(#\/|https?:\/\/)\S*$/.test(s['link']) ? s['link'] : undefined;
+      const value = kind === 'indicator' ? `${String(item['type'])} ${String(item['value'])}` : String(item['id'] ?? item['name'] ?? '');
+      out.push({ evidence_id: String(item['evidence_id'] ?? ''), kind, value: value.slice(0, 200), label: `${s['service']} ${s['kind']} ${s['id'].slice(0, 40)}`, ...(link !== undefined ? { link } : {}) });
+    }
+  }
+  return out;
+}
