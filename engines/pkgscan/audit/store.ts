@@ -197,24 +197,24 @@ export class SqliteAuditStore implements AuditStore {
     return { seq: r.seq, at: r.at, kind: r.kind, actor: r.actor, payload: canonicalJson(r.payload), prev_hash: r.prev_hash, hash: r.hash };
   }
 
-  append(record: NewAuditRecord): Promise<StoredLedgerRow> {
-    return Promise.resolve(this.appendSync(record));
+  async append(record: NewAuditRecord): Promise<StoredLedgerRow> {
+    return this.appendSync(record);
   }
 
   page(filter: AuditFilter, limit: number, offset: number): Promise<{ rows: StoredLedgerRow[]; total: number }> {
     return page(this.q, filter, limit, offset);
   }
 
-  verify(anchors: LedgerAnchors): Promise<LedgerVerification> {
-    return Promise.resolve(this.ledger.verify(anchors));
+  async verify(anchors: LedgerAnchors): Promise<LedgerVerification> {
+    return this.ledger.verify(anchors);
   }
 
-  count(): Promise<number> {
-    return Promise.resolve(this.ledger.count());
+  async count(): Promise<number> {
+    return this.ledger.count();
   }
 
-  missingGuards(): Promise<string[]> {
-    return Promise.resolve(this.missingGuardsSync());
+  async missingGuards(): Promise<string[]> {
+    return this.missingGuardsSync();
   }
 }
 

@@ -25,23 +25,23 @@ export class SqliteRefreshTokenStore implements RefreshTokenStore {
     readonly tokens: RefreshTokens,
     private readonly db: Database,
   ) {}
-  issue(userId: string, familyId?: string, now?: Date): Promise<string> {
-    return Promise.resolve(this.tokens.issue(userId, familyId, now));
+  async issue(userId: string, familyId?: string, now?: Date): Promise<string> {
+    return this.tokens.issue(userId, familyId, now);
   }
-  rotate(token: string, now?: Date): Promise<RotateResult> {
-    return Promise.resolve(this.tokens.rotate(token, now));
+  async rotate(token: string, now?: Date): Promise<RotateResult> {
+    return this.tokens.rotate(token, now);
   }
-  revoke(token: string, now?: Date): Promise<string | undefined> {
-    return Promise.resolve(this.tokens.revoke(token, now));
+  async revoke(token: string, now?: Date): Promise<string | undefined> {
+    return this.tokens.revoke(token, now);
   }
-  revokeUser(userId: string, reason: string, now?: Date): Promise<number> {
-    return Promise.resolve(this.tokens.revokeUser(userId, reason, now));
+  async revokeUser(userId: string, reason: string, now?: Date): Promise<number> {
+    return this.tokens.revokeUser(userId, reason, now);
   }
-  familyRevokedForReuse(userId: string, familyId: string): Promise<boolean> {
-    return Promise.resolve(this.tokens.familyRevokedForReuse(userId, familyId));
+  async familyRevokedForReuse(userId: string, familyId: string): Promise<boolean> {
+    return this.tokens.familyRevokedForReuse(userId, familyId);
   }
-  liveCount(userId: string, now?: Date): Promise<number> {
-    return Promise.resolve(this.tokens.liveCount(userId, now));
+  async liveCount(userId: string, now?: Date): Promise<number> {
+    return this.tokens.liveCount(userId, now);
   }
   signingKey(): Promise<Uint8Array> {
     this.key ??= signingKey(this.db);

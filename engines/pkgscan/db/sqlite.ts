@@ -9,19 +9,26 @@ function bind(params: readonly Param[]): Bindable[] {
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p) : (p as Bindable)));
 }
 
+/** Runs a synchronous statement now; a thrown error becomes a rejection, as on PostgreSQL. */
+function settle<T>(fn: () => T): Promise<T> {
+  return new Promise<T>((resolve) => {
+    resolve(fn());
+  });
+}
+
 class SqliteStatements implements Queryable {
   constructor(protected readonly db: Database) {}
 
   all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
-    return Promise.resolve(this.db.prepare(sql).all(...bind(params)) as T[]);
+    return settle(() => this.db.prepare(sql).all(...bind(params)) as T[]);
   }
 
   get<T>(sql: string, params: readonly Param[] = []): Promise<T | undefined> {
-    return Promise.resolve(this.db.prepare(sql).get(...bind(params)) as T | undefined);
+    return settle(() => this.db.prepare(sql).get(...bind(params)) as T | undefined);
   }
 
   run(sql: string, params: readonly Param[] = []): Promise<number> {
-    return Promise.resolve(this.db.prepare(sql).run(...bind(params)).changes);
+    return settle(() => this.db.prepare(sql).run(...bind(params)).changes);
   }
 }
 

@@ -96,11 +96,11 @@ export class MemoryLimiter implements SharedLimiter {
   get windowMs(): number {
     return this.inner.windowMs;
   }
-  hit(key: string, now?: number): Promise<LimitDecision> {
-    return Promise.resolve(this.inner.hit(key, now));
+  async hit(key: string, now?: number): Promise<LimitDecision> {
+    return this.inner.hit(key, now);
   }
-  count(key: string, now?: number): Promise<{ count: number; retryAfterS: number }> {
-    return Promise.resolve(this.inner.count(key, now));
+  async count(key: string, now?: number): Promise<{ count: number; retryAfterS: number }> {
+    return this.inner.count(key, now);
   }
 }
 

@@ -49,37 +49,36 @@ export class SqliteUserStore implements UserStore {
     private readonly tokens: RefreshTokens,
     private readonly audit: AuditLog,
   ) {}
-  get(id: string): Promise<StoredUser | undefined> {
-    return Promise.resolve(getUser(this.db, id));
+  async get(id: string): Promise<StoredUser | undefined> {
+    return getUser(this.db, id);
   }
-  findByEmail(email: string): Promise<StoredUser | undefined> {
-    return Promise.resolve(findUserByEmail(this.db, email));
+  async findByEmail(email: string): Promise<StoredUser | undefined> {
+    return findUserByEmail(this.db, email);
   }
-  insert(input: { email: string; passwordHash: string; role: Role }, now?: Date): Promise<StoredUser> {
-    return Promise.resolve().then(() => insertUser(this.db, input, now));
+  async insert(input: { email: string; passwordHash: string; role: Role }, now?: Date): Promise<StoredUser> {
+    return insertUser(this.db, input, now);
   }
-  list(filter: UserFilter, limit: number, offset: number): Promise<PageOf<User>> {
-    return Promise.resolve(listUsers(this.db, filter, limit, offset));
+  async list(filter: UserFilter, limit: number, offset: number): Promise<PageOf<User>> {
+    return listUsers(this.db, filter, limit, offset);
   }
-  countActiveAdmins(): Promise<number> {
-    return Promise.resolve(countActiveAdmins(this.db));
+  async countActiveAdmins(): Promise<number> {
+    return countActiveAdmins(this.db);
   }
-  countActive(): Promise<number> {
-    return Promise.resolve((this.db.prepare('SELECT COUNT(*) AS n FROM pkgscan_users WHERE active = 1').get() as { n: number }).n);
+  async countActive(): Promise<number> {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM pkgscan_users WHERE active = 1').get() as { n: number }).n;
   }
-  update(id: string, patch: UserPatch, actor: string, requestId: string | null, now = new Date()): Promise<UserUpdate> {
-    return Promise.resolve().then(() =>
-      this.db
-        .transaction((): UserUpdate => {
-          let revoked = 0;
-          const result = patchUser(this.db, id, patch, (userId) => {
-            revoked = this.tokens.revokeUser(userId, 'deactivated', now);
-          }, now);
-          this.audit.record('user.update', actor, requestId, auditDetails(id, result, revoked));
-          return { ...result, revoked };
-        })
-        .immediate(),
-    );
+  async update(id: string, patch: UserPatch, actor: string, requestId: string | null, now = new Date()): Promise<UserUpdate> {
+    // Synchronous inside: the change, the revocation and the audit entry in one IMMEDIATE transaction, as before.
+    return this.db
+      .transaction((): UserUpdate => {
+        let revoked = 0;
+        const result = patchUser(this.db, id, patch, (userId) => {
+          revoked = this.tokens.revokeUser(userId, 'deactivated', now);
+        }, now);
+        this.audit.record('user.update', actor, requestId, auditDetails(id, result, revoked));
+        return { ...result, revoked };
+      })
+      .immediate();
   }
 }
 
