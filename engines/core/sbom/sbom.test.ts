@@ -54,3 +54,30 @@ describe('SBOM writers', () => {
     expect(validateSpdx({ ...doc, packages: [{ SPDXID: 'bad id', name: 'x' }] }).length).toBeGreaterThan(0);
   });
 });
+
+describe('CycloneDX validation in linear time', () => {
+  const big = (n: number): Record<string, unknown> => ({
+    bomFormat: 'CycloneDX',
+    specVersion: '1.6',
+    version: 1,
+    components: Array.from({ length: n }, (_, i) => ({ type: 'library', 'bom-ref': `r${i}`, name: `n${i}`, version: '1.0.0', purl: `pkg:npm/n${i}@1.0.0` })),
+    dependencies: [{ ref: 'root', dependsOn: Array.from({ length: n }, (_, i) => `r${i}`) }, ...Array.from({ length: n }, (_, i) => ({ ref: `r${i}`, dependsOn: [] }))],
+  });
+
+  it('accepts a valid document of 3,000 components checked in chunks', async () => {
+    expect(await validateCycloneDx(big(3000))).toEqual([]);
+  });
+
+  it('finds duplicates across chunks, schema errors at their place in the whole document, and bad refs in long lists', async () => {
+    const doc = big(1000);
+    const comps = doc['components'] as Record<string, unknown>[];
+    comps[900] = { ...comps[10] };
+    comps[700] = { type: 'not-a-type', 'bom-ref': 'x', name: 'y' };
+    ((doc['dependencies'] as Record<string, unknown[]>[])[0] as Record<string, unknown[]>)['dependsOn']?.push('r5', '');
+    const problems = await validateCycloneDx(doc);
+    expect(problems).toContain('/components/900 uniqueItems must NOT have duplicate items');
+    expect(problems.some((p) => p.startsWith('/components/700'))).toBe(true);
+    expect(problems).toContain('/dependencies/0/dependsOn/1000 uniqueItems must NOT have duplicate items');
+    expect(problems).toContain('/dependencies/0/dependsOn/1001 type must be a non-empty string');
+  });
+});

@@ -590,7 +590,10 @@ export function sbomInput(o: Pick<AnalyzeOptions, 'projectName' | 'serial' | 'cr
   const deps = new Map<string, string[]>();
   for (const e of graph.edges) {
     const from = e.from === 'project' ? SUBJECT_REF : e.from;
-    deps.set(from, [...(deps.get(from) ?? []), e.to]);
+    // in place: copying the list per edge made a root with 15,000 direct requires quadratic
+    const list = deps.get(from);
+    if (list === undefined) deps.set(from, [e.to]);
+    else list.push(e.to);
   }
   return {
     subject: { name: o.projectName, type: 'application' },

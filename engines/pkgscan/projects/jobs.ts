@@ -2,7 +2,10 @@
 import { z } from 'zod';
 import type { JobContext } from '../../core/jobs/protocol.js';
 import { validate } from '../../core/validation.js';
-import { analyzeFiles, type FileAnalysis } from './analyze.js';
+import type { StoredVerdictRef } from '../../core/contracts/pkgscan-projects.js';
+import type { VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
+import { validateCycloneDx } from '../../core/sbom/index.js';
+import { analyzeFiles, finishAnalysis, type FileAnalysis, type ProjectAnalysis } from './analyze.js';
 import { MAX_FILE_BYTES, MAX_FILES } from './files.js';
 
 export const PROJECT_ANALYZE_JOB = 'pkgscan.project_analyze';
@@ -24,6 +27,75 @@ export function projectAnalyzeJob(payload: unknown, ctx: JobContext): FileAnalys
   ctx.progress(0, 'reading project files');
   const files = p.files.map((f) => ({ path: f.path, text: f.text, bytes: Buffer.byteLength(f.text, 'utf8') }));
   const out = analyzeFiles(files, { projectName: p.projectName, internalNamespaces: p.internalNamespaces });
+  ctx.progress(1);
+  return out;
+}
+
+export const PROJECT_FINISH_JOB = 'pkgscan.project_finish';
+
+/** The file analysis (this worker's own output), what the store said of each component (same order), and the scan's identity. */
+export const projectFinishPayloadSchema = z.strictObject({
+  raw: z.strictObject({
+    manifests: z.array(z.unknown()),
+    findings: z.array(z.unknown()),
+    parserWarnings: z.array(z.unknown()),
+    skippedFiles: z.array(z.string()),
+    components: z.array(z.strictObject({ ecosystem: z.string(), name: z.string(), version: z.string() }).passthrough()),
+    graph: z.unknown(),
+  }),
+  verdicts: z.array(z.unknown().nullable()),
+  vulnerabilities: z.array(z.unknown().nullable()).nullable(),
+  options: z.strictObject({
+    projectName: z.string().min(1).max(200),
+    environment: z.string().min(1).max(64),
+    internalNamespaces: z.array(z.string().max(214)).max(100),
+    serial: z.string().uuid(),
+    created: z.string().max(40),
+    toolVersion: z.string().max(40),
+  }),
+});
+
+export type ProjectFinishPayload = z.infer<typeof projectFinishPayloadSchema>;
+
+/** The finished analysis and the CycloneDX schema problems (empty when valid). */
+export interface ProjectFinishResult {
+  readonly analysis: ProjectAnalysis;
+  readonly sbomProblems: string[];
+}
+
+const NOT_LOOKED_UP: VulnerabilityAssessment = { status: 'unavailable', message: 'the component was not looked up', missing_sources: [], items: [] };
+
+const key = (ecosystem: string, name: string, version: string): string => `${ecosystem}\u0000${name}\u0000${version}`;
+
+/**
+ * Decision, risk, the CycloneDX document and its validation, from the file analysis and the store's answers
+ * looked up by the gateway; run in a worker so a large project never holds the gateway's event loop.
+ */
+export async function finishWithLookups(p: ProjectFinishPayload): Promise<ProjectFinishResult> {
+  // The raw analysis is this service's own worker output, returned through the gateway unchanged.
+  const raw = p.raw as unknown as FileAnalysis;
+  const verdicts = new Map<string, StoredVerdictRef>();
+  const vulns = new Map<string, VulnerabilityAssessment>();
+  raw.components.forEach((c, i) => {
+    const v = p.verdicts[i];
+    if (v !== null && v !== undefined) verdicts.set(key(c.ecosystem, c.name, c.version), v as StoredVerdictRef);
+    const a = p.vulnerabilities?.[i];
+    if (a !== null && a !== undefined) vulns.set(key(c.ecosystem, c.name, c.version), a as VulnerabilityAssessment);
+  });
+  const o = p.options;
+  const analysis = finishAnalysis(raw, {
+    ...o,
+    verdictOf: (e, n, v) => verdicts.get(key(e, n, v)),
+    ...(p.vulnerabilities !== null ? { vulnerabilitiesOf: (e: string, n: string, v: string): VulnerabilityAssessment => vulns.get(key(e, n, v)) ?? NOT_LOOKED_UP } : {}),
+  });
+  const sbomProblems = await validateCycloneDx(analysis.sbom);
+  return { analysis, sbomProblems };
+}
+
+export async function projectFinishJob(payload: unknown, ctx: JobContext): Promise<ProjectFinishResult> {
+  const p = validate(projectFinishPayloadSchema, payload, 'project finish request');
+  ctx.progress(0, 'deciding and building the SBOM');
+  const out = await finishWithLookups(p);
   ctx.progress(1);
   return out;
 }

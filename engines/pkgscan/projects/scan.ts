@@ -2,13 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectScan } from '../../core/contracts/pkgscan-projects.js';
 import { VitrineError } from '../../core/errors.js';
-import { buildSpdx, validateCycloneDx, validateSpdx, type CycloneDxDocument, type SpdxDocument } from '../../core/sbom/index.js';
+import { buildSpdx, validateSpdx, type CycloneDxDocument, type SpdxDocument } from '../../core/sbom/index.js';
 import { VERSION } from '../config.js';
 import { publishEvent } from '../events/publish.js';
 import type { Platform } from '../platform.js';
 import { jobs as serviceJobs } from '../jobs.js';
-import { analyzeFiles, finishAnalysis, sbomInput, type FileAnalysis } from './analyze.js';
-import { PROJECT_ANALYZE_JOB, type ProjectAnalyzePayload } from './jobs.js';
+import { analyzeFiles, sbomInput, type FileAnalysis } from './analyze.js';
+import { finishWithLookups, PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB, type ProjectAnalyzePayload, type ProjectFinishPayload, type ProjectFinishResult } from './jobs.js';
 import { checkSubmission } from './files.js';
 import { allComponents, getGraph, getProject, getProjectScan, getStoredSbom, saveProjectScan } from './store.js';
 import { newestVerdictFor } from './verdicts.js';
@@ -16,6 +16,8 @@ import { assessRelease } from '../vulns/advisories.js';
 
 /** A worker may take a while on 5 MB of pnpm YAML; past this the scan is refused rather than left hanging. */
 const ANALYZE_TIMEOUT_MS = 120_000;
+/** Store lookups between two turns of the event loop. */
+const LOOKUP_BATCH = 500;
 
 /** Runs and stores one project scan. Throws 404 for an unknown project, 413/422 for a submission over the limits or malformed. */
 export async function runProjectScan(p: Platform, projectId: string, body: unknown, actor: string, requestId: string | null, signal?: AbortSignal): Promise<ProjectScan> {
@@ -31,19 +33,29 @@ export async function runProjectScan(p: Platform, projectId: string, body: unkno
     PROJECT_ANALYZE_JOB in serviceJobs
       ? ((await p.jobs.run(PROJECT_ANALYZE_JOB, payload, { timeoutMs: ANALYZE_TIMEOUT_MS, label: 'Project scan', ...(signal !== undefined ? { signal } : {}) })) as FileAnalysis)
       : analyzeFiles(files, payload);
-  const a = finishAnalysis(raw, {
-    projectName: project.name,
-    environment,
-    internalNamespaces: p.config.internalNamespaces,
-    verdictOf: (ecosystem, name, version) => newestVerdictFor(p.db, ecosystem, name, version, environment),
-    vulnerabilitiesOf: (ecosystem, name, version) => assessRelease(p.db, ecosystem, name, version),
-    serial: id,
-    created,
-    toolVersion: VERSION,
-  });
+  // The store's answers per component, read here in batches (the event loop gets a turn between them); the
+  // decision, the SBOM and its validation then run in a worker.
+  const verdicts: ProjectFinishPayload['verdicts'] = [];
+  const vulnerabilities: NonNullable<ProjectFinishPayload['vulnerabilities']> = [];
+  for (let i = 0; i < raw.components.length; i++) {
+    if (i > 0 && i % LOOKUP_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+    const c = raw.components[i] as FileAnalysis['components'][number];
+    verdicts.push(newestVerdictFor(p.db, c.ecosystem, c.name, c.version, environment) ?? null);
+    vulnerabilities.push(c.version === '' ? null : assessRelease(p.db, c.ecosystem, c.name, c.version));
+  }
+  const finishPayload: ProjectFinishPayload = {
+    raw: raw as unknown as ProjectFinishPayload['raw'],
+    verdicts,
+    vulnerabilities,
+    options: { projectName: project.name, environment, internalNamespaces: [...p.config.internalNamespaces], serial: id, created, toolVersion: VERSION },
+  };
+  const finished =
+    PROJECT_FINISH_JOB in serviceJobs
+      ? ((await p.jobs.run(PROJECT_FINISH_JOB, finishPayload, { timeoutMs: ANALYZE_TIMEOUT_MS, label: 'Project scan', ...(signal !== undefined ? { signal } : {}) })) as ProjectFinishResult)
+      : await finishWithLookups(finishPayload);
+  const a = finished.analysis;
   // a document we could not validate is never stored as the project's SBOM
-  const problems = await validateCycloneDx(a.sbom);
-  if (problems.length > 0) throw new VitrineError('internal', 'the generated SBOM did not validate');
+  if (finished.sbomProblems.length > 0) throw new VitrineError('internal', 'the generated SBOM did not validate');
   const scan: ProjectScan = {
     id,
     project_id: project.id,
