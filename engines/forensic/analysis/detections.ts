@@ -1,5 +1,8 @@
 // Sigma detections in the analysis: every event through the rule set, hits kept compactly, a causal rule that lets high ones root or raise stories.
 import { levelRank, loadSigmaRules, type SigmaLevel, type SigmaRuleInfo, type SigmaRuleSet } from '../sigma/index.js';
+import { runCorrelations, type BaseHit, type CorrelationHit, type ResolvedCorrelation } from '../sigma/correlation.js';
+import { InputView, sourceOf } from '../sigma/logsource.js';
+import { textsOf } from '../sigma/value.js';
 import type { AnalysisEvent, EventSeq } from './events.js';
 import { stageOfTactics } from './attack.js';
 import type { CausalRule } from './rules.js';
@@ -33,22 +36,49 @@ export class Detections {
   private ruleIx = new Uint16Array(64);
   private n = 0;
   private readonly firstHit = new Map<string, number>();
+  /** Correlation hits: each with the event positions of its window (the last one triggered it). */
+  private readonly correlated: CorrelationHit[] = [];
+  /** Event id of a triggering event to its correlation hits (indexes into `correlated`). */
+  private readonly correlatedAt = new Map<string, number[]>();
 
   constructor(
     readonly ruleSet: SigmaRuleSet,
     private readonly events: EventSeq,
   ) {}
 
-  /** Runs the rule set over every event (noise included). */
+  /**
+   * Runs the rule set over every event (noise included), then its correlation rules over the hits. Hits of rules that a
+   * correlation names without `generate: true` are counted by the correlation only (the Sigma specification's default).
+   */
   static run(ruleSet: SigmaRuleSet, events: EventSeq, onProgress?: (done: number) => void): Detections {
     const d = new Detections(ruleSet, events);
+    const correlations = ruleSet.correlations ?? [];
+    const hidden = hiddenRules(correlations);
+    const base: BaseHit[] = [];
+    const members = new Set(correlations.flatMap((c) => c.members));
     for (let i = 0; i < events.length; i++) {
       const e = events.at(i) as AnalysisEvent;
       const hits = ruleSet.match(e);
-      for (const r of hits) d.add(i, r, e.eventId);
+      for (const r of hits) {
+        if (members.has(r)) base.push(baseHit(e, i, r));
+        if (!hidden.has(r)) d.add(i, r, e.eventId);
+      }
       if (onProgress && i % 4096 === 0) onProgress(i);
     }
+    if (base.length > 0)
+      for (const hit of runCorrelations(correlations, base)) {
+        const last = hit.positions[hit.positions.length - 1];
+        const e = last === undefined ? undefined : events.at(last);
+        if (e === undefined) continue;
+        d.correlatedAt.set(e.eventId, [...(d.correlatedAt.get(e.eventId) ?? []), d.correlated.length]);
+        d.correlated.push(hit);
+      }
     return d;
+  }
+
+  /** The info of a correlation rule by its index in the rule set's correlations. */
+  private correlationInfo(k: number): SigmaRuleInfo {
+    return (this.ruleSet.correlations[k] as ResolvedCorrelation).rule.info;
   }
 
   private add(position: number, rule: number, eventId: string): void {
@@ -67,38 +97,54 @@ export class Detections {
   }
 
   get count(): number {
-    return this.n;
+    return this.n + this.correlated.length;
   }
 
-  /** Ids of every event with at least one detection. */
-  eventIds(): IterableIterator<string> {
-    return this.firstHit.keys();
+  /** Ids of every event with at least one detection (a correlation's on its triggering event). */
+  *eventIds(): IterableIterator<string> {
+    yield* this.firstHit.keys();
+    for (const id of this.correlatedAt.keys()) if (!this.firstHit.has(id)) yield id;
   }
 
   has(eventId: string): boolean {
-    return this.firstHit.has(eventId);
+    return this.firstHit.has(eventId) || this.correlatedAt.has(eventId);
+  }
+
+  private correlationsOf(eventId: string): SigmaRuleInfo[] {
+    return (this.correlatedAt.get(eventId) ?? []).map((h) => this.correlationInfo((this.correlated[h] as CorrelationHit).correlation));
   }
 
   /** The rules that matched an event (hits of one event are stored together, in rule order). */
   rulesOf(eventId: string): SigmaRuleInfo[] {
     const first = this.firstHit.get(eventId);
-    if (first === undefined) return [];
-    const pos = this.positions[first];
     const out: SigmaRuleInfo[] = [];
-    for (let k = first; k < this.n && this.positions[k] === pos; k++) out.push(this.ruleSet.rules[this.ruleIx[k] as number] as SigmaRuleInfo);
+    if (first !== undefined) {
+      const pos = this.positions[first];
+      for (let k = first; k < this.n && this.positions[k] === pos; k++) out.push(this.ruleSet.rules[this.ruleIx[k] as number] as SigmaRuleInfo);
+    }
+    out.push(...this.correlationsOf(eventId));
     return out;
   }
 
   /** The detections of an event with their matched fields (evaluated again, only for this event). */
   detailsOf(event: AnalysisEvent): Detection[] {
     const first = this.firstHit.get(event.eventId);
-    if (first === undefined) return [];
-    const pos = this.positions[first];
     const out: Detection[] = [];
-    for (let k = first; k < this.n && this.positions[k] === pos; k++) {
-      const r = this.ruleIx[k] as number;
-      const info = this.ruleSet.rules[r] as SigmaRuleInfo;
-      out.push({ ruleId: info.id, title: info.title, level: info.level, author: info.author, techniques: info.techniques, tactics: info.tactics, fields: this.ruleSet.explain(event, r) });
+    if (first !== undefined) {
+      const pos = this.positions[first];
+      for (let k = first; k < this.n && this.positions[k] === pos; k++) {
+        const r = this.ruleIx[k] as number;
+        const info = this.ruleSet.rules[r] as SigmaRuleInfo;
+        out.push({ ruleId: info.id, title: info.title, level: info.level, author: info.author, techniques: info.techniques, tactics: info.tactics, fields: this.ruleSet.explain(event, r) });
+      }
+    }
+    for (const h of this.correlatedAt.get(event.eventId) ?? []) {
+      const hit = this.correlated[h] as CorrelationHit;
+      const c = this.ruleSet.correlations[hit.correlation] as ResolvedCorrelation;
+      const info = c.rule.info;
+      const fields: Record<string, string> = { correlation: c.rule.type, events: String(hit.positions.length), timespan: `${Math.round(c.rule.timespanMs / 1000)}s` };
+      for (const g of c.rule.groupBy) fields[g] = textsOf(baseHit(event, 0, c.members[0] as number).field(c.groupFields[0]?.[c.rule.groupBy.indexOf(g)] ?? g)).join(' | ').slice(0, 512);
+      out.push({ ruleId: info.id, title: info.title, level: info.level, author: info.author, techniques: info.techniques, tactics: info.tactics, fields });
     }
     return out;
   }
@@ -123,9 +169,29 @@ export class Detections {
       }
       if (s.ids.length < MAX_SUMMARY_EVENTS) s.ids.push(e.eventId);
     }
+    for (let k = 0; k < this.correlated.length; k++) {
+      const hit = this.correlated[k] as CorrelationHit;
+      const key = this.ruleSet.rules.length + hit.correlation;
+      let s = byRule.get(key);
+      if (s === undefined) {
+        s = { count: 0, hosts: new Set(), first: null, last: null, ids: [] };
+        byRule.set(key, s);
+      }
+      s.count++;
+      for (const p of hit.positions) {
+        const e = this.events.at(p) as AnalysisEvent;
+        if (e.host !== null) s.hosts.add(e.host);
+        const t = e.time.time;
+        if (t !== null) {
+          if (s.first === null || t < s.first) s.first = t;
+          if (s.last === null || t > s.last) s.last = t;
+        }
+        if (s.ids.length < MAX_SUMMARY_EVENTS && !s.ids.includes(e.eventId)) s.ids.push(e.eventId);
+      }
+    }
     return [...byRule]
       .map(([r, s]) => {
-        const info = this.ruleSet.rules[r] as SigmaRuleInfo;
+        const info = r < this.ruleSet.rules.length ? (this.ruleSet.rules[r] as SigmaRuleInfo) : this.correlationInfo(r - this.ruleSet.rules.length);
         return {
           ruleId: info.id,
           title: info.title,
@@ -144,6 +210,25 @@ export class Detections {
       })
       .sort((a, b) => levelRank(b.level) - levelRank(a.level) || b.count - a.count || a.title.localeCompare(b.title));
   }
+}
+
+/** Rules that a correlation names without `generate: true` and no generating correlation names: their hits are the correlation's. */
+function hiddenRules(correlations: readonly ResolvedCorrelation[]): Set<number> {
+  const hidden = new Set<number>();
+  const shown = new Set<number>();
+  for (const c of correlations) for (const m of c.members) (c.rule.generate ? shown : hidden).add(m);
+  for (const m of shown) hidden.delete(m);
+  return hidden;
+}
+
+const viewOf = (family: 'windows' | 'auditd' | 'syslog'): 'windows' | 'auditd' | 'syslog' => family;
+
+/** A base-rule hit for the correlations: its time and its fields by Sigma name. */
+function baseHit(e: AnalysisEvent, position: number, rule: number): BaseHit {
+  const src = sourceOf(e);
+  const view = src === null ? null : new InputView(e, viewOf(src.family), undefined);
+  const t = e.time.time === null ? Number.NaN : Date.parse(e.time.time);
+  return { position, rule, timeMs: t, field: (name) => (name === 'Computer' || name === 'Hostname' ? (e.host ?? undefined) : view?.get(name)) };
 }
 
 let defaultSet: SigmaRuleSet | null = null;

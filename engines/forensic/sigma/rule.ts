@@ -49,6 +49,8 @@ export interface EventView extends ValueContext {
 /** The metadata of a rule that loaded. */
 export interface SigmaRuleInfo {
   readonly id: string;
+  /** The rule's `name` (what correlation rules may refer to it by). */
+  readonly name?: string;
   readonly title: string;
   readonly level: SigmaLevel;
   readonly status: SigmaStatus | null;
@@ -220,6 +222,8 @@ function conditionNeedles(node: ConditionNode, searches: ReadonlyMap<string, Sea
 export interface ParsedRules {
   readonly rules: CompiledRule[];
   readonly skipped: SkippedRule[];
+  /** Correlation rule documents, read by correlation.ts once every rule is loaded. */
+  readonly correlations?: Record<string, unknown>[];
 }
 
 export interface CompileOptions {
@@ -238,6 +242,7 @@ export function compileRule(doc: z.infer<typeof sigmaRuleSchema>, source: string
   const attack = attackOfTags(tags);
   const info: SigmaRuleInfo = {
     id: doc.id ?? source,
+    ...(doc.name !== undefined ? { name: doc.name } : {}),
     title: doc.title,
     level: doc.level ?? 'medium',
     status: doc.status ?? null,
@@ -297,6 +302,7 @@ export function parseRuleText(text: string, source: string, options: CompileOpti
 export function parseRuleDocuments(docs: readonly unknown[] | null, source: string, options: CompileOptions = {}): ParsedRules {
   const rules: CompiledRule[] = [];
   const skipped: SkippedRule[] = [];
+  const correlations: Record<string, unknown>[] = [];
   if (docs === null) return { rules, skipped: [{ source, id: null, title: null, reason: 'not YAML' }] };
   for (const obj of docs) {
     if (obj === null || obj === undefined) continue;
@@ -304,7 +310,7 @@ export function parseRuleDocuments(docs: readonly unknown[] | null, source: stri
     const id = typeof meta['id'] === 'string' ? meta['id'] : null;
     const title = typeof meta['title'] === 'string' ? meta['title'].slice(0, 256) : null;
     if ('correlation' in meta) {
-      skipped.push({ source, id, title, reason: 'correlation rule (not supported: it needs aggregation over events)' });
+      correlations.push(meta);
       continue;
     }
     if ('filter' in meta && !('detection' in meta)) {
@@ -328,5 +334,5 @@ export function parseRuleDocuments(docs: readonly unknown[] | null, source: stri
       else throw err;
     }
   }
-  return { rules, skipped };
+  return { rules, skipped, correlations };
 }

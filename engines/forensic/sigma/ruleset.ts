@@ -6,7 +6,8 @@ import { forensicResourcesDir } from '../analysis/attack.js';
 import { bindingsOf, haystackOf, InputView, sourceOf, type Binding, type SigmaInput, type SourceId } from './logsource.js';
 import { readBundle, yamlDocuments } from './bundle.js';
 import { levelRank, parseRuleDocuments, parseRuleText, SIGMA_LEVELS, SIGMA_STATUSES, type CompiledRule, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
-import { textsOf, type Placeholders } from './value.js';
+import { textsOf, UnsupportedRule, type Placeholders } from './value.js';
+import { parseCorrelation, resolveCorrelations, type CorrelationRule, type ResolvedCorrelation } from './correlation.js';
 
 /** The shipped rule folders below resources/forensic/sigma/: SigmaHQ's three and Vitrine's built-in Windows rules (rules-builtin). */
 export const SHIPPED_RULE_SETS = ['rules', 'rules-emerging-threats', 'rules-threat-hunting', 'rules-builtin'] as const;
@@ -160,12 +161,14 @@ export class SigmaRuleSet {
   readonly skipped: readonly SkippedRule[];
   /** Valid rules whose logsource no loader produces. */
   readonly inapplicable: readonly SkippedRule[];
+  /** Correlation rules whose referenced rules loaded (docs/forensic-sigma.md). */
+  readonly correlations: readonly ResolvedCorrelation[];
   readonly stats: RuleSetStats;
   private readonly compiled: readonly CompiledRule[];
   private readonly bindings: readonly (readonly Binding[])[];
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(compiled: readonly CompiledRule[], skipped: readonly SkippedRule[], stats: { files: number; deselected: number }) {
+  constructor(compiled: readonly CompiledRule[], skipped: readonly SkippedRule[], stats: { files: number; deselected: number }, correlations: readonly CorrelationRule[] = []) {
     const runnable: CompiledRule[] = [];
     const bindings: Binding[][] = [];
     const inapplicable: SkippedRule[] = [];
@@ -180,6 +183,9 @@ export class SigmaRuleSet {
     this.compiled = runnable;
     this.bindings = bindings;
     this.rules = runnable.map((r) => r.info);
+    const linked = resolveCorrelations(correlations, this.rules, (i) => this.rules[i]?.name ?? null);
+    this.correlations = linked.resolved;
+    skipped = [...skipped, ...linked.skipped];
     this.skipped = skipped;
     this.inapplicable = inapplicable;
     this.stats = { files: stats.files, loaded: runnable.length, deselected: stats.deselected, inapplicable: inapplicable.length, skipped: skipped.length };
@@ -288,8 +294,21 @@ export function loadSigmaRules(options: SigmaOptions = {}): SigmaRuleSet {
   let files = 0;
   let deselected = 0;
   const compileOptions = options.placeholders ? { placeholders: options.placeholders } : {};
-  const take = (parsed: { rules: readonly CompiledRule[]; skipped: readonly SkippedRule[] }, source: string): void => {
+  const correlations: CorrelationRule[] = [];
+  // Rules left out by level or status: run after all when a correlation names them.
+  const held: CompiledRule[] = [];
+  const take = (parsed: { rules: readonly CompiledRule[]; skipped: readonly SkippedRule[]; correlations?: readonly Record<string, unknown>[] }, source: string): void => {
     skipped.push(...parsed.skipped);
+    for (const doc of parsed.correlations ?? []) {
+      try {
+        const c = parseCorrelation(doc, source);
+        if (selected(c.info, statuses, minLevel)) correlations.push(c);
+        else deselected++;
+      } catch (err) {
+        if (!(err instanceof UnsupportedRule)) throw err;
+        skipped.push({ source, id: typeof doc['id'] === 'string' ? doc['id'] : null, title: typeof doc['title'] === 'string' ? doc['title'].slice(0, 256) : null, reason: err.message });
+      }
+    }
     for (const r of parsed.rules) {
       if (ids.has(r.info.id)) {
         skipped.push({ source, id: r.info.id, title: r.info.title, reason: 'a rule with this id was already loaded' });
@@ -298,6 +317,7 @@ export function loadSigmaRules(options: SigmaOptions = {}): SigmaRuleSet {
       ids.add(r.info.id);
       if (!selected(r.info, statuses, minLevel)) {
         deselected++;
+        held.push(r);
         continue;
       }
       compiled.push(r);
@@ -332,17 +352,32 @@ export function loadSigmaRules(options: SigmaOptions = {}): SigmaRuleSet {
       take(parseRuleDocuments(yamlDocuments(text), source, compileOptions), source);
     }
   }
-  return new SigmaRuleSet(compiled, skipped, { files, deselected });
+  const wanted = new Set(correlations.flatMap((c) => c.refs));
+  for (const r of held)
+    if (wanted.has(r.info.id) || (r.info.name !== undefined && wanted.has(r.info.name))) {
+      compiled.push(r);
+      deselected--;
+    }
+  return new SigmaRuleSet(compiled, skipped, { files, deselected }, correlations);
 }
 
 /** A rule set from rule texts (tests, HTTP uploads): each `{source, text}` one file. */
 export function sigmaRuleSetFromTexts(texts: readonly { source: string; text: string }[], options: Pick<SigmaOptions, 'placeholders'> = {}): SigmaRuleSet {
   const compiled: CompiledRule[] = [];
   const skipped: SkippedRule[] = [];
+  const correlations: CorrelationRule[] = [];
   for (const t of texts) {
     const p = parseRuleText(t.text, t.source, options.placeholders ? { placeholders: options.placeholders } : {});
     compiled.push(...p.rules);
     skipped.push(...p.skipped);
+    for (const doc of p.correlations ?? []) {
+      try {
+        correlations.push(parseCorrelation(doc, t.source));
+      } catch (err) {
+        if (!(err instanceof UnsupportedRule)) throw err;
+        skipped.push({ source: t.source, id: typeof doc['id'] === 'string' ? doc['id'] : null, title: typeof doc['title'] === 'string' ? doc['title'].slice(0, 256) : null, reason: err.message });
+      }
+    }
   }
-  return new SigmaRuleSet(compiled, skipped, { files: texts.length, deselected: 0 });
+  return new SigmaRuleSet(compiled, skipped, { files: texts.length, deselected: 0 }, correlations);
 }
