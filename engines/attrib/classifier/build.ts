@@ -1,11 +1,11 @@
-// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth: `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--procedures]`.
+// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth: `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--procedures] [--out FILE]`.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { corporaDir } from '../kb/build.js';
 import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
-import { SHIPPED_CLASSIFIER_FILE, classifierFromJson, evaluateClassifier, loadLabelledSentences, procedureExamples, stratifiedLabelSplit, trainClassifier, type LabelledSentence } from './classifier.js';
+import { SHIPPED_CLASSIFIER_FILE, classifierFromJson, crossValidatedThreshold, evaluateClassifier, loadLabelledSentences, procedureExamples, stratifiedLabelSplit, trainClassifier, type LabelledSentence } from './classifier.js';
 
 export { SHIPPED_CLASSIFIER_FILE };
 
@@ -18,21 +18,29 @@ export function tramSplit(file: string): { train: LabelledSentence[]; test: Labe
 }
 
 async function main(): Promise<void> {
-  const file = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
+  const args = process.argv.slice(2).filter((a, i, all) => all[i - 1] !== '--out');
+  const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
   const labels = new Set(train.map((e) => e.label));
   const withProcedures = process.argv.includes('--procedures');
   const extra = withProcedures ? procedureExamples(loadKb()).filter((e) => labels.has(e.label)) : [];
   const started = Date.now();
-  const model = trainClassifier([...train, ...extra], {}, ['tram single_label.json (training split)', ...(withProcedures ? ['ATT&CK procedure texts of the same labels'] : [])]);
+  // The threshold comes from cross-validation on the training part only; the held-out part is read once, at the end.
+  const cv = crossValidatedThreshold([...train, ...extra]);
+  console.error(`cross-validated threshold ${JSON.stringify(cv)} after ${(Date.now() - started) / 1000} s`);
+  const model = trainClassifier([...train, ...extra], {}, ['tram single_label.json (training split)', ...(withProcedures ? ['ATT&CK procedure texts of the same labels'] : [])]).withThreshold(
+    cv.threshold,
+    `${cv.folds}-fold cross-validation on the training split (out-of-fold micro-F1 ${cv.micro_f1}, top-1 ${cv.top1}); the held-out split was not used`,
+  );
   const seconds = (Date.now() - started) / 1000;
   const evaluation = evaluateClassifier(model, test);
   // What ships is the file (weights rounded): measure the model read back from it, and record that.
   const shipped = evaluateClassifier(classifierFromJson(model.toJson()), test);
   const json = { ...model.toJson(), evaluation: { held_out: 'tram single_label.json, 20% of each label, seed 1', ...shipped } };
-  const out = path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
+  const outAt = process.argv.indexOf('--out');
+  const out = outAt > 0 && process.argv[outAt + 1] !== undefined ? path.resolve(process.argv[outAt + 1]!) : path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
   writeFileSync(out, gzipSync(Buffer.from(`${JSON.stringify(json)}\n`, 'utf8'), { level: 9 }));
-  console.log(JSON.stringify({ seconds, train: train.length + extra.length, evaluation, shipped }));
+  console.log(JSON.stringify({ seconds, train: train.length + extra.length, cv, evaluation, shipped }));
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))

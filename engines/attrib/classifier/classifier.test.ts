@@ -10,11 +10,14 @@ import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
 import { SHIPPED_CLASSIFIER_FILE, tramSplit } from './build.js';
 import {
   classifierFromJson,
+  crossValidatedThreshold,
   evaluateClassifier,
   loadClassifier,
   loadLabelledSentences,
   procedureExamples,
+  stratifiedFolds,
   stratifiedLabelSplit,
+  terms,
   trainAndEvaluate,
   trainClassifier,
   trainingExamples,
@@ -31,6 +34,30 @@ const toy = [
 ];
 
 describe('technique classifier', () => {
+  it('makes word unigrams and bigrams, and character n-grams of each word padded with spaces', () => {
+    expect(terms('Ran cmd', { words: true, chars: null })).toEqual(['ran', 'cmd', 'ran cmd']);
+    // " ab " gives 2-grams " a", "ab", "b " and its 3-grams " ab", "ab "; a 4-gram would be the whole padded word, written once.
+    expect(terms('ab', { words: false, chars: [2, 5] })).toEqual(['c: a', 'c:ab', 'c:b ', 'c: ab', 'c:ab ', 'c: ab ']);
+  });
+
+  it('deals each label round the folds and picks the threshold by cross-validation on the training examples only', () => {
+    const fold = stratifiedFolds(toy, 2, 1);
+    for (const label of ['T1003.001', 'T1053.005', 'T1059.001']) {
+      const members = toy.map((e, i) => (e.label === label ? fold[i] : -1)).filter((f) => f >= 0);
+      expect(members.filter((f) => f === 0)).toHaveLength(2);
+    }
+    const choice = crossValidatedThreshold(toy, { minExamples: 1, maxIterations: 50 }, 2, 1);
+    expect(choice.folds).toBe(2);
+    expect(choice.threshold).toBeGreaterThanOrEqual(0);
+    expect(choice.threshold).toBeLessThan(1);
+    // The chosen threshold is at least as good, on the same out-of-fold predictions, as keeping everything.
+    expect(choice.micro_f1).toBeGreaterThanOrEqual(choice.top1);
+    const m = trainClassifier(toy).withThreshold(choice.threshold, 'test');
+    expect(m.threshold).toBe(choice.threshold);
+    expect(m.toJson().threshold_selection).toBe('test');
+    expect(classifierFromJson(m.toJson()).predict('lsass memory dump')[0]!.id).toBe('T1003.001');
+  });
+
   it('trains deterministically, predicts, and survives a round trip through its file format', () => {
     const m = trainClassifier(toy, { minDf: 1, minExamples: 2 });
     expect(m.labels).toEqual(['T1003.001', 'T1053.005', 'T1059.001']);

@@ -35,6 +35,8 @@ export interface TechniqueClassifier {
   predict(sentence: string, k?: number): Prediction[];
   /** The model file's JSON. */
   toJson(): ClassifierModelJson;
+  /** The same model with another threshold, and a note of how it was chosen. */
+  withThreshold(threshold: number, selection: string): TechniqueClassifier;
 }
 
 export interface TrainOptions {
@@ -45,6 +47,8 @@ export interface TrainOptions {
   readonly maxIterations?: number;
   /** Features kept, by document frequency (default: as many as fit MAX_PARAMETERS, at most 30,000). */
   readonly maxFeatures?: number;
+  /** Terms the sentences are made of (default DEFAULT_ANALYZER: words and character 2- to 5-grams). */
+  readonly analyzer?: Analyzer;
   /** Words and bigrams seen in fewer examples are dropped (default 2). */
   readonly minDf?: number;
   /** Labels with fewer examples are dropped (default 3). */
@@ -59,6 +63,10 @@ export const classifierModelSchema = z
   .object({
     format: z.literal(CLASSIFIER_FORMAT),
     threshold: z.number().min(0).max(1),
+    /** How the threshold was chosen (free text, for the reader). */
+    threshold_selection: z.string().max(500).optional(),
+    /** Absent: word unigrams and bigrams only. */
+    analyzer: z.object({ words: z.boolean(), chars: z.tuple([z.number().int().min(1).max(10), z.number().int().min(1).max(10)]).nullable() }).strict().optional(),
     labels: z.array(z.string().max(20)).min(1).max(5000),
     vocabulary: z.array(z.string().max(200)).max(200_000),
     idf: z.array(z.number()).max(200_000),
@@ -74,20 +82,50 @@ export const classifierModelSchema = z
   });
 export type ClassifierModelJson = z.output<typeof classifierModelSchema>;
 
+/** Which terms a sentence is made of: word unigrams and bigrams, and character n-grams inside words (padded with a space each side). */
+export interface Analyzer {
+  readonly words: boolean;
+  /** Smallest and largest n of the character n-grams, or null for none. */
+  readonly chars: readonly [number, number] | null;
+}
+
+/** What new models use: words, and character 2- to 5-grams (they catch `decod`, `obfusc`, `.dll` whatever the inflection). */
+export const DEFAULT_ANALYZER: Analyzer = { words: true, chars: [2, 5] };
+/** What a model file without an `analyzer` field was trained with. */
+const WORDS_ONLY: Analyzer = { words: true, chars: null };
+
 /** Lower-case word tokens (letters, digits, underscores; technique ids stay whole). */
 export function tokens(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}_]+(?:\.\d{3})?/gu) ?? [];
 }
 
-/** Unigrams and bigrams. */
-function terms(text: string): string[] {
-  const w = tokens(text);
-  const out = [...w];
-  for (let i = 0; i + 1 < w.length; i++) out.push(`${w[i]} ${w[i + 1]}`);
+/** Word unigrams and bigrams, and character n-grams of each white-space separated word (prefixed `c:` so they never meet a word). */
+export function terms(text: string, analyzer: Analyzer = WORDS_ONLY): string[] {
+  const out: string[] = [];
+  if (analyzer.words) {
+    const w = tokens(text);
+    out.push(...w);
+    for (let i = 0; i + 1 < w.length; i++) out.push(`${w[i]} ${w[i + 1]}`);
+  }
+  if (analyzer.chars !== null) {
+    const [lo, hi] = analyzer.chars;
+    for (const word of text.toLowerCase().split(/\s+/)) {
+      if (word === '') continue;
+      const padded = ` ${word} `;
+      for (let n = lo; n <= hi; n++) {
+        if (padded.length <= n) {
+          out.push(`c:${padded}`);
+          break;
+        }
+        for (let i = 0; i + n <= padded.length; i++) out.push(`c:${padded.slice(i, i + n)}`);
+      }
+    }
+  }
   return out;
 }
 
 interface Vectoriser {
+  readonly analyzer: Analyzer;
   readonly vocabulary: readonly string[];
   readonly index: ReadonlyMap<string, number>;
   readonly idf: Float64Array;
@@ -96,7 +134,7 @@ interface Vectoriser {
 /** Sparse TF-IDF row: sublinear term frequency times idf, L2-normalised. */
 function vectorise(v: Vectoriser, text: string): { idx: Int32Array; val: Float64Array } {
   const counts = new Map<number, number>();
-  for (const t of terms(text)) {
+  for (const t of terms(text, v.analyzer)) {
     const i = v.index.get(t);
     if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
   }
@@ -123,9 +161,15 @@ class LinearClassifier implements TechniqueClassifier {
     /** Feature-major weights (features x labels): one sentence reads a few contiguous rows. */
     private readonly wt: Float32Array,
     private readonly b: Float64Array,
-    private readonly meta: Pick<ClassifierModelJson, 'trained' | 'evaluation'>,
+    private readonly meta: Pick<ClassifierModelJson, 'trained' | 'evaluation' | 'threshold_selection'>,
+    analyzer: Analyzer,
   ) {
-    this.v = { vocabulary, index: new Map(vocabulary.map((t, i) => [t, i])), idf };
+    this.v = { analyzer, vocabulary, index: new Map(vocabulary.map((t, i) => [t, i])), idf };
+  }
+
+  /** The same model with another threshold (and how it was chosen). */
+  withThreshold(threshold: number, selection: string): LinearClassifier {
+    return new LinearClassifier(this.labels, threshold, this.v.vocabulary, this.v.idf, this.wt, this.b, { ...this.meta, threshold_selection: selection }, this.v.analyzer);
   }
 
   probabilities(sentence: string): Float64Array {
@@ -161,6 +205,8 @@ class LinearClassifier implements TechniqueClassifier {
     return {
       format: CLASSIFIER_FORMAT,
       threshold: this.threshold,
+      ...(this.meta.threshold_selection !== undefined ? { threshold_selection: this.meta.threshold_selection } : {}),
+      ...(this.v.analyzer.chars !== null ? { analyzer: { words: this.v.analyzer.words, chars: [this.v.analyzer.chars[0], this.v.analyzer.chars[1]] as [number, number] } } : {}),
       labels: [...this.labels],
       vocabulary: [...this.v.vocabulary],
       idf: [...this.v.idf].map((x) => Math.round(x * 1e4) / 1e4),
@@ -199,10 +245,20 @@ export function classifierFromJson(value: unknown): TechniqueClassifier {
       w[f * K + k] = x;
     }
   });
-  return new LinearClassifier(m.labels, m.threshold, m.vocabulary, Float64Array.from(m.idf), w, Float64Array.from(m.intercepts), {
-    ...(m.trained ? { trained: m.trained } : {}),
-    ...(m.evaluation !== undefined ? { evaluation: m.evaluation } : {}),
-  });
+  return new LinearClassifier(
+    m.labels,
+    m.threshold,
+    m.vocabulary,
+    Float64Array.from(m.idf),
+    w,
+    Float64Array.from(m.intercepts),
+    {
+      ...(m.trained ? { trained: m.trained } : {}),
+      ...(m.evaluation !== undefined ? { evaluation: m.evaluation } : {}),
+      ...(m.threshold_selection !== undefined ? { threshold_selection: m.threshold_selection } : {}),
+    },
+    m.analyzer ? { words: m.analyzer.words, chars: m.analyzer.chars === null ? null : [m.analyzer.chars[0], m.analyzer.chars[1]] } : WORDS_ONLY,
+  );
 }
 
 /** Reads a model file (JSON, gzip allowed). Errors never name the path. */
@@ -224,9 +280,10 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
 
   // Vocabulary: terms in at least minDf examples, the most frequent first, capped so labels x features stays bounded.
   const df = new Map<string, number>();
-  for (const e of data) for (const t of new Set(terms(e.text))) df.set(t, (df.get(t) ?? 0) + 1);
+  const analyzer = options.analyzer ?? DEFAULT_ANALYZER;
+  for (const e of data) for (const t of new Set(terms(e.text, analyzer))) df.set(t, (df.get(t) ?? 0) + 1);
   const minDf = options.minDf ?? 2;
-  const cap = Math.max(100, Math.min(options.maxFeatures ?? 30_000, Math.floor(MAX_PARAMETERS / labels.length)));
+  const cap = Math.max(100, Math.min(options.maxFeatures ?? 60_000, Math.floor(MAX_PARAMETERS / labels.length)));
   const vocabulary = [...df.entries()]
     .filter(([, n]) => n >= minDf)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
@@ -235,7 +292,7 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     .sort();
   const n = data.length;
   const idf = Float64Array.from(vocabulary.map((t) => Math.log((1 + n) / (1 + df.get(t)!)) + 1));
-  const v: Vectoriser = { vocabulary, index: new Map(vocabulary.map((t, i) => [t, i])), idf };
+  const v: Vectoriser = { analyzer, vocabulary, index: new Map(vocabulary.map((t, i) => [t, i])), idf };
   const rows = data.map((e) => vectorise(v, e.text));
   const y = Int32Array.from(data.map((e) => labelIndex.get(e.label)!));
 
@@ -302,7 +359,7 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
   const result = minimizeLbfgs(fg, new Float64Array(K * d + K), { maxIterations, gradientTolerance: 1e-5 * Math.max(1, n), memory: 7 });
   const w = Float32Array.from(result.x.subarray(0, K * d));
   const b = Float64Array.from(result.x.subarray(K * d));
-  return new LinearClassifier(labels, threshold, vocabulary, idf, w, b, { trained: { examples: n, sources: [...sources] } });
+  return new LinearClassifier(labels, threshold, vocabulary, idf, w, b, { trained: { examples: n, sources: [...sources] } }, analyzer);
 }
 
 export interface TrainingResult {
@@ -350,6 +407,66 @@ export const labelledSentencesSchema = z
 /** A `--ttp-labels` file: a JSON array of {text, label} (TRAM's single_label.json layout; other keys ignored). */
 export function loadLabelledSentences(file: string): LabelledSentence[] {
   return validate(labelledSentencesSchema, readJsonFile(file, 'labelled sentences', 512 * 1024 * 1024), 'labelled sentences').map((e) => ({ text: e.text, label: e.label }));
+}
+
+/** Seeded stratified folds: each label's examples shuffled and dealt round the folds in turn; returns the fold of each example. */
+export function stratifiedFolds<T extends { readonly label: string }>(examples: readonly T[], folds: number, seed = 0): Int32Array {
+  const byLabel = new Map<string, number[]>();
+  examples.forEach((e, i) => byLabel.set(e.label, [...(byLabel.get(e.label) ?? []), i]));
+  const rng = new Random(seed);
+  const fold = new Int32Array(examples.length);
+  let next = 0;
+  for (const label of [...byLabel.keys()].sort()) {
+    const members = byLabel.get(label)!;
+    rng.shuffle(members);
+    for (const i of members) fold[i] = next++ % folds;
+  }
+  return fold;
+}
+
+export interface ThresholdChoice {
+  /** The threshold with the best out-of-fold micro-F1 (the lowest one of a tie). */
+  readonly threshold: number;
+  readonly micro_f1: number;
+  /** Out-of-fold top-1 accuracy (micro-F1 with no threshold). */
+  readonly top1: number;
+  readonly folds: number;
+}
+
+/**
+ * Chooses the probability threshold by `folds`-fold cross-validation over `examples` alone (the training part): each
+ * fold is predicted by a model trained on the others, and the threshold (0 to 0.99 by 0.01) that maximises micro-F1 of
+ * the kept top-1 labels over all folds wins. The held-out test part is never seen.
+ */
+export function crossValidatedThreshold(examples: readonly LabelledSentence[], options: TrainOptions = {}, folds = 5, seed = 2): ThresholdChoice {
+  const fold = stratifiedFolds(examples, folds, seed);
+  const top: { p: number; right: boolean }[] = [];
+  for (let f = 0; f < folds; f++) {
+    const model = trainClassifier(
+      examples.filter((_, i) => fold[i] !== f),
+      options,
+    );
+    for (const [i, e] of examples.entries()) {
+      if (fold[i] !== f) continue;
+      const [best] = model.predict(e.text, 1);
+      top.push({ p: best?.probability ?? 0, right: best?.id === e.label });
+    }
+  }
+  const n = top.length;
+  let choice = { threshold: 0, micro_f1: 0 };
+  for (let k = 0; k < 100; k++) {
+    const t = k / 100;
+    let tp = 0;
+    let kept = 0;
+    for (const x of top)
+      if (x.p >= t) {
+        kept++;
+        if (x.right) tp++;
+      }
+    const f1 = kept + n === 0 ? 0 : (2 * tp) / (kept + n);
+    if (f1 > choice.micro_f1 + 1e-12) choice = { threshold: t, micro_f1: f1 };
+  }
+  return { threshold: choice.threshold, micro_f1: round4(choice.micro_f1), top1: round4(top.filter((x) => x.right).length / Math.max(1, n)), folds };
 }
 
 /** A seeded split that sends `fraction` of each label's examples to the held-out part. */
