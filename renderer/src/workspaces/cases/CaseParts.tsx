@@ -253,6 +253,7 @@ const EXPORTS = [
   { path: 'report.md', ext: 'md', label: 'Report (Markdown)', type: 'text/markdown', accept: 'text/markdown' },
   { path: 'report.html', ext: 'html', label: 'Report (HTML)', type: 'text/html', accept: 'text/html' },
   { path: 'cypher', ext: 'cypher', label: 'Graph (Cypher)', type: 'text/plain', accept: 'text/plain' },
+  { path: 'navigator.json', ext: 'layer.json', label: 'ATT&CK Navigator layer', type: 'application/json', accept: 'application/json' },
 ] as const;
 
 export function ExportBar({ client, base, summary }: { readonly client: ApiClient; readonly base: string; readonly summary: CaseSummary }) {

@@ -1,5 +1,5 @@
 // The case's Sigma detections: rules hit with level, count, hosts and first/last seen; a rule opens its events in the timeline.
-import type { DetectionSummary, EvidenceItem, RejectedEvidence } from './types';
+import type { DetectionSummary, EvidenceItem, RejectedEvidence, RuleProblem } from './types';
 import { shortTime } from './model';
 
 export function LevelBadge({ level }: { readonly level: DetectionSummary['level'] }) {
@@ -10,18 +10,51 @@ export interface DetectionsPanelProps {
   readonly rows: readonly DetectionSummary[];
   readonly selected: string | null;
   readonly onSelect: (rule: DetectionSummary | null) => void;
+  /** Rules (shipped or the analyst's) that could not be parsed or compiled, so did not run on this case. */
+  readonly problems?: readonly RuleProblem[];
 }
 
-export function DetectionsPanel({ rows, selected, onSelect }: DetectionsPanelProps) {
+/** The rules that could not run: their count, and the list (file, id, reason) on demand. */
+export function RuleProblems({ problems }: { readonly problems: readonly RuleProblem[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <details className="rule-problems" data-testid="rule-problems">
+      <summary>
+        <span className="level-badge level-badge--medium">{problems.length.toLocaleString('en')}</span> rule{problems.length === 1 ? '' : 's'} could not run on this case
+      </summary>
+      <table className="detections__table">
+        <thead>
+          <tr>
+            <th scope="col">Rule file</th>
+            <th scope="col">Title</th>
+            <th scope="col">Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {problems.map((p, i) => (
+            <tr key={`${p.source}:${p.id ?? i}`}>
+              <td className="mono">{p.source}</td>
+              <td>{p.title ?? '—'}</td>
+              <td>{p.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
+export function DetectionsPanel({ rows, selected, onSelect, problems = [] }: DetectionsPanelProps) {
   const total = rows.reduce((n, r) => n + r.count, 0);
   return (
     <section className="panel" aria-label="Detections" data-testid="detections">
       <div className="panel__head">
         <h2>Detections</h2>
         <span className="muted">
-          {total.toLocaleString('en')} by {rows.length} Sigma rule{rows.length === 1 ? '' : 's'} · rules by SigmaHQ authors (DRL 1.1)
+          {total.toLocaleString('en')} by {rows.length} Sigma rule{rows.length === 1 ? '' : 's'} · SigmaHQ rules (DRL 1.1) and built-in Windows rules
         </span>
       </div>
+      <RuleProblems problems={problems} />
       {rows.length === 0 ? (
         <p className="muted">No Sigma rule matched this case (or it was analysed without Sigma).</p>
       ) : (
@@ -38,6 +71,7 @@ export function DetectionsPanel({ rows, selected, onSelect }: DetectionsPanelPro
                 <th scope="col">First seen (UTC)</th>
                 <th scope="col">Last seen (UTC)</th>
                 <th scope="col">Techniques</th>
+                <th scope="col">Tactics</th>
                 <th scope="col">Author</th>
               </tr>
             </thead>
@@ -57,6 +91,7 @@ export function DetectionsPanel({ rows, selected, onSelect }: DetectionsPanelPro
                   <td className="num">{r.firstSeen ? shortTime(r.firstSeen) : '—'}</td>
                   <td className="num">{r.lastSeen ? shortTime(r.lastSeen) : '—'}</td>
                   <td className="detections__techniques">{r.techniques.join(', ') || '—'}</td>
+                  <td className="detections__techniques">{r.tactics.join(', ') || '—'}</td>
                   <td className="muted detections__author" title={r.author ?? undefined}>
                     {r.author ?? '—'}
                   </td>

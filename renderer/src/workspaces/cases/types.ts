@@ -15,6 +15,7 @@ export type {
   EvidenceListing,
   ExportedEvent,
   RejectedEvidence,
+  RuleProblem,
   ScenarioInfo,
   Story,
 } from '../../../../engines/core/contracts/forensic';
