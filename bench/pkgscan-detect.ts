@@ -1,27 +1,111 @@
-// `npm run bench -- pkgscan-detect [--verbose]`: detection of the package analyzers on the labelled corpus (../shared/corpora/packages): TP/FP/FN/TN, recall and precision per ecosystem, every false positive and miss with the findings that fired.
+// `npm run bench -- pkgscan-detect [--verbose] [--devset DIR]`: detection of the package analyzers, judged by the verdict's
+// `assessment` (malicious or suspicious = flagged), per ecosystem, on the shared corpus and on a development set split by
+// package family into a tuning part and a held-out part (a family never sits on both sides).
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { evaluateCorpus, scoreCorpus } from '../engines/pkgscan/analyzers/corpus.js';
+import type { ScanAssessment } from '../engines/core/contracts/pkgscan.js';
+import { assessAnalysis } from '../engines/pkgscan/analyzers/assessment.js';
+import { runAnalyzers, type AnalysisResult } from '../engines/pkgscan/analyzers/risk.js';
+import { openRelease } from '../engines/pkgscan/package/open.js';
+import type { ScanEcosystem } from '../engines/pkgscan/package/types.js';
 import { corpusPath, REPO_ROOT } from '../test/corpora.js';
 
 const verbose = process.argv.includes('--verbose');
+const devIdx = process.argv.indexOf('--devset');
+const devsetDir = devIdx > 0 ? (process.argv[devIdx + 1] ?? '') : (process.env['PKGSCAN_DEVSET'] ?? '/tmp/pkgscan-devset');
+const resourcesDir = path.join(REPO_ROOT, 'resources');
+
+interface Sample {
+  readonly set: 'corpus' | 'devset';
+  readonly file: string;
+  readonly ecosystem: ScanEcosystem;
+  readonly label: 'malicious' | 'benign';
+  /** Releases of one family never sit on both sides of the split. */
+  readonly family: string;
+}
+
+interface Judged extends Sample {
+  readonly assessment: ScanAssessment;
+  readonly result: AnalysisResult;
+  readonly ms: number;
+}
+
+/** The corpus's ground truth; a malicious family is its note (one campaign, many names), a benign one its name. */
+function corpusSamples(): Sample[] {
+  const dir = corpusPath('packages');
+  const truth = JSON.parse(readFileSync(path.join(dir, 'GROUND_TRUTH.json'), 'utf8')) as { files: { file: string; ecosystem: ScanEcosystem; name: string; label: 'malicious' | 'benign'; note?: string }[] };
+  return truth.files.map((e) => ({ set: 'corpus' as const, file: path.join(dir, e.file), ecosystem: e.ecosystem, label: e.label, family: e.label === 'malicious' && e.note !== undefined ? e.note.replace(/\d+(\.\d+)*/g, '#') : `${e.ecosystem}:${e.name}` }));
+}
+
+/** `<devset>/{benign,malicious}/{npm,pypi}/*` and `<devset>/npm/*.tgz` (benign npm packs); a family is the package name. */
+function devsetSamples(): Sample[] {
+  const out: Sample[] = [];
+  const add = (dir: string, label: 'malicious' | 'benign', ecosystem: ScanEcosystem): void => {
+    if (!existsSync(dir)) return;
+    for (const f of readdirSync(dir).filter((x) => /\.(tgz|tar\.gz|whl|zip)$/.test(x)).sort()) {
+      const stem = f.replace(/\.(tgz|tar\.gz|whl|zip)$/, '').replace(/-v?\d[\w.+-]*$/, '');
+      out.push({ set: 'devset', file: path.join(dir, f), ecosystem, label, family: `${ecosystem}:${stem.toLowerCase()}` });
+    }
+  };
+  add(path.join(devsetDir, 'npm'), 'benign', 'npm');
+  for (const label of ['benign', 'malicious'] as const) for (const eco of ['npm', 'pypi'] as const) add(path.join(devsetDir, label, eco), label, eco);
+  return out;
+}
+
+/** Half the families tune, half are held out: by the family's hash, so the split is stable and needs no list. */
+function side(family: string): 'tuning' | 'held-out' {
+  return (createHash('sha256').update(family).digest()[0] ?? 0) % 2 === 0 ? 'tuning' : 'held-out';
+}
+
+async function judge(s: Sample): Promise<Judged | null> {
+  const t0 = performance.now();
+  try {
+    const release = openRelease(new Uint8Array(readFileSync(s.file)), { filename: path.basename(s.file), ecosystem: s.ecosystem });
+    const result = await runAnalyzers(release, { resourcesDir, internalNamespaces: [] });
+    const complete = release.complete && result.runs.every((r) => r.status === 'ok' || r.status === 'unavailable');
+    return { ...s, assessment: assessAnalysis({ findings: result.findings, chains: result.chains, risk: result.risk, complete }), result, ms: performance.now() - t0 };
+  } catch {
+    console.log(`  (not a readable release: ${path.basename(s.file)})`);
+    return null;
+  }
+}
+
 const t0 = performance.now();
-const results = await evaluateCorpus(corpusPath('packages'), path.join(REPO_ROOT, 'resources'));
-const seconds = (performance.now() - t0) / 1000;
-const scores = scoreCorpus(results);
-console.log(`\n## pkgscan detection: ${results.length} archives in ${seconds.toFixed(1)} s ("flagged" = a high/critical finding or chain, or risk >= 0.7)\n`);
-console.log('| ecosystem | TP | FP | FN | TN | recall | precision |');
-console.log('|---|---|---|---|---|---|---|');
-for (const [eco, s] of Object.entries(scores)) console.log(`| ${eco} | ${s.tp} | ${s.fp} | ${s.fn} | ${s.tn} | ${(s.recall * 100).toFixed(1)} % | ${(s.precision * 100).toFixed(1)} % |`);
-const show = (title: string, pick: (r: (typeof results)[number]) => boolean): void => {
-  const rs = results.filter(pick);
+const samples = [...corpusSamples(), ...devsetSamples()];
+const judged = (await Promise.all(samples.map(judge))).filter((x): x is Judged => x !== null);
+const flagged = (j: Judged): boolean => j.assessment.verdict === 'malicious' || j.assessment.verdict === 'suspicious';
+const pct = (a: number, b: number): string => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)} %`);
+
+function table(title: string, rows: readonly Judged[]): void {
+  console.log(`\n### ${title}\n`);
+  console.log('| ecosystem | malicious | benign | flagged (mal./susp.) recall | judged malicious | benign flagged | precision |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const eco of ['npm', 'pypi'] as const) {
+    const rs = rows.filter((r) => r.ecosystem === eco);
+    const mal = rs.filter((r) => r.label === 'malicious');
+    const ben = rs.filter((r) => r.label === 'benign');
+    const tp = mal.filter(flagged).length;
+    const fp = ben.filter(flagged).length;
+    console.log(`| ${eco} | ${mal.length} | ${ben.length} | ${pct(tp, mal.length)} | ${pct(mal.filter((r) => r.assessment.verdict === 'malicious').length, mal.length)} | ${fp} (${pct(fp, ben.length)}) | ${pct(tp, tp + fp)} |`);
+  }
+}
+
+console.log(`\n## pkgscan detection: ${judged.length} archives in ${((performance.now() - t0) / 1000).toFixed(1)} s; flagged = assessment malicious or suspicious`);
+console.log(`development set: ${devsetDir} (${judged.filter((j) => j.set === 'devset').length} archives)`);
+table('shared corpus (all of it; the rules were written against it: tuned-on data)', judged.filter((j) => j.set === 'corpus'));
+table('corpus + development set, tuning families (tuned on)', judged.filter((j) => side(j.family) === 'tuning'));
+table('corpus + development set, held-out families (not looked at while tuning)', judged.filter((j) => side(j.family) === 'held-out'));
+table('development set only (benign npm packs)', judged.filter((j) => j.set === 'devset'));
+
+const show = (title: string, pick: (r: Judged) => boolean): void => {
+  const rs = judged.filter(pick);
   console.log(`\n### ${title}: ${rs.length}`);
   for (const r of rs) {
-    console.log(`- ${r.file} (risk ${r.result.risk.score})`);
-    for (const f of r.result.findings.filter((x) => verbose || x.severity !== 'info')) console.log(`    ${f.severity} ${f.code} ${f.file ?? ''}:${f.line ?? ''} ${(f.match ?? '').slice(0, 100)}`);
+    console.log(`- ${path.relative(REPO_ROOT, r.file)} [${r.set}, ${side(r.family)}] ${r.assessment.verdict} (risk ${r.result.risk.score})`);
+    for (const f of r.result.findings.filter((x) => verbose || x.severity === 'high' || x.severity === 'critical')) console.log(`    ${f.severity} ${f.code} ${f.file ?? ''}:${f.line ?? ''} ${(f.match ?? '').slice(0, 100)}`);
   }
 };
-show('false positives', (r) => r.label === 'benign' && r.flagged);
-show('misses', (r) => r.label === 'malicious' && !r.flagged);
-if (verbose) show('detected', (r) => r.label === 'malicious' && r.flagged);
-const slow = [...results].sort((a, b) => b.ms - a.ms).slice(0, 3);
-console.log(`\nslowest: ${slow.map((r) => `${r.file} ${r.ms.toFixed(0)} ms`).join(', ')}`);
+show('benign flagged', (r) => r.label === 'benign' && flagged(r));
+show('malicious missed', (r) => r.label === 'malicious' && !flagged(r));
+if (verbose) show('malicious only suspicious', (r) => r.label === 'malicious' && r.assessment.verdict === 'suspicious');

@@ -36,9 +36,11 @@ function evidence(findings: readonly ScanFinding[]): ScanAssessment['findings'] 
 
 /**
  * - malicious: an attack chain of high or critical severity, a critical finding of a malicious category, two
- *   different high findings of malicious categories, or a malicious-package advisory;
- * - suspicious: otherwise a high finding of any kind, a medium finding of a malicious category with a risk of
- *   0.4 or more, or a risk of 0.7 or more;
+ *   different high findings of malicious categories, one such high finding backed by a medium one of another
+ *   malicious code with a risk of 0.75 or more, or a malicious-package advisory;
+ * - suspicious: otherwise a high finding of any kind, three different medium findings of malicious categories
+ *   with a risk of 0.5 or more, or a risk of 0.7 or more (one or two medium findings are common in benign
+ *   build and release code: a download helper, a setup.py command class);
  * - unknown: otherwise, when the analysis did not complete (nothing found does not mean clean);
  * - clean: otherwise.
  * Confidence (0..1) says how firmly the evidence carries the verdict; for `clean` it is lower when medium
@@ -52,7 +54,10 @@ export function assessAnalysis(input: AssessmentInput): ScanAssessment {
   const distinctHigh = new Set(maliciousHigh.map((f) => f.code));
   const advisories = input.maliciousAdvisories ?? [];
   const risk = input.risk.score;
-  if (chains.length > 0 || critical.length > 0 || distinctHigh.size >= 2 || advisories.length > 0) {
+  // One high malicious behaviour is malicious when something else of a malicious kind backs it (a medium finding of
+  // another code) and the whole risk is high: benign code rarely gives a high finding, almost never with company.
+  const corroborated = distinctHigh.size === 1 && risk >= 0.75 && findings.some((f) => MALICIOUS_CATEGORIES.has(f.category) && atLeast(f.severity, 'medium') && !distinctHigh.has(f.code));
+  if (chains.length > 0 || critical.length > 0 || distinctHigh.size >= 2 || corroborated || advisories.length > 0) {
     const strength = (chains.length > 0 ? 0.15 : 0) + (critical.length > 0 ? 0.1 : 0) + (advisories.length > 0 ? 0.2 : 0) + 0.25 * risk;
     return {
       verdict: 'malicious',
@@ -65,7 +70,8 @@ export function assessAnalysis(input: AssessmentInput): ScanAssessment {
   }
   const high = findings.filter((f) => atLeast(f.severity, 'high'));
   const maliciousMedium = findings.filter((f) => MALICIOUS_CATEGORIES.has(f.category) && f.severity === 'medium');
-  if (high.length > 0 || (maliciousMedium.length > 0 && risk >= 0.4) || risk >= 0.7) {
+  const distinctMedium = new Set(maliciousMedium.map((f) => f.code)).size;
+  if (high.length > 0 || (distinctMedium >= 3 && risk >= 0.5) || risk >= 0.7) {
     const basis = high.length > 0 ? high : maliciousMedium.length > 0 ? maliciousMedium : findings.filter((f) => atLeast(f.severity, 'medium'));
     return {
       verdict: 'suspicious',

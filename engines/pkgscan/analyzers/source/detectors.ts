@@ -64,11 +64,25 @@ function taintedNames(code: string, ast: acorn.Node): Set<string> {
     const a = node(n);
     if (n.type === 'FunctionDeclaration' && a['id'] && JS_DECODE.test(src(code, a['body'] as acorn.Node)) && /\breturn\b/.test(src(code, a['body'] as acorn.Node))) tainted.add(String(node(a['id'] as acorn.Node)['name']));
   });
+  // Taint follows names, not scopes: a name assigned many times (minified bundles reuse one-letter names in every
+  // function) is tainted only when most of its assignments are, so one decoder does not taint every `F` in a bundle.
+  const assignCount = new Map<string, number>();
+  for (const { name } of assigns) assignCount.set(name, (assignCount.get(name) ?? 0) + 1);
+  const taintedCount = new Map<string, number>();
+  const isTainted = (name: string): boolean => {
+    const all = assignCount.get(name) ?? 0;
+    const hit = taintedCount.get(name) ?? 0;
+    return hit > 0 && (all <= 2 || hit * 2 > all);
+  };
   for (let round = 0; round < 3; round++) {
+    taintedCount.clear();
     for (const { name, value } of assigns) {
-      if (tainted.has(name)) continue;
-      if (JS_DECODE.test(src(code, value)) || identifiersIn(value).some((i) => tainted.has(i))) tainted.add(name);
+      if (JS_DECODE.test(src(code, value)) || identifiersIn(value).some((i) => i !== name && isTaintedNow(i))) taintedCount.set(name, (taintedCount.get(name) ?? 0) + 1);
     }
+    for (const name of taintedCount.keys()) if (isTainted(name)) tainted.add(name);
+  }
+  function isTaintedNow(i: string): boolean {
+    return tainted.has(i);
   }
   return tainted;
 }

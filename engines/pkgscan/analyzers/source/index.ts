@@ -9,7 +9,7 @@ import { loadRules, type CompiledRule } from './rules.js';
 import { boundMatch, languageOf, Lines, MAX_SCAN_BYTES, readJs, stripPythonComments, type JsSource, type SourceLanguage } from './text.js';
 
 export const SOURCE_ANALYZER = 'source-rules';
-export const SOURCE_ANALYZER_VERSION = '1.0.0';
+export const SOURCE_ANALYZER_VERSION = '1.1.0';
 
 /** Matches of one pattern counted in one file (bounds the work on a pathological file). */
 const MAX_MATCHES_PER_PATTERN = 2000;

@@ -76,6 +76,18 @@ describe('code execution of decoded data', () => {
     expect(codes(js("require('vm').runInThisContext(atob(s))"))).toContain('js_eval_decoded');
     expect(codes(js("const x = JSON.parse(text); eval('1+1'); const b = Buffer.from(s, 'base64');"))).not.toContain('js_eval_decoded');
   });
+  it('a minified bundle that reuses one-letter names in every function does not taint them all from one decoder (a module loader)', () => {
+    const bundle = [
+      "function a(t){var F=Buffer.from(t,'base64').toString();return F.length}",
+      'function b(t){var F=t.code;return F}',
+      'function c(t){var F=t.map(String);return F}',
+      'function d(t){var F=transpile(t);return F}',
+      "function e(c){var F=load(c);return require('vm').runInThisContext(F,{filename:c})}",
+    ].join(';');
+    expect(codes(js(bundle))).not.toContain('js_eval_decoded');
+    // the same decoder with its own name still taints what it reaches
+    expect(codes(js("function a(t){var P=Buffer.from(t,'base64').toString();return require('vm').runInThisContext(P)}"))).toContain('js_eval_decoded');
+  });
   it('Python: exec/eval/compile of b64decode, zlib, marshal, Fernet; aliases and helpers; os.system of decoded text', () => {
     expect(codes(py({ 'a.py': 'import base64\nexec(base64.b64decode("cHJpbnQoMSk="))\n' }))).toContain('py_exec_decoded');
     expect(codes(py({ 'a.py': 'import zlib, marshal\nexec(marshal.loads(zlib.decompress(b)))\n' }))).toContain('py_exec_decoded');
