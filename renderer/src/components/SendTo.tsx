@@ -1,13 +1,13 @@
 // "Send to Assessment / Send to ACH": a button and a small dialog (target service, an existing case or matrix or a new one, a preview of
 // what goes), then the receiving service appends the techniques and indicators as evidence with their source and link back.
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SendFindingResponse } from '../../../engines/core/contracts/findings';
 import type { ApiError} from '../api/client';
 import { type ApiClient, asApiError, itemsOf } from '../api/client';
 import { requestOpen } from '../shell/openItem';
-import { useShell } from '../shell/context';
+import { ShellContext, useShell } from '../shell/context';
 import { ErrorNote } from './ErrorNote';
-import { prepareFinding, SEND_TARGETS, sendable, type Finding, type SendTarget } from './SendToModel';
+import { prepareFinding, SEND_TARGETS, sendable, stixPattern, type Finding, type FindingIndicator, type SendTarget } from './SendToModel';
 import './SendTo.css';
 
 interface Container {
@@ -25,7 +25,8 @@ function containersOf(target: SendTarget, body: unknown): Container[] {
 }
 
 export interface SendToButtonProps {
-  readonly client: ApiClient;
+  /** Default: the shell's gateway client (for workspaces that talk to their service through a wrapper). */
+  readonly client?: ApiClient;
   /** The finding to send; null disables the button (nothing found yet). */
   readonly finding: Finding | null;
   /** Where the dialog starts (default Assessment). */
@@ -35,12 +36,19 @@ export interface SendToButtonProps {
 }
 
 /** The button that opens the dialog; disabled until there is a finding with something in it. */
-export function SendToButton({ client, finding, initial, label = 'Send to…', testId = 'send-to' }: SendToButtonProps) {
+export function SendToButton(props: SendToButtonProps) {
+  // Outside the shell (a component test of a workspace part) there is nowhere to send to.
+  const shell = useContext(ShellContext);
+  return shell === null ? null : <SendToButtonInShell {...props} shellClient={shell.client} />;
+}
+
+function SendToButtonInShell({ client: given, shellClient, finding, initial, label = 'Send to…', testId = 'send-to' }: SendToButtonProps & { readonly shellClient: ApiClient | null }) {
   const [open, setOpen] = useState(false);
   const services = useShell((s) => s.services);
+  const client = given ?? shellClient;
   const empty = finding === null || finding.techniques.length + finding.indicators.length === 0;
   // A page that mounts neither Assessment nor ACH (a standalone `X serve`) has nowhere to send to.
-  if (!SEND_TARGETS.some((t) => services.some((s) => s.name === t.service))) return null;
+  if (client === null || !SEND_TARGETS.some((t) => services.some((s) => s.name === t.service))) return null;
   return (
     <>
       <button type="button" className="small" disabled={empty} onClick={() => setOpen(true)} data-testid={testId} title={empty ? 'Nothing to send yet: no technique or indicator' : 'Send the techniques and indicators to an Assessment case or an ACH matrix'}>
@@ -209,11 +217,16 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
             <strong>{f.indicators.length}</strong> indicator{f.indicators.length === 1 ? '' : 's'}
             <ul>
               {f.indicators.slice(0, 12).map((i) => (
-                <li key={`${i.type}:${i.value}`}>
-                  <span className="muted">{i.type}</span> <code>{i.value}</code>
+                <li key={`${i.type}:${i.value}`} title={`STIX indicator pattern: ${stixPattern(i)}`} data-testid="send-to-indicator">
+                  <span className="muted send-to__type">{i.type}</span> <code>{i.value}</code>
+                  <code className="send-to__stix muted">{stixPattern(i)}</code>
                 </li>
               ))}
-              {f.indicators.length > 12 && <li className="muted">and {f.indicators.length - 12} more</li>}
+              {f.indicators.length > 12 && (
+                <li className="muted">
+                  and {f.indicators.length - 12} more ({typeCounts(f.indicators.slice(12))})
+                </li>
+              )}
             </ul>
           </div>
         </div>
@@ -245,4 +258,11 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
       </div>
     </div>
   );
+}
+
+/** `3 ipv4, 2 domain` */
+function typeCounts(list: readonly FindingIndicator[]): string {
+  const counts = new Map<string, number>();
+  for (const i of list) counts.set(i.type, (counts.get(i.type) ?? 0) + 1);
+  return [...counts].map(([t, n]) => `${n} ${t}`).join(', ');
 }

@@ -39,3 +39,54 @@ describe('hostIndicator', () => {
     expect(hostIndicator('DC01.corp.example')).toEqual({ type: 'domain', value: 'dc01.corp.example' });
   });
 });
+
+describe('indicatorsIn: every indicator a finding holds', () => {
+  it('finds addresses with ports, IPv6, domains, URLs, hashes, paths, registry keys and e-mails in text', async () => {
+    const { indicatorsInText } = await import('./SendToModel');
+    const text =
+      'Beacon from 10.0.0.5 to 105.73.6.112:80 and 108.179.232.58:443, [2001:db8::7]:8443, fe80::1; DNS for c2.example.net and Update.Bad-Domain.RU; ' +
+      'GET hxxp://c2.example.net/gate.php?id=1. Dropped C:\\Users\\Public\\svc.exe and /tmp/.x/payload.sh, ' +
+      'Run key HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run\\svc; sha256 ' + 'AB'.repeat(32) + ' md5 ' + 'c'.repeat(32) + '; mail to ops@victim.org. Time 12:30:45, report.pdf, version 1.2.3.4.5';
+    const got = indicatorsInText(text).map((i) => `${i.type} ${i.value}`);
+    expect(got).toEqual(
+      expect.arrayContaining([
+        'ipv4 10.0.0.5',
+        'ipv4 105.73.6.112:80',
+        'ipv4 108.179.232.58:443',
+        'ipv6 [2001:db8::7]:8443',
+        'ipv6 fe80::1',
+        'domain c2.example.net',
+        'domain update.bad-domain.ru',
+        'url http://c2.example.net/gate.php?id=1',
+        'file_path C:\\Users\\Public\\svc.exe',
+        'file_path /tmp/.x/payload.sh',
+        'registry_key HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run\\svc',
+        `sha256 ${'ab'.repeat(32)}`,
+        `md5 ${'c'.repeat(32)}`,
+        'email ops@victim.org',
+      ]),
+    );
+    // Not indicators: a file name with a non-TLD extension, a time, a version, the domain inside the e-mail or URL.
+    expect(got.join('|')).not.toMatch(/report\.pdf|12:30:45|1\.2\.3\.4/);
+    expect(got).not.toContain('domain victim.org');
+    expect(got.filter((g) => g === 'domain c2.example.net')).toHaveLength(1);
+  });
+
+  it('walks a finding object, skips the workspace ids, de-duplicates', async () => {
+    const { indicatorsIn } = await import('./SendToModel');
+    const story = { id: 'a'.repeat(64), story_id: 'b'.repeat(32), title: 'C2 to 105.73.6.112:80', nodes: [{ label: '105.73.6.112:80' }, { label: 'svc.exe' }], alerts: [{ src: '10.0.0.5', evidence: 'query c2.example.net' }] };
+    expect(indicatorsIn(story)).toEqual([
+      { type: 'ipv4', value: '105.73.6.112:80' },
+      { type: 'ipv4', value: '10.0.0.5' },
+      { type: 'domain', value: 'c2.example.net' },
+    ]);
+  });
+
+  it('types each indicator as a STIX pattern', async () => {
+    const { stixPattern } = await import('./SendToModel');
+    expect(stixPattern({ type: 'ipv4', value: '105.73.6.112:80' })).toBe("[network-traffic:dst_ref.type = 'ipv4-addr' AND network-traffic:dst_ref.value = '105.73.6.112' AND network-traffic:dst_port = 80]");
+    expect(stixPattern({ type: 'sha256', value: 'ab' })).toBe("[file:hashes.'SHA-256' = 'ab']");
+    expect(stixPattern({ type: 'file_path', value: 'C:\\Users\\a.exe' })).toBe("[file:parent_directory_ref.path = 'C:\\\\Users' AND file:name = 'a.exe']");
+    expect(stixPattern({ type: 'package', value: 'pypi:requessts' })).toBe("[software:name = 'pypi:requessts']");
+  });
+});

@@ -6,6 +6,7 @@ import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { downloadText } from '../../components/download';
 import { SendToButton } from '../../components/SendTo';
+import { indicatorsIn } from '../../components/SendToModel';
 import { breakdownBars, exportName, shortTime } from './model';
 
 export function GradeBadge({ grade }: { readonly grade: string | null }) {
@@ -90,11 +91,11 @@ export function StoryDetail({ story, caseId, client }: { readonly story: Story; 
           {story.id}: {story.title}
         </h2>
         <GradeBadge grade={story.confidence.grade} />
-        {/* The story's hosts are machine names, not indicators: its techniques travel. */}
+        {/* Its techniques, and every indicator the story holds (addresses with ports, domains, hashes, paths, keys); machine names are not sent. */}
         <SendToButton
           client={client}
           testId="story-send-to"
-          finding={{ title: `Case ${caseId} story ${story.id}: ${story.title}`, techniques: story.techniques.map((t) => t.id), indicators: [], source: { service: 'forensic', kind: 'story', id: `${caseId}/${story.id}`, link: `#/forensic/case/${caseId}/story/${story.id}` } }}
+          finding={{ title: `Case ${caseId} story ${story.id}: ${story.title}`, techniques: story.techniques.map((t) => t.id), indicators: indicatorsIn(story), source: { service: 'forensic', kind: 'story', id: `${caseId}/${story.id}`, link: `#/forensic/case/${caseId}/story/${story.id}` } }}
         />
       </div>
       <p>{story.summary}</p>

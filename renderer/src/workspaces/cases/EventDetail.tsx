@@ -3,6 +3,8 @@ import { useEffect, useState } from 'react';
 import type { ApiError} from '../../api/client';
 import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
+import { SendToButton } from '../../components/SendTo';
+import { indicatorsIn, type Finding } from '../../components/SendToModel';
 import { Progress } from '../../components/Progress';
 import { LevelBadge } from './Detections';
 import { eventFieldGroups, MAX_TAGS, parseTags } from './detail-model';
@@ -157,8 +159,10 @@ export function EventDetailPanel({ event, inStory, detections, annotation, link 
   }, [event.eventId, link]);
   const shown = full?.event ?? event;
   const groups = eventFieldGroups(shown);
+  const finding = link ? eventFinding(shown, link.caseId, detections) : null;
   return (
     <div className="timeline__detail" data-testid="event-detail" data-event-id={event.eventId}>
+      {link && <SendToButton client={link.client} testId="event-send-to" finding={finding} />}
       <dl className="facts">
         <dt>Event</dt>
         <dd>
@@ -235,4 +239,14 @@ export function EventDetailPanel({ event, inStory, detections, annotation, link 
       )}
     </div>
   );
+}
+
+/** An event as a finding for Send to: the techniques of its detections and every indicator its fields hold. */
+function eventFinding(e: ExportedEvent, caseId: string, detections: readonly DetectionSummary[]): Finding {
+  return {
+    title: `Case ${caseId} event ${e.eventId}`,
+    techniques: [...new Set(detections.flatMap((d) => d.techniques))],
+    indicators: indicatorsIn(e),
+    source: { service: 'forensic', kind: 'event', id: `${caseId}/${e.eventId}`, link: `#/forensic/case/${encodeURIComponent(caseId)}/event/${encodeURIComponent(e.eventId)}` },
+  };
 }

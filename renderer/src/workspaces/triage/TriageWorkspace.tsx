@@ -11,6 +11,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { Progress } from '../../components/Progress';
 import { SendToButton } from '../../components/SendTo';
+import { indicatorsIn, mergeIndicators } from '../../components/SendToModel';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
 import { useShell } from '../../shell/context';
@@ -75,7 +76,7 @@ function triageFinding(result: TriageResult): Finding {
   return {
     title: `Triage of ${result.sha256.slice(0, 16)}`,
     techniques: [...new Set(result.capabilities.map((c) => c.technique.id))],
-    indicators: [{ type: 'sha256', value: result.sha256 }, ...urls.map((value) => ({ type: 'url' as const, value }))],
+    indicators: mergeIndicators([{ type: 'sha256', value: result.sha256 }, ...urls.map((value) => ({ type: 'url' as const, value }))], indicatorsIn(result.capabilities)),
     source: { service: 'petriage', kind: 'triage', id: result.sha256, link: `#/petriage/history/${result.sha256}` },
   };
 }

@@ -11,6 +11,8 @@ import { Banner } from '../common/ui';
 import { type PkgscanApi } from '../session';
 import { useScanJob } from './job';
 import { VerdictView } from './VerdictView';
+import { SendToButton } from '../../../components/SendTo';
+import { verdictFinding } from '../../../components/findings';
 
 type Ecosystem = 'npm' | 'pypi';
 
@@ -110,6 +112,12 @@ export function ScanTab({ api }: { api: PkgscanApi }) {
         </Banner>
       )}
       {error && error.status !== 404 && <ErrorNote error={error} title={error.status === 422 ? 'The scan request was refused' : 'The scan failed'} />}
+      {verdict && (
+        <div className="row">
+          <span className="spacer" />
+          <SendToButton testId="verdict-send-to" finding={verdictFinding(verdict)} />
+        </div>
+      )}
       {verdict && <VerdictView verdict={verdict} />}
       {!verdict && !error && started === null && (
         <div className="panel empty-result">

@@ -2,6 +2,8 @@
 import { Fragment, useEffect, useState } from 'react';
 import type { AlertPage, AlertRow, AnalysisDetail, ReplayHealth, Severity } from '../../../../../engines/core/contracts/replay';
 import type { ApiClient } from '../../../api/client';
+import { SendToButton } from '../../../components/SendTo';
+import { hostIndicator, indicatorsIn, mergeIndicators, type Finding } from '../../../components/SendToModel';
 import { alertQuery, BROWSE_PAGE, NO_ALERT_FILTERS, nextSort, pageLabel, type AlertFilters, type SortOrder } from '../browse';
 import { EvidenceFacts, FilterTail, Pager, QueryProblems, SeverityBadge, SortHeader, usePagedQuery } from '../common';
 import { count, SEVERITY_ORDER, utc } from '../model';
@@ -17,7 +19,17 @@ export interface AlertsViewProps {
   readonly onShowFlows: (host: string) => void;
 }
 
-function AlertDetail({ a, onOpenStory, onShowFlows }: { readonly a: AlertRow; readonly onOpenStory: (id: string) => void; readonly onShowFlows: (host: string) => void }) {
+/** An alert as a finding for Send to: its techniques and every indicator it holds (source and targets with ports, names, evidence). */
+export function alertFinding(a: AlertRow, analysisId: string): Finding {
+  return {
+    title: `Replay alert ${a.rule} from ${a.src}`,
+    techniques: [...a.techniques],
+    indicators: mergeIndicators([hostIndicator(a.src)], indicatorsIn({ summary: a.summary, dst: a.dst, evidence: a.evidence })),
+    source: { service: 'replay', kind: 'alert', id: `${analysisId}/${a.rule}`, link: `#/replay/analysis/${analysisId}/alert/${a.rule}` },
+  };
+}
+
+function AlertDetail({ a, analysisId, client, onOpenStory, onShowFlows }: { readonly a: AlertRow; readonly analysisId: string; readonly client: ApiClient; readonly onOpenStory: (id: string) => void; readonly onShowFlows: (host: string) => void }) {
   return (
     <div className="alert-row__detail">
       <p>{a.summary}</p>
@@ -41,6 +53,7 @@ function AlertDetail({ a, onOpenStory, onShowFlows }: { readonly a: AlertRow; re
         <button type="button" className="small" onClick={() => onShowFlows(a.src)}>
           Flows of {a.src}
         </button>
+        <SendToButton client={client} testId="alert-send-to" finding={alertFinding(a, analysisId)} />
       </div>
       <EvidenceFacts evidence={a.evidence} />
       <p className="muted">
@@ -189,7 +202,7 @@ export function AlertsView({ client, base, analysis, rules, filters, onFilters, 
                   {open === a.id && (
                     <tr className="browse__detail">
                       <td colSpan={8}>
-                        <AlertDetail a={a} onOpenStory={onOpenStory} onShowFlows={onShowFlows} />
+                        <AlertDetail a={a} analysisId={analysis.id} client={client} onOpenStory={onOpenStory} onShowFlows={onShowFlows} />
                       </td>
                     </tr>
                   )}

@@ -2,7 +2,7 @@
 import type { Story } from '../../../../../engines/core/contracts/replay';
 import type { ApiClient } from '../../../api/client';
 import { SendToButton } from '../../../components/SendTo';
-import { hostIndicator } from '../../../components/SendToModel';
+import { hostIndicator, indicatorsIn, mergeIndicators } from '../../../components/SendToModel';
 
 export interface StoryActionsProps {
   readonly story: Story;
@@ -10,7 +10,7 @@ export interface StoryActionsProps {
   readonly base: string;
 }
 
-/** Takes the story's techniques and its attacker (the one host the story says started it) to an Assessment case or an ACH matrix. */
+/** Takes the story's techniques and every indicator it holds (the attacker first, then the hosts with ports, names and hashes its alerts and timeline give) to an Assessment case or an ACH matrix. */
 export function StoryActions({ story, client }: StoryActionsProps) {
   return (
     <SendToButton
@@ -19,7 +19,7 @@ export function StoryActions({ story, client }: StoryActionsProps) {
       finding={{
         title: `Replay story ${story.ordinal}: ${story.title}`,
         techniques: story.techniques.map((t) => t.id),
-        indicators: story.attacker ? [hostIndicator(story.attacker)] : [],
+        indicators: mergeIndicators(story.attacker ? [hostIndicator(story.attacker)] : [], indicatorsIn(story)),
         source: { service: 'replay', kind: 'story', id: story.id, link: `#/replay/story/${story.id}` },
       }}
     />
