@@ -195,29 +195,144 @@ export interface PatternValues {
   readonly unsupported: number;
 }
 
-// `object-type:path OP 'value'` (or a number), inside the square brackets of a STIX pattern.
-const COMPARISON = /([a-z0-9-]+:[A-Za-z0-9_.'*[\]-]+)\s*(NOT\s+)?(=|!=|<>|<=|>=|<|>|MATCHES|LIKE|IN|ISSUBSET|ISSUPERSET)\s*('(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|\([^)]*\))/g;
+// `object-type:path OP 'value'` (or a number, or a `(...)` set), inside the square brackets of a STIX pattern; read
+// by a single-pass tokenizer (every character is looked at a bounded number of times), never by a backtracking regex.
+const OPERATORS = ['ISSUPERSET', 'ISSUBSET', 'MATCHES', 'LIKE', 'IN', '!=', '<>', '<=', '>=', '=', '<', '>'] as const;
+
+const isTypeChar = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
+/** Characters of a property path after the colon: letters, digits, `_ . ' * [ ] -`. */
+const isPathChar = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2e || c === 0x27 || c === 0x2a || c === 0x5b || c === 0x5d || c === 0x2d;
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c;
+
+interface Comparison {
+  readonly path: string;
+  readonly negated: boolean;
+  readonly op: string;
+  readonly literal: string;
+}
+
+/** The comparisons of a pattern in order, in time linear in its length. */
+export function patternComparisons(pattern: string): Comparison[] {
+  const out: Comparison[] = [];
+  const n = pattern.length;
+  const at = (i: number): number => (i < n ? pattern.charCodeAt(i) : -1);
+  const skipSpace = (i: number): number => {
+    while (i < n && isSpace(at(i))) i++;
+    return i;
+  };
+  // Once a string (or set) is found unterminated, no later one can close (the escapes line up again after any later
+  // quote), so later literals of that kind fail without another scan to the end.
+  let openString = false;
+  let openSet = false;
+  let i = 0;
+  while (i < n) {
+    const c = at(i);
+    if (!isTypeChar(c)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && isTypeChar(at(i))) i++;
+    if (at(i) !== 0x3a || !isPathChar(at(i + 1))) continue;
+    const colon = i;
+    let pe = colon + 1;
+    while (pe < n && isPathChar(at(pe))) pe++;
+    // The greedy path first; then, as the regex grammar backtracks, a word operator inside the path's last ten characters.
+    let found: { readonly comparison: Comparison; readonly end: number } | undefined;
+    for (let cut = pe; cut > colon + 1 && cut >= pe - 10 && found === undefined; cut--) found = comparisonAt(start, cut, pe);
+    if (found === undefined) {
+      // As the regex would, look for a comparison starting inside the path (after a `]` or `.`).
+      i = colon + 1;
+      continue;
+    }
+    out.push(found.comparison);
+    i = found.end;
+  }
+  return out;
+
+  /** The comparison whose path is [start, cut) of a path run ending at `pe` (spaces may follow only the run's end). */
+  function comparisonAt(start: number, cut: number, pe: number): { comparison: Comparison; end: number } | undefined {
+    const spaced = cut === pe;
+    let j = spaced ? skipSpace(cut) : cut;
+    let negated = false;
+    if (spaced && pattern.startsWith('NOT', j) && isSpace(at(j + 3))) {
+      negated = true;
+      j = skipSpace(j + 3);
+    }
+    const op = OPERATORS.find((o) => pattern.startsWith(o, j));
+    if (op === undefined) return undefined;
+    // Inside the path only the word operators can stand, and they must reach the literal with no space between.
+    if (!spaced && !/^[A-Z]/.test(op)) return undefined;
+    const afterOp = j + op.length;
+    j = afterOp >= pe ? skipSpace(afterOp) : afterOp;
+    const lc = at(j);
+    let end = -1;
+    if (lc === 0x27 && !openString) {
+      const close = closingQuote(pattern, j + 1);
+      if (close < 0) openString = true;
+      else end = close + 1;
+    } else if (lc === 0x28 && !openSet) {
+      const close = pattern.indexOf(')', j + 1);
+      if (close < 0) openSet = true;
+      else end = close + 1;
+    } else if (lc === 0x2d || (lc >= 0x30 && lc <= 0x39)) {
+      let k = lc === 0x2d ? j + 1 : j;
+      const digits = k;
+      while (k < n && at(k) >= 0x30 && at(k) <= 0x39) k++;
+      if (k > digits) {
+        if (at(k) === 0x2e && at(k + 1) >= 0x30 && at(k + 1) <= 0x39) {
+          k++;
+          while (k < n && at(k) >= 0x30 && at(k) <= 0x39) k++;
+        }
+        end = k;
+      }
+    }
+    if (end < 0) return undefined;
+    return { comparison: { path: pattern.slice(start, cut), negated, op, literal: pattern.slice(j, end) }, end };
+  }
+}
+
+/** Index of the quote closing a string whose body starts at `from` (backslash escapes), or -1. */
+function closingQuote(text: string, from: number): number {
+  for (let k = from; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x5c) k++;
+    else if (c === 0x27) return k;
+  }
+  return -1;
+}
 
 /** The plain observable values of a STIX pattern (`[ipv4-addr:value = '10.0.0.1'] OR [...]`); nothing else of the pattern is evaluated. */
 export function patternValues(pattern: string, patternType = 'stix'): PatternValues {
   if (patternType !== 'stix') return { values: [], unsupported: 1 };
   const values: FindingIndicator[] = [];
   let unsupported = 0;
-  for (const m of pattern.matchAll(COMPARISON)) {
-    const path = m[1]!;
-    const op = m[3]!;
-    const literal = m[4]!;
-    if (m[2] !== undefined || op !== '=') {
+  for (const m of patternComparisons(pattern)) {
+    if (m.negated || m.op !== '=') {
       unsupported++;
       continue;
     }
-    const value = literal.startsWith("'") ? literal.slice(1, -1).replace(/\\(.)/g, '$1') : literal;
-    const type = OBSERVABLE_PATHS[path] ?? hashType(path);
+    const value = m.literal.startsWith("'") ? unescape(m.literal.slice(1, -1)) : m.literal;
+    const type = OBSERVABLE_PATHS[m.path] ?? hashType(m.path);
     if (value.trim() === '' || value.length > 2048) unsupported++;
     else if (type !== undefined) values.push({ type, value: value.trim() });
     else unsupported++;
   }
   return { values, unsupported };
+}
+
+/** A STIX string body with its backslash escapes taken off (`\\'` is a quote, `\\\\` a backslash). */
+function unescape(body: string): string {
+  if (!body.includes('\\')) return body;
+  let out = '';
+  for (let k = 0; k < body.length; k++) {
+    const c = body[k];
+    if (c === '\\' && k + 1 < body.length) {
+      out += body[k + 1];
+      k++;
+    } else out += c;
+  }
+  return out;
 }
 
 /** The indicator value an SCO holds itself (an ipv4-addr object in the bundle), when it is one a case or matrix can hold. */
