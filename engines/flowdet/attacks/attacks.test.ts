@@ -7,6 +7,8 @@ import { readFlowCsvFile, type FlowTable } from '../data/csv.js';
 import { recomputeDerived, stratified7030 } from '../data/datasets.js';
 import { syntheticFlows } from '../data/synthetic.js';
 import { fitLogScaler, probabilityGradientZ, scoreDetector, trainDetector, type Detector } from '../detectors/models.js';
+import { attackCurve } from '../studies/run.js';
+import { newTally } from '../studies/tally.js';
 import { adaptiveAttack, attackSpace, blackBoxAttack, gradientAttack, linfDistance } from './attacks.js';
 
 const table = syntheticFlows(2500, { seed: 5 });
@@ -108,6 +110,16 @@ describe.skipIf(!hasCorpora())('budgets are kept by every attack on every datase
       }
       expect(checked).toBeGreaterThan(5 * 3 * x.rows * 0.5);
     }, 240_000);
+
+  it('a study curve: no flow scores higher at a larger budget (warm start from the smaller budget), budgets kept', () => {
+    const scores: Float64Array[] = [];
+    const tally = newTally();
+    const curve = attackCurve('gbdt', space, scorer(gbdt), undefined, [oracle(mlp)], xm, 0, 0, 3, tally, undefined, scores);
+    expect(scores).toHaveLength(4);
+    for (let k = 1; k < scores.length; k++) scores[k]!.forEach((s, i) => expect(s, `flow ${i} at eps ${curve.budgets[k]!.eps}`).toBeLessThanOrEqual(scores[k - 1]![i]!));
+    expect(tally.max_linf_excess).toBeLessThanOrEqual(1e-9);
+    expect(tally.invalid).toBe(0);
+  }, 120_000);
 
   it('the adaptive attack is monotone in eps when warm-started, and at least as strong as black box alone', () => {
     let warm: ReturnType<typeof adaptiveAttack> | undefined;

@@ -46,6 +46,8 @@ export function reportMarkdown(r: StudyReport): string {
   L.push(`Schema \`${d.schema}\` (${d.format}), ${d.rows} flows (${d.malicious} malicious), split ${d.split}: ${d.train} train / ${d.test} test${r.settings.quick ? ' (quick run: sampled)' : ''}; seed ${r.settings.seed}; ${r.seconds.toFixed(1)} s.`);
   if (d.missing_columns.length > 0) L.push('', `Columns absent from the file (derived ones computed, others 0): ${d.missing_columns.join(', ')}.`);
   L.push('', `Cleaning: ${d.cleaning.nonFinite} Infinity/NaN cells, ${d.cleaning.negative} negative cells, ${d.cleaning.blank} blanks, ${d.cleaning.unreadable} unreadable; ${d.skipped_lines} lines skipped.`);
+  const sm = r.served_model;
+  L.push('', '## Served model', '', `What \`--save-model\` saves and \`flowdet serve\` scores with: the ${sm.hardened ? 'hardened ' : ''}${sm.members.join(' + ')} ensemble trained on ${sm.trained_on} (${sm.training_rows} rows; derived features ${sm.derived_features}). Clean test metrics measured by scoring the ${sm.split} test split (${sm.test.n} flows) through the saved bundle: accuracy ${f3(sm.test.accuracy)}, precision ${f3(sm.test.precision)}, recall ${f3(sm.test.recall)}, F1 ${f3(sm.test.f1)}, FPR ${f3(sm.test.fpr)}, ROC-AUC ${f3(sm.test.roc_auc)}.`);
   L.push('', '## Detectors (test split, threshold 0.5)', '', '| detector | accuracy | precision | recall | F1 | FPR | ROC-AUC | PR-AUC | precision @1 % | precision @0.1 % | train s |', '|---|---|---|---|---|---|---|---|---|---|---|');
   for (const x of r.detectors) {
     const m = x.test;
@@ -59,9 +61,19 @@ export function reportMarkdown(r: StudyReport): string {
     const at = (e: number): number | undefined => a.robust.find((x) => x.eps === e)?.detection_rate;
     L.push(`| ${a.detector} | ${a.attack} | ${f3(at(0.25))} | ${f3(at(0.5))} | ${f3(at(1))} | ${f3(a.robust.find((x) => x.eps === 1)?.robust_accuracy)} | ${f3(a.robustness.area)} |`);
   }
-  L.push('', `Validity: ${r.validity.checked} adversarial flows checked, ${r.validity.invalid} invalid.`, '', '![robustness](figures/robustness.svg)');
+  L.push(
+    '',
+    `Validity: ${r.validity.checked} adversarial flows checked, ${r.validity.invalid} invalid; ${r.validity.dropped} attacked flows had no valid flow within their budget and were sent unchanged (counted as not evaded); largest L-inf distance beyond its budget ${r.validity.max_linf_excess.toExponential(2)}; ${f3(r.validity.physical_valid_share)} of the adversarial flows break none of the relations mined from the real corpus rows.`,
+    '',
+    'Per budget (each warm-started from the smaller budget\'s best flows, so detection never rises with eps): detection rate, robust accuracy, largest L-inf distance of the adversarial flows, share passing the mined relations, flows dropped.',
+    '',
+    '| target | eps | detection | robust accuracy | max L-inf | physical valid | dropped |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const a of rows) for (const b of a.budgets) L.push(`| ${a.detector} | ${b.eps} | ${f3(b.detection_rate)} | ${f3(b.robust_accuracy)} | ${f3(b.max_linf)} | ${f3(b.physical_valid_share)} | ${b.dropped} |`);
+  L.push('', '![robustness](figures/robustness.svg)');
   if (r.hardening) {
-    L.push('', '## Hardening', '', `Adversarial training: eps ${r.settings.adversarial_training.eps}, ${r.settings.adversarial_training.rounds} rounds, budgets ${r.settings.adversarial_training.budgets}, malicious flows only, preprocessing fixed.`);
+    L.push('', '## Hardening', '', `Adversarial training: eps ${r.settings.adversarial_training.eps}, ${r.settings.adversarial_training.rounds} rounds, budgets ${r.settings.adversarial_training.budgets}, malicious flows only; preprocessing ${r.settings.adversarial_training.preprocessing} (largest shift measured ${r.settings.adversarial_training.preprocessing_max_shift ?? 'n/a'}).`);
     L.push('', `Clean test accuracy: baseline ensemble ${f3(r.hardening.baseline_test.accuracy)} (FPR ${f3(r.hardening.baseline_test.fpr)}), hardened ${f3(r.hardening.hardened_test.accuracy)} (FPR ${f3(r.hardening.hardened_test.fpr)}).`);
   }
   if (r.alarm) L.push('', '## Adversarial-input alarm', '', `Threshold ${f3(r.alarm.threshold)} at 1 % FPR on held-out clean flows (measured ${f3(r.alarm.clean_fpr_holdout)}); on the test split: FPR ${f3(r.alarm.test_fpr)} on clean flows, TPR ${f3(r.alarm.test_tpr)} on ${r.alarm.adversarial_test} adversarial flows (eps 1, against the hardened ensemble).`);

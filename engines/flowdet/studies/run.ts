@@ -148,7 +148,7 @@ const counts = (cats: readonly string[]): Record<string, number> => {
  * Runs the adaptive attack at each budget (smallest first, each warm-started from the previous budget's best flows,
  * so detection can only fall as eps grows) against one target and checks every returned flow.
  */
-function attackCurve(
+export function attackCurve(
   name: string,
   space: AttackSpace,
   target: Scorer,
@@ -160,6 +160,7 @@ function attackCurve(
   seed: number,
   validity: ValidityTally,
   adversarialOut?: FeatureMatrix[],
+  scoresOut?: Float64Array[],
 ): AttackSummary {
   const rates: number[] = [];
   const robust: AttackSummary['robust'][number][] = [];
@@ -175,6 +176,7 @@ function attackCurve(
     }
     const r = adaptiveAttack(space, { score: target, ...(gradient ? { gradient } : {}) }, surrogates, xm, eps, { seed, restarts: ATTACK_RESTARTS, ...(warm ? { warm } : {}) });
     warm = r;
+    scoresOut?.push(Float64Array.from(r.scores));
     const st = tallyAttack(space, xm, r, eps, validity);
     let det = 0;
     for (const p of r.scores) det += p >= 0.5 ? 1 : 0;

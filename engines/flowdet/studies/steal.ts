@@ -2,7 +2,7 @@
 import { Random, selectRows, wilsonInterval, type Interval } from '../../core/ml/index.js';
 import { VitrineError } from '../../core/errors.js';
 import { attackSpace, gradientAttack, type Scorer } from '../attacks/attacks.js';
-import { invalidRows } from '../constraints/validity.js';
+import { newTally, tallyAttack, type ValidityTally } from './tally.js';
 import { loadData } from '../data/datasets.js';
 import { fitLogScaler, probabilityGradientZ, scoreDetector, trainDetector } from '../detectors/models.js';
 import { studySizes, type Progress } from './run.js';
@@ -38,7 +38,8 @@ export interface StealReport {
     readonly agreement_interval: Interval;
     readonly transfer: readonly { readonly eps: number; readonly detected: number; readonly evaded: number; readonly success_rate: number; readonly interval: Interval }[];
   }[];
-  readonly validity: { readonly checked: number; readonly invalid: number };
+  /** Every transfer flow checked: isValid, its budget (max_linf_excess <= 1e-9), the mined physics. */
+  readonly validity: ValidityTally;
 }
 
 /**
@@ -75,7 +76,7 @@ export async function stealStudy(opts: StealOptions): Promise<StealReport> {
   const xm = selectRows(evalX, detectedMal);
   const scaler = fitLogScaler(xtr);
   const space = attackSpace(table.schema, scaler);
-  const validity = { checked: 0, invalid: 0 };
+  const validity = newTally();
   const results: StealReport['results'][number][] = [];
   for (const [bi, budget] of budgets.entries()) {
     if (opts.signal?.aborted) throw new VitrineError('cancelled', 'the study was cancelled');
@@ -91,8 +92,7 @@ export async function stealStudy(opts: StealOptions): Promise<StealReport> {
     const transfer = epsList.map((eps) => {
       if (!stolen || xm.rows === 0) return { eps, detected: xm.rows, evaded: 0, success_rate: 0, interval: wilsonInterval(0, xm.rows) };
       const r = gradientAttack(space, (row) => probabilityGradientZ(stolen, row, scaler), target, xm, eps);
-      validity.checked += xm.rows;
-      validity.invalid += invalidRows(table.schema, xm, r.adversarial).count;
+      tallyAttack(space, xm, r, eps, validity);
       let evaded = 0;
       for (const p of r.scores) evaded += p < 0.5 ? 1 : 0;
       return { eps, detected: xm.rows, evaded, success_rate: evaded / xm.rows, interval: wilsonInterval(evaded, xm.rows) };
@@ -109,6 +109,6 @@ export function stealMarkdown(r: StealReport): string {
   L.push('| budget | agreement (95 % CI) | ' + r.results[0]!.transfer.map((t) => `transfer success eps ${t.eps}`).join(' | ') + ' |');
   L.push('|---|---|' + r.results[0]!.transfer.map(() => '---|').join(''));
   for (const x of r.results) L.push(`| ${x.budget} | ${f(x.agreement)} (${f(x.agreement_interval.lower)}-${f(x.agreement_interval.upper)}) | ` + x.transfer.map((t) => `${f(t.success_rate)} (${t.evaded}/${t.detected})`).join(' | ') + ' |');
-  L.push('', `Validity: ${r.validity.checked} adversarial flows checked, ${r.validity.invalid} invalid.`);
+  L.push('', `Validity: ${r.validity.checked} adversarial flows checked, ${r.validity.invalid} invalid, ${r.validity.dropped} without a valid flow within the budget (sent unchanged), ${r.validity.physical_valid} passing the mined relations; largest L-inf distance beyond its budget ${r.validity.checked > 0 ? r.validity.max_linf_excess.toExponential(2) : 'n/a'}.`);
   return `${L.join('\n')}\n`;
 }

@@ -127,6 +127,8 @@ describe('the study pipeline', () => {
     expect(r.results[1]!.agreement).toBeGreaterThan(0.8);
     expect(r.results[1]!.agreement).toBeGreaterThan(r.results[0]!.agreement);
     expect(r.validity.invalid).toBe(0);
+    expect(r.validity.checked).toBeGreaterThan(0);
+    expect(r.validity.max_linf_excess).toBeLessThanOrEqual(1e-9);
     await expect(stealStudy({ data: 'synthetic', budgets: [1] })).rejects.toThrow(/budgets/);
   }, 240_000);
 });
