@@ -61,3 +61,30 @@ describe('toStix', () => {
     expect(set(other)).toBe(set(bundle));
   });
 });
+
+describe('toStix with indicators and without scored evidence', () => {
+  it("types the case's indicators as STIX indicators with patterns, the link back in an external reference", () => {
+    const b = toStix(kg, {
+      ...kase,
+      case_id: 'stix-2',
+      indicators: [
+        { evidence_id: 'I-1', type: 'ipv4' as const, value: '105.73.6.112:80', source: { service: 'replay', kind: 'story', id: '3', link: '#/replay/story/3' } },
+        { evidence_id: 'I-2', type: 'sha256' as const, value: 'a'.repeat(64) },
+      ],
+    });
+    for (const o of b.objects) expect(validateStixObject(o)).toEqual([]);
+    const patterns = ofType(b.objects, 'indicator').map((o) => o['pattern']);
+    expect(patterns).toEqual([
+      "[network-traffic:dst_ref.type = 'ipv4-addr' AND network-traffic:dst_ref.value = '105.73.6.112' AND network-traffic:dst_port = 80]",
+      `[file:hashes.'SHA-256' = '${'a'.repeat(64)}']`,
+    ]);
+    expect(ofType(b.objects, 'indicator')[0]?.['external_references']).toEqual([expect.objectContaining({ description: expect.stringContaining('#/replay/story/3') })]);
+  });
+
+  it('an insufficient-evidence assessment says so in the note, with confidence 0', () => {
+    const b = toStix(kg, { case_id: 'empty-stix', techniques: [{ evidence_id: 'T-1', id: 'T1999' }] });
+    const n = ofType(b.objects, 'note')[0]!;
+    expect(n['abstract']).toContain('Insufficient evidence');
+    expect(n['confidence']).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
 // The assessment as a STIX 2.1 bundle: intrusion sets, observed attack patterns and software, `uses` relationships, a report and a note.
 import type { Assessment, CaseFile, Hypothesis } from '../core/contracts/caseassess.js';
-import { attackPattern, bundle, identity, intrusionSet, malware, note, relationship, report, tool, type StixBundle, type StixObject } from '../core/stix.js';
+import { stixPatternOf } from '../core/findings.js';
+import { attackPattern, bundle, identity, indicator, intrusionSet, malware, note, relationship, report, tool, type StixBundle, type StixObject } from '../core/stix.js';
 import type { KnowledgeGraph } from './kg.js';
 
 /** How many listed-actor hypotheses the bundle carries (the leading one and the next ones). */
@@ -69,15 +70,28 @@ export function assessmentToStix(kg: KnowledgeGraph, kase: CaseFile, assessment:
       if (actor.software.includes(id)) objects.push(relationship({ relationship_type: 'uses', source_ref: source.id, target_ref: target.id }, common));
   }
 
+  // The case's indicators as STIX indicators (each with its pattern), so they travel with the assessment.
+  for (const i of kase.indicators ?? []) {
+    objects.push(
+      indicator(
+        { pattern: stixPatternOf(i), valid_from: when, name: `${i.type} ${i.value}`.slice(0, 300), indicator_types: ['unknown'], ...(i.note !== undefined ? { description: i.note.slice(0, 2000) } : {}) },
+        { ...common, ...(i.source?.link !== undefined ? { external_references: [{ source_name: `vitrine-${i.source.service}`, external_id: i.source.id, description: `${i.source.kind} ${i.source.id} (${i.source.link})` }] } : {}) },
+      ),
+    );
+  }
+
   const leadingRef = actorSdo.get(assessment.leading.attack_id);
   const subject = kase.title ?? kase.case_id;
   const ranked = [assessment.leading, ...assessment.alternatives].map(
     (h: Hypothesis) => `${h.rank}. ${h.name}${h.kind === 'actor' ? ` (${h.attack_id})` : ''}: score ${h.score}, probability ${(h.probability * 100).toFixed(1)}%`,
   );
+  const insufficient = assessment.confidence.insufficient;
   const content = [
     assessment.confidence.statement,
     '',
-    `Words of estimative probability (ICD 203): ${assessment.confidence.words}, band ${assessment.confidence.band[0]}-${assessment.confidence.band[1]}; analytic confidence ${assessment.confidence.analytic_confidence}.`,
+    insufficient
+      ? `Insufficient evidence: ${insufficient.reason} What would help: ${insufficient.would_help.join('; ')}.`
+      : `Words of estimative probability (ICD 203): ${assessment.confidence.words}, band ${assessment.confidence.band[0]}-${assessment.confidence.band[1]}; analytic confidence ${assessment.confidence.analytic_confidence}.`,
     'Probabilities are normalised scores (softmax over all hypotheses, including an unlisted actor), not calibrated probabilities.',
     '',
     ...ranked,
@@ -85,12 +99,12 @@ export function assessmentToStix(kg: KnowledgeGraph, kase: CaseFile, assessment:
   const refs = objects.filter((o) => o.type !== 'identity').map((o) => o.id);
   const assessmentNote = note(
     {
-      abstract: assessment.leading.kind === 'actor' ? `Leading hypothesis: ${assessment.leading.name} (${assessment.confidence.words})` : `No listed actor leads (${assessment.confidence.words})`,
+      abstract: insufficient ? 'Insufficient evidence: no evidence item could be scored' : assessment.leading.kind === 'actor' ? `Leading hypothesis: ${assessment.leading.name} (${assessment.confidence.words})` : `No listed actor leads (${assessment.confidence.words})`,
       content,
       object_refs: leadingRef ? [leadingRef.id] : refs.length > 0 ? refs : [author.id],
       authors: ['Vitrine case assessment'],
     },
-    { ...common, confidence: Math.round(assessment.confidence.probability * 100) },
+    { ...common, confidence: insufficient ? 0 : Math.round(assessment.confidence.probability * 100) },
   );
   objects.push(assessmentNote);
   const caseReport = report(

@@ -169,3 +169,48 @@ export function normalizeFinding(f: Finding, lookup: { technique(id: string): Re
   }
   return { techniques, indicators, skipped };
 }
+
+const quoted = (v: string): string => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** The STIX 2.1 pattern of an indicator (an address with a port as network traffic to it, a path as a file in its folder). */
+export function stixPatternOf(i: FindingIndicator): string {
+  const v = i.value;
+  switch (i.type) {
+    case 'ipv4':
+    case 'ipv6': {
+      const m = i.type === 'ipv4' ? /^([\d.]+):(\d+)$/.exec(v) : /^\[([^\]]+)\]:(\d+)$/.exec(v);
+      const sco = i.type === 'ipv4' ? 'ipv4-addr' : 'ipv6-addr';
+      return m ? `[network-traffic:dst_ref.type = '${sco}' AND network-traffic:dst_ref.value = ${quoted(m[1]!)} AND network-traffic:dst_port = ${m[2]}]` : `[${sco}:value = ${quoted(v)}]`;
+    }
+    case 'domain':
+      return `[domain-name:value = ${quoted(v)}]`;
+    case 'url':
+      return `[url:value = ${quoted(v)}]`;
+    case 'email':
+      return `[email-addr:value = ${quoted(v)}]`;
+    case 'md5':
+      return `[file:hashes.MD5 = ${quoted(v)}]`;
+    case 'sha1':
+      return `[file:hashes.'SHA-1' = ${quoted(v)}]`;
+    case 'sha256':
+      return `[file:hashes.'SHA-256' = ${quoted(v)}]`;
+    case 'file_name':
+      return `[file:name = ${quoted(v)}]`;
+    case 'file_path': {
+      const cut = Math.max(v.lastIndexOf('/'), v.lastIndexOf('\\'));
+      return `[file:parent_directory_ref.path = ${quoted(v.slice(0, cut))} AND file:name = ${quoted(v.slice(cut + 1))}]`;
+    }
+    case 'registry_key':
+      return `[windows-registry-key:key = ${quoted(v)}]`;
+    case 'mutex':
+      return `[mutex:name = ${quoted(v)}]`;
+    case 'user_agent':
+      return `[network-traffic:extensions.'http-request-ext'.request_header.'User-Agent' = ${quoted(v)}]`;
+    case 'asn':
+      return /^(?:AS)?\d+$/i.test(v) ? `[autonomous-system:number = ${v.replace(/^AS/i, '')}]` : `[autonomous-system:name = ${quoted(v)}]`;
+    case 'package':
+      return `[software:name = ${quoted(v)}]`;
+    default:
+      return `[x-vitrine-observable:value = ${quoted(v)}]`;
+  }
+}
