@@ -5,10 +5,8 @@ import type { ScanVerdict } from '../core/contracts/pkgscan.js';
 import { serveUntilSignal, standaloneContext } from '../core/http/server.js';
 import { validate } from '../core/validation.js';
 import { openStandaloneStore } from '../core/store.js';
-import { AuditLog } from './audit/audit.js';
-import { Auth } from './auth/auth.js';
-import { ROLES, isRole } from './auth/roles.js';
-import { configFromEnv, defaultResourcesDir, PASSWORD_MIN, VERSION } from './config.js';
+import { applyDatabaseUrlFlag, createAdminCommand, migrateCommand, prepareSharedDatabase, STORAGE_HELP, verifyAuditCommand } from './db/commands.js';
+import { defaultResourcesDir, PASSWORD_MIN, VERSION } from './config.js';
 import { createStandaloneApp } from './http.js';
 import { createPlatform, type Platform } from './platform.js';
 import { scanDeps } from './scans/deps.js';
@@ -20,7 +18,6 @@ import { scanPackage, scanRequestSchema } from './scans/scan.js';
 import { pkgscanService } from './service.js';
 import { importPaths } from './sources/import.js';
 import { advisoriesCommand, ADVISORIES_HELP } from './vulns/cli.js';
-import { countActiveAdmins } from './users/users.js';
 
 export const DEFAULT_PORT = 8010;
 
@@ -57,6 +54,7 @@ Usage:
       Retrains the risk model from a labelled folder (a GROUND_TRUTH.json beside the archives, read as bytes only);
       default output $VITRINE_HOME/pkgscan/model.json (docs/pkgscan-ml.md).
 ${ADVISORIES_HELP}
+${STORAGE_HELP}
   pkgscan --version | --help
 
 Environment: VITRINE_HOME (data), PKGSCAN_ENV (production hides /docs and /redoc), METRICS_TOKEN (bearer for /metrics),
@@ -78,20 +76,12 @@ const options = {
   output: { type: 'string' },
   'expect-head': { type: 'string' },
   'expect-count': { type: 'string' },
+  'database-url': { type: 'string' },
+  status: { type: 'boolean' },
   json: { type: 'boolean' },
   version: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-/** Reads the first line of standard input (the password), at most 4 KiB. */
-async function readFirstLine(stdin: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of stdin) {
-    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
-    if (text.includes('\n') || text.length > 4096) break;
-  }
-  return (text.split(/\r?\n/)[0] ?? '').slice(0, 4096);
-}
 
 function storeHome(): string {
   const home = process.env['VITRINE_HOME'];
@@ -105,44 +95,11 @@ export interface CliIo {
   readonly db?: Database;
 }
 
-async function createAdmin(rest: readonly string[], values: { email?: string | undefined; role?: string | undefined; force?: boolean | undefined }, io: CliIo): Promise<CliResult> {
-  if (rest.length !== 0) throw new UsageError('create-admin takes no arguments');
-  if (values.email === undefined) throw new UsageError('--email is required');
-  const role = values.role ?? 'admin';
-  if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-  const db = io.db ?? openStandaloneStore([pkgscanService], storeHome());
-  try {
-    if (role === 'admin' && countActiveAdmins(db) > 0 && values.force !== true) throw new UsageError('an active admin exists; sign in as that admin to add users, or pass --force');
-    const password = await readFirstLine(io.stdin);
-    const auth = new Auth(db, new AuditLog(db), configFromEnv());
-    const user = await auth.createUser({ email: values.email.trim(), password, role }, 'system', null);
-    return { code: 0, stdout: `created ${user.role} ${user.id}\n`, stderr: '' };
-  } finally {
-    if (io.db === undefined) db.close();
-  }
-}
-
-function verifyAudit(values: { 'expect-head'?: string | undefined; 'expect-count'?: string | undefined }, io: CliIo): CliResult {
-  const head = values['expect-head'];
-  const countText = values['expect-count'];
-  if (head !== undefined && !/^[0-9a-fA-F]{64}$/.test(head)) throw new UsageError('--expect-head must be a 64-digit hex SHA-256');
-  if (countText !== undefined && !/^\d{1,15}$/.test(countText)) throw new UsageError('--expect-count must be a whole number');
-  const db = io.db ?? openStandaloneStore([pkgscanService], storeHome());
-  try {
-    const v = new AuditLog(db).verify({ ...(head !== undefined ? { head } : {}), ...(countText !== undefined ? { count: Number(countText) } : {}) });
-    const where = v.first_broken_seq !== null ? `broken at seq ${v.first_broken_seq}` : 'broken';
-    const triggers = v.missing_triggers.length > 0 ? `; missing triggers: ${v.missing_triggers.join(', ')}` : '';
-    const line = v.ok ? `ok ${v.count} entries, head ${v.head_hash}` : `${where} (${v.reason ?? 'unknown'}${triggers}), ${v.count} entries, last good head ${v.head_hash}`;
-    return { code: v.ok ? 0 : 1, stdout: `${line}\n`, stderr: '' };
-  } finally {
-    if (io.db === undefined) db.close();
-  }
-}
-
 async function serve(rest: readonly string[], values: { host?: string | undefined; port?: string | undefined; 'allow-remote'?: boolean | undefined }): Promise<CliResult> {
   if (rest.length !== 0) throw new UsageError('serve takes no arguments');
   const port = parsePort(values.port, DEFAULT_PORT);
   const home = process.env['VITRINE_HOME'];
+  await prepareSharedDatabase();
   const db = openStandaloneStore([pkgscanService], home);
   await serveUntilSignal({
     tool: 'pkgscan',
@@ -220,6 +177,7 @@ async function workerCommand(rest: readonly string[], values: { supervised?: boo
   if (rest.length !== 0) throw new UsageError('worker takes no arguments');
   const tick = values['tick-ms'];
   if (tick !== undefined && !/^\d{2,9}$/.test(tick)) throw new UsageError('--tick-ms must be a whole number of milliseconds, at least 10');
+  await prepareSharedDatabase();
   const { platform, close } = cliPlatform(io);
   try {
     const stats = await runWorkerProcess(platform, scanDeps(platform), { supervised: values.supervised === true, ...(tick !== undefined ? { tickMs: Number(tick) } : {}) });
@@ -238,11 +196,14 @@ export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin
       help: HELP,
       options,
       dispatch(command, rest, values) {
+        applyDatabaseUrlFlag(values['database-url']);
         switch (command) {
+          case 'migrate':
+            return migrateCommand(rest, values, io);
           case 'serve':
             return serve(rest, values);
           case 'create-admin':
-            return createAdmin(rest, values, io);
+            return createAdminCommand(rest, values, io);
           case 'import':
             return importCommand(rest, io);
           case 'scan':
@@ -257,7 +218,7 @@ export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin
             return advisoriesCommand(rest, values, io.db !== undefined ? { db: io.db } : {});
           case 'verify-audit':
             if (rest.length !== 0) throw new UsageError('verify-audit takes no arguments');
-            return verifyAudit(values, io);
+            return verifyAuditCommand(values, io);
           default:
             throw new UsageError('unknown command');
         }

@@ -1,0 +1,68 @@
+// `pkgscan migrate [--status]`, create-admin and verify-audit with --database-url, on a real PostgreSQL database.
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { backendFixture } from '../../../test/postgres/backends.js';
+import { SKIP_POSTGRES } from '../../../test/postgres/cluster.js';
+import { openMemoryStore } from '../../core/store.js';
+import { main } from '../cli.js';
+import { pkgscanService } from '../service.js';
+import { PgDb } from './postgres.js';
+import { checkedPgMigrations } from './migrate.js';
+import { DATABASE_URL_ENV } from './url.js';
+
+const fixture = backendFixture();
+const stdin = (text: string): Readable => Readable.from([text]);
+const before = process.env[DATABASE_URL_ENV];
+
+afterEach(() => {
+  if (before === undefined) delete process.env[DATABASE_URL_ENV];
+  else process.env[DATABASE_URL_ENV] = before;
+});
+
+describe('storage commands', () => {
+  it('refuses a --database-url that is not postgres://, without echoing it', async () => {
+    const r = await main(['migrate', '--status', '--database-url', 'mysql://root:hunter2@db/x'], { stdin: stdin('') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/postgres:\/\//);
+    expect(r.stderr).not.toContain('hunter2');
+  });
+
+  it('migrate --status on the SQLite store lists every migration applied', async () => {
+    const db = openMemoryStore([pkgscanService]);
+    const r = await main(['migrate', '--status'], { stdin: stdin(''), db });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^backend sqlite: at version (\d+) of \1 \(up to date\)/);
+  });
+});
+
+describe.skipIf(SKIP_POSTGRES)('storage commands on PostgreSQL', () => {
+  it('status (pending), migrate, status (applied), create-admin, verify-audit, a dropped guard fails it', async () => {
+    const c = await fixture.cluster();
+    const url = await c.createDatabase(`cli_${process.pid}`);
+    const n = checkedPgMigrations().length;
+    const pending = await main(['migrate', '--status', '--database-url', url], { stdin: stdin('') });
+    expect(pending.code).toBe(0);
+    expect(pending.stdout).toContain(`backend postgres: at version 0 of ${n} (${n} pending)`);
+    const migrated = await main(['migrate', '--database-url', url], { stdin: stdin('') });
+    expect(migrated.stdout).toMatch(/^applied 1, 2, 3/);
+    expect(migrated.stdout).toContain(`at version ${n} of ${n} (up to date)`);
+    expect((await main(['migrate', '--database-url', url], { stdin: stdin('') })).stdout).toMatch(/^nothing to apply/);
+    const admin = await main(['create-admin', '--email', 'root@example.org', '--database-url', url], { stdin: stdin('a long admin password\n') });
+    expect(admin.code).toBe(0);
+    expect(admin.stdout).toMatch(/^created admin [0-9a-f-]{36}/);
+    expect((await main(['create-admin', '--email', 'two@example.org', '--database-url', url], { stdin: stdin('a long admin password\n') })).code).toBe(2);
+    const ok = await main(['verify-audit', '--expect-count', '1', '--database-url', url], { stdin: stdin('') });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^ok 1 entries, head [0-9a-f]{64}/);
+    const pg = new PgDb({ url, max: 1 });
+    try {
+      expect(await pg.get<{ n: number }>("SELECT COUNT(*) AS n FROM pkgscan_users WHERE email = 'root@example.org' AND role = 'admin'")).toEqual({ n: 1 });
+      await pg.run('DROP TRIGGER pkgscan_audit_no_truncate ON pkgscan_audit');
+    } finally {
+      await pg.close();
+    }
+    const broken = await main(['verify-audit', '--database-url', url], { stdin: stdin('') });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain('missing triggers: pkgscan_audit_no_truncate');
+  }, 120_000);
+});
