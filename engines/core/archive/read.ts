@@ -1,5 +1,6 @@
 // Reads tar, tar.gz, gzip and zip archives in memory with limits against bombs; never writes to disk, never throws on bad bytes.
 import { constants as bufferConstants } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { Gunzip } from 'fflate';
 import { VitrineError } from '../errors.js';
@@ -19,6 +20,8 @@ export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = Object.freeze({
 export interface ReadArchiveOptions {
   /** Set on every entry read (the path of the archive member these bytes came from, outer first, joined by `!/`). */
   readonly container?: string;
+  /** Give `uncompressedSha256`: the SHA-256 of a gzip stream's whole decoded bytes (an image layer's diff_id). */
+  readonly digestUncompressed?: boolean;
 }
 
 /** The container format by magic bytes, or undefined when the bytes are none we read (file names are never used). */
@@ -76,18 +79,28 @@ function gunzipBounded(bytes: Uint8Array, limits: ArchiveLimits): Gunzipped {
   const budget = Math.min(ratio, total, bufferConstants.MAX_LENGTH);
   const name = gzipName(bytes);
   const named = <T extends object>(o: T): T & { name?: string } => (name === undefined ? o : { ...o, name });
+  const overLimit = (): Gunzipped['problem'] =>
+    ratio <= total
+      ? { code: 'ratio_too_high', message: `the gzip stream expands more than ${limits.maxRatio} times; reading stopped at the limit` }
+      : { code: 'total_too_large', message: `the gzip stream expands past the limit of ${limits.maxTotalBytes} bytes; reading stopped there` };
+  // The trailer states the (last member's) size: a stream that says it is over the bound is decoded once, in steps,
+  // up to the bound, instead of by zlib to the bound and then again for the prefix.
+  const stated = bytes.length >= 18 ? ((bytes[bytes.length - 4] ?? 0) | ((bytes[bytes.length - 3] ?? 0) << 8) | ((bytes[bytes.length - 2] ?? 0) << 16)) + (bytes[bytes.length - 1] ?? 0) * 0x1000000 : 0;
+  if (stated > budget) {
+    const prefix = gunzipPrefix(bytes, budget, budget);
+    if (prefix.length >= budget) return named({ data: prefix, problem: overLimit() });
+  }
   try {
     // zlib (C) first: fast, verifies CRC and length, reads concatenated members.
     const data = gunzipSync(bytes, { maxOutputLength: budget });
     return named({ data: new Uint8Array(data.buffer, data.byteOffset, data.length) });
   } catch (error) {
-    const data = gunzipPrefix(bytes, budget);
+    // zlib keeps nothing of a failed call: the prefix is decoded again, and after a limit only its first
+    // PREFIX_AFTER_LIMIT bytes (the stream lied about its size; its members past that are not read).
+    const data = gunzipPrefix(bytes, error instanceof RangeError ? Math.min(budget, PREFIX_AFTER_LIMIT) : budget, budget);
     let problem: Gunzipped['problem'];
     if (error instanceof RangeError) {
-      problem =
-        ratio <= total
-          ? { code: 'ratio_too_high', message: `the gzip stream expands more than ${limits.maxRatio} times; reading stopped at the limit` }
-          : { code: 'total_too_large', message: `the gzip stream expands past the limit of ${limits.maxTotalBytes} bytes; reading stopped there` };
+      problem = overLimit();
     } else if (error instanceof Error && /unexpected end/i.test(error.message)) {
       problem = { code: 'truncated', message: 'the gzip stream is cut short; what decoded before the cut was read' };
     } else {
@@ -97,14 +110,27 @@ function gunzipBounded(bytes: Uint8Array, limits: ArchiveLimits): Gunzipped {
   }
 }
 
-/** fflate's streaming gunzip in small steps, so output before damage or a limit survives (zlib's sync call returns all or nothing). */
-function gunzipPrefix(bytes: Uint8Array, budget: number): Uint8Array {
-  const chunks: Uint8Array[] = [];
+/** After zlib refused a stream for its size, the prefix decoded again is at most this (the stream lied in its trailer). */
+const PREFIX_AFTER_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * fflate's streaming gunzip in small steps, so output before damage or a limit survives (zlib's sync call returns
+ * all or nothing). Output is counted before it is kept and written into one buffer that doubles up to `budget`
+ * (no list of chunks joined at the end).
+ */
+function gunzipPrefix(bytes: Uint8Array, budget: number, hint: number): Uint8Array {
+  let out = new Uint8Array(Math.min(budget, Math.max(64 * 1024, Math.min(hint, bytes.length * 4))));
   let total = 0;
   const step = 16 * 1024;
   const stream = new Gunzip((chunk) => {
     const take = Math.min(chunk.length, budget - total);
-    if (take > 0) chunks.push(take === chunk.length ? chunk : chunk.subarray(0, take));
+    if (take <= 0) return;
+    if (total + take > out.length) {
+      const grown = new Uint8Array(Math.min(budget, Math.max(out.length * 2, total + take)));
+      grown.set(out.subarray(0, total));
+      out = grown;
+    }
+    out.set(take === chunk.length ? chunk : chunk.subarray(0, take), total);
     total += take;
   });
   try {
@@ -112,13 +138,7 @@ function gunzipPrefix(bytes: Uint8Array, budget: number): Uint8Array {
   } catch {
     // The damage point: everything pushed out before it is kept.
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return out.subarray(0, total);
 }
 
 function finish(format: ArchiveFormat, c: Collector): ArchiveReadResult {
@@ -142,9 +162,10 @@ export function readArchive(bytes: Uint8Array, limits?: Partial<ArchiveLimits>, 
     const g = gunzipBounded(bytes, lim);
     if (g.problem !== undefined) c.issue(g.problem.code, g.problem.message);
     const cut = g.problem !== undefined;
+    const digest = options?.digestUncompressed === true && !cut ? { uncompressedSha256: createHash('sha256').update(g.data).digest('hex') } : {};
     if (looksLikeTar(g.data) || (cut && g.data.length < 512)) {
       readTar(g.data, c, cut);
-      return finish('tar.gz', c);
+      return { ...finish('tar.gz', c), ...digest };
     }
     // A lone compressed file: one member named by the gzip header when it says.
     try {
@@ -155,7 +176,7 @@ export function readArchive(bytes: Uint8Array, limits?: Partial<ArchiveLimits>, 
     } catch (error) {
       if (!(error instanceof StopReading)) throw error;
     }
-    return finish('gzip', c);
+    return { ...finish('gzip', c), ...digest };
   }
   if (kind === 'tar') {
     readTar(bytes, c);

@@ -94,4 +94,6 @@ export interface ArchiveReadResult {
   readonly complete: boolean;
   /** Sum of the uncompressed bytes read. */
   readonly totalBytes: number;
+  /** With `digestUncompressed`: SHA-256 hex of a gzip stream decoded whole (absent when it was cut, damaged or over a limit). */
+  readonly uncompressedSha256?: string;
 }

@@ -204,9 +204,13 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
   const limits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...options.limits };
   const r = new Reader();
   const progress = options.onProgress ?? ((): void => undefined);
-  // a layer blob is one member of the outer tar and may be nearly all of it (or more, when the save itself was gzipped)
-  const outer = readArchive(bytes, { maxEntries: 100_000, maxEntryBytes: Math.max(bytes.length, limits.maxExpandedBytes, 1), maxTotalBytes: Math.max(bytes.length, limits.maxExpandedBytes), maxRatio: 1000 });
+  // a layer blob is one member of the outer tar and may be nearly all of it; when the save itself was gzipped, what
+  // its gzip expands to counts against the same expansion budget as the layers (and is decoded once)
+  const gzipped = bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+  const outerBound = gzipped ? limits.maxExpandedBytes : Math.max(bytes.length, limits.maxExpandedBytes);
+  const outer = readArchive(bytes, { maxEntries: 100_000, maxEntryBytes: Math.max(outerBound, 1), maxTotalBytes: outerBound, maxRatio: 1000 });
   r.archiveIssues(outer.issues, undefined);
+  if (gzipped && outer.issues.some((x) => x.code === 'total_too_large' || x.code === 'ratio_too_high')) r.issue('expanded_too_large', 'the gzipped image expands past the size the reader takes', true);
   const files = new Map<string, Uint8Array>();
   for (const e of outer.entries) {
     const p = normalizeLayerPath(e.path);
@@ -231,7 +235,7 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
   const index = new FileIndex();
   const retained = new Map<string, Retained>();
   let held = new Map<string, Held>();
-  let budget = limits.maxExpandedBytes;
+  let budget = limits.maxExpandedBytes - (gzipped ? outer.totalBytes : 0);
   const layers: LayerInfo[] = [];
   for (let i = 0; i < refs.length; i++) {
     if (options.signal?.aborted === true) {
@@ -252,11 +256,16 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
     const digestHex = sha256(blob);
     if (ref.digest !== null && ref.digest.startsWith('sha256:') && ref.digest.slice(7) !== digestHex) r.issue('digest_mismatch', 'a layer does not match the digest it is stored under', false, { layer: i });
     const compressed = blob.length > 2 && blob[0] === 0x1f && blob[1] === 0x8b;
-    if (!compressed && diffId !== null && diffId.startsWith('sha256:') && diffId.slice(7) !== digestHex && (ref.mediaType === null || !/zstd/.test(ref.mediaType))) r.issue('diff_id_mismatch', "a layer does not match the configuration's diff_id for it", false, { layer: i });
     // one big file (a JDK's modules, a CUDA library) is ordinary in an image: only the expansion budget bounds a member
-    const read = readArchive(blob, { maxEntries: limits.maxLayerEntries, maxTotalBytes: Math.max(0, budget), maxEntryBytes: Math.max(1, budget), maxRatio: 1000 });
+    const read = readArchive(blob, { maxEntries: limits.maxLayerEntries, maxTotalBytes: Math.max(0, budget), maxEntryBytes: Math.max(1, budget), maxRatio: 1000 }, { digestUncompressed: compressed });
     budget -= read.totalBytes;
     r.archiveIssues(read.issues, i);
+    // diff_id is the digest of the uncompressed tar, whatever form the layer is stored in (plain or gzip; a layer
+    // that could not be decoded whole is already incomplete)
+    const uncompressed = compressed ? read.uncompressedSha256 : digestHex;
+    if (diffId !== null && diffId.startsWith('sha256:') && uncompressed !== undefined && diffId.slice(7) !== uncompressed) r.issue('diff_id_mismatch', "a layer does not match the configuration's diff_id for it", false, { layer: i });
+    // a layer must be a tar: anything else (a lone gzip file, a zip, garbage) has no files the image can hold
+    if (read.format === 'gzip' || read.format === 'zip') r.issue('corrupt', 'a layer is not a tar archive; its files were not read', true, { layer: i });
     if (read.issues.some((x) => x.code === 'total_too_large')) r.issue('expanded_too_large', 'the layers expand past the size the reader takes', true, { layer: i });
     const applied = applyLayer(index, read.entries, i);
     options.onLayer?.(i, applied.files);
@@ -296,7 +305,7 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
     }
     layers.push({
       ...base,
-      complete: read.complete,
+      complete: read.complete && read.format !== 'gzip' && read.format !== 'zip',
       filesAdded: applied.added,
       filesChanged: applied.changed,
       filesRemoved: applied.removed,

@@ -186,6 +186,41 @@ describe('cut and malformed images never crash and are never complete', () => {
     expect(r.config?.user).toBe('app');
     expect(r.issues.map((i) => i.code)).toContain('diff_id_mismatch');
   });
+
+  const dockerSave = (layer: Uint8Array, diffId: string): Uint8Array =>
+    buildTar([
+      { name: 'manifest.json', data: JSON.stringify([{ Config: 'c.json', Layers: ['l.tar'] }]) },
+      { name: 'c.json', data: JSON.stringify({ config: { User: 'app' }, rootfs: { diff_ids: [`sha256:${diffId}`] } }) },
+      { name: 'l.tar', data: layer },
+    ]);
+
+  it('checks diff_id against the uncompressed tar of a gzipped layer too', async () => {
+    const tar = buildTar([{ name: 'etc/hostname', data: 'x\n' }]);
+    const good = readImage(dockerSave(gzipSync(tar), await sha(tar)));
+    expect(good.issues.map((i) => i.code)).not.toContain('diff_id_mismatch');
+    expect(good.complete).toBe(true);
+    const bad = readImage(dockerSave(gzipSync(tar), '0'.repeat(64)));
+    expect(bad.issues.map((i) => i.code)).toContain('diff_id_mismatch');
+  });
+
+  it('a layer that is not a tar (a gzipped text file, a zip) makes the image incomplete', async () => {
+    const text = gzipSync(enc.encode('not a tar at all\n'));
+    const r = readImage(dockerSave(text, await sha(enc.encode('not a tar at all\n'))));
+    expect(r.complete).toBe(false);
+    expect(r.layers[0]?.complete).toBe(false);
+    expect(r.issues.some((i) => i.code === 'corrupt' && i.layer === 0 && i.stops)).toBe(true);
+  });
+
+  it('counts a gzipped save’s own expansion against the image budget', () => {
+    const layer = buildTar([{ name: 'big.bin', data: new Uint8Array(600 * 1024) }]);
+    const save = gzipSync(dockerSave(layer, '0'.repeat(64)));
+    // 1 MiB in all: the outer tar (about 600 KiB) leaves less than the layer needs
+    const r = readImage(save, { limits: { maxExpandedBytes: 1024 * 1024 } });
+    expect(r.complete).toBe(false);
+    expect(r.issues.some((i) => i.layer === 0 && i.stops)).toBe(true);
+    // the same save uncompressed is read whole within the same budget
+    expect(readImage(dockerSave(layer, '0'.repeat(64)), { limits: { maxExpandedBytes: 1024 * 1024 } }).complete).toBe(true);
+  });
 });
 
 describe('whiteouts and the file index', () => {
