@@ -9,6 +9,7 @@ import { AuditLog } from './audit/audit.js';
 import { Auth } from './auth/auth.js';
 import { configFromEnv, type PkgscanConfig } from './config.js';
 import { pkgscanDatabase } from './db/open.js';
+import { storeDirFromEnv } from './db/url.js';
 import type { AsyncDb } from './db/types.js';
 import { unacknowledgedCount } from './events/events.js';
 import { Metrics } from './ops/metrics.js';
@@ -79,8 +80,9 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
         }
       : { auth: wrap(limiters.auth), client: wrap(limiters.client), user: wrap(limiters.user) },
     resourcesDir: ctx.resourcesDir,
-    // An in-memory store (a standalone serve without VITRINE_HOME, tests) keeps its package archives in a private temporary folder.
-    dataDir: ctx.dataDir !== '' ? ctx.dataDir : mkdtempSync(path.join(os.tmpdir(), 'vitrine-pkgscan-')),
+    // PKGSCAN_STORE_DIR: a folder every server of a team deployment reaches. Else an in-memory store (a standalone serve
+    // without VITRINE_HOME, tests) keeps its package archives in a private temporary folder.
+    dataDir: storeDirFromEnv() ?? (ctx.dataDir !== '' ? ctx.dataDir : mkdtempSync(path.join(os.tmpdir(), 'vitrine-pkgscan-'))),
     startedAt: Date.now(),
   };
 }

@@ -13,7 +13,7 @@ import { TEST_SCRYPT } from '../testutil.js';
 import { claimDueLeases, claimLease, leaseHolder, releaseLease, renewLease } from './leases.js';
 import { checkedPgMigrations, migratePostgres, postgresStatus, sqliteStatus, statusText } from './migrate.js';
 import type { MigratingDb } from './open.js';
-import { databaseUrl, redactedUrl } from './url.js';
+import { databaseUrl, redactedUrl, storeDirFromEnv } from './url.js';
 import { advisoryKey, numberPlaceholders } from './sql.js';
 import type { AsyncDb } from './types.js';
 
@@ -44,6 +44,12 @@ describe('placeholders, lock keys and the database URL', () => {
     }
     expect(() => databaseUrl('not a url')).toThrow(/postgres:\/\//);
     expect(redactedUrl('postgres://u:secret@db/pkgscan')).toBe('postgres://u:***@db/pkgscan');
+  });
+
+  it('PKGSCAN_STORE_DIR: an absolute folder, or nothing', () => {
+    expect(storeDirFromEnv({})).toBeUndefined();
+    expect(storeDirFromEnv({ PKGSCAN_STORE_DIR: '/srv/pkgscan/' })).toBe('/srv/pkgscan');
+    expect(() => storeDirFromEnv({ PKGSCAN_STORE_DIR: 'relative/dir' })).toThrow(/absolute/);
   });
 
   it('the PostgreSQL migrations are the SQLite ones, number for number and name for name', () => {

@@ -30,3 +30,16 @@ export function redactedUrl(url: string): string {
     return 'postgres://(unparsable)';
   }
 }
+
+export const STORE_DIR_ENV = 'PKGSCAN_STORE_DIR';
+
+/**
+ * The folder of pkgscan's files (package archives by digest, staged uploads, a retrained model) when it must be one
+ * that every server reaches (a shared mount): PKGSCAN_STORE_DIR, an absolute path. Undefined: the data directory.
+ */
+export function storeDirFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = env[STORE_DIR_ENV];
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!value.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(value)) throw new VitrineError('validation_failed', `${STORE_DIR_ENV} must be an absolute path`);
+  return value.replace(/[\\/]+$/, '') || '/';
+}
