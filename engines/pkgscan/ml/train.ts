@@ -210,10 +210,12 @@ export function trainRiskModel(corpus: LabelledCorpus, opts: TrainOptions = {}):
       model: cv.model,
       rules_alone: cv.rulesAlone,
     },
+    // Drift compares ordinary scan traffic with the reference: built from the benign rows only (a reference that is
+    // two-thirds malware reads every benign population as drifted).
     reference: FEATURE_NAMES.map((name, j) =>
       buildReference(
         name,
-        rows.map((r) => r.features[j]!),
+        rows.filter((r) => r.label === 0).map((r) => r.features[j]!),
       ),
     ),
   };
