@@ -13,7 +13,7 @@ import { DecisionBadge, Pager, SeverityBadge } from '../common/ui';
 import { saveJson } from '../projects/save';
 import { usePackagesNav } from '../common/nav';
 import { shortId, type PkgscanApi } from '../session';
-import { filterPackages, imageRefusal, packageTypes, refFromFilename } from './model';
+import { checkOutcome, filterPackages, imageRefusal, packageTypes, refFromFilename } from './model';
 
 type Upload = { readonly file: string; readonly state: 'sending'; readonly fraction: number | undefined } | { readonly file: string; readonly state: 'refused'; readonly note: string } | { readonly file: string; readonly state: 'failed'; readonly error: ApiError };
 
@@ -214,12 +214,15 @@ function ContainerScanView({ api, scan, canRead }: { api: PkgscanApi; scan: Cont
       <section className="panel" aria-label="Tool status">
         <h3>Checks</h3>
         <ul className="pk-tools" data-testid="tool-status">
-          {scan.tools.map((t) => (
-            <li key={t.name} className={`pk-status pk-status--${t.status}`}>
-              <strong>{t.name}</strong> <span className={`pk-tag${t.status === 'ok' ? '' : t.status === 'skipped' ? '' : ' pk-tag--warn'}`}>{t.status}</span>
+          {scan.tools.map((t) => {
+            const o = checkOutcome(t, scan.findings);
+            return (
+            <li key={t.name} className={`pk-status pk-status--${o.tone}`}>
+              <strong>{t.name}</strong> <span className={`pk-tag${o.tone === 'danger' ? ' pk-tag--danger' : o.tone === 'warn' ? ' pk-tag--warn' : o.tone === 'ok' ? ' pk-tag--ok' : ''}`} data-testid={`check-${t.name}`}>{o.label}</span>
               {t.message && <span className="muted small"> {t.message}</span>}
             </li>
-          ))}
+            );
+          })}
         </ul>
       </section>
       <section className="panel" aria-label="Findings">

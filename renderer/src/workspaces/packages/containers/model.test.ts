@@ -1,7 +1,7 @@
 // Tests of the Containers tab's pure helpers: which files are sent, the default label, the package filter.
 import { describe, expect, it } from 'vitest';
-import type { ContainerPackage } from '../../../../../engines/core/contracts/pkgscan-containers';
-import { filterPackages, imageRefusal, packageTypes, refFromFilename } from './model';
+import type { ContainerFinding, ContainerPackage } from '../../../../../engines/core/contracts/pkgscan-containers';
+import { checkOutcome, filterPackages, imageRefusal, packageTypes, refFromFilename } from './model';
 
 describe('imageRefusal', () => {
   it('sends tarballs within 256 MiB only', () => {
@@ -31,5 +31,19 @@ describe('filterPackages', () => {
       { type: 'deb', count: 2 },
       { type: 'pypi', count: 1 },
     ]);
+  });
+});
+
+describe('checkOutcome', () => {
+  const finding = (category: 'secret' | 'permissions' | 'config', severity: 'critical' | 'high' | 'low'): ContainerFinding =>
+    ({ code: 'x', category, severity, title: 't', file: null, layer: null, rule_id: null, match: null, line: null }) as unknown as ContainerFinding;
+  it('a check that ran and found critical secrets or set-uid files is red with the count, never a green ok', () => {
+    const findings = [finding('secret', 'critical'), finding('secret', 'high'), finding('permissions', 'high')];
+    expect(checkOutcome({ name: 'secrets', status: 'ok', message: null }, findings)).toEqual({ label: '2 findings, critical', tone: 'danger' });
+    expect(checkOutcome({ name: 'permissions', status: 'ok', message: null }, findings)).toEqual({ label: '1 finding, high', tone: 'danger' });
+    expect(checkOutcome({ name: 'config', status: 'ok', message: null }, findings)).toEqual({ label: 'nothing found', tone: 'ok' });
+    expect(checkOutcome({ name: 'config', status: 'ok', message: null }, [finding('config', 'low')]).tone).toBe('neutral');
+    expect(checkOutcome({ name: 'archive', status: 'partial', message: null }, findings)).toEqual({ label: 'partial', tone: 'warn' });
+    expect(checkOutcome({ name: 'vulnerabilities', status: 'skipped', message: null }, findings).label).toBe('skipped');
   });
 });
