@@ -1,9 +1,13 @@
 // The pkgscan command line: first admin from stdin (never a default password), audit verification, usage errors.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { openMemoryStore } from '../core/store.js';
 import { main } from './cli.js';
 import { pkgscanService } from './service.js';
+import { npmTarball } from './sources/testkit.js';
 import { findUserByEmail } from './users/users.js';
 
 const stdin = (text: string): Readable => Readable.from([text]);
@@ -37,6 +41,29 @@ describe('pkgscan command line', () => {
     const dropped = await main(['verify-audit'], { stdin: stdin(''), db });
     expect(dropped.code).toBe(1);
     expect(dropped.stdout).toMatch(/missing triggers: pkgscan_audit_no_delete, pkgscan_audit_append_only/);
+  });
+
+  it('import stores archives and audits each one as package.import (by system, without paths)', async () => {
+    const db = openMemoryStore([pkgscanService]);
+    const home = await mkdtemp(path.join(tmpdir(), 'pkgscan-cli-'));
+    const before = process.env['VITRINE_HOME'];
+    process.env['VITRINE_HOME'] = home;
+    try {
+      await writeFile(path.join(home, 'left-pad-1.3.0.tgz'), await npmTarball('left-pad', '1.3.0'));
+      await writeFile(path.join(home, 'junk.tgz'), 'not an archive');
+      const r = await main(['import', path.join(home, 'left-pad-1.3.0.tgz'), path.join(home, 'junk.tgz')], { stdin: stdin(''), db });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^imported\t/m);
+      const entries = db.prepare("SELECT actor, payload FROM pkgscan_audit WHERE kind = 'package.import'").all() as { actor: string; payload: string }[];
+      expect(entries).toHaveLength(1);
+      expect(entries[0]?.actor).toBe('system');
+      expect(JSON.parse(entries[0]?.payload ?? '{}')).toMatchObject({ name: 'left-pad', version: '1.3.0', created: true });
+      expect(entries[0]?.payload).not.toContain(home);
+    } finally {
+      if (before === undefined) delete process.env['VITRINE_HOME'];
+      else process.env['VITRINE_HOME'] = before;
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('usage errors exit 2', async () => {

@@ -128,6 +128,12 @@ function importCommand(rest: readonly string[], io: CliIo): CliResult {
   const { platform, close } = cliPlatform(io);
   try {
     const results = importPaths(platform.db, platform.dataDir, rest, 'system');
+    // Each stored archive is audited like an upload (the file name only, never its path).
+    for (const r of results) {
+      const a = r.artifact;
+      if (a === undefined || r.status === 'refused') continue;
+      platform.audit.record('package.import', 'system', null, { artifact_id: a.id, ecosystem: a.ecosystem, name: a.name, version: a.version, sha256: a.sha256, size: a.size, created: r.status === 'imported', via: 'command_line', attestations: a.registry?.attestations?.length ?? 0 });
+    }
     const lines = results.map((r) => `${r.status}\t${r.path}${r.reason !== undefined ? `\t${r.reason}` : ''}`);
     const refused = results.filter((r) => r.status === 'refused').length;
     return { code: refused > 0 ? 1 : 0, stdout: `${lines.join('\n')}\n`, stderr: refused > 0 ? `${refused} of ${results.length} refused\n` : '' };
