@@ -114,6 +114,7 @@ export const storedSummarySchema = z.object({
   leading_name: z.string(),
   leading_probability: z.number(),
   confidence_words: words,
+  insufficient: z.boolean().optional(),
 });
 
 export const storedAssessmentSchema = storedSummarySchema.extend({ assessment: assessmentSchema });

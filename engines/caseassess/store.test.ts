@@ -47,3 +47,14 @@ describe('history', () => {
     db.close();
   });
 });
+
+describe('stored summaries say when nothing scored', () => {
+  it('an insufficient-evidence assessment is listed as such, the others are not', () => {
+    const db = openMemoryStore([caseassessService]);
+    const kg = loadKnowledgeGraph();
+    expect(saveAssessment(db, assess(kg, { case_id: 'none', techniques: [{ evidence_id: 'T-1', id: 'T1999' }] })).insufficient).toBe(true);
+    saveAssessment(db, assess(kg, { case_id: 'some', techniques: [{ evidence_id: 'T-1', id: 'T1059.001' }] }));
+    const items = listAssessments(db, { limit: 10, offset: 0 }).items;
+    expect(items.map((i) => [i.case_id, i.insufficient === true])).toEqual(expect.arrayContaining([['none', true], ['some', false]]));
+  });
+});

@@ -68,7 +68,17 @@ interface Row {
 const SUMMARY_COLUMNS = 'id, case_id, case_title, case_sha256, created_at, leading_attack_id, leading_name, leading_probability, confidence_words';
 
 function summary(row: Row): StoredAssessmentSummary {
+  // Whether nothing scored is read from the stored result (the rows predate the flag; no column is needed for it).
+  let insufficient = false;
+  if (row.result_json !== undefined) {
+    try {
+      insufficient = (JSON.parse(row.result_json) as Assessment).confidence.insufficient !== undefined;
+    } catch {
+      insufficient = false;
+    }
+  }
   return {
+    ...(insufficient ? { insufficient: true } : {}),
     id: row.id,
     case_id: row.case_id,
     case_title: row.case_title,
@@ -98,13 +108,13 @@ export function saveAssessment(db: Database, assessment: Assessment, now: Date =
     `INSERT INTO caseassess_assessments (${SUMMARY_COLUMNS}, kg_sha256, result_json)
      VALUES (@id, @case_id, @case_title, @case_sha256, @created_at, @leading_attack_id, @leading_name, @leading_probability, @confidence_words, @kg_sha256, @result_json)`,
   ).run({ ...row, kg_sha256: assessment.kg.sha256, result_json: JSON.stringify(assessment) });
-  return summary(row);
+  return { ...summary(row), ...(assessment.confidence.insufficient !== undefined ? { insufficient: true } : {}) };
 }
 
 /** Newest first. */
 export function listAssessments(db: Database, page: { readonly limit: number; readonly offset: number }): { items: StoredAssessmentSummary[]; total: number } {
   const rows = db
-    .prepare(`SELECT ${SUMMARY_COLUMNS} FROM caseassess_assessments ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+    .prepare(`SELECT ${SUMMARY_COLUMNS}, result_json FROM caseassess_assessments ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
     .all(page.limit, page.offset) as Row[];
   const total = (db.prepare('SELECT COUNT(*) AS n FROM caseassess_assessments').get() as { n: number }).n;
   return { items: rows.map(summary), total };

@@ -289,6 +289,8 @@ export interface StoredAssessmentSummary {
   readonly leading_name: string;
   readonly leading_probability: number;
   readonly confidence_words: EstimativeWords;
+  /** Present and true when no evidence item scored: the reading is "insufficient evidence", not the words above. */
+  readonly insufficient?: boolean | undefined;
 }
 
 /** GET /assessments/:id */

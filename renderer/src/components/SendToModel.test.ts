@@ -69,12 +69,14 @@ describe('indicatorsIn: every indicator a finding holds', () => {
     // Not indicators: a file name with a non-TLD extension, a time, a version, the domain inside the e-mail or URL.
     expect(got.join('|')).not.toMatch(/report\.pdf|12:30:45|1\.2\.3\.4/);
     expect(got).not.toContain('domain victim.org');
+    // A hex label of a DNS name is part of the name, not a hash.
+    expect(indicatorsInText(`query ${'0679e7450a5bb7b862388f137400179968477c7e'}.0.tunnel-sync.example`)).toEqual([{ type: 'domain', value: '0679e7450a5bb7b862388f137400179968477c7e.0.tunnel-sync.example' }]);
     expect(got.filter((g) => g === 'domain c2.example.net')).toHaveLength(1);
   });
 
   it('walks a finding object, skips the workspace ids, de-duplicates', async () => {
     const { indicatorsIn } = await import('./SendToModel');
-    const story = { id: 'a'.repeat(64), story_id: 'b'.repeat(32), title: 'C2 to 105.73.6.112:80', nodes: [{ label: '105.73.6.112:80' }, { label: 'svc.exe' }], alerts: [{ src: '10.0.0.5', evidence: 'query c2.example.net' }] };
+    const story = { id: 'a'.repeat(64), story_id: 'b'.repeat(32), source: { sha256: 'd'.repeat(64) }, title: 'C2 to 105.73.6.112:80', nodes: [{ label: '105.73.6.112:80' }, { label: 'svc.exe' }], alerts: [{ src: '10.0.0.5', evidence: 'query c2.example.net' }] };
     expect(indicatorsIn(story)).toEqual([
       { type: 'ipv4', value: '105.73.6.112:80' },
       { type: 'ipv4', value: '10.0.0.5' },

@@ -101,7 +101,8 @@ const IPV6_BRACKETED = /\[([0-9a-fA-F:]{2,39})\](?::(\d{1,5}))?/g;
 const IPV6_BARE = /(?<![\w:])(?:[0-9a-fA-F]{1,4}:){2,7}[0-9a-fA-F]{0,4}(?![\w:])|(?<![\w:])(?:[0-9a-fA-F]{1,4}:){0,6}:(?::?[0-9a-fA-F]{1,4}){1,6}(?![\w:])/g;
 const URL_RE = /\b(?:https?|hxxps?|ftp):\/\/[^\s"'<>()[\]{}]+/gi;
 const EMAIL_RE = /\b[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b/g;
-const HASH_RE = /(?<![0-9a-fA-F-])(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32})(?![0-9a-fA-F-])/g;
+// Not a label of a domain name (`<40 hex>.0.tunnel.example` is a DNS name, not a hash).
+const HASH_RE = /(?<![0-9a-fA-F.-])(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32})(?![0-9a-fA-F-]|\.[A-Za-z0-9])/g;
 const REGISTRY_RE = /\b(?:HKEY_[A-Z_]+|HKLM|HKCU|HKCR|HKU|HKCC)\\[^\s"'<>|]+/g;
 const WIN_PATH_RE = /\b[A-Za-z]:\\(?:[^\\\s"'<>|*?:]+\\)*[^\\\s"'<>|*?:]+/g;
 const UNIX_PATH_RE = /(?<![\w/.:])\/(?:tmp|etc|var|usr|home|root|opt|bin|sbin|lib|dev\/shm|proc|Users|Library|private|Applications|System)(?:\/[\w.+@-]+)+/g;
@@ -139,21 +140,21 @@ export function indicatorsInText(text: string): FindingIndicator[] {
   }
   for (const m of t.matchAll(IPV6_BRACKETED)) if (!inside(m.index) && isIpv6(m[1]!) && validPort(m[2])) add('ipv6', m[2] !== undefined ? `[${m[1]!.toLowerCase()}]:${m[2]}` : m[1]!.toLowerCase(), m.index, m[0].length);
   for (const m of t.matchAll(IPV6_BARE)) if (!inside(m.index) && isIpv6(m[0])) add('ipv6', m[0].toLowerCase(), m.index, m[0].length);
-  for (const m of t.matchAll(HASH_RE)) {
-    if (inside(m.index)) continue;
-    const type = m[0].length === 64 ? 'sha256' : m[0].length === 40 ? 'sha1' : 'md5';
-    add(type, m[0].toLowerCase(), m.index, m[0].length);
-  }
   for (const m of t.matchAll(DOMAIN_RE)) {
     if (inside(m.index)) continue;
     const d = m[0].toLowerCase();
     if (TLDS.has(d.slice(d.lastIndexOf('.') + 1)) && !/^\d+(\.\d+)+$/.test(d)) add('domain', d, m.index, m[0].length);
   }
+  for (const m of t.matchAll(HASH_RE)) {
+    if (inside(m.index)) continue;
+    const type = m[0].length === 64 ? 'sha256' : m[0].length === 40 ? 'sha1' : 'md5';
+    add(type, m[0].toLowerCase(), m.index, m[0].length);
+  }
   return out;
 }
 
 /** Keys whose values are this workspace's own ids and digests (a story id, the capture's hash), not indicators of the activity. */
-const NOT_INDICATOR_KEYS = /^(?:id|ids|.*_id|.*_ids|.*Id|request_id|run|case_sha256|capture_sha256|digest|etag|link|href|path_template|stix|svg|html|uid|uids|ja3|ja3s|ja4|ja4s|fingerprint|integrityHash|integrity_hash)$/;
+const NOT_INDICATOR_KEYS = /^(?:id|ids|.*_id|.*_ids|.*Id|request_id|run|case_sha256|capture_sha256|digest|etag|link|href|path_template|stix|svg|html|uid|uids|ja3|ja3s|ja4|ja4s|fingerprint|integrityHash|integrity_hash|source)$/;
 
 /**
  * Every indicator in a finding's data (a story, an event, an alert, a verdict), walked as JSON: each string read with

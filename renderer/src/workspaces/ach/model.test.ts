@@ -94,6 +94,7 @@ describe('matrix labels', () => {
 
   it('evidence sources: a short label, the full text kept, the link back when Send to gave one', () => {
     expect(sourceLabel('Sent from replay story 3 "Beacon to 10.0.0.5" (#/replay/story/3)')).toEqual({ label: 'replay story 3', full: 'Sent from replay story 3 "Beacon to 10.0.0.5" (#/replay/story/3)', link: '#/replay/story/3' });
+    expect(sourceLabel('Sent from replay story c96009ef-3b30-555c-bd58-968717d9e351 "x" (#/replay/story/c96009ef-3b30-555c-bd58-968717d9e351)')?.label).toBe('replay story c96009ef');
     expect(sourceLabel('STIX bundle--0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d')?.label).toBe('STIX 0a1b2c3d');
     expect(sourceLabel(undefined)).toBeNull();
     expect(sourceLabel('A very long report title that goes on and on for a while')?.label.length).toBeLessThanOrEqual(32);

@@ -189,7 +189,9 @@ export function sourceLabel(source: string | undefined): { readonly label: strin
   const full = source.trim();
   const link = /\((#\/[^\s)]+|https?:\/\/[^\s)]+)\)\s*$/.exec(full)?.[1];
   const sent = /^Sent from ([a-z][a-z0-9-]*) ([a-z][a-z0-9_-]*) (\S+)/.exec(full);
-  if (sent) return { label: `${sent[1]} ${sent[2]} ${sent[3]!.slice(0, 24)}`, full, ...(link !== undefined ? { link } : {}) };
+  // A UUID-like id is shortened to its first group (`c96009ef`), as the workspaces show ids.
+  const id = /^[0-9a-f]{8}-[0-9a-f-]{27,}$/i.test(sent?.[3] ?? '') ? sent![3]!.slice(0, 8) : (sent?.[3] ?? '').slice(0, 24);
+  if (sent) return { label: `${sent[1]} ${sent[2]} ${id}`, full, ...(link !== undefined ? { link } : {}) };
   const stix = /^STIX bundle--([0-9a-f]{8})/i.exec(full);
   if (stix) return { label: `STIX ${stix[1]}`, full };
   return { label: full.length > 32 ? `${full.slice(0, 31)}\u2026` : full, full, ...(link !== undefined ? { link } : {}) };

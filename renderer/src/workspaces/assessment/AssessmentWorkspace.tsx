@@ -332,9 +332,22 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
               )}
               <div className={shown.text !== text ? 'assess__result-body assess__result-body--stale' : 'assess__result-body'}>
               <ResultSummary assessment={shown.assessment} />
-              <Hypotheses assessment={shown.assessment} ranked={ranked} filter={filter} />
-              <EvidenceMatrix assessment={shown.assessment} columns={MATRIX_COLUMNS} />
-              <EvidenceGraph assessment={shown.assessment} actors={GRAPH_ACTORS} theme={theme} />
+              {shown.assessment.confidence.insufficient ? (
+                // Nothing scored: the ranking would be the prior alone (even odds for the unlisted actor), so it is not shown as one.
+                <section className="panel" aria-label="Ranked hypotheses" data-testid="hypotheses-not-ranked">
+                  <h2>Hypotheses not ranked</h2>
+                  <p className="muted">
+                    No evidence item scored, so the {shown.assessment.hypotheses_scored} hypotheses differ only by their prior. Add evidence the knowledge graph can score
+                    (see above) and run the assessment again.
+                  </p>
+                </section>
+              ) : (
+                <>
+                  <Hypotheses assessment={shown.assessment} ranked={ranked} filter={filter} />
+                  <EvidenceMatrix assessment={shown.assessment} columns={MATRIX_COLUMNS} />
+                  <EvidenceGraph assessment={shown.assessment} actors={GRAPH_ACTORS} theme={theme} />
+                </>
+              )}
               </div>
             </>
           )}

@@ -42,7 +42,7 @@ export function History({ page, error, filter, openId, loading, onOpen, onPage, 
             <button type="button" className={`history__item${s.id === openId ? ' history__item--open' : ''}`} onClick={() => onOpen(s.id)} aria-current={s.id === openId ? 'true' : undefined}>
               <span className="history__case">{s.case_title ?? s.case_id}</span>
               <span className="history__lead">
-                {s.leading_name} · {s.confidence_words} ({percent(s.leading_probability)})
+                {s.insufficient === true ? 'Insufficient evidence' : `${s.leading_name} · ${s.confidence_words} (${percent(s.leading_probability)})`}
               </span>
               <span className="muted history__when">{when(s.created_at)}</span>
             </button>
