@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { VitrineError } from '../../core/errors.js';
 import { forensicResourcesDir } from '../analysis/attack.js';
-import { bindingsOf, haystackOf, InputView, sourceOf, type Binding, type SigmaInput, type SourceId } from './logsource.js';
+import { MatchEngine } from './engine.js';
+import { bindingsOf, InputView, sourceOf, type Binding, type SigmaInput } from './logsource.js';
 import { readBundle, yamlDocuments } from './bundle.js';
 import { levelRank, parseRuleDocuments, parseRuleText, SIGMA_LEVELS, SIGMA_STATUSES, type CompiledRule, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
 import { textsOf, UnsupportedRule, type Placeholders } from './value.js';
@@ -79,80 +80,6 @@ function ruleFiles(root: string): { file: string; rel: string }[] {
   return out;
 }
 
-/** A minimal Aho-Corasick automaton over lower-case needles; each state lists the variants whose needle ends there. */
-class NeedleIndex {
-  private readonly next: Map<number, number>[] = [new Map()];
-  private fail: Int32Array = new Int32Array(1);
-  private readonly out: number[][] = [[]];
-
-  constructor(entries: readonly { needle: string; variant: number }[]) {
-    for (const { needle, variant } of entries) {
-      let s = 0;
-      for (let i = 0; i < needle.length; i++) {
-        const c = needle.charCodeAt(i);
-        let n = (this.next[s] as Map<number, number>).get(c);
-        if (n === undefined) {
-          n = this.next.length;
-          this.next.push(new Map());
-          this.out.push([]);
-          (this.next[s] as Map<number, number>).set(c, n);
-        }
-        s = n;
-      }
-      (this.out[s] as number[]).push(variant);
-    }
-    this.fail = new Int32Array(this.next.length);
-    const queue: number[] = [];
-    for (const n of (this.next[0] as Map<number, number>).values()) queue.push(n);
-    for (let q = 0; q < queue.length; q++) {
-      const s = queue[q] as number;
-      for (const [c, n] of this.next[s] as Map<number, number>) {
-        queue.push(n);
-        let f = this.fail[s] as number;
-        while (f > 0 && !(this.next[f] as Map<number, number>).has(c)) f = this.fail[f] as number;
-        const t = (this.next[f] as Map<number, number>).get(c);
-        this.fail[n] = t !== undefined && t !== n ? t : 0;
-        const inherited = this.out[this.fail[n] as number] as number[];
-        if (inherited.length > 0) this.out[n] = [...(this.out[n] as number[]), ...inherited];
-      }
-    }
-  }
-
-  scan(text: string, hit: (variant: number) => void): void {
-    let s = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      let n = (this.next[s] as Map<number, number>).get(c);
-      while (n === undefined && s > 0) {
-        s = this.fail[s] as number;
-        n = (this.next[s] as Map<number, number>).get(c);
-      }
-      s = n ?? 0;
-      const o = this.out[s] as number[];
-      for (let k = 0; k < o.length; k++) hit(o[k] as number);
-    }
-  }
-}
-
-interface Variant {
-  readonly rule: number;
-  readonly binding: Binding;
-}
-
-/** The rules one source (a channel and event id, auditd, a syslog program) can match, with its pre-filter. */
-interface Bucket {
-  readonly variants: readonly Variant[];
-  /** Variants without needles: always evaluated. */
-  readonly always: readonly number[];
-  readonly index: NeedleIndex | null;
-  readonly seen: Uint32Array;
-  epoch: number;
-}
-
-function keyOf(s: SourceId): string {
-  return s.family === 'windows' ? `w\u0000${s.channel}\u0000${s.eventId}` : s.family === 'auditd' ? `a\u0000${s.exec ? 1 : 0}` : `s\u0000${s.program}`;
-}
-
 /** The compiled rule set. `match` is what the analysis calls per event. */
 export class SigmaRuleSet {
   /** The rules that run, in a stable order (set, then path). */
@@ -166,7 +93,7 @@ export class SigmaRuleSet {
   readonly stats: RuleSetStats;
   private readonly compiled: readonly CompiledRule[];
   private readonly bindings: readonly (readonly Binding[])[];
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly engine: MatchEngine;
 
   constructor(compiled: readonly CompiledRule[], skipped: readonly SkippedRule[], stats: { files: number; deselected: number }, correlations: readonly CorrelationRule[] = []) {
     const runnable: CompiledRule[] = [];
@@ -182,6 +109,7 @@ export class SigmaRuleSet {
     }
     this.compiled = runnable;
     this.bindings = bindings;
+    this.engine = new MatchEngine(runnable, bindings);
     this.rules = runnable.map((r) => r.info);
     const linked = resolveCorrelations(correlations, this.rules, (i) => this.rules[i]?.name ?? null);
     this.correlations = linked.resolved;
@@ -191,57 +119,9 @@ export class SigmaRuleSet {
     this.stats = { files: stats.files, loaded: runnable.length, deselected: stats.deselected, inapplicable: inapplicable.length, skipped: skipped.length };
   }
 
-  private bucket(src: SourceId): Bucket {
-    const key = keyOf(src);
-    let b = this.buckets.get(key);
-    if (b !== undefined) return b;
-    const variants: Variant[] = [];
-    this.bindings.forEach((list, rule) => {
-      for (const binding of list) if (binding.accepts(src)) variants.push({ rule, binding });
-    });
-    const always: number[] = [];
-    const entries: { needle: string; variant: number }[] = [];
-    variants.forEach((v, i) => {
-      const needles = (this.compiled[v.rule] as CompiledRule).needles;
-      if (needles === null || needles.length === 0) always.push(i);
-      else for (const needle of needles) entries.push({ needle, variant: i });
-    });
-    b = { variants, always, index: entries.length > 0 ? new NeedleIndex(entries) : null, seen: new Uint32Array(variants.length), epoch: 0 };
-    this.buckets.set(key, b);
-    return b;
-  }
-
   /** The rules (positions in `rules`) that match an event, each once, in rule order. */
   match(e: SigmaInput): number[] {
-    const src = sourceOf(e);
-    if (src === null) return [];
-    const b = this.bucket(src);
-    if (b.variants.length === 0) return [];
-    b.epoch = (b.epoch + 1) >>> 0;
-    if (b.epoch === 0) {
-      b.seen.fill(0);
-      b.epoch = 1;
-    }
-    const epoch = b.epoch;
-    const candidates: number[] = [...b.always];
-    for (const i of b.always) b.seen[i] = epoch;
-    if (b.index !== null) {
-      b.index.scan(haystackOf(e), (i) => {
-        if (b.seen[i] !== epoch) {
-          b.seen[i] = epoch;
-          candidates.push(i);
-        }
-      });
-    }
-    const hits = new Set<number>();
-    for (const i of candidates) {
-      const v = b.variants[i] as Variant;
-      if (hits.has(v.rule)) continue;
-      const view = new InputView(e, v.binding.view, v.binding.fieldMap);
-      if (!view.passes(v.binding.where)) continue;
-      if ((this.compiled[v.rule] as CompiledRule).match(view)) hits.add(v.rule);
-    }
-    return [...hits].sort((x, y) => x - y);
+    return this.engine.match(e);
   }
 
   /** The fields (Sigma name → value text, clipped) a rule matched on an event; empty if it does not match. */

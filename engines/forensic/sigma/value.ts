@@ -107,10 +107,16 @@ export interface CompiledValue {
 export class FieldValue {
   private t: string[] | null = null;
   private l: string[] | null = null;
+  private ip: ({ value: bigint; bits: 32 | 128 } | null)[] | null = null;
   constructor(readonly raw: unknown) {}
   get texts(): string[] {
     if (this.t === null) this.t = textsOf(this.raw);
     return this.t;
+  }
+  /** Each text read as an IP address (null where it is not one), parsed once. */
+  get ips(): ({ value: bigint; bits: 32 | 128 } | null)[] {
+    if (this.ip === null) this.ip = this.texts.map(parseIp);
+    return this.ip;
   }
   get lower(): string[] {
     if (this.l === null) {
@@ -142,8 +148,16 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'
 /** The longest literal (ASCII only, so lower-casing keeps it a substring) of the tokens, lower-cased; null if none. */
 export function longestLiteral(tokens: readonly Token[]): string | null {
   let best: string | null = null;
-  for (const t of tokens) if (typeof t === 'string' && /^[\x20-\x7e]+$/.test(t) && (best === null || t.length > best.length)) best = t;
-  return best === null ? null : best.toLowerCase();
+  let other: string | null = null;
+  for (const t of tokens) {
+    if (typeof t !== 'string' || t === '') continue;
+    if (/^[\x20-\x7e]+$/.test(t)) {
+      if (best === null || t.length > best.length) best = t;
+    } else if (t.toLowerCase().length === t.length && (other === null || t.length > other.length)) other = t;
+  }
+  // An ASCII literal filters best; a value of other characters only (emoji, homoglyphs) still gives one.
+  const pick = best ?? other;
+  return pick === null ? null : pick.toLowerCase();
 }
 
 /** Merges adjacent literals and drops doubled `*`. */
@@ -340,6 +354,57 @@ function patternClosure(p: Pattern): (f: FieldValue) => boolean {
   return p.cased ? (f) => anyText(f.texts, test) : (f) => anyText(f.lower, test);
 }
 
+/**
+ * A regular expression's test of one text. An expression that is only literal pieces joined by `.*` (`\+.*\+.*\+`,
+ * which backtracks badly on long command lines) runs as a chain of indexOf per line (per text with the s flag): the
+ * earliest occurrence of each piece after the one before decides, as the expression's own search would (without the
+ * i flag, whose case folding differs from toLowerCase for a few characters).
+ */
+export function regexTest(re: RegExp): (s: string) => boolean {
+  const pieces = literalPieces(re.source);
+  // Only without `i`: the expression's case folding differs from toLowerCase for a few characters.
+  if (pieces === null || pieces.length < 2 || /[giyumv]/.test(re.flags)) return (s) => re.test(s);
+  const dotAll = re.flags.includes('s');
+  const chain = (line: string): boolean => {
+    let at = 0;
+    for (const p of pieces) {
+      const i = line.indexOf(p, at);
+      if (i < 0) return false;
+      at = i + p.length;
+    }
+    return true;
+  };
+  return (s) => {
+    if (dotAll || !/[\n\r\u2028\u2029]/.test(s)) return chain(s);
+    for (const line of s.split(/[\n\r\u2028\u2029]/)) if (chain(line)) return true;
+    return false;
+  };
+}
+
+/** The literal pieces of a source made only of literal characters (or escaped punctuation) joined by `.*`; else null. */
+function literalPieces(source: string): string[] | null {
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string;
+    if (c === '\\') {
+      const n = source[i + 1];
+      if (n === undefined || /[A-Za-z0-9]/.test(n)) return null;
+      cur += n;
+      i++;
+    } else if (c === '.' && source[i + 1] === '*') {
+      if (cur === '') return null;
+      out.push(cur);
+      cur = '';
+      i++;
+    } else if ('^$.|?*+()[]{}'.includes(c)) return null;
+    else cur += c;
+  }
+  if (cur === '') return null;
+  out.push(cur);
+  return out;
+}
+
 /** A matcher compiled to a closure over one field's value in one event (the other fields through ctx, for fieldref). */
 export function matcherClosure(m: Matcher): (f: FieldValue, ctx: ValueContext) => boolean {
   switch (m.k) {
@@ -356,21 +421,22 @@ export function matcherClosure(m: Matcher): (f: FieldValue, ctx: ValueContext) =
       };
     case 'fieldref':
       return (f, ctx) => {
-        const texts = f.texts;
-        for (const o of textsOf(ctx.get(m.field))) {
-          const p = compilePattern([...(m.start ? [ANY] : []), o, ...(m.end ? [ANY] : [])], m.cased);
-          if (texts.some((s) => matchPattern(p, s))) return true;
+        const texts = m.cased ? f.texts : f.lower;
+        for (const raw of textsOf(ctx.get(m.field))) {
+          const o = m.cased ? raw : raw.toLowerCase();
+          for (const s of texts) if (m.start && m.end ? s.includes(o) : m.start ? s.endsWith(o) : m.end ? s.startsWith(o) : s === o) return true;
         }
         return false;
       };
-    case 're':
-      return (f) => anyText(f.texts, (s) => m.re.test(s));
+    case 're': {
+      const test = regexTest(m.re);
+      return (f) => anyText(f.texts, test);
+    }
     case 'cidr':
-      return (f) =>
-        anyText(f.texts, (s) => {
-          const ip = parseIp(s);
-          return ip !== null && ip.bits === m.bits && ip.value >> m.shift === m.want;
-        });
+      return (f) => {
+        for (const ip of f.ips) if (ip !== null && ip.bits === m.bits && ip.value >> m.shift === m.want) return true;
+        return false;
+      };
   }
 }
 
@@ -379,7 +445,17 @@ export function compiledValue(m: Matcher, needle: string | null): CompiledValue 
   return { m, test: matcherClosure(m), needle };
 }
 
+const KEYWORD_VALUES = new WeakMap<readonly string[], FieldValue>();
+
+/** An event's keyword texts, registered so that every keyword test of the event reuses one FieldValue (lower-cased once). */
+export function keywordValue(texts: readonly string[]): readonly string[] {
+  KEYWORD_VALUES.set(texts, new FieldValue(texts));
+  return texts;
+}
+
 /** Whether a field's value (undefined: absent; or the event's shared FieldValue) satisfies a compiled value. */
 export function testValue(c: CompiledValue, v: unknown, ctx: ValueContext): boolean {
-  return c.test(v instanceof FieldValue ? v : new FieldValue(v), ctx);
+  if (v instanceof FieldValue) return c.test(v, ctx);
+  const kw = Array.isArray(v) ? KEYWORD_VALUES.get(v) : undefined;
+  return c.test(kw ?? new FieldValue(v), ctx);
 }

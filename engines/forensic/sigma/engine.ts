@@ -1,0 +1,307 @@
+// The matching engine of a compiled rule set: rules indexed by event source (logsource) and by required literals (an
+// Aho-Corasick automaton compiled to a transition table per source), each event's fields read once and shared by every
+// rule that looks at them.
+import type { JsonRecord, JsonValue } from '../event.js';
+import { InputView, sourceOf, type Binding, type SigmaInput, type SourceId } from './logsource.js';
+import type { CompiledRule, EventView } from './rule.js';
+import { FieldValue, keywordValue } from './value.js';
+
+/**
+ * Lower-case ASCII needles as one automaton: a full transition table (state × character class) over the characters the
+ * needles use, upper-case letters folded onto lower-case, every other character one class that leads back towards the
+ * root. Scanning a text costs one table read per character.
+ */
+export class NeedleAutomaton {
+  /** Character code (< 128) to class; 0 is "a character no needle has". */
+  private readonly cls = new Uint8Array(128);
+  private readonly classes: number;
+  private readonly delta: Int32Array;
+  /** Per state, the variants whose needle ends there (own and by suffix), as a range of `outList`. */
+  private readonly outStart: Int32Array;
+  private readonly outList: Int32Array;
+
+  constructor(entries: readonly { needle: string; variant: number }[]) {
+    let classes = 1;
+    for (const { needle } of entries)
+      for (let i = 0; i < needle.length; i++) {
+        const c = needle.charCodeAt(i);
+        if (c < 128 && this.cls[c] === 0) this.cls[c] = classes++;
+      }
+    for (let c = 65; c <= 90; c++) if (this.cls[c + 32] !== 0) this.cls[c] = this.cls[c + 32] as number;
+    this.classes = classes;
+    // The trie, with transitions in a growable table.
+    let cap = 1024;
+    let goto = new Int32Array(cap * classes).fill(-1);
+    let states = 1;
+    const own: number[][] = [[]];
+    for (const { needle, variant } of entries) {
+      let s = 0;
+      for (let i = 0; i < needle.length; i++) {
+        const k = this.cls[needle.charCodeAt(i)] as number;
+        let n = goto[s * classes + k] as number;
+        if (n < 0) {
+          if (states === cap) {
+            cap *= 2;
+            const g = new Int32Array(cap * classes).fill(-1);
+            g.set(goto);
+            goto = g;
+          }
+          n = states++;
+          own.push([]);
+          goto[s * classes + k] = n;
+        }
+        s = n;
+      }
+      (own[s] as number[]).push(variant);
+    }
+    // States renumbered breadth first (shallow states, where scanning spends its time, share cache lines), then
+    // failure links folded into the table and outputs inherited from the failure state.
+    const order = [0];
+    for (let q = 0; q < order.length; q++) {
+      const s = order[q] as number;
+      for (let k = 1; k < classes; k++) {
+        const n = goto[s * classes + k] as number;
+        if (n > 0) order.push(n);
+      }
+    }
+    const renum = new Int32Array(states);
+    order.forEach((old, i) => (renum[old] = i));
+    const delta = new Int32Array(states * classes);
+    const fail = new Int32Array(states);
+    const out: number[][] = order.map((old) => own[old] as number[]);
+    for (let q = 0; q < states; q++) {
+      const old = order[q] as number;
+      const f = fail[q] as number;
+      if (q > 0 && (out[f] as number[]).length > 0) out[q] = [...(out[q] as number[]), ...(out[f] as number[])];
+      for (let k = 0; k < classes; k++) {
+        const n = k === 0 ? -1 : (goto[old * classes + k] as number);
+        if (n > 0) {
+          const child = renum[n] as number;
+          delta[q * classes + k] = child;
+          fail[child] = q === 0 ? 0 : (delta[f * classes + k] as number);
+        } else delta[q * classes + k] = q === 0 ? 0 : (delta[f * classes + k] as number);
+      }
+    }
+    this.delta = delta;
+    this.outStart = new Int32Array(states + 1);
+    let total = 0;
+    for (let s = 0; s < states; s++) {
+      this.outStart[s] = total;
+      total += (out[s] as number[]).length;
+    }
+    this.outStart[states] = total;
+    this.outList = new Int32Array(total);
+    for (let s = 0; s < states; s++) this.outList.set(out[s] as number[], this.outStart[s] as number);
+  }
+
+  /** The class of a character: ASCII by table (upper case folded), the two non-ASCII characters whose lower case is ASCII. */
+  private classOf(c: number): number {
+    if (c < 128) return this.cls[c] as number;
+    if (c === 0x130) return this.cls[105] as number; // İ lower-cases to i + combining dot
+    if (c === 0x212a) return this.cls[107] as number; // the Kelvin sign lower-cases to k
+    return 0;
+  }
+
+  /**
+   * Calls `hit` with each variant whose needle occurs in the text (case-insensitively), possibly more than once.
+   * Returns whether the text holds a character outside ASCII (needles of other characters are checked by the caller).
+   */
+  scan(text: string, hit: (variant: number) => void): boolean {
+    const delta = this.delta;
+    const classes = this.classes;
+    const cls = this.cls;
+    const outStart = this.outStart;
+    const outList = this.outList;
+    let s = 0;
+    let wide = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      let k: number;
+      if (c < 128) k = cls[c] as number;
+      else {
+        wide = true;
+        k = this.classOf(c);
+      }
+      s = delta[s * classes + k] as number;
+      const a = outStart[s] as number;
+      const b = outStart[s + 1] as number;
+      for (let o = a; o < b; o++) hit(outList[o] as number);
+    }
+    return wide;
+  }
+}
+
+/** Calls `each` with every text of a value (nested ones too, `#attributes` left out): what haystackOf joins. */
+function eachText(v: JsonValue | undefined, each: (s: string) => void): void {
+  if (v === undefined || v === null) return;
+  if (typeof v === 'string') each(v);
+  else if (typeof v === 'number' || typeof v === 'boolean') each(String(v));
+  else if (Array.isArray(v)) for (const x of v as readonly JsonValue[]) eachText(x, each);
+  else {
+    const rec = v as JsonRecord;
+    for (const k in rec) if (k !== '#attributes') eachText(rec[k], each);
+  }
+}
+
+/**
+ * The texts the pre-filter searches, one by one (the same texts as logsource's haystackOf, without joining and
+ * lower-casing them: the automaton folds case itself). Needles hold no line break, so scanning the texts apart
+ * finds what scanning them joined by line breaks finds.
+ */
+function eachHaystackText(e: SigmaInput, each: (s: string) => void): void {
+  eachText(e.attributes as JsonValue, each);
+  if (e.host !== null) each(e.host);
+  const argv = e.attributes['argv'];
+  if (Array.isArray(argv)) each((argv as readonly JsonValue[]).join(' '));
+}
+
+/** One event's fields for one field-view family and rename map: each field read once, its texts lower-cased once. */
+class CachedView implements EventView {
+  private readonly fields = new Map<string, FieldValue>();
+  private kw: readonly string[] | null = null;
+  constructor(private readonly inner: InputView) {}
+
+  get(field: string): FieldValue {
+    let f = this.fields.get(field);
+    if (f === undefined) {
+      f = new FieldValue(this.inner.get(field));
+      this.fields.set(field, f);
+    }
+    return f;
+  }
+
+  keywords(): readonly string[] {
+    if (this.kw === null) this.kw = keywordValue(this.inner.keywords());
+    return this.kw;
+  }
+
+  passes(where: Binding['where']): boolean {
+    return this.inner.passes(where);
+  }
+}
+
+interface Variant {
+  readonly rule: number;
+  readonly binding: Binding;
+}
+
+/** The rules one source (a channel and event id, auditd, a syslog program) can match, with its pre-filter. */
+interface Bucket {
+  readonly variants: readonly Variant[];
+  /** Variants without needles: always evaluated. */
+  readonly always: readonly number[];
+  /** Variants with a needle outside ASCII (emoji, homoglyphs): evaluated when the event holds such a character. */
+  readonly wide: readonly number[];
+  readonly index: NeedleAutomaton | null;
+  readonly seen: Uint32Array;
+  epoch: number;
+}
+
+/** A character outside ASCII. */
+const WIDE = /[\u0080-\uffff]/;
+
+function keyOf(s: SourceId): string {
+  return s.family === 'windows' ? `w\u0000${s.channel}\u0000${s.eventId}` : s.family === 'auditd' ? `a\u0000${s.exec ? 1 : 0}` : `s\u0000${s.program}`;
+}
+
+/** Rules with their logsource bindings, matched against events: what `SigmaRuleSet.match` runs. */
+export class MatchEngine {
+  private readonly buckets = new Map<string, Bucket>();
+  /** The views of the event being matched, per (view family, rename map): a handful per event. */
+  private views: { readonly view: Binding['view']; readonly fieldMap: Binding['fieldMap']; readonly cached: CachedView }[] = [];
+
+  constructor(
+    private readonly compiled: readonly CompiledRule[],
+    private readonly bindings: readonly (readonly Binding[])[],
+  ) {}
+
+  private bucket(src: SourceId): Bucket {
+    const key = keyOf(src);
+    let b = this.buckets.get(key);
+    if (b !== undefined) return b;
+    const variants: Variant[] = [];
+    this.bindings.forEach((list, rule) => {
+      for (const binding of list) if (binding.accepts(src)) variants.push({ rule, binding });
+    });
+    const always: number[] = [];
+    const wide: number[] = [];
+    const entries: { needle: string; variant: number }[] = [];
+    variants.forEach((v, i) => {
+      const needles = (this.compiled[v.rule] as CompiledRule).needles;
+      if (needles === null || needles.length === 0) always.push(i);
+      else {
+        let other = false;
+        for (const needle of needles) {
+          if (!WIDE.test(needle)) entries.push({ needle, variant: i });
+          else other = true;
+        }
+        if (other) wide.push(i);
+      }
+    });
+    b = { variants, always, wide, index: entries.length > 0 ? new NeedleAutomaton(entries) : null, seen: new Uint32Array(variants.length), epoch: 0 };
+    this.buckets.set(key, b);
+    return b;
+  }
+
+  private viewOf(e: SigmaInput, binding: Binding): CachedView {
+    for (const v of this.views) if (v.view === binding.view && v.fieldMap === binding.fieldMap) return v.cached;
+    const cached = new CachedView(new InputView(e, binding.view, binding.fieldMap));
+    this.views.push({ view: binding.view, fieldMap: binding.fieldMap, cached });
+    return cached;
+  }
+
+  /** The rules (positions in the rule list) that match an event, each once, in rule order. */
+  match(e: SigmaInput): number[] {
+    const src = sourceOf(e);
+    if (src === null) return [];
+    const b = this.bucket(src);
+    if (b.variants.length === 0) return [];
+    b.epoch = (b.epoch + 1) >>> 0;
+    if (b.epoch === 0) {
+      b.seen.fill(0);
+      b.epoch = 1;
+    }
+    const epoch = b.epoch;
+    const seen = b.seen;
+    const candidates: number[] = [];
+    for (const i of b.always) {
+      seen[i] = epoch;
+      candidates.push(i);
+    }
+    const index = b.index;
+    const hit = (i: number): void => {
+      if (seen[i] !== epoch) {
+        seen[i] = epoch;
+        candidates.push(i);
+      }
+    };
+    let wide = false;
+    if (index !== null)
+      eachHaystackText(e, (text) => {
+        if (index.scan(text, hit)) wide = true;
+      });
+    else if (b.wide.length > 0)
+      eachHaystackText(e, (text) => {
+        if (WIDE.test(text)) wide = true;
+      });
+    if (wide) for (const i of b.wide) hit(i);
+    if (candidates.length === 0) return [];
+    this.views = [];
+    const hits: number[] = [];
+    let last = -1;
+    let sorted = true;
+    for (const i of candidates) {
+      const v = b.variants[i] as Variant;
+      if (v.rule === last || hits.includes(v.rule)) continue;
+      const view = this.viewOf(e, v.binding);
+      if (!view.passes(v.binding.where)) continue;
+      if ((this.compiled[v.rule] as CompiledRule).match(view)) {
+        if (v.rule < last) sorted = false;
+        hits.push(v.rule);
+        last = v.rule;
+      }
+    }
+    this.views = [];
+    return sorted ? hits : hits.sort((x, y) => x - y);
+  }
+}
