@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServiceApp, listen, standaloneContext, type Listening } from '../core/http/server.js';
 import { bundleText } from './bundle.js';
 import { loadData } from './data/datasets.js';
+import { syntheticCsv, syntheticFlows } from './data/synthetic.js';
 import { scoreEnsemble } from './detectors/models.js';
 import { createRouter, createStandaloneApp, defaultResourcesDir } from './http.js';
 import { flowdetService } from './service.js';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   writeFileSync(modelPath, bundleText(model).text);
   const names = loaded.table.schema.features.map((f) => f.name);
   const C = names.length;
-  const row = (i: number): Float64Array => loaded.table.x.data.slice(i * C, (i + 1) * C);
+  const row = (i: number): Float64Array => Float64Array.from(loaded.table.x.data.subarray(i * C, (i + 1) * C));
   const p = scoreEnsemble(model.ensemble, { rows: loaded.table.rows, cols: C, data: loaded.table.x.data });
   // A malicious test flow the model flags and a benign one it passes: the route must give exactly these answers.
   const i = Array.from(loaded.test).find((r) => loaded.table.y[r] === 1 && p[r]! >= 0.5)!;
@@ -119,6 +120,31 @@ describe('flowdet HTTP API', () => {
     expect((await post(bare.url, '/score', { flows: [{}] })).status).toBe(503);
   });
 
+  it('trains on an uploaded CSV of the user\'s own flows and serves that model; lists the datasets present', async () => {
+    const datasets = (await (await fetch(`${mounted.url}/datasets`)).json()) as { items: { name: string; present: boolean }[] };
+    expect(datasets.items.find((d) => d.name === 'synthetic')?.present).toBe(true);
+    expect(datasets.items.map((d) => d.name)).toEqual(['synthetic', 'cicids2017', 'unsw_nb15']);
+    expect((await post(mounted.url, '/studies', { kind: 'run', data: 'csv', quick: true })).status).toBe(422);
+    expect((await post(mounted.url, '/studies', { kind: 'run', data: 'csv', csv: 'a,b\n', csv_name: '../etc/passwd' })).status).toBe(422);
+    const csv = syntheticCsv(syntheticFlows(700, { seed: 6 }));
+    const res = await post(mounted.url, '/studies', { kind: 'run', data: 'csv', csv, csv_name: 'my flows.csv', quick: true, save_model: true });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    let status = 'running';
+    for (let k = 0; k < 900 && status === 'running'; k++) {
+      await new Promise((r) => setTimeout(r, 200));
+      // The in-process study holds the event loop between its stages: a kept-alive connection may be reset meanwhile.
+      const view = await fetch(`${mounted.url}/studies/${id}`, { headers: { connection: 'close' } }).then((r) => r.json() as Promise<{ status: string }>, () => ({ status: 'running' }));
+      status = view.status;
+    }
+    expect(status).toBe('done');
+    const health = (await (await fetch(`${mounted.url}/health`)).json()) as { model: { loaded: boolean; card: { data: string; training_rows: number; test: { accuracy: number } } } };
+    expect(health.model.card.data).toBe('my flows.csv');
+    expect(health.model.card.training_rows).toBe(490);
+    const scored = (await (await post(mounted.url, '/score', { flows: [flow] })).json()) as { model: { data: string } };
+    expect(scored.model.data).toBe('my flows.csv');
+  }, 240_000);
+
   it('studies run as jobs with progress, results and cancel', async () => {
     const res = await post(mounted.url, '/studies', { kind: 'seeds', data: 'synthetic', quick: true, seeds: [0, 1] });
     expect(res.status).toBe(202);
@@ -150,7 +176,7 @@ describe('flowdet documentation', () => {
     const res = await fetch(`${server.url}/docs/openapi.json`);
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
-    expect(Object.keys(doc.paths)).toEqual(['/health', '/schema', '/score', '/studies', '/studies/{id}']);
+    expect(Object.keys(doc.paths)).toEqual(['/health', '/schema', '/score', '/datasets', '/studies', '/studies/{id}']);
     expect(doc.components.schemas['ScoreRequest']).toBeDefined();
   });
 });

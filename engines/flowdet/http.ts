@@ -1,6 +1,6 @@
 // The flow detector HTTP routes (mounted by the gateway at /svc/flowdet, or at / by `flowdet serve`): health, schema, score, studies.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request, type Response, type Router } from 'express';
@@ -11,6 +11,7 @@ import { jsonBody, parseBody, parseQuery, route } from '../core/http/index.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
 import type { ServiceContext } from '../core/service.js';
 import type { ModelBundle } from './bundle.js';
+import { datasetAvailability, DATA_DIR_VARIABLE } from './data/datasets.js';
 import { schemaOf } from './data/schema.js';
 import { bundleAt, RUN_JOB, SCORE_JOB, SEEDS_JOB, STEAL_JOB } from './jobs.js';
 import { openApiDocument } from './openapi.js';
@@ -37,9 +38,16 @@ export interface RouterOptions {
   readonly studies?: boolean;
 }
 
+/** Largest CSV a study request may carry (a user's own flows to train on). */
+export const MAX_STUDY_CSV_BYTES = 32 * 1024 * 1024;
+
 const studyRequestSchema = z.strictObject({
   kind: z.enum(['run', 'seeds', 'steal']),
-  data: z.enum(['synthetic', 'cicids2017', 'unsw_nb15']),
+  /** A named dataset, or `csv` with the flows in `csv` (their text) to train on the user's own data. */
+  data: z.enum(['synthetic', 'cicids2017', 'unsw_nb15', 'csv']),
+  csv: z.string().min(1).max(MAX_STUDY_CSV_BYTES).optional(),
+  /** Shown as the training data's name (a file name; no path). */
+  csv_name: z.string().min(1).max(120).regex(/^[\w .()+-]+$/, 'a plain file name').optional(),
   quick: z.boolean().default(true),
   seed: z.number().int().min(0).max(2 ** 31).default(0),
   seeds: z.array(z.number().int().min(0).max(2 ** 31)).min(2).max(100).refine((a) => new Set(a).size === a.length, 'seeds must be distinct').optional(),
@@ -102,7 +110,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     if (existsSync(modelPath)) {
       try {
         const b = bundle();
-        model = { loaded: true, sha256: b.sha256, dataset: b.schema.id, trained_on: b.trainedOn, members: b.ensemble.members.map((m) => m.kind), alarm: b.alarm !== undefined };
+        model = { loaded: true, sha256: b.sha256, dataset: b.schema.id, trained_on: b.trainedOn, members: b.ensemble.members.map((m) => m.kind), alarm: b.alarm !== undefined, card: b.card };
       } catch (err) {
         model = { loaded: false, error: err instanceof VitrineError ? err.message : 'unreadable' };
       }
@@ -137,20 +145,33 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   router.use('/docs', apiDocsRouter({ resourcesDir: ctx.resourcesDir, openApi: openApiDocument }));
   if (options.studies === false) return router;
 
+  router.get('/datasets', (_req, res) => {
+    res.json({ items: datasetAvailability(), variable: DATA_DIR_VARIABLE });
+  });
+
   router.post(
     '/studies',
-    jsonBody(64 * 1024),
+    jsonBody(MAX_STUDY_CSV_BYTES + 64 * 1024),
     route((req: Request, res: Response) => {
       const p = parseBody(studyRequestSchema, req);
+      if ((p.data === 'csv') !== (p.csv !== undefined)) throw new VitrineError('validation_failed', 'give csv (the flows\' text) exactly when data is "csv"', { details: [{ path: 'csv', issue: 'required with data "csv" only' }] });
+      if (p.data === 'csv' && !ctx.dataDir) throw new VitrineError('unavailable', 'this service has no data folder to keep an uploaded CSV in');
       const running = [...studies.values()].filter((s) => s.status === 'running').length;
       if (running >= MAX_RUNNING_STUDIES) throw new VitrineError('conflict', `at most ${MAX_RUNNING_STUDIES} studies run at once`);
       const id = randomUUID();
-      const study: Study = { id, kind: p.kind, data: p.data, created: new Date().toISOString(), status: 'running', progress: { fraction: 0 }, controller: new AbortController() };
+      const study: Study = { id, kind: p.kind, data: p.data === 'csv' ? (p.csv_name ?? 'uploaded CSV') : p.data, created: new Date().toISOString(), status: 'running', progress: { fraction: 0 }, controller: new AbortController() };
       const outDir = ctx.dataDir ? path.join(ctx.dataDir, 'flowdet', 'studies', id) : undefined;
-      const common = { data: p.data, quick: p.quick, ...(outDir ? { outDir } : {}) };
+      let data: string = p.data;
+      if (p.data === 'csv' && outDir) {
+        // The user's own flows: kept in the study's folder under a fixed name (the given name is only shown).
+        mkdirSync(outDir, { recursive: true });
+        data = path.join(outDir, 'flows.csv');
+        writeFileSync(data, p.csv!);
+      }
+      const common = { data, quick: p.quick, ...(outDir ? { outDir } : {}) };
       const [type, payload] =
         p.kind === 'run'
-          ? [RUN_JOB, { ...common, seed: p.seed, ...(p.save_model ? { saveModel: modelPath } : {}) }]
+          ? [RUN_JOB, { ...common, seed: p.seed, ...(p.data === 'csv' ? { dataName: p.csv_name ?? 'uploaded CSV' } : {}), ...(p.save_model ? { saveModel: modelPath } : {}) }]
           : p.kind === 'seeds'
             ? [SEEDS_JOB, { ...common, seeds: p.seeds ?? [0, 1, 2], adv: p.adv }]
             : [STEAL_JOB, { ...common, seed: p.seed, ...(p.budgets ? { budgets: p.budgets } : {}), ...(p.eps ? { eps: p.eps } : {}) }];

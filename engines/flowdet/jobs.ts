@@ -24,6 +24,8 @@ const pathField = z.string().min(1).max(4096);
 
 export const runPayloadSchema = z.strictObject({
   data: dataField,
+  /** Name shown for the training data (an uploaded CSV's file name). */
+  dataName: z.string().min(1).max(120).optional(),
   quick: z.boolean().default(false),
   seed: z.number().int().min(0).max(2 ** 31).default(0),
   dataDir: pathField.optional(),
@@ -73,7 +75,7 @@ function prepareOutDir(dir: string): void {
 export async function runRunJob(payload: unknown, ctx: JobContext): Promise<RunJobResult> {
   const p = validate(runPayloadSchema, payload, 'job payload', 'bad_request');
   if (p.outDir) prepareOutDir(p.outDir);
-  const result = await runStudy({ data: p.data, quick: p.quick, seed: p.seed, ...(p.dataDir ? { dataDir: p.dataDir } : {}), signal: ctx.signal, progress: (f, m) => ctx.progress(f, m) });
+  const result = await runStudy({ data: p.data, ...(p.dataName ? { dataName: p.dataName } : {}), quick: p.quick, seed: p.seed, ...(p.dataDir ? { dataDir: p.dataDir } : {}), signal: ctx.signal, progress: (f, m) => ctx.progress(f, m) });
   let written: string[] | undefined;
   if (p.outDir) {
     mkdirSync(p.outDir, { recursive: true });

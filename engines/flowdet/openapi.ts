@@ -33,19 +33,20 @@ export function openApiDocument(): JsonObject {
           summary: `Verdict per flow; with explain, SHAP contributions and a counterfactual (at most ${MAX_SCORE_FLOWS} flows, ${MAX_EXPLAIN_FLOWS} with explain, ${MAX_SCORE_BODY_BYTES} bytes)`,
           requestBody: { required: true, content: json(ref('ScoreRequest')) },
           responses: {
-            '200': object('{model, threshold, results: [{index, verdict, score, alarm, explanation}], ignored_features}'),
+            '200': object('{model (card: data, dataset, schema_version, training_rows, created, feature_set_sha256, members, hardened, test), threshold, counts {flows, malicious, benign}, derived_features, columns {used, recomputed, ignored, defaulted, not_in_training, renamed}, results: [{index, verdict, score, alarm, explanation}], ignored_features, warnings}'),
             '400': errorResponse('malformed JSON'),
             '413': errorResponse('body too large'),
             '415': errorResponse('body is not application/json'),
-            '422': errorResponse('invalid request: field paths, never values'),
+            '422': errorResponse('invalid request, or a flow lacking a base feature the model needs (named; send defaults: true to read it as 0): field paths, never values'),
             '503': errorResponse('no usable model bundle'),
           },
         },
       },
+      '/datasets': { get: { summary: 'Which named datasets are installed, and where the files of the others go (mounted by the gateway only)', responses: { '200': object('{items: [{name, present, where}], variable}') } } },
       '/studies': {
         get: { summary: 'Studies of this process, newest first', responses: { '200': object('{items}') } },
         post: {
-          summary: 'Start a study (run, seeds or steal) on a named dataset as a job',
+          summary: 'Start a study (run, seeds or steal) on a named dataset or an uploaded CSV (data "csv", csv, csv_name) as a job (mounted by the gateway only)',
           requestBody: { required: true, content: json({ type: 'object' }) },
           responses: { '202': object('the study with its id'), '409': errorResponse('two studies already running'), '422': errorResponse('invalid request') },
         },

@@ -63,7 +63,7 @@ describe.skipIf(!hasCorpora())('mined physics', () => {
     const [cic, unsw] = await realRows();
     const pick = (t: FlowTable, pred: (g: (n: string) => number) => boolean): Float64Array => {
       for (let i = 0; i < t.rows; i++) {
-        const row = t.x.data.slice(i * t.x.cols, (i + 1) * t.x.cols);
+        const row = Float64Array.from(t.x.data.subarray(i * t.x.cols, (i + 1) * t.x.cols));
         if (pred((n) => row[t.schema.index.get(n)!]!)) return row;
       }
       throw new Error('no such row');

@@ -53,6 +53,19 @@ function csvFiles(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.csv')).sort() : [];
 }
 
+/** Which named datasets are installed under the data folder, and where their files go when they are not. */
+export function datasetAvailability(dataDir = process.env[DATA_DIR_VARIABLE]): { name: 'synthetic' | 'cicids2017' | 'unsw_nb15'; present: boolean; where: string }[] {
+  const dir = dataDir ?? '';
+  const cic = dir !== '' && csvFiles(path.join(dir, 'cicids2017')).length > 0;
+  const unswDir = path.join(dir, 'unsw_nb15');
+  const unsw = dir !== '' && ((existsSync(path.join(unswDir, UNSW_TRAIN_FILE)) && existsSync(path.join(unswDir, UNSW_TEST_FILE))) || csvFiles(unswDir).some((f) => /^UNSW-NB15_\d\.csv$/i.test(f)));
+  return [
+    { name: 'synthetic', present: true, where: 'generated' },
+    { name: 'cicids2017', present: cic, where: `$${DATA_DIR_VARIABLE}/cicids2017/*.csv (the MachineLearningCVE CSVs or the corrected re-extraction)` },
+    { name: 'unsw_nb15', present: unsw, where: `$${DATA_DIR_VARIABLE}/unsw_nb15/${UNSW_TRAIN_FILE} and ${UNSW_TEST_FILE} (or UNSW-NB15_1.csv to _4.csv)` },
+  ];
+}
+
 /** Stratified 70/30 split of a table. */
 export function stratified7030(table: FlowTable, seed: number): { train: Uint32Array; test: Uint32Array } {
   const s = stratifiedSplit(table.y, 0.3, seed);

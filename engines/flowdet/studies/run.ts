@@ -27,6 +27,8 @@ export type Progress = (fraction: number, message: string) => void;
 export interface StudyOptions {
   /** synthetic, cicids2017, unsw_nb15 or a CSV path. */
   readonly data: string;
+  /** Name reported for the data instead of the CSV's file name (an uploaded file's own name). */
+  readonly dataName?: string;
   readonly quick?: boolean;
   readonly seed?: number;
   readonly dataDir?: string;
@@ -86,7 +88,7 @@ export interface StudyReport {
   readonly format: 'vitrine-flowdet-report';
   readonly version: 1;
   readonly dataset: { readonly name: string; readonly schema: string; readonly format: string; readonly rows: number; readonly malicious: number; readonly split: string; readonly train: number; readonly test: number; readonly missing_columns: readonly string[]; readonly cleaning: FlowTable['cleaning']; readonly skipped_lines: number; readonly categories: Readonly<Record<string, number>> };
-  readonly settings: { readonly quick: boolean; readonly seed: number; readonly sizes: StudySizes; readonly threshold: number; readonly adversarial_training: { readonly eps: number; readonly rounds: number; readonly budgets: string } };
+  readonly settings: { readonly quick: boolean; readonly seed: number; readonly sizes: StudySizes; readonly threshold: number; readonly adversarial_training: { readonly eps: number; readonly rounds: number; readonly budgets: string; readonly preprocessing: string; readonly preprocessing_max_shift: number | null } };
   readonly detectors: readonly { readonly name: DetectorKind; readonly test: DetectorMetrics; readonly train_seconds: number }[];
   readonly curves: Readonly<Record<string, { readonly roc: { fpr: number[]; tpr: number[] }; readonly pr: { recall: number[]; precision: number[] } }>>;
   readonly attacks: readonly AttackSummary[];
@@ -216,7 +218,8 @@ export async function runStudy(opts: StudyOptions): Promise<StudyResult> {
   const progress: Progress = opts.progress ?? (() => {});
   const skip = new Set(opts.skip ?? []);
   progress(0, 'loading data');
-  const loaded: LoadedData = await loadData(opts.data, { seed, syntheticRows: sizes.syntheticRows, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) });
+  const read: LoadedData = await loadData(opts.data, { seed, syntheticRows: sizes.syntheticRows, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) });
+  const loaded: LoadedData = opts.dataName ? { ...read, name: opts.dataName } : read;
   return await studyOnData(loaded, { ...opts, quick, seed }, sizes, progress, skip, started);
 }
 

@@ -20,9 +20,15 @@ const REPORT: StudyReport = {
   explanations: { shap_summary: [{ feature: 'Flow Duration', mean_abs_shap: 1.2 }] },
   poisoning: { backdoor_success: { clean: 0, poisoned: 0.99, sanitised: 0.01 }, sanitiser: { precision: 0.8, recall: 0.96 } },
   drift: { available: false, reason: 'no days' },
-  validity: { checked: 2000, invalid: 0 },
+  validity: { checked: 2000, invalid: 0, dropped: 3, physical_valid_share: 1 },
+  served_model: { members: ['gbdt', 'mlp'], hardened: true, trained_on: 'synthetic', training_rows: 3500, split: 'stratified_70_30', test: { ...metrics, accuracy: 0.987 } },
 };
+const CARD = { data: 'my-flows.csv', dataset: 'cicids2017', training_rows: 4418, created: '2026-11-29T04:00:00.000Z', feature_set_sha256: 'ab'.repeat(32), members: ['gbdt', 'mlp'], hardened: true, test: { split: 'stratified_70_30 test split (1893 flows)', n: 1893, accuracy: 0.986, f1: 0.99, fpr: 0.2 } };
 const SCORE: ScoreResponse = {
+  model: { ...CARD, sha256: 'cd'.repeat(32) },
+  counts: { flows: 1, malicious: 1, benign: 0 },
+  columns: { used: ['Flow Duration'], recomputed: ['Flow Bytes/s'], ignored: ['Label'], defaulted: [{ feature: 'Total Fwd Packets', flows: 1 }], renamed: [] },
+  warnings: ['1 base feature(s) missing from some flows were read as 0'],
   threshold: 0.5,
   ignored_features: ['Label'],
   results: [
@@ -39,23 +45,39 @@ const SCORE: ScoreResponse = {
   ],
 };
 
-function fakeClient(): { client: ApiClient; posts: { path: string; body: unknown }[] } {
+function fakeClient(outcomes: ('done' | 'failed')[] = ['done', 'done', 'done']): { client: ApiClient; posts: { path: string; body: unknown }[] } {
   const posts: { path: string; body: unknown }[] = [];
   let polls = 0;
+  let study = 0;
   const client: ApiClient = {
     apiBase: 'http://127.0.0.1:1',
     get: <T,>(path: string): Promise<T> => {
+      if (path === '/svc/flowdet/health') return Promise.resolve({ status: 'ok', model: { loaded: true, card: CARD } } as T);
+      if (path === '/svc/flowdet/datasets')
+        return Promise.resolve({
+          items: [
+            { name: 'synthetic', present: true, where: 'generated' },
+            { name: 'cicids2017', present: true, where: '$FLOWDET_DATA/cicids2017/*.csv' },
+            { name: 'unsw_nb15', present: false, where: '$FLOWDET_DATA/unsw_nb15/UNSW_NB15_training-set.csv' },
+          ],
+        } as T);
       expect(path).toBe('/svc/flowdet/studies/s1');
       polls++;
+      const outcome = outcomes[study - 1] ?? 'done';
       const view: StudyView =
-        polls === 1
+        polls % 2 === 1
           ? { id: 's1', kind: 'run', status: 'running', progress: { fraction: 0.3, stage: 'attacking gbdt' } }
-          : { id: 's1', kind: 'run', status: 'done', progress: { fraction: 1, stage: 'done' }, result: { report: REPORT } };
+          : outcome === 'done'
+            ? { id: 's1', kind: 'run', status: 'done', progress: { fraction: 1, stage: 'done' }, result: { report: REPORT } }
+            : { id: 's1', kind: 'run', status: 'failed', progress: { fraction: 0.2 }, error: { code: 'validation_failed', message: 'the training data needs benign and malicious flows' } };
       return Promise.resolve(view as T);
     },
     post: <T,>(path: string, body: unknown): Promise<T> => {
       posts.push({ path, body });
-      if (path === '/svc/flowdet/studies') return Promise.resolve({ id: 's1', kind: 'run', status: 'running', progress: { fraction: 0 } } as T);
+      if (path === '/svc/flowdet/studies') {
+        study++;
+        return Promise.resolve({ id: 's1', kind: 'run', status: 'running', progress: { fraction: 0 } } as T);
+      }
       if (path === '/svc/flowdet/score') return Promise.resolve(SCORE as T);
       return Promise.reject(new ApiError(404, 'not_found', 'no such route'));
     },
@@ -105,11 +127,48 @@ describe('FlowsWorkspace', () => {
     fireEvent.change(screen.getByTestId('flows-score-text'), { target: { value: '[{"Flow Duration": 120, "Label": "DoS"}]' } });
     fireEvent.click(screen.getByTestId('flows-score-run'));
     await waitFor(() => expect(screen.getByTestId('flows-verdict').textContent).toContain('malicious'));
-    expect(posts[0]).toEqual({ path: '/svc/flowdet/score', body: { explain: true, flows: [{ 'Flow Duration': 120, Label: 'DoS' }] } });
+    expect(posts[0]).toEqual({ path: '/svc/flowdet/score', body: { explain: true, defaults: false, flows: [{ 'Flow Duration': 120, Label: 'DoS' }] } });
     expect(screen.getByTestId('flows-counterfactual').textContent).toContain('Flow Duration: 120 → 90000');
-    expect(screen.getByTestId('flows-verdicts').textContent).toContain('ignored');
+    // Which model spoke, the verdict counts, and what became of every column.
+    expect(screen.getByTestId('flows-score-model').textContent).toContain('trained on my-flows.csv (cicids2017 schema, 4,418 training rows, 2026-11-29)');
+    expect(screen.getByTestId('flows-counts').textContent).toBe('1 malicious, 0 benign of 1 flows.');
+    const cols = screen.getByTestId('flows-columns').textContent!;
+    expect(cols).toContain('used (1)Flow Duration');
+    expect(cols).toContain('recomputed (1)Flow Bytes/s');
+    expect(cols).toContain('ignored (1)Label');
+    expect(cols).toContain('read as 0 (1)Total Fwd Packets (1 flows)');
     fireEvent.change(screen.getByTestId('flows-score-text'), { target: { value: 'not json' } });
     fireEvent.click(screen.getByTestId('flows-score-run'));
     expect(screen.getByTestId('flows-score').textContent).toContain('not valid JSON');
+  });
+
+  it('shows the scoring model card and offers only the datasets that are present', async () => {
+    const { client } = fakeClient();
+    render(<FlowsWorkspace service={service} client={client} />);
+    await waitFor(() => expect(screen.getByTestId('flows-model-line').textContent).toContain('hardened gbdt + mlp ensemble trained on my-flows.csv'));
+    expect(screen.getByTestId('flows-model-card').textContent).toContain('accuracy 0.986, F1 0.990, FPR 0.200');
+    await waitFor(() => expect(screen.getByTestId('flows-absent-datasets').textContent).toContain('UNSW-NB15 (put $FLOWDET_DATA/unsw_nb15/UNSW_NB15_training-set.csv)'));
+    const options = Array.from((screen.getByTestId('flows-dataset') as HTMLSelectElement).options).map((o) => o.value);
+    expect(options).toEqual(['synthetic', 'cicids2017', 'csv']);
+  });
+
+  it('trains on the user\'s own CSV and keeps the previous report when a later study fails', async () => {
+    const { client, posts } = fakeClient(['done', 'failed']);
+    render(<FlowsWorkspace service={service} client={client} />);
+    await waitFor(() => expect(screen.getByTestId('flows-absent-datasets')).toBeTruthy());
+    fireEvent.change(screen.getByTestId('flows-dataset'), { target: { value: 'csv' } });
+    fireEvent.click(screen.getByTestId('flows-run'));
+    expect(screen.getByTestId('flows-study').textContent).toContain('Choose the CSV');
+    const csv = new File(['Flow Duration,Label\n1,BENIGN\n'], 'my flows.csv', { type: 'text/csv' });
+    fireEvent.change(screen.getByTestId('flows-train-file'), { target: { files: [csv] } });
+    fireEvent.click(screen.getByTestId('flows-run'));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]!.body).toEqual({ kind: 'run', data: 'csv', csv: 'Flow Duration,Label\n1,BENIGN\n', csv_name: 'my flows.csv', quick: true, save_model: true });
+    await waitFor(() => expect(screen.getByTestId('flows-report')).toBeTruthy());
+    expect(screen.getByTestId('flows-served-model').textContent).toContain('accuracy 0.987');
+    fireEvent.click(screen.getByTestId('flows-run'));
+    await waitFor(() => expect(screen.getByTestId('flows-progress').getAttribute('data-status')).toBe('failed'));
+    expect(screen.getByTestId('flows-study').textContent).toContain('needs benign and malicious flows');
+    expect(screen.getByTestId('flows-report').textContent).toContain('Report: synthetic');
   });
 });

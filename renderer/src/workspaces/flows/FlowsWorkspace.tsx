@@ -9,11 +9,39 @@ import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
 import type { WorkspaceProps } from '../registry';
 import { Bars, LineChart } from './Charts';
-import { flowsFromCsv, flowsFromJson, fmt, fmtValue, MAX_CSV_BYTES, refuseScoring, type DatasetName, type Flow, type ScoreResponse, type StudyReport, type StudyView } from './model';
+import { describeModel, flowsFromCsv, flowsFromJson, fmt, fmtValue, MAX_CSV_BYTES, MAX_TRAIN_CSV_BYTES, refuseScoring, type DatasetInfo, type DatasetName, type Flow, type Health, type ScoreResponse, type StudyReport, type StudyView } from './model';
 import './flows.css';
 
-function StudyPanel({ client, base, onReport }: { readonly client: ApiClient; readonly base: string; readonly onReport: (r: StudyReport | null) => void }) {
-  const [dataset, setDataset] = useState<DatasetName>('synthetic');
+const DATASET_LABEL: Record<DatasetName, string> = { synthetic: 'synthetic', cicids2017: 'CICIDS2017', unsw_nb15: 'UNSW-NB15' };
+
+function ModelCardPanel({ health }: { readonly health: Health | null }) {
+  const card = health?.model.card;
+  return (
+    <section className="panel" aria-label="Scoring model" data-testid="flows-model-card">
+      <div className="panel__head">
+        <h2>Scoring model</h2>
+      </div>
+      {!health && <p className="muted">Asking the service which model scores…</p>}
+      {health && !health.model.loaded && <p className="muted">No model yet: run a study with “use the hardened model for scoring” (on a dataset or your own CSV).{health.model.error ? ` (${health.model.error})` : ''}</p>}
+      {card && (
+        <>
+          <p data-testid="flows-model-line">{describeModel(card)}</p>
+          <p className="muted">
+            {card.test
+              ? `Clean test metrics of exactly this model (scored through its saved bundle) on the ${card.test.split}: accuracy ${fmt(card.test.accuracy)}, F1 ${fmt(card.test.f1)}, FPR ${fmt(card.test.fpr)}.`
+              : 'This bundle records no test metrics.'}{' '}
+            Feature set {card.feature_set_sha256.slice(0, 12)}; derived features are recomputed from the base ones.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function StudyPanel({ client, base, onReport, onDone }: { readonly client: ApiClient; readonly base: string; readonly onReport: (r: StudyReport) => void; readonly onDone: () => void }) {
+  const [dataset, setDataset] = useState<DatasetName | 'csv'>('synthetic');
+  const [datasets, setDatasets] = useState<DatasetInfo[] | null>(null);
+  const [csvFile, setCsvFile] = useState<File | null>(null);
   const [quick, setQuick] = useState(true);
   const [seeds, setSeeds] = useState('');
   const [saveModel, setSaveModel] = useState(true);
@@ -26,6 +54,13 @@ function StudyPanel({ client, base, onReport }: { readonly client: ApiClient; re
     if (timer.current) clearTimeout(timer.current);
   }, []);
 
+  useEffect(() => {
+    client
+      .get<{ items: DatasetInfo[] }>(`${base}/datasets`)
+      .then((d) => setDatasets(d.items))
+      .catch(() => setDatasets([{ name: 'synthetic', present: true, where: 'generated' }]));
+  }, [client, base]);
+
   const poll = (id: string): void => {
     timer.current = setTimeout(() => {
       client
@@ -33,7 +68,11 @@ function StudyPanel({ client, base, onReport }: { readonly client: ApiClient; re
         .then((s) => {
           setStudy(s);
           if (s.status === 'running') poll(id);
-          else if (s.status === 'done' && s.result?.report) onReport(s.result.report);
+          else {
+            // A failed or cancelled study leaves the previous report where it was.
+            if (s.status === 'done' && s.result?.report) onReport(s.result.report);
+            onDone();
+          }
         })
         .catch((err: unknown) => setError(asApiError(err)));
     }, 1000);
@@ -47,11 +86,23 @@ function StudyPanel({ client, base, onReport }: { readonly client: ApiClient; re
       setLocalError('Seeds: leave empty for one study, or give two or more non-negative integers separated by commas.');
       return;
     }
-    const body = list.length >= 2 ? { kind: 'seeds', data: dataset, quick, seeds: list } : { kind: 'run', data: dataset, quick, save_model: saveModel };
+    let own: { data: 'csv'; csv: string; csv_name: string } | null = null;
+    if (dataset === 'csv') {
+      if (!csvFile) {
+        setLocalError('Choose the CSV of your own labelled flows to train on.');
+        return;
+      }
+      if (csvFile.size > MAX_TRAIN_CSV_BYTES) {
+        setLocalError('The CSV is larger than 32 MiB; train on a sample of it.');
+        return;
+      }
+      own = { data: 'csv', csv: await csvFile.text(), csv_name: csvFile.name.replace(/[^\w .()+-]/g, '_').slice(0, 120) };
+    }
+    const data = own ?? { data: dataset };
+    const body = list.length >= 2 ? { kind: 'seeds', ...data, quick, seeds: list } : { kind: 'run', ...data, quick, save_model: saveModel };
     try {
       const s = await client.post<StudyView>(`${base}/studies`, body);
       setStudy(s);
-      onReport(null);
       poll(s.id);
     } catch (err) {
       setError(asApiError(err));
@@ -76,12 +127,20 @@ function StudyPanel({ client, base, onReport }: { readonly client: ApiClient; re
       <div className="row flows-study__form">
         <label>
           Dataset{' '}
-          <select value={dataset} onChange={(e) => setDataset(e.target.value as DatasetName)} disabled={running} data-testid="flows-dataset">
-            <option value="synthetic">synthetic</option>
-            <option value="cicids2017">CICIDS2017 (data folder)</option>
-            <option value="unsw_nb15">UNSW-NB15 (data folder)</option>
+          <select value={dataset} onChange={(e) => setDataset(e.target.value as DatasetName | 'csv')} disabled={running} data-testid="flows-dataset">
+            {(datasets ?? [{ name: 'synthetic', present: true, where: '' }])
+              .filter((d) => d.present)
+              .map((d) => (
+                <option key={d.name} value={d.name}>
+                  {DATASET_LABEL[d.name]}
+                </option>
+              ))}
+            <option value="csv">my own labelled CSV…</option>
           </select>
         </label>
+        {dataset === 'csv' && (
+          <OpenFileButton label={csvFile ? `CSV: ${csvFile.name}` : 'Choose CSV…'} accept=".csv,text/csv" disabled={running} testId="flows-train-file" onFile={(f) => setCsvFile(f)} />
+        )}
         <label>
           <input type="checkbox" checked={quick} onChange={(e) => setQuick(e.target.checked)} disabled={running} /> quick
         </label>
@@ -100,6 +159,11 @@ function StudyPanel({ client, base, onReport }: { readonly client: ApiClient; re
           </button>
         )}
       </div>
+      {datasets && datasets.some((d) => !d.present) && (
+        <p className="muted" data-testid="flows-absent-datasets">
+          Not installed: {datasets.filter((d) => !d.present).map((d) => `${DATASET_LABEL[d.name]} (put ${d.where})`).join('; ')}.
+        </p>
+      )}
       {study && (
         <div className="row flows-study__progress" data-testid="flows-progress" data-status={study.status}>
           <span className="muted">{study.status === 'running' ? (study.progress.stage ?? 'starting') : `study ${study.status}`}</span>
@@ -150,9 +214,17 @@ function ReportPanel({ report }: { readonly report: StudyReport }) {
       <div className="panel__head">
         <h2>Report: {report.dataset.name}</h2>
         <span className="muted">
-          {report.dataset.train} train / {report.dataset.test} test flows; {report.validity.checked} adversarial flows checked, {report.validity.invalid} invalid
+          {report.dataset.train} train / {report.dataset.test} test flows ({report.dataset.split}); {report.validity.checked} adversarial flows checked, {report.validity.invalid} invalid
+          {report.validity.physical_valid_share !== undefined ? `, ${fmt(report.validity.physical_valid_share)} pass the mined physics` : ''}
+          {report.validity.dropped !== undefined ? `, ${report.validity.dropped} without a valid flow in budget` : ''}
         </span>
       </div>
+      {report.served_model && (
+        <p data-testid="flows-served-model">
+          Served model ({report.served_model.hardened ? 'hardened ' : ''}
+          {report.served_model.members.join(' + ')}, what “use for scoring” saves): accuracy {fmt(report.served_model.test.accuracy)}, F1 {fmt(report.served_model.test.f1)}, FPR {fmt(report.served_model.test.fpr)} on the {report.served_model.split} test split, measured through its saved bundle.
+        </p>
+      )}
       <table className="dense" data-testid="flows-detectors">
         <thead>
           <tr>
@@ -229,6 +301,7 @@ function ReportPanel({ report }: { readonly report: StudyReport }) {
 function ScorePanel({ client, base }: { readonly client: ApiClient; readonly base: string }) {
   const [text, setText] = useState('');
   const [explain, setExplain] = useState(true);
+  const [defaults, setDefaults] = useState(false);
   const [answer, setAnswer] = useState<ScoreResponse | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
@@ -250,7 +323,7 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
     setLocalError(null);
     setBusy(true);
     try {
-      setAnswer(await client.post<ScoreResponse>(`${base}/score`, { explain, flows }));
+      setAnswer(await client.post<ScoreResponse>(`${base}/score`, { explain, defaults, flows }));
     } catch (err) {
       setError(asApiError(err));
     } finally {
@@ -284,12 +357,15 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
     <section className={`panel ${dropClass}`} aria-label="Score flows" data-testid="flows-score" {...dropProps}>
       <div className="panel__head">
         <h2>Score flows</h2>
-        <span className="muted">paste JSON ([&#123;feature: value&#125;] or &#123;flows: [...]&#125;) or drop a CSV; missing features count as 0</span>
+        <span className="muted">paste JSON ([&#123;feature: value&#125;] or &#123;flows: [...]&#125;) or drop a CSV; derived features are recomputed from the base ones</span>
       </div>
       <textarea className="flows-score__text" value={text} onChange={(e) => setText(e.target.value)} rows={6} spellCheck={false} aria-label="Flows as JSON" data-testid="flows-score-text" />
       <div className="row">
         <label>
           <input type="checkbox" checked={explain} onChange={(e) => setExplain(e.target.checked)} /> explain (SHAP and counterfactual; at most 50 flows)
+        </label>
+        <label>
+          <input type="checkbox" checked={defaults} onChange={(e) => setDefaults(e.target.checked)} data-testid="flows-defaults" /> read missing base features as 0
         </label>
         <button type="button" className="primary" onClick={fromText} disabled={busy} data-testid="flows-score-run">
           Score
@@ -305,7 +381,45 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
       {error && <ErrorNote error={error} title={error.code === 'unavailable' ? 'No model to score with: run a study with the hardened model first' : 'Scoring failed'} />}
       {answer && (
         <div data-testid="flows-verdicts">
-          {answer.ignored_features.length > 0 && <p className="muted">Not features of the model (ignored): {answer.ignored_features.join(', ')}</p>}
+          {answer.model && (
+            <p data-testid="flows-score-model">
+              Scored by the {describeModel(answer.model)}.
+            </p>
+          )}
+          {answer.counts && (
+            <p data-testid="flows-counts">
+              <strong>{answer.counts.malicious}</strong> malicious, <strong>{answer.counts.benign}</strong> benign of {answer.counts.flows} flows.
+            </p>
+          )}
+          {(answer.warnings ?? []).map((w) => (
+            <div key={w} className="error-note" role="status">
+              {w}
+            </div>
+          ))}
+          {answer.columns ? (
+            <dl className="flows-columns" data-testid="flows-columns">
+              <dt>used ({answer.columns.used.length})</dt>
+              <dd>{answer.columns.used.join(', ') || 'none'}</dd>
+              <dt>recomputed ({answer.columns.recomputed.length})</dt>
+              <dd>{answer.columns.recomputed.join(', ')}</dd>
+              <dt>ignored ({answer.columns.ignored.length})</dt>
+              <dd>{answer.columns.ignored.join(', ') || 'none'}</dd>
+              {answer.columns.defaulted.length > 0 && (
+                <>
+                  <dt>read as 0 ({answer.columns.defaulted.length})</dt>
+                  <dd>{answer.columns.defaulted.map((d) => `${d.feature} (${d.flows} flows)`).join(', ')}</dd>
+                </>
+              )}
+              {answer.columns.renamed.length > 0 && (
+                <>
+                  <dt>read under another spelling</dt>
+                  <dd>{answer.columns.renamed.map((r) => `${r.from} → ${r.to}`).join(', ')}</dd>
+                </>
+              )}
+            </dl>
+          ) : (
+            answer.ignored_features.length > 0 && <p className="muted">Not features of the model (ignored): {answer.ignored_features.join(', ')}</p>
+          )}
           {answer.results.map((r) => (
             <article key={r.index} className={`flows-verdict flows-verdict--${r.verdict}`} data-testid="flows-verdict">
               <header>
@@ -343,10 +457,20 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
 export default function FlowsWorkspace({ service, client }: WorkspaceProps) {
   const base = service.base;
   const [report, setReport] = useState<StudyReport | null>(null);
+  const [health, setHealth] = useState<Health | null>(null);
+  const refreshHealth = (): void => {
+    client
+      .get<Health>(`${base}/health`)
+      .then(setHealth)
+      .catch(() => setHealth({ model: { loaded: false, error: 'the service did not answer' } }));
+  };
+  // Once on opening; a study refreshes it when it ends.
+  useEffect(refreshHealth, [client, base]);
   return (
     <div className="ws-page flows">
       <WorkspaceHeader title="Flows" purpose="Train, attack, harden and explain network-flow detectors" />
-      <StudyPanel client={client} base={base} onReport={setReport} />
+      <ModelCardPanel health={health} />
+      <StudyPanel client={client} base={base} onReport={setReport} onDone={refreshHealth} />
       {report && <ReportPanel report={report} />}
       <ScorePanel client={client} base={base} />
     </div>

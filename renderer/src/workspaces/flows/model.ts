@@ -12,11 +12,52 @@ export interface Metrics {
   readonly pr_auc: number | null;
 }
 
+export interface BudgetPoint {
+  readonly eps: number;
+  readonly detection_rate: number;
+  readonly robust_accuracy: number;
+  readonly max_linf: number;
+  readonly physical_valid_share: number | null;
+  readonly dropped: number;
+}
+
 export interface AttackSummary {
   readonly detector: string;
   readonly attack: string;
   readonly robustness: { readonly eps: readonly number[]; readonly detection_rate: readonly number[]; readonly area: number | null };
   readonly robust: readonly { readonly eps: number; readonly detection_rate: number; readonly robust_accuracy: number }[];
+  readonly budgets?: readonly BudgetPoint[];
+}
+
+/** Clean test metrics of a model, with the split they were measured on. */
+export interface CardMetrics {
+  readonly split: string;
+  readonly n: number;
+  readonly accuracy: number;
+  readonly f1: number;
+  readonly fpr: number;
+}
+
+/** Which model speaks: GET /health's model.card and every /score answer's model. */
+export interface ModelCard {
+  readonly data: string;
+  readonly dataset: string;
+  readonly training_rows: number | null;
+  readonly created: string;
+  readonly feature_set_sha256: string;
+  readonly members: readonly string[];
+  readonly hardened: boolean;
+  readonly test: CardMetrics | null;
+}
+
+export interface Health {
+  readonly model: { readonly loaded: boolean; readonly error?: string; readonly sha256?: string; readonly card?: ModelCard };
+}
+
+export interface DatasetInfo {
+  readonly name: DatasetName;
+  readonly present: boolean;
+  readonly where: string;
 }
 
 export interface StudyReport {
@@ -29,7 +70,8 @@ export interface StudyReport {
   readonly explanations?: { readonly shap_summary: readonly { readonly feature: string; readonly mean_abs_shap: number }[] };
   readonly poisoning?: { readonly backdoor_success: { readonly clean: number; readonly poisoned: number; readonly sanitised: number }; readonly sanitiser: { readonly precision: number; readonly recall: number } };
   readonly drift?: { readonly available: boolean; readonly reason?: string; readonly random_split?: Metrics; readonly temporal?: Metrics };
-  readonly validity: { readonly checked: number; readonly invalid: number };
+  readonly validity: { readonly checked: number; readonly invalid: number; readonly dropped?: number; readonly max_linf_excess?: number; readonly physical_valid_share?: number | null };
+  readonly served_model?: { readonly members: readonly string[]; readonly hardened: boolean; readonly trained_on: string; readonly training_rows: number; readonly split: string; readonly test: Metrics };
 }
 
 export interface StudyView {
@@ -53,9 +95,25 @@ export interface FlowScore {
 }
 
 export interface ScoreResponse {
+  readonly model?: ModelCard & { readonly sha256: string };
   readonly threshold: number;
+  readonly counts?: { readonly flows: number; readonly malicious: number; readonly benign: number };
+  readonly columns?: {
+    readonly used: readonly string[];
+    readonly recomputed: readonly string[];
+    readonly ignored: readonly string[];
+    readonly defaulted: readonly { readonly feature: string; readonly flows: number }[];
+    readonly renamed: readonly { readonly from: string; readonly to: string }[];
+  };
+  readonly warnings?: readonly string[];
   readonly results: readonly FlowScore[];
   readonly ignored_features: readonly string[];
+}
+
+/** "hardened gbdt + mlp ensemble trained on X (N rows, date)". */
+export function describeModel(c: ModelCard): string {
+  const rows = c.training_rows === null ? 'rows not recorded' : `${c.training_rows.toLocaleString('en')} training rows`;
+  return `${c.hardened ? 'hardened ' : ''}${c.members.join(' + ')} ensemble trained on ${c.data} (${c.dataset} schema, ${rows}, ${c.created.slice(0, 10)})`;
 }
 
 /** The service's limits (GET /health), repeated here so the panel refuses before sending. */
@@ -63,6 +121,8 @@ export const MAX_FLOWS = 1000;
 export const MAX_EXPLAIN_FLOWS = 50;
 /** Largest CSV the panel reads in the browser. */
 export const MAX_CSV_BYTES = 4 * 1024 * 1024;
+/** Largest CSV of one's own flows a study may train on (the service's limit). */
+export const MAX_TRAIN_CSV_BYTES = 32 * 1024 * 1024;
 
 export type Flow = Record<string, number | string>;
 
