@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
 import { VitrineError } from '../../core/errors.js';
+import { openMemoryStore } from '../../core/store.js';
 import { AuditLog } from '../audit/audit.js';
 import { Auth } from '../auth/auth.js';
 import { configFromEnv } from '../config.js';
@@ -18,6 +19,7 @@ import { advisoryKey, numberPlaceholders } from './sql.js';
 import type { AsyncDb } from './types.js';
 
 const PASSWORD = 'correct horse battery staple';
+const fixtureSqlite = () => openMemoryStore();
 const fixture = backendFixture();
 
 describe('placeholders, lock keys and the database URL', () => {
@@ -237,6 +239,33 @@ describe.skipIf(backendCases[1]?.skip ?? true)('PostgreSQL migrations', () => {
     await pg.run("INSERT INTO schema_migrations (service, version, name, applied_at) VALUES ('pkgscan', 999, 'from the future', 'now')");
     await expect(migratePostgres(pg)).rejects.toMatchObject({ code: 'conflict' });
     expect((await postgresStatus(pg)).current).toBe(999);
+  });
+
+  it('a servers role without CREATE checks an up-to-date database, may not migrate, and may not rewrite the audit chain', async () => {
+    const c = await fixture.cluster();
+    const url = await c.createDatabase(`roles_${process.pid}`);
+    const empty = await c.createDatabase(`roles_empty_${process.pid}`);
+    const role = `pkgscan_app_${process.pid}`;
+    const { PgDb } = await import('./postgres.js');
+    const owner = new PgDb({ url, max: 1 });
+    const ownerOfEmpty = new PgDb({ url: empty, max: 1 });
+    const app = new PgDb({ url: url.replace('://vitrine@', `://${role}@`), max: 1 });
+    const appOnEmpty = new PgDb({ url: empty.replace('://vitrine@', `://${role}@`), max: 1 });
+    try {
+      await owner.pool.query(`CREATE ROLE ${role} LOGIN`);
+      for (const db of [owner, ownerOfEmpty]) await db.pool.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
+      await migratePostgres(owner);
+      await owner.pool.query(`GRANT USAGE ON SCHEMA public TO ${role}; GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}; REVOKE UPDATE, DELETE, TRUNCATE ON pkgscan_audit FROM ${role}`);
+      expect(await migratePostgres(app)).toMatchObject({ applied: [] });
+      await expect(migratePostgres(appOnEmpty)).rejects.toMatchObject({ code: 'forbidden' });
+      expect(await refused(app.run("UPDATE pkgscan_audit SET actor = 'x'"))).toMatch(/permission denied/);
+      expect(await refused(app.run('ALTER TABLE pkgscan_audit DISABLE TRIGGER pkgscan_audit_no_update'))).toMatch(/must be owner/);
+      const audit = new AuditLog(fixtureSqlite(), app);
+      await audit.append('auth.login', 'u', null);
+      expect(await audit.verifyChain()).toMatchObject({ ok: true, count: 1, missing_triggers: [] });
+    } finally {
+      await Promise.all([owner.close(), ownerOfEmpty.close(), app.close(), appOnEmpty.close()]);
+    }
   });
 
   it('an empty database reports every migration pending, then migrates from 0', async () => {

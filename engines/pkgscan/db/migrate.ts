@@ -4,7 +4,7 @@ import type { Database } from 'better-sqlite3';
 import { appliedMigrations, checkMigrations } from '../../core/store.js';
 import { VitrineError } from '../../core/errors.js';
 import { migrations as sqliteMigrations } from '../store.js';
-import type { PgDb } from './postgres.js';
+import { sqlState, type PgDb } from './postgres.js';
 import { pgMigrations, type PgMigration } from './schema.js';
 import { advisoryKey } from './sql.js';
 
@@ -49,7 +49,9 @@ export async function migratePostgres(db: PgDb, target?: number): Promise<Migrat
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [advisoryKey(MIGRATION_LOCK)]);
-    await client.query(MIGRATION_TABLE);
+    // Created only when missing: a role without CREATE (the servers' role in a team deployment) can still check.
+    const exists = (await client.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS e")).rows[0] as { e: boolean };
+    if (!exists.e) await client.query(MIGRATION_TABLE);
     const row = (await client.query('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations WHERE service = $1', [SERVICE])).rows[0] as { v: number };
     const from = Number(row.v);
     if (from > steps.length) throw new VitrineError('conflict', `the database was written by a newer version of Vitrine (pkgscan is at ${from}, this version knows ${steps.length})`);
@@ -59,6 +61,7 @@ export async function migratePostgres(db: PgDb, target?: number): Promise<Migrat
       try {
         await client.query(m.sql);
       } catch (err) {
+        if (sqlState(err) === '42501') throw new VitrineError('forbidden', `PostgreSQL migration ${m.version} of pkgscan is pending and this role may not apply it; run pkgscan migrate as the role that owns the schema`, { cause: err });
         throw new VitrineError('internal', `PostgreSQL migration ${m.version} of pkgscan failed`, { cause: err });
       }
       await client.query('INSERT INTO schema_migrations (service, version, name, applied_at) VALUES ($1, $2, $3, $4)', [SERVICE, m.version, m.name, new Date().toISOString()]);
@@ -72,6 +75,7 @@ export async function migratePostgres(db: PgDb, target?: number): Promise<Migrat
     } catch {
       broken = true;
     }
+    if (!(err instanceof VitrineError) && sqlState(err) === '42501') throw new VitrineError('forbidden', 'this role may not migrate the database; run pkgscan migrate as the role that owns the schema', { cause: err });
     throw err;
   } finally {
     client.release(broken);
