@@ -31,16 +31,17 @@ export interface StoryConfig {
 
 /**
  * Suspicion of a set of techniques: 1 - prod(1 - severity), times 1 + 0.1 per kill-chain stage beyond the first (capped at 1).
- * Stages without any technique (a detection whose rule names only a tactic) count as one technique of the default severity.
+ * `detected`: the group holds a high or critical detection; without any technique (its rule names only a tactic) it
+ * counts as one technique of the default severity.
  */
-export function suspicionOf(techniques: Iterable<string>, stages: number): number {
+export function suspicionOf(techniques: Iterable<string>, stages: number, detected = false): number {
   let keep = 1;
   let any = false;
   for (const t of techniques) {
     any = true;
     keep *= 1 - (TECHNIQUE_SEVERITY[t] ?? DEFAULT_TECHNIQUE_SEVERITY);
   }
-  if (!any && stages > 0) keep = 1 - DEFAULT_TECHNIQUE_SEVERITY;
+  if (!any && detected) keep = 1 - DEFAULT_TECHNIQUE_SEVERITY;
   const s = (1 - keep) * (1 + 0.1 * Math.max(0, stages - 1));
   return Math.round(Math.min(1, s) * 1000) / 1000;
 }
@@ -163,7 +164,7 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
       }
       if (e.stage !== null) stages.add(e.stage);
     }
-    const suspicion = suspicionOf(techniques, stages.size);
+    const suspicion = suspicionOf(techniques, stages.size, edges.some((e) => e.rule === 'sigma-detection'));
     if (!config.includeNoisy && suspicion < threshold) continue;
     kept.push({ positions, edges, techniques, stages, suspicion });
   }

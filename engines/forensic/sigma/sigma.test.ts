@@ -180,9 +180,9 @@ describe('Sigma conditions', () => {
 });
 
 describe('rules the engine does not run', () => {
-  const skip = (text: string): string | undefined => parseRuleText(text, 't/x.yml').skipped[0]?.reason;
-  it('lists correlation rules, unknown modifiers, aggregations, bad identifiers and schema errors with the reason', () => {
-    expect(skip('title: c\ncorrelation:\n    type: event_count\n    rules: [a]\n')).toMatch(/correlation/);
+  const skip = (text: string): string | undefined => sigmaRuleSetFromTexts([{ source: 't/x.yml', text }]).skipped[0]?.reason;
+  it('lists broken correlation rules, unknown modifiers, aggregations, bad identifiers and schema errors with the reason', () => {
+    expect(skip('title: c\ncorrelation:\n    type: event_count\n    rules: [a]\n')).toMatch(/correlation timespan/);
     expect(skip(ruleText("    sel:\n        Image|bogus: 'x'\n    condition: sel"))).toMatch(/unknown modifier "bogus"/);
     expect(skip(ruleText("    sel:\n        Image: 'x'\n    condition: sel | count() > 5"))).toMatch(/aggregation/);
     expect(skip(ruleText("    sel:\n        Image: 'x'\n    condition: other"))).toMatch(/does not define/);
