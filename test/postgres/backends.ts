@@ -8,18 +8,20 @@ import { PgDb } from '../../engines/pkgscan/db/postgres.js';
 import { SqliteDb } from '../../engines/pkgscan/db/sqlite.js';
 import type { AsyncDb } from '../../engines/pkgscan/db/types.js';
 import { pkgscanService } from '../../engines/pkgscan/service.js';
-import { SKIP_POSTGRES, startCluster, type Cluster } from './cluster.js';
+import { SKIP_POSTGRES, SKIP_POSTGRES_REASON, startCluster, type Cluster } from './cluster.js';
 
 export type BackendName = 'sqlite' | 'postgres';
 
 export interface BackendCase {
   readonly name: BackendName;
   readonly skip: boolean;
+  /** The suite's title: the backend, and why it is skipped when it is. */
+  readonly title: string;
 }
 
 export const backendCases: readonly BackendCase[] = [
-  { name: 'sqlite', skip: false },
-  { name: 'postgres', skip: SKIP_POSTGRES },
+  { name: 'sqlite', skip: false, title: 'sqlite' },
+  { name: 'postgres', skip: SKIP_POSTGRES, title: SKIP_POSTGRES ? `postgres (skipped: ${SKIP_POSTGRES_REASON})` : 'postgres' },
 ];
 
 export interface OpenedBackend {

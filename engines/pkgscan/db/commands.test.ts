@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backendFixture } from '../../../test/postgres/backends.js';
-import { SKIP_POSTGRES } from '../../../test/postgres/cluster.js';
+import { SKIP_POSTGRES, SKIP_POSTGRES_REASON } from '../../../test/postgres/cluster.js';
 import { openMemoryStore } from '../../core/store.js';
 import { main } from '../cli.js';
 import { pkgscanService } from '../service.js';
@@ -35,7 +35,7 @@ describe('storage commands', () => {
   });
 });
 
-describe.skipIf(SKIP_POSTGRES)('storage commands on PostgreSQL', () => {
+describe.skipIf(SKIP_POSTGRES)(`storage commands on PostgreSQL${SKIP_POSTGRES ? ` (skipped: ${SKIP_POSTGRES_REASON})` : ''}`, () => {
   it('status (pending), migrate, status (applied), create-admin, verify-audit, a dropped guard fails it', async () => {
     const c = await fixture.cluster();
     const url = await c.createDatabase(`cli_${process.pid}`);

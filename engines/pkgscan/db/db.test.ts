@@ -71,7 +71,7 @@ async function refused(p: Promise<unknown>): Promise<string> {
 }
 
 for (const backend of backendCases) {
-  describe.skipIf(backend.skip)(`on ${backend.name}`, () => {
+  describe.skipIf(backend.skip)(`on ${backend.title}`, () => {
     it('every migration is applied and the status says so', async () => {
       const b = await fixture.open(backend.name);
       const status = backend.name === 'postgres' ? await postgresStatus((b.store as MigratingDb).pg) : sqliteStatus(b.sqlite);
@@ -231,7 +231,7 @@ for (const backend of backendCases) {
   });
 }
 
-describe.skipIf(backendCases[1]?.skip ?? true)('PostgreSQL migrations', () => {
+describe.skipIf(backendCases[1]?.skip ?? true)(`PostgreSQL migrations${backendCases[1]?.skip === true ? ' (skipped: no PostgreSQL)' : ''}`, () => {
   it('a second run applies nothing; a database from a newer version is refused untouched', async () => {
     const b = await fixture.open('postgres');
     const pg = (b.store as MigratingDb).pg;

@@ -18,7 +18,7 @@ async function login(s: TestServer, email: string, password = PASSWORD): Promise
 }
 
 for (const backend of backendCases) {
-  describe.skipIf(backend.skip)(`routes on ${backend.name}`, () => {
+  describe.skipIf(backend.skip)(`routes on ${backend.title}`, () => {
     /** Two servers: on PostgreSQL both on one database; on SQLite the embedded default has one server, used twice. */
     async function servers(): Promise<{ one: TestServer; two: TestServer; close(): Promise<void> }> {
       const b = await fixture.open(backend.name);
