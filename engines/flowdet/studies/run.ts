@@ -399,7 +399,7 @@ export async function studyOnData(loaded: LoadedData, opts: StudyOptions & { qui
     { schema, scaler, ensemble, surrogate, ...(alarm ? { alarm } : {}), threshold: 0.5, trainedOn: loaded.name, trainingRows: xtr.rows, absentFeatures, hardened: hardening !== undefined },
     xte,
     yte,
-    `${loaded.split} test split (${xte.rows} flows)`,
+    `${loaded.split === 'unsw_nb15_official_partition' ? 'UNSW-NB15 official partition' : 'stratified 70/30'} test split (${xte.rows} flows)`,
   );
   const model = served.model;
   progress(0.97, 'writing the report');

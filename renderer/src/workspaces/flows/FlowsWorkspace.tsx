@@ -9,7 +9,7 @@ import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
 import type { WorkspaceProps } from '../registry';
 import { Bars, LineChart } from './Charts';
-import { describeModel, flowsFromCsv, flowsFromJson, fmt, fmtValue, MAX_CSV_BYTES, MAX_TRAIN_CSV_BYTES, refuseScoring, type DatasetInfo, type DatasetName, type Flow, type Health, type ScoreResponse, type StudyReport, type StudyView } from './model';
+import { describeModel, splitLabel, flowsFromCsv, flowsFromJson, fmt, fmtValue, MAX_CSV_BYTES, MAX_TRAIN_CSV_BYTES, refuseScoring, type DatasetInfo, type DatasetName, type Flow, type Health, type ScoreResponse, type StudyReport, type StudyView } from './model';
 import './flows.css';
 
 const DATASET_LABEL: Record<DatasetName, string> = { synthetic: 'synthetic', cicids2017: 'CICIDS2017', unsw_nb15: 'UNSW-NB15' };
@@ -214,7 +214,7 @@ function ReportPanel({ report }: { readonly report: StudyReport }) {
       <div className="panel__head">
         <h2>Report: {report.dataset.name}</h2>
         <span className="muted">
-          {report.dataset.train} train / {report.dataset.test} test flows ({report.dataset.split}); {report.validity.checked} adversarial flows checked, {report.validity.invalid} invalid
+          {report.dataset.train} train / {report.dataset.test} test flows ({splitLabel(report.dataset.split)}); {report.validity.checked} adversarial flows checked, {report.validity.invalid} invalid
           {report.validity.physical_valid_share !== undefined ? `, ${fmt(report.validity.physical_valid_share)} pass the mined physics` : ''}
           {report.validity.dropped !== undefined ? `, ${report.validity.dropped} without a valid flow in budget` : ''}
         </span>
@@ -222,7 +222,7 @@ function ReportPanel({ report }: { readonly report: StudyReport }) {
       {report.served_model && (
         <p data-testid="flows-served-model">
           Served model ({report.served_model.hardened ? 'hardened ' : ''}
-          {report.served_model.members.join(' + ')}, what “use for scoring” saves): accuracy {fmt(report.served_model.test.accuracy)}, F1 {fmt(report.served_model.test.f1)}, FPR {fmt(report.served_model.test.fpr)} on the {report.served_model.split} test split, measured through its saved bundle.
+          {report.served_model.members.join(' + ')}, what “use for scoring” saves): accuracy {fmt(report.served_model.test.accuracy)}, F1 {fmt(report.served_model.test.f1)}, FPR {fmt(report.served_model.test.fpr)} on the {splitLabel(report.served_model.split)} test split, measured through its saved bundle.
         </p>
       )}
       <table className="dense" data-testid="flows-detectors">

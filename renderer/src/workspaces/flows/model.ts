@@ -110,6 +110,11 @@ export interface ScoreResponse {
   readonly ignored_features: readonly string[];
 }
 
+/** A report's split id as an analyst reads it. */
+export function splitLabel(split: string): string {
+  return split === 'unsw_nb15_official_partition' ? 'UNSW-NB15 official partition' : split === 'stratified_70_30' ? 'stratified 70/30' : split.replace(/_/g, ' ');
+}
+
 /** "hardened gbdt + mlp ensemble trained on X (N rows, date)". */
 export function describeModel(c: ModelCard): string {
   const rows = c.training_rows === null ? 'rows not recorded' : `${c.training_rows.toLocaleString('en')} training rows`;
