@@ -64,7 +64,7 @@ describe('Sigma correlation rules', () => {
     const a = analyzeEvents([...same, ...spray, ...seq, ...wrongOrder], { sigma: rules });
     const byTitle = new Map((a.detections?.summary() ?? []).map((s) => [s.title, s]));
     expect(byTitle.get('Spray')?.count).toBe(1);
-    expect(byTitle.get('Spray')?.eventIds.sort()).toEqual(spray.map((e) => e.eventId).sort());
+    expect([...(byTitle.get('Spray')?.eventIds ?? [])].sort()).toEqual(spray.map((e) => e.eventId).sort());
     expect(byTitle.get('Created then added')?.count).toBe(1);
     // generate: true keeps the base rules' own hits.
     expect(byTitle.get('Base created')?.count).toBe(2);

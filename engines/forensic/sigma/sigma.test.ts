@@ -1,7 +1,7 @@
 // Unit tests of the Sigma engine: each value modifier, wildcards and escaping, keywords, every condition form, skips.
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { base64Offsets, parseIp, parseRuleText, parseSigmaString, sigmaRuleSetFromTexts, type SigmaInput } from './index.js';
+import { base64Offsets, parseIp, parseSigmaString, sigmaRuleSetFromTexts, type SigmaInput } from './index.js';
 
 const SYSMON = 'Microsoft-Windows-Sysmon/Operational';
 
