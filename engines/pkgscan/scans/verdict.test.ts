@@ -4,7 +4,7 @@ import type { ScanFinding } from '../../core/contracts/pkgscan.js';
 import { assessAnalysis } from '../analyzers/assessment.js';
 import { groupReasons } from './verdict.js';
 
-const f = (code: string, severity: ScanFinding['severity'], category: string, file = 'index.js'): ScanFinding => ({ code, severity, category, title: code, file, line: 1, match: null, technique: null, analyzer: 'source-rules' });
+const f = (code: string, severity: ScanFinding['severity'], category: ScanFinding['category'], file = 'index.js'): ScanFinding => ({ code, severity, category, title: code, file, line: 1, match: null, technique: null, analyzer: 'source-rules' });
 
 describe('groupReasons', () => {
   it('folds one rule over many findings into one row with its subjects and count', () => {
