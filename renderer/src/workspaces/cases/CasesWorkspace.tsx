@@ -210,6 +210,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
   const index = useMemo(() => buildTimeline(view?.events ?? []), [view]);
   const storyEvents = useMemo(() => new Set(story?.eventIds ?? []), [story]);
   const detectionRows = useMemo(() => detectionsOf(view), [view]);
+  const techniqueNames = useMemo(() => new Map((view?.techniques ?? []).map((t) => [t.id, t.name])), [view]);
   const detected = useMemo(() => detectionsByEvent(detectionRows), [detectionRows]);
   const ruleEvents = useMemo(() => (rule ? new Set(rule.eventIds) : null), [rule]);
   useEffect(() => setRule(null), [view]);
@@ -369,7 +370,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                 </section>
               </div>
               {story && <StoryDetail story={story} caseId={detail.id} client={client} />}
-              <DetectionsPanel rows={detectionRows} selected={rule?.ruleId ?? null} onSelect={chooseRule} problems={view.ruleProblems ?? []} />
+              <DetectionsPanel rows={detectionRows} selected={rule?.ruleId ?? null} onSelect={chooseRule} problems={view.ruleProblems ?? []} techniqueNames={techniqueNames} />
               <section className="panel" aria-label="Timeline" ref={timelineRef}>
                 <div className="panel__head">
                   <h2>Timeline</h2>

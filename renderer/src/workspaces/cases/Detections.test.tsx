@@ -30,13 +30,14 @@ const problems: RuleProblem[] = [
 
 describe('DetectionsPanel', () => {
   it('shows how many rules could not run and lists each with its file and reason', () => {
-    render(<DetectionsPanel rows={[row]} selected={null} onSelect={() => undefined} problems={problems} />);
+    render(<DetectionsPanel rows={[row]} selected={null} onSelect={() => undefined} problems={problems} techniqueNames={new Map([['T1685.005', 'Clear Windows Event Logs']])} />);
     const box = screen.getByTestId('rule-problems');
     expect(box.textContent).toContain('2 rules could not run');
     fireEvent.click(screen.getByText(/could not run/));
     expect(box.textContent).toContain('user/broken.yml');
     expect(box.textContent).toContain('the condition names a search identifier');
     expect(screen.getByTestId('detections').textContent).toContain('defense-impairment');
+    expect(screen.getByText('T1685.005').getAttribute('title')).toBe('T1685.005 Clear Windows Event Logs');
   });
 
   it('shows no problem box when every rule ran', () => {

@@ -12,6 +12,8 @@ export interface DetectionsPanelProps {
   readonly onSelect: (rule: DetectionSummary | null) => void;
   /** Rules (shipped or the analyst's) that could not be parsed or compiled, so did not run on this case. */
   readonly problems?: readonly RuleProblem[];
+  /** ATT&CK names by technique id (the case's techniques), shown on hover. */
+  readonly techniqueNames?: ReadonlyMap<string, string>;
 }
 
 /** The rules that could not run: their count, and the list (file, id, reason) on demand. */
@@ -44,7 +46,7 @@ export function RuleProblems({ problems }: { readonly problems: readonly RulePro
   );
 }
 
-export function DetectionsPanel({ rows, selected, onSelect, problems = [] }: DetectionsPanelProps) {
+export function DetectionsPanel({ rows, selected, onSelect, problems = [], techniqueNames }: DetectionsPanelProps) {
   const total = rows.reduce((n, r) => n + r.count, 0);
   return (
     <section className="panel" aria-label="Detections" data-testid="detections">
@@ -90,7 +92,9 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [] }: Det
                   <td>{r.hosts.join(', ') || '—'}</td>
                   <td className="num">{r.firstSeen ? shortTime(r.firstSeen) : '—'}</td>
                   <td className="num">{r.lastSeen ? shortTime(r.lastSeen) : '—'}</td>
-                  <td className="detections__techniques">{r.techniques.join(', ') || '—'}</td>
+                  <td className="detections__techniques" title={r.techniques.map((t) => `${t} ${techniqueNames?.get(t) ?? ''}`.trim()).join('\n') || undefined}>
+                    {r.techniques.join(', ') || '—'}
+                  </td>
                   <td className="detections__techniques">{r.tactics.join(', ') || '—'}</td>
                   <td className="muted detections__author" title={r.author ?? undefined}>
                     {r.author ?? '—'}
