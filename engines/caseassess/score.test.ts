@@ -261,3 +261,14 @@ describe('a hand-made graph with indicators', () => {
     expect(assess(small, { case_id: 'c', indicators: [{ evidence_id: 'I', type: 'domain', value: 'bad.example' }] }).leading.kind).toBe('unlisted');
   });
 });
+
+describe('revoked technique ids', () => {
+  it('are scored as their replacement (T1086 PowerShell, now T1059.001), with a warning, as Send to and attrib resolve them', () => {
+    const revoked = assess(kg, { case_id: 'old', techniques: [{ evidence_id: 'T-1', id: 'T1086' }] });
+    const current = assess(kg, { case_id: 'old', techniques: [{ evidence_id: 'T-1', id: 't1059.001' }] });
+    expect(revoked.warnings).toEqual([expect.objectContaining({ code: 'revoked_technique', evidence_id: 'T-1' })]);
+    expect(revoked.evidence[0]).toMatchObject({ given: 'T1086', resolved_id: 'T1059.001', status: 'scored' });
+    expect(revoked.leading.attack_id).toBe(current.leading.attack_id);
+    expect(revoked.confidence.insufficient).toBeUndefined();
+  });
+});

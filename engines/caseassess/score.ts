@@ -11,6 +11,7 @@ import type {
   EvidenceRow,
   Hypothesis,
 } from '../core/contracts/caseassess.js';
+import { attackLookup, type ResolvedTechnique } from '../core/attack/lookup.js';
 import { canonicalHash } from '../core/canonical.js';
 import { dateRange } from './case.js';
 import { indicatorKey, parentTechnique, type KnowledgeGraph } from './kg.js';
@@ -144,7 +145,7 @@ function byConfidence<T extends { readonly confidence?: number }>(items: readonl
   return [...(items ?? [])].sort((a, b) => (b.confidence ?? 1) - (a.confidence ?? 1));
 }
 
-function prepare(kg: KnowledgeGraph, kase: CaseFile): Prepared {
+function prepare(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}): Prepared {
   const stats = statsOf(kg);
   const n = kg.file.actors.length;
   const rows: EvidenceRow[] = [];
@@ -157,9 +158,19 @@ function prepare(kg: KnowledgeGraph, kase: CaseFile): Prepared {
 
   // Techniques: exact use, then the family (parent and sub-techniques), then absence.
   for (const t of byConfidence(kase.techniques)) {
-    const id = t.id.toUpperCase();
+    let id = t.id.toUpperCase();
     const c = t.confidence ?? 1;
-    const known = kg.techniques.get(id);
+    let known = kg.techniques.get(id);
+    // An id ATT&CK revoked is scored as its replacement, through the one lookup every service uses (as Send to does).
+    if (!known) {
+      const r = (options.lookup ?? attackLookup()).technique(id);
+      const replacement = r.status === 'revoked' && r.revokedBy !== undefined ? kg.techniques.get(r.revokedBy) : undefined;
+      if (replacement !== undefined && r.revokedBy !== undefined) {
+        warnings.push({ code: 'revoked_technique', evidence_id: t.evidence_id, message: `revoked in ATT&CK; scored as its replacement ${r.revokedBy}` });
+        id = r.revokedBy;
+        known = replacement;
+      }
+    }
     if (!known) {
       warnings.push({ code: 'unknown_technique', evidence_id: t.evidence_id, message: 'technique id not in the knowledge graph; not scored' });
       row({ evidence_id: t.evidence_id, kind: 'technique', given: t.id, resolved_id: null, resolved_name: null, confidence: c, weight: 0, actors_matching: 0, status: 'unknown' });
@@ -372,11 +383,13 @@ interface Scored {
 export interface AssessOptions {
   /** How many alternatives to return after the leading hypothesis (default 10, at most 200). */
   readonly alternatives?: number;
+  /** The ATT&CK lookup that resolves revoked technique ids (default the process's, engines/core/attack). */
+  readonly lookup?: { technique(id: string): ResolvedTechnique };
 }
 
 /** The assessment of a validated case against a knowledge graph. */
 export function scoreCase(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}): Assessment {
-  const { rows, items, warnings } = prepare(kg, kase);
+  const { rows, items, warnings } = prepare(kg, kase, options);
   const n = kg.file.actors.length;
   const order = new Map(rows.map((r, i) => [r.evidence_id, i]));
   const caseOrder = (a: Contribution, b: Contribution): number => (order.get(a.evidence_id) ?? 0) - (order.get(b.evidence_id) ?? 0);
