@@ -121,8 +121,9 @@ export function openApiDocument(): JsonObject {
           summary: 'A STIX 2.1 bundle as a stored matrix (hypotheses and evidence), with what was mapped and skipped (counts and reasons)',
           requestBody: { required: true, description: `A STIX 2.1 bundle, at most ${MAX_STIX_IMPORT_BYTES} bytes.`, content: json({ type: 'object' }) },
           responses: {
-            '201': { description: '{matrix, scenario, summary: {bundle_id, objects, mapped: [{type, count, as}], skipped: [{type, count, reason}]}}', content: json({ type: 'object' }) },
-            '413': errorResponse('body too large'),
+            '201': { description: 'a new matrix: {matrix, scenario, summary: {bundle_id, objects, mapped: [{type, count, as}], skipped: [{type, count, reason}]}}', content: json({ type: 'object' }) },
+            '200': { description: 'the same bundle was imported before: merged into its matrix, with merged: {into, added, kept}; nothing the matrix held is lost', content: json({ type: 'object' }) },
+            '413': errorResponse('body over 8 MiB (this route only; every other route takes at most 1 MB)'),
             '422': errorResponse('not a STIX 2.1 bundle, or nothing in it can be evidence'),
           },
         },

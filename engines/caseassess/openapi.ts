@@ -60,7 +60,7 @@ export function openApiDocument(): JsonObject {
           responses: {
             '200': {
               description: 'the assessment (format json) or a STIX 2.1 bundle (format stix); header X-Assessment-Id names the stored record',
-              content: { 'application/json': { schema: { oneOf: [ref('Assessment'), ref('StixBundle')] } } },
+              content: { 'application/json': { schema: ref('Assessment') }, 'application/stix+json;version=2.1': { schema: ref('StixBundle') } },
             },
             '400': errorResponse('bad query or malformed JSON'),
             '413': errorResponse('body too large'),
@@ -86,9 +86,14 @@ export function openApiDocument(): JsonObject {
       '/cases': {
         get: { summary: 'Stored cases, most recently changed first', parameters: pagingParameters, responses: { '200': { description: 'a page of stored case summaries', content: json({ type: 'object' }) } } },
         post: {
-          summary: 'Store a case under its case_id (replacing one of that id)',
+          summary: 'Store a case under its case_id; replacing a stored case that holds evidence this one lacks needs replace=true',
+          parameters: [{ name: 'replace', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] }, description: 'confirms dropping evidence items the stored case holds (the log records each with its value)' }],
           requestBody: { required: true, content: json(ref('Case')) },
-          responses: { '201': { description: 'the stored summary', content: json({ type: 'object' }) }, '422': errorResponse('invalid case file') },
+          responses: {
+            '201': { description: 'the stored summary', content: json({ type: 'object' }) },
+            '409': errorResponse('the save would remove evidence the stored case holds: details list each item (kind:evidence_id, value, source); nothing was written'),
+            '422': errorResponse('invalid case file'),
+          },
         },
       },
       '/cases/{id}': {
@@ -103,10 +108,11 @@ export function openApiDocument(): JsonObject {
           summary: 'A STIX 2.1 bundle as a stored case, with what was mapped and what was skipped (counts and reasons)',
           requestBody: { required: true, description: `A STIX 2.1 bundle, at most ${MAX_STIX_IMPORT_BYTES} bytes.`, content: json({ type: 'object' }) },
           responses: {
-            '201': { description: '{case, summary: {bundle_id, objects, mapped: [{type, count, as}], skipped: [{type, count, reason}]}, stored}', content: json({ type: 'object' }) },
+            '201': { description: 'a new case: {case, summary: {bundle_id, objects, mapped: [{type, count, as}], skipped: [{type, count, reason}]}, stored}', content: json({ type: 'object' }) },
+            '200': { description: 'the same bundle was imported before: merged into its case, {case, summary, stored, merged: {into, added, kept}}; nothing the case held is lost', content: json({ type: 'object' }) },
             '400': errorResponse('malformed JSON'),
             '413': errorResponse('body too large'),
-            '422': errorResponse('not a STIX 2.1 bundle (details give the paths, never the values)'),
+            '422': errorResponse('not a STIX 2.1 bundle (details give the paths, never the values), or nothing in it can be evidence'),
           },
         },
       },
