@@ -21,12 +21,14 @@ async function main(): Promise<void> {
       const audit = new AuditLog(new BetterSqlite3(':memory:'), db);
       const n = Number(arg);
       const seqs: number[] = [];
+      await db.migrate();
+      const startedAt = Date.now();
       await Promise.all(
         Array.from({ length: 4 }, async (_, lane) => {
           for (let i = lane; i < n; i += 4) seqs.push((await audit.append('test.append', `pid-${process.pid}`, null, { i })).seq);
         }),
       );
-      process.stdout.write(`${JSON.stringify({ seqs })}\n`);
+      process.stdout.write(`${JSON.stringify({ seqs, startedAt, endedAt: Date.now() })}\n`);
     } else if (command === 'claim') {
       const db = new MigratingDb(pg);
       const claimed: string[] = [];

@@ -1,0 +1,149 @@
+// `npm run bench -- pkgscan-db [--appends N] [--reads N]`: pkgscan's shared-database pieces on SQLite and on a private
+// PostgreSQL cluster: audit-chain appends per second (one process, two processes), the read p99 of a signed-in call
+// (GET /auth/me: token check, user and family lookups) with one and two servers, and a lease round over 500 watched
+// packages claimed by one and by two workers. Scans are not measured here yet: they are still on each server's SQLite.
+// The PostgreSQL cluster is the tests' private one (Unix socket, fsync off): figures are optimistic for a real server.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import { openMemoryStore } from '../engines/core/store.js';
+import { AuditLog } from '../engines/pkgscan/audit/audit.js';
+import { claimDueLeases } from '../engines/pkgscan/db/leases.js';
+import { closeSharedDatabases, MigratingDb } from '../engines/pkgscan/db/open.js';
+import { PgDb } from '../engines/pkgscan/db/postgres.js';
+import { SqliteDb } from '../engines/pkgscan/db/sqlite.js';
+import type { AsyncDb } from '../engines/pkgscan/db/types.js';
+import { pkgscanService } from '../engines/pkgscan/service.js';
+import { call, createUser, loginAs, startServer, type TestServer } from '../engines/pkgscan/testutil.js';
+import { startCluster } from '../test/postgres/cluster.js';
+
+const args = process.argv.slice(3);
+const opt = (name: string, dflt: number): number => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+const APPENDS = opt('--appends', 2000);
+const READS = opt('--reads', 2000);
+const WATCHED = 500;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const CHILD = path.join(here, '..', 'engines', 'pkgscan', 'db', 'testing', 'child.ts');
+
+function p99(ms: number[]): number {
+  const s = [...ms].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)] ?? Number.NaN;
+}
+
+/** Runs the test child (its own Node process) and returns the wall-clock window of its appends. */
+function child(...argv: string[]): Promise<{ startedAt: number; endedAt: number }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', CHILD, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim()) as { startedAt: number; endedAt: number }) : reject(new Error(err.slice(0, 500)))));
+  });
+}
+
+async function appendsPerSecond(audit: AuditLog, n: number): Promise<number> {
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: 4 }, async (_, lane) => {
+      for (let i = lane; i < n; i += 4) await audit.append('bench.append', 'bench', null, { i });
+    }),
+  );
+  return n / ((performance.now() - start) / 1000);
+}
+
+async function readP99(servers: readonly TestServer[], token: string, n: number): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = servers[i % servers.length] as TestServer;
+    const t0 = performance.now();
+    const r = await call(s, 'GET', '/auth/me', { token });
+    await r.arrayBuffer();
+    ms.push(performance.now() - t0);
+    if (r.status !== 200) throw new Error(`read failed: ${r.status}`);
+  }
+  return p99(ms);
+}
+
+async function fillWatched(db: AsyncDb): Promise<void> {
+  const due = new Date(Date.now() - 60_000).toISOString();
+  await db.transaction(async (q) => {
+    for (let i = 0; i < WATCHED; i++)
+      await q.run('INSERT INTO pkgscan_monitored (id, ecosystem, name, poll_interval_seconds, next_check_at, created_by, created_at, updated_at) VALUES (?, ?, ?, 3600, ?, ?, ?, ?)', [randomUUID(), 'npm', `w-${i}`, due, 'bench', due, due]);
+  });
+}
+
+async function leaseRound(dbs: readonly AsyncDb[]): Promise<number> {
+  const start = performance.now();
+  await Promise.all(
+    dbs.map(async (db, w) => {
+      for (;;) if ((await claimDueLeases(db, `w${w}`, 10, Date.now(), 600_000)).length === 0) break;
+    }),
+  );
+  return performance.now() - start;
+}
+
+const rows: string[] = [];
+const report = (what: string, value: string): void => {
+  rows.push(`  ${what.padEnd(58)} ${value}`);
+};
+
+// SQLite: the embedded default.
+{
+  const sqlite = openMemoryStore([pkgscanService]);
+  report('audit appends/s, SQLite (in memory), one process', (await appendsPerSecond(new AuditLog(sqlite), APPENDS)).toFixed(0));
+  const s = await startServer();
+  await createUser(s, 'auditor', 'bench@example.org');
+  const session = await loginAs(s, 'bench@example.org');
+  report('GET /auth/me p99 ms, SQLite, one server', (await readP99([s], session.token, READS)).toFixed(2));
+  await s.close();
+  const store = new SqliteDb(openMemoryStore([pkgscanService]));
+  await fillWatched(store);
+  report(`lease round over ${WATCHED} watched, SQLite, one worker (ms)`, (await leaseRound([store])).toFixed(0));
+}
+
+const cluster = await startCluster();
+try {
+  const url = await cluster.createDatabase('bench');
+  const db = new MigratingDb(new PgDb({ url }));
+  await db.migrate();
+  const audit = new AuditLog(new BetterSqlite3(':memory:'), db);
+  report('audit appends/s, PostgreSQL, one process (4 at a time)', (await appendsPerSecond(audit, APPENDS)).toFixed(0));
+  // From the first process's first append to the last one's last (process start-up is not counted).
+  const windows = await Promise.all([child('audit', url, String(APPENDS / 2)), child('audit', url, String(APPENDS / 2))]);
+  const span = Math.max(...windows.map((w) => w.endedAt)) - Math.min(...windows.map((w) => w.startedAt));
+  report('audit appends/s, PostgreSQL, two processes (4 at a time each)', (APPENDS / (span / 1000)).toFixed(0));
+  const v = await audit.verifyChain({ count: APPENDS * 2 });
+  report('ms during which both processes were appending', String(Math.max(0, Math.min(...windows.map((w) => w.endedAt)) - Math.max(...windows.map((w) => w.startedAt)))));
+  report('audit chain after the runs', v.ok ? `ok, ${v.count} entries` : `BROKEN: ${v.reason ?? ''}`);
+
+  const config = { databaseUrl: url };
+  const one = await startServer(config);
+  const two = await startServer(config);
+  await createUser(one, 'auditor', 'bench@example.org');
+  const session = await loginAs(one, 'bench@example.org');
+  report('GET /auth/me p99 ms, PostgreSQL, one server', (await readP99([one], session.token, READS)).toFixed(2));
+  report('GET /auth/me p99 ms, PostgreSQL, two servers (alternating)', (await readP99([one, two], session.token, READS)).toFixed(2));
+  await one.close();
+  await two.close();
+
+  const w1 = new MigratingDb(new PgDb({ url, max: 2 }));
+  const w2 = new MigratingDb(new PgDb({ url, max: 2 }));
+  await fillWatched(db);
+  report(`lease round over ${WATCHED} watched, PostgreSQL, one worker (ms)`, (await leaseRound([w1])).toFixed(0));
+  await db.run("UPDATE pkgscan_monitored SET claimed_by = NULL, claimed_until = NULL");
+  report(`lease round over ${WATCHED} watched, PostgreSQL, two workers (ms)`, (await leaseRound([w1, w2])).toFixed(0));
+  const owners = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_monitored WHERE claimed_by IS NOT NULL');
+  report('claimed after the two-worker round', String(owners[0]?.n ?? 0));
+  await Promise.all([w1.close(), w2.close(), db.close()]);
+  await closeSharedDatabases();
+} finally {
+  cluster.stop();
+}
+console.log(`pkgscan-db (appends ${APPENDS}, reads ${READS}; the machine's other load shares its 2 cores)`);
+console.log(rows.join('\n'));
