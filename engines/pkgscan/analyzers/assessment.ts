@@ -5,6 +5,9 @@ import { ATTACK_CHAIN_CODE } from './chains.js';
 /** Finding categories that are malicious behaviour, not merely risky metadata. */
 export const MALICIOUS_CATEGORIES: ReadonlySet<string> = new Set(['code_execution', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'persistence', 'propagation', 'steganography', 'obfuscation', 'install_time']);
 
+/** Metadata of a throwaway release (a name close to a popular one, a first or placeholder version, one code file, no description, a disposable address): with one high malicious behaviour, the mark of a package made for the attack. */
+const THROWAWAY: ReadonlySet<string> = new Set(['typosquat', 'release_zero', 'unusual_version', 'single_file_package', 'empty_description', 'disposable_email', 'deceptive_email_domain']);
+
 const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
 const atLeast = (s: Severity, min: Severity): boolean => RANK[s] >= RANK[min];
 
@@ -36,8 +39,8 @@ function evidence(findings: readonly ScanFinding[]): ScanAssessment['findings'] 
 
 /**
  * - malicious: an attack chain of high or critical severity, a critical finding of a malicious category, two
- *   different high findings of malicious categories, one such high finding backed by a medium one of another
- *   malicious code with a risk of 0.75 or more, or a malicious-package advisory;
+ *   different high findings of malicious categories, one such high finding backed (risk 0.75 or more) by a medium
+ *   one of another malicious code or by throwaway-release metadata, or a malicious-package advisory;
  * - suspicious: otherwise a high finding of any kind, three different medium findings of malicious categories
  *   with a risk of 0.5 or more, or a risk of 0.7 or more (one or two medium findings are common in benign
  *   build and release code: a download helper, a setup.py command class);
@@ -56,7 +59,10 @@ export function assessAnalysis(input: AssessmentInput): ScanAssessment {
   const risk = input.risk.score;
   // One high malicious behaviour is malicious when something else of a malicious kind backs it (a medium finding of
   // another code) and the whole risk is high: benign code rarely gives a high finding, almost never with company.
-  const corroborated = distinctHigh.size === 1 && risk >= 0.75 && findings.some((f) => MALICIOUS_CATEGORIES.has(f.category) && atLeast(f.severity, 'medium') && !distinctHigh.has(f.code));
+  const corroborated =
+    distinctHigh.size === 1 &&
+    risk >= 0.75 &&
+    findings.some((f) => !distinctHigh.has(f.code) && ((MALICIOUS_CATEGORIES.has(f.category) && atLeast(f.severity, 'medium')) || (THROWAWAY.has(f.code) && atLeast(f.severity, 'low'))));
   if (chains.length > 0 || critical.length > 0 || distinctHigh.size >= 2 || corroborated || advisories.length > 0) {
     const strength = (chains.length > 0 ? 0.15 : 0) + (critical.length > 0 ? 0.1 : 0) + (advisories.length > 0 ? 0.2 : 0) + 0.25 * risk;
     return {

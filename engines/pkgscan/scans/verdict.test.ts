@@ -33,5 +33,8 @@ describe('assessAnalysis', () => {
     // incomplete but with malicious evidence is still malicious
     expect(assessAnalysis({ findings: [f('c', 'critical', 'reverse_shell')], chains: [], risk: { score: 0.95 }, complete: false }).verdict).toBe('malicious');
     expect(assessAnalysis({ findings: [], chains: [], risk: { score: 0 }, complete: true, maliciousAdvisories: ['MAL-2024-1'] })).toMatchObject({ verdict: 'malicious', advisories: ['MAL-2024-1'] });
+    // one high behaviour backed by throwaway-release metadata is malicious; the same metadata alone is not even suspicious
+    expect(assessAnalysis({ findings: [f('a', 'high', 'exfiltration'), f('release_zero', 'low', 'metadata')], chains: [], risk: { score: 0.78 }, complete: true }).verdict).toBe('malicious');
+    expect(assessAnalysis({ findings: [f('release_zero', 'low', 'metadata'), f('typosquat', 'medium', 'metadata')], chains: [], risk: { score: 0.3 }, complete: true }).verdict).toBe('clean');
   });
 });
