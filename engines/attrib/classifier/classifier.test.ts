@@ -122,13 +122,23 @@ describe('technique classifier', () => {
     const recorded = model.toJson().evaluation as { micro_f1: number; top1: { micro_f1: number } };
     expect(e.micro_f1).toBeCloseTo(recorded.micro_f1, 2);
     expect(e.top1.micro_f1).toBeCloseTo(recorded.top1.micro_f1, 2);
-    // Floors below the measured figures (docs/attrib-analysis.md); TRAM's own logistic-regression baseline is 0.855.
-    expect(e.top1.micro_f1).toBeGreaterThan(0.82);
-    expect(e.precision).toBeGreaterThan(0.95);
+    // Floors below the measured figures (top-1 0.873; micro-F1 0.876 at the cross-validated threshold 0.23, precision 0.889,
+    // recall 0.864: docs/attrib-analysis.md); TRAM's own logistic-regression baseline is 0.855, its SciBERT model 0.906.
+    expect(e.top1.micro_f1).toBeGreaterThan(0.86);
+    expect(e.micro_f1).toBeGreaterThan(0.86);
+    expect(e.precision).toBeGreaterThan(0.87);
+    // The threshold was chosen by cross-validation on the training split, and the model says so.
+    expect(model.toJson().threshold_selection).toMatch(/^5-fold cross-validation on the training split/);
     // In extraction its predictions are marked as classifier spans with a probability at or above the threshold.
     const text = 'The loader used certutil to decode the base64 payload. It then injected shellcode into explorer.exe.';
     const spans = extract(text, kb, { classifier: model, threshold: 0.3 }).techniques.filter((t) => t.source === 'classifier');
     expect(spans.length).toBeGreaterThan(0);
     for (const s of spans) expect(s.probability).toBeGreaterThanOrEqual(0.3);
+    // Without a threshold, extraction from free text uses the model's stricter extraction threshold (most sentences of a
+    // report describe no technique; TRAM's sentences all do).
+    expect(model.extractionThreshold).toBe(0.8);
+    const strict = extract(text, kb, { classifier: model }).techniques.filter((t) => t.source === 'classifier');
+    expect(strict.length).toBeLessThanOrEqual(spans.length);
+    for (const s of strict) expect(s.probability).toBeGreaterThanOrEqual(0.8);
   });
 });

@@ -30,13 +30,19 @@ export interface Prediction {
 /** A trained classifier. */
 export interface TechniqueClassifier {
   readonly labels: readonly string[];
+  /** The probability the top label needs to count as a prediction of a sentence known to describe a technique (the measured operating point). */
   readonly threshold: number;
+  /**
+   * The probability the top label needs before extraction reports it from free text, where most sentences describe no
+   * technique at all: higher than `threshold` when the model says so (`extraction_threshold`), else the same.
+   */
+  readonly extractionThreshold: number;
   /** Labels by decreasing probability (top `k`, default 3). */
   predict(sentence: string, k?: number): Prediction[];
   /** The model file's JSON. */
   toJson(): ClassifierModelJson;
-  /** The same model with another threshold, and a note of how it was chosen. */
-  withThreshold(threshold: number, selection: string): TechniqueClassifier;
+  /** The same model with another threshold, a note of how it was chosen, and optionally its own extraction threshold. */
+  withThreshold(threshold: number, selection: string, extractionThreshold?: number): TechniqueClassifier;
 }
 
 export interface TrainOptions {
@@ -65,6 +71,8 @@ export const classifierModelSchema = z
     threshold: z.number().min(0).max(1),
     /** How the threshold was chosen (free text, for the reader). */
     threshold_selection: z.string().max(500).optional(),
+    /** Extraction from free text uses this instead of `threshold` (absent: `threshold`). */
+    extraction_threshold: z.number().min(0).max(1).optional(),
     /** Absent: word unigrams and bigrams only. */
     analyzer: z.object({ words: z.boolean(), chars: z.tuple([z.number().int().min(1).max(10), z.number().int().min(1).max(10)]).nullable() }).strict().optional(),
     labels: z.array(z.string().max(20)).min(1).max(5000),
@@ -128,21 +136,62 @@ interface Vectoriser {
   readonly analyzer: Analyzer;
   readonly vocabulary: readonly string[];
   readonly index: ReadonlyMap<string, number>;
+  /** Character n-grams without their `c:` prefix, so a sentence's n-grams are looked up without building new strings. */
+  readonly charIndex: ReadonlyMap<string, number>;
   readonly idf: Float64Array;
 }
 
-/** Sparse TF-IDF row: sublinear term frequency times idf, L2-normalised. */
-function vectorise(v: Vectoriser, text: string): { idx: Int32Array; val: Float64Array } {
-  const counts = new Map<number, number>();
-  for (const t of terms(text, v.analyzer)) {
-    const i = v.index.get(t);
-    if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
+function vectoriser(analyzer: Analyzer, vocabulary: readonly string[], idf: Float64Array): Vectoriser {
+  const index = new Map<string, number>();
+  const charIndex = new Map<string, number>();
+  vocabulary.forEach((t, i) => {
+    index.set(t, i);
+    if (t.startsWith('c:')) charIndex.set(t.slice(2), i);
+  });
+  return { analyzer, vocabulary, index, charIndex, idf };
+}
+
+/** Counts each vocabulary term of `text` into `counts` (a scratch array as long as the vocabulary), listing the touched indexes once. */
+function countTerms(v: Vectoriser, text: string, counts: Float64Array, touched: number[]): void {
+  const add = (i: number | undefined): void => {
+    if (i === undefined) return;
+    if (counts[i] === 0) touched.push(i);
+    counts[i] = counts[i]! + 1;
+  };
+  if (v.analyzer.words) {
+    const w = tokens(text);
+    for (let i = 0; i < w.length; i++) {
+      add(v.index.get(w[i]!));
+      if (i + 1 < w.length) add(v.index.get(`${w[i]} ${w[i + 1]}`));
+    }
   }
-  const idx = Int32Array.from([...counts.keys()].sort((a, b) => a - b));
+  if (v.analyzer.chars !== null) {
+    const [lo, hi] = v.analyzer.chars;
+    for (const word of text.toLowerCase().split(/\s+/)) {
+      if (word === '') continue;
+      const padded = ` ${word} `;
+      for (let n = lo; n <= hi; n++) {
+        if (padded.length <= n) {
+          add(v.charIndex.get(padded));
+          break;
+        }
+        for (let i = 0; i + n <= padded.length; i++) add(v.charIndex.get(padded.slice(i, i + n)));
+      }
+    }
+  }
+}
+
+/** Sparse TF-IDF row: sublinear term frequency times idf, L2-normalised, indexes ascending. */
+function vectorise(v: Vectoriser, text: string, scratch: Float64Array = new Float64Array(v.vocabulary.length)): { idx: Int32Array; val: Float64Array } {
+  const touched: number[] = [];
+  countTerms(v, text, scratch, touched);
+  const idx = Int32Array.from(touched).sort();
   const val = new Float64Array(idx.length);
   let norm = 0;
   for (let k = 0; k < idx.length; k++) {
-    const x = (1 + Math.log(counts.get(idx[k]!)!)) * v.idf[idx[k]!]!;
+    const i = idx[k]!;
+    const x = (1 + Math.log(scratch[i]!)) * v.idf[i]!;
+    scratch[i] = 0;
     val[k] = x;
     norm += x * x;
   }
@@ -161,19 +210,36 @@ class LinearClassifier implements TechniqueClassifier {
     /** Feature-major weights (features x labels): one sentence reads a few contiguous rows. */
     private readonly wt: Float32Array,
     private readonly b: Float64Array,
-    private readonly meta: Pick<ClassifierModelJson, 'trained' | 'evaluation' | 'threshold_selection'>,
+    private readonly meta: Pick<ClassifierModelJson, 'trained' | 'evaluation' | 'threshold_selection' | 'extraction_threshold'>,
     analyzer: Analyzer,
   ) {
-    this.v = { analyzer, vocabulary, index: new Map(vocabulary.map((t, i) => [t, i])), idf };
+    this.v = vectoriser(analyzer, vocabulary, idf);
+    this.extractionThreshold = meta.extraction_threshold ?? threshold;
+    this.scratch = new Float64Array(vocabulary.length);
   }
 
+  private readonly scratch: Float64Array;
+  readonly extractionThreshold: number;
+
   /** The same model with another threshold (and how it was chosen). */
-  withThreshold(threshold: number, selection: string): LinearClassifier {
-    return new LinearClassifier(this.labels, threshold, this.v.vocabulary, this.v.idf, this.wt, this.b, { ...this.meta, threshold_selection: selection }, this.v.analyzer);
+  withThreshold(threshold: number, selection: string, extractionThreshold?: number): LinearClassifier {
+    if (!(threshold >= 0 && threshold <= 1) || (extractionThreshold !== undefined && !(extractionThreshold >= 0 && extractionThreshold <= 1)))
+      throw new VitrineError('validation_failed', 'threshold must be between 0 and 1');
+    const { extraction_threshold: _old, ...meta } = this.meta;
+    return new LinearClassifier(
+      this.labels,
+      threshold,
+      this.v.vocabulary,
+      this.v.idf,
+      this.wt,
+      this.b,
+      { ...meta, threshold_selection: selection, ...(extractionThreshold !== undefined ? { extraction_threshold: extractionThreshold } : {}) },
+      this.v.analyzer,
+    );
   }
 
   probabilities(sentence: string): Float64Array {
-    const { idx, val } = vectorise(this.v, sentence);
+    const { idx, val } = vectorise(this.v, sentence, this.scratch);
     const K = this.labels.length;
     const z = Float64Array.from(this.b);
     for (let j = 0; j < idx.length; j++) {
@@ -186,7 +252,12 @@ class LinearClassifier implements TechniqueClassifier {
 
   predict(sentence: string, k = 3): Prediction[] {
     const p = this.probabilities(sentence);
-    const order = [...p.keys()].sort((a, b) => p[b]! - p[a]!).slice(0, Math.max(1, k));
+    if (k <= 1) {
+      let best = 0;
+      for (let i = 1; i < p.length; i++) if (p[i]! > p[best]!) best = i;
+      return [{ id: this.labels[best]!, probability: p[best]! }];
+    }
+    const order = [...p.keys()].sort((a, b) => p[b]! - p[a]! || a - b).slice(0, k);
     return order.map((i) => ({ id: this.labels[i]!, probability: p[i]! }));
   }
 
@@ -206,6 +277,7 @@ class LinearClassifier implements TechniqueClassifier {
       format: CLASSIFIER_FORMAT,
       threshold: this.threshold,
       ...(this.meta.threshold_selection !== undefined ? { threshold_selection: this.meta.threshold_selection } : {}),
+      ...(this.meta.extraction_threshold !== undefined ? { extraction_threshold: this.meta.extraction_threshold } : {}),
       ...(this.v.analyzer.chars !== null ? { analyzer: { words: this.v.analyzer.words, chars: [this.v.analyzer.chars[0], this.v.analyzer.chars[1]] as [number, number] } } : {}),
       labels: [...this.labels],
       vocabulary: [...this.v.vocabulary],
@@ -256,6 +328,7 @@ export function classifierFromJson(value: unknown): TechniqueClassifier {
       ...(m.trained ? { trained: m.trained } : {}),
       ...(m.evaluation !== undefined ? { evaluation: m.evaluation } : {}),
       ...(m.threshold_selection !== undefined ? { threshold_selection: m.threshold_selection } : {}),
+      ...(m.extraction_threshold !== undefined ? { extraction_threshold: m.extraction_threshold } : {}),
     },
     m.analyzer ? { words: m.analyzer.words, chars: m.analyzer.chars === null ? null : [m.analyzer.chars[0], m.analyzer.chars[1]] } : WORDS_ONLY,
   );
@@ -292,8 +365,9 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     .sort();
   const n = data.length;
   const idf = Float64Array.from(vocabulary.map((t) => Math.log((1 + n) / (1 + df.get(t)!)) + 1));
-  const v: Vectoriser = { analyzer, vocabulary, index: new Map(vocabulary.map((t, i) => [t, i])), idf };
-  const rows = data.map((e) => vectorise(v, e.text));
+  const v = vectoriser(analyzer, vocabulary, idf);
+  const scratch = new Float64Array(vocabulary.length);
+  const rows = data.map((e) => vectorise(v, e.text, scratch));
   const y = Int32Array.from(data.map((e) => labelIndex.get(e.label)!));
 
   const K = labels.length;

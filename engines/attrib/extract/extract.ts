@@ -10,7 +10,7 @@ import { findTechniqueIds, findTechniqueNames, findTechniquePhrases, splitSenten
 export const MAX_TEXT_CHARS = 500_000;
 
 export interface ExtractOptions {
-  /** Adds the classifier's top label of each sentence when its probability reaches the model's threshold. */
+  /** Adds the classifier's top label of each sentence when its probability reaches the model's extraction threshold. */
   readonly classifier?: TechniqueClassifier;
   /** Overrides the model's threshold. */
   readonly threshold?: number;
@@ -26,7 +26,7 @@ export function extract(text: string, kb: AttackKb, opts: ExtractOptions = {}): 
   const indicators = extractIndicators(text);
   const found: TechniqueSpan[] = [...findTechniqueIds(text, kb, warnings), ...findTechniqueNames(text, kb), ...findTechniquePhrases(text, kb)];
   if (opts.classifier) {
-    const threshold = opts.threshold ?? opts.classifier.threshold;
+    const threshold = opts.threshold ?? opts.classifier.extractionThreshold;
     for (const s of splitSentences(text)) {
       const sentence = text.slice(s.start, s.end);
       if (!/[\p{L}]{3}/u.test(sentence)) continue;
