@@ -209,6 +209,10 @@ describe('forensic HTTP API', () => {
     const d = caseDetailSchema.parse(await res.json());
     expect(d).toMatchObject({ origin: 'path', title: 'ws01/events.json', status: 'done' });
     expect(seen.at(-1)).toMatchObject({ paths: [path.join(evidence, 'ws01', 'events.json')], kind: 'dataset-json', host: 'WS01', evidenceRoot: evidence });
+    // hunting: the threat-hunting rules join the job's rule set; a non-boolean is refused.
+    expect((await post('/api/cases/path?wait=true', { paths: ['ws01/events.json'], kind: 'dataset-json', hunting: true })).status).toBe(200);
+    expect(seen.at(-1)).toMatchObject({ sigmaHunting: true });
+    await expectError(await post('/api/cases/path', { paths: ['ws01/events.json'], hunting: 'yes' }), 422, 'validation_failed');
   });
 
   it('POST /api/cases/path refuses, without naming the path, anything outside the root, absolute, missing or malformed', async () => {

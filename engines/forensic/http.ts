@@ -261,8 +261,9 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
         ...(b.year !== undefined ? { year: b.year } : {}),
         ...(b.utcOffsetHours !== undefined ? { utcOffsetHours: b.utcOffsetHours } : {}),
       };
-      const request = { paths: real.map((r) => r.relative), top, includeNoisy: b.includeNoisy ?? false, ...loader };
-      await answerCase(req, res, startCase(title, 'path', request, ANALYZE_JOB, { paths: real.map((r) => r.real), evidenceRoot, top, includeNoisy: b.includeNoisy ?? false, ...loader }));
+      const hunting = b.hunting === true ? { sigmaHunting: true } : {};
+      const request = { paths: real.map((r) => r.relative), top, includeNoisy: b.includeNoisy ?? false, ...loader, ...(b.hunting === true ? { hunting: true } : {}) };
+      await answerCase(req, res, startCase(title, 'path', request, ANALYZE_JOB, { paths: real.map((r) => r.real), evidenceRoot, top, includeNoisy: b.includeNoisy ?? false, ...loader, ...hunting }));
     }),
   );
 

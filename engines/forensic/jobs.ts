@@ -60,6 +60,8 @@ const caseJobSchema = z.strictObject({
   sigma: z.boolean().optional(),
   /** Lowest Sigma level reported (default low). */
   sigmaMinLevel: z.enum(SIGMA_LEVELS).optional(),
+  /** Also run the shipped threat-hunting rules. */
+  sigmaHunting: z.boolean().optional(),
 });
 
 /** Payload of `forensic.analyze`: absolute paths already resolved below `evidenceRoot` by the router or command line. */
@@ -120,12 +122,16 @@ export function stageProgress(ctx: JobContext): (p: { stage: string; done: numbe
 }
 
 /** The Sigma rule set of a job: null when off, the shipped default (read once per worker) unless a level is asked. */
-async function sigmaRulesFor(on: boolean, minLevel: SigmaLevel | undefined): Promise<SigmaRuleSet | null> {
+async function sigmaRulesFor(on: boolean, minLevel: SigmaLevel | undefined, hunting = false): Promise<SigmaRuleSet | null> {
   if (!on) return null;
   const { defaultSigmaRules } = await import('./analysis/detections.js');
-  if (minLevel === undefined) return defaultSigmaRules();
+  if (minLevel === undefined && !hunting) return defaultSigmaRules();
   const { loadSigmaRules } = await import('./sigma/index.js');
-  return loadSigmaRules({ minLevel });
+  const { DEFAULT_RULE_SETS, HUNTING_RULE_SET, shippedRulesDir } = await import('./sigma/ruleset.js');
+  return loadSigmaRules({
+    ...(minLevel !== undefined ? { minLevel } : {}),
+    ...(hunting ? { sources: [...DEFAULT_RULE_SETS, HUNTING_RULE_SET].map((name) => ({ name, path: path.join(shippedRulesDir(), name) })) } : {}),
+  });
 }
 
 function openLedger(caseId: string, actor: string, subject: Record<string, unknown>): CustodyLedger {
@@ -143,7 +149,7 @@ export async function runAnalyzeJob(payload: unknown, ctx: JobContext): Promise<
     evidenceRoot: p.evidenceRoot,
     ledger,
     includeNoisy: p.includeNoisy,
-    sigma: await sigmaRulesFor(p.sigma ?? true, p.sigmaMinLevel),
+    sigma: await sigmaRulesFor(p.sigma ?? true, p.sigmaMinLevel, p.sigmaHunting === true),
     ...(p.kind !== undefined ? { kind: p.kind } : {}),
     ...(p.host !== undefined ? { host: p.host } : {}),
     ...(p.year !== undefined ? { year: p.year } : {}),

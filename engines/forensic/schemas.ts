@@ -230,6 +230,7 @@ export const pathBodySchema = z
     utcOffsetHours: z.number().min(-14).max(14).multipleOf(0.25).optional().describe('zone of syslog lines (auth logs)'),
     top,
     includeNoisy,
+    hunting: z.boolean().optional().describe('also run the shipped threat-hunting Sigma rules (broad, noisier)'),
   })
   .describe('artefacts to analyse into a new case');
 
