@@ -109,7 +109,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
     setImportError(null);
     try {
       const r = await client.post<MatrixImportResponse>(`${base}/matrices/import/stix`, body);
-      setImported({ summary: r.summary, title: name });
+      // The same bundle imported again merges into the matrix it made (nothing the analyst added there is lost): say so.
+      setImported({ summary: r.summary, title: r.merged ? `${name}, imported before: merged into its matrix (${r.merged.added.length} new row${r.merged.added.length === 1 ? '' : 's'}, ${r.merged.kept} kept)` : name });
       setFileScenario({ title: r.matrix.title.slice(0, 120), body: r.scenario });
       setScenario(`${MATRIX_PREFIX}${r.matrix.id}`);
       void loadMatrices();
