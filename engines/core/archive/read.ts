@@ -79,7 +79,7 @@ function gunzipBounded(bytes: Uint8Array, limits: ArchiveLimits): Gunzipped {
   const budget = Math.min(ratio, total, bufferConstants.MAX_LENGTH);
   const name = gzipName(bytes);
   const named = <T extends object>(o: T): T & { name?: string } => (name === undefined ? o : { ...o, name });
-  const overLimit = (): Gunzipped['problem'] =>
+  const overLimit = (): NonNullable<Gunzipped['problem']> =>
     ratio <= total
       ? { code: 'ratio_too_high', message: `the gzip stream expands more than ${limits.maxRatio} times; reading stopped at the limit` }
       : { code: 'total_too_large', message: `the gzip stream expands past the limit of ${limits.maxTotalBytes} bytes; reading stopped there` };

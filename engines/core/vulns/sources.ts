@@ -2,20 +2,28 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { open as openFile, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { createGunzip, gunzipSync, inflateRawSync } from 'node:zlib';
+import { Readable, Transform } from 'node:stream';
+import { createGunzip, inflateRawSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse';
 import yauzl from 'yauzl';
 import { ZipMemberGuard } from '../archive/zip-guard.js';
 import type { AdvisorySourceKind, EpssEntry, KevEntry } from '../contracts/pkgscan-vulns.js';
 import { VitrineError } from '../errors.js';
 import { parseOsvRecord, type OsvRecord } from './osv.js';
+import { parseDocument } from 'yaml';
+import { resolveAliases } from '../manifests/yamlnodes.js';
+import { jsonArrayItems, type JsonStreamItem } from './jsonstream.js';
 import { bandOf, cvssBaseScore, severityWord } from './severity.js';
 import type { Severity } from '../contracts/pkgscan.js';
 
 /** Bounds: one OSV record (a zip entry or a file), a whole JSON document (KEV, NVD, a record array), folder depth and files. */
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
-export const MAX_JSON_BYTES = 512 * 1024 * 1024;
+/** A document read whole (KEV, EPSS JSON, a single OSV record): decoded bytes, counted before they are kept. */
+export const MAX_JSON_BYTES = 64 * 1024 * 1024;
+/** A document read as a stream (OSV arrays, NVD feeds, EPSS CSV): decoded bytes in all... */
+export const MAX_STREAM_BYTES = 2 * 1024 * 1024 * 1024;
+/** ...and at most this many times the compressed file when it is gzip (a bomb stops at the bound, not at the heap limit). */
+export const MAX_GZIP_RATIO = 200;
 export const MAX_DIR_DEPTH = 8;
 export const MAX_DIR_FILES = 5_000_000;
 
@@ -98,18 +106,61 @@ export async function detectKind(file: string): Promise<AdvisorySourceKind> {
   throw new VitrineError('unsupported_media_type', 'the advisory source is not a recognised format (OSV, KEV, EPSS or NVD)');
 }
 
-/** Whole-file JSON (KEV, NVD, a single OSV record or an array), gzip allowed, bounded. */
-async function readJson(file: string): Promise<unknown> {
-  const st = await stat(file);
-  if (st.size > MAX_JSON_BYTES) throw new VitrineError('payload_too_large', 'the advisory document is too large to read as one JSON document');
-  let buf = await readFile(file);
-  if (buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) {
-    try {
-      buf = gunzipSync(buf, { maxOutputLength: MAX_JSON_BYTES });
-    } catch (err) {
-      throw new VitrineError('parse_error', 'the compressed advisory document cannot be inflated', { cause: err });
-    }
+/** Whether the file starts with the gzip magic. */
+async function isGzip(file: string): Promise<boolean> {
+  const fh = await openFile(file, 'r');
+  try {
+    const b = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(b, 0, 2, 0);
+    return bytesRead === 2 && b[0] === 0x1f && b[1] === 0x8b;
+  } finally {
+    await fh.close();
   }
+}
+
+/**
+ * The file's bytes as a stream, gunzipped when it is gzip, with every decoded byte counted before it is passed on:
+ * past `max` (and, for gzip, past MAX_GZIP_RATIO times the compressed size) the stream fails with payload_too_large.
+ */
+export async function boundedStream(file: string, max = MAX_STREAM_BYTES): Promise<Readable> {
+  const gzip = await isGzip(file);
+  const size = (await stat(file)).size;
+  const bound = gzip ? Math.min(max, Math.max(64 * 1024 * 1024, MAX_GZIP_RATIO * size)) : max;
+  if (!gzip && size > bound) throw new VitrineError('payload_too_large', 'the advisory document is larger than the import reads');
+  const raw = createReadStream(file);
+  let source: Readable = raw;
+  if (gzip) {
+    const z = createGunzip();
+    raw.on('error', (err) => z.destroy(err));
+    source = raw.pipe(z);
+  }
+  let seen = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _enc, done): void {
+      seen += chunk.length;
+      if (seen > bound) done(new VitrineError('payload_too_large', gzip ? 'the compressed advisory document expands past the size the import reads' : 'the advisory document is larger than the import reads'));
+      else done(null, chunk);
+    },
+  });
+  source.on('error', (err) => counted.destroy(err));
+  return source.pipe(counted);
+}
+
+/** Reads a bounded stream whole (a document that must be parsed at once). */
+async function readBounded(file: string, max: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  try {
+    for await (const c of await boundedStream(file, max)) parts.push(c as Buffer);
+  } catch (err) {
+    if (err instanceof VitrineError) throw err;
+    throw new VitrineError('parse_error', 'the compressed advisory document cannot be inflated', { cause: err });
+  }
+  return Buffer.concat(parts);
+}
+
+/** Whole-file JSON (KEV, EPSS JSON, a single OSV record), gzip allowed, bounded before it is kept. */
+async function readJson(file: string, max = MAX_JSON_BYTES): Promise<unknown> {
+  const buf = await readBounded(file, max);
   try {
     return JSON.parse(buf.toString('utf8').replace(/^\uFEFF/, '')) as unknown;
   } catch (err) {
@@ -132,6 +183,17 @@ function* osvDocument(doc: unknown, where: string): Generator<SourceItem> {
   } else yield osvItem(doc, where);
 }
 
+/**
+ * An OSV record written as YAML (PyPA's and other advisory databases keep them so): core schema, anchors and merge
+ * keys resolved within the expansion bound; timestamps stay strings as OSV's JSON has them.
+ */
+function osvYaml(text: string): unknown {
+  const doc = parseDocument(text, { schema: 'core', uniqueKeys: false, prettyErrors: false, merge: false });
+  if (doc.errors.length > 0) throw new VitrineError('parse_error', 'not valid YAML');
+  resolveAliases(doc);
+  return doc.toJS({ maxAliasCount: -1 }) as unknown;
+}
+
 /** A safe label for a file or entry name in a warning: the base name, printable characters only, bounded. */
 function label(name: string): string {
   return path.basename(name).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120);
@@ -145,18 +207,19 @@ async function* osvDir(dir: string): AsyncGenerator<SourceItem> {
     for (const e of entries) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) yield* walk(p, depth + 1);
-      else if (e.isFile() && e.name.toLowerCase().endsWith('.json')) {
+      else if (e.isFile() && /\.(json|ya?ml)$/i.test(e.name)) {
         if (++files > MAX_DIR_FILES) throw new VitrineError('payload_too_large', 'the advisory folder holds too many files');
         const st = await stat(p);
         if (st.size > MAX_RECORD_BYTES) {
           yield { type: 'warning', message: `${label(e.name)}: record too large` };
           continue;
         }
+        const yamlFile = !e.name.toLowerCase().endsWith('.json');
         let doc: unknown;
         try {
-          doc = JSON.parse(await readFile(p, 'utf8')) as unknown;
+          doc = yamlFile ? osvYaml(await readFile(p, 'utf8')) : (JSON.parse(await readFile(p, 'utf8')) as unknown);
         } catch {
-          yield { type: 'warning', message: `${label(e.name)}: not valid JSON` };
+          yield { type: 'warning', message: `${label(e.name)}: not valid ${yamlFile ? 'YAML' : 'JSON'}` };
           continue;
         }
         yield* osvDocument(doc, label(e.name));
@@ -401,6 +464,8 @@ async function* csvRows(input: Readable, what: string): AsyncGenerator<{ row: Re
       yield { row };
     }
   } catch (err) {
+    // a bound reached by the decoded stream says so itself
+    if (err instanceof VitrineError) throw err;
     throw new VitrineError('parse_error', `the ${what} file cannot be read to its end`, { cause: err });
   }
   while (warnings.length > 0) yield { warning: warnings.shift() as string };
@@ -433,13 +498,6 @@ export function parseEpssComment(line: string): { model_version: string | null; 
   return { model_version: m?.[1] ?? null, score_date: d?.[1] ?? null };
 }
 
-function epssStream(file: string, gzip: boolean): Readable {
-  const raw = createReadStream(file);
-  if (!gzip) return raw;
-  const z = createGunzip();
-  raw.on('error', (err) => z.destroy(err));
-  return raw.pipe(z);
-}
 
 function epssEntry(cve: unknown, score: unknown, percentile: unknown, date: string | null, model: string | null): EpssEntry | null {
   const c = typeof cve === 'string' ? cve.trim() : '';
@@ -450,13 +508,13 @@ function epssEntry(cve: unknown, score: unknown, percentile: unknown, date: stri
 }
 
 async function* epssCsv(file: string): AsyncGenerator<SourceItem> {
-  const { bytes, gzip } = await head(file, 4096);
+  const { bytes } = await head(file, 4096);
   const first = bytes.toString('utf8').replace(/^\uFEFF/, '').split('\n')[0] ?? '';
   const meta = first.startsWith('#') ? parseEpssComment(first) : { model_version: null, score_date: null };
   const date = meta.score_date?.slice(0, 10) ?? null;
   if (date !== null) yield { type: 'date', date, ...(meta.model_version !== null ? { model_version: meta.model_version } : {}) };
   let n = 0;
-  for await (const r of csvRows(epssStream(file, gzip), 'EPSS')) {
+  for await (const r of csvRows(await boundedStream(file), 'EPSS')) {
     if ('warning' in r) {
       yield { type: 'warning', message: r.warning };
       continue;
@@ -509,14 +567,26 @@ function nvdCvss(metrics: unknown): { vector: string | null; score: number | nul
   return { vector: null, score: null, severity: null };
 }
 
+/** NVD's feed read as a stream: its `vulnerabilities` one at a time (a year's feed is hundreds of MB decoded). */
 async function* nvdJson(file: string): AsyncGenerator<SourceItem> {
-  const doc = await readJson(file);
-  if (!isObject(doc) || !Array.isArray(doc['vulnerabilities'])) throw new VitrineError('parse_error', 'the NVD document has no vulnerabilities list');
-  const ts = str(doc['timestamp']);
-  if (ts !== null && DATE.test(ts)) yield { type: 'date', date: ts };
-  const list = doc['vulnerabilities'] as unknown[];
-  for (let i = 0; i < list.length; i++) {
-    const v = list[i];
+  let i = -1;
+  for await (const part of streamed(await boundedStream(file), 'vulnerabilities')) {
+    if (part.type === 'field') {
+      if (part.key === 'timestamp' && DATE.test(part.value)) yield { type: 'date', date: part.value };
+      continue;
+    }
+    i++;
+    if (part.type === 'too_large') {
+      yield { type: 'warning', message: `NVD item ${i}: too large` };
+      continue;
+    }
+    let v: unknown;
+    try {
+      v = JSON.parse(part.bytes.toString('utf8')) as unknown;
+    } catch {
+      yield { type: 'warning', message: `NVD item ${i}: not valid JSON` };
+      continue;
+    }
     const cve = isObject(v) && isObject(v['cve']) ? v['cve'] : null;
     const id = cve !== null ? str(cve['id']) : null;
     if (cve === null || id === null || !CVE.test(id)) {
@@ -524,6 +594,44 @@ async function* nvdJson(file: string): AsyncGenerator<SourceItem> {
       continue;
     }
     yield { type: 'nvd', entry: { cve: id, last_modified: str(cve['lastModified']), ...nvdCvss(cve['metrics']) } };
+  }
+}
+
+/** A stream's array items, with stream failures (a bomb past the bound, a damaged gzip) as clear errors. */
+async function* streamed(input: Readable, key?: string): AsyncGenerator<JsonStreamItem> {
+  try {
+    yield* jsonArrayItems(input as AsyncIterable<Buffer>, { ...(key !== undefined ? { key } : {}), maxItemBytes: MAX_RECORD_BYTES });
+  } catch (err) {
+    if (err instanceof VitrineError) throw err;
+    throw new VitrineError('parse_error', 'the advisory document cannot be read to its end', { cause: err });
+  }
+}
+
+/** An OSV JSON file: one record (read whole, bounded as one record) or an array of records (read as a stream). */
+async function* osvJson(file: string): AsyncGenerator<SourceItem> {
+  const { bytes } = await head(file, 4096);
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (!text.startsWith('[')) {
+    yield* osvDocument(await readJson(file, MAX_RECORD_BYTES), label(file));
+    return;
+  }
+  let i = -1;
+  for await (const part of streamed(await boundedStream(file))) {
+    if (part.type === 'field') continue;
+    i++;
+    if (i % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
+    if (part.type === 'too_large') {
+      yield { type: 'warning', message: `${label(file)} item ${i}: record too large` };
+      continue;
+    }
+    let doc: unknown;
+    try {
+      doc = JSON.parse(part.bytes.toString('utf8')) as unknown;
+    } catch {
+      yield { type: 'warning', message: `${label(file)} item ${i}: not valid JSON` };
+      continue;
+    }
+    yield osvItem(doc, `${label(file)} item ${i}`);
   }
 }
 
@@ -536,12 +644,9 @@ export async function* readSource(file: string, kind: AdvisorySourceKind): Async
     case 'osv-zip':
       yield* osvZip(file);
       return;
-    case 'osv-json': {
-      const st = await stat(file);
-      if (st.size > MAX_JSON_BYTES) throw new VitrineError('payload_too_large', 'the advisory document is too large to read as one JSON document');
-      yield* osvDocument(await readJson(file), label(file));
+    case 'osv-json':
+      yield* osvJson(file);
       return;
-    }
     case 'kev-json':
       yield* kevJson(file);
       return;

@@ -220,3 +220,74 @@ describe('store semantics', () => {
     expect((db.prepare("SELECT value FROM vuln_meta WHERE key = 'generation'").get() as { value: number }).value).toBe(0);
   });
 });
+
+describe('bounded, streamed and recoverable imports', () => {
+  it('reads an OSV array as a stream: every record, a bad one a warning', async () => {
+    const list = [...Array.from({ length: 300 }, (_, i) => osvRec(`GHSA-aaaa-bbbb-${String(i).padStart(4, '0')}`)), { id: 42 }];
+    const r = await store.importFile(file('array.json.gz', gzipSync(JSON.stringify(list))));
+    expect(r).toMatchObject({ kind: 'osv-json', status: 'done', records: 300, warnings: 1 });
+  });
+
+  it('refuses a gzip that expands past the ratio bound before parsing it (a 500 MB OSV array from 500 KB)', async () => {
+    const rec = JSON.stringify(osvRec('GHSA-zzzz-zzzz-zzzz'));
+    const body = Buffer.from(`[${Array(4000).fill(rec).join(',')}`);
+    // about 170 MB of decoded JSON behind a small gzip: MAX_GZIP_RATIO (200) times its size is far below
+    const parts = [gzipSync(body)];
+    for (let i = 0; i < 100; i++) parts.push(gzipSync(Buffer.concat([Buffer.from(','), body.subarray(1)])));
+    parts.push(gzipSync(Buffer.from(']')));
+    await expect(store.importFile(file('bomb.json.gz', Buffer.concat(parts)), 'osv-json')).rejects.toThrow(/expands past/);
+    const imports = store.sources().imports ?? [];
+    expect(JSON.stringify(imports)).toMatch(/failed/);
+  });
+
+  it('bounds the EPSS .csv.gz stream too', async () => {
+    // 70 MB of comment lines behind a header: past the 64 MiB floor of a small gzip's bound, with no row to store
+    const big = gzipSync(Buffer.from(`cve,epss,percentile\n${`#${'a'.repeat(999)}\n`.repeat(70_000)}`));
+    await expect(store.importFile(file('epss-bomb.csv.gz', big), 'epss-csv')).rejects.toThrow(/expands past/);
+  });
+
+  it('reads an NVD feed as a stream, with its timestamp', async () => {
+    const nvd = { format: 'NVD_CVE', timestamp: '2025-08-31T00:00:00.000', vulnerabilities: [{ cve: { id: 'CVE-2025-1000', metrics: {} } }, { cve: { id: 'bad' } }] };
+    const r = await store.importFile(file('nvd.json', JSON.stringify(nvd)));
+    expect(r).toMatchObject({ kind: 'nvd-json', records: 1, warnings: 1, status: 'done' });
+  });
+
+  it('reads OSV records written as YAML in a folder (PyPA advisory-database layout), anchors resolved', async () => {
+    const d = path.join(dir, 'pypa');
+    mkdirSync(path.join(d, 'vulns', 'demo'), { recursive: true });
+    writeFileSync(path.join(d, 'vulns', 'demo', 'PYSEC-2025-1.yaml'), `id: PYSEC-2025-1\nmodified: "${fresh}"\nsummary: demo\nx-range: &r\n  type: ECOSYSTEM\n  events:\n  - introduced: "0"\n  - fixed: "2.0"\naffected:\n- package:\n    ecosystem: PyPI\n    name: demo-pkg\n  ranges:\n  - *r\n`);
+    const r = await store.importFile(d);
+    expect(r).toMatchObject({ kind: 'osv-dir', records: 1, status: 'done' });
+    expect(store.lookupUncached('PyPI', 'demo-pkg', '1.0').items.map((i) => i.id)).toEqual(['PYSEC-2025-1']);
+  });
+
+  it('fails an import that yields no record, instead of reporting done with 0 records', async () => {
+    const d = path.join(dir, 'empty-folder');
+    mkdirSync(d, { recursive: true });
+    writeFileSync(path.join(d, 'README.md'), 'nothing here');
+    await expect(store.importFile(d)).rejects.toThrow(/no advisory record/);
+  });
+
+  it('one freshly dated record does not make a stale source fresh', async () => {
+    const old = '2025-01-01T00:00:00Z';
+    await store.importFile(file('bulk.json', JSON.stringify(Array.from({ length: 10 }, (_, i) => osvRec(`GHSA-bulk-0000-000${i}`, { modified: old })))));
+    expect(store.sources().sources.find((s) => s.source === 'osv:PyPI')?.data_date).toBe(old);
+    await store.importFile(file('one-fresh.json', JSON.stringify(osvRec('GHSA-new0-0000-0000'))));
+    expect(store.sources().sources.find((s) => s.source === 'osv:PyPI')?.data_date).toBe(old);
+    // a full export again dates it
+    await store.importFile(file('bulk2.json', JSON.stringify(Array.from({ length: 11 }, (_, i) => osvRec(`GHSA-bulk-0000-000${i}`)))));
+    expect(store.sources().sources.find((s) => s.source === 'osv:PyPI')?.data_date).toBe(fresh);
+  });
+
+  it('marks an import left running by a dead process as failed, and leaves a live one alone', async () => {
+    const db = new BetterSqlite3(':memory:');
+    const s = new AdvisoryStore(db);
+    const ins = db.prepare("INSERT INTO vuln_imports (id, kind, started_at, status, owner_pid) VALUES (?, 'osv-json', '2025-01-01T00:00:00Z', 'running', ?)");
+    ins.run('dead', 2 ** 22 + 12345);
+    ins.run('live', process.ppid);
+    ins.run('legacy', null);
+    expect(s.recoverInterrupted().sort()).toEqual(['dead', 'legacy']);
+    expect(s.importRecord('dead')?.status).toBe('failed');
+    expect(s.importRecord('live')?.status).toBe('running');
+  });
+});

@@ -104,6 +104,19 @@ export function createAdvisoryTables(db: Database): void {
     CREATE TABLE IF NOT EXISTS vuln_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
     INSERT OR IGNORE INTO vuln_meta (key, value) VALUES ('generation', 0);
   `);
+  // The process running an import, so one that died can be told from one still running in another process.
+  const columns = db.prepare('PRAGMA table_info(vuln_imports)').all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'owner_pid')) db.exec('ALTER TABLE vuln_imports ADD COLUMN owner_pid INTEGER');
+}
+
+/** True when a process with this id exists (signal 0 checks without sending anything). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 interface AdvisoryRow {
@@ -215,12 +228,14 @@ export class AdvisoryStore {
     const sha = st.isDirectory() ? null : await sha256File(file);
     const id = options.id ?? randomUUID();
     const startedAt = iso(this.now());
-    this.stmt('INSERT INTO vuln_imports (id, kind, file_sha256, started_at) VALUES (?, ?, ?, ?)').run(id, k, sha, startedAt);
+    this.stmt('INSERT INTO vuln_imports (id, kind, file_sha256, started_at, owner_pid) VALUES (?, ?, ?, ?, ?)').run(id, k, sha, startedAt, process.pid);
     const counts = { records: 0, inserted: 0, updated: 0, unchanged: 0, warnings: 0 };
     const samples: string[] = [];
     let dataDate: string | null = null;
     let modelVersion: string | null = null;
     const osvEcosystems = new Map<string, string>();
+    /** Records per OSV ecosystem in this import. */
+    const osvCounts = new Map<string, number>();
     let batch: (() => void)[] = [];
     const flush = (): void => {
       if (batch.length === 0) return;
@@ -252,11 +267,14 @@ export class AdvisoryStore {
           case 'osv': {
             counts.records++;
             const r = item.record;
+            const ecosystems = new Set<string>();
             for (const a of r.affected ?? []) {
               if (a.package === undefined) continue;
+              ecosystems.add(a.package.ecosystem);
               const prev = osvEcosystems.get(a.package.ecosystem);
               if (prev === undefined || r.modified > prev) osvEcosystems.set(a.package.ecosystem, r.modified);
             }
+            for (const e of ecosystems) osvCounts.set(e, (osvCounts.get(e) ?? 0) + 1);
             batch.push(() => this.putOsv(r, id, counts));
             break;
           }
@@ -279,6 +297,8 @@ export class AdvisoryStore {
         }
       }
       flush();
+      // A source that yields no record at all (a folder of files in no format read, an empty array) is a failed import.
+      if (counts.records === 0) throw new VitrineError('validation_failed', counts.warnings > 0 ? 'no advisory record could be read from the source (see the warnings)' : 'the source holds no advisory record');
     } catch (err) {
       flush();
       this.stmt("UPDATE vuln_imports SET records = ?, inserted = ?, updated = ?, unchanged = ?, warnings = ?, warning_samples = ?, finished_at = ?, status = 'failed' WHERE id = ?").run(counts.records, counts.inserted, counts.updated, counts.unchanged, counts.warnings, JSON.stringify(samples), iso(this.now()), id);
@@ -292,7 +312,16 @@ export class AdvisoryStore {
       );
       if (k.startsWith('osv')) {
         const count = this.stmt('SELECT COUNT(DISTINCT advisory_id) AS n FROM vuln_affected WHERE ecosystem = ?');
-        for (const [eco, newest] of osvEcosystems) upsert.run(`osv:${eco}`, (count.get(eco) as { n: number }).n, id, finishedAt, newest.startsWith('1970') ? finishedAt : newest);
+        const known = this.stmt('SELECT data_date FROM vuln_sources WHERE source = ?');
+        for (const [eco, newest] of osvEcosystems) {
+          const total = (count.get(eco) as { n: number }).n;
+          const before = known.get(`osv:${eco}`) as { data_date: string } | undefined;
+          // An import dates its source only when it carries at least half of the source's records (a full export):
+          // one freshly modified record must not make a stale source read fresh.
+          const covers = (osvCounts.get(eco) ?? 0) * 2 >= total;
+          const date = before !== undefined && !covers ? before.data_date : newest.startsWith('1970') ? finishedAt : newest;
+          upsert.run(`osv:${eco}`, total, id, finishedAt, date);
+        }
       } else {
         const source = k.startsWith('kev') ? 'kev' : k.startsWith('epss') ? 'epss' : 'nvd';
         const table = `vuln_${source}`;
@@ -597,6 +626,24 @@ export class AdvisoryStore {
   }
 
   /** The import record by id; null when unknown. */
+  /**
+   * Marks as failed every import left `running` by a process that no longer exists (killed, crashed, restarted);
+   * returns their ids. Imports of a live process (another CLI run) are left alone.
+   */
+  recoverInterrupted(): string[] {
+    const rows = this.stmt("SELECT id, owner_pid FROM vuln_imports WHERE status = 'running'").all() as { id: string; owner_pid: number | null }[];
+    const dead = rows.filter((r) => r.owner_pid === null || (r.owner_pid !== process.pid && !processAlive(r.owner_pid)));
+    const mark = this.stmt("UPDATE vuln_imports SET status = 'failed', finished_at = ?, warning_samples = ? WHERE id = ? AND status = 'running'");
+    const note = JSON.stringify(['the import was interrupted: the process running it ended before it finished']);
+    for (const r of dead) mark.run(iso(this.now()), note, r.id);
+    return dead.map((r) => r.id);
+  }
+
+  /** Ids of imports running in a live process. */
+  runningImports(): string[] {
+    return (this.stmt("SELECT id FROM vuln_imports WHERE status = 'running'").all() as { id: string }[]).map((r) => r.id);
+  }
+
   importRecord(id: string): AdvisoryImport | null {
     const r = this.stmt('SELECT * FROM vuln_imports WHERE id = ?').get(id) as ImportRow | undefined;
     return r === undefined ? null : importOf(r);

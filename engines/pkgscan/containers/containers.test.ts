@@ -1,5 +1,5 @@
 // Container scans: the checks on the real fixture image (set-uid, planted key, secrets never echoed, whiteouts, upgrade), the decision rules, and the routes (auth before the body, 413, 415, one at a time, incomplete never clean).
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +25,7 @@ import { pkgscanService } from '../service.js';
 import { PASSWORD, TEST_SCRYPT } from '../testutil.js';
 import { advisoryStoreOf } from '../vulns/advisories.js';
 import { analyzeImage, CONTAINER_SCAN_JOB, containerScanJob, UPLOAD_DIR, type ContainerAnalysis } from './analyze.js';
-import { containerRoutes } from './http.js';
+import { containerRoutes, sweepContainerUploads } from './http.js';
 import { decide } from './scan.js';
 import { envSecrets, findSecrets, SECRET_RULES } from './secrets.js';
 
@@ -370,5 +370,22 @@ describe('migration 10', () => {
     expect(() => insert('complete', 'allow')).not.toThrow();
     expect(() => insert('clean', 'allow')).toThrow();
     expect(() => insert('incomplete', 'pass')).toThrow();
+  });
+});
+
+describe('container uploads after a crash', () => {
+  it('at start, image uploads older than the process are removed; newer ones and other files stay', () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-uploads-'));
+    const dir = path.join(home, 'container-uploads');
+    mkdirSync(dir);
+    const old = path.join(dir, '0b7f3a52-4c1e-4d7a-9b0e-1f2a3b4c5d6e.tar');
+    const fresh = path.join(dir, '1b7f3a52-4c1e-4d7a-9b0e-1f2a3b4c5d6e.tar');
+    const other = path.join(dir, 'notes.txt');
+    for (const f of [old, fresh, other]) writeFileSync(f, 'x');
+    utimesSync(old, new Date('2020-01-01'), new Date('2020-01-01'));
+    utimesSync(other, new Date('2020-01-01'), new Date('2020-01-01'));
+    expect(sweepContainerUploads(home)).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['1b7f3a52-4c1e-4d7a-9b0e-1f2a3b4c5d6e.tar', 'notes.txt']);
+    rmSync(home, { recursive: true, force: true });
   });
 });

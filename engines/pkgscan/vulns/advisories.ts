@@ -89,7 +89,9 @@ export function listVulnerabilities(db: Database, f: VulnerabilityFilter, limit:
   const all: VulnerabilitySummary[] = [];
   for (const row of ids) {
     const a = store.get(row.advisory_id);
-    const severity = a === null ? null : a.malicious ? 'critical' : a.severity;
+    // As the verdicts count it: malicious is critical, a known-exploited advisory at least high (unknown counting as medium).
+    const kev = a?.kev !== null && a?.kev !== undefined;
+    const severity: Severity | null = a === null ? null : a.malicious ? 'critical' : kev && RANK[a.severity ?? 'medium'] < RANK.high ? 'high' : a.severity;
     if (f.kev !== undefined && (a?.kev !== null && a?.kev !== undefined) !== f.kev) continue;
     if (f.minSeverity !== undefined && (severity === null || RANK[severity] < RANK[f.minSeverity])) continue;
     all.push({

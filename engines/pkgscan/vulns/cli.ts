@@ -5,7 +5,11 @@ import type { AdvisoryImport, LookupResult } from '../../core/contracts/pkgscan-
 import { VitrineError } from '../../core/errors.js';
 import { openStandaloneStore } from '../../core/store.js';
 import { pkgscanService } from '../service.js';
+import { AuditLog } from '../audit/audit.js';
 import { advisoryStoreOf } from './advisories.js';
+
+/** The audit actor of imports run from the command line (the operating-system user is not a workstation user). */
+const CLI_ACTOR = 'cli';
 
 export const ADVISORIES_HELP = `  pkgscan advisories import PATH... [--json]
       Imports advisory files into the workstation's store, each detected by content: OSV records, folders of them
@@ -64,6 +68,8 @@ export async function advisoriesCommand(rest: readonly string[], values: { json?
         const lines: string[] = [];
         const results: (AdvisoryImport | { path: string; error: string })[] = [];
         let failed = 0;
+        // Each import is audited as the HTTP route audits it, by the command line's actor.
+        const audit = new AuditLog(db);
         for (const [i, p] of args.entries()) {
           const label = `#${i + 1}`;
           try {
@@ -71,11 +77,13 @@ export async function advisoriesCommand(rest: readonly string[], values: { json?
             results.push(r);
             lines.push(importLine(label, r));
             for (const w of r.warning_samples.slice(0, 5)) lines.push(`  warning: ${w}`);
+            await audit.append('vulnerabilities.import_finished', CLI_ACTOR, null, { import_id: r.id, kind: r.kind, file_sha256: r.file_sha256, records: r.records, warnings: r.warnings, via: 'cli' });
           } catch (err) {
             failed++;
             const message = err instanceof VitrineError ? err.message : 'the file could not be imported';
             results.push({ path: label, error: message });
             lines.push(`failed\t${label}\t${message}`);
+            await audit.append('vulnerabilities.import_failed', CLI_ACTOR, null, { via: 'cli' });
           }
         }
         return { code: failed > 0 ? 1 : 0, stdout: json ? `${JSON.stringify(results, null, 2)}\n` : `${lines.join('\n')}\n`, stderr: failed > 0 ? `${failed} of ${args.length} failed\n` : '' };

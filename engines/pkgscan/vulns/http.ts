@@ -1,5 +1,6 @@
 // Routes /vulnerabilities: lookup with honest status, one advisory by id or alias, advisories found in stored scans, imports and per-source status.
 import { randomUUID } from 'node:crypto';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,8 +45,45 @@ const ADVISORY_UPLOAD: RawUpload = {
   tooLarge: 'the advisory file is larger than an upload takes (512 MiB); import it with pkgscan advisories import',
 };
 
+/** Upload temp files are `<data>/tmp/advisories-<import id>`. */
+const TEMP_PREFIX = 'advisories-';
+
+/**
+ * At start: imports a dead process left `running` are marked failed, and upload temp files of imports no live
+ * process runs (written before this process started) are removed.
+ */
+export function recoverAdvisoryImports(p: Pick<Platform, 'db' | 'dataDir'>): { failed: string[]; removed: number } {
+  const s = advisoryStoreOf(p.db);
+  const failed = s.recoverInterrupted();
+  const live = new Set(s.runningImports());
+  let removed = 0;
+  if (p.dataDir === '') return { failed, removed };
+  const dir = path.join(p.dataDir, 'tmp');
+  const startedAt = Date.now() - process.uptime() * 1000;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return { failed, removed };
+  }
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX) || live.has(name.slice(TEMP_PREFIX.length))) continue;
+    const file = path.join(dir, name);
+    try {
+      const st = lstatSync(file);
+      if (!st.isFile() || st.mtimeMs >= startedAt) continue;
+      rmSync(file, { force: true });
+      removed++;
+    } catch {
+      // gone already
+    }
+  }
+  return { failed, removed };
+}
+
 export function vulnerabilityRoutes(p: Platform): RouteDef[] {
   const store = (): ReturnType<typeof advisoryStoreOf> => advisoryStoreOf(p.db);
+  recoverAdvisoryImports(p);
   return [
     {
       method: 'get',
@@ -97,7 +135,7 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
         const actor = caller?.id ?? 'anonymous';
         const dir = path.join(p.dataDir !== '' ? p.dataDir : tmpdir(), 'tmp');
         const id = randomUUID();
-        const file = path.join(dir, `advisories-${id}`);
+        const file = path.join(dir, `${TEMP_PREFIX}${id}`);
         let size: number;
         try {
           checkRawUpload(req, ADVISORY_UPLOAD);

@@ -1,5 +1,7 @@
 // pkgscan's vulnerability routes with real sign-ins (lookup status, advisory by alias, stored-scan list, import upload, sources), the CLI command and migration 7.
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
@@ -8,8 +10,10 @@ import type { AdvisoryImport, AdvisorySources, LookupResult, VulnerabilityPage }
 import { openMemoryStore } from '../../core/store.js';
 import type { Platform } from '../platform.js';
 import { sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
+import { AuditLog } from '../audit/audit.js';
 import { migrations } from '../store.js';
-import { assessRelease, recordScanAdvisories } from './advisories.js';
+import { advisoryStoreOf, assessRelease, listVulnerabilities, recordScanAdvisories } from './advisories.js';
+import { recoverAdvisoryImports } from './http.js';
 import { advisoriesCommand } from './cli.js';
 
 let sessions: Record<Role, Session>;
@@ -126,5 +130,62 @@ describe('pkgscan advisories (command line)', () => {
     await writeFile(path.join(dataDir, 'x.json'), JSON.stringify(record));
     expect((await advisoriesCommand(['import', path.join(dataDir, 'x.json')], { json: true }, { db })).code).toBe(0);
     db.close();
+  });
+});
+
+describe('advisory hardening', () => {
+  it('min_severity=high keeps a known-exploited advisory the verdict counts as high, whatever its own score', async () => {
+    const db = openMemoryStore([{ name: 'pkgscan', migrations }]);
+    try {
+      const low = { ...record, id: 'GHSA-lowl-oooo-wwww', aliases: ['CVE-2025-7777'], severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:L/AC:H/PR:H/UI:R/S:U/C:L/I:N/A:N' }] };
+      await writeFile(path.join(dataDir, 'low.json'), JSON.stringify(low));
+      await writeFile(path.join(dataDir, 'kev-low.json'), JSON.stringify({ catalogVersion: '1', dateReleased: recent, vulnerabilities: [{ cveID: 'CVE-2025-7777', dateAdded: recent.slice(0, 10), vendorProject: 'v', product: 'p', vulnerabilityName: 'n' }] }));
+      expect((await advisoriesCommand(['import', path.join(dataDir, 'low.json'), path.join(dataDir, 'kev-low.json')], {}, { db })).code).toBe(0);
+      const a = assessRelease(db, 'npm', 'demo-lib', '1.0.0');
+      const item = a.items.find((i) => i.id === 'GHSA-lowl-oooo-wwww');
+      expect(item).toMatchObject({ kev: true, severity: 'low' });
+      recordScanAdvisories(db, 'scan-k', 'npm', 'demo-lib', '1.0.0', [item?.id ?? '']);
+      const listed = listVulnerabilities(db, { minSeverity: 'high' }, 10, 0);
+      expect(listed.items.map((i) => [i.id, i.severity, i.kev])).toEqual([['GHSA-lowl-oooo-wwww', 'high', true]]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('advisories import from the command line writes audit entries', async () => {
+    const db = openMemoryStore([{ name: 'pkgscan', migrations }]);
+    try {
+      await writeFile(path.join(dataDir, 'audited.json'), JSON.stringify(record));
+      expect((await advisoriesCommand(['import', path.join(dataDir, 'audited.json'), path.join(dataDir, 'nope.json')], {}, { db })).code).toBe(1);
+      const rows = new AuditLog(db).list({}, 50, 0).items.filter((e) => e.action.startsWith('vulnerabilities.')).sort((x, y) => x.seq - y.seq);
+      expect(rows.map((e) => [e.action, e.actor])).toEqual([
+        ['vulnerabilities.import_finished', 'cli'],
+        ['vulnerabilities.import_failed', 'cli'],
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('at start, an import left running by a dead process is failed and its upload temp file removed', async () => {
+    const db = openMemoryStore([{ name: 'pkgscan', migrations }]);
+    const home = await mkdtemp(path.join(tmpdir(), 'vitrine-adv-'));
+    try {
+      advisoryStoreOf(db);
+      db.prepare("INSERT INTO vuln_imports (id, kind, started_at, status, owner_pid) VALUES ('11111111-1111-4111-8111-111111111111', 'osv-json', '2025-01-01T00:00:00Z', 'running', 4199999)").run();
+      await mkdir(path.join(home, 'tmp'));
+      const stale = path.join(home, 'tmp', 'advisories-11111111-1111-4111-8111-111111111111');
+      await writeFile(stale, 'x');
+      await utimes(stale, new Date('2020-01-01'), new Date('2020-01-01'));
+      const other = path.join(home, 'tmp', 'keep-me');
+      await writeFile(other, 'y');
+      expect(recoverAdvisoryImports({ db, dataDir: home })).toEqual({ failed: ['11111111-1111-4111-8111-111111111111'], removed: 1 });
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(other)).toBe(true);
+      expect(advisoryStoreOf(db).importRecord('11111111-1111-4111-8111-111111111111')?.status).toBe('failed');
+    } finally {
+      db.close();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
