@@ -9,10 +9,11 @@ import { KILL_CHAIN_STAGES, stageOrder } from './attack.js';
 import { defaultSigmaRules } from './detections.js';
 import { at, makeEvent } from './testkit.js';
 
-function proc(t: number, image: string, cmd: string): ReturnType<typeof makeEvent> {
+function proc(t: number, image: string, cmd: string, host = 'WS01'): ReturnType<typeof makeEvent> {
   const data: JsonRecord = { Image: image, ParentImage: 'C:\\Windows\\explorer.exe', CommandLine: cmd, ProcessId: String(300 + t), ParentProcessId: '100' };
   return makeEvent({
     time: at(t),
+    host,
     action: 'process.create',
     actor: { type: 'process', name: 'C:\\Windows\\explorer.exe' },
     object: { type: 'process', name: image },
@@ -32,6 +33,20 @@ describe('ATT&CK v19 tactics in detections and stories', () => {
     const a = analyzeEvents([ev], { sigma: rules });
     expect(a.detections?.detailsOf(ev as never)[0]?.tactics).toEqual(['stealth']);
     expect(a.stories.flatMap((s) => s.stages)).toContain('stealth');
+  });
+
+  it('story titles use the technique name: a revoked id its own name (the tag adds the replacement), an unknown id says so', () => {
+    const rule = (id: string, tag: string, image: string): { source: string; text: string } => ({
+      source: `t/${id}.yml`,
+      text: `title: Rule ${id}\nid: ${id}\nstatus: test\nlevel: high\ntags:\n    - ${tag}\nlogsource:\n    product: windows\n    category: process_creation\ndetection:\n    sel:\n        Image|endswith: '\\${image}'\n    condition: sel\n`,
+    });
+    const rules = sigmaRuleSetFromTexts([rule('rv-1', 'attack.t1070.001', 'wipe.exe'), rule('uk-1', 'attack.t1999', 'odd.exe')]);
+    const a = analyzeEvents([proc(1, 'C:\\x\\wipe.exe', 'wipe.exe'), proc(2, 'C:\\x\\odd.exe', 'odd.exe', 'WS02')], { sigma: rules });
+    const titles = a.stories.map((s) => s.title);
+    expect(titles).toContain('Clear Windows Event Logs on WS01');
+    expect(titles).toContain('Unknown technique T1999 on WS02');
+    const revoked = a.stories.flatMap((s) => s.techniques).find((t) => t.id === 'T1070.001');
+    expect(revoked).toMatchObject({ status: 'revoked', revokedBy: 'T1685.005', tactics: ['defense-impairment'] });
   });
 
   it('the two new tactics stand where Defense Evasion was in the kill chain', () => {

@@ -1,5 +1,6 @@
 // Stage 7: stories. Causal subtrees of the graph below a root, ranked by suspicion, tagged with techniques and stages, with path chains.
 import type { CausalEdge, GraphNode, KillChainStage, Story } from '../../core/contracts/forensic.js';
+import { attackLookup } from '../../core/attack/lookup.js';
 import { stageOf, stageOrder, techniqueTag } from './attack.js';
 import { eventsById, nodesById, scoreChain, type ScoringGraph } from './scoring.js';
 import type { AnalysisEvent } from './events.js';
@@ -250,7 +251,8 @@ function storyOf(
   const stageList = [...stages].sort((a, b) => stageOrder(a) - stageOrder(b));
   const rootLabel = nodes.get(root)?.label ?? root;
   const first = tags[0];
-  const lead = first === undefined ? 'Activity' : first.status === 'unknown' ? `Unknown technique ${first.id}` : first.name;
+  // A revoked id leads with its own name (the tag's name adds the replacement); an unknown one says so with its id.
+  const lead = first === undefined ? 'Activity' : first.status === 'unknown' ? `Unknown technique ${first.id}` : first.status === 'revoked' ? attackLookup().technique(first.id).name : first.name;
   const chains = withChains && edges.length <= CHAIN_MAX_EDGES ? pathChains(root, edges) : [];
   return {
     title: `${lead} on ${hosts.join(', ') || 'unknown host'}`,
