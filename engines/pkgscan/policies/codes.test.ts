@@ -1,9 +1,11 @@
 // The code registry: shipped policies name only real codes and dimensions, every shipped rule fires on a fixture, validation refuses unknown names with line and column, and a damaged archive gets one incompleteness finding.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import type { ScanFinding } from '../../core/contracts/pkgscan.js';
+import { assessAnalysis } from '../analyzers/assessment.js';
 import { runAnalyzers } from '../analyzers/risk.js';
 import { releaseOf } from '../analyzers/testing.js';
 import { openRelease } from '../package/open.js';
@@ -116,6 +118,23 @@ describe('the finding code registry', () => {
       }
     });
   }
+
+  it.skipIf(!hasCorpora())('in prod, every benign corpus release imported offline (no attestation, no advisory data) reads clean and is warned for its gaps, never blocked', async () => {
+    const prod = shipped('prod');
+    const seen: Record<string, number> = {};
+    for (const eco of ['npm', 'pypi'] as const) {
+      const dir = corpusPath('packages', 'benign', eco);
+      for (const file of readdirSync(dir).sort()) {
+        const release = openRelease(new Uint8Array(readFileSync(path.join(dir, file))), { filename: file });
+        const r = await runAnalyzers(release, { resourcesDir, internalNamespaces: [] });
+        const a = assessAnalysis({ findings: r.findings, chains: r.chains, risk: r.risk, complete: release.complete });
+        const e = evaluatePolicy(prod, 'h', { findings: r.findings.map((x) => ({ code: x.code, severity: x.severity })), risk: r.risk, vulnerabilities: { status: 'unavailable', items: [] }, provenance: { verified: false, status: 'absent' }, licenses: release.metadata.license !== undefined ? [release.metadata.license] : [] });
+        const key = `${a.verdict}/${e.decision}`;
+        seen[key] = (seen[key] ?? 0) + 1;
+      }
+    }
+    expect(seen).toEqual({ 'clean/warn': 65 });
+  }, 300_000);
 
   it('a damaged archive gets one incompleteness finding (archive_incomplete), not two', async () => {
     const bytes = await npmTarball('sample', '1.0.0');
