@@ -7,60 +7,70 @@ import { hash } from 'node:crypto';
  * Throws on values JSON cannot carry (NaN, Infinity, bigint, functions, cycles) instead of guessing.
  */
 export function canonicalJson(value: unknown): string {
-  const seen = new Set<object>();
-  const out: string[] = [];
-  const walk = (v: unknown): void => {
-    if (v === null) {
-      out.push('null');
-      return;
+  return canonicalOf(value, []);
+}
+
+/** Characters JSON.stringify escapes in a string: quote, backslash, controls, and surrogates (lone ones are escaped). */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** Keys in UTF-16 code unit order (insertion sort: objects have few keys, often already in order). */
+function sortedKeys(keys: string[]): string[] {
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > k) {
+      keys[j + 1] = keys[j] as string;
+      j--;
     }
-    switch (typeof v) {
-      case 'boolean':
-        out.push(v ? 'true' : 'false');
-        return;
-      case 'number':
-        if (!Number.isFinite(v)) throw new TypeError('canonicalJson: non-finite number');
-        out.push(Object.is(v, -0) ? '0' : String(v));
-        return;
-      case 'string':
-        out.push(JSON.stringify(v));
-        return;
-      case 'object': {
-        if (seen.has(v)) throw new TypeError('canonicalJson: cyclic structure');
-        seen.add(v);
-        const withToJson = v as { toJSON?: () => unknown };
-        if (typeof withToJson.toJSON === 'function') {
-          walk(withToJson.toJSON());
-        } else if (Array.isArray(v)) {
-          out.push('[');
-          // An index loop, not forEach: forEach skips holes of sparse arrays, which JSON writes as null.
-          for (let i = 0; i < v.length; i++) {
-            if (i > 0) out.push(',');
-            const item: unknown = v[i];
-            walk(item === undefined || typeof item === 'function' ? null : item);
-          }
-          out.push(']');
-        } else {
-          const entries = Object.entries(v as Record<string, unknown>)
-            .filter(([, val]) => val !== undefined && typeof val !== 'function')
-            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-          out.push('{');
-          entries.forEach(([key, val], i) => {
-            if (i > 0) out.push(',');
-            out.push(JSON.stringify(key), ':');
-            walk(val);
-          });
-          out.push('}');
+    keys[j + 1] = k;
+  }
+  return keys;
+}
+
+/** One value's canonical text; `open` holds the objects being written around it (a cycle throws). */
+function canonicalOf(v: unknown, open: object[]): string {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(v)) throw new TypeError('canonicalJson: non-finite number');
+      return Object.is(v, -0) ? '0' : String(v);
+    case 'string':
+      return NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`;
+    case 'object': {
+      if (open.includes(v)) throw new TypeError('canonicalJson: cyclic structure');
+      open.push(v);
+      let out: string;
+      const withToJson = v as { toJSON?: () => unknown };
+      if (typeof withToJson.toJSON === 'function') out = canonicalOf(withToJson.toJSON(), open);
+      else if (Array.isArray(v)) {
+        out = '[';
+        // An index loop, not forEach: forEach skips holes of sparse arrays, which JSON writes as null.
+        for (let i = 0; i < v.length; i++) {
+          const item: unknown = v[i];
+          out += (i > 0 ? ',' : '') + canonicalOf(item === undefined || typeof item === 'function' ? null : item, open);
         }
-        seen.delete(v);
-        return;
+        out += ']';
+      } else {
+        const rec = v as Record<string, unknown>;
+        out = '{';
+        let first = true;
+        for (const key of sortedKeys(Object.keys(rec))) {
+          const val = rec[key];
+          if (val === undefined || typeof val === 'function') continue;
+          out += `${first ? '' : ','}${NEEDS_ESCAPE.test(key) ? JSON.stringify(key) : `"${key}"`}:${canonicalOf(val, open)}`;
+          first = false;
+        }
+        out += '}';
       }
-      default:
-        throw new TypeError(`canonicalJson: cannot serialise a ${typeof v}`);
+      open.pop();
+      return out;
     }
-  };
-  walk(value);
-  return out.join('');
+    default:
+      throw new TypeError(`canonicalJson: cannot serialise a ${typeof v}`);
+  }
 }
 
 /** Lower-case hex SHA-256 of bytes or of a UTF-8 string. */
