@@ -108,7 +108,13 @@ describe.skipIf(!hasCorpora())('scoring real flows (corpus samples)', () => {
     const renamed = flows.map((f) => Object.fromEntries(Object.entries(f).map(([n, v]) => [spelled(n), v])));
     expect(score(bundle, renamed).results.map((x) => x.score)).toEqual(score(bundle, flows).results.map((x) => x.score));
     expect(score(bundle, renamed).columns.renamed).toContainEqual({ from: 'Total Fwd Packet', to: 'Total Fwd Packets' });
-    // The labelled sample has no Destination Port: the model was trained without it and says so.
+    // The labelled sample has no Destination Port: the model was trained without it, says so, and a port sent
+    // (the re-extraction has `Dst Port`) changes nothing.
     expect(bundle.card.absent_features).toEqual(['Destination Port']);
+    const withPort = renamed.map((f) => ({ ...f, 'Dst Port': '443' }));
+    const answer = score(bundle, withPort);
+    expect(answer.results.map((x) => x.score)).toEqual(score(bundle, flows).results.map((x) => x.score));
+    expect(answer.columns.not_in_training).toEqual(['Destination Port']);
+    expect(answer.columns.used).not.toContain('Destination Port');
   }, 120_000);
 });

@@ -115,6 +115,8 @@ export function flowMatrix(bundle: ModelBundle, flows: readonly Record<string, n
       seen[k] = 1;
       if (feature !== name.trim() && renamed.size < 200) renamed.set(name.trim().slice(0, 200), feature);
       if (f.cls === 'derived') continue; // recomputed below; whatever was sent is not used
+      // A feature the training data did not have was 0 for the model throughout: it stays 0, whatever was sent.
+      if (absent.has(feature)) continue;
       used.add(feature);
       let v: number;
       if (typeof value === 'string') {
