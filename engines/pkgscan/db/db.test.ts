@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
+import { SKIP_POSTGRES, SKIP_POSTGRES_REASON } from '../../../test/postgres/cluster.js';
 import { VitrineError } from '../../core/errors.js';
 import { openMemoryStore } from '../../core/store.js';
 import { AuditLog } from '../audit/audit.js';
@@ -284,5 +285,56 @@ describe.skipIf(backendCases[1]?.skip ?? true)(`PostgreSQL migrations${backendCa
     } finally {
       await pg.close();
     }
+  });
+});
+
+describe('transactions', () => {
+  it('SQLite: a throwing transaction rolls back; a statement issued meanwhile waits and is kept', async () => {
+    const b = await fixture.open('sqlite');
+    await b.store.run('CREATE TABLE t (v INTEGER)');
+    let outside: Promise<number> | undefined;
+    await expect(
+      b.store.transaction(async (q) => {
+        await q.run('INSERT INTO t (v) VALUES (1)');
+        outside = b.store.run('INSERT INTO t (v) VALUES (2)');
+        await q.run('INSERT INTO t (v) VALUES (3)');
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await outside).toBe(1);
+    expect((await b.store.all<{ v: number }>('SELECT v FROM t ORDER BY v')).map((r) => r.v)).toEqual([2]);
+    expect(b.sqlite.inTransaction).toBe(false);
+  });
+
+  it.skipIf(SKIP_POSTGRES)(`PostgreSQL: racing serializable read-then-write transactions are retried, none lost${SKIP_POSTGRES ? ` (skipped: ${SKIP_POSTGRES_REASON})` : ''}`, async () => {
+    const b = await fixture.open('postgres');
+    await b.store.run('CREATE TABLE counter (k TEXT PRIMARY KEY, n INTEGER NOT NULL)');
+    await b.store.run("INSERT INTO counter (k, n) VALUES ('a', 0)");
+    let attempts = 0;
+    let readers = 0;
+    let open!: () => void;
+    const bothRead = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const bump = (db: AsyncDb): Promise<void> => {
+      let first = true;
+      return db.transaction(
+        async (q) => {
+          attempts++;
+          const row = await q.get<{ n: number }>("SELECT n FROM counter WHERE k = 'a'");
+          // The first attempts wait until both sides hold their snapshot, so the two writes surely conflict.
+          if (first) {
+            first = false;
+            if (++readers === 2) open();
+            await bothRead;
+          }
+          await q.run("UPDATE counter SET n = ? WHERE k = 'a'", [(row?.n ?? 0) + 1]);
+        },
+        { isolation: 'serializable' },
+      );
+    };
+    await Promise.all([bump(b.store), bump(b.another())]);
+    expect(await b.store.get<{ n: number }>("SELECT n FROM counter WHERE k = 'a'")).toEqual({ n: 2 });
+    expect(attempts).toBe(3);
   });
 });

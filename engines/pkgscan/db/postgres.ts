@@ -105,7 +105,7 @@ export class PgDb extends PgStatements implements AsyncDb {
       const client = await this.pool.connect();
       let broken = false;
       try {
-        await client.query('BEGIN');
+        await client.query(options.isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN');
         if (options.lock !== undefined) await client.query({ text: 'SELECT pg_advisory_xact_lock($1::bigint)', values: [advisoryKey(options.lock)] });
         const result = await fn(new PgStatements(client));
         await client.query('COMMIT');

@@ -21,6 +21,11 @@ export interface TransactionOptions {
    * (`pg_advisory_xact_lock`); on SQLite the transaction is IMMEDIATE, which already holds the one write lock.
    */
   readonly lock?: string;
+  /**
+   * `serializable` where a check spans rows that a concurrent transaction could change (PostgreSQL SERIALIZABLE; a
+   * conflict aborts one side, which is then run again). SQLite transactions are serial already.
+   */
+  readonly isolation?: 'read_committed' | 'serializable';
 }
 
 export interface AsyncDb extends Queryable {
