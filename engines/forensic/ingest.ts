@@ -269,6 +269,9 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
     let count = 0;
     let first: string | null = null;
     let last: string | null = null;
+    // The sort keys of first and last, kept beside them (one key per event, not three).
+    let firstKey = '';
+    let lastKey = '';
     const interner = new EventInterner();
     try {
       const only = options.onlyRecords;
@@ -279,8 +282,14 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
         const t = event.time.time;
         if (t !== null) {
           const key = timeSortKey(t);
-          if (first === null || key < timeSortKey(first)) first = t;
-          if (last === null || key > timeSortKey(last)) last = t;
+          if (first === null || key < firstKey) {
+            first = t;
+            firstKey = key;
+          }
+          if (last === null || key > lastKey) {
+            last = t;
+            lastKey = key;
+          }
         }
         options.onEvent?.(event);
         if (collect) events.push(event);
