@@ -54,6 +54,7 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
   metrics.gauge('pkgscan_users_active', 'Active user accounts', () => auth.users.countActive());
   metrics.gauge('pkgscan_events_unacknowledged', 'Security events not yet acknowledged', () => unacknowledgedCount(ctx.db));
   metrics.gauge('pkgscan_audit_entries', 'Entries in the audit chain', () => audit.total());
+  if (shared) metrics.gauge('pkgscan_audit_queue_failures', 'Audit entries of the concerns still on SQLite that the shared chain refused', () => audit.queuedFailures);
   const r = config.rateLimits;
   const limiters = {
     auth: new FixedWindowLimiter(r.authPerClient, r.windowMs),
