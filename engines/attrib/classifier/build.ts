@@ -18,7 +18,7 @@ export function tramSplit(file: string): { train: LabelledSentence[]; test: Labe
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2).filter((a, i, all) => all[i - 1] !== '--out');
+  const args = process.argv.slice(2).filter((_, i, all) => all[i - 1] !== '--out');
   const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
   const labels = new Set(train.map((e) => e.label));

@@ -43,7 +43,7 @@ describe('technique classifier', () => {
   it('deals each label round the folds and picks the threshold by cross-validation on the training examples only', () => {
     const fold = stratifiedFolds(toy, 2, 1);
     for (const label of ['T1003.001', 'T1053.005', 'T1059.001']) {
-      const members = toy.map((e, i) => (e.label === label ? fold[i] : -1)).filter((f) => f >= 0);
+      const members = toy.map((e, i) => (e.label === label ? (fold[i] ?? -1) : -1)).filter((f) => f >= 0);
       expect(members.filter((f) => f === 0)).toHaveLength(2);
     }
     const choice = crossValidatedThreshold(toy, { minExamples: 1, maxIterations: 50 }, 2, 1);
