@@ -46,14 +46,16 @@ export interface Launch {
  * loads dist/engines/<name>/cli.js). Both are found from this file's own location, never from PATH or the cwd.
  */
 export function launchFor(name: Executable, args: readonly string[]): Launch {
+  // Every run loads the parent watch first: it dies with the workstation (main/console/parent-watch.ts).
+  const watch = new URL(`./parent-watch.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url).href;
   if (FROM_SOURCE) {
     const script = fileURLToPath(new URL(`../../engines/${name}/cli.ts`, import.meta.url));
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    return { command: process.execPath, args: ['--import', tsx, script, ...args] };
+    return { command: process.execPath, args: ['--import', tsx, '--import', watch, script, ...args] };
   }
   // dist/main/console/executables.js -> <package>/bin/<name>
   const script = fileURLToPath(new URL(`../../../bin/${name}`, import.meta.url));
-  return { command: process.execPath, args: [script, ...args] };
+  return { command: process.execPath, args: ['--import', watch, script, ...args] };
 }
 
 /** The module whose `main(argv)` answers `--help` in-process (for the completion catalogue). */

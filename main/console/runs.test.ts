@@ -1,8 +1,10 @@
 // The Console's process management: argv validation, the allow-list, working-directory checks, the environment,
 // cancel (SIGINT, then SIGKILL after the grace), the output cap, the bound on runs at once, and close.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VitrineError } from '../../engines/core/errors.js';
 import { argvSchema, isExecutable, launchFor, MAX_ARGS, resolveCwd, runEnvironment } from './executables.js';
@@ -263,5 +265,92 @@ describe('runs', () => {
     const c = collect(runs, info.id);
     expect((await runs.exited(info.id))?.code).toBe(0);
     expect(c.text()).toContain('forensic analyze PATH');
+  });
+});
+
+describe('arguments', () => {
+  const argsRefusal = (argv: string[]): string => {
+    try {
+      consoleRuns().start({ argv });
+    } catch (err) {
+      expect(err).toBeInstanceOf(VitrineError);
+      return `${(err as VitrineError).code}: ${(err as Error).message}`;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('refuses paths outside the data folder and the evidence root, whatever option or position names them', () => {
+    writeFileSync(path.join(outside, 'secret'), 'x');
+    for (const argv of [
+      ['petriage', 'analyze', '/etc/shadow'],
+      ['forensic', 'demo', '--out', outside],
+      ['forensic', 'report', 'x', '--pdf', path.join(outside, 'r.pdf')],
+      ['forensic', 'demo', '--ledger', '../outside/x.sqlite'],
+      ['forensic', 'demo', '--ledger=../outside/x.sqlite'],
+      ['replay', 'demo', '--out', '/tmp/elsewhere.json'],
+      ['flowdet', 'generate', '--out', '/'],
+      // a symlink inside the data folder that leads out
+      ['petriage', 'analyze', 'escape/secret'],
+      ['petriage', 'analyze', 'cases/../../outside/secret'],
+    ]) expect(argsRefusal(argv), argv.join(' ')).toMatch(/^forbidden: .*must be inside the data folder or the evidence root$/);
+    expect(argsRefusal(['forensic', 'demo', '--ledger', '/etc/x'])).toBe('forbidden: a ledger path must be inside the data folder or the evidence root');
+  });
+
+  it('refuses server commands and server-only options', () => {
+    expect(argsRefusal(['pkgscan', 'serve'])).toMatch(/^forbidden: the Console does not start servers/);
+    expect(argsRefusal(['forensic', '--port', '1', 'serve'])).toMatch(/^forbidden: the Console does not take --port/);
+    for (const opt of ['--allow-remote', '--host', '--host=0.0.0.0', '--evidence-root', '--evidence-root=/']) expect(argsRefusal(['forensic', 'demo', opt])).toMatch(/^forbidden: the Console does not take --(allow-remote|host|evidence-root): it is a server option$/);
+  });
+
+  it('accepts plain words, relative paths and absolute paths inside the roots', async () => {
+    const runs = consoleRuns();
+    for (const argv of [
+      ['pkgscan', 'echo', 'npm', 'left-pad', '1.3.0', 'https://registry.npmjs.org/x', '--format', 'json'],
+      ['pkgscan', 'echo', path.join(dataDir, 'cases', 'new.json'), `--out=${path.join(evidence, 'x')}`, 'cases/a.txt'],
+    ]) {
+      const info = runs.start({ argv });
+      const c = collect(runs, info.id);
+      expect((await runs.exited(info.id))?.code, argv.join(' ')).toBe(0);
+      c.off();
+    }
+  });
+});
+
+describe('a run dies with the workstation', () => {
+  it('launchFor loads the parent watch before the command line', () => {
+    const l = launchFor('petriage', ['analyze', 'x']);
+    expect(l.args.some((a) => /parent-watch\.(ts|js)$/.test(a))).toBe(true);
+  });
+
+  it('a run busy in a loop that never yields is gone within a second of its workstation being killed', async () => {
+    const spin = path.join(tmp, 'spin.mjs');
+    writeFileSync(spin, "process.stdout.write(process.pid + '\\n'); for (;;) {}\n");
+    const host = fileURLToPath(new URL('./orphan-console.fixture.ts', import.meta.url));
+    const hostProcess = spawn(process.execPath, ['--import', 'tsx', host, dataDir, spin], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const pid = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      hostProcess.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const m = /^(\d+)\n/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      hostProcess.on('exit', () => reject(new Error('the host exited early')));
+    });
+    const alive = (p: number): boolean => {
+      try {
+        process.kill(p, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(pid)).toBe(true);
+    hostProcess.kill('SIGKILL');
+    const killedAt = Date.now();
+    while (alive(pid) && Date.now() - killedAt < 5000) await new Promise((r) => setTimeout(r, 50));
+    const survived = alive(pid);
+    if (survived) process.kill(pid, 'SIGKILL');
+    expect(survived).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import type { ConsoleRunExit, ConsoleRunInfo } from '../../engines/core/contracts/console.js';
 import { VitrineError } from '../../engines/core/errors.js';
+import { checkArguments } from './arguments.js';
 import { isExecutable, launchFor, resolveCwd, runEnvironment, type ConsoleRoots, type Launch } from './executables.js';
 
 export const DEFAULT_MAX_RUNNING = 3;
@@ -130,6 +131,8 @@ export class ConsoleRuns {
     const [name, ...args] = req.argv;
     if (name === undefined || !isExecutable(name)) throw new VitrineError('bad_request', 'unknown command: the Console runs only caseassess, petriage, replay, provgate, attrib, pkgscan, forensic and flowdet');
     const cwd = resolveCwd(this.options, req.cwd);
+    // Server commands and options are refused, and every path an argument names must stay inside the roots.
+    checkArguments(name, args, cwd, this.options);
     if (this.running() >= this.maxRunning) throw new VitrineError('rate_limited', `at most ${this.maxRunning} commands run at once: wait for one to finish or cancel it`);
     const launch = this.launch(name, args);
     const size = req.cols !== undefined && req.rows !== undefined ? { cols: req.cols, rows: req.rows } : undefined;
