@@ -59,6 +59,12 @@ describe('pkgscan command line', () => {
       expect(entries[0]?.actor).toBe('system');
       expect(JSON.parse(entries[0]?.payload ?? '{}')).toMatchObject({ name: 'left-pad', version: '1.3.0', created: true });
       expect(entries[0]?.payload).not.toContain(home);
+      // the scan reads the assessment first, then the decision and its gaps with what to do
+      const scanned = await main(['scan', 'npm', 'left-pad', '1.3.0'], { stdin: stdin(''), db });
+      expect(scanned.code).toBe(0);
+      expect(scanned.stdout).toMatch(/^assessment: clean \(confidence 0\.\d\d\)/);
+      expect(scanned.stdout).toMatch(/^WARN {2}npm left-pad 1\.3\.0 {2}\(environment prod/m);
+      expect(scanned.stdout).toContain('gap provenance_missing (warn)');
     } finally {
       if (before === undefined) delete process.env['VITRINE_HOME'];
       else process.env['VITRINE_HOME'] = before;

@@ -143,10 +143,12 @@ function importCommand(rest: readonly string[], io: CliIo): CliResult {
 }
 
 function verdictText(v: ScanVerdict): string {
-  const out = [`${v.decision.toUpperCase()}  ${v.ecosystem} ${v.name} ${v.version}  (environment ${v.environment}, risk ${v.risk_score.toFixed(2)}, severity ${v.severity}${v.incomplete ? ', INCOMPLETE' : ''})`];
+  const out = [`assessment: ${v.assessment.verdict} (confidence ${v.assessment.confidence.toFixed(2)}): ${v.assessment.summary}`];
+  out.push(`${v.decision.toUpperCase()}  ${v.ecosystem} ${v.name} ${v.version}  (environment ${v.environment}, risk ${v.risk_score.toFixed(2)}, severity ${v.severity}${v.incomplete ? ', INCOMPLETE' : ''})`);
+  for (const g of v.gaps) out.push(`  gap ${g.kind} (${g.effect}): ${g.message}; what to do: ${g.what_to_do}`);
   out.push(`scan ${v.id}  archive ${v.package.sha256}  from ${v.package.source}`);
   out.push(`vulnerabilities: ${v.vulnerabilities.status} (${v.vulnerabilities.items.length} advisories)  provenance: ${v.provenance.status}`);
-  for (const r of v.policy_reasons) out.push(`  ${r.effect.padEnd(5)} ${r.rule}: ${r.message}`);
+  for (const r of v.policy_reasons) out.push(`  ${r.effect.padEnd(5)} ${r.rule}: ${r.message}${r.count > 1 ? ` [${r.subjects.join(', ')}]` : ''}`);
   for (const r of v.waived_reasons) out.push(`  waived ${r.rule}: ${r.message} (exception ${r.waived_by ?? '?'})`);
   for (const f of v.findings.slice(0, 50)) out.push(`  [${f.severity}] ${f.code} ${f.file ?? '(package)'}${f.line !== null ? `:${f.line}` : ''}  ${f.title}`);
   if (v.findings.length > 50) out.push(`  ... ${v.findings.length - 50} more findings (--json shows all)`);
