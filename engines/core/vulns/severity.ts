@@ -22,8 +22,13 @@ export function bandOf(score: number): Severity {
   return 'info';
 }
 
+/** Longest vector string read. */
+export const MAX_VECTOR_CHARS = 256;
+
 /** The base score of a CVSS v3.0, v3.1 or v4.0 vector; null when the vector is not one the calculator reads. */
 export function cvssBaseScore(vector: string): number | null {
+  // The longest CVSS v4.0 vector with every metric is under 200 characters: anything longer is not one.
+  if (vector.length > MAX_VECTOR_CHARS) return null;
   const v = vector.trim();
   try {
     let base: number | undefined;

@@ -13,7 +13,7 @@ import { parseOsvRecord, type OsvRecord } from './osv.js';
 import { parseDocument } from 'yaml';
 import { resolveAliases } from '../manifests/yamlnodes.js';
 import { jsonArrayItems, type JsonStreamItem } from './jsonstream.js';
-import { bandOf, cvssBaseScore, severityWord } from './severity.js';
+import { bandOf, cvssBaseScore } from './severity.js';
 import type { Severity } from '../contracts/pkgscan.js';
 
 /** Bounds: one OSV record (a zip entry or a file), a whole JSON document (KEV, NVD, a record array), folder depth and files. */
@@ -556,12 +556,12 @@ function nvdCvss(metrics: unknown): { vector: string | null; score: number | nul
     for (const m of sorted) {
       const data = m['cvssData'];
       if (!isObject(data)) continue;
+      // The score is recomputed from the vector; a metric whose vector does not parse (or is absurdly long) is
+      // refused, whatever baseScore and baseSeverity it states (a stated 99 is never stored).
       const vector = str(data['vectorString']);
       const computed = vector !== null ? cvssBaseScore(vector) : null;
-      const given = typeof data['baseScore'] === 'number' ? data['baseScore'] : null;
-      const score = computed ?? given;
-      if (score === null) continue;
-      return { vector, score, severity: computed !== null ? bandOf(computed) : (severityWord(data['baseSeverity']) ?? bandOf(score)) };
+      if (computed === null || vector === null) continue;
+      return { vector: vector.trim(), score: computed, severity: bandOf(computed) };
     }
   }
   return { vector: null, score: null, severity: null };

@@ -291,3 +291,27 @@ describe('bounded, streamed and recoverable imports', () => {
     expect(s.importRecord('live')?.status).toBe('running');
   });
 });
+
+describe('CVSS from NVD is recomputed from its vector or refused', () => {
+  it('a stated baseScore of 99 with a garbage vector, or a 100 KB vector, is not stored; a good vector is recomputed', async () => {
+    const metric = (vectorString: string, baseScore: number): Record<string, unknown> => ({ cvssMetricV31: [{ type: 'Primary', cvssData: { version: '3.1', vectorString, baseScore, baseSeverity: 'CRITICAL' } }] });
+    const nvd = {
+      format: 'NVD_CVE',
+      timestamp: '2025-08-31T00:00:00.000',
+      vulnerabilities: [
+        { cve: { id: 'CVE-2025-3001', metrics: metric('garbage', 99) } },
+        { cve: { id: 'CVE-2025-3002', metrics: metric(`CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H${'/X:X'.repeat(25_000)}`, 9.8) } },
+        // the stated score lies: the vector computes 5.4
+        { cve: { id: 'CVE-2025-3003', metrics: metric('CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:L/I:L/A:N', 10) } },
+      ],
+    };
+    await store.importFile(file('nvd-lies.json', JSON.stringify(nvd)));
+    const db = (store as unknown as { db: BetterSqlite3.Database }).db;
+    const rows = db.prepare('SELECT cve, vector, score, severity FROM vuln_nvd ORDER BY cve').all() as { cve: string; vector: string | null; score: number | null; severity: string | null }[];
+    expect(rows.map((r) => [r.cve, r.score, r.severity, (r.vector ?? '').length <= 256])).toEqual([
+      ['CVE-2025-3001', null, null, true],
+      ['CVE-2025-3002', null, null, true],
+      ['CVE-2025-3003', 5.4, 'medium', true],
+    ]);
+  });
+});
