@@ -7,7 +7,8 @@ export { splitSentences } from './extract/techniques.js';
 export { toNavigatorLayer, type NavigatorLayer } from './extract/navigator.js';
 export { extractionToStix, stixPattern, type ExtractionStixOptions } from './extract/stix.js';
 export { cluster, clusterFeatures, clustersToCypher, reportFeatures, reportSimilarity, DEFAULT_CLUSTER_THRESHOLD, MAX_CLUSTER_REPORTS, type ClusterOptions } from './cluster/cluster.js';
-export { attribute, attributeTechniques, loadCalibration, DEFAULT_SHORTLIST, type AttributeOptions } from './attribute/attribute.js';
+export { attribute, attributeEvidence, attributeTechniques, loadCalibration, DEFAULT_SHORTLIST, type AttributeOptions, type AttributionEvidence, type KnownInfrastructure } from './attribute/attribute.js';
+export { findSoftware, type SoftwareMention } from './extract/software.js';
 export {
   trainClassifier,
   loadClassifier,
@@ -15,6 +16,9 @@ export {
   evaluateClassifier,
   procedureExamples,
   trainAndEvaluate,
+  crossValidatedThreshold,
+  stratifiedFolds,
+  DEFAULT_ANALYZER,
   trainingExamples,
   loadLabelledSentences,
   stratifiedLabelSplit,
@@ -27,4 +31,6 @@ export {
   type TrainOptions,
   type ClassifierModelJson,
   type TrainingResult,
+  type Analyzer,
+  type ThresholdChoice,
 } from './classifier/classifier.js';
