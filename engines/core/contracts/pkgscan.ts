@@ -387,6 +387,8 @@ export interface ScanSummary {
   readonly findings: number;
   readonly incomplete: boolean;
   readonly created_at: string;
+  /** The verdict's assessment (null for a verdict stored before assessments existed). */
+  readonly assessment?: ScanAssessment['verdict'] | null;
 }
 
 /** GET /scans/stats/overview. */

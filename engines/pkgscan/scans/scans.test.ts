@@ -107,6 +107,9 @@ describe.skipIf(!hasCorpora())('package scans', () => {
     expect(all.total).toBeGreaterThanOrEqual(6);
     const blocked = await json<PageOf<ScanSummary>>(await call(s, 'GET', '/scans?decision=block', { token: by.read_only.token }));
     expect(blocked.items.every((x) => x.decision === 'block')).toBe(true);
+    // each row carries its assessment: the blocked malware reads malicious
+    expect(blocked.items.length).toBeGreaterThan(0);
+    expect(blocked.items.every((x) => x.assessment === 'malicious')).toBe(true);
     const q = await json<PageOf<ScanSummary>>(await call(s, 'GET', '/scans?q=BACKC', { token: by.read_only.token }));
     expect(q.items.map((x) => x.name)).toEqual(['backcall']);
     expect((await call(s, 'GET', '/scans?decision=maybe', { token: by.read_only.token })).status).toBe(400);

@@ -16,9 +16,10 @@ interface ScanRow {
   findings_count: number;
   incomplete: number;
   created_at: string;
+  assessment: ScanSummary['assessment'];
 }
 
-const SUMMARY_COLS = 'id, ecosystem, name, version, environment, decision, severity, risk_score, findings_count, incomplete, created_at';
+const SUMMARY_COLS = "id, ecosystem, name, version, environment, decision, severity, risk_score, findings_count, incomplete, created_at, json_extract(verdict_json, '$.assessment.verdict') AS assessment";
 
 function toSummary(r: ScanRow): ScanSummary {
   return {
@@ -33,6 +34,7 @@ function toSummary(r: ScanRow): ScanSummary {
     findings: r.findings_count,
     incomplete: r.incomplete === 1,
     created_at: r.created_at,
+    assessment: r.assessment ?? null,
   };
 }
 

@@ -13,6 +13,21 @@ export function DecisionBadge({ decision, large = false }: { decision: Decision;
   );
 }
 
+/** The analysis's assessment of a stored verdict (a dash for one stored before assessments existed). */
+export function AssessmentCell({ assessment }: { assessment: 'malicious' | 'suspicious' | 'clean' | 'unknown' | null | undefined }) {
+  return (
+    <td>
+      {assessment ? (
+        <span className={`pk-assess__verdict pk-assess__verdict--${assessment} pk-assess__verdict--small`} data-testid="assessment-cell">
+          {assessment}
+        </span>
+      ) : (
+        <span className="muted">—</span>
+      )}
+    </td>
+  );
+}
+
 /** The decision of a stored verdict, marked when its analysis did not finish. */
 export function DecisionCell({ decision, incomplete }: { decision: Decision; incomplete: boolean }) {
   return (

@@ -5,7 +5,7 @@ import { ErrorNote } from '../../../components/ErrorNote';
 import { PAGE } from '../common/format';
 import { useLoad } from '../common/hooks';
 import { usePackagesNav } from '../common/nav';
-import { DecisionCell, PackageLink, Pager, VerdictTailCells } from '../common/ui';
+import { AssessmentCell, DecisionCell, PackageLink, Pager, VerdictTailCells } from '../common/ui';
 import { VerdictView } from '../scan/VerdictView';
 import type { PkgscanApi } from '../session';
 import { StatsOverview } from './StatsOverview';
@@ -77,6 +77,7 @@ function HistoryList({ api }: { api: PkgscanApi }) {
         <table className="packages__table pk-rows">
           <thead>
             <tr>
+              <th>Assessment</th>
               <th>Decision</th>
               <th>Package</th>
               <th>Environment</th>
@@ -90,6 +91,7 @@ function HistoryList({ api }: { api: PkgscanApi }) {
           <tbody>
             {(list.data?.items ?? []).map((s) => (
               <tr key={s.id} data-testid="scan-row">
+                <AssessmentCell assessment={s.assessment} />
                 <DecisionCell decision={s.decision} incomplete={s.incomplete} />
                 <td>
                   <PackageLink ecosystem={s.ecosystem} name={s.name} version={s.version} />

@@ -4,7 +4,7 @@ import type { PackageOverview } from '../../../../../engines/core/contracts/pkgs
 import { ErrorNote } from '../../../components/ErrorNote';
 import { useLoad } from '../common/hooks';
 import { usePackagesNav, type PackageRef } from '../common/nav';
-import { DecisionCell, SeverityBadge, VerdictTailCells } from '../common/ui';
+import { AssessmentCell, DecisionCell, SeverityBadge, VerdictTailCells } from '../common/ui';
 import type { PkgscanApi } from '../session';
 
 /** Versions newest verdict first as the service sends them, grouped: version -> its verdicts (one per environment). */
@@ -88,6 +88,7 @@ function Overview({ api, pkg }: { api: PkgscanApi; pkg: PackageRef }) {
               <tr>
                 <th>Version</th>
                 <th>Environment</th>
+                <th>Assessment</th>
                 <th>Decision</th>
                 <th>Severity</th>
                 <th className="num">Risk</th>
@@ -102,6 +103,7 @@ function Overview({ api, pkg }: { api: PkgscanApi; pkg: PackageRef }) {
                   <tr key={s.id} className={i === 0 ? 'pk-group-start' : undefined}>
                     <td>{i === 0 ? <strong>{g.version}</strong> : ''}</td>
                     <td>{s.environment}</td>
+                    <AssessmentCell assessment={s.assessment} />
                     <DecisionCell decision={s.decision} incomplete={s.incomplete} />
                     <VerdictTailCells verdict={s} onOpen={() => openScan(s.id)} />
                   </tr>
