@@ -116,6 +116,32 @@ describe('match', () => {
     expect(match(w, wide('awordb'))).toEqual([]);
     expect(match(w, concat(bytes('a'), wide('word')))).toEqual(['r']);
   });
+
+  it('finds a string at every offset, of every length, beside strings of other lengths (the strided scan agrees with a plain search)', () => {
+    // Strings of 1 to 14 bytes in one rule set, so the long ones are scanned with a stride; each is placed at every
+    // offset of a 40-byte buffer in turn, the first and last offsets included.
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz';
+    const lengths = [1, 2, 3, 4, 5, 6, 7, 9, 11, 14];
+    const texts = lengths.map((len, k) => Array.from({ length: len }, (_, j) => alphabet[(k * 7 + j * 3) % 26]).join('').toUpperCase());
+    for (const minLong of [4, 7, 11]) {
+      const chosen = texts.filter((t) => t.length < 4 || t.length >= minLong);
+      const rules = parse(chosen.map((t, k) => `rule r${k} { strings: $a = "${t}" ${k % 3 === 0 ? 'nocase' : k % 3 === 1 ? 'ascii wide' : ''} condition: $a }`).join('\n'));
+      let checked = 0;
+      for (const [k, t] of chosen.entries()) {
+        const form = k % 3 === 1 && t.length % 2 === 0 ? wide(t) : bytes(k % 3 === 0 ? t.toLowerCase() : t);
+        for (let at = 0; at + form.length <= 40; at++) {
+          const buf = new Uint8Array(40).fill(0x2e);
+          buf.set(form, at);
+          expect(match(rules, buf), `${t} at ${at}`).toContain(`r${k}`);
+          checked++;
+        }
+        const cut = new Uint8Array(40).fill(0x2e);
+        cut.set(form.subarray(0, form.length - 1), 40 - form.length + 1);
+        expect(match(rules, cut), `${t} cut at the end`).not.toContain(`r${k}`);
+      }
+      expect(checked).toBeGreaterThan(100);
+    }
+  });
 });
 
 describe('synthesize and validate', () => {

@@ -444,30 +444,54 @@ interface CompiledPattern {
   readonly owner: number;
 }
 
-/** Patterns bucketed by their first two bytes, so one pass over the file tries only the patterns that can start at each offset. */
+/**
+ * Patterns of four bytes or more are bucketed by a hash of four-byte grams (as in Wu-Manber): a pattern of length L
+ * at least 3 + S is entered under its grams at offsets 0 .. S-1, so the scan reads the data's four bytes only at every
+ * S-th offset (S: the shortest long pattern's length less 3, at most 8) and any occurrence has one of its entered
+ * grams there; a bucket is looked at only where four bytes agree with a gram (two-byte keys hit at most offsets of
+ * a PE). Shorter patterns use a two-byte table, and single bytes are searched one by one.
+ */
 interface CompiledRules {
   readonly patterns: readonly CompiledPattern[];
   /** Case-sensitive patterns, and the nocase ones matched over the lowered data. */
-  readonly exact: KeyTable;
-  readonly folded: KeyTable;
+  readonly exact: KeyTables;
+  readonly folded: KeyTables;
   /** Patterns shorter than two bytes, searched one by one. */
   readonly short: readonly number[];
   /** Per rule, the owners (string indices) of its strings in order. */
   readonly owners: readonly (readonly number[])[];
+  /** Per rule, its string ids to their owners. */
+  readonly ids: readonly ReadonlyMap<string, number>[];
   readonly strings: number;
 }
 
-/** Per two-byte key, the index of its list of patterns (-1: none): a dense lookup, as most offsets start no pattern. */
+const HASH_BITS = 16;
+/** The four-byte key's bucket (the key as a signed 32-bit integer, first byte highest). */
+const bucketOf = (key: number): number => Math.imul(key, 0x9e3779b1) >>> (32 - HASH_BITS);
+
+/** Per key, the index of its list of patterns (-1: none): a dense lookup, as most offsets start no pattern. */
 interface KeyTable {
   readonly size: number;
   readonly heads: Int32Array;
-  readonly lists: readonly (readonly number[])[];
+  readonly lists: readonly Int32Array[];
 }
 
-function keyTable(table: Map<number, number[]>): KeyTable {
-  const heads = new Int32Array(table.size === 0 ? 0 : 65536).fill(-1);
-  const lists: number[][] = [];
-  for (const [key, list] of table) heads[key] = lists.push(list) - 1;
+interface KeyTables {
+  /** Patterns of two or three bytes, by their first two bytes. */
+  readonly two: KeyTable;
+  /** Patterns of four bytes or more as (pattern, offset) pairs, by bucketOf(their four bytes at offset), offsets 0 .. stride-1. */
+  readonly four: KeyTable;
+  /** The step between the offsets of the data the four-byte table is looked up at. */
+  readonly stride: number;
+}
+
+/** The most offsets a long pattern is entered under: every eighth offset of the data is looked at, at best. */
+const MAX_STRIDE = 8;
+
+function keyTable(table: Map<number, number[]>, slots: number): KeyTable {
+  const heads = new Int32Array(table.size === 0 ? 0 : slots).fill(-1);
+  const lists: Int32Array[] = [];
+  for (const [key, list] of table) heads[key] = lists.push(Int32Array.from(list)) - 1;
   return { size: table.size, heads, lists };
 }
 
@@ -477,13 +501,15 @@ function compile(rules: readonly Rule[]): CompiledRules {
   const cached = compiledCache.get(rules);
   if (cached) return cached;
   const patterns: CompiledPattern[] = [];
-  const exact = new Map<number, number[]>();
-  const folded = new Map<number, number[]>();
+  const tables = { exact: { two: new Map<number, number[]>(), four: new Map<number, number[]>() }, folded: { two: new Map<number, number[]>(), four: new Map<number, number[]>() } };
   const short: number[] = [];
   const owners: number[][] = [];
+  const ids: Map<string, number>[] = [];
+  const fours: { index: number; pair: (typeof tables)['exact'] }[] = [];
   let owner = 0;
   for (const rule of rules) {
     const mine: number[] = [];
+    const byId = new Map<string, number>();
     for (const str of rule.strings) {
       const forms: [Uint8Array, boolean][] = [];
       if (str.ascii) forms.push([Uint8Array.from(str.bytes), false]);
@@ -493,52 +519,134 @@ function compile(rules: readonly Rule[]): CompiledRules {
         const index = patterns.push({ bytes, nocase: str.nocase, fullword: str.fullword, wide, owner }) - 1;
         if (bytes.length < 2) short.push(index);
         else {
-          const table = str.nocase ? folded : exact;
-          const key = ((bytes[0] as number) << 8) | (bytes[1] as number);
-          const list = table.get(key);
-          if (list) list.push(index);
-          else table.set(key, [index]);
+          const pair = str.nocase ? tables.folded : tables.exact;
+          const b = (k: number): number => bytes[k] as number;
+          if (bytes.length < 4) {
+            const key = (b(0) << 8) | b(1);
+            const list = pair.two.get(key);
+            if (list) list.push(index);
+            else pair.two.set(key, [index]);
+          } else fours.push({ index, pair });
         }
       }
+      if (!byId.has(str.id)) byId.set(str.id, owner);
       mine.push(owner++);
     }
     owners.push(mine);
+    ids.push(byId);
   }
-  const compiled = { patterns, exact: keyTable(exact), folded: keyTable(folded), short, owners, strings: owner };
+  // Each long pattern is entered under its four-byte grams at offsets 0 .. stride-1 (stride: the shortest one's
+  // length less 3, at most MAX_STRIDE), so looking only at every stride-th offset of the data meets every occurrence.
+  const stride = (four: typeof fours): number => Math.max(1, Math.min(MAX_STRIDE, ...four.map((f) => (patterns[f.index] as CompiledPattern).bytes.length - 3)));
+  const tablesOf = (t: { two: Map<number, number[]>; four: Map<number, number[]> }): KeyTables => {
+    const mine = fours.filter((f) => f.pair === t);
+    const step = stride(mine);
+    for (const { index } of mine) {
+      const bytes = (patterns[index] as CompiledPattern).bytes;
+      for (let d = 0; d < step; d++) {
+        const key = bucketOf(((bytes[d] as number) << 24) | ((bytes[d + 1] as number) << 16) | ((bytes[d + 2] as number) << 8) | (bytes[d + 3] as number));
+        const list = t.four.get(key);
+        if (list) list.push(index, d);
+        else t.four.set(key, [index, d]);
+      }
+    }
+    return { two: keyTable(t.two, 65536), four: keyTable(t.four, 1 << HASH_BITS), stride: step };
+  };
+  const compiled = { patterns, exact: tablesOf(tables.exact), folded: tablesOf(tables.folded), short, owners, ids, strings: owner };
   compiledCache.set(rules, compiled);
   return compiled;
 }
 
-/** One pass over `haystack`: marks in `found` every owner with a form occurring (and passing fullword) in it. */
-function scanPass(c: CompiledRules, table: KeyTable, haystack: Uint8Array, data: Uint8Array, found: Uint8Array): void {
-  if (table.size === 0) return;
-  const { heads, lists } = table;
+/** Tries the patterns of one list at offset i, every byte compared (a bucket can hold patterns of other keys). */
+function tryList(c: CompiledRules, list: Int32Array, haystack: Uint8Array, data: Uint8Array, i: number, found: Uint8Array): void {
   const n = haystack.length;
-  for (let i = 0; i + 1 < n; i++) {
-    const h = heads[((haystack[i] as number) << 8) | (haystack[i + 1] as number)] as number;
-    if (h === -1) continue;
-    for (const pi of lists[h] as number[]) {
-      const p = c.patterns[pi] as CompiledPattern;
-      if (found[p.owner] === 1) continue;
-      const len = p.bytes.length;
-      if (i + len > n) continue;
-      let k = 2;
-      while (k < len && haystack[i + k] === p.bytes[k]) k++;
-      if (k === len && (!p.fullword || fullwordOk(data, i, len, p.wide))) found[p.owner] = 1;
+  for (let j = 0; j < list.length; j++) {
+    const p = c.patterns[list[j] as number] as CompiledPattern;
+    if (found[p.owner] === 1) continue;
+    const bytes = p.bytes;
+    const len = bytes.length;
+    if (i + len > n) continue;
+    let k = 0;
+    while (k < len && haystack[i + k] === bytes[k]) k++;
+    if (k === len && (!p.fullword || fullwordOk(data, i, len, p.wide))) found[p.owner] = 1;
+  }
+}
+
+/** One pass over `haystack`: marks in `found` every owner with a form occurring (and passing fullword) in it. */
+function scanPass(c: CompiledRules, tables: KeyTables, haystack: Uint8Array, data: Uint8Array, found: Uint8Array): void {
+  const n = haystack.length;
+  const { two, four } = tables;
+  if (two.size > 0) {
+    const { heads, lists } = two;
+    for (let i = 0; i + 1 < n; i++) {
+      const h = heads[((haystack[i] as number) << 8) | (haystack[i + 1] as number)] as number;
+      if (h !== -1) tryList(c, lists[h] as Int32Array, haystack, data, i, found);
     }
+  }
+  if (four.size > 0 && n >= 4) {
+    const { heads, lists } = four;
+    const step = tables.stride;
+    for (let q = 0; q + 3 < n; q += step) {
+      const key = ((haystack[q] as number) << 24) | ((haystack[q + 1] as number) << 16) | ((haystack[q + 2] as number) << 8) | (haystack[q + 3] as number);
+      const h = heads[Math.imul(key, 0x9e3779b1) >>> (32 - HASH_BITS)] as number;
+      if (h !== -1) tryPairs(c, lists[h] as Int32Array, haystack, data, q, found);
+    }
+  }
+}
+
+/** Tries the (pattern, offset) pairs of one four-byte bucket for the data's four bytes at q: each pattern starting at q - offset. */
+function tryPairs(c: CompiledRules, list: Int32Array, haystack: Uint8Array, data: Uint8Array, q: number, found: Uint8Array): void {
+  const n = haystack.length;
+  for (let j = 0; j < list.length; j += 2) {
+    const p = c.patterns[list[j] as number] as CompiledPattern;
+    if (found[p.owner] === 1) continue;
+    const i = q - (list[j + 1] as number);
+    const bytes = p.bytes;
+    const len = bytes.length;
+    if (i < 0 || i + len > n) continue;
+    let k = 0;
+    while (k < len && haystack[i + k] === bytes[k]) k++;
+    if (k === len && (!p.fullword || fullwordOk(data, i, len, p.wide))) found[p.owner] = 1;
+  }
+}
+
+/** The rule's condition over the strings found (`found` by owner; `ids` its string ids to owners). */
+function evaluateFound(cond: Condition, rule: Rule, ids: ReadonlyMap<string, number>, found: Uint8Array, data: Uint8Array): boolean {
+  switch (cond.kind) {
+    case 'mz':
+      return data.length >= 2 && data[0] === 0x4d && data[1] === 0x5a;
+    case 'string': {
+      const o = ids.get(cond.id);
+      return o !== undefined && found[o] === 1;
+    }
+    case 'of': {
+      // Over distinct ids, as a Map keyed by id counts them.
+      let n = 0;
+      for (const o of ids.values()) if (found[o] === 1) n++;
+      const need = cond.count === 'any' ? 1 : cond.count === 'all' ? rule.strings.length : cond.count;
+      return n >= need;
+    }
+    case 'and':
+      return cond.terms.every((t) => evaluateFound(t, rule, ids, found, data));
+    case 'or':
+      return cond.terms.some((t) => evaluateFound(t, rule, ids, found, data));
   }
 }
 
 /** `match`: the names of the rules that match the data, in rule order (the rule set is compiled once per array and scanned in one pass per case mode). */
 export function match(rules: readonly Rule[], data: Uint8Array): string[] {
   const c = compile(rules);
-  const target = new ScanTarget(data);
   const found = new Uint8Array(c.strings);
   scanPass(c, c.exact, data, data, found);
-  if (c.folded.size > 0) scanPass(c, c.folded, target.lower(), data, found);
+  let target: ScanTarget | undefined;
+  if (c.folded.two.size > 0 || c.folded.four.size > 0) {
+    target = new ScanTarget(data);
+    scanPass(c, c.folded, target.lower(), data, found);
+  }
   for (const pi of c.short) {
     const p = c.patterns[pi] as CompiledPattern;
     if (found[p.owner] === 1) continue;
+    target ??= new ScanTarget(data);
     const haystack = p.nocase ? target.lower() : target.buffer;
     for (let at = haystack.indexOf(p.bytes); at !== -1; at = haystack.indexOf(p.bytes, at + 1)) {
       if (!p.fullword || fullwordOk(data, at, p.bytes.length, p.wide)) {
@@ -549,9 +657,7 @@ export function match(rules: readonly Rule[], data: Uint8Array): string[] {
   }
   const out: string[] = [];
   rules.forEach((rule, r) => {
-    const mine = c.owners[r] as readonly number[];
-    const hits = new Map(rule.strings.map((str, k) => [str.id, found[mine[k] as number] === 1]));
-    if (evaluate(rule.condition, rule, hits, target)) out.push(rule.name);
+    if (evaluateFound(rule.condition, rule, c.ids[r] as ReadonlyMap<string, number>, found, data)) out.push(rule.name);
   });
   return out;
 }
