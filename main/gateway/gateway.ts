@@ -44,8 +44,8 @@ export interface GatewayOptions {
 
 const DEFAULT_MAX_BODY = 512 * 1024 * 1024;
 const JOB_ID = z.uuid();
-/** /<service>/docs and below, and /<service>/redoc, relative to /svc: the only token-free service paths (GET/HEAD). */
-const PUBLIC_DOCS_PATH = /^\/[a-z][a-z0-9-]*\/(docs(\/[A-Za-z0-9._-]*)?|redoc)$/;
+/** /<service>/docs and below, relative to /svc: the only token-free service paths (GET/HEAD). Everything else, /redoc included, needs the token. */
+const PUBLIC_DOCS_PATH = /^\/[a-z][a-z0-9-]*\/docs(\/[A-Za-z0-9._-]*)?$/;
 
 export function serviceInfo(descriptor: ServiceDescriptor): ServiceInfo {
   return { name: descriptor.name, title: descriptor.title, workspace: descriptor.workspace, base: `/svc/${descriptor.name}` };
@@ -163,7 +163,7 @@ export function createGateway(options: GatewayOptions): Express {
   const auth = requireBearer(options.token);
   app.use('/api', setCsp(API_CSP), auth, apiRouter(options, services));
   // A service's interactive documentation is static and holds no evidence: a browser visit cannot send the
-  // bearer token, so GET/HEAD of /svc/<name>/docs/... and /svc/<name>/redoc pass; every other /svc route still needs the token.
+  // bearer token, so GET/HEAD of /svc/<name>/docs/... pass; every other /svc route (pkgscan's /redoc too) needs the token.
   const svcAuth: RequestHandler = (req, res, next) => {
     if ((req.method === 'GET' || req.method === 'HEAD') && PUBLIC_DOCS_PATH.test(req.path)) next();
     else auth(req, res, next);

@@ -335,6 +335,20 @@ describe('host allow-list', () => {
     }
   });
 
+  it('refuses a request with two Host headers, even when both are loopback names', async () => {
+    const raw = (hosts: string[]): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const sock = connect(server.port, '127.0.0.1', () => sock.end(`GET /health HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`));
+        let out = '';
+        sock.on('data', (c: Buffer) => (out += c.toString('latin1')));
+        sock.on('end', () => resolve(out.split('\r\n')[0] ?? ''));
+        sock.on('error', reject);
+      });
+    expect(await raw(['localhost', 'evil.example'])).toMatch(/^HTTP\/1\.1 (400|403)/);
+    expect(await raw(['127.0.0.1', 'localhost'])).toMatch(/^HTTP\/1\.1 (400|403)/);
+    expect(await raw(['localhost'])).toMatch(/^HTTP\/1\.1 200/);
+  });
+
   it('reads host names from Host headers', () => {
     expect(hostName('LocalHost:8080')).toBe('localhost');
     expect(hostName('[::1]:80')).toBe('[::1]');

@@ -29,8 +29,11 @@ export function hostAllowList(allowed: readonly string[] = LOOPBACK_HOSTS): Requ
   return (req, _res, next) => {
     const host = req.headers.host;
     const name = host === undefined ? undefined : hostName(host);
+    // Node keeps the first of two Host headers; a proxy may route by the other. A request with two is refused.
+    let hosts = 0;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) if ((req.rawHeaders[i] ?? '').toLowerCase() === 'host') hosts++;
     // An absolute-form request line (`GET http://other/...`) names its own host: only origin-form paths are served.
-    if (name === undefined || !set.has(name) || !req.url.startsWith('/')) {
+    if (hosts > 1 || name === undefined || !set.has(name) || !req.url.startsWith('/')) {
       next(new VitrineError('forbidden', 'host not allowed'));
       return;
     }
