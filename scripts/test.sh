@@ -3,10 +3,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export npm_config_nodedir="${npm_config_nodedir:-/usr}"
-if [ ! -x /usr/bin/chromium ]; then
+# Debian's Chromium for the browser tests and Debian's PostgreSQL server binaries for the pkgscan storage tests
+# (each of those test files starts a private cluster of its own and stops it).
+need=""
+[ -x /usr/bin/chromium ] || need="$need chromium"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
+if [ -n "$need" ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
 fi
 npm ci --no-audit --no-fund
 export VITRINE_REQUIRE_E2E=1
