@@ -161,5 +161,5 @@ describe('actor attribution', () => {
     expect(r.top_shortlist).toBeGreaterThanOrEqual(0.8);
     const techniquesOnly = evaluateOnCampaigns(kb, 8, 5, {});
     expect(techniquesOnly.top1).toBeLessThan(r.top1);
-  });
+  }, 300_000);
 });

@@ -257,13 +257,13 @@ export function attributeEvidence(evidence: AttributionEvidence, kb: AttackKb, o
   };
 }
 
-/** Extracts the report's techniques, software and indicators and ranks the actors. */
+/** Extracts the report's techniques, software and indicators and ranks the actors (its wording compared with the groups' procedure texts too). */
 export function attribute(text: string, kb: AttackKb, opts: AttributeOptions = {}): Attribution {
   const e = extract(text, kb, opts.classifier ? { classifier: opts.classifier } : {});
   const { classifier: _c, ...rest } = opts;
   const software = findSoftware(text, kb).map((s) => s.id);
   return attributeEvidence(
-    { techniques: e.technique_summary.map((t) => t.id), software, indicators: e.indicators.map((i) => `${i.type}:${i.value}`), ...(opts.period ? { period: opts.period } : {}) },
+    { techniques: e.technique_summary.map((t) => t.id), software, text, indicators: e.indicators.map((i) => `${i.type}:${i.value}`), ...(opts.period ? { period: opts.period } : {}) },
     kb,
     rest,
     [...e.warnings],

@@ -37,12 +37,15 @@ describe('technique extraction', () => {
   });
 
   it('names ATT&CK software by name or alias, never an ordinary word that is also a name', () => {
-    const text = 'Operators ran Cobalt Strike beacons and Mimikatz; later, Sogu appeared. Play was blocked. Net.exe and Royal mail.';
+    const text = 'Operators ran Cobalt Strike beacons and Mimikatz; later, Sogu and Qakbot appeared. Play was blocked. Net.exe and Royal mail. A prestige project.';
     const found = findSoftware(text, kb).map((s) => [s.id, text.slice(s.start, s.end)]);
     expect(found).toEqual([
       ['S0154', 'Cobalt Strike'],
       ['S0002', 'Mimikatz'],
       ['S0013', 'Sogu'],
+      ['S0650', 'Qakbot'],
+      // `Net.exe` is an ATT&CK alias of the Net tool; the bare word `Net`, `Play`, `Royal` or `prestige` is not software.
+      ['S0039', 'Net.exe'],
     ]);
   });
 

@@ -1,4 +1,4 @@
-// ATT&CK software (malware and tools) named in report text: names and aliases from the knowledge base, case-sensitive, whole words, ordinary English words and very short names left out.
+// ATT&CK software (malware and tools) named in report text: names and aliases from the knowledge base, whole words, written as ATT&CK does or capitalised another way (`Qakbot` for `QakBot`), ordinary English words and very short names left out.
 import type { AttackKb } from '../kb/kb.js';
 
 export interface SoftwareMention {
@@ -43,15 +43,17 @@ function softwareIndex(kb: AttackKb): SoftwareIndex {
     for (const n of new Set([s.name, ...s.aliases])) {
       const name = n.trim();
       if (name.length < 3 || GENERIC_SOFTWARE_NAMES.has(name.toLowerCase()) || !/\p{L}/u.test(name)) continue;
-      const set = owners.get(name) ?? new Set<string>();
+      const key = name.toLowerCase();
+      const set = owners.get(key) ?? new Set<string>();
       set.add(s.id);
-      owners.set(name, set);
+      owners.set(key, set);
     }
   }
+  // Keyed by lower case; a name two pieces of software share (in any case) is left out.
   const byName = new Map<string, string>();
   for (const [name, set] of owners) if (set.size === 1) byName.set(name, [...set][0]!);
   const names = [...byName.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  const re = names.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}_.-])(?:${names.map(escape).join('|')})(?![\\p{L}\\p{N}_]|-\\p{L})`, 'gu');
+  const re = names.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}_.-])(?:${names.map(escape).join('|')})(?![\\p{L}\\p{N}_]|-\\p{L})`, 'giu');
   const index = { re, byName };
   indexes.set(kb, index);
   return index;
@@ -64,7 +66,11 @@ export function findSoftware(text: string, kb: AttackKb): SoftwareMention[] {
   const out: SoftwareMention[] = [];
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const id = byName.get(m[0])!;
+    const id = byName.get(m[0].toLowerCase())!;
+    // Written another way than ATT&CK does, a name counts only when it starts with a capital or a digit (`Qakbot`, not `prestige`).
+    const sw = kb.software.get(id)!;
+    const exact = [sw.name, ...sw.aliases].includes(m[0]);
+    if (!exact && !/^[\p{Lu}\p{N}]/u.test(m[0])) continue;
     out.push({ id, name: kb.software.get(id)!.name, start: m.index, end: m.index + m[0].length });
   }
   return out;
