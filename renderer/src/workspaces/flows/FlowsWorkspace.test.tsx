@@ -9,7 +9,13 @@ import type { ScoreResponse, StudyReport, StudyView } from './model';
 configure({ asyncUtilTimeout: 10_000 });
 
 const metrics = { accuracy: 0.99, precision: 0.98, recall: 0.97, f1: 0.975, fpr: 0.01, roc_auc: 0.995, pr_auc: null };
-const attack = (detector: string) => ({ detector, attack: 'transfer+black-box', robustness: { eps: [0, 0.25, 0.5, 1, 2], detection_rate: [1, 0.9, 0.8, 0.5, 0.2], area: 0.6 }, robust: [{ eps: 1, detection_rate: 0.5, robust_accuracy: 0.7 }] });
+const attack = (detector: string) => ({
+  detector,
+  attack: 'transfer+black-box',
+  robustness: { eps: [0, 0.25, 0.5, 1, 2], detection_rate: [1, 0.9, 0.8, 0.5, 0.2], area: 0.6 },
+  robust: [{ eps: 1, detection_rate: 0.5, robust_accuracy: 0.7 }],
+  budgets: [{ eps: 1, detection_rate: 0.5, robust_accuracy: 0.7, max_linf: 0.9999, physical_valid_share: 1, dropped: 2 }],
+});
 const REPORT: StudyReport = {
   dataset: { name: 'synthetic', rows: 5000, malicious: 1500, train: 3500, test: 1500, split: 'stratified_70_30' },
   detectors: [{ name: 'gbdt', test: metrics }],
@@ -106,6 +112,7 @@ describe('FlowsWorkspace', () => {
     expect(screen.getByTestId('flows-fig-roc').querySelector('polyline')).not.toBeNull();
     expect(screen.getByTestId('flows-fig-robustness').querySelectorAll('polyline')).toHaveLength(3);
     expect(screen.getByTestId('flows-fig-shap').textContent).toContain('Flow Duration');
+    expect(screen.getByTestId('flows-budgets').textContent).toContain('hardened ensemble10.5000.7001.0001.0002');
   });
 
   it('refuses one seed, sends two or more as a seed study', async () => {

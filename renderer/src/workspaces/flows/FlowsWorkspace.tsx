@@ -260,6 +260,39 @@ function ReportPanel({ report }: { readonly report: StudyReport }) {
             ))}
         </tbody>
       </table>
+      {robust.some((a) => (a.budgets ?? []).length > 0) && (
+        <details className="flows-budgets" data-testid="flows-budgets">
+          <summary>Per budget: detection, robust accuracy, largest L-inf distance, share passing the mined physics</summary>
+          <table className="dense">
+            <thead>
+              <tr>
+                <th>target</th>
+                <th>eps</th>
+                <th>detection</th>
+                <th>robust accuracy</th>
+                <th>max L-inf</th>
+                <th>physical</th>
+                <th>dropped</th>
+              </tr>
+            </thead>
+            <tbody>
+              {robust.flatMap((a) =>
+                (a.budgets ?? []).map((b) => (
+                  <tr key={`${a.detector}-${b.eps}`}>
+                    <td>{a.detector}</td>
+                    <td className="num">{b.eps}</td>
+                    <td className="num">{fmt(b.detection_rate)}</td>
+                    <td className="num">{fmt(b.robust_accuracy)}</td>
+                    <td className="num">{fmt(b.max_linf)}</td>
+                    <td className="num">{fmt(b.physical_valid_share)}</td>
+                    <td className="num">{b.dropped}</td>
+                  </tr>
+                )),
+              )}
+            </tbody>
+          </table>
+        </details>
+      )}
       <div className="flows-figures">
         <LineChart title="ROC" xLabel="false-positive rate" yLabel="true-positive rate" testId="flows-fig-roc" series={Object.entries(report.curves).map(([name, c]) => ({ name, x: c.roc.fpr, y: c.roc.tpr }))} />
         <LineChart title="Precision-recall" xLabel="recall" yLabel="precision" series={Object.entries(report.curves).map(([name, c]) => ({ name, x: c.pr.recall, y: c.pr.precision }))} />
