@@ -5,6 +5,7 @@ import type { ScanVerdict } from '../core/contracts/pkgscan.js';
 import { serveUntilSignal, standaloneContext } from '../core/http/server.js';
 import { validate } from '../core/validation.js';
 import { openStandaloneStore } from '../core/store.js';
+import { closeSharedDatabases } from './db/open.js';
 import { applyDatabaseUrlFlag, createAdminCommand, migrateCommand, prepareSharedDatabase, STORAGE_HELP, verifyAuditCommand } from './db/commands.js';
 import { defaultResourcesDir, PASSWORD_MIN, VERSION } from './config.js';
 import { createStandaloneApp } from './http.js';
@@ -101,6 +102,7 @@ async function serve(rest: readonly string[], values: { host?: string | undefine
   const home = process.env['VITRINE_HOME'];
   await prepareSharedDatabase();
   const db = openStandaloneStore([pkgscanService], home);
+  let platform: Platform | undefined;
   await serveUntilSignal({
     tool: 'pkgscan',
     version: VERSION,
@@ -108,10 +110,17 @@ async function serve(rest: readonly string[], values: { host?: string | undefine
     port,
     allowRemote: values['allow-remote'] === true,
     authenticated: true,
-    createApp: (allowedHosts) => createStandaloneApp({ db, resourcesDir: defaultResourcesDir(), ...(home ? { dataDir: home } : {}), allowedHosts }),
+    createApp: (allowedHosts) =>
+      createStandaloneApp({ db, resourcesDir: defaultResourcesDir(), ...(home ? { dataDir: home } : {}), allowedHosts, onPlatform: (p) => (platform = p) }),
     banner: (url) => `(API at ${url}/api/v1, schema at ${url}/openapi.json)`,
-    onClose: () => db.close(),
   });
+  // Closed: the audit entries still queued for the shared chain are written before the stores close.
+  try {
+    await platform?.audit.flush();
+  } finally {
+    db.close();
+    await closeSharedDatabases();
+  }
   return { code: 0, stdout: '', stderr: '' };
 }
 

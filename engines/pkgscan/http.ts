@@ -80,9 +80,13 @@ const CREDENTIAL_ROUTES = new Set(['POST /auth/login', 'POST /auth/refresh', 'PO
 function clientRateLimit(p: Platform): RequestHandler {
   return (req, res, next) => {
     const isAuth = CREDENTIAL_ROUTES.has(`${req.method} ${req.path}`);
-    const d = (isAuth ? p.limiters.auth : p.limiters.client).hit(clientKeyOf(req));
-    if (!d.allowed) next(limited(p, res, isAuth ? 'auth_client' : 'client', d.retryAfterS));
-    else next();
+    (isAuth ? p.buckets.auth : p.buckets.client).hit(clientKeyOf(req)).then(
+      (d) => {
+        if (!d.allowed) next(limited(p, res, isAuth ? 'auth_client' : 'client', d.retryAfterS));
+        else next();
+      },
+      (err: unknown) => next(err),
+    );
   };
 }
 
@@ -104,25 +108,21 @@ function authorize(p: Platform, access: Access): RequestHandler {
       next(new VitrineError('unauthorized', 'authentication required'));
       return;
     }
-    p.auth.authenticate(token).then(
-      (user) => {
-        if (access !== 'authenticated' && !hasPermission(user.role, access)) {
-          next(new VitrineError('forbidden', 'your role does not hold the permission this route needs'));
-          return;
-        }
-        const d = p.limiters.user.hit(user.id);
-        if (!d.allowed) {
-          next(limited(p, res, 'user', d.retryAfterS));
-          return;
-        }
-        res.locals['pkgscanUser'] = user;
-        next();
-      },
-      (err: unknown) => {
-        res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
-        next(err);
-      },
-    );
+    p.auth
+      .authenticate(token)
+      .then(
+        async (user) => {
+          if (access !== 'authenticated' && !hasPermission(user.role, access)) throw new VitrineError('forbidden', 'your role does not hold the permission this route needs');
+          const d = await p.buckets.user.hit(user.id);
+          if (!d.allowed) throw limited(p, res, 'user', d.retryAfterS);
+          res.locals['pkgscanUser'] = user;
+        },
+        (err: unknown) => {
+          res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
+          throw err;
+        },
+      )
+      .then(() => next(), next);
   };
 }
 

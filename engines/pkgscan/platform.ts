@@ -13,7 +13,7 @@ import { storeDirFromEnv } from './db/url.js';
 import type { AsyncDb } from './db/types.js';
 import { unacknowledgedCount } from './events/events.js';
 import { Metrics } from './ops/metrics.js';
-import { DatabaseLimiter, FixedWindowLimiter, MemoryLimiter, type SharedLimiter } from './ops/ratelimit.js';
+import { DatabaseLimiter, MemoryLimiter, type SharedLimiter } from './ops/ratelimit.js';
 import { seedDefaultPolicies } from './policies/policies.js';
 
 export interface Platform {
@@ -30,9 +30,9 @@ export interface Platform {
   readonly audit: AuditLog;
   readonly auth: Auth;
   readonly metrics: Metrics;
-  /** Request buckets of this process (auth, client, user) and the failed-login lock-out, shared by every server on PostgreSQL. */
-  readonly limiters: { readonly auth: FixedWindowLimiter; readonly client: FixedWindowLimiter; readonly user: FixedWindowLimiter; readonly failedLogins: SharedLimiter };
-  /** The request buckets behind async functions: in the shared database on PostgreSQL, else this process's limiters. */
+  /** The failed-login lock-out per account: in the shared database on PostgreSQL, else this process's memory. */
+  readonly limiters: { readonly failedLogins: SharedLimiter };
+  /** The request buckets (credential routes and everything else per client, per user): in the shared database on PostgreSQL, else this process's memory. */
   readonly buckets: { readonly auth: SharedLimiter; readonly client: SharedLimiter; readonly user: SharedLimiter };
   readonly resourcesDir: string;
   readonly dataDir: string;
@@ -56,14 +56,8 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
   metrics.gauge('pkgscan_audit_entries', 'Entries in the audit chain', () => audit.total());
   if (shared) metrics.gauge('pkgscan_audit_queue_failures', 'Audit entries of the concerns still on SQLite that the shared chain refused', () => audit.queuedFailures);
   const r = config.rateLimits;
-  const limiters = {
-    auth: new FixedWindowLimiter(r.authPerClient, r.windowMs),
-    client: new FixedWindowLimiter(r.perClient, r.windowMs),
-    user: new FixedWindowLimiter(r.perUser, r.windowMs),
-  };
   const loginLimit = r.failedLoginsPerAccount ?? 10;
   const loginWindow = r.failedLoginWindowMs ?? 15 * 60_000;
-  const wrap = (l: FixedWindowLimiter): SharedLimiter => ({ limit: l.limit, windowMs: l.windowMs, hit: (k, now) => Promise.resolve(l.hit(k, now)), count: (k, now) => Promise.resolve(l.count(k, now)) });
   return {
     db: ctx.db,
     store,
@@ -72,14 +66,14 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
     audit,
     auth,
     metrics,
-    limiters: { ...limiters, failedLogins: shared ? new DatabaseLimiter(shared, 'failed_login', loginLimit, loginWindow) : new MemoryLimiter(loginLimit, loginWindow) },
+    limiters: { failedLogins: shared ? new DatabaseLimiter(shared, 'failed_login', loginLimit, loginWindow) : new MemoryLimiter(loginLimit, loginWindow) },
     buckets: shared
       ? {
           auth: new DatabaseLimiter(shared, 'auth_client', r.authPerClient, r.windowMs),
           client: new DatabaseLimiter(shared, 'client', r.perClient, r.windowMs),
           user: new DatabaseLimiter(shared, 'user', r.perUser, r.windowMs),
         }
-      : { auth: wrap(limiters.auth), client: wrap(limiters.client), user: wrap(limiters.user) },
+      : { auth: new MemoryLimiter(r.authPerClient, r.windowMs), client: new MemoryLimiter(r.perClient, r.windowMs), user: new MemoryLimiter(r.perUser, r.windowMs) },
     resourcesDir: ctx.resourcesDir,
     // PKGSCAN_STORE_DIR: a folder every server of a team deployment reaches. Else an in-memory store (a standalone serve
     // without VITRINE_HOME, tests) keeps its package archives in a private temporary folder.

@@ -20,9 +20,9 @@ async function login(s: TestServer, email: string, password = PASSWORD): Promise
 for (const backend of backendCases) {
   describe.skipIf(backend.skip)(`routes on ${backend.title}`, () => {
     /** Two servers: on PostgreSQL both on one database; on SQLite the embedded default has one server, used twice. */
-    async function servers(): Promise<{ one: TestServer; two: TestServer; close(): Promise<void> }> {
+    async function servers(limits: PkgscanConfig['rateLimits'] = LIMITS): Promise<{ one: TestServer; two: TestServer; close(): Promise<void> }> {
       const b = await fixture.open(backend.name);
-      const config: Partial<PkgscanConfig> = { rateLimits: LIMITS, ...(b.url !== undefined ? { databaseUrl: b.url } : {}) };
+      const config: Partial<PkgscanConfig> = { rateLimits: limits, ...(b.url !== undefined ? { databaseUrl: b.url } : {}) };
       const one = await startServer(config);
       const two = backend.name === 'postgres' ? await startServer(config) : one;
       return {
@@ -73,6 +73,26 @@ for (const backend of backendCases) {
         const held = await login(one, 'held@example.org');
         expect(held.status).toBe(429);
         expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
+      } finally {
+        await close();
+      }
+    });
+
+    it('the per-user and per-client request buckets count the requests of both servers together', async () => {
+      const { one, two, close } = await servers({ ...LIMITS, perUser: 4, authPerClient: 6 });
+      try {
+        await createUser(one, 'developer', 'busy@example.org');
+        const token = (await json<TokenResponse>(await login(one, 'busy@example.org'))).access_token;
+        const statuses: number[] = [];
+        for (const s of [one, two, one, two, one]) statuses.push((await call(s, 'GET', '/auth/me', { token })).status);
+        expect(statuses).toEqual([200, 200, 200, 200, 429]);
+        const held = await call(two, 'GET', '/auth/me', { token });
+        expect(held.status).toBe(429);
+        expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
+        // Credential routes: one login above, then five more through either server; the seventh is refused.
+        const logins: number[] = [];
+        for (const [i, s] of [two, one, two, one, two, one].entries()) logins.push((await login(s, `nobody${i}@example.org`, 'wrong password here')).status);
+        expect(logins).toEqual([401, 401, 401, 401, 401, 429]);
       } finally {
         await close();
       }
