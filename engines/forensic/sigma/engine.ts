@@ -7,15 +7,18 @@ import type { CompiledRule, EventView } from './rule.js';
 import { FieldValue, keywordValue } from './value.js';
 
 /**
- * Lower-case ASCII needles as one automaton: a full transition table (state × character class) over the characters the
- * needles use, upper-case letters folded onto lower-case, every other character one class that leads back towards the
- * root. Scanning a text costs one table read per character.
+ * Lower-case ASCII needles as one automaton: a transition table (state × character class) over the characters the
+ * needles use, upper-case letters folded onto lower-case, every other character one class that leads back to the root.
+ * The table holds the trie's edges; a transition the trie lacks is found through the failure links the first time it
+ * is taken and kept, so building costs the trie and scanning soon costs one table read per character.
  */
 export class NeedleAutomaton {
   /** Character code (< 128) to class; 0 is "a character no needle has". */
   private readonly cls = new Uint8Array(128);
   private readonly classes: number;
+  /** Next state by (state × classes + class); -1 until first taken. States are numbered breadth first. */
   private readonly delta: Int32Array;
+  private readonly fail: Int32Array;
   /** Per state, the variants whose needle ends there (own and by suffix), as a range of `outList`. */
   private readonly outStart: Int32Array;
   private readonly outList: Int32Array;
@@ -29,60 +32,60 @@ export class NeedleAutomaton {
       }
     for (let c = 65; c <= 90; c++) if (this.cls[c + 32] !== 0) this.cls[c] = this.cls[c + 32] as number;
     this.classes = classes;
-    // The trie, with transitions in a growable table.
-    let cap = 1024;
-    let goto = new Int32Array(cap * classes).fill(-1);
+    // The trie: children found through a map per state while building, the edges kept as lists.
+    const childOf = new Map<number, number>();
+    const edgeFrom: number[] = [];
+    const edgeClass: number[] = [];
+    const edgeTo: number[] = [];
     let states = 1;
     const own: number[][] = [[]];
     for (const { needle, variant } of entries) {
       let s = 0;
       for (let i = 0; i < needle.length; i++) {
         const k = this.cls[needle.charCodeAt(i)] as number;
-        let n = goto[s * classes + k] as number;
-        if (n < 0) {
-          if (states === cap) {
-            cap *= 2;
-            const g = new Int32Array(cap * classes).fill(-1);
-            g.set(goto);
-            goto = g;
-          }
+        const key = s * classes + k;
+        let n = childOf.get(key);
+        if (n === undefined) {
           n = states++;
           own.push([]);
-          goto[s * classes + k] = n;
+          childOf.set(key, n);
+          edgeFrom.push(s);
+          edgeClass.push(k);
+          edgeTo.push(n);
         }
         s = n;
       }
       (own[s] as number[]).push(variant);
     }
-    // States renumbered breadth first (shallow states, where scanning spends its time, share cache lines), then
-    // failure links folded into the table and outputs inherited from the failure state.
-    const order = [0];
-    for (let q = 0; q < order.length; q++) {
-      const s = order[q] as number;
-      for (let k = 1; k < classes; k++) {
-        const n = goto[s * classes + k] as number;
-        if (n > 0) order.push(n);
-      }
+    // Children lists per state, then the states renumbered breadth first (shallow states, where scanning spends its
+    // time, share cache lines).
+    const firstChild = new Int32Array(states).fill(-1);
+    const nextSibling = new Int32Array(edgeTo.length).fill(-1);
+    for (let e = edgeTo.length - 1; e >= 0; e--) {
+      const from = edgeFrom[e] as number;
+      nextSibling[e] = firstChild[from] as number;
+      firstChild[from] = e;
     }
+    const order = [0];
+    for (let q = 0; q < order.length; q++)
+      for (let e = firstChild[order[q] as number] as number; e >= 0; e = nextSibling[e] as number) order.push(edgeTo[e] as number);
     const renum = new Int32Array(states);
     order.forEach((old, i) => (renum[old] = i));
-    const delta = new Int32Array(states * classes);
-    const fail = new Int32Array(states);
+    const delta = new Int32Array(states * classes).fill(-1);
+    for (let e = 0; e < edgeTo.length; e++) delta[(renum[edgeFrom[e] as number] as number) * classes + (edgeClass[e] as number)] = renum[edgeTo[e] as number] as number;
+    for (let k = 0; k < classes; k++) if ((delta[k] as number) < 0) delta[k] = 0;
+    this.delta = delta;
+    this.fail = new Int32Array(states);
     const out: number[][] = order.map((old) => own[old] as number[]);
+    // Failure links breadth first: a child's is where its parent's failure state goes on the same class.
     for (let q = 0; q < states; q++) {
-      const old = order[q] as number;
-      const f = fail[q] as number;
+      const f = this.fail[q] as number;
       if (q > 0 && (out[f] as number[]).length > 0) out[q] = [...(out[q] as number[]), ...(out[f] as number[])];
-      for (let k = 0; k < classes; k++) {
-        const n = k === 0 ? -1 : (goto[old * classes + k] as number);
-        if (n > 0) {
-          const child = renum[n] as number;
-          delta[q * classes + k] = child;
-          fail[child] = q === 0 ? 0 : (delta[f * classes + k] as number);
-        } else delta[q * classes + k] = q === 0 ? 0 : (delta[f * classes + k] as number);
+      for (let e = firstChild[order[q] as number] as number; e >= 0; e = nextSibling[e] as number) {
+        const child = renum[edgeTo[e] as number] as number;
+        this.fail[child] = q === 0 ? 0 : this.step(f, edgeClass[e] as number);
       }
     }
-    this.delta = delta;
     this.outStart = new Int32Array(states + 1);
     let total = 0;
     for (let s = 0; s < states; s++) {
@@ -92,6 +95,17 @@ export class NeedleAutomaton {
     this.outStart[states] = total;
     this.outList = new Int32Array(total);
     for (let s = 0; s < states; s++) this.outList.set(out[s] as number[], this.outStart[s] as number);
+  }
+
+  /** The transition from a state on a class, found through the failure links when not known yet, and kept. */
+  private step(s: number, k: number): number {
+    const at = s * this.classes + k;
+    let n = this.delta[at] as number;
+    if (n < 0) {
+      n = this.step(this.fail[s] as number, k);
+      this.delta[at] = n;
+    }
+    return n;
   }
 
   /** The class of a character: ASCII by table (upper case folded), the two non-ASCII characters whose lower case is ASCII. */
@@ -122,7 +136,8 @@ export class NeedleAutomaton {
         wide = true;
         k = this.classOf(c);
       }
-      s = delta[s * classes + k] as number;
+      const n = delta[s * classes + k] as number;
+      s = n >= 0 ? n : this.step(s, k);
       const a = outStart[s] as number;
       const b = outStart[s + 1] as number;
       for (let o = a; o < b; o++) hit(outList[o] as number);
