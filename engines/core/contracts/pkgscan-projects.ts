@@ -87,6 +87,8 @@ export interface ProjectComponent {
   readonly hashes: readonly { readonly alg: 'SHA-1' | 'SHA-256' | 'SHA-384' | 'SHA-512'; readonly content: string }[];
   /** The download URL the lock file records, when it is an http(s) URL. */
   readonly download: string | null;
+  /** A declared dependency no lock resolved (`version` is ''): the specifier it was declared with (`^1.3.0`, `>=2.0`, '' for none). */
+  readonly declared_range?: string;
 }
 
 export interface ProjectScanSummary {

@@ -28,7 +28,8 @@ export function buildCycloneDx(input: SbomInput): CycloneDxDocument {
       type: c.type ?? 'library',
       'bom-ref': c.ref,
       name: c.name,
-      version: c.version,
+      // a declared dependency no lock resolved has no version (CycloneDX allows that); its range is a property
+      ...(c.version !== '' ? { version: c.version } : {}),
       ...(c.scope !== undefined ? { scope: c.scope } : {}),
       ...(c.hashes !== undefined && c.hashes.length > 0 ? { hashes: c.hashes.map((h) => ({ alg: h.alg, content: h.content })) } : {}),
       ...(c.purl !== undefined ? { purl: c.purl } : {}),

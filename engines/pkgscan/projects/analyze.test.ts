@@ -41,7 +41,8 @@ describe.skipIf(!hasCorpora())('project analysis on the corpus', () => {
     ['go/osv-scanner', 206, 30],
     ['rust/evtx', 207, 35],
     ['python/in-toto', 10, 10],
-    ['python/timesketch', 37, 37],
+    // 37 pinned lines and 15 declared with a range (components without a version, their range a property)
+    ['python/timesketch', 52, 52],
   ];
   for (const [dir, components, direct] of expected)
     it(`${dir}: ${components} components, ${direct} direct, a connected graph and a valid CycloneDX`, async () => {
@@ -234,5 +235,22 @@ describe('a file that could not be read leaves the scan incomplete', () => {
       expect(a.manifests.map((m) => m.status)).toEqual(['failed']);
       expect(a.decisionReasons.join(' ')).toMatch(/incomplete/);
     }
+  });
+});
+
+describe('declared dependencies no lock resolves', () => {
+  it('are components without a version, their declared range a property, as cdxgen lists them', async () => {
+    const a = analyzeProject([file('requirements.txt', 'flask\nrequests>=2.0\nsix==1.16.0\n'), file('web/package.json', JSON.stringify({ name: 'w', dependencies: { 'left-pad': '^1.3.0' } }))], OPTS);
+    expect(a.components.map((c) => [c.ecosystem, c.name, c.version, c.declared_range ?? null]).sort()).toEqual([
+      ['npm', 'left-pad', '', '^1.3.0'],
+      ['pypi', 'flask', '', null],
+      ['pypi', 'requests', '', '>=2.0'],
+      ['pypi', 'six', '1.16.0', null],
+    ]);
+    const comps = a.sbom['components'] as { name: string; version?: string; properties: { name: string; value: string }[] }[];
+    const leftPad = comps.find((c) => c.name === 'left-pad');
+    expect(leftPad?.version).toBeUndefined();
+    expect(leftPad?.properties).toContainEqual({ name: 'vitrine:declared_range', value: '^1.3.0' });
+    expect(await validateCycloneDx(a.sbom)).toEqual([]);
   });
 });

@@ -325,6 +325,8 @@ export function analyzeFiles(files: readonly SubmittedFile[], o: AnalyzeFilesOpt
     allDev: boolean;
     hashes: string[];
     download: string | undefined;
+    /** Declared specifiers of a component no lock resolved (its version is ''). */
+    ranges?: Set<string>;
   }
   const comps = new Map<string, Acc>();
   const keyOf = (eco: string, name: string, version: string): string => `${eco}\u0000${name}\u0000${version}`;
@@ -424,9 +426,30 @@ export function analyzeFiles(files: readonly SubmittedFile[], o: AnalyzeFilesOpt
   for (const x of extraIndexes)
     findings.push({ code: 'extra_index_url', category: 'confusion', severity: internalPypi ? 'high' : 'low', file: x.file, line: x.line, message: 'pip --extra-index-url merges a second index with PyPI; the higher version wins from either, which is how dependency confusion happens' });
 
+  // ---- declared but not resolved: a requirement line without a pin, or a manifest dependency no lock beside it
+  // resolves, is a component without a version, its declared range kept (as cdxgen lists them)
+  const unresolved = (eco: string, name: string, range: string, file: string): void => {
+    const k = keyOf(eco, name, '');
+    const acc = comps.get(k) ?? { ecosystem: eco, name, version: '', files: new Set<string>(), direct: true, allDev: false, hashes: [], download: undefined, ranges: new Set<string>() };
+    acc.files.add(file);
+    if (range !== '') acc.ranges?.add(range);
+    comps.set(k, acc);
+    rootEdges.add(k);
+  };
+  const resolvedNames = new Set([...comps.values()].map((c) => `${c.ecosystem}\u0000${c.name}`));
+  for (const l of locks.filter((x) => x.doc.format === 'requirements'))
+    for (const r of l.doc.requirements ?? []) if (r.kind === 'name' && r.name !== undefined && r.pinnedVersion === undefined && !resolvedNames.has(`pypi\u0000${r.name}`)) unresolved('pypi', r.name, r.specifier, l.file);
+  for (const d of declared) {
+    const hasLock = (LOCK_FOR[d.doc.format] ?? []).some((f) => lockFormatsIn(d.dir).has(f));
+    if (hasLock) continue;
+    for (const dep of d.doc.dependencies)
+      if ((dep.kind === 'range' || dep.kind === 'unpinned' || dep.kind === 'exact') && !resolvedNames.has(`${d.doc.ecosystem}\u0000${dep.name}`)) unresolved(d.doc.ecosystem, dep.name, dep.specifier, d.file);
+  }
+
   // ---- components (verdicts come in finishAnalysis)
   const components: StoredComponent[] = [...comps.values()].map((c) => {
     return {
+      ...(c.ranges !== undefined && c.ranges.size > 0 ? { declared_range: [...c.ranges].join(' || ') } : {}),
       ecosystem: c.ecosystem,
       name: c.name,
       version: c.version,
@@ -585,6 +608,7 @@ export function sbomInput(o: Pick<AnalyzeOptions, 'projectName' | 'serial' | 'cr
       { name: 'vitrine:direct', value: String(c.direct) },
       ...c.files.map((f) => ({ name: 'vitrine:source_file', value: f })),
       ...(c.verdict ? [{ name: 'vitrine:stored_decision', value: c.verdict.decision }] : []),
+      ...(c.declared_range !== undefined ? [{ name: 'vitrine:declared_range', value: c.declared_range }] : c.version === '' ? [{ name: 'vitrine:declared_range', value: '*' }] : []),
     ],
   }));
   const deps = new Map<string, string[]>();
