@@ -5,6 +5,7 @@ import type { FeatureMatrix } from './dataset.js';
 import { binMatrix, computeCuts, growTree, type TreeParams } from './hist.js';
 import { logLoss, rocAuc, type OperatingPoint } from './metrics.js';
 import { Random } from './random.js';
+import { addPackedOutputs, MAX_PACKED_FEATURE, packedRowSum, packedTrees } from './packed.js';
 import { predictTree, type Tree } from './tree.js';
 
 export type GbdtObjective = 'binary:logistic' | 'reg:squarederror';
@@ -275,17 +276,22 @@ function checkWidth(model: GbdtModel, x: FeatureMatrix): void {
 
 /** Margin of one row (log-odds for logistic). */
 export function predictMarginRow(model: GbdtModel, row: ArrayLike<number>, offset = 0): number {
-  let m = baseMargin(model);
-  for (const t of model.trees) m += predictTree(t, row, offset);
-  return m;
+  if (model.numFeatures > MAX_PACKED_FEATURE) {
+    let m = baseMargin(model);
+    for (const t of model.trees) m += predictTree(t, row, offset);
+    return m;
+  }
+  return packedRowSum(packedTrees(model.trees), row, offset, baseMargin(model));
 }
 
 /** Margins of every row. */
 export function predictMargin(model: GbdtModel, x: FeatureMatrix): Float64Array {
   checkWidth(model, x);
   const out = new Float64Array(x.rows).fill(baseMargin(model));
-  // Tree by tree keeps one tree's nodes hot in cache over all rows.
-  for (const t of model.trees) for (let i = 0; i < x.rows; i++) out[i] = out[i]! + predictTree(t, x.data, i * x.cols);
+  if (x.rows === 0) return out;
+  // Packed nodes, tree by tree over blocks of rows; per row the same additions in the same order as one tree at a time.
+  if (model.numFeatures <= MAX_PACKED_FEATURE) addPackedOutputs(packedTrees(model.trees), x.data, x.rows, x.cols, out);
+  else for (const t of model.trees) for (let i = 0; i < x.rows; i++) out[i] = out[i]! + predictTree(t, x.data, i * x.cols);
   return out;
 }
 

@@ -134,7 +134,39 @@ export function logisticMarginRow(model: LogisticModel, row: ArrayLike<number>, 
 export function predictLogistic(model: LogisticModel, x: FeatureMatrix): Float64Array {
   if (x.cols !== model.numFeatures) throw new VitrineError('validation_failed', `the model expects ${model.numFeatures} features, the data has ${x.cols}`);
   const out = new Float64Array(x.rows);
-  for (let i = 0; i < x.rows; i++) out[i] = sigmoid(logisticMarginRow(model, x.data, i * x.cols));
+  const { weights, mean, scale, intercept } = model;
+  const d = x.cols;
+  const data = x.data;
+  // Four rows at a time, one accumulator each (per row the same terms in the same order as logisticMarginRow).
+  let i = 0;
+  for (; i + 4 <= x.rows; i += 4) {
+    const o0 = i * d;
+    const o1 = o0 + d;
+    const o2 = o1 + d;
+    const o3 = o2 + d;
+    let m0 = intercept;
+    let m1 = intercept;
+    let m2 = intercept;
+    let m3 = intercept;
+    for (let f = 0; f < d; f++) {
+      const w = weights[f]!;
+      const mu = mean[f]!;
+      const s = scale[f]!;
+      const v0 = data[o0 + f]!;
+      const v1 = data[o1 + f]!;
+      const v2 = data[o2 + f]!;
+      const v3 = data[o3 + f]!;
+      if (v0 === v0) m0 += (w * (v0 - mu)) / s;
+      if (v1 === v1) m1 += (w * (v1 - mu)) / s;
+      if (v2 === v2) m2 += (w * (v2 - mu)) / s;
+      if (v3 === v3) m3 += (w * (v3 - mu)) / s;
+    }
+    out[i] = sigmoid(m0);
+    out[i + 1] = sigmoid(m1);
+    out[i + 2] = sigmoid(m2);
+    out[i + 3] = sigmoid(m3);
+  }
+  for (; i < x.rows; i++) out[i] = sigmoid(logisticMarginRow(model, data, i * d));
   return out;
 }
 

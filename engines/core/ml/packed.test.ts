@@ -1,0 +1,76 @@
+// Batched scoring kernels: packed tree prediction, logistic and MLP blocks give exactly the per-row results.
+import { describe, expect, it } from 'vitest';
+import { featureMatrix } from './dataset.js';
+import { baseMargin, predictMargin, predictMarginRow, trainGbdt, type GbdtModel } from './gbdt.js';
+import { logisticMarginRow, predictLogistic, trainLogistic } from './linear.js';
+import { mlpMargin, mlpMarginRow, trainMlp } from './mlp.js';
+import { packTrees, packedTrees } from './packed.js';
+import { sigmoid } from './gbdt.js';
+import { syntheticBinary } from './synthetic.js';
+import { allocTree, predictTree } from './tree.js';
+
+/** The plain per-tree sum, as before packing. */
+function perTree(model: GbdtModel, x: Float64Array, cols: number, rows: number): Float64Array {
+  const out = new Float64Array(rows).fill(baseMargin(model));
+  for (const t of model.trees) for (let i = 0; i < rows; i++) out[i] = out[i]! + predictTree(t, x, i * cols);
+  return out;
+}
+
+describe('packed tree prediction', () => {
+  const data = syntheticBinary(1_500, 8, 31, { missing: 0.1 });
+  const model = trainGbdt({ x: data.x, y: data.y }, { rounds: 30, maxDepth: 5, eta: 0.3 });
+  // Rows with infinities and values equal to every threshold, so both sides of each comparison are taken.
+  const probe = syntheticBinary(700, 8, 32, { missing: 0.2 }).x;
+  const t0 = model.trees[0]!;
+  for (let i = 0; i < 40; i++) probe.data[i * 8 + 3] = i % 2 ? Infinity : -Infinity;
+  for (let k = 0; k < t0.feature.length && k < 200; k++) if (t0.feature[k]! >= 0) probe.data[(100 + k) * 8 + t0.feature[k]!] = t0.threshold[k]!;
+
+  it('gives bit-identical margins to the per-tree walk, for blocks and single rows', () => {
+    const expected = perTree(model, probe.data, 8, probe.rows);
+    const got = predictMargin(model, probe);
+    expect(Array.from(got)).toEqual(Array.from(expected));
+    for (let i = 0; i < probe.rows; i += 37) expect(predictMarginRow(model, probe.data, i * 8)).toBe(expected[i]);
+  });
+
+  it('lays children side by side and keeps learned missing directions', () => {
+    const t = allocTree(3);
+    t.feature[0] = 1;
+    t.threshold[0] = 0.5;
+    t.left[0] = 2; // children deliberately out of order
+    t.right[0] = 1;
+    t.defaultLeft[0] = 0;
+    t.value[1] = 7;
+    t.value[2] = -3;
+    const p = packTrees([t]);
+    expect(p.code[1]).toBe(1);
+    expect([p.num[1], p.num[2]]).toEqual([-3, 7]);
+    const m: GbdtModel = { objective: 'reg:squarederror', baseScore: 0, numFeatures: 2, trees: [t] };
+    expect(Array.from(predictMargin(m, featureMatrix(3, 2, Float64Array.from([0, 0, 0, 1, 0, NaN]))))).toEqual([-3, 7, 7]);
+  });
+
+  it('repacks when the trees array changes', () => {
+    const trees = [...model.trees.slice(0, 3)];
+    const m: GbdtModel = { ...model, trees };
+    const first = packedTrees(trees);
+    expect(packedTrees(trees)).toBe(first);
+    trees.push(model.trees[3]!);
+    expect(packedTrees(trees)).not.toBe(first);
+    expect(Array.from(predictMargin(m, probe))).toEqual(Array.from(perTree(m, probe.data, 8, probe.rows)));
+  });
+});
+
+describe('batched linear and network scoring', () => {
+  const data = syntheticBinary(403, 7, 5, { missing: 0.1 });
+
+  it('logistic probabilities equal the per-row margins exactly (row counts not a multiple of the block)', () => {
+    const lr = trainLogistic({ x: data.x, y: data.y });
+    const p = predictLogistic(lr, data.x);
+    for (let i = 0; i < data.x.rows; i++) expect(p[i]).toBe(sigmoid(logisticMarginRow(lr, data.x.data, i * 7)));
+  });
+
+  it('MLP margins equal the per-row forward pass exactly', () => {
+    const mlp = trainMlp({ x: data.x, y: data.y }, { hidden: 9, epochs: 2, seed: 3 });
+    const m = mlpMargin(mlp, data.x);
+    for (let i = 0; i < data.x.rows; i++) expect(m[i]).toBe(mlpMarginRow(mlp, data.x.data, i * 7));
+  });
+});
