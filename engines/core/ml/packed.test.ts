@@ -7,7 +7,7 @@ import { mlpMargin, mlpMarginRow, trainMlp } from './mlp.js';
 import { packTrees, packedTrees } from './packed.js';
 import { sigmoid } from './gbdt.js';
 import { syntheticBinary } from './synthetic.js';
-import { allocTree, predictTree } from './tree.js';
+import { allocTree, predictTree, treeDepth } from './tree.js';
 
 /** The plain per-tree sum, as before packing. */
 function perTree(model: GbdtModel, x: Float64Array, cols: number, rows: number): Float64Array {
@@ -30,6 +30,14 @@ describe('packed tree prediction', () => {
     const got = predictMargin(model, probe);
     expect(Array.from(got)).toEqual(Array.from(expected));
     for (let i = 0; i < probe.rows; i += 37) expect(predictMarginRow(model, probe.data, i * 8)).toBe(expected[i]);
+  });
+
+  it('walks trees too deep for the complete layout node by node, with the same results', () => {
+    const deep = trainGbdt({ x: data.x, y: data.y }, { rounds: 5, maxDepth: 14, minChildWeight: 0, eta: 0.3 });
+    expect(Math.max(...deep.trees.map(treeDepth))).toBeGreaterThan(8);
+    expect(Array.from(packTrees(deep.trees).denseDepth)).toContain(-1);
+    expect(Array.from(predictMargin(deep, probe))).toEqual(Array.from(perTree(deep, probe.data, 8, probe.rows)));
+    for (let i = 0; i < probe.rows; i += 53) expect(predictMarginRow(deep, probe.data, i * 8)).toBe(perTree(deep, probe.data, 8, probe.rows)[i]);
   });
 
   it('lays children side by side and keeps learned missing directions', () => {

@@ -11,6 +11,47 @@ export interface PackedEnsemble {
   readonly code: Int32Array;
   readonly num: Float64Array;
   readonly roots: Int32Array;
+  /**
+   * Shallow trees again as complete binary trees (heap order, node k's children 2k+1 and 2k+2): tree t has depth
+   * `denseDepth[t]` (-1 when it is too deep and only the layout above serves), its 2^d - 1 splits from `denseAt[t]`
+   * in `denseCode` / `denseNum` and its 2^d leaves from `leafAt[t]` in `leaves`. A leaf above the bottom level is
+   * copied into every bottom slot under it, behind splits whose direction does not matter, so every row takes
+   * exactly d steps and several rows can walk a tree in lockstep.
+   */
+  readonly denseDepth: Int32Array;
+  readonly denseAt: Int32Array;
+  readonly leafAt: Int32Array;
+  readonly denseCode: Int32Array;
+  readonly denseNum: Float64Array;
+  readonly leaves: Float64Array;
+}
+
+/** Deepest tree given the complete layout (2^8 leaves). */
+const MAX_DENSE_DEPTH = 8;
+
+function depthOf(t: Tree, node: number): number {
+  const l = t.left[node]!;
+  return l < 0 ? 0 : 1 + Math.max(depthOf(t, l), depthOf(t, t.right[node]!));
+}
+
+function fillDense(t: Tree, node: number, k: number, level: number, depth: number, code: Int32Array, num: Float64Array, leaves: Float64Array, at: number, leafAt: number): void {
+  if (level === depth) {
+    leaves[leafAt + k - ((1 << depth) - 1)] = t.value[node]!;
+    return;
+  }
+  const l = t.left[node]!;
+  if (l < 0) {
+    // A leaf above the bottom: a split on feature 0 whose both sides hold the same leaf.
+    code[at + k] = 0;
+    num[at + k] = 0;
+    fillDense(t, node, 2 * k + 1, level + 1, depth, code, num, leaves, at, leafAt);
+    fillDense(t, node, 2 * k + 2, level + 1, depth, code, num, leaves, at, leafAt);
+    return;
+  }
+  code[at + k] = t.feature[node]! | ((t.defaultLeft[node] ? 0 : 1) << RIGHT_SHIFT);
+  num[at + k] = t.threshold[node]!;
+  fillDense(t, l, 2 * k + 1, level + 1, depth, code, num, leaves, at, leafAt);
+  fillDense(t, t.right[node]!, 2 * k + 2, level + 1, depth, code, num, leaves, at, leafAt);
 }
 
 const FEATURE_MASK = 0xffffff;
@@ -66,7 +107,27 @@ export function packTrees(trees: readonly Tree[]): PackedEnsemble {
       slot[tail++] = next++;
     }
   });
-  return { code, num, roots };
+  const denseDepth = new Int32Array(trees.length).fill(-1);
+  const denseAt = new Int32Array(trees.length);
+  const leafAt = new Int32Array(trees.length);
+  let splits = 0;
+  let leafCount = 0;
+  trees.forEach((t, ti) => {
+    const d = depthOf(t, 0);
+    if (d > MAX_DENSE_DEPTH) return;
+    denseDepth[ti] = d;
+    denseAt[ti] = splits;
+    leafAt[ti] = leafCount;
+    splits += (1 << d) - 1;
+    leafCount += 1 << d;
+  });
+  const denseCode = new Int32Array(splits);
+  const denseNum = new Float64Array(splits);
+  const leaves = new Float64Array(leafCount);
+  trees.forEach((t, ti) => {
+    if (denseDepth[ti]! >= 0) fillDense(t, 0, 0, 0, denseDepth[ti]!, denseCode, denseNum, leaves, denseAt[ti]!, leafAt[ti]!);
+  });
+  return { code, num, roots, denseDepth, denseAt, leafAt, denseCode, denseNum, leaves };
 }
 
 const cache = new WeakMap<readonly Tree[], { trees: Tree[]; nodes: number[]; packed: PackedEnsemble }>();
@@ -88,11 +149,16 @@ export function packedTrees(trees: readonly Tree[]): PackedEnsemble {
  * NaN is missing). Per row the additions happen in the same order as tree-by-tree prediction, so the sums are identical.
  */
 export function addPackedOutputs(p: PackedEnsemble, x: ArrayLike<number>, rows: number, cols: number, out: Float64Array): void {
-  const { code, num, roots } = p;
+  const { code, num, roots, denseDepth } = p;
   const nt = roots.length;
   for (let start = 0; start < rows; start += BLOCK_ROWS) {
     const end = Math.min(rows, start + BLOCK_ROWS);
     for (let t = 0; t < nt; t++) {
+      const depth = denseDepth[t]!;
+      if (depth >= 0) {
+        addDenseTree(p, t, depth, x, start, end, cols, out);
+        continue;
+      }
       const root = roots[t]!;
       for (let i = start; i < end; i++) {
         const off = i * cols;
@@ -101,12 +167,64 @@ export function addPackedOutputs(p: PackedEnsemble, x: ArrayLike<number>, rows: 
         while (l >= 0) {
           const c = code[2 * node]!;
           const v = x[off + (c & FEATURE_MASK)]!;
-          node = v !== v ? l + (c >>> RIGHT_SHIFT) : v < num[node]! ? l : l + 1;
+          node = l + (Number(v >= num[node]!) | (Number(v !== v) & (c >>> RIGHT_SHIFT)));
           l = code[2 * node + 1]!;
         }
         out[i] = out[i]! + num[node]!;
       }
     }
+  }
+}
+
+/**
+ * One complete tree over rows start..end, four rows in lockstep (independent walks the processor overlaps).
+ * The step is arithmetic, without a branch: right when v >= threshold, or when v is NaN and missing goes right
+ * (for any non-NaN v that is exactly "not v < threshold", the rule of `leafIndex`).
+ */
+function addDenseTree(p: PackedEnsemble, t: number, depth: number, x: ArrayLike<number>, start: number, end: number, cols: number, out: Float64Array): void {
+  const code = p.denseCode;
+  const num = p.denseNum;
+  const leaves = p.leaves;
+  const at = p.denseAt[t]!;
+  const leafBase = p.leafAt[t]! - ((1 << depth) - 1);
+  let i = start;
+  for (; i + 4 <= end; i += 4) {
+    const o0 = i * cols;
+    const o1 = o0 + cols;
+    const o2 = o1 + cols;
+    const o3 = o2 + cols;
+    let n0 = 0;
+    let n1 = 0;
+    let n2 = 0;
+    let n3 = 0;
+    for (let d = 0; d < depth; d++) {
+      const c0 = code[at + n0]!;
+      const c1 = code[at + n1]!;
+      const c2 = code[at + n2]!;
+      const c3 = code[at + n3]!;
+      const v0 = x[o0 + (c0 & FEATURE_MASK)]!;
+      const v1 = x[o1 + (c1 & FEATURE_MASK)]!;
+      const v2 = x[o2 + (c2 & FEATURE_MASK)]!;
+      const v3 = x[o3 + (c3 & FEATURE_MASK)]!;
+      n0 = 2 * n0 + 1 + (Number(v0 >= num[at + n0]!) | (Number(v0 !== v0) & (c0 >>> RIGHT_SHIFT)));
+      n1 = 2 * n1 + 1 + (Number(v1 >= num[at + n1]!) | (Number(v1 !== v1) & (c1 >>> RIGHT_SHIFT)));
+      n2 = 2 * n2 + 1 + (Number(v2 >= num[at + n2]!) | (Number(v2 !== v2) & (c2 >>> RIGHT_SHIFT)));
+      n3 = 2 * n3 + 1 + (Number(v3 >= num[at + n3]!) | (Number(v3 !== v3) & (c3 >>> RIGHT_SHIFT)));
+    }
+    out[i] = out[i]! + leaves[leafBase + n0]!;
+    out[i + 1] = out[i + 1]! + leaves[leafBase + n1]!;
+    out[i + 2] = out[i + 2]! + leaves[leafBase + n2]!;
+    out[i + 3] = out[i + 3]! + leaves[leafBase + n3]!;
+  }
+  for (; i < end; i++) {
+    const o = i * cols;
+    let n = 0;
+    for (let d = 0; d < depth; d++) {
+      const c = code[at + n]!;
+      const v = x[o + (c & FEATURE_MASK)]!;
+      n = 2 * n + 1 + (Number(v >= num[at + n]!) | (Number(v !== v) & (c >>> RIGHT_SHIFT)));
+    }
+    out[i] = out[i]! + leaves[leafBase + n]!;
   }
 }
 
@@ -120,7 +238,7 @@ export function packedRowSum(p: PackedEnsemble, x: ArrayLike<number>, offset: nu
     while (l >= 0) {
       const c = code[2 * node]!;
       const v = x[offset + (c & FEATURE_MASK)]!;
-      node = v !== v ? l + (c >>> RIGHT_SHIFT) : v < num[node]! ? l : l + 1;
+      node = l + (Number(v >= num[node]!) | (Number(v !== v) & (c >>> RIGHT_SHIFT)));
       l = code[2 * node + 1]!;
     }
     m += num[node]!;
