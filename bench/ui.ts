@@ -4,7 +4,7 @@
 //   - first workspace: navigation start to the first workspace's own screen painted (not its loading note);
 //   - interactive: the end of the last long task (> 50 ms) before a 500 ms quiet window, at least the above;
 // and the initial JavaScript (the entry chunk and its static imports, the module preloads), minified and gzipped.
-// Goals: first workspace under 1 s, initial JavaScript under 350 kB gzipped. Wall-clock figures on a shared
+// UI_BENCH_VERBOSE=1 prints each run's resource timeline and long tasks. Goals: first workspace under 1 s, initial JavaScript under 350 kB gzipped. Wall-clock figures on a shared
 // machine: read them as an upper bound.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -101,6 +101,14 @@ async function once(url: string): Promise<{ firstWorkspace: number; interactive:
     await page.waitForTimeout(800);
     marks = (await page.evaluate('window.__vitrineBench')) as Marks;
     const dcl = Number(await page.evaluate("performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? 0"));
+    if (process.env['UI_BENCH_VERBOSE'] === '1') {
+      // What the page fetched and when (ms from navigation start): the critical path to the first workspace.
+      const entries = (await page.evaluate(
+        "performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize])",
+      )) as [string, number, number, number][];
+      for (const [name, start, end, size] of entries) console.log(`    ${String(start).padStart(5)} -> ${String(end).padStart(5)} ms  ${String(size).padStart(8)} B  ${name}`);
+      console.log(`    long tasks: ${marks.longTasks.map(([a, b]) => `${a.toFixed(0)}-${b.toFixed(0)}`).join(', ') || 'none'}; first workspace at ${marks.firstWorkspace!.toFixed(0)} ms`);
+    }
     return { firstWorkspace: marks.firstWorkspace!, interactive: interactiveAt(marks.firstWorkspace!, marks.longTasks), workspace: marks.workspace ?? '?', domContentLoaded: dcl };
   } finally {
     await context.close();

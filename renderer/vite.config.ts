@@ -1,5 +1,5 @@
 // Vite build of the renderer: relative base so the gateway (or Electron's file loader) can serve it from anywhere.
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // No node: imports here: the renderer folder's layer rule applies to this file too.
@@ -17,7 +17,17 @@ const VENDOR_GROUPS = [
   { name: 'vendor-xterm', test: /[\\/]node_modules[\\/]@xterm[\\/]/, priority: 20 },
 ];
 
-export default defineConfig({
+/**
+ * A build is always a production build. Vite takes NODE_ENV from the environment when it is set, and a build
+ * started from a test runner (the browser tests build the renderer from inside vitest, NODE_ENV=test) would
+ * otherwise bundle React's development build: twice the size and slower. Vite reads NODE_ENV after this file.
+ */
+function productionBuild(command: string): void {
+  const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env;
+  if (command === 'build' && env !== undefined) env['NODE_ENV'] = 'production';
+}
+
+const config: UserConfig = {
   root: here,
   base: './',
   plugins: [react()],
@@ -31,4 +41,9 @@ export default defineConfig({
     rolldownOptions: { output: { codeSplitting: { groups: VENDOR_GROUPS } } },
   },
   server: { host: '127.0.0.1' },
+};
+
+export default defineConfig(({ command }) => {
+  productionBuild(command);
+  return config;
 });
