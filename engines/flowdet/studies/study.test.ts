@@ -115,6 +115,14 @@ describe('the study pipeline', () => {
     expect(acc.values).toHaveLength(2);
     expect(acc.interval.lower).toBeLessThanOrEqual(acc.mean);
     expect(acc.interval.df).toBe(1);
+    // Every metric is a rate: its t interval is clipped to [0, 1] and says so (two seeds give t = 12.7, far outside).
+    for (const m of r.metrics) {
+      expect(m.interval.lower, `${m.detector} ${m.metric}`).toBeGreaterThanOrEqual(0);
+      expect(m.interval.upper, `${m.detector} ${m.metric}`).toBeLessThanOrEqual(1);
+      expect(m.interval.method).toBe('student_t_95_clipped_to_0_1');
+    }
+    expect(r.metrics.some((m) => m.interval.clipped)).toBe(true);
+    for (const x of r.rates) expect(x.interval.method).toBe('wilson_score_z_1.96');
     const fpr = r.rates.find((x) => x.detector === 'gbdt' && x.rate === 'false_positive_rate')!;
     expect(fpr.interval.lower).toBeGreaterThanOrEqual(0);
     await expect(seedStudy({ data: 'synthetic', seeds: [1] })).rejects.toThrow(/seeds/);
