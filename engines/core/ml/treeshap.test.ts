@@ -135,6 +135,41 @@ describe('TreeSHAP', () => {
     }
   });
 
+  it('the per-leaf tables agree with the recursive algorithm to 1e-12, row by row and by matrix', () => {
+    const { x, y } = syntheticBinary(1200, 9, 35, { missing: 0.1 });
+    const model = trainGbdt({ x, y }, { rounds: 25, maxDepth: 6, eta: 0.3 });
+    const probe = featureMatrix(300, 9, x.data.slice(0, 300 * 9));
+    const byTables = new TreeExplainer(model).explainMatrix(probe);
+    const recursive = new TreeExplainer(model, { tables: false }).explainMatrix(probe);
+    let worst = 0;
+    for (let i = 0; i < byTables.length; i++) worst = Math.max(worst, Math.abs(byTables[i]! - recursive[i]!));
+    expect(worst).toBeLessThan(1e-12);
+    const row = new TreeExplainer(model).explainRow(probe.data, 9 * 17);
+    row.values.forEach((v, f) => expect(Math.abs(v - recursive[17 * 10 + f]!)).toBeLessThan(1e-12));
+  });
+
+  it('a path with more than ten distinct features falls back to the recursion, alone and mixed with tabled trees', () => {
+    const m = 12;
+    const depth = 11;
+    const deep = randomTree(new Random(36), depth, m);
+    // Level d splits on feature d: every path holds 11 distinct features.
+    for (let i = 0, level = 0, next = 1; i < deep.left.length; i++) {
+      if (i === next) {
+        level++;
+        next = 2 * next + 1;
+      }
+      if (deep.left[i]! >= 0) deep.feature[i] = level;
+    }
+    const rng = new Random(37);
+    const model: GbdtModel = { objective: 'reg:squarederror', baseScore: 0.5, numFeatures: m, trees: [randomTree(rng, 4, m), deep, randomTree(rng, 3, m)] };
+    const x = randomRow(rng, m);
+    const exact = bruteForceShap(model, x);
+    const shap = new TreeExplainer(model).explainRow(x);
+    exact.values.forEach((v, i) => expect(shap.values[i]).toBeCloseTo(v, 9));
+    const matrix = new TreeExplainer(model).explainMatrix(featureMatrix(1, m, Float64Array.from(x)));
+    exact.values.forEach((v, i) => expect(matrix[i]).toBeCloseTo(v, 9));
+  });
+
   it('top drivers are the largest absolute contributions', () => {
     const drivers = topDrivers({ values: Float64Array.from([0.1, -0.7, 0, 0.3]), expectedValue: 0 }, [5, 6, 7, 8], 2, ['a', 'b', 'c', 'd']);
     expect(drivers).toEqual([

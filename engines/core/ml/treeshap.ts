@@ -141,30 +141,221 @@ function treeShapInto(c: ShapContext): void {
   recurse(c, 0, 0, 0, 1, 1, -1);
 }
 
+/**
+ * One tree's TreeSHAP as tables (exact, path by path). Along the path to a leaf, each distinct feature j has a zero
+ * fraction z_j (the share of cover that follows the path through all of its splits) and a one fraction o_j, 1 when the
+ * row follows the path through all of them and 0 otherwise. The leaf's contributions depend on the row only through
+ * the bits o, so for every leaf and every pattern of bits they are computed once (the same extend and unwind as the
+ * recursive algorithm, whose result they equal up to rounding) and a row costs one bit test per split on the path and
+ * one addition per feature on it.
+ */
+interface ShapTable {
+  /** Internal nodes; `decide` fills one direction per node for the row (1 = right). */
+  readonly internal: Int32Array;
+  /** Per leaf: its steps [stepStart[l], stepStart[l + 1]), each a node, the bit of its feature and the path's direction. */
+  readonly stepStart: Int32Array;
+  readonly stepNode: Int32Array;
+  readonly stepBit: Int32Array;
+  readonly stepRight: Uint8Array;
+  /** Per leaf: its distinct features [featStart[l], featStart[l + 1]) in bit order. */
+  readonly featStart: Int32Array;
+  readonly feats: Int32Array;
+  /** Per leaf: where its 2^k x k contributions start (pattern-major). */
+  readonly valueStart: Int32Array;
+  readonly values: Float64Array;
+}
+
+/** Longest path (distinct features) given a table: 2^10 patterns per leaf. */
+const MAX_TABLE_FEATURES = 10;
+/** Largest total table size per model, in numbers (64 MB); trees beyond it use the recursive algorithm. */
+const MAX_TABLE_VALUES = 8 << 20;
+
+/** The table of one tree, or undefined when a path holds too many distinct features or the budget is spent. */
+function buildShapTable(tree: Tree, budget: number): ShapTable | undefined {
+  const { left, right, feature, cover, value } = tree;
+  const n = left.length;
+  const internal: number[] = [];
+  for (let k = 0; k < n; k++) if (left[k]! >= 0) internal.push(k);
+  // Leaves by depth-first walk, with their paths.
+  const stepStart = [0];
+  const stepNode: number[] = [];
+  const stepBit: number[] = [];
+  const stepRight: number[] = [];
+  const featStart = [0];
+  const feats: number[] = [];
+  const valueStart: number[] = [];
+  const chunks: Float64Array[] = [];
+  let total = 0;
+  const pathNodes: number[] = [];
+  const pathRight: number[] = [];
+  const buf = new Float64Array((MAX_TABLE_FEATURES + 2) * 4);
+  let tooBig = false;
+  const leaf = (node: number): void => {
+    const fs: number[] = [];
+    const z: number[] = [];
+    for (let s = 0; s < pathNodes.length; s++) {
+      const at = pathNodes[s]!;
+      const f = feature[at]!;
+      let j = fs.indexOf(f);
+      if (j < 0) {
+        j = fs.length;
+        fs.push(f);
+        z.push(1);
+      }
+      const l = left[at]!;
+      const r = right[at]!;
+      const t = cover[l]! + cover[r]!;
+      const child = pathRight[s] ? r : l;
+      z[j] = z[j]! * (t > 0 ? cover[child]! / t : 0.5);
+      stepNode.push(at);
+      stepBit.push(j);
+      stepRight.push(pathRight[s]!);
+    }
+    const k = fs.length;
+    if (k > MAX_TABLE_FEATURES || total + (k << k) > budget) {
+      tooBig = true;
+      return;
+    }
+    const table = new Float64Array(k << k);
+    const v = value[node]!;
+    for (let pattern = 0; pattern < 1 << k; pattern++) {
+      extendPath(buf, 0, 0, 1, 1, -1);
+      for (let j = 0; j < k; j++) extendPath(buf, 0, j + 1, z[j]!, (pattern >> j) & 1, j);
+      for (let i = 1; i <= k; i++) table[pattern * k + i - 1] = unwoundPathSum(buf, 0, k, i) * (((pattern >> (i - 1)) & 1) - z[i - 1]!) * v;
+    }
+    stepStart.push(stepNode.length);
+    feats.push(...fs);
+    featStart.push(feats.length);
+    valueStart.push(total);
+    chunks.push(table);
+    total += table.length;
+  };
+  const walk = (node: number): void => {
+    if (tooBig) return;
+    const l = left[node]!;
+    if (l < 0) {
+      leaf(node);
+      return;
+    }
+    pathNodes.push(node);
+    pathRight.push(0);
+    walk(l);
+    pathRight[pathRight.length - 1] = 1;
+    walk(right[node]!);
+    pathNodes.pop();
+    pathRight.pop();
+  };
+  walk(0);
+  if (tooBig) return undefined;
+  const values = new Float64Array(total);
+  chunks.forEach((c, i) => values.set(c, valueStart[i]!));
+  return {
+    internal: Int32Array.from(internal),
+    stepStart: Int32Array.from(stepStart),
+    stepNode: Int32Array.from(stepNode),
+    stepBit: Int32Array.from(stepBit),
+    stepRight: Uint8Array.from(stepRight),
+    featStart: Int32Array.from(featStart),
+    feats: Int32Array.from(feats),
+    valueStart: Int32Array.from(valueStart),
+    values,
+  };
+}
+
+/** Adds one tree's contributions for the row at `x[offset...]` from its table into `phi[phiAt...]`; `dir` has room for one byte per node. */
+function tableShapInto(tree: Tree, t: ShapTable, x: ArrayLike<number>, offset: number, phi: Float64Array, phiAt: number, dir: Uint8Array): void {
+  const { feature, threshold, defaultLeft } = tree;
+  const internal = t.internal;
+  for (let k = 0; k < internal.length; k++) {
+    const node = internal[k]!;
+    const v = x[offset + feature[node]!]!;
+    dir[node] = v !== v ? 1 - defaultLeft[node]! : v < threshold[node]! ? 0 : 1;
+  }
+  const { stepStart, stepNode, stepBit, stepRight, featStart, feats, valueStart, values } = t;
+  const leaves = valueStart.length;
+  for (let l = 0; l < leaves; l++) {
+    const fs = featStart[l]!;
+    const k = featStart[l + 1]! - fs;
+    if (k === 0) continue;
+    let pattern = (1 << k) - 1;
+    for (let s = stepStart[l]!; s < stepStart[l + 1]!; s++) if (dir[stepNode[s]!] !== stepRight[s]) pattern &= ~(1 << stepBit[s]!);
+    const base = valueStart[l]! + pattern * k;
+    for (let j = 0; j < k; j++) {
+      const f = phiAt + feats[fs + j]!;
+      phi[f] = phi[f]! + values[base + j]!;
+    }
+  }
+}
+
+/** Rows explained together, tree by tree. */
+const SHAP_BLOCK_ROWS = 128;
+
+/** Tables per trees array, shared by every explainer of the same model; undefined entries use the recursion. */
+const tableCache = new WeakMap<readonly Tree[], { trees: Tree[]; tables: (ShapTable | undefined)[] }>();
+
+function shapTables(trees: readonly Tree[]): (ShapTable | undefined)[] {
+  const hit = tableCache.get(trees);
+  if (hit && hit.trees.length === trees.length && hit.trees.every((t, i) => t === trees[i])) return hit.tables;
+  let budget = MAX_TABLE_VALUES;
+  const tables = trees.map((t) => {
+    const table = buildShapTable(t, budget);
+    if (table) budget -= table.values.length;
+    return table;
+  });
+  tableCache.set(trees, { trees: [...trees], tables });
+  return tables;
+}
+
 /** Model-wide constants of an explainer: the expected margin and the path buffer size. */
 export class TreeExplainer {
   readonly expectedValue: number;
   private readonly path: PathBuffer;
+  private readonly dir: Uint8Array;
 
-  constructor(readonly model: GbdtModel) {
+  private readonly useTables: boolean;
+
+  /** `options.tables` false explains by the recursive algorithm only (the tables' reference). */
+  constructor(
+    readonly model: GbdtModel,
+    options: { readonly tables?: boolean } = {},
+  ) {
+    this.useTables = options.tables ?? true;
     let maxDepth = 0;
+    let maxNodes = 1;
     let expected = baseMargin(model);
     for (const t of model.trees) {
       maxDepth = Math.max(maxDepth, treeDepth(t));
+      maxNodes = Math.max(maxNodes, t.left.length);
       expected += treeExpectedValue(t);
     }
     this.expectedValue = expected;
     this.path = new PathBuffer(maxDepth);
+    this.dir = new Uint8Array(maxNodes);
+  }
+
+  private tables(): (ShapTable | undefined)[] {
+    return this.useTables ? shapTables(this.model.trees) : new Array<undefined>(this.model.trees.length);
+  }
+
+  /** Adds every tree's contributions for the row at x[offset...] into phi: from the tables, else by recursion. */
+  private addRow(c: ShapContext, tables: (ShapTable | undefined)[]): void {
+    const trees = this.model.trees;
+    for (let i = 0; i < trees.length; i++) {
+      const t = trees[i]!;
+      const table = tables[i];
+      if (table) tableShapInto(t, table, c.x, c.offset, c.phi, 0, this.dir);
+      else {
+        c.tree = t;
+        treeShapInto(c);
+      }
+    }
   }
 
   /** Contributions for one row (`x` from `offset`, numFeatures values; NaN is missing). */
   explainRow(x: ArrayLike<number>, offset = 0): ShapExplanation {
     const values = new Float64Array(this.model.numFeatures);
     const c: ShapContext = { tree: this.model.trees[0]!, x, offset, phi: values, path: this.path.data };
-    for (const t of this.model.trees) {
-      c.tree = t;
-      treeShapInto(c);
-    }
+    this.addRow(c, this.tables());
     return { values, expectedValue: this.expectedValue };
   }
 
@@ -174,14 +365,24 @@ export class TreeExplainer {
     const width = x.cols + 1;
     const out = new Float64Array(x.rows * width);
     const c: ShapContext = { tree: this.model.trees[0]!, x: x.data, offset: 0, phi: out, path: this.path.data };
-    for (let i = 0; i < x.rows; i++) {
-      c.offset = i * x.cols;
-      c.phi = out.subarray(i * width, i * width + x.cols);
-      for (const t of this.model.trees) {
+    const tables = this.tables();
+    const trees = this.model.trees;
+    // Tree by tree over blocks of rows, so that one tree's table stays in cache; each row still adds the trees in order.
+    for (let start = 0; start < x.rows; start += SHAP_BLOCK_ROWS) {
+      const end = Math.min(x.rows, start + SHAP_BLOCK_ROWS);
+      for (let ti = 0; ti < trees.length; ti++) {
+        const t = trees[ti]!;
+        const table = tables[ti];
         c.tree = t;
-        treeShapInto(c);
+        if (table) for (let i = start; i < end; i++) tableShapInto(t, table, x.data, i * x.cols, out, i * width, this.dir);
+        else
+          for (let i = start; i < end; i++) {
+            c.offset = i * x.cols;
+            c.phi = out.subarray(i * width, i * width + x.cols);
+            treeShapInto(c);
+          }
       }
-      out[i * width + x.cols] = this.expectedValue;
+      for (let i = start; i < end; i++) out[i * width + x.cols] = this.expectedValue;
     }
     return out;
   }
