@@ -56,27 +56,27 @@ const isProcessLike = (e: AnalysisEvent): boolean => e.action === 'process.creat
 const logCleared = perEvent('log-cleared', 'An event log was cleared (Security 1102, System 104) or a command cleared one (wevtutil cl, Clear-EventLog).', (e) => {
   const id = windowsEventId(e);
   if (e.action === 'log.clear' || ((id === 1102 || id === 104) && /Eventlog/i.test(provider(e))))
-    return { severity: 'high', summary: `the ${e.object?.name ?? 'event'} log was cleared`, techniques: ['T1070.001'] };
-  if (isProcessLike(e) && commandMatches(e, 'T1070.001')) return { severity: 'high', summary: 'a command cleared an event log', techniques: ['T1070.001'] };
-  if (isProcessLike(e) && commandMatches(e, 'T1070.002')) return { severity: 'high', summary: 'a command deleted or truncated system logs', techniques: ['T1070.002'] };
+    return { severity: 'high', summary: `the ${e.object?.name ?? 'event'} log was cleared`, techniques: ['T1685.005'] };
+  if (isProcessLike(e) && commandMatches(e, 'T1685.005')) return { severity: 'high', summary: 'a command cleared an event log', techniques: ['T1685.005'] };
+  if (isProcessLike(e) && commandMatches(e, 'T1685.006')) return { severity: 'high', summary: 'a command deleted or truncated system logs', techniques: ['T1685.006'] };
   return null;
 });
 
 const serviceStopped = perEvent('logging-stopped', 'The event-log or audit service stopped (1100, 7036 for EventLog, auditd DAEMON_END) or a command stopped it.', (e) => {
   const id = windowsEventId(e);
-  if (id === 1100 && /Eventlog/i.test(provider(e))) return { severity: 'medium', summary: 'the event logging service shut down', techniques: ['T1562.002'] };
-  if (e.action === 'service.state' && /event ?log|auditd|rsyslog/i.test(e.object?.name ?? '') && /stop/i.test(attr(e, 'state') ?? '')) return { severity: 'high', summary: 'a logging service was stopped', techniques: ['T1562.002'] };
-  if (e.action === 'audit.daemon_end' || (e.action === 'service.stop' && /auditd|rsyslog|journald/i.test(attr(e, 'unit') ?? e.object?.name ?? ''))) return { severity: 'medium', summary: 'the audit daemon stopped', techniques: ['T1562.002'] };
-  if (isProcessLike(e) && commandMatches(e, 'T1562.002')) return { severity: 'high', summary: 'a command stopped logging or changed the audit policy', techniques: ['T1562.002'] };
+  if (id === 1100 && /Eventlog/i.test(provider(e))) return { severity: 'medium', summary: 'the event logging service shut down', techniques: ['T1685.001'] };
+  if (e.action === 'service.state' && /event ?log|auditd|rsyslog/i.test(e.object?.name ?? '') && /stop/i.test(attr(e, 'state') ?? '')) return { severity: 'high', summary: 'a logging service was stopped', techniques: ['T1685.001'] };
+  if (e.action === 'audit.daemon_end' || (e.action === 'service.stop' && /auditd|rsyslog|journald/i.test(attr(e, 'unit') ?? e.object?.name ?? ''))) return { severity: 'medium', summary: 'the audit daemon stopped', techniques: ['T1685.001'] };
+  if (isProcessLike(e) && commandMatches(e, 'T1685.001')) return { severity: 'high', summary: 'a command stopped logging or changed the audit policy', techniques: ['T1685.001'] };
   return null;
 });
 
 const auditPolicy = perEvent('audit-policy-changed', 'The audit policy changed (Security 4719, 4906, 4912; auditd CONFIG_CHANGE that removes rules).', (e) => {
   const id = windowsEventId(e);
-  if ((id === 4719 || id === 4906 || id === 4912) && /Security/i.test(provider(e))) return { severity: 'medium', summary: 'the system audit policy was changed', techniques: ['T1562.002'] };
+  if ((id === 4719 || id === 4906 || id === 4912) && /Security/i.test(provider(e))) return { severity: 'medium', summary: 'the system audit policy was changed', techniques: ['T1685.001'] };
   if (e.action === 'audit.config_change') {
     const op = attr(e, 'op') ?? JSON.stringify(e.attributes['fields'] ?? '');
-    if (/remove|del|audit_enabled=0|"0"/i.test(op)) return { severity: 'medium', summary: 'audit rules were removed or auditing disabled', techniques: ['T1562.002'] };
+    if (/remove|del|audit_enabled=0|"0"/i.test(op)) return { severity: 'medium', summary: 'audit rules were removed or auditing disabled', techniques: ['T1685.001'] };
   }
   return null;
 });

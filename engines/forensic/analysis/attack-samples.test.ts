@@ -9,8 +9,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 
 /** What each file name states, as ATT&CK ids (any one of them counts: names like "psexec_smb" state both the share and the service). */
 export const STATED_TECHNIQUES: Readonly<Record<string, readonly string[]>> = {
-  'DE_104_system_log_cleared.evtx': ['T1070.001'],
-  'DE_1102_security_log_cleared.evtx': ['T1070.001'],
+  'DE_104_system_log_cleared.evtx': ['T1685.005', 'T1070.001'],
+  'DE_1102_security_log_cleared.evtx': ['T1685.005', 'T1070.001'],
   'LM_Remote_Service02_7045.evtx': ['T1569.002', 'T1021.002', 'T1543.003'],
   'LM_WMI_4624_4688_TargetHost.evtx': ['T1047'],
   'LM_sysmon_psexec_smb_meterpreter.evtx': ['T1569.002', 'T1021.002'],

@@ -7,13 +7,15 @@ import { ATTACK_LICENCE, parseAttackBundle } from '../../core/attack/bundle.js';
 import { attackLookup } from '../../core/attack/lookup.js';
 import type { KillChainStage, TechniqueTag } from '../../core/contracts/forensic.js';
 
-/** Every technique id a rule or indicator may tag (the shipped table holds exactly these). */
+/** Every technique id a causal rule or indicator may tag, in current (ATT&CK v19) terms: log clearing is T1685.005/.006,
+ * disabling tools T1685, disabling logging T1685.001 (18.1's T1070.001/.002 and T1562.001/.002, which the lookup still
+ * resolves, as revoked, to these). The shipped 18.1 table holds the ones 18.1 knows. */
 export const TECHNIQUE_IDS = [
   'T1003.001', 'T1005', 'T1021', 'T1021.001', 'T1021.002', 'T1021.004', 'T1021.006', 'T1033', 'T1041', 'T1047', 'T1048',
-  'T1053.003', 'T1053.005', 'T1055', 'T1059.001', 'T1059.003', 'T1059.004', 'T1070', 'T1070.001', 'T1070.002', 'T1070.003',
+  'T1053.003', 'T1053.005', 'T1055', 'T1059.001', 'T1059.003', 'T1059.004', 'T1070', 'T1685.005', 'T1685.006', 'T1070.003',
   'T1070.004', 'T1070.006', 'T1071', 'T1074.001', 'T1095', 'T1078', 'T1082', 'T1087.001', 'T1098', 'T1098.004', 'T1105', 'T1110',
   'T1110.001', 'T1110.003', 'T1136.001', 'T1218.005', 'T1218.011', 'T1486', 'T1490', 'T1543.002', 'T1543.003', 'T1547.001',
-  'T1548.003', 'T1560.001', 'T1562.001', 'T1562.002', 'T1567.002', 'T1569.002', 'T1570',
+  'T1548.003', 'T1560.001', 'T1685', 'T1685.001', 'T1567.002', 'T1569.002', 'T1570',
 ] as const;
 
 /** The shipped table's location below resources/. */

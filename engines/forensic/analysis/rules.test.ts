@@ -151,7 +151,7 @@ describe('causal rules', () => {
 
   it('log-clear and defense-evasion', () => {
     const clear = makeEvent({ action: 'log.clear', actor: { type: 'user', name: 'CORP\\x' }, object: { type: 'log', name: 'Security' }, attributes: { eventId: 1102, provider: 'Microsoft-Windows-Eventlog' } });
-    expect(edgesOf([clear], 'log-clear')[0]?.techniques).toEqual(['T1070.001']);
+    expect(edgesOf([clear], 'log-clear')[0]?.techniques).toEqual(['T1685.005']);
     const policy = makeEvent({ action: 'windows.event', actor: { type: 'user', name: 'CORP\\x' }, object: { type: 'log', name: 'Security' }, attributes: { eventId: 4719, provider: 'Microsoft-Windows-Security-Auditing' } });
     const clock = makeEvent({ action: 'windows.event', actor: { type: 'user', name: 'CORP\\x' }, attributes: { eventId: 4616, provider: 'Microsoft-Windows-Security-Auditing', data: { ProcessName: 'C:\\Windows\\System32\\cmd.exe' } } });
     const ntp = makeEvent({ action: 'windows.event', actor: { type: 'user', name: 'LOCAL SERVICE' }, attributes: { eventId: 4616, provider: 'Microsoft-Windows-Security-Auditing', data: { ProcessName: 'C:\\Windows\\System32\\svchost.exe' } } });

@@ -463,14 +463,14 @@ const accountChange: CausalRule = {
 const logClear: CausalRule = {
   name: 'log-clear',
   relation: 'cleared',
-  description: 'An event log was cleared (Security 1102, System 104): T1070.001, from the account that cleared it.',
+  description: 'An event log was cleared (Security 1102, System 104): T1685.005 (T1070.001 in ATT&CK 18.1), from the account that cleared it.',
   stage: 'defense-evasion',
   create: () => ({
     onEvent(e, n, ctx) {
       if (e.action !== 'log.clear') return;
       const hk = (e.host ?? '?').toLowerCase();
       const log = n.object ?? ctx.graph.node('other', `${hk}:log:?`, 'event log', e.host, e);
-      ctx.edge(n.user ?? n.process ?? n.host, log, [e], ['T1070.001']);
+      ctx.edge(n.user ?? n.process ?? n.host, log, [e], ['T1685.005']);
     },
   }),
 };
@@ -514,7 +514,7 @@ const defenseEvasion: CausalRule = {
       const hk = (e.host ?? '?').toLowerCase();
       if ((id === 4719 || id === 4906 || id === 4912) && /Security/.test(provider)) {
         const policy = ctx.graph.node('other', `${hk}:audit-policy`, `audit policy of ${e.host ?? '?'}`, e.host, e);
-        ctx.edge(n.user ?? n.process, policy, [e], ['T1562.002'], 'changed-audit-policy');
+        ctx.edge(n.user ?? n.process, policy, [e], ['T1685.001'], 'changed-audit-policy');
       } else if (id === 4616 && /Security/.test(provider) && !/svchost\.exe|vmtoolsd\.exe|w32tm\.exe/i.test(attr(e, 'ProcessName') ?? '')) {
         const clock = ctx.graph.node('other', `${hk}:clock`, `clock of ${e.host ?? '?'}`, e.host, e);
         ctx.edge(n.user ?? n.process, clock, [e], ['T1070.006'], 'set-clock');

@@ -5,16 +5,25 @@ import { stageOf, stageOrder, techniqueTag } from './attack.js';
 import { eventsById, nodesById, scoreChain, type ScoringGraph } from './scoring.js';
 import type { AnalysisEvent } from './events.js';
 
-/** How bad each technique is on its own (0..1); unlisted techniques count DEFAULT_TECHNIQUE_SEVERITY. Hand-set. */
+/** How bad each technique is on its own (0..1), by current (ATT&CK v19) id; unlisted techniques count
+ * DEFAULT_TECHNIQUE_SEVERITY, a revoked id (an 18.1 tag of an older rule or bundle) its replacement's. Hand-set. */
 export const TECHNIQUE_SEVERITY: Readonly<Record<string, number>> = {
-  'T1003.001': 0.9, T1486: 0.95, T1490: 0.9, 'T1070.001': 0.85, 'T1070.002': 0.8, 'T1070.003': 0.75, 'T1070.006': 0.6,
-  'T1562.001': 0.7, 'T1562.002': 0.75, 'T1110.001': 0.6, 'T1110.003': 0.6, T1047: 0.55, 'T1569.002': 0.6, 'T1021.002': 0.45,
+  'T1003.001': 0.9, T1486: 0.95, T1490: 0.9, 'T1685.005': 0.85, 'T1685.006': 0.8, 'T1070.003': 0.75, 'T1070.006': 0.6,
+  T1685: 0.7, 'T1685.001': 0.75, 'T1110.001': 0.6, 'T1110.003': 0.6, T1047: 0.55, 'T1569.002': 0.6, 'T1021.002': 0.45,
   'T1021.006': 0.5, 'T1021.001': 0.25, 'T1021.004': 0.35, 'T1543.003': 0.25, 'T1543.002': 0.5, 'T1053.005': 0.55, 'T1053.003': 0.5,
   'T1547.001': 0.6, 'T1136.001': 0.6, T1098: 0.5, 'T1098.004': 0.65, T1078: 0.35, 'T1548.003': 0.15, T1105: 0.5, T1570: 0.55,
   'T1560.001': 0.45, 'T1074.001': 0.45, T1048: 0.7, 'T1567.002': 0.75, T1071: 0.4, T1095: 0.75, 'T1218.005': 0.6, 'T1218.011': 0.35,
   'T1059.001': 0.35, 'T1059.003': 0.05, 'T1059.004': 0.1, T1033: 0.1, T1082: 0.1, 'T1087.001': 0.15, T1070: 0.4, 'T1070.004': 0.3,
 };
 export const DEFAULT_TECHNIQUE_SEVERITY = 0.4;
+
+/** A technique's severity: its own, else its replacement's when revoked, else the default. */
+export function techniqueSeverity(id: string): number {
+  const own = TECHNIQUE_SEVERITY[id];
+  if (own !== undefined) return own;
+  const by = attackLookup().technique(id).revokedBy;
+  return (by !== undefined ? TECHNIQUE_SEVERITY[by] : undefined) ?? DEFAULT_TECHNIQUE_SEVERITY;
+}
 /** Stories less suspicious than this are noise, dropped unless includeNoisy. */
 export const NOISE_SUSPICION = 0.3;
 /** A user or session linked to more nodes than this joins every story it touches: it stays in them but does not merge them. */
@@ -40,7 +49,7 @@ export function suspicionOf(techniques: Iterable<string>, stages: number, detect
   let any = false;
   for (const t of techniques) {
     any = true;
-    keep *= 1 - (TECHNIQUE_SEVERITY[t] ?? DEFAULT_TECHNIQUE_SEVERITY);
+    keep *= 1 - techniqueSeverity(t);
   }
   if (!any && detected) keep = 1 - DEFAULT_TECHNIQUE_SEVERITY;
   const s = (1 - keep) * (1 + 0.1 * Math.max(0, stages - 1));
@@ -247,7 +256,7 @@ function storyOf(
   eventIds.sort((a, b) => (eventById.get(a)?.time.time ?? '\uffff').localeCompare(eventById.get(b)?.time.time ?? '\uffff'));
   const times = eventIds.map((id) => eventById.get(id)?.time.time).filter((t): t is string => typeof t === 'string');
   const hosts = [...new Set(nodeIds.map((id) => nodes.get(id)?.host).filter((h): h is string => typeof h === 'string'))].sort();
-  const tags = [...techniques].sort((a, b) => (TECHNIQUE_SEVERITY[b] ?? DEFAULT_TECHNIQUE_SEVERITY) - (TECHNIQUE_SEVERITY[a] ?? DEFAULT_TECHNIQUE_SEVERITY) || a.localeCompare(b)).map(techniqueTag);
+  const tags = [...techniques].sort((a, b) => techniqueSeverity(b) - techniqueSeverity(a) || a.localeCompare(b)).map(techniqueTag);
   const stageList = [...stages].sort((a, b) => stageOrder(a) - stageOrder(b));
   const rootLabel = nodes.get(root)?.label ?? root;
   const first = tags[0];

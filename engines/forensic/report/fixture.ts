@@ -104,7 +104,7 @@ const STORIES: readonly Story[] = [
     end: '2024-03-04T09:20:00.000Z',
     suspicion: 0.7,
     confidence: { reliability: 0.85, corroboration: 0.3, temporalFit: 1, edgeStrength: 0.5, penalty: 0.75, score: 0.4, grade: 'LOW' },
-    techniques: [{ id: 'T1070.001', name: 'Clear Windows Event Logs', tactics: ['defense-evasion'] }],
+    techniques: [{ id: 'T1685.005', name: 'Clear Windows Event Logs', tactics: ['defense-impairment'] }],
     stages: ['defense-evasion'],
     nodeIds: ['host:WS01'],
     edgeIds: [],
@@ -130,7 +130,7 @@ export function fixtureView(): AnalysisView {
       tampered: true,
       penalty: 0.75,
       indicators: [
-        { kind: 'log-cleared', severity: 'high', summary: 'Security log cleared (1102)', host: 'WS01', time: '2024-03-04T09:20:00.000Z', eventIds: [id(6)], techniques: ['T1070.001'] },
+        { kind: 'log-cleared', severity: 'high', summary: 'Security log cleared (1102)', host: 'WS01', time: '2024-03-04T09:20:00.000Z', eventIds: [id(6)], techniques: ['T1685.005'] },
         { kind: 'shadow-copies-deleted', severity: 'high', summary: 'vssadmin delete shadows', host: 'WS01', time: '2024-03-04T09:14:00.000Z', eventIds: [id(5)], techniques: ['T1490'] },
       ],
     },

@@ -202,7 +202,7 @@ const logClearing: ScenarioDefinition = {
   title: 'Intruder who clears the logs',
   description: 'An RDP logon to a domain controller creates a hidden admin account, changes the audit policy and the clock, timestomps a tool and clears the Security and System logs.',
   hosts: ['DC01'],
-  techniques: ['T1021.001', 'T1136.001', 'T1098', 'T1562.002', 'T1070.006', 'T1070.001'],
+  techniques: ['T1021.001', 'T1136.001', 'T1098', 'T1685.001', 'T1070.006', 'T1685.005'],
   year: 2024,
   build() {
     const b = new ScenarioBuilder(START + 4 * 86_400_000, 53);
