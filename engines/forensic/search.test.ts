@@ -113,6 +113,32 @@ describe('forensic search', async () => {
     expect(byHost.map((h) => h.link.id)).toEqual(onHost);
   });
 
+  it('finds stories by their tactics (rule tactics as stages, v19 names) and by an 18.1 id their current technique replaced', () => {
+    const first = lm.view.stories[0] as Story;
+    const impaired: Story = {
+      ...first,
+      id: 'S1',
+      title: 'Clear Windows Event Logs on DC01',
+      stages: ['defense-impairment'],
+      techniques: [{ id: 'T1685.005', name: 'Clear Windows Event Logs', tactics: ['defense-impairment'] }],
+    };
+    const hidden: Story = { ...first, id: 'S2', rank: 2, title: 'Hidden thing on DC01', stages: ['stealth'], techniques: [] };
+    const other: Story = { ...first, id: 'S3', rank: 3, title: 'Something else on DC01', stages: ['discovery'], techniques: [] };
+    createCase(db, { id: 'case-tactics', title: 'Tactic stories', origin: 'scenario', request: { name: 'log-clearing' }, now: NOW });
+    completeCase(db, 'case-tactics', { ...lm.view, stories: [impaired, hidden, other] }, lm.custody, NOW);
+    const storiesOf = (q: string): string[] => forensicSearch.search(db, classifyQuery(q), 50).filter((h) => h.link.parent === 'case-tactics' && h.kind === 'story').map((h) => h.link.id);
+    // A rule's tactic (the story's stage) finds the story, by short name or by name.
+    expect(storiesOf('stealth')).toEqual(['S2']);
+    expect(storiesOf('Defense Impairment')).toEqual(['S1']);
+    // Defense Evasion, split by ATT&CK v19, finds both of its successors.
+    expect(storiesOf('defense evasion')).toEqual(['S1', 'S2']);
+    // The 18.1 id finds the story tagged with its v19 replacement; the current id finds it too.
+    expect(storiesOf('T1070.001')).toEqual(['S1']);
+    expect(storiesOf('T1685.005')).toEqual(['S1']);
+    expect(searchCase(db, 'case-tactics', classifyQuery('T1070.001'), { offset: 0, limit: 10 })?.items[0]).toMatchObject({ kind: 'story', field: 'techniques' });
+    expect(storiesOf('T1070.002')).toEqual([]);
+  });
+
   it('finds nothing for an unknown address and keeps to the limit', () => {
     expect(forensicSearch.search(db, classifyQuery('192.0.2.254'), 10)).toEqual([]);
     expect(forensicSearch.search(db, classifyQuery('scenario'), 1)).toHaveLength(1);

@@ -3,6 +3,7 @@
 // with the count), and a node or edge match as a hit on the case. An evidence file's hash (which every event's raw
 // reference repeats) stays one hit on the case.
 import type { Database } from 'better-sqlite3';
+import { attackLookup } from '../core/attack/lookup.js';
 import type { ExportedEvent, Story } from '../core/contracts/forensic.js';
 import { CANDIDATES_PER_HIT, findMatch, likeContains, locateInJson, matchFields, snippetAround, type ParsedQuery, type SearchHit, type SearchProvider } from '../core/search.js';
 import { CASE_ITEMS_TABLE, CASES_TABLE } from './store.js';
@@ -53,16 +54,54 @@ function viewParts(json: string | null): ViewParts | null {
   }
 }
 
-/** Every story of a case that holds the query (hosts, techniques, title, summary), each a story hit, in story order. */
+/**
+ * The query and what else means the same in ATT&CK: a technique id revoked in a newer release also finds stories tagged
+ * with its replacement (T1070.001 finds T1685.005; the other way round the stored tag carries `revokedBy`); a tactic
+ * named by its short name or its name (`credential access`) finds its short name, and Defense Evasion, which ATT&CK v19
+ * split, also finds Stealth and Defense Impairment.
+ */
+export function queryVariants(q: ParsedQuery): ParsedQuery[] {
+  const out: ParsedQuery[] = [q];
+  const lookup = attackLookup();
+  if (q.kind === 'technique') {
+    const by = lookup.technique(q.value).revokedBy;
+    if (by !== undefined) out.push({ kind: 'technique', value: by });
+    return out;
+  }
+  if (q.kind !== 'text') return out;
+  const short = q.value.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  if (!lookup.isTactic(short)) return out;
+  if (short !== q.value) out.push({ kind: 'text', value: short });
+  if (short === 'defense-evasion') out.push({ kind: 'text', value: 'stealth' }, { kind: 'text', value: 'defense-impairment' });
+  return out;
+}
+
+/** The tactics a story stands for, searchable: its stages and its techniques' tactics, each by short name and name. */
+function tacticsText(s: Story): string {
+  const lookup = attackLookup();
+  const names = new Set<string>([...s.stages, ...s.techniques.flatMap((t) => t.tactics)]);
+  return [...names].map((t) => `${t} ${lookup.tactic(t)?.name ?? ''}`.trim()).join(' · ');
+}
+
+/** Whether any variant of the query occurs in a text (a prefilter before parsing a view). */
+function anyMatch(variants: readonly ParsedQuery[], text: string): boolean {
+  return variants.some((v) => findMatch(v, text) !== null);
+}
+
+/** Every story of a case that holds the query (hosts, techniques, tactics, title, summary), each a story hit, in story order. */
 function storyHits(q: ParsedQuery, r: Omit<CaseRow, 'export_json'>, stories: readonly Story[]): SearchHit[] {
   const hits: SearchHit[] = [];
+  const variants = queryVariants(q);
   for (const s of stories) {
-    const m = matchFields(q, [
+    const fields = [
       { name: 'hosts', text: s.hosts.join(' '), rank: 3 },
-      { name: 'techniques', text: s.techniques.map((t) => `${t.id} ${t.name}`).join(' · '), rank: 3 },
+      { name: 'techniques', text: s.techniques.map((t) => `${t.id} ${t.name}${t.revokedBy !== undefined ? ` ${t.revokedBy}` : ''}`).join(' · '), rank: 3 },
       { name: 'title', text: s.title, rank: 3 },
+      { name: 'tactics', text: tacticsText(s), rank: 2 },
       { name: 'summary', text: s.summary, rank: 2 },
-    ]);
+    ];
+    let m: ReturnType<typeof matchFields> = null;
+    for (const v of variants) if ((m = matchFields(v, fields)) !== null) break;
     if (m) hits.push({ service: 'forensic', kind: 'story', id: `${r.id}/${s.id}`, title: `${s.title} (${r.title})`, ...m, link: { service: 'forensic', kind: 'story', id: s.id, parent: r.id }, time: r.created_at });
   }
   return hits;
@@ -190,7 +229,7 @@ export function searchCase(db: Database, caseId: string, q: ParsedQuery, p: { re
   const head: SearchHit[] = [];
   const own = ownHit(q, r);
   if (own) head.push(own);
-  if (parts !== null && r.export_json !== null && findMatch(q, r.export_json)) head.push(...storyHits(q, r, parts.stories));
+  if (parts !== null && r.export_json !== null && anyMatch(queryVariants(q), r.export_json)) head.push(...storyHits(q, r, parts.stories));
   const evidence = isEvidenceHash(q, parts);
   const headPage = head.slice(p.offset, p.offset + p.limit);
   const events = evidence ? { hits: [], total: 0, capped: false } : eventMatches(db, q, r, Math.max(0, p.offset - head.length), p.limit - headPage.length, Number.POSITIVE_INFINITY);
@@ -219,15 +258,20 @@ export const forensicSearch: SearchProvider = {
   search(db, q, limit) {
     const n = limit * CANDIDATES_PER_HIT;
     const pattern = likeContains(q.value);
+    const variants = queryVariants(q);
+    // The view may hold the query only as an ATT&CK variant (a replacement id, a tactic's short name).
+    const params: Record<string, string | number> = { pattern, n };
+    variants.forEach((v, i) => (params[`v${i}`] = likeContains(v.value)));
+    const viewHolds = variants.map((_, i) => `export_json LIKE @v${i} ESCAPE '\\'`).join(' OR ');
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     const cases = db
       .prepare(
         `SELECT id, title, origin, created_at, export_json FROM ${CASES_TABLE}
-         WHERE title LIKE @pattern ESCAPE '\\' OR origin LIKE @pattern ESCAPE '\\' OR export_json LIKE @pattern ESCAPE '\\'
+         WHERE title LIKE @pattern ESCAPE '\\' OR origin LIKE @pattern ESCAPE '\\' OR ${viewHolds}
          ORDER BY created_at DESC LIMIT @n`,
       )
-      .all({ pattern, n }) as CaseRow[];
+      .all(params) as CaseRow[];
     const addCase = (r: Omit<CaseRow, 'export_json'>, head: readonly SearchHit[], evidence: boolean, fallback: () => SearchHit | null): void => {
       const room = limit - hits.length;
       const shownHead = head.slice(0, room);
@@ -246,7 +290,7 @@ export const forensicSearch: SearchProvider = {
       if (hits.length >= limit) return hits;
       const parts = viewParts(r.export_json);
       const own = ownHit(q, r);
-      const stories = parts !== null && r.export_json !== null && findMatch(q, r.export_json) ? storyHits(q, r, parts.stories) : [];
+      const stories = parts !== null && r.export_json !== null && anyMatch(variants, r.export_json) ? storyHits(q, r, parts.stories) : [];
       if (!own && stories.length === 0 && (r.export_json === null || !findMatch(q, r.export_json))) continue;
       seen.add(r.id);
       addCase(r, [...(own ? [own] : []), ...stories], isEvidenceHash(q, parts), () => viewHit(q, r));
