@@ -41,7 +41,7 @@ try {
   const p = createPlatform(standaloneContext(pkgscanService, { db: openMemoryStore([pkgscanService]), dataDir, resourcesDir, jobs: new InProcessRunner(pkgscanService.jobs) }, defaultResourcesDir));
   const deps = { ...scanDeps(p), sources: () => sourcesFromConfig(p.db, p.dataDir, {}, { npmMirror: base, timeoutMs: 30_000 }) };
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push(createWatched(p, { ecosystem: 'npm', name: `bench-pkg-${i}`, poll_interval_seconds: 300 }, 'system', null).id);
+  for (let i = 0; i < count; i++) ids.push((await createWatched(p, { ecosystem: 'npm', name: `bench-pkg-${i}`, poll_interval_seconds: 300 }, 'system', null)).id);
   const round = async (label: string): Promise<void> => {
     const results = new Map<string, number>();
     const t0 = process.hrtime.bigint();

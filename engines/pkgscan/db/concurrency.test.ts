@@ -1,5 +1,5 @@
 // Across processes on one PostgreSQL database: two migrators migrate once, two audit writers keep one unbroken chain,
-// two lease claimers never take the same watched package.
+// two lease claimers never take the same watched package, two monitoring workers check each due package once.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { SKIP_POSTGRES, SKIP_POSTGRES_REASON } from '../../../test/postgres/clus
 import { AuditLog } from '../audit/audit.js';
 import { checkedPgMigrations, postgresStatus, type MigrationRun } from './migrate.js';
 import { PgDb } from './postgres.js';
+import { seedWatched } from './testing/monitor.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(here, 'testing', 'child.ts');
@@ -80,4 +81,25 @@ describe.skipIf(SKIP_POSTGRES)(`two processes on one PostgreSQL database (${SKIP
     ].filter(([, n]) => n !== 0);
     expect(owners.map((o) => [o.claimed_by, o.n])).toEqual(expected);
   }, 120_000);
+
+  it('two worker processes run a monitoring round over 60 watched packages: each checked exactly once, none lost', async () => {
+    const b = await fixture.open('postgres');
+    const ids = await seedWatched(b.store, 60);
+    type Run = { checked: string[]; asked: string[]; errors: string[]; checks: number };
+    const [x, y] = await Promise.all([child<Run>('monitor', b.url as string, '4', 'w1'), child<Run>('monitor', b.url as string, '4', 'w2')]);
+    expect([...x.errors, ...y.errors]).toEqual([]);
+    const checked = [...x.checked, ...y.checked];
+    expect(checked).toHaveLength(60);
+    expect([...new Set(checked)].sort()).toEqual([...ids].sort());
+    // No check ran twice: the source was asked about each package once in all.
+    expect([...x.asked, ...y.asked].sort()).toEqual(Array.from({ length: 60 }, (_, i) => `round-${i}`).sort());
+    // The database agrees: one recorded check per package, every package checked, no lease left behind.
+    const perPackage = await b.store.all<{ package_id: string; n: number }>('SELECT package_id, COUNT(*) AS n FROM pkgscan_monitor_checks GROUP BY package_id');
+    expect(perPackage).toHaveLength(60);
+    expect(perPackage.every((r) => r.n === 1)).toBe(true);
+    const state = await b.store.get<{ unchecked: number; held: number; unchanged: number }>(
+      "SELECT SUM(CASE WHEN last_check_at IS NULL THEN 1 ELSE 0 END) AS unchecked, SUM(CASE WHEN claimed_by IS NOT NULL THEN 1 ELSE 0 END) AS held, SUM(CASE WHEN last_result = 'unchanged' THEN 1 ELSE 0 END) AS unchanged FROM pkgscan_monitored",
+    );
+    expect(state).toEqual({ unchecked: 0, held: 0, unchanged: 60 });
+  }, 180_000);
 });

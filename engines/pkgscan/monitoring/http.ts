@@ -44,8 +44,8 @@ export function monitoringRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       summary: `Watch a package (\`ecosystem\` npm or pypi, default npm; poll_interval_seconds 300..604800, default 3600); 201; 409 when it is watched already. The first check (due at once) takes the baseline`,
       body: watchRequestSchema,
       status: 201,
-      handler: (req, res, caller) => {
-        res.status(201).json(createWatched(p, parseBody(watchRequestSchema, req), caller?.id ?? 'anonymous', requestIdOf(res)));
+      handler: async (req, res, caller) => {
+        res.status(201).json(await createWatched(p, parseBody(watchRequestSchema, req), caller?.id ?? 'anonymous', requestIdOf(res)));
       },
     },
     listRoute({
@@ -55,7 +55,7 @@ export function monitoringRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       summary: 'Watched packages in the order they were added, with state, last and next check and snapshot; filters failing, enabled, ecosystem, package; paginated',
       query: watchListQuery,
       list: (q, limit, offset) =>
-        listWatched(p.db, { failing: asBool(q.failing), enabled: asBool(q.enabled), ecosystem: q.ecosystem, ...(q.package !== undefined ? { name: nameKey(q.ecosystem, q.package) } : {}) }, limit, offset),
+        listWatched(p.store, { failing: asBool(q.failing), enabled: asBool(q.enabled), ecosystem: q.ecosystem, ...(q.package !== undefined ? { name: nameKey(q.ecosystem, q.package) } : {}) }, limit, offset),
     }),
     {
       method: 'get',
@@ -63,8 +63,8 @@ export function monitoringRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       access: 'monitor:read',
       tag: 'monitoring',
       summary: 'One watched package with its snapshot of what was last seen',
-      handler: (req, res) => {
-        const w = getWatched(p.db, idParam(req.params['id']));
+      handler: async (req, res) => {
+        const w = await getWatched(p.store, idParam(req.params['id']));
         if (w === undefined) throw new VitrineError('not_found', 'no such watched package');
         res.json(w);
       },
@@ -76,9 +76,9 @@ export function monitoringRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       tag: 'monitoring',
       summary: 'Change enabled, approved_version (null: compare with the last one seen) or poll_interval_seconds (300..604800)',
       body: watchPatchSchema,
-      handler: (req, res, caller) => {
+      handler: async (req, res, caller) => {
         const id = idParam(req.params['id']);
-        res.json(updateWatched(p, id, parseBody(watchPatchSchema, req), caller?.id ?? 'anonymous', requestIdOf(res)));
+        res.json(await updateWatched(p, id, parseBody(watchPatchSchema, req), caller?.id ?? 'anonymous', requestIdOf(res)));
       },
     },
     {
@@ -88,8 +88,8 @@ export function monitoringRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       tag: 'monitoring',
       summary: 'Stop watching a package (204)',
       status: 204,
-      handler: (req, res, caller) => {
-        deleteWatched(p, idParam(req.params['id']), caller?.id ?? 'anonymous', requestIdOf(res));
+      handler: async (req, res, caller) => {
+        await deleteWatched(p, idParam(req.params['id']), caller?.id ?? 'anonymous', requestIdOf(res));
         res.status(204).end();
       },
     },
@@ -108,9 +108,7 @@ export function monitoringRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
         });
         const requestId = requestIdOf(res);
         const actor = caller?.id ?? 'anonymous';
-        const check = await checkPackage(p, deps, id, actor, { trigger: 'manual', requestId, signal: controller.signal });
-        p.audit.record('monitor.check', actor, requestId, { package_id: id, check_id: check.id, result: check.result, diff_id: check.diff_id });
-        res.json(check);
+        res.json(await checkPackage(p, deps, id, actor, { trigger: 'manual', requestId, signal: controller.signal, audit: true }));
       },
     },
     {
@@ -120,11 +118,11 @@ export function monitoringRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       tag: 'monitoring',
       summary: 'The checks of one watched package, newest first; paginated',
       paged: true,
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const id = idParam(req.params['id']);
-        if (getWatched(p.db, id) === undefined) throw new VitrineError('not_found', 'no such watched package');
+        if ((await getWatched(p.store, id)) === undefined) throw new VitrineError('not_found', 'no such watched package');
         const pg = parsePagination(req);
-        const r = listChecks(p.db, id, pg.limit, pg.offset);
+        const r = await listChecks(p.store, id, pg.limit, pg.offset);
         res.json(page(r.items, r.total, pg));
       },
     },

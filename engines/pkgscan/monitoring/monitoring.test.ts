@@ -17,7 +17,8 @@ import { importArchive, StoreSource } from '../sources/store.js';
 import { npmTarball, tgz } from '../sources/testkit.js';
 import { call, sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
 import { monitoringRoutes } from './http.js';
-import { checkPackage, claimDue, createWatched, findWatched, getWatched, listChecks, nextDelaySeconds, publishesMonitorError, releaseClaim } from './monitoring.js';
+import { claimDueLeases, releaseLease } from '../db/leases.js';
+import { checkPackage, createWatched, findWatched, getWatched, listChecks, nextDelaySeconds, publishesMonitorError } from './monitoring.js';
 import { runMonitoringWorker } from './worker.js';
 
 const json = async <T>(r: Response): Promise<T> => (await r.json()) as T;
@@ -165,7 +166,7 @@ describe('monitoring against a lab npm mirror (Verdaccio)', () => {
 
   it('an unreachable mirror: error, exponential back-off, monitor_error on the first and the fifth failure, failing filter; a success resets', async () => {
     await publish('flaky-lib', '2.0.0', await npmTarball('flaky-lib', '2.0.0'));
-    const w = createWatched(s.platform, { name: 'flaky-lib', poll_interval_seconds: 300 }, 'tester', null);
+    const w = await createWatched(s.platform, { name: 'flaky-lib', poll_interval_seconds: 300 }, 'tester', null);
     const seen: MonitorCheck[] = [];
     for (let i = 0; i < 5; i++) seen.push(await checkPackage(s.platform, down, w.id, 'tester', { trigger: 'scheduled' }));
     expect(seen.map((c) => c.result)).toEqual(['error', 'error', 'error', 'error', 'error']);
@@ -187,9 +188,9 @@ describe('monitoring against a lab npm mirror (Verdaccio)', () => {
 
     const ok = await checkPackage(s.platform, deps, w.id, 'tester');
     expect(ok).toMatchObject({ result: 'baseline', consecutive_failures: 0, newest_version: '2.0.0' });
-    expect(getWatched(s.platform.db, w.id)).toMatchObject({ failing: false, consecutive_failures: 0, last_error: null });
-    expect(findWatched(s.platform.db, 'npm', 'flaky-lib')?.id).toBe(w.id);
-    expect(findWatched(s.platform.db, 'pypi', 'flaky-lib')).toBeUndefined();
+    expect(await getWatched(s.platform.store, w.id)).toMatchObject({ failing: false, consecutive_failures: 0, last_error: null });
+    expect((await findWatched(s.platform.store, 'npm', 'flaky-lib'))?.id).toBe(w.id);
+    expect(await findWatched(s.platform.store, 'pypi', 'flaky-lib')).toBeUndefined();
   }, 120_000);
 
   it('the back-off and publication rules', () => {
@@ -243,23 +244,25 @@ describe('the monitoring worker loop', () => {
     for (let i = 0; i < 12; i++) {
       const name = `loop-lib-${i}`;
       importArchive(p.db, p.dataDir, await npmTarball(name, '1.0.0'), { filename: `${name}-1.0.0.tgz`, source: 'import', actor: 'system' });
-      ids.push(createWatched(p, { name, poll_interval_seconds: 300 }, 'tester', null).id);
+      ids.push((await createWatched(p, { name, poll_interval_seconds: 300 }, 'tester', null)).id);
     }
     // One UPDATE claims: a second claimant gets only what is left, a third nothing.
-    const a = claimDue(p.db, 'a', 7);
-    const b = claimDue(p.db, 'b', 7);
+    const lease = 600_000;
+    const a = await claimDueLeases(p.store, 'a', 7, Date.now(), lease);
+    const b = await claimDueLeases(p.store, 'b', 7, Date.now(), lease);
     expect(a).toHaveLength(7);
     expect(b).toHaveLength(5);
     expect(a.filter((x) => b.includes(x))).toEqual([]);
-    expect(claimDue(p.db, 'c', 7)).toEqual([]);
+    expect(await claimDueLeases(p.store, 'c', 7, Date.now(), lease)).toEqual([]);
     await expect(checkPackage(p, deps, a[0] ?? '', 'tester')).rejects.toMatchObject({ code: 'conflict' });
-    for (const id of a) releaseClaim(p.db, id, 'a');
-    for (const id of b) releaseClaim(p.db, id, 'b');
+    for (const id of a) await releaseLease(p.store, id, 'a');
+    for (const id of b) await releaseLease(p.store, id, 'b');
 
     const controller = new AbortController();
     const byLoop: Record<string, string[]> = { one: [], two: [] };
     const loops = (['one', 'two'] as const).map((n) => runMonitoringWorker(p, deps, { signal: controller.signal, tickMs: 10, batch: 3, workerId: n, onCheck: (c) => byLoop[n]?.push(c.package_id) }));
-    for (let i = 0; i < 2000 && ids.some((id) => getWatched(p.db, id)?.last_check_at === null); i++) await new Promise((r) => setTimeout(r, 10));
+    const unchecked = async (): Promise<boolean> => (await Promise.all(ids.map(async (id) => (await getWatched(p.store, id))?.last_check_at === null))).some(Boolean);
+    for (let i = 0; i < 2000 && (await unchecked()); i++) await new Promise((r) => setTimeout(r, 10));
     // A few more rounds: nothing is due any more, so nothing is checked again.
     await new Promise((r) => setTimeout(r, 100));
     controller.abort();
@@ -271,8 +274,8 @@ describe('the monitoring worker loop', () => {
     expect(stats.reduce((n, x) => n + x.checks, 0)).toBe(12);
     expect(versionsAsked).toBe(12);
     for (const id of ids) {
-      expect(listChecks(p.db, id, 10, 0).items.map((c) => [c.result, c.trigger])).toEqual([['baseline', 'scheduled']]);
-      expect(getWatched(p.db, id)).toMatchObject({ last_result: 'baseline' });
+      expect((await listChecks(p.store, id, 10, 0)).items.map((c) => [c.result, c.trigger])).toEqual([['baseline', 'scheduled']]);
+      expect(await getWatched(p.store, id)).toMatchObject({ last_result: 'baseline' });
     }
     // A restarted worker finds the state in the store: nothing is due, nothing is checked.
     const again = new AbortController();

@@ -1,6 +1,7 @@
 // Watched packages: create, list, read, change, stop watching, and one check (baseline, unchanged, new_release with a release diff, error with back-off).
+// The watch list, the checks and the leases live in the async store (the shared PostgreSQL database when one is set),
+// so several workers on one database check each watched package once per due time.
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
 import { gt as pep440Gt, valid as pep440Valid } from '@renovatebot/pep440';
 import semver from 'semver';
 import { z } from 'zod';
@@ -8,6 +9,9 @@ import type { MonitorCheck, MonitorErrorInfo, MonitorResult, MonitorSnapshot, Mo
 import type { Severity } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
+import { claimLease, releaseLease, renewLease } from '../db/leases.js';
+import { sqlState } from '../db/postgres.js';
+import type { AsyncDb, Queryable } from '../db/types.js';
 import { diffReleases } from '../diffs/diff.js';
 import { publishEvent } from '../events/publish.js';
 import { SCAN_ECOSYSTEMS, type Person, type ScanEcosystem } from '../package/types.js';
@@ -95,8 +99,13 @@ function toPackage(r: Row): WatchedPackage {
   };
 }
 
-function row(db: Database, id: string): Row | undefined {
-  return db.prepare('SELECT * FROM pkgscan_monitored WHERE id = ?').get(id) as Row | undefined;
+function row(db: Queryable, id: string, lock = ''): Promise<Row | undefined> {
+  return db.get<Row>(`SELECT * FROM pkgscan_monitored WHERE id = ?${lock}`, [id]);
+}
+
+/** Row locks for a read-then-write inside a transaction: PostgreSQL's FOR UPDATE; SQLite's IMMEDIATE transaction holds the write lock already. */
+function forUpdate(db: AsyncDb): string {
+  return db.dialect === 'postgres' ? ' FOR UPDATE' : '';
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -116,19 +125,19 @@ function notFound(): VitrineError {
   return new VitrineError('not_found', 'no such watched package');
 }
 
-export function getWatched(db: Database, id: string): WatchedPackage | undefined {
-  const r = row(db, id);
+export async function getWatched(db: Queryable, id: string): Promise<WatchedPackage | undefined> {
+  const r = await row(db, id);
   return r === undefined ? undefined : toPackage(r);
 }
 
 /** The watched package of that (normalised) name, for the package page (GET /packages/{ecosystem}/{name}). */
-export function findWatched(db: Database, ecosystem: string, name: string): WatchedPackage | undefined {
-  const r = db.prepare('SELECT * FROM pkgscan_monitored WHERE ecosystem = ? AND name = ?').get(ecosystem, name) as Row | undefined;
+export async function findWatched(db: Queryable, ecosystem: string, name: string): Promise<WatchedPackage | undefined> {
+  const r = await db.get<Row>('SELECT * FROM pkgscan_monitored WHERE ecosystem = ? AND name = ?', [ecosystem, name]);
   return r === undefined ? undefined : toPackage(r);
 }
 
 /** Starts watching a package; the first scheduled check (due at once) takes the baseline. 409 when it is watched already. */
-export function createWatched(p: Platform, request: WatchRequest, actor: string, requestId: string | null): WatchedPackage {
+export async function createWatched(p: Platform, request: WatchRequest, actor: string, requestId: string | null): Promise<WatchedPackage> {
   const body = validate(watchRequestSchema, request, 'watched package');
   const ecosystem: ScanEcosystem = body.ecosystem ?? 'npm';
   const name = normalizeName(ecosystem, body.name);
@@ -137,20 +146,23 @@ export function createWatched(p: Platform, request: WatchRequest, actor: string,
     throw new VitrineError('validation_failed', 'project_id names no project', { details: [{ path: 'project_id', issue: 'no such project' }] });
   const id = randomUUID();
   const now = iso(Date.now());
-  return p.db
-    .transaction((): WatchedPackage => {
-      if (p.db.prepare('SELECT 1 FROM pkgscan_monitored WHERE ecosystem = ? AND name = ?').get(ecosystem, name) !== undefined)
-        throw new VitrineError('conflict', 'this package is watched already');
-      p.db
-        .prepare(
-          `INSERT INTO pkgscan_monitored (id, ecosystem, name, approved_version, poll_interval_seconds, project_id, next_check_at, created_by, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(id, ecosystem, name, approved, body.poll_interval_seconds ?? DEFAULT_POLL_SECONDS, body.project_id ?? null, now, actor, now, now);
-      p.audit.record('monitor.create', actor, requestId, { package_id: id, ecosystem, name, approved_version: approved, poll_interval_seconds: body.poll_interval_seconds ?? DEFAULT_POLL_SECONDS });
-      return getWatched(p.db, id) as WatchedPackage;
-    })
-    .immediate();
+  const interval = body.poll_interval_seconds ?? DEFAULT_POLL_SECONDS;
+  try {
+    return await p.store.transaction(async (q): Promise<WatchedPackage> => {
+      if ((await q.get('SELECT 1 AS x FROM pkgscan_monitored WHERE ecosystem = ? AND name = ?', [ecosystem, name])) !== undefined) throw new VitrineError('conflict', 'this package is watched already');
+      await q.run(
+        `INSERT INTO pkgscan_monitored (id, ecosystem, name, approved_version, poll_interval_seconds, project_id, next_check_at, created_by, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [id, ecosystem, name, approved, interval, body.project_id ?? null, now, actor, now, now],
+      );
+      await p.audit.appendWithin(q, 'monitor.create', actor, requestId, { package_id: id, ecosystem, name, approved_version: approved, poll_interval_seconds: interval });
+      return (await getWatched(q, id)) as WatchedPackage;
+    });
+  } catch (err) {
+    // Two servers watching the same package at once: the unique (ecosystem, name) index refuses the second.
+    if (sqlState(err) === '23505') throw new VitrineError('conflict', 'this package is watched already');
+    throw err;
+  }
 }
 
 export interface WatchFilter {
@@ -163,7 +175,7 @@ export interface WatchFilter {
 }
 
 /** Watched packages, oldest first (the order they were added). */
-export function listWatched(db: Database, f: WatchFilter, limit: number, offset: number): { items: WatchedPackage[]; total: number } {
+export async function listWatched(db: Queryable, f: WatchFilter, limit: number, offset: number): Promise<{ items: WatchedPackage[]; total: number }> {
   const where: string[] = [];
   const args: (string | number)[] = [];
   const eq = (column: string, value: string | number | undefined): void => {
@@ -176,77 +188,74 @@ export function listWatched(db: Database, f: WatchFilter, limit: number, offset:
   eq('ecosystem', f.ecosystem);
   eq('name', f.name);
   const w = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_monitored ${w}`).get(...args) as { n: number }).n;
-  const rows = db.prepare(`SELECT * FROM pkgscan_monitored ${w} ORDER BY created_at, id LIMIT ? OFFSET ?`).all(...args, limit, offset) as Row[];
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pkgscan_monitored ${w}`, args))?.n ?? 0;
+  const rows = await db.all<Row>(`SELECT * FROM pkgscan_monitored ${w} ORDER BY created_at, id LIMIT ? OFFSET ?`, [...args, limit, offset]);
   return { items: rows.map(toPackage), total };
 }
 
 /** Changes enabled, approved_version or the interval. A new interval reschedules a healthy package from its last check. */
-export function updateWatched(p: Platform, id: string, patch: WatchPatch, actor: string, requestId: string | null): WatchedPackage {
+export async function updateWatched(p: Platform, id: string, patch: WatchPatch, actor: string, requestId: string | null): Promise<WatchedPackage> {
   const body = validate(watchPatchSchema, patch, 'watched package change');
   const approved = body.approved_version === undefined || body.approved_version === null ? body.approved_version : checkVersion(body.approved_version);
-  return p.db
-    .transaction((): WatchedPackage => {
-      const r = row(p.db, id);
-      if (r === undefined) throw notFound();
-      const interval = body.poll_interval_seconds ?? r.poll_interval_seconds;
-      let next = r.next_check_at;
-      if (body.poll_interval_seconds !== undefined && r.failing === 0) next = iso(Date.parse(r.last_check_at ?? r.created_at) + interval * 1000);
-      p.db
-        .prepare('UPDATE pkgscan_monitored SET enabled = ?, approved_version = ?, poll_interval_seconds = ?, next_check_at = ?, updated_at = ? WHERE id = ?')
-        .run(body.enabled === undefined ? r.enabled : body.enabled ? 1 : 0, approved === undefined ? r.approved_version : approved, interval, next, iso(Date.now()), id);
-      p.audit.record('monitor.update', actor, requestId, { package_id: id, fields: Object.keys(body).sort(), ...(body.enabled !== undefined ? { enabled: body.enabled } : {}), ...(approved !== undefined ? { approved_version: approved } : {}), ...(body.poll_interval_seconds !== undefined ? { poll_interval_seconds: interval } : {}) });
-      return getWatched(p.db, id) as WatchedPackage;
-    })
-    .immediate();
+  return p.store.transaction(async (q): Promise<WatchedPackage> => {
+    const r = await row(q, id, forUpdate(p.store));
+    if (r === undefined) throw notFound();
+    const interval = body.poll_interval_seconds ?? r.poll_interval_seconds;
+    let next = r.next_check_at;
+    if (body.poll_interval_seconds !== undefined && r.failing === 0) next = iso(Date.parse(r.last_check_at ?? r.created_at) + interval * 1000);
+    await q.run('UPDATE pkgscan_monitored SET enabled = ?, approved_version = ?, poll_interval_seconds = ?, next_check_at = ?, updated_at = ? WHERE id = ?', [
+      body.enabled === undefined ? r.enabled : body.enabled ? 1 : 0,
+      approved === undefined ? r.approved_version : approved,
+      interval,
+      next,
+      iso(Date.now()),
+      id,
+    ]);
+    await p.audit.appendWithin(q, 'monitor.update', actor, requestId, { package_id: id, fields: Object.keys(body).sort(), ...(body.enabled !== undefined ? { enabled: body.enabled } : {}), ...(approved !== undefined ? { approved_version: approved } : {}), ...(body.poll_interval_seconds !== undefined ? { poll_interval_seconds: interval } : {}) });
+    return (await getWatched(q, id)) as WatchedPackage;
+  });
 }
 
 /** Stops watching (its checks history goes with it; events and diffs stay). */
-export function deleteWatched(p: Platform, id: string, actor: string, requestId: string | null): void {
-  p.db
-    .transaction(() => {
-      const r = row(p.db, id);
-      if (r === undefined) throw notFound();
-      p.db.prepare('DELETE FROM pkgscan_monitored WHERE id = ?').run(id);
-      p.audit.record('monitor.delete', actor, requestId, { package_id: id, ecosystem: r.ecosystem, name: r.name });
-    })
-    .immediate();
+export async function deleteWatched(p: Platform, id: string, actor: string, requestId: string | null): Promise<void> {
+  await p.store.transaction(async (q) => {
+    const r = await row(q, id, forUpdate(p.store));
+    if (r === undefined) throw notFound();
+    await q.run('DELETE FROM pkgscan_monitored WHERE id = ?', [id]);
+    await p.audit.appendWithin(q, 'monitor.delete', actor, requestId, { package_id: id, ecosystem: r.ecosystem, name: r.name });
+  });
 }
 
 /** A package's checks, newest first. */
-export function listChecks(db: Database, packageId: string, limit: number, offset: number): { items: MonitorCheck[]; total: number } {
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM pkgscan_monitor_checks WHERE package_id = ?').get(packageId) as { n: number }).n;
-  const rows = db.prepare('SELECT check_json FROM pkgscan_monitor_checks WHERE package_id = ? ORDER BY checked_at DESC, id DESC LIMIT ? OFFSET ?').all(packageId, limit, offset) as { check_json: string }[];
+export async function listChecks(db: Queryable, packageId: string, limit: number, offset: number): Promise<{ items: MonitorCheck[]; total: number }> {
+  const total = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_monitor_checks WHERE package_id = ?', [packageId]))?.n ?? 0;
+  const rows = await db.all<{ check_json: string }>('SELECT check_json FROM pkgscan_monitor_checks WHERE package_id = ? ORDER BY checked_at DESC, id DESC LIMIT ? OFFSET ?', [packageId, limit, offset]);
   return { items: rows.map((x) => JSON.parse(x.check_json) as MonitorCheck), total };
 }
 
-// ---- claims: one check of a package at a time, across processes ----
-
 /**
- * Claims up to `limit` enabled packages whose check is due and that nobody holds (or whose holder's lease ran out), in
- * one UPDATE: SQLite runs it under the write lock, so two workers never get the same row. Returns the claimed ids.
+ * Renews a lease every third of its length while a check runs; stops when the lease is lost (renewLease false: it ran
+ * out and another worker took it, or the package was deleted), so the check's outcome is then answered but not recorded.
  */
-export function claimDue(db: Database, owner: string, limit: number, now: number = Date.now(), leaseMs: number = DEFAULT_LEASE_MS): string[] {
-  const at = iso(now);
-  const rows = db
-    .prepare(
-      `UPDATE pkgscan_monitored SET claimed_by = ?, claimed_until = ?
-       WHERE id IN (SELECT id FROM pkgscan_monitored WHERE enabled = 1 AND next_check_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_check_at, id LIMIT ?)
-       RETURNING id`,
-    )
-    .all(owner, iso(now + leaseMs), at, at, limit) as { id: string }[];
-  return rows.map((r) => r.id);
-}
-
-/** Claims one package whatever its schedule (POST check); false when another check holds it. */
-function claimOne(db: Database, id: string, owner: string, now: number, leaseMs: number): boolean {
-  const at = iso(now);
-  return db.prepare('UPDATE pkgscan_monitored SET claimed_by = ?, claimed_until = ? WHERE id = ? AND (claimed_until IS NULL OR claimed_until < ?)').run(owner, iso(now + leaseMs), id, at).changes === 1;
-}
-
-/** Gives a claim back without recording anything (a cancelled check): the package stays due. */
-export function releaseClaim(db: Database, id: string, owner: string): void {
-  db.prepare('UPDATE pkgscan_monitored SET claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?').run(id, owner);
+function keepLease(store: AsyncDb, id: string, owner: string, leaseMs: number): () => void {
+  let timer: NodeJS.Timeout | undefined = setInterval(
+    () => {
+      renewLease(store, id, owner, Date.now(), leaseMs).then(
+        (held) => {
+          if (!held) stop();
+        },
+        // An unreachable database: try again next time; the completion update says whether the lease was kept.
+        () => undefined,
+      );
+    },
+    Math.max(1000, Math.floor(leaseMs / 3)),
+  );
+  timer.unref();
+  function stop(): void {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+  }
+  return stop;
 }
 
 // ---- one check ----
@@ -328,9 +337,11 @@ export interface CheckOptions {
   readonly trigger?: MonitorTrigger;
   readonly requestId?: string | null;
   readonly signal?: AbortSignal;
-  /** The claim the worker already holds on this package (claimDue); without it the check claims the package itself (409 when held). */
+  /** The lease the worker already holds on this package (claimDueLeases); without it the check claims the package itself (409 when held). */
   readonly claim?: string;
   readonly leaseMs?: number;
+  /** Appends `monitor.check` to the audit chain in the transaction that records the check (the check-now route). */
+  readonly audit?: boolean;
 }
 
 /**
@@ -341,100 +352,113 @@ export interface CheckOptions {
 export async function checkPackage(p: Platform, deps: ScanDeps, id: string, actor: string, options: CheckOptions = {}): Promise<MonitorCheck> {
   const started = Date.now();
   const owner = options.claim ?? `check:${randomUUID()}`;
-  const before = row(p.db, id);
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const before = await row(p.store, id);
   if (before === undefined) throw notFound();
   if (options.claim === undefined) {
-    if (!claimOne(p.db, id, owner, started, options.leaseMs ?? DEFAULT_LEASE_MS)) throw new VitrineError('conflict', 'a check of this package is running');
+    if (!(await claimLease(p.store, id, owner, started, leaseMs))) throw new VitrineError('conflict', 'a check of this package is running');
   } else if (before.claimed_by !== owner) throw new VitrineError('conflict', 'the claim on this package is no longer held');
   let observed: Observed | undefined;
   let failure: MonitorErrorInfo | undefined;
+  const stopRenewing = keepLease(p.store, id, owner, leaseMs);
   try {
     observed = await observe(p, deps, before, actor, options.requestId ?? null, options.signal);
   } catch (err) {
     if (options.signal?.aborted === true) {
-      releaseClaim(p.db, id, owner);
+      stopRenewing();
+      await releaseLease(p.store, id, owner);
       throw new VitrineError('cancelled', 'the check was cancelled');
     }
     failure = errorInfo(err);
+  } finally {
+    stopRenewing();
   }
-  return p.db
-    .transaction((): MonitorCheck => {
-      const now = Date.now();
-      const r = row(p.db, id) ?? before;
-      const failures = failure === undefined ? 0 : r.consecutive_failures + 1;
-      const next = iso(now + nextDelaySeconds(r.poll_interval_seconds, failures) * 1000);
-      const pkg = `${r.ecosystem}:${r.name}`;
-      const project = r.project_id === null ? undefined : getProject(p.db, r.project_id)?.name.slice(0, 300);
-      const events: string[] = [];
-      const publish = (type: string, severity: Severity, details: Record<string, unknown>): void => {
-        events.push(publishEvent(p.db, { type, severity, package: pkg, ...(project !== undefined ? { project } : {}), details: { package_id: id, ...details } }).id);
-      };
-      const d = observed?.diff;
-      const check: MonitorCheck = {
-        id: randomUUID(),
-        package_id: id,
-        trigger: options.trigger ?? 'manual',
-        result: failure !== undefined ? 'error' : (observed?.result ?? 'error'),
-        checked_at: iso(now),
-        newest_version: observed?.snapshot.newest ?? null,
-        new_versions: (observed?.newVersions ?? []).slice(0, 100),
-        from_version: d?.from_version ?? null,
-        to_version: d?.to_version ?? null,
-        diff_id: d?.id ?? null,
-        escalated: d?.escalated ?? null,
-        error: failure ?? null,
-        consecutive_failures: failures,
-        next_check_at: next,
-        events: [],
-        duration_ms: now - started,
-      };
-      const updated = p.db
-        .prepare(
-          `UPDATE pkgscan_monitored SET failing = ?, consecutive_failures = ?, last_result = ?, last_error_json = ?, last_diff_id = COALESCE(?, last_diff_id),
-             last_check_at = ?, next_check_at = ?, snapshot_json = COALESCE(?, snapshot_json), claimed_by = NULL, claimed_until = NULL, updated_at = ?
-           WHERE id = ? AND claimed_by = ?`,
-        )
-        .run(failure !== undefined ? 1 : 0, failures, check.result, failure !== undefined ? JSON.stringify(failure) : null, check.diff_id, check.checked_at, next, observed !== undefined ? JSON.stringify(observed.snapshot) : null, check.checked_at, id, owner);
-      // Deleted (or re-claimed after a lease ran out) meanwhile: the outcome is answered, but neither recorded nor published.
-      if (updated.changes !== 1) return check;
-      if (failure !== undefined) {
-        if (publishesMonitorError(failures)) publish('monitor_error', failures >= 5 ? 'high' : 'medium', { consecutive_failures: failures, code: failure.code, message: failure.message, next_check_at: next, trigger: options.trigger ?? 'manual' });
-      } else if (d !== undefined) {
-        publish('new_release_detected', d.escalated ? 'medium' : 'info', {
-          diff_id: d.id,
-          from_version: d.from_version,
-          to_version: d.to_version,
-          new_versions: (observed?.newVersions ?? []).slice(0, 20),
-          escalated: d.escalated,
-          risk_from: d.risk.from,
-          risk_to: d.risk.to,
-          maintainers_added: d.maintainers.added.slice(0, 20),
-          repeated_diff: d.repeated,
-        });
-        // A new release always gets its drift, risk and maintainer events (spec, Events), with the package's project; their
-        // severity says whether anything changed (info when nothing did). The diff publishes none of its own here.
-        const base = { diff_id: d.id, from_version: d.from_version, to_version: d.to_version };
-        publish('behavior_drift_detected', d.escalated ? (d.escalation_reasons.includes('risk_crossed_block') ? 'high' : 'medium') : 'info', {
-          ...base,
-          escalated: d.escalated,
-          reasons: d.escalation_reasons,
-          risk_from: d.risk.from,
-          risk_to: d.risk.to,
-          capabilities_gained: d.capabilities.gained.slice(0, 20),
-          codes_gained: d.capabilities.codes_gained.slice(0, 20),
-        });
-        publish('risk_escalated', d.risk.to > d.risk.from || d.escalated ? riskSeverity(d.risk.to, d.thresholds) : 'info', { ...base, escalated: d.escalated, risk_from: d.risk.from, risk_to: d.risk.to, delta: d.risk.delta, reasons: d.escalation_reasons, thresholds: d.thresholds });
-        publish('maintainer_changed', d.maintainers.added.length > 0 ? 'medium' : 'info', {
-          ...base,
-          changed: d.maintainers.added.length > 0 || d.maintainers.removed.length > 0,
-          added: d.maintainers.added.slice(0, 20).map((x) => x.slice(0, 200)),
-          removed: d.maintainers.removed.slice(0, 20).map((x) => x.slice(0, 200)),
-          publisher_changed: d.publisher.changed,
-        });
-      }
-      const recorded: MonitorCheck = { ...check, events };
-      p.db.prepare('INSERT INTO pkgscan_monitor_checks (id, package_id, checked_at, result, diff_id, check_json) VALUES (?, ?, ?, ?, ?, ?)').run(recorded.id, id, recorded.checked_at, recorded.result, recorded.diff_id, JSON.stringify(recorded));
-      return recorded;
-    })
-    .immediate();
+  // The events are published once, even when a PostgreSQL transaction is run again after a serialisation failure.
+  let published: string[] | undefined;
+  return p.store.transaction(async (q): Promise<MonitorCheck> => {
+    const now = Date.now();
+    const r = (await row(q, id)) ?? before;
+    const failures = failure === undefined ? 0 : r.consecutive_failures + 1;
+    const next = iso(now + nextDelaySeconds(r.poll_interval_seconds, failures) * 1000);
+    const pkg = `${r.ecosystem}:${r.name}`;
+    const project = r.project_id === null ? undefined : getProject(p.db, r.project_id)?.name.slice(0, 300);
+    const fresh = published === undefined;
+    const events: string[] = published ?? [];
+    const publish = (type: string, severity: Severity, details: Record<string, unknown>): void => {
+      if (fresh) events.push(publishEvent(p.db, { type, severity, package: pkg, ...(project !== undefined ? { project } : {}), details: { package_id: id, ...details } }).id);
+    };
+    const d = observed?.diff;
+    const check: MonitorCheck = {
+      id: randomUUID(),
+      package_id: id,
+      trigger: options.trigger ?? 'manual',
+      result: failure !== undefined ? 'error' : (observed?.result ?? 'error'),
+      checked_at: iso(now),
+      newest_version: observed?.snapshot.newest ?? null,
+      new_versions: (observed?.newVersions ?? []).slice(0, 100),
+      from_version: d?.from_version ?? null,
+      to_version: d?.to_version ?? null,
+      diff_id: d?.id ?? null,
+      escalated: d?.escalated ?? null,
+      error: failure ?? null,
+      consecutive_failures: failures,
+      next_check_at: next,
+      events: [],
+      duration_ms: now - started,
+    };
+    const updated = await q.run(
+      `UPDATE pkgscan_monitored SET failing = ?, consecutive_failures = ?, last_result = ?, last_error_json = ?, last_diff_id = COALESCE(?, last_diff_id),
+         last_check_at = ?, next_check_at = ?, snapshot_json = COALESCE(?, snapshot_json), claimed_by = NULL, claimed_until = NULL, updated_at = ?
+       WHERE id = ? AND claimed_by = ?`,
+      [failure !== undefined ? 1 : 0, failures, check.result, failure !== undefined ? JSON.stringify(failure) : null, check.diff_id, check.checked_at, next, observed !== undefined ? JSON.stringify(observed.snapshot) : null, check.checked_at, id, owner],
+    );
+    const audited = async (recorded: boolean): Promise<void> => {
+      if (options.audit === true) await p.audit.appendWithin(q, 'monitor.check', actor, options.requestId ?? null, { package_id: id, check_id: check.id, result: check.result, diff_id: check.diff_id, recorded });
+    };
+    // Deleted (or re-claimed after a lease ran out) meanwhile: the outcome is answered, but neither recorded nor published.
+    if (updated !== 1) {
+      await audited(false);
+      return check;
+    }
+    if (failure !== undefined) {
+      if (publishesMonitorError(failures)) publish('monitor_error', failures >= 5 ? 'high' : 'medium', { consecutive_failures: failures, code: failure.code, message: failure.message, next_check_at: next, trigger: options.trigger ?? 'manual' });
+    } else if (d !== undefined) {
+      publish('new_release_detected', d.escalated ? 'medium' : 'info', {
+        diff_id: d.id,
+        from_version: d.from_version,
+        to_version: d.to_version,
+        new_versions: (observed?.newVersions ?? []).slice(0, 20),
+        escalated: d.escalated,
+        risk_from: d.risk.from,
+        risk_to: d.risk.to,
+        maintainers_added: d.maintainers.added.slice(0, 20),
+        repeated_diff: d.repeated,
+      });
+      // A new release always gets its drift, risk and maintainer events (spec, Events), with the package's project; their
+      // severity says whether anything changed (info when nothing did). The diff publishes none of its own here.
+      const base = { diff_id: d.id, from_version: d.from_version, to_version: d.to_version };
+      publish('behavior_drift_detected', d.escalated ? (d.escalation_reasons.includes('risk_crossed_block') ? 'high' : 'medium') : 'info', {
+        ...base,
+        escalated: d.escalated,
+        reasons: d.escalation_reasons,
+        risk_from: d.risk.from,
+        risk_to: d.risk.to,
+        capabilities_gained: d.capabilities.gained.slice(0, 20),
+        codes_gained: d.capabilities.codes_gained.slice(0, 20),
+      });
+      publish('risk_escalated', d.risk.to > d.risk.from || d.escalated ? riskSeverity(d.risk.to, d.thresholds) : 'info', { ...base, escalated: d.escalated, risk_from: d.risk.from, risk_to: d.risk.to, delta: d.risk.delta, reasons: d.escalation_reasons, thresholds: d.thresholds });
+      publish('maintainer_changed', d.maintainers.added.length > 0 ? 'medium' : 'info', {
+        ...base,
+        changed: d.maintainers.added.length > 0 || d.maintainers.removed.length > 0,
+        added: d.maintainers.added.slice(0, 20).map((x) => x.slice(0, 200)),
+        removed: d.maintainers.removed.slice(0, 20).map((x) => x.slice(0, 200)),
+        publisher_changed: d.publisher.changed,
+      });
+    }
+    published = events;
+    const recorded: MonitorCheck = { ...check, events };
+    await q.run('INSERT INTO pkgscan_monitor_checks (id, package_id, checked_at, result, diff_id, check_json) VALUES (?, ?, ?, ?, ?, ?)', [recorded.id, id, recorded.checked_at, recorded.result, recorded.diff_id, JSON.stringify(recorded)]);
+    await audited(true);
+    return recorded;
+  });
 }

@@ -1,10 +1,11 @@
-// The scheduled monitoring loop (`pkgscan worker`): claims due packages in the store, checks them, sleeps a tick, stops on its signal.
+// The scheduled monitoring loop (`pkgscan worker`): claims leases on due packages in the store (shared by every worker on PostgreSQL), checks them, sleeps a tick, stops on its signal.
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { MonitorCheck } from '../../core/contracts/pkgscan-monitoring.js';
 import type { Platform } from '../platform.js';
 import type { ScanDeps } from '../scans/scan.js';
-import { checkPackage, claimDue, DEFAULT_LEASE_MS, releaseClaim } from './monitoring.js';
+import { claimDueLeases, releaseLease } from '../db/leases.js';
+import { checkPackage, DEFAULT_LEASE_MS } from './monitoring.js';
 
 export const DEFAULT_TICK_MS = 30_000;
 /** Packages claimed at a time: a claim is a lease, so a worker holds no more than it checks soon. */
@@ -49,13 +50,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Runs until `signal` fires: each round claims up to `batch` due packages (one atomic UPDATE, so two workers never take
- * the same one), checks them one after another, and sleeps a tick when nothing was due. Everything it knows is in the
+ * Runs until `signal` fires: each round claims leases on up to `batch` due packages (FOR UPDATE SKIP LOCKED on
+ * PostgreSQL, one UPDATE under the write lock on SQLite, so two workers never take the same one), checks them one after
+ * another (each check renews its lease while it runs), and sleeps a tick when nothing was due. Everything it knows is in the
  * store, so a restarted worker goes on where the last one stopped; claims left by a dead worker expire after the lease.
  */
 export async function runMonitoringWorker(p: Platform, deps: ScanDeps, options: WorkerOptions): Promise<WorkerStats> {
   const owner = options.workerId ?? `worker:${randomUUID()}`;
   const tickMs = options.tickMs ?? DEFAULT_TICK_MS;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   let rounds = 0;
   let checks = 0;
   let errors = 0;
@@ -63,24 +66,25 @@ export async function runMonitoringWorker(p: Platform, deps: ScanDeps, options: 
     rounds++;
     let claimed: string[] = [];
     try {
-      claimed = claimDue(p.db, owner, options.batch ?? DEFAULT_BATCH, Date.now(), options.leaseMs ?? DEFAULT_LEASE_MS);
+      claimed = await claimDueLeases(p.store, owner, options.batch ?? DEFAULT_BATCH, Date.now(), leaseMs);
     } catch (err) {
-      // A busy store (another process holding the write lock past the timeout) is retried next tick.
+      // A busy or unreachable store (another process holding the write lock past the timeout, a lost connection) is retried next tick.
       errors++;
       options.onError?.(err);
     }
     for (const [i, id] of claimed.entries()) {
       if (options.signal.aborted) {
-        for (const rest of claimed.slice(i)) releaseClaim(p.db, rest, owner);
+        for (const rest of claimed.slice(i)) await releaseLease(p.store, rest, owner).catch(() => undefined);
         break;
       }
       try {
-        const c = await checkPackage(p, deps, id, WORKER_ACTOR, { trigger: 'scheduled', claim: owner, signal: options.signal, requestId: null });
+        const c = await checkPackage(p, deps, id, WORKER_ACTOR, { trigger: 'scheduled', claim: owner, leaseMs, signal: options.signal, requestId: null });
         checks++;
         options.onCheck?.(c);
       } catch (err) {
         errors++;
-        releaseClaim(p.db, id, owner);
+        // The lease goes back (an unreachable store lets it run out instead): the package is due again.
+        await releaseLease(p.store, id, owner).catch(() => undefined);
         if (!options.signal.aborted) options.onError?.(err);
       }
     }

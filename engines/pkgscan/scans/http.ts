@@ -21,7 +21,7 @@ export const scansQuery = z.object({
 });
 
 /** Everything stored about one package; undefined when nothing is. */
-export function packageOverview(p: Platform, ecosystemParam: string, nameParam: string): PackageOverview | undefined {
+export async function packageOverview(p: Platform, ecosystemParam: string, nameParam: string): Promise<PackageOverview | undefined> {
   if (!isScanEcosystem(ecosystemParam)) return undefined;
   let name: string;
   try {
@@ -37,17 +37,17 @@ export function packageOverview(p: Platform, ecosystemParam: string, nameParam: 
     name,
     verdicts,
     advisories: advisoriesOfPackage(p.db, ecosystemParam, name),
-    monitoring: (findWatched(p.db, ecosystemParam, name) ?? null) as Readonly<Record<string, unknown>> | null,
+    monitoring: ((await findWatched(p.store, ecosystemParam, name)) ?? null) as Readonly<Record<string, unknown>> | null,
     diffs: listDiffs(p.db, { ecosystem: ecosystemParam, name }, 50, 0).items as unknown as Readonly<Record<string, unknown>>[],
     stored_releases: stored.map((a) => ({ version: a.version, filename: a.filename, sha256: a.sha256, source: a.source })),
   };
 }
 
 export function scanRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
-  const packagePage: RouteDef['handler'] = (req, res) => {
+  const packagePage: RouteDef['handler'] = async (req, res) => {
     const scope = req.params['scope'];
     const name = scope !== undefined ? `${String(scope)}/${String(req.params['name'])}` : String(req.params['name']);
-    const o = packageOverview(p, String(req.params['ecosystem']), name);
+    const o = await packageOverview(p, String(req.params['ecosystem']), name);
     if (o === undefined) throw new VitrineError('not_found', 'nothing is stored about that package');
     res.json(o);
   };

@@ -1,15 +1,47 @@
 // A second process for the concurrency tests (run with `node --import tsx`): migrates, appends to the audit chain,
-// or claims monitoring leases on the database given, and prints what it did as one JSON line.
+// claims monitoring leases, or runs monitoring worker loops until the round is over, on the database given, and
+// prints what it did as one JSON line.
 import { AuditLog } from '../../audit/audit.js';
+import { runMonitoringWorker } from '../../monitoring/worker.js';
 import { claimDueLeases } from '../leases.js';
 import { migratePostgres } from '../migrate.js';
-import { MigratingDb } from '../open.js';
+import { closeSharedDatabases, MigratingDb } from '../open.js';
 import { PgDb } from '../postgres.js';
 import BetterSqlite3 from 'better-sqlite3';
+import { roundLeft, roundPlatform } from './monitor.js';
+
+/** `pkgscan worker` loops on their own platform until no watched package is left unchecked or held. */
+async function monitor(url: string, batch: number, workerId: string): Promise<void> {
+  const asked: string[] = [];
+  const { platform, deps } = roundPlatform({ databaseUrl: url }, asked);
+  const controller = new AbortController();
+  const checked: string[] = [];
+  const errors: string[] = [];
+  const startedAt = Date.now();
+  const loop = runMonitoringWorker(platform, deps, {
+    signal: controller.signal,
+    tickMs: 20,
+    batch,
+    workerId,
+    onCheck: (c) => checked.push(c.package_id),
+    onError: (err) => errors.push(err instanceof Error ? err.message : 'unknown'),
+  });
+  while ((await roundLeft(platform.store)) > 0) await new Promise((r) => setTimeout(r, 25));
+  controller.abort();
+  const stats = await loop;
+  const endedAt = Date.now();
+  await platform.audit.flush();
+  await closeSharedDatabases();
+  process.stdout.write(`${JSON.stringify({ checked, asked, errors, checks: stats.checks, startedAt, endedAt })}\n`);
+}
 
 async function main(): Promise<void> {
   const [command, url, arg, owner] = process.argv.slice(2);
   if (command === undefined || url === undefined) throw new Error('usage: child COMMAND URL [ARG] [OWNER]');
+  if (command === 'monitor') {
+    await monitor(url, Number(arg), owner ?? `pid-${process.pid}`);
+    return;
+  }
   const pg = new PgDb({ url, max: 4, applicationName: `vitrine-test-${process.pid}` });
   try {
     if (command === 'migrate') {
