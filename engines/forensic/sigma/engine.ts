@@ -121,6 +121,11 @@ export class NeedleAutomaton {
    * Returns whether the text holds a character outside ASCII (needles of other characters are checked by the caller).
    */
   scan(text: string, hit: (variant: number) => void): boolean {
+    return this.scanInto(text, { add: hit });
+  }
+
+  /** `scan` into a sink object (the matching pass: no closure per event). */
+  scanInto(text: string, sink: { add(variant: number): void }): boolean {
     const delta = this.delta;
     const classes = this.classes;
     const cls = this.cls;
@@ -140,34 +145,57 @@ export class NeedleAutomaton {
       s = n >= 0 ? n : this.step(s, k);
       const a = outStart[s] as number;
       const b = outStart[s + 1] as number;
-      for (let o = a; o < b; o++) hit(outList[o] as number);
+      for (let o = a; o < b; o++) sink.add(outList[o] as number);
     }
     return wide;
   }
 }
 
-/** Calls `each` with every text of a value (nested ones too, `#attributes` left out): what haystackOf joins. */
-function eachText(v: JsonValue | undefined, each: (s: string) => void): void {
-  if (v === undefined || v === null) return;
-  if (typeof v === 'string') each(v);
-  else if (typeof v === 'number' || typeof v === 'boolean') each(String(v));
-  else if (Array.isArray(v)) for (const x of v as readonly JsonValue[]) eachText(x, each);
-  else {
-    const rec = v as JsonRecord;
-    for (const k in rec) if (k !== '#attributes') eachText(rec[k], each);
-  }
-}
-
 /**
- * The texts the pre-filter searches, one by one (the same texts as logsource's haystackOf, without joining and
- * lower-casing them: the automaton folds case itself). Needles hold no line break, so scanning the texts apart
- * finds what scanning them joined by line breaks finds.
+ * One matching pass over an event in a bucket: the candidate variants (each once, by epoch), and whether the event
+ * holds a character outside ASCII. It walks the texts the pre-filter searches (the same texts as logsource's
+ * haystackOf, one by one instead of joined and lower-cased: the automaton folds case itself; needles hold no line
+ * break, so scanning the texts apart finds what scanning them joined finds).
  */
-function eachHaystackText(e: SigmaInput, each: (s: string) => void): void {
-  eachText(e.attributes as JsonValue, each);
-  if (e.host !== null) each(e.host);
-  const argv = e.attributes['argv'];
-  if (Array.isArray(argv)) each((argv as readonly JsonValue[]).join(' '));
+class Pass {
+  candidates: number[] = [];
+  wide = false;
+  constructor(
+    private readonly seen: Uint32Array,
+    private readonly epoch: number,
+    private readonly index: NeedleAutomaton | null,
+  ) {}
+
+  add(i: number): void {
+    if (this.seen[i] !== this.epoch) {
+      this.seen[i] = this.epoch;
+      this.candidates.push(i);
+    }
+  }
+
+  private text(s: string): void {
+    if (this.index !== null) {
+      if (this.index.scanInto(s, this)) this.wide = true;
+    } else if (!this.wide && WIDE.test(s)) this.wide = true;
+  }
+
+  private value(v: JsonValue | undefined): void {
+    if (v === undefined || v === null) return;
+    if (typeof v === 'string') this.text(v);
+    else if (typeof v === 'number' || typeof v === 'boolean') this.text(String(v));
+    else if (Array.isArray(v)) for (const x of v as readonly JsonValue[]) this.value(x);
+    else {
+      const rec = v as JsonRecord;
+      for (const k in rec) if (k !== '#attributes') this.value(rec[k]);
+    }
+  }
+
+  event(e: SigmaInput): void {
+    this.value(e.attributes as JsonValue);
+    if (e.host !== null) this.text(e.host);
+    const argv = e.attributes['argv'];
+    if (Array.isArray(argv)) this.text((argv as readonly JsonValue[]).join(' '));
+  }
 }
 
 /** One event's fields for one field-view family and rename map: each field read once, its texts lower-cased once. */
@@ -276,30 +304,11 @@ export class MatchEngine {
       b.seen.fill(0);
       b.epoch = 1;
     }
-    const epoch = b.epoch;
-    const seen = b.seen;
-    const candidates: number[] = [];
-    for (const i of b.always) {
-      seen[i] = epoch;
-      candidates.push(i);
-    }
-    const index = b.index;
-    const hit = (i: number): void => {
-      if (seen[i] !== epoch) {
-        seen[i] = epoch;
-        candidates.push(i);
-      }
-    };
-    let wide = false;
-    if (index !== null)
-      eachHaystackText(e, (text) => {
-        if (index.scan(text, hit)) wide = true;
-      });
-    else if (b.wide.length > 0)
-      eachHaystackText(e, (text) => {
-        if (WIDE.test(text)) wide = true;
-      });
-    if (wide) for (const i of b.wide) hit(i);
+    const pass = new Pass(b.seen, b.epoch, b.index);
+    for (const i of b.always) pass.add(i);
+    if (b.index !== null || b.wide.length > 0) pass.event(e);
+    if (pass.wide) for (const i of b.wide) pass.add(i);
+    const candidates = pass.candidates;
     if (candidates.length === 0) return [];
     this.views = [];
     const hits: number[] = [];
