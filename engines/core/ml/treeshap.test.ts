@@ -82,13 +82,16 @@ describe('TreeSHAP', () => {
       const m = 2 + rng.int(5);
       const model: GbdtModel = { objective: 'reg:squarederror', baseScore: 0, numFeatures: m, trees: [randomTree(rng, 1 + rng.int(5), m)] };
       const explainer = new TreeExplainer(model);
-      for (let k = 0; k < 5; k++) {
-        const x = randomRow(rng, m);
+      const xs = Array.from({ length: 5 }, () => randomRow(rng, m));
+      // The first rows go through the recursion; a 50-row matrix (each row 10 times) builds and uses the tables.
+      const matrix = explainer.explainMatrix(featureMatrix(50, m, Float64Array.from({ length: 50 * m }, (_, k) => xs[Math.floor(k / m) % 5]![k % m]!)));
+      xs.forEach((x, k) => {
         const exact = bruteForceShap(model, x);
         const shap = explainer.explainRow(x);
         expect(shap.expectedValue).toBeCloseTo(exact.expected, 10);
         exact.values.forEach((v, i) => expect(shap.values[i]).toBeCloseTo(v, 10));
-      }
+        exact.values.forEach((v, i) => expect(matrix[(k + 5) * (m + 1) + i]).toBeCloseTo(v, 10));
+      });
     }
   });
 
@@ -166,8 +169,10 @@ describe('TreeSHAP', () => {
     const exact = bruteForceShap(model, x);
     const shap = new TreeExplainer(model).explainRow(x);
     exact.values.forEach((v, i) => expect(shap.values[i]).toBeCloseTo(v, 9));
-    const matrix = new TreeExplainer(model).explainMatrix(featureMatrix(1, m, Float64Array.from(x)));
-    exact.values.forEach((v, i) => expect(matrix[i]).toBeCloseTo(v, 9));
+    // Enough rows that the tables are built: the shallow trees use them, the deep one still recurses.
+    const rows = 60;
+    const matrix = new TreeExplainer(model).explainMatrix(featureMatrix(rows, m, Float64Array.from({ length: rows * m }, (_, k) => x[k % m]!)));
+    for (let r = 0; r < rows; r++) exact.values.forEach((v, i) => expect(matrix[r * (m + 1) + i]).toBeCloseTo(v, 9));
   });
 
   it('top drivers are the largest absolute contributions', () => {
