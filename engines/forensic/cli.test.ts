@@ -323,6 +323,40 @@ describe('forensic command line: reports, scenarios, demo', () => {
     expect(strict.stderr).toContain('user/no-detection.yml');
   }, 120_000);
 
+  it('rules waiting for placeholder values are listed apart, not counted by --strict, and run once --placeholders gives values', async () => {
+    const { root, out } = workspace();
+    const rules = path.join(out, 'rules-placeholder');
+    mkdirSync(rules);
+    writeFileSync(
+      path.join(rules, 'ph.yml'),
+      "title: Alice from a known host\nid: 55555555-2222-4333-8444-555555555555\nstatus: test\nlevel: medium\nlogsource:\n    product: linux\n    service: sshd\ndetection:\n    sel:\n        - 'Accepted publickey for alice'\n    hosts:\n        '|expand':\n            - '%admin_hosts%'\n    condition: sel and not hosts\n",
+    );
+    // The shipped sets also hold rules that wait for placeholder values (%known_cdcs%): --strict runs anyway.
+    const strict = await main(['analyze', 'auth.log', '--format', 'json', '--rules', rules, '--strict'], { cwd: root, env: {} });
+    expect(strict.code).toBe(0);
+    expect(strict.stderr).toContain('rule user/ph.yml (55555555-2222-4333-8444-555555555555) not run: placeholder %admin_hosts% has no values');
+    expect(strict.stderr).toContain('not run: placeholder %known_cdcs% has no values');
+    expect(strict.stderr).not.toContain('cannot run');
+    const view = JSON.parse(strict.stdout) as { ruleProblems: { source: string; placeholder?: string }[]; detections: { ruleId: string }[] };
+    expect(view.ruleProblems.find((p) => p.source === 'user/ph.yml')?.placeholder).toBe('admin_hosts');
+    const md = await main(['analyze', 'auth.log', '--rules', rules], { cwd: root, env: {} });
+    expect(md.stdout).toContain('Rules not run: placeholders without values');
+    expect(md.stdout).not.toContain('Rules that could not run');
+    // A broken rule beside it still makes --strict refuse.
+    writeFileSync(path.join(rules, 'broken.yml'), 'title: [unclosed\n');
+    expect((await main(['analyze', 'auth.log', '--rules', rules, '--strict'], { cwd: root, env: {} })).code).toBe(2);
+    rmSync(path.join(rules, 'broken.yml'));
+    // With values the rule runs (and a bad placeholder file is refused).
+    const values = path.join(out, 'placeholders.json');
+    writeFileSync(values, JSON.stringify({ admin_hosts: ['*bastion*'], known_cdcs: ['DC01$'] }));
+    const filled = await main(['analyze', 'auth.log', '--format', 'json', '--rules', rules, '--placeholders', values, '--strict'], { cwd: root, env: {} });
+    expect(filled.code).toBe(0);
+    expect(filled.stderr).not.toContain('not run');
+    expect((JSON.parse(filled.stdout) as { ruleProblems: unknown[] }).ruleProblems).toEqual([]);
+    writeFileSync(values, JSON.stringify({ admin_hosts: 'not a list' }));
+    expect((await main(['analyze', 'auth.log', '--rules', rules, '--placeholders', values], { cwd: root, env: {} })).code).toBe(2);
+  }, 120_000);
+
   it('--format navigator writes the case\'s ATT&CK Navigator layer with the detections\' techniques', async () => {
     const { root, out } = workspace();
     const rules = path.join(out, 'rules-nav');

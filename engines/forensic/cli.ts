@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
 import type { AnalysisView, CustodyView, EvidenceItem, RejectedEvidence } from '../core/contracts/forensic.js';
@@ -13,8 +14,9 @@ import { InProcessRunner } from '../core/jobs/in-process.js';
 import { openStandaloneStore } from '../core/store.js';
 import { analyzeEvents, listScenarios, runScenario, toDict } from './analysis/index.js';
 import { defaultSigmaRules } from './analysis/detections.js';
-import { loadSigmaRules, SIGMA_LEVELS, type SigmaLevel, type SigmaRuleSet } from './sigma/index.js';
+import { brokenRules, loadSigmaRules, SIGMA_LEVELS, type Placeholders, type SigmaLevel, type SigmaRuleSet } from './sigma/index.js';
 import { DEFAULT_RULE_SETS, HUNTING_RULE_SET, shippedRulesDir } from './sigma/ruleset.js';
+
 import { CustodyLedger, exportAnchors, rowsFromExport } from './custody.js';
 import { appendLedger, isSqliteFile, storedRecordCount, verifyStore } from './custody-store.js';
 import { ARTIFACT_KINDS, type ArtifactKind, type ForensicEvent } from './event.js';
@@ -37,7 +39,7 @@ const HELP = `forensic ${VERSION}: forensic timeline (ingest with integrity hash
 Usage:
   forensic analyze PATH [PATH ...] [--kind K] [--host H] [--year Y] [--utc-offset-hours N]
                    [--format md|html|json|cypher|summary] [--out FILE] [--pdf FILE] [--top N] [--include-noisy]
-                   [--rules DIR] [--min-level L] [--hunting] [--strict] [--no-sigma] [--ledger case.sqlite] [--case ID] [--evidence-root DIR]
+                   [--rules DIR] [--placeholders FILE] [--min-level L] [--hunting] [--strict] [--no-sigma] [--ledger case.sqlite] [--case ID] [--evidence-root DIR]
       Loads each artefact (a file, or a Volatility 3 output folder), gives every event its integrity hash and
       id, records custody, builds the graph and the stories, and writes the report (default Markdown) to
       standard output or --out. A line on standard error gives the custody head and count to keep as anchors.
@@ -53,6 +55,8 @@ Usage:
       --min-level   lowest Sigma level reported: informational, low (default), medium, high, critical
       --no-sigma    no Sigma rules (only the causal rules)
       --hunting     also run the shipped threat-hunting rules (broad, noisier)
+      --placeholders  a JSON file of Sigma placeholder values ({"known_cdcs": ["DC01", "DC02"]}); rules
+                    naming a placeholder without values do not run and are listed apart (not broken)
       --strict      exit 2, before analysing, when any rule (shipped or --rules) cannot be parsed or
                     compiled; without it such rules are listed on standard error and in the report
       --ledger      a new SQLite file for this case's custody ledger (refused, exit 2, when it already
@@ -102,6 +106,7 @@ const options = {
   top: { type: 'string' },
   'include-noisy': { type: 'boolean' },
   rules: { type: 'string' },
+  placeholders: { type: 'string' },
   'min-level': { type: 'string' },
   'no-sigma': { type: 'boolean' },
   hunting: { type: 'boolean' },
@@ -207,7 +212,7 @@ interface ReportOptions {
 /** --rules, --min-level, --no-sigma: the Sigma rule set of an analysis (undefined: the shipped default). */
 function sigmaOptions(values: Values, io: Required<CliEnvironment>): () => SigmaRuleSet | null {
   if (values['no-sigma'] === true) {
-    if (values.rules !== undefined || values['min-level'] !== undefined || values.hunting === true) throw new UsageError('--no-sigma cannot be combined with --rules, --min-level or --hunting');
+    if (values.rules !== undefined || values['min-level'] !== undefined || values.hunting === true || values.placeholders !== undefined) throw new UsageError('--no-sigma cannot be combined with --rules, --placeholders, --min-level or --hunting');
     return () => null;
   }
   const level = values['min-level'];
@@ -215,14 +220,39 @@ function sigmaOptions(values: Values, io: Required<CliEnvironment>): () => Sigma
   const rules = values.rules === undefined ? null : path.resolve(io.cwd, values.rules);
   if (rules !== null && !existsSync(rules)) throw new UsageError('--rules must name a folder of Sigma rules');
   const hunting = values.hunting === true;
-  if (level === undefined && rules === null && !hunting) return defaultSigmaRules;
+  const placeholders = values.placeholders === undefined ? null : readPlaceholders(path.resolve(io.cwd, values.placeholders));
+  if (level === undefined && rules === null && !hunting && placeholders === null) return defaultSigmaRules;
   let set: SigmaRuleSet | null = null;
   return () =>
     (set ??= loadSigmaRules({
       ...(level !== undefined ? { minLevel: level as SigmaLevel } : {}),
+      ...(placeholders !== null ? { placeholders } : {}),
       ...(rules !== null ? { extra: [rules] } : {}),
       ...(hunting ? { sources: [...DEFAULT_RULE_SETS, HUNTING_RULE_SET].map((name) => ({ name, path: path.join(shippedRulesDir(), name) })) } : {}),
     }));
+}
+
+const placeholdersSchema = z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/), z.array(z.string().max(4096)).max(10_000));
+
+/** --placeholders FILE: Sigma placeholder values, `{name: [value, ...]}` as JSON (at most 1 MiB). */
+function readPlaceholders(file: string): Placeholders {
+  let text: string;
+  try {
+    if (statSync(file).size > 1 << 20) throw new UsageError('--placeholders file is larger than 1 MiB');
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError('--placeholders must name a readable JSON file');
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new UsageError('--placeholders file is not JSON');
+  }
+  const r = placeholdersSchema.safeParse(doc);
+  if (!r.success) throw new UsageError('--placeholders file must map placeholder names to lists of strings');
+  return r.data;
 }
 
 /** --format, --out, --pdf, --top, --include-noisy; the output files may not be evidence or the ledger. */
@@ -295,7 +325,8 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
   if (ledgerPath !== null) checkLedgerTarget(ledgerPath, artefacts);
   const ruleSet = report.format === 'summary' && report.pdf === null ? null : report.sigma();
   const ruleLines = ruleProblemLines(ruleSet);
-  if (values.strict === true && ruleLines !== '') return { code: 2, stdout: '', stderr: `${ruleLines}forensic: --strict: ${ruleSet?.skipped.length ?? 0} rule(s) cannot run; nothing analysed\n` };
+  const broken = ruleSet === null ? 0 : brokenRules(ruleSet.skipped).length;
+  if (values.strict === true && broken > 0) return { code: 2, stdout: '', stderr: `${ruleLines}forensic: --strict: ${broken} rule(s) cannot run; nothing analysed\n` };
 
   const ledger = new CustodyLedger({ actor: `forensic ${VERSION}`, now: io.now });
   ledger.append({ action: 'case.open', digest: sha256Hex(canonicalJson({ case: caseId, tool: 'forensic', version: VERSION })), artifact: caseId });
@@ -389,11 +420,18 @@ async function analyzeCommand(positionals: readonly string[], values: Values, io
   return { code: failed > 0 ? 1 : 0, stdout, stderr: report.format === 'summary' ? failures.replace(' (see --format summary)', ' (see the summary)') : ruleLines + anchors + failures };
 }
 
-/** One stderr line per rule (shipped or --rules) that could not be parsed or compiled, with its file and reason. */
+/** One stderr line per rule (shipped or --rules) that could not be parsed or compiled, with its file and reason; then
+ * the valid rules that did not run because a placeholder has no values (not broken: --strict does not count them). */
 function ruleProblemLines(set: SigmaRuleSet | null): string {
   if (set === null || set.skipped.length === 0) return '';
-  const lines = set.skipped.map((r) => `forensic: rule ${r.source}${r.id !== null && r.id !== r.source ? ` (${r.id})` : ''} cannot run: ${r.reason}\n`);
-  return `${lines.join('')}forensic: ${set.skipped.length} rule(s) cannot run and were left out (listed in the report)\n`;
+  const name = (r: SigmaRuleSet['skipped'][number]): string => `${r.source}${r.id !== null && r.id !== r.source ? ` (${r.id})` : ''}`;
+  const broken = brokenRules(set.skipped);
+  const waiting = set.skipped.filter((r) => r.placeholder !== undefined);
+  const lines = broken.map((r) => `forensic: rule ${name(r)} cannot run: ${r.reason}\n`);
+  if (broken.length > 0) lines.push(`forensic: ${broken.length} rule(s) cannot run and were left out (listed in the report)\n`);
+  for (const r of waiting) lines.push(`forensic: rule ${name(r)} not run: placeholder %${r.placeholder ?? ''}% has no values (--placeholders)\n`);
+  if (waiting.length > 0) lines.push(`forensic: ${waiting.length} rule(s) not run for want of placeholder values (listed in the report)\n`);
+  return lines.join('');
 }
 
 /** The view of an analysis that was not run (the summary format needs none). */

@@ -97,7 +97,7 @@ export const exportedEventSchema = z.object({
 export const rejectedEvidenceSchema = z.object({ path: z.string(), code: z.string(), reason: z.string() });
 
 /** A detection rule that could not be parsed or compiled. */
-export const ruleProblemSchema = z.object({ source: z.string(), id: z.string().nullable(), title: z.string().nullable(), reason: z.string() });
+export const ruleProblemSchema = z.object({ source: z.string(), id: z.string().nullable(), title: z.string().nullable(), reason: z.string(), placeholder: z.string().optional() });
 
 
 export const eventAnnotationSchema = z.object({ eventId: z.string(), tags: ids, note: z.string(), at: z.string(), actor: z.string(), seq: z.number().int().min(1), versions: z.number().int().min(1) });

@@ -201,6 +201,9 @@ export interface RuleProblem {
   readonly id: string | null;
   readonly title: string | null;
   readonly reason: string;
+  /** Set when all the rule lacks is values for this placeholder (`%name%`, filled from the analyst's placeholder
+   * values): it did not run, but it is not broken (`--strict` does not count it). */
+  readonly placeholder?: string;
 }
 
 /** One ATT&CK technique of a case, with where it was seen: stories, detections of every level, tampering indicators. */

@@ -473,7 +473,7 @@ export function toDict(analysis: Analysis, opts: ToDictOptions = {}): AnalysisVi
     eventsTruncated: events.length > maxEvents,
     detections,
     ...(analysis.rejected !== undefined && analysis.rejected.length > 0 ? { rejected: analysis.rejected } : {}),
-    ruleProblems: analysis.detections?.ruleSet.skipped.map((r) => ({ source: r.source, id: r.id, title: r.title, reason: r.reason })) ?? [],
+    ruleProblems: analysis.detections?.ruleSet.skipped.map((r) => ({ source: r.source, id: r.id, title: r.title, reason: r.reason, ...(r.placeholder !== undefined ? { placeholder: r.placeholder } : {}) })) ?? [],
     techniques: caseTechniques(analysis.stories, detections, analysis.tampering.indicators),
     attackVersion: attackLookup().version,
   };

@@ -54,13 +54,25 @@ function detectionBlocks(detections: readonly DetectionSummary[]): Block[] {
 }
 
 /** Detection rules (shipped or the analyst's) that could not be parsed or compiled: they did not run on this case. */
-function ruleProblemBlocks(problems: readonly RuleProblem[]): Block[] {
-  if (problems.length === 0) return [];
-  return [
-    { t: 'h', level: 2, text: 'Rules that could not run', anchor: 'rule-problems' },
-    { t: 'p', text: `${problems.length} rule(s) could not be parsed or compiled and did not run on this case; what they look for was not searched.` },
-    { t: 'table', head: ['rule file', 'rule id', 'title', 'reason'], rows: problems.map((r) => [r.source, orDash(r.id), orDash(r.title), r.reason]), mono: [0, 1] },
-  ];
+function ruleProblemBlocks(all: readonly RuleProblem[]): Block[] {
+  const problems = all.filter((r) => r.placeholder === undefined);
+  const waiting = all.filter((r) => r.placeholder !== undefined);
+  const out: Block[] = [];
+  if (problems.length > 0) {
+    out.push(
+      { t: 'h', level: 2, text: 'Rules that could not run', anchor: 'rule-problems' },
+      { t: 'p', text: `${problems.length} rule(s) could not be parsed or compiled and did not run on this case; what they look for was not searched.` },
+      { t: 'table', head: ['rule file', 'rule id', 'title', 'reason'], rows: problems.map((r) => [r.source, orDash(r.id), orDash(r.title), r.reason]), mono: [0, 1] },
+    );
+  }
+  if (waiting.length > 0) {
+    out.push(
+      { t: 'h', level: 2, text: 'Rules not run: placeholders without values', anchor: 'rule-placeholders' },
+      { t: 'p', text: `${waiting.length} valid rule(s) name a placeholder that is filled from this site's values (for example its domain controllers) and none were given, so they did not run on this case.` },
+      { t: 'table', head: ['rule file', 'rule id', 'title', 'placeholder'], rows: waiting.map((r) => [r.source, orDash(r.id), orDash(r.title), `%${r.placeholder ?? ''}%`]), mono: [0, 1, 3] },
+    );
+  }
+  return out;
 }
 
 /** Every ATT&CK technique of the case, named by the ATT&CK lookup, with where it was seen. */

@@ -82,6 +82,22 @@ export interface SkippedRule {
   readonly id: string | null;
   readonly title: string | null;
   readonly reason: string;
+  /** Set when the rule is valid and only a placeholder (`%name%`) has no values: not run, not broken. */
+  readonly placeholder?: string;
+}
+
+/** The reason `expand` gives for a placeholder without values (the Sigma specification leaves filling them to a pipeline). */
+const UNFILLED_PLACEHOLDER = /^placeholder %([^%]{1,40})% has no values$/;
+
+/** The skipped rule, marked as waiting for placeholder values when that is all it lacks. */
+export function skippedRule(source: string, id: string | null, title: string | null, reason: string): SkippedRule {
+  const m = UNFILLED_PLACEHOLDER.exec(reason);
+  return m ? { source, id, title, reason, placeholder: m[1] as string } : { source, id, title, reason };
+}
+
+/** Rules that failed to parse or compile (what `--strict` refuses), leaving out those that only wait for placeholder values. */
+export function brokenRules(skipped: readonly SkippedRule[]): SkippedRule[] {
+  return skipped.filter((s) => s.placeholder === undefined);
 }
 
 /** ATT&CK techniques and tactics of a rule's tags. Tactics are the tags every ATT&CK release the lookup knows names as a tactic
@@ -330,7 +346,7 @@ export function parseRuleDocuments(docs: readonly unknown[] | null, source: stri
     try {
       rules.push(compileRule(r.data, source, options));
     } catch (err) {
-      if (err instanceof UnsupportedRule) skipped.push({ source, id, title, reason: err.message });
+      if (err instanceof UnsupportedRule) skipped.push(skippedRule(source, id, title, err.message));
       else throw err;
     }
   }
