@@ -1,4 +1,4 @@
-// The hardening round's hostile inputs against a pkgscan server while a second client polls its health: each one
+// The hardening round's hostile inputs against a pkgscan server (its jobs in this host's worker processes) while a second client polls its health: each one
 // finishes or is refused with a clear status, and health answers throughout. Latency is measured by
 // `npm run bench -- hardening` (real workers), never asserted here.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createForkHost } from '../../../main/host/fork-host.js';
-import type { EngineHost } from '../../../main/host/host.js';
-import type { Project } from '../../core/contracts/pkgscan-projects.js';
-import { listen } from '../../core/http/server.js';
-import { createStandaloneApp } from '../http.js';
-import type { Platform } from '../platform.js';
-import { sessionsByRole, TEST_SCRYPT, type Session, type TestServer } from '../testutil.js';
-import { stallInputs } from './stall.fixture.js';
+import { createForkHost } from './fork-host.js';
+import type { EngineHost } from './host.js';
+import type { Project } from '../../engines/core/contracts/pkgscan-projects.js';
+import { listen } from '../../engines/core/http/server.js';
+import { createStandaloneApp } from '../../engines/pkgscan/http.js';
+import type { Platform } from '../../engines/pkgscan/platform.js';
+import { sessionsByRole, TEST_SCRYPT, type Session, type TestServer } from '../../engines/pkgscan/testutil.js';
+import { stallInputs } from '../../engines/pkgscan/projects/stall.fixture.js';
 
 let server: TestServer;
 let admin: Session;
@@ -24,7 +24,7 @@ let dataDir: string;
 /** A pkgscan server whose jobs run in real worker processes, as in the workstation (parsing never holds this loop). */
 async function startWithWorkers(): Promise<TestServer> {
   dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-stall-'));
-  host = createForkHost({ size: 2, jobModules: [fileURLToPath(new URL('../jobs.ts', import.meta.url))], log: () => undefined });
+  host = createForkHost({ size: 2, jobModules: [fileURLToPath(new URL('../../engines/pkgscan/jobs.ts', import.meta.url))], log: () => undefined });
   let platform: Platform | undefined;
   const app = createStandaloneApp({
     config: { scrypt: TEST_SCRYPT, rateLimits: { windowMs: 60_000, authPerClient: 100_000, perClient: 100_000, perUser: 100_000 } },
