@@ -95,6 +95,19 @@ export function binMatrix(x: FeatureMatrix, cuts: BinCuts): BinnedMatrix {
   return { rows: x.rows, cols: x.cols, bins, cuts, binCount, offset, totalBins: total };
 }
 
+const slotCache = new WeakMap<BinnedMatrix, Uint16Array | Uint32Array>();
+
+/** Each cell's histogram slot (its feature's offset plus its bin), computed once per binned matrix: one load per cell while building histograms. */
+function histogramSlots(binned: BinnedMatrix): Uint16Array | Uint32Array {
+  const hit = slotCache.get(binned);
+  if (hit) return hit;
+  const { bins, offset, cols } = binned;
+  const slots = binned.totalBins <= 0xffff ? new Uint16Array(bins.length) : new Uint32Array(bins.length);
+  for (let k = 0; k < bins.length; k++) slots[k] = offset[k % cols]! + bins[k]!;
+  slotCache.set(binned, slots);
+  return slots;
+}
+
 /** Regularisation and shape of one tree. */
 export interface TreeParams {
   readonly maxDepth: number;
@@ -138,6 +151,7 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
   const pool: Float64Array[] = [];
   const takeHist = (): Float64Array => pool.pop()?.fill(0) ?? new Float64Array(totalBins * 2);
 
+  const slots = histogramSlots(binned);
   const buildHist = (hist: Float64Array, start: number, end: number): void => {
     const nf = features.length;
     if (nf === cols) {
@@ -147,7 +161,7 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
         const h = hess[r]!;
         const base = r * cols;
         for (let f = 0; f < cols; f++) {
-          const b = (offset[f]! + bins[base + f]!) << 1;
+          const b = slots[base + f]! << 1;
           hist[b] = hist[b]! + g;
           hist[b + 1] = hist[b + 1]! + h;
         }
@@ -159,8 +173,7 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
         const h = hess[r]!;
         const base = r * cols;
         for (let i = 0; i < nf; i++) {
-          const f = features[i]!;
-          const b = (offset[f]! + bins[base + f]!) << 1;
+          const b = slots[base + features[i]!]! << 1;
           hist[b] = hist[b]! + g;
           hist[b + 1] = hist[b + 1]! + h;
         }
