@@ -182,6 +182,19 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
   };
 
   const score = (g: number, h: number): number => (g * g) / (h + lambda);
+  /**
+   * False only when the candidate surely cannot beat the best gain so far: gl²/a + gr²/b > target checked as
+   * gl²·b + gr²·a > target·a·b, without divisions, with a slack (1e-12 relative) far above both sides' rounding.
+   * Candidates that pass get their gain computed exactly as before, so the chosen split is the same.
+   */
+  const mayBeat = (gl: number, hl: number, gr: number, hr: number, target: number): boolean => {
+    const a = hl + lambda;
+    const b = hr + lambda;
+    if (!(a > 0 && b > 0)) return true;
+    const lhs = gl * gl * b + gr * gr * a;
+    const rhs = target * a * b;
+    return !(lhs < rhs - 1e-12 * (lhs + Math.abs(rhs)));
+  };
 
   const findSplit = (hist: Float64Array, G: number, H: number): Split | null => {
     const parent = score(G, H);
@@ -218,7 +231,7 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
         // Missing values right (first) and left; without missing values only one candidate is real.
         {
           const hr = H - hl;
-          if (hl >= minChildWeight && hr >= minChildWeight && hl > 0 && hr > 0) {
+          if (hl >= minChildWeight && hr >= minChildWeight && hl > 0 && hr > 0 && mayBeat(gl, hl, G - gl, hr, parent + bestGain)) {
             const gain = score(gl, hl) + score(G - gl, hr) - parent;
             if (gain > bestGain) {
               bestGain = gain;
@@ -230,7 +243,7 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
           const gl2 = gl + gm;
           const hl2 = hl + hm;
           const hr = H - hl2;
-          if (hl2 >= minChildWeight && hr >= minChildWeight && hr > 0) {
+          if (hl2 >= minChildWeight && hr >= minChildWeight && hr > 0 && mayBeat(gl2, hl2, G - gl2, hr, parent + bestGain)) {
             const gain = score(gl2, hl2) + score(G - gl2, hr) - parent;
             if (gain > bestGain) {
               bestGain = gain;
