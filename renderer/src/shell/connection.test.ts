@@ -56,6 +56,26 @@ describe('connectGateway', () => {
     conn.stop();
   });
 
+  it('asks for health, services and jobs at once on the first connection', async () => {
+    const store = createShellStore();
+    const asked: string[] = [];
+    const answer = new Map<string, (v: unknown) => void>();
+    const client = fakeClient({});
+    client.get = <T,>(path: string): Promise<T> => {
+      asked.push(path);
+      return new Promise<T>((resolve) => answer.set(path, resolve as (v: unknown) => void));
+    };
+    const conn = connectGateway(store, client, { healthEveryMs: 60_000 });
+    // Nothing has answered yet, and all three are asked.
+    await vi.waitFor(() => expect([...asked].sort()).toEqual(['/api/health', '/api/jobs', '/api/services']));
+    answer.get('/api/jobs')?.({ items: [], total: 0 });
+    answer.get('/api/services')?.(services);
+    answer.get('/api/health')?.(health);
+    await vi.waitFor(() => expect(store.getState().connection).toBe('online'));
+    expect(store.getState().services.map((s) => s.name)).toEqual(['caseassess']);
+    conn.stop();
+  });
+
   it('shows unauthorized on a 401 from the services list', async () => {
     const store = createShellStore();
     const client = fakeClient({

@@ -74,11 +74,25 @@ export function connectGateway(store: StoreApi<ShellState>, client: ApiClient, o
 
   const check = async (): Promise<void> => {
     try {
-      const health = await client.get<GatewayHealth>('/api/health');
-      state().setHealth(health);
-      if (state().connection !== 'online') {
-        const services = itemsOf<ServiceInfo>(await client.get<unknown>('/api/services'));
-        const jobs = itemsOf<JobInfo>(await client.get<unknown>('/api/jobs'));
+      const connection = state().connection;
+      if (connection === 'online') {
+        state().setHealth(await client.get<GatewayHealth>('/api/health'));
+      } else {
+        let bodies: [GatewayHealth, unknown, unknown];
+        if (connection === 'connecting') {
+          // The page's first connection: the three requests at once (one round trip before the first workspace can
+          // load, not three); a failure is reported as the first of them in this order would have been.
+          const answers = await Promise.allSettled([client.get<GatewayHealth>('/api/health'), client.get<unknown>('/api/services'), client.get<unknown>('/api/jobs')]);
+          for (const a of answers) if (a.status === 'rejected') throw a.reason;
+          bodies = answers.map((a) => (a as PromiseFulfilledResult<unknown>).value) as [GatewayHealth, unknown, unknown];
+        } else {
+          // Retrying after a failure: health first, so a gateway that is still away gets one request per poll.
+          const health = await client.get<GatewayHealth>('/api/health');
+          bodies = [health, await client.get<unknown>('/api/services'), await client.get<unknown>('/api/jobs')];
+        }
+        state().setHealth(bodies[0]);
+        const services = itemsOf<ServiceInfo>(bodies[1]);
+        const jobs = itemsOf<JobInfo>(bodies[2]);
         state().setServices(services);
         state().setJobs(jobs);
         state().setConnection('online');
