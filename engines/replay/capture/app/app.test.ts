@@ -266,21 +266,34 @@ describe('TLS', () => {
     expect(t?.version).toBe(row?.['version']);
     expect(row?.['cipher']).toBe('TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA');
     expect(t?.cipher).toBe(0xc014);
-    if (!tsharkInstalled) return;
+  });
+
+  it.skipIf(!corpus || !tsharkInstalled)('ecdhe.pcap: JA3 and the full JA3 string as tshark computes them', async () => {
+    const r = await analyzeCaptureFile(corpusFile('ecdhe.pcap'));
+    const t = r.app.tls[0];
+    expect(t).toBeDefined();
     const out = await tshark(['-r', corpusFile('ecdhe.pcap'), '-Y', 'tls.handshake.type==1', '-T', 'fields', '-E', 'separator=;', '-e', 'tls.handshake.ja3', '-e', 'tls.handshake.ja3_full']);
     const [ja3, full] = out.trim().split(';');
     expect([t?.ja3, t?.client?.ja3String]).toEqual([ja3, full]);
   });
 
-  it('a crafted ClientHello split over two segments: server name and JA3 equal tshark (GREASE removed by both)', async () => {
+  const splitHello = (): Uint8Array => {
     const record = tlsRecord(specHello());
-    const bytes = conversation(443, [
+    return conversation(443, [
       [true, record.subarray(0, 60)],
       [true, record.subarray(60)],
     ]);
-    const r = analyzeCaptureBytes(bytes);
+  };
+
+  it('a crafted ClientHello split over two segments: server name and JA4 (GREASE removed)', () => {
+    const r = analyzeCaptureBytes(splitHello());
     expect(r.app.tls.map((t) => [t.serverName, t.ja4])).toEqual([['example.com', 't13d1516h2_8daaf6152771_e5627efa2ab1']]);
-    if (!tsharkInstalled) return;
+  });
+
+  it.skipIf(!tsharkInstalled)('the same split ClientHello: server name and JA3 equal tshark (GREASE removed by both)', async () => {
+    const bytes = splitHello();
+    const r = analyzeCaptureBytes(bytes);
+    expect(r.app.tls).toHaveLength(1);
     const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-tls-'));
     try {
       const file = path.join(dir, 'hello.pcap');
@@ -301,7 +314,11 @@ describe.skipIf(!corpus)('SSH, FTP and RFB', () => {
     expect(new Set(r.app.ssh.map((s) => `${s.client} / ${s.server}`))).toEqual(new Set(['SSH-2.0-OpenSSH_6.2 / SSH-2.0-OpenSSH_6.7p1 Debian-3']));
     // Zeek's notice: 192.168.56.1 against 192.168.56.103.
     expect(new Set(r.connections.map((c) => `${c.origH}>${c.respH}:${c.respP}`))).toEqual(new Set(['192.168.56.1>192.168.56.103:22']));
-    if (!tsharkInstalled) return;
+  });
+
+  it.skipIf(!tsharkInstalled)('sshguess: the banners equal tshark ssh.protocol', async () => {
+    const r = await analyzeCaptureFile(corpusFile('sshguess.pcap'));
+    expect(r.app.ssh).toHaveLength(11);
     const out = await tshark(['-r', corpusFile('sshguess.pcap'), '-Y', 'ssh.protocol', '-T', 'fields', '-e', 'ssh.protocol']);
     const theirs = out.trim().split('\n').sort();
     expect(r.app.ssh.flatMap((s) => [s.client, s.server]).sort()).toEqual(theirs);
