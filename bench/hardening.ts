@@ -11,7 +11,8 @@ import { listen } from '../engines/core/http/server.js';
 import { validateCycloneDx } from '../engines/core/sbom/index.js';
 import { patternValues } from '../engines/core/stix-import.js';
 import { createStandaloneApp } from '../engines/pkgscan/http.js';
-import { stallInputs } from '../engines/pkgscan/projects/stall.fixture.js';
+import type { Platform } from '../engines/pkgscan/platform.js';
+import { healthOnce, stallInputs } from '../engines/pkgscan/projects/stall.fixture.js';
 import { sessionsByRole, TEST_SCRYPT } from '../engines/pkgscan/testutil.js';
 
 const q = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
@@ -39,21 +40,30 @@ const ms = (n: number): string => `${n.toFixed(1)} ms`;
 // ---- health while each input is sent
 const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-hardening-'));
 const host = createForkHost({ size: 2, jobModules: [fileURLToPath(new URL('../engines/pkgscan/jobs.ts', import.meta.url))], log: () => undefined });
-const app = createStandaloneApp({ config: { scrypt: TEST_SCRYPT, rateLimits: { windowMs: 60_000, authPerClient: 100_000, perClient: 100_000, perUser: 100_000 } }, jobs: host, dataDir });
+let platform: Platform | undefined;
+const app = createStandaloneApp({
+  config: { scrypt: TEST_SCRYPT, rateLimits: { windowMs: 60_000, authPerClient: 100_000, perClient: 100_000, perUser: 100_000 } },
+  jobs: host,
+  dataDir,
+  onPlatform: (p) => {
+    platform = p;
+  },
+});
 const listening = await listen(app, { port: 0 });
 const api = `${listening.url}/api/v1`;
 try {
-  const admin = (await sessionsByRole({ url: listening.url, api, platform: undefined as never, close: () => listening.close() })).admin;
+  if (platform === undefined) throw new Error('no platform');
+  const admin = (await sessionsByRole({ url: listening.url, api, platform, close: () => listening.close() })).admin;
   const project = (await (await fetch(`${api}/projects`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) })).json()) as Project;
   const all: number[] = [];
-  for (const input of stallInputs()) {
+  const inputs = stallInputs();
+  for (const input of inputs) {
     const lat: number[] = [];
     let polling = true;
     const poller = (async (): Promise<void> => {
       while (polling) {
         const t = performance.now();
-        const r = await fetch(`${api}/health/live`);
-        await r.arrayBuffer();
+        await healthOnce(`${api}/health/live`);
         lat.push(performance.now() - t);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }

@@ -13,7 +13,7 @@ import { listen } from '../../engines/core/http/server.js';
 import { createStandaloneApp } from '../../engines/pkgscan/http.js';
 import type { Platform } from '../../engines/pkgscan/platform.js';
 import { sessionsByRole, TEST_SCRYPT, type Session, type TestServer } from '../../engines/pkgscan/testutil.js';
-import { stallInputs } from '../../engines/pkgscan/projects/stall.fixture.js';
+import { healthOnce, stallInputs } from '../../engines/pkgscan/projects/stall.fixture.js';
 
 let server: TestServer;
 let admin: Session;
@@ -59,9 +59,7 @@ describe('hostile inputs while health is polled', () => {
       const health: number[] = [];
       const poller = (async (): Promise<void> => {
         while (polling) {
-          const r = await fetch(`${server.api}/health/live`);
-          health.push(r.status);
-          await r.arrayBuffer();
+          health.push(await healthOnce(`${server.api}/health/live`));
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       })();

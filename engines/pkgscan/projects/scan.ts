@@ -17,7 +17,7 @@ import { assessRelease } from '../vulns/advisories.js';
 /** A worker may take a while on 5 MB of pnpm YAML; past this the scan is refused rather than left hanging. */
 const ANALYZE_TIMEOUT_MS = 120_000;
 /** Store lookups between two turns of the event loop. */
-const LOOKUP_BATCH = 500;
+const LOOKUP_BATCH = 100;
 
 /** Runs and stores one project scan. Throws 404 for an unknown project, 413/422 for a submission over the limits or malformed. */
 export async function runProjectScan(p: Platform, projectId: string, body: unknown, actor: string, requestId: string | null, signal?: AbortSignal): Promise<ProjectScan> {
