@@ -48,8 +48,10 @@ export interface TechniqueClassifier {
 export interface TrainOptions {
   /** Probability threshold stored in the model for extraction (default 0.8). */
   readonly threshold?: number;
-  /** L2 strength on the weights (default 1e-5 times the example count). */
+  /** L2 strength on the weights (default `l2PerExample` times the example count). */
   readonly l2?: number;
+  /** L2 strength per training example, used when `l2` is not given (default 1e-5). */
+  readonly l2PerExample?: number;
   readonly maxIterations?: number;
   /** Features kept, by document frequency (default: as many as fit MAX_PARAMETERS, at most 30,000). */
   readonly maxFeatures?: number;
@@ -381,7 +383,7 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     colIdx.set(r.idx, rowStart[i]!);
     colVal.set(r.val, rowStart[i]!);
   });
-  const l2 = options.l2 ?? 1e-5 * n;
+  const l2 = options.l2 ?? (options.l2PerExample ?? 1e-5) * n;
   const z = new Float64Array(K);
   // theta: K*d weights (feature-major), then K intercepts.
   const maxIterations = options.maxIterations ?? 300;
