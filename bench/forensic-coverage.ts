@@ -5,18 +5,22 @@
 // files tagged with a technique of their labelled tactic, and every file with no detection with what it holds. Also
 // checks the corpus's benign captures for high and critical hits. Skips with a message when DIR is absent.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attackLookup } from '../engines/core/attack/lookup.js';
-import { analyzePaths } from '../engines/forensic/analysis/analyze.js';
+import { analyzeEvents, analyzePaths } from '../engines/forensic/analysis/analyze.js';
+import { makeEvent } from '../engines/forensic/analysis/testkit.js';
+import type { JsonRecord } from '../engines/forensic/event.js';
 import type { DetectionSummary } from '../engines/forensic/analysis/detections.js';
 import { loadSigmaRules, shippedRulesDir, DEFAULT_RULE_SETS } from '../engines/forensic/sigma/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(3);
 const hunting = args.includes('--hunting');
-const dir = args.find((a) => !a.startsWith('--')) ?? process.env['VITRINE_FORENSIC_COVERAGE'];
+const otrfAt = args.indexOf('--otrf');
+const otrf = otrfAt >= 0 ? args[otrfAt + 1] : undefined;
+const dir = args.find((a, i) => !a.startsWith('--') && (otrfAt < 0 || i !== otrfAt + 1)) ?? process.env['VITRINE_FORENSIC_COVERAGE'];
 const corpora = process.env['VITRINE_CORPORA'] ?? path.resolve(here, '..', '..', 'shared', 'corpora');
 
 /** ATT&CK tactic ids of the collection's folders to the short names a detection may carry (Defense Evasion: v19's two tactics too). */
@@ -139,8 +143,80 @@ function benign(): void {
   console.log(`benign captures: ${high} high/critical rule(s) in total`);
 }
 
+/** OTRF Security-Datasets host logs (JSON lines as Logstash/NXLog exported them: System fields and EventData side by side) as
+ * EVTX-like events: EventID, Channel, SourceName, Hostname and @timestamp read, every other field an EventData value. */
+const OTRF_META = new Set(['@timestamp', '@version', 'EventID', 'Channel', 'SourceName', 'Hostname', 'host', 'tags', 'port', 'Message', 'EventReceivedTime', 'SourceModuleName', 'SourceModuleType', 'EventTime', 'Keywords', 'Severity', 'SeverityValue', 'EventTypeOrignal', 'Opcode', 'OpcodeValue', 'RecordNumber', 'ProviderGuid', 'ExecutionProcessID', 'ThreadID', 'Version', 'Task', 'Category']);
+
+function otrfEvents(file: string): ReturnType<typeof makeEvent>[] {
+  const out: ReturnType<typeof makeEvent>[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    let r: Record<string, unknown>;
+    try {
+      r = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    const eventId = Number(r['EventID']);
+    const channel = typeof r['Channel'] === 'string' ? r['Channel'] : null;
+    if (!Number.isFinite(eventId) || channel === null) continue;
+    const data: Record<string, string | number | boolean> = {};
+    for (const [k, v] of Object.entries(r)) if (!OTRF_META.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) data[k] = v;
+    const time = typeof r['@timestamp'] === 'string' ? r['@timestamp'] : null;
+    const host = typeof r['Hostname'] === 'string' ? r['Hostname'] : null;
+    const attributes: JsonRecord = { eventId, channel, provider: typeof r['SourceName'] === 'string' ? r['SourceName'] : null, data };
+    out.push(makeEvent({ ...(time !== null ? { time } : {}), host, action: 'windows.event', object: { type: 'log', name: channel }, attributes }));
+  }
+  return out;
+}
+
+/** Share of OTRF datasets (folders `<name>.d` below DIR, labels from DIR/labels.json: name → ATT&CK tactic ids of its metadata) tagged with a technique of one of their tactics. */
+function runOtrf(root: string): void {
+  const labels = JSON.parse(readFileSync(path.join(root, 'labels.json'), 'utf8')) as Record<string, { tactics: string[]; title?: string }>;
+  const sets: { name: string; files: string[] }[] = [];
+  for (const tactic of readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    for (const d of readdirSync(path.join(root, tactic.name), { withFileTypes: true })) {
+      if (!d.isDirectory() || !d.name.endsWith('.d')) continue;
+      const files: string[] = [];
+      const walk = (p: string): void => {
+        for (const e of readdirSync(p, { withFileTypes: true })) {
+          const q = path.join(p, e.name);
+          if (e.isDirectory()) walk(q);
+          else if (e.name.endsWith('.json')) files.push(q);
+        }
+      };
+      walk(path.join(root, tactic.name, d.name));
+      sets.push({ name: d.name.slice(0, -2), files });
+    }
+  }
+  let labelled = 0;
+  let tagged = 0;
+  const silent: string[] = [];
+  const untagged: string[] = [];
+  for (const s of sets.sort((a, b) => a.name.localeCompare(b.name))) {
+    const label = labels[s.name];
+    const events = s.files.flatMap(otrfEvents);
+    const a = analyzeEvents(events, { sigma: ruleSet });
+    const detections = a.detections?.summary() ?? [];
+    if (label === undefined || label.tactics.length === 0) continue;
+    labelled++;
+    const want = label.tactics.flatMap((t) => TACTIC_OF_FOLDER[t] ?? []);
+    const ok = detections.some((d) => [...tacticsOf(d)].some((t) => want.includes(t)));
+    if (ok) tagged++;
+    else if (detections.length === 0) silent.push(`${s.name} (${events.length} events, ${label.tactics.join('/')})`);
+    else untagged.push(`${s.name} (${detections.length} rule(s), ${label.tactics.join('/')})`);
+  }
+  console.log(`\nOTRF Security-Datasets (not looked at while writing rules): ${sets.length} host datasets, ${labelled} with a tactic label`);
+  console.log(`  tagged with a technique of their tactic: ${tagged}/${labelled} = ${labelled === 0 ? '-' : ((100 * tagged) / labelled).toFixed(1)} %`);
+  console.log(`  datasets with no detection: ${silent.length}`);
+  for (const x of silent) console.log(`    - ${x}`);
+  console.log(`  detected but not with their tactic: ${untagged.length}`);
+  for (const x of untagged) console.log(`    - ${x}`);
+}
+
 console.log(`forensic-coverage: ${ruleSet.stats.loaded} rules (${[...DEFAULT_RULE_SETS, ...(hunting ? ['rules-threat-hunting'] : [])].join(', ')}, every level)`);
 if (dir === undefined || !existsSync(dir)) {
   console.log('forensic-coverage: no collection given (pass a folder or set VITRINE_FORENSIC_COVERAGE; see docs/forensic-sigma.md); coverage skipped');
 } else run(dir);
+if (otrf !== undefined && existsSync(otrf)) runOtrf(otrf);
 benign();

@@ -16,7 +16,6 @@ import { analyzeEvents, listScenarios, runScenario, toDict } from './analysis/in
 import { defaultSigmaRules } from './analysis/detections.js';
 import { brokenRules, loadSigmaRules, SIGMA_LEVELS, type Placeholders, type SigmaLevel, type SigmaRuleSet } from './sigma/index.js';
 import { DEFAULT_RULE_SETS, HUNTING_RULE_SET, shippedRulesDir } from './sigma/ruleset.js';
-
 import { CustodyLedger, exportAnchors, rowsFromExport } from './custody.js';
 import { appendLedger, isSqliteFile, storedRecordCount, verifyStore } from './custody-store.js';
 import { ARTIFACT_KINDS, type ArtifactKind, type ForensicEvent } from './event.js';

@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import { attackLookup } from '../core/attack/lookup.js';
 import type { ExportedEvent, Story } from '../core/contracts/forensic.js';
-import { CANDIDATES_PER_HIT, findMatch, likeContains, locateInJson, matchFields, snippetAround, type ParsedQuery, type SearchHit, type SearchProvider } from '../core/search.js';
+import { CANDIDATES_PER_HIT, findMatch, likeContains, locateInJson, matchFields, snippetAround, type ParsedQuery, type SearchField, type SearchHit, type SearchProvider } from '../core/search.js';
 import { CASE_ITEMS_TABLE, CASES_TABLE } from './store.js';
 
 /** How many matching events the workstation search counts per case for its "N events match" note (the case search counts all). */
@@ -93,7 +93,7 @@ function storyHits(q: ParsedQuery, r: Omit<CaseRow, 'export_json'>, stories: rea
   const hits: SearchHit[] = [];
   const variants = queryVariants(q);
   for (const s of stories) {
-    const fields = [
+    const fields: SearchField[] = [
       { name: 'hosts', text: s.hosts.join(' '), rank: 3 },
       { name: 'techniques', text: s.techniques.map((t) => `${t.id} ${t.name}${t.revokedBy !== undefined ? ` ${t.revokedBy}` : ''}`).join(' · '), rank: 3 },
       { name: 'title', text: s.title, rank: 3 },
