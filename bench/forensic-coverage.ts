@@ -143,7 +143,8 @@ function benign(): void {
   console.log(`benign captures: ${high} high/critical rule(s) in total`);
 }
 
-/** OTRF Security-Datasets host logs (JSON lines as Logstash/NXLog exported them: System fields and EventData side by side) as
+/** OTRF Security-Datasets host logs (JSON lines as NXLog/Logstash exported them: System fields and EventData side by side, or
+ * Winlogbeat 6 documents) as
  * EVTX-like events: EventID, Channel, SourceName, Hostname and @timestamp read, every other field an EventData value. */
 const OTRF_META = new Set(['@timestamp', '@version', 'EventID', 'Channel', 'SourceName', 'Hostname', 'host', 'tags', 'port', 'Message', 'EventReceivedTime', 'SourceModuleName', 'SourceModuleType', 'EventTime', 'Keywords', 'Severity', 'SeverityValue', 'EventTypeOrignal', 'Opcode', 'OpcodeValue', 'RecordNumber', 'ProviderGuid', 'ExecutionProcessID', 'ThreadID', 'Version', 'Task', 'Category']);
 
@@ -157,14 +158,20 @@ function otrfEvents(file: string): ReturnType<typeof makeEvent>[] {
     } catch {
       continue;
     }
-    const eventId = Number(r['EventID']);
-    const channel = typeof r['Channel'] === 'string' ? r['Channel'] : null;
+    // The older datasets are Winlogbeat 6 documents: event_id, log_name, source_name, computer_name, event_data {...}.
+    const beat = typeof r['log_name'] === 'string' && typeof r['event_data'] === 'object' && r['event_data'] !== null;
+    const eventId = Number(beat ? r['event_id'] : r['EventID']);
+    const channelRaw = beat ? r['log_name'] : r['Channel'];
+    const channel = typeof channelRaw === 'string' ? channelRaw : null;
     if (!Number.isFinite(eventId) || channel === null) continue;
+    const fields = beat ? (r['event_data'] as Record<string, unknown>) : r;
     const data: Record<string, string | number | boolean> = {};
-    for (const [k, v] of Object.entries(r)) if (!OTRF_META.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) data[k] = v;
+    for (const [k, v] of Object.entries(fields)) if (!OTRF_META.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) data[k] = v;
     const time = typeof r['@timestamp'] === 'string' ? r['@timestamp'] : null;
-    const host = typeof r['Hostname'] === 'string' ? r['Hostname'] : null;
-    const attributes: JsonRecord = { eventId, channel, provider: typeof r['SourceName'] === 'string' ? r['SourceName'] : null, data };
+    const hostRaw = beat ? r['computer_name'] : r['Hostname'];
+    const host = typeof hostRaw === 'string' ? hostRaw : null;
+    const providerRaw = beat ? r['source_name'] : r['SourceName'];
+    const attributes: JsonRecord = { eventId, channel, provider: typeof providerRaw === 'string' ? providerRaw : null, data };
     out.push(makeEvent({ ...(time !== null ? { time } : {}), host, action: 'windows.event', object: { type: 'log', name: channel }, attributes }));
   }
   return out;
