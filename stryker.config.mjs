@@ -1,0 +1,41 @@
+// StrykerJS on the modules that decide verdicts and security: a measure of how many deliberate bugs the tests catch,
+// not a CI gate (a full run takes hours on two cores). `npm run mutation` runs every module and prints the score per
+// file and folder; `MUTATION_MODULE=pkgscan-policies npm run mutation` runs one (names below). Each module runs only
+// its own test files (stryker.vitest.config.ts reads them from STRYKER_TESTS), never the whole suite.
+// @ts-check
+
+/** @type {Record<string, { mutate: string[]; tests: string[] }>} */
+export const MODULES = {
+  'pkgscan-policies': { mutate: ['engines/pkgscan/policies/evaluate.ts', 'engines/pkgscan/policies/schema.ts'], tests: ['engines/pkgscan/policies/*.test.ts'] },
+  'pkgscan-verdict': { mutate: ['engines/pkgscan/scans/verdict.ts'], tests: ['engines/pkgscan/scans/verdict.test.ts'] },
+  'pkgscan-exceptions': { mutate: ['engines/pkgscan/exceptions/exceptions.ts', 'engines/pkgscan/exceptions/ranges.ts'], tests: ['engines/pkgscan/exceptions/*.test.ts'] },
+  'core-archive': { mutate: ['engines/core/archive/{collect,read,tar,zip,zip-guard}.ts'], tests: ['engines/core/archive/*.test.ts'] },
+  'core-vulns-match': { mutate: ['engines/core/vulns/match.ts'], tests: ['engines/core/vulns/match.test.ts'] },
+  'forensic-sigma': { mutate: ['engines/forensic/sigma/{rule,condition,value,modifiers,compile}.ts'], tests: ['engines/forensic/sigma/*.test.ts'] },
+  'flowdet-attacks': { mutate: ['engines/flowdet/attacks/attacks.ts', 'engines/flowdet/constraints/validity.ts'], tests: ['engines/flowdet/attacks/*.test.ts', 'engines/flowdet/constraints/*.test.ts'] },
+  'main-console': { mutate: ['main/console/arguments.ts', 'main/console/executables.ts'], tests: ['main/console/*.test.ts'] },
+  'gateway-security': { mutate: ['engines/core/http/security.ts', 'main/token.ts'], tests: ['engines/core/http/http.test.ts', 'main/token.test.ts', 'main/gateway/gateway.test.ts'] },
+};
+
+const pick = process.env['MUTATION_MODULE'];
+if (pick !== undefined && pick !== '' && !(pick in MODULES)) throw new Error(`MUTATION_MODULE must be one of: ${Object.keys(MODULES).join(', ')}`);
+const chosen = pick ? [MODULES[pick]] : Object.values(MODULES);
+// Read by stryker.vitest.config.ts in the test-runner processes (they inherit this environment).
+process.env['STRYKER_TESTS'] = chosen.flatMap((m) => m?.tests ?? []).join(',');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'stryker.vitest.config.ts', related: false },
+  mutate: chosen.flatMap((m) => m?.mutate ?? []),
+  coverageAnalysis: 'perTest',
+  concurrency: 1,
+  timeoutMS: 60_000,
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: 'test-results/mutation.json' },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },
+  thresholds: { high: 80, low: 60, break: null },
+  tempDirName: '.stryker-tmp',
+  ignorePatterns: ['dist', 'release', 'test-results', '.stryker-tmp', '.vitrine-home'],
+};
