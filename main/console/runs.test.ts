@@ -148,11 +148,18 @@ describe('working directory', () => {
   });
 
   it('a refusal names no path', () => {
-    try {
-      resolveCwd(roots(), outside);
-    } catch (err) {
-      expect((err as Error).message).not.toContain(tmp);
-    }
+    // The refusal must happen (a call that returns would leave nothing to check), then its message is checked.
+    const err = ((): unknown => {
+      try {
+        resolveCwd(roots(), outside);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(err).toBeInstanceOf(VitrineError);
+    expect((err as VitrineError).code).toBe('forbidden');
+    expect((err as Error).message).not.toContain(tmp);
   });
 });
 
