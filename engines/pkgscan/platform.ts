@@ -44,7 +44,8 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
   const store = pkgscanDatabase(ctx.db, config.databaseUrl);
   const shared = store.dialect === 'postgres' ? store : undefined;
   const audit = new AuditLog(ctx.db, shared);
-  seedDefaultPolicies(ctx.db, audit, ctx.resourcesDir);
+  // Stored in the background; policy reads of this store wait for it.
+  void seedDefaultPolicies(store, audit, ctx.resourcesDir);
   const metrics = new Metrics();
   metrics.counter('pkgscan_http_requests_total', 'HTTP requests by method, route template and status class');
   metrics.histogram('pkgscan_http_request_duration_seconds', 'HTTP request duration by route template');

@@ -120,6 +120,43 @@ for (const backend of backendCases) {
       }
     });
 
+    it('policies: activations racing through both servers leave one active policy; an exception approved on one server by another user, once', async () => {
+      const { one, two, close } = await servers();
+      try {
+        await createUser(one, 'admin', 'root@example.org');
+        await createUser(one, 'security_analyst', 'analyst@example.org');
+        const admin = (await json<TokenResponse>(await login(one, 'root@example.org'))).access_token;
+        const analyst = (await json<TokenResponse>(await login(two, 'analyst@example.org'))).access_token;
+        const ids: string[] = [];
+        for (let i = 0; i < 6; i++) {
+          const made = await call(i % 2 === 0 ? one : two, 'POST', '/policies', { token: admin, body: { name: `racer-${i}`, environment: 'prod' } });
+          expect(made.status).toBe(201);
+          ids.push((await json<{ id: string }>(made)).id);
+        }
+        const statuses = await Promise.all(ids.map(async (id, i) => (await call(i % 2 === 0 ? one : two, 'POST', `/policies/${id}/activate`, { token: admin })).status));
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+        for (const s of [one, two]) {
+          const prod = await json<PageOf<{ id: string; active: boolean }>>(await call(s, 'GET', '/policies?environment=prod&limit=100', { token: admin }));
+          expect(prod.items.filter((x) => x.active)).toHaveLength(1);
+          const active = await json<{ id: string }>(await call(s, 'GET', '/policies/active?environment=prod', { token: admin }));
+          expect(active.id).toBe(prod.items.find((x) => x.active)?.id);
+        }
+        const requested = await call(two, 'POST', '/policies/exceptions', {
+          token: analyst,
+          body: { ecosystem: 'npm', package: 'left-pad', scope: 'package', justification: 'reviewed copy', expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+        });
+        expect(requested.status).toBe(201);
+        const exceptionId = (await json<{ id: string }>(requested)).id;
+        expect((await call(one, 'POST', `/policies/exceptions/${exceptionId}/approve`, { token: analyst })).status).toBe(403);
+        const approvals = await Promise.all([one, two].map(async (s) => (await call(s, 'POST', `/policies/exceptions/${exceptionId}/approve`, { token: admin })).status));
+        expect(approvals.sort()).toEqual([200, 409]);
+        const audit = await json<PageOf<{ action: string }>>(await call(one, 'GET', '/audit?action=exception.approve', { token: admin }));
+        expect(audit.total).toBe(1);
+      } finally {
+        await close();
+      }
+    });
+
     it('readiness checks the database in use; metrics read the active users from it', async () => {
       const { one, close } = await servers();
       try {

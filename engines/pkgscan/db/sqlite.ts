@@ -32,20 +32,40 @@ class SqliteStatements implements Queryable {
   }
 }
 
+/** The turns of one connection, shared by every SqliteDb view of it (a platform's store, the audit log's, a command's). */
+interface Turns {
+  /** The tail of the queue of transactions waiting for their turn. */
+  tail: Promise<void>;
+  inside: boolean;
+}
+const turnsOf = new WeakMap<Database, Turns>();
+
 export class SqliteDb extends SqliteStatements implements AsyncDb {
   readonly dialect = 'sqlite' as const;
-  /** The tail of the queue of transactions waiting for their turn. */
-  private turn: Promise<void> = Promise.resolve();
-  private inside = false;
+  private readonly turns: Turns;
 
   constructor(readonly sqlite: Database) {
     super(sqlite);
+    let t = turnsOf.get(sqlite);
+    if (!t) {
+      t = { tail: Promise.resolve(), inside: false };
+      turnsOf.set(sqlite, t);
+    }
+    this.turns = t;
+  }
+
+  private get inside(): boolean {
+    return this.turns.inside;
+  }
+
+  private set inside(v: boolean) {
+    this.turns.inside = v;
   }
 
   private async waitTurn<T>(fn: () => Promise<T>): Promise<T> {
-    const previous = this.turn;
+    const previous = this.turns.tail;
     let done!: () => void;
-    this.turn = new Promise<void>((resolve) => {
+    this.turns.tail = new Promise<void>((resolve) => {
       done = resolve;
     });
     await previous;

@@ -55,9 +55,9 @@ async function analyse(p: Platform, deps: ScanDeps, stored: StoredRelease, signa
   return { ...a, name: stored.name, version: stored.version };
 }
 
-function thresholdsOf(p: Platform): Thresholds {
+async function thresholdsOf(p: Platform): Promise<Thresholds> {
   const environment = p.config.defaultPolicyEnvironment;
-  const policy = activePolicy(p.db, environment);
+  const policy = await activePolicy(p.store, environment);
   const t = policy === undefined ? FALLBACK_THRESHOLDS : (policy.document as unknown as PolicyDocument).thresholds;
   return { environment, warn_risk: t.warn_risk, block_risk: t.block_risk };
 }
@@ -116,7 +116,7 @@ export async function diffReleases(p: Platform, deps: ScanDeps, request: DiffReq
     throw new VitrineError('validation_failed', 'from_version must be the older release: to_version comes before it', { details: [{ path: 'from_version', issue: 'newer than to_version' }] });
   const [from, to] = await Promise.all([analyse(p, deps, fromRel, signal), analyse(p, deps, toRel, signal)]);
   const av = [analyzerVersion(from), analyzerVersion(to)].filter((v, i, xs) => xs.indexOf(v) === i).join(' -> ');
-  const diff = compareReleases({ id: randomUUID(), from, to, analyzerVersion: av, thresholds: thresholdsOf(p), createdBy: actor, createdAt: new Date().toISOString(), durationMs: Date.now() - started });
+  const diff = compareReleases({ id: randomUUID(), from, to, analyzerVersion: av, thresholds: await thresholdsOf(p), createdBy: actor, createdAt: new Date().toISOString(), durationMs: Date.now() - started });
   return p.db
     .transaction((): DiffResult => {
       const saved = saveDiff(p.db, diff);

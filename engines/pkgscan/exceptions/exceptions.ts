@@ -1,6 +1,10 @@
 // Time-boxed policy exceptions: request, approve (never by the requester), reject, revoke; `expired` is derived from the expiry, so an expired exception never applies.
+// In the async store (the shared PostgreSQL database when one is set); a decision reads, checks and writes in one
+// transaction holding the exception's row, so of two racing decisions one applies and the other is a 409.
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
+import { SqliteDb } from '../db/sqlite.js';
+import type { AsyncDb, Queryable } from '../db/types.js';
 import type { ExceptionStatus, PageOf, PolicyException } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/audit.js';
@@ -37,8 +41,8 @@ function toException(r: ExceptionRow, now: Date): PolicyException {
   return { ...r, status: effectiveStatus(r.status, r.expires_at, now) };
 }
 
-export function getException(db: Database, id: string, now = new Date()): PolicyException | undefined {
-  const row = db.prepare(`SELECT ${COLS} FROM pkgscan_exceptions WHERE id = ?`).get(id) as ExceptionRow | undefined;
+export async function getException(db: Queryable, id: string, now = new Date(), lock = ''): Promise<PolicyException | undefined> {
+  const row = await db.get<ExceptionRow>(`SELECT ${COLS} FROM pkgscan_exceptions WHERE id = ?${lock}`, [id]);
   return row ? toException(row, now) : undefined;
 }
 
@@ -48,7 +52,7 @@ export interface ExceptionFilter {
   readonly package?: string | undefined;
 }
 
-export function listExceptions(db: Database, f: ExceptionFilter, limit: number, offset: number, now = new Date()): PageOf<PolicyException> {
+export async function listExceptions(db: Queryable, f: ExceptionFilter, limit: number, offset: number, now = new Date()): Promise<PageOf<PolicyException>> {
   const where: string[] = [];
   const args: string[] = [];
   const iso = now.toISOString();
@@ -71,8 +75,8 @@ export function listExceptions(db: Database, f: ExceptionFilter, limit: number, 
     args.push(normalizePackageName(f.ecosystem ?? '', f.package));
   }
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_exceptions ${clause}`).get(...args) as { n: number }).n;
-  const rows = db.prepare(`SELECT ${COLS} FROM pkgscan_exceptions ${clause} ORDER BY requested_at DESC, id LIMIT ? OFFSET ?`).all(...args, limit, offset) as ExceptionRow[];
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pkgscan_exceptions ${clause}`, args))?.n ?? 0;
+  const rows = await db.all<ExceptionRow>(`SELECT ${COLS} FROM pkgscan_exceptions ${clause} ORDER BY requested_at DESC, id LIMIT ? OFFSET ?`, [...args, limit, offset]);
   return { items: rows.map((r) => toException(r, now)), total, limit, offset };
 }
 
@@ -86,10 +90,12 @@ export interface ExceptionRequest {
   readonly expires_at: string;
 }
 
-export function requestException(db: Database, audit: AuditLog, input: ExceptionRequest, actor: string, requestId: string | null, now = new Date()): PolicyException {
+/** `db`: the async store; a workstation's SQLite handle is accepted too (the command line and its tests). */
+export async function requestException(db: AsyncDb | Database, audit: AuditLog, input: ExceptionRequest, actor: string, requestId: string | null, now = new Date()): Promise<PolicyException> {
+  const store: AsyncDb = 'transaction' in db && 'dialect' in db ? db : new SqliteDb(db);
   const id = randomUUID();
-  db.transaction(() => {
-    db.prepare(`INSERT INTO pkgscan_exceptions (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, NULL)`).run(
+  return store.transaction(async (q) => {
+    await q.run(`INSERT INTO pkgscan_exceptions (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, NULL, NULL)`, [
       id,
       input.ecosystem,
       normalizePackageName(input.ecosystem, input.package),
@@ -100,10 +106,10 @@ export function requestException(db: Database, audit: AuditLog, input: Exception
       new Date(input.expires_at).toISOString(),
       actor,
       now.toISOString(),
-    );
-    audit.record('exception.request', actor, requestId, { exception_id: id, ecosystem: input.ecosystem, scope: input.scope });
-  }).immediate();
-  return getException(db, id, now) as PolicyException;
+    ]);
+    await audit.appendWithin(q, 'exception.request', actor, requestId, { exception_id: id, ecosystem: input.ecosystem, scope: input.scope });
+    return (await getException(q, id, now)) as PolicyException;
+  });
 }
 
 export type ExceptionMove = 'approve' | 'reject' | 'revoke';
@@ -115,23 +121,26 @@ const MOVES: Record<ExceptionMove, { from: readonly ExceptionStatus[]; to: Store
   revoke: { from: ['pending', 'approved'], to: 'revoked' },
 };
 
-export function decideException(db: Database, audit: AuditLog, id: string, move: ExceptionMove, actor: string, requestId: string | null, now = new Date()): PolicyException {
-  db.transaction(() => {
-    const e = getException(db, id, now);
+/** One transaction: the row is read under a lock (FOR UPDATE on PostgreSQL), the move checked (approval by another user than the requester), written and audited. */
+export async function decideException(db: AsyncDb, audit: AuditLog, id: string, move: ExceptionMove, actor: string, requestId: string | null, now = new Date()): Promise<PolicyException> {
+  return db.transaction(async (q) => {
+    const e = await getException(q, id, now, db.dialect === 'postgres' ? ' FOR UPDATE' : '');
     if (!e) throw new VitrineError('not_found', 'no such exception');
     if (move === 'approve' && e.requested_by === actor) throw new VitrineError('forbidden', 'the requester of an exception may not approve it');
     if (!MOVES[move].from.includes(e.status)) throw new VitrineError('conflict', `an exception that is ${e.status} cannot be moved that way`);
-    db.prepare('UPDATE pkgscan_exceptions SET status = ?, decided_by = ?, decided_at = ? WHERE id = ?').run(MOVES[move].to, actor, now.toISOString(), id);
-    audit.record(`exception.${move}`, actor, requestId, { exception_id: id, from: e.status, to: MOVES[move].to });
-  }).immediate();
-  return getException(db, id, now) as PolicyException;
+    await q.run('UPDATE pkgscan_exceptions SET status = ?, decided_by = ?, decided_at = ? WHERE id = ?', [MOVES[move].to, actor, now.toISOString(), id]);
+    await audit.appendWithin(q, `exception.${move}`, actor, requestId, { exception_id: id, from: e.status, to: MOVES[move].to });
+    return (await getException(q, id, now)) as PolicyException;
+  });
 }
 
 /** Approved, unexpired exceptions for this package, version and environment, ready for evaluatePolicy. */
-export function applicableExceptions(db: Database, target: { ecosystem: string; name: string; version?: string | undefined; environment?: string | undefined }, now = new Date()): ApplicableException[] {
-  const rows = db
-    .prepare(`SELECT ${COLS} FROM pkgscan_exceptions WHERE ecosystem = ? AND package = ? AND status = 'approved' AND expires_at > ?`)
-    .all(target.ecosystem, normalizePackageName(target.ecosystem, target.name), now.toISOString()) as ExceptionRow[];
+export async function applicableExceptions(db: Queryable, target: { ecosystem: string; name: string; version?: string | undefined; environment?: string | undefined }, now = new Date()): Promise<ApplicableException[]> {
+  const rows = await db.all<ExceptionRow>(`SELECT ${COLS} FROM pkgscan_exceptions WHERE ecosystem = ? AND package = ? AND status = 'approved' AND expires_at > ?`, [
+    target.ecosystem,
+    normalizePackageName(target.ecosystem, target.name),
+    now.toISOString(),
+  ]);
   return rows
     .filter((r) => r.environment === null || r.environment === target.environment)
     .filter((r) => r.version_range === null || (target.version !== undefined && rangeMatches(r.ecosystem, r.version_range, target.version)))

@@ -4,7 +4,7 @@ import type { PolicyValidation } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import { parseBody, parseQuery, requestIdOf } from '../../core/http/index.js';
 import { MAX_EXCEPTION_DAYS } from '../config.js';
-import { decideException, getException, listExceptions, requestException, type ExceptionMove } from '../exceptions/exceptions.js';
+import { decideException, listExceptions, requestException, type ExceptionMove } from '../exceptions/exceptions.js';
 import { isValidRange } from '../exceptions/ranges.js';
 import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import type { Platform } from '../platform.js';
@@ -73,7 +73,7 @@ export function policyRoutes(p: Platform): RouteDef[] {
       tag: 'policies',
       summary: 'All policies with document and hash; filter environment; paginated',
       query: policiesQuery,
-      list: (q, limit, offset) => listPolicies(p.db, q.environment, limit, offset),
+      list: (q, limit, offset) => listPolicies(p.store, q.environment, limit, offset),
     }),
     {
       method: 'post',
@@ -96,9 +96,9 @@ export function policyRoutes(p: Platform): RouteDef[] {
       tag: 'policies',
       summary: 'The active policy of an environment (default: the configured default environment); 404 when none',
       query: activeQuery,
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const q = parseQuery(activeQuery, req);
-        const policy = activePolicy(p.db, q.environment ?? p.config.defaultPolicyEnvironment);
+        const policy = await activePolicy(p.store, q.environment ?? p.config.defaultPolicyEnvironment);
         if (!policy) throw new VitrineError('not_found', 'no active policy for this environment');
         res.json(policy);
       },
@@ -111,15 +111,15 @@ export function policyRoutes(p: Platform): RouteDef[] {
       status: 201,
       summary: 'Create a policy (inactive), from a document or as a copy of the environment’s active policy',
       body: createPolicySchema,
-      handler: (req, res, caller) => {
+      handler: async (req, res, caller) => {
         const input = parseBody(createPolicySchema, req);
         let document: unknown = input.document;
         if (document === undefined) {
-          const base = activePolicy(p.db, input.environment);
+          const base = await activePolicy(p.store, input.environment);
           if (!base) throw new VitrineError('validation_failed', 'give a document: this environment has no active policy to copy', { details: [{ path: 'document', issue: 'required here' }] });
           document = base.source ?? base.document;
         }
-        const policy = createPolicy(p.db, p.audit, { name: input.name, environment: input.environment, parsed: parsePolicy(document) }, caller?.id ?? 'anonymous', requestIdOf(res));
+        const policy = await createPolicy(p.store, p.audit, { name: input.name, environment: input.environment, parsed: parsePolicy(document) }, caller?.id ?? 'anonymous', requestIdOf(res));
         res.status(201).json(policy);
       },
     },
@@ -130,11 +130,11 @@ export function policyRoutes(p: Platform): RouteDef[] {
       tag: 'policies',
       summary: 'Update a policy’s name and/or document (the hash and revision change)',
       body: updatePolicySchema,
-      handler: (req, res, caller) => {
+      handler: async (req, res, caller) => {
         const id = idParam(req.params['id'], 'policy');
         const input = parseBody(updatePolicySchema, req);
-        if (!getPolicy(p.db, id)) throw new VitrineError('not_found', 'no such policy');
-        const policy = updatePolicy(p.db, p.audit, id, { name: input.name, parsed: input.document !== undefined ? parsePolicy(input.document) : undefined }, caller?.id ?? 'anonymous', requestIdOf(res));
+        if (!(await getPolicy(p.store, id))) throw new VitrineError('not_found', 'no such policy');
+        const policy = await updatePolicy(p.store, p.audit, id, { name: input.name, parsed: input.document !== undefined ? parsePolicy(input.document) : undefined }, caller?.id ?? 'anonymous', requestIdOf(res));
         res.json(policy);
       },
     },
@@ -144,9 +144,9 @@ export function policyRoutes(p: Platform): RouteDef[] {
       access: 'policy:write',
       tag: 'policies',
       summary: 'Make it the one active policy of its environment (atomically)',
-      handler: (req, res, caller) => {
+      handler: async (req, res, caller) => {
         const id = idParam(req.params['id'], 'policy');
-        res.json(activatePolicy(p.db, p.audit, id, caller?.id ?? 'anonymous', requestIdOf(res)));
+        res.json(await activatePolicy(p.store, p.audit, id, caller?.id ?? 'anonymous', requestIdOf(res)));
       },
     },
   ];
@@ -159,10 +159,9 @@ function moveRoute(p: Platform, move: ExceptionMove, summary: string): RouteDef 
     access: 'exception:approve',
     tag: 'exceptions',
     summary,
-    handler: (req, res, caller) => {
+    handler: async (req, res, caller) => {
       const id = idParam(req.params['id'], 'exception');
-      if (!getException(p.db, id)) throw new VitrineError('not_found', 'no such exception');
-      res.json(decideException(p.db, p.audit, id, move, caller?.id ?? 'anonymous', requestIdOf(res)));
+      res.json(await decideException(p.store, p.audit, id, move, caller?.id ?? 'anonymous', requestIdOf(res)));
     },
   };
 }
@@ -175,7 +174,7 @@ export function exceptionRoutes(p: Platform): RouteDef[] {
       tag: 'exceptions',
       summary: 'Exceptions with their status (expired derived from expires_at); filters status, ecosystem, package; paginated',
       query: exceptionsQuery,
-      list: (q, limit, offset) => listExceptions(p.db, { status: q.status, ecosystem: q.ecosystem, package: q.package }, limit, offset),
+      list: (q, limit, offset) => listExceptions(p.store, { status: q.status, ecosystem: q.ecosystem, package: q.package }, limit, offset),
     }),
     {
       method: 'post',
@@ -185,10 +184,10 @@ export function exceptionRoutes(p: Platform): RouteDef[] {
       status: 201,
       summary: 'Request an exception: package, optional version range (ecosystem syntax), scope, justification, expiry',
       body: exceptionSchema,
-      handler: (req, res, caller) => {
+      handler: async (req, res, caller) => {
         const input = parseBody(exceptionSchema, req);
         checkException(input);
-        res.status(201).json(requestException(p.db, p.audit, input, caller?.id ?? 'anonymous', requestIdOf(res)));
+        res.status(201).json(await requestException(p.store, p.audit, input, caller?.id ?? 'anonymous', requestIdOf(res)));
       },
     },
     moveRoute(p, 'approve', 'Approve a pending exception (403 for its own requester)'),

@@ -2,14 +2,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openMemoryStore } from '../../core/store.js';
+import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
 import { AuditLog } from '../audit/audit.js';
 import { defaultResourcesDir } from '../config.js';
-import { pkgscanService } from '../service.js';
+import type { AsyncDb } from '../db/types.js';
 import { evaluatePolicy, type EvaluationInput } from './evaluate.js';
 import { parsePolicy } from './parse.js';
 import { activatePolicy, activePolicy, createPolicy, listPolicies, seedDefaultPolicies, updatePolicy } from './policies.js';
 import type { PolicyDocument } from './schema.js';
+
+const fixture = backendFixture();
 
 const shipped = (env: string): string => readFileSync(path.join(defaultResourcesDir(), 'pkgscan', 'policies', `${env}.yaml`), 'utf8');
 
@@ -147,39 +149,61 @@ describe('evaluatePolicy', () => {
   });
 });
 
-describe('stored policies', () => {
-  function store() {
-    const db = openMemoryStore([pkgscanService]);
-    const audit = new AuditLog(db);
-    return { db, audit };
-  }
+for (const backend of backendCases)
+  describe.skipIf(backend.skip)(`stored policies on ${backend.title}`, () => {
+    async function store(): Promise<{ db: AsyncDb; audit: AuditLog; another: () => AsyncDb }> {
+      const b = await fixture.open(backend.name);
+      return { db: b.store, audit: new AuditLog(b.sqlite, b.store.dialect === 'postgres' ? b.store : undefined), another: () => b.another() };
+    }
 
-  it('seeds dev, staging and prod once, each active', () => {
-    const { db, audit } = store();
-    expect(seedDefaultPolicies(db, audit, defaultResourcesDir())).toBe(3);
-    expect(seedDefaultPolicies(db, audit, defaultResourcesDir())).toBe(0);
-    for (const env of ['dev', 'staging', 'prod']) expect(activePolicy(db, env)?.name).toBe(`default-${env}`);
-    expect(audit.list({ action: 'policy.activate' }, 10, 0).items.every((e) => e.actor === 'system')).toBe(true);
+    it('seeds dev, staging and prod once, each active (two seeders at once: one seeds)', async () => {
+      const { db, audit, another } = await store();
+      const seeded = await Promise.all([seedDefaultPolicies(db, audit, defaultResourcesDir()), seedDefaultPolicies(another(), audit, defaultResourcesDir())]);
+      expect(seeded.sort()).toEqual([0, 3]);
+      expect(await seedDefaultPolicies(db, audit, defaultResourcesDir())).toBe(0);
+      for (const env of ['dev', 'staging', 'prod']) expect((await activePolicy(db, env))?.name).toBe(`default-${env}`);
+      const activations = (await audit.page({ action: 'policy.activate' }, 10, 0)).items;
+      expect(activations).toHaveLength(3);
+      expect(activations.every((e) => e.actor === 'system')).toBe(true);
+    });
+
+    it('activation leaves exactly one active per environment; update changes hash and revision; invalid documents are refused', async () => {
+      const { db, audit } = await store();
+      await seedDefaultPolicies(db, audit, defaultResourcesDir());
+      const p = await createPolicy(db, audit, { name: 'stricter', environment: 'prod', parsed: parsePolicy(shipped('prod').replace('block_risk: 0.7', 'block_risk: 0.6')) }, 'u1', 'req-00000001');
+      expect(p.active).toBe(false);
+      await activatePolicy(db, audit, p.id, 'u1', 'req-00000002');
+      const prodPolicies = (await listPolicies(db, 'prod', 50, 0)).items;
+      expect(prodPolicies.filter((x) => x.active).map((x) => x.id)).toEqual([p.id]);
+      expect((await activePolicy(db, 'dev'))?.name).toBe('default-dev');
+      const u = await updatePolicy(db, audit, p.id, { parsed: parsePolicy(shipped('prod')) }, 'u1', 'req-00000003');
+      expect(u.revision).toBe(2);
+      expect(u.hash).not.toBe(p.hash);
+      await expect(updatePolicy(db, audit, p.id, { parsed: parsePolicy('version: 2') }, 'u1', null)).rejects.toThrow(/not valid/);
+      expect((await db.get<{ revision: number }>('SELECT revision FROM pkgscan_policies WHERE id = ?', [p.id]))?.revision).toBe(2);
+      expect((await audit.verifyChain()).ok).toBe(true);
+    });
+
+    it('racing activations of several policies of one environment through two pools: one active policy at the end, every activation audited', async () => {
+      const { db, audit, another } = await store();
+      await seedDefaultPolicies(db, audit, defaultResourcesDir());
+      const made = [];
+      for (let i = 0; i < 6; i++) made.push(await createPolicy(db, audit, { name: `racer-${i}`, environment: 'prod', parsed: parsePolicy(shipped('prod')) }, 'u1', null));
+      const second = another();
+      const results = await Promise.allSettled(made.map((p, i) => activatePolicy(i % 2 === 0 ? db : second, audit, p.id, `u${i}`, null)));
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      const active = (await listPolicies(db, 'prod', 50, 0)).items.filter((x) => x.active);
+      expect(active).toHaveLength(1);
+      // The last activation to commit is the active one: its audit entry is the newest of the six.
+      const entries = (await audit.page({ action: 'policy.activate' }, 50, 0)).items.filter((e) => e.actor !== 'system');
+      expect(entries).toHaveLength(6);
+      expect(entries[0]?.details['policy_id']).toBe(active[0]?.id);
+    });
+
+    it('the database itself refuses a second active policy in one environment', async () => {
+      const { db, audit } = await store();
+      await seedDefaultPolicies(db, audit, defaultResourcesDir());
+      const p = await createPolicy(db, audit, { name: 'sneaky', environment: 'dev', parsed: parsePolicy(shipped('dev')) }, 'u1', null);
+      await expect(db.run('UPDATE pkgscan_policies SET active = 1 WHERE id = ?', [p.id])).rejects.toThrow(/unique|UNIQUE/);
+    });
   });
-
-  it('activation leaves exactly one active per environment; update changes hash and revision; invalid documents are refused', () => {
-    const { db, audit } = store();
-    seedDefaultPolicies(db, audit, defaultResourcesDir());
-    const p = createPolicy(db, audit, { name: 'stricter', environment: 'prod', parsed: parsePolicy(shipped('prod').replace('block_risk: 0.7', 'block_risk: 0.6')) }, 'u1', 'req-00000001');
-    expect(p.active).toBe(false);
-    activatePolicy(db, audit, p.id, 'u1', 'req-00000002');
-    const prodPolicies = listPolicies(db, 'prod', 50, 0).items;
-    expect(prodPolicies.filter((x) => x.active).map((x) => x.id)).toEqual([p.id]);
-    expect(activePolicy(db, 'dev')?.name).toBe('default-dev');
-    const u = updatePolicy(db, audit, p.id, { parsed: parsePolicy(shipped('prod')) }, 'u1', 'req-00000003');
-    expect(u.revision).toBe(2);
-    expect(u.hash).not.toBe(p.hash);
-    expect(() => updatePolicy(db, audit, p.id, { parsed: parsePolicy('version: 2') }, 'u1', null)).toThrow(/not valid/);
-    expect(getRevision(db, p.id)).toBe(2);
-    expect(audit.verify().ok).toBe(true);
-  });
-});
-
-function getRevision(db: ReturnType<typeof openMemoryStore>, id: string): number {
-  return (db.prepare('SELECT revision FROM pkgscan_policies WHERE id = ?').get(id) as { revision: number }).revision;
-}

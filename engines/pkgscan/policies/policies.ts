@@ -1,8 +1,11 @@
 // Stored policies: create, update, activate (exactly one active per environment, atomically), read; the shipped defaults per environment.
+// In the async store (the shared PostgreSQL database when one is set): a partial unique index holds one active policy
+// per environment on both backends, and activations of one environment take an advisory lock so racing ones queue.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
+import { sqlState } from '../db/postgres.js';
+import type { AsyncDb, Queryable } from '../db/types.js';
 import type { Policy } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/audit.js';
@@ -50,81 +53,128 @@ export function requireValid(parsed: ParsedPolicy): { document: PolicyDocument; 
   return { document: parsed.document, hash: parsed.hash, source: parsed.source ?? null };
 }
 
-export function getPolicy(db: Database, id: string): Policy | undefined {
-  const row = db.prepare(`SELECT ${COLS} FROM pkgscan_policies WHERE id = ?`).get(id) as PolicyRow | undefined;
+export async function getPolicy(db: Queryable, id: string): Promise<Policy | undefined> {
+  const row = await db.get<PolicyRow>(`SELECT ${COLS} FROM pkgscan_policies WHERE id = ?`, [id]);
   return row ? toPolicy(row) : undefined;
 }
 
-export function listPolicies(db: Database, environment: string | undefined, limit: number, offset: number): { items: Policy[]; total: number } {
+/** The shipped defaults being stored (seedDefaultPolicies), per store: reads wait for them. */
+const seeding = new WeakMap<AsyncDb, Promise<number>>();
+
+async function seeded(db: AsyncDb): Promise<void> {
+  await seeding.get(db);
+}
+
+export async function listPolicies(db: AsyncDb, environment: string | undefined, limit: number, offset: number): Promise<{ items: Policy[]; total: number }> {
+  await seeded(db);
   const clause = environment !== undefined ? 'WHERE environment = ?' : '';
   const args = environment !== undefined ? [environment] : [];
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_policies ${clause}`).get(...args) as { n: number }).n;
-  const rows = db.prepare(`SELECT ${COLS} FROM pkgscan_policies ${clause} ORDER BY environment, created_at, id LIMIT ? OFFSET ?`).all(...args, limit, offset) as PolicyRow[];
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pkgscan_policies ${clause}`, args))?.n ?? 0;
+  const rows = await db.all<PolicyRow>(`SELECT ${COLS} FROM pkgscan_policies ${clause} ORDER BY environment, created_at, id LIMIT ? OFFSET ?`, [...args, limit, offset]);
   return { items: rows.map(toPolicy), total };
 }
 
-export function activePolicy(db: Database, environment: string): Policy | undefined {
-  const row = db.prepare(`SELECT ${COLS} FROM pkgscan_policies WHERE environment = ? AND active = 1`).get(environment) as PolicyRow | undefined;
+async function activeIn(q: Queryable, environment: string): Promise<Policy | undefined> {
+  const row = await q.get<PolicyRow>(`SELECT ${COLS} FROM pkgscan_policies WHERE environment = ? AND active = 1`, [environment]);
   return row ? toPolicy(row) : undefined;
 }
 
-export function createPolicy(db: Database, audit: AuditLog, input: { name: string; environment: string; parsed: ParsedPolicy }, actor: string, requestId: string | null): Policy {
+export async function activePolicy(db: AsyncDb, environment: string): Promise<Policy | undefined> {
+  await seeded(db);
+  return activeIn(db, environment);
+}
+
+async function insertPolicy(q: Queryable, audit: AuditLog, input: { name: string; environment: string; parsed: ParsedPolicy }, actor: string, requestId: string | null): Promise<Policy> {
   const { document, hash, source } = requireValid(input.parsed);
   const id = randomUUID();
   const now = new Date().toISOString();
-  db.transaction(() => {
-    db.prepare(`INSERT INTO pkgscan_policies (${COLS}) VALUES (?, ?, ?, 0, ?, ?, ?, 1, ?, ?, ?)`).run(id, input.name, input.environment, JSON.stringify(document), source, hash, actor, now, now);
-    audit.record('policy.create', actor, requestId, { policy_id: id, environment: input.environment, hash });
-  }).immediate();
-  return getPolicy(db, id) as Policy;
+  await q.run(`INSERT INTO pkgscan_policies (${COLS}) VALUES (?, ?, ?, 0, ?, ?, ?, 1, ?, ?, ?)`, [id, input.name, input.environment, JSON.stringify(document), source, hash, actor, now, now]);
+  await audit.appendWithin(q, 'policy.create', actor, requestId, { policy_id: id, environment: input.environment, hash });
+  return (await getPolicy(q, id)) as Policy;
 }
 
-export function updatePolicy(db: Database, audit: AuditLog, id: string, input: { name?: string | undefined; parsed?: ParsedPolicy | undefined }, actor: string, requestId: string | null): Policy {
+export async function createPolicy(db: AsyncDb, audit: AuditLog, input: { name: string; environment: string; parsed: ParsedPolicy }, actor: string, requestId: string | null): Promise<Policy> {
+  requireValid(input.parsed);
+  return db.transaction((q) => insertPolicy(q, audit, input, actor, requestId));
+}
+
+export async function updatePolicy(db: AsyncDb, audit: AuditLog, id: string, input: { name?: string | undefined; parsed?: ParsedPolicy | undefined }, actor: string, requestId: string | null): Promise<Policy> {
   const checked = input.parsed ? requireValid(input.parsed) : undefined;
-  db.transaction(() => {
-    const before = getPolicy(db, id);
-    if (!before) throw new VitrineError('not_found', 'no such policy');
-    db.prepare('UPDATE pkgscan_policies SET name = ?, document_json = ?, source = ?, hash = ?, revision = revision + 1, updated_at = ? WHERE id = ?').run(
+  return db.transaction(async (q) => {
+    const row = await q.get<PolicyRow>(`SELECT ${COLS} FROM pkgscan_policies WHERE id = ?${db.dialect === 'postgres' ? ' FOR UPDATE' : ''}`, [id]);
+    if (!row) throw new VitrineError('not_found', 'no such policy');
+    const before = toPolicy(row);
+    await q.run('UPDATE pkgscan_policies SET name = ?, document_json = ?, source = ?, hash = ?, revision = revision + 1, updated_at = ? WHERE id = ?', [
       input.name ?? before.name,
       checked ? JSON.stringify(checked.document) : JSON.stringify(before.document),
       checked ? checked.source : before.source,
       checked ? checked.hash : before.hash,
       new Date().toISOString(),
       id,
-    );
-    audit.record('policy.update', actor, requestId, { policy_id: id, environment: before.environment, hash: checked?.hash ?? before.hash, previous_hash: before.hash });
-  }).immediate();
-  return getPolicy(db, id) as Policy;
+    ]);
+    await audit.appendWithin(q, 'policy.update', actor, requestId, { policy_id: id, environment: before.environment, hash: checked?.hash ?? before.hash, previous_hash: before.hash });
+    return (await getPolicy(q, id)) as Policy;
+  });
 }
 
-/** Makes `id` the one active policy of its environment in one transaction (the partial unique index guards the invariant too). */
-export function activatePolicy(db: Database, audit: AuditLog, id: string, actor: string, requestId: string | null): Policy {
-  db.transaction(() => {
-    const p = getPolicy(db, id);
-    if (!p) throw new VitrineError('not_found', 'no such policy');
-    const previous = activePolicy(db, p.environment);
-    db.prepare('UPDATE pkgscan_policies SET active = 0 WHERE environment = ? AND active = 1').run(p.environment);
-    db.prepare('UPDATE pkgscan_policies SET active = 1, updated_at = ? WHERE id = ?').run(new Date().toISOString(), id);
-    audit.record('policy.activate', actor, requestId, { policy_id: id, environment: p.environment, hash: p.hash, previous_policy_id: previous?.id ?? null });
-  }).immediate();
-  return getPolicy(db, id) as Policy;
+async function activateIn(q: Queryable, audit: AuditLog, p: Policy, actor: string, requestId: string | null): Promise<Policy> {
+  const previous = await activeIn(q, p.environment);
+  await q.run('UPDATE pkgscan_policies SET active = 0 WHERE environment = ? AND active = 1', [p.environment]);
+  await q.run('UPDATE pkgscan_policies SET active = 1, updated_at = ? WHERE id = ?', [new Date().toISOString(), p.id]);
+  await audit.appendWithin(q, 'policy.activate', actor, requestId, { policy_id: p.id, environment: p.environment, hash: p.hash, previous_policy_id: previous?.id ?? null });
+  return (await getPolicy(q, p.id)) as Policy;
+}
+
+/**
+ * Makes `id` the one active policy of its environment in one transaction. Activations of one environment queue on an
+ * advisory lock (PostgreSQL; SQLite's write lock on the embedded store), so of two racing ones the later wins; the
+ * partial unique index (one active row per environment) refuses anything else at the database.
+ */
+export async function activatePolicy(db: AsyncDb, audit: AuditLog, id: string, actor: string, requestId: string | null): Promise<Policy> {
+  const found = await getPolicy(db, id);
+  if (!found) throw new VitrineError('not_found', 'no such policy');
+  try {
+    return await db.transaction(
+      async (q) => {
+        const p = await getPolicy(q, id);
+        if (!p) throw new VitrineError('not_found', 'no such policy');
+        return activateIn(q, audit, p, actor, requestId);
+      },
+      { lock: `policy-activate:${found.environment}` },
+    );
+  } catch (err) {
+    if (sqlState(err) === '23505') throw new VitrineError('conflict', 'another policy of this environment was activated at the same time; try again');
+    throw err;
+  }
 }
 
 export const DEFAULT_ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
 
-/** On an empty policy table: stores and activates the shipped resources/pkgscan/policies/<env>.yaml (audited as `system`). */
-export function seedDefaultPolicies(db: Database, audit: AuditLog, resourcesDir: string): number {
-  const count = (db.prepare('SELECT COUNT(*) AS n FROM pkgscan_policies').get() as { n: number }).n;
-  if (count > 0) return 0;
-  let seeded = 0;
-  for (const env of DEFAULT_ENVIRONMENTS) {
-    const file = path.join(resourcesDir, 'pkgscan', 'policies', `${env}.yaml`);
-    if (!existsSync(file)) continue;
-    const parsed = parsePolicy(readFileSync(file, 'utf8'));
-    if (!parsed.valid) throw new VitrineError('internal', 'a shipped default policy is not valid');
-    const p = createPolicy(db, audit, { name: `default-${env}`, environment: env, parsed }, 'system', null);
-    activatePolicy(db, audit, p.id, 'system', null);
-    seeded++;
-  }
-  return seeded;
+/**
+ * On an empty policy table: stores and activates the shipped resources/pkgscan/policies/<env>.yaml (audited as
+ * `system`), in one transaction under an advisory lock, so two servers starting on one empty database seed once.
+ * Policy reads of this store wait for it.
+ */
+export function seedDefaultPolicies(db: AsyncDb, audit: AuditLog, resourcesDir: string): Promise<number> {
+  const run = db.transaction(
+    async (q) => {
+      if (((await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_policies'))?.n ?? 0) > 0) return 0;
+      let n = 0;
+      for (const env of DEFAULT_ENVIRONMENTS) {
+        const file = path.join(resourcesDir, 'pkgscan', 'policies', `${env}.yaml`);
+        if (!existsSync(file)) continue;
+        const parsed = parsePolicy(readFileSync(file, 'utf8'));
+        if (!parsed.valid) throw new VitrineError('internal', 'a shipped default policy is not valid');
+        const p = await insertPolicy(q, audit, { name: `default-${env}`, environment: env, parsed }, 'system', null);
+        await activateIn(q, audit, p, 'system', null);
+        n++;
+      }
+      return n;
+    },
+    { lock: 'policy-seed' },
+  );
+  seeding.set(db, run);
+  // A failure reaches the reads that wait for the seeding; nothing else is left to report it.
+  run.catch(() => undefined);
+  return run;
 }

@@ -110,7 +110,7 @@ export async function scanPackage(
   const ecosystem = request.ecosystem;
   const name = normalizeName(ecosystem, request.name);
   const environment = request.environment ?? p.config.defaultPolicyEnvironment;
-  const policy = activePolicy(p.db, environment);
+  const policy = await activePolicy(p.store, environment);
   if (policy === undefined) throw new VitrineError('validation_failed', 'no policy is active for that environment; activate one under Policies', { details: [{ path: 'environment', issue: 'no active policy' }] });
   const stored = await resolveRelease(deps.sources(), ecosystem, name, request.version, options.signal);
   const payload: AnalyzePayload = {
@@ -139,7 +139,7 @@ export async function scanPackage(
     analysis: checked,
     vulnerabilities: deps.vulnerabilities(ecosystem, stored.name, stored.version),
     policy: { id: policy.id, name: policy.name, hash: policy.hash, document: policy.document as unknown as PolicyDocument },
-    exceptions: applicableExceptions(p.db, { ecosystem, name: stored.name, version: stored.version, environment }),
+    exceptions: await applicableExceptions(p.store, { ecosystem, name: stored.name, version: stored.version, environment }),
     source: stored.source,
     createdBy: actor,
     createdAt: new Date().toISOString(),
