@@ -43,8 +43,39 @@ const ODD_TIME = -2;
 const CANONICAL_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
 const INITIAL_CAPACITY = 1024;
 
-/** The time text of whole seconds since the epoch and a fraction of `digits` digits, built flat (one string, no cons chain). */
+/** Seconds since the epoch of 10000-01-01T00:00:00Z: below it (and from 1970 on) the fast path's years have four digits. */
+const YEAR_10000 = 253_402_300_800;
+/** '00' to '59', the two-digit fields of a time text. */
+const TWO_DIGITS: readonly string[] = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+/** The day last formatted (days since the epoch) and its `YYYY-MM-DDT` text: events are read in time order, so most share it. */
+let lastDay = -1;
+let lastDayText = '';
+
+/** `YYYY-MM-DDT` of a day since the epoch (0 or more), as Date.prototype.toISOString writes it (years below 10000). */
+function dayText(day: number): string {
+  if (day !== lastDay) {
+    lastDay = day;
+    lastDayText = new Date(day * 86_400_000).toISOString().slice(0, 11);
+  }
+  return lastDayText;
+}
+
+/**
+ * The time text of whole seconds since the epoch and a fraction of `digits` digits, built flat (one string, no cons
+ * chain). From 1970 to 9999 the date part comes from a one-day cache and the clock from a table, not a Date per call
+ * (rows are made on every read, so this runs several times an event); the text is the same as toISOString's.
+ */
 function timeText(seconds: number, fraction: number, digits: number): string {
+  if (seconds >= 0 && seconds < YEAR_10000 && Number.isInteger(seconds)) {
+    const day = Math.floor(seconds / 86_400);
+    const s = seconds - day * 86_400;
+    const hour = Math.floor(s / 3600);
+    const minute = Math.floor((s - hour * 3600) / 60);
+    const clock = [dayText(day), TWO_DIGITS[hour] as string, ':', TWO_DIGITS[minute] as string, ':', TWO_DIGITS[s - hour * 3600 - minute * 60] as string];
+    if (digits === 0) clock.push('Z');
+    else clock.push('.', String(fraction).padStart(digits, '0'), 'Z');
+    return clock.join('');
+  }
   if (digits === 3) return new Date(seconds * 1000 + fraction).toISOString();
   const head = new Date(seconds * 1000).toISOString().slice(0, 19);
   return digits === 0 ? [head, 'Z'].join('') : [head, '.', String(fraction).padStart(digits, '0'), 'Z'].join('');
