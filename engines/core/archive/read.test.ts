@@ -80,8 +80,10 @@ describe.runIf(hasCorpora())('readArchive on the package corpus', () => {
     }
   });
 
-  it('survives random bit flips: never throws, and a flip is either reported or harmless', () => {
+  it('survives random bit flips: never throws, and a flip in the gzip stream is always reported', () => {
     const next = rng(20261127);
+    let flips = 0;
+    let unreported = 0;
     for (const file of samples) {
       const bytes = readFileSync(corpusPath('packages', file));
       const full = readArchive(bytes);
@@ -91,8 +93,9 @@ describe.runIf(hasCorpora())('readArchive on the package corpus', () => {
         const at = 10 + Math.floor(next() * (copy.length - 10));
         copy[at] = (copy[at] ?? 0) ^ (1 << Math.floor(next() * 8));
         const r = readArchive(copy);
-        if (r.complete && r.issues.length === full.issues.length) expect(r.entries.map((e) => e.path)).toEqual(full.entries.map((e) => e.path));
-        else expect(r.complete).toBe(false);
+        flips += 1;
+        // Deflate data, CRC-32 and ISIZE cover every byte past the header: no flip there can go unnoticed.
+        if (r.complete && r.issues.length === full.issues.length) unreported += 1;
       }
       const tar = Uint8Array.from(gunzipSync(bytes));
       for (let n = 0; n < 12; n++) {
@@ -104,6 +107,9 @@ describe.runIf(hasCorpora())('readArchive on the package corpus', () => {
         expect(r.entries.length).toBeLessThanOrEqual(full.entries.length);
       }
     }
+    expect(flips).toBe(samples.length * 12);
+    expect(flips).toBeGreaterThan(0);
+    expect(unreported).toBe(0);
   });
 });
 
