@@ -1,7 +1,9 @@
 // `npm run bench -- pkgscan-db [--appends N] [--reads N]`: pkgscan's shared-database pieces on SQLite and on a private
 // PostgreSQL cluster: audit-chain appends per second (one process, two processes), the read p99 of a signed-in call
 // (GET /auth/me: token check, user and family lookups) with one and two servers, and a lease round over 500 watched
-// packages claimed by one and by two workers. Scans are not measured here yet: they are still on each server's SQLite.
+// packages claimed by one and by two workers, and a full monitoring round over 500 watched packages (worker loops:
+// claim, check against a fixed source, record) with one and two worker processes. Scans are not measured here yet:
+// they are still on each server's SQLite.
 // The PostgreSQL cluster is the tests' private one (Unix socket, fsync off): figures are optimistic for a real server.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +13,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { openMemoryStore } from '../engines/core/store.js';
 import { AuditLog } from '../engines/pkgscan/audit/audit.js';
 import { claimDueLeases } from '../engines/pkgscan/db/leases.js';
+import { roundLeft, roundPlatform, seedWatched } from '../engines/pkgscan/db/testing/monitor.js';
+import { runMonitoringWorker } from '../engines/pkgscan/monitoring/worker.js';
 import { closeSharedDatabases, MigratingDb } from '../engines/pkgscan/db/open.js';
 import { PgDb } from '../engines/pkgscan/db/postgres.js';
 import { SqliteDb } from '../engines/pkgscan/db/sqlite.js';
@@ -36,14 +40,14 @@ function p99(ms: number[]): number {
 }
 
 /** Runs the test child (its own Node process) and returns the wall-clock window of its appends. */
-function child(...argv: string[]): Promise<{ startedAt: number; endedAt: number }> {
+function child<T extends { startedAt: number; endedAt: number }>(...argv: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, ['--import', 'tsx', CHILD, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
     p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim()) as { startedAt: number; endedAt: number }) : reject(new Error(err.slice(0, 500)))));
+    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop() ?? 'null') as T) : reject(new Error(err.slice(0, 500)))));
   });
 }
 
@@ -88,6 +92,32 @@ async function leaseRound(dbs: readonly AsyncDb[]): Promise<number> {
   return performance.now() - start;
 }
 
+/** A monitoring round in this process on SQLite: `loops` worker loops until every seeded package is checked. */
+async function sqliteRound(loops: number): Promise<{ ms: number; checks: number }> {
+  const asked: string[] = [];
+  const { platform, deps } = roundPlatform({}, asked);
+  await seedWatched(platform.store, WATCHED);
+  const controller = new AbortController();
+  const start = performance.now();
+  const running = Array.from({ length: loops }, (_, i) => runMonitoringWorker(platform, deps, { signal: controller.signal, tickMs: 20, workerId: `w${i}` }));
+  while ((await roundLeft(platform.store)) > 0) await new Promise((r) => setTimeout(r, 10));
+  const ms = performance.now() - start;
+  controller.abort();
+  const stats = await Promise.all(running);
+  return { ms, checks: stats.reduce((n, x) => n + x.checks, 0) };
+}
+
+/** A monitoring round on a fresh PostgreSQL database with `workers` worker processes (start-up not counted). */
+async function postgresRound(url: string, workers: number): Promise<{ ms: number; checks: number; asked: number }> {
+  const db = new MigratingDb(new PgDb({ url, max: 2 }));
+  await seedWatched(db, WATCHED);
+  const runs = await Promise.all(Array.from({ length: workers }, (_, i) => child<{ startedAt: number; endedAt: number; checks: number; asked: string[] }>('monitor', url, '8', `w${i}`)));
+  const recorded = await db.get<{ n: number }>('SELECT COUNT(DISTINCT package_id) AS n FROM pkgscan_monitor_checks');
+  await db.close();
+  if (recorded?.n !== WATCHED) throw new Error(`the round recorded ${String(recorded?.n)} of ${WATCHED} packages`);
+  return { ms: Math.max(...runs.map((r) => r.endedAt)) - Math.min(...runs.map((r) => r.startedAt)), checks: runs.reduce((n, r) => n + r.checks, 0), asked: runs.reduce((n, r) => n + r.asked.length, 0) };
+}
+
 const rows: string[] = [];
 const report = (what: string, value: string): void => {
   rows.push(`  ${what.padEnd(58)} ${value}`);
@@ -105,6 +135,10 @@ const report = (what: string, value: string): void => {
   const store = new SqliteDb(openMemoryStore([pkgscanService]));
   await fillWatched(store);
   report(`lease round over ${WATCHED} watched, SQLite, one worker (ms)`, (await leaseRound([store])).toFixed(0));
+  for (const loops of [1, 2]) {
+    const r = await sqliteRound(loops);
+    report(`monitoring round over ${WATCHED}, SQLite, ${loops === 1 ? 'one worker loop' : 'two worker loops'} (ms)`, `${r.ms.toFixed(0)} (${r.checks} checks)`);
+  }
 }
 
 const cluster = await startCluster();
@@ -141,6 +175,10 @@ try {
   const owners = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_monitored WHERE claimed_by IS NOT NULL');
   report('claimed after the two-worker round', String(owners[0]?.n ?? 0));
   await Promise.all([w1.close(), w2.close(), db.close()]);
+  for (const workers of [1, 2]) {
+    const r = await postgresRound(await cluster.createDatabase(`round_${workers}`), workers);
+    report(`monitoring round over ${WATCHED}, PostgreSQL, ${workers === 1 ? 'one worker process' : 'two worker processes'} (ms)`, `${r.ms.toFixed(0)} (${r.checks} checks, ${r.asked} source asks)`);
+  }
   await closeSharedDatabases();
 } finally {
   cluster.stop();

@@ -200,7 +200,13 @@ async function workerCommand(rest: readonly string[], values: { supervised?: boo
     const stats = await runWorkerProcess(platform, scanDeps(platform), { supervised: values.supervised === true, ...(tick !== undefined ? { tickMs: Number(tick) } : {}) });
     return { code: 0, stdout: '', stderr: `pkgscan worker: stopped after ${stats.checks} checks\n` };
   } finally {
-    close();
+    // The audit entries still queued for the shared chain (the diffs' imports) are written before the stores close.
+    try {
+      await platform.audit.flush();
+    } finally {
+      close();
+      await closeSharedDatabases();
+    }
   }
 }
 
