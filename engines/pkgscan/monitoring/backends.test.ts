@@ -26,6 +26,11 @@ for (const backend of backendCases) {
       expect(made.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(made.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'conflict' } });
       const other = await createWatched(p, { name: 'other-lib', poll_interval_seconds: 300 }, 'u1', null);
+      // A project id: checked against the server's projects on SQLite; refused with a reason on the shared database.
+      await expect(createWatched(p, { name: 'project-lib', project_id: 'no-such-project' }, 'u1', null)).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: [{ path: 'project_id', issue: backend.name === 'postgres' ? 'not available on the shared database' : 'no such project' }],
+      });
       const w = (await findWatched(p.store, 'npm', 'race-lib')) ?? expect.fail('the watched package is stored');
       expect((await listWatched(p.store, {}, 10, 0)).items.map((x) => x.name)).toEqual(['race-lib', 'other-lib']);
       expect((await listWatched(p.store, { name: 'other-lib' }, 10, 0)).total).toBe(1);

@@ -142,6 +142,9 @@ export async function createWatched(p: Platform, request: WatchRequest, actor: s
   const ecosystem: ScanEcosystem = body.ecosystem ?? 'npm';
   const name = normalizeName(ecosystem, body.name);
   const approved = body.approved_version === undefined ? null : checkVersion(body.approved_version);
+  // Projects are still kept per server: the shared database cannot point at one (its foreign key would refuse it).
+  if (body.project_id !== undefined && p.store.dialect === 'postgres')
+    throw new VitrineError('validation_failed', 'project_id cannot be set on the shared database yet (projects are kept per server)', { details: [{ path: 'project_id', issue: 'not available on the shared database' }] });
   if (body.project_id !== undefined && getProject(p.db, body.project_id) === undefined)
     throw new VitrineError('validation_failed', 'project_id names no project', { details: [{ path: 'project_id', issue: 'no such project' }] });
   const id = randomUUID();
