@@ -22,6 +22,33 @@ export interface AntiForensicsCheck {
   readonly description: string;
   /** Indicators from all events (time-ordered). */
   scan(events: EventSeq): TamperingIndicator[];
+  /**
+   * The same scan fed one event at a time, so scanAntiForensics reads the events once for all checks (an EventList
+   * makes each event on every read). Optional: a check without it is run with scan.
+   */
+  stream?(): CheckStream;
+}
+
+/** One run of a check over events given in order: `event` for each (with its position), then `finish`. */
+export interface CheckStream {
+  event(e: AnalysisEvent, at: number): void;
+  /** The indicators; `events` is the sequence the events came from, to read a few again by position. */
+  finish(events: EventSeq): TamperingIndicator[];
+}
+
+/** A check from its streaming form: scan runs the stream over the events. */
+function streamed(kind: string, description: string, stream: () => CheckStream): AntiForensicsCheck {
+  return {
+    kind,
+    description,
+    stream,
+    scan(events) {
+      const s = stream();
+      let at = 0;
+      for (const e of events) s.event(e, at++);
+      return s.finish(events);
+    },
+  };
 }
 
 const ind = (kind: string, severity: IndicatorSeverity, summary: string, events: readonly AnalysisEvent[], techniques: readonly string[]): TamperingIndicator => {
@@ -31,18 +58,16 @@ const ind = (kind: string, severity: IndicatorSeverity, summary: string, events:
 
 /** An indicator per matching event. */
 function perEvent(kind: string, description: string, match: (e: AnalysisEvent) => { severity: IndicatorSeverity; summary: string; techniques: readonly string[] } | null): AntiForensicsCheck {
-  return {
-    kind,
-    description,
-    scan(events) {
-      const out: TamperingIndicator[] = [];
-      for (const e of events) {
+  return streamed(kind, description, () => {
+    const out: TamperingIndicator[] = [];
+    return {
+      event(e) {
         const m = match(e);
         if (m) out.push(ind(kind, m.severity, m.summary, [e], m.techniques));
-      }
-      return out;
-    },
-  };
+      },
+      finish: () => out,
+    };
+  });
 }
 
 const provider = (e: AnalysisEvent): string => String(e.attributes['provider'] ?? '');
@@ -115,53 +140,50 @@ const historyWiped = perEvent('history-wiped', 'Shell history cleared or disable
 });
 
 /** $STANDARD_INFORMATION creation earlier than $FILE_NAME creation of one file in a timeline: the classic timestomp sign. */
-const siFn: AntiForensicsCheck = {
-  kind: 'timestomping-si-fn',
-  description: 'In timeline input, a file whose $STANDARD_INFORMATION creation time is earlier than its $FILE_NAME creation time.',
-  scan(events) {
-    const created = new Map<string, { si?: AnalysisEvent; fn?: AnalysisEvent }>();
-    for (const e of events) {
-      if (e.kind !== 'timeline' || e.object?.type !== 'file') continue;
+const siFn: AntiForensicsCheck = streamed('timestomping-si-fn', 'In timeline input, a file whose $STANDARD_INFORMATION creation time is earlier than its $FILE_NAME creation time.', () => {
+  const created = new Map<string, { si?: AnalysisEvent; fn?: AnalysisEvent }>();
+  return {
+    event(e) {
+      if (e.kind !== 'timeline' || e.object?.type !== 'file') return;
       const desc = `${String(e.attributes['timestamp_desc'] ?? e.attributes['timestampDesc'] ?? '')} ${String(e.attributes['attribute_type'] ?? e.attributes['attribute_name'] ?? '')} ${e.time.source}`;
-      if (!/creat|birth|crtime/i.test(desc)) continue;
+      if (!/creat|birth|crtime/i.test(desc)) return;
       const isFn = /\$FILE_NAME|\bFN\b|0x30|\b48\b|file_name/i.test(desc);
       const isSi = /\$STANDARD_INFORMATION|\bSI\b|0x10|\b16\b|standard_information/i.test(desc);
-      if (!isFn && !isSi) continue;
+      if (!isFn && !isSi) return;
       const k = `${e.host ?? '?'}|${e.object.name.toLowerCase()}`;
       const slot = created.get(k) ?? {};
       if (isFn) slot.fn = e;
       else slot.si = e;
       created.set(k, slot);
-    }
-    const out: TamperingIndicator[] = [];
-    for (const { si, fn } of created.values()) {
-      if (!si || !fn) continue;
-      const a = timeMs(si);
-      const b = timeMs(fn);
-      if (a !== null && b !== null && a < b - 1000) out.push(ind('timestomping', 'medium', 'a file\'s $SI creation time is earlier than its $FN creation time', [si, fn], ['T1070.006']));
-    }
-    return out;
-  },
-};
+    },
+    finish() {
+      const out: TamperingIndicator[] = [];
+      for (const { si, fn } of created.values()) {
+        if (!si || !fn) continue;
+        const a = timeMs(si);
+        const b = timeMs(fn);
+        if (a !== null && b !== null && a < b - 1000) out.push(ind('timestomping', 'medium', 'a file\'s $SI creation time is earlier than its $FN creation time', [si, fn], ['T1070.006']));
+      }
+      return out;
+    },
+  };
+});
 
 /** Holes in a log's record numbers, where the log is otherwise contiguous (Windows EventRecordID per host and channel). */
-const recordGap: AntiForensicsCheck = {
-  kind: 'record-id-gap',
-  description: 'A hole in a Windows log\'s EventRecordID sequence that is otherwise contiguous (records deleted or the log edited).',
-  scan(events) {
-    // Each record by its id and its position in events (the events themselves are read again only for a gap).
-    const byLog = new Map<string, { id: number; at: number }[]>();
-    let at = -1;
-    for (const e of events) {
-      at++;
+const recordGap: AntiForensicsCheck = streamed('record-id-gap', 'A hole in a Windows log\'s EventRecordID sequence that is otherwise contiguous (records deleted or the log edited).', () => {
+  // Each record by its id and its position in events (the events themselves are read again only for a gap).
+  const byLog = new Map<string, { id: number; at: number }[]>();
+  return {
+    event(e, at) {
       const raw = e.attributes['eventRecordId'] ?? e.attributes['recordId'];
       const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null;
-      if (id === null || e.attributes['channel'] === undefined) continue;
+      if (id === null || e.attributes['channel'] === undefined) return;
       const k = `${e.host ?? '?'}|${String(e.attributes['channel'])}|${e.raw.artifactSha256}`;
       const list = byLog.get(k);
       if (list) list.push({ id, at });
       else byLog.set(k, [{ id, at }]);
-    }
+    },
+    finish(events) {
     const out: TamperingIndicator[] = [];
     for (const list of byLog.values()) {
       if (list.length < 10) continue;
@@ -178,26 +200,24 @@ const recordGap: AntiForensicsCheck = {
       }
     }
     return out;
-  },
-};
+    },
+  };
+});
 
 /** A long silence in an otherwise busy log (per host and loader). */
-const timeGap: AntiForensicsCheck = {
-  kind: 'time-gap',
-  description: `A silence longer than ${TIME_GAP_FACTOR} median spacings (and at least ${TIME_GAP_MIN_MS / 3600000} hours) in a log that otherwise writes often.`,
-  scan(events) {
-    // Each event by its time and its position in events (the events themselves are read again only for a gap).
-    const byLog = new Map<string, { ms: number; at: number }[]>();
-    let at = -1;
-    for (const e of events) {
-      at++;
+const timeGap: AntiForensicsCheck = streamed('time-gap', `A silence longer than ${TIME_GAP_FACTOR} median spacings (and at least ${TIME_GAP_MIN_MS / 3600000} hours) in a log that otherwise writes often.`, () => {
+  // Each event by its time and its position in events (the events themselves are read again only for a gap).
+  const byLog = new Map<string, { ms: number; at: number }[]>();
+  return {
+    event(e, at) {
       const ms = timeMs(e);
-      if (ms === null || e.kind === 'timeline' || e.kind === 'memory') continue;
+      if (ms === null || e.kind === 'timeline' || e.kind === 'memory') return;
       const k = `${e.host ?? '?'}|${e.raw.artifactSha256}|${String(e.attributes['channel'] ?? '')}`;
       const list = byLog.get(k);
       if (list) list.push({ ms, at });
       else byLog.set(k, [{ ms, at }]);
-    }
+    },
+    finish(events) {
     const out: TamperingIndicator[] = [];
     for (const list of byLog.values()) {
       if (list.length < TIME_GAP_MIN_EVENTS) continue;
@@ -212,8 +232,9 @@ const timeGap: AntiForensicsCheck = {
       });
     }
     return out;
-  },
-};
+    },
+  };
+});
 
 /** The built-in checks. */
 export const ANTI_FORENSICS_CHECKS: readonly AntiForensicsCheck[] = [logCleared, serviceStopped, auditPolicy, timeChanged, shadowCopies, timestomp, siFn, historyWiped, recordGap, timeGap];
@@ -247,14 +268,41 @@ function dedupe(list: TamperingIndicator[]): void {
 
 /** The scan: all indicators, the worst host's penalty, and per-host penalties for the stories. */
 export function scanAntiForensics(events: EventSeq, checks: readonly AntiForensicsCheck[] = ANTI_FORENSICS_CHECKS): { verdict: TamperingVerdict; hostPenalty: ReadonlyMap<string | null, number> } {
-  const indicators: TamperingIndicator[] = [];
-  for (const c of checks) {
+  // The checks with a streaming form read the events in one pass together; a check that throws (at any point) gives
+  // no indicators, as when it is run alone. Indicators are gathered in the order of the checks.
+  const streams: (CheckStream | null)[] = checks.map((c) => {
     try {
-      indicators.push(...c.scan(events));
+      return c.stream?.() ?? null;
+    } catch {
+      return null;
+    }
+  });
+  const failed = checks.map(() => false);
+  if (streams.some((s) => s !== null)) {
+    let at = 0;
+    for (const e of events) {
+      for (let i = 0; i < streams.length; i++) {
+        const s = streams[i];
+        if (s === null || s === undefined || failed[i] === true) continue;
+        try {
+          s.event(e, at);
+        } catch {
+          failed[i] = true;
+        }
+      }
+      at++;
+    }
+  }
+  const indicators: TamperingIndicator[] = [];
+  checks.forEach((c, i) => {
+    if (failed[i] === true) return;
+    const s = streams[i];
+    try {
+      indicators.push(...(s === null || s === undefined ? c.scan(events) : s.finish(events)));
     } catch {
       // A check never sinks the analysis; an event shape it did not expect only means no indicator.
     }
-  }
+  });
   indicators.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || a.kind.localeCompare(b.kind));
   dedupe(indicators);
   const byHost = new Map<string | null, TamperingIndicator[]>();
