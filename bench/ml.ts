@@ -1,4 +1,4 @@
-// `npm run bench -- ml`: boosted-tree training time and AUC, prediction and TreeSHAP rows/s, logistic regression, side by side with python3-xgboost and scikit-learn when installed.
+// `npm run bench -- ml`: boosted-tree training time and AUC, prediction and TreeSHAP rows/s, logistic regression and MLP fit and scoring, side by side with python3-xgboost and scikit-learn when installed.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,11 +7,13 @@ import {
   featureMatrix,
   predict,
   predictLogistic,
+  predictMlp,
   rocAuc,
   splitDataset,
   syntheticBinary,
   trainGbdt,
   trainLogistic,
+  trainMlp,
   TreeExplainer,
   type FeatureMatrix,
 } from '../engines/core/ml/index.js';
@@ -20,6 +22,7 @@ const ROWS = Number(process.env['ML_BENCH_ROWS'] ?? 20_000);
 const COLS = Number(process.env['ML_BENCH_COLS'] ?? 50);
 const ROUNDS = 100;
 const SHAP_ROWS = 2_000;
+const MLP_EPOCHS = 30;
 // Best of several runs on both sides: on a shared machine the minimum is the least disturbed measurement.
 const REPEATS = Number(process.env['ML_BENCH_REPEATS'] ?? 3);
 const PYTHON = '/usr/bin/python3'; // Debian's python3-xgboost and python3-sklearn import only here
@@ -72,6 +75,16 @@ for (let i = 1; i < REPEATS; i++) {
   if (again.cpu < lr.cpu) lr = again;
 }
 const lrAuc = rocAuc(predictLogistic(lr.value, test.x), test.y);
+const lrRowsPerSec = rowsPerSecond(test.x.rows, () => predictLogistic(lr.value, test.x));
+// scikit-learn's MLPClassifier with the same shape: 32 ReLU units, Adam at 1e-3, batches of 64, 30 epochs, no L2.
+const mlpParams = { hidden: 32, epochs: MLP_EPOCHS, batchSize: 64, learningRate: 1e-3, l2: 0, seed: 1 };
+let mlpFit = timed(() => trainMlp(train, mlpParams));
+for (let i = 1; i < REPEATS; i++) {
+  const again = timed(() => trainMlp(train, mlpParams));
+  if (again.cpu < mlpFit.cpu) mlpFit = again;
+}
+const mlpAuc = rocAuc(predictMlp(mlpFit.value, test.x), test.y);
+const mlpRowsPerSec = rowsPerSecond(test.x.rows, () => predictMlp(mlpFit.value, test.x));
 
 const ours = {
   trainCpu: fit.cpu,
@@ -81,6 +94,10 @@ const ours = {
   shapRowsPerSec,
   lrCpu: lr.cpu,
   lrAuc,
+  lrRowsPerSec,
+  mlpCpu: mlpFit.cpu,
+  mlpAuc,
+  mlpRowsPerSec,
 };
 
 interface Peer {
@@ -95,6 +112,10 @@ interface Peer {
   shap_rows_per_sec?: number;
   lr_cpu?: number;
   lr_auc?: number;
+  lr_rows_per_sec?: number;
+  mlp_cpu?: number;
+  mlp_auc?: number;
+  mlp_rows_per_sec?: number;
   error?: string;
 }
 
@@ -146,6 +167,24 @@ try:
         sc = StandardScaler().fit(Xtr); clf = LogisticRegression(C=1.0, max_iter=1000).fit(sc.transform(Xtr), y[tr])
         out["lr_cpu"] = min(out.get("lr_cpu", float("inf")), time.process_time() - c0)
     out["lr_auc"] = float(roc_auc_score(y[te], clf.predict_proba(sc.transform(Xte))[:, 1]))
+    def rows_per_sec_sk(rows, fn):
+        fn(); cpu = 0.0; reps = 0
+        while cpu < 0.5:
+            c0 = time.process_time(); fn(); cpu += time.process_time() - c0; reps += 1
+        return rows * reps / cpu
+    # Scoring includes the standardisation, as our models carry theirs.
+    out["lr_rows_per_sec"] = rows_per_sec_sk(len(te), lambda: clf.predict_proba(sc.transform(Xte)))
+    import warnings
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPClassifier
+    warnings.simplefilter("ignore", ConvergenceWarning)
+    for _ in range(d["repeats"]):
+        c0 = time.process_time()
+        sc2 = StandardScaler().fit(Xtr)
+        mlp = MLPClassifier(hidden_layer_sizes=(32,), activation="relu", solver="adam", alpha=0.0, batch_size=64, learning_rate_init=1e-3, max_iter=d["mlp_epochs"], n_iter_no_change=d["mlp_epochs"] + 1, tol=0.0, shuffle=True, random_state=1).fit(sc2.transform(Xtr), y[tr])
+        out["mlp_cpu"] = min(out.get("mlp_cpu", float("inf")), time.process_time() - c0)
+    out["mlp_auc"] = float(roc_auc_score(y[te], mlp.predict_proba(sc2.transform(Xte))[:, 1]))
+    out["mlp_rows_per_sec"] = rows_per_sec_sk(len(te), lambda: mlp.predict_proba(sc2.transform(Xte)))
 except ImportError:
     pass
 json.dump(out, sys.stdout)
@@ -158,7 +197,7 @@ function runPeer(): Peer | undefined {
     writeFileSync(xFile, Buffer.from(x32.buffer));
     const split = splitDataset(ds, 0.2, 7).indices;
     const spec = path.join(dir, 'spec.json');
-    writeFileSync(spec, JSON.stringify({ x: xFile, rows: ROWS, cols: COLS, y: [...ds.y], train: [...split.train], test: [...split.validation], rounds: ROUNDS, shap_rows: SHAP_ROWS, repeats: REPEATS }));
+    writeFileSync(spec, JSON.stringify({ x: xFile, rows: ROWS, cols: COLS, y: [...ds.y], train: [...split.train], test: [...split.validation], rounds: ROUNDS, shap_rows: SHAP_ROWS, repeats: REPEATS, mlp_epochs: MLP_EPOCHS }));
     const script = path.join(dir, 'peer.py');
     writeFileSync(script, PEER_SCRIPT);
     const r = spawnSync(PYTHON, [script, spec], { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, OMP_NUM_THREADS: '1' } });
@@ -183,6 +222,11 @@ console.log(`| prediction, rows/s (CPU) | ${fmt(ours.predictRowsPerSec, 0)} | ${
 console.log(`| TreeSHAP, rows/s (CPU) | ${fmt(ours.shapRowsPerSec, 0)} | ${fmt(peer?.shap_rows_per_sec, 0)} | ${ratio(ours.shapRowsPerSec, peer?.shap_rows_per_sec)} |`);
 console.log(`| logistic regression fit, CPU s | ${fmt(ours.lrCpu)} | ${peer?.sklearn ? `${fmt(peer.lr_cpu)} (scikit-learn ${peer.sklearn})` : 'n/a'} | ${ratio(ours.lrCpu, peer?.lr_cpu)} |`);
 console.log(`| logistic regression AUC | ${fmt(ours.lrAuc, 4)} | ${fmt(peer?.lr_auc, 4)} | |`);
+console.log(`| logistic regression scoring, rows/s (CPU) | ${fmt(ours.lrRowsPerSec, 0)} | ${fmt(peer?.lr_rows_per_sec, 0)} | ${ratio(ours.lrRowsPerSec, peer?.lr_rows_per_sec)} |`);
+console.log(`| MLP fit (32 ReLU, Adam, ${MLP_EPOCHS} epochs), CPU s | ${fmt(ours.mlpCpu)} | ${fmt(peer?.mlp_cpu)} | ${ratio(ours.mlpCpu, peer?.mlp_cpu)} |`);
+console.log(`| MLP AUC | ${fmt(ours.mlpAuc, 4)} | ${fmt(peer?.mlp_auc, 4)} | |`);
+console.log(`| MLP scoring, rows/s (CPU) | ${fmt(ours.mlpRowsPerSec, 0)} | ${fmt(peer?.mlp_rows_per_sec, 0)} | ${ratio(ours.mlpRowsPerSec, peer?.mlp_rows_per_sec)} |`);
+console.log('\nratios: times ours / peer (below 1 is faster); rates ours / peer (above 1 is faster).');
 if (peer?.train_wall_all_threads !== undefined) console.log(`\nxgboost with all ${peer.threads} threads: ${fmt(peer.train_wall_all_threads)} s wall (ours is single-threaded).`);
 if (!peer) console.log('\n/usr/bin/python3 with xgboost and scikit-learn is not available: no peer comparison.');
 else if (peer.error) console.log(`\n${peer.error}`);

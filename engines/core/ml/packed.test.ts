@@ -10,7 +10,7 @@ import { syntheticBinary } from './synthetic.js';
 import { allocTree, predictTree, treeDepth } from './tree.js';
 
 /** The plain per-tree sum, as before packing. */
-function perTree(model: GbdtModel, x: Float64Array, cols: number, rows: number): Float64Array {
+function perTree(model: GbdtModel, x: ArrayLike<number>, cols: number, rows: number): Float64Array {
   const out = new Float64Array(rows).fill(baseMargin(model));
   for (const t of model.trees) for (let i = 0; i < rows; i++) out[i] = out[i]! + predictTree(t, x, i * cols);
   return out;
