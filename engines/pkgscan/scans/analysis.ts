@@ -45,7 +45,7 @@ const ARCHIVE_FINDINGS: Readonly<Record<ArchiveIssueCode, { code: string; severi
   path_traversal: { code: 'archive_unsafe_path', severity: 'high', title: 'Archive member with a .. path (would write outside the package)' },
   link_member: { code: 'archive_link_member', severity: 'medium', title: 'Archive member is a symbolic or hard link' },
   device_member: { code: 'archive_device_member', severity: 'high', title: 'Archive member is a device or FIFO' },
-  duplicate_member: { code: 'archive_duplicate_member', severity: 'medium', title: 'Two archive members share one path (the later one may hide the first)' },
+  duplicate_member: { code: 'archive_duplicate_member', severity: 'high', title: 'Two archive members share one path or a second top-level folder maps onto the same paths (the installer keeps the later one, which may hide an install hook)' },
   member_too_large: { code: 'archive_member_not_analysed', severity: 'low', title: 'Archive member over the size limit was not analysed' },
   too_many_members: { code: 'archive_bomb', severity: 'high', title: 'Archive has more members than the limit' },
   total_too_large: { code: 'archive_bomb', severity: 'high', title: 'Archive expands past the size limit' },
