@@ -5,7 +5,8 @@ import { evaluatePolicy, type EvaluationInput } from './evaluate.js';
 import type { PolicyDocument } from './schema.js';
 
 const base: PolicyDocument = { version: 1, thresholds: { block_severity: 'critical', warn_severity: 'high', block_risk: 0.7, warn_risk: 0.4 } };
-const assessed = (items: NonNullable<EvaluationInput['vulnerabilities']>['items'] = []): EvaluationInput['vulnerabilities'] => ({ status: 'ok', items });
+type Vulns = NonNullable<EvaluationInput['vulnerabilities']>;
+const assessed = (items: Vulns['items'] = []): Vulns => ({ status: 'ok', items });
 const decide = (policy: PolicyDocument, input: EvaluationInput): { decision: string; rules: string[] } => {
   const r = evaluatePolicy(policy, 'h', { vulnerabilities: assessed(), ...input });
   return { decision: r.decision, rules: r.reasons.map((x) => x.rule) };
