@@ -113,6 +113,8 @@ export function isNoisy(e: AnalysisEvent): boolean {
 
 /** Time order, events without a time last, ties in input order; sorts positions (a typed array), not an object per event. */
 function sortEvents(events: readonly AnalysisEvent[] | EventTable): EventList {
+  const fast = events instanceof EventTable ? events.timeOrder() : null;
+  if (fast !== null) return EventList.of(events, fast);
   const text = events instanceof EventTable ? (r: number) => events.timeText(r) : (r: number) => (events[r] as AnalysisEvent).time.time;
   const keys: (string | null)[] = [];
   for (let r = 0; r < events.length; r++) {

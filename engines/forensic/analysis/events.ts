@@ -169,6 +169,33 @@ export class EventTable {
     return timeText(this.seconds[r] as number, this.fractions[r] as number, digits);
   }
 
+  /**
+   * The rows in time order (rows without a time last, ties in row order), sorted on the stored numbers; null when a
+   * row's time text is kept as is (then only the text orders it). For canonical texts this is the order of their
+   * timeSortKey: fixed-width whole seconds, then the fraction read as nanoseconds.
+   */
+  timeOrder(): Uint32Array | null {
+    if (this.oddTimes.size > 0) return null;
+    const n = this.count;
+    const nanos = new Float64Array(n);
+    const timed = new Uint8Array(n);
+    for (let r = 0; r < n; r++) {
+      const digits = (this.profiles[this.profileOf[r] as number] as EventProfile).digits;
+      if (digits === NO_TIME) continue;
+      timed[r] = 1;
+      nanos[r] = (this.fractions[r] as number) * 10 ** (9 - digits);
+    }
+    const seconds = this.seconds;
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    return order.sort((a, b) => {
+      const ta = timed[a] as number;
+      const tb = timed[b] as number;
+      if (ta === 0 || tb === 0) return ta === tb ? a - b : ta === 0 ? 1 : -1;
+      return (seconds[a] as number) - (seconds[b] as number) || (nanos[a] as number) - (nanos[b] as number) || a - b;
+    });
+  }
+
   /** The AnalysisEvent of row r (a new object each call; its strings and attributes are the stored ones). */
   row(r: number): AnalysisEvent {
     const p = this.profiles[this.profileOf[r] as number] as EventProfile;
