@@ -165,10 +165,10 @@ interface ShapTable {
   readonly values: Float64Array;
 }
 
-/** Longest path (distinct features) given a table: 2^10 patterns per leaf. */
-const MAX_TABLE_FEATURES = 10;
-/** Largest total table size per model, in numbers (64 MB); trees beyond it use the recursive algorithm. */
-const MAX_TABLE_VALUES = 8 << 20;
+/** Longest path (distinct features) given a table: 2^8 patterns per leaf. */
+const MAX_TABLE_FEATURES = 8;
+/** Largest total table size per model, in numbers (32 MB); trees beyond it use the recursive algorithm. */
+const MAX_TABLE_VALUES = 4 << 20;
 
 /** The table of one tree, or undefined when a path holds too many distinct features or the budget is spent. */
 function buildShapTable(tree: Tree, budget: number): ShapTable | undefined {
