@@ -6,6 +6,8 @@ import type { StoredVerdictRef } from '../../core/contracts/pkgscan-projects.js'
 import { validateCycloneDx } from '../../core/sbom/index.js';
 import { analyzeFiles, analyzeProject, type AnalyzeOptions } from './analyze.js';
 import type { SubmittedFile } from './files.js';
+import type { UnassessedEffect } from './policy.js';
+import type { VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
 
 const OPTS: AnalyzeOptions = {
   projectName: 'demo',
@@ -150,10 +152,21 @@ describe('hygiene and dependency confusion', () => {
     const vuln = a.findings.find((f) => f.code === 'vulnerable_dependency');
     expect(vuln).toMatchObject({ severity: 'high', category: 'vulnerability', file: 'requirements.txt', package: { ecosystem: 'pypi', name: 'flask', version: '3.0.0' } });
     expect(vuln?.message).toMatch(/GHSA-test-0000-0002 \(known exploited\); fixed in 3\.0\.1/);
-    expect(a.findings.find((f) => f.code === 'vulnerabilities_not_assessed')).toMatchObject({ severity: 'info', message: expect.stringMatching(/^1 of 2 components/) as unknown });
+    // no policy effect given: warn (medium), never a silent allow
+    expect(a.findings.find((f) => f.code === 'vulnerabilities_not_assessed')).toMatchObject({ severity: 'medium', message: expect.stringMatching(/^1 of 2 components .*\(click 8\.1\.0\)/) as unknown });
     expect(a.decision).toBe('block');
     const mal = analyzeProject([file('requirements.txt', 'flask==3.0.0\n')], { ...OPTS, vulnerabilitiesOf: () => ({ status: 'ok', message: '', missing_sources: [], items: [{ ...advisory, id: 'MAL-2099-1', kev: false, malicious: true }] }) });
     expect(mal.findings.map((f) => `${f.code}:${f.severity}`)).toEqual(['malicious_dependency:critical']);
+  });
+
+  it('unassessed components follow the policy\'s unassessed effect, as a package verdict does', () => {
+    const unavailable = (): VulnerabilityAssessment => ({ status: 'unavailable', message: 'no advisories', missing_sources: ['osv'], items: [] });
+    const scan = (unassessedEffect: UnassessedEffect): ReturnType<typeof analyzeProject> => analyzeProject([file('requirements.txt', 'flask==3.0.0\n')], { ...OPTS, vulnerabilitiesOf: unavailable, unassessedEffect });
+    const row = (a: ReturnType<typeof analyzeProject>): string => `${a.decision}:${a.findings.map((f) => `${f.code}:${f.severity}`).join(',')}`;
+    expect(row(scan('allow'))).toBe('allow:vulnerabilities_not_assessed:info');
+    expect(row(scan('warn'))).toBe('warn:vulnerabilities_not_assessed:medium');
+    expect(row(scan('block'))).toBe('block:vulnerabilities_not_assessed:high');
+    expect(scan('warn').decisionReasons.join(' ')).toMatch(/vulnerabilities\.unassessed rule gives warn/);
   });
 
   it('malformed and truncated files cost a parser warning and a finding, never the scan', () => {

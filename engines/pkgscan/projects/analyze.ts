@@ -11,6 +11,7 @@ import { lintCompose } from './compose.js';
 import { lintDockerfile } from './dockerfile.js';
 import { classifyFile, dirName, type SubmittedFile } from './files.js';
 import { graphMetrics } from './graph.js';
+import type { UnassessedEffect } from './policy.js';
 import { line1, SEVERITY_ORDER, type Finding } from './types.js';
 
 /** What the file analysis needs: pure data, so it can cross into a worker process. */
@@ -26,6 +27,11 @@ export interface AnalyzeOptions extends AnalyzeFilesOptions {
   readonly verdictOf: (ecosystem: string, name: string, version: string) => StoredVerdictRef | undefined;
   /** The advisory store's answer for a component (absent: not looked up, e.g. in unit tests). */
   readonly vulnerabilitiesOf?: (ecosystem: string, name: string, version: string) => VulnerabilityAssessment;
+  /**
+   * The active policy's `vulnerabilities.unassessed` effect, as a package verdict applies it (projects/policy.ts);
+   * absent (no active policy): warn, never a silent allow.
+   */
+  readonly unassessedEffect?: UnassessedEffect;
   readonly serial: string;
   readonly created: string;
   readonly toolVersion: string;
@@ -545,6 +551,13 @@ export function finishAnalysis(raw: FileAnalysis, o: AnalyzeOptions): ProjectAna
     if (decision === 'allow') decision = 'warn';
     reasons.push(`the scan is incomplete: ${failed} file${failed === 1 ? '' : 's'} could not be read`);
   }
+  // Components the advisory store could not assess get the policy's unassessed effect, as one package does.
+  const unassessed = findings.find((f) => f.code === 'vulnerabilities_not_assessed');
+  const effect = o.unassessedEffect ?? 'warn';
+  if (unassessed !== undefined && effect !== 'allow') {
+    decision = worse(decision, effect);
+    reasons.push(`components could not be assessed against the advisory store: the policy's vulnerabilities.unassessed rule gives ${effect}`);
+  }
   const storedWorst = components.reduce<Decision>((w, c) => (c.verdict ? worse(w, c.verdict.decision) : w), 'allow');
   if (worse(decision, storedWorst) !== decision) {
     decision = storedWorst;
@@ -557,22 +570,29 @@ export function finishAnalysis(raw: FileAnalysis, o: AnalyzeOptions): ProjectAna
   return { decision, decisionReasons: reasons, risk, manifests: raw.manifests, findings, parserWarnings: raw.parserWarnings, skippedFiles: raw.skippedFiles, components, graph, sbom };
 }
 
+const UNASSESSED_SEVERITY: Readonly<Record<UnassessedEffect, Severity>> = { allow: 'info', warn: 'medium', block: 'high' };
+
 const SEVERITY_AT_LEAST_HIGH = (s: Severity): Severity => (SEVERITY_ORDER.indexOf(s) >= SEVERITY_ORDER.indexOf('high') ? s : 'high');
 
 /**
  * Advisories of the components from the advisory store: one finding per component and advisory (a known-exploited one
- * at least high, a malicious-package record critical), and one `vulnerabilities_not_assessed` (info) naming how many
- * components could not be assessed: unknown, never "no vulnerabilities".
+ * at least high, a malicious-package record critical), and one `vulnerabilities_not_assessed` naming how many (and
+ * which) components could not be assessed: unknown, never "no vulnerabilities". Its severity follows the policy's
+ * unassessed effect (block: high, warn: medium, allow: info).
  */
 function vulnerabilityFindings(components: readonly StoredComponent[], o: AnalyzeOptions): Finding[] {
   if (o.vulnerabilitiesOf === undefined) return [];
   const out: Finding[] = [];
   let unassessed = 0;
+  const named: string[] = [];
   let firstFile = '';
   for (const c of components) {
     if (c.version === '') continue;
     const v = o.vulnerabilitiesOf(c.ecosystem, c.name, c.version);
-    if (v.status !== 'ok') unassessed++;
+    if (v.status !== 'ok') {
+      unassessed++;
+      if (named.length < 5) named.push(`${c.name} ${c.version}`);
+    }
     const file = c.files[0] ?? '';
     if (firstFile === '') firstFile = file;
     for (const a of v.items) {
@@ -588,8 +608,18 @@ function vulnerabilityFindings(components: readonly StoredComponent[], o: Analyz
       });
     }
   }
-  if (unassessed > 0)
-    out.push({ code: 'vulnerabilities_not_assessed', category: 'vulnerability', severity: 'info', file: firstFile, line: null, message: `${unassessed} of ${components.length} components could not be assessed against the advisory store (not imported or stale): unknown, not clean` });
+  if (unassessed > 0) {
+    const effect = o.unassessedEffect ?? 'warn';
+    const list = named.join(', ') + (unassessed > named.length ? `, and ${unassessed - named.length} more` : '');
+    out.push({
+      code: 'vulnerabilities_not_assessed',
+      category: 'vulnerability',
+      severity: UNASSESSED_SEVERITY[effect],
+      file: firstFile,
+      line: null,
+      message: `${unassessed} of ${components.length} components could not be assessed against the advisory store (not imported or stale): unknown, not clean (${list}); the policy's unassessed rule gives ${effect}`,
+    });
+  }
   return out;
 }
 

@@ -129,13 +129,25 @@ describe('project routes', () => {
     insert.run('v-new', 'prod', 'block', '2026-02-01T00:00:00.000Z');
     insert.run('v-dev', 'dev', 'allow', '2026-03-01T00:00:00.000Z');
     const scan = (await (await post(`/projects/${p.id}/scans`, { files: { 'requirements.txt': 'flask==3.0.0\n' }, environment: 'prod' })).json()) as ProjectScan;
-    // No advisories imported here: the one finding says the components are unassessed (info), which decides nothing.
-    expect(scan.findings.map((f) => `${f.code}:${f.severity}`)).toEqual(['vulnerabilities_not_assessed:info']);
+    // No advisories imported here: the one finding says the components are unassessed (prod's unassessed rule: warn, medium).
+    expect(scan.findings.map((f) => `${f.code}:${f.severity}`)).toEqual(['vulnerabilities_not_assessed:medium']);
     expect(scan.decision).toBe('block');
     const comps = (await (await get(`/projects/${p.id}/scans/${scan.id}/components`)).json()) as PageOf<ProjectComponent>;
     expect(comps.items[0]?.verdict).toMatchObject({ scan_id: 'v-new', decision: 'block' });
     const dev = (await (await post(`/projects/${p.id}/scans`, { files: { 'requirements.txt': 'flask==3.0.0\n' }, environment: 'dev' })).json()) as ProjectScan;
     expect(dev.decision).toBe('allow');
+  });
+
+  it('applies the active policy\'s unassessed rule to unassessed components as a package verdict does: warn in prod, allow in dev', async () => {
+    const p = await newProject('unassessed');
+    const files = { 'requirements.txt': 'requests==2.31.0\n' };
+    const prod = (await (await post(`/projects/${p.id}/scans`, { files, environment: 'prod' })).json()) as ProjectScan;
+    expect(prod.decision).toBe('warn');
+    expect(prod.findings.find((f) => f.code === 'vulnerabilities_not_assessed')).toMatchObject({ severity: 'medium', message: expect.stringContaining('requests 2.31.0') as unknown });
+    expect(prod.decision_reasons.join(' ')).toMatch(/vulnerabilities\.unassessed rule gives warn/);
+    const dev = (await (await post(`/projects/${p.id}/scans`, { files, environment: 'dev' })).json()) as ProjectScan;
+    expect(dev.decision).toBe('allow');
+    expect(dev.findings.find((f) => f.code === 'vulnerabilities_not_assessed')?.severity).toBe('info');
   });
 
   it('enforces the limits: 50 files, 1 MB a file, 5 MB in all; bad paths and shapes are 422', async () => {

@@ -7,6 +7,7 @@ import type { VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
 import { validateCycloneDx } from '../../core/sbom/index.js';
 import { analyzeFiles, finishAnalysis, type FileAnalysis, type ProjectAnalysis } from './analyze.js';
 import { MAX_FILE_BYTES, MAX_FILES } from './files.js';
+import { UNASSESSED_EFFECTS } from './policy.js';
 
 export const PROJECT_ANALYZE_JOB = 'pkgscan.project_analyze';
 
@@ -52,6 +53,7 @@ export const projectFinishPayloadSchema = z.strictObject({
     serial: z.string().uuid(),
     created: z.string().max(40),
     toolVersion: z.string().max(40),
+    unassessedEffect: z.enum(UNASSESSED_EFFECTS),
   }),
 });
 

@@ -12,6 +12,8 @@ import { finishWithLookups, PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB, type Projec
 import { checkSubmission } from './files.js';
 import { allComponents, getGraph, getProject, getProjectScan, getStoredSbom, saveProjectScan } from './store.js';
 import { newestVerdictFor } from './verdicts.js';
+import { unassessedEffectOf } from './policy.js';
+import { activePolicy } from '../policies/policies.js';
 import { assessRelease } from '../vulns/advisories.js';
 
 /** A worker may take a while on 5 MB of pnpm YAML; past this the scan is refused rather than left hanging. */
@@ -47,7 +49,7 @@ export async function runProjectScan(p: Platform, projectId: string, body: unkno
     raw: raw as unknown as ProjectFinishPayload['raw'],
     verdicts,
     vulnerabilities,
-    options: { projectName: project.name, environment, internalNamespaces: [...p.config.internalNamespaces], serial: id, created, toolVersion: VERSION },
+    options: { projectName: project.name, environment, internalNamespaces: [...p.config.internalNamespaces], serial: id, created, toolVersion: VERSION, unassessedEffect: unassessedEffectOf(await activePolicy(p.store, environment)) },
   };
   const finished =
     PROJECT_FINISH_JOB in serviceJobs
