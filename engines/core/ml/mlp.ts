@@ -120,59 +120,97 @@ export function mlpMargin(model: MlpModel, x: FeatureMatrix): Float64Array {
 const MARGIN_BLOCK = 64;
 
 /**
- * Margins of `count` standardised rows in `zb` (row-major) into `out[at...]`. Four rows share each pass over a
- * hidden unit's weights, with one accumulator each: per row the same operations in the same order as `forward`.
+ * Margins of `count` standardised rows in `zb` (row-major) into `out[at...]`. Two rows and four hidden units per pass
+ * over the inputs (eight independent sums, each weight and input loaded once for several of them); per row the same
+ * operations in the same order as `forward`.
  */
 function marginBlock(model: MlpModel, zb: Float64Array, count: number, out: Float64Array, at: number): void {
   const F = model.numFeatures;
   const H = model.hidden;
   const { w1, b1, w2 } = model;
+  const acc = hiddenScratch(count * H);
   let r = 0;
-  for (; r + 4 <= count; r += 4) {
+  for (; r + 2 <= count; r += 2) {
     const o0 = r * F;
     const o1 = o0 + F;
-    const o2 = o1 + F;
-    const o3 = o2 + F;
-    let m0 = model.b2;
-    let m1 = m0;
-    let m2 = m0;
-    let m3 = m0;
-    for (let h = 0; h < H; h++) {
-      const b = b1[h]!;
-      let a0 = b;
-      let a1 = b;
-      let a2 = b;
-      let a3 = b;
-      const o = h * F;
+    const q0 = r * H;
+    const q1 = q0 + H;
+    let h = 0;
+    for (; h + 4 <= H; h += 4) {
+      let a0 = b1[h]!;
+      let a1 = b1[h + 1]!;
+      let a2 = b1[h + 2]!;
+      let a3 = b1[h + 3]!;
+      let c0 = a0;
+      let c1 = a1;
+      let c2 = a2;
+      let c3 = a3;
+      const p0 = h * F;
+      const p1 = p0 + F;
+      const p2 = p1 + F;
+      const p3 = p2 + F;
       for (let f = 0; f < F; f++) {
-        const w = w1[o + f]!;
-        a0 += w * zb[o0 + f]!;
-        a1 += w * zb[o1 + f]!;
-        a2 += w * zb[o2 + f]!;
-        a3 += w * zb[o3 + f]!;
+        const z = zb[o0 + f]!;
+        const y = zb[o1 + f]!;
+        const u0 = w1[p0 + f]!;
+        const u1 = w1[p1 + f]!;
+        const u2 = w1[p2 + f]!;
+        const u3 = w1[p3 + f]!;
+        a0 += u0 * z;
+        a1 += u1 * z;
+        a2 += u2 * z;
+        a3 += u3 * z;
+        c0 += u0 * y;
+        c1 += u1 * y;
+        c2 += u2 * y;
+        c3 += u3 * y;
       }
-      const v = w2[h]!;
-      if (a0 > 0) m0 += v * a0;
-      if (a1 > 0) m1 += v * a1;
-      if (a2 > 0) m2 += v * a2;
-      if (a3 > 0) m3 += v * a3;
+      acc[q0 + h] = a0;
+      acc[q0 + h + 1] = a1;
+      acc[q0 + h + 2] = a2;
+      acc[q0 + h + 3] = a3;
+      acc[q1 + h] = c0;
+      acc[q1 + h + 1] = c1;
+      acc[q1 + h + 2] = c2;
+      acc[q1 + h + 3] = c3;
     }
-    out[at + r] = m0;
-    out[at + r + 1] = m1;
-    out[at + r + 2] = m2;
-    out[at + r + 3] = m3;
+    for (; h < H; h++) {
+      let a = b1[h]!;
+      let c = a;
+      const p = h * F;
+      for (let f = 0; f < F; f++) {
+        a += w1[p + f]! * zb[o0 + f]!;
+        c += w1[p + f]! * zb[o1 + f]!;
+      }
+      acc[q0 + h] = a;
+      acc[q1 + h] = c;
+    }
   }
   for (; r < count; r++) {
     const o0 = r * F;
-    let m = model.b2;
     for (let h = 0; h < H; h++) {
       let a = b1[h]!;
-      const o = h * F;
-      for (let f = 0; f < F; f++) a += w1[o + f]! * zb[o0 + f]!;
+      const p = h * F;
+      for (let f = 0; f < F; f++) a += w1[p + f]! * zb[o0 + f]!;
+      acc[r * H + h] = a;
+    }
+  }
+  for (let q = 0; q < count; q++) {
+    let m = model.b2;
+    for (let h = 0; h < H; h++) {
+      const a = acc[q * H + h]!;
       if (a > 0) m += w2[h]! * a;
     }
-    out[at + r] = m;
+    out[at + q] = m;
   }
+}
+
+let scratch = new Float64Array(0);
+
+/** A reusable buffer of at least n numbers for hidden pre-activations. */
+function hiddenScratch(n: number): Float64Array {
+  if (scratch.length < n) scratch = new Float64Array(n);
+  return scratch;
 }
 
 /** Probabilities of every row. */
