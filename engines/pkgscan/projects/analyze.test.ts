@@ -105,6 +105,26 @@ describe('hygiene and dependency confusion', () => {
     expect(f.find((x) => x.code === 'lock_missing_dependency')).toMatchObject({ package: { name: 'gone' } });
   });
 
+  it('findings name the package and version in the message and in the structured package field', () => {
+    const lock = LOCK('https://registry.npmjs.org/left-pad/-/left-pad-1.0.0.tgz', 'left-pad', ',\n      "hasInstallScript": true');
+    const a = analyzeProject([file('package-lock.json', lock)], OPTS);
+    expect(a.findings.find((f) => f.code === 'install_script')).toEqual({
+      code: 'install_script',
+      category: 'hygiene',
+      severity: 'low',
+      file: 'package-lock.json',
+      line: 6,
+      message: 'left-pad 1.0.0 runs an install script when installed (package-lock.json line 6)',
+      package: { ecosystem: 'npm', name: 'left-pad', version: '1.0.0' },
+    });
+    const req = analyzeProject([file('requirements.txt', 'flask\nrequests>=2.0\n')], OPTS).findings.map((f) => f.message);
+    expect(req).toEqual(expect.arrayContaining(['flask has no version constraint (requirements.txt line 1)', 'requests is constrained to a range (>=2.0), not pinned (requirements.txt line 2)']));
+    const pkg = JSON.stringify({ name: 'app', dependencies: { left: '^2.0.0' } }, null, 2);
+    const stale = `{"name":"app","lockfileVersion":3,"packages":{"":{"name":"app"},"node_modules/left":{"version":"1.0.0","resolved":"https://registry.npmjs.org/left/-/left-1.0.0.tgz"}}}`;
+    const mismatch = analyzeProject([file('package.json', pkg), file('package-lock.json', stale)], OPTS).findings.find((f) => f.code === 'lock_version_mismatch');
+    expect(mismatch).toMatchObject({ package: { ecosystem: 'npm', name: 'left', version: '1.0.0' }, message: expect.stringMatching(/^left 1\.0\.0 in the package-lock file does not satisfy the manifest's constraint \^2\.0\.0/) as unknown });
+  });
+
   it('an internal package resolved from the public registry is critical', () => {
     expect(codes([file('package-lock.json', LOCK('https://registry.npmjs.org/@acme/util/-/util-1.0.0.tgz'))])).toContain('internal_package_from_public_registry:critical');
   });

@@ -69,6 +69,19 @@ const PUBLIC_HOSTS = new Set(['registry.npmjs.org', 'registry.yarnpkg.com', 'pyp
 
 const RISK_WEIGHT: Readonly<Record<Severity, number>> = { info: 0, low: 0.05, medium: 0.2, high: 0.5, critical: 0.8 };
 
+/** How a finding names its package: `left-pad 1.3.0`, or the name alone when no version is known. */
+function named(p: { readonly name: string; readonly version?: string | undefined }): string {
+  return p.version !== undefined && p.version !== '' ? `${p.name} ${p.version}` : p.name;
+}
+
+/** Where, at the end of a message: `(package-lock.json line 42)`. */
+function where(file: string, line: number | null): string {
+  return line === null ? `(${file})` : `(${file} line ${line})`;
+}
+
+/** A declared constraint as a message shows it: bounded, never a wall of text. */
+const bounded = (s: string): string => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
+
 function hostOf(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
   try {
@@ -258,11 +271,12 @@ export function analyzeFiles(files: readonly SubmittedFile[], o: AnalyzeFilesOpt
     for (const dep of d.doc.dependencies) {
       const pkg = { ecosystem: d.doc.ecosystem, name: dep.name };
       const line = line1(dep.line);
-      if (dep.kind === 'unpinned') findings.push({ code: 'unpinned_dependency', category: 'hygiene', severity: hasLock ? 'low' : 'medium', file: d.file, line, message: 'a dependency is declared without any version constraint (or with a dist-tag)', package: pkg });
-      else if (dep.kind === 'range') findings.push({ code: 'range_pinned_dependency', category: 'hygiene', severity: hasLock ? 'info' : 'low', file: d.file, line, message: 'a dependency is declared with a version range', package: pkg });
-      else if (dep.kind === 'git') findings.push({ code: 'git_dependency', category: 'hygiene', severity: 'medium', file: d.file, line, message: 'a dependency is installed from a git repository, outside any registry', package: pkg });
-      else if (dep.kind === 'url') findings.push({ code: 'url_dependency', category: 'hygiene', severity: 'medium', file: d.file, line, message: 'a dependency is installed from a URL, outside any registry', package: pkg });
-      else if (dep.kind === 'path') findings.push({ code: 'path_dependency', category: 'hygiene', severity: 'low', file: d.file, line, message: 'a dependency is installed from a local path', package: pkg });
+      const at = where(d.file, line);
+      if (dep.kind === 'unpinned') findings.push({ code: 'unpinned_dependency', category: 'hygiene', severity: hasLock ? 'low' : 'medium', file: d.file, line, message: `${dep.name} is declared without any version constraint (or with a dist-tag) ${at}`, package: pkg });
+      else if (dep.kind === 'range') findings.push({ code: 'range_pinned_dependency', category: 'hygiene', severity: hasLock ? 'info' : 'low', file: d.file, line, message: `${dep.name} is declared with a version range (${bounded(dep.specifier)}) ${at}`, package: pkg });
+      else if (dep.kind === 'git') findings.push({ code: 'git_dependency', category: 'hygiene', severity: 'medium', file: d.file, line, message: `${dep.name} is installed from a git repository, outside any registry ${at}`, package: pkg });
+      else if (dep.kind === 'url') findings.push({ code: 'url_dependency', category: 'hygiene', severity: 'medium', file: d.file, line, message: `${dep.name} is installed from a URL, outside any registry ${at}`, package: pkg });
+      else if (dep.kind === 'path') findings.push({ code: 'path_dependency', category: 'hygiene', severity: 'low', file: d.file, line, message: `${dep.name} is installed from a local path ${at}`, package: pkg });
     }
     for (const s of d.doc.installScripts)
       findings.push({ code: 'project_install_script', category: 'hygiene', severity: 'info', file: d.file, line: null, message: `the project defines an install-time lifecycle script (${s})` });
@@ -281,14 +295,22 @@ export function analyzeFiles(files: readonly SubmittedFile[], o: AnalyzeFilesOpt
         if (versions === undefined) {
           // optional dependencies of a platform that was not installed are legitimately absent
           if (dep.group === 'optional') continue;
-          findings.push({ code: 'lock_missing_dependency', category: 'hygiene', severity: 'medium', file: d.file, line: line1(dep.line), message: `the manifest declares a dependency its ${l.doc.format} file does not hold: the lock is stale`, package: pkg });
+          findings.push({ code: 'lock_missing_dependency', category: 'hygiene', severity: 'medium', file: d.file, line: line1(dep.line), message: `${dep.name} is declared in the manifest but its ${l.doc.format} file does not hold it: the lock is stale ${where(d.file, line1(dep.line))}`, package: pkg });
           continue;
         }
         if (dep.kind === 'exact' || dep.kind === 'range') {
           const spec = d.doc.ecosystem === 'npm' ? dep.specifier.replace(/^npm:.*@/, '') : dep.specifier;
           const results = versions.map((v) => satisfiesSpec(d.doc.ecosystem, v, spec));
           if (results.every((r) => r === false))
-            findings.push({ code: 'lock_version_mismatch', category: 'hygiene', severity: 'medium', file: d.file, line: line1(dep.line), message: `the version in the ${l.doc.format} file does not satisfy the manifest's constraint: the lock is stale`, package: pkg });
+            findings.push({
+              code: 'lock_version_mismatch',
+              category: 'hygiene',
+              severity: 'medium',
+              file: d.file,
+              line: line1(dep.line),
+              message: `${dep.name} ${versions.slice(0, 3).join(', ')} in the ${l.doc.format} file does not satisfy the manifest's constraint ${bounded(dep.specifier)}: the lock is stale ${where(d.file, line1(dep.line))}`,
+              package: versions.length === 1 ? { ...pkg, version: versions[0] as string } : pkg,
+            });
         }
       }
     }
@@ -303,20 +325,22 @@ export function analyzeFiles(files: readonly SubmittedFile[], o: AnalyzeFilesOpt
     const hashed = new Set(sum.doc.entries.map((e) => `${e.name}@${e.version}`));
     for (const e of mod.doc.entries)
       if (!hashed.has(`${e.name}@${e.version}`))
-        findings.push({ code: 'lock_missing_dependency', category: 'hygiene', severity: 'medium', file: mod.file, line: line1(e.line), message: 'go.sum holds no hash for a module go.mod requires', package: { ecosystem: 'golang', name: e.name, version: e.version } });
+        findings.push({ code: 'lock_missing_dependency', category: 'hygiene', severity: 'medium', file: mod.file, line: line1(e.line), message: `go.sum holds no hash for ${e.name} ${e.version}, which go.mod requires ${where(mod.file, line1(e.line))}`, package: { ecosystem: 'golang', name: e.name, version: e.version } });
   }
   // requirements files: unpinned and range lines, direct references
   for (const l of locks.filter((x) => x.doc.format === 'requirements')) {
     for (const r of l.doc.requirements ?? []) {
-      const pkg = r.name !== undefined ? { package: { ecosystem: 'pypi', name: r.name } } : {};
+      const pkg = r.name !== undefined ? { package: { ecosystem: 'pypi', name: r.name, ...(r.pinnedVersion !== undefined ? { version: r.pinnedVersion } : {}) } } : {};
+      const who = r.name !== undefined ? named({ name: r.name, version: r.pinnedVersion }) : 'a requirement';
       const line = r.keyLine + 1;
-      if (r.kind === 'url') findings.push({ code: 'url_dependency', category: 'hygiene', severity: 'medium', file: l.file, line, message: 'a requirement is installed from a URL or VCS, outside any index', ...pkg });
-      else if (r.kind === 'path' || r.kind === 'editable') findings.push({ code: 'path_dependency', category: 'hygiene', severity: 'low', file: l.file, line, message: 'a requirement is installed from a local path', ...pkg });
+      const at = where(l.file, line);
+      if (r.kind === 'url') findings.push({ code: 'url_dependency', category: 'hygiene', severity: 'medium', file: l.file, line, message: `${who} is installed from a URL or VCS, outside any index ${at}`, ...pkg });
+      else if (r.kind === 'path' || r.kind === 'editable') findings.push({ code: 'path_dependency', category: 'hygiene', severity: 'low', file: l.file, line, message: `${who} is installed from a local path ${at}`, ...pkg });
       else if (r.pinnedVersion === undefined)
         findings.push(
           r.specifier === ''
-            ? { code: 'unpinned_dependency', category: 'hygiene', severity: 'medium', file: l.file, line, message: 'a requirement has no version constraint', ...pkg }
-            : { code: 'range_pinned_dependency', category: 'hygiene', severity: 'low', file: l.file, line, message: 'a requirement is constrained to a range, not pinned', ...pkg },
+            ? { code: 'unpinned_dependency', category: 'hygiene', severity: 'medium', file: l.file, line, message: `${who} has no version constraint ${at}`, ...pkg }
+            : { code: 'range_pinned_dependency', category: 'hygiene', severity: 'low', file: l.file, line, message: `${who} is constrained to a range (${bounded(r.specifier)}), not pinned ${at}`, ...pkg },
         );
     }
   }
@@ -384,10 +408,12 @@ export function analyzeFiles(files: readonly SubmittedFile[], o: AnalyzeFilesOpt
     for (const e of own) {
       const pkg = { ecosystem: eco, name: e.name, version: e.version };
       const line = line1(e.keyLine);
-      if (e.installScript === true) findings.push({ code: 'install_script', category: 'hygiene', severity: 'low', file: l.file, line, message: 'a locked package runs an install script when installed', package: pkg });
-      if (e.source === 'git') findings.push({ code: 'git_dependency', category: 'hygiene', severity: 'medium', file: l.file, line, message: 'a locked package comes from a git repository, outside any registry', package: pkg });
-      else if (e.source === 'url') findings.push({ code: 'url_dependency', category: 'hygiene', severity: 'medium', file: l.file, line, message: 'a locked package comes from a URL, outside any registry', package: pkg });
-      else if (e.source === 'path' && eco !== 'cargo') findings.push({ code: 'path_dependency', category: 'hygiene', severity: 'low', file: l.file, line, message: 'a locked package comes from a local path', package: pkg });
+      const who = named(pkg);
+      const at = where(l.file, line);
+      if (e.installScript === true) findings.push({ code: 'install_script', category: 'hygiene', severity: 'low', file: l.file, line, message: `${who} runs an install script when installed ${at}`, package: pkg });
+      if (e.source === 'git') findings.push({ code: 'git_dependency', category: 'hygiene', severity: 'medium', file: l.file, line, message: `${who} is locked from a git repository, outside any registry ${at}`, package: pkg });
+      else if (e.source === 'url') findings.push({ code: 'url_dependency', category: 'hygiene', severity: 'medium', file: l.file, line, message: `${who} is locked from a URL, outside any registry ${at}`, package: pkg });
+      else if (e.source === 'path' && eco !== 'cargo') findings.push({ code: 'path_dependency', category: 'hygiene', severity: 'low', file: l.file, line, message: `${who} is locked from a local path ${at}`, package: pkg });
       const v = versionsByName.get(e.name) ?? { versions: new Set<string>(), line };
       v.versions.add(e.version);
       versionsByName.set(e.name, v);
@@ -403,18 +429,18 @@ export function analyzeFiles(files: readonly SubmittedFile[], o: AnalyzeFilesOpt
         const resolvedInternal = host !== undefined && !resolvedPublic;
         const scoped = eco === 'npm' && scopeRegistry(e.name) !== undefined && !PUBLIC_HOSTS.has(scopeRegistry(e.name) as string);
         if (resolvedPublic)
-          findings.push({ code: 'internal_package_from_public_registry', category: 'confusion', severity: 'critical', file: l.file, line, message: 'a package in an internal namespace was resolved from a public registry: a dependency-confusion install', package: pkg });
+          findings.push({ code: 'internal_package_from_public_registry', category: 'confusion', severity: 'critical', file: l.file, line, message: `${who} is in an internal namespace and was resolved from a public registry: a dependency-confusion install ${at}`, package: pkg });
         else if (!resolvedInternal && !scoped)
-          findings.push({ code: 'internal_package_not_pinned', category: 'confusion', severity: 'high', file: l.file, line, message: 'a package in an internal namespace is neither scoped to nor resolved from the internal registry', package: pkg });
+          findings.push({ code: 'internal_package_not_pinned', category: 'confusion', severity: 'high', file: l.file, line, message: `${who} is in an internal namespace and is neither scoped to nor resolved from the internal registry ${at}`, package: pkg });
         else if (resolvedInternal && (e.checksums ?? []).length === 0 && eco !== 'golang')
-          findings.push({ code: 'internal_package_without_integrity', category: 'confusion', severity: 'medium', file: l.file, line, message: 'a package in an internal namespace is locked without an integrity hash', package: pkg });
+          findings.push({ code: 'internal_package_without_integrity', category: 'confusion', severity: 'medium', file: l.file, line, message: `${who} is in an internal namespace and is locked without an integrity hash ${at}`, package: pkg });
       }
     }
     for (const [host, h] of hostsSeen)
       findings.push({ code: 'unexpected_registry', category: 'confusion', severity: 'medium', file: l.file, line: h.line, message: `${h.count} locked package(s) resolve from a registry host (${host}) that is neither a public registry nor one the submitted files declare` });
     if (eco !== 'golang')
       for (const [name, v] of versionsByName)
-        if (v.versions.size > 1) findings.push({ code: 'duplicate_versions', category: 'hygiene', severity: 'info', file: l.file, line: v.line, message: `${v.versions.size} versions of one package are locked`, package: { ecosystem: eco, name } });
+        if (v.versions.size > 1) findings.push({ code: 'duplicate_versions', category: 'hygiene', severity: 'info', file: l.file, line: v.line, message: `${v.versions.size} versions of ${name} are locked (${[...v.versions].slice(0, 5).join(', ')}${v.versions.size > 5 ? ', ...' : ''}) ${where(l.file, v.line)}`, package: { ecosystem: eco, name } });
   }
   // declared internal names that no .npmrc scope or lock resolution ties to an internal registry
   for (const d of declared)
@@ -425,7 +451,7 @@ export function analyzeFiles(files: readonly SubmittedFile[], o: AnalyzeFilesOpt
       const scoped = d.doc.ecosystem === 'npm' && scopeRegistry(dep.name) !== undefined;
       const pyIndexed = d.doc.ecosystem === 'pypi' && d.doc.indexes.length > 0;
       if (!scoped && !pyIndexed)
-        findings.push({ code: 'internal_package_not_pinned', category: 'confusion', severity: 'high', file: d.file, line: line1(dep.line), message: 'a dependency in an internal namespace is not scoped to the internal registry', package: { ecosystem: d.doc.ecosystem, name: dep.name } });
+        findings.push({ code: 'internal_package_not_pinned', category: 'confusion', severity: 'high', file: d.file, line: line1(dep.line), message: `${dep.name} is in an internal namespace and is not scoped to the internal registry ${where(d.file, line1(dep.line))}`, package: { ecosystem: d.doc.ecosystem, name: dep.name } });
     }
   // pip merges --extra-index-url with PyPI: internal names there can be shadowed from the public index
   const internalPypi = [...comps.values()].some((c) => c.ecosystem === 'pypi' && internalNamespaceOf(c.name, o.internalNamespaces) !== undefined);
@@ -603,7 +629,7 @@ function vulnerabilityFindings(components: readonly StoredComponent[], o: Analyz
         severity,
         file,
         line: null,
-        message: `${c.ecosystem}:${c.name}@${c.version} is affected by ${a.id}${a.kev ? ' (known exploited)' : ''}${a.fixed_versions.length > 0 ? `; fixed in ${a.fixed_versions.slice(0, 3).join(', ')}` : ''}`,
+        message: `${c.name} ${c.version} (${c.ecosystem}) is affected by ${a.id}${a.kev ? ' (known exploited)' : ''}${a.fixed_versions.length > 0 ? `; fixed in ${a.fixed_versions.slice(0, 3).join(', ')}` : ''}`,
         package: { ecosystem: c.ecosystem, name: c.name, version: c.version },
       });
     }
