@@ -66,13 +66,13 @@ export function splitMemoryName(name: string): { image: string | null; pid: numb
 /** Lower-case file name of an image path; cut to 14 characters because Volatility's ImageFileName is. */
 export function imageKey(image: string | null): string {
   if (image === null) return '?';
-  const base = image.replace(/\\/g, '/').split('/').pop() ?? image;
-  return base.toLowerCase().slice(0, 14);
+  return baseName(image).toLowerCase().slice(0, 14);
 }
 
+/** The part after the last slash or backslash (the whole name when it has neither). */
 export function baseName(image: string | null): string {
   if (image === null) return '?';
-  return image.replace(/\\/g, '/').split('/').pop() ?? image;
+  return image.slice(Math.max(image.lastIndexOf('/'), image.lastIndexOf('\\')) + 1);
 }
 
 /** The created (or acting) process of a process event: object for creations, actor otherwise. */

@@ -4,7 +4,7 @@ import { KILL_CHAIN_STAGES } from './attack.js';
 import type { AnalysisEvent } from './events.js';
 import { Rows } from './seq.js';
 import { grownColumn } from '../../core/columns.js';
-import { attr, imageKey, splitMemoryName, timeMs, windowsEventId, type ProcRef } from './facts.js';
+import { attr, baseName, imageKey, splitMemoryName, timeMs, windowsEventId, type ProcRef } from './facts.js';
 
 type AttrValue = string | number | boolean;
 
@@ -226,7 +226,7 @@ export class ProvenanceGraph {
     const image = ref.image !== null ? (splitMemoryName(ref.image)?.image ?? ref.image) : null;
     if (known === undefined && ref.pid !== null && image === null) known = this.byPid.get(h)?.get(ref.pid);
     const id = known !== undefined ? known.id : flatId('process', [h, ref.pid ?? '?', imageKey(image)].join(':'));
-    const label = image !== null ? (image.replace(/\\/g, '/').split('/').pop() ?? image) : `pid ${ref.pid ?? '?'}`;
+    const label = image !== null ? baseName(image) : `pid ${ref.pid ?? '?'}`;
     const n = this.nodeById(id, 'process', label, host, e, { pid: ref.pid, image, guid: ref.guid, ...extra });
     if (n.label.startsWith('pid ') && image !== null) {
       n.label = this.intern(label);
