@@ -40,6 +40,8 @@ export type ArchiveIssueCode =
   | 'link_member'
   | 'device_member'
   | 'duplicate_member'
+  /** The installer would read the archive otherwise than the analysis did (a member after an end marker, zip names that disagree). */
+  | 'installer_ambiguity'
   | 'member_too_large'
   | 'too_many_members'
   | 'total_too_large'

@@ -234,7 +234,7 @@ export function openRelease(bytes: Uint8Array, hint?: OpenReleaseHint): PackageR
       entryPoints: m.entryPoints,
     },
     ...(hint?.registry !== undefined ? { registry: hint.registry } : {}),
-    archiveIssues: [...read.issues, ...read.ambiguities.map((a) => ({ code: a.code === 'duplicate_path' || a.code === 'second_root' ? ('duplicate_member' as const) : ('corrupt' as const), ...(a.path !== undefined ? { path: a.path } : {}), message: a.message }))],
+    archiveIssues: [...read.issues, ...read.ambiguities.map((a) => ({ code: a.code === 'duplicate_path' || a.code === 'second_root' ? ('duplicate_member' as const) : ('installer_ambiguity' as const), ...(a.path !== undefined ? { path: a.path } : {}), message: a.message }))],
     complete: read.complete && read.ambiguities.length === 0,
     identitySource,
   };

@@ -46,6 +46,7 @@ const ARCHIVE_FINDINGS: Readonly<Record<ArchiveIssueCode, { code: string; severi
   link_member: { code: 'archive_link_member', severity: 'medium', title: 'Archive member is a symbolic or hard link' },
   device_member: { code: 'archive_device_member', severity: 'high', title: 'Archive member is a device or FIFO' },
   duplicate_member: { code: 'archive_duplicate_member', severity: 'high', title: 'Two archive members share one path or a second top-level folder maps onto the same paths (the installer keeps the later one, which may hide an install hook)' },
+  installer_ambiguity: { code: 'archive_installer_ambiguity', severity: 'high', title: 'The installer would read this archive otherwise than the analysis did (a member after an end marker, or zip names that disagree): the analysis is incomplete' },
   member_too_large: { code: 'archive_member_not_analysed', severity: 'low', title: 'Archive member over the size limit was not analysed' },
   too_many_members: { code: 'archive_bomb', severity: 'high', title: 'Archive has more members than the limit' },
   total_too_large: { code: 'archive_bomb', severity: 'high', title: 'Archive expands past the size limit' },

@@ -24,6 +24,16 @@ describe('archive ambiguity', () => {
       ]),
     );
     importArchive(s.platform.db, s.platform.dataDir, tgz, { filename: 'dup-demo-1.0.0.tgz', source: 'import', actor: 'system' });
+    // One zero block, then a member: node-tar reads on (the end is two zero blocks), so the installer sees package/hook.js.
+    const head = buildTar([
+      { name: 'package/package.json', data: JSON.stringify({ name: 'end-demo', version: '1.0.0', description: 'demo', license: 'MIT' }) },
+      { name: 'package/index.js', data: 'module.exports = 1;\n' },
+    ]);
+    const tail = buildTar([{ name: 'package/hook.js', data: 'module.exports = 2;\n' }]);
+    const tar = new Uint8Array(head.length - 1024 + 512 + tail.length);
+    tar.set(head.subarray(0, head.length - 1024), 0);
+    tar.set(tail, head.length - 1024 + 512);
+    importArchive(s.platform.db, s.platform.dataDir, gzipSync(tar), { filename: 'end-demo-1.0.0.tgz', source: 'import', actor: 'system' });
   });
   afterAll(async () => {
     await s.close();
@@ -37,5 +47,14 @@ describe('archive ambiguity', () => {
     expect(v.incomplete).toBe(true);
     expect(v.decision).not.toBe('allow');
     expect(['high', 'critical']).toContain(v.severity);
+  });
+
+  it('reports a member after a single end block as a high installer-ambiguity finding, incomplete, never allowed in dev', async () => {
+    const r = await call(s, 'POST', '/scans', { token: by.developer.token, body: { ecosystem: 'npm', name: 'end-demo', version: '1.0.0', environment: 'dev' } });
+    expect(r.status).toBe(200);
+    const v = (await r.json()) as ScanVerdict;
+    expect(v.findings.filter((f) => f.code === 'archive_installer_ambiguity').map((f) => f.severity)).toContain('high');
+    expect(v.incomplete).toBe(true);
+    expect(v.decision).not.toBe('allow');
   });
 });
