@@ -171,7 +171,7 @@ export function rangeText(range: Range): string {
 }
 
 /** File name of an export: case-<first 8 of id>.<ext>. */
-export function exportName(caseId: string, ext: 'md' | 'html' | 'cypher' | 'json' | 'pdf'): string {
+export function exportName(caseId: string, ext: 'md' | 'html' | 'cypher' | 'json' | 'pdf' | 'layer.json'): string {
   return `case-${caseId.slice(0, 8)}.${ext === 'cypher' ? 'cypher' : ext}`;
 }
 
