@@ -131,34 +131,58 @@ export function ledgerHash(record: { seq: number; at: string; kind: string; acto
 }
 
 /**
- * Recomputes a chain from stored rows in seq order, one at a time (an iterator, so a long ledger
- * is never loaded whole), and reports the first break.
+ * Checks a chain one stored row at a time, in seq order (so a caller can feed it from any source, synchronous or in
+ * batches, without loading the ledger whole): `next` answers the first break, `finish` the verdict with the anchors.
  */
-export function verifyChain(rows: Iterable<StoredLedgerRow>, anchors: LedgerAnchors = {}): LedgerVerification {
-  let expectedSeq = 1;
-  let prev = GENESIS_HASH;
-  let count = 0;
-  const broken = (seq: number, reason: string): LedgerVerification => ({ ok: false, count, firstBroken: seq, reason, head: prev });
-  for (const row of rows) {
-    if (row.seq !== expectedSeq) return broken(expectedSeq, row.seq > expectedSeq ? 'record missing (sequence gap)' : 'sequence out of order');
-    count++;
-    if (row.prev_hash !== prev) return broken(row.seq, 'prev_hash does not match the previous record');
+export class ChainVerifier {
+  private expectedSeq = 1;
+  private prev = GENESIS_HASH;
+  private count = 0;
+
+  /** The break this row makes, or null when it extends the chain. */
+  next(row: StoredLedgerRow): LedgerVerification | null {
+    if (row.seq !== this.expectedSeq) return this.broken(this.expectedSeq, row.seq > this.expectedSeq ? 'record missing (sequence gap)' : 'sequence out of order');
+    this.count++;
+    if (row.prev_hash !== this.prev) return this.broken(row.seq, 'prev_hash does not match the previous record');
     let payload: unknown;
     try {
       payload = JSON.parse(row.payload);
     } catch {
-      return broken(row.seq, 'payload is not JSON');
+      return this.broken(row.seq, 'payload is not JSON');
     }
-    if (canonicalJson(payload) !== row.payload) return broken(row.seq, 'payload is not canonical JSON');
-    if (!HASH.test(row.hash) || ledgerHash({ ...row, payload }) !== row.hash) return broken(row.seq, 'hash does not match the record');
-    prev = row.hash;
-    expectedSeq++;
+    if (canonicalJson(payload) !== row.payload) return this.broken(row.seq, 'payload is not canonical JSON');
+    if (!HASH.test(row.hash) || ledgerHash({ ...row, payload }) !== row.hash) return this.broken(row.seq, 'hash does not match the record');
+    this.prev = row.hash;
+    this.expectedSeq++;
+    return null;
   }
-  if (anchors.count !== undefined && anchors.count !== count)
-    return { ok: false, count, firstBroken: Math.min(count, anchors.count) + 1, reason: 'record count differs from the expected count', head: prev };
-  if (anchors.head !== undefined && anchors.head.toLowerCase() !== prev)
-    return { ok: false, count, firstBroken: Math.max(count, 1), reason: 'head hash differs from the expected head', head: prev };
-  return { ok: true, count, head: prev };
+
+  /** The verdict once every row was given without a break. */
+  finish(anchors: LedgerAnchors = {}): LedgerVerification {
+    const { count, prev } = this;
+    if (anchors.count !== undefined && anchors.count !== count)
+      return { ok: false, count, firstBroken: Math.min(count, anchors.count) + 1, reason: 'record count differs from the expected count', head: prev };
+    if (anchors.head !== undefined && anchors.head.toLowerCase() !== prev)
+      return { ok: false, count, firstBroken: Math.max(count, 1), reason: 'head hash differs from the expected head', head: prev };
+    return { ok: true, count, head: prev };
+  }
+
+  private broken(seq: number, reason: string): LedgerVerification {
+    return { ok: false, count: this.count, firstBroken: seq, reason, head: this.prev };
+  }
+}
+
+/**
+ * Recomputes a chain from stored rows in seq order, one at a time (an iterator, so a long ledger
+ * is never loaded whole), and reports the first break.
+ */
+export function verifyChain(rows: Iterable<StoredLedgerRow>, anchors: LedgerAnchors = {}): LedgerVerification {
+  const v = new ChainVerifier();
+  for (const row of rows) {
+    const broken = v.next(row);
+    if (broken !== null) return broken;
+  }
+  return v.finish(anchors);
 }
 
 function toRecord(row: StoredLedgerRow): LedgerRecord {

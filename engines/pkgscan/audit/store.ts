@@ -3,7 +3,7 @@
 import type { Database } from 'better-sqlite3';
 import { canonicalJson } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
-import { GENESIS_HASH, Ledger, ledgerHash, missingLedgerTriggers, type LedgerAnchors, type LedgerVerification, type StoredLedgerRow } from '../../core/ledger.js';
+import { ChainVerifier, GENESIS_HASH, Ledger, ledgerHash, missingLedgerTriggers, type LedgerAnchors, type LedgerVerification, type StoredLedgerRow } from '../../core/ledger.js';
 import { APPEND_AT_END_BODY, APPEND_AT_END_FN, guardTriggerNames, REFUSE_CHANGE_BODY, REFUSE_CHANGE_FN } from '../db/schema.js';
 import { advisoryKey } from '../db/sql.js';
 import type { AsyncDb, Param, Queryable } from '../db/types.js';
@@ -80,35 +80,16 @@ export async function appendAuditPg(q: Queryable, record: NewAuditRecord, at = n
   return row;
 }
 
-/** Recomputes a chain read in batches from an async source (the same checks as engines/core's verifyChain). */
+/** Recomputes a chain read in batches from an async source (engines/core's chain verifier; seq may come back as a string). */
 export async function verifyRows(batches: AsyncIterable<readonly StoredLedgerRow[]>, anchors: LedgerAnchors = {}): Promise<LedgerVerification> {
-  let expectedSeq = 1;
-  let prev = GENESIS_HASH;
-  let count = 0;
-  const broken = (seq: number, reason: string): LedgerVerification => ({ ok: false, count, firstBroken: seq, reason, head: prev });
+  const v = new ChainVerifier();
   for await (const rows of batches) {
     for (const raw of rows) {
-      const row = { ...raw, seq: Number(raw.seq) };
-      if (row.seq !== expectedSeq) return broken(expectedSeq, row.seq > expectedSeq ? 'record missing (sequence gap)' : 'sequence out of order');
-      count++;
-      if (row.prev_hash !== prev) return broken(row.seq, 'prev_hash does not match the previous record');
-      let payload: unknown;
-      try {
-        payload = JSON.parse(row.payload);
-      } catch {
-        return broken(row.seq, 'payload is not JSON');
-      }
-      if (canonicalJson(payload) !== row.payload) return broken(row.seq, 'payload is not canonical JSON');
-      if (!/^[0-9a-f]{64}$/.test(row.hash) || ledgerHash({ ...row, payload }) !== row.hash) return broken(row.seq, 'hash does not match the record');
-      prev = row.hash;
-      expectedSeq++;
+      const broken = v.next({ ...raw, seq: Number(raw.seq) });
+      if (broken !== null) return broken;
     }
   }
-  if (anchors.count !== undefined && anchors.count !== count)
-    return { ok: false, count, firstBroken: Math.min(count, anchors.count) + 1, reason: 'record count differs from the expected count', head: prev };
-  if (anchors.head !== undefined && anchors.head.toLowerCase() !== prev)
-    return { ok: false, count, firstBroken: Math.max(count, 1), reason: 'head hash differs from the expected head', head: prev };
-  return { ok: true, count, head: prev };
+  return v.finish(anchors);
 }
 
 /** The chain in seq order, BATCH rows a query (keyset pagination: never the whole table in memory). */
