@@ -7,6 +7,7 @@ import { validateStixObject } from '../core/stix.js';
 import { main } from './cli.js';
 import { corporaDir } from './kb/build.js';
 import { assessmentSchema } from './schemas.js';
+import { serveOnBusyPort } from '../core/testutil.js';
 
 const NOW = () => new Date('2026-05-01T12:00:00.000Z');
 const CTI = path.join(corporaDir(), 'cti');
@@ -158,20 +159,9 @@ describe('attrib load-attack refuses what is not ATT&CK and names the release (i
 
 describe('attrib serve on a busy port', () => {
   it('says the port is in use instead of "internal error"', async () => {
-    const { createServer } = await import('node:net');
-    const busy = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    const saved = process.env['VITRINE_HOME'];
-    process.env['VITRINE_HOME'] = '';
-    try {
-      const r = await main(['serve', '--port', String((busy.address() as { port: number }).port)]);
-      expect(r.code).not.toBe(0);
-      expect(r.stderr).toContain('attrib: the port is in use');
-      expect(r.stderr).not.toContain('internal error');
-    } finally {
-      if (saved === undefined) delete process.env['VITRINE_HOME'];
-      else process.env['VITRINE_HOME'] = saved;
-      await new Promise((resolve) => busy.close(resolve));
-    }
+    const r = await serveOnBusyPort(main);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('attrib: the port is in use');
+    expect(r.stderr).not.toContain('internal error');
   });
 });

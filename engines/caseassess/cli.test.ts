@@ -8,6 +8,7 @@ import { REPO_ROOT } from '../../test/corpora.js';
 import { validateStixObject } from '../core/stix.js';
 import { main } from './cli.js';
 import { assessmentSchema } from './schemas.js';
+import { serveOnBusyPort } from '../core/testutil.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'caseassess-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -119,20 +120,9 @@ describe('caseassess command line', { timeout: 120_000 }, () => {
 
 describe('caseassess serve on a busy port', () => {
   it('says the port is in use instead of "internal error"', async () => {
-    const { createServer } = await import('node:net');
-    const busy = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    const saved = process.env['VITRINE_HOME'];
-    process.env['VITRINE_HOME'] = '';
-    try {
-      const r = await main(['serve', '--port', String((busy.address() as { port: number }).port)]);
-      expect(r.code).not.toBe(0);
-      expect(r.stderr).toContain('caseassess: the port is in use');
-      expect(r.stderr).not.toContain('internal error');
-    } finally {
-      if (saved === undefined) delete process.env['VITRINE_HOME'];
-      else process.env['VITRINE_HOME'] = saved;
-      await new Promise((resolve) => busy.close(resolve));
-    }
+    const r = await serveOnBusyPort(main);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('caseassess: the port is in use');
+    expect(r.stderr).not.toContain('internal error');
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../test/corpora.js';
 import { main } from './cli.js';
 import { DEMO_SHA } from './synth.js';
+import { serveOnBusyPort } from '../core/testutil.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'provgate-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -262,21 +263,10 @@ describe('provgate command line', () => {
 
 describe('provgate serve on a busy port', () => {
   it('says the port is in use instead of "internal error"', async () => {
-    const { createServer } = await import('node:net');
-    const busy = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    const saved = process.env['VITRINE_HOME'];
-    process.env['VITRINE_HOME'] = '';
-    try {
-      const r = await main(['serve', '--port', String((busy.address() as { port: number }).port)]);
-      expect(r.code).not.toBe(0);
-      expect(r.stderr).toContain('provgate: the port is in use');
-      expect(r.stderr).not.toContain('internal error');
-    } finally {
-      if (saved === undefined) delete process.env['VITRINE_HOME'];
-      else process.env['VITRINE_HOME'] = saved;
-      await new Promise((resolve) => busy.close(resolve));
-    }
+    const r = await serveOnBusyPort(main);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('provgate: the port is in use');
+    expect(r.stderr).not.toContain('internal error');
   });
 });
 
