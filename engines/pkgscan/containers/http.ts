@@ -1,13 +1,12 @@
 // Routes /containers/scans: upload an image (raw octet-stream streamed to a private file, size-checked, one scan at a time), the list, one scan, its CycloneDX SBOM.
 import { randomUUID } from 'node:crypto';
-import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
-import { checkRawUpload, getByIdRoute, listRoute, type RawUpload, rawUploadToFile, type RouteDef, UUID } from '../routing/http.js';
+import { checkRawUpload, getByIdRoute, listRoute, type RawUpload, rawUploadToFile, removeFilesLeftBeforeStart, type RouteDef, UUID } from '../routing/http.js';
 import { CONTAINER_SCAN_JOB, UPLOAD_DIR, uploadPath, type ContainerAnalysis, type ContainerPayload } from './analyze.js';
 import { finishContainerScan } from './scan.js';
 import { getContainerSbom, getContainerScan, listContainerScans } from './store.js';
@@ -55,28 +54,7 @@ const IMAGE_UPLOAD: RawUpload = {
  */
 export function sweepContainerUploads(dataDir: string): number {
   if (dataDir === '') return 0;
-  const dir = path.join(dataDir, UPLOAD_DIR);
-  const startedAt = Date.now() - process.uptime() * 1000;
-  let removed = 0;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    if (!/^[0-9a-f-]{36}\.tar$/.test(name)) continue;
-    const file = path.join(dir, name);
-    try {
-      const st = lstatSync(file);
-      if (!st.isFile() || st.mtimeMs >= startedAt) continue;
-      rmSync(file, { force: true });
-      removed++;
-    } catch {
-      // gone already
-    }
-  }
-  return removed;
+  return removeFilesLeftBeforeStart(path.join(dataDir, UPLOAD_DIR), (name) => /^[0-9a-f-]{36}\.tar$/.test(name));
 }
 
 export function containerRoutes(p: Platform): RouteDef[] {

@@ -1,4 +1,5 @@
 // The route table's types: who may call a route, its schemas for the OpenAPI document, its handler; and the one shape of a paginated list route.
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request, Response } from 'express';
@@ -142,4 +143,32 @@ export async function rawUploadToFile(req: Request, file: string, u: RawUpload):
     await fh.close();
   }
   return total;
+}
+
+/**
+ * At start: removes the regular files of `dir` whose names `isStale` accepts and that were written before this process
+ * started (a process that died mid-upload left them; nothing running now can be using them). Answers how many went.
+ */
+export function removeFilesLeftBeforeStart(dir: string, isStale: (name: string) => boolean): number {
+  const startedAt = Date.now() - process.uptime() * 1000;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!isStale(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      const st = lstatSync(file);
+      if (!st.isFile() || st.mtimeMs >= startedAt) continue;
+      rmSync(file, { force: true });
+      removed++;
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
 }

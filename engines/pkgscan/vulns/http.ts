@@ -1,6 +1,5 @@
 // Routes /vulnerabilities: lookup with honest status, one advisory by id or alias, advisories found in stored scans, imports and per-source status.
 import { randomUUID } from 'node:crypto';
-import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +9,7 @@ import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import { detectKind } from '../../core/vulns/sources.js';
 import type { Platform } from '../platform.js';
-import { checkRawUpload, listRoute, rawUploadToFile, type RawUpload, type RouteDef } from '../routing/http.js';
+import { checkRawUpload, listRoute, rawUploadToFile, type RawUpload, removeFilesLeftBeforeStart, type RouteDef } from '../routing/http.js';
 import { booleanQuery } from '../users/http.js';
 import { advisoryStoreOf, listVulnerabilities } from './advisories.js';
 
@@ -56,28 +55,8 @@ export function recoverAdvisoryImports(p: Pick<Platform, 'db' | 'dataDir'>): { f
   const s = advisoryStoreOf(p.db);
   const failed = s.recoverInterrupted();
   const live = new Set(s.runningImports());
-  let removed = 0;
-  if (p.dataDir === '') return { failed, removed };
-  const dir = path.join(p.dataDir, 'tmp');
-  const startedAt = Date.now() - process.uptime() * 1000;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return { failed, removed };
-  }
-  for (const name of names) {
-    if (!name.startsWith(TEMP_PREFIX) || live.has(name.slice(TEMP_PREFIX.length))) continue;
-    const file = path.join(dir, name);
-    try {
-      const st = lstatSync(file);
-      if (!st.isFile() || st.mtimeMs >= startedAt) continue;
-      rmSync(file, { force: true });
-      removed++;
-    } catch {
-      // gone already
-    }
-  }
+  if (p.dataDir === '') return { failed, removed: 0 };
+  const removed = removeFilesLeftBeforeStart(path.join(p.dataDir, 'tmp'), (name) => name.startsWith(TEMP_PREFIX) && !live.has(name.slice(TEMP_PREFIX.length)));
   return { failed, removed };
 }
 
