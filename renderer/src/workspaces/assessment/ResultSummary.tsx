@@ -5,12 +5,8 @@ import { hypothesisLabel, percent } from './model';
 /** Warnings that change how the result reads (evidence that was not scored at all): shown open, not folded away. */
 const READING: ReadonlySet<AssessmentWarning['code']> = new Set(['no_scored_evidence', 'unknown_technique', 'revoked_technique', 'unknown_software', 'unknown_sector', 'unknown_region']);
 
-export function ResultSummary({ assessment }: { readonly assessment: Assessment }) {
-  const { leading, confidence, gap } = assessment;
-  const second = assessment.alternatives.find((h) => h.attack_id === gap.second_attack_id);
-  const reading = assessment.warnings.filter((w) => READING.has(w.code));
-  const other = assessment.warnings.filter((w) => !READING.has(w.code));
-  const warningList = (list: readonly AssessmentWarning[]) => (
+function warningList(list: readonly AssessmentWarning[]) {
+  return (
     <ul>
       {list.map((w, i) => (
         <li key={i}>
@@ -19,6 +15,34 @@ export function ResultSummary({ assessment }: { readonly assessment: Assessment 
       ))}
     </ul>
   );
+}
+
+/** The folded notes that do not change the reading, and what the assessment ran against. */
+function NotesAndSource({ assessment, other }: { readonly assessment: Assessment; readonly other: readonly AssessmentWarning[] }) {
+  return (
+    <>
+      {other.length > 0 && (
+        <details className="warnings">
+          <summary>
+            {other.length} other note{other.length === 1 ? '' : 's'}
+          </summary>
+          {warningList(other)}
+        </details>
+      )}
+      <div className="muted leading__kg">
+        {assessment.kg.source}
+        {assessment.kg.attack_version ? ` ${assessment.kg.attack_version}` : ''} · {assessment.kg.actor_count} actors · method {assessment.method} · case{' '}
+        <code title={assessment.case_sha256}>{assessment.case_sha256.slice(0, 12)}</code>
+      </div>
+    </>
+  );
+}
+
+export function ResultSummary({ assessment }: { readonly assessment: Assessment }) {
+  const { leading, confidence, gap } = assessment;
+  const second = assessment.alternatives.find((h) => h.attack_id === gap.second_attack_id);
+  const reading = assessment.warnings.filter((w) => READING.has(w.code));
+  const other = assessment.warnings.filter((w) => !READING.has(w.code));
   if (confidence.insufficient) {
     return (
       <section className="panel leading leading--insufficient" aria-label="Assessment" data-testid="leading-hypothesis" data-insufficient="true">
@@ -50,19 +74,7 @@ export function ResultSummary({ assessment }: { readonly assessment: Assessment 
             {warningList(reading)}
           </div>
         )}
-        {other.length > 0 && (
-          <details className="warnings">
-            <summary>
-              {other.length} other note{other.length === 1 ? '' : 's'}
-            </summary>
-            {warningList(other)}
-          </details>
-        )}
-        <div className="muted leading__kg">
-          {assessment.kg.source}
-          {assessment.kg.attack_version ? ` ${assessment.kg.attack_version}` : ''} · {assessment.kg.actor_count} actors · method {assessment.method} · case{' '}
-          <code title={assessment.case_sha256}>{assessment.case_sha256.slice(0, 12)}</code>
-        </div>
+        <NotesAndSource assessment={assessment} other={other} />
       </section>
     );
   }
@@ -129,19 +141,7 @@ export function ResultSummary({ assessment }: { readonly assessment: Assessment 
           {warningList(reading)}
         </div>
       )}
-      {other.length > 0 && (
-        <details className="warnings">
-          <summary>
-            {other.length} other note{other.length === 1 ? '' : 's'}
-          </summary>
-          {warningList(other)}
-        </details>
-      )}
-      <div className="muted leading__kg">
-        {assessment.kg.source}
-        {assessment.kg.attack_version ? ` ${assessment.kg.attack_version}` : ''} · {assessment.kg.actor_count} actors · method {assessment.method} · case{' '}
-        <code title={assessment.case_sha256}>{assessment.case_sha256.slice(0, 12)}</code>
-      </div>
+      <NotesAndSource assessment={assessment} other={other} />
     </section>
   );
 }
