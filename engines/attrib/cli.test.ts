@@ -109,6 +109,57 @@ describe.skipIf(!haveTram)('attrib command line on TRAM reports', () => {
   });
 });
 
+describe('attrib attribute: period, known infrastructure and the reasons per group', () => {
+  const report = [
+    'The intruders sent spearphishing attachments (T1566.001) and ran PowerShell (T1059.001) to fetch a loader.',
+    'They dumped LSASS memory (T1003.001), moved laterally over SMB admin shares (T1021.002) and beaconed to 203.0.113.77 and update-check.example.net.',
+  ].join(' ');
+  const file = path.join(work, 'attribute-report.txt');
+  writeFileSync(file, report);
+
+  it('prints every shortlisted group with one line per reason, the infrastructure reason naming the recorded indicators', async () => {
+    const infra = path.join(work, 'known-infra.json');
+    writeFileSync(infra, JSON.stringify([{ group: 'G0099', indicators: ['ipv4:203.0.113.77', 'update-check.example.net'] }]));
+    const r = await main(['attribute', file, '--attack', 'resources/attrib/attack-kb.json.gz', '--shortlist', '5', '--period', '2019/2021', '--known-infrastructure', infra]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ +\+\d\.\d{3} techniques +\d+ of the report's \d+ techniques/m);
+    expect(r.stdout).toMatch(/^ +\+\d\.\d{3} time +documented activity \d{4} to \d{4}/m);
+    // The group the analyst recorded the two indicators for is shortlisted with the infrastructure reason, and only it.
+    const infraLines = r.stdout.split('\n').filter((l) => /^ +\+\d\.\d{3} infrastructure/.test(l));
+    expect(infraLines).toEqual([expect.stringContaining('2 report indicator(s) recorded for this group')]);
+    expect(r.stdout).toMatch(/\d\. G0099 /);
+    const json = JSON.parse((await main(['attribute', file, '--attack', 'resources/attrib/attack-kb.json.gz', '--known-infrastructure', infra, '--json'])).stdout) as { shortlist: { id: string; shared_infrastructure?: string[] }[] };
+    expect(json.shortlist.find((c) => c.id === 'G0099')?.shared_infrastructure).toEqual(['203.0.113.77', 'update-check.example.net']);
+    expect(json.shortlist.filter((c) => c.id !== 'G0099').every((c) => (c.shared_infrastructure ?? []).length === 0)).toBe(true);
+  });
+
+  it('the period moves the time part: a group documented in the period gains, the same group far from it gains nothing', async () => {
+    const at = async (period: string) =>
+      (JSON.parse((await main(['attribute', file, '--attack', 'resources/attrib/attack-kb.json.gz', '--shortlist', '20', '--period', period, '--json'])).stdout) as {
+        shortlist: { id: string; reasons: { kind: string; contribution: number }[] }[];
+      }).shortlist;
+    const recent = await at('2022-01/2023-06');
+    const ancient = await at('1985');
+    const timeOf = (list: typeof recent, id: string) => list.find((c) => c.id === id)?.reasons.find((x) => x.kind === 'time')?.contribution;
+    const shared = recent.map((c) => c.id).filter((id) => ancient.some((c) => c.id === id));
+    expect(shared.length).toBeGreaterThan(0);
+    expect(shared.some((id) => (timeOf(recent, id) ?? 0) > 0)).toBe(true);
+    for (const id of shared) expect(timeOf(ancient, id)).toBe(0);
+  });
+
+  it('refuses a malformed period or infrastructure file with exit 2, naming the field and never the value', async () => {
+    const bad = await main(['attribute', file, '--attack', 'resources/attrib/attack-kb.json.gz', '--period', 'last-spring']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toContain('last-spring');
+    const infra = path.join(work, 'bad-infra.json');
+    writeFileSync(infra, JSON.stringify([{ group: 'APT-secret-name', indicators: ['x'] }]));
+    const r = await main(['attribute', file, '--attack', 'resources/attrib/attack-kb.json.gz', '--known-infrastructure', infra]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('group');
+    expect(r.stderr).not.toContain('APT-secret-name');
+  });
+});
+
 describe.skipIf(!existsSync(path.join(CTI, 'attack', 'ics-attack-18.1.json')))('attrib load-attack', () => {
   it('turns an ATT&CK bundle into a knowledge-base file that extract can use', async () => {
     const out = path.join(work, 'ics_kb.json');

@@ -33,6 +33,9 @@ import {
   type TechniqueClassifier,
 } from './analysis.js';
 import { serializeKb } from './kb/build.js';
+import { parseKnownInfrastructure, parsePeriod } from './attribute/request.js';
+import { readJsonFile } from './kb/kb.js';
+import type { Attribution } from '../core/contracts/attrib.js';
 import { allowedHostsFromEnv, createStandaloneApp, serveAllowedHosts, techniqueLookup } from './http.js';
 import { MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
 import { attribService } from './service.js';
@@ -52,8 +55,13 @@ Usage:
       Groups the reports in DIR by the similarity of their indicators and techniques (JSON); --cypher
       also writes the clusters as a Cypher script.
   attrib attribute FILE --attack KB.json [--shortlist ${DEFAULT_SHORTLIST}] [--classifier MODEL] [--calibration MAP.json] [--json]
-      Ranks ATT&CK groups by the similarity of the report's technique profile to theirs (rare
-      techniques weigh more); a shortlist, probabilities calibrated by the map when given.
+                   [--period FROM[/TO]] [--known-infrastructure FILE.json]
+      Ranks ATT&CK groups against the report: its techniques (rare ones weigh more), software, wording
+      compared with ATT&CK's procedure texts, indicators recorded as a group's infrastructure
+      (--known-infrastructure: [{"group": "G0016", "indicators": ["ipv4:203.0.113.7", ...]}] or
+      {"G0016": [...]}) and the report's period against each group's documented activity (--period
+      2021, 2021-03/2022-01). A shortlist with each group's reasons; probabilities calibrated by the
+      map when given.
   attrib train-classifier --attack KB.json [--ttp-labels FILE.json] [--threshold ${DEFAULT_THRESHOLD}] [--out MODEL]
       Trains the sentence-level technique classifier on the KB's procedure texts and the labelled
       sentences ([{text, label}], e.g. TRAM single_label.json); 20% of each label is held out (seed 1)
@@ -92,6 +100,8 @@ const options = {
   cypher: { type: 'string' },
   attack: { type: 'string' },
   shortlist: { type: 'string' },
+  period: { type: 'string' },
+  'known-infrastructure': { type: 'string' },
   calibration: { type: 'string' },
   'ttp-labels': { type: 'string' },
   out: { type: 'string' },
@@ -253,16 +263,31 @@ function attributeCommand(positionals: readonly string[], values: Values): CliRe
   const kb = kbOf(values, values.attack);
   const classifier = classifierOf(values);
   const calibration = values.calibration === undefined ? undefined : loadCalibration(path.resolve(values.calibration));
-  const a = attribute(readReportText(path.resolve(positionals[0]!)), kb, { shortlist, ...(classifier ? { classifier } : {}), ...(calibration ? { calibration } : {}) });
+  const period = values.period === undefined ? undefined : parsePeriod(values.period);
+  const knownInfrastructure = values['known-infrastructure'] === undefined ? undefined : parseKnownInfrastructure(readJsonFile(path.resolve(values['known-infrastructure']), 'known infrastructure', 16 * 1024 * 1024));
+  const a = attribute(readReportText(path.resolve(positionals[0]!)), kb, {
+    shortlist,
+    ...(classifier ? { classifier } : {}),
+    ...(calibration ? { calibration } : {}),
+    ...(period ? { period } : {}),
+    ...(knownInfrastructure ? { knownInfrastructure } : {}),
+  });
   if (values.json === true) return json(a);
+  return { code: 0, stdout: attributionText(a), stderr: '' };
+}
+
+/** The attribution as text: each group's score, then one indented line per reason (what the part adds, and what it rests on). */
+export function attributionText(a: Attribution): string {
   const lines = [
-    `Techniques of the report: ${a.techniques.length} (${a.unmatched_techniques.length} used by no group)`,
+    `Techniques of the report: ${a.techniques.length} (${a.unmatched_techniques.length} used by no group)${a.software && a.software.length > 0 ? `; software: ${a.software.join(' ')}` : ''}`,
     `Shortlist of ${a.shortlist.length} of ${a.groups_considered} groups (${a.calibrated ? 'calibrated probabilities' : "probability = the group's share of the shortlist's total score"}):`,
-    ...a.shortlist.map((c) => `  ${c.rank}. ${c.id} ${c.name}: score ${c.score.toFixed(3)}, similarity ${c.similarity.toFixed(3)}, probability ${(c.probability * 100).toFixed(1)}%, shared ${c.shared_techniques.slice(0, 8).join(' ')}`),
-    `Method: ${a.method}`,
-    ...a.warnings.map((w) => `Note: ${w}`),
   ];
-  return { code: 0, stdout: `${lines.join('\n')}\n`, stderr: '' };
+  for (const c of a.shortlist) {
+    lines.push(`  ${c.rank}. ${c.id} ${c.name}: score ${c.score.toFixed(3)}, similarity ${c.similarity.toFixed(3)}, probability ${(c.probability * 100).toFixed(1)}%`);
+    for (const r of c.reasons ?? []) lines.push(`       ${`+${r.contribution.toFixed(3)}`.padStart(7)} ${r.kind.padEnd(14)} ${r.detail}`);
+  }
+  lines.push(`Method: ${a.method}`, ...a.warnings.map((w) => `Note: ${w}`));
+  return `${lines.join('\n')}\n`;
 }
 
 function trainCommand(positionals: readonly string[], values: Values): CliResult {

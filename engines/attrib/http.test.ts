@@ -8,7 +8,7 @@ import { LOOPBACK_HOSTS } from '../core/http/security.js';
 import { attribService } from './service.js';
 import { overrideLog } from './store.js';
 import type { ExtractResponse } from '../core/contracts/ach.js';
-import { assessmentSchema, errorBodySchema, healthSchema, scenarioListSchema } from './schemas.js';
+import { assessmentSchema, attributionSchema, errorBodySchema, healthSchema, scenarioListSchema } from './schemas.js';
 
 const TAXII = 'application/taxii+json;version=2.1';
 const TOKEN = 'test-token-0123456789';
@@ -165,6 +165,42 @@ describe('attrib HTTP API', () => {
     await expectError(await post(open, '/extract', { text: 'a'.repeat(500_001) }), 413, 'payload_too_large');
     expect((await post(open, '/extract', { text: 'a'.repeat(500_000) })).status).toBe(200);
     await expectError(await post(open, '/extract', { txt: 'x' }), 422, 'validation_failed');
+  });
+
+  it('POST /attribute: the shortlist with reasons; period and known_infrastructure reach the score', async () => {
+    const text =
+      'Spearphishing attachments (T1566.001) dropped a loader that ran PowerShell (T1059.001), dumped LSASS memory (T1003.001) and beaconed to 198.51.100.23.';
+    const plain = attributionSchema.parse(await (await post(open, '/attribute', { text, shortlist: 5 })).json());
+    expect(plain.shortlist).toHaveLength(5);
+    expect(plain.shortlist.every((c) => (c.reasons ?? []).some((r) => r.kind === 'techniques'))).toBe(true);
+    expect(plain.shortlist.some((c) => (c.reasons ?? []).some((r) => r.kind === 'time' || r.kind === 'infrastructure'))).toBe(false);
+
+    const res = await post(open, '/attribute', { text, shortlist: 5, period: { from: '2020-03', to: '2021' }, known_infrastructure: [{ group: 'G0099', indicators: ['ipv4:198.51.100.23'] }] });
+    expect(res.status).toBe(200);
+    const r = attributionSchema.parse(await res.json());
+    const g = r.shortlist.find((c) => c.id === 'G0099');
+    expect(g?.shared_infrastructure).toEqual(['198.51.100.23']);
+    expect(g?.reasons?.find((x) => x.kind === 'infrastructure')?.detail).toBe('1 report indicator(s) recorded for this group');
+    expect(r.shortlist.every((c) => (c.reasons ?? []).some((x) => x.kind === 'time' && /^documented activity \d{4} to \d{4}/.test(x.detail)))).toBe(true);
+    // Each score is the sum of its reasons' contributions (to the rounding of each part).
+    for (const c of r.shortlist) expect((c.reasons ?? []).reduce((s, x) => s + x.contribution, 0)).toBeCloseTo(c.score, 2);
+  });
+
+  it('POST /attribute refuses a malformed period, group id or unknown field (422 naming the field, not the value), and text over the limit (413)', async () => {
+    const bad = async (body: unknown, field: string, secret: string) => {
+      const res = await post(open, '/attribute', body);
+      expect(res.status).toBe(422);
+      const text = await res.text();
+      expect(text).toContain(field);
+      expect(text).not.toContain(secret);
+    };
+    await bad({ text: 'x', period: { from: 'spring-of-2021' } }, 'period.from', 'spring-of-2021');
+    await bad({ text: 'x', period: { from: '2022', to: '2019' } }, 'period.to', '2019');
+    await bad({ text: 'x', known_infrastructure: [{ group: 'Fancy-Secret', indicators: ['1.2.3.4'] }] }, 'known_infrastructure[0].group', 'Fancy-Secret');
+    await bad({ text: 'x', shortlist: 0 }, 'shortlist', 'never');
+    await bad({ text: 'x', knownInfrastructure: [] }, 'knownInfrastructure', 'never');
+    await expectError(await post(open, '/attribute', { text: 'a'.repeat(500_001) }), 413, 'payload_too_large');
+    expect((await post(locked, '/attribute', { text: 'x' })).status).toBe(401);
   });
 
   it('the 1 MB cap holds on every route but /matrices/import/stix, which takes up to 8 MiB (a deliberate exception)', async () => {

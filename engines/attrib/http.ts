@@ -1,4 +1,4 @@
-// The attribution HTTP routes (mounted by the gateway at /svc/attrib, or at / by `attrib serve`): health, scenarios, ACH, STIX, TAXII 2.1, /docs.
+// The attribution HTTP routes (mounted by the gateway at /svc/attrib, or at / by `attrib serve`): health, scenarios, ACH, STIX, extraction, attribution, TAXII 2.1, /docs.
 import type { Database } from 'better-sqlite3';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { existsSync } from 'node:fs';
@@ -24,7 +24,9 @@ import { assessmentToStix } from './ach/stix.js';
 import { WORKBENCH_CSP, WORKBENCH_CSS, WORKBENCH_HTML, WORKBENCH_JS } from './ach/workbench.js';
 import { defaultResourcesDir, MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
 import { defaultAttribResourcesDir, loadKb, SHIPPED_CLASSIFIER_FILE, type AttackKb } from './analysis.js';
-import { EXTRACT_JOB } from './jobs.js';
+import { ATTRIBUTE_JOB, EXTRACT_JOB } from './jobs.js';
+import { attributeBodySchema } from './attribute/request.js';
+import type { Attribution } from '../core/contracts/attrib.js';
 import { openApiDocument } from './openapi.js';
 import { attribService } from './service.js';
 import { logOverrides } from './store.js';
@@ -216,6 +218,29 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       const warnings = b.classifier === true && classifierPath === undefined ? ['no classifier model is installed: techniques come from ids, names and phrasings only'] : [];
       const out: ExtractResponse = warnings.length > 0 ? { ...raw, extraction: { ...raw.extraction, warnings: [...raw.extraction.warnings, ...warnings] } } : raw;
       res.json(out);
+    }),
+  );
+
+  router.post(
+    '/attribute',
+    body,
+    route(async (req, res) => {
+      const b = parseBody(attributeBodySchema, req);
+      if (b.text.length > MAX_TEXT_CHARS) throw new VitrineError('payload_too_large', `the text is longer than ${MAX_TEXT_CHARS} characters`);
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableEnded) controller.abort();
+      });
+      const useClassifier = b.classifier === true && classifierPath !== undefined;
+      const { classifier: _asked, ...rest } = b;
+      const raw = (await ctx.jobs.run(
+        ATTRIBUTE_JOB,
+        { ...rest, ...(options.kbPath !== undefined ? { kbPath: options.kbPath } : {}), ...(useClassifier ? { classifierPath } : {}) },
+        { signal: controller.signal, label: `Attribution (${b.text.length} characters)` },
+      )) as Attribution;
+      if (typeof raw !== 'object' || raw === null || !Array.isArray(raw.shortlist)) throw new VitrineError('internal', 'the attribution job returned no valid result');
+      const warnings = b.classifier === true && classifierPath === undefined ? ['no classifier model is installed: techniques come from ids, names and phrasings only'] : [];
+      res.json(warnings.length > 0 ? { ...raw, warnings: [...raw.warnings, ...warnings] } : raw);
     }),
   );
 

@@ -1,11 +1,14 @@
-// The attribution jobs the EngineHost runs in worker processes (and InProcessRunner for the command line): extraction over report text.
+// The attribution jobs the EngineHost runs in worker processes (and InProcessRunner for the command line): extraction and actor attribution over report text.
 import { z } from 'zod';
 import type { ExtractResponse } from '../core/contracts/ach.js';
+import type { Attribution } from '../core/contracts/attrib.js';
 import type { JobContext, JobTable } from '../core/jobs/protocol.js';
 import { validate } from '../core/validation.js';
-import { extract, extractionToStix, loadClassifier, loadKb, MAX_TEXT_CHARS, toNavigatorLayer } from './analysis.js';
+import { attribute, extract, extractionToStix, loadClassifier, loadKb, MAX_TEXT_CHARS, toNavigatorLayer } from './analysis.js';
+import { attributionInputs, knownInfrastructureSchema, MAX_API_SHORTLIST, periodSchema } from './attribute/request.js';
 
 export const EXTRACT_JOB = 'attrib.extract';
+export const ATTRIBUTE_JOB = 'attrib.attribute';
 
 /** Payload of `attrib.extract`. `kbPath` and `classifierPath` are set by the router or command line, never taken from a request. */
 export const extractPayloadSchema = z.strictObject({
@@ -30,6 +33,29 @@ export function runExtractJob(payload: unknown, ctx?: JobContext): ExtractRespon
   return { extraction, layer: toNavigatorLayer(extraction, kb, name), stix: extractionToStix(extraction, kb, { name }) };
 }
 
+/** Payload of `attrib.attribute`: the report, the shortlist, its period and the analyst's known infrastructure (checked again here: it crossed a process boundary). */
+export const attributePayloadSchema = z.strictObject({
+  text: z.string().max(MAX_TEXT_CHARS),
+  shortlist: z.number().int().min(1).max(MAX_API_SHORTLIST).optional(),
+  period: periodSchema.optional(),
+  known_infrastructure: knownInfrastructureSchema.optional(),
+  kbPath: z.string().min(1).max(4096).optional(),
+  classifierPath: z.string().min(1).max(4096).optional(),
+});
+
+export type AttributePayload = z.input<typeof attributePayloadSchema>;
+
+/** The shortlist of actors for a report, with the reasons per group (what POST /attribute answers). */
+export function runAttributeJob(payload: unknown, ctx?: JobContext): Attribution {
+  const p = validate(attributePayloadSchema, payload, 'job payload', 'bad_request');
+  ctx?.progress(0, 'loading the knowledge base');
+  const kb = loadKb(p.kbPath);
+  const classifier = p.classifierPath === undefined ? undefined : loadClassifier(p.classifierPath);
+  ctx?.progress(0.2, 'attributing');
+  return attribute(p.text, kb, { ...(p.shortlist !== undefined ? { shortlist: p.shortlist } : {}), ...(classifier ? { classifier } : {}), ...attributionInputs(p) });
+}
+
 export const jobs: JobTable = {
   [EXTRACT_JOB]: runExtractJob,
+  [ATTRIBUTE_JOB]: runAttributeJob,
 };

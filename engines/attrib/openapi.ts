@@ -4,7 +4,8 @@ import { sendFindingSchema } from '../core/findings.js';
 import { MAX_STIX_IMPORT_BYTES } from '../core/stix-import.js';
 import { achRequestSchema } from './ach/request.js';
 import { MAX_BODY_BYTES, MAX_TEXT_CHARS, VERSION } from './index.js';
-import { assessmentSchema, errorBodySchema, healthSchema, scenarioListSchema, stixBundleSchema } from './schemas.js';
+import { attributeBodySchema } from './attribute/request.js';
+import { assessmentSchema, attributionSchema, errorBodySchema, healthSchema, scenarioListSchema, stixBundleSchema } from './schemas.js';
 import { TAXII_MEDIA_TYPE } from './taxii/collections.js';
 
 const { schemaOf, ref, json, errorResponse } = openApiKit('output');
@@ -89,6 +90,19 @@ export function openApiDocument(): JsonObject {
           },
         },
       },
+      '/attribute': {
+        post: {
+          summary: `The shortlist of ATT&CK groups for a report (text at most ${MAX_TEXT_CHARS} characters): techniques, software, procedure wording, the analyst's known infrastructure per group and the report's period, with each group's reasons`,
+          requestBody: { required: true, content: json(ref('AttributeRequest')) },
+          responses: {
+            '200': { description: 'the attribution', content: json(ref('Attribution')) },
+            '401': achErrors['401'],
+            '413': errorResponse(`the body is larger than ${MAX_BODY_BYTES} bytes or the text longer than ${MAX_TEXT_CHARS} characters`),
+            '415': achErrors['415'],
+            '422': errorResponse('no text, a period that is not a year or date, a group that is not a G-id, or unknown fields (details name the fields)'),
+          },
+        },
+      },
       '/taxii2/': { get: { summary: 'TAXII 2.1 discovery', responses: { '200': taxii('discovery'), '406': taxii('Accept admits no TAXII 2.1 media type') } } },
       '/taxii2/api/': { get: { summary: 'TAXII 2.1 API root', responses: { '200': taxii('API root') } } },
       '/taxii2/api/collections/': { get: { summary: 'Collections (assessments, extractions); read-only', responses: { '200': taxii('collections') } } },
@@ -149,6 +163,8 @@ export function openApiDocument(): JsonObject {
         Assessment: schemaOf(assessmentSchema),
         StixBundle: schemaOf(stixBundleSchema),
         SendFinding: schemaOf(sendFindingSchema, 'input'),
+        AttributeRequest: schemaOf(attributeBodySchema, 'input'),
+        Attribution: schemaOf(attributionSchema),
         Error: schemaOf(errorBodySchema),
       },
     },

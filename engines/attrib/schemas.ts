@@ -76,3 +76,32 @@ export const assessmentSchema = z.strictObject({
   warnings: z.array(z.string()),
 });
 
+
+const reasonSchema = z.strictObject({ kind: z.enum(['techniques', 'software', 'procedures', 'infrastructure', 'time']), contribution: z.number(), detail: z.string() });
+
+/** POST /attribute: the shortlist with each group's reasons. */
+export const attributionSchema = z.strictObject({
+  techniques: z.array(z.string()),
+  software: z.array(z.string()).optional(),
+  unmatched_techniques: z.array(z.string()),
+  shortlist: z.array(
+    z.strictObject({
+      rank: z.number().int().min(1),
+      id: z.string().regex(/^G\d{4}$/),
+      name: z.string(),
+      aliases: z.array(z.string()),
+      similarity: z.number().min(0).max(1),
+      score: z.number(),
+      probability: z.number().min(0).max(1),
+      shared_techniques: z.array(z.string()),
+      shared_software: z.array(z.string()).optional(),
+      shared_infrastructure: z.array(z.string()).optional(),
+      reasons: z.array(reasonSchema).optional(),
+      group_technique_count: z.number().int(),
+    }),
+  ),
+  calibrated: z.boolean(),
+  method: z.string(),
+  groups_considered: z.number().int(),
+  warnings: z.array(z.string()),
+});
