@@ -1,8 +1,9 @@
-// pkgscan worker jobs: the upload identification, the package analysis, the project-file analysis and the container image scan (untrusted bytes are parsed in a worker process, never in the gateway).
+// pkgscan worker jobs: the upload identification, the attestation verification, the package analysis, the project-file analysis and the container image scan (untrusted bytes are parsed in a worker process, never in the gateway).
 import type { JobTable } from '../core/jobs/protocol.js';
 import { CONTAINER_SCAN_JOB, containerScanJob } from './containers/analyze.js';
 import { PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB, projectAnalyzeJob, projectFinishJob } from './projects/jobs.js';
 import { ANALYZE_JOB, analyzeJob } from './scans/analysis.js';
+import { ATTEST_JOB, attestJob } from './sources/attest.js';
 import { IDENTIFY_JOB, identifyJob } from './sources/identify.js';
 
 export const jobs: JobTable = {
@@ -11,4 +12,5 @@ export const jobs: JobTable = {
   [PROJECT_FINISH_JOB]: projectFinishJob,
   [CONTAINER_SCAN_JOB]: containerScanJob,
   [IDENTIFY_JOB]: identifyJob,
+  [ATTEST_JOB]: attestJob,
 };

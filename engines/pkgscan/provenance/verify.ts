@@ -6,6 +6,9 @@ import { Verifier, toSignedEntity } from '@sigstore/verify';
 import type { ProvenanceResult, ScanFinding, Severity } from '../../core/contracts/pkgscan.js';
 import { defaultResourcesDir } from '../config.js';
 import type { PackageRelease } from '../package/types.js';
+
+/** What verification reads of a release: its identity, digest, file name and registry information (never its files). */
+export type ProvenanceSubject = Pick<PackageRelease, 'ecosystem' | 'name' | 'version' | 'filename' | 'sha256' | 'registry'>;
 import { loadTrust, type ProvenanceTrust } from './trust.js';
 
 export type { ProvenanceResult };
@@ -91,7 +94,7 @@ export function sha512Hex(integrity: string | undefined): string | null {
 // ---- registry signatures ----
 
 /** Checks npm `dist.signatures` (ECDSA P-256 over `name@version:integrity`) against the shipped registry keys. */
-export function verifyRegistrySignature(release: PackageRelease, trust: ProvenanceTrust | null): { status: ProvenanceResult['registry_signature']; findings: ScanFinding[]; note: string } {
+export function verifyRegistrySignature(release: ProvenanceSubject, trust: ProvenanceTrust | null): { status: ProvenanceResult['registry_signature']; findings: ScanFinding[]; note: string } {
   const sigs = release.registry?.signatures ?? [];
   if (release.ecosystem !== 'npm' || sigs.length === 0) return { status: 'absent', findings: [], note: 'no registry signature' };
   const integrity = release.registry?.integrity;
@@ -301,7 +304,7 @@ function sameRepository(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-function checkNpm(c: Candidate, release: PackageRelease, trust: ProvenanceTrust, expectedSha512: string): Provenance {
+function checkNpm(c: Candidate, release: ProvenanceSubject, trust: ProvenanceTrust, expectedSha512: string): Provenance {
   const { bundle, statement } = verifySigstoreBundle(c.bundle, trust);
   if (c.predicateType !== null && c.predicateType !== statement.predicateType) throw new Invalid('an attestation predicate type differs from the signed statement');
   const purl = `pkg:npm/${release.name}@${release.version}`;
@@ -337,7 +340,7 @@ function sameDistribution(subjectName: string, filename: string): boolean {
   return subjectName === filename || norm(subjectName) === norm(filename);
 }
 
-function checkPypi(c: Candidate, release: PackageRelease, trust: ProvenanceTrust): Provenance {
+function checkPypi(c: Candidate, release: ProvenanceSubject, trust: ProvenanceTrust): Provenance {
   if (c.bundle === null) throw new Invalid('an attestation is not a well-formed PEP 740 attestation');
   const { bundle, statement } = verifySigstoreBundle(c.bundle, trust);
   const subject = statement.subject.find((s) => sameDistribution(s.name, release.filename));
@@ -382,7 +385,7 @@ function result(status: ProvenanceResult['status'], p: Provenance | null, reg: R
 /** Every finding code the provenance analyzer gives. */
 export const PROVENANCE_FINDING_CODES = ['integrity_mismatch', 'provenance_invalid', 'registry_signature_invalid', 'registry_signature_unknown_key'] as const;
 
-export async function verifyProvenance(release: PackageRelease, options: ProvenanceOptions = {}): Promise<ProvenanceResult> {
+export async function verifyProvenance(release: ProvenanceSubject, options: ProvenanceOptions = {}): Promise<ProvenanceResult> {
   await Promise.resolve();
   const noSig: ReturnType<typeof verifyRegistrySignature> = { status: 'absent', findings: [], note: 'no registry signature' };
   let trust: ProvenanceTrust | null = options.trust ?? null;

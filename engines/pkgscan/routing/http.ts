@@ -66,9 +66,9 @@ export function getByIdRoute(d: GetByIdRoute): RouteDef {
     access: d.access,
     tag: d.tag,
     summary: d.summary,
-    handler: (req, res) => {
+    handler: async (req, res) => {
       const id = String(req.params['id']);
-      const found = UUID.test(id) ? d.get(id) : undefined;
+      const found = UUID.test(id) ? await d.get(id) : undefined;
       if (found === undefined) throw new VitrineError('not_found', `no such ${d.what}`);
       res.json(found);
     },
@@ -97,6 +97,8 @@ export function listRoute<S extends z.ZodType>(d: ListRoute<S>): RouteDef {
 /** A raw `application/octet-stream` upload route's bound and its answers, in our words. */
 export interface RawUpload {
   readonly limit: number;
+  /** The media type the body must declare (default application/octet-stream). */
+  readonly mediaType?: string;
   /** The 415 message: what to send. */
   readonly wrongType: string;
   /** The 413 message: the bound, and where a larger file goes. */
@@ -106,7 +108,7 @@ export interface RawUpload {
 /** The media type and the declared length, checked before a byte of the body is read. */
 export function checkRawUpload(req: Request, u: RawUpload): void {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/octet-stream') throw new VitrineError('unsupported_media_type', u.wrongType);
+  if (type !== (u.mediaType ?? 'application/octet-stream')) throw new VitrineError('unsupported_media_type', u.wrongType);
   const declared = Number(req.headers['content-length'] ?? 'NaN');
   if (Number.isFinite(declared) && declared > u.limit) throw new VitrineError('payload_too_large', u.tooLarge);
 }

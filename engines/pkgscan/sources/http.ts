@@ -7,9 +7,10 @@ import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import { SCAN_ECOSYSTEMS } from '../package/types.js';
 import type { Platform } from '../platform.js';
-import { checkRawUpload, listRoute, rawUploadToFile, readRawUpload, type RawUpload, type RouteDef } from '../routing/http.js';
+import { checkRawUpload, listRoute, rawUploadToFile, readRawUpload, type RawUpload, type RouteDef, UUID } from '../routing/http.js';
+import { ATTEST_JOB, attestationUploadPath, MAX_ATTESTATION_BYTES, type AttestPayload, type AttestResult } from './attest.js';
 import { IDENTIFY_JOB, packageUploadPath, type IdentifyPayload } from './identify.js';
-import { ARTIFACT_SOURCES, listArtifacts, MAX_ARCHIVE_BYTES, recordArtifact, storeUploadedFile, type ArchiveIdentity, type ImportResult } from './store.js';
+import { ARTIFACT_SOURCES, getArtifact, listArtifacts, MAX_ARCHIVE_BYTES, recordArtifact, setArtifactRegistry, storeUploadedFile, type ArchiveIdentity, type ImportResult } from './store.js';
 
 /** The worker's time limit for reading an upload's identity. */
 const IDENTIFY_TIMEOUT_MS = 2 * 60_000;
@@ -30,6 +31,16 @@ const ARCHIVE_UPLOAD: RawUpload = {
   wrongType: 'send the archive as application/octet-stream',
   tooLarge: 'the archive is larger than the package store takes (256 MiB)',
 };
+
+const ATTESTATION_UPLOAD: RawUpload = {
+  limit: MAX_ATTESTATION_BYTES,
+  mediaType: 'application/json',
+  wrongType: 'send the attestation document as application/json',
+  tooLarge: 'the attestation document is larger than an upload takes (4 MiB)',
+};
+
+/** The worker's time limit for verifying an attestation document. */
+const ATTEST_TIMEOUT_MS = 2 * 60_000;
 
 /** The request body as bytes, refused with 413 as soon as it passes `limit` (the declared length is checked before anything is read). */
 export async function readRawBody(req: Request, limit: number): Promise<Uint8Array> {
@@ -85,6 +96,67 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
         const a = r.artifact;
         p.audit.record('package.import', actor, requestIdOf(res), { artifact_id: a.id, ecosystem: a.ecosystem, name: a.name, version: a.version, sha256: a.sha256, size: a.size, created: r.created });
         res.status(r.created ? 201 : 200).json(a);
+      },
+    },
+    {
+      method: 'post',
+      path: '/packages/store/:id/attestations',
+      access: 'scan:create',
+      tag: 'packages',
+      summary:
+        'Attach attestations to a stored release: the body (application/json, at most 4 MiB) is the npm attestations document for name@version or a PyPI PEP 740 provenance object (or one attestation), as saved beside the archive for pkgscan import. Verified offline against the stored archive in a worker; it replaces the attestations stored with the release. 200 with {artifact, provenance, problems}; a document that fails verification is stored and reads invalid (scans then block)',
+      handler: async (req, res, caller) => {
+        const id = String(req.params['id']);
+        const artifact = UUID.test(id) ? getArtifact(p.db, id) : null;
+        try {
+          if (artifact === null) throw new VitrineError('not_found', 'no such stored release');
+          checkRawUpload(req, ATTESTATION_UPLOAD);
+        } catch (err) {
+          // The body is not read: close the connection after answering.
+          res.setHeader('Connection', 'close');
+          throw err;
+        }
+        const upload = randomUUID();
+        const file = attestationUploadPath(p.dataDir, upload);
+        let r: AttestResult;
+        try {
+          try {
+            if ((await rawUploadToFile(req, file, ATTESTATION_UPLOAD)) === 0) throw new VitrineError('validation_failed', 'the attestation document is empty');
+          } catch (err) {
+            res.setHeader('Connection', 'close');
+            throw err;
+          }
+          const controller = new AbortController();
+          res.on('close', () => {
+            if (!res.writableFinished) controller.abort();
+          });
+          // The upload replaces the attestations stored with the release; the rest of its registry information stays.
+          const { attestations: _replaced, ...registry } = artifact.registry ?? {};
+          void _replaced;
+          const payload: AttestPayload = {
+            dataDir: p.dataDir,
+            resourcesDir: p.resourcesDir,
+            upload,
+            release: { ecosystem: artifact.ecosystem, name: artifact.name, version: artifact.version, filename: artifact.filename, sha256: artifact.sha256 },
+            registry: artifact.registry === null ? null : registry,
+          };
+          r = (await p.jobs.run(ATTEST_JOB, payload, { timeoutMs: ATTEST_TIMEOUT_MS, label: 'Verify uploaded attestations', signal: controller.signal })) as AttestResult;
+        } finally {
+          await rm(file, { force: true });
+        }
+        const stored = setArtifactRegistry(p.db, artifact.id, r.registry);
+        if (stored === null) throw new VitrineError('not_found', 'no such stored release');
+        const actor = caller?.id ?? 'anonymous';
+        p.audit.record('package.attestations', actor, requestIdOf(res), {
+          artifact_id: stored.id,
+          ecosystem: stored.ecosystem,
+          name: stored.name,
+          version: stored.version,
+          status: r.provenance.status,
+          kind: r.provenance.kind,
+          attestations: stored.registry?.attestations?.length ?? 0,
+        });
+        res.json({ artifact: stored, provenance: r.provenance, problems: r.problems });
       },
     },
     listRoute({

@@ -118,7 +118,7 @@ function readAttestations(file: string, ecosystem: ScanEcosystem): { items: unkn
 }
 
 /** npm attestations are checked against the tarball's SHA-512: without a registry integrity value, the archive's own is the one they must name. */
-function withAttestations(registry: RegistryInfo | undefined, items: readonly unknown[], ecosystem: ScanEcosystem, bytes: Uint8Array): RegistryInfo | undefined {
+export function withAttestations(registry: RegistryInfo | undefined, items: readonly unknown[], ecosystem: ScanEcosystem, bytes: Uint8Array): RegistryInfo | undefined {
   if (items.length === 0) return registry;
   const integrity = registry?.integrity ?? (ecosystem === 'npm' ? `sha512-${createHash('sha512').update(bytes).digest('base64')}` : undefined);
   return { ...(registry ?? {}), attestations: [...(registry?.attestations ?? []), ...items], ...(integrity !== undefined ? { integrity } : {}) };

@@ -298,6 +298,18 @@ export function listArtifacts(db: Database, filter: ArtifactFilter, pageOrLimit:
   return { items: rows.map(toArtifact), total };
 }
 
+/** One stored release by its id, or null. */
+export function getArtifact(db: Database, id: string): StoredArtifact | null {
+  const row = db.prepare(`SELECT ${COLUMNS} FROM pkgscan_artifacts WHERE id = ?`).get(id) as ArtifactRow | undefined;
+  return row === undefined ? null : toArtifact(row);
+}
+
+/** Replaces a stored release's registry information (an attestation upload: the worker's merge of the stored information and the new attestations). */
+export function setArtifactRegistry(db: Database, id: string, registry: RegistryInfo): StoredArtifact | null {
+  db.prepare('UPDATE pkgscan_artifacts SET registry_json = ? WHERE id = ?').run(JSON.stringify(registry), id);
+  return getArtifact(db, id);
+}
+
 /** The stored release of that version (the newest import when several archives claim it), or null. */
 export function findArtifact(db: Database, ecosystem: ScanEcosystem, name: string, version: string): StoredArtifact | null {
   const key = normalizeName(ecosystem, name);
