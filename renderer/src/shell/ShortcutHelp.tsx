@@ -1,9 +1,8 @@
-// The `?` overlay: the global shortcuts, then the active workspace's own keys (shell/workspaceKeys.ts); Esc closes it and focus returns where it was.
+// The `?` overlay: the global shortcuts, then the active workspace's own keys (its `keys` in workspaces/registry.ts); Esc closes it and focus returns where it was.
 import { useEffect, useRef } from 'react';
-import { availableWorkspaces } from '../workspaces/registry';
+import { availableWorkspaces, keysOf } from '../workspaces/registry';
 import { useShell } from './context';
 import { SHORTCUTS } from './useShortcuts';
-import { keysOf } from './workspaceKeys';
 
 export function ShortcutHelp() {
   const open = useShell((s) => s.overlay === 'help');

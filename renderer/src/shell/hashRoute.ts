@@ -1,27 +1,10 @@
 // Item links in the address fragment: `#/forensic/case/<id>/story/<sid>`, `#/replay/story/<id>` (what "Send to…" puts
 // beside a finding's evidence) and `#/<service>/<kind>/<id>`. Followed at start-up and on every hash change through
 // the same requestOpen path as the search box. The token fragment (`#token=…`) is not a route and is left alone.
+// Which words name a workspace and which items nest in which are each workspace's `links` (workspaces/registry.ts).
 import { useEffect } from 'react';
+import { linkTarget as registryLinkTarget, type WorkspaceDef } from '../workspaces/registry';
 import type { OpenRequest } from './openItem';
-
-/** Words a link may use for a service: its own name or its workspace's. */
-const SERVICE_ALIASES: Readonly<Record<string, string>> = {
-  forensic: 'forensic',
-  cases: 'forensic',
-  replay: 'replay',
-  pkgscan: 'pkgscan',
-  packages: 'pkgscan',
-  caseassess: 'caseassess',
-  assessment: 'caseassess',
-  attrib: 'attrib',
-  ach: 'attrib',
-  provgate: 'provgate',
-  lineage: 'provgate',
-  petriage: 'petriage',
-  triage: 'petriage',
-  flowdet: 'flowdet',
-  flows: 'flowdet',
-};
 
 const MAX_SEGMENT = 300;
 const KIND = /^[a-z][a-z0-9-]{0,39}$/;
@@ -48,27 +31,28 @@ function request(service: string, kind: string, id: string, parent?: string): Op
 }
 
 /**
- * The open request a fragment names, or null when it names none. Shapes:
- * `#/forensic/case/<case>`, `#/forensic/case/<case>/story/<story>`, `#/forensic/case/<case>/event/<event>`,
- * `#/replay/analysis/<analysis>/alert/<rule>`, and `#/<service>/<kind>/<id>` for any service (its name or its
- * workspace's: cases, packages, assessment, ach, lineage…), with an optional `?parent=<id>` for items that have one.
+ * The open request a fragment names, or null when it names none. Shapes: `#/<service>/<kind>/<id>` for any workspace
+ * that takes links (its service name or one of its aliases: cases, packages, assessment, ach, lineage…), with an
+ * optional `?parent=<id>` for items that have one, and the nested shapes a workspace declares
+ * (`#/forensic/case/<case>/story/<story>`, `#/replay/analysis/<analysis>/alert/<rule>`). `linkTarget` is the
+ * registry's lookup, a parameter so a test can route through a registry with an entry of its own.
  */
-export function parseHashRoute(hash: string): OpenRequest | null {
+export function parseHashRoute(hash: string, linkTarget: (word: string) => WorkspaceDef | undefined = registryLinkTarget): OpenRequest | null {
   if (!hash.startsWith('#/')) return null;
   const [path = '', query = ''] = hash.slice(2).split('?', 2);
   const parts = path.split('/');
   if (parts.at(-1) === '') parts.pop();
-  const service = SERVICE_ALIASES[(parts[0] ?? '').toLowerCase()];
+  const ws = linkTarget(parts[0] ?? '');
   const kind = (parts[1] ?? '').toLowerCase();
-  if (service === undefined || !KIND.test(kind)) return null;
+  if (ws?.links === undefined || !KIND.test(kind)) return null;
+  const service = ws.service;
   const id = segment(parts[2]);
   if (id === null) return null;
   if (parts.length === 5) {
     const child = (parts[3] ?? '').toLowerCase();
     const childId = segment(parts[4]);
     if (childId === null) return null;
-    if (service === 'forensic' && kind === 'case' && (child === 'story' || child === 'event')) return request(service, child, childId, id);
-    if (service === 'replay' && kind === 'analysis' && child === 'alert') return request(service, 'alert', childId, id);
+    if (Object.hasOwn(ws.links.nested ?? {}, kind) && ws.links.nested?.[kind]?.includes(child) === true) return request(service, child, childId, id);
     return null;
   }
   if (parts.length !== 3) return null;
