@@ -1,17 +1,17 @@
-// Routes /vulnerabilities: lookup with honest status, one advisory by id or alias, advisories found in stored scans, imports and per-source status.
+// Routes /vulnerabilities: lookup with honest status, one advisory by id or alias, advisories found in stored scans, imports (parsed in a worker) and per-source status.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { AdvisoryImport } from '../../core/contracts/pkgscan-vulns.js';
+import type { AdvisoryImport, AdvisorySourceKind } from '../../core/contracts/pkgscan-vulns.js';
 import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
-import { detectKind } from '../../core/vulns/sources.js';
 import type { Platform } from '../platform.js';
 import { checkRawUpload, listRoute, rawUploadToFile, type RawUpload, removeFilesLeftBeforeStart, type RouteDef } from '../routing/http.js';
 import { booleanQuery } from '../users/http.js';
 import { advisoryStoreOf, listVulnerabilities } from './advisories.js';
+import { ADVISORY_DETECT_JOB, ADVISORY_IMPORT_JOB, ADVISORY_TEMP_PREFIX, advisoryUploadPath, type AdvisoryDetectPayload, type AdvisoryImportPayload } from './jobs.js';
 
 /** Advisory uploads over HTTP: the gateway's own body ceiling (512 MiB); larger exports go through `pkgscan advisories import`, which streams from disk. */
 export const MAX_ADVISORY_UPLOAD = 512 * 1024 * 1024;
@@ -44,8 +44,37 @@ const ADVISORY_UPLOAD: RawUpload = {
   tooLarge: 'the advisory file is larger than an upload takes (512 MiB); import it with pkgscan advisories import',
 };
 
-/** Upload temp files are `<data>/tmp/advisories-<import id>`. */
-const TEMP_PREFIX = 'advisories-';
+/** The worker's time limits: recognising the file (its first bytes), importing it (a full OSV export is minutes). */
+const DETECT_TIMEOUT_MS = 60_000;
+const IMPORT_TIMEOUT_MS = 60 * 60_000;
+
+/**
+ * An import whose job failed without the store marking it (the worker died, or its time limit passed) is failed now,
+ * not only at the next start; an import the worker never began is recorded as failed, so a poll of its id answers.
+ */
+export function failUnfinishedImport(db: Database, id: string, kind: AdvisorySourceKind): void {
+  advisoryStoreOf(db);
+  const at = new Date().toISOString();
+  const note = JSON.stringify(['the import was interrupted: the process running it ended before it finished']);
+  db.transaction(() => {
+    const r = db.prepare("UPDATE vuln_imports SET status = 'failed', finished_at = ?, warning_samples = ? WHERE id = ? AND status = 'running'").run(at, note, id);
+    if (r.changes === 0) db.prepare("INSERT OR IGNORE INTO vuln_imports (id, kind, started_at, finished_at, status, warning_samples) VALUES (?, ?, ?, ?, 'failed', ?)").run(id, kind, at, at, note);
+  })();
+}
+
+/**
+ * Imports an uploaded file: in a worker process, which opens its own connection to the store file; a store in
+ * memory (tests, a serve without VITRINE_HOME, whose jobs run in this process anyway) is reachable from no other
+ * process, so the import runs here.
+ */
+function importUpload(p: Platform, file: string, kind: AdvisorySourceKind, id: string): Promise<AdvisoryImport> {
+  if (p.db.memory) return advisoryStoreOf(p.db).importFile(file, kind, undefined, { id });
+  const payload: AdvisoryImportPayload = { dataDir: p.dataDir, id, database: path.resolve(p.db.name), kind: kind as AdvisoryImportPayload['kind'] };
+  return (p.jobs.run(ADVISORY_IMPORT_JOB, payload, { timeoutMs: IMPORT_TIMEOUT_MS, label: 'Import an advisory file' }) as Promise<AdvisoryImport>).catch((err: unknown) => {
+    failUnfinishedImport(p.db, id, kind);
+    throw err;
+  });
+}
 
 /**
  * At start: imports a dead process left `running` are marked failed, and upload temp files of imports no live
@@ -56,7 +85,7 @@ export function recoverAdvisoryImports(p: Pick<Platform, 'db' | 'dataDir'>): { f
   const failed = s.recoverInterrupted();
   const live = new Set(s.runningImports());
   if (p.dataDir === '') return { failed, removed: 0 };
-  const removed = removeFilesLeftBeforeStart(path.join(p.dataDir, 'tmp'), (name) => name.startsWith(TEMP_PREFIX) && !live.has(name.slice(TEMP_PREFIX.length)));
+  const removed = removeFilesLeftBeforeStart(path.join(p.dataDir, 'tmp'), (name) => name.startsWith(ADVISORY_TEMP_PREFIX) && !live.has(name.slice(ADVISORY_TEMP_PREFIX.length)));
   return { failed, removed };
 }
 
@@ -112,9 +141,8 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
       handler: async (req, res, caller) => {
         parseQuery(advisoryImportQuery, req);
         const actor = caller?.id ?? 'anonymous';
-        const dir = path.join(p.dataDir !== '' ? p.dataDir : tmpdir(), 'tmp');
         const id = randomUUID();
-        const file = path.join(dir, `${TEMP_PREFIX}${id}`);
+        const file = advisoryUploadPath(p.dataDir, id);
         let size: number;
         try {
           checkRawUpload(req, ADVISORY_UPLOAD);
@@ -125,17 +153,18 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
           res.setHeader('Connection', 'close');
           throw err;
         }
-        let kind;
+        // The gateway only streamed the bytes: a worker recognises the file (415 when it is no advisory source) and imports it.
+        let kind: AdvisorySourceKind;
         try {
-          kind = await detectKind(file);
+          const detect: AdvisoryDetectPayload = { dataDir: p.dataDir, id };
+          kind = (await p.jobs.run(ADVISORY_DETECT_JOB, detect, { timeoutMs: DETECT_TIMEOUT_MS, label: 'Recognise an advisory file' })) as AdvisorySourceKind;
         } catch (err) {
           await rm(file, { force: true });
           throw err;
         }
         const requestId = requestIdOf(res);
         p.audit.record('vulnerabilities.import', actor, requestId, { import_id: id, kind, size });
-        const run = store()
-          .importFile(file, kind, undefined, { id })
+        const run = importUpload(p, file, kind, id)
           .then((r: AdvisoryImport) => {
             p.audit.record('vulnerabilities.import_finished', actor, requestId, { import_id: id, kind, file_sha256: r.file_sha256, records: r.records, warnings: r.warnings });
             return r;
