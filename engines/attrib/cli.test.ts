@@ -126,7 +126,7 @@ describe('attrib attribute: period, known infrastructure and the reasons per gro
     expect(r.stdout).toMatch(/^ +\+\d\.\d{3} time +documented activity \d{4} to \d{4}/m);
     // The group the analyst recorded the two indicators for is shortlisted with the infrastructure reason, and only it.
     const infraLines = r.stdout.split('\n').filter((l) => /^ +\+\d\.\d{3} infrastructure/.test(l));
-    expect(infraLines).toEqual([expect.stringContaining('2 report indicator(s) recorded for this group')]);
+    expect(infraLines).toEqual([expect.stringContaining("2 of the report's 2 indicators recorded as this group's infrastructure: 203.0.113.77, update-check.example.net")]);
     expect(r.stdout).toMatch(/\d\. G0099 /);
     const json = JSON.parse((await main(['attribute', file, '--attack', 'resources/attrib/attack-kb.json.gz', '--known-infrastructure', infra, '--json'])).stdout) as { shortlist: { id: string; shared_infrastructure?: string[] }[] };
     expect(json.shortlist.find((c) => c.id === 'G0099')?.shared_infrastructure).toEqual(['203.0.113.77', 'update-check.example.net']);

@@ -180,7 +180,7 @@ describe('attrib HTTP API', () => {
     const r = attributionSchema.parse(await res.json());
     const g = r.shortlist.find((c) => c.id === 'G0099');
     expect(g?.shared_infrastructure).toEqual(['198.51.100.23']);
-    expect(g?.reasons?.find((x) => x.kind === 'infrastructure')?.detail).toBe('1 report indicator(s) recorded for this group');
+    expect(g?.reasons?.find((x) => x.kind === 'infrastructure')?.detail).toBe("1 of the report's 1 indicators recorded as this group's infrastructure: 198.51.100.23");
     expect(r.shortlist.every((c) => (c.reasons ?? []).some((x) => x.kind === 'time' && /^documented activity \d{4} to \d{4}/.test(x.detail)))).toBe(true);
     // Each score is the sum of its reasons' contributions (to the rounding of each part).
     for (const c of r.shortlist) expect((c.reasons ?? []).reduce((s, x) => s + x.contribution, 0)).toBeCloseTo(c.score, 2);

@@ -159,6 +159,39 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     expect(await page.getByTestId('run-extract').isDisabled()).toBe(true);
     expect(await page.getByText('longer than the service takes').count()).toBe(1);
   });
+
+  it('attributes a report with a period and known infrastructure: the shortlist shows each group\'s reasons, and goes stale when an input changes', async () => {
+    const page = await open('light');
+    await page.getByTestId('tab-attribution').click();
+    await page.getByTestId('attribution-text').fill(
+      [
+        'Spearphishing attachments (T1566.001) dropped a loader that ran PowerShell (T1059.001).',
+        'The operators dumped LSASS memory (T1003.001), moved over SMB admin shares (T1021.002) and beaconed to 203.0.113.77.',
+      ].join('\n'),
+    );
+    await page.getByTestId('period-from').fill('2019');
+    await page.getByTestId('period-to').fill('2021');
+    await page.getByTestId('known-infrastructure').fill('G0099: 203.0.113.77');
+    await page.getByTestId('run-attribute').click();
+    await page.getByTestId('attribution-group').first().waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('attribution-group').count()).toBe(8);
+    const groups = await page.getByTestId('attribution-group').allInnerTexts();
+    // Every group says why: its technique reason and the time part of the period; the recorded infrastructure marks its group only.
+    expect(groups.every((g) => /techniques\s+\+\d\.\d{3}\s+\d+ of the report's \d+ techniques/.test(g))).toBe(true);
+    expect(groups.every((g) => /time\s+\+\d\.\d{3}\s+documented activity \d{4} to \d{4}/.test(g))).toBe(true);
+    const withInfra = groups.filter((g) => g.includes("recorded as this group's infrastructure: 203.0.113.77"));
+    expect(withInfra).toHaveLength(1);
+    expect(withInfra[0]).toContain('G0099');
+    expect(await page.getByTestId('attribution-stale').count()).toBe(0);
+    await page.screenshot({ path: path.join(SHOTS, 'ach-attribution-light.png'), fullPage: true });
+
+    // A malformed infrastructure line is refused before sending (the button is off), named by its line number.
+    await page.getByTestId('known-infrastructure').fill('G0099: 203.0.113.77\nnot a group line');
+    expect(await page.getByTestId('attribution-input-errors').innerText()).toContain('line 2');
+    expect(await page.getByTestId('run-attribute').isDisabled()).toBe(true);
+    await page.getByTestId('attribution-stale').waitFor();
+    expect(session.errors(page)).toEqual([]);
+  }, 180_000);
 });
 
 describe.skipIf(!browserSuiteRuns() || !REGISTERED)('ACH: STIX 2.1 import and Send to (issue 22)', () => {
@@ -248,4 +281,5 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)('ACH: STIX 2.1 import and Se
     await page.screenshot({ path: path.join(SHOTS, 'ach-matrix-from-finding-dark.png'), fullPage: true });
     expect(session.errors(page, /status of 422/)).toEqual([]);
   }, 180_000);
+
 });

@@ -222,7 +222,11 @@ export function attributeEvidence(evidence: AttributionEvidence, kb: AttackKb, o
       });
     if (s.parts.procedures > 0)
       reasons.push({ kind: 'procedures', contribution: round4(s.parts.procedures), detail: `the report's wording resembles ATT&CK's procedure texts of this group (cosine ${round4(s.parts.procedures / PART_WEIGHTS.procedures)})` });
-    if (s.parts.infrastructure > 0) reasons.push({ kind: 'infrastructure', contribution: round4(s.parts.infrastructure), detail: `${s.sharedInfrastructure.length} report indicator(s) recorded for this group` });
+    if (s.parts.infrastructure > 0) {
+      const n = s.sharedInfrastructure.length;
+      const named = s.sharedInfrastructure.slice(0, 3).join(', ') + (n > 3 ? ` and ${n - 3} more` : '');
+      reasons.push({ kind: 'infrastructure', contribution: round4(s.parts.infrastructure), detail: `${n} of the report's ${reportIndicators.size} indicators recorded as this group's infrastructure: ${named}` });
+    }
     if (reportYears !== undefined && s.active !== undefined)
       reasons.push({
         kind: 'time',

@@ -1,4 +1,4 @@
-// The ACH workspace: the evidence × hypotheses matrix with editable ratings and live scores, the sensitivity of the leader, report extraction with highlighted spans, a technique heat map.
+// The ACH workspace: the evidence × hypotheses matrix with editable ratings and live scores, the sensitivity of the leader, report extraction with highlighted spans, actor attribution with its reasons, a technique heat map.
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AchAssessment, AchRating, AchScenarioList, AttribHealth, ExtractResponse, MatrixImportResponse, StoredMatrix, StoredMatrixSummary } from '../../../../engines/core/contracts/ach';
 import type { StixImportSummary as ImportSummary } from '../../../../engines/core/contracts/findings';
@@ -13,12 +13,13 @@ import { SendToButton } from '../../components/SendTo';
 import { isStixBundle, MAX_STIX_BYTES, StixImportSummary } from '../../components/StixImportSummary';
 import { useFileDrop } from '../../components/useFileDrop';
 import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
+import { AttributionView } from './AttributionView';
 import type { WorkspaceProps } from '../registry';
 import { cellKey, columnName, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, sourceLabel, tacticTitle } from './model';
 import './ach.css';
 
-type View = 'matrix' | 'extraction' | 'heatmap';
-const VIEWS: readonly View[] = ['matrix', 'extraction', 'heatmap'];
+type View = 'matrix' | 'extraction' | 'attribution' | 'heatmap';
+const VIEWS: readonly View[] = ['matrix', 'extraction', 'attribution', 'heatmap'];
 
 interface Edit {
   readonly rating: AchRating;
@@ -332,6 +333,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
           [
             ['matrix', 'Matrix'],
             ['extraction', 'Extraction'],
+            ['attribution', 'Attribution'],
             ['heatmap', 'Heat map'],
           ] as const
         ).map(([v, label]) => (
@@ -712,6 +714,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
           </section>
         </div>
       )}
+
+      {view === 'attribution' && <AttributionView client={client} base={base} text={text} onText={setText} useClassifier={useClassifier} />}
 
       {view === 'heatmap' && (
         <section className="panel" aria-label="Technique heat map" data-testid="heatmap">
