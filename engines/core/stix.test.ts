@@ -1,6 +1,6 @@
 // Tests for STIX 2.1: UUIDv5 vectors, deterministic ids, builders, and the validator on the OASIS examples.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../test/corpora.js';
 import { VitrineError } from './errors.js';
@@ -26,6 +26,7 @@ import {
   validateStixObject,
   type StixObject,
 } from './stix.js';
+import { skipWithout, SYSTEM_PYTHON } from '../../test/oracles.js';
 
 const T0 = '2024-03-01T12:00:00.000Z';
 const DNS_NAMESPACE = '6ba7b810-9dad-11d1-80b4-00c04fd430c8';
@@ -48,8 +49,8 @@ describe('uuidv5', () => {
     expect(() => uuidv5('not-a-uuid', 'a')).toThrow(VitrineError);
   });
 
-  const python = '/usr/bin/python3';
-  it.skipIf(!existsSync(python))('agrees with Python on further names', () => {
+  const python = SYSTEM_PYTHON;
+  it.skipIf(skipWithout('python3'))('agrees with Python on further names', () => {
     const names = ['{"value":"10.0.0.1"}', '{"name":"APT1","identity_class":"group"}', 'ünïcödé 😀', '\t"quoted"\n'];
     const script = `import sys, uuid, json\nns = uuid.UUID(sys.argv[1])\nfor n in json.loads(sys.argv[2]): print(uuid.uuid5(ns, n))`;
     const out = execFileSync(python, ['-c', script, STIX_NAMESPACE, JSON.stringify(names)], { encoding: 'utf8' }).trim().split('\n');

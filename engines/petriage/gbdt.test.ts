@@ -20,6 +20,7 @@ import { createStandaloneApp } from './http.js';
 import { loadModel, parseModel } from './model.js';
 import { FEATURE_DIM } from './features.js';
 import { petriageService } from './service.js';
+import { skipWithout, SYSTEM_PYTHON } from '../../test/oracles.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'petriage-gbdt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -181,10 +182,8 @@ describe('petriage train --gbdt', () => {
   });
 });
 
-const PYTHON = '/usr/bin/python3';
-const hasXgboost = spawnSync(PYTHON, ['-c', 'import xgboost, numpy'], { stdio: 'ignore' }).status === 0;
-
-describe.skipIf(!hasXgboost)('against python3-xgboost on the same vectors', () => {
+const PYTHON = SYSTEM_PYTHON;
+describe.skipIf(skipWithout('xgboost'))('against python3-xgboost on the same vectors', () => {
   it('our AUC on a held-out split is within 0.05 of XGBoost hist with the same parameters', () => {
     const { dataset } = corpusDataset(syntheticCorpus({ perFamily: 15, seed: 11 }));
     const split = stratifiedSplit(dataset.y, 0.4, 1);

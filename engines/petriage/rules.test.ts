@@ -9,6 +9,7 @@ import { benignSamples, familySamples } from './corpus.js';
 import { dissect } from './pe/index.js';
 import { synthesize, validate, type CorpusFile } from './rulegen.js';
 import { format, match, parse, yaraLiteral } from './rules.js';
+import { skipWithout } from '../../test/oracles.js';
 
 const bytes = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'latin1'));
 const wide = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'utf16le'));
@@ -188,10 +189,7 @@ describe('synthesize and validate', () => {
 });
 
 // yara as the oracle: every synthesised rule compiles, and our matches equal yara's on every file.
-const yara = spawnSync('yara', ['--version'], { encoding: 'utf8' });
-const hasYara = yara.status === 0;
-
-describe.skipIf(!hasYara)('against the yara command line', () => {
+describe.skipIf(skipWithout('yara'))('against the yara command line', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'petriage-yara-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

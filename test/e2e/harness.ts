@@ -8,9 +8,10 @@ import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type 
 import { describe, it } from 'vitest';
 import { startWorkstation, type Workstation } from '../../main/headless.js';
 import { REPO_ROOT } from '../corpora.js';
+import { CHROMIUM, havePeer } from '../oracles.js';
 
-export const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
-export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+export { CHROMIUM };
+export const HAVE_CHROMIUM = havePeer('chromium');
 /** VITRINE_REQUIRE_E2E=1 (the README's test command sets it): a missing browser fails instead of skipping. */
 export const E2E_REQUIRED = process.env['VITRINE_REQUIRE_E2E'] === '1';
 /** Screenshots land here for a person to look at; they are not compared. */

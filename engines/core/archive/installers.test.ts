@@ -2,20 +2,21 @@
 // and the node-tar it bundles with pacote's options) and Python's zipfile / tarfile (listing only). Nothing is run.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildTar, buildZip, type TarMember, type ZipMember } from './build.fixture.js';
 import { installedView, readArchive, type ArchiveReadResult } from './index.js';
+import { skipWithout, SYSTEM_PYTHON } from '../../../test/oracles.js';
 
 const NPM_ROOT = '/usr/lib/node_modules/npm';
 const NPM_TAR = path.join(NPM_ROOT, 'node_modules/tar');
-const PYTHON = '/usr/bin/python3';
-const hasNpmTar = existsSync(path.join(NPM_TAR, 'package.json'));
-const hasNpm = existsSync(path.join(NPM_ROOT, 'bin/npm-cli.js'));
-const hasPython = existsSync(PYTHON);
+const PYTHON = SYSTEM_PYTHON;
+/** npm (with its node-tar) and Python are the oracles: without them their tests skip locally, fail under VITRINE_REQUIRE_ORACLES=1. */
+const npmSkips = skipWithout('npm');
+const pythonSkips = skipWithout('python3');
 
 const work = mkdtempSync(path.join(tmpdir(), 'vitrine-installers-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -123,7 +124,7 @@ describe('npm tarballs read as npm installs them', () => {
     'a plain release': buildTar([{ name: 'package/package.json', data: benign }, { name: 'package/lib/a.js', data: 'a' }]),
   };
 
-  it.skipIf(!hasNpmTar)('matches npm’s node-tar (pacote options) on every case, and flags every case that is not plain', () => {
+  it.skipIf(npmSkips)('matches npm’s node-tar (pacote options) on every case, and flags every case that is not plain', () => {
     const names = Object.keys(cases);
     const files = names.map((k) => save(gzipSync(cases[k] ?? new Uint8Array()), 'tgz'));
     const npm = npmTarExtract(files);
@@ -139,7 +140,7 @@ describe('npm tarballs read as npm installs them', () => {
     expect(new TextDecoder().decode(pj?.data)).toContain('preinstall');
   });
 
-  it.skipIf(!hasNpm)('equals what the npm CLI installs offline (--ignore-scripts) for the hidden-hook tarball', () => {
+  it.skipIf(npmSkips)('equals what the npm CLI installs offline (--ignore-scripts) for the hidden-hook tarball', () => {
     const tgz = save(gzipSync(cases['member after one zero block'] ?? new Uint8Array()), 'tgz');
     const prefix = path.join(work, 'npm-prefix');
     mkdirSync(prefix, { recursive: true });
@@ -153,7 +154,7 @@ describe('npm tarballs read as npm installs them', () => {
     expect(JSON.parse(ours).scripts).toEqual(JSON.parse(installed).scripts);
   });
 
-  it.skipIf(!hasNpmTar)('fuzz: on 150 built tarballs the view equals node-tar’s or says where installers disagree', () => {
+  it.skipIf(npmSkips)('fuzz: on 150 built tarballs the view equals node-tar’s or says where installers disagree', () => {
     const r = rng(28);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
     const built: Uint8Array[] = [];
@@ -201,7 +202,7 @@ describe('wheels and sdists read as Python reads them', () => {
     'a NUL in a name': buildZip([{ name: 'setup.py\0.txt', data: 'print(1)' }]),
   };
 
-  it.skipIf(!hasPython)('matches zipfile on every zip case and flags duplicates', () => {
+  it.skipIf(pythonSkips)('matches zipfile on every zip case and flags duplicates', () => {
     const names = Object.keys(zipCases);
     const py = pythonList(names.map((k) => save(zipCases[k] ?? new Uint8Array(), 'zip')));
     names.forEach((k, i) => {
@@ -212,7 +213,7 @@ describe('wheels and sdists read as Python reads them', () => {
     expect(installedView(readArchive(zipCases['duplicate METADATA (last wins)'] ?? new Uint8Array()), 'python').ambiguities.map((a) => a.code)).toEqual(['duplicate_path']);
   });
 
-  it.skipIf(!hasPython)('flags a local header naming another file than the directory (zipfile refuses to read it)', () => {
+  it.skipIf(pythonSkips)('flags a local header naming another file than the directory (zipfile refuses to read it)', () => {
     const z = buildZip([{ name: 'a/setup.py', data: 'x' }]);
     // Rename the local header only.
     z[30] = 'b'.charCodeAt(0);
@@ -221,7 +222,7 @@ describe('wheels and sdists read as Python reads them', () => {
     expect(readArchive(z).ambiguities.map((a) => a.code)).toEqual(['local_name_mismatch']);
   });
 
-  it.skipIf(!hasPython)('fuzz: on 150 built zips and 100 sdist tars the view equals Python’s or is flagged', () => {
+  it.skipIf(pythonSkips)('fuzz: on 150 built zips and 100 sdist tars the view equals Python’s or is flagged', () => {
     const r = rng(2026);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
     const zips: Uint8Array[] = [];

@@ -6,10 +6,11 @@ import { baseMargin, featureImportance, predict, predictMargin, predictMarginRow
 import { computeCuts, binOf } from './hist.js';
 import { rocAuc } from './metrics.js';
 import { gbdtModelFromJson, gbdtModelToJson, isGbdtModelJson, parseGbdtModel, serializeGbdtModel } from './model.js';
-import { pythonHas, runPythonOracle } from './python.fixture.js';
+import { runPythonOracle } from './python.fixture.js';
 import { Random } from './random.js';
 import { syntheticBinary } from './synthetic.js';
 import { treeDepth } from './tree.js';
+import { skipWithout } from '../../../test/oracles.js';
 
 const synthetic = (n: number, cols: number, seed: number, missing = 0): ReturnType<typeof syntheticBinary> => syntheticBinary(n, cols, seed, { missing });
 
@@ -230,7 +231,7 @@ interface XgbOracle {
   model: unknown;
 }
 
-describe.skipIf(!pythonHas('xgboost', 'numpy'))('the same model as XGBoost hist', () => {
+describe.skipIf(skipWithout('xgboost'))('the same model as XGBoost hist', () => {
   it('grows the same trees on data with few distinct values and missing entries', () => {
     const rng = new Random(12);
     const n = 400;

@@ -14,8 +14,9 @@ import {
   trainLogistic,
 } from './linear.js';
 import { minimizeLbfgs } from './optimize.js';
-import { pythonHas, runPythonOracle } from './python.fixture.js';
+import { runPythonOracle } from './python.fixture.js';
 import { Random } from './random.js';
+import { skipWithout } from '../../../test/oracles.js';
 
 function linearData(n: number, seed: number): { x: FeatureMatrix; y: Float64Array } {
   const rng = new Random(seed);
@@ -109,7 +110,7 @@ describe('logistic regression', () => {
   });
 });
 
-describe.skipIf(!pythonHas('sklearn', 'numpy'))('against scikit-learn', () => {
+describe.skipIf(skipWithout('sklearn'))('against scikit-learn', () => {
   it('equal coefficients in standardised space, with and without sample weights', () => {
     const { x, y } = linearData(1500, 4);
     const rows = Array.from({ length: x.rows }, (_, i) => Array.from(x.data.subarray(i * 5, (i + 1) * 5)));

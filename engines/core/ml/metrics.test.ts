@@ -13,8 +13,9 @@ import {
   thresholdAtFpr,
 } from './metrics.js';
 import { calibrate, fitIsotonic, fitPlatt } from './calibration.js';
-import { pythonHas, runPythonOracle } from './python.fixture.js';
+import { runPythonOracle } from './python.fixture.js';
 import { Random } from './random.js';
+import { skipWithout } from '../../../test/oracles.js';
 
 /** AUC by definition: the share of (positive, negative) pairs ordered correctly, ties counting one half. */
 function pairAuc(scores: number[], labels: number[]): number {
@@ -153,7 +154,7 @@ describe('rates', () => {
   });
 });
 
-describe.skipIf(!pythonHas('sklearn'))('against scikit-learn', () => {
+describe.skipIf(skipWithout('sklearn'))('against scikit-learn', () => {
   it('AUC, average precision, ROC points, Platt and isotonic fits agree', () => {
     const rng = new Random(21);
     const cases = [randomCase(rng, 300, 3), randomCase(rng, 200, 50), randomCase(rng, 80, 1)].map((c) => ({

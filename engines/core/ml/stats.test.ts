@@ -1,6 +1,6 @@
 // Statistics against printed table values, closed forms and (where installed) scipy.
 import { describe, expect, it } from 'vitest';
-import { pythonHas, runPythonOracle } from './python.fixture.js';
+import { runPythonOracle } from './python.fixture.js';
 import { Random } from './random.js';
 import {
   incompleteBeta,
@@ -15,6 +15,7 @@ import {
   variance,
   wilsonInterval,
 } from './stats.js';
+import { skipWithout } from '../../../test/oracles.js';
 
 function close(actual: number, expected: number, rel = 1e-9): void {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(rel * Math.max(1, Math.abs(expected)));
@@ -136,7 +137,7 @@ describe('Wilson interval', () => {
   });
 });
 
-describe.skipIf(!pythonHas('scipy'))('against scipy', () => {
+describe.skipIf(skipWithout('scipy'))('against scipy', () => {
   it('t and normal quantiles, CDFs and Wilson intervals agree', () => {
     const rng = new Random(5);
     const tPpf: [number, number][] = [];

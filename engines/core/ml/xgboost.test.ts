@@ -5,10 +5,11 @@ import { featureMatrix, matrixFromRows } from './dataset.js';
 import { predictMargin } from './gbdt.js';
 import { nextUp } from './metrics.js';
 import { gbdtModelFromJson, gbdtModelToJson } from './model.js';
-import { pythonHas, runPythonOracle } from './python.fixture.js';
+import { runPythonOracle } from './python.fixture.js';
 import { Random } from './random.js';
 import { TreeExplainer } from './treeshap.js';
 import { float32Threshold, importXgboostDump, importXgboostModel } from './xgboost.js';
+import { skipWithout } from '../../../test/oracles.js';
 
 function prevDouble(x: number): number {
   return -nextUp(-x);
@@ -87,7 +88,7 @@ interface XgbOracle {
   model: unknown;
 }
 
-describe.skipIf(!pythonHas('xgboost', 'numpy'))('against XGBoost', () => {
+describe.skipIf(skipWithout('xgboost'))('against XGBoost', () => {
   it('imported models predict and explain as XGBoost does (save_model JSON and dump)', () => {
     const rng = new Random(42);
     const cols = 8;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { dissect } from '../pe/index.js';
 import { buildPe, type PeBuildSpec } from '../pe/writer.js';
 import { authenticode } from './verify.js';
 import { authenticodeBlob, identity, signedPe, unsignedHash, type TestIdentity } from './testutil.js';
+import { skipWithout } from '../../../test/oracles.js';
 
 const SPEC: PeBuildSpec = { imports: [{ dll: 'KERNEL32.dll', symbols: ['ExitProcess', 'CreateFileW'] }], strings: ['hello authenticode'] };
 
@@ -182,22 +183,21 @@ describe('authenticode', () => {
     expect(s.chain_complete).toBe(false);
   });
 
-  const osslsigncode = ['/usr/bin/osslsigncode'].find((p) => existsSync(p));
-  it.skipIf(osslsigncode === undefined || !existsSync('/usr/bin/openssl'))('agrees with osslsigncode: a file it signs reads as intact, with its digest', () => {
+  it.skipIf(skipWithout('osslsigncode', 'openssl'))('agrees with osslsigncode: a file it signs reads as intact, with its digest', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'petriage-ac-'));
     try {
       const run = (cmd: string, args: string[]): string => execFileSync(cmd, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      run('/usr/bin/openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '3650', '-subj', '/CN=osslsigncode test']);
+      run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '3650', '-subj', '/CN=osslsigncode test']);
       for (const format of ['PE32', 'PE32+'] as const) {
         writeFileSync(path.join(dir, 'in.exe'), buildPe({ ...SPEC, format }));
         rmSync(path.join(dir, 'out.exe'), { force: true });
-        run(osslsigncode as string, ['sign', '-certs', 'cert.pem', '-key', 'key.pem', '-h', 'sha256', '-n', 'Cross check', '-in', 'in.exe', '-out', 'out.exe']);
+        run('osslsigncode', ['sign', '-certs', 'cert.pem', '-key', 'key.pem', '-h', 'sha256', '-n', 'Cross check', '-in', 'in.exe', '-out', 'out.exe']);
         const signed = new Uint8Array(readFileSync(path.join(dir, 'out.exe')));
         const s = read(signed).signatures[0]!;
         expect(s.status).toBe('intact');
         expect(s.signer?.name).toBe('osslsigncode test');
         expect(s.program_name).toBe('Cross check');
-        const verify = run(osslsigncode as string, ['verify', '-CAfile', 'cert.pem', '-in', 'out.exe']);
+        const verify = run('osslsigncode', ['verify', '-CAfile', 'cert.pem', '-in', 'out.exe']);
         const m = /Calculated message digest\s*:\s*([0-9A-F]+)/i.exec(verify);
         expect(m?.[1]?.toLowerCase()).toBe(s.computed_digest);
       }

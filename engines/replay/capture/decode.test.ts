@@ -7,11 +7,12 @@ import { analyzeCaptureBytes } from './analyze.js';
 import { concat, ETH_IPV4, ETH_IPV6, ethernet, ipv4, ipv6, nullLoopback, sll, sll2, TCP_SYN, tcp, udp, udpFrame } from './craft.js';
 import { formatIpv6, ipv6Key } from './decode.js';
 import { NO_TIMEOUTS } from './flows.js';
-import { hasTshark, tshark } from './testutil.js';
+import { tshark } from './testutil.js';
+import { skipWithout } from '../../../test/oracles.js';
 import { PcapngBuilder, writePcap } from './writer.js';
 
-/** tshark is an oracle where installed; its tests are skipped, not failed, without it. */
-const tsharkInstalled = await hasTshark();
+/** tshark is an oracle: without it its tests skip locally and fail under VITRINE_REQUIRE_ORACLES=1 (test/oracles.ts). */
+const tsharkSkips = skipWithout('tshark');
 
 const A4 = '192.0.2.1';
 const B4 = '198.51.100.7';
@@ -60,7 +61,7 @@ describe('link layers', () => {
     expect(r.connections[0]?.vlan).toBeUndefined();
   });
 
-  it.skipIf(!tsharkInstalled)('is decoded the same by tshark (when installed): addresses, ports and VLAN ids frame by frame', async () => {
+  it.skipIf(tsharkSkips)('is decoded the same by tshark (when installed): addresses, ports and VLAN ids frame by frame', async () => {
     const { bytes, expected } = linkTypeCapture();
     const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-link-'));
     try {

@@ -4,12 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCaptureBytes, analyzeCaptureFile, type CaptureAnalysis } from './analyze.js';
 import { ETH_IPV4, ethernet, icmp, ipv4, TCP_ACK, TCP_FIN, TCP_PSH, TCP_RST, TCP_SYN, tcpFrame, udpFrame } from './craft.js';
 import { NO_TIMEOUTS, type ConnectionRecord } from './flows.js';
-import { corpusFile, groundTruth, hasTshark, parseConversations, pcapCorpusAvailable, tshark, zeekBaseline, zeekLog } from './testutil.js';
+import { corpusFile, groundTruth, parseConversations, pcapCorpusAvailable, tshark, zeekBaseline, zeekLog } from './testutil.js';
+import { skipWithout } from '../../../test/oracles.js';
 import { writePcap, type PacketToWrite } from './writer.js';
 
 const corpus = pcapCorpusAvailable();
-/** tshark is an oracle where installed; its tests are skipped, not failed, without it. */
-const tsharkInstalled = await hasTshark();
+/** tshark is an oracle: without it its tests skip locally and fail under VITRINE_REQUIRE_ORACLES=1 (test/oracles.ts). */
+const tsharkSkips = skipWithout('tshark');
 
 /** Zeek's SQLite writer output (conn.select): '|' separated, in the conn.log column order. */
 const SELECT_FIELDS = [
@@ -119,7 +120,7 @@ describe.skipIf(!corpus)('packets and conversations against tshark', () => {
     }
   });
 
-  it.skipIf(!tsharkInstalled)('TCP and UDP conversations equal `tshark -q -z conv,tcp -z conv,udp`: count, endpoints and frames', async () => {
+  it.skipIf(tsharkSkips)('TCP and UDP conversations equal `tshark -q -z conv,tcp -z conv,udp`: count, endpoints and frames', async () => {
     for (const name of names) {
       const text = await tshark(['-r', corpusFile(name), '-q', '-z', 'conv,tcp', '-z', 'conv,udp']);
       const conv = parseConversations(text);
@@ -136,7 +137,7 @@ describe.skipIf(!corpus)('packets and conversations against tshark', () => {
     }
   });
 
-  it.skipIf(!tsharkInstalled)('packet totals per protocol equal tshark display filters', { timeout: 180_000 }, async () => {
+  it.skipIf(tsharkSkips)('packet totals per protocol equal tshark display filters', { timeout: 180_000 }, async () => {
     for (const name of ['wikipedia.pcap', 'nmap-vsn.pcap', 'cooper-grill-dvwa.pcapng']) {
       const r = await analyzeCaptureFile(corpusFile(name));
       const count = async (filter: string): Promise<number> => (await tshark(['-r', corpusFile(name), '-Y', filter])).trim().split('\n').filter((l) => l.length > 0).length;

@@ -10,7 +10,8 @@ import { feedBytes, feedFile } from './source.js';
 import type { CaptureInfo, RawPacket } from './types.js';
 import { WarningCounter } from './warnings.js';
 import { PcapngBuilder, writePcap, type PacketToWrite } from './writer.js';
-import { corpusFile, groundTruth, hasTshark, pcapCorpusAvailable, tshark } from './testutil.js';
+import { corpusFile, groundTruth, pcapCorpusAvailable, tshark } from './testutil.js';
+import { skipWithout } from '../../../test/oracles.js';
 
 interface Summary {
   packets: Array<{ index: number; offset: number; iface: number; link: number; sec: number; nsec: number; cap: number; orig: number; sha: string }>;
@@ -39,8 +40,8 @@ function readBytes(bytes: Uint8Array, chunkBytes?: number): Summary {
 }
 
 const corpus = pcapCorpusAvailable();
-/** tshark is an oracle where installed; its tests are skipped, not failed, without it. */
-const tsharkInstalled = await hasTshark();
+/** tshark is an oracle: without it its tests skip locally and fail under VITRINE_REQUIRE_ORACLES=1 (test/oracles.ts). */
+const tsharkSkips = skipWithout('tshark');
 
 describe.skipIf(!corpus)('capture reader on the corpus', () => {
   const truth = corpus ? groundTruth() : {};
@@ -77,7 +78,7 @@ describe.skipIf(!corpus)('capture reader on the corpus', () => {
     }
   });
 
-  it.skipIf(!corpus || !tsharkInstalled)('matches tshark frame by frame: time, captured and original length, interface', { timeout: 180_000 }, async () => {
+  it.skipIf(!corpus || tsharkSkips)('matches tshark frame by frame: time, captured and original length, interface', { timeout: 180_000 }, async () => {
     for (const name of Object.keys(truth)) {
       const out = await tshark(['-r', corpusFile(name), '-T', 'fields', '-E', 'separator=,', '-e', 'frame.time_epoch', '-e', 'frame.cap_len', '-e', 'frame.len', '-e', 'frame.interface_id']);
       const rows = out.trim().split('\n').map((l) => l.split(','));
@@ -216,7 +217,7 @@ describe('pcapng', () => {
     expect(s.packets[3]?.nsec).toBe(500_000_000);
   });
 
-  it.skipIf(!tsharkInstalled)('is read the same by tshark (when installed): packet count, times and interfaces', async () => {
+  it.skipIf(tsharkSkips)('is read the same by tshark (when installed): packet count, times and interfaces', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-pcapng-'));
     try {
       const file = path.join(dir, 'multi.pcapng');

@@ -50,20 +50,6 @@ export function zeekLog(...parts: string[]): Array<Record<string, string>> {
     });
 }
 
-let tsharkChecked: boolean | undefined;
-
-/** True when the tshark command line runs here. */
-export async function hasTshark(): Promise<boolean> {
-  if (tsharkChecked !== undefined) return tsharkChecked;
-  try {
-    await run('tshark', ['--version'], { timeout: 20_000 });
-    tsharkChecked = true;
-  } catch {
-    tsharkChecked = false;
-  }
-  return tsharkChecked;
-}
-
 /** Runs tshark with an argument array (never a shell) and returns its standard output. */
 export async function tshark(args: readonly string[]): Promise<string> {
   const { stdout } = await run('tshark', [...args], { timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });

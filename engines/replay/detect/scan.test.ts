@@ -1,15 +1,16 @@
 // Scan rules on the nmap trace (an ARP sweep and TCP probes) and on crafted scans and lookalikes.
 import { describe, expect, it } from 'vitest';
 import { ETH_IPV4, ethernet, icmp, ipv4, TCP_ACK, TCP_RST, TCP_SYN } from '../capture/craft.js';
-import { corpusFile, hasTshark, pcapCorpusAvailable, tshark } from '../capture/testutil.js';
+import { corpusFile, pcapCorpusAvailable, tshark } from '../capture/testutil.js';
+import { skipWithout } from '../../../test/oracles.js';
 import { TcpSession, type Timeline } from '../intrusion.js';
 import { corpusAnalysis, detect } from '../testutil.js';
 import { hostScan, portScan } from './scan.js';
 
-const tsharkInstalled = await hasTshark();
+const tsharkSkips = skipWithout('tshark');
 
 describe.skipIf(!pcapCorpusAvailable())('scans in the Zeek traces', () => {
-  it.skipIf(!tsharkInstalled)('nmap-vsn: the ARP targets are the ones tshark reads (when installed)', async () => {
+  it.skipIf(tsharkSkips)('nmap-vsn: the ARP targets are the ones tshark reads (when installed)', async () => {
     const out = await tshark(['-r', corpusFile('nmap-vsn.pcap'), '-Y', 'arp.opcode == 1', '-T', 'fields', '-e', 'arp.src.proto_ipv4', '-e', 'arp.dst.proto_ipv4']);
     const rows = out.trim().split('\n').map((l) => l.split('\t'));
     const a = await corpusAnalysis('nmap-vsn.pcap');

@@ -7,6 +7,7 @@ import { storyToCypher } from './cypher.js';
 import { mermaidText, storyToMermaid } from './mermaid.js';
 import { storyToStix } from './stix.js';
 import { hostile, story } from './testutil.js';
+import { CHROMIUM, skipWithout } from '../../../test/oracles.js';
 
 describe('STIX 2.1', () => {
   const bundle = storyToStix(story);
@@ -81,9 +82,8 @@ describe('Mermaid', () => {
 
 /** Mermaid itself as the oracle: the bundle the workstation ships (MERMAID_JS may name another mermaid.min.js), rendered in Debian's Chromium. */
 const MERMAID_JS = process.env['MERMAID_JS'] ?? fileURLToPath(new URL('../../../node_modules/mermaid/dist/mermaid.min.js', import.meta.url));
-const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
 
-describe.skipIf(!existsSync(MERMAID_JS) || !existsSync(CHROMIUM))('Mermaid renders (in Chromium)', () => {
+describe.skipIf(!existsSync(MERMAID_JS) || skipWithout('chromium'))('Mermaid renders (in Chromium)', () => {
   it('renders the story and its hostile twin to SVG, the hostile text shown as text', { timeout: 120_000 }, async () => {
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu'] });

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { apkVersionCompare, compareApk, compareMaven, compareDpkg, compareGeneric, compareGo, comparePep440, compareRpm, compareSemver, comparatorFor, isApkVersion, rpmvercmp, type Comparator } from './index.js';
+import { skipWithout } from '../../../../test/oracles.js';
 
 /** Every adjacent pair of an increasing list, and every pair across it, must compare as the list says. */
 function disagreementsInOrder(cmp: Comparator, ordered: readonly string[]): string[] {
@@ -62,16 +63,7 @@ describe('dpkg', () => {
     expect(compareDpkg('a:1', '1')).toBeNull();
   });
 
-  const hasDpkg = (() => {
-    try {
-      execFileSync('dpkg', ['--version'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-
-  it.skipIf(!hasDpkg)('agrees with dpkg --compare-versions on generated pairs', () => {
+  it.skipIf(skipWithout('dpkg'))('agrees with dpkg --compare-versions on generated pairs', () => {
     // Versions built from the pieces that matter: epochs, ~, +, letters, leading zeros, revisions.
     const ups = ['1', '1.0', '1.00', '1.0.0', '1.0~rc1', '1.0~~', '1.0a', '1.0+b1', '1.0+dfsg', '1.0.1', '1.2~beta', '10', '1.10', '1.9', '2.0.0~git20200101', '1:1.0', '2:0.9', '0.0', '1.0.', '1a', '1aa', '1.a1', '1.0+~1', '9.99.999'];
     const revs = ['', '-1', '-0', '-1ubuntu1', '-1~deb12u1', '-1+b2', '-10', '-2', '-1.1'];

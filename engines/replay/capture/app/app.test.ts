@@ -5,14 +5,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCaptureBytes, analyzeCaptureFile, type CaptureAnalysis } from '../analyze.js';
 import { ascii, concat, TCP_ACK, TCP_PSH, TCP_SYN, tcpFrame, udpFrame } from '../craft.js';
-import { corpusFile, hasTshark, pcapCorpusAvailable, tshark, zeekBaseline, zeekLog } from '../testutil.js';
+import { corpusFile, pcapCorpusAvailable, tshark, zeekBaseline, zeekLog } from '../testutil.js';
+import { skipWithout } from '../../../../test/oracles.js';
 import { writePcap, type PacketToWrite } from '../writer.js';
 import { parseDns } from './dns.js';
 import { isGrease, ja4, parseClientHello } from './tls.js';
 
 const corpus = pcapCorpusAvailable();
-/** tshark is an oracle where installed; its tests are skipped, not failed, without it. */
-const tsharkInstalled = await hasTshark();
+/** tshark is an oracle: without it its tests skip locally and fail under VITRINE_REQUIRE_ORACLES=1 (test/oracles.ts). */
+const tsharkSkips = skipWithout('tshark');
 
 describe.skipIf(!corpus)('DNS', () => {
   it('EDNS client-subnet options equal Zeek dns_EDNS_ecs events (dns-edns-ecs output)', async () => {
@@ -26,7 +27,7 @@ describe.skipIf(!corpus)('DNS', () => {
     expect(r.warningCount).toBe(0);
   });
 
-  it.skipIf(!tsharkInstalled)('queries and answers equal tshark frame by frame (name, type, answer count) on every capture with DNS', async () => {
+  it.skipIf(tsharkSkips)('queries and answers equal tshark frame by frame (name, type, answer count) on every capture with DNS', async () => {
     for (const name of ['wikipedia.pcap', 'dns-edns-ecs.pcap', 'pcapng-multi-interface.pcapng', 'nmap-vsn.pcap']) {
       // tshark calls multicast DNS and LLMNR mdns and llmnr but fills the same dns.* fields.
       const out = await tshark(['-r', corpusFile(name), '-Y', 'dns || mdns || llmnr', '-T', 'fields', '-E', 'separator=;', '-e', 'frame.number', '-e', 'dns.flags.response', '-e', 'dns.qry.name', '-e', 'dns.qry.type', '-e', 'dns.count.answers']);
@@ -127,7 +128,7 @@ describe.skipIf(!corpus)('HTTP', () => {
     for (const [, method, host, uri] of cut) expect(ours).toContainEqual([method, host, uri]);
   });
 
-  it.skipIf(!tsharkInstalled)('request counts equal tshark http.request on the HTTP captures', async () => {
+  it.skipIf(tsharkSkips)('request counts equal tshark http.request on the HTTP captures', async () => {
     for (const name of ['wikipedia.pcap', 'get.pcap', 'cooper-grill-dvwa.pcapng']) {
       const out = await tshark(['-r', corpusFile(name), '-Y', 'http.request', '-T', 'fields', '-e', 'http.request.method', '-e', 'http.request.uri']);
       const theirs = out.trim().split('\n').filter((l) => l.length > 0).map((l) => l.split('\t').join(' ')).sort();
@@ -268,7 +269,7 @@ describe('TLS', () => {
     expect(t?.cipher).toBe(0xc014);
   });
 
-  it.skipIf(!corpus || !tsharkInstalled)('ecdhe.pcap: JA3 and the full JA3 string as tshark computes them', async () => {
+  it.skipIf(!corpus || tsharkSkips)('ecdhe.pcap: JA3 and the full JA3 string as tshark computes them', async () => {
     const r = await analyzeCaptureFile(corpusFile('ecdhe.pcap'));
     const t = r.app.tls[0];
     expect(t).toBeDefined();
@@ -290,7 +291,7 @@ describe('TLS', () => {
     expect(r.app.tls.map((t) => [t.serverName, t.ja4])).toEqual([['example.com', 't13d1516h2_8daaf6152771_e5627efa2ab1']]);
   });
 
-  it.skipIf(!tsharkInstalled)('the same split ClientHello: server name and JA3 equal tshark (GREASE removed by both)', async () => {
+  it.skipIf(tsharkSkips)('the same split ClientHello: server name and JA3 equal tshark (GREASE removed by both)', async () => {
     const bytes = splitHello();
     const r = analyzeCaptureBytes(bytes);
     expect(r.app.tls).toHaveLength(1);
@@ -316,7 +317,7 @@ describe.skipIf(!corpus)('SSH, FTP and RFB', () => {
     expect(new Set(r.connections.map((c) => `${c.origH}>${c.respH}:${c.respP}`))).toEqual(new Set(['192.168.56.1>192.168.56.103:22']));
   });
 
-  it.skipIf(!tsharkInstalled)('sshguess: the banners equal tshark ssh.protocol', async () => {
+  it.skipIf(tsharkSkips)('sshguess: the banners equal tshark ssh.protocol', async () => {
     const r = await analyzeCaptureFile(corpusFile('sshguess.pcap'));
     expect(r.app.ssh).toHaveLength(11);
     const out = await tshark(['-r', corpusFile('sshguess.pcap'), '-Y', 'ssh.protocol', '-T', 'fields', '-e', 'ssh.protocol']);
