@@ -1,13 +1,12 @@
 // Case assessment library operations: load a knowledge graph, list its actors, validate a case, assess it, export STIX.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ActorListItem, Assessment, CaseFile, StixBundle } from '../core/contracts/caseassess.js';
 import { readKnowledgeGraph, type KnowledgeGraph } from './kg.js';
 import { validateCase } from './case.js';
 import { scoreCase, type AssessOptions } from './score.js';
 import { assessmentToStix } from './stix.js';
 import { vocabularyKey } from './vocabulary.js';
+import { findResourcesDir } from '../core/resources.js';
 
 export { validateCase } from './case.js';
 export type { KnowledgeGraph } from './kg.js';
@@ -20,9 +19,7 @@ export const DEFAULT_KG_RELATIVE = path.join('caseassess', 'kg.json');
 
 /** The resources/ folder of this checkout or installed package: ../../resources from the sources, ../../../resources from dist/. */
 export function defaultResourcesDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
-  return candidates.find((dir) => existsSync(path.join(dir, DEFAULT_KG_RELATIVE))) ?? (candidates[0] as string);
+  return findResourcesDir(DEFAULT_KG_RELATIVE);
 }
 
 /** Loads (and caches by SHA-256) a knowledge graph; the shipped one when no path is given. */

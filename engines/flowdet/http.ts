@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
@@ -19,6 +18,7 @@ import { MAX_EXPLAIN_FLOWS, MAX_SCORE_BODY_BYTES, MAX_SCORE_FLOWS, scoreRequestS
 import { describeSchema } from './studies/run.js';
 import { VERSION } from './version.js';
 import { flowdetService } from './service.js';
+import { findResourcesDir } from '../core/resources.js';
 
 /** Environment variable naming the model bundle the service scores with. */
 export const MODEL_VARIABLE = 'FLOWDET_MODEL';
@@ -231,9 +231,7 @@ export type StandaloneOptions = RouterOptions & CoreStandaloneOptions;
 
 /** The resources/ folder of this checkout or installed package (for the shared /docs page). */
 export function defaultResourcesDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
-  return candidates.find((dir) => existsSync(path.join(dir, 'core', 'docs'))) ?? (candidates[0] as string);
+  return findResourcesDir(path.join('core', 'docs'));
 }
 
 /** The app `flowdet serve` runs: hardening, request ids, the router at the root, the one error shape. */

@@ -1,7 +1,5 @@
 // The forensic timeline HTTP routes (mounted by the gateway at /svc/forensic, or at / by `forensic serve`): /api/*, /docs; `forensic serve` adds the UI at GET /.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
@@ -29,6 +27,7 @@ import { sendStreamedJson } from './stream-json.js';
 import { searchCase } from './search.js';
 import { parseSearchRequest } from '../core/search.js';
 import { caseCustody, caseItemCount, caseItemsJson, completeCase, countCases, createCase, DEFAULT_MAX_EVENTS, exportView, failInterruptedCases, getCaseExport, getCaseSummary, getCaseView, type CaseItemKind, listCases, setCaseStatus } from './store.js';
+import { findResourcesDir } from '../core/resources.js';
 
 /** Spec to_dict default: the stories kept. */
 export const DEFAULT_TOP = 20;
@@ -384,9 +383,7 @@ export interface StandaloneOptions extends RouterOptions, CoreStandaloneOptions 
 
 /** The resources/ folder (for the /docs page): ../../resources from the sources, ../../../resources from dist/. */
 function resourcesDirOf(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
-  return candidates.find((dir) => existsSync(path.join(dir, 'core', 'docs'))) ?? (candidates[0] as string);
+  return findResourcesDir(path.join('core', 'docs'));
 }
 
 /** The routes that answer without the built page (named by the 503 page GET / shows then). */

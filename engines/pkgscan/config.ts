@@ -1,8 +1,6 @@
 // The service's settings: environment, token lifetimes, password hashing cost, rate limits, metrics token; read from the environment once.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { databaseUrl } from './db/url.js';
+import { findResourcesDir } from '../core/resources.js';
 
 export const VERSION = '0.1.0';
 
@@ -96,7 +94,5 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
 
 /** The shipped resources/ folder (source tree or dist/). */
 export function defaultResourcesDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
-  return candidates.find((dir) => existsSync(path.join(dir, 'pkgscan'))) ?? (candidates[0] as string);
+  return findResourcesDir('pkgscan');
 }

@@ -1,7 +1,5 @@
 // Provenance gate library operations: run (verify, graph, enrich, decide), the graph as JSON and Cypher, and the public surface.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { toCypher, type CypherNode, type CypherEdge, type CypherScalar, type CypherValue } from '../core/cypher.js';
 import { collect, missingStages, type CollectResult } from './collect.js';
 import type { LoadedEnvelope, TrustedKeys } from './envelope.js';
@@ -11,6 +9,7 @@ import { enrichStaticReachability, type ReachReport } from './reach.js';
 import { ProvenanceGraph, type GraphEdge, type GraphNode } from './graph.js';
 import { evaluate, type Decision } from './policy.js';
 import type { GraphDocument } from '../core/contracts/provgate.js';
+import { findResourcesDir } from '../core/resources.js';
 
 export type { GraphDocument } from '../core/contracts/provgate.js';
 
@@ -21,9 +20,7 @@ export const EXPLORER_RELATIVE = path.join('provgate', 'explorer');
 
 /** The resources/ folder of this checkout or installed package: ../../resources from the sources, ../../../resources from dist/. */
 export function defaultResourcesDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
-  return candidates.find((dir) => existsSync(path.join(dir, EXPLORER_RELATIVE, 'index.html'))) ?? (candidates[0] as string);
+  return findResourcesDir(path.join(EXPLORER_RELATIVE, 'index.html'));
 }
 
 export { collect, missingStages, type CollectResult } from './collect.js';

@@ -1,11 +1,11 @@
 // Capture replay library operations: analyse a capture file or bytes, run the synthetic intrusion, export a story as STIX, Mermaid or Cypher.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { analyzeBytes, analyzeFile, type AnalysisWithFlows, type ReplayOptions } from './analyze.js';
 import { parseIndicators, readIndicators, type IndicatorSet } from './indicators.js';
 import { intrusionPcap, type IntrusionOptions, type IntrusionSummary } from './intrusion.js';
 import type { ReplayAnalysis } from './types.js';
+import { findResourcesDir } from '../core/resources.js';
 
 export { analyzeBytes, analyzeFile, storiesOf, CAPTURE_FORMATS, VERSION, type CaptureFormat, type ReplayOptions } from './analyze.js';
 export { RULES, THRESHOLDS, runRules, type Rule } from './detect/index.js';
@@ -24,9 +24,7 @@ export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
 
 /** The resources/ folder of this checkout or installed package: ../../resources from the sources, ../../../resources from dist/. */
 export function defaultResourcesDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', 'resources'), path.resolve(here, '..', '..', '..', 'resources')];
-  return candidates.find((dir) => existsSync(path.join(dir, DEFAULT_INDICATORS_RELATIVE))) ?? (candidates[0] as string);
+  return findResourcesDir(DEFAULT_INDICATORS_RELATIVE);
 }
 
 /** The indicator list at `file`, or the shipped one; an empty list when the shipped one is missing. */

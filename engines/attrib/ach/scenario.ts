@@ -1,11 +1,11 @@
 // The ACH scenario format (`vitrine-ach/1`): its schema, the override syntax `EID:HID=RATING`, and the bundled or fixture scenarios on disk.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { AchRating, AchScenario, AchScenarioSummary } from '../../core/contracts/ach.js';
 import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
+import { findResourcesDir } from '../../core/resources.js';
 
 export const RATINGS = ['CC', 'C', 'N', 'I', 'II', 'NA'] as const satisfies readonly AchRating[];
 
@@ -129,9 +129,7 @@ export const BUNDLED_SCENARIOS_RELATIVE = 'attrib-scenarios';
 
 /** resources/ of this checkout (from the sources or from dist/). */
 export function defaultResourcesDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', '..', 'resources'), path.resolve(here, '..', '..', '..', '..', 'resources')];
-  return candidates.find((dir) => existsSync(path.join(dir, BUNDLED_SCENARIOS_RELATIVE))) ?? (candidates[0] as string);
+  return findResourcesDir(BUNDLED_SCENARIOS_RELATIVE);
 }
 
 /** A named set of scenarios (bundled, or ATTR_FIXTURES), read once. */

@@ -1,12 +1,12 @@
 // The attribution knowledge base in memory: the serialised ATT&CK data plus the indexes extraction, clustering and attribution need; loading from a bundle or a KB file.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { ATTACK_KB_FORMAT, cleanProcedureText, parseAttackBundle, releaseFromIndex, type AttackIndex, type AttackKbData, type KbGroup, type KbSoftware, type KbTechnique } from '../../core/attack/bundle.js';
 import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
+import { findResourcesDir } from '../../core/resources.js';
 
 export type { AttackKbData, KbCampaign, KbGroup, KbRelation, KbSoftware, KbTactic, KbTechnique } from '../../core/attack/bundle.js';
 
@@ -233,9 +233,7 @@ export function kbFromJson(value: unknown): AttackKb {
 
 /** The resources/attrib folder of this checkout or installed package (sources or dist/). */
 export function defaultAttribResourcesDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', '..', 'resources', 'attrib'), path.resolve(here, '..', '..', '..', '..', 'resources', 'attrib')];
-  return candidates.find((dir) => existsSync(path.join(dir, SHIPPED_KB_FILE))) ?? (candidates[0] as string);
+  return path.join(findResourcesDir(path.join('attrib', SHIPPED_KB_FILE)), 'attrib');
 }
 
 /** Reads a JSON file, gunzipping it first when it starts with the gzip magic bytes. Errors never name the path. */

@@ -1,11 +1,11 @@
 // One ATT&CK lookup for every service: several releases at once (the shipped 18.1 knowledge base, v19 built from its
 // shipped change set, and a newer knowledge base or bundle an analyst loaded), each technique id resolved to a name,
 // tactics, the release that knows it, and whether it was revoked (with the replacement).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { ATTACK_KB_FORMAT, parseAttackBundle, type AttackKbData, type KbTactic, type KbTechnique } from './bundle.js';
+import { findResourcesDir } from '../resources.js';
 
 /** One ATT&CK release as the lookup needs it. */
 export interface AttackRelease {
@@ -211,9 +211,7 @@ export class AttackLookup {
 
 /** The resources/ folder of this checkout or installed package (sources or dist/). */
 export function coreResourcesRoot(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', '..', 'resources'), path.resolve(here, '..', '..', '..', '..', 'resources')];
-  return candidates.find((dir) => existsSync(path.join(dir, SHIPPED_KB_RELATIVE))) ?? (candidates[0] as string);
+  return findResourcesDir(SHIPPED_KB_RELATIVE);
 }
 
 /** The shipped 18.1 knowledge base and the v19 change set below resources/. */

@@ -1,11 +1,11 @@
 // ATT&CK in the forensic analysis: the techniques the causal rules and anti-forensics scan tag (their shipped table), and
 // every technique id named through the one ATT&CK lookup of engines/core/attack; kill-chain stages in causal order.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ATTACK_LICENCE, parseAttackBundle } from '../../core/attack/bundle.js';
 import { attackLookup } from '../../core/attack/lookup.js';
 import type { KillChainStage, TechniqueTag } from '../../core/contracts/forensic.js';
+import { findResourcesDir } from '../../core/resources.js';
 
 /** Every technique id a causal rule or indicator may tag, in current (ATT&CK v19) terms: log clearing is T1685.005/.006,
  * disabling tools T1685, disabling logging T1685.001 (18.1's T1070.001/.002 and T1562.001/.002, which the lookup still
@@ -29,9 +29,7 @@ export interface TechniqueTable {
 
 /** The resources/ folder of this checkout or installed package: ../../../resources from the sources, one more up from dist/. */
 export function forensicResourcesDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '..', '..', '..', 'resources'), path.resolve(here, '..', '..', '..', '..', 'resources')];
-  return candidates.find((dir) => existsSync(path.join(dir, TECHNIQUE_TABLE_RELATIVE))) ?? (candidates[0] as string);
+  return findResourcesDir(TECHNIQUE_TABLE_RELATIVE);
 }
 
 /** Derives the table from an ATT&CK Enterprise STIX bundle (the generator; the test checks the shipped file is current). */
