@@ -137,15 +137,18 @@ export class EventInterner {
     return out;
   }
 
-  /** The draft with its repeated values shared (same content, key order kept). */
-  draft(d: EventDraft): EventDraft {
+  /**
+   * The draft with its repeated values shared (same content, key order kept). `slim`: the consumer keeps no time tuple
+   * or summary (the analysis's event table), so those, nearly all distinct, are not looked up or kept.
+   */
+  draft(d: EventDraft, slim = false): EventDraft {
     return {
       actor: this.entity(d.actor),
       action: this.str(d.action),
       object: this.entity(d.object),
-      time: this.time(d.time),
+      time: slim ? d.time : this.time(d.time),
       host: d.host === null ? null : this.str(d.host),
-      summary: this.str(d.summary),
+      summary: slim ? d.summary : this.str(d.summary),
       attributes: this.record(d.attributes),
       reliability: d.reliability,
       loader: d.loader,
@@ -277,7 +280,7 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
       const only = options.onlyRecords;
       for (const draft of loader.load(source, ctx)) {
         if (only !== undefined && draft.raw.member === undefined && !only.has(draft.raw.recordNumber)) continue;
-        const event = finalizeEvent(interner.draft(draft));
+        const event = finalizeEvent(interner.draft(draft, !collect));
         count++;
         const t = event.time.time;
         if (t !== null) {

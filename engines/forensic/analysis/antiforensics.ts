@@ -3,6 +3,7 @@ import type { IndicatorSeverity, TamperingIndicator, TamperingVerdict } from '..
 import type { AnalysisEvent, EventSeq } from './events.js';
 import { attr, commandLine, timeMs, windowsEventId } from './facts.js';
 import { COMMAND_PATTERNS } from './patterns.js';
+import { parseTimeMs } from '../time.js';
 
 /** How much one indicator of each severity takes off a host's stories (multiplicative penalty = 1 - sum, floored). */
 export const SEVERITY_PENALTY: Readonly<Record<IndicatorSeverity, number>> = { low: 0.05, medium: 0.1, high: 0.2 };
@@ -255,8 +256,8 @@ function dedupe(list: TamperingIndicator[]): void {
     const a = list[i] as TamperingIndicator;
     for (let j = i + 1; j < list.length; j++) {
       const b = list[j] as TamperingIndicator;
-      const ta = a.time === null ? null : Date.parse(a.time);
-      const tb = b.time === null ? null : Date.parse(b.time);
+      const ta = a.time === null ? null : parseTimeMs(a.time);
+      const tb = b.time === null ? null : parseTimeMs(b.time);
       if (ta !== null && tb !== null && tb - ta > INDICATOR_MERGE_MS) break;
       if (b.kind !== a.kind || b.host !== a.host || b.summary !== a.summary || (ta === null) !== (tb === null)) continue;
       list[i] = { ...a, eventIds: [...a.eventIds, ...b.eventIds.filter((id) => !a.eventIds.includes(id))] };

@@ -7,6 +7,7 @@ import type { AnalysisEvent, EventSeq } from './events.js';
 import { stageOfTactics } from './attack.js';
 import type { CausalRule } from './rules.js';
 import type { DetectionSummary } from '../../core/contracts/forensic.js';
+import { parseTimeMs } from '../time.js';
 
 /** One rule's hits in an analysis, the Hayabusa-style summary row (the contract's type: the view carries it as it is). */
 export type { DetectionSummary } from '../../core/contracts/forensic.js';
@@ -227,7 +228,7 @@ const viewOf = (family: 'windows' | 'auditd' | 'syslog'): 'windows' | 'auditd' |
 function baseHit(e: AnalysisEvent, position: number, rule: number): BaseHit {
   const src = sourceOf(e);
   const view = src === null ? null : new InputView(e, viewOf(src.family), undefined);
-  const t = e.time.time === null ? Number.NaN : Date.parse(e.time.time);
+  const t = e.time.time === null ? Number.NaN : parseTimeMs(e.time.time);
   return { position, rule, timeMs: t, field: (name) => (name === 'Computer' || name === 'Hostname' ? (e.host ?? undefined) : view?.get(name)) };
 }
 

@@ -2,6 +2,7 @@
 import { grownColumn } from '../../core/columns.js';
 import { positionOf, type Seq } from './seq.js';
 import type { ArtifactKind, EventEntity, ForensicEvent, JsonRecord, RawRecordRef, ReliabilityGrade, TimePrecision } from '../event.js';
+import { readCanonicalTime, type CanonicalTimeParts } from '../time.js';
 
 /**
  * The fields stages 3 to 7 read. A ForensicEvent is one; analyzePaths keeps only these (no summary, integrity hash,
@@ -105,6 +106,7 @@ export class EventTable {
   private readonly raws = new Map<string, Pick<RawRecordRef, 'artifactSha256'>>();
   /** Rows whose time text is not of the canonical form, with that text. */
   private readonly oddTimes = new Map<number, string>();
+  private readonly parts: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
 
   get length(): number {
     return this.count;
@@ -125,7 +127,12 @@ export class EventTable {
     }
     let digits = NO_TIME;
     const text = e.time.time;
-    if (text !== null) {
+    if (text !== null && readCanonicalTime(text, this.parts)) {
+      // 1970 to 9999, every field valid: the text is what timeText writes back (no Date, no regular expression).
+      digits = this.parts.digits;
+      this.seconds[r] = this.parts.seconds;
+      this.fractions[r] = this.parts.fraction;
+    } else if (text !== null) {
       const m = CANONICAL_TIME.exec(text);
       const ms = m ? Date.parse(`${m[1] as string}Z`) : NaN;
       const frac = m?.[2] ?? '';

@@ -1,6 +1,7 @@
 // Reads the loaders' events uniformly: process identities, command lines, users, addresses, whatever the artefact called them.
 import type { JsonValue } from '../event.js';
 import type { AnalysisEvent } from './events.js';
+import { parseTimeMs } from '../time.js';
 
 /** A process as one event names it: enough to find it again in another artefact. */
 export interface ProcRef {
@@ -143,6 +144,6 @@ export function sourceIp(e: AnalysisEvent): string | null {
 /** Milliseconds since the epoch of an event's time, null without one. */
 export function timeMs(e: AnalysisEvent): number | null {
   if (e.time.time === null) return null;
-  const ms = Date.parse(e.time.time);
+  const ms = parseTimeMs(e.time.time);
   return Number.isFinite(ms) ? ms : null;
 }

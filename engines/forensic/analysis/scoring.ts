@@ -1,6 +1,7 @@
 // The confidence breakdown of a story or chain: reliability, corroboration, temporal fit, edge strength, tampering penalty, score, grade.
 import type { CausalEdge, ConfidenceBreakdown, ConfidenceGrade, GraphNode, TamperingVerdict } from '../../core/contracts/forensic.js';
 import { RELIABILITY_WEIGHTS } from '../event.js';
+import { parseTimeMs } from '../time.js';
 import type { AnalysisEvent } from './events.js';
 import { penaltyOf } from './antiforensics.js';
 import type { Seq } from './seq.js';
@@ -106,7 +107,7 @@ export function scoreChain(chain: Scorable, graph: ScoringGraph): ConfidenceBrea
     const from = ix.nodes.get(e.from);
     const first = from ? firstTime(from, ix) : null;
     if (e.time === null || first === null) fit += 0.5;
-    else fit += first <= Date.parse(e.time) + TEMPORAL_TOLERANCE_MS ? 1 : 0;
+    else fit += first <= parseTimeMs(e.time) + TEMPORAL_TOLERANCE_MS ? 1 : 0;
   }
   const temporalFit = edges.length === 0 ? 0 : fit / edges.length;
   const edgeStrength = edges.length === 0 ? 0 : Math.exp(edges.reduce((s, e) => s + Math.log(Math.max(1e-6, e.confidence)), 0) / edges.length);
@@ -137,7 +138,7 @@ function firstTime(n: GraphNode, ix: Index): number | null {
   for (const id of n.eventIds) {
     const t = ix.events.get(id)?.time.time;
     if (t === undefined || t === null) continue;
-    const ms = Date.parse(t);
+    const ms = parseTimeMs(t);
     if (Number.isFinite(ms) && (best === null || ms < best)) best = ms;
   }
   ix.firstMs.set(n.id, best);
