@@ -32,7 +32,7 @@ describe('DetectionsPanel', () => {
   it('shows how many rules could not run and lists each with its file and reason', () => {
     render(<DetectionsPanel rows={[row]} selected={null} onSelect={() => undefined} problems={problems} techniqueNames={new Map([['T1685.005', 'Clear Windows Event Logs']])} />);
     const box = screen.getByTestId('rule-problems');
-    expect(box.textContent).toContain('2 rules could not run');
+    expect(box.textContent).toContain('2 broken rules could not run');
     fireEvent.click(screen.getByText(/could not run/));
     expect(box.textContent).toContain('user/broken.yml');
     expect(box.textContent).toContain('the condition names a search identifier');
@@ -40,8 +40,30 @@ describe('DetectionsPanel', () => {
     expect(screen.getByText('T1685.005').getAttribute('title')).toBe('T1685.005 Clear Windows Event Logs');
   });
 
+  it('counts rules waiting for placeholder values apart from broken ones', () => {
+    const waiting: RuleProblem[] = [
+      { source: 'sigmahq/rules-placeholder/windows/a.yml', id: 'a', title: 'Admin group', reason: 'not run: placeholder %Admins_Workstations% has no values', placeholder: 'Admins_Workstations' },
+      { source: 'sigmahq/rules-placeholder/windows/b.yml', id: 'b', title: 'Service accounts', reason: 'not run: placeholder %ServiceAccounts% has no values', placeholder: 'ServiceAccounts' },
+      { source: 'sigmahq/rules-placeholder/windows/c.yml', id: 'c', title: 'Servers', reason: 'not run: placeholder %Servers% has no values', placeholder: 'Servers' },
+    ];
+    render(<DetectionsPanel rows={[row]} selected={null} onSelect={() => undefined} problems={[...waiting, ...problems.slice(0, 1)]} />);
+    expect(screen.getByTestId('rule-problems').textContent).toContain('1 broken rule could not run');
+    expect(screen.getByTestId('rule-problems').textContent).not.toContain('Admin group');
+    const placeholders = screen.getByTestId('rule-placeholders');
+    expect(placeholders.textContent).toContain('3 rules not run: placeholder values not given (not broken)');
+    expect(placeholders.textContent).toContain('%Servers%');
+    expect(placeholders.textContent).not.toContain('user/broken.yml');
+  });
+
+  it('shows only the placeholder list when no rule is broken', () => {
+    render(<DetectionsPanel rows={[row]} selected={null} onSelect={() => undefined} problems={[{ source: 'x.yml', id: 'x', title: 't', reason: 'not run: placeholder %P% has no values', placeholder: 'P' }]} />);
+    expect(screen.queryByTestId('rule-problems')).toBeNull();
+    expect(screen.getByTestId('rule-placeholders').textContent).toContain('1 rule not run');
+  });
+
   it('shows no problem box when every rule ran', () => {
     render(<DetectionsPanel rows={[row]} selected={null} onSelect={() => undefined} />);
     expect(screen.queryByTestId('rule-problems')).toBeNull();
+    expect(screen.queryByTestId('rule-placeholders')).toBeNull();
   });
 });

@@ -16,13 +16,13 @@ export interface DetectionsPanelProps {
   readonly techniqueNames?: ReadonlyMap<string, string>;
 }
 
-/** The rules that could not run: their count, and the list (file, id, reason) on demand. */
-export function RuleProblems({ problems }: { readonly problems: readonly RuleProblem[] }) {
+/** One list of rules that did not run: a count badge, a label, and the rules (file, title, reason) on demand. */
+function ProblemList({ problems, badge, label, testId }: { readonly problems: readonly RuleProblem[]; readonly badge: 'medium' | 'informational'; readonly label: string; readonly testId: string }) {
   if (problems.length === 0) return null;
   return (
-    <details className="rule-problems" data-testid="rule-problems">
+    <details className="rule-problems" data-testid={testId}>
       <summary>
-        <span className="level-badge level-badge--medium">{problems.length.toLocaleString('en')}</span> rule{problems.length === 1 ? '' : 's'} could not run on this case
+        <span className={`level-badge level-badge--${badge}`}>{problems.length.toLocaleString('en')}</span> {label}
       </summary>
       <table className="detections__table">
         <thead>
@@ -43,6 +43,22 @@ export function RuleProblems({ problems }: { readonly problems: readonly RulePro
         </tbody>
       </table>
     </details>
+  );
+}
+
+/**
+ * The rules that did not run, in two lists: broken ones (could not be parsed or compiled) and valid ones not run
+ * because a placeholder they use has no values yet (not broken; --strict does not count them). Each: its count, and
+ * the list (file, title, reason) on demand.
+ */
+export function RuleProblems({ problems }: { readonly problems: readonly RuleProblem[] }) {
+  const broken = problems.filter((p) => p.placeholder === undefined);
+  const waiting = problems.filter((p) => p.placeholder !== undefined);
+  return (
+    <>
+      <ProblemList problems={broken} badge="medium" label={`broken rule${broken.length === 1 ? '' : 's'} could not run on this case`} testId="rule-problems" />
+      <ProblemList problems={waiting} badge="informational" label={`rule${waiting.length === 1 ? '' : 's'} not run: placeholder values not given (not broken)`} testId="rule-placeholders" />
+    </>
   );
 }
 
