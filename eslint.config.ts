@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 import layers from './tools/lint/layers.ts';
 
 export default tseslint.config(
@@ -21,6 +22,12 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      // useLoad (components/useLoad.ts) takes a deps list as useEffect does: checked the same way.
+      'react-hooks/exhaustive-deps': ['error', { additionalHooks: '^useLoad$' }],
+    },
   },
   {
     files: ['engines/**/*.ts'],

@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import type { AuditEntry, AuditVerification, PageOf } from '../../../../../engines/core/contracts/pkgscan';
 import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
-import { useLoad } from '../common/hooks';
+import { useLoad } from '../../../components/useLoad';
 import { PAGE, when } from '../common/format';
 import { CopyButton } from '../monitoring/CopyButton';
 import { shortId, type PkgscanApi } from '../session';

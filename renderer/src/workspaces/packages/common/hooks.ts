@@ -1,46 +1,7 @@
-// Hooks every Packages tab shares: a load that follows its inputs, a user-started write that keeps the refusal, the elapsed seconds of a running call.
+// Hooks every Packages tab shares: a user-started write that keeps the refusal, the elapsed seconds of a running call
+// (a load that follows its inputs is components/useLoad.ts, shared by every workspace).
 import { useCallback, useEffect, useState } from 'react';
 import { type ApiError, asApiError } from '../../../api/client';
-
-
-export interface Loaded<T> {
-  readonly data: T | null;
-  readonly error: ApiError | null;
-  readonly loading: boolean;
-  readonly reload: () => void;
-}
-
-/** Runs `load` whenever `deps` change; a slower, older answer never overwrites a newer one. */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [n, setN] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    load().then(
-      (d) => {
-        if (live) {
-          setData(d);
-          setError(null);
-          setLoading(false);
-        }
-      },
-      (err: unknown) => {
-        if (live) {
-          setError(asApiError(err));
-          setLoading(false);
-        }
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [...deps, n]);
-  const reload = useCallback(() => setN((x) => x + 1), []);
-  return { data, error, loading, reload };
-}
 
 /** A write the user started: clears the last error, runs, keeps the service's refusal to show. */
 export function useAction(): { error: ApiError | null; run: (fn: () => Promise<void>) => Promise<void>; clear: () => void } {

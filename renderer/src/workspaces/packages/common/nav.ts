@@ -1,8 +1,10 @@
 // Where the analyst is in the Packages workspace (one zustand store): the tab, the verdict open in History, the package the Package tab shows, the diff the Release diffs tab opens.
 import { create } from 'zustand';
 import type { ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
+import type { Tab } from '../tabs';
 
-export type Tab = 'me' | 'scan' | 'history' | 'package' | 'store' | 'vulns' | 'projects' | 'containers' | 'diffs' | 'monitoring' | 'users' | 'policies' | 'exceptions' | 'events' | 'audit';
+/** A section's id: the ids of the list in tabs.tsx. */
+export type { Tab };
 
 export interface PackageRef {
   readonly ecosystem: string;

@@ -2,7 +2,8 @@
 import { useState, type FormEvent } from 'react';
 import type { Me, PageOf, PolicyException } from '../../../../../engines/core/contracts/pkgscan';
 import { ErrorNote } from '../../../components/ErrorNote';
-import { useAction, useLoad } from '../common/hooks';
+import { useLoad } from '../../../components/useLoad';
+import { useAction } from '../common/hooks';
 import { PAGE, when } from '../common/format';
 import { can, type PkgscanApi } from '../session';
 

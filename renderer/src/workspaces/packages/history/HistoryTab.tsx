@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { PageOf, ScanStats, ScanSummary, ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { PAGE } from '../common/format';
-import { useLoad } from '../common/hooks';
+import { useLoad } from '../../../components/useLoad';
 import { usePackagesNav } from '../common/nav';
 import { AssessmentCell, DecisionCell, PackageLink, Pager, VerdictTailCells } from '../common/ui';
 import { VerdictView } from '../scan/VerdictView';

@@ -4,7 +4,8 @@ import type { PageOf, SecurityEvent } from '../../../../../engines/core/contract
 import type { MonitorCheck, WatchedPackage } from '../../../../../engines/core/contracts/pkgscan-monitoring';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { duration, sentence, when } from '../common/format';
-import { useAction, useLoad } from '../common/hooks';
+import { useLoad } from '../../../components/useLoad';
+import { useAction } from '../common/hooks';
 import { usePackagesNav } from '../common/nav';
 import { PackageLink, Pager, SeverityBadge } from '../common/ui';
 import type { PkgscanApi } from '../session';

@@ -2,7 +2,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { PackageOverview } from '../../../../../engines/core/contracts/pkgscan';
 import { ErrorNote } from '../../../components/ErrorNote';
-import { useLoad } from '../common/hooks';
+import { useLoad } from '../../../components/useLoad';
 import { usePackagesNav, type PackageRef } from '../common/nav';
 import { AssessmentCell, DecisionCell, SeverityBadge, VerdictTailCells } from '../common/ui';
 import type { PkgscanApi } from '../session';

@@ -2,9 +2,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { stringify } from 'yaml';
 import type { Me, PageOf, Policy, PolicyValidation } from '../../../../../engines/core/contracts/pkgscan';
-import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
-import { useAction, useLoad } from '../common/hooks';
+import { useLoad } from '../../../components/useLoad';
+import { useAction } from '../common/hooks';
 import { can, errorLines, type PkgscanApi } from '../session';
 
 function policyText(p: Policy): string {
@@ -15,8 +15,6 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
   const policies = useLoad(() => api.get<PageOf<Policy>>('/policies', { limit: 500 }), [api]);
   const [selected, setSelected] = useState<Policy | null>(null);
   const [text, setText] = useState('');
-  const [validation, setValidation] = useState<PolicyValidation | null>(null);
-  const [validateError, setValidateError] = useState<ApiError | null>(null);
   const action = useAction();
   const [notice, setNotice] = useState('');
   const writable = can(me, 'policy:write');
@@ -42,27 +40,9 @@ export function PoliciesTab({ api, me }: { api: PkgscanApi; me: Me }) {
   }, [policies.data, selected]);
 
   // Live validation: the service parses the text (debounced), so the editor shows exactly what saving would say.
-  useEffect(() => {
-    if (text === '') return;
-    let live = true;
-    const timer = setTimeout(() => {
-      api.post<PolicyValidation>('/policies/validate', { document: text }).then(
-        (v) => {
-          if (live) {
-            setValidation(v);
-            setValidateError(null);
-          }
-        },
-        (err: unknown) => {
-          if (live) setValidateError(asApiError(err));
-        },
-      );
-    }, 300);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [api, text]);
+  const validated = useLoad(() => (text === '' ? null : api.post<PolicyValidation>('/policies/validate', { document: text })), [api, text], { delayMs: 300 });
+  const validation = validated.data;
+  const validateError = validated.error;
 
   const bad = errorLines(validation?.errors ?? []);
   const lines = text.split('\n').length;

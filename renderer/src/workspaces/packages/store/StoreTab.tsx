@@ -5,7 +5,7 @@ import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { Progress } from '../../../components/Progress';
 import { bytes, when } from '../common/format';
-import { useLoad } from '../common/hooks';
+import { useLoad } from '../../../components/useLoad';
 import { PackageLink } from '../common/ui';
 import { type PkgscanApi } from '../session';
 import { ecosystemOf, refusal, safeFilename, type Ecosystem } from './model';

@@ -2,7 +2,7 @@
 import type { Advisory, SeveritySource } from '../../../../../engines/core/contracts/pkgscan-vulns';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { when } from '../common/format';
-import { useLoad } from '../common/hooks';
+import { useLoad } from '../../../components/useLoad';
 import { SeverityBadge } from '../common/ui';
 import type { PkgscanApi } from '../session';
 import { epssText } from './model';

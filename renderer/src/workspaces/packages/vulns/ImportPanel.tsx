@@ -5,7 +5,7 @@ import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { Progress } from '../../../components/Progress';
 import { when } from '../common/format';
-import { useLoad } from '../common/hooks';
+import { useLoad } from '../../../components/useLoad';
 import { type PkgscanApi } from '../session';
 import { safeFilename } from '../store/model';
 import { advisoryFileKind } from './model';

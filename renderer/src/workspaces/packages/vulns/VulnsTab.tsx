@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { VulnerabilityPage } from '../../../../../engines/core/contracts/pkgscan-vulns';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { PAGE, when } from '../common/format';
-import { useLoad } from '../common/hooks';
+import { useLoad } from '../../../components/useLoad';
 import { usePackagesNav } from '../common/nav';
 import { PackageLink, Pager, SeverityBadge } from '../common/ui';
 import type { PkgscanApi } from '../session';
