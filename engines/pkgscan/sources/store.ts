@@ -1,6 +1,7 @@
 // The package store: release archives content-addressed by SHA-256 under <dataDir>/pkgscan/packages, one row per release in pkgscan_artifacts.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { VitrineError } from '../../core/errors.js';
@@ -231,30 +232,37 @@ export function importArchive(db: Database, dataDir: string, bytes: Uint8Array, 
   return recordArtifact(db, identity, options);
 }
 
-/** Moves an uploaded file (already identified by a worker) into the store: its digest is recomputed here, and must be the one the worker identified. */
-export async function storeUploadedFile(dataDir: string, file: string, identity: ArchiveIdentity): Promise<void> {
+/** SHA-256 and size of a file, streamed (never the whole file in memory, never a synchronous read in the gateway). */
+async function digestFile(file: string): Promise<{ sha256: string; size: number }> {
   const hash = createHash('sha256');
   let size = 0;
   for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
     hash.update(chunk);
     size += chunk.byteLength;
   }
-  if (hash.digest('hex') !== identity.sha256 || size !== identity.size) throw new VitrineError('internal', 'the upload changed while it was identified');
+  return { sha256: hash.digest('hex'), size };
+}
+
+/** Moves an uploaded file (already identified by a worker) into the store: its digest is recomputed here, and must be the one the worker identified. */
+export async function storeUploadedFile(dataDir: string, file: string, identity: ArchiveIdentity): Promise<void> {
+  const got = await digestFile(file);
+  if (got.sha256 !== identity.sha256 || got.size !== identity.size) throw new VitrineError('internal', 'the upload changed while it was identified');
   const target = artifactPath(dataDir, identity.sha256);
-  const existing = statOrNull(target);
-  if (existing?.isFile() === true && existing.size === size) {
-    const again = readOrNull(target);
-    if (again !== null && sha256Hex(again) === identity.sha256) return;
+  const existing = await fsp.stat(target).catch(() => null);
+  if (existing?.isFile() === true && existing.size === got.size) {
+    // An intact copy already there is kept (checked by streaming it, as the upload was).
+    const again = await digestFile(target).catch(() => null);
+    if (again?.sha256 === identity.sha256) return;
   }
-  mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-  const fd = openSync(file, 'r');
+  await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+  const fh = await fsp.open(file, 'r');
   try {
-    fsyncSync(fd);
+    await fh.sync();
   } finally {
-    closeSync(fd);
+    await fh.close();
   }
-  renameSync(file, target);
-  chmodSync(target, 0o600);
+  await fsp.rename(file, target);
+  await fsp.chmod(target, 0o600);
 }
 
 export interface ArtifactFilter {
