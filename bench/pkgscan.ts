@@ -46,7 +46,7 @@ async function scenario(title: string, limits: RateLimits): Promise<void> {
   const server = await listen(app, { port: 0 });
   const p = platform as Platform;
   await p.auth.createUser({ email: 'bench@example.org', password: PASSWORD, role: 'admin' }, 'system', null);
-  for (let i = 0; i < 500; i++) publishEvent(p.db, { type: i % 3 === 0 ? 'maintainer_changed' : 'new_release_detected', severity: i % 5 === 0 ? 'high' : 'info', package: `npm/pkg-${i % 40}` });
+  for (let i = 0; i < 500; i++) await publishEvent(p.store, { type: i % 3 === 0 ? 'maintainer_changed' : 'new_release_detected', severity: i % 5 === 0 ? 'high' : 'info', package: `npm/pkg-${i % 40}` });
   const login = await fetch(`${server.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.org', password: PASSWORD }) });
   const token = ((await login.json()) as { access_token: string }).access_token;
   console.log(`\n## ${title}: rate limits ${limits.authPerClient}/min per client on /auth/*, ${limits.perClient}/min per client, ${limits.perUser}/min per user; GET ${connections} connections for ${seconds} s`);

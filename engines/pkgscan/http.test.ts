@@ -475,7 +475,7 @@ describe('policies, exceptions and events over HTTP', () => {
 
   it('events: filter and idempotent acknowledgement keeping the first acknowledger', async () => {
     const { publishEvent } = await import('./events/publish.js');
-    const ev = publishEvent(s.platform.db, { type: 'behavior_drift_detected', severity: 'high', package: 'npm/evil' });
+    const ev = await publishEvent(s.platform.store, { type: 'behavior_drift_detected', severity: 'high', package: 'npm/evil' });
     const list = await json<PageOf<{ id: string }>>(await call(s, 'GET', '/events?type=behavior_drift_detected&acknowledged=false', { token: by.read_only.token }));
     expect(list.items.map((x) => x.id)).toContain(ev.id);
     const first = await json<{ acknowledged_by: string }>(await call(s, 'POST', `/events/${ev.id}/ack`, { token: by.security_analyst.token }));

@@ -20,8 +20,9 @@ export interface Platform {
   /** The workstation's SQLite store: the concerns not yet behind async repositories read and write it. */
   readonly db: Database;
   /**
-   * The store of the async repositories (users, refresh tokens, audit chain, rate buckets, monitoring leases): the
-   * shared PostgreSQL database when PKGSCAN_DATABASE_URL is set, else the same SQLite store behind the async interface.
+   * The store of the async repositories (users, refresh tokens, audit chain, rate buckets, policies, exceptions,
+   * package scans, events, release diffs, projects, container scans, monitoring): the shared PostgreSQL database when
+   * PKGSCAN_DATABASE_URL is set, else the same SQLite store behind the async interface.
    */
   readonly store: AsyncDb;
   /** Runs jobs (package analyses) in the worker pool, or in-process for standalone command lines. */
@@ -53,7 +54,7 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
   metrics.counter('pkgscan_login_failures_total', 'Failed logins');
   const auth = new Auth(ctx.db, audit, config, shared);
   metrics.gauge('pkgscan_users_active', 'Active user accounts', () => auth.users.countActive());
-  metrics.gauge('pkgscan_events_unacknowledged', 'Security events not yet acknowledged', () => unacknowledgedCount(ctx.db));
+  metrics.gauge('pkgscan_events_unacknowledged', 'Security events not yet acknowledged', () => unacknowledgedCount(store));
   metrics.gauge('pkgscan_audit_entries', 'Entries in the audit chain', () => audit.total());
   if (shared) metrics.gauge('pkgscan_audit_queue_failures', 'Audit entries of the concerns still on SQLite that the shared chain refused', () => audit.queuedFailures);
   const r = config.rateLimits;

@@ -109,7 +109,7 @@ export function containerRoutes(p: Platform): RouteDef[] {
           await rm(file, { force: true });
           running.delete(p);
         }
-        const scan = finishContainerScan(p, analysis, { imageRef: q.image_ref ?? null, vulnerabilities: q.vulnerabilities ?? false, actor: caller?.id ?? 'anonymous', requestId: requestIdOf(res), startedAt: started });
+        const scan = await finishContainerScan(p, analysis, { imageRef: q.image_ref ?? null, vulnerabilities: q.vulnerabilities ?? false, actor: caller?.id ?? 'anonymous', requestId: requestIdOf(res), startedAt: started });
         res.status(201).json(scan);
       },
     },
@@ -119,7 +119,7 @@ export function containerRoutes(p: Platform): RouteDef[] {
       tag: 'containers',
       summary: 'Container scans, newest first; filters decision, status (complete, incomplete); paginated',
       query: containerListQuery,
-      list: (q, limit, offset) => listContainerScans(p.db, q, limit, offset),
+      list: (q, limit, offset) => listContainerScans(p.store, q, limit, offset),
     }),
     getByIdRoute({
       path: '/containers/scans/:id',
@@ -127,7 +127,7 @@ export function containerRoutes(p: Platform): RouteDef[] {
       tag: 'containers',
       summary: 'One container scan: summary, tool status, findings, layers with what each added, packages, advisories',
       what: 'container scan',
-      get: (id) => getContainerScan(p.db, id),
+      get: (id) => getContainerScan(p.store, id),
     }),
     {
       method: 'get',
@@ -135,9 +135,9 @@ export function containerRoutes(p: Platform): RouteDef[] {
       access: 'scan:read',
       tag: 'containers',
       summary: 'The CycloneDX 1.6 JSON document of the image packages (validated against the schema when the scan stored it)',
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const id = String(req.params['id']);
-        const doc = UUID.test(id) ? getContainerSbom(p.db, id) : undefined;
+        const doc = UUID.test(id) ? await getContainerSbom(p.store, id) : undefined;
         if (doc === undefined) throw new VitrineError('not_found', 'no such container scan');
         if (doc === null) throw new VitrineError('not_found', 'no SBOM could be built for this scan');
         res.setHeader('Content-Type', 'application/vnd.cyclonedx+json; version=1.6; charset=utf-8');

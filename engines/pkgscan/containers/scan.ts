@@ -108,7 +108,7 @@ export interface FinishOptions {
 }
 
 /** Assesses vulnerabilities, decides, stores and audits one analysed image. */
-export function finishContainerScan(p: Platform, a: ContainerAnalysis, o: FinishOptions): ContainerScan {
+export async function finishContainerScan(p: Platform, a: ContainerAnalysis, o: FinishOptions): Promise<ContainerScan> {
   let vuln: VulnerabilityResult = o.vulnerabilities
     ? assessContainerVulnerabilities(p.db, a.packages, a.osvEcosystem)
     : { status: 'not_requested', message: 'not requested (query vulnerabilities=true)', findings: [], advisories: [] };
@@ -156,11 +156,9 @@ export function finishContainerScan(p: Platform, a: ContainerAnalysis, o: Finish
     advisories: vuln.advisories,
     duration_ms: Date.now() - o.startedAt,
   };
-  p.db
-    .transaction(() => {
-      saveContainerScan(p.db, scan, a.sbom);
-      p.audit.record('container.scan', o.actor, o.requestId, { scan_id: scan.id, status: scan.status, decision, upload_sha256: scan.summary.upload_sha256, upload_size: scan.summary.upload_size, vulnerabilities: vuln.status });
-    })
-    .immediate();
+  await p.store.transaction(async (q) => {
+    await saveContainerScan(q, scan, a.sbom);
+    await p.audit.appendWithin(q, 'container.scan', o.actor, o.requestId, { scan_id: scan.id, status: scan.status, decision, upload_sha256: scan.summary.upload_sha256, upload_size: scan.summary.upload_size, vulnerabilities: vuln.status });
+  });
   return scan;
 }

@@ -40,3 +40,18 @@ export function numberPlaceholders(sql: string): string {
 export function advisoryKey(name: string): string {
   return createHash('sha256').update(`vitrine-pkgscan:${name}`).digest().readBigInt64BE(0).toString();
 }
+
+/**
+ * The text at `path` inside a JSON text column, as SQL for the dialect: SQLite's json_extract, PostgreSQL's jsonb `#>>`.
+ * `column` and `path` come from code, never from input (each key is checked to be a plain identifier).
+ */
+export function jsonTextAt(dialect: 'sqlite' | 'postgres', column: string, path: readonly string[]): string {
+  for (const part of [column, ...path]) if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(part)) throw new Error('jsonTextAt takes identifiers only');
+  return dialect === 'sqlite' ? `json_extract(${column}, '$.${path.join('.')}')` : `(${column}::jsonb #>> '{${path.join(',')}}')`;
+}
+
+/** Whether `err` is a unique-constraint violation on either backend (PostgreSQL 23505, SQLite's CONSTRAINT_UNIQUE/PRIMARYKEY). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -5,6 +5,7 @@ import type { DiffResult, ReleaseDiff } from '../../core/contracts/pkgscan-diffs
 import type { Severity } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
+import type { Queryable } from '../db/types.js';
 import { SEVERITIES } from '../events/events.js';
 import { publishEvent } from '../events/publish.js';
 import { SCAN_ECOSYSTEMS, type ScanEcosystem } from '../package/types.js';
@@ -65,13 +66,13 @@ async function thresholdsOf(p: Platform): Promise<Thresholds> {
 const worst = (xs: readonly Severity[], floor: Severity): Severity => xs.reduce((m, s) => (SEVERITIES.indexOf(s) > SEVERITIES.indexOf(m) ? s : m), floor);
 
 /** The drift and maintainer events of a stored diff, with the package's project when it has one. */
-function publishDiffEvents(p: Platform, d: ReleaseDiff, project: string | undefined): void {
+async function publishDiffEvents(q: Queryable, d: ReleaseDiff, project: string | undefined): Promise<void> {
   const pkg = `${d.ecosystem}:${d.name}`;
   const where = project !== undefined ? { project } : {};
   const base = { diff_id: d.id, from_version: d.from_version, to_version: d.to_version };
   if (d.escalated) {
     const floor: Severity = d.escalation_reasons.includes('risk_crossed_block') ? 'high' : 'medium';
-    publishEvent(p.db, {
+    await publishEvent(q, {
       type: 'behavior_drift_detected',
       severity: worst(d.findings.new.map((f) => f.severity), floor),
       package: pkg,
@@ -80,7 +81,7 @@ function publishDiffEvents(p: Platform, d: ReleaseDiff, project: string | undefi
     });
   }
   if (d.maintainers.added.length > 0)
-    publishEvent(p.db, {
+    await publishEvent(q, {
       type: 'maintainer_changed',
       severity: 'medium',
       package: pkg,
@@ -117,12 +118,10 @@ export async function diffReleases(p: Platform, deps: ScanDeps, request: DiffReq
   const [from, to] = await Promise.all([analyse(p, deps, fromRel, signal), analyse(p, deps, toRel, signal)]);
   const av = [analyzerVersion(from), analyzerVersion(to)].filter((v, i, xs) => xs.indexOf(v) === i).join(' -> ');
   const diff = compareReleases({ id: randomUUID(), from, to, analyzerVersion: av, thresholds: await thresholdsOf(p), createdBy: actor, createdAt: new Date().toISOString(), durationMs: Date.now() - started });
-  return p.db
-    .transaction((): DiffResult => {
-      const saved = saveDiff(p.db, diff);
-      p.audit.record('diff.create', actor, requestId, { diff_id: saved.diff.id, ecosystem, name, from_version: diff.from_version, to_version: diff.to_version, escalated: saved.diff.escalated, repeated: !saved.inserted });
-      if (saved.inserted && options.publish !== false) publishDiffEvents(p, saved.diff, options.project);
-      return { ...saved.diff, repeated: !saved.inserted };
-    })
-    .immediate();
+  return p.store.transaction(async (q): Promise<DiffResult> => {
+    const saved = await saveDiff(q, diff);
+    await p.audit.appendWithin(q, 'diff.create', actor, requestId, { diff_id: saved.diff.id, ecosystem, name, from_version: diff.from_version, to_version: diff.to_version, escalated: saved.diff.escalated, repeated: !saved.inserted });
+    if (saved.inserted && options.publish !== false) await publishDiffEvents(q, saved.diff, options.project);
+    return { ...saved.diff, repeated: !saved.inserted };
+  });
 }

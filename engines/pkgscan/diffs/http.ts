@@ -53,7 +53,7 @@ export function diffRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       query: diffsQuery,
       list: (q, limit, offset) =>
         listDiffs(
-          p.db,
+          p.store,
           { ...(q.package !== undefined ? { name: packageKey(q.ecosystem, q.package) } : {}), ecosystem: q.ecosystem, driftOnly: q.drift_only === 'true' || q.drift_only === '1' },
           limit,
           offset,
@@ -65,7 +65,7 @@ export function diffRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       tag: 'diffs',
       summary: 'One release diff: the summary, the findings new in the newer release, capability, file and maintainer changes',
       what: 'diff',
-      get: (id) => getDiff(p.db, id),
+      get: (id) => getDiff(p.store, id),
     }),
   ];
 }

@@ -1,6 +1,7 @@
 // Stored release diffs: insert once per package, version pair and analyzer version; read one; list with filters.
-import type { Database } from 'better-sqlite3';
+// Async repository functions over either backend (the workstation's SQLite store or the shared PostgreSQL database).
 import type { DiffSummary, ReleaseDiff } from '../../core/contracts/pkgscan-diffs.js';
+import type { Param, Queryable } from '../db/types.js';
 
 interface DiffRow {
   id: string;
@@ -21,30 +22,30 @@ const SUMMARY_COLUMNS = 'id, ecosystem, name, from_version, to_version, analyzer
 
 const toSummary = (r: DiffRow): DiffSummary => ({ ...r, escalated: r.escalated === 1, maintainers_changed: r.maintainers_changed === 1 });
 
-/** Stores the diff unless that pair and analyzer version is stored already; answers the stored one and whether this call inserted it. */
-export function saveDiff(db: Database, d: ReleaseDiff): { diff: ReleaseDiff; inserted: boolean } {
-  const info = db
-    .prepare(
-      `INSERT INTO pkgscan_diffs (id, ecosystem, name, from_version, to_version, analyzer_version, escalated, maintainers_changed, risk_from, risk_to, new_findings, created_by, created_at, diff_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (ecosystem, name, from_version, to_version, analyzer_version) DO NOTHING`,
-    )
-    .run(d.id, d.ecosystem, d.name, d.from_version, d.to_version, d.analyzer_version, d.escalated ? 1 : 0, d.maintainers.added.length > 0 ? 1 : 0, d.risk.from, d.risk.to, d.findings.new.length, d.created_by, d.created_at, JSON.stringify(d));
-  if (info.changes === 1) return { diff: d, inserted: true };
-  const stored = findDiff(db, d.ecosystem, d.name, d.from_version, d.to_version, d.analyzer_version);
+/**
+ * Stores the diff unless that pair and analyzer version is stored already (the unique key decides, so of two racing
+ * servers one inserts and the other reads the winner's row); answers the stored one and whether this call inserted it.
+ */
+export async function saveDiff(q: Queryable, d: ReleaseDiff): Promise<{ diff: ReleaseDiff; inserted: boolean }> {
+  const changes = await q.run(
+    `INSERT INTO pkgscan_diffs (id, ecosystem, name, from_version, to_version, analyzer_version, escalated, maintainers_changed, risk_from, risk_to, new_findings, created_by, created_at, diff_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (ecosystem, name, from_version, to_version, analyzer_version) DO NOTHING`,
+    [d.id, d.ecosystem, d.name, d.from_version, d.to_version, d.analyzer_version, d.escalated ? 1 : 0, d.maintainers.added.length > 0 ? 1 : 0, d.risk.from, d.risk.to, d.findings.new.length, d.created_by, d.created_at, JSON.stringify(d)],
+  );
+  if (changes === 1) return { diff: d, inserted: true };
+  const stored = await findDiff(q, d.ecosystem, d.name, d.from_version, d.to_version, d.analyzer_version);
   if (stored === undefined) throw new Error('a conflicting diff row vanished');
   return { diff: stored, inserted: false };
 }
 
-export function findDiff(db: Database, ecosystem: string, name: string, fromVersion: string, toVersion: string, analyzerVersion: string): ReleaseDiff | undefined {
-  const r = db.prepare('SELECT diff_json FROM pkgscan_diffs WHERE ecosystem = ? AND name = ? AND from_version = ? AND to_version = ? AND analyzer_version = ?').get(ecosystem, name, fromVersion, toVersion, analyzerVersion) as
-    | { diff_json: string }
-    | undefined;
+export async function findDiff(db: Queryable, ecosystem: string, name: string, fromVersion: string, toVersion: string, analyzerVersion: string): Promise<ReleaseDiff | undefined> {
+  const r = await db.get<{ diff_json: string }>('SELECT diff_json FROM pkgscan_diffs WHERE ecosystem = ? AND name = ? AND from_version = ? AND to_version = ? AND analyzer_version = ?', [ecosystem, name, fromVersion, toVersion, analyzerVersion]);
   return r === undefined ? undefined : (JSON.parse(r.diff_json) as ReleaseDiff);
 }
 
-export function getDiff(db: Database, id: string): ReleaseDiff | undefined {
-  const r = db.prepare('SELECT diff_json FROM pkgscan_diffs WHERE id = ?').get(id) as { diff_json: string } | undefined;
+export async function getDiff(db: Queryable, id: string): Promise<ReleaseDiff | undefined> {
+  const r = await db.get<{ diff_json: string }>('SELECT diff_json FROM pkgscan_diffs WHERE id = ?', [id]);
   return r === undefined ? undefined : (JSON.parse(r.diff_json) as ReleaseDiff);
 }
 
@@ -56,9 +57,9 @@ export interface DiffFilter {
 }
 
 /** Newest first. */
-export function listDiffs(db: Database, filter: DiffFilter, limit: number, offset: number): { items: DiffSummary[]; total: number } {
+export async function listDiffs(db: Queryable, filter: DiffFilter, limit: number, offset: number): Promise<{ items: DiffSummary[]; total: number }> {
   const where: string[] = [];
-  const args: (string | number)[] = [];
+  const args: Param[] = [];
   if (filter.name !== undefined) {
     where.push('name = ?');
     args.push(filter.name);
@@ -69,7 +70,7 @@ export function listDiffs(db: Database, filter: DiffFilter, limit: number, offse
   }
   if (filter.driftOnly === true) where.push('escalated = 1');
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_diffs ${clause}`).get(...args) as { n: number }).n;
-  const rows = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM pkgscan_diffs ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`).all(...args, limit, offset) as DiffRow[];
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pkgscan_diffs ${clause}`, args))?.n ?? 0;
+  const rows = await db.all<DiffRow>(`SELECT ${SUMMARY_COLUMNS} FROM pkgscan_diffs ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`, [...args, limit, offset]);
   return { items: rows.map(toSummary), total };
 }

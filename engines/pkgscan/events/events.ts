@@ -1,7 +1,8 @@
-// The security events store: list with filters, acknowledge once (repeats keep the first acknowledger).
-import type { Database } from 'better-sqlite3';
+// The security events store: list with filters, acknowledge once (repeats keep the first acknowledger). Async
+// repository functions over either backend (the workstation's SQLite store or the shared PostgreSQL database).
 import type { PageOf, SecurityEvent, Severity } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
+import type { Param, Queryable } from '../db/types.js';
 
 export const SEVERITIES: readonly Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
 
@@ -48,14 +49,14 @@ export interface EventFilter {
 
 const COLS = 'id, type, severity, package, project, created_at, details_json, acknowledged_by, acknowledged_at';
 
-export function getEvent(db: Database, id: string): SecurityEvent | undefined {
-  const row = db.prepare(`SELECT ${COLS} FROM pkgscan_events WHERE id = ?`).get(id) as EventRow | undefined;
+export async function getEvent(db: Queryable, id: string): Promise<SecurityEvent | undefined> {
+  const row = await db.get<EventRow>(`SELECT ${COLS} FROM pkgscan_events WHERE id = ?`, [id]);
   return row ? toEvent(row) : undefined;
 }
 
-export function listEvents(db: Database, f: EventFilter, limit: number, offset: number): PageOf<SecurityEvent> {
+export async function listEvents(db: Queryable, f: EventFilter, limit: number, offset: number): Promise<PageOf<SecurityEvent>> {
   const where: string[] = [];
-  const args: (string | number)[] = [];
+  const args: Param[] = [];
   const eq = (col: string, v: string | undefined): void => {
     if (v !== undefined) {
       where.push(`${col} = ?`);
@@ -81,22 +82,23 @@ export function listEvents(db: Database, f: EventFilter, limit: number, offset: 
   }
   if (f.acknowledged !== undefined) where.push(f.acknowledged ? 'acknowledged_at IS NOT NULL' : 'acknowledged_at IS NULL');
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_events ${clause}`).get(...args) as { n: number }).n;
-  const rows = db.prepare(`SELECT ${COLS} FROM pkgscan_events ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`).all(...args, limit, offset) as EventRow[];
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pkgscan_events ${clause}`, args))?.n ?? 0;
+  const rows = await db.all<EventRow>(`SELECT ${COLS} FROM pkgscan_events ${clause} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`, [...args, limit, offset]);
   return { items: rows.map(toEvent), total, limit, offset };
 }
 
-/** Acknowledges an event; a repeat changes nothing and keeps the first acknowledger. `changed` says whether this call did it. */
-export function acknowledgeEvent(db: Database, id: string, userId: string, now = new Date()): { event: SecurityEvent; changed: boolean } {
-  const tx = db.transaction(() => {
-    const changed = db.prepare('UPDATE pkgscan_events SET acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL').run(userId, now.toISOString(), id).changes === 1;
-    const event = getEvent(db, id);
-    if (!event) throw new VitrineError('not_found', 'no such event');
-    return { event, changed };
-  });
-  return tx.immediate();
+/**
+ * Acknowledges an event inside the caller's transaction; a repeat changes nothing and keeps the first acknowledger (the
+ * conditional UPDATE is one statement, so of two racing acknowledgements exactly one changes the row).
+ * `changed` says whether this call did it.
+ */
+export async function acknowledgeEvent(q: Queryable, id: string, userId: string, now = new Date()): Promise<{ event: SecurityEvent; changed: boolean }> {
+  const changed = (await q.run('UPDATE pkgscan_events SET acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL', [userId, now.toISOString(), id])) === 1;
+  const event = await getEvent(q, id);
+  if (!event) throw new VitrineError('not_found', 'no such event');
+  return { event, changed };
 }
 
-export function unacknowledgedCount(db: Database): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM pkgscan_events WHERE acknowledged_at IS NULL').get() as { n: number }).n;
+export async function unacknowledgedCount(db: Queryable): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_events WHERE acknowledged_at IS NULL'))?.n ?? 0;
 }

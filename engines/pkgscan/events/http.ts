@@ -31,7 +31,7 @@ export function eventRoutes(p: Platform): RouteDef[] {
       summary: 'Security events, newest first; filters type, severity, min_severity, package, project, since, until, acknowledged; paginated',
       query: eventsQuery,
       list: (q, limit, offset) =>
-        listEvents(p.db, { type: q.type, severity: q.severity, minSeverity: q.min_severity, package: q.package, project: q.project, since: q.since, until: q.until, acknowledged: q.acknowledged }, limit, offset),
+        listEvents(p.store, { type: q.type, severity: q.severity, minSeverity: q.min_severity, package: q.package, project: q.project, since: q.since, until: q.until, acknowledged: q.acknowledged }, limit, offset),
     }),
     {
       method: 'post',
@@ -39,15 +39,15 @@ export function eventRoutes(p: Platform): RouteDef[] {
       access: 'event:ack',
       tag: 'events',
       summary: 'Acknowledge an event; repeating is idempotent and keeps the first acknowledger',
-      handler: (req, res, caller) => {
+      handler: async (req, res, caller) => {
         const id = String(req.params['id']);
-        if (!UUID.test(id) || !getEvent(p.db, id)) throw new VitrineError('not_found', 'no such event');
+        if (!UUID.test(id) || !(await getEvent(p.store, id))) throw new VitrineError('not_found', 'no such event');
         const actor = caller?.id ?? 'anonymous';
-        const result = p.db.transaction(() => {
-          const r = acknowledgeEvent(p.db, id, actor);
-          if (r.changed) p.audit.record('event.ack', actor, requestIdOf(res), { event_id: id, type: r.event.type });
+        const result = await p.store.transaction(async (q) => {
+          const r = await acknowledgeEvent(q, id, actor);
+          if (r.changed) await p.audit.appendWithin(q, 'event.ack', actor, requestIdOf(res), { event_id: id, type: r.event.type });
           return r;
-        }).immediate();
+        });
         res.json(result.event);
       },
     },

@@ -1,12 +1,11 @@
 // The publish API later features call (diffs, monitoring, SBOM generation): validates and stores one security event.
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { SecurityEvent } from '../../core/contracts/pkgscan.js';
 import { canonicalJson } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
-import { getEvent } from './events.js';
+import type { Queryable } from '../db/types.js';
 
 /** The event types the spec names; later features may add their own (lower-case snake case). */
 export const EVENT_TYPES = ['sbom_generated', 'behavior_drift_detected', 'maintainer_changed', 'new_release_detected', 'monitor_error', 'risk_escalated'] as const;
@@ -25,8 +24,11 @@ export const publishSchema = z.strictObject({
 
 export type PublishInput = z.input<typeof publishSchema>;
 
-/** Stores one event and returns it. Details are JSON (at most 16 KiB) and must hold no secrets or file paths. */
-export function publishEvent(db: Database, input: PublishInput): SecurityEvent {
+/**
+ * Stores one event and returns it (inside the caller's transaction when `q` is one, so the event commits with the
+ * change it reports). Details are JSON (at most 16 KiB) and must hold no secrets or file paths.
+ */
+export async function publishEvent(q: Queryable, input: PublishInput): Promise<SecurityEvent> {
   const e = validate(publishSchema, input, 'event');
   let details: string;
   try {
@@ -36,14 +38,18 @@ export function publishEvent(db: Database, input: PublishInput): SecurityEvent {
   }
   if (Buffer.byteLength(details) > MAX_DETAILS_BYTES) throw new VitrineError('validation_failed', 'event details are too large');
   const id = randomUUID();
-  db.prepare('INSERT INTO pkgscan_events (id, type, severity, package, project, created_at, details_json) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+  const time = new Date(e.time ?? Date.now()).toISOString();
+  await q.run('INSERT INTO pkgscan_events (id, type, severity, package, project, created_at, details_json) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, e.type, e.severity, e.package ?? null, e.project ?? null, time, details]);
+  return {
     id,
-    e.type,
-    e.severity,
-    e.package ?? null,
-    e.project ?? null,
-    new Date(e.time ?? Date.now()).toISOString(),
-    details,
-  );
-  return getEvent(db, id) as SecurityEvent;
+    type: e.type,
+    severity: e.severity,
+    package: e.package ?? null,
+    project: e.project ?? null,
+    time,
+    details: JSON.parse(details) as Record<string, unknown>,
+    acknowledged: false,
+    acknowledged_by: null,
+    acknowledged_at: null,
+  };
 }

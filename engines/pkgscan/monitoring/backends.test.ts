@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
 import { leaseHolder } from '../db/leases.js';
 import { roundPlatform } from '../db/testing/monitor.js';
+import { createProject } from '../projects/store.js';
 import type { PackageSource } from '../sources/types.js';
 import { checkPackage, createWatched, deleteWatched, findWatched, getWatched, listChecks, listWatched, updateWatched } from './monitoring.js';
 
@@ -26,11 +27,15 @@ for (const backend of backendCases) {
       expect(made.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(made.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'conflict' } });
       const other = await createWatched(p, { name: 'other-lib', poll_interval_seconds: 300 }, 'u1', null);
-      // A project id: checked against the server's projects on SQLite; refused with a reason on the shared database.
+      // A project id names a project of the same store (the shared one on PostgreSQL); an unknown one is refused.
       await expect(createWatched(p, { name: 'project-lib', project_id: 'no-such-project' }, 'u1', null)).rejects.toMatchObject({
         code: 'validation_failed',
-        details: [{ path: 'project_id', issue: backend.name === 'postgres' ? 'not available on the shared database' : 'no such project' }],
+        details: [{ path: 'project_id', issue: 'no such project' }],
       });
+      const project = await p.store.transaction((q) => createProject(q, { name: 'watching project' }, 'u1'));
+      const withProject = await createWatched(p, { name: 'project-lib', project_id: project.id }, 'u1', null);
+      expect(withProject.project_id).toBe(project.id);
+      await deleteWatched(p, withProject.id, 'u1', null);
       const w = (await findWatched(p.store, 'npm', 'race-lib')) ?? expect.fail('the watched package is stored');
       expect((await listWatched(p.store, {}, 10, 0)).items.map((x) => x.name)).toEqual(['race-lib', 'other-lib']);
       expect((await listWatched(p.store, { name: 'other-lib' }, 10, 0)).total).toBe(1);
@@ -60,7 +65,9 @@ for (const backend of backendCases) {
           ['monitor.check', other.id],
           ['monitor.create', other.id],
           ['monitor.create', w.id],
+          ['monitor.create', withProject.id],
           ['monitor.delete', other.id],
+          ['monitor.delete', withProject.id],
           ['monitor.update', w.id],
           ['monitor.update', w.id],
         ].sort(),

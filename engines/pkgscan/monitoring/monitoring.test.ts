@@ -145,7 +145,7 @@ describe('monitoring against a lab npm mirror (Verdaccio)', () => {
   it('compares with the approved version when one is set, from the very first check (a newer release already known is new)', async () => {
     await publish('approved-lib', '1.0.0', await release('approved-lib', '1.0.0'));
     await publish('approved-lib', '1.1.0', await release('approved-lib', '1.1.0', true));
-    const project = createProject(s.platform.db, { name: 'watchers-project' }, 'tester');
+    const project = await s.platform.store.transaction((q) => createProject(q, { name: 'watchers-project' }, 'tester'));
     const w = await json<WatchedPackage>(await req('POST', '/monitoring/packages', by.admin, { name: 'approved-lib', approved_version: '1.0.0', poll_interval_seconds: 300, project_id: project.id }));
     expect(w.project_id).toBe(project.id);
     const first = await checkPackage(s.platform, deps, w.id, 'tester');

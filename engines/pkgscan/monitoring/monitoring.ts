@@ -142,10 +142,7 @@ export async function createWatched(p: Platform, request: WatchRequest, actor: s
   const ecosystem: ScanEcosystem = body.ecosystem ?? 'npm';
   const name = normalizeName(ecosystem, body.name);
   const approved = body.approved_version === undefined ? null : checkVersion(body.approved_version);
-  // Projects are still kept per server: the shared database cannot point at one (its foreign key would refuse it).
-  if (body.project_id !== undefined && p.store.dialect === 'postgres')
-    throw new VitrineError('validation_failed', 'project_id cannot be set on the shared database yet (projects are kept per server)', { details: [{ path: 'project_id', issue: 'not available on the shared database' }] });
-  if (body.project_id !== undefined && getProject(p.db, body.project_id) === undefined)
+  if (body.project_id !== undefined && (await getProject(p.store, body.project_id)) === undefined)
     throw new VitrineError('validation_failed', 'project_id names no project', { details: [{ path: 'project_id', issue: 'no such project' }] });
   const id = randomUUID();
   const now = iso(Date.now());
@@ -300,7 +297,7 @@ async function observe(p: Platform, deps: ScanDeps, r: Row, actor: string, reque
   if (newest === null) throw new VitrineError('not_found', 'no configured package source knows this package');
   const previous = r.snapshot_json === null ? null : (JSON.parse(r.snapshot_json) as MonitorSnapshot);
   const seenAt = iso(Date.now());
-  const project = r.project_id === null ? undefined : getProject(p.db, r.project_id)?.name.slice(0, 300);
+  const project = r.project_id === null ? undefined : (await getProject(p.store, r.project_id))?.name.slice(0, 300);
   // A release newer than the approved version is new whenever it is first seen, the very first check included.
   const approvedTarget = previous === null && r.approved_version !== null ? newestVersion(r.ecosystem, seenNow.filter((v) => isNewer(r.ecosystem, v, r.approved_version ?? ''))) : null;
   if (previous === null && approvedTarget !== null && r.approved_version !== null) {
@@ -376,19 +373,17 @@ export async function checkPackage(p: Platform, deps: ScanDeps, id: string, acto
   } finally {
     stopRenewing();
   }
-  // The events are published once, even when a PostgreSQL transaction is run again after a serialisation failure.
-  let published: string[] | undefined;
+  // The outcome, its events and its audit entry commit together, only while the lease is held.
   return p.store.transaction(async (q): Promise<MonitorCheck> => {
     const now = Date.now();
     const r = (await row(q, id)) ?? before;
     const failures = failure === undefined ? 0 : r.consecutive_failures + 1;
     const next = iso(now + nextDelaySeconds(r.poll_interval_seconds, failures) * 1000);
     const pkg = `${r.ecosystem}:${r.name}`;
-    const project = r.project_id === null ? undefined : getProject(p.db, r.project_id)?.name.slice(0, 300);
-    const fresh = published === undefined;
-    const events: string[] = published ?? [];
-    const publish = (type: string, severity: Severity, details: Record<string, unknown>): void => {
-      if (fresh) events.push(publishEvent(p.db, { type, severity, package: pkg, ...(project !== undefined ? { project } : {}), details: { package_id: id, ...details } }).id);
+    const project = r.project_id === null ? undefined : (await getProject(q, r.project_id))?.name.slice(0, 300);
+    const events: string[] = [];
+    const publish = async (type: string, severity: Severity, details: Record<string, unknown>): Promise<void> => {
+      events.push((await publishEvent(q, { type, severity, package: pkg, ...(project !== undefined ? { project } : {}), details: { package_id: id, ...details } })).id);
     };
     const d = observed?.diff;
     const check: MonitorCheck = {
@@ -424,9 +419,9 @@ export async function checkPackage(p: Platform, deps: ScanDeps, id: string, acto
       return check;
     }
     if (failure !== undefined) {
-      if (publishesMonitorError(failures)) publish('monitor_error', failures >= 5 ? 'high' : 'medium', { consecutive_failures: failures, code: failure.code, message: failure.message, next_check_at: next, trigger: options.trigger ?? 'manual' });
+      if (publishesMonitorError(failures)) await publish('monitor_error', failures >= 5 ? 'high' : 'medium', { consecutive_failures: failures, code: failure.code, message: failure.message, next_check_at: next, trigger: options.trigger ?? 'manual' });
     } else if (d !== undefined) {
-      publish('new_release_detected', d.escalated ? 'medium' : 'info', {
+      await publish('new_release_detected', d.escalated ? 'medium' : 'info', {
         diff_id: d.id,
         from_version: d.from_version,
         to_version: d.to_version,
@@ -440,7 +435,7 @@ export async function checkPackage(p: Platform, deps: ScanDeps, id: string, acto
       // A new release always gets its drift, risk and maintainer events (spec, Events), with the package's project; their
       // severity says whether anything changed (info when nothing did). The diff publishes none of its own here.
       const base = { diff_id: d.id, from_version: d.from_version, to_version: d.to_version };
-      publish('behavior_drift_detected', d.escalated ? (d.escalation_reasons.includes('risk_crossed_block') ? 'high' : 'medium') : 'info', {
+      await publish('behavior_drift_detected', d.escalated ? (d.escalation_reasons.includes('risk_crossed_block') ? 'high' : 'medium') : 'info', {
         ...base,
         escalated: d.escalated,
         reasons: d.escalation_reasons,
@@ -449,8 +444,8 @@ export async function checkPackage(p: Platform, deps: ScanDeps, id: string, acto
         capabilities_gained: d.capabilities.gained.slice(0, 20),
         codes_gained: d.capabilities.codes_gained.slice(0, 20),
       });
-      publish('risk_escalated', d.risk.to > d.risk.from || d.escalated ? riskSeverity(d.risk.to, d.thresholds) : 'info', { ...base, escalated: d.escalated, risk_from: d.risk.from, risk_to: d.risk.to, delta: d.risk.delta, reasons: d.escalation_reasons, thresholds: d.thresholds });
-      publish('maintainer_changed', d.maintainers.added.length > 0 ? 'medium' : 'info', {
+      await publish('risk_escalated', d.risk.to > d.risk.from || d.escalated ? riskSeverity(d.risk.to, d.thresholds) : 'info', { ...base, escalated: d.escalated, risk_from: d.risk.from, risk_to: d.risk.to, delta: d.risk.delta, reasons: d.escalation_reasons, thresholds: d.thresholds });
+      await publish('maintainer_changed', d.maintainers.added.length > 0 ? 'medium' : 'info', {
         ...base,
         changed: d.maintainers.added.length > 0 || d.maintainers.removed.length > 0,
         added: d.maintainers.added.slice(0, 20).map((x) => x.slice(0, 200)),
@@ -458,7 +453,6 @@ export async function checkPackage(p: Platform, deps: ScanDeps, id: string, acto
         publisher_changed: d.publisher.changed,
       });
     }
-    published = events;
     const recorded: MonitorCheck = { ...check, events };
     await q.run('INSERT INTO pkgscan_monitor_checks (id, package_id, checked_at, result, diff_id, check_json) VALUES (?, ?, ?, ?, ?, ?)', [recorded.id, id, recorded.checked_at, recorded.result, recorded.diff_id, JSON.stringify(recorded)]);
     await audited(true);

@@ -105,7 +105,7 @@ describe('project routes', () => {
     expect(graph.metrics.depth).toBeGreaterThan(2);
     expect(graph.metrics.single_points_of_failure.length).toBeGreaterThan(0);
 
-    const events = listEvents(s.platform.db, { type: 'sbom_generated' }, 50, 0).total;
+    const events = (await listEvents(s.platform.store, { type: 'sbom_generated' }, 50, 0)).total;
     const cdx = await get(`/projects/${p.id}/scans/${scan.id}/sbom?format=cyclonedx`);
     expect(cdx.headers.get('content-type')).toMatch(/cyclonedx\+json/);
     const cdxDoc = (await cdx.json()) as Record<string, unknown>;
@@ -114,7 +114,7 @@ describe('project routes', () => {
     const spdx = (await (await get(`/projects/${p.id}/scans/${scan.id}/sbom?format=spdx`)).json()) as Record<string, unknown>;
     expect(validateSpdx(spdx)).toEqual([]);
     expect((spdx['packages'] as unknown[]).length).toBe(316);
-    expect(listEvents(s.platform.db, { type: 'sbom_generated' }, 50, 0).total).toBe(events + 2);
+    expect((await listEvents(s.platform.store, { type: 'sbom_generated' }, 50, 0)).total).toBe(events + 2);
     expect((await get(`/projects/${p.id}/scans/${scan.id}/sbom?format=xml`)).status).toBe(400);
     expect(s.platform.audit.list({ actionPrefix: 'project.' }, 50, 0).items.map((e) => e.action)).toEqual(expect.arrayContaining(['project.create', 'project.scan', 'project.sbom']));
   });

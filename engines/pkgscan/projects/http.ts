@@ -24,15 +24,15 @@ const projectsQuery = z.object({ q: z.string().min(1).max(200).optional() });
 const componentsQuery = z.object({ direct: booleanQuery.optional() });
 const sbomQuery = z.object({ format: z.enum(['cyclonedx', 'spdx']).default('cyclonedx') });
 
-function projectIdOf(p: Platform, raw: unknown): string {
+async function projectIdOf(p: Platform, raw: unknown): Promise<string> {
   const id = String(raw);
-  if (!UUID.test(id) || !getProject(p.db, id)) throw new VitrineError('not_found', 'no such project');
+  if (!UUID.test(id) || !(await getProject(p.store, id))) throw new VitrineError('not_found', 'no such project');
   return id;
 }
 
-function scanIdOf(p: Platform, projectId: string, raw: unknown): string {
+async function scanIdOf(p: Platform, projectId: string, raw: unknown): Promise<string> {
   const id = String(raw);
-  if (!UUID.test(id) || !getProjectScan(p.db, projectId, id)) throw new VitrineError('not_found', 'no such project scan');
+  if (!UUID.test(id) || !(await getProjectScan(p.store, projectId, id))) throw new VitrineError('not_found', 'no such project scan');
   return id;
 }
 
@@ -47,16 +47,14 @@ export function projectRoutes(p: Platform): RouteDef[] {
       summary: 'Create a project (name unique without regard to case; 409 when taken)',
       body: projectCreateSchema,
       status: 201,
-      handler: (req, res, caller) => {
+      handler: async (req, res, caller) => {
         const body = parseBody(projectCreateSchema, req);
         const actor = caller?.id ?? 'anonymous';
-        const project = p.db
-          .transaction(() => {
-            const created = createProject(p.db, { name: body.name.trim(), description: body.description }, actor);
-            p.audit.record('project.create', actor, requestIdOf(res), { project_id: created.id });
-            return created;
-          })
-          .immediate();
+        const project = await p.store.transaction(async (q) => {
+          const created = await createProject(q, { name: body.name.trim(), description: body.description }, actor);
+          await p.audit.appendWithin(q, 'project.create', actor, requestIdOf(res), { project_id: created.id });
+          return created;
+        });
         res.status(201).json(project);
       },
     },
@@ -66,7 +64,7 @@ export function projectRoutes(p: Platform): RouteDef[] {
       tag: 'projects',
       summary: 'Projects by name, each with its newest scan; filter q (name substring); paginated',
       query: projectsQuery,
-      list: (q, limit, offset) => listProjects(p.db, q.q, limit, offset),
+      list: (q, limit, offset) => listProjects(p.store, q.q, limit, offset),
     }),
     {
       method: 'get',
@@ -74,8 +72,8 @@ export function projectRoutes(p: Platform): RouteDef[] {
       access: 'project:read',
       tag: 'projects',
       summary: 'One project',
-      handler: (req, res) => {
-        res.json(getProject(p.db, projectIdOf(p, req.params['id'])));
+      handler: async (req, res) => {
+        res.json(await getProject(p.store, await projectIdOf(p, req.params['id'])));
       },
     },
     {
@@ -89,7 +87,7 @@ export function projectRoutes(p: Platform): RouteDef[] {
       bodyLimit: PROJECT_SCAN_BODY_LIMIT,
       status: 201,
       handler: async (req, res, caller) => {
-        const id = projectIdOf(p, req.params['id']);
+        const id = await projectIdOf(p, req.params['id']);
         const controller = new AbortController();
         res.on('close', () => {
           if (!res.writableFinished) controller.abort();
@@ -105,10 +103,10 @@ export function projectRoutes(p: Platform): RouteDef[] {
       tag: 'projects',
       summary: 'Scan history of a project, newest first; paginated',
       paged: true,
-      handler: (req, res) => {
-        const id = projectIdOf(p, req.params['id']);
+      handler: async (req, res) => {
+        const id = await projectIdOf(p, req.params['id']);
         const pg = parsePagination(req);
-        const r = listProjectScans(p.db, id, pg.limit, pg.offset);
+        const r = await listProjectScans(p.store, id, pg.limit, pg.offset);
         res.json(page(r.items, r.total, pg));
       },
     },
@@ -118,9 +116,9 @@ export function projectRoutes(p: Platform): RouteDef[] {
       access: 'project:read',
       tag: 'projects',
       summary: 'One project scan: decision, risk, manifests, findings, parser warnings, skipped files',
-      handler: (req, res) => {
-        const id = projectIdOf(p, req.params['id']);
-        res.json(getProjectScan(p.db, id, scanIdOf(p, id, req.params['sid'])));
+      handler: async (req, res) => {
+        const id = await projectIdOf(p, req.params['id']);
+        res.json(await getProjectScan(p.store, id, await scanIdOf(p, id, req.params['sid'])));
       },
     },
     {
@@ -131,12 +129,12 @@ export function projectRoutes(p: Platform): RouteDef[] {
       summary: 'Components of a scan with the newest stored verdict each; filter direct; paginated',
       query: componentsQuery,
       paged: true,
-      handler: (req, res) => {
-        const id = projectIdOf(p, req.params['id']);
-        const sid = scanIdOf(p, id, req.params['sid']);
+      handler: async (req, res) => {
+        const id = await projectIdOf(p, req.params['id']);
+        const sid = await scanIdOf(p, id, req.params['sid']);
         const q = parseQuery(componentsQuery, req);
         const pg = parsePagination(req);
-        const r = listComponents(p.db, sid, q.direct, pg.limit, pg.offset);
+        const r = await listComponents(p.store, sid, q.direct, pg.limit, pg.offset);
         res.json(page(r.items, r.total, pg));
       },
     },
@@ -146,9 +144,9 @@ export function projectRoutes(p: Platform): RouteDef[] {
       access: 'project:read',
       tag: 'projects',
       summary: 'Dependency graph: nodes, edges, metrics (depth, blast radius per node, single points of failure)',
-      handler: (req, res) => {
-        const id = projectIdOf(p, req.params['id']);
-        res.json(getGraph(p.db, scanIdOf(p, id, req.params['sid'])));
+      handler: async (req, res) => {
+        const id = await projectIdOf(p, req.params['id']);
+        res.json(await getGraph(p.store, await scanIdOf(p, id, req.params['sid'])));
       },
     },
     {
@@ -158,11 +156,11 @@ export function projectRoutes(p: Platform): RouteDef[] {
       tag: 'projects',
       summary: 'SBOM of a scan: format=cyclonedx (CycloneDX 1.6 JSON, stored) or spdx (SPDX 2.3 JSON, rebuilt from stored components); publishes sbom_generated',
       query: sbomQuery,
-      handler: (req, res, caller) => {
-        const id = projectIdOf(p, req.params['id']);
-        const sid = scanIdOf(p, id, req.params['sid']);
+      handler: async (req, res, caller) => {
+        const id = await projectIdOf(p, req.params['id']);
+        const sid = await scanIdOf(p, id, req.params['sid']);
         const q = parseQuery(sbomQuery, req);
-        const doc = projectSbom(p, id, sid, q.format, caller?.id ?? 'anonymous', requestIdOf(res));
+        const doc = await projectSbom(p, id, sid, q.format, caller?.id ?? 'anonymous', requestIdOf(res));
         res.setHeader('Content-Type', q.format === 'cyclonedx' ? 'application/vnd.cyclonedx+json; version=1.6' : 'application/spdx+json');
         res.setHeader('Content-Disposition', `attachment; filename="sbom-${sid}.${q.format === 'cyclonedx' ? 'cdx' : 'spdx'}.json"`);
         res.send(JSON.stringify(doc));

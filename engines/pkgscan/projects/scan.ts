@@ -23,7 +23,7 @@ const LOOKUP_BATCH = 100;
 
 /** Runs and stores one project scan. Throws 404 for an unknown project, 413/422 for a submission over the limits or malformed. */
 export async function runProjectScan(p: Platform, projectId: string, body: unknown, actor: string, requestId: string | null, signal?: AbortSignal): Promise<ProjectScan> {
-  const project = getProject(p.db, projectId);
+  const project = await getProject(p.store, projectId);
   if (!project) throw new VitrineError('not_found', 'no such project');
   const { files, environment: env } = checkSubmission(body);
   const environment = env ?? p.config.defaultPolicyEnvironment;
@@ -42,7 +42,7 @@ export async function runProjectScan(p: Platform, projectId: string, body: unkno
   for (let i = 0; i < raw.components.length; i++) {
     if (i > 0 && i % LOOKUP_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
     const c = raw.components[i] as FileAnalysis['components'][number];
-    verdicts.push(newestVerdictFor(p.db, c.ecosystem, c.name, c.version, environment) ?? null);
+    verdicts.push((await newestVerdictFor(p.store, c.ecosystem, c.name, c.version, environment)) ?? null);
     vulnerabilities.push(c.version === '' ? null : assessRelease(p.db, c.ecosystem, c.name, c.version));
   }
   const finishPayload: ProjectFinishPayload = {
@@ -73,35 +73,31 @@ export async function runProjectScan(p: Platform, projectId: string, body: unkno
     parser_warnings: a.parserWarnings,
     skipped_files: a.skippedFiles,
   };
-  p.db
-    .transaction(() => {
-      saveProjectScan(p.db, { scan, components: a.components, graph: a.graph, sbom: a.sbom });
-      p.audit.record('project.scan', actor, requestId, { project_id: project.id, scan_id: id, decision: scan.decision, files: files.length, components: a.components.length, findings: a.findings.length });
-    })
-    .immediate();
+  await p.store.transaction(async (q) => {
+    await saveProjectScan(q, { scan, components: a.components, graph: a.graph, sbom: a.sbom });
+    await p.audit.appendWithin(q, 'project.scan', actor, requestId, { project_id: project.id, scan_id: id, decision: scan.decision, files: files.length, components: a.components.length, findings: a.findings.length });
+  });
   return scan;
 }
 
 export type SbomFormat = 'cyclonedx' | 'spdx';
 
 /** The stored CycloneDX, or SPDX rebuilt from the stored components and graph; publishes `sbom_generated` and audits it. */
-export function projectSbom(p: Platform, projectId: string, scanId: string, format: SbomFormat, actor: string, requestId: string | null): CycloneDxDocument | SpdxDocument {
-  const project = getProject(p.db, projectId);
-  const scan = project ? getProjectScan(p.db, projectId, scanId) : undefined;
+export async function projectSbom(p: Platform, projectId: string, scanId: string, format: SbomFormat, actor: string, requestId: string | null): Promise<CycloneDxDocument | SpdxDocument> {
+  const project = await getProject(p.store, projectId);
+  const scan = project ? await getProjectScan(p.store, projectId, scanId) : undefined;
   if (!project || !scan) throw new VitrineError('not_found', 'no such project scan');
   let doc: CycloneDxDocument | SpdxDocument;
-  if (format === 'cyclonedx') doc = getStoredSbom(p.db, scanId) as CycloneDxDocument;
+  if (format === 'cyclonedx') doc = (await getStoredSbom(p.store, scanId)) as CycloneDxDocument;
   else {
-    const graph = getGraph(p.db, scanId);
-    const components = allComponents(p.db, scanId);
+    const graph = await getGraph(p.store, scanId);
+    const components = await allComponents(p.store, scanId);
     doc = buildSpdx(sbomInput({ projectName: project.name, serial: scan.id, created: scan.created_at, toolVersion: VERSION }, components, graph ?? { nodes: [], edges: [], metrics: { depth: 0, node_count: 0, edge_count: 0, single_points_of_failure: [], top_blast_radius: [] } }));
     if (validateSpdx(doc).length > 0) throw new VitrineError('internal', 'the generated SBOM did not validate');
   }
-  p.db
-    .transaction(() => {
-      publishEvent(p.db, { type: 'sbom_generated', severity: 'info', project: project.name.slice(0, 300), details: { project_id: project.id, scan_id: scan.id, format, components: scan.counts.components } });
-      p.audit.record('project.sbom', actor, requestId, { project_id: project.id, scan_id: scan.id, format });
-    })
-    .immediate();
+  await p.store.transaction(async (q) => {
+    await publishEvent(q, { type: 'sbom_generated', severity: 'info', project: project.name.slice(0, 300), details: { project_id: project.id, scan_id: scan.id, format, components: scan.counts.components } });
+    await p.audit.appendWithin(q, 'project.sbom', actor, requestId, { project_id: project.id, scan_id: scan.id, format });
+  });
   return doc;
 }

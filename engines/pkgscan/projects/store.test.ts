@@ -1,48 +1,70 @@
-// Migration 9 and the project store: tables, case-insensitive unique names, scans with components, cascading removal; and file classification.
+// Migration 9 and the project store on both backends (one parameterised suite): tables, case-insensitive unique names
+// held by the constraint under racing creations (two servers on PostgreSQL), scans with components, cascading removal;
+// and file classification.
 import { describe, expect, it } from 'vitest';
-import { openMemoryStore, schemaVersion } from '../../core/store.js';
-import { pkgscanService } from '../service.js';
+import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
+import { schemaVersion } from '../../core/store.js';
 import { classifyFile } from './files.js';
 import { createProject, getProjectScan, listComponents, listProjects, listProjectScans, saveProjectScan } from './store.js';
 import { newestVerdictFor } from './verdicts.js';
 
-describe('project store', () => {
-  it('migration 9 creates the tables; names are unique without regard to case', () => {
-    const db = openMemoryStore([pkgscanService]);
-    expect(schemaVersion(db, 'pkgscan')).toBeGreaterThanOrEqual(9);
-    const p = createProject(db, { name: 'Alpha' }, 'u1');
-    expect(() => createProject(db, { name: 'alpha' }, 'u1')).toThrow(expect.objectContaining({ code: 'conflict' }));
-    expect(() => db.prepare("INSERT INTO pkgscan_projects (id, name, created_by, created_at) VALUES ('x', 'ALPHA', 'u', 't')").run()).toThrow(/UNIQUE/);
-    createProject(db, { name: 'beta_1' }, 'u1');
-    expect(listProjects(db, undefined, 10, 0).items.map((x) => x.name)).toEqual(['Alpha', 'beta_1']);
-    expect(listProjects(db, '_', 10, 0).items.map((x) => x.name)).toEqual(['beta_1']);
-    const scan = {
-      id: '11111111-1111-4111-8111-111111111111',
-      project_id: p.id,
-      environment: 'prod',
-      decision: 'warn' as const,
-      risk: 0.2,
-      counts: { files: 1, components: 2, findings: 0, warnings: 0 },
-      created_by: 'u1',
-      created_at: '2026-01-01T00:00:00.000Z',
-      decision_reasons: [],
-      manifests: [],
-      findings: [],
-      parser_warnings: [],
-      skipped_files: [],
-    };
-    const comp = (name: string, direct: boolean) => ({ ecosystem: 'npm', name, version: '1.0.0', purl: null, environment: 'prod', direct, dev: false, files: ['package-lock.json'], verdict: null, hashes: [], download: null });
-    saveProjectScan(db, { scan, components: [comp('a', true), comp('b', false)], graph: { nodes: [], edges: [], metrics: { depth: 0, node_count: 0, edge_count: 0, single_points_of_failure: [], top_blast_radius: [] } }, sbom: {} });
-    expect(getProjectScan(db, p.id, scan.id)?.decision).toBe('warn');
-    expect(getProjectScan(db, 'other', scan.id)).toBeUndefined();
-    expect(listProjectScans(db, p.id, 10, 0).items[0]).toMatchObject({ id: scan.id, counts: { components: 2 } });
-    expect(listComponents(db, scan.id, false, 10, 0).items.map((c) => c.name)).toEqual(['b']);
-    expect(listProjects(db, 'alpha', 10, 0).items[0]?.last_scan).toMatchObject({ id: scan.id, decision: 'warn' });
-    db.prepare('DELETE FROM pkgscan_projects WHERE id = ?').run(p.id);
-    expect((db.prepare('SELECT COUNT(*) AS n FROM pkgscan_project_components').get() as { n: number }).n).toBe(0);
-    expect(newestVerdictFor(db, 'npm', 'a', '1.0.0', 'prod')).toBeUndefined();
-  });
+const fixture = backendFixture();
 
+for (const backend of backendCases) {
+  describe.skipIf(backend.skip)(`project store on ${backend.title}`, () => {
+    it('migration 9 creates the tables; names are unique without regard to case', async () => {
+      const b = await fixture.open(backend.name);
+      const db = b.store;
+      expect(schemaVersion(b.sqlite, 'pkgscan')).toBeGreaterThanOrEqual(9);
+      const p = await db.transaction((q) => createProject(q, { name: 'Alpha' }, 'u1'));
+      await expect(db.transaction((q) => createProject(q, { name: 'alpha' }, 'u1'))).rejects.toMatchObject({ code: 'conflict' });
+      // The constraint itself, not a check in code, refuses another case of the name.
+      await expect(db.run("INSERT INTO pkgscan_projects (id, name, created_by, created_at) VALUES ('x', 'ALPHA', 'u', 't')")).rejects.toThrow(/UNIQUE|duplicate key/i);
+      await db.transaction((q) => createProject(q, { name: 'beta_1' }, 'u1'));
+      expect((await listProjects(db, undefined, 10, 0)).items.map((x) => x.name)).toEqual(['Alpha', 'beta_1']);
+      expect((await listProjects(db, '_', 10, 0)).items.map((x) => x.name)).toEqual(['beta_1']);
+      const scan = {
+        id: '11111111-1111-4111-8111-111111111111',
+        project_id: p.id,
+        environment: 'prod',
+        decision: 'warn' as const,
+        risk: 0.2,
+        counts: { files: 1, components: 2, findings: 0, warnings: 0 },
+        created_by: 'u1',
+        created_at: '2026-01-01T00:00:00.000Z',
+        decision_reasons: [],
+        manifests: [],
+        findings: [],
+        parser_warnings: [],
+        skipped_files: [],
+      };
+      const comp = (name: string, direct: boolean) => ({ ecosystem: 'npm', name, version: '1.0.0', purl: null, environment: 'prod', direct, dev: false, files: ['package-lock.json'], verdict: null, hashes: [], download: null });
+      await db.transaction((q) => saveProjectScan(q, { scan, components: [comp('a', true), comp('b', false)], graph: { nodes: [], edges: [], metrics: { depth: 0, node_count: 0, edge_count: 0, single_points_of_failure: [], top_blast_radius: [] } }, sbom: {} }));
+      expect((await getProjectScan(db, p.id, scan.id))?.decision).toBe('warn');
+      expect(await getProjectScan(db, 'other', scan.id)).toBeUndefined();
+      expect((await listProjectScans(db, p.id, 10, 0)).items[0]).toMatchObject({ id: scan.id, counts: { components: 2 } });
+      expect((await listComponents(db, scan.id, false, 10, 0)).items.map((c) => c.name)).toEqual(['b']);
+      expect((await listProjects(db, 'alpha', 10, 0)).items[0]?.last_scan).toMatchObject({ id: scan.id, decision: 'warn' });
+      await db.run('DELETE FROM pkgscan_projects WHERE id = ?', [p.id]);
+      expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_project_components'))?.n).toBe(0);
+      expect(await newestVerdictFor(db, 'npm', 'a', '1.0.0', 'prod')).toBeUndefined();
+    });
+
+    it('twelve racing creations of one name in different cases (through two servers on PostgreSQL): exactly one wins, the rest are 409', async () => {
+      const b = await fixture.open(backend.name);
+      const dbs = [b.store, b.another()];
+      const names = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'Shared Name' : 'shared name'));
+      const results = await Promise.allSettled(names.map((name, i) => (dbs[i % 2] ?? b.store).transaction((q) => createProject(q, { name }, `u${i}`))));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(refused).toHaveLength(11);
+      for (const r of refused) expect(r.reason).toMatchObject({ code: 'conflict' });
+      expect((await listProjects(b.store, 'shared', 10, 0)).total).toBe(1);
+    });
+  });
+}
+
+describe('project files', () => {
   it('sends each submitted file to the right reader', () => {
     const kinds = (p: string): string => {
       const k = classifyFile(p);

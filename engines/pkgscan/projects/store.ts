@@ -1,10 +1,12 @@
 // Stored projects and project scans: create and list projects, save a scan with its components, graph and CycloneDX, and read them back.
+// Async repository functions over either backend (the workstation's SQLite store or the shared PostgreSQL database).
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
 import type { DependencyGraph, ProjectComponent, Project, ProjectScan, ProjectScanSummary } from '../../core/contracts/pkgscan-projects.js';
 import type { PageOf } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import type { CycloneDxDocument } from '../../core/sbom/index.js';
+import { isUniqueViolation } from '../db/sql.js';
+import type { AsyncDb, Param, Queryable } from '../db/types.js';
 
 interface ProjectRow {
   id: string;
@@ -34,25 +36,34 @@ function toProject(r: ProjectRow): Project {
   };
 }
 
-/** Creates a project; a name already taken (compared without case) is a 409 conflict. */
-export function createProject(db: Database, input: { name: string; description?: string | undefined }, actor: string): Project {
-  const taken = db.prepare('SELECT 1 FROM pkgscan_projects WHERE name = ?').get(input.name);
-  if (taken) throw new VitrineError('conflict', 'a project with this name exists');
+/**
+ * Creates a project inside the caller's transaction; a name already taken (compared without case) is a 409 conflict.
+ * The unique index on the name decides (SQLite's COLLATE NOCASE column, PostgreSQL's index on lower(name)), so of two
+ * racing requests, on one server or two, exactly one creates it.
+ */
+export async function createProject(q: Queryable, input: { name: string; description?: string | undefined }, actor: string): Promise<Project> {
   const id = randomUUID();
-  db.prepare('INSERT INTO pkgscan_projects (id, name, description, created_by, created_at) VALUES (?, ?, ?, ?, ?)').run(id, input.name, input.description ?? null, actor, new Date().toISOString());
-  return getProject(db, id) as Project;
+  try {
+    await q.run('INSERT INTO pkgscan_projects (id, name, description, created_by, created_at) VALUES (?, ?, ?, ?, ?)', [id, input.name, input.description ?? null, actor, new Date().toISOString()]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new VitrineError('conflict', 'a project with this name exists');
+    throw err;
+  }
+  return (await getProject(q, id)) as Project;
 }
 
-export function getProject(db: Database, id: string): Project | undefined {
-  const r = db.prepare(`${PROJECT_SELECT} WHERE p.id = ?`).get(id) as ProjectRow | undefined;
+export async function getProject(db: Queryable, id: string): Promise<Project | undefined> {
+  const r = await db.get<ProjectRow>(`${PROJECT_SELECT} WHERE p.id = ?`, [id]);
   return r ? toProject(r) : undefined;
 }
 
-export function listProjects(db: Database, q: string | undefined, limit: number, offset: number): PageOf<Project> {
+export async function listProjects(db: AsyncDb, q: string | undefined, limit: number, offset: number): Promise<PageOf<Project>> {
   const where = q !== undefined ? "WHERE lower(p.name) LIKE lower(?) ESCAPE '\\'" : '';
-  const args = q !== undefined ? [`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`] : [];
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_projects p ${where}`).get(...args) as { n: number }).n;
-  const rows = db.prepare(`${PROJECT_SELECT} ${where} ORDER BY p.name COLLATE NOCASE, p.id LIMIT ? OFFSET ?`).all(...args, limit, offset) as ProjectRow[];
+  const args: Param[] = q !== undefined ? [`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`] : [];
+  // Case-blind name order, byte-wise on both backends (not the PostgreSQL database's locale).
+  const order = db.dialect === 'sqlite' ? 'p.name COLLATE NOCASE, p.id' : 'lower(p.name) COLLATE "C", p.id COLLATE "C"';
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pkgscan_projects p ${where}`, args))?.n ?? 0;
+  const rows = await db.all<ProjectRow>(`${PROJECT_SELECT} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [...args, limit, offset]);
   return { items: rows.map(toProject), total, limit, offset };
 }
 
@@ -63,50 +74,53 @@ export interface ScanToSave {
   readonly sbom: CycloneDxDocument;
 }
 
-/** Stores one scan with its components (one transaction; the caller audits inside the same one). */
-export function saveProjectScan(db: Database, s: ScanToSave): void {
+/** Stores one scan with its components inside the caller's transaction (which audits in the same one). */
+export async function saveProjectScan(q: Queryable, s: ScanToSave): Promise<void> {
   const v = s.scan;
-  db.prepare(
+  await q.run(
     `INSERT INTO pkgscan_project_scans (id, project_id, environment, decision, risk, files_count, components_count, findings_count, warnings_count, created_by, created_at, report_json, graph_json, sbom_json)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(v.id, v.project_id, v.environment, v.decision, v.risk, v.counts.files, v.counts.components, v.counts.findings, v.counts.warnings, v.created_by, v.created_at, JSON.stringify(v), JSON.stringify(s.graph), JSON.stringify(s.sbom));
-  const add = db.prepare('INSERT INTO pkgscan_project_components (scan_id, ordinal, ecosystem, name, version, direct, component_json) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  s.components.forEach((c, i) => add.run(v.id, i, c.ecosystem, c.name, c.version, c.direct ? 1 : 0, JSON.stringify(c)));
+    [v.id, v.project_id, v.environment, v.decision, v.risk, v.counts.files, v.counts.components, v.counts.findings, v.counts.warnings, v.created_by, v.created_at, JSON.stringify(v), JSON.stringify(s.graph), JSON.stringify(s.sbom)],
+  );
+  for (let i = 0; i < s.components.length; i++) {
+    const c = s.components[i] as ProjectComponent;
+    await q.run('INSERT INTO pkgscan_project_components (scan_id, ordinal, ecosystem, name, version, direct, component_json) VALUES (?, ?, ?, ?, ?, ?, ?)', [v.id, i, c.ecosystem, c.name, c.version, c.direct ? 1 : 0, JSON.stringify(c)]);
+  }
 }
 
 function summaryOf(v: ProjectScan): ProjectScanSummary {
   return { id: v.id, project_id: v.project_id, environment: v.environment, decision: v.decision, risk: v.risk, counts: v.counts, created_by: v.created_by, created_at: v.created_at };
 }
 
-export function listProjectScans(db: Database, projectId: string, limit: number, offset: number): PageOf<ProjectScanSummary> {
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM pkgscan_project_scans WHERE project_id = ?').get(projectId) as { n: number }).n;
-  const rows = db.prepare('SELECT report_json FROM pkgscan_project_scans WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?').all(projectId, limit, offset) as { report_json: string }[];
+export async function listProjectScans(db: Queryable, projectId: string, limit: number, offset: number): Promise<PageOf<ProjectScanSummary>> {
+  const total = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_project_scans WHERE project_id = ?', [projectId]))?.n ?? 0;
+  const rows = await db.all<{ report_json: string }>('SELECT report_json FROM pkgscan_project_scans WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?', [projectId, limit, offset]);
   return { items: rows.map((r) => summaryOf(JSON.parse(r.report_json) as ProjectScan)), total, limit, offset };
 }
 
-export function getProjectScan(db: Database, projectId: string, scanId: string): ProjectScan | undefined {
-  const r = db.prepare('SELECT report_json FROM pkgscan_project_scans WHERE id = ? AND project_id = ?').get(scanId, projectId) as { report_json: string } | undefined;
+export async function getProjectScan(db: Queryable, projectId: string, scanId: string): Promise<ProjectScan | undefined> {
+  const r = await db.get<{ report_json: string }>('SELECT report_json FROM pkgscan_project_scans WHERE id = ? AND project_id = ?', [scanId, projectId]);
   return r ? (JSON.parse(r.report_json) as ProjectScan) : undefined;
 }
 
-export function listComponents(db: Database, scanId: string, direct: boolean | undefined, limit: number, offset: number): PageOf<ProjectComponent> {
+export async function listComponents(db: Queryable, scanId: string, direct: boolean | undefined, limit: number, offset: number): Promise<PageOf<ProjectComponent>> {
   const where = direct === undefined ? 'WHERE scan_id = ?' : 'WHERE scan_id = ? AND direct = ?';
-  const args: (string | number)[] = direct === undefined ? [scanId] : [scanId, direct ? 1 : 0];
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_project_components ${where}`).get(...args) as { n: number }).n;
-  const rows = db.prepare(`SELECT component_json FROM pkgscan_project_components ${where} ORDER BY ordinal LIMIT ? OFFSET ?`).all(...args, limit, offset) as { component_json: string }[];
+  const args: Param[] = direct === undefined ? [scanId] : [scanId, direct ? 1 : 0];
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM pkgscan_project_components ${where}`, args))?.n ?? 0;
+  const rows = await db.all<{ component_json: string }>(`SELECT component_json FROM pkgscan_project_components ${where} ORDER BY ordinal LIMIT ? OFFSET ?`, [...args, limit, offset]);
   return { items: rows.map((r) => JSON.parse(r.component_json) as ProjectComponent), total, limit, offset };
 }
 
-export function allComponents(db: Database, scanId: string): ProjectComponent[] {
-  return (db.prepare('SELECT component_json FROM pkgscan_project_components WHERE scan_id = ? ORDER BY ordinal').all(scanId) as { component_json: string }[]).map((r) => JSON.parse(r.component_json) as ProjectComponent);
+export async function allComponents(db: Queryable, scanId: string): Promise<ProjectComponent[]> {
+  return (await db.all<{ component_json: string }>('SELECT component_json FROM pkgscan_project_components WHERE scan_id = ? ORDER BY ordinal', [scanId])).map((r) => JSON.parse(r.component_json) as ProjectComponent);
 }
 
-export function getGraph(db: Database, scanId: string): DependencyGraph | undefined {
-  const r = db.prepare('SELECT graph_json FROM pkgscan_project_scans WHERE id = ?').get(scanId) as { graph_json: string } | undefined;
+export async function getGraph(db: Queryable, scanId: string): Promise<DependencyGraph | undefined> {
+  const r = await db.get<{ graph_json: string }>('SELECT graph_json FROM pkgscan_project_scans WHERE id = ?', [scanId]);
   return r ? (JSON.parse(r.graph_json) as DependencyGraph) : undefined;
 }
 
-export function getStoredSbom(db: Database, scanId: string): CycloneDxDocument | undefined {
-  const r = db.prepare('SELECT sbom_json FROM pkgscan_project_scans WHERE id = ?').get(scanId) as { sbom_json: string } | undefined;
+export async function getStoredSbom(db: Queryable, scanId: string): Promise<CycloneDxDocument | undefined> {
+  const r = await db.get<{ sbom_json: string }>('SELECT sbom_json FROM pkgscan_project_scans WHERE id = ?', [scanId]);
   return r ? (JSON.parse(r.sbom_json) as CycloneDxDocument) : undefined;
 }

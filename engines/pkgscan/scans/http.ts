@@ -29,16 +29,16 @@ export async function packageOverview(p: Platform, ecosystemParam: string, nameP
   } catch {
     return undefined;
   }
-  const verdicts = newestVerdicts(p.db, ecosystemParam, name);
+  const verdicts = await newestVerdicts(p.store, ecosystemParam, name);
   const stored = listArtifacts(p.db, { ecosystem: ecosystemParam, name }, 500, 0).items;
   if (verdicts.length === 0 && stored.length === 0) return undefined;
   return {
     ecosystem: ecosystemParam,
     name,
     verdicts,
-    advisories: advisoriesOfPackage(p.db, ecosystemParam, name),
+    advisories: await advisoriesOfPackage(p.store, ecosystemParam, name),
     monitoring: ((await findWatched(p.store, ecosystemParam, name)) ?? null) as Readonly<Record<string, unknown>> | null,
-    diffs: listDiffs(p.db, { ecosystem: ecosystemParam, name }, 50, 0).items as unknown as Readonly<Record<string, unknown>>[],
+    diffs: (await listDiffs(p.store, { ecosystem: ecosystemParam, name }, 50, 0)).items as unknown as Readonly<Record<string, unknown>>[],
     stored_releases: stored.map((a) => ({ version: a.version, filename: a.filename, sha256: a.sha256, source: a.source })),
   };
 }
@@ -75,7 +75,7 @@ export function scanRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       tag: 'scans',
       summary: 'Scan history, newest first; filters decision, severity, q (name or version substring), ecosystem; paginated',
       query: scansQuery,
-      list: (q, limit, offset) => listScans(p.db, q, limit, offset),
+      list: (q, limit, offset) => listScans(p.store, q, limit, offset),
     }),
     {
       method: 'get',
@@ -83,8 +83,8 @@ export function scanRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       access: 'scan:read',
       tag: 'scans',
       summary: 'Totals by decision and severity, blocked in the last 30 days, average risk, most frequent finding codes',
-      handler: (_req, res) => {
-        res.json(scanStats(p.db));
+      handler: async (_req, res) => {
+        res.json(await scanStats(p.store));
       },
     },
     getByIdRoute({
@@ -93,7 +93,7 @@ export function scanRoutes(p: Platform, deps: ScanDeps): RouteDef[] {
       tag: 'scans',
       summary: 'One verdict with its findings',
       what: 'scan',
-      get: (id) => getScan(p.db, id),
+      get: (id) => getScan(p.store, id),
     }),
     {
       method: 'get',

@@ -7,6 +7,7 @@ import { VitrineError } from '../../core/errors.js';
 import { comparePep440 } from '../../core/vulns/versions/index.js';
 import type { JobProgress, JobRunner } from '../../core/jobs/protocol.js';
 import { MALICIOUS_CATEGORIES } from '../analyzers/assessment.js';
+import type { Queryable } from '../db/types.js';
 import { publishEvent } from '../events/publish.js';
 import { SEVERITIES } from '../events/events.js';
 import { applicableExceptions } from '../exceptions/exceptions.js';
@@ -16,7 +17,6 @@ import { activePolicy } from '../policies/policies.js';
 import type { PolicyDocument } from '../policies/schema.js';
 import { normalizeName, resolveRelease } from '../sources/resolve.js';
 import type { PackageSource } from '../sources/types.js';
-import { recordScanFeatures } from '../ml/drift.js';
 import { extractFeatures } from '../ml/features.js';
 import { loadRiskModel, modelScore } from '../ml/model.js';
 import { recordScanAdvisories } from '../vulns/advisories.js';
@@ -82,18 +82,18 @@ export function versionBefore(ecosystem: ScanEcosystem, a: string, b: string): b
   return x !== null && y !== null && semver.lt(x, y);
 }
 
-/** The events a scan publishes: a block, malicious code, contradicted provenance, known exploitation. */
-function publishScanEvents(p: Platform, v: ScanVerdict): void {
+/** The events a scan publishes (in the scan's transaction): a block, malicious code, contradicted provenance, known exploitation. */
+async function publishScanEvents(q: Queryable, v: ScanVerdict): Promise<void> {
   const pkg = `${v.ecosystem}:${v.name}`;
   const base = { scan_id: v.id, version: v.version, environment: v.environment };
   const malicious = v.findings.filter((f) => MALICIOUS_CATEGORIES.has(f.category) && atLeast(f.severity, 'high'));
   const maliciousAdvisories = v.vulnerabilities.items.filter((x) => x.malicious);
   if (malicious.length > 0 || maliciousAdvisories.length > 0)
-    publishEvent(p.db, { type: 'malicious_package_detected', severity: 'critical', package: pkg, details: { ...base, codes: [...new Set(malicious.map((f) => f.code))].slice(0, 20), advisories: maliciousAdvisories.map((x) => x.id).slice(0, 20) } });
-  if (v.decision === 'block') publishEvent(p.db, { type: 'package_blocked', severity: atLeast(v.severity, 'medium') ? v.severity : 'medium', package: pkg, details: { ...base, rules: [...new Set(v.policy_reasons.filter((r) => r.effect === 'block').map((r) => r.rule))].slice(0, 20) } });
-  if (v.provenance.status === 'invalid') publishEvent(p.db, { type: 'provenance_invalid', severity: 'high', package: pkg, details: base });
+    await publishEvent(q, { type: 'malicious_package_detected', severity: 'critical', package: pkg, details: { ...base, codes: [...new Set(malicious.map((f) => f.code))].slice(0, 20), advisories: maliciousAdvisories.map((x) => x.id).slice(0, 20) } });
+  if (v.decision === 'block') await publishEvent(q, { type: 'package_blocked', severity: atLeast(v.severity, 'medium') ? v.severity : 'medium', package: pkg, details: { ...base, rules: [...new Set(v.policy_reasons.filter((r) => r.effect === 'block').map((r) => r.rule))].slice(0, 20) } });
+  if (v.provenance.status === 'invalid') await publishEvent(q, { type: 'provenance_invalid', severity: 'high', package: pkg, details: base });
   const kev = v.vulnerabilities.items.filter((x) => x.kev);
-  if (kev.length > 0) publishEvent(p.db, { type: 'known_exploited_vulnerability', severity: 'high', package: pkg, details: { ...base, advisories: kev.map((x) => x.id).slice(0, 20) } });
+  if (kev.length > 0) await publishEvent(q, { type: 'known_exploited_vulnerability', severity: 'high', package: pkg, details: { ...base, advisories: kev.map((x) => x.id).slice(0, 20) } });
 }
 
 /** Runs one package scan and stores its verdict. */
@@ -144,16 +144,18 @@ export async function scanPackage(
     createdBy: actor,
     createdAt: new Date().toISOString(),
     durationMs: Date.now() - started,
-    earlierVerifiedProvenance: earlierVerifiedProvenance(p.db, ecosystem, stored.name, stored.version, (a, b) => versionBefore(ecosystem, a, b)),
+    earlierVerifiedProvenance: await earlierVerifiedProvenance(p.store, ecosystem, stored.name, stored.version, (a, b) => versionBefore(ecosystem, a, b)),
   });
-  p.db
-    .transaction(() => {
-      saveScan(p.db, verdict);
-      recordScanFeatures(p.db, verdict.id, features, verdict.created_at);
-      recordScanAdvisories(p.db, verdict.id, ecosystem, verdict.name, verdict.version, verdict.vulnerabilities.items.map((x) => x.id), verdict.created_at);
-      p.audit.record('scan.create', actor, requestId, { scan_id: verdict.id, ecosystem, name: verdict.name, version: verdict.version, environment, decision: verdict.decision });
-      publishScanEvents(p, verdict);
-    })
-    .immediate();
+  // The verdict, its finding index and feature vector, its audit entry and its events commit together (in the shared
+  // database on PostgreSQL). The links to the advisories it matched belong to the advisory store beside them.
+  const advisoryIds = verdict.vulnerabilities.items.map((x) => x.id);
+  const linkAdvisories = (): void => recordScanAdvisories(p.db, verdict.id, ecosystem, verdict.name, verdict.version, advisoryIds, verdict.created_at);
+  await p.store.transaction(async (q) => {
+    await saveScan(q, verdict, features);
+    if (p.store.dialect === 'sqlite') linkAdvisories();
+    await p.audit.appendWithin(q, 'scan.create', actor, requestId, { scan_id: verdict.id, ecosystem, name: verdict.name, version: verdict.version, environment, decision: verdict.decision });
+    await publishScanEvents(q, verdict);
+  });
+  if (p.store.dialect === 'postgres') linkAdvisories();
   return verdict;
 }
