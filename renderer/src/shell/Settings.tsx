@@ -3,9 +3,8 @@
 // when the workstation starts (VITRINE_HOME, FORENSIC_EVIDENCE_ROOT), not from a page.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { GatewaySettings } from '../../../engines/core/contracts/gateway';
-import type { ApiError} from '../api/client';
-import { asApiError } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
+import { useLoad } from '../components/useLoad';
 import { PackageSourcesSummary } from './SettingsPackages';
 import type { ThemePreference } from '../store';
 import { availableWorkspaces } from '../workspaces/registry';
@@ -58,8 +57,6 @@ export function Settings() {
   const setTheme = useShell((s) => s.setTheme);
   const { client } = useShellContext();
   const systemDark = useSystemPrefersDark();
-  const [settings, setSettings] = useState<GatewaySettings | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
   const panel = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -69,23 +66,10 @@ export function Settings() {
     return () => before?.focus();
   }, [open]);
 
-  useEffect(() => {
-    if (!open || !client) return undefined;
-    let live = true;
-    client.get<GatewaySettings>('/api/settings').then(
-      (s) => {
-        if (!live) return;
-        setSettings(s);
-        setError(null);
-      },
-      (err: unknown) => {
-        if (live) setError(asApiError(err));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [open, client]);
+  // Read each time the page opens (the folders can change between two openings: a restart with other options).
+  const read = useLoad(() => (open && client ? client.get<GatewaySettings>('/api/settings') : null), [open, client]);
+  const settings = read.data;
+  const error = read.error;
 
   if (!open) return null;
   const mounted = (name: string): boolean => services.some((s) => s.name === name);

@@ -1,10 +1,10 @@
 // The Settings page's package sources and advisory imports: read with the package-scanning session the Packages
 // workspace keeps (its refresh cookie), or a note saying to sign in there when there is none.
-import { useEffect, useState } from 'react';
 import type { PageOf } from '../../../engines/core/contracts/pkgscan';
 import type { AdvisorySources } from '../../../engines/core/contracts/pkgscan-vulns';
-import { asApiError, type ApiClient, type ApiError } from '../api/client';
+import type { ApiClient } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
+import { useLoad } from '../components/useLoad';
 import { pkgscanApi, resume } from '../workspaces/packages/session';
 
 interface Seen {
@@ -12,43 +12,28 @@ interface Seen {
   readonly archives: number;
 }
 
-type State = { readonly kind: 'reading' } | { readonly kind: 'signed-out' } | { readonly kind: 'seen'; readonly seen: Seen } | { readonly kind: 'error'; readonly error: ApiError };
+/** What the package service shows this workstation's user; null when nobody is signed in to it here. */
+async function readSources(client: ApiClient, base: string): Promise<Seen | null> {
+  const session = await resume(client, base);
+  if (session === null) return null;
+  let token: string | null = session.access_token;
+  const api = pkgscanApi(
+    client,
+    base,
+    () => token,
+    (t) => (token = t.access_token),
+    () => (token = null),
+  );
+  const [sources, store] = await Promise.all([api.get<AdvisorySources>('/vulnerabilities/sources'), api.get<PageOf<unknown>>('/packages/store', { limit: 1 })]);
+  return { sources, archives: store.total };
+}
 
 export function PackageSourcesSummary({ client, base }: { readonly client: ApiClient; readonly base: string }) {
-  const [state, setState] = useState<State>({ kind: 'reading' });
-  useEffect(() => {
-    let live = true;
-    void (async () => {
-      try {
-        const session = await resume(client, base);
-        if (!live) return;
-        if (session === null) {
-          setState({ kind: 'signed-out' });
-          return;
-        }
-        let token: string | null = session.access_token;
-        const api = pkgscanApi(
-          client,
-          base,
-          () => token,
-          (t) => (token = t.access_token),
-          () => (token = null),
-        );
-        const [sources, store] = await Promise.all([api.get<AdvisorySources>('/vulnerabilities/sources'), api.get<PageOf<unknown>>('/packages/store', { limit: 1 })]);
-        if (live) setState({ kind: 'seen', seen: { sources, archives: store.total } });
-      } catch (err) {
-        if (live) setState({ kind: 'error', error: asApiError(err) });
-      }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [client, base]);
-
-  if (state.kind === 'reading') return <p className="muted small">Reading the package store and the advisory sources…</p>;
-  if (state.kind === 'signed-out') return <p className="muted small">Sign in to package scanning (in its workspace) to see the package store and the advisory sources here.</p>;
-  if (state.kind === 'error') return <ErrorNote error={state.error} title={state.error.status === 403 ? 'This account may not read the advisory sources' : 'The package sources could not be read'} />;
-  const { sources, archives } = state.seen;
+  const read = useLoad(() => readSources(client, base), [client, base]);
+  if (read.loading) return <p className="muted small">Reading the package store and the advisory sources…</p>;
+  if (read.error) return <ErrorNote error={read.error} title={read.error.status === 403 ? 'This account may not read the advisory sources' : 'The package sources could not be read'} />;
+  if (read.data === null) return <p className="muted small">Sign in to package scanning (in its workspace) to see the package store and the advisory sources here.</p>;
+  const { sources, archives } = read.data;
   return (
     <div data-testid="settings-package-sources">
       <p className="small">

@@ -1,11 +1,12 @@
 // A selected timeline event: every field (System and EventData for EVTX, the parsed fields for other kinds), its raw record read again from the evidence, its detections, and the analyst's tags and note.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ApiError} from '../../api/client';
 import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { SendToButton } from '../../components/SendTo';
 import { indicatorsIn, type Finding } from '../../components/SendToModel';
 import { Progress } from '../../components/Progress';
+import { useLoad } from '../../components/useLoad';
 import { LevelBadge } from './Detections';
 import { eventFieldGroups, MAX_TAGS, parseTags } from './detail-model';
 import { shortTime } from './model';
@@ -142,21 +143,14 @@ function RawRecord({ event, link }: { readonly event: ExportedEvent; readonly li
 }
 
 export function EventDetailPanel({ event, inStory, detections, annotation, link }: EventDetailProps) {
-  const [full, setFull] = useState<Detail | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  useEffect(() => {
-    setFull(null);
-    setError(null);
-    if (!link) return;
-    let live = true;
-    link.client
-      .get<Detail>(`${link.base}/api/cases/${encodeURIComponent(link.caseId)}/events/${encodeURIComponent(event.eventId)}`)
-      .then((d) => live && setFull(d))
-      .catch((err: unknown) => live && setError(asApiError(err)));
-    return () => {
-      live = false;
-    };
-  }, [event.eventId, link]);
+  // The full event (raw record, annotation) from the service; a different event forgets the last one at once.
+  const detail = useLoad(
+    () => (link ? link.client.get<Detail>(`${link.base}/api/cases/${encodeURIComponent(link.caseId)}/events/${encodeURIComponent(event.eventId)}`) : null),
+    [event.eventId, link],
+    { reset: true },
+  );
+  const full = detail.data;
+  const error = detail.error;
   const shown = full?.event ?? event;
   const groups = eventFieldGroups(shown);
   const finding = link ? eventFinding(shown, link.caseId, detections) : null;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Me, Permission } from '../../../../engines/core/contracts/pkgscan';
 import { PACKAGES_TABS, mayShow, shownTabs } from './tabs';
 
-const user = (...permissions: Permission[]): Me => ({ id: 'u1', email: 'a@b.c', role: 'viewer', active: true, created_at: '', updated_at: '', permissions });
+const user = (...permissions: Permission[]): Me => ({ id: 'u1', email: 'a@b.c', role: 'read_only', active: true, created_at: '', updated_at: '', permissions });
 
 describe('Packages tabs', () => {
   it('have unique ids and labels, the account page first', () => {

@@ -68,6 +68,7 @@ export function ReplayTabs({ client, base, health, analysisId, onAnalysis, refre
       }
     })();
     // Read again when an analysis is stored, not when one is picked (analysisId is left out on purpose).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- onAnalysis is the parent's setter; a new one must not re-read the list
   }, [client, base, refresh]);
 
   const loadDetail = useCallback(

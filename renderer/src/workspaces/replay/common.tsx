@@ -127,6 +127,7 @@ export function usePagedQuery<P>(client: ApiClient, path: string, resetKey: stri
       setError(asApiError(err));
     }
     // `build` is made on every render; what it reads is in resetKey, so it is left out of the dependencies.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see the line above
   }, [client, path, resetKey, sort, offset]);
 
   useEffect(() => {

@@ -1,6 +1,7 @@
 // The story's Mermaid text drawn by Mermaid itself, loaded on first use as its own chunk and shown as an image.
 import type mermaidModule from 'mermaid';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useLoad } from '../../../components/useLoad';
 
 type MermaidApi = typeof mermaidModule;
 
@@ -41,29 +42,12 @@ export async function renderMermaidSvg(text: string, theme: string): Promise<str
 type State = { readonly kind: 'idle' } | { readonly kind: 'drawing' } | { readonly kind: 'drawn'; readonly url: string } | { readonly kind: 'failed' };
 
 export function MermaidDiagram({ text, theme, title }: { readonly text: string | null; readonly theme: string; readonly title: string }) {
-  const [state, setState] = useState<State>({ kind: 'idle' });
   const [fit, setFit] = useState(true);
-
-  useEffect(() => {
-    if (text === null) {
-      setState({ kind: 'idle' });
-      return;
-    }
-    let live = true;
-    setState({ kind: 'drawing' });
-    renderMermaidSvg(text, theme).then(
-      (url) => {
-        if (live) setState({ kind: 'drawn', url });
-      },
-      () => {
-        // Mermaid's message may quote the text; the text itself stays below for the analyst to read.
-        if (live) setState({ kind: 'failed' });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [text, theme]);
+  // Drawn again for new text or theme; the last picture goes at once (reset). Mermaid's message may quote the text, so
+  // a failure shows none of it: the text itself stays below for the analyst to read.
+  const drawn = useLoad(() => (text === null ? null : renderMermaidSvg(text, theme)), [text, theme], { reset: true });
+  const state: State =
+    text === null ? { kind: 'idle' } : drawn.error !== null ? { kind: 'failed' } : drawn.data !== null ? { kind: 'drawn', url: drawn.data } : { kind: 'drawing' };
 
   if (state.kind === 'failed') {
     return (

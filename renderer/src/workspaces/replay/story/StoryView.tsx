@@ -4,6 +4,7 @@ import type { Story } from '../../../../../engines/core/contracts/replay';
 import { type ApiClient, type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { downloadText } from '../../../components/download';
+import { useLoad } from '../../../components/useLoad';
 import { ReductionTable, SeverityBadge } from '../common';
 import { clampStep, count, duration, exportName, plural, techniqueNames, utc } from '../model';
 import { AlertItem } from './AlertItem';
@@ -31,8 +32,6 @@ export interface StoryViewProps {
 export function StoryView({ story, client, base, theme, showReduction, onShowHostAlerts }: StoryViewProps) {
   const steps = story.timeline.length;
   const [step, setStep] = useState(steps > 0 ? 1 : 0);
-  const [mermaid, setMermaid] = useState<string | null>(null);
-  const [mermaidError, setMermaidError] = useState<ApiError | null>(null);
   const [copyNote, setCopyNote] = useState<string | null>(null);
   const [exportError, setExportError] = useState<ApiError | null>(null);
   const [exporting, setExporting] = useState<string | null>(null);
@@ -43,24 +42,17 @@ export function StoryView({ story, client, base, theme, showReduction, onShowHos
 
   useEffect(() => {
     setStep(story.timeline.length > 0 ? 1 : 0);
-    setMermaid(null);
-    setMermaidError(null);
     setCopyNote(null);
     setExportError(null);
-    let live = true;
-    void (async () => {
-      try {
-        const res = await client.open(`${base}/api/stories/${encodeURIComponent(story.id)}/mermaid`, { accept: 'text/plain' });
-        const text = await res.text();
-        if (live) setMermaid(text);
-      } catch (err) {
-        if (live) setMermaidError(asApiError(err));
-      }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [story, client, base]);
+  }, [story]);
+  // The story as Mermaid text (drawn below and copied by the button); another story forgets the last one at once.
+  const mermaidText = useLoad(
+    async () => (await client.open(`${base}/api/stories/${encodeURIComponent(story.id)}/mermaid`, { accept: 'text/plain' })).text(),
+    [story, client, base],
+    { reset: true },
+  );
+  const mermaid = mermaidText.data;
+  const mermaidError = mermaidText.error;
 
   const go = (s: number): void => setStep(clampStep(s, steps));
   const onKey = (e: KeyboardEvent): void => {
