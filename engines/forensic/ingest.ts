@@ -129,10 +129,13 @@ export class EventInterner {
 
   record(r: JsonRecord): JsonRecord {
     const out: { [key: string]: JsonValue } = {};
-    for (const [k, v] of Object.entries(r)) {
+    // for-in over own keys (the order of Object.entries, without an array of pairs per record).
+    for (const k in r) {
+      if (!Object.prototype.hasOwnProperty.call(r, k)) continue;
+      const v = r[k] as JsonValue;
       // A JSON key named __proto__ is an own property; plain assignment would set the prototype instead.
       if (k === '__proto__') Object.defineProperty(out, k, { value: this.value(v), enumerable: true, writable: true, configurable: true });
-      else out[k] = this.value(v);
+      else out[k] = typeof v === 'string' ? this.str(v) : v === null || typeof v !== 'object' ? v : this.value(v);
     }
     return out;
   }

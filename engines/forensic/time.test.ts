@@ -1,6 +1,6 @@
 // The numeric time reader against Date.parse: the same milliseconds for every canonical text, and a refusal (general path) for the rest.
 import { describe, expect, it } from 'vitest';
-import { canonicalTimeMs, parseTimeMs, readCanonicalTime, type CanonicalTimeParts } from './time.js';
+import { canonicalTimeMs, parseIsoTime, parseTimeMs, readCanonicalTime, type CanonicalTimeParts } from './time.js';
 
 /** A small deterministic generator (xorshift), so the sample is the same on every run. */
 function rng(seed: number): () => number {
@@ -65,6 +65,22 @@ describe('readCanonicalTime and parseTimeMs', () => {
     for (const text of other) {
       expect(readCanonicalTime(text, parts)).toBe(false);
       expect(Object.is(parseTimeMs(text), Date.parse(text))).toBe(true);
+    }
+  });
+});
+
+describe('parseIsoTime on canonical texts', () => {
+  it('gives the text itself and its precision, as the general path does', () => {
+    const r = rng(11);
+    for (let i = 0; i < 3000; i++) {
+      const base = new Date(Math.floor(r() * Date.UTC(9999, 11, 31))).toISOString().slice(0, 19);
+      const digits = i % 10;
+      const text = digits === 0 ? `${base}Z` : `${base}.${String(Math.floor(r() * 10 ** digits)).padStart(digits, '0')}Z`;
+      const fast = parseIsoTime(text);
+      // The general path: the same text with a space for T takes the regular expression and the Date formatting.
+      const general = parseIsoTime(text.replace('T', ' '));
+      expect(fast).toEqual(general);
+      expect(fast?.time).toBe(text);
     }
   });
 });

@@ -47,6 +47,8 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,
  * is taken as UTC when `assumeUtc` is true (the caller then says so in the time source), otherwise refused.
  */
 export function parseIsoTime(text: string, assumeUtc = false): (ParsedTime & { readonly zoneAssumed: boolean }) | null {
+  // Already canonical (what the EVTX parser and most JSON sources write): the text is the normalised time as it is.
+  if (readCanonicalTime(text, isoScratch)) return { time: text, precision: precisionOfDigits(isoScratch.digits), zoneAssumed: false };
   const m = ISO.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
@@ -192,6 +194,7 @@ export function canonicalTimeMs(p: CanonicalTimeParts): number {
 }
 
 const scratch: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
+const isoScratch: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
 
 /** Date.parse of a time text, read without Date for the canonical UTC form (the same number). */
 export function parseTimeMs(text: string): number {

@@ -227,14 +227,18 @@ class ChunkCache {
 
 function stripNulls(attributes: Record<string, JsonValue | undefined>): JsonRecord {
   const out: Record<string, JsonValue> = {};
-  for (const [k, v] of Object.entries(attributes)) if (v !== null && v !== undefined) out[k] = v;
+  for (const k in attributes) {
+    const v = attributes[k];
+    if (v !== null && v !== undefined && Object.prototype.hasOwnProperty.call(attributes, k)) out[k] = v;
+  }
   return out;
 }
 
 function clipData(data: Data): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const [k, v] of Object.entries(data)) {
-    if (k === '#attributes') continue;
+  for (const k in data) {
+    if (k === '#attributes' || !Object.prototype.hasOwnProperty.call(data, k)) continue;
+    const v = data[k] as JsonValue;
     out[k] = typeof v === 'string' ? clip(v, 16384) : v;
   }
   return out;
