@@ -2,10 +2,11 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../test/corpora.js';
 import { buildZip } from '../core/archive/build.fixture.js';
+import { memorySource } from '../core/archive/index.js';
 import { main } from './cli.js';
 import { signEvent, type StageEvent } from './envelope.js';
 import { saveEnvelopes } from './files.js';
@@ -18,23 +19,26 @@ const dir = mkdtempSync(path.join(tmpdir(), 'provgate-osv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const osvDir = (...p: string[]): string => corpusPath('supplychain', 'osv', ...p);
 
-/** A minimal zip writer (stored or deflated members, no CRC check is made by the reader) for the tests. */
-function zip(entries: { name: string; data: Buffer; deflate?: boolean; declaredSize?: number }[]): Buffer {
+/** A minimal zip writer (stored or deflated members with their CRC-32, or a wrong one) for the tests. */
+function zip(entries: { name: string; data: Buffer; deflate?: boolean; declaredSize?: number; badCrc?: boolean }[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const e of entries) {
     const body = e.deflate === true ? deflateRawSync(e.data) : e.data;
     const name = Buffer.from(e.name);
+    const crc = (crc32(e.data) ^ (e.badCrc === true ? 1 : 0)) >>> 0;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(e.deflate === true ? 8 : 0, 8);
+    local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(body.length, 18);
     local.writeUInt32LE(e.declaredSize ?? e.data.length, 22);
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(e.deflate === true ? 8 : 0, 10);
+    central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(body.length, 20);
     central.writeUInt32LE(e.declaredSize ?? e.data.length, 24);
     central.writeUInt16LE(name.length, 28);
@@ -60,7 +64,7 @@ describe('zip reader', () => {
       { name: 'dir/b.json', data: Buffer.from('{"id":"B"}'.repeat(50)), deflate: true },
       { name: 'README.txt', data: Buffer.from('x') },
     ]);
-    expect([...zipJsonEntries(buf)].map((e) => [e.name, e.text.length])).toEqual([
+    expect([...zipJsonEntries(memorySource(buf))].map((e) => [e.name, e.text.length])).toEqual([
       ['a.json', 10],
       ['dir/b.json', 500],
     ]);
@@ -68,9 +72,9 @@ describe('zip reader', () => {
 
   it('refuses truncated archives and members that inflate past their declared size', () => {
     const good = zip([{ name: 'a.json', data: Buffer.from('{}') }]);
-    expect(() => [...zipJsonEntries(good.subarray(0, good.length - 5))]).toThrow('not a readable zip');
+    expect(() => [...zipJsonEntries(memorySource(good.subarray(0, good.length - 5)))]).toThrow('not a readable zip');
     const bomb = zip([{ name: 'bomb.json', data: Buffer.alloc(100_000, 32), deflate: true, declaredSize: 100 }]);
-    expect(() => [...zipJsonEntries(bomb)]).toThrow('declared size');
+    expect(() => [...zipJsonEntries(memorySource(bomb))]).toThrow('declared size');
   });
 
   it('refuses directory records that point at one member (the non-recursive zip bomb) before inflating them', () => {
@@ -79,7 +83,41 @@ describe('zip reader', () => {
       if (r0 === undefined) throw new Error('missing');
       return Array.from({ length: 512 }, (_, i) => ({ name: `r${i}.json`, localOffset: r0.localOffset, index: 0 }));
     });
-    expect(() => [...zipJsonEntries(Buffer.from(one))]).toThrow('overlap');
+    expect(() => [...zipJsonEntries(memorySource(one))]).toThrow('overlap');
+  });
+
+  it('refuses a member whose bytes fail their CRC-32 (read before as if sound)', () => {
+    const bad = zip([{ name: 'a.json', data: Buffer.from('{"id":"A"}') }, { name: 'b.json', data: Buffer.from('{"id":"B"}'.repeat(20)), deflate: true, badCrc: true }]);
+    expect(() => [...zipJsonEntries(memorySource(bad))]).toThrow('CRC');
+  });
+
+  it.skipIf(!hasCorpora())('reads zip64 archives and a zip behind a stub, as Python does (refused before)', () => {
+    const records = ['ghsa', 'malicious-packages'].flatMap((sub) => readdirSync(osvDir(sub)).map((f) => ({ name: `${sub}/${f}`, data: readFileSync(osvDir(sub, f)), deflate: true })));
+    const names = records.map((r) => r.name);
+    const z64 = buildZip(records, undefined, { zip64: true });
+    expect([...zipJsonEntries(memorySource(z64))].map((e) => e.name)).toEqual(names);
+    const stubbed = Buffer.concat([Buffer.from('#!/bin/sh\nexit 0\n'), zip(records)]);
+    expect([...zipJsonEntries(memorySource(stubbed))].map((e) => e.name)).toEqual(names);
+  });
+
+  it.skipIf(!hasCorpora())('never throws anything but a parse error on an archive cut at any point, from disk', () => {
+    const members = readdirSync(osvDir('ghsa')).map((f) => ({ name: f, data: readFileSync(osvDir('ghsa', f)), deflate: true }));
+    const whole = zip(members);
+    for (let cut = 0; cut < whole.length; cut += Math.max(1, Math.floor(whole.length / 60))) {
+      const file = path.join(dir, `cut-${cut}.zip`);
+      writeFileSync(file, whole.subarray(0, cut));
+      let thrown: unknown;
+      try {
+        loadOsv(file);
+      } catch (err) {
+        thrown = err;
+      }
+      // A cut before the magic leaves no zip (read as a JSON record that does not parse: an empty index).
+      if (thrown !== undefined) expect(thrown, `cut ${cut}`).toMatchObject({ code: 'parse_error' });
+      else expect(cut < 4, `cut ${cut}`).toBe(true);
+    }
+    writeFileSync(path.join(dir, 'whole.zip'), whole);
+    expect(loadOsv(path.join(dir, 'whole.zip')).size).toBe(members.length);
   });
 });
 

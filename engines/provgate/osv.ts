@@ -1,8 +1,7 @@
-// Offline OSV advisories (gate --advisories): a bounded zip reader, an index by ecosystem and package, version-aware matching, and the enrichment it feeds.
+// Offline OSV advisories (gate --advisories): OSV's all.zip read member by member from disk (core/archive's zip reader), an index by ecosystem and package, version-aware matching, and the enrichment it feeds.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
-import { ZipMemberGuard } from '../core/archive/zip-guard.js';
+import { FileSource, ZipArchive, type ByteSource } from '../core/archive/index.js';
 import { VitrineError } from '../core/errors.js';
 import { pep503 } from '../core/manifests/index.js';
 import { affectedEntryAffects } from '../core/vulns/match.js';
@@ -12,68 +11,35 @@ import type { CollectResult } from './collect.js';
 import { normaliseSeverity, type Severity } from './events.js';
 import { parsePurl } from './purl.js';
 
-/** Bounds of an advisory archive: file size, entries, one entry's size, all entries together. */
-export const MAX_ZIP_BYTES = 2 * 1024 * 1024 * 1024;
+/** Bounds of an advisory archive: entries, one entry's size (and a lone JSON record file's), all entries together. */
 export const MAX_ZIP_ENTRIES = 2_000_000;
 export const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 export const MAX_TOTAL_BYTES = 8 * 1024 * 1024 * 1024;
 
-/** The `.json` members of a zip archive (stored or deflated; no zip64, no encryption), decompressed with bounds. */
-export function* zipJsonEntries(buf: Buffer): Generator<{ name: string; text: string }> {
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * The `.json` members of a zip archive, read one at a time through the shared zip reader (core/archive): the whole
+ * archive is refused when its directory is damaged or its layout is a zip bomb, and any `.json` member that cannot be
+ * read in full (encrypted, another compression, over the bounds, failing its size or CRC) refuses it too.
+ */
+export function* zipJsonEntries(source: ByteSource): Generator<{ name: string; text: string }> {
   const fail = (issue: string): never => {
     throw new VitrineError('parse_error', `the advisory archive is not a readable zip file: ${issue}`);
   };
-  // End of central directory: within the last 64 KiB + 22 bytes.
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 65_557); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) fail('no end of central directory');
-  const count = buf.readUInt16LE(eocd + 10);
-  const cdSize = buf.readUInt32LE(eocd + 12);
-  let p = buf.readUInt32LE(eocd + 16);
-  if (count === 0xffff || p === 0xffffffff) fail('zip64 archives are not read');
-  if (p + cdSize > buf.length || count > MAX_ZIP_ENTRIES) fail('central directory out of bounds');
+  const zip = ZipArchive.open(source, { maxMembers: MAX_ZIP_ENTRIES });
+  const problem = zip.problems[0];
+  if (problem !== undefined) fail(problem.message);
+  if (zip.bombRefusals > 0) throw new VitrineError('parse_error', 'the advisory archive is refused: its members overlap or declare more than the compression ratio allows (a zip bomb)');
   let total = 0;
-  const guard = new ZipMemberGuard(buf.length);
-  for (let n = 0; n < count; n++) {
-    if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) fail('bad central directory entry');
-    const flags = buf.readUInt16LE(p + 8);
-    const method = buf.readUInt16LE(p + 10);
-    const compressed = buf.readUInt32LE(p + 20);
-    const size = buf.readUInt32LE(p + 24);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    const local = buf.readUInt32LE(p + 42);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    p += 46 + nameLen + extraLen + commentLen;
-    const refused = guard.admit(local, compressed, size);
-    if (refused !== null) fail(refused);
-    if (!name.toLowerCase().endsWith('.json') || name.endsWith('/')) continue;
-    if ((flags & 1) !== 0) fail('encrypted entry');
-    if (size > MAX_ENTRY_BYTES) fail('an entry is too large');
-    total += size;
+  for (const m of zip.members()) {
+    if (m.kind !== 'file' || !m.name.toLowerCase().endsWith('.json')) continue;
+    if (m.size > MAX_ENTRY_BYTES) fail('an entry is too large');
+    total += m.size;
     if (total > MAX_TOTAL_BYTES) fail('the entries are too large together');
-    if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) fail('bad local header');
-    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    if (start + compressed > buf.length) fail('entry data out of bounds');
-    const data = buf.subarray(start, start + compressed);
-    let out: Buffer;
-    if (method === 0) out = data;
-    else if (method === 8) {
-      try {
-        // The declared size bounds the output: a bomb that inflates past it fails here.
-        out = inflateRawSync(data, { maxOutputLength: Math.max(size, 1) });
-      } catch {
-        return fail('an entry does not inflate to its declared size');
-      }
-    } else return fail('unsupported compression method');
-    if (out.length !== size) fail('an entry does not match its declared size');
-    yield { name, text: out.toString('utf8') };
+    const read = zip.read(m);
+    if ('refusal' in read) return fail(read.refusal.message);
+    yield { name: m.name, text: utf8.decode(read.data) };
   }
 }
 
@@ -192,11 +158,20 @@ export function loadOsv(file: string): OsvIndex {
     for (const f of readdirSync(file).filter((x) => x.toLowerCase().endsWith('.json')).sort()) parse(readFileSync(path.join(file, f), 'utf8'));
     return index;
   }
-  if (st.size > MAX_ZIP_BYTES) throw new VitrineError('payload_too_large', 'the advisories file is too large');
-  const buf = readFileSync(file);
-  if (buf.length >= 4 && buf.readUInt32LE(0) === 0x04034b50) for (const e of zipJsonEntries(buf)) parse(e.text);
-  else parse(buf.toString('utf8'));
-  return index;
+  // A zip is read member by member from the file (never whole); anything else is one JSON record, read whole.
+  const source = new FileSource(file);
+  try {
+    const magic = source.read(0, 4);
+    if (magic.length === 4 && magic[0] === 0x50 && magic[1] === 0x4b && ((magic[2] === 3 && magic[3] === 4) || (magic[2] === 5 && magic[3] === 6))) {
+      for (const e of zipJsonEntries(source)) parse(e.text);
+      return index;
+    }
+    if (st.size > MAX_ENTRY_BYTES) throw new VitrineError('payload_too_large', 'the advisories file is too large');
+    parse(utf8.decode(source.read(0, st.size)));
+    return index;
+  } finally {
+    source.close();
+  }
 }
 
 // ---- versions: engines/core/vulns ------------------------------------------------------------------------------

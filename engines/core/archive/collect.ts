@@ -1,8 +1,5 @@
 // Shared bookkeeping for the archive readers: limits, unsafe-path checks, duplicate detection and the issue list.
-import type { ArchiveAmbiguity, ArchiveAmbiguityCode, ArchiveEntry, ArchiveIssue, ArchiveIssueCode, ArchiveLimits, EntryKind } from './types.js';
-
-/** Output a stream may always reach before the ratio limit applies: tiny archives (an empty tar is 10 KiB from 45 bytes) are legitimately over 200:1. */
-export const RATIO_FLOOR_BYTES = 1024 * 1024;
+import { INCOMPLETE_ISSUES, type ArchiveAmbiguity, type ArchiveAmbiguityCode, type ArchiveEntry, type ArchiveIssue, type ArchiveIssueCode, type ArchiveLimits, type EntryKind } from './types.js';
 
 /** Thrown inside a reader to stop at a limit; caught by readArchive, never escapes. */
 export class StopReading extends Error {
@@ -20,11 +17,6 @@ export interface MemberInput {
   readonly linkTarget?: string | undefined;
   /** Device or fifo member (kind 'other'). */
   readonly device?: boolean;
-}
-
-/** Largest output allowed from `compressed` input bytes under the ratio limit. */
-export function ratioBudget(limits: ArchiveLimits, compressed: number): number {
-  return Math.max(RATIO_FLOOR_BYTES, Math.floor(limits.maxRatio * compressed));
 }
 
 /** True when the path is absolute on any platform: `/x`, `\x`, `C:\x`, `C:/x`, `\\server`. */
@@ -57,7 +49,7 @@ export class Collector {
     if (this.issued.has(key)) return;
     this.issued.add(key);
     this.issues.push(path === undefined ? { code, message } : { code, path, message });
-    if (STOPPING.has(code)) this.complete = false;
+    if (INCOMPLETE_ISSUES.has(code)) this.complete = false;
   }
 
   /** Records where installers disagree (one per code and member, at most 100). */
@@ -115,17 +107,3 @@ export class Collector {
     this.entries.push(entry);
   }
 }
-
-/** Codes that mean the archive was not read in full (data missing or reading stopped). */
-const STOPPING: ReadonlySet<ArchiveIssueCode> = new Set<ArchiveIssueCode>([
-  'member_too_large',
-  'too_many_members',
-  'total_too_large',
-  'ratio_too_high',
-  'nesting_too_deep',
-  'overlapping_members',
-  'encrypted_member',
-  'unsupported_compression',
-  'truncated',
-  'corrupt',
-]);

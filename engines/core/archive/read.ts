@@ -4,9 +4,10 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { Gunzip } from 'fflate';
 import { VitrineError } from '../errors.js';
-import { Collector, ratioBudget, RATIO_FLOOR_BYTES, StopReading } from './collect.js';
+import { Collector, StopReading } from './collect.js';
+import { inflateBudget, MAX_RATIO, RATIO_FLOOR_BYTES } from './ratio.js';
 import { isTarHeader, readTar } from './tar.js';
-import type { ArchiveEntry, ArchiveFormat, ArchiveIssueCode, ArchiveLimits, ArchiveReadResult } from './types.js';
+import type { ArchiveEntry, ArchiveFormat, ArchiveIssueCode, ArchiveLimits, ArchiveReadResult, ReadFormat } from './types.js';
 import { hasZipEnd, readZip } from './zip.js';
 
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = Object.freeze({
@@ -14,7 +15,7 @@ export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = Object.freeze({
   maxEntries: 20_000,
   maxEntryBytes: 64 * 1024 * 1024,
   maxNesting: 2,
-  maxRatio: 200,
+  maxRatio: MAX_RATIO,
 });
 
 export interface ReadArchiveOptions {
@@ -72,7 +73,7 @@ function gzipName(bytes: Uint8Array): string | undefined {
 
 /** Decompresses every gzip member within `budget` bytes; on any failure keeps what decoded before it. */
 function gunzipBounded(bytes: Uint8Array, limits: ArchiveLimits): Gunzipped {
-  const ratio = ratioBudget(limits, bytes.length);
+  const ratio = inflateBudget(bytes.length, limits.maxRatio);
   // Tar headers and padding come on top of member bytes; the floor leaves room for them.
   const total = limits.maxTotalBytes + RATIO_FLOOR_BYTES;
   // zlib refuses a maxOutputLength beyond the largest Buffer; very large caller limits are clamped to it.
@@ -141,13 +142,13 @@ function gunzipPrefix(bytes: Uint8Array, budget: number, hint: number): Uint8Arr
   return out.subarray(0, total);
 }
 
-function finish(format: ArchiveFormat, c: Collector): ArchiveReadResult {
+function finish(format: ReadFormat, c: Collector): ArchiveReadResult {
   return { format, entries: c.entries, issues: c.issues, ambiguities: c.ambiguities, complete: c.complete, totalBytes: c.totalBytes };
 }
 
 /**
- * Reads an archive held in memory. Format by magic bytes: gzip (tar.gz when the content is a tar), zip, ustar, else
- * plain tar. Never throws on bad bytes: damage, truncation and limits become issues and `complete: false`.
+ * Reads an archive held in memory. Format by magic bytes: gzip (tar.gz when the content is a tar), zip, ustar or a
+ * tar header, else `unknown` (nothing read, a `corrupt` or `unsupported_compression` issue). Never throws on bad bytes: damage, truncation and limits become issues and `complete: false`.
  */
 export function readArchive(bytes: Uint8Array, limits?: Partial<ArchiveLimits>, options?: ReadArchiveOptions): ArchiveReadResult {
   if (!(bytes instanceof Uint8Array)) throw new VitrineError('bad_request', 'readArchive needs the archive as a Uint8Array');
@@ -185,15 +186,18 @@ export function readArchive(bytes: Uint8Array, limits?: Partial<ArchiveLimits>, 
   // Other compressors we recognise but do not read.
   if (startsWith(bytes, [0x42, 0x5a, 0x68]) || startsWith(bytes, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) || startsWith(bytes, [0x28, 0xb5, 0x2f, 0xfd])) {
     c.issue('unsupported_compression', 'the archive is compressed with bzip2, xz or zstd, which are not read');
-    return finish('tar', c);
+    return finish('unknown', c);
   }
   if (bytes.length === 0 || (bytes.length >= 512 && bytes.subarray(0, 512).every((b) => b === 0))) {
     // An empty buffer or only end blocks: an empty tar is a tar, but an empty buffer is no archive.
-    if (bytes.length === 0) c.issue('corrupt', 'the buffer is empty');
+    if (bytes.length === 0) {
+      c.issue('corrupt', 'the buffer is empty');
+      return finish('unknown', c);
+    }
     return finish('tar', c);
   }
   c.issue('corrupt', 'the bytes are not a tar, gzip or zip archive');
-  return finish('tar', c);
+  return finish('unknown', c);
 }
 
 function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
@@ -208,8 +212,8 @@ export function readNested(entry: ArchiveEntry, depth: number, limits?: Partial<
   const lim = resolveLimits(limits);
   const container = entry.container === undefined ? entry.path : `${entry.container}!/${entry.path}`;
   const c = new Collector(lim, container);
-  const guess = entry.data === undefined ? 'tar' : (detectArchiveFormat(entry.data) ?? 'tar');
-  const format: ArchiveFormat = guess === 'gzip' ? 'tar.gz' : guess;
+  const guess = entry.data === undefined ? undefined : detectArchiveFormat(entry.data);
+  const format: ReadFormat = guess === undefined ? 'unknown' : guess === 'gzip' ? 'tar.gz' : guess;
   if (depth > lim.maxNesting) {
     c.issue('nesting_too_deep', `an archive is nested deeper than the limit of ${lim.maxNesting}; it was not opened`, container);
     return finish(format, c);

@@ -14,7 +14,11 @@ export interface ArchiveLimits {
   readonly maxRatio: number;
 }
 
+/** The container formats read. */
 export type ArchiveFormat = 'tar' | 'tar.gz' | 'zip' | 'gzip';
+
+/** What a read found: one of the formats, or `unknown` for bytes that are none of them (nothing was read; bzip2, xz and zstd included). */
+export type ReadFormat = ArchiveFormat | 'unknown';
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'hardlink' | 'other';
 
@@ -53,6 +57,20 @@ export type ArchiveIssueCode =
   | 'truncated'
   | 'corrupt';
 
+/** The issues that mean the archive was not read in full (data missing or reading stopped): a read with one is `complete: false`. */
+export const INCOMPLETE_ISSUES: ReadonlySet<ArchiveIssueCode> = new Set<ArchiveIssueCode>([
+  'member_too_large',
+  'too_many_members',
+  'total_too_large',
+  'ratio_too_high',
+  'nesting_too_deep',
+  'overlapping_members',
+  'encrypted_member',
+  'unsupported_compression',
+  'truncated',
+  'corrupt',
+]);
+
 /** A problem met while reading: the member it concerns (when one) and our own message (never member bytes). */
 export interface ArchiveIssue {
   readonly code: ArchiveIssueCode;
@@ -87,7 +105,7 @@ export interface ArchiveAmbiguity {
 }
 
 export interface ArchiveReadResult {
-  readonly format: ArchiveFormat;
+  readonly format: ReadFormat;
   readonly entries: readonly ArchiveEntry[];
   readonly issues: readonly ArchiveIssue[];
   /** Where installers would read these bytes differently (see ArchiveAmbiguityCode); the reader does not judge them. */

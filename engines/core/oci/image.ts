@@ -1,7 +1,7 @@
 // Reads a `docker save` / skopeo docker-archive tarball or an OCI image layout tarball in memory: manifest, config, layers in order with whiteouts, installed packages per layer.
 import { createHash } from 'node:crypto';
-import { readArchive } from '../archive/index.js';
-import type { ArchiveEntry, ArchiveIssue } from '../archive/types.js';
+import { INCOMPLETE_ISSUES, readArchive } from '../archive/index.js';
+import type { ArchiveEntry, ArchiveIssue, ArchiveIssueCode } from '../archive/types.js';
 import { FileIndex, normalizeLayerPath, whiteoutOf } from './fsindex.js';
 import { purlOf, readApkInstalled, readDpkgStatus, readNodePackage, readOsRelease, readPythonMetadata, sourceKindOf, type PackageRecord, type SourceKind } from './packages.js';
 import { readRpmSqlite } from './rpm.js';
@@ -23,8 +23,7 @@ export interface ReadImageOptions {
 }
 
 /** Archive issues that are ordinary in image layers (links, device nodes, a path written twice) and say nothing about damage. */
-const ORDINARY_IN_LAYERS = new Set(['link_member', 'device_member', 'duplicate_member', 'absolute_path']);
-const STOPPING = new Set(['member_too_large', 'too_many_members', 'total_too_large', 'ratio_too_high', 'nesting_too_deep', 'overlapping_members', 'encrypted_member', 'unsupported_compression', 'truncated', 'corrupt']);
+const ORDINARY_IN_LAYERS: ReadonlySet<ArchiveIssueCode> = new Set<ArchiveIssueCode>(['link_member', 'device_member', 'duplicate_member', 'absolute_path']);
 
 interface LayerRef {
   readonly path: string;
@@ -100,7 +99,7 @@ class Reader {
         this.issue('unsafe_layer_path', 'a layer member has a .. path (it would write outside the root)', false, { ...(layer !== undefined ? { layer } : {}), ...(i.path !== undefined ? { path: i.path.slice(0, 300) } : {}) });
         continue;
       }
-      this.issue(i.code, i.message, STOPPING.has(i.code), { ...(layer !== undefined ? { layer } : {}), ...(i.path !== undefined ? { path: i.path.slice(0, 300) } : {}) });
+      this.issue(i.code, i.message, INCOMPLETE_ISSUES.has(i.code), { ...(layer !== undefined ? { layer } : {}), ...(i.path !== undefined ? { path: i.path.slice(0, 300) } : {}) });
     }
   }
 }

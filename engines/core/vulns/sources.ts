@@ -1,12 +1,11 @@
-// Streaming readers of advisory sources: OSV (record, folder, all.zip via yauzl entry by entry), CISA KEV (JSON, CSV), EPSS (CSV, gzip, JSON), NVD CVE JSON 2.0.
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+// Streaming readers of advisory sources: OSV (record, folder, all.zip member by member through core/archive's zip reader), CISA KEV (JSON, CSV), EPSS (CSV, gzip, JSON), NVD CVE JSON 2.0.
+import { createReadStream } from 'node:fs';
 import { open as openFile, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { createGunzip, inflateRawSync } from 'node:zlib';
+import { Transform, type Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse';
-import yauzl from 'yauzl';
-import { ZipMemberGuard } from '../archive/zip-guard.js';
+import { FileSource, ZipArchive } from '../archive/index.js';
 import type { AdvisorySourceKind, EpssEntry, KevEntry } from '../contracts/pkgscan-vulns.js';
 import { VitrineError } from '../errors.js';
 import { parseOsvRecord, type OsvRecord } from './osv.js';
@@ -229,190 +228,56 @@ async function* osvDir(dir: string): AsyncGenerator<SourceItem> {
   yield* walk(dir, 0);
 }
 
-/** Bytes read ahead per window: the central directory and the entries are read through one window each. */
-const ZIP_WINDOW = 4 * 1024 * 1024;
-
 /**
- * Reads the archive through two read-ahead windows (one follows the central directory, one the entry data), so
- * walking 200k small entries costs a few hundred reads instead of two per entry; memory stays at two windows.
+ * OSV's per-ecosystem all.zip, member by member from disk through the shared zip reader (core/archive): one record in
+ * memory at a time. The whole directory is checked before a single record is read, so an archive refused for its
+ * layout (damaged, or a zip bomb) stores nothing; a member that cannot be read is a warning.
  */
-class WindowedReader extends yauzl.RandomAccessReader {
-  private readonly windows: { start: number; buf: Buffer }[] = [];
-
-  constructor(
-    private readonly fd: number,
-    private readonly size: number,
-  ) {
-    super();
-  }
-
-  private bytes(start: number, end: number): Buffer {
-    for (const w of this.windows) if (start >= w.start && end <= w.start + w.buf.length) return w.buf.subarray(start - w.start, end - w.start);
-    const len = Math.max(0, Math.min(Math.max(ZIP_WINDOW, end - start), this.size - start));
-    const buf = Buffer.allocUnsafe(len);
-    let got = 0;
-    while (got < len) {
-      const n = readSync(this.fd, buf, got, len - got, start + got);
-      if (n === 0) break;
-      got += n;
-    }
-    const w = { start, buf: buf.subarray(0, got) };
-    // Keep the two most recent windows: the directory's and the data's.
-    this.windows.unshift(w);
-    if (this.windows.length > 2) this.windows.pop();
-    return w.buf.subarray(0, Math.max(0, Math.min(end, start + got) - start));
-  }
-
-  override _readStreamForRange(start: number, end: number): Readable {
-    const chunk = this.bytes(start, end);
-    let done = false;
-    return new Readable({
-      read() {
-        if (!done) {
-          done = true;
-          if (chunk.length > 0) this.push(chunk);
-        }
-        this.push(null);
-      },
-    });
-  }
-
-  override close(callback: (err: Error | null) => void): void {
-    try {
-      closeSync(this.fd);
-      callback(null);
-    } catch (err) {
-      callback(err as Error);
-    }
-  }
-}
-
-async function openZip(file: string): Promise<yauzl.ZipFile> {
-  const size = (await stat(file)).size;
-  const fd = openSync(file, 'r');
-  return new Promise((resolve, reject) => {
-    yauzl.fromRandomAccessReader(new WindowedReader(fd, size), size, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, zip) => {
-      if (err !== null) {
-        closeSync(fd);
-        reject(new VitrineError('parse_error', 'the advisory archive is not a readable zip file', { cause: err }));
-      } else resolve(zip);
-    });
-  });
-}
-
-function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
-  return new Promise((resolve, reject) => {
-    const done = (): void => {
-      zip.off('entry', onEntry);
-      zip.off('end', onEnd);
-      zip.off('error', onError);
-    };
-    const onEntry = (e: yauzl.Entry): void => {
-      done();
-      resolve(e);
-    };
-    const onEnd = (): void => {
-      done();
-      resolve(null);
-    };
-    const onError = (err: Error): void => {
-      done();
-      reject(new VitrineError('parse_error', 'the advisory archive is damaged', { cause: err }));
-    };
-    zip.on('entry', onEntry);
-    zip.on('end', onEnd);
-    zip.on('error', onError);
-    zip.readEntry();
-  });
-}
-
-/** One entry's bytes: read raw and inflated synchronously (bounded by the declared size), no thread-pool round trip per entry. */
-function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) return reject(new Error('unsupported compression'));
-    if (entry.compressedSize > MAX_RECORD_BYTES) return reject(new Error('entry too large'));
-    zip.openReadStream(entry, { decompress: false, decrypt: null, start: null, end: null }, (err, stream) => {
-      if (err !== null) return reject(err);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > MAX_RECORD_BYTES) stream.destroy(new Error('entry too large'));
-        else chunks.push(c);
-      });
-      stream.on('error', reject);
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks, size);
-        if (entry.compressionMethod === 0) return resolve(raw);
-        try {
-          // The declared size bounds the output: an entry that inflates past it fails here.
-          const out = inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
-          if (out.length !== entry.uncompressedSize) reject(new Error('entry size mismatch'));
-          else resolve(out);
-        } catch (e) {
-          reject(e as Error);
-        }
-      });
-    });
-  });
-}
-
-/**
- * The non-recursive zip bomb points many directory records at one member: the whole directory is checked before a
- * single record is read (a pass over the directory only), so a refused archive stores nothing.
- */
-async function checkZipLayout(file: string): Promise<void> {
-  const zip = await openZip(file);
-  try {
-    const guard = new ZipMemberGuard((await stat(file)).size);
-    for (;;) {
-      const entry = await nextEntry(zip);
-      if (entry === null) return;
-      const refused = guard.admit(entry.relativeOffsetOfLocalHeader, entry.compressedSize, entry.uncompressedSize);
-      if (refused !== null) throw new VitrineError('parse_error', `the advisory archive is refused: ${refused}`);
-    }
-  } finally {
-    zip.close();
-  }
-}
-
-/** OSV's per-ecosystem all.zip, entry by entry from disk: one record in memory at a time. */
 async function* osvZip(file: string): AsyncGenerator<SourceItem> {
-  await checkZipLayout(file);
-  const zip = await openZip(file);
+  let source: FileSource;
   try {
-    const total = Math.max(1, zip.entryCount);
+    source = new FileSource(file);
+  } catch (err) {
+    throw new VitrineError('bad_request', 'the advisory source cannot be read', { cause: err });
+  }
+  try {
+    const zip = ZipArchive.open(source);
+    if (zip.problems.length > 0) throw new VitrineError('parse_error', 'the advisory archive is not a readable zip file');
+    if (zip.bombRefusals > 0) throw new VitrineError('parse_error', 'the advisory archive is refused: its members overlap or declare more than the compression ratio allows (a zip bomb)');
+    const total = Math.max(1, zip.count);
     let seen = 0;
-    for (;;) {
-      const entry = await nextEntry(zip);
-      if (entry === null) break;
+    for (const m of zip.members()) {
       seen++;
-      if (seen % 1000 === 0) yield { type: 'progress', fraction: seen / total };
-      if (entry.fileName.endsWith('/') || !entry.fileName.toLowerCase().endsWith('.json')) continue;
-      if (entry.uncompressedSize > MAX_RECORD_BYTES) {
-        yield { type: 'warning', message: `${label(entry.fileName)}: record too large` };
+      if (seen % 1000 === 0) {
+        yield { type: 'progress', fraction: seen / total };
+        // The reads are synchronous: let the event loop turn (cancellation, progress messages).
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (m.kind === 'directory' || !m.name.toLowerCase().endsWith('.json')) continue;
+      if (m.size > MAX_RECORD_BYTES) {
+        yield { type: 'warning', message: `${label(m.name)}: record too large` };
         continue;
       }
-      let buf: Buffer;
-      try {
-        buf = await readEntry(zip, entry);
-      } catch {
-        yield { type: 'warning', message: `${label(entry.fileName)}: entry cannot be read` };
+      const read = m.kind === 'file' ? zip.read(m) : undefined;
+      if (read === undefined || 'refusal' in read) {
+        yield { type: 'warning', message: `${label(m.name)}: entry cannot be read` };
         continue;
       }
       let doc: unknown;
       try {
-        doc = JSON.parse(buf.toString('utf8')) as unknown;
+        doc = JSON.parse(utf8.decode(read.data)) as unknown;
       } catch {
-        yield { type: 'warning', message: `${label(entry.fileName)}: not valid JSON` };
+        yield { type: 'warning', message: `${label(m.name)}: not valid JSON` };
         continue;
       }
-      yield* osvDocument(doc, label(entry.fileName));
+      yield* osvDocument(doc, label(m.name));
     }
   } finally {
-    zip.close();
+    source.close();
   }
 }
+
+const utf8 = new TextDecoder('utf-8');
 
 function kevEntry(o: Record<string, unknown>): KevEntry | null {
   const cve = str(o['cveID'])?.trim() ?? '';

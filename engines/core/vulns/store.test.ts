@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -165,6 +165,32 @@ describe('store semantics', () => {
     expect(r.warning_samples.join('\n')).toMatch(/broken\.json: not valid JSON/);
     expect(progress.at(-1)).toBe(1);
     expect(store.sources().sources.find((s) => s.source === 'osv:PyPI')?.records).toBe(50);
+  });
+
+  it('an all.zip member whose bytes fail their CRC-32 is a warning, not a record (imported before)', async () => {
+    const good = strToU8(JSON.stringify(osvRec('GHSA-cccc-0000-0001')));
+    const damaged = strToU8(JSON.stringify(osvRec('GHSA-cccc-0000-0002')));
+    const zip = zipSync({ 'GHSA-cccc-0000-0001.json': [good, { level: 0 }], 'GHSA-cccc-0000-0002.json': [damaged, { level: 0 }] });
+    // One letter of the stored summary changes: the JSON still parses, only the CRC tells.
+    const at = Buffer.from(zip).indexOf('summary of GHSA-cccc-0000-0002');
+    expect(at).toBeGreaterThan(0);
+    zip[at] = 'S'.charCodeAt(0);
+    const r = await store.importFile(file('crc-all.zip', zip));
+    expect(r).toMatchObject({ kind: 'osv-zip', records: 1, warnings: 1 });
+    expect(r.warning_samples.join('\n')).toMatch(/GHSA-cccc-0000-0002\.json: entry cannot be read/);
+    expect(store.get('GHSA-cccc-0000-0002')).toBeNull();
+  });
+
+  it.skipIf(!hasCorpora())('reads the corpus OSV records from a zip64 all.zip, and a cut copy fails before storing anything', async () => {
+    const names = ['ghsa', 'go-vulndb', 'malicious-packages'].flatMap((sub) => readdirSync(corpusPath('supplychain', 'osv', sub)).map((f) => [sub, f] as const));
+    const zip = buildZip(names.map(([sub, f]) => ({ name: `${sub}/${f}`, data: readFileSync(corpusPath('supplychain', 'osv', sub, f)), deflate: true })), undefined, { zip64: true });
+    const whole = await store.importFile(file('z64-all.zip', zip));
+    expect(whole).toMatchObject({ kind: 'osv-zip', records: names.length, warnings: 0 });
+    const fresh2 = new AdvisoryStore(new BetterSqlite3(':memory:'), { now: () => now });
+    for (const cut of [10, Math.floor(zip.length / 2), zip.length - 60, zip.length - 1]) {
+      await expect(fresh2.importFile(file(`z64-cut-${cut}.zip`, zip.subarray(0, cut)), 'osv-zip')).rejects.toMatchObject({ code: 'parse_error' });
+    }
+    expect(fresh2.sources().sources.filter((s) => s.records > 0)).toEqual([]);
   });
 
   it('a truncated zip, gzip or JSON fails clearly and records the failed import', async () => {
