@@ -1,10 +1,11 @@
 // Patterns that let a test pass without testing anything, found in test sources by text: an in-body skip
 // (`ctx.skip()`), an early `return` guarded by whether a tool, file or route is present, and a peer-presence probe of
-// a test's own instead of test/oracles.ts's skipWithout (which fails under VITRINE_REQUIRE_ORACLES=1 rather than skip).
+// a test's own instead of test/oracles.ts's skipWithout (which fails under VITRINE_REQUIRE_ORACLES=1 rather than skip),
+// and a test that rewrites its own golden when an environment switch is set (`npm run goldens -- <name>` is the one way).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type HygieneRule = 'in-body-skip' | 'guarded-return' | 'peer-probe';
+export type HygieneRule = 'in-body-skip' | 'guarded-return' | 'peer-probe' | 'golden-write';
 
 export interface HygieneProblem {
   readonly rule: HygieneRule;
@@ -31,6 +32,9 @@ const PEER_PROBES: readonly RegExp[] = [
   /\bpythonHas\(/,
 ];
 
+/** A switch read by a test to rewrite what it compares against: process.env['X_UPDATE_TABLES'], ['UPDATE_SNAPSHOTS']. */
+const GOLDEN_WRITE = /process\.env(?:\[\s*['"`]|\.)[A-Z0-9_]*(?:UPDATE|REGEN|REWRITE|BLESS)[A-Z0-9_]*/;
+
 /** The problems in one test source (its text). */
 export function hygieneProblems(text: string): HygieneProblem[] {
   const out: HygieneProblem[] = [];
@@ -41,7 +45,10 @@ export function hygieneProblems(text: string): HygieneProblem[] {
     if (IN_BODY_SKIP.test(code)) out.push({ rule: 'in-body-skip', line: i + 1, text: t });
     const g = GUARDED_RETURN.exec(code);
     if (g !== null && PRESENCE.test(g[1] ?? '')) out.push({ rule: 'guarded-return', line: i + 1, text: t });
-    if (PEER_PROBES.some((re) => re.test(code))) out.push({ rule: 'peer-probe', line: i + 1, text: t });
+    // Code quoted in double-quoted strings or templates (fixtures of scanned packages) is text, not a probe.
+    const unquoted = code.replace(/"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\.)*`/g, '""');
+    if (PEER_PROBES.some((re) => re.test(unquoted))) out.push({ rule: 'peer-probe', line: i + 1, text: t });
+    if (GOLDEN_WRITE.test(code)) out.push({ rule: 'golden-write', line: i + 1, text: t });
   });
   return out;
 }

@@ -26,11 +26,12 @@ describe('the shipped linear demo model', () => {
     expect(validation.benign_flagged_suspicious_or_worse).toBeLessThanOrEqual(2);
   });
 
-  // Golden file: PETRIAGE_UPDATE_MODEL=1 rewrites it; otherwise retraining must give the same model.
+  // Golden file, written only by `npm run goldens -- petriage-model` (committed alone, saying why it changed). The fact
+  // it encodes: the shipped model is reproducible from the code and seed 0, so what ships is what the code trains; its
+  // quality is the test above (held-out AUC, benign samples flagged), not this one.
   it('equals what trainDefault() makes (n_per_family 20, seed 0)', { timeout: 120_000 }, () => {
     const trained = trainDefault();
     const file = path.join(defaultResourcesDir(), DEFAULT_MODEL_RELATIVE);
-    if (process.env['PETRIAGE_UPDATE_MODEL'] === '1') writeFileSync(file, serializeLinearModel(trained));
     const again = JSON.parse(serializeLinearModel(trained)) as LinearModelJson;
     const disk = JSON.parse(readFileSync(file, 'utf8')) as LinearModelJson;
     expect(disk.families).toEqual(again.families);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
@@ -83,10 +83,11 @@ describe('built-in scenarios', () => {
 });
 
 describe('shipped tables', () => {
-  it('the rule-confidence table is what calibration on the scenarios gives (FORENSIC_UPDATE_TABLES=1 rewrites it)', () => {
+  // Golden, written only by `npm run goldens -- forensic-rule-confidence`. The fact it encodes: the shipped table is
+  // reproducible from calibration on the built-in scenarios' ground truth (what edgeIsRight below checks by hand).
+  it('the rule-confidence table is what calibration on the scenarios gives (npm run goldens -- forensic-rule-confidence rewrites it)', () => {
     const file = path.join(forensicResourcesDir(), RULE_CONFIDENCE_RELATIVE);
     const now = serializeCalibration(calibrateRules());
-    if (process.env['FORENSIC_UPDATE_TABLES'] === '1') writeFileSync(file, now);
     expect(readFileSync(file, 'utf8')).toBe(now);
   });
 
@@ -99,10 +100,11 @@ describe('shipped tables', () => {
   });
 
   const bundle = path.resolve(forensicResourcesDir(), '..', '..', 'shared', 'corpora', 'cti', 'attack', 'enterprise-attack.json');
-  it.skipIf(!existsSync(bundle))('the technique table is what the ATT&CK bundle gives (FORENSIC_UPDATE_TABLES=1 rewrites it)', () => {
+  // Golden, written only by `npm run goldens -- forensic-techniques`. The fact it encodes: names and tactics come from
+  // MITRE's ATT&CK bundle in the corpora, not from our code.
+  it.skipIf(!existsSync(bundle))('the technique table is what the ATT&CK bundle gives (npm run goldens -- forensic-techniques rewrites it)', () => {
     const file = path.join(forensicResourcesDir(), TECHNIQUE_TABLE_RELATIVE);
     const now = `${JSON.stringify(deriveTechniqueTable(JSON.parse(readFileSync(bundle, 'utf8'))), null, 2)}\n`;
-    if (process.env['FORENSIC_UPDATE_TABLES'] === '1') writeFileSync(file, now);
     expect(readFileSync(file, 'utf8')).toBe(now);
     // The 18.1 bundle knows every id the rules tag except v19's new ones (T1685.*), which the v19 change set names.
     const inTable = new Set((JSON.parse(now) as { techniques: { id: string }[] }).techniques.map((t) => t.id));
