@@ -66,7 +66,7 @@ async function scenario(title: string, limits: RateLimits): Promise<void> {
     const answered = Object.values(r.statusCodeStats).reduce((n, st) => n + st.count, 0);
     console.log(`${name}\n  ${(answered / r.duration).toFixed(answered / r.duration < 10 ? 2 : 0)} requests/s, latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms; status ${codes}; 5xx ${fivexx}; errors ${r.errors}, timeouts ${r.timeouts}`);
   }
-  console.log(`  audit chain after the run: ${JSON.stringify(p.audit.verify().ok ? 'ok' : 'broken')}, ${p.audit.count()} entries`);
+  console.log(`  audit chain after the run: ${JSON.stringify((await p.audit.verifyChain()).ok ? 'ok' : 'broken')}, ${await p.audit.total()} entries`);
   await server.close();
 }
 

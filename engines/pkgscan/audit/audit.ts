@@ -2,7 +2,6 @@
 // time), on the workstation's SQLite store or the shared PostgreSQL database.
 import type { Database } from 'better-sqlite3';
 import type { AuditEntry, AuditVerification, PageOf } from '../../core/contracts/pkgscan.js';
-import { VitrineError } from '../../core/errors.js';
 import type { LedgerAnchors, LedgerRecord, StoredLedgerRow } from '../../core/ledger.js';
 import { SqliteDb } from '../db/sqlite.js';
 import type { AsyncDb, Queryable } from '../db/types.js';
@@ -34,9 +33,9 @@ function verification(v: { ok: boolean; count: number; firstBroken?: number; rea
 }
 
 /**
- * The audit log. The async functions (append, page, verifyChain, total) work on both backends. The synchronous ones
- * (record, list, verify, count) serve the concerns still on the workstation's SQLite store: on PostgreSQL `record`
- * queues the append (in order; `flush()` waits for it) and the synchronous reads are refused.
+ * The audit log on either backend: append, appendWithin (in the caller's transaction), page, verifyChain and total.
+ * `record` is the synchronous append of the concerns still on the workstation's SQLite store (inside their SQLite
+ * transactions): on PostgreSQL it queues the append in order, and every read and `flush()` wait for the queue.
  */
 export class AuditLog {
   private readonly store: AuditStore;
@@ -57,11 +56,6 @@ export class AuditLog {
   /** True when the chain lives in the shared PostgreSQL database. */
   get shared(): boolean {
     return this.sqlite === undefined;
-  }
-
-  private syncStore(): SqliteAuditStore {
-    if (!this.sqlite) throw new VitrineError('internal', 'this audit read is synchronous and only available on the SQLite store; use the async function');
-    return this.sqlite;
   }
 
   /** Appends one entry; `details` must hold no secrets and no submitted free text beyond ids. */
@@ -117,22 +111,5 @@ export class AuditLog {
   async total(): Promise<number> {
     await this.pending;
     return this.store.count();
-  }
-
-  /** SQLite only: the synchronous page. */
-  list(filter: AuditFilter, limit: number, offset: number): PageOf<AuditEntry> {
-    const { rows, total } = this.syncStore().pageSync(filter, limit, offset);
-    return { items: rows.map(toEntry), total, limit, offset };
-  }
-
-  /** SQLite only: the synchronous verification. */
-  verify(anchors: LedgerAnchors = {}): AuditVerification {
-    const s = this.syncStore();
-    return verification(s.ledger.verify(anchors), s.missingGuardsSync());
-  }
-
-  /** SQLite only. */
-  count(): number {
-    return this.syncStore().ledger.count();
   }
 }

@@ -161,14 +161,6 @@ export class SqliteAuditStore implements AuditStore {
     this.ledger = new Ledger(database, AUDIT_TABLE);
   }
 
-  pageSync(filter: AuditFilter, limit: number, offset: number): { rows: StoredLedgerRow[]; total: number } {
-    const { clause, args } = whereOf(filter);
-    const bound = args as (string | number)[];
-    const total = (this.database.prepare(`SELECT COUNT(*) AS n FROM ${AUDIT_TABLE} ${clause}`).get(...bound) as { n: number }).n;
-    const rows = this.database.prepare(`SELECT ${COLS} FROM ${AUDIT_TABLE} ${clause} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(...bound, limit, offset) as StoredLedgerRow[];
-    return { rows, total };
-  }
-
   missingGuardsSync(): string[] {
     return missingLedgerTriggers(this.database, AUDIT_TABLE);
   }

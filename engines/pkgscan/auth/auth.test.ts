@@ -103,14 +103,14 @@ describe('tokens', () => {
     await expect(auth.refresh(s1.refreshToken, 'req-00000008')).rejects.toMatchObject({ code: 'unauthorized' });
     await expect(auth.refresh(s2.refreshToken, 'req-00000009')).rejects.toMatchObject({ code: 'unauthorized' });
     await expect(auth.refresh(other.refreshToken, 'req-00000010')).rejects.toMatchObject({ code: 'unauthorized' });
-    expect(audit.list({ action: 'auth.refresh_reuse_detected' }, 10, 0).total).toBe(1);
+    expect((await audit.page({ action: 'auth.refresh_reuse_detected' }, 10, 0)).total).toBe(1);
   });
 
   it('expired refresh tokens are refused', async () => {
     const { auth } = setup();
     const u = await auth.createUser({ email: 'u@example.org', password: 'the right password', role: 'auditor' }, 'system', null);
-    const token = auth.refreshTokens.issue(u.id, undefined, new Date(Date.now() - 8 * 24 * 3600 * 1000));
-    expect(auth.refreshTokens.rotate(token)).toMatchObject({ ok: false, reason: 'expired' });
-    expect(auth.refreshTokens.rotate('not a token')).toMatchObject({ ok: false, reason: 'unknown' });
+    const token = await auth.tokens.issue(u.id, undefined, new Date(Date.now() - 8 * 24 * 3600 * 1000));
+    expect(await auth.tokens.rotate(token)).toMatchObject({ ok: false, reason: 'expired' });
+    expect(await auth.tokens.rotate('not a token')).toMatchObject({ ok: false, reason: 'unknown' });
   });
 });

@@ -32,7 +32,6 @@ export interface Session extends TokenResponse {
 export class Auth {
   readonly users: UserStore;
   readonly tokens: RefreshTokenStore;
-  private readonly sqliteTokens: RefreshTokens | undefined;
   private readonly decoy: string;
 
   constructor(
@@ -42,23 +41,16 @@ export class Auth {
     shared?: AsyncDb,
   ) {
     if (shared?.dialect === 'postgres') {
-      this.sqliteTokens = undefined;
       this.tokens = new PgRefreshTokenStore(shared, config.refreshTokenTtlS, REFRESH_FAMILY_TTL_S);
       this.users = new PgUserStore(shared, this.tokens, audit);
     } else {
-      this.sqliteTokens = new RefreshTokens(db, config.refreshTokenTtlS, REFRESH_FAMILY_TTL_S);
-      this.tokens = new SqliteRefreshTokenStore(this.sqliteTokens, db);
-      this.users = new SqliteUserStore(db, this.sqliteTokens, audit);
+      const sqliteTokens = new RefreshTokens(db, config.refreshTokenTtlS, REFRESH_FAMILY_TTL_S);
+      this.tokens = new SqliteRefreshTokenStore(sqliteTokens, db);
+      this.users = new SqliteUserStore(db, sqliteTokens, audit);
       // Created at once on SQLite, as before, so a store copied elsewhere keeps its sessions valid from the start.
       void this.tokens.signingKey();
     }
     this.decoy = decoyHash(config.scrypt);
-  }
-
-  /** The synchronous refresh tokens of the SQLite store (tests and the concerns not yet on PostgreSQL). */
-  get refreshTokens(): RefreshTokens {
-    if (!this.sqliteTokens) throw new VitrineError('internal', 'refresh tokens are in the shared database; use auth.tokens');
-    return this.sqliteTokens;
   }
 
   private async session(user: StoredUser, familyId: string, refreshToken: string): Promise<Session> {

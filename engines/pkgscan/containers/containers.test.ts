@@ -277,7 +277,7 @@ describe('routes /containers/scans', () => {
     expect(s.tools.find((t) => t.name === 'vulnerabilities')?.status).toBe('skipped');
     expect(s.layers.map((l) => l.files_added)).toEqual([221, 8, 7]);
     expect(readdirSync(path.join(dataDir, UPLOAD_DIR))).toEqual([]);
-    const audit = p.audit.list({ action: 'container.scan' }, 10, 0);
+    const audit = await p.audit.page({ action: 'container.scan' }, 10, 0);
     expect(audit.total).toBe(1);
     expect(audit.items[0]?.details).toMatchObject({ scan_id: s.id, decision: 'block', status: 'complete' });
   });

@@ -116,7 +116,7 @@ describe('project routes', () => {
     expect((spdx['packages'] as unknown[]).length).toBe(316);
     expect((await listEvents(s.platform.store, { type: 'sbom_generated' }, 50, 0)).total).toBe(events + 2);
     expect((await get(`/projects/${p.id}/scans/${scan.id}/sbom?format=xml`)).status).toBe(400);
-    expect(s.platform.audit.list({ actionPrefix: 'project.' }, 50, 0).items.map((e) => e.action)).toEqual(expect.arrayContaining(['project.create', 'project.scan', 'project.sbom']));
+    expect((await s.platform.audit.page({ actionPrefix: 'project.' }, 50, 0)).items.map((e) => e.action)).toEqual(expect.arrayContaining(['project.create', 'project.scan', 'project.sbom']));
   });
 
   it('enriches components with the newest stored verdict of the same environment and raises the decision', async () => {

@@ -64,7 +64,7 @@ describe('POST /packages/store/{id}/attestations', () => {
     expect(body.problems).toEqual([]);
     expect(body.artifact.registry?.attestations?.length).toBe(1);
     expect(getArtifact(platform.db, a.id)?.registry?.attestations?.length).toBe(1);
-    const audit = platform.audit.list({ action: 'package.attestations' }, 10, 0);
+    const audit = await platform.audit.page({ action: 'package.attestations' }, 10, 0);
     expect(audit.items[0]).toMatchObject({ actor: sessions.developer.id, details: { artifact_id: a.id, status: 'verified', kind: 'npm-provenance' } });
   });
 

@@ -43,7 +43,7 @@ describe('POST /packages/import and GET /packages/store', () => {
     const a = (await res.json()) as { id: string; sha256: string; name: string; source: string; imported_by: string };
     expect(a).toMatchObject({ name: 'ms', source: 'upload', imported_by: sessions.developer.id });
     expect(artifactBytes(dataDir, a.sha256)).toEqual(bytes);
-    const audit = platform.audit.list({ action: 'package.import' }, 10, 0);
+    const audit = await platform.audit.page({ action: 'package.import' }, 10, 0);
     expect(audit.items[0]).toMatchObject({ actor: sessions.developer.id, details: { artifact_id: a.id, name: 'ms', created: true } });
     expect((await upload(token, bytes, 'filename=ms-2.1.3.tgz')).status).toBe(200);
     const list = await fetch(`${api}/packages/store?ecosystem=npm&q=m&limit=5`, { headers: { authorization: `Bearer ${sessions.read_only.token}` } });

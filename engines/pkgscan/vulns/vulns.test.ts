@@ -57,8 +57,8 @@ describe('/vulnerabilities routes', () => {
     expect(res.status).toBe(201);
     const imp = (await res.json()) as AdvisoryImport;
     expect(imp).toMatchObject({ kind: 'osv-json', status: 'done', records: 1, inserted: 1 });
-    expect(platform.audit.list({ action: 'vulnerabilities.import' }, 5, 0).items[0]).toMatchObject({ actor: sessions.admin.id, details: { import_id: imp.id, kind: 'osv-json' } });
-    expect(platform.audit.list({ action: 'vulnerabilities.import_finished' }, 5, 0).items[0]).toMatchObject({ details: { import_id: imp.id, records: 1 } });
+    expect((await platform.audit.page({ action: 'vulnerabilities.import' }, 5, 0)).items[0]).toMatchObject({ actor: sessions.admin.id, details: { import_id: imp.id, kind: 'osv-json' } });
+    expect((await platform.audit.page({ action: 'vulnerabilities.import_finished' }, 5, 0)).items[0]).toMatchObject({ details: { import_id: imp.id, records: 1 } });
     const kev = JSON.stringify({ catalogVersion: 'x', dateReleased: recent, vulnerabilities: [{ cveID: 'CVE-2025-4242', dateAdded: recent.slice(0, 10), knownRansomwareCampaignUse: 'Known' }] });
     expect((await upload(kev, 'admin', 'kev.json')).status).toBe(201);
     const partial = (await (await get('/vulnerabilities/lookup?ecosystem=npm&name=demo-lib&version=1.0.0')).json()) as LookupResult;
@@ -157,7 +157,7 @@ describe('advisory hardening', () => {
     try {
       await writeFile(path.join(dataDir, 'audited.json'), JSON.stringify(record));
       expect((await advisoriesCommand(['import', path.join(dataDir, 'audited.json'), path.join(dataDir, 'nope.json')], {}, { db })).code).toBe(1);
-      const rows = new AuditLog(db).list({}, 50, 0).items.filter((e) => e.action.startsWith('vulnerabilities.')).sort((x, y) => x.seq - y.seq);
+      const rows = (await new AuditLog(db).page({}, 50, 0)).items.filter((e) => e.action.startsWith('vulnerabilities.')).sort((x, y) => x.seq - y.seq);
       expect(rows.map((e) => [e.action, e.actor])).toEqual([
         ['vulnerabilities.import_finished', 'cli'],
         ['vulnerabilities.import_failed', 'cli'],
