@@ -332,17 +332,15 @@ export class ZipArchive {
       let cdOffset = u32(tail, e + 16);
       const loc = eocd - 20;
       let zip64 = false;
-      if ((count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) && loc >= 0) {
-        const l = src.read(loc, 20);
-        if (u32(l, 0) === ZIP64_LOCATOR) {
-          const z = u64(l, 8);
-          const r = src.read(z, 56);
-          if (r.length === 56 && u32(r, 0) === ZIP64_EOCD) {
-            zip64 = true;
-            count = u64(r, 32);
-            cdSize = u64(r, 40);
-            cdOffset = u64(r, 48);
-          }
+      // Python's zipfile: a zip64 locator right before the end record means a zip64 end record right before it (its
+      // own offset field is not used, so a stub does not mislead), whatever the 32-bit fields say.
+      if (loc >= 56 && u32(src.read(loc, 4), 0) === ZIP64_LOCATOR) {
+        const r = src.read(loc - 56, 56);
+        if (r.length === 56 && u32(r, 0) === ZIP64_EOCD) {
+          zip64 = true;
+          count = u64(r, 32);
+          cdSize = u64(r, 40);
+          cdOffset = u64(r, 48);
         }
       }
       // Python's zipfile: bytes in front of the archive (a stub) shift every offset by the gap between where the
