@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { INCOMPLETE_ISSUES, readArchive } from '../archive/index.js';
 import type { ArchiveEntry, ArchiveIssue, ArchiveIssueCode } from '../archive/types.js';
 import { FileIndex, normalizeLayerPath, whiteoutOf } from './fsindex.js';
-import { purlOf, readApkInstalled, readDpkgStatus, readNodePackage, readOsRelease, readPythonMetadata, sourceKindOf, type PackageRecord, type SourceKind } from './packages.js';
-import { readRpmSqlite } from './rpm.js';
+import { readOsRelease, type PackageRecord } from './packages.js';
+import { OS_RELEASE_PATHS, packageSourceOf, SourceUnreadable, type PackageSourceEntry } from './sources.js';
 import type { ImageConfig, ImageFormat, ImageIssue, ImageIssueCode, ImageLimits, ImageRead, IndexEntry, InstalledPackage, LayerFile, LayerInfo, OsRelease, PackageChange } from './types.js';
 
 export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
@@ -34,7 +34,8 @@ interface LayerRef {
 interface Retained {
   readonly data: Uint8Array;
   readonly layer: number;
-  readonly kind: SourceKind;
+  /** The package source the file is (undefined for os-release). */
+  readonly source: PackageSourceEntry | undefined;
 }
 
 const dec = new TextDecoder();
@@ -188,15 +189,16 @@ function locateDocker(files: Map<string, Uint8Array>, r: Reader): Located | unde
   return { format: 'docker-archive', configBytes: cfg !== undefined ? files.get(cfg) : undefined, layers, repoTags: strings(m['RepoTags']) };
 }
 
-/** The package key: a database's package by type, name and arch; a Python or Node copy by its metadata file. */
-function keyOf(p: PackageRecord, file: string, kind: SourceKind): string {
-  return kind === 'python' || kind === 'node' ? `${p.type}\u0000${file}` : `${p.type}\u0000${p.name}\u0000${p.arch ?? ''}`;
+/** The package key: a database's package by type, name and arch; a per-file copy (Python, Node) by its metadata file. */
+function keyOf(p: PackageRecord, file: string, source: PackageSourceEntry): string {
+  return source.perFile ? `${p.type}\u0000${file}` : `${p.type}\u0000${p.name}\u0000${p.arch ?? ''}`;
 }
 
 interface Held {
   readonly record: PackageRecord;
   readonly file: string;
   readonly layer: number;
+  readonly source: PackageSourceEntry;
 }
 
 export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): ImageRead {
@@ -272,8 +274,8 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
     let touched = applied.removed > 0 && [...retained.keys()].some((p) => index.get(p)?.layer !== retained.get(p)?.layer);
     for (const [p, v] of retained) if (index.get(p)?.layer !== v.layer) retained.delete(p);
     for (const f of applied.files) {
-      const kind = sourceKindOf(f.path);
-      if (kind === undefined) continue;
+      const source = packageSourceOf(f.path);
+      if (source === undefined && !OS_RELEASE_PATHS.includes(f.path)) continue;
       touched = true;
       if (f.kind !== 'file' && f.kind !== 'hardlink') continue;
       if (f.data === undefined) {
@@ -284,17 +286,17 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
         r.issue('package_db_unreadable', 'a package database was too large to read', false, { layer: i, path: f.path });
         continue;
       }
-      retained.set(f.path, { data: f.data.slice(), layer: i, kind });
+      retained.set(f.path, { data: f.data.slice(), layer: i, source });
     }
     const changes = { added: [] as PackageChange[], upgraded: [] as PackageChange[], removed: [] as PackageChange[] };
     if (touched) {
       const next = new Map<string, Held>();
       for (const rec of collectPackages(retained, r)) {
-        const k = keyOf(rec.record, rec.file, rec.kind);
+        const k = keyOf(rec.record, rec.file, rec.source);
         const prev = held.get(k);
         if (prev !== undefined && prev.record.version === rec.record.version) next.set(k, prev);
         else {
-          next.set(k, { record: rec.record, file: rec.file, layer: i });
+          next.set(k, { record: rec.record, file: rec.file, layer: i, source: rec.source });
           if (prev === undefined) changes.added.push({ type: rec.record.type, name: rec.record.name, version: rec.record.version });
           else changes.upgraded.push({ type: rec.record.type, name: rec.record.name, version: rec.record.version, from: prev.record.version });
         }
@@ -316,12 +318,12 @@ export function readImage(bytes: Uint8Array, options: ReadImageOptions = {}): Im
   }
   progress(0.92, 'listing packages');
   let os: OsRelease | null = null;
-  for (const p of ['etc/os-release', 'usr/lib/os-release']) {
+  for (const p of OS_RELEASE_PATHS) {
     const v = retained.get(p);
     if (v !== undefined && os === null) os = readOsRelease(v.data) ?? null;
   }
   const packages: InstalledPackage[] = [...held.values()]
-    .map((h) => ({ ...h.record, file: h.file, layer: h.layer, purl: purlOf(h.record, os) }))
+    .map((h) => ({ ...h.record, file: h.file, layer: h.layer, purl: h.source.purl(h.record, os), ecosystem: h.source.ecosystem(os) }))
     .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : a.file < b.file ? -1 : 1));
   const complete = !r.issues.some((x) => x.stops) && outer.complete;
   return { format: located.format, complete, issues: r.issues, repoTags: located.repoTags, config: config ?? null, layers, files: index.entries(), packages, os };
@@ -379,42 +381,16 @@ export function applyLayer(index: FileIndex, entries: readonly ArchiveEntry[], l
 }
 
 /** Every package the retained sources list now. */
-function collectPackages(retained: ReadonlyMap<string, Retained>, r: Reader): { record: PackageRecord; file: string; kind: SourceKind }[] {
-  const out: { record: PackageRecord; file: string; kind: SourceKind }[] = [];
+function collectPackages(retained: ReadonlyMap<string, Retained>, r: Reader): { record: PackageRecord; file: string; source: PackageSourceEntry }[] {
+  const out: { record: PackageRecord; file: string; source: PackageSourceEntry }[] = [];
   for (const [file, v] of retained) {
-    switch (v.kind) {
-      case 'dpkg-status':
-        for (const record of readDpkgStatus(v.data)) out.push({ record, file, kind: v.kind });
-        break;
-      case 'dpkg-status-d':
-        for (const record of readDpkgStatus(v.data, false)) out.push({ record, file, kind: v.kind });
-        break;
-      case 'apk':
-        for (const record of readApkInstalled(v.data)) out.push({ record, file, kind: v.kind });
-        break;
-      case 'rpm-sqlite':
-        try {
-          for (const record of readRpmSqlite(v.data)) out.push({ record, file, kind: v.kind });
-        } catch {
-          r.issue('package_db_unreadable', 'the RPM sqlite database could not be read', false, { layer: v.layer, path: file });
-        }
-        break;
-      case 'rpm-bdb':
-      case 'rpm-ndb':
-        r.issue('package_db_unreadable', 'RPM Berkeley DB and NDB package databases are not read (only rpmdb.sqlite)', false, { layer: v.layer, path: file });
-        break;
-      case 'python': {
-        const record = readPythonMetadata(v.data);
-        if (record !== undefined) out.push({ record, file, kind: v.kind });
-        break;
-      }
-      case 'node': {
-        const record = readNodePackage(v.data);
-        if (record !== undefined) out.push({ record, file, kind: v.kind });
-        break;
-      }
-      case 'os-release':
-        break;
+    const source = v.source;
+    if (source === undefined) continue;
+    try {
+      for (const fields of source.read(v.data)) out.push({ record: { ...fields, type: source.type }, file, source });
+    } catch (error) {
+      if (!(error instanceof SourceUnreadable)) throw error;
+      r.issue('package_db_unreadable', error.message, false, { layer: v.layer, path: file });
     }
   }
   return out;

@@ -1,16 +1,19 @@
-// Installed-package readers over image files: dpkg status and status.d, apk installed, Python dist-info/egg-info, node_modules package.json, os-release; purls through packageurl-js.
-import { PackageURL } from 'packageurl-js';
+// Installed-package readers over image files: dpkg status and status.d, apk installed, Python dist-info/egg-info, node_modules package.json, os-release (the sources that use them: sources.ts).
 import type { OsRelease, PackageType } from './types.js';
 
-/** A package as its database states it, before the layer that put it there is known. */
-export interface PackageRecord {
-  readonly type: PackageType;
+/** What a package database states about one package (its type is its source's). */
+export interface PackageFields {
   readonly name: string;
   readonly version: string;
   readonly arch: string | null;
   readonly source: string | null;
   readonly sourceVersion: string | null;
   readonly license: string | null;
+}
+
+/** A package as its database states it, before the layer that put it there is known. */
+export interface PackageRecord extends PackageFields {
+  readonly type: PackageType;
 }
 
 const dec = new TextDecoder('utf-8', { fatal: false });
@@ -156,67 +159,4 @@ export function osvEcosystemOf(id: string, versionId: string | null, version = '
     default:
       return null;
   }
-}
-
-/** The purl of an installed package: `pkg:deb/debian/name@v?arch=..&distro=debian-12`, `pkg:apk/alpine/...`, `pkg:rpm/<id>/...`, pypi, npm. */
-export function purlOf(p: PackageRecord, os: OsRelease | null): string | null {
-  try {
-    const distro = os !== null ? `${os.id}-${os.versionId ?? ''}`.replace(/-$/, '') : undefined;
-    const q: Record<string, string> = {};
-    if (p.arch !== null && p.arch !== '') q['arch'] = p.arch;
-    switch (p.type) {
-      case 'deb':
-        if (distro !== undefined) q['distro'] = distro;
-        return new PackageURL('deb', os?.id ?? 'debian', p.name, p.version, q, undefined).toString();
-      case 'apk':
-        if (distro !== undefined) q['distro'] = distro;
-        return new PackageURL('apk', os?.id ?? 'alpine', p.name.toLowerCase(), p.version, q, undefined).toString();
-      case 'rpm': {
-        if (distro !== undefined) q['distro'] = distro;
-        const colon = p.version.indexOf(':');
-        if (colon > 0) q['epoch'] = p.version.slice(0, colon);
-        return new PackageURL('rpm', os?.id ?? null, p.name, colon > 0 ? p.version.slice(colon + 1) : p.version, q, undefined).toString();
-      }
-      case 'pypi':
-        return new PackageURL('pypi', null, p.name.toLowerCase().replace(/[-_.]+/g, '-'), p.version, undefined, undefined).toString();
-      case 'npm': {
-        const scoped = p.name.startsWith('@') && p.name.includes('/');
-        return new PackageURL('npm', scoped ? p.name.slice(0, p.name.indexOf('/')) : null, scoped ? p.name.slice(p.name.indexOf('/') + 1) : p.name, p.version, undefined, undefined).toString();
-      }
-    }
-  } catch {
-    return null;
-  }
-}
-
-/** Which package source a path is, if any. */
-export type SourceKind = 'dpkg-status' | 'dpkg-status-d' | 'apk' | 'rpm-sqlite' | 'rpm-bdb' | 'rpm-ndb' | 'python' | 'node' | 'os-release';
-
-const PY_DIST = /(?:^|\/)[^/]+\.dist-info\/METADATA$/;
-const PY_EGG = /(?:^|\/)[^/]+\.egg-info(?:\/PKG-INFO)?$/;
-const NODE = /(?:^|\/)node_modules\/(?:@[^/]+\/)?[^/@][^/]*\/package\.json$/;
-
-export function sourceKindOf(path: string): SourceKind | undefined {
-  switch (path) {
-    case 'var/lib/dpkg/status':
-      return 'dpkg-status';
-    case 'lib/apk/db/installed':
-      return 'apk';
-    case 'var/lib/rpm/rpmdb.sqlite':
-    case 'usr/lib/sysimage/rpm/rpmdb.sqlite':
-      return 'rpm-sqlite';
-    case 'var/lib/rpm/Packages':
-    case 'usr/lib/sysimage/rpm/Packages':
-      return 'rpm-bdb';
-    case 'var/lib/rpm/Packages.db':
-    case 'usr/lib/sysimage/rpm/Packages.db':
-      return 'rpm-ndb';
-    case 'etc/os-release':
-    case 'usr/lib/os-release':
-      return 'os-release';
-  }
-  if (path.startsWith('var/lib/dpkg/status.d/') && !path.slice(22).includes('/') && !/\.(md5sums|list|conffiles)$/.test(path)) return 'dpkg-status-d';
-  if (PY_DIST.test(path) || PY_EGG.test(path)) return 'python';
-  if (NODE.test(path)) return 'node';
-  return undefined;
 }

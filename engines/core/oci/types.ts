@@ -1,4 +1,5 @@
 // The shape of a container image read in memory: configuration, layers, the final file index, installed packages, and what could not be read.
+import type { PackageSourceEntry } from './sources.js';
 import type { ArchiveIssueCode } from '../archive/types.js';
 
 export type ImageFormat = 'docker-archive' | 'oci-layout' | 'unknown';
@@ -47,7 +48,8 @@ export interface ImageConfig {
   readonly layerHistory: readonly (string | null)[];
 }
 
-export type PackageType = 'deb' | 'apk' | 'rpm' | 'pypi' | 'npm';
+/** The package types, as the sources of sources.ts name them (deb, apk, rpm, pypi, npm). */
+export type PackageType = PackageSourceEntry['type'];
 
 export interface InstalledPackage {
   readonly type: PackageType;
@@ -60,6 +62,8 @@ export interface InstalledPackage {
   /** The database or metadata file it was read from (no leading `/`). */
   readonly file: string;
   readonly purl: string | null;
+  /** The OSV ecosystem it is looked up under (`PyPI`, `npm`, the distribution's for OS packages), null when none can be named. */
+  readonly ecosystem: string | null;
   /** 0-based index of the layer that put this version in place. */
   readonly layer: number;
 }
