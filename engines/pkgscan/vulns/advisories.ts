@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { AdvisoryItem, Severity, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
 import type { LookupResult, VulnerabilitySummary } from '../../core/contracts/pkgscan-vulns.js';
 import { AdvisoryStore } from '../../core/vulns/store.js';
+import { SEVERITY_RANK as RANK } from '../vocabulary.js';
 
 const stores = new WeakMap<Database, AdvisoryStore>();
 
@@ -73,7 +74,6 @@ export function recordScanAdvisories(db: Database, scanId: string, ecosystem: st
   for (const id of new Set(advisoryIds)) ins.run(scanId, id, ecosystem, name, version, at);
 }
 
-const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
 
 export interface VulnerabilityFilter {
   readonly kev?: boolean | undefined;
@@ -81,13 +81,20 @@ export interface VulnerabilityFilter {
   readonly ecosystem?: string | undefined;
 }
 
-/** Advisories found in stored scans, aggregated by id with the package versions they were found in; most severe first. */
-export function listVulnerabilities(db: Database, f: VulnerabilityFilter, limit: number, offset: number): { items: VulnerabilitySummary[]; total: number } {
+/** Advisories read per turn of the event loop while the list is built (each is one store read and one package query). */
+const LIST_BATCH = 250;
+
+/**
+ * Advisories found in stored scans, aggregated by id with the package versions they were found in; most severe first.
+ * Built in batches with a turn of the event loop between them, so a store with many advisories never holds the server.
+ */
+export async function listVulnerabilities(db: Database, f: VulnerabilityFilter, limit: number, offset: number): Promise<{ items: VulnerabilitySummary[]; total: number }> {
   const store = advisoryStoreOf(db);
   const ids = db.prepare('SELECT advisory_id, MAX(created_at) AS last_seen FROM pkgscan_scan_advisories WHERE (? IS NULL OR ecosystem = ?) GROUP BY advisory_id').all(f.ecosystem ?? null, f.ecosystem ?? null) as { advisory_id: string; last_seen: string }[];
   const pkgs = db.prepare('SELECT ecosystem, name, version, COUNT(*) AS scans FROM pkgscan_scan_advisories WHERE advisory_id = ? GROUP BY ecosystem, name, version ORDER BY ecosystem, name, version LIMIT 200');
   const all: VulnerabilitySummary[] = [];
-  for (const row of ids) {
+  for (const [i, row] of ids.entries()) {
+    if (i > 0 && i % LIST_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
     const a = store.get(row.advisory_id);
     // As the verdicts count it: malicious is critical, a known-exploited advisory at least high (unknown counting as medium).
     const kev = a?.kev !== null && a?.kev !== undefined;
@@ -105,10 +112,12 @@ export function listVulnerabilities(db: Database, f: VulnerabilityFilter, limit:
       kev_date_added: a?.kev?.date_added ?? null,
       epss: a?.epss?.score ?? null,
       epss_percentile: a?.epss?.percentile ?? null,
-      packages: pkgs.all(row.advisory_id) as VulnerabilitySummary['packages'],
+      packages: [],
       last_seen: row.last_seen,
     });
   }
   all.sort((x, y) => (y.severity === null ? -1 : RANK[y.severity]) - (x.severity === null ? -1 : RANK[x.severity]) || (y.score ?? -1) - (x.score ?? -1) || (x.id < y.id ? -1 : 1));
-  return { items: all.slice(offset, offset + limit), total: all.length };
+  // The package versions are read for the page only.
+  const items = all.slice(offset, offset + limit).map((v) => ({ ...v, packages: pkgs.all(v.id) as VulnerabilitySummary['packages'] }));
+  return { items, total: all.length };
 }

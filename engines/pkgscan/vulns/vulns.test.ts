@@ -145,7 +145,7 @@ describe('advisory hardening', () => {
       const item = a.items.find((i) => i.id === 'GHSA-lowl-oooo-wwww');
       expect(item).toMatchObject({ kev: true, severity: 'low' });
       recordScanAdvisories(db, 'scan-k', 'npm', 'demo-lib', '1.0.0', [item?.id ?? '']);
-      const listed = listVulnerabilities(db, { minSeverity: 'high' }, 10, 0);
+      const listed = await listVulnerabilities(db, { minSeverity: 'high' }, 10, 0);
       expect(listed.items.map((i) => [i.id, i.severity, i.kev])).toEqual([['GHSA-lowl-oooo-wwww', 'high', true]]);
     } finally {
       db.close();
