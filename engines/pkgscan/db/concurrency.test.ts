@@ -1,16 +1,21 @@
 // Across processes on one PostgreSQL database: two migrators migrate once, two audit writers keep one unbroken chain,
-// two lease claimers never take the same watched package, two monitoring workers check each due package once.
-import { spawn } from 'node:child_process';
+// two lease claimers never take the same watched package, two monitoring workers check each due package once; and the
+// whole team at once: two servers and two workers (scans, logins with a lock-out, policy activations, project
+// creations and a monitoring round), after which the audit verifies, no check ran twice and no row is lost.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { backendFixture } from '../../../test/postgres/backends.js';
 import { SKIP_POSTGRES, SKIP_POSTGRES_REASON } from '../../../test/postgres/cluster.js';
+import { hasCorpora } from '../../../test/corpora.js';
+import type { AuditEntry, AuditVerification, PageOf, ScanSummary, ScanVerdict, TokenResponse } from '../../core/contracts/pkgscan.js';
 import { AuditLog } from '../audit/audit.js';
+import { TEST_SCRYPT } from '../testutil.js';
 import { checkedPgMigrations, postgresStatus, type MigrationRun } from './migrate.js';
 import { PgDb } from './postgres.js';
-import { seedWatched } from './testing/monitor.js';
+import { roundPlatform, seedWatched } from './testing/monitor.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(here, 'testing', 'child.ts');
@@ -30,6 +35,57 @@ function child<T>(...args: string[]): Promise<T> {
       else resolve(JSON.parse(out.trim().split('\n').pop() ?? 'null') as T);
     });
   });
+}
+
+/** A `serve` child: its API address once it listens, and stop() (closes its stdin; resolves with its last line). */
+interface Served {
+  readonly api: string;
+  stop(): Promise<{ queuedFailures: number }>;
+}
+
+function serveChild(url: string): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const p: ChildProcess = spawn(process.execPath, ['--import', 'tsx', CHILD, 'serve', url], { cwd: path.resolve(here, '..', '..', '..'), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let started = false;
+    const closed = new Promise<{ queuedFailures: number }>((done, fail) => {
+      p.on('close', (code) => {
+        if (code !== 0) fail(new Error(`serve exited ${String(code)}: ${err.slice(0, 2000)}`));
+        else done(JSON.parse(out.trim().split('\n').pop() ?? 'null') as { queuedFailures: number });
+      });
+    });
+    closed.catch((e: unknown) => {
+      if (!started) reject(e as Error);
+    });
+    p.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    p.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const first = out.split('\n')[0];
+      if (!started && out.includes('\n') && first !== undefined) {
+        started = true;
+        const api = (JSON.parse(first) as { api: string }).api;
+        resolve({
+          api,
+          stop: () => {
+            p.stdin?.end();
+            return closed;
+          },
+        });
+      }
+    });
+  });
+}
+
+function req(api: string, method: string, route: string, token?: string, body?: unknown): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return fetch(`${api}${route}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+}
+
+async function json<T>(r: Response): Promise<T> {
+  return (await r.json()) as T;
 }
 
 describe.skipIf(SKIP_POSTGRES)(`two processes on one PostgreSQL database (${SKIP_POSTGRES ? SKIP_POSTGRES_REASON : 'server present'})`, () => {
@@ -102,4 +158,85 @@ describe.skipIf(SKIP_POSTGRES)(`two processes on one PostgreSQL database (${SKIP
     );
     expect(state).toEqual({ unchecked: 0, held: 0, unchanged: 60 });
   }, 180_000);
+
+  it.skipIf(!hasCorpora())('two servers and two workers at once: scans, logins with a lock-out, policy activations, project creations and a monitoring round; then the audit verifies, no check ran twice, no row is lost', async () => {
+    const b = await fixture.open('postgres');
+    const url = b.url as string;
+    // Accounts, made through a third platform on the same database (as `pkgscan create-admin` would).
+    const setup = roundPlatform({ databaseUrl: url, scrypt: TEST_SCRYPT }, []);
+    await setup.platform.auth.createUser({ email: 'root@example.org', password: 'correct horse battery staple', role: 'admin' }, 'system', null);
+    await setup.platform.auth.createUser({ email: 'victim@example.org', password: 'correct horse battery staple', role: 'developer' }, 'system', null);
+    const watched = await seedWatched(b.store, 40, 'team');
+    const servers = await Promise.all([serveChild(url), serveChild(url)]);
+    try {
+      const [one, two] = servers.map((s) => s.api) as [string, string];
+      const login = (api: string, email: string, password = 'correct horse battery staple'): Promise<Response> => req(api, 'POST', '/auth/login', undefined, { email, password });
+      const admin = (await json<TokenResponse>(await login(one, 'root@example.org'))).access_token;
+      const policyIds: string[] = [];
+      for (let i = 0; i < 4; i++) policyIds.push((await json<{ id: string }>(await req(i % 2 === 0 ? one : two, 'POST', '/policies', admin, { name: `team-${i}`, environment: 'staging' }))).id);
+
+      type Run = { checked: string[]; asked: string[]; errors: string[]; checks: number };
+      const workers = Promise.all([child<Run>('monitor', url, '4', 'w1'), child<Run>('monitor', url, '4', 'w2')]);
+      const scans = [
+        ['ms', '2.1.3', 'dev'],
+        ['ms', '2.1.3', 'prod'],
+        ['nequi-api-utils', '9.9.9', 'dev'],
+        ['nequi-api-utils', '9.9.9', 'prod'],
+        ['ms', '2.1.3', 'staging'],
+        ['nequi-api-utils', '9.9.9', 'staging'],
+      ].map(([name, version, environment], i) => req(i % 2 === 0 ? one : two, 'POST', '/scans', admin, { ecosystem: 'npm', name, version, environment }));
+      const wrong = Array.from({ length: 4 }, (_, i) => login(i % 2 === 0 ? one : two, 'victim@example.org', 'not the password at all'));
+      const activations = policyIds.map((id, i) => req(i % 2 === 0 ? two : one, 'POST', `/policies/${id}/activate`, admin));
+      const projects = Array.from({ length: 6 }, (_, i) => req(i % 2 === 0 ? one : two, 'POST', '/projects', admin, { name: i % 2 === 0 ? 'Team Site' : 'team site' }));
+      const [scanAnswers, wrongAnswers, activationAnswers, projectAnswers] = await Promise.all([Promise.all(scans), Promise.all(wrong), Promise.all(activations), Promise.all(projects)]);
+      const [w1, w2] = await workers;
+
+      // Scans: six answered, six stored, each seen by both servers with its audit entry.
+      expect(scanAnswers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      const verdicts = await Promise.all(scanAnswers.map((r) => json<ScanVerdict>(r)));
+      for (const api of [one, two]) {
+        const list = await json<PageOf<ScanSummary>>(await req(api, 'GET', '/scans?limit=50', admin));
+        expect(list.items.map((x) => x.id).sort()).toEqual(verdicts.map((v) => v.id).sort());
+      }
+      // Logins: the four failures were each counted (401 until the third, then 429), and the lock-out holds on both servers.
+      expect(wrongAnswers.filter((r) => r.status === 401).length).toBeGreaterThanOrEqual(3);
+      expect(wrongAnswers.every((r) => r.status === 401 || r.status === 429)).toBe(true);
+      expect((await login(one, 'victim@example.org')).status).toBe(429);
+      expect((await login(two, 'victim@example.org')).status).toBe(429);
+      // Policies: every activation answered 200, and one staging policy is active.
+      expect(activationAnswers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      const staging = await json<PageOf<{ id: string; active: boolean }>>(await req(two, 'GET', '/policies?environment=staging&limit=100', admin));
+      expect(staging.items.filter((x) => x.active)).toHaveLength(1);
+      // Projects: one created, the rest refused by the unique name.
+      expect(projectAnswers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+
+      // Monitoring: every watched package checked exactly once, by one worker or the other.
+      expect([...w1.errors, ...w2.errors]).toEqual([]);
+      expect([...w1.checked, ...w2.checked].sort()).toEqual([...watched].sort());
+      expect([...w1.asked, ...w2.asked].sort()).toEqual(Array.from({ length: 40 }, (_, i) => `team-${i}`).sort());
+      const perPackage = await b.store.all<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_monitor_checks GROUP BY package_id');
+      expect(perPackage.map((r) => r.n)).toEqual(Array.from({ length: 40 }, () => 1));
+
+      // No row lost: the database holds exactly what was answered, and the audit chain has an entry for each.
+      const count = async (sql: string): Promise<number> => (await b.store.get<{ n: number }>(sql))?.n ?? -1;
+      expect(await count('SELECT COUNT(*) AS n FROM pkgscan_scans')).toBe(6);
+      expect(await count("SELECT COUNT(*) AS n FROM pkgscan_events WHERE type = 'malicious_package_detected'")).toBe(3);
+      expect(await count('SELECT COUNT(*) AS n FROM pkgscan_projects')).toBe(1);
+      const actions = async (action: string): Promise<number> => (await json<PageOf<unknown>>(await req(one, 'GET', `/audit?action=${action}&limit=1`, admin))).total;
+      expect(await actions('scan.create')).toBe(6);
+      const activated = await json<PageOf<AuditEntry>>(await req(one, 'GET', '/audit?action=policy.activate&limit=100', admin));
+      expect(activated.items.filter((e) => policyIds.includes(String(e.details['policy_id'])))).toHaveLength(4);
+      // The shipped policies were seeded once for the database, not once per server or worker.
+      expect(await count("SELECT COUNT(*) AS n FROM pkgscan_policies WHERE name LIKE 'default-%'")).toBe(3);
+      expect(await actions('project.create')).toBe(1);
+      expect(await actions('auth.login_failed')).toBe(wrongAnswers.filter((r) => r.status === 401).length);
+      const verified = await json<AuditVerification>(await req(two, 'GET', '/audit/verify', admin));
+      expect(verified).toMatchObject({ ok: true, missing_triggers: [] });
+      expect(verified.count).toBe(await count('SELECT COUNT(*) AS n FROM pkgscan_audit'));
+    } finally {
+      const ended = await Promise.all(servers.map((s) => s.stop()));
+      await setup.platform.audit.flush();
+      expect(ended.map((e) => e.queuedFailures)).toEqual([0, 0]);
+    }
+  }, 300_000);
 });

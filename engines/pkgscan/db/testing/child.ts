@@ -1,6 +1,10 @@
 // A second process for the concurrency tests (run with `node --import tsx`): migrates, appends to the audit chain,
-// claims monitoring leases, or runs monitoring worker loops until the round is over, on the database given, and
-// prints what it did as one JSON line.
+// claims monitoring leases, runs monitoring worker loops until the round is over, or serves pkgscan (until its stdin
+// closes), on the database given, and prints what it did as one JSON line (`serve`: its address first).
+import { readFileSync } from 'node:fs';
+import { corpusPath } from '../../../../test/corpora.js';
+import { importArchive } from '../../sources/store.js';
+import { startServer } from '../../testutil.js';
 import { AuditLog } from '../../audit/audit.js';
 import { runMonitoringWorker } from '../../monitoring/worker.js';
 import { claimDueLeases } from '../leases.js';
@@ -35,11 +39,37 @@ async function monitor(url: string, batch: number, workerId: string): Promise<vo
   process.stdout.write(`${JSON.stringify({ checked, asked, errors, checks: stats.checks, startedAt, endedAt })}\n`);
 }
 
+/** The archives every served process holds in its package store (the corpus, read as bytes). */
+export const SERVED_ARCHIVES = ['benign/npm/ms-2.1.3.tgz', 'malicious/npm/nequi-api-utils-9.9.9.tgz'] as const;
+
+/** `pkgscan serve` on the shared database (the failed-login lock-out after 3 failures) until stdin closes. */
+async function serve(url: string): Promise<void> {
+  const s = await startServer({
+    databaseUrl: url,
+    rateLimits: { windowMs: 60_000, authPerClient: 100_000, perClient: 100_000, perUser: 100_000, failedLoginsPerAccount: 3, failedLoginWindowMs: 60_000 },
+  });
+  for (const f of SERVED_ARCHIVES) importArchive(s.platform.db, s.platform.dataDir, readFileSync(corpusPath('packages', f)), { filename: f.split('/').pop() ?? f, source: 'import', actor: 'system' });
+  process.stdout.write(`${JSON.stringify({ api: s.api })}\n`);
+  await new Promise<void>((resolve) => {
+    process.stdin.on('end', resolve);
+    process.stdin.resume();
+  });
+  await s.close();
+  await s.platform.audit.flush();
+  const queuedFailures = s.platform.audit.queuedFailures;
+  await closeSharedDatabases();
+  process.stdout.write(`${JSON.stringify({ queuedFailures })}\n`);
+}
+
 async function main(): Promise<void> {
   const [command, url, arg, owner] = process.argv.slice(2);
   if (command === undefined || url === undefined) throw new Error('usage: child COMMAND URL [ARG] [OWNER]');
   if (command === 'monitor') {
     await monitor(url, Number(arg), owner ?? `pid-${process.pid}`);
+    return;
+  }
+  if (command === 'serve') {
+    await serve(url);
     return;
   }
   const pg = new PgDb({ url, max: 4, applicationName: `vitrine-test-${process.pid}` });
