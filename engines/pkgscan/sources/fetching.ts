@@ -1,4 +1,5 @@
 // GETs from a configured lab mirror: its own origin only, at most 3 same-origin redirects, a size cap read as the body streams, a time limit.
+import type { JobRunner } from '../../core/jobs/protocol.js';
 import { VitrineError } from '../../core/errors.js';
 
 export interface MirrorSettings {
@@ -8,6 +9,8 @@ export interface MirrorSettings {
   readonly timeoutMs?: number | undefined;
   /** Largest archive taken from the mirror (default and ceiling: the store's 256 MiB). */
   readonly maxBytes?: number | undefined;
+  /** Where downloaded archives are parsed (the service's worker pool); without it, in this process. */
+  readonly jobs?: JobRunner | undefined;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;

@@ -9,11 +9,8 @@ import { SCAN_ECOSYSTEMS } from '../package/types.js';
 import type { Platform } from '../platform.js';
 import { checkRawUpload, listRoute, rawUploadToFile, readRawUpload, type RawUpload, type RouteDef, UUID } from '../routing/http.js';
 import { ATTEST_JOB, attestationUploadPath, MAX_ATTESTATION_BYTES, type AttestPayload, type AttestResult } from './attest.js';
-import { IDENTIFY_JOB, packageUploadPath, type IdentifyPayload } from './identify.js';
+import { IDENTIFY_JOB, IDENTIFY_TIMEOUT_MS, packageUploadPath, type IdentifyPayload } from './identify.js';
 import { ARTIFACT_SOURCES, getArtifact, listArtifacts, MAX_ARCHIVE_BYTES, recordArtifact, setArtifactRegistry, storeUploadedFile, type ArchiveIdentity, type ImportResult } from './store.js';
-
-/** The worker's time limit for reading an upload's identity. */
-const IDENTIFY_TIMEOUT_MS = 2 * 60_000;
 
 export const importQuery = z.object({
   filename: z.string().min(1).max(255).regex(/^[A-Za-z0-9][A-Za-z0-9._+!~-]*$/),

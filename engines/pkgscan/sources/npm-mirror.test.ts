@@ -6,7 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessRunner } from '../../core/jobs/in-process.js';
+import type { JobRunner } from '../../core/jobs/protocol.js';
 import { openMemoryStore } from '../../core/store.js';
+import { jobs } from '../jobs.js';
+import { IDENTIFY_JOB } from './identify.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { migrations } from '../store.js';
 import { checkNpmIntegrity, NpmMirrorSource, packumentPath } from './npm-mirror.js';
@@ -104,6 +108,22 @@ describe('npm mirror source (Verdaccio)', () => {
   it('refuses a tarball that declares another package than the registry lists', async () => {
     const { mirror } = await fresh();
     await expect(mirror.fetch('npm', 'liar', '1.0.0')).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/another (name|version) than the registry lists/) });
+  });
+
+  it('with the service\'s job runner, downloads are identified in a worker job (pkgscan.identify): stored when they match, refused when they declare another package, no upload file left', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pkgscan-npm-jobs-'));
+    const db = openMemoryStore([{ name: 'pkgscan', migrations }]);
+    const seen: string[] = [];
+    const inner = new InProcessRunner(jobs);
+    const runner: JobRunner = { run: (type, payload, options) => (seen.push(type), inner.run(type, payload, options)) };
+    const [, mirror] = sourcesFromConfig(db, dataDir, {}, { npmMirror: base, timeoutMs: 10_000, jobs: runner });
+    const got = await mirror?.fetch('npm', 'ms', '2.0.0');
+    expect(got).toMatchObject({ ecosystem: 'npm', name: 'ms', version: '2.0.0', source: 'npm-mirror' });
+    expect(artifactBytes(dataDir, got?.sha256 ?? '')).toEqual(published.get('ms@2.0.0'));
+    await expect(mirror?.fetch('npm', 'liar', '1.0.0')).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringMatching(/another (name|version) than the registry lists/) });
+    expect(seen).toEqual([IDENTIFY_JOB, IDENTIFY_JOB]);
+    expect(listArtifacts(db, {}, { limit: 10, offset: 0 }).items.map((a) => a.name)).toEqual(['ms']);
+    expect(await readdir(path.join(dataDir, 'pkgscan', 'package-uploads'))).toEqual([]);
   });
 
   it('an unreachable mirror is "unavailable", not "not found"', async () => {

@@ -1,12 +1,14 @@
 // The npm registry mirror source: packuments and tarballs from a lab registry (Verdaccio, Nexus, Artifactory), integrity-checked, copied into the package store.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
+import type { JobRunner } from '../../core/jobs/protocol.js';
 import { VitrineError } from '../../core/errors.js';
 import type { ScanEcosystem } from '../package/types.js';
 import { DEFAULT_TIMEOUT_MS, mirrorBase, mirrorGet, parseJson, type MirrorSettings } from './fetching.js';
 import { normalizeName } from './names.js';
 import { npmRegistryInfo, packumentSchema, packumentVersion, type Packument } from './registry.js';
 import { importArchive, MAX_ARCHIVE_BYTES, toStoredRelease } from './store.js';
+import { importArchiveInWorker } from './identify.js';
 import type { PackageSource, StoredRelease } from './types.js';
 
 /** Packuments of popular packages run to tens of MiB. */
@@ -51,6 +53,7 @@ export class NpmMirrorSource implements PackageSource {
   private readonly base: URL;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
+  private readonly jobs: JobRunner | undefined;
   private readonly cache = new Map<string, { at: number; doc: Packument | null }>();
 
   constructor(db: Database, dataDir: string, settings: MirrorSettings) {
@@ -59,6 +62,7 @@ export class NpmMirrorSource implements PackageSource {
     this.base = mirrorBase(settings.url, 'PKGSCAN_NPM_MIRROR');
     this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBytes = Math.min(settings.maxBytes ?? MAX_ARCHIVE_BYTES, MAX_ARCHIVE_BYTES);
+    this.jobs = settings.jobs;
   }
 
   private async packument(name: string, signal?: AbortSignal): Promise<Packument | null> {
@@ -130,7 +134,9 @@ export class NpmMirrorSource implements PackageSource {
     const attestations = v.dist.attestations ? await this.attestations(v.dist.attestations.url, signal) : [];
     const registry = npmRegistryInfo(v, doc, attestations);
     const file = url.pathname.split('/').pop() ?? '';
-    const { artifact } = importArchive(this.db, this.dataDir, res.bytes, { filename: decodeURIComponent(file), ecosystem: 'npm', registry, source: 'npm-mirror', expected: { name: key, version }, actor: 'system' });
+    const options = { filename: decodeURIComponent(file), ecosystem: 'npm' as const, registry, source: 'npm-mirror' as const, expected: { name: key, version }, actor: 'system' };
+    // Parsed in a worker when the service has one (the gateway only moves the file), else in this process (a command line).
+    const { artifact } = this.jobs ? await importArchiveInWorker(this.jobs, this.db, this.dataDir, res.bytes, options, signal) : importArchive(this.db, this.dataDir, res.bytes, options);
     return toStoredRelease(artifact, this.name);
   }
 }

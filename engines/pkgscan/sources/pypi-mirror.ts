@@ -2,6 +2,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { valid as pep440Valid } from '@renovatebot/pep440';
 import type { Database } from 'better-sqlite3';
+import type { JobRunner } from '../../core/jobs/protocol.js';
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
@@ -9,6 +10,7 @@ import { DEFAULT_TIMEOUT_MS, mirrorBase, mirrorGet, parseJson, type MirrorSettin
 import { normalizeName, pep503, sameVersion } from './names.js';
 import { pypiJsonSchema, pypiRegistryInfo } from './registry.js';
 import { importArchive, MAX_ARCHIVE_BYTES, sha256Hex, toStoredRelease } from './store.js';
+import { importArchiveInWorker } from './identify.js';
 import type { PackageSource, StoredRelease } from './types.js';
 
 const SIMPLE_ACCEPT = 'application/vnd.pypi.simple.v1+json, text/html;q=0.1';
@@ -174,6 +176,7 @@ export class PypiMirrorSource implements PackageSource {
   private readonly base: URL;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
+  private readonly jobs: JobRunner | undefined;
   private readonly cache = new Map<string, { at: number; files: IndexFile[] | null }>();
 
   constructor(db: Database, dataDir: string, settings: MirrorSettings) {
@@ -185,6 +188,7 @@ export class PypiMirrorSource implements PackageSource {
     this.base = base;
     this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBytes = Math.min(settings.maxBytes ?? MAX_ARCHIVE_BYTES, MAX_ARCHIVE_BYTES);
+    this.jobs = settings.jobs;
   }
 
   /** The project's files as the Simple API lists them, or null when the mirror does not know the project. */
@@ -241,7 +245,9 @@ export class PypiMirrorSource implements PackageSource {
     const known = [...new Set((files ?? []).map((f) => f.version))];
     const api = await this.jsonApi(project, file.version, signal);
     const registry: RegistryInfo = api ? pypiRegistryInfo(api, file.version, known) : { versions: known };
-    const { artifact } = importArchive(this.db, this.dataDir, res.bytes, { filename: file.filename, ecosystem: 'pypi', registry, source: 'pypi-mirror', expected: { name: project, version: file.version }, actor: 'system' });
+    const options = { filename: file.filename, ecosystem: 'pypi' as const, registry, source: 'pypi-mirror' as const, expected: { name: project, version: file.version }, actor: 'system' };
+    // Parsed in a worker when the service has one (the gateway only moves the file), else in this process (a command line).
+    const { artifact } = this.jobs ? await importArchiveInWorker(this.jobs, this.db, this.dataDir, res.bytes, options, signal) : importArchive(this.db, this.dataDir, res.bytes, options);
     return toStoredRelease(artifact, this.name);
   }
 }

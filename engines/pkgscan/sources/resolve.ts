@@ -1,5 +1,6 @@
 // Which release a scan reads: the configured sources in order (store, npm mirror, PyPI mirror); never another version than the one asked for.
 import type { Database } from 'better-sqlite3';
+import type { JobRunner } from '../../core/jobs/protocol.js';
 import { VitrineError } from '../../core/errors.js';
 import type { ScanEcosystem } from '../package/types.js';
 import type { MirrorSettings } from './fetching.js';
@@ -67,6 +68,8 @@ export interface SourceConfig {
   readonly timeoutMs?: number | undefined;
   /** Largest archive taken from a mirror (at most 256 MiB). */
   readonly maxBytes?: number | undefined;
+  /** The service's job runner: mirror downloads are then parsed in its workers, never in the serving process. */
+  readonly jobs?: JobRunner | undefined;
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
@@ -77,7 +80,7 @@ function nonEmpty(v: string | undefined): string | undefined {
 export function sourcesFromConfig(db: Database, dataDir: string, env: NodeJS.ProcessEnv = process.env, config: SourceConfig = {}): PackageSource[] {
   const timeoutText = nonEmpty(env['PKGSCAN_MIRROR_TIMEOUT_MS']);
   const envTimeout = timeoutText !== undefined && /^\d{1,7}$/.test(timeoutText) && Number(timeoutText) > 0 ? Number(timeoutText) : undefined;
-  const common: Omit<MirrorSettings, 'url'> = { timeoutMs: config.timeoutMs ?? envTimeout, maxBytes: config.maxBytes };
+  const common: Omit<MirrorSettings, 'url'> = { timeoutMs: config.timeoutMs ?? envTimeout, maxBytes: config.maxBytes, jobs: config.jobs };
   const out: PackageSource[] = [new StoreSource(db)];
   const npm = nonEmpty(config.npmMirror) ?? nonEmpty(env['PKGSCAN_NPM_MIRROR']);
   if (npm !== undefined) out.push(new NpmMirrorSource(db, dataDir, { url: npm, ...common }));
