@@ -286,6 +286,6 @@ describe('library operations', () => {
   it('progress is reported per stage', () => {
     const stages = new Set<string>();
     analyzeEvents(attack(), { onProgress: (p) => stages.add(p.stage) });
-    expect([...stages]).toEqual(['sigma', 'graph', 'rules', 'anti-forensics', 'stories']);
+    expect([...stages]).toEqual(['sigma-rules', 'sigma', 'graph', 'rules', 'anti-forensics', 'stories']);
   });
 });

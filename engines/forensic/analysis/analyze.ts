@@ -154,6 +154,8 @@ function buildGraph(kept: EventList, options: AnalyzeEventsOptions, progress: (s
 export function analyzeEvents(input: readonly AnalysisEvent[] | EventTable, options: AnalyzeEventsOptions = {}, evidence: readonly EvidenceItem[] = [], warnings: readonly string[] = []): Analysis {
   const progress = (stage: string, done: number, total: number): void => options.onProgress?.({ stage, done, total });
   const events = sortEvents(input);
+  // Reading and compiling the shipped rules (once per process) is its own stage, not part of ingest or matching.
+  if (options.sigma === undefined) progress('sigma-rules', 0, 1);
   const ruleSet = options.sigma === undefined ? defaultSigmaRules() : options.sigma;
   let detections: Detections | null = null;
   if (ruleSet !== null) {

@@ -157,6 +157,19 @@ export class EventTable {
   }
 
   private profile(e: ForensicEvent, digits: number): number {
+    // Consecutive events of an artefact nearly always share a profile: the last one is checked field by field first.
+    const last = this.lastProfile;
+    if (last >= 0) {
+      const p = this.profiles[last] as EventProfile;
+      if (p.digits === digits && p.raw.artifactSha256 === e.raw.artifactSha256 && p.kind === e.kind && p.reliability === e.reliability && p.precision === e.time.precision && p.source === e.time.source) return last;
+    }
+    this.lastProfile = this.profileByKey(e, digits);
+    return this.lastProfile;
+  }
+
+  private lastProfile = -1;
+
+  private profileByKey(e: ForensicEvent, digits: number): number {
     const key = [e.raw.artifactSha256, e.kind, e.reliability, e.time.precision, digits, e.time.source].join('\u0000');
     const known = this.profileIx.get(key);
     if (known !== undefined) return known;
@@ -244,6 +257,7 @@ export class EventTable {
     this.attributes = this.attributes.slice();
     this.profileIx.clear();
     this.raws.clear();
+    this.lastProfile = -1;
     return this;
   }
 }
