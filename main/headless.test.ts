@@ -35,6 +35,7 @@ describe('parseCommand', () => {
   });
 
   it('refuses bad ports, unknown options and commands without repeating them', () => {
+    expect.hasAssertions();
     for (const argv of [
       ['serve', '--port', '65536'],
       ['serve', '--port', '-1'],

@@ -150,6 +150,7 @@ describe('cypherIdentifier', () => {
   });
 
   it('refuses empty names, backslashes (\\u0060 decoding) and NUL', () => {
+    expect.hasAssertions();
     for (const bad of ['', 'a\\u0060b', 'a\\b', 'a\u0000b', 'x'.repeat(1025)]) expect(() => cypherIdentifier(bad)).toThrow(VitrineError);
   });
 });
@@ -180,6 +181,7 @@ describe('cypherNumber and cypherValue', () => {
   });
 
   it('refuses nested, mixed and null-bearing lists, and objects', () => {
+    expect.hasAssertions();
     const bad: unknown[] = [[['x']], [1, 'a'], [null], [{ a: 1 }], { a: 1 }, undefined];
     for (const v of bad) expect(() => cypherValue(v as never)).toThrow(VitrineError);
   });

@@ -68,6 +68,7 @@ describe('serializeError / deserializeError', () => {
   });
 
   it('turns unknown errors into a generic internal error that carries nothing of the original', () => {
+    expect.hasAssertions();
     for (const thrown of [new Error('SECRET-VALUE-123'), new TypeError('at /etc/passwd'), 'SECRET-VALUE-123', 42, null, undefined, { code: 'not_found', message: 'SECRET' }]) {
       const wire = serializeError(thrown);
       expect(wire).toEqual({ code: 'internal', message: 'internal error' });

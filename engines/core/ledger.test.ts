@@ -174,6 +174,7 @@ describe('verify', () => {
   });
 
   it('reports exactly the seq of an edited actor, kind or time', () => {
+    expect.hasAssertions();
     for (const [column, value] of [
       ['actor', 'mallory'],
       ['kind', 'other'],

@@ -69,6 +69,7 @@ describe('stixId', () => {
   });
 
   it('refuses bad type names', () => {
+    expect.hasAssertions();
     for (const t of ['', 'IP', 'a', 'a--b', 'x y', '-ab']) expect(() => stixId(t, {})).toThrow(VitrineError);
   });
 });
@@ -165,6 +166,7 @@ describe('builders', () => {
   });
 
   it('refuse invalid input with paths, never values', () => {
+    expect.hasAssertions();
     const bad: (() => unknown)[] = [
       () => relationship({ relationship_type: 'uses', source_ref: 'SECRET-VALUE-123', target_ref: 'tool--x' }, { created: T0 }),
       () => report({ name: 'r', published: T0, object_refs: [] }, { created: T0 }),
@@ -228,6 +230,7 @@ describe('validateStixObject', () => {
   const good = (): Record<string, unknown> => ({ ...tool({ name: 'mimikatz' }, { created: T0 }) });
 
   it('reports missing and malformed properties by path', () => {
+    expect.hasAssertions();
     const cases: [Record<string, unknown>, string, string][] = [
       [{ ...good(), name: undefined }, 'name', 'required'],
       [{ ...good(), spec_version: '2.0' }, 'spec_version', 'must be 2.1'],
@@ -310,6 +313,7 @@ describe('STIX pattern tokenizer', () => {
   const ORACLE = /([a-z0-9-]+:[A-Za-z0-9_.'*[\]-]+)\s*(NOT\s+)?(=|!=|<>|<=|>=|<|>|MATCHES|LIKE|IN|ISSUBSET|ISSUPERSET)\s*('(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?|\([^)]*\))/g;
 
   it('finds the comparisons the regex found, on 20,000 random patterns built from STIX pieces', () => {
+    expect.hasAssertions();
     let s = 7;
     const r = (): number => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
     const pieces = ['[', ']', ' ', 'ipv4-addr:value', 'file:hashes.\'SHA-256\'', 'domain-name:value', ' = ', '=', ' != ', ' NOT ', ' IN ', ' MATCHES ', "'10.0.0.1'", "'a\\'b'", '42', '-3.5', "('a', 'b')", ' AND ', ' OR ', ' FOLLOWEDBY ', ' WITHIN 5 SECONDS', " START t'2020-01-01T00:00:00Z'", 'x', '(', ')', "'", 'Ab:c', '-', 'IN', 'LIKE', 'b', '5', '\\', '.', ':'];

@@ -165,6 +165,7 @@ describe('migration numbering', () => {
   });
 
   it('refuses gaps, repeats, a start other than 1, fractions and missing names', () => {
+    expect.hasAssertions();
     for (const bad of [[step(1), step(3)], [step(1), step(1)], [step(2)], [step(0), step(1)], [step(1), step(1.5)], [step(1, ' ')]]) {
       expect(codeOf(() => checkMigrations(bad))).toBe('internal');
       expect(codeOf(() => openMemoryStore([{ name: 'svc', migrations: bad }]))).toBe('internal');

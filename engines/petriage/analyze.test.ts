@@ -19,6 +19,7 @@ describe('analyze', () => {
   const results = families.map((s) => ({ s, r: analyze(s.bytes, model, { benign }) }));
 
   it('flags held-out family samples and names their family', () => {
+    expect.hasAssertions();
     for (const { s, r } of results) {
       expect({ name: s.name, verdict: r.verdict }).toEqual({ name: s.name, verdict: 'MALICIOUS' });
       expect(r.family?.name).toBe(s.family);
@@ -33,6 +34,7 @@ describe('analyze', () => {
   });
 
   it('drivers: base value plus every contribution is the margin, and the score is its sigmoid', () => {
+    expect.hasAssertions();
     for (const { r } of results.slice(0, 6)) {
       const sum = r.drivers.baseValue + r.drivers.items.reduce((a, d) => a + d.contribution, 0) + r.drivers.rest;
       expect(sum).toBeCloseTo(r.drivers.margin, 4);
@@ -46,6 +48,7 @@ describe('analyze', () => {
   });
 
   it('capabilities carry ATT&CK ids and evidence; a rule is synthesised, matches its file and no benign file', () => {
+    expect.hasAssertions();
     for (const { s, r } of results) {
       expect(r.capabilities.length).toBeGreaterThan(0);
       for (const c of r.capabilities) {
@@ -88,6 +91,7 @@ describe('analyze', () => {
 
 describe.skipIf(!hasCorpora())('the real benign corpus', () => {
   it('every corkami and Velociraptor PE is analysed without error; none is MALICIOUS', () => {
+    expect.hasAssertions();
     for (const sub of ['corkami', 'velociraptor']) {
       for (const name of readdirSync(corpusPath('pe', sub))) {
         if (!/\.(exe|dll|sys)$/.test(name)) continue;

@@ -28,6 +28,7 @@ describe('syntheticCorpus', () => {
   });
 
   it('every file is a valid PE whose code only returns (inert)', () => {
+    expect.hasAssertions();
     const stubs = ['33c0c3', 'b801000000c3', 'b801000000c20c00'];
     for (const s of corpus) {
       const d = dissect(s.bytes);

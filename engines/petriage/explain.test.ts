@@ -14,6 +14,7 @@ describe('explanation families', () => {
   const samples = familySamples(1, 2024);
 
   it('family contributions add up to the margin less the base value, largest first, with no hashed names', () => {
+    expect.hasAssertions();
     for (const s of samples) {
       const r = analyze(s.bytes, model);
       const fams = r.explanation.families;

@@ -22,6 +22,7 @@ describe('layout', () => {
 
 describe('hashing', () => {
   it('MurmurHash3 x86 32 (signed) equals scikit-learn murmurhash3_32 with seed 0', () => {
+    expect.hasAssertions();
     // Values from sklearn.utils.murmurhash3_32(s, seed=0).
     const known: [string, number][] = [
       ['', 0],

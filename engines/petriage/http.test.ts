@@ -189,6 +189,7 @@ describe('stored analyses: GET /api/analyses and GET /api/analyses/{id}', () => 
   });
 
   it('refuses bad filters and paging with 400 in the error shape, without echoing them', async () => {
+    expect.hasAssertions();
     for (const q of ['verdict=CLEANZq9', 'sha256=xyzZq9', `sha256=${'a'.repeat(65)}`, 'limit=0', 'limit=501', 'offset=-1', 'verdict=BENIGN&verdict=MALICIOUS']) {
       const r = await get(`/api/analyses?${q}`);
       expect(r.status, q).toBe(400);
@@ -344,6 +345,7 @@ describe('the triage page at GET /', () => {
   });
 
   it('without a build, GET / says how to build it (503), never an empty page', async () => {
+    expect.hasAssertions();
     const missing = path.join(tmpdir(), 'petriage-no-such-build');
     const s = await listen(createStandaloneApp({ benign, rendererDir: missing }), { port: 0 });
     try {

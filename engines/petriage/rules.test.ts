@@ -45,6 +45,7 @@ describe('parse', () => {
   });
 
   it('refuses what is outside the subset, naming the line and never echoing the text', () => {
+    expect.hasAssertions();
     const bad: [string, RegExp][] = [
       ['rule a { strings: $a = { 4D 5A } condition: $a }', /hex strings/],
       ['rule a { strings: $a = /Zq9secret/ condition: $a }', /unexpected character|text string/],
@@ -119,6 +120,7 @@ describe('match', () => {
   });
 
   it('finds a string at every offset, of every length, beside strings of other lengths (the strided scan agrees with a plain search)', () => {
+    expect.hasAssertions();
     // Strings of 1 to 14 bytes in one rule set, so the long ones are scanned with a stride; each is placed at every
     // offset of a 40-byte buffer in turn, the first and last offsets included.
     const alphabet = 'abcdefghijklmnopqrstuvwxyz';
@@ -150,6 +152,7 @@ describe('synthesize and validate', () => {
   const family = familySamples(6, 3);
 
   it('a rule from distinctive strings: matches its file and its siblings, no benign file', () => {
+    expect.hasAssertions();
     for (const fam of ['hollowpoint', 'lockjaw', 'siphon']) {
       const members = family.filter((s) => s.family === fam);
       const [first, ...siblings] = members;

@@ -99,6 +99,7 @@ function reference(data: Uint8Array, minLength: number, maxCount: number, maxLen
 
 describe('extractStrings in one pass', () => {
   it('equals the two-scan reading on seeded bytes rich in zeros, printables and wide text, at every alignment and with every cap', () => {
+    expect.hasAssertions();
     let seed = 12345;
     const next = (): number => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
@@ -131,6 +132,7 @@ describe('extractStrings in one pass', () => {
   });
 
   it('cuts runs from decoded windows the same way wherever they fall: wide runs far apart, across a window end, longer than a window; ASCII from text the caller decoded', () => {
+    expect.hasAssertions();
     // Wide runs every few KiB (each may start a new window), runs straddling the 2,048-character window of each
     // alignment, runs longer than it, and ASCII runs between them.
     const parts: number[] = [];
@@ -161,6 +163,7 @@ describe('extractStrings in one pass', () => {
   });
 
   it('writes the entropy sums of ranges between cuts (odd offsets, inside zero padding, the ends), the same to the last bit as entropy from the bytes', () => {
+    expect.hasAssertions();
     const data = Uint8Array.from({ length: 203 }, (_, i) => (i >= 40 && i < 120 ? 0 : i % 3 === 0 ? 0 : (i * 37) % 256));
     const offsets = [0, 1, 7, 41, 42, 47, 48, 63, 64, 119, 120, 121, 202, 203];
     const ranges: number[] = [];

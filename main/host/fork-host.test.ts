@@ -56,6 +56,7 @@ describe('fork EngineHost', () => {
   });
 
   it('starts its workers with the V8 flags of every engine worker', async () => {
+    expect.hasAssertions();
     const argv = (await host().run('test.execArgv', null)) as string[];
     for (const flag of WORKER_V8_FLAGS) expect(argv).toContain(flag);
   });

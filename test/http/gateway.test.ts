@@ -187,6 +187,7 @@ describe('gateway', () => {
   });
 
   it('answers unknown /api and /svc paths with a JSON 404', async () => {
+    expect.hasAssertions();
     for (const route of ['/api/nothing', '/svc/nothing/here', '/svc/caseassess/nothing']) {
       const reply = await request('GET', route);
       expect(reply.status).toBe(404);
@@ -196,6 +197,7 @@ describe('gateway', () => {
   });
 
   it('never sends CORS headers, also not on preflight requests', async () => {
+    expect.hasAssertions();
     const origin = { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' };
     const replies = await Promise.all([
       request('GET', '/api/health', { headers: origin, token: null }),

@@ -53,6 +53,7 @@ describe.runIf(hasCorpora())('readArchive on the package corpus', () => {
   const samples = ['benign/npm/async-3.2.6.tgz', 'benign/pypi/maxminddb-2.2.0.tar.gz', 'benign/pypi/pymodbus-3.0.0.tar.gz'].concat(truth.filter((f) => f.file.startsWith('malicious/')).slice(0, 3).map((f) => f.file));
 
   it('keeps the members before a cut, at many cut points, and says the read is incomplete', () => {
+    expect.hasAssertions();
     for (const file of samples) {
       const bytes = readFileSync(corpusPath('packages', file));
       const full = readArchive(bytes);
@@ -328,6 +329,7 @@ describe('readArchive on zip', () => {
   });
 
   it('reads zip64 records and data descriptors, as unzip does', () => {
+    expect.hasAssertions();
     for (const options of [{ zip64: true }, { descriptor: true }, { zip64: true, descriptor: true }]) {
       const zip = buildZip([{ name: 'one.txt', data: 'first' }, { name: 'two.txt', data: 'second '.repeat(30), deflate: true }], undefined, options);
       const r = readArchive(zip);

@@ -197,6 +197,7 @@ describe('errors', () => {
   });
 
   it('sets the security headers and no CORS header on every response', async () => {
+    expect.hasAssertions();
     for (const path of ['/health', '/nowhere']) {
       const res = await fetch(`${server.url}${path}`, { headers: { ...auth, Origin: 'http://evil.example' } });
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -243,6 +244,7 @@ describe('JSON bodies', () => {
   });
 
   it('answers 415 for a body that is not JSON', async () => {
+    expect.hasAssertions();
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       const res = await post('name=x', { 'Content-Type': type });
       expect(res.status).toBe(415);
@@ -327,6 +329,7 @@ describe('host allow-list', () => {
   });
 
   it('rejects look-alikes and accepts loopback names with any port', async () => {
+    expect.hasAssertions();
     for (const host of ['evil.example:80', 'localhost.evil.example', '127.0.0.1.nip.io', 'evil.example:127.0.0.1', '127.0.0.1:80@evil.com', '127.0.0.1:evil.com', '[::1]evil.com', 'localhost:99999', 'localhost:']) {
       expect((await rawRequest('/health', { Host: host })).status).toBe(403);
     }
@@ -397,6 +400,7 @@ describe('bearer token', () => {
   });
 
   it('answers 401 without a token, with a wrong one, and with another scheme', async () => {
+    expect.hasAssertions();
     const cases: Record<string, string>[] = [
       {},
       { Authorization: 'Bearer wrong' },

@@ -34,6 +34,7 @@ describe('InProcessRunner', () => {
   });
 
   it('answers not_found for an unknown type, including inherited names', async () => {
+    expect.hasAssertions();
     const runner = new InProcessRunner({ 'test.ok': () => 1 });
     for (const type of ['test.missing', 'toString', '__proto__', 'constructor']) {
       const err = await rejection(runner.run(type, null));

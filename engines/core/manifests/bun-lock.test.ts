@@ -226,6 +226,7 @@ describe('damaged bun.lock input', () => {
   });
 
   it.skipIf(!hasCorpora())('the corpus file cut anywhere gives parse_error, never a crash or a hang', () => {
+    expect.hasAssertions();
     const text = CORPUS();
     for (const fraction of [0.001, 0.1, 0.33, 0.5, 0.9, 0.999]) {
       const r = attempt('bun.lock', text.slice(0, Math.floor(text.length * fraction)));

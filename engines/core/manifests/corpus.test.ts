@@ -68,6 +68,7 @@ describe('supply-chain corpus ground truth', () => {
   });
 
   it.each(files)('%s matches every expected value', (rel, expected) => {
+    expect.hasAssertions();
     const doc = readManifest(base(rel), read(rel));
     for (const [field, value] of Object.entries(expected)) {
       const check = CHECKS[field];

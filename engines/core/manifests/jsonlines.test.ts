@@ -7,6 +7,7 @@ import { parseJsonWithLines } from './jsonlines.js';
 
 describe('parseJsonWithLines', () => {
   it('returns what JSON.parse returns, on real lock files', () => {
+    expect.hasAssertions();
     for (const f of ['v1-wrappy', 'v2-in-toto-attestation', 'v3-capa-explorer', 'v3-conftest-example-ts']) {
       const text = readFileSync(corpusPath('supplychain', 'lockfiles', 'npm', f, 'package-lock.json'), 'utf8');
       expect(JSON.parse(JSON.stringify(parseJsonWithLines(text).value))).toEqual(JSON.parse(text));
@@ -68,6 +69,7 @@ describe('parseJsonWithLines with jsonc', () => {
   });
 
   it('stays strict JSON without the option, and refuses what JSONC does not allow either', () => {
+    expect.hasAssertions();
     for (const t of ['{"a": 1,}', '[1,]', '// x\n{}', '{} /* x */']) expect(() => parseJsonWithLines(t), t).toThrow(VitrineError);
     for (const t of ['{,}', '[,]', '{"a": 1,,}', '[1,,]', '{"a": 1 /* open', '{"a": /x/}', "{'a': 1}", '{a: 1}']) expect(() => parseJsonWithLines(t, { jsonc: true }), t).toThrow(VitrineError);
   });

@@ -80,6 +80,7 @@ describe('truncated corpus files', () => {
   ];
 
   it.each(files)('%s cut anywhere gives a document or parse_error', (rel, name) => {
+    expect.hasAssertions();
     const text = readFileSync(corpusPath('supplychain', 'lockfiles', rel), 'utf8');
     const full = readManifest(name, text);
     for (const fraction of [0.01, 0.13, 0.5, 0.77, 0.999]) {
@@ -112,6 +113,7 @@ describe('hostile input', () => {
   it.each(['requirements.txt', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'poetry.lock', 'uv.lock', 'Cargo.lock', 'go.mod', 'go.sum'])(
     'random bytes as %s: a document with warnings or parse_error',
     (name) => {
+      expect.hasAssertions();
       for (const seed of [1, 2, 3]) {
         const result = attempt(name, noise(seed, 20_000));
         if (!(result instanceof VitrineError)) expect(pinsOf(result).length).toBeLessThan(50);
@@ -150,6 +152,7 @@ describe('hostile input', () => {
   });
 
   it('refuses deeply nested YAML and TOML with parse_error', () => {
+    expect.hasAssertions();
     const yaml = `lockfileVersion: '9.0'\npackages: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`;
     const y = attempt('pnpm-lock.yaml', yaml);
     if (y instanceof VitrineError) expect(y.code).toBe('parse_error');

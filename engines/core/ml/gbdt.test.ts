@@ -103,6 +103,7 @@ describe('trainGbdt', () => {
   });
 
   it('weights act as repeated rows', () => {
+    expect.hasAssertions();
     const x = matrixFromRows([[0], [1], [2], [3], [4]]);
     const a = trainGbdt({ x, y: [0, 1, 0, 1, 1], weights: [1, 2, 1, 1, 3] }, { rounds: 3, maxDepth: 2, minChildWeight: 0 });
     const xr = matrixFromRows([[0], [1], [1], [2], [3], [4], [4], [4]]);
@@ -131,6 +132,7 @@ describe('trainGbdt', () => {
   });
 
   it('squared error regression', () => {
+    expect.hasAssertions();
     const rng = new Random(6);
     const n = 500;
     const data = Float64Array.from({ length: n }, () => rng.uniform(-2, 2));
@@ -233,6 +235,7 @@ interface XgbOracle {
 
 describe.skipIf(skipWithout('xgboost'))('the same model as XGBoost hist', () => {
   it('grows the same trees on data with few distinct values and missing entries', () => {
+    expect.hasAssertions();
     const rng = new Random(12);
     const n = 400;
     const cols = 5;

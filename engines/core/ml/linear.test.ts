@@ -112,6 +112,7 @@ describe('logistic regression', () => {
 
 describe.skipIf(skipWithout('sklearn'))('against scikit-learn', () => {
   it('equal coefficients in standardised space, with and without sample weights', () => {
+    expect.hasAssertions();
     const { x, y } = linearData(1500, 4);
     const rows = Array.from({ length: x.rows }, (_, i) => Array.from(x.data.subarray(i * 5, (i + 1) * 5)));
     const rng = new Random(5);

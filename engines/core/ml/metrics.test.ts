@@ -53,6 +53,7 @@ describe('ROC AUC and average precision', () => {
   });
 
   it('equals the Mann-Whitney pair count with ties', () => {
+    expect.hasAssertions();
     const rng = new Random(1);
     for (let trial = 0; trial < 20; trial++) {
       const { scores, labels } = randomCase(rng, 60, 2);
@@ -113,6 +114,7 @@ describe('threshold at a false-positive rate', () => {
   });
 
   it('random cases never exceed the target', () => {
+    expect.hasAssertions();
     const rng = new Random(9);
     for (let t = 0; t < 20; t++) {
       const { scores, labels } = randomCase(rng, 400, 5);
@@ -156,6 +158,7 @@ describe('rates', () => {
 
 describe.skipIf(skipWithout('sklearn'))('against scikit-learn', () => {
   it('AUC, average precision, ROC points, Platt and isotonic fits agree', () => {
+    expect.hasAssertions();
     const rng = new Random(21);
     const cases = [randomCase(rng, 300, 3), randomCase(rng, 200, 50), randomCase(rng, 80, 1)].map((c) => ({
       ...c,

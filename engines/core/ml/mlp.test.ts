@@ -57,6 +57,7 @@ function randomModel(seed: number): MlpModel {
 
 describe('gradients', () => {
   it('input gradients match central differences (margin and loss)', () => {
+    expect.hasAssertions();
     const rng = new Random(1);
     for (let t = 0; t < 20; t++) {
       const m = randomModel(t);

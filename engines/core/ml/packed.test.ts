@@ -71,12 +71,14 @@ describe('batched linear and network scoring', () => {
   const data = syntheticBinary(403, 7, 5, { missing: 0.1 });
 
   it('logistic probabilities equal the per-row margins exactly (row counts not a multiple of the block)', () => {
+    expect.hasAssertions();
     const lr = trainLogistic({ x: data.x, y: data.y });
     const p = predictLogistic(lr, data.x);
     for (let i = 0; i < data.x.rows; i++) expect(p[i]).toBe(sigmoid(logisticMarginRow(lr, data.x.data, i * 7)));
   });
 
   it('MLP margins equal the per-row forward pass exactly', () => {
+    expect.hasAssertions();
     const mlp = trainMlp({ x: data.x, y: data.y }, { hidden: 9, epochs: 2, seed: 3 });
     const m = mlpMargin(mlp, data.x);
     for (let i = 0; i < data.x.rows; i++) expect(m[i]).toBe(mlpMarginRow(mlp, data.x.data, i * 7));

@@ -31,12 +31,14 @@ describe('moments', () => {
   });
 
   it('variance is stable for values far from zero', () => {
+    expect.hasAssertions();
     close(variance([1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16]), 30, 1e-12);
   });
 });
 
 describe('special functions', () => {
   it('logGamma matches factorials and Γ(1/2)', () => {
+    expect.hasAssertions();
     close(logGamma(1), 0, 1e-14);
     close(logGamma(5), Math.log(24), 1e-14);
     close(logGamma(0.5), 0.5 * Math.log(Math.PI), 1e-14);
@@ -66,6 +68,7 @@ describe('Student t', () => {
     [2.5, 3.574654842003683, 7.163728138948786],
   ];
   it.each(table)('df %d: t(0.975) and t(0.995)', (df, t975, t995) => {
+    expect.hasAssertions();
     close(studentTQuantile(0.975, df), t975, 1e-13);
     close(studentTQuantile(0.995, df), t995, 1e-13);
     close(studentTQuantile(0.025, df), -t975, 1e-13);
@@ -84,6 +87,7 @@ describe('Student t', () => {
   });
 
   it('quantile inverts the distribution for random p and df', () => {
+    expect.hasAssertions();
     const rng = new Random(11);
     for (let i = 0; i < 200; i++) {
       const p = rng.uniform(1e-4, 1 - 1e-4);
@@ -139,6 +143,7 @@ describe('Wilson interval', () => {
 
 describe.skipIf(skipWithout('scipy'))('against scipy', () => {
   it('t and normal quantiles, CDFs and Wilson intervals agree', () => {
+    expect.hasAssertions();
     const rng = new Random(5);
     const tPpf: [number, number][] = [];
     const tCdf: [number, number][] = [];

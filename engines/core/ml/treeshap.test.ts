@@ -77,6 +77,7 @@ function randomRow(rng: Random, m: number): number[] {
 
 describe('TreeSHAP', () => {
   it('equals brute-force Shapley values on random single trees with repeated features and missing values', () => {
+    expect.hasAssertions();
     const rng = new Random(31);
     for (let trial = 0; trial < 40; trial++) {
       const m = 2 + rng.int(5);
@@ -96,6 +97,7 @@ describe('TreeSHAP', () => {
   });
 
   it('equals brute force on random ensembles with a logistic base score', () => {
+    expect.hasAssertions();
     const rng = new Random(32);
     for (let trial = 0; trial < 10; trial++) {
       const m = 6;
@@ -110,6 +112,7 @@ describe('TreeSHAP', () => {
   });
 
   it('equals brute force on a trained model, and sums to the margin', () => {
+    expect.hasAssertions();
     const { x, y } = syntheticBinary(800, 7, 33, { missing: 0.1 });
     const model = trainGbdt({ x, y }, { rounds: 15, maxDepth: 5, eta: 0.3 });
     const explainer = new TreeExplainer(model);
@@ -124,6 +127,7 @@ describe('TreeSHAP', () => {
   });
 
   it('local accuracy on a wide model, and unused features get zero', () => {
+    expect.hasAssertions();
     const { x, y } = syntheticBinary(1500, 30, 34, { missing: 0.05 });
     const model = trainGbdt({ x, y }, { rounds: 20, maxDepth: 6, colsampleByTree: 0.5 });
     const used = new Set<number>();
@@ -152,6 +156,7 @@ describe('TreeSHAP', () => {
   });
 
   it('a path with more than ten distinct features falls back to the recursion, alone and mixed with tabled trees', () => {
+    expect.hasAssertions();
     const m = 12;
     const depth = 11;
     const deep = randomTree(new Random(36), depth, m);

@@ -29,6 +29,7 @@ const oracle = (d: Detector) => (row: Float64Array) => probabilityGradientZ(d, r
 
 describe('detectors and constrained attacks on synthetic flows', () => {
   it('detectors separate the classes', () => {
+    expect.hasAssertions();
     const xte = selectRows(table.x, test);
     for (const d of [mlp, gbdt, trainDetector('random_forest', xtr, ytr, settings), trainDetector('logistic', xtr, ytr, settings)]) {
       const p = scoreDetector(d, xte);
@@ -122,6 +123,7 @@ describe.skipIf(!hasCorpora())('budgets are kept by every attack on every datase
   }, 120_000);
 
   it('the adaptive attack is monotone in eps when warm-started, and at least as strong as black box alone', () => {
+    expect.hasAssertions();
     let warm: ReturnType<typeof adaptiveAttack> | undefined;
     let prev = Infinity;
     for (const eps of [0.25, 0.5, 1, 2]) {

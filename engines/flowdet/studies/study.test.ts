@@ -98,6 +98,7 @@ describe('the study pipeline', () => {
   }, 240_000);
 
   it.skipIf(!hasCorpora())('keeps every adversarial row valid on the real CICIDS2017 and UNSW-NB15 samples', async () => {
+    expect.hasAssertions();
     for (const file of [corpusPath('flows', 'cicids2017', 'CICIDS2017_sample.labelled6311.csv'), corpusPath('flows', 'unsw-nb15', 'UNSW-NB15_1.sampled7000.csv')]) {
       const loaded = await loadData(file, { seed: 0 });
       const { report } = await studyOnData(loaded, { data: file, quick: true, seed: 0 }, { ...tiny, maxTrainRows: 2000, maxTestRows: 1500 }, () => {}, new Set(['poison', 'drift']));
@@ -122,9 +123,22 @@ describe('the study pipeline', () => {
       expect(m.interval.method).toBe('student_t_95_clipped_to_0_1');
     }
     expect(r.metrics.some((m) => m.interval.clipped)).toBe(true);
-    for (const x of r.rates) expect(x.interval.method).toBe('wilson_score_z_1.96');
+    // Each pooled rate's interval is the Wilson score interval of its counts, worked out here from the formula:
+    // (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n), z = 1.96.
+    expect(r.rates.length).toBeGreaterThan(0);
+    for (const x of r.rates) {
+      expect(x.interval.method).toBe('wilson_score_z_1.96');
+      const { successes: k, n } = x;
+      const z = 1.96;
+      const p = k / n;
+      const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+      const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+      expect(x.interval.estimate, `${x.detector} ${x.rate}`).toBeCloseTo(p, 12);
+      expect(x.interval.lower, `${x.detector} ${x.rate}`).toBeCloseTo(centre - half, 12);
+      expect(x.interval.upper, `${x.detector} ${x.rate}`).toBeCloseTo(centre + half, 12);
+    }
     const fpr = r.rates.find((x) => x.detector === 'gbdt' && x.rate === 'false_positive_rate')!;
-    expect(fpr.interval.lower).toBeGreaterThanOrEqual(0);
+    expect(fpr.n).toBeGreaterThan(0);
     await expect(seedStudy({ data: 'synthetic', seeds: [1] })).rejects.toThrow(/seeds/);
     await expect(seedStudy({ data: 'synthetic', seeds: [0, 0] })).rejects.toThrow(/distinct/);
   }, 240_000);

@@ -184,6 +184,7 @@ describe('authenticode', () => {
   });
 
   it.skipIf(skipWithout('osslsigncode', 'openssl'))('agrees with osslsigncode: a file it signs reads as intact, with its digest', () => {
+    expect.hasAssertions();
     const dir = mkdtempSync(path.join(tmpdir(), 'petriage-ac-'));
     try {
       const run = (cmd: string, args: string[]): string => execFileSync(cmd, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });

@@ -142,6 +142,7 @@ describe('hand-made hostile structures', () => {
   });
 
   it('export counts of 2^32 - 1', () => {
+    expect.hasAssertions();
     const { bytes, view, d } = base();
     const dir = fileOffset(d, directory(d, 'EXPORT').virtual_address);
     view.setUint32(dir + 20, 0xffffffff, true);
@@ -150,6 +151,7 @@ describe('hand-made hostile structures', () => {
   });
 
   it('an import lookup table that never ends and a descriptor chain through the whole section', () => {
+    expect.hasAssertions();
     const { bytes, view, d } = base();
     const imp = fileOffset(d, directory(d, 'IMPORT').virtual_address);
     // Point the lookup table at the import descriptor itself: entries that overlap the table are refused.

@@ -118,6 +118,7 @@ describe.skipIf(!available)('dissect matches GROUND_TRUTH_pefile.json', () => {
       });
 
       it('exports and forwarders', () => {
+        expect.hasAssertions();
         const d = load(file);
         if (t.exports === undefined) expect(d.exports).toBeNull();
         else {
@@ -127,6 +128,7 @@ describe.skipIf(!available)('dissect matches GROUND_TRUTH_pefile.json', () => {
       });
 
       it('resources and version information', () => {
+        expect.hasAssertions();
         const d = load(file);
         if (t.resources === undefined) expect(d.resources.types).toEqual([]);
         else expect(d.resources.types.map((r) => ({ type: r.type, count: r.count }))).toEqual(t.resources);

@@ -27,6 +27,7 @@ function dwordLoop(data: Uint8Array, checksumOffset: number): number {
 
 describe('peChecksum', () => {
   it('equals the dword loop on seeded data, aligned and not, with the CheckSum word anywhere', () => {
+    expect.hasAssertions();
     let seed = 7;
     const next = (): number => {
       seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
@@ -53,6 +54,7 @@ describe('peChecksum', () => {
 
 describe('hex64Of', () => {
   it('writes a 64-bit value from its halves as BigInt does, without leading zeros', () => {
+    expect.hasAssertions();
     let seed = 7;
     const next = (): number => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;

@@ -196,6 +196,7 @@ describe.skipIf(!pcapCorpusAvailable())('read routes over corpus captures', () =
   });
 
   it('refuses bad queries without echoing them and unknown analyses with 404', async () => {
+    expect.hasAssertions();
     const id = ids['wikipedia.pcap'] ?? '';
     for (const q of ['host=abc', 'host=10.0.0', 'host=notanip', 'host=1.2.3.4.5', 'host=%3A%3A%3A', 'sort=evil', 'port=70000', 'host=a%20b%3Bdrop', 'protocol=%3Cscript%3E', 'limit=0', 'from=x', 'severity=urgent', 'rule=not_a_rule']) {
       const kind = q.startsWith('severity') || q.startsWith('rule') ? 'alerts' : 'flows';

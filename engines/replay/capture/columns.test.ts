@@ -34,6 +34,7 @@ describe('connection columns', () => {
   });
 
   it('keep a history longer than a slot holds (repeated FINs and RSTs at new sequence numbers) with its state and sizes', () => {
+    expect.hasAssertions();
     const a = '10.1.0.1';
     const b = '10.1.0.2';
     const frames = [
@@ -54,6 +55,7 @@ describe('connection columns', () => {
   });
 
   it('flip roles (a first packet from a server port, SYN and SYN-ACK reversed) over IPv4 and IPv6, and count a tuple to itself on one side', () => {
+    expect.hasAssertions();
     const frames: Uint8Array[] = [];
     for (const [a, b] of [
       ['10.2.0.1', '10.2.0.2'],

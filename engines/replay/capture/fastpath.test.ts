@@ -53,6 +53,7 @@ describe('reader: packets by buffer and offset', () => {
   });
 
   it('still counts a cut inside a large record as truncated_file', () => {
+    expect.hasAssertions();
     const capture = writePcap(packets);
     // Cut in the middle of the second record (the largest).
     const cut = capture.subarray(0, 24 + 16 + 60 + 16 + 100_000);
@@ -150,6 +151,7 @@ describe('flow index', () => {
    * reference kept here by text key: every tuple's packets per direction must match, with and without timeouts.
    */
   it('places every packet of thousands of interleaved flows in the right connection and direction', () => {
+    expect.hasAssertions();
     const frames: PacketToWrite[] = [];
     const expected = new Map<string, { orig: number; resp: number }>();
     let seed = 12345;

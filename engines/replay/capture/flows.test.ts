@@ -78,6 +78,7 @@ describe.skipIf(!corpus)('connections against Zeek', () => {
   });
 
   it('wikipedia.pcap: with no likely server ports (Zeek -b, bare mode) all 34 equal conn.log, the SYN-ACK unflipped', async () => {
+    expect.hasAssertions();
     // conn.log comes from `zeek -b`, which loads no analyzer, so no port counts as a likely server port.
     const bytes = new Uint8Array(readFileSync(corpusFile('wikipedia.pcap')));
     const r = analyzeCaptureBytes(bytes, { likelyServerPorts: new Set() });
@@ -85,6 +86,7 @@ describe.skipIf(!corpus)('connections against Zeek', () => {
   });
 
   it('pcapng-multi-interface.pcapng: 3 DNS connections over 2 interfaces equal conn.log', async () => {
+    expect.hasAssertions();
     const r = await analyzeCaptureFile(corpusFile('pcapng-multi-interface.pcapng'));
     compareWithZeek(r.connections, zeekLog('pcapng-multi-interface', 'conn.log'), true);
   });
@@ -112,6 +114,7 @@ describe.skipIf(!corpus)('packets and conversations against tshark', () => {
   const names = corpus ? Object.keys(groundTruth()) : [];
 
   it('packet counts equal GROUND_TRUTH.json for every corpus file', async () => {
+    expect.hasAssertions();
     const truth = groundTruth();
     for (const name of names) {
       const r = await analyzeCaptureFile(corpusFile(name));
@@ -121,6 +124,7 @@ describe.skipIf(!corpus)('packets and conversations against tshark', () => {
   });
 
   it.skipIf(tsharkSkips)('TCP and UDP conversations equal `tshark -q -z conv,tcp -z conv,udp`: count, endpoints and frames', async () => {
+    expect.hasAssertions();
     for (const name of names) {
       const text = await tshark(['-r', corpusFile(name), '-q', '-z', 'conv,tcp', '-z', 'conv,udp']);
       const conv = parseConversations(text);
@@ -138,6 +142,7 @@ describe.skipIf(!corpus)('packets and conversations against tshark', () => {
   });
 
   it.skipIf(tsharkSkips)('packet totals per protocol equal tshark display filters', { timeout: 180_000 }, async () => {
+    expect.hasAssertions();
     for (const name of ['wikipedia.pcap', 'nmap-vsn.pcap', 'cooper-grill-dvwa.pcapng']) {
       const r = await analyzeCaptureFile(corpusFile(name));
       const count = async (filter: string): Promise<number> => (await tshark(['-r', corpusFile(name), '-Y', filter])).trim().split('\n').filter((l) => l.length > 0).length;

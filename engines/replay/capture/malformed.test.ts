@@ -45,6 +45,7 @@ describe.skipIf(!corpus)('damaged copies of the corpus', () => {
   const names = corpus ? Object.keys(groundTruth()) : [];
 
   it('a copy cut at any of many offsets keeps the packets before the cut and counts the cut', () => {
+    expect.hasAssertions();
     const rand = seededRandom(8);
     for (const name of names) {
       const full = new Uint8Array(readFileSync(corpusFile(name)));
@@ -94,6 +95,7 @@ describe.skipIf(!corpus)('damaged copies of the corpus', () => {
   });
 
   it('random bytes after a valid header, as pcap and as pcapng, stop cleanly', () => {
+    expect.hasAssertions();
     const rand = seededRandom(99);
     for (let round = 0; round < 40; round++) {
       const junk = Uint8Array.from({ length: 2000 + Math.floor(rand() * 4000) }, () => Math.floor(rand() * 256));

@@ -68,6 +68,7 @@ describe.skipIf(!corpus)('capture reader on the corpus', () => {
   }
 
   it('gives identical packets whatever the chunk size (records cross chunk boundaries)', () => {
+    expect.hasAssertions();
     for (const name of ['wikipedia.pcap', 'cooper-grill-dvwa.pcapng']) {
       const bytes = new Uint8Array(readFileSync(corpusFile(name)));
       const whole = readBytes(bytes);
@@ -79,6 +80,7 @@ describe.skipIf(!corpus)('capture reader on the corpus', () => {
   });
 
   it.skipIf(!corpus || tsharkSkips)('matches tshark frame by frame: time, captured and original length, interface', { timeout: 180_000 }, async () => {
+    expect.hasAssertions();
     for (const name of Object.keys(truth)) {
       const out = await tshark(['-r', corpusFile(name), '-T', 'fields', '-E', 'separator=,', '-e', 'frame.time_epoch', '-e', 'frame.cap_len', '-e', 'frame.len', '-e', 'frame.interface_id']);
       const rows = out.trim().split('\n').map((l) => l.split(','));
@@ -270,6 +272,7 @@ describe('pcapng', () => {
   });
 
   it('stops cleanly on a block length that is not a multiple of 4, or too large', () => {
+    expect.hasAssertions();
     for (const bad of [13, 0x7ffffff0]) {
       const bytes = multiSection();
       const view = new DataView(bytes.buffer, bytes.byteOffset);

@@ -47,12 +47,14 @@ describe('synthetic background traffic', () => {
   }
 
   it('written to a file through PcapFileWriter, parses back to its packet count', async () => {
+    expect.hasAssertions();
     await throughFile(async (_file, r) => {
       expect(r.warnings).toEqual([]);
     });
   });
 
   it.skipIf(skipWithout('tshark'))('written to a file through PcapFileWriter, tshark counts the same TCP conversations', async () => {
+    expect.hasAssertions();
     await throughFile(async (file, r) => {
       const conv = parseConversations(await tshark(['-r', file, '-q', '-z', 'conv,tcp']));
       const ours = r.connections.filter((c) => c.proto === 'tcp').length;

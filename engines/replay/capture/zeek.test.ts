@@ -85,6 +85,7 @@ describe.skipIf(!pcapCorpusAvailable())('conn.log from the Zeek corpus', () => {
   });
 
   it('the JSON form of the same logs gives the same records (flat dotted names, or a nested id object)', () => {
+    expect.hasAssertions();
     for (const [dir, file] of [
       ['wikipedia', 'conn.log'],
       ['pcapng-multi-interface', 'conn.log'],
@@ -124,6 +125,7 @@ describe.skipIf(!pcapCorpusAvailable())('conn.log from the Zeek corpus', () => {
 
 describe('conn.log written and read back', () => {
   it.skipIf(!pcapCorpusAvailable())('every corpus trace: our connections written as TSV and as JSON read back equal (times to the microsecond)', async () => {
+    expect.hasAssertions();
     for (const name of ['wikipedia.pcap', 'sshguess.pcap', 'ftp-bruteforce.pcap', 'nmap-vsn.pcap', 'pcapng-multi-interface.pcapng']) {
       const pcap = await analyzeCaptureFile(corpusFile(name));
       for (const form of ['tsv', 'json'] as const) {
@@ -169,6 +171,7 @@ describe('damaged conn.logs: counted warnings or a clear parse_error, never a cr
   });
 
   it('refuses what is not a conn.log with parse_error and a message that repeats nothing of the input', () => {
+    expect.hasAssertions();
     const cases = ['', 'SECRET plain text\n', '#separator \\x09\n#path\tdns\n#fields\tts\tquery\n', '#separator \\x09\n#fields\tts\tSECRET\n', '#separator \\x09\n#path\tconn\n'];
     for (const text of cases) {
       let caught: unknown;
@@ -183,6 +186,7 @@ describe('damaged conn.logs: counted warnings or a clear parse_error, never a cr
   });
 
   it('every cut of a log and seeded byte flips give records and warnings, never an exception other than parse_error', () => {
+    expect.hasAssertions();
     const text = enc(header + good.repeat(5) + tsvToJson(header + good) + '\n');
     let seed = 7;
     const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);

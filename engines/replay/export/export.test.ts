@@ -85,6 +85,7 @@ const MERMAID_JS = process.env['MERMAID_JS'] ?? fileURLToPath(new URL('../../../
 
 describe.skipIf(!existsSync(MERMAID_JS) || skipWithout('chromium'))('Mermaid renders (in Chromium)', () => {
   it('renders the story and its hostile twin to SVG, the hostile text shown as text', { timeout: 120_000 }, async () => {
+    expect.hasAssertions();
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu'] });
     try {
@@ -125,6 +126,7 @@ describe('Cypher', () => {
   });
 
   it('keeps hostile text inside string literals', () => {
+    expect.hasAssertions();
     const text = storyToCypher(hostile);
     for (const l of text.trimEnd().split('\n').slice(1)) {
       // Outside literals a statement has exactly one `;`, at its end.

@@ -28,6 +28,7 @@ describe.skipIf(!corpus)('DNS', () => {
   });
 
   it.skipIf(tsharkSkips)('queries and answers equal tshark frame by frame (name, type, answer count) on every capture with DNS', async () => {
+    expect.hasAssertions();
     for (const name of ['wikipedia.pcap', 'dns-edns-ecs.pcap', 'pcapng-multi-interface.pcapng', 'nmap-vsn.pcap']) {
       // tshark calls multicast DNS and LLMNR mdns and llmnr but fills the same dns.* fields.
       const out = await tshark(['-r', corpusFile(name), '-Y', 'dns || mdns || llmnr', '-T', 'fields', '-E', 'separator=;', '-e', 'frame.number', '-e', 'dns.flags.response', '-e', 'dns.qry.name', '-e', 'dns.qry.type', '-e', 'dns.count.answers']);
@@ -129,6 +130,7 @@ describe.skipIf(!corpus)('HTTP', () => {
   });
 
   it.skipIf(tsharkSkips)('request counts equal tshark http.request on the HTTP captures', async () => {
+    expect.hasAssertions();
     for (const name of ['wikipedia.pcap', 'get.pcap', 'cooper-grill-dvwa.pcapng']) {
       const out = await tshark(['-r', corpusFile(name), '-Y', 'http.request', '-T', 'fields', '-e', 'http.request.method', '-e', 'http.request.uri']);
       const theirs = out.trim().split('\n').filter((l) => l.length > 0).map((l) => l.split('\t').join(' ')).sort();
