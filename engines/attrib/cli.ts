@@ -1,5 +1,5 @@
 // `attrib` command line: ACH on a scenario file or bundled name with overrides, the demo, and the standalone HTTP service.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
@@ -33,6 +33,7 @@ import {
   type TechniqueClassifier,
 } from './analysis.js';
 import { serializeKb } from './kb/build.js';
+import { compareVersions, installedKbPath, refreshAttackLookup, SHIPPED_ATTACK_VERSION } from '../core/attack/lookup.js';
 import { parseKnownInfrastructure, parsePeriod } from './attribute/request.js';
 import { readJsonFile } from './kb/kb.js';
 import type { Attribution } from '../core/contracts/attrib.js';
@@ -66,9 +67,12 @@ Usage:
       Trains the sentence-level technique classifier on the KB's procedure texts and the labelled
       sentences ([{text, label}], e.g. TRAM single_label.json); 20% of each label is held out (seed 1)
       and the held-out precision, recall and micro-F1 printed. --out defaults to attrib-classifier.json.
-  attrib load-attack BUNDLE [--out attack_kb.json]
+  attrib load-attack BUNDLE [--out attack_kb.json] [--install]
       Turns an ATT&CK STIX 2.1 bundle into the knowledge base file (the index.json beside it names the
       release when the bundle has no x-mitre-collection); a bundle with no ATT&CK object is refused.
+      --install also puts it in the data folder (VITRINE_HOME, else the user-data folder), where every
+      service's ATT&CK lookup and attrib's default knowledge base read it (Enterprise, not older than
+      the shipped release); with --install alone no --out file is written.
   attrib ach SCENARIO.json|BUNDLED_NAME [--override EID:HID=RATING ...] [--json|--stix]
       Analysis of competing hypotheses: the matrix, each hypothesis's weighted inconsistency (the least
       inconsistent leads), diagnosticity, and which items, if wrong, would change the leader.
@@ -102,6 +106,7 @@ const options = {
   shortlist: { type: 'string' },
   period: { type: 'string' },
   'known-infrastructure': { type: 'string' },
+  install: { type: 'boolean' },
   calibration: { type: 'string' },
   'ttp-labels': { type: 'string' },
   out: { type: 'string' },
@@ -308,9 +313,35 @@ function trainCommand(positionals: readonly string[], values: Values): CliResult
 function loadAttackCommand(positionals: readonly string[], values: Values): CliResult {
   if (positionals.length !== 1) throw new UsageError('load-attack takes one ATT&CK STIX bundle');
   const kb = loadAttackFile(path.resolve(positionals[0]!));
-  const out = values.out ?? 'attack_kb.json';
-  writeOut(out, serializeKb(kb.data), 'knowledge base');
-  return json({ out: path.basename(out), metadata: kb.data.metadata });
+  const text = serializeKb(kb.data);
+  if (values.install !== true || values.out !== undefined) writeOut(values.out ?? 'attack_kb.json', text, 'knowledge base');
+  const out = values.install === true && values.out === undefined ? {} : { out: path.basename(values.out ?? 'attack_kb.json') };
+  if (values.install !== true) return json({ ...out, metadata: kb.data.metadata });
+  return json({ ...out, installed: installKb(kb, text), metadata: kb.data.metadata });
+}
+
+/**
+ * Puts the knowledge base where every service's ATT&CK lookup and attrib's default knowledge base read it
+ * (`attack/attack-kb.json` in the data folder). Only an Enterprise release not older than the shipped one: an ICS or
+ * Mobile knowledge base, or an older release, would rename techniques under every service.
+ */
+function installKb(kb: AttackKb, text: string): string {
+  const ids = kb.data.techniques.map((t) => t.id);
+  const enterprise = ids.filter((id) => /^T1\d{3}/.test(id)).length;
+  if (enterprise === 0 || enterprise < ids.length * 0.9) throw new UsageError('only an Enterprise ATT&CK knowledge base is installed for every service (this one is ICS, Mobile or mixed); use --out and --kb instead');
+  const version = kb.data.metadata.attack_version;
+  if (version !== null && compareVersions(version, SHIPPED_ATTACK_VERSION) < 0) throw new UsageError(`ATT&CK ${version} is older than the shipped ${SHIPPED_ATTACK_VERSION}; use --out and --kb instead`);
+  const file = installedKbPath();
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch {
+    throw new VitrineError('internal', 'the knowledge base cannot be written into the data folder');
+  }
+  refreshAttackLookup();
+  return path.join('attack', path.basename(file));
 }
 
 async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {

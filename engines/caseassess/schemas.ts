@@ -95,7 +95,7 @@ export const assessmentSchema = z.object({
   hypotheses_scored: z.number().int(),
   warnings: z.array(
     z.object({
-      code: z.enum(['unknown_technique', 'revoked_technique', 'unknown_software', 'unknown_sector', 'unknown_region', 'indicator_not_scored', 'time_not_scored', 'no_scored_evidence', 'duplicate_evidence']),
+      code: z.enum(['unknown_technique', 'revoked_technique', 'newer_technique', 'unknown_software', 'unknown_sector', 'unknown_region', 'indicator_not_scored', 'time_not_scored', 'no_scored_evidence', 'duplicate_evidence']),
       evidence_id: z.string().nullable(),
       message: z.string(),
     }),

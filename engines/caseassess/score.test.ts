@@ -272,3 +272,23 @@ describe('revoked technique ids', () => {
     expect(revoked.confidence.insufficient).toBeUndefined();
   });
 });
+
+describe('ATT&CK v19 technique ids', () => {
+  it('are scored as the graph ids v19 replaced with them (T1685.005 as T1070.001), named, with a warning; an id no release knows stays unknown', () => {
+    const newer = assess(kg, { case_id: 'v19', techniques: [{ evidence_id: 'T-1', id: 'T1685.005' }, { evidence_id: 'T-2', id: 'T1059.001' }] });
+    const older = assess(kg, { case_id: 'v19', techniques: [{ evidence_id: 'T-1', id: 'T1070.001' }, { evidence_id: 'T-2', id: 'T1059.001' }] });
+    expect(newer.warnings).toEqual([expect.objectContaining({ code: 'newer_technique', evidence_id: 'T-1', message: expect.stringContaining('T1070.001') })]);
+    expect(newer.evidence[0]).toMatchObject({ given: 'T1685.005', resolved_id: 'T1685.005', status: 'scored' });
+    expect(newer.evidence[0]!.resolved_name).toMatch(/\S/);
+    expect(newer.evidence[0]!.resolved_name).not.toBe('T1685.005');
+    expect(newer.evidence[0]!.actors_matching).toBe(older.evidence[0]!.actors_matching);
+    expect(newer.evidence[0]!.actors_matching).toBeGreaterThan(0);
+    expect(newer.leading.attack_id).toBe(older.leading.attack_id);
+    // Both forms in one case are one observation.
+    const both = assess(kg, { case_id: 'v19', techniques: [{ evidence_id: 'T-1', id: 'T1685.005' }, { evidence_id: 'T-2', id: 'T1070.001' }] });
+    expect(both.evidence.map((r) => r.status).sort()).toEqual(['not_scored', 'scored']);
+    const unknown = assess(kg, { case_id: 'v19', techniques: [{ evidence_id: 'T-1', id: 'T1999' }] });
+    expect(unknown.evidence[0]).toMatchObject({ resolved_id: null, resolved_name: null, status: 'unknown' });
+    expect(assessmentSchema.safeParse(newer).success).toBe(true);
+  });
+});

@@ -171,20 +171,35 @@ function prepare(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}
         known = replacement;
       }
     }
+    // An id of a newer release than the graph's (v19's T1685.005) is scored as the graph's ids that release revoked for it (T1070.001).
+    let counterparts: readonly string[] = [];
+    let newerName: string | undefined;
     if (!known) {
+      const lookup = options.lookup ?? attackLookup();
+      const r = lookup.technique(id);
+      counterparts = r.status === 'current' || r.status === 'deprecated' ? (lookup.predecessors?.(id) ?? []).filter((p) => kg.techniques.has(p)) : [];
+      if (counterparts.length > 0) {
+        newerName = r.name;
+        warnings.push({ code: 'newer_technique', evidence_id: t.evidence_id, message: `ATT&CK ${r.version ?? 'newer'} id; scored as the graph's ${counterparts.join(', ')}, which that release replaced with it` });
+      }
+    }
+    if (!known && counterparts.length === 0) {
       warnings.push({ code: 'unknown_technique', evidence_id: t.evidence_id, message: 'technique id not in the knowledge graph; not scored' });
       row({ evidence_id: t.evidence_id, kind: 'technique', given: t.id, resolved_id: null, resolved_name: null, confidence: c, weight: 0, actors_matching: 0, status: 'unknown' });
       continue;
     }
-    if (dedup.duplicate(`t:${id}`, t.evidence_id)) {
-      row({ evidence_id: t.evidence_id, kind: 'technique', given: t.id, resolved_id: id, resolved_name: known.name, confidence: c, weight: 0, actors_matching: kg.actorsByTechnique.get(id)?.size ?? 0, status: 'not_scored' });
+    const union = (sets: readonly (ReadonlySet<number> | undefined)[]): Set<number> => new Set(sets.flatMap((x) => [...(x ?? [])]));
+    const sources = counterparts.length > 0 ? counterparts : [id];
+    const resolvedName = known?.name ?? newerName ?? '';
+    const exact = union(sources.map((x) => kg.actorsByTechnique.get(x)));
+    if (dedup.duplicate(`t:${sources.join('+')}`, t.evidence_id)) {
+      row({ evidence_id: t.evidence_id, kind: 'technique', given: t.id, resolved_id: id, resolved_name: resolvedName, confidence: c, weight: 0, actors_matching: exact.size, status: 'not_scored' });
       continue;
     }
-    const exact = kg.actorsByTechnique.get(id) ?? new Set<number>();
-    const family = kg.actorsByFamily.get(parentTechnique(id)) ?? new Set<number>();
+    const family = union(sources.map((x) => kg.actorsByFamily.get(parentTechnique(x))));
     const w = idf(n, exact.size);
     const wFamily = idf(n, family.size);
-    row({ evidence_id: t.evidence_id, kind: 'technique', given: t.id, resolved_id: id, resolved_name: known.name, confidence: c, weight: round(w), actors_matching: exact.size, status: 'scored' });
+    row({ evidence_id: t.evidence_id, kind: 'technique', given: t.id, resolved_id: id, resolved_name: resolvedName, confidence: c, weight: round(w), actors_matching: exact.size, status: 'scored' });
     const diagnostic = w >= stats.absentThreshold;
     items.push({
       evidenceId: t.evidence_id,
@@ -383,8 +398,8 @@ interface Scored {
 export interface AssessOptions {
   /** How many alternatives to return after the leading hypothesis (default 10, at most 200). */
   readonly alternatives?: number;
-  /** The ATT&CK lookup that resolves revoked technique ids (default the process's, engines/core/attack). */
-  readonly lookup?: { technique(id: string): ResolvedTechnique };
+  /** The ATT&CK lookup that resolves revoked technique ids and a newer release's ids (default the process's, engines/core/attack). */
+  readonly lookup?: { technique(id: string): ResolvedTechnique; predecessors?(id: string): readonly string[] };
 }
 
 /** The assessment of a validated case against a knowledge graph. */

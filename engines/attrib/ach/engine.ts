@@ -15,6 +15,7 @@ import type {
   AchStrength,
   AchWeight,
 } from '../../core/contracts/ach.js';
+import { attackLookup } from '../../core/attack/lookup.js';
 import { canonicalHash } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
 import { RATINGS, type OverrideSpec } from './scenario.js';
@@ -56,9 +57,14 @@ export function hypothesesOf(s: AchScenario): AchHypothesis[] {
 }
 
 function usesTechnique(actor: readonly string[], technique: string): boolean {
-  // A sub-technique counts for its parent and the parent for its sub-techniques: reports name either.
-  const parent = technique.split('.')[0]!;
-  return actor.some((t) => t === technique || t === parent || t.split('.')[0] === technique);
+  // A sub-technique counts for its parent and the parent for its sub-techniques: reports name either. One technique across
+  // ATT&CK releases is one technique: v19's T1685.005 matches an actor recorded with T1070.001, which v19 revoked for it.
+  return attackLookup()
+    .equivalents(technique)
+    .some((id) => {
+      const parent = id.split('.')[0]!;
+      return actor.some((t) => t === id || t === parent || t.split('.')[0] === id);
+    });
 }
 
 /** A rating from the actor's known techniques: all shown → C, none → I, some → N. Undefined when there is nothing to compare. */

@@ -1,4 +1,5 @@
 // An ACH assessment as a STIX 2.1 bundle: the author, intrusion sets for actor hypotheses, attack patterns of the evidence, a report, the matrix and each override as notes.
+import { attackLookup } from '../../core/attack/lookup.js';
 import type { AchAssessment, AchStrength } from '../../core/contracts/ach.js';
 import { attackPattern, bundle, identity, intrusionSet, note, report, type StixBundle, type StixObject } from '../../core/stix.js';
 
@@ -67,9 +68,10 @@ export function assessmentToStix(a: AchAssessment, options: AchStixOptions = {})
 
   const techniques = [...new Set(a.evidence.flatMap((e) => e.techniques))].sort();
   const patterns = techniques.map((t) => {
-    const known = options.technique?.(t);
+    // Named by the knowledge base, else by whichever ATT&CK release knows the id; an id none knows is "Unknown technique", never its own name.
+    const known = options.technique?.(t) ?? attackLookup().technique(t);
     const phases = (known?.tactics ?? []).map((phase_name) => ({ kill_chain_name: 'mitre-attack', phase_name }));
-    return attackPattern({ name: known?.name ?? t, mitre_id: t, ...(phases.length > 0 ? { kill_chain_phases: phases } : {}) }, reference);
+    return attackPattern({ name: known.name, mitre_id: t, ...(phases.length > 0 ? { kill_chain_phases: phases } : {}) }, reference);
   });
   objects.push(...patterns);
 

@@ -127,7 +127,11 @@ export function attributeEvidence(evidence: AttributionEvidence, kb: AttackKb, o
   const groups = [...kb.groups.values()].filter((g) => g.deprecated !== true && ((kb.groupTechniques.get(g.id)?.size ?? 0) > 0 || (kb.groupSoftware.get(g.id)?.size ?? 0) > 0));
   const G = groups.length;
   const idf = (id: string): number => specificity(G, kb.techniqueGroupCount.get(id) ?? 0);
-  const ids = [...new Set(evidence.techniques.map((t) => kb.revoked.get(t) ?? t))].filter((t) => kb.techniques.has(t)).sort();
+  const given = [...new Set(evidence.techniques.map((t) => kb.revoked.get(t) ?? t))].filter((t) => kb.techniques.has(t));
+  // A technique of a newer release (v19's T1685.005) is compared as the ids of this knowledge base it replaced (T1070.001), which groups are recorded against.
+  const newer = given.filter((t) => kb.counterparts.has(t)).sort();
+  if (newer.length > 0) warnings.push(`compared as their counterparts in the knowledge base's release: ${newer.map((t) => `${t} as ${kb.counterparts.get(t)!.join(', ')}`).join('; ')}`);
+  const ids = [...new Set(given.flatMap((t) => kb.counterparts.get(t) ?? [t]))].sort();
   const unmatched = ids.filter((t) => (kb.techniqueGroupCount.get(t) ?? 0) === 0);
   const report = profile(ids, kb, idf);
 

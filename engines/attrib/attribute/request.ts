@@ -54,7 +54,8 @@ export function parsePeriod(text: string): { from: string; to?: string } {
   const parts = text.trim().split(/\/|\.\./);
   if (parts.length > 2) throw new VitrineError('validation_failed', '--period is FROM or FROM/TO (a year, YYYY-MM or YYYY-MM-DD)');
   const raw = parts.length === 2 ? { from: parts[0]!.trim(), to: parts[1]!.trim() } : { from: parts[0]!.trim() };
-  return validate(periodSchema, raw, '--period');
+  const p = validate(periodSchema, raw, '--period');
+  return p.to === undefined ? { from: p.from } : { from: p.from, to: p.to };
 }
 
 /**

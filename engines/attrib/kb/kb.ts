@@ -4,6 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { ATTACK_KB_FORMAT, cleanProcedureText, parseAttackBundle, releaseFromIndex, type AttackIndex, type AttackKbData, type KbGroup, type KbSoftware, type KbTechnique } from '../../core/attack/bundle.js';
+import { attackLookup, installedKbPath } from '../../core/attack/lookup.js';
 import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
 import { findResourcesDir } from '../../core/resources.js';
@@ -55,6 +56,17 @@ export interface AttackKb {
   readonly techniqueGroupCount: ReadonlyMap<string, number>;
   /** Each group's documented activity as [first, last] (fractional years): the first and last seen dates of its campaigns and the publication years of its references. */
   readonly groupActivity: ReadonlyMap<string, readonly [number, number]>;
+  /**
+   * Techniques a newer ATT&CK release knows that this knowledge base does not (v19's T1685.005), to the ids of this
+   * knowledge base that release revoked in their favour (T1070.001): groups and software are recorded against those.
+   */
+  readonly counterparts: ReadonlyMap<string, readonly string[]>;
+}
+
+/** What indexKb takes from the one ATT&CK lookup: techniques of other releases and the revocations between them. */
+export interface ReleaseLookup {
+  allTechniques(): readonly { readonly id: string; readonly name: string; readonly tactics: readonly string[] }[];
+  predecessors(id: string): readonly string[];
 }
 
 /**
@@ -127,9 +139,25 @@ export const attackKbSchema = z
   })
   .strict();
 
-/** Builds the lookups over serialised KB data. */
-export function indexKb(data: KbData): AttackKb {
-  const techniques = new Map(data.techniques.map((t) => [t.id, t]));
+/**
+ * Builds the lookups over serialised KB data. The techniques map also holds, named and placed under their tactics,
+ * the techniques the other ATT&CK releases of `releases` know (v19's, an analyst-loaded newer one's), so extraction,
+ * layers, STIX and ACH name them; each is tied to its counterparts here (`counterparts`) for attribution. The
+ * serialised data stays this knowledge base's own.
+ */
+export function indexKb(data: KbData, releases: ReleaseLookup | null = attackLookup()): AttackKb {
+  const techniques = new Map<string, KbTechnique>(data.techniques.map((t) => [t.id, t]));
+  const counterparts = new Map<string, string[]>();
+  if (releases !== null) {
+    const own = new Set(techniques.keys());
+    for (const t of releases.allTechniques()) {
+      if (own.has(t.id)) continue;
+      const dot = t.id.indexOf('.');
+      techniques.set(t.id, { id: t.id, name: t.name, tactics: [...t.tactics], ...(dot > 0 ? { parent: t.id.slice(0, dot) } : {}) });
+      const before = releases.predecessors(t.id).filter((p) => own.has(p));
+      if (before.length > 0) counterparts.set(t.id, before);
+    }
+  }
   const groups = new Map(data.groups.map((g) => [g.id, g]));
   const software = new Map(data.software.map((s) => [s.id, s]));
   const groupTechniques = new Map<string, Set<string>>();
@@ -170,7 +198,7 @@ export function indexKb(data: KbData): AttackKb {
       groupActivity.set(g, span ? [Math.min(span[0], first), Math.max(span[1], last)] : [first, last]);
     }
   }
-  return { data, techniques, groups, software, revoked: new Map(Object.entries(data.revoked)), groupTechniques, groupSoftware, softwareTechniques, techniqueGroupCount, groupActivity };
+  return { data, techniques, groups, software, revoked: new Map(Object.entries(data.revoked)), groupTechniques, groupSoftware, softwareTechniques, techniqueGroupCount, groupActivity, counterparts };
 }
 
 /** Names of ATT&CK matrices as the collection index names their collections. */
@@ -263,15 +291,23 @@ export function readJsonFile(file: string, what: string, maxBytes = MAX_KB_FILE_
 const cache = new Map<string, AttackKb>();
 
 /**
- * The knowledge base: `file` (the --kb option) if given, else env var ATTR_KB, else the shipped one.
+ * The knowledge base: `file` (the --kb option) if given, else env var ATTR_KB, else the one `attrib load-attack --install`
+ * put in the data folder, else the shipped one.
  * A file holding a STIX bundle instead of a KB is converted on the fly. Cached per path and modification time.
  */
 export function loadKb(file?: string): AttackKb {
-  const chosen = file ?? (process.env['ATTR_KB'] !== undefined && process.env['ATTR_KB'] !== '' ? process.env['ATTR_KB'] : path.join(defaultAttribResourcesDir(), SHIPPED_KB_FILE));
+  const installed = installedKbPath();
+  const chosen =
+    file ??
+    (process.env['ATTR_KB'] !== undefined && process.env['ATTR_KB'] !== '' ? process.env['ATTR_KB'] : existsSync(installed) ? installed : path.join(defaultAttribResourcesDir(), SHIPPED_KB_FILE));
   let key: string;
   try {
     const st = statSync(chosen);
-    key = `${path.resolve(chosen)}:${st.mtimeMs}:${st.size}`;
+    // The releases the overlay came from are part of the key: installing a newer knowledge base changes them.
+    const releases = attackLookup()
+      .releases.map((r) => `${r.version ?? ''}/${r.source}/${r.techniques.length}`)
+      .join(',');
+    key = `${path.resolve(chosen)}:${st.mtimeMs}:${st.size}:${releases}`;
   } catch {
     throw new VitrineError('not_found', 'the knowledge base file cannot be read');
   }

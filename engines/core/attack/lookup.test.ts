@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ATTACK_KB_FORMAT } from './bundle.js';
-import { AttackLookup, applyDelta, compareVersions, defaultReleases, type AttackDelta, type AttackRelease } from './lookup.js';
+import { mkdirSync } from 'node:fs';
+import { AttackLookup, applyDelta, compareVersions, dataHome, defaultReleases, installedKbPath, type AttackDelta, type AttackRelease } from './lookup.js';
 
 const base: AttackRelease = {
   version: '18.1',
@@ -91,8 +92,49 @@ describe('the ATT&CK lookup over several releases', () => {
     expect(l.technique('T1685.005').version).toBe('19');
   });
 
+  it('finds one technique across releases: the ids revoked in favour of a new id, and the other way round', () => {
+    expect(lookup.predecessors('T1685.005')).toEqual(['T1070.001']);
+    expect(lookup.predecessors('T1003')).toEqual(['T1086']);
+    expect(lookup.predecessors('T1059')).toEqual([]);
+    expect([...lookup.equivalents('t1070.001')].sort()).toEqual(['T1070.001', 'T1685.005']);
+    expect([...lookup.equivalents('T1685.005')].sort()).toEqual(['T1070.001', 'T1685.005']);
+    expect(lookup.equivalents('T9999')).toEqual(['T9999']);
+    const all = lookup.allTechniques().map((t) => t.id);
+    expect(all).toContain('T1685.005');
+    expect(all).not.toContain('T1070.001');
+  });
+
+  it('reads the knowledge base attrib load-attack --install put in the data folder; a named file (ATTR_KB) wins over it', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'attack-home-'));
+    expect(dataHome({ VITRINE_HOME: home })).toBe(home);
+    const installed = installedKbPath({ VITRINE_HOME: home });
+    expect(installed).toBe(path.join(home, 'attack', 'attack-kb.json'));
+    mkdirSync(path.dirname(installed), { recursive: true });
+    const kb = (version: string, id: string) => ({
+      format: ATTACK_KB_FORMAT,
+      metadata: { source: 'installed', attack_version: version, modified: '2027-01-01T00:00:00Z', counts: {} },
+      licence: 'x',
+      tactics: [{ id: 'TA0005', shortname: 'stealth', name: 'Stealth' }],
+      techniques: [{ id, name: `Technique of ${version}`, tactics: ['stealth'] }],
+      revoked: {},
+      groups: [],
+      software: [],
+      campaigns: [],
+      relations: [],
+    });
+    writeFileSync(installed, JSON.stringify(kb('21', 'T1701')));
+    const l = new AttackLookup(defaultReleases(undefined, { VITRINE_HOME: home }));
+    expect(l.version).toBe('21');
+    expect(l.technique('T1701').name).toBe('Technique of 21');
+    const named = path.join(home, 'named.json');
+    writeFileSync(named, JSON.stringify(kb('22', 'T1702')));
+    const both = new AttackLookup(defaultReleases(undefined, { VITRINE_HOME: home, ATTR_KB: named }));
+    expect(both.version).toBe('22');
+    expect(both.technique('T1701').status).toBe('unknown');
+  });
+
   it('the shipped releases are 19 and 18.1', () => {
-    const l = new AttackLookup(defaultReleases(undefined, {}));
+    const l = new AttackLookup(defaultReleases(undefined, { VITRINE_HOME: mkdtempSync(path.join(tmpdir(), 'attack-home-')) }));
     expect(l.releases.map((r) => r.version)).toEqual(['19', '18.1']);
     expect(l.tactic('defense-impairment')?.id).toBe('TA0112');
   });

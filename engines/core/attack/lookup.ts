@@ -1,7 +1,8 @@
 // One ATT&CK lookup for every service: several releases at once (the shipped 18.1 knowledge base, v19 built from its
 // shipped change set, and a newer knowledge base or bundle an analyst loaded), each technique id resolved to a name,
 // tactics, the release that knows it, and whether it was revoked (with the replacement).
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ATTACK_KB_FORMAT, parseAttackBundle, type AttackKbData, type KbTactic, type KbTechnique } from './bundle.js';
@@ -201,6 +202,61 @@ export class AttackLookup {
     return { id, name: 'Unknown technique', tactics: [], status: 'unknown', version: null };
   }
 
+  private successorsIndex: ReadonlyMap<string, readonly string[]> | undefined;
+
+  /** Every revoked id (of any release) to the live id its revocation chain ends at. */
+  private revokedChain(id: string): string | undefined {
+    const r = this.technique(id);
+    return r.status === 'revoked' ? r.revokedBy : undefined;
+  }
+
+  /**
+   * The ids a newer release revoked in favour of `id` (`T1685.005` gives `T1070.001`): its counterparts in an older
+   * release, for data (group profiles, knowledge graphs) written against that release. Sorted; empty for most ids.
+   */
+  predecessors(raw: string): readonly string[] {
+    if (this.successorsIndex === undefined) {
+      const index = new Map<string, string[]>();
+      const seen = new Set<string>();
+      for (const r of this.releases)
+        for (const old of Object.keys(r.revoked)) {
+          if (seen.has(old)) continue;
+          seen.add(old);
+          const to = this.revokedChain(old);
+          if (to === undefined) continue;
+          const list = index.get(to) ?? [];
+          list.push(old);
+          index.set(to, list);
+        }
+      for (const list of index.values()) list.sort(byString);
+      this.successorsIndex = index;
+    }
+    return this.successorsIndex.get(raw.trim().toUpperCase()) ?? [];
+  }
+
+  /** The id itself, the id a release revoked it for, and the ids revoked in its favour: one technique across releases. */
+  equivalents(raw: string): readonly string[] {
+    const id = raw.trim().toUpperCase();
+    const to = this.revokedChain(id);
+    const out = new Set<string>([id]);
+    if (to !== undefined) {
+      out.add(to);
+      for (const p of this.predecessors(to)) out.add(p);
+    }
+    for (const p of this.predecessors(id)) out.add(p);
+    return [...out];
+  }
+
+  /** Every live technique any release knows, resolved (newest release's name and tactics), sorted by id. */
+  allTechniques(): readonly ResolvedTechnique[] {
+    const ids = new Set<string>();
+    for (const r of this.releases) for (const t of r.techniques) ids.add(t.id);
+    return [...ids]
+      .sort(byString)
+      .map((id) => this.technique(id))
+      .filter((t) => t.status === 'current' || t.status === 'deprecated');
+  }
+
   /** A technique's name as shown: the name, marked when revoked or unknown. */
   label(id: string): string {
     const r = this.technique(id);
@@ -215,11 +271,34 @@ export function coreResourcesRoot(): string {
 }
 
 /** The shipped 18.1 knowledge base and the v19 change set below resources/. */
+/** The release of the shipped knowledge base (the base of the v19 change set). */
+export const SHIPPED_ATTACK_VERSION = '18.1';
+
 export const SHIPPED_KB_RELATIVE = path.join('attrib', 'attack-kb.json.gz');
 export const V19_DELTA_RELATIVE = path.join('core', 'attack', 'attack-v19-delta.json');
 
 /** The environment variables naming an analyst's knowledge base (what `attrib load-attack` writes) or an ATT&CK bundle. */
 export const ATTACK_KB_ENV = ['VITRINE_ATTACK_KB', 'ATTR_KB'] as const;
+
+/**
+ * The workstation's data folder as every process finds it: VITRINE_HOME when set, else the platform's user-data folder
+ * (Linux $XDG_CONFIG_HOME/Vitrine or ~/.config/Vitrine, macOS ~/Library/Application Support/Vitrine, Windows
+ * %APPDATA%\Vitrine), the same rule as the desktop app's.
+ */
+export function dataHome(env: NodeJS.ProcessEnv = process.env): string {
+  const explicit = env['VITRINE_HOME'];
+  if (explicit !== undefined && explicit.trim() !== '') return path.resolve(explicit);
+  const home = os.homedir();
+  if (process.platform === 'win32') return path.win32.join(env['APPDATA'] || path.win32.join(home, 'AppData', 'Roaming'), 'Vitrine');
+  if (process.platform === 'darwin') return path.posix.join(home, 'Library', 'Application Support', 'Vitrine');
+  const xdg = env['XDG_CONFIG_HOME'];
+  return path.posix.join(xdg !== undefined && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.config'), 'Vitrine');
+}
+
+/** Where `attrib load-attack --install` puts the analyst's knowledge base, which every service's lookup then reads. */
+export function installedKbPath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(dataHome(env), 'attack', 'attack-kb.json');
+}
 
 function readJson(file: string): unknown {
   let bytes = readFileSync(file);
@@ -241,7 +320,11 @@ export function releaseFromFile(file: string): AttackRelease | null {
   return { version: typeof kb.metadata.attack_version === 'string' ? kb.metadata.attack_version : null, source: String(kb.metadata.source ?? 'loaded'), tactics, techniques, revoked: isObject(json['revoked']) ? (json['revoked'] as Record<string, string>) : {} };
 }
 
-/** The releases a process sees: shipped 18.1, v19 from its change set, and the analyst's file when one is named (it replaces a shipped release of the same version). */
+/**
+ * The releases a process sees: shipped 18.1, v19 from its change set, and the analyst's knowledge base: the file
+ * VITRINE_ATTACK_KB or ATTR_KB names, else the one `attrib load-attack --install` put in the data folder (it replaces
+ * a shipped release of the same version).
+ */
 export function defaultReleases(root = coreResourcesRoot(), env: NodeJS.ProcessEnv = process.env): AttackRelease[] {
   const releases: AttackRelease[] = [];
   let base: AttackRelease | null;
@@ -259,10 +342,10 @@ export function defaultReleases(root = coreResourcesRoot(), env: NodeJS.ProcessE
       // Without the change set the lookup knows 18.1 alone.
     }
   }
-  for (const name of ATTACK_KB_ENV) {
-    const file = env[name];
-    if (file === undefined || file === '') continue;
+  const files = [...ATTACK_KB_ENV.map((name) => env[name] ?? ''), installedKbPath(env)].filter((f) => f !== '');
+  for (const file of files) {
     try {
+      if (!existsSync(file)) continue;
       const loaded = releaseFromFile(file);
       if (loaded === null) continue;
       const same = releases.findIndex((r) => r.version !== null && r.version === loaded.version);
@@ -279,21 +362,34 @@ export function defaultReleases(root = coreResourcesRoot(), env: NodeJS.ProcessE
 let cached: { key: string; lookup: AttackLookup } | null = null;
 
 function envKey(env: NodeJS.ProcessEnv): string {
-  return ATTACK_KB_ENV.map((n) => {
-    const f = env[n];
-    if (f === undefined || f === '') return '';
-    try {
-      const st = statSync(f);
-      return `${f}:${st.mtimeMs}:${st.size}`;
-    } catch {
-      return `${f}:missing`;
-    }
-  }).join('|');
+  return [...ATTACK_KB_ENV.map((n) => env[n] ?? ''), installedKbPath(env)]
+    .map((f) => {
+      if (f === '') return '';
+      try {
+        const st = statSync(f);
+        return `${f}:${st.mtimeMs}:${st.size}`;
+      } catch {
+        return `${f}:missing`;
+      }
+    })
+    .join('|');
 }
 
-/** The process's lookup (read once; read again when the analyst's knowledge-base file changes). */
+/** The analyst's files are looked at again at most this often (the lookup is asked per event in some services). */
+const RECHECK_MS = 2000;
+let checkedAt = 0;
+
+/** The process's lookup (read once; read again when the analyst's knowledge-base file changes, seen within two seconds or at once after refreshAttackLookup). */
 export function attackLookup(): AttackLookup {
+  const now = Date.now();
+  if (cached !== null && now - checkedAt < RECHECK_MS) return cached.lookup;
+  checkedAt = now;
   const key = envKey(process.env);
   if (cached === null || cached.key !== key) cached = { key, lookup: new AttackLookup(defaultReleases()) };
   return cached.lookup;
+}
+
+/** Makes the next attackLookup() look at the analyst's files now (after installing a knowledge base in this process). */
+export function refreshAttackLookup(): void {
+  checkedAt = 0;
 }

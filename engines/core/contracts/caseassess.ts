@@ -256,7 +256,7 @@ export interface Assessment {
 }
 
 export interface AssessmentWarning {
-  readonly code: 'unknown_technique' | 'revoked_technique' | 'unknown_software' | 'unknown_sector' | 'unknown_region' | 'indicator_not_scored' | 'time_not_scored' | 'no_scored_evidence' | 'duplicate_evidence';
+  readonly code: 'unknown_technique' | 'revoked_technique' | 'newer_technique' | 'unknown_software' | 'unknown_sector' | 'unknown_region' | 'indicator_not_scored' | 'time_not_scored' | 'no_scored_evidence' | 'duplicate_evidence';
   readonly evidence_id: string | null;
   readonly message: string;
 }

@@ -186,7 +186,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
     setSaved(null);
     setScenarioTechniques(null);
     void score(scenario, new Map());
-    // Only a change of scenario starts afresh; edits re-score through setRating.
+    // Only a change of scenario starts afresh; edits re-score through setRating (a new analyst name must not reset them).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scenario, fileScenario]);
 
   /** A scenario file from disk (format in docs/attrib.md); the service validates it and names what is wrong. */

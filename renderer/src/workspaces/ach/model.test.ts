@@ -53,6 +53,19 @@ describe('ACH workspace model', () => {
     expect(heat(0, 0)).toBe(0);
     expect(tacticTitle('command-and-control')).toBe('Command and Control');
   });
+
+  it('places v19 Stealth and Defense Impairment after Defense Evasion when a technique is under them', () => {
+    const { columns } = heatmap([
+      { id: 'T1685.005', name: 'Clear Windows Event Logs', tactics: ['defense-impairment'], count: 1, sources: ['id'] },
+      { id: 'T1070.004', name: 'File Deletion', tactics: ['defense-evasion'], count: 1, sources: ['id'] },
+      { id: 'T9000', name: 'Elsewhere', tactics: ['some-new-tactic'], count: 1, sources: ['id'] },
+    ]);
+    const names = columns.map((c) => c.tactic);
+    expect(names.slice(names.indexOf('defense-evasion'), names.indexOf('defense-evasion') + 3)).toEqual(['defense-evasion', 'defense-impairment', 'credential-access']);
+    expect(names).not.toContain('stealth');
+    expect(names.at(-1)).toBe('some-new-tactic');
+    expect(tacticTitle('defense-impairment')).toBe('Defense Impairment');
+  });
 });
 
 describe('extractionFinding', () => {

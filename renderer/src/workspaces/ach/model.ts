@@ -91,7 +91,10 @@ export function segments(text: string, indicators: readonly IndicatorSpan[], tec
   return out;
 }
 
-/** ATT&CK Enterprise tactics in matrix order. */
+/** ATT&CK v19's two tactics in place of Defense Evasion: shown, in this place, when a technique falls under them. */
+export const V19_TACTICS: readonly string[] = ['stealth', 'defense-impairment'];
+
+/** ATT&CK Enterprise tactics in matrix order (the fourteen columns always shown). */
 export const TACTICS: readonly string[] = [
   'reconnaissance',
   'resource-development',
@@ -114,11 +117,12 @@ export interface HeatColumn {
   readonly techniques: readonly { readonly id: string; readonly name: string; readonly count: number }[];
 }
 
-/** Techniques by tactic in matrix order (a technique under each of its tactics), the most frequent first; every Enterprise tactic keeps its column. */
+/** Techniques by tactic in matrix order (a technique under each of its tactics), the most frequent first; every Enterprise tactic keeps its column, v19's Stealth and Defense Impairment stand after Defense Evasion when used. */
 export function heatmap(summary: readonly TechniqueSummary[]): { columns: HeatColumn[]; max: number } {
   const known = new Set(TACTICS);
-  const extra = [...new Set(summary.flatMap((t) => t.tactics).filter((t) => !known.has(t)))].sort();
-  const columns = [...TACTICS, ...extra]
+  const order = TACTICS.flatMap((t) => (t === 'defense-evasion' ? [t, ...V19_TACTICS] : [t]));
+  const extra = [...new Set(summary.flatMap((t) => t.tactics).filter((t) => !order.includes(t)))].sort();
+  const columns = [...order, ...extra]
     .map((tactic) => ({
       tactic,
       techniques: summary

@@ -3,7 +3,7 @@ import type { Assessment, AssessmentWarning } from '../../../../engines/core/con
 import { hypothesisLabel, percent } from './model';
 
 /** Warnings that change how the result reads (evidence that was not scored at all): shown open, not folded away. */
-const READING: ReadonlySet<AssessmentWarning['code']> = new Set(['no_scored_evidence', 'unknown_technique', 'revoked_technique', 'unknown_software', 'unknown_sector', 'unknown_region']);
+const READING: ReadonlySet<AssessmentWarning['code']> = new Set(['no_scored_evidence', 'unknown_technique', 'revoked_technique', 'newer_technique', 'unknown_software', 'unknown_sector', 'unknown_region']);
 
 function warningList(list: readonly AssessmentWarning[]) {
   return (
