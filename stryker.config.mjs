@@ -3,6 +3,7 @@
 // file and folder; `MUTATION_MODULE=pkgscan-policies npm run mutation` runs one (names below). Each module runs only
 // its own test files (stryker.vitest.config.ts reads them from STRYKER_TESTS), never the whole suite.
 // @ts-check
+import { fileURLToPath } from 'node:url';
 
 /** @type {Record<string, { mutate: string[]; tests: string[] }>} */
 export const MODULES = {
@@ -10,12 +11,16 @@ export const MODULES = {
   'pkgscan-verdict': { mutate: ['engines/pkgscan/scans/verdict.ts'], tests: ['engines/pkgscan/scans/verdict.test.ts'] },
   'pkgscan-exceptions': { mutate: ['engines/pkgscan/exceptions/exceptions.ts', 'engines/pkgscan/exceptions/ranges.ts'], tests: ['engines/pkgscan/exceptions/*.test.ts'] },
   'core-archive': { mutate: ['engines/core/archive/{collect,read,tar,zip,zip-guard}.ts'], tests: ['engines/core/archive/*.test.ts'] },
-  'core-vulns-match': { mutate: ['engines/core/vulns/match.ts'], tests: ['engines/core/vulns/match.test.ts'] },
+  'core-vulns-match': { mutate: ['engines/core/vulns/match.ts'], tests: ['engines/core/vulns/match*.test.ts'] },
   'forensic-sigma': { mutate: ['engines/forensic/sigma/{rule,condition,value,modifiers,compile}.ts'], tests: ['engines/forensic/sigma/*.test.ts'] },
   'flowdet-attacks': { mutate: ['engines/flowdet/attacks/attacks.ts', 'engines/flowdet/constraints/validity.ts'], tests: ['engines/flowdet/attacks/*.test.ts', 'engines/flowdet/constraints/*.test.ts'] },
   'main-console': { mutate: ['main/console/arguments.ts', 'main/console/executables.ts'], tests: ['main/console/*.test.ts'] },
-  'gateway-security': { mutate: ['engines/core/http/security.ts', 'main/token.ts'], tests: ['engines/core/http/http.test.ts', 'main/token.test.ts', 'main/gateway/gateway.test.ts'] },
+  'gateway-security': { mutate: ['engines/core/http/security.ts', 'main/token.ts'], tests: ['engines/core/http/http.test.ts', 'engines/core/http/security*.test.ts', 'main/token*.test.ts', 'main/gateway/gateway.test.ts'] },
 };
+
+// Stryker runs the tests in a copy of the checkout under .stryker-tmp/, where test/corpora.ts's default (../shared/corpora
+// beside the checkout) does not exist: name the real corpora so the corpus tests run instead of skipping.
+process.env['VITRINE_CORPORA'] ??= fileURLToPath(new URL('../shared/corpora', import.meta.url));
 
 const pick = process.env['MUTATION_MODULE'];
 if (pick !== undefined && pick !== '' && !(pick in MODULES)) throw new Error(`MUTATION_MODULE must be one of: ${Object.keys(MODULES).join(', ')}`);
