@@ -25,8 +25,8 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
-      // useLoad (components/useLoad.ts) takes a deps list as useEffect does: checked the same way.
-      'react-hooks/exhaustive-deps': ['error', { additionalHooks: '^useLoad$' }],
+      // useLoad and useCytoscapeGraph (components/) take a deps list as useEffect does: checked the same way.
+      'react-hooks/exhaustive-deps': ['error', { additionalHooks: '^(useLoad|useCytoscapeGraph)$' }],
     },
   },
   {

@@ -1,7 +1,7 @@
 // The causal graph of a case (cytoscape): provenance nodes by kind, causal edges by confidence, the selected story highlighted and fitted.
 import { useEffect, useMemo, useRef } from 'react';
-import cytoscape, { type Core } from 'cytoscape';
 import type { AnalysisView, Story } from '../../../../engines/core/contracts/forensic';
+import { useCytoscapeGraph } from '../../components/cytoscape';
 import { themePalette } from '../../components/palette';
 import { graphToDraw } from './model';
 
@@ -18,12 +18,11 @@ function shortLabel(kind: string, label: string): string {
 
 export function CaseGraph({ view, story, theme }: { readonly view: AnalysisView; readonly story: Story | null; readonly theme: string }) {
   const box = useRef<HTMLDivElement>(null);
-  const cyRef = useRef<Core | null>(null);
   const pick = useMemo(() => graphToDraw(view, story), [view, story]);
 
-  useEffect(() => {
+  const cy = useCytoscapeGraph((cytoscape) => {
     const el = box.current;
-    if (!el) return undefined;
+    if (!el) return null;
     const c = themePalette();
     const hasIncoming = new Set(pick.edges.map((e) => e.to));
     const cy = cytoscape({
@@ -56,17 +55,14 @@ export function CaseGraph({ view, story, theme }: { readonly view: AnalysisView;
       boxSelectionEnabled: false,
       autoungrabify: true,
     });
-    cyRef.current = cy;
-    return () => {
-      cyRef.current = null;
-      cy.destroy();
-    };
+    return cy;
+    // The theme (its palette is read from the page's CSS) draws the graph anew.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pick, theme]);
 
   useEffect(() => {
-    const cy = cyRef.current;
     const el = box.current;
-    if (!cy || !el) return;
+    if (!cy || cy.destroyed() || !el) return;
     const nodes = new Set(story ? [story.rootNodeId, ...story.nodeIds] : []);
     const edges = new Set(story?.edgeIds ?? []);
     cy.batch(() => {
@@ -85,7 +81,7 @@ export function CaseGraph({ view, story, theme }: { readonly view: AnalysisView;
     cy.fit(focus.length > 0 ? focus : undefined, 24);
     el.dataset['highlighted'] = String(cy.nodes('.story').length);
     el.dataset['nodes'] = String(cy.nodes().length);
-  }, [story, pick, theme]);
+  }, [cy, story, pick, theme]);
 
   return (
     <div className="case-graph">

@@ -1,7 +1,7 @@
 // The run's provenance graph in cytoscape: laid out once per run in columns from commit to container; highlights (a reason's path, a layer's blast radius) only change classes.
 import { useEffect, useMemo, useRef } from 'react';
-import cytoscape, { type Core } from 'cytoscape';
 import type { RunGraph } from '../../../../engines/core/contracts/provgate';
+import { useCytoscapeGraph } from '../../components/cytoscape';
 import { themePalette } from '../../components/palette';
 import { COLUMN_TITLES, drawnSubgraph, findingSeverity, layeredLayout, pathEdgeKeys, shortLabel, ZOOM_TO_HIGHLIGHT, type Highlight } from './model';
 
@@ -14,7 +14,6 @@ export interface LineageGraphProps {
 
 export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphProps) {
   const box = useRef<HTMLDivElement>(null);
-  const cyRef = useRef<Core | null>(null);
   const onNodeRef = useRef(onNode);
   onNodeRef.current = onNode;
   const drawn = useMemo(() => drawnSubgraph(graph), [graph]);
@@ -23,9 +22,9 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
   const severity = useMemo(() => findingSeverity(graph.findings), [graph]);
   const height = Math.min(640, Math.max(300, 90 + layout.rows * 40));
 
-  useEffect(() => {
+  const cy = useCytoscapeGraph((cytoscape) => {
     const el = box.current;
-    if (!el) return undefined;
+    if (!el) return null;
     const c = themePalette();
     const cy = cytoscape({
       container: el,
@@ -92,17 +91,14 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
       wheelSensitivity: 0.3,
     });
     cy.on('tap', 'node', (e) => onNodeRef.current(e.target.id()));
-    cyRef.current = cy;
-    return () => {
-      cyRef.current = null;
-      cy.destroy();
-    };
+    return cy;
+    // The theme (its palette is read from the page's CSS) and the height (the canvas's size) draw the graph anew.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [drawn, positions, layout, severity, theme, height]);
 
   useEffect(() => {
-    const cy = cyRef.current;
     const el = box.current;
-    if (!cy || !el) return;
+    if (!cy || cy.destroyed() || !el) return;
     let marked = 0;
     cy.batch(() => {
       cy.elements().removeClass('dim on-path reached origin');
@@ -138,7 +134,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
     el.dataset['highlighted'] = String(marked);
     el.dataset['reached'] = String(highlight === null || highlight.kind === 'node' ? 0 : cy.nodes('.reached').length);
     el.dataset['highlight'] = highlight?.kind ?? 'none';
-  }, [highlight, drawn, positions, severity, theme, height]);
+  }, [cy, highlight, drawn, positions, severity, theme, height]);
 
   return (
     <div className="lineage-graph">
@@ -147,7 +143,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
         <span className="muted lineage-graph__stats">
           {drawn.omitted > 0 ? `${drawn.nodes.length} of ${graph.stats.nodes} nodes drawn (reason paths and findings first)` : `${graph.stats.nodes} nodes · ${graph.stats.edges} edges`} · drag to pan, wheel to zoom
         </span>
-        <button type="button" className="small" onClick={() => cyRef.current?.fit(undefined, 28)} title="Show the whole graph again">
+        <button type="button" className="small" onClick={() => cy?.fit(undefined, 28)} title="Show the whole graph again">
           Fit
         </button>
       </div>

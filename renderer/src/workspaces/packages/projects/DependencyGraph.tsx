@@ -1,21 +1,21 @@
 // A project scan's dependency graph in cytoscape: rings by depth around the project, direct and transitive told apart, blocked components red, single points of failure ringed.
-import { useEffect, useMemo, useRef } from 'react';
-import cytoscape, { type Core } from 'cytoscape';
+import { useMemo, useRef } from 'react';
+import type { NodeSingular } from 'cytoscape';
 import type { DependencyGraph as Graph } from '../../../../../engines/core/contracts/pkgscan-projects';
+import { useCytoscapeGraph } from '../../../components/cytoscape';
 import { themePalette } from '../../../components/palette';
 import { drawnGraph, nodeLabel } from './model';
 
 export function DependencyGraph({ graph, onNode }: { graph: Graph; onNode?: (id: string) => void }) {
   const box = useRef<HTMLDivElement>(null);
-  const cyRef = useRef<Core | null>(null);
   const onNodeRef = useRef(onNode);
   onNodeRef.current = onNode;
   const drawn = useMemo(() => drawnGraph(graph), [graph]);
   const maxDepth = useMemo(() => Math.max(1, ...drawn.nodes.map((n) => n.depth ?? 0)), [drawn]);
 
-  useEffect(() => {
+  const cy = useCytoscapeGraph((cytoscape) => {
     const el = box.current;
-    if (!el) return undefined;
+    if (!el) return null;
     const c = themePalette();
     const cy = cytoscape({
       container: el,
@@ -28,7 +28,7 @@ export function DependencyGraph({ graph, onNode }: { graph: Graph; onNode?: (id:
         ...drawn.edges.map((e) => ({ group: 'edges' as const, data: { id: `${e.from}>${e.to}`, source: e.from, target: e.to } })),
       ],
       // Rings by depth: the project in the middle, its direct dependencies around it, deeper ones further out.
-      layout: { name: 'concentric', concentric: (n: cytoscape.NodeSingular) => maxDepth + 2 - Number(n.data('depth')), levelWidth: () => 1, minNodeSpacing: 14, fit: true, padding: 24, animate: false },
+      layout: { name: 'concentric', concentric: (n: NodeSingular) => maxDepth + 2 - Number(n.data('depth')), levelWidth: () => 1, minNodeSpacing: 14, fit: true, padding: 24, animate: false },
       maxZoom: 2,
       minZoom: 0.05,
       style: [
@@ -48,11 +48,7 @@ export function DependencyGraph({ graph, onNode }: { graph: Graph; onNode?: (id:
       wheelSensitivity: 0.3,
     });
     cy.on('tap', 'node', (e) => onNodeRef.current?.(e.target.id()));
-    cyRef.current = cy;
-    return () => {
-      cyRef.current = null;
-      cy.destroy();
-    };
+    return cy;
   }, [drawn, maxDepth]);
 
   const blocked = drawn.nodes.filter((n) => n.decision === 'block').length;
@@ -66,7 +62,7 @@ export function DependencyGraph({ graph, onNode }: { graph: Graph; onNode?: (id:
             {drawn.omitted > 0 && ` · ${drawn.nodes.length} drawn (direct, blocked and single points of failure first)`}
           </span>
         </h3>
-        <button type="button" className="small" onClick={() => cyRef.current?.fit(undefined, 24)}>
+        <button type="button" className="small" onClick={() => cy?.fit(undefined, 24)}>
           Fit
         </button>
       </div>

@@ -1,21 +1,20 @@
 // The story's hosts as a cytoscape graph: nodes laid out once, edges added in timeline order up to the scrubber's step.
 import { useEffect, useMemo, useRef } from 'react';
-import cytoscape, { type Core } from 'cytoscape';
 import type { Story } from '../../../../../engines/core/contracts/replay';
+import { useCytoscapeGraph } from '../../../components/cytoscape';
 import { themePalette } from '../../../components/palette';
 import { graphAtStep, hostPositions } from '../model';
 
 export function HostGraph({ story, step, theme }: { readonly story: Story; readonly step: number; readonly theme: string }) {
   const box = useRef<HTMLDivElement>(null);
-  const cyRef = useRef<Core | null>(null);
   const graph = useMemo(() => graphAtStep(story, step), [story, step]);
   const positions = useMemo(() => hostPositions(story.graph.nodes), [story]);
   const height = Math.min(480, Math.max(340, 200 + story.graph.nodes.length * 8));
 
   // The nodes and their places depend on the story and theme only, so stepping never moves a host.
-  useEffect(() => {
+  const cy = useCytoscapeGraph((cytoscape) => {
     const el = box.current;
-    if (!el) return undefined;
+    if (!el) return null;
     const c = themePalette();
     const cy = cytoscape({
       container: el,
@@ -40,18 +39,15 @@ export function HostGraph({ story, step, theme }: { readonly story: Story; reado
       boxSelectionEnabled: false,
       autoungrabify: true,
     });
-    cyRef.current = cy;
-    return () => {
-      cyRef.current = null;
-      cy.destroy();
-    };
+    return cy;
+    // The theme (its palette is read from the page's CSS) and the height (the canvas's size) draw the graph anew.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [story, positions, theme, height]);
 
   // Each step only changes which edges exist and what is highlighted.
   useEffect(() => {
-    const cy = cyRef.current;
     const el = box.current;
-    if (!cy || !el) return;
+    if (!cy || cy.destroyed() || !el) return;
     cy.batch(() => {
       cy.edges().remove();
       cy.add(graph.edges.map((e) => ({ group: 'edges' as const, data: { id: e.id, source: e.from, target: e.to }, classes: e.step === step ? 'current' : '' })));
@@ -62,7 +58,7 @@ export function HostGraph({ story, step, theme }: { readonly story: Story; reado
     });
     // What the canvas actually holds, for tests and for anyone inspecting the page.
     el.dataset['edges'] = String(cy.edges().length);
-  }, [graph, step, story, theme, height]);
+  }, [cy, graph, step, story, theme, height]);
 
   return (
     <div className="replay-graph">
