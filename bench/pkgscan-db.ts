@@ -1,9 +1,10 @@
 // `npm run bench -- pkgscan-db [--appends N] [--reads N]`: pkgscan's shared-database pieces on SQLite and on a private
 // PostgreSQL cluster: audit-chain appends per second (one process, two processes), the read p99 of a signed-in call
 // (GET /auth/me: token check, user and family lookups) with one and two servers, and a lease round over 500 watched
-// packages claimed by one and by two workers, and a full monitoring round over 500 watched packages (worker loops:
-// claim, check against a fixed source, record) with one and two worker processes. Scans are not measured here yet:
-// they are still on each server's SQLite.
+// packages claimed by one and by two workers, a full monitoring round over 500 watched packages (worker loops:
+// claim, check against a fixed source, record) with one and two worker processes; and package scans per second
+// (POST /scans of two corpus archives, 4 at a time, analysis included) with the read p99 of the scan history and of
+// one verdict, on SQLite, on PostgreSQL with one server, and with two server processes.
 // The PostgreSQL cluster is the tests' private one (Unix socket, fsync off): figures are optimistic for a real server.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ import { PgDb } from '../engines/pkgscan/db/postgres.js';
 import { SqliteDb } from '../engines/pkgscan/db/sqlite.js';
 import type { AsyncDb } from '../engines/pkgscan/db/types.js';
 import { pkgscanService } from '../engines/pkgscan/service.js';
+import { req, SERVED_ADMIN, serveChild, type Served } from '../engines/pkgscan/db/testing/served.js';
 import { call, createUser, loginAs, startServer, type TestServer } from '../engines/pkgscan/testutil.js';
 import { startCluster } from '../test/postgres/cluster.js';
 
@@ -30,6 +32,8 @@ const opt = (name: string, dflt: number): number => {
 };
 const APPENDS = opt('--appends', 2000);
 const READS = opt('--reads', 2000);
+const SCANS = opt('--scans', 24);
+const SCAN_READS = opt('--scan-reads', 1000);
 const WATCHED = 500;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(here, '..', 'engines', 'pkgscan', 'db', 'testing', 'child.ts');
@@ -118,6 +122,55 @@ async function postgresRound(url: string, workers: number): Promise<{ ms: number
   return { ms: Math.max(...runs.map((r) => r.endedAt)) - Math.min(...runs.map((r) => r.startedAt)), checks: runs.reduce((n, r) => n + r.checks, 0), asked: runs.reduce((n, r) => n + r.asked.length, 0) };
 }
 
+/** The scans the bench runs, in turn: the benign and the malicious corpus archive, in three environments. */
+const SCAN_BODIES = [
+  { ecosystem: 'npm', name: 'ms', version: '2.1.3', environment: 'dev' },
+  { ecosystem: 'npm', name: 'nequi-api-utils', version: '9.9.9', environment: 'prod' },
+  { ecosystem: 'npm', name: 'ms', version: '2.1.3', environment: 'staging' },
+  { ecosystem: 'npm', name: 'nequi-api-utils', version: '9.9.9', environment: 'dev' },
+] as const;
+
+/**
+ * Server processes (`-`: one on its own SQLite store; else `count` on the database URL): SCANS scans, 4 at a time,
+ * spread over them; then SCAN_READS reads alternating the history page and one verdict, one at a time, spread the same.
+ */
+async function scanRun(url: string, count: number): Promise<{ perSecond: number; readP99: number; stored: number }> {
+  const servers: Served[] = [];
+  try {
+    // One after the other: the first makes the admin, the second finds it.
+    for (let i = 0; i < count; i++) servers.push(await serveChild(url, true));
+    const apis = servers.map((s) => s.api);
+    const login = await req(apis[0] as string, 'POST', '/auth/login', undefined, SERVED_ADMIN);
+    const token = ((await login.json()) as { access_token: string }).access_token;
+    let next = 0;
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let i = next++; i < SCANS; i = next++) {
+          const r = await req(apis[i % apis.length] as string, 'POST', '/scans', token, SCAN_BODIES[i % SCAN_BODIES.length]);
+          await r.arrayBuffer();
+          if (r.status !== 200) throw new Error(`scan failed: ${r.status}`);
+        }
+      }),
+    );
+    const perSecond = SCANS / ((performance.now() - start) / 1000);
+    const history = (await (await req(apis[0] as string, 'GET', '/scans?limit=50', token)).json()) as { total: number; items: { id: string }[] };
+    const ms: number[] = [];
+    for (let i = 0; i < SCAN_READS; i++) {
+      const api = apis[i % apis.length] as string;
+      const route = i % 2 === 0 ? '/scans?limit=50' : `/scans/${history.items[i % history.items.length]?.id ?? ''}`;
+      const t0 = performance.now();
+      const r = await req(api, 'GET', route, token);
+      await r.arrayBuffer();
+      ms.push(performance.now() - t0);
+      if (r.status !== 200) throw new Error(`read failed: ${r.status}`);
+    }
+    return { perSecond, readP99: p99(ms), stored: history.total };
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
 const rows: string[] = [];
 const report = (what: string, value: string): void => {
   rows.push(`  ${what.padEnd(58)} ${value}`);
@@ -141,8 +194,21 @@ const report = (what: string, value: string): void => {
   }
 }
 
+{
+  const r = await scanRun('-', 1);
+  report(`scans/s, SQLite, one server (${SCANS} scans, 4 at a time)`, `${r.perSecond.toFixed(2)} (${r.stored} stored)`);
+  report('scan reads p99 ms, SQLite, one server (history page / one verdict)', r.readP99.toFixed(2));
+}
+
 const cluster = await startCluster();
 try {
+  for (const count of [1, 2]) {
+    const r = await scanRun(await cluster.createDatabase(`scans_${count}`), count);
+    const who = count === 1 ? 'one server' : 'two server processes';
+    report(`scans/s, PostgreSQL, ${who} (${SCANS} scans, 4 at a time)`, `${r.perSecond.toFixed(2)} (${r.stored} stored)`);
+    report(`scan reads p99 ms, PostgreSQL, ${who}${count === 2 ? ' (alternating)' : ''}`, r.readP99.toFixed(2));
+  }
+
   const url = await cluster.createDatabase('bench');
   const db = new MigratingDb(new PgDb({ url }));
   await db.migrate();
@@ -183,5 +249,5 @@ try {
 } finally {
   cluster.stop();
 }
-console.log(`pkgscan-db (appends ${APPENDS}, reads ${READS}; the machine's other load shares its 2 cores)`);
+console.log(`pkgscan-db (appends ${APPENDS}, reads ${READS}, scans ${SCANS}, scan reads ${SCAN_READS}; the machine's other load shares its 2 cores)`);
 console.log(rows.join('\n'));

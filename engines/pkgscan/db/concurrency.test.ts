@@ -2,7 +2,7 @@
 // two lease claimers never take the same watched package, two monitoring workers check each due package once; and the
 // whole team at once: two servers and two workers (scans, logins with a lock-out, policy activations, project
 // creations and a monitoring round), after which the audit verifies, no check ran twice and no row is lost.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { TEST_SCRYPT } from '../testutil.js';
 import { checkedPgMigrations, postgresStatus, type MigrationRun } from './migrate.js';
 import { PgDb } from './postgres.js';
 import { roundPlatform, seedWatched } from './testing/monitor.js';
+import { req, serveChild } from './testing/served.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(here, 'testing', 'child.ts');
@@ -35,53 +36,6 @@ function child<T>(...args: string[]): Promise<T> {
       else resolve(JSON.parse(out.trim().split('\n').pop() ?? 'null') as T);
     });
   });
-}
-
-/** A `serve` child: its API address once it listens, and stop() (closes its stdin; resolves with its last line). */
-interface Served {
-  readonly api: string;
-  stop(): Promise<{ queuedFailures: number }>;
-}
-
-function serveChild(url: string): Promise<Served> {
-  return new Promise((resolve, reject) => {
-    const p: ChildProcess = spawn(process.execPath, ['--import', 'tsx', CHILD, 'serve', url], { cwd: path.resolve(here, '..', '..', '..'), stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let started = false;
-    const closed = new Promise<{ queuedFailures: number }>((done, fail) => {
-      p.on('close', (code) => {
-        if (code !== 0) fail(new Error(`serve exited ${String(code)}: ${err.slice(0, 2000)}`));
-        else done(JSON.parse(out.trim().split('\n').pop() ?? 'null') as { queuedFailures: number });
-      });
-    });
-    closed.catch((e: unknown) => {
-      if (!started) reject(e as Error);
-    });
-    p.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    p.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const first = out.split('\n')[0];
-      if (!started && out.includes('\n') && first !== undefined) {
-        started = true;
-        const api = (JSON.parse(first) as { api: string }).api;
-        resolve({
-          api,
-          stop: () => {
-            p.stdin?.end();
-            return closed;
-          },
-        });
-      }
-    });
-  });
-}
-
-function req(api: string, method: string, route: string, token?: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = {};
-  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  return fetch(`${api}${route}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
 }
 
 async function json<T>(r: Response): Promise<T> {

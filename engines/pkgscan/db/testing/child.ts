@@ -13,6 +13,7 @@ import { closeSharedDatabases, MigratingDb } from '../open.js';
 import { PgDb } from '../postgres.js';
 import BetterSqlite3 from 'better-sqlite3';
 import { roundLeft, roundPlatform } from './monitor.js';
+import { SERVED_ADMIN } from './served.js';
 
 /** `pkgscan worker` loops on their own platform until no watched package is left unchecked or held. */
 async function monitor(url: string, batch: number, workerId: string): Promise<void> {
@@ -42,12 +43,20 @@ async function monitor(url: string, batch: number, workerId: string): Promise<vo
 /** The archives every served process holds in its package store (the corpus, read as bytes). */
 export const SERVED_ARCHIVES = ['benign/npm/ms-2.1.3.tgz', 'malicious/npm/nequi-api-utils-9.9.9.tgz'] as const;
 
-/** `pkgscan serve` on the shared database (the failed-login lock-out after 3 failures) until stdin closes. */
-async function serve(url: string): Promise<void> {
+/**
+ * `pkgscan serve` until stdin closes: on the shared database, or with `-` as the URL on its own SQLite store (the
+ * failed-login lock-out after 3 failures). With `admin`, it makes SERVED_ADMIN first unless it exists.
+ */
+async function serve(url: string, withAdmin: boolean): Promise<void> {
   const s = await startServer({
-    databaseUrl: url,
+    ...(url !== '-' ? { databaseUrl: url } : {}),
     rateLimits: { windowMs: 60_000, authPerClient: 100_000, perClient: 100_000, perUser: 100_000, failedLoginsPerAccount: 3, failedLoginWindowMs: 60_000 },
   });
+  if (withAdmin && !(await s.platform.auth.users.findByEmail(SERVED_ADMIN.email)))
+    await s.platform.auth.createUser({ ...SERVED_ADMIN, role: 'admin' }, 'system', null).catch((err: unknown) => {
+      // The other server of the pair made it meanwhile.
+      if ((err as { code?: unknown }).code !== 'conflict') throw err;
+    });
   for (const f of SERVED_ARCHIVES) importArchive(s.platform.db, s.platform.dataDir, readFileSync(corpusPath('packages', f)), { filename: f.split('/').pop() ?? f, source: 'import', actor: 'system' });
   process.stdout.write(`${JSON.stringify({ api: s.api })}\n`);
   await new Promise<void>((resolve) => {
@@ -69,7 +78,7 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'serve') {
-    await serve(url);
+    await serve(url, arg === 'admin');
     return;
   }
   const pg = new PgDb({ url, max: 4, applicationName: `vitrine-test-${process.pid}` });
