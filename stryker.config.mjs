@@ -8,12 +8,18 @@ import { fileURLToPath } from 'node:url';
 /** @type {Record<string, { mutate: string[]; tests: string[] }>} */
 export const MODULES = {
   'pkgscan-policies': { mutate: ['engines/pkgscan/policies/evaluate.ts'], tests: ['engines/pkgscan/policies/*.test.ts'] },
-  'pkgscan-verdict': { mutate: ['engines/pkgscan/scans/verdict.ts'], tests: ['engines/pkgscan/scans/verdict.test.ts'] },
+  'pkgscan-verdict': { mutate: ['engines/pkgscan/scans/verdict.ts'], tests: ['engines/pkgscan/scans/verdict*.test.ts'] },
   'pkgscan-exceptions': { mutate: ['engines/pkgscan/exceptions/exceptions.ts', 'engines/pkgscan/exceptions/ranges.ts'], tests: ['engines/pkgscan/exceptions/*.test.ts'] },
-  'core-archive': { mutate: ['engines/core/archive/{collect,read,tar,zip,zip-guard}.ts'], tests: ['engines/core/archive/*.test.ts'] },
+  'core-archive': { mutate: ['engines/core/archive/{collect,read,tar,zip,zipfile,ratio}.ts'], tests: ['engines/core/archive/*.test.ts'] },
   'core-vulns-match': { mutate: ['engines/core/vulns/match.ts'], tests: ['engines/core/vulns/match*.test.ts'] },
-  'forensic-sigma': { mutate: ['engines/forensic/sigma/{rule,condition,value,modifiers,compile}.ts'], tests: ['engines/forensic/sigma/*.test.ts'] },
-  'flowdet-attacks': { mutate: ['engines/flowdet/attacks/attacks.ts', 'engines/flowdet/constraints/validity.ts'], tests: ['engines/flowdet/attacks/*.test.ts', 'engines/flowdet/constraints/*.test.ts'] },
+  // Sigma: the condition, the value matchers and the per-item tests that decide a hit (not rule loading), without the
+  // corpus-wide oracle test (minutes per mutant).
+  'forensic-sigma': {
+    mutate: ['engines/forensic/sigma/condition.ts', 'engines/forensic/sigma/value.ts:409-461', 'engines/forensic/sigma/rule.ts:167-220'],
+    tests: ['engines/forensic/sigma/{builtin,correlation,engine,explain.negation,modifiers,sigma}.test.ts'],
+  },
+  // flowdet: the adaptive attack and the validity check that decide what an attack study reports.
+  'flowdet-attacks': { mutate: ['engines/flowdet/attacks/attacks.ts:268-317', 'engines/flowdet/constraints/validity.ts:31-84'], tests: ['engines/flowdet/attacks/*.test.ts', 'engines/flowdet/constraints/*.test.ts'] },
   'main-console': { mutate: ['main/console/arguments.ts', 'main/console/executables.ts'], tests: ['main/console/*.test.ts'] },
   'gateway-security': { mutate: ['engines/core/http/security.ts', 'main/token.ts'], tests: ['engines/core/http/http.test.ts', 'engines/core/http/security*.test.ts', 'main/token*.test.ts', 'main/gateway/gateway.test.ts'] },
 };
