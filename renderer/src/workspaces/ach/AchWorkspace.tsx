@@ -19,7 +19,7 @@ import { cellKey, columnName, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, h
 import './ach.css';
 
 type View = 'matrix' | 'extraction' | 'attribution' | 'heatmap';
-const VIEWS: readonly View[] = ['matrix', 'extraction', 'attribution', 'heatmap'];
+const VIEWS: readonly View[] = ['matrix', 'extraction', 'heatmap', 'attribution'];
 
 interface Edit {
   readonly rating: AchRating;
@@ -334,8 +334,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
           [
             ['matrix', 'Matrix'],
             ['extraction', 'Extraction'],
-            ['attribution', 'Attribution'],
             ['heatmap', 'Heat map'],
+            ['attribution', 'Attribution'],
           ] as const
         ).map(([v, label]) => (
           <button
