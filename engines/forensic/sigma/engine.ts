@@ -286,6 +286,31 @@ export class MatchEngine {
     return b;
   }
 
+  /** Windows buckets by the channel text as the event holds it (not lower-cased) and event id: no key string per event. */
+  private readonly windowsBuckets = new Map<string, Map<number, Bucket>>();
+
+  /** The event's bucket (sourceOf then bucket), for Windows events from a two-level map on the raw channel and id. */
+  private bucketOf(e: SigmaInput): Bucket | null {
+    if (e.kind !== 'auditd' && e.kind !== 'authlog') {
+      const channel = e.attributes['channel'];
+      const id = e.attributes['eventId'];
+      if (typeof channel === 'string' && typeof id === 'number') {
+        let byId = this.windowsBuckets.get(channel);
+        if (byId === undefined) this.windowsBuckets.set(channel, (byId = new Map()));
+        let b = byId.get(id);
+        if (b === undefined) {
+          const src = sourceOf(e);
+          if (src === null) return null;
+          b = this.bucket(src);
+          byId.set(id, b);
+        }
+        return b;
+      }
+    }
+    const src = sourceOf(e);
+    return src === null ? null : this.bucket(src);
+  }
+
   private viewOf(e: SigmaInput, binding: Binding): CachedView {
     for (const v of this.views) if (v.view === binding.view && v.fieldMap === binding.fieldMap) return v.cached;
     const cached = new CachedView(new InputView(e, binding.view, binding.fieldMap));
@@ -295,9 +320,8 @@ export class MatchEngine {
 
   /** The rules (positions in the rule list) that match an event, each once, in rule order. */
   match(e: SigmaInput): number[] {
-    const src = sourceOf(e);
-    if (src === null) return [];
-    const b = this.bucket(src);
+    const b = this.bucketOf(e);
+    if (b === null) return [];
     if (b.variants.length === 0) return [];
     b.epoch = (b.epoch + 1) >>> 0;
     if (b.epoch === 0) {
