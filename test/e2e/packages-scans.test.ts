@@ -85,7 +85,9 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
       throw new Error(`the scan gave no verdict: ${await page.locator('.error-note, [data-testid="scan-not-found"]').first().innerText()}`);
     }
     const decision = await verdict.getByTestId('decision').first().innerText();
-    expect(['allow', 'warn', 'block']).toContain(decision.toLowerCase());
+    // debug 4.4.3 is benign, but the store has no advisory snapshot yet: its vulnerabilities are unassessed, which the
+    // default policy warns on (docs/pkgscan.md, policies table), so the decision is warn, not allow.
+    expect(decision.toLowerCase()).toBe('warn');
     expect(await page.getByTestId('risk-score').innerText()).toMatch(/^\d+%$/);
     await page.getByTestId('analyzer-runs').waitFor();
     await page.getByTestId('verdict-provenance').waitFor();
