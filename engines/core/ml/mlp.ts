@@ -7,6 +7,7 @@ import { sigmoid, type JsonValue, type TrainingData } from './gbdt.js';
 import { standardization } from './linear.js';
 import { logLoss } from './metrics.js';
 import { Random } from './random.js';
+import { WASM } from './mlpscore.wasm.js';
 
 /**
  * margin(x) = b2 + sum_h w2[h] relu(b1[h] + sum_f w1[h * F + f] z_f), z_f = (x_f - mean_f) / scale_f,
@@ -96,121 +97,95 @@ function checkWidth(model: MlpModel, x: FeatureMatrix): void {
   if (x.cols !== model.numFeatures) throw new VitrineError('validation_failed', `the model expects ${model.numFeatures} features, the data has ${x.cols}`);
 }
 
-/** Margins of every row. */
+/** Margins of every row (bit-identical to `mlpMarginRow` on each). */
 export function mlpMargin(model: MlpModel, x: FeatureMatrix): Float64Array {
   checkWidth(model, x);
   const out = new Float64Array(x.rows);
+  if (x.rows === 0) return out;
   const F = model.numFeatures;
-  const zb = new Float64Array(MARGIN_BLOCK * F);
-  for (let start = 0; start < x.rows; start += MARGIN_BLOCK) {
-    const count = Math.min(MARGIN_BLOCK, x.rows - start);
-    const { mean, scale } = model;
-    const data = x.data;
-    for (let k = 0; k < count * F; k++) {
-      const f = k % F;
-      const v = data[start * F + k]!;
-      zb[k] = v === v ? (v - mean[f]!) / scale[f]! : 0;
-    }
-    marginBlock(model, zb, count, out, start);
+  const H = model.hidden;
+  const hp = Math.ceil(H / 8) * 8;
+  // Rows per call: even, at most 256, and at most about 8 MB of raw and of standardised inputs.
+  const block = Math.max(2, Math.min(256, Math.floor((8 << 20) / (16 * Math.max(F, 1))) * 2));
+  const meanAt = 0;
+  const scaleAt = meanAt + F * 8;
+  const w1tAt = scaleAt + F * 8;
+  const b1At = w1tAt + F * hp * 8;
+  const w2At = b1At + hp * 8;
+  const xAt = w2At + H * 8;
+  const zAt = xAt + block * F * 8;
+  const preAt = zAt + block * F * 8;
+  const outAt = preAt + block * hp * 8;
+  const k = scorer().reserve(outAt + block * 8);
+  const mem = k.f64;
+  mem.set(model.mean, meanAt / 8);
+  mem.set(model.scale, scaleAt / 8);
+  mem.fill(0, w1tAt / 8, w2At / 8);
+  const { w1, b1, w2 } = model;
+  for (let h = 0; h < H; h++) {
+    const o = h * F;
+    for (let f = 0; f < F; f++) mem[w1tAt / 8 + f * hp + h] = w1[o + f]!;
+    mem[b1At / 8 + h] = b1[h]!;
+  }
+  mem.set(w2, w2At / 8);
+  const data = x.data;
+  for (let start = 0; start < x.rows; start += block) {
+    const count = Math.min(block, x.rows - start);
+    // Raw rows in (a Float32 matrix widened exactly), standardised there; an odd block gets a zero row.
+    mem.set(data.subarray(start * F, (start + count) * F), xAt / 8);
+    k.exports.standardize(xAt, count, F, meanAt, scaleAt, zAt);
+    const even = count + (count & 1);
+    if (even > count) mem.fill(0, zAt / 8 + count * F, zAt / 8 + even * F);
+    k.exports.margins(zAt, even, F, H, hp, w1tAt, b1At, w2At, model.b2, preAt, outAt);
+    out.set(mem.subarray(outAt / 8, outAt / 8 + count), start);
   }
   return out;
 }
 
-/** Rows standardised and pushed through the network together. */
-const MARGIN_BLOCK = 64;
-
 /**
- * Margins of `count` standardised rows in `zb` (row-major) into `out[at...]`. Two rows and four hidden units per pass
- * over the inputs (eight independent sums, each weight and input loaded once for several of them); per row the same
- * operations in the same order as `forward`.
+ * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
+ * they come with the DOM library, which engine code does not load).
  */
-function marginBlock(model: MlpModel, zb: Float64Array, count: number, out: Float64Array, at: number): void {
-  const F = model.numFeatures;
-  const H = model.hidden;
-  const { w1, b1, w2 } = model;
-  const acc = hiddenScratch(count * H);
-  let r = 0;
-  for (; r + 2 <= count; r += 2) {
-    const o0 = r * F;
-    const o1 = o0 + F;
-    const q0 = r * H;
-    const q1 = q0 + H;
-    let h = 0;
-    for (; h + 4 <= H; h += 4) {
-      let a0 = b1[h]!;
-      let a1 = b1[h + 1]!;
-      let a2 = b1[h + 2]!;
-      let a3 = b1[h + 3]!;
-      let c0 = a0;
-      let c1 = a1;
-      let c2 = a2;
-      let c3 = a3;
-      const p0 = h * F;
-      const p1 = p0 + F;
-      const p2 = p1 + F;
-      const p3 = p2 + F;
-      for (let f = 0; f < F; f++) {
-        const z = zb[o0 + f]!;
-        const y = zb[o1 + f]!;
-        const u0 = w1[p0 + f]!;
-        const u1 = w1[p1 + f]!;
-        const u2 = w1[p2 + f]!;
-        const u3 = w1[p3 + f]!;
-        a0 += u0 * z;
-        a1 += u1 * z;
-        a2 += u2 * z;
-        a3 += u3 * z;
-        c0 += u0 * y;
-        c1 += u1 * y;
-        c2 += u2 * y;
-        c3 += u3 * y;
-      }
-      acc[q0 + h] = a0;
-      acc[q0 + h + 1] = a1;
-      acc[q0 + h + 2] = a2;
-      acc[q0 + h + 3] = a3;
-      acc[q1 + h] = c0;
-      acc[q1 + h + 1] = c1;
-      acc[q1 + h + 2] = c2;
-      acc[q1 + h + 3] = c3;
-    }
-    for (; h < H; h++) {
-      let a = b1[h]!;
-      let c = a;
-      const p = h * F;
-      for (let f = 0; f < F; f++) {
-        a += w1[p + f]! * zb[o0 + f]!;
-        c += w1[p + f]! * zb[o1 + f]!;
-      }
-      acc[q0 + h] = a;
-      acc[q1 + h] = c;
-    }
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
+}
+
+/** mlpscore.wat's exports (see the comments there). */
+interface ScoreExports {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  standardize(x: number, rows: number, inputs: number, mean: number, scale: number, z: number): void;
+  margins(z: number, rows: number, inputs: number, hidden: number, hp: number, w1t: number, b1: number, w2: number, b2: number, pre: number, out: number): void;
+}
+
+/** The scoring kernel's instance and a view of its memory. */
+class Scorer {
+  readonly exports: ScoreExports;
+  f64: Float64Array;
+
+  constructor() {
+    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+    this.exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), {}).exports as ScoreExports;
+    this.f64 = new Float64Array(this.exports.memory.buffer);
   }
-  for (; r < count; r++) {
-    const o0 = r * F;
-    for (let h = 0; h < H; h++) {
-      let a = b1[h]!;
-      const p = h * F;
-      for (let f = 0; f < F; f++) a += w1[p + f]! * zb[o0 + f]!;
-      acc[r * H + h] = a;
+
+  /** Makes the memory at least `bytes` long. */
+  reserve(bytes: number): this {
+    const have = this.exports.memory.buffer.byteLength;
+    if (have < bytes) {
+      this.exports.memory.grow(Math.ceil((bytes - have) / 65536));
+      this.f64 = new Float64Array(this.exports.memory.buffer);
     }
-  }
-  for (let q = 0; q < count; q++) {
-    let m = model.b2;
-    for (let h = 0; h < H; h++) {
-      const a = acc[q * H + h]!;
-      if (a > 0) m += w2[h]! * a;
-    }
-    out[at + q] = m;
+    return this;
   }
 }
 
-let scratch = new Float64Array(0);
+let shared: Scorer | null = null;
 
-/** A reusable buffer of at least n numbers for hidden pre-activations. */
-function hiddenScratch(n: number): Float64Array {
-  if (scratch.length < n) scratch = new Float64Array(n);
-  return scratch;
+/** The shared scoring kernel, compiled on first use. */
+function scorer(): Scorer {
+  shared ??= new Scorer();
+  return shared;
 }
 
 /** Probabilities of every row. */

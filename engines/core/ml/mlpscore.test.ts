@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { featureMatrix } from './dataset.js';
+import { mlpMargin, mlpMarginRow, predictMlp, trainMlp, type MlpModel } from './mlp.js';
+import { Random } from './random.js';
+import { syntheticBinary } from './synthetic.js';
+
+/** A model of the given shape with seeded random weights and standardisation. */
+function randomModel(F: number, H: number, seed: number): MlpModel {
+  const rng = new Random(seed);
+  const fill = (n: number, s: number): Float64Array => Float64Array.from({ length: n }, () => rng.normal() * s);
+  return {
+    numFeatures: F,
+    hidden: H,
+    mean: fill(F, 2),
+    scale: Float64Array.from({ length: F }, () => 0.1 + rng.next() * 3),
+    w1: fill(H * F, 1 / Math.sqrt(F)),
+    b1: fill(H, 0.5),
+    w2: fill(H, 1),
+    b2: rng.normal(),
+  };
+}
+
+function randomRows(rows: number, F: number, seed: number, missing: number): Float64Array {
+  const rng = new Random(seed);
+  return Float64Array.from({ length: rows * F }, () => (rng.next() < missing ? NaN : rng.normal() * 3));
+}
+
+describe('MLP batch scoring (WebAssembly kernel)', () => {
+  it('gives, bit for bit, each row margin of the one-row forward pass, for every shape and block boundary', () => {
+    const shapes: [number, number, number][] = [
+      [1, 1, 1],
+      [3, 7, 5],
+      [5, 8, 2],
+      [50, 32, 257],
+      [17, 33, 600],
+      [300, 9, 3],
+    ];
+    let compared = 0;
+    for (const [F, H, rows] of shapes) {
+      const model = randomModel(F, H, F * 100 + H);
+      const data = randomRows(rows, F, rows + F, 0.1);
+      const margins = mlpMargin(model, featureMatrix(rows, F, data));
+      expect(margins.length).toBe(rows);
+      for (let i = 0; i < rows; i++) {
+        expect(Object.is(margins[i], mlpMarginRow(model, data, i * F)), `F=${F} H=${H} row ${i}`).toBe(true);
+        compared++;
+      }
+    }
+    expect(compared).toBe(1 + 5 + 2 + 257 + 600 + 3);
+  });
+
+  it('reads Float32 matrices as their exact values, and scores no rows as an empty result', () => {
+    const model = randomModel(6, 10, 4);
+    const data = Float32Array.from(randomRows(9, 6, 8, 0.2));
+    const margins = mlpMargin(model, featureMatrix(9, 6, data));
+    const wide = mlpMargin(model, featureMatrix(9, 6, Float64Array.from(data)));
+    expect(Array.from(margins)).toEqual(Array.from(wide));
+    expect(mlpMargin(model, featureMatrix(0, 6, new Float64Array(0))).length).toBe(0);
+  });
+
+  it('scores a trained model as its row-by-row pass, and a second model after it with its own weights', () => {
+    const { x, y } = syntheticBinary(400, 12, 5, { missing: 0.05 });
+    const a = trainMlp({ x, y }, { hidden: 12, epochs: 3, seed: 2 });
+    const b = trainMlp({ x, y }, { hidden: 5, epochs: 2, seed: 3 });
+    for (const m of [a, b, a]) {
+      const p = predictMlp(m, x);
+      const margins = mlpMargin(m, x);
+      for (let i = 0; i < x.rows; i++) expect(Object.is(margins[i], mlpMarginRow(m, x.data, i * x.cols))).toBe(true);
+      expect(p[7]).toBe(1 / (1 + Math.exp(-margins[7]!)));
+    }
+  });
+});
