@@ -1,7 +1,7 @@
 // Explanations in analyst terms: families that add up to the drivers, with the file's own evidence; tagged imports; the signature in the result.
 import { describe, expect, it } from 'vitest';
 import { analyze } from './analyze.js';
-import { identity, signedPe } from './authenticode/testutil.js';
+import { identity, signedPe } from './authenticode/sign.fixture.js';
 import { familySamples } from './corpus.js';
 import { loadModel } from './model.js';
 import { buildPe } from './pe/writer.js';

@@ -6,10 +6,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../test/corpora.js';
 import { analyzeCaptureBytes } from './capture/index.js';
-import { corpusFile, pcapCorpusAvailable } from './capture/testutil.js';
+import { corpusFile, pcapCorpusAvailable } from './capture/capture.fixture.js';
 import { main } from './cli.js';
 import { analysisSchema, healthSchema } from './schemas.js';
-import { corpusConnLog } from './testutil.js';
+import { corpusConnLog } from './replay.fixture.js';
 import { serveOnBusyPort } from '../core/testutil.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'replay-cli-'));

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeBytes, checkFormat } from './analyze.js';
 import { analyzeCaptureBytes } from './capture/index.js';
-import { corpusConnLog } from './testutil.js';
+import { corpusConnLog } from './replay.fixture.js';
 import { connLogText } from './capture/zeek.js';
-import { pcapCorpusAvailable } from './capture/testutil.js';
+import { pcapCorpusAvailable } from './capture/capture.fixture.js';
 import { demo, loadIndicators, RULES } from './index.js';
 import { DEMO_HOSTS } from './intrusion.js';
 import { analysisSchema } from './schemas.js';

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoBuildPage, expectServesRendererBuild, fakeRendererBuild } from '../core/http/testutil.js';
 import { listen, type Listening } from '../core/http/server.js';
 import { validateStixObject } from '../core/stix.js';
-import { corpusFile, pcapCorpusAvailable } from './capture/testutil.js';
+import { corpusFile, pcapCorpusAvailable } from './capture/capture.fixture.js';
 import { createStandaloneApp } from './http.js';
-import { corpusConnLog } from './testutil.js';
+import { corpusConnLog } from './replay.fixture.js';
 import { intrusionPcap } from './intrusion.js';
 import { analysisSchema, errorBodySchema, healthSchema, pageOf, storySchema, storySummarySchema } from './schemas.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import type { JobProgress } from '../core/jobs/protocol.js';
-import { corpusFile, pcapCorpusAvailable } from './capture/testutil.js';
+import { corpusFile, pcapCorpusAvailable } from './capture/capture.fixture.js';
 import { analyzeFile } from './analyze.js';
 import { DEMO_GENERATION_SHARE } from './index.js';
 import { intrusionPcap } from './intrusion.js';

@@ -2,13 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeBytes } from './analyze.js';
 import { analyzeCaptureBytes } from './capture/index.js';
-import { pcapCorpusAvailable } from './capture/testutil.js';
+import { pcapCorpusAvailable } from './capture/capture.fixture.js';
 import { demo, loadIndicators } from './index.js';
 import { DEMO_HOSTS, intrusionPcap } from './intrusion.js';
 import { analysisSchema } from './schemas.js';
 import { isStory, linkAlerts, numberAlerts } from './stories.js';
 import type { AlertDraft } from './detect/index.js';
-import { corpusAnalysis } from './testutil.js';
+import { corpusAnalysis } from './replay.fixture.js';
 
 const indicators = loadIndicators();
 const NOW = new Date('2025-03-01T12:00:00Z');

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Contract from '../../engines/core/contracts/replay.js';
 import type * as Service from '../../engines/replay/types.js';
-import { corpusConnLog } from '../../engines/replay/testutil.js';
+import { corpusConnLog } from '../../engines/replay/replay.fixture.js';
 import { corpusPath } from '../corpora.js';
 import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
 

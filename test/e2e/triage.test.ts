@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../../engines/core/http/server.js';
-import { identity, signedPe } from '../../engines/petriage/authenticode/testutil.js';
+import { identity, signedPe } from '../../engines/petriage/authenticode/sign.fixture.js';
 import { familySamples } from '../../engines/petriage/corpus.js';
 import { createStandaloneApp } from '../../engines/petriage/http.js';
 import { corpusPath, hasCorpora } from '../corpora.js';

@@ -7,7 +7,7 @@ import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { dissect } from '../pe/index.js';
 import { buildPe, type PeBuildSpec } from '../pe/writer.js';
 import { authenticode } from './verify.js';
-import { authenticodeBlob, identity, signedPe, unsignedHash, type TestIdentity } from './testutil.js';
+import { authenticodeBlob, identity, signedPe, unsignedHash, type TestIdentity } from './sign.fixture.js';
 import { skipWithout } from '../../../test/oracles.js';
 
 const SPEC: PeBuildSpec = { imports: [{ dll: 'KERNEL32.dll', symbols: ['ExitProcess', 'CreateFileW'] }], strings: ['hello authenticode'] };

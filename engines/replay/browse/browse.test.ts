@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../../core/http/server.js';
 import { migrateTo, openMemoryStore, storeAtVersion } from '../../core/store.js';
 import { analyzeFile } from '../analyze.js';
-import { corpusFile, pcapCorpusAvailable } from '../capture/testutil.js';
+import { corpusFile, pcapCorpusAvailable } from '../capture/capture.fixture.js';
 import { createStandaloneApp } from '../http.js';
 import { demo, loadIndicators } from '../index.js';
 import { alertRowSchema, analysisDetailSchema, analysisSummarySchema, errorBodySchema, flowPageSchema, pageOf } from '../schemas.js';

@@ -7,7 +7,7 @@ import { analyzeCaptureBytes } from './analyze.js';
 import { concat, ETH_IPV4, ETH_IPV6, ethernet, ipv4, ipv6, nullLoopback, sll, sll2, TCP_SYN, tcp, udp, udpFrame } from './craft.js';
 import { formatIpv6, ipv6Key } from './decode.js';
 import { NO_TIMEOUTS } from './flows.js';
-import { tshark } from './testutil.js';
+import { tshark } from './capture.fixture.js';
 import { skipWithout } from '../../../test/oracles.js';
 import { PcapngBuilder, writePcap } from './writer.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCaptureBytes, analyzeCaptureFile, type CaptureAnalysis } from './analyze.js';
 import { ETH_IPV4, ethernet, icmp, ipv4, TCP_ACK, TCP_FIN, TCP_PSH, TCP_RST, TCP_SYN, tcpFrame, udpFrame } from './craft.js';
 import { NO_TIMEOUTS, type ConnectionRecord } from './flows.js';
-import { corpusFile, groundTruth, parseConversations, pcapCorpusAvailable, tshark, zeekBaseline, zeekLog } from './testutil.js';
+import { corpusFile, groundTruth, parseConversations, pcapCorpusAvailable, tshark, zeekBaseline, zeekLog } from './capture.fixture.js';
 import { skipWithout } from '../../../test/oracles.js';
 import { writePcap, type PacketToWrite } from './writer.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
 import { analyzeCaptureBytes, type CaptureAnalysis } from './analyze.js';
 import { ascii, ETH_IPV4, ethernet, ipv4, TCP_ACK, TCP_PSH, TCP_SYN, tcpFrame, udp } from './craft.js';
-import { corpusFile, groundTruth, pcapCorpusAvailable, seededRandom } from './testutil.js';
+import { corpusFile, groundTruth, pcapCorpusAvailable, seededRandom } from './capture.fixture.js';
 import { PcapngBuilder, writePcap, type PacketToWrite } from './writer.js';
 
 const corpus = pcapCorpusAvailable();

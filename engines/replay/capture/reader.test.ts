@@ -10,7 +10,7 @@ import { feedBytes, feedFile } from './source.js';
 import type { CaptureInfo, RawPacket } from './types.js';
 import { WarningCounter } from './warnings.js';
 import { PcapngBuilder, writePcap, type PacketToWrite } from './writer.js';
-import { corpusFile, groundTruth, pcapCorpusAvailable, tshark } from './testutil.js';
+import { corpusFile, groundTruth, pcapCorpusAvailable, tshark } from './capture.fixture.js';
 import { skipWithout } from '../../../test/oracles.js';
 
 interface Summary {

@@ -7,7 +7,7 @@ import { analyzeCaptureBytes, analyzeCaptureFile } from './analyze.js';
 import { NO_TIMEOUTS } from './flows.js';
 import { generateBackground } from './synthetic.js';
 import { skipWithout } from '../../../test/oracles.js';
-import { parseConversations, tshark } from './testutil.js';
+import { parseConversations, tshark } from './capture.fixture.js';
 import { PcapFileWriter, writePcap, type PacketToWrite } from './writer.js';
 
 describe('synthetic background traffic', () => {

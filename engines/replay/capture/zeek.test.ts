@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCaptureBytes, analyzeCaptureFile, type ConnectionRecord } from './index.js';
-import { corpusFile, pcapCorpusAvailable, zeekBaseline } from './testutil.js';
+import { corpusFile, pcapCorpusAvailable, zeekBaseline } from './capture.fixture.js';
 import { analyzeConnLogBytes, analyzeConnLogFile, connLogText, detectZeekConnLog, MAX_ZEEK_LINE_BYTES } from './zeek.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);

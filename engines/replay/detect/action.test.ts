@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ascii, TCP_ACK, TCP_PSH } from '../capture/craft.js';
 import { parseIndicators } from '../indicators.js';
 import { clientHello, smb2, TcpSession, type Timeline } from '../intrusion.js';
-import { detect } from '../testutil.js';
+import { detect } from '../replay.fixture.js';
 import { beaconing, periodicity } from './beacon.js';
 import { sshGuessing } from './bruteforce.js';
 import { cleartextCredentials } from './cleartext.js';

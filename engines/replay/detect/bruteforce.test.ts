@@ -1,9 +1,9 @@
 // Password-guessing rules against Zeek's notices (SSH, FTP), the VNC scanner trace, and crafted RDP, HTTP and SSH sessions.
 import { describe, expect, it } from 'vitest';
 import { ascii, concat, TCP_ACK, TCP_PSH } from '../capture/craft.js';
-import { pcapCorpusAvailable, zeekLog } from '../capture/testutil.js';
+import { pcapCorpusAvailable, zeekLog } from '../capture/capture.fixture.js';
 import { rdpConfirm, rdpRequest, TcpSession, type Timeline } from '../intrusion.js';
-import { corpusAnalysis, detect } from '../testutil.js';
+import { corpusAnalysis, detect } from '../replay.fixture.js';
 import { httpAuthBruteforce, rdpBruteforce, sshGuessing } from './bruteforce.js';
 
 const corpus = pcapCorpusAvailable();

@@ -1,10 +1,10 @@
 // DNS rules and the name measures behind them: real names are not "generated", seeded random ones are; tunnels and DGA bursts on crafted captures.
 import { describe, expect, it } from 'vitest';
 import { udpFrame } from '../capture/craft.js';
-import { pcapCorpusAvailable } from '../capture/testutil.js';
+import { pcapCorpusAvailable } from '../capture/capture.fixture.js';
 import { bigramShare, entropy, looksGenerated, splitDomain } from '../dnsnames.js';
 import { dnsMessage, mulberry32, type Timeline } from '../intrusion.js';
-import { corpusAnalysis, detect } from '../testutil.js';
+import { corpusAnalysis, detect } from '../replay.fixture.js';
 import { dgaDomains, dnsTunnelling } from './dns.js';
 
 const REAL = [

@@ -1,10 +1,10 @@
 // Scan rules on the nmap trace (an ARP sweep and TCP probes) and on crafted scans and lookalikes.
 import { describe, expect, it } from 'vitest';
 import { ETH_IPV4, ethernet, icmp, ipv4, TCP_ACK, TCP_RST, TCP_SYN } from '../capture/craft.js';
-import { corpusFile, pcapCorpusAvailable, tshark } from '../capture/testutil.js';
+import { corpusFile, pcapCorpusAvailable, tshark } from '../capture/capture.fixture.js';
 import { skipWithout } from '../../../test/oracles.js';
 import { TcpSession, type Timeline } from '../intrusion.js';
-import { corpusAnalysis, detect } from '../testutil.js';
+import { corpusAnalysis, detect } from '../replay.fixture.js';
 import { hostScan, portScan } from './scan.js';
 
 const tsharkSkips = skipWithout('tshark');

@@ -1,9 +1,9 @@
 // SQL injection: the three requests Zeek tags URI_SQLI in the DVWA trace, and the pattern on plain and hostile URIs.
 import { describe, expect, it } from 'vitest';
-import { pcapCorpusAvailable, zeekBaseline, zeekLog } from '../capture/testutil.js';
+import { pcapCorpusAvailable, zeekBaseline, zeekLog } from '../capture/capture.fixture.js';
 import { analyzeCaptureFile } from '../capture/index.js';
-import { corpusFile } from '../capture/testutil.js';
-import { corpusAnalysis } from '../testutil.js';
+import { corpusFile } from '../capture/capture.fixture.js';
+import { corpusAnalysis } from '../replay.fixture.js';
 import { hasSqlInjection } from './web.js';
 
 describe.skipIf(!pcapCorpusAvailable())('cooper-grill-dvwa (Zeek notice.log and http.log are the truth)', () => {

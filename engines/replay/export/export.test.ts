@@ -6,7 +6,7 @@ import { validateStixObject, type StixObject } from '../../core/stix.js';
 import { storyToCypher } from './cypher.js';
 import { mermaidText, storyToMermaid } from './mermaid.js';
 import { storyToStix } from './stix.js';
-import { hostile, story } from './testutil.js';
+import { hostile, story } from './stories.fixture.js';
 import { CHROMIUM, skipWithout } from '../../../test/oracles.js';
 
 describe('STIX 2.1', () => {

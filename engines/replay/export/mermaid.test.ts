@@ -2,10 +2,10 @@
 // Mermaid's own parser as the oracle for the export: every story we can make, and its hostile twin, parses as a sequence diagram.
 import mermaid from 'mermaid';
 import { describe, expect, it } from 'vitest';
-import { pcapCorpusAvailable, corpusFile } from '../capture/testutil.js';
+import { pcapCorpusAvailable, corpusFile } from '../capture/capture.fixture.js';
 import { analyzeCapture } from '../index.js';
 import { storyToMermaid } from './mermaid.js';
-import { hostile, story } from './testutil.js';
+import { hostile, story } from './stories.fixture.js';
 
 mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
 

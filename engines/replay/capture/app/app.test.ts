@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeCaptureBytes, analyzeCaptureFile, type CaptureAnalysis } from '../analyze.js';
 import { ascii, concat, TCP_ACK, TCP_PSH, TCP_SYN, tcpFrame, udpFrame } from '../craft.js';
-import { corpusFile, pcapCorpusAvailable, tshark, zeekBaseline, zeekLog } from '../testutil.js';
+import { corpusFile, pcapCorpusAvailable, tshark, zeekBaseline, zeekLog } from '../capture.fixture.js';
 import { skipWithout } from '../../../../test/oracles.js';
 import { writePcap, type PacketToWrite } from '../writer.js';
 import { parseDns } from './dns.js';

@@ -8,7 +8,7 @@ import { EMPTY_INDICATORS, type IndicatorSet } from './indicators.js';
 import { mulberry32, Timeline } from './intrusion.js';
 import { writePcap } from './capture/index.js';
 import type { ReplayAnalysis } from './types.js';
-import { corpusFile } from './capture/testutil.js';
+import { corpusFile } from './capture/capture.fixture.js';
 
 /** Writes what `build` adds to a timeline as a pcap and parses it back. */
 export function craft(build: (t: Timeline, rand: () => number) => void, seed = 1): { bytes: Uint8Array; capture: CaptureAnalysis } {
