@@ -157,27 +157,32 @@ describe('the zip bomb guard: one ratio of declared to compressed size, one floo
 });
 
 describe('zip64 end records as Python reads them', () => {
-  it('uses a zip64 end record even when the 32-bit fields are not saturated (misread before: every offset shifted)', () => {
-    const names = Array.from({ length: 5 }, (_, i) => `r${i}.json`);
+  const names = Array.from({ length: 5 }, (_, i) => `r${i}.json`);
+  /** A zip64 archive whose 32-bit end record states the real count, size and offset (as a writer that always adds zip64 records does). */
+  const unsaturated = (): Buffer => {
     const bytes = Buffer.from(buildZip(names.map((name) => ({ name, data: `{"id":"${name}"}`, deflate: true })), undefined, { zip64: true }));
-    // The end record now states the real count, size and offset (as a writer that always adds zip64 records does).
     const eocd = bytes.length - 22;
     const z64 = eocd - 20 - 56;
     bytes.writeUInt16LE(5, eocd + 8);
     bytes.writeUInt16LE(5, eocd + 10);
     bytes.writeUInt32LE(Number(bytes.readBigUInt64LE(z64 + 40)), eocd + 12);
     bytes.writeUInt32LE(Number(bytes.readBigUInt64LE(z64 + 48)), eocd + 16);
-    const zip = ZipArchive.open(memorySource(bytes));
-    expect(zip.problems).toEqual([]);
-    expect([...zip.members()].map((m) => [m.name, m.refusal?.code ?? 'readable'])).toEqual(names.map((n) => [n, 'readable']));
-    if (existsSync(PYTHON)) {
-      const file = path.join(work, 'z64-small.zip');
-      writeFileSync(file, bytes);
-      expect(pythonListing(file).map(([n]) => n)).toEqual(names);
-    }
+    return bytes;
+  };
+  const readable = (bytes: Buffer): string[][] => [...ZipArchive.open(memorySource(bytes)).members()].map((m) => [m.name, m.refusal?.code ?? 'readable']);
+
+  it('uses a zip64 end record even when the 32-bit fields are not saturated (misread before: every offset shifted)', () => {
+    const bytes = unsaturated();
+    expect(ZipArchive.open(memorySource(bytes)).problems).toEqual([]);
+    expect(readable(bytes)).toEqual(names.map((n) => [n, 'readable']));
     // Behind a stub, the locator's own offset is stale; the record right before the locator is still found.
-    const stubbed = Buffer.concat([Buffer.from('MZ stub bytes\n'), bytes]);
-    expect([...ZipArchive.open(memorySource(stubbed)).members()].map((m) => [m.name, m.refusal?.code ?? 'readable'])).toEqual(names.map((n) => [n, 'readable']));
+    expect(readable(Buffer.concat([Buffer.from('MZ stub bytes\n'), bytes]))).toEqual(names.map((n) => [n, 'readable']));
+  });
+
+  it.skipIf(!canPython)('Python lists that archive the same way', () => {
+    const file = path.join(work, 'z64-small.zip');
+    writeFileSync(file, unsaturated());
+    expect(pythonListing(file).map(([n]) => n)).toEqual(names);
   });
 });
 
