@@ -6,7 +6,7 @@ import { VitrineError } from '../../core/errors.js';
 import { ATTACK_KB_FORMAT } from '../../core/attack/bundle.js';
 import { indexKb, loadKb, type KbData } from '../kb/kb.js';
 import { attribute, attributeEvidence, attributeTechniques, loadCalibration } from './attribute.js';
-import { evaluateOnCampaigns } from './measure.js';
+import { accuracyWith, evaluateOnCampaigns, nestedEvaluation, type CampaignParts, type PartWeights } from './measure.js';
 
 const kb = loadKb();
 
@@ -162,4 +162,26 @@ describe('actor attribution', () => {
     const techniquesOnly = evaluateOnCampaigns(kb, 8, 5, {});
     expect(techniquesOnly.top1).toBeLessThan(r.top1);
   }, 300_000);
+});
+
+describe('nested leave-one-campaign-out', () => {
+  const others = (n: number, techniques: number, procedures: number) => Array.from({ length: n }, (_, i) => ({ id: `G1${String(i).padStart(3, '0')}`, techniques, software: 0, procedures, time: 0 }));
+  // X is found with little weight on the wording, Y and Z only with much.
+  const X: CampaignParts = { campaign: 'X', groups: ['G0001'], candidates: [{ id: 'G0001', techniques: 1, software: 0, procedures: 0, time: 0 }, ...others(8, 0.5, 0.2)] };
+  const Y: CampaignParts = { campaign: 'Y', groups: ['G0001'], candidates: [{ id: 'G0001', techniques: 0.1, software: 0, procedures: 0.3, time: 0 }, ...others(8, 0.5, 0)] };
+  const Z: CampaignParts = { ...Y, campaign: 'Z' };
+  const low: PartWeights = { software: 1, procedures: 1, time: 0.1 };
+  const high: PartWeights = { software: 1, procedures: 8, time: 0.1 };
+
+  it('chooses each campaign\'s weights on the others only, so a campaign the majority setting misses counts as missed', () => {
+    expect(accuracyWith([X], low)).toEqual({ top1: 1, top_shortlist: 1 });
+    expect(accuracyWith([X], high)).toEqual({ top1: 0, top_shortlist: 0 });
+    const n = nestedEvaluation([X, Y, Z], 8, [low, high]);
+    expect(n.chosen.map((c) => [c.campaign, c.weights.procedures, c.rank])).toEqual([
+      ['X', 8, 9],
+      ['Y', 8, 1],
+      ['Z', 8, 1],
+    ]);
+    expect(n).toMatchObject({ top1: 0.6667, top_shortlist: 0.6667 });
+  });
 });

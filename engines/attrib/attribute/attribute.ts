@@ -51,6 +51,8 @@ export interface AttributeOptions {
   readonly knownInfrastructure?: readonly KnownInfrastructure[];
   /** The report's period (ISO date or year), for the time part. */
   readonly period?: AttributionEvidence['period'];
+  /** Weights of the parts beyond techniques (default PART_WEIGHTS, software 1); the measures use them to choose weights. */
+  readonly weights?: Partial<{ readonly software: number; readonly procedures: number; readonly infrastructure: number; readonly time: number }>;
 }
 
 export const METHOD =
@@ -160,6 +162,7 @@ export function attributeEvidence(evidence: AttributionEvidence, kb: AttackKb, o
   const reportYears: [number, number] | undefined = from !== undefined && to !== undefined ? [Math.min(from, to), Math.max(from, to) + (period?.to === undefined && /^\d{4}$/.test(period?.from.trim() ?? '') ? 11 / 12 : 0)] : undefined;
   if (period !== undefined && reportYears === undefined) warnings.push('the report period is not a date or year, so time was not used');
 
+  const W = { software: 1, procedures: PART_WEIGHTS.procedures, infrastructure: PART_WEIGHTS.infrastructure, time: PART_WEIGHTS.time, ...opts.weights };
   const procedures = evidence.text !== undefined && evidence.text.trim() !== '' ? procedureIndex(kb) : undefined;
   const reportText = procedures && evidence.text !== undefined ? reportVector(procedures, evidence.text) : undefined;
 
@@ -199,10 +202,10 @@ export function attributeEvidence(evidence: AttributionEvidence, kb: AttackKb, o
     const textPart = reportText !== undefined && groupText !== undefined ? textCosine(reportText, groupText) : 0;
     const parts = {
       techniques: techniquePart,
-      procedures: PART_WEIGHTS.procedures * textPart,
-      software: softwarePart,
-      infrastructure: PART_WEIGHTS.infrastructure * infrastructurePart,
-      time: PART_WEIGHTS.time * timePart,
+      procedures: W.procedures * textPart,
+      software: W.software * softwarePart,
+      infrastructure: W.infrastructure * infrastructurePart,
+      time: W.time * timePart,
     };
     const score = parts.techniques + parts.software + parts.procedures + parts.infrastructure + parts.time;
     return { g, similarity: cosine, score, parts, shared, sharedSoftware, sharedInfrastructure, active, timePart, count: used.size };
@@ -225,7 +228,7 @@ export function attributeEvidence(evidence: AttributionEvidence, kb: AttackKb, o
         detail: `uses ${s.sharedSoftware.map((id) => `${kb.software.get(id)!.name} ${id} (${softwareUsers.get(id)} groups)`).join(', ')}`,
       });
     if (s.parts.procedures > 0)
-      reasons.push({ kind: 'procedures', contribution: round4(s.parts.procedures), detail: `the report's wording resembles ATT&CK's procedure texts of this group (cosine ${round4(s.parts.procedures / PART_WEIGHTS.procedures)})` });
+      reasons.push({ kind: 'procedures', contribution: round4(s.parts.procedures), detail: `the report's wording resembles ATT&CK's procedure texts of this group (cosine ${round4(W.procedures === 0 ? 0 : s.parts.procedures / W.procedures)})` });
     if (s.parts.infrastructure > 0) {
       const n = s.sharedInfrastructure.length;
       const named = s.sharedInfrastructure.slice(0, 3).join(', ') + (n > 3 ? ` and ${n - 3} more` : '');

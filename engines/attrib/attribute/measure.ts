@@ -1,6 +1,6 @@
 // Leave-one-campaign-out check of attribution: each ATT&CK campaign attributed to a group, its techniques taken as a report, ranked against a KB without that campaign.
 import { indexKb, type AttackKb } from '../kb/kb.js';
-import { attributeEvidence } from './attribute.js';
+import { attributeEvidence, PART_WEIGHTS } from './attribute.js';
 
 export interface CampaignCheck {
   readonly campaign: string;
@@ -52,4 +52,97 @@ export function evaluateOnCampaigns(kb: AttackKb, shortlist = 8, minTechniques =
     shortlist,
     checks,
   };
+}
+
+/** The weights of the score's parts beyond techniques (which weigh 1), as `attributeEvidence` adds them. */
+export interface PartWeights {
+  readonly software: number;
+  readonly procedures: number;
+  readonly time: number;
+}
+
+/** The shipped weights (PART_WEIGHTS of attribute.ts, software 1). */
+export const SHIPPED_WEIGHTS: PartWeights = { software: 1, procedures: PART_WEIGHTS.procedures, time: PART_WEIGHTS.time };
+
+/** The grid nested leave-one-out chooses from: 3 x 5 x 4 = 60 settings around the shipped one. */
+export const WEIGHT_GRID: readonly PartWeights[] = [0.5, 1, 2].flatMap((software) =>
+  [1, 2, 4, 6, 8].flatMap((procedures) => [0, 0.1, 0.3, 1].map((time) => ({ software, procedures, time }))),
+);
+
+/** One held-out campaign with every group's unweighted parts (each part as attributeEvidence computes it, weight 1). */
+export interface CampaignParts {
+  readonly campaign: string;
+  readonly groups: readonly string[];
+  readonly candidates: readonly { readonly id: string; readonly techniques: number; readonly software: number; readonly procedures: number; readonly time: number }[];
+}
+
+/**
+ * Each campaign of `evaluateOnCampaigns` once, with every group's parts at unit weight, so any weighting can be
+ * scored without recomputing (the parts do not depend on the weights).
+ */
+export function campaignParts(kb: AttackKb, minTechniques = 5): CampaignParts[] {
+  const out: CampaignParts[] = [];
+  for (const c of kb.data.campaigns) {
+    if (c.groups.length === 0) continue;
+    const techniques = [...new Set(kb.data.relations.filter(([s, t]) => s === c.id && kb.techniques.has(t)).map(([, t]) => t))];
+    if (techniques.length < minTechniques) continue;
+    const { [c.id]: _left, ...descriptions } = kb.data.descriptions ?? {};
+    const without = indexKb({ ...kb.data, descriptions, campaigns: kb.data.campaigns.filter((x) => x.id !== c.id), relations: kb.data.relations.filter(([s]) => s !== c.id) });
+    if (!c.groups.some((g) => (without.groupTechniques.get(g)?.size ?? 0) > 0)) continue;
+    const software = [...new Set(kb.data.relations.filter(([s, t]) => s === c.id && kb.software.has(t)).map(([, t]) => t))];
+    const evidence = {
+      techniques,
+      software,
+      text: [kb.data.descriptions?.[c.id] ?? '', ...kb.data.relations.filter(([s]) => s === c.id).map(([, , t]) => t)].join('\n'),
+      ...(c.first_seen !== undefined ? { period: { from: c.first_seen, ...(c.last_seen !== undefined ? { to: c.last_seen } : {}) } } : {}),
+    };
+    const a = attributeEvidence(evidence, without, { shortlist: 1000, weights: { software: 1, procedures: 1, time: 1, infrastructure: 1 } });
+    const part = (s: (typeof a.shortlist)[number], kind: string): number => s.reasons?.find((r) => r.kind === kind)?.contribution ?? 0;
+    out.push({
+      campaign: c.id,
+      groups: c.groups,
+      candidates: a.shortlist.map((s) => ({ id: s.id, techniques: part(s, 'techniques'), software: part(s, 'software'), procedures: part(s, 'procedures'), time: part(s, 'time') })),
+    });
+  }
+  return out;
+}
+
+/** Best rank of an attributed group under the weights (1 = first; Infinity when no group of the campaign scores). */
+export function rankWith(c: CampaignParts, w: PartWeights): number {
+  const score = (x: CampaignParts['candidates'][number]): number => x.techniques + w.software * x.software + w.procedures * x.procedures + w.time * x.time;
+  // A group that only overlaps in time is not a candidate (as in attributeEvidence).
+  const ranked = c.candidates
+    .filter((x) => score(x) - w.time * x.time > 0)
+    .map((x) => ({ id: x.id, s: score(x) }))
+    .sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1));
+  const i = ranked.findIndex((x) => c.groups.includes(x.id));
+  return i < 0 ? Infinity : i + 1;
+}
+
+/** top-1 and top-`shortlist` of a set of campaigns under the weights. */
+export function accuracyWith(cs: readonly CampaignParts[], w: PartWeights, shortlist = 8): { top1: number; top_shortlist: number } {
+  const ranks = cs.map((c) => rankWith(c, w));
+  const n = Math.max(1, cs.length);
+  return { top1: ranks.filter((r) => r === 1).length / n, top_shortlist: ranks.filter((r) => r <= shortlist).length / n };
+}
+
+/**
+ * Nested leave-one-campaign-out: for each campaign, the weights are chosen on the other campaigns only (best
+ * top-shortlist, then top-1, then the setting nearest the shipped one), then that campaign is ranked with them.
+ * The figure is honest about the weights: no campaign helps choose the weights it is scored with.
+ */
+export function nestedEvaluation(cs: readonly CampaignParts[], shortlist = 8, grid: readonly PartWeights[] = WEIGHT_GRID): { top1: number; top_shortlist: number; chosen: { campaign: string; weights: PartWeights; rank: number }[] } {
+  const distance = (w: PartWeights): number => Math.abs(Math.log(w.software / SHIPPED_WEIGHTS.software)) + Math.abs(Math.log(w.procedures / SHIPPED_WEIGHTS.procedures)) + Math.abs(w.time - SHIPPED_WEIGHTS.time);
+  const chosen = cs.map((held, i) => {
+    const inner = cs.filter((_, j) => j !== i);
+    let best: { w: PartWeights; a: { top1: number; top_shortlist: number } } | undefined;
+    for (const w of grid) {
+      const a = accuracyWith(inner, w, shortlist);
+      if (best === undefined || a.top_shortlist > best.a.top_shortlist || (a.top_shortlist === best.a.top_shortlist && (a.top1 > best.a.top1 || (a.top1 === best.a.top1 && distance(w) < distance(best.w))))) best = { w, a };
+    }
+    return { campaign: held.campaign, weights: best!.w, rank: rankWith(held, best!.w) };
+  });
+  const n = Math.max(1, cs.length);
+  const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+  return { top1: round4(chosen.filter((c) => c.rank === 1).length / n), top_shortlist: round4(chosen.filter((c) => c.rank <= shortlist).length / n), chosen };
 }
