@@ -170,69 +170,123 @@ const siFn: AntiForensicsCheck = streamed('timestomping-si-fn', 'In timeline inp
   };
 });
 
+/**
+ * Per log, a number of each event and the event's position, in typed arrays that grow by doubling (not an object per
+ * event, which at a million events is two million objects the collector walks again and again).
+ */
+class NumberList {
+  values = new Float64Array(16);
+  ats = new Uint32Array(16);
+  n = 0;
+
+  push(value: number, at: number): void {
+    if (this.n === this.values.length) {
+      const values = new Float64Array(this.n * 2);
+      values.set(this.values);
+      this.values = values;
+      const ats = new Uint32Array(this.n * 2);
+      ats.set(this.ats);
+      this.ats = ats;
+    }
+    this.values[this.n] = value;
+    this.ats[this.n] = at;
+    this.n++;
+  }
+
+  /** Positions 0..n-1 ordered by value, ties in insertion order (what a stable sort of the pairs gives). */
+  order(): Uint32Array {
+    const order = new Uint32Array(this.n);
+    for (let i = 0; i < this.n; i++) order[i] = i;
+    const v = this.values;
+    return order.sort((i, j) => (v[i] as number) - (v[j] as number) || i - j);
+  }
+}
+
+/**
+ * The lists of a check by log key, in the order logs first appear. The key text of a (host, channel, artefact) triple
+ * is made once per distinct triple (found again through maps on the values themselves), not once per event.
+ */
+class LogLists {
+  readonly lists = new Map<string, NumberList>();
+  private readonly keys = new Map<unknown, Map<unknown, Map<unknown, NumberList>>>();
+
+  list(a: unknown, b: unknown, c: unknown, key: () => string): NumberList {
+    let byB = this.keys.get(a);
+    if (byB === undefined) this.keys.set(a, (byB = new Map()));
+    let byC = byB.get(b);
+    if (byC === undefined) byB.set(b, (byC = new Map()));
+    let list = byC.get(c);
+    if (list === undefined) {
+      const k = key();
+      list = this.lists.get(k);
+      if (list === undefined) this.lists.set(k, (list = new NumberList()));
+      byC.set(c, list);
+    }
+    return list;
+  }
+}
+
 /** Holes in a log's record numbers, where the log is otherwise contiguous (Windows EventRecordID per host and channel). */
 const recordGap: AntiForensicsCheck = streamed('record-id-gap', 'A hole in a Windows log\'s EventRecordID sequence that is otherwise contiguous (records deleted or the log edited).', () => {
-  // Each record by its id and its position in events (the events themselves are read again only for a gap).
-  const byLog = new Map<string, { id: number; at: number }[]>();
+  // Each record's id and its position in events, per log (the events themselves are read again only for a gap).
+  const byLog = new LogLists();
   return {
     event(e, at) {
       const raw = e.attributes['eventRecordId'] ?? e.attributes['recordId'];
       const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null;
-      if (id === null || e.attributes['channel'] === undefined) return;
-      const k = `${e.host ?? '?'}|${String(e.attributes['channel'])}|${e.raw.artifactSha256}`;
-      const list = byLog.get(k);
-      if (list) list.push({ id, at });
-      else byLog.set(k, [{ id, at }]);
+      const channel = e.attributes['channel'];
+      if (id === null || channel === undefined) return;
+      byLog.list(e.host, channel, e.raw.artifactSha256, () => `${e.host ?? '?'}|${String(channel)}|${e.raw.artifactSha256}`).push(id, at);
     },
     finish(events) {
-    const out: TamperingIndicator[] = [];
-    for (const list of byLog.values()) {
-      if (list.length < 10) continue;
-      list.sort((a, b) => a.id - b.id);
-      let ones = 0;
-      for (let i = 1; i < list.length; i++) if ((list[i] as { id: number }).id - (list[i - 1] as { id: number }).id === 1) ones++;
-      if (ones / (list.length - 1) < RECORD_GAP_CONTIGUITY) continue;
-      for (let i = 1; i < list.length; i++) {
-        const a = list[i - 1] as { id: number; at: number };
-        const b = list[i] as { id: number; at: number };
-        if (b.id - a.id <= 1) continue;
-        const ea = events.at(a.at) as AnalysisEvent;
-        out.push(ind('record-id-gap', 'medium', `${b.id - a.id - 1} record(s) missing from the ${String(ea.attributes['channel'])} log`, [ea, events.at(b.at) as AnalysisEvent], ['T1070']));
+      const out: TamperingIndicator[] = [];
+      for (const list of byLog.lists.values()) {
+        if (list.n < 10) continue;
+        const order = list.order();
+        const ids = list.values;
+        const idAt = (k: number): number => ids[order[k] as number] as number;
+        let ones = 0;
+        for (let i = 1; i < list.n; i++) if (idAt(i) - idAt(i - 1) === 1) ones++;
+        if (ones / (list.n - 1) < RECORD_GAP_CONTIGUITY) continue;
+        for (let i = 1; i < list.n; i++) {
+          const gap = idAt(i) - idAt(i - 1);
+          if (gap <= 1) continue;
+          const ea = events.at(list.ats[order[i - 1] as number] as number) as AnalysisEvent;
+          out.push(ind('record-id-gap', 'medium', `${gap - 1} record(s) missing from the ${String(ea.attributes['channel'])} log`, [ea, events.at(list.ats[order[i] as number] as number) as AnalysisEvent], ['T1070']));
+        }
       }
-    }
-    return out;
+      return out;
     },
   };
 });
 
 /** A long silence in an otherwise busy log (per host and loader). */
 const timeGap: AntiForensicsCheck = streamed('time-gap', `A silence longer than ${TIME_GAP_FACTOR} median spacings (and at least ${TIME_GAP_MIN_MS / 3600000} hours) in a log that otherwise writes often.`, () => {
-  // Each event by its time and its position in events (the events themselves are read again only for a gap).
-  const byLog = new Map<string, { ms: number; at: number }[]>();
+  // Each event's time and its position in events, per log (the events themselves are read again only for a gap).
+  const byLog = new LogLists();
   return {
     event(e, at) {
       const ms = timeMs(e);
       if (ms === null || e.kind === 'timeline' || e.kind === 'memory') return;
-      const k = `${e.host ?? '?'}|${e.raw.artifactSha256}|${String(e.attributes['channel'] ?? '')}`;
-      const list = byLog.get(k);
-      if (list) list.push({ ms, at });
-      else byLog.set(k, [{ ms, at }]);
+      const channel = e.attributes['channel'];
+      byLog.list(e.host, e.raw.artifactSha256, channel, () => `${e.host ?? '?'}|${e.raw.artifactSha256}|${String(channel ?? '')}`).push(ms, at);
     },
     finish(events) {
-    const out: TamperingIndicator[] = [];
-    for (const list of byLog.values()) {
-      if (list.length < TIME_GAP_MIN_EVENTS) continue;
-      list.sort((a, b) => a.ms - b.ms);
-      const gaps: number[] = [];
-      for (let i = 1; i < list.length; i++) gaps.push((list[i] as { ms: number }).ms - (list[i - 1] as { ms: number }).ms);
-      const sorted = [...gaps].sort((a, b) => a - b);
-      const median = sorted[Math.floor(sorted.length / 2)] as number;
-      const limit = Math.max(TIME_GAP_MIN_MS, median * TIME_GAP_FACTOR);
-      gaps.forEach((g, i) => {
-        if (g > limit) out.push(ind('time-gap', 'low', `the log is silent for ${Math.round(g / 3600000)} hours`, [events.at((list[i] as { at: number }).at) as AnalysisEvent, events.at((list[i + 1] as { at: number }).at) as AnalysisEvent], ['T1070']));
-      });
-    }
-    return out;
+      const out: TamperingIndicator[] = [];
+      for (const list of byLog.lists.values()) {
+        if (list.n < TIME_GAP_MIN_EVENTS) continue;
+        const order = list.order();
+        const gaps = new Float64Array(list.n - 1);
+        for (let i = 1; i < list.n; i++) gaps[i - 1] = (list.values[order[i] as number] as number) - (list.values[order[i - 1] as number] as number);
+        const sorted = gaps.slice().sort();
+        const median = sorted[Math.floor(sorted.length / 2)] as number;
+        const limit = Math.max(TIME_GAP_MIN_MS, median * TIME_GAP_FACTOR);
+        for (let i = 0; i < gaps.length; i++) {
+          const g = gaps[i] as number;
+          if (g > limit) out.push(ind('time-gap', 'low', `the log is silent for ${Math.round(g / 3600000)} hours`, [events.at(list.ats[order[i] as number] as number) as AnalysisEvent, events.at(list.ats[order[i + 1] as number] as number) as AnalysisEvent], ['T1070']));
+        }
+      }
+      return out;
     },
   };
 });
