@@ -2,6 +2,7 @@
 import type { FeatureMatrix } from './dataset.js';
 import { Random } from './random.js';
 import { allocTree, type Tree } from './tree.js';
+import { WASM } from './histbuild.wasm.js';
 
 /**
  * Per-feature cut points. A value v falls in bin = number of cuts <= v (so bins 0..cuts.length),
@@ -108,6 +109,120 @@ function histogramSlots(binned: BinnedMatrix): Uint16Array | Uint32Array {
   return slots;
 }
 
+/**
+ * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
+ * they come with the DOM library, which engine code does not load).
+ */
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
+}
+
+/** histbuild.wat's exports (see the comments there). */
+interface HistExports {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  build(hist: number, histBytes: number, slots: number, wide: number, rowBytes: number, rows: number, count: number, gh: number, feats: number, nf: number): void;
+}
+
+/** Largest WebAssembly memory the histogram kernel takes (a copy of the slots among it); above it the JavaScript loop runs. */
+let kernelLimit = 512 << 20;
+
+/** Sets the kernel's memory limit (tests use 0 to run the JavaScript loop); returns the previous one. */
+export function setHistogramKernelLimit(bytes: number): number {
+  const before = kernelLimit;
+  kernelLimit = bytes;
+  return before;
+}
+
+/** The histogram kernel's instance, the slots it holds, and views of its memory. */
+class HistKernel {
+  readonly exports: HistExports;
+  u8: Uint8Array;
+  u32: Uint32Array;
+  f64: Float64Array;
+  /** The slots array copied at `slotsAt`, so that the next tree over the same matrix does not copy it again. */
+  loaded: Uint16Array | Uint32Array | null = null;
+  private slotsAt = 0;
+  private histAt = 0;
+  private histBytes = 0;
+  private rowsAt = 0;
+  private ghAt = 0;
+  private featsAt = 0;
+  private nf = 0;
+  private wide = 0;
+  private rowBytes = 0;
+
+  constructor() {
+    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+    this.exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), {}).exports as HistExports;
+    this.u8 = new Uint8Array(0);
+    this.u32 = new Uint32Array(0);
+    this.f64 = new Float64Array(0);
+    this.views();
+  }
+
+  private views(): void {
+    const buffer = this.exports.memory.buffer;
+    this.u8 = new Uint8Array(buffer);
+    this.u32 = new Uint32Array(buffer);
+    this.f64 = new Float64Array(buffer);
+  }
+
+  /** Lays out the memory for one tree: slots first (kept across trees), then the histogram, rows, pairs and features. */
+  prepare(binned: BinnedMatrix, slots: Uint16Array | Uint32Array, grad: Float64Array, hess: Float64Array, n: number, features: Int32Array): boolean {
+    const slotBytes = slots.byteLength;
+    const histAt = (slotBytes + 15) & ~15;
+    const histBytes = binned.totalBins * 16;
+    const rowsAt = histAt + histBytes;
+    const ghAt = (rowsAt + n * 4 + 15) & ~15;
+    const featsAt = ghAt + binned.rows * 16;
+    const total = featsAt + features.length * 4;
+    if (total > kernelLimit) return false;
+    const have = this.exports.memory.buffer.byteLength;
+    if (have < total) {
+      this.exports.memory.grow(Math.ceil((total - have) / 65536));
+      this.views();
+    }
+    if (this.loaded !== slots) {
+      this.u8.set(new Uint8Array(slots.buffer, slots.byteOffset, slotBytes), 0);
+      this.loaded = slots;
+    }
+    const f64 = this.f64;
+    for (let r = 0, q = ghAt / 8; r < binned.rows; r++, q += 2) {
+      f64[q] = grad[r]!;
+      f64[q + 1] = hess[r]!;
+    }
+    this.wide = slots instanceof Uint32Array ? 1 : 0;
+    const cell = this.wide ? 4 : 2;
+    for (let i = 0; i < features.length; i++) this.u32[featsAt / 4 + i] = features[i]! * cell;
+    this.rowBytes = binned.cols * cell;
+    this.slotsAt = 0;
+    this.histAt = histAt;
+    this.histBytes = histBytes;
+    this.rowsAt = rowsAt;
+    this.ghAt = ghAt;
+    this.featsAt = featsAt;
+    this.nf = features.length;
+    return true;
+  }
+
+  /** `hist` := the sums of rows[start, end) (hist's previous content is replaced). */
+  build(hist: Float64Array, rows: Uint32Array, start: number, end: number): void {
+    this.u32.set(rows.subarray(start, end), this.rowsAt / 4);
+    this.exports.build(this.histAt, this.histBytes, this.slotsAt, this.wide, this.rowBytes, this.rowsAt, end - start, this.ghAt, this.featsAt, this.nf);
+    hist.set(this.f64.subarray(this.histAt / 8, (this.histAt + this.histBytes) / 8));
+  }
+}
+
+let sharedKernel: HistKernel | null = null;
+
+/** The histogram kernel ready for one tree, or null when the data would take more memory than its limit. */
+function histogramKernel(binned: BinnedMatrix, slots: Uint16Array | Uint32Array, grad: Float64Array, hess: Float64Array, n: number, features: Int32Array): HistKernel | null {
+  if (binned.rows === 0 || (slots.byteLength + binned.totalBins * 16 + binned.rows * 24 + features.length * 4 + 64) > kernelLimit) return null;
+  sharedKernel ??= new HistKernel();
+  return sharedKernel.prepare(binned, slots, grad, hess, n, features) ? sharedKernel : null;
+}
+
 /** Regularisation and shape of one tree. */
 export interface TreeParams {
   readonly maxDepth: number;
@@ -152,7 +267,12 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
   const takeHist = (): Float64Array => pool.pop()?.fill(0) ?? new Float64Array(totalBins * 2);
 
   const slots = histogramSlots(binned);
+  const kernel = histogramKernel(binned, slots, grad, hess, rows.length, features);
   const buildHist = (hist: Float64Array, start: number, end: number): void => {
+    if (kernel) {
+      kernel.build(hist, rows, start, end);
+      return;
+    }
     const nf = features.length;
     if (nf === cols) {
       for (let k = start; k < end; k++) {

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { featureMatrix } from './dataset.js';
+import { trainGbdt, type GbdtModel, type GbdtParams } from './gbdt.js';
+import { setHistogramKernelLimit } from './hist.js';
+import { syntheticBinary } from './synthetic.js';
+
+const DEFAULT_LIMIT = setHistogramKernelLimit(512 << 20);
+afterEach(() => setHistogramKernelLimit(DEFAULT_LIMIT));
+
+/** Every number of every tree, in order. */
+function treeNumbers(m: GbdtModel): number[] {
+  return m.trees.flatMap((t) => [...t.feature, ...t.threshold, ...t.left, ...t.right, ...t.defaultLeft, ...t.value, ...t.cover, ...t.gain]);
+}
+
+function bothWays(rows: number, cols: number, params: GbdtParams, weighted = false): { kernel: number[]; loop: number[] } {
+  const { x, y } = syntheticBinary(rows, cols, rows + cols, { missing: 0.05 });
+  const data = { x: featureMatrix(rows, cols, x.data), y, ...(weighted ? { weights: Float64Array.from({ length: rows }, (_, i) => 0.5 + (i % 3)) } : {}) };
+  setHistogramKernelLimit(DEFAULT_LIMIT);
+  const kernel = treeNumbers(trainGbdt(data, params));
+  setHistogramKernelLimit(0);
+  const loop = treeNumbers(trainGbdt(data, params));
+  return { kernel, loop };
+}
+
+describe('histogram kernel (WebAssembly) against the JavaScript loop', () => {
+  it('grows the same trees, number for number, on 16-bit slots', () => {
+    const { kernel, loop } = bothWays(1500, 20, { rounds: 12, maxDepth: 5, eta: 0.3 });
+    expect(kernel.length).toBeGreaterThan(12 * 7);
+    expect(kernel).toEqual(loop);
+  });
+
+  it('grows the same trees with 32-bit slots (more than 65,535 bins in all), column and row sampling and weights', () => {
+    const { kernel, loop } = bothWays(600, 300, { rounds: 6, maxDepth: 4, subsample: 0.7, colsampleByTree: 0.5, seed: 9 }, true);
+    expect(kernel.length).toBeGreaterThan(6 * 7);
+    expect(kernel).toEqual(loop);
+  });
+
+  it('grows the same squared-error tree with a gamma pruning pass, and the same trees on a second matrix after the first', () => {
+    const a = bothWays(800, 8, { objective: 'reg:squarederror', rounds: 3, gamma: 0.5, maxDepth: 6 });
+    expect(a.kernel).toEqual(a.loop);
+    const b = bothWays(700, 9, { rounds: 4, maxDepth: 3 });
+    expect(b.kernel).toEqual(b.loop);
+    expect(b.kernel).not.toEqual(a.kernel);
+  });
+});
