@@ -1,15 +1,13 @@
 // The analysis's own judgement of a release, independent of environment and policy: malicious, suspicious, clean, or unknown when the analysis could not complete; with the findings and chains it rests on.
-import type { AttackChain, ScanAssessment, ScanFinding, Severity } from '../../core/contracts/pkgscan.js';
+import type { AttackChain, ScanAssessment, ScanFinding } from '../../core/contracts/pkgscan.js';
+import { atLeast, MALICIOUS_CATEGORIES, SEVERITY_RANK as RANK } from '../vocabulary.js';
 import { ATTACK_CHAIN_CODE } from './chains.js';
 
-/** Finding categories that are malicious behaviour, not merely risky metadata. */
-export const MALICIOUS_CATEGORIES: ReadonlySet<string> = new Set(['code_execution', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'persistence', 'propagation', 'steganography', 'obfuscation', 'install_time']);
+export { MALICIOUS_CATEGORIES };
 
 /** Metadata of a throwaway release (a name close to a popular one, a first or placeholder version, one code file, no description, a disposable address): with one high malicious behaviour, the mark of a package made for the attack. */
 const THROWAWAY: ReadonlySet<string> = new Set(['typosquat', 'release_zero', 'unusual_version', 'single_file_package', 'empty_description', 'disposable_email', 'deceptive_email_domain']);
 
-const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
-const atLeast = (s: Severity, min: Severity): boolean => RANK[s] >= RANK[min];
 
 export interface AssessmentInput {
   readonly findings: readonly ScanFinding[];

@@ -1,4 +1,5 @@
 // Attack chains (GuardDog's idea): a capability (reads credentials or the environment, host details, spawns, opens the network) and a threat (sends it out, runs what it fetched) met in one flow, shown as ordered steps with evidence.
+import { SEVERITY_RANK as RANK } from '../vocabulary.js';
 import type { ChainKind } from './source/rules.js';
 import type { AttackChain, AttackChainStep, ScanFinding, Severity } from './types.js';
 
@@ -16,7 +17,6 @@ export interface ChainInput {
   readonly installTime: boolean;
 }
 
-const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
 /** Capabilities whose data is worth stealing: with a network capability at install time they are a beacon even without an exfiltration host. */
 const COLLECTS: ReadonlySet<ChainKind> = new Set(['credentials', 'environment', 'host_info']);
 const MAX_STEPS = 6;

@@ -4,6 +4,7 @@ import type { PackageRelease, Person } from '../package/types.js';
 import { editDistance, typosquatOf } from './typosquat.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, ScanFinding, Severity } from './types.js';
 import type { FindingCategory } from '../../core/contracts/pkgscan.js';
+import { INSTALL_HOOKS } from '../vocabulary.js';
 
 export const METADATA_ANALYZER = 'metadata';
 export const METADATA_ANALYZER_VERSION = '1.1.0';
@@ -113,7 +114,7 @@ export function analyzeMetadata(release: PackageRelease, ctx: AnalyzerContext): 
     }
   }
 
-  const hooks = ['preinstall', 'install', 'postinstall'].filter((h) => meta.scripts[h] !== undefined);
+  const hooks = INSTALL_HOOKS.filter((h) => meta.scripts[h] !== undefined);
   if (hooks.length > 0) out.push(f('declares_install_scripts', 'info', 'Declares npm install-time scripts', hooks.join(', '), 'install_time', 'package.json'));
 
   for (const ns of ctx.internalNamespaces) {

@@ -5,11 +5,10 @@ import type { ContainerFinding, ContainerImageSummary, ContainerPackage, Contain
 import type { AdvisoryItem, Decision, Severity } from '../../core/contracts/pkgscan.js';
 import type { LookupStatus } from '../../core/contracts/pkgscan-vulns.js';
 import type { Platform } from '../platform.js';
+import { SEVERITY_RANK as RANK } from '../vocabulary.js';
 import { advisoryStoreOf, assessmentOf } from '../vulns/advisories.js';
 import type { ContainerAnalysis } from './analyze.js';
 import { saveContainerScan } from './store.js';
-
-const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
 
 /** Findings kept with a stored scan (most severe first); the counts cover all of them. */
 export const MAX_STORED_FINDINGS = 2000;

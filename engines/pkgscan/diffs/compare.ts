@@ -5,17 +5,17 @@ import { SEVERITIES } from '../events/events.js';
 import type { Person } from '../package/types.js';
 import { sortFindings } from '../scans/verdict.js';
 import type { PackageAnalysis } from '../scans/types.js';
+import { BEHAVIOUR_CATEGORIES as BEHAVIOUR, INSTALL_HOOKS, SOURCE_INSTALL_HOOKS } from '../vocabulary.js';
 
 /** Most entries a file or finding list of a stored diff keeps (the counts stay exact). */
 export const MAX_DIFF_LIST = 2000;
 
 /** Finding categories that describe what the code does (the rest describe the archive, metadata or tools). */
-const BEHAVIOUR_CATEGORIES = new Set(['install_time', 'code_execution', 'obfuscation', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'process_spawn', 'persistence', 'propagation', 'steganography', 'capability']);
+const BEHAVIOUR_CATEGORIES: ReadonlySet<string> = new Set(BEHAVIOUR);
 
 /** Native code by extension: the inventory keeps no content type, and these are what a package loads or runs. */
 const BINARY_EXTENSION = /\.(node|so(\.\d+)*|dll|exe|dylib|pyd|bin|elf|com|scr|msi|jar|wasm)$/i;
 
-const INSTALL_HOOKS = ['preinstall', 'install', 'postinstall', 'prepare'] as const;
 
 export interface Thresholds {
   readonly environment: string;
@@ -46,7 +46,7 @@ function worst(findings: readonly ScanFinding[]): Severity {
 
 function installScripts(a: PackageAnalysis): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const h of INSTALL_HOOKS) if (a.metadata.scripts[h] !== undefined) out[h] = a.metadata.scripts[h];
+  for (const h of SOURCE_INSTALL_HOOKS) if (a.metadata.scripts[h] !== undefined) out[h] = a.metadata.scripts[h];
   return out;
 }
 
@@ -178,7 +178,7 @@ export function compareReleases(input: CompareInput): ReleaseDiff {
   if (rf < t.block_risk && rt >= t.block_risk) reasons.push('risk_crossed_block');
   if (newFindings.some((f) => sevAtLeast(f.severity, 'high'))) reasons.push('new_high_finding');
   // A release that starts running code at install is the commonest turn to malice, whatever the rules make of the code.
-  if ((['preinstall', 'install', 'postinstall'] as const).some((h) => to.metadata.scripts[h] !== undefined && from.metadata.scripts[h] === undefined)) reasons.push('install_hook_gained');
+  if (INSTALL_HOOKS.some((h) => to.metadata.scripts[h] !== undefined && from.metadata.scripts[h] === undefined)) reasons.push('install_hook_gained');
   const publisherFrom = personOrNull(from.registry?.publisher);
   const publisherTo = personOrNull(to.registry?.publisher);
   return {

@@ -2,32 +2,16 @@
 import { createHash } from 'node:crypto';
 import type { AttackChain, FindingCategory, ScanFinding, Severity } from '../../core/contracts/pkgscan.js';
 import type { DeclaredMetadata } from '../package/types.js';
+import { BEHAVIOUR_CATEGORIES, SEVERITY_RANK, SOURCE_INSTALL_HOOKS as INSTALL_HOOKS } from '../vocabulary.js';
 
 /**
  * Finding categories counted one feature each. `provenance`, `vulnerability` and `tool` are left out on purpose:
  * they depend on registry answers, the advisory feed and optional tools, which the labelled corpus (read offline) never has,
  * so a model trained on them would learn "absent" and meet something else in service.
  */
-export const FEATURE_CATEGORIES: readonly FindingCategory[] = [
-  'install_time',
-  'code_execution',
-  'obfuscation',
-  'exfiltration',
-  'download_execute',
-  'reverse_shell',
-  'cryptominer',
-  'process_spawn',
-  'persistence',
-  'propagation',
-  'steganography',
-  'capability',
-  'metadata',
-  'archive',
-];
+export const FEATURE_CATEGORIES: readonly FindingCategory[] = [...BEHAVIOUR_CATEGORIES, 'metadata', 'archive'];
 const IGNORED_CATEGORIES: ReadonlySet<FindingCategory> = new Set(['provenance', 'vulnerability', 'tool']);
 const COUNTED_SEVERITIES: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
-const INSTALL_HOOKS = ['preinstall', 'install', 'postinstall', 'prepare'] as const;
 /** Native code or executables by extension (the inventory keeps paths, not magic bytes). */
 const BINARY_EXT = /\.(node|so|dll|exe|dylib|pyd|bin|elf|o|a|lib|jar|class|wasm)$/i;
 const ARCHIVE_EXT = /\.(zip|tgz|tar|gz|bz2|xz|7z|rar|whl|egg)$/i;

@@ -5,6 +5,7 @@ import { SEVERITIES } from '../events/events.js';
 import { evaluatePolicy, type ApplicableException, type PolicyReason } from '../policies/evaluate.js';
 import type { PolicyDocument } from '../policies/schema.js';
 import { modelRiskContribution } from '../ml/model.js';
+import { SOURCE_INSTALL_HOOKS } from '../vocabulary.js';
 import type { PackageAnalysis } from './types.js';
 
 export interface VerdictInput {
@@ -141,7 +142,7 @@ export function buildVerdict(input: VerdictInput): ScanVerdict {
   const m = a.metadata;
   const person = (p: { name?: string; email?: string } | undefined): string | null => (p === undefined ? null : [p.name, p.email !== undefined ? `<${p.email}>` : undefined].filter((x) => x !== undefined && x !== '').join(' ') || null);
   const installScripts: Record<string, string> = {};
-  for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) if (m.scripts[hook] !== undefined) installScripts[hook] = m.scripts[hook];
+  for (const hook of SOURCE_INSTALL_HOOKS) if (m.scripts[hook] !== undefined) installScripts[hook] = m.scripts[hook];
   const incomplete = !a.complete || a.runs.some((r) => r.status === 'failed' || r.status === 'timed_out');
   const assessment = assessAnalysis({
     findings: a.findings,

@@ -3,6 +3,7 @@ import type { FindingCategory, ScanFinding, Severity } from '../../core/contract
 import { VitrineError } from '../../core/errors.js';
 import type { AnalyzerOutput } from '../analyzers/types.js';
 import type { ReleaseFile } from '../package/types.js';
+import { FINDING_CATEGORIES as CATEGORIES, SEVERITIES } from '../vocabulary.js';
 import { DEFAULT_TOOL_OUTPUT_BYTES, DEFAULT_TOOL_TIMEOUT_MS } from './run.js';
 
 export interface ToolAnalyzerOptions {
@@ -20,11 +21,7 @@ export function resolved(o: ToolAnalyzerOptions): { timeoutMs: number; maxOutput
   return { timeoutMs: o.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, maxOutputBytes: o.maxOutputBytes ?? DEFAULT_TOOL_OUTPUT_BYTES, maxFindings: o.maxFindings ?? DEFAULT_MAX_FINDINGS };
 }
 
-export const SEVERITIES: readonly Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
-const CATEGORIES: readonly FindingCategory[] = [
-  'install_time', 'code_execution', 'obfuscation', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'process_spawn',
-  'persistence', 'propagation', 'steganography', 'capability', 'metadata', 'archive', 'provenance', 'vulnerability', 'tool',
-];
+export { SEVERITIES };
 
 export function asSeverity(v: string | undefined, fallback: Severity): Severity {
   return SEVERITIES.find((s) => s === v) ?? fallback;

@@ -1,6 +1,7 @@
 // Structural checks the YAML rules name by `detector:`: walks of the acorn tree for JavaScript and statement-aware scans of comment-free Python; each gives the offsets and text it matched.
 import type * as acorn from 'acorn';
 import * as walk from 'acorn-walk';
+import type { HookCommand } from './hooks.js';
 import type { DetectorName } from './rules.js';
 
 export interface DetectorHit {
@@ -13,6 +14,8 @@ export interface DetectorInput {
   readonly code: string;
   readonly ast: acorn.Node | null;
   readonly path: string;
+  /** The npm install hook this text is the command of (hook units only). */
+  readonly hook?: HookCommand | undefined;
 }
 
 type AnyNode = acorn.Node & Record<string, unknown>;
@@ -254,6 +257,15 @@ function pthExecutable({ code }: DetectorInput): DetectorHit[] {
   return hits;
 }
 
+/** An npm install hook judged by what it runs (hooks.ts): only ordinary build steps, package code (`node FILE`, `node -e`), or shell commands of its own. */
+function npmHook(runs: 'ordinary' | 'package_code' | 'shell'): (input: DetectorInput) => DetectorHit[] {
+  return ({ hook }) => {
+    if (hook === undefined) return [];
+    const kind = hook.ordinary ? 'ordinary' : hook.shell ? 'shell' : 'package_code';
+    return kind === runs ? [{ offset: 0, text: `${hook.hook}: ${hook.command}` }] : [];
+  };
+}
+
 export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorInput) => DetectorHit[]>> = {
   js_eval_decoded: jsEvalDecoded,
   js_detached_spawn: jsDetachedSpawn,
@@ -263,10 +275,9 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
   py_exec_decoded: pyExecDecoded,
   py_cmdclass_install: pyCmdclassInstall,
   pth_executable: pthExecutable,
-  // the npm hook detectors read package.json's scripts, not a file's text: the analyzer fills them from hooks.ts
-  npm_hook_ordinary: () => [],
-  npm_hook_code: () => [],
-  npm_hook_shell: () => [],
+  npm_hook_ordinary: npmHook('ordinary'),
+  npm_hook_code: npmHook('package_code'),
+  npm_hook_shell: npmHook('shell'),
 };
 
 /** A cheap test on the raw text before a detector needs the parse: a file without it cannot give a hit. */

@@ -1,9 +1,7 @@
 // Install-time execution: what an npm install hook runs (a native-addon build is ordinary, a shell download is not), and which package files run at install (hook targets, setup.py, .pth, and the local files they load).
 import path from 'node:path/posix';
 import type { PackageRelease, ReleaseFile } from '../../package/types.js';
-
-/** npm lifecycle scripts that run on `npm install` of a registry package. */
-export const INSTALL_HOOKS = ['preinstall', 'install', 'postinstall'] as const;
+import { INSTALL_HOOKS } from '../../vocabulary.js';
 
 /** Commands that build or set up a package the ordinary way (native addons, git hooks, patches, funding notices). */
 const ORDINARY = [

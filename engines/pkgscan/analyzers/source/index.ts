@@ -1,5 +1,6 @@
 // The source-code analyzer: applies the YAML rules (resources/pkgscan/rules/) and their structural detectors to a release's JavaScript, Python, shell and .pth files and to its npm install hooks, then joins capabilities and threats into attack chains.
 import type { PackageRelease } from '../../package/types.js';
+import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
@@ -91,8 +92,6 @@ function tests(re: RegExp, code: string): boolean {
   return ok;
 }
 
-const RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
-
 function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, depth = 0): RuleHit[] {
   // JavaScript is parsed (comments blanked, tree for the detectors) only once a rule's pattern or precheck matches the raw text: most files match nothing
   const parseJs = unit.language === 'javascript' && unit.decoded !== true;
@@ -114,13 +113,9 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     if (parseJs && !rule.all.every((re) => tests(re, code))) continue;
     let hits: DetectorHit[];
     if (rule.detector === null) hits = rule.patterns.flatMap((re) => patternHits(re, code));
-    else if (rule.detector.startsWith('npm_hook_')) {
-      const h = unit.hook;
-      const fires = h !== undefined && ((rule.detector === 'npm_hook_ordinary' && h.ordinary) || (rule.detector === 'npm_hook_shell' && h.shell) || (rule.detector === 'npm_hook_code' && !h.ordinary && !h.shell));
-      hits = fires ? [{ offset: 0, text: `${h.hook}: ${h.command}` }] : [];
-    } else {
+    else {
       try {
-        hits = DETECTOR_FUNCTIONS[rule.detector]({ code, ast: parseJs ? jsSource().ast : null, path: unit.file });
+        hits = DETECTOR_FUNCTIONS[rule.detector]({ code, ast: parseJs ? jsSource().ast : null, path: unit.file, hook: unit.hook });
       } catch {
         // a tree too deep for the walk (stack overflow): the rule's text patterns and the other rules still apply
         hits = [];

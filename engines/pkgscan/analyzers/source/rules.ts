@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { VitrineError } from '../../../core/errors.js';
 import { validate } from '../../../core/validation.js';
 import type { FindingCategory } from '../../../core/contracts/pkgscan.js';
+import { BEHAVIOUR_CATEGORIES, SEVERITIES } from '../../vocabulary.js';
 import type { Severity } from '../types.js';
 import type { SourceLanguage } from './text.js';
 
@@ -31,8 +32,6 @@ export type DetectorName = (typeof DETECTORS)[number];
 export const CHAIN_KINDS = ['credentials', 'environment', 'host_info', 'spawn', 'network', 'download', 'decode', 'exfil_endpoint', 'exec_fetched', 'shell', 'persistence', 'publish'] as const;
 export type ChainKind = (typeof CHAIN_KINDS)[number];
 
-const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
-const CATEGORIES = ['install_time', 'code_execution', 'obfuscation', 'exfiltration', 'download_execute', 'reverse_shell', 'cryptominer', 'process_spawn', 'persistence', 'propagation', 'steganography', 'capability'] as const;
 
 const patternSchema = z.object({ regex: z.string().min(1).max(2000), flags: z.string().regex(/^[imsu]*$/).optional() }).strict();
 
@@ -40,7 +39,7 @@ const ruleSchema = z
   .object({
     id: z.string().regex(/^[a-z][a-z0-9_]{2,63}$/),
     title: z.string().min(3).max(200),
-    category: z.enum(CATEGORIES),
+    category: z.enum(BEHAVIOUR_CATEGORIES),
     severity: z.enum(SEVERITIES),
     technique: z.string().regex(/^T\d{4}(\.\d{3})?$/).nullable(),
     languages: z.array(z.enum(['javascript', 'python', 'shell', 'pth'])).min(1),
