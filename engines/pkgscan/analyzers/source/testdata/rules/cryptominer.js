@@ -1,0 +1,4 @@
+// ruleid: cryptominer
+const pool = 'stratum+tcp://pool.example.org:3333';
+// ok: cryptominer
+const db = 'tcp://db.example.org:5432';

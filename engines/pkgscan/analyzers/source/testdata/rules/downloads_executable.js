@@ -1,0 +1,4 @@
+// ruleid: downloads_executable
+const url = 'https://example.org/files/setup.exe';
+// ok: downloads_executable
+const archive = 'https://example.org/files/setup.tar.gz';

@@ -1,0 +1,11 @@
+const io = require('socket.io-client');
+const { exec } = require('child_process');
+const socket = io(server);
+// ruleid: js_remote_command
+socket.on('exec', function (command, cb) {
+  exec(command, (error, stdout) => cb(stdout));
+});
+// ruleid: js_remote_command
+socket.on('cmd', (c) => exec(c));
+// ok: js_remote_command
+socket.on('message', (msg) => { console.log(msg); exec('git status'); });

@@ -1,0 +1,5 @@
+import json, os
+# ruleid: py_serialises_environment
+data = json.dumps(dict(os.environ))
+# ok: py_serialises_environment
+home = os.environ.get('HOME')

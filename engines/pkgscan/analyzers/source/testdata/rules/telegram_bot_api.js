@@ -1,0 +1,4 @@
+// ruleid: telegram_bot_api
+const api = 'https://api.telegram.org/bot' + token + '/sendMessage';
+// ok: telegram_bot_api
+const site = 'https://telegram.org/apps';
