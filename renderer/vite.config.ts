@@ -1,8 +1,10 @@
 // Vite build of the renderer: relative base so the gateway (or Electron's file loader) can serve it from anywhere.
 import { defineConfig, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from '../tools/build/precompress';
 
-// No node: imports here: the renderer folder's layer rule applies to this file too.
+// No node: imports here: the renderer folder's layer rule applies to this file too (the build-time helpers that need
+// Node live in tools/build/).
 const here = decodeURIComponent(new URL('.', import.meta.url).pathname);
 
 /**
@@ -30,7 +32,8 @@ function productionBuild(command: string): void {
 const config: UserConfig = {
   root: here,
   base: './',
-  plugins: [react()],
+  // Brotli and gzip twins of each text asset, sent by the gateway to browsers that accept them.
+  plugins: [react(), precompress()],
   build: {
     outDir: `${here}../dist/renderer`,
     emptyOutDir: true,

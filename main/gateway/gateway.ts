@@ -1,5 +1,4 @@
 // The one Express app of the workstation: /api (health, services, jobs, events), /svc/<service>, and the built UI.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import express, { type Express, type RequestHandler, type Router } from 'express';
@@ -15,6 +14,7 @@ import { createConsole, type ConsoleRouter } from '../console/http.js';
 import { API_CSP, RENDERER_CSP } from './csp.js';
 import { HEARTBEAT_MS, eventStream } from './events.js';
 import { searchRoute } from './search.js';
+import { buildFiles, fileStats, sendBuildFile } from './static.js';
 
 /** A service as the app composes it: its descriptor and its router factory (engines/<service>/http.ts). */
 export interface ComposedService {
@@ -116,24 +116,27 @@ function svcRouter(options: GatewayOptions): Router {
   return svc;
 }
 
-/** The UI: static files, and index.html for any other GET so client-side routes survive a reload. */
+/**
+ * The UI: the build's files (precompressed when the browser accepts it, main/gateway/static.ts), and index.html for
+ * any other GET so client-side routes survive a reload.
+ */
 function rendererRouter(dir: string | undefined): Router {
   const ui = express.Router();
   ui.use(setCsp(RENDERER_CSP));
-  const index = dir === undefined ? undefined : path.join(dir, 'index.html');
-  if (dir !== undefined) ui.use(express.static(dir, { index: 'index.html', dotfiles: 'ignore', redirect: false }));
+  const root = dir === undefined ? undefined : path.resolve(dir);
+  if (root !== undefined) ui.use(buildFiles(root));
   ui.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       next(new VitrineError('not_found', 'no such route'));
       return;
     }
-    if (index === undefined || !existsSync(index)) {
+    const index = root === undefined ? undefined : path.join(root, 'index.html');
+    const stats = index === undefined ? null : fileStats(index);
+    if (root === undefined || index === undefined || stats === null) {
       next(new VitrineError('not_found', 'the user interface is not built; run npm run build:renderer'));
       return;
     }
-    res.sendFile(index, { dotfiles: 'deny' }, (err) => {
-      if (err) next(err);
-    });
+    sendBuildFile(req, res, next, root, index, stats);
   });
   return ui;
 }
