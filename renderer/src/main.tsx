@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { browserTokenEnvironment, resolveBridge } from './api/token';
 import { createShellStore } from './store';
+import { preloadWorkspace } from './workspaces/registry';
 import './styles.css';
 
 /**
@@ -24,6 +25,8 @@ if (root && mountAlone) {
 } else if (root) {
   const env = browserTokenEnvironment();
   const store = createShellStore(window.localStorage);
+  // The workspace chosen last time is the likely first one: its screens load while the shell connects.
+  preloadWorkspace(store.getState().active);
   createRoot(root).render(
     <StrictMode>
       <App store={store} initialBridge={resolveBridge(env)} tokenEnv={env} />

@@ -56,6 +56,11 @@ function readTheme(storage: Persist): ThemePreference {
 
 const isActive = (j: JobInfo): boolean => j.state === 'queued' || j.state === 'running';
 
+/** The workspace shown for these services: the chosen one while its service is mounted (or it is standalone), else the first. */
+export function workspaceToShow(chosen: string | null, services: readonly ServiceInfo[]): string | null {
+  return chosen !== null && (services.some((s) => s.name === chosen) || isStandaloneWorkspace(chosen)) ? chosen : (services[0]?.name ?? null);
+}
+
 /** Keeps every active job and the most recent finished ones, so a long session does not grow without bound. */
 function pruneJobs(jobs: Record<string, JobInfo>): Record<string, JobInfo> {
   const finished = Object.values(jobs).filter((j) => !isActive(j));
@@ -89,10 +94,7 @@ export function createShellStore(storage: Persist = memoryStorage()): StoreApi<S
     },
     setServices(list) {
       const services = [...list];
-      const active = get().active;
-      // Keep the chosen workspace while its service is mounted; otherwise fall back to the first one.
-      const next = active !== null && (services.some((s) => s.name === active) || isStandaloneWorkspace(active)) ? active : (services[0]?.name ?? null);
-      set({ services, active: next });
+      set({ services, active: workspaceToShow(get().active, services) });
     },
     upsertJob(job) {
       set({ jobs: pruneJobs({ ...get().jobs, [job.id]: job }) });

@@ -59,7 +59,14 @@ describe('the initial chunk', () => {
   });
 
   it('would see them if a workspace were imported statically (the walk can fail)', () => {
-    const replay = reachablePackages('../workspaces/replay/ReplayWorkspace.tsx');
-    expect([...replay.keys()].some((p) => HEAVY.test(p))).toBe(true);
+    const console = reachablePackages('../workspaces/console/ConsoleWorkspace.tsx');
+    expect([...console.keys()].some((p) => HEAVY.test(p))).toBe(true);
+  });
+
+  it('leaves cytoscape out of the graph workspaces until a graph is drawn (components/cytoscape.ts)', () => {
+    for (const ws of ['../workspaces/cases/CasesWorkspace.tsx', '../workspaces/lineage/LineageWorkspace.tsx', '../workspaces/replay/ReplayWorkspace.tsx', '../workspaces/packages/PackagesWorkspace.tsx']) {
+      expect(ws in SOURCES, ws).toBe(true);
+      expect([...reachablePackages(ws).keys()].filter((p) => /^cytoscape/.test(p)), ws).toEqual([]);
+    }
   });
 });

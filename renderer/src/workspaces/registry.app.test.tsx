@@ -27,13 +27,12 @@ function NotesWorkspace({ service }: WorkspaceProps) {
 
 vi.mock('./registry', async (importOriginal) => {
   const original = await importOriginal<typeof Registry>();
-  const { lazy } = await import('react');
   const notes: WorkspaceDef = {
     service: 'notes',
     label: 'Notes',
     purpose: 'Keep case notes',
     slot: 10,
-    component: lazy(async () => ({ default: NotesWorkspace })),
+    component: original.screens(async () => ({ default: NotesWorkspace })),
     keys: { keys: [{ keys: 'n', does: 'Start a new note' }] },
     links: { aliases: ['notebook'], opens: ['note'] },
   };

@@ -5,7 +5,7 @@ import type { ServiceInfo } from '../../../engines/core/contracts/gateway';
 import { parseHashRoute } from '../shell/hashRoute';
 import { canOpen } from '../shell/openItem';
 import { openInPackages } from './packages/common/open';
-import { indexWorkspaces, keysOf, linkTarget, WORKSPACES, workspaceFor, type WorkspaceDef } from './registry';
+import { indexWorkspaces, keysOf, linkTarget, preloadWorkspace, screens, WORKSPACES, workspaceFor, type WorkspaceDef } from './registry';
 
 const svc = (name: string): ServiceInfo => ({ name, title: name, workspace: name, base: `/svc/${name}` });
 
@@ -116,5 +116,37 @@ describe('a new entry', () => {
     expect(index.keysOf('notes')?.keys[0]?.does).toBe('New note');
     expect(index.workspaceFor('notes')?.label).toBe('Notes');
     expect(index.isStandaloneWorkspace('notes')).toBe(false);
+  });
+});
+
+describe('workspace screens', () => {
+  it('fetch their chunk once, whether preloaded before the render or not', async () => {
+    let fetched = 0;
+    const View = () => null;
+    const s = screens(() => {
+      fetched++;
+      return Promise.resolve({ default: View });
+    });
+    s.preload();
+    s.preload();
+    expect(fetched).toBe(1);
+    await Promise.resolve();
+    // Every registered workspace with screens can be preloaded by name; an unknown or absent one is no error.
+    for (const w of WORKSPACES) expect(typeof w.component?.preload, w.service).toBe('function');
+    expect(() => preloadWorkspace('nope')).not.toThrow();
+    expect(() => preloadWorkspace(null)).not.toThrow();
+  });
+
+  it('leave a failed fetch for the render to report, not as an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const seen = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', seen);
+    try {
+      screens(() => Promise.reject(new Error('offline'))).preload();
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      process.off('unhandledRejection', seen);
+    }
+    expect(unhandled).toEqual([]);
   });
 });

@@ -11,6 +11,21 @@ export interface WorkspaceProps {
   readonly client: ApiClient;
 }
 
+/** A workspace's screens: a lazy chunk, which the shell can start fetching before it renders it. */
+export type WorkspaceScreens = LazyExoticComponent<ComponentType<WorkspaceProps>> & { readonly preload: () => void };
+
+/** The screens a dynamic import gives, fetched once whether preloaded or rendered first. */
+export function screens(load: () => Promise<{ default: ComponentType<WorkspaceProps> }>): WorkspaceScreens {
+  let pending: Promise<{ default: ComponentType<WorkspaceProps> }> | null = null;
+  const once = (): Promise<{ default: ComponentType<WorkspaceProps> }> => (pending ??= load());
+  return Object.assign(lazy(once), {
+    preload: () => {
+      // A failed fetch is left for the render to meet and report (the workspace's error boundary).
+      once().catch(() => undefined);
+    },
+  });
+}
+
 /** A workspace's own keys, as the `?` overlay lists them while it is active. */
 export interface WorkspaceKeys {
   /** Read from the workspace's code (its onKeyDown handlers and FilterField); `where` says where a key applies. */
@@ -43,7 +58,7 @@ export interface WorkspaceDef {
   /** Alt/Ctrl + this digit selects it; fixed so muscle memory survives services coming and going. */
   readonly slot: number;
   /** Its screens; undefined while only the service has landed (the shell shows a generic page). */
-  readonly component?: LazyExoticComponent<ComponentType<WorkspaceProps>>;
+  readonly component?: WorkspaceScreens;
   /** Tied to no service (the Console, under /api/console): shown whenever the gateway answers. */
   readonly standalone?: boolean;
   /** Its own keys for the `?` overlay (an empty list with a note when it binds none). */
@@ -58,7 +73,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     label: 'Packages',
     purpose: 'Admit packages, projects and images',
     slot: 1,
-    component: lazy(() => import('./packages/PackagesWorkspace')),
+    component: screens(() => import('./packages/PackagesWorkspace')),
     keys: {
       keys: [
         { keys: '← / →, Home / End', does: 'Previous / next section, first / last section', where: 'section tabs' },
@@ -76,7 +91,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     label: 'Lineage',
     purpose: 'Verify build events, trace a CVE to its commit',
     slot: 2,
-    component: lazy(() => import('./lineage/LineageWorkspace')),
+    component: screens(() => import('./lineage/LineageWorkspace')),
     keys: {
       keys: [
         { keys: '/', does: 'Backtrack field (CVE, finding id or package); Enter backtracks it in the open run' },
@@ -94,7 +109,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     label: 'ACH',
     purpose: 'Weigh hypotheses from reports',
     slot: 3,
-    component: lazy(() => import('./ach/AchWorkspace')),
+    component: screens(() => import('./ach/AchWorkspace')),
     keys: {
       keys: [
         { keys: '← / →', does: 'Switch view', where: 'view tabs' },
@@ -114,7 +129,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     label: 'Assessment',
     purpose: 'Rank threat-actor hypotheses for a case',
     slot: 4,
-    component: lazy(() => import('./assessment/AssessmentWorkspace')),
+    component: screens(() => import('./assessment/AssessmentWorkspace')),
     keys: {
       keys: [
         { keys: '/', does: 'Filter hypotheses and history' },
@@ -129,7 +144,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     label: 'Replay',
     purpose: 'Turn a capture into attack stories',
     slot: 5,
-    component: lazy(() => import('./replay/ReplayWorkspace')),
+    component: screens(() => import('./replay/ReplayWorkspace')),
     keys: {
       keys: [
         { keys: '/', does: 'Filter stories' },
@@ -148,7 +163,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     label: 'Cases',
     purpose: 'Custody-sealed timelines and incident stories',
     slot: 6,
-    component: lazy(() => import('./cases/CasesWorkspace')),
+    component: screens(() => import('./cases/CasesWorkspace')),
     keys: {
       keys: [
         { keys: '/', does: 'Filter timeline events' },
@@ -167,7 +182,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     label: 'Flows',
     purpose: 'Train, attack and explain flow detectors',
     slot: 7,
-    component: lazy(() => import('./flows/FlowsWorkspace')),
+    component: screens(() => import('./flows/FlowsWorkspace')),
     keys: { keys: [], note: 'No keys of its own: Tab through the controls; drop a CSV of flows on the Score panel.' },
     // Selects nothing by id: a link opens the workspace.
     links: { aliases: ['flows'], opens: [] },
@@ -177,7 +192,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     label: 'Triage',
     purpose: 'Statically triage executables',
     slot: 8,
-    component: lazy(() => import('./triage/TriageWorkspace')),
+    component: screens(() => import('./triage/TriageWorkspace')),
     keys: { keys: [{ keys: '/', does: 'Filter imports, exports and capabilities' }] },
     // A stored analysis (History), or the newest stored analysis of a SHA-256 (`#/petriage/history/<sha256>`).
     links: { aliases: ['triage'], opens: ['analysis', 'history'] },
@@ -187,7 +202,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     label: 'Console',
     purpose: "Run the services' command lines (not a shell)",
     slot: 9,
-    component: lazy(() => import('./console/ConsoleWorkspace')),
+    component: screens(() => import('./console/ConsoleWorkspace')),
     standalone: true,
     keys: {
       keys: [
@@ -243,6 +258,11 @@ export function indexWorkspaces(defs: readonly WorkspaceDef[]): WorkspaceIndex {
 }
 
 export const { workspaceFor, isStandaloneWorkspace, availableWorkspaces, linkTarget, opensKind, keysOf } = indexWorkspaces(WORKSPACES);
+
+/** Starts fetching the screens of `service`'s workspace (the one about to be shown), if it has any. */
+export function preloadWorkspace(service: string | null): void {
+  if (service !== null) workspaceFor(service)?.component?.preload();
+}
 
 /** The service a workspace shows: the gateway's, or for a standalone one its own entry (base: its /api route). */
 export function serviceFor(def: WorkspaceDef, services: readonly ServiceInfo[]): ServiceInfo | undefined {
