@@ -122,6 +122,8 @@ interface WasmApi {
 interface HistExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   build(hist: number, histBytes: number, slots: number, wide: number, rowBytes: number, rows: number, count: number, gh: number, feats: number, nf: number): void;
+  subtract(parent: number, small: number, bytes: number): void;
+  find(hist: number, table: number, nf: number, G: number, H: number, lambda: number, minChildWeight: number, out: number): number;
 }
 
 /** Largest WebAssembly memory the histogram kernel takes (a copy of the slots among it); above it the JavaScript loop runs. */
@@ -142,7 +144,10 @@ class HistKernel {
   f64: Float64Array;
   /** The slots array copied at `slotsAt`, so that the next tree over the same matrix does not copy it again. */
   loaded: Uint16Array | Uint32Array | null = null;
-  private slotsAt = 0;
+  i32: Int32Array;
+  private readonly slotsAt = 0;
+  private tableAt = 0;
+  private outAt = 0;
   private histAt = 0;
   private histBytes = 0;
   private rowsAt = 0;
@@ -157,6 +162,7 @@ class HistKernel {
     this.exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), {}).exports as HistExports;
     this.u8 = new Uint8Array(0);
     this.u32 = new Uint32Array(0);
+    this.i32 = new Int32Array(0);
     this.f64 = new Float64Array(0);
     this.views();
   }
@@ -165,24 +171,26 @@ class HistKernel {
     const buffer = this.exports.memory.buffer;
     this.u8 = new Uint8Array(buffer);
     this.u32 = new Uint32Array(buffer);
+    this.i32 = new Int32Array(buffer);
     this.f64 = new Float64Array(buffer);
   }
 
-  /** Lays out the memory for one tree: slots first (kept across trees), then the histogram, rows, pairs and features. */
-  prepare(binned: BinnedMatrix, slots: Uint16Array | Uint32Array, grad: Float64Array, hess: Float64Array, n: number, features: Int32Array): boolean {
+  /**
+   * Lays out the memory for one tree: slots first (kept across trees over the same matrix), then the rows, the
+   * (gradient, hessian) pairs, the features, the split-finder table and result, and the histograms last (they grow).
+   * False when the layout with `histograms` histograms would pass the memory limit.
+   */
+  prepare(binned: BinnedMatrix, slots: Uint16Array | Uint32Array, grad: Float64Array, hess: Float64Array, n: number, features: Int32Array, histograms: number): boolean {
     const slotBytes = slots.byteLength;
-    const histAt = (slotBytes + 15) & ~15;
-    const histBytes = binned.totalBins * 16;
-    const rowsAt = histAt + histBytes;
+    const rowsAt = (slotBytes + 15) & ~15;
     const ghAt = (rowsAt + n * 4 + 15) & ~15;
     const featsAt = ghAt + binned.rows * 16;
-    const total = featsAt + features.length * 4;
-    if (total > kernelLimit) return false;
-    const have = this.exports.memory.buffer.byteLength;
-    if (have < total) {
-      this.exports.memory.grow(Math.ceil((total - have) / 65536));
-      this.views();
-    }
+    const tableAt = featsAt + features.length * 4;
+    const outAt = (tableAt + features.length * 12 + 15) & ~15;
+    const histAt = outAt + 32;
+    const histBytes = binned.totalBins * 16;
+    if (histAt + histograms * histBytes > kernelLimit) return false;
+    this.reserve(histAt + histBytes);
     if (this.loaded !== slots) {
       this.u8.set(new Uint8Array(slots.buffer, slots.byteOffset, slotBytes), 0);
       this.loaded = slots;
@@ -194,33 +202,69 @@ class HistKernel {
     }
     this.wide = slots instanceof Uint32Array ? 1 : 0;
     const cell = this.wide ? 4 : 2;
-    for (let i = 0; i < features.length; i++) this.u32[featsAt / 4 + i] = features[i]! * cell;
+    const i32 = this.i32;
+    for (let i = 0; i < features.length; i++) {
+      const f = features[i]!;
+      this.u32[featsAt / 4 + i] = f * cell;
+      i32[tableAt / 4 + 3 * i] = f;
+      i32[tableAt / 4 + 3 * i + 1] = binned.offset[f]!;
+      i32[tableAt / 4 + 3 * i + 2] = binned.binCount[f]! - 2;
+    }
     this.rowBytes = binned.cols * cell;
-    this.slotsAt = 0;
     this.histAt = histAt;
     this.histBytes = histBytes;
     this.rowsAt = rowsAt;
     this.ghAt = ghAt;
     this.featsAt = featsAt;
+    this.tableAt = tableAt;
+    this.outAt = outAt;
     this.nf = features.length;
     return true;
   }
 
-  /** `hist` := the sums of rows[start, end) (hist's previous content is replaced). */
-  build(hist: Float64Array, rows: Uint32Array, start: number, end: number): void {
+  /** Makes room for histograms 0..count-1 (memory growth keeps the ones already there). */
+  ensureHistograms(count: number): void {
+    this.reserve(this.histAt + count * this.histBytes);
+  }
+
+  /** Histogram `handle` := the sums of rows[start, end). */
+  build(handle: number, rows: Uint32Array, start: number, end: number): void {
     this.u32.set(rows.subarray(start, end), this.rowsAt / 4);
-    this.exports.build(this.histAt, this.histBytes, this.slotsAt, this.wide, this.rowBytes, this.rowsAt, end - start, this.ghAt, this.featsAt, this.nf);
-    hist.set(this.f64.subarray(this.histAt / 8, (this.histAt + this.histBytes) / 8));
+    this.exports.build(this.histAt + handle * this.histBytes, this.histBytes, this.slotsAt, this.wide, this.rowBytes, this.rowsAt, end - start, this.ghAt, this.featsAt, this.nf);
+  }
+
+  /** Histogram `into` := itself minus histogram `small`. */
+  subtract(into: number, small: number): void {
+    this.exports.subtract(this.histAt + into * this.histBytes, this.histAt + small * this.histBytes, this.histBytes);
+  }
+
+  /** The best split of histogram `handle` (findSplit's result, found the same way). */
+  find(handle: number, G: number, H: number, lambda: number, minChildWeight: number): Split | null {
+    if (!this.exports.find(this.histAt + handle * this.histBytes, this.tableAt, this.nf, G, H, lambda, minChildWeight, this.outAt)) return null;
+    const i32 = this.i32;
+    const at = this.outAt / 4;
+    return { gain: this.f64[this.outAt / 8]!, feature: i32[at + 2]!, bin: i32[at + 3]!, defaultLeft: i32[at + 4]! !== 0 };
+  }
+
+  private reserve(total: number): void {
+    if (total > kernelLimit) throw new RangeError('histogram kernel memory limit');
+    const have = this.exports.memory.buffer.byteLength;
+    if (have < total) {
+      this.exports.memory.grow(Math.ceil((total - have) / 65536));
+      this.views();
+    }
   }
 }
 
 let sharedKernel: HistKernel | null = null;
 
 /** The histogram kernel ready for one tree, or null when the data would take more memory than its limit. */
-function histogramKernel(binned: BinnedMatrix, slots: Uint16Array | Uint32Array, grad: Float64Array, hess: Float64Array, n: number, features: Int32Array): HistKernel | null {
-  if (binned.rows === 0 || (slots.byteLength + binned.totalBins * 16 + binned.rows * 24 + features.length * 4 + 64) > kernelLimit) return null;
+function histogramKernel(binned: BinnedMatrix, slots: Uint16Array | Uint32Array, grad: Float64Array, hess: Float64Array, n: number, features: Int32Array, maxDepth: number): HistKernel | null {
+  // At most one histogram per level of the path being grown, plus the one being built.
+  const histograms = maxDepth + 2;
+  if (binned.rows === 0 || slots.byteLength + binned.rows * 24 + features.length * 16 + histograms * binned.totalBins * 16 + 96 > kernelLimit) return null;
   sharedKernel ??= new HistKernel();
-  return sharedKernel.prepare(binned, slots, grad, hess, n, features) ? sharedKernel : null;
+  return sharedKernel.prepare(binned, slots, grad, hess, n, features, histograms) ? sharedKernel : null;
 }
 
 /** Regularisation and shape of one tree. */
@@ -263,16 +307,29 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
   const { lambda, minChildWeight, maxDepth, eta } = params;
   const tree = new NodeList();
   const scratch = new Uint32Array(rows.length);
-  const pool: Float64Array[] = [];
-  const takeHist = (): Float64Array => pool.pop()?.fill(0) ?? new Float64Array(totalBins * 2);
+  // Histograms by handle: zeroed arrays here, or regions of the kernel's memory (built, subtracted and searched there).
+  const jsHists: Float64Array[] = [];
+  const free: number[] = [];
+  let handles = 0;
+  const takeHist = (): number => {
+    const h = free.pop();
+    if (h !== undefined) {
+      if (!kernel) jsHists[h]!.fill(0);
+      return h;
+    }
+    if (kernel) kernel.ensureHistograms(handles + 1);
+    else jsHists.push(new Float64Array(totalBins * 2));
+    return handles++;
+  };
 
   const slots = histogramSlots(binned);
-  const kernel = histogramKernel(binned, slots, grad, hess, rows.length, features);
-  const buildHist = (hist: Float64Array, start: number, end: number): void => {
+  const kernel = histogramKernel(binned, slots, grad, hess, rows.length, features, maxDepth);
+  const buildHist = (handle: number, start: number, end: number): void => {
     if (kernel) {
-      kernel.build(hist, rows, start, end);
+      kernel.build(handle, rows, start, end);
       return;
     }
+    const hist = jsHists[handle]!;
     const nf = features.length;
     if (nf === cols) {
       for (let k = start; k < end; k++) {
@@ -410,12 +467,24 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
     tree.leafEnd[node] = end;
   };
 
-  const grow = (node: number, depth: number, start: number, end: number, G: number, H: number, hist: Float64Array | null): void => {
+  const subtract = (into: number, small: number): void => {
+    if (kernel) {
+      kernel.subtract(into, small);
+      return;
+    }
+    const hist = jsHists[into]!;
+    const other = jsHists[small]!;
+    for (let i = 0; i < hist.length; i++) hist[i] = hist[i]! - other[i]!;
+  };
+  const search = (handle: number, G: number, H: number): Split | null => (kernel ? kernel.find(handle, G, H, lambda, minChildWeight) : findSplit(jsHists[handle]!, G, H));
+
+  /** Grows `node` from the histogram `hist` of its rows (-1: none, the node is at the depth limit). */
+  const grow = (node: number, depth: number, start: number, end: number, G: number, H: number, hist: number): void => {
     tree.cover[node] = H;
-    const split = hist && depth < maxDepth && end - start >= 2 ? findSplit(hist, G, H) : null;
-    if (!split || !hist) {
+    const split = hist >= 0 && depth < maxDepth && end - start >= 2 ? search(hist, G, H) : null;
+    if (!split || hist < 0) {
       makeLeaf(node, G, H, start, end);
-      if (hist) pool.push(hist);
+      if (hist >= 0) free.push(hist);
       return;
     }
     const { mid, gl, hl, gr, hr } = partition(start, end, split);
@@ -431,9 +500,9 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
     tree.value[node] = (-G / (H + lambda)) * eta;
     if (depth + 1 >= maxDepth) {
       // Children at the depth limit are leaves: they need no histograms.
-      pool.push(hist);
-      grow(l, depth + 1, start, mid, gl, hl, null);
-      grow(r, depth + 1, mid, end, gr, hr, null);
+      free.push(hist);
+      grow(l, depth + 1, start, mid, gl, hl, -1);
+      grow(r, depth + 1, mid, end, gr, hr, -1);
       return;
     }
     // Histogram of the smaller side from its rows; the larger side is the parent's minus it, in the parent's buffer.
@@ -441,7 +510,7 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
     const small = takeHist();
     if (leftSmaller) buildHist(small, start, mid);
     else buildHist(small, mid, end);
-    for (let i = 0; i < hist.length; i++) hist[i] = hist[i]! - small[i]!;
+    subtract(hist, small);
     const leftHist = leftSmaller ? small : hist;
     const rightHist = leftSmaller ? hist : small;
     grow(l, depth + 1, start, mid, gl, hl, leftHist);

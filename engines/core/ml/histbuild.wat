@@ -9,8 +9,145 @@
 ;;   rows   count u32 row numbers
 ;;   gh     a (gradient, hessian) f64 pair per row
 ;;   feats  nf u32 byte offsets of the features used within a row of slots
+;;   table  (feature, first slot, cut count) i32 triples of the features used, for `find`
+;;
+;; `subtract` and `find` are hist.ts's histogram subtraction and split finder, operation for operation.
 (module
   (memory (export "memory") 1)
+
+  ;; parent := parent - small, per f64.
+  (func (export "subtract") (param $parent i32) (param $small i32) (param $bytes i32)
+    (local $end i32)
+    (local.set $end (i32.add (local.get $parent) (local.get $bytes)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $parent) (local.get $end)))
+        (v128.store (local.get $parent) (f64x2.sub (v128.load (local.get $parent)) (v128.load (local.get $small))))
+        (local.set $parent (i32.add (local.get $parent) (i32.const 16)))
+        (local.set $small (i32.add (local.get $small) (i32.const 16)))
+        (br $next))))
+
+  (func $score (param $g f64) (param $h f64) (param $lambda f64) (result f64)
+    (f64.div (f64.mul (local.get $g) (local.get $g)) (f64.add (local.get $h) (local.get $lambda))))
+
+  ;; False only when gl^2/a + gr^2/b surely cannot exceed target (hist.ts mayBeat).
+  (func $mayBeat (param $gl f64) (param $hl f64) (param $gr f64) (param $hr f64) (param $target f64) (param $lambda f64) (result i32)
+    (local $a f64) (local $b f64) (local $lhs f64) (local $rhs f64)
+    (local.set $a (f64.add (local.get $hl) (local.get $lambda)))
+    (local.set $b (f64.add (local.get $hr) (local.get $lambda)))
+    (if (i32.eqz (i32.and (f64.gt (local.get $a) (f64.const 0)) (f64.gt (local.get $b) (f64.const 0))))
+      (then (return (i32.const 1))))
+    (local.set $lhs (f64.add
+      (f64.mul (f64.mul (local.get $gl) (local.get $gl)) (local.get $b))
+      (f64.mul (f64.mul (local.get $gr) (local.get $gr)) (local.get $a))))
+    (local.set $rhs (f64.mul (f64.mul (local.get $target) (local.get $a)) (local.get $b)))
+    (i32.eqz (f64.lt (local.get $lhs)
+      (f64.sub (local.get $rhs) (f64.mul (f64.const 1e-12) (f64.add (local.get $lhs) (f64.abs (local.get $rhs))))))))
+
+  ;; The best split of a node's histogram (hist.ts findSplit): returns 1 and writes (gain f64, feature i32, bin i32,
+  ;; default-left i32) at out, or returns 0 when no split gains more than 1e-6.
+  (func (export "find")
+    (param $hist i32) (param $table i32) (param $nf i32) (param $G f64) (param $H f64) (param $lambda f64) (param $mcw f64) (param $out i32)
+    (result i32)
+    (local $parent f64) (local $bestGain f64) (local $found i32) (local $bestF i32) (local $bestBin i32) (local $bestLeft i32)
+    (local $tp i32) (local $tend i32) (local $f i32) (local $o i32) (local $nCuts i32) (local $j i32) (local $p i32)
+    (local $gm f64) (local $hm f64) (local $hasMissing i32) (local $gl f64) (local $hl f64) (local $hr f64)
+    (local $bg f64) (local $bh f64) (local $gain f64) (local $gl2 f64) (local $hl2 f64)
+    (local.set $parent (call $score (local.get $G) (local.get $H) (local.get $lambda)))
+    (local.set $bestGain (f64.const 1e-6))
+    (local.set $tp (local.get $table))
+    (local.set $tend (i32.add (local.get $table) (i32.mul (local.get $nf) (i32.const 12))))
+    (block $featuresDone
+      (loop $featureLoop
+        (br_if $featuresDone (i32.ge_u (local.get $tp) (local.get $tend)))
+        (local.set $f (i32.load (local.get $tp)))
+        (local.set $o (i32.add (local.get $hist) (i32.shl (i32.load offset=4 (local.get $tp)) (i32.const 4))))
+        (local.set $nCuts (i32.load offset=8 (local.get $tp)))
+        (local.set $tp (i32.add (local.get $tp) (i32.const 12)))
+        (br_if $featureLoop (i32.lt_s (local.get $nCuts) (i32.const 0)))
+        (local.set $p (i32.add (local.get $o) (i32.shl (i32.add (local.get $nCuts) (i32.const 1)) (i32.const 4))))
+        (local.set $gm (f64.load (local.get $p)))
+        (local.set $hm (f64.load offset=8 (local.get $p)))
+        (local.set $hasMissing (f64.gt (local.get $hm) (f64.const 0)))
+        (if (local.get $hasMissing)
+          (then
+            (local.set $hr (f64.sub (local.get $H) (local.get $hm)))
+            (if (i32.and (i32.and (f64.ge (local.get $hm) (local.get $mcw)) (f64.ge (local.get $hr) (local.get $mcw))) (f64.gt (local.get $hr) (f64.const 0)))
+              (then
+                (local.set $gain (f64.sub
+                  (f64.add (call $score (local.get $gm) (local.get $hm) (local.get $lambda))
+                           (call $score (f64.sub (local.get $G) (local.get $gm)) (local.get $hr) (local.get $lambda)))
+                  (local.get $parent)))
+                (if (f64.gt (local.get $gain) (local.get $bestGain))
+                  (then
+                    (local.set $bestGain (local.get $gain))
+                    (local.set $found (i32.const 1))
+                    (local.set $bestF (local.get $f))
+                    (local.set $bestBin (i32.const -1))
+                    (local.set $bestLeft (i32.const 1))))))))
+        (local.set $gl (f64.const 0))
+        (local.set $hl (f64.const 0))
+        (local.set $j (i32.const 0))
+        (local.set $p (local.get $o))
+        (block $binsDone
+          (loop $binLoop
+            (br_if $binsDone (i32.ge_s (local.get $j) (local.get $nCuts)))
+            (local.set $bg (f64.load (local.get $p)))
+            (local.set $bh (f64.load offset=8 (local.get $p)))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            ;; An empty bin repeats the previous candidate (j here is one past the bin).
+            (br_if $binLoop (i32.and (i32.and (f64.eq (local.get $bh) (f64.const 0)) (f64.eq (local.get $bg) (f64.const 0)))
+              (i32.gt_s (local.get $j) (i32.const 1))))
+            (local.set $gl (f64.add (local.get $gl) (local.get $bg)))
+            (local.set $hl (f64.add (local.get $hl) (local.get $bh)))
+            (local.set $hr (f64.sub (local.get $H) (local.get $hl)))
+            (if (i32.and
+                  (i32.and (f64.ge (local.get $hl) (local.get $mcw)) (f64.ge (local.get $hr) (local.get $mcw)))
+                  (i32.and (f64.gt (local.get $hl) (f64.const 0)) (f64.gt (local.get $hr) (f64.const 0))))
+              (then
+                (if (call $mayBeat (local.get $gl) (local.get $hl) (f64.sub (local.get $G) (local.get $gl)) (local.get $hr)
+                      (f64.add (local.get $parent) (local.get $bestGain)) (local.get $lambda))
+                  (then
+                    (local.set $gain (f64.sub
+                      (f64.add (call $score (local.get $gl) (local.get $hl) (local.get $lambda))
+                               (call $score (f64.sub (local.get $G) (local.get $gl)) (local.get $hr) (local.get $lambda)))
+                      (local.get $parent)))
+                    (if (f64.gt (local.get $gain) (local.get $bestGain))
+                      (then
+                        (local.set $bestGain (local.get $gain))
+                        (local.set $found (i32.const 1))
+                        (local.set $bestF (local.get $f))
+                        (local.set $bestBin (i32.sub (local.get $j) (i32.const 1)))
+                        (local.set $bestLeft (i32.const 0))))))))
+            (if (local.get $hasMissing)
+              (then
+                (local.set $gl2 (f64.add (local.get $gl) (local.get $gm)))
+                (local.set $hl2 (f64.add (local.get $hl) (local.get $hm)))
+                (local.set $hr (f64.sub (local.get $H) (local.get $hl2)))
+                (if (i32.and (i32.and (f64.ge (local.get $hl2) (local.get $mcw)) (f64.ge (local.get $hr) (local.get $mcw))) (f64.gt (local.get $hr) (f64.const 0)))
+                  (then
+                    (if (call $mayBeat (local.get $gl2) (local.get $hl2) (f64.sub (local.get $G) (local.get $gl2)) (local.get $hr)
+                          (f64.add (local.get $parent) (local.get $bestGain)) (local.get $lambda))
+                      (then
+                        (local.set $gain (f64.sub
+                          (f64.add (call $score (local.get $gl2) (local.get $hl2) (local.get $lambda))
+                                   (call $score (f64.sub (local.get $G) (local.get $gl2)) (local.get $hr) (local.get $lambda)))
+                          (local.get $parent)))
+                        (if (f64.gt (local.get $gain) (local.get $bestGain))
+                          (then
+                            (local.set $bestGain (local.get $gain))
+                            (local.set $found (i32.const 1))
+                            (local.set $bestF (local.get $f))
+                            (local.set $bestBin (i32.sub (local.get $j) (i32.const 1)))
+                            (local.set $bestLeft (i32.const 1))))))))))
+            (br $binLoop)))
+        (br $featureLoop)))
+    (f64.store (local.get $out) (local.get $bestGain))
+    (i32.store offset=8 (local.get $out) (local.get $bestF))
+    (i32.store offset=12 (local.get $out) (local.get $bestBin))
+    (i32.store offset=16 (local.get $out) (local.get $bestLeft))
+    (local.get $found))
 
   (func (export "build")
     (param $hist i32) (param $histBytes i32) (param $slots i32) (param $wide i32) (param $rowBytes i32)

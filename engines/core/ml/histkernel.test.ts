@@ -22,7 +22,7 @@ function bothWays(rows: number, cols: number, params: GbdtParams, weighted = fal
   return { kernel, loop };
 }
 
-describe('histogram kernel (WebAssembly) against the JavaScript loop', () => {
+describe('histogram kernel (WebAssembly: build, subtraction, split search) against the JavaScript loops', () => {
   it('grows the same trees, number for number, on 16-bit slots', () => {
     const { kernel, loop } = bothWays(1500, 20, { rounds: 12, maxDepth: 5, eta: 0.3 });
     expect(kernel.length).toBeGreaterThan(12 * 7);
@@ -41,5 +41,11 @@ describe('histogram kernel (WebAssembly) against the JavaScript loop', () => {
     const b = bothWays(700, 9, { rounds: 4, maxDepth: 3 });
     expect(b.kernel).toEqual(b.loop);
     expect(b.kernel).not.toEqual(a.kernel);
+  });
+
+  it('grows the same deep trees (a histogram per level of the path), with a child weight floor and no regularisation', () => {
+    const { kernel, loop } = bothWays(2000, 6, { rounds: 3, maxDepth: 14, minChildWeight: 0, lambda: 0, eta: 1 });
+    expect(kernel.length).toBeGreaterThan(3 * 200);
+    expect(kernel).toEqual(loop);
   });
 });
