@@ -3,6 +3,7 @@
 // folds one rule's reasons into one row. Expected values from docs/pkgscan.md's policy rules, written out by hand.
 import { describe, expect, it } from 'vitest';
 import type { AdvisoryItem, ScanFinding, ScanProvenance, Severity, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
+import type { PolicyReason } from '../policies/evaluate.js';
 import type { PolicyDocument } from '../policies/schema.js';
 import type { PackageAnalysis } from './types.js';
 import { buildVerdict, groupReasons, type VerdictInput } from './verdict.js';
@@ -122,7 +123,7 @@ describe('waivers', () => {
 });
 
 describe('groupReasons', () => {
-  const r = (rule: string, subject: string | undefined, extra: { kind?: string; effect?: 'warn' | 'block'; waived_by?: string } = {}) => ({
+  const r = (rule: string, subject: string | undefined, extra: { kind?: PolicyReason['kind']; effect?: 'warn' | 'block'; waived_by?: string } = {}): PolicyReason => ({
     rule,
     kind: extra.kind ?? 'finding',
     effect: extra.effect ?? ('block' as const),
@@ -136,7 +137,7 @@ describe('groupReasons', () => {
   });
 
   it('several: a message per rule family, each subject once, at most eight named', () => {
-    const msg = (rule: string, kind = 'finding'): string => groupReasons([r(rule, 'a', { kind }), r(rule, 'b', { kind }), r(rule, 'a', { kind })])[0]?.message ?? '';
+    const msg = (rule: string, kind: PolicyReason['kind'] = 'finding'): string => groupReasons([r(rule, 'a', { kind }), r(rule, 'b', { kind }), r(rule, 'a', { kind })])[0]?.message ?? '';
     expect(msg('findings.block')).toBe('3 findings of blocking codes: a, b');
     expect(msg('findings.warn')).toBe('3 findings of warning codes: a, b');
     expect(msg('thresholds.block_severity')).toBe('3 findings at or above the blocking severity: a, b');
