@@ -70,6 +70,8 @@ for (const backend of backendCases) {
           expect(page.verdicts.map((x) => x.environment).sort()).toEqual(['dev', 'prod']);
           const events = await json<PageOf<SecurityEvent>>(await call(s, 'GET', '/events?type=malicious_package_detected', { token: admin.token }));
           expect(events.total).toBe(2);
+          // The drift report reads the feature vectors the scans stored with them.
+          expect(await json<{ status: string; rows: number }>(await call(s, 'GET', '/ml/drift', { token: admin.token }))).toMatchObject({ status: 'insufficient_data', rows: 4 });
           const audit = await json<PageOf<AuditEntry>>(await call(s, 'GET', '/audit?action=scan.create', { token: admin.token }));
           expect(audit.items.map((e) => e.details['scan_id']).sort()).toEqual(verdicts.map((v) => v.id).sort());
         }

@@ -1,6 +1,7 @@
 // Drift of scan inputs: each scan's feature vector is stored (migration 13), and the population stability index of the recent ones is measured per feature and overall against the training reference in the model.
 import type { Database } from 'better-sqlite3';
 import type { Migration } from '../../core/service.js';
+import type { Queryable } from '../db/types.js';
 import { FEATURE_NAMES, FEATURE_SET_ID } from './features.js';
 import type { FeatureReference, RiskModel } from './model.js';
 
@@ -39,7 +40,15 @@ export function recordScanFeatures(db: Database, scanId: string, features: Array
 
 /** Recent stored vectors that fit this build's feature set (others are counted as unusable). */
 export function recentFeatureRows(db: Database, limit = DRIFT_WINDOW): { rows: number[][]; read: number } {
-  const raw = db.prepare('SELECT features_json FROM pkgscan_scan_features ORDER BY created_at DESC LIMIT ?').all(limit) as { features_json: string }[];
+  return usableFeatureRows(db.prepare('SELECT features_json FROM pkgscan_scan_features ORDER BY created_at DESC LIMIT ?').all(limit) as { features_json: string }[]);
+}
+
+/** The same read through pkgscan's async store (the shared database on PostgreSQL, where the scans store their vectors). */
+export async function recentFeatureRowsOf(db: Queryable, limit = DRIFT_WINDOW): Promise<{ rows: number[][]; read: number }> {
+  return usableFeatureRows(await db.all<{ features_json: string }>('SELECT features_json FROM pkgscan_scan_features ORDER BY created_at DESC LIMIT ?', [limit]));
+}
+
+function usableFeatureRows(raw: readonly { features_json: string }[]): { rows: number[][]; read: number } {
   const rows: number[][] = [];
   for (const r of raw) {
     try {

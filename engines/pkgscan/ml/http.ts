@@ -1,7 +1,7 @@
 // The machine-learning routes: GET /ml/model (availability with the reason, version, feature set, dataset provenance, scoped metrics) and GET /ml/drift (PSI of recent scan inputs against the training reference).
 import type { RouteDef } from '../routing/http.js';
 import type { Platform } from '../platform.js';
-import { driftReport, type DriftReport } from './drift.js';
+import { driftOf, recentFeatureRowsOf, type DriftReport } from './drift.js';
 import { FEATURE_NAMES, FEATURE_SET_ID } from './features.js';
 import { loadRiskModel, type RiskModelFile } from './model.js';
 
@@ -30,9 +30,11 @@ export function modelMetadata(p: Pick<Platform, 'dataDir' | 'resourcesDir'>): Mo
   return { available: true, reason: null, format: f.format, version: f.version, trained_at: f.trained_at, feature_set: { id: f.feature_set.id, count: f.feature_set.names.length, names: f.feature_set.names }, dataset: f.dataset, metrics: f.metrics, role: ROLE };
 }
 
-export function modelDrift(p: Pick<Platform, 'db' | 'dataDir' | 'resourcesDir'>): DriftReport {
+/** The drift of the vectors the scans stored (in pkgscan's store: the shared database on PostgreSQL). */
+export async function modelDrift(p: Pick<Platform, 'store' | 'dataDir' | 'resourcesDir'>): Promise<DriftReport> {
   const load = loadRiskModel(p.dataDir, p.resourcesDir);
-  return driftReport(p.db, load.model, load.model === null ? load.reason : undefined);
+  const { rows, read } = await recentFeatureRowsOf(p.store);
+  return driftOf(load.model, rows, read, load.model === null ? load.reason : undefined);
 }
 
 export function mlRoutes(p: Platform): RouteDef[] {
@@ -53,8 +55,8 @@ export function mlRoutes(p: Platform): RouteDef[] {
       access: 'ml:read',
       tag: 'ml',
       summary: 'Population stability index of recent scan inputs against the training reference, per feature and overall; `insufficient_data` below 50 usable rows',
-      handler: (_req, res) => {
-        res.json(modelDrift(p));
+      handler: async (_req, res) => {
+        res.json(await modelDrift(p));
       },
     },
   ];

@@ -17,6 +17,7 @@ import { openRelease } from '../package/open.js';
 import type { Platform } from '../platform.js';
 import { npmTarball } from '../sources/testkit.js';
 import { migrations } from '../store.js';
+import { SqliteDb } from '../db/sqlite.js';
 import { binIndex, buildReference, driftOf, driftReport, MIN_DRIFT_ROWS, mlMigration, psi, recordScanFeatures } from './drift.js';
 import { extractFeatures, FEATURE_NAMES, FEATURE_SET_ID } from './features.js';
 import { mlRoutes, modelMetadata } from './http.js';
@@ -247,7 +248,7 @@ describe('drift', () => {
 describe('/ml routes', () => {
   it('answer the model metadata and the drift report', async () => {
     const db = openMemoryStore([{ name: 'pkgscan', migrations: [...(migrations.some((m) => m.version === 12) ? migrations : [...migrations, { version: 12, name: 'placeholder', up: () => undefined }]).filter((m) => m.version !== 13), mlMigration] }]);
-    const p = { db, dataDir: '', resourcesDir } as unknown as Platform;
+    const p = { db, store: new SqliteDb(db), dataDir: '', resourcesDir } as unknown as Platform;
     const app = express();
     for (const def of mlRoutes(p)) app[def.method](`/api/v1${def.path}`, route((req, res) => def.handler(req, res, undefined)));
     const local = await listen(app, { port: 0 });
