@@ -16,7 +16,7 @@ export const MODULES = {
   // corpus-wide oracle test (minutes per mutant).
   'forensic-sigma': {
     mutate: ['engines/forensic/sigma/condition.ts', 'engines/forensic/sigma/value.ts:409-461', 'engines/forensic/sigma/rule.ts:167-220'],
-    tests: ['engines/forensic/sigma/{builtin,correlation,engine,explain.negation,modifiers,sigma}.test.ts'],
+    tests: ['engines/forensic/sigma/{builtin,correlation,engine,explain.negation,matchers.cases,modifiers,sigma}.test.ts'],
   },
   // flowdet: the adaptive attack and the validity check that decide what an attack study reports.
   'flowdet-attacks': { mutate: ['engines/flowdet/attacks/attacks.ts:268-317', 'engines/flowdet/constraints/validity.ts:31-84'], tests: ['engines/flowdet/attacks/*.test.ts', 'engines/flowdet/constraints/*.test.ts'] },
