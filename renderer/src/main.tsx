@@ -2,9 +2,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { createApiClient } from './api/client';
 import { browserTokenEnvironment, resolveBridge } from './api/token';
 import { createShellStore } from './store';
-import { preloadWorkspace } from './workspaces/registry';
+import { preloadFirstWorkspace } from './shell/preload';
 import './styles.css';
 
 /**
@@ -25,11 +26,11 @@ if (root && mountAlone) {
 } else if (root) {
   const env = browserTokenEnvironment();
   const store = createShellStore(window.localStorage);
-  // The workspace chosen last time is the likely first one: its screens load while the shell connects.
-  preloadWorkspace(store.getState().active);
+  const bridge = resolveBridge(env);
+  preloadFirstWorkspace(bridge && createApiClient(bridge), store.getState().active);
   createRoot(root).render(
     <StrictMode>
-      <App store={store} initialBridge={resolveBridge(env)} tokenEnv={env} />
+      <App store={store} initialBridge={bridge} tokenEnv={env} />
     </StrictMode>,
   );
 }

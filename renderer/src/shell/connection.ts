@@ -3,8 +3,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { GatewayHealth, JobInfo, ServiceInfo } from '../../../engines/core/contracts/gateway';
 import { type ApiClient, ApiError, asApiError, itemsOf } from '../api/client';
 import { readEventStream } from '../api/events';
-import { workspaceToShow, type ShellState } from '../store';
-import { preloadWorkspace } from '../workspaces/registry';
+import type { ShellState } from '../store';
 
 export interface ConnectionOptions {
   readonly healthEveryMs?: number;
@@ -83,11 +82,7 @@ export function connectGateway(store: StoreApi<ShellState>, client: ApiClient, o
         if (connection === 'connecting') {
           // The page's first connection: the three requests at once (one round trip before the first workspace can
           // load, not three); a failure is reported as the first of them in this order would have been.
-          const health = client.get<GatewayHealth>('/api/health');
-          // Health lists the services and answers first: the workspace to be shown starts loading its screens then,
-          // while the services and jobs answers are still on their way.
-          health.then((h) => preloadWorkspace(workspaceToShow(state().active, Array.isArray(h.services) ? h.services : [])), () => undefined);
-          const answers = await Promise.allSettled([health, client.get<unknown>('/api/services'), client.get<unknown>('/api/jobs')]);
+          const answers = await Promise.allSettled([client.get<GatewayHealth>('/api/health'), client.get<unknown>('/api/services'), client.get<unknown>('/api/jobs')]);
           for (const a of answers) if (a.status === 'rejected') throw a.reason;
           bodies = answers.map((a) => (a as PromiseFulfilledResult<unknown>).value) as [GatewayHealth, unknown, unknown];
         } else {
