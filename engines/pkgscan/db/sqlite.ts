@@ -1,6 +1,6 @@
 // The embedded backend: better-sqlite3 behind the async interface. Statements run synchronously; a transaction holds a
 // process-wide turn so two async transactions on the one connection never interleave.
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { AsyncDb, Param, Queryable } from './types.js';
 
 type Bindable = string | number | bigint | Buffer | null;
@@ -16,19 +16,49 @@ function settle<T>(fn: () => T): Promise<T> {
   });
 }
 
+/** Prepared statements kept per connection, by SQL text; the least recently used goes past this many. */
+export const STATEMENT_CACHE_SIZE = 256;
+const statementsOf = new WeakMap<Database, Map<string, Statement>>();
+
+/**
+ * The connection's prepared statement for this SQL text, prepared once and reused (SQLite re-prepares a statement
+ * itself when the schema changes under it). A Map keeps insertion order: a hit moves the entry to the end, and the
+ * first entry is the least recently used.
+ */
+export function preparedStatement(db: Database, sql: string): Statement {
+  let cache = statementsOf.get(db);
+  if (!cache) {
+    cache = new Map();
+    statementsOf.set(db, cache);
+  }
+  const hit = cache.get(sql);
+  if (hit) {
+    cache.delete(sql);
+    cache.set(sql, hit);
+    return hit;
+  }
+  const stmt = db.prepare(sql);
+  cache.set(sql, stmt);
+  if (cache.size > STATEMENT_CACHE_SIZE) {
+    const oldest = cache.keys().next();
+    if (oldest.done !== true) cache.delete(oldest.value);
+  }
+  return stmt;
+}
+
 class SqliteStatements implements Queryable {
   constructor(protected readonly db: Database) {}
 
   all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
-    return settle(() => this.db.prepare(sql).all(...bind(params)) as T[]);
+    return settle(() => preparedStatement(this.db, sql).all(...bind(params)) as T[]);
   }
 
   get<T>(sql: string, params: readonly Param[] = []): Promise<T | undefined> {
-    return settle(() => this.db.prepare(sql).get(...bind(params)) as T | undefined);
+    return settle(() => preparedStatement(this.db, sql).get(...bind(params)) as T | undefined);
   }
 
   run(sql: string, params: readonly Param[] = []): Promise<number> {
-    return settle(() => this.db.prepare(sql).run(...bind(params)).changes);
+    return settle(() => preparedStatement(this.db, sql).run(...bind(params)).changes);
   }
 }
 
