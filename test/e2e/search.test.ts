@@ -232,7 +232,7 @@ describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
     await page.locator('[data-active-workspace="attrib"]').waitFor();
     await waitForExpression(page, `document.querySelector('[data-testid="scenario-select"]')?.value === ${JSON.stringify(`matrix:${matrixId}`)}`);
     await waitForExpression(page, `(document.querySelector('.ach__table')?.textContent ?? '').includes('T1090.002')`);
-    // OPENABLE lists attrib matrices: no "look for it" note.
+    // The ACH registry entry opens matrices: no "look for it" note.
     expect(await page.locator('.gsearch__note').count()).toBe(0);
     await session.screenshot(page, 'search-ach-matrix');
 

@@ -64,7 +64,7 @@ describe('the initial chunk', () => {
   });
 
   it('leaves cytoscape out of the graph workspaces until a graph is drawn (components/cytoscape.ts)', () => {
-    for (const ws of ['../workspaces/cases/CasesWorkspace.tsx', '../workspaces/lineage/LineageWorkspace.tsx', '../workspaces/replay/ReplayWorkspace.tsx', '../workspaces/packages/PackagesWorkspace.tsx']) {
+    for (const ws of ['../workspaces/assessment/AssessmentWorkspace.tsx', '../workspaces/cases/CasesWorkspace.tsx', '../workspaces/lineage/LineageWorkspace.tsx', '../workspaces/replay/ReplayWorkspace.tsx', '../workspaces/packages/PackagesWorkspace.tsx']) {
       expect(ws in SOURCES, ws).toBe(true);
       expect([...reachablePackages(ws).keys()].filter((p) => /^cytoscape/.test(p)), ws).toEqual([]);
     }

@@ -96,7 +96,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
     'attrib',
     useCallback(
       (r: OpenRequest) => {
-        // A stored matrix by its uuid (the search box's `matrix` hits, OPENABLE in shell/openItem.ts). Its TAXII `report`
+        // A stored matrix by its uuid (the search box's `matrix` hits, `links.opens` of its entry in workspaces/registry.ts). Its TAXII `report`
         // hits (`report--…`) are not taken: no route maps a TAXII report to a stored matrix, so they only open the workspace.
         if (r.kind === 'matrix' && !r.id.includes('--')) void openMatrix(r.id);
       },

@@ -1,7 +1,7 @@
 // A small cytoscape picture of evidence -> top actors, edge width by contribution, for those who would rather look than read.
-import { useEffect, useMemo, useRef } from 'react';
-import cytoscape from 'cytoscape';
+import { useMemo, useRef } from 'react';
 import type { Assessment } from '../../../../engines/core/contracts/caseassess';
+import { useCytoscapeGraph } from '../../components/cytoscape';
 import { themePalette } from '../../components/palette';
 import { graphModel, signed } from './model';
 
@@ -14,9 +14,9 @@ export function EvidenceGraph({ assessment, actors, theme }: { readonly assessme
   const rows = Math.max(model.nodes.filter((n) => n.side === 'evidence').length, 1);
   const height = Math.min(520, Math.max(200, rows * 26 + 40));
 
-  useEffect(() => {
+  useCytoscapeGraph((cytoscape) => {
     const el = box.current;
-    if (!el) return undefined;
+    if (!el) return null;
     const evidenceCount = model.nodes.filter((n) => n.side === 'evidence').length;
     const actorCount = model.nodes.length - evidenceCount;
     const step = 26;
@@ -51,7 +51,9 @@ export function EvidenceGraph({ assessment, actors, theme }: { readonly assessme
       boxSelectionEnabled: false,
       autoungrabify: true,
     });
-    return () => cy.destroy();
+    return cy;
+    // The theme (its palette is read from the page's CSS) and the height (the canvas's size) draw the graph anew.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [model, theme, height]);
 
   return (
