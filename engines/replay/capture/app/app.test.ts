@@ -187,6 +187,13 @@ describe('HTTP on crafted streams', () => {
     expect(r.connections[0]?.service).toEqual(['http']);
   });
 
+  it('kept headers matched in any case with spaces around the name; the first of a repeated header is the one read', () => {
+    const req = ascii('GET /h HTTP/1.1\r\n HOST :  one.test \r\nhost: two.test\r\nUser-AGENT:\tua/1\r\nX-Host: no\r\nReferer: http://r.test/\r\nContent-Length : 3\r\n\r\nabc');
+    const resp = ascii('HTTP/1.1 200 OK\r\ncontent-LENGTH: 2\r\nContent-Length: 9\r\n\r\nok');
+    const r = analyzeCaptureBytes(conversation(80, [[true, req], [false, resp]]));
+    expect(r.app.http.map((t) => [t.host, t.userAgent, t.referrer, t.requestBodyLength, t.statusCode, t.responseBodyLength])).toEqual([['one.test', 'ua/1', 'http://r.test/', 3, 200, 2]]);
+  });
+
   it('a lost segment inside a body is absorbed; a lost head resynchronises on the next request', () => {
     const body = new Uint8Array(3000).fill(0x41);
     const head = ascii('HTTP/1.1 200 OK\r\nContent-Length: 3000\r\n\r\n');
@@ -291,6 +298,28 @@ describe('TLS', () => {
   it('a crafted ClientHello split over two segments: server name and JA4 (GREASE removed)', () => {
     const r = analyzeCaptureBytes(splitHello());
     expect(r.app.tls.map((t) => [t.serverName, t.ja4])).toEqual([['example.com', 't13d1516h2_8daaf6152771_e5627efa2ab1']]);
+  });
+
+  it('the ClientHello read the same whatever the cuts: every segment size, and one message over two records', () => {
+    expect.hasAssertions();
+    const record = tlsRecord(specHello());
+    const whole = analyzeCaptureBytes(conversation(443, [[true, record]])).app.tls.map((t) => ({ ...t, uid: '' }));
+    expect(whole.map((t) => [t.serverName, t.ja4])).toEqual([['example.com', 't13d1516h2_8daaf6152771_e5627efa2ab1']]);
+    // From three bytes on: the first segment must show a TLS record start for the connection to be read as TLS.
+    for (const size of [3, 4, 5, 6, 9, 64, record.length - 1]) {
+      const segments: Array<[boolean, Uint8Array]> = [];
+      for (let at = 0; at < record.length; at += size) segments.push([true, record.subarray(at, at + size)]);
+      const r = analyzeCaptureBytes(conversation(443, segments));
+      expect(r.app.tls.map((t) => ({ ...t, uid: '', ts: whole[0]?.ts, packet: whole[0]?.packet })), `segments of ${size}`).toEqual(whole);
+    }
+    // The handshake message split over two TLS records, both in one segment and then one record per segment.
+    const hs = record.subarray(5);
+    const rec = (part: Uint8Array): Uint8Array => concat(Uint8Array.of(0x16, 3, 1, part.length >> 8, part.length & 0xff), part);
+    const two = [rec(hs.subarray(0, 100)), rec(hs.subarray(100))] as const;
+    for (const segments of [[[true, concat(two[0], two[1])]], [[true, two[0]], [true, two[1]]]] as Array<Array<[boolean, Uint8Array]>>) {
+      const r = analyzeCaptureBytes(conversation(443, segments));
+      expect(r.app.tls.map((t) => ({ ...t, uid: '', ts: whole[0]?.ts, packet: whole[0]?.packet }))).toEqual(whole);
+    }
   });
 
   it.skipIf(tsharkSkips)('the same split ClientHello: server name and JA3 equal tshark (GREASE removed by both)', async () => {

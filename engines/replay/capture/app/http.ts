@@ -2,9 +2,32 @@
 import { latin1, latin1Range, MAX_LINE } from './lines.js';
 
 const MAX_HEADERS = 200;
-/** The headers a record or the body framing reads; the others are counted, not kept (a string each, never read). */
-const KEPT_HEADERS = new Set(['host', 'user-agent', 'referer', 'authorization', 'content-length', 'transfer-encoding']);
-const KEPT_LENGTHS = new Set([...KEPT_HEADERS].map((h) => h.length));
+/**
+ * The headers a record or the body framing reads, by the field of Half that holds the first of each; the others
+ * are counted, not kept (a string each, never read).
+ */
+const KEPT_HEADERS = ['host', 'user-agent', 'referer', 'authorization', 'content-length', 'transfer-encoding'] as const;
+type KeptHeader = (typeof KEPT_HEADERS)[number];
+const KEPT_LENGTHS = new Set<number>(KEPT_HEADERS.map((h) => h.length));
+
+/**
+ * True when `name[start, end)` lower-cased is `kept`, without making the lower-cased string: only ASCII letters
+ * lower-case to ASCII letters in Latin-1, so comparing with the upper-case ASCII letter too is exact.
+ */
+function isHeader(name: string, start: number, end: number, kept: string): boolean {
+  if (end - start !== kept.length) return false;
+  for (let i = 0; i < kept.length; i++) {
+    const c = name.charCodeAt(start + i);
+    const k = kept.charCodeAt(i);
+    if (c !== k && !(c >= 0x41 && c <= 0x5a && c + 0x20 === k)) return false;
+  }
+  return true;
+}
+
+/** JavaScript's trim() within Latin-1 text: tab, LF, VT, FF, CR, space and no-break space. */
+function isTrimmed(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0;
+}
 const MAX_HEAD_BYTES = 64 * 1024;
 /** Transactions kept waiting for their responses on one connection. */
 const MAX_OUTSTANDING = 64;
@@ -55,7 +78,13 @@ class Half {
   lineBuf: Uint8Array[] = [];
   lineLen = 0;
   headBytes = 0;
-  headers: Array<[string, string]> = [];
+  /** The first value of each kept header of the message being read (undefined: absent). */
+  host: string | undefined = undefined;
+  userAgent: string | undefined = undefined;
+  referer: string | undefined = undefined;
+  authorization: string | undefined = undefined;
+  contentLength: string | undefined = undefined;
+  transferEncoding: string | undefined = undefined;
   headerCount = 0;
   remaining = 0;
   bodyLength = 0;
@@ -65,6 +94,39 @@ class Half {
 
   constructor(midstream: boolean) {
     this.state = midstream ? 'resync' : 'start';
+  }
+
+  clearHeaders(): void {
+    this.host = undefined;
+    this.userAgent = undefined;
+    this.referer = undefined;
+    this.authorization = undefined;
+    this.contentLength = undefined;
+    this.transferEncoding = undefined;
+  }
+
+  /** Keeps the first value of a kept header; later repeats are ignored, as the first one is what is read. */
+  keep(name: KeptHeader, value: string): void {
+    switch (name) {
+      case 'host':
+        if (this.host === undefined) this.host = value;
+        break;
+      case 'user-agent':
+        if (this.userAgent === undefined) this.userAgent = value;
+        break;
+      case 'referer':
+        if (this.referer === undefined) this.referer = value;
+        break;
+      case 'authorization':
+        if (this.authorization === undefined) this.authorization = value;
+        break;
+      case 'content-length':
+        if (this.contentLength === undefined) this.contentLength = value;
+        break;
+      case 'transfer-encoding':
+        if (this.transferEncoding === undefined) this.transferEncoding = value;
+        break;
+    }
   }
 }
 
@@ -173,7 +235,7 @@ export class HttpConnection {
           return;
         }
         h.startLine = m;
-        h.headers = [];
+        h.clearHeaders();
         h.headerCount = 0;
         h.headBytes = text.length;
         h.state = 'headers';
@@ -189,10 +251,18 @@ export class HttpConnection {
           const colon = text.indexOf(':');
           if (colon > 0) {
             h.headerCount += 1;
-            const name = text.slice(0, colon).trim();
-            if (KEPT_LENGTHS.has(name.length)) {
-              const lower = name.toLowerCase();
-              if (KEPT_HEADERS.has(lower)) h.headers.push([lower, text.slice(colon + 1).trim()]);
+            // The name trimmed in place: no string for it, and the value is made only for a kept header.
+            let start = 0;
+            let end = colon;
+            while (start < end && isTrimmed(text.charCodeAt(start))) start += 1;
+            while (end > start && isTrimmed(text.charCodeAt(end - 1))) end -= 1;
+            if (KEPT_LENGTHS.has(end - start)) {
+              for (const kept of KEPT_HEADERS) {
+                if (isHeader(text, start, end, kept)) {
+                  h.keep(kept, text.slice(colon + 1).trim());
+                  break;
+                }
+              }
             }
           }
           return;
@@ -224,21 +294,16 @@ export class HttpConnection {
     }
   }
 
-  private header(h: Half, name: string): string | undefined {
-    for (const [k, v] of h.headers) if (k === name) return v;
-    return undefined;
-  }
-
   private headEnd(isOrig: boolean, h: Half): void {
     const m = h.startLine;
     if (m === null) return;
-    const te = this.header(h, 'transfer-encoding')?.toLowerCase();
-    const cl = this.header(h, 'content-length');
+    const te = h.transferEncoding?.toLowerCase();
+    const cl = h.contentLength;
     const length = cl !== undefined && /^\d{1,15}$/.test(cl) ? Number(cl) : undefined;
     h.bodyLength = 0;
     if (isOrig) {
       this.depth += 1;
-      const auth = this.header(h, 'authorization');
+      const auth = h.authorization;
       const t: Mutable<HttpTransaction> = {
         uid: this.uid,
         ts: h.ts,
@@ -250,11 +315,11 @@ export class HttpConnection {
         requestBodyLength: 0,
         midstream: this.midstream,
       };
-      const host = this.header(h, 'host');
+      const host = h.host;
       if (host !== undefined) t.host = host;
-      const ua = this.header(h, 'user-agent');
+      const ua = h.userAgent;
       if (ua !== undefined) t.userAgent = ua;
-      const ref = this.header(h, 'referer');
+      const ref = h.referer;
       if (ref !== undefined) t.referrer = ref;
       if (auth !== undefined) {
         const [scheme = '', value = ''] = auth.split(/\s+/, 2);

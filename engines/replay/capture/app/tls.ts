@@ -298,49 +298,59 @@ function printable(bytes: Uint8Array): string {
 /** What one direction's handshake reader reports. */
 export type TlsEvent = { type: 'client_hello'; hello: TlsClientHello } | { type: 'server_hello'; hello: TlsServerHello } | { type: 'malformed' };
 
+/** The empty buffer every reader starts with (shared: a reader holds bytes only while a record or message is incomplete). */
+const EMPTY = new Uint8Array(0);
+
 /** Reads TLS records from one direction until the hello it cares about, then stops. */
 export class TlsStreamReader {
-  private buf: Uint8Array = new Uint8Array(0);
-  private hs: Uint8Array = new Uint8Array(0);
+  /** Bytes of an incomplete record, copied; empty when the last segment ended on a record boundary. */
+  private buf: Uint8Array = EMPTY;
+  /** Bytes of an incomplete handshake message, copied; empty otherwise. */
+  private hs: Uint8Array = EMPTY;
   done = false;
 
   constructor(private readonly onEvent: (e: TlsEvent) => void) {}
 
   data(bytes: Uint8Array): void {
     if (this.done) return;
-    this.buf = append(this.buf, bytes);
+    // Records are read in place from the segment (a view valid only during this call) when nothing is held over;
+    // only an incomplete tail is copied.
+    const buf = this.buf.length === 0 ? bytes : append(this.buf, bytes);
     let pos = 0;
-    while (!this.done && this.buf.length - pos >= 5) {
-      const type = this.buf[pos]!;
-      const major = this.buf[pos + 1]!;
-      const len = (this.buf[pos + 3]! << 8) | this.buf[pos + 4]!;
+    while (!this.done && buf.length - pos >= 5) {
+      const type = buf[pos]!;
+      const major = buf[pos + 1]!;
+      const len = (buf[pos + 3]! << 8) | buf[pos + 4]!;
       if (type < 20 || type > 24 || major !== 3 || len > MAX_RECORD) {
         this.fail();
         return;
       }
-      if (this.buf.length - pos - 5 < len) break;
-      if (type === 22) this.handshake(this.buf.subarray(pos + 5, pos + 5 + len));
+      if (buf.length - pos - 5 < len) break;
+      if (type === 22) this.handshake(buf.subarray(pos + 5, pos + 5 + len));
       else if (type === 20 || type === 23) this.done = true; // encrypted from here on
       pos += 5 + len;
     }
-    this.buf = this.buf.slice(pos);
+    this.buf = pos >= buf.length ? EMPTY : buf.slice(pos);
   }
 
   private handshake(fragment: Uint8Array): void {
-    this.hs = append(this.hs, fragment);
-    if (this.hs.length > MAX_HANDSHAKE) {
+    // As for records: messages are read in place unless part of one is held from an earlier record.
+    const hs = this.hs.length === 0 ? fragment : append(this.hs, fragment);
+    if (hs.length > MAX_HANDSHAKE) {
       this.fail();
       return;
     }
-    while (!this.done && this.hs.length >= 4) {
-      const type = this.hs[0]!;
-      const len = (this.hs[1]! << 16) | (this.hs[2]! << 8) | this.hs[3]!;
+    let pos = 0;
+    while (!this.done && hs.length - pos >= 4) {
+      const type = hs[pos]!;
+      const len = (hs[pos + 1]! << 16) | (hs[pos + 2]! << 8) | hs[pos + 3]!;
       if (len > MAX_HANDSHAKE) {
         this.fail();
+        this.hs = EMPTY;
         return;
       }
-      if (this.hs.length - 4 < len) return;
-      const body = this.hs.subarray(4, 4 + len);
+      if (hs.length - pos - 4 < len) break;
+      const body = hs.subarray(pos + 4, pos + 4 + len);
       if (type === 1) {
         const hello = parseClientHello(body);
         if (hello) this.onEvent({ type: 'client_hello', hello });
@@ -352,8 +362,9 @@ export class TlsStreamReader {
         else this.onEvent({ type: 'malformed' });
         this.done = true;
       }
-      this.hs = this.hs.slice(4 + len);
+      pos += 4 + len;
     }
+    this.hs = pos >= hs.length ? EMPTY : hs.slice(pos);
   }
 
   private fail(): void {
@@ -363,7 +374,6 @@ export class TlsStreamReader {
 }
 
 function append(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b.slice();
   const out = new Uint8Array(a.length + b.length);
   out.set(a);
   out.set(b, a.length);
