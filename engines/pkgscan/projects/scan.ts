@@ -11,7 +11,7 @@ import { analyzeFiles, sbomInput, type FileAnalysis } from './analyze.js';
 import { finishWithLookups, PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB, type ProjectAnalyzePayload, type ProjectFinishPayload, type ProjectFinishResult } from './jobs.js';
 import { checkSubmission } from './files.js';
 import { allComponents, getGraph, getProject, getProjectScan, getStoredSbom, saveProjectScan } from './store.js';
-import { newestVerdictFor } from './verdicts.js';
+import { newestVerdictsFor } from './verdicts.js';
 import { unassessedEffectOf } from './policy.js';
 import { activePolicy } from '../policies/policies.js';
 import { assessRelease } from '../vulns/advisories.js';
@@ -37,12 +37,11 @@ export async function runProjectScan(p: Platform, projectId: string, body: unkno
       : analyzeFiles(files, payload);
   // The store's answers per component, read here in batches (the event loop gets a turn between them); the
   // decision, the SBOM and its validation then run in a worker.
-  const verdicts: ProjectFinishPayload['verdicts'] = [];
+  const verdicts: ProjectFinishPayload['verdicts'] = await newestVerdictsFor(p.store, raw.components, environment);
   const vulnerabilities: NonNullable<ProjectFinishPayload['vulnerabilities']> = [];
   for (let i = 0; i < raw.components.length; i++) {
     if (i > 0 && i % LOOKUP_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
     const c = raw.components[i] as FileAnalysis['components'][number];
-    verdicts.push((await newestVerdictFor(p.store, c.ecosystem, c.name, c.version, environment)) ?? null);
     vulnerabilities.push(c.version === '' ? null : assessRelease(p.db, c.ecosystem, c.name, c.version));
   }
   const finishPayload: ProjectFinishPayload = {

@@ -6,7 +6,7 @@ import { backendCases, backendFixture } from '../../../test/postgres/backends.js
 import { schemaVersion } from '../../core/store.js';
 import { classifyFile } from './files.js';
 import { createProject, getProjectScan, listComponents, listProjects, listProjectScans, saveProjectScan } from './store.js';
-import { newestVerdictFor } from './verdicts.js';
+import { newestVerdictFor, newestVerdictsFor, VERDICT_BATCH } from './verdicts.js';
 
 const fixture = backendFixture();
 
@@ -48,6 +48,37 @@ for (const backend of backendCases) {
       await db.run('DELETE FROM pkgscan_projects WHERE id = ?', [p.id]);
       expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_project_components'))?.n).toBe(0);
       expect(await newestVerdictFor(db, 'npm', 'a', '1.0.0', 'prod')).toBeUndefined();
+    });
+
+    it('newest verdicts of many components in batches: the newest per release and environment, null where none, in order', async () => {
+      const b = await fixture.open(backend.name);
+      const db = b.store;
+      const insert = (id: string, name: string, version: string, environment: string, decision: string, created: string) =>
+        db.run(
+          `INSERT INTO pkgscan_scans (id, ecosystem, name, version, environment, decision, severity, risk_score, findings_count, incomplete, package_sha256, analyzer_version, created_by, created_at, verdict_json)
+           VALUES (?, 'npm', ?, ?, ?, ?, 'low', 0.5, 0, 0, ?, '1', 'u', ?, '{}')`,
+          [id, name, version, environment, decision, 'a'.repeat(64), created],
+        );
+      // more distinct releases than one batch holds, the stored ones spread over both batches
+      const n = VERDICT_BATCH + 20;
+      for (const i of [0, 7, VERDICT_BATCH + 3]) await insert(`s-old-${i}`, `p${i}`, '1.0.0', 'prod', 'allow', '2026-01-01T00:00:00.000Z');
+      for (const i of [0, VERDICT_BATCH + 3]) await insert(`s-new-${i}`, `p${i}`, '1.0.0', 'prod', 'block', '2026-02-01T00:00:00.000Z');
+      await insert('s-dev-7', 'p7', '1.0.0', 'dev', 'block', '2026-03-01T00:00:00.000Z');
+      await insert('s-other-version', 'p1', '2.0.0', 'prod', 'block', '2026-03-01T00:00:00.000Z');
+      const keys = Array.from({ length: n }, (_, i) => ({ ecosystem: 'npm', name: `p${i}`, version: '1.0.0' }));
+      keys.push({ ecosystem: 'npm', name: 'p0', version: '1.0.0' }, { ecosystem: 'pypi', name: 'p0', version: '1.0.0' });
+      const got = await newestVerdictsFor(db, keys, 'prod');
+      expect(got).toHaveLength(keys.length);
+      const stored = got.map((v, i) => [i, v?.scan_id, v?.decision] as const).filter(([, id]) => id !== undefined);
+      expect(stored).toEqual([
+        [0, 's-new-0', 'block'],
+        [7, 's-old-7', 'allow'],
+        [VERDICT_BATCH + 3, `s-new-${VERDICT_BATCH + 3}`, 'block'],
+        [n, 's-new-0', 'block'],
+      ]);
+      expect(got[n + 1]).toBeNull();
+      expect(await newestVerdictFor(db, 'npm', 'p7', '1.0.0', 'dev')).toMatchObject({ scan_id: 's-dev-7', decision: 'block', severity: 'low', risk_score: 0.5 });
+      expect(await newestVerdictsFor(db, [], 'prod')).toEqual([]);
     });
 
     it('twelve racing creations of one name in different cases (through two servers on PostgreSQL): exactly one wins, the rest are 409', async () => {
