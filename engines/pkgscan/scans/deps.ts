@@ -7,7 +7,8 @@ import { assessRelease } from '../vulns/advisories.js';
 export function scanDeps(p: Platform): ScanDeps {
   return {
     jobs: p.jobs,
-    sources: () => sourcesFromConfig(p.db, p.dataDir, process.env),
+    // mirror downloads are identified in the service's workers, never parsed in the serving process
+    sources: () => sourcesFromConfig(p.db, p.dataDir, process.env, { jobs: p.jobs }),
     vulnerabilities: (ecosystem, name, version) => assessRelease(p.db, ecosystem, name, version),
     internalNamespaces: p.config.internalNamespaces,
   };
