@@ -27,25 +27,8 @@
         (local.set $small (i32.add (local.get $small) (i32.const 16)))
         (br $next))))
 
-  (func $score (param $g f64) (param $h f64) (param $lambda f64) (result f64)
-    (f64.div (f64.mul (local.get $g) (local.get $g)) (f64.add (local.get $h) (local.get $lambda))))
-
-  ;; False only when gl^2/a + gr^2/b surely cannot exceed target (hist.ts mayBeat).
-  (func $mayBeat (param $gl f64) (param $hl f64) (param $gr f64) (param $hr f64) (param $target f64) (param $lambda f64) (result i32)
-    (local $a f64) (local $b f64) (local $lhs f64) (local $rhs f64)
-    (local.set $a (f64.add (local.get $hl) (local.get $lambda)))
-    (local.set $b (f64.add (local.get $hr) (local.get $lambda)))
-    (if (i32.eqz (i32.and (f64.gt (local.get $a) (f64.const 0)) (f64.gt (local.get $b) (f64.const 0))))
-      (then (return (i32.const 1))))
-    (local.set $lhs (f64.add
-      (f64.mul (f64.mul (local.get $gl) (local.get $gl)) (local.get $b))
-      (f64.mul (f64.mul (local.get $gr) (local.get $gr)) (local.get $a))))
-    (local.set $rhs (f64.mul (f64.mul (local.get $target) (local.get $a)) (local.get $b)))
-    (i32.eqz (f64.lt (local.get $lhs)
-      (f64.sub (local.get $rhs) (f64.mul (f64.const 1e-12) (f64.add (local.get $lhs) (f64.abs (local.get $rhs))))))))
-
-  ;; The best split of a node's histogram (hist.ts findSplit): returns 1 and writes (gain f64, feature i32, bin i32,
-  ;; default-left i32) at out, or returns 0 when no split gains more than 1e-6.
+  ;; The best split of a node's histogram (hist.ts findSplit, its mayBeat written out): returns 1 and writes
+  ;; (gain f64, feature i32, bin i32, default-left i32) at out, or returns 0 when no split gains more than 1e-6.
   (func (export "find")
     (param $hist i32) (param $table i32) (param $nf i32) (param $G f64) (param $H f64) (param $lambda f64) (param $mcw f64) (param $out i32)
     (result i32)
@@ -53,7 +36,8 @@
     (local $tp i32) (local $tend i32) (local $f i32) (local $o i32) (local $nCuts i32) (local $j i32) (local $p i32)
     (local $gm f64) (local $hm f64) (local $hasMissing i32) (local $gl f64) (local $hl f64) (local $hr f64)
     (local $bg f64) (local $bh f64) (local $gain f64) (local $gl2 f64) (local $hl2 f64)
-    (local.set $parent (call $score (local.get $G) (local.get $H) (local.get $lambda)))
+    (local $a f64) (local $b f64) (local $gr f64) (local $lhs f64) (local $rhs f64)
+    (local.set $parent (f64.div (f64.mul (local.get $G) (local.get $G)) (f64.add (local.get $H) (local.get $lambda))))
     (local.set $bestGain (f64.const 1e-6))
     (local.set $tp (local.get $table))
     (local.set $tend (i32.add (local.get $table) (i32.mul (local.get $nf) (i32.const 12))))
@@ -69,14 +53,16 @@
         (local.set $gm (f64.load (local.get $p)))
         (local.set $hm (f64.load offset=8 (local.get $p)))
         (local.set $hasMissing (f64.gt (local.get $hm) (f64.const 0)))
+        ;; Only the missing values left, every observed value right.
         (if (local.get $hasMissing)
           (then
             (local.set $hr (f64.sub (local.get $H) (local.get $hm)))
             (if (i32.and (i32.and (f64.ge (local.get $hm) (local.get $mcw)) (f64.ge (local.get $hr) (local.get $mcw))) (f64.gt (local.get $hr) (f64.const 0)))
               (then
+                (local.set $gr (f64.sub (local.get $G) (local.get $gm)))
                 (local.set $gain (f64.sub
-                  (f64.add (call $score (local.get $gm) (local.get $hm) (local.get $lambda))
-                           (call $score (f64.sub (local.get $G) (local.get $gm)) (local.get $hr) (local.get $lambda)))
+                  (f64.add (f64.div (f64.mul (local.get $gm) (local.get $gm)) (f64.add (local.get $hm) (local.get $lambda)))
+                           (f64.div (f64.mul (local.get $gr) (local.get $gr)) (f64.add (local.get $hr) (local.get $lambda))))
                   (local.get $parent)))
                 (if (f64.gt (local.get $gain) (local.get $bestGain))
                   (then
@@ -101,17 +87,26 @@
               (i32.gt_s (local.get $j) (i32.const 1))))
             (local.set $gl (f64.add (local.get $gl) (local.get $bg)))
             (local.set $hl (f64.add (local.get $hl) (local.get $bh)))
+            ;; Missing values right, then (when there are any) left.
             (local.set $hr (f64.sub (local.get $H) (local.get $hl)))
-            (if (i32.and
-                  (i32.and (f64.ge (local.get $hl) (local.get $mcw)) (f64.ge (local.get $hr) (local.get $mcw)))
-                  (i32.and (f64.gt (local.get $hl) (f64.const 0)) (f64.gt (local.get $hr) (f64.const 0))))
+            (if (i32.and (i32.and (f64.ge (local.get $hl) (local.get $mcw)) (f64.ge (local.get $hr) (local.get $mcw))) (i32.and (f64.gt (local.get $hl) (f64.const 0)) (f64.gt (local.get $hr) (f64.const 0))))
               (then
-                (if (call $mayBeat (local.get $gl) (local.get $hl) (f64.sub (local.get $G) (local.get $gl)) (local.get $hr)
-                      (f64.add (local.get $parent) (local.get $bestGain)) (local.get $lambda))
+                ;; hist.ts mayBeat, then the exact gain
+                (local.set $a (f64.add (local.get $hl) (local.get $lambda)))
+                (local.set $b (f64.add (local.get $hr) (local.get $lambda)))
+                (local.set $gr (f64.sub (local.get $G) (local.get $gl)))
+                (local.set $lhs (f64.add
+                  (f64.mul (f64.mul (local.get $gl) (local.get $gl)) (local.get $b))
+                  (f64.mul (f64.mul (local.get $gr) (local.get $gr)) (local.get $a))))
+                (local.set $rhs (f64.mul (f64.mul (f64.add (local.get $parent) (local.get $bestGain)) (local.get $a)) (local.get $b)))
+                (if (i32.or
+                      (i32.eqz (i32.and (f64.gt (local.get $a) (f64.const 0)) (f64.gt (local.get $b) (f64.const 0))))
+                      (i32.eqz (f64.lt (local.get $lhs)
+                        (f64.sub (local.get $rhs) (f64.mul (f64.const 1e-12) (f64.add (local.get $lhs) (f64.abs (local.get $rhs))))))))
                   (then
                     (local.set $gain (f64.sub
-                      (f64.add (call $score (local.get $gl) (local.get $hl) (local.get $lambda))
-                               (call $score (f64.sub (local.get $G) (local.get $gl)) (local.get $hr) (local.get $lambda)))
+                      (f64.add (f64.div (f64.mul (local.get $gl) (local.get $gl)) (local.get $a))
+                               (f64.div (f64.mul (local.get $gr) (local.get $gr)) (local.get $b)))
                       (local.get $parent)))
                     (if (f64.gt (local.get $gain) (local.get $bestGain))
                       (then
@@ -127,12 +122,22 @@
                 (local.set $hr (f64.sub (local.get $H) (local.get $hl2)))
                 (if (i32.and (i32.and (f64.ge (local.get $hl2) (local.get $mcw)) (f64.ge (local.get $hr) (local.get $mcw))) (f64.gt (local.get $hr) (f64.const 0)))
                   (then
-                    (if (call $mayBeat (local.get $gl2) (local.get $hl2) (f64.sub (local.get $G) (local.get $gl2)) (local.get $hr)
-                          (f64.add (local.get $parent) (local.get $bestGain)) (local.get $lambda))
+                    ;; hist.ts mayBeat, then the exact gain
+                    (local.set $a (f64.add (local.get $hl2) (local.get $lambda)))
+                    (local.set $b (f64.add (local.get $hr) (local.get $lambda)))
+                    (local.set $gr (f64.sub (local.get $G) (local.get $gl2)))
+                    (local.set $lhs (f64.add
+                      (f64.mul (f64.mul (local.get $gl2) (local.get $gl2)) (local.get $b))
+                      (f64.mul (f64.mul (local.get $gr) (local.get $gr)) (local.get $a))))
+                    (local.set $rhs (f64.mul (f64.mul (f64.add (local.get $parent) (local.get $bestGain)) (local.get $a)) (local.get $b)))
+                    (if (i32.or
+                          (i32.eqz (i32.and (f64.gt (local.get $a) (f64.const 0)) (f64.gt (local.get $b) (f64.const 0))))
+                          (i32.eqz (f64.lt (local.get $lhs)
+                            (f64.sub (local.get $rhs) (f64.mul (f64.const 1e-12) (f64.add (local.get $lhs) (f64.abs (local.get $rhs))))))))
                       (then
                         (local.set $gain (f64.sub
-                          (f64.add (call $score (local.get $gl2) (local.get $hl2) (local.get $lambda))
-                                   (call $score (f64.sub (local.get $G) (local.get $gl2)) (local.get $hr) (local.get $lambda)))
+                          (f64.add (f64.div (f64.mul (local.get $gl2) (local.get $gl2)) (local.get $a))
+                                   (f64.div (f64.mul (local.get $gr) (local.get $gr)) (local.get $b)))
                           (local.get $parent)))
                         (if (f64.gt (local.get $gain) (local.get $bestGain))
                           (then
