@@ -3,9 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { InProcessRunner } from '../core/jobs/in-process.js';
 import { openMemoryStore } from '../core/store.js';
-import { main } from './cli.js';
+import { main, type JobWorkers } from './cli.js';
+import { jobs } from './jobs.js';
+import { PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB } from './projects/jobs.js';
 import { pkgscanService } from './service.js';
 import { npmTarball } from './sources/testkit.js';
 import { findUserByEmail } from './users/users.js';
@@ -69,6 +72,43 @@ describe('pkgscan command line', () => {
       if (before === undefined) delete process.env['VITRINE_HOME'];
       else process.env['VITRINE_HOME'] = before;
       await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('serve runs its jobs through the worker processes it is given (a project scan goes to them) and closes them when it stops', async () => {
+    const db = openMemoryStore([pkgscanService]);
+    expect((await main(['create-admin', '--email', 'root@example.org'], { stdin: stdin('a long admin password\n'), db })).code).toBe(0);
+    const seen: string[] = [];
+    let closed = 0;
+    const inner = new InProcessRunner(jobs);
+    const workers: JobWorkers = {
+      run: (type, payload, options) => (seen.push(type), inner.run(type, payload, options)),
+      close: () => ((closed += 1), Promise.resolve()),
+    };
+    let printed = '';
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((printed += String(chunk)), true));
+    const err = vi.spyOn(process.stderr, 'write');
+    try {
+      const serving = main(['serve', '--port', '0'], { stdin: stdin(''), db, workers: () => workers });
+      await vi.waitFor(() => expect(printed).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/));
+      const base = `${/listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(printed)?.[1] ?? ''}/api/v1`;
+      const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'root@example.org', password: 'a long admin password' }) });
+      const token = ((await login.json()) as { access_token: string }).access_token;
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const project = (await (await fetch(`${base}/projects`, { method: 'POST', headers, body: JSON.stringify({ name: 'cli serve' }) })).json()) as { id: string };
+      const scan = await fetch(`${base}/projects/${project.id}/scans`, { method: 'POST', headers, body: JSON.stringify({ files: { 'requirements.txt': 'requests==2.31.0\n' } }) });
+      expect(scan.status).toBe(201);
+      expect(seen).toEqual([PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB]);
+      expect(closed).toBe(0);
+      process.emit('SIGTERM');
+      expect((await serving).code).toBe(0);
+      expect(closed).toBe(1);
+      // the store it was given stays open for its owner
+      expect(db.prepare("SELECT COUNT(*) AS n FROM pkgscan_audit WHERE kind = 'project.scan'").get()).toEqual({ n: 1 });
+      expect(err.mock.calls.map((c) => String(c[0])).join('')).not.toMatch(/no worker processes/);
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
     }
   });
 

@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
 import type { ScanVerdict } from '../core/contracts/pkgscan.js';
+import type { JobRunner } from '../core/jobs/protocol.js';
 import { serveUntilSignal, standaloneContext } from '../core/http/server.js';
 import { validate } from '../core/validation.js';
 import { openStandaloneStore } from '../core/store.js';
@@ -28,7 +29,9 @@ Usage:
   pkgscan serve [--host H] [--port P] [--allow-remote]
       The API at /api/v1, its schema at /openapi.json, and outside production (PKGSCAN_ENV=production)
       interactive documentation at /docs/ and /redoc. Binds 127.0.0.1:${DEFAULT_PORT} by default.
-      Data is kept in $VITRINE_HOME/vitrine.db when VITRINE_HOME is set, else in memory.
+      Data is kept in $VITRINE_HOME/vitrine.db when VITRINE_HOME is set, else in memory. Jobs (package and
+      project analyses, uploads, images, advisory files) run in worker processes, as in the workstation; with the
+      store in memory, advisory imports (which a worker writes to the store file) run in the serving process.
   pkgscan create-admin --email ADDRESS [--role ROLE]
       Creates a user (default role admin) in $VITRINE_HOME/vitrine.db. The password (at least ${PASSWORD_MIN}
       characters) is read from standard input, first line; there is no default password.
@@ -90,35 +93,61 @@ function storeHome(): string {
   return home;
 }
 
+/** Worker processes that run jobs: what the workstation's engine host is; closed when `serve` ends. */
+export interface JobWorkers extends JobRunner {
+  close(): Promise<void>;
+}
+
 export interface CliIo {
   readonly stdin: NodeJS.ReadableStream;
   /** The store (tests pass an in-memory one); default $VITRINE_HOME/vitrine.db. */
   readonly db?: Database;
+  /**
+   * Starts the worker processes `serve` runs its jobs in (uploads, archives, project files and advisory files are parsed
+   * there, never in the serving process). The command's entry (bin/pkgscan) gives the workstation's fork host: engine
+   * code cannot start it itself. Without it `serve` runs its jobs in its own process and says so on stderr.
+   */
+  readonly workers?: () => JobWorkers;
 }
 
-async function serve(rest: readonly string[], values: { host?: string | undefined; port?: string | undefined; 'allow-remote'?: boolean | undefined }): Promise<CliResult> {
+async function serve(rest: readonly string[], values: { host?: string | undefined; port?: string | undefined; 'allow-remote'?: boolean | undefined }, io: CliIo): Promise<CliResult> {
   if (rest.length !== 0) throw new UsageError('serve takes no arguments');
   const port = parsePort(values.port, DEFAULT_PORT);
   const home = process.env['VITRINE_HOME'];
   await prepareSharedDatabase();
-  const db = openStandaloneStore([pkgscanService], home);
+  const db = io.db ?? openStandaloneStore([pkgscanService], home);
   let platform: Platform | undefined;
-  await serveUntilSignal({
-    tool: 'pkgscan',
-    version: VERSION,
-    host: values.host,
-    port,
-    allowRemote: values['allow-remote'] === true,
-    authenticated: true,
-    createApp: (allowedHosts) =>
-      createStandaloneApp({ db, resourcesDir: defaultResourcesDir(), ...(home ? { dataDir: home } : {}), allowedHosts, onPlatform: (p) => (platform = p) }),
-    banner: (url) => `(API at ${url}/api/v1, schema at ${url}/openapi.json)`,
-  });
-  // Closed: the audit entries still queued for the shared chain are written before the stores close.
+  const workers = io.workers?.();
+  if (!workers) process.stderr.write('pkgscan: warning: no worker processes; jobs run in the serving process\n');
   try {
+    await serveUntilSignal({
+      tool: 'pkgscan',
+      version: VERSION,
+      host: values.host,
+      port,
+      allowRemote: values['allow-remote'] === true,
+      authenticated: true,
+      createApp: (allowedHosts) =>
+        createStandaloneApp({
+          db,
+          resourcesDir: defaultResourcesDir(),
+          ...(home ? { dataDir: home } : {}),
+          ...(workers ? { jobs: workers } : {}),
+          allowedHosts,
+          onPlatform: (p) => (platform = p),
+        }),
+      banner: (url) => `(API at ${url}/api/v1, schema at ${url}/openapi.json)`,
+    });
+  } catch (err) {
+    await workers?.close();
+    throw err;
+  }
+  // Closed: the running jobs are stopped, then the audit entries still queued for the shared chain are written before the stores close.
+  try {
+    await workers?.close();
     await platform?.audit.flush();
   } finally {
-    db.close();
+    if (io.db === undefined) db.close();
     await closeSharedDatabases();
   }
   return { code: 0, stdout: '', stderr: '' };
@@ -224,7 +253,7 @@ export function main(argv: readonly string[], io: CliIo = { stdin: process.stdin
           case 'migrate':
             return migrateCommand(rest, values, io);
           case 'serve':
-            return serve(rest, values);
+            return serve(rest, values, io);
           case 'create-admin':
             return createAdminCommand(rest, values, io);
           case 'import':
