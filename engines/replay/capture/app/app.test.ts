@@ -1,4 +1,5 @@
 // Application metadata against Zeek's logs (always) and tshark's dissectors (when installed), plus crafted edge cases.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -254,6 +255,36 @@ describe('TLS', () => {
     expect(h?.serverName).toBe('example.com');
     expect(h?.alpn).toEqual(['h2', 'http/1.1']);
     expect(h?.ja3String.split(',')[1]?.split('-').map(Number).some(isGrease)).toBe(false);
+  });
+
+  it('remembered fingerprints follow every field they are computed from (GREASE values alone change nothing)', () => {
+    expect.hasAssertions();
+    const base = specHello();
+    const at = (needle: number[]): number => base.findIndex((_, i) => needle.every((v, j) => base[i + j] === v));
+    const patched = (needle: number[], by: number[]): Uint8Array => {
+      const i = at(needle);
+      expect(i).toBeGreaterThan(0);
+      const out = base.slice();
+      out.set(by, i);
+      return out;
+    };
+    const variants = [
+      base,
+      patched([0x0a, 0x0a, 0x13, 0x01], [0x1a, 0x1a, 0x13, 0x01]), // another GREASE cipher
+      patched([0x04, 0x03, 0x08, 0x04], [0x08, 0x04, 0x04, 0x03]), // signature algorithms reordered
+      patched([0x03, 0x04, 0x03, 0x03], [0x03, 0x03, 0x03, 0x03]), // supported versions
+      patched([0x02, 0x68, 0x32, 0x08], [0x02, 0x68, 0x33, 0x08]), // first ALPN value
+    ];
+    const seen = variants.map((v) => {
+      const h = parseClientHello(v);
+      expect(h).toBeDefined();
+      if (h === undefined) return '';
+      const fresh = ja4({ version: h.version, ciphers: h.ciphers, extensions: h.extensions, signatureAlgorithms: h.signatureAlgorithms, supportedVersions: h.supportedVersions, firstAlpn: ascii(h.alpn[0] ?? '') });
+      expect([h.ja4, h.ja4Raw, h.ja3]).toEqual([fresh.ja4, fresh.raw, createHash('md5').update(h.ja3String).digest('hex')]);
+      return h.ja4Raw;
+    });
+    expect(seen[1]).toBe(seen[0]);
+    expect(new Set(seen).size).toBe(4);
   });
 
   it('follows the JA4 ALPN rules for empty, single-character and non-alphanumeric values', () => {

@@ -20,7 +20,7 @@ import { parseDns, type DnsBody } from './dns.js';
 import { FtpConnection, type FtpSession } from './ftp.js';
 import { HttpConnection, looksLikeHttp, type HttpTransaction } from './http.js';
 import { TcpStream, type StreamSink } from './stream.js';
-import { looksLikeTls, TlsStreamReader, tlsVersionName, type TlsClientHello } from './tls.js';
+import { looksLikeTls, TlsStreamReader, tlsVersionName, type TlsClientHello, type TlsEvent, type TlsEventSink } from './tls.js';
 
 export type { DnsBody, DnsQuestion, DnsAnswer, DnsEdns, EdnsClientSubnet } from './dns.js';
 export type { HttpTransaction } from './http.js';
@@ -188,7 +188,7 @@ export class AppLayer {
       app.kind = 'tls';
       const record: Mutable<TlsHandshake> = { uid, ts, packet: this.raw?.index ?? 0, midstream: app.midstream };
       const events = new TlsEvents(this, conn, app);
-      app.tls = { readers: [new TlsStreamReader(events.onEvent), new TlsStreamReader(events.onEvent)], record };
+      app.tls = { readers: [new TlsStreamReader(events), new TlsStreamReader(events)], record };
     } else if (b.length >= 4 && b[0] === 0x53 && b[1] === 0x53 && b[2] === 0x48 && b[3] === 0x2d) {
       app.kind = 'ssh';
       app.ssh = new SshConnection(uid);
@@ -378,7 +378,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-type TlsEvent = Parameters<ConstructorParameters<typeof TlsStreamReader>[0]>[0];
 
 /**
  * One direction's stream sink, and a connection's TLS event handler: classes at module level rather than closures
@@ -400,11 +399,13 @@ class Sink implements StreamSink {
   }
 }
 
-class TlsEvents {
+class TlsEvents implements TlsEventSink {
   constructor(
     private readonly layer: AppLayer,
     private readonly conn: Connection,
     private readonly app: ConnApp,
   ) {}
-  readonly onEvent = (e: TlsEvent): void => this.layer.onTlsEvent(this.conn, this.app, e);
+  tlsEvent(e: TlsEvent): void {
+    this.layer.onTlsEvent(this.conn, this.app, e);
+  }
 }

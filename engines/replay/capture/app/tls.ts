@@ -167,6 +167,36 @@ export function ja4(fields: {
   return { ja4: `${a}_${b}_${c}`, raw: `${a}_${cipherList}_${extText}` };
 }
 
+/** The values of a list without GREASE, joined by '-' (JA3's form). */
+function joinNoGrease(xs: readonly number[]): string {
+  let out = '';
+  for (const x of xs) {
+    if (isGrease(x)) continue;
+    out = out.length === 0 ? String(x) : `${out}-${x}`;
+  }
+  return out;
+}
+
+/**
+ * JA3 and JA4 of a hello, remembered by everything they are computed from: a capture holds many hellos of the same
+ * client software, which differ only in random, session id, key shares and GREASE values. The key is the JA3 string
+ * (version and the GREASE-free ciphers, extensions, groups and point formats), the GREASE-free signature
+ * algorithms and supported versions, and the JA4 ALPN characters; JA4 reads nothing else.
+ */
+const FINGERPRINTS = new Map<string, { ja3: string; ja4: string; raw: string }>();
+const MAX_FINGERPRINTS = 4096;
+
+function fingerprints(ja3String: string, fields: Parameters<typeof ja4>[0]): { ja3: string; ja4: string; raw: string } {
+  const key = `${ja3String}|${joinNoGrease(fields.signatureAlgorithms)}|${joinNoGrease(fields.supportedVersions)}|${ja4Alpn(fields.firstAlpn)}`;
+  const known = FINGERPRINTS.get(key);
+  if (known !== undefined) return known;
+  const j4 = ja4(fields);
+  const made = { ja3: hash('md5', ja3String, 'hex'), ja4: j4.ja4, raw: j4.raw };
+  if (FINGERPRINTS.size >= MAX_FINGERPRINTS) FINGERPRINTS.clear();
+  FINGERPRINTS.set(key, made);
+  return made;
+}
+
 /** Parses a ClientHello body (after the 4-byte handshake header); undefined when malformed. */
 export function parseClientHello(b: Uint8Array): TlsClientHello | undefined {
   try {
@@ -237,9 +267,8 @@ export function parseClientHello(b: Uint8Array): TlsClientHello | undefined {
         }
       }
     }
-    const noGrease = (xs: number[]): number[] => xs.filter((x) => !isGrease(x));
-    const ja3String = [version, noGrease(ciphers).join('-'), noGrease(extensions).join('-'), noGrease(groups).join('-'), pointFormats.join('-')].join(',');
-    const j4 = ja4({ version, ciphers, extensions, signatureAlgorithms: sigAlgs, supportedVersions: versions, firstAlpn });
+    const ja3String = `${version},${joinNoGrease(ciphers)},${joinNoGrease(extensions)},${joinNoGrease(groups)},${pointFormats.join('-')}`;
+    const j4 = fingerprints(ja3String, { version, ciphers, extensions, signatureAlgorithms: sigAlgs, supportedVersions: versions, firstAlpn });
     return {
       version,
       ...(serverName !== undefined ? { serverName } : {}),
@@ -251,7 +280,7 @@ export function parseClientHello(b: Uint8Array): TlsClientHello | undefined {
       signatureAlgorithms: sigAlgs,
       supportedVersions: versions,
       ja3String,
-      ja3: hash('md5', ja3String, 'hex'),
+      ja3: j4.ja3,
       ja4: j4.ja4,
       ja4Raw: j4.raw,
     };
@@ -298,6 +327,11 @@ function printable(bytes: Uint8Array): string {
 /** What one direction's handshake reader reports. */
 export type TlsEvent = { type: 'client_hello'; hello: TlsClientHello } | { type: 'server_hello'; hello: TlsServerHello } | { type: 'malformed' };
 
+/** Where a reader's events go: an object with a method rather than a function, so no closure is made per connection. */
+export interface TlsEventSink {
+  tlsEvent(e: TlsEvent): void;
+}
+
 /** The empty buffer every reader starts with (shared: a reader holds bytes only while a record or message is incomplete). */
 const EMPTY = new Uint8Array(0);
 
@@ -309,7 +343,11 @@ export class TlsStreamReader {
   private hs: Uint8Array = EMPTY;
   done = false;
 
-  constructor(private readonly onEvent: (e: TlsEvent) => void) {}
+  constructor(private readonly events: TlsEventSink) {}
+
+  private onEvent(e: TlsEvent): void {
+    this.events.tlsEvent(e);
+  }
 
   data(bytes: Uint8Array): void {
     if (this.done) return;
