@@ -77,7 +77,13 @@ export const assessmentSchema = z.strictObject({
 });
 
 
-const reasonSchema = z.strictObject({ kind: z.enum(['techniques', 'software', 'procedures', 'infrastructure', 'time']), contribution: z.number(), detail: z.string() });
+const reasonSchema = z.strictObject({
+  kind: z.enum(['techniques', 'software', 'procedures', 'infrastructure', 'time']),
+  contribution: z.number(),
+  value: z.number().optional(),
+  rank: z.number().int().min(1).optional(),
+  detail: z.string(),
+});
 
 /** POST /attribute: the shortlist with each group's reasons. */
 export const attributionSchema = z.strictObject({

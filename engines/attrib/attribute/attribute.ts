@@ -10,12 +10,20 @@ import { readJsonFile, type AttackKb } from '../kb/kb.js';
 import { cosine as textCosine, procedureIndex, reportVector } from './procedures.js';
 
 export const DEFAULT_SHORTLIST = 8;
+/** The parts of the score, in the order reasons list them. */
+export const PART_KINDS = ['techniques', 'software', 'procedures', 'infrastructure', 'time'] as const;
+export type PartKind = (typeof PART_KINDS)[number];
 /** A sub-technique also counts toward its parent technique, at this weight. */
 const PARENT_WEIGHT = 0.5;
 /** Techniques of the software a group uses count toward the group at this weight (0 leaves them out). */
 export const SOFTWARE_WEIGHT = 0.5;
-/** Weights of the four parts of the score (techniques count 1). */
-export const PART_WEIGHTS = { procedures: 4, infrastructure: 1, time: 0.1 } as const;
+/**
+ * The parts are fused by their ranks (reciprocal rank fusion): a part adds weight / (FUSION_K + the group's rank among all
+ * groups on that part), so a part that singles a group out counts whatever its scale. Techniques count 1.
+ */
+export const PART_WEIGHTS = { software: 1, procedures: 3, infrastructure: 3, time: 0.1 } as const;
+/** The k of reciprocal rank fusion: how much more the first rank weighs than the next ones. */
+export const FUSION_K = 5;
 /** A piece of software counts as this many techniques of the same specificity. */
 export const SOFTWARE_FEATURE = 3;
 /** The ranking score divides by the group profile's norm to this power (1 would be the cosine, which favours thinly documented groups). */
@@ -51,12 +59,15 @@ export interface AttributeOptions {
   readonly knownInfrastructure?: readonly KnownInfrastructure[];
   /** The report's period (ISO date or year), for the time part. */
   readonly period?: AttributionEvidence['period'];
-  /** Weights of the parts beyond techniques (default PART_WEIGHTS, software 1); the measures use them to choose weights. */
-  readonly weights?: Partial<{ readonly software: number; readonly procedures: number; readonly infrastructure: number; readonly time: number }>;
+  /** Weights of the parts (default techniques 1 and PART_WEIGHTS); the measures use them to choose weights. */
+  readonly weights?: Partial<Readonly<Record<PartKind, number>>>;
+  /** The k of the rank fusion (default FUSION_K). */
+  readonly fusionK?: number;
 }
 
 export const METHOD =
-  `score = techniques + software + ${PART_WEIGHTS.procedures} x procedures + infrastructure + ${PART_WEIGHTS.time} x time. Techniques and software: one profile where each technique ` +
+  `score = the sum over the parts of weight / (${FUSION_K} + the group's rank among all groups on that part) (reciprocal rank fusion; weights techniques 1, software ${PART_WEIGHTS.software}, ` +
+  `procedures ${PART_WEIGHTS.procedures}, infrastructure ${PART_WEIGHTS.infrastructure}, time ${PART_WEIGHTS.time}; a part the group does not share adds nothing). Techniques and software: one profile where each technique ` +
   `weighs its specificity ln(1 + groups / groups using it) and each piece of software ${SOFTWARE_FEATURE} times its own; ` +
   `the parts are the technique and software shares of dot / (|report| x sqrt|group|); a sub-technique also adds its parent at ${PARENT_WEIGHT}; a group includes ` +
   `its campaigns' techniques and software, and its software's techniques at ${SOFTWARE_WEIGHT}. Procedures: cosine of the report's words with ATT&CK's procedure texts ` +
@@ -162,7 +173,8 @@ export function attributeEvidence(evidence: AttributionEvidence, kb: AttackKb, o
   const reportYears: [number, number] | undefined = from !== undefined && to !== undefined ? [Math.min(from, to), Math.max(from, to) + (period?.to === undefined && /^\d{4}$/.test(period?.from.trim() ?? '') ? 11 / 12 : 0)] : undefined;
   if (period !== undefined && reportYears === undefined) warnings.push('the report period is not a date or year, so time was not used');
 
-  const W = { software: 1, procedures: PART_WEIGHTS.procedures, infrastructure: PART_WEIGHTS.infrastructure, time: PART_WEIGHTS.time, ...opts.weights };
+  const W = { techniques: 1, ...PART_WEIGHTS, ...opts.weights };
+  const K = opts.fusionK ?? FUSION_K;
   const procedures = evidence.text !== undefined && evidence.text.trim() !== '' ? procedureIndex(kb) : undefined;
   const reportText = procedures && evidence.text !== undefined ? reportVector(procedures, evidence.text) : undefined;
 
@@ -200,44 +212,56 @@ export function attributeEvidence(evidence: AttributionEvidence, kb: AttackKb, o
     const timePart = reportYears !== undefined && active !== undefined ? timeCloseness(reportYears, active) : 0;
     const groupText = procedures?.groups.get(g.id);
     const textPart = reportText !== undefined && groupText !== undefined ? textCosine(reportText, groupText) : 0;
-    const parts = {
-      techniques: techniquePart,
-      procedures: W.procedures * textPart,
-      software: W.software * softwarePart,
-      infrastructure: W.infrastructure * infrastructurePart,
-      time: W.time * timePart,
-    };
-    const score = parts.techniques + parts.software + parts.procedures + parts.infrastructure + parts.time;
-    return { g, similarity: cosine, score, parts, shared, sharedSoftware, sharedInfrastructure, active, timePart, count: used.size };
+    const raw: Record<PartKind, number> = { techniques: techniquePart, software: softwarePart, procedures: textPart, infrastructure: infrastructurePart, time: timePart };
+    return { g, similarity: cosine, score: 0, raw, parts: { techniques: 0, software: 0, procedures: 0, infrastructure: 0, time: 0 } as Record<PartKind, number>, ranks: {} as Partial<Record<PartKind, number>>, shared, sharedSoftware, sharedInfrastructure, active, timePart, count: used.size };
   });
+  // Reciprocal rank fusion: each part ranks the groups that have it (equal values share a rank), and adds weight / (K + rank).
+  for (const kind of PART_KINDS) {
+    const values = scored.map((s) => s.raw[kind]).filter((v) => v > 0).sort((a, b) => b - a);
+    for (const s of scored) {
+      const v = s.raw[kind];
+      if (!(v > 0)) continue;
+      let above = 0;
+      while (above < values.length && values[above]! > v) above++;
+      s.ranks[kind] = above + 1;
+      s.parts[kind] = W[kind] / (K + above + 1);
+    }
+  }
+  for (const s of scored) s.score = PART_KINDS.reduce((sum, k) => sum + s.parts[k], 0);
   scored.sort((a, b) => b.score - a.score || (a.g.id < b.g.id ? -1 : 1));
   const top = scored.filter((s) => s.score > 0 && s.score - s.parts.time > 0).slice(0, shortlist);
   const total = top.reduce((s, x) => s + x.score, 0);
+  const ranked = (kind: PartKind): number => scored.filter((x) => x.raw[kind] > 0).length;
   const candidates: AttributionCandidate[] = top.map((s, i) => {
     const reasons: AttributionReason[] = [];
+    const at = (kind: PartKind) => ({ value: round4(s.raw[kind]), ...(s.ranks[kind] !== undefined ? { rank: s.ranks[kind] } : {}) });
+    const place = (kind: PartKind): string => (s.ranks[kind] === undefined ? '' : `; rank ${s.ranks[kind]} of ${ranked(kind)} groups`);
     if (s.parts.techniques > 0)
       reasons.push({
         kind: 'techniques',
         contribution: round4(s.parts.techniques),
-        detail: `${s.shared.length} of the report's ${ids.length} techniques, rarest ${s.shared.slice(0, 3).map((t) => `${t} (${kb.techniqueGroupCount.get(t) ?? 0} groups)`).join(', ')}`,
+        ...at('techniques'),
+        detail: `${s.shared.length} of the report's ${ids.length} techniques, rarest ${s.shared.slice(0, 3).map((t) => `${t} (${kb.techniqueGroupCount.get(t) ?? 0} groups)`).join(', ')}${place('techniques')}`,
       });
     if (s.parts.software > 0)
       reasons.push({
         kind: 'software',
         contribution: round4(s.parts.software),
-        detail: `uses ${s.sharedSoftware.map((id) => `${kb.software.get(id)!.name} ${id} (${softwareUsers.get(id)} groups)`).join(', ')}`,
+        ...at('software'),
+        detail: `uses ${s.sharedSoftware.map((id) => `${kb.software.get(id)!.name} ${id} (${softwareUsers.get(id)} groups)`).join(', ')}${place('software')}`,
       });
     if (s.parts.procedures > 0)
-      reasons.push({ kind: 'procedures', contribution: round4(s.parts.procedures), detail: `the report's wording resembles ATT&CK's procedure texts of this group (cosine ${round4(W.procedures === 0 ? 0 : s.parts.procedures / W.procedures)})` });
+      reasons.push({ kind: 'procedures', contribution: round4(s.parts.procedures), ...at('procedures'), detail: `the report's wording resembles ATT&CK's procedure texts of this group (cosine ${round4(s.raw.procedures)})${place('procedures')}` });
     if (s.parts.infrastructure > 0) {
       const n = s.sharedInfrastructure.length;
       const named = s.sharedInfrastructure.slice(0, 3).join(', ') + (n > 3 ? ` and ${n - 3} more` : '');
-      reasons.push({ kind: 'infrastructure', contribution: round4(s.parts.infrastructure), detail: `${n} of the report's ${reportIndicators.size} indicators recorded as this group's infrastructure: ${named}` });
+      reasons.push({ kind: 'infrastructure', contribution: round4(s.parts.infrastructure), ...at('infrastructure'), detail: `${n} of the report's ${reportIndicators.size} indicators recorded as this group's infrastructure: ${named}` });
     }
     if (reportYears !== undefined && s.active !== undefined)
       reasons.push({
         kind: 'time',
         contribution: round4(s.parts.time),
+        ...at('time'),
         detail: `documented activity ${Math.floor(s.active[0])} to ${Math.floor(s.active[1])}; ${s.timePart === 1 ? 'overlaps' : s.timePart === 0 ? `${TIME_SPAN_YEARS} or more years from` : 'near'} the report's period`,
       });
     return {

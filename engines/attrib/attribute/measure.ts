@@ -1,6 +1,6 @@
 // Leave-one-campaign-out check of attribution: each ATT&CK campaign attributed to a group, its techniques taken as a report, ranked against a KB without that campaign.
 import { indexKb, type AttackKb } from '../kb/kb.js';
-import { attributeEvidence, PART_WEIGHTS } from './attribute.js';
+import { attributeEvidence, FUSION_K, PART_WEIGHTS } from './attribute.js';
 
 export interface CampaignCheck {
   readonly campaign: string;
@@ -54,32 +54,33 @@ export function evaluateOnCampaigns(kb: AttackKb, shortlist = 8, minTechniques =
   };
 }
 
-/** The weights of the score's parts beyond techniques (which weigh 1), as `attributeEvidence` adds them. */
+/** The weights of the score's parts beyond techniques (which weigh 1) and the k of the rank fusion, as `attributeEvidence` uses them. */
 export interface PartWeights {
   readonly software: number;
   readonly procedures: number;
   readonly time: number;
+  readonly k: number;
 }
 
-/** The shipped weights (PART_WEIGHTS of attribute.ts, software 1). */
-export const SHIPPED_WEIGHTS: PartWeights = { software: 1, procedures: PART_WEIGHTS.procedures, time: PART_WEIGHTS.time };
+/** The shipped weights (PART_WEIGHTS and FUSION_K of attribute.ts). */
+export const SHIPPED_WEIGHTS: PartWeights = { software: PART_WEIGHTS.software, procedures: PART_WEIGHTS.procedures, time: PART_WEIGHTS.time, k: FUSION_K };
 
-/** The grid nested leave-one-out chooses from: 3 x 5 x 4 = 60 settings around the shipped one. */
-export const WEIGHT_GRID: readonly PartWeights[] = [0.5, 1, 2].flatMap((software) =>
-  [1, 2, 4, 6, 8].flatMap((procedures) => [0, 0.1, 0.3, 1].map((time) => ({ software, procedures, time }))),
+/** The grid nested leave-one-out chooses from: k 1/5/10 x software 0.5/1 x procedures 1/2/3/4 x time 0/0.1/0.3 = 72 settings. */
+export const WEIGHT_GRID: readonly PartWeights[] = [1, 5, 10].flatMap((k) =>
+  [0.5, 1].flatMap((software) => [1, 2, 3, 4].flatMap((procedures) => [0, 0.1, 0.3].map((time) => ({ software, procedures, time, k })))),
 );
 
-/** One held-out campaign with every group's unweighted parts (each part as attributeEvidence computes it, weight 1). */
+type Kind = 'techniques' | 'software' | 'procedures' | 'time';
+const KINDS: readonly Kind[] = ['techniques', 'software', 'procedures', 'time'];
+
+/** One held-out campaign with every group's rank on each part (ranks do not depend on the weights). */
 export interface CampaignParts {
   readonly campaign: string;
   readonly groups: readonly string[];
-  readonly candidates: readonly { readonly id: string; readonly techniques: number; readonly software: number; readonly procedures: number; readonly time: number }[];
+  readonly candidates: readonly { readonly id: string; readonly ranks: Readonly<Partial<Record<Kind, number>>> }[];
 }
 
-/**
- * Each campaign of `evaluateOnCampaigns` once, with every group's parts at unit weight, so any weighting can be
- * scored without recomputing (the parts do not depend on the weights).
- */
+/** Each campaign of `evaluateOnCampaigns` once, with every listed group's rank on each part, so any weighting can be scored without recomputing. */
 export function campaignParts(kb: AttackKb, minTechniques = 5): CampaignParts[] {
   const out: CampaignParts[] = [];
   for (const c of kb.data.campaigns) {
@@ -96,25 +97,24 @@ export function campaignParts(kb: AttackKb, minTechniques = 5): CampaignParts[] 
       text: [kb.data.descriptions?.[c.id] ?? '', ...kb.data.relations.filter(([s]) => s === c.id).map(([, , t]) => t)].join('\n'),
       ...(c.first_seen !== undefined ? { period: { from: c.first_seen, ...(c.last_seen !== undefined ? { to: c.last_seen } : {}) } } : {}),
     };
-    const a = attributeEvidence(evidence, without, { shortlist: 1000, weights: { software: 1, procedures: 1, time: 1, infrastructure: 1 } });
-    const part = (s: (typeof a.shortlist)[number], kind: string): number => s.reasons?.find((r) => r.kind === kind)?.contribution ?? 0;
+    const a = attributeEvidence(evidence, without, { shortlist: 1000 });
     out.push({
       campaign: c.id,
       groups: c.groups,
-      candidates: a.shortlist.map((s) => ({ id: s.id, techniques: part(s, 'techniques'), software: part(s, 'software'), procedures: part(s, 'procedures'), time: part(s, 'time') })),
+      candidates: a.shortlist.map((s) => ({
+        id: s.id,
+        ranks: Object.fromEntries((s.reasons ?? []).filter((r) => r.rank !== undefined && r.kind !== 'infrastructure').map((r) => [r.kind, r.rank])) as Partial<Record<Kind, number>>,
+      })),
     });
   }
   return out;
 }
 
-/** Best rank of an attributed group under the weights (1 = first; Infinity when no group of the campaign scores). */
+/** Best rank of an attributed group under the weights (1 = first; Infinity when no group of the campaign is listed). */
 export function rankWith(c: CampaignParts, w: PartWeights): number {
-  const score = (x: CampaignParts['candidates'][number]): number => x.techniques + w.software * x.software + w.procedures * x.procedures + w.time * x.time;
-  // A group that only overlaps in time is not a candidate (as in attributeEvidence).
-  const ranked = c.candidates
-    .filter((x) => score(x) - w.time * x.time > 0)
-    .map((x) => ({ id: x.id, s: score(x) }))
-    .sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1));
+  const weight: Record<Kind, number> = { techniques: 1, software: w.software, procedures: w.procedures, time: w.time };
+  const score = (x: CampaignParts['candidates'][number]): number => KINDS.reduce((sum, k) => sum + (x.ranks[k] === undefined ? 0 : weight[k] / (w.k + x.ranks[k]!)), 0);
+  const ranked = c.candidates.map((x) => ({ id: x.id, s: score(x) })).sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1));
   const i = ranked.findIndex((x) => c.groups.includes(x.id));
   return i < 0 ? Infinity : i + 1;
 }
@@ -132,15 +132,18 @@ export function accuracyWith(cs: readonly CampaignParts[], w: PartWeights, short
  * The figure is honest about the weights: no campaign helps choose the weights it is scored with.
  */
 export function nestedEvaluation(cs: readonly CampaignParts[], shortlist = 8, grid: readonly PartWeights[] = WEIGHT_GRID): { top1: number; top_shortlist: number; chosen: { campaign: string; weights: PartWeights; rank: number }[] } {
-  const distance = (w: PartWeights): number => Math.abs(Math.log(w.software / SHIPPED_WEIGHTS.software)) + Math.abs(Math.log(w.procedures / SHIPPED_WEIGHTS.procedures)) + Math.abs(w.time - SHIPPED_WEIGHTS.time);
+  const ln = (a: number, b: number): number => Math.abs(Math.log(Math.max(a, 1e-9) / Math.max(b, 1e-9)));
+  const distance = (w: PartWeights): number => ln(w.software, SHIPPED_WEIGHTS.software) + ln(w.procedures, SHIPPED_WEIGHTS.procedures) + Math.abs(w.time - SHIPPED_WEIGHTS.time) + ln(w.k, SHIPPED_WEIGHTS.k);
+  const ranks = new Map(grid.map((w) => [w, cs.map((c) => rankWith(c, w))]));
   const chosen = cs.map((held, i) => {
-    const inner = cs.filter((_, j) => j !== i);
-    let best: { w: PartWeights; a: { top1: number; top_shortlist: number } } | undefined;
+    let best: { w: PartWeights; t8: number; t1: number } | undefined;
     for (const w of grid) {
-      const a = accuracyWith(inner, w, shortlist);
-      if (best === undefined || a.top_shortlist > best.a.top_shortlist || (a.top_shortlist === best.a.top_shortlist && (a.top1 > best.a.top1 || (a.top1 === best.a.top1 && distance(w) < distance(best.w))))) best = { w, a };
+      const inner = ranks.get(w)!.filter((_, j) => j !== i);
+      const t8 = inner.filter((r) => r <= shortlist).length;
+      const t1 = inner.filter((r) => r === 1).length;
+      if (best === undefined || t8 > best.t8 || (t8 === best.t8 && (t1 > best.t1 || (t1 === best.t1 && distance(w) < distance(best.w))))) best = { w, t8, t1 };
     }
-    return { campaign: held.campaign, weights: best!.w, rank: rankWith(held, best!.w) };
+    return { campaign: held.campaign, weights: best!.w, rank: ranks.get(best!.w)![i]! };
   });
   const n = Math.max(1, cs.length);
   const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;

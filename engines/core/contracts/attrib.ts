@@ -109,8 +109,12 @@ export interface AttributionCandidate {
 /** One part of a candidate's attribution score. */
 export interface AttributionReason {
   readonly kind: 'techniques' | 'software' | 'procedures' | 'infrastructure' | 'time';
-  /** What the part adds to the score. */
+  /** What the part adds to the score: its weight / (k + its rank among the groups on this part). */
   readonly contribution: number;
+  /** The part's own measure for this group (technique or software overlap, wording cosine, share of indicators, time closeness). */
+  readonly value?: number;
+  /** The group's rank among all groups on this part (1 = the best; groups with equal values share a rank). */
+  readonly rank?: number;
   readonly detail: string;
 }
 
