@@ -193,6 +193,10 @@ describe('HTTP on crafted streams', () => {
     const resp = ascii('HTTP/1.1 200 OK\r\ncontent-LENGTH: 2\r\nContent-Length: 9\r\n\r\nok');
     const r = analyzeCaptureBytes(conversation(80, [[true, req], [false, resp]]));
     expect(r.app.http.map((t) => [t.host, t.userAgent, t.referrer, t.requestBodyLength, t.statusCode, t.responseBodyLength])).toEqual([['one.test', 'ua/1', 'http://r.test/', 3, 200, 2]]);
+    // The same with lines cut across segments (read as joined text, not in place).
+    const cut = (b: Uint8Array): Array<[boolean, Uint8Array]> => Array.from({ length: Math.ceil(b.length / 7) }, (_, i) => [true, b.subarray(i * 7, i * 7 + 7)]);
+    const again = analyzeCaptureBytes(conversation(80, [...cut(req), [false, resp]]));
+    expect(again.app.http.map((t) => ({ ...t, ts: 0, packet: 0 }))).toEqual(r.app.http.map((t) => ({ ...t, ts: 0, packet: 0 })));
   });
 
   it('a lost segment inside a body is absorbed; a lost head resynchronises on the next request', () => {

@@ -24,6 +24,17 @@ function isHeader(name: string, start: number, end: number, kept: string): boole
   return true;
 }
 
+/** isHeader over Latin-1 bytes (a byte is its character's code). */
+function isHeaderBytes(bytes: Uint8Array, start: number, end: number, kept: string): boolean {
+  if (end - start !== kept.length) return false;
+  for (let i = 0; i < kept.length; i++) {
+    const c = bytes[start + i]!;
+    const k = kept.charCodeAt(i);
+    if (c !== k && !(c >= 0x41 && c <= 0x5a && c + 0x20 === k)) return false;
+  }
+  return true;
+}
+
 /** JavaScript's trim() within Latin-1 text: tab, LF, VT, FF, CR, space and no-break space. */
 function isTrimmed(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0;
@@ -180,8 +191,20 @@ export class HttpConnection {
           }
           let text: string;
           if (h.lineBuf.length === 0) {
-            // The usual case: the whole line is in this segment, decode it in place.
-            text = latin1Range(bytes, pos, end > pos && bytes[end - 1] === 0x0d ? end - 1 : end);
+            // The usual case: the whole line is in this segment, read it in place.
+            const stop = end > pos && bytes[end - 1] === 0x0d ? end - 1 : end;
+            if (h.state === 'headers') {
+              // A header line is read from the bytes: only a kept header's value becomes a string.
+              const start = pos;
+              pos = nl + 1;
+              if (h.ts === 0) {
+                h.ts = ts;
+                h.packet = packet;
+              }
+              this.headerLine(isOrig, h, bytes, start, stop);
+              continue;
+            }
+            text = stop === pos ? '' : latin1Range(bytes, pos, stop);
           } else {
             h.lineBuf.push(bytes.subarray(pos, end));
             const all = joinBytes(h.lineBuf, h.lineLen + (end - pos));
@@ -222,6 +245,38 @@ export class HttpConnection {
   private fail(h: Half): void {
     this.malformed = true;
     h.state = 'dead';
+  }
+
+  /** The 'headers' case of line() over bytes[start, end) (the line without its terminator), with the same outcome. */
+  private headerLine(isOrig: boolean, h: Half, bytes: Uint8Array, start: number, end: number): void {
+    h.headBytes += end - start + 2;
+    if (h.headBytes > MAX_HEAD_BYTES || h.headerCount > MAX_HEADERS) {
+      this.fail(h);
+      return;
+    }
+    if (end === start) {
+      this.headEnd(isOrig, h);
+      return;
+    }
+    let colon = start;
+    while (colon < end && bytes[colon] !== 0x3a) colon += 1;
+    if (colon === end || colon === start) return;
+    h.headerCount += 1;
+    let nameStart = start;
+    let nameEnd = colon;
+    while (nameStart < nameEnd && isTrimmed(bytes[nameStart]!)) nameStart += 1;
+    while (nameEnd > nameStart && isTrimmed(bytes[nameEnd - 1]!)) nameEnd -= 1;
+    if (!KEPT_LENGTHS.has(nameEnd - nameStart)) return;
+    for (const kept of KEPT_HEADERS) {
+      if (isHeaderBytes(bytes, nameStart, nameEnd, kept)) {
+        let valueStart = colon + 1;
+        let valueEnd = end;
+        while (valueStart < valueEnd && isTrimmed(bytes[valueStart]!)) valueStart += 1;
+        while (valueEnd > valueStart && isTrimmed(bytes[valueEnd - 1]!)) valueEnd -= 1;
+        h.keep(kept, valueEnd === valueStart ? '' : latin1Range(bytes, valueStart, valueEnd));
+        return;
+      }
+    }
   }
 
   private line(isOrig: boolean, h: Half, text: string): void {
