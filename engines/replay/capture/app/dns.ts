@@ -109,9 +109,26 @@ function labelText(b: Uint8Array, start: number, len: number): string {
   return s;
 }
 
-/** Reads a possibly compressed name at `pos`; returns the name and the offset just after it in the original place. */
-function readName(b: Uint8Array, pos: number): { name: string; next: number } {
-  const labels: string[] = [];
+/**
+ * Character codes of the name being read, turned into one string at the end: a name costs one string rather than
+ * one per character and per label. At most 255 bytes of labels, each byte at most four characters (\\DDD).
+ */
+const nameCodes: number[] = [];
+/** The offset just after the name readName read last, in the original place (set by every call). */
+let nameNext = 0;
+
+function pushLabel(b: Uint8Array, start: number, len: number): void {
+  for (let i = start; i < start + len; i++) {
+    const c = b[i] ?? 0;
+    if (c > 0x20 && c < 0x7f && c !== 0x2e && c !== 0x5c) nameCodes.push(c);
+    else nameCodes.push(0x5c, 0x30 + Math.floor(c / 100), 0x30 + (Math.floor(c / 10) % 10), 0x30 + (c % 10));
+  }
+}
+
+/** Reads a possibly compressed name at `pos`; returns the name and sets nameNext to the offset just after it in the original place. */
+function readName(b: Uint8Array, pos: number): string {
+  nameCodes.length = 0;
+  let labels = 0;
   let length = 0;
   let hops = 0;
   let next = -1;
@@ -140,10 +157,13 @@ function readName(b: Uint8Array, pos: number): { name: string; next: number } {
     if (at + 1 + len > b.length) throw new DnsError('dns_malformed');
     length += len + 1;
     if (length > MAX_NAME_LENGTH) throw new DnsError('dns_malformed');
-    labels.push(labelText(b, at + 1, len));
+    if (labels > 0) nameCodes.push(0x2e);
+    pushLabel(b, at + 1, len);
+    labels += 1;
     at += 1 + len;
   }
-  return { name: labels.length === 0 ? '.' : labels.join('.'), next };
+  nameNext = next;
+  return labels === 0 ? '.' : String.fromCharCode.apply(null, nameCodes);
 }
 
 function u16(b: Uint8Array, at: number): number {
@@ -194,13 +214,15 @@ function rdataText(b: Uint8Array, type: number, at: number, len: number): string
     case 5:
     case 12:
     case 39:
-      return readName(b, at).name;
+      return readName(b, at);
     case 15:
-      return `${u16(b, at)} ${readName(b, at + 2).name}`;
+      return `${u16(b, at)} ${readName(b, at + 2)}`;
     case 33:
-      return `${u16(b, at)} ${u16(b, at + 2)} ${u16(b, at + 4)} ${readName(b, at + 6).name}`;
-    case 6:
-      return `${readName(b, at).name} ${readName(b, readName(b, at).next).name}`;
+      return `${u16(b, at)} ${u16(b, at + 2)} ${u16(b, at + 4)} ${readName(b, at + 6)}`;
+    case 6: {
+      const mname = readName(b, at);
+      return `${mname} ${readName(b, nameNext)}`;
+    }
     case 16: {
       const parts: string[] = [];
       let p = at;
@@ -270,7 +292,8 @@ export function parseDns(b: Uint8Array): DnsParse {
     let pos = 12;
     const questions: DnsQuestion[] = [];
     for (let i = 0; i < qd; i++) {
-      const { name, next } = readName(b, pos);
+      const name = readName(b, pos);
+      const next = nameNext;
       const type = u16(b, next);
       const qclass = u16(b, next + 2);
       pos = next + 4;
@@ -280,7 +303,8 @@ export function parseDns(b: Uint8Array): DnsParse {
     let ednsInfo: DnsEdns | undefined;
     const total = an + ns + ar;
     for (let i = 0; i < total; i++) {
-      const { name, next } = readName(b, pos);
+      const name = readName(b, pos);
+      const next = nameNext;
       const type = u16(b, next);
       const klass = u16(b, next + 2);
       const ttl = u32(b, next + 4);
