@@ -123,6 +123,7 @@ interface HistExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   build(hist: number, histBytes: number, slots: number, wide: number, rowBytes: number, rows: number, count: number, gh: number, feats: number, nf: number): void;
   subtract(parent: number, small: number, bytes: number): void;
+  partition(rows: number, count: number, slots: number, wide: number, rowBytes: number, fo: number, lastLeft: number, missing: number, defaultLeft: number, gh: number, scratch: number, out: number): number;
   find(hist: number, table: number, nf: number, G: number, H: number, lambda: number, minChildWeight: number, out: number): number;
 }
 
@@ -151,6 +152,9 @@ class HistKernel {
   private histAt = 0;
   private histBytes = 0;
   private rowsAt = 0;
+  private scratchAt = 0;
+  private offset = new Int32Array(0);
+  private binCount = new Int32Array(0);
   private ghAt = 0;
   private featsAt = 0;
   private nf = 0;
@@ -180,10 +184,12 @@ class HistKernel {
    * (gradient, hessian) pairs, the features, the split-finder table and result, and the histograms last (they grow).
    * False when the layout with `histograms` histograms would pass the memory limit.
    */
-  prepare(binned: BinnedMatrix, slots: Uint16Array | Uint32Array, grad: Float64Array, hess: Float64Array, n: number, features: Int32Array, histograms: number): boolean {
+  prepare(binned: BinnedMatrix, slots: Uint16Array | Uint32Array, grad: Float64Array, hess: Float64Array, rows: Uint32Array, features: Int32Array, histograms: number): boolean {
+    const n = rows.length;
     const slotBytes = slots.byteLength;
     const rowsAt = (slotBytes + 15) & ~15;
-    const ghAt = (rowsAt + n * 4 + 15) & ~15;
+    const scratchAt = rowsAt + n * 4;
+    const ghAt = (scratchAt + n * 4 + 15) & ~15;
     const featsAt = ghAt + binned.rows * 16;
     const tableAt = featsAt + features.length * 4;
     const outAt = (tableAt + features.length * 12 + 15) & ~15;
@@ -195,6 +201,7 @@ class HistKernel {
       this.u8.set(new Uint8Array(slots.buffer, slots.byteOffset, slotBytes), 0);
       this.loaded = slots;
     }
+    this.u32.set(rows, rowsAt / 4);
     const f64 = this.f64;
     for (let r = 0, q = ghAt / 8; r < binned.rows; r++, q += 2) {
       f64[q] = grad[r]!;
@@ -214,6 +221,9 @@ class HistKernel {
     this.histAt = histAt;
     this.histBytes = histBytes;
     this.rowsAt = rowsAt;
+    this.scratchAt = scratchAt;
+    this.offset = binned.offset;
+    this.binCount = binned.binCount;
     this.ghAt = ghAt;
     this.featsAt = featsAt;
     this.tableAt = tableAt;
@@ -227,10 +237,25 @@ class HistKernel {
     this.reserve(this.histAt + count * this.histBytes);
   }
 
-  /** Histogram `handle` := the sums of rows[start, end). */
-  build(handle: number, rows: Uint32Array, start: number, end: number): void {
-    this.u32.set(rows.subarray(start, end), this.rowsAt / 4);
-    this.exports.build(this.histAt + handle * this.histBytes, this.histBytes, this.slotsAt, this.wide, this.rowBytes, this.rowsAt, end - start, this.ghAt, this.featsAt, this.nf);
+  /** Histogram `handle` := the sums of rows[start, end) (the kernel's copy of the rows). */
+  build(handle: number, start: number, end: number): void {
+    this.exports.build(this.histAt + handle * this.histBytes, this.histBytes, this.slotsAt, this.wide, this.rowBytes, this.rowsAt + start * 4, end - start, this.ghAt, this.featsAt, this.nf);
+  }
+
+  /** hist.ts partition on the kernel's copy of the rows: the same order and the same sums. */
+  partition(start: number, end: number, split: Split): { mid: number; gl: number; hl: number; gr: number; hr: number } {
+    const f = split.feature;
+    const o = this.offset[f]!;
+    const cell = this.wide ? 4 : 2;
+    const left = this.exports.partition(this.rowsAt + start * 4, end - start, this.slotsAt, this.wide, this.rowBytes, f * cell, o + split.bin, o + this.binCount[f]! - 1, split.defaultLeft ? 1 : 0, this.ghAt, this.scratchAt, this.outAt);
+    const at = this.outAt / 8;
+    const f64 = this.f64;
+    return { mid: start + left, gl: f64[at]!, hl: f64[at + 1]!, gr: f64[at + 2]!, hr: f64[at + 3]! };
+  }
+
+  /** The kernel's copy of the rows back into `rows`, in their partitioned order. */
+  copyRows(rows: Uint32Array): void {
+    rows.set(this.u32.subarray(this.rowsAt / 4, this.rowsAt / 4 + rows.length));
   }
 
   /** Histogram `into` := itself minus histogram `small`. */
@@ -259,12 +284,12 @@ class HistKernel {
 let sharedKernel: HistKernel | null = null;
 
 /** The histogram kernel ready for one tree, or null when the data would take more memory than its limit. */
-function histogramKernel(binned: BinnedMatrix, slots: Uint16Array | Uint32Array, grad: Float64Array, hess: Float64Array, n: number, features: Int32Array, maxDepth: number): HistKernel | null {
+function histogramKernel(binned: BinnedMatrix, slots: Uint16Array | Uint32Array, grad: Float64Array, hess: Float64Array, rows: Uint32Array, features: Int32Array, maxDepth: number): HistKernel | null {
   // At most one histogram per level of the path being grown, plus the one being built.
   const histograms = maxDepth + 2;
-  if (binned.rows === 0 || slots.byteLength + binned.rows * 24 + features.length * 16 + histograms * binned.totalBins * 16 + 96 > kernelLimit) return null;
+  if (binned.rows === 0 || slots.byteLength + rows.length * 8 + binned.rows * 16 + features.length * 16 + histograms * binned.totalBins * 16 + 96 > kernelLimit) return null;
   sharedKernel ??= new HistKernel();
-  return sharedKernel.prepare(binned, slots, grad, hess, n, features, histograms) ? sharedKernel : null;
+  return sharedKernel.prepare(binned, slots, grad, hess, rows, features, histograms) ? sharedKernel : null;
 }
 
 /** Regularisation and shape of one tree. */
@@ -323,10 +348,10 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
   };
 
   const slots = histogramSlots(binned);
-  const kernel = histogramKernel(binned, slots, grad, hess, rows.length, features, maxDepth);
+  const kernel = histogramKernel(binned, slots, grad, hess, rows, features, maxDepth);
   const buildHist = (handle: number, start: number, end: number): void => {
     if (kernel) {
-      kernel.build(handle, rows, start, end);
+      kernel.build(handle, start, end);
       return;
     }
     const hist = jsHists[handle]!;
@@ -487,7 +512,7 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
       if (hist >= 0) free.push(hist);
       return;
     }
-    const { mid, gl, hl, gr, hr } = partition(start, end, split);
+    const { mid, gl, hl, gr, hr } = kernel ? kernel.partition(start, end, split) : partition(start, end, split);
     const l = tree.add();
     const r = tree.add();
     const f = split.feature;
@@ -526,6 +551,7 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
   const rootHist = takeHist();
   buildHist(rootHist, 0, rows.length);
   grow(tree.add(), 0, 0, rows.length, G, H, rootHist);
+  if (kernel) kernel.copyRows(rows);
   if (params.gamma > 0) pruneByGamma(tree, 0, params.gamma);
   return { ...compact(tree), rows };
 }

@@ -154,6 +154,51 @@
     (i32.store offset=16 (local.get $out) (local.get $bestLeft))
     (local.get $found))
 
+;; Stable partition of the row numbers at [rows, rows + 4 count) by a split (hist.ts partition): a row goes left when
+  ;; its slot of the split feature is the missing slot and defaultLeft is set, or is at most lastLeft otherwise. Left
+  ;; rows stay in front in their order, right rows follow in theirs (through scratch). Returns the left count and
+  ;; writes the left (gradient, hessian) sums at out and the right ones at out + 16, each summed in row order.
+  (func (export "partition")
+    (param $rows i32) (param $count i32) (param $slots i32) (param $wide i32) (param $rowBytes i32) (param $fo i32)
+    (param $lastLeft i32) (param $missing i32) (param $defaultLeft i32) (param $gh i32) (param $scratch i32) (param $out i32)
+    (result i32)
+    (local $k i32) (local $end i32) (local $w i32) (local $s i32) (local $r i32) (local $slot i32) (local $left i32)
+    (local $sl v128) (local $sr v128) (local $pair v128)
+    (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $count) (i32.const 2))))
+    (local.set $k (local.get $rows))
+    (local.set $w (local.get $rows))
+    (local.set $s (local.get $scratch))
+    (local.set $sl (v128.const f64x2 0 0))
+    (local.set $sr (v128.const f64x2 0 0))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $k) (local.get $end)))
+        (local.set $r (i32.load (local.get $k)))
+        (local.set $slot
+          (if (result i32) (local.get $wide)
+            (then (i32.load (i32.add (i32.add (local.get $slots) (i32.mul (local.get $r) (local.get $rowBytes))) (local.get $fo))))
+            (else (i32.load16_u (i32.add (i32.add (local.get $slots) (i32.mul (local.get $r) (local.get $rowBytes))) (local.get $fo))))))
+        (local.set $left
+          (if (result i32) (i32.eq (local.get $slot) (local.get $missing))
+            (then (local.get $defaultLeft))
+            (else (i32.le_s (local.get $slot) (local.get $lastLeft)))))
+        (local.set $pair (v128.load (i32.add (local.get $gh) (i32.shl (local.get $r) (i32.const 4)))))
+        (if (local.get $left)
+          (then
+            (i32.store (local.get $w) (local.get $r))
+            (local.set $w (i32.add (local.get $w) (i32.const 4)))
+            (local.set $sl (f64x2.add (local.get $sl) (local.get $pair))))
+          (else
+            (i32.store (local.get $s) (local.get $r))
+            (local.set $s (i32.add (local.get $s) (i32.const 4)))
+            (local.set $sr (f64x2.add (local.get $sr) (local.get $pair)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 4)))
+        (br $next)))
+    (memory.copy (local.get $w) (local.get $scratch) (i32.sub (local.get $s) (local.get $scratch)))
+    (v128.store (local.get $out) (local.get $sl))
+    (v128.store offset=16 (local.get $out) (local.get $sr))
+    (i32.shr_u (i32.sub (local.get $w) (local.get $rows)) (i32.const 2)))
+
   (func (export "build")
     (param $hist i32) (param $histBytes i32) (param $slots i32) (param $wide i32) (param $rowBytes i32)
     (param $rows i32) (param $count i32) (param $gh i32) (param $feats i32) (param $nf i32)

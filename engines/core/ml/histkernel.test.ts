@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { featureMatrix } from './dataset.js';
 import { trainGbdt, type GbdtModel, type GbdtParams } from './gbdt.js';
-import { setHistogramKernelLimit } from './hist.js';
+import { binMatrix, computeCuts, growTree, setHistogramKernelLimit } from './hist.js';
 import { syntheticBinary } from './synthetic.js';
 
 const DEFAULT_LIMIT = setHistogramKernelLimit(512 << 20);
@@ -47,5 +47,24 @@ describe('histogram kernel (WebAssembly: build, subtraction, split search) again
     const { kernel, loop } = bothWays(2000, 6, { rounds: 3, maxDepth: 14, minChildWeight: 0, lambda: 0, eta: 1 });
     expect(kernel.length).toBeGreaterThan(3 * 200);
     expect(kernel).toEqual(loop);
+  });
+
+  it('leaves the rows partitioned the same way, each leaf slice in the same order', () => {
+    const { x, y } = syntheticBinary(900, 7, 4, { missing: 0.1 });
+    const binned = binMatrix(x, computeCuts(x, 64));
+    const grad = Float64Array.from(y, (v, i) => v - 0.5 + (i % 5) * 0.01);
+    const hess = new Float64Array(x.rows).fill(0.25);
+    const features = Int32Array.from([0, 2, 3, 4, 6]);
+    const params = { maxDepth: 5, minChildWeight: 1, lambda: 1, gamma: 0, eta: 0.3 };
+    const grow = (limit: number): { rows: number[]; start: number[]; end: number[] } => {
+      setHistogramKernelLimit(limit);
+      const g = growTree(binned, grad, hess, Uint32Array.from({ length: x.rows }, (_, i) => i), features, params);
+      return { rows: [...g.rows], start: [...g.leafStart], end: [...g.leafEnd] };
+    };
+    const kernel = grow(DEFAULT_LIMIT);
+    const loop = grow(0);
+    expect(kernel.start.filter((s) => s >= 0).length).toBeGreaterThan(8);
+    expect(kernel).toEqual(loop);
+    expect(kernel.rows).not.toEqual([...Array(x.rows).keys()]);
   });
 });
