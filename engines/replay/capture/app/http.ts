@@ -453,7 +453,9 @@ export class HttpConnection {
         this.emit(t);
       }
     }
-    for (const t of this.outstanding.splice(0)) this.emit(t);
+    const left = this.outstanding;
+    for (let i = 0; i < left.length; i++) this.emit(left[i]!);
+    left.length = 0;
   }
 }
 
