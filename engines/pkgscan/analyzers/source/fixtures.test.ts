@@ -1,4 +1,4 @@
-// Every shipped source rule against its fixture file (testdata/rules/<rule id>.<ext>), GuardDog-style: a comment line
+// Every shipped source rule against its fixture files (testdata/rules/<rule id>[.<variant>].<ext>), GuardDog-style: a comment line
 // `ruleid: <id>` says the rule must fire on the next code line, `ok: <id>` that it must not; `ruleid: <id> critical` also
 // says the severity. Header comments set how the file is read:
 //   `fixture: path=<package path>`  the file's path in the package (default lib/<rule id>.<ext>)
@@ -41,7 +41,8 @@ const COMMENT = /^\s*(?:\/\/|#|REM\b|::)\s*/;
 
 function parseFixture(file: string, text: string): Fixture {
   const ext = path.extname(file).slice(1);
-  const rule = path.basename(file, path.extname(file));
+  // `<rule id>.<ext>`, or `<rule id>.<variant>.<ext>` for a second file (file-wide conditions need a file of their own)
+  const rule = path.basename(file).split('.')[0] ?? file;
   const lines = text.split('\n');
   let pkgPath = `lib/${rule}.${ext}`;
   let installTime = false;

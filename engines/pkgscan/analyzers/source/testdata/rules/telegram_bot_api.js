@@ -1,4 +1,4 @@
-// ruleid: telegram_bot_api
+// ruleid: telegram_bot_api medium
 const api = 'https://api.telegram.org/bot' + token + '/sendMessage';
 // ok: telegram_bot_api
 const site = 'https://telegram.org/apps';
