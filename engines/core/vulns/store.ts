@@ -3,17 +3,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Database, Statement } from 'better-sqlite3';
-import type { Severity } from '../contracts/pkgscan.js';
-import type { Advisory, AdvisoryAffectedPackage, AdvisoryImport, AdvisorySources, AdvisorySourceKind, AdvisorySourceStatus, EpssEntry, KevEntry, LookupResult, SeveritySource } from '../contracts/pkgscan-vulns.js';
+import type { Advisory, AdvisoryImport, AdvisorySources, AdvisorySourceKind, AdvisorySourceStatus, EpssEntry, KevEntry, LookupResult } from '../contracts/pkgscan-vulns.js';
 import { VitrineError } from '../errors.js';
-import { ecosystemMatches, entriesFor, fixedVersionsOf, matchRecord, normaliseName } from './match.js';
+import { advisoryOf, bestEpss, bestNvd, firstKev, importOf, INTERRUPTED_NOTE, lookupResult, lookupSources, mergedAliases, needsNvd, osvSourceDate, preferredId, sourceStatusOf, summaryOf, type AdvisoryRow, type ImportRow, type NvdScore, type SourceRow } from './assemble.js';
+import { matchRecord, normaliseName } from './match.js';
 import { cveIdsOf, isMalicious, parseOsvRecord, type OsvRecord } from './osv.js';
 import { severityOfRecord } from './severity.js';
 import { detectKind, readSource, type NvdEntry } from './sources.js';
 import { ecosystemBase } from './versions/index.js';
 
-/** Staleness thresholds in days, by source: KEV and EPSS are published daily, OSV exports continuously. */
-export const STALE_AFTER_DAYS: Readonly<Record<'osv' | 'kev' | 'epss' | 'nvd', number>> = { osv: 30, kev: 7, epss: 7, nvd: 30 };
+export { STALE_AFTER_DAYS } from './assemble.js';
 
 /** The lookup cache: at most this many answers, each for at most this long, and none across an import. */
 export const LOOKUP_CACHE_ENTRIES = 10_000;
@@ -119,36 +118,6 @@ function processAlive(pid: number): boolean {
   }
 }
 
-interface AdvisoryRow {
-  id: string;
-  modified: string;
-  published: string | null;
-  withdrawn: string | null;
-  summary: string;
-  details: string;
-  severity: Severity | null;
-  score: number | null;
-  vector: string | null;
-  severity_source: SeveritySource | null;
-  malicious: number;
-  json: string;
-}
-
-interface ImportRow {
-  id: string;
-  kind: AdvisorySourceKind;
-  file_sha256: string | null;
-  records: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  warnings: number;
-  warning_samples: string;
-  started_at: string;
-  finished_at: string | null;
-  status: 'running' | 'done' | 'failed';
-}
-
 export type ProgressFn = (fraction: number, message: string) => void;
 
 export interface AdvisoryStoreOptions {
@@ -166,18 +135,6 @@ async function sha256File(file: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
   return h.digest('hex');
-}
-
-function importOf(r: ImportRow): AdvisoryImport {
-  return { ...r, warning_samples: JSON.parse(r.warning_samples) as string[] };
-}
-
-/** The id preferred as the face of a group of aliases: a GHSA, then a MAL-, then another database's id, a CVE last. */
-function idRank(id: string): number {
-  if (id.startsWith('GHSA-')) return 0;
-  if (id.startsWith('MAL-')) return 1;
-  if (id.startsWith('CVE-')) return 3;
-  return 2;
 }
 
 interface CacheEntry {
@@ -316,11 +273,7 @@ export class AdvisoryStore {
         for (const [eco, newest] of osvEcosystems) {
           const total = (count.get(eco) as { n: number }).n;
           const before = known.get(`osv:${eco}`) as { data_date: string } | undefined;
-          // An import dates its source only when it carries at least half of the source's records (a full export):
-          // one freshly modified record must not make a stale source read fresh.
-          const covers = (osvCounts.get(eco) ?? 0) * 2 >= total;
-          const date = before !== undefined && !covers ? before.data_date : newest.startsWith('1970') ? finishedAt : newest;
-          upsert.run(`osv:${eco}`, total, id, finishedAt, date);
+          upsert.run(`osv:${eco}`, total, id, finishedAt, osvSourceDate(before?.data_date, osvCounts.get(eco) ?? 0, total, newest, finishedAt));
         }
       } else {
         const source = k.startsWith('kev') ? 'kev' : k.startsWith('epss') ? 'epss' : 'nvd';
@@ -354,7 +307,7 @@ export class AdvisoryStore {
     }
     const sev = severityOfRecord(r);
     const malicious = isMalicious(r);
-    const summary = (r.summary ?? r.details?.split('\n').find((l) => l.trim() !== '') ?? '').slice(0, 1000);
+    const summary = summaryOf(r);
     this.stmt(
         `INSERT INTO vuln_advisories (id, modified, published, withdrawn, summary, details, severity, score, vector, severity_source, malicious, json, import_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -427,90 +380,32 @@ export class AdvisoryStore {
 
   private kevOf(cves: readonly string[]): KevEntry | null {
     const q = this.stmt('SELECT cve, date_added, due_date, ransomware_use, vendor_project, product, name FROM vuln_kev WHERE cve = ?');
-    for (const c of cves) {
-      const k = q.get(c) as KevEntry | undefined;
-      if (k !== undefined) return k;
-    }
-    return null;
+    return firstKev(cves, cves.map((c) => q.get(c) as KevEntry | undefined).filter((k): k is KevEntry => k !== undefined));
   }
 
   private epssOf(cves: readonly string[]): EpssEntry | null {
     const q = this.stmt('SELECT cve, score, percentile, score_date AS date, model_version FROM vuln_epss WHERE cve = ?');
-    let best: EpssEntry | null = null;
-    for (const c of cves) {
-      const e = q.get(c) as EpssEntry | undefined;
-      if (e !== undefined && (best === null || e.score > best.score)) best = e;
-    }
-    return best;
+    return bestEpss(cves, cves.map((c) => q.get(c) as EpssEntry | undefined).filter((e): e is EpssEntry => e !== undefined));
   }
 
-  private nvdOf(cves: readonly string[]): { vector: string | null; score: number | null; severity: Severity | null } | null {
-    const q = this.stmt('SELECT vector, score, severity FROM vuln_nvd WHERE cve = ? AND score IS NOT NULL');
-    let best: { vector: string | null; score: number | null; severity: Severity | null } | null = null;
-    for (const c of cves) {
-      const n = q.get(c) as { vector: string | null; score: number; severity: Severity | null } | undefined;
-      if (n !== undefined && (best === null || n.score > (best.score ?? -1))) best = n;
-    }
-    return best;
+  private nvdOf(cves: readonly string[]): NvdScore | null {
+    const q = this.stmt('SELECT cve, vector, score, severity FROM vuln_nvd WHERE cve = ? AND score IS NOT NULL');
+    return bestNvd(cves, cves.map((c) => q.get(c) as (NvdScore & { cve: string }) | undefined).filter((n): n is NvdScore & { cve: string } => n !== undefined));
   }
 
   /** Every alias of an id: its own, and the ids of records that list it (GHSA <-> CVE <-> PYSEC). */
   private aliasesOf(id: string, own: readonly string[]): string[] {
-    const out = new Set(own);
-    for (const r of this.stmt('SELECT advisory_id FROM vuln_aliases WHERE alias = ?').all(id) as { advisory_id: string }[]) out.add(r.advisory_id);
-    for (const a of own) for (const r of this.stmt('SELECT advisory_id FROM vuln_aliases WHERE alias = ? AND advisory_id != ?').all(a, id) as { advisory_id: string }[]) out.add(r.advisory_id);
-    out.delete(id);
-    return [...out].sort();
+    const listing: string[] = [];
+    for (const r of this.stmt('SELECT advisory_id FROM vuln_aliases WHERE alias = ?').all(id) as { advisory_id: string }[]) listing.push(r.advisory_id);
+    for (const a of own) for (const r of this.stmt('SELECT advisory_id FROM vuln_aliases WHERE alias = ? AND advisory_id != ?').all(a, id) as { advisory_id: string }[]) listing.push(r.advisory_id);
+    return mergedAliases(id, own, listing);
   }
 
   private toAdvisory(row: AdvisoryRow, only?: { ecosystem: string; name: string }): Advisory {
     const r = this.record(row);
     const aliases = this.aliasesOf(row.id, r.aliases ?? []);
     const cves = cveIdsOf(row.id, aliases);
-    const entries = only !== undefined ? entriesFor(r, only.ecosystem, only.name) : (r.affected ?? []).filter((a) => a.package !== undefined);
-    const affected: AdvisoryAffectedPackage[] = entries.map((a) => ({
-      ecosystem: a.package?.ecosystem ?? '',
-      name: a.package?.name ?? '',
-      purl: a.package?.purl ?? null,
-      ranges: (a.ranges ?? []).filter((x) => x.type !== 'GIT').map((x) => ({ type: x.type, events: x.events.map((e) => ({ ...(e.introduced !== undefined ? { introduced: e.introduced } : {}), ...(e.fixed !== undefined ? { fixed: e.fixed } : {}), ...(e.last_affected !== undefined ? { last_affected: e.last_affected } : {}), ...(e.limit !== undefined ? { limit: e.limit } : {}) })) })),
-      versions: (a.versions ?? []).slice(0, 1000),
-      fixed: fixedVersionsOf(a),
-    }));
-    let severity = row.severity;
-    let score = row.score;
-    let vector = row.vector;
-    let source = row.severity_source;
-    if (row.malicious === 1) {
-      // A malicious package is critical whatever a score says: installing it runs the attacker's code.
-      severity = 'critical';
-      source = 'malicious';
-    } else if (severity === null) {
-      const n = this.nvdOf(cves);
-      if (n !== null) {
-        severity = n.severity;
-        score = n.score;
-        vector = n.vector;
-        source = 'nvd';
-      }
-    }
-    return {
-      id: row.id,
-      aliases,
-      summary: row.summary,
-      details: row.details,
-      published: row.published,
-      modified: row.modified,
-      malicious: row.malicious === 1,
-      severity,
-      score,
-      vector,
-      severity_source: source,
-      affected,
-      fixed_versions: [...new Set(affected.flatMap((a) => a.fixed))],
-      kev: this.kevOf(cves),
-      epss: this.epssOf(cves),
-      references: (r.references ?? []).slice(0, 200).map((x) => ({ type: x.type ?? 'WEB', url: x.url })),
-    };
+    return advisoryOf(row, r, aliases, this.kevOf(cves), this.epssOf(cves), needsNvd(row) ? this.nvdOf(cves) : null, only);
   }
 
   /** One advisory by its id or any alias (a CVE id finds the GHSA that names it); null when unknown. */
@@ -518,8 +413,8 @@ export class AdvisoryStore {
     const q = this.stmt('SELECT * FROM vuln_advisories WHERE id = ?');
     let row = q.get(idOrAlias) as AdvisoryRow | undefined;
     if (row === undefined) {
-      const ids = (this.stmt('SELECT advisory_id FROM vuln_aliases WHERE alias = ?').all(idOrAlias) as { advisory_id: string }[]).map((x) => x.advisory_id).sort((a, b) => idRank(a) - idRank(b) || (a < b ? -1 : 1));
-      if (ids[0] !== undefined) row = q.get(ids[0]) as AdvisoryRow | undefined;
+      const first = preferredId((this.stmt('SELECT advisory_id FROM vuln_aliases WHERE alias = ?').all(idOrAlias) as { advisory_id: string }[]).map((x) => x.advisory_id));
+      if (first !== undefined) row = q.get(first) as AdvisoryRow | undefined;
     }
     return row === undefined ? null : this.toAdvisory(row);
   }
@@ -533,15 +428,7 @@ export class AdvisoryStore {
   /** Per-source status: records, last import, the data's date, age and staleness. */
   sourceStatuses(): AdvisorySourceStatus[] {
     const now = this.now();
-    const rows = this.stmt('SELECT * FROM vuln_sources ORDER BY source').all() as { source: string; records: number; last_import_id: string; last_import_at: string; data_date: string }[];
-    const sources: AdvisorySourceStatus[] = rows.map((r) => {
-      const kind = (r.source.startsWith('osv:') ? 'osv' : r.source) as keyof typeof STALE_AFTER_DAYS;
-      const limit = STALE_AFTER_DAYS[kind] ?? 30;
-      const dated = Date.parse(r.data_date);
-      const age = Number.isFinite(dated) ? Math.max(0, (now - dated) / 86_400_000) : Infinity;
-      return { ...r, age_days: Math.round(age * 10) / 10, stale_after_days: limit, stale: age > limit };
-    });
-    return sources;
+    return (this.stmt('SELECT * FROM vuln_sources ORDER BY source').all() as SourceRow[]).map((r) => sourceStatusOf(r, now));
   }
 
   /**
@@ -572,19 +459,8 @@ export class AdvisoryStore {
 
   /** The lookup without the cache (the benchmark measures both). */
   lookupUncached(ecosystem: string, name: string, version: string): LookupResult {
-    const sources = this.sourceStatuses();
-    const osv = sources.filter((s) => s.source.startsWith('osv:') && ecosystemMatches(s.source.slice(4), ecosystem));
-    const base = { ecosystem, name, version };
-    if (osv.length === 0) return { ...base, status: 'unavailable', missing_sources: [`osv:${ecosystem}`], stale_sources: [], notes: [], items: [] };
-    const missing: string[] = [];
-    const stale: string[] = [];
-    for (const s of ['kev', 'epss']) {
-      const found = sources.find((x) => x.source === s);
-      if (found === undefined) missing.push(s);
-      else if (found.stale) stale.push(s);
-    }
-    for (const s of osv) if (s.stale) stale.push(s.source);
-    const notes: string[] = [];
+    const pre = lookupSources(this.sourceStatuses(), ecosystem, name, version);
+    if ('status' in pre) return pre;
     const rows = this.stmt('SELECT DISTINCT a.* FROM vuln_affected f JOIN vuln_advisories a ON a.id = f.advisory_id WHERE f.eco_base = ? AND f.name = ?')
       .all(ecosystemBase(ecosystem), normaliseName(ecosystem, name)) as AdvisoryRow[];
     const matched: AdvisoryRow[] = [];
@@ -594,35 +470,7 @@ export class AdvisoryStore {
       if (ans === 'affected') matched.push(row);
       else if (ans === 'unknown') unknown++;
     }
-    if (unknown > 0) notes.push(`${unknown} advisories could not be compared with this version in the ecosystem's version scheme`);
-    const items = this.dedupe(matched.map((r) => this.toAdvisory(r, { ecosystem, name })));
-    const status = missing.length > 0 || stale.length > 0 || unknown > 0 ? 'partial' : 'ok';
-    return { ...base, status, missing_sources: missing, stale_sources: stale, notes, items };
-  }
-
-  /** Records that are the same vulnerability (one lists the other, or they share an alias) shown once, aliases merged. */
-  private dedupe(items: Advisory[]): Advisory[] {
-    const sorted = [...items].sort((a, b) => idRank(a.id) - idRank(b.id) || (a.id < b.id ? -1 : 1));
-    const out: Advisory[] = [];
-    for (const a of sorted) {
-      const names = new Set([a.id, ...a.aliases]);
-      const i = out.findIndex((o) => names.has(o.id) || o.aliases.some((x) => names.has(x)));
-      if (i < 0) {
-        out.push(a);
-        continue;
-      }
-      const o = out[i] as Advisory;
-      out[i] = {
-        ...o,
-        aliases: [...new Set([...o.aliases, a.id, ...a.aliases])].filter((x) => x !== o.id).sort(),
-        malicious: o.malicious || a.malicious,
-        kev: o.kev ?? a.kev,
-        epss: o.epss ?? a.epss,
-        fixed_versions: [...new Set([...o.fixed_versions, ...a.fixed_versions])],
-        ...(o.score === null && a.score !== null ? { severity: a.severity, score: a.score, vector: a.vector, severity_source: a.severity_source } : {}),
-      };
-    }
-    return out.sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || (a.id < b.id ? -1 : 1));
+    return lookupResult(ecosystem, name, version, pre.missing, pre.stale, unknown, matched.map((r) => this.toAdvisory(r, { ecosystem, name })));
   }
 
   /** The import record by id; null when unknown. */
@@ -634,7 +482,7 @@ export class AdvisoryStore {
     const rows = this.stmt("SELECT id, owner_pid FROM vuln_imports WHERE status = 'running'").all() as { id: string; owner_pid: number | null }[];
     const dead = rows.filter((r) => r.owner_pid === null || (r.owner_pid !== process.pid && !processAlive(r.owner_pid)));
     const mark = this.stmt("UPDATE vuln_imports SET status = 'failed', finished_at = ?, warning_samples = ? WHERE id = ? AND status = 'running'");
-    const note = JSON.stringify(['the import was interrupted: the process running it ended before it finished']);
+    const note = JSON.stringify([INTERRUPTED_NOTE]);
     for (const r of dead) mark.run(iso(this.now()), note, r.id);
     return dead.map((r) => r.id);
   }
