@@ -4,7 +4,7 @@
 //   - first workspace: navigation start to the first workspace's own screen painted (not its loading note);
 //   - interactive: the end of the last long task (> 50 ms) before a 500 ms quiet window, at least the above;
 // and the initial JavaScript (the entry chunk and its static imports, the module preloads), minified and gzipped.
-// UI_BENCH_VERBOSE=1 prints each run's resource timeline and long tasks. Goals: first workspace under 1 s, initial JavaScript under 350 kB gzipped. Wall-clock figures on a shared
+// UI_BENCH_VERBOSE=1 prints each run's resource timeline and long tasks; UI_BENCH_DIST=<folder> serves another build. Goals: first workspace under 1 s, initial JavaScript under 350 kB gzipped. Wall-clock figures on a shared
 // machine: read them as an upper bound.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -15,7 +15,8 @@ import { chromium } from 'playwright-core';
 import { startWorkstation } from '../main/headless.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = path.join(ROOT, 'dist', 'renderer');
+/** The build to serve: dist/renderer, or UI_BENCH_DIST (another build, e.g. of an older commit, to compare under the same load). */
+const DIST = process.env['UI_BENCH_DIST'] ? path.resolve(process.env['UI_BENCH_DIST']) : path.join(ROOT, 'dist', 'renderer');
 const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
 const RUNS = 3;
 
@@ -138,7 +139,7 @@ for (const c of chunks) console.log(`  ${c}`);
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-bench-ui-home-'));
 process.env['VITRINE_HOME'] = home;
-const workstation = await startWorkstation({ port: 0, host: '127.0.0.1', dataDir: home });
+const workstation = await startWorkstation({ port: 0, host: '127.0.0.1', dataDir: home, rendererDir: DIST });
 try {
   const url = `${workstation.url}/#token=${workstation.token}`;
   // One unmeasured load warms the gateway and the engine workers; each measured run has a fresh browser profile.
