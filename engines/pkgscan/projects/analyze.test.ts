@@ -252,7 +252,12 @@ describe('the worker job', () => {
     const ctx = { signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
     const files = [file('requirements.txt', 'flask==3.0.0\nrequests\n'), file('Dockerfile', 'FROM alpine\n')];
     const viaJob = projectAnalyzeJob({ projectName: 'demo', internalNamespaces: [], files: files.map((f) => ({ path: f.path, text: f.text })) }, ctx);
-    expect(JSON.parse(JSON.stringify(viaJob))).toEqual(JSON.parse(JSON.stringify(analyzeFiles(files, { projectName: 'demo', internalNamespaces: [] }))));
+    const inProcess = analyzeFiles(files, { projectName: 'demo', internalNamespaces: [] });
+    // JSON text, not an object graph: one string crosses the worker channel
+    expect(typeof viaJob.json).toBe('string');
+    expect(JSON.parse(viaJob.json)).toEqual(JSON.parse(JSON.stringify(inProcess)));
+    expect(JSON.parse(viaJob.keys)).toEqual(inProcess.components.map((c) => [c.ecosystem, c.name, c.version]));
+    expect(inProcess.components.length).toBeGreaterThan(0);
     expect(() => projectAnalyzeJob({ projectName: 'demo', internalNamespaces: [], files: [] }, ctx)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
     expect(() => projectAnalyzeJob({ projectName: 'demo', files: [{ path: 'a', text: 'b' }] }, ctx)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
   });

@@ -6,11 +6,10 @@ import { buildSpdx, validateSpdx, type CycloneDxDocument, type SpdxDocument } fr
 import { VERSION } from '../config.js';
 import { publishEvent } from '../events/publish.js';
 import type { Platform } from '../platform.js';
-import { jobs as serviceJobs } from '../jobs.js';
-import { analyzeFiles, sbomInput, type FileAnalysis } from './analyze.js';
-import { finishWithLookups, PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB, type ProjectAnalyzePayload, type ProjectFinishPayload, type ProjectFinishResult } from './jobs.js';
+import { sbomInput } from './analyze.js';
+import { PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB, type PackedFileAnalysis, type PackedProjectFinish, type ProjectAnalyzePayload, type ProjectFinishPayload } from './jobs.js';
 import { checkSubmission } from './files.js';
-import { allComponents, getGraph, getProject, getProjectScan, getStoredSbom, saveProjectScan } from './store.js';
+import { allComponents, getGraph, getProject, getProjectScan, getStoredSbom, saveProjectScan, type ComponentRow } from './store.js';
 import { newestVerdictsFor } from './verdicts.js';
 import { unassessedEffectOf } from './policy.js';
 import { activePolicy } from '../policies/policies.js';
@@ -21,6 +20,16 @@ const ANALYZE_TIMEOUT_MS = 120_000;
 /** Store lookups between two turns of the event loop. */
 const LOOKUP_BATCH = 100;
 
+/** The components' rows from the finish job's text: its JSON lines as they are, the index columns beside them. */
+async function componentRowsFromWorker(a: PackedProjectFinish): Promise<ComponentRow[]> {
+  if (a.componentCount === 0) return [];
+  const lines = a.components.split('\n');
+  const keys = JSON.parse(a.componentKeys) as [string, string, string, boolean][];
+  if (lines.length !== a.componentCount || keys.length !== a.componentCount) throw new VitrineError('internal', 'the project analysis returned an inconsistent component list');
+  await new Promise((resolve) => setImmediate(resolve));
+  return keys.map(([ecosystem, name, version, direct], i) => ({ ecosystem, name, version, direct, json: lines[i] as string }));
+}
+
 /** Runs and stores one project scan. Throws 404 for an unknown project, 413/422 for a submission over the limits or malformed. */
 export async function runProjectScan(p: Platform, projectId: string, body: unknown, actor: string, requestId: string | null, signal?: AbortSignal): Promise<ProjectScan> {
   const project = await getProject(p.store, projectId);
@@ -30,40 +39,35 @@ export async function runProjectScan(p: Platform, projectId: string, body: unkno
   const id = randomUUID();
   const created = new Date().toISOString();
   const payload: ProjectAnalyzePayload = { projectName: project.name, internalNamespaces: [...p.config.internalNamespaces], files: files.map((f) => ({ path: f.path, text: f.text })) };
-  // in a worker once the job is in pkgscan's job table (engines/pkgscan/jobs.ts); in this process until then
-  const raw =
-    PROJECT_ANALYZE_JOB in serviceJobs
-      ? ((await p.jobs.run(PROJECT_ANALYZE_JOB, payload, { timeoutMs: ANALYZE_TIMEOUT_MS, label: 'Project scan', ...(signal !== undefined ? { signal } : {}) })) as FileAnalysis)
-      : analyzeFiles(files, payload);
+  const runOptions = { timeoutMs: ANALYZE_TIMEOUT_MS, label: 'Project scan', ...(signal !== undefined ? { signal } : {}) };
+  // Parsed in a worker; the answer is JSON text (one string to copy, not an object graph to rebuild here).
+  const raw = (await p.jobs.run(PROJECT_ANALYZE_JOB, payload, runOptions)) as PackedFileAnalysis;
+  const keys = (JSON.parse(raw.keys) as [string, string, string][]).map(([ecosystem, name, version]) => ({ ecosystem, name, version }));
   // The store's answers per component, read here in batches (the event loop gets a turn between them); the
   // decision, the SBOM and its validation then run in a worker.
-  const verdicts: ProjectFinishPayload['verdicts'] = await newestVerdictsFor(p.store, raw.components, environment);
+  const verdicts: ProjectFinishPayload['verdicts'] = await newestVerdictsFor(p.store, keys, environment);
   const vulnerabilities: NonNullable<ProjectFinishPayload['vulnerabilities']> = [];
-  for (let i = 0; i < raw.components.length; i++) {
+  for (let i = 0; i < keys.length; i++) {
     if (i > 0 && i % LOOKUP_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
-    const c = raw.components[i] as FileAnalysis['components'][number];
+    const c = keys[i] as (typeof keys)[number];
     vulnerabilities.push(c.version === '' ? null : assessRelease(p.db, c.ecosystem, c.name, c.version));
   }
   const finishPayload: ProjectFinishPayload = {
-    raw: raw as unknown as ProjectFinishPayload['raw'],
+    raw: raw.json,
     verdicts,
     vulnerabilities,
     options: { projectName: project.name, environment, internalNamespaces: [...p.config.internalNamespaces], serial: id, created, toolVersion: VERSION, unassessedEffect: unassessedEffectOf(await activePolicy(p.store, environment)) },
   };
-  const finished =
-    PROJECT_FINISH_JOB in serviceJobs
-      ? ((await p.jobs.run(PROJECT_FINISH_JOB, finishPayload, { timeoutMs: ANALYZE_TIMEOUT_MS, label: 'Project scan', ...(signal !== undefined ? { signal } : {}) })) as ProjectFinishResult)
-      : await finishWithLookups(finishPayload);
-  const a = finished.analysis;
+  const a = (await p.jobs.run(PROJECT_FINISH_JOB, finishPayload, runOptions)) as PackedProjectFinish;
   // a document we could not validate is never stored as the project's SBOM
-  if (finished.sbomProblems.length > 0) throw new VitrineError('internal', 'the generated SBOM did not validate');
+  if (a.sbomProblems.length > 0) throw new VitrineError('internal', 'the generated SBOM did not validate');
   const scan: ProjectScan = {
     id,
     project_id: project.id,
     environment,
     decision: a.decision,
     risk: a.risk,
-    counts: { files: files.length, components: a.components.length, findings: a.findings.length, warnings: a.parserWarnings.length },
+    counts: { files: files.length, components: a.componentCount, findings: a.findings.length, warnings: a.parserWarnings.length },
     created_by: actor,
     created_at: created,
     decision_reasons: a.decisionReasons,
@@ -72,9 +76,10 @@ export async function runProjectScan(p: Platform, projectId: string, body: unkno
     parser_warnings: a.parserWarnings,
     skipped_files: a.skippedFiles,
   };
+  const components = await componentRowsFromWorker(a);
   await p.store.transaction(async (q) => {
-    await saveProjectScan(q, { scan, components: a.components, graph: a.graph, sbom: a.sbom });
-    await p.audit.appendWithin(q, 'project.scan', actor, requestId, { project_id: project.id, scan_id: id, decision: scan.decision, files: files.length, components: a.components.length, findings: a.findings.length });
+    await saveProjectScan(q, { scan, components, graphJson: a.graph, sbomJson: a.sbom });
+    await p.audit.appendWithin(q, 'project.scan', actor, requestId, { project_id: project.id, scan_id: id, decision: scan.decision, files: files.length, components: a.componentCount, findings: a.findings.length });
   });
   return scan;
 }

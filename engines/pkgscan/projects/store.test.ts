@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
 import { schemaVersion } from '../../core/store.js';
 import { classifyFile } from './files.js';
-import { createProject, getProjectScan, listComponents, listProjects, listProjectScans, saveProjectScan } from './store.js';
+import { allComponents, COMPONENT_CHUNK, componentRowsOf, createProject, getProjectScan, listComponents, listProjects, listProjectScans, saveProjectScan } from './store.js';
 import { newestVerdictFor, newestVerdictsFor, VERDICT_BATCH } from './verdicts.js';
 
 const fixture = backendFixture();
@@ -39,7 +39,7 @@ for (const backend of backendCases) {
         skipped_files: [],
       };
       const comp = (name: string, direct: boolean) => ({ ecosystem: 'npm', name, version: '1.0.0', purl: null, environment: 'prod', direct, dev: false, files: ['package-lock.json'], verdict: null, hashes: [], download: null });
-      await db.transaction((q) => saveProjectScan(q, { scan, components: [comp('a', true), comp('b', false)], graph: { nodes: [], edges: [], metrics: { depth: 0, node_count: 0, edge_count: 0, single_points_of_failure: [], top_blast_radius: [] } }, sbom: {} }));
+      await db.transaction((q) => saveProjectScan(q, { scan, components: componentRowsOf([comp('a', true), comp('b', false)]), graphJson: JSON.stringify({ nodes: [], edges: [], metrics: { depth: 0, node_count: 0, edge_count: 0, single_points_of_failure: [], top_blast_radius: [] } }), sbomJson: '{}' }));
       expect((await getProjectScan(db, p.id, scan.id))?.decision).toBe('warn');
       expect(await getProjectScan(db, 'other', scan.id)).toBeUndefined();
       expect((await listProjectScans(db, p.id, 10, 0)).items[0]).toMatchObject({ id: scan.id, counts: { components: 2 } });
@@ -48,6 +48,50 @@ for (const backend of backendCases) {
       await db.run('DELETE FROM pkgscan_projects WHERE id = ?', [p.id]);
       expect((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_project_components'))?.n).toBe(0);
       expect(await newestVerdictFor(db, 'npm', 'a', '1.0.0', 'prod')).toBeUndefined();
+    });
+
+    it('a scan of several statements of components is stored whole or not at all, in order; readers never see part of it', async () => {
+      const b = await fixture.open(backend.name);
+      const db = b.store;
+      const p = await db.transaction((q) => createProject(q, { name: 'Chunks' }, 'u1'));
+      const n = COMPONENT_CHUNK * 2 + 5;
+      const scanOf = (id: string) => ({
+        id,
+        project_id: p.id,
+        environment: 'prod',
+        decision: 'allow' as const,
+        risk: 0,
+        counts: { files: 1, components: n, findings: 0, warnings: 0 },
+        created_by: 'u1',
+        created_at: '2026-01-01T00:00:00.000Z',
+        decision_reasons: [],
+        manifests: [],
+        findings: [],
+        parser_warnings: [],
+        skipped_files: [],
+      });
+      const comps = Array.from({ length: n }, (_, i) => ({ ecosystem: 'pypi', name: `p${i}`, version: '1.0.0', purl: null, environment: 'prod', direct: i % 2 === 0, dev: false, files: ['requirements.txt'], verdict: null, hashes: [], download: null }));
+      const graphJson = JSON.stringify({ nodes: [], edges: [], metrics: { depth: 0, node_count: 0, edge_count: 0, single_points_of_failure: [], top_blast_radius: [] } });
+      const count = async (id: string): Promise<number> => (await (backend.name === 'postgres' ? b.another() : db).get<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_project_components WHERE scan_id = ?', [id]))?.n ?? -1;
+      // a row of the second statement is refused: nothing of the scan stays
+      const broken = componentRowsOf(comps).map((r, i) => (i === COMPONENT_CHUNK + 1 ? { ...r, json: null as unknown as string } : r));
+      const bad = '22222222-2222-4222-8222-222222222222';
+      await expect(db.transaction((q) => saveProjectScan(q, { scan: scanOf(bad), components: broken, graphJson, sbomJson: '{}' }))).rejects.toThrow();
+      expect(await getProjectScan(db, p.id, bad)).toBeUndefined();
+      expect(Number(await count(bad))).toBe(0);
+      // while a whole one is written (the loop gets turns between statements), a reader sees none of it or all of it
+      const good = '33333333-3333-4333-8333-333333333333';
+      const saving = db.transaction((q) => saveProjectScan(q, { scan: scanOf(good), components: componentRowsOf(comps), graphJson, sbomJson: '{}' }));
+      const during: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        during.push(Number(await count(good)));
+      }
+      await saving;
+      for (const seen of during) expect([0, n]).toContain(seen);
+      expect(Number(await count(good))).toBe(n);
+      expect((await allComponents(db, good)).map((c) => c.name)).toEqual(comps.map((c) => c.name));
+      expect((await listComponents(db, good, true, 1000, 0)).total).toBe(COMPONENT_CHUNK + 3);
     });
 
     it('newest verdicts of many components in batches: the newest per release and environment, null where none, in order', async () => {

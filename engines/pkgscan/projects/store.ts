@@ -67,24 +67,49 @@ export async function listProjects(db: AsyncDb, q: string | undefined, limit: nu
   return { items: rows.map(toProject), total, limit, offset };
 }
 
-export interface ScanToSave {
-  readonly scan: ProjectScan;
-  readonly components: readonly ProjectComponent[];
-  readonly graph: DependencyGraph;
-  readonly sbom: CycloneDxDocument;
+/** One component as stored: its index columns and its JSON text. */
+export interface ComponentRow {
+  readonly ecosystem: string;
+  readonly name: string;
+  readonly version: string;
+  readonly direct: boolean;
+  readonly json: string;
 }
 
-/** Stores one scan with its components inside the caller's transaction (which audits in the same one). */
+export function componentRowsOf(components: readonly ProjectComponent[]): ComponentRow[] {
+  return components.map((c) => ({ ecosystem: c.ecosystem, name: c.name, version: c.version, direct: c.direct, json: JSON.stringify(c) }));
+}
+
+export interface ScanToSave {
+  readonly scan: ProjectScan;
+  readonly components: readonly ComponentRow[];
+  /** The dependency graph and the CycloneDX document as JSON text. */
+  readonly graphJson: string;
+  readonly sbomJson: string;
+}
+
+/** Components per INSERT statement (7 parameters each); the event loop gets a turn between two statements. */
+export const COMPONENT_CHUNK = 200;
+
+/**
+ * Stores one scan with its components inside the caller's transaction (which audits in the same one), so a reader never
+ * sees part of a scan. The components go in statements of COMPONENT_CHUNK rows with a turn of the event loop between
+ * them: a scan of tens of thousands of components never holds the loop for the whole write (on SQLite, statements of
+ * others wait for the transaction without blocking; on PostgreSQL the transaction has its own connection).
+ */
 export async function saveProjectScan(q: Queryable, s: ScanToSave): Promise<void> {
   const v = s.scan;
   await q.run(
     `INSERT INTO pkgscan_project_scans (id, project_id, environment, decision, risk, files_count, components_count, findings_count, warnings_count, created_by, created_at, report_json, graph_json, sbom_json)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [v.id, v.project_id, v.environment, v.decision, v.risk, v.counts.files, v.counts.components, v.counts.findings, v.counts.warnings, v.created_by, v.created_at, JSON.stringify(v), JSON.stringify(s.graph), JSON.stringify(s.sbom)],
+    [v.id, v.project_id, v.environment, v.decision, v.risk, v.counts.files, v.counts.components, v.counts.findings, v.counts.warnings, v.created_by, v.created_at, JSON.stringify(v), s.graphJson, s.sbomJson],
   );
-  for (let i = 0; i < s.components.length; i++) {
-    const c = s.components[i] as ProjectComponent;
-    await q.run('INSERT INTO pkgscan_project_components (scan_id, ordinal, ecosystem, name, version, direct, component_json) VALUES (?, ?, ?, ?, ?, ?, ?)', [v.id, i, c.ecosystem, c.name, c.version, c.direct ? 1 : 0, JSON.stringify(c)]);
+  for (let start = 0; start < s.components.length; start += COMPONENT_CHUNK) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const chunk = s.components.slice(start, start + COMPONENT_CHUNK);
+    const params: Param[] = [];
+    chunk.forEach((c, i) => params.push(v.id, start + i, c.ecosystem, c.name, c.version, c.direct ? 1 : 0, c.json));
+    await q.run(`INSERT INTO pkgscan_project_components (scan_id, ordinal, ecosystem, name, version, direct, component_json) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`, params);
   }
 }
 
