@@ -1,5 +1,6 @@
 // What a running service wires package scans to: mirror downloads go through the service's job runner (identified in a
 // worker), not parsed in the serving process.
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,9 @@ import type { JobRunner } from '../../core/jobs/protocol.js';
 import { openMemoryStore } from '../../core/store.js';
 import { jobs } from '../jobs.js';
 import type { Platform } from '../platform.js';
+import { digestInSlices, DIGEST_SLICE_BYTES } from '../sources/fetching.js';
 import { IDENTIFY_JOB } from '../sources/identify.js';
+import { checkNpmIntegrity, verifyNpmIntegrity } from '../sources/npm-mirror.js';
 import { npmTarball } from '../sources/testkit.js';
 import { startVerdaccio, type TestRegistry } from '../sources/verdaccio.fixture.js';
 import { migrations } from '../store.js';
@@ -46,5 +49,32 @@ describe('scan dependencies of a running service', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('mirror download digests', () => {
+  const bytes = new Uint8Array(DIGEST_SLICE_BYTES * 3 + 123).map((_, i) => (i * 31) & 0xff);
+
+  it('are computed a slice at a time, the event loop taking turns between slices, to the same digest', async () => {
+    let turns = 0;
+    const tick = (): void => {
+      turns += 1;
+      if (turns < 100) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const got = await digestInSlices('sha512', bytes);
+    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(got.equals(createHash('sha512').update(bytes).digest())).toBe(true);
+    expect((await digestInSlices('sha256', new Uint8Array(0))).toString('hex')).toBe(createHash('sha256').digest('hex'));
+  });
+
+  it('check npm integrity as the synchronous check does: the strongest algorithm, mismatches and missing digests refused', async () => {
+    const sri = (alg: string, b: Uint8Array | string): string => `${alg}-${createHash(alg).update(b).digest('base64')}`;
+    const both = `${sri('sha1', 'x')} ${sri('sha512', bytes)}`;
+    expect(await verifyNpmIntegrity(bytes, both, undefined)).toBe(checkNpmIntegrity(bytes, both, undefined));
+    await expect(verifyNpmIntegrity(bytes, `${sri('sha512', 'x')} ${sri('sha1', bytes)}`, undefined)).rejects.toThrow(/integrity/);
+    expect(await verifyNpmIntegrity(bytes, undefined, createHash('sha1').update(bytes).digest('hex'))).toMatch(/^sha1-/);
+    await expect(verifyNpmIntegrity(bytes, undefined, 'a'.repeat(40))).rejects.toThrow(/SHA-1/);
+    await expect(verifyNpmIntegrity(bytes, undefined, undefined)).rejects.toThrow(/no digest/);
   });
 });

@@ -1,4 +1,5 @@
 // GETs from a configured lab mirror: its own origin only, at most 3 same-origin redirects, a size cap read as the body streams, a time limit.
+import { createHash } from 'node:crypto';
 import type { JobRunner } from '../../core/jobs/protocol.js';
 import { VitrineError } from '../../core/errors.js';
 
@@ -124,4 +125,17 @@ export function parseJson(bytes: Uint8Array, what: string): unknown {
   } catch {
     throw new VitrineError('parse_error', `the package mirror's ${what} is not valid JSON`);
   }
+}
+
+/** Bytes hashed between two turns of the event loop. */
+export const DIGEST_SLICE_BYTES = 1024 * 1024;
+
+/** The digest of `bytes`, fed to the hash a slice at a time with a turn of the event loop between slices. */
+export async function digestInSlices(alg: string, bytes: Uint8Array): Promise<Buffer> {
+  const hash = createHash(alg);
+  for (let at = 0; at < bytes.length; at += DIGEST_SLICE_BYTES) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    hash.update(bytes.subarray(at, at + DIGEST_SLICE_BYTES));
+  }
+  return hash.digest();
 }

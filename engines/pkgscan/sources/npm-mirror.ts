@@ -4,7 +4,7 @@ import type { Database } from 'better-sqlite3';
 import type { JobRunner } from '../../core/jobs/protocol.js';
 import { VitrineError } from '../../core/errors.js';
 import type { ScanEcosystem } from '../package/types.js';
-import { DEFAULT_TIMEOUT_MS, mirrorBase, mirrorGet, parseJson, type MirrorSettings } from './fetching.js';
+import { DEFAULT_TIMEOUT_MS, digestInSlices, mirrorBase, mirrorGet, parseJson, type MirrorSettings } from './fetching.js';
 import { normalizeName } from './names.js';
 import { npmRegistryInfo, packumentSchema, packumentVersion, type Packument } from './registry.js';
 import { importArchive, MAX_ARCHIVE_BYTES, toStoredRelease } from './store.js';
@@ -24,21 +24,38 @@ export function packumentPath(name: string): string {
 
 const SRI_ORDER = ['sha512', 'sha384', 'sha256', 'sha1'] as const;
 
+const sriEntries = (integrity: string | undefined): RegExpExecArray[] =>
+  (integrity ?? '').split(/\s+/).map((t) => /^(sha512|sha384|sha256|sha1)-([A-Za-z0-9+/=]+)(?:\?.*)?$/.exec(t)).filter((m): m is RegExpExecArray => m !== null);
+
+/** The algorithm checkNpmIntegrity will hash with: the strongest SRI one listed, else SHA-1 for a shasum; undefined when none. */
+export function npmIntegrityAlgorithm(integrity: string | undefined, shasum: string | undefined): (typeof SRI_ORDER)[number] | undefined {
+  const entries = sriEntries(integrity);
+  const alg = SRI_ORDER.find((a) => entries.some((m) => m[1] === a));
+  return alg ?? (shasum !== undefined && /^[0-9a-fA-F]{40}$/.test(shasum) ? 'sha1' : undefined);
+}
+
+/** checkNpmIntegrity with the digest computed in slices, so a large tarball never holds the serving process's event loop. */
+export async function verifyNpmIntegrity(bytes: Uint8Array, integrity: string | undefined, shasum: string | undefined): Promise<string> {
+  const alg = npmIntegrityAlgorithm(integrity, shasum);
+  return checkNpmIntegrity(bytes, integrity, shasum, alg === undefined ? undefined : await digestInSlices(alg, bytes));
+}
+
 /**
  * Checks the tarball against `dist.integrity` (SRI: the strongest algorithm listed wins) or else `dist.shasum` (SHA-1 hex).
  * Throws on a mismatch, and when the registry gave no digest at all (an unverifiable download is never stored).
+ * `digest` is the tarball's digest under npmIntegrityAlgorithm when already computed.
  */
-export function checkNpmIntegrity(bytes: Uint8Array, integrity: string | undefined, shasum: string | undefined): string {
-  const entries = (integrity ?? '').split(/\s+/).map((t) => /^(sha512|sha384|sha256|sha1)-([A-Za-z0-9+/=]+)(?:\?.*)?$/.exec(t)).filter((m): m is RegExpExecArray => m !== null);
+export function checkNpmIntegrity(bytes: Uint8Array, integrity: string | undefined, shasum: string | undefined, digest?: Buffer): string {
+  const entries = sriEntries(integrity);
   for (const alg of SRI_ORDER) {
     const wanted = entries.filter((m) => m[1] === alg).map((m) => Buffer.from(m[2] ?? '', 'base64'));
     if (wanted.length === 0) continue;
-    const got = createHash(alg).update(bytes).digest();
+    const got = digest ?? createHash(alg).update(bytes).digest();
     if (wanted.some((w) => w.length === got.length && timingSafeEqual(w, got))) return `${alg}-${got.toString('base64')}`;
     throw new VitrineError('validation_failed', 'the tarball does not match the integrity digest the registry published');
   }
   if (shasum !== undefined && /^[0-9a-fA-F]{40}$/.test(shasum)) {
-    const got = createHash('sha1').update(bytes).digest('hex');
+    const got = (digest ?? createHash('sha1').update(bytes).digest()).toString('hex');
     if (got === shasum.toLowerCase()) return `sha1-${Buffer.from(got, 'hex').toString('base64')}`;
     throw new VitrineError('validation_failed', 'the tarball does not match the SHA-1 digest the registry published');
   }
@@ -130,7 +147,7 @@ export class NpmMirrorSource implements PackageSource {
     const url = this.tarballUrl(key, v.dist.tarball);
     const res = await mirrorGet(url, this.base.origin, { accept: 'application/octet-stream', maxBytes: this.maxBytes, timeoutMs: this.timeoutMs, signal });
     if (!res) throw new VitrineError('not_found', 'the package mirror lists the release but does not serve its tarball');
-    checkNpmIntegrity(res.bytes, v.dist.integrity, v.dist.shasum);
+    await verifyNpmIntegrity(res.bytes, v.dist.integrity, v.dist.shasum);
     const attestations = v.dist.attestations ? await this.attestations(v.dist.attestations.url, signal) : [];
     const registry = npmRegistryInfo(v, doc, attestations);
     const file = url.pathname.split('/').pop() ?? '';

@@ -6,10 +6,10 @@ import type { JobRunner } from '../../core/jobs/protocol.js';
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
-import { DEFAULT_TIMEOUT_MS, mirrorBase, mirrorGet, parseJson, type MirrorSettings } from './fetching.js';
+import { DEFAULT_TIMEOUT_MS, digestInSlices, mirrorBase, mirrorGet, parseJson, type MirrorSettings } from './fetching.js';
 import { normalizeName, pep503, sameVersion } from './names.js';
 import { pypiJsonSchema, pypiRegistryInfo } from './registry.js';
-import { importArchive, MAX_ARCHIVE_BYTES, sha256Hex, toStoredRelease } from './store.js';
+import { importArchive, MAX_ARCHIVE_BYTES, toStoredRelease } from './store.js';
 import { importArchiveInWorker } from './identify.js';
 import type { PackageSource, StoredRelease } from './types.js';
 
@@ -238,7 +238,7 @@ export class PypiMirrorSource implements PackageSource {
     if (file.sha256 === undefined) throw new VitrineError('validation_failed', 'the package mirror lists no sha256 for the file; it cannot be verified');
     const res = await mirrorGet(file.url, this.base.origin, { accept: 'application/octet-stream', maxBytes: this.maxBytes, timeoutMs: this.timeoutMs, signal });
     if (!res) throw new VitrineError('not_found', 'the package mirror lists the file but does not serve it');
-    const got = sha256Hex(res.bytes);
+    const got = (await digestInSlices('sha256', res.bytes)).toString('hex');
     if (!timingSafeEqual(Buffer.from(got, 'hex'), Buffer.from(file.sha256, 'hex'))) {
       throw new VitrineError('validation_failed', 'the downloaded file does not match the sha256 the mirror listed');
     }
