@@ -1,12 +1,11 @@
 // The gateway side of a container scan: vulnerabilities from the advisory store, the decision (never clean when incomplete or not assessed), storing and auditing.
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
 import type { ContainerFinding, ContainerImageSummary, ContainerPackage, ContainerScan, ContainerToolStatus } from '../../core/contracts/pkgscan-containers.js';
 import type { AdvisoryItem, Decision, Severity } from '../../core/contracts/pkgscan.js';
 import type { LookupStatus } from '../../core/contracts/pkgscan-vulns.js';
 import type { Platform } from '../platform.js';
 import { SEVERITY_RANK as RANK } from '../vocabulary.js';
-import { advisoryStoreOf, assessmentOf } from '../vulns/advisories.js';
+import { advisoriesOf, assessmentOf, type AdvisoryBackend } from '../vulns/advisories.js';
 import type { ContainerAnalysis } from './analyze.js';
 import { saveContainerScan } from './store.js';
 
@@ -37,8 +36,8 @@ export function lookupKey(p: ContainerPackage, osEcosystem: string | null): { ec
 }
 
 /** Looks every package up; any package without complete advisory data makes the whole assessment partial (unknown, never "none"). */
-export function assessContainerVulnerabilities(db: Database, packages: readonly ContainerPackage[], osEcosystem: string | null): VulnerabilityResult {
-  const store = advisoryStoreOf(db);
+export async function assessContainerVulnerabilities(p: AdvisoryBackend, packages: readonly ContainerPackage[], osEcosystem: string | null): Promise<VulnerabilityResult> {
+  const store = advisoriesOf(p);
   const counts: Record<LookupStatus, number> = { ok: 0, partial: 0, unavailable: 0 };
   const findings: ContainerFinding[] = [];
   const advisories: { purl: string | null; name: string; version: string; items: AdvisoryItem[] }[] = [];
@@ -52,7 +51,7 @@ export function assessContainerVulnerabilities(db: Database, packages: readonly 
     }
     let a;
     try {
-      a = assessmentOf(store.lookup(key.ecosystem, key.name, key.version));
+      a = assessmentOf(await store.lookup(key.ecosystem, key.name, key.version));
     } catch {
       counts.unavailable++;
       missing.add(key.ecosystem);
@@ -109,7 +108,7 @@ export interface FinishOptions {
 /** Assesses vulnerabilities, decides, stores and audits one analysed image. */
 export async function finishContainerScan(p: Platform, a: ContainerAnalysis, o: FinishOptions): Promise<ContainerScan> {
   let vuln: VulnerabilityResult = o.vulnerabilities
-    ? assessContainerVulnerabilities(p.db, a.packages, a.osvEcosystem)
+    ? await assessContainerVulnerabilities(p, a.packages, a.osvEcosystem)
     : { status: 'not_requested', message: 'not requested (query vulnerabilities=true)', findings: [], advisories: [] };
   // packages of an image read only in part were never all looked up
   if (vuln.status === 'ok' && !a.complete) vuln = { ...vuln, status: 'partial', message: `${vuln.message}; the package list is incomplete` };

@@ -50,7 +50,7 @@ export async function runProjectScan(p: Platform, projectId: string, body: unkno
   for (let i = 0; i < keys.length; i++) {
     if (i > 0 && i % LOOKUP_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
     const c = keys[i] as (typeof keys)[number];
-    vulnerabilities.push(c.version === '' ? null : assessRelease(p.db, c.ecosystem, c.name, c.version));
+    vulnerabilities.push(c.version === '' ? null : await assessRelease(p, c.ecosystem, c.name, c.version));
   }
   const finishPayload: ProjectFinishPayload = {
     raw: raw.json,

@@ -40,7 +40,7 @@ export const SCAN_TIMEOUT_MS = 5 * 60_000;
 export interface ScanDeps {
   readonly jobs: JobRunner;
   readonly sources: () => readonly PackageSource[];
-  readonly vulnerabilities: (ecosystem: ScanEcosystem, name: string, version: string) => VulnerabilityAssessment;
+  readonly vulnerabilities: (ecosystem: ScanEcosystem, name: string, version: string) => VulnerabilityAssessment | Promise<VulnerabilityAssessment>;
   readonly internalNamespaces: readonly string[];
 }
 
@@ -137,7 +137,7 @@ export async function scanPackage(
     id: randomUUID(),
     environment,
     analysis: checked,
-    vulnerabilities: deps.vulnerabilities(ecosystem, stored.name, stored.version),
+    vulnerabilities: await deps.vulnerabilities(ecosystem, stored.name, stored.version),
     policy: { id: policy.id, name: policy.name, hash: policy.hash, document: policy.document as unknown as PolicyDocument },
     exceptions: await applicableExceptions(p.store, { ecosystem, name: stored.name, version: stored.version, environment }),
     source: stored.source,
@@ -147,15 +147,13 @@ export async function scanPackage(
     earlierVerifiedProvenance: await earlierVerifiedProvenance(p.store, ecosystem, stored.name, stored.version, (a, b) => versionBefore(ecosystem, a, b)),
   });
   // The verdict, its finding index and feature vector, its audit entry and its events commit together (in the shared
-  // database on PostgreSQL). The links to the advisories it matched belong to the advisory store beside them.
+  // database on PostgreSQL), and so do the links to the advisories it matched (in the advisory store beside them).
   const advisoryIds = verdict.vulnerabilities.items.map((x) => x.id);
-  const linkAdvisories = (): void => recordScanAdvisories(p.db, verdict.id, ecosystem, verdict.name, verdict.version, advisoryIds, verdict.created_at);
   await p.store.transaction(async (q) => {
     await saveScan(q, verdict, features);
-    if (p.store.dialect === 'sqlite') linkAdvisories();
+    await recordScanAdvisories(q, verdict.id, ecosystem, verdict.name, verdict.version, advisoryIds, verdict.created_at);
     await p.audit.appendWithin(q, 'scan.create', actor, requestId, { scan_id: verdict.id, ecosystem, name: verdict.name, version: verdict.version, environment, decision: verdict.decision });
     await publishScanEvents(q, verdict);
   });
-  if (p.store.dialect === 'postgres') linkAdvisories();
   return verdict;
 }

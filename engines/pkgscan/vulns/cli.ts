@@ -1,18 +1,22 @@
-// `pkgscan advisories import PATH... | status | lookup ECOSYSTEM NAME VERSION`: the advisory store from the command line, on $VITRINE_HOME/vitrine.db.
-import type { Database } from 'better-sqlite3';
+// `pkgscan advisories import PATH... | status | lookup ECOSYSTEM NAME VERSION`: the advisory store from the command line, on $VITRINE_HOME/vitrine.db or the shared PostgreSQL database (PKGSCAN_DATABASE_URL).
+import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { UsageError, type CliResult } from '../../core/cli.js';
 import type { AdvisoryImport, LookupResult } from '../../core/contracts/pkgscan-vulns.js';
 import { VitrineError } from '../../core/errors.js';
 import { openStandaloneStore } from '../../core/store.js';
 import { pkgscanService } from '../service.js';
 import { AuditLog } from '../audit/audit.js';
-import { advisoryStoreOf } from './advisories.js';
+import { closeSharedDatabases, sharedDatabase } from '../db/open.js';
+import { SqliteDb } from '../db/sqlite.js';
+import type { AsyncDb } from '../db/types.js';
+import { DATABASE_URL_ENV, databaseUrl } from '../db/url.js';
+import { advisoriesOf } from './advisories.js';
 
 /** The audit actor of imports run from the command line (the operating-system user is not a workstation user). */
 const CLI_ACTOR = 'cli';
 
 export const ADVISORIES_HELP = `  pkgscan advisories import PATH... [--json]
-      Imports advisory files into the workstation's store, each detected by content: OSV records, folders of them
+      Imports advisory files into the workstation's store (the shared database with PKGSCAN_DATABASE_URL), each detected by content: OSV records, folders of them
       and per-ecosystem all.zip exports (GHSA and MAL- records included), CISA KEV JSON or CSV, EPSS CSV (plain or
       gzip), NVD CVE JSON 2.0. Re-importing is idempotent. Bad records are counted warnings; exit 1 if a file fails.
   pkgscan advisories status [--json]
@@ -24,16 +28,49 @@ export const ADVISORIES_HELP = `  pkgscan advisories import PATH... [--json]
 export interface AdvisoriesIo {
   /** The store (tests pass an in-memory one); default $VITRINE_HOME/vitrine.db. */
   readonly db?: Database;
+  /** The async store (tests pass a PostgreSQL one); default the shared database when PKGSCAN_DATABASE_URL is set. */
+  readonly store?: AsyncDb;
   /** Progress lines (default: none). */
   readonly progress?: (line: string) => void;
 }
 
-function openDb(io: AdvisoriesIo): { db: Database; close: () => void } {
-  if (io.db !== undefined) return { db: io.db, close: () => undefined };
+interface Opened {
+  readonly db: Database;
+  readonly store: AsyncDb;
+  close(): Promise<void>;
+}
+
+function openDb(io: AdvisoriesIo): Opened {
+  if (io.db !== undefined) return { db: io.db, store: io.store ?? new SqliteDb(io.db), close: () => Promise.resolve() };
+  let url: string | undefined;
+  try {
+    url = databaseUrl();
+  } catch {
+    throw new UsageError(`${DATABASE_URL_ENV} must be a postgres:// URL`);
+  }
+  if (url !== undefined) {
+    // On PostgreSQL nothing of the advisories is in SQLite: a scratch in-memory handle satisfies the audit log's constructor.
+    const db = new BetterSqlite3(':memory:');
+    return {
+      db,
+      store: sharedDatabase(url),
+      close: async () => {
+        db.close();
+        await closeSharedDatabases();
+      },
+    };
+  }
   const home = process.env['VITRINE_HOME'];
-  if (home === undefined || home === '') throw new UsageError('set VITRINE_HOME to the data directory (the advisories must be stored somewhere)');
+  if (home === undefined || home === '') throw new UsageError(`set VITRINE_HOME to the data directory, or ${DATABASE_URL_ENV} to the shared database (the advisories must be stored somewhere)`);
   const db = openStandaloneStore([pkgscanService], home);
-  return { db, close: () => db.close() };
+  return {
+    db,
+    store: new SqliteDb(db),
+    close: () => {
+      db.close();
+      return Promise.resolve();
+    },
+  };
 }
 
 function importLine(label: string, r: AdvisoryImport): string {
@@ -62,14 +99,14 @@ export async function advisoriesCommand(rest: readonly string[], values: { json?
   switch (sub) {
     case 'import': {
       if (args.length === 0) throw new UsageError('advisories import needs at least one PATH');
-      const { db, close } = openDb(io);
+      const opened = openDb(io);
       try {
-        const store = advisoryStoreOf(db);
+        const store = advisoriesOf(opened);
         const lines: string[] = [];
         const results: (AdvisoryImport | { path: string; error: string })[] = [];
         let failed = 0;
         // Each import is audited as the HTTP route audits it, by the command line's actor.
-        const audit = new AuditLog(db);
+        const audit = new AuditLog(opened.db, opened.store);
         for (const [i, p] of args.entries()) {
           const label = `#${i + 1}`;
           try {
@@ -88,31 +125,31 @@ export async function advisoriesCommand(rest: readonly string[], values: { json?
         }
         return { code: failed > 0 ? 1 : 0, stdout: json ? `${JSON.stringify(results, null, 2)}\n` : `${lines.join('\n')}\n`, stderr: failed > 0 ? `${failed} of ${args.length} failed\n` : '' };
       } finally {
-        close();
+        await opened.close();
       }
     }
     case 'status': {
       if (args.length !== 0) throw new UsageError('advisories status takes no arguments');
-      const { db, close } = openDb(io);
+      const opened = openDb(io);
       try {
-        const s = advisoryStoreOf(db).sources();
+        const s = await advisoriesOf(opened).sources();
         if (json) return { code: 0, stdout: `${JSON.stringify(s, null, 2)}\n`, stderr: '' };
         const lines = s.sources.length === 0 ? ['no advisory data imported'] : s.sources.map((x) => `${x.source}\t${x.records} records\tdata ${x.data_date.slice(0, 10)}\tage ${x.age_days} d${x.stale ? `\tSTALE (> ${x.stale_after_days} d)` : ''}\timported ${x.last_import_at}`);
         for (const k of ['kev', 'epss']) if (!s.sources.some((x) => x.source === k)) lines.push(`${k}\tnever imported`);
         return { code: 0, stdout: `${lines.join('\n')}\n`, stderr: '' };
       } finally {
-        close();
+        await opened.close();
       }
     }
     case 'lookup': {
       if (args.length !== 3) throw new UsageError('advisories lookup takes ECOSYSTEM NAME VERSION');
       const [ecosystem, name, version] = args as [string, string, string];
-      const { db, close } = openDb(io);
+      const opened = openDb(io);
       try {
-        const r = advisoryStoreOf(db).lookup(ecosystem, name, version);
+        const r = await advisoriesOf(opened).lookup(ecosystem, name, version);
         return { code: r.status === 'ok' ? 0 : 4, stdout: json ? `${JSON.stringify(r, null, 2)}\n` : lookupText(r), stderr: '' };
       } finally {
-        close();
+        await opened.close();
       }
     }
     default:

@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { AdvisoryImport, AdvisorySourceKind } from '../../core/contracts/pkgscan-vulns.js';
 import { VitrineError } from '../../core/errors.js';
@@ -10,7 +9,7 @@ import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
 import { checkRawUpload, listRoute, rawUploadToFile, type RawUpload, removeFilesLeftBeforeStart, type RouteDef } from '../routing/http.js';
 import { booleanQuery } from '../users/http.js';
-import { advisoryStoreOf, listVulnerabilities } from './advisories.js';
+import { advisoriesOf, listVulnerabilities, type AdvisoryBackend } from './advisories.js';
 import { ADVISORY_DETECT_JOB, ADVISORY_IMPORT_JOB, ADVISORY_TEMP_PREFIX, advisoryUploadPath, type AdvisoryDetectPayload, type AdvisoryImportPayload } from './jobs.js';
 
 /** Advisory uploads over HTTP: the gateway's own body ceiling (512 MiB); larger exports go through `pkgscan advisories import`, which streams from disk. */
@@ -49,49 +48,41 @@ const DETECT_TIMEOUT_MS = 60_000;
 const IMPORT_TIMEOUT_MS = 60 * 60_000;
 
 /**
- * An import whose job failed without the store marking it (the worker died, or its time limit passed) is failed now,
- * not only at the next start; an import the worker never began is recorded as failed, so a poll of its id answers.
- */
-export function failUnfinishedImport(db: Database, id: string, kind: AdvisorySourceKind): void {
-  advisoryStoreOf(db);
-  const at = new Date().toISOString();
-  const note = JSON.stringify(['the import was interrupted: the process running it ended before it finished']);
-  db.transaction(() => {
-    const r = db.prepare("UPDATE vuln_imports SET status = 'failed', finished_at = ?, warning_samples = ? WHERE id = ? AND status = 'running'").run(at, note, id);
-    if (r.changes === 0) db.prepare("INSERT OR IGNORE INTO vuln_imports (id, kind, started_at, finished_at, status, warning_samples) VALUES (?, ?, ?, ?, 'failed', ?)").run(id, kind, at, at, note);
-  })();
-}
-
-/**
- * Imports an uploaded file: in a worker process, which opens its own connection to the store file; a store in
- * memory (tests, a serve without VITRINE_HOME, whose jobs run in this process anyway) is reachable from no other
- * process, so the import runs here.
+ * Imports an uploaded file: in a worker process, which opens its own connection (to the store file, or its own pool
+ * on the shared PostgreSQL database). A SQLite store in memory (tests, a serve without VITRINE_HOME, whose jobs run in
+ * this process anyway) is reachable from no other process, so the import runs here. An import whose job failed without
+ * the store marking it (the worker died, or its time limit passed) is failed now, not only at the next start; one the
+ * worker never began is recorded as failed, so a poll of its id answers.
  */
 function importUpload(p: Platform, file: string, kind: AdvisorySourceKind, id: string): Promise<AdvisoryImport> {
-  if (p.db.memory) return advisoryStoreOf(p.db).importFile(file, kind, undefined, { id });
-  const payload: AdvisoryImportPayload = { dataDir: p.dataDir, id, database: path.resolve(p.db.name), kind: kind as AdvisoryImportPayload['kind'] };
-  return (p.jobs.run(ADVISORY_IMPORT_JOB, payload, { timeoutMs: IMPORT_TIMEOUT_MS, label: 'Import an advisory file' }) as Promise<AdvisoryImport>).catch((err: unknown) => {
-    failUnfinishedImport(p.db, id, kind);
+  const repo = advisoriesOf(p);
+  if (repo.dialect === 'sqlite' && p.db.memory) return repo.importFile(file, kind, undefined, { id });
+  const target = p.config.databaseUrl !== undefined && repo.dialect === 'postgres' ? { databaseUrl: p.config.databaseUrl } : { database: path.resolve(p.db.name) };
+  const payload: AdvisoryImportPayload = { dataDir: p.dataDir, id, ...target, kind: kind as AdvisoryImportPayload['kind'] };
+  return (p.jobs.run(ADVISORY_IMPORT_JOB, payload, { timeoutMs: IMPORT_TIMEOUT_MS, label: 'Import an advisory file' }) as Promise<AdvisoryImport>).catch(async (err: unknown) => {
+    await repo.failUnfinished(id, kind);
     throw err;
   });
 }
 
 /**
- * At start: imports a dead process left `running` are marked failed, and upload temp files of imports no live
- * process runs (written before this process started) are removed.
+ * At start: imports a dead process left `running` are marked failed (on PostgreSQL, where the process may be on
+ * another host, those running past the job's time limit), and upload temp files of imports no live process runs
+ * (written before this process started) are removed.
  */
-export function recoverAdvisoryImports(p: Pick<Platform, 'db' | 'dataDir'>): { failed: string[]; removed: number } {
-  const s = advisoryStoreOf(p.db);
-  const failed = s.recoverInterrupted();
-  const live = new Set(s.runningImports());
+export async function recoverAdvisoryImports(p: AdvisoryBackend & { readonly dataDir: string }): Promise<{ failed: string[]; removed: number }> {
+  const repo = advisoriesOf(p);
+  const failed = await repo.recoverInterrupted();
+  const live = new Set(await repo.runningImports());
   if (p.dataDir === '') return { failed, removed: 0 };
   const removed = removeFilesLeftBeforeStart(path.join(p.dataDir, 'tmp'), (name) => name.startsWith(ADVISORY_TEMP_PREFIX) && !live.has(name.slice(ADVISORY_TEMP_PREFIX.length)));
   return { failed, removed };
 }
 
 export function vulnerabilityRoutes(p: Platform): RouteDef[] {
-  const store = (): ReturnType<typeof advisoryStoreOf> => advisoryStoreOf(p.db);
-  recoverAdvisoryImports(p);
+  const store = (): ReturnType<typeof advisoriesOf> => advisoriesOf(p);
+  // In the background: a request that comes first reads the imports as they are.
+  void recoverAdvisoryImports(p).catch(() => undefined);
   return [
     {
       method: 'get',
@@ -101,9 +92,9 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
       summary:
         'Advisories affecting ecosystem (OSV name: npm, PyPI, Go, crates.io, Debian:12, Alpine:v3.19, Red Hat...), name and version, from the local store; always a status: ok, partial (missing or stale sources named), unavailable (no data for the ecosystem). Cached until the next import',
       query: lookupQuery,
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const q = parseQuery(lookupQuery, req);
-        res.json(store().lookup(q.ecosystem, q.name, q.version));
+        res.json(await store().lookup(q.ecosystem, q.name, q.version));
       },
     },
     {
@@ -112,8 +103,8 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
       access: 'vuln:read',
       tag: 'vulnerabilities',
       summary: 'Per-source status (osv:<ecosystem>, kev, epss, nvd): records, last import, data date, age and staleness; and the latest imports',
-      handler: (_req, res) => {
-        res.json(store().sources());
+      handler: async (_req, res) => {
+        res.json(await store().sources());
       },
     },
     {
@@ -122,9 +113,9 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
       access: 'vuln:read',
       tag: 'vulnerabilities',
       summary: 'One advisory import: status (running, done, failed), counts, warnings',
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const id = String(req.params['id']);
-        const r = ID.test(id) ? store().importRecord(id) : null;
+        const r = ID.test(id) ? await store().importRecord(id) : null;
         if (r === null) throw new VitrineError('not_found', 'no such import');
         res.json(r);
       },
@@ -189,7 +180,7 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
       tag: 'vulnerabilities',
       summary: 'Advisories found in stored scan verdicts, aggregated by id with the package versions they affect; filters kev, min_severity, ecosystem; most severe first; paginated',
       query: vulnerabilitiesQuery,
-      list: (q, limit, offset) => listVulnerabilities(p.db, { kev: q.kev, minSeverity: q.min_severity, ecosystem: q.ecosystem }, limit, offset),
+      list: (q, limit, offset) => listVulnerabilities(p, { kev: q.kev, minSeverity: q.min_severity, ecosystem: q.ecosystem }, limit, offset),
     }),
     {
       method: 'get',
@@ -197,10 +188,11 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
       access: 'vuln:read',
       tag: 'vulnerabilities',
       summary: 'One advisory from the local store by its id or any alias (a CVE id finds the GHSA or OSV record naming it), with KEV and EPSS; 404 when unknown',
-      handler: (req, res) => {
+      handler: async (req, res) => {
         const id = String(req.params['id']);
-        if (!ID.test(id)) throw new VitrineError('not_found', 'no such advisory in the local store');
-        res.json(store().require(id));
+        const a = ID.test(id) ? await store().get(id) : null;
+        if (a === null) throw new VitrineError('not_found', 'no such advisory in the store');
+        res.json(a);
       },
     },
   ];

@@ -1,4 +1,4 @@
-// The worker side of POST /vulnerabilities/import: the uploaded advisory file is recognised, decompressed and parsed here, and its records written to the store through this process's own connection; the gateway only streams the bytes to a file and reads the import record.
+// The worker side of POST /vulnerabilities/import: the uploaded advisory file is recognised, decompressed and parsed here, and its records written to the store (the workstation's file, or the shared PostgreSQL database) through this process's own connection; the gateway only streams the bytes to a file and reads the import record.
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -9,6 +9,9 @@ import { openStore } from '../../core/store.js';
 import { validate } from '../../core/validation.js';
 import { detectKind } from '../../core/vulns/sources.js';
 import { AdvisoryStore } from '../../core/vulns/store.js';
+import { MigratingDb } from '../db/open.js';
+import { PgDb } from '../db/postgres.js';
+import { PgAdvisories } from './repository.js';
 
 export const ADVISORY_DETECT_JOB = 'pkgscan.advisory_detect';
 export const ADVISORY_IMPORT_JOB = 'pkgscan.advisory_import';
@@ -32,12 +35,16 @@ const uploadSchema = {
 export const advisoryDetectPayloadSchema = z.strictObject(uploadSchema);
 export type AdvisoryDetectPayload = z.infer<typeof advisoryDetectPayloadSchema>;
 
-export const advisoryImportPayloadSchema = z.strictObject({
-  ...uploadSchema,
-  /** The workstation store's file (absolute): the worker opens its own connection to it. */
-  database: z.string().min(1).max(4096),
-  kind: z.enum(UPLOAD_KINDS),
-});
+export const advisoryImportPayloadSchema = z
+  .strictObject({
+    ...uploadSchema,
+    /** The workstation store's file (absolute): the worker opens its own connection to it. */
+    database: z.string().min(1).max(4096).optional(),
+    /** Or the shared PostgreSQL database: the worker opens its own small pool on it. */
+    databaseUrl: z.string().min(1).max(4096).optional(),
+    kind: z.enum(UPLOAD_KINDS),
+  })
+  .refine((p) => (p.database === undefined) !== (p.databaseUrl === undefined), 'exactly one of database and databaseUrl');
 export type AdvisoryImportPayload = z.infer<typeof advisoryImportPayloadSchema>;
 
 /** The upload's real path, only when it is a regular file directly in `<dataDir>/tmp` (the payload crossed a process boundary). */
@@ -49,6 +56,10 @@ function uploadFile(dataDir: string, id: string): string {
   } catch {
     throw new VitrineError('not_found', 'the uploaded advisory file is not available to the worker');
   }
+}
+
+function isPostgresUrl(url: string): boolean {
+  return /^postgres(?:ql)?:\/\//.test(url);
 }
 
 function isStoreFile(file: string): boolean {
@@ -75,10 +86,21 @@ export async function advisoryDetectJob(payload: unknown): Promise<AdvisorySourc
 export async function advisoryImportJob(payload: unknown, ctx: JobContext): Promise<AdvisoryImport> {
   const p = validate(advisoryImportPayloadSchema, payload, 'advisory import request');
   const file = uploadFile(p.dataDir, p.id);
-  if (!isStoreFile(p.database)) throw new VitrineError('unavailable', 'the advisory store is not available to the worker');
+  const progress = (fraction: number, message: string): void => ctx.progress(fraction, message);
+  if (p.databaseUrl !== undefined) {
+    if (!isPostgresUrl(p.databaseUrl)) throw new VitrineError('unavailable', 'the advisory store is not available to the worker');
+    // Its own pool (two connections: the import is one statement at a time), migrated or checked under the lock.
+    const db = new MigratingDb(new PgDb({ url: p.databaseUrl, max: 2, applicationName: 'vitrine-pkgscan-advisory-import' }));
+    try {
+      return await new PgAdvisories(db).importFile(file, p.kind, progress, { id: p.id });
+    } finally {
+      await db.close();
+    }
+  }
+  if (p.database === undefined || !isStoreFile(p.database)) throw new VitrineError('unavailable', 'the advisory store is not available to the worker');
   const db = openStore(p.database, []);
   try {
-    return await new AdvisoryStore(db).importFile(file, p.kind, (fraction, message) => ctx.progress(fraction, message), { id: p.id });
+    return await new AdvisoryStore(db).importFile(file, p.kind, progress, { id: p.id });
   } finally {
     db.close();
   }

@@ -11,6 +11,7 @@ import { openMemoryStore } from '../../core/store.js';
 import type { Platform } from '../platform.js';
 import { sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
 import { AuditLog } from '../audit/audit.js';
+import { SqliteDb } from '../db/sqlite.js';
 import { migrations } from '../store.js';
 import { advisoryStoreOf, assessRelease, listVulnerabilities, recordScanAdvisories } from './advisories.js';
 import { recoverAdvisoryImports } from './http.js';
@@ -82,12 +83,12 @@ describe('/vulnerabilities routes', () => {
   });
 
   it('GET /vulnerabilities aggregates the advisories of stored scans; filters kev and min_severity; paginated', async () => {
-    const a = assessRelease(platform.db, 'npm', 'demo-lib', '1.0.0');
+    const a = await assessRelease(platform, 'npm', 'demo-lib', '1.0.0');
     expect(a.status).toBe('ok');
     expect(a.items[0]).toMatchObject({ id: 'GHSA-abcd-efgh-ijkl', kev: true, epss: 0.42, severity: 'high' });
-    recordScanAdvisories(platform.db, 'scan-1', 'npm', 'demo-lib', '1.0.0', a.items.map((i) => i.id));
-    recordScanAdvisories(platform.db, 'scan-2', 'npm', 'demo-lib', '1.0.0', a.items.map((i) => i.id));
-    recordScanAdvisories(platform.db, 'scan-3', 'npm', 'demo-lib', '1.1.0', ['GHSA-abcd-efgh-ijkl']);
+    await recordScanAdvisories(platform.store, 'scan-1', 'npm', 'demo-lib', '1.0.0', a.items.map((i) => i.id));
+    await recordScanAdvisories(platform.store, 'scan-2', 'npm', 'demo-lib', '1.0.0', a.items.map((i) => i.id));
+    await recordScanAdvisories(platform.store, 'scan-3', 'npm', 'demo-lib', '1.1.0', ['GHSA-abcd-efgh-ijkl']);
     const page = (await (await get('/vulnerabilities?limit=10')).json()) as VulnerabilityPage;
     expect(page).toMatchObject({ total: 1, limit: 10, offset: 0 });
     expect(page.items[0]).toMatchObject({ id: 'GHSA-abcd-efgh-ijkl', kev: true, packages: [{ version: '1.0.0', scans: 2 }, { version: '1.1.0', scans: 1 }] });
@@ -141,11 +142,12 @@ describe('advisory hardening', () => {
       await writeFile(path.join(dataDir, 'low.json'), JSON.stringify(low));
       await writeFile(path.join(dataDir, 'kev-low.json'), JSON.stringify({ catalogVersion: '1', dateReleased: recent, vulnerabilities: [{ cveID: 'CVE-2025-7777', dateAdded: recent.slice(0, 10), vendorProject: 'v', product: 'p', vulnerabilityName: 'n' }] }));
       expect((await advisoriesCommand(['import', path.join(dataDir, 'low.json'), path.join(dataDir, 'kev-low.json')], {}, { db })).code).toBe(0);
-      const a = assessRelease(db, 'npm', 'demo-lib', '1.0.0');
+      const backend = { db, store: new SqliteDb(db) };
+      const a = await assessRelease(backend, 'npm', 'demo-lib', '1.0.0');
       const item = a.items.find((i) => i.id === 'GHSA-lowl-oooo-wwww');
       expect(item).toMatchObject({ kev: true, severity: 'low' });
-      recordScanAdvisories(db, 'scan-k', 'npm', 'demo-lib', '1.0.0', [item?.id ?? '']);
-      const listed = await listVulnerabilities(db, { minSeverity: 'high' }, 10, 0);
+      await recordScanAdvisories(backend.store, 'scan-k', 'npm', 'demo-lib', '1.0.0', [item?.id ?? '']);
+      const listed = await listVulnerabilities(backend, { minSeverity: 'high' }, 10, 0);
       expect(listed.items.map((i) => [i.id, i.severity, i.kev])).toEqual([['GHSA-lowl-oooo-wwww', 'high', true]]);
     } finally {
       db.close();
@@ -179,7 +181,7 @@ describe('advisory hardening', () => {
       await utimes(stale, new Date('2020-01-01'), new Date('2020-01-01'));
       const other = path.join(home, 'tmp', 'keep-me');
       await writeFile(other, 'y');
-      expect(recoverAdvisoryImports({ db, dataDir: home })).toEqual({ failed: ['11111111-1111-4111-8111-111111111111'], removed: 1 });
+      expect(await recoverAdvisoryImports({ db, store: new SqliteDb(db), dataDir: home })).toEqual({ failed: ['11111111-1111-4111-8111-111111111111'], removed: 1 });
       expect(existsSync(stale)).toBe(false);
       expect(existsSync(other)).toBe(true);
       expect(advisoryStoreOf(db).importRecord('11111111-1111-4111-8111-111111111111')?.status).toBe('failed');
