@@ -10,6 +10,7 @@ import { corpusFile, pcapCorpusAvailable, tshark, zeekBaseline, zeekLog } from '
 import { skipWithout } from '../../../../test/oracles.js';
 import { writePcap, type PacketToWrite } from '../writer.js';
 import { parseDns } from './dns.js';
+import { REQUEST_LINE, requestLine, RESPONSE_LINE, responseLine } from './http.js';
 import { isGrease, ja4, parseClientHello } from './tls.js';
 
 const corpus = pcapCorpusAvailable();
@@ -171,6 +172,46 @@ function conversation(port: number, segments: Array<[boolean, Uint8Array]>, gapA
   });
   return writePcap(frames);
 }
+
+describe('HTTP start lines read from bytes', () => {
+  /** Lines of the usual shape, odd ones and near misses; each also with one byte changed at every position. */
+  const requests = ['GET / HTTP/1.1', 'GET /a?b=c HTTP/1.0', 'M-SEARCH * HTTP/1.1', 'propfind /x HTTP/1.1', 'ABCDEFGHIJKLMNOPQRSTUVWX / HTTP/1.1', 'ABCDEFGHIJKLMNOPQRSTUVWXY / HTTP/1.1', 'GET  / HTTP/1.1', 'GET /\t HTTP/1.1', 'GET /\xa0 HTTP/1.1', 'GET / HTTP/1.1 ', 'GET HTTP/1.1', '1GET / HTTP/1.1', 'GET / HTTP/1.12', 'GET /x\ry HTTP/1.1', 'G / HTTP/9.9'];
+  const responses = ['HTTP/1.1 200 OK', 'HTTP/1.1 200', 'HTTP/1.1 200 ', 'HTTP/1.0 404 Not  Found ', 'HTTP/1.1 2000 OK', 'HTTP/1.1 20 OK', 'HTTP/1.1 200 a\rb', 'HTTP/1.1  200 OK', 'HTTP/2 200 OK', 'HTTP/1.1 200 caf\xe9'];
+  const bytesOf = (line: string): Uint8Array => Uint8Array.from(line.replace(/\\t/g, '\t').replace(/\\r/g, '\r').replace(/\\x([0-9a-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), (c) => c.charCodeAt(0));
+  const variants = (line: string): Uint8Array[] => {
+    const b = bytesOf(line);
+    const out = [b];
+    for (let i = 0; i < b.length; i++) for (const v of [0x20, 0x09, 0x41, 0x31, 0x0d, 0xa0]) out.push(Uint8Array.from(b, (x, j) => (j === i ? v : x)));
+    return out;
+  };
+  const same = (read: (b: Uint8Array, s: number, e: number) => ArrayLike<string | undefined> | undefined, pattern: RegExp, lines: string[]): number => {
+    let fast = 0;
+    for (const line of lines) {
+      for (const b of variants(line)) {
+        // Read inside a larger buffer, as in a segment.
+        const framed = concat(ascii('xx'), b, ascii('yy'));
+        const got = read(framed, 2, 2 + b.length);
+        const m = pattern.exec(Buffer.from(b).toString('latin1'));
+        if (got !== undefined) {
+          fast += 1;
+          expect(m, Buffer.from(b).toString('latin1')).not.toBeNull();
+          expect([got[1], got[2], got[3]]).toEqual([m?.[1], m?.[2], m?.[3]]);
+        }
+      }
+    }
+    return fast;
+  };
+
+  it('request lines: whenever the byte reader accepts a line, the pattern gives the same method, URI and version', () => {
+    expect(same(requestLine, REQUEST_LINE, requests)).toBeGreaterThan(100);
+    expect(requestLine(bytesOf('GET / HTTP/1.1'), 0, 14)).toBeDefined();
+  });
+
+  it('status lines: whenever the byte reader accepts a line, the pattern gives the same version, code and reason', () => {
+    expect(same(responseLine, RESPONSE_LINE, responses)).toBeGreaterThan(100);
+    expect([...(responseLine(bytesOf('HTTP/1.1 200'), 0, 12) ?? [])]).toEqual(['', '1.1', '200', undefined]);
+  });
+});
 
 describe('HTTP on crafted streams', () => {
   it('pipelined requests, a chunked response split across segments, a POST body, Basic credentials (user only)', () => {

@@ -24,6 +24,53 @@ function isHeader(name: string, start: number, end: number, kept: string): boole
   return true;
 }
 
+/** \s of a pattern within Latin-1: tab, LF, VT, FF, CR, space and no-break space. */
+const isSpace = isTrimmed;
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** bytes[at, at + 8) is `HTTP/d.d`. */
+function isHttpVersion(bytes: Uint8Array, at: number): boolean {
+  return bytes[at] === 0x48 && bytes[at + 1] === 0x54 && bytes[at + 2] === 0x54 && bytes[at + 3] === 0x50 && bytes[at + 4] === 0x2f && isDigit(bytes[at + 5]!) && bytes[at + 6] === 0x2e && isDigit(bytes[at + 7]!);
+}
+
+/**
+ * REQUEST_LINE over bytes[start, end): the groups when the line matches it, undefined when it does not (or may
+ * not: such lines go to the pattern). Method [A-Za-z][A-Za-z0-9_-]{0,23}, one space, a URI without white space,
+ * and ` HTTP/d.d` at the end.
+ */
+export function requestLine(bytes: Uint8Array, start: number, end: number): StartLine | undefined {
+  const c0 = bytes[start]!;
+  if (!((c0 >= 0x41 && c0 <= 0x5a) || (c0 >= 0x61 && c0 <= 0x7a))) return undefined;
+  // At most 24 method characters: the space must come by start + 24.
+  let sp = start + 1;
+  while (sp < end && sp - start < 24) {
+    const c = bytes[sp]!;
+    if (c === 0x20) break;
+    if (!((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || isDigit(c) || c === 0x5f || c === 0x2d)) return undefined;
+    sp += 1;
+  }
+  if (sp >= end || bytes[sp] !== 0x20) return undefined;
+  const versionAt = end - 8;
+  if (versionAt - 1 <= sp + 1 || bytes[versionAt - 1] !== 0x20 || !isHttpVersion(bytes, versionAt)) return undefined;
+  for (let i = sp + 1; i < versionAt - 1; i++) if (isSpace(bytes[i]!)) return undefined;
+  return ['', latin1Range(bytes, start, sp), latin1Range(bytes, sp + 1, versionAt - 1), latin1Range(bytes, versionAt + 5, end)];
+}
+
+/** RESPONSE_LINE over bytes[start, end): `HTTP/d.d ddd`, then nothing or a space and a reason without CR or LF. */
+export function responseLine(bytes: Uint8Array, start: number, end: number): StartLine | undefined {
+  if (end - start < 12 || !isHttpVersion(bytes, start) || bytes[start + 8] !== 0x20) return undefined;
+  if (!isDigit(bytes[start + 9]!) || !isDigit(bytes[start + 10]!) || !isDigit(bytes[start + 11]!)) return undefined;
+  const version = latin1Range(bytes, start + 5, start + 8);
+  const code = latin1Range(bytes, start + 9, start + 12);
+  if (end - start === 12) return ['', version, code, undefined];
+  if (bytes[start + 12] !== 0x20) return undefined;
+  for (let i = start + 13; i < end; i++) if (bytes[i] === 0x0a || bytes[i] === 0x0d) return undefined;
+  return ['', version, code, end === start + 13 ? '' : latin1Range(bytes, start + 13, end)];
+}
+
 /** isHeader over Latin-1 bytes (a byte is its character's code). */
 function isHeaderBytes(bytes: Uint8Array, start: number, end: number, kept: string): boolean {
   if (end - start !== kept.length) return false;
@@ -72,10 +119,13 @@ export interface HttpTransaction {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** A start line's groups as REQUEST_LINE or RESPONSE_LINE give them (index 0 unused). */
+type StartLine = ArrayLike<string | undefined>;
+
 type State = 'start' | 'headers' | 'body' | 'chunk_size' | 'chunk_data' | 'chunk_end' | 'trailer' | 'until_close' | 'resync' | 'dead';
 
-const REQUEST_LINE = /^([A-Za-z][A-Za-z0-9_-]{0,23}) (\S+) HTTP\/(\d\.\d)$/;
-const RESPONSE_LINE = /^HTTP\/(\d\.\d) (\d{3})(?: (.*))?$/;
+export const REQUEST_LINE = /^([A-Za-z][A-Za-z0-9_-]{0,23}) (\S+) HTTP\/(\d\.\d)$/;
+export const RESPONSE_LINE = /^HTTP\/(\d\.\d) (\d{3})(?: (.*))?$/;
 const METHOD_START = /^(GET|POST|HEAD|PUT|DELETE|OPTIONS|CONNECT|TRACE|PATCH|PROPFIND|PROPPATCH|MKCOL|COPY|MOVE|LOCK|UNLOCK|SEARCH|REPORT) /;
 
 /** True when bytes start like an HTTP request (client) or response (server). */
@@ -99,7 +149,8 @@ class Half {
   headerCount = 0;
   remaining = 0;
   bodyLength = 0;
-  startLine: RegExpExecArray | null = null;
+  /** The start line's groups: [whole, method or version, URI or status code, version or reason phrase]. */
+  startLine: StartLine | null = null;
   ts = 0;
   packet = 0;
 
@@ -193,6 +244,21 @@ export class HttpConnection {
           if (h.lineBuf.length === 0) {
             // The usual case: the whole line is in this segment, read it in place.
             const stop = end > pos && bytes[end - 1] === 0x0d ? end - 1 : end;
+            if ((h.state === 'start' || h.state === 'resync') && stop > pos) {
+              // A start line of the usual shape is read from the bytes; any other goes through the patterns below.
+              const m = isOrig ? requestLine(bytes, pos, stop) : responseLine(bytes, pos, stop);
+              if (m !== undefined) {
+                h.ts = ts;
+                h.packet = packet;
+                h.startLine = m;
+                h.clearHeaders();
+                h.headerCount = 0;
+                h.headBytes = stop - pos;
+                h.state = 'headers';
+                pos = nl + 1;
+                continue;
+              }
+            }
             if (h.state === 'headers') {
               // A header line is read from the bytes: only a kept header's value becomes a string.
               const start = pos;
