@@ -1,17 +1,31 @@
 // Address facts the rules need: internal (private, loopback, link-local) or not, and a parser for IPv4/IPv6 text into comparable numbers.
 
-/** IPv4 dotted text to a 32-bit unsigned number, or undefined. */
+/**
+ * IPv4 dotted text to a 32-bit unsigned number, or undefined: four parts of one to three ASCII digits, each at
+ * most 255 (leading zeros allowed). Read character by character: the rules call it for every connection.
+ */
 export function ipv4Number(text: string): number | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
   let n = 0;
-  for (const p of parts) {
-    if (!/^\d{1,3}$/.test(p)) return undefined;
-    const v = Number(p);
-    if (v > 255) return undefined;
-    n = n * 256 + v;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2e) {
+      if (digits === 0 || dots === 3) return undefined;
+      n = n * 256 + part;
+      part = 0;
+      digits = 0;
+      dots += 1;
+      continue;
+    }
+    if (c < 0x30 || c > 0x39 || digits === 3) return undefined;
+    part = part * 10 + (c - 0x30);
+    digits += 1;
+    if (part > 255) return undefined;
   }
-  return n;
+  if (dots !== 3 || digits === 0) return undefined;
+  return n * 256 + part;
 }
 
 /** IPv6 text (with ::, optional embedded IPv4 tail) to 16 bytes, or undefined. */
