@@ -2,17 +2,21 @@
 // idempotent imports, aliases, NVD severity, withdrawn records, the KEV-at-least-high list filter) answer alike on
 // SQLite and PostgreSQL; on PostgreSQL the corpus answers exactly as on SQLite, two servers share imports, freshness,
 // the lookup cache's invalidation and scans' advisory links, and the import job writes through its own pool.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { backendCases, backendFixture, type OpenedBackend } from '../../../test/postgres/backends.js';
+import type { AuditEntry, PageOf, ScanVerdict } from '../../core/contracts/pkgscan.js';
+import type { Advisory, AdvisoryImport, AdvisorySources, LookupResult, VulnerabilityPage } from '../../core/contracts/pkgscan-vulns.js';
 import type { JobContext } from '../../core/jobs/protocol.js';
 import { AdvisoryStore } from '../../core/vulns/store.js';
 import type { AsyncDb } from '../db/types.js';
 import { assessRelease, listVulnerabilities, recordScanAdvisories } from './advisories.js';
+import { importArchive } from '../sources/store.js';
+import { call, createUser, loginAs, startServer } from '../testutil.js';
 import { advisoryImportJob, advisoryUploadPath } from './jobs.js';
 import { PgAdvisories, SqliteAdvisories, type AdvisoryRepository } from './repository.js';
 
@@ -257,6 +261,44 @@ describe.skipIf(postgres?.skip !== false)(`advisories shared by servers on ${pos
     // Nothing of it is in the server's SQLite store.
     expect((b.sqlite.prepare('SELECT COUNT(*) AS n FROM vuln_advisories').get() as { n: number }).n).toBe(0);
     expect((b.sqlite.prepare('SELECT COUNT(*) AS n FROM pkgscan_scan_advisories').get() as { n: number }).n).toBe(0);
+  });
+
+  it.skipIf(!hasCorpora())('over HTTP: an upload through server A is looked up, scanned against and listed through server B; its import record and audit entry are shared', async () => {
+    const b = await fixture.open('postgres');
+    const one = await startServer({ databaseUrl: b.url });
+    const two = await startServer({ databaseUrl: b.url });
+    try {
+      await createUser(one, 'admin', 'root@example.org');
+      const admin = await loginAs(one, 'root@example.org');
+      const recent = new Date(Date.now() - 86_400_000).toISOString();
+      const rec = { id: 'GHSA-msms-msms-msms', modified: recent, aliases: ['CVE-2099-4343'], summary: 'test flaw in ms', affected: [{ package: { ecosystem: 'npm', name: 'ms' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }] }], severity: [{ type: 'CVSS_V3', score: LOW }] };
+      const upload = (s: typeof one, body: string): Promise<Response> => fetch(`${s.api}/vulnerabilities/import?filename=adv.json`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/octet-stream' }, body });
+      const imp = (await (await upload(one, JSON.stringify(rec))).json()) as AdvisoryImport;
+      expect(imp).toMatchObject({ status: 'done', records: 1, inserted: 1 });
+      const kev = JSON.stringify({ catalogVersion: '1', dateReleased: recent, vulnerabilities: [{ cveID: 'CVE-2099-4343', dateAdded: recent.slice(0, 10), vendorProject: 'v', product: 'p', vulnerabilityName: 'n' }] });
+      expect((await upload(one, kev)).status).toBe(201);
+      const get = async <T>(s: typeof one, p: string): Promise<T> => (await (await call(s, 'GET', p, { token: admin.token })).json()) as T;
+      expect(await get<AdvisoryImport>(two, `/vulnerabilities/imports/${imp.id}`)).toMatchObject({ id: imp.id, status: 'done' });
+      const look = await get<LookupResult>(two, '/vulnerabilities/lookup?ecosystem=npm&name=ms&version=2.1.3');
+      expect(look).toMatchObject({ status: 'partial', missing_sources: ['epss'] });
+      expect(look.items.map((i) => [i.id, i.kev?.cve])).toEqual([['GHSA-msms-msms-msms', 'CVE-2099-4343']]);
+      expect((await get<Advisory>(two, '/vulnerabilities/CVE-2099-4343')).id).toBe('GHSA-msms-msms-msms');
+      expect((await get<AdvisorySources>(two, '/vulnerabilities/sources')).sources.map((x) => x.source)).toEqual(['kev', 'osv:npm']);
+      // A package scan through server B assesses against the shared advisories and links them; server A lists them.
+      importArchive(two.platform.db, two.platform.dataDir, readFileSync(corpusPath('packages', 'benign/npm/ms-2.1.3.tgz')), { filename: 'ms-2.1.3.tgz', source: 'import', actor: 'system' });
+      const scan = await call(two, 'POST', '/scans', { token: admin.token, body: { ecosystem: 'npm', name: 'ms', version: '2.1.3', environment: 'dev' } });
+      expect(scan.status).toBe(200);
+      const verdict = (await scan.json()) as ScanVerdict;
+      expect(verdict.vulnerabilities.items.map((i) => [i.id, i.kev])).toEqual([['GHSA-msms-msms-msms', true]]);
+      const listed = await get<VulnerabilityPage>(one, '/vulnerabilities?min_severity=high');
+      expect(listed.items.map((i) => [i.id, i.severity, i.packages])).toEqual([['GHSA-msms-msms-msms', 'high', [{ ecosystem: 'npm', name: 'ms', version: '2.1.3', scans: 1 }]]]);
+      await one.platform.audit.flush();
+      const audit = await get<PageOf<AuditEntry>>(two, '/audit?action=vulnerabilities.import_finished');
+      expect(audit.items.map((e) => e.details['import_id'])).toContain(imp.id);
+    } finally {
+      await one.close();
+      await two.close();
+    }
   });
 
   it('two servers importing at once: every record once, the counts add up, both see the same sources', async () => {
