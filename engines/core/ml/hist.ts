@@ -153,8 +153,8 @@ class HistKernel {
   private histBytes = 0;
   private rowsAt = 0;
   private scratchAt = 0;
-  private offset = new Int32Array(0);
-  private binCount = new Int32Array(0);
+  private offset: Int32Array = new Int32Array(0);
+  private binCount: Int32Array = new Int32Array(0);
   private ghAt = 0;
   private featsAt = 0;
   private nf = 0;
