@@ -17,6 +17,7 @@ import type { AsyncDb } from '../db/types.js';
 import { assessRelease, listVulnerabilities, recordScanAdvisories } from './advisories.js';
 import { importArchive } from '../sources/store.js';
 import { call, createUser, loginAs, startServer } from '../testutil.js';
+import { advisoriesCommand } from './cli.js';
 import { advisoryImportJob, advisoryUploadPath } from './jobs.js';
 import { PgAdvisories, SqliteAdvisories, type AdvisoryRepository } from './repository.js';
 
@@ -315,6 +316,18 @@ describe.skipIf(postgres?.skip !== false)(`advisories shared by servers on ${pos
     const [sa, sb] = await Promise.all([a.sources(), other.sources()]);
     expect(sa.sources).toEqual(sb.sources);
     expect(sa.sources.find((s) => s.source === 'osv:PyPI')?.records).toBe(900);
+  });
+
+  it('pkgscan advisories on the shared database: import, status and lookup read and write PostgreSQL, nothing in SQLite', async () => {
+    const b = await fixture.open('postgres');
+    const recent = new Date(Date.now() - 86_400_000).toISOString();
+    const f = file('cli.json', JSON.stringify({ ...osvRec('GHSA-cli0-0000-0000', { modified: recent }), affected: [{ package: { ecosystem: 'npm', name: 'cli-lib' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '2.0.0' }] }] }] }));
+    const io = { db: b.sqlite, store: b.store };
+    expect((await advisoriesCommand(['import', f], {}, io)).code).toBe(0);
+    expect((await advisoriesCommand(['status'], {}, io)).stdout).toMatch(/^osv:npm\t1 records/m);
+    const look = await advisoriesCommand(['lookup', 'npm', 'cli-lib', '1.0.0'], {}, { db: b.sqlite, store: b.another() });
+    expect([look.code, look.stdout.includes('GHSA-cli0-0000-0000')]).toEqual([4, true]);
+    expect((b.sqlite.prepare('SELECT COUNT(*) AS n FROM vuln_advisories').get() as { n: number }).n).toBe(0);
   });
 
   it('the import job writes through its own pool on the database the URL names', async () => {
