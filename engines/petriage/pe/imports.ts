@@ -1,9 +1,15 @@
 // Import, delay-load import and bound import tables, and the import hash, read with pefile's rules so the hash matches it exactly.
 import { hash } from 'node:crypto';
 import type { Notes } from './headers.js';
-import { LIMITS, PeRangeError, isAllZero, u16At, u32At, type PeImage } from './image.js';
-import { OLEAUT32_ORDINALS, WS2_32_ORDINALS } from './ordinals.js';
+import * as imageModule from './image.js';
+import { PeRangeError, type PeImage } from './image.js';
+import * as ordinalsModule from './ordinals.js';
 import type { PeBoundImport, PeImportedDll, PeImportedSymbol } from './types.js';
+
+// Imported functions and tables bound once: under a CommonJS transform (tsx, which runs the tests and the
+// bench) every read of an imported binding is a getter call, which cost a tenth of dissect's time.
+const { LIMITS, isAllZero, u16At, u32At } = imageModule;
+const { OLEAUT32_ORDINALS, WS2_32_ORDINALS } = ordinalsModule;
 
 /** What the import walkers need to know about the image. */
 export interface ImportContext {
