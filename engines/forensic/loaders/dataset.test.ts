@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../test/corpora.js';
 import { VitrineError } from '../../core/errors.js';
 import { ingestArtifact, type IngestResult } from '../ingest.js';
-import { datasetJsonSchema } from './dataset.js';
+import { datasetEventSchema, datasetJsonSchema, plainDatasetEvent } from './dataset.js';
 import { escapePreproc, unescapePreproc } from './preproc.js';
 
 const resources = path.join(REPO_ROOT, 'resources', 'forensic');
@@ -70,6 +70,54 @@ describe('dataset-json', () => {
     expect(r.events).toHaveLength(1);
     expect(r.events[0]).toMatchObject({ host: 'h1', raw: { recordNumber: 2, offset: (lines[0] as string).length + 1 }, attributes: { suppliedId: 'x' } });
     expect(r.artifact.warningCounts).toEqual({ bad_json: 1 });
+  });
+
+  it('takes by hand only events the schema takes, with the same fields', () => {
+    const base = { time: '2024-01-01T00:00:00Z', host: 'h1', action: 'process.create', actor: { name: 'a.exe', type: 'process' }, object: { type: 'file', name: 'b' }, summary: 's', attributes: { pid: '1', data: { k: [1, 'x', null, true] } }, id: 'i' };
+    const variants: unknown[] = [
+      base,
+      { time: null, action: 'a' },
+      { time: '2024-01-01T00:00:00Z', time_precision: 'second', time_source: 's', host: null, actor: null, object: null, action: 'a.b_c', event_id: 'e', integrity_hash: 'h' },
+      { ...base, time: undefined },
+      { ...base, time: 5 },
+      { ...base, time: 'x'.repeat(65) },
+      { ...base, time_precision: 'hour' },
+      { ...base, host: '' },
+      { ...base, host: 7 },
+      { ...base, action: 'Not.Dotted' },
+      { ...base, action: 'a..b' },
+      { ...base, action: 'a'.repeat(129) },
+      { ...base, actor: { type: 'process' } },
+      { ...base, actor: { type: 'alien', name: 'x' } },
+      { ...base, actor: { type: 'process', name: 'x', extra: 1 } },
+      { ...base, object: { type: 'file', name: '' } },
+      { ...base, object: [] },
+      { ...base, summary: 'x'.repeat(4097) },
+      { ...base, id: 'x'.repeat(257) },
+      { ...base, extra: 1 },
+      { ...base, attributes: [] },
+      { ...base, attributes: null },
+      { ...base, attributes: { ['k'.repeat(129)]: 1 } },
+      { ...base, attributes: { n: Infinity } },
+      { ...base, attributes: { deep: { n: [Number.NaN] } } },
+      JSON.parse('{"time":null,"action":"a","attributes":{"x":{"__proto__":{"y":1}}}}'),
+      [],
+      null,
+      'text',
+    ];
+    let plain = 0;
+    for (const v of variants) {
+      const fast = plainDatasetEvent(v);
+      const slow = datasetEventSchema.safeParse(v);
+      if (fast !== null) {
+        plain++;
+        expect(slow.success).toBe(true);
+        expect(fast).toEqual(slow.data);
+        expect(Object.keys(fast.actor ?? {})).toEqual(Object.keys(slow.data?.actor ?? {}));
+      }
+    }
+    expect(plain).toBe(3);
+    expect(plainDatasetEvent({ ...base, extra: 1 })).toBeNull();
   });
 
   it('ships a JSON Schema that matches the validator', () => {
