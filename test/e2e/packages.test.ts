@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditVerification } from '../../engines/core/contracts/pkgscan.js';
 import { AuditLog } from '../../engines/pkgscan/audit/audit.js';
 import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
+import { pkgscanDatabase } from '../../engines/pkgscan/db/open.js';
 import { publishEvent } from '../../engines/pkgscan/events/publish.js';
 import { requestException } from '../../engines/pkgscan/exceptions/exceptions.js';
 import { findUserByEmail } from '../../engines/pkgscan/users/users.js';
@@ -28,15 +29,16 @@ describe.skipIf(!browserSuiteRuns())('Packages workspace in Chromium', () => {
     await pkgscanCli(['create-admin', '--email', ANALYST, '--role', 'security_analyst'], { stdin: Readable.from(['an analyst password\n']), db });
     const analyst = findUserByEmail(db, ANALYST);
     if (!analyst) throw new Error('no analyst');
-    requestException(
+    await requestException(
       db,
       new AuditLog(db),
       { ecosystem: 'npm', package: 'left-pad', version_range: '^1.3.0', scope: 'finding:install_script', justification: 'vendored copy, reviewed by the platform team', expires_at: new Date(Date.now() + 14 * 86_400_000).toISOString() },
       analyst.id,
       'e2e-request-0001',
     );
-    publishEvent(db, { type: 'maintainer_changed', severity: 'high', package: 'npm/left-pad', details: { added: 1 } });
-    publishEvent(db, { type: 'new_release_detected', severity: 'info', package: 'pypi/requests' });
+    const store = pkgscanDatabase(db, undefined);
+    await publishEvent(store, { type: 'maintainer_changed', severity: 'high', package: 'npm/left-pad', details: { added: 1 } });
+    await publishEvent(store, { type: 'new_release_detected', severity: 'info', package: 'pypi/requests' });
   }, 240_000);
 
   afterAll(async () => {
@@ -122,7 +124,7 @@ describe.skipIf(!browserSuiteRuns())('Packages workspace in Chromium', () => {
     await page.getByRole('button', { name: 'Verify chain' }).click();
     await page.getByTestId('audit-verification').getByText(/Chain intact/).waitFor();
     const head = await page.getByTestId('audit-head').innerText();
-    const verification: AuditVerification = new AuditLog(session.workstation.db).verify();
+    const verification: AuditVerification = await new AuditLog(session.workstation.db).verifyChain();
     expect(head).toBe(verification.head_hash);
     const actions = await page.getByTestId('audit-row').locator('td:nth-child(3)').allInnerTexts();
     for (const a of ['auth.login', 'auth.login_failed', 'user.create', 'policy.update', 'exception.approve', 'event.ack']) expect(actions).toContain(a);

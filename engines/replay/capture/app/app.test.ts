@@ -209,7 +209,7 @@ describe('HTTP start lines read from bytes', () => {
 
   it('status lines: whenever the byte reader accepts a line, the pattern gives the same version, code and reason', () => {
     expect(same(responseLine, RESPONSE_LINE, responses)).toBeGreaterThan(100);
-    expect([...(responseLine(bytesOf('HTTP/1.1 200'), 0, 12) ?? [])]).toEqual(['', '1.1', '200', undefined]);
+    expect(Array.from(responseLine(bytesOf('HTTP/1.1 200'), 0, 12) ?? [])).toEqual(['', '1.1', '200', undefined]);
   });
 });
 
