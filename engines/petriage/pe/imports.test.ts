@@ -1,7 +1,7 @@
 // The import hash over hand-made lists: pefile's terms, and MD5 over their Latin-1 bytes whatever the characters.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { imphash } from './imports.js';
+import { imphash, imphashPair } from './imports.js';
 import type { PeImportedDll, PeImportedSymbol } from './types.js';
 
 const sym = (name: string | null, ordinal: number | null = null): PeImportedSymbol => ({
@@ -28,5 +28,25 @@ describe('imphash', () => {
     const dlls: PeImportedDll[] = [{ dll: 'caf\u00e9.dll', descriptor_offset: 0, symbols: [sym('f\u00fc')] }];
     expect(imphash(dlls)).toBe(createHash('md5').update(Buffer.from('caf\u00e9.f\u00fc', 'latin1')).digest('hex'));
     expect(imphash([])).toBe('');
+  });
+
+  it('gives the same hashes from dissect\'s byte path (imphashPair) as from the terms, with and without delay-load imports', () => {
+    const md5 = (text: string): string => createHash('md5').update(Buffer.from(text, 'latin1')).digest('hex');
+    const kernel: PeImportedDll = { dll: 'KERNEL32.DLL', descriptor_offset: 0, symbols: [sym('CreateFileW'), sym(null, 7)] };
+    const ole: PeImportedDll = { dll: 'OleAut32.dll', descriptor_offset: 0, symbols: [sym(null, 2), sym(null, 9999)] };
+    const driver: PeImportedDll = { dll: 'ntoskrnl.exe', descriptor_offset: 0, symbols: [sym('IoCreateDevice')] };
+    const latin: PeImportedDll = { dll: 'USER32.dll', descriptor_offset: 0, symbols: [sym('Gr\u00dc\u00dfe')] };
+    const empty: PeImportedDll = { dll: 'x.dll', descriptor_offset: 0, symbols: [sym('')] };
+    expect(imphashPair([kernel, ole], [driver])).toEqual({
+      plain: md5('kernel32.createfilew,kernel32.ord7,oleaut32.sysallocstring,oleaut32.ord9999'),
+      withDelay: md5('kernel32.createfilew,kernel32.ord7,oleaut32.sysallocstring,oleaut32.ord9999,ntoskrnl.exe.iocreatedevice'),
+    });
+    expect(imphashPair([], [driver])).toEqual({ plain: '', withDelay: md5('ntoskrnl.exe.iocreatedevice') });
+    expect(imphashPair([kernel], [])).toEqual({ plain: imphash([kernel]), withDelay: imphash([kernel]) });
+    // A name with characters above 0x7f, in either list, goes through the lowering of the terms one by one.
+    expect(imphashPair([kernel], [latin])).toEqual({ plain: imphash([kernel]), withDelay: imphash([kernel, latin]) });
+    expect(imphashPair([latin], [kernel])).toEqual({ plain: md5('user32.gr\u00fc\u00dfe'), withDelay: imphash([latin, kernel]) });
+    // A list whose symbols give no terms hashes the empty text; its delay-load hash holds no stray comma.
+    expect(imphashPair([empty], [kernel])).toEqual({ plain: md5(''), withDelay: imphash([kernel]) });
   });
 });

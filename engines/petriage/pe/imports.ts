@@ -400,14 +400,87 @@ export function imphash(dlls: readonly PeImportedDll[]): string {
   return md5Text(imphashText(dlls));
 }
 
-/** imphash(imports) and imphash([...imports, ...delayImports]), with the import terms made once. */
+/** imphash(imports) and imphash([...imports, ...delayImports]), with the import terms written once. */
 export function imphashPair(imports: readonly PeImportedDll[], delayImports: readonly PeImportedDll[]): { plain: string; withDelay: string } {
+  // The hash input is written as bytes into one reused buffer: the import terms, then the delay-load terms after
+  // them, so the two hashes read two lengths of the same bytes.
+  const plainEnd = writeTerms(imports, 0);
+  const end = plainEnd < 0 ? -1 : writeTerms(delayImports, plainEnd);
+  if (end < 0) return imphashPairOfText(imports, delayImports);
+  const plain = imports.length === 0 ? '' : hash('md5', termBytes.subarray(0, plainEnd), 'hex');
+  if (delayImports.length === 0) return { plain, withDelay: plain };
+  return { plain, withDelay: hash('md5', termBytes.subarray(0, end), 'hex') };
+}
+
+/** imphashPair made from texts: for names with characters above 0x7f, which writeTerms leaves to it. */
+function imphashPairOfText(imports: readonly PeImportedDll[], delayImports: readonly PeImportedDll[]): { plain: string; withDelay: string } {
   const text = imphashText(imports);
   const plain = imports.length === 0 ? '' : md5Text(text);
   if (delayImports.length === 0) return { plain, withDelay: plain };
   // Every term holds a dot, so a list's text is empty only when the list is.
   const delayText = imphashText(delayImports);
   return { plain, withDelay: md5Text(text === '' ? delayText : delayText === '' ? text : `${text},${delayText}`) };
+}
+
+/** The imphash input of the file being hashed (reused from file to file; grown when a file needs more). */
+let termBytes = Buffer.alloc(1 << 16);
+
+/**
+ * Writes the `lib.func` terms of `dlls` as lower-case ASCII bytes into termBytes from `at` (a comma before each
+ * term but the buffer's first) and returns where they end; -1 when a name has a character above 0x7f (such text is
+ * lowered term by term, see imphashText).
+ */
+function writeTerms(dlls: readonly PeImportedDll[], at: number): number {
+  let pos = at;
+  for (const entry of dlls) {
+    const libDot = libPrefix(entry.dll);
+    if (libDot === null) return -1;
+    const lower = libDot.lower;
+    for (const sym of entry.symbols) {
+      const func = sym.name !== null && sym.name !== '' ? sym.name : sym.ordinal !== null ? ordinalName(lower, sym.ordinal) : '';
+      if (func === '') continue;
+      const need = pos + 1 + libDot.prefix.length + func.length;
+      if (need > termBytes.length) {
+        const grown = Buffer.alloc(Math.max(need, 2 * termBytes.length));
+        termBytes.copy(grown, 0, 0, pos);
+        termBytes = grown;
+      }
+      const out = termBytes;
+      if (pos > 0) out[pos++] = 0x2c;
+      const prefix = libDot.prefix;
+      for (let i = 0; i < prefix.length; i++) out[pos++] = prefix.charCodeAt(i);
+      for (let i = 0; i < func.length; i++) {
+        const c = func.charCodeAt(i);
+        if (c > 0x7f) return -1;
+        out[pos++] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+      }
+    }
+  }
+  return pos;
+}
+
+/** A DLL name lowered, and the library part of its terms (lowered, extension dropped, with its dot). */
+interface LibPrefix {
+  readonly lower: string;
+  readonly prefix: string;
+}
+
+/** libPrefix's answers by DLL name: files import from the same few hundred DLLs (the cache stops growing at a bound). */
+const LIB_PREFIXES = new Map<string, LibPrefix | null>();
+
+/** The term prefix of a DLL name, or null when the name has a character above 0x7f. */
+function libPrefix(dll: string): LibPrefix | null {
+  let p = LIB_PREFIXES.get(dll);
+  if (p !== undefined) return p;
+  p = null;
+  if (!NON_ASCII.test(dll)) {
+    const lower = asciiLower(dll);
+    // pefile drops a .ocx, .sys or .dll extension.
+    const dot = lower.lastIndexOf('.');
+    p = { lower, prefix: `${dot >= 0 && EXTENSIONS.has(lower.slice(dot + 1)) ? lower.slice(0, dot) : lower}.` };
+  }
+  if (LIB_PREFIXES.size < 4096) LIB_PREFIXES.set(dll, p);
+  return p;
 }
 
 function md5Text(text: string): string {
