@@ -179,15 +179,21 @@ export class ProvenanceGraph {
     const v = this.nodeSlots[slot] as number;
     let n = v === 0 ? undefined : this.byIx[v - 1];
     if (!n) {
-      n = { id, ix: this.byIx.length, kind, label: this.intern(label), host, attributes: {}, eventIds: NO_IDS, source: null, sources: null };
+      // The caller's attributes (a literal of its own per call) become the node's when none is null: no copy made key by key.
+      n = { id, ix: this.byIx.length, kind, label: this.intern(label), host, attributes: withoutNulls(attributes), eventIds: NO_IDS, source: null, sources: null };
       this.byIx.push(n);
       this.nodeSlots[slot] = this.byIx.length;
       if (this.byIx.length * 2 > this.nodeSlots.length) {
         this.nodeSlots = new Int32Array(this.nodeSlots.length * 2);
         for (let ix = 0; ix < this.byIx.length; ix++) this.nodeSlots[this.nodeSlot((this.byIx[ix] as NodeDraft).id)] = ix + 1;
       }
+    } else {
+      const own = n.attributes;
+      for (const k in attributes) {
+        const value = attributes[k] as AttrValue | null;
+        if (value !== null && own[k] === undefined) own[k] = value;
+      }
     }
-    for (const [k, v] of Object.entries(attributes)) if (v !== null && n.attributes[k] === undefined) n.attributes[k] = v;
     if (e) this.support(n, e);
     return n;
   }
@@ -377,6 +383,20 @@ export class ProvenanceGraph {
     this.edgeTechniques = [];
     return { nodes, edges, endpoints: { from: edges.columns.from, to: edges.columns.to } };
   }
+}
+
+/** The attributes themselves when none is null, else a copy without the null ones (in their order). */
+function withoutNulls(attributes: Record<string, AttrValue | null>): Record<string, AttrValue> {
+  for (const k in attributes)
+    if (attributes[k] === null) {
+      const out: Record<string, AttrValue> = {};
+      for (const j in attributes) {
+        const value = attributes[j] as AttrValue | null;
+        if (value !== null) out[j] = value;
+      }
+      return out;
+    }
+  return attributes as Record<string, AttrValue>;
 }
 
 /** The position of a name in its table, added when new. */
