@@ -1,5 +1,6 @@
 // The normalised forensic Event every loader produces, its reliability grades, and its integrity hash and stable id.
-import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { sha256Hex } from '../core/canonical.js';
+import { canonicalEventText } from './canonical-event.js';
 import { VitrineError } from '../core/errors.js';
 import type { RawRecordView as RawRecordRef } from '../core/contracts/forensic.js';
 
@@ -91,22 +92,8 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 /** The canonical form that is hashed: every draft field, never eventId or integrityHash. */
 export function canonicalEvent(event: EventDraft): string {
-  const e = event;
   try {
-    return canonicalJson({
-      v: EVENT_HASH_VERSION,
-      actor: e.actor,
-      action: e.action,
-      object: e.object,
-      time: e.time,
-      host: e.host,
-      summary: e.summary,
-      attributes: e.attributes,
-      reliability: e.reliability,
-      loader: e.loader,
-      kind: e.kind,
-      raw: e.raw,
-    });
+    return canonicalEventText(event, EVENT_HASH_VERSION);
   } catch (err) {
     throw new VitrineError('validation_failed', 'an event holds a value JSON cannot carry', { cause: err });
   }

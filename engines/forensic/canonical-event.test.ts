@@ -1,0 +1,61 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusPath } from '../../test/corpora.js';
+import { canonicalJson } from '../core/canonical.js';
+import { canonicalEventText, type HashedEvent } from './canonical-event.js';
+import { ingestArtifact } from './ingest.js';
+
+const reference = (e: HashedEvent, v: number): string => {
+  const { actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw } = e;
+  return canonicalJson({ v, actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw });
+};
+
+const base: HashedEvent = {
+  actor: { type: 'process', name: 'a.exe' },
+  action: 'process.create',
+  object: null,
+  time: { time: '2024-01-01T00:00:00Z', precision: 'second', source: 's' },
+  host: 'h',
+  summary: 'line "quoted"\n\u0001 \ud800',
+  attributes: { b: 1, a: [1, 'x', null, true, { z: 1, y: 2.5 }], é: 'u', '10': 2, '9': 3, 'k"\\': 'v' },
+  reliability: 'C',
+  loader: 'authlog/1',
+  kind: 'authlog',
+  raw: { artifactSha256: 'a'.repeat(64), recordNumber: 1, rawSha256: 'b'.repeat(64) },
+};
+
+describe('canonicalEventText', () => {
+  it('writes what canonicalJson writes for the events of real artefacts', () => {
+    const root = corpusPath('evtx', 'evtx-crate');
+    const evtx = readdirSync(root).filter((f) => f.endsWith('.evtx')).slice(0, 6).map((f) => path.join(root, f));
+    let n = 0;
+    for (const file of evtx) {
+      for (const e of ingestArtifact(file, { evidenceRoot: root }).events) {
+        expect(canonicalEventText(e, 1)).toBe(reference(e, 1));
+        n++;
+      }
+    }
+    expect(n).toBeGreaterThan(100);
+  });
+
+  it('writes what canonicalJson writes for odd values, and refuses what it refuses', () => {
+    const variants: HashedEvent[] = [
+      base,
+      { ...base, attributes: { n: -0, u: undefined, f: () => 1, d: new Date(0) } },
+      { ...base, attributes: { list: [undefined, 1] } },
+      // eslint-disable-next-line no-sparse-arrays -- a hole, which JSON writes as null
+      { ...base, attributes: { list: [1, , 2] } },
+      { ...base, attributes: { deep: JSON.parse('['.repeat(40) + ']'.repeat(40)) as unknown } },
+      { ...base, attributes: Object.assign(Object.create(null) as object, { b: 1, a: 2 }) },
+      { ...base, host: undefined },
+      { ...base, attributes: { toJSON: 'a string, not a method' } },
+      { ...base, attributes: { big: 1e21, small: 1e-7, neg: -1.5 } },
+    ];
+    for (const e of variants) expect(canonicalEventText(e, 1)).toBe(reference(e, 1));
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    for (const attributes of [cyclic, { n: Number.NaN }, { n: Infinity }, { b: 1n }])
+      expect(() => canonicalEventText({ ...base, attributes }, 1)).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,115 @@
+// The canonical text of an event for its integrity hash, written for the event's known shape: the same bytes as
+// canonicalJson of the hashed record (RFC 8785), without building that record or sorting its twelve keys per event.
+import { canonicalJson } from '../core/canonical.js';
+
+/** Characters JSON.stringify escapes in a string: quote, backslash, controls, and surrogates (lone ones are escaped). */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** Nesting past this depth goes to canonicalJson (which also finds cycles). */
+const MAX_DEPTH = 32;
+
+/** Thrown inside the writer when a value is not plain JSON; the caller then writes the whole record with canonicalJson. */
+class NotPlain extends Error {}
+const NOT_PLAIN = new NotPlain('not plain JSON');
+
+/** A key's text with its colon (`"key":`), kept for the keys seen (attribute names repeat across events). */
+const keyTexts = new Map<string, string>();
+const KEY_CACHE_LIMIT = 4096;
+
+function keyText(k: string): string {
+  let t = keyTexts.get(k);
+  if (t === undefined) {
+    t = `${NEEDS_ESCAPE.test(k) ? JSON.stringify(k) : `"${k}"`}:`;
+    if (keyTexts.size < KEY_CACHE_LIMIT) keyTexts.set(k, t);
+  }
+  return t;
+}
+
+const str = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+
+/** Keys in UTF-16 code unit order (insertion sort: objects have few keys, often already in order). */
+function sortedKeys(keys: string[]): string[] {
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > k) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+  return keys;
+}
+
+/** A plain JSON value's canonical text; NOT_PLAIN for anything canonicalJson treats specially (toJSON, undefined, holes ...). */
+function plain(v: unknown, depth: number): string {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return str(v);
+    case 'number':
+      if (!Number.isFinite(v) || Object.is(v, -0)) throw NOT_PLAIN;
+      return String(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object': {
+      if (depth > MAX_DEPTH) throw NOT_PLAIN;
+      if (Array.isArray(v)) {
+        let out = '[';
+        for (let i = 0; i < v.length; i++) {
+          if (!(i in v)) throw NOT_PLAIN;
+          out += (i > 0 ? ',' : '') + plain(v[i], depth + 1);
+        }
+        return `${out}]`;
+      }
+      const proto: unknown = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+      const rec = v as Record<string, unknown>;
+      if (typeof rec['toJSON'] === 'function') throw NOT_PLAIN;
+      let out = '{';
+      let first = true;
+      for (const key of sortedKeys(Object.keys(rec))) {
+        out += (first ? '' : ',') + keyText(key) + plain(rec[key], depth + 1);
+        first = false;
+      }
+      return `${out}}`;
+    }
+    default:
+      throw NOT_PLAIN;
+  }
+}
+
+/** What the event hash covers (EventDraft's fields), as canonicalEventText reads them. */
+export interface HashedEvent {
+  readonly actor: unknown;
+  readonly action: unknown;
+  readonly object: unknown;
+  readonly time: unknown;
+  readonly host: unknown;
+  readonly summary: unknown;
+  readonly attributes: unknown;
+  readonly reliability: unknown;
+  readonly loader: unknown;
+  readonly kind: unknown;
+  readonly raw: unknown;
+}
+
+/**
+ * canonicalJson({ v: version, ...the event's hashed fields }): the keys written in their sorted order (action, actor,
+ * attributes, host, kind, loader, object, raw, reliability, summary, time, v). A field or value that is not plain JSON
+ * (undefined, a toJSON, a class instance, a hole, -0, a non-finite number, deep nesting) sends the whole record
+ * to canonicalJson, so the text is always canonicalJson's (and its errors are canonicalJson's).
+ */
+export function canonicalEventText(e: HashedEvent, version: number): string {
+  try {
+    return (
+      `{"action":${plain(e.action, 0)},"actor":${plain(e.actor, 0)},"attributes":${plain(e.attributes, 0)},"host":${plain(e.host, 0)},"kind":${plain(e.kind, 0)},"loader":${plain(e.loader, 0)}` +
+      `,"object":${plain(e.object, 0)},"raw":${plain(e.raw, 0)},"reliability":${plain(e.reliability, 0)},"summary":${plain(e.summary, 0)},"time":${plain(e.time, 0)},"v":${plain(version, 0)}}`
+    );
+  } catch (err) {
+    if (err !== NOT_PLAIN) throw err;
+    const { actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw } = e;
+    return canonicalJson({ v: version, actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw });
+  }
+}
