@@ -58,15 +58,47 @@ function validImportName(b: Uint8Array, start: number, end: number): boolean {
   return true;
 }
 
-interface Thunk {
-  /** AddressOfData as a number (exact below 2^53). */
-  readonly value: number;
-  /** The ordinal flag (bit 31 or bit 63) is set. */
-  readonly byOrdinal: boolean;
-  /** Low 32 bits, where an ordinal lives. */
-  readonly low: number;
-  readonly offset: number;
+/**
+ * A thunk array as read: per entry, AddressOfData as a number (exact below 2^53), its low 32 bits (where an
+ * ordinal lives), whether the ordinal flag (bit 31 or bit 63) is set, and the entry's file offset (-1 where none).
+ * Columns of typed arrays, two of them reused from file to file (the lookup and the address table of a descriptor).
+ */
+class ThunkTable {
+  length = 0;
+  value = new Float64Array(256);
+  low = new Uint32Array(256);
+  byOrdinal = new Uint8Array(256);
+  offset = new Float64Array(256);
+
+  push(value: number, byOrdinal: boolean, low: number, offset: number): void {
+    const k = this.length;
+    if (k === this.value.length) this.grow();
+    this.value[k] = value;
+    this.low[k] = low;
+    this.byOrdinal[k] = byOrdinal ? 1 : 0;
+    this.offset[k] = offset;
+    this.length = k + 1;
+  }
+
+  private grow(): void {
+    const n = 2 * this.value.length;
+    const value = new Float64Array(n);
+    value.set(this.value);
+    const low = new Uint32Array(n);
+    low.set(this.low);
+    const byOrdinal = new Uint8Array(n);
+    byOrdinal.set(this.byOrdinal);
+    const offset = new Float64Array(n);
+    offset.set(this.offset);
+    this.value = value;
+    this.low = low;
+    this.byOrdinal = byOrdinal;
+    this.offset = offset;
+  }
 }
+
+const LOOKUP_TABLE = new ThunkTable();
+const ADDRESS_TABLE = new ThunkTable();
 
 /** pefile normalize_import_va: old delay-load descriptors hold VAs; make them RVAs when they fall inside the image. */
 function normalizeVa(ctx: ImportContext, va: number): number {
@@ -75,14 +107,14 @@ function normalizeVa(ctx: ImportContext, va: number): number {
 }
 
 /**
- * pefile get_import_table: the thunk array at `rva`. Returns null where pefile returns None (an unreadable
- * entry) and [] where it gives up on a bogus table.
+ * pefile get_import_table: the thunk array at `rva`, into `table`. Where pefile returns None (an unreadable entry)
+ * or gives up on a bogus table, `table` is left empty (the caller treats both alike).
  */
-function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, containsAddresses: boolean): Thunk[] | null {
+function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, containsAddresses: boolean, table: ThunkTable): void {
+  table.length = 0;
   const { image } = ctx;
   const size = ctx.plus ? 8 : 4;
   const bytes = image.r.bytes;
-  const table: Thunk[] = [];
   // 32-bit addresses seen so far: a short list first (most tables are short), a Set once the list is long.
   const seen32: number[] = [];
   let seen32Set: Set<number> | null = null;
@@ -104,11 +136,11 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
       break;
     }
     ctx.symbolsRead++;
-    if (repeated >= MAX_REPEATED_ADDRESSES) return [];
-    if (max32 - min32 > MAX_ADDRESS_SPREAD || max64 - min64 > MAX_ADDRESS_SPREAD) return [];
+    if (repeated >= MAX_REPEATED_ADDRESSES) return void (table.length = 0);
+    if (max32 - min32 > MAX_ADDRESS_SPREAD || max64 - min64 > MAX_ADDRESS_SPREAD) return void (table.length = 0);
     if (!image.span(rva, size) || image.spanEnd - image.spanStart !== size) {
       ctx.notes.add(`import table entry at RVA 0x${rva.toString(16)} cannot be read`);
-      return null;
+      return void (table.length = 0);
     }
     const at = image.spanStart;
     const low = u32At(bytes, at) as number;
@@ -126,7 +158,7 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
     if (value !== 0) {
       if (byOrdinal) {
         // An ordinal beyond 16 bits is not an ordinal: pefile drops the whole table.
-        if ((lowNow & 0x7fffffff) > 0xffff) return [];
+        if ((lowNow & 0x7fffffff) > 0xffff) return void (table.length = 0);
       } else if (value >= TWO_32) {
         seen64 ??= new Set<number>();
         if (seen64.has(value)) repeated++;
@@ -148,10 +180,9 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
       }
     }
     if (allZero) break;
-    table.push({ value, byOrdinal, low: lowNow >>> 0, offset: image.tryOffset(rva) ?? -1 });
+    table.push(value, byOrdinal, lowNow >>> 0, image.tryOffset(rva) ?? -1);
     rva += size;
   }
-  return table;
 }
 
 /** pefile parse_imports: the symbols of one descriptor, from the lookup table or, failing that, the address table. */
@@ -166,37 +197,41 @@ function readSymbols(
 ): PeImportedSymbol[] {
   const { image } = ctx;
   const bytes = image.r.bytes;
-  const ilt = readThunks(ctx, lookupRva, maxLength, containsAddresses);
-  const iat = readThunks(ctx, iatRva, maxLength, containsAddresses);
-  if ((ilt === null || ilt.length === 0) && (iat === null || iat.length === 0)) {
+  const ilt = LOOKUP_TABLE;
+  const iat = ADDRESS_TABLE;
+  readThunks(ctx, lookupRva, maxLength, containsAddresses, ilt);
+  readThunks(ctx, iatRva, maxLength, containsAddresses, iat);
+  if (ilt.length === 0 && iat.length === 0) {
     ctx.notes.add(`damaged import table: lookup table 0x${lookupRva.toString(16)} and address table 0x${iatRva.toString(16)} are both unreadable`);
     return [];
   }
-  const table = ilt !== null && ilt.length > 0 ? ilt : (iat as Thunk[]);
-  if (expectIatCopy && ilt !== null && ilt.length > 0) {
-    const differs = iat === null || iat.length < ilt.length || ilt.some((t, i) => iat[i]?.value !== t.value);
+  const table = ilt.length > 0 ? ilt : iat;
+  if (expectIatCopy && ilt.length > 0) {
+    let differs = iat.length < ilt.length;
+    for (let i = 0; i < ilt.length && !differs; i++) differs = iat.value[i] !== ilt.value[i];
     if (differs) ctx.notes.add(`import address table at RVA 0x${iatRva.toString(16)} differs from its lookup table in an unbound file; the lookup table is used`);
   }
   const entrySize = ctx.plus ? 8 : 4;
   const out: PeImportedSymbol[] = [];
   let invalid = 0;
   for (let idx = 0; idx < table.length; idx++) {
-    const t = table[idx] as Thunk;
+    const value = table.value[idx] as number;
+    const byOrdinal = table.byOrdinal[idx] === 1;
     let ordinal: number | null = null;
     let hasName = false;
     let nameStart = 0;
     let nameEnd = 0;
     let hint: number | null = null;
     let invalidName = false;
-    if (t.value !== 0) {
-      if (t.byOrdinal) ordinal = t.low & 0xffff;
+    if (value !== 0) {
+      if (byOrdinal) ordinal = (table.low[idx] as number) & 0xffff;
       else {
         // pefile reads the hint (which may be cut short), then the name (empty when nothing is there), then
         // requires the name's RVA to map; where a read fails, what was read so far stands.
-        const hintRva = ctx.plus ? t.value % 2 ** 63 : t.value % 0x80000000;
+        const hintRva = ctx.plus ? value % 2 ** 63 : value % 0x80000000;
         if (image.span(hintRva, 2)) {
           hint = image.spanEnd - image.spanStart === 2 ? (u16At(bytes, image.spanStart) as number) : null;
-          image.stringSpan(t.value + 2, LIMITS.maxName);
+          image.stringSpan(value + 2, LIMITS.maxName);
           nameStart = image.spanStart;
           nameEnd = image.spanEnd;
           hasName = true;
@@ -217,9 +252,9 @@ function readSymbols(
         ordinal,
         ordinal_name: null,
         hint,
-        by_ordinal: t.byOrdinal,
+        by_ordinal: byOrdinal,
         iat_rva: iatRva + idx * entrySize,
-        thunk_offset: t.offset,
+        thunk_offset: table.offset[idx] as number,
       });
     }
   }
