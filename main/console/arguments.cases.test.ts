@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkArguments, realPathOf } from './arguments.js';
-import { argvSchema, isExecutable, launchFor, MAX_ARG_CHARS, MAX_ARGS, PASSED_VARIABLES, resolveCwd, runEnvironment } from './executables.js';
+import { argvSchema, cliModuleUrl, isExecutable, launchFor, MAX_ARG_CHARS, MAX_ARGS, PASSED_VARIABLES, resolveCwd, runEnvironment } from './executables.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'vitrine-console-cases-'));
 const home = path.join(base, 'home');
@@ -106,8 +106,8 @@ describe('executables, the argv limits and the environment of a run', () => {
 
   it('passes only the listed variables, then sets the run variables', () => {
     const from = { PATH: '/bin', LANG: 'C', GATE_SIGNING_KEY: 'secret', METRICS_TOKEN: 't', VITRINE_TOKEN: 't', HOME: '/h' };
-    expect(runEnvironment({ dataDir: '/d' }, undefined, from)).toEqual({ PATH: '/bin', LANG: 'C', HOME: '/h', VITRINE_HOME: '/d', TERM: 'xterm-256color', FORCE_COLOR: '1' });
-    expect(runEnvironment({ dataDir: '/d', evidenceRoot: '/e' }, { cols: 120, rows: 40 }, {})).toEqual({ VITRINE_HOME: '/d', FORENSIC_EVIDENCE_ROOT: '/e', TERM: 'xterm-256color', FORCE_COLOR: '1', COLUMNS: '120', LINES: '40' });
+    expect(runEnvironment({ dataDir: '/d' }, undefined, from)).toStrictEqual({ PATH: '/bin', LANG: 'C', HOME: '/h', VITRINE_HOME: '/d', TERM: 'xterm-256color', FORCE_COLOR: '1' });
+    expect(runEnvironment({ dataDir: '/d', evidenceRoot: '/e' }, { cols: 120, rows: 40 }, {})).toStrictEqual({ VITRINE_HOME: '/d', FORENSIC_EVIDENCE_ROOT: '/e', TERM: 'xterm-256color', FORCE_COLOR: '1', COLUMNS: '120', LINES: '40' });
     for (const secret of ['GATE_SIGNING_KEY', 'ATTR_API_TOKEN', 'METRICS_TOKEN']) expect(PASSED_VARIABLES).not.toContain(secret);
   });
 
@@ -116,5 +116,8 @@ describe('executables, the argv limits and the environment of a run', () => {
     expect(l.command).toBe(process.execPath);
     expect(l.args.slice(-3)).toEqual([path.resolve(import.meta.dirname, '..', '..', 'engines', 'forensic', 'cli.ts'), 'analyze', 'x']);
     expect(l.args.filter((a) => a === '--import')).toHaveLength(2);
+    // the parent watch is loaded first, from this folder, as TypeScript from sources
+    expect(l.args[3]).toBe(new URL('./parent-watch.ts', import.meta.url).href);
+    expect(cliModuleUrl('pkgscan')).toBe(new URL('../../engines/pkgscan/cli.ts', import.meta.url).href);
   });
 });
