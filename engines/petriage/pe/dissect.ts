@@ -24,7 +24,7 @@ const { DIR } = constantsModule;
 const { findOverlay, readCertificates, readDebug, readRich, readTls } = directoriesModule;
 const { readExports } = exportsModule;
 const { describeDirectories, parseHeaders, peChecksum } = headersModule;
-const { imphashPair, readBoundImports, readImportDirectory } = importsModule;
+const { imphashPair, lowerDllName, readBoundImports, readImportDirectory } = importsModule;
 const { readResources } = resourcesModule;
 
 const KERNEL_MODULES = new Set(['ntoskrnl.exe', 'hal.dll', 'ndis.sys', 'bootvid.dll', 'kdcom.dll']);
@@ -244,7 +244,7 @@ function unreadable(e: unknown, notes: Notes, what: string): void {
 /** pefile's driver test: kernel imports, or PAGE sections with a native subsystem (names compared without case). */
 function isDriver(imports: readonly PeImportedDll[], sections: readonly PeSection[], subsystem: number): boolean {
   if (imports.length === 0) return false;
-  for (const d of imports) if (KERNEL_MODULES.has(d.dll.toLowerCase())) return true;
+  for (const d of imports) if (KERNEL_MODULES.has(lowerDllName(d.dll))) return true;
   if (subsystem !== 1 && subsystem !== 8) return false;
   for (const s of sections) {
     const name = s.name.toLowerCase();

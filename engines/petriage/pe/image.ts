@@ -270,20 +270,22 @@ export class PeImage {
   /** Fills the derived bounds of every section; call once the list is sorted by VirtualAddress. */
   finishSections(): void {
     const fileLength = this.r.length;
-    this.sections.forEach((s, i) => {
+    const sections = this.sections;
+    for (let i = 0; i < sections.length; i++) {
+      const s = sections[i] as SectionRecord;
       s.vaAdj = this.adjustVa(s.virtualAddress);
       let ptr = PeImage.adjustPtr(s.pointerToRawData);
       if (this.sectionAlignment < 0x1000 && s.pointerToRawData === s.virtualAddress) ptr = s.virtualAddress;
       s.ptrAdj = ptr;
       // A raw size running past the file is not trusted: the virtual size is used instead.
       let size = fileLength - s.ptrAdj < s.sizeOfRawData ? s.virtualSize : Math.max(s.sizeOfRawData, s.virtualSize);
-      const next = this.sections[i + 1];
+      const next = sections[i + 1];
       if (next !== undefined && next.virtualAddress > s.virtualAddress && s.vaAdj + size > next.virtualAddress) {
         size = next.virtualAddress - s.vaAdj;
       }
       s.minRva = s.vaAdj;
       s.maxRva = s.vaAdj + size;
-    });
+    }
   }
 
   sectionByRva(rva: number): SectionRecord | undefined {

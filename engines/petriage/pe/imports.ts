@@ -342,7 +342,7 @@ export function readImportDirectory(ctx: ImportContext, rva: number, delay: bool
       dllName = INVALID;
     }
     if (dllName.length === 0) continue;
-    const table = ordinalTable(asciiLower(dllName));
+    const table = ordinalTable(lowerDllName(dllName));
     const named = table === undefined ? symbols : symbols.map((sym) => (sym.name === null && sym.ordinal !== null ? { ...sym, ordinal_name: table.get(sym.ordinal) ?? `ord${sym.ordinal}` } : sym));
     out.push({ dll: dllName, descriptor_offset: descriptorOffset, symbols: named });
   }
@@ -509,7 +509,7 @@ function libPrefix(dll: string): LibPrefix | null {
   if (p !== undefined) return p;
   p = null;
   if (!NON_ASCII.test(dll)) {
-    const lower = asciiLower(dll);
+    const lower = lowerDllName(dll);
     // pefile drops a .ocx, .sys or .dll extension.
     const dot = lower.lastIndexOf('.');
     p = { lower, prefix: `${dot >= 0 && EXTENSIONS.has(lower.slice(dot + 1)) ? lower.slice(0, dot) : lower}.` };
@@ -533,4 +533,17 @@ const NON_ASCII = /[\u0080-\uffff]/;
  */
 function asciiLower(s: string): string {
   return s.toLowerCase();
+}
+
+/** DLL names lowered, by name: the same few hundred names recur from file to file (the cache stops growing at a bound). */
+const LOWER_DLL_NAMES = new Map<string, string>();
+
+/** asciiLower of a DLL name, cached. */
+export function lowerDllName(dll: string): string {
+  let lower = LOWER_DLL_NAMES.get(dll);
+  if (lower === undefined) {
+    lower = asciiLower(dll);
+    if (LOWER_DLL_NAMES.size < 4096) LOWER_DLL_NAMES.set(dll, lower);
+  }
+  return lower;
 }
