@@ -8,7 +8,7 @@ import type { Project } from '../../core/contracts/pkgscan-projects.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
 import type { PkgscanConfig } from '../config.js';
-import { importArchive } from '../sources/store.js';
+import { storeArchive } from '../sources/store.js';
 import { call, createUser, loginAs, type Session, type TestServer, startServer } from '../testutil.js';
 
 const fixture = backendFixture();
@@ -26,9 +26,9 @@ for (const backend of backendCases) {
       const config: Partial<PkgscanConfig> = b.url !== undefined ? { databaseUrl: b.url } : {};
       const one = await startServer(config);
       const two = backend.name === 'postgres' ? await startServer(config) : one;
-      // The package store's index is per server here (each has its own folder): both hold the same archives.
+      // Each server has its own archive folder here, so both store the archives; the index is the shared one (recorded once).
       for (const s of new Set([one, two]))
-        for (const f of [BENIGN, MALICIOUS]) importArchive(s.platform.db, s.platform.dataDir, readFileSync(corpusPath('packages', f)), { filename: f.split('/').pop() ?? f, source: 'import', actor: 'system' });
+        for (const f of [BENIGN, MALICIOUS]) await storeArchive(s.platform.store, s.platform.dataDir, readFileSync(corpusPath('packages', f)), { filename: f.split('/').pop() ?? f, source: 'import', actor: 'system' });
       await createUser(one, 'admin', 'root@example.org');
       const admin = await loginAs(one, 'root@example.org');
       return {

@@ -8,7 +8,7 @@ export function scanDeps(p: Platform): ScanDeps {
   return {
     jobs: p.jobs,
     // mirror downloads are identified in the service's workers, never parsed in the serving process
-    sources: () => sourcesFromConfig(p.db, p.dataDir, process.env, { jobs: p.jobs }),
+    sources: () => sourcesFromConfig(p.store, p.dataDir, process.env, { jobs: p.jobs }),
     vulnerabilities: (ecosystem, name, version) => assessRelease(p, ecosystem, name, version),
     internalNamespaces: p.config.internalNamespaces,
   };

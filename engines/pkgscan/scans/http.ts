@@ -8,7 +8,7 @@ import { getByIdRoute, listRoute, type RouteDef } from '../routing/http.js';
 import { advisoriesOfPackage, getScan, listScans, newestVerdicts, scanStats } from './store.js';
 import { isScanEcosystem, scanPackage, scanRequestSchema, type ScanDeps } from './scan.js';
 import { normalizeName } from '../sources/resolve.js';
-import { listArtifacts } from '../sources/store.js';
+import { queryArtifacts } from '../sources/store.js';
 import { listDiffs } from '../diffs/store.js';
 import { findWatched } from '../monitoring/monitoring.js';
 
@@ -30,7 +30,7 @@ export async function packageOverview(p: Platform, ecosystemParam: string, nameP
     return undefined;
   }
   const verdicts = await newestVerdicts(p.store, ecosystemParam, name);
-  const stored = listArtifacts(p.db, { ecosystem: ecosystemParam, name }, 500, 0).items;
+  const stored = (await queryArtifacts(p.store, { ecosystem: ecosystemParam, name }, { limit: 500, offset: 0 })).items;
   if (verdicts.length === 0 && stored.length === 0) return undefined;
   return {
     ecosystem: ecosystemParam,

@@ -10,7 +10,7 @@ import type { Platform } from '../platform.js';
 import { checkRawUpload, listRoute, rawUploadToFile, readRawUpload, type RawUpload, type RouteDef, UUID } from '../routing/http.js';
 import { ATTEST_JOB, attestationUploadPath, MAX_ATTESTATION_BYTES, type AttestPayload, type AttestResult } from './attest.js';
 import { IDENTIFY_JOB, IDENTIFY_TIMEOUT_MS, packageUploadPath, type IdentifyPayload } from './identify.js';
-import { ARTIFACT_SOURCES, getArtifact, listArtifacts, MAX_ARCHIVE_BYTES, recordArtifact, setArtifactRegistry, storeUploadedFile, type ArchiveIdentity, type ImportResult } from './store.js';
+import { ARTIFACT_SOURCES, MAX_ARCHIVE_BYTES, queryArtifacts, readArtifact, saveArtifact, storeUploadedFile, updateArtifactRegistry, type ArchiveIdentity, type ImportResult } from './store.js';
 
 export const importQuery = z.object({
   filename: z.string().min(1).max(255).regex(/^[A-Za-z0-9][A-Za-z0-9._+!~-]*$/),
@@ -85,7 +85,7 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
           const payload: IdentifyPayload = { dataDir: p.dataDir, upload, filename: q.filename, ...(q.ecosystem !== undefined ? { ecosystem: q.ecosystem } : {}) };
           const identity = (await p.jobs.run(IDENTIFY_JOB, payload, { timeoutMs: IDENTIFY_TIMEOUT_MS, label: 'Identify an uploaded package', signal: controller.signal })) as ArchiveIdentity;
           await storeUploadedFile(p.dataDir, file, identity);
-          r = recordArtifact(p.db, identity, { source: 'upload', actor: caller?.id ?? 'anonymous' });
+          r = await saveArtifact(p.store, identity, { source: 'upload', actor: caller?.id ?? 'anonymous' });
         } finally {
           await rm(file, { force: true });
         }
@@ -104,7 +104,7 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
         'Attach attestations to a stored release: the body (application/json, at most 4 MiB) is the npm attestations document for name@version or a PyPI PEP 740 provenance object (or one attestation), as saved beside the archive for pkgscan import. Verified offline against the stored archive in a worker; it replaces the attestations stored with the release. 200 with {artifact, provenance, problems}; a document that fails verification is stored and reads invalid (scans then block)',
       handler: async (req, res, caller) => {
         const id = String(req.params['id']);
-        const artifact = UUID.test(id) ? getArtifact(p.db, id) : null;
+        const artifact = UUID.test(id) ? await readArtifact(p.store, id) : null;
         try {
           if (artifact === null) throw new VitrineError('not_found', 'no such stored release');
           checkRawUpload(req, ATTESTATION_UPLOAD);
@@ -141,7 +141,7 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
         } finally {
           await rm(file, { force: true });
         }
-        const stored = setArtifactRegistry(p.db, artifact.id, r.registry);
+        const stored = await updateArtifactRegistry(p.store, artifact.id, r.registry);
         if (stored === null) throw new VitrineError('not_found', 'no such stored release');
         const actor = caller?.id ?? 'anonymous';
         p.audit.record('package.attestations', actor, requestIdOf(res), {
@@ -162,7 +162,7 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
       tag: 'packages',
       summary: 'Release archives in the package store, newest import first; filters ecosystem, q (part of the name), source; paginated',
       query: storeQuery,
-      list: (q, limit, offset) => listArtifacts(p.db, { ecosystem: q.ecosystem, q: q.q, source: q.source }, { limit, offset }),
+      list: (q, limit, offset) => queryArtifacts(p.store, { ecosystem: q.ecosystem, q: q.q, source: q.source }, { limit, offset }),
     }),
   ];
 }

@@ -8,8 +8,7 @@ import { VitrineError } from '../../core/errors.js';
 import type { JobContext, JobRunner } from '../../core/jobs/protocol.js';
 import { validate } from '../../core/validation.js';
 import { SCAN_ECOSYSTEMS } from '../package/types.js';
-import type { Database } from 'better-sqlite3';
-import { identifyArchive, MAX_ARCHIVE_BYTES, recordArtifact, storeUploadedFile, type ArchiveIdentity, type ImportOptions, type ImportResult } from './store.js';
+import { identifyArchive, MAX_ARCHIVE_BYTES, saveArtifact, storeUploadedFile, type ArchiveIdentity, type ArtifactDb, type ImportOptions, type ImportResult } from './store.js';
 
 export const IDENTIFY_JOB = 'pkgscan.identify';
 
@@ -56,7 +55,7 @@ export function identifyJob(payload: unknown, ctx: JobContext): Promise<ArchiveI
  * importArchive with the parse in a worker: the bytes (a mirror download, already bounded) go to a private upload
  * file, the worker reads their identity, and this process only moves the file into the store and records the release.
  */
-export async function importArchiveInWorker(jobs: JobRunner, db: Database, dataDir: string, bytes: Uint8Array, options: ImportOptions, signal?: AbortSignal): Promise<ImportResult> {
+export async function importArchiveInWorker(jobs: JobRunner, db: ArtifactDb, dataDir: string, bytes: Uint8Array, options: ImportOptions, signal?: AbortSignal): Promise<ImportResult> {
   const upload = randomUUID();
   const file = packageUploadPath(dataDir, upload);
   try {
@@ -71,7 +70,7 @@ export async function importArchiveInWorker(jobs: JobRunner, db: Database, dataD
     };
     const identity = (await jobs.run(IDENTIFY_JOB, payload, { timeoutMs: IDENTIFY_TIMEOUT_MS, label: 'Identify a mirrored package', ...(signal !== undefined ? { signal } : {}) })) as ArchiveIdentity;
     await storeUploadedFile(dataDir, file, identity);
-    return recordArtifact(db, identity, options);
+    return await saveArtifact(db, identity, options);
   } finally {
     await rm(file, { force: true });
   }

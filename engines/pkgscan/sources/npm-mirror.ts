@@ -1,13 +1,12 @@
 // The npm registry mirror source: packuments and tarballs from a lab registry (Verdaccio, Nexus, Artifactory), integrity-checked, copied into the package store.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
 import type { JobRunner } from '../../core/jobs/protocol.js';
 import { VitrineError } from '../../core/errors.js';
 import type { ScanEcosystem } from '../package/types.js';
 import { DEFAULT_TIMEOUT_MS, digestInSlices, mirrorBase, mirrorGet, parseJson, type MirrorSettings } from './fetching.js';
 import { normalizeName } from './names.js';
 import { npmRegistryInfo, packumentSchema, packumentVersion, type Packument } from './registry.js';
-import { importArchive, MAX_ARCHIVE_BYTES, toStoredRelease } from './store.js';
+import { MAX_ARCHIVE_BYTES, storeArchive, toStoredRelease, type ArtifactDb } from './store.js';
 import { importArchiveInWorker } from './identify.js';
 import type { PackageSource, StoredRelease } from './types.js';
 
@@ -65,7 +64,7 @@ export function checkNpmIntegrity(bytes: Uint8Array, integrity: string | undefin
 export class NpmMirrorSource implements PackageSource {
   readonly name = 'npm-mirror';
   readonly ecosystems: readonly ScanEcosystem[] = ['npm'];
-  private readonly db: Database;
+  private readonly db: ArtifactDb;
   private readonly dataDir: string;
   private readonly base: URL;
   private readonly timeoutMs: number;
@@ -73,7 +72,7 @@ export class NpmMirrorSource implements PackageSource {
   private readonly jobs: JobRunner | undefined;
   private readonly cache = new Map<string, { at: number; doc: Packument | null }>();
 
-  constructor(db: Database, dataDir: string, settings: MirrorSettings) {
+  constructor(db: ArtifactDb, dataDir: string, settings: MirrorSettings) {
     this.db = db;
     this.dataDir = dataDir;
     this.base = mirrorBase(settings.url, 'PKGSCAN_NPM_MIRROR');
@@ -153,7 +152,7 @@ export class NpmMirrorSource implements PackageSource {
     const file = url.pathname.split('/').pop() ?? '';
     const options = { filename: decodeURIComponent(file), ecosystem: 'npm' as const, registry, source: 'npm-mirror' as const, expected: { name: key, version }, actor: 'system' };
     // Parsed in a worker when the service has one (the gateway only moves the file), else in this process (a command line).
-    const { artifact } = this.jobs ? await importArchiveInWorker(this.jobs, this.db, this.dataDir, res.bytes, options, signal) : importArchive(this.db, this.dataDir, res.bytes, options);
+    const { artifact } = this.jobs ? await importArchiveInWorker(this.jobs, this.db, this.dataDir, res.bytes, options, signal) : await storeArchive(this.db, this.dataDir, res.bytes, options);
     return toStoredRelease(artifact, this.name);
   }
 }

@@ -1,7 +1,6 @@
 // The PyPI mirror source: the Simple API (PEP 691 JSON, else PEP 503 HTML) of a lab mirror (bandersnatch, devpi, a proxy), files sha256-checked, copied into the package store.
 import { timingSafeEqual } from 'node:crypto';
 import { valid as pep440Valid } from '@renovatebot/pep440';
-import type { Database } from 'better-sqlite3';
 import type { JobRunner } from '../../core/jobs/protocol.js';
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
@@ -9,7 +8,7 @@ import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
 import { DEFAULT_TIMEOUT_MS, digestInSlices, mirrorBase, mirrorGet, parseJson, type MirrorSettings } from './fetching.js';
 import { normalizeName, pep503, sameVersion } from './names.js';
 import { pypiJsonSchema, pypiRegistryInfo } from './registry.js';
-import { importArchive, MAX_ARCHIVE_BYTES, toStoredRelease } from './store.js';
+import { MAX_ARCHIVE_BYTES, storeArchive, toStoredRelease, type ArtifactDb } from './store.js';
 import { importArchiveInWorker } from './identify.js';
 import type { PackageSource, StoredRelease } from './types.js';
 
@@ -171,7 +170,7 @@ export function pickFile(files: readonly IndexFile[]): IndexFile | null {
 export class PypiMirrorSource implements PackageSource {
   readonly name = 'pypi-mirror';
   readonly ecosystems: readonly ScanEcosystem[] = ['pypi'];
-  private readonly db: Database;
+  private readonly db: ArtifactDb;
   private readonly dataDir: string;
   private readonly base: URL;
   private readonly timeoutMs: number;
@@ -179,7 +178,7 @@ export class PypiMirrorSource implements PackageSource {
   private readonly jobs: JobRunner | undefined;
   private readonly cache = new Map<string, { at: number; files: IndexFile[] | null }>();
 
-  constructor(db: Database, dataDir: string, settings: MirrorSettings) {
+  constructor(db: ArtifactDb, dataDir: string, settings: MirrorSettings) {
     this.db = db;
     this.dataDir = dataDir;
     const base = mirrorBase(settings.url, 'PKGSCAN_PYPI_MIRROR');
@@ -247,7 +246,7 @@ export class PypiMirrorSource implements PackageSource {
     const registry: RegistryInfo = api ? pypiRegistryInfo(api, file.version, known) : { versions: known };
     const options = { filename: file.filename, ecosystem: 'pypi' as const, registry, source: 'pypi-mirror' as const, expected: { name: project, version: file.version }, actor: 'system' };
     // Parsed in a worker when the service has one (the gateway only moves the file), else in this process (a command line).
-    const { artifact } = this.jobs ? await importArchiveInWorker(this.jobs, this.db, this.dataDir, res.bytes, options, signal) : importArchive(this.db, this.dataDir, res.bytes, options);
+    const { artifact } = this.jobs ? await importArchiveInWorker(this.jobs, this.db, this.dataDir, res.bytes, options, signal) : await storeArchive(this.db, this.dataDir, res.bytes, options);
     return toStoredRelease(artifact, this.name);
   }
 }

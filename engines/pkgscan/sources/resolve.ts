@@ -1,5 +1,4 @@
 // Which release a scan reads: the configured sources in order (store, npm mirror, PyPI mirror); never another version than the one asked for.
-import type { Database } from 'better-sqlite3';
 import type { JobRunner } from '../../core/jobs/protocol.js';
 import { VitrineError } from '../../core/errors.js';
 import type { ScanEcosystem } from '../package/types.js';
@@ -7,7 +6,7 @@ import type { MirrorSettings } from './fetching.js';
 import { checkVersion, newestVersion, normalizeName, parseEcosystem } from './names.js';
 import { NpmMirrorSource } from './npm-mirror.js';
 import { PypiMirrorSource } from './pypi-mirror.js';
-import { StoreSource } from './store.js';
+import { StoreSource, type ArtifactDb } from './store.js';
 import type { PackageSource, StoredRelease } from './types.js';
 
 export { ECOSYSTEMS, normalizeName, parseEcosystem } from './names.js';
@@ -77,7 +76,7 @@ function nonEmpty(v: string | undefined): string | undefined {
 }
 
 /** [store, npm mirror when configured, PyPI mirror when configured]: the order sources are asked in. */
-export function sourcesFromConfig(db: Database, dataDir: string, env: NodeJS.ProcessEnv = process.env, config: SourceConfig = {}): PackageSource[] {
+export function sourcesFromConfig(db: ArtifactDb, dataDir: string, env: NodeJS.ProcessEnv = process.env, config: SourceConfig = {}): PackageSource[] {
   const timeoutText = nonEmpty(env['PKGSCAN_MIRROR_TIMEOUT_MS']);
   const envTimeout = timeoutText !== undefined && /^\d{1,7}$/.test(timeoutText) && Number(timeoutText) > 0 ? Number(timeoutText) : undefined;
   const common: Omit<MirrorSettings, 'url'> = { timeoutMs: config.timeoutMs ?? envTimeout, maxBytes: config.maxBytes, jobs: config.jobs };

@@ -1,10 +1,16 @@
 // The package store: release archives content-addressed by SHA-256 under <dataDir>/pkgscan/packages, one row per release in pkgscan_artifacts.
+// The index is an async repository over either backend (saveArtifact, storeArchive, queryArtifacts, readArtifact,
+// lookupArtifact, updateArtifactRegistry, StoreSource): on PostgreSQL every server sees what any server imported, and
+// the archive folder is shared (PKGSCAN_STORE_DIR). The synchronous functions work on a SQLite store only (tests
+// seeding a workstation store, the command line's import without a database URL).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { VitrineError } from '../../core/errors.js';
+import { SqliteDb } from '../db/sqlite.js';
+import type { AsyncDb, Param } from '../db/types.js';
 import { parseReleaseFilename } from '../package/metadata.js';
 import { openRelease } from '../package/open.js';
 import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
@@ -350,23 +356,140 @@ export function toStoredRelease(a: StoredArtifact, source: string): StoredReleas
   };
 }
 
-/** The workstation's own store: whatever was imported, uploaded or mirrored before. */
+/** A SQLite store (the workstation's, or a test's) or either backend behind the async interface. */
+export type ArtifactDb = Database | AsyncDb;
+
+/** The async view of the index: a better-sqlite3 handle is wrapped, an AsyncDb (SQLite or PostgreSQL) used as it is. */
+export function artifactDb(db: ArtifactDb): AsyncDb {
+  return 'prepare' in db && typeof db.prepare === 'function' ? new SqliteDb(db) : (db as AsyncDb);
+}
+
+const SELECT_RELEASE = `SELECT ${COLUMNS} FROM pkgscan_artifacts WHERE ecosystem = ? AND name = ? AND version = ? AND sha256 = ?`;
+
+/** A release's registry information replaces the stored one when the row had none, or brings attestations it had none of. */
+function registryUpgrade(existing: ArtifactRow, registryJson: string | null, registry: RegistryInfo | undefined): boolean {
+  if (registryJson === null) return false;
+  if (existing.registry_json === null) return true;
+  const hadAttestations = ((JSON.parse(existing.registry_json) as RegistryInfo).attestations?.length ?? 0) > 0;
+  return (registry?.attestations?.length ?? 0) > 0 && !hadAttestations;
+}
+
+/**
+ * recordArtifact on either backend, in one transaction: the unique key (release, digest) decides between two servers
+ * recording the same archive at once (one inserts, the other reads the winner's row and reports it not created).
+ */
+export async function saveArtifact(db: ArtifactDb, identity: ArchiveIdentity, options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>): Promise<ImportResult> {
+  const { ecosystem, name, version, sha256 } = identity;
+  const registryJson = options.registry === undefined ? null : JSON.stringify(options.registry);
+  return artifactDb(db).transaction(async (q): Promise<ImportResult> => {
+    const key = [ecosystem, name, version, sha256];
+    const row: ArtifactRow = {
+      id: randomUUID(),
+      ecosystem,
+      name,
+      version,
+      filename: identity.filename,
+      sha256,
+      size: identity.size,
+      source: options.source,
+      registry_json: registryJson,
+      imported_at: new Date().toISOString(),
+      imported_by: options.actor,
+    };
+    const inserted = await q.run(
+      `INSERT INTO pkgscan_artifacts (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (ecosystem, name, version, sha256) DO NOTHING`,
+      [row.id, row.ecosystem, row.name, row.version, row.filename, row.sha256, row.size, row.source, row.registry_json, row.imported_at, row.imported_by],
+    );
+    if (inserted === 1) return { artifact: toArtifact(row), created: true };
+    const existing = await q.get<ArtifactRow>(SELECT_RELEASE, key);
+    if (existing === undefined) throw new Error('a conflicting package store row vanished');
+    if (registryUpgrade(existing, registryJson, options.registry)) {
+      await q.run('UPDATE pkgscan_artifacts SET registry_json = ? WHERE id = ?', [registryJson, existing.id]);
+      return { artifact: toArtifact({ ...existing, registry_json: registryJson }), created: false };
+    }
+    return { artifact: toArtifact(existing), created: false };
+  });
+}
+
+/** importArchive on either backend: identifies the archive (parses it: a worker or a command line), stores the bytes, records the release. */
+export async function storeArchive(db: ArtifactDb, dataDir: string, bytes: Uint8Array, options: ImportOptions): Promise<ImportResult> {
+  const identity = identifyArchive(bytes, options);
+  storeBytes(dataDir, identity.sha256, bytes);
+  return saveArtifact(db, identity, options);
+}
+
+/** listArtifacts on either backend. */
+export async function queryArtifacts(db: ArtifactDb, filter: ArtifactFilter, page: { readonly limit: number; readonly offset: number }): Promise<{ items: StoredArtifact[]; total: number }> {
+  const q = artifactDb(db);
+  const where: string[] = [];
+  const args: Param[] = [];
+  if (filter.ecosystem !== undefined) {
+    where.push('ecosystem = ?');
+    args.push(filter.ecosystem);
+  }
+  if (filter.name !== undefined) {
+    where.push('name = ?');
+    args.push(filter.name);
+  }
+  if (filter.q !== undefined && filter.q !== '') {
+    where.push("name LIKE ? ESCAPE '\\'");
+    args.push(`%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (filter.source !== undefined) {
+    where.push('source = ?');
+    args.push(filter.source);
+  }
+  if (filter.sha256 !== undefined) {
+    where.push('sha256 = ?');
+    args.push(filter.sha256);
+  }
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const total = Number((await q.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM pkgscan_artifacts ${clause}`, args))?.n ?? 0);
+  const rows = await q.all<ArtifactRow>(`SELECT ${COLUMNS} FROM pkgscan_artifacts ${clause} ORDER BY imported_at DESC, id LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
+  return { items: rows.map(fromRow), total };
+}
+
+/** PostgreSQL returns BIGINT as text: the size is a number again. */
+function fromRow(r: ArtifactRow): StoredArtifact {
+  return toArtifact({ ...r, size: Number(r.size) });
+}
+
+/** getArtifact on either backend. */
+export async function readArtifact(db: ArtifactDb, id: string): Promise<StoredArtifact | null> {
+  const row = await artifactDb(db).get<ArtifactRow>(`SELECT ${COLUMNS} FROM pkgscan_artifacts WHERE id = ?`, [id]);
+  return row === undefined ? null : fromRow(row);
+}
+
+/** setArtifactRegistry on either backend. */
+export async function updateArtifactRegistry(db: ArtifactDb, id: string, registry: RegistryInfo): Promise<StoredArtifact | null> {
+  await artifactDb(db).run('UPDATE pkgscan_artifacts SET registry_json = ? WHERE id = ?', [JSON.stringify(registry), id]);
+  return readArtifact(db, id);
+}
+
+/** findArtifact on either backend. */
+export async function lookupArtifact(db: ArtifactDb, ecosystem: ScanEcosystem, name: string, version: string): Promise<StoredArtifact | null> {
+  const rows = await artifactDb(db).all<ArtifactRow>(`SELECT ${COLUMNS} FROM pkgscan_artifacts WHERE ecosystem = ? AND name = ? ORDER BY imported_at DESC, id`, [ecosystem, normalizeName(ecosystem, name)]);
+  const hit = rows.find((r) => r.version === version) ?? rows.find((r) => sameVersion(ecosystem, r.version, version));
+  return hit ? fromRow(hit) : null;
+}
+
+/** The package store: whatever was imported, uploaded or mirrored before (on PostgreSQL, through any server). */
 export class StoreSource implements PackageSource {
   readonly name = 'store';
   readonly ecosystems: readonly ScanEcosystem[] = ['npm', 'pypi'];
-  private readonly db: Database;
+  private readonly db: AsyncDb;
 
-  constructor(db: Database) {
-    this.db = db;
+  constructor(db: ArtifactDb) {
+    this.db = artifactDb(db);
   }
 
-  versions(ecosystem: ScanEcosystem, name: string): Promise<readonly string[]> {
-    const rows = this.db.prepare('SELECT DISTINCT version FROM pkgscan_artifacts WHERE ecosystem = ? AND name = ?').all(ecosystem, normalizeName(ecosystem, name)) as { version: string }[];
-    return Promise.resolve(rows.map((r) => r.version));
+  async versions(ecosystem: ScanEcosystem, name: string): Promise<readonly string[]> {
+    const rows = await this.db.all<{ version: string }>('SELECT DISTINCT version FROM pkgscan_artifacts WHERE ecosystem = ? AND name = ?', [ecosystem, normalizeName(ecosystem, name)]);
+    return rows.map((r) => r.version);
   }
 
-  fetch(ecosystem: ScanEcosystem, name: string, version: string): Promise<StoredRelease | null> {
-    const a = findArtifact(this.db, ecosystem, name, version);
-    return Promise.resolve(a ? toStoredRelease(a, this.name) : null);
+  async fetch(ecosystem: ScanEcosystem, name: string, version: string): Promise<StoredRelease | null> {
+    const a = await lookupArtifact(this.db, ecosystem, name, version);
+    return a ? toStoredRelease(a, this.name) : null;
   }
 }

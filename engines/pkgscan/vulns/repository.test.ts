@@ -15,7 +15,7 @@ import type { JobContext } from '../../core/jobs/protocol.js';
 import { AdvisoryStore } from '../../core/vulns/store.js';
 import type { AsyncDb } from '../db/types.js';
 import { assessRelease, listVulnerabilities, recordScanAdvisories } from './advisories.js';
-import { importArchive } from '../sources/store.js';
+import { storeArchive } from '../sources/store.js';
 import { call, createUser, loginAs, startServer } from '../testutil.js';
 import { advisoriesCommand } from './cli.js';
 import { advisoryImportJob, advisoryUploadPath } from './jobs.js';
@@ -286,7 +286,7 @@ describe.skipIf(postgres?.skip !== false)(`advisories shared by servers on ${pos
       expect((await get<Advisory>(two, '/vulnerabilities/CVE-2099-4343')).id).toBe('GHSA-msms-msms-msms');
       expect((await get<AdvisorySources>(two, '/vulnerabilities/sources')).sources.map((x) => x.source)).toEqual(['kev', 'osv:npm']);
       // A package scan through server B assesses against the shared advisories and links them; server A lists them.
-      importArchive(two.platform.db, two.platform.dataDir, readFileSync(corpusPath('packages', 'benign/npm/ms-2.1.3.tgz')), { filename: 'ms-2.1.3.tgz', source: 'import', actor: 'system' });
+      await storeArchive(two.platform.store, two.platform.dataDir, readFileSync(corpusPath('packages', 'benign/npm/ms-2.1.3.tgz')), { filename: 'ms-2.1.3.tgz', source: 'import', actor: 'system' });
       const scan = await call(two, 'POST', '/scans', { token: admin.token, body: { ecosystem: 'npm', name: 'ms', version: '2.1.3', environment: 'dev' } });
       expect(scan.status).toBe(200);
       const verdict = (await scan.json()) as ScanVerdict;

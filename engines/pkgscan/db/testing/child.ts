@@ -3,7 +3,7 @@
 // closes), on the database given, and prints what it did as one JSON line (`serve`: its address first).
 import { readFileSync } from 'node:fs';
 import { corpusPath } from '../../../../test/corpora.js';
-import { importArchive } from '../../sources/store.js';
+import { storeArchive } from '../../sources/store.js';
 import { startServer } from '../../testutil.js';
 import { AuditLog } from '../../audit/audit.js';
 import { runMonitoringWorker } from '../../monitoring/worker.js';
@@ -57,7 +57,7 @@ async function serve(url: string, withAdmin: boolean): Promise<void> {
       // The other server of the pair made it meanwhile.
       if ((err as { code?: unknown }).code !== 'conflict') throw err;
     });
-  for (const f of SERVED_ARCHIVES) importArchive(s.platform.db, s.platform.dataDir, readFileSync(corpusPath('packages', f)), { filename: f.split('/').pop() ?? f, source: 'import', actor: 'system' });
+  for (const f of SERVED_ARCHIVES) await storeArchive(s.platform.store, s.platform.dataDir, readFileSync(corpusPath('packages', f)), { filename: f.split('/').pop() ?? f, source: 'import', actor: 'system' });
   process.stdout.write(`${JSON.stringify({ api: s.api })}\n`);
   await new Promise<void>((resolve) => {
     process.stdin.on('end', resolve);
