@@ -78,6 +78,9 @@ describe('hashEvent and stableEventId', () => {
 
   it('refuse an event without the SHA-256 of its raw record', () => {
     expect(() => hashEvent(draft({ raw: { ...draft().raw, rawSha256: 'nope' } }))).toThrow(VitrineError);
+    // The artefact hash is checked again whenever it changes from the last good one (the empty string included).
+    hashEvent(draft());
+    for (const artifactSha256 of ['', 'A'.repeat(64), 'a'.repeat(63)]) expect(() => hashEvent(draft({ raw: { ...draft().raw, artifactSha256 } }))).toThrow(VitrineError);
     expect(() => hashEvent(draft({ attributes: { n: Number.NaN } }))).toThrow(VitrineError);
   });
 });

@@ -89,6 +89,8 @@ export interface ForensicEvent extends EventDraft {
 export const EVENT_HASH_VERSION = 1;
 
 const HEX64 = /^[0-9a-f]{64}$/;
+/** The artefact hash last found well formed: an artefact's events all carry the same one, checked once. */
+let lastArtifactSha256: unknown = Symbol('none');
 
 /** The canonical form that is hashed: every draft field, never eventId or integrityHash. */
 export function canonicalEvent(event: EventDraft): string {
@@ -101,8 +103,10 @@ export function canonicalEvent(event: EventDraft): string {
 
 /** spec hash_event: SHA-256 (hex) of the event's canonical form, bound to its raw record through raw.rawSha256. */
 export function hashEvent(event: EventDraft): string {
-  if (!HEX64.test(event.raw.rawSha256) || !HEX64.test(event.raw.artifactSha256))
+  const artifact = event.raw.artifactSha256;
+  if (!HEX64.test(event.raw.rawSha256) || (artifact !== lastArtifactSha256 && !HEX64.test(artifact)))
     throw new VitrineError('validation_failed', 'an event needs the SHA-256 of its raw record and artefact');
+  lastArtifactSha256 = artifact;
   return sha256Hex(canonicalEvent(event));
 }
 
