@@ -117,9 +117,8 @@ describe('severity, completeness and the rest of the verdict', () => {
     expect(verdict(analysis({ findings: [finding('a', 'critical')] }), { vulnerabilities: assessed([advisory('A', { severity: 'low' })]) }).severity).toBe('critical');
   });
 
-  // Known bug (docs/pkgscan.md: "a KEV advisory counts as at least high"): verdict.ts takes 'high' for every KEV
-  // advisory, so a critical one reads as high. it.fails until it is fixed; then this becomes a plain it.
-  it.fails('a critical KEV advisory keeps its critical severity', () => {
+  // docs/pkgscan.md: "a KEV advisory counts as at least high", so a critical one stays critical.
+  it('a critical KEV advisory keeps its critical severity', () => {
     expect(verdict(analysis(), { vulnerabilities: assessed([advisory('A', { severity: 'critical', kev: true })]) }).severity).toBe('critical');
   });
 

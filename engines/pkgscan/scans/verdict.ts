@@ -136,7 +136,7 @@ export function buildVerdict(input: VerdictInput): ScanVerdict {
   let severity: Severity = 'info';
   for (const f of a.findings) if (!waivedFindings.has(f.code)) severity = worse(severity, f.severity);
   const waivedAdvisories = new Set(evaluation.waived.filter((r) => r.kind === 'vulnerability').map((r) => r.subject));
-  for (const x of input.vulnerabilities.items) if (!waivedAdvisories.has(x.id)) severity = worse(severity, x.kev ? 'high' : x.severity);
+  for (const x of input.vulnerabilities.items) if (!waivedAdvisories.has(x.id)) severity = worse(severity, x.kev ? worse('high', x.severity) : x.severity);
   const perFile = new Map<string, number>();
   for (const f of a.findings) if (f.file !== null) perFile.set(f.file, (perFile.get(f.file) ?? 0) + 1);
   const m = a.metadata;
