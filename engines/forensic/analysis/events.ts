@@ -67,6 +67,21 @@ function dayText(day: number): string {
  * (rows are made on every read, so this runs several times an event); the text is the same as toISOString's.
  */
 function timeText(seconds: number, fraction: number, digits: number): string {
+  // Rows are read in time order, and neighbours often share their time: the last text is kept.
+  if (seconds === lastSeconds && fraction === lastFraction && digits === lastDigits) return lastText;
+  lastText = formatTime(seconds, fraction, digits);
+  lastSeconds = seconds;
+  lastFraction = fraction;
+  lastDigits = digits;
+  return lastText;
+}
+
+let lastSeconds = Number.NaN;
+let lastFraction = Number.NaN;
+let lastDigits = Number.NaN;
+let lastText = '';
+
+function formatTime(seconds: number, fraction: number, digits: number): string {
   if (seconds >= 0 && seconds < YEAR_10000 && Number.isInteger(seconds)) {
     const day = Math.floor(seconds / 86_400);
     const s = seconds - day * 86_400;
