@@ -9,19 +9,6 @@ import { hygieneProblems, scanTests, testSources, type HygieneRule } from './hyg
 /** The detector and the peer table, which name the patterns they look for. */
 const EXEMPT = new Set(['test/hygiene.ts', 'test/hygiene.test.ts', 'test/oracles.ts']);
 
-/**
- * Test files still probing a peer their own way or rewriting a generated file, in folders this check's authors do not edit. Each entry must still
- * have the problem (the test fails otherwise, so a fixed file leaves the list); no file may join it.
- */
-const NOT_YET: Readonly<Record<string, HygieneRule>> = {
-  'engines/forensic/evtx/oracles.test.ts': 'peer-probe',
-  'engines/pkgscan/analyzers/source/ruledocs.test.ts': 'golden-write',
-  'engines/pkgscan/projects/cdxgen.test.ts': 'peer-probe',
-  'engines/pkgscan/tools/tools.test.ts': 'peer-probe',
-  'engines/provgate/explorer.test.ts': 'peer-probe',
-  'engines/provgate/opa.test.ts': 'peer-probe',
-};
-
 const rules = (text: string): HygieneRule[] => hygieneProblems(text).map((p) => p.rule);
 
 describe('the test-hygiene detector', () => {
@@ -69,11 +56,7 @@ describe('the test sources', () => {
   });
 
   it('have no in-body skip, no presence-guarded early return, no peer probe of their own and no golden rewrite', () => {
-    const problems = [...found].filter(([file]) => NOT_YET[file] === undefined).flatMap(([file, ps]) => ps.map((p) => `${file}:${String(p.line)} ${p.rule}: ${p.text}`));
+    const problems = [...found].flatMap(([file, ps]) => ps.map((p) => `${file}:${String(p.line)} ${p.rule}: ${p.text}`));
     expect(problems).toEqual([]);
-  });
-
-  it.each(Object.entries(NOT_YET))('%s still has its %s (remove it from the list once fixed)', (file, rule) => {
-    expect(found.get(file)?.map((p) => p.rule)).toContain(rule);
   });
 });

@@ -1,13 +1,13 @@
 // GET /: the lineage explorer served from local files under its CSP, and (where Debian's Chromium is installed) driven in a real browser.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, skipWithout } from '../../test/oracles.js';
 import { listen, type Listening } from '../core/http/server.js';
 import { createStandaloneApp } from './http.js';
 
-const CHROMIUM = process.env['VITRINE_CHROMIUM'] ?? '/usr/bin/chromium';
 /** Screenshots land here for a person to look at; they are not compared. */
 const SHOTS = path.join(os.tmpdir(), 'vitrine-e2e');
 
@@ -37,7 +37,7 @@ describe('the explorer files', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('the explorer in Chromium', () => {
+describe.skipIf(skipWithout('chromium'))('the explorer in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await chromium.launch({

@@ -1,9 +1,10 @@
 // Parity of the Rego policy (resources/provgate/policy/provgate.rego) with the rules in policy.ts, run through `opa eval` where opa is installed.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../test/oracles.js';
 import { signEvent, type StageEvent } from './envelope.js';
 import { opaInput } from './export.js';
 import { defaultResourcesDir, run } from './index.js';
@@ -11,8 +12,9 @@ import { DEMO_SIGNING_KEY, demoTrust } from './keys.js';
 import type { Decision } from './policy.js';
 import { DEMO_SHA, demoScorer, scenarioEnvelopes, SCENARIOS } from './synth.js';
 
+/** VITRINE_OPA names an opa binary off the PATH (then a missing one fails the parity test); otherwise the `opa` peer of test/oracles.ts. */
 const OPA = process.env['VITRINE_OPA'] ?? 'opa';
-const HAVE_OPA = spawnSync(OPA, ['version'], { encoding: 'utf8' }).status === 0;
+const SKIP_PARITY = process.env['VITRINE_OPA'] === undefined && skipWithout('opa');
 const POLICY = path.join(defaultResourcesDir(), 'provgate', 'policy', 'provgate.rego');
 const dir = mkdtempSync(path.join(tmpdir(), 'provgate-opa-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,7 +57,7 @@ describe('the Rego policy', () => {
     for (const rule of ['provenance_integrity', 'malicious_dependency', 'vulnerable_dependency', 'unattributed_finding', 'sast']) expect(rego).toContain(`"rule": "${rule}"`);
   });
 
-  it.skipIf(!HAVE_OPA)('decides as policy.ts does on every case (opa eval)', () => {
+  it.skipIf(SKIP_PARITY)('decides as policy.ts does on every case (opa eval)', () => {
     for (const [name, { result, decision }] of cases()) {
       const input = path.join(dir, 'input.json');
       writeFileSync(input, JSON.stringify(opaInput(result)));
@@ -68,8 +70,7 @@ describe('the Rego policy', () => {
     }
   });
 
-  it.skipIf(HAVE_OPA)('parity needs the opa binary (not installed here: install opa or set VITRINE_OPA to run it)', () => {
-    // The cases themselves still cover every rule and verdict, so the parity run is meaningful where opa exists.
+  it('the parity cases cover every rule and verdict, so the opa run above is meaningful where opa exists', () => {
     const seen = new Set(cases().flatMap(([, r]) => r.decision.reasons.map((x) => `${x.rule} ${x.verdict}`)));
     expect([...seen].sort()).toEqual([
       'malicious_dependency block',

@@ -5,18 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { SYSTEM_PYTHON, skipWithout } from '../../../test/oracles.js';
 import { parseEvtx, type EvtxRecord } from './index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const PYTHON = '/usr/bin/python3'; // Debian's modules import only under the system interpreter
+const PYTHON = SYSTEM_PYTHON;
 
-function available(cmd: string, args: string[]): boolean {
-  const r = spawnSync(cmd, args, { stdio: 'ignore' });
-  return r.error === undefined && r.status === 0;
-}
-
-const hasEvtxexport = hasCorpora() && available('evtxexport', ['-V']);
-const hasPythonEvtx = hasCorpora() && available(PYTHON, ['-c', 'import Evtx.Evtx']);
+/** The peers come from test/oracles.ts: missing ones skip with the reason locally and fail under VITRINE_REQUIRE_ORACLES=1. */
+const skipEvtxexport = !hasCorpora() || skipWithout('evtxexport');
+const skipPythonEvtx = !hasCorpora() || skipWithout('python3-evtx');
 
 function corpusFiles(): string[] {
   return ['evtx-crate', 'attack-samples', 'chainsaw'].flatMap((dir) =>
@@ -76,7 +73,7 @@ const ONLY_HERE: Record<string, number[]> = {
   'evtx-crate/sample_with_a_bad_chunk_magic.evtx': [46741, 47640, 45933],
 };
 
-describe.skipIf(!hasEvtxexport)('EVTX parser against evtxexport (libevtx)', () => {
+describe.skipIf(skipEvtxexport)('EVTX parser against evtxexport (libevtx)', () => {
   it.each(corpusFiles())('%s: same records; event id, record ids, times, computer, channel, provider agree', (rel) => {
     const file = corpusPath('evtx', rel);
     // evtxexport exits non-zero when it gives up on a record; what it printed before is still compared.
@@ -124,7 +121,7 @@ describe.skipIf(!hasEvtxexport)('EVTX parser against evtxexport (libevtx)', () =
   }, 60_000);
 });
 
-describe.skipIf(!hasPythonEvtx)('EVTX parser against python-evtx', () => {
+describe.skipIf(skipPythonEvtx)('EVTX parser against python-evtx', () => {
   it('first 50 records of every corpus file: record number, written time, event id, record id, time created, computer, channel, provider', () => {
     const files = corpusFiles();
     const out = execFileSync(PYTHON, [path.join(here, 'testdata', 'python_evtx_oracle.py'), '50', ...files.map((f) => corpusPath('evtx', f))], {

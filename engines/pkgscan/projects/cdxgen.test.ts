@@ -1,6 +1,6 @@
 // The peer comparison: our component set against @cyclonedx/cdxgen's on corpus lock sets of four formats (npm
-// package-lock v3, pnpm-lock v9, bun.lock, Cargo.lock). Skipped when cdxgen is not installed (it is not a dependency: found
-// through CDXGEN_BIN, node_modules/.bin or PATH). cdxgen runs offline on a temp copy: its own network namespace when
+// package-lock v3, pnpm-lock v9, bun.lock, Cargo.lock). Skipped when cdxgen is not installed (an optional peer of
+// test/oracles.ts, not a dependency: CDXGEN_BIN names a binary, which must then run; otherwise `cdxgen` on the PATH). cdxgen runs offline on a temp copy: its own network namespace when
 // `unshare -n` works, no licence/metadata/VCS look-ups, no remote host, no external command but ldd, and
 // --no-install-deps, so it installs nothing. docs/pkgscan-projects.md has the comparison over all 19 sets.
 import { spawnSync } from 'node:child_process';
@@ -9,17 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
-import { findOnPath } from '../tools/index.js';
+import { skipWithout } from '../../../test/oracles.js';
 import { analyzeProject } from './analyze.js';
 
-function cdxgenBin(): string | undefined {
-  const fromEnv = process.env['CDXGEN_BIN'];
-  if (fromEnv !== undefined && existsSync(fromEnv)) return fromEnv;
-  const local = path.resolve('node_modules/.bin/cdxgen');
-  return existsSync(local) ? local : (findOnPath('cdxgen') ?? undefined);
-}
-
-const bin = cdxgenBin();
+const bin = process.env['CDXGEN_BIN'] ?? 'cdxgen';
+const skipCdxgen = process.env['CDXGEN_BIN'] === undefined && skipWithout('cdxgen');
 
 /** `type/name@version` of a purl: decoded, without qualifiers or subpath. */
 const key = (purl: string): string => decodeURIComponent(purl).replace(/[?#].*$/, '').replace(/^pkg:/, '');
@@ -37,7 +31,7 @@ function cdxgenKeys(dir: string, type: string): Set<string> {
     CDXGEN_ALLOWED_COMMANDS: 'ldd',
     ...(isolate ? {} : { HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9' }),
   };
-  const r = isolate ? spawnSync('unshare', ['-n', bin as string, ...args], { env, cwd: dir, stdio: 'ignore', timeout: 240_000 }) : spawnSync(bin as string, args, { env, cwd: dir, stdio: 'ignore', timeout: 240_000 });
+  const r = isolate ? spawnSync('unshare', ['-n', bin, ...args], { env, cwd: dir, stdio: 'ignore', timeout: 240_000 }) : spawnSync(bin, args, { env, cwd: dir, stdio: 'ignore', timeout: 240_000 });
   if (!existsSync(out)) throw new Error(`cdxgen wrote no BOM (exit ${String(r.status)})`);
   const doc = JSON.parse(readFileSync(out, 'utf8')) as { components?: { purl?: string }[] };
   return new Set((doc.components ?? []).flatMap((c) => (c.purl ? [key(c.purl)] : [])));
@@ -54,7 +48,7 @@ function cargoPathCrates(text: string): Set<string> {
   return out;
 }
 
-describe.skipIf(bin === undefined || !hasCorpora())('component sets against cdxgen', () => {
+describe.skipIf(skipCdxgen || !hasCorpora())('component sets against cdxgen', () => {
   const cases = [
     { set: 'npm/v3-conftest-example-ts', type: 'js' },
     { set: 'pnpm/v9.0-cdxgen', type: 'js' },

