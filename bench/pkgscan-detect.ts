@@ -1,8 +1,8 @@
-// `npm run bench -- pkgscan-detect [--verbose] [--devset DIR]`: detection of the package analyzers, judged by the verdict's
+// `npm run bench -- pkgscan-detect [--verbose] [--devset DIR] [--dump FILE.jsonl]`: detection of the package analyzers, judged by the verdict's
 // `assessment` (malicious or suspicious = flagged), per ecosystem, on the shared corpus and on a development set split by
 // package family into a tuning part and a held-out part (a family never sits on both sides).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ScanAssessment } from '../engines/core/contracts/pkgscan.js';
 import { assessAnalysis } from '../engines/pkgscan/analyzers/assessment.js';
@@ -15,6 +15,8 @@ const verbose = process.argv.includes('--verbose');
 const devIdx = process.argv.indexOf('--devset');
 const devsetDir = devIdx > 0 ? (process.argv[devIdx + 1] ?? '') : (process.env['PKGSCAN_DEVSET'] ?? '/tmp/pkgscan-devset');
 const resourcesDir = path.join(REPO_ROOT, 'resources');
+const dumpIdx = process.argv.indexOf('--dump');
+const dumpFile = dumpIdx > 0 ? (process.argv[dumpIdx + 1] ?? '') : '';
 
 interface Sample {
   readonly set: 'corpus' | 'devset';
@@ -78,6 +80,11 @@ const judged: Judged[] = [];
 for (const s of samples) {
   const j = await judge(s);
   if (j !== null) judged.push(j);
+}
+if (dumpFile !== '') {
+  // one line per archive (side, label, verdict, findings): for reading which rules fire where without rescanning
+  const lines = judged.map((j) => JSON.stringify({ file: path.basename(j.file), set: j.set, side: side(j.family), ecosystem: j.ecosystem, label: j.label, verdict: j.assessment.verdict, chains: j.result.chains.map((c) => ({ title: c.title, severity: c.severity, steps: c.steps.map((st) => `${st.code}@${st.file ?? ''}:${st.line ?? ''}`) })), findings: j.result.findings.map((f) => ({ code: f.code, severity: f.severity, file: f.file, line: f.line, match: (f.match ?? '').slice(0, 200) })) }));
+  writeFileSync(dumpFile, `${lines.join('\n')}\n`);
 }
 const flagged = (j: Judged): boolean => j.assessment.verdict === 'malicious' || j.assessment.verdict === 'suspicious';
 const pct = (a: number, b: number): string => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)} %`);

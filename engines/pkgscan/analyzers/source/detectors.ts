@@ -175,9 +175,56 @@ function jsDynamicRequire({ code, ast }: DetectorInput): DetectorHit[] {
   return hits;
 }
 
+/** Host or user data: the machine's identity, the environment, files, command output. */
+const HOST_DATA = /\bos\.(?:hostname|userInfo|homedir|networkInterfaces|platform|type|release|arch)\s*\(|\b(?:hostname|userInfo|homedir|networkInterfaces)\s*\(\s*\)|process\.env\b|process\.cwd\s*\(|\breadFileSync\s*\(|\bexecSync\s*\(|\bwhoami\b/;
+/** Text turned into a DNS-safe label: hex, base32/base64 or a named encoder. */
+const LABEL_ENCODE = /\.toString\s*\(\s*['"`](?:hex|base64|base64url|base32)['"`]\s*\)|\b(?:hex|toHex|hexEncode|base32\w*|b32\w*|encodeHex)\s*\(/i;
+
+/** The text a name is given in this file (declarations and plain assignments), at most 2000 characters each. */
+function definitions(ast: acorn.Node, code: string): Map<string, string[]> {
+  const defs = new Map<string, string[]>();
+  const add = (name: string, value: acorn.Node): void => {
+    const list = defs.get(name) ?? [];
+    list.push(code.slice(value.start, Math.min(value.end, value.start + 2000)));
+    defs.set(name, list);
+  };
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (n.type === 'VariableDeclarator' && (a['id'] as AnyNode).type === 'Identifier' && a['init']) add(String((a['id'] as AnyNode)['name']), a['init'] as acorn.Node);
+    if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') add(String((a['left'] as AnyNode)['name']), a['right'] as acorn.Node);
+    if (n.type === 'FunctionDeclaration' && a['id']) add(String((a['id'] as AnyNode)['name']), a['body'] as acorn.Node);
+  });
+  return defs;
+}
+
+/** The hostname argument's text with what its names are given, followed three steps back through the file. */
+function dataFlowText(arg: acorn.Node, code: string, defs: Map<string, string[]>): string {
+  let text = src(code, arg);
+  const seen = new Set<string>();
+  let frontier = identifiersIn(arg);
+  for (let depth = 0; depth < 3 && frontier.length > 0; depth++) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      for (const d of defs.get(id) ?? []) {
+        text += `\n${d}`;
+        for (const m of d.matchAll(/[A-Za-z_$][\w$]*/g)) next.push(m[0]);
+      }
+    }
+    frontier = next;
+  }
+  return text;
+}
+
+/**
+ * DNS exfiltration: a resolver call whose hostname is built at run time from host data (environment, files, machine
+ * identity, command output) encoded into a label (hex, base32/64). A lookup of a computed name (a configured host, a
+ * service record, a name from a URL) is ordinary networking.
+ */
 function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
   if (!ast) return [];
-  const encodes = /\.toString\s*\(\s*['"`](?:hex|base64|base32)['"`]|toHex|base32/i.test(code);
+  let defs: Map<string, string[]> | null = null;
   const hits: DetectorHit[] = [];
   walk.full(ast, (n) => {
     if (n.type !== 'CallExpression') return;
@@ -185,8 +232,9 @@ function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
     if (!/^(?:dns|\w*[Rr]esolver)?\.(?:lookup|resolve|resolve4|resolve6|resolveTxt|resolveCname|resolveAny)$/.test(name) && !/^dns\w*\.\w+$/.test(name)) return;
     const arg = ((node(n)['arguments'] as AnyNode[]) ?? [])[0];
     if (!arg || arg.type === 'Literal') return;
-    const built = arg.type === 'BinaryExpression' || (arg.type === 'TemplateLiteral' && ((arg['expressions'] as unknown[]) ?? []).length > 0);
-    if (built || encodes) hits.push({ offset: n.start, text: src(code, n) });
+    defs ??= definitions(ast, code);
+    const flow = dataFlowText(arg, code, defs);
+    if (LABEL_ENCODE.test(flow) && HOST_DATA.test(flow)) hits.push({ offset: n.start, text: src(code, n) });
   });
   return hits;
 }

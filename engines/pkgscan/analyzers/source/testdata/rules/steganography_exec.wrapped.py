@@ -1,0 +1,4 @@
+from PIL import Image
+import lsb
+# ruleid: steganography_exec
+exec(lsb.reveal("cat.png"))
