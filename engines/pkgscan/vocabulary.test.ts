@@ -39,13 +39,13 @@ describe('pkgscan vocabulary', () => {
     expect(out.findings.find((f) => f.code === 'shell_download_pipe')?.severity).toBe('critical');
   });
 
-  it('no pkgscan file keeps its own severity rank table, category list or install-hook list', () => {
+  it('no pkgscan file keeps its own severity rank table, severity list, category list or install-hook list', () => {
     const root = path.join(REPO_ROOT, 'engines', 'pkgscan');
     const copies = sources(root)
       .filter((f) => path.basename(f) !== 'vocabulary.ts')
       .filter((f) => {
         const t = readFileSync(f, 'utf8');
-        return /info:\s*0,\s*low:\s*1,\s*medium:\s*2/.test(t) || /'preinstall',\s*'install',\s*'postinstall'/.test(t) || /'install_time',\s*'code_execution',\s*'obfuscation'/.test(t.replace(/\s+/g, ' '));
+        return /info:\s*0,\s*low:\s*1,\s*medium:\s*2/.test(t) || /\bconst\s+\w+(\s*:[^=]+)?=\s*\[\s*'info',\s*'low',\s*'medium',\s*'high',\s*'critical'\s*\]/.test(t) || /'preinstall',\s*'install',\s*'postinstall'/.test(t) || /'install_time',\s*'code_execution',\s*'obfuscation'/.test(t.replace(/\s+/g, ' '));
       })
       .map((f) => path.relative(root, f));
     expect(copies).toEqual([]);

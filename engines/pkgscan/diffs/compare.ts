@@ -1,11 +1,10 @@
 // The comparison of two analysed releases of one package: risk, capabilities, findings by (code, file), files, people. Pure: no store, no clock.
 import type { DiffFileChange, DiffPeople, DiffRelease, ReleaseDiff } from '../../core/contracts/pkgscan-diffs.js';
 import type { ScanFinding, Severity } from '../../core/contracts/pkgscan.js';
-import { SEVERITIES } from '../events/events.js';
 import type { Person } from '../package/types.js';
 import { sortFindings } from '../scans/verdict.js';
 import type { PackageAnalysis } from '../scans/types.js';
-import { BEHAVIOUR_CATEGORIES as BEHAVIOUR, INSTALL_HOOKS, SOURCE_INSTALL_HOOKS } from '../vocabulary.js';
+import { BEHAVIOUR_CATEGORIES as BEHAVIOUR, INSTALL_HOOKS, SEVERITIES, SOURCE_INSTALL_HOOKS } from '../vocabulary.js';
 
 /** Most entries a file or finding list of a stored diff keeps (the counts stay exact). */
 export const MAX_DIFF_LIST = 2000;

@@ -6,7 +6,6 @@ import type { Severity } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
 import type { Queryable } from '../db/types.js';
-import { SEVERITIES } from '../events/events.js';
 import { publishEvent } from '../events/publish.js';
 import { SCAN_ECOSYSTEMS, type ScanEcosystem } from '../package/types.js';
 import type { Platform } from '../platform.js';
@@ -18,6 +17,7 @@ import type { PackageAnalysis } from '../scans/types.js';
 import { analyzerVersion } from '../scans/verdict.js';
 import { normalizeName, resolveRelease } from '../sources/resolve.js';
 import type { StoredRelease } from '../sources/types.js';
+import { SEVERITIES } from '../vocabulary.js';
 import { compareReleases, type Thresholds } from './compare.js';
 import { saveDiff } from './store.js';
 

@@ -3,8 +3,7 @@
 import type { PageOf, SecurityEvent, Severity } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import type { Param, Queryable } from '../db/types.js';
-
-export const SEVERITIES: readonly Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
+import { SEVERITIES } from '../vocabulary.js';
 
 interface EventRow {
   id: string;

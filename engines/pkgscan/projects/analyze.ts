@@ -7,12 +7,13 @@ import type { Decision, Severity, VulnerabilityAssessment } from '../../core/con
 import { VitrineError } from '../../core/errors.js';
 import { pinsOf, readDeclaredManifest, readManifest, type DeclaredManifest, type ManifestDocument, type ManifestEntry } from '../../core/manifests/index.js';
 import { buildCycloneDx, hashesFromIntegrity, purlFor, SUBJECT_REF, type CycloneDxDocument, type SbomComponent, type SbomInput } from '../../core/sbom/index.js';
+import { SEVERITY_RANK } from '../vocabulary.js';
 import { lintCompose } from './compose.js';
 import { lintDockerfile } from './dockerfile.js';
 import { classifyFile, dirName, type SubmittedFile } from './files.js';
 import { graphMetrics } from './graph.js';
 import type { UnassessedEffect } from './policy.js';
-import { line1, SEVERITY_ORDER, type Finding } from './types.js';
+import { line1, type Finding } from './types.js';
 
 /** What the file analysis needs: pure data, so it can cross into a worker process. */
 export interface AnalyzeFilesOptions {
@@ -562,7 +563,7 @@ export function finishAnalysis(raw: FileAnalysis, o: AnalyzeOptions): ProjectAna
   const findings = [...raw.findings, ...vulnerabilityFindings(components, o)];
   // ---- decision and risk
   const reasons: string[] = [];
-  const worst = findings.reduce<Severity>((w, f) => (SEVERITY_ORDER.indexOf(f.severity) > SEVERITY_ORDER.indexOf(w) ? f.severity : w), 'info');
+  const worst = findings.reduce<Severity>((w, f) => (SEVERITY_RANK[f.severity] > SEVERITY_RANK[w] ? f.severity : w), 'info');
   let decision: Decision = 'allow';
   if (worst === 'high' || worst === 'critical') {
     decision = 'block';
@@ -598,7 +599,7 @@ export function finishAnalysis(raw: FileAnalysis, o: AnalyzeOptions): ProjectAna
 
 const UNASSESSED_SEVERITY: Readonly<Record<UnassessedEffect, Severity>> = { allow: 'info', warn: 'medium', block: 'high' };
 
-const SEVERITY_AT_LEAST_HIGH = (s: Severity): Severity => (SEVERITY_ORDER.indexOf(s) >= SEVERITY_ORDER.indexOf('high') ? s : 'high');
+const SEVERITY_AT_LEAST_HIGH = (s: Severity): Severity => (SEVERITY_RANK[s] >= SEVERITY_RANK.high ? s : 'high');
 
 /**
  * Advisories of the components from the advisory store: one finding per component and advisory (a known-exploited one

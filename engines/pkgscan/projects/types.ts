@@ -1,11 +1,7 @@
 // Internal shapes of a project scan: a finding before it is stored, and the severity weights behind the risk number.
 import type { ProjectFinding } from '../../core/contracts/pkgscan-projects.js';
-import type { Severity } from '../../core/contracts/pkgscan.js';
 
 export type Finding = ProjectFinding;
-
-/** Severity order, lowest first. */
-export const SEVERITY_ORDER: readonly Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
 
 /** Names that say a variable holds a credential (ENV/ARG, compose environment); values are never echoed. */
 export const SECRET_NAME = /(^|[_-])(pass(word|wd)?|secret|token|api[_-]?key|apikey|private[_-]?key|access[_-]?key|auth|credentials?|client[_-]?secret)([_-]|$)/i;

@@ -4,7 +4,7 @@ import { assessAnalysis } from '../analyzers/assessment.js';
 import type { Decision, PageOf, ScanStats, ScanSummary, ScanVerdict, Severity } from '../../core/contracts/pkgscan.js';
 import { jsonTextAt } from '../db/sql.js';
 import type { AsyncDb, Param, Queryable } from '../db/types.js';
-import { SEVERITIES } from '../events/events.js';
+import { SEVERITIES } from '../vocabulary.js';
 import { FEATURE_SET_ID } from '../ml/features.js';
 
 interface ScanRow {

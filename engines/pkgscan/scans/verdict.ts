@@ -1,11 +1,10 @@
 // The verdict of a package scan: the analysis, the vulnerability assessment and the active policy with its exceptions, into decision, severity, risk and reasons. Pure: no store, no clock.
 import type { Decision, PolicyGap, ScanFinding, ScanVerdict, Severity, VerdictReason, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
 import { assessAnalysis } from '../analyzers/assessment.js';
-import { SEVERITIES } from '../events/events.js';
 import { evaluatePolicy, type ApplicableException, type PolicyReason } from '../policies/evaluate.js';
 import type { PolicyDocument } from '../policies/schema.js';
 import { modelRiskContribution } from '../ml/model.js';
-import { SOURCE_INSTALL_HOOKS } from '../vocabulary.js';
+import { SEVERITIES, SOURCE_INSTALL_HOOKS } from '../vocabulary.js';
 import type { PackageAnalysis } from './types.js';
 
 export interface VerdictInput {
