@@ -198,9 +198,19 @@ export class ProvenanceGraph {
     return n;
   }
 
+  /** The event whose source name was last made, and that name: an event supports several nodes in a row. */
+  private lastSourceEvent: AnalysisEvent | null = null;
+  private lastSource = '';
+  /** Host nodes by the name as the events give it (every event supports its host node). */
+  private readonly hostByName = new Map<string, NodeDraft>();
+
   /** Records an event as support of a node (once per event). */
   support(n: NodeDraft, e: AnalysisEvent): void {
-    const src = this.intern(sourceName(e));
+    if (e !== this.lastSourceEvent) {
+      this.lastSource = this.intern(sourceName(e));
+      this.lastSourceEvent = e;
+    }
+    const src = this.lastSource;
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
     if (n.sources === null && n.source !== null && src !== n.source) n.sources = [{ source: n.source, eventIds: typeof n.eventIds === 'string' ? n.eventIds : n.eventIds.slice() }];
     if (n.source === null) n.source = src;
@@ -213,7 +223,14 @@ export class ProvenanceGraph {
   }
 
   host(name: string, e: AnalysisEvent | null): NodeDraft {
-    return this.node('host', lower(name), name, name, e);
+    const known = this.hostByName.get(name);
+    if (known !== undefined) {
+      if (e) this.support(known, e);
+      return known;
+    }
+    const n = this.node('host', lower(name), name, name, e);
+    this.hostByName.set(name, n);
+    return n;
   }
 
   user(name: string, host: string | null, e: AnalysisEvent | null): NodeDraft {
@@ -351,6 +368,8 @@ export class ProvenanceGraph {
     this.byPid.clear();
     this.byGuid.clear();
     this.strings.clear();
+    this.hostByName.clear();
+    this.lastSourceEvent = null;
     const nodes = NodeColumns.take(this.byIx);
     const n = this.edgeCount;
     for (const list of this.edgeEventIds) if (typeof list !== 'string') Object.freeze(list);
