@@ -2,7 +2,7 @@
 // largest of the analysis's score, 0.9 x the worst advisory weight (known exploited or malicious 1; otherwise the
 // larger of the severity's weight, info 0.05 / low 0.2 / medium 0.4 / high 0.7 / critical 0.9, and 2 x EPSS capped
 // at 1), 0.7 when provenance is invalid, and the model's share (score x 0.65, at most 0.65); the severity is the
-// worst unwaived finding or advisory (a KEV advisory counts as high at least); an incomplete archive never allows.
+// worst unwaived finding or advisory (a KEV advisory counts as high at least); an incomplete analysis never allows.
 import { describe, expect, it } from 'vitest';
 import type { AdvisoryItem, AnalyzerRun, ScanFinding, ScanProvenance, Severity, VulnerabilityAssessment } from '../../core/contracts/pkgscan.js';
 import type { PolicyDocument } from '../policies/schema.js';
@@ -122,15 +122,23 @@ describe('severity, completeness and the rest of the verdict', () => {
     expect(verdict(analysis(), { vulnerabilities: assessed([advisory('A', { severity: 'critical', kev: true })]) }).severity).toBe('critical');
   });
 
-  it('an archive not read to its end turns allow into warn and is incomplete; a failed or timed-out analyzer is incomplete and never clean', () => {
+  it('an incomplete analysis is never allow: an archive not read to its end, a failed or a timed-out analyzer warn, with a reason naming what did not complete', () => {
+    const incompleteReason = (v: ReturnType<typeof verdict>): { subjects: readonly string[]; message: string; effect: string } | undefined => v.policy_reasons.find((r) => r.rule === 'analysis.incomplete');
     const cut = verdict(analysis({ complete: false }));
     expect([cut.decision, cut.incomplete, cut.assessment.verdict]).toEqual(['warn', true, 'unknown']);
+    expect(incompleteReason(cut)).toMatchObject({ effect: 'warn', subjects: ['archive'], message: 'the analysis is incomplete: the archive was not read to its end' });
     for (const status of ['failed', 'timed_out'] as const) {
       const v = verdict(analysis({ runs: [run('metadata'), run('yara', status)] }));
-      expect([v.incomplete, v.assessment.verdict], status).toEqual([true, 'unknown']);
+      expect([v.decision, v.incomplete, v.assessment.verdict], status).toEqual(['warn', true, 'unknown']);
+      expect(incompleteReason(v), status).toMatchObject({ effect: 'warn', subjects: ['yara'], message: `the analysis is incomplete: analyzer yara ${status === 'failed' ? 'failed' : 'timed out'}` });
     }
+    const both = verdict(analysis({ complete: false, runs: [run('metadata', 'failed'), run('bandit', 'timed_out')] }));
+    expect(incompleteReason(both)?.subjects).toEqual(['archive', 'metadata', 'bandit']);
+    // a blocking decision stays block, and still says the analysis is incomplete
+    const blocked = verdict(analysis({ findings: [finding('evil', 'high')], runs: [run('metadata'), run('yara', 'failed')] }), { policy: { id: 'p', name: 'p', hash: 'h', document: { ...policy, findings: { block: ['evil'] } } } });
+    expect([blocked.decision, incompleteReason(blocked)?.subjects]).toEqual(['block', ['yara']]);
     const unavailable = verdict(analysis({ runs: [run('metadata'), run('yara', 'unavailable')] }));
-    expect([unavailable.incomplete, unavailable.decision, unavailable.assessment.verdict]).toEqual([false, 'allow', 'clean']);
+    expect([unavailable.incomplete, unavailable.decision, unavailable.assessment.verdict, incompleteReason(unavailable)]).toEqual([false, 'allow', 'clean', undefined]);
   });
 
   it('counts findings per file, keeps the package facts, and names the analyzers and versions', () => {

@@ -102,6 +102,31 @@ function gapsOf(reasons: readonly PolicyReason[], ecosystem: string): PolicyGap[
   return gaps;
 }
 
+/** What did not complete: `archive` when it was not read to its end, then each analyzer that failed or timed out, with the words for it. */
+function incompleteParts(a: Pick<PackageAnalysis, 'complete' | 'runs'>): { subject: string; says: string }[] {
+  const parts = a.complete ? [] : [{ subject: 'archive', says: 'the archive was not read to its end' }];
+  for (const r of a.runs) {
+    if (r.status === 'failed') parts.push({ subject: r.name, says: `analyzer ${r.name} failed` });
+    else if (r.status === 'timed_out') parts.push({ subject: r.name, says: `analyzer ${r.name} timed out` });
+  }
+  return parts;
+}
+
+/** The reason an incomplete analysis warns: not a policy rule, so no exception waives it. */
+function incompleteReason(parts: readonly { subject: string; says: string }[]): VerdictReason {
+  const subjects = [...new Set(parts.map((p) => p.subject))];
+  return {
+    rule: 'analysis.incomplete',
+    kind: 'analysis_incomplete',
+    effect: 'warn',
+    subject: subjects[0] ?? null,
+    subjects,
+    count: parts.length,
+    message: `the analysis is incomplete: ${parts.map((p) => p.says).join('; ')}`,
+    waived_by: null,
+  };
+}
+
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** The verdict: risk with provenance and vulnerabilities weighed in, the policy's decision and reasons, the worst unwaived severity. */
@@ -128,9 +153,12 @@ export function buildVerdict(input: VerdictInput): ScanVerdict {
     },
     input.exceptions,
   );
+  // An incomplete analysis (archive not read to its end, an analyzer failed or timed out) is never allow, and says what did not complete.
+  const notCompleted = incompleteParts(a);
+  const incomplete = notCompleted.length > 0;
   let decision: Decision = evaluation.decision;
-  // An incomplete analysis never reads as clean.
-  if (!a.complete && decision === 'allow') decision = 'warn';
+  if (incomplete && decision === 'allow') decision = 'warn';
+  const reasons = incomplete ? [...groupReasons(evaluation.reasons), incompleteReason(notCompleted)] : groupReasons(evaluation.reasons);
   const waivedFindings = new Set(evaluation.waived.filter((r) => r.kind === 'finding').map((r) => r.subject));
   let severity: Severity = 'info';
   for (const f of a.findings) if (!waivedFindings.has(f.code)) severity = worse(severity, f.severity);
@@ -142,7 +170,6 @@ export function buildVerdict(input: VerdictInput): ScanVerdict {
   const person = (p: { name?: string; email?: string } | undefined): string | null => (p === undefined ? null : [p.name, p.email !== undefined ? `<${p.email}>` : undefined].filter((x) => x !== undefined && x !== '').join(' ') || null);
   const installScripts: Record<string, string> = {};
   for (const hook of SOURCE_INSTALL_HOOKS) if (m.scripts[hook] !== undefined) installScripts[hook] = m.scripts[hook];
-  const incomplete = !a.complete || a.runs.some((r) => r.status === 'failed' || r.status === 'timed_out');
   const assessment = assessAnalysis({
     findings: a.findings,
     chains: a.chains,
@@ -169,7 +196,7 @@ export function buildVerdict(input: VerdictInput): ScanVerdict {
     provenance: a.provenance,
     vulnerabilities: input.vulnerabilities,
     policy: { id: input.policy.id, name: input.policy.name, hash: input.policy.hash },
-    policy_reasons: groupReasons(evaluation.reasons),
+    policy_reasons: reasons,
     waived_reasons: groupReasons(evaluation.waived),
     exceptions_applied: [...new Set(evaluation.waived.map((r) => r.waived_by).filter((x): x is string => x !== undefined))],
     package: {
