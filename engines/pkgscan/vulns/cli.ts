@@ -1,4 +1,5 @@
 // `pkgscan advisories import PATH... | status | lookup ECOSYSTEM NAME VERSION`: the advisory store from the command line, on $VITRINE_HOME/vitrine.db or the shared PostgreSQL database (PKGSCAN_DATABASE_URL).
+import { randomUUID } from 'node:crypto';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { UsageError, type CliResult } from '../../core/cli.js';
 import type { AdvisoryImport, LookupResult } from '../../core/contracts/pkgscan-vulns.js';
@@ -105,22 +106,26 @@ export async function advisoriesCommand(rest: readonly string[], values: { json?
         const lines: string[] = [];
         const results: (AdvisoryImport | { path: string; error: string })[] = [];
         let failed = 0;
-        // Each import is audited as the HTTP route audits it, by the command line's actor.
+        // Each import is audited as the HTTP route audits it, by the command line's actor: on PostgreSQL in the
+        // import's own transactions (started, finished or failed), on SQLite after it.
         const audit = new AuditLog(opened.db, opened.store);
+        const within = store.dialect === 'postgres';
         for (const [i, p] of args.entries()) {
           const label = `#${i + 1}`;
+          const id = randomUUID();
           try {
-            const r = await store.importFile(p, undefined, (f, m) => io.progress?.(`${label} ${(f * 100).toFixed(0)}% ${m}`));
+            const r = await store.importFile(p, undefined, (f, m) => io.progress?.(`${label} ${(f * 100).toFixed(0)}% ${m}`), within ? { id, audit: { actor: CLI_ACTOR, requestId: null, details: { via: 'cli' } } } : {});
             results.push(r);
             lines.push(importLine(label, r));
             for (const w of r.warning_samples.slice(0, 5)) lines.push(`  warning: ${w}`);
-            await audit.append('vulnerabilities.import_finished', CLI_ACTOR, null, { import_id: r.id, kind: r.kind, file_sha256: r.file_sha256, records: r.records, warnings: r.warnings, via: 'cli' });
+            if (!within) await audit.append('vulnerabilities.import_finished', CLI_ACTOR, null, { import_id: r.id, kind: r.kind, file_sha256: r.file_sha256, records: r.records, warnings: r.warnings, via: 'cli' });
           } catch (err) {
             failed++;
             const message = err instanceof VitrineError ? err.message : 'the file could not be imported';
             results.push({ path: label, error: message });
             lines.push(`failed\t${label}\t${message}`);
-            await audit.append('vulnerabilities.import_failed', CLI_ACTOR, null, { via: 'cli' });
+            // On PostgreSQL an import that began was audited failed with its row; a file that never became one (unreadable, no source) is audited here.
+            if (!within || (await store.importRecord(id)) === null) await audit.append('vulnerabilities.import_failed', CLI_ACTOR, null, { via: 'cli' });
           }
         }
         return { code: failed > 0 ? 1 : 0, stdout: json ? `${JSON.stringify(results, null, 2)}\n` : `${lines.join('\n')}\n`, stderr: failed > 0 ? `${failed} of ${args.length} failed\n` : '' };

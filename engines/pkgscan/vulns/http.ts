@@ -54,15 +54,30 @@ const IMPORT_TIMEOUT_MS = 60 * 60_000;
  * the store marking it (the worker died, or its time limit passed) is failed now, not only at the next start; one the
  * worker never began is recorded as failed, so a poll of its id answers.
  */
-function importUpload(p: Platform, file: string, kind: AdvisorySourceKind, id: string): Promise<AdvisoryImport> {
+/** Who asked for an import, for its audit entries. */
+interface ImportRequest {
+  readonly actor: string;
+  readonly requestId: string | null;
+  readonly size: number;
+}
+
+/**
+ * Runs the import in a worker. On PostgreSQL the worker appends the import's audit entries in the import's own
+ * transactions (started with the import row, finished with the final counts, failed with the failed status), and a
+ * job that dies without marking its import is marked failed and audited in one transaction here; answers whether
+ * the entries were written that way (else the caller records them).
+ */
+function importUpload(p: Platform, file: string, kind: AdvisorySourceKind, id: string, who: ImportRequest): { run: Promise<AdvisoryImport>; audited: boolean } {
   const repo = advisoriesOf(p);
-  if (repo.dialect === 'sqlite' && p.db.memory) return repo.importFile(file, kind, undefined, { id });
-  const target = p.config.databaseUrl !== undefined && repo.dialect === 'postgres' ? { databaseUrl: p.config.databaseUrl } : { database: path.resolve(p.db.name) };
-  const payload: AdvisoryImportPayload = { dataDir: p.dataDir, id, ...target, kind: kind as AdvisoryImportPayload['kind'] };
-  return (p.jobs.run(ADVISORY_IMPORT_JOB, payload, { timeoutMs: IMPORT_TIMEOUT_MS, label: 'Import an advisory file' }) as Promise<AdvisoryImport>).catch(async (err: unknown) => {
-    await repo.failUnfinished(id, kind);
+  if (repo.dialect === 'sqlite' && p.db.memory) return { run: repo.importFile(file, kind, undefined, { id }), audited: false };
+  const shared = p.config.databaseUrl !== undefined && repo.dialect === 'postgres';
+  const target = shared ? { databaseUrl: p.config.databaseUrl } : { database: path.resolve(p.db.name) };
+  const payload: AdvisoryImportPayload = { dataDir: p.dataDir, id, ...target, kind: kind as AdvisoryImportPayload['kind'], ...(shared ? { audit: { actor: who.actor, request_id: who.requestId, size: who.size } } : {}) };
+  const run = (p.jobs.run(ADVISORY_IMPORT_JOB, payload, { timeoutMs: IMPORT_TIMEOUT_MS, label: 'Import an advisory file' }) as Promise<AdvisoryImport>).catch(async (err: unknown) => {
+    await repo.failUnfinished(id, kind, shared ? { actor: who.actor, requestId: who.requestId, details: { size: who.size } } : undefined);
     throw err;
   });
+  return { run, audited: shared };
 }
 
 /**
@@ -154,10 +169,11 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
           throw err;
         }
         const requestId = requestIdOf(res);
-        p.audit.record('vulnerabilities.import', actor, requestId, { import_id: id, kind, size });
-        const run = importUpload(p, file, kind, id)
+        const started = importUpload(p, file, kind, id, { actor, requestId, size });
+        if (!started.audited) p.audit.record('vulnerabilities.import', actor, requestId, { import_id: id, kind, size });
+        const run = started.run
           .then((r: AdvisoryImport) => {
-            p.audit.record('vulnerabilities.import_finished', actor, requestId, { import_id: id, kind, file_sha256: r.file_sha256, records: r.records, warnings: r.warnings });
+            if (!started.audited) p.audit.record('vulnerabilities.import_finished', actor, requestId, { import_id: id, kind, file_sha256: r.file_sha256, records: r.records, warnings: r.warnings });
             return r;
           })
           .finally(() => rm(file, { force: true }));
@@ -167,11 +183,11 @@ export function vulnerabilityRoutes(p: Platform): RouteDef[] {
         }
         run.catch(() => {
           // Recorded as a failed import in vuln_imports; nobody awaits this promise.
-          p.audit.record('vulnerabilities.import_failed', actor, requestId, { import_id: id, kind });
+          if (!started.audited) p.audit.record('vulnerabilities.import_failed', actor, requestId, { import_id: id, kind });
         });
         // The import row is written once the file's digest is known: answer with what is known now.
-        const started: AdvisoryImport = { id, kind, status: 'running', file_sha256: null, records: 0, inserted: 0, updated: 0, unchanged: 0, warnings: 0, warning_samples: [], started_at: new Date().toISOString(), finished_at: null };
-        res.status(202).json(started);
+        const running: AdvisoryImport = { id, kind, status: 'running', file_sha256: null, records: 0, inserted: 0, updated: 0, unchanged: 0, warnings: 0, warning_samples: [], started_at: new Date().toISOString(), finished_at: null };
+        res.status(202).json(running);
       },
     },
     listRoute({

@@ -43,6 +43,8 @@ export const advisoryImportPayloadSchema = z
     /** Or the shared PostgreSQL database: the worker opens its own small pool on it. */
     databaseUrl: z.string().min(1).max(4096).optional(),
     kind: z.enum(UPLOAD_KINDS),
+    /** Who asked (PostgreSQL: the audit entries are appended in the import's own transactions). */
+    audit: z.strictObject({ actor: z.string().min(1).max(200), request_id: z.string().max(200).nullable(), size: z.number().int().nonnegative() }).optional(),
   })
   .refine((p) => (p.database === undefined) !== (p.databaseUrl === undefined), 'exactly one of database and databaseUrl');
 export type AdvisoryImportPayload = z.infer<typeof advisoryImportPayloadSchema>;
@@ -92,7 +94,8 @@ export async function advisoryImportJob(payload: unknown, ctx: JobContext): Prom
     // Its own pool (two connections: the import is one statement at a time), migrated or checked under the lock.
     const db = new MigratingDb(new PgDb({ url: p.databaseUrl, max: 2, applicationName: 'vitrine-pkgscan-advisory-import' }));
     try {
-      return await new PgAdvisories(db).importFile(file, p.kind, progress, { id: p.id });
+      const audit = p.audit === undefined ? undefined : { actor: p.audit.actor, requestId: p.audit.request_id, details: { size: p.audit.size } };
+      return await new PgAdvisories(db).importFile(file, p.kind, progress, { id: p.id, ...(audit !== undefined ? { audit } : {}) });
     } finally {
       await db.close();
     }

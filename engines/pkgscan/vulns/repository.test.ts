@@ -296,10 +296,39 @@ describe.skipIf(postgres?.skip !== false)(`advisories shared by servers on ${pos
       await one.platform.audit.flush();
       const audit = await get<PageOf<AuditEntry>>(two, '/audit?action=vulnerabilities.import_finished');
       expect(audit.items.map((e) => e.details['import_id'])).toContain(imp.id);
+      // Written by the import's own transactions, once each (the gateway does not add its own).
+      for (const action of ['vulnerabilities.import', 'vulnerabilities.import_finished']) {
+        const entries = (await get<PageOf<AuditEntry>>(one, `/audit?action=${action}&limit=50`)).items.filter((e) => e.details['import_id'] === imp.id);
+        expect(entries.map((e) => [e.actor, typeof e.details['size']])).toEqual([[admin.id, 'number']]);
+      }
     } finally {
       await one.close();
       await two.close();
     }
+  });
+
+  it('an import and its audit entries commit together: started with the row, finished with the counts, failed with the status; a refused entry leaves no import', async () => {
+    const b = await fixture.open('postgres');
+    const repo = new PgAdvisories(b.store);
+    const audit = { actor: 'u-1', requestId: 'r-1', details: { via: 'test' } };
+    const entries = async (id: string): Promise<string[]> =>
+      (await b.store.all<{ kind: string; payload: string }>('SELECT kind, payload FROM pkgscan_audit ORDER BY seq')).filter((r) => (JSON.parse(r.payload) as { import_id?: string }).import_id === id).map((r) => r.kind);
+    const done = await repo.importFile(file('audited.json', JSON.stringify(osvRec('GHSA-audt-0000-0001'))), undefined, undefined, { audit });
+    expect(await entries(done.id)).toEqual(['vulnerabilities.import', 'vulnerabilities.import_finished']);
+    const failedId = '33333333-3333-4333-8333-333333333333';
+    await expect(repo.importFile(file('empty.json', '[]'), 'osv-json', undefined, { id: failedId, audit })).rejects.toMatchObject({ code: 'validation_failed' });
+    expect(await repo.importRecord(failedId)).toMatchObject({ status: 'failed' });
+    expect(await entries(failedId)).toEqual(['vulnerabilities.import', 'vulnerabilities.import_failed']);
+    // A dead job's import is failed and audited by the gateway in one transaction, once.
+    const lostId = '44444444-4444-4444-8444-444444444444';
+    await repo.failUnfinished(lostId, 'kev-json', audit);
+    await repo.failUnfinished(lostId, 'kev-json', audit);
+    expect(await entries(lostId)).toEqual(['vulnerabilities.import_failed']);
+    // An entry the chain refuses (a payload that is not JSON) rolls its import row back with it.
+    const refusedId = '55555555-5555-4555-8555-555555555555';
+    await expect(repo.importFile(file('refused.json', JSON.stringify(osvRec('GHSA-audt-0000-0002'))), undefined, undefined, { id: refusedId, audit: { ...audit, details: { size: Number.POSITIVE_INFINITY } } })).rejects.toThrow();
+    expect(await repo.importRecord(refusedId)).toBeNull();
+    expect(await entries(refusedId)).toEqual([]);
   });
 
   it('two servers importing at once: every record once, the counts add up, both see the same sources', async () => {

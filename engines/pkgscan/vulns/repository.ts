@@ -14,12 +14,27 @@ import { severityOfRecord } from '../../core/vulns/severity.js';
 import { detectKind, readSource, type NvdEntry } from '../../core/vulns/sources.js';
 import { LOOKUP_CACHE_ENTRIES, LOOKUP_CACHE_TTL_MS, type AdvisoryStore, type ProgressFn } from '../../core/vulns/store.js';
 import { ecosystemBase } from '../../core/vulns/versions/index.js';
+import { appendAuditPg } from '../audit/store.js';
 import { SqliteDb } from '../db/sqlite.js';
 import type { AsyncDb, Dialect, Param, Queryable } from '../db/types.js';
 
 export interface ImportOptions {
   /** The import's id (an upload's id, so its temp file and its record share it). */
   readonly id?: string;
+  /**
+   * Who the import's audit entries name. On PostgreSQL each entry is appended in the transaction of the change it
+   * records: `vulnerabilities.import` with the import row, `vulnerabilities.import_finished` with the final counts
+   * and sources, `vulnerabilities.import_failed` with the failed status. The SQLite store leaves the entries to the
+   * caller (its audit chain is written by the serving process).
+   */
+  readonly audit?: ImportAudit;
+}
+
+export interface ImportAudit {
+  readonly actor: string;
+  readonly requestId: string | null;
+  /** Added to every entry's details (the upload's size, `via: 'cli'`). */
+  readonly details?: Readonly<Record<string, string | number>>;
 }
 
 /** What pkgscan reads and writes of the advisory store. */
@@ -38,7 +53,7 @@ export interface AdvisoryRepository {
   recoverInterrupted(): Promise<string[]>;
   runningImports(): Promise<string[]>;
   /** An import whose job failed without marking it: failed now (recorded as failed when it never began). */
-  failUnfinished(id: string, kind: AdvisorySourceKind): Promise<void>;
+  failUnfinished(id: string, kind: AdvisorySourceKind, audit?: ImportAudit): Promise<void>;
 }
 
 /** The SQLite backend: the workstation's advisory store, as it always was. */
@@ -70,15 +85,23 @@ export class SqliteAdvisories implements AdvisoryRepository {
   async runningImports(): Promise<string[]> {
     return this.store.runningImports();
   }
-  failUnfinished(id: string, kind: AdvisorySourceKind): Promise<void> {
-    return new SqliteDb(this.db).transaction((q) => failUnfinishedIn(q, id, kind, new Date().toISOString()));
+  async failUnfinished(id: string, kind: AdvisorySourceKind): Promise<void> {
+    await new SqliteDb(this.db).transaction((q) => failUnfinishedIn(q, id, kind, new Date().toISOString()));
   }
 }
 
-async function failUnfinishedIn(q: Pick<Queryable, 'run'>, id: string, kind: AdvisorySourceKind, at: string): Promise<void> {
+/** Marks the import failed; true when this call changed or wrote its row (false: it had finished already). */
+async function failUnfinishedIn(q: Pick<Queryable, 'run'>, id: string, kind: AdvisorySourceKind, at: string): Promise<boolean> {
   const note = JSON.stringify([INTERRUPTED_NOTE]);
   const changed = await q.run("UPDATE vuln_imports SET status = 'failed', finished_at = ?, warning_samples = ? WHERE id = ? AND status = 'running'", [at, note, id]);
-  if (changed === 0) await q.run("INSERT INTO vuln_imports (id, kind, started_at, finished_at, status, warning_samples) VALUES (?, ?, ?, ?, 'failed', ?) ON CONFLICT (id) DO NOTHING", [id, kind, at, at, note]);
+  if (changed > 0) return true;
+  return (await q.run("INSERT INTO vuln_imports (id, kind, started_at, finished_at, status, warning_samples) VALUES (?, ?, ?, ?, 'failed', ?) ON CONFLICT (id) DO NOTHING", [id, kind, at, at, note])) > 0;
+}
+
+/** Appends an import's audit entry in the caller's PostgreSQL transaction. */
+async function auditImport(q: Queryable, audit: ImportAudit | undefined, action: string, details: Readonly<Record<string, unknown>>): Promise<void> {
+  if (audit === undefined) return;
+  await appendAuditPg(q, { kind: action, actor: audit.actor, payload: { ...details, ...(audit.details ?? {}), request_id: audit.requestId } });
 }
 
 /** Records written per transaction during an import (each is a few statements on PostgreSQL). */
@@ -142,7 +165,10 @@ export class PgAdvisories implements AdvisoryRepository {
     const st = await stat(file);
     const sha = st.isDirectory() ? null : await sha256File(file);
     const id = options.id ?? randomUUID();
-    await this.db.run('INSERT INTO vuln_imports (id, kind, file_sha256, started_at) VALUES (?, ?, ?, ?)', [id, k, sha, this.iso()]);
+    await this.db.transaction(async (q) => {
+      await q.run('INSERT INTO vuln_imports (id, kind, file_sha256, started_at) VALUES (?, ?, ?, ?)', [id, k, sha, this.iso()]);
+      await auditImport(q, options.audit, 'vulnerabilities.import', { import_id: id, kind: k });
+    });
     const counts: Counts = { records: 0, inserted: 0, updated: 0, unchanged: 0, warnings: 0 };
     const samples: string[] = [];
     let dataDate: string | null = null;
@@ -230,7 +256,10 @@ export class PgAdvisories implements AdvisoryRepository {
       if (counts.records === 0) throw new VitrineError('validation_failed', counts.warnings > 0 ? 'no advisory record could be read from the source (see the warnings)' : 'the source holds no advisory record');
     } catch (err) {
       await flush().catch(() => undefined);
-      await this.db.run(...finish('failed'));
+      await this.db.transaction(async (q) => {
+        await q.run(...finish('failed'));
+        await auditImport(q, options.audit, 'vulnerabilities.import_failed', { import_id: id, kind: k });
+      });
       throw err;
     }
     const finishedAt = this.iso();
@@ -250,6 +279,7 @@ export class PgAdvisories implements AdvisoryRepository {
           if (counts.records > 0) await q.run(upsert, [source, n, id, finishedAt, dataDate ?? finishedAt]);
         }
         await q.run("UPDATE vuln_meta SET value = value + 1 WHERE key = 'generation'");
+        await auditImport(q, options.audit, 'vulnerabilities.import_finished', { import_id: id, kind: k, file_sha256: sha, records: counts.records, warnings: counts.warnings });
       },
       { lock: ADVISORY_IMPORT_LOCK },
     );
@@ -361,8 +391,10 @@ export class PgAdvisories implements AdvisoryRepository {
     return (await this.db.all<{ id: string }>("SELECT id FROM vuln_imports WHERE status = 'running'")).map((r) => r.id);
   }
 
-  async failUnfinished(id: string, kind: AdvisorySourceKind): Promise<void> {
-    await this.db.transaction((q) => failUnfinishedIn(q, id, kind, this.iso()));
+  async failUnfinished(id: string, kind: AdvisorySourceKind, audit?: ImportAudit): Promise<void> {
+    await this.db.transaction(async (q) => {
+      if (await failUnfinishedIn(q, id, kind, this.iso())) await auditImport(q, audit, 'vulnerabilities.import_failed', { import_id: id, kind });
+    });
   }
 }
 
