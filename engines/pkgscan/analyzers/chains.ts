@@ -15,6 +15,8 @@ export interface ChainInput {
   /** Findings of one flow may chain: one file (`file:<path>`), or everything that runs at install (`install`). */
   readonly flow: string;
   readonly installTime: boolean;
+  /** Where in its file it matched (null when unknown: decoded data, hook commands). */
+  readonly offset?: number | null;
 }
 
 /** Capabilities whose data is worth stealing: with a network capability at install time they are a beacon even without an exfiltration host. */
@@ -23,7 +25,21 @@ const MAX_STEPS = 6;
 /** Threats that only matter with data to send: they chain with a collecting capability only. */
 const NEEDS_DATA: ReadonlySet<ChainKind> = new Set(['exfil_endpoint', 'publish']);
 
+/**
+ * Characters between a capability and a threat of one file for the data to plausibly flow from one to the other: a
+ * stealer collects and sends within a few statements; a bundle's environment read and its unrelated HTTP client sit
+ * in different modules far apart. Install-time code in different files (a hook and the script it runs) is not held to it.
+ */
+export const FLOW_WINDOW = 3000;
+
+function near(cap: ChainInput, threat: ChainInput): boolean {
+  if (cap.finding.file !== threat.finding.file) return cap.installTime && threat.installTime;
+  if (cap.offset === undefined || cap.offset === null || threat.offset === undefined || threat.offset === null) return true;
+  return Math.abs(cap.offset - threat.offset) <= FLOW_WINDOW;
+}
+
 function pairs(cap: ChainInput, threat: ChainInput): boolean {
+  if (!near(cap, threat)) return false;
   if (threat.kind !== null && NEEDS_DATA.has(threat.kind)) return cap.kind !== null && COLLECTS.has(cap.kind);
   return true;
 }
@@ -65,8 +81,8 @@ export function buildChains(inputs: readonly ChainInput[]): AttackChain[] {
       continue;
     }
     // at install time, collecting host data next to a network call is a beacon even when the host is an ordinary one
-    const collect = allCaps.filter((c) => c.kind !== null && COLLECTS.has(c.kind));
     const network = allCaps.filter((c) => c.kind === 'network');
+    const collect = allCaps.filter((c) => c.kind !== null && COLLECTS.has(c.kind) && network.some((n) => near(c, n)));
     if (installTime && collect.length > 0 && network.length > 0) {
       const first = strongest(collect);
       const send = strongest(network);

@@ -73,6 +73,8 @@ interface RuleHit {
   readonly finding: ScanFinding;
   readonly installTime: boolean;
   readonly auxiliary: boolean;
+  /** Where in the file's text it matched (null in decoded data). */
+  readonly offset: number | null;
 }
 
 function patternHits(re: RegExp, code: string): DetectorHit[] {
@@ -135,6 +137,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
         rule,
         installTime: unit.installTime,
         auxiliary: unit.auxiliary,
+        offset: unit.decoded === true ? null : h.offset,
         finding: { code: rule.id, severity, category: rule.category, title: unit.decoded === true ? `${rule.title} (in decoded data)` : rule.title, file: unit.file, line, match: boundMatch(`${unit.decoded === true ? 'decoded: ' : ''}${h.text.trim()}`), technique: rule.technique, analyzer: SOURCE_ANALYZER },
       });
       if (seenLines.size >= rule.maxPerFile) break;
@@ -187,7 +190,7 @@ export function analyzeSource(release: PackageRelease, ctx: AnalyzerContext): An
   }
   const chainInput: ChainInput[] = hits
     .filter((h) => h.rule.role !== 'indicator' && (!h.auxiliary || h.installTime))
-    .map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : `file:${h.finding.file ?? ''}`, installTime: h.installTime }));
+    .map((h) => ({ finding: h.finding, role: h.rule.role === 'capability' ? 'capability' : 'threat', kind: h.rule.kind, step: h.rule.step, flow: h.installTime ? 'install' : `file:${h.finding.file ?? ''}`, installTime: h.installTime, offset: h.offset }));
   const chains = buildChains(chainInput);
   return { findings: [...skipped, ...hits.map((h) => h.finding), ...chains.map(chainFinding)], chains };
 }

