@@ -103,3 +103,31 @@ describe('attrib search: stored matrices', () => {
     expect(attribSearch.search(db, classifyQuery('another actor'), 1)).toHaveLength(1);
   });
 });
+
+describe('attrib search: one technique across ATT&CK releases', () => {
+  const db = openMemoryStore([attribService]);
+  const kb = loadKb();
+  const when = new Date('2026-05-04T12:00:00Z');
+  // ATT&CK v19 revoked T1070.001 (Clear Windows Event Logs) for T1685.005. A finding sent today is stored under the
+  // v19 id; a matrix written against 18.1 (saved or imported before) holds the old id.
+  const newer = sendFindingToMatrix(db, { target: { kind: 'new', title: 'Written against v19' }, finding: { title: 'Log clearing', techniques: ['T1685.005'], indicators: [], source: { service: 'attrib', kind: 'extraction', id: 'v19.txt' } } }, kb, when).id;
+  const scenario = getMatrix(db, newer)?.scenario;
+  if (scenario === undefined) throw new Error('the sent matrix was not stored');
+  const older = saveMatrix(db, { ...scenario, evidence: scenario.evidence.map((e) => ({ ...e, summary: 'Security log cleared', techniques: ['T1070.001'] })) }, { kind: 'matrix.imported-stix' }, undefined, when).id;
+
+  it('a technique id finds matrices that hold its counterpart of another release, each once, by their evidence techniques', () => {
+    expect(getMatrix(db, older)?.scenario.evidence.flatMap((e) => e.techniques ?? [])).toEqual(['T1070.001']);
+    for (const q of ['T1070.001', 'T1685.005', 't1685.005']) {
+      const hits = attribSearch.search(db, classifyQuery(q), 10);
+      expect(hits.map((h) => h.id).sort(), q).toEqual([older, newer].sort());
+      expect(hits.map((h) => [h.kind, h.rank]), q).toEqual([
+        ['matrix', 3],
+        ['matrix', 3],
+      ]);
+      expect(hits.every((h) => /^evidence E\d+ techniques$/.test(h.field)), q).toBe(true);
+    }
+    // an unrelated technique finds neither, and the limit holds across the releases' ids
+    expect(attribSearch.search(db, classifyQuery('T1059.001'), 10)).toEqual([]);
+    expect(attribSearch.search(db, classifyQuery('T1070.001'), 1)).toHaveLength(1);
+  });
+});

@@ -2,9 +2,11 @@
 // their indicator values, evidence technique ids), which the ACH workspace opens by uuid; and the STIX objects of the
 // TAXII collections (ACH assessments published as reports, report extractions with indicators and techniques), shown as
 // TAXII reports: a hit names the report that holds the matching object, newest version first. No workspace opens a
-// TAXII report by id (they are read through the TAXII routes), so those hits are kind `report`, not `matrix`.
+// TAXII report by id (they are read through the TAXII routes), so those hits are kind `report`, not `matrix`. A technique
+// id also finds its counterparts of the other ATT&CK releases (T1070.001 and v19's T1685.005 are one technique).
 import type { Database } from 'better-sqlite3';
 import type { AchScenario } from '../core/contracts/ach.js';
+import { attackLookup } from '../core/attack/lookup.js';
 import { likeContains, locateInJson, matchFields, searchRows, type ParsedQuery, type SearchField, type SearchHit, type SearchProvider } from '../core/search.js';
 import { collectionById } from './taxii/collections.js';
 
@@ -127,8 +129,28 @@ function taxiiReports(db: Database, q: ParsedQuery, limit: number): SearchHit[] 
   );
 }
 
+/** A technique query as every ATT&CK release names it: the id, the id a newer release revoked it for, the ids revoked in its favour. */
+function acrossReleases(q: ParsedQuery): readonly ParsedQuery[] {
+  if (q.kind !== 'technique') return [q];
+  return attackLookup()
+    .equivalents(q.value)
+    .map((value): ParsedQuery => (value === q.value ? q : { kind: 'technique', value }));
+}
+
+/** Hits of every query form, a target once (its best-ranked hit, the first form's on a tie), in the order first found, at most `limit`. */
+function union(queries: readonly ParsedQuery[], limit: number, run: (q: ParsedQuery) => SearchHit[]): SearchHit[] {
+  const best = new Map<string, SearchHit>();
+  for (const q of queries)
+    for (const h of run(q)) {
+      const had = best.get(h.id);
+      if (had === undefined || h.rank > had.rank) best.set(h.id, h);
+    }
+  return [...best.values()].slice(0, limit);
+}
+
 export const attribSearch: SearchProvider = {
   search(db, q, limit) {
-    return [...matrices(db, q, limit), ...taxiiReports(db, q, limit)];
+    const queries = acrossReleases(q);
+    return [...union(queries, limit, (x) => matrices(db, x, limit)), ...union(queries, limit, (x) => taxiiReports(db, x, limit))];
   },
 };
