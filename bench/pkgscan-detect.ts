@@ -108,6 +108,8 @@ console.log(`development set: ${devsetDir} (${judged.filter((j) => j.set === 'de
 table('shared corpus (all of it; the rules were written against it: tuned-on data)', judged.filter((j) => j.set === 'corpus'));
 table('corpus + development set, tuning families (tuned on)', judged.filter((j) => side(j.family) === 'tuning'));
 table('corpus + development set, held-out families (not looked at while tuning)', judged.filter((j) => side(j.family) === 'held-out'));
+table('development set, tuning families (tuned on: rules narrowed on their false positives)', judged.filter((j) => j.set === 'devset' && side(j.family) === 'tuning'));
+table('development set, held-out families (not looked at while tuning)', judged.filter((j) => j.set === 'devset' && side(j.family) === 'held-out'));
 table('development set only (benign npm packs; benign PyPI stand-ins built from Debian python3 packages; any malicious samples added by hand)', judged.filter((j) => j.set === 'devset'));
 
 const show = (title: string, pick: (r: Judged) => boolean): void => {
@@ -118,6 +120,14 @@ const show = (title: string, pick: (r: Judged) => boolean): void => {
     for (const f of r.result.findings.filter((x) => verbose || x.severity === 'high' || x.severity === 'critical')) console.log(`    ${f.severity} ${f.code} ${f.file ?? ''}:${f.line ?? ''} ${(f.match ?? '').slice(0, 100)}`);
   }
 };
+// which rules raise the benign flags, per side: where the next narrowing should look (tuning side only)
+for (const half of ['tuning', 'held-out'] as const) {
+  const counts = new Map<string, number>();
+  for (const r of judged.filter((j) => j.label === 'benign' && flagged(j) && side(j.family) === half)) {
+    for (const code of new Set(r.result.findings.filter((f) => f.severity === 'high' || f.severity === 'critical').map((f) => f.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
+  }
+  console.log(`\nbenign flagged, ${half}: high/critical codes (releases): ${[...counts].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ') || 'none'}`);
+}
 show('benign flagged', (r) => r.label === 'benign' && flagged(r));
 show('malicious missed', (r) => r.label === 'malicious' && !flagged(r));
 if (verbose) show('malicious only suspicious', (r) => r.label === 'malicious' && r.assessment.verdict === 'suspicious');
