@@ -52,6 +52,10 @@ describe('risk', () => {
     expect(reasons(base, { risk: { score: 0.75 } })).toEqual([{ rule: 'thresholds.block_risk', kind: 'risk', effect: 'block', message: 'risk 0.75 is at or above 0.7' }]);
   });
 
+  it('dimensions are ignored, not a crash, when the policy sets no risk_dimensions', () => {
+    expect(reasons(base, { risk: { dimensions: { network: 1 } } })).toEqual([]);
+  });
+
   it('a dimension with only block set does not warn below it; with only warn set it never blocks', () => {
     const p: PolicyDocument = { ...base, risk_dimensions: { shell: { block: 0.5 }, install: { warn: 0.2 } } };
     expect(reasons(p, { risk: { dimensions: { shell: 0.49, install: 0.99 } } }).map((x) => x.rule)).toEqual(['risk_dimensions.install.warn']);
@@ -127,6 +131,10 @@ describe('provenance', () => {
     expect(prov({ ...base, provenance: { require: true, missing: 'block' } }, { verified: false, status: 'absent' })).toEqual(['provenance.missing block missing: no verified provenance']);
   });
 
+  it('provenance reasons are of kind provenance', () => {
+    expect(reasons(base, { provenance: { verified: false, status: 'invalid' } }).map((x) => x.kind)).toEqual(['provenance']);
+  });
+
   it('verified provenance gives no reason, whether said by status or by verified', () => {
     expect(prov(req, { verified: true })).toEqual([]);
     expect(prov(req, { verified: false, status: 'verified', downgrade: true })).toEqual([]);
@@ -165,6 +173,11 @@ describe('exceptions', () => {
     expect(decide([{ id: 'x3', scope: 'finding:CVE-1' }, { id: 'x4', scope: 'license:CVE-1' }])).toEqual(none);
     expect(decide([{ id: 'x5', scope: 'finding:GPL-3.0' }, { id: 'x6', scope: 'vulnerability:GPL-3.0' }])).toEqual(none);
     expect(decide([{ id: 'x7', scope: 'finding:' }, { id: 'x8', scope: 'finding:G' }, { id: 'x9', scope: 'other:F' }])).toEqual(none);
+  });
+
+  it('an empty-subject scope does not waive a finding whose code is empty', () => {
+    const e = evaluatePolicy(base, 'h', { vulnerabilities: ok, findings: [{ code: '', severity: 'critical' }] }, [{ id: 'x', scope: 'finding:' }]);
+    expect({ decision: e.decision, waived: e.waived.length }).toEqual({ decision: 'block', waived: 0 });
   });
 
   it('a package exception waives every reason, and the decision follows what is left', () => {
