@@ -62,6 +62,25 @@ describe('checkArguments', () => {
     expect(check('forensic', ['analyze', '/'])).toBe(OUT('a path argument'));
   });
 
+  it('reads short options, empty values and - as no path at all (seen from a working directory outside the roots)', () => {
+    // The Console only runs in a working directory inside the roots; from outside, every argument that IS read as a
+    // path is refused, so this shows exactly which arguments are not read as paths.
+    const from = (args: string[]): string => {
+      try {
+        checkArguments('forensic', args, outside, roots);
+        return 'ok';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(from(['-v', '-', '', '--out=', '--out', '', '-x'])).toBe('ok');
+    expect(from(['x'])).toBe('a path argument must be inside the data folder or the evidence root');
+    expect(from(['ab'])).toBe('a path argument must be inside the data folder or the evidence root');
+    expect(from(['a-'])).toBe('a path argument must be inside the data folder or the evidence root');
+    expect(from(['--out', 'r.json'])).toBe('an output path must be inside the data folder or the evidence root');
+    expect(from(['--out=r.json'])).toBe('an output path must be inside the data folder or the evidence root');
+  });
+
   it('without an evidence root (or with one that does not exist) only the data folder counts', () => {
     expect(check('forensic', ['analyze', path.join(evidence, 'a.evtx')], { dataDir: home })).toBe(OUT('a path argument'));
     expect(check('forensic', ['analyze', path.join(base, 'nope', 'a')], { dataDir: home, evidenceRoot: path.join(base, 'nope') })).toBe(OUT('a path argument'));
