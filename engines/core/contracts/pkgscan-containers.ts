@@ -28,6 +28,10 @@ export interface ContainerFinding {
   readonly package?: { readonly ecosystem: string; readonly name: string; readonly version: string };
 }
 
+/**
+ * The package types of engines/core/oci's PACKAGE_SOURCES, repeated here because contracts hold types only and import
+ * no engine module (the renderer reads them); a type test in engines/pkgscan/containers/scan.test.ts keeps the two equal.
+ */
 export type ContainerPackageType = 'deb' | 'apk' | 'rpm' | 'pypi' | 'npm';
 
 export interface ContainerPackage {
@@ -39,6 +43,8 @@ export interface ContainerPackage {
   readonly source: string | null;
   readonly source_version: string | null;
   readonly purl: string | null;
+  /** The OSV ecosystem it is looked up under (`PyPI`, `npm`, `Debian:12`, `Alpine:v3.19`), null when none can be named; absent in scans stored without it. */
+  readonly ecosystem?: string | null;
   /** 0-based index of the layer that put this version in place. */
   readonly layer: number;
   /** The database or metadata file it was read from. */

@@ -135,7 +135,7 @@ export async function analyzeImage(bytes: Uint8Array, options: AnalyzeOptions = 
   });
   options.signal?.throwIfAborted();
   const final = new Map<string, IndexEntry>(read.files.map((f) => [f.path, f]));
-  const packages: ContainerPackage[] = read.packages.map((p) => ({ type: p.type, name: p.name, version: p.version, arch: p.arch, source: p.source !== null && p.source !== p.name ? p.source : null, source_version: p.sourceVersion, purl: p.purl, layer: p.layer, file: p.file }));
+  const packages: ContainerPackage[] = read.packages.map((p) => ({ type: p.type, name: p.name, version: p.version, arch: p.arch, source: p.source !== null && p.source !== p.name ? p.source : null, source_version: p.sourceVersion, purl: p.purl, ecosystem: p.ecosystem, layer: p.layer, file: p.file }));
   const perms = permissionFindings(read.files);
   const findings: ContainerFinding[] = [...issueFindings(read.issues), ...(read.config !== null ? [...configFindings(read.config), ...historyFindings(read.config)] : []), ...perms.findings, ...secrets.findings(final)];
   const stopping = read.issues.filter((i) => i.stops);

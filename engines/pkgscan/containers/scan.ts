@@ -19,31 +19,28 @@ export interface VulnerabilityResult {
   readonly advisories: ContainerScan['advisories'];
 }
 
-/** The OSV ecosystem, name and version a package is looked up under: Debian by source package, Alpine by origin. */
-export function lookupKey(p: ContainerPackage, osEcosystem: string | null): { ecosystem: string; name: string; version: string } | null {
-  switch (p.type) {
-    case 'pypi':
-      return { ecosystem: 'PyPI', name: p.name, version: p.version };
-    case 'npm':
-      return { ecosystem: 'npm', name: p.name, version: p.version };
-    case 'deb':
-      return osEcosystem === null ? null : { ecosystem: osEcosystem, name: p.source ?? p.name, version: p.source_version ?? p.version };
-    case 'apk':
-      return osEcosystem === null ? null : { ecosystem: osEcosystem, name: p.source ?? p.name, version: p.version };
-    case 'rpm':
-      return osEcosystem === null ? null : { ecosystem: osEcosystem, name: p.name, version: p.version };
-  }
+/**
+ * The OSV ecosystem, name and version a package is looked up under: the ecosystem its source named when it was read
+ * (engines/core/oci PACKAGE_SOURCES; null when none can be named, e.g. a distribution OSV does not cover); the name and
+ * version as OSV's distribution advisories list them: Debian by source package and source version, Alpine by origin.
+ */
+export function lookupKey(p: ContainerPackage): { ecosystem: string; name: string; version: string } | null {
+  const ecosystem = p.ecosystem ?? null;
+  if (ecosystem === null) return null;
+  if (p.type === 'deb') return { ecosystem, name: p.source ?? p.name, version: p.source_version ?? p.version };
+  if (p.type === 'apk') return { ecosystem, name: p.source ?? p.name, version: p.version };
+  return { ecosystem, name: p.name, version: p.version };
 }
 
 /** Looks every package up; any package without complete advisory data makes the whole assessment partial (unknown, never "none"). */
-export async function assessContainerVulnerabilities(p: AdvisoryBackend, packages: readonly ContainerPackage[], osEcosystem: string | null): Promise<VulnerabilityResult> {
+export async function assessContainerVulnerabilities(p: AdvisoryBackend, packages: readonly ContainerPackage[]): Promise<VulnerabilityResult> {
   const store = advisoriesOf(p);
   const counts: Record<LookupStatus, number> = { ok: 0, partial: 0, unavailable: 0 };
   const findings: ContainerFinding[] = [];
   const advisories: { purl: string | null; name: string; version: string; items: AdvisoryItem[] }[] = [];
   const missing = new Set<string>();
   for (const p of packages) {
-    const key = lookupKey(p, osEcosystem);
+    const key = lookupKey(p);
     if (key === null) {
       counts.unavailable++;
       missing.add(`${p.type} (distribution not known to the advisory database)`);
@@ -108,7 +105,7 @@ export interface FinishOptions {
 /** Assesses vulnerabilities, decides, stores and audits one analysed image. */
 export async function finishContainerScan(p: Platform, a: ContainerAnalysis, o: FinishOptions): Promise<ContainerScan> {
   let vuln: VulnerabilityResult = o.vulnerabilities
-    ? await assessContainerVulnerabilities(p, a.packages, a.osvEcosystem)
+    ? await assessContainerVulnerabilities(p, a.packages)
     : { status: 'not_requested', message: 'not requested (query vulnerabilities=true)', findings: [], advisories: [] };
   // packages of an image read only in part were never all looked up
   if (vuln.status === 'ok' && !a.complete) vuln = { ...vuln, status: 'partial', message: `${vuln.message}; the package list is incomplete` };
