@@ -43,9 +43,13 @@ function corpusSamples(): Sample[] {
 /** `<devset>/{benign,malicious}/{npm,pypi}/*` (built by `npm run bench -- pkgscan-detect-devset`) and `<devset>/npm/*.tgz` (benign npm packs); a family is the package name. */
 function devsetSamples(): Sample[] {
   const out: Sample[] = [];
+  // the same archive in both folders (older layout and newer) is one sample
+  const seen = new Set<string>();
   const add = (dir: string, label: 'malicious' | 'benign', ecosystem: ScanEcosystem): void => {
     if (!existsSync(dir)) return;
     for (const f of readdirSync(dir).filter((x) => /\.(tgz|tar\.gz|whl|zip)$/.test(x)).sort()) {
+      if (seen.has(`${ecosystem}:${f}`)) continue;
+      seen.add(`${ecosystem}:${f}`);
       const stem = f.replace(/\.(tgz|tar\.gz|whl|zip)$/, '').replace(/-v?\d[\w.+-]*$/, '');
       out.push({ set: 'devset', file: path.join(dir, f), ecosystem, label, family: `${ecosystem}:${stem.toLowerCase()}` });
     }
