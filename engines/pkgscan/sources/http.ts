@@ -85,14 +85,15 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
           const payload: IdentifyPayload = { dataDir: p.dataDir, upload, filename: q.filename, ...(q.ecosystem !== undefined ? { ecosystem: q.ecosystem } : {}) };
           const identity = (await p.jobs.run(IDENTIFY_JOB, payload, { timeoutMs: IDENTIFY_TIMEOUT_MS, label: 'Identify an uploaded package', signal: controller.signal })) as ArchiveIdentity;
           await storeUploadedFile(p.dataDir, file, identity);
-          r = await saveArtifact(p.store, identity, { source: 'upload', actor: caller?.id ?? 'anonymous' });
+          // The row and its audit entry commit together (on either backend).
+          const actor = caller?.id ?? 'anonymous';
+          r = await saveArtifact(p.store, identity, { source: 'upload', actor }, (q, { artifact: a, created }) =>
+            p.audit.appendWithin(q, 'package.import', actor, requestIdOf(res), { artifact_id: a.id, ecosystem: a.ecosystem, name: a.name, version: a.version, sha256: a.sha256, size: a.size, created }),
+          );
         } finally {
           await rm(file, { force: true });
         }
-        const actor = caller?.id ?? 'anonymous';
-        const a = r.artifact;
-        p.audit.record('package.import', actor, requestIdOf(res), { artifact_id: a.id, ecosystem: a.ecosystem, name: a.name, version: a.version, sha256: a.sha256, size: a.size, created: r.created });
-        res.status(r.created ? 201 : 200).json(a);
+        res.status(r.created ? 201 : 200).json(r.artifact);
       },
     },
     {
@@ -141,18 +142,20 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
         } finally {
           await rm(file, { force: true });
         }
-        const stored = await updateArtifactRegistry(p.store, artifact.id, r.registry);
-        if (stored === null) throw new VitrineError('not_found', 'no such stored release');
         const actor = caller?.id ?? 'anonymous';
-        p.audit.record('package.attestations', actor, requestIdOf(res), {
-          artifact_id: stored.id,
-          ecosystem: stored.ecosystem,
-          name: stored.name,
-          version: stored.version,
-          status: r.provenance.status,
-          kind: r.provenance.kind,
-          attestations: stored.registry?.attestations?.length ?? 0,
-        });
+        // The new registry information and its audit entry commit together.
+        const stored = await updateArtifactRegistry(p.store, artifact.id, r.registry, (q, s) =>
+          p.audit.appendWithin(q, 'package.attestations', actor, requestIdOf(res), {
+            artifact_id: s.id,
+            ecosystem: s.ecosystem,
+            name: s.name,
+            version: s.version,
+            status: r.provenance.status,
+            kind: r.provenance.kind,
+            attestations: s.registry?.attestations?.length ?? 0,
+          }),
+        );
+        if (stored === null) throw new VitrineError('not_found', 'no such stored release');
         res.json({ artifact: stored, provenance: r.provenance, problems: r.problems });
       },
     },

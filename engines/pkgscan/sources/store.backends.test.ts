@@ -1,11 +1,11 @@
 // The package store's index on both backends (one parameterised suite): record, list, read, look up, registry updates
 // and racing records of one archive; on PostgreSQL two servers sharing the archive folder (PKGSCAN_STORE_DIR): a release
-// uploaded through one is listed, read and scanned through the other.
+// uploaded through one is listed, read and scanned through the other, its audit entry committed with its row.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PackageOverview, PageOf, ScanVerdict } from '../../core/contracts/pkgscan.js';
+import type { AuditEntry, PackageOverview, PageOf, ScanVerdict } from '../../core/contracts/pkgscan.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
 import { STORE_DIR_ENV } from '../db/url.js';
@@ -101,6 +101,9 @@ for (const backend of backendCases) {
         expect([verdict.name, verdict.version, verdict.package.sha256]).toEqual(['ms', '2.1.3', artifact.sha256]);
         const page = (await (await call(one, 'GET', '/packages/npm/ms', { token: admin.token })).json()) as PackageOverview;
         expect(page.stored_releases.map((a) => a.sha256)).toEqual([artifact.sha256]);
+        // Each upload's audit entry committed with its row, in the one chain both servers read.
+        const audit = (await (await call(two, 'GET', '/audit?action=package.import', { token: admin.token })).json()) as PageOf<AuditEntry>;
+        expect(audit.items.map((e) => [e.details['artifact_id'], e.details['created']]).reverse()).toEqual([[artifact.id, true], [artifact.id, false]]);
       } finally {
         await one.close();
         await two.close();

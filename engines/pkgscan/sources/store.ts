@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { VitrineError } from '../../core/errors.js';
 import { SqliteDb } from '../db/sqlite.js';
-import type { AsyncDb, Param } from '../db/types.js';
+import type { AsyncDb, Param, Queryable } from '../db/types.js';
 import { parseReleaseFilename } from '../package/metadata.js';
 import { openRelease } from '../package/open.js';
 import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
@@ -378,37 +378,49 @@ function registryUpgrade(existing: ArtifactRow, registryJson: string | null, reg
  * recordArtifact on either backend, in one transaction: the unique key (release, digest) decides between two servers
  * recording the same archive at once (one inserts, the other reads the winner's row and reports it not created).
  */
-export async function saveArtifact(db: ArtifactDb, identity: ArchiveIdentity, options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>): Promise<ImportResult> {
-  const { ecosystem, name, version, sha256 } = identity;
+export async function saveArtifact(
+  db: ArtifactDb,
+  identity: ArchiveIdentity,
+  options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>,
+  /** Runs in the same transaction with what was recorded (the route's audit entry, so the row and its entry commit together). */
+  within?: (q: Queryable, result: ImportResult) => Promise<unknown>,
+): Promise<ImportResult> {
   const registryJson = options.registry === undefined ? null : JSON.stringify(options.registry);
   return artifactDb(db).transaction(async (q): Promise<ImportResult> => {
-    const key = [ecosystem, name, version, sha256];
-    const row: ArtifactRow = {
-      id: randomUUID(),
-      ecosystem,
-      name,
-      version,
-      filename: identity.filename,
-      sha256,
-      size: identity.size,
-      source: options.source,
-      registry_json: registryJson,
-      imported_at: new Date().toISOString(),
-      imported_by: options.actor,
-    };
-    const inserted = await q.run(
-      `INSERT INTO pkgscan_artifacts (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (ecosystem, name, version, sha256) DO NOTHING`,
-      [row.id, row.ecosystem, row.name, row.version, row.filename, row.sha256, row.size, row.source, row.registry_json, row.imported_at, row.imported_by],
-    );
-    if (inserted === 1) return { artifact: toArtifact(row), created: true };
-    const existing = await q.get<ArtifactRow>(SELECT_RELEASE, key);
-    if (existing === undefined) throw new Error('a conflicting package store row vanished');
-    if (registryUpgrade(existing, registryJson, options.registry)) {
-      await q.run('UPDATE pkgscan_artifacts SET registry_json = ? WHERE id = ?', [registryJson, existing.id]);
-      return { artifact: toArtifact({ ...existing, registry_json: registryJson }), created: false };
-    }
-    return { artifact: toArtifact(existing), created: false };
+    const result = await recordIn(q, identity, options, registryJson);
+    if (within) await within(q, result);
+    return result;
   });
+}
+
+async function recordIn(q: Queryable, identity: ArchiveIdentity, options: Pick<ImportOptions, 'registry' | 'source' | 'actor'>, registryJson: string | null): Promise<ImportResult> {
+  const { ecosystem, name, version, sha256 } = identity;
+  const key = [ecosystem, name, version, sha256];
+  const row: ArtifactRow = {
+    id: randomUUID(),
+    ecosystem,
+    name,
+    version,
+    filename: identity.filename,
+    sha256,
+    size: identity.size,
+    source: options.source,
+    registry_json: registryJson,
+    imported_at: new Date().toISOString(),
+    imported_by: options.actor,
+  };
+  const inserted = await q.run(
+    `INSERT INTO pkgscan_artifacts (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (ecosystem, name, version, sha256) DO NOTHING`,
+    [row.id, row.ecosystem, row.name, row.version, row.filename, row.sha256, row.size, row.source, row.registry_json, row.imported_at, row.imported_by],
+  );
+  if (inserted === 1) return { artifact: toArtifact(row), created: true };
+  const existing = await q.get<ArtifactRow>(SELECT_RELEASE, key);
+  if (existing === undefined) throw new Error('a conflicting package store row vanished');
+  if (registryUpgrade(existing, registryJson, options.registry)) {
+    await q.run('UPDATE pkgscan_artifacts SET registry_json = ? WHERE id = ?', [registryJson, existing.id]);
+    return { artifact: fromRow({ ...existing, registry_json: registryJson }), created: false };
+  }
+  return { artifact: fromRow(existing), created: false };
 }
 
 /** importArchive on either backend: identifies the archive (parses it: a worker or a command line), stores the bytes, records the release. */
@@ -461,9 +473,15 @@ export async function readArtifact(db: ArtifactDb, id: string): Promise<StoredAr
 }
 
 /** setArtifactRegistry on either backend. */
-export async function updateArtifactRegistry(db: ArtifactDb, id: string, registry: RegistryInfo): Promise<StoredArtifact | null> {
-  await artifactDb(db).run('UPDATE pkgscan_artifacts SET registry_json = ? WHERE id = ?', [JSON.stringify(registry), id]);
-  return readArtifact(db, id);
+export async function updateArtifactRegistry(db: ArtifactDb, id: string, registry: RegistryInfo, within?: (q: Queryable, stored: StoredArtifact) => Promise<unknown>): Promise<StoredArtifact | null> {
+  return artifactDb(db).transaction(async (q) => {
+    await q.run('UPDATE pkgscan_artifacts SET registry_json = ? WHERE id = ?', [JSON.stringify(registry), id]);
+    const row = await q.get<ArtifactRow>(`SELECT ${COLUMNS} FROM pkgscan_artifacts WHERE id = ?`, [id]);
+    if (row === undefined) return null;
+    const stored = fromRow(row);
+    if (within) await within(q, stored);
+    return stored;
+  });
 }
 
 /** findArtifact on either backend. */
