@@ -62,6 +62,21 @@ describe('violations on a hand-written schema', () => {
     expect(v([5, 3, 4, 6 + 2e-6, 8], schema(), { tolerance: 1e-5 })).toEqual([]);
   });
 
+  it('every comparison is strict: a value exactly one tolerance away still passes', () => {
+    // 0.5 is exact in binary, so these rows sit exactly on each rule's edge.
+    expect(v([5, 2.5, 10.5, 5, 7.5], schema(), { tolerance: 0.5 })).toEqual([]);
+    expect(v([5, 3, -0.5, 6, 8], schema(), { tolerance: 0.5 })).toEqual(['non_negative:free']);
+  });
+
+  it("a derived feature's own recorded check replaces the formula only under a relative tolerance", () => {
+    const loose: FeatureSpec = { name: 'rec', cls: 'derived', integer: false, derive: (g) => 2 * g('up'), recorded: (g, value) => Math.abs(value - 2 * g('up')) <= 1 };
+    const s: FlowSchema = { ...schema(), features: [...features, loose], index: new Map([...features, loose].map((f, k) => [f.name, k])) };
+    const check = (row: number[], opts = {}): string[] => violations(s, [...orig, 6], row, opts).map((x) => `${x.rule}:${x.feature}`);
+    expect(check([...orig, 7], { relTolerance: 0.01 })).toEqual([]);
+    expect(check([...orig, 7])).toEqual(['derived:rec']);
+    expect(check([...orig, 8], { relTolerance: 0.01 })).toEqual(['derived:rec']);
+  });
+
   it('a relative tolerance loosens derived and follows checks only when asked', () => {
     expect(v([5, 3, 4, 6.05, 8])).toEqual(['derived:twice']);
     expect(v([5, 3, 4, 6.05, 8], schema(), { relTolerance: 0.01 })).toEqual([]);
