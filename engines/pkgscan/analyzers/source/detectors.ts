@@ -176,7 +176,7 @@ function jsDynamicRequire({ code, ast }: DetectorInput): DetectorHit[] {
 }
 
 /** Host or user data: the machine's identity, the environment, files, command output. */
-const HOST_DATA = /\bos\.(?:hostname|userInfo|homedir|networkInterfaces|platform|type|release|arch)\s*\(|\b(?:hostname|userInfo|homedir|networkInterfaces)\s*\(\s*\)|process\.env\b|process\.cwd\s*\(|\breadFileSync\s*\(|\bexecSync\s*\(|\bwhoami\b/;
+const HOST_DATA = /\bos\.(?:hostname|userInfo|homedir|networkInterfaces|platform|type|release|arch|cpus)\b|\b(?:hostname|userInfo|homedir|networkInterfaces)\s*\(\s*\)|process\.env\b|process\.cwd\s*\(|\breadFileSync\s*\(|\bexecSync\s*\(|\bwhoami\b/;
 /** Text turned into a DNS-safe label: hex, base32/base64 or a named encoder. */
 const LABEL_ENCODE = /\.toString\s*\(\s*['"`](?:hex|base64|base64url|base32)['"`]\s*\)|\b(?:hex|toHex|hexEncode|base32\w*|b32\w*|encodeHex)\s*\(/i;
 
@@ -226,16 +226,20 @@ function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
   if (!ast) return [];
   let defs: Map<string, string[]> | null = null;
   const hits: DetectorHit[] = [];
-  walk.full(ast, (n) => {
-    if (n.type !== 'CallExpression') return;
+  walk.ancestor(ast, { CallExpression(n: acorn.Node, _state: unknown, ancestors: acorn.Node[]) {
     const name = calleeName(node(n));
     if (!/^(?:dns|\w*[Rr]esolver)?\.(?:lookup|resolve|resolve4|resolve6|resolveTxt|resolveCname|resolveAny)$/.test(name) && !/^dns\w*\.\w+$/.test(name)) return;
     const arg = ((node(n)['arguments'] as AnyNode[]) ?? [])[0];
     if (!arg || arg.type === 'Literal') return;
     defs ??= definitions(ast, code);
-    const flow = dataFlowText(arg, code, defs);
+    // a name the file never assigns is a parameter (`chunks.forEach((chunk) => dns.resolve(chunk + suffix))`): its
+    // data comes through the enclosing functions, so the outermost one's text is followed too
+    const known = defs;
+    const unresolved = identifiersIn(arg).some((id) => !known.has(id));
+    const fn = unresolved ? ancestors.find((a) => /Function/.test(a.type)) : undefined;
+    const flow = dataFlowText(fn ?? arg, code, defs);
     if (LABEL_ENCODE.test(flow) && HOST_DATA.test(flow)) hits.push({ offset: n.start, text: src(code, n) });
-  });
+  } });
   return hits;
 }
 

