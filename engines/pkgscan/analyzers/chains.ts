@@ -26,14 +26,19 @@ const MAX_STEPS = 6;
 const NEEDS_DATA: ReadonlySet<ChainKind> = new Set(['exfil_endpoint', 'publish']);
 
 /**
- * Characters between a capability and a threat of one file for the data to plausibly flow from one to the other: a
- * stealer collects and sends within a few statements; a bundle's environment read and its unrelated HTTP client sit
- * in different modules far apart. Install-time code in different files (a hook and the script it runs) is not held to it.
+ * Characters between a capability and a threat of one JavaScript file for the data to plausibly flow from one to the
+ * other: a stealer collects and sends within a few statements; a bundle's environment read and its unrelated HTTP
+ * client sit in different modules far apart. Only JavaScript is bundled (many modules in one file), so other languages
+ * (a Python module, a shell script) chain anywhere in the file, as one program. Install-time code in different files (a
+ * hook and the script it runs) is not held to it.
  */
 export const FLOW_WINDOW = 3000;
 
+const BUNDLED = /\.(?:[cm]?js|jsx|ts|tsx)$/i;
+
 function near(cap: ChainInput, threat: ChainInput): boolean {
   if (cap.finding.file !== threat.finding.file) return cap.installTime && threat.installTime;
+  if (!BUNDLED.test(cap.finding.file ?? '')) return true;
   if (cap.offset === undefined || cap.offset === null || threat.offset === undefined || threat.offset === null) return true;
   return Math.abs(cap.offset - threat.offset) <= FLOW_WINDOW;
 }

