@@ -32,7 +32,7 @@ describe('findings', () => {
   });
 
   it('without a warn_severity only block_severity fires, and a warn-listed code warns whatever its severity', () => {
-    const p: PolicyDocument = { version: 1, thresholds: { block_severity: 'high', block_risk: 0.9, warn_risk: 0.5 }, findings: { warn: ['W'] } };
+    const p = { version: 1, thresholds: { block_severity: 'high', block_risk: 0.9, warn_risk: 0.5 }, findings: { warn: ['W'] } } as PolicyDocument; // a document without warn_severity, as a YAML file may be written
     expect(reasons(p, { findings: [{ code: 'W', severity: 'info' }, { code: 'A', severity: 'medium' }, { code: 'B', severity: 'high' }] }).map((x) => `${x.rule} ${String(x.subject)}`)).toEqual([
       'findings.warn W',
       'thresholds.block_severity B',
@@ -110,20 +110,20 @@ describe('vulnerabilities', () => {
 });
 
 describe('provenance', () => {
-  const prov = (policy: PolicyDocument, provenance: EvaluationInput['provenance']): string[] => reasons(policy, { provenance }).map((x) => `${x.rule} ${x.effect} ${String(x.subject)}: ${x.message}`);
+  const prov = (policy: PolicyDocument, provenance: EvaluationInput['provenance'] | undefined): string[] => reasons(policy, provenance === undefined ? {} : { provenance }).map((x) => `${x.rule} ${x.effect} ${String(x.subject)}: ${x.message}`);
   const req: PolicyDocument = { ...base, provenance: { require: true } };
 
   it('invalid blocks by default, even when not required, and follows the policy when set', () => {
     expect(prov(base, { verified: false, status: 'invalid' })).toEqual(['provenance.invalid block invalid: provenance failed verification (an attestation or registry signature does not hold)']);
-    expect(prov({ ...base, provenance: { invalid: 'warn' } }, { verified: false, status: 'invalid' })).toEqual([
+    expect(prov({ ...base, provenance: { require: false, invalid: 'warn' } }, { verified: false, status: 'invalid' })).toEqual([
       'provenance.invalid warn invalid: provenance failed verification (an attestation or registry signature does not hold)',
     ]);
-    expect(prov({ ...base, provenance: { invalid: 'allow' } }, { verified: false, status: 'invalid' })).toEqual([]);
+    expect(prov({ ...base, provenance: { require: false, invalid: 'allow' } }, { verified: false, status: 'invalid' })).toEqual([]);
   });
 
   it('a downgrade blocks by default without require; a missing provenance warns only when required', () => {
     expect(prov(base, { verified: false, downgrade: true })).toEqual(['provenance.downgrade block downgrade: an earlier release of this package had verified provenance and this one has none']);
-    expect(prov({ ...base, provenance: { downgrade: 'warn' } }, { verified: false, downgrade: true }).length).toBe(1);
+    expect(prov({ ...base, provenance: { require: false, downgrade: 'warn' } }, { verified: false, downgrade: true }).length).toBe(1);
     expect(prov(base, { verified: false })).toEqual([]);
     expect(prov(req, { verified: false })).toEqual(['provenance.missing warn missing: no verified provenance']);
     expect(prov(req, undefined)).toEqual(['provenance.missing warn missing: no verified provenance']);

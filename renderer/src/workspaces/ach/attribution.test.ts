@@ -60,6 +60,7 @@ describe('Attribution view model', () => {
       { kind: 'infrastructure', share: 0.25, contribution: 0.5 },
     ]);
     expect(reasonSegments(c, 0)).toEqual([]);
-    expect(reasonSegments({ ...c, reasons: undefined }, 2)).toEqual([]);
+    const { reasons: _reasons, ...withoutReasons } = c;
+    expect(reasonSegments(withoutReasons, 2)).toEqual([]);
   });
 });
