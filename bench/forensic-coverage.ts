@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attackLookup } from '../engines/core/attack/lookup.js';
 import { analyzeEvents, analyzePaths } from '../engines/forensic/analysis/analyze.js';
-import { makeEvent } from '../engines/forensic/analysis/testkit.js';
+import { makeEvent } from '../engines/forensic/analysis/events.fixture.js';
 import type { JsonRecord } from '../engines/forensic/event.js';
 import type { DetectionSummary } from '../engines/forensic/analysis/detections.js';
 import { loadSigmaRules, shippedRulesDir, DEFAULT_RULE_SETS } from '../engines/forensic/sigma/index.js';

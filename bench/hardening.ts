@@ -21,7 +21,7 @@ import { createStandaloneApp } from '../engines/pkgscan/http.js';
 import { pkgscanService } from '../engines/pkgscan/service.js';
 import type { Platform } from '../engines/pkgscan/platform.js';
 import { healthOnce, stallInputs, type StallInput } from '../engines/pkgscan/projects/stall.fixture.js';
-import { sessionsByRole, TEST_SCRYPT } from '../engines/pkgscan/testutil.js';
+import { sessionsByRole, TEST_SCRYPT } from '../engines/pkgscan/server.fixture.js';
 
 const q = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 const ms = (n: number): string => `${n.toFixed(1)} ms`;

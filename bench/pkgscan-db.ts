@@ -14,15 +14,15 @@ import BetterSqlite3 from 'better-sqlite3';
 import { openMemoryStore } from '../engines/core/store.js';
 import { AuditLog } from '../engines/pkgscan/audit/audit.js';
 import { claimDueLeases } from '../engines/pkgscan/db/leases.js';
-import { roundLeft, roundPlatform, seedWatched } from '../engines/pkgscan/db/testing/monitor.js';
+import { roundLeft, roundPlatform, seedWatched } from '../engines/pkgscan/db/testing/monitor.fixture.js';
 import { runMonitoringWorker } from '../engines/pkgscan/monitoring/worker.js';
 import { closeSharedDatabases, MigratingDb } from '../engines/pkgscan/db/open.js';
 import { PgDb } from '../engines/pkgscan/db/postgres.js';
 import { SqliteDb } from '../engines/pkgscan/db/sqlite.js';
 import type { AsyncDb } from '../engines/pkgscan/db/types.js';
 import { pkgscanService } from '../engines/pkgscan/service.js';
-import { req, SERVED_ADMIN, serveChild, type Served } from '../engines/pkgscan/db/testing/served.js';
-import { call, createUser, loginAs, startServer, type TestServer } from '../engines/pkgscan/testutil.js';
+import { req, SERVED_ADMIN, serveChild, type Served } from '../engines/pkgscan/db/testing/served.fixture.js';
+import { call, createUser, loginAs, startServer, type TestServer } from '../engines/pkgscan/server.fixture.js';
 import { startCluster } from '../test/postgres/cluster.js';
 
 const args = process.argv.slice(3);
@@ -36,7 +36,7 @@ const SCANS = opt('--scans', 24);
 const SCAN_READS = opt('--scan-reads', 1000);
 const WATCHED = 500;
 const here = path.dirname(fileURLToPath(import.meta.url));
-const CHILD = path.join(here, '..', 'engines', 'pkgscan', 'db', 'testing', 'child.ts');
+const CHILD = path.join(here, '..', 'engines', 'pkgscan', 'db', 'testing', 'child.fixture.ts');
 
 function p99(ms: number[]): number {
   const s = [...ms].sort((a, b) => a - b);

@@ -14,7 +14,7 @@ import { createPlatform } from '../engines/pkgscan/platform.js';
 import { scanDeps } from '../engines/pkgscan/scans/deps.js';
 import { pkgscanService } from '../engines/pkgscan/service.js';
 import { sourcesFromConfig } from '../engines/pkgscan/sources/resolve.js';
-import { tgz } from '../engines/pkgscan/sources/testkit.js';
+import { tgz } from '../engines/pkgscan/sources/archives.fixture.js';
 import { startVerdaccio } from '../engines/pkgscan/sources/verdaccio.fixture.js';
 
 const args = process.argv.slice(3);

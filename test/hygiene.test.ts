@@ -52,7 +52,7 @@ describe('the test sources', () => {
   it('are found: test files, helpers and test/', () => {
     const all = testSources(REPO_ROOT);
     expect(all.length).toBeGreaterThan(200);
-    expect(all).toEqual(expect.arrayContaining(['test/oracles.ts', 'test/e2e/harness.ts', 'engines/replay/capture/capture.fixture.ts', 'engines/core/ml/python.fixture.ts', 'main/console/http.test.ts']));
+    expect(all).toEqual(expect.arrayContaining(['test/oracles.ts', 'test/e2e/browser.fixture.ts', 'engines/replay/capture/capture.fixture.ts', 'engines/core/ml/python.fixture.ts', 'main/console/http.test.ts']));
   });
 
   it('have no in-body skip, no presence-guarded early return, no peer probe of their own and no golden rewrite', () => {

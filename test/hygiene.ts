@@ -55,14 +55,14 @@ export function hygieneProblems(text: string): HygieneProblem[] {
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'release', 'test-results', '.stryker-tmp', '.git', '.vitrine-home']);
 
-/** Test sources under root: *.test.ts(x), test helpers (testutil*.ts, *.fixture.ts) and everything in test/. */
+/** Test sources under root: *.test.ts(x), test helpers (*.fixture.ts) and everything in test/. */
 export function testSources(root: string): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) walk(path.join(dir, e.name));
-      } else if (/\.(?:test\.tsx?|fixture\.ts)$|^testutil\w*\.ts$/.test(e.name) || (path.relative(root, dir).split(path.sep)[0] === 'test' && e.name.endsWith('.ts'))) {
+      } else if (/\.(?:test\.tsx?|fixture\.ts)$/.test(e.name) || (path.relative(root, dir).split(path.sep)[0] === 'test' && e.name.endsWith('.ts'))) {
         out.push(path.relative(root, path.join(dir, e.name)).split(path.sep).join('/'));
       }
     }

@@ -1,5 +1,6 @@
 // What the installers ship: the files tsc emits from tsconfig.json (its include list and every file those import),
 // filtered by electron-builder.yml's `files` patterns, hold no test code; and so does what is in dist/ today.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -75,6 +76,13 @@ function walk(dir: string, base: string, out: string[]): string[] {
 
 describe('the packaged file list', () => {
   const packed = packedBy();
+
+  it('test helpers carry the one suffix the build leaves out: no testutil, testkit, testing or harness file is left', () => {
+    const tracked = execFileSync('git', ['ls-files'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\n');
+    const retired = /(?:^|\/)(?:testutil|testkit|testing|harness)\.[cm]?[jt]sx?$|(?:^|\/)testing\/[^/]+\.[cm]?[jt]sx?$/;
+    expect(tracked.filter((f) => f.startsWith('engines/') || f.startsWith('main/') || f.startsWith('test/')).length).toBeGreaterThan(100);
+    expect(tracked.filter((f) => retired.test(f) && !f.endsWith('.fixture.ts'))).toEqual([]);
+  });
 
   it('the patterns keep test files, helpers and dev-only folders out of a dist/ that holds them', () => {
     // The pattern set is checked against names a stale or careless build leaves behind, and against ones that ship.

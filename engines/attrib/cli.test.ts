@@ -7,7 +7,7 @@ import { validateStixObject } from '../core/stix.js';
 import { main } from './cli.js';
 import { corporaDir } from './kb/build.js';
 import { assessmentSchema } from './schemas.js';
-import { serveOnBusyPort } from '../core/testutil.js';
+import { serveOnBusyPort } from '../core/cli.fixture.js';
 
 const NOW = () => new Date('2026-05-01T12:00:00.000Z');
 const CTI = path.join(corporaDir(), 'cti');

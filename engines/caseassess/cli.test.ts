@@ -8,7 +8,7 @@ import { REPO_ROOT } from '../../test/corpora.js';
 import { validateStixObject } from '../core/stix.js';
 import { main } from './cli.js';
 import { assessmentSchema } from './schemas.js';
-import { serveOnBusyPort } from '../core/testutil.js';
+import { serveOnBusyPort } from '../core/cli.fixture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'caseassess-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

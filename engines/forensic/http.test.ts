@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoBuildPage, expectServesRendererBuild, fakeRendererBuild } from '../core/http/testutil.js';
+import { expectNoBuildPage, expectServesRendererBuild, fakeRendererBuild } from '../core/http/page.fixture.js';
 import { corpusPath, hasCorpora } from '../../test/corpora.js';
 import { sha256Hex } from '../core/canonical.js';
 import { listen, type Listening } from '../core/http/server.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Request } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoBuildPage, expectServesRendererBuild, fakeRendererBuild } from '../core/http/testutil.js';
+import { expectNoBuildPage, expectServesRendererBuild, fakeRendererBuild } from '../core/http/page.fixture.js';
 import { listen, type Listening } from '../core/http/server.js';
 import type { JobRunner } from '../core/jobs/protocol.js';
 import { openMemoryStore } from '../core/store.js';

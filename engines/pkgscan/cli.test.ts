@@ -10,7 +10,7 @@ import { main, type JobWorkers } from './cli.js';
 import { jobs } from './jobs.js';
 import { PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB } from './projects/jobs.js';
 import { pkgscanService } from './service.js';
-import { npmTarball } from './sources/testkit.js';
+import { npmTarball } from './sources/archives.fixture.js';
 import { findUserByEmail } from './users/users.js';
 
 const stdin = (text: string): Readable => Readable.from([text]);

@@ -14,7 +14,7 @@ import { defaultResourcesDir } from './config.js';
 import { createRouter, routeTable } from './http.js';
 import type { Platform } from './platform.js';
 import { pkgscanService } from './service.js';
-import { call, cookieOf, createUser, loginAs, PASSWORD, sessionsByRole, startServer, TEST_SCRYPT, type Session, type TestServer } from './testutil.js';
+import { call, cookieOf, createUser, loginAs, PASSWORD, sessionsByRole, startServer, TEST_SCRYPT, type Session, type TestServer } from './server.fixture.js';
 
 let s: TestServer;
 let by: Record<Role, Session>;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../core/contracts/pkgscan.js';
 import { ROLES } from './auth/roles.js';
 import { routeTable } from './http.js';
-import { call, sessionsByRole, startServer, type Session, type TestServer } from './testutil.js';
+import { call, sessionsByRole, startServer, type Session, type TestServer } from './server.fixture.js';
 
 /** [method, path, access] as the spec's route tables write them. */
 const SPEC_ROUTES: readonly (readonly [string, string, string])[] = [

@@ -8,7 +8,7 @@ import { classifyQuery } from '../core/search.js';
 import { corpusPath, hasCorpora } from '../../test/corpora.js';
 import { pkgscanSearch } from './search.js';
 import { importArchive } from './sources/store.js';
-import { call, sessionsByRole, startServer, type Session, type TestServer } from './testutil.js';
+import { call, sessionsByRole, startServer, type Session, type TestServer } from './server.fixture.js';
 
 describe.skipIf(!hasCorpora())('pkgscan search', () => {
   let s: TestServer;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { FindingCategory } from '../core/contracts/pkgscan.js';
 import { REPO_ROOT } from '../../test/corpora.js';
 import { analyzeSource } from './analyzers/source/index.js';
-import { releaseOf } from './analyzers/testing.js';
+import { releaseOf } from './analyzers/release.fixture.js';
 import { atLeast, BEHAVIOUR_CATEGORIES, CONTEXT_CATEGORIES, FINDING_CATEGORIES, INSTALL_HOOKS, SEVERITIES, SEVERITY_RANK, SOURCE_INSTALL_HOOKS } from './vocabulary.js';
 
 function sources(dir: string): string[] {

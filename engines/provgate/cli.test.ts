@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../test/corpora.js';
 import { main } from './cli.js';
 import { DEMO_SHA } from './synth.js';
-import { serveOnBusyPort } from '../core/testutil.js';
+import { serveOnBusyPort } from '../core/cli.fixture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'provgate-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

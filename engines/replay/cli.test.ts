@@ -10,7 +10,7 @@ import { corpusFile, pcapCorpusAvailable } from './capture/capture.fixture.js';
 import { main } from './cli.js';
 import { analysisSchema, healthSchema } from './schemas.js';
 import { corpusConnLog } from './replay.fixture.js';
-import { serveOnBusyPort } from '../core/testutil.js';
+import { serveOnBusyPort } from '../core/cli.fixture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'replay-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

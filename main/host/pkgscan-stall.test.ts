@@ -12,7 +12,7 @@ import type { Project } from '../../engines/core/contracts/pkgscan-projects.js';
 import { listen } from '../../engines/core/http/server.js';
 import { createStandaloneApp } from '../../engines/pkgscan/http.js';
 import type { Platform } from '../../engines/pkgscan/platform.js';
-import { sessionsByRole, TEST_SCRYPT, type Session, type TestServer } from '../../engines/pkgscan/testutil.js';
+import { sessionsByRole, TEST_SCRYPT, type Session, type TestServer } from '../../engines/pkgscan/server.fixture.js';
 import { healthOnce, stallInputs } from '../../engines/pkgscan/projects/stall.fixture.js';
 
 let server: TestServer;

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateStixObject } from '../../engines/core/stix.js';
 import { corpusPath, REPO_ROOT } from '../corpora.js';
-import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './browser.fixture.js';
 
 /** The workspace shows only once the registry names its component (the lead's line in renderer/src/workspaces/registry.ts). */
 const REGISTERED = readFileSync(path.join(REPO_ROOT, 'renderer', 'src', 'workspaces', 'registry.ts'), 'utf8').includes("import('./ach/AchWorkspace')");

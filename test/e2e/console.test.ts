@@ -2,7 +2,7 @@
 // into xterm runs the real command lines through /api/console, with completion, history, refusals and Ctrl-C.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserSession, browserSuiteRuns, startBrowserSession, waitForExpression } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, startBrowserSession, waitForExpression } from './browser.fixture.js';
 
 const SCREEN = "document.querySelector('[data-testid=console-terminal] .xterm-rows')";
 

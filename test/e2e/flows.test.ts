@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticCsv, syntheticFlows } from '../../engines/flowdet/data/synthetic.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './browser.fixture.js';
 
 describe.skipIf(!browserSuiteRuns())('Flows workspace in Chromium', () => {
   let session: BrowserSession;

@@ -13,7 +13,7 @@ import { openStandaloneStore } from '../../engines/core/store.js';
 import { createStandaloneApp } from '../../engines/forensic/http.js';
 import { forensicService } from '../../engines/forensic/service.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { browserSuiteRuns, SHOTS, type StandaloneBrowser, startStandaloneBrowser, waitForExpression } from './harness.js';
+import { browserSuiteRuns, SHOTS, type StandaloneBrowser, startStandaloneBrowser, waitForExpression } from './browser.fixture.js';
 
 const SAMPLE = 'exec_persist_rundll32_mshta_scheduledtask_sysmon_1_3_11.evtx';
 

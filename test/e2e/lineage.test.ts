@@ -7,7 +7,7 @@ import { envelopeToJson } from '../../engines/provgate/envelope.js';
 import { generateKeyPair, signingKeyFromPem } from '../../engines/provgate/keys.js';
 import { scenarioEnvelopes } from '../../engines/provgate/synth.js';
 import { REPO_ROOT } from '../corpora.js';
-import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './harness.js';
+import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './browser.fixture.js';
 
 /** The workspace shows only once the registry names its component (the lead's line in renderer/src/workspaces/registry.ts). */
 const REGISTERED = readFileSync(path.join(REPO_ROOT, 'renderer', 'src', 'workspaces', 'registry.ts'), 'utf8').includes("import('./lineage/LineageWorkspace')");

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { browserSuiteRuns, startBrowserSession, waitForExpression, type BrowserSession } from './harness.js';
+import { browserSuiteRuns, startBrowserSession, waitForExpression, type BrowserSession } from './browser.fixture.js';
 
 const ADMIN = 'admin@example.org';
 const ADMIN_PASSWORD = 'a long admin password';

@@ -9,7 +9,7 @@ import { pkgscanDatabase } from '../../engines/pkgscan/db/open.js';
 import { publishEvent } from '../../engines/pkgscan/events/publish.js';
 import { requestException } from '../../engines/pkgscan/exceptions/exceptions.js';
 import { findUserByEmail } from '../../engines/pkgscan/users/users.js';
-import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './harness.js';
+import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './browser.fixture.js';
 
 const ADMIN = 'admin@example.org';
 const ADMIN_PASSWORD = 'a long admin password';

@@ -12,7 +12,7 @@ import { openStandaloneStore } from '../../engines/core/store.js';
 import { createStandaloneApp } from '../../engines/replay/http.js';
 import { replayService } from '../../engines/replay/service.js';
 import { corpusPath } from '../corpora.js';
-import { browserSuiteRuns, SHOTS, type StandaloneBrowser, startStandaloneBrowser } from './harness.js';
+import { browserSuiteRuns, SHOTS, type StandaloneBrowser, startStandaloneBrowser } from './browser.fixture.js';
 
 const FTP = corpusPath('pcap', 'ftp-bruteforce.pcap');
 

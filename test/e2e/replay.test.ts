@@ -7,7 +7,7 @@ import type * as Contract from '../../engines/core/contracts/replay.js';
 import type * as Service from '../../engines/replay/types.js';
 import { corpusConnLog } from '../../engines/replay/replay.fixture.js';
 import { corpusPath } from '../corpora.js';
-import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './browser.fixture.js';
 
 const SSHGUESS = corpusPath('pcap', 'sshguess.pcap');
 const FTP = corpusPath('pcap', 'ftp-bruteforce.pcap');

@@ -16,7 +16,7 @@ import { demo, loadIndicators } from '../../engines/replay/index.js';
 import { saveAnalysis as saveCapture } from '../../engines/replay/store.js';
 import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { type BrowserSession, browserSuiteRuns, startBrowserSession, waitForExpression } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, startBrowserSession, waitForExpression } from './browser.fixture.js';
 
 describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
   let session: BrowserSession;

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
-import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './harness.js';
+import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './browser.fixture.js';
 
 describe.skipIf(!browserSuiteRuns())('Settings page and keyboard help in Chromium', () => {
   let session: BrowserSession;

@@ -10,7 +10,7 @@ import { identity, signedPe } from '../../engines/petriage/authenticode/sign.fix
 import { familySamples } from '../../engines/petriage/corpus.js';
 import { createStandaloneApp } from '../../engines/petriage/http.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './harness.js';
+import { type BrowserSession, browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression } from './browser.fixture.js';
 
 const COMPILED = corpusPath('pe', 'corkami', 'compiled.exe');
 const VERSION_STD = corpusPath('pe', 'corkami', 'version_std.exe');

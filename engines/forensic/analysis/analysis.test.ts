@@ -12,7 +12,7 @@ import { techniqueTag } from './attack.js';
 import { CONFIRMED_MIN_CORROBORATION, GRADE_CUTOFFS, applyScore, gradeOf, scoreChain } from './scoring.js';
 import { NOISE_SUSPICION, buildStories, pathChains, suspicionOf } from './stories.js';
 import { listScenarios, runScenario } from '../scenarios/index.js';
-import { at, logon4624, makeEvent, security4688, sysmon1, sysmonEvent } from './testkit.js';
+import { at, logon4624, makeEvent, security4688, sysmon1, sysmonEvent } from './events.fixture.js';
 
 const explorer = { image: 'C:\\Windows\\explorer.exe', pid: 100 };
 const cmd = { image: 'C:\\Windows\\System32\\cmd.exe', pid: 4242 };

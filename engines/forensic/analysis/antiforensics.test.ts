@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ForensicEvent } from '../event.js';
 import { ANTI_FORENSICS_CHECKS, PENALTY_FLOOR, penaltyOf, scanAntiForensics } from './antiforensics.js';
-import { at, makeEvent, sysmon1, sysmonEvent } from './testkit.js';
+import { at, makeEvent, sysmon1, sysmonEvent } from './events.fixture.js';
 
 const kinds = (events: ForensicEvent[]): string[] => scanAntiForensics(events).verdict.indicators.map((i) => i.kind);
 const cmdline = (t: number, cmd: string): ForensicEvent => sysmon1(t, { image: 'C:\\Windows\\explorer.exe', pid: 1 }, { image: 'C:\\Windows\\System32\\cmd.exe', pid: 2 + t }, cmd);

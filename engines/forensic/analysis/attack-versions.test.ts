@@ -7,7 +7,7 @@ import { loadSigmaRules, sigmaRuleSetFromTexts } from '../sigma/index.js';
 import { analyzeEvents } from './analyze.js';
 import { KILL_CHAIN_STAGES, stageOrder } from './attack.js';
 import { defaultSigmaRules } from './detections.js';
-import { at, makeEvent } from './testkit.js';
+import { at, makeEvent } from './events.fixture.js';
 
 function proc(t: number, image: string, cmd: string, host = 'WS01'): ReturnType<typeof makeEvent> {
   const data: JsonRecord = { Image: image, ParentImage: 'C:\\Windows\\explorer.exe', CommandLine: cmd, ProcessId: String(300 + t), ParentProcessId: '100' };

@@ -9,7 +9,7 @@ import { buildReport } from '../report/document.js';
 import { sigmaRuleSetFromTexts } from '../sigma/index.js';
 import { analyzeEvents, analyzePaths, toDict } from './analyze.js';
 import { defaultSigmaRules } from './detections.js';
-import { at, makeEvent } from './testkit.js';
+import { at, makeEvent } from './events.fixture.js';
 
 const rule = (id: string, level: string, detection: string, tags: string[], category = 'process_creation'): { source: string; text: string } => ({
   source: `t/${id}.yml`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeEvents } from './analyze.js';
 import { extractEntities } from './entities.js';
 import { ProvenanceGraph } from './graph.js';
-import { makeEvent, sysmon1 } from './testkit.js';
+import { makeEvent, sysmon1 } from './events.fixture.js';
 
 const explorer = { image: 'C:\\Windows\\explorer.exe', pid: 100 };
 const cmd = { image: 'C:\\Windows\\System32\\cmd.exe', pid: 4242 };

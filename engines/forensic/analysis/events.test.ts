@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { finalizeEvent, type ForensicEvent } from '../event.js';
 import { EventList, EventTable } from './events.js';
-import { makeEvent } from './testkit.js';
+import { makeEvent } from './events.fixture.js';
 
 /** An event whose time text is exactly `time` (makeEvent gives every event the precision 'second'). */
 const timed = (time: string | null): ForensicEvent => makeEvent({ time, action: 'process.create', attributes: { n: 1 } });

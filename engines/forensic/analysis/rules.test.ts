@@ -3,7 +3,7 @@ import type { CausalEdge } from '../../core/contracts/forensic.js';
 import type { ForensicEvent } from '../event.js';
 import { analyzeEvents } from './analyze.js';
 import { CAUSAL_RULES } from './rules.js';
-import { at, logon4624, makeEvent, security4688, sysmon1, sysmonEvent } from './testkit.js';
+import { at, logon4624, makeEvent, security4688, sysmon1, sysmonEvent } from './events.fixture.js';
 
 const edgesOf = (events: ForensicEvent[], rule: string): CausalEdge[] => analyzeEvents(events, { includeNoisy: true }).edges.filter((e) => e.rule === rule);
 const explorer = { image: 'C:\\Windows\\explorer.exe', pid: 100 };

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
 import { analyzeEvents, analyzePaths } from '../analysis/analyze.js';
-import { at, makeEvent } from '../analysis/testkit.js';
+import { at, makeEvent } from '../analysis/events.fixture.js';
 import { loadSigmaRules, shippedRulesDir } from './index.js';
 
 const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeEvents } from '../analysis/analyze.js';
 import { defaultSigmaRules } from '../analysis/detections.js';
-import { at, makeEvent } from '../analysis/testkit.js';
+import { at, makeEvent } from '../analysis/events.fixture.js';
 import { parseTimespan } from './correlation.js';
 import { sigmaRuleSetFromTexts } from './index.js';
 

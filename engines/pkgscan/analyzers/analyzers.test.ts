@@ -5,7 +5,7 @@ import { loadPopular, parsePopular, popularFile, POPULAR_RELATIVE } from '../../
 import { REPO_ROOT } from '../../../test/corpora.js';
 import { analyzeMetadata } from './metadata.js';
 import { flaggedMalicious, runAnalyzers, scoreRisk } from './risk.js';
-import { releaseOf } from './testing.js';
+import { releaseOf } from './release.fixture.js';
 import { editDistance, typosquatOf } from './typosquat.js';
 import type { Analyzer, AnalyzerContext, ScanFinding } from './types.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../test/corpora.js';
 import { assessAnalysis } from './assessment.js';
 import { runAnalyzers } from './risk.js';
-import { releaseOf } from './testing.js';
+import { releaseOf } from './release.fixture.js';
 
 const ctx = { resourcesDir: path.join(REPO_ROOT, 'resources'), internalNamespaces: [] };
 

@@ -4,7 +4,7 @@ import { openMemoryStore } from '../../core/store.js';
 import { AuditLog } from '../audit/audit.js';
 import { configFromEnv } from '../config.js';
 import { pkgscanService } from '../service.js';
-import { TEST_SCRYPT } from '../testutil.js';
+import { TEST_SCRYPT } from '../server.fixture.js';
 import { Auth } from './auth.js';
 import { hashPassword, kdf, verifyPassword } from './passwords.js';
 import { verifyAccessToken, signingKey } from './tokens.js';

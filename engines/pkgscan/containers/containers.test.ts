@@ -22,7 +22,7 @@ import { createPlatform, type Platform } from '../platform.js';
 import type { RouteDef } from '../routing/http.js';
 import { openApiDocument } from '../openapi.js';
 import { pkgscanService } from '../service.js';
-import { PASSWORD, TEST_SCRYPT } from '../testutil.js';
+import { PASSWORD, TEST_SCRYPT } from '../server.fixture.js';
 import { advisoryStoreOf } from '../vulns/advisories.js';
 import { analyzeImage, CONTAINER_SCAN_JOB, containerScanJob, UPLOAD_DIR, type ContainerAnalysis } from './analyze.js';
 import { containerRoutes, sweepContainerUploads } from './http.js';

@@ -12,14 +12,14 @@ import { SKIP_POSTGRES, SKIP_POSTGRES_REASON } from '../../../test/postgres/clus
 import { hasCorpora } from '../../../test/corpora.js';
 import type { AuditEntry, AuditVerification, PageOf, ScanSummary, ScanVerdict, TokenResponse } from '../../core/contracts/pkgscan.js';
 import { AuditLog } from '../audit/audit.js';
-import { TEST_SCRYPT } from '../testutil.js';
+import { TEST_SCRYPT } from '../server.fixture.js';
 import { checkedPgMigrations, postgresStatus, type MigrationRun } from './migrate.js';
 import { PgDb } from './postgres.js';
-import { roundPlatform, seedWatched } from './testing/monitor.js';
-import { req, serveChild } from './testing/served.js';
+import { roundPlatform, seedWatched } from './testing/monitor.fixture.js';
+import { req, serveChild } from './testing/served.fixture.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const CHILD = path.join(here, 'testing', 'child.ts');
+const CHILD = path.join(here, 'testing', 'child.fixture.ts');
 const fixture = backendFixture();
 
 /** Runs the child script in its own Node process and parses its one JSON line. */

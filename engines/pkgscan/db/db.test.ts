@@ -11,7 +11,7 @@ import { Auth } from '../auth/auth.js';
 import { configFromEnv } from '../config.js';
 import { DatabaseLimiter, MemoryLimiter, type SharedLimiter } from '../ops/ratelimit.js';
 import { migrations as sqliteMigrations } from '../store.js';
-import { TEST_SCRYPT } from '../testutil.js';
+import { TEST_SCRYPT } from '../server.fixture.js';
 import { claimDueLeases, claimLease, leaseHolder, releaseLease, renewLease } from './leases.js';
 import { checkedPgMigrations, migratePostgres, postgresStatus, sqliteStatus, statusText } from './migrate.js';
 import type { MigratingDb } from './open.js';

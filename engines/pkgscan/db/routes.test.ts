@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditVerification, PageOf, TokenResponse, User } from '../../core/contracts/pkgscan.js';
 import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
 import type { PkgscanConfig } from '../config.js';
-import { call, cookieOf, createUser, PASSWORD, startServer, type TestServer } from '../testutil.js';
+import { call, cookieOf, createUser, PASSWORD, startServer, type TestServer } from '../server.fixture.js';
 
 const fixture = backendFixture();
 const LIMITS = { windowMs: 60_000, authPerClient: 10_000, perClient: 10_000, perUser: 10_000, failedLoginsPerAccount: 3, failedLoginWindowMs: 60_000 };

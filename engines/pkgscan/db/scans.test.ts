@@ -9,7 +9,7 @@ import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
 import type { PkgscanConfig } from '../config.js';
 import { storeArchive } from '../sources/store.js';
-import { call, createUser, loginAs, type Session, type TestServer, startServer } from '../testutil.js';
+import { call, createUser, loginAs, type Session, type TestServer, startServer } from '../server.fixture.js';
 
 const fixture = backendFixture();
 const BENIGN = 'benign/npm/ms-2.1.3.tgz';

@@ -6,8 +6,8 @@ import type { PageOf, Role, SecurityEvent } from '../../core/contracts/pkgscan.j
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { scanDeps } from '../scans/deps.js';
 import { importArchive } from '../sources/store.js';
-import { tgz } from '../sources/testkit.js';
-import { call, sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
+import { tgz } from '../sources/archives.fixture.js';
+import { call, sessionsByRole, startServer, type Session, type TestServer } from '../server.fixture.js';
 import { diffReleases } from './diff.js';
 import { diffText } from './text.js';
 

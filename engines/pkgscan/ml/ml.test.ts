@@ -15,7 +15,7 @@ import { runAnalyzers } from '../analyzers/risk.js';
 import { defaultResourcesDir } from '../config.js';
 import { openRelease } from '../package/open.js';
 import type { Platform } from '../platform.js';
-import { npmTarball } from '../sources/testkit.js';
+import { npmTarball } from '../sources/archives.fixture.js';
 import { migrations } from '../store.js';
 import { SqliteDb } from '../db/sqlite.js';
 import { binIndex, buildReference, driftOf, driftReport, MIN_DRIFT_ROWS, mlMigration, psi, recordScanFeatures } from './drift.js';

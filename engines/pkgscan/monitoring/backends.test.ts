@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
 import { leaseHolder } from '../db/leases.js';
-import { roundPlatform } from '../db/testing/monitor.js';
+import { roundPlatform } from '../db/testing/monitor.fixture.js';
 import { createProject } from '../projects/store.js';
 import type { PackageSource } from '../sources/types.js';
 import { checkPackage, createWatched, deleteWatched, findWatched, getWatched, listChecks, listWatched, updateWatched } from './monitoring.js';

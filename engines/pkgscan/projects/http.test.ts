@@ -11,7 +11,7 @@ import { validateCycloneDx, validateSpdx } from '../../core/sbom/index.js';
 import { MAX_JSON_BODY } from '../config.js';
 import { listEvents } from '../events/events.js';
 import { routeTable } from '../http.js';
-import { call, sessionsByRole, startServer, type TestServer } from '../testutil.js';
+import { call, sessionsByRole, startServer, type TestServer } from '../server.fixture.js';
 import { PROJECT_SCAN_BODY_LIMIT } from './files.js';
 import { projectRoutes } from './http.js';
 

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanVerdict } from '../../core/contracts/pkgscan.js';
 import { buildTar } from '../../core/archive/build.fixture.js';
-import { call, sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
+import { call, sessionsByRole, startServer, type Session, type TestServer } from '../server.fixture.js';
 import type { Role } from '../../core/contracts/pkgscan.js';
 import { importArchive } from '../sources/store.js';
 

@@ -13,7 +13,7 @@ import type { Platform } from '../platform.js';
 import { digestInSlices, DIGEST_SLICE_BYTES } from '../sources/fetching.js';
 import { IDENTIFY_JOB } from '../sources/identify.js';
 import { checkNpmIntegrity, verifyNpmIntegrity } from '../sources/npm-mirror.js';
-import { npmTarball } from '../sources/testkit.js';
+import { npmTarball } from '../sources/archives.fixture.js';
 import { startVerdaccio, type TestRegistry } from '../sources/verdaccio.fixture.js';
 import { migrations } from '../store.js';
 import { scanDeps } from './deps.js';

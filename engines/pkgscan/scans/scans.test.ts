@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageOverview, PageOf, ScanStats, ScanSummary, ScanVerdict, SecurityEvent } from '../../core/contracts/pkgscan.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
-import { call, sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
+import { call, sessionsByRole, startServer, type Session, type TestServer } from '../server.fixture.js';
 import type { Role } from '../../core/contracts/pkgscan.js';
 import { importArchive } from '../sources/store.js';
 import { advisoryStoreOf } from '../vulns/advisories.js';

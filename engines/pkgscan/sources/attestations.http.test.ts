@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role, ScanVerdict } from '../../core/contracts/pkgscan.js';
 import type { Platform } from '../platform.js';
-import { sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
+import { sessionsByRole, startServer, type Session, type TestServer } from '../server.fixture.js';
 import { getArtifact, type StoredArtifact } from './store.js';
-import { npmTarball } from './testkit.js';
+import { npmTarball } from './archives.fixture.js';
 
 const testdata = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'provenance', 'testdata');
 

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../core/contracts/pkgscan.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import type { Platform } from '../platform.js';
-import { sessionsByRole, startServer, type Session, type TestServer } from '../testutil.js';
+import { sessionsByRole, startServer, type Session, type TestServer } from '../server.fixture.js';
 import { readRawBody } from './http.js';
 import { artifactBytes } from './store.js';
 import { listArtifacts } from './store.js';
-import { npmTarball, sdist, tgz } from './testkit.js';
+import { npmTarball, sdist, tgz } from './archives.fixture.js';
 
 let sessions: Record<Role, Session>;
 let dataDir: string;

@@ -16,7 +16,7 @@ import { migrations } from '../store.js';
 import { checkNpmIntegrity, NpmMirrorSource, packumentPath } from './npm-mirror.js';
 import { resolveRelease, sourcesFromConfig } from './resolve.js';
 import { artifactBytes, listArtifacts, sha256Hex, StoreSource } from './store.js';
-import { npmTarball } from './testkit.js';
+import { npmTarball } from './archives.fixture.js';
 import { startVerdaccio, type TestRegistry } from './verdaccio.fixture.js';
 
 let registry: TestRegistry;

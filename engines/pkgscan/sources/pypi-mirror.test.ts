@@ -12,7 +12,7 @@ import { migrations } from '../store.js';
 import { parseDistFilename, parseSimpleHtml, parseSimpleJson, pickFile, PypiMirrorSource } from './pypi-mirror.js';
 import { resolveRelease, sourcesFromConfig } from './resolve.js';
 import { artifactBytes, listArtifacts } from './store.js';
-import { sdist, wheel } from './testkit.js';
+import { sdist, wheel } from './archives.fixture.js';
 
 interface Dist {
   readonly filename: string;

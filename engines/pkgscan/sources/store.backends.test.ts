@@ -9,9 +9,9 @@ import type { AuditEntry, PackageOverview, PageOf, ScanVerdict } from '../../cor
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { backendCases, backendFixture } from '../../../test/postgres/backends.js';
 import { STORE_DIR_ENV } from '../db/url.js';
-import { call, createUser, loginAs, startServer } from '../testutil.js';
+import { call, createUser, loginAs, startServer } from '../server.fixture.js';
 import { identifyArchive, lookupArtifact, queryArtifacts, readArtifact, saveArtifact, storeArchive, StoreSource, updateArtifactRegistry, type StoredArtifact } from './store.js';
-import { npmTarball } from './testkit.js';
+import { npmTarball } from './archives.fixture.js';
 
 const fixture = backendFixture();
 

@@ -8,7 +8,7 @@ import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { migrations } from '../store.js';
 import { importArchive, artifactBytes, artifactPath, findArtifact, listArtifacts, sha256Hex, StoreSource } from './store.js';
 import { importPaths, sidecarRegistry } from './import.js';
-import { npmTarball, wheel } from './testkit.js';
+import { npmTarball, wheel } from './archives.fixture.js';
 
 /** Runs a synchronous call as a promise, so `rejects` can match the error's code. */
 const later = <T>(f: () => T): Promise<T> => Promise.resolve().then(f);

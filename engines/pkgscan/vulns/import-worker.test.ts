@@ -16,7 +16,7 @@ import { createStandaloneApp } from '../http.js';
 import { jobs } from '../jobs.js';
 import type { Platform } from '../platform.js';
 import { pkgscanService } from '../service.js';
-import { sessionsByRole, TEST_SCRYPT, type Session, type TestServer } from '../testutil.js';
+import { sessionsByRole, TEST_SCRYPT, type Session, type TestServer } from '../server.fixture.js';
 import { advisoryStoreOf } from './advisories.js';
 import { ADVISORY_DETECT_JOB, ADVISORY_IMPORT_JOB, advisoryImportJob, advisoryUploadPath } from './jobs.js';
 

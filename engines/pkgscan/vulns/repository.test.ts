@@ -16,7 +16,7 @@ import { AdvisoryStore } from '../../core/vulns/store.js';
 import type { AsyncDb } from '../db/types.js';
 import { assessRelease, listVulnerabilities, recordScanAdvisories } from './advisories.js';
 import { storeArchive } from '../sources/store.js';
-import { call, createUser, loginAs, startServer } from '../testutil.js';
+import { call, createUser, loginAs, startServer } from '../server.fixture.js';
 import { advisoriesCommand } from './cli.js';
 import { advisoryImportJob, advisoryUploadPath } from './jobs.js';
 import { PgAdvisories, SqliteAdvisories, type AdvisoryRepository } from './repository.js';

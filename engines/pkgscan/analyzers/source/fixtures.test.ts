@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../../test/corpora.js';
 import type { ScanEcosystem } from '../../package/types.js';
-import { releaseOf } from '../testing.js';
+import { releaseOf } from '../release.fixture.js';
 import type { AnalyzerContext, ScanFinding } from '../types.js';
 import { analyzeSource } from './index.js';
 import { loadRules } from './rules.js';

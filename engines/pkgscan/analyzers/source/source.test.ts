@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../../test/corpora.js';
-import { releaseOf } from '../testing.js';
+import { releaseOf } from '../release.fixture.js';
 import type { AnalyzerContext, ScanFinding } from '../types.js';
 import { analyzeSource } from './index.js';
 import { compileRules, loadRules } from './rules.js';

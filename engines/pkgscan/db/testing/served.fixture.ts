@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const CHILD = path.join(here, 'child.ts');
+const CHILD = path.join(here, 'child.fixture.ts');
 const ROOT = path.resolve(here, '..', '..', '..', '..');
 
 /** The admin a `serve ... admin` child makes (the bench signs in with it; a second server finds it made). */
@@ -17,7 +17,7 @@ export interface Served {
   stop(): Promise<{ queuedFailures: number }>;
 }
 
-/** Starts a server on `url` (`-`: its own SQLite store); with `admin`, it makes SERVED_ADMIN (child.ts) if missing. */
+/** Starts a server on `url` (`-`: its own SQLite store); with `admin`, it makes SERVED_ADMIN (child.fixture.ts) if missing. */
 export function serveChild(url: string, admin = false): Promise<Served> {
   return new Promise((resolve, reject) => {
     const p: ChildProcess = spawn(process.execPath, ['--import', 'tsx', CHILD, 'serve', url, ...(admin ? ['admin'] : [])], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { corpusPath } from '../../../../test/corpora.js';
 import { storeArchive } from '../../sources/store.js';
-import { startServer } from '../../testutil.js';
+import { startServer } from '../../server.fixture.js';
 import { AuditLog } from '../../audit/audit.js';
 import { runMonitoringWorker } from '../../monitoring/worker.js';
 import { claimDueLeases } from '../leases.js';
@@ -12,8 +12,8 @@ import { migratePostgres } from '../migrate.js';
 import { closeSharedDatabases, MigratingDb } from '../open.js';
 import { PgDb } from '../postgres.js';
 import BetterSqlite3 from 'better-sqlite3';
-import { roundLeft, roundPlatform } from './monitor.js';
-import { SERVED_ADMIN } from './served.js';
+import { roundLeft, roundPlatform } from './monitor.fixture.js';
+import { SERVED_ADMIN } from './served.fixture.js';
 
 /** `pkgscan worker` loops on their own platform until no watched package is left unchecked or held. */
 async function monitor(url: string, batch: number, workerId: string): Promise<void> {
