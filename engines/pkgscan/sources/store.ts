@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { VitrineError } from '../../core/errors.js';
 import { SqliteDb } from '../db/sqlite.js';
-import type { AsyncDb, Param, Queryable } from '../db/types.js';
+import type { AsyncDb, Queryable } from '../db/types.js';
 import { parseReleaseFilename } from '../package/metadata.js';
 import { openRelease } from '../package/open.js';
 import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
@@ -281,9 +281,8 @@ export interface ArtifactFilter {
   readonly sha256?: string | undefined;
 }
 
-/** Stored releases, newest import first; the page as `{limit, offset}` or as two numbers. */
-export function listArtifacts(db: Database, filter: ArtifactFilter, pageOrLimit: { readonly limit: number; readonly offset: number } | number, offsetArg = 0): { items: StoredArtifact[]; total: number } {
-  const pageOpts = typeof pageOrLimit === 'number' ? { limit: pageOrLimit, offset: offsetArg } : pageOrLimit;
+/** The WHERE clause and its parameters for a stored-release filter (one for both backends). */
+function artifactWhere(filter: ArtifactFilter): { clause: string; args: (string | number)[] } {
   const where: string[] = [];
   const args: (string | number)[] = [];
   if (filter.ecosystem !== undefined) {
@@ -307,6 +306,13 @@ export function listArtifacts(db: Database, filter: ArtifactFilter, pageOrLimit:
     args.push(filter.sha256);
   }
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  return { clause, args };
+}
+
+/** Stored releases, newest import first; the page as `{limit, offset}` or as two numbers. */
+export function listArtifacts(db: Database, filter: ArtifactFilter, pageOrLimit: { readonly limit: number; readonly offset: number } | number, offsetArg = 0): { items: StoredArtifact[]; total: number } {
+  const pageOpts = typeof pageOrLimit === 'number' ? { limit: pageOrLimit, offset: offsetArg } : pageOrLimit;
+  const { clause, args } = artifactWhere(filter);
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM pkgscan_artifacts ${clause}`).get(...args) as { n: number }).n;
   const rows = db.prepare(`SELECT ${COLUMNS} FROM pkgscan_artifacts ${clause} ORDER BY imported_at DESC, id LIMIT ? OFFSET ?`).all(...args, pageOpts.limit, pageOpts.offset) as ArtifactRow[];
   return { items: rows.map(toArtifact), total };
@@ -433,29 +439,7 @@ export async function storeArchive(db: ArtifactDb, dataDir: string, bytes: Uint8
 /** listArtifacts on either backend. */
 export async function queryArtifacts(db: ArtifactDb, filter: ArtifactFilter, page: { readonly limit: number; readonly offset: number }): Promise<{ items: StoredArtifact[]; total: number }> {
   const q = artifactDb(db);
-  const where: string[] = [];
-  const args: Param[] = [];
-  if (filter.ecosystem !== undefined) {
-    where.push('ecosystem = ?');
-    args.push(filter.ecosystem);
-  }
-  if (filter.name !== undefined) {
-    where.push('name = ?');
-    args.push(filter.name);
-  }
-  if (filter.q !== undefined && filter.q !== '') {
-    where.push("name LIKE ? ESCAPE '\\'");
-    args.push(`%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  }
-  if (filter.source !== undefined) {
-    where.push('source = ?');
-    args.push(filter.source);
-  }
-  if (filter.sha256 !== undefined) {
-    where.push('sha256 = ?');
-    args.push(filter.sha256);
-  }
-  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const { clause, args } = artifactWhere(filter);
   const total = Number((await q.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM pkgscan_artifacts ${clause}`, args))?.n ?? 0);
   const rows = await q.all<ArtifactRow>(`SELECT ${COLUMNS} FROM pkgscan_artifacts ${clause} ORDER BY imported_at DESC, id LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
   return { items: rows.map(fromRow), total };
