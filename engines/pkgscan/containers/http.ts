@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import type { Platform } from '../platform.js';
-import { checkRawUpload, getByIdRoute, listRoute, type RawUpload, rawUploadToFile, removeFilesLeftBeforeStart, type RouteDef, UUID } from '../routing/http.js';
+import { checkRawUpload, getByIdRoute, listRoute, type RawUpload, receiveRawUpload, removeFilesLeftBeforeStart, type RouteDef, UUID } from '../routing/http.js';
 import { CONTAINER_SCAN_JOB, UPLOAD_DIR, uploadPath, type ContainerAnalysis, type ContainerPayload } from './analyze.js';
 import { finishContainerScan } from './scan.js';
 import { getContainerSbom, getContainerScan, listContainerScans } from './store.js';
@@ -88,21 +88,12 @@ export function containerRoutes(p: Platform): RouteDef[] {
         const file = uploadPath(p.dataDir, upload);
         let analysis: ContainerAnalysis;
         try {
-          try {
-            if ((await rawUploadToFile(req, file, IMAGE_UPLOAD)) === 0) throw new VitrineError('bad_request', 'the body is empty: send the image tarball');
-          } catch (err) {
-            res.setHeader('Connection', 'close');
-            throw err;
-          }
-          const controller = new AbortController();
-          res.on('close', () => {
-            if (!res.writableFinished) controller.abort();
-          });
+          const signal = await receiveRawUpload(req, res, file, IMAGE_UPLOAD, new VitrineError('bad_request', 'the body is empty: send the image tarball'));
           const payload: ContainerPayload = { dataDir: p.dataDir, upload, imageRef: q.image_ref ?? null };
           analysis = (await p.jobs.run(CONTAINER_SCAN_JOB, payload, {
             timeoutMs: CONTAINER_SCAN_TIMEOUT_MS,
             label: `Container scan ${(q.image_ref ?? '').slice(0, 80)}`.trim(),
-            signal: controller.signal,
+            signal,
           })) as ContainerAnalysis;
         } finally {
           // the upload never outlives its scan, whatever happened

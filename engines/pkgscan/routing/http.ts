@@ -148,6 +148,25 @@ export async function rawUploadToFile(req: Request, file: string, u: RawUpload):
 }
 
 /**
+ * Streams the body into `file` (rawUploadToFile; an empty body is refused with `empty`); when that fails, the rest of
+ * the body is not read and the connection closes after the answer. Returns a signal that aborts when the client goes
+ * away before its answer is written, for the worker job that reads the file.
+ */
+export async function receiveRawUpload(req: Request, res: Response, file: string, u: RawUpload, empty: VitrineError): Promise<AbortSignal> {
+  try {
+    if ((await rawUploadToFile(req, file, u)) === 0) throw empty;
+  } catch (err) {
+    res.setHeader('Connection', 'close');
+    throw err;
+  }
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/**
  * At start: removes the regular files of `dir` whose names `isStale` accepts and that were written before this process
  * started (a process that died mid-upload left them; nothing running now can be using them). Answers how many went.
  */

@@ -7,7 +7,7 @@ import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
 import { SCAN_ECOSYSTEMS } from '../package/types.js';
 import type { Platform } from '../platform.js';
-import { checkRawUpload, listRoute, rawUploadToFile, readRawUpload, type RawUpload, type RouteDef, UUID } from '../routing/http.js';
+import { checkRawUpload, listRoute, readRawUpload, receiveRawUpload, type RawUpload, type RouteDef, UUID } from '../routing/http.js';
 import { ATTEST_JOB, attestationUploadPath, MAX_ATTESTATION_BYTES, type AttestPayload, type AttestResult } from './attest.js';
 import { IDENTIFY_JOB, IDENTIFY_TIMEOUT_MS, packageUploadPath, type IdentifyPayload } from './identify.js';
 import { ARTIFACT_SOURCES, MAX_ARCHIVE_BYTES, queryArtifacts, readArtifact, saveArtifact, storeUploadedFile, updateArtifactRegistry, type ArchiveIdentity, type ImportResult } from './store.js';
@@ -70,20 +70,10 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
         const file = packageUploadPath(p.dataDir, upload);
         let r: ImportResult;
         try {
-          try {
-            if ((await rawUploadToFile(req, file, ARCHIVE_UPLOAD)) === 0) throw new VitrineError('validation_failed', 'the archive is empty');
-          } catch (err) {
-            // The rest of an oversized body is not read: close the connection after answering.
-            res.setHeader('Connection', 'close');
-            throw err;
-          }
-          const controller = new AbortController();
-          res.on('close', () => {
-            if (!res.writableFinished) controller.abort();
-          });
+          const signal = await receiveRawUpload(req, res, file, ARCHIVE_UPLOAD, new VitrineError('validation_failed', 'the archive is empty'));
           // The archive is parsed in a worker process; the gateway only moves the file and records what the worker read.
           const payload: IdentifyPayload = { dataDir: p.dataDir, upload, filename: q.filename, ...(q.ecosystem !== undefined ? { ecosystem: q.ecosystem } : {}) };
-          const identity = (await p.jobs.run(IDENTIFY_JOB, payload, { timeoutMs: IDENTIFY_TIMEOUT_MS, label: 'Identify an uploaded package', signal: controller.signal })) as ArchiveIdentity;
+          const identity = (await p.jobs.run(IDENTIFY_JOB, payload, { timeoutMs: IDENTIFY_TIMEOUT_MS, label: 'Identify an uploaded package', signal })) as ArchiveIdentity;
           await storeUploadedFile(p.dataDir, file, identity);
           // The row and its audit entry commit together (on either backend).
           const actor = caller?.id ?? 'anonymous';
@@ -118,16 +108,7 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
         const file = attestationUploadPath(p.dataDir, upload);
         let r: AttestResult;
         try {
-          try {
-            if ((await rawUploadToFile(req, file, ATTESTATION_UPLOAD)) === 0) throw new VitrineError('validation_failed', 'the attestation document is empty');
-          } catch (err) {
-            res.setHeader('Connection', 'close');
-            throw err;
-          }
-          const controller = new AbortController();
-          res.on('close', () => {
-            if (!res.writableFinished) controller.abort();
-          });
+          const signal = await receiveRawUpload(req, res, file, ATTESTATION_UPLOAD, new VitrineError('validation_failed', 'the attestation document is empty'));
           // The upload replaces the attestations stored with the release; the rest of its registry information stays.
           const { attestations: _replaced, ...registry } = artifact.registry ?? {};
           void _replaced;
@@ -138,7 +119,7 @@ export function packageStoreRoutes(p: Platform): RouteDef[] {
             release: { ecosystem: artifact.ecosystem, name: artifact.name, version: artifact.version, filename: artifact.filename, sha256: artifact.sha256 },
             registry: artifact.registry === null ? null : registry,
           };
-          r = (await p.jobs.run(ATTEST_JOB, payload, { timeoutMs: ATTEST_TIMEOUT_MS, label: 'Verify uploaded attestations', signal: controller.signal })) as AttestResult;
+          r = (await p.jobs.run(ATTEST_JOB, payload, { timeoutMs: ATTEST_TIMEOUT_MS, label: 'Verify uploaded attestations', signal })) as AttestResult;
         } finally {
           await rm(file, { force: true });
         }
