@@ -161,11 +161,14 @@ function cliPlatform(io: CliIo): { platform: Platform; close: () => void } {
   return { platform, close: () => (io.db === undefined ? db.close() : undefined) };
 }
 
-function importCommand(rest: readonly string[], io: CliIo): CliResult {
+async function importCommand(rest: readonly string[], io: CliIo): Promise<CliResult> {
   if (rest.length === 0) throw new UsageError('import needs at least one FILE or DIR');
+  await prepareSharedDatabase();
   const { platform, close } = cliPlatform(io);
   try {
-    const results = importPaths(platform.db, platform.dataDir, rest, 'system');
+    // Into the store index of the configured backend (the shared database with PKGSCAN_DATABASE_URL), archives into
+    // the data folder (PKGSCAN_STORE_DIR when set), as an upload would be.
+    const results = await importPaths(platform.store, platform.dataDir, rest, 'system');
     // Each stored archive is audited like an upload (the file name only, never its path).
     for (const r of results) {
       const a = r.artifact;
@@ -176,7 +179,13 @@ function importCommand(rest: readonly string[], io: CliIo): CliResult {
     const refused = results.filter((r) => r.status === 'refused').length;
     return { code: refused > 0 ? 1 : 0, stdout: `${lines.join('\n')}\n`, stderr: refused > 0 ? `${refused} of ${results.length} refused\n` : '' };
   } finally {
-    close();
+    // The audit entries queued for the shared chain are written before the stores close.
+    try {
+      await platform.audit.flush();
+    } finally {
+      close();
+      await closeSharedDatabases();
+    }
   }
 }
 

@@ -1,4 +1,7 @@
 // `pkgscan migrate [--status]`, create-admin and verify-audit with --database-url, on a real PostgreSQL database.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backendFixture } from '../../../test/postgres/backends.js';
@@ -8,15 +11,22 @@ import { main } from '../cli.js';
 import { pkgscanService } from '../service.js';
 import { PgDb } from './postgres.js';
 import { checkedPgMigrations } from './migrate.js';
-import { DATABASE_URL_ENV } from './url.js';
+import { npmTarball } from '../sources/archives.fixture.js';
+import { DATABASE_URL_ENV, STORE_DIR_ENV } from './url.js';
 
 const fixture = backendFixture();
 const stdin = (text: string): Readable => Readable.from([text]);
 const before = process.env[DATABASE_URL_ENV];
+const storeDirBefore = process.env[STORE_DIR_ENV];
+const homeBefore = process.env['VITRINE_HOME'];
 
 afterEach(() => {
   if (before === undefined) delete process.env[DATABASE_URL_ENV];
   else process.env[DATABASE_URL_ENV] = before;
+  if (storeDirBefore === undefined) delete process.env[STORE_DIR_ENV];
+  else process.env[STORE_DIR_ENV] = storeDirBefore;
+  if (homeBefore === undefined) delete process.env['VITRINE_HOME'];
+  else process.env['VITRINE_HOME'] = homeBefore;
 });
 
 describe('storage commands', () => {
@@ -64,5 +74,34 @@ describe.skipIf(SKIP_POSTGRES)(`storage commands on PostgreSQL${SKIP_POSTGRES ? 
     const broken = await main(['verify-audit', '--database-url', url], { stdin: stdin('') });
     expect(broken.code).toBe(1);
     expect(broken.stdout).toContain('missing triggers: pkgscan_audit_no_truncate');
+  }, 120_000);
+
+  it('import with --database-url records the release in the shared index, its archive in PKGSCAN_STORE_DIR, and audits it there', async () => {
+    const c = await fixture.cluster();
+    const url = await c.createDatabase(`cli_import_${process.pid}`);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pkgscan-cli-import-'));
+    try {
+      const archive = path.join(dir, 'left-pad-1.3.0.tgz');
+      writeFileSync(archive, await npmTarball('left-pad', '1.3.0'));
+      process.env[STORE_DIR_ENV] = path.join(dir, 'store');
+      process.env['VITRINE_HOME'] = path.join(dir, 'home');
+      // The workstation's own SQLite store is a fresh memory one: nothing may land there.
+      const local = openMemoryStore([pkgscanService]);
+      const r = await main(['import', archive, '--database-url', url], { stdin: stdin(''), db: local });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^imported\t/);
+      expect((await main(['import', archive, '--database-url', url], { stdin: stdin(''), db: local })).stdout).toMatch(/^already_stored\t/);
+      expect(local.prepare('SELECT COUNT(*) AS n FROM pkgscan_artifacts').get()).toEqual({ n: 0 });
+      expect(readdirSync(path.join(dir, 'store'), { recursive: true }).map(String).filter((f) => /[0-9a-f]{64}/.test(f))).toHaveLength(1);
+      const pg = new PgDb({ url, max: 1 });
+      try {
+        expect(await pg.all<{ name: string; version: string }>('SELECT name, version FROM pkgscan_artifacts')).toEqual([{ name: 'left-pad', version: '1.3.0' }]);
+        expect(Number((await pg.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM pkgscan_audit WHERE kind = 'package.import'"))?.n)).toBe(2);
+      } finally {
+        await pg.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

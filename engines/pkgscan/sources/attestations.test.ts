@@ -42,7 +42,7 @@ describe('attestation files beside archives', () => {
     const db = openMemoryStore([{ name: 'pkgscan', migrations }]);
     await copyFile(path.join(testdata, 'playwright-cli-0.1.1.tgz'), path.join(dir, 'playwright-cli-0.1.1.tgz'));
     await copyFile(path.join(testdata, 'playwright-cli-0.1.1.attestations.json'), path.join(dir, 'playwright-cli-0.1.1.attestations.json'));
-    const [r] = importPaths(db, dataDir, [path.join(dir, 'playwright-cli-0.1.1.tgz')], 'u1');
+    const [r] = await importPaths(db, dataDir, [path.join(dir, 'playwright-cli-0.1.1.tgz')], 'u1');
     expect(r).toMatchObject({ status: 'imported', artifact: { ecosystem: 'npm', name: '@playwright/cli', version: '0.1.1' } });
     expect(r?.artifact?.registry?.attestations?.length).toBe(1);
     const analysis = await analyse(r?.artifact as StoredArtifact);
@@ -53,7 +53,7 @@ describe('attestation files beside archives', () => {
     const other = await mkdtemp(path.join(tmpdir(), 'pkgscan-att-bare-'));
     try {
       await copyFile(path.join(testdata, 'playwright-cli-0.1.1.tgz'), path.join(other, 'playwright-cli-0.1.1.tgz'));
-      const [b] = importPaths(bare, dataDir, [path.join(other, 'playwright-cli-0.1.1.tgz')], 'u1');
+      const [b] = await importPaths(bare, dataDir, [path.join(other, 'playwright-cli-0.1.1.tgz')], 'u1');
       expect(b?.artifact?.registry).toBeNull();
       expect((await analyse(b?.artifact as StoredArtifact)).provenance.status).toBe('absent');
     } finally {
@@ -65,7 +65,7 @@ describe('attestation files beside archives', () => {
     const db = openMemoryStore([{ name: 'pkgscan', migrations }]);
     await copyFile(path.join(testdata, 'pypi_attestations-0.0.19.tar.gz'), path.join(dir, 'pypi_attestations-0.0.19.tar.gz'));
     await copyFile(path.join(testdata, 'pypi_attestations-0.0.19.tar.gz.provenance'), path.join(dir, 'pypi_attestations-0.0.19.tar.gz.provenance'));
-    const [r] = importPaths(db, dataDir, [path.join(dir, 'pypi_attestations-0.0.19.tar.gz')], 'u1');
+    const [r] = await importPaths(db, dataDir, [path.join(dir, 'pypi_attestations-0.0.19.tar.gz')], 'u1');
     expect(r).toMatchObject({ status: 'imported', artifact: { ecosystem: 'pypi', name: 'pypi-attestations', version: '0.0.19' } });
     expect((await analyse(r?.artifact as StoredArtifact)).provenance).toMatchObject({ status: 'verified', kind: 'pep740' });
 
@@ -77,7 +77,7 @@ describe('attestation files beside archives', () => {
       const env = doc.attestation_bundles[0]?.attestations[0]?.envelope;
       if (env !== undefined) env.signature = Buffer.from('x'.repeat(70)).toString('base64');
       await writeFile(path.join(other, 'pypi_attestations-0.0.19.tar.gz.provenance'), JSON.stringify(doc));
-      const [b] = importPaths(db2, dataDir, [path.join(other, 'pypi_attestations-0.0.19.tar.gz')], 'u1');
+      const [b] = await importPaths(db2, dataDir, [path.join(other, 'pypi_attestations-0.0.19.tar.gz')], 'u1');
       expect((await analyse(b?.artifact as StoredArtifact)).provenance.status).toBe('invalid');
     } finally {
       await rm(other, { recursive: true, force: true });

@@ -2,12 +2,11 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
 import { VitrineError } from '../../core/errors.js';
 import type { RegistryInfo, ScanEcosystem } from '../package/types.js';
 import { normalizeName } from './names.js';
 import { npmRegistryInfo, npmVersionSchema, packumentSchema, packumentVersion, pypiJsonSchema, pypiRegistryInfo } from './registry.js';
-import { importArchive, MAX_ARCHIVE_BYTES, type StoredArtifact } from './store.js';
+import { type ArtifactDb, MAX_ARCHIVE_BYTES, storeArchive, type StoredArtifact } from './store.js';
 
 /** Archive names a directory walk picks up. */
 export const ARCHIVE_EXTENSIONS = ['.tgz', '.whl', '.tar.gz', '.zip'] as const;
@@ -128,7 +127,7 @@ function reasonOf(err: unknown): string {
   return err instanceof VitrineError ? err.message : 'the file could not be read';
 }
 
-function importFile(db: Database, dataDir: string, file: string, actor: string): ImportPathResult {
+async function importFile(db: ArtifactDb, dataDir: string, file: string, actor: string): Promise<ImportPathResult> {
   const info = statOf(file);
   if (!info?.isFile()) return { path: file, status: 'refused', reason: 'no such file' };
   if (info.size > MAX_ARCHIVE_BYTES) return { path: file, status: 'refused', reason: 'larger than the package store takes (256 MiB)' };
@@ -137,7 +136,7 @@ function importFile(db: Database, dataDir: string, file: string, actor: string):
     const warnings: string[] = [];
     const side = readSidecar(file);
     // Identity first (without registry), so the sidecar is checked against what the archive declares.
-    let result = importArchive(db, dataDir, bytes, { filename: path.basename(file), source: 'import', actor });
+    let result = await storeArchive(db, dataDir, bytes, { filename: path.basename(file), source: 'import', actor });
     if (side && 'warning' in side) warnings.push(side.warning);
     const a = result.artifact;
     let registry: RegistryInfo | undefined;
@@ -152,7 +151,7 @@ function importFile(db: Database, dataDir: string, file: string, actor: string):
     warnings.push(...att.warnings);
     registry = withAttestations(registry, att.items, a.ecosystem, bytes);
     if (registry !== undefined) {
-      const again = importArchive(db, dataDir, bytes, { filename: path.basename(file), ecosystem: a.ecosystem, registry, source: 'import', actor });
+      const again = await storeArchive(db, dataDir, bytes, { filename: path.basename(file), ecosystem: a.ecosystem, registry, source: 'import', actor });
       result = { artifact: again.artifact, created: result.created };
     }
     return { path: file, status: result.created ? 'imported' : 'already_stored', artifact: result.artifact, ...(warnings.length > 0 ? { warnings } : {}) };
@@ -161,16 +160,16 @@ function importFile(db: Database, dataDir: string, file: string, actor: string):
   }
 }
 
-/** Imports each file, and each archive directly inside each directory (not recursive), in name order. */
-export function importPaths(db: Database, dataDir: string, paths: readonly string[], actor: string): ImportPathResult[] {
+/** Imports each file, and each archive directly inside each directory (not recursive), in name order, into the store index of either backend. */
+export async function importPaths(db: ArtifactDb, dataDir: string, paths: readonly string[], actor: string): Promise<ImportPathResult[]> {
   const out: ImportPathResult[] = [];
   for (const p of paths) {
     const info = statOf(p);
     if (info?.isDirectory()) {
       const entries = readdirSync(p, { withFileTypes: true }).filter((e) => e.isFile() && isArchiveName(e.name)).map((e) => e.name).sort();
-      for (const name of entries) out.push(importFile(db, dataDir, path.join(p, name), actor));
+      for (const name of entries) out.push(await importFile(db, dataDir, path.join(p, name), actor));
     } else {
-      out.push(importFile(db, dataDir, p, actor));
+      out.push(await importFile(db, dataDir, p, actor));
     }
   }
   return out;

@@ -154,7 +154,7 @@ describe.skipIf(!hasCorpora())('importPaths', () => {
       const w = wheel('foo-bar', '2.0');
       await writeFile(path.join(dir, 'foo_bar-2.0-py3-none-any.whl'), w);
       await writeFile(path.join(dir, 'foo_bar-2.0-py3-none-any.whl.json'), '{not json');
-      const results = importPaths(db, dataDir, [dir, path.join(dir, 'missing.tgz')], 'u1');
+      const results = await importPaths(db, dataDir, [dir, path.join(dir, 'missing.tgz')], 'u1');
       const by = Object.fromEntries(results.map((r) => [path.basename(r.path), r]));
       expect(Object.keys(by).sort()).toEqual(['broken.tgz', 'foo_bar-2.0-py3-none-any.whl', 'h11-0.14.0.tar.gz', 'missing.tgz', 'ms-2.1.3.tgz']);
       expect(by['broken.tgz']).toMatchObject({ status: 'refused', reason: expect.any(String) });
@@ -169,7 +169,7 @@ describe.skipIf(!hasCorpora())('importPaths', () => {
       expect(by['h11-0.14.0.tar.gz']?.warnings).toBeUndefined();
       expect(by['h11-0.14.0.tar.gz']?.artifact?.registry).toEqual({ versions: ['0.14.0'], published: { '0.14.0': '2022-09-25T15:20:00Z' }, maintainers: [{ name: 'Nathaniel J. Smith', email: 'njs@example.org' }] });
       expect(by['foo_bar-2.0-py3-none-any.whl']).toMatchObject({ status: 'imported', warnings: [expect.stringMatching(/not valid JSON/)] });
-      const again = importPaths(db, dataDir, [path.join(dir, 'ms-2.1.3.tgz')], 'u1');
+      const again = await importPaths(db, dataDir, [path.join(dir, 'ms-2.1.3.tgz')], 'u1');
       expect(again[0]?.status).toBe('already_stored');
     } finally {
       await rm(dir, { recursive: true, force: true });
