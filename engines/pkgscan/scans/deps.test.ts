@@ -17,6 +17,7 @@ import { npmTarball } from '../sources/archives.fixture.js';
 import { startVerdaccio, type TestRegistry } from '../sources/verdaccio.fixture.js';
 import { migrations } from '../store.js';
 import { scanDeps } from './deps.js';
+import { pkgscanDatabase } from '../db/open.js';
 
 let registry: TestRegistry;
 
@@ -39,7 +40,7 @@ describe('scan dependencies of a running service', () => {
       const seen: string[] = [];
       const inner = new InProcessRunner(jobs);
       const runner: JobRunner = { run: (type, payload, options) => (seen.push(type), inner.run(type, payload, options)) };
-      const p = { db, dataDir, jobs: runner, config: { internalNamespaces: [] } } as unknown as Platform;
+      const p = { db, store: pkgscanDatabase(db, undefined), dataDir, jobs: runner, config: { internalNamespaces: [] } } as unknown as Platform;
       const mirror = scanDeps(p)
         .sources()
         .find((s) => s.name === 'npm-mirror');
