@@ -15,7 +15,7 @@ export function canonicalJson(value: unknown): string {
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** Keys in UTF-16 code unit order (insertion sort: objects have few keys, often already in order). */
-function sortedKeys(keys: string[]): string[] {
+export function sortedKeys(keys: string[]): string[] {
   for (let i = 1; i < keys.length; i++) {
     const k = keys[i] as string;
     let j = i - 1;

@@ -1,6 +1,6 @@
 // The canonical text of an event for its integrity hash, written for the event's known shape: the same bytes as
 // canonicalJson of the hashed record (RFC 8785), without building that record or sorting its twelve keys per event.
-import { canonicalJson } from '../core/canonical.js';
+import { canonicalJson, sortedKeys } from '../core/canonical.js';
 
 /** Characters JSON.stringify escapes in a string: quote, backslash, controls, and surrogates (lone ones are escaped). */
 // eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
@@ -27,20 +27,6 @@ function keyText(k: string): string {
 }
 
 const str = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
-
-/** Keys in UTF-16 code unit order (insertion sort: objects have few keys, often already in order). */
-function sortedKeys(keys: string[]): string[] {
-  for (let i = 1; i < keys.length; i++) {
-    const k = keys[i] as string;
-    let j = i - 1;
-    while (j >= 0 && (keys[j] as string) > k) {
-      keys[j + 1] = keys[j] as string;
-      j--;
-    }
-    keys[j + 1] = k;
-  }
-  return keys;
-}
 
 /** A plain JSON value's canonical text; NOT_PLAIN for anything canonicalJson treats specially (toJSON, undefined, holes ...). */
 function plain(v: unknown, depth: number): string {
