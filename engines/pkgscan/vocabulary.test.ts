@@ -6,7 +6,7 @@ import type { FindingCategory } from '../core/contracts/pkgscan.js';
 import { REPO_ROOT } from '../../test/corpora.js';
 import { analyzeSource } from './analyzers/source/index.js';
 import { releaseOf } from './analyzers/release.fixture.js';
-import { atLeast, BEHAVIOUR_CATEGORIES, CONTEXT_CATEGORIES, FINDING_CATEGORIES, INSTALL_HOOKS, SEVERITIES, SEVERITY_RANK, SOURCE_INSTALL_HOOKS } from './vocabulary.js';
+import { atLeast, BEHAVIOUR_CATEGORIES, CONTEXT_CATEGORIES, FINDING_CATEGORIES, INSTALL_HOOKS, SEVERITIES, severitySchema, SEVERITY_RANK, SOURCE_INSTALL_HOOKS } from './vocabulary.js';
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -45,9 +45,22 @@ describe('pkgscan vocabulary', () => {
       .filter((f) => path.basename(f) !== 'vocabulary.ts')
       .filter((f) => {
         const t = readFileSync(f, 'utf8');
-        return /info:\s*0,\s*low:\s*1,\s*medium:\s*2/.test(t) || /\bconst\s+\w+(\s*:[^=]+)?=\s*\[\s*'info',\s*'low',\s*'medium',\s*'high',\s*'critical'\s*\]/.test(t) || /'preinstall',\s*'install',\s*'postinstall'/.test(t) || /'install_time',\s*'code_execution',\s*'obfuscation'/.test(t.replace(/\s+/g, ' '));
+        return /info:\s*0,\s*low:\s*1,\s*medium:\s*2/.test(t) || /z\.enum\(\s*\[\s*'info'/.test(t) || /\bconst\s+\w+(\s*:[^=]+)?=\s*\[\s*'info',\s*'low',\s*'medium',\s*'high',\s*'critical'\s*\]/.test(t) || /'preinstall',\s*'install',\s*'postinstall'/.test(t) || /'install_time',\s*'code_execution',\s*'obfuscation'/.test(t.replace(/\s+/g, ' '));
       })
       .map((f) => path.relative(root, f));
     expect(copies).toEqual([]);
+  });
+
+  it('every SQL CHECK on a severity column, in either backend\'s migrations, allows exactly the shared severities', () => {
+    const root = path.join(REPO_ROOT, 'engines', 'pkgscan');
+    const checks = sources(root).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/CHECK\s*\(\s*severity\s+IN\s*\(('[^)]*)\)/gi)].map((m) => ({ file: path.relative(root, f), list: (m[1] ?? '').split(',').map((s) => s.trim().replace(/^'|'$/g, '')) })));
+    expect(checks.length).toBeGreaterThanOrEqual(4);
+    for (const c of checks) expect(c, c.file).toEqual({ file: c.file, list: [...SEVERITIES] });
+  });
+
+  it('severitySchema accepts exactly the shared severities', () => {
+    for (const s of SEVERITIES) expect(severitySchema.safeParse(s).success).toBe(true);
+    expect(severitySchema.safeParse('severe').success).toBe(false);
+    expect(severitySchema.options).toEqual([...SEVERITIES]);
   });
 });

@@ -1,8 +1,12 @@
 // The package-scanning vocabulary every pkgscan folder shares: severities and their order, finding categories, and the npm lifecycle scripts that run when a package is installed.
+import { z } from 'zod';
 import type { FindingCategory, Severity } from '../core/contracts/pkgscan.js';
 
 /** Severities, weakest first. */
 export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const satisfies readonly Severity[];
+
+/** The one validator of a severity at every boundary (routes, policy documents, published events). */
+export const severitySchema = z.enum(SEVERITIES);
 
 /** A severity's place in SEVERITIES (info 0 .. critical 4), for sorting and thresholds. */
 export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };

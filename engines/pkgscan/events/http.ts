@@ -1,5 +1,6 @@
 // Routes /events: security events with filters, and the idempotent acknowledgement that keeps the first acknowledger.
 import { z } from 'zod';
+import { severitySchema } from '../vocabulary.js';
 import { VitrineError } from '../../core/errors.js';
 import { requestIdOf } from '../../core/http/index.js';
 import { listRoute, type RouteDef, UUID } from '../routing/http.js';
@@ -7,7 +8,7 @@ import type { Platform } from '../platform.js';
 import { booleanQuery } from '../users/http.js';
 import { acknowledgeEvent, getEvent, listEvents } from './events.js';
 
-const severity = z.enum(['info', 'low', 'medium', 'high', 'critical']);
+const severity = severitySchema;
 const time = z.iso.datetime({ offset: true });
 
 export const eventsQuery = z.object({

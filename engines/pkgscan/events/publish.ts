@@ -1,6 +1,7 @@
 // The publish API later features call (diffs, monitoring, SBOM generation): validates and stores one security event.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { severitySchema } from '../vocabulary.js';
 import type { SecurityEvent } from '../../core/contracts/pkgscan.js';
 import { canonicalJson } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
@@ -14,7 +15,7 @@ const MAX_DETAILS_BYTES = 16 * 1024;
 
 export const publishSchema = z.strictObject({
   type: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/),
-  severity: z.enum(['info', 'low', 'medium', 'high', 'critical']),
+  severity: severitySchema,
   package: z.string().min(1).max(300).optional(),
   project: z.string().min(1).max(300).optional(),
   details: z.record(z.string().max(64), z.unknown()).optional(),

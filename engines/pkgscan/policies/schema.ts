@@ -1,13 +1,13 @@
 // The policy-as-code document: decision thresholds, finding codes, risk dimensions, vulnerability rules (KEV, EPSS), provenance and licence rules.
 import { z } from 'zod';
+import { severitySchema, SEVERITY_RANK } from '../vocabulary.js';
 
-export const severitySchema = z.enum(['info', 'low', 'medium', 'high', 'critical']);
+export { severitySchema };
 const score = z.number().min(0).max(1);
 const code = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
 const effect = z.enum(['allow', 'warn', 'block']);
 
-const SEVERITY_ORDER = severitySchema.options;
-const sevIndex = (s: z.infer<typeof severitySchema>): number => SEVERITY_ORDER.indexOf(s);
+const sevIndex = (s: z.infer<typeof severitySchema>): number => SEVERITY_RANK[s];
 
 export const policyDocumentSchema = z
   .strictObject({

@@ -1,5 +1,6 @@
 // Routes /scans and /packages/{ecosystem}/{name}: run a package scan, the history with filters, one verdict, the stats overview, everything stored about a package.
 import { z } from 'zod';
+import { severitySchema } from '../vocabulary.js';
 import type { PackageOverview } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import { parseBody, requestIdOf } from '../../core/http/index.js';
@@ -15,7 +16,7 @@ import { findWatched } from '../monitoring/monitoring.js';
 
 export const scansQuery = z.object({
   decision: z.enum(['allow', 'warn', 'block']).optional(),
-  severity: z.enum(['info', 'low', 'medium', 'high', 'critical']).optional(),
+  severity: severitySchema.optional(),
   q: z.string().min(1).max(200).optional(),
   ecosystem: z.string().min(1).max(32).optional(),
 });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { severitySchema } from '../vocabulary.js';
 import type { AdvisoryImport, AdvisorySourceKind } from '../../core/contracts/pkgscan-vulns.js';
 import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
@@ -17,7 +18,7 @@ export const MAX_ADVISORY_UPLOAD = 512 * 1024 * 1024;
 /** Uploads up to this size are imported before answering (201); larger ones answer 202 and import in the background. */
 export const SYNC_IMPORT_BYTES = 16 * 1024 * 1024;
 
-const severity = z.enum(['info', 'low', 'medium', 'high', 'critical']);
+const severity = severitySchema;
 
 export const lookupQuery = z.object({
   ecosystem: z.string().min(1).max(64).regex(/^[A-Za-z][A-Za-z0-9 .:-]*$/),
