@@ -80,7 +80,7 @@ for (const q of queries) {
   let total = 0;
   for (let i = 0; i < 5; i++) {
     const s = performance.now();
-    total = runSearch(db, sources, parsed, 10).total;
+    total = (await runSearch(db, sources, parsed, 10)).total;
     times.push(performance.now() - s);
   }
   times.sort((a, b) => a - b);

@@ -29,21 +29,21 @@ describe('attrib search', () => {
   const reportId = extracted.find((o) => o.type === 'report')?.id;
   const matrixId = matrix.objects.find((o) => o.type === 'report')?.id;
 
-  it('finds the extraction report by an indicator it holds: address, domain (and a subdomain query does not), hash, technique', () => {
+  it('finds the extraction report by an indicator it holds: address, domain (and a subdomain query does not), hash, technique', async () => {
     for (const q of ['203.0.113.9', 'evil-update.example.com', '44D88612FEA8A8F36DE82E1278ABB02F', 'T1059.001']) {
-      const hits = attribSearch.search(db, classifyQuery(q), 10);
+      const hits = await attribSearch.search(db, classifyQuery(q), 10);
       expect(hits, q).toEqual([expect.objectContaining({ kind: 'report', id: reportId, title: 'Field report 7 · TAXII report in Report extractions', rank: 2, link: { service: 'attrib', kind: 'report', id: reportId } })]);
     }
-    expect(attribSearch.search(db, classifyQuery('update.example.com.evil'), 10)).toEqual([]);
-    expect(attribSearch.search(db, classifyQuery('203.0.113.99'), 10)).toEqual([]);
+    expect(await attribSearch.search(db, classifyQuery('update.example.com.evil'), 10)).toEqual([]);
+    expect(await attribSearch.search(db, classifyQuery('203.0.113.99'), 10)).toEqual([]);
   });
 
-  it('finds the ACH assessment published to TAXII as a TAXII report (not an openable matrix), once', () => {
-    const hits = attribSearch.search(db, classifyQuery('T1486'), 10);
+  it('finds the ACH assessment published to TAXII as a TAXII report (not an openable matrix), once', async () => {
+    const hits = await attribSearch.search(db, classifyQuery('T1486'), 10);
     expect(hits).toEqual([expect.objectContaining({ kind: 'report', id: matrixId, title: expect.stringMatching(/ · TAXII report in ACH assessments$/), link: { service: 'attrib', kind: 'report', id: matrixId } })]);
     // The attack pattern is named by ATT&CK even when the assessment was built without a knowledge base, never by its id.
     expect(hits[0]?.field).toMatch(/^attack-pattern "Data Encrypted for Impact": external_references\[0\]\.external_id$/);
-    expect(attribSearch.search(db, classifyQuery('Hospital ransomware'), 10)).toEqual([expect.objectContaining({ kind: 'report', id: matrixId, field: 'name', rank: 3 })]);
+    expect(await attribSearch.search(db, classifyQuery('Hospital ransomware'), 10)).toEqual([expect.objectContaining({ kind: 'report', id: matrixId, field: 'name', rank: 3 })]);
   });
 });
 
@@ -63,27 +63,27 @@ describe('attrib search: stored matrices', () => {
   addObjects(db, 'extractions', runExtractJob({ text: 'The actor used PowerShell (T1059.001).', name: 'Field report 8' }).stix.objects as StixBundle['objects']);
   const link = (id: string) => ({ service: 'attrib', kind: 'matrix', id });
 
-  it('finds a matrix by an evidence technique id and an indicator value, linking to its uuid, above the TAXII report', () => {
+  it('finds a matrix by an evidence technique id and an indicator value, linking to its uuid, above the TAXII report', async () => {
     expect(sent.id).toMatch(/^[0-9a-f-]{36}$/);
-    const byTechnique = attribSearch.search(db, classifyQuery('t1059.001'), 10);
+    const byTechnique = await attribSearch.search(db, classifyQuery('t1059.001'), 10);
     expect(byTechnique.map((h) => h.kind)).toEqual(['matrix', 'report']);
     expect(byTechnique[0]).toMatchObject({ id: sent.id, field: 'evidence E2 techniques', rank: 3, link: link(sent.id), title: expect.stringMatching(/^Phishing wave · stored ACH matrix \(\d+ hypothes[ie]s, 3 evidence items\)$/) });
     expect(byTechnique[1]?.rank).toBeLessThan(3);
     // A sub-technique's parent finds it; a domain query finds the indicator's evidence text.
-    expect(attribSearch.search(db, classifyQuery('T1566'), 10)).toEqual([expect.objectContaining({ kind: 'matrix', id: sent.id, field: 'evidence E1 techniques' })]);
-    expect(attribSearch.search(db, classifyQuery('evil-update.example.com'), 10)).toEqual([expect.objectContaining({ kind: 'matrix', id: sent.id, field: 'evidence E3', rank: 2 })]);
-    expect(attribSearch.search(db, classifyQuery('update.example.com'), 10)).toEqual([]);
+    expect(await attribSearch.search(db, classifyQuery('T1566'), 10)).toEqual([expect.objectContaining({ kind: 'matrix', id: sent.id, field: 'evidence E1 techniques' })]);
+    expect(await attribSearch.search(db, classifyQuery('evil-update.example.com'), 10)).toEqual([expect.objectContaining({ kind: 'matrix', id: sent.id, field: 'evidence E3', rank: 2 })]);
+    expect(await attribSearch.search(db, classifyQuery('update.example.com'), 10)).toEqual([]);
   });
 
-  it("does not match a seeded actor's technique profile, only the matrix's evidence", () => {
+  it("does not match a seeded actor's technique profile, only the matrix's evidence", async () => {
     const stored = getMatrix(db, sent.id);
     const evidence = new Set(stored?.scenario.evidence.flatMap((e) => e.techniques ?? []));
     const profileOnly = (stored?.scenario.actors ?? []).flatMap((a) => a.techniques ?? []).find((t) => ![...evidence].some((e) => e.startsWith(t.slice(0, 5))));
     expect(profileOnly).toBeDefined();
-    expect(attribSearch.search(db, classifyQuery(profileOnly ?? ''), 10)).toEqual([]);
+    expect(await attribSearch.search(db, classifyQuery(profileOnly ?? ''), 10)).toEqual([]);
   });
 
-  it.skipIf(!hasCorpora())('finds a matrix imported from a STIX bundle by its title, a hypothesis, an actor alias and an indicator', () => {
+  it.skipIf(!hasCorpora())('finds a matrix imported from a STIX bundle by its title, a hypothesis, an actor alias and an indicator', async () => {
     const { scenario } = stixToScenario(JSON.parse(readFileSync(corpusPath('cti', 'stix21-examples', 'apt1.json'), 'utf8')) as unknown);
     const m = saveMatrix(db, scenario, { kind: 'matrix.imported-stix' }, undefined, new Date('2026-05-03T12:00:00Z'));
     const ip = /ipv4 (\d+\.\d+\.\d+\.\d+)/.exec(scenario.evidence[0]?.summary ?? '')?.[1] ?? '';
@@ -95,12 +95,12 @@ describe('attrib search: stored matrices', () => {
       [ip, 'evidence E1', 2],
     ];
     for (const [q, field, rank] of cases) {
-      expect(attribSearch.search(db, classifyQuery(q), 10), q).toEqual([expect.objectContaining({ kind: 'matrix', id: m.id, field, rank, link: link(m.id) })]);
+      expect(await attribSearch.search(db, classifyQuery(q), 10), q).toEqual([expect.objectContaining({ kind: 'matrix', id: m.id, field, rank, link: link(m.id) })]);
     }
-    expect(attribSearch.search(db, classifyQuery('%_%'), 10)).toEqual([]);
+    expect(await attribSearch.search(db, classifyQuery('%_%'), 10)).toEqual([]);
     // Both matrices have the unnamed-actor hypothesis: the limit holds.
-    expect(attribSearch.search(db, classifyQuery('another actor'), 10).filter((h) => h.kind === 'matrix')).toHaveLength(2);
-    expect(attribSearch.search(db, classifyQuery('another actor'), 1)).toHaveLength(1);
+    expect((await attribSearch.search(db, classifyQuery('another actor'), 10)).filter((h) => h.kind === 'matrix')).toHaveLength(2);
+    expect(await attribSearch.search(db, classifyQuery('another actor'), 1)).toHaveLength(1);
   });
 });
 
@@ -115,10 +115,10 @@ describe('attrib search: one technique across ATT&CK releases', () => {
   if (scenario === undefined) throw new Error('the sent matrix was not stored');
   const older = saveMatrix(db, { ...scenario, evidence: scenario.evidence.map((e) => ({ ...e, summary: 'Security log cleared', techniques: ['T1070.001'] })) }, { kind: 'matrix.imported-stix' }, undefined, when).id;
 
-  it('a technique id finds matrices that hold its counterpart of another release, each once, by their evidence techniques', () => {
+  it('a technique id finds matrices that hold its counterpart of another release, each once, by their evidence techniques', async () => {
     expect(getMatrix(db, older)?.scenario.evidence.flatMap((e) => e.techniques ?? [])).toEqual(['T1070.001']);
     for (const q of ['T1070.001', 'T1685.005', 't1685.005']) {
-      const hits = attribSearch.search(db, classifyQuery(q), 10);
+      const hits = await attribSearch.search(db, classifyQuery(q), 10);
       expect(hits.map((h) => h.id).sort(), q).toEqual([older, newer].sort());
       expect(hits.map((h) => [h.kind, h.rank]), q).toEqual([
         ['matrix', 3],
@@ -127,7 +127,7 @@ describe('attrib search: one technique across ATT&CK releases', () => {
       expect(hits.every((h) => /^evidence E\d+ techniques$/.test(h.field)), q).toBe(true);
     }
     // an unrelated technique finds neither, and the limit holds across the releases' ids
-    expect(attribSearch.search(db, classifyQuery('T1059.001'), 10)).toEqual([]);
-    expect(attribSearch.search(db, classifyQuery('T1070.001'), 1)).toHaveLength(1);
+    expect(await attribSearch.search(db, classifyQuery('T1059.001'), 10)).toEqual([]);
+    expect(await attribSearch.search(db, classifyQuery('T1070.001'), 1)).toHaveLength(1);
   });
 });

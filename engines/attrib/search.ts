@@ -149,7 +149,7 @@ function union(queries: readonly ParsedQuery[], limit: number, run: (q: ParsedQu
 }
 
 export const attribSearch: SearchProvider = {
-  search(db, q, limit) {
+  async search(db, q, limit) {
     const queries = acrossReleases(q);
     return [...union(queries, limit, (x) => matrices(db, x, limit)), ...union(queries, limit, (x) => taxiiReports(db, x, limit))];
   },

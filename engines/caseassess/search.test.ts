@@ -17,14 +17,14 @@ describe('caseassess search', () => {
   );
   const two = saveAssessment(db, assess(kg, { case_id: 'IR-2024-18', techniques: [{ evidence_id: 'E1', id: 'T1078' }] }), new Date('2024-01-02T00:00:00Z'));
 
-  it('finds an assessment by a technique of its evidence (a parent id finds sub-techniques), an indicator and its title', () => {
-    expect(caseassessSearch.search(db, classifyQuery('t1566'), 10)).toEqual([expect.objectContaining({ kind: 'assessment', id: one.id, title: 'Phishing at the ministry', rank: 2, link: { service: 'caseassess', kind: 'assessment', id: one.id } })]);
-    expect(caseassessSearch.search(db, classifyQuery('T1078'), 10).map((h) => h.id)).toEqual([two.id]);
-    expect(caseassessSearch.search(db, classifyQuery('203.0.113.77'), 10).map((h) => h.id)).toEqual([one.id]);
-    expect(caseassessSearch.search(db, classifyQuery('ministry'), 10)[0]).toMatchObject({ field: 'case title', rank: 3 });
+  it('finds an assessment by a technique of its evidence (a parent id finds sub-techniques), an indicator and its title', async () => {
+    expect(await caseassessSearch.search(db, classifyQuery('t1566'), 10)).toEqual([expect.objectContaining({ kind: 'assessment', id: one.id, title: 'Phishing at the ministry', rank: 2, link: { service: 'caseassess', kind: 'assessment', id: one.id } })]);
+    expect((await caseassessSearch.search(db, classifyQuery('T1078'), 10)).map((h) => h.id)).toEqual([two.id]);
+    expect((await caseassessSearch.search(db, classifyQuery('203.0.113.77'), 10)).map((h) => h.id)).toEqual([one.id]);
+    expect((await caseassessSearch.search(db, classifyQuery('ministry'), 10))[0]).toMatchObject({ field: 'case title', rank: 3 });
   });
 
-  it('does not match technique ids found only in other actors\' scores', () => {
-    expect(caseassessSearch.search(db, classifyQuery('T1003'), 10)).toEqual([]);
+  it('does not match technique ids found only in other actors\' scores', async () => {
+    expect(await caseassessSearch.search(db, classifyQuery('T1003'), 10)).toEqual([]);
   });
 });

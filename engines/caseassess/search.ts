@@ -22,7 +22,7 @@ function evidenceOf(json: string): string {
 }
 
 export const caseassessSearch: SearchProvider = {
-  search(db, q, limit) {
+  async search(db, q, limit) {
     return searchRows<Row>(
       db,
       `SELECT id, case_id, case_title, leading_attack_id, leading_name, created_at, result_json FROM caseassess_assessments

@@ -88,15 +88,15 @@ describe('matching', () => {
 
 describe('runSearch', () => {
   const hit = (service: string, id: string, rank: number, time: string): SearchHit => ({ service, kind: 'x', id, title: id, field: 'f', snippet: 's', rank, time, link: { service, kind: 'x', id } });
-  it('groups by service, best group first, hits by rank then newest, marks truncation, and reports a failing provider without the query', () => {
+  it('groups by service, best group first, hits by rank then newest, marks truncation, and reports a failing provider without the query', async () => {
     const db = openMemoryStore();
     const errors: string[] = [];
-    const res = runSearch(
+    const res = await runSearch(
       db,
       [
-        { name: 'a', title: 'A', workspace: 'WA', search: { search: () => [hit('a', 'a1', 1, '2024-01-02'), hit('a', 'a2', 1, '2024-01-03'), hit('a', 'a3', 1, '2024-01-01')] } },
-        { name: 'b', title: 'B', workspace: 'WB', search: { search: () => [hit('b', 'b1', 3, '2024-01-01')] } },
-        { name: 'c', title: 'C', workspace: 'WC', search: { search: () => [] } },
+        { name: 'a', title: 'A', workspace: 'WA', search: { search: async () => [hit('a', 'a1', 1, '2024-01-02'), hit('a', 'a2', 1, '2024-01-03'), hit('a', 'a3', 1, '2024-01-01')] } },
+        { name: 'b', title: 'B', workspace: 'WB', search: { search: async () => [hit('b', 'b1', 3, '2024-01-01')] } },
+        { name: 'c', title: 'C', workspace: 'WC', search: { search: async () => [] } },
         { name: 'd', title: 'D', workspace: 'WD' },
         {
           name: 'e',
@@ -108,18 +108,21 @@ describe('runSearch', () => {
             },
           },
         },
+        // A provider on another backend whose query fails asynchronously.
+        { name: 'f', title: 'F', workspace: 'WF', search: { search: () => Promise.reject(new Error('lost connection secret-query')) } },
       ],
       classifyQuery('secret-query'),
       2,
       (service) => errors.push(service),
     );
     expect(res.kind).toBe('text');
-    expect(res.groups.map((g) => g.service)).toEqual(['b', 'a', 'e']);
+    expect(res.groups.map((g) => g.service)).toEqual(['b', 'a', 'e', 'f']);
     expect(res.groups[1]?.hits.map((h) => h.id)).toEqual(['a2', 'a1']);
     expect(res.groups[1]?.truncated).toBe(true);
     expect(res.groups[0]?.truncated).toBe(false);
     expect(res.total).toBe(3);
-    expect(errors).toEqual(['e']);
+    expect(errors.sort()).toEqual(['e', 'f']);
+    expect(res.groups[3]).toMatchObject({ hits: [], truncated: false, error: expect.stringContaining('could not be searched') });
     expect(JSON.stringify(res)).not.toContain('secret-query');
   });
 });

@@ -24,10 +24,14 @@ export interface ParsedQuery {
   readonly version?: string;
 }
 
-/** What each service implements in engines/<service>/search.ts: read-only, bounded queries over its own tables. */
+/**
+ * What each service implements in engines/<service>/search.ts: read-only, bounded queries over its own tables. `db` is
+ * the workstation store; a service whose data can live elsewhere (pkgscan on a shared PostgreSQL database) reads its
+ * own backend instead, which is why the answer is a promise.
+ */
 export interface SearchProvider {
   /** At most `limit` hits, best first. */
-  search(db: Database, query: ParsedQuery, limit: number): SearchHit[];
+  search(db: Database, query: ParsedQuery, limit: number): Promise<SearchHit[]>;
 }
 
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
@@ -232,30 +236,32 @@ function byRank(a: SearchHit, b: SearchHit): number {
 }
 
 /**
- * Asks every provider for at most `limit` hits and groups them by service: groups with the best-ranked hit
- * first, hits best first then newest. A provider that throws gives a group with an error (no query in it).
+ * Asks every provider for at most `limit` hits (all at once) and groups them by service: groups with the best-ranked
+ * hit first, hits best first then newest. A provider that throws or rejects gives a group with an error (no query in it).
  */
-export function runSearch(db: Database, sources: readonly SearchSource[], query: ParsedQuery, limit: number, onError?: (service: string, err: unknown) => void): SearchResponse {
-  const groups: SearchGroup[] = [];
-  for (const s of sources) {
-    if (!s.search) continue;
-    try {
-      const hits = s.search.search(db, query, limit + 1).sort(byRank);
-      if (hits.length === 0) continue;
-      groups.push({ service: s.name, title: s.title, workspace: s.workspace, hits: hits.slice(0, limit), truncated: hits.length > limit });
-    } catch (err) {
-      onError?.(s.name, err);
-      groups.push({ service: s.name, title: s.title, workspace: s.workspace, hits: [], truncated: false, error: 'this service could not be searched; the gateway log has the reason' });
-    }
-  }
+export async function runSearch(db: Database, sources: readonly SearchSource[], query: ParsedQuery, limit: number, onError?: (service: string, err: unknown) => void): Promise<SearchResponse> {
+  const answers = await Promise.all(
+    sources.map(async (s): Promise<SearchGroup | null> => {
+      if (!s.search) return null;
+      try {
+        const hits = (await s.search.search(db, query, limit + 1)).sort(byRank);
+        if (hits.length === 0) return null;
+        return { service: s.name, title: s.title, workspace: s.workspace, hits: hits.slice(0, limit), truncated: hits.length > limit };
+      } catch (err) {
+        onError?.(s.name, err);
+        return { service: s.name, title: s.title, workspace: s.workspace, hits: [], truncated: false, error: 'this service could not be searched; the gateway log has the reason' };
+      }
+    }),
+  );
+  const groups = answers.filter((g): g is SearchGroup => g !== null);
   const best = (g: SearchGroup): number => g.hits[0]?.rank ?? -1;
   groups.sort((a, b) => best(b) - best(a) || b.hits.length - a.hits.length || a.service.localeCompare(b.service));
   return { kind: query.kind, total: groups.reduce((n, g) => n + g.hits.length, 0), groups };
 }
 
 /**
- * Reads candidate rows (`sql` takes @pattern, a LIKE pattern with ESCAPE '\', and @n, the row bound) and turns
- * each into a hit until `limit` hits; `toHit` confirms the match by the kind's rules and returns null otherwise.
+ * Reads candidate rows from the workstation's SQLite store (`sql` takes @pattern, a LIKE pattern with ESCAPE '\', and
+ * @n, the row bound) and turns each into a hit until `limit` hits; `toHit` confirms the match by the kind's rules and returns null otherwise.
  */
 export function searchRows<R>(db: Database, sql: string, params: Record<string, unknown>, query: ParsedQuery, limit: number, toHit: (row: R) => SearchHit | null): SearchHit[] {
   const rows = db.prepare(sql).all({ pattern: likeContains(query.value), n: limit * CANDIDATES_PER_HIT, ...params }) as R[];

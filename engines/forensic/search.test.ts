@@ -23,22 +23,22 @@ describe('forensic search', async () => {
   }
   const lm = made['case-lm'] as CaseJobResult;
 
-  it('finds a story by a host and a technique id, and the case by its title', () => {
+  it('finds a story by a host and a technique id, and the case by its title', async () => {
     const story = lm.view.stories[0];
     const host = story?.hosts[0] ?? '';
     expect(host).not.toBe('');
-    const byHost = forensicSearch.search(db, classifyQuery(host), 10);
+    const byHost = await forensicSearch.search(db, classifyQuery(host), 10);
     expect(byHost).toContainEqual(expect.objectContaining({ kind: 'story', link: { service: 'forensic', kind: 'story', id: story?.id, parent: 'case-lm' }, field: 'hosts', rank: 3 }));
     const technique = story?.techniques[0]?.id ?? '';
-    expect(forensicSearch.search(db, classifyQuery(technique), 10).map((h) => h.link.parent ?? h.id)).toContain('case-lm');
-    expect(forensicSearch.search(db, classifyQuery('ssh-bruteforce'), 10)[0]).toMatchObject({ kind: 'case', id: 'case-ssh', field: 'title' });
+    expect((await forensicSearch.search(db, classifyQuery(technique), 10)).map((h) => h.link.parent ?? h.id)).toContain('case-lm');
+    expect((await forensicSearch.search(db, classifyQuery('ssh-bruteforce'), 10))[0]).toMatchObject({ kind: 'case', id: 'case-ssh', field: 'title' });
   });
 
-  it('finds a stored event (not in a story) as an event hit that opens it in its case', () => {
+  it('finds a stored event (not in a story) as an event hit that opens it in its case', async () => {
     const inStories = new Set(lm.view.stories.flatMap((s) => s.eventIds));
     const outside = lm.view.events.find((e) => !inStories.has(e.eventId));
     expect(outside).toBeDefined();
-    const hits = forensicSearch.search(db, classifyQuery(outside?.integrityHash ?? ''), 10);
+    const hits = await forensicSearch.search(db, classifyQuery(outside?.integrityHash ?? ''), 10);
     expect(hits).toEqual([
       expect.objectContaining({
         kind: 'event',
@@ -52,14 +52,14 @@ describe('forensic search', async () => {
     expect(hits[0]?.title).toContain('(Scenario lateral-movement)');
   });
 
-  it('gives every matching event of a case up to the limit, the last hit saying how many match when not all fit', () => {
+  it('gives every matching event of a case up to the limit, the last hit saying how many match when not all fit', async () => {
     const matching = lm.view.events.filter((e) => e.action === 'file.create');
     expect(matching.length).toBeGreaterThan(3);
-    const all = forensicSearch.search(db, classifyQuery('file.create'), 50).filter((h) => h.link.parent === 'case-lm');
+    const all = (await forensicSearch.search(db, classifyQuery('file.create'), 50)).filter((h) => h.link.parent === 'case-lm');
     expect(all.map((h) => h.link.id)).toEqual(matching.map((e) => e.eventId));
     for (const h of all) expect(h).toMatchObject({ kind: 'event', rank: 2, link: { service: 'forensic', kind: 'event', parent: 'case-lm' } });
     expect(all.at(-1)?.title).not.toMatch(/matches of this case shown/);
-    const three = forensicSearch.search(db, classifyQuery('file.create'), 3);
+    const three = await forensicSearch.search(db, classifyQuery('file.create'), 3);
     expect(three).toHaveLength(3);
     expect(three.at(-1)?.title).toContain(`3 of ${matching.length} matches of this case shown`);
     expect(three[0]?.title).not.toMatch(/matches of this case shown/);
@@ -80,15 +80,15 @@ describe('forensic search', async () => {
     expect(byHost?.total).toBeGreaterThan(onHost.length);
   });
 
-  it("keeps an evidence file's SHA-256 (which every event's raw reference repeats) a hit on the case", () => {
+  it("keeps an evidence file's SHA-256 (which every event's raw reference repeats) a hit on the case", async () => {
     const sha = lm.view.evidence[0]?.sha256 ?? '';
     expect(sha).toMatch(/^[0-9a-f]{64}$/);
-    const hits = forensicSearch.search(db, classifyQuery(sha), 10);
+    const hits = await forensicSearch.search(db, classifyQuery(sha), 10);
     expect(hits).toEqual([expect.objectContaining({ kind: 'case', id: 'case-lm', rank: 1 })]);
     expect(hits[0]?.field).toMatch(/^view: evidence/);
   });
 
-  it('finds every story of a case that holds a technique or host, not one per case', () => {
+  it('finds every story of a case that holds a technique or host, not one per case', async () => {
     // Two stories of one case with T1003.001 (LSASS memory), as analyses of credential theft on two hosts give.
     const lsass = lm.view.stories[0]?.techniques.find((t) => t.id === 'T1003.001');
     expect(lsass).toBeDefined();
@@ -99,7 +99,7 @@ describe('forensic search', async () => {
     expect(stories.filter((s) => s.techniques.some((t) => t.id === 'T1003.001'))).toHaveLength(2);
     createCase(db, { id: 'case-two', title: 'Two credential stories', origin: 'scenario', request: { name: 'lateral-movement' }, now: NOW });
     completeCase(db, 'case-two', { ...lm.view, stories }, lm.custody, NOW);
-    const hits = forensicSearch.search(db, classifyQuery('T1003.001'), 10).filter((h) => h.link.parent === 'case-two');
+    const hits = (await forensicSearch.search(db, classifyQuery('T1003.001'), 10)).filter((h) => h.link.parent === 'case-two');
     expect(hits.map((h) => h.link.id)).toEqual([stories[0]?.id, stories[1]?.id]);
     expect(hits.every((h) => h.kind === 'story' && h.field === 'techniques')).toBe(true);
     const page = searchCase(db, 'case-two', classifyQuery('T1003.001'), { offset: 1, limit: 1 });
@@ -113,7 +113,7 @@ describe('forensic search', async () => {
     expect(byHost.map((h) => h.link.id)).toEqual(onHost);
   });
 
-  it('finds stories by their tactics (rule tactics as stages, v19 names) and by an 18.1 id their current technique replaced', () => {
+  it('finds stories by their tactics (rule tactics as stages, v19 names) and by an 18.1 id their current technique replaced', async () => {
     const first = lm.view.stories[0] as Story;
     const impaired: Story = {
       ...first,
@@ -126,21 +126,21 @@ describe('forensic search', async () => {
     const other: Story = { ...first, id: 'S3', rank: 3, title: 'Something else on DC01', stages: ['discovery'], techniques: [] };
     createCase(db, { id: 'case-tactics', title: 'Tactic stories', origin: 'scenario', request: { name: 'log-clearing' }, now: NOW });
     completeCase(db, 'case-tactics', { ...lm.view, stories: [impaired, hidden, other] }, lm.custody, NOW);
-    const storiesOf = (q: string): string[] => forensicSearch.search(db, classifyQuery(q), 50).filter((h) => h.link.parent === 'case-tactics' && h.kind === 'story').map((h) => h.link.id);
+    const storiesOf = async (q: string): Promise<string[]> => (await forensicSearch.search(db, classifyQuery(q), 50)).filter((h) => h.link.parent === 'case-tactics' && h.kind === 'story').map((h) => h.link.id);
     // A rule's tactic (the story's stage) finds the story, by short name or by name.
-    expect(storiesOf('stealth')).toEqual(['S2']);
-    expect(storiesOf('Defense Impairment')).toEqual(['S1']);
+    expect(await storiesOf('stealth')).toEqual(['S2']);
+    expect(await storiesOf('Defense Impairment')).toEqual(['S1']);
     // Defense Evasion, split by ATT&CK v19, finds both of its successors.
-    expect(storiesOf('defense evasion')).toEqual(['S1', 'S2']);
+    expect(await storiesOf('defense evasion')).toEqual(['S1', 'S2']);
     // The 18.1 id finds the story tagged with its v19 replacement; the current id finds it too.
-    expect(storiesOf('T1070.001')).toEqual(['S1']);
-    expect(storiesOf('T1685.005')).toEqual(['S1']);
+    expect(await storiesOf('T1070.001')).toEqual(['S1']);
+    expect(await storiesOf('T1685.005')).toEqual(['S1']);
     expect(searchCase(db, 'case-tactics', classifyQuery('T1070.001'), { offset: 0, limit: 10 })?.items[0]).toMatchObject({ kind: 'story', field: 'techniques' });
-    expect(storiesOf('T1070.002')).toEqual([]);
+    expect(await storiesOf('T1070.002')).toEqual([]);
   });
 
-  it('finds nothing for an unknown address and keeps to the limit', () => {
-    expect(forensicSearch.search(db, classifyQuery('192.0.2.254'), 10)).toEqual([]);
-    expect(forensicSearch.search(db, classifyQuery('scenario'), 1)).toHaveLength(1);
+  it('finds nothing for an unknown address and keeps to the limit', async () => {
+    expect(await forensicSearch.search(db, classifyQuery('192.0.2.254'), 10)).toEqual([]);
+    expect(await forensicSearch.search(db, classifyQuery('scenario'), 1)).toHaveLength(1);
   });
 });

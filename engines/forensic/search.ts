@@ -255,7 +255,7 @@ function withMoreNote(hit: SearchHit, shown: number, total: number, capped: bool
  * hash, the view elsewhere, or a node or edge is one hit on the case.
  */
 export const forensicSearch: SearchProvider = {
-  search(db, q, limit) {
+  async search(db, q, limit) {
     const n = limit * CANDIDATES_PER_HIT;
     const pattern = likeContains(q.value);
     const variants = queryVariants(q);

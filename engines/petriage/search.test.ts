@@ -17,20 +17,20 @@ describe('petriage search', () => {
   const a = saveAnalysis(db, bad, new Date('2024-01-01T00:00:00Z'));
   saveAnalysis(db, good, new Date('2024-01-02T00:00:00Z'));
 
-  it('finds an analysis by its SHA-256 (any case), its family and its imphash', () => {
-    expect(petriageSearch.search(db, classifyQuery(bad.sha256.toUpperCase()), 10)).toEqual([
+  it('finds an analysis by its SHA-256 (any case), its family and its imphash', async () => {
+    expect(await petriageSearch.search(db, classifyQuery(bad.sha256.toUpperCase()), 10)).toEqual([
       expect.objectContaining({ service: 'petriage', kind: 'analysis', id: a.id, field: 'sha256', rank: 3, link: { service: 'petriage', kind: 'analysis', id: a.id } }),
     ]);
-    expect(petriageSearch.search(db, classifyQuery('hollowpoint'), 10).map((h) => h.id)).toEqual([a.id]);
+    expect((await petriageSearch.search(db, classifyQuery('hollowpoint'), 10)).map((h) => h.id)).toEqual([a.id]);
     const imphash = bad.pe?.imphash ?? '';
     expect(imphash).toMatch(/^[0-9a-f]{32}$/);
-    const byImphash = petriageSearch.search(db, classifyQuery(imphash), 10);
+    const byImphash = await petriageSearch.search(db, classifyQuery(imphash), 10);
     expect(byImphash.map((h) => h.id)).toContain(a.id);
     expect(byImphash.find((h) => h.id === a.id)?.field).toMatch(/^result: /);
   });
 
-  it('finds nothing for an unknown hash or a hash prefix', () => {
-    expect(petriageSearch.search(db, classifyQuery('0'.repeat(64)), 10)).toEqual([]);
-    expect(petriageSearch.search(db, classifyQuery(bad.sha256.slice(0, 40)), 10)).toEqual([]);
+  it('finds nothing for an unknown hash or a hash prefix', async () => {
+    expect(await petriageSearch.search(db, classifyQuery('0'.repeat(64)), 10)).toEqual([]);
+    expect(await petriageSearch.search(db, classifyQuery(bad.sha256.slice(0, 40)), 10)).toEqual([]);
   });
 });

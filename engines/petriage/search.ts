@@ -21,7 +21,7 @@ function evidenceOf(json: string): string {
 }
 
 export const petriageSearch: SearchProvider = {
-  search(db, q, limit) {
+  async search(db, q, limit) {
     // A SHA-256 goes through the sha256 index first; any other query scans the stored results (LIMIT-bounded).
     const exact = q.kind === 'sha256' ? q.value : null;
     return searchRows<Row>(

@@ -3,8 +3,14 @@
 // container scans by image, hash or content, release diffs by package, and each package name found (scanned, stored
 // or diffed) as a package hit that opens its Package page. Who ran a scan (created_by) is never shown
 // or matched: the workstation token sees packages, versions, verdicts and findings, not pkgscan's user accounts.
+// The queries run on pkgscan's own store (searchPackages): the workstation's SQLite store, or the shared PostgreSQL
+// database when PKGSCAN_DATABASE_URL is set, with the same rows, order and bounds on both (parameters only).
 import type { Database } from 'better-sqlite3';
-import { matchFields, searchRows, type ParsedQuery, type SearchHit, type SearchProvider } from '../core/search.js';
+import { CANDIDATES_PER_HIT, likeContains, matchFields, type ParsedQuery, type SearchHit, type SearchProvider } from '../core/search.js';
+import { pkgscanDatabase } from './db/open.js';
+import { byCodePoint, equalsAsciiNoCase, likeAsciiNoCase } from './db/sql.js';
+import type { AsyncDb, Param } from './db/types.js';
+import { databaseUrl } from './db/url.js';
 
 const ECOSYSTEMS = ['npm', 'pypi'] as const;
 
@@ -27,10 +33,35 @@ function ecosystemsOf(q: ParsedQuery): readonly string[] {
   return q.ecosystem !== undefined ? [q.ecosystem] : ECOSYSTEMS;
 }
 
-/** `ecosystem IN (...)` as named parameters @eco0, @eco1... */
-function ecosystemIn(q: ParsedQuery): { sql: string; params: Record<string, string> } {
+/** `ecosystem IN (?, ...)` and its parameters. */
+function ecosystemIn(q: ParsedQuery, column = 'ecosystem'): { sql: string; params: string[] } {
   const list = ecosystemsOf(q);
-  return { sql: `ecosystem IN (${list.map((_e, i) => `@eco${i}`).join(', ')})`, params: Object.fromEntries(list.map((e, i) => [`eco${i}`, e])) };
+  return { sql: `${column} IN (${list.map(() => '?').join(', ')})`, params: [...list] };
+}
+
+/** How many candidate rows one query may read for `limit` hits (LIKE prefilters, findMatch decides). */
+function candidates(limit: number): number {
+  return limit * CANDIDATES_PER_HIT;
+}
+
+/**
+ * Reads candidate rows from each statement in turn (each ordered, together at most `candidates(limit)` rows, as one
+ * UNION ALL with a LIMIT would) and turns them into hits until `limit`; `toHit` confirms the match or returns null.
+ */
+async function hitsFrom<R>(db: AsyncDb, statements: readonly { sql: string; params: readonly Param[] }[], limit: number, toHit: (row: R) => SearchHit | null): Promise<SearchHit[]> {
+  const hits: SearchHit[] = [];
+  let room = candidates(limit);
+  for (const st of statements) {
+    if (room <= 0 || hits.length >= limit) break;
+    const rows = await db.all<R>(`${st.sql} LIMIT ?`, [...st.params, room]);
+    room -= rows.length;
+    for (const row of rows) {
+      const hit = toHit(row);
+      if (hit) hits.push(hit);
+      if (hits.length >= limit) break;
+    }
+  }
+  return hits;
 }
 
 interface ScanRow {
@@ -47,6 +78,8 @@ interface ScanRow {
 }
 
 const SCAN_COLUMNS = 's.id, s.ecosystem, s.name, s.version, s.environment, s.decision, s.package_sha256, s.created_at, s.verdict_json';
+/** Newest first; the id breaks ties (the scans' time index). */
+const NEWEST_SCANS = 'ORDER BY s.created_at DESC, s.id';
 
 function scanHit(q: ParsedQuery, r: ScanRow): SearchHit | null {
   const name = packageName(q);
@@ -74,30 +107,35 @@ function scanHit(q: ParsedQuery, r: ScanRow): SearchHit | null {
   };
 }
 
-function scans(db: Database, q: ParsedQuery, limit: number): SearchHit[] {
+function scans(db: AsyncDb, q: ParsedQuery, limit: number): Promise<SearchHit[]> {
   const name = packageName(q);
-  const parts: string[] = [];
-  const params: Record<string, unknown> = {};
+  const statements: { sql: string; params: Param[] }[] = [];
   if (name !== null) {
     // The package index (ecosystem, name, version...): one probe per ecosystem.
-    ecosystemsOf(q).forEach((e, i) => {
-      parts.push(`SELECT ${SCAN_COLUMNS}, NULL AS advisory FROM pkgscan_scans s WHERE s.ecosystem = @eco${i} AND s.name = @name${q.version !== undefined ? ' AND s.version = @version' : ''}`);
-      params[`eco${i}`] = e;
-    });
-    params['name'] = name;
-    if (q.version !== undefined) params['version'] = q.version;
+    for (const e of ecosystemsOf(q)) {
+      statements.push({
+        sql: `SELECT ${SCAN_COLUMNS}, NULL AS advisory FROM pkgscan_scans s WHERE s.ecosystem = ? AND s.name = ?${q.version !== undefined ? ' AND s.version = ?' : ''} ${NEWEST_SCANS}`,
+        params: [e, name, ...(q.version !== undefined ? [q.version] : [])],
+      });
+    }
   }
   if (q.kind === 'cve' || /^(?:ghsa|pysec|osv|mal|snyk)-/i.test(q.value)) {
     // Advisories by their id or by a CVE alias (both indexed).
-    parts.push(`SELECT ${SCAN_COLUMNS}, sa.advisory_id AS advisory FROM pkgscan_scan_advisories sa JOIN pkgscan_scans s ON s.id = sa.scan_id
-      WHERE sa.advisory_id = @exact OR sa.advisory_id IN (SELECT advisory_id FROM vuln_aliases WHERE alias = @exact)`);
-    params['exact'] = q.value.toUpperCase();
+    const exact = q.value.toUpperCase();
+    statements.push({
+      sql: `SELECT ${SCAN_COLUMNS}, sa.advisory_id AS advisory FROM pkgscan_scan_advisories sa JOIN pkgscan_scans s ON s.id = sa.scan_id
+        WHERE sa.advisory_id = ? OR sa.advisory_id IN (SELECT advisory_id FROM vuln_aliases WHERE alias = ?) ${NEWEST_SCANS}, ${byCodePoint(db.dialect, 'sa.advisory_id')}`,
+      params: [exact, exact],
+    });
   }
-  parts.push(`SELECT * FROM (SELECT ${SCAN_COLUMNS}, NULL AS advisory FROM pkgscan_scans s
-    WHERE s.package_sha256 = @hash OR s.name LIKE @pattern ESCAPE '\\' OR s.verdict_json LIKE @pattern ESCAPE '\\' ORDER BY s.created_at DESC LIMIT @n)`);
-  params['hash'] = q.value.toLowerCase();
+  const pattern = likeContains(q.value);
+  statements.push({
+    sql: `SELECT ${SCAN_COLUMNS}, NULL AS advisory FROM pkgscan_scans s
+      WHERE s.package_sha256 = ? OR ${likeAsciiNoCase(db.dialect, 's.name')} OR ${likeAsciiNoCase(db.dialect, 's.verdict_json')} ${NEWEST_SCANS}`,
+    params: [q.value.toLowerCase(), pattern, pattern],
+  });
   const seen = new Set<string>();
-  return searchRows<ScanRow>(db, `SELECT * FROM (${parts.join(' UNION ALL ')}) LIMIT @n`, params, q, limit, (r) => {
+  return hitsFrom<ScanRow>(db, statements, limit, (r) => {
     if (seen.has(r.id)) return null;
     const hit = scanHit(q, r);
     if (hit) seen.add(r.id);
@@ -115,16 +153,14 @@ interface ArtifactRow {
   imported_at: string;
 }
 
-function artifacts(db: Database, q: ParsedQuery, limit: number): SearchHit[] {
+function artifacts(db: AsyncDb, q: ParsedQuery, limit: number): Promise<SearchHit[]> {
   const name = packageName(q);
   const eco = ecosystemIn(q);
-  const where = q.kind === 'sha256' ? 'sha256 = @hash' : name !== null ? `${eco.sql} AND name = @name` : null;
-  if (where === null) return [];
-  return searchRows<ArtifactRow>(
+  const where: { sql: string; params: Param[] } | null = q.kind === 'sha256' ? { sql: 'sha256 = ?', params: [q.value] } : name !== null ? { sql: `${eco.sql} AND name = ?`, params: [...eco.params, name] } : null;
+  if (where === null) return Promise.resolve([]);
+  return hitsFrom<ArtifactRow>(
     db,
-    `SELECT id, ecosystem, name, version, filename, sha256, imported_at FROM pkgscan_artifacts WHERE ${where} ORDER BY imported_at DESC LIMIT @n`,
-    { hash: q.value, name, ...eco.params },
-    q,
+    [{ sql: `SELECT id, ecosystem, name, version, filename, sha256, imported_at FROM pkgscan_artifacts WHERE ${where.sql} ORDER BY imported_at DESC, id`, params: where.params }],
     limit,
     (r) => {
       if (q.version !== undefined && r.version !== q.version) return null;
@@ -151,22 +187,26 @@ interface ProjectScanRow {
   environment: string;
   decision: string;
   created_at: string;
-  component: string;
+  component: string | null;
 }
 
-function projectScans(db: Database, q: ParsedQuery, limit: number): SearchHit[] {
+function projectScans(db: AsyncDb, q: ParsedQuery, limit: number): Promise<SearchHit[]> {
   const name = packageName(q);
-  const byComponent =
-    name !== null
-      ? `SELECT s.id, s.project_id, p.name AS project, s.environment, s.decision, s.created_at, c.ecosystem || ':' || c.name || '@' || c.version AS component
+  const params: Param[] = [];
+  let byComponent = '';
+  if (name !== null) {
+    byComponent = `SELECT s.id, s.project_id, p.name AS project, s.environment, s.decision, s.created_at, c.ecosystem || ':' || c.name || '@' || c.version AS component
          FROM pkgscan_project_components c JOIN pkgscan_project_scans s ON s.id = c.scan_id JOIN pkgscan_projects p ON p.id = s.project_id
-         WHERE c.name = @name COLLATE NOCASE${q.version !== undefined ? ' AND c.version = @version' : ''}`
-      : null;
+         WHERE ${equalsAsciiNoCase(db.dialect, 'c.name')}${q.version !== undefined ? ' AND c.version = ?' : ''} UNION ALL `;
+    params.push(name, ...(q.version !== undefined ? [q.version] : []));
+  }
   const byProject = `SELECT s.id, s.project_id, p.name AS project, s.environment, s.decision, s.created_at, NULL AS component
-    FROM pkgscan_projects p JOIN pkgscan_project_scans s ON s.project_id = p.id WHERE p.name LIKE @pattern ESCAPE '\\'`;
-  const sql = `SELECT * FROM (${byComponent !== null ? `${byComponent} UNION ALL ` : ''}${byProject}) ORDER BY created_at DESC LIMIT @n`;
+    FROM pkgscan_projects p JOIN pkgscan_project_scans s ON s.project_id = p.id WHERE ${likeAsciiNoCase(db.dialect, 'p.name')}`;
+  params.push(likeContains(q.value));
+  // A scan found by a component comes before the same scan found by its project's name (the component is the better hit).
+  const sql = `SELECT * FROM (${byComponent}${byProject}) AS found ORDER BY created_at DESC, id, component IS NULL, ${byCodePoint(db.dialect, 'component')}`;
   const seen = new Set<string>();
-  return searchRows<ProjectScanRow>(db, sql, { name, ...(q.version !== undefined ? { version: q.version } : {}) }, q, limit, (r) => {
+  return hitsFrom<ProjectScanRow>(db, [{ sql, params }], limit, (r) => {
     if (seen.has(r.id)) return null;
     const m = r.component !== null ? { field: 'component', snippet: r.component, rank: 3 } : matchFields(q, [{ name: 'project', text: r.project, rank: 3 }]);
     if (!m) return null;
@@ -192,13 +232,17 @@ interface ContainerRow {
   report_json: string;
 }
 
-function containerScans(db: Database, q: ParsedQuery, limit: number): SearchHit[] {
-  return searchRows<ContainerRow>(
+function containerScans(db: AsyncDb, q: ParsedQuery, limit: number): Promise<SearchHit[]> {
+  const pattern = likeContains(q.value);
+  return hitsFrom<ContainerRow>(
     db,
-    `SELECT id, image_ref, decision, upload_sha256, created_at, report_json FROM pkgscan_container_scans
-     WHERE image_ref LIKE @pattern ESCAPE '\\' OR upload_sha256 = @hash OR report_json LIKE @pattern ESCAPE '\\' ORDER BY created_at DESC LIMIT @n`,
-    { hash: q.value.toLowerCase() },
-    q,
+    [
+      {
+        sql: `SELECT id, image_ref, decision, upload_sha256, created_at, report_json FROM pkgscan_container_scans
+     WHERE ${likeAsciiNoCase(db.dialect, 'image_ref')} OR upload_sha256 = ? OR ${likeAsciiNoCase(db.dialect, 'report_json')} ORDER BY created_at DESC, id`,
+        params: [pattern, q.value.toLowerCase(), pattern],
+      },
+    ],
     limit,
     (r) => {
       const m = matchFields(q, [
@@ -222,16 +266,13 @@ interface DiffRow {
   created_at: string;
 }
 
-function diffs(db: Database, q: ParsedQuery, limit: number): SearchHit[] {
+function diffs(db: AsyncDb, q: ParsedQuery, limit: number): Promise<SearchHit[]> {
   const name = packageName(q);
-  if (name === null) return [];
+  if (name === null) return Promise.resolve([]);
   const eco = ecosystemIn(q);
-  return searchRows<DiffRow>(
+  return hitsFrom<DiffRow>(
     db,
-    `SELECT id, ecosystem, name, from_version, to_version, escalated, created_at FROM pkgscan_diffs
-     WHERE ${eco.sql} AND name = @name ORDER BY created_at DESC LIMIT @n`,
-    { name, ...eco.params },
-    q,
+    [{ sql: `SELECT id, ecosystem, name, from_version, to_version, escalated, created_at FROM pkgscan_diffs WHERE ${eco.sql} AND name = ? ORDER BY created_at DESC, id`, params: [...eco.params, name] }],
     limit,
     (r) => {
       if (q.version !== undefined && r.from_version !== q.version && r.to_version !== q.version) return null;
@@ -250,53 +291,80 @@ function diffs(db: Database, q: ParsedQuery, limit: number): SearchHit[] {
   );
 }
 
-interface PackageRow {
+interface VersionRow {
   ecosystem: string;
   name: string;
+  version: string;
   scans: number;
-  versions: string;
-  latest: string | null;
+  latest: string;
 }
 
 /**
  * One hit per package (ecosystem, name) the store knows by exactly that name: scanned, in the package store, or
- * diffed, each probed by its (ecosystem, name...) index. A pinned query (`name@1.2.3`) needs that version seen.
+ * diffed, each probed by its (ecosystem, name...) index. A pinned query (`name@1.2.3`) needs that version seen. The
+ * versions are listed most recently seen first.
  */
-function packages(db: Database, q: ParsedQuery, limit: number): SearchHit[] {
+async function packages(db: AsyncDb, q: ParsedQuery, limit: number): Promise<SearchHit[]> {
   const name = packageName(q);
   if (name === null) return [];
   const eco = ecosystemIn(q);
-  const pinned = q.version !== undefined;
-  const version = (col: string): string => (pinned ? ` AND ${col} = @version` : '');
-  const rows = db
-    .prepare(
-      `SELECT ecosystem, name, SUM(scans) AS scans, group_concat(DISTINCT version) AS versions, MAX(at) AS latest FROM (
-         SELECT ecosystem, name, 1 AS scans, version, created_at AS at FROM pkgscan_scans WHERE ${eco.sql} AND name = @name${version('version')}
-         UNION ALL SELECT ecosystem, name, 0, version, imported_at FROM pkgscan_artifacts WHERE ${eco.sql} AND name = @name${version('version')}
-         UNION ALL SELECT ecosystem, name, 0, to_version, created_at FROM pkgscan_diffs WHERE ${eco.sql} AND name = @name${pinned ? ' AND (from_version = @version OR to_version = @version)' : ''}
-       ) GROUP BY ecosystem, name ORDER BY latest DESC LIMIT @n`,
-    )
-    .all({ name, ...eco.params, ...(pinned ? { version: q.version } : {}), n: limit }) as PackageRow[];
-  return rows.map((r) => {
-    const versions = (r.versions ?? '').split(',').filter((v) => v !== '');
-    const shown = versions.slice(0, 5).join(', ') + (versions.length > 5 ? ` and ${versions.length - 5} more` : '');
-    return {
-      service: 'pkgscan',
-      kind: 'package',
-      id: `${r.ecosystem}:${r.name}`,
-      title: `${r.name} (${r.ecosystem}) · package page`,
-      field: 'package',
-      snippet: `${r.scans} scan${r.scans === 1 ? '' : 's'}; versions seen: ${shown || 'none'}`,
-      rank: 3,
-      link: { service: 'pkgscan', kind: 'package', id: `${r.ecosystem}:${r.name}` },
-      ...(r.latest !== null ? { time: r.latest } : {}),
-    };
-  });
+  const pinned = q.version !== undefined ? [q.version] : [];
+  const version = (col: string): string => (pinned.length > 0 ? ` AND ${col} = ?` : '');
+  // One row per version seen (an exact name has at most one package per ecosystem, so this is bounded by its versions).
+  const rows = await db.all<VersionRow>(
+    `SELECT ecosystem, name, version, SUM(scans) AS scans, MAX(at) AS latest FROM (
+       SELECT ecosystem, name, 1 AS scans, version, created_at AS at FROM pkgscan_scans WHERE ${eco.sql} AND name = ?${version('version')}
+       UNION ALL SELECT ecosystem, name, 0, version, imported_at FROM pkgscan_artifacts WHERE ${eco.sql} AND name = ?${version('version')}
+       UNION ALL SELECT ecosystem, name, 0, to_version, created_at FROM pkgscan_diffs WHERE ${eco.sql} AND name = ?${pinned.length > 0 ? ' AND (from_version = ? OR to_version = ?)' : ''}
+     ) AS seen GROUP BY ecosystem, name, version`,
+    [...eco.params, name, ...pinned, ...eco.params, name, ...pinned, ...eco.params, name, ...pinned, ...pinned],
+  );
+  const byPackage = new Map<string, { ecosystem: string; name: string; scans: number; latest: string; versions: VersionRow[] }>();
+  for (const r of rows) {
+    const key = `${r.ecosystem}:${r.name}`;
+    const p = byPackage.get(key) ?? { ecosystem: r.ecosystem, name: r.name, scans: 0, latest: '', versions: [] };
+    p.scans += r.scans;
+    if (r.latest > p.latest) p.latest = r.latest;
+    p.versions.push(r);
+    byPackage.set(key, p);
+  }
+  const newest = (a: { latest: string }, b: { latest: string }): number => (a.latest < b.latest ? 1 : a.latest > b.latest ? -1 : 0);
+  const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return [...byPackage.values()]
+    .sort((a, b) => newest(a, b) || byCode(a.ecosystem, b.ecosystem))
+    .slice(0, limit)
+    .map((p) => {
+      const versions = p.versions.sort((a, b) => newest(a, b) || byCode(a.version, b.version)).map((v) => v.version);
+      const shown = versions.slice(0, 5).join(', ') + (versions.length > 5 ? ` and ${versions.length - 5} more` : '');
+      const id = `${p.ecosystem}:${p.name}`;
+      return {
+        service: 'pkgscan',
+        kind: 'package',
+        id,
+        title: `${p.name} (${p.ecosystem}) · package page`,
+        field: 'package',
+        snippet: `${p.scans} scan${p.scans === 1 ? '' : 's'}; versions seen: ${shown || 'none'}`,
+        rank: 3,
+        link: { service: 'pkgscan', kind: 'package', id },
+        ...(p.latest !== '' ? { time: p.latest } : {}),
+      };
+    });
+}
+
+/** Packages' hits on pkgscan's store (either backend): at most `limit` of each kind, each kind's newest first. */
+export async function searchPackages(db: AsyncDb, q: ParsedQuery, limit: number): Promise<SearchHit[]> {
+  if (q.ecosystem !== undefined && !(ECOSYSTEMS as readonly string[]).includes(q.ecosystem)) return [];
+  const found = await Promise.all([packages(db, q, limit), scans(db, q, limit), artifacts(db, q, limit), projectScans(db, q, limit), containerScans(db, q, limit), diffs(db, q, limit)]);
+  return found.flat();
+}
+
+/** pkgscan's store as the workstation's pkgscan service opens it: the shared database when the URL is set, else `db`. */
+function storeOf(db: Database): AsyncDb {
+  return pkgscanDatabase(db, databaseUrl());
 }
 
 export const pkgscanSearch: SearchProvider = {
-  search(db, q, limit) {
-    if (q.ecosystem !== undefined && !(ECOSYSTEMS as readonly string[]).includes(q.ecosystem)) return [];
-    return [...packages(db, q, limit), ...scans(db, q, limit), ...artifacts(db, q, limit), ...projectScans(db, q, limit), ...containerScans(db, q, limit), ...diffs(db, q, limit)];
+  async search(db, q, limit) {
+    return searchPackages(storeOf(db), q, limit);
   },
 };

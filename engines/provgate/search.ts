@@ -12,7 +12,7 @@ interface Row {
 }
 
 export const provgateSearch: SearchProvider = {
-  search(db, q, limit) {
+  async search(db, q, limit) {
     return searchRows<Row>(
       db,
       `SELECT id, created_at, source, scenario, verdict, envelopes_sha256, result_json FROM provgate_runs

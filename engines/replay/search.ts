@@ -166,7 +166,7 @@ function analyses(db: Database, q: ParsedQuery, limit: number, withAlertHits: Re
 }
 
 export const replaySearch: SearchProvider = {
-  search(db, query, limit) {
+  async search(db, query, limit) {
     const alerts = alertRules(db, query, limit);
     return [...stories(db, query, limit), ...alerts, ...analyses(db, query, limit, new Set(alerts.map((h) => h.link.parent ?? '')))];
   },

@@ -55,3 +55,32 @@ export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+
+function identifier(expr: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(expr)) throw new Error('takes a column name only');
+  return expr;
+}
+
+/**
+ * `column LIKE ? ESCAPE '\'` with SQLite's case rule on both backends: ASCII letters fold, nothing else does (SQLite's
+ * LIKE; PostgreSQL's ILIKE would fold every script). Takes one parameter, the pattern.
+ */
+export function likeAsciiNoCase(dialect: 'sqlite' | 'postgres', column: string): string {
+  const c = identifier(column);
+  return dialect === 'sqlite' ? `${c} LIKE ? ESCAPE '\\'` : `translate(${c}, '${UPPER}', '${LOWER}') LIKE translate(?, '${UPPER}', '${LOWER}') ESCAPE '\\'`;
+}
+
+/** `column = ?` ignoring the case of ASCII letters only, as SQLite's COLLATE NOCASE. Takes one parameter. */
+export function equalsAsciiNoCase(dialect: 'sqlite' | 'postgres', column: string): string {
+  const c = identifier(column);
+  return dialect === 'sqlite' ? `${c} = ? COLLATE NOCASE` : `translate(${c}, '${UPPER}', '${LOWER}') = translate(?, '${UPPER}', '${LOWER}')`;
+}
+
+/** A text column ordered by code point on both backends (SQLite's BINARY; PostgreSQL's "C", whatever the database's collation). */
+export function byCodePoint(dialect: 'sqlite' | 'postgres', column: string): string {
+  const c = identifier(column);
+  return dialect === 'sqlite' ? c : `${c} COLLATE "C"`;
+}
