@@ -28,9 +28,18 @@ export interface LogisticParams {
   readonly l2?: number;
   /** Scale each feature to zero mean and unit variance first (default true); off keeps mean 0 and scale 1. */
   readonly standardize?: boolean;
+  /** Iteration limit (default 1000, as the bench's scikit-learn `max_iter`). */
   readonly maxIterations?: number;
-  /** Stop when the largest gradient component is at most this (default 1e-10 times the row count). */
+  /**
+   * Stop when the largest component of the gradient of the summed loss is at most this. Default 1e-4: scikit-learn's
+   * `tol`, which its lbfgs solver passes to SciPy's L-BFGS-B as `gtol` on the same (summed) objective.
+   */
   readonly tolerance?: number;
+  /**
+   * Stop when an iteration lowers the objective by at most this share of max(|f|, 1). Default SciPy L-BFGS-B's
+   * `ftol` (factr 1e7 times machine epsilon, about 2.2e-9), which scikit-learn leaves at its default.
+   */
+  readonly relativeDecrease?: number;
   readonly featureNames?: readonly string[];
 }
 
@@ -71,6 +80,60 @@ function standardized(x: FeatureMatrix, mean: Float64Array, scale: Float64Array)
   return z;
 }
 
+/** out[i] = b + sum_f theta[f] z[i * d + f], four rows per pass over theta. */
+function matVec(z: Float64Array, n: number, d: number, theta: Float64Array, b: number, out: Float64Array): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o0 = i * d;
+    const o1 = o0 + d;
+    const o2 = o1 + d;
+    const o3 = o2 + d;
+    let m0 = b;
+    let m1 = b;
+    let m2 = b;
+    let m3 = b;
+    for (let f = 0; f < d; f++) {
+      const t = theta[f]!;
+      m0 += t * z[o0 + f]!;
+      m1 += t * z[o1 + f]!;
+      m2 += t * z[o2 + f]!;
+      m3 += t * z[o3 + f]!;
+    }
+    out[i] = m0;
+    out[i + 1] = m1;
+    out[i + 2] = m2;
+    out[i + 3] = m3;
+  }
+  for (; i < n; i++) {
+    let m = b;
+    const o = i * d;
+    for (let f = 0; f < d; f++) m += theta[f]! * z[o + f]!;
+    out[i] = m;
+  }
+}
+
+/** out[f] = sum_i r[i] z[i * d + f] for f < d, four rows per pass over out. */
+function transposedMatVec(z: Float64Array, n: number, d: number, r: Float64Array, out: Float64Array): void {
+  for (let f = 0; f < d; f++) out[f] = 0;
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o0 = i * d;
+    const o1 = o0 + d;
+    const o2 = o1 + d;
+    const o3 = o2 + d;
+    const r0 = r[i]!;
+    const r1 = r[i + 1]!;
+    const r2 = r[i + 2]!;
+    const r3 = r[i + 3]!;
+    for (let f = 0; f < d; f++) out[f] = out[f]! + (r0 * z[o0 + f]! + r1 * z[o1 + f]! + r2 * z[o2 + f]! + r3 * z[o3 + f]!);
+  }
+  for (; i < n; i++) {
+    const ri = r[i]!;
+    const o = i * d;
+    for (let f = 0; f < d; f++) out[f] = out[f]! + ri * z[o + f]!;
+  }
+}
+
 /** Fits a logistic regression. Deterministic (no randomness involved). */
 export function trainLogistic(data: TrainingData, params: LogisticParams = {}): LogisticModel {
   const { x, y } = data;
@@ -84,21 +147,25 @@ export function trainLogistic(data: TrainingData, params: LogisticParams = {}): 
   const { mean, scale } = params.standardize === false ? { mean: new Float64Array(d), scale: new Float64Array(d).fill(1) } : standardization(x);
   const z = standardized(x, mean, scale);
   // Parameters: d weights, then the intercept.
+  const margins = new Float64Array(n);
+  const resid = new Float64Array(n);
   const fg = (theta: Float64Array, grad: Float64Array): number => {
-    grad.fill(0);
-    const b = theta[d]!;
+    matVec(z, n, d, theta, theta[d]!, margins);
     let loss = 0;
-    for (let i = 0; i < n; i++) {
-      let m = b;
-      const o = i * d;
-      for (let f = 0; f < d; f++) m += theta[f]! * z[o + f]!;
-      const wi = w ? w[i]! : 1;
-      // log(1 + e^m) - y m, computed without overflow.
-      loss += wi * ((m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m))) - y[i]! * m);
-      const r = wi * (sigmoid(m) - y[i]!);
-      for (let f = 0; f < d; f++) grad[f] = grad[f]! + r * z[o + f]!;
-      grad[d] = grad[d]! + r;
+    let gb = 0;
+    for (let k = 0; k < n; k++) {
+      const m = margins[k]!;
+      const yk = y[k]!;
+      const wk = w ? w[k]! : 1;
+      // log(1 + e^m) - y m and sigmoid(m) from one e = exp(-|m|), without overflow.
+      const e = Math.exp(-Math.abs(m));
+      loss += wk * ((m > 0 ? m : 0) + Math.log1p(e) - yk * m);
+      const r = wk * ((m >= 0 ? 1 / (1 + e) : e / (1 + e)) - yk);
+      resid[k] = r;
+      gb += r;
     }
+    transposedMatVec(z, n, d, resid, grad);
+    grad[d] = gb;
     for (let f = 0; f < d; f++) {
       loss += 0.5 * l2 * theta[f]! ** 2;
       grad[f] = grad[f]! + l2 * theta[f]!;
@@ -106,8 +173,9 @@ export function trainLogistic(data: TrainingData, params: LogisticParams = {}): 
     return loss;
   };
   const result = minimizeLbfgs(fg, new Float64Array(d + 1), {
-    maxIterations: params.maxIterations ?? 2000,
-    gradientTolerance: params.tolerance ?? 1e-10 * Math.max(1, n),
+    maxIterations: params.maxIterations ?? 1000,
+    gradientTolerance: params.tolerance ?? 1e-4,
+    relativeDecrease: params.relativeDecrease ?? 1e7 * Number.EPSILON,
   });
   return {
     numFeatures: d,

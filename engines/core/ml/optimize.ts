@@ -5,6 +5,11 @@ export interface LbfgsOptions {
   readonly maxIterations?: number;
   /** Stop when the largest gradient component is at most this; default 1e-9. */
   readonly gradientTolerance?: number;
+  /**
+   * Also stop when an iteration lowers the value by at most this share of max(|f_old|, |f_new|, 1) (SciPy
+   * L-BFGS-B's `ftol` test); default: only a change below 1e-16 relative with a gradient within 1e3 times the tolerance.
+   */
+  readonly relativeDecrease?: number;
   /** Correction pairs kept; default 10. */
   readonly memory?: number;
 }
@@ -111,6 +116,7 @@ export function minimizeLbfgs(fg: ObjectiveWithGradient, x0: Float64Array, optio
     g.set(gNew);
     const fOld = f;
     f = fNew;
+    if (options.relativeDecrease !== undefined && fOld - f <= options.relativeDecrease * Math.max(Math.abs(fOld), Math.abs(f), 1)) return { x, value: f, iterations: iter + 1, converged: true };
     if (Math.abs(fOld - f) <= 1e-16 * Math.max(1, Math.abs(f)) && maxAbs(g) <= gtol * 1e3) return { x, value: f, iterations: iter + 1, converged: true };
   }
   return { x, value: f, iterations: iter, converged: maxAbs(g) <= gtol };
