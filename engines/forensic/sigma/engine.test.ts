@@ -42,6 +42,24 @@ describe('the needle automaton', () => {
     expect(auto.scan('\u212AİT', (v) => got.push(v))).toBe(true);
     expect(got).toEqual([0]);
   });
+  it('gives for a text it has kept what a fresh scan gives: the same variants, the same non-ASCII flag', () => {
+    const r = rng(11);
+    const alphabet = 'abAB-/\\. c\u212A';
+    const word = (n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+    const needles = Array.from({ length: 40 }, () => word(1 + Math.floor(r() * 4)).replace(/\u212A/g, 'k').toLowerCase());
+    const auto = new NeedleAutomaton(needles.map((needle, variant) => ({ needle, variant })));
+    // A few texts, each scanned many times (kept after the first), and one longer than what is kept.
+    const texts = [...Array.from({ length: 12 }, () => word(Math.floor(r() * 30))), word(300)];
+    for (let round = 0; round < 3; round++)
+      for (const text of texts) {
+        const fresh = new Set<number>();
+        const wideFresh = auto.scan(text, (v) => fresh.add(v));
+        const kept = new Set<number>();
+        const wideKept = auto.scanCached(text, { add: (v) => kept.add(v) });
+        expect([...kept].sort((a, b) => a - b), text).toEqual([...fresh].sort((a, b) => a - b));
+        expect(wideKept, text).toBe(wideFresh);
+      }
+  });
 });
 
 describe('regular expressions of literals joined by .*', () => {

@@ -6,6 +6,14 @@ import { InputView, sourceOf, type Binding, type SigmaInput, type SourceId } fro
 import type { CompiledRule, EventView } from './rule.js';
 import { FieldValue, keywordValue } from './value.js';
 
+/** Texts longer than this are scanned each time (command lines and script blocks seldom repeat whole). */
+const MEMO_MAX_LENGTH = 128;
+/** Texts whose scan an automaton keeps at most (a few MB a source at most). */
+const MEMO_MAX_TEXTS = 32_768;
+/** A text with no needle: all ASCII, or holding another character. */
+const ASCII_NONE = Int32Array.of(0);
+const WIDE_NONE = Int32Array.of(1);
+
 /**
  * Lower-case ASCII needles as one automaton: a transition table (state × character class) over the characters the
  * needles use, upper-case letters folded onto lower-case, every other character one class that leads back to the root.
@@ -124,6 +132,27 @@ export class NeedleAutomaton {
     return this.scanInto(text, { add: hit });
   }
 
+  /**
+   * What scanning each short text found, by text: the variants hit, each once in the order first hit, after a flag
+   * (1 when the text holds a character outside ASCII). Field values repeat across events (images, accounts, SIDs,
+   * channels, the same value under two attribute names), so most texts of a source are scanned once.
+   */
+  private readonly memo = new Map<string, Int32Array>();
+
+  /** `scanInto`, with the result of a short text kept and reused for the same text (same variants, same flag). */
+  scanCached(text: string, sink: { add(variant: number): void }): boolean {
+    if (text.length > MEMO_MAX_LENGTH) return this.scanInto(text, sink);
+    let found = this.memo.get(text);
+    if (found === undefined) {
+      const hits: number[] = [];
+      const wide = this.scanInto(text, { add: (v) => (hits.includes(v) ? undefined : hits.push(v)) });
+      found = hits.length === 0 ? (wide ? WIDE_NONE : ASCII_NONE) : Int32Array.from([wide ? 1 : 0, ...hits]);
+      if (this.memo.size < MEMO_MAX_TEXTS) this.memo.set(text, found);
+    }
+    for (let i = 1; i < found.length; i++) sink.add(found[i] as number);
+    return found[0] === 1;
+  }
+
   /** `scan` into a sink object (the matching pass: no closure per event). */
   scanInto(text: string, sink: { add(variant: number): void }): boolean {
     const delta = this.delta;
@@ -175,7 +204,7 @@ class Pass {
 
   private text(s: string): void {
     if (this.index !== null) {
-      if (this.index.scanInto(s, this)) this.wide = true;
+      if (this.index.scanCached(s, this)) this.wide = true;
     } else if (!this.wide && WIDE.test(s)) this.wide = true;
   }
 
