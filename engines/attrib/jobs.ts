@@ -4,7 +4,7 @@ import type { ExtractResponse } from '../core/contracts/ach.js';
 import type { Attribution } from '../core/contracts/attrib.js';
 import type { JobContext, JobTable } from '../core/jobs/protocol.js';
 import { validate } from '../core/validation.js';
-import { attribute, extract, extractionToStix, loadClassifier, loadKb, MAX_TEXT_CHARS, toNavigatorLayer } from './analysis.js';
+import { attribute, extract, extractionToStix, loadClassifier, loadKb, MAX_TEXT_CHARS, toNavigatorLayer, type AttackKb, type TechniqueClassifier } from './analysis.js';
 import { attributionInputs, knownInfrastructureSchema, MAX_API_SHORTLIST, periodSchema } from './attribute/request.js';
 
 export const EXTRACT_JOB = 'attrib.extract';
@@ -22,11 +22,7 @@ export type ExtractPayload = z.input<typeof extractPayloadSchema>;
 
 /** Extraction, its Navigator layer and its STIX bundle (what POST /extract answers). */
 export function runExtractJob(payload: unknown, ctx?: JobContext): ExtractResponse {
-  const p = validate(extractPayloadSchema, payload, 'job payload', 'bad_request');
-  ctx?.progress(0, 'loading the knowledge base');
-  const kb = loadKb(p.kbPath);
-  const classifier = p.classifierPath === undefined ? undefined : loadClassifier(p.classifierPath);
-  ctx?.progress(0.2, 'extracting');
+  const { p, kb, classifier } = prepare(extractPayloadSchema, payload, 'extracting', ctx);
   const extraction = extract(p.text, kb, classifier ? { classifier } : {});
   const name = p.name ?? 'Report extraction';
   ctx?.progress(0.9, 'building the layer and the STIX bundle');
@@ -47,12 +43,23 @@ export type AttributePayload = z.input<typeof attributePayloadSchema>;
 
 /** The shortlist of actors for a report, with the reasons per group (what POST /attribute answers). */
 export function runAttributeJob(payload: unknown, ctx?: JobContext): Attribution {
-  const p = validate(attributePayloadSchema, payload, 'job payload', 'bad_request');
+  const { p, kb, classifier } = prepare(attributePayloadSchema, payload, 'attributing', ctx);
+  return attribute(p.text, kb, { ...(p.shortlist !== undefined ? { shortlist: p.shortlist } : {}), ...(classifier ? { classifier } : {}), ...attributionInputs(p) });
+}
+
+/** What both jobs start with: the payload checked (it crossed a process boundary), the knowledge base and the classifier it names loaded. */
+function prepare<S extends z.ZodType<{ readonly kbPath?: string | undefined; readonly classifierPath?: string | undefined }>>(
+  schema: S,
+  payload: unknown,
+  step: string,
+  ctx: JobContext | undefined,
+): { p: z.output<S>; kb: AttackKb; classifier: TechniqueClassifier | undefined } {
+  const p = validate(schema, payload, 'job payload', 'bad_request');
   ctx?.progress(0, 'loading the knowledge base');
   const kb = loadKb(p.kbPath);
   const classifier = p.classifierPath === undefined ? undefined : loadClassifier(p.classifierPath);
-  ctx?.progress(0.2, 'attributing');
-  return attribute(p.text, kb, { ...(p.shortlist !== undefined ? { shortlist: p.shortlist } : {}), ...(classifier ? { classifier } : {}), ...attributionInputs(p) });
+  ctx?.progress(0.2, step);
+  return { p, kb, classifier };
 }
 
 export const jobs: JobTable = {

@@ -24,25 +24,17 @@ export interface CampaignEvaluation {
  * campaign is removed; the campaign's techniques, software (`parts.software`) and first/last seen dates (`parts.time`) are the report.
  */
 export function evaluateOnCampaigns(kb: AttackKb, shortlist = 8, minTechniques = 5, parts: { readonly software?: boolean; readonly time?: boolean; readonly text?: boolean } = { software: true, time: true, text: true }): CampaignEvaluation {
-  const checks: CampaignCheck[] = [];
-  for (const c of kb.data.campaigns) {
-    if (c.groups.length === 0) continue;
-    const techniques = [...new Set(kb.data.relations.filter(([s, t]) => s === c.id && kb.techniques.has(t)).map(([, t]) => t))];
-    if (techniques.length < minTechniques) continue;
-    const { [c.id]: _left, ...descriptions } = kb.data.descriptions ?? {};
-    const without = indexKb({ ...kb.data, descriptions, campaigns: kb.data.campaigns.filter((x) => x.id !== c.id), relations: kb.data.relations.filter(([s]) => s !== c.id) });
-    if (!c.groups.some((g) => (without.groupTechniques.get(g)?.size ?? 0) > 0)) continue;
-    const software = [...new Set(kb.data.relations.filter(([s, t]) => s === c.id && kb.software.has(t)).map(([, t]) => t))];
+  const checks: CampaignCheck[] = heldOutCampaigns(kb, minTechniques).map(({ campaign: c, without, techniques, software, text, period }) => {
     const evidence = {
       techniques,
       ...(parts.software ? { software } : {}),
-      ...(parts.text ? { text: [kb.data.descriptions?.[c.id] ?? '', ...kb.data.relations.filter(([s]) => s === c.id).map(([, , t]) => t)].join('\n') } : {}),
-      ...(parts.time && c.first_seen !== undefined ? { period: { from: c.first_seen, ...(c.last_seen !== undefined ? { to: c.last_seen } : {}) } } : {}),
+      ...(parts.text ? { text } : {}),
+      ...(parts.time && period !== undefined ? { period } : {}),
     };
     const a = attributeEvidence(evidence, without, { shortlist });
     const ranks = a.shortlist.filter((s) => c.groups.includes(s.id)).map((s) => s.rank);
-    checks.push({ campaign: c.id, groups: c.groups, techniques: techniques.length, software: software.length, rank: ranks.length === 0 ? null : Math.min(...ranks) });
-  }
+    return { campaign: c.id, groups: c.groups, techniques: techniques.length, software: software.length, rank: ranks.length === 0 ? null : Math.min(...ranks) };
+  });
   const n = checks.length;
   const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
   return {
@@ -52,6 +44,39 @@ export function evaluateOnCampaigns(kb: AttackKb, shortlist = 8, minTechniques =
     shortlist,
     checks,
   };
+}
+
+type Campaign = AttackKb['data']['campaigns'][number];
+
+/** One campaign held out: the KB without it, and its techniques, software, text (description and procedure texts) and period as the report. */
+interface HeldOutCampaign {
+  readonly campaign: Campaign;
+  readonly without: AttackKb;
+  readonly techniques: string[];
+  readonly software: string[];
+  readonly text: string;
+  readonly period: { from: string; to?: string } | undefined;
+}
+
+/**
+ * The leave-one-campaign-out set-up both measures share: campaigns attributed to a group, with at least `minTechniques`
+ * techniques, whose group keeps techniques of its own once the campaign is removed.
+ */
+function heldOutCampaigns(kb: AttackKb, minTechniques: number): HeldOutCampaign[] {
+  const out: HeldOutCampaign[] = [];
+  for (const c of kb.data.campaigns) {
+    if (c.groups.length === 0) continue;
+    const techniques = [...new Set(kb.data.relations.filter(([s, t]) => s === c.id && kb.techniques.has(t)).map(([, t]) => t))];
+    if (techniques.length < minTechniques) continue;
+    const { [c.id]: _left, ...descriptions } = kb.data.descriptions ?? {};
+    const without = indexKb({ ...kb.data, descriptions, campaigns: kb.data.campaigns.filter((x) => x.id !== c.id), relations: kb.data.relations.filter(([s]) => s !== c.id) });
+    if (!c.groups.some((g) => (without.groupTechniques.get(g)?.size ?? 0) > 0)) continue;
+    const software = [...new Set(kb.data.relations.filter(([s, t]) => s === c.id && kb.software.has(t)).map(([, t]) => t))];
+    const text = [kb.data.descriptions?.[c.id] ?? '', ...kb.data.relations.filter(([s]) => s === c.id).map(([, , t]) => t)].join('\n');
+    const period = c.first_seen !== undefined ? { from: c.first_seen, ...(c.last_seen !== undefined ? { to: c.last_seen } : {}) } : undefined;
+    out.push({ campaign: c, without, techniques, software, text, period });
+  }
+  return out;
 }
 
 /** The weights of the score's parts beyond techniques (which weigh 1) and the k of the rank fusion, as `attributeEvidence` uses them. */
@@ -82,32 +107,17 @@ export interface CampaignParts {
 
 /** Each campaign of `evaluateOnCampaigns` once, with every listed group's rank on each part, so any weighting can be scored without recomputing. */
 export function campaignParts(kb: AttackKb, minTechniques = 5): CampaignParts[] {
-  const out: CampaignParts[] = [];
-  for (const c of kb.data.campaigns) {
-    if (c.groups.length === 0) continue;
-    const techniques = [...new Set(kb.data.relations.filter(([s, t]) => s === c.id && kb.techniques.has(t)).map(([, t]) => t))];
-    if (techniques.length < minTechniques) continue;
-    const { [c.id]: _left, ...descriptions } = kb.data.descriptions ?? {};
-    const without = indexKb({ ...kb.data, descriptions, campaigns: kb.data.campaigns.filter((x) => x.id !== c.id), relations: kb.data.relations.filter(([s]) => s !== c.id) });
-    if (!c.groups.some((g) => (without.groupTechniques.get(g)?.size ?? 0) > 0)) continue;
-    const software = [...new Set(kb.data.relations.filter(([s, t]) => s === c.id && kb.software.has(t)).map(([, t]) => t))];
-    const evidence = {
-      techniques,
-      software,
-      text: [kb.data.descriptions?.[c.id] ?? '', ...kb.data.relations.filter(([s]) => s === c.id).map(([, , t]) => t)].join('\n'),
-      ...(c.first_seen !== undefined ? { period: { from: c.first_seen, ...(c.last_seen !== undefined ? { to: c.last_seen } : {}) } } : {}),
-    };
-    const a = attributeEvidence(evidence, without, { shortlist: 1000 });
-    out.push({
+  return heldOutCampaigns(kb, minTechniques).map(({ campaign: c, without, techniques, software, text, period }) => {
+    const a = attributeEvidence({ techniques, software, text, ...(period !== undefined ? { period } : {}) }, without, { shortlist: 1000 });
+    return {
       campaign: c.id,
       groups: c.groups,
       candidates: a.shortlist.map((s) => ({
         id: s.id,
         ranks: Object.fromEntries((s.reasons ?? []).filter((r) => r.rank !== undefined && r.kind !== 'infrastructure').map((r) => [r.kind, r.rank])) as Partial<Record<Kind, number>>,
       })),
-    });
-  }
-  return out;
+    };
+  });
 }
 
 /** Best rank of an attributed group under the weights (1 = first; Infinity when no group of the campaign is listed). */
