@@ -86,7 +86,10 @@ export interface GbdtParams {
 }
 
 export function sigmoid(z: number): number {
-  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
+  if (z >= 0) return 1 / (1 + Math.exp(-z));
+  // e^z / (1 + e^z) with one exponential (the same value as computing it twice).
+  const e = Math.exp(z);
+  return e / (1 + e);
 }
 
 /** The margin (log-odds for logistic) that corresponds to the model's base score. */
@@ -194,15 +197,23 @@ export function trainGbdt(train: TrainingData, params: GbdtParams = {}): GbdtMod
   for (let round = 0; round < rounds; round++) {
     if (params.signal?.aborted) throw new VitrineError('cancelled', 'training was cancelled');
     // Gradients and hessians of the loss at the current margins (XGBoost's formulas, including its hessian floor).
-    for (let i = 0; i < n; i++) {
-      const wi = w ? w[i]! : 1;
-      if (logistic) {
+    if (logistic && !w) {
+      for (let i = 0; i < n; i++) {
         const p = sigmoid(margin[i]!);
-        grad[i] = (p - y[i]!) * wi;
-        hess[i] = Math.max(p * (1 - p), 1e-16) * wi;
-      } else {
-        grad[i] = (margin[i]! - y[i]!) * wi;
-        hess[i] = wi;
+        grad[i] = p - y[i]!;
+        hess[i] = Math.max(p * (1 - p), 1e-16);
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const wi = w ? w[i]! : 1;
+        if (logistic) {
+          const p = sigmoid(margin[i]!);
+          grad[i] = (p - y[i]!) * wi;
+          hess[i] = Math.max(p * (1 - p), 1e-16) * wi;
+        } else {
+          grad[i] = (margin[i]! - y[i]!) * wi;
+          hess[i] = wi;
+        }
       }
     }
     let rows: Uint32Array;
