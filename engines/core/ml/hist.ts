@@ -17,6 +17,23 @@ export interface BinCuts {
 /** Rows used to find cut points; above this the cuts come from a seeded sample of rows. */
 const CUT_SAMPLE_ROWS = 200_000;
 
+/** One feature's cuts from its sorted observed values (the rule computeCuts documents). */
+function cutsOfSorted(sorted: Float64Array, maxBins: number): Float64Array {
+  const m = sorted.length;
+  let distinct = 0;
+  for (let k = 0; k < m; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) distinct++;
+  const out: number[] = [];
+  if (distinct <= maxBins) {
+    for (let k = 1; k < m; k++) if (sorted[k] !== sorted[k - 1]) out.push(sorted[k]!);
+  } else {
+    for (let i = 1; i < maxBins; i++) {
+      const v = sorted[Math.floor((i * m) / maxBins)]!;
+      if (v > sorted[0]! && (out.length === 0 || v > out[out.length - 1]!)) out.push(v);
+    }
+  }
+  return Float64Array.from(out);
+}
+
 /**
  * Quantile cuts. A feature with at most `maxBins` distinct values gets one bin per value, each cut being the
  * next distinct value (XGBoost's hist cuts, so both learn the same thresholds on such data); otherwise the
@@ -37,18 +54,7 @@ export function computeCuts(x: FeatureMatrix, maxBins = 256, seed = 0): BinCuts 
     }
     const sorted = col.subarray(0, m).sort();
     minValues[f] = m > 0 ? sorted[0]! : NaN;
-    let distinct = 0;
-    for (let k = 0; k < m; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) distinct++;
-    const out: number[] = [];
-    if (distinct <= maxBins) {
-      for (let k = 1; k < m; k++) if (sorted[k] !== sorted[k - 1]) out.push(sorted[k]!);
-    } else {
-      for (let i = 1; i < maxBins; i++) {
-        const v = sorted[Math.floor((i * m) / maxBins)]!;
-        if (v > sorted[0]! && (out.length === 0 || v > out[out.length - 1]!)) out.push(v);
-      }
-    }
-    cuts.push(Float64Array.from(out));
+    cuts.push(cutsOfSorted(sorted, maxBins));
   }
   return { cuts, minValues };
 }
@@ -89,10 +95,14 @@ export function binMatrix(x: FeatureMatrix, cuts: BinCuts): BinnedMatrix {
     total += binCount[f]!;
   }
   const bins = new Uint16Array(x.rows * x.cols);
-  for (let f = 0; f < x.cols; f++) {
-    const c = cuts.cuts[f]!;
-    for (let r = 0; r < x.rows; r++) bins[r * x.cols + f] = binOf(c, x.data[r * x.cols + f]!);
-  }
+  if (x.rows > 0 && x.cols > 0 && total * 8 + (5 << 20) <= kernelLimit) {
+    sharedKernel ??= new HistKernel();
+    sharedKernel.bin(x, cuts, total, bins);
+  } else
+    for (let f = 0; f < x.cols; f++) {
+      const c = cuts.cuts[f]!;
+      for (let r = 0; r < x.rows; r++) bins[r * x.cols + f] = binOf(c, x.data[r * x.cols + f]!);
+    }
   return { rows: x.rows, cols: x.cols, bins, cuts, binCount, offset, totalBins: total };
 }
 
@@ -125,6 +135,7 @@ interface HistExports {
   subtract(parent: number, small: number, bytes: number): void;
   partition(rows: number, count: number, slots: number, wide: number, rowBytes: number, fo: number, lastLeft: number, missing: number, defaultLeft: number, gh: number, scratch: number, out: number): number;
   find(hist: number, table: number, nf: number, G: number, H: number, lambda: number, minChildWeight: number, out: number): number;
+  bin(x: number, rows: number, cols: number, f: number, cuts: number, n: number, out: number): void;
 }
 
 /** Largest WebAssembly memory the histogram kernel takes (a copy of the slots among it); above it the JavaScript loop runs. */
@@ -232,6 +243,32 @@ class HistKernel {
     return true;
   }
 
+  /** binMatrix's bins (binOf of every cell) through the kernel, in blocks of rows of at most about 4 MB. */
+  bin(x: FeatureMatrix, cuts: BinCuts, totalCuts: number, bins: Uint16Array): void {
+    const cols = x.cols;
+    const block = Math.max(1, Math.min(x.rows, Math.floor((4 << 20) / (cols * 10))));
+    const cutsAt = 0;
+    const xAt = (totalCuts * 8 + 15) & ~15;
+    const outAt = xAt + block * cols * 8;
+    this.reserve(outAt + block * cols * 2);
+    // The slots copy (at 0) is overwritten.
+    this.loaded = null;
+    const starts = new Int32Array(cols);
+    let at = 0;
+    for (let f = 0; f < cols; f++) {
+      starts[f] = at;
+      this.f64.set(cuts.cuts[f]!, cutsAt / 8 + at);
+      at += cuts.cuts[f]!.length;
+    }
+    const u16 = new Uint16Array(this.exports.memory.buffer);
+    for (let start = 0; start < x.rows; start += block) {
+      const count = Math.min(block, x.rows - start);
+      this.f64.set(x.data.subarray(start * cols, (start + count) * cols), xAt / 8);
+      for (let f = 0; f < cols; f++) this.exports.bin(xAt, count, cols, f, cutsAt + starts[f]! * 8, cuts.cuts[f]!.length, outAt);
+      bins.set(u16.subarray(outAt / 2, outAt / 2 + count * cols), start * cols);
+    }
+  }
+
   /** Makes room for histograms 0..count-1 (memory growth keeps the ones already there). */
   ensureHistograms(count: number): void {
     this.reserve(this.histAt + count * this.histBytes);
@@ -271,7 +308,7 @@ class HistKernel {
     return { gain: this.f64[this.outAt / 8]!, feature: i32[at + 2]!, bin: i32[at + 3]!, defaultLeft: i32[at + 4]! !== 0 };
   }
 
-  private reserve(total: number): void {
+  reserve(total: number): void {
     if (total > kernelLimit) throw new RangeError('histogram kernel memory limit');
     const have = this.exports.memory.buffer.byteLength;
     if (have < total) {
@@ -400,6 +437,9 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
 
   const findSplit = (hist: Float64Array, G: number, H: number): Split | null => {
     const parent = score(G, H);
+    // The right side's hessian only shrinks along a feature's bins (up to rounding in subtracted histograms, far
+    // below this slack): once it is below the minimum child weight (or not positive), no later candidate can pass.
+    const slack = 1e-9 * (Math.abs(H) + 1);
     let best: Split | null = null;
     let bestGain = MIN_SPLIT_GAIN;
     for (let i = 0; i < features.length; i++) {
@@ -430,6 +470,7 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
         if (bh === 0 && bg === 0 && j > 0) continue;
         gl += bg;
         hl += bh;
+        if (H - hl + slack < minChildWeight || H - hl + slack <= 0) break;
         // Missing values right (first) and left; without missing values only one candidate is real.
         {
           const hr = H - hl;

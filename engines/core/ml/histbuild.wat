@@ -36,8 +36,9 @@
     (local $tp i32) (local $tend i32) (local $f i32) (local $o i32) (local $nCuts i32) (local $j i32) (local $p i32)
     (local $gm f64) (local $hm f64) (local $hasMissing i32) (local $gl f64) (local $hl f64) (local $hr f64)
     (local $bg f64) (local $bh f64) (local $gain f64) (local $gl2 f64) (local $hl2 f64)
-    (local $a f64) (local $b f64) (local $gr f64) (local $lhs f64) (local $rhs f64)
+    (local $a f64) (local $b f64) (local $gr f64) (local $lhs f64) (local $rhs f64) (local $slack f64)
     (local.set $parent (f64.div (f64.mul (local.get $G) (local.get $G)) (f64.add (local.get $H) (local.get $lambda))))
+    (local.set $slack (f64.mul (f64.const 1e-9) (f64.add (f64.abs (local.get $H)) (f64.const 1))))
     (local.set $bestGain (f64.const 1e-6))
     (local.set $tp (local.get $table))
     (local.set $tend (i32.add (local.get $table) (i32.mul (local.get $nf) (i32.const 12))))
@@ -89,6 +90,10 @@
             (local.set $hl (f64.add (local.get $hl) (local.get $bh)))
             ;; Missing values right, then (when there are any) left.
             (local.set $hr (f64.sub (local.get $H) (local.get $hl)))
+            ;; hist.ts findSplit's early end: no later candidate of this feature can leave enough on the right.
+            (br_if $binsDone (i32.or
+              (f64.lt (f64.add (local.get $hr) (local.get $slack)) (local.get $mcw))
+              (f64.le (f64.add (local.get $hr) (local.get $slack)) (f64.const 0))))
             (if (i32.and (i32.and (f64.ge (local.get $hl) (local.get $mcw)) (f64.ge (local.get $hr) (local.get $mcw))) (i32.and (f64.gt (local.get $hl) (f64.const 0)) (f64.gt (local.get $hr) (f64.const 0))))
               (then
                 ;; hist.ts mayBeat, then the exact gain
@@ -234,4 +239,41 @@
                 (local.set $fp (i32.add (local.get $fp) (i32.const 4)))
                 (br $narrowLoop)))))
         (local.set $k (i32.add (local.get $k) (i32.const 4)))
-        (br $rowLoop)))))
+        (br $rowLoop))))
+  ;; binMatrix's bins of one feature f over a block of rows: x holds rows x cols f64 values (row-major), cuts the
+  ;; feature's n ascending cuts; writes at out (rows x cols u16, row-major) the number of cuts <= v (binOf), or
+  ;; n + 1 for a missing value. A branch-free binary search (select), as the cuts are the same for every row.
+  (func (export "bin")
+    (param $x i32) (param $rows i32) (param $cols i32) (param $f i32) (param $cuts i32) (param $n i32) (param $out i32)
+    (local $r i32) (local $cell i32) (local $v f64) (local $base i32) (local $len i32) (local $half i32) (local $b i32)
+    (local.set $r (i32.const 0))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $r) (local.get $rows)))
+        (local.set $cell (i32.add (i32.mul (local.get $r) (local.get $cols)) (local.get $f)))
+        (local.set $v (f64.load (i32.add (local.get $x) (i32.shl (local.get $cell) (i32.const 3)))))
+        (if (f64.ne (local.get $v) (local.get $v))
+          (then (local.set $b (i32.add (local.get $n) (i32.const 1))))
+          (else
+            (if (i32.eqz (local.get $n))
+              (then (local.set $b (i32.const 0)))
+              (else
+                (local.set $base (i32.const 0))
+                (local.set $len (local.get $n))
+                (block $found
+                  (loop $search
+                    (br_if $found (i32.le_u (local.get $len) (i32.const 1)))
+                    (local.set $half (i32.shr_u (local.get $len) (i32.const 1)))
+                    (local.set $base
+                      (select
+                        (i32.add (local.get $base) (local.get $half))
+                        (local.get $base)
+                        (f64.le (f64.load (i32.add (local.get $cuts) (i32.shl (i32.add (local.get $base) (local.get $half)) (i32.const 3)))) (local.get $v))))
+                    (local.set $len (i32.sub (local.get $len) (local.get $half)))
+                    (br $search)))
+                (local.set $b (i32.add (local.get $base)
+                  (f64.le (f64.load (i32.add (local.get $cuts) (i32.shl (local.get $base) (i32.const 3)))) (local.get $v))))))))
+        (i32.store16 (i32.add (local.get $out) (i32.shl (local.get $cell) (i32.const 1))) (local.get $b))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $next))))
+)

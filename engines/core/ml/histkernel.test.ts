@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { featureMatrix } from './dataset.js';
 import { trainGbdt, type GbdtModel, type GbdtParams } from './gbdt.js';
-import { binMatrix, computeCuts, growTree, setHistogramKernelLimit } from './hist.js';
+import { binMatrix, binOf, computeCuts, growTree, setHistogramKernelLimit } from './hist.js';
 import { syntheticBinary } from './synthetic.js';
 
 const DEFAULT_LIMIT = setHistogramKernelLimit(512 << 20);
@@ -66,5 +66,64 @@ describe('histogram kernel (WebAssembly: build, subtraction, split search) again
     expect(kernel.start.filter((s) => s >= 0).length).toBeGreaterThan(8);
     expect(kernel).toEqual(loop);
     expect(kernel.rows).not.toEqual([...Array(x.rows).keys()]);
+  });
+});
+
+describe('cuts, and bins from the kernel', () => {
+  /** computeCuts as written with the engine's typed-array sort (the reference order). */
+  function referenceCuts(x: ReturnType<typeof featureMatrix>, maxBins: number): { cuts: number[][]; minValues: number[] } {
+    const cuts: number[][] = [];
+    const minValues: number[] = [];
+    for (let f = 0; f < x.cols; f++) {
+      const sorted = Float64Array.from({ length: x.rows }, (_, r) => x.data[r * x.cols + f]!)
+        .filter((v) => v === v)
+        .sort();
+      minValues.push(sorted.length > 0 ? sorted[0]! : NaN);
+      const distinct = new Set(sorted).size;
+      const out: number[] = [];
+      if (distinct <= maxBins) for (let k = 1; k < sorted.length; k++) if (sorted[k] !== sorted[k - 1]) out.push(sorted[k]!);
+      if (distinct > maxBins)
+        for (let i = 1; i < maxBins; i++) {
+          const v = sorted[Math.floor((i * sorted.length) / maxBins)]!;
+          if (v > sorted[0]! && (out.length === 0 || v > out[out.length - 1]!)) out.push(v);
+        }
+      cuts.push(out);
+    }
+    return { cuts, minValues };
+  }
+
+  it('cuts as documented, and the kernel bins equal those of the binary search, on signed, repeated, infinite, zero-signed and missing values', () => {
+    const rows = 3001;
+    const rng = (() => {
+      let s = 12345;
+      return (): number => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    })();
+    const kinds = [
+      () => (rng() - 0.5) * 1e6,
+      () => Math.floor(rng() * 7) - 3,
+      () => (rng() < 0.5 ? -0 : 0),
+      () => [Infinity, -Infinity, 1e-300, -1e-300, 5e-324, -5e-324, 2][Math.floor(rng() * 7)]!,
+      () => Math.log1p(Math.floor(rng() * 2000)),
+      () => (rng() < 0.3 ? NaN : rng() * 10),
+      () => NaN,
+      () => 4.25,
+    ];
+    const cols = kinds.length;
+    const data = new Float64Array(rows * cols);
+    for (let r = 0; r < rows; r++) for (let f = 0; f < cols; f++) data[r * cols + f] = r % 97 === 0 && f > 0 ? NaN : kinds[f]!();
+    const x = featureMatrix(rows, cols, data);
+    for (const maxBins of [256, 16, 2]) {
+      const ref = referenceCuts(x, maxBins);
+      const got = computeCuts(x, maxBins);
+      expect(got.cuts.map((c) => [...c])).toEqual(ref.cuts);
+      expect([...got.minValues]).toEqual(ref.minValues);
+      const kernel = binMatrix(x, got);
+      const previous = setHistogramKernelLimit(0);
+      const loop = binMatrix(x, got);
+      setHistogramKernelLimit(previous);
+      expect([...loop.bins]).toEqual(Array.from(data, (v, k) => binOf(got.cuts[k % cols]!, v)));
+      expect([...kernel.bins]).toEqual([...loop.bins]);
+      expect(new Set(kernel.bins).size).toBeGreaterThan(maxBins === 2 ? 2 : 16);
+    }
   });
 });
