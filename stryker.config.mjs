@@ -71,6 +71,8 @@ export default {
   timeoutMS: 60_000,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: `test-results/mutation-${name}.json` },
+  // `npm run mutation -- --incremental` keeps the results of mutants whose code and covering tests did not change.
+  incrementalFile: `test-results/mutation-${name}.incremental.json`,
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },
   thresholds: { high: 80, low: 60, break: null },
   tempDirName: `.stryker-tmp-${name}`,
