@@ -148,7 +148,7 @@ export function scanBytes(data: Uint8Array, request: ScanRequest): Scanned {
   const rangesAt = cutsAt + 4 * cuts.length;
   const sumsAt = (rangesAt + 4 * ranges.length + 7) & ~7;
   const cutOut = sumsAt + 8 * rangeCount;
-  const asciiAt = cutOut + 2048 * cuts.length;
+  const asciiAt = cutOut + 1024 * cuts.length;
   const evenAt = asciiAt + 8 * limit;
   const oddAt = evenAt + 8 * limit;
   const dataAt = (oddAt + 8 * limit + 15) & ~15;

@@ -16,8 +16,8 @@
   (memory (export "memory") 1)
   (global $zeroBytes (export "zeroBytes") (mut i32) (i32.const 0))
 
-  ;; The sum over byte values of c * log2(c), c the value's count between two copies of the lanes (at `to` and at
-  ;; `from`, 2048 bytes each: the counts before a range's end and before its start), byte values in ascending order.
+  ;; The sum over byte values of c * log2(c), c the value's count between two snapshots of the counts (at `to` and at
+  ;; `from`, 1024 bytes each: the counts before a range's end and before its start), byte values in ascending order.
   ;; Only the `present` values listed at 2064 (one byte each, ascending) are read: the others count zero in every
   ;; range, and adding their 0 would leave the sum as it is.
   (func $sumCLogC (param $to i32) (param $from i32) (param $present i32) (result f64)
@@ -26,9 +26,7 @@
       (loop $values
         (br_if $done (i32.ge_u (local.get $k) (local.get $present)))
         (local.set $at (i32.shl (i32.load8_u offset=2064 (local.get $k)) (i32.const 2)))
-        (local.set $c (i32.sub
-          (i32.add (i32.load (i32.add (local.get $to) (local.get $at))) (i32.load offset=1024 (i32.add (local.get $to) (local.get $at))))
-          (i32.add (i32.load (i32.add (local.get $from) (local.get $at))) (i32.load offset=1024 (i32.add (local.get $from) (local.get $at))))))
+        (local.set $c (i32.sub (i32.load (i32.add (local.get $to) (local.get $at))) (i32.load (i32.add (local.get $from) (local.get $at)))))
         (local.set $sum (f64.add (local.get $sum)
           (if (result f64) (i32.lt_u (local.get $c) (i32.const 4096))
             (then (f64.load offset=4096 (i32.shl (local.get $c) (i32.const 3))))
@@ -36,6 +34,17 @@
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $values)))
     (local.get $sum))
+
+  ;; Writes the counts so far (the two lanes added, the zero bytes of zero words added to the count of 0) as 256 i32 at
+  ;; `out`.
+  (func $snapshot (param $out i32) (param $zeros i32)
+    (local $at i32)
+    (loop $each
+      (v128.store (i32.add (local.get $out) (local.get $at))
+        (i32x4.add (v128.load (local.get $at)) (v128.load offset=1024 (local.get $at))))
+      (local.set $at (i32.add (local.get $at) (i32.const 16)))
+      (br_if $each (i32.lt_u (local.get $at) (i32.const 1024))))
+    (i32.store (local.get $out) (i32.add (i32.load (local.get $out)) (local.get $zeros))))
 
   ;; One byte outside whole words of a stretch: counted in the even lane, and added to `sum` (returned) at its place
   ;; in its word when that word is whole (below `words`).
@@ -49,9 +58,8 @@
       (else (local.get $sum))))
 
   ;; count(data, n, cuts, cutCount, cutOut, ranges, rangeCount, sums): counts the n bytes at `data` (4-aligned) into
-  ;; the two lanes; at each of the cutCount ascending offsets at `cuts` (i32, 0 to n) the lanes are copied to
-  ;; cutOut + 2048 * k, the zero words skipped so far added to the even lane's count of 0. Zero words are counted in
-  ;; $zeroBytes, not in a lane. Then, for each of the rangeCount pairs of cut numbers (from, to) at `ranges` (i32),
+  ;; the two lanes; at each of the cutCount ascending offsets at `cuts` (i32, 0 to n) the counts so far are written
+  ;; to cutOut + 1024 * k ($snapshot). Zero words are counted in $zeroBytes, not in a lane. Then, for each of the rangeCount pairs of cut numbers (from, to) at `ranges` (i32),
   ;; writes $sumCLogC of the counts between them at `sums` (f64). The plain sum of the input's whole little-endian
   ;; 32-bit words goes to 2336 (i64), for the PE checksum.
   (func (export "count") (param $data i32) (param $n i32) (param $cuts i32) (param $cutCount i32) (param $cutOut i32)
@@ -107,9 +115,7 @@
             (br $tail)))
         (local.set $from (local.get $to))
         (br_if $done (i32.ge_u (local.get $k) (local.get $cutCount)))
-        (local.set $at (i32.add (local.get $cutOut) (i32.shl (local.get $k) (i32.const 11))))
-        (memory.copy (local.get $at) (i32.const 0) (i32.const 2048))
-        (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (local.get $zeros)))
+        (call $snapshot (i32.add (local.get $cutOut) (i32.shl (local.get $k) (i32.const 10))) (local.get $zeros))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $stretches)))
     (global.set $zeroBytes (local.get $zeros))
@@ -133,8 +139,8 @@
         (local.set $at (i32.add (local.get $ranges) (i32.shl (local.get $k) (i32.const 3))))
         (f64.store (i32.add (local.get $sums) (i32.shl (local.get $k) (i32.const 3)))
           (call $sumCLogC
-            (i32.add (local.get $cutOut) (i32.shl (i32.load offset=4 (local.get $at)) (i32.const 11)))
-            (i32.add (local.get $cutOut) (i32.shl (i32.load (local.get $at)) (i32.const 11)))
+            (i32.add (local.get $cutOut) (i32.shl (i32.load offset=4 (local.get $at)) (i32.const 10)))
+            (i32.add (local.get $cutOut) (i32.shl (i32.load (local.get $at)) (i32.const 10)))
             (local.get $end)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $sums))))
