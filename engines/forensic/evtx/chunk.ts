@@ -2,7 +2,7 @@
 import { crc32 } from 'node:zlib';
 import { ChunkBinXml, type BinXmlLimits } from './binxml.js';
 import { K, VT, type XElement, type XNode } from './ir.js';
-import { eventJson, eventXml, type JsonAttributes, type JsonObject } from './render.js';
+import { eventJson, eventParts, eventXml, type JsonAttributes, type JsonObject } from './render.js';
 import { filetimeIso } from './text.js';
 import { BinXmlError, valueText } from './values.js';
 
@@ -62,12 +62,16 @@ export interface EvtxRecord {
   readonly eventRecordId: number | null;
   /** The event in the evtx crate's JSON shape, unless disabled. */
   readonly event?: JsonObject;
+  /** With the `parts` option: EventData, UserData and System/Security of that JSON shape, the rest left out (render.ts eventParts). */
+  readonly parts?: JsonObject;
   /** The event as XML, when asked for. */
   readonly xml?: string;
 }
 
 export interface ChunkOptions {
   readonly json: boolean;
+  /** Render the event's data parts only (EvtxRecord.parts). */
+  readonly parts: boolean;
   readonly jsonAttributes: JsonAttributes;
   readonly xml: boolean;
   readonly limits: BinXmlLimits;
@@ -200,8 +204,9 @@ function recordOf(root: XElement, recordId: number, timestamp: string, chunk: nu
   const system = child(root, 'System');
   const provider = child(system, 'Provider');
   const eventIdEl = child(system, 'EventID');
-  const rendered: { event?: JsonObject; xml?: string } = {};
+  const rendered: { event?: JsonObject; parts?: JsonObject; xml?: string } = {};
   if (options.json) rendered.event = eventJson(root, options.jsonAttributes);
+  if (options.parts) rendered.parts = eventParts(root);
   if (options.xml) rendered.xml = eventXml(root);
   return {
     recordId,

@@ -30,6 +30,11 @@ export const DEFAULT_LIMITS: EvtxLimits = { ...DEFAULT_BINXML_LIMITS, maxWarning
 export interface EvtxOptions {
   /** Render each event as the evtx crate's JSON (default true). */
   readonly json?: boolean;
+  /**
+   * Render only EventData, UserData and System/Security in the evtx crate's JSON shape (inline attributes), as
+   * EvtxRecord.parts: what a reader of event data needs, without rendering the rest of System (default false).
+   */
+  readonly parts?: boolean;
   /** Attributes under `#attributes` (default, the evtx crate's default) or as `<name>_attributes` siblings. */
   readonly jsonAttributes?: JsonAttributes;
   /** Render each event as XML (default false). */
@@ -103,6 +108,7 @@ export class EvtxParser {
   };
   private readonly limits: EvtxLimits;
   private readonly json: boolean;
+  private readonly parts: boolean;
   private readonly jsonAttributes: JsonAttributes;
   private readonly xml: boolean;
   private readonly onWarning: ((warning: EvtxWarning) => void) | undefined;
@@ -110,6 +116,7 @@ export class EvtxParser {
   constructor(options: EvtxOptions = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.json = options.json ?? true;
+    this.parts = options.parts ?? false;
     this.jsonAttributes = options.jsonAttributes ?? 'inline';
     this.xml = options.xml ?? false;
     this.onWarning = options.onWarning;
@@ -201,7 +208,7 @@ export class EvtxParser {
     if (checksumValid === false) this.warn('file_header_checksum', 'file header checksum mismatch', null, 124);
     if (fileSize < FILE_HEADER_SIZE) this.warn('file_truncated', 'file ends inside its header block', null, fileSize);
     this.summary.chunks = fileSize > FILE_HEADER_SIZE ? Math.ceil((fileSize - FILE_HEADER_SIZE) / CHUNK_SIZE) : 0;
-    return { json: this.json, jsonAttributes: this.jsonAttributes, xml: this.xml, limits: this.limits, fileNoCrc: noCrc };
+    return { json: this.json, parts: this.parts, jsonAttributes: this.jsonAttributes, xml: this.xml, limits: this.limits, fileNoCrc: noCrc };
   }
 
   private chunk(data: Uint8Array, index: number, offset: number, options: ChunkOptions): EvtxRecord[] {

@@ -231,6 +231,45 @@ export function eventJson(root: XElement, attributes: JsonAttributes = 'inline')
   return out;
 }
 
+/** The first element child of each of these names, or null when a child is named `__proto__` (see eventParts). */
+function firstChildren(el: XElement, names: readonly string[]): (XElement | undefined)[] | null {
+  const out: (XElement | undefined)[] = names.map(() => undefined);
+  for (const n of el.children) {
+    if (n.k !== K.Element) continue;
+    if (n.name === '__proto__') return null;
+    const i = names.indexOf(n.name);
+    if (i >= 0 && out[i] === undefined) out[i] = n;
+  }
+  return out;
+}
+
+const EVENT_PARTS = ['EventData', 'UserData', 'System'] as const;
+const SYSTEM_PARTS = ['Security'] as const;
+
+/**
+ * The parts of eventJson(root) a reader of event data needs, rendered from those elements alone: `{Event: {EventData,
+ * UserData, System: {Security}}}`, each present when the element is, each value what eventJson gives it (the same
+ * function renders it). A lookup of `Event.EventData`, `Event.UserData` or `Event.System.Security` finds in it what
+ * it finds in eventJson(root); the other elements of System (a dozen a record) are not rendered. When a child is named
+ * `__proto__` (an object key JSON rendering makes the prototype), the whole event is rendered instead.
+ */
+export function eventParts(root: XElement): JsonObject {
+  const parts = firstChildren(root, EVENT_PARTS);
+  if (parts === null) return eventJson(root);
+  const [eventData, userData, system] = parts;
+  const inSystem = system === undefined ? [] : firstChildren(system, SYSTEM_PARTS);
+  if (inSystem === null) return eventJson(root);
+  const event: JsonObject = {};
+  if (eventData !== undefined) event['EventData'] = elementValue(eventData, true);
+  if (userData !== undefined) event['UserData'] = elementValue(userData, true);
+  if (system !== undefined) {
+    // System has an element child when Security is one: eventJson makes it an object, with Security's value under its name.
+    const security = inSystem[0];
+    event['System'] = security === undefined ? {} : { Security: elementValue(security, false) };
+  }
+  return { [root.name]: event };
+}
+
 function escapeXml(s: string, attribute: boolean): string {
   // Most text needs no escaping: scan once before building a new string.
   let i = 0;

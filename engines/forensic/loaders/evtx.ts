@@ -258,8 +258,10 @@ export const evtxLoader: Loader = {
 
   *load(source: ArtifactSource, ctx: LoadContext) {
     if (source.type !== 'file') return;
+    // Only the parts of the event's JSON read here (EventData, UserData, System/Security), not the whole event.
     const parser = new EvtxParser({
-      json: true,
+      json: false,
+      parts: true,
       onWarning: (w) => ctx.warn(`evtx_${w.code}`, w.message, { offset: w.offset, ...(w.recordId !== undefined ? { record: w.recordId } : {}) }),
     });
     const cache = new ChunkCache(source);
@@ -279,9 +281,9 @@ export const evtxLoader: Loader = {
         const written = parseIsoTime(r.timestamp);
         time = written !== null && !written.time.startsWith('1601-') ? { time: written.time, precision: written.precision, source: 'evtx record header (written time)' } : { time: null, precision: 'none', source: 'evtx record without a time' };
       }
-      const data = eventData(r.event);
+      const data = eventData(r.parts);
       const meaning = meaningOf(r, data, host);
-      const sid = securityUserId(r.event);
+      const sid = securityUserId(r.parts);
       const attributes = stripNulls({
         eventId: r.eventId,
         provider: r.provider,
