@@ -110,6 +110,16 @@ describe('adaptiveAttack: the candidate kept per flow', () => {
     expect([...r.scores]).toEqual(new Array(xm.rows).fill(0.7));
   });
 
+  it('leaves a flow dropped, as the original, when every valid candidate scores higher than the original', () => {
+    // The first query (the originals) scores 0.1, every later one 0.9: no candidate beats sending the original.
+    let n = 0;
+    const score: Scorer = (x) => new Float64Array(x.rows).fill(n++ === 0 ? 0.1 : 0.9);
+    const r = adaptiveAttack(space, { score }, [oracle().o], xm, 1, { iters: 2, threshold: 0.05 });
+    expect([...r.dropped]).toEqual(new Array(xm.rows).fill(1));
+    expect([...r.scores]).toEqual(new Array(xm.rows).fill(0.1));
+    expect([...r.adversarial.data]).toEqual([...xm.data]);
+  });
+
   it('returns a flow that cannot be made valid unchanged, marked dropped, with the score of the original', () => {
     // A negative destination port is restored by every projection and breaks non-negativity: no candidate is valid.
     const data = new Float64Array(xm.data);
