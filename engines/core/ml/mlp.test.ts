@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../errors.js';
 import { featureMatrix, type FeatureMatrix } from './dataset.js';
-import { predictLogistic, trainLogistic } from './linear.js';
+import { predictLogistic, standardization, trainLogistic } from './linear.js';
+import { sigmoid } from './gbdt.js';
+import { syntheticBinary } from './synthetic.js';
 import { rocAuc } from './metrics.js';
 import {
   mlpInputGradient,
@@ -163,5 +165,101 @@ describe('vitrine-mlp-1 file', () => {
     expect(() => mlpModelFromJson({ ...json, w1: [1, 2] })).toThrow(VitrineError);
     expect(() => mlpModelFromJson({ ...json, hidden: 7 })).toThrow(VitrineError);
     expect(() => mlpModelFromJson({ ...json, extra: true })).toThrow(VitrineError);
+  });
+});
+
+/**
+ * The training loop written row by row in plain JavaScript (forward, then each row's gradient added unit by unit,
+ * then Adam per parameter): what the WebAssembly training kernel must reproduce bit for bit.
+ */
+function referenceTrain(x: FeatureMatrix, y: ArrayLike<number>, weights: ArrayLike<number> | undefined, o: { hidden: number; epochs: number; batchSize: number; learningRate: number; l2: number; seed: number; initial?: MlpModel }): MlpModel {
+  const n = x.rows;
+  const F = x.cols;
+  const H = o.initial ? o.initial.hidden : o.hidden;
+  const rng = new Random(o.seed);
+  const mean = o.initial ? o.initial.mean : standardization(x).mean;
+  const scale = o.initial ? o.initial.scale : standardization(x).scale;
+  const P = { w1: new Float64Array(H * F), b1: new Float64Array(H), w2: new Float64Array(H), b2: new Float64Array(1) };
+  if (o.initial) {
+    P.w1.set(o.initial.w1);
+    P.b1.set(o.initial.b1);
+    P.w2.set(o.initial.w2);
+    P.b2[0] = o.initial.b2;
+  } else {
+    for (let i = 0; i < P.w1.length; i++) P.w1[i] = rng.normal() * Math.sqrt(2 / F);
+    for (let h = 0; h < H; h++) P.w2[h] = rng.normal() * Math.sqrt(1 / H);
+  }
+  const like = (): typeof P => ({ w1: new Float64Array(H * F), b1: new Float64Array(H), w2: new Float64Array(H), b2: new Float64Array(1) });
+  const M = like();
+  const V = like();
+  const z = Float64Array.from(x.data, (v, k) => (v === v ? (v - mean[k % F]!) / scale[k % F]! : 0));
+  const pre = new Float64Array(H);
+  let step = 0;
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    const order = rng.permutation(n);
+    for (let start = 0; start < n; start += o.batchSize) {
+      const G = like();
+      let wsum = 0;
+      for (let k = start; k < Math.min(n, start + o.batchSize); k++) {
+        const i = order[k]!;
+        const wi = weights ? weights[i]! : 1;
+        wsum += wi;
+        let m = P.b2[0]!;
+        for (let h = 0; h < H; h++) {
+          let a = P.b1[h]!;
+          for (let f = 0; f < F; f++) a += P.w1[h * F + f]! * z[i * F + f]!;
+          pre[h] = a;
+          if (a > 0) m += P.w2[h]! * a;
+        }
+        const d = wi * (sigmoid(m) - y[i]!);
+        G.b2[0] = G.b2[0]! + d;
+        for (let h = 0; h < H; h++) {
+          if (!(pre[h]! > 0)) continue;
+          G.w2[h] = G.w2[h]! + d * pre[h]!;
+          const dh = d * P.w2[h]!;
+          G.b1[h] = G.b1[h]! + dh;
+          for (let f = 0; f < F; f++) G.w1[h * F + f] = G.w1[h * F + f]! + dh * z[i * F + f]!;
+        }
+      }
+      const inv = wsum > 0 ? 1 / wsum : 0;
+      step++;
+      const c1 = 1 - 0.9 ** step;
+      const c2 = 1 - 0.999 ** step;
+      for (const key of ['w1', 'b1', 'w2', 'b2'] as const) {
+        const decay = key === 'w1' || key === 'w2' ? o.l2 : 0;
+        for (let j = 0; j < P[key].length; j++) {
+          const g = G[key][j]! * inv + decay * P[key][j]!;
+          M[key][j] = 0.9 * M[key][j]! + (1 - 0.9) * g;
+          V[key][j] = 0.999 * V[key][j]! + (1 - 0.999) * g * g;
+          P[key][j] = P[key][j]! - (o.learningRate * (M[key][j]! / c1)) / (Math.sqrt(V[key][j]! / c2) + 1e-8);
+        }
+      }
+    }
+  }
+  return { numFeatures: F, hidden: H, mean, scale, w1: P.w1, b1: P.b1, w2: P.w2, b2: P.b2[0]! };
+}
+
+describe('training kernel', () => {
+  it('gives bit for bit the weights of the row-by-row loop: odd batches, hidden sizes off the 8-unit blocks, row weights, L2, continued training', () => {
+    const { x, y } = syntheticBinary(301, 7, 11, { missing: 0.05 });
+    const rng = new Random(4);
+    const weights = Float64Array.from({ length: x.rows }, () => rng.uniform(0.2, 2));
+    const cases = [
+      { hidden: 5, epochs: 3, batchSize: 17, learningRate: 3e-3, l2: 1e-3, seed: 1, w: weights },
+      { hidden: 9, epochs: 2, batchSize: 64, learningRate: 1e-2, l2: 0, seed: 2, w: undefined },
+      { hidden: 16, epochs: 2, batchSize: 1, learningRate: 1e-3, l2: 1e-4, seed: 3, w: undefined },
+    ];
+    let compared = 0;
+    for (const { w, ...o } of cases) {
+      const got = trainMlp(w ? { x, y, weights: w } : { x, y }, o);
+      const want = referenceTrain(x, y, w, o);
+      for (const key of ['w1', 'b1', 'w2'] as const) expect(Array.from(got[key])).toEqual(Array.from(want[key]));
+      expect(Object.is(got.b2, want.b2)).toBe(true);
+      const more = trainMlp({ x, y }, { ...o, epochs: 1, initial: got });
+      const wantMore = referenceTrain(x, y, undefined, { ...o, epochs: 1, initial: want });
+      expect(Array.from(more.w1)).toEqual(Array.from(wantMore.w1));
+      compared++;
+    }
+    expect(compared).toBe(3);
   });
 });

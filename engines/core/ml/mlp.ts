@@ -156,7 +156,12 @@ interface ScoreExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   standardize(x: number, rows: number, inputs: number, mean: number, scale: number, z: number): void;
   margins(z: number, rows: number, inputs: number, hidden: number, hp: number, w1t: number, b1: number, w2: number, b2: number, pre: number, out: number): void;
+  backward(z: number, rows: number, inputs: number, hp: number, pre: number, d: number, w2: number, gw1t: number, gb1: number, gw2: number, scratch: number): void;
+  adam(p: number, g: number, m: number, v: number, count: number, inv: number, decay: number, beta1: number, oneMinusBeta1: number, beta2: number, oneMinusBeta2: number, lr: number, c1: number, c2: number, eps: number): void;
 }
+
+/** The compiled module: the scoring instance and each training run's own instance (own memory) come from it. */
+let compiled: object | null = null;
 
 /** The scoring kernel's instance and a view of its memory. */
 class Scorer {
@@ -165,7 +170,8 @@ class Scorer {
 
   constructor() {
     const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    this.exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), {}).exports as ScoreExports;
+    compiled ??= new wasm.Module(Buffer.from(WASM, 'base64'));
+    this.exports = new wasm.Instance(compiled, {}).exports as ScoreExports;
     this.f64 = new Float64Array(this.exports.memory.buffer);
   }
 
@@ -225,85 +231,6 @@ export function mlpInputGradients(model: MlpModel, x: FeatureMatrix, labels?: Ar
   const out = new Float64Array(x.rows * x.cols);
   for (let i = 0; i < x.rows; i++) out.set(mlpInputGradient(model, x.data, labels ? labels[i]! : undefined, i * x.cols), i * x.cols);
   return out;
-}
-
-type Weights = { w1: Float64Array; b1: Float64Array; w2: Float64Array; b2: number };
-
-/**
- * Forward passes of `count` standardised rows starting at `z[rows[r]...]`: hidden pre-activations into
- * `pre[r * H...]` and margins into `margin[r]`, four rows sharing each pass over a unit's weights. Per row the
- * operations and their order are those of `forward`.
- */
-function forwardRows(p: Weights, z: Float64Array, rows: Int32Array, count: number, F: number, H: number, pre: Float64Array, margin: Float64Array): void {
-  const { w1, b1, w2 } = p;
-  let r = 0;
-  for (; r + 4 <= count; r += 4) {
-    const o0 = rows[r]!;
-    const o1 = rows[r + 1]!;
-    const o2 = rows[r + 2]!;
-    const o3 = rows[r + 3]!;
-    let m0 = p.b2;
-    let m1 = m0;
-    let m2 = m0;
-    let m3 = m0;
-    for (let h = 0; h < H; h++) {
-      const b = b1[h]!;
-      let a0 = b;
-      let a1 = b;
-      let a2 = b;
-      let a3 = b;
-      const o = h * F;
-      for (let f = 0; f < F; f++) {
-        const w = w1[o + f]!;
-        a0 += w * z[o0 + f]!;
-        a1 += w * z[o1 + f]!;
-        a2 += w * z[o2 + f]!;
-        a3 += w * z[o3 + f]!;
-      }
-      pre[r * H + h] = a0;
-      pre[(r + 1) * H + h] = a1;
-      pre[(r + 2) * H + h] = a2;
-      pre[(r + 3) * H + h] = a3;
-      const v = w2[h]!;
-      if (a0 > 0) m0 += v * a0;
-      if (a1 > 0) m1 += v * a1;
-      if (a2 > 0) m2 += v * a2;
-      if (a3 > 0) m3 += v * a3;
-    }
-    margin[r] = m0;
-    margin[r + 1] = m1;
-    margin[r + 2] = m2;
-    margin[r + 3] = m3;
-  }
-  for (; r < count; r++) {
-    const o0 = rows[r]!;
-    let m = p.b2;
-    for (let h = 0; h < H; h++) {
-      let a = b1[h]!;
-      const o = h * F;
-      for (let f = 0; f < F; f++) a += w1[o + f]! * z[o0 + f]!;
-      pre[r * H + h] = a;
-      if (a > 0) m += w2[h]! * a;
-    }
-    margin[r] = m;
-  }
-}
-
-/** `backprop` after `forwardRows`: the row at z[zAt...], its pre-activations at pre[preAt...] and its margin m. */
-function backpropFrom(p: Weights, z: Float64Array, zAt: number, y: number, weight: number, F: number, H: number, pre: Float64Array, preAt: number, m: number, grad: Params): number {
-  const d = weight * (sigmoid(m) - y);
-  grad.b2[0] = grad.b2[0]! + d;
-  const gw1 = grad.w1;
-  for (let h = 0; h < H; h++) {
-    const a = pre[preAt + h]!;
-    if (!(a > 0)) continue;
-    grad.w2[h] = grad.w2[h]! + d * a;
-    const dh = d * p.w2[h]!;
-    grad.b1[h] = grad.b1[h]! + dh;
-    const o = h * F;
-    for (let f = 0; f < F; f++) gw1[o + f] = gw1[o + f]! + dh * z[zAt + f]!;
-  }
-  return weight * ((m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m))) - y * m);
 }
 
 /** Accumulates the loss gradient of one standardised row into `grad`; returns the row's loss. */
@@ -383,67 +310,111 @@ export function trainMlp(data: TrainingData, params: MlpParams = {}): MlpModel {
   const l2 = params.l2 ?? 0;
   const batch = params.batchSize ?? 64;
   const epochs = params.epochs ?? 30;
-  const mom = zeros(F, H);
-  const vel = zeros(F, H);
-  const grad = zeros(F, H);
+  // The weights, their gradient sums and Adam moments live in a kernel instance of its own, in the scoring layout
+  // (w1 input-major over hp units, the padding units zero): [w1t | b1 | w2] for each of P, G, M and V. Each batch:
+  // its standardised rows gathered, the forward pass (`margins`, the forward pass's operations in its order), the
+  // output gradients here, `backward` (the row-by-row sums in row order) and one `adam` step per block.
+  const hp = Math.ceil(H / 8) * 8;
+  const block = F * hp + 2 * hp;
+  const pAt = 0;
+  const gAt = pAt + block * 8;
+  const mAt = gAt + block * 8;
+  const vAt = mAt + block * 8;
+  const zbAt = vAt + block * 8;
+  const batchRows = Math.min(batch, n) + (Math.min(batch, n) & 1);
+  const preAt = zbAt + batchRows * F * 8;
+  const outAt = preAt + batchRows * hp * 8;
+  const dAt = outAt + batchRows * 8;
+  const scratchAt = dAt + batchRows * 8;
+  const k = new Scorer().reserve(scratchAt + hp * 16);
+  const mem = k.f64;
+  const w1tAt = pAt;
+  const b1At = pAt + F * hp * 8;
+  const w2At = b1At + hp * 8;
+  const load = (): void => {
+    for (let h = 0; h < H; h++) {
+      for (let f = 0; f < F; f++) mem[w1tAt / 8 + f * hp + h] = p.w1[h * F + f]!;
+      mem[b1At / 8 + h] = p.b1[h]!;
+      mem[w2At / 8 + h] = p.w2[h]!;
+    }
+  };
+  /** The kernel's weights back into p. */
+  const unload = (): void => {
+    for (let h = 0; h < H; h++) {
+      for (let f = 0; f < F; f++) p.w1[h * F + f] = mem[w1tAt / 8 + f * hp + h]!;
+      p.b1[h] = mem[b1At / 8 + h]!;
+      p.w2[h] = mem[w2At / 8 + h]!;
+    }
+  };
+  load();
+  let mb2 = 0;
+  let vb2 = 0;
   const zAll = new Float64Array(n * F);
   for (let i = 0; i < n; i++) standardizeRow({ mean, scale, numFeatures: F }, x.data, i * F, zAll.subarray(i * F, (i + 1) * F));
-  const batchRows = new Int32Array(batch);
-  const batchPre = new Float64Array(batch * H);
-  const batchMargin = new Float64Array(batch);
-  const view = { w1: p.w1, b1: p.b1, w2: p.w2, b2: 0 };
-  const snapshot = (): MlpModel => ({
-    numFeatures: F,
-    hidden: H,
-    mean: Float64Array.from(mean),
-    scale: Float64Array.from(scale),
-    w1: Float64Array.from(p.w1),
-    b1: Float64Array.from(p.b1),
-    w2: Float64Array.from(p.w2),
-    b2: p.b2[0]!,
-    ...(params.featureNames ? { featureNames: [...params.featureNames] } : init?.featureNames ? { featureNames: init.featureNames } : {}),
-  });
+  const snapshot = (): MlpModel => {
+    unload();
+    return {
+      numFeatures: F,
+      hidden: H,
+      mean: Float64Array.from(mean),
+      scale: Float64Array.from(scale),
+      w1: Float64Array.from(p.w1),
+      b1: Float64Array.from(p.b1),
+      w2: Float64Array.from(p.w2),
+      b2: p.b2[0]!,
+      ...(params.featureNames ? { featureNames: [...params.featureNames] } : init?.featureNames ? { featureNames: init.featureNames } : {}),
+    };
+  };
   let step = 0;
   let best: MlpModel | undefined;
   let bestLoss = Infinity;
   let bestEpoch = -1;
-  const keys = ['w1', 'b1', 'w2', 'b2'] as const;
   for (let epoch = 0; epoch < epochs; epoch++) {
     if (params.signal?.aborted) throw new VitrineError('cancelled', 'training was cancelled');
     const order = rng.permutation(n);
     let epochLoss = 0;
     for (let start = 0; start < n; start += batch) {
       const end = Math.min(n, start + batch);
-      for (const k of keys) grad[k].fill(0);
-      view.b2 = p.b2[0]!;
-      let wsum = 0;
       const count = end - start;
-      for (let k = 0; k < count; k++) batchRows[k] = order[start + k]! * F;
-      // Forward passes of the batch four rows at a time, then the gradients row by row in order (the same sums as one row at a time).
-      forwardRows(view, zAll, batchRows, count, F, H, batchPre, batchMargin);
-      for (let k = 0; k < count; k++) {
-        const i = order[start + k]!;
+      const even = count + (count & 1);
+      // The batch's rows side by side (an odd batch gets a zero row, scored and then ignored).
+      for (let r = 0; r < count; r++) {
+        const o = order[start + r]! * F;
+        const at = zbAt / 8 + r * F;
+        for (let f = 0; f < F; f++) mem[at + f] = zAll[o + f]!;
+      }
+      if (even > count) mem.fill(0, zbAt / 8 + count * F, zbAt / 8 + even * F);
+      mem.fill(0, gAt / 8, mAt / 8);
+      const b2 = p.b2[0]!;
+      k.exports.margins(zbAt, even, F, H, hp, w1tAt, b1At, w2At, b2, preAt, outAt);
+      let wsum = 0;
+      let gb2 = 0;
+      for (let r = 0; r < count; r++) {
+        const i = order[start + r]!;
         const wi = data.weights ? data.weights[i]! : 1;
         wsum += wi;
-        epochLoss += backpropFrom(view, zAll, batchRows[k]!, y[i]!, wi, F, H, batchPre, k * H, batchMargin[k]!, grad);
+        const m = mem[outAt / 8 + r]!;
+        const yi = y[i]!;
+        const d = wi * (sigmoid(m) - yi);
+        mem[dAt / 8 + r] = d;
+        gb2 += d;
+        epochLoss += wi * ((m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m))) - yi * m);
       }
+      k.exports.backward(zbAt, count, F, hp, preAt, dAt, w2At, gAt, gAt + F * hp * 8, gAt + (F * hp + hp) * 8, scratchAt);
       const inv = wsum > 0 ? 1 / wsum : 0;
       step++;
       const c1 = 1 - beta1 ** step;
       const c2 = 1 - beta2 ** step;
-      for (const k of keys) {
-        const P = p[k];
-        const G = grad[k];
-        const M = mom[k];
-        const V = vel[k];
-        const decay = k === 'w1' || k === 'w2' ? l2 : 0;
-        for (let j = 0; j < P.length; j++) {
-          const g = G[j]! * inv + decay * P[j]!;
-          M[j] = beta1 * M[j]! + (1 - beta1) * g;
-          V[j] = beta2 * V[j]! + (1 - beta2) * g * g;
-          P[j] = P[j]! - (lr * (M[j]! / c1)) / (Math.sqrt(V[j]! / c2) + eps);
-        }
-      }
+      const adam = (offset: number, count2: number, decay: number): void =>
+        k.exports.adam(pAt + offset, gAt + offset, mAt + offset, vAt + offset, count2, inv, decay, beta1, 1 - beta1, beta2, 1 - beta2, lr, c1, c2, eps);
+      adam(0, F * hp, l2);
+      adam(F * hp * 8, hp, 0);
+      adam((F * hp + hp) * 8, hp, l2);
+      // The output bias (one number) as the kernel does the rest.
+      const g = gb2 * inv + 0 * b2;
+      mb2 = beta1 * mb2 + (1 - beta1) * g;
+      vb2 = beta2 * vb2 + (1 - beta2) * g * g;
+      p.b2[0] = b2 - (lr * (mb2 / c1)) / (Math.sqrt(vb2 / c2) + eps);
     }
     let validationLoss: number | undefined;
     if (params.validation) {

@@ -142,4 +142,103 @@
             (local.set $q (i32.add (local.get $q) (i32.const 1)))
             (br $outLoop)))
         (local.set $r (i32.add (local.get $r) (i32.const 2)))
-        (br $rowLoop)))))
+        (br $rowLoop))))
+  ;; Training (mlp.ts trainMlp), with the weights in the scoring layout (w1t input-major over hp units, b1 and w2 hp
+  ;; long, the padding units zero). After `margins` on a batch, `backward` adds each row's loss gradient, rows in
+  ;; order: for every unit h with pre[r][h] > 0, gw2[h] += d a, gb1[h] += dh and gw1t[f][h] += dh z[f] with
+  ;; dh = d w2[h], d = d[r]. Inactive units are left untouched (bitselect), so each sum gets exactly the additions of
+  ;; the JavaScript row-by-row loop in the same order. Scratch: hp f64 for dh and hp f64 (hp / 2 masks) at $scratch.
+  (func (export "backward")
+    (param $z i32) (param $rows i32) (param $inputs i32) (param $hp i32) (param $pre i32) (param $d i32)
+    (param $w2 i32) (param $gw1t i32) (param $gb1 i32) (param $gw2 i32) (param $scratch i32)
+    (local $r i32) (local $hb i32) (local $f i32) (local $stride i32) (local $rowBytes i32) (local $zp i32)
+    (local $pp i32) (local $gp i32) (local $masks i32) (local $ds v128) (local $a v128) (local $mask v128)
+    (local $dh v128) (local $zs v128) (local $g v128)
+    (local.set $stride (i32.shl (local.get $hp) (i32.const 3)))
+    (local.set $rowBytes (i32.shl (local.get $inputs) (i32.const 3)))
+    (local.set $masks (i32.add (local.get $scratch) (local.get $stride)))
+    (local.set $r (i32.const 0))
+    (block $rowsDone
+      (loop $rowLoop
+        (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $rows)))
+        (local.set $ds (f64x2.splat (f64.load (i32.add (local.get $d) (i32.shl (local.get $r) (i32.const 3))))))
+        (local.set $pp (i32.add (local.get $pre) (i32.mul (local.get $r) (local.get $stride))))
+        ;; Per unit pair: the mask, dh, and the output-weight and bias sums.
+        (local.set $hb (i32.const 0))
+        (block $unitsDone
+          (loop $unitLoop
+            (br_if $unitsDone (i32.ge_u (local.get $hb) (local.get $stride)))
+            (local.set $a (v128.load (i32.add (local.get $pp) (local.get $hb))))
+            (local.set $mask (f64x2.gt (local.get $a) (v128.const f64x2 0 0)))
+            (local.set $dh (f64x2.mul (local.get $ds) (v128.load (i32.add (local.get $w2) (local.get $hb)))))
+            (v128.store (i32.add (local.get $scratch) (local.get $hb)) (local.get $dh))
+            (v128.store (i32.add (local.get $masks) (local.get $hb)) (local.get $mask))
+            (local.set $gp (i32.add (local.get $gw2) (local.get $hb)))
+            (local.set $g (v128.load (local.get $gp)))
+            (v128.store (local.get $gp)
+              (v128.bitselect (f64x2.add (local.get $g) (f64x2.mul (local.get $ds) (local.get $a))) (local.get $g) (local.get $mask)))
+            (local.set $gp (i32.add (local.get $gb1) (local.get $hb)))
+            (local.set $g (v128.load (local.get $gp)))
+            (v128.store (local.get $gp)
+              (v128.bitselect (f64x2.add (local.get $g) (local.get $dh)) (local.get $g) (local.get $mask)))
+            (local.set $hb (i32.add (local.get $hb) (i32.const 16)))
+            (br $unitLoop)))
+        ;; gw1t[f][h] += dh[h] z[f] for the active units.
+        (local.set $zp (i32.add (local.get $z) (i32.mul (local.get $r) (local.get $rowBytes))))
+        (local.set $gp (local.get $gw1t))
+        (local.set $f (i32.const 0))
+        (block $inputsDone
+          (loop $inputLoop
+            (br_if $inputsDone (i32.ge_u (local.get $f) (local.get $rowBytes)))
+            (local.set $zs (f64x2.splat (f64.load (i32.add (local.get $zp) (local.get $f)))))
+            (local.set $hb (i32.const 0))
+            (block $pairsDone
+              (loop $pairLoop
+                (br_if $pairsDone (i32.ge_u (local.get $hb) (local.get $stride)))
+                (local.set $g (v128.load (i32.add (local.get $gp) (local.get $hb))))
+                (v128.store (i32.add (local.get $gp) (local.get $hb))
+                  (v128.bitselect
+                    (f64x2.add (local.get $g) (f64x2.mul (v128.load (i32.add (local.get $scratch) (local.get $hb))) (local.get $zs)))
+                    (local.get $g)
+                    (v128.load (i32.add (local.get $masks) (local.get $hb)))))
+                (local.set $hb (i32.add (local.get $hb) (i32.const 16)))
+                (br $pairLoop)))
+            (local.set $gp (i32.add (local.get $gp) (local.get $stride)))
+            (local.set $f (i32.add (local.get $f) (i32.const 8)))
+            (br $inputLoop)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rowLoop))))
+
+  ;; One Adam step (mlp.ts trainMlp) over count parameters (count even) at p with gradient sums at g and moments at
+  ;; m and v: gr = g inv + decay p; m = beta1 m + (1 - beta1) gr; v = beta2 v + ((1 - beta2) gr) gr;
+  ;; p = p - (lr (m / c1)) / (sqrt(v / c2) + eps): the JavaScript expressions, operation for operation.
+  (func (export "adam")
+    (param $p i32) (param $g i32) (param $m i32) (param $v i32) (param $count i32) (param $inv f64) (param $decay f64)
+    (param $beta1 f64) (param $oneMinusBeta1 f64) (param $beta2 f64) (param $oneMinusBeta2 f64) (param $lr f64)
+    (param $c1 f64) (param $c2 f64) (param $eps f64)
+    (local $k i32) (local $end i32) (local $gr v128) (local $mv v128) (local $vv v128) (local $pv v128)
+    (local.set $end (i32.shl (local.get $count) (i32.const 3)))
+    (local.set $k (i32.const 0))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $k) (local.get $end)))
+        (local.set $pv (v128.load (i32.add (local.get $p) (local.get $k))))
+        (local.set $gr (f64x2.add
+          (f64x2.mul (v128.load (i32.add (local.get $g) (local.get $k))) (f64x2.splat (local.get $inv)))
+          (f64x2.mul (f64x2.splat (local.get $decay)) (local.get $pv))))
+        (local.set $mv (f64x2.add
+          (f64x2.mul (f64x2.splat (local.get $beta1)) (v128.load (i32.add (local.get $m) (local.get $k))))
+          (f64x2.mul (f64x2.splat (local.get $oneMinusBeta1)) (local.get $gr))))
+        (local.set $vv (f64x2.add
+          (f64x2.mul (f64x2.splat (local.get $beta2)) (v128.load (i32.add (local.get $v) (local.get $k))))
+          (f64x2.mul (f64x2.mul (f64x2.splat (local.get $oneMinusBeta2)) (local.get $gr)) (local.get $gr))))
+        (v128.store (i32.add (local.get $m) (local.get $k)) (local.get $mv))
+        (v128.store (i32.add (local.get $v) (local.get $k)) (local.get $vv))
+        (v128.store (i32.add (local.get $p) (local.get $k))
+          (f64x2.sub (local.get $pv)
+            (f64x2.div
+              (f64x2.mul (f64x2.splat (local.get $lr)) (f64x2.div (local.get $mv) (f64x2.splat (local.get $c1))))
+              (f64x2.add (f64x2.sqrt (f64x2.div (local.get $vv) (f64x2.splat (local.get $c2)))) (f64x2.splat (local.get $eps))))))
+        (local.set $k (i32.add (local.get $k) (i32.const 16)))
+        (br $next))))
+)
