@@ -11,6 +11,7 @@ import { skipWithout } from '../../../../test/oracles.js';
 import { writePcap, type PacketToWrite } from '../writer.js';
 import { parseDns } from './dns.js';
 import { REQUEST_LINE, requestLine, RESPONSE_LINE, responseLine } from './http.js';
+import { latin1Range, latin1Token } from './lines.js';
 import { isGrease, ja4, parseClientHello } from './tls.js';
 
 const corpus = pcapCorpusAvailable();
@@ -210,6 +211,34 @@ describe('HTTP start lines read from bytes', () => {
   it('status lines: whenever the byte reader accepts a line, the pattern gives the same version, code and reason', () => {
     expect(same(responseLine, RESPONSE_LINE, responses)).toBeGreaterThan(100);
     expect(Array.from(responseLine(bytesOf('HTTP/1.1 200'), 0, 12) ?? [])).toEqual(['', '1.1', '200', undefined]);
+  });
+});
+
+describe('token text cache', () => {
+  it('gives the Latin-1 text of any range, through repeats, slot collisions and one-byte changes', () => {
+    // A fixed generator: tokens of 0..120 bytes over the whole byte range, many more than the cache has slots.
+    let seed = 7;
+    const next = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    const tokens: Uint8Array[] = [];
+    for (let i = 0; i < 6000; i++) tokens.push(Uint8Array.from({ length: next() % 121 }, () => next() & 0xff));
+    let checked = 0;
+    for (let round = 0; round < 3; round++) {
+      for (const t of tokens) {
+        const buf = concat(Uint8Array.of(0x41, 0x42), t, Uint8Array.of(0x43));
+        expect(latin1Token(buf, 2, 2 + t.length)).toBe(latin1Range(buf, 2, 2 + t.length));
+        if (t.length > 0) {
+          const changed = buf.slice();
+          changed[2 + (next() % t.length)] ^= 1;
+          expect(latin1Token(changed, 2, 2 + t.length)).toBe(latin1Range(changed, 2, 2 + t.length));
+        }
+        checked += 1;
+      }
+    }
+    expect(checked).toBe(18000);
+    expect(latin1Token(Uint8Array.of(0xe9, 0x20, 0xff), 0, 3)).toBe('\u00e9 \u00ff');
   });
 });
 

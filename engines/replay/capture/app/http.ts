@@ -1,5 +1,5 @@
 // HTTP/1.x reader over both directions of a connection: request lines, Host and other headers, response status, bodies skipped by length or chunking.
-import { latin1, latin1Range, MAX_LINE } from './lines.js';
+import { latin1, latin1Range, latin1Token, MAX_LINE } from './lines.js';
 
 const MAX_HEADERS = 200;
 /**
@@ -56,19 +56,19 @@ export function requestLine(bytes: Uint8Array, start: number, end: number): Star
   const versionAt = end - 8;
   if (versionAt - 1 <= sp + 1 || bytes[versionAt - 1] !== 0x20 || !isHttpVersion(bytes, versionAt)) return undefined;
   for (let i = sp + 1; i < versionAt - 1; i++) if (isSpace(bytes[i]!)) return undefined;
-  return ['', latin1Range(bytes, start, sp), latin1Range(bytes, sp + 1, versionAt - 1), latin1Range(bytes, versionAt + 5, end)];
+  return ['', latin1Token(bytes, start, sp), latin1Token(bytes, sp + 1, versionAt - 1), latin1Token(bytes, versionAt + 5, end)];
 }
 
 /** RESPONSE_LINE over bytes[start, end): `HTTP/d.d ddd`, then nothing or a space and a reason without CR or LF. */
 export function responseLine(bytes: Uint8Array, start: number, end: number): StartLine | undefined {
   if (end - start < 12 || !isHttpVersion(bytes, start) || bytes[start + 8] !== 0x20) return undefined;
   if (!isDigit(bytes[start + 9]!) || !isDigit(bytes[start + 10]!) || !isDigit(bytes[start + 11]!)) return undefined;
-  const version = latin1Range(bytes, start + 5, start + 8);
-  const code = latin1Range(bytes, start + 9, start + 12);
+  const version = latin1Token(bytes, start + 5, start + 8);
+  const code = latin1Token(bytes, start + 9, start + 12);
   if (end - start === 12) return ['', version, code, undefined];
   if (bytes[start + 12] !== 0x20) return undefined;
   for (let i = start + 13; i < end; i++) if (bytes[i] === 0x0a || bytes[i] === 0x0d) return undefined;
-  return ['', version, code, end === start + 13 ? '' : latin1Range(bytes, start + 13, end)];
+  return ['', version, code, end === start + 13 ? '' : latin1Token(bytes, start + 13, end)];
 }
 
 /** isHeader over Latin-1 bytes (a byte is its character's code). */
@@ -228,8 +228,12 @@ export class HttpConnection {
           pos = bytes.length;
           break;
         default: {
-          const nl = bytes.indexOf(0x0a, pos);
-          const end = nl < 0 ? bytes.length : nl;
+          // Lines are short: a loop here is cheaper than a call to indexOf per line.
+          let nl = pos;
+          const size = bytes.length;
+          while (nl < size && bytes[nl] !== 0x0a) nl += 1;
+          if (nl === size) nl = -1;
+          const end = nl < 0 ? size : nl;
           if (h.lineLen + (end - pos) > MAX_LINE) {
             this.fail(h);
             return;
@@ -339,7 +343,7 @@ export class HttpConnection {
         let valueEnd = end;
         while (valueStart < valueEnd && isTrimmed(bytes[valueStart]!)) valueStart += 1;
         while (valueEnd > valueStart && isTrimmed(bytes[valueEnd - 1]!)) valueEnd -= 1;
-        h.keep(kept, valueEnd === valueStart ? '' : latin1Range(bytes, valueStart, valueEnd));
+        h.keep(kept, latin1Token(bytes, valueStart, valueEnd));
         return;
       }
     }

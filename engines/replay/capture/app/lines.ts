@@ -26,6 +26,37 @@ export function latin1Range(bytes: Uint8Array, start: number, end: number): stri
   return cachedView.toString('latin1', bytes.byteOffset + start, bytes.byteOffset + end);
 }
 
+/** Longest text the token cache holds; longer ranges are decoded each time. */
+const MAX_TOKEN = 96;
+/** Slots of the token cache (a power of two): one recent text per slot. */
+const TOKEN_SLOTS = 4096;
+const tokenTexts: Array<string | undefined> = new Array<string | undefined>(TOKEN_SLOTS).fill(undefined);
+
+/**
+ * latin1Range for the short tokens protocols repeat (methods, versions, status codes and reasons, host names, user
+ * agents, content lengths): a range whose bytes equal the text last seen in its slot (by a hash of the bytes) gives
+ * that same string back, so a repeated token costs a hash and a comparison instead of a decode and a new string, and
+ * the records that keep it share one string. Latin-1 maps each byte to the character of that code, so comparing
+ * codes to bytes is exact. A direct-mapped table: a new token replaces the one in its slot.
+ */
+export function latin1Token(bytes: Uint8Array, start: number, end: number): string {
+  const n = end - start;
+  if (n <= 0) return '';
+  if (n > MAX_TOKEN) return latin1Range(bytes, start, end);
+  let h = n;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  const slot = (h ^ (h >>> 13)) & (TOKEN_SLOTS - 1);
+  const seen = tokenTexts[slot];
+  if (seen !== undefined && seen.length === n) {
+    let i = 0;
+    while (i < n && seen.charCodeAt(i) === bytes[start + i]) i += 1;
+    if (i === n) return seen;
+  }
+  const text = latin1Range(bytes, start, end);
+  tokenTexts[slot] = text;
+  return text;
+}
+
 /** Calls `line` for each complete line (without its terminator); returns false once a line exceeds the bound. */
 export class LineSplitter {
   private pending: Uint8Array[] = [];
