@@ -58,4 +58,28 @@ describe('canonicalEventText', () => {
     for (const attributes of [cyclic, { n: Number.NaN }, { n: Infinity }, { b: 1n }])
       expect(() => canonicalEventText({ ...base, attributes }, 1)).toThrow(TypeError);
   });
+
+  it('writes what canonicalJson writes for objects of the same key count in many key sets and orders, and strings with escapes at any length', () => {
+    // Key orders it keeps are reused for objects with the same keys: permutations, other key sets of the same count,
+    // and more shapes than it keeps must each be written in their own sorted order.
+    const names = ['b', 'a', 'A', 'é', '10', '9', '_', 'aa', 'ab'];
+    let seed = 5;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const escapes = ['"', '\\', '\n', '\u0001', '\ud800', '\udfff', 'é', '\u2028'];
+    for (let t = 0; t < 400; t++) {
+      const count = 1 + next(6);
+      const attributes: Record<string, unknown> = {};
+      for (let k = 0; k < count; k++) {
+        const len = [0, 1, 63, 64, 65, 200][next(6)] as number;
+        const chars = Array.from({ length: len }, () => 'x');
+        if (len > 0 && next(2) === 0) chars[next(len)] = escapes[next(escapes.length)] as string;
+        attributes[names[next(names.length)] as string] = chars.join('');
+      }
+      const e = { ...base, attributes };
+      expect(canonicalEventText(e, 1), JSON.stringify(attributes)).toBe(reference(e, 1));
+    }
+  });
 });

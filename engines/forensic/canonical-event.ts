@@ -26,7 +26,60 @@ function keyText(k: string): string {
   return t;
 }
 
-const str = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+/**
+ * The keys of objects lately written, as Object.keys gave them and sorted, a few per key count: the records of one
+ * source share their keys and key order, so most objects find theirs here by comparing keys (property names are
+ * interned: each comparison is one pointer check) instead of sorting them.
+ */
+const SHAPES_PER_COUNT = 4;
+const MAX_CACHED_KEYS = 64;
+const shapeKeys: (readonly string[])[][] = [];
+const shapeSorted: Shape[][] = [];
+const shapeNext: number[] = [];
+
+/** An object's keys in canonical order, with each key's text (`"key":`). */
+interface Shape {
+  readonly keys: readonly string[];
+  readonly texts: readonly string[];
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function shapeOf(sorted: readonly string[]): Shape {
+  return { keys: sorted, texts: sorted.map(keyText) };
+}
+
+/** The record's own enumerable keys in canonical (UTF-16 code unit) order, with their texts. */
+function orderedKeys(rec: Record<string, unknown>): Shape {
+  const keys = Object.keys(rec);
+  const n = keys.length;
+  if (n > MAX_CACHED_KEYS) return shapeOf(sortedKeys(keys));
+  const known = (shapeKeys[n] ??= []);
+  for (let i = 0; i < known.length; i++) if (sameKeys(keys, known[i] as readonly string[])) return (shapeSorted[n] as Shape[])[i] as Shape;
+  const shape = shapeOf(sortedKeys(keys.slice()));
+  const at = shapeNext[n] ?? 0;
+  known[at] = keys;
+  (shapeSorted[n] ??= [])[at] = shape;
+  shapeNext[n] = (at + 1) % SHAPES_PER_COUNT;
+  return shape;
+}
+
+/** Strings up to this long are checked for escapes character by character (cheaper than a regular expression call). */
+const SHORT_STRING = 64;
+
+function needsEscape(s: string): boolean {
+  if (s.length > SHORT_STRING) return NEEDS_ESCAPE.test(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
+}
+
+const str = (s: string): string => (needsEscape(s) ? JSON.stringify(s) : `"${s}"`);
 
 /** A plain JSON value's canonical text; NOT_PLAIN for anything canonicalJson treats specially (toJSON, undefined, holes ...). */
 function plain(v: unknown, depth: number): string {
@@ -55,8 +108,9 @@ function plain(v: unknown, depth: number): string {
       if (typeof rec['toJSON'] === 'function') throw NOT_PLAIN;
       let out = '{';
       let first = true;
-      for (const key of sortedKeys(Object.keys(rec))) {
-        out += (first ? '' : ',') + keyText(key) + plain(rec[key], depth + 1);
+      const { keys, texts } = orderedKeys(rec);
+      for (let i = 0; i < keys.length; i++) {
+        out += (first ? '' : ',') + (texts[i] as string) + plain(rec[keys[i] as string], depth + 1);
         first = false;
       }
       return `${out}}`;
