@@ -2,7 +2,7 @@
 import { sha256Hex } from '../../core/canonical.js';
 import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
-import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE, type EvtxRecord, type JsonObject } from '../evtx/index.js';
+import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE, type EvtxReader, type EvtxRecord, type JsonObject } from '../evtx/index.js';
 import { parseIsoTime } from '../time.js';
 import { clip, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
 
@@ -209,19 +209,38 @@ function meaningOf(r: EvtxRecord, data: Data, host: string | null): Meaning | nu
   return null;
 }
 
-/** Reads each record's bytes for its hash, one 64 KiB chunk at a time (records never cross a chunk). */
-class ChunkCache {
+/**
+ * The artefact as the parser reads it (through the descriptor that was hashed), keeping where its last read went: the
+ * parser reads a chunk, then hands over that chunk's records, so each record's bytes (for its hash) are the ones it
+ * parsed, taken from the parser's buffer rather than read again. A record outside the last read (never expected:
+ * records do not cross chunks) is read from the file, its 64 KiB chunk at a time.
+ */
+class RecordBytes implements EvtxReader {
+  readonly size: number;
+  private last: Uint8Array = new Uint8Array(0);
+  private lastPosition = 0;
   private index = -1;
   private data: Buffer = Buffer.alloc(0);
-  constructor(private readonly source: Extract<ArtifactSource, { type: 'file' }>) {}
+  constructor(private readonly source: Extract<ArtifactSource, { type: 'file' }>) {
+    this.size = source.file.size;
+  }
 
-  bytes(chunk: number, offset: number, size: number): Buffer {
+  readInto(into: Uint8Array, position: number): number {
+    const n = this.source.file.readInto(into, position);
+    this.last = into.subarray(0, n);
+    this.lastPosition = position;
+    return n;
+  }
+
+  bytes(chunk: number, offset: number, size: number): Uint8Array {
+    const start = offset - this.lastPosition;
+    if (start >= 0 && start + size <= this.last.length) return this.last.subarray(start, start + size);
     if (chunk !== this.index) {
       this.data = this.source.file.read(FILE_HEADER_SIZE + chunk * CHUNK_SIZE, CHUNK_SIZE);
       this.index = chunk;
     }
-    const start = offset - (FILE_HEADER_SIZE + chunk * CHUNK_SIZE);
-    return this.data.subarray(start, start + size);
+    const at = offset - (FILE_HEADER_SIZE + chunk * CHUNK_SIZE);
+    return this.data.subarray(at, at + size);
   }
 }
 
@@ -264,10 +283,10 @@ export const evtxLoader: Loader = {
       parts: true,
       onWarning: (w) => ctx.warn(`evtx_${w.code}`, w.message, { offset: w.offset, ...(w.recordId !== undefined ? { record: w.recordId } : {}) }),
     });
-    const cache = new ChunkCache(source);
+    const file = new RecordBytes(source);
     let n = 0;
     // Read through the descriptor that was hashed and checked against the evidence root, never by path again.
-    for (const r of parser.recordsFromReaderSync(source.file)) {
+    for (const r of parser.recordsFromReaderSync(file)) {
       n++;
       if (n % 1024 === 0) {
         ctx.checkCancelled();
@@ -303,7 +322,7 @@ export const evtxLoader: Loader = {
         host,
         summary: clip(`${r.provider ?? 'unknown provider'} ${r.eventId ?? '?'}${meaning ? `: ${meaning.action}` : ''}${meaning?.object ? ` ${meaning.object.name}` : ''}`, 512),
         attributes,
-        record: { recordNumber: n, offset: r.offset, length: r.size, rawSha256: sha256Hex(cache.bytes(r.chunk, r.offset, r.size)) },
+        record: { recordNumber: n, offset: r.offset, length: r.size, rawSha256: sha256Hex(file.bytes(r.chunk, r.offset, r.size)) },
       });
     }
     ctx.progress(1);
