@@ -196,7 +196,9 @@ function scorer(): Scorer {
 
 /** Probabilities of every row. */
 export function predictMlp(model: MlpModel, x: FeatureMatrix): Float64Array {
-  return mlpMargin(model, x).map(sigmoid);
+  const out = mlpMargin(model, x);
+  for (let i = 0; i < out.length; i++) out[i] = sigmoid(out[i]!);
+  return out;
 }
 
 /**

@@ -62,7 +62,7 @@
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
     (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
     (local $s0 v128) (local $s1 v128) (local $w v128)
-    (local $m f64) (local $a f64)
+    (local $m f64) (local $m1 f64)
     (local.set $stride (i32.shl (local.get $hp) (i32.const 3)))
     (local.set $rowBytes (i32.shl (local.get $inputs) (i32.const 3)))
     (local.set $r (i32.const 0))
@@ -89,8 +89,8 @@
             (block $inputsDone
               (loop $inputLoop
                 (br_if $inputsDone (i32.ge_u (local.get $f) (local.get $rowBytes)))
-                (local.set $s0 (f64x2.splat (f64.load (i32.add (local.get $zp0) (local.get $f)))))
-                (local.set $s1 (f64x2.splat (f64.load (i32.add (local.get $zp1) (local.get $f)))))
+                (local.set $s0 (v128.load64_splat (i32.add (local.get $zp0) (local.get $f))))
+                (local.set $s1 (v128.load64_splat (i32.add (local.get $zp1) (local.get $f))))
                 (local.set $w (v128.load offset=0 (local.get $wp)))
                 (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (local.get $w) (local.get $s0))))
                 (local.set $c0 (f64x2.add (local.get $c0) (f64x2.mul (local.get $w) (local.get $s1))))
@@ -120,27 +120,28 @@
             (v128.store offset=48 (local.get $pp) (local.get $c3))
             (local.set $hb (i32.add (local.get $hb) (i32.const 8)))
             (br $hiddenLoop)))
-        ;; The two rows' margins: b2 plus, in order of h, w2[h] a[h] where a[h] > 0.
-        (local.set $q (local.get $r))
-        (block $outDone
-          (loop $outLoop
-            (br_if $outDone (i32.ge_u (local.get $q) (i32.add (local.get $r) (i32.const 2))))
-            (local.set $m (local.get $b2))
-            (local.set $pp (i32.add (local.get $pre) (i32.mul (local.get $q) (local.get $stride))))
-            (local.set $h (i32.const 0))
-            (block $unitsDone
-              (loop $unitLoop
-                (br_if $unitsDone (i32.ge_u (local.get $h) (local.get $hidden)))
-                (local.set $a (f64.load (i32.add (local.get $pp) (i32.shl (local.get $h) (i32.const 3)))))
-                (if (f64.gt (local.get $a) (f64.const 0))
-                  (then
-                    (local.set $m (f64.add (local.get $m)
-                      (f64.mul (f64.load (i32.add (local.get $w2) (i32.shl (local.get $h) (i32.const 3)))) (local.get $a))))))
-                (local.set $h (i32.add (local.get $h) (i32.const 1)))
-                (br $unitLoop)))
-            (f64.store (i32.add (local.get $out) (i32.shl (local.get $q) (i32.const 3))) (local.get $m))
-            (local.set $q (i32.add (local.get $q) (i32.const 1)))
-            (br $outLoop)))
+        ;; The two rows' margins: b2 plus, in order of h, w2[h] a[h] where a[h] > 0. An inactive unit (and the
+        ;; padding unit after an odd last one) adds -0, which leaves any sum as it is, so there is no branch.
+        (local.set $m (local.get $b2))
+        (local.set $m1 (local.get $b2))
+        (local.set $pp (i32.add (local.get $pre) (i32.mul (local.get $r) (local.get $stride))))
+        (local.set $h (i32.const 0))
+        (block $unitsDone
+          (loop $unitLoop
+            (br_if $unitsDone (i32.ge_u (local.get $h) (local.get $hidden)))
+            (local.set $w (v128.load (i32.add (local.get $w2) (i32.shl (local.get $h) (i32.const 3)))))
+            (local.set $s0 (v128.load (i32.add (local.get $pp) (i32.shl (local.get $h) (i32.const 3)))))
+            (local.set $s1 (v128.load (i32.add (i32.add (local.get $pp) (local.get $stride)) (i32.shl (local.get $h) (i32.const 3)))))
+            (local.set $s0 (v128.bitselect (f64x2.mul (local.get $w) (local.get $s0)) (v128.const f64x2 -0 -0)
+              (f64x2.gt (local.get $s0) (v128.const f64x2 0 0))))
+            (local.set $s1 (v128.bitselect (f64x2.mul (local.get $w) (local.get $s1)) (v128.const f64x2 -0 -0)
+              (f64x2.gt (local.get $s1) (v128.const f64x2 0 0))))
+            (local.set $m (f64.add (f64.add (local.get $m) (f64x2.extract_lane 0 (local.get $s0))) (f64x2.extract_lane 1 (local.get $s0))))
+            (local.set $m1 (f64.add (f64.add (local.get $m1) (f64x2.extract_lane 0 (local.get $s1))) (f64x2.extract_lane 1 (local.get $s1))))
+            (local.set $h (i32.add (local.get $h) (i32.const 2)))
+            (br $unitLoop)))
+        (f64.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 3))) (local.get $m))
+        (f64.store offset=8 (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 3))) (local.get $m1))
         (local.set $r (i32.add (local.get $r) (i32.const 2)))
         (br $rowLoop))))
   ;; Training (mlp.ts trainMlp), with the weights in the scoring layout (w1t input-major over hp units, b1 and w2 hp
@@ -190,7 +191,7 @@
         (block $inputsDone
           (loop $inputLoop
             (br_if $inputsDone (i32.ge_u (local.get $f) (local.get $rowBytes)))
-            (local.set $zs (f64x2.splat (f64.load (i32.add (local.get $zp) (local.get $f)))))
+            (local.set $zs (v128.load64_splat (i32.add (local.get $zp) (local.get $f))))
             (local.set $hb (i32.const 0))
             (block $pairsDone
               (loop $pairLoop
