@@ -36,7 +36,7 @@ export interface ByteCounts {
   readonly offsets: readonly number[];
   /** Pairs of indexes into `offsets`: (from, to) of each range. */
   readonly ranges: readonly number[];
-  /** Written: for each range, the sum over byte values of c log2 c, c the value's count in the range (entropy.ts entropyOfSum). */
+  /** Written: for each range, the sum over byte values of c log2 c, c the value's count in the range (entropy.ts entropyOfSum); at least one place per range. */
   readonly sums: Float64Array;
   /** Written: the plain sum of the input's whole little-endian 32-bit words (headers.ts peChecksum). */
   words: WordSum | null;
@@ -122,7 +122,7 @@ export function extractStrings(
   const scan = scanBytes(data, { minLength, limit, counts: histogram !== undefined || counts !== undefined, cuts: counts?.offsets, ranges: counts?.ranges });
   if (histogram !== undefined) scan.addCounts(histogram);
   if (counts !== undefined) {
-    for (let r = 0; r < counts.sums.length; r++) counts.sums[r] = scan.sum(r);
+    for (let r = 0; r < counts.ranges.length >> 1; r++) counts.sums[r] = scan.sum(r);
     counts.words = scan.wordSum();
   }
   const [asciiFound, evenFound, oddFound] = scan.found;

@@ -206,8 +206,11 @@ function entropySums(requests: readonly (number | object)[], size: number): Byte
   }
   const ranges: number[] = [0, offsets.length - 1];
   for (let k = 0; k < requests.length; k += 3) ranges.push(offsets.indexOf(requests[k + 1] as number), offsets.indexOf(requests[k + 2] as number));
-  return { offsets, ranges, sums: new Float64Array(ranges.length >> 1), words: null };
+  return { offsets, ranges, sums: SUMS, words: null };
 }
+
+/** The range sums of the file being dissected (used and done with inside one call): the whole file and up to MAX_CUTS requests. */
+const SUMS = new Float64Array(MAX_CUTS + 1);
 
 /** Inserts `v` into the ascending, distinct `offsets` unless it is there (ranges come mostly in file order, so the walk back is short). */
 function addCut(offsets: number[], v: number): void {

@@ -175,9 +175,18 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
 
   const sectionTable = oh + sizeOfOptionalHeader;
   const records = readSectionTable(r, notes, sectionTable, numberOfSections, fileAlignment, sectionAlignment);
-  const tableOrder = [...records];
-  // pefile keeps sections sorted by VirtualAddress (a stable sort) and resolves RVAs in that order.
-  records.sort((a, b) => a.virtualAddress - b.virtualAddress);
+  const tableOrder = records.slice();
+  // pefile keeps sections sorted by VirtualAddress (a stable sort) and resolves RVAs in that order. An insertion sort:
+  // tables are short and mostly in order already, where Array.prototype.sort's set-up costs more than the sorting.
+  for (let i = 1; i < records.length; i++) {
+    const s = records[i] as SectionRecord;
+    let j = i;
+    while (j > 0 && (records[j - 1] as SectionRecord).virtualAddress > s.virtualAddress) {
+      records[j] = records[j - 1] as SectionRecord;
+      j--;
+    }
+    records[j] = s;
+  }
   const image = new PeImage(r, fileAlignment, sectionAlignment, records);
   image.finishSections();
 
@@ -264,7 +273,6 @@ function readSectionTable(
   sectionAlignment: number,
 ): SectionRecord[] {
   const records: SectionRecord[] = [];
-  const probe = new PeImage(r, fileAlignment, sectionAlignment, []);
   for (let i = 0; i < count; i++) {
     if (i >= LIMITS.maxSections) {
       notes.add(`too many sections (${count}); read the first ${LIMITS.maxSections}`);
@@ -311,7 +319,7 @@ function readSectionTable(
       errors++;
       notes.add(`section ${i} virtual size is over 256 MiB`);
     }
-    if (probe.adjustVa(rec.virtualAddress) > 0x10000000) {
+    if (PeImage.adjustVaFor(rec.virtualAddress, fileAlignment, sectionAlignment) > 0x10000000) {
       errors++;
       notes.add(`section ${i} virtual address is beyond 0x10000000`);
     }
@@ -358,6 +366,11 @@ export function describeDirectories(image: PeImage, directories: readonly RawDir
   return out;
 }
 
+/** x modulo 2^32 - 1, for x from 0 to 2^32 - 1. */
+function reduced(x: number): number {
+  return x === 0xffff_ffff ? 0 : x;
+}
+
 /**
  * The PE image checksum as pefile's generate_checksum computes it: dword sum with carries folded (a ones'
  * complement sum), the CheckSum dword skipped, plus the length. A folded sum is the plain sum modulo
@@ -372,13 +385,16 @@ export function peChecksum(data: Uint8Array, checksumOffset: number, words: Word
   const MOD = 0xffff_ffff;
   const skipped = skip < whole ? (u32At(data, 4 * skip) ?? 0) : 0;
   // high * 2^32 + low - skipped, modulo 2^32 - 1 (2^32 is 1 there); exact in doubles, every term being below 2^33.
-  let folded = ((words.high % MOD) + (words.low % MOD) + (MOD - (skipped % MOD))) % MOD;
+  // Each term is at most 2^32 - 1, so a remainder is a subtraction or two (no floating-point modulo).
+  let folded = reduced(words.high) + reduced(words.low) + (MOD - reduced(skipped));
+  while (folded >= MOD) folded -= MOD;
   let any = words.high !== 0 || words.low !== skipped;
   if (n % 4 !== 0 && whole !== skip) {
     let last = 0;
     for (let k = n - 1; k >= whole * 4; k--) last = last * 256 + (data[k] as number);
     if (last !== 0) any = true;
-    folded = (folded + last) % MOD;
+    folded += last;
+    if (folded >= MOD) folded -= MOD;
   }
   let sum = any && folded === 0 ? MOD : folded;
   sum = (sum & 0xffff) + Math.floor(sum / 0x10000);

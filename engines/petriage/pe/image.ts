@@ -257,7 +257,12 @@ export class PeImage {
 
   /** pefile adjust_SectionAlignment: below a page, the file alignment stands in for the section alignment. */
   adjustVa(va: number): number {
-    const align = this.sectionAlignment < 0x1000 ? this.fileAlignment : this.sectionAlignment;
+    return PeImage.adjustVaFor(va, this.fileAlignment, this.sectionAlignment);
+  }
+
+  /** adjustVa for an image with these alignments. */
+  static adjustVaFor(va: number, fileAlignment: number, sectionAlignment: number): number {
+    const align = sectionAlignment < 0x1000 ? fileAlignment : sectionAlignment;
     if (align && va % align) return align * Math.floor(va / align);
     return va;
   }
