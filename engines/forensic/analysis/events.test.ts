@@ -32,6 +32,27 @@ describe('EventTable', () => {
     expect(texts.map((_, r) => t.row(r).time.time)).toEqual(texts);
   });
 
+  it('rebuilds the time texts of many seconds, minutes, days and years as toISOString writes them, read in any order', () => {
+    let seed = 3;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const texts: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      // Runs of neighbouring seconds (the cached minute) and jumps anywhere from 1970 to 9999.
+      const ms = i % 3 === 0 ? next(253_402_300_799) * 1000 : Date.UTC(2024, 11, 31, 23, 58) + i * 7_001;
+      const digits = next(10);
+      const head = new Date(ms).toISOString().slice(0, 19);
+      texts.push(digits === 0 ? `${head}Z` : `${head}.${String(next(10 ** digits)).padStart(digits, '0')}Z`);
+    }
+    const t = new EventTable();
+    for (const x of texts) t.add(timed(x));
+    t.seal();
+    expect(texts.map((_, r) => t.timeText(r))).toEqual(texts);
+    expect(texts.map((_, r) => t.timeText(texts.length - 1 - r)).reverse()).toEqual(texts);
+  });
+
   it('gives back the fields the analysis reads, with the raw record number', () => {
     const e = makeEvent({ time: '2024-01-01T10:00:00.123Z', host: 'WEB', action: 'auth.login.success', actor: { type: 'user', name: 'root' }, object: { type: 'host', name: 'web' }, attributes: { service: 'sshd' }, kind: 'authlog', reliability: 'C' });
     const inMember = finalizeEvent({ ...e, raw: { ...e.raw, member: 'pslist.json', memberSha256: 'b'.repeat(64) } });

@@ -62,9 +62,9 @@ function dayText(day: number): string {
 }
 
 /**
- * The time text of whole seconds since the epoch and a fraction of `digits` digits, built flat (one string, no cons
- * chain). From 1970 to 9999 the date part comes from a one-day cache and the clock from a table, not a Date per call
- * (rows are made on every read, so this runs several times an event); the text is the same as toISOString's.
+ * The time text of whole seconds since the epoch and a fraction of `digits` digits. From 1970 to 9999 the date, hour
+ * and minute come from a one-minute cache and the seconds from a table, not a Date per call (rows are made on every
+ * read, so this runs several times an event); the text is the same as toISOString's.
  */
 function timeText(seconds: number, fraction: number, digits: number): string {
   // Rows are read in time order, and neighbours often share their time: the last text is kept.
@@ -81,16 +81,26 @@ let lastFraction = Number.NaN;
 let lastDigits = Number.NaN;
 let lastText = '';
 
+/** The minute last formatted (minutes since the epoch) and its `YYYY-MM-DDTHH:MM:` text. */
+let lastMinute = -1;
+let lastMinuteText = '';
+/** '00Z' to '59Z': the seconds and the zone of a time without a fraction. */
+const SECONDS_Z: readonly string[] = TWO_DIGITS.map((s) => `${s}Z`);
+
 function formatTime(seconds: number, fraction: number, digits: number): string {
   if (seconds >= 0 && seconds < YEAR_10000 && Number.isInteger(seconds)) {
-    const day = Math.floor(seconds / 86_400);
-    const s = seconds - day * 86_400;
-    const hour = Math.floor(s / 3600);
-    const minute = Math.floor((s - hour * 3600) / 60);
-    const clock = [dayText(day), TWO_DIGITS[hour] as string, ':', TWO_DIGITS[minute] as string, ':', TWO_DIGITS[s - hour * 3600 - minute * 60] as string];
-    if (digits === 0) clock.push('Z');
-    else clock.push('.', String(fraction).padStart(digits, '0'), 'Z');
-    return clock.join('');
+    // The minute's text is kept (rows come in time order); the rest is the seconds, the fraction and the zone.
+    const minute = Math.floor(seconds / 60);
+    if (minute !== lastMinute) {
+      const day = Math.floor(seconds / 86_400);
+      const m = minute - day * 1440;
+      const hour = Math.floor(m / 60);
+      lastMinuteText = [dayText(day), TWO_DIGITS[hour] as string, ':', TWO_DIGITS[m - hour * 60] as string, ':'].join('');
+      lastMinute = minute;
+    }
+    const s = seconds - minute * 60;
+    if (digits === 0) return lastMinuteText + (SECONDS_Z[s] as string);
+    return `${lastMinuteText}${TWO_DIGITS[s] as string}.${String(fraction).padStart(digits, '0')}Z`;
   }
   if (digits === 3) return new Date(seconds * 1000 + fraction).toISOString();
   const head = new Date(seconds * 1000).toISOString().slice(0, 19);
