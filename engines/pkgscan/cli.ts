@@ -161,11 +161,29 @@ function cliPlatform(io: CliIo): { platform: Platform; close: () => void } {
   return { platform, close: () => (io.db === undefined ? db.close() : undefined) };
 }
 
-async function importCommand(rest: readonly string[], io: CliIo): Promise<CliResult> {
-  if (rest.length === 0) throw new UsageError('import needs at least one FILE or DIR');
+/**
+ * Runs a command on its platform: the shared database (with PKGSCAN_DATABASE_URL) migrated or checked first, so an
+ * unusable one stops the command before any work; at the end the audit entries still queued for the shared chain
+ * are written and every pool is closed (an open pool would keep the process alive).
+ */
+async function withCliPlatform(io: CliIo, run: (platform: Platform) => Promise<CliResult>): Promise<CliResult> {
   await prepareSharedDatabase();
   const { platform, close } = cliPlatform(io);
   try {
+    return await run(platform);
+  } finally {
+    try {
+      await platform.audit.flush();
+    } finally {
+      close();
+      await closeSharedDatabases();
+    }
+  }
+}
+
+async function importCommand(rest: readonly string[], io: CliIo): Promise<CliResult> {
+  if (rest.length === 0) throw new UsageError('import needs at least one FILE or DIR');
+  return withCliPlatform(io, async (platform) => {
     // Into the store index of the configured backend (the shared database with PKGSCAN_DATABASE_URL), archives into
     // the data folder (PKGSCAN_STORE_DIR when set), as an upload would be.
     const results = await importPaths(platform.store, platform.dataDir, rest, 'system');
@@ -178,15 +196,7 @@ async function importCommand(rest: readonly string[], io: CliIo): Promise<CliRes
     const lines = results.map((r) => `${r.status}\t${r.path}${r.reason !== undefined ? `\t${r.reason}` : ''}`);
     const refused = results.filter((r) => r.status === 'refused').length;
     return { code: refused > 0 ? 1 : 0, stdout: `${lines.join('\n')}\n`, stderr: refused > 0 ? `${refused} of ${results.length} refused\n` : '' };
-  } finally {
-    // The audit entries queued for the shared chain are written before the stores close.
-    try {
-      await platform.audit.flush();
-    } finally {
-      close();
-      await closeSharedDatabases();
-    }
-  }
+  });
 }
 
 function verdictText(v: ScanVerdict): string {
@@ -206,46 +216,30 @@ function verdictText(v: ScanVerdict): string {
 async function scanCommand(rest: readonly string[], values: { environment?: string | undefined; json?: boolean | undefined }, io: CliIo): Promise<CliResult> {
   if (rest.length < 2 || rest.length > 3) throw new UsageError('scan takes ECOSYSTEM NAME [VERSION]');
   const [ecosystem, name, version] = rest as [string, string, string | undefined];
-  const { platform, close } = cliPlatform(io);
-  try {
-    const request = validate(scanRequestSchema, { ecosystem, name, ...(version !== undefined ? { version } : {}), ...(values.environment !== undefined ? { environment: values.environment } : {}) }, 'scan request');
+  const request = validate(scanRequestSchema, { ecosystem, name, ...(version !== undefined ? { version } : {}), ...(values.environment !== undefined ? { environment: values.environment } : {}) }, 'scan request');
+  return withCliPlatform(io, async (platform) => {
     const verdict = await scanPackage(platform, scanDeps(platform), request, 'system', null);
     return { code: verdict.decision === 'block' ? 3 : 0, stdout: values.json === true ? `${JSON.stringify(verdict, null, 2)}\n` : verdictText(verdict), stderr: '' };
-  } finally {
-    close();
-  }
+  });
 }
 
 async function diffCommand(rest: readonly string[], values: { ecosystem?: string | undefined; json?: boolean | undefined }, io: CliIo): Promise<CliResult> {
   if (rest.length !== 3) throw new UsageError('diff takes NAME FROM_VERSION TO_VERSION');
   const [name, from_version, to_version] = rest as [string, string, string];
-  const { platform, close } = cliPlatform(io);
-  try {
+  return withCliPlatform(io, async (platform) => {
     const d = await diffReleases(platform, scanDeps(platform), { name, from_version, to_version, ...(values.ecosystem !== undefined ? { ecosystem: values.ecosystem } : {}) }, 'system', null);
     return { code: d.escalated ? 3 : 0, stdout: values.json === true ? `${JSON.stringify(d, null, 2)}\n` : diffText(d), stderr: '' };
-  } finally {
-    close();
-  }
+  });
 }
 
 async function workerCommand(rest: readonly string[], values: { supervised?: boolean | undefined; 'tick-ms'?: string | undefined }, io: CliIo): Promise<CliResult> {
   if (rest.length !== 0) throw new UsageError('worker takes no arguments');
   const tick = values['tick-ms'];
   if (tick !== undefined && !/^\d{2,9}$/.test(tick)) throw new UsageError('--tick-ms must be a whole number of milliseconds, at least 10');
-  await prepareSharedDatabase();
-  const { platform, close } = cliPlatform(io);
-  try {
+  return withCliPlatform(io, async (platform) => {
     const stats = await runWorkerProcess(platform, scanDeps(platform), { supervised: values.supervised === true, ...(tick !== undefined ? { tickMs: Number(tick) } : {}) });
     return { code: 0, stdout: '', stderr: `pkgscan worker: stopped after ${stats.checks} checks\n` };
-  } finally {
-    // The audit entries still queued for the shared chain (the diffs' imports) are written before the stores close.
-    try {
-      await platform.audit.flush();
-    } finally {
-      close();
-      await closeSharedDatabases();
-    }
-  }
+  });
 }
 
 /** Runs the command line on `argv` (without node and script). */

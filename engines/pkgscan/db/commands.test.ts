@@ -1,4 +1,5 @@
-// `pkgscan migrate [--status]`, create-admin and verify-audit with --database-url, on a real PostgreSQL database.
+// `pkgscan migrate [--status]`, create-admin, verify-audit, import, scan and diff with --database-url, on a real
+// PostgreSQL database.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { SKIP_POSTGRES, SKIP_POSTGRES_REASON } from '../../../test/postgres/clus
 import { openMemoryStore } from '../../core/store.js';
 import { main } from '../cli.js';
 import { pkgscanService } from '../service.js';
+import { openSharedDatabaseCount } from './open.js';
 import { PgDb } from './postgres.js';
 import { checkedPgMigrations } from './migrate.js';
 import { npmTarball } from '../sources/archives.fixture.js';
@@ -104,4 +106,41 @@ describe.skipIf(SKIP_POSTGRES)(`storage commands on PostgreSQL${SKIP_POSTGRES ? 
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('scan and diff with --database-url store the verdict and the diff in the shared database and close their pools', async () => {
+    const c = await fixture.cluster();
+    const url = await c.createDatabase(`cli_scan_${process.pid}`);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pkgscan-cli-scan-'));
+    try {
+      const archives = ['1.3.0', '1.3.1'].map((v) => path.join(dir, `left-pad-${v}.tgz`));
+      writeFileSync(archives[0] as string, await npmTarball('left-pad', '1.3.0'));
+      writeFileSync(archives[1] as string, await npmTarball('left-pad', '1.3.1'));
+      process.env[STORE_DIR_ENV] = path.join(dir, 'store');
+      process.env['VITRINE_HOME'] = path.join(dir, 'home');
+      const local = openMemoryStore([pkgscanService]);
+      expect((await main(['import', ...archives, '--database-url', url], { stdin: stdin(''), db: local })).code).toBe(0);
+      const scanned = await main(['scan', 'npm', 'left-pad', '1.3.0', '--json', '--database-url', url], { stdin: stdin(''), db: local });
+      expect(scanned.stderr).toBe('');
+      const verdict = JSON.parse(scanned.stdout) as { id: string; name: string };
+      expect(verdict.name).toBe('left-pad');
+      expect(openSharedDatabaseCount()).toBe(0);
+      const diffed = await main(['diff', 'left-pad', '1.3.0', '1.3.1', '--json', '--database-url', url], { stdin: stdin(''), db: local });
+      expect(diffed.stderr).toBe('');
+      expect(JSON.parse(diffed.stdout)).toMatchObject({ from_version: '1.3.0', to_version: '1.3.1' });
+      expect(openSharedDatabaseCount()).toBe(0);
+      // Nothing in the workstation's own store.
+      expect(local.prepare('SELECT (SELECT COUNT(*) FROM pkgscan_scans) + (SELECT COUNT(*) FROM pkgscan_diffs) AS n').get()).toEqual({ n: 0 });
+      const pg = new PgDb({ url, max: 1 });
+      try {
+        expect(await pg.all<{ id: string }>('SELECT id FROM pkgscan_scans')).toEqual([{ id: verdict.id }]);
+        expect(await pg.all<{ name: string }>('SELECT name FROM pkgscan_diffs')).toEqual([{ name: 'left-pad' }]);
+        expect(Number((await pg.get<{ n: number | string }>("SELECT COUNT(*) AS n FROM pkgscan_audit WHERE kind = 'scan.create'"))?.n)).toBe(1);
+      } finally {
+        await pg.close();
+      }
+      expect((await main(['verify-audit', '--database-url', url], { stdin: stdin(''), db: local })).code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

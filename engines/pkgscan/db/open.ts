@@ -65,6 +65,11 @@ export function sharedDatabase(url: string): MigratingDb {
   return db;
 }
 
+/** How many shared pools this process holds open (a command line must end with none). */
+export function openSharedDatabaseCount(): number {
+  return pools.size;
+}
+
 /** Ends every pool this process opened (shutdown, the end of a test file). */
 export async function closeSharedDatabases(): Promise<void> {
   const all = [...pools.values()];
