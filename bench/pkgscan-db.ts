@@ -1,13 +1,20 @@
-// `npm run bench -- pkgscan-db [--appends N] [--reads N]`: pkgscan's shared-database pieces on SQLite and on a private
-// PostgreSQL cluster: audit-chain appends per second (one process, two processes), the read p99 of a signed-in call
-// (GET /auth/me: token check, user and family lookups) with one and two servers, and a lease round over 500 watched
-// packages claimed by one and by two workers, a full monitoring round over 500 watched packages (worker loops:
-// claim, check against a fixed source, record) with one and two worker processes; and package scans per second
-// (POST /scans of two corpus archives, 4 at a time, analysis included) with the read p99 of the scan history and of
-// one verdict, on SQLite, on PostgreSQL with one server, and with two server processes.
-// The PostgreSQL cluster is the tests' private one (Unix socket, fsync off): figures are optimistic for a real server.
+// `npm run bench -- pkgscan-db [--appends N] [--reads N] [--scans N] [--scan-reads N] [--advisories N] [--source-delay MS]
+// [--only A,B]`:
+// pkgscan's shared-database pieces on SQLite and on a private PostgreSQL cluster: audit-chain appends per second (one
+// process, two processes), the read p99 of a signed-in call (GET /auth/me: token check, user and family lookups) with
+// one and two servers, a lease round over 500 watched packages claimed by one and by two workers, a full monitoring
+// round over 500 watched packages (worker loops: claim, check against a fixed source, record) with one and two worker
+// processes started together once each is ready (against a source that answers at once, and one that answers in
+// 20 ms as a registry mirror across a network would), advisory imports (OSV records and the CISA KEV catalogue) on SQLite,
+// on PostgreSQL, and two at once on PostgreSQL; and package scans per second (POST /scans of two corpus archives, 4 at
+// a time, analysis included) with the read p99 of the scan history and of one verdict, on SQLite, on PostgreSQL with
+// one server, and with two server processes. `--only` picks sections: sqlite, scans, audit, reads, leases, monitoring,
+// advisories. The PostgreSQL cluster is the tests' private one (Unix socket, fsync off): figures are optimistic for a
+// real server.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
@@ -23,6 +30,9 @@ import type { AsyncDb } from '../engines/pkgscan/db/types.js';
 import { pkgscanService } from '../engines/pkgscan/service.js';
 import { req, SERVED_ADMIN, serveChild, type Served } from '../engines/pkgscan/db/testing/served.fixture.js';
 import { call, createUser, loginAs, startServer, type TestServer } from '../engines/pkgscan/server.fixture.js';
+import { AdvisoryStore } from '../engines/core/vulns/store.js';
+import { PgAdvisories, SqliteAdvisories, type AdvisoryRepository } from '../engines/pkgscan/vulns/repository.js';
+import { corpusPath, hasCorpora } from '../test/corpora.js';
 import { startCluster } from '../test/postgres/cluster.js';
 
 const args = process.argv.slice(3);
@@ -34,6 +44,14 @@ const APPENDS = opt('--appends', 2000);
 const READS = opt('--reads', 2000);
 const SCANS = opt('--scans', 24);
 const SCAN_READS = opt('--scan-reads', 1000);
+const ADVISORIES = opt('--advisories', 2000);
+/** How long the slow source of the second pair of monitoring rounds takes to answer (a registry mirror on the network). */
+const SOURCE_DELAY_MS = opt('--source-delay', 20);
+const onlyAt = args.indexOf('--only');
+const ONLY = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : undefined;
+const SECTIONS = ['sqlite', 'scans', 'audit', 'reads', 'leases', 'monitoring', 'advisories'];
+if (ONLY !== undefined && [...ONLY].some((x) => !SECTIONS.includes(x))) throw new Error(`--only takes ${SECTIONS.join(', ')}`);
+const want = (section: string): boolean => ONLY === undefined || ONLY.has(section);
 const WATCHED = 500;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CHILD = path.join(here, '..', 'engines', 'pkgscan', 'db', 'testing', 'child.fixture.ts');
@@ -111,15 +129,87 @@ async function sqliteRound(loops: number): Promise<{ ms: number; checks: number 
   return { ms, checks: stats.reduce((n, x) => n + x.checks, 0) };
 }
 
-/** A monitoring round on a fresh PostgreSQL database with `workers` worker processes (start-up not counted). */
-async function postgresRound(url: string, workers: number): Promise<{ ms: number; checks: number; asked: number }> {
+interface MonitorRun {
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly checks: number;
+  readonly asked: string[];
+  readonly cpuMs: number;
+}
+
+/**
+ * A `monitor` child that gets ready first (start-up, schema check, policy seeding, connections) and starts its loop
+ * when told: so a round's workers start together and no worker's start-up is counted in, or competes with, the round.
+ */
+function gatedWorker(url: string, batch: number, workerId: string, sourceDelayMs: number): { ready: Promise<void>; go(): void; done: Promise<MonitorRun> } {
+  const p = spawn(process.execPath, ['--import', 'tsx', CHILD, 'monitor', url, String(batch), workerId, `gated:${sourceDelayMs}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  p.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    if (out.includes('"ready":true')) markReady();
+  });
+  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const done = new Promise<MonitorRun>((resolve, reject) =>
+    p.on('close', (code) => {
+      markReady();
+      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop() ?? 'null') as MonitorRun);
+      else reject(new Error(err.slice(0, 500)));
+    }),
+  );
+  return {
+    ready,
+    go: () => {
+      p.stdin.end('go\n');
+    },
+    done,
+  };
+}
+
+/**
+ * A monitoring round on a fresh PostgreSQL database with `workers` worker processes, from the go to the last package
+ * checked; the source answers at once, or after `sourceDelayMs` (a registry mirror across a network).
+ */
+async function postgresRound(url: string, workers: number, sourceDelayMs = 0): Promise<{ ms: number; checks: readonly number[]; asked: number; cpuMs: number }> {
   const db = new MigratingDb(new PgDb({ url, max: 2 }));
   await seedWatched(db, WATCHED);
-  const runs = await Promise.all(Array.from({ length: workers }, (_, i) => child<{ startedAt: number; endedAt: number; checks: number; asked: string[] }>('monitor', url, '8', `w${i}`)));
+  const kids = Array.from({ length: workers }, (_, i) => gatedWorker(url, 8, `w${i}`, sourceDelayMs));
+  await Promise.all(kids.map((k) => k.ready));
+  const go = Date.now();
+  for (const k of kids) k.go();
+  const runs = await Promise.all(kids.map((k) => k.done));
   const recorded = await db.get<{ n: number }>('SELECT COUNT(DISTINCT package_id) AS n FROM pkgscan_monitor_checks');
   await db.close();
   if (recorded?.n !== WATCHED) throw new Error(`the round recorded ${String(recorded?.n)} of ${WATCHED} packages`);
-  return { ms: Math.max(...runs.map((r) => r.endedAt)) - Math.min(...runs.map((r) => r.startedAt)), checks: runs.reduce((n, r) => n + r.checks, 0), asked: runs.reduce((n, r) => n + r.asked.length, 0) };
+  return { ms: Math.max(...runs.map((r) => r.endedAt)) - go, checks: runs.map((r) => r.checks), asked: runs.reduce((n, r) => n + r.asked.length, 0), cpuMs: runs.reduce((n, r) => n + r.cpuMs, 0) };
+}
+
+/** `n` OSV records (GHSA ids with a CVE alias, one npm package with a fixed range each), as one JSON array file. */
+function osvArray(dir: string, name: string, n: number, offset: number): string {
+  const records = Array.from({ length: n }, (_, k) => {
+    const i = k + offset;
+    const hex = i.toString(16).padStart(12, '0');
+    return {
+      id: `GHSA-${hex.slice(0, 4)}-${hex.slice(4, 8)}-${hex.slice(8, 12)}`,
+      aliases: [`CVE-2024-${String(10000 + i)}`],
+      modified: '2025-08-30T00:00:00Z',
+      summary: `synthetic advisory ${i}`,
+      severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }],
+      affected: [{ package: { ecosystem: 'npm', name: `bench-pkg-${i % 500}` }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: `1.${i % 7}.0` }] }] }],
+    };
+  });
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify(records));
+  return file;
+}
+
+/** Records per second of importing `file` into `repo`, and what the import counted. */
+async function importRate(repo: AdvisoryRepository, file: string): Promise<{ perSecond: number; records: number }> {
+  const t0 = performance.now();
+  const r = await repo.importFile(file);
+  return { perSecond: r.records / ((performance.now() - t0) / 1000), records: r.records };
 }
 
 /** The scans the bench runs, in turn: the benign and the malicious corpus archive, in three environments. */
@@ -177,7 +267,7 @@ const report = (what: string, value: string): void => {
 };
 
 // SQLite: the embedded default.
-{
+if (want('sqlite')) {
   const sqlite = openMemoryStore([pkgscanService]);
   report('audit appends/s, SQLite (in memory), one process', (await appendsPerSecond(new AuditLog(sqlite), APPENDS)).toFixed(0));
   const s = await startServer();
@@ -194,60 +284,107 @@ const report = (what: string, value: string): void => {
   }
 }
 
-{
+if (want('scans')) {
   const r = await scanRun('-', 1);
   report(`scans/s, SQLite, one server (${SCANS} scans, 4 at a time)`, `${r.perSecond.toFixed(2)} (${r.stored} stored)`);
   report('scan reads p99 ms, SQLite, one server (history page / one verdict)', r.readP99.toFixed(2));
 }
 
+const tmp = mkdtempSync(path.join(tmpdir(), 'pkgscan-db-bench-'));
 const cluster = await startCluster();
 try {
-  for (const count of [1, 2]) {
-    const r = await scanRun(await cluster.createDatabase(`scans_${count}`), count);
-    const who = count === 1 ? 'one server' : 'two server processes';
-    report(`scans/s, PostgreSQL, ${who} (${SCANS} scans, 4 at a time)`, `${r.perSecond.toFixed(2)} (${r.stored} stored)`);
-    report(`scan reads p99 ms, PostgreSQL, ${who}${count === 2 ? ' (alternating)' : ''}`, r.readP99.toFixed(2));
-  }
+  if (want('scans'))
+    for (const count of [1, 2]) {
+      const r = await scanRun(await cluster.createDatabase(`scans_${count}`), count);
+      const who = count === 1 ? 'one server' : 'two server processes';
+      report(`scans/s, PostgreSQL, ${who} (${SCANS} scans, 4 at a time)`, `${r.perSecond.toFixed(2)} (${r.stored} stored)`);
+      report(`scan reads p99 ms, PostgreSQL, ${who}${count === 2 ? ' (alternating)' : ''}`, r.readP99.toFixed(2));
+    }
 
   const url = await cluster.createDatabase('bench');
   const db = new MigratingDb(new PgDb({ url }));
   await db.migrate();
-  const audit = new AuditLog(new BetterSqlite3(':memory:'), db);
-  report('audit appends/s, PostgreSQL, one process (4 at a time)', (await appendsPerSecond(audit, APPENDS)).toFixed(0));
-  // From the first process's first append to the last one's last (process start-up is not counted).
-  const windows = await Promise.all([child('audit', url, String(APPENDS / 2)), child('audit', url, String(APPENDS / 2))]);
-  const span = Math.max(...windows.map((w) => w.endedAt)) - Math.min(...windows.map((w) => w.startedAt));
-  report('audit appends/s, PostgreSQL, two processes (4 at a time each)', (APPENDS / (span / 1000)).toFixed(0));
-  const v = await audit.verifyChain({ count: APPENDS * 2 });
-  report('ms during which both processes were appending', String(Math.max(0, Math.min(...windows.map((w) => w.endedAt)) - Math.max(...windows.map((w) => w.startedAt)))));
-  report('audit chain after the runs', v.ok ? `ok, ${v.count} entries` : `BROKEN: ${v.reason ?? ''}`);
+  if (want('audit')) {
+    const audit = new AuditLog(new BetterSqlite3(':memory:'), db);
+    report('audit appends/s, PostgreSQL, one process (4 at a time)', (await appendsPerSecond(audit, APPENDS)).toFixed(0));
+    // From the first process's first append to the last one's last (process start-up is not counted).
+    const windows = await Promise.all([child('audit', url, String(APPENDS / 2)), child('audit', url, String(APPENDS / 2))]);
+    const span = Math.max(...windows.map((w) => w.endedAt)) - Math.min(...windows.map((w) => w.startedAt));
+    report('audit appends/s, PostgreSQL, two processes (4 at a time each)', (APPENDS / (span / 1000)).toFixed(0));
+    const v = await audit.verifyChain({ count: APPENDS * 2 });
+    report('ms during which both processes were appending', String(Math.max(0, Math.min(...windows.map((w) => w.endedAt)) - Math.max(...windows.map((w) => w.startedAt)))));
+    report('audit chain after the runs', v.ok ? `ok, ${v.count} entries` : `BROKEN: ${v.reason ?? ''}`);
+  }
 
-  const config = { databaseUrl: url };
-  const one = await startServer(config);
-  const two = await startServer(config);
-  await createUser(one, 'auditor', 'bench@example.org');
-  const session = await loginAs(one, 'bench@example.org');
-  report('GET /auth/me p99 ms, PostgreSQL, one server', (await readP99([one], session.token, READS)).toFixed(2));
-  report('GET /auth/me p99 ms, PostgreSQL, two servers (alternating)', (await readP99([one, two], session.token, READS)).toFixed(2));
-  await one.close();
-  await two.close();
+  if (want('reads')) {
+    const config = { databaseUrl: url };
+    const one = await startServer(config);
+    const two = await startServer(config);
+    await createUser(one, 'auditor', 'bench@example.org');
+    const session = await loginAs(one, 'bench@example.org');
+    report('GET /auth/me p99 ms, PostgreSQL, one server', (await readP99([one], session.token, READS)).toFixed(2));
+    report('GET /auth/me p99 ms, PostgreSQL, two servers (alternating)', (await readP99([one, two], session.token, READS)).toFixed(2));
+    await one.close();
+    await two.close();
+  }
 
-  const w1 = new MigratingDb(new PgDb({ url, max: 2 }));
-  const w2 = new MigratingDb(new PgDb({ url, max: 2 }));
-  await fillWatched(db);
-  report(`lease round over ${WATCHED} watched, PostgreSQL, one worker (ms)`, (await leaseRound([w1])).toFixed(0));
-  await db.run("UPDATE pkgscan_monitored SET claimed_by = NULL, claimed_until = NULL");
-  report(`lease round over ${WATCHED} watched, PostgreSQL, two workers (ms)`, (await leaseRound([w1, w2])).toFixed(0));
-  const owners = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_monitored WHERE claimed_by IS NOT NULL');
-  report('claimed after the two-worker round', String(owners[0]?.n ?? 0));
-  await Promise.all([w1.close(), w2.close(), db.close()]);
-  for (const workers of [1, 2]) {
-    const r = await postgresRound(await cluster.createDatabase(`round_${workers}`), workers);
-    report(`monitoring round over ${WATCHED}, PostgreSQL, ${workers === 1 ? 'one worker process' : 'two worker processes'} (ms)`, `${r.ms.toFixed(0)} (${r.checks} checks, ${r.asked} source asks)`);
+  if (want('leases')) {
+    const w1 = new MigratingDb(new PgDb({ url, max: 2 }));
+    const w2 = new MigratingDb(new PgDb({ url, max: 2 }));
+    await fillWatched(db);
+    report(`lease round over ${WATCHED} watched, PostgreSQL, one worker (ms)`, (await leaseRound([w1])).toFixed(0));
+    await db.run('UPDATE pkgscan_monitored SET claimed_by = NULL, claimed_until = NULL');
+    report(`lease round over ${WATCHED} watched, PostgreSQL, two workers (ms)`, (await leaseRound([w1, w2])).toFixed(0));
+    const owners = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM pkgscan_monitored WHERE claimed_by IS NOT NULL');
+    report('claimed after the two-worker round', String(owners[0]?.n ?? 0));
+    await Promise.all([w1.close(), w2.close()]);
+  }
+  await db.close();
+
+  if (want('monitoring'))
+    for (const delay of [0, SOURCE_DELAY_MS])
+      for (const workers of [1, 2]) {
+        const r = await postgresRound(await cluster.createDatabase(`round_${delay}_${workers}`), workers, delay);
+        report(
+          `monitoring round over ${WATCHED}, PostgreSQL, ${workers === 1 ? 'one worker process' : 'two worker processes'}${delay > 0 ? `, source answering in ${delay} ms` : ''} (ms)`,
+          `${r.ms.toFixed(0)} (${r.checks.join(' + ')} checks, ${r.asked} source asks, ${r.cpuMs} ms worker CPU)`,
+        );
+      }
+
+  if (want('advisories')) {
+    const osv = osvArray(tmp, 'osv.json', ADVISORIES, 0);
+    const [osvA, osvB] = [osvArray(tmp, 'osv-a.json', ADVISORIES, ADVISORIES), osvArray(tmp, 'osv-b.json', ADVISORIES, 2 * ADVISORIES)];
+    const kev = hasCorpora() ? corpusPath('supplychain', 'kev-epss', 'cisa-kev', 'known_exploited_vulnerabilities.csv') : undefined;
+    const sqlite = openMemoryStore([pkgscanService]);
+    const onSqlite = new SqliteAdvisories(new AdvisoryStore(sqlite), sqlite);
+    const o = await importRate(onSqlite, osv);
+    report(`advisory import, SQLite, ${o.records} OSV records (records/s)`, o.perSecond.toFixed(0));
+    if (kev !== undefined) {
+      const k = await importRate(onSqlite, kev);
+      report(`advisory import, SQLite, CISA KEV CSV, ${k.records} entries (records/s)`, k.perSecond.toFixed(0));
+    }
+    const advUrl = await cluster.createDatabase('advisories');
+    const [p1, p2] = [new MigratingDb(new PgDb({ url: advUrl, max: 2 })), new MigratingDb(new PgDb({ url: advUrl, max: 2 }))];
+    await p1.migrate();
+    const one = await importRate(new PgAdvisories(p1), osv);
+    report(`advisory import, PostgreSQL, ${one.records} OSV records (records/s)`, one.perSecond.toFixed(0));
+    if (kev !== undefined) {
+      const k = await importRate(new PgAdvisories(p1), kev);
+      report(`advisory import, PostgreSQL, CISA KEV CSV, ${k.records} entries (records/s)`, k.perSecond.toFixed(0));
+    }
+    // Two imports at once, as two servers would run them (batches interleave under the advisory-import lock).
+    const t0 = performance.now();
+    const both = await Promise.all([new PgAdvisories(p1).importFile(osvA), new PgAdvisories(p2).importFile(osvB)]);
+    const s2 = (performance.now() - t0) / 1000;
+    report(`advisory import, PostgreSQL, two imports at once, ${both[0].records} + ${both[1].records} OSV records (records/s together)`, ((both[0].records + both[1].records) / s2).toFixed(0));
+    const stored = await p1.get<{ n: number }>('SELECT COUNT(*) AS n FROM vuln_advisories');
+    report('advisories stored on PostgreSQL after the imports', String(stored?.n ?? 0));
+    await Promise.all([p1.close(), p2.close()]);
   }
   await closeSharedDatabases();
 } finally {
   cluster.stop();
+  rmSync(tmp, { recursive: true, force: true });
 }
-console.log(`pkgscan-db (appends ${APPENDS}, reads ${READS}, scans ${SCANS}, scan reads ${SCAN_READS}; the machine's other load shares its 2 cores)`);
+console.log(`pkgscan-db (appends ${APPENDS}, reads ${READS}, scans ${SCANS}, scan reads ${SCAN_READS}, advisories ${ADVISORIES}; the machine's other load shares its 2 cores)`);
 console.log(rows.join('\n'));

@@ -1,12 +1,14 @@
 // A second process for the concurrency tests (run with `node --import tsx`): migrates, appends to the audit chain,
-// claims monitoring leases, runs monitoring worker loops until the round is over, or serves pkgscan (until its stdin
-// closes), on the database given, and prints what it did as one JSON line (`serve`: its address first).
+// claims monitoring leases, runs monitoring worker loops until the round is over (`gated`: from a line on stdin), or
+// serves pkgscan (until its stdin closes), on the database given, and prints what it did as one JSON line (`serve`: its
+// address first; gated `monitor`: `{"ready":true}` first).
 import { readFileSync } from 'node:fs';
 import { corpusPath } from '../../../../test/corpora.js';
 import { storeArchive } from '../../sources/store.js';
 import { startServer } from '../../server.fixture.js';
 import { AuditLog } from '../../audit/audit.js';
 import { runMonitoringWorker } from '../../monitoring/worker.js';
+import { listPolicies } from '../../policies/policies.js';
 import { claimDueLeases } from '../leases.js';
 import { migratePostgres } from '../migrate.js';
 import { closeSharedDatabases, MigratingDb } from '../open.js';
@@ -15,14 +17,30 @@ import BetterSqlite3 from 'better-sqlite3';
 import { roundLeft, roundPlatform } from './monitor.fixture.js';
 import { SERVED_ADMIN } from './served.fixture.js';
 
-/** `pkgscan worker` loops on their own platform until no watched package is left unchecked or held. */
-async function monitor(url: string, batch: number, workerId: string): Promise<void> {
+/**
+ * `pkgscan worker` loops on their own platform until no watched package is left unchecked or held. `gated` (the bench):
+ * the process first gets ready (schema checked, shipped policies seeded, connections open), prints `{"ready":true}`,
+ * and starts its loop when a line arrives on stdin, so every worker of a round starts together after its start-up.
+ * `sourceDelayMs`: the source answers after that long (a registry across a network).
+ */
+async function monitor(url: string, batch: number, workerId: string, gated: boolean, sourceDelayMs = 0): Promise<void> {
   const asked: string[] = [];
-  const { platform, deps } = roundPlatform({ databaseUrl: url }, asked);
+  const { platform, deps } = roundPlatform({ databaseUrl: url }, asked, sourceDelayMs);
+  if (gated) {
+    await listPolicies(platform.store, undefined, 1, 0);
+    await roundLeft(platform.store);
+    process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
+    await new Promise<void>((resolve) => {
+      process.stdin.once('data', () => resolve());
+      process.stdin.resume();
+    });
+    process.stdin.pause();
+  }
   const controller = new AbortController();
   const checked: string[] = [];
   const errors: string[] = [];
   const startedAt = Date.now();
+  const cpuBefore = process.cpuUsage();
   const loop = runMonitoringWorker(platform, deps, {
     signal: controller.signal,
     tickMs: 20,
@@ -35,9 +53,10 @@ async function monitor(url: string, batch: number, workerId: string): Promise<vo
   controller.abort();
   const stats = await loop;
   const endedAt = Date.now();
+  const cpu = process.cpuUsage(cpuBefore);
   await platform.audit.flush();
   await closeSharedDatabases();
-  process.stdout.write(`${JSON.stringify({ checked, asked, errors, checks: stats.checks, startedAt, endedAt })}\n`);
+  process.stdout.write(`${JSON.stringify({ checked, asked, errors, checks: stats.checks, startedAt, endedAt, cpuMs: Math.round((cpu.user + cpu.system) / 1000) })}\n`);
 }
 
 /** The archives every served process holds in its package store (the corpus, read as bytes). */
@@ -74,7 +93,9 @@ async function main(): Promise<void> {
   const [command, url, arg, owner] = process.argv.slice(2);
   if (command === undefined || url === undefined) throw new Error('usage: child COMMAND URL [ARG] [OWNER]');
   if (command === 'monitor') {
-    await monitor(url, Number(arg), owner ?? `pid-${process.pid}`);
+    // `gated` or `gated:MS` (the source answering after MS milliseconds).
+    const gate = /^gated(?::(\d{1,5}))?$/.exec(process.argv[6] ?? '');
+    await monitor(url, Number(arg), owner ?? `pid-${process.pid}`, gate !== null, Number(gate?.[1] ?? 0));
     return;
   }
   if (command === 'serve') {

@@ -28,24 +28,28 @@ export async function seedWatched(store: AsyncDb, n: number, prefix = 'round'): 
   return ids;
 }
 
-/** A source that knows version 1.0.0 of every npm package and counts the packages it was asked about. */
-export function fixedSource(asked: string[]): PackageSource {
+/**
+ * A source that knows version 1.0.0 of every npm package and counts the packages it was asked about; with `delayMs` it
+ * answers after that long, as a registry mirror across a network would.
+ */
+export function fixedSource(asked: string[], delayMs = 0): PackageSource {
   return {
     name: 'fixed',
     ecosystems: ['npm'],
-    versions(_ecosystem: ScanEcosystem, name: string): Promise<readonly string[]> {
+    async versions(_ecosystem: ScanEcosystem, name: string): Promise<readonly string[]> {
       asked.push(name);
-      return Promise.resolve(['1.0.0']);
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return ['1.0.0'];
     },
     fetch: () => Promise.resolve(null),
   };
 }
 
 /** A platform of its own (an in-memory workstation store) on the database given, with the fixed source. */
-export function roundPlatform(config: Partial<PkgscanConfig>, asked: string[]): { platform: Platform; deps: ScanDeps } {
+export function roundPlatform(config: Partial<PkgscanConfig>, asked: string[], delayMs = 0): { platform: Platform; deps: ScanDeps } {
   const ctx = standaloneContext(pkgscanService, { db: openMemoryStore([pkgscanService]) }, defaultResourcesDir);
   const platform = createPlatform(ctx, config);
-  return { platform, deps: { ...scanDeps(platform), sources: () => [fixedSource(asked)] } };
+  return { platform, deps: { ...scanDeps(platform), sources: () => [fixedSource(asked, delayMs)] } };
 }
 
 /** Due packages not yet checked or still held: the round is over when this is 0. */
