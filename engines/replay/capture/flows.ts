@@ -453,8 +453,12 @@ export class Connection {
     this.proto = PROTO_NAMES[ends.proto[slot]!] ?? 'other';
   }
 
+  /** Made on first use, once: the application layer reads it for every record of the connection. */
+  private uidText: string | undefined = undefined;
+
   get uid(): string {
-    return `C${this.serial}`;
+    if (this.uidText === undefined) this.uidText = `C${this.serial}`;
+    return this.uidText;
   }
 
   get ipProto(): number {
@@ -1275,9 +1279,11 @@ export class FlowTable {
     const version = E.ipVersion[slot]!;
     const low = E.origIsLow[slot] === 1;
     const v4 = version === 4;
-    const services = E.handles[slot]?.services;
+    const handle = E.handles[slot];
+    const services = handle?.services;
     const rec: { -readonly [K in keyof ConnectionRecord]: ConnectionRecord[K] } = {
-      uid: `C${E.serial[slot]!}`,
+      // The application layer's records of this connection carry the same string.
+      uid: handle !== undefined ? handle.uid : `C${E.serial[slot]!}`,
       proto: PROTO_NAMES[E.proto[slot]!] ?? 'other',
       ipProto: E.ipProto[slot]!,
       origH: format(v4 ? (low ? E.lowV4[slot]! : E.highV4[slot]!) : low ? E.lowV6[slot]! : E.highV6[slot]!, version),

@@ -9,7 +9,7 @@ import { ascii, concat, TCP_ACK, TCP_PSH, TCP_SYN, tcpFrame, udpFrame } from '..
 import { corpusFile, pcapCorpusAvailable, tshark, zeekBaseline, zeekLog } from '../capture.fixture.js';
 import { skipWithout } from '../../../../test/oracles.js';
 import { writePcap, type PacketToWrite } from '../writer.js';
-import { parseDns } from './dns.js';
+import { dnsRecord, parseDns } from './dns.js';
 import { REQUEST_LINE, requestLine, RESPONSE_LINE, responseLine } from './http.js';
 import { latin1Range, latin1Token } from './lines.js';
 import { isGrease, ja4, parseClientHello } from './tls.js';
@@ -84,6 +84,33 @@ describe('DNS parser on hostile input', () => {
     expect(r.ok && r.message.answers[0]).toEqual({ name: 'www.a\\010', type: 1, typeName: 'A', ttl: 30, data: '10.0.0.9' });
     const long = concat(header, ...Array.from({ length: 5 }, () => Uint8Array.of(63, ...new Uint8Array(63).fill(0x61))), Uint8Array.of(0, 0, 1, 0, 1));
     expect(parseDns(long)).toEqual({ ok: false, error: 'dns_malformed' });
+  });
+
+  it('gives every name and address its own text through repeats and cache collisions, the record the message with its place', () => {
+    let seed = 3;
+    const next = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    // Names of one or two labels over a small alphabet (so some repeat) and addresses over every byte value.
+    const alphabet = [0x61, 0x62, 0x2e, 0x00, 0x7f];
+    const label = (): number[] => Array.from({ length: 1 + (next() % 4) }, () => alphabet[next() % alphabet.length]!);
+    const text = (l: number[]): string => l.map((c) => (c > 0x20 && c < 0x7f && c !== 0x2e ? String.fromCharCode(c) : `\\${String(c).padStart(3, '0')}`)).join('');
+    let checked = 0;
+    for (let i = 0; i < 12000; i++) {
+      const labels = next() % 2 === 0 ? [label()] : [label(), label()];
+      const addr = [next() & 0xff, next() & 0xff, next() & 0xff, next() & 0xff];
+      const name = labels.flatMap((l) => [l.length, ...l]);
+      const msg = Uint8Array.of(0, 7, 0x81, 0x80, 0, 1, 0, 1, 0, 0, 0, 0, ...name, 0, 0, 1, 0, 1, 0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 9, 0, 4, ...addr);
+      const r = parseDns(msg);
+      const expected = labels.map(text).join('.');
+      expect(r.ok && r.message.questions[0]?.name).toBe(expected);
+      expect(r.ok && r.message.answers[0]).toEqual({ name: expected, type: 1, typeName: 'A', ttl: 9, data: addr.join('.') });
+      if (r.ok) expect(dnsRecord(msg, 'C1', 5, 6, 'udp', 53)).toEqual({ uid: 'C1', ts: 5, packet: 6, transport: 'udp', port: 53, ...r.message });
+      checked += 1;
+    }
+    expect(checked).toBe(12000);
+    expect(dnsRecord(header.subarray(0, 11), 'C1', 0, 0, 'udp', 53)).toBe('dns_malformed');
   });
 });
 

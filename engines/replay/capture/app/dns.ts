@@ -163,8 +163,35 @@ function readName(b: Uint8Array, pos: number): string {
     at += 1 + len;
   }
   nameNext = next;
-  return labels === 0 ? '.' : String.fromCharCode.apply(null, nameCodes);
+  return labels === 0 ? '.' : nameText();
 }
+
+/** Slots of the name and address caches (powers of two): one recent text per slot. */
+const NAME_SLOTS = 4096;
+const nameTexts: Array<string | undefined> = new Array<string | undefined>(NAME_SLOTS).fill(undefined);
+
+/**
+ * The text of nameCodes. Names repeat (a query, its answer, the same lookups again): a name equal to the one last
+ * made in its slot (by a hash of its codes) is that same string, so it costs no new string and records share it.
+ */
+function nameText(): string {
+  const n = nameCodes.length;
+  let h = n;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ nameCodes[i]!, 0x01000193);
+  const slot = (h ^ (h >>> 13)) & (NAME_SLOTS - 1);
+  const seen = nameTexts[slot];
+  if (seen !== undefined && seen.length === n) {
+    let i = 0;
+    while (i < n && seen.charCodeAt(i) === nameCodes[i]) i += 1;
+    if (i === n) return seen;
+  }
+  const text = String.fromCharCode.apply(null, nameCodes);
+  nameTexts[slot] = text;
+  return text;
+}
+
+const addressKeys = new Int32Array(NAME_SLOTS);
+const addressTexts: Array<string | undefined> = new Array<string | undefined>(NAME_SLOTS).fill(undefined);
 
 function u16(b: Uint8Array, at: number): number {
   if (at + 2 > b.length) throw new DnsError('dns_malformed');
@@ -176,8 +203,17 @@ function u32(b: Uint8Array, at: number): number {
   return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 }
 
+/** Dotted IPv4 text of b[at, at + 4); an address seen last in its cache slot gives the same string back. */
 function ipv4Text(b: Uint8Array, at: number): string {
-  return `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
+  const key = (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
+  const h = Math.imul(key, 0x9e3779b1);
+  const slot = (h ^ (h >>> 16)) & (NAME_SLOTS - 1);
+  const seen = addressTexts[slot];
+  if (seen !== undefined && addressKeys[slot] === key) return seen;
+  const text = `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
+  addressKeys[slot] = key;
+  addressTexts[slot] = text;
+  return text;
 }
 
 /** RFC 5952 IPv6 text from 16 bytes. */
@@ -279,12 +315,15 @@ function edns(b: Uint8Array, rdStart: number, rdLen: number, udpSize: number, tt
   };
 }
 
-/** Parses one DNS message (without the TCP length prefix). Never throws. */
-export function parseDns(b: Uint8Array): DnsParse {
+/** The parts of the message readMessage read last (module scratch, as nameNext: one message at a time). */
+let lastQuestions: DnsQuestion[] = [];
+let lastAnswers: DnsAnswer[] = [];
+let lastEdns: DnsEdns | undefined;
+
+/** Reads a message's sections into the scratch above; returns the error code when it is damaged. */
+function readMessage(b: Uint8Array): 'dns_malformed' | 'dns_compression_loop' | undefined {
   try {
     if (b.length < 12) throw new DnsError('dns_malformed');
-    const id = u16(b, 0);
-    const flags = u16(b, 2);
     const qd = u16(b, 4);
     const an = u16(b, 6);
     const ns = u16(b, 8);
@@ -314,7 +353,10 @@ export function parseDns(b: Uint8Array): DnsParse {
       if (i < an) {
         if (answers.length < MAX_RECORDS) {
           const data = rdataText(b, type, rd, rdLen);
-          answers.push({ name, type, typeName: dnsTypeName(type), ttl, ...(data !== undefined ? { data } : {}) });
+          // One literal shape either way (a spread of an optional part would copy the record).
+          const answer: { -readonly [K in keyof DnsAnswer]: DnsAnswer[K] } = { name, type, typeName: dnsTypeName(type), ttl };
+          if (data !== undefined) answer.data = data;
+          answers.push(answer);
         }
       } else if (i >= an + ns && type === 41 && ednsInfo === undefined) {
         ednsInfo = edns(b, rd, rdLen, klass, ttl);
@@ -323,26 +365,75 @@ export function parseDns(b: Uint8Array): DnsParse {
       // Past the cap, stop reading records but keep what we have (the header counts are reported).
       if (i >= MAX_RECORDS * 3) break;
     }
-    return {
-      ok: true,
-      message: {
-        id,
-        response: (flags & 0x8000) !== 0,
-        opcode: (flags >> 11) & 0x0f,
-        rcode: flags & 0x0f,
-        authoritative: (flags & 0x0400) !== 0,
-        truncated: (flags & 0x0200) !== 0,
-        recursionDesired: (flags & 0x0100) !== 0,
-        recursionAvailable: (flags & 0x0080) !== 0,
-        questions,
-        answers,
-        authorityCount: ns,
-        additionalCount: ar,
-        ...(ednsInfo !== undefined ? { edns: ednsInfo } : {}),
-      },
-    };
+    lastQuestions = questions;
+    lastAnswers = answers;
+    lastEdns = ednsInfo;
+    return undefined;
   } catch (err) {
-    if (err instanceof DnsError) return { ok: false, error: err.code };
+    if (err instanceof DnsError) return err.code;
     throw err;
   }
+}
+
+/** Parses one DNS message (without the TCP length prefix). Never throws. */
+export function parseDns(b: Uint8Array): DnsParse {
+  const error = readMessage(b);
+  if (error !== undefined) return { ok: false, error };
+  const flags = (b[2]! << 8) | b[3]!;
+  const message: { -readonly [K in keyof DnsBody]: DnsBody[K] } = {
+    id: (b[0]! << 8) | b[1]!,
+    response: (flags & 0x8000) !== 0,
+    opcode: (flags >> 11) & 0x0f,
+    rcode: flags & 0x0f,
+    authoritative: (flags & 0x0400) !== 0,
+    truncated: (flags & 0x0200) !== 0,
+    recursionDesired: (flags & 0x0100) !== 0,
+    recursionAvailable: (flags & 0x0080) !== 0,
+    questions: lastQuestions,
+    answers: lastAnswers,
+    authorityCount: (b[8]! << 8) | b[9]!,
+    additionalCount: (b[10]! << 8) | b[11]!,
+  };
+  if (lastEdns !== undefined) message.edns = lastEdns;
+  return { ok: true, message };
+}
+
+/** Where a DNS message was seen: the fields a record carries ahead of the message's own. */
+export interface DnsPlace {
+  readonly uid: string;
+  readonly ts: number;
+  readonly packet: number;
+  readonly transport: 'udp' | 'tcp';
+  readonly port: number;
+}
+
+/**
+ * parseDns made straight into the record the application layer keeps (the place's fields, then the message's, in
+ * that order): no result wrapper and no copy of the message. The error code when the message is damaged.
+ */
+export function dnsRecord(b: Uint8Array, uid: string, ts: number, packet: number, transport: 'udp' | 'tcp', port: number): (DnsPlace & DnsBody) | 'dns_malformed' | 'dns_compression_loop' {
+  const error = readMessage(b);
+  if (error !== undefined) return error;
+  const flags = (b[2]! << 8) | b[3]!;
+  const record: { -readonly [K in keyof (DnsPlace & DnsBody)]: (DnsPlace & DnsBody)[K] } = {
+    uid,
+    ts,
+    packet,
+    transport,
+    port,
+    id: (b[0]! << 8) | b[1]!,
+    response: (flags & 0x8000) !== 0,
+    opcode: (flags >> 11) & 0x0f,
+    rcode: flags & 0x0f,
+    authoritative: (flags & 0x0400) !== 0,
+    truncated: (flags & 0x0200) !== 0,
+    recursionDesired: (flags & 0x0100) !== 0,
+    recursionAvailable: (flags & 0x0080) !== 0,
+    questions: lastQuestions,
+    answers: lastAnswers,
+    authorityCount: (b[8]! << 8) | b[9]!,
+    additionalCount: (b[10]! << 8) | b[11]!,
+  };
+  if (lastEdns !== undefined) record.edns = lastEdns;
+  return record;
 }

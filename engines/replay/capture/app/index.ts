@@ -16,7 +16,7 @@ import {
   type SmbSession,
   type SshSession,
 } from './banners.js';
-import { parseDns, type DnsBody } from './dns.js';
+import { dnsRecord, type DnsBody } from './dns.js';
 import { FtpConnection, type FtpSession } from './ftp.js';
 import { HttpConnection, looksLikeHttp, type HttpTransaction } from './http.js';
 import { TcpStream, type StreamSink } from './stream.js';
@@ -288,14 +288,14 @@ export class AppLayer {
   }
 
   private dns(conn: Connection, payload: Uint8Array, raw: RawPacket | undefined, transport: 'udp' | 'tcp'): void {
-    const r = parseDns(payload);
-    if (!r.ok) {
-      this.warn(r.error);
+    const port = DNS_PORTS.has(conn.respP) ? conn.respP : conn.origP;
+    const r = dnsRecord(payload, conn.uid, raw?.ts ?? 0, raw?.index ?? 0, transport, port);
+    if (typeof r === 'string') {
+      this.warn(r);
       return;
     }
     conn.addService('dns');
-    const port = DNS_PORTS.has(conn.respP) ? conn.respP : conn.origP;
-    this.keep(this.out.dns, { uid: conn.uid, ts: raw?.ts ?? 0, packet: raw?.index ?? 0, transport, port, ...r.message });
+    this.keep(this.out.dns, r);
   }
 
   private tlsEvent(conn: Connection, app: ConnApp, e: TlsEvent): void {
