@@ -276,4 +276,94 @@
         (i32.store16 (i32.add (local.get $out) (i32.shl (local.get $cell) (i32.const 1))) (local.get $b))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $next))))
+
+  ;; Sorts the count f64 values at keys ascending in place, in the order of Float64Array.prototype.sort (-0 before
+  ;; +0; the caller leaves out NaN): an LSD radix sort, eight bits per pass, on order-preserving 64-bit keys (a
+  ;; negative value with every bit flipped, others with the sign bit flipped), a pass skipped when every key has the
+  ;; same byte there. tmp: count * 8 bytes of scratch; counts: 8 * 256 i32 of scratch.
+  (func (export "sort") (param $keys i32) (param $count i32) (param $tmp i32) (param $counts i32)
+    (local $k i32) (local $end i32) (local $bits i64) (local $pass i32) (local $shift i64) (local $c i32)
+    (local $d i32) (local $sum i32) (local $t i32) (local $src i32) (local $dst i32) (local $swap i32) (local $at i32)
+    (if (i32.lt_u (local.get $count) (i32.const 2)) (then (return)))
+    (memory.fill (local.get $counts) (i32.const 0) (i32.const 8192))
+    (local.set $end (i32.add (local.get $keys) (i32.shl (local.get $count) (i32.const 3))))
+    ;; To keys, counting every byte.
+    (local.set $k (local.get $keys))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $k) (local.get $end)))
+        (local.set $bits (i64.load (local.get $k)))
+        (local.set $bits
+          (if (result i64) (i64.lt_s (local.get $bits) (i64.const 0))
+            (then (i64.xor (local.get $bits) (i64.const -1)))
+            (else (i64.xor (local.get $bits) (i64.const 0x8000000000000000)))))
+        (i64.store (local.get $k) (local.get $bits))
+        (local.set $pass (i32.const 0))
+        (block $bytesDone
+          (loop $byteLoop
+            (br_if $bytesDone (i32.ge_u (local.get $pass) (i32.const 8)))
+            (local.set $at (i32.add (local.get $counts)
+              (i32.shl (i32.add (i32.shl (local.get $pass) (i32.const 8))
+                (i32.and (i32.wrap_i64 (i64.shr_u (local.get $bits) (i64.extend_i32_u (i32.shl (local.get $pass) (i32.const 3))))) (i32.const 255)))
+                (i32.const 2))))
+            (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+            (local.set $pass (i32.add (local.get $pass) (i32.const 1)))
+            (br $byteLoop)))
+        (local.set $k (i32.add (local.get $k) (i32.const 8)))
+        (br $next)))
+    (local.set $src (local.get $keys))
+    (local.set $dst (local.get $tmp))
+    (local.set $pass (i32.const 0))
+    (block $passesDone
+      (loop $passLoop
+        (br_if $passesDone (i32.ge_u (local.get $pass) (i32.const 8)))
+        (local.set $shift (i64.extend_i32_u (i32.shl (local.get $pass) (i32.const 3))))
+        (local.set $c (i32.add (local.get $counts) (i32.shl (local.get $pass) (i32.const 10))))
+        (local.set $d (i32.and (i32.wrap_i64 (i64.shr_u (i64.load (local.get $src)) (local.get $shift))) (i32.const 255)))
+        (if (i32.ne (i32.load (i32.add (local.get $c) (i32.shl (local.get $d) (i32.const 2)))) (local.get $count))
+          (then
+            ;; Offsets, then the stable scatter.
+            (local.set $sum (i32.const 0))
+            (local.set $d (i32.const 0))
+            (block $prefixDone
+              (loop $prefix
+                (br_if $prefixDone (i32.ge_u (local.get $d) (i32.const 1024)))
+                (local.set $t (i32.load (i32.add (local.get $c) (local.get $d))))
+                (i32.store (i32.add (local.get $c) (local.get $d)) (local.get $sum))
+                (local.set $sum (i32.add (local.get $sum) (local.get $t)))
+                (local.set $d (i32.add (local.get $d) (i32.const 4)))
+                (br $prefix)))
+            (local.set $end (i32.add (local.get $src) (i32.shl (local.get $count) (i32.const 3))))
+            (local.set $k (local.get $src))
+            (block $scatterDone
+              (loop $scatter
+                (br_if $scatterDone (i32.ge_u (local.get $k) (local.get $end)))
+                (local.set $bits (i64.load (local.get $k)))
+                (local.set $at (i32.add (local.get $c)
+                  (i32.shl (i32.and (i32.wrap_i64 (i64.shr_u (local.get $bits) (local.get $shift))) (i32.const 255)) (i32.const 2))))
+                (local.set $t (i32.load (local.get $at)))
+                (i32.store (local.get $at) (i32.add (local.get $t) (i32.const 1)))
+                (i64.store (i32.add (local.get $dst) (i32.shl (local.get $t) (i32.const 3))) (local.get $bits))
+                (local.set $k (i32.add (local.get $k) (i32.const 8)))
+                (br $scatter)))
+            (local.set $swap (local.get $src))
+            (local.set $src (local.get $dst))
+            (local.set $dst (local.get $swap))))
+        (local.set $pass (i32.add (local.get $pass) (i32.const 1)))
+        (br $passLoop)))
+    ;; Back to values, into keys.
+    (local.set $end (i32.add (local.get $src) (i32.shl (local.get $count) (i32.const 3))))
+    (local.set $k (local.get $src))
+    (local.set $at (local.get $keys))
+    (block $backDone
+      (loop $back
+        (br_if $backDone (i32.ge_u (local.get $k) (local.get $end)))
+        (local.set $bits (i64.load (local.get $k)))
+        (i64.store (local.get $at)
+          (if (result i64) (i64.lt_s (local.get $bits) (i64.const 0))
+            (then (i64.xor (local.get $bits) (i64.const 0x8000000000000000)))
+            (else (i64.xor (local.get $bits) (i64.const -1)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 8)))
+        (local.set $at (i32.add (local.get $at) (i32.const 8)))
+        (br $back))))
 )
