@@ -11,14 +11,16 @@ const { LIMITS, isAllZero, u16At, u32At } = imageModule;
 /** Forwarder strings and the export's own DLL name are cut at this many bytes. */
 const MAX_EXPORT_STRING = 0x1000;
 
-const RELAXED_EXTRA = new Set(Array.from('!"#$%&\'()*+,-./:<>?[\\]^_`{|}~@', (c) => c.charCodeAt(0)));
+/** Bytes pefile's is_valid_function_name accepts with relaxed characters (exports may use any punctuation a .def file allows): 1. */
+const EXPORT_NAME_CHARS = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) EXPORT_NAME_CHARS[c] = 1;
+}
+for (const c of '!"#$%&\'()*+,-./:<>?[\\]^_`{|}~@') EXPORT_NAME_CHARS[c.charCodeAt(0)] = 1;
 
-/** pefile is_valid_function_name with relaxed characters (exports may use any punctuation a .def file allows). */
-function validExportName(b: Uint8Array): boolean {
-  for (const c of b) {
-    const alnum = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-    if (!alnum && !RELAXED_EXTRA.has(c)) return false;
-  }
+/** pefile is_valid_function_name with relaxed characters, over bytes [start, end) of `b`. */
+function validExportName(b: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (EXPORT_NAME_CHARS[b[i] as number] === 0) return false;
   return true;
 }
 
@@ -30,7 +32,7 @@ function untilEof(image: PeImage, rva: number): number {
 /** How far a table at `tableRva` may run: to the end of its section's data, or of the file. */
 function boundary(image: PeImage, tableRva: number): number {
   const s = image.sectionByRva(tableRva);
-  return s === undefined ? image.r.length : s.virtualAddress + image.sectionData(s).length - tableRva;
+  return s === undefined ? image.r.length : s.virtualAddress + image.sectionLength(s) - tableRva;
 }
 
 /** The forwarder string at an RVA, read once per address. */
@@ -119,8 +121,10 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
       complete = false;
       break;
     }
-    const nameBytes = image.stringAt(nameAddress, LIMITS.maxName);
-    if (!validExportName(nameBytes)) {
+    image.stringSpan(nameAddress, LIMITS.maxName);
+    const nameStart = image.spanStart;
+    const nameEnd = image.spanEnd;
+    if (!validExportName(image.r.bytes, nameStart, nameEnd)) {
       complete = false;
       break;
     }
@@ -132,7 +136,7 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
       }
       continue;
     }
-    const name = image.r.latin1Of(nameBytes);
+    const name = image.r.latin1(nameStart, nameEnd);
     const key = `${name}\u0000${address}`;
     const repeats = (seenNamed.get(key) ?? 0) + 1;
     seenNamed.set(key, repeats);

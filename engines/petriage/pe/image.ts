@@ -346,6 +346,12 @@ export class PeImage {
     this.clampSpan(offset, end);
   }
 
+  /** sectionData(s).length, without a view. */
+  sectionLength(s: SectionRecord): number {
+    this.sectionSpan(s, undefined, undefined);
+    return this.spanEnd - this.spanStart;
+  }
+
   /** Section data as pefile's SectionStructure.get_data returns it: never past the raw data. */
   sectionData(s: SectionRecord, rva?: number, length?: number): Uint8Array {
     this.sectionSpan(s, rva, length);

@@ -261,6 +261,12 @@ function readSymbols(
   return out;
 }
 
+/** Whether the `length` bytes of `b` from `at` are all zero. */
+function allZeroAt(b: Uint8Array, at: number, length: number): boolean {
+  for (let i = at; i < at + length; i++) if (b[i] !== 0) return false;
+  return true;
+}
+
 /** pefile parse_import_directory and parse_delay_import_directory. */
 export function readImportDirectory(ctx: ImportContext, rva: number, delay: boolean): PeImportedDll[] {
   const { image, notes } = ctx;
@@ -273,19 +279,18 @@ export function readImportDirectory(ctx: ImportContext, rva: number, delay: bool
       notes.add(`more than ${LIMITS.maxImportDescriptors} ${what} descriptors; the rest are not read`);
       break;
     }
-    let raw: Uint8Array;
-    try {
-      raw = image.data(rva, descriptorSize);
-    } catch (e) {
-      if (!(e instanceof PeRangeError)) throw e;
+    // The descriptor's bytes are read where they lie (no view made per descriptor).
+    if (!image.span(rva, descriptorSize)) {
       notes.add(`${what} directory at RVA 0x${rva.toString(16)} does not map into the file`);
       break;
     }
-    if (raw.length < descriptorSize) {
+    const raw = image.spanStart;
+    if (image.spanEnd - raw < descriptorSize) {
       notes.add(`${what} descriptor at RVA 0x${rva.toString(16)} is cut short`);
       break;
     }
-    if (isAllZero(raw)) {
+    const bytes = image.r.bytes;
+    if (allZeroAt(bytes, raw, descriptorSize)) {
       if (n === 0) notes.add(`${what} directory at RVA 0x${rva.toString(16)} holds no descriptors`);
       break;
     }
@@ -296,10 +301,10 @@ export function readImportDirectory(ctx: ImportContext, rva: number, delay: bool
     let containsAddresses = false;
     let bound = false;
     if (delay) {
-      const attributes = u32At(raw, 0) as number;
-      nameRva = u32At(raw, 4) as number;
-      iat = u32At(raw, 12) as number;
-      lookup = u32At(raw, 16) as number;
+      const attributes = u32At(bytes, raw) as number;
+      nameRva = u32At(bytes, raw + 4) as number;
+      iat = u32At(bytes, raw + 12) as number;
+      lookup = u32At(bytes, raw + 16) as number;
       // Descriptors from before Visual C++ 6 hold VAs rather than RVAs (32-bit only).
       if (attributes === 0 && ctx.machine === 0x14c) {
         iat = normalizeVa(ctx, iat);
@@ -308,10 +313,10 @@ export function readImportDirectory(ctx: ImportContext, rva: number, delay: bool
         containsAddresses = true;
       }
     } else {
-      lookup = u32At(raw, 0) as number;
-      nameRva = u32At(raw, 12) as number;
-      iat = u32At(raw, 16) as number;
-      bound = (u32At(raw, 4) as number) !== 0;
+      lookup = u32At(bytes, raw) as number;
+      nameRva = u32At(bytes, raw + 12) as number;
+      iat = u32At(bytes, raw + 16) as number;
+      bound = (u32At(bytes, raw + 4) as number) !== 0;
     }
     rva += descriptorSize;
     let maxLength = image.r.length - descriptorOffset;
