@@ -14,6 +14,7 @@ import { MAX_IMAGE_UPLOAD_BYTES } from '../containers/http.js';
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES } from '../projects/files.js';
 import { MAX_ARCHIVE_BYTES } from '../sources/store.js';
 import { loadRiskModel } from '../ml/model.js';
+import { localStoreChecks, sharedStoreCheck } from '../db/health.js';
 
 /** Where a trained risk model would be (later issues); its absence makes readiness `degraded`, never `unready`. */
 /** A usable risk model: the retrained one in the data folder or the shipped one, read and validated (a damaged file is missing). */
@@ -22,16 +23,7 @@ export function modelPresent(p: Platform): boolean {
 }
 
 export function readiness(p: Platform): HealthReady {
-  const check = (fn: () => void): 'ok' | 'failed' => {
-    try {
-      fn();
-      return 'ok';
-    } catch {
-      return 'failed';
-    }
-  };
-  const database = check(() => p.db.prepare('SELECT COUNT(*) FROM pkgscan_users').get());
-  const cache = check(() => p.db.prepare('SELECT COUNT(*) FROM pkgscan_cache WHERE expires_at > ?').get(new Date().toISOString()));
+  const { database, cache } = localStoreChecks(p.db);
   const model = modelPresent(p) ? 'ok' : 'missing';
   const status = database === 'failed' || cache === 'failed' ? 'unready' : model === 'missing' ? 'degraded' : 'ok';
   return { status, checks: { database: { status: database }, cache: { status: cache }, model: { status: model } } };
@@ -40,14 +32,7 @@ export function readiness(p: Platform): HealthReady {
 /** Readiness with the shared PostgreSQL database checked too when there is one (the database check fails with it). */
 export async function readinessWithShared(p: Platform): Promise<HealthReady> {
   const local = readiness(p);
-  if (p.store.dialect !== 'postgres') return local;
-  let shared: 'ok' | 'failed' = 'ok';
-  try {
-    await p.store.get('SELECT COUNT(*) AS n FROM pkgscan_users');
-  } catch {
-    shared = 'failed';
-  }
-  if (shared === 'ok') return local;
+  if (p.store.dialect !== 'postgres' || (await sharedStoreCheck(p.store)) === 'ok') return local;
   return { status: 'unready', checks: { ...local.checks, database: { status: 'failed' } } };
 }
 
