@@ -485,14 +485,50 @@ const EXACT_LIST_LENGTH = 32;
 function withId(list: string[], id: string): string[] {
   if (list.length < EXACT_LIST_LENGTH || Object.isFrozen(list)) return list.concat(id);
   list.push(id);
+  // A long list's fingerprints of its last ids follow it (position modulo the window).
+  const ring = RECENT_PRINTS.get(list);
+  if (ring !== undefined) ring[(list.length - 1) & (RECENT_WINDOW - 1)] = fingerprint(id);
   return list;
 }
 
-/** Events arrive in time order, so a repeat is among the last few ids: looking further back would make big nodes quadratic. */
+/**
+ * Events arrive in time order, so a repeat is among the last few ids: looking further back would make big nodes
+ * quadratic. A power of two (the fingerprint ring is indexed by position modulo it).
+ */
 const RECENT_WINDOW = 64;
 
+/**
+ * Fingerprints of the last RECENT_WINDOW ids of each long list (a host's, a user's), by position modulo the window:
+ * a repeat is looked for among 64 numbers side by side and confirmed on the id, instead of comparing 64 id strings
+ * spread over the heap. Made the first time a list is this long when an id is looked up; kept in step by withId.
+ */
+const RECENT_PRINTS = new WeakMap<readonly string[], Int32Array>();
+
+/** A number from the first eight characters of an id (event ids are hex digits of a hash). */
+function fingerprint(id: string): number {
+  let h = id.length;
+  for (let i = 0, n = Math.min(id.length, 8); i < n; i++) h = (Math.imul(h, 31) + id.charCodeAt(i)) | 0;
+  return h;
+}
+
 function hasRecent(list: readonly string[], id: string): boolean {
-  for (let i = list.length - 1, stop = Math.max(0, list.length - RECENT_WINDOW); i >= stop; i--) if (list[i] === id) return true;
+  const n = list.length;
+  if (n < RECENT_WINDOW) {
+    for (let i = n - 1; i >= 0; i--) if (list[i] === id) return true;
+    return false;
+  }
+  let ring = RECENT_PRINTS.get(list);
+  if (ring === undefined) {
+    ring = new Int32Array(RECENT_WINDOW);
+    for (let i = n - RECENT_WINDOW; i < n; i++) ring[i & (RECENT_WINDOW - 1)] = fingerprint(list[i] as string);
+    RECENT_PRINTS.set(list, ring);
+  }
+  const print = fingerprint(id);
+  for (let slot = 0; slot < RECENT_WINDOW; slot++) {
+    if (ring[slot] !== print) continue;
+    // The position among the last RECENT_WINDOW whose slot this is.
+    if (list[n - RECENT_WINDOW + ((slot - n) & (RECENT_WINDOW - 1))] === id) return true;
+  }
   return false;
 }
 
