@@ -65,8 +65,10 @@ describe('canonicalEventText', () => {
     const names = ['b', 'a', 'A', 'é', '10', '9', '_', 'aa', 'ab'];
     let seed = 5;
     const next = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
     };
     const escapes = ['"', '\\', '\n', '\u0001', '\ud800', '\udfff', 'é', '\u2028'];
     for (let t = 0; t < 400; t++) {

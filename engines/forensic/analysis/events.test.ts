@@ -35,8 +35,10 @@ describe('EventTable', () => {
   it('rebuilds the time texts of many seconds, minutes, days and years as toISOString writes them, read in any order', () => {
     let seed = 3;
     const next = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
     };
     const texts: string[] = [];
     for (let i = 0; i < 3000; i++) {
