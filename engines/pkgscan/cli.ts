@@ -52,11 +52,12 @@ Usage:
       files, maintainers. Exit 3 when the newer release escalates (docs/pkgscan-diffs.md).
   pkgscan worker [--supervised] [--tick-ms MS]
       Runs the scheduled monitoring checks of watched packages until SIGTERM or SIGINT (docs/pkgscan-monitoring.md);
-      the state is in $VITRINE_HOME/vitrine.db, so a restart loses nothing. The workstation starts it with
-      --supervised: it then ends when its parent process does.
+      the state is in the store ($VITRINE_HOME/vitrine.db, or the shared database with PKGSCAN_DATABASE_URL), so a
+      restart loses nothing. The workstation starts it with --supervised: it then ends when its parent process does.
   pkgscan train-model DIR [--output FILE]
       Retrains the risk model from a labelled folder (a GROUND_TRUTH.json beside the archives, read as bytes only);
-      default output $VITRINE_HOME/pkgscan/model.json (docs/pkgscan-ml.md).
+      default output pkgscan/model.json in $PKGSCAN_STORE_DIR (where every server of a team reads it), else in
+      $VITRINE_HOME (docs/pkgscan-ml.md).
 ${ADVISORIES_HELP}
 ${STORAGE_HELP}
   pkgscan --version | --help

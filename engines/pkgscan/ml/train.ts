@@ -9,6 +9,7 @@ import { matrixFromRows, predict, Random, rocAuc, trainGbdt, type GbdtModel, typ
 import { validate } from '../../core/validation.js';
 import { flaggedMalicious, runAnalyzers } from '../analyzers/risk.js';
 import { defaultResourcesDir } from '../config.js';
+import { storeDirFromEnv } from '../db/url.js';
 import { openRelease } from '../package/open.js';
 import { archiveFindings } from '../scans/analysis.js';
 import { extractFeatures, FEATURE_NAMES, FEATURE_SET_ID } from './features.js';
@@ -222,12 +223,21 @@ export function trainRiskModel(corpus: LabelledCorpus, opts: TrainOptions = {}):
   return { text: serializeRiskModel(file, gbdt), cv, gbdt };
 }
 
-/** `pkgscan train-model <labelled folder> [--output file]`: default output $VITRINE_HOME/pkgscan/model.json (found before the shipped one). */
+/**
+ * Where a retrained model goes by default: `pkgscan/model.json` in the folder the servers read it from (found before the
+ * shipped one): PKGSCAN_STORE_DIR when set (a team's shared folder), else VITRINE_HOME; undefined when neither is set.
+ */
+export function defaultModelOutput(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const home = env['VITRINE_HOME'];
+  const dir = storeDirFromEnv(env) ?? (home !== undefined && home !== '' ? home : undefined);
+  return dir !== undefined ? path.join(dir, 'pkgscan', 'model.json') : undefined;
+}
+
+/** `pkgscan train-model <labelled folder> [--output file]`: default output defaultModelOutput(). */
 export async function trainModelCommand(rest: readonly string[], values: { output?: string | undefined }, _io?: unknown): Promise<CliResult> {
   if (rest.length !== 1) throw new UsageError('train-model takes one argument: the labelled folder (with GROUND_TRUTH.json)');
-  const home = process.env['VITRINE_HOME'];
-  const output = values.output ?? (home !== undefined && home !== '' ? path.join(home, 'pkgscan', 'model.json') : undefined);
-  if (output === undefined) throw new UsageError('pass --output or set VITRINE_HOME');
+  const output = values.output ?? defaultModelOutput();
+  if (output === undefined) throw new UsageError('pass --output or set PKGSCAN_STORE_DIR or VITRINE_HOME');
   const corpus = await readLabelledFolder(rest[0]!, defaultResourcesDir());
   const { text, cv } = trainRiskModel(corpus, { description: `labelled folder ${path.basename(path.resolve(rest[0]!))}` });
   mkdirSync(path.dirname(output), { recursive: true });
