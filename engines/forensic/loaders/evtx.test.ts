@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { verifyEvent } from '../event.js';
 import { ingestArtifact } from '../ingest.js';
+import { clipData } from './evtx.js';
 
 const corpus = hasCorpora() ? describe : describe.skip;
 const dirs: string[] = [];
@@ -76,5 +77,19 @@ corpus('evtx loader', () => {
     expect(r.artifact.warningCounts['evtx_chunk_truncated']).toBe(1);
     writeFileSync(path.join(dir, 'not.evtx'), Buffer.from('ElfFile\0 too short'));
     expect(() => ingestArtifact('not.evtx', { evidenceRoot: dir, kind: 'evtx' })).toThrow(/EVTX file header is truncated/);
+  });
+});
+
+describe('event data of a record', () => {
+  it('is kept as it is when it holds no #attributes and no string past 16384 characters, else copied without them and clipped', () => {
+    const plain = { SubjectUserName: 'alice', LogonType: 3, Nested: { a: 'b' } };
+    expect(clipData(plain)).toBe(plain);
+    const long = 'x'.repeat(20000);
+    const odd = { '#attributes': { Name: 'n' }, Script: long, Short: 's' };
+    const out = clipData(odd);
+    expect(out).not.toBe(odd);
+    expect(Object.keys(out)).toEqual(['Script', 'Short']);
+    expect(out['Script']).toBe(`${long.slice(0, 16384)}…`);
+    expect(out['Short']).toBe('s');
   });
 });

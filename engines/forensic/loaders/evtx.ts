@@ -253,7 +253,18 @@ function stripNulls(attributes: Record<string, JsonValue | undefined>): JsonReco
   return out;
 }
 
-function clipData(data: Data): Record<string, JsonValue> {
+/** The data without `#attributes` and with long strings clipped: the object itself when it has neither (most records). */
+export function clipData(data: Data): Data {
+  let plain = true;
+  for (const k in data) {
+    if (!Object.prototype.hasOwnProperty.call(data, k)) continue;
+    const v = data[k];
+    if (k === '#attributes' || (typeof v === 'string' && v.length > 16384)) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain && Object.getPrototypeOf(data) === Object.prototype) return data;
   const out: Record<string, JsonValue> = {};
   for (const k in data) {
     if (k === '#attributes' || !Object.prototype.hasOwnProperty.call(data, k)) continue;
