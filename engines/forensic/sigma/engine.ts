@@ -287,14 +287,35 @@ export class MatchEngine {
     private readonly bindings: readonly (readonly Binding[])[],
   ) {}
 
+  /**
+   * The pre-filter of each list of variants met so far (by the rules and bindings it holds): sources that accept the
+   * same rules (the event ids of one channel, most often) share one automaton and its kept scans.
+   */
+  private readonly filters = new Map<string, Pick<Bucket, 'always' | 'wide' | 'index'>>();
+  private readonly bindingIds = new Map<Binding, number>();
+
   private bucket(src: SourceId): Bucket {
     const key = keyOf(src);
     let b = this.buckets.get(key);
     if (b !== undefined) return b;
     const variants: Variant[] = [];
+    const ids: number[] = [];
     this.bindings.forEach((list, rule) => {
-      for (const binding of list) if (binding.accepts(src)) variants.push({ rule, binding });
+      for (const binding of list)
+        if (binding.accepts(src)) {
+          variants.push({ rule, binding });
+          let id = this.bindingIds.get(binding);
+          if (id === undefined) this.bindingIds.set(binding, (id = this.bindingIds.size));
+          ids.push(id);
+        }
     });
+    const filterKey = ids.join(',');
+    const known = this.filters.get(filterKey);
+    if (known !== undefined) {
+      b = { variants, always: known.always, wide: known.wide, index: known.index, seen: new Uint32Array(variants.length), epoch: 0 };
+      this.buckets.set(key, b);
+      return b;
+    }
     const always: number[] = [];
     const wide: number[] = [];
     const entries: { needle: string; variant: number }[] = [];
@@ -311,6 +332,7 @@ export class MatchEngine {
       }
     });
     b = { variants, always, wide, index: entries.length > 0 ? new NeedleAutomaton(entries) : null, seen: new Uint32Array(variants.length), epoch: 0 };
+    this.filters.set(filterKey, { always: b.always, wide: b.wide, index: b.index });
     this.buckets.set(key, b);
     return b;
   }
