@@ -6,6 +6,7 @@ import type { FeatureMatrix } from './dataset.js';
 import { sigmoid, type JsonValue, type TrainingData } from './gbdt.js';
 import { minimizeLbfgs } from './optimize.js';
 import type { ShapExplanation } from './treeshap.js';
+import { WASM } from './linfit.wasm.js';
 
 /**
  * margin(x) = intercept + sum_i weights[i] * (x[i] - mean[i]) / scale[i], with a missing x[i] taken as mean[i].
@@ -69,15 +70,93 @@ export function standardization(x: FeatureMatrix): { mean: Float64Array; scale: 
   return { mean, scale };
 }
 
-/** The standardised matrix (missing values become 0, the mean). */
-function standardized(x: FeatureMatrix, mean: Float64Array, scale: Float64Array): Float64Array {
-  const z = new Float64Array(x.rows * x.cols);
+/** The standardised matrix into z (missing values become 0, the mean). */
+function standardizeInto(x: FeatureMatrix, mean: Float64Array, scale: Float64Array, z: Float64Array): void {
   for (let r = 0; r < x.rows; r++)
     for (let f = 0; f < x.cols; f++) {
       const v = x.data[r * x.cols + f]!;
       z[r * x.cols + f] = v === v ? (v - mean[f]!) / scale[f]! : 0;
     }
-  return z;
+}
+
+/** Largest standardised matrix the kernel takes; above it the JavaScript loops run. */
+const KERNEL_LIMIT = 256 << 20;
+
+/**
+ * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
+ * they come with the DOM library, which engine code does not load).
+ */
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
+}
+
+/** linfit.wat's exports. */
+interface LinfitExports {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  margins(z: number, rows: number, d: number, theta: number, b: number, out: number): void;
+  gradient(z: number, rows: number, d: number, r: number, out: number): void;
+}
+
+/** The fit kernel: z, residuals, margins, weights and gradient sums laid out in its memory for one fit. */
+class Linfit {
+  readonly exports: LinfitExports;
+  z = new Float64Array(0);
+  resid = new Float64Array(0);
+  margins = new Float64Array(0);
+  private theta = new Float64Array(0);
+  private out = new Float64Array(0);
+  private n = 0;
+  private d = 0;
+  private at = { z: 0, r: 0, m: 0, theta: 0, out: 0 };
+
+  constructor() {
+    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+    this.exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), {}).exports as LinfitExports;
+  }
+
+  layout(n: number, d: number): this {
+    const z = 0;
+    // 16 spare bytes after z: the gradient kernel's lane pair reads one value past the last row when d is odd.
+    const r = z + n * d * 8 + 16;
+    const m = r + n * 8;
+    const theta = m + n * 8;
+    const out = theta + (d + 2) * 8;
+    const total = out + (d + 2) * 8;
+    const memory = this.exports.memory;
+    if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / 65536));
+    const buffer = memory.buffer;
+    this.n = n;
+    this.d = d;
+    this.at = { z, r, m, theta, out };
+    this.z = new Float64Array(buffer, z, n * d);
+    new Float64Array(buffer, z + n * d * 8, 2).fill(0);
+    this.resid = new Float64Array(buffer, r, n);
+    this.margins = new Float64Array(buffer, m, n);
+    this.theta = new Float64Array(buffer, theta, d + 2);
+    this.out = new Float64Array(buffer, out, d + 2);
+    return this;
+  }
+
+  /** margins := z theta + theta[d]. */
+  matVec(theta: Float64Array): void {
+    this.theta.set(theta.subarray(0, this.d));
+    this.exports.margins(this.at.z, this.n, this.d, this.at.theta, theta[this.d]!, this.at.m);
+  }
+
+  /** grad[0..d) := z^T resid. */
+  transposedMatVec(grad: Float64Array): void {
+    this.exports.gradient(this.at.z, this.n, this.d, this.at.r, this.at.out);
+    grad.set(this.out.subarray(0, this.d));
+  }
+}
+
+let sharedLinfit: Linfit | null = null;
+
+/** The shared fit kernel, compiled on first use. */
+function linfit(): Linfit {
+  sharedLinfit ??= new Linfit();
+  return sharedLinfit;
 }
 
 /** out[i] = b + sum_f theta[f] z[i * d + f], four rows per pass over theta. */
@@ -145,26 +224,31 @@ export function trainLogistic(data: TrainingData, params: LogisticParams = {}): 
   if (!(l2 >= 0 && Number.isFinite(l2))) throw new VitrineError('validation_failed', 'invalid training parameter: l2');
   const w = data.weights;
   const { mean, scale } = params.standardize === false ? { mean: new Float64Array(d), scale: new Float64Array(d).fill(1) } : standardization(x);
-  const z = standardized(x, mean, scale);
+  // The standardised matrix in the WebAssembly kernel's memory when it fits (SIMD margins and z^T r), else here.
+  const k = n * d * 8 <= KERNEL_LIMIT ? linfit().layout(n, d) : null;
+  const z = k ? k.z : new Float64Array(n * d);
+  standardizeInto(x, mean, scale, z);
   // Parameters: d weights, then the intercept.
-  const margins = new Float64Array(n);
-  const resid = new Float64Array(n);
+  const margins = k ? k.margins : new Float64Array(n);
+  const resid = k ? k.resid : new Float64Array(n);
   const fg = (theta: Float64Array, grad: Float64Array): number => {
-    matVec(z, n, d, theta, theta[d]!, margins);
+    if (k) k.matVec(theta);
+    else matVec(z, n, d, theta, theta[d]!, margins);
     let loss = 0;
     let gb = 0;
-    for (let k = 0; k < n; k++) {
-      const m = margins[k]!;
-      const yk = y[k]!;
-      const wk = w ? w[k]! : 1;
+    for (let i = 0; i < n; i++) {
+      const m = margins[i]!;
+      const yi = y[i]!;
+      const wi = w ? w[i]! : 1;
       // log(1 + e^m) - y m and sigmoid(m) from one e = exp(-|m|), without overflow.
       const e = Math.exp(-Math.abs(m));
-      loss += wk * ((m > 0 ? m : 0) + Math.log1p(e) - yk * m);
-      const r = wk * ((m >= 0 ? 1 / (1 + e) : e / (1 + e)) - yk);
-      resid[k] = r;
+      loss += wi * ((m > 0 ? m : 0) + Math.log1p(e) - yi * m);
+      const r = wi * ((m >= 0 ? 1 / (1 + e) : e / (1 + e)) - yi);
+      resid[i] = r;
       gb += r;
     }
-    transposedMatVec(z, n, d, resid, grad);
+    if (k) k.transposedMatVec(grad);
+    else transposedMatVec(z, n, d, resid, grad);
     grad[d] = gb;
     for (let f = 0; f < d; f++) {
       loss += 0.5 * l2 * theta[f]! ** 2;

@@ -1,0 +1,116 @@
+;; The logistic regression trainer's matrix kernels (linear.ts trainLogistic): margins z theta + b and the gradient
+;; z^T r over a row-major matrix of standardised values, two features per f64x2 lane pair. The sums run in a fixed
+;; order, so fits are deterministic; they differ from a one-feature-at-a-time loop only by rounding.
+;;
+;; Memory (all f64, byte addresses chosen by the caller): z rows x d values; theta d weights; r rows residuals;
+;; out rows margins (`margins`) or d gradient sums (`gradient`).
+(module
+  (memory (export "memory") 1)
+
+  ;; out[i] = b + sum over f of theta[f] z[i][f], four rows per pass over theta.
+  (func (export "margins") (param $z i32) (param $rows i32) (param $d i32) (param $theta i32) (param $b f64) (param $out i32)
+    (local $i i32) (local $f i32) (local $rowBytes i32) (local $pairs i32) (local $p0 i32) (local $p1 i32) (local $p2 i32) (local $p3 i32)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $t v128) (local $s0 f64) (local $s1 f64) (local $s2 f64) (local $s3 f64)
+    (local $tf f64)
+    (local.set $rowBytes (i32.shl (local.get $d) (i32.const 3)))
+    (local.set $pairs (i32.and (local.get $rowBytes) (i32.const -16)))
+    (local.set $i (i32.const 0))
+    (block $quadsDone
+      (loop $quads
+        (br_if $quadsDone (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $rows)))
+        (local.set $p0 (i32.add (local.get $z) (i32.mul (local.get $i) (local.get $rowBytes))))
+        (local.set $p1 (i32.add (local.get $p0) (local.get $rowBytes)))
+        (local.set $p2 (i32.add (local.get $p1) (local.get $rowBytes)))
+        (local.set $p3 (i32.add (local.get $p2) (local.get $rowBytes)))
+        (local.set $a0 (v128.const f64x2 0 0))
+        (local.set $a1 (v128.const f64x2 0 0))
+        (local.set $a2 (v128.const f64x2 0 0))
+        (local.set $a3 (v128.const f64x2 0 0))
+        (local.set $f (i32.const 0))
+        (block $pairsDone
+          (loop $pairLoop
+            (br_if $pairsDone (i32.ge_u (local.get $f) (local.get $pairs)))
+            (local.set $t (v128.load (i32.add (local.get $theta) (local.get $f))))
+            (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (local.get $t) (v128.load (i32.add (local.get $p0) (local.get $f))))))
+            (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (local.get $t) (v128.load (i32.add (local.get $p1) (local.get $f))))))
+            (local.set $a2 (f64x2.add (local.get $a2) (f64x2.mul (local.get $t) (v128.load (i32.add (local.get $p2) (local.get $f))))))
+            (local.set $a3 (f64x2.add (local.get $a3) (f64x2.mul (local.get $t) (v128.load (i32.add (local.get $p3) (local.get $f))))))
+            (local.set $f (i32.add (local.get $f) (i32.const 16)))
+            (br $pairLoop)))
+        (local.set $s0 (f64.add (local.get $b) (f64.add (f64x2.extract_lane 0 (local.get $a0)) (f64x2.extract_lane 1 (local.get $a0)))))
+        (local.set $s1 (f64.add (local.get $b) (f64.add (f64x2.extract_lane 0 (local.get $a1)) (f64x2.extract_lane 1 (local.get $a1)))))
+        (local.set $s2 (f64.add (local.get $b) (f64.add (f64x2.extract_lane 0 (local.get $a2)) (f64x2.extract_lane 1 (local.get $a2)))))
+        (local.set $s3 (f64.add (local.get $b) (f64.add (f64x2.extract_lane 0 (local.get $a3)) (f64x2.extract_lane 1 (local.get $a3)))))
+        (if (i32.lt_u (local.get $f) (local.get $rowBytes))
+          (then
+            (local.set $tf (f64.load (i32.add (local.get $theta) (local.get $f))))
+            (local.set $s0 (f64.add (local.get $s0) (f64.mul (local.get $tf) (f64.load (i32.add (local.get $p0) (local.get $f))))))
+            (local.set $s1 (f64.add (local.get $s1) (f64.mul (local.get $tf) (f64.load (i32.add (local.get $p1) (local.get $f))))))
+            (local.set $s2 (f64.add (local.get $s2) (f64.mul (local.get $tf) (f64.load (i32.add (local.get $p2) (local.get $f))))))
+            (local.set $s3 (f64.add (local.get $s3) (f64.mul (local.get $tf) (f64.load (i32.add (local.get $p3) (local.get $f))))))))
+        (f64.store offset=0 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 3))) (local.get $s0))
+        (f64.store offset=8 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 3))) (local.get $s1))
+        (f64.store offset=16 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 3))) (local.get $s2))
+        (f64.store offset=24 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 3))) (local.get $s3))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $quads)))
+    ;; The last rows one at a time.
+    (block $rowsDone
+      (loop $rowLoop
+        (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $rows)))
+        (local.set $p0 (i32.add (local.get $z) (i32.mul (local.get $i) (local.get $rowBytes))))
+        (local.set $s0 (local.get $b))
+        (local.set $f (i32.const 0))
+        (block $done
+          (loop $next
+            (br_if $done (i32.ge_u (local.get $f) (local.get $rowBytes)))
+            (local.set $s0 (f64.add (local.get $s0) (f64.mul (f64.load (i32.add (local.get $theta) (local.get $f))) (f64.load (i32.add (local.get $p0) (local.get $f))))))
+            (local.set $f (i32.add (local.get $f) (i32.const 8)))
+            (br $next)))
+        (f64.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 3))) (local.get $s0))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $rowLoop))))
+
+  ;; out[f] = sum over i of r[i] z[i][f], rows two at a time (pairs of features per lane pair).
+  (func (export "gradient") (param $z i32) (param $rows i32) (param $d i32) (param $r i32) (param $out i32)
+    (local $i i32) (local $f i32) (local $rowBytes i32) (local $p0 i32) (local $p1 i32) (local $r0 v128) (local $r1 v128)
+    (local $o i32)
+    (local.set $rowBytes (i32.shl (local.get $d) (i32.const 3)))
+    (memory.fill (local.get $out) (i32.const 0) (i32.add (local.get $rowBytes) (i32.const 8)))
+    (local.set $i (i32.const 0))
+    (block $pairsDone
+      (loop $rowPairs
+        (br_if $pairsDone (i32.gt_u (i32.add (local.get $i) (i32.const 2)) (local.get $rows)))
+        (local.set $p0 (i32.add (local.get $z) (i32.mul (local.get $i) (local.get $rowBytes))))
+        (local.set $p1 (i32.add (local.get $p0) (local.get $rowBytes)))
+        (local.set $r0 (v128.load64_splat (i32.add (local.get $r) (i32.shl (local.get $i) (i32.const 3)))))
+        (local.set $r1 (v128.load64_splat offset=8 (i32.add (local.get $r) (i32.shl (local.get $i) (i32.const 3)))))
+        (local.set $f (i32.const 0))
+        ;; The out buffer has one spare f64 after d, so an odd d runs its last feature in a lane pair too (the
+        ;; spare lane reads one value past the row, which lands in the spare slot and is never used).
+        (block $done
+          (loop $next
+            (br_if $done (i32.ge_u (local.get $f) (local.get $rowBytes)))
+            (local.set $o (i32.add (local.get $out) (local.get $f)))
+            (v128.store (local.get $o)
+              (f64x2.add (v128.load (local.get $o))
+                (f64x2.add
+                  (f64x2.mul (local.get $r0) (v128.load (i32.add (local.get $p0) (local.get $f))))
+                  (f64x2.mul (local.get $r1) (v128.load (i32.add (local.get $p1) (local.get $f)))))))
+            (local.set $f (i32.add (local.get $f) (i32.const 16)))
+            (br $next)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $rowPairs)))
+    (if (i32.lt_u (local.get $i) (local.get $rows))
+      (then
+        (local.set $p0 (i32.add (local.get $z) (i32.mul (local.get $i) (local.get $rowBytes))))
+        (local.set $r0 (v128.load64_splat (i32.add (local.get $r) (i32.shl (local.get $i) (i32.const 3)))))
+        (local.set $f (i32.const 0))
+        (block $done
+          (loop $next
+            (br_if $done (i32.ge_u (local.get $f) (local.get $rowBytes)))
+            (local.set $o (i32.add (local.get $out) (local.get $f)))
+            (v128.store (local.get $o)
+              (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $r0) (v128.load (i32.add (local.get $p0) (local.get $f))))))
+            (local.set $f (i32.add (local.get $f) (i32.const 16)))
+            (br $next)))))))
