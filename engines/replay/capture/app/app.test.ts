@@ -311,13 +311,13 @@ describe('HTTP on crafted streams', () => {
 });
 
 /** The JA4 specification's example ClientHello fields, with GREASE values added where a browser puts them. */
-function specHello(): Uint8Array {
+function specHello(serverName = 'example.com'): Uint8Array {
   const u16 = (v: number): number[] => [v >> 8, v & 0xff];
   const vec2 = (bytes: number[]): number[] => [...u16(bytes.length), ...bytes];
   const ciphers = [0x0a0a, 0x1301, 0x1302, 0x1303, 0xc02b, 0xc02f, 0xc02c, 0xc030, 0xcca9, 0xcca8, 0xc013, 0xc014, 0x009c, 0x009d, 0x002f, 0x0035];
   const sigs = [0x0403, 0x0804, 0x0401, 0x0503, 0x0805, 0x0501, 0x0806, 0x0601];
   const ext = (type: number, body: number[]): number[] => [...u16(type), ...vec2(body)];
-  const host = [...ascii('example.com')];
+  const host = [...ascii(serverName)];
   const exts: number[][] = [
     ext(0x2a2a, []),
     ext(0x001b, [2, 0, 2]),
@@ -356,6 +356,12 @@ describe('TLS', () => {
     expect(h?.serverName).toBe('example.com');
     expect(h?.alpn).toEqual(['h2', 'http/1.1']);
     expect(h?.ja3String.split(',')[1]?.split('-').map(Number).some(isGrease)).toBe(false);
+  });
+
+  it('escapes a server name with control, backslash or non-ASCII bytes, and reads plain names alike again', () => {
+    expect(parseClientHello(specHello('a\u0001b\\c\u00ffd'))?.serverName).toBe('a\\x01b\\x5cc\\xc3\\xbfd'); // the name's bytes are its UTF-8
+    for (const name of ['example.com', 'a.example.org', 'example.com']) expect(parseClientHello(specHello(name))?.serverName).toBe(name);
+    expect(parseClientHello(specHello('x'.repeat(300)))?.serverName).toBe('x'.repeat(255));
   });
 
   it('remembered fingerprints follow every field they are computed from (GREASE values alone change nothing)', () => {

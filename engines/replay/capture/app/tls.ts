@@ -1,5 +1,6 @@
 // TLS handshake reader: ClientHello (server name, ALPN, JA3, JA4) and ServerHello (version, cipher), from a reassembled TCP stream.
 import { hash } from 'node:crypto';
+import { latin1Token } from './lines.js';
 
 /** Largest handshake message we collect (a ClientHello with post-quantum key shares is a few KiB). */
 const MAX_HANDSHAKE = 64 * 1024;
@@ -228,7 +229,7 @@ export function parseClientHello(b: Uint8Array): TlsClientHello | undefined {
             while (list.need(3)) {
               const kind = list.u8();
               const name = list.vec(2);
-              if (kind === 0 && serverName === undefined) serverName = printable(b.subarray(name.at, name.end));
+              if (kind === 0 && serverName === undefined) serverName = printable(b, name.at, name.end);
             }
             break;
           }
@@ -251,9 +252,8 @@ export function parseClientHello(b: Uint8Array): TlsClientHello | undefined {
             const list = body.vec(2);
             while (list.need(1)) {
               const p = list.vec(1);
-              const bytes = b.subarray(p.at, p.end);
-              if (firstAlpn === undefined) firstAlpn = bytes;
-              alpn.push(printable(bytes));
+              if (firstAlpn === undefined) firstAlpn = b.subarray(p.at, p.end);
+              alpn.push(printable(b, p.at, p.end));
             }
             break;
           }
@@ -269,9 +269,26 @@ export function parseClientHello(b: Uint8Array): TlsClientHello | undefined {
     }
     const ja3String = `${version},${joinNoGrease(ciphers)},${joinNoGrease(extensions)},${joinNoGrease(groups)},${pointFormats.join('-')}`;
     const j4 = fingerprints(ja3String, { version, ciphers, extensions, signatureAlgorithms: sigAlgs, supportedVersions: versions, firstAlpn });
+    // Two literals of fixed shapes in the order of the fields (a spread of the optional name would copy the record).
+    if (serverName === undefined) {
+      return {
+        version,
+        alpn,
+        ciphers,
+        extensions,
+        supportedGroups: groups,
+        pointFormats,
+        signatureAlgorithms: sigAlgs,
+        supportedVersions: versions,
+        ja3String,
+        ja3: j4.ja3,
+        ja4: j4.ja4,
+        ja4Raw: j4.raw,
+      };
+    }
     return {
       version,
-      ...(serverName !== undefined ? { serverName } : {}),
+      serverName,
       alpn,
       ciphers,
       extensions,
@@ -310,7 +327,7 @@ export function parseServerHello(b: Uint8Array): TlsServerHello | undefined {
         if (type === 0x002b && body.need(2)) selected = body.u16();
       }
     }
-    return { version, cipher, extensions, ...(selected !== undefined ? { selectedVersion: selected } : {}) };
+    return selected === undefined ? { version, cipher, extensions } : { version, cipher, extensions, selectedVersion: selected };
   } catch (err) {
     if (err instanceof RangeError) return undefined;
     throw err;
@@ -318,9 +335,20 @@ export function parseServerHello(b: Uint8Array): TlsServerHello | undefined {
 }
 
 /** Host names are ASCII; anything else is escaped so a hostile name cannot carry control characters. */
-function printable(bytes: Uint8Array): string {
+function printable(b: Uint8Array, start: number, end: number): string {
+  const stop = Math.min(end, start + 255);
+  let plain = true;
+  for (let i = start; i < stop && plain; i++) {
+    const c = b[i]!;
+    plain = c >= 0x20 && c < 0x7f && c !== 0x5c;
+  }
+  // The usual name is plain ASCII: its text is the bytes' (and a repeated one comes from the token cache).
+  if (plain) return latin1Token(b, start, stop);
   let s = '';
-  for (const c of bytes.subarray(0, 255)) s += c >= 0x20 && c < 0x7f && c !== 0x5c ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`;
+  for (let i = start; i < stop; i++) {
+    const c = b[i]!;
+    s += c >= 0x20 && c < 0x7f && c !== 0x5c ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`;
+  }
   return s;
 }
 
