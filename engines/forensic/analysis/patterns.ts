@@ -53,6 +53,30 @@ export const IMAGE_PATTERNS: readonly TechniquePattern[] = [
 
 /** Techniques a command line (and image) shows, with the strongest weight each. */
 export function techniquesOfCommand(commandLine: string | null, image: string | null): Map<string, number> {
+  // Command lines and images repeat (services, cron jobs, the same tool on many hosts): short ones are matched once.
+  if ((commandLine?.length ?? 0) > MAX_KEPT_TEXT || (image?.length ?? 0) > MAX_KEPT_TEXT) return matchCommand(commandLine, image);
+  let byImage = keptMatches.get(commandLine);
+  if (byImage === undefined) {
+    if (keptMatches.size >= MAX_KEPT_COMMANDS) keptMatches.clear();
+    keptMatches.set(commandLine, (byImage = new Map()));
+  }
+  let found = byImage.get(image);
+  if (found === undefined) {
+    found = [...matchCommand(commandLine, image)];
+    byImage.set(image, found);
+  }
+  // A new map each call: callers add to it.
+  return new Map(found);
+}
+
+/** Texts longer than this are matched each time. */
+const MAX_KEPT_TEXT = 256;
+/** Command lines whose matches are kept at most (the whole cache is dropped when it is full). */
+const MAX_KEPT_COMMANDS = 50_000;
+/** What matchCommand found, in its order, by command line then image. */
+const keptMatches = new Map<string | null, Map<string | null, readonly (readonly [string, number])[]>>();
+
+function matchCommand(commandLine: string | null, image: string | null): Map<string, number> {
   const out = new Map<string, number>();
   const add = (t: string, w: number): void => {
     if ((out.get(t) ?? 0) < w) out.set(t, w);
