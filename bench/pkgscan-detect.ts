@@ -1,4 +1,4 @@
-// `npm run bench -- pkgscan-detect [--verbose] [--devset DIR] [--dump FILE.jsonl]`: detection of the package analyzers, judged by the verdict's
+// `npm run bench -- pkgscan-detect [--verbose] [--devset DIR] [--dump FILE.jsonl] [--show-held-out]`: detection of the package analyzers, judged by the verdict's
 // `assessment` (malicious or suspicious = flagged), per ecosystem, on the shared corpus and on a development set split by
 // package family into a tuning part and a held-out part (a family never sits on both sides).
 import { createHash } from 'node:crypto';
@@ -17,6 +17,8 @@ const devsetDir = devIdx > 0 ? (process.argv[devIdx + 1] ?? '') : (process.env['
 const resourcesDir = path.join(REPO_ROOT, 'resources');
 const dumpIdx = process.argv.indexOf('--dump');
 const dumpFile = dumpIdx > 0 ? (process.argv[dumpIdx + 1] ?? '') : '';
+/** The held-out side's archives are listed (and dumped) only when asked: tuning reads the tuning side alone. */
+const showHeldOut = process.argv.includes('--show-held-out');
 
 interface Sample {
   readonly set: 'corpus' | 'devset';
@@ -87,7 +89,7 @@ for (const s of samples) {
 }
 if (dumpFile !== '') {
   // one line per archive (side, label, verdict, findings): for reading which rules fire where without rescanning
-  const lines = judged.map((j) => JSON.stringify({ file: path.basename(j.file), set: j.set, side: side(j.family), ecosystem: j.ecosystem, label: j.label, verdict: j.assessment.verdict, chains: j.result.chains.map((c) => ({ title: c.title, severity: c.severity, steps: c.steps.map((st) => `${st.code}@${st.file ?? ''}:${st.line ?? ''}`) })), findings: j.result.findings.map((f) => ({ code: f.code, severity: f.severity, file: f.file, line: f.line, match: (f.match ?? '').slice(0, 200) })) }));
+  const lines = judged.filter((j) => showHeldOut || j.set === 'corpus' || side(j.family) === 'tuning').map((j) => JSON.stringify({ file: path.basename(j.file), set: j.set, side: side(j.family), ecosystem: j.ecosystem, label: j.label, verdict: j.assessment.verdict, chains: j.result.chains.map((c) => ({ title: c.title, severity: c.severity, steps: c.steps.map((st) => `${st.code}@${st.file ?? ''}:${st.line ?? ''}`) })), findings: j.result.findings.map((f) => ({ code: f.code, severity: f.severity, file: f.file, line: f.line, match: (f.match ?? '').slice(0, 200) })) }));
   writeFileSync(dumpFile, `${lines.join('\n')}\n`);
 }
 const flagged = (j: Judged): boolean => j.assessment.verdict === 'malicious' || j.assessment.verdict === 'suspicious';
@@ -111,10 +113,12 @@ console.log(`\n## pkgscan detection: ${judged.length} archives in ${((performanc
 console.log(`development set: ${devsetDir} (${judged.filter((j) => j.set === 'devset').length} archives)`);
 table('shared corpus (all of it; the rules were written against it: tuned-on data)', judged.filter((j) => j.set === 'corpus'));
 table('corpus + development set, tuning families (tuned on)', judged.filter((j) => side(j.family) === 'tuning'));
-table('corpus + development set, held-out families (not looked at while tuning)', judged.filter((j) => side(j.family) === 'held-out'));
+if (showHeldOut) table('corpus + development set, held-out families (not looked at while tuning)', judged.filter((j) => side(j.family) === 'held-out'));
 table('development set, tuning families (tuned on: rules narrowed on their false positives)', judged.filter((j) => j.set === 'devset' && side(j.family) === 'tuning'));
-table('development set, held-out families (not looked at while tuning)', judged.filter((j) => j.set === 'devset' && side(j.family) === 'held-out'));
-table('development set only (benign npm packs; benign PyPI stand-ins built from Debian python3 packages; any malicious samples added by hand)', judged.filter((j) => j.set === 'devset'));
+if (showHeldOut) {
+  table('development set, held-out families (not looked at while tuning)', judged.filter((j) => j.set === 'devset' && side(j.family) === 'held-out'));
+  table('development set only (benign npm packs; benign PyPI stand-ins built from Debian python3 packages; any malicious samples added by hand)', judged.filter((j) => j.set === 'devset'));
+} else console.log('\n(held-out figures and archives are shown only with --show-held-out: measure them once, after tuning)');
 
 const show = (title: string, pick: (r: Judged) => boolean): void => {
   const rs = judged.filter(pick);
@@ -125,13 +129,14 @@ const show = (title: string, pick: (r: Judged) => boolean): void => {
   }
 };
 // which rules raise the benign flags, per side: where the next narrowing should look (tuning side only)
-for (const half of ['tuning', 'held-out'] as const) {
+for (const half of showHeldOut ? (['tuning', 'held-out'] as const) : (['tuning'] as const)) {
   const counts = new Map<string, number>();
   for (const r of judged.filter((j) => j.label === 'benign' && flagged(j) && side(j.family) === half)) {
     for (const code of new Set(r.result.findings.filter((f) => f.severity === 'high' || f.severity === 'critical').map((f) => f.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
   }
   console.log(`\nbenign flagged, ${half}: high/critical codes (releases): ${[...counts].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ') || 'none'}`);
 }
-show('benign flagged', (r) => r.label === 'benign' && flagged(r));
-show('malicious missed', (r) => r.label === 'malicious' && !flagged(r));
-if (verbose) show('malicious only suspicious', (r) => r.label === 'malicious' && r.assessment.verdict === 'suspicious');
+const listed = (r: Judged): boolean => showHeldOut || r.set === 'corpus' || side(r.family) === 'tuning';
+show(`benign flagged${showHeldOut ? '' : ' (tuning side; --show-held-out lists the held-out side too)'}`, (r) => listed(r) && r.label === 'benign' && flagged(r));
+show('malicious missed', (r) => listed(r) && r.label === 'malicious' && !flagged(r));
+if (verbose) show('malicious only suspicious', (r) => listed(r) && r.label === 'malicious' && r.assessment.verdict === 'suspicious');
