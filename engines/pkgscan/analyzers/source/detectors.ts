@@ -16,6 +16,13 @@ export interface DetectorInput {
   readonly path: string;
   /** The npm install hook this text is the command of (hook units only). */
   readonly hook?: HookCommand | undefined;
+  /** The release's own name and its declared dependencies, normalised (`normaliseDependency`). */
+  readonly declared?: ReadonlySet<string> | undefined;
+}
+
+/** A package name as PyPI and npm compare them: lower case, runs of `-`, `_`, `.` as one `-`. */
+export function normaliseDependency(name: string): string {
+  return name.trim().toLowerCase().replace(/[-_.]+/g, '-');
 }
 
 type AnyNode = acorn.Node & Record<string, unknown>;
@@ -116,6 +123,81 @@ function jsEvalDecoded({ code, ast }: DetectorInput): DetectorHit[] {
   };
   walk.full(ast, (n) => {
     if (n.type === 'CallExpression' || n.type === 'NewExpression') visit(n);
+  });
+  return hits;
+}
+
+/** A call that fetches over the network (its callee's text). */
+const JS_NET_CALLEE = /^(?:https?\.(?:get|request)|fetch|\w*\.fetch|axios(?:\.\w+)?|got(?:\.\w+)?|request(?:\.\w+)?|needle(?:\.\w+)?|superagent(?:\.\w+)?|\w*\.(?:get|post|request)|net\.connect|\w*\.createConnection)$/;
+/** Fetched content read from a response in one expression: `(await fetch(u)).text()`, `(await axios.get(u)).data`. */
+const JS_NET_TEXT = /\b(?:fetch|axios(?:\.\w+)?|got(?:\.\w+)?|https?\.get|needle|superagent)\s*\(/;
+/** Events that hand a listener received data. */
+const JS_DATA_EVENT = /^['"`](?:data|end|message|response)['"`]$/;
+/** Without a tree (a decoded literal, a file too big to parse): the response's end listener that evaluates, or an eval of a fetch in one statement. */
+const EVAL_FETCHED_TEXT = /\.on\s*\(\s*['"]end['"][^\n]{0,200}(?<![\w.$])eval\s*\(|(?<![\w.$])(?:eval|Function)\s*\(\s*(?:await\s+)?[^;\n]{0,200}?\b(?:fetch|axios(?:\.\w+)?|https?\.get)\s*\(/g;
+
+/** The function's parameter names (plain, default and rest; destructured names too). */
+function paramNames(fn: AnyNode): string[] {
+  return ((fn['params'] as acorn.Node[] | undefined) ?? []).flatMap((p) => identifiersIn(p));
+}
+
+/**
+ * Code received over the network handed to eval/Function/vm: the evaluated value must come from a fetch. It is a
+ * parameter of a callback given to a network call or to a `data`/`end`/`message` listener (used inside it), a name
+ * assigned from such a parameter or from a fetch (`body += chunk`, `const code = await (await fetch(u)).text()`), or
+ * a fetch in the argument itself. An eval of a function's own parameter (a debugging `_eval(script)` helper) in a file
+ * that also opens a socket is not fetched code.
+ */
+function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [...code.matchAll(EVAL_FETCHED_TEXT)].slice(0, 50).map((m) => ({ offset: m.index, text: m[0] }));
+  // callbacks that receive fetched data: their parameter names, within their text
+  const receivers: { start: number; end: number; names: Set<string> }[] = [];
+  walk.full(ast, (n) => {
+    if (n.type !== 'CallExpression') return;
+    const name = calleeName(node(n));
+    const args = (node(n)['arguments'] as AnyNode[] | undefined) ?? [];
+    const first = args[0];
+    const listener = /\.(?:on|once|addListener|addEventListener)$/.test(name) && first !== undefined && first.type === 'Literal' && JS_DATA_EVENT.test(src(code, first));
+    const callee = node(n)['callee'] as AnyNode;
+    const thenOfFetch = /\.then$/.test(name) && callee.type === 'MemberExpression' && JS_NET_TEXT.test(src(code, callee['object'] as acorn.Node));
+    if (!listener && !thenOfFetch && !JS_NET_CALLEE.test(name)) return;
+    for (const a of args) {
+      if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') continue;
+      const names = new Set(paramNames(a));
+      if (names.size > 0) receivers.push({ start: a.start, end: a.end, names });
+    }
+  });
+  const receivedAt = (id: string, at: number): boolean => receivers.some((r) => r.start <= at && at < r.end && r.names.has(id));
+  // names assigned fetched data (two rounds: `body += chunk`, then `code = body.trim()`); a name reused many times (a
+  // minified bundle's one-letter names) is fetched only when most of its assignments are
+  const assigns: { name: string; value: acorn.Node }[] = [];
+  walk.full(ast, (n) => {
+    const a = node(n);
+    // `const { data } = await axios.get(u)`: each name of a destructuring pattern
+    if (n.type === 'VariableDeclarator' && a['init']) for (const id of identifiersIn(a['id'] as acorn.Node)) assigns.push({ name: id, value: a['init'] as acorn.Node });
+    if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
+  });
+  const count = new Map<string, number>();
+  for (const { name } of assigns) count.set(name, (count.get(name) ?? 0) + 1);
+  const fetched = new Set<string>();
+  const fromNetwork = (value: acorn.Node): boolean => JS_NET_TEXT.test(src(code, value)) || identifiersIn(value).some((i) => fetched.has(i) || receivedAt(i, value.start));
+  for (let round = 0; round < 2; round++) {
+    const hit = new Map<string, number>();
+    for (const { name, value } of assigns) if (fromNetwork(value)) hit.set(name, (hit.get(name) ?? 0) + 1);
+    for (const [name, h] of hit) {
+      const all = count.get(name) ?? 0;
+      if (all <= 2 || h * 2 > all) fetched.add(name);
+    }
+  }
+  const hits: DetectorHit[] = [];
+  walk.full(ast, (n) => {
+    if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
+    const name = calleeName(node(n));
+    if (!EVAL_SINK.test(name) && !(n.type === 'NewExpression' && /^(?:Function|vm\.Script|Script)$/.test(name))) return;
+    const args = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];
+    const body = args[args.length - 1];
+    if (body === undefined) return;
+    if (fromNetwork(body)) hits.push({ offset: n.start, text: src(code, n) });
   });
   return hits;
 }
@@ -283,6 +365,196 @@ function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   return hits;
 }
 
+/** The top-level comma-separated parts of a call's argument text (`(a, f(b, c), 'd')` -> a | f(b, c) | 'd'). */
+function topLevelArgs(call: string): string[] {
+  const inner = call.replace(/^\(/, '').replace(/\)$/, '');
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (quote !== '') {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(inner.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(inner.slice(start).trim());
+  return out;
+}
+
+/** File permission bits that include an execute bit. */
+const hasExecBit = (v: number): boolean => Number.isInteger(v) && v >= 0 && v <= 0o7777 && (v & 0o111) !== 0;
+
+/**
+ * A mode written as a literal that sets an execute bit: `0o755`, `0755`, `'755'`, `493`, `'+x'`, `u+x`, or a mode
+ * that ORs an execute flag in (`st.st_mode | stat.S_IEXEC`). A computed mode (`mode & 0o777`, `0o777 - umask`,
+ * `~umask`) is a file system's permission handling, not making a payload runnable.
+ */
+function literalExecMode(mode: string): boolean {
+  const m = mode.trim().replace(/^(['"`])(.*)\1$/, '$2').trim();
+  if (/^[ugoa]*\+[rwxXst]*x[rwxXst]*$/.test(m)) return true;
+  const oct = /^(?:0o|0)?([0-7]{3,4})$/i.exec(m);
+  if (oct?.[1] !== undefined && /^(?:0o|0)/i.test(m)) return hasExecBit(Number.parseInt(oct[1], 8));
+  if (/^[0-7]{3,4}$/.test(m) && /^(['"`])/.test(mode.trim())) return hasExecBit(Number.parseInt(m, 8));
+  if (/^[1-9]\d{1,3}$/.test(m)) return hasExecBit(Number.parseInt(m, 10));
+  // an execute flag ORed into the mode (no mask or subtraction taking bits away)
+  return /\bS_I(?:EXEC|XUSR|XGRP|XOTH|RWXU)\b/.test(m) && !/[&~-]/.test(m.replace(/\bS_I\w+/g, ''));
+}
+
+/** Names and paths a chmod target stands for: its identifiers, its string literals, and the literals those names are given in the file. */
+function targetWords(target: string, code: string): string[] {
+  const words = new Set<string>();
+  const literal = (s: string): void => {
+    const v = s.replace(/^~\//, '').trim();
+    if (v.length < 3 || /^[./\\]*$/.test(v)) return;
+    words.add(v);
+    const base = v.split(/[\\/]/).pop() ?? '';
+    if (base.length >= 3) words.add(base);
+  };
+  for (const m of target.matchAll(/(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g)) literal(m[2] ?? '');
+  const bare = target.replace(/(['"`])(?:\\.|(?!\1)[^\\\n])*\1/g, ' ');
+  for (const m of bare.matchAll(/[A-Za-z_$][\w$]*/g)) {
+    const id = m[0];
+    if (/^(?:os|fs|fsp|path|join|resolve|this|self|__dirname|process|cwd|tmpdir|homedir|expanduser|await|require|promises|sync|Sync)$/.test(id) || id.length < 2) continue;
+    words.add(id);
+    const given = new RegExp(`(?:^|[\\s;,(])(?:const|let|var)?\\s*${id.replace(/\$/g, '\\$')}\\s*=\\s*([^\\n;]{1,300})`, 'gm');
+    for (const g of code.matchAll(given)) for (const l of (g[1] ?? '').matchAll(/(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g)) literal(l[2] ?? '');
+  }
+  return [...words];
+}
+
+/** Where something is started: a process or shell call (its argument text follows), or a shell command line. */
+const RUN_SINK = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|system|popen|startfile|Popen|call|run|check_call|check_output|getoutput|execv\w*|execl\w*)\s*\(|\bStart-Process\b/g;
+/** `chmod +x tool`, `chmod 755 "$BIN"`, and in code `'chmod +x ' + dest` or `` `chmod +x ${dest}` ``. */
+const SHELL_CHMOD = /\bchmod\s+(?:-\w+\s+)*([ugoa]*\+[rwxXst]*x[rwxXst]*|[0-7]{3,4})\s+(?:['"`]\s*\+\s*([\w$.]+)|\$\{([^}]{1,200})\}|"?([^\s;&|'"`)]+))/g;
+const CALL_CHMOD = /\bchmod(?:Sync)?\s*\(/g;
+
+/**
+ * Makes a file runnable and then runs that file: a chmod with a literal execute mode (`chmod(p, 0o755)`, `chmod +x p`,
+ * `st_mode | S_IEXEC`) of a target that a process, shell or system call of the same file later starts (the same name,
+ * or the path that name is given). A computed mode (an emulated file system's `mode & 0o777`, a script installer's
+ * `0o777 - umask`) or a file made executable for later use and never started here is not a download-and-run.
+ */
+function chmodThenRun({ code }: DetectorInput): DetectorHit[] {
+  const hits: DetectorHit[] = [];
+  const chmods: { offset: number; end: number; text: string; target: string }[] = [];
+  for (const m of code.matchAll(CALL_CHMOD)) {
+    const open = m.index + m[0].length - 1;
+    const call = balanced(code, open);
+    const [target, mode] = topLevelArgs(call);
+    if (target !== undefined && mode !== undefined && literalExecMode(mode)) chmods.push({ offset: m.index, end: open + call.length, text: code.slice(m.index, open) + call, target });
+    if (chmods.length > 50) break;
+  }
+  for (const m of code.matchAll(SHELL_CHMOD)) {
+    const target = m[2] ?? m[3] ?? m[4];
+    if (target !== undefined && (m[1] === undefined || literalExecMode(m[1]))) chmods.push({ offset: m.index, end: m.index + m[0].length, text: m[0], target });
+    if (chmods.length > 100) break;
+  }
+  if (chmods.length === 0) return hits;
+  const runs: { start: number; end: number; text: string }[] = [];
+  for (const m of code.matchAll(RUN_SINK)) {
+    if (m[0].endsWith('(')) {
+      const open = m.index + m[0].length - 1;
+      const args = balanced(code, open);
+      runs.push({ start: m.index, end: open + args.length, text: args.slice(0, 2000) });
+    } else {
+      const eol = code.indexOf('\n', m.index);
+      runs.push({ start: m.index, end: eol < 0 ? code.length : eol, text: code.slice(m.index, eol < 0 ? code.length : eol) });
+    }
+    if (runs.length > 500) break;
+  }
+  // shell command lines that start a path: `&& ./tool`, `; "$BIN" --flag`, `nohup ~/.cache/x &`
+  for (const m of code.matchAll(/(?:&&|;|\|\||^)[ \t]*(?:nohup\s+|exec\s+|sh\s+|bash\s+)?((?:\.{0,2}\/|~\/|"?\$)[^\s;&|]+)/gm)) {
+    runs.push({ start: m.index, end: m.index + m[0].length, text: m[1] ?? '' });
+    if (runs.length > 2000) break;
+  }
+  for (const c of chmods) {
+    const words = targetWords(c.target, code);
+    if (words.length === 0) continue;
+    // the chmod's own command (`execSync('chmod +x ' + dest)`) does not run the file
+    const started = runs.some((r) => !(r.start <= c.offset && c.offset < r.end) && !/^\s*\(?\s*['"`]?chmod\b/.test(r.text) && words.some((w) => (/^[A-Za-z_$][\w$]*$/.test(w) ? new RegExp(`(?<!\\w)${w.replace(/\$/g, '\\$')}(?![\\w$])`).test(r.text) : r.text.includes(w))));
+    if (started) hits.push({ offset: c.offset, text: c.text });
+  }
+  return hits;
+}
+
+/** A pip install written in code: a command string, an argument list, or pip's own main. */
+const PY_PIP_INSTALL = /\bpip3?\s+install\b([^\n'"]{0,300})|['"]pip3?['"]\s*,\s*['"]install['"]\s*((?:,\s*[^,\])\n]{1,100}){0,10})|\bpip(?:\._internal)?\.main\s*\(\s*\[\s*['"]install['"]\s*((?:,\s*[^,\])\n]{1,100}){0,10})/g;
+
+/** The package names a pip install names (options and version specifiers left out); `null` for a name computed at run time (an f-string field, a variable in an argument list). */
+function pipInstallNames(args: string, list: boolean): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (const raw of args.split(list ? /,/ : /\s+/)) {
+    const item = raw.trim();
+    if (item === '') continue;
+    if (list && !/^[rbuf]?['"]/.test(item)) {
+      out.push(null);
+      continue;
+    }
+    const t = item.replace(/^[rbuf]?['"]|['"]$/g, '').trim();
+    if (t === '' || t.startsWith('-')) continue;
+    if (/[{}]/.test(t)) {
+      out.push(null);
+      continue;
+    }
+    const name = /^([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(t)?.[1];
+    if (name !== undefined) out.push(name);
+  }
+  return out;
+}
+
+/** Whether the statement at `offset` runs when the module is imported: no enclosing `def` or `class` by indentation. */
+function atModuleLevel(code: string, offset: number): boolean {
+  const lineStart = code.lastIndexOf('\n', offset - 1) + 1;
+  let indent = /^[ \t]*/.exec(code.slice(lineStart))?.[0].length ?? 0;
+  let pos = lineStart - 1;
+  while (indent > 0 && pos > 0) {
+    const start = code.lastIndexOf('\n', pos - 1) + 1;
+    const line = code.slice(start, pos);
+    pos = start - 1;
+    if (line.trim() === '') continue;
+    const ind = /^[ \t]*/.exec(line)?.[0].length ?? 0;
+    if (ind >= indent) continue;
+    if (/^\s*(?:async\s+def|def|class)\b/.test(line)) return false;
+    indent = ind;
+  }
+  return true;
+}
+
+/**
+ * A module that installs, when it is imported, a package its metadata does not declare: statements at module level
+ * (an `except ImportError:` fallback included) that run pip for a name missing from the release's dependencies, or
+ * for a name computed at run time. The installed code never passes a dependency review; a package that needs a
+ * library declares it. setup.py (install time, read by py_pip_install_at_runtime), `__main__.py` and command-line
+ * helpers inside functions are not import time.
+ */
+function pyImportTimeInstall({ code, path: file, declared }: DetectorInput): DetectorHit[] {
+  if (/(?:^|\/)(?:setup|__main__|conftest)\.py$/.test(file)) return [];
+  const known = declared ?? new Set<string>();
+  const hits: DetectorHit[] = [];
+  for (const m of code.matchAll(PY_PIP_INSTALL)) {
+    if (!atModuleLevel(code, m.index)) continue;
+    // a command string must be handed to something that runs it on its line (not a docstring or a message)
+    if (m[1] !== undefined && !/\b(?:system|popen|Popen|run|call|check_call|check_output|getoutput|getstatusoutput|spawn\w*)\s*\(/.test(code.slice(code.lastIndexOf('\n', m.index) + 1, m.index))) continue;
+    const names = m[1] !== undefined ? pipInstallNames(m[1], false) : pipInstallNames(m[2] ?? m[3] ?? '', true);
+    // `'pip install ' + name`, `'pip install %s' % name`: the name is computed
+    if (m[1] !== undefined && /^['"]\s*(?:\+|%|\.format\b)/.test(code.slice(m.index + m[0].length, m.index + m[0].length + 20))) names.push(null);
+    if (names.length === 0) continue;
+    if (names.some((n) => n === null || !known.has(normaliseDependency(n)))) hits.push({ offset: m.index, text: m[0] });
+    if (hits.length > 20) break;
+  }
+  return hits;
+}
+
 function pyCmdclassInstall({ code, path }: DetectorInput): DetectorHit[] {
   if (!/(^|\/)setup\.py$/.test(path) || !/\bcmdclass\b/.test(code)) return [];
   const hits: DetectorHit[] = [];
@@ -320,6 +592,7 @@ function npmHook(runs: 'ordinary' | 'package_code' | 'shell'): (input: DetectorI
 
 export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorInput) => DetectorHit[]>> = {
   js_eval_decoded: jsEvalDecoded,
+  js_eval_fetched: jsEvalFetched,
   js_detached_spawn: jsDetachedSpawn,
   js_env_serialise: jsEnvSerialise,
   js_dynamic_require: jsDynamicRequire,
@@ -327,6 +600,8 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
   py_exec_decoded: pyExecDecoded,
   py_cmdclass_install: pyCmdclassInstall,
   pth_executable: pthExecutable,
+  chmod_then_run: chmodThenRun,
+  py_import_time_install: pyImportTimeInstall,
   npm_hook_ordinary: npmHook('ordinary'),
   npm_hook_code: npmHook('package_code'),
   npm_hook_shell: npmHook('shell'),
@@ -335,6 +610,7 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
 /** A cheap test on the raw text before a detector needs the parse: a file without it cannot give a hit. */
 export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
   js_eval_decoded: /\beval\b|\bFunction\b|runIn\w*Context|compileFunction|\bScript\b/,
+  js_eval_fetched: /\beval\b|\bFunction\b|runIn\w*Context|compileFunction|\bScript\b/,
   js_detached_spawn: /\bdetached\b|\bwindowsHide\b/,
   js_env_serialise: /process\.env/,
   js_dynamic_require: /\brequire\s*\(/,
@@ -342,6 +618,8 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
   py_exec_decoded: /./,
   py_cmdclass_install: /./,
   pth_executable: /./,
+  chmod_then_run: /\bchmod/,
+  py_import_time_install: /\bpip/,
   npm_hook_ordinary: /./,
   npm_hook_code: /./,
   npm_hook_shell: /./,

@@ -4,7 +4,7 @@ import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, type ChainInput } from '../chains.js';
 import { ATTACK_CHAIN_CODE } from '../chains.js';
 import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFinding, Severity } from '../types.js';
-import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, type DetectorHit } from './detectors.js';
+import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { installTimeFiles, npmHooks, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
 import { boundMatch, languageOf, Lines, MAX_SCAN_BYTES, readJs, stripPythonComments, type JsSource, type SourceLanguage } from './text.js';
@@ -94,7 +94,7 @@ function tests(re: RegExp, code: string): boolean {
   return ok;
 }
 
-function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, depth = 0): RuleHit[] {
+function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSignal | undefined, declared: ReadonlySet<string>, depth = 0): RuleHit[] {
   // JavaScript is parsed (comments blanked, tree for the detectors) only once a rule's pattern or precheck matches the raw text: most files match nothing
   const parseJs = unit.language === 'javascript' && unit.decoded !== true;
   let js: JsSource | null = null;
@@ -109,18 +109,17 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     if (rule.onlyInInstallHook && !unit.installTime) continue;
     const pre = rule.rawText ? unit.text : raw;
     if (!rule.all.every((re) => tests(re, pre))) continue;
-    if (rule.detector === null ? !rule.patterns.some((re) => tests(re, pre)) : !DETECTOR_PRECHECK[rule.detector].test(pre)) continue;
+    // a rule may have patterns, a detector, or both (hits of either)
+    if (!rule.patterns.some((re) => tests(re, pre)) && (rule.detector === null || !DETECTOR_PRECHECK[rule.detector].test(pre))) continue;
     const code = rule.rawText ? unit.text : codeFor();
     if (rule.not.some((re) => tests(re, code))) continue;
     if (parseJs && !rule.all.every((re) => tests(re, code))) continue;
-    let hits: DetectorHit[];
-    if (rule.detector === null) hits = rule.patterns.flatMap((re) => patternHits(re, code));
-    else {
+    const hits: DetectorHit[] = rule.patterns.flatMap((re) => patternHits(re, code));
+    if (rule.detector !== null) {
       try {
-        hits = DETECTOR_FUNCTIONS[rule.detector]({ code, ast: parseJs ? jsSource().ast : null, path: unit.file, hook: unit.hook });
+        hits.push(...DETECTOR_FUNCTIONS[rule.detector]({ code, ast: parseJs ? jsSource().ast : null, path: unit.file, hook: unit.hook, declared }));
       } catch {
         // a tree too deep for the walk (stack overflow): the rule's text patterns and the other rules still apply
-        hits = [];
       }
     }
     if (hits.length < rule.minMatches) continue;
@@ -143,7 +142,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
       if (seenLines.size >= rule.maxPerFile) break;
     }
   }
-  if (depth < 2 && !signal?.aborted) for (const d of decodedUnits(unit, raw)) out.push(...applyRules(d, rules, signal, depth + 1));
+  if (depth < 2 && !signal?.aborted) for (const d of decodedUnits(unit, raw)) out.push(...applyRules(d, rules, signal, declared, depth + 1));
   return out;
 }
 
@@ -184,9 +183,11 @@ export function analyzeSource(release: PackageRelease, ctx: AnalyzerContext): An
   const rules = loadRules(ctx.resourcesDir);
   const { units, skipped } = unitsOf(release);
   const hits: RuleHit[] = [];
+  // the release's own name and declared dependencies, for the rules that ask what it declares
+  const declared = new Set([release.name, ...Object.keys(release.metadata.dependencies)].map(normaliseDependency));
   for (const unit of units) {
     if (ctx.signal?.aborted) return { findings: [...skipped, ...hits.map((h) => h.finding)], status: 'failed', message: 'the scan was cancelled before the source rules finished' };
-    hits.push(...applyRules(unit, rules, ctx.signal));
+    hits.push(...applyRules(unit, rules, ctx.signal, declared));
   }
   const chainInput: ChainInput[] = hits
     .filter((h) => h.rule.role !== 'indicator' && (!h.auxiliary || h.installTime))

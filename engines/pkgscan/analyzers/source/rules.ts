@@ -15,6 +15,7 @@ export const RULES_RELATIVE = path.join('pkgscan', 'rules');
 /** Structural checks written in code, named by rules (see detectors.ts). */
 export const DETECTORS = [
   'js_eval_decoded',
+  'js_eval_fetched',
   'js_detached_spawn',
   'js_env_serialise',
   'js_dynamic_require',
@@ -22,6 +23,8 @@ export const DETECTORS = [
   'py_exec_decoded',
   'py_cmdclass_install',
   'pth_executable',
+  'chmod_then_run',
+  'py_import_time_install',
   'npm_hook_ordinary',
   'npm_hook_code',
   'npm_hook_shell',

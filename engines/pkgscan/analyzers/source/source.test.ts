@@ -181,6 +181,15 @@ describe('download-and-execute, reverse shells, miners, spawning, persistence, p
   });
 });
 
+describe('packages installed when a module is imported', () => {
+  const init = "import os\ntry:\n    import colorama\nexcept ImportError:\n    os.system('pip install colorama==0.4.6')\n";
+  const found = (meta: Record<string, string>) => codes(analyzeSource(releaseOf('pypi', { 'tool/__init__.py': init }, { dependencies: meta }), ctx)).filter((c) => c === 'py_installs_undeclared_at_import');
+  it('an undeclared package installed at import is found; the same install of a declared dependency is not', () => {
+    expect(found({})).toEqual(['py_installs_undeclared_at_import']);
+    expect(found({ Colorama: '>=0.4' })).toEqual([]);
+  });
+});
+
 describe('malformed input', () => {
   it('binary junk in a .js file, a 5 MB single line, deeply nested code: no crash, findings bounded', () => {
     const junk = new Uint8Array(200_000).map((_, i) => (i * 7919) % 256);
