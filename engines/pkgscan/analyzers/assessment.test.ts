@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../test/corpora.js';
-import { assessAnalysis } from './assessment.js';
+import type { ScanFinding } from '../../core/contracts/pkgscan.js';
+import { assessAnalysis, MEDIUM_CLUSTER_LINES } from './assessment.js';
 import { runAnalyzers } from './risk.js';
 import { releaseOf } from './release.fixture.js';
 
@@ -39,5 +40,15 @@ describe('assessment of whole releases', () => {
     expect(await verdictOf({ 'index.js': client })).toBe('clean');
     const form = "document.querySelector('form').addEventListener('submit', (e) => { if (e.target.password.value === '') e.preventDefault(); });\n";
     expect(await verdictOf({ 'index.js': form })).toBe('clean');
+  });
+
+  it('medium findings are suspicious only together in one piece of code, not scattered over a tool\'s modules', () => {
+    const m = (code: string, category: ScanFinding['category'], file: string, line: number): ScanFinding => ({ code, severity: 'medium', category, title: code, file, line, match: null, technique: null, analyzer: 'source-rules' });
+    // a monorepo publisher: reads .npmrc, uses the registry token and publishes, in modules far apart (no flow joins them)
+    const scattered = [m('uses_registry_token', 'propagation', 'dist/chunk.js', 5604), m('reads_credential_files', 'exfiltration', 'dist/chunk.js', 5827), m('publishes_packages', 'propagation', 'dist/chunk.js', 6441), m('serialises_environment', 'exfiltration', 'dist/daemon.js', 371)];
+    expect(assessAnalysis({ findings: scattered, chains: [], risk: { score: 0.7 }, complete: true }).verdict).toBe('clean');
+    // the same three behaviours within a few statements of one file
+    const together = [m('reads_credential_files', 'exfiltration', 'index.js', 3), m('uses_registry_token', 'propagation', 'index.js', 5), m('publishes_packages', 'propagation', 'index.js', 3 + MEDIUM_CLUSTER_LINES)];
+    expect(assessAnalysis({ findings: together, chains: [], risk: { score: 0.58 }, complete: true }).verdict).toBe('suspicious');
   });
 });

@@ -20,6 +20,28 @@ export interface AssessmentInput {
 }
 
 const MAX_EVIDENCE = 20;
+
+/** Lines within which medium findings of one file count as one piece of code (a few statements of one program). */
+export const MEDIUM_CLUSTER_LINES = 30;
+
+/** The most different codes among findings of one file that lie within MEDIUM_CLUSTER_LINES lines of each other. */
+export function mediumCluster(findings: readonly ScanFinding[]): number {
+  const byFile = new Map<string, { line: number; code: string }[]>();
+  for (const f of findings) {
+    if (f.file === null) continue;
+    byFile.set(f.file, [...(byFile.get(f.file) ?? []), { line: f.line ?? 0, code: f.code }]);
+  }
+  let best = 0;
+  for (const list of byFile.values()) {
+    list.sort((a, b) => a.line - b.line);
+    for (let i = 0; i < list.length; i++) {
+      const codes = new Set<string>();
+      for (let j = i; j < list.length && (list[j]?.line ?? 0) - (list[i]?.line ?? 0) <= MEDIUM_CLUSTER_LINES; j++) codes.add(list[j]?.code ?? '');
+      best = Math.max(best, codes.size);
+    }
+  }
+  return best;
+}
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 function evidence(findings: readonly ScanFinding[]): ScanAssessment['findings'] {
@@ -39,9 +61,11 @@ function evidence(findings: readonly ScanFinding[]): ScanAssessment['findings'] 
  * - malicious: an attack chain of high or critical severity, a critical finding of a malicious category, two
  *   different high findings of malicious categories, one such high finding backed (risk 0.75 or more) by a medium
  *   one of another malicious code or by throwaway-release metadata, or a malicious-package advisory;
- * - suspicious: otherwise a high finding of any kind, three different medium findings of malicious categories
- *   with a risk of 0.5 or more, or a risk of 0.7 or more (one or two medium findings are common in benign
- *   build and release code: a download helper, a setup.py command class);
+ * - suspicious: otherwise a high finding of any kind, or three different medium findings of malicious categories
+ *   that sit together (one file, within MEDIUM_CLUSTER_LINES lines) with a risk of 0.5 or more. Medium findings
+ *   scattered over a large tool's modules (a package manager reads .npmrc in one, uses the registry token in
+ *   another, publishes in a third) are what that tool does: no flow joins them, and the attack chains, which
+ *   follow flows, found none;
  * - unknown: otherwise, when the analysis did not complete (nothing found does not mean clean);
  * - clean: otherwise.
  * Confidence (0..1) says how firmly the evidence carries the verdict; for `clean` it is lower when medium
@@ -75,12 +99,12 @@ export function assessAnalysis(input: AssessmentInput): ScanAssessment {
   const high = findings.filter((f) => atLeast(f.severity, 'high'));
   const maliciousMedium = findings.filter((f) => MALICIOUS_CATEGORIES.has(f.category) && f.severity === 'medium');
   const distinctMedium = new Set(maliciousMedium.map((f) => f.code)).size;
-  if (high.length > 0 || (distinctMedium >= 3 && risk >= 0.5) || risk >= 0.7) {
+  if (high.length > 0 || (distinctMedium >= 3 && risk >= 0.5 && mediumCluster(maliciousMedium) >= 3)) {
     const basis = high.length > 0 ? high : maliciousMedium.length > 0 ? maliciousMedium : findings.filter((f) => atLeast(f.severity, 'medium'));
     return {
       verdict: 'suspicious',
       confidence: round2(Math.min(0.9, 0.45 + 0.4 * risk)),
-      summary: high.length > 0 ? `${new Set(high.map((f) => f.code)).size} kind(s) of high-severity finding` : `risky behaviour (risk ${risk.toFixed(2)})`,
+      summary: high.length > 0 ? `${new Set(high.map((f) => f.code)).size} kind(s) of high-severity finding` : `several kinds of malicious behaviour together in one file (risk ${risk.toFixed(2)})`,
       findings: evidence(basis),
       chains: input.chains.map((c) => ({ title: c.title, severity: c.severity, technique: c.technique })),
       advisories: [],
