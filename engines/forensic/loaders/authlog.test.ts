@@ -174,6 +174,8 @@ describe('authlog lines', () => {
     const given = loadText(text, { year: 2023, utcOffsetHours: -5 });
     expect(given.events.map((e) => e.time.time)).toEqual(['2024-01-01T04:59:59Z', '2024-01-01T05:00:01Z']);
     expect(given.artifact.warningCount).toBe(0);
+    // Each line's time source names the year it was read in.
+    expect(given.events.map((e) => /year (\d+)/.exec(e.time.source)?.[1])).toEqual(['2023', '2024']);
     const assumed = loadText(text);
     expect(assumed.artifact.warningCounts).toEqual({ year_assumed: 1, zone_assumed: 1 });
     expect(assumed.events[0]?.time.source).toMatch(/assumed from the file time; UTC\+0 assumed/);

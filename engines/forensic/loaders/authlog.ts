@@ -177,6 +177,8 @@ export const authlogLoader: Loader = {
     let warnedYear = false;
     let warnedZone = false;
     const zoneText = `UTC${offsetHours >= 0 ? '+' : ''}${offsetHours}`;
+    let sourceYear = Number.NaN;
+    let bsdSource = '';
     const file = source.file;
     for (const line of linesOf(file.chunks(), { onTooLong: (n, offset) => ctx.warn('line_too_long', 'a line longer than the limit was skipped', { line: n, offset }) })) {
       if (line.number % 4096 === 0) {
@@ -203,7 +205,12 @@ export const authlogLoader: Loader = {
           time = formatEpochSeconds(Math.round(local - offsetHours * 3600), b.fraction);
           precision = b.fraction === '' ? 'second' : b.fraction.length <= 3 ? 'millisecond' : 'microsecond';
         } else ctx.warn('bad_time', 'a syslog header holds an impossible date', { line: line.number, offset: line.offset });
-        timeSource = `syslog header; year ${state.year} ${yearGiven ? 'from the year option' : 'assumed from the file time'}; ${zoneText} ${options.utcOffsetHours !== undefined ? 'from the utc_offset_hours option' : 'assumed'}`;
+        // One text per year (it changes only when the log crosses New Year), not one per line.
+        if (state.year !== sourceYear) {
+          sourceYear = state.year;
+          bsdSource = `syslog header; year ${state.year} ${yearGiven ? 'from the year option' : 'assumed from the file time'}; ${zoneText} ${options.utcOffsetHours !== undefined ? 'from the utc_offset_hours option' : 'assumed'}`;
+        }
+        timeSource = bsdSource;
         if (!yearGiven && !warnedYear) {
           warnedYear = true;
           ctx.warn('year_assumed', 'syslog lines carry no year; the file modification year was assumed (give the year option)');
