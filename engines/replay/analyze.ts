@@ -83,7 +83,8 @@ function captureSummary(c: CaptureAnalysis): CaptureSummary {
 export function storiesOf(capture: CaptureAnalysis, arp: ArpSummary, options: ReplayOptions = {}): AnalysisWithFlows {
   const progress = options.onProgress ?? (() => undefined);
   const id = options.id ?? randomUUID();
-  const byUid = new Map<string, ConnectionRecord>(capture.connections.map((c) => [c.uid, c]));
+  const byUid = new Map<string, ConnectionRecord>();
+  for (const c of capture.connections) byUid.set(c.uid, c);
   progress(0.85, 'running the detection rules');
   // Without packets (a conn.log) the rules that need them are not run: the summary's rule_coverage says which and why.
   const active = capture.info.format === 'zeek_conn' ? RULES.filter((r) => r.withoutPackets.coverage !== 'none') : RULES;

@@ -7,8 +7,27 @@ const TWO_LEVEL_SUFFIXES = new Set([
   'blogspot.com', 'cloudfront.net', 'amazonaws.com', 'azurewebsites.net', 'herokuapp.com', 'github.io', 'appspot.com',
 ]);
 
+export interface DomainParts {
+  readonly base: string;
+  readonly label: string;
+  readonly sub: string;
+}
+
+/** Names already split (the DNS rules ask about every query, and names repeat); emptied when full. */
+const SPLIT = new Map<string, DomainParts>();
+const MAX_SPLIT = 65_536;
+
 /** The registered domain (one label below the public suffix) and what is left of it, lower case, without the final dot. */
-export function splitDomain(name: string): { base: string; label: string; sub: string } {
+export function splitDomain(name: string): DomainParts {
+  const known = SPLIT.get(name);
+  if (known !== undefined) return known;
+  const parts = split(name);
+  if (SPLIT.size >= MAX_SPLIT) SPLIT.clear();
+  SPLIT.set(name, parts);
+  return parts;
+}
+
+function split(name: string): DomainParts {
   const labels = name.toLowerCase().replace(/\.$/, '').split('.').filter((l) => l !== '');
   if (labels.length <= 1) return { base: labels.join('.'), label: labels[0] ?? '', sub: '' };
   const lastTwo = labels.slice(-2).join('.');

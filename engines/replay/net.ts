@@ -81,8 +81,34 @@ export function inPrefixV4(address: number, base: number, bits: number): boolean
   return ((address & mask) >>> 0) === ((base & mask) >>> 0);
 }
 
+/**
+ * Facts of address texts already looked at: the rules ask about the hosts of every connection, and a capture has far
+ * fewer hosts than connections. Bounded: emptied when full.
+ */
+const MAX_REMEMBERED = 65_536;
+const internalFacts = new Map<string, boolean>();
+const groupFacts = new Map<string, boolean>();
+
+function remembered(facts: Map<string, boolean>, address: string, compute: (a: string) => boolean): boolean {
+  const known = facts.get(address);
+  if (known !== undefined) return known;
+  const value = compute(address);
+  if (facts.size >= MAX_REMEMBERED) facts.clear();
+  facts.set(address, value);
+  return value;
+}
+
 /** True for RFC 1918, carrier-grade NAT, loopback and link-local IPv4; ULA, link-local and loopback IPv6. */
 export function isInternal(address: string): boolean {
+  return remembered(internalFacts, address, internal);
+}
+
+/** True for multicast and broadcast destinations (never a scan target or an exfiltration peer). */
+export function isMulticastOrBroadcast(address: string): boolean {
+  return remembered(groupFacts, address, multicastOrBroadcast);
+}
+
+function internal(address: string): boolean {
   const v4 = ipv4Number(address);
   if (v4 !== undefined) return PRIVATE_V4.some(([base, bits]) => inPrefixV4(v4, base, bits));
   const v6 = ipv6Bytes(address);
@@ -94,8 +120,7 @@ export function isInternal(address: string): boolean {
   return v6.every((b, i) => (i === 15 ? b === 1 : b === 0)); // ::1
 }
 
-/** True for multicast and broadcast destinations (never a scan target or an exfiltration peer). */
-export function isMulticastOrBroadcast(address: string): boolean {
+function multicastOrBroadcast(address: string): boolean {
   const v4 = ipv4Number(address);
   if (v4 !== undefined) return inPrefixV4(v4, 0xe0000000, 4) || v4 === 0xffffffff || (v4 & 0xff) === 0xff;
   const v6 = ipv6Bytes(address);

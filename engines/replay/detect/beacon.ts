@@ -1,7 +1,7 @@
 // Beaconing: one client connecting to one server and port at a steady interval (median interval, tolerance for jitter, share of intervals inside it).
 import type { ConnectionRecord } from '../capture/index.js';
 import { isMulticastOrBroadcast } from '../net.js';
-import { connectionEvidence, groupBy, plural, span, type AlertDraft, type DetectionInput, type Rule } from './rule.js';
+import { connectionEvidence, plural, span, type AlertDraft, type DetectionInput, type Rule } from './rule.js';
 import { THRESHOLDS } from './thresholds.js';
 
 /** Name resolution is the DNS rules' business; its ports are left to them. */
@@ -15,22 +15,62 @@ export interface Periodicity {
   readonly inliers: number;
 }
 
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+/** The median of the values, which it sorts in place (numeric order). */
+function medianInPlace(values: Float64Array): number {
+  values.sort();
+  const mid = values.length >> 1;
+  return values.length % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
 }
 
-/** Periodicity of event times; undefined for fewer than two intervals. */
+/** Periodicity of event times; undefined for fewer than two intervals. Works in typed arrays (no comparator calls). */
 export function periodicity(times: readonly number[], tolerance: number): Periodicity | undefined {
-  const sorted = [...times].sort((a, b) => a - b);
-  const intervals = sorted.slice(1).map((t, i) => t - (sorted[i] as number));
-  if (intervals.length < 2) return undefined;
-  const m = median(intervals);
+  const n = times.length - 1;
+  if (n < 2) return undefined;
+  const sorted = Float64Array.from(times).sort();
+  const intervals = new Float64Array(n);
+  for (let i = 0; i < n; i++) intervals[i] = sorted[i + 1]! - sorted[i]!;
+  const m = medianInPlace(intervals.slice());
   if (m <= 0) return { median: m, jitter: Infinity, inliers: 0 };
-  const mad = median(intervals.map((v) => Math.abs(v - m)));
-  const inliers = intervals.filter((v) => Math.abs(v - m) <= tolerance * m).length / intervals.length;
-  return { median: m, jitter: mad / m, inliers };
+  const deviations = new Float64Array(n);
+  let inside = 0;
+  for (let i = 0; i < n; i++) {
+    const d = Math.abs(intervals[i]! - m);
+    deviations[i] = d;
+    if (d <= tolerance * m) inside += 1;
+  }
+  return { median: m, jitter: medianInPlace(deviations) / m, inliers: inside / n };
+}
+
+/**
+ * TCP and UDP connections grouped by transport, client, server and server port, the groups in order of their first
+ * connection. Keyed through maps on the host texts (which the parser shares between records, so their hashes are
+ * known) and a number for the port and transport: no key string is made per connection.
+ */
+function byPair(connections: readonly ConnectionRecord[]): ConnectionRecord[][] {
+  const groups: ConnectionRecord[][] = [];
+  const byClient = new Map<string, Map<string, Map<number, ConnectionRecord[]>>>();
+  for (const c of connections) {
+    if ((c.proto !== 'tcp' && c.proto !== 'udp') || EXCLUDED_PORTS.has(c.respP) || isMulticastOrBroadcast(c.respH)) continue;
+    let byServer = byClient.get(c.origH);
+    if (byServer === undefined) {
+      byServer = new Map();
+      byClient.set(c.origH, byServer);
+    }
+    let byPort = byServer.get(c.respH);
+    if (byPort === undefined) {
+      byPort = new Map();
+      byServer.set(c.respH, byPort);
+    }
+    const key = c.respP * 2 + (c.proto === 'udp' ? 1 : 0);
+    const list = byPort.get(key);
+    if (list !== undefined) list.push(c);
+    else {
+      const made = [c];
+      byPort.set(key, made);
+      groups.push(made);
+    }
+  }
+  return groups;
 }
 
 export const beaconing: Rule = {
@@ -42,9 +82,8 @@ export const beaconing: Rule = {
   description: `At least ${THRESHOLDS.beaconing.minConnections} connections from one client to one server and port whose median interval is at least ${THRESHOLDS.beaconing.minIntervalSeconds} s, with at least ${THRESHOLDS.beaconing.inlierShare * 100}% of the intervals within ${THRESHOLDS.beaconing.maxRelativeDeviation * 100}% of the median (jitter tolerance).`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.beaconing;
-    const candidates = input.capture.connections.filter((c) => (c.proto === 'tcp' || c.proto === 'udp') && !EXCLUDED_PORTS.has(c.respP) && !isMulticastOrBroadcast(c.respH));
     const out: AlertDraft[] = [];
-    for (const list of groupBy(candidates, (c) => `${c.proto}|${c.origH}|${c.respH}|${c.respP}`).values()) {
+    for (const list of byPair(input.capture.connections)) {
       if (list.length < t.minConnections) continue;
       const p = periodicity(
         list.map((c) => c.startTs),

@@ -12,8 +12,13 @@ interface Query {
   readonly type: string;
 }
 
+/** The queries of an input, made once for both DNS rules (the rules of one run share the input object). */
+const QUERIES = new WeakMap<DetectionInput, Query[]>();
+
 /** Queries over classic DNS (port 53) with their client, from the connection (mDNS, LLMNR and NetBIOS names are local chatter). */
 function queries(input: DetectionInput): Query[] {
+  const known = QUERIES.get(input);
+  if (known !== undefined) return known;
   const out: Query[] = [];
   for (const m of input.capture.app.dns) {
     if (m.response || m.port !== 53) continue;
@@ -22,6 +27,7 @@ function queries(input: DetectionInput): Query[] {
     if (!conn || !q) continue;
     out.push({ msg: m, client: conn.origH, server: conn.respH, name: q.name.toLowerCase().replace(/\.$/, ''), type: q.typeName });
   }
+  QUERIES.set(input, out);
   return out;
 }
 
@@ -85,7 +91,17 @@ export const dgaDomains: Rule = {
     const t = THRESHOLDS.dga;
     // Answers by connection and id, to see which generated names did not exist.
     const nx = new Set(input.capture.app.dns.filter((m) => m.response && m.rcode === 3).map((m) => `${m.uid}|${m.id}`));
-    const generated = queries(input).filter((q) => looksGenerated(splitDomain(q.name).label, t.minLabelLength));
+    // Labels repeat across queries: each is judged once.
+    const judged = new Map<string, boolean>();
+    const generated = queries(input).filter((q) => {
+      const label = splitDomain(q.name).label;
+      let verdict = judged.get(label);
+      if (verdict === undefined) {
+        verdict = looksGenerated(label, t.minLabelLength);
+        judged.set(label, verdict);
+      }
+      return verdict;
+    });
     const out: AlertDraft[] = [];
     for (const [client, list] of groupBy(generated, (q) => q.client)) {
       for (const burst of bursts(list, (q) => q.msg.ts, t.gapSeconds)) {
