@@ -12,6 +12,7 @@ import {
   classifierFromJson,
   crossValidatedThreshold,
   evaluateClassifier,
+  foldPredictions,
   loadClassifier,
   loadLabelledSentences,
   procedureExamples,
@@ -56,6 +57,20 @@ describe('technique classifier', () => {
     expect(m.threshold).toBe(choice.threshold);
     expect(m.toJson().threshold_selection).toBe('test');
     expect(classifierFromJson(m.toJson()).predict('lsass memory dump')[0]!.id).toBe('T1003.001');
+  });
+
+  it('weighs examples in training, and scores cross-validation on the task examples only (examples from elsewhere train every fold)', () => {
+    const opts = { minDf: 1, minExamples: 1, maxIterations: 100 };
+    const clash = (weight: number): string =>
+      trainClassifier([...toy, { text: 'the implant used certutil', label: 'T1003.001' }, { text: 'the implant used certutil', label: 'T1059.001', weight }], opts).predict('the implant used certutil', 1)[0]!.id;
+    expect(clash(5)).toBe('T1059.001');
+    expect(clash(0.2)).toBe('T1003.001');
+    expect(() => trainClassifier([...toy, { text: 'x y', label: 'T1003.001', weight: 0 }], opts)).toThrow(VitrineError);
+    const extra = [{ text: 'procdump of lsass', label: 'T1003.001', weight: 0.3 }];
+    const predicted = [0, 1].flatMap((f) => foldPredictions(toy, opts, 2, 1, extra, f));
+    expect(predicted).toHaveLength(toy.length);
+    const choice = crossValidatedThreshold(toy, opts, 2, 1, extra);
+    expect(choice.top1).toBeCloseTo(predicted.filter((x) => x.right).length / toy.length, 4);
   });
 
   it('trains deterministically, predicts, and survives a round trip through its file format', () => {

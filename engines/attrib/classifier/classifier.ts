@@ -20,6 +20,8 @@ const MAX_PARAMETERS = 2_000_000;
 export interface LabelledSentence {
   readonly text: string;
   readonly label: string;
+  /** Weight of the example in the training loss (default 1): examples from another source than the task's own count for less. */
+  readonly weight?: number;
 }
 
 export interface Prediction {
@@ -50,7 +52,7 @@ export interface TrainOptions {
   readonly threshold?: number;
   /** L2 strength on the weights (default `l2PerExample` times the example count). */
   readonly l2?: number;
-  /** L2 strength per training example, used when `l2` is not given (default 1e-5). */
+  /** L2 strength per training example (per unit of example weight), used when `l2` is not given (default 1e-5). */
   readonly l2PerExample?: number;
   readonly maxIterations?: number;
   /** Features kept, by document frequency (default: as many as fit MAX_PARAMETERS, at most 30,000). */
@@ -371,6 +373,9 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
   const scratch = new Float64Array(vocabulary.length);
   const rows = data.map((e) => vectorise(v, e.text, scratch));
   const y = Int32Array.from(data.map((e) => labelIndex.get(e.label)!));
+  const sw = Float64Array.from(data.map((e) => e.weight ?? 1));
+  if (sw.some((x) => !(x > 0 && Number.isFinite(x)))) throw new VitrineError('validation_failed', 'example weights must be positive');
+  const weightSum = sw.reduce((a, b) => a + b, 0);
 
   const K = labels.length;
   const d = vocabulary.length;
@@ -383,7 +388,7 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     colIdx.set(r.idx, rowStart[i]!);
     colVal.set(r.val, rowStart[i]!);
   });
-  const l2 = options.l2 ?? (options.l2PerExample ?? 1e-5) * n;
+  const l2 = options.l2 ?? (options.l2PerExample ?? 1e-5) * weightSum;
   const z = new Float64Array(K);
   // theta: K*d weights (feature-major), then K intercepts.
   const maxIterations = options.maxIterations ?? 300;
@@ -413,9 +418,10 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
         z[k] = Math.exp(z[k]! - max);
         sum += z[k]!;
       }
-      loss += Math.log(sum) - marginY;
+      const wi = sw[i]!;
+      loss += wi * (Math.log(sum) - marginY);
       for (let k = 0; k < K; k++) {
-        const r = z[k]! / sum - (k === yi ? 1 : 0);
+        const r = wi * (z[k]! / sum - (k === yi ? 1 : 0));
         z[k] = r > -1e-12 && r < 1e-12 ? 0 : r;
         grad[K * d + k] = grad[K * d + k]! + z[k]!;
       }
@@ -432,7 +438,7 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     }
     return loss;
   };
-  const result = minimizeLbfgs(fg, new Float64Array(K * d + K), { maxIterations, gradientTolerance: 1e-5 * Math.max(1, n), memory: 7 });
+  const result = minimizeLbfgs(fg, new Float64Array(K * d + K), { maxIterations, gradientTolerance: 1e-5 * Math.max(1, weightSum), memory: 7 });
   const w = Float32Array.from(result.x.subarray(0, K * d));
   const b = Float64Array.from(result.x.subarray(K * d));
   return new LinearClassifier(labels, threshold, vocabulary, idf, w, b, { trained: { examples: n, sources: [...sources] } }, analyzer);
@@ -512,22 +518,37 @@ export interface ThresholdChoice {
 /**
  * Chooses the probability threshold by `folds`-fold cross-validation over `examples` alone (the training part): each
  * fold is predicted by a model trained on the others, and the threshold (0 to 0.99 by 0.01) that maximises micro-F1 of
- * the kept top-1 labels over all folds wins. The held-out test part is never seen.
+ * the kept top-1 labels over all folds wins. The held-out test part is never seen. `alwaysTrain` (examples from another
+ * source, such as ATT&CK's procedure texts) joins every fold's training and is never predicted, so the figure is on
+ * `examples` alone.
  */
-export function crossValidatedThreshold(examples: readonly LabelledSentence[], options: TrainOptions = {}, folds = 5, seed = 2): ThresholdChoice {
+export function crossValidatedThreshold(examples: readonly LabelledSentence[], options: TrainOptions = {}, folds = 5, seed = 2, alwaysTrain: readonly LabelledSentence[] = []): ThresholdChoice {
+  const top: FoldPrediction[] = [];
+  for (let f = 0; f < folds; f++) top.push(...foldPredictions(examples, options, folds, seed, alwaysTrain, f));
+  return thresholdFromPredictions(top, folds);
+}
+
+/** The top-1 label's probability for one held-out example, and whether it is the right label. */
+export interface FoldPrediction {
+  readonly p: number;
+  readonly right: boolean;
+}
+
+/** Fold `f` of `crossValidatedThreshold`: a model trained on the other folds (and `alwaysTrain`) predicts fold `f`'s examples. Folds can so run in separate processes. */
+export function foldPredictions(examples: readonly LabelledSentence[], options: TrainOptions, folds: number, seed: number, alwaysTrain: readonly LabelledSentence[], f: number): FoldPrediction[] {
   const fold = stratifiedFolds(examples, folds, seed);
-  const top: { p: number; right: boolean }[] = [];
-  for (let f = 0; f < folds; f++) {
-    const model = trainClassifier(
-      examples.filter((_, i) => fold[i] !== f),
-      options,
-    );
-    for (const [i, e] of examples.entries()) {
-      if (fold[i] !== f) continue;
-      const [best] = model.predict(e.text, 1);
-      top.push({ p: best?.probability ?? 0, right: best?.id === e.label });
-    }
+  const model = trainClassifier([...examples.filter((_, i) => fold[i] !== f), ...alwaysTrain], options);
+  const out: FoldPrediction[] = [];
+  for (const [i, e] of examples.entries()) {
+    if (fold[i] !== f) continue;
+    const [best] = model.predict(e.text, 1);
+    out.push({ p: best?.probability ?? 0, right: best?.id === e.label });
   }
+  return out;
+}
+
+/** The threshold (0 to 0.99 by 0.01, the lowest of a tie) with the best micro-F1 of the kept top-1 labels over all out-of-fold predictions. */
+export function thresholdFromPredictions(top: readonly FoldPrediction[], folds: number): ThresholdChoice {
   const n = top.length;
   let choice = { threshold: 0, micro_f1: 0 };
   for (let k = 0; k < 100; k++) {
