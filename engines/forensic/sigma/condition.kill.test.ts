@@ -152,6 +152,12 @@ describe('search identifiers and field items', () => {
     expect(matches(neg, [{ C: 'x /a /b' }, { C: 'x -a' }])).toEqual([false, true]);
   });
 
+  it('|all over base64offset values: each value found at any one of its three offsets', () => {
+    const det = "    sel:\n        C|base64offset|contains|all:\n            - 'Invoke'\n            - 'Mimikatz'\n    condition: sel";
+    const b64 = (t: string): string => Buffer.from(t).toString('base64');
+    expect(matches(det, [{ C: `-e ${b64('x Invoke yy Mimikatz')}` }, { C: `-e ${b64('Invoke only')}` }, { C: 'Invoke Mimikatz' }])).toEqual([true, false, false]);
+  });
+
   it('matched fields name the fields of the selections that held, never a keyword search', () => {
     const s = set("    kw:\n        - 'evil'\n    sel:\n        Image|endswith: '.exe'\n    condition: kw and sel");
     const e = event({ Image: 'C:\\evil.exe' });
