@@ -49,6 +49,36 @@ export function standardization(x: FeatureMatrix): { mean: Float64Array; scale: 
   const mean = new Float64Array(x.cols);
   const scale = new Float64Array(x.cols);
   const count = new Float64Array(x.cols);
+  if (x.rows > 0 && x.cols > 1 && x.rows * x.cols * 8 <= KERNEL_LIMIT) {
+    // Feature pairs in the kernel (the same operations in the same order), an odd last feature here.
+    linfit().moments(x, mean, count, scale);
+    const f = x.cols - 1;
+    if (x.cols % 2 === 1) {
+      for (let r = 0; r < x.rows; r++) {
+        const v = x.data[r * x.cols + f]!;
+        if (v === v) {
+          count[f] = count[f]! + 1;
+          mean[f] = mean[f]! + (v - mean[f]!) / count[f]!;
+        }
+      }
+      for (let r = 0; r < x.rows; r++) {
+        const v = x.data[r * x.cols + f]!;
+        if (v === v) scale[f] = scale[f]! + (v - mean[f]!) ** 2;
+      }
+    }
+  } else {
+    sums(x, mean, count, scale);
+  }
+  for (let f = 0; f < x.cols; f++) {
+    const sd = count[f]! > 0 ? Math.sqrt(scale[f]! / count[f]!) : 0;
+    scale[f] = sd > 0 && Number.isFinite(sd) ? sd : 1;
+    if (!Number.isFinite(mean[f]!)) mean[f] = 0;
+  }
+  return { mean, scale };
+}
+
+/** Running means, counts and sums of squared deviations per feature over the observed values. */
+function sums(x: FeatureMatrix, mean: Float64Array, count: Float64Array, scale: Float64Array): void {
   for (let r = 0; r < x.rows; r++)
     for (let f = 0; f < x.cols; f++) {
       const v = x.data[r * x.cols + f]!;
@@ -62,12 +92,6 @@ export function standardization(x: FeatureMatrix): { mean: Float64Array; scale: 
       const v = x.data[r * x.cols + f]!;
       if (v === v) scale[f] = scale[f]! + (v - mean[f]!) ** 2;
     }
-  for (let f = 0; f < x.cols; f++) {
-    const sd = count[f]! > 0 ? Math.sqrt(scale[f]! / count[f]!) : 0;
-    scale[f] = sd > 0 && Number.isFinite(sd) ? sd : 1;
-    if (!Number.isFinite(mean[f]!)) mean[f] = 0;
-  }
-  return { mean, scale };
 }
 
 /** The standardised matrix into z (missing values become 0, the mean). */
@@ -96,6 +120,9 @@ interface LinfitExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   margins(z: number, rows: number, d: number, theta: number, b: number, out: number): void;
   gradient(z: number, rows: number, d: number, r: number, out: number): void;
+  means(x: number, rows: number, d: number, pairs: number, mean: number, count: number): void;
+  squares(x: number, rows: number, d: number, pairs: number, mean: number, sq: number): void;
+  standardize(x: number, rows: number, d: number, mean: number, scale: number): void;
 }
 
 /** The fit kernel: z, residuals, margins, weights and gradient sums laid out in its memory for one fit. */
@@ -108,7 +135,8 @@ class Linfit {
   private out = new Float64Array(0);
   private n = 0;
   private d = 0;
-  private at = { z: 0, r: 0, m: 0, theta: 0, out: 0 };
+  private meanAndScale = new Float64Array(0);
+  private at = { z: 0, r: 0, m: 0, theta: 0, out: 0, stats: 0 };
 
   constructor() {
     const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
@@ -122,13 +150,13 @@ class Linfit {
     const m = r + n * 8;
     const theta = m + n * 8;
     const out = theta + (d + 2) * 8;
-    const total = out + (d + 2) * 8;
-    const memory = this.exports.memory;
-    if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / 65536));
-    const buffer = memory.buffer;
+    const stats = out + (d + 2) * 8;
+    this.grow(stats + 2 * d * 8);
+    const buffer = this.exports.memory.buffer;
     this.n = n;
     this.d = d;
-    this.at = { z, r, m, theta, out };
+    this.at = { z, r, m, theta, out, stats };
+    this.meanAndScale = new Float64Array(buffer, stats, 2 * d);
     this.z = new Float64Array(buffer, z, n * d);
     new Float64Array(buffer, z + n * d * 8, 2).fill(0);
     this.resid = new Float64Array(buffer, r, n);
@@ -136,6 +164,38 @@ class Linfit {
     this.theta = new Float64Array(buffer, theta, d + 2);
     this.out = new Float64Array(buffer, out, d + 2);
     return this;
+  }
+
+  /** standardization's running means, counts and squared deviations of the feature pairs (x copied to the start of memory). */
+  moments(x: FeatureMatrix, mean: Float64Array, count: Float64Array, sq: Float64Array): void {
+    const n = x.rows;
+    const d = x.cols;
+    const meanAt = n * d * 8;
+    const countAt = meanAt + d * 8;
+    const sqAt = countAt + d * 8;
+    this.grow(sqAt + d * 8);
+    const f64 = new Float64Array(this.exports.memory.buffer);
+    f64.set(x.data.subarray(0, n * d), 0);
+    f64.fill(0, meanAt / 8, sqAt / 8 + d);
+    const pairs = d >> 1;
+    this.exports.means(0, n, d, pairs, meanAt, countAt);
+    this.exports.squares(0, n, d, pairs, meanAt, sqAt);
+    mean.set(f64.subarray(meanAt / 8, meanAt / 8 + pairs * 2));
+    count.set(f64.subarray(countAt / 8, countAt / 8 + pairs * 2));
+    sq.set(f64.subarray(sqAt / 8, sqAt / 8 + pairs * 2));
+  }
+
+  /** z := the standardised x (standardizeInto's values), after `layout`. */
+  standardize(x: FeatureMatrix, mean: Float64Array, scale: Float64Array): void {
+    this.z.set(x.data.subarray(0, this.n * this.d));
+    this.meanAndScale.set(mean, 0);
+    this.meanAndScale.set(scale, this.d);
+    this.exports.standardize(this.at.z, this.n, this.d, this.at.stats, this.at.stats + this.d * 8);
+  }
+
+  private grow(total: number): void {
+    const memory = this.exports.memory;
+    if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / 65536));
   }
 
   /** margins := z theta + theta[d]. */
@@ -227,7 +287,8 @@ export function trainLogistic(data: TrainingData, params: LogisticParams = {}): 
   // The standardised matrix in the WebAssembly kernel's memory when it fits (SIMD margins and z^T r), else here.
   const k = n * d * 8 <= KERNEL_LIMIT ? linfit().layout(n, d) : null;
   const z = k ? k.z : new Float64Array(n * d);
-  standardizeInto(x, mean, scale, z);
+  if (k) k.standardize(x, mean, scale);
+  else standardizeInto(x, mean, scale, z);
   // Parameters: d weights, then the intercept.
   const margins = k ? k.margins : new Float64Array(n);
   const resid = k ? k.resid : new Float64Array(n);

@@ -113,4 +113,89 @@
             (v128.store (local.get $o)
               (f64x2.add (v128.load (local.get $o)) (f64x2.mul (local.get $r0) (v128.load (i32.add (local.get $p0) (local.get $f))))))
             (local.set $f (i32.add (local.get $f) (i32.const 16)))
-            (br $next)))))))
+            (br $next))))))
+  ;; linear.ts standardization's sums over a row-major block x (rows x d, NaN missing), into count, mean and sq (d f64
+  ;; each, carried over from earlier blocks): per observed value count += 1, mean += (v - mean) / count (first pass,
+  ;; every row) and, in `squares`, sq += (v - mean)^2 with the final mean: the JavaScript operations in row order,
+  ;; two features per lane pair, missing values left out by bitselect. The caller handles an odd last feature.
+  (func (export "means") (param $x i32) (param $rows i32) (param $d i32) (param $pairs i32) (param $mean i32) (param $count i32)
+    (local $r i32) (local $f i32) (local $rowBytes i32) (local $xp i32) (local $v v128) (local $mask v128)
+    (local $c v128) (local $c2 v128) (local $m v128) (local $end i32)
+    (local.set $rowBytes (i32.shl (local.get $d) (i32.const 3)))
+    (local.set $end (i32.shl (local.get $pairs) (i32.const 4)))
+    (local.set $r (i32.const 0))
+    (block $rowsDone
+      (loop $rowLoop
+        (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $rows)))
+        (local.set $xp (i32.add (local.get $x) (i32.mul (local.get $r) (local.get $rowBytes))))
+        (local.set $f (i32.const 0))
+        (block $done
+          (loop $next
+            (br_if $done (i32.ge_u (local.get $f) (local.get $end)))
+            (local.set $v (v128.load (i32.add (local.get $xp) (local.get $f))))
+            (local.set $mask (f64x2.eq (local.get $v) (local.get $v)))
+            (local.set $c (v128.load (i32.add (local.get $count) (local.get $f))))
+            (local.set $c2 (f64x2.add (local.get $c) (v128.const f64x2 1 1)))
+            (local.set $m (v128.load (i32.add (local.get $mean) (local.get $f))))
+            (v128.store (i32.add (local.get $mean) (local.get $f))
+              (v128.bitselect (f64x2.add (local.get $m) (f64x2.div (f64x2.sub (local.get $v) (local.get $m)) (local.get $c2))) (local.get $m) (local.get $mask)))
+            (v128.store (i32.add (local.get $count) (local.get $f)) (v128.bitselect (local.get $c2) (local.get $c) (local.get $mask)))
+            (local.set $f (i32.add (local.get $f) (i32.const 16)))
+            (br $next)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rowLoop))))
+
+  (func (export "squares") (param $x i32) (param $rows i32) (param $d i32) (param $pairs i32) (param $mean i32) (param $sq i32)
+    (local $r i32) (local $f i32) (local $rowBytes i32) (local $xp i32) (local $v v128) (local $t v128) (local $s v128) (local $end i32)
+    (local.set $rowBytes (i32.shl (local.get $d) (i32.const 3)))
+    (local.set $end (i32.shl (local.get $pairs) (i32.const 4)))
+    (local.set $r (i32.const 0))
+    (block $rowsDone
+      (loop $rowLoop
+        (br_if $rowsDone (i32.ge_u (local.get $r) (local.get $rows)))
+        (local.set $xp (i32.add (local.get $x) (i32.mul (local.get $r) (local.get $rowBytes))))
+        (local.set $f (i32.const 0))
+        (block $done
+          (loop $next
+            (br_if $done (i32.ge_u (local.get $f) (local.get $end)))
+            (local.set $v (v128.load (i32.add (local.get $xp) (local.get $f))))
+            (local.set $t (f64x2.sub (local.get $v) (v128.load (i32.add (local.get $mean) (local.get $f)))))
+            (local.set $s (v128.load (i32.add (local.get $sq) (local.get $f))))
+            (v128.store (i32.add (local.get $sq) (local.get $f))
+              (v128.bitselect (f64x2.add (local.get $s) (f64x2.mul (local.get $t) (local.get $t))) (local.get $s) (f64x2.eq (local.get $v) (local.get $v))))
+            (local.set $f (i32.add (local.get $f) (i32.const 16)))
+            (br $next)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rowLoop))))
+
+  ;; In place: z = (x - mean) / scale per value, 0 where x is missing (linear.ts standardizeInto), all features.
+  (func (export "standardize") (param $x i32) (param $count i32) (param $d i32) (param $mean i32) (param $scale i32)
+    (local $k i32) (local $f i32) (local $p i32) (local $v v128) (local $rowBytes i32) (local $end i32) (local $s f64)
+    (local.set $rowBytes (i32.shl (local.get $d) (i32.const 3)))
+    (local.set $end (i32.add (local.get $x) (i32.mul (local.get $count) (local.get $rowBytes))))
+    (local.set $p (local.get $x))
+    (block $rowsDone
+      (loop $rowLoop
+        (br_if $rowsDone (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $f (i32.const 0))
+        (block $done
+          (loop $next
+            (br_if $done (i32.gt_u (i32.add (local.get $f) (i32.const 16)) (local.get $rowBytes)))
+            (local.set $v (v128.load (i32.add (local.get $p) (local.get $f))))
+            (v128.store (i32.add (local.get $p) (local.get $f))
+              (v128.and
+                (f64x2.div (f64x2.sub (local.get $v) (v128.load (i32.add (local.get $mean) (local.get $f))))
+                  (v128.load (i32.add (local.get $scale) (local.get $f))))
+                (f64x2.eq (local.get $v) (local.get $v))))
+            (local.set $f (i32.add (local.get $f) (i32.const 16)))
+            (br $next)))
+        (if (i32.lt_u (local.get $f) (local.get $rowBytes))
+          (then
+            (local.set $s (f64.load (i32.add (local.get $p) (local.get $f))))
+            (f64.store (i32.add (local.get $p) (local.get $f))
+              (if (result f64) (f64.eq (local.get $s) (local.get $s))
+                (then (f64.div (f64.sub (local.get $s) (f64.load (i32.add (local.get $mean) (local.get $f)))) (f64.load (i32.add (local.get $scale) (local.get $f)))))
+                (else (f64.const 0))))))
+        (local.set $p (i32.add (local.get $p) (local.get $rowBytes)))
+        (br $rowLoop))))
+)
