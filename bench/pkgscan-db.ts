@@ -13,7 +13,7 @@
 // real server.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -168,22 +168,56 @@ function gatedWorker(url: string, batch: number, workerId: string, sourceDelayMs
   };
 }
 
+/** The fields of /proc/PID/stat after the command name (Linux). */
+function procStat(pid: number): string[] {
+  const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return st.slice(st.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * CPU milliseconds the cluster has used: the postmaster, its live processes, and the backends that ended (counted in the
+ * postmaster's children times once it reaped them). Linux only; NaN elsewhere.
+ */
+function clusterCpuMs(postmaster: number): number {
+  try {
+    const tick = 10; // USER_HZ is 100 on Linux
+    const f = procStat(postmaster);
+    let ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        const g = procStat(Number(d));
+        if (Number(g[1]) === postmaster) ticks += Number(g[11]) + Number(g[12]);
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+    return ticks * tick;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /**
  * A monitoring round on a fresh PostgreSQL database with `workers` worker processes, from the go to the last package
  * checked; the source answers at once, or after `sourceDelayMs` (a registry mirror across a network).
  */
-async function postgresRound(url: string, workers: number, sourceDelayMs = 0): Promise<{ ms: number; checks: readonly number[]; asked: number; cpuMs: number }> {
+async function postgresRound(url: string, workers: number, sourceDelayMs = 0): Promise<{ ms: number; checks: readonly number[]; asked: number; cpuMs: number; pgCpuMs: number }> {
   const db = new MigratingDb(new PgDb({ url, max: 2 }));
   await seedWatched(db, WATCHED);
+  const checkpointer = await db.get<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'");
+  const postmaster = checkpointer !== undefined ? Number(procStat(checkpointer.pid)[1]) : -1;
   const kids = Array.from({ length: workers }, (_, i) => gatedWorker(url, 8, `w${i}`, sourceDelayMs));
   await Promise.all(kids.map((k) => k.ready));
   const go = Date.now();
+  const pgBefore = clusterCpuMs(postmaster);
   for (const k of kids) k.go();
   const runs = await Promise.all(kids.map((k) => k.done));
+  const pgCpuMs = clusterCpuMs(postmaster) - pgBefore;
   const recorded = await db.get<{ n: number }>('SELECT COUNT(DISTINCT package_id) AS n FROM pkgscan_monitor_checks');
   await db.close();
   if (recorded?.n !== WATCHED) throw new Error(`the round recorded ${String(recorded?.n)} of ${WATCHED} packages`);
-  return { ms: Math.max(...runs.map((r) => r.endedAt)) - go, checks: runs.map((r) => r.checks), asked: runs.reduce((n, r) => n + r.asked.length, 0), cpuMs: runs.reduce((n, r) => n + r.cpuMs, 0) };
+  return { ms: Math.max(...runs.map((r) => r.endedAt)) - go, checks: runs.map((r) => r.checks), asked: runs.reduce((n, r) => n + r.asked.length, 0), cpuMs: runs.reduce((n, r) => n + r.cpuMs, 0), pgCpuMs };
 }
 
 /** `n` OSV records (GHSA ids with a CVE alias, one npm package with a fixed range each), as one JSON array file. */
@@ -347,7 +381,7 @@ try {
         const r = await postgresRound(await cluster.createDatabase(`round_${delay}_${workers}`), workers, delay);
         report(
           `monitoring round over ${WATCHED}, PostgreSQL, ${workers === 1 ? 'one worker process' : 'two worker processes'}${delay > 0 ? `, source answering in ${delay} ms` : ''} (ms)`,
-          `${r.ms.toFixed(0)} (${r.checks.join(' + ')} checks, ${r.asked} source asks, ${r.cpuMs} ms worker CPU)`,
+          `${r.ms.toFixed(0)} (${r.checks.join(' + ')} checks, ${r.asked} source asks; CPU ms: workers ${r.cpuMs}, PostgreSQL ${r.pgCpuMs.toFixed(0)})`,
         );
       }
 
