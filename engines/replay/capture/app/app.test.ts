@@ -258,7 +258,8 @@ describe('token text cache', () => {
         expect(latin1Token(buf, 2, 2 + t.length)).toBe(latin1Range(buf, 2, 2 + t.length));
         if (t.length > 0) {
           const changed = buf.slice();
-          changed[2 + (next() % t.length)] ^= 1;
+          const at = 2 + (next() % t.length);
+          changed[at] = changed[at]! ^ 1;
           expect(latin1Token(changed, 2, 2 + t.length)).toBe(latin1Range(changed, 2, 2 + t.length));
         }
         checked += 1;
