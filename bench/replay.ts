@@ -145,7 +145,7 @@ const haveTshark = await tsharkAvailable();
 console.log(`capture parsing (engines/replay/capture): Node ${process.version}, tshark ${haveTshark ? 'installed' : 'not installed'}`);
 console.log('full analysis = read + decode + flows (Zeek timeouts) + DNS/HTTP/TLS/SSH/FTP/SMB/RDP/RFB + SHA-256 of the file');
 console.log('rates are per CPU second of this process (median of several runs); wall time is shown too, since the machine may be shared');
-console.log("this runs the TypeScript through tsx; tsc's JavaScript (what ships) measured within the noise of it on 2026-11-22 (flows only 8.4x tshark compiled, 10.3x under tsx, one run each)\n");
+console.log('this runs the TypeScript through tsx; the generated capture is the workload the hot paths were tuned on\n');
 
 const pcapDir = path.join(CORPORA_DIR, 'pcap');
 if (existsSync(pcapDir)) {
