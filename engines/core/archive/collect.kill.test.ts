@@ -49,7 +49,14 @@ describe('Collector limits at the boundary', () => {
     expect(() => c.admit('c', 1)).toThrow(StopReading);
     expect(() => c.checkCount()).toThrow(StopReading);
     expect(codes(c)).toEqual(['member_too_large', 'total_too_large', 'too_many_members']);
+    expect(c.issues.slice(1).map((i) => i.message)).toEqual([
+      'the members add up to more than the limit of 5 bytes; the rest were not read',
+      'the archive has more members than the limit of 1; the rest were not read',
+    ]);
     expect(c.complete).toBe(false);
+    const bare = new Collector(DEFAULT_ARCHIVE_LIMITS, undefined);
+    bare.add({ path: 'x', kind: 'file', size: 0 });
+    expect(bare.entries).toStrictEqual([{ path: 'x', kind: 'file', size: 0 }]);
   });
 });
 
@@ -62,7 +69,7 @@ describe('Collector issues, ambiguities and paths', () => {
     c.issue('corrupt', 'whole');
     c.issue('corrupt', 'whole again');
     c.issue('corrupt', 'for a member', 'x');
-    expect(c.issues).toEqual([
+    expect(c.issues).toStrictEqual([
       { code: 'absolute_path', path: '/a', message: 'm' },
       { code: 'absolute_path', path: '/b', message: 'm' },
       { code: 'corrupt', message: 'whole' },
@@ -79,7 +86,7 @@ describe('Collector issues, ambiguities and paths', () => {
     c.ambiguity('duplicate_path', 'm', 'p');
     c.ambiguity('duplicate_path', 'm', 'p');
     c.ambiguity('duplicate_path', 'm');
-    expect(c.ambiguities).toEqual([{ code: 'duplicate_path', path: 'p', message: 'm' }, { code: 'duplicate_path', message: 'm' }]);
+    expect(c.ambiguities).toStrictEqual([{ code: 'duplicate_path', path: 'p', message: 'm' }, { code: 'duplicate_path', message: 'm' }]);
     for (let i = 0; i < 150; i++) c.ambiguity('duplicate_path', 'm', `q${i}`);
     expect(c.ambiguities.length).toBe(100);
     expect(c.ambiguities[99]).toEqual({ code: 'duplicate_path', path: 'q97', message: 'm' });
@@ -118,7 +125,7 @@ describe('Collector issues, ambiguities and paths', () => {
     c.add({ path: 'h', kind: 'hardlink', size: 0, linkTarget: 'f' });
     c.add({ path: 'dev', kind: 'other', size: 0, device: true });
     c.add({ path: 'o', kind: 'other', size: 0, device: false });
-    expect(c.entries).toEqual([
+    expect(c.entries).toStrictEqual([
       { path: 'f', kind: 'file', size: 2, mode: 0o755, data: new Uint8Array(2), container: 'outer.tgz' },
       { path: 'l', kind: 'symlink', size: 0, linkTarget: 't', container: 'outer.tgz' },
       { path: 'h', kind: 'hardlink', size: 0, linkTarget: 'f', container: 'outer.tgz' },
