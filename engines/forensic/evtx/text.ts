@@ -32,13 +32,13 @@ function utf16Long(data: Uint8Array, off: number, units: number): string {
 
 const HEX_UPPER = '0123456789ABCDEF';
 
+/** Each byte's two upper-case hex digits. */
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, b) => HEX_UPPER[b >> 4]! + HEX_UPPER[b & 15]!);
+
 /** Upper-case hex of bytes without separators, as the evtx crate renders Binary values. */
 export function hexUpper(data: Uint8Array, off: number, len: number): string {
   let s = '';
-  for (let i = 0; i < len; i++) {
-    const b = data[off + i]!;
-    s += HEX_UPPER[b >> 4]! + HEX_UPPER[b & 15]!;
-  }
+  for (let i = 0; i < len; i++) s += HEX_BYTE[data[off + i]!]!;
   return s;
 }
 
@@ -50,11 +50,13 @@ export function hexPrefixed(lo: number, hi: number): string {
 
 /** GUID in the evtx crate's form: upper-case, no braces, data1-3 little-endian. */
 export function guidText(data: Uint8Array, off: number): string {
-  const h = (i: number): string => {
-    const b = data[off + i]!;
-    return HEX_UPPER[b >> 4]! + HEX_UPPER[b & 15]!;
-  };
-  return `${h(3)}${h(2)}${h(1)}${h(0)}-${h(5)}${h(4)}-${h(7)}${h(6)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+  const h = HEX_BYTE;
+  const d = data;
+  const o = off;
+  return (
+    h[d[o + 3]!]! + h[d[o + 2]!]! + h[d[o + 1]!]! + h[d[o]!]! + '-' + h[d[o + 5]!]! + h[d[o + 4]!]! + '-' + h[d[o + 7]!]! + h[d[o + 6]!]! + '-' +
+    h[d[o + 8]!]! + h[d[o + 9]!]! + '-' + h[d[o + 10]!]! + h[d[o + 11]!]! + h[d[o + 12]!]! + h[d[o + 13]!]! + h[d[o + 14]!]! + h[d[o + 15]!]!
+  );
 }
 
 /**
@@ -85,6 +87,13 @@ function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
 
+/** '00' to '59'. */
+const TWO: readonly string[] = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+
+/** The day (days since 1601) last written by filetimeIso and its `YYYY-MM-DDT` text: a chunk's records share their days. */
+let lastDay = Number.NaN;
+let lastDayText = '';
+
 const TICKS_PER_SECOND = 10_000_000;
 /** Days from 1601-01-01 to 1970-01-01. */
 const EPOCH_DAYS_1601 = 134_774;
@@ -100,7 +109,11 @@ export function filetimeIso(lo: number, hi: number): string {
   const rem = (t14 - days * 52734375) * 16384 + (lo % 16384);
   const secondsOfDay = Math.floor(rem / TICKS_PER_SECOND);
   const fraction = rem - secondsOfDay * TICKS_PER_SECOND;
-  return `${civilFromDays(days - EPOCH_DAYS_1601)}T${pad(Math.floor(secondsOfDay / 3600), 2)}:${pad(Math.floor(secondsOfDay / 60) % 60, 2)}:${pad(secondsOfDay % 60, 2)}.${pad(fraction, 7)}Z`;
+  if (days !== lastDay) {
+    lastDayText = `${civilFromDays(days - EPOCH_DAYS_1601)}T`;
+    lastDay = days;
+  }
+  return `${lastDayText}${TWO[Math.floor(secondsOfDay / 3600)]!}:${TWO[Math.floor(secondsOfDay / 60) % 60]!}:${TWO[secondsOfDay % 60]!}.${pad(fraction, 7)}Z`;
 }
 
 /** Proleptic Gregorian date from days since 1970-01-01 (Howard Hinnant's algorithm). */
@@ -119,8 +132,13 @@ function civilFromDays(z: number): string {
 
 /** SYSTEMTIME (16 bytes) as ISO 8601 UTC with seven fraction digits, or null when a field is out of range. */
 export function systemtimeIso(data: Uint8Array, off: number): string | null {
-  const f = (i: number): number => data[off + 2 * i]! | (data[off + 2 * i + 1]! << 8);
-  const [year, month, , day, hour, minute, second, ms] = [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)];
+  const year = data[off]! | (data[off + 1]! << 8);
+  const month = data[off + 2]! | (data[off + 3]! << 8);
+  const day = data[off + 6]! | (data[off + 7]! << 8);
+  const hour = data[off + 8]! | (data[off + 9]! << 8);
+  const minute = data[off + 10]! | (data[off + 11]! << 8);
+  const second = data[off + 12]! | (data[off + 13]! << 8);
+  const ms = data[off + 14]! | (data[off + 15]! << 8);
   // An all-zero SYSTEMTIME means "unset"; by convention it renders as the FILETIME epoch.
   if (year === 0 && month === 0 && day === 0 && hour === 0 && minute === 0 && second === 0 && ms === 0) return filetimeIso(0, 0);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59 || ms > 999)
