@@ -65,7 +65,9 @@ show('TRAM reports, extraction', score!);
 if (withClassifier) show('TRAM reports, extraction + classifier', withClassifier);
 if (classifier) {
   const { test } = tramSplit(corpusPath('cti', 'tram', 'single_label.json'));
-  console.log(`classifier on TRAM held-out sentences: ${JSON.stringify(evaluateClassifier(classifier, test))} (TRAM's logistic-regression baseline: micro-F1 0.855)`);
+  const { threshold_selection: selection, trained } = classifier.toJson();
+  console.log(`classifier, chosen by: ${selection ?? 'not recorded'}; trained on ${trained?.examples ?? '?'} examples (${(trained?.sources ?? []).join(', ')})`);
+  console.log(`classifier on TRAM held-out sentences: ${JSON.stringify(evaluateClassifier(classifier, test))} (TRAM's logistic-regression baseline: micro-F1 0.855, its SciBERT model 0.906)`);
 }
 const parts = campaignParts(kb);
 const shipped = accuracyWith(parts, SHIPPED_WEIGHTS);

@@ -1,4 +1,4 @@
-// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth, with ATT&CK's procedure texts of the same labels at a lower weight: `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--no-procedures] [--procedure-weight W] [--l2 X] [--cv-only] [--jobs N] [--out FILE]`; `--jobs 6` runs the five cross-validation fits and the final fit in parallel processes.
+// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth (with `--procedures`, also on ATT&CK's procedure texts of the same labels at a lower weight): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--procedures] [--procedure-weight W] [--l2 X] [--cv-only] [--jobs N] [--out FILE]`; `--jobs 6` runs the five cross-validation fits and the final fit in parallel processes.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ export { SHIPPED_CLASSIFIER_FILE };
 /** Training options of the shipped model: L2 of 3e-6 per unit of example weight, chosen by 5-fold cross-validation on the training split. */
 export const SHIPPED_TRAINING = { l2PerExample: 3e-6 } as const;
 
-/** Weight of an ATT&CK procedure text against a TRAM sentence (1) in training, chosen by cross-validation on the training split. */
+/** Weight of an ATT&CK procedure text against a TRAM sentence (1) with `--procedures`: the best of 0.3 and 1 in a scikit-learn prototype's 5-fold cross-validation on the training split (docs/attrib-analysis.md). */
 export const PROCEDURE_WEIGHT = 0.3;
 
 /** The held-out split of TRAM's sentences: this fraction of each label, chosen with this seed. */
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
   const labels = new Set(train.map((e) => e.label));
-  const withProcedures = !process.argv.includes('--no-procedures');
+  const withProcedures = process.argv.includes('--procedures');
   const weight = Number(option('--procedure-weight') ?? PROCEDURE_WEIGHT);
   const options = { ...SHIPPED_TRAINING, ...(option('--l2') !== undefined ? { l2PerExample: Number(option('--l2')) } : {}) };
   const extra = withProcedures ? procedureExamples(loadKb()).filter((e) => labels.has(e.label)).map((e) => ({ ...e, weight })) : [];
