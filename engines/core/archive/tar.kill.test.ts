@@ -104,6 +104,24 @@ describe('header fields', () => {
     expect([neg.entries, codes(neg)]).toEqual([[], ['corrupt']]);
   });
 
+  it('reads an empty size field as 0 and refuses digits with anything else around them or a base-256 size past 2^53', () => {
+    const base = buildTar([{ name: 'e' }, { name: 'f', data: 'x' }]);
+    const empty = readArchive(patch(base, 0, 124, new Uint8Array(12)));
+    expect([view(empty), codes(empty)]).toEqual([[['e', 'file', 0, ''], ['f', 'file', 1, 'x']], []]);
+    for (const field of ['x0000000000 ', '00000000000x', '000000 00000']) {
+      expect(codes(readArchive(patch(base, 0, 124, field))), JSON.stringify(field)).toEqual(['corrupt']);
+    }
+    expect(codes(readArchive(patch(base, 0, 124, Uint8Array.from([0x80, ...new Array(11).fill(0xff)]))))).toEqual(['corrupt']);
+  });
+
+  it('a header needs its stored checksum: a non-octal checksum field is no header', () => {
+    const t = buildTar([{ name: 'a', data: 'A' }]);
+    const noSum = Uint8Array.from(t);
+    noSum.set(new TextEncoder().encode('zzzzzz\0 '), 148);
+    const r = readArchive(Uint8Array.from([...noSum.subarray(0, 1024), ...t]));
+    expect([r.entries.map((e) => e.path), codes(r)]).toEqual([['a'], ['corrupt']]);
+  });
+
   it('reads base-256 sizes over several bytes', () => {
     const big = readArchive(buildTar([{ name: 'b', data: 'x'.repeat(300), base256: true }, { name: 'c', data: 'y' }]));
     expect(view(big)).toEqual([
