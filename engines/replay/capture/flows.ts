@@ -1281,29 +1281,53 @@ export class FlowTable {
     const v4 = version === 4;
     const handle = E.handles[slot];
     const services = handle?.services;
-    const rec: { -readonly [K in keyof ConnectionRecord]: ConnectionRecord[K] } = {
-      // The application layer's records of this connection carry the same string.
-      uid: handle !== undefined ? handle.uid : `C${E.serial[slot]!}`,
-      proto: PROTO_NAMES[E.proto[slot]!] ?? 'other',
-      ipProto: E.ipProto[slot]!,
-      origH: format(v4 ? (low ? E.lowV4[slot]! : E.highV4[slot]!) : low ? E.lowV6[slot]! : E.highV6[slot]!, version),
-      origP: low ? E.lowP[slot]! : E.highP[slot]!,
-      respH: format(v4 ? (low ? E.highV4[slot]! : E.lowV4[slot]!) : low ? E.highV6[slot]! : E.lowV6[slot]!, version),
-      respP: low ? E.highP[slot]! : E.lowP[slot]!,
-      startTs: E.startTs[slot]!,
-      lastTs: E.lastTs[slot]!,
-      duration: E.lastTs[slot]! - E.startTs[slot]!,
-      orig: { packets: small(E.packets[o]!), ipBytes: small(E.ipBytes[o]!), payloadBytes: small(E.payloadBytes[o]!), bytes: small(tcp ? E.seqSize(o, r) : E.payloadBytes[o]!) },
-      resp: { packets: small(E.packets[r]!), ipBytes: small(E.ipBytes[r]!), payloadBytes: small(E.payloadBytes[r]!), bytes: small(tcp ? E.seqSize(r, o) : E.payloadBytes[r]!) },
-      connState: this.connState(slot),
-      history: E.history(slot, this.histories),
-      flipped: E.flipped[slot] === 1,
-      service: services === undefined ? NO_SERVICES : [...services].sort(),
-      firstPacket: small(E.firstPacket[slot]!),
-      lastPacket: small(E.lastPacket[slot]!),
-      fragmentFrames: small(E.fragmentFrames[slot]!),
-    };
-    if (tcp) rec.tcp = this.tcpSummary(slot, o, r);
+    // A TCP record is made with its summary in the literal (the same field order as adding it after): adding a field
+    // to a made object would give each TCP record a second backing store for its properties.
+    const rec: { -readonly [K in keyof ConnectionRecord]: ConnectionRecord[K] } = tcp
+      ? {
+          // The application layer's records of this connection carry the same string.
+          uid: handle !== undefined ? handle.uid : `C${E.serial[slot]!}`,
+          proto: PROTO_NAMES[E.proto[slot]!] ?? 'other',
+          ipProto: E.ipProto[slot]!,
+          origH: format(v4 ? (low ? E.lowV4[slot]! : E.highV4[slot]!) : low ? E.lowV6[slot]! : E.highV6[slot]!, version),
+          origP: low ? E.lowP[slot]! : E.highP[slot]!,
+          respH: format(v4 ? (low ? E.highV4[slot]! : E.lowV4[slot]!) : low ? E.highV6[slot]! : E.lowV6[slot]!, version),
+          respP: low ? E.highP[slot]! : E.lowP[slot]!,
+          startTs: E.startTs[slot]!,
+          lastTs: E.lastTs[slot]!,
+          duration: E.lastTs[slot]! - E.startTs[slot]!,
+          orig: { packets: small(E.packets[o]!), ipBytes: small(E.ipBytes[o]!), payloadBytes: small(E.payloadBytes[o]!), bytes: small(E.seqSize(o, r)) },
+          resp: { packets: small(E.packets[r]!), ipBytes: small(E.ipBytes[r]!), payloadBytes: small(E.payloadBytes[r]!), bytes: small(E.seqSize(r, o)) },
+          connState: this.connState(slot),
+          history: E.history(slot, this.histories),
+          flipped: E.flipped[slot] === 1,
+          service: services === undefined ? NO_SERVICES : [...services].sort(),
+          firstPacket: small(E.firstPacket[slot]!),
+          lastPacket: small(E.lastPacket[slot]!),
+          fragmentFrames: small(E.fragmentFrames[slot]!),
+          tcp: this.tcpSummary(slot, o, r),
+        }
+      : {
+          uid: handle !== undefined ? handle.uid : `C${E.serial[slot]!}`,
+          proto: PROTO_NAMES[E.proto[slot]!] ?? 'other',
+          ipProto: E.ipProto[slot]!,
+          origH: format(v4 ? (low ? E.lowV4[slot]! : E.highV4[slot]!) : low ? E.lowV6[slot]! : E.highV6[slot]!, version),
+          origP: low ? E.lowP[slot]! : E.highP[slot]!,
+          respH: format(v4 ? (low ? E.highV4[slot]! : E.lowV4[slot]!) : low ? E.highV6[slot]! : E.lowV6[slot]!, version),
+          respP: low ? E.highP[slot]! : E.lowP[slot]!,
+          startTs: E.startTs[slot]!,
+          lastTs: E.lastTs[slot]!,
+          duration: E.lastTs[slot]! - E.startTs[slot]!,
+          orig: { packets: small(E.packets[o]!), ipBytes: small(E.ipBytes[o]!), payloadBytes: small(E.payloadBytes[o]!), bytes: small(E.payloadBytes[o]!) },
+          resp: { packets: small(E.packets[r]!), ipBytes: small(E.ipBytes[r]!), payloadBytes: small(E.payloadBytes[r]!), bytes: small(E.payloadBytes[r]!) },
+          connState: this.connState(slot),
+          history: E.history(slot, this.histories),
+          flipped: E.flipped[slot] === 1,
+          service: services === undefined ? NO_SERVICES : [...services].sort(),
+          firstPacket: small(E.firstPacket[slot]!),
+          lastPacket: small(E.lastPacket[slot]!),
+          fragmentFrames: small(E.fragmentFrames[slot]!),
+        };
     if (E.vlan[slot]! > 0) rec.vlan = E.vlan[slot]!;
     return rec;
   }

@@ -100,19 +100,19 @@ export interface HttpTransaction {
   readonly method: string;
   readonly uri: string;
   readonly version: string;
-  readonly host?: string;
-  readonly userAgent?: string;
-  readonly referrer?: string;
+  readonly host?: string | undefined;
+  readonly userAgent?: string | undefined;
+  readonly referrer?: string | undefined;
   /** Authorization scheme (Basic, Bearer, NTLM ...) when the request carried credentials. */
-  readonly authScheme?: string;
+  readonly authScheme?: string | undefined;
   /** The user name of Basic credentials (the password is never kept). */
-  readonly basicUser?: string;
+  readonly basicUser?: string | undefined;
   readonly requestBodyLength: number;
-  readonly statusCode?: number;
-  readonly statusMessage?: string;
+  readonly statusCode?: number | undefined;
+  readonly statusMessage?: string | undefined;
   /** HTTP version of the response line (what Zeek's http.log calls version). */
-  readonly responseVersion?: string;
-  readonly responseBodyLength?: number;
+  readonly responseVersion?: string | undefined;
+  readonly responseBodyLength?: number | undefined;
   /** True when the connection's opening was not captured, so this may not be the first request. */
   readonly midstream: boolean;
 }
@@ -429,6 +429,8 @@ export class HttpConnection {
     if (isOrig) {
       this.depth += 1;
       const auth = h.authorization;
+      // Every field is there from the start, unknown ones undefined (which JSON leaves out): fields added to a made
+      // object would give each transaction a second backing store for its properties.
       const t: Mutable<HttpTransaction> = {
         uid: this.uid,
         ts: h.ts,
@@ -439,13 +441,16 @@ export class HttpConnection {
         version: m[3] ?? '',
         requestBodyLength: 0,
         midstream: this.midstream,
+        host: h.host,
+        userAgent: h.userAgent,
+        referrer: h.referer,
+        authScheme: undefined,
+        basicUser: undefined,
+        statusCode: undefined,
+        responseVersion: undefined,
+        statusMessage: undefined,
+        responseBodyLength: undefined,
       };
-      const host = h.host;
-      if (host !== undefined) t.host = host;
-      const ua = h.userAgent;
-      if (ua !== undefined) t.userAgent = ua;
-      const ref = h.referer;
-      if (ref !== undefined) t.referrer = ref;
       if (auth !== undefined) {
         const [scheme = '', value = ''] = auth.split(/\s+/, 2);
         t.authScheme = scheme;
