@@ -44,7 +44,7 @@ corpus('EVTX parts rendering', () => {
 
 describe('EVTX parts rendering of odd trees', () => {
   const text = (s: string): XNode => ({ k: K.Text, s }) as XNode;
-  const el = (name: string, children: XNode[], attrs: XElement['attrs'] = []): XElement => ({ k: K.Element, name, attrs, children, dyn: false });
+  const el = (name: string, children: XNode[], attrs: XElement['attrs'] = []): XElement => ({ k: K.Element, name, attrs, children, dyn: false, dynAttrs: false });
 
   it('renders the whole event when a child is named __proto__, and leaves out the rest of System otherwise', () => {
     const odd = el('Event', [el('__proto__', [el('EventData', [text('x')])]), el('System', [el('Computer', [text('pc')])])]);
