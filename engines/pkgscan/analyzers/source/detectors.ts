@@ -133,6 +133,8 @@ const JS_NET_CALLEE = /^(?:https?\.(?:get|request)|fetch|\w*\.fetch|axios(?:\.\w
 const JS_NET_TEXT = /\b(?:fetch|axios(?:\.\w+)?|got(?:\.\w+)?|https?\.get|needle|superagent)\s*\(/;
 /** Events that hand a listener received data. */
 const JS_DATA_EVENT = /^['"`](?:data|end|message|response)['"`]$/;
+/** A check of a URL against the page's own origin. */
+const SAME_ORIGIN = /\b(?:self|window|globalThis)\.origin\b|\blocation\.origin\b/;
 /** Without a tree (a decoded literal, a file too big to parse): the response's end listener that evaluates, or an eval of a fetch in one statement. */
 const EVAL_FETCHED_TEXT = /\.on\s*\(\s*['"]end['"][^\n]{0,200}(?<![\w.$])eval\s*\(|(?<![\w.$])(?:eval|Function)\s*\(\s*(?:await\s+)?[^;\n]{0,200}?\b(?:fetch|axios(?:\.\w+)?|https?\.get)\s*\(/g;
 
@@ -197,7 +199,9 @@ function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
     const args = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];
     const body = args[args.length - 1];
     if (body === undefined) return;
-    if (fromNetwork(body)) hits.push({ offset: n.start, text: src(code, n) });
+    // a browser module loader that fetches only from the page's own origin and evaluates that (AMD/worker loaders):
+    // the page's own scripts, not code from elsewhere
+    if (fromNetwork(body) && !SAME_ORIGIN.test(code.slice(Math.max(0, n.start - 1500), n.start))) hits.push({ offset: n.start, text: src(code, n) });
   });
   return hits;
 }
