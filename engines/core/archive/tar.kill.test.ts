@@ -60,14 +60,16 @@ describe('member types', () => {
     expect([r.complete, r.totalBytes]).toEqual([true, 3]);
   });
 
-  it('a link claiming a size has no body: the block after its header is read as the next header', () => {
-    const r = tar([{ name: 'l', type: '2', linkname: 'x', data: 'ignored body!' }, { name: 'after', data: 'ok' }]);
-    // The claimed body is no header (bad checksum): skipped as npm skips it, and the member after it is flagged.
-    expect(view(r)).toEqual([
-      ['l', 'symlink', 0, null],
-      ['after', 'file', 2, 'ok'],
-    ]);
-    expect([codes(r), r.ambiguities.map((a) => [a.code, a.path])]).toEqual([['link_member', 'corrupt'], [['after_bad_header', 'after']]]);
+  it('a link, device or ustar directory claiming a size has no body: the block after its header is read as the next header', () => {
+    for (const [type, kind] of [['2', 'symlink'], ['1', 'hardlink'], ['3', 'other'], ['5', 'directory']] as const) {
+      const r = tar([{ name: 'l', type, linkname: 'x', data: 'ignored body!' }, { name: 'after', data: 'ok' }]);
+      // The claimed body is no header (bad checksum): skipped as npm skips it, and the member after it is flagged.
+      expect(view(r), type).toEqual([
+        ['l', kind, 0, null],
+        ['after', 'file', 2, 'ok'],
+      ]);
+      expect([codes(r).at(-1), r.ambiguities.map((a) => [a.code, a.path])], type).toEqual(['corrupt', [['after_bad_header', 'after']]]);
+    }
   });
 
   it('a GNU volume label is no member; a GNU sparse member is listed without data', () => {
@@ -151,8 +153,17 @@ describe('PAX and GNU meta headers', () => {
       ['sized', 'file', 3, 'abc'],
       ['plain', 'file', 1, 'd'],
     ]);
-    const global = tar([{ name: 'g', type: 'g', data: paxRecord('path', 'global-name') }, { name: 'one', data: '1' }, { name: 'x', type: 'x', data: paxRecord('path', 'local') }, { name: 'two', data: '2' }]);
-    expect(global.entries.map((e) => e.path)).toEqual(['global-name', 'local']);
+    const global = tar([
+      { name: 'g', type: 'g', data: paxRecord('path', 'global-name') },
+      { name: 'one', data: '1' },
+      { name: 'x', type: 'x', data: paxRecord('path', 'local') },
+      { name: 'two', data: '2' },
+      { name: 'three', data: '3' },
+    ]);
+    expect(global.entries.map((e) => e.path)).toEqual(['global-name', 'local', 'global-name']);
+    // A PAX size describes the member after it, never the meta headers between them.
+    const sized = tar([{ name: 'x', type: 'x', data: paxRecord('size', '3') }, { name: '././@LongLink', type: 'L', data: 'long-name\0' }, { name: 'short', data: 'abc', size: 0 }]);
+    expect(view(sized)).toEqual([['long-name', 'file', 3, 'abc']]);
   });
 
   it('a PAX linkpath and a GNU long link name the link target; the local header applies to one member only', () => {
