@@ -69,7 +69,7 @@ describe('format detection', () => {
 describe('what a gzip stream holds', () => {
   it('a tar with the ustar magic but a bad checksum is still read as a tar (and reported damaged)', () => {
     const t = Uint8Array.from(buildTar([{ name: 'a', data: 'x' }]));
-    t[0] ^= 1;
+    t[0] = t[0]! ^ 1;
     const r = readArchive(gzipSync(t));
     expect([r.format, codes(r)]).toEqual(['tar.gz', ['corrupt']]);
   });
@@ -164,7 +164,7 @@ describe('gzip bombs and damage', () => {
 
   it('a gzip stream whose CRC fails is damaged, with its reason', () => {
     const gz = Uint8Array.from(gzipSync(enc.encode('z'.repeat(2000))));
-    gz[gz.length - 8] ^= 0xff;
+    gz[gz.length - 8] = gz[gz.length - 8]! ^ 0xff;
     const r = readArchive(gz);
     expect(r.issues).toEqual([{ code: 'corrupt', message: 'the gzip stream is damaged; what decoded before the damage was read' }]);
   });

@@ -241,7 +241,7 @@ describe('the end of the archive and damage', () => {
 
   it('a damaged header is skipped as npm does: the members after it are read and flagged, and the read is incomplete', () => {
     const damaged = Uint8Array.from(buildTar([{ name: 'a', data: 'A' }, { name: 'b', data: 'B' }, { name: 'c', data: 'C' }]));
-    damaged[0] ^= 0x01;
+    damaged[0] = damaged[0]! ^ 0x01;
     const r = readArchive(damaged);
     expect(r.entries.map((e) => e.path)).toEqual(['b', 'c']);
     expect(r.issues).toEqual([{ code: 'corrupt', message: 'a tar header is damaged (bad checksum); the blocks after it were read as npm reads them' }]);

@@ -20,7 +20,7 @@ const PORT = table.schema.index.get('Destination Port')!;
 const W = space.features.map((_, j) => (j % 2 === 0 ? 0.8 : -0.5));
 const zOf = (k: number, v: number): number => (Math.log1p(Math.max(0, v)) - scaler.mean[k]!) / scaler.sd[k]!;
 const pOf = (row: ArrayLike<number>): number => 1 / (1 + Math.exp(-space.features.reduce((s, k, j) => s + W[j]! * zOf(k, row[k] as number), 0.5)));
-const rowOf = (x: FeatureMatrix, i: number): Float64Array => x.data.subarray(i * x.cols, (i + 1) * x.cols);
+const rowOf = (x: FeatureMatrix, i: number): FeatureMatrix['data'] => x.data.subarray(i * x.cols, (i + 1) * x.cols);
 
 /** A scorer that counts its calls (one call is one batched query). */
 function counted(p: (row: ArrayLike<number>) => number): { score: Scorer; calls: () => number } {
