@@ -9,6 +9,7 @@ import { AuditLog } from './audit/audit.js';
 import { Auth } from './auth/auth.js';
 import { configFromEnv, type PkgscanConfig } from './config.js';
 import { pkgscanDatabase } from './db/open.js';
+import { workerStoreTarget, type WorkerStoreTarget } from './db/target.js';
 import { storeDirFromEnv } from './db/url.js';
 import type { AsyncDb } from './db/types.js';
 import { unacknowledgedCount } from './events/events.js';
@@ -82,4 +83,9 @@ export function createPlatform(ctx: ServiceContext, overrides: Partial<PkgscanCo
     dataDir: storeDirFromEnv() ?? (ctx.dataDir !== '' ? ctx.dataDir : mkdtempSync(path.join(os.tmpdir(), 'vitrine-pkgscan-'))),
     startedAt: Date.now(),
   };
+}
+
+/** How a worker process reaches this platform's store (every job payload that writes the store takes it from here). */
+export function workerStoreOf(p: Pick<Platform, 'db' | 'store'> & { readonly config: Pick<PkgscanConfig, 'databaseUrl'> }): WorkerStoreTarget {
+  return workerStoreTarget(p.db, p.store, p.config.databaseUrl);
 }

@@ -22,8 +22,12 @@ export function localStoreChecks(db: Database, now: Date = new Date()): { readon
   };
 }
 
-/** Whether the shared database answers a read of the user table (migrated, reachable, the role may read it). */
+/**
+ * Whether the shared database answers a read of the user table (migrated, reachable, the role may read it). On SQLite
+ * there is no shared database (the async store is the workstation store, which the local checks cover): `ok`, no query.
+ */
 export async function sharedStoreCheck(store: AsyncDb): Promise<CheckStatus> {
+  if (store.dialect !== 'postgres') return 'ok';
   try {
     await store.get('SELECT COUNT(*) AS n FROM pkgscan_users');
     return 'ok';

@@ -29,10 +29,10 @@ export function readiness(p: Platform): HealthReady {
   return { status, checks: { database: { status: database }, cache: { status: cache }, model: { status: model } } };
 }
 
-/** Readiness with the shared PostgreSQL database checked too when there is one (the database check fails with it). */
+/** Readiness with the shared database checked too when there is one (the database check fails with it). */
 export async function readinessWithShared(p: Platform): Promise<HealthReady> {
   const local = readiness(p);
-  if (p.store.dialect !== 'postgres' || (await sharedStoreCheck(p.store)) === 'ok') return local;
+  if ((await sharedStoreCheck(p.store)) === 'ok') return local;
   return { status: 'unready', checks: { ...local.checks, database: { status: 'failed' } } };
 }
 

@@ -7,7 +7,7 @@ import { severitySchema } from '../vocabulary.js';
 import type { AdvisoryImport, AdvisorySourceKind } from '../../core/contracts/pkgscan-vulns.js';
 import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
-import type { Platform } from '../platform.js';
+import { workerStoreOf, type Platform } from '../platform.js';
 import { checkRawUpload, listRoute, rawUploadToFile, type RawUpload, removeFilesLeftBeforeStart, type RouteDef } from '../routing/http.js';
 import { booleanQuery } from '../users/http.js';
 import { advisoriesOf, listVulnerabilities, type AdvisoryBackend } from './advisories.js';
@@ -63,22 +63,22 @@ interface ImportRequest {
 }
 
 /**
- * Runs the import in a worker. On PostgreSQL the worker appends the import's audit entries in the import's own
- * transactions (started with the import row, finished with the final counts, failed with the failed status), and a
- * job that dies without marking its import is marked failed and audited in one transaction here; answers whether
- * the entries were written that way (else the caller records them).
+ * Runs the import where the store says a worker reaches it (workerStoreOf). On the shared database the worker appends
+ * the import's audit entries in the import's own transactions (started with the import row, finished with the final
+ * counts, failed with the failed status), and a job that dies without marking its import is marked failed and audited
+ * in one transaction here; answers whether the entries were written that way (else the caller records them).
  */
 function importUpload(p: Platform, file: string, kind: AdvisorySourceKind, id: string, who: ImportRequest): { run: Promise<AdvisoryImport>; audited: boolean } {
   const repo = advisoriesOf(p);
-  if (repo.dialect === 'sqlite' && p.db.memory) return { run: repo.importFile(file, kind, undefined, { id }), audited: false };
-  const shared = p.config.databaseUrl !== undefined && repo.dialect === 'postgres';
-  const target = shared ? { databaseUrl: p.config.databaseUrl } : { database: path.resolve(p.db.name) };
-  const payload: AdvisoryImportPayload = { dataDir: p.dataDir, id, ...target, kind: kind as AdvisoryImportPayload['kind'], ...(shared ? { audit: { actor: who.actor, request_id: who.requestId, size: who.size } } : {}) };
+  const target = workerStoreOf(p);
+  if (target.inProcess) return { run: repo.importFile(file, kind, undefined, { id }), audited: false };
+  const audited = target.auditsInJob;
+  const payload: AdvisoryImportPayload = { dataDir: p.dataDir, id, ...target.connection, kind: kind as AdvisoryImportPayload['kind'], ...(audited ? { audit: { actor: who.actor, request_id: who.requestId, size: who.size } } : {}) };
   const run = (p.jobs.run(ADVISORY_IMPORT_JOB, payload, { timeoutMs: IMPORT_TIMEOUT_MS, label: 'Import an advisory file' }) as Promise<AdvisoryImport>).catch(async (err: unknown) => {
-    await repo.failUnfinished(id, kind, shared ? { actor: who.actor, requestId: who.requestId, details: { size: who.size } } : undefined);
+    await repo.failUnfinished(id, kind, audited ? { actor: who.actor, requestId: who.requestId, details: { size: who.size } } : undefined);
     throw err;
   });
-  return { run, audited: shared };
+  return { run, audited };
 }
 
 /**
