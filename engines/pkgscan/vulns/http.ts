@@ -48,13 +48,6 @@ const ADVISORY_UPLOAD: RawUpload = {
 const DETECT_TIMEOUT_MS = 60_000;
 const IMPORT_TIMEOUT_MS = 60 * 60_000;
 
-/**
- * Imports an uploaded file: in a worker process, which opens its own connection (to the store file, or its own pool
- * on the shared PostgreSQL database). A SQLite store in memory (tests, a serve without VITRINE_HOME, whose jobs run in
- * this process anyway) is reachable from no other process, so the import runs here. An import whose job failed without
- * the store marking it (the worker died, or its time limit passed) is failed now, not only at the next start; one the
- * worker never began is recorded as failed, so a poll of its id answers.
- */
 /** Who asked for an import, for its audit entries. */
 interface ImportRequest {
   readonly actor: string;
@@ -63,10 +56,14 @@ interface ImportRequest {
 }
 
 /**
- * Runs the import where the store says a worker reaches it (workerStoreOf). On the shared database the worker appends
- * the import's audit entries in the import's own transactions (started with the import row, finished with the final
- * counts, failed with the failed status), and a job that dies without marking its import is marked failed and audited
- * in one transaction here; answers whether the entries were written that way (else the caller records them).
+ * Imports an uploaded file where the store says a worker reaches it (workerStoreOf): in a worker process, which opens
+ * its own connection (to the store file, or its own pool on the shared PostgreSQL database), or here for a SQLite
+ * store in memory (tests, a serve without VITRINE_HOME), which no other process can reach. On the shared database the
+ * worker appends the import's audit entries in the import's own transactions (started with the import row, finished
+ * with the final counts, failed with the failed status). An import whose job failed without the store marking it (the
+ * worker died, or its time limit passed) is failed now, not only at the next start, and audited in one transaction
+ * here on the shared database; one the worker never began is recorded as failed, so a poll of its id answers. Answers
+ * whether the audit entries were written in the job (else the caller records them).
  */
 function importUpload(p: Platform, file: string, kind: AdvisorySourceKind, id: string, who: ImportRequest): { run: Promise<AdvisoryImport>; audited: boolean } {
   const repo = advisoriesOf(p);
