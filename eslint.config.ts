@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import layers from './tools/lint/layers.ts';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', '**/testdata/**', 'resources/**', 'bin/**'] },
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', '**/testdata/**', 'resources/**', 'bin/**', '.stryker-tmp*/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
