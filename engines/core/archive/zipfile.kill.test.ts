@@ -102,7 +102,7 @@ describe('overlapping members, whatever order the directory lists them in', () =
     ]);
     expect(z.bombRefusals).toBe(0);
     expect(z.ambiguities).toEqual([]);
-    expect(list(z)[2]).toEqual({ index: 2, name: 'b', kind: 'file', mode: undefined, flags: 0, method: 0, crc: crc32(ten('b')), compressedSize: 10, size: 10, localOffset: 41 });
+    expect(list(z)[2]).toStrictEqual({ index: 2, name: 'b', kind: 'file', mode: undefined, flags: 0, method: 0, crc: crc32(ten('b')), compressedSize: 10, size: 10, localOffset: 41 });
   });
 
   it('refuses nothing for the orders b, c, a and c, b, a either', () => {
@@ -126,6 +126,24 @@ describe('overlapping members, whatever order the directory lists them in', () =
       ['a', OVERLAP],
     ]);
     expect(z.bombRefusals).toBe(3);
+    // Listed first (the sweep starts from it): still all three.
+    const first = open(zip(parts, [0, 1, 2]));
+    expect(list(first).map((m) => [m.name, m.refusal])).toEqual([
+      ['a', OVERLAP],
+      ['b', OVERLAP],
+      ['c', OVERLAP],
+    ]);
+  });
+
+  it('refuses two records over one member that follows an untouched one', () => {
+    // a at 0..41 and b at 41..82 touch; a third record points at b's header again (41..82 twice).
+    const z = open(zip([abc[0]!, abc[1]!, { name: 'b', body: ten('b'), offset: 41 }]));
+    expect(list(z).map((m) => [m.name, m.localOffset, m.refusal])).toEqual([
+      ['a', 0, undefined],
+      ['b', 41, OVERLAP],
+      ['b', 41, OVERLAP],
+    ]);
+    expect(z.bombRefusals).toBe(2);
   });
 
   it('refuses both of two members that share one byte when the first listed is also first in the file', () => {
@@ -238,6 +256,8 @@ describe('small stored and deflated members, read exactly or refused', () => {
     const z = open(whole);
     expect(z.recovered).toBe(true);
     expect(view(z)).toEqual([['r', null, 'abcde']]);
+    // The stored-bytes reader used for link targets also takes data ending exactly at the end of the source.
+    expect(z.linkTarget(list(z)[0]!)).toBe('abcde');
     const cut = open(whole.subarray(0, 35));
     expect(list(cut).map((m) => m.refusal)).toEqual([{ code: 'truncated', message: 'a zip member runs past the end of the archive' }]);
   });
@@ -261,6 +281,7 @@ describe('which member the ratio guard and the refusals apply to', () => {
       ['bomb', 'file', 'ratio_too_high'],
       ['fine', 'file', null],
     ]);
+    expect(list(z)[2]?.refusal).toEqual({ code: 'ratio_too_high', message: 'a zip member declares more than the compression ratio limit allows; it is listed without data' });
     expect(z.bombRefusals).toBe(1);
     expect(z.read(list(z)[0]!)).toEqual(BAD_CHECK);
     expect(z.read(list(z)[1]!)).toEqual({ refusal: NO_HEADER });
@@ -305,5 +326,30 @@ describe('a symlink target: stored and at most 4096 bytes', () => {
     const lost = open(zip([{ ...link(bytesOf('../t')), offset: 3 }]));
     expect(list(lost).map((l) => [l.kind, l.refusal])).toEqual([['symlink', undefined]]);
     expect(lost.linkTarget(list(lost)[0]!)).toBeUndefined();
+    // A directory claiming 4000 bytes for a 4-byte target runs past the end of the 95-byte archive.
+    const past = open(zip([{ ...link(bytesOf('../t')), csize: 4000 }]));
+    expect(past.linkTarget(list(past)[0]!)).toBeUndefined();
+  });
+
+  it('gives neither data nor a target for a member of another archive (an index this one does not have)', () => {
+    const two = list(open(zip([{ name: 'a', body: ten('a') }, { name: 'b', body: ten('b') }])));
+    const one = open(zip([{ name: 'a', body: ten('a') }]));
+    expect(one.read(two[1]!)).toEqual({ refusal: NO_HEADER });
+    expect(one.linkTarget(two[1]!)).toBeUndefined();
+  });
+
+  it('does not take a local signature in the last bytes of the end record comment (a header cut short) as a header', () => {
+    // Two local headers (82 bytes), two 47-byte directory records (94), the 22-byte end record and a 4-byte comment
+    // "PK\x03\x04": 202 bytes; b's record points at the comment, 198, where only 4 of a header's 30 bytes are left.
+    const built = zip([{ name: 'a', body: ten('a') }, { name: 'b', body: ten('b'), offset: 198 }]);
+    const bytes = Uint8Array.from([...built.bytes, 0x50, 0x4b, 0x03, 0x04]);
+    bytes[bytes.length - 6] = 4;
+    expect(bytes.length).toBe(202);
+    const z = open(bytes);
+    expect(z.problems).toEqual([]);
+    expect(list(z).map((m) => [m.name, m.refusal])).toEqual([
+      ['a', undefined],
+      ['b', NO_HEADER],
+    ]);
   });
 });
