@@ -29,7 +29,9 @@ export function mediumCluster(findings: readonly ScanFinding[]): number {
   const byFile = new Map<string, { line: number; code: string }[]>();
   for (const f of findings) {
     if (f.file === null) continue;
-    byFile.set(f.file, [...(byFile.get(f.file) ?? []), { line: f.line ?? 0, code: f.code }]);
+    const list = byFile.get(f.file);
+    if (list === undefined) byFile.set(f.file, [{ line: f.line ?? 0, code: f.code }]);
+    else list.push({ line: f.line ?? 0, code: f.code });
   }
   let best = 0;
   for (const list of byFile.values()) {
