@@ -12,7 +12,7 @@ import type { SourceLanguage } from './text.js';
 
 export const RULES_RELATIVE = path.join('pkgscan', 'rules');
 
-/** Structural checks written in code, named by rules (see detectors.ts). */
+/** Structural checks written in code, named by rules (the table in detectors.ts). */
 export const DETECTORS = [
   'js_eval_decoded',
   'js_eval_fetched',

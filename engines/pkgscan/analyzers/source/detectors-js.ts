@@ -1,0 +1,309 @@
+// The detectors of JavaScript: walks of the acorn tree that follow a value (a fetched or decoded text into eval, the
+// environment into a request, a host name into a DNS label); each gives the offsets and text it matched.
+import type * as acorn from 'acorn';
+import * as walk from 'acorn-walk';
+import type { DetectorHit, DetectorInput } from './detectors.js';
+
+type AnyNode = acorn.Node & Record<string, unknown>;
+
+/** acorn's node types as a plain record, for reading fields by name. */
+function node(n: acorn.Node): AnyNode {
+  return n as unknown as AnyNode;
+}
+
+const JS_DECODE = /Buffer\.from\s*\([^)]{0,4000}?['"`](?:base64|hex|base64url)['"`]|\batob\s*\(|String\.fromCharCode\s*\(|\bunescape\s*\(|decodeURIComponent\s*\(\s*escape|base64[_-]?decode|\.toString\s*\(\s*['"`](?:utf-?8|ascii|binary|latin1)['"`]\s*\)\s*\.split\s*\(\s*['"`]['"`]\s*\)\s*\.reverse/i;
+
+function src(code: string, n: acorn.Node): string {
+  return code.slice(n.start, Math.min(n.end, n.start + 20_000));
+}
+
+function calleeName(n: AnyNode): string {
+  const callee = n['callee'] as AnyNode | undefined;
+  if (!callee) return '';
+  if (callee.type === 'Identifier') return String(callee['name']);
+  if (callee.type === 'MemberExpression') {
+    const prop = callee['property'] as AnyNode;
+    const obj = callee['object'] as AnyNode;
+    const objName = obj.type === 'Identifier' ? String(obj['name']) : obj.type === 'MemberExpression' ? String((obj['property'] as AnyNode)['name'] ?? '') : '';
+    const propName = prop.type === 'Identifier' ? String(prop['name']) : prop.type === 'Literal' ? String(prop['value']) : '';
+    return `${objName}.${propName}`;
+  }
+  return '';
+}
+
+function identifiersIn(n: acorn.Node): string[] {
+  const out: string[] = [];
+  walk.full(n, (x) => {
+    if (x.type === 'Identifier') out.push(String(node(x)['name']));
+  });
+  return out;
+}
+
+/** Names assigned from a decoded value (two rounds of propagation: `a = atob(x); b = a + ''`). */
+function taintedNames(code: string, ast: acorn.Node): Set<string> {
+  const assigns: { name: string; value: acorn.Node }[] = [];
+  walk.full(ast, (n) => {
+    const a = n as AnyNode;
+    if (n.type === 'VariableDeclarator' && a['init'] && (a['id'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['id'] as AnyNode)['name']), value: a['init'] as acorn.Node });
+    if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
+  });
+  const tainted = new Set<string>();
+  // functions that decode and return: `function sify(d) { return Buffer.from(d, 'hex').toString() }`
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (n.type === 'FunctionDeclaration' && a['id'] && JS_DECODE.test(src(code, a['body'] as acorn.Node)) && /\breturn\b/.test(src(code, a['body'] as acorn.Node))) tainted.add(String(node(a['id'] as acorn.Node)['name']));
+  });
+  // Taint follows names, not scopes: a name assigned many times (minified bundles reuse one-letter names in every
+  // function) is tainted only when most of its assignments are, so one decoder does not taint every `F` in a bundle.
+  const assignCount = new Map<string, number>();
+  for (const { name } of assigns) assignCount.set(name, (assignCount.get(name) ?? 0) + 1);
+  const taintedCount = new Map<string, number>();
+  const isTainted = (name: string): boolean => {
+    const all = assignCount.get(name) ?? 0;
+    const hit = taintedCount.get(name) ?? 0;
+    return hit > 0 && (all <= 2 || hit * 2 > all);
+  };
+  for (let round = 0; round < 3; round++) {
+    taintedCount.clear();
+    for (const { name, value } of assigns) {
+      if (JS_DECODE.test(src(code, value)) || identifiersIn(value).some((i) => i !== name && isTaintedNow(i))) taintedCount.set(name, (taintedCount.get(name) ?? 0) + 1);
+    }
+    for (const name of taintedCount.keys()) if (isTainted(name)) tainted.add(name);
+  }
+  function isTaintedNow(i: string): boolean {
+    return tainted.has(i);
+  }
+  return tainted;
+}
+
+const EVAL_SINK = /^(?:eval|Function|\w*\.(?:runInThisContext|runInNewContext|runInContext|compileFunction)|\w*\.eval|window\.eval|global\.eval|globalThis\.eval)$/;
+
+/** Without a tree (a file too big or too deep to parse): eval/Function/vm with a decoder inside its first 300 characters. */
+const EVAL_DECODED_TEXT = /(?<![\w.$])(?:eval|Function|runInThisContext|runInNewContext)\s*\([^;\n]{0,300}?(?:\batob\s*\(|Buffer\.from\s*\([^)]{0,200}['"`](?:base64|hex)['"`]|String\.fromCharCode\s*\()/g;
+
+export function jsEvalDecoded({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [...code.matchAll(EVAL_DECODED_TEXT)].slice(0, 50).map((m) => ({ offset: m.index, text: m[0] }));
+  const hits: DetectorHit[] = [];
+  let tainted: Set<string> | null = null;
+  const visit = (n: acorn.Node): void => {
+    const name = calleeName(node(n));
+    const isSink = EVAL_SINK.test(name) || (n.type === 'NewExpression' && /^(?:Function|vm\.Script|Script)$/.test(name));
+    if (!isSink) return;
+    const args = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];
+    if (args.length === 0) return;
+    const text = args.map((a) => src(code, a)).join(',');
+    if (JS_DECODE.test(text)) {
+      hits.push({ offset: n.start, text: src(code, n) });
+      return;
+    }
+    tainted ??= taintedNames(code, ast);
+    const t = tainted;
+    if (args.some((a) => identifiersIn(a).some((i) => t.has(i)))) hits.push({ offset: n.start, text: src(code, n) });
+  };
+  walk.full(ast, (n) => {
+    if (n.type === 'CallExpression' || n.type === 'NewExpression') visit(n);
+  });
+  return hits;
+}
+
+/** A call that fetches over the network (its callee's text). */
+const JS_NET_CALLEE = /^(?:https?\.(?:get|request)|fetch|\w*\.fetch|axios(?:\.\w+)?|got(?:\.\w+)?|request(?:\.\w+)?|needle(?:\.\w+)?|superagent(?:\.\w+)?|\w*\.(?:get|post|request)|net\.connect|\w*\.createConnection)$/;
+/** Fetched content read from a response in one expression: `(await fetch(u)).text()`, `(await axios.get(u)).data`. */
+const JS_NET_TEXT = /\b(?:fetch|axios(?:\.\w+)?|got(?:\.\w+)?|https?\.get|needle|superagent)\s*\(/;
+/** Events that hand a listener received data. */
+const JS_DATA_EVENT = /^['"`](?:data|end|message|response)['"`]$/;
+/** A check of a URL against the page's own origin. */
+const SAME_ORIGIN = /\b(?:self|window|globalThis)\.origin\b|\blocation\.origin\b/;
+/** Without a tree (a decoded literal, a file too big to parse): the response's end listener that evaluates, or an eval of a fetch in one statement. */
+const EVAL_FETCHED_TEXT = /\.on\s*\(\s*['"]end['"][^\n]{0,200}(?<![\w.$])eval\s*\(|(?<![\w.$])(?:eval|Function)\s*\(\s*(?:await\s+)?[^;\n]{0,200}?\b(?:fetch|axios(?:\.\w+)?|https?\.get)\s*\(/g;
+
+/** The function's parameter names (plain, default and rest; destructured names too). */
+function paramNames(fn: AnyNode): string[] {
+  return ((fn['params'] as acorn.Node[] | undefined) ?? []).flatMap((p) => identifiersIn(p));
+}
+
+/**
+ * Code received over the network handed to eval/Function/vm: the evaluated value must come from a fetch. It is a
+ * parameter of a callback given to a network call or to a `data`/`end`/`message` listener (used inside it), a name
+ * assigned from such a parameter or from a fetch (`body += chunk`, `const code = await (await fetch(u)).text()`), or
+ * a fetch in the argument itself. An eval of a function's own parameter (a debugging `_eval(script)` helper) in a file
+ * that also opens a socket is not fetched code.
+ */
+export function jsEvalFetched({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [...code.matchAll(EVAL_FETCHED_TEXT)].slice(0, 50).map((m) => ({ offset: m.index, text: m[0] }));
+  // callbacks that receive fetched data: their parameter names, within their text
+  const receivers: { start: number; end: number; names: Set<string> }[] = [];
+  walk.full(ast, (n) => {
+    if (n.type !== 'CallExpression') return;
+    const name = calleeName(node(n));
+    const args = (node(n)['arguments'] as AnyNode[] | undefined) ?? [];
+    const first = args[0];
+    const listener = /\.(?:on|once|addListener|addEventListener)$/.test(name) && first !== undefined && first.type === 'Literal' && JS_DATA_EVENT.test(src(code, first));
+    const callee = node(n)['callee'] as AnyNode;
+    const thenOfFetch = /\.then$/.test(name) && callee.type === 'MemberExpression' && JS_NET_TEXT.test(src(code, callee['object'] as acorn.Node));
+    if (!listener && !thenOfFetch && !JS_NET_CALLEE.test(name)) return;
+    for (const a of args) {
+      if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') continue;
+      const names = new Set(paramNames(a));
+      if (names.size > 0) receivers.push({ start: a.start, end: a.end, names });
+    }
+  });
+  const receivedAt = (id: string, at: number): boolean => receivers.some((r) => r.start <= at && at < r.end && r.names.has(id));
+  // names assigned fetched data (two rounds: `body += chunk`, then `code = body.trim()`); a name reused many times (a
+  // minified bundle's one-letter names) is fetched only when most of its assignments are
+  const assigns: { name: string; value: acorn.Node }[] = [];
+  walk.full(ast, (n) => {
+    const a = node(n);
+    // `const { data } = await axios.get(u)`: each name of a destructuring pattern
+    if (n.type === 'VariableDeclarator' && a['init']) for (const id of identifiersIn(a['id'] as acorn.Node)) assigns.push({ name: id, value: a['init'] as acorn.Node });
+    if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') assigns.push({ name: String((a['left'] as AnyNode)['name']), value: a['right'] as acorn.Node });
+  });
+  const count = new Map<string, number>();
+  for (const { name } of assigns) count.set(name, (count.get(name) ?? 0) + 1);
+  const fetched = new Set<string>();
+  const fromNetwork = (value: acorn.Node): boolean => JS_NET_TEXT.test(src(code, value)) || identifiersIn(value).some((i) => fetched.has(i) || receivedAt(i, value.start));
+  for (let round = 0; round < 2; round++) {
+    const hit = new Map<string, number>();
+    for (const { name, value } of assigns) if (fromNetwork(value)) hit.set(name, (hit.get(name) ?? 0) + 1);
+    for (const [name, h] of hit) {
+      const all = count.get(name) ?? 0;
+      if (all <= 2 || h * 2 > all) fetched.add(name);
+    }
+  }
+  const hits: DetectorHit[] = [];
+  walk.full(ast, (n) => {
+    if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
+    const name = calleeName(node(n));
+    if (!EVAL_SINK.test(name) && !(n.type === 'NewExpression' && /^(?:Function|vm\.Script|Script)$/.test(name))) return;
+    const args = (node(n)['arguments'] as acorn.Node[] | undefined) ?? [];
+    const body = args[args.length - 1];
+    if (body === undefined) return;
+    // a browser module loader that fetches only from the page's own origin and evaluates that (AMD/worker loaders):
+    // the page's own scripts, not code from elsewhere
+    if (fromNetwork(body) && !SAME_ORIGIN.test(code.slice(Math.max(0, n.start - 1500), n.start))) hits.push({ offset: n.start, text: src(code, n) });
+  });
+  return hits;
+}
+
+const SPAWN = /^(?:\w*\.)?(?:spawn|exec|execFile|fork|spawnSync|execSync|execFileSync)$/;
+
+export function jsDetachedSpawn({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [];
+  const hits: DetectorHit[] = [];
+  walk.full(ast, (n) => {
+    if (n.type !== 'CallExpression' || !SPAWN.test(calleeName(node(n)))) return;
+    for (const a of (node(n)['arguments'] as AnyNode[]) ?? []) {
+      if (a.type !== 'ObjectExpression') continue;
+      const t = src(code, a);
+      if (/\bdetached\s*:\s*(?:true|!0|1)\b/.test(t) || (/\bwindowsHide\s*:\s*(?:true|!0)/.test(t) && /stdio\s*:\s*['"`]ignore/.test(t))) hits.push({ offset: n.start, text: src(code, n) });
+    }
+  });
+  return hits;
+}
+
+export function jsEnvSerialise({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [];
+  const hits: DetectorHit[] = [];
+  // names holding the whole environment: `var data = process.env || {}`
+  const envNames = new Set<string>();
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (n.type === 'VariableDeclarator' && a['init'] && node(a['id'] as acorn.Node).type === 'Identifier' && /^process\.env(?:\s*\|\|\s*\{\s*\})?$/.test(src(code, a['init'] as acorn.Node).trim())) envNames.add(String(node(a['id'] as acorn.Node)['name']));
+  });
+  walk.full(ast, (n) => {
+    if (n.type !== 'CallExpression') return;
+    const name = calleeName(node(n));
+    if (!/(?:stringify|encode|send|write|post|request|push|from|btoa|entries|keys|values|end|emit)$/i.test(name)) return;
+    const args = (node(n)['arguments'] as acorn.Node[]) ?? [];
+    const whole = args.some((a) => {
+      const t = src(code, a);
+      return /^process\.env$/.test(t) || (/stringify$/i.test(name) && (/\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/.test(t) || envNames.has(t.trim())));
+    });
+    if (whole) hits.push({ offset: n.start, text: src(code, n) });
+  });
+  return hits;
+}
+
+export function jsDynamicRequire({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [];
+  const hits: DetectorHit[] = [];
+  walk.full(ast, (n) => {
+    if (n.type !== 'CallExpression' || calleeName(node(n)) !== 'require') return;
+    const arg = ((node(n)['arguments'] as AnyNode[]) ?? [])[0];
+    if (!arg || arg.type === 'Literal') return;
+    if (arg.type === 'TemplateLiteral' && ((arg['expressions'] as unknown[]) ?? []).length === 0) return;
+    const t = src(code, arg);
+    // path.join(__dirname, ...) and require.resolve are how packages load their own files
+    if (/__dirname|require\.resolve|\bpath\.(?:join|resolve)\b/.test(t)) return;
+    hits.push({ offset: n.start, text: src(code, n) });
+  });
+  return hits;
+}
+
+/** Host or user data: the machine's identity, the environment, files, command output. */
+const HOST_DATA = /\bos\.(?:hostname|userInfo|homedir|networkInterfaces|platform|type|release|arch|cpus)\b|\b(?:hostname|userInfo|homedir|networkInterfaces)\s*\(\s*\)|process\.env\b|process\.cwd\s*\(|\breadFileSync\s*\(|\bexecSync\s*\(|\bwhoami\b/;
+/** Text turned into a DNS-safe label: hex, base32/base64 or a named encoder. */
+const LABEL_ENCODE = /\.toString\s*\(\s*['"`](?:hex|base64|base64url|base32)['"`]\s*\)|\b(?:hex|toHex|hexEncode|base32\w*|b32\w*|encodeHex)\s*\(/i;
+
+/** The text a name is given in this file (declarations and plain assignments), at most 2000 characters each. */
+function definitions(ast: acorn.Node, code: string): Map<string, string[]> {
+  const defs = new Map<string, string[]>();
+  const add = (name: string, value: acorn.Node): void => {
+    const list = defs.get(name) ?? [];
+    list.push(code.slice(value.start, Math.min(value.end, value.start + 2000)));
+    defs.set(name, list);
+  };
+  walk.full(ast, (n) => {
+    const a = node(n);
+    if (n.type === 'VariableDeclarator' && (a['id'] as AnyNode).type === 'Identifier' && a['init']) add(String((a['id'] as AnyNode)['name']), a['init'] as acorn.Node);
+    if (n.type === 'AssignmentExpression' && (a['left'] as AnyNode).type === 'Identifier') add(String((a['left'] as AnyNode)['name']), a['right'] as acorn.Node);
+    if (n.type === 'FunctionDeclaration' && a['id']) add(String((a['id'] as AnyNode)['name']), a['body'] as acorn.Node);
+  });
+  return defs;
+}
+
+/** The hostname argument's text with what its names are given, followed three steps back through the file. */
+function dataFlowText(arg: acorn.Node, code: string, defs: Map<string, string[]>): string {
+  let text = src(code, arg);
+  const seen = new Set<string>();
+  let frontier = identifiersIn(arg);
+  for (let depth = 0; depth < 3 && frontier.length > 0; depth++) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      for (const d of defs.get(id) ?? []) {
+        text += `\n${d}`;
+        for (const m of d.matchAll(/[A-Za-z_$][\w$]*/g)) next.push(m[0]);
+      }
+    }
+    frontier = next;
+  }
+  return text;
+}
+
+/**
+ * DNS exfiltration: a resolver call whose hostname is built at run time from host data (environment, files, machine
+ * identity, command output) encoded into a label (hex, base32/64). A lookup of a computed name (a configured host, a
+ * service record, a name from a URL) is ordinary networking.
+ */
+export function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
+  if (!ast) return [];
+  let defs: Map<string, string[]> | null = null;
+  const hits: DetectorHit[] = [];
+  walk.ancestor(ast, { CallExpression(n: acorn.Node, _state: unknown, ancestors: acorn.Node[]) {
+    const name = calleeName(node(n));
+    if (!/^(?:dns|\w*[Rr]esolver)?\.(?:lookup|resolve|resolve4|resolve6|resolveTxt|resolveCname|resolveAny)$/.test(name) && !/^dns\w*\.\w+$/.test(name)) return;
+    const arg = ((node(n)['arguments'] as AnyNode[]) ?? [])[0];
+    if (!arg || arg.type === 'Literal') return;
+    defs ??= definitions(ast, code);
+    // a name the file never assigns is a parameter (`chunks.forEach((chunk) => dns.resolve(chunk + suffix))`): its
+    // data comes through the enclosing functions, so the outermost one's text is followed too
+    const known = defs;
+    const unresolved = identifiersIn(arg).some((id) => !known.has(id));
+    const fn = unresolved ? ancestors.find((a) => /Function/.test(a.type)) : undefined;
+    const flow = dataFlowText(fn ?? arg, code, defs);
+    if (LABEL_ENCODE.test(flow) && HOST_DATA.test(flow)) hits.push({ offset: n.start, text: src(code, n) });
+  } });
+  return hits;
+}

@@ -1,0 +1,266 @@
+// The detectors of Python and of shell-like text: statement-aware scans of comment-free code (a decoded text into exec,
+// a setup.py command class or an import-time pip install, a file made executable and then started); each gives the
+// offsets and text it matched.
+import type { DetectorHit, DetectorInput } from './detectors.js';
+
+/** A package name as PyPI and npm compare them: lower case, runs of `-`, `_`, `.` as one `-`. */
+export function normaliseDependency(name: string): string {
+  return name.trim().toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+
+const PY_FETCH = /\burlopen\b|\brequests\.(?:get|post)\b/;
+const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|marshal\.loads|pickle\.loads|Fernet|decrypt)\b|\bcodecs\.decode|\[\s*::\s*-1\s*\]|['"]rot[_-]?13['"]/;
+
+/** The text from `open` (an opening parenthesis) to its matching close, at most 8000 characters. */
+function balanced(code: string, open: number): string {
+  let depth = 0;
+  const end = Math.min(code.length, open + 8000);
+  for (let i = open; i < end; i++) {
+    const c = code[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      depth--;
+      if (depth === 0) return code.slice(open, i + 1);
+    }
+  }
+  return code.slice(open, end);
+}
+
+export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
+  const aliases: string[] = [];
+  for (const m of code.matchAll(/\bimport\s+[^\n]*?\b(b64decode|decompress|loads|b32decode|unhexlify|decodebytes|urlopen|Fernet)\s+as\s+(\w+)/g)) if (m[2]) aliases.push(m[2]);
+  for (const m of code.matchAll(/\b(?:exec|eval)\s+as\s+(\w+)/g)) if (m[1]) aliases.push(m[1]);
+  // functions that decode and return: `def b64d(s): ... return base64.b64decode(s)`
+  for (const m of code.matchAll(/^([ \t]*)def\s+(\w+)\s*\([^)]*\)\s*:([^\n]*\n(?:(?:\1[ \t]+[^\n]*|[ \t]*)\n){0,40})/gm)) if (m[2] && m[3] && PY_DECODE.test(m[3]) && /\breturn\b/.test(m[3])) aliases.push(m[2]);
+  const decode = aliases.length > 0 ? new RegExp(`${PY_DECODE.source}|\\b(?:${aliases.join('|')})\\s*\\(`) : PY_DECODE;
+  const tainted = new Set<string>();
+  for (const m of code.matchAll(/^[ \t]*([A-Za-z_]\w*)\s*=\s*([^\n]{1,4000})/gm)) if (m[1] && m[2] && decode.test(m[2])) tainted.add(m[1]);
+  const taint = tainted.size > 0 ? new RegExp(`\\b(?:${[...tainted].join('|')})\\b`) : null;
+  const hits: DetectorHit[] = [];
+  const sinks = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*__builtins__[^)]*\)\s*\(|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
+  for (const m of code.matchAll(sinks)) {
+    const open = code.indexOf('(', m.index + m[0].length - 1);
+    const args = balanced(code, open);
+    const codeSink = /^(?:exec|eval|compile|execfile|getattr|builtins)/.test(m[0]);
+    if (decode.test(args) || (codeSink && PY_FETCH.test(args)) || (taint !== null && taint.test(args.replace(/(['"])(?:\\.|(?!\1)[^\\\n])*\1/g, '""').replace(/\b\w+\s*=(?!=)/g, '')))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
+    if (hits.length > 50) break;
+  }
+  return hits;
+}
+
+/** The top-level comma-separated parts of a call's argument text (`(a, f(b, c), 'd')` -> a | f(b, c) | 'd'). */
+function topLevelArgs(call: string): string[] {
+  const inner = call.replace(/^\(/, '').replace(/\)$/, '');
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (quote !== '') {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(inner.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(inner.slice(start).trim());
+  return out;
+}
+
+/** File permission bits that include an execute bit. */
+const hasExecBit = (v: number): boolean => Number.isInteger(v) && v >= 0 && v <= 0o7777 && (v & 0o111) !== 0;
+
+/**
+ * A mode written as a literal that sets an execute bit: `0o755`, `0755`, `'755'`, `493`, `'+x'`, `u+x`, or a mode
+ * that ORs an execute flag in (`st.st_mode | stat.S_IEXEC`). A computed mode (`mode & 0o777`, `0o777 - umask`,
+ * `~umask`) is a file system's permission handling, not making a payload runnable.
+ */
+function literalExecMode(mode: string): boolean {
+  const m = mode.trim().replace(/^(['"`])(.*)\1$/, '$2').trim();
+  if (/^[ugoa]*\+[rwxXst]*x[rwxXst]*$/.test(m)) return true;
+  const oct = /^(?:0o|0)?([0-7]{3,4})$/i.exec(m);
+  if (oct?.[1] !== undefined && /^(?:0o|0)/i.test(m)) return hasExecBit(Number.parseInt(oct[1], 8));
+  if (/^[0-7]{3,4}$/.test(m) && /^(['"`])/.test(mode.trim())) return hasExecBit(Number.parseInt(m, 8));
+  if (/^[1-9]\d{1,3}$/.test(m)) return hasExecBit(Number.parseInt(m, 10));
+  // an execute flag ORed into the mode (no mask or subtraction taking bits away)
+  return /\bS_I(?:EXEC|XUSR|XGRP|XOTH|RWXU)\b/.test(m) && !/[&~-]/.test(m.replace(/\bS_I\w+/g, ''));
+}
+
+/** Names and paths a chmod target stands for: its identifiers, its string literals, and the literals those names are given in the file. */
+function targetWords(target: string, code: string): string[] {
+  const words = new Set<string>();
+  const literal = (s: string): void => {
+    const v = s.replace(/^~\//, '').trim();
+    if (v.length < 3 || /^[./\\]*$/.test(v)) return;
+    words.add(v);
+    const base = v.split(/[\\/]/).pop() ?? '';
+    if (base.length >= 3) words.add(base);
+  };
+  for (const m of target.matchAll(/(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g)) literal(m[2] ?? '');
+  const bare = target.replace(/(['"`])(?:\\.|(?!\1)[^\\\n])*\1/g, ' ');
+  for (const m of bare.matchAll(/[A-Za-z_$][\w$]*/g)) {
+    const id = m[0];
+    if (/^(?:os|fs|fsp|path|join|resolve|this|self|__dirname|process|cwd|tmpdir|homedir|expanduser|await|require|promises|sync|Sync)$/.test(id) || id.length < 2) continue;
+    words.add(id);
+    const given = new RegExp(`(?:^|[\\s;,(])(?:const|let|var)?\\s*${id.replace(/\$/g, '\\$')}\\s*=\\s*([^\\n;]{1,300})`, 'gm');
+    for (const g of code.matchAll(given)) for (const l of (g[1] ?? '').matchAll(/(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g)) literal(l[2] ?? '');
+  }
+  return [...words];
+}
+
+/** Where something is started: a process or shell call (its argument text follows), or a shell command line. */
+const RUN_SINK = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|system|popen|startfile|Popen|call|run|check_call|check_output|getoutput|execv\w*|execl\w*)\s*\(|\bStart-Process\b/g;
+/** `chmod +x tool`, `chmod 755 "$BIN"`, and in code `'chmod +x ' + dest` or `` `chmod +x ${dest}` ``. */
+const SHELL_CHMOD = /\bchmod\s+(?:-\w+\s+)*([ugoa]*\+[rwxXst]*x[rwxXst]*|[0-7]{3,4})\s+(?:['"`]\s*\+\s*([\w$.]+)|\$\{([^}]{1,200})\}|"?([^\s;&|'"`)]+))/g;
+const CALL_CHMOD = /\bchmod(?:Sync)?\s*\(/g;
+
+/**
+ * Makes a file runnable and then runs that file: a chmod with a literal execute mode (`chmod(p, 0o755)`, `chmod +x p`,
+ * `st_mode | S_IEXEC`) of a target that a process, shell or system call of the same file later starts (the same name,
+ * or the path that name is given). A computed mode (an emulated file system's `mode & 0o777`, a script installer's
+ * `0o777 - umask`) or a file made executable for later use and never started here is not a download-and-run.
+ */
+export function chmodThenRun({ code }: DetectorInput): DetectorHit[] {
+  const hits: DetectorHit[] = [];
+  const chmods: { offset: number; end: number; text: string; target: string }[] = [];
+  for (const m of code.matchAll(CALL_CHMOD)) {
+    const open = m.index + m[0].length - 1;
+    const call = balanced(code, open);
+    const [target, mode] = topLevelArgs(call);
+    if (target !== undefined && mode !== undefined && literalExecMode(mode)) chmods.push({ offset: m.index, end: open + call.length, text: code.slice(m.index, open) + call, target });
+    if (chmods.length > 50) break;
+  }
+  for (const m of code.matchAll(SHELL_CHMOD)) {
+    const target = m[2] ?? m[3] ?? m[4];
+    if (target !== undefined && (m[1] === undefined || literalExecMode(m[1]))) chmods.push({ offset: m.index, end: m.index + m[0].length, text: m[0], target });
+    if (chmods.length > 100) break;
+  }
+  if (chmods.length === 0) return hits;
+  const runs: { start: number; end: number; text: string }[] = [];
+  for (const m of code.matchAll(RUN_SINK)) {
+    if (m[0].endsWith('(')) {
+      const open = m.index + m[0].length - 1;
+      const args = balanced(code, open);
+      runs.push({ start: m.index, end: open + args.length, text: args.slice(0, 2000) });
+    } else {
+      const eol = code.indexOf('\n', m.index);
+      runs.push({ start: m.index, end: eol < 0 ? code.length : eol, text: code.slice(m.index, eol < 0 ? code.length : eol) });
+    }
+    if (runs.length > 500) break;
+  }
+  // shell command lines that start a path: `&& ./tool`, `; "$BIN" --flag`, `nohup ~/.cache/x &`
+  for (const m of code.matchAll(/(?:&&|;|\|\||^)[ \t]*(?:nohup\s+|exec\s+|sh\s+|bash\s+)?((?:\.{0,2}\/|~\/|"?\$)[^\s;&|]+)/gm)) {
+    runs.push({ start: m.index, end: m.index + m[0].length, text: m[1] ?? '' });
+    if (runs.length > 2000) break;
+  }
+  for (const c of chmods) {
+    const words = targetWords(c.target, code);
+    if (words.length === 0) continue;
+    // the chmod's own command (`execSync('chmod +x ' + dest)`) does not run the file
+    const started = runs.some((r) => !(r.start <= c.offset && c.offset < r.end) && !/^\s*\(?\s*['"`]?chmod\b/.test(r.text) && words.some((w) => (/^[A-Za-z_$][\w$]*$/.test(w) ? new RegExp(`(?<!\\w)${w.replace(/\$/g, '\\$')}(?![\\w$])`).test(r.text) : r.text.includes(w))));
+    if (started) hits.push({ offset: c.offset, text: c.text });
+  }
+  return hits;
+}
+
+/** A pip install written in code: a command string, an argument list, or pip's own main. */
+const PY_PIP_INSTALL = /\bpip3?\s+install\b([^\n'"]{0,300})|['"]pip3?['"]\s*,\s*['"]install['"]\s*((?:,\s*[^,\])\n]{1,100}){0,10})|\bpip(?:\._internal)?\.main\s*\(\s*\[\s*['"]install['"]\s*((?:,\s*[^,\])\n]{1,100}){0,10})/g;
+
+/** The package names a pip install names (options and version specifiers left out); `null` for a name computed at run time (an f-string field, a variable in an argument list). */
+function pipInstallNames(args: string, list: boolean): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (const raw of args.split(list ? /,/ : /\s+/)) {
+    const item = raw.trim();
+    if (item === '') continue;
+    if (list && !/^[rbuf]?['"]/.test(item)) {
+      out.push(null);
+      continue;
+    }
+    const t = item.replace(/^[rbuf]?['"]|['"]$/g, '').trim();
+    if (t === '' || t.startsWith('-')) continue;
+    if (/[{}]/.test(t)) {
+      out.push(null);
+      continue;
+    }
+    const name = /^([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(t)?.[1];
+    if (name !== undefined) out.push(name);
+  }
+  return out;
+}
+
+/** Whether the statement at `offset` runs when the module is imported: no enclosing `def` or `class` by indentation. */
+function atModuleLevel(code: string, offset: number): boolean {
+  const lineStart = code.lastIndexOf('\n', offset - 1) + 1;
+  let indent = /^[ \t]*/.exec(code.slice(lineStart))?.[0].length ?? 0;
+  let pos = lineStart - 1;
+  while (indent > 0 && pos > 0) {
+    const start = code.lastIndexOf('\n', pos - 1) + 1;
+    const line = code.slice(start, pos);
+    pos = start - 1;
+    if (line.trim() === '') continue;
+    const ind = /^[ \t]*/.exec(line)?.[0].length ?? 0;
+    if (ind >= indent) continue;
+    if (/^\s*(?:async\s+def|def|class)\b/.test(line)) return false;
+    indent = ind;
+  }
+  return true;
+}
+
+/**
+ * A module that installs, when it is imported, a package its metadata does not declare: statements at module level
+ * (an `except ImportError:` fallback included) that run pip for a name missing from the release's dependencies, or
+ * for a name computed at run time. The installed code never passes a dependency review; a package that needs a
+ * library declares it. setup.py (install time, read by py_pip_install_at_runtime), `__main__.py` and command-line
+ * helpers inside functions are not import time.
+ */
+export function pyImportTimeInstall({ code, path: file, declared }: DetectorInput): DetectorHit[] {
+  if (/(?:^|\/)(?:setup|__main__|conftest)\.py$/.test(file)) return [];
+  const known = declared ?? new Set<string>();
+  const hits: DetectorHit[] = [];
+  for (const m of code.matchAll(PY_PIP_INSTALL)) {
+    if (!atModuleLevel(code, m.index)) continue;
+    // a command string must be handed to something that runs it on its line (not a docstring or a message)
+    if (m[1] !== undefined && !/\b(?:system|popen|Popen|run|call|check_call|check_output|getoutput|getstatusoutput|spawn\w*)\s*\(/.test(code.slice(code.lastIndexOf('\n', m.index) + 1, m.index))) continue;
+    const names = m[1] !== undefined ? pipInstallNames(m[1], false) : pipInstallNames(m[2] ?? m[3] ?? '', true);
+    // `'pip install ' + name`, `'pip install %s' % name`: the name is computed
+    if (m[1] !== undefined && /^['"]\s*(?:\+|%|\.format\b)/.test(code.slice(m.index + m[0].length, m.index + m[0].length + 20))) names.push(null);
+    if (names.length === 0) continue;
+    if (names.some((n) => n === null || !known.has(normaliseDependency(n)))) hits.push({ offset: m.index, text: m[0] });
+    if (hits.length > 20) break;
+  }
+  return hits;
+}
+
+export function pyCmdclassInstall({ code, path }: DetectorInput): DetectorHit[] {
+  if (!/(^|\/)setup\.py$/.test(path) || !/\bcmdclass\b/.test(code)) return [];
+  const hits: DetectorHit[] = [];
+  for (const m of code.matchAll(/^([ \t]*)class\s+\w+\s*\(([^)]*\b(?:install|develop|egg_info|_install|_develop|build_py|sdist|bdist_egg)\b[^)]*)\)\s*:/gm)) {
+    const indent = (m[1] ?? '').length;
+    const rest = code.slice(m.index + m[0].length);
+    const lines = rest.split('\n');
+    let body = '';
+    for (const line of lines.slice(1)) {
+      if (line.trim() !== '' && line.length - line.trimStart().length <= indent) break;
+      body += `${line}\n`;
+    }
+    const run = /def\s+run\s*\(\s*self[^)]*\)\s*:([\s\S]*)/.exec(body);
+    if (!run?.[1]) continue;
+    const statements = run[1].split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^(?:pass|return\b|"""|'''|(?:super\s*\([^)]*\)|\w+(?:\.\w+)*)\.run\s*\(|\w+\.do_egg_install\(|def\s)/.test(l));
+    if (statements.length > 0) hits.push({ offset: m.index, text: m[0].trim() });
+  }
+  return hits;
+}
+
+export function pthExecutable({ code }: DetectorInput): DetectorHit[] {
+  const hits: DetectorHit[] = [];
+  for (const m of code.matchAll(/^[ \t]*import[ \t][^\n]*/gm)) hits.push({ offset: m.index, text: m[0] });
+  return hits;
+}
