@@ -377,24 +377,9 @@ function readMessage(b: Uint8Array): 'dns_malformed' | 'dns_compression_loop' | 
 
 /** Parses one DNS message (without the TCP length prefix). Never throws. */
 export function parseDns(b: Uint8Array): DnsParse {
-  const error = readMessage(b);
-  if (error !== undefined) return { ok: false, error };
-  const flags = (b[2]! << 8) | b[3]!;
-  const message: { -readonly [K in keyof DnsBody]: DnsBody[K] } = {
-    id: (b[0]! << 8) | b[1]!,
-    response: (flags & 0x8000) !== 0,
-    opcode: (flags >> 11) & 0x0f,
-    rcode: flags & 0x0f,
-    authoritative: (flags & 0x0400) !== 0,
-    truncated: (flags & 0x0200) !== 0,
-    recursionDesired: (flags & 0x0100) !== 0,
-    recursionAvailable: (flags & 0x0080) !== 0,
-    questions: lastQuestions,
-    answers: lastAnswers,
-    authorityCount: (b[8]! << 8) | b[9]!,
-    additionalCount: (b[10]! << 8) | b[11]!,
-  };
-  if (lastEdns !== undefined) message.edns = lastEdns;
+  const record = dnsRecord(b, '', 0, 0, 'udp', 0);
+  if (typeof record === 'string') return { ok: false, error: record };
+  const { uid: _uid, ts: _ts, packet: _packet, transport: _transport, port: _port, ...message } = record;
   return { ok: true, message };
 }
 
