@@ -269,26 +269,9 @@ export function parseClientHello(b: Uint8Array): TlsClientHello | undefined {
     }
     const ja3String = `${version},${joinNoGrease(ciphers)},${joinNoGrease(extensions)},${joinNoGrease(groups)},${pointFormats.join('-')}`;
     const j4 = fingerprints(ja3String, { version, ciphers, extensions, signatureAlgorithms: sigAlgs, supportedVersions: versions, firstAlpn });
-    // Two literals of fixed shapes in the order of the fields (a spread of the optional name would copy the record).
-    if (serverName === undefined) {
-      return {
-        version,
-        alpn,
-        ciphers,
-        extensions,
-        supportedGroups: groups,
-        pointFormats,
-        signatureAlgorithms: sigAlgs,
-        supportedVersions: versions,
-        ja3String,
-        ja3: j4.ja3,
-        ja4: j4.ja4,
-        ja4Raw: j4.raw,
-      };
-    }
     return {
       version,
-      serverName,
+      ...(serverName !== undefined ? { serverName } : {}),
       alpn,
       ciphers,
       extensions,
