@@ -3,6 +3,7 @@
 import type { PageOf, SecurityEvent, Severity } from '../../core/contracts/pkgscan.js';
 import { VitrineError } from '../../core/errors.js';
 import type { Param, Queryable } from '../db/types.js';
+import type { Platform } from '../platform.js';
 import { SEVERITIES } from '../vocabulary.js';
 
 interface EventRow {
@@ -96,6 +97,16 @@ export async function acknowledgeEvent(q: Queryable, id: string, userId: string,
   const event = await getEvent(q, id);
   if (!event) throw new VitrineError('not_found', 'no such event');
   return { event, changed };
+}
+
+/** Acknowledges an event and, when this call was the first to, writes the audit entry in the same transaction. */
+export async function acknowledgeAudited(p: Platform, id: string, actor: string, requestId: string | null): Promise<SecurityEvent> {
+  const result = await p.store.transaction(async (q) => {
+    const r = await acknowledgeEvent(q, id, actor);
+    if (r.changed) await p.audit.appendWithin(q, 'event.ack', actor, requestId, { event_id: id, type: r.event.type });
+    return r;
+  });
+  return result.event;
 }
 
 export async function unacknowledgedCount(db: Queryable): Promise<number> {

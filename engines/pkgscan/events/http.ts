@@ -6,7 +6,7 @@ import { requestIdOf } from '../../core/http/index.js';
 import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import type { Platform } from '../platform.js';
 import { booleanQuery } from '../users/http.js';
-import { acknowledgeEvent, getEvent, listEvents } from './events.js';
+import { acknowledgeAudited, getEvent, listEvents } from './events.js';
 
 const severity = severitySchema;
 const time = z.iso.datetime({ offset: true });
@@ -44,12 +44,7 @@ export function eventRoutes(p: Platform): RouteDef[] {
         const id = String(req.params['id']);
         if (!UUID.test(id) || !(await getEvent(p.store, id))) throw new VitrineError('not_found', 'no such event');
         const actor = caller?.id ?? 'anonymous';
-        const result = await p.store.transaction(async (q) => {
-          const r = await acknowledgeEvent(q, id, actor);
-          if (r.changed) await p.audit.appendWithin(q, 'event.ack', actor, requestIdOf(res), { event_id: id, type: r.event.type });
-          return r;
-        });
-        res.json(result.event);
+        res.json(await acknowledgeAudited(p, id, actor, requestIdOf(res)));
       },
     },
   ];

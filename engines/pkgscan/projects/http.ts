@@ -6,8 +6,8 @@ import type { Platform } from '../platform.js';
 import { listRoute, type RouteDef, UUID } from '../routing/http.js';
 import { booleanQuery } from '../users/http.js';
 import { PROJECT_SCAN_BODY_LIMIT, projectScanSchema } from './files.js';
-import { projectSbom, runProjectScan } from './scan.js';
-import { createProject, getGraph, getProject, getProjectScan, listComponents, listProjects, listProjectScans } from './store.js';
+import { createProjectAudited, projectSbom, runProjectScan } from './scan.js';
+import { getGraph, getProject, getProjectScan, listComponents, listProjects, listProjectScans } from './store.js';
 
 
 export const projectCreateSchema = z.strictObject({
@@ -50,12 +50,7 @@ export function projectRoutes(p: Platform): RouteDef[] {
       handler: async (req, res, caller) => {
         const body = parseBody(projectCreateSchema, req);
         const actor = caller?.id ?? 'anonymous';
-        const project = await p.store.transaction(async (q) => {
-          const created = await createProject(q, { name: body.name.trim(), description: body.description }, actor);
-          await p.audit.appendWithin(q, 'project.create', actor, requestIdOf(res), { project_id: created.id });
-          return created;
-        });
-        res.status(201).json(project);
+        res.status(201).json(await createProjectAudited(p, { name: body.name.trim(), description: body.description }, actor, requestIdOf(res)));
       },
     },
     listRoute({

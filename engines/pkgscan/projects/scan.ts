@@ -1,6 +1,6 @@
-// A project scan end to end: check the submission's limits, analyse the text, enrich with stored verdicts, store, audit; and the SBOM downloads.
+// A project's creation with its audit entry, and a project scan end to end: check the submission's limits, analyse the text, enrich with stored verdicts, store, audit; and the SBOM downloads.
 import { randomUUID } from 'node:crypto';
-import type { ProjectScan } from '../../core/contracts/pkgscan-projects.js';
+import type { Project, ProjectScan } from '../../core/contracts/pkgscan-projects.js';
 import { VitrineError } from '../../core/errors.js';
 import { buildSpdx, validateSpdx, type CycloneDxDocument, type SpdxDocument } from '../../core/sbom/index.js';
 import { VERSION } from '../config.js';
@@ -9,7 +9,7 @@ import type { Platform } from '../platform.js';
 import { sbomInput } from './analyze.js';
 import { PROJECT_ANALYZE_JOB, PROJECT_FINISH_JOB, type PackedFileAnalysis, type PackedProjectFinish, type ProjectAnalyzePayload, type ProjectFinishPayload } from './jobs.js';
 import { checkSubmission } from './files.js';
-import { allComponents, getGraph, getProject, getProjectScan, getStoredSbom, saveProjectScan, type ComponentRow } from './store.js';
+import { allComponents, createProject, getGraph, getProject, getProjectScan, getStoredSbom, saveProjectScan, type ComponentRow } from './store.js';
 import { newestVerdictsFor } from './verdicts.js';
 import { unassessedEffectOf } from './policy.js';
 import { activePolicy } from '../policies/policies.js';
@@ -31,6 +31,15 @@ async function componentRowsFromWorker(a: PackedProjectFinish): Promise<Componen
 }
 
 /** Runs and stores one project scan. Throws 404 for an unknown project, 413/422 for a submission over the limits or malformed. */
+/** Creates a project (a taken name is a 409) and writes its audit entry in the same transaction. */
+export async function createProjectAudited(p: Platform, input: { name: string; description?: string | undefined }, actor: string, requestId: string | null): Promise<Project> {
+  return p.store.transaction(async (q) => {
+    const created = await createProject(q, input, actor);
+    await p.audit.appendWithin(q, 'project.create', actor, requestId, { project_id: created.id });
+    return created;
+  });
+}
+
 export async function runProjectScan(p: Platform, projectId: string, body: unknown, actor: string, requestId: string | null, signal?: AbortSignal): Promise<ProjectScan> {
   const project = await getProject(p.store, projectId);
   if (!project) throw new VitrineError('not_found', 'no such project');
