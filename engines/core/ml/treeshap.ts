@@ -150,13 +150,14 @@ function treeShapInto(c: ShapContext): void {
  * one addition per feature on it.
  */
 interface ShapTable {
-  /** Internal nodes; `decide` fills one direction per node for the row (1 = right). */
-  readonly internal: Int32Array;
-  /** Per leaf: its steps [stepStart[l], stepStart[l + 1]), each a node, the bit of its feature and the path's direction. */
-  readonly stepStart: Int32Array;
-  readonly stepNode: Int32Array;
-  readonly stepBit: Int32Array;
-  readonly stepRight: Uint8Array;
+  /**
+   * Internal nodes in preorder (a parent before its children), each with the bit its feature has on the paths through
+   * it: a row's pattern is carried down, each step clearing the bit of the side the row does not take.
+   */
+  readonly order: Int32Array;
+  readonly orderBit: Int32Array;
+  /** Per leaf, in the order of the tables: its node. */
+  readonly leafNode: Int32Array;
   /** Per leaf: its distinct features [featStart[l], featStart[l + 1]) in bit order. */
   readonly featStart: Int32Array;
   readonly feats: Int32Array;
@@ -174,13 +175,11 @@ const MAX_TABLE_VALUES = 4 << 20;
 function buildShapTable(tree: Tree, budget: number): ShapTable | undefined {
   const { left, right, feature, cover, value } = tree;
   const n = left.length;
-  const internal: number[] = [];
-  for (let k = 0; k < n; k++) if (left[k]! >= 0) internal.push(k);
-  // Leaves by depth-first walk, with their paths.
-  const stepStart = [0];
-  const stepNode: number[] = [];
-  const stepBit: number[] = [];
-  const stepRight: number[] = [];
+  // Internal nodes in preorder with their feature's bit, leaves by the same depth-first walk, with their paths.
+  const order: number[] = [];
+  const orderBit: number[] = [];
+  const leafNode: number[] = [];
+  const bitOf = new Int32Array(n);
   const featStart = [0];
   const feats: number[] = [];
   const valueStart: number[] = [];
@@ -207,9 +206,7 @@ function buildShapTable(tree: Tree, budget: number): ShapTable | undefined {
       const t = cover[l]! + cover[r]!;
       const child = pathRight[s] ? r : l;
       z[j] = z[j]! * (t > 0 ? cover[child]! / t : 0.5);
-      stepNode.push(at);
-      stepBit.push(j);
-      stepRight.push(pathRight[s]!);
+      bitOf[at] = j;
     }
     const k = fs.length;
     if (k > MAX_TABLE_FEATURES || total + (k << k) > budget) {
@@ -223,7 +220,7 @@ function buildShapTable(tree: Tree, budget: number): ShapTable | undefined {
       for (let j = 0; j < k; j++) extendPath(buf, 0, j + 1, z[j]!, (pattern >> j) & 1, j);
       for (let i = 1; i <= k; i++) table[pattern * k + i - 1] = unwoundPathSum(buf, 0, k, i) * (((pattern >> (i - 1)) & 1) - z[i - 1]!) * v;
     }
-    stepStart.push(stepNode.length);
+    leafNode.push(node);
     feats.push(...fs);
     featStart.push(feats.length);
     valueStart.push(total);
@@ -237,6 +234,7 @@ function buildShapTable(tree: Tree, budget: number): ShapTable | undefined {
       leaf(node);
       return;
     }
+    order.push(node);
     pathNodes.push(node);
     pathRight.push(0);
     walk(l);
@@ -249,12 +247,11 @@ function buildShapTable(tree: Tree, budget: number): ShapTable | undefined {
   if (tooBig) return undefined;
   const values = new Float64Array(total);
   chunks.forEach((c, i) => values.set(c, valueStart[i]!));
+  for (const node of order) orderBit.push(bitOf[node]!);
   return {
-    internal: Int32Array.from(internal),
-    stepStart: Int32Array.from(stepStart),
-    stepNode: Int32Array.from(stepNode),
-    stepBit: Int32Array.from(stepBit),
-    stepRight: Uint8Array.from(stepRight),
+    order: Int32Array.from(order),
+    orderBit: Int32Array.from(orderBit),
+    leafNode: Int32Array.from(leafNode),
     featStart: Int32Array.from(featStart),
     feats: Int32Array.from(feats),
     valueStart: Int32Array.from(valueStart),
@@ -262,24 +259,33 @@ function buildShapTable(tree: Tree, budget: number): ShapTable | undefined {
   };
 }
 
-/** Adds one tree's contributions for the row at `x[offset...]` from its table into `phi[phiAt...]`; `dir` has room for one byte per node. */
-function tableShapInto(tree: Tree, t: ShapTable, x: ArrayLike<number>, offset: number, phi: Float64Array, phiAt: number, dir: Uint8Array): void {
-  const { feature, threshold, defaultLeft } = tree;
-  const internal = t.internal;
-  for (let k = 0; k < internal.length; k++) {
-    const node = internal[k]!;
+/**
+ * Adds one tree's contributions for the row at `x[offset...]` from its table into `phi[phiAt...]`; `pat` has room for
+ * one pattern per node. The root's pattern has every bit set; a split clears its feature's bit on the side the row
+ * does not take (a feature met twice keeps its bit only where the row follows both splits), so a leaf's pattern is
+ * the row's bits on its path.
+ */
+function tableShapInto(tree: Tree, t: ShapTable, x: ArrayLike<number>, offset: number, phi: Float64Array, phiAt: number, pat: Int32Array): void {
+  const { feature, threshold, defaultLeft, left, right } = tree;
+  const { order, orderBit } = t;
+  pat[0] = -1;
+  for (let k = 0; k < order.length; k++) {
+    const node = order[k]!;
     const v = x[offset + feature[node]!]!;
-    dir[node] = v !== v ? 1 - defaultLeft[node]! : v < threshold[node]! ? 0 : 1;
+    // 1 when the row goes right: v not below the threshold, or v missing and its default is right.
+    const goRight = v !== v ? 1 - defaultLeft[node]! : Number(!(v < threshold[node]!));
+    const p = pat[node]!;
+    const bit = 1 << orderBit[k]!;
+    pat[left[node]!] = p & ~(bit & -goRight);
+    pat[right[node]!] = p & ~(bit & (goRight - 1));
   }
-  const { stepStart, stepNode, stepBit, stepRight, featStart, feats, valueStart, values } = t;
+  const { leafNode, featStart, feats, valueStart, values } = t;
   const leaves = valueStart.length;
   for (let l = 0; l < leaves; l++) {
     const fs = featStart[l]!;
     const k = featStart[l + 1]! - fs;
     if (k === 0) continue;
-    let pattern = (1 << k) - 1;
-    for (let s = stepStart[l]!; s < stepStart[l + 1]!; s++) if (dir[stepNode[s]!] !== stepRight[s]) pattern &= ~(1 << stepBit[s]!);
-    const base = valueStart[l]! + pattern * k;
+    const base = valueStart[l]! + (pat[leafNode[l]!]! & ((1 << k) - 1)) * k;
     for (let j = 0; j < k; j++) {
       const f = phiAt + feats[fs + j]!;
       phi[f] = phi[f]! + values[base + j]!;
@@ -322,7 +328,7 @@ function shapTables(trees: readonly Tree[], rows: number): (ShapTable | undefine
 export class TreeExplainer {
   readonly expectedValue: number;
   private readonly path: PathBuffer;
-  private readonly dir: Uint8Array;
+  private readonly pat: Int32Array;
 
   private readonly useTables: boolean;
 
@@ -345,7 +351,7 @@ export class TreeExplainer {
     }
     this.expectedValue = expected;
     this.path = new PathBuffer(maxDepth);
-    this.dir = new Uint8Array(maxNodes);
+    this.pat = new Int32Array(maxNodes);
   }
 
   private tables(rows: number): (ShapTable | undefined)[] {
@@ -358,7 +364,7 @@ export class TreeExplainer {
     for (let i = 0; i < trees.length; i++) {
       const t = trees[i]!;
       const table = tables[i];
-      if (table) tableShapInto(t, table, c.x, c.offset, c.phi, 0, this.dir);
+      if (table) tableShapInto(t, table, c.x, c.offset, c.phi, 0, this.pat);
       else {
         c.tree = t;
         treeShapInto(c);
@@ -389,7 +395,7 @@ export class TreeExplainer {
         const t = trees[ti]!;
         const table = tables[ti];
         c.tree = t;
-        if (table) for (let i = start; i < end; i++) tableShapInto(t, table, x.data, i * x.cols, out, i * width, this.dir);
+        if (table) for (let i = start; i < end; i++) tableShapInto(t, table, x.data, i * x.cols, out, i * width, this.pat);
         else
           for (let i = start; i < end; i++) {
             c.offset = i * x.cols;
