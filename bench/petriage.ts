@@ -81,12 +81,15 @@ function warmUp(files: readonly Uint8Array[]): string[] {
 const DISSECT_MODULE = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'engines', 'petriage', 'pe', 'index.ts')).href;
 
 /**
- * What the fresh process runs: load the module and read the files (not timed), then one timed pass (CPU time of the
- * whole process, its compiler and collector threads included).
+ * What the fresh process runs: the process CPU time so far (Node's start and the tsx loader's registration), then
+ * loading the module, reading the files (not timed), and one timed pass. CPU time is the whole process's, its
+ * compiler and collector threads included.
  */
 const COLD_PASS = `
-import { readFileSync } from 'node:fs';
+const boot = process.cpuUsage();
+const { readFileSync } = await import('node:fs');
 const { dissect } = await import(process.argv[1]);
+const loaded = process.cpuUsage(boot);
 const files = readFileSync(0, 'utf8').split('\\n').filter(Boolean).map((p) => new Uint8Array(readFileSync(p)));
 const cpu0 = process.cpuUsage();
 const wall0 = process.hrtime.bigint();
@@ -99,23 +102,39 @@ for (const f of files) {
 }
 const wall = Number(process.hrtime.bigint() - wall0) / 1e9;
 const cpu = process.cpuUsage(cpu0);
-process.stdout.write(JSON.stringify({ wall, cpu: (cpu.user + cpu.system) / 1e6 }));
+const s = (u) => (u.user + u.system) / 1e6;
+process.stdout.write(JSON.stringify({ wall, cpu: s(cpu), boot: s(boot), load: s(loaded) }));
 `;
+
+/** One cold measure: the first pass of a fresh process, with what that process spent before it (CPU seconds). */
+interface Cold extends Timing {
+  /** The process's start (Node and the tsx loader; the Python interpreter). */
+  boot: number;
+  /** Loading the dissector (our module graph under tsx; `import pefile`). */
+  load: number;
+}
 
 /**
  * The cold figure: the first pass over the files in a fresh Node process (under the same tsx loader as this one),
- * which has dissected nothing before, so V8 runs the parser unoptimised and compiles it as it goes; the time to
- * start Node and load the module is left out.
+ * which has dissected nothing before, so V8 compiles each function of the parser at its first call and runs it
+ * unoptimised; the process's start and loading the module are measured apart.
  */
-function coldInFreshProcess(paths: readonly string[], files: readonly Uint8Array[]): Timing {
+function coldInFreshProcess(paths: readonly string[], files: readonly Uint8Array[]): Cold {
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', COLD_PASS, DISSECT_MODULE], {
     input: paths.join('\n'),
     encoding: 'utf8',
     maxBuffer: 1 << 20,
   });
   if (r.status !== 0) throw new Error(`the cold pass failed: ${r.stderr}`);
-  const t = JSON.parse(r.stdout) as { wall: number; cpu: number };
-  return { files: files.length, bytes: files.reduce((a, f) => a + f.length, 0), wall: t.wall, cpu: t.cpu };
+  const t = JSON.parse(r.stdout) as { wall: number; cpu: number; boot: number; load: number };
+  return { files: files.length, bytes: files.reduce((a, f) => a + f.length, 0), ...t };
+}
+
+/** pefile's cold figure measured the same way: the first pass of a fresh Python process, `import pefile` apart. */
+async function pefileCold(paths: readonly string[], bytes: number): Promise<Cold> {
+  const { stdout } = await promisify(execFile)(PYTHON, [ORACLE, 'cold', ...paths], { maxBuffer: 1 << 20, env: PYTHON_ENV });
+  const r = JSON.parse(stdout) as { files: number; seconds: number; cpu_seconds: number; boot_cpu_seconds: number; load_cpu_seconds: number };
+  return { files: r.files, bytes, wall: r.seconds, cpu: r.cpu_seconds, boot: r.boot_cpu_seconds, load: r.load_cpu_seconds };
 }
 
 /** Dissects every file `rounds` times, and more rounds until MIN_TIMING_SECONDS of CPU time have passed (warmed up). */
@@ -167,9 +186,22 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 === 1 ? (s[s.length >> 1] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 };
 
+/** The run with the median first-pass CPU time. */
+const medianRun = (runs: readonly Cold[]): Cold => [...runs].sort((a, b) => a.cpu - b.cpu)[runs.length >> 1] as Cold;
+
+const ms = (seconds: number): string => `${(seconds * 1000).toFixed(1)} ms`;
+const coldLine = (c: Cold): string => `first pass ${ms(c.cpu)} CPU (${(c.files / c.cpu).toFixed(0)} files/s), before it: start ${ms(c.boot)}, loading ${ms(c.load)}`;
+
 async function bench(label: string, paths: readonly string[], files: readonly Uint8Array[], rounds: number, withPefile: boolean): Promise<void> {
   console.log(`\n${label}`);
-  const cold = coldInFreshProcess(paths, files);
+  const bytes = files.reduce((a, f) => a + f.length, 0);
+  // Cold first, on both sides, alternately: REPEATS fresh processes each, the median run reported.
+  const coldOurs: Cold[] = [];
+  const coldTheirs: Cold[] = [];
+  for (let rep = 0; rep < REPEATS; rep++) {
+    coldOurs.push(coldInFreshProcess(paths, files));
+    if (withPefile) coldTheirs.push(await pefileCold(paths, bytes));
+  }
   const ourHashes = warmUp(files);
   const rate = (t: Timing, clock: 'wall' | 'cpu'): number => t.files / t[clock];
   const ratios: { wall: number[]; cpu: number[] } = { wall: [], cpu: [] };
@@ -183,11 +215,17 @@ async function bench(label: string, paths: readonly string[], files: readonly Ui
     ratios.wall.push(rate(ours, 'wall') / rate(theirs, 'wall'));
     ratios.cpu.push(rate(ours, 'cpu') / rate(theirs, 'cpu'));
   }
-  console.log(`  vitrine dissect, cold (the first pass of a fresh process, ${files.length} calls; loading the module not counted): ${fmt(cold)}`);
+  const cold = medianRun(coldOurs);
+  console.log(`  vitrine cold, a fresh Node process under tsx, median of ${REPEATS}: ${coldLine(cold)}`);
   if (theirs === null) return;
+  const pCold = medianRun(coldTheirs);
+  console.log(`  pefile cold, a fresh Python process, median of ${REPEATS}: ${coldLine(pCold)}`);
   const range = (xs: number[]): string => `median ${median(xs).toFixed(1)}x (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}x)`;
   console.log(`  ratio vitrine/pefile, warmed up: CPU ${range(ratios.cpu)}, wall ${range(ratios.wall)}`);
-  console.log(`  ratio vitrine/pefile, cold first pass against the last pefile run: ${(rate(cold, 'cpu') / rate(theirs, 'cpu')).toFixed(1)}x CPU, ${(rate(cold, 'wall') / rate(theirs, 'wall')).toFixed(1)}x wall`);
+  console.log(`  ratio vitrine/pefile, cold first pass (both fresh processes): ${(pCold.cpu / cold.cpu).toFixed(1)}x CPU, ${(pCold.wall / cold.wall).toFixed(1)}x wall`);
+  console.log(`  ratio vitrine/pefile, cold first pass against pefile's warm rate (the earlier measure): ${(rate(cold, 'cpu') / rate(theirs, 'cpu')).toFixed(1)}x CPU`);
+  const whole = (c: Cold): number => c.boot + c.load + c.cpu;
+  console.log(`  ratio vitrine/pefile, whole fresh process (start + loading + first pass, CPU): ${(whole(pCold) / whole(cold)).toFixed(2)}x (${ms(whole(cold))} against ${ms(whole(pCold))})`);
   const hashes = await pefileHashes(paths);
   const same = hashes.filter((h, i) => h === ourHashes[i]).length;
   console.log(`  identical imphash: ${same}/${paths.length}`);
