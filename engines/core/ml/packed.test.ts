@@ -4,7 +4,7 @@ import { featureMatrix } from './dataset.js';
 import { baseMargin, predictMargin, predictMarginRow, trainGbdt, type GbdtModel } from './gbdt.js';
 import { logisticMarginRow, predictLogistic, trainLogistic } from './linear.js';
 import { mlpMargin, mlpMarginRow, trainMlp } from './mlp.js';
-import { packTrees, packedTrees } from './packed.js';
+import { addKernelOutputs, packTrees, packedTrees } from './packed.js';
 import { sigmoid } from './gbdt.js';
 import { syntheticBinary } from './synthetic.js';
 import { allocTree, predictTree, treeDepth } from './tree.js';
@@ -32,10 +32,31 @@ describe('packed tree prediction', () => {
     for (let i = 0; i < probe.rows; i += 37) expect(predictMarginRow(model, probe.data, i * 8)).toBe(expected[i]);
   });
 
+  it('the WebAssembly kernel gives the same margins on a subset of wide columns, float32 data, small chunks and alternating models', () => {
+    // 20 columns, the model trained on 8 of them (columns 2, 4, ..., 16): the kernel gathers only those.
+    const wide = featureMatrix(probe.rows, 20, new Float64Array(probe.rows * 20).fill(99));
+    for (let i = 0; i < probe.rows; i++) for (let c = 0; c < 8; c++) wide.data[i * 20 + 2 * c + 2] = probe.data[i * 8 + c]!;
+    const remap = model.trees.map((t) => ({ ...t, feature: t.feature.map((f) => (f < 0 ? f : 2 * f + 2)) }));
+    const wideModel: GbdtModel = { ...model, numFeatures: 20, trees: remap };
+    const expected = perTree(model, probe.data, 8, probe.rows);
+    const kernel = packTrees(remap).kernel;
+    expect(kernel?.used.length).toBe(new Set(remap.flatMap((t) => Array.from(t.feature).filter((f) => f >= 0))).size);
+    const chunked = new Float64Array(probe.rows).fill(baseMargin(model));
+    addKernelOutputs(kernel!, wide.data, wide.rows, 20, chunked, 13);
+    expect(Array.from(chunked)).toEqual(Array.from(expected));
+    const f32 = featureMatrix(probe.rows, 8, Float32Array.from(probe.data));
+    const other = trainGbdt({ x: data.x, y: data.y }, { rounds: 7, maxDepth: 3, eta: 0.5 });
+    for (let k = 0; k < 2; k++) {
+      expect(Array.from(predictMargin(wideModel, wide))).toEqual(Array.from(expected));
+      expect(Array.from(predictMargin(other, f32))).toEqual(Array.from(perTree(other, f32.data, 8, f32.rows)));
+    }
+  });
+
   it('walks trees too deep for the complete layout node by node, with the same results', () => {
     const deep = trainGbdt({ x: data.x, y: data.y }, { rounds: 5, maxDepth: 14, minChildWeight: 0, eta: 0.3 });
     expect(Math.max(...deep.trees.map(treeDepth))).toBeGreaterThan(8);
     expect(Array.from(packTrees(deep.trees).denseDepth)).toContain(-1);
+    expect(packTrees(deep.trees).kernel).toBeUndefined();
     expect(Array.from(predictMargin(deep, probe))).toEqual(Array.from(perTree(deep, probe.data, 8, probe.rows)));
     for (let i = 0; i < probe.rows; i += 53) expect(predictMarginRow(deep, probe.data, i * 8)).toBe(perTree(deep, probe.data, 8, probe.rows)[i]);
   });

@@ -1,5 +1,6 @@
 // A tree ensemble packed for prediction: every tree's nodes in two shared flat arrays, children side by side, traversed over blocks of rows.
 import type { Tree } from './tree.js';
+import { WASM } from './treepredict.wasm.js';
 
 /**
  * All trees of an ensemble in one layout. Node k of the pack has `code[2k]` = feature | (missing goes right) << 24
@@ -23,6 +24,21 @@ export interface PackedEnsemble {
   readonly leafAt: Int32Array;
   readonly denseCode: Int32Array;
   readonly denseNum: Float64Array;
+  readonly leaves: Float64Array;
+  /** The dense layout as the WebAssembly kernel reads it, when every tree has it (see `KernelModel`). */
+  readonly kernel: KernelModel | undefined;
+}
+
+/**
+ * treepredict.wat's model: the features the trees split on (`used`, ascending; the kernel's rows hold only these),
+ * per tree (depth, first split, first leaf), per split (column * 8) | 1 when missing goes right, and the thresholds
+ * and leaves of the dense layout.
+ */
+export interface KernelModel {
+  readonly used: Int32Array;
+  readonly trees: Int32Array;
+  readonly code: Int32Array;
+  readonly num: Float64Array;
   readonly leaves: Float64Array;
 }
 
@@ -127,7 +143,115 @@ export function packTrees(trees: readonly Tree[]): PackedEnsemble {
   trees.forEach((t, ti) => {
     if (denseDepth[ti]! >= 0) fillDense(t, 0, 0, 0, denseDepth[ti]!, denseCode, denseNum, leaves, denseAt[ti]!, leafAt[ti]!);
   });
-  return { code, num, roots, denseDepth, denseAt, leafAt, denseCode, denseNum, leaves };
+  const kernel = denseDepth.every((d) => d >= 0) ? kernelModel(trees, denseDepth, denseAt, leafAt, denseCode, denseNum, leaves) : undefined;
+  return { code, num, roots, denseDepth, denseAt, leafAt, denseCode, denseNum, leaves, kernel };
+}
+
+function kernelModel(trees: readonly Tree[], denseDepth: Int32Array, denseAt: Int32Array, leafAt: Int32Array, denseCode: Int32Array, denseNum: Float64Array, leaves: Float64Array): KernelModel {
+  const features = new Set<number>();
+  for (const t of trees) for (let k = 0; k < t.feature.length; k++) if (t.left[k]! >= 0) features.add(t.feature[k]!);
+  const used = Int32Array.from(features).sort();
+  const column = new Map<number, number>();
+  used.forEach((f, i) => column.set(f, i));
+  const code = new Int32Array(denseCode.length);
+  for (let k = 0; k < code.length; k++) {
+    const c = denseCode[k]!;
+    // The filler splits above a shallow leaf (feature 0, both sides the same leaf) may read any column: the first.
+    code[k] = ((column.get(c & FEATURE_MASK) ?? 0) << 3) | (c >>> RIGHT_SHIFT);
+  }
+  const table = new Int32Array(3 * denseDepth.length);
+  for (let t = 0; t < denseDepth.length; t++) {
+    table[3 * t] = denseDepth[t]!;
+    table[3 * t + 1] = denseAt[t]!;
+    table[3 * t + 2] = leafAt[t]!;
+  }
+  return { used, trees: table, code, num: denseNum, leaves };
+}
+
+/**
+ * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
+ * they come with the DOM library, which engine code does not load).
+ */
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object, imports: object) => { readonly exports: unknown };
+}
+
+interface KernelExports {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  predict(x: number, rows: number, rowBytes: number, trees: number, nt: number, code: number, num: number, leaves: number, out: number): void;
+}
+
+/** Bytes of row values handed to the kernel per call (rows are copied in by chunks). */
+const KERNEL_CHUNK_BYTES = 2 << 20;
+/** Below this many rows the JavaScript walk serves (copying in would cost more than it saves). */
+const KERNEL_MIN_ROWS = 16;
+
+/** The kernel instance, the model now in its memory and where its parts are. */
+let instance: { exports: KernelExports; model: KernelModel | null; trees: number; code: number; num: number; leaves: number; free: number } | null = null;
+
+function align(n: number): number {
+  return (n + 15) & ~15;
+}
+
+/** The kernel with `m` in its memory and room for `bytes` more after it; returns the first free byte. */
+function loadKernel(m: KernelModel, bytes: number): { exports: KernelExports; base: number; at: { trees: number; code: number; num: number; leaves: number } } {
+  if (!instance) {
+    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+    const exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), {}).exports as KernelExports;
+    instance = { exports, model: null, trees: 0, code: 0, num: 0, leaves: 0, free: 0 };
+  }
+  const k = instance;
+  const memory = k.exports.memory;
+  if (k.model !== m) {
+    k.model = null;
+    k.trees = 0;
+    k.code = align(k.trees + m.trees.byteLength);
+    k.num = align(k.code + m.code.byteLength);
+    k.leaves = align(k.num + m.num.byteLength);
+    k.free = align(k.leaves + m.leaves.byteLength);
+  }
+  const need = k.free + bytes;
+  if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+  if (k.model !== m) {
+    const buf = memory.buffer;
+    new Int32Array(buf, k.trees, m.trees.length).set(m.trees);
+    new Int32Array(buf, k.code, m.code.length).set(m.code);
+    new Float64Array(buf, k.num, m.num.length).set(m.num);
+    new Float64Array(buf, k.leaves, m.leaves.length).set(m.leaves);
+    k.model = m;
+  }
+  return { exports: k.exports, base: k.free, at: k };
+}
+
+/**
+ * addPackedOutputs through the kernel: rows copied in by chunks of at most `chunkRows` (only the features the trees
+ * use), margins added in place.
+ */
+export function addKernelOutputs(m: KernelModel, x: ArrayLike<number>, rows: number, cols: number, out: Float64Array, chunkRows = Infinity): void {
+  const used = m.used;
+  const width = Math.max(1, used.length);
+  const chunk = Math.max(1, Math.min(rows, chunkRows, Math.floor(KERNEL_CHUNK_BYTES / (8 * width))));
+  const { exports, base, at } = loadKernel(m, align(chunk * 8) + chunk * width * 8);
+  const outAt = base;
+  const xAt = base + align(chunk * 8);
+  const f64 = new Float64Array(exports.memory.buffer);
+  const identity = used.length === cols && (cols === 0 || used[cols - 1] === cols - 1);
+  const nt = m.trees.length / 3;
+  for (let start = 0; start < rows; start += chunk) {
+    const n = Math.min(chunk, rows - start);
+    if (identity && (x instanceof Float64Array || x instanceof Float32Array)) f64.set(x.subarray(start * cols, (start + n) * cols), xAt / 8);
+    else {
+      let d = xAt / 8;
+      for (let i = start; i < start + n; i++) {
+        const off = i * cols;
+        for (let j = 0; j < used.length; j++) f64[d++] = x[off + used[j]!]!;
+      }
+    }
+    f64.set(out.subarray(start, start + n), outAt / 8);
+    exports.predict(xAt, n, width * 8, at.trees, nt, at.code, at.num, at.leaves, outAt);
+    out.set(f64.subarray(outAt / 8, outAt / 8 + n), start);
+  }
 }
 
 const cache = new WeakMap<readonly Tree[], { trees: Tree[]; nodes: number[]; packed: PackedEnsemble }>();
@@ -149,6 +273,10 @@ export function packedTrees(trees: readonly Tree[]): PackedEnsemble {
  * NaN is missing). Per row the additions happen in the same order as tree-by-tree prediction, so the sums are identical.
  */
 export function addPackedOutputs(p: PackedEnsemble, x: ArrayLike<number>, rows: number, cols: number, out: Float64Array): void {
+  if (p.kernel && rows >= KERNEL_MIN_ROWS) {
+    addKernelOutputs(p.kernel, x, rows, cols, out);
+    return;
+  }
   const { code, num, roots, denseDepth } = p;
   const nt = roots.length;
   for (let start = 0; start < rows; start += BLOCK_ROWS) {
