@@ -1,5 +1,11 @@
-// `npm run bench -- pkgscan-detect-devset [--out DIR] [--npm N] [--shard I/N] [--skip-npm] [--skip-pypi]`: builds the benign part of
-// the pkgscan detection development set (default /tmp/pkgscan-devset), which `npm run bench -- pkgscan-detect` reads.
+// `npm run bench -- pkgscan-detect-devset [--out DIR] [--npm N] [--shard I/N] [--skip-npm] [--skip-pypi] [--blind --exclude DIR]`: builds
+// the benign part of the pkgscan detection development set (default /tmp/pkgscan-devset), which `npm run bench -- pkgscan-detect` reads.
+//
+// `--blind` builds a second benign set chosen by a rule, not by hand, to measure a rule set that was tuned on the first:
+// npm names are every 36th name of the shipped popular list (all ranks, so small helpers, frameworks and CLIs alike); PyPI
+// stand-ins are the Debian python3-* packages most depended on by other Debian packages (reverse dependencies counted in
+// the local apt lists), fetched with `apt-get download` and unpacked with `dpkg-deb -x` (nothing is installed). Names
+// present in `--exclude DIR`'s MANIFEST.tsv (and its npm-names.txt / corpus-names.txt) are left out, so no release is in both sets.
 //
 // - benign/npm/: registry tarballs made by `npm pack <name>@<version> --ignore-scripts` (nothing is installed or run):
 //   the first N names of the shipped popular npm list (resources/core/popular/npm.txt, platform-binary and @types
@@ -28,6 +34,28 @@ const arg = (name: string): string | undefined => {
 const outDir = arg('--out') ?? process.env['PKGSCAN_DEVSET'] ?? '/tmp/pkgscan-devset';
 const npmCount = Number.parseInt(arg('--npm') ?? '260', 10);
 const manifest = path.join(outDir, 'MANIFEST.tsv');
+const blind = process.argv.includes('--blind');
+const excludeDir = arg('--exclude');
+const blindNpmStep = 36;
+const blindPypiCount = Number.parseInt(arg('--pypi') ?? '160', 10);
+
+/** Names (npm and Debian/PyPI, lower-cased) already in another development set: a blind set leaves them out. */
+function excludedNames(): Set<string> {
+  const out = new Set<string>();
+  if (excludeDir === undefined) return out;
+  const lines = (f: string): string[] => (existsSync(path.join(excludeDir, f)) ? readFileSync(path.join(excludeDir, f), 'utf8').split('\n') : []);
+  for (const l of lines('MANIFEST.tsv').slice(1)) {
+    const cols = l.split('\t');
+    if (cols[2] !== undefined) out.add(cols[2].trim().toLowerCase());
+    const deb = /Debian (\S+)/.exec(cols[4] ?? '')?.[1];
+    if (deb !== undefined) out.add(deb.toLowerCase());
+  }
+  for (const l of [...lines('npm-names.txt'), ...lines('corpus-names.txt')]) if (l.trim() !== '') out.add(l.trim().toLowerCase());
+  const npmDir = path.join(excludeDir, 'npm');
+  // older layout: benign packs under <devset>/npm named <stem>-<version>.tgz
+  if (existsSync(npmDir)) for (const f of readdirSync(npmDir)) out.add(f.replace(/\.tgz$/, '').replace(/-v?\d[\w.+-]*$/, '').toLowerCase());
+  return out;
+}
 
 /** Benign packages that look risky to a scanner (install hooks, binaries, spawning, network, telemetry, minified code). */
 const RISKY_LOOKING_NPM = [
@@ -101,6 +129,12 @@ function npmNames(): string[] {
     .map((l) => l.replace(/#.*$/, '').trim())
     .filter((l) => l !== '' && !l.startsWith('@types/') && !/(?:linux|darwin|win32|android|freebsd)-(?:x64|arm64|ia32|arm)|-(?:musl|gnu|msvc)$/.test(l));
   const out: string[] = [];
+  if (blind) {
+    const excluded = excludedNames();
+    const stem = (n: string): string => n.replace(/^@/, '').replace('/', '-').toLowerCase();
+    for (const [i, n] of popular.entries()) if (i % blindNpmStep === 5 && !excluded.has(n.toLowerCase()) && !excluded.has(stem(n))) out.push(n);
+    return out;
+  }
   for (const n of [...popular.slice(0, npmCount), ...RISKY_LOOKING_NPM]) if (!out.includes(n)) out.push(n);
   return out;
 }
@@ -118,10 +152,12 @@ function packNpm(): void {
       continue;
     }
     try {
-      const version = execFileSync('npm', ['view', name, 'version'], { encoding: 'utf8', timeout: 60_000 }).trim();
-      if (!/^\d[\w.+-]*$/.test(version)) throw new Error('no version');
-      // --ignore-scripts: npm pack runs no lifecycle script (pack runs `prepack` of local folders only; belt and braces)
-      const out = execFileSync('npm', ['pack', `${name}@${version}`, '--ignore-scripts', '--pack-destination', dir, '--silent'], { encoding: 'utf8', timeout: 300_000 }).trim().split('\n').pop() ?? '';
+      // --ignore-scripts: npm pack runs no lifecycle script (pack runs `prepack` of local folders only; belt and braces);
+      // --json names the version the registry's `latest` tag resolved to
+      const packed = JSON.parse(execFileSync('npm', ['pack', `${name}@latest`, '--ignore-scripts', '--pack-destination', dir, '--json'], { encoding: 'utf8', timeout: 300_000 })) as { version?: string; filename?: string }[];
+      const version = packed[0]?.version ?? '';
+      const out = packed[0]?.filename ?? '';
+      if (!/^\d[\w.+-]*$/.test(version) || out === '') throw new Error('no version');
       record('benign-npm', out, name, version, `npm pack ${name}@${version} --ignore-scripts (registry tarball)`);
       ok++;
     } catch {
@@ -155,7 +191,12 @@ function wheelOf(pkg: string, dir: string): boolean {
   } catch {
     return false;
   }
-  const files = listed.filter((f) => f.startsWith(SITE) && !f.includes('/__pycache__/') && !f.endsWith('.pyc') && existsSync(f) && statSync(f).isFile());
+  return packWheel(pkg, SITE, listed, dir, `Debian ${pkg} (dpkg -L files under ${SITE}) packed as a wheel`);
+}
+
+/** Packs the files under `site` (one Debian package's dist-packages) as a wheel named from its core metadata. */
+function packWheel(pkg: string, site: string, listed: readonly string[], dir: string, source: string): boolean {
+  const files = listed.filter((f) => f.startsWith(site) && !f.includes('/__pycache__/') && !f.endsWith('.pyc') && existsSync(f) && statSync(f).isFile());
   const meta = metadataOf(files);
   if (meta === null || files.length === 0) return false;
   const dist = meta.name.replace(/[-.]+/g, '_');
@@ -163,7 +204,7 @@ function wheelOf(pkg: string, dir: string): boolean {
   const distInfo = `${dist}-${version}.dist-info`;
   const entries: Record<string, Uint8Array> = {};
   for (const f of files) {
-    const rel = f.slice(SITE.length);
+    const rel = f.slice(site.length);
     // the Debian metadata folder is replaced by the wheel's own dist-info
     if (/^[^/]+\.(?:dist|egg)-info(?:\/|$)/.test(rel)) continue;
     entries[rel] = new Uint8Array(readFileSync(f));
@@ -174,9 +215,76 @@ function wheelOf(pkg: string, dir: string): boolean {
   const rows = Object.entries(entries).map(([p, d]) => `${p},sha256=${createHash('sha256').update(d).digest('base64url')},${d.length}`);
   entries[`${distInfo}/RECORD`] = new TextEncoder().encode(`${[...rows, `${distInfo}/RECORD,,`].join('\n')}\n`);
   const out = path.join(dir, `${dist}-${version}-py3-none-any.whl`);
+  if (existsSync(out)) return false; // two Debian packages of one project (or a project already packed)
   writeFileSync(out, zipSync(entries, { level: 6, mtime: new Date('2020-01-01T00:00:00Z') }));
-  record('benign-pypi', out, meta.name, meta.version, `Debian ${pkg} (dpkg -L files under ${SITE}) packed as a wheel`);
+  record('benign-pypi', out, meta.name, meta.version, source);
   return true;
+}
+
+/** Files of a directory tree, recursively (symlinks are not followed). */
+function walk(root: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(root, { withFileTypes: true })) {
+    const p = path.join(root, e.name);
+    if (e.isDirectory()) out.push(...walk(p));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** Debian python3-* packages ranked by how many other Debian packages depend on them (the local apt lists, no network). */
+function debianByDependents(): string[] {
+  const counts = new Map<string, number>();
+  const real = new Set<string>();
+  let pkg = '';
+  for (const line of sh('apt-cache', ['dumpavail']).split('\n')) {
+    if (line.startsWith('Package: ')) real.add((pkg = line.slice(9).trim()));
+    else if (line.startsWith('Depends: ') || line.startsWith('Pre-Depends: ')) {
+      for (const dep of new Set(line.match(/python3-[a-z0-9.+-]+/g) ?? [])) if (dep !== pkg) counts.set(dep, (counts.get(dep) ?? 0) + 1);
+    }
+  }
+  // a binary module package and its -dbg/-dev/-doc companions share a project: keep the module package
+  // virtual names (provided, not packaged) cannot be downloaded
+  return [...counts].filter(([n]) => real.has(n) && !/-(?:dbg|dev|doc|all|minimal|examples|tests?)$/.test(n)).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([n]) => n);
+}
+
+/** The blind PyPI stand-ins: `apt-get download` + `dpkg-deb -x` into a scratch folder (nothing installed), packed as wheels. */
+function packPypiBlind(): void {
+  const dir = path.join(outDir, 'benign', 'pypi');
+  const scratch = path.join(outDir, 'debs');
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(scratch, { recursive: true });
+  const excluded = excludedNames();
+  for (const p of DEBIAN_PYTHON) excluded.add(p);
+  const candidates = debianByDependents().filter((pkg) => !excluded.has(pkg));
+  // one apt-get for the first candidates (some hold no project metadata, or only a compiled extension, and are passed over)
+  const toFetch = candidates.slice(0, Math.ceil(blindPypiCount * 1.5)).filter((pkg) => !readdirSync(scratch).some((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb')));
+  if (toFetch.length > 0) {
+    try {
+      execFileSync('apt-get', ['download', '-q', ...toFetch], { cwd: scratch, timeout: 1_800_000, stdio: 'ignore' });
+    } catch {
+      log('  pypi: the batch download failed; fetching one at a time');
+    }
+  }
+  let ok = 0;
+  for (const pkg of candidates) {
+    if (ok >= blindPypiCount) break;
+    try {
+      if (!readdirSync(scratch).some((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'))) execFileSync('apt-get', ['download', '-q', pkg], { cwd: scratch, timeout: 300_000, stdio: 'ignore' });
+      const deb = readdirSync(scratch).find((f) => f.startsWith(`${pkg}_`) && f.endsWith('.deb'));
+      if (deb === undefined) continue;
+      const root = path.join(scratch, pkg);
+      if (!existsSync(root)) sh('dpkg-deb', ['-x', path.join(scratch, deb), root]);
+      const site = `${root}/usr/lib/python3/dist-packages/`;
+      if (!existsSync(site)) continue;
+      const meta = metadataOf(walk(site));
+      if (meta === null || excluded.has(meta.name.toLowerCase())) continue;
+      if (packWheel(pkg, site, walk(site), dir, `Debian ${pkg} (${deb}, apt-get download + dpkg-deb -x, files under usr/lib/python3/dist-packages) packed as a wheel`)) ok++;
+    } catch {
+      log(`  pypi: could not pack ${pkg}`);
+    }
+  }
+  log(`pypi: ${ok} Debian packages packed as wheels in ${dir}`);
 }
 
 function packPypi(): void {
@@ -209,4 +317,7 @@ function packPypi(): void {
 mkdirSync(outDir, { recursive: true });
 if (!existsSync(manifest)) writeFileSync(manifest, 'kind\tfile\tname\tversion\tsource\n');
 if (!process.argv.includes('--skip-npm')) packNpm();
-if (!process.argv.includes('--skip-pypi')) packPypi();
+if (!process.argv.includes('--skip-pypi')) {
+  if (blind) packPypiBlind();
+  else packPypi();
+}
