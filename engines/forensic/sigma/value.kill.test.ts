@@ -5,7 +5,7 @@
 // and the text forms of a field value. Every expected value comes from those oracles or is worked out by hand.
 // Written against mutants of value.ts that the other Sigma tests let through (docs/testing.md, mutation testing).
 import { describe, expect, it } from 'vitest';
-import { base64Offsets, cidrMatcher, compileRegex, FieldValue, longestLiteral, matcherClosure, parseIp, parseSigmaString, patternTest, regexTest, textsOf, UnsupportedRule, type Matcher, type Token } from './value.js';
+import { base64Offsets, cidrMatcher, compilePattern, compileRegex, FieldValue, longestLiteral, matcherClosure, parseIp, parseSigmaString, patternTest, regexTest, textsOf, UnsupportedRule, type Matcher, type Token } from './value.js';
 
 const ANY = { any: true } as const;
 const ONE = { one: true } as const;
@@ -48,9 +48,15 @@ describe('patterns against a glob matcher', () => {
       const lower = tokens.map((t) => (typeof t === 'string' ? t.toLowerCase() : t));
       const insensitive = patternTest(tokens, false);
       const cased = patternTest(tokens, true);
+      // The same patterns as rules run them: a closure over a field's texts (one text, and that text among others).
+      const ruleInsensitive = matcherClosure({ k: 'str', p: compilePattern(tokens, false) });
+      const ruleCased = matcherClosure({ k: 'str', p: compilePattern(tokens, true) });
+      const ctx = { get: () => undefined };
       for (const s of texts) {
         expect([p, s, insensitive(s)]).toEqual([p, s, glob(lower, s.toLowerCase())]);
         expect([p, s, cased(s)]).toEqual([p, s, glob(tokens, s)]);
+        expect([p, s, ruleInsensitive(new FieldValue(s), ctx), ruleInsensitive(new FieldValue(['Zz', s]), ctx)]).toEqual([p, s, glob(lower, s.toLowerCase()), glob(lower, 'zz') || glob(lower, s.toLowerCase())]);
+        expect([p, s, ruleCased(new FieldValue(s), ctx), ruleCased(new FieldValue(['Zz', s]), ctx)]).toEqual([p, s, glob(tokens, s), glob(tokens, 'Zz') || glob(tokens, s)]);
       }
     }
   });
@@ -161,8 +167,8 @@ describe('regular expressions', () => {
   it('the literal-chain fast path answers as the expression itself on every text', () => {
     expect.hasAssertions();
     const sources = ['\\+.*\\+.*\\+', 'ab.*bc', 'a.*b', 'a.*', '.*a', 'a.*.*b', 'x\\..*y', 'a\\d.*b', 'cmd.*/c.*whoami', 'ab', 'a.b', 'a|b.*c', '\\\\.*\\\\'];
-    const texts = ['a+b+c+', '++', '+++', 'abc', 'abbc', 'ab bc', 'ba', 'a\nb', 'a\rb', 'a\u2028b', 'x\nab\ncd', 'a\nab\nbb', 'x.y', 'xzy', 'a1b', 'cmd.exe /c whoami', 'cmd /c\nwhoami', 'c', '\\a\\', '', 'a+\n+b+'];
-    for (const flags of ['', 's']) {
+    const texts = ['a+b+c+', '++', '+++', 'abc', 'ABC', 'A+B+C+', 'CMD.EXE /C WHOAMI', 'abbc', 'ab bc', 'ba', 'a\nb', 'a\rb', 'a\u2028b', 'x\nab\ncd', 'a\nab\nbb', 'x.y', 'xzy', 'a1b', 'cmd.exe /c whoami', 'cmd /c\nwhoami', 'c', '\\a\\', '', 'a+\n+b+'];
+    for (const flags of ['', 's', 'i', 'm', 'is']) {
       for (const src of sources) {
         const re = new RegExp(src, flags);
         const fast = regexTest(re);
