@@ -126,12 +126,22 @@ type State = 'start' | 'headers' | 'body' | 'chunk_size' | 'chunk_data' | 'chunk
 
 export const REQUEST_LINE = /^([A-Za-z][A-Za-z0-9_-]{0,23}) (\S+) HTTP\/(\d\.\d)$/;
 export const RESPONSE_LINE = /^HTTP\/(\d\.\d) (\d{3})(?: (.*))?$/;
-const METHOD_START = /^(GET|POST|HEAD|PUT|DELETE|OPTIONS|CONNECT|TRACE|PATCH|PROPFIND|PROPPATCH|MKCOL|COPY|MOVE|LOCK|UNLOCK|SEARCH|REPORT) /;
+/** Request methods that open a client's stream; each is followed by a space. */
+const METHODS = ['GET', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE', 'PATCH', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'SEARCH', 'REPORT'].map((m) => Uint8Array.from(m, (c) => c.charCodeAt(0)));
+const HTTP1 = Uint8Array.from('HTTP/1.', (c) => c.charCodeAt(0));
 
-/** True when bytes start like an HTTP request (client) or response (server). */
+/** True when `b` has `prefix` at `at` (read in place, no string made). */
+function bytesAt(b: Uint8Array, at: number, prefix: Uint8Array): boolean {
+  if (b.length < at + prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (b[at + i] !== prefix[i]) return false;
+  return true;
+}
+
+/** True when bytes start like an HTTP request (client: a known method and a space) or response (server: "HTTP/1."). */
 export function looksLikeHttp(b: Uint8Array, isOrig: boolean): boolean {
-  const head = latin1(b.subarray(0, 16));
-  return isOrig ? METHOD_START.test(head) : head.startsWith('HTTP/1.');
+  if (!isOrig) return bytesAt(b, 0, HTTP1);
+  for (const m of METHODS) if (b.length > m.length && b[m.length] === 0x20 && bytesAt(b, 0, m)) return true;
+  return false;
 }
 
 class Half {
@@ -206,14 +216,16 @@ export class HttpConnection {
     this.halves = [new Half(midstream), new Half(midstream)];
   }
 
-  data(isOrig: boolean, bytes: Uint8Array, ts: number, packet: number): void {
+  /** Stream bytes `bytes[start, end)` of one direction, valid only during the call. */
+  data(isOrig: boolean, bytes: Uint8Array, start: number, end: number, ts: number, packet: number): void {
     const h = this.halves[isOrig ? 0 : 1];
-    let pos = 0;
-    while (pos < bytes.length && h.state !== 'dead') {
+    let pos = start;
+    const size = end;
+    while (pos < size && h.state !== 'dead') {
       switch (h.state) {
         case 'body':
         case 'chunk_data': {
-          const take = Math.min(h.remaining, bytes.length - pos);
+          const take = Math.min(h.remaining, size - pos);
           h.remaining -= take;
           h.bodyLength += take;
           pos += take;
@@ -224,30 +236,29 @@ export class HttpConnection {
           break;
         }
         case 'until_close':
-          h.bodyLength += bytes.length - pos;
-          pos = bytes.length;
+          h.bodyLength += size - pos;
+          pos = size;
           break;
         default: {
           // Lines are short: a loop here is cheaper than a call to indexOf per line.
           let nl = pos;
-          const size = bytes.length;
           while (nl < size && bytes[nl] !== 0x0a) nl += 1;
           if (nl === size) nl = -1;
-          const end = nl < 0 ? size : nl;
-          if (h.lineLen + (end - pos) > MAX_LINE) {
+          const lineEnd = nl < 0 ? size : nl;
+          if (h.lineLen + (lineEnd - pos) > MAX_LINE) {
             this.fail(h);
             return;
           }
           if (nl < 0) {
             // The line goes on in the next segment: keep a copy of this part.
-            h.lineBuf.push(bytes.slice(pos, end));
-            h.lineLen += end - pos;
+            h.lineBuf.push(bytes.slice(pos, lineEnd));
+            h.lineLen += lineEnd - pos;
             return;
           }
           let text: string;
           if (h.lineBuf.length === 0) {
             // The usual case: the whole line is in this segment, read it in place.
-            const stop = end > pos && bytes[end - 1] === 0x0d ? end - 1 : end;
+            const stop = lineEnd > pos && bytes[lineEnd - 1] === 0x0d ? lineEnd - 1 : lineEnd;
             if ((h.state === 'start' || h.state === 'resync') && stop > pos) {
               // A start line of the usual shape is read from the bytes; any other goes through the patterns below.
               const m = isOrig ? requestLine(bytes, pos, stop) : responseLine(bytes, pos, stop);
@@ -276,8 +287,8 @@ export class HttpConnection {
             }
             text = stop === pos ? '' : latin1Range(bytes, pos, stop);
           } else {
-            h.lineBuf.push(bytes.subarray(pos, end));
-            const all = joinBytes(h.lineBuf, h.lineLen + (end - pos));
+            h.lineBuf.push(bytes.subarray(pos, lineEnd));
+            const all = joinBytes(h.lineBuf, h.lineLen + (lineEnd - pos));
             h.lineBuf = [];
             h.lineLen = 0;
             text = latin1(all.length > 0 && all[all.length - 1] === 0x0d ? all.subarray(0, all.length - 1) : all);

@@ -80,8 +80,11 @@ type Kind = 'undecided' | 'none' | 'http' | 'tls' | 'ssh' | 'ftp' | 'smb' | 'rdp
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** Per-connection application state (kept on Connection.app). */
-class ConnApp {
+/**
+ * Per-connection application state (kept on Connection.app). It is also the sink both directions' streams deliver
+ * to and the TLS readers' event handler: one object per connection rather than a closure or a sink per direction.
+ */
+class ConnApp implements StreamSink, TlsEventSink {
   kind: Kind = 'undecided';
   streams: [TcpStream, TcpStream] | undefined;
   http: HttpConnection | undefined;
@@ -95,6 +98,23 @@ class ConnApp {
   examined = 0;
   midstream = false;
   finished = false;
+
+  constructor(
+    private readonly layer: AppLayer,
+    private readonly conn: Connection,
+  ) {}
+
+  data(isOrig: boolean, buf: Uint8Array, start: number, end: number, ts: number, packet: number): void {
+    this.layer.onStreamData(this.conn, this, isOrig, buf, start, end, ts, packet);
+  }
+
+  gap(isOrig: boolean, length: number): void {
+    this.layer.onStreamGap(this, isOrig, length);
+  }
+
+  tlsEvent(e: TlsEvent): void {
+    this.layer.onTlsEvent(this.conn, this, e);
+  }
 }
 
 export class AppLayer {
@@ -140,38 +160,34 @@ export class AppLayer {
     if (conn.proto !== 'tcp') return;
     let app = conn.app as ConnApp | undefined;
     if (app === undefined) {
-      app = new ConnApp();
+      app = new ConnApp(this, conn);
       conn.app = app;
     }
     if (app.kind === 'none' || app.finished) return;
     if (app.streams === undefined) {
       app.midstream = !((d.tcpFlags & 0x02) !== 0);
-      app.streams = [new TcpStream(this.sink(conn, app, true)), new TcpStream(this.sink(conn, app, false))];
+      app.streams = [new TcpStream(app, true), new TcpStream(app, false)];
     }
     const stream = app.streams[isOrig ? 0 : 1];
     if ((d.tcpFlags & 0x02) !== 0) stream.syn(d.seq);
     // Data on a RST is not trusted (as in Zeek).
     if (d.payloadWireLength > 0 && (d.tcpFlags & 0x04) === 0) {
-      stream.segment(d.seq, d.buf.subarray(d.payloadOffset, d.payloadOffset + d.payloadLength), d.payloadWireLength, raw.ts, raw.index);
+      stream.segment(d.seq, d.buf, d.payloadOffset, d.payloadLength, d.payloadWireLength, raw.ts, raw.index);
     }
   }
 
-  private sink(conn: Connection, app: ConnApp, isOrig: boolean): StreamSink {
-    return new Sink(this, conn, app, isOrig);
+  /** A reassembled stream's bytes, `buf[start, end)` (ConnApp's way in). */
+  onStreamData(conn: Connection, app: ConnApp, isOrig: boolean, buf: Uint8Array, start: number, end: number, ts: number, packet: number): void {
+    this.streamData(conn, app, isOrig, buf, start, end, ts, packet);
   }
 
-  /** A reassembled stream's bytes (Sink's way in). */
-  onStreamData(conn: Connection, app: ConnApp, isOrig: boolean, bytes: Uint8Array, ts: number, packet: number): void {
-    this.streamData(conn, app, isOrig, bytes, ts, packet);
-  }
-
-  /** A reassembled stream's lost bytes (Sink's way in). */
+  /** A reassembled stream's lost bytes (ConnApp's way in). */
   onStreamGap(app: ConnApp, isOrig: boolean, length: number): void {
     this.warn('stream_gap');
     this.streamGap(app, isOrig, length);
   }
 
-  /** A TLS reader's event (TlsEvents' way in). */
+  /** A TLS reader's event (ConnApp's way in). */
   onTlsEvent(conn: Connection, app: ConnApp, e: TlsEvent): void {
     this.tlsEvent(conn, app, e);
   }
@@ -187,8 +203,7 @@ export class AppLayer {
     if (looksLikeTls(b)) {
       app.kind = 'tls';
       const record: Mutable<TlsHandshake> = { uid, ts, packet: this.raw?.index ?? 0, midstream: app.midstream };
-      const events = new TlsEvents(this, conn, app);
-      app.tls = { readers: [new TlsStreamReader(events), new TlsStreamReader(events)], record };
+      app.tls = { readers: [new TlsStreamReader(app), new TlsStreamReader(app)], record };
     } else if (b.length >= 4 && b[0] === 0x53 && b[1] === 0x53 && b[2] === 0x48 && b[3] === 0x2d) {
       app.kind = 'ssh';
       app.ssh = new SshConnection(uid);
@@ -216,50 +231,51 @@ export class AppLayer {
     }
   }
 
-  private streamData(conn: Connection, app: ConnApp, isOrig: boolean, bytes: Uint8Array, ts: number, packet: number): void {
+  private streamData(conn: Connection, app: ConnApp, isOrig: boolean, buf: Uint8Array, start: number, end: number, ts: number, packet: number): void {
     if (app.finished) return;
     if (app.kind === 'undecided') {
-      this.decide(conn, app, isOrig, bytes, ts);
+      this.decide(conn, app, isOrig, buf.subarray(start, end), ts);
       if (app.kind === 'undecided' || app.kind === 'none') return;
     }
+    // HTTP and TLS, nearly every segment read, take the range; the rarer protocols a view of it.
     switch (app.kind) {
       case 'http':
-        app.http?.data(isOrig, bytes, ts, packet);
+        app.http?.data(isOrig, buf, start, end, ts, packet);
         if (app.http?.malformed) {
           this.warn('http_malformed');
           app.http.malformed = false;
         } else conn.addService('http');
         break;
       case 'tls':
-        app.tls?.readers[isOrig ? 0 : 1].data(bytes);
+        app.tls?.readers[isOrig ? 0 : 1].data(buf, start, end);
         if (app.tls && app.tls.readers[0].done && app.tls.readers[1].done) this.finish(app, 'tls');
         break;
       case 'ssh':
-        app.ssh?.data(isOrig, bytes, ts, packet);
+        app.ssh?.data(isOrig, buf.subarray(start, end), ts, packet);
         conn.addService('ssh');
         if (app.ssh?.done) this.finish(app, 'ssh');
         break;
       case 'ftp':
-        app.ftp?.data(isOrig, bytes, ts, packet);
+        app.ftp?.data(isOrig, buf.subarray(start, end), ts, packet);
         conn.addService('ftp');
         break;
       case 'smb':
-        app.smb?.data(isOrig, bytes);
+        app.smb?.data(isOrig, buf.subarray(start, end));
         if (app.smb?.confirmed) conn.addService('smb');
         if (app.smb?.done) this.finish(app, 'smb');
         break;
       case 'rdp':
-        app.rdp?.data(isOrig, bytes);
+        app.rdp?.data(isOrig, buf.subarray(start, end));
         if (app.rdp?.confirmed) conn.addService('rdp');
         if (app.rdp?.done) this.finish(app, 'rdp');
         break;
       case 'rfb':
-        app.rfb?.data(isOrig, bytes);
+        app.rfb?.data(isOrig, buf.subarray(start, end));
         conn.addService('rfb');
         if (app.rfb?.done) this.finish(app, 'rfb');
         break;
       case 'dns':
-        this.dnsOverTcp(conn, app, isOrig, bytes);
+        this.dnsOverTcp(conn, app, isOrig, buf.subarray(start, end));
         break;
       default:
         break;
@@ -378,34 +394,3 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-
-/**
- * One direction's stream sink, and a connection's TLS event handler: classes at module level rather than closures
- * made per connection (a capture has hundreds of thousands of connections; closures made per connection, and the
- * name each gets under tsx, were a tenth of the application layer's time).
- */
-class Sink implements StreamSink {
-  constructor(
-    private readonly layer: AppLayer,
-    private readonly conn: Connection,
-    private readonly app: ConnApp,
-    private readonly isOrig: boolean,
-  ) {}
-  data(bytes: Uint8Array, ts: number, packet: number): void {
-    this.layer.onStreamData(this.conn, this.app, this.isOrig, bytes, ts, packet);
-  }
-  gap(length: number): void {
-    this.layer.onStreamGap(this.app, this.isOrig, length);
-  }
-}
-
-class TlsEvents implements TlsEventSink {
-  constructor(
-    private readonly layer: AppLayer,
-    private readonly conn: Connection,
-    private readonly app: ConnApp,
-  ) {}
-  tlsEvent(e: TlsEvent): void {
-    this.layer.onTlsEvent(this.conn, this.app, e);
-  }
-}

@@ -360,13 +360,24 @@ export class TlsStreamReader {
     this.events.tlsEvent(e);
   }
 
-  data(bytes: Uint8Array): void {
+  /** Stream bytes `bytes[start, end)` (the whole of `bytes` by default). */
+  data(bytes: Uint8Array, start = 0, end = bytes.length): void {
     if (this.done) return;
-    // Records are read in place from the segment (a view valid only during this call) when nothing is held over;
+    // Records are read in place from the segment (a range valid only during this call) when nothing is held over;
     // only an incomplete tail is copied.
-    const buf = this.buf.length === 0 ? bytes : append(this.buf, bytes);
-    let pos = 0;
-    while (!this.done && buf.length - pos >= 5) {
+    let buf: Uint8Array;
+    let pos: number;
+    let size: number;
+    if (this.buf.length === 0) {
+      buf = bytes;
+      pos = start;
+      size = end;
+    } else {
+      buf = append(this.buf, bytes.subarray(start, end));
+      pos = 0;
+      size = buf.length;
+    }
+    while (!this.done && size - pos >= 5) {
       const type = buf[pos]!;
       const major = buf[pos + 1]!;
       const len = (buf[pos + 3]! << 8) | buf[pos + 4]!;
@@ -374,12 +385,12 @@ export class TlsStreamReader {
         this.fail();
         return;
       }
-      if (buf.length - pos - 5 < len) break;
+      if (size - pos - 5 < len) break;
       if (type === 22) this.handshake(buf.subarray(pos + 5, pos + 5 + len));
       else if (type === 20 || type === 23) this.done = true; // encrypted from here on
       pos += 5 + len;
     }
-    this.buf = pos >= buf.length ? EMPTY : buf.slice(pos);
+    this.buf = pos >= size ? EMPTY : buf.slice(pos, size);
   }
 
   private handshake(fragment: Uint8Array): void {
