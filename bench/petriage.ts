@@ -1,10 +1,11 @@
 // `npm run bench -- petriage`: dissect + imphash beside python3-pefile (timed alternately), rule scan MB/s beside yara, boosted-model training time and AUC beside python3-xgboost.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { VitrineError } from '../engines/core/errors.js';
 import { selectRows, stratifiedSplit } from '../engines/core/ml/dataset.js';
 import { predict, trainGbdt } from '../engines/core/ml/gbdt.js';
@@ -77,13 +78,39 @@ function warmUp(files: readonly Uint8Array[]): string[] {
   return hashes;
 }
 
-/** The dissection module, for the fresh process of the cold figure. */
-const DISSECT_MODULE = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'engines', 'petriage', 'pe', 'index.ts')).href;
+const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The dissection module, for the fresh process of the cold figure under tsx. */
+const DISSECT_SOURCE = path.join(REPO, 'engines', 'petriage', 'pe', 'index.ts');
 
 /**
- * What the fresh process runs: the process CPU time so far (Node's start and the tsx loader's registration), then
- * loading the module, reading the files (not timed), and one timed pass. CPU time is the whole process's, its
- * compiler and collector threads included.
+ * The dissector's module graph compiled to JavaScript as `npm run build:node` compiles it (TypeScript, the
+ * project's compiler options; each file on its own, which verbatimModuleSyntax makes the same output), into a
+ * directory under node_modules/.cache: what `bin/petriage` loads from dist/, without building all of dist/.
+ * Returns the compiled entry module.
+ */
+function compileDissector(outRoot: string): string {
+  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: true, isolatedModules: true };
+  const todo = [DISSECT_SOURCE];
+  const seen = new Set<string>();
+  for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const source = readFileSync(file, 'utf8');
+    const out = path.join(outRoot, path.relative(REPO, file)).replace(/\.ts$/, '.js');
+    mkdirSync(path.dirname(out), { recursive: true });
+    const js = ts.transpileModule(source, { compilerOptions: options, fileName: file }).outputText;
+    writeFileSync(out, js);
+    // Relative imports of the compiled output (type-only ones are gone from it), back to their sources.
+    for (const m of js.matchAll(/(?:from|import)\s*['"](\.{1,2}\/[^'"]+)\.js['"]/g)) todo.push(path.resolve(path.dirname(file), `${m[1] as string}.ts`));
+  }
+  writeFileSync(path.join(outRoot, 'package.json'), '{ "type": "module" }\n');
+  return path.join(outRoot, path.relative(REPO, DISSECT_SOURCE)).replace(/\.ts$/, '.js');
+}
+
+/**
+ * What the fresh process runs: the process CPU time so far (Node's start, and the tsx loader's registration when
+ * it runs under tsx), then loading the module, reading the files (not timed), and one timed pass. CPU time is the
+ * whole process's, its compiler and collector threads included.
  */
 const COLD_PASS = `
 const boot = process.cpuUsage();
@@ -115,12 +142,15 @@ interface Cold extends Timing {
 }
 
 /**
- * The cold figure: the first pass over the files in a fresh Node process (under the same tsx loader as this one),
- * which has dissected nothing before, so V8 compiles each function of the parser at its first call and runs it
- * unoptimised; the process's start and loading the module are measured apart.
+ * The cold figure: the first pass over the files in a fresh Node process, which has dissected nothing before, so V8
+ * compiles each function of the parser at its first call and runs it unoptimised; the process's start and loading
+ * the module are measured apart. `compiled` is the dissector compiled to JavaScript, run by plain Node (as
+ * `bin/petriage` runs dist/); without it, the TypeScript sources under the tsx loader, as this bench runs.
  */
-function coldInFreshProcess(paths: readonly string[], files: readonly Uint8Array[]): Cold {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', COLD_PASS, DISSECT_MODULE], {
+function coldInFreshProcess(paths: readonly string[], files: readonly Uint8Array[], compiled: string | null): Cold {
+  const loader = compiled === null ? ['--import', 'tsx'] : [];
+  const entry = compiled ?? DISSECT_SOURCE;
+  const r = spawnSync(process.execPath, [...loader, '--input-type=module', '-e', COLD_PASS, pathToFileURL(entry).href], {
     input: paths.join('\n'),
     encoding: 'utf8',
     maxBuffer: 1 << 20,
@@ -197,9 +227,11 @@ async function bench(label: string, paths: readonly string[], files: readonly Ui
   const bytes = files.reduce((a, f) => a + f.length, 0);
   // Cold first, on both sides, alternately: REPEATS fresh processes each, the median run reported.
   const coldOurs: Cold[] = [];
+  const coldTsx: Cold[] = [];
   const coldTheirs: Cold[] = [];
   for (let rep = 0; rep < REPEATS; rep++) {
-    coldOurs.push(coldInFreshProcess(paths, files));
+    coldOurs.push(coldInFreshProcess(paths, files, compiledDissector));
+    coldTsx.push(coldInFreshProcess(paths, files, null));
     if (withPefile) coldTheirs.push(await pefileCold(paths, bytes));
   }
   const ourHashes = warmUp(files);
@@ -216,7 +248,8 @@ async function bench(label: string, paths: readonly string[], files: readonly Ui
     ratios.cpu.push(rate(ours, 'cpu') / rate(theirs, 'cpu'));
   }
   const cold = medianRun(coldOurs);
-  console.log(`  vitrine cold, a fresh Node process under tsx, median of ${REPEATS}: ${coldLine(cold)}`);
+  console.log(`  vitrine cold, a fresh Node process on the compiled JavaScript, median of ${REPEATS}: ${coldLine(cold)}`);
+  console.log(`  vitrine cold, a fresh Node process on the sources under tsx, median of ${REPEATS}: ${coldLine(medianRun(coldTsx))}`);
   if (theirs === null) return;
   const pCold = medianRun(coldTheirs);
   console.log(`  pefile cold, a fresh Python process, median of ${REPEATS}: ${coldLine(pCold)}`);
@@ -232,6 +265,11 @@ async function bench(label: string, paths: readonly string[], files: readonly Ui
 }
 
 const withPefile = pefileInstalled();
+const cacheRoot = path.join(REPO, 'node_modules', '.cache');
+mkdirSync(cacheRoot, { recursive: true });
+const compiledRoot = mkdtempSync(path.join(cacheRoot, 'petriage-bench-cold-'));
+process.on('exit', () => rmSync(compiledRoot, { recursive: true, force: true }));
+const compiledDissector = PARTS.has('dissect') ? compileDissector(compiledRoot) : null;
 console.log(`petriage PE dissection benchmark (node ${process.version}; python3-pefile ${withPefile ? 'installed' : 'not installed: ours only'})`);
 console.log('wall time on a shared machine is noisy; CPU time (user+system of the measuring process) is the steadier figure');
 
