@@ -49,6 +49,8 @@ export class ChunkBinXml {
   private nodes = 0;
   /** Position after the last name reference or template instance read (saves a tuple per call). */
   private after = 0;
+  /** Set when an array value is substituted into the element being resolved (only then can it need expanding). */
+  private arrayPlaced = false;
 
   constructor(
     private readonly data: Uint8Array,
@@ -363,6 +365,7 @@ export class ChunkBinXml {
         return;
       }
       if (node.optional && isEmptyNode(v)) return;
+      if (v.k === K.Value && v.items !== undefined) this.arrayPlaced = true;
       out.push(v);
       return;
     }
@@ -371,9 +374,12 @@ export class ChunkBinXml {
         out.push(node);
         return;
       }
+      const outer = this.arrayPlaced;
+      this.arrayPlaced = false;
       const el = this.resolveElement(node, values);
-      if (hasExpandableArray(el)) for (const copy of this.expandArrays(el)) out.push(copy);
+      if (this.arrayPlaced && hasExpandableArray(el)) for (const copy of this.expandArrays(el)) out.push(copy);
       else out.push(el);
+      this.arrayPlaced = outer;
       return;
     }
     out.push(node);

@@ -211,10 +211,51 @@ function timeCreated(nodes: readonly XNode[] | undefined): string | null {
   return nonEmpty(text(nodes));
 }
 
+/** The System children recordOf reads, each the first element of its name (one pass over System instead of one per field). */
+interface SystemChildren {
+  provider?: XElement;
+  eventId?: XElement;
+  channel?: XElement;
+  computer?: XElement;
+  timeCreated?: XElement;
+  eventRecordId?: XElement;
+}
+
+function systemChildren(system: XElement | undefined): SystemChildren {
+  const out: SystemChildren = {};
+  if (system === undefined) return out;
+  for (const n of system.children) {
+    if (n.k !== K.Element) continue;
+    switch (n.name) {
+      case 'Provider':
+        out.provider ??= n;
+        break;
+      case 'EventID':
+        out.eventId ??= n;
+        break;
+      case 'Channel':
+        out.channel ??= n;
+        break;
+      case 'Computer':
+        out.computer ??= n;
+        break;
+      case 'TimeCreated':
+        out.timeCreated ??= n;
+        break;
+      case 'EventRecordID':
+        out.eventRecordId ??= n;
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
 function recordOf(root: XElement, recordId: number, timestamp: string, chunk: number, offset: number, size: number, options: ChunkOptions): EvtxRecord {
-  const system = child(root, 'System');
-  const provider = child(system, 'Provider');
-  const eventIdEl = child(system, 'EventID');
+  const system = systemChildren(child(root, 'System'));
+  const provider = system.provider;
+  const eventIdEl = system.eventId;
   const rendered: { event?: JsonObject; parts?: JsonObject; xml?: string } = {};
   if (options.json) rendered.event = eventJson(root, options.jsonAttributes);
   if (options.parts) rendered.parts = eventParts(root);
@@ -227,11 +268,11 @@ function recordOf(root: XElement, recordId: number, timestamp: string, chunk: nu
     size,
     eventId: integer(text(eventIdEl?.children)),
     qualifiers: integer(text(attrNodes(eventIdEl, 'Qualifiers'))),
-    channel: nonEmpty(text(child(system, 'Channel')?.children)),
+    channel: nonEmpty(text(system.channel?.children)),
     provider: nonEmpty(text(attrNodes(provider, 'Name'))) ?? nonEmpty(text(attrNodes(provider, 'EventSourceName'))),
-    computer: nonEmpty(text(child(system, 'Computer')?.children)),
-    timeCreated: timeCreated(attrNodes(child(system, 'TimeCreated'), 'SystemTime')),
-    eventRecordId: integer(text(child(system, 'EventRecordID')?.children)),
+    computer: nonEmpty(text(system.computer?.children)),
+    timeCreated: timeCreated(attrNodes(system.timeCreated, 'SystemTime')),
+    eventRecordId: integer(text(system.eventRecordId?.children)),
     ...rendered,
   };
 }

@@ -172,7 +172,11 @@ function elementBody(el: XElement, inDataContainer: boolean, omitAttributes: boo
   let named = false;
   let positional: XElement[] | undefined;
   if (inDataContainer) {
-    for (const n of el.children) if (n.k === K.Element && dataName(n) !== undefined) named = true;
+    for (const n of el.children)
+      if (n.k === K.Element && dataName(n) !== undefined) {
+        named = true;
+        break;
+      }
     if (!named) {
       positional = [];
       for (const n of el.children) if (n.k === K.Element && n.name === 'Data') positional.push(n);

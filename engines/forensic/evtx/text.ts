@@ -45,8 +45,17 @@ export function hexUpper(data: Uint8Array, off: number, len: number): string {
 /** `0x` + lower-case hex without padding (HexInt32/HexInt64/SizeT, as the evtx crate renders them). */
 export function hexPrefixed(lo: number, hi: number): string {
   if (hi === 0) return `0x${lo.toString(16)}`;
-  return `0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')}`;
+  // A log repeats few 64-bit values (Keywords): keep the last one's text.
+  if (lo === lastHexLo && hi === lastHexHi) return lastHexText;
+  lastHexLo = lo;
+  lastHexHi = hi;
+  lastHexText = `0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')}`;
+  return lastHexText;
 }
+
+let lastHexLo = -1;
+let lastHexHi = -1;
+let lastHexText = '';
 
 /** GUID in the evtx crate's form: upper-case, no braces, data1-3 little-endian. */
 export function guidText(data: Uint8Array, off: number): string {
