@@ -103,6 +103,12 @@ describe('resolveCwd', () => {
     expect(resolveCwd(roots, '')).toBe(home);
     expect(() => resolveCwd({ dataDir: home }, evidence)).toThrow(expect.objectContaining({ code: 'forbidden' }));
   });
+
+  it('with an evidence root that does not exist: the data folder still holds, anywhere else is forbidden (not a crash)', () => {
+    const gone = { dataDir: home, evidenceRoot: path.join(base, 'no-such-evidence') };
+    expect(resolveCwd(gone, 'sub')).toBe(path.join(home, 'sub'));
+    expect(() => resolveCwd(gone, outside)).toThrow(expect.objectContaining({ code: 'forbidden', message: 'the working directory must be inside the data folder or the evidence root' }));
+  });
 });
 
 describe('executables, the argv limits and the environment of a run', () => {
@@ -128,6 +134,17 @@ describe('executables, the argv limits and the environment of a run', () => {
     expect(runEnvironment({ dataDir: '/d' }, undefined, from)).toStrictEqual({ PATH: '/bin', LANG: 'C', HOME: '/h', VITRINE_HOME: '/d', TERM: 'xterm-256color', FORCE_COLOR: '1' });
     expect(runEnvironment({ dataDir: '/d', evidenceRoot: '/e' }, { cols: 120, rows: 40 }, {})).toStrictEqual({ VITRINE_HOME: '/d', FORENSIC_EVIDENCE_ROOT: '/e', TERM: 'xterm-256color', FORCE_COLOR: '1', COLUMNS: '120', LINES: '40' });
     for (const secret of ['GATE_SIGNING_KEY', 'ATTR_API_TOKEN', 'METRICS_TOKEN']) expect(PASSED_VARIABLES).not.toContain(secret);
+  });
+
+  it('under Electron (process.versions.electron set), a run also gets ELECTRON_RUN_AS_NODE=1 so the binary runs as Node', () => {
+    Object.defineProperty(process.versions, 'electron', { value: '30.0.0', configurable: true });
+    try {
+      expect(runEnvironment({ dataDir: '/d' }, undefined, {})).toStrictEqual({ VITRINE_HOME: '/d', TERM: 'xterm-256color', FORCE_COLOR: '1', ELECTRON_RUN_AS_NODE: '1' });
+    } finally {
+      Reflect.deleteProperty(process.versions, 'electron');
+    }
+    expect(process.versions['electron']).toBeUndefined();
+    expect(runEnvironment({ dataDir: '/d' }, undefined, {})).toStrictEqual({ VITRINE_HOME: '/d', TERM: 'xterm-256color', FORCE_COLOR: '1' });
   });
 
   it('launches this Node on the engine script, with the arguments last', () => {
