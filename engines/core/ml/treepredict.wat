@@ -1,6 +1,6 @@
 ;; Prediction kernel for boosted trees packed as complete binary trees (packed.ts `PackedEnsemble`, dense part): every
 ;; tree's output added to each row's margin, tree after tree in model order, so each row's sum is formed by the same
-;; additions in the same order as the JavaScript walk (bit-identical margins). Rows are taken in blocks of 256, and
+;; additions in the same order as the JavaScript walk (bit-identical margins). Rows are taken in blocks of 64, and
 ;; within a block each tree walks 8 rows in lockstep, each step without a branch: node k's children are 2k+1 and 2k+2,
 ;; and a row goes right when its value is not below the threshold (f64.ge) or when it is missing (NaN) and the
 ;; node sends missing values right.
@@ -24,7 +24,7 @@
     (block $blocksDone
       (loop $blockLoop
         (br_if $blocksDone (i32.ge_u (local.get $start) (local.get $rows)))
-        (local.set $end (i32.add (local.get $start) (i32.const 256)))
+        (local.set $end (i32.add (local.get $start) (i32.const 64)))
         (if (i32.gt_u (local.get $end) (local.get $rows)) (then (local.set $end (local.get $rows))))
         (local.set $t (i32.const 0))
         (block $treesDone
