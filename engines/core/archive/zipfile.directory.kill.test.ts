@@ -248,6 +248,18 @@ describe('the end record and where the directory is', () => {
   });
 });
 
+describe('empty archives', () => {
+  it('an end record alone, and a zip64 end record at offset 0 with its locator at 56 (the first place one fits), list nothing and say nothing', () => {
+    const plain = open(Uint8Array.from(eocd(0, 0, 0)));
+    expect([plain.count, plain.problems, plain.ambiguities, plain.recovered]).toEqual([0, [], [], false]);
+    const z64end = [...le32(0x06064b50), ...le64(44), ...le16(45), ...le16(45), ...le32(0), ...le32(0), ...le64(0), ...le64(0), ...le64(0), ...le64(0)];
+    const locator = [...le32(0x07064b50), ...le32(0), ...le64(0), ...le32(1)];
+    const end = [...le32(0x06054b50), ...le16(0), ...le16(0), ...le16(0xffff), ...le16(0xffff), ...le32(0xffffffff), ...le32(0xffffffff), ...le16(0)];
+    const z = open(Uint8Array.from([...z64end, ...locator, ...end]));
+    expect([z.count, z.problems, z.ambiguities, z.recovered]).toEqual([0, [], [], false]);
+  });
+});
+
 describe('members recovered from local headers when there is no directory', () => {
   it('steps over each local extra field and body to the next header, and lists a name ending in "/" as a directory', () => {
     const a = local({ name: ascii('a'), body: ascii('AAA'), extra: [...le16(0xcafe), ...le16(3), 1, 2, 3] });
