@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { VitrineError } from '../core/errors.js';
 import { readArpBytes, readArpFile, type ArpSummary } from './arp.js';
-import { analyzeCaptureBytes, analyzeCaptureFile, analyzeConnLogBytes, analyzeConnLogFile, detectFormat, detectZeekConnLog, type CaptureAnalysis, type ConnectionRecord } from './capture/index.js';
+import { analyzeCaptureBytes, analyzeCaptureFile, analyzeConnLogBytes, analyzeConnLogFile, detectFormat, detectZeekConnLog, type CaptureAnalysis } from './capture/index.js';
 import { captureOverview, flowTuples, type FlowTuple } from './browse/overview.js';
 import { RULES, runRules } from './detect/index.js';
+import { UidIndex } from './detect/uids.js';
 import { EMPTY_INDICATORS, type IndicatorSet } from './indicators.js';
 import { numberAlerts, reduceStories } from './stories.js';
 import type { AnalysisSource, CaptureSummary, ReplayAnalysis } from './types.js';
@@ -83,8 +84,7 @@ function captureSummary(c: CaptureAnalysis): CaptureSummary {
 export function storiesOf(capture: CaptureAnalysis, arp: ArpSummary, options: ReplayOptions = {}): AnalysisWithFlows {
   const progress = options.onProgress ?? (() => undefined);
   const id = options.id ?? randomUUID();
-  const byUid = new Map<string, ConnectionRecord>();
-  for (const c of capture.connections) byUid.set(c.uid, c);
+  const byUid = new UidIndex(capture.connections);
   progress(0.85, 'running the detection rules');
   // Without packets (a conn.log) the rules that need them are not run: the summary's rule_coverage says which and why.
   const active = capture.info.format === 'zeek_conn' ? RULES.filter((r) => r.withoutPackets.coverage !== 'none') : RULES;

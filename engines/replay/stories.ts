@@ -3,6 +3,7 @@ import type { ConnectionRecord } from './capture/index.js';
 import { uuidv5 } from '../core/stix.js';
 import { technique } from './attack.js';
 import { RULES, type AlertDraft } from './detect/index.js';
+import type { UidLookup } from './detect/uids.js';
 import { isInternal } from './net.js';
 import {
   SEVERITIES,
@@ -181,7 +182,7 @@ export interface StoryContext {
   readonly analysisId: string;
   readonly createdAt: string;
   readonly source: { readonly name: string; readonly sha256: string };
-  readonly byUid: ReadonlyMap<string, ConnectionRecord>;
+  readonly byUid: UidLookup;
 }
 
 interface Draft {
@@ -196,7 +197,7 @@ function uidsOf(members: readonly NumberedAlert[]): Set<string> {
   return out;
 }
 
-function packetsOf(uids: Iterable<string>, byUid: ReadonlyMap<string, ConnectionRecord>): number {
+function packetsOf(uids: Iterable<string>, byUid: UidLookup): number {
   let n = 0;
   for (const u of uids) {
     const c = byUid.get(u);

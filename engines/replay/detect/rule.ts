@@ -3,13 +3,14 @@ import type { CaptureAnalysis, ConnectionRecord } from '../capture/index.js';
 import type { ArpSummary } from '../arp.js';
 import type { IndicatorSet } from '../indicators.js';
 import type { FactValue, Severity, Stage } from '../types.js';
+import type { UidLookup } from './uids.js';
 
 /** Everything a rule may look at. */
 export interface DetectionInput {
   readonly capture: CaptureAnalysis;
   readonly arp: ArpSummary;
   readonly indicators: IndicatorSet;
-  readonly byUid: ReadonlyMap<string, ConnectionRecord>;
+  readonly byUid: UidLookup;
 }
 
 /** How much of a rule works from connection records alone, and why not all of it. */
