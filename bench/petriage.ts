@@ -256,7 +256,7 @@ async function bench(label: string, paths: readonly string[], files: readonly Ui
   const range = (xs: number[]): string => `median ${median(xs).toFixed(1)}x (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}x)`;
   console.log(`  ratio vitrine/pefile, warmed up: CPU ${range(ratios.cpu)}, wall ${range(ratios.wall)}`);
   console.log(`  ratio vitrine/pefile, cold first pass (both fresh processes): ${(pCold.cpu / cold.cpu).toFixed(1)}x CPU, ${(pCold.wall / cold.wall).toFixed(1)}x wall`);
-  console.log(`  ratio vitrine/pefile, cold first pass against pefile's warm rate (the earlier measure): ${(rate(cold, 'cpu') / rate(theirs, 'cpu')).toFixed(1)}x CPU`);
+  console.log(`  ratio vitrine/pefile, cold first pass against pefile's warm rate: ${(rate(cold, 'cpu') / rate(theirs, 'cpu')).toFixed(1)}x CPU`);
   const whole = (c: Cold): number => c.boot + c.load + c.cpu;
   console.log(`  ratio vitrine/pefile, whole fresh process (start + loading + first pass, CPU): ${(whole(pCold) / whole(cold)).toFixed(2)}x (${ms(whole(cold))} against ${ms(whole(pCold))})`);
   const hashes = await pefileHashes(paths);
