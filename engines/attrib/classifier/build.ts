@@ -1,4 +1,4 @@
-// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth (with `--procedures`, also on ATT&CK's procedure texts of the same labels at a lower weight): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--procedures] [--procedure-weight W] [--l2 X] [--cv-only] [--jobs N] [--out FILE]`; `--jobs 6` runs the five cross-validation fits and the final fit in parallel processes.
+// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth (with `--procedures`, also on ATT&CK's procedure texts of the same labels at a lower weight): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--procedures] [--procedure-weight W] [--l2 X] [--prototypes] [--cv-only] [--jobs N] [--out FILE]`; `--prototypes` adds to each label's score a weight times the cosine with the label's ATT&CK procedure texts (weight and threshold chosen by cross-validation); `--jobs N` runs the five cross-validation fits and the final fit in parallel processes, at most N at a time.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,7 +6,23 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { corporaDir } from '../kb/build.js';
 import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
-import { DEFAULT_THRESHOLD, SHIPPED_CLASSIFIER_FILE, classifierFromJson, evaluateClassifier, foldPredictions, thresholdFromPredictions, type FoldPrediction, loadLabelledSentences, procedureExamples, stratifiedLabelSplit, trainClassifier, type LabelledSentence } from './classifier.js';
+import {
+  DEFAULT_THRESHOLD,
+  SHIPPED_CLASSIFIER_FILE,
+  classifierFromJson,
+  evaluateClassifier,
+  foldPredictions,
+  foldScores,
+  prototypeWeightFromScores,
+  thresholdFromPredictions,
+  type FoldPrediction,
+  type FoldScores,
+  loadLabelledSentences,
+  procedureExamples,
+  stratifiedLabelSplit,
+  trainClassifier,
+  type LabelledSentence,
+} from './classifier.js';
 
 export { SHIPPED_CLASSIFIER_FILE };
 
@@ -15,6 +31,9 @@ export const SHIPPED_TRAINING = { l2PerExample: 3e-6 } as const;
 
 /** Weight of an ATT&CK procedure text against a TRAM sentence (1) with `--procedures`: the best of 0.3 and 1 in a scikit-learn prototype's 5-fold cross-validation on the training split (docs/attrib-analysis.md). */
 export const PROCEDURE_WEIGHT = 0.3;
+
+/** Prototype weights tried with `--prototypes` (cosine with the label's ATT&CK procedure-text prototype added to its score), chosen with the threshold by cross-validation. */
+export const PROTOTYPE_GRID = [0, 0.5, 1, 1.5, 2, 3, 4, 6, 8] as const;
 
 /** The held-out split of TRAM's sentences: this fraction of each label, chosen with this seed. */
 export const HELD_OUT = { fraction: 0.2, seed: 1 } as const;
@@ -29,15 +48,26 @@ const FOLDS = 5;
 const FOLD_SEED = 2;
 
 /** Fold `f` in a child process (this script with `--fold f` and the same options), its predictions read from its standard output. */
-function foldInChild(f: number): Promise<FoldPrediction[]> {
+function foldInChild<T>(f: number): Promise<T[]> {
   const args = [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2).filter((a, i, all) => a !== '--jobs' && all[i - 1] !== '--jobs'), '--fold', String(f)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as FoldPrediction[]) : reject(new Error(`fold ${f} failed`))));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as T[]) : reject(new Error(`fold ${f} failed`))));
   });
+}
+
+/** The folds in child processes, at most `width` at a time (the first `width` spawned at once); one promise per fold, in fold order. */
+function foldPool<T>(width: number): Promise<T[]>[] {
+  const started: Promise<T[]>[] = [];
+  for (let f = 0; f < FOLDS; f++) {
+    const before = started[f - width];
+    // Fold f starts when fold f - width has finished (or failed).
+    started.push(before === undefined ? foldInChild<T>(f) : before.then(() => foldInChild<T>(f), () => foldInChild<T>(f)));
+  }
+  return started;
 }
 
 /** The value after `flag`, if given. */
@@ -56,25 +86,40 @@ async function main(): Promise<void> {
   const weight = Number(option('--procedure-weight') ?? PROCEDURE_WEIGHT);
   const options = { ...SHIPPED_TRAINING, ...(option('--l2') !== undefined ? { l2PerExample: Number(option('--l2')) } : {}) };
   const extra = withProcedures ? procedureExamples(loadKb()).filter((e) => labels.has(e.label)).map((e) => ({ ...e, weight })) : [];
+  // --prototypes: ATT&CK's procedure texts of the same labels as prototypes (not as training examples), their weight chosen by cross-validation.
+  const withPrototypes = process.argv.includes('--prototypes');
+  const prototypeTexts = withPrototypes ? procedureExamples(loadKb()).filter((e) => labels.has(e.label)) : [];
   if (option('--fold') !== undefined) {
-    process.stdout.write(JSON.stringify(foldPredictions(train, options, FOLDS, FOLD_SEED, extra, Number(option('--fold')))));
+    const f = Number(option('--fold'));
+    process.stdout.write(JSON.stringify(withPrototypes ? foldScores(train, options, FOLDS, FOLD_SEED, extra, f, prototypeTexts) : foldPredictions(train, options, FOLDS, FOLD_SEED, extra, f)));
     return;
   }
   const started = Date.now();
-  const parallel = Number(option('--jobs') ?? 1) > 1;
+  const jobs = Number(option('--jobs') ?? 1);
+  const parallel = jobs > 1;
   const sources = ['tram single_label.json (training split)', ...(withProcedures ? [`ATT&CK procedure texts of the same labels (weight ${weight})`] : [])];
   // The threshold comes from cross-validation on the training part only (procedure texts train every fold, are never scored); the held-out part is read once, at the end.
-  const children = parallel ? Array.from({ length: FOLDS }, (_, f) => foldInChild(f)) : [];
   const cvOnly = process.argv.includes('--cv-only');
-  // With --jobs the final fit runs here while the folds run in their children.
+  // With --jobs N at most N fits run at once: the folds in child processes, the final fit (unless --cv-only) here.
+  const children = parallel ? foldPool<FoldPrediction | FoldScores>(jobs) : [];
+  // The final fit takes the place of the fold that finishes FOLDS - jobs + 1 th (at once when jobs > FOLDS).
+  if (parallel && !cvOnly && jobs <= FOLDS) await children[FOLDS - jobs]!.catch(() => undefined);
   const fitted = cvOnly ? undefined : parallel ? trainClassifier([...train, ...extra], options, sources) : undefined;
-  const top = parallel ? (await Promise.all(children)).flat() : Array.from({ length: FOLDS }, (_, f) => foldPredictions(train, options, FOLDS, FOLD_SEED, extra, f)).flat();
-  const cv = thresholdFromPredictions(top, FOLDS);
-  console.error(`cross-validated threshold ${JSON.stringify(cv)} (procedure texts ${extra.length} at weight ${weight}, ${JSON.stringify(options)}) after ${(Date.now() - started) / 1000} s`);
+  const perFold = (f: number): (FoldPrediction | FoldScores)[] =>
+    withPrototypes ? foldScores(train, options, FOLDS, FOLD_SEED, extra, f, prototypeTexts) : foldPredictions(train, options, FOLDS, FOLD_SEED, extra, f);
+  const results = parallel ? (await Promise.all(children)).flat() : Array.from({ length: FOLDS }, (_, f) => perFold(f)).flat();
+  const prototypes = withPrototypes ? prototypeWeightFromScores(results as FoldScores[], FOLDS, PROTOTYPE_GRID) : undefined;
+  const cv = prototypes ?? thresholdFromPredictions(results as FoldPrediction[], FOLDS);
+  console.error(
+    `cross-validated threshold ${JSON.stringify(cv)} (procedure texts ${extra.length} at weight ${weight}, prototypes of ${prototypeTexts.length} procedure texts, ${JSON.stringify(options)}) after ${(Date.now() - started) / 1000} s`,
+  );
   if (cvOnly) return;
-  const model = (fitted ?? trainClassifier([...train, ...extra], options, sources)).withThreshold(
+  const base = fitted ?? trainClassifier([...train, ...extra], options, sources);
+  const combined =
+    prototypes === undefined ? base : base.withPrototypes(prototypeTexts, prototypes.weight, `prototypes of ATT&CK procedure texts of the same labels (${prototypeTexts.length} texts, weight ${prototypes.weight})`);
+  const model = combined.withThreshold(
     cv.threshold,
-    `${cv.folds}-fold cross-validation on the training split (out-of-fold micro-F1 ${cv.micro_f1}, top-1 ${cv.top1}); the held-out split was not used`,
+    `${cv.folds}-fold cross-validation on the training split (out-of-fold micro-F1 ${cv.micro_f1}, top-1 ${cv.top1}${prototypes !== undefined ? `, prototype weight ${prototypes.weight} of ${PROTOTYPE_GRID.join('/')}` : ''}); the held-out split was not used`,
     // Free text is mostly sentences without a technique, which TRAM's sentences never are: extraction keeps the spec's 0.8.
     DEFAULT_THRESHOLD,
   );

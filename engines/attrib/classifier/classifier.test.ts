@@ -13,9 +13,12 @@ import {
   crossValidatedThreshold,
   evaluateClassifier,
   foldPredictions,
+  foldScores,
   loadClassifier,
   loadLabelledSentences,
+  predictionsWithPrototypes,
   procedureExamples,
+  prototypeWeightFromScores,
   stratifiedFolds,
   stratifiedLabelSplit,
   terms,
@@ -71,6 +74,37 @@ describe('technique classifier', () => {
     expect(predicted).toHaveLength(toy.length);
     const choice = crossValidatedThreshold(toy, opts, 2, 1, extra);
     expect(choice.top1).toBeCloseTo(predicted.filter((x) => x.right).length / toy.length, 4);
+  });
+
+  it('folds prototypes into the weights: a label gains the weight times the cosine with its prototype, and cross-validation picks the weight', () => {
+    const opts = { minDf: 1, minExamples: 1, maxIterations: 100 };
+    const base = trainClassifier(toy, opts);
+    const extra = [
+      { text: 'procdump wrote an lsass minidump', label: 'T1003.001' },
+      { text: 'the task scheduler ran the loader', label: 'T1053.005' },
+      { text: 'not a label of the model', label: 'T1082' },
+    ];
+    const protos = base.prototypes(extra);
+    const sentence = 'a minidump of lsass';
+    const { logits, cosines } = base.scores(sentence, protos);
+    // The sentence shares terms with the lsass prototype only; a label without prototype texts has cosine 0.
+    expect(cosines[base.labels.indexOf('T1003.001')]).toBeGreaterThan(0);
+    expect(cosines[base.labels.indexOf('T1059.001')]).toBe(0);
+    const combined = base.withPrototypes(extra, 2, 'toy prototypes');
+    const after = combined.scores(sentence).logits;
+    for (let k = 0; k < logits.length; k++) expect(after[k]).toBeCloseTo(logits[k]! + 2 * cosines[k]!, 5);
+    expect(combined.toJson().trained?.sources).toContain('toy prototypes');
+    // Weight 0 is the base model.
+    expect(base.withPrototypes(extra, 0, 'none').predict(sentence, 3)).toEqual(base.predict(sentence, 3));
+    expect(() => base.withPrototypes(extra, -1, 'bad')).toThrow(VitrineError);
+    const scores = [0, 1].flatMap((f) => foldScores(toy, opts, 2, 1, [], f, extra));
+    expect(scores).toHaveLength(toy.length);
+    const choice = prototypeWeightFromScores(scores, 2, [0, 1, 4]);
+    expect(choice.tried.map((t) => t.weight)).toEqual([0, 1, 4]);
+    expect(choice.micro_f1).toBe(Math.max(...choice.tried.map((t) => t.micro_f1)));
+    // At weight 0 the fold scores give the same out-of-fold predictions as foldPredictions.
+    const plain = [0, 1].flatMap((f) => foldPredictions(toy, opts, 2, 1, [], f));
+    expect(predictionsWithPrototypes(scores, 0).map((x) => x.right)).toEqual(plain.map((x) => x.right));
   });
 
   it('trains deterministically, predicts, and survives a round trip through its file format', () => {

@@ -45,6 +45,18 @@ export interface TechniqueClassifier {
   toJson(): ClassifierModelJson;
   /** The same model with another threshold, a note of how it was chosen, and optionally its own extraction threshold. */
   withThreshold(threshold: number, selection: string, extractionThreshold?: number): TechniqueClassifier;
+  /**
+   * The same model plus a prototype scorer folded into its weights: each label's score gains `weight` times the cosine
+   * between the sentence and the label's prototype (the L2-normalised sum of the TF-IDF rows of `examples` with that
+   * label, over this model's vocabulary). Cosine is linear in the sentence's row, so the result is again a linear model:
+   * weights plus `weight` times the prototypes. Examples of labels the model lacks are ignored; `source` joins the
+   * model's training sources.
+   */
+  withPrototypes(examples: readonly LabelledSentence[], weight: number, source: string): TechniqueClassifier;
+  /** The label scores before the softmax (`logits`) and the cosine with each label's prototype built from `examples` (`cosines`), in `labels` order. */
+  scores(sentence: string, prototypes?: Float32Array): { logits: Float64Array; cosines: Float64Array };
+  /** Prototypes of `examples` over this model's vocabulary (feature-major, features x labels), for `scores`. */
+  prototypes(examples: readonly LabelledSentence[]): Float32Array;
 }
 
 export interface TrainOptions {
@@ -242,16 +254,50 @@ class LinearClassifier implements TechniqueClassifier {
     );
   }
 
-  probabilities(sentence: string): Float64Array {
+  prototypes(examples: readonly LabelledSentence[]): Float32Array {
+    const K = this.labels.length;
+    const index = new Map(this.labels.map((l, k) => [l, k]));
+    const sum = new Float64Array(this.v.vocabulary.length * K);
+    for (const e of examples) {
+      const k = index.get(e.label);
+      if (k === undefined) continue;
+      const { idx, val } = vectorise(this.v, e.text, this.scratch);
+      for (let j = 0; j < idx.length; j++) sum[idx[j]! * K + k] = sum[idx[j]! * K + k]! + val[j]!;
+    }
+    const norm = new Float64Array(K);
+    for (let p = 0; p < sum.length; p++) norm[p % K] = norm[p % K]! + sum[p]! * sum[p]!;
+    const out = new Float32Array(sum.length);
+    for (let p = 0; p < sum.length; p++) {
+      const n = Math.sqrt(norm[p % K]!);
+      out[p] = n > 0 ? sum[p]! / n : 0;
+    }
+    return out;
+  }
+
+  withPrototypes(examples: readonly LabelledSentence[], weight: number, source: string): LinearClassifier {
+    if (!(weight >= 0 && Number.isFinite(weight))) throw new VitrineError('validation_failed', 'the prototype weight must be a non-negative number');
+    const c = this.prototypes(examples);
+    const wt = Float32Array.from(this.wt, (w, p) => w + weight * c[p]!);
+    const trained = { examples: this.meta.trained?.examples ?? 0, sources: [...(this.meta.trained?.sources ?? []), source] };
+    return new LinearClassifier(this.labels, this.threshold, this.v.vocabulary, this.v.idf, wt, this.b, { ...this.meta, trained }, this.v.analyzer);
+  }
+
+  scores(sentence: string, prototypes?: Float32Array): { logits: Float64Array; cosines: Float64Array } {
     const { idx, val } = vectorise(this.v, sentence, this.scratch);
     const K = this.labels.length;
-    const z = Float64Array.from(this.b);
+    const logits = Float64Array.from(this.b);
+    const cosines = new Float64Array(K);
     for (let j = 0; j < idx.length; j++) {
       const o = idx[j]! * K;
       const x = val[j]!;
-      for (let k = 0; k < K; k++) z[k] = z[k]! + this.wt[o + k]! * x;
+      for (let k = 0; k < K; k++) logits[k] = logits[k]! + this.wt[o + k]! * x;
+      if (prototypes !== undefined) for (let k = 0; k < K; k++) cosines[k] = cosines[k]! + prototypes[o + k]! * x;
     }
-    return softmaxInPlace(z);
+    return { logits, cosines };
+  }
+
+  probabilities(sentence: string): Float64Array {
+    return softmaxInPlace(this.scores(sentence).logits);
   }
 
   predict(sentence: string, k = 3): Prediction[] {
@@ -545,6 +591,53 @@ export function foldPredictions(examples: readonly LabelledSentence[], options: 
     out.push({ p: best?.probability ?? 0, right: best?.id === e.label });
   }
   return out;
+}
+
+/** One held-out example of a fold: its label, and the fold model's label scores and prototype cosines (`TechniqueClassifier.scores`). */
+export interface FoldScores {
+  readonly label: string;
+  readonly labels: readonly string[];
+  readonly logits: readonly number[];
+  readonly cosines: readonly number[];
+}
+
+/** Fold `f` as in `foldPredictions`, keeping every label's score and its cosine with prototypes built from `prototypeExamples` by the fold's model, so the prototype weight can be chosen afterwards. */
+export function foldScores(
+  examples: readonly LabelledSentence[],
+  options: TrainOptions,
+  folds: number,
+  seed: number,
+  alwaysTrain: readonly LabelledSentence[],
+  f: number,
+  prototypeExamples: readonly LabelledSentence[],
+): FoldScores[] {
+  const fold = stratifiedFolds(examples, folds, seed);
+  const model = trainClassifier([...examples.filter((_, i) => fold[i] !== f), ...alwaysTrain], options);
+  const protos = model.prototypes(prototypeExamples);
+  const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+  return examples.flatMap((e, i) => {
+    if (fold[i] !== f) return [];
+    const { logits, cosines } = model.scores(e.text, protos);
+    return [{ label: e.label, labels: model.labels, logits: [...logits].map(r4), cosines: [...cosines].map(r4) }];
+  });
+}
+
+/** The top-1 predictions of fold scores when each label's score gains `weight` times its prototype cosine. */
+export function predictionsWithPrototypes(scores: readonly FoldScores[], weight: number): FoldPrediction[] {
+  return scores.map((s) => {
+    const z = Float64Array.from(s.logits, (x, k) => x + weight * s.cosines[k]!);
+    const p = softmaxInPlace(z);
+    let best = 0;
+    for (let k = 1; k < p.length; k++) if (p[k]! > p[best]!) best = k;
+    return { p: p[best]!, right: s.labels[best] === s.label };
+  });
+}
+
+/** The prototype weight of `grid` (and its threshold) with the best out-of-fold micro-F1; the smallest weight of a tie. */
+export function prototypeWeightFromScores(scores: readonly FoldScores[], folds: number, grid: readonly number[]): ThresholdChoice & { readonly weight: number; readonly tried: readonly { weight: number; micro_f1: number; top1: number }[] } {
+  const tried = [...grid].sort((a, b) => a - b).map((weight) => ({ weight, ...thresholdFromPredictions(predictionsWithPrototypes(scores, weight), folds) }));
+  const best = tried.reduce((a, b) => (b.micro_f1 > a.micro_f1 + 1e-12 ? b : a));
+  return { ...best, tried: tried.map((t) => ({ weight: t.weight, micro_f1: t.micro_f1, top1: t.top1 })) };
 }
 
 /** The threshold (0 to 0.99 by 0.01, the lowest of a tie) with the best micro-F1 of the kept top-1 labels over all out-of-fold predictions. */
