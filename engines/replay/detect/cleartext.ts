@@ -28,8 +28,10 @@ export const cleartextCredentials: Rule = {
       exposures.push({ conn, protocol: 'ftp', users: s.users, attempts: s.loginAttempts, successes: s.successfulLogins, packet: pass?.packet ?? conn.firstPacket, ts: pass?.ts ?? conn.startTs });
     }
     for (const h of input.capture.app.http) {
+      // Only requests with Basic authorization need their connection looked up.
+      if (h.authScheme?.toLowerCase() !== 'basic') continue;
       const conn = input.byUid.get(h.uid);
-      if (!conn || h.authScheme?.toLowerCase() !== 'basic') continue;
+      if (!conn) continue;
       const ok = h.statusCode !== undefined && h.statusCode >= 200 && h.statusCode < 400 ? 1 : 0;
       exposures.push({ conn, protocol: 'http-basic', users: h.basicUser !== undefined ? [h.basicUser] : [], attempts: 1, successes: ok, packet: h.packet, ts: h.ts });
     }

@@ -40,7 +40,8 @@ export const sqlInjection: Rule = {
   description: `At least ${THRESHOLDS.sqlInjection.requests} HTTP requests with SQL injection in the query string from one client to one server (pauses under ${THRESHOLDS.sqlInjection.gapSeconds} s).`,
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.sqlInjection;
-    const hits = input.capture.app.http.filter((h) => input.byUid.has(h.uid) && hasSqlInjection(h.uri));
+    // The cheap test first: most URIs have no query string, and every request needs its connection looked up otherwise.
+    const hits = input.capture.app.http.filter((h) => hasSqlInjection(h.uri) && input.byUid.has(h.uid));
     const out: AlertDraft[] = [];
     for (const list of groupBy(hits, (h) => {
       const c = input.byUid.get(h.uid);
