@@ -10,7 +10,17 @@ export function normaliseDependency(name: string): string {
 
 
 const PY_FETCH = /\burlopen\b|\brequests\.(?:get|post)\b/;
-const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|marshal\.loads|pickle\.loads|Fernet|decrypt)\b|\bcodecs\.decode|\[\s*::\s*-1\s*\]|['"]rot[_-]?13['"]/;
+/**
+ * Decoding that hides code: a decoder or decryptor call, a string literal reversed (`'...'[::-1]`; a list reversed and
+ * joined is ordinary), marshal or pickle data given as a literal blob. marshal/pickle of bytes read at run time is a
+ * bytecode cache or a saved object (an import hook loading its .pyc), not an embedded payload; a blob that was decoded
+ * first is followed through the name it was assigned to.
+ */
+const PY_DECODE = /\b(?:b64decode|b32decode|b16decode|b85decode|a85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|Fernet|decrypt)\b|\bcodecs\.decode|['"]\s*\[\s*::\s*-1\s*\]|\b(?:marshal|pickle)\.loads\s*\(\s*[rbuRBU]{0,2}['"]|['"]rot[_-]?13['"]/;
+/** Loaders that turn decoded bytes into code or objects: a name assigned from one applied to a tainted name is tainted too. */
+const PY_LOADS = /\b(?:marshal|pickle)\.loads\s*\(/;
+/** String literals blanked: a word inside a literal (`'-decrypt'` of an openssl command line) is not a decoding call. */
+const blankLiterals = (s: string): string => s.replace(/(['"])(?:\\.|(?!\1)[^\\\n])*\1/g, '""');
 
 /** The text from `open` (an opening parenthesis) to its matching close, at most 8000 characters. */
 function balanced(code: string, open: number): string {
@@ -35,7 +45,11 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
   for (const m of code.matchAll(/^([ \t]*)def\s+(\w+)\s*\([^)]*\)\s*:([^\n]*\n(?:(?:\1[ \t]+[^\n]*|[ \t]*)\n){0,40})/gm)) if (m[2] && m[3] && PY_DECODE.test(m[3]) && /\breturn\b/.test(m[3])) aliases.push(m[2]);
   const decode = aliases.length > 0 ? new RegExp(`${PY_DECODE.source}|\\b(?:${aliases.join('|')})\\s*\\(`) : PY_DECODE;
   const tainted = new Set<string>();
-  for (const m of code.matchAll(/^[ \t]*([A-Za-z_]\w*)\s*=\s*([^\n]{1,4000})/gm)) if (m[1] && m[2] && decode.test(m[2])) tainted.add(m[1]);
+  const assignments = [...code.matchAll(/^[ \t]*([A-Za-z_]\w*)\s*=\s*([^\n]{1,4000})/gm)];
+  for (const m of assignments) if (m[1] && m[2] && decode.test(blankLiterals(m[2]))) tainted.add(m[1]);
+  // one step on: `code = marshal.loads(blob)` where blob was decoded
+  const decoded = tainted.size > 0 ? new RegExp(`\\b(?:${[...tainted].join('|')})\\b`) : null;
+  if (decoded !== null) for (const m of assignments) if (m[1] && m[2] && PY_LOADS.test(m[2]) && decoded.test(blankLiterals(m[2]))) tainted.add(m[1]);
   const taint = tainted.size > 0 ? new RegExp(`\\b(?:${[...tainted].join('|')})\\b`) : null;
   const hits: DetectorHit[] = [];
   const sinks = /(?<![\w.])(?:exec|eval|compile|execfile)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.(?:call|run|Popen|check_output|check_call|getoutput)\s*\(|\bgetattr\s*\(\s*__builtins__[^)]*\)\s*\(|\bbuiltins\s*\.\s*(?:exec|eval)\s*\(/g;
@@ -43,7 +57,9 @@ export function pyExecDecoded({ code }: DetectorInput): DetectorHit[] {
     const open = code.indexOf('(', m.index + m[0].length - 1);
     const args = balanced(code, open);
     const codeSink = /^(?:exec|eval|compile|execfile|getattr|builtins)/.test(m[0]);
-    if (decode.test(args) || (codeSink && PY_FETCH.test(args)) || (taint !== null && taint.test(args.replace(/(['"])(?:\\.|(?!\1)[^\\\n])*\1/g, '""').replace(/\b\w+\s*=(?!=)/g, '')))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
+    // a reversed name straight into exec/eval (`exec(s[::-1])`) is reversed code whatever the name holds
+    const reversed = codeSink && /\[\s*::\s*-1\s*\]/.test(args);
+    if (decode.test(args) || reversed || (codeSink && PY_FETCH.test(args)) || (taint !== null && taint.test(blankLiterals(args).replace(/\b\w+\s*=(?!=)/g, '')))) hits.push({ offset: m.index, text: code.slice(m.index, open) + args });
     if (hits.length > 50) break;
   }
   return hits;
@@ -262,5 +278,39 @@ export function pyCmdclassInstall({ code, path }: DetectorInput): DetectorHit[] 
 export function pthExecutable({ code }: DetectorInput): DetectorHit[] {
   const hits: DetectorHit[] = [];
   for (const m of code.matchAll(/^[ \t]*import[ \t][^\n]*/gm)) hits.push({ offset: m.index, text: m[0] });
+  return hits;
+}
+
+/** A lookup tool started with a computed name: `system("ping %s" % name)`, `Popen("nslookup " + name)`, an f-string. */
+const LOOKUP_CALL = /(?:system|popen|call|run|Popen|check_output|exec|execSync|spawn)\s*\(\s*[fr]?['"`](?:nslookup|dig|host|ping)(?:\s+-[a-z]\s*\d*)*\s+(?:%s|\{[\w.]*\}|\$\{|['"`]\s*\+)/g;
+/** Data of the machine or the user, or text made DNS-safe (hex, base32/64): what an exfiltrating lookup carries in its labels. */
+const LOOKUP_DATA = /\b(?:gethostname|getfqdn|getuser|getlogin|getcwd|uname|environ|getenv|whoami|hostname|userInfo|homedir|b64encode|b32encode|urlsafe_b64encode|hexlify|readFileSync|execSync|check_output)\b|%0?2x|\.hex\s*\(|\.toString\s*\(\s*['"`](?:hex|base64|base32)/;
+
+/**
+ * A DNS lookup (nslookup, dig, host, ping) started by code with a name that carries data: the name, followed through
+ * the file's assignments (three steps), holds host or user details or text encoded into labels. Pinging a configured
+ * server address (a test suite waiting for a host) passes a computed name that carries nothing.
+ */
+export function lookupOfData({ code }: DetectorInput): DetectorHit[] {
+  const defs = new Map<string, string[]>();
+  for (const m of code.matchAll(/^[ \t]*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?:\+?=)(?!=)\s*([^\n]{1,2000})/gm)) {
+    if (m[1] && m[2]) defs.set(m[1], [...(defs.get(m[1]) ?? []), m[2]]);
+  }
+  const hits: DetectorHit[] = [];
+  for (const m of code.matchAll(LOOKUP_CALL)) {
+    const open = code.indexOf('(', m.index);
+    const call = balanced(code, open);
+    let flow = call;
+    let frontier = call;
+    const seen = new Set<string>();
+    for (let step = 0; step < 3 && !LOOKUP_DATA.test(flow); step++) {
+      const names = [...blankLiterals(frontier).matchAll(/[A-Za-z_$][\w$]*/g)].map((x) => x[0]).filter((n) => !seen.has(n) && defs.has(n));
+      if (names.length === 0) break;
+      for (const n of names) seen.add(n);
+      frontier = names.flatMap((n) => defs.get(n) ?? []).join('\n');
+      flow += `\n${frontier}`;
+    }
+    if (LOOKUP_DATA.test(flow)) hits.push({ offset: m.index, text: call.length > 200 ? `${code.slice(m.index, open)}${call.slice(0, 200)}` : `${code.slice(m.index, open)}${call}` });
+  }
   return hits;
 }

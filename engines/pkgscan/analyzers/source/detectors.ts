@@ -2,7 +2,7 @@
 // Python and text ones in detectors-text.ts, npm hook ones here) and the cheap pre-checks before a detector runs.
 import type * as acorn from 'acorn';
 import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched } from './detectors-js.js';
-import { chmodThenRun, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall } from './detectors-text.js';
+import { chmodThenRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall } from './detectors-text.js';
 import type { HookCommand } from './hooks.js';
 import type { DetectorName } from './rules.js';
 
@@ -45,6 +45,7 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
   pth_executable: pthExecutable,
   chmod_then_run: chmodThenRun,
   py_import_time_install: pyImportTimeInstall,
+  lookup_of_data: lookupOfData,
   npm_hook_ordinary: npmHook('ordinary'),
   npm_hook_code: npmHook('package_code'),
   npm_hook_shell: npmHook('shell'),
@@ -63,6 +64,7 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
   pth_executable: /./,
   chmod_then_run: /\bchmod/,
   py_import_time_install: /\bpip/,
+  lookup_of_data: /\b(?:nslookup|dig|host|ping)\b/,
   npm_hook_ordinary: /./,
   npm_hook_code: /./,
   npm_hook_shell: /./,

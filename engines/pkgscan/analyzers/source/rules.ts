@@ -25,6 +25,7 @@ export const DETECTORS = [
   'pth_executable',
   'chmod_then_run',
   'py_import_time_install',
+  'lookup_of_data',
   'npm_hook_ordinary',
   'npm_hook_code',
   'npm_hook_shell',

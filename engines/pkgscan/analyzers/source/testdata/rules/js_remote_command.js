@@ -9,3 +9,7 @@ socket.on('exec', function (command, cb) {
 socket.on('cmd', (c) => exec(c));
 // ok: js_remote_command
 socket.on('message', (msg) => { console.log(msg); exec('git status'); });
+// ok: js_remote_command
+proc.stdout.on('data', (a) => { const m = /^(\d+)%/.exec(a); report(m); });
+// ruleid: js_remote_command
+socket.on('run', (line) => { child_process.exec(line); });

@@ -1,0 +1,3 @@
+hidden = load()
+# ruleid: py_exec_decoded
+exec(hidden[::-1])
