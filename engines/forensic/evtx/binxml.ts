@@ -1,14 +1,7 @@
 // Binary XML (MS-EVEN6) token stream parser: elements, attributes, values, templates and substitutions, per chunk.
-import * as ir from './ir.js';
-import type { XAttr, XElement, XNode, XText, XValue } from './ir.js';
-import * as textual from './text.js';
-import * as values from './values.js';
-
-// Imported values as module constants: where modules run as CommonJS (tsx: tests and benches) every use of an
-// imported binding is a getter call, which cost two thirds of a warm parse; a module constant is a plain load.
-const { isEmptyNode, isExpandableArray, K, NULL_VALUE, VT } = ir;
-const { utf16 } = textual;
-const { BinXmlError, decodeSized, decodeUnsized, unsizedLength } = values;
+import { isEmptyNode, isExpandableArray, K, NULL_VALUE, VT, type XAttr, type XElement, type XNode, type XText, type XValue } from './ir.js';
+import { utf16 } from './text.js';
+import { BinXmlError, decodeSized, decodeUnsized, unsizedLength } from './values.js';
 
 /** Caps against hostile input; each one turns a pathological record into a warning instead of a hang or a crash. */
 export interface BinXmlLimits {
@@ -45,7 +38,7 @@ type Resolved = XText | XValue | XElement;
  */
 export class ChunkBinXml {
   private readonly names = new Map<number, string>();
-  private readonly templates = new Map<number, XElement | InstanceType<typeof BinXmlError>>();
+  private readonly templates = new Map<number, XElement | BinXmlError>();
   private nodes = 0;
   /** Position after the last name reference or template instance read (saves a tuple per call). */
   private after = 0;

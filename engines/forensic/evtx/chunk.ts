@@ -1,21 +1,10 @@
 // One EVTX chunk: header and checksums, string table, the record walk, and per-record output.
 import { crc32 } from 'node:zlib';
-import * as binxml from './binxml.js';
-import type { BinXmlLimits } from './binxml.js';
-import * as ir from './ir.js';
-import type { XElement, XNode } from './ir.js';
-import * as render from './render.js';
-import type { JsonAttributes, JsonObject } from './render.js';
-import * as textual from './text.js';
-import * as values from './values.js';
-
-// Imported values as module constants: where modules run as CommonJS (tsx: tests and benches) every use of an
-// imported binding is a getter call, which cost two thirds of a warm parse; a module constant is a plain load.
-const { ChunkBinXml } = binxml;
-const { K, VT } = ir;
-const { eventJson, eventParts, eventXml } = render;
-const { filetimeIso } = textual;
-const { BinXmlError, valueText } = values;
+import { ChunkBinXml, type BinXmlLimits } from './binxml.js';
+import { K, VT, type XElement, type XNode } from './ir.js';
+import { eventJson, eventParts, eventXml, type JsonAttributes, type JsonObject } from './render.js';
+import { filetimeIso } from './text.js';
+import { BinXmlError, valueText } from './values.js';
 
 export const CHUNK_SIZE = 65536;
 export const CHUNK_HEADER_SIZE = 512;

@@ -1,12 +1,6 @@
 // Renders parsed events as the evtx crate does: its JSON shape (#attributes, #text, Data flattening) and its XML.
-import * as ir from './ir.js';
-import type { XAttr, XElement, XNode } from './ir.js';
-import * as values from './values.js';
-
-// Imported values as module constants: where modules run as CommonJS (tsx: tests and benches) every use of an
-// imported binding is a getter call, which cost two thirds of a warm parse; a module constant is a plain load.
-const { isEmptyNode, K } = ir;
-const { valueAsJsonPrimitive, valueText } = values;
+import { isEmptyNode, K, type XAttr, type XElement, type XNode } from './ir.js';
+import { valueAsJsonPrimitive, valueText } from './values.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };

@@ -1,12 +1,6 @@
 // Decoding of BinXml values (every MS-EVEN6 value type and its array form) into text or typed value nodes.
-import * as ir from './ir.js';
-import type { XText, XValue } from './ir.js';
-import * as textual from './text.js';
-
-// Imported values as module constants: where modules run as CommonJS (tsx: tests and benches) every use of an
-// imported binding is a getter call, which cost two thirds of a warm parse; a module constant is a plain load.
-const { K, NULL_VALUE, VT } = ir;
-const { filetimeIso, floatText, guidText, hexPrefixed, hexUpper, isoMicros, sidLength, sidText, systemtimeIso, utf16 } = textual;
+import { K, NULL_VALUE, VT, type XText, type XValue } from './ir.js';
+import { filetimeIso, floatText, guidText, hexPrefixed, hexUpper, isoMicros, sidLength, sidText, systemtimeIso, utf16 } from './text.js';
 
 /** A malformed structure inside one record or template: the record is skipped with a warning, never the file. */
 export class BinXmlError extends Error {
