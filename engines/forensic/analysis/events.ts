@@ -241,6 +241,11 @@ export class EventTable {
     });
   }
 
+  /** The event id of row r. */
+  idAt(r: number): string {
+    return this.ids[r] as string;
+  }
+
   /** The AnalysisEvent of row r (a new object each call; its strings and attributes are the stored ones). */
   row(r: number): AnalysisEvent {
     const p = this.profiles[this.profileOf[r] as number] as EventProfile;
@@ -295,12 +300,18 @@ export class EventList implements EventSeq {
   private constructor(
     private readonly get: (row: number) => AnalysisEvent,
     private readonly rows: Uint32Array,
+    private readonly idOf: (row: number) => string,
   ) {}
 
   /** The events of `source` in the order of `rows` (row numbers into the source). */
   static of(source: readonly AnalysisEvent[] | EventTable, rows: Uint32Array): EventList {
-    if (source instanceof EventTable) return new EventList((r) => source.row(r), rows);
-    return new EventList((r) => source[r] as AnalysisEvent, rows);
+    if (source instanceof EventTable) return new EventList((r) => source.row(r), rows, (r) => source.idAt(r));
+    return new EventList((r) => source[r] as AnalysisEvent, rows, (r) => (source[r] as AnalysisEvent).eventId);
+  }
+
+  /** The event id at position k (0 to length - 1), without making the event. */
+  idAt(k: number): string {
+    return this.idOf(this.rows[k] as number);
   }
 
   get length(): number {
@@ -325,7 +336,7 @@ export class EventList implements EventSeq {
       const r = this.rows[k] as number;
       if (keep(this.get(r))) out[n++] = r;
     }
-    return new EventList(this.get, out.slice(0, n));
+    return new EventList(this.get, out.slice(0, n), this.idOf);
   }
 
   /** The events from start to end (as Array.prototype.slice), as an array. */

@@ -546,8 +546,8 @@ type SourceColumn = string | readonly { readonly source: string; readonly eventI
 export class NodeColumns extends Rows<GraphNode> {
   private constructor(
     readonly ids: readonly string[],
-    kinds: Uint8Array,
-    kindNames: readonly NodeKind[],
+    private readonly kinds: Uint8Array,
+    private readonly kindNames: readonly NodeKind[],
     labels: readonly string[],
     hosts: readonly (string | null)[],
     attributes: readonly Record<string, AttrValue>[],
@@ -567,6 +567,11 @@ export class NodeColumns extends Rows<GraphNode> {
         sources: source === null ? [] : typeof source === 'string' ? [{ source, eventIds: list }] : source.map((x): NodeSource => ({ source: x.source, eventIds: listOf(x.eventIds) })),
       };
     });
+  }
+
+  /** The kind of node k, read from its column (no GraphNode made). */
+  kindAt(k: number): NodeKind {
+    return this.kindNames[this.kinds[k] as number] as NodeKind;
   }
 
   /** The columns of the drafts (by position), each draft let go once read; the list is empty afterwards. */

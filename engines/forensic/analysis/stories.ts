@@ -1,9 +1,10 @@
 // Stage 7: stories. Causal subtrees of the graph below a root, ranked by suspicion, tagged with techniques and stages, with path chains.
-import type { CausalEdge, GraphNode, KillChainStage, Story } from '../../core/contracts/forensic.js';
+import type { CausalEdge, GraphNode, KillChainStage, NodeKind, Story } from '../../core/contracts/forensic.js';
 import { attackLookup } from '../../core/attack/lookup.js';
 import { stageOf, stageOrder, techniqueTag } from './attack.js';
 import { eventsById, nodesById, scoreChain, type ScoringGraph } from './scoring.js';
-import type { AnalysisEvent } from './events.js';
+import { EventList, type AnalysisEvent } from './events.js';
+import { EdgeColumns, NodeColumns } from './graph.js';
 
 /** How bad each technique is on its own (0..1), by current (ATT&CK v19) id; unlisted techniques count
  * DEFAULT_TECHNIQUE_SEVERITY, a revoked id (an 18.1 tag of an older rule or bundle) its replacement's. Hand-set. */
@@ -112,7 +113,11 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
   // Each node's kind as far as hubs go (read once: the nodes may be made on each read): 0 other, 1 host or address, 2 user or session.
   const hubKind = new Uint8Array(count + 1).fill(1);
   let at = 0;
-  for (const n of graph.nodes) hubKind[at++] = n.kind === 'host' || n.kind === 'endpoint' ? 1 : n.kind === 'user' || n.kind === 'session' ? 2 : 0;
+  const hubOf = (kind: NodeKind): number => (kind === 'host' || kind === 'endpoint' ? 1 : kind === 'user' || kind === 'session' ? 2 : 0);
+  // Node and edge columns are read as they are, not made into a GraphNode or CausalEdge per item.
+  const nodeColumns = graph.nodes instanceof NodeColumns ? graph.nodes : null;
+  if (nodeColumns !== null) for (; at < count; at++) hubKind[at] = hubOf(nodeColumns.kindAt(at));
+  else for (const n of graph.nodes) hubKind[at++] = hubOf(n.kind);
   const isHub = (ix: number): boolean => {
     const k = hubKind[ix];
     // Hosts and addresses never join stories: two processes talking to one server are not one story.
@@ -148,10 +153,14 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
   const keepsSilent = config.includeNoisy === true || suspicionOf([], 0) >= threshold;
   const signal = new Uint8Array(groups);
   at = 0;
-  for (const e of graph.edges) {
-    if (e.techniques.length > 0 || e.stage !== null) signal[groupOf[at] as number] = 1;
-    at++;
-  }
+  if (graph.edges instanceof EdgeColumns) {
+    const { techniques, stage } = graph.edges.columns;
+    for (; at < graph.edges.length; at++) if ((techniques[at] as readonly string[]).length > 0 || stage[at] !== 0) signal[groupOf[at] as number] = 1;
+  } else
+    for (const e of graph.edges) {
+      if (e.techniques.length > 0 || e.stage !== null) signal[groupOf[at] as number] = 1;
+      at++;
+    }
   const lists = new Map<number, number[]>();
   for (let i = 0; i < graph.edges.length; i++) {
     const g = groupOf[i] as number;
@@ -216,7 +225,13 @@ function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: re
     }
   }
   const events: AnalysisEvent[] = [];
-  if (wanted.size > 0) for (const e of graph.events) if (wanted.has(e.eventId)) events.push(e);
+  if (wanted.size > 0) {
+    // An EventList gives each id without making the event: only the wanted ones are made.
+    const list = graph.events instanceof EventList ? graph.events : null;
+    if (list !== null) {
+      for (let k = 0; k < list.length; k++) if (wanted.has(list.idAt(k))) events.push(list.at(k) as AnalysisEvent);
+    } else for (const e of graph.events) if (wanted.has(e.eventId)) events.push(e);
+  }
   return { events, nodes: [...nodes.values()], edges, tampering: graph.tampering };
 }
 
