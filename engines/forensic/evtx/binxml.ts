@@ -335,14 +335,21 @@ export class ChunkBinXml {
     // Substitution-free parts of a template are shared by every instance rather than copied.
     if (el.dynAttrs) {
       attrs = [];
-      for (const a of el.attrs) {
+      for (let ai = 0; ai < el.attrs.length; ai++) {
+        const a = el.attrs[ai]!;
         const value: XNode[] = [];
-        for (const node of a.value) this.resolveInto(node, values, value, true);
+        for (let nodeI = 0; nodeI < a.value.length; nodeI++) {
+          const node = a.value[nodeI]!;
+          this.resolveInto(node, values, value, true);
+        }
         if (value.length > 0) attrs.push({ name: a.name, value });
       }
     }
     const children: XNode[] = [];
-    for (const node of el.children) this.resolveInto(node, values, children, false);
+    for (let nodeI = 0; nodeI < el.children.length; nodeI++) {
+      const node = el.children[nodeI]!;
+      this.resolveInto(node, values, children, false);
+    }
     this.count(1 + children.length);
     return { k: K.Element, name: el.name, attrs, children, dyn: false, dynAttrs: false };
   }
@@ -400,7 +407,8 @@ export class ChunkBinXml {
     }
     if (array === undefined || !isExpandableArray(array)) return [el];
     const out: XElement[] = [];
-    for (const item of array.items) {
+    for (let itemI = 0; itemI < array.items.length; itemI++) {
+      const item = array.items[itemI]!;
       const replacement: XNode[] = item.k === K.Text && item.s.length === 0 ? [] : [item];
       const attrs: XAttr[] = [];
       el.attrs.forEach((a, i) => {
@@ -449,7 +457,10 @@ function pushNode(stack: XElement[], open: XElement | null, attr: XAttr | null, 
 }
 
 function hasExpandableArray(el: XElement): boolean {
-  for (const c of el.children) if (isExpandableArray(c)) return true;
+  for (let ci = 0; ci < el.children.length; ci++) {
+    const c = el.children[ci]!;
+    if (isExpandableArray(c)) return true;
+  }
   for (const a of el.attrs) for (const n of a.value) if (isExpandableArray(n)) return true;
   return false;
 }

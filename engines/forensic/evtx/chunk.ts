@@ -165,21 +165,30 @@ export function parseChunk(data: Uint8Array, index: number, fileOffset: number, 
 
 function child(el: XElement | undefined, name: string): XElement | undefined {
   if (el === undefined) return undefined;
-  for (const n of el.children) if (n.k === K.Element && n.name === name) return n;
+  for (let ni = 0; ni < el.children.length; ni++) {
+    const n = el.children[ni]!;
+    if (n.k === K.Element && n.name === name) return n;
+  }
   return undefined;
 }
 
 function attrNodes(el: XElement | undefined, name: string): readonly XNode[] | undefined {
   if (el === undefined) return undefined;
-  for (const a of el.attrs) if (a.name === name) return a.value;
+  for (let ai = 0; ai < el.attrs.length; ai++) {
+    const a = el.attrs[ai]!;
+    if (a.name === name) return a.value;
+  }
   return undefined;
 }
 
 function text(nodes: readonly XNode[] | undefined): string | null {
   if (nodes === undefined) return null;
   let s = '';
-  for (const n of nodes) if (n.k === K.Text || n.k === K.CData) s += n.s;
-  else if (n.k === K.Value) s += valueText(n);
+  for (let ni = 0; ni < nodes.length; ni++) {
+    const n = nodes[ni]!;
+    if (n.k === K.Text || n.k === K.CData) s += n.s;
+    else if (n.k === K.Value) s += valueText(n);
+  }
   return s;
 }
 
@@ -213,7 +222,8 @@ interface SystemChildren {
 function systemChildren(system: XElement | undefined): SystemChildren {
   const out: SystemChildren = {};
   if (system === undefined) return out;
-  for (const n of system.children) {
+  for (let ni = 0; ni < system.children.length; ni++) {
+    const n = system.children[ni]!;
     if (n.k !== K.Element) continue;
     switch (n.name) {
       case 'Provider':

@@ -24,19 +24,26 @@ function isContent(node: XNode): boolean {
 }
 
 function hasContent(nodes: readonly XNode[]): boolean {
-  for (const n of nodes) if (isContent(n)) return true;
+  for (let ni = 0; ni < nodes.length; ni++) {
+    const n = nodes[ni]!;
+    if (isContent(n)) return true;
+  }
   return false;
 }
 
 function hasElementChild(el: XElement): boolean {
-  for (const n of el.children) if (n.k === K.Element) return true;
+  for (let ni = 0; ni < el.children.length; ni++) {
+    const n = el.children[ni]!;
+    if (n.k === K.Element) return true;
+  }
   return false;
 }
 
 /** Concatenated text of content nodes, entity and character references resolved (JSON text). */
 function textContent(nodes: readonly XNode[]): string {
   let s = '';
-  for (const n of nodes) {
+  for (let ni = 0; ni < nodes.length; ni++) {
+    const n = nodes[ni]!;
     switch (n.k) {
       case K.Text:
       case K.CData:
@@ -62,7 +69,8 @@ function textContent(nodes: readonly XNode[]): string {
 /** A lone integer or boolean value renders as a JSON number/boolean; `skipElements` ignores element children. */
 function asPrimitive(nodes: readonly XNode[], skipElements: boolean): number | boolean | undefined {
   let single: XNode | undefined;
-  for (const n of nodes) {
+  for (let ni = 0; ni < nodes.length; ni++) {
+    const n = nodes[ni]!;
     switch (n.k) {
       case K.Element:
         if (skipElements) continue;
@@ -112,7 +120,8 @@ function leafValue(el: XElement, empty: null | ''): JsonValue | undefined {
 
 function attributesObject(attrs: readonly XAttr[]): JsonObject | undefined {
   let out: JsonObject | undefined;
-  for (const a of attrs) {
+  for (let ai = 0; ai < attrs.length; ai++) {
+    const a = attrs[ai]!;
     if (!hasContent(a.value)) continue;
     out ??= {};
     out[a.name] = contentValue(a.value, false);
@@ -137,7 +146,8 @@ function elementValue(el: XElement, inDataContainer: boolean): JsonValue {
   }
   const text = hasContent(el.children);
   const elements = hasElementChild(el);
-  const attrText = el.attrs.some((a) => hasContent(a.value));
+  let attrText = false;
+  for (let ai = 0; ai < el.attrs.length && !attrText; ai++) attrText = hasContent(el.attrs[ai]!.value);
   if (!elements && !text && !attrText) return null;
   if (!elements && !attrText) return contentValue(el.children, false);
   return elementBody(el, inDataContainer, false, text, false);
@@ -145,7 +155,10 @@ function elementValue(el: XElement, inDataContainer: boolean): JsonValue {
 
 function dataName(el: XElement): string | undefined {
   if (el.name !== 'Data') return undefined;
-  for (const a of el.attrs) if (a.name === 'Name') return hasContent(a.value) ? textContent(a.value) : undefined;
+  for (let ai = 0; ai < el.attrs.length; ai++) {
+    const a = el.attrs[ai]!;
+    if (a.name === 'Name') return hasContent(a.value) ? textContent(a.value) : undefined;
+  }
   return undefined;
 }
 
@@ -166,14 +179,19 @@ function elementBody(el: XElement, inDataContainer: boolean, omitAttributes: boo
   let named = false;
   let positional: XElement[] | undefined;
   if (inDataContainer) {
-    for (const n of el.children)
+    for (let ni = 0; ni < el.children.length; ni++) {
+      const n = el.children[ni]!;
       if (n.k === K.Element && dataName(n) !== undefined) {
         named = true;
         break;
       }
+    }
     if (!named) {
       positional = [];
-      for (const n of el.children) if (n.k === K.Element && n.name === 'Data') positional.push(n);
+      for (let ni = 0; ni < el.children.length; ni++) {
+        const n = el.children[ni]!;
+        if (n.k === K.Element && n.name === 'Data') positional.push(n);
+      }
     }
   }
 
@@ -238,7 +256,8 @@ export function eventJson(root: XElement, attributes: JsonAttributes = 'inline')
 /** The first element child of each of these names, or null when a child is named `__proto__` (see eventParts). */
 function firstChildren(el: XElement, names: readonly string[]): (XElement | undefined)[] | null {
   const out: (XElement | undefined)[] = names.map(() => undefined);
-  for (const n of el.children) {
+  for (let ni = 0; ni < el.children.length; ni++) {
+    const n = el.children[ni]!;
     if (n.k !== K.Element) continue;
     if (n.name === '__proto__') return null;
     const i = names.indexOf(n.name);
@@ -313,7 +332,8 @@ function xmlNode(node: XNode, attribute: boolean): string {
 }
 
 function attrNonEmpty(a: XAttr): boolean {
-  for (const n of a.value) {
+  for (let ni = 0; ni < a.value.length; ni++) {
+    const n = a.value[ni]!;
     if (n.k === K.Text ? n.s.length > 0 : n.k === K.Value ? !isEmptyNode(n) : n.k === K.CData || n.k === K.EntityRef || n.k === K.CharRef)
       return true;
   }
@@ -330,10 +350,14 @@ function pad(indent: number): string {
 function xmlElement(el: XElement, indent: number, out: string[]): void {
   const p = pad(indent);
   let open = `${p}<${el.name}`;
-  for (const a of el.attrs) {
+  for (let ai = 0; ai < el.attrs.length; ai++) {
+    const a = el.attrs[ai]!;
     if (!attrNonEmpty(a)) continue;
     let v = '';
-    for (const n of a.value) v += xmlNode(n, true);
+    for (let ni = 0; ni < a.value.length; ni++) {
+      const n = a.value[ni]!;
+      v += xmlNode(n, true);
+    }
     open += ` ${a.name}="${v}"`;
   }
   const children = el.children;
@@ -362,7 +386,8 @@ function xmlElement(el: XElement, indent: number, out: string[]): void {
     return;
   }
   out.push(`${open}>`);
-  for (const n of children) {
+  for (let ni = 0; ni < children.length; ni++) {
+    const n = children[ni]!;
     if (n.k === K.Element) xmlElement(n, indent + 2, out);
     else out.push(`${p}  ${xmlNode(n, false)}`);
   }
