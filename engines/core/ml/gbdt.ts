@@ -5,7 +5,7 @@ import type { FeatureMatrix } from './dataset.js';
 import { binMatrix, computeCuts, growTree, type TreeParams } from './hist.js';
 import { logLoss, rocAuc, type OperatingPoint } from './metrics.js';
 import { Random } from './random.js';
-import { addPackedOutputs, MAX_PACKED_FEATURE, packedRowSum, packedTrees } from './packed.js';
+import { addKernelOutputs, addPackedOutputs, kernelServes, MAX_PACKED_FEATURE, packedRowSum, packedTrees } from './packed.js';
 import { predictTree, type Tree } from './tree.js';
 
 export type GbdtObjective = 'binary:logistic' | 'reg:squarederror';
@@ -310,6 +310,19 @@ export function predictMargin(model: GbdtModel, x: FeatureMatrix): Float64Array 
 export function predict(model: GbdtModel, x: FeatureMatrix): Float64Array {
   const m = predictMargin(model, x);
   return model.objective === 'binary:logistic' ? m.map(sigmoid) : m;
+}
+
+/**
+ * `predict` of the matrix whose every value is `map(v)` (a model trained on transformed features scored from the raw
+ * ones): the same results, with `map` applied only to the values the trees read when the prediction kernel serves.
+ */
+export function predictMapped(model: GbdtModel, x: FeatureMatrix, map: (v: number) => number): Float64Array {
+  checkWidth(model, x);
+  const packed = model.numFeatures <= MAX_PACKED_FEATURE && x.rows > 0 ? packedTrees(model.trees) : undefined;
+  if (!packed || !kernelServes(packed, x.rows)) return predict(model, { rows: x.rows, cols: x.cols, data: Float64Array.from(x.data, map) });
+  const out = new Float64Array(x.rows).fill(baseMargin(model));
+  addKernelOutputs(packed.kernel!, x.data, x.rows, x.cols, out, Infinity, map);
+  return model.objective === 'binary:logistic' ? out.map(sigmoid) : out;
 }
 
 /** Feature importance as XGBoost reports it: total gain, or how often a feature splits (weight), or total cover. */

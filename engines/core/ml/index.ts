@@ -33,6 +33,7 @@ export {
   trainGbdt,
   trainDecisionTree,
   predict,
+  predictMapped,
   predictMargin,
   predictMarginRow,
   baseMargin,

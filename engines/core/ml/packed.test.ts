@@ -1,7 +1,7 @@
 // Batched scoring kernels: packed tree prediction, logistic and MLP blocks give exactly the per-row results.
 import { describe, expect, it } from 'vitest';
 import { featureMatrix } from './dataset.js';
-import { baseMargin, predictMargin, predictMarginRow, trainGbdt, type GbdtModel } from './gbdt.js';
+import { baseMargin, predict, predictMapped, predictMargin, predictMarginRow, trainGbdt, type GbdtModel } from './gbdt.js';
 import { logisticMarginRow, predictLogistic, trainLogistic } from './linear.js';
 import { mlpMargin, mlpMarginRow, trainMlp } from './mlp.js';
 import { addKernelOutputs, packTrees, packedTrees } from './packed.js';
@@ -50,6 +50,19 @@ describe('packed tree prediction', () => {
       expect(Array.from(predictMargin(wideModel, wide))).toEqual(Array.from(expected));
       expect(Array.from(predictMargin(other, f32))).toEqual(Array.from(perTree(other, f32.data, 8, f32.rows)));
     }
+  });
+
+  it('predictMapped equals predict on the mapped matrix, through the kernel and the JavaScript walk', () => {
+    const map = (v: number): number => Math.log1p(Math.max(0, v));
+    const deep = trainGbdt({ x: data.x, y: data.y }, { rounds: 4, maxDepth: 12, minChildWeight: 0, eta: 0.3 });
+    const f32 = featureMatrix(probe.rows, 8, Float32Array.from(probe.data));
+    for (const m of [model, deep])
+      for (const x of [probe, f32]) {
+        const mapped = featureMatrix(x.rows, 8, Float64Array.from(x.data, map));
+        expect(Array.from(predictMapped(m, x, map))).toEqual(Array.from(predict(m, mapped)));
+        const few = featureMatrix(5, 8, x.data.slice(0, 40));
+        expect(Array.from(predictMapped(m, few, map))).toEqual(Array.from(predict(m, featureMatrix(5, 8, mapped.data.slice(0, 40)))));
+      }
   });
 
   it('walks trees too deep for the complete layout node by node, with the same results', () => {

@@ -187,6 +187,11 @@ const KERNEL_CHUNK_BYTES = 2 << 20;
 /** Below this many rows the JavaScript walk serves (copying in would cost more than it saves). */
 const KERNEL_MIN_ROWS = 16;
 
+/** Whether addPackedOutputs hands `rows` rows to the WebAssembly kernel. */
+export function kernelServes(p: PackedEnsemble, rows: number): boolean {
+  return p.kernel !== undefined && rows >= KERNEL_MIN_ROWS;
+}
+
 /** The kernel instance, the model now in its memory and where its parts are. */
 let instance: { exports: KernelExports; model: KernelModel | null; trees: number; code: number; num: number; leaves: number; free: number } | null = null;
 
@@ -226,9 +231,9 @@ function loadKernel(m: KernelModel, bytes: number): { exports: KernelExports; ba
 
 /**
  * addPackedOutputs through the kernel: rows copied in by chunks of at most `chunkRows` (only the features the trees
- * use), margins added in place.
+ * use, each passed through `map` when given), margins added in place.
  */
-export function addKernelOutputs(m: KernelModel, x: ArrayLike<number>, rows: number, cols: number, out: Float64Array, chunkRows = Infinity): void {
+export function addKernelOutputs(m: KernelModel, x: ArrayLike<number>, rows: number, cols: number, out: Float64Array, chunkRows = Infinity, map?: (v: number) => number): void {
   const used = m.used;
   const width = Math.max(1, used.length);
   const chunk = Math.max(1, Math.min(rows, chunkRows, Math.floor(KERNEL_CHUNK_BYTES / (8 * width))));
@@ -240,7 +245,13 @@ export function addKernelOutputs(m: KernelModel, x: ArrayLike<number>, rows: num
   const nt = m.trees.length / 3;
   for (let start = 0; start < rows; start += chunk) {
     const n = Math.min(chunk, rows - start);
-    if (identity && (x instanceof Float64Array || x instanceof Float32Array)) f64.set(x.subarray(start * cols, (start + n) * cols), xAt / 8);
+    if (map) {
+      let d = xAt / 8;
+      for (let i = start; i < start + n; i++) {
+        const off = i * cols;
+        for (let j = 0; j < used.length; j++) f64[d++] = map(x[off + used[j]!]!);
+      }
+    } else if (identity && (x instanceof Float64Array || x instanceof Float32Array)) f64.set(x.subarray(start * cols, (start + n) * cols), xAt / 8);
     else {
       let d = xAt / 8;
       for (let i = start; i < start + n; i++) {
@@ -273,8 +284,8 @@ export function packedTrees(trees: readonly Tree[]): PackedEnsemble {
  * NaN is missing). Per row the additions happen in the same order as tree-by-tree prediction, so the sums are identical.
  */
 export function addPackedOutputs(p: PackedEnsemble, x: ArrayLike<number>, rows: number, cols: number, out: Float64Array): void {
-  if (p.kernel && rows >= KERNEL_MIN_ROWS) {
-    addKernelOutputs(p.kernel, x, rows, cols, out);
+  if (kernelServes(p, rows)) {
+    addKernelOutputs(p.kernel!, x, rows, cols, out);
     return;
   }
   const { code, num, roots, denseDepth } = p;

@@ -8,8 +8,8 @@ import {
   mlpInputGradient,
   mlpModelFromJson,
   mlpModelToJson,
-  predict,
   predictLogistic,
+  predictMapped,
   predictMlp,
   trainGbdt,
   trainLogistic,
@@ -61,10 +61,15 @@ export function fitLogScaler(x: FeatureMatrix): LogScaler {
   return { mean, sd };
 }
 
+/** The detectors' feature transform of one raw value: log1p, negatives taken as 0 (missing stays missing). */
+function logValue(v: number): number {
+  return Math.log1p(Math.max(0, v));
+}
+
 /** log1p of every value: the detectors' input (trees are indifferent to it, the linear and network models need it). */
 export function logFeatures(x: FeatureMatrix): FeatureMatrix {
   const out = featureMatrix(x.rows, x.cols);
-  for (let i = 0; i < x.data.length; i++) out.data[i] = Math.log1p(Math.max(0, x.data[i]!));
+  for (let i = 0; i < x.data.length; i++) out.data[i] = logValue(x.data[i]!);
   return out;
 }
 
@@ -127,19 +132,19 @@ export function preprocessingShift(d: Detector, scaler: LogScaler): number {
 
 /** Probability of "malicious" for each raw flow. */
 export function scoreDetector(d: Detector, x: FeatureMatrix): Float64Array {
-  const lx = logFeatures(x);
   switch (d.kind) {
+    // The trees take log1p of only the values they read (the same results as on logFeatures(x)).
     case 'gbdt':
-      return predict(d.model, lx);
+      return predictMapped(d.model, x, logValue);
     case 'random_forest': {
-      const p = predict(d.model, lx);
+      const p = predictMapped(d.model, x, logValue);
       for (let i = 0; i < p.length; i++) p[i] = Math.min(1, Math.max(0, p[i]!));
       return p;
     }
     case 'logistic':
-      return predictLogistic(d.model, lx);
+      return predictLogistic(d.model, logFeatures(x));
     case 'mlp':
-      return predictMlp(d.model, lx);
+      return predictMlp(d.model, logFeatures(x));
   }
 }
 
