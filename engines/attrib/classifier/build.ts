@@ -1,9 +1,10 @@
-// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth (with `--procedures`, also on ATT&CK's procedure texts of the same labels at a lower weight): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--procedures] [--procedure-weight W] [--l2 X] [--prototypes] [--cv-only] [--jobs N] [--out FILE]`; `--prototypes` adds to each label's score a weight times the cosine with the label's ATT&CK procedure texts (weight and threshold chosen by cross-validation); `--jobs N` runs the five cross-validation fits and the final fit in parallel processes, at most N at a time.
+// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth (with `--procedures`, also on ATT&CK's procedure texts of the same labels at a lower weight): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--procedures] [--procedure-weight W] [--procedure-cap N] [--l2 X] [--prototypes] [--fold-models DIR] [--cv-only] [--jobs N] [--out FILE]`; `--prototypes` adds to each label's score a weight times the cosine with the label's ATT&CK procedure texts (weight and threshold chosen by cross-validation); `--jobs N` runs the five cross-validation fits and the final fit in parallel processes, at most N at a time.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { Random } from '../../core/ml/random.js';
 import { corporaDir } from '../kb/build.js';
 import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
 import {
@@ -12,7 +13,9 @@ import {
   classifierFromJson,
   evaluateClassifier,
   foldPredictions,
+  foldModel,
   foldScores,
+  loadClassifier,
   prototypeWeightFromScores,
   thresholdFromPredictions,
   type FoldPrediction,
@@ -22,6 +25,7 @@ import {
   stratifiedLabelSplit,
   trainClassifier,
   type LabelledSentence,
+  type TechniqueClassifier,
 } from './classifier.js';
 
 export { SHIPPED_CLASSIFIER_FILE };
@@ -70,6 +74,21 @@ function foldPool<T>(width: number): Promise<T[]>[] {
   return started;
 }
 
+/** At most `cap` examples of each label, a seeded sample (seed 1), in their original order. */
+export function capPerLabel(examples: readonly LabelledSentence[], cap: number): LabelledSentence[] {
+  if (!Number.isFinite(cap)) return [...examples];
+  const byLabel = new Map<string, number[]>();
+  examples.forEach((e, i) => byLabel.set(e.label, [...(byLabel.get(e.label) ?? []), i]));
+  const rng = new Random(1);
+  const keep = new Set<number>();
+  for (const label of [...byLabel.keys()].sort()) {
+    const members = byLabel.get(label)!;
+    rng.shuffle(members);
+    for (const i of members.slice(0, cap)) keep.add(i);
+  }
+  return examples.filter((_, i) => keep.has(i));
+}
+
 /** The value after `flag`, if given. */
 function option(flag: string): string | undefined {
   const at = process.argv.indexOf(flag);
@@ -77,7 +96,7 @@ function option(flag: string): string | undefined {
 }
 
 async function main(): Promise<void> {
-  const valued = new Set(['--out', '--procedure-weight', '--l2', '--jobs', '--fold']);
+  const valued = new Set(['--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap']);
   const args = process.argv.slice(2).filter((_, i, all) => !valued.has(all[i - 1] ?? ''));
   const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
@@ -85,19 +104,31 @@ async function main(): Promise<void> {
   const withProcedures = process.argv.includes('--procedures');
   const weight = Number(option('--procedure-weight') ?? PROCEDURE_WEIGHT);
   const options = { ...SHIPPED_TRAINING, ...(option('--l2') !== undefined ? { l2PerExample: Number(option('--l2')) } : {}) };
-  const extra = withProcedures ? procedureExamples(loadKb()).filter((e) => labels.has(e.label)).map((e) => ({ ...e, weight })) : [];
+  const cap = option('--procedure-cap') !== undefined ? Number(option('--procedure-cap')) : Infinity;
+  const extra = withProcedures ? capPerLabel(procedureExamples(loadKb()).filter((e) => labels.has(e.label)), cap).map((e) => ({ ...e, weight })) : [];
   // --prototypes: ATT&CK's procedure texts of the same labels as prototypes (not as training examples), their weight chosen by cross-validation.
   const withPrototypes = process.argv.includes('--prototypes');
   const prototypeTexts = withPrototypes ? procedureExamples(loadKb()).filter((e) => labels.has(e.label)) : [];
+  // --fold-models DIR keeps each fold's model there and reuses it when present (the same data and options), so prototype variants need no new fits.
+  const foldModels = option('--fold-models');
+  const cachedFold = (f: number): TechniqueClassifier | undefined => {
+    if (foldModels === undefined) return undefined;
+    const file = path.join(foldModels, `fold-${f}.json.gz`);
+    if (existsSync(file)) return loadClassifier(file);
+    const m = foldModel(train, options, FOLDS, FOLD_SEED, extra, f);
+    writeFileSync(file, gzipSync(Buffer.from(JSON.stringify(m.toJson()), 'utf8')));
+    return m;
+  };
+  const perFold = (f: number): (FoldPrediction | FoldScores)[] =>
+    withPrototypes ? foldScores(train, options, FOLDS, FOLD_SEED, extra, f, prototypeTexts, cachedFold(f)) : foldPredictions(train, options, FOLDS, FOLD_SEED, extra, f);
   if (option('--fold') !== undefined) {
-    const f = Number(option('--fold'));
-    process.stdout.write(JSON.stringify(withPrototypes ? foldScores(train, options, FOLDS, FOLD_SEED, extra, f, prototypeTexts) : foldPredictions(train, options, FOLDS, FOLD_SEED, extra, f)));
+    process.stdout.write(JSON.stringify(perFold(Number(option('--fold')))));
     return;
   }
   const started = Date.now();
   const jobs = Number(option('--jobs') ?? 1);
   const parallel = jobs > 1;
-  const sources = ['tram single_label.json (training split)', ...(withProcedures ? [`ATT&CK procedure texts of the same labels (weight ${weight})`] : [])];
+  const sources = ['tram single_label.json (training split)', ...(withProcedures ? [`ATT&CK procedure texts of the same labels (${Number.isFinite(cap) ? `at most ${cap} per label, ` : ''}weight ${weight})`] : [])];
   // The threshold comes from cross-validation on the training part only (procedure texts train every fold, are never scored); the held-out part is read once, at the end.
   const cvOnly = process.argv.includes('--cv-only');
   // With --jobs N at most N fits run at once: the folds in child processes, the final fit (unless --cv-only) here.
@@ -105,8 +136,6 @@ async function main(): Promise<void> {
   // The final fit takes the place of the fold that finishes FOLDS - jobs + 1 th (at once when jobs > FOLDS).
   if (parallel && !cvOnly && jobs <= FOLDS) await children[FOLDS - jobs]!.catch(() => undefined);
   const fitted = cvOnly ? undefined : parallel ? trainClassifier([...train, ...extra], options, sources) : undefined;
-  const perFold = (f: number): (FoldPrediction | FoldScores)[] =>
-    withPrototypes ? foldScores(train, options, FOLDS, FOLD_SEED, extra, f, prototypeTexts) : foldPredictions(train, options, FOLDS, FOLD_SEED, extra, f);
   const results = parallel ? (await Promise.all(children)).flat() : Array.from({ length: FOLDS }, (_, f) => perFold(f)).flat();
   const prototypes = withPrototypes ? prototypeWeightFromScores(results as FoldScores[], FOLDS, PROTOTYPE_GRID) : undefined;
   const cv = prototypes ?? thresholdFromPredictions(results as FoldPrediction[], FOLDS);

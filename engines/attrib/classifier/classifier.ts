@@ -593,6 +593,12 @@ export function foldPredictions(examples: readonly LabelledSentence[], options: 
   return out;
 }
 
+/** The model of fold `f`: trained on the other folds' examples and `alwaysTrain`. */
+export function foldModel(examples: readonly LabelledSentence[], options: TrainOptions, folds: number, seed: number, alwaysTrain: readonly LabelledSentence[], f: number): TechniqueClassifier {
+  const fold = stratifiedFolds(examples, folds, seed);
+  return trainClassifier([...examples.filter((_, i) => fold[i] !== f), ...alwaysTrain], options);
+}
+
 /** One held-out example of a fold: its label, and the fold model's label scores and prototype cosines (`TechniqueClassifier.scores`). */
 export interface FoldScores {
   readonly label: string;
@@ -610,9 +616,11 @@ export function foldScores(
   alwaysTrain: readonly LabelledSentence[],
   f: number,
   prototypeExamples: readonly LabelledSentence[],
+  /** The fold's model when already trained (the same examples and options), else it is trained here. */
+  trained?: TechniqueClassifier,
 ): FoldScores[] {
   const fold = stratifiedFolds(examples, folds, seed);
-  const model = trainClassifier([...examples.filter((_, i) => fold[i] !== f), ...alwaysTrain], options);
+  const model = trained ?? foldModel(examples, options, folds, seed, alwaysTrain, f);
   const protos = model.prototypes(prototypeExamples);
   const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
   return examples.flatMap((e, i) => {
