@@ -89,6 +89,16 @@ export interface ForensicEvent extends EventDraft {
 export const EVENT_HASH_VERSION = 1;
 
 const HEX64 = /^[0-9a-f]{64}$/;
+/** HEX64.test for a value that should be a string: 64 lower-case hex digits, read with a character loop (run on every event). */
+function isHex64(v: unknown): boolean {
+  if (typeof v !== 'string' || v.length !== 64) return typeof v !== 'string' && HEX64.test(v as string);
+  for (let i = 0; i < 64; i++) {
+    const c = v.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
 /** The artefact hash last found well formed: an artefact's events all carry the same one, checked once. */
 let lastArtifactSha256: unknown = Symbol('none');
 
@@ -104,7 +114,7 @@ export function canonicalEvent(event: EventDraft): string {
 /** spec hash_event: SHA-256 (hex) of the event's canonical form, bound to its raw record through raw.rawSha256. */
 export function hashEvent(event: EventDraft): string {
   const artifact = event.raw.artifactSha256;
-  if (!HEX64.test(event.raw.rawSha256) || (artifact !== lastArtifactSha256 && !HEX64.test(artifact)))
+  if (!isHex64(event.raw.rawSha256) || (artifact !== lastArtifactSha256 && !HEX64.test(artifact)))
     throw new VitrineError('validation_failed', 'an event needs the SHA-256 of its raw record and artefact');
   lastArtifactSha256 = artifact;
   return sha256Hex(canonicalEvent(event));
@@ -125,7 +135,9 @@ function stripIds(event: EventDraft | ForensicEvent): EventDraft {
  * already carries (from an artefact or a caller) is discarded, never trusted.
  */
 export function finalizeEvent(event: EventDraft | ForensicEvent): ForensicEvent {
-  const d = stripIds(event);
+  // The hash reads the draft's fields by name (canonicalEventText), so an id or hash the input carries is not part of
+  // it: no copy without them is made first.
+  const d = event;
   const integrityHash = hashEvent(d);
   // One object literal, not a spread of the draft: spread-then-freeze gives, after a few events, every event a
   // hidden class of its own (V8 map and descriptor array, about 450 bytes an event); a literal's events share one.

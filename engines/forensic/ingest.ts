@@ -6,6 +6,7 @@ import { VitrineError } from '../core/errors.js';
 import { finalizeEvent, type ArtifactKind, type EventDraft, type EventEntity, type EventTime, type ForensicEvent, type JsonRecord, type JsonValue, type ReliabilityGrade } from './event.js';
 import { EvidenceFile, resolveEvidence, withEvidenceFile, type EvidencePath } from './evidence.js';
 import { defaultRegistry } from './loaders/index.js';
+import { readCanonicalTime, type CanonicalTimeParts } from './time.js';
 import {
   DETECT_HEAD_BYTES,
   type ArtifactSource,
@@ -77,6 +78,42 @@ export function timeSortKey(time: string): string {
   return m ? `${m[1] as string}.${(m[2] ?? '').padEnd(9, '0')}` : time;
 }
 
+/**
+ * The earliest (side -1) or latest (side 1) time text offered, in timeSortKey order, ties keeping the first offered.
+ * Canonical texts (readCanonicalTime) are compared as whole seconds and nanoseconds, which orders them as their
+ * timeSortKey does; any other text is compared by timeSortKey.
+ */
+class TimeBound {
+  text: string | null = null;
+  private canonical = false;
+  private seconds = 0;
+  private nanos = 0;
+  private key: string | null = null;
+
+  constructor(private readonly side: -1 | 1) {}
+
+  offer(t: string, canonical: boolean, parts: CanonicalTimeParts): void {
+    let order: number;
+    if (this.text === null) order = this.side;
+    else if (canonical && this.canonical) {
+      const nanos = parts.fraction * 10 ** (9 - parts.digits);
+      order = parts.seconds !== this.seconds ? parts.seconds - this.seconds : nanos - this.nanos;
+    } else {
+      const key = timeSortKey(t);
+      this.key ??= timeSortKey(this.text);
+      order = key < this.key ? -1 : key > this.key ? 1 : 0;
+    }
+    if (order * this.side <= 0) return;
+    this.text = t;
+    this.key = null;
+    this.canonical = canonical;
+    if (canonical) {
+      this.seconds = parts.seconds;
+      this.nanos = parts.fraction * 10 ** (9 - parts.digits);
+    }
+  }
+}
+
 /** Strings longer than this are not interned (command lines and messages seldom repeat whole). */
 const MAX_INTERNED_LENGTH = 256;
 /** Distinct values an interner keeps per artefact; beyond it, values are looked up but no longer added. */
@@ -89,7 +126,9 @@ const MAX_INTERNED_VALUES = 200_000;
  */
 export class EventInterner {
   private readonly strings = new Map<string, string>();
-  private readonly entities = new Map<string, EventEntity>();
+  /** Entities by type, then name (no key text made per lookup). */
+  private readonly entities = new Map<string, Map<string, EventEntity>>();
+  private entityCount = 0;
   private readonly times = new Map<string, EventTime>();
 
   str(s: string): string {
@@ -102,11 +141,15 @@ export class EventInterner {
 
   entity(e: EventEntity | null): EventEntity | null {
     if (e === null || Object.keys(e).length !== 2) return e;
-    const key = `${e.type}\u0000${e.name}`;
-    const hit = this.entities.get(key);
+    let byName = this.entities.get(e.type);
+    if (byName === undefined) this.entities.set(e.type, (byName = new Map()));
+    const hit = byName.get(e.name);
     if (hit !== undefined) return hit;
     const copy: EventEntity = { type: e.type, name: this.str(e.name) };
-    if (this.entities.size < MAX_INTERNED_VALUES) this.entities.set(key, copy);
+    if (this.entityCount < MAX_INTERNED_VALUES) {
+      byName.set(e.name, copy);
+      this.entityCount++;
+    }
     return copy;
   }
 
@@ -273,12 +316,10 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
     const collect = options.collectEvents ?? true;
     const events: ForensicEvent[] = [];
     let count = 0;
-    let first: string | null = null;
-    let last: string | null = null;
-    // The sort keys of first and last, kept beside them (one key per event, not three).
-    let firstKey = '';
-    let lastKey = '';
+    const first = new TimeBound(-1);
+    const last = new TimeBound(1);
     const interner = new EventInterner();
+    const parts: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
     try {
       const only = options.onlyRecords;
       for (const draft of loader.load(source, ctx)) {
@@ -287,15 +328,9 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
         count++;
         const t = event.time.time;
         if (t !== null) {
-          const key = timeSortKey(t);
-          if (first === null || key < firstKey) {
-            first = t;
-            firstKey = key;
-          }
-          if (last === null || key > lastKey) {
-            last = t;
-            lastKey = key;
-          }
+          const canonical = readCanonicalTime(t, parts);
+          first.offer(t, canonical, parts);
+          last.offer(t, canonical, parts);
         }
         options.onEvent?.(event);
         if (collect) events.push(event);
@@ -324,8 +359,8 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
       size: source.size,
       ...(source.type === 'directory' ? { members: source.members.map((m) => ({ name: m.name, sha256: m.sha256, size: m.size })) } : {}),
       events: count,
-      firstTime: first,
-      lastTime: last,
+      firstTime: first.text,
+      lastTime: last.text,
       warningCount,
       warningCounts,
       warnings,

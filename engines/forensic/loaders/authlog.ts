@@ -60,8 +60,15 @@ const proc = (name: string): EventEntity => ({ type: 'process', name });
 
 /** The program's base name without the pam module suffix: `sshd(pam_unix)` -> sshd. */
 function service(program: string): string {
-  return program.replace(/\(.*\)$/, '').replace(/^.*\//, '');
+  const known = services.get(program);
+  if (known !== undefined) return known;
+  const svc = program.replace(/\(.*\)$/, '').replace(/^.*\//, '');
+  if (services.size < 4096) services.set(program, svc);
+  return svc;
 }
+
+/** service() of the programs seen (a log names a few dozen). */
+const services = new Map<string, string>();
 
 /** Classifies an sshd, pam, sudo, su, account, cron or logind message; null for anything else. */
 export function classifyAuthMessage(program: string, message: string, host: string): Meaning | null {
