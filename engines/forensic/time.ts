@@ -196,7 +196,16 @@ export function canonicalTimeMs(p: CanonicalTimeParts): number {
 const scratch: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
 const isoScratch: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
 
+/** The text parseTimeMs read last, and its number. */
+let lastParsedText: string | null = null;
+let lastParsedMs = Number.NaN;
+
 /** Date.parse of a time text, read without Date for the canonical UTC form (the same number). */
 export function parseTimeMs(text: string): number {
-  return readCanonicalTime(text, scratch) ? canonicalTimeMs(scratch) : Date.parse(text);
+  // Callers read events in time order, several times an event: the last text read is kept with its number.
+  if (text === lastParsedText) return lastParsedMs;
+  const ms = readCanonicalTime(text, scratch) ? canonicalTimeMs(scratch) : Date.parse(text);
+  lastParsedText = text;
+  lastParsedMs = ms;
+  return ms;
 }

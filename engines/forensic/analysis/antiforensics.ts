@@ -72,10 +72,32 @@ function perEvent(kind: string, description: string, match: (e: AnalysisEvent) =
 }
 
 const provider = (e: AnalysisEvent): string => String(e.attributes['provider'] ?? '');
+/** The command-line patterns of each technique, in their order. */
+const PATTERNS_OF: ReadonlyMap<string, readonly RegExp[]> = (() => {
+  const m = new Map<string, RegExp[]>();
+  for (const p of COMMAND_PATTERNS) {
+    const list = m.get(p.technique);
+    if (list) list.push(p.pattern);
+    else m.set(p.technique, [p.pattern]);
+  }
+  return m;
+})();
+/** Command lines up to this long have their answers kept, per technique (command lines repeat across events). */
+const KEPT_COMMAND_LENGTH = 256;
+const KEPT_COMMANDS = 50_000;
+/** Per kept command line, the techniques found (true) or not (false) so far; the patterns hold no state (no g or y flag). */
+const commandAnswers = new Map<string, Map<string, boolean>>();
+
 const commandMatches = (e: AnalysisEvent, technique: string): boolean => {
   const cmd = commandLine(e);
   if (cmd === null) return false;
-  return COMMAND_PATTERNS.some((p) => p.technique === technique && p.pattern.test(cmd));
+  let answers = cmd.length <= KEPT_COMMAND_LENGTH ? commandAnswers.get(cmd) : undefined;
+  const known = answers?.get(technique);
+  if (known !== undefined) return known;
+  const found = (PATTERNS_OF.get(technique) ?? []).some((p) => p.test(cmd));
+  if (answers === undefined && cmd.length <= KEPT_COMMAND_LENGTH && commandAnswers.size < KEPT_COMMANDS) commandAnswers.set(cmd, (answers = new Map()));
+  answers?.set(technique, found);
+  return found;
 };
 const isProcessLike = (e: AnalysisEvent): boolean => e.action === 'process.create' || e.action === 'process.exec' || e.action === 'sudo.command' || e.action === 'cron.command' || e.action === 'process.commandline' || e.action === 'script.block';
 

@@ -88,7 +88,8 @@ const LOGON_ACTIONS = new Set(['auth.login.success', 'session.open', 'logind.ses
 export function extractEntities(events: EventSeq, graph: ProvenanceGraph): EventNodeTable {
   const out = new EventNodeTable(graph, events.length);
   const lastLinuxLogon = new Map<string, { node: NodeDraft; ms: number | null }>();
-  for (const e of events) {
+  for (let i = 0; i < events.length; i++) {
+    const e = events.at(i) as AnalysisEvent;
     const host = e.host !== null ? graph.host(e.host, e) : null;
     let process: NodeDraft | null = null;
     let parent: NodeDraft | null = null;

@@ -23,18 +23,25 @@ function scalar(v: JsonValue | undefined): string | null {
 /** The EVTX EventData map the evtx loader keeps under `data` (empty for other loaders). */
 export function dataOf(e: AnalysisEvent): Attrs {
   const d = e.attributes['data'];
-  return typeof d === 'object' && d !== null && !Array.isArray(d) ? (d as Attrs) : {};
+  return typeof d === 'object' && d !== null && !Array.isArray(d) ? (d as Attrs) : NO_DATA;
 }
+
+/** What dataOf gives an event without EventData (shared, frozen). */
+const NO_DATA: Attrs = Object.freeze({});
 
 /** First present text value among attribute keys, then EventData keys. */
 export function attr(e: AnalysisEvent, ...keys: string[]): string | null {
-  for (const k of keys) {
-    const v = scalar(e.attributes[k]);
+  const attributes = e.attributes;
+  for (let i = 0; i < keys.length; i++) {
+    const v = scalar(attributes[keys[i] as string]);
     if (v !== null) return v;
   }
-  const data = dataOf(e);
-  for (const k of keys) {
-    const v = scalar(data[k]);
+  const d = attributes['data'];
+  // Only an EventData map is read further (dataOf's test).
+  if (typeof d !== 'object' || d === null || Array.isArray(d)) return null;
+  const data = d as Attrs;
+  for (let i = 0; i < keys.length; i++) {
+    const v = scalar(data[keys[i] as string]);
     if (v !== null) return v;
   }
   return null;
@@ -59,6 +66,8 @@ export function windowsEventId(e: AnalysisEvent): number | null {
 const MEMORY_NAME = /^(.*) \(pid (\d+|\?)\)$/;
 
 export function splitMemoryName(name: string): { image: string | null; pid: number | null } | null {
+  // The pattern ends in `)`: most names (image paths) are told apart by their last character alone.
+  if (name.charCodeAt(name.length - 1) !== 41) return null;
   const m = MEMORY_NAME.exec(name);
   if (!m) return null;
   return { image: m[1] === 'unknown' ? null : (m[1] as string), pid: m[2] === '?' ? null : Number(m[2]) };

@@ -77,6 +77,9 @@ function addId(ids: IdList, id: string): IdList {
   return hasRecent(ids, id) ? ids : withId(ids as string[], id);
 }
 
+/** Host names and images whose lower-case forms and keys a graph keeps. */
+const NAME_CACHE_LIMIT = 65_536;
+
 /** Slots of the edge index to begin with (a power of two). */
 const INITIAL_EDGE_SLOTS = 2048;
 
@@ -243,13 +246,15 @@ export class ProvenanceGraph {
    * Volatility keeps them) is one process whether Sysmon 1, Security 4688, auditd or a pslist row saw it.
    */
   process(host: string | null, ref: ProcRef, e: AnalysisEvent | null, extra: Record<string, AttrValue | null> = {}): NodeDraft {
-    const h = host === null ? '?' : lower(host);
+    const h = host === null ? '?' : this.lowerHost(host);
     let known: NodeDraft | undefined;
     if (this.useGuids && ref.guid !== null) known = this.byGuid.get(lower(ref.guid));
     const image = ref.image !== null ? (splitMemoryName(ref.image)?.image ?? ref.image) : null;
     if (known === undefined && ref.pid !== null && image === null) known = this.byPid.get(h)?.get(ref.pid);
-    const id = known !== undefined ? known.id : flatId('process', [h, ref.pid ?? '?', imageKey(image)].join(':'));
-    const label = image !== null ? baseName(image) : `pid ${ref.pid ?? '?'}`;
+    const names = image !== null ? this.imageNames(image) : null;
+    // One flat text: the same id as flatId('process', [h, pid, imageKey(image)].join(':')).
+    const id = known !== undefined ? known.id : ['process', h, ref.pid ?? '?', names === null ? '?' : names.key].join(':');
+    const label = names !== null ? names.label : `pid ${ref.pid ?? '?'}`;
     const n = this.nodeById(id, 'process', label, host, e, { pid: ref.pid, image, guid: ref.guid, ...extra });
     if (n.label.startsWith('pid ') && image !== null) {
       n.label = this.intern(label);
@@ -266,7 +271,31 @@ export class ProvenanceGraph {
 
   /** The process last seen with this pid on the host (for events that name only a pid). */
   processByPid(host: string | null, pid: number): NodeDraft | null {
-    return this.byPid.get(host === null ? '?' : lower(host))?.get(pid) ?? null;
+    return this.byPid.get(host === null ? '?' : this.lowerHost(host))?.get(pid) ?? null;
+  }
+
+  /** Host names in the form node keys use (trimmed, lower case), kept per name given (hosts are few and repeat). */
+  private readonly lowerHosts = new Map<string, string>();
+
+  private lowerHost(host: string): string {
+    let h = this.lowerHosts.get(host);
+    if (h === undefined) {
+      h = lower(host);
+      if (this.lowerHosts.size < NAME_CACHE_LIMIT) this.lowerHosts.set(host, h);
+    }
+    return h;
+  }
+
+  /** An image's key (imageKey) and label (baseName), kept per image text (images repeat across events). */
+  private readonly imageNameCache = new Map<string, { readonly key: string; readonly label: string }>();
+
+  private imageNames(image: string): { readonly key: string; readonly label: string } {
+    let names = this.imageNameCache.get(image);
+    if (names === undefined) {
+      names = { key: imageKey(image), label: baseName(image) };
+      if (this.imageNameCache.size < NAME_CACHE_LIMIT) this.imageNameCache.set(image, names);
+    }
+    return names;
   }
 
   /** The node at a position (ix); undefined past the end or after the export. */
@@ -369,6 +398,8 @@ export class ProvenanceGraph {
     this.byGuid.clear();
     this.strings.clear();
     this.hostByName.clear();
+    this.lowerHosts.clear();
+    this.imageNameCache.clear();
     this.lastSourceEvent = null;
     const nodes = NodeColumns.take(this.byIx);
     const n = this.edgeCount;

@@ -603,6 +603,15 @@ export const CAUSAL_RULES: readonly CausalRule[] = [
   dataStaging,
 ];
 
+/** The stage of the first technique that has one (techniques.map(stageOf).find(...) without the list). */
+function firstStage(techniques: readonly string[]): KillChainStage | null | undefined {
+  for (let i = 0; i < techniques.length; i++) {
+    const s = stageOf(techniques[i] as string);
+    if (s !== null) return s;
+  }
+  return undefined;
+}
+
 /**
  * Runs the rules over events in time order; edges get the rule's confidence from `confidence` (default 0.5).
  * `nodes.at(i)` is what events[i] touched (extractEntities' table, or an array).
@@ -619,7 +628,7 @@ export function applyRules(
       graph,
       edge(from, to, evs, techniques = [], relation = rule.relation, given = null) {
         if (from === null || to === null) return null;
-        const stage = given ?? techniques.map(stageOf).find((s) => s !== null) ?? rule.stage;
+        const stage = given ?? firstStage(techniques) ?? rule.stage;
         const edge = graph.edge(from, to, rule.name, relation, evs, techniques, stage);
         if (edge !== null) graph.setConfidence(edge, confidence(rule.name));
         return edge;
@@ -627,9 +636,9 @@ export function applyRules(
     };
     return { run: rule.create(), ctx };
   });
-  let i = 0;
-  for (const e of events) {
-    const n = nodes.at(i++);
+  for (let i = 0; i < events.length; i++) {
+    const e = events.at(i) as AnalysisEvent;
+    const n = nodes.at(i);
     if (!n) continue;
     for (const { run, ctx } of runs) run.onEvent?.(e, n, ctx);
   }
