@@ -52,8 +52,11 @@ if (pick !== undefined && pick !== '' && !(pick in MODULES)) throw new Error(`MU
 const chosen = pick ? [MODULES[pick]] : Object.values(MODULES);
 // A single module without the corpora points the tests at a folder that does not exist; a run of every module keeps them.
 process.env['VITRINE_CORPORA'] ??= pick && MODULES[pick]?.corpora === false ? `${corpora}-left-out-of-mutation` : corpora;
-// One temporary folder and one report per module, so two modules can run side by side.
-const name = pick || 'all';
+// One temporary folder and one report per module, so two modules can run side by side; MUTATION_TAG names a run of
+// one module's part (`--mutate` ranges) so that two parts of one module can run side by side too.
+const tag = process.env['MUTATION_TAG'] ?? '';
+if (!/^[a-z0-9-]*$/.test(tag)) throw new Error('MUTATION_TAG may hold only a-z, 0-9 and -');
+const name = `${pick || 'all'}${tag ? `-${tag}` : ''}`;
 // Read by stryker.vitest.config.ts in the test-runner processes (they inherit this environment); comma-separated, so
 // no pattern here may hold a comma (no {a,b} braces).
 process.env['STRYKER_TESTS'] = chosen.flatMap((m) => m?.tests ?? []).join(',');
