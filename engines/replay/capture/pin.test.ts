@@ -1,8 +1,9 @@
-// Whole outputs pinned by digest: connections, application records, warnings, alerts and stories of every corpus capture and of a generated background capture, so parser speed work cannot change what an analysis says.
+// Whole outputs pinned by digest: connections, application records, warnings, alerts and stories of every corpus capture, of a generated background capture and of a synthetic intrusion, so parser and rule speed work cannot change what an analysis says.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeBytes } from '../analyze.js';
+import { intrusionPcap } from '../intrusion.js';
 import { analyzeCaptureBytes } from './analyze.js';
 import { corpusFile, PCAP_DIR, pcapCorpusAvailable } from './capture.fixture.js';
 import { generateBackground } from './synthetic.js';
@@ -29,6 +30,8 @@ const PINNED: Record<string, { parse: string; analysis: string }> = {
   'vnc-scanner.pcap': { parse: '3eebd3ed010312cd', analysis: 'cf5be834c18ec555' },
   'wikipedia.pcap': { parse: 'fb8fc00868b6422a', analysis: '45c22fc11743f0f5' },
   'background': { parse: '2f515d52c06dc71b', analysis: '311dfad5891804ff' },
+  // Taken from the rules before their speed work (uid index, beaconing columns); seven rules fire and one story forms.
+  'intrusion': { parse: '33fb8d9c597b71f4', analysis: '99816830678a89c0' },
 };
 
 const corpus = pcapCorpusAvailable();
@@ -37,7 +40,7 @@ const files = corpus ? readdirSync(PCAP_DIR).filter((f) => /\.pcap(ng)?$/.test(f
 describe.skipIf(!corpus)('pinned outputs of the corpus captures', () => {
   it('cover every capture of the corpus', () => {
     expect(files.length).toBeGreaterThan(0);
-    expect(Object.keys(PINNED).filter((k) => k !== 'background').sort()).toEqual(files);
+    expect(Object.keys(PINNED).filter((k) => k !== 'background' && k !== 'intrusion').sort()).toEqual(files);
   });
   it.each(files)('%s gives the pinned connections, records, alerts and stories', (name) => {
     expect(digest(readFileSync(corpusFile(name)))).toEqual(PINNED[name]);
@@ -49,5 +52,15 @@ describe('pinned outputs of a generated capture', () => {
     const packets: PacketToWrite[] = [];
     generateBackground({ packets: 30_000, seed: 11 }, (p) => packets.push({ ...p, data: p.data.slice() }));
     expect(digest(writePcap(packets))).toEqual(PINNED['background']);
+  });
+});
+
+describe('pinned outputs of a synthetic intrusion', () => {
+  it('the intrusion over 3,000 benign flows gives the pinned outputs (alerts of seven rules and a story)', () => {
+    const { bytes } = intrusionPcap({ benign: 3000, seed: 5 });
+    const analysis = analyzeBytes(bytes, { id: 'pin', name: 'pin', now: new Date(Date.UTC(2026, 0, 1)) });
+    expect(new Set(analysis.alerts.map((a) => a.rule)).size).toBe(7);
+    expect(analysis.stories.length).toBe(1);
+    expect(digest(bytes)).toEqual(PINNED['intrusion']);
   });
 });
