@@ -31,6 +31,32 @@ function queries(input: DetectionInput): Query[] {
   return out;
 }
 
+/**
+ * Queries grouped by client and registered domain, the groups in order of their first query (as a groupBy on the
+ * pair would give them), through maps on the client and domain texts (shared by the parser and the domain split)
+ * rather than a key string made per query.
+ */
+function byClientAndDomain(all: readonly Query[]): Query[][] {
+  const groups: Query[][] = [];
+  const byClient = new Map<string, Map<string, Query[]>>();
+  for (const q of all) {
+    let byDomain = byClient.get(q.client);
+    if (byDomain === undefined) {
+      byDomain = new Map();
+      byClient.set(q.client, byDomain);
+    }
+    const base = splitDomain(q.name).base;
+    const list = byDomain.get(base);
+    if (list !== undefined) list.push(q);
+    else {
+      const made = [q];
+      byDomain.set(base, made);
+      groups.push(made);
+    }
+  }
+  return groups;
+}
+
 export const dnsTunnelling: Rule = {
   name: 'dns_tunnelling',
   title: 'DNS tunnelling',
@@ -41,8 +67,9 @@ export const dnsTunnelling: Rule = {
   detect(input: DetectionInput): AlertDraft[] {
     const t = THRESHOLDS.dnsTunnel;
     const out: AlertDraft[] = [];
-    const all = queries(input);
-    for (const list of groupBy(all, (q) => `${q.client}|${splitDomain(q.name).base}`).values()) {
+    for (const list of byClientAndDomain(queries(input))) {
+      // A burst is part of its group: a group with too few queries has no burst with enough.
+      if (list.length < t.queries) continue;
       for (const burst of bursts(list, (q) => q.msg.ts, t.gapSeconds)) {
         if (burst.length < t.queries) continue;
         const subs = burst.map((q) => splitDomain(q.name).sub).filter((s) => s !== '');
