@@ -142,8 +142,14 @@ describe('directory record fields read exactly', () => {
     // Only the compressed size saturated: the first 8 bytes are it.
     expect(list(open(one({ csize: ff, extra: z64(5) }))).map((m) => [m.size, m.compressedSize])).toEqual([[5, 5]]);
     // Another extra field first (id 0x5455, 5 bytes) is skipped by its length.
-    const other = [...le16(0x5455), ...le16(5), 1, 2, 3, 4, 5];
+    const other = [...le16(0x5455), ...le16(9), 1, 2, 3, 4, 5, 6, 7, 8, 9];
     expect(list(open(one({ size: ff, extra: [...other, ...z64(7)] }))).map((m) => m.size)).toEqual([7]);
+    // Values are read only inside the zip64 field's own length, and only for saturated fields: here it holds the size
+    // and 8 more bytes; the compressed size (saturated, no value given) stays as it is, the offset (not saturated) too.
+    const tight = open(one({ size: ff, csize: ff, extra: [...le16(1), ...le16(8), ...le64(5), ...other] }));
+    expect(list(tight).map((m) => [m.size, m.compressedSize, m.localOffset])).toEqual([[5, ff, 0]]);
+    const roomy = open(one({ size: ff, csize: 5, extra: [...le16(1), ...le16(16), ...le64(5), ...le64(999)] }));
+    expect(list(roomy).map((m) => [m.size, m.localOffset, text(roomy, m)])).toEqual([[5, 0, 'hello']]);
     // A zip64 field too short for the value leaves the saturated field as it is.
     expect(list(open(one({ size: ff, extra: [...le16(1), ...le16(4), 0, 0, 0, 0] }))).map((m) => m.size)).toEqual([ff]);
     // An offset saturated and not given stays unreadable (no local header there).
@@ -161,6 +167,36 @@ describe('directory record fields read exactly', () => {
       ['a', 0, 'AAA'],
       ['b', 34, 'BB'],
     ]);
+  });
+
+  it('reads a record whose comment ends at the last byte of the archive, and calls one a byte longer damage', () => {
+    // "abcde" stored at 0 (30 + 5 + 5 = 40 bytes); its record at 40: 46 + 5-byte name + 10-byte extra field = 61 bytes,
+    // then the 22-byte end record: 123 bytes. A comment of 22 bytes ends at 40 + 61 + 22 = 123.
+    const loc = local({ name: ascii('abcde'), body: ascii('hello') });
+    const withComment = (n: number): ZipArchive => {
+      const rec = central({ name: ascii('abcde'), offset: 0, size: 5, crc: crc32(Buffer.from('hello')), extra: [...le16(0xcafe), ...le16(6), 0, 0, 0, 0, 0, 0] });
+      rec[32] = n;
+      return open(Uint8Array.from([...loc, ...rec, ...eocd(1, rec.length, loc.length)]));
+    };
+    const fits = withComment(22);
+    expect([fits.count, fits.problems, list(fits).map((m) => text(fits, m))]).toEqual([1, [], ['hello']]);
+    const over = withComment(23);
+    expect([over.count, over.problems]).toEqual([0, [{ code: 'corrupt', message: 'the zip central directory is damaged; later members were not read' }]]);
+  });
+
+  it('calls the directory damaged where a record has no central signature, and still says the count disagrees', () => {
+    const bytes = one();
+    bytes[36] = 0x51; // "QK\x01\x02" where "PK\x01\x02" belongs
+    const z = open(bytes);
+    expect([z.count, z.recovered]).toEqual([0, false]);
+    expect(z.problems).toEqual([{ code: 'corrupt', message: 'the zip central directory is damaged; later members were not read' }]);
+    expect(z.ambiguities).toEqual([{ code: 'directory_count_mismatch', message: 'the zip end record counts another number of members than its directory holds; Python reads the directory' }]);
+  });
+
+  it('says when the local header names another file, including one that is only a prefix of the directory name', () => {
+    const z = open(one({ name: ascii('ab') }, { name: ascii('a') }));
+    expect(z.ambiguities).toEqual([{ code: 'local_name_mismatch', message: 'a zip local header names another file than the central directory (Python refuses it; other tools take either)', path: 'ab' }]);
+    expect(list(z).map((m) => text(z, m))).toEqual(['hello']);
   });
 
   it('calls the directory damaged when a record\'s comment runs past the end of the archive', () => {
@@ -224,7 +260,7 @@ describe('the end record and where the directory is', () => {
     const cd = names.flatMap((n, i) => central({ name: ascii(n), offset: i * 32, size: 1 }));
     const bytes = Uint8Array.from([...locals, ...cd, ...eocd(3, cd.length, 96)]);
     const capped = open(bytes, 2);
-    expect([capped.count, capped.problems.map((p) => p.code), capped.ambiguities]).toEqual([2, ['too_many_members'], []]);
+    expect([capped.count, capped.problems, capped.ambiguities]).toEqual([2, [{ code: 'too_many_members', message: 'the zip directory lists more members than the limit of 2; the rest were not read' }], []]);
     const exact = open(bytes, 3);
     expect([exact.count, exact.problems, exact.ambiguities]).toEqual([3, [], []]);
   });
@@ -280,7 +316,10 @@ describe('members recovered from local headers when there is no directory', () =
       const first = local({ name: ascii('a'), body: ascii('A'), ...l });
       const z = open(Uint8Array.from([...first, ...local({ name: ascii('b'), body: ascii('B') })]));
       expect(list(z).map((m) => m.name)).toEqual(['a']);
-      expect(z.problems.map((p) => p.code)).toEqual(['truncated', 'corrupt']);
+      expect(z.problems).toEqual([
+        { code: 'truncated', message: 'the zip central directory is missing or cut; members were recovered from local headers' },
+        { code: 'corrupt', message: 'a zip member without sizes could not be followed past; later members were not read' },
+      ]);
     }
     // Flag bits other than 0x08 (here 0x800, UTF-8) do not stop the walk.
     const utf = open(Uint8Array.from([...local({ name: ascii('a'), body: ascii('A'), flags: 0x800 }), ...local({ name: ascii('b'), body: ascii('B') })]));
