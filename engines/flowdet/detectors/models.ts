@@ -61,8 +61,23 @@ export function fitLogScaler(x: FeatureMatrix): LogScaler {
   return { mean, sd };
 }
 
-/** The detectors' feature transform of one raw value: log1p, negatives taken as 0 (missing stays missing). */
+/** Whole numbers below this have their log1p looked up (flow counts, sizes and ports mostly are). */
+const LOG_TABLE_SIZE = 1 << 16;
+let logTable: Float64Array | undefined;
+
+/**
+ * The detectors' feature transform of one raw value: log1p, negatives taken as 0 (missing stays missing). Whole
+ * numbers in [0, 65536) come from a table of the same Math.log1p values, built on first use.
+ */
 function logValue(v: number): number {
+  const i = v | 0;
+  if (i === v && i >= 0 && i < LOG_TABLE_SIZE) {
+    if (!logTable) {
+      logTable = new Float64Array(LOG_TABLE_SIZE);
+      for (let k = 0; k < LOG_TABLE_SIZE; k++) logTable[k] = Math.log1p(k);
+    }
+    return logTable[i]!;
+  }
   return Math.log1p(Math.max(0, v));
 }
 
