@@ -4,6 +4,7 @@
 // The child runs with the V8 flags of the app's forensic workers (the worker profile in main/host/entry.ts: the heap grows
 // by a fifth past the live size, no hard limit), so its peak RSS is what a case of that size costs in the app.
 // FORENSIC_BENCH_NO_SIGMA=1 runs the analysis without the Sigma rules, to see their cost end to end.
+// FORENSIC_BENCH_DIGEST=1 prints digests of the outputs (after the timing), to compare two checkouts on the same input.
 // FORENSIC_BENCH_HEAP_MIB adds a V8 old-space limit in MiB, to see what a hard limit would give (docs/forensic-analysis.md).
 import { spawnSync } from 'node:child_process';
 import * as fsSync from 'node:fs';
@@ -41,9 +42,29 @@ if (process.argv[2] === '--probe') {
   );
   const wall = (performance.now() - t0) / 1000;
   const end = cpu();
+  const maxRssMiB = process.resourceUsage().maxRSS / 1024;
+  // FORENSIC_BENCH_DIGEST=1: SHA-256 of the outputs (events, nodes, edges, stories, detections, tampering), read after
+  // the timing, so that two checkouts can be compared on the same generated input (FORENSIC_BENCH_KEEP keeps it).
+  let digest: Record<string, string> | undefined;
+  if (process.env['FORENSIC_BENCH_DIGEST'] === '1') {
+    const { createHash } = await import('node:crypto');
+    const of = (items: Iterable<unknown>): string => {
+      const h = createHash('sha256');
+      for (const x of items) h.update(`${JSON.stringify(x)}\n`);
+      return h.digest('hex');
+    };
+    digest = {
+      events: of(a.events),
+      nodes: of(a.nodes),
+      edges: of(a.edges),
+      stories: of(a.stories),
+      detections: a.detections === null ? 'none' : of([...a.detections.summary(), ...[...a.detections.eventIds()].sort()]),
+      tampering: of([a.tampering]),
+    };
+  }
   const seconds = end - c0;
   const perStage = stages.map((s, i) => ({ stage: s.stage, seconds: (stages[i + 1]?.start ?? end) - s.start }));
-  console.log(JSON.stringify({ events: a.counts.events, noisy: a.counts.noisy, nodes: a.counts.nodes, edges: a.counts.edges, stories: a.counts.stories, detections: a.detections === null ? null : a.detections.count, seconds, wall, maxRssMiB: process.resourceUsage().maxRSS / 1024, perStage }));
+  console.log(JSON.stringify({ events: a.counts.events, noisy: a.counts.noisy, nodes: a.counts.nodes, edges: a.counts.edges, stories: a.counts.stories, detections: a.detections === null ? null : a.detections.count, seconds, wall, maxRssMiB, perStage, ...(digest !== undefined ? { digest } : {}) }));
   process.exit(0);
 }
 
@@ -180,6 +201,7 @@ interface ProbeResult {
   wall: number;
   maxRssMiB: number;
   perStage: { stage: string; seconds: number }[];
+  digest?: Record<string, string>;
 }
 
 const rate = (events: number, seconds: number): string => `${Math.round(events / Math.max(seconds, 1e-6)).toLocaleString('en')}/s`;
@@ -222,6 +244,7 @@ for (const n of runs)
         `${String(n).padStart(9)} ${format.padEnd(4)}: ${r.events.toLocaleString('en')} events, ${rate(r.events, r.seconds)} of CPU time (${r.seconds.toFixed(1)} s CPU, ${r.wall.toFixed(1)} s wall), peak RSS ${Math.round(r.maxRssMiB)} MiB, ${r.nodes} nodes, ${r.edges} edges, ${r.stories} stories, ${r.detections ?? 'no'} detections, ${r.noisy} noisy`,
       );
       console.log(`${' '.repeat(16)}stages: ${stageLine(r)}`);
+      if (r.digest !== undefined) console.log(`${' '.repeat(16)}outputs: ${Object.entries(r.digest).map(([k, v]) => `${k} ${v.slice(0, 16)}`).join(', ')}`);
     } finally {
       if (process.env['FORENSIC_BENCH_KEEP'] === undefined) rmSync(dir, { recursive: true, force: true });
       else console.log(`kept ${dir}`);
