@@ -292,8 +292,14 @@ export function jsDnsExfil({ code, ast }: DetectorInput): DetectorHit[] {
   let defs: Map<string, string[]> | null = null;
   const hits: DetectorHit[] = [];
   walk.ancestor(ast, { CallExpression(n: acorn.Node, _state: unknown, ancestors: acorn.Node[]) {
+    // a lookup method of the dns module (`dns`, `dns.promises`, `require('dns')`) or of a Resolver: not a method of
+    // `this` or of another object that happens to be called resolve or lookup (a path or a cache), nor any method of
+    // a name that starts with dns (`dnsResources.hasOwnProperty`)
     const name = calleeName(node(n));
-    if (!/^(?:dns|\w*[Rr]esolver)?\.(?:lookup|resolve|resolve4|resolve6|resolveTxt|resolveCname|resolveAny)$/.test(name) && !/^dns\w*\.\w+$/.test(name)) return;
+    const callee = node(n)['callee'] as AnyNode | undefined;
+    const object = callee?.type === 'MemberExpression' ? (callee['object'] as acorn.Node) : undefined;
+    const dnsObject = /^(?:dns|dnsPromises|promises|\w*[Rr]esolver)\./.test(name) || (object !== undefined && /^require\s*\(\s*['"`](?:node:)?dns(?:\/promises)?['"`]\s*\)$/.test(src(code, object)));
+    if (!dnsObject || !/\.(?:lookup|lookupService|resolve\w*|reverse)$/.test(name)) return;
     const arg = ((node(n)['arguments'] as AnyNode[]) ?? [])[0];
     if (!arg || arg.type === 'Literal') return;
     defs ??= definitions(ast, code);

@@ -13,3 +13,5 @@ socket.on('message', (msg) => { console.log(msg); exec('git status'); });
 proc.stdout.on('data', (a) => { const m = /^(\d+)%/.exec(a); report(m); });
 // ruleid: js_remote_command
 socket.on('run', (line) => { child_process.exec(line); });
+// ok: js_remote_command
+session.on('Debugger.paused', (t) => { const frames = t.frames; const f = function (t) { return t; }; report(f(frames)); });
