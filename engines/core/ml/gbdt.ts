@@ -319,7 +319,11 @@ export function predict(model: GbdtModel, x: FeatureMatrix): Float64Array {
 export function predictMapped(model: GbdtModel, x: FeatureMatrix, map: (v: number) => number): Float64Array {
   checkWidth(model, x);
   const packed = model.numFeatures <= MAX_PACKED_FEATURE && x.rows > 0 ? packedTrees(model.trees) : undefined;
-  if (!packed || !kernelServes(packed, x.rows)) return predict(model, { rows: x.rows, cols: x.cols, data: Float64Array.from(x.data, map) });
+  if (!packed || !kernelServes(packed, x.rows)) {
+    const data = new Float64Array(x.data.length);
+    for (let i = 0; i < data.length; i++) data[i] = map(x.data[i]!);
+    return predict(model, { rows: x.rows, cols: x.cols, data });
+  }
   const out = new Float64Array(x.rows).fill(baseMargin(model));
   addKernelOutputs(packed.kernel!, x.data, x.rows, x.cols, out, Infinity, map);
   return model.objective === 'binary:logistic' ? out.map(sigmoid) : out;
