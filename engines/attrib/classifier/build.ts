@@ -133,8 +133,10 @@ async function main(): Promise<void> {
   const cvOnly = process.argv.includes('--cv-only');
   // With --jobs N at most N fits run at once: the folds in child processes, the final fit (unless --cv-only) here.
   const children = parallel ? foldPool<FoldPrediction | FoldScores>(jobs) : [];
-  // The final fit takes the place of the fold that finishes FOLDS - jobs + 1 th (at once when jobs > FOLDS).
-  if (parallel && !cvOnly && jobs <= FOLDS) await children[FOLDS - jobs]!.catch(() => undefined);
+  // The final fit starts once folds 0 to FOLDS - jobs have finished (at once when jobs > FOLDS): by then every fold has been
+  // spawned (fold f waits for fold f - jobs) and fewer than `jobs` are running. The fit blocks this process, so a fold
+  // spawned by a later finish would wait for it.
+  if (parallel && !cvOnly && jobs <= FOLDS) await Promise.all(children.slice(0, FOLDS - jobs + 1).map((c) => c.catch(() => undefined)));
   const fitted = cvOnly ? undefined : parallel ? trainClassifier([...train, ...extra], options, sources) : undefined;
   const results = parallel ? (await Promise.all(children)).flat() : Array.from({ length: FOLDS }, (_, f) => perFold(f)).flat();
   const prototypes = withPrototypes ? prototypeWeightFromScores(results as FoldScores[], FOLDS, PROTOTYPE_GRID) : undefined;
