@@ -118,13 +118,16 @@ describe('IP addresses as Python\'s ipaddress reads them', () => {
     expect(ip('1:2:3:4:5:6:7:8')).toEqual(['5192455318486707404433266433261576', 128]);
     expect(ip('::ffff:192.0.2.1')).toEqual(['281473902969345', 128]);
     expect(ip('64:ff9b::10.0.0.1')).toEqual(['524413980667603649783483181480017921', 128]);
+    // Multi-digit groups in every position of an embedded IPv4 address (Python: 281473914004484 = ::ffff:192.168.100.4).
+    expect(ip('::ffff:192.168.100.4')).toEqual(['281473914004484', 128]);
+    expect(ip('::ffff:1.168.100.204')).toEqual(['281470709556428', 128]);
     // Brackets and a zone index are not part of the address.
     expect(ip('[fe80::1]')).toEqual(['338288524927261089654018896841347694593', 128]);
     expect(ip('fe80::1%eth0')).toEqual(['338288524927261089654018896841347694593', 128]);
   });
 
   it('refuses what is not an address', () => {
-    for (const s of ['256.1.1.1', '1.2.3', '1.2.3.4.5', 'a.b.c.d', '', 'host', '1:2:3:4:5:6:7', '1:2:3:4:5:6:7:8:9', '1::2::3', '12345::', 'g::1', '::ffff:300.0.0.1', '1:2:3:4:5:6:7::8:9', ':::']) {
+    for (const s of ['256.1.1.1', '1.2.3', '1.2.3.4.5', 'a.b.c.d', '', 'host', '1:2:3:4:5:6:7', '1:2:3:4:5:6:7:8:9', '1::2::3', '12345::', 'g::1', '::ffff:300.0.0.1', '1:2:3:4:5:6:7::8:9', ':::', '1[::1', '::1]x', '12.34.56.78:']) {
       expect([s, parseIp(s)]).toEqual([s, null]);
     }
   });
@@ -192,6 +195,8 @@ describe('numbers and time parts', () => {
     expect(holds(num(undefined, 6), ['x', '5', '6'])).toBe(false);
     expect(holds(num(undefined, 1.5), 1.5)).toBe(true);
     expect(holds(num(undefined, 0), 'Infinity')).toBe(false);
+    // A hexadecimal prefix followed by other characters is no number (0x1Fz is not 31).
+    expect(holds(num(undefined, 31), '0x1Fz')).toBe(false);
     expect(holds(num('gte', 0), undefined)).toBe(false);
   });
 
