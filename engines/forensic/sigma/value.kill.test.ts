@@ -153,6 +153,14 @@ describe('cidr ranges', () => {
     expect(cidrMatcher('10.0.0.0/32')).toEqual({ k: 'cidr', want: 167772160n, shift: 0n, bits: 32 });
     expect(cidrMatcher('::/128')).toEqual({ k: 'cidr', want: 0n, shift: 0n, bits: 128 });
   });
+
+  it('reads the prefix length as decimal digits only, as Python ipaddress does: an empty one is refused, not /0', () => {
+    // `Number('')` is 0: '10.0.0.0/' used to become 10.0.0.0/0 and match every IPv4 address.
+    for (const s of ['10.0.0.0/', '10.0.0.0/ 8', '10.0.0.0/0x8', '10.0.0.0/8.0', '10.0.0.0/1e1', '10.0.0.0/+8', '10.0.0.0/8/9']) {
+      expect(() => cidrMatcher(s), s).toThrow(new UnsupportedRule('a cidr prefix length is out of range'));
+    }
+    expect(inRange('10.0.0.0/08', ['10.1.2.3', '11.0.0.0'])).toEqual([true, false]);
+  });
 });
 
 describe('regular expressions', () => {

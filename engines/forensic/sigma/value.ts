@@ -255,11 +255,15 @@ export function parseIp(text: string): { value: bigint; bits: 32 | 128 } | null 
 }
 
 export function cidrMatcher(spec: string): Matcher {
-  const [addr, len] = spec.split('/');
-  const net = parseIp(addr ?? '');
+  const slash = spec.indexOf('/');
+  const net = parseIp(slash < 0 ? spec : spec.slice(0, slash));
   if (net === null) throw new UnsupportedRule('a cidr value is not an address range');
-  const prefix = len === undefined ? net.bits : Number(len);
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > net.bits) throw new UnsupportedRule('a cidr prefix length is out of range');
+  // The prefix length is decimal digits only, as Python's ipaddress reads it: `Number` would take '' (0, every
+  // address), ' 8', '0x8' or '8.0'.
+  const len = slash < 0 ? null : spec.slice(slash + 1);
+  if (len !== null && !/^[0-9]{1,3}$/.test(len)) throw new UnsupportedRule('a cidr prefix length is out of range');
+  const prefix = len === null ? net.bits : Number(len);
+  if (prefix > net.bits) throw new UnsupportedRule('a cidr prefix length is out of range');
   const shift = BigInt(net.bits - prefix);
   return { k: 'cidr', want: net.value >> shift, shift, bits: net.bits };
 }
