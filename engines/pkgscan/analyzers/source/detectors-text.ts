@@ -314,3 +314,45 @@ export function lookupOfData({ code }: DetectorInput): DetectorHit[] {
   }
   return hits;
 }
+
+/** A download piped into a shell or PowerShell's expression runner. */
+const FETCH_PIPE = [
+  /\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/gi,
+  /\b(?:iwr|Invoke-WebRequest|Invoke-RestMethod|irm|New-Object\s+Net\.WebClient)\b[^\n]{0,300}\|\s*(?:iex|Invoke-Expression)\b/gi,
+  /\b(?:iex|Invoke-Expression)\s*\(?\s*\(?\s*(?:New-Object\s+(?:System\.)?Net\.WebClient|iwr|Invoke-WebRequest)/gi,
+];
+const JS_FILE = /\.(?:[cm]?js|jsx|ts|tsx)$/i;
+const JS_RUN_CALL = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|execa\w*|execaCommand\w*)\s*\(|\b(?:child_process|childProcess|cp|shell)\.\w+\s*\(/;
+
+/** Whether a process call in the file takes the name among its arguments. */
+function reachesRunCall(code: string, name: string): boolean {
+  const named = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+  for (const c of code.matchAll(new RegExp(JS_RUN_CALL.source, 'g'))) {
+    if (named.test(balanced(code, c.index + c[0].length - 1).slice(0, 2000))) return true;
+  }
+  return false;
+}
+
+/**
+ * A download piped into a shell. In a shell script, an install hook or Python the command line is the program; in
+ * JavaScript it is a string, which runs only when it reaches a process call: on the statement that holds it, or
+ * through the name it is assigned to. An install hint printed to the user (`Install it with: curl … | bash`) runs nothing.
+ */
+export function fetchPipeRun({ code, path: file, hook }: DetectorInput): DetectorHit[] {
+  const hits: DetectorHit[] = [];
+  const js = hook === undefined && JS_FILE.test(file ?? '');
+  for (const re of FETCH_PIPE) {
+    for (const m of code.matchAll(re)) {
+      if (js) {
+        // the statement so far: back to the last ; { or } before the match
+        const before = code.slice(Math.max(0, m.index - 2000), m.index);
+        const cut = Math.max(before.lastIndexOf(';'), before.lastIndexOf('{'), before.lastIndexOf('}'));
+        const statement = before.slice(cut + 1);
+        const assigned = /([A-Za-z_$][\w$]*)\s*[:=]\s*[^=:]*$/.exec(statement)?.[1];
+        if (!JS_RUN_CALL.test(statement) && (assigned === undefined || !reachesRunCall(code, assigned))) continue;
+      }
+      hits.push({ offset: m.index, text: m[0] });
+    }
+  }
+  return hits;
+}

@@ -2,7 +2,7 @@
 // Python and text ones in detectors-text.ts, npm hook ones here) and the cheap pre-checks before a detector runs.
 import type * as acorn from 'acorn';
 import { jsDetachedSpawn, jsDnsExfil, jsDynamicRequire, jsEnvSerialise, jsEvalDecoded, jsEvalFetched } from './detectors-js.js';
-import { chmodThenRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall } from './detectors-text.js';
+import { chmodThenRun, fetchPipeRun, lookupOfData, normaliseDependency, pthExecutable, pyCmdclassInstall, pyExecDecoded, pyImportTimeInstall } from './detectors-text.js';
 import type { HookCommand } from './hooks.js';
 import type { DetectorName } from './rules.js';
 
@@ -46,6 +46,7 @@ export const DETECTOR_FUNCTIONS: Readonly<Record<DetectorName, (input: DetectorI
   chmod_then_run: chmodThenRun,
   py_import_time_install: pyImportTimeInstall,
   lookup_of_data: lookupOfData,
+  fetch_pipe_run: fetchPipeRun,
   npm_hook_ordinary: npmHook('ordinary'),
   npm_hook_code: npmHook('package_code'),
   npm_hook_shell: npmHook('shell'),
@@ -65,6 +66,7 @@ export const DETECTOR_PRECHECK: Readonly<Record<DetectorName, RegExp>> = {
   chmod_then_run: /\bchmod/,
   py_import_time_install: /\bpip/,
   lookup_of_data: /\b(?:nslookup|dig|host|ping)\b/,
+  fetch_pipe_run: /\b(?:curl|wget|iwr|irm|iex|Invoke-WebRequest|Invoke-RestMethod|Invoke-Expression|WebClient)\b/i,
   npm_hook_ordinary: /./,
   npm_hook_code: /./,
   npm_hook_shell: /./,

@@ -26,6 +26,7 @@ export const DETECTORS = [
   'chmod_then_run',
   'py_import_time_install',
   'lookup_of_data',
+  'fetch_pipe_run',
   'npm_hook_ordinary',
   'npm_hook_code',
   'npm_hook_shell',
