@@ -191,11 +191,11 @@ function wheelOf(pkg: string, dir: string): boolean {
   } catch {
     return false;
   }
-  return packWheel(pkg, SITE, listed, dir, `Debian ${pkg} (dpkg -L files under ${SITE}) packed as a wheel`);
+  return packWheel(SITE, listed, dir, `Debian ${pkg} (dpkg -L files under ${SITE}) packed as a wheel`);
 }
 
 /** Packs the files under `site` (one Debian package's dist-packages) as a wheel named from its core metadata. */
-function packWheel(pkg: string, site: string, listed: readonly string[], dir: string, source: string): boolean {
+function packWheel(site: string, listed: readonly string[], dir: string, source: string): boolean {
   const files = listed.filter((f) => f.startsWith(site) && !f.includes('/__pycache__/') && !f.endsWith('.pyc') && existsSync(f) && statSync(f).isFile());
   const meta = metadataOf(files);
   if (meta === null || files.length === 0) return false;
@@ -279,7 +279,7 @@ function packPypiBlind(): void {
       if (!existsSync(site)) continue;
       const meta = metadataOf(walk(site));
       if (meta === null || excluded.has(meta.name.toLowerCase())) continue;
-      if (packWheel(pkg, site, walk(site), dir, `Debian ${pkg} (${deb}, apt-get download + dpkg-deb -x, files under usr/lib/python3/dist-packages) packed as a wheel`)) ok++;
+      if (packWheel(site, walk(site), dir, `Debian ${pkg} (${deb}, apt-get download + dpkg-deb -x, files under usr/lib/python3/dist-packages) packed as a wheel`)) ok++;
     } catch {
       log(`  pypi: could not pack ${pkg}`);
     }
