@@ -152,6 +152,9 @@ describe('directory record fields read exactly', () => {
     expect(list(roomy).map((m) => [m.size, m.localOffset, text(roomy, m)])).toEqual([[5, 0, 'hello']]);
     // A zip64 field too short for the value leaves the saturated field as it is.
     expect(list(open(one({ size: ff, extra: [...le16(1), ...le16(4), 0, 0, 0, 0] }))).map((m) => m.size)).toEqual([ff]);
+    // The same with the offset and another extra field after the short zip64 field: the value is not read across
+    // into the next field's bytes.
+    expect(list(open(one({ offset: ff, extra: [...le16(1), ...le16(4), 0, 0, 0, 0, ...other] }))).map((m) => [m.localOffset, m.refusal?.code])).toEqual([[ff, 'corrupt']]);
     // An offset saturated and not given stays unreadable (no local header there).
     expect(list(open(one({ offset: ff }))).map((m) => [m.localOffset, m.refusal?.code])).toEqual([[ff, 'corrupt']]);
   });
