@@ -125,11 +125,6 @@ export function stableEventId(event: EventDraft): string {
   return hashEvent(event).slice(0, 16);
 }
 
-function stripIds(event: EventDraft | ForensicEvent): EventDraft {
-  const { actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw } = event;
-  return { actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw };
-}
-
 /**
  * spec finalize_event: a copy with integrityHash and eventId computed here (deep-frozen under test and in development). Any id or hash the input
  * already carries (from an artefact or a caller) is discarded, never trusted.
@@ -137,22 +132,21 @@ function stripIds(event: EventDraft | ForensicEvent): EventDraft {
 export function finalizeEvent(event: EventDraft | ForensicEvent): ForensicEvent {
   // The hash reads the draft's fields by name (canonicalEventText), so an id or hash the input carries is not part of
   // it: no copy without them is made first.
-  const d = event;
-  const integrityHash = hashEvent(d);
+  const integrityHash = hashEvent(event);
   // One object literal, not a spread of the draft: spread-then-freeze gives, after a few events, every event a
   // hidden class of its own (V8 map and descriptor array, about 450 bytes an event); a literal's events share one.
   const out: ForensicEvent = {
-    actor: d.actor,
-    action: d.action,
-    object: d.object,
-    time: d.time,
-    host: d.host,
-    summary: d.summary,
-    attributes: d.attributes,
-    reliability: d.reliability,
-    loader: d.loader,
-    kind: d.kind,
-    raw: d.raw,
+    actor: event.actor,
+    action: event.action,
+    object: event.object,
+    time: event.time,
+    host: event.host,
+    summary: event.summary,
+    attributes: event.attributes,
+    reliability: event.reliability,
+    loader: event.loader,
+    kind: event.kind,
+    raw: event.raw,
     eventId: integrityHash.slice(0, 16),
     integrityHash,
   };
@@ -172,7 +166,8 @@ const FREEZE_EVENTS = process.env['VITEST'] !== undefined || process.env['NODE_E
 export function verifyEvent(event: ForensicEvent, raw?: Uint8Array): boolean {
   let hash: string;
   try {
-    hash = hashEvent(stripIds(event));
+    // The hash reads the event's fields by name: its stored id and hash are not part of it.
+    hash = hashEvent(event);
   } catch {
     return false;
   }

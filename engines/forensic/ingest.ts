@@ -93,10 +93,10 @@ class TimeBound {
   constructor(private readonly side: -1 | 1) {}
 
   offer(t: string, canonical: boolean, parts: CanonicalTimeParts): void {
+    const nanos = canonical ? parts.fraction * 10 ** (9 - parts.digits) : 0;
     let order: number;
     if (this.text === null) order = this.side;
     else if (canonical && this.canonical) {
-      const nanos = parts.fraction * 10 ** (9 - parts.digits);
       order = parts.seconds !== this.seconds ? parts.seconds - this.seconds : nanos - this.nanos;
     } else {
       const key = timeSortKey(t);
@@ -109,7 +109,7 @@ class TimeBound {
     this.canonical = canonical;
     if (canonical) {
       this.seconds = parts.seconds;
-      this.nanos = parts.fraction * 10 ** (9 - parts.digits);
+      this.nanos = nanos;
     }
   }
 }
