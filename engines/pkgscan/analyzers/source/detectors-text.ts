@@ -294,7 +294,10 @@ const LOOKUP_DATA = /\b(?:gethostname|getfqdn|getuser|getlogin|getcwd|uname|envi
 export function lookupOfData({ code }: DetectorInput): DetectorHit[] {
   const defs = new Map<string, string[]>();
   for (const m of code.matchAll(/^[ \t]*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?:\+?=)(?!=)\s*([^\n]{1,2000})/gm)) {
-    if (m[1] && m[2]) defs.set(m[1], [...(defs.get(m[1]) ?? []), m[2]]);
+    if (!m[1] || !m[2]) continue;
+    const list = defs.get(m[1]);
+    if (list !== undefined) list.push(m[2]);
+    else defs.set(m[1], [m[2]]);
   }
   const hits: DetectorHit[] = [];
   for (const m of code.matchAll(LOOKUP_CALL)) {
@@ -310,7 +313,7 @@ export function lookupOfData({ code }: DetectorInput): DetectorHit[] {
       frontier = names.flatMap((n) => defs.get(n) ?? []).join('\n');
       flow += `\n${frontier}`;
     }
-    if (LOOKUP_DATA.test(flow)) hits.push({ offset: m.index, text: call.length > 200 ? `${code.slice(m.index, open)}${call.slice(0, 200)}` : `${code.slice(m.index, open)}${call}` });
+    if (LOOKUP_DATA.test(flow)) hits.push({ offset: m.index, text: `${code.slice(m.index, open)}${call.slice(0, 200)}` });
   }
   return hits;
 }
@@ -323,11 +326,13 @@ const FETCH_PIPE = [
 ];
 const JS_FILE = /\.(?:[cm]?js|jsx|ts|tsx)$/i;
 const JS_RUN_CALL = /(?<![\w$])(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|execa\w*|execaCommand\w*)\s*\(|\b(?:child_process|childProcess|cp|shell)\.\w+\s*\(/;
+/** JS_RUN_CALL for matchAll (which works on its own copy, so one module-level pattern serves every call). */
+const JS_RUN_CALLS = new RegExp(JS_RUN_CALL.source, 'g');
 
 /** Whether a process call in the file takes the name among its arguments. */
 function reachesRunCall(code: string, name: string): boolean {
   const named = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
-  for (const c of code.matchAll(new RegExp(JS_RUN_CALL.source, 'g'))) {
+  for (const c of code.matchAll(JS_RUN_CALLS)) {
     if (named.test(balanced(code, c.index + c[0].length - 1).slice(0, 2000))) return true;
   }
   return false;
