@@ -81,7 +81,11 @@ function foldPool<T>(width: number): Promise<T[]>[] {
 export function capPerLabel(examples: readonly LabelledSentence[], cap: number): LabelledSentence[] {
   if (!Number.isFinite(cap)) return [...examples];
   const byLabel = new Map<string, number[]>();
-  examples.forEach((e, i) => byLabel.set(e.label, [...(byLabel.get(e.label) ?? []), i]));
+  examples.forEach((e, i) => {
+    const members = byLabel.get(e.label);
+    if (members !== undefined) members.push(i);
+    else byLabel.set(e.label, [i]);
+  });
   const rng = new Random(1);
   const keep = new Set<number>();
   for (const label of [...byLabel.keys()].sort()) {

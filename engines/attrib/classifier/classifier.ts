@@ -583,7 +583,7 @@ export interface FoldPrediction {
 /** Fold `f` of `crossValidatedThreshold`: a model trained on the other folds (and `alwaysTrain`) predicts fold `f`'s examples. Folds can so run in separate processes. */
 export function foldPredictions(examples: readonly LabelledSentence[], options: TrainOptions, folds: number, seed: number, alwaysTrain: readonly LabelledSentence[], f: number): FoldPrediction[] {
   const fold = stratifiedFolds(examples, folds, seed);
-  const model = trainClassifier([...examples.filter((_, i) => fold[i] !== f), ...alwaysTrain], options);
+  const model = foldModel(examples, options, folds, seed, alwaysTrain, f);
   const out: FoldPrediction[] = [];
   for (const [i, e] of examples.entries()) {
     if (fold[i] !== f) continue;
