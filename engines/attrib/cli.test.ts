@@ -88,7 +88,7 @@ describe.skipIf(!haveTram)('attrib command line on TRAM reports', () => {
     expect((await main(['attribute', path.join(TRAM, 'StopRansomware-Royal.mjson'), '--attack', 'resources/attrib/attack-kb.json.gz', '--shortlist', '3'])).stdout).toContain('Shortlist of 3');
   });
 
-  it('attribute text output: the header says what the percentage is, and it is the share of the score (issue 22)', async () => {
+  it('attribute text output: the header says what the percentage is, and it is the share of the score', async () => {
     const r = await main(['attribute', path.join(TRAM, 'StopRansomware-Royal.mjson'), '--attack', 'resources/attrib/attack-kb.json.gz', '--shortlist', '4']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("share of the shortlist's total score");
@@ -188,7 +188,7 @@ describe.skipIf(!existsSync(path.join(CTI, 'attack', 'ics-attack-18.1.json')))('
   });
 });
 
-describe('attrib load-attack refuses what is not ATT&CK and names the release (issue 22)', () => {
+describe('attrib load-attack refuses what is not ATT&CK and names the release', () => {
   const examples = ['apt1.json', 'poisonivy.json'];
   it.skipIf(!examples.every((n) => existsSync(path.join(CTI, 'stix21-examples', n)))).each(examples)('refuses the OASIS example %s with exit 2 and writes nothing', async (name) => {
     const file = path.join(CTI, 'stix21-examples', name);

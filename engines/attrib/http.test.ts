@@ -279,7 +279,7 @@ describe('attrib HTTP API', () => {
     }
   });
 
-  it('ATTR_ALLOWED_HOSTS keeps the loopback name the server is bound to (issue 22)', async () => {
+  it('ATTR_ALLOWED_HOSTS keeps the loopback name the server is bound to', async () => {
     expect(serveAllowedHosts(undefined, LOOPBACK_HOSTS, '127.0.0.1')).toEqual([...LOOPBACK_HOSTS]);
     const list = serveAllowedHosts(['intel.example'], LOOPBACK_HOSTS, '127.0.0.1');
     expect(list).toContain('intel.example');

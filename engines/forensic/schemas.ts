@@ -91,7 +91,7 @@ export const exportedEventSchema = z.object({
       rawSha256: z.string(),
     })
     .optional()
-    .describe('where the record lies in its artefact; absent in views written before issue 21'),
+    .describe('where the record lies in its artefact; absent in views written by an older version'),
 });
 
 export const rejectedEvidenceSchema = z.object({ path: z.string(), code: z.string(), reason: z.string() });
@@ -137,7 +137,7 @@ export const analysisViewSchema = z.object({
   eventsTruncated: z.boolean(),
   /** GET /api/cases/{id}: which page of the chosen events this answer holds (`total` of them in all). */
   eventsPage: z.object({ offset: count, limit: count, total: count }).optional(),
-  /** Sigma hits grouped by rule (docs/forensic-sigma.md); absent in views written before issue 21. */
+  /** Sigma hits grouped by rule (docs/forensic-sigma.md); absent in views written by an older version. */
   detections: z.array(detectionSummarySchema).optional(),
   /** Artefacts that could not be analysed, with why (the others were). */
   rejected: z.array(rejectedEvidenceSchema).optional(),

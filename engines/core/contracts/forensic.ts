@@ -170,7 +170,7 @@ export interface ExportedEvent {
   readonly loader: string;
   readonly reliability: string;
   readonly attributes: Readonly<Record<string, unknown>>;
-  /** Where the record lies in its artefact (engines/forensic/event.ts RawRecordRef); absent in views written before issue 21. */
+  /** Where the record lies in its artefact (engines/forensic/event.ts RawRecordRef); absent in views written by an older version. */
   readonly raw?: RawRecordView;
 }
 
@@ -332,7 +332,7 @@ export interface AnalysisView {
   readonly eventsTruncated: boolean;
   /** GET /api/cases/{id}: which page of the chosen events this answer holds. */
   readonly eventsPage?: EventsPage;
-  /** Sigma hits grouped by rule; absent in views written before issue 21. */
+  /** Sigma hits grouped by rule; absent in views written by an older version. */
   readonly detections?: readonly DetectionSummary[];
   /** Artefacts that could not be analysed (the others were); absent when every one was. */
   readonly rejected?: readonly RejectedEvidence[];
@@ -373,7 +373,7 @@ export interface CaseSummary {
   readonly jobId: string | null;
   /** Error code when failed (never a path or a submitted value). */
   readonly error: string | null;
-  /** Why it failed, in words (the error's message, which never names a path); absent for cases failed before issue 21. */
+  /** Why it failed, in words (the error's message, which never names a path); absent for cases that failed under an older version. */
   readonly errorMessage?: string | null;
   /** While queued or running in the serving process: the analysis job's progress (stage names from engines/forensic/jobs.ts). */
   readonly progress?: { readonly fraction: number; readonly stage?: string };

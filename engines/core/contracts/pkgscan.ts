@@ -163,7 +163,7 @@ export interface ToolStatus {
   readonly available: boolean;
 }
 
-// ---- Package scans (issue 16) ----
+// ---- Package scans ----
 
 /** ATT&CK-style category of a package finding. */
 export type FindingCategory =
