@@ -103,7 +103,7 @@ function option(flag: string): string | undefined {
 }
 
 async function main(): Promise<void> {
-  const valued = new Set(['--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap']);
+  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap']);
   const args = process.argv.slice(2).filter((_, i, all) => !valued.has(all[i - 1] ?? ''));
   const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
@@ -146,6 +146,8 @@ async function main(): Promise<void> {
   if (parallel && !cvOnly && jobs <= FOLDS) await Promise.all(children.slice(0, FOLDS - jobs + 1).map((c) => c.catch(() => undefined)));
   const fitted = cvOnly ? undefined : parallel ? trainClassifier([...train, ...extra], options, sources) : undefined;
   const results = parallel ? (await Promise.all(children)).flat() : Array.from({ length: FOLDS }, (_, f) => perFold(f)).flat();
+  // --oof FILE keeps the out-of-fold predictions (label, predicted label, probability) for analyses made afterwards.
+  if (option('--oof') !== undefined) writeFileSync(path.resolve(option('--oof')!), JSON.stringify(results));
   const prototypes = withPrototypes ? prototypeWeightFromScores(results as FoldScores[], FOLDS, PROTOTYPE_GRID) : undefined;
   const cv = prototypes ?? thresholdFromPredictions(results as FoldPrediction[], FOLDS);
   console.error(

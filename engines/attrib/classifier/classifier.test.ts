@@ -72,6 +72,9 @@ describe('technique classifier', () => {
     const extra = [{ text: 'procdump of lsass', label: 'T1003.001', weight: 0.3 }];
     const predicted = [0, 1].flatMap((f) => foldPredictions(toy, opts, 2, 1, extra, f));
     expect(predicted).toHaveLength(toy.length);
+    // Each out-of-fold prediction names the example's label and the predicted one, and is right when they agree.
+    expect(new Set(predicted.map((x) => x.label))).toEqual(new Set(toy.map((e) => e.label)));
+    for (const x of predicted) expect(x.right).toBe(x.predicted === x.label);
     const choice = crossValidatedThreshold(toy, opts, 2, 1, extra);
     expect(choice.top1).toBeCloseTo(predicted.filter((x) => x.right).length / toy.length, 4);
   });

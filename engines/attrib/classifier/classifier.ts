@@ -578,6 +578,9 @@ export function crossValidatedThreshold(examples: readonly LabelledSentence[], o
 export interface FoldPrediction {
   readonly p: number;
   readonly right: boolean;
+  /** The example's label and the predicted (top-1) label, for choices made per label afterwards. */
+  readonly label?: string;
+  readonly predicted?: string;
 }
 
 /** Fold `f` of `crossValidatedThreshold`: a model trained on the other folds (and `alwaysTrain`) predicts fold `f`'s examples. Folds can so run in separate processes. */
@@ -588,7 +591,7 @@ export function foldPredictions(examples: readonly LabelledSentence[], options: 
   for (const [i, e] of examples.entries()) {
     if (fold[i] !== f) continue;
     const [best] = model.predict(e.text, 1);
-    out.push({ p: best?.probability ?? 0, right: best?.id === e.label });
+    out.push({ p: best?.probability ?? 0, right: best?.id === e.label, label: e.label, ...(best !== undefined ? { predicted: best.id } : {}) });
   }
   return out;
 }
