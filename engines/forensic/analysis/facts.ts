@@ -29,22 +29,39 @@ export function dataOf(e: AnalysisEvent): Attrs {
 /** What dataOf gives an event without EventData (shared, frozen). */
 const NO_DATA: Attrs = Object.freeze({});
 
-/** First present text value among attribute keys, then EventData keys. */
-export function attr(e: AnalysisEvent, ...keys: string[]): string | null {
+/**
+ * First present text value among attribute keys, then EventData keys. Up to four keys, as fixed parameters: rest
+ * parameters made an array per call, and this runs dozens of times an event.
+ */
+export function attr(e: AnalysisEvent, k1: string, k2?: string, k3?: string, k4?: string): string | null {
   const attributes = e.attributes;
-  for (let i = 0; i < keys.length; i++) {
-    const v = scalar(attributes[keys[i] as string]);
+  let v = scalar(attributes[k1]);
+  if (v !== null) return v;
+  if (k2 !== undefined) {
+    v = scalar(attributes[k2]);
     if (v !== null) return v;
+    if (k3 !== undefined) {
+      v = scalar(attributes[k3]);
+      if (v !== null) return v;
+      if (k4 !== undefined) {
+        v = scalar(attributes[k4]);
+        if (v !== null) return v;
+      }
+    }
   }
   const d = attributes['data'];
   // Only an EventData map is read further (dataOf's test).
   if (typeof d !== 'object' || d === null || Array.isArray(d)) return null;
   const data = d as Attrs;
-  for (let i = 0; i < keys.length; i++) {
-    const v = scalar(data[keys[i] as string]);
-    if (v !== null) return v;
-  }
-  return null;
+  v = scalar(data[k1]);
+  if (v !== null) return v;
+  if (k2 === undefined) return null;
+  v = scalar(data[k2]);
+  if (v !== null) return v;
+  if (k3 === undefined) return null;
+  v = scalar(data[k3]);
+  if (v !== null) return v;
+  return k4 === undefined ? null : scalar(data[k4]);
 }
 
 /** A pid as decimal or `0x` hex text (Security 4688 writes hex). */
