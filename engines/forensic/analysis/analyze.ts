@@ -10,7 +10,7 @@ import { evidenceRootFromEnv, resolveEvidence } from '../evidence.js';
 import { ingestArtifact, timeSortKey, type IngestOptions } from '../ingest.js';
 import { expandEvidence } from '../evidence-set.js';
 import { canonicalJson, sha256Hex } from '../../core/canonical.js';
-import { scanAntiForensics } from './antiforensics.js';
+import { AntiForensicsScan } from './antiforensics.js';
 import { ruleConfidence } from './confidence.js';
 import { extractEntities } from './entities.js';
 import { EventList, EventTable, isFullEvent, type AnalysisEvent } from './events.js';
@@ -101,6 +101,9 @@ export const NOISY_ACTIONS: ReadonlySet<string> = new Set([
 /** Windows object-access and filtering-platform audit ids that flood Security logs. */
 const NOISY_WINDOWS_IDS: ReadonlySet<number> = new Set([4656, 4658, 4660, 4663, 4690, 4703, 5152, 5154, 5157, 5158, 4957, 4673, 4674]);
 
+/** Cron jobs every system runs (log rotation, sysstat, package statistics). */
+const ROUTINE_CRON = /run-parts|debian-sa1|anacron|popularity-contest/;
+
 /** True when the default noise filter leaves the event out of the graph. */
 export function isNoisy(e: AnalysisEvent): boolean {
   if (NOISY_ACTIONS.has(e.action)) return true;
@@ -108,7 +111,10 @@ export function isNoisy(e: AnalysisEvent): boolean {
     const id = windowsEventId(e);
     return id !== null && NOISY_WINDOWS_IDS.has(id);
   }
-  return e.action === 'cron.command' && /run-parts|debian-sa1|anacron|popularity-contest/.test(JSON.stringify(e.attributes['commandLine'] ?? ''));
+  if (e.action !== 'cron.command') return false;
+  // A text is tested as it is: its JSON form only adds quotes and escapes, which the words tested hold none of.
+  const c = e.attributes['commandLine'];
+  return ROUTINE_CRON.test(typeof c === 'string' ? c : JSON.stringify(c ?? ''));
 }
 
 /** Time order, events without a time last, ties in input order; sorts positions (a typed array), not an object per event. */
@@ -158,20 +164,28 @@ export function analyzeEvents(input: readonly AnalysisEvent[] | EventTable, opti
   if (options.sigma === undefined) progress('sigma-rules', 0, 1);
   const ruleSet = options.sigma === undefined ? defaultSigmaRules() : options.sigma;
   let detections: Detections | null = null;
+  // One read of each event for Sigma, the noise filter and the anti-forensics scan (an EventList makes the event on
+  // each read); the scan's indicators are worked out after the graph, as its own stage.
+  const antiForensics = new AntiForensicsScan();
+  const noisyAt = options.includeNoisy ? null : new Uint8Array(events.length);
+  const visit = (e: AnalysisEvent, k: number): void => {
+    antiForensics.event(e, k);
+    if (noisyAt !== null && isNoisy(e)) noisyAt[k] = 1;
+  };
   if (ruleSet !== null) {
     progress('sigma', 0, events.length);
-    detections = Detections.run(ruleSet, events, (done) => progress('sigma', done, events.length));
+    detections = Detections.run(ruleSet, events, (done) => progress('sigma', done, events.length), visit);
     progress('sigma', events.length, events.length);
-  }
+  } else for (let k = 0; k < events.length; k++) visit(events.at(k) as AnalysisEvent, k);
   const storyLevels = options.sigmaStoryLevels ?? STORY_LEVELS;
   // A noisy event (an image load, a DNS query) with a story-level detection stays in the graph: the rule says it matters.
-  const story = (e: AnalysisEvent): boolean => detections !== null && detections.has(e.eventId) && detections.rulesOf(e.eventId).some((r) => storyLevels.includes(r.level));
-  const kept = options.includeNoisy ? events : events.filter((e) => !isNoisy(e) || story(e));
+  const story = (id: string): boolean => detections !== null && detections.has(id) && detections.rulesOf(id).some((r) => storyLevels.includes(r.level));
+  const kept = noisyAt === null ? events : events.filterAt((k) => noisyAt[k] === 0 || story(events.idAt(k)));
   const noisy = events.length - kept.length;
   const graphOptions = detections === null ? options : { ...options, rules: [...(options.rules ?? CAUSAL_RULES), sigmaCausalRule(detections, storyLevels)] };
   const { nodes, edges, endpoints } = buildGraph(kept, graphOptions, progress);
   progress('anti-forensics', 0, events.length);
-  const { verdict } = scanAntiForensics(events);
+  const { verdict } = antiForensics.finish(events);
   progress('anti-forensics', events.length, events.length);
   progress('stories', 0, edges.length);
   const scoring = { events, nodes, edges, tampering: verdict };

@@ -343,33 +343,55 @@ function dedupe(list: TamperingIndicator[]): void {
   }
 }
 
-/** The scan: all indicators, the worst host's penalty, and per-host penalties for the stories. */
-export function scanAntiForensics(events: EventSeq, checks: readonly AntiForensicsCheck[] = ANTI_FORENSICS_CHECKS): { verdict: TamperingVerdict; hostPenalty: ReadonlyMap<string | null, number> } {
-  // The checks with a streaming form read the events in one pass together; a check that throws (at any point) gives
-  // no indicators, as when it is run alone. Indicators are gathered in the order of the checks.
-  const streams: (CheckStream | null)[] = checks.map((c) => {
-    try {
-      return c.stream?.() ?? null;
-    } catch {
-      return null;
-    }
-  });
-  const failed = checks.map(() => false);
-  if (streams.some((s) => s !== null)) {
-    let at = 0;
-    for (const e of events) {
-      for (let i = 0; i < streams.length; i++) {
-        const s = streams[i];
-        if (s === null || s === undefined || failed[i] === true) continue;
-        try {
-          s.event(e, at);
-        } catch {
-          failed[i] = true;
-        }
+/**
+ * The scan fed one event at a time (`event`, with its position), then `finish`: so the analysis reads each event once
+ * for the scan and its other per-event passes together. The checks with a streaming form take the events as they
+ * come; a check that throws (at any point) gives no indicators, as when it is run alone; a check without a streaming
+ * form is run over the events at the end.
+ */
+export class AntiForensicsScan {
+  private readonly streams: (CheckStream | null)[];
+  private readonly failed: boolean[];
+
+  constructor(private readonly checks: readonly AntiForensicsCheck[] = ANTI_FORENSICS_CHECKS) {
+    this.streams = checks.map((c) => {
+      try {
+        return c.stream?.() ?? null;
+      } catch {
+        return null;
       }
-      at++;
+    });
+    this.failed = checks.map(() => false);
+  }
+
+  event(e: AnalysisEvent, at: number): void {
+    const streams = this.streams;
+    for (let i = 0; i < streams.length; i++) {
+      const s = streams[i];
+      if (s === null || s === undefined || this.failed[i] === true) continue;
+      try {
+        s.event(e, at);
+      } catch {
+        this.failed[i] = true;
+      }
     }
   }
+
+  /** The verdict and per-host penalties, from the events given (in the order they were fed). */
+  finish(events: EventSeq): { verdict: TamperingVerdict; hostPenalty: ReadonlyMap<string | null, number> } {
+    return verdictOf(this.checks, this.streams, this.failed, events);
+  }
+}
+
+/** The scan: all indicators, the worst host's penalty, and per-host penalties for the stories. */
+export function scanAntiForensics(events: EventSeq, checks: readonly AntiForensicsCheck[] = ANTI_FORENSICS_CHECKS): { verdict: TamperingVerdict; hostPenalty: ReadonlyMap<string | null, number> } {
+  const scan = new AntiForensicsScan(checks);
+  let at = 0;
+  for (const e of events) scan.event(e, at++);
+  return scan.finish(events);
+}
+
+function verdictOf(checks: readonly AntiForensicsCheck[], streams: readonly (CheckStream | null)[], failed: readonly boolean[], events: EventSeq): { verdict: TamperingVerdict; hostPenalty: ReadonlyMap<string | null, number> } {
   const indicators: TamperingIndicator[] = [];
   checks.forEach((c, i) => {
     if (failed[i] === true) return;

@@ -50,8 +50,9 @@ export class Detections {
   /**
    * Runs the rule set over every event (noise included), then its correlation rules over the hits. Hits of rules that a
    * correlation names without `generate: true` are counted by the correlation only (the Sigma specification's default).
+   * `visit` is called with each event (and its position) as it is matched.
    */
-  static run(ruleSet: SigmaRuleSet, events: EventSeq, onProgress?: (done: number) => void): Detections {
+  static run(ruleSet: SigmaRuleSet, events: EventSeq, onProgress?: (done: number) => void, visit?: (e: AnalysisEvent, position: number) => void): Detections {
     const d = new Detections(ruleSet, events);
     const correlations = ruleSet.correlations ?? [];
     const hidden = hiddenRules(correlations);
@@ -59,6 +60,8 @@ export class Detections {
     const members = new Set(correlations.flatMap((c) => c.members));
     for (let i = 0; i < events.length; i++) {
       const e = events.at(i) as AnalysisEvent;
+      // The caller's other per-event work, on the same event (an EventList makes it on each read).
+      if (visit !== undefined) visit(e, i);
       const hits = ruleSet.match(e);
       for (const r of hits) {
         if (members.has(r)) base.push(baseHit(e, i, r));

@@ -339,6 +339,14 @@ export class EventList implements EventSeq {
     return new EventList(this.get, out.slice(0, n), this.idOf);
   }
 
+  /** The events whose position k (0 to length - 1) passes, in this order (a new list over the same source; no event is made). */
+  filterAt(keep: (k: number) => boolean): EventList {
+    const out = new Uint32Array(this.rows.length);
+    let n = 0;
+    for (let k = 0; k < this.rows.length; k++) if (keep(k)) out[n++] = this.rows[k] as number;
+    return new EventList(this.get, out.slice(0, n), this.idOf);
+  }
+
   /** The events from start to end (as Array.prototype.slice), as an array. */
   slice(start?: number, end?: number): AnalysisEvent[] {
     return Array.from(this.rows.subarray(start, end), (r) => this.get(r));
