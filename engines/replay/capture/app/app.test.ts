@@ -395,6 +395,119 @@ describe('TLS', () => {
     expect(new Set(seen).size).toBe(4);
   });
 
+  it('hellos with the same lists share one frozen array per list, and a different list gets its own', () => {
+    const a = parseClientHello(specHello('a.example'));
+    const b = parseClientHello(specHello('b.example'));
+    expect(a && b).toBeTruthy();
+    if (a === undefined || b === undefined) return;
+    for (const k of ['ciphers', 'extensions', 'supportedGroups', 'pointFormats', 'signatureAlgorithms', 'supportedVersions', 'alpn'] as const) {
+      expect(b[k]).toBe(a[k]);
+      expect(Object.isFrozen(a[k])).toBe(true);
+    }
+    expect(b.ja3String).toBe(a.ja3String);
+    const other = specHello('a.example');
+    const i = other.findIndex((_, j) => other[j] === 0x13 && other[j + 1] === 0x02);
+    other[i + 1] = 0x05;
+    const c = parseClientHello(other);
+    expect(c?.ciphers).not.toBe(a.ciphers);
+    expect(c?.ciphers).toContain(0x1305);
+    expect(c?.ja3String).not.toBe(a.ja3String);
+  });
+
+  it('reads damaged hellos as a plain cursor reader does: the same fields, or malformed for the same inputs', () => {
+    // A reader written the plain way (a cursor that throws past its end), the reference for the in-place one.
+    const plain = (b: Uint8Array): unknown => {
+      class Cut {
+        constructor(
+          public at: number,
+          readonly end: number,
+        ) {}
+        need(n: number): boolean {
+          return this.at + n <= this.end;
+        }
+        u8(): number {
+          if (!this.need(1)) throw new RangeError('cut');
+          return b[this.at++]!;
+        }
+        u16(): number {
+          return (this.u8() << 8) | this.u8();
+        }
+        vec(prefix: 1 | 2): Cut {
+          if (!this.need(prefix)) throw new RangeError('cut');
+          const len = prefix === 1 ? this.u8() : this.u16();
+          if (!this.need(len)) throw new RangeError('cut');
+          this.at += len;
+          return new Cut(this.at - len, this.at);
+        }
+      }
+      const text = (c: Cut): string => {
+        let s = '';
+        for (let i = c.at; i < Math.min(c.end, c.at + 255); i++) s += b[i]! >= 0x20 && b[i]! < 0x7f && b[i] !== 0x5c ? String.fromCharCode(b[i]!) : `\\x${b[i]!.toString(16).padStart(2, '0')}`;
+        return s;
+      };
+      try {
+        const c = new Cut(0, b.length);
+        const version = c.u16();
+        if (!c.need(32)) throw new RangeError('cut');
+        c.at += 32;
+        c.vec(1);
+        const cs = c.vec(2);
+        const out = { version, serverName: undefined as string | undefined, alpn: [] as string[], ciphers: [] as number[], extensions: [] as number[], supportedGroups: [] as number[], pointFormats: [] as number[], signatureAlgorithms: [] as number[], supportedVersions: [] as number[] };
+        while (cs.need(2)) out.ciphers.push(cs.u16());
+        c.vec(1);
+        if (c.need(2)) {
+          const ex = c.vec(2);
+          while (ex.need(4)) {
+            const type = ex.u16();
+            const body = ex.vec(2);
+            out.extensions.push(type);
+            const list = type === 0x0000 || type === 0x000a || type === 0x000d || type === 0x0010 ? body.vec(2) : type === 0x000b || type === 0x002b ? body.vec(1) : undefined;
+            if (list === undefined) continue;
+            if (type === 0x0000) {
+              while (list.need(3)) {
+                const kind = list.u8();
+                const name = list.vec(2);
+                if (kind === 0 && out.serverName === undefined) out.serverName = text(name);
+              }
+            } else if (type === 0x0010) while (list.need(1)) out.alpn.push(text(list.vec(1)));
+            else if (type === 0x000b) while (list.need(1)) out.pointFormats.push(list.u8());
+            else {
+              const into = type === 0x000a ? out.supportedGroups : type === 0x000d ? out.signatureAlgorithms : out.supportedVersions;
+              while (list.need(2)) into.push(list.u16());
+            }
+          }
+        }
+        return out;
+      } catch (err) {
+        if (err instanceof RangeError) return undefined;
+        throw err;
+      }
+    };
+    const ours = (b: Uint8Array): unknown => {
+      const h = parseClientHello(b);
+      if (h === undefined) return undefined;
+      const { ja3String: _s, ja3: _3, ja4: _4, ja4Raw: _r, ...fields } = h;
+      return { ...fields, serverName: h.serverName };
+    };
+    const base = specHello();
+    let seed = 17;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    let malformed = 0;
+    for (let k = 0; k < 600; k++) {
+      let v = base.slice();
+      for (let f = 1 + next(3); f > 0; f--) v[next(v.length)] = next(4) === 0 ? next(256) : v[next(v.length)]!;
+      if (k % 3 === 0) v = v.subarray(0, next(v.length + 1));
+      const want = plain(v);
+      if (want === undefined) malformed += 1;
+      expect(ours(v), `variant ${k}`).toEqual(want);
+    }
+    expect(malformed).toBeGreaterThan(50);
+    expect(malformed).toBeLessThan(550);
+  });
+
   it('follows the JA4 ALPN rules for empty, single-character and non-alphanumeric values', () => {
     const base = { version: 0x0303, ciphers: [0x002f], extensions: [0x0010], signatureAlgorithms: [], supportedVersions: [] };
     expect(ja4({ ...base, firstAlpn: undefined }).ja4.slice(0, 10)).toBe('t12i010100');

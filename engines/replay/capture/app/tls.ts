@@ -179,115 +179,285 @@ function joinNoGrease(xs: readonly number[]): string {
 }
 
 /**
- * JA3 and JA4 of a hello, remembered by everything they are computed from: a capture holds many hellos of the same
- * client software, which differ only in random, session id, key shares and GREASE values. The key is the JA3 string
- * (version and the GREASE-free ciphers, extensions, groups and point formats), the GREASE-free signature
- * algorithms and supported versions, and the JA4 ALPN characters; JA4 reads nothing else.
+ * Lists read from hellos, shared between the hellos that carry the same one: a capture holds many hellos of the same
+ * client software, so its cipher, extension, group and other lists repeat. A list is read into a scratch buffer and
+ * the record gets the frozen array last made with those values in its slot (by a hash of them), or a new one. Each
+ * array made has a number of its own (never reused), so equal numbers mean equal values.
  */
-const FINGERPRINTS = new Map<string, { ja3: string; ja4: string; raw: string }>();
-const MAX_FINGERPRINTS = 4096;
+class ListInterner {
+  private values = new Int32Array(1024);
+  /** Values in the scratch buffer. */
+  length = 0;
+  private readonly lists: Array<readonly number[] | undefined> = new Array<readonly number[] | undefined>(LIST_SLOTS).fill(undefined);
+  private readonly ids = new Int32Array(LIST_SLOTS);
+  /** The number of the list `take` returned last (0: the empty list). */
+  id = 0;
 
-function fingerprints(ja3String: string, fields: Parameters<typeof ja4>[0]): { ja3: string; ja4: string; raw: string } {
-  const key = `${ja3String}|${joinNoGrease(fields.signatureAlgorithms)}|${joinNoGrease(fields.supportedVersions)}|${ja4Alpn(fields.firstAlpn)}`;
-  const known = FINGERPRINTS.get(key);
-  if (known !== undefined) return known;
-  const j4 = ja4(fields);
-  const made = { ja3: hash('md5', ja3String, 'hex'), ja4: j4.ja4, raw: j4.raw };
-  if (FINGERPRINTS.size >= MAX_FINGERPRINTS) FINGERPRINTS.clear();
-  FINGERPRINTS.set(key, made);
+  push(v: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = v;
+  }
+
+  /** The shared list of the scratch values (then empties the scratch); sets `id`. */
+  take(): readonly number[] {
+    const n = this.length;
+    this.length = 0;
+    if (n === 0) {
+      this.id = 0;
+      return EMPTY_LIST;
+    }
+    const v = this.values;
+    let h = n;
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ v[i]!, 0x01000193);
+    const slot = (h ^ (h >>> 15)) & (LIST_SLOTS - 1);
+    const seen = this.lists[slot];
+    if (seen !== undefined && seen.length === n) {
+      let i = 0;
+      while (i < n && seen[i] === v[i]) i += 1;
+      if (i === n) {
+        this.id = this.ids[slot]!;
+        return seen;
+      }
+    }
+    const made: number[] = new Array<number>(n);
+    for (let i = 0; i < n; i++) made[i] = v[i]!;
+    Object.freeze(made);
+    listSerial = (listSerial + 1) | 0 || 1;
+    this.lists[slot] = made;
+    this.ids[slot] = listSerial;
+    this.id = listSerial;
+    return made;
+  }
+}
+
+const LIST_SLOTS = 4096;
+const EMPTY_LIST: readonly number[] = Object.freeze([]);
+const EMPTY_TEXTS: readonly string[] = Object.freeze([]);
+let listSerial = 0;
+const CIPHERS = new ListInterner();
+const EXTENSIONS = new ListInterner();
+const GROUPS = new ListInterner();
+const POINT_FORMATS = new ListInterner();
+const SIGNATURE_ALGORITHMS = new ListInterner();
+const VERSIONS = new ListInterner();
+/** The ALPN protocol bytes (each with its length), whose list number names the protocol texts below. */
+const ALPN_BYTES = new ListInterner();
+const ALPN_TEXTS = new Map<number, readonly string[]>();
+
+/**
+ * JA3 (string and MD5) and JA4 of a hello, remembered by the numbers of the lists they are computed from and the
+ * version, one recent hello per slot; JA4 reads nothing else.
+ */
+interface Fingerprints {
+  readonly ja3String: string;
+  readonly ja3: string;
+  readonly ja4: string;
+  readonly raw: string;
+}
+const PRINT_SLOTS = 1024;
+const printKeys = new Int32Array(PRINT_SLOTS * 8);
+const prints: Array<Fingerprints | undefined> = new Array<Fingerprints | undefined>(PRINT_SLOTS).fill(undefined);
+
+function fingerprints(
+  version: number,
+  ciphers: readonly number[],
+  extensions: readonly number[],
+  groups: readonly number[],
+  pointFormats: readonly number[],
+  sigAlgs: readonly number[],
+  versions: readonly number[],
+  firstAlpn: Uint8Array | undefined,
+  ids: Int32Array,
+): Fingerprints {
+  let h = version;
+  for (let i = 0; i < 7; i++) h = Math.imul(h ^ ids[i]!, 0x01000193);
+  const slot = (h ^ (h >>> 15)) & (PRINT_SLOTS - 1);
+  const seen = prints[slot];
+  const k = slot * 8;
+  if (seen !== undefined && printKeys[k] === version) {
+    let i = 0;
+    while (i < 7 && printKeys[k + 1 + i] === ids[i]) i += 1;
+    if (i === 7) return seen;
+  }
+  const ja3String = `${version},${joinNoGrease(ciphers)},${joinNoGrease(extensions)},${joinNoGrease(groups)},${pointFormats.join('-')}`;
+  const j4 = ja4({ version, ciphers, extensions, signatureAlgorithms: sigAlgs, supportedVersions: versions, firstAlpn });
+  const made: Fingerprints = { ja3String, ja3: hash('md5', ja3String, 'hex'), ja4: j4.ja4, raw: j4.raw };
+  printKeys[k] = version;
+  for (let i = 0; i < 7; i++) printKeys[k + 1 + i] = ids[i]!;
+  prints[slot] = made;
   return made;
 }
 
-/** Parses a ClientHello body (after the 4-byte handshake header); undefined when malformed. */
+/** List numbers of the hello being read (ciphers, extensions, groups, point formats, signatures, versions, ALPN). */
+const helloIds = new Int32Array(7);
+
+function u16At(b: Uint8Array, at: number): number {
+  return (b[at]! << 8) | b[at + 1]!;
+}
+
+/** The end of the vector with a `prefix`-byte length at `at` within `end`, or -1 when it runs past. */
+function vecEnd(b: Uint8Array, at: number, end: number, prefix: 1 | 2): number {
+  if (at + prefix > end) return -1;
+  const len = prefix === 1 ? b[at]! : u16At(b, at);
+  const stop = at + prefix + len;
+  return stop > end ? -1 : stop;
+}
+
+/**
+ * Parses a ClientHello body (after the 4-byte handshake header); undefined when malformed. Read in place by offsets;
+ * the lists come from the shared lists above and JA3/JA4 from the remembered fingerprints.
+ */
 export function parseClientHello(b: Uint8Array): TlsClientHello | undefined {
-  try {
-    const c = new Cursor(b, 0, b.length);
-    const version = c.u16();
-    c.skip(32);
-    c.vec(1); // session id
-    const cs = c.vec(2);
-    const ciphers: number[] = [];
-    while (cs.need(2)) ciphers.push(cs.u16());
-    c.vec(1); // compression methods
-    const extensions: number[] = [];
-    const groups: number[] = [];
-    const pointFormats: number[] = [];
-    const sigAlgs: number[] = [];
-    const versions: number[] = [];
-    const alpn: string[] = [];
-    let firstAlpn: Uint8Array | undefined;
-    let serverName: string | undefined;
-    if (c.need(2)) {
-      const ex = c.vec(2);
-      while (ex.need(4)) {
-        const type = ex.u16();
-        const body = ex.vec(2);
-        extensions.push(type);
-        switch (type) {
-          case 0x0000: {
-            const list = body.vec(2);
-            while (list.need(3)) {
-              const kind = list.u8();
-              const name = list.vec(2);
-              if (kind === 0 && serverName === undefined) serverName = printable(b, name.at, name.end);
-            }
-            break;
+  CIPHERS.length = 0;
+  EXTENSIONS.length = 0;
+  GROUPS.length = 0;
+  POINT_FORMATS.length = 0;
+  SIGNATURE_ALGORITHMS.length = 0;
+  VERSIONS.length = 0;
+  ALPN_BYTES.length = 0;
+  const end = b.length;
+  if (end < 34) return undefined;
+  const version = u16At(b, 0);
+  // Session id, then the cipher suites.
+  let at = vecEnd(b, 34, end, 1);
+  if (at < 0) return undefined;
+  const cipherEnd = vecEnd(b, at, end, 2);
+  if (cipherEnd < 0) return undefined;
+  for (let p = at + 2; p + 2 <= cipherEnd; p += 2) CIPHERS.push(u16At(b, p));
+  // Compression methods.
+  at = vecEnd(b, cipherEnd, end, 1);
+  if (at < 0) return undefined;
+  let firstAlpnStart = -1;
+  let firstAlpnEnd = -1;
+  let serverName: string | undefined;
+  if (at + 2 <= end) {
+    const exEnd = vecEnd(b, at, end, 2);
+    if (exEnd < 0) return undefined;
+    let p = at + 2;
+    while (p + 4 <= exEnd) {
+      const type = u16At(b, p);
+      const bodyEnd = vecEnd(b, p + 2, exEnd, 2);
+      if (bodyEnd < 0) return undefined;
+      const body = p + 4;
+      p = bodyEnd;
+      EXTENSIONS.push(type);
+      switch (type) {
+        case 0x0000: {
+          const listEnd = vecEnd(b, body, bodyEnd, 2);
+          if (listEnd < 0) return undefined;
+          let q = body + 2;
+          while (q + 3 <= listEnd) {
+            const kind = b[q]!;
+            const nameEnd = vecEnd(b, q + 1, listEnd, 2);
+            if (nameEnd < 0) return undefined;
+            if (kind === 0 && serverName === undefined) serverName = printable(b, q + 3, nameEnd);
+            q = nameEnd;
           }
-          case 0x000a: {
-            const list = body.vec(2);
-            while (list.need(2)) groups.push(list.u16());
-            break;
-          }
-          case 0x000b: {
-            const list = body.vec(1);
-            while (list.need(1)) pointFormats.push(list.u8());
-            break;
-          }
-          case 0x000d: {
-            const list = body.vec(2);
-            while (list.need(2)) sigAlgs.push(list.u16());
-            break;
-          }
-          case 0x0010: {
-            const list = body.vec(2);
-            while (list.need(1)) {
-              const p = list.vec(1);
-              if (firstAlpn === undefined) firstAlpn = b.subarray(p.at, p.end);
-              alpn.push(printable(b, p.at, p.end));
-            }
-            break;
-          }
-          case 0x002b: {
-            const list = body.vec(1);
-            while (list.need(2)) versions.push(list.u16());
-            break;
-          }
-          default:
-            break;
+          break;
         }
+        case 0x000a:
+        case 0x000d:
+        case 0x002b: {
+          const prefix = type === 0x002b ? 1 : 2;
+          const listEnd = vecEnd(b, body, bodyEnd, prefix);
+          if (listEnd < 0) return undefined;
+          const into = type === 0x000a ? GROUPS : type === 0x000d ? SIGNATURE_ALGORITHMS : VERSIONS;
+          for (let q = body + prefix; q + 2 <= listEnd; q += 2) into.push(u16At(b, q));
+          break;
+        }
+        case 0x000b: {
+          const listEnd = vecEnd(b, body, bodyEnd, 1);
+          if (listEnd < 0) return undefined;
+          for (let q = body + 1; q < listEnd; q++) POINT_FORMATS.push(b[q]!);
+          break;
+        }
+        case 0x0010: {
+          const listEnd = vecEnd(b, body, bodyEnd, 2);
+          if (listEnd < 0) return undefined;
+          let q = body + 2;
+          while (q < listEnd) {
+            const protoEnd = vecEnd(b, q, listEnd, 1);
+            if (protoEnd < 0) return undefined;
+            if (firstAlpnStart < 0) {
+              firstAlpnStart = q + 1;
+              firstAlpnEnd = protoEnd;
+            }
+            for (let i = q; i < protoEnd; i++) ALPN_BYTES.push(b[i]!);
+            q = protoEnd;
+          }
+          break;
+        }
+        default:
+          break;
       }
     }
-    const ja3String = `${version},${joinNoGrease(ciphers)},${joinNoGrease(extensions)},${joinNoGrease(groups)},${pointFormats.join('-')}`;
-    const j4 = fingerprints(ja3String, { version, ciphers, extensions, signatureAlgorithms: sigAlgs, supportedVersions: versions, firstAlpn });
-    return {
-      version,
-      ...(serverName !== undefined ? { serverName } : {}),
-      alpn,
-      ciphers,
-      extensions,
-      supportedGroups: groups,
-      pointFormats,
-      signatureAlgorithms: sigAlgs,
-      supportedVersions: versions,
-      ja3String,
-      ja3: j4.ja3,
-      ja4: j4.ja4,
-      ja4Raw: j4.raw,
-    };
-  } catch (err) {
-    if (err instanceof RangeError) return undefined;
-    throw err;
   }
+  const ciphers = CIPHERS.take();
+  helloIds[0] = CIPHERS.id;
+  const extensions = EXTENSIONS.take();
+  helloIds[1] = EXTENSIONS.id;
+  const groups = GROUPS.take();
+  helloIds[2] = GROUPS.id;
+  const pointFormats = POINT_FORMATS.take();
+  helloIds[3] = POINT_FORMATS.id;
+  const sigAlgs = SIGNATURE_ALGORITHMS.take();
+  helloIds[4] = SIGNATURE_ALGORITHMS.id;
+  const versions = VERSIONS.take();
+  helloIds[5] = VERSIONS.id;
+  const alpnBytes = ALPN_BYTES.take();
+  helloIds[6] = ALPN_BYTES.id;
+  const alpn = alpnTexts(alpnBytes, ALPN_BYTES.id);
+  const firstAlpn = firstAlpnStart < 0 ? undefined : b.subarray(firstAlpnStart, firstAlpnEnd);
+  const j = fingerprints(version, ciphers, extensions, groups, pointFormats, sigAlgs, versions, firstAlpn, helloIds);
+  // The same literal shapes as before (serverName second when present), so records read and print the same.
+  return serverName !== undefined
+    ? {
+        version,
+        serverName,
+        alpn,
+        ciphers,
+        extensions,
+        supportedGroups: groups,
+        pointFormats,
+        signatureAlgorithms: sigAlgs,
+        supportedVersions: versions,
+        ja3String: j.ja3String,
+        ja3: j.ja3,
+        ja4: j.ja4,
+        ja4Raw: j.raw,
+      }
+    : {
+        version,
+        alpn,
+        ciphers,
+        extensions,
+        supportedGroups: groups,
+        pointFormats,
+        signatureAlgorithms: sigAlgs,
+        supportedVersions: versions,
+        ja3String: j.ja3String,
+        ja3: j.ja3,
+        ja4: j.ja4,
+        ja4Raw: j.raw,
+      };
+}
+
+/** The protocol names of an ALPN list (its bytes, each name after its length), shared by the list's number. */
+function alpnTexts(bytes: readonly number[], id: number): readonly string[] {
+  if (bytes.length === 0) return EMPTY_TEXTS;
+  const known = ALPN_TEXTS.get(id);
+  if (known !== undefined) return known;
+  const names: string[] = [];
+  const raw = Uint8Array.from(bytes);
+  for (let q = 0; q < raw.length; q += 1 + raw[q]!) names.push(printable(raw, q + 1, q + 1 + raw[q]!));
+  Object.freeze(names);
+  if (ALPN_TEXTS.size >= LIST_SLOTS) ALPN_TEXTS.clear();
+  ALPN_TEXTS.set(id, names);
+  return names;
 }
 
 /** Parses a ServerHello body; undefined when malformed. */
