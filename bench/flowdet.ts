@@ -1,5 +1,8 @@
 // `npm run bench -- flowdet`: detector training time, scoring throughput and quality vs python3-xgboost / scikit-learn
 // (bench/flowdet_peer.py on the same split, exported as CSV), scoring flows/s with and without explanation, attack throughput.
+// FLOWDET_BENCH_DATA (any of synthetic,cicids,unsw,unsw-raw) and FLOWDET_BENCH_MODELS (any of gbdt,random_forest,logistic,mlp)
+// narrow a run to those datasets and models, FLOWDET_BENCH_PEERS (xgboost, sk_hist_gb, sk_gb, ...) to those peers (the peer script then trains only their peers; attacks and the served
+// scoring table need gbdt and mlp, and run only when every model does).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +28,14 @@ function timed<T>(fn: () => T): { value: T; cpu: number; wall: number } {
   const c = process.cpuUsage(c0);
   return { value, cpu: (c.user + c.system) / 1e6, wall };
 }
+
+const listEnv = (name: string): Set<string> | undefined => {
+  const v = process.env[name];
+  return v ? new Set(v.split(',').map((s) => s.trim())) : undefined;
+};
+const ONLY_DATA = listEnv('FLOWDET_BENCH_DATA');
+const ONLY_MODELS = listEnv('FLOWDET_BENCH_MODELS');
+const KINDS = (['gbdt', 'random_forest', 'logistic', 'mlp'] as const).filter((k) => !ONLY_MODELS || ONLY_MODELS.has(k));
 
 const PEER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'flowdet_peer.py');
 
@@ -74,7 +85,7 @@ function peer(x: FeatureMatrix, names: readonly string[], y: ArrayLike<number>, 
     const r = spawnSync(PYTHON, [PEER_SCRIPT, path.join(dir, 'train.csv'), path.join(dir, 'test.csv')], {
       encoding: 'utf8',
       maxBuffer: 64 << 20,
-      env: { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
+      env: { ...process.env, FLOWDET_PEER_MODELS: KINDS.join(','), OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
     });
     if (r.error) return { why: `${PYTHON} not runnable` };
     if (r.status !== 0) return { why: /No module named '?numpy/.test(r.stderr) ? 'numpy not installed' : `peer script failed (exit ${String(r.status)})` };
@@ -103,7 +114,7 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
   console.log('| model | train CPU s | train time ours/peer | scoring flows/s (CPU) | scoring speed ours/peer | accuracy | F1 | FPR |');
   console.log('|---|---|---|---|---|---|---|---|');
   const models: Partial<Record<DetectorKind, ReturnType<typeof trainDetector>>> = {};
-  for (const kind of ['gbdt', 'random_forest', 'logistic', 'mlp'] as const) {
+  for (const kind of KINDS) {
     const t = timed(() => trainDetector(kind, xtr, ytr, { quick: false, seed: 0 }));
     models[kind] = t.value;
     // Scoring: repeat until 0.5 s of CPU so the fast models are measured over more than a few milliseconds.
@@ -139,6 +150,7 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
     console.log(`\npeers (${PYTHON}, bench/flowdet_peer.py, 1 thread): xgboost ${p.xgboost_version ?? 'absent'}, scikit-learn ${p.sklearn_version ?? 'absent'}${absent}. Same rows and float32 log1p features; same parameters where the library has them (150 rounds depth 6 eta 0.15; 60 trees depth 10, 0.6 features; C 1; 32 hidden, 30 epochs). "train time ours/peer" above 1 means ours is slower; "scoring speed ours/peer" above 1 means ours is faster. Scoring: whole test split per call, repeated until 0.5 s of CPU, both sides.`);
   } else console.log(`\npeers skipped: ${peerRun.why ?? 'unavailable'} (no peer rows).`);
 
+  if (KINDS.length < 4) return;
   // Attack throughput on 200 malicious test flows at eps 1.
   const scaler = fitLogScaler(xtr);
   const space = attackSpace(table.schema, scaler);
@@ -173,8 +185,9 @@ async function benchScoring(): Promise<void> {
 }
 
 console.log(`flowdet bench; node ${process.version}; CPU seconds (best measure on a shared machine)`);
-await benchData('synthetic (20,000 flows)', await loadData('synthetic', { syntheticRows: 20_000, seed: 0 }));
-await benchData('CICIDS2017 labelled sample (corpus)', await loadData(path.join(CORPORA_DIR, 'flows', 'cicids2017', 'CICIDS2017_sample.labelled6311.csv')));
-await benchData('UNSW-NB15 partition-1 sample (corpus)', await loadData(path.join(CORPORA_DIR, 'flows', 'unsw-nb15', 'UNSW-NB15_1.sampled7000.csv')));
-await benchData('UNSW-NB15 raw 49-column sample (corpus)', await loadData(path.join(CORPORA_DIR, 'flows', 'unsw-nb15', 'UNSW-NB15_raw49.sample2000.csv')));
-await benchScoring();
+const want = (key: string): boolean => !ONLY_DATA || ONLY_DATA.has(key);
+if (want('synthetic')) await benchData('synthetic (20,000 flows)', await loadData('synthetic', { syntheticRows: 20_000, seed: 0 }));
+if (want('cicids')) await benchData('CICIDS2017 labelled sample (corpus)', await loadData(path.join(CORPORA_DIR, 'flows', 'cicids2017', 'CICIDS2017_sample.labelled6311.csv')));
+if (want('unsw')) await benchData('UNSW-NB15 partition-1 sample (corpus)', await loadData(path.join(CORPORA_DIR, 'flows', 'unsw-nb15', 'UNSW-NB15_1.sampled7000.csv')));
+if (want('unsw-raw')) await benchData('UNSW-NB15 raw 49-column sample (corpus)', await loadData(path.join(CORPORA_DIR, 'flows', 'unsw-nb15', 'UNSW-NB15_raw49.sample2000.csv')));
+if (KINDS.length === 4 && !ONLY_DATA) await benchScoring();

@@ -5,9 +5,11 @@ Usage: flowdet_peer.py TRAIN.csv TEST.csv
 Both CSVs: a header line of feature names plus `label` (last column, 0 benign / 1 malicious), float values.
 Prints one JSON object on stdout: versions and, per model, training CPU seconds, scoring CPU seconds and the rows
 scored (the test split, repeated until 0.5 s of CPU), accuracy, F1 and FPR at threshold 0.5. A peer library that is not installed is left out (its key absent) and
-named under "absent"; nothing is downloaded or installed.
+named under "absent"; nothing is downloaded or installed. FLOWDET_PEER_MODELS (our kinds: gbdt, random_forest, logistic, mlp)
+narrows the run to those kinds' peers, and FLOWDET_BENCH_PEERS (keys: xgboost, sk_hist_gb, ...) to those peers.
 """
 import json
+import os
 import sys
 import time
 
@@ -36,8 +38,14 @@ def main():
     xtr, ytr = load(sys.argv[1])
     xte, yte = load(sys.argv[2])
     out = {"absent": []}
+    kinds = set(os.environ.get("FLOWDET_PEER_MODELS", "gbdt,random_forest,logistic,mlp").split(","))
+    peers = set(filter(None, os.environ.get("FLOWDET_BENCH_PEERS", "").split(",")))
+    kind_of = {"xgboost": "gbdt", "sk_hist_gb": "gbdt", "sk_gb": "gbdt", "sk_random_forest": "random_forest",
+               "sk_logistic": "logistic", "sk_mlp": "mlp"}
 
     def run(name, fit, score):
+        if kind_of[name] not in kinds or (peers and name not in peers):
+            return
         c0 = time.process_time()
         m = fit()
         train_cpu = time.process_time() - c0

@@ -329,6 +329,53 @@ export function predictMapped(model: GbdtModel, x: FeatureMatrix, map: (v: numbe
   return model.objective === 'binary:logistic' ? out.map(sigmoid) : out;
 }
 
+/**
+ * The trees with every split's threshold t replaced by `cut(t)`, built once per trees array and cut function (and
+ * rebuilt when the array's trees change); null when `cut` returned undefined for some threshold.
+ */
+const cutCache = new WeakMap<readonly Tree[], { cut: (t: number) => number | undefined; trees: Tree[]; nodes: number[]; raw: Tree[] | null }>();
+
+function cutTrees(trees: readonly Tree[], cut: (t: number) => number | undefined): Tree[] | null {
+  const hit = cutCache.get(trees);
+  if (hit && hit.cut === cut && hit.trees.length === trees.length && hit.trees.every((t, i) => t === trees[i] && t.left.length === hit.nodes[i])) return hit.raw;
+  let raw: Tree[] | null = [];
+  // Splits share thresholds (the bin cuts): each distinct one is cut once.
+  const seen = new Map<number, number | undefined>();
+  for (const t of trees) {
+    const threshold = new Float64Array(t.threshold.length);
+    for (let k = 0; k < threshold.length; k++) {
+      if (t.left[k]! < 0) continue;
+      const v = t.threshold[k]!;
+      let c = seen.get(v);
+      if (c === undefined && !seen.has(v)) {
+        c = cut(v);
+        seen.set(v, c);
+      }
+      if (c === undefined) {
+        raw = null;
+        break;
+      }
+      threshold[k] = c;
+    }
+    if (!raw) break;
+    raw.push({ ...t, threshold });
+  }
+  cutCache.set(trees, { cut, trees: [...trees], nodes: trees.map((t) => t.left.length), raw });
+  return raw;
+}
+
+/**
+ * `predictMapped` without `map`: each split compares the untransformed value with `cut(threshold)` instead of `map(v)`
+ * with the threshold. `cut(t)` must return the value c for which map(v) >= t exactly when v >= c (every non-NaN v;
+ * NaN stays missing under `map`), or undefined when it cannot vouch for that; then the model is scored through
+ * `predictMapped`. The cut thresholds are worked out once per model, so the results are predictMapped's, bit for bit.
+ */
+export function predictThroughCuts(model: GbdtModel, x: FeatureMatrix, map: (v: number) => number, cut: (t: number) => number | undefined): Float64Array {
+  checkWidth(model, x);
+  const raw = cutTrees(model.trees, cut);
+  return raw ? predict({ ...model, trees: raw }, x) : predictMapped(model, x, map);
+}
+
 /** Feature importance as XGBoost reports it: total gain, or how often a feature splits (weight), or total cover. */
 export function featureImportance(model: GbdtModel, kind: 'gain' | 'weight' | 'cover' = 'gain'): Float64Array {
   const out = new Float64Array(model.numFeatures);

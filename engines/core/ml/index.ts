@@ -34,6 +34,7 @@ export {
   trainDecisionTree,
   predict,
   predictMapped,
+  predictThroughCuts,
   predictMargin,
   predictMarginRow,
   baseMargin,

@@ -1,7 +1,7 @@
 // Batched scoring kernels: packed tree prediction, logistic and MLP blocks give exactly the per-row results.
 import { describe, expect, it } from 'vitest';
 import { featureMatrix } from './dataset.js';
-import { baseMargin, predict, predictMapped, predictMargin, predictMarginRow, trainGbdt, type GbdtModel } from './gbdt.js';
+import { baseMargin, predict, predictMapped, predictMargin, predictMarginRow, predictThroughCuts, trainGbdt, type GbdtModel } from './gbdt.js';
 import { logisticMarginRow, predictLogistic, trainLogistic } from './linear.js';
 import { mlpMargin, mlpMarginRow, trainMlp } from './mlp.js';
 import { addKernelOutputs, packTrees, packedTrees } from './packed.js';
@@ -63,6 +63,28 @@ describe('packed tree prediction', () => {
         const few = featureMatrix(5, 8, x.data.slice(0, 40));
         expect(Array.from(predictMapped(m, few, map))).toEqual(Array.from(predict(m, featureMatrix(5, 8, mapped.data.slice(0, 40)))));
       }
+  });
+
+  it('predictThroughCuts equals predict on the mapped matrix, and falls back to the map when a cut is refused', () => {
+    // v -> 2v is exact, so 2v >= t exactly when v >= t / 2; values are put on every threshold's cut point.
+    const map = (v: number): number => 2 * v;
+    const cut = (t: number): number => t / 2;
+    const deep = trainGbdt({ x: data.x, y: data.y }, { rounds: 4, maxDepth: 12, minChildWeight: 0, eta: 0.3 });
+    const half = featureMatrix(probe.rows, 8, probe.data.map((v) => v / 2));
+    const onCuts = Float64Array.from(half.data);
+    const thresholds = model.trees.flatMap((t) => Array.from(t.threshold).filter((_, k) => t.left[k]! >= 0));
+    for (let i = 0; i < onCuts.length; i += 3) onCuts[i] = thresholds[i % thresholds.length]! / 2;
+    for (const m of [model, deep])
+      for (const x of [half, featureMatrix(probe.rows, 8, onCuts), featureMatrix(5, 8, onCuts.slice(0, 40))]) {
+        const expected = predict(m, featureMatrix(x.rows, 8, Float64Array.from(x.data, map)));
+        expect(Array.from(predictThroughCuts(m, x, map, cut))).toEqual(Array.from(expected));
+        // Refused cuts (any one): the mapped path, the same results.
+        let calls = 0;
+        const refuse = (t: number): number | undefined => (++calls === 3 ? undefined : t / 2);
+        expect(Array.from(predictThroughCuts(m, x, map, refuse))).toEqual(Array.from(expected));
+      }
+    // A mistaken cut changes results: the cut thresholds are what the trees compare with.
+    expect(Array.from(predictThroughCuts(model, half, map, (t) => t))).not.toEqual(Array.from(predict(model, featureMatrix(half.rows, 8, Float64Array.from(half.data, map)))));
   });
 
   it('walks trees too deep for the complete layout node by node, with the same results', () => {

@@ -1,8 +1,9 @@
 // The detectors' log features: exactly Math.log1p(max(0, v)) for every kind of value, whether looked up or computed,
-// and tree scoring from raw flows equal to the trees' prediction on the log features.
+// and tree scoring from raw flows (through raw cut points of the log thresholds) equal to the trees' prediction on the
+// log features, on and beside every cut point.
 import { describe, expect, it } from 'vitest';
 import { featureMatrix, predict, Random, syntheticBinary } from '../../core/ml/index.js';
-import { logFeatures, scoreDetector, trainDetector } from './models.js';
+import { logCut, logFeatures, scoreDetector, trainDetector } from './models.js';
 
 describe('log features', () => {
   it('equal Math.log1p(max(0, v)) bit for bit: whole numbers in and past the table, fractions, negatives, -0, NaN, infinities', () => {
@@ -14,6 +15,67 @@ describe('log features', () => {
     const f32 = Float32Array.from(values);
     const got32 = logFeatures(featureMatrix(1, f32.length, f32)).data;
     f32.forEach((v, i) => expect(Object.is(got32[i], Math.log1p(Math.max(0, v))), `float32 value ${v}`).toBe(true));
+  });
+
+  it('cut points: log1p(max(0, v)) >= t exactly when v >= logCut(t), checked on the neighbouring doubles', () => {
+    const f = new Float64Array(1);
+    const b = new BigInt64Array(f.buffer);
+    const step = (v: number, k: bigint): number => {
+      f[0] = v;
+      b[0] = b[0]! + k;
+      return f[0];
+    };
+    const rng = new Random(4);
+    const ts = [5e-324, 1e-300, 1e-17, 0.1, 0.5, Math.log1p(1), Math.log1p(65535), Math.log1p(2 ** 53), 34.5, 690.1, Math.log1p(Number.MAX_VALUE), 709.8, 1e308, Infinity];
+    for (let k = 0; k < 3000; k++) ts.push(rng.uniform(0, 40), Math.log1p(rng.uniform(0, 70_000)), Math.log1p(Math.floor(rng.uniform(0, 1e9))), Math.fround(rng.uniform(0, 25)));
+    const log = (v: number): number => Math.log1p(Math.max(0, v));
+    const wrong: string[] = [];
+    for (const t of ts) {
+      const c = logCut(t);
+      if (c === undefined) wrong.push(`threshold ${t}: no cut`);
+      else
+        for (let k = -20n; k <= 20n; k++) {
+          const v = c === Infinity ? (k < 0n ? step(Number.MAX_VALUE, k + 1n) : Infinity) : step(c, k);
+          if (v >= 0 && log(v) >= t !== v >= c) wrong.push(`threshold ${t}, value ${v}`);
+        }
+    }
+    expect(wrong).toEqual([]);
+    expect([logCut(0), logCut(-0), logCut(-3)]).toEqual([-Infinity, -Infinity, -Infinity]);
+    expect(logCut(NaN)).toBeNaN();
+    // Every value passes a threshold at or below 0, negatives, -0 and -Infinity included (their log feature is 0).
+    for (const v of [-Infinity, -1, -0, 0, 5e-324]) expect(v >= logCut(0)!).toBe(log(v) >= 0);
+  });
+
+  it('tree scores equal predict on the log features for values on, just below and just above every cut point', () => {
+    const d = syntheticBinary(800, 5, 7, { missing: 0.05 });
+    const raw = featureMatrix(d.x.rows, d.x.cols, d.x.data.map((v, i) => (i % 2 === 0 ? Math.abs(v) * 1000 : Math.abs(v) * 3)));
+    const y = Array.from(d.y);
+    const f = new Float64Array(1);
+    const b = new BigInt64Array(f.buffer);
+    const step = (v: number, k: bigint): number => {
+      f[0] = v;
+      b[0] = b[0]! + k;
+      return f[0];
+    };
+    for (const kind of ['gbdt', 'random_forest'] as const) {
+      const det = trainDetector(kind, raw, y, { quick: true, seed: 2 });
+      if (det.kind !== 'gbdt' && det.kind !== 'random_forest') throw new Error('unexpected detector kind');
+      // Rows whose cells sit on a split's cut point of its own feature, one double below or above, or at expm1(t).
+      const probe = Float64Array.from(raw.data);
+      let i = 0;
+      for (const t of det.model.trees)
+        for (let k = 0; k < t.left.length; k++) {
+          if (t.left[k]! < 0) continue;
+          const c = logCut(t.threshold[k]!)!;
+          const at = [c, step(c, -1n), step(c, 1n), Math.expm1(t.threshold[k]!)][i % 4]!;
+          probe[(i++ % raw.rows) * raw.cols + t.feature[k]!] = Number.isFinite(at) ? at : c;
+        }
+      const x = featureMatrix(raw.rows, raw.cols, probe);
+      const p = predict(det.model, logFeatures(x));
+      if (kind === 'random_forest') for (let r = 0; r < p.length; r++) p[r] = Math.min(1, Math.max(0, p[r]!));
+      expect(Array.from(scoreDetector(det, x))).toEqual(Array.from(p));
+      expect(Array.from(scoreDetector(det, featureMatrix(7, raw.cols, probe.slice(0, 7 * raw.cols))))).toEqual(Array.from(p.slice(0, 7)));
+    }
   });
 
   it('boosted-tree and forest scores from raw flows equal predict on the log features', () => {

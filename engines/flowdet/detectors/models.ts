@@ -9,7 +9,7 @@ import {
   mlpModelFromJson,
   mlpModelToJson,
   predictLogistic,
-  predictMapped,
+  predictThroughCuts,
   predictMlp,
   trainGbdt,
   trainLogistic,
@@ -81,6 +81,87 @@ function logValue(v: number): number {
   return Math.log1p(Math.max(0, v));
 }
 
+/** The next double up and down from a non-negative one (their bit patterns are ordered as the values). */
+const stepF = new Float64Array(1);
+const stepU = new Uint32Array(stepF.buffer);
+const LOW = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? 0 : 1;
+function nextUp(v: number): number {
+  stepF[0] = v;
+  if (stepU[LOW] === 0xffffffff) {
+    stepU[LOW] = 0;
+    stepU[1 - LOW] = stepU[1 - LOW]! + 1;
+  } else stepU[LOW] = stepU[LOW]! + 1;
+  return stepF[0];
+}
+function nextDown(v: number): number {
+  stepF[0] = v;
+  if (stepU[LOW] === 0) {
+    stepU[LOW] = 0xffffffff;
+    stepU[1 - LOW] = stepU[1 - LOW]! - 1;
+  } else stepU[LOW] = stepU[LOW]! - 1;
+  return stepF[0];
+}
+/** Doubles checked on either side of a cut point, so a Math.log1p that failed to be non-decreasing there is caught. */
+const CUT_WINDOW = 4;
+
+/**
+ * The raw cut point of a log-space threshold t: the value c with logValue(v) >= t exactly when v >= c, for every
+ * non-NaN v. t <= 0 passes every value (log1p(max(0, v)) >= 0); otherwise c is the least non-negative double whose
+ * Math.log1p is >= t, bracketed from expm1(t) and narrowed by bisection down to two neighbouring doubles. That relies
+ * on Math.log1p never decreasing, which is checked on CUT_WINDOW doubles on each side of c: undefined when a check
+ * fails (the caller then takes log1p of the values).
+ */
+export function logCut(t: number): number | undefined {
+  if (t !== t) return NaN;
+  if (t <= 0) return -Infinity;
+  const reaches = (v: number): boolean => Math.log1p(v) >= t;
+  let c: number;
+  if (!reaches(Number.MAX_VALUE)) c = Infinity;
+  else {
+    // Bracket: lo does not reach t (0 never does), hi does, both finite.
+    let hi = Math.min(Number.MAX_VALUE, Math.max(0, Math.expm1(t)));
+    let lo: number;
+    if (reaches(hi)) {
+      let d = Math.max(hi * 2 ** -52, Number.MIN_VALUE);
+      lo = Math.max(0, hi - d);
+      while (lo > 0 && reaches(lo)) {
+        hi = lo;
+        d *= 2;
+        lo = Math.max(0, hi - d);
+      }
+    } else {
+      lo = hi;
+      let d = Math.max(lo * 2 ** -52, Number.MIN_VALUE);
+      hi = Math.min(Number.MAX_VALUE, lo + d);
+      while (!reaches(hi)) {
+        lo = hi;
+        d *= 2;
+        hi = Math.min(Number.MAX_VALUE, lo + d);
+      }
+    }
+    for (;;) {
+      const mid = lo + (hi - lo) / 2;
+      if (!(mid > lo && mid < hi)) break;
+      if (reaches(mid)) hi = mid;
+      else lo = mid;
+    }
+    c = hi;
+  }
+  let up = c;
+  let down = c;
+  for (let k = 0; k < CUT_WINDOW; k++) {
+    if (up < Infinity) {
+      up = nextUp(up);
+      if (!reaches(up)) return undefined;
+    }
+    if (down > 0) {
+      down = nextDown(down);
+      if (reaches(down)) return undefined;
+    }
+  }
+  return c;
+}
+
 /** log1p of every value: the detectors' input (trees are indifferent to it, the linear and network models need it). */
 export function logFeatures(x: FeatureMatrix): FeatureMatrix {
   const out = featureMatrix(x.rows, x.cols);
@@ -148,11 +229,12 @@ export function preprocessingShift(d: Detector, scaler: LogScaler): number {
 /** Probability of "malicious" for each raw flow. */
 export function scoreDetector(d: Detector, x: FeatureMatrix): Float64Array {
   switch (d.kind) {
-    // The trees take log1p of only the values they read (the same results as on logFeatures(x)).
+    // The trees compare raw values with the raw cut points of their log thresholds (the same decisions, so the same
+    // results as on logFeatures(x)).
     case 'gbdt':
-      return predictMapped(d.model, x, logValue);
+      return predictThroughCuts(d.model, x, logValue, logCut);
     case 'random_forest': {
-      const p = predictMapped(d.model, x, logValue);
+      const p = predictThroughCuts(d.model, x, logValue, logCut);
       for (let i = 0; i < p.length; i++) p[i] = Math.min(1, Math.max(0, p[i]!));
       return p;
     }
