@@ -112,6 +112,32 @@ export function binMatrix(x: FeatureMatrix, cuts: BinCuts): BinnedMatrix {
 }
 
 const slotCache = new WeakMap<BinnedMatrix, Uint16Array | Uint32Array>();
+const constantCache = new WeakMap<BinnedMatrix, Uint8Array>();
+
+/**
+ * The features that can split: those with at least one cut, or with a missing value somewhere in the matrix. The
+ * others have every row in one bin, so no split of theirs exists and their histograms are never read.
+ */
+function splittable(binned: BinnedMatrix, features: Int32Array): Int32Array {
+  let constant = constantCache.get(binned);
+  if (!constant) {
+    const { bins, binCount, cols, rows } = binned;
+    constant = new Uint8Array(cols);
+    for (let f = 0; f < cols; f++) {
+      if (binCount[f]! !== 2) continue;
+      let missing = false;
+      for (let r = 0; r < rows && !missing; r++) missing = bins[r * cols + f] === 1;
+      constant[f] = missing ? 0 : 1;
+    }
+    constantCache.set(binned, constant);
+  }
+  let keep = 0;
+  for (let i = 0; i < features.length; i++) if (!constant[features[i]!]) keep++;
+  if (keep === features.length) return features;
+  const out = new Int32Array(keep);
+  for (let i = 0, k = 0; i < features.length; i++) if (!constant[features[i]!]) out[k++] = features[i]!;
+  return out;
+}
 
 /** Each cell's histogram slot (its feature's offset plus its bin), computed once per binned matrix: one load per cell while building histograms. */
 function histogramSlots(binned: BinnedMatrix): Uint16Array | Uint32Array {
@@ -137,6 +163,7 @@ interface WasmApi {
 interface HistExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   build(hist: number, histBytes: number, slots: number, wide: number, rowBytes: number, rows: number, count: number, gh: number, feats: number, nf: number): void;
+  buildAll(hist: number, histBytes: number, slots: number, wide: number, rowBytes: number, rows: number, count: number, gh: number): void;
   subtract(parent: number, small: number, bytes: number): void;
   partition(rows: number, count: number, slots: number, wide: number, rowBytes: number, fo: number, lastLeft: number, missing: number, defaultLeft: number, gh: number, scratch: number, out: number): number;
   find(hist: number, table: number, nf: number, G: number, H: number, lambda: number, minChildWeight: number, out: number): number;
@@ -175,6 +202,8 @@ class HistKernel {
   private ghAt = 0;
   private featsAt = 0;
   private nf = 0;
+  /** Whether the features used are every column, in order (build then reads whole rows of slots). */
+  private all = false;
   private sortN = 0;
   private wide = 0;
   private rowBytes = 0;
@@ -247,6 +276,7 @@ class HistKernel {
     this.tableAt = tableAt;
     this.outAt = outAt;
     this.nf = features.length;
+    this.all = features.length === binned.cols && features.every((f, i) => f === i);
     return true;
   }
 
@@ -297,6 +327,10 @@ class HistKernel {
 
   /** Histogram `handle` := the sums of rows[start, end) (the kernel's copy of the rows). */
   build(handle: number, start: number, end: number): void {
+    if (this.all) {
+      this.exports.buildAll(this.histAt + handle * this.histBytes, this.histBytes, this.slotsAt, this.wide, this.rowBytes, this.rowsAt + start * 4, end - start, this.ghAt);
+      return;
+    }
     this.exports.build(this.histAt + handle * this.histBytes, this.histBytes, this.slotsAt, this.wide, this.rowBytes, this.rowsAt + start * 4, end - start, this.ghAt, this.featsAt, this.nf);
   }
 
@@ -385,8 +419,9 @@ interface Split {
  * leaf's rows are contiguous). Histograms are built for the smaller child and derived for the larger
  * by subtraction from the parent. `features` limits the candidate features (column sampling).
  */
-export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64Array, rows: Uint32Array, features: Int32Array, params: TreeParams): GrownTree {
+export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64Array, rows: Uint32Array, candidates: Int32Array, params: TreeParams): GrownTree {
   const { cols, bins, binCount, offset, totalBins, cuts } = binned;
+  const features = splittable(binned, candidates);
   const { lambda, minChildWeight, maxDepth, eta } = params;
   const tree = new NodeList();
   const scratch = new Uint32Array(rows.length);

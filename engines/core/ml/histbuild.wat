@@ -240,6 +240,56 @@
                 (br $narrowLoop)))))
         (local.set $k (i32.add (local.get $k) (i32.const 4)))
         (br $rowLoop))))
+  ;; `build` over every cell of each row (the features used are all the columns, in order): the slots of a row read
+  ;; one after the other, with no feature list, two cells per step. Each slot belongs to one feature, so each slot
+  ;; still takes its rows' pairs in row order: the same sums as `build`.
+  (func (export "buildAll")
+    (param $hist i32) (param $histBytes i32) (param $slots i32) (param $wide i32) (param $rowBytes i32)
+    (param $rows i32) (param $count i32) (param $gh i32)
+    (local $k i32) (local $end i32) (local $p i32) (local $pend i32) (local $cell i32) (local $cell2 i32) (local $r i32)
+    (local $pair v128)
+    (memory.fill (local.get $hist) (i32.const 0) (local.get $histBytes))
+    (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $count) (i32.const 2))))
+    (local.set $k (local.get $rows))
+    (block $rowsDone
+      (loop $rowLoop
+        (br_if $rowsDone (i32.ge_u (local.get $k) (local.get $end)))
+        (local.set $r (i32.load (local.get $k)))
+        (local.set $pair (v128.load (i32.add (local.get $gh) (i32.shl (local.get $r) (i32.const 4)))))
+        (local.set $p (i32.add (local.get $slots) (i32.mul (local.get $r) (local.get $rowBytes))))
+        (local.set $pend (i32.add (local.get $p) (local.get $rowBytes)))
+        (if (local.get $wide)
+          (then
+            (block $wideDone
+              (loop $wideLoop
+                (br_if $wideDone (i32.gt_u (i32.add (local.get $p) (i32.const 8)) (local.get $pend)))
+                (local.set $cell (i32.add (local.get $hist) (i32.shl (i32.load (local.get $p)) (i32.const 4))))
+                (local.set $cell2 (i32.add (local.get $hist) (i32.shl (i32.load offset=4 (local.get $p)) (i32.const 4))))
+                (v128.store (local.get $cell) (f64x2.add (v128.load (local.get $cell)) (local.get $pair)))
+                (v128.store (local.get $cell2) (f64x2.add (v128.load (local.get $cell2)) (local.get $pair)))
+                (local.set $p (i32.add (local.get $p) (i32.const 8)))
+                (br $wideLoop)))
+            (if (i32.lt_u (local.get $p) (local.get $pend))
+              (then
+                (local.set $cell (i32.add (local.get $hist) (i32.shl (i32.load (local.get $p)) (i32.const 4))))
+                (v128.store (local.get $cell) (f64x2.add (v128.load (local.get $cell)) (local.get $pair))))))
+          (else
+            (block $narrowDone
+              (loop $narrowLoop
+                (br_if $narrowDone (i32.gt_u (i32.add (local.get $p) (i32.const 4)) (local.get $pend)))
+                (local.set $cell (i32.add (local.get $hist) (i32.shl (i32.load16_u (local.get $p)) (i32.const 4))))
+                (local.set $cell2 (i32.add (local.get $hist) (i32.shl (i32.load16_u offset=2 (local.get $p)) (i32.const 4))))
+                (v128.store (local.get $cell) (f64x2.add (v128.load (local.get $cell)) (local.get $pair)))
+                (v128.store (local.get $cell2) (f64x2.add (v128.load (local.get $cell2)) (local.get $pair)))
+                (local.set $p (i32.add (local.get $p) (i32.const 4)))
+                (br $narrowLoop)))
+            (if (i32.lt_u (local.get $p) (local.get $pend))
+              (then
+                (local.set $cell (i32.add (local.get $hist) (i32.shl (i32.load16_u (local.get $p)) (i32.const 4))))
+                (v128.store (local.get $cell) (f64x2.add (v128.load (local.get $cell)) (local.get $pair)))))))
+        (local.set $k (i32.add (local.get $k) (i32.const 4)))
+        (br $rowLoop))))
+
   ;; binMatrix's bins of one feature f over a block of rows: x holds rows x cols f64 values (row-major), cuts the
   ;; feature's n ascending cuts; writes at out (rows x cols u16, row-major) the number of cuts <= v (binOf), or
   ;; n + 1 for a missing value. A branch-free binary search (select), as the cuts are the same for every row.

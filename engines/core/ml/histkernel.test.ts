@@ -35,6 +35,38 @@ describe('histogram kernel (WebAssembly: build, subtraction, split search) again
     expect(kernel).toEqual(loop);
   });
 
+  it('grows the same trees over whole rows of slots (every feature used), 16- and 32-bit slots, odd column counts', () => {
+    for (const [rows, cols] of [[900, 7], [500, 301]] as const) {
+      const { kernel, loop } = bothWays(rows, cols, { rounds: 4, maxDepth: 4, subsample: 0.8, seed: 3 });
+      expect(kernel.length).toBeGreaterThan(4 * 7);
+      expect(kernel).toEqual(loop);
+    }
+  });
+
+  it('leaves out features with every row in one bin, but splits on a one-value feature whose missing values tell', () => {
+    const { x, y } = syntheticBinary(800, 5, 12, { missing: 0 });
+    // Columns 5 and 6 hold one value; column 6 is missing exactly on the positive rows of every third row.
+    const wide = featureMatrix(800, 7, new Float64Array(800 * 7));
+    for (let i = 0; i < 800; i++) {
+      for (let f = 0; f < 5; f++) wide.data[i * 7 + f] = x.data[i * 5 + f]!;
+      wide.data[i * 7 + 5] = 3;
+      wide.data[i * 7 + 6] = i % 3 === 0 && y[i] === 1 ? NaN : 2;
+    }
+    const params = { rounds: 6, maxDepth: 3, eta: 0.3 };
+    for (const limit of [DEFAULT_LIMIT, 0]) {
+      setHistogramKernelLimit(limit);
+      const m = trainGbdt({ x: wide, y }, params);
+      const used = new Set(m.trees.flatMap((t) => Array.from(t.feature).filter((f) => f >= 0)));
+      expect(used.has(5)).toBe(false);
+      expect(used.has(6)).toBe(true);
+      // Without the one-value, never-missing column the trees are the same, features renumbered.
+      const narrow = featureMatrix(800, 6, Float64Array.from({ length: 800 * 6 }, (_, k) => wide.data[Math.floor(k / 6) * 7 + (k % 6 === 5 ? 6 : k % 6)]!));
+      const n = trainGbdt({ x: narrow, y }, params);
+      const renumbered = n.trees.map((t) => ({ ...t, feature: t.feature.map((f) => (f === 5 ? 6 : f)) }));
+      expect(treeNumbers({ ...m, trees: renumbered })).toEqual(treeNumbers(m));
+    }
+  });
+
   it('grows the same squared-error tree with a gamma pruning pass, and the same trees on a second matrix after the first', () => {
     const a = bothWays(800, 8, { objective: 'reg:squarederror', rounds: 3, gamma: 0.5, maxDepth: 6 });
     expect(a.kernel).toEqual(a.loop);
