@@ -112,6 +112,49 @@ describe('DNS parser on hostile input', () => {
     expect(checked).toBe(12000);
     expect(dnsRecord(header.subarray(0, 11), 'C1', 0, 0, 'udp', 53)).toBe('dns_malformed');
   });
+
+  it('shares equal questions, answers and one-item sections between messages, frozen, and never a different one', () => {
+    let seed = 9;
+    const next = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    const u16 = (v: number): number[] => [v >> 8, v & 0xff];
+    let shared = 0;
+    for (let i = 0; i < 20000; i++) {
+      // Few names, types, classes, TTLs and addresses, so equal records repeat and different ones meet in a slot.
+      const label = [0x61 + (next() % 3), 0x61 + (next() % 26)];
+      const type = [1, 28, 5, 1][next() % 4]!;
+      const qclass = next() % 5 === 0 ? 0x8001 : 1;
+      const ttl = next() % 1000;
+      const answers = next() % 3;
+      const qd = next() % 7 === 0 ? 2 : 1;
+      const question = [label.length, ...label, 0, ...u16(type), ...u16(qclass)];
+      const records: number[] = [];
+      const want: Array<{ name: string; type: number; typeName: string; ttl: number; data: string }> = [];
+      for (let a = 0; a < answers; a++) {
+        const addr = [10, 0, next() % 3, a];
+        records.push(0xc0, 12, 0, 1, 0, 1, 0, 0, ...u16(ttl), 0, 4, ...addr);
+        want.push({ name: String.fromCharCode(...label), type: 1, typeName: 'A', ttl, data: addr.join('.') });
+      }
+      const msg = Uint8Array.of(0, 7, 0x81, 0x80, 0, qd, 0, answers, 0, 0, 0, 0, ...question, ...(qd === 2 ? question : []), ...records);
+      const r = parseDns(msg);
+      const q = { name: String.fromCharCode(...label), type, typeName: type === 1 ? 'A' : type === 28 ? 'AAAA' : 'CNAME', qclass };
+      expect(r.ok && r.message.questions).toEqual(qd === 2 ? [q, q] : [q]);
+      expect(r.ok && r.message.answers).toEqual(want);
+      if (!r.ok) continue;
+      // Shared parts are frozen; a section of two or more is the message's own list.
+      expect([Object.isFrozen(r.message.questions[0]), Object.isFrozen(r.message.answers[0] ?? {}), Object.isFrozen(r.message.answers)]).toEqual([true, answers > 0, answers <= 1]);
+      // The same message again gives the same shared question and one-item lists.
+      const again = parseDns(msg);
+      if (again.ok && qd === 1) {
+        expect(again.message.questions).toBe(r.message.questions);
+        if (answers <= 1) expect(again.message.answers).toBe(r.message.answers);
+        shared += 1;
+      }
+    }
+    expect(shared).toBeGreaterThan(10000);
+  });
 });
 
 const HTTP_SELECT = ['ts', 'uid', 'orig_h', 'orig_p', 'resp_h', 'resp_p', 'trans_depth', 'method', 'host', 'uri', 'referrer', 'version', 'user_agent', 'origin', 'request_body_len', 'response_body_len', 'status_code', 'status_msg'];

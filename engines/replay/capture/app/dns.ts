@@ -163,8 +163,15 @@ function readName(b: Uint8Array, pos: number): string {
     at += 1 + len;
   }
   nameNext = next;
-  return labels === 0 ? '.' : nameText();
+  if (labels === 0) {
+    nameHash = 0x2e;
+    return '.';
+  }
+  return nameText();
 }
+
+/** A hash of the name readName read last (set by every call that returns a name). */
+let nameHash = 0;
 
 /** Slots of the name and address caches (powers of two): one recent text per slot. */
 const NAME_SLOTS = 4096;
@@ -178,6 +185,7 @@ function nameText(): string {
   const n = nameCodes.length;
   let h = n;
   for (let i = 0; i < n; i++) h = Math.imul(h ^ nameCodes[i]!, 0x01000193);
+  nameHash = h;
   const slot = (h ^ (h >>> 13)) & (NAME_SLOTS - 1);
   const seen = nameTexts[slot];
   if (seen !== undefined && seen.length === n) {
@@ -315,9 +323,68 @@ function edns(b: Uint8Array, rdStart: number, rdLen: number, udpSize: number, tt
   };
 }
 
+/**
+ * Questions and answers shared between messages: a query and its response carry the same question, and lookups of
+ * the same name repeat, so a question or answer equal to the one last made in its slot (by a hash of its name and
+ * values) is that same frozen object, and a section of one record is the same frozen one-item list. No message
+ * holds a list of its own that another could change.
+ */
+const RECORD_SLOTS = 4096;
+const questionsSeen: Array<DnsQuestion | undefined> = new Array<DnsQuestion | undefined>(RECORD_SLOTS).fill(undefined);
+const questionLists: Array<readonly DnsQuestion[] | undefined> = new Array<readonly DnsQuestion[] | undefined>(RECORD_SLOTS).fill(undefined);
+const answersSeen: Array<DnsAnswer | undefined> = new Array<DnsAnswer | undefined>(RECORD_SLOTS).fill(undefined);
+const answerLists: Array<readonly DnsAnswer[] | undefined> = new Array<readonly DnsAnswer[] | undefined>(RECORD_SLOTS).fill(undefined);
+const NO_ANSWERS: readonly DnsAnswer[] = Object.freeze([]);
+const NO_QUESTIONS: readonly DnsQuestion[] = Object.freeze([]);
+/** The slot of the question or answer `question` or `answer` returned last. */
+let recordSlot = 0;
+
+function question(name: string, hash: number, type: number, qclass: number): DnsQuestion {
+  const h = Math.imul(Math.imul(hash ^ type, 0x01000193) ^ qclass, 0x01000193);
+  const slot = (h ^ (h >>> 13)) & (RECORD_SLOTS - 1);
+  recordSlot = slot;
+  const seen = questionsSeen[slot];
+  if (seen !== undefined && seen.type === type && seen.qclass === qclass && seen.name === name) return seen;
+  const made: DnsQuestion = Object.freeze({ name, type, typeName: dnsTypeName(type), qclass });
+  questionsSeen[slot] = made;
+  questionLists[slot] = undefined;
+  return made;
+}
+
+function answer(name: string, hash: number, type: number, ttl: number, data: string | undefined): DnsAnswer {
+  let h = Math.imul(Math.imul(hash ^ type, 0x01000193) ^ ttl, 0x01000193);
+  if (data !== undefined) {
+    const n = data.length;
+    h = Math.imul(h ^ n, 0x01000193);
+    if (n > 0) h = Math.imul(h ^ data.charCodeAt(0) ^ (data.charCodeAt(n - 1) << 8) ^ (data.charCodeAt(n >> 1) << 16), 0x01000193);
+  } else h = Math.imul(h ^ 0x7fff, 0x01000193);
+  const slot = (h ^ (h >>> 13)) & (RECORD_SLOTS - 1);
+  recordSlot = slot;
+  const seen = answersSeen[slot];
+  if (seen !== undefined && seen.type === type && seen.ttl === ttl && seen.data === data && seen.name === name) return seen;
+  // One literal shape either way (a spread of an optional part would copy the record).
+  const made: { -readonly [K in keyof DnsAnswer]: DnsAnswer[K] } = { name, type, typeName: dnsTypeName(type), ttl };
+  if (data !== undefined) made.data = data;
+  answersSeen[slot] = Object.freeze(made);
+  answerLists[slot] = undefined;
+  return made;
+}
+
+/**
+ * The shared one-item list of `q`, the question in `slot` (a section of one made no other question after it, so q
+ * is still its slot's; a made question clears its slot's list).
+ */
+function oneQuestion(q: DnsQuestion, slot: number): readonly DnsQuestion[] {
+  return (questionLists[slot] ??= Object.freeze([q]));
+}
+
+function oneAnswer(a: DnsAnswer, slot: number): readonly DnsAnswer[] {
+  return (answerLists[slot] ??= Object.freeze([a]));
+}
+
 /** The parts of the message readMessage read last (module scratch, as nameNext: one message at a time). */
-let lastQuestions: DnsQuestion[] = [];
-let lastAnswers: DnsAnswer[] = [];
+let lastQuestions: readonly DnsQuestion[] = NO_QUESTIONS;
+let lastAnswers: readonly DnsAnswer[] = NO_ANSWERS;
 let lastEdns: DnsEdns | undefined;
 
 /** Reads a message's sections into the scratch above; returns the error code when it is damaged. */
@@ -329,16 +396,24 @@ function readMessage(b: Uint8Array): 'dns_malformed' | 'dns_compression_loop' | 
     const ns = u16(b, 8);
     const ar = u16(b, 10);
     let pos = 12;
-    const questions: DnsQuestion[] = [];
+    let questions: DnsQuestion[] | undefined;
+    let firstQuestion: DnsQuestion | undefined;
+    let firstQuestionSlot = 0;
     for (let i = 0; i < qd; i++) {
       const name = readName(b, pos);
+      const hash = nameHash;
       const next = nameNext;
       const type = u16(b, next);
       const qclass = u16(b, next + 2);
       pos = next + 4;
-      if (questions.length < MAX_RECORDS) questions.push({ name, type, typeName: dnsTypeName(type), qclass });
+      if (i === 0) {
+        firstQuestion = question(name, hash, type, qclass);
+        firstQuestionSlot = recordSlot;
+      } else if (i < MAX_RECORDS) (questions ??= [firstQuestion!]).push(question(name, hash, type, qclass));
     }
-    const answers: DnsAnswer[] = [];
+    let answers: DnsAnswer[] | undefined;
+    let firstAnswer: DnsAnswer | undefined;
+    let firstAnswerSlot = 0;
     let ednsInfo: DnsEdns | undefined;
     const total = an + ns + ar;
     for (let i = 0; i < total; i++) {
@@ -351,12 +426,14 @@ function readMessage(b: Uint8Array): 'dns_malformed' | 'dns_compression_loop' | 
       const rd = next + 10;
       if (rd + rdLen > b.length) throw new DnsError('dns_malformed');
       if (i < an) {
-        if (answers.length < MAX_RECORDS) {
+        if (i < MAX_RECORDS) {
+          const hash = nameHash;
           const data = rdataText(b, type, rd, rdLen);
-          // One literal shape either way (a spread of an optional part would copy the record).
-          const answer: { -readonly [K in keyof DnsAnswer]: DnsAnswer[K] } = { name, type, typeName: dnsTypeName(type), ttl };
-          if (data !== undefined) answer.data = data;
-          answers.push(answer);
+          const made = answer(name, hash, type, ttl, data);
+          if (i === 0) {
+            firstAnswer = made;
+            firstAnswerSlot = recordSlot;
+          } else (answers ??= [firstAnswer!]).push(made);
         }
       } else if (i >= an + ns && type === 41 && ednsInfo === undefined) {
         ednsInfo = edns(b, rd, rdLen, klass, ttl);
@@ -365,8 +442,8 @@ function readMessage(b: Uint8Array): 'dns_malformed' | 'dns_compression_loop' | 
       // Past the cap, stop reading records but keep what we have (the header counts are reported).
       if (i >= MAX_RECORDS * 3) break;
     }
-    lastQuestions = questions;
-    lastAnswers = answers;
+    lastQuestions = questions ?? (firstQuestion === undefined ? NO_QUESTIONS : oneQuestion(firstQuestion, firstQuestionSlot));
+    lastAnswers = answers ?? (firstAnswer === undefined ? NO_ANSWERS : oneAnswer(firstAnswer, firstAnswerSlot));
     lastEdns = ednsInfo;
     return undefined;
   } catch (err) {
