@@ -24,7 +24,7 @@ const { DIR } = constantsModule;
 const { findOverlay, readCertificates, readDebug, readRich, readTls } = directoriesModule;
 const { readExports } = exportsModule;
 const { describeDirectories, parseHeaders, peChecksum } = headersModule;
-const { imphashPair, lowerDllName, readBoundImports, readImportDirectory } = importsModule;
+const { importHashes, lowerDllName, readBoundImports, readImportDirectory } = importsModule;
 const { readResources } = resourcesModule;
 
 const KERNEL_MODULES = new Set(['ntoskrnl.exe', 'hal.dll', 'ndis.sys', 'bootvid.dll', 'kdcom.dll']);
@@ -54,6 +54,7 @@ export function dissect(data: Uint8Array): PeDissection {
     machine: h.fileHeader.machine,
     notes,
     symbolsRead: 0,
+    terms: 0,
   };
   // Each directory's reader runs on its own: a read that escapes it anyway (a PeRangeError) costs that
   // directory only, with a note. The order is pefile's, since its import symbol budget is shared across the
@@ -74,8 +75,11 @@ export function dissect(data: Uint8Array): PeDissection {
       imports = readImportDirectory(ctx, importDir.virtualAddress, false);
     } catch (e) {
       unreadable(e, notes, 'import directory');
+      if (ctx.terms > 0) ctx.terms = 0;
     }
   }
+  // The import hash input so far is the import table's; the delay-load table's terms follow it.
+  const plainTermsEnd = ctx.terms;
   const resourceDir = present(h.directories, DIR.RESOURCE);
   let resources: PeResources = { types: [], entries: [], version_info: null, manifest: null };
   if (resourceDir !== undefined) {
@@ -119,6 +123,7 @@ export function dissect(data: Uint8Array): PeDissection {
       delayImports = readImportDirectory(ctx, delayDir.virtualAddress, true);
     } catch (e) {
       unreadable(e, notes, 'delay-load import directory');
+      if (ctx.terms >= 0) ctx.terms = plainTermsEnd;
     }
   }
 
@@ -153,7 +158,7 @@ export function dissect(data: Uint8Array): PeDissection {
   }
   fillEntropies(data, image.entropyRequests, sums);
   (h.optional as Mutable<PeOptionalHeader>).checksum_computed = peChecksum(data, h.optionalOffset + 64, sums?.words ?? undefined);
-  const importHashes = imphashPair(imports, delayImports);
+  const hashes = importHashes(ctx, imports, delayImports, plainTermsEnd);
 
   return {
     sha256: sha256Hex(data),
@@ -180,8 +185,8 @@ export function dissect(data: Uint8Array): PeDissection {
     overlay,
     strings: { ascii: strings.ascii, utf16le: strings.utf16le, truncated: strings.truncated },
     entropy,
-    imphash: importHashes.plain,
-    imphash_with_delay: importHashes.withDelay,
+    imphash: hashes.plain,
+    imphash_with_delay: hashes.withDelay,
     notes: notes.done(),
   };
 }

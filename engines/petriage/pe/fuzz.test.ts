@@ -5,6 +5,7 @@ import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { VitrineError } from '../../core/errors.js';
 import { dissect } from './dissect.js';
 import { LIMITS } from './image.js';
+import { imphash } from './imports.js';
 import { mulberry32, syntheticPes } from './synthetic.js';
 import type { PeDissection } from './types.js';
 import { buildPe } from './writer.js';
@@ -29,6 +30,9 @@ function survive(bytes: Uint8Array): PeDissection | null {
   expect(d.debug.length).toBeLessThanOrEqual(LIMITS.maxDebugEntries);
   expect(d.strings.ascii.length + d.strings.utf16le.length).toBeLessThanOrEqual(20_000);
   expect(d.imphash).toMatch(/^([0-9a-f]{32})?$/);
+  // dissect writes the hash input from the file's bytes as it reads each DLL: the same hashes as from its lists.
+  expect(d.imphash).toBe(imphash(d.imports));
+  expect(d.imphash_with_delay).toBe(imphash([...d.imports, ...d.delay_imports]));
   // The whole result must survive JSON: stringify throws on BigInt and cycles, the replacer on NaN and infinities.
   let nonFinite = 0;
   JSON.stringify(d, (_k, v: unknown) => {

@@ -1,7 +1,9 @@
 // The import hash over hand-made lists: pefile's terms, and MD5 over their Latin-1 bytes whatever the characters.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { dissect } from './dissect.js';
 import { imphash, imphashPair } from './imports.js';
+import { syntheticPes } from './synthetic.js';
 import type { PeImportedDll, PeImportedSymbol } from './types.js';
 
 const sym = (name: string | null, ordinal: number | null = null): PeImportedSymbol => ({
@@ -48,5 +50,20 @@ describe('imphash', () => {
     expect(imphashPair([latin], [kernel])).toEqual({ plain: md5('user32.gr\u00fc\u00dfe'), withDelay: imphash([latin, kernel]) });
     // A list whose symbols give no terms hashes the empty text; its delay-load hash holds no stray comma.
     expect(imphashPair([empty], [kernel])).toEqual({ plain: md5(''), withDelay: imphash([kernel]) });
+  });
+
+  it('gives dissect\'s hashes, written from the file\'s bytes as each DLL is read, equal to those of its lists', () => {
+    let delay = 0;
+    let ordinalNames = 0;
+    for (const bytes of syntheticPes(200, 3)) {
+      const d = dissect(bytes);
+      if (d.delay_imports.length > 0) delay++;
+      if (d.imports.some((x) => x.symbols.some((s) => s.ordinal_name !== null))) ordinalNames++;
+      expect(d.imphash).toBe(imphash(d.imports));
+      expect(d.imphash_with_delay).toBe(imphash([...d.imports, ...d.delay_imports]));
+    }
+    // The set holds both kinds the byte path writes apart: delay-load tables, and ordinals named from the tables.
+    expect(delay).toBeGreaterThan(10);
+    expect(ordinalNames).toBeGreaterThan(10);
   });
 });

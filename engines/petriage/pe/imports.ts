@@ -21,6 +21,12 @@ export interface ImportContext {
   readonly notes: Notes;
   /** Thunks read so far across all tables (pefile's __total_import_symbols). */
   symbolsRead: number;
+  /**
+   * Bytes of the import hash input written so far (termBytes): each DLL's terms are written as it is kept, the
+   * delay-load table's after the import table's; -1 when a DLL's name cannot be written as ASCII, and the hashes
+   * are then made from the lists (imphashPair).
+   */
+  terms: number;
 }
 
 /** pefile's PEFormatError inside the import walk: ends one descriptor's table, not the file (no stack trace: damaged files throw many). */
@@ -213,6 +219,8 @@ function readSymbols(
   }
   const entrySize = ctx.plus ? 8 : 4;
   const out: PeImportedSymbol[] = [];
+  if (NAME_SPANS.length < 2 * table.length) NAME_SPANS = new Int32Array(2 * table.length);
+  const spans = NAME_SPANS;
   let invalid = 0;
   for (let idx = 0; idx < table.length; idx++) {
     const value = table.value[idx] as number;
@@ -247,6 +255,9 @@ function readSymbols(
       continue;
     }
     if ((ordinal !== null && ordinal !== 0) || nameEnd > nameStart) {
+      const k = 2 * out.length;
+      spans[k] = hasName ? nameStart : -1;
+      spans[k + 1] = nameEnd;
       out.push({
         name: hasName ? image.r.latin1(nameStart, nameEnd) : null,
         ordinal,
@@ -260,6 +271,12 @@ function readSymbols(
   }
   return out;
 }
+
+/**
+ * Where the names of the symbols readSymbols returned last lie in the file: (start, end) per symbol, start -1 for
+ * an import by ordinal (reused from call to call).
+ */
+let NAME_SPANS = new Int32Array(512);
 
 /** Whether the `length` bytes of `b` from `at` are all zero. */
 function allZeroAt(b: Uint8Array, at: number, length: number): boolean {
@@ -350,6 +367,7 @@ export function readImportDirectory(ctx: ImportContext, rva: number, delay: bool
     const table = ordinalTable(lowerDllName(dllName));
     const named = table === undefined ? symbols : symbols.map((sym) => (sym.name === null && sym.ordinal !== null ? { ...sym, ordinal_name: table.get(sym.ordinal) ?? `ord${sym.ordinal}` } : sym));
     out.push({ dll: dllName, descriptor_offset: descriptorOffset, symbols: named });
+    if (ctx.terms >= 0) ctx.terms = writeDllTerms(image.r.bytes, dllName, symbols, ctx.terms);
   }
   return out;
 }
@@ -447,9 +465,9 @@ export function imphashPair(imports: readonly PeImportedDll[], delayImports: rea
   const plainEnd = writeTerms(imports, 0);
   const end = plainEnd < 0 ? -1 : writeTerms(delayImports, plainEnd);
   if (end < 0) return imphashPairOfText(imports, delayImports);
-  const plain = imports.length === 0 ? '' : hash('md5', termBytes.subarray(0, plainEnd), 'hex');
+  const plain = imports.length === 0 ? '' : hash('md5', new Uint8Array(termBytes.buffer, 0, plainEnd), 'hex');
   if (delayImports.length === 0) return { plain, withDelay: plain };
-  return { plain, withDelay: hash('md5', termBytes.subarray(0, end), 'hex') };
+  return { plain, withDelay: hash('md5', new Uint8Array(termBytes.buffer, 0, end), 'hex') };
 }
 
 /** imphashPair made from texts: for names with characters above 0x7f, which writeTerms leaves to it. */
@@ -463,7 +481,69 @@ function imphashPairOfText(imports: readonly PeImportedDll[], delayImports: read
 }
 
 /** The imphash input of the file being hashed (reused from file to file; grown when a file needs more). */
-let termBytes = Buffer.alloc(1 << 16);
+let termBytes = new Uint8Array(1 << 16);
+
+/** termBytes with room for `need` bytes, the first `keep` kept. */
+function termRoom(need: number, keep: number): Uint8Array {
+  if (need > termBytes.length) {
+    const grown = new Uint8Array(Math.max(need, 2 * termBytes.length));
+    grown.set(termBytes.subarray(0, keep));
+    termBytes = grown;
+  }
+  return termBytes;
+}
+
+/** ASCII letters lowered, every other byte as it is (Python's bytes.lower()). */
+const LOWER = new Uint8Array(256);
+for (let c = 0; c < 256; c++) LOWER[c] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+
+/**
+ * Writes the terms of one DLL just read into termBytes from `at` (as writeTerms would write them for it): the
+ * library prefix once from its text, then copied within the buffer for each further term; a function's name
+ * lowered straight from the file's bytes (NAME_SPANS), an ordinal's from its text. Returns the end, or -1 when the
+ * DLL's name has a character above 0x7f (the names readImportDirectory keeps never do: it takes only the
+ * characters pefile's checks allow, else INVALID).
+ */
+function writeDllTerms(bytes: Uint8Array, dll: string, symbols: readonly PeImportedSymbol[], at: number): number {
+  const libDot = libPrefix(dll);
+  if (libDot === null) return -1;
+  const prefix = libDot.prefix;
+  const prefixLength = prefix.length;
+  const spans = NAME_SPANS;
+  let pos = at;
+  let prefixAt = -1;
+  for (let k = 0; k < symbols.length; k++) {
+    const start = spans[2 * k] as number;
+    const end = spans[2 * k + 1] as number;
+    const sym = symbols[k] as PeImportedSymbol;
+    const ordinalText = start < 0 ? ordinalName(libDot.lower, sym.ordinal as number) : '';
+    const out = termRoom(pos + 1 + prefixLength + (start < 0 ? ordinalText.length : end - start), pos);
+    if (pos > 0) out[pos++] = 0x2c;
+    if (prefixAt < 0) {
+      prefixAt = pos;
+      for (let i = 0; i < prefixLength; i++) out[pos++] = prefix.charCodeAt(i);
+    } else {
+      for (let i = prefixAt; i < prefixAt + prefixLength; i++) out[pos++] = out[i] as number;
+    }
+    if (start < 0) {
+      for (let i = 0; i < ordinalText.length; i++) out[pos++] = LOWER[ordinalText.charCodeAt(i)] as number;
+    } else {
+      for (let i = start; i < end; i++) out[pos++] = LOWER[bytes[i] as number] as number;
+    }
+  }
+  return pos;
+}
+
+/**
+ * dissect's import hashes, from the terms readImportDirectory wrote (ctx.terms; the import table's end at
+ * `plainEnd`): the same as imphashPair(imports, delayImports), which makes them where the terms could not be written.
+ */
+export function importHashes(ctx: ImportContext, imports: readonly PeImportedDll[], delayImports: readonly PeImportedDll[], plainEnd: number): { plain: string; withDelay: string } {
+  if (ctx.terms < 0) return imphashPair(imports, delayImports);
+  const plain = imports.length === 0 ? '' : hash('md5', new Uint8Array(termBytes.buffer, 0, plainEnd), 'hex');
+  if (delayImports.length === 0) return { plain, withDelay: plain };
+  return { plain, withDelay: hash('md5', new Uint8Array(termBytes.buffer, 0, ctx.terms), 'hex') };
+}
 
 /**
  * Writes the `lib.func` terms of `dlls` as lower-case ASCII bytes into termBytes from `at` (a comma before each
@@ -479,13 +559,7 @@ function writeTerms(dlls: readonly PeImportedDll[], at: number): number {
     for (const sym of entry.symbols) {
       const func = sym.name !== null && sym.name !== '' ? sym.name : sym.ordinal !== null ? ordinalName(lower, sym.ordinal) : '';
       if (func === '') continue;
-      const need = pos + 1 + libDot.prefix.length + func.length;
-      if (need > termBytes.length) {
-        const grown = Buffer.alloc(Math.max(need, 2 * termBytes.length));
-        termBytes.copy(grown, 0, 0, pos);
-        termBytes = grown;
-      }
-      const out = termBytes;
+      const out = termRoom(pos + 1 + libDot.prefix.length + func.length, pos);
       if (pos > 0) out[pos++] = 0x2c;
       const prefix = libDot.prefix;
       for (let i = 0; i < prefix.length; i++) out[pos++] = prefix.charCodeAt(i);
