@@ -404,11 +404,36 @@ export class PeImage {
     return ((b[at] as number) | ((b[at + 1] as number) << 8) | ((b[at + 2] as number) << 16) | ((b[at + 3] as number) << 24)) >>> 0;
   }
 
-  /** stringAt()'s bytes as [spanStart, spanEnd), without a view. */
-  stringSpan(rva: number, max: number = LIMITS.maxString): void {
+  /** Where stringAt() looks for its NUL: up to `max` bytes at the RVA, into spanStart/spanEnd. */
+  private stringBounds(rva: number, max: number): void {
     const s = this.sectionByRva(rva);
     if (s === undefined) this.clampSpan(rva, rva + max);
     else this.sectionSpan(s, rva, max);
+  }
+
+  /**
+   * stringSpan() for a name whose every byte must be one `table` allows (`table[byte] & mask` non-zero), in the
+   * same pass as the search for its NUL: true with the name in [spanStart, spanEnd); false at the first byte the
+   * table refuses (the span is then not the name's).
+   */
+  nameSpan(rva: number, max: number, table: Uint8Array, mask: number): boolean {
+    this.stringBounds(rva, max);
+    const bytes = this.r.bytes;
+    const end = this.spanEnd;
+    for (let i = this.spanStart; i < end; i++) {
+      const c = bytes[i] as number;
+      if (c === 0) {
+        this.spanEnd = i;
+        return true;
+      }
+      if (((table[c] as number) & mask) === 0) return false;
+    }
+    return true;
+  }
+
+  /** stringAt()'s bytes as [spanStart, spanEnd), without a view. */
+  stringSpan(rva: number, max: number = LIMITS.maxString): void {
+    this.stringBounds(rva, max);
     const bytes = this.r.bytes;
     const end = this.spanEnd;
     for (let i = this.spanStart; i < end; i++) {

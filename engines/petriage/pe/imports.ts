@@ -4,7 +4,7 @@ import type { Notes } from './headers.js';
 import * as imageModule from './image.js';
 import { PeRangeError, type PeImage } from './image.js';
 import * as ordinalsModule from './ordinals.js';
-import type { PeBoundImport, PeImportedDll, PeImportedSymbol } from './types.js';
+import type { Mutable, PeBoundImport, PeImportedDll, PeImportedSymbol } from './types.js';
 
 // Imported functions and tables bound once: under a CommonJS transform (tsx, which runs the tests and the
 // bench) every read of an imported binding is a getter call, which cost a tenth of dissect's time.
@@ -52,17 +52,10 @@ for (let c = 0; c < 256; c++) {
 for (const c of "!#$%&'()-@^_`{}~+,.;=[]:\\/") NAME_CHARS[c.charCodeAt(0)]! |= 1;
 for (const c of '._?@$()<>') NAME_CHARS[c.charCodeAt(0)]! |= 2;
 
-/** pefile is_valid_dos_filename. */
-function validDllName(b: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (((NAME_CHARS[b[i] as number] as number) & 1) === 0) return false;
-  return true;
-}
-
-/** pefile is_valid_function_name (strict set, for imports). */
-function validImportName(b: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (((NAME_CHARS[b[i] as number] as number) & 2) === 0) return false;
-  return true;
-}
+/** NAME_CHARS's bit for pefile is_valid_dos_filename (DLL names). */
+const DLL_NAME = 1;
+/** NAME_CHARS's bit for pefile is_valid_function_name (strict set, for imports). */
+const IMPORT_NAME = 2;
 
 /**
  * A thunk array as read: per entry, AddressOfData as a number (exact below 2^53), its low 32 bits (where an
@@ -235,15 +228,16 @@ function readSymbols(
       if (byOrdinal) ordinal = (table.low[idx] as number) & 0xffff;
       else {
         // pefile reads the hint (which may be cut short), then the name (empty when nothing is there), then
-        // requires the name's RVA to map; where a read fails, what was read so far stands.
-        const hintRva = ctx.plus ? value % 2 ** 63 : value % 0x80000000;
-        if (image.span(hintRva, 2)) {
+        // requires the name's RVA to map; where a read fails, what was read so far stands. The hint's RVA is
+        // AddressOfData without the ordinal flag (pefile: value % 2^63, or % 2^31), which is clear here: the
+        // value itself.
+        if (image.span(value, 2)) {
           hint = image.spanEnd - image.spanStart === 2 ? (u16At(bytes, image.spanStart) as number) : null;
-          image.stringSpan(value + 2, LIMITS.maxName);
-          nameStart = image.spanStart;
-          nameEnd = image.spanEnd;
           hasName = true;
-          if (!validImportName(bytes, nameStart, nameEnd)) invalidName = true;
+          if (image.nameSpan(value + 2, LIMITS.maxName, NAME_CHARS, IMPORT_NAME)) {
+            nameStart = image.spanStart;
+            nameEnd = image.spanEnd;
+          } else invalidName = true;
         }
       }
     }
@@ -357,16 +351,19 @@ export function readImportDirectory(ctx: ImportContext, rva: number, delay: bool
       notes.add(`more than ${LIMITS.maxImportSymbols} import thunks; the rest are not read`);
       break;
     }
-    image.stringSpan(nameRva, LIMITS.maxName);
-    let dllName = image.r.latin1(image.spanStart, image.spanEnd);
-    if (!validDllName(image.r.bytes, image.spanStart, image.spanEnd)) {
-      notes.add(`${what} descriptor at file offset ${descriptorOffset} names its DLL with invalid characters`);
-      dllName = INVALID;
-    }
+    let dllName = INVALID;
+    if (image.nameSpan(nameRva, LIMITS.maxName, NAME_CHARS, DLL_NAME)) dllName = image.r.latin1(image.spanStart, image.spanEnd);
+    else notes.add(`${what} descriptor at file offset ${descriptorOffset} names its DLL with invalid characters`);
     if (dllName.length === 0) continue;
     const table = ordinalTable(lowerDllName(dllName));
-    const named = table === undefined ? symbols : symbols.map((sym) => (sym.name === null && sym.ordinal !== null ? { ...sym, ordinal_name: table.get(sym.ordinal) ?? `ord${sym.ordinal}` } : sym));
-    out.push({ dll: dllName, descriptor_offset: descriptorOffset, symbols: named });
+    if (table !== undefined) {
+      // The symbols are this walk's own objects: an ordinal's name is written into them.
+      for (let k = 0; k < symbols.length; k++) {
+        const sym = symbols[k] as Mutable<PeImportedSymbol>;
+        if (sym.name === null && sym.ordinal !== null) sym.ordinal_name = table.get(sym.ordinal) ?? `ord${sym.ordinal}`;
+      }
+    }
+    out.push({ dll: dllName, descriptor_offset: descriptorOffset, symbols });
     if (ctx.terms >= 0) ctx.terms = writeDllTerms(image.r.bytes, dllName, symbols, ctx.terms);
   }
   return out;
