@@ -18,11 +18,12 @@ for (let c = 0; c < 256; c++) {
 }
 for (const c of '!"#$%&\'()*+,-./:<>?[\\]^_`{|}~@') EXPORT_NAME_CHARS[c.charCodeAt(0)] = 1;
 
-/** pefile is_valid_function_name with relaxed characters, over bytes [start, end) of `b`. */
-function validExportName(b: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (EXPORT_NAME_CHARS[b[i] as number] === 0) return false;
-  return true;
-}
+/**
+ * Which function-table indexes the named entries of the table being read point at: `NAMED[i] === namedMark` (an
+ * index is 16 bits). Reused from call to call; the mark moves on each call, so nothing is cleared.
+ */
+const NAMED = new Uint32Array(0x10000);
+let namedMark = 0;
 
 /** Bytes from an RVA's file offset to the end of the file. */
 function untilEof(image: PeImage, rva: number): number {
@@ -97,10 +98,19 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
   const exports: MutableExport[] = [];
   // Many entries may share one forwarder string: read each once, or repeats would cost count times its length.
   const forwarders = new Map<number, string>();
+  if (++namedMark > 0xffffffff) {
+    NAMED.fill(0);
+    namedMark = 1;
+  }
+  const mark = namedMark;
 
   let failures = 10;
   let complete = true;
-  const seenNamed = new Map<string, number>();
+  // Named entries are counted by (name, address) pair: by name alone while each name has been seen once (the
+  // address of its entry kept), by pair text only for names seen again (-1 kept for them).
+  const firstAddress = new Map<string, number>();
+  let pairs: Map<string, number> | null = null;
+  let distinctPairs = 0;
   const namedCount = Math.min(numberOfNames, Math.trunc(boundary(image, addressOfNames) / 4));
   for (let i = 0; i < namedCount; i++) {
     const ordinalIndex = u16At(nameOrdinals, 2 * i);
@@ -121,13 +131,12 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
       complete = false;
       break;
     }
-    image.stringSpan(nameAddress, LIMITS.maxName);
-    const nameStart = image.spanStart;
-    const nameEnd = image.spanEnd;
-    if (!validExportName(image.r.bytes, nameStart, nameEnd)) {
+    if (!image.nameSpan(nameAddress, LIMITS.maxName, EXPORT_NAME_CHARS, 1)) {
       complete = false;
       break;
     }
+    const nameStart = image.spanStart;
+    const nameEnd = image.spanEnd;
     if (image.tryOffset(nameAddress) === null) {
       failures -= 2;
       if (failures <= 0) {
@@ -137,14 +146,27 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
       continue;
     }
     const name = image.r.latin1(nameStart, nameEnd);
-    const key = `${name}\u0000${address}`;
-    const repeats = (seenNamed.get(key) ?? 0) + 1;
-    seenNamed.set(key, repeats);
+    let repeats = 1;
+    const first = firstAddress.get(name);
+    if (first === undefined) {
+      firstAddress.set(name, address);
+      distinctPairs++;
+    } else {
+      pairs ??= new Map<string, number>();
+      if (first >= 0) {
+        pairs.set(`${name}\u0000${first}`, 1);
+        firstAddress.set(name, -1);
+      }
+      const key = `${name}\u0000${address}`;
+      repeats = (pairs.get(key) ?? 0) + 1;
+      pairs.set(key, repeats);
+      if (repeats === 1) distinctPairs++;
+    }
     if (repeats > 10) {
       notes.add('export directory repeats one name and address more than 10 times; assumed corrupt');
       break;
     }
-    if (seenNamed.size > LIMITS.maxExports) {
+    if (distinctPairs > LIMITS.maxExports) {
       notes.add(`export directory has more than ${LIMITS.maxExports} named entries; assumed corrupt`);
       break;
     }
@@ -153,16 +175,16 @@ export function readExports(image: PeImage, rva: number, size: number, notes: No
       return null;
     }
     exports.push({ ordinal: base + ordinalIndex, name, rva: address, forwarder });
+    NAMED[ordinalIndex] = mark;
   }
   if (!complete) notes.add(`export name table at RVA 0x${addressOfNames.toString(16)} holds an invalid entry`);
-
-  const named = new Set(exports.map((e) => e.ordinal));
   failures = 10;
   complete = true;
   const seenAddress = new Map<number | null, number>();
   const functionCount = Math.min(numberOfFunctions, Math.trunc(boundary(image, addressOfFunctions) / 4));
   for (let idx = 0; idx < functionCount; idx++) {
-    if (named.has(idx + base)) continue;
+    // A named entry's ordinal is base + its index: the same ordinal is the same index.
+    if (idx < 0x10000 && NAMED[idx] === mark) continue;
     const address = u32At(functions, 4 * idx) ?? null;
     if (address === null) {
       failures--;
