@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath } from '../../test/corpora.js';
 import { canonicalJson } from '../core/canonical.js';
-import { canonicalEventText, type HashedEvent } from './canonical-event.js';
+import { canonicalEventText, canonicalValueText, type HashedEvent } from './canonical-event.js';
 import { ingestArtifact } from './ingest.js';
 
 const reference = (e: HashedEvent, v: number): string => {
@@ -37,6 +37,19 @@ describe('canonicalEventText', () => {
       }
     }
     expect(n).toBeGreaterThan(100);
+  });
+
+  it('takes known texts for shared objects by identity, and writes single values as canonicalJson does', () => {
+    const known = new Map<unknown, string>([base.actor, base.time, base.attributes].map((o) => [o, canonicalValueText(o)]));
+    expect(canonicalEventText(base, 1, known)).toBe(reference(base, 1));
+    // An equal object that is not the one known is written afresh (identity, not content).
+    const other = { ...base, actor: { type: 'process', name: 'b.exe' } };
+    expect(canonicalEventText(other, 1, known)).toBe(reference(other, 1));
+    // The known text is used as it is: a wrong one shows in the text (so the map must hold only true texts).
+    expect(canonicalEventText(base, 1, new Map([[base.actor, '"x"']]))).toContain('"actor":"x"');
+    // eslint-disable-next-line no-sparse-arrays -- a hole, which JSON writes as null
+    const values: unknown[] = [null, 'a"b', 1.5, [1, , 2], { b: 1, a: { d: -0, c: undefined } }, new Date(0)];
+    for (const v of values) expect(canonicalValueText(v)).toBe(canonicalJson(v));
   });
 
   it('writes what canonicalJson writes for odd values, and refuses what it refuses', () => {

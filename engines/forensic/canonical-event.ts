@@ -120,6 +120,22 @@ function plain(v: unknown, depth: number): string {
   }
 }
 
+/**
+ * Canonical texts already written for objects an event may share with others (an ingest's interned actors, objects and
+ * time tuples), by identity: each must be canonicalValueText of that object, which is never changed after.
+ */
+export type KnownTexts = ReadonlyMap<unknown, string>;
+
+/** canonicalJson(value), by the same writer as the event's text. */
+export function canonicalValueText(value: unknown): string {
+  try {
+    return plain(value, 0);
+  } catch (err) {
+    if (err !== NOT_PLAIN) throw err;
+    return canonicalJson(value);
+  }
+}
+
 /** What the event hash covers (EventDraft's fields), as canonicalEventText reads them. */
 export interface HashedEvent {
   readonly actor: unknown;
@@ -139,13 +155,16 @@ export interface HashedEvent {
  * canonicalJson({ v: version, ...the event's hashed fields }): the keys written in their sorted order (action, actor,
  * attributes, host, kind, loader, object, raw, reliability, summary, time, v). A field or value that is not plain JSON
  * (undefined, a toJSON, a class instance, a hole, -0, a non-finite number, deep nesting) sends the whole record
- * to canonicalJson, so the text is always canonicalJson's (and its errors are canonicalJson's).
+ * to canonicalJson, so the text is always canonicalJson's (and its errors are canonicalJson's). `known` gives the texts
+ * of actor, object and time objects already written (KnownTexts), looked up by identity.
  */
-export function canonicalEventText(e: HashedEvent, version: number): string {
+export function canonicalEventText(e: HashedEvent, version: number, known: KnownTexts | undefined = undefined): string {
   try {
+    const actor = known?.get(e.actor) ?? plain(e.actor, 0);
+    const object = known?.get(e.object) ?? plain(e.object, 0);
     return (
-      `{"action":${plain(e.action, 0)},"actor":${plain(e.actor, 0)},"attributes":${plain(e.attributes, 0)},"host":${plain(e.host, 0)},"kind":${plain(e.kind, 0)},"loader":${plain(e.loader, 0)}` +
-      `,"object":${plain(e.object, 0)},"raw":${plain(e.raw, 0)},"reliability":${plain(e.reliability, 0)},"summary":${plain(e.summary, 0)},"time":${plain(e.time, 0)},"v":${plain(version, 0)}}`
+      `{"action":${plain(e.action, 0)},"actor":${actor},"attributes":${plain(e.attributes, 0)},"host":${plain(e.host, 0)},"kind":${plain(e.kind, 0)},"loader":${plain(e.loader, 0)}` +
+      `,"object":${object},"raw":${plain(e.raw, 0)},"reliability":${plain(e.reliability, 0)},"summary":${plain(e.summary, 0)},"time":${known?.get(e.time) ?? plain(e.time, 0)},"v":${plain(version, 0)}}`
     );
   } catch (err) {
     if (err !== NOT_PLAIN) throw err;

@@ -1,6 +1,6 @@
 // The normalised forensic Event every loader produces, its reliability grades, and its integrity hash and stable id.
 import { sha256Hex } from '../core/canonical.js';
-import { canonicalEventText } from './canonical-event.js';
+import { canonicalEventText, type KnownTexts } from './canonical-event.js';
 import { VitrineError } from '../core/errors.js';
 import type { RawRecordView as RawRecordRef } from '../core/contracts/forensic.js';
 
@@ -104,8 +104,12 @@ let lastArtifactSha256: unknown = Symbol('none');
 
 /** The canonical form that is hashed: every draft field, never eventId or integrityHash. */
 export function canonicalEvent(event: EventDraft): string {
+  return canonicalEventWith(event, undefined);
+}
+
+function canonicalEventWith(event: EventDraft, known: KnownTexts | undefined): string {
   try {
-    return canonicalEventText(event, EVENT_HASH_VERSION);
+    return canonicalEventText(event, EVENT_HASH_VERSION, known);
   } catch (err) {
     throw new VitrineError('validation_failed', 'an event holds a value JSON cannot carry', { cause: err });
   }
@@ -113,11 +117,19 @@ export function canonicalEvent(event: EventDraft): string {
 
 /** spec hash_event: SHA-256 (hex) of the event's canonical form, bound to its raw record through raw.rawSha256. */
 export function hashEvent(event: EventDraft): string {
+  return hashEventWith(event, undefined);
+}
+
+/**
+ * hashEvent with `known`: canonical texts already written for objects the event shares (canonical-event.ts), the same
+ * bytes without writing them again.
+ */
+export function hashEventWith(event: EventDraft, known: KnownTexts | undefined): string {
   const artifact = event.raw.artifactSha256;
   if (!isHex64(event.raw.rawSha256) || (artifact !== lastArtifactSha256 && !HEX64.test(artifact)))
     throw new VitrineError('validation_failed', 'an event needs the SHA-256 of its raw record and artefact');
   lastArtifactSha256 = artifact;
-  return sha256Hex(canonicalEvent(event));
+  return sha256Hex(canonicalEventWith(event, known));
 }
 
 /** spec stable_event_id: the first 16 hex characters of the integrity hash. */
@@ -150,7 +162,12 @@ export function finalizeEvent(event: EventDraft | ForensicEvent): ForensicEvent 
     eventId: integrityHash.slice(0, 16),
     integrityHash,
   };
-  return FREEZE_EVENTS ? deepFreeze(out) : out;
+  return sealEvent(out);
+}
+
+/** A finalised event as it is handed out: deep-frozen under test and in development, as it is otherwise. */
+export function sealEvent(event: ForensicEvent): ForensicEvent {
+  return FREEZE_EVENTS ? deepFreeze(event) : event;
 }
 
 /**

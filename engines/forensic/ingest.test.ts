@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../test/corpora.js';
 import { sha256Hex } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
-import { ARTIFACT_KINDS, verifyEvent, type ArtifactKind } from './event.js';
+import { ARTIFACT_KINDS, finalizeEvent, verifyEvent, type ArtifactKind, type EventDraft, type ForensicEvent } from './event.js';
 import { ingestArtifact, timeSortKey } from './ingest.js';
 import { defaultRegistry } from './loaders/index.js';
 import { LoaderRegistry, type Loader } from './loaders/registry.js';
@@ -64,6 +64,23 @@ corpus('detection and evidence handling', () => {
       expect(r.artifact, kind).toMatchObject({ kind, detectedBy: 'content', path: name });
       expect(r.events.length).toBeGreaterThan(0);
       for (const e of r.events) expect(verifyEvent(e)).toBe(true);
+    }
+  });
+
+  it('hands over the same events, ids and hashes whether it keeps them or streams them slim, each equal to finalizeEvent of the same draft', () => {
+    const root = tmp();
+    for (const name of Object.values(samples(root))) {
+      const kept = ingestArtifact(name, { evidenceRoot: root, year: 2005, utcOffsetHours: 0, host: 'h' }).events;
+      const streamed: ForensicEvent[] = [];
+      ingestArtifact(name, { evidenceRoot: root, year: 2005, utcOffsetHours: 0, host: 'h', collectEvents: false, onEvent: (e) => streamed.push(e) });
+      expect(streamed.length, name).toBe(kept.length);
+      expect(streamed, name).toEqual(kept);
+      for (const e of streamed) {
+        expect(verifyEvent(e)).toBe(true);
+        // Interned actors, objects and times bring their texts to the hash: the hash is the one of a plain copy.
+        const copy = JSON.parse(JSON.stringify({ ...e, eventId: undefined, integrityHash: undefined })) as EventDraft;
+        expect(finalizeEvent(copy).integrityHash).toBe(e.integrityHash);
+      }
     }
   });
 

@@ -2,8 +2,9 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { canonicalValueText } from './canonical-event.js';
 import { VitrineError } from '../core/errors.js';
-import { finalizeEvent, type ArtifactKind, type EventDraft, type EventEntity, type EventTime, type ForensicEvent, type JsonRecord, type JsonValue, type ReliabilityGrade } from './event.js';
+import { hashEventWith, sealEvent, type ArtifactKind, type EventDraft, type EventEntity, type EventTime, type ForensicEvent, type JsonRecord, type JsonValue, type ReliabilityGrade } from './event.js';
 import { EvidenceFile, resolveEvidence, withEvidenceFile, type EvidencePath } from './evidence.js';
 import { defaultRegistry } from './loaders/index.js';
 import { readCanonicalTime, type CanonicalTimeParts } from './time.js';
@@ -130,6 +131,8 @@ export class EventInterner {
   private readonly entities = new Map<string, Map<string, EventEntity>>();
   private entityCount = 0;
   private readonly times = new Map<string, EventTime>();
+  /** The canonical text of each interned entity and time tuple (they are written into every event hash that has them). */
+  private readonly texts = new Map<unknown, string>();
 
   str(s: string): string {
     if (s.length > MAX_INTERNED_LENGTH) return s;
@@ -140,7 +143,7 @@ export class EventInterner {
   }
 
   entity(e: EventEntity | null): EventEntity | null {
-    if (e === null || Object.keys(e).length !== 2) return e;
+    if (e === null || !hasOwnKeys(e, 2)) return e;
     let byName = this.entities.get(e.type);
     if (byName === undefined) this.entities.set(e.type, (byName = new Map()));
     const hit = byName.get(e.name);
@@ -148,18 +151,22 @@ export class EventInterner {
     const copy: EventEntity = { type: e.type, name: this.str(e.name) };
     if (this.entityCount < MAX_INTERNED_VALUES) {
       byName.set(e.name, copy);
+      this.texts.set(copy, canonicalValueText(copy));
       this.entityCount++;
     }
     return copy;
   }
 
   time(t: EventTime): EventTime {
-    if (Object.keys(t).length !== 3) return t;
+    if (!hasOwnKeys(t, 3)) return t;
     const key = `${t.time ?? ''}\u0000${t.time === null ? 'n' : 't'}\u0000${t.precision}\u0000${t.source}`;
     const hit = this.times.get(key);
     if (hit !== undefined) return hit;
     const copy: EventTime = { time: t.time === null ? null : this.str(t.time), precision: t.precision, source: this.str(t.source) };
-    if (this.times.size < MAX_INTERNED_VALUES) this.times.set(key, copy);
+    if (this.times.size < MAX_INTERNED_VALUES) {
+      this.times.set(key, copy);
+      this.texts.set(copy, canonicalValueText(copy));
+    }
     return copy;
   }
 
@@ -184,11 +191,13 @@ export class EventInterner {
   }
 
   /**
-   * The draft with its repeated values shared (same content, key order kept). `slim`: the consumer keeps no time tuple
-   * or summary (the analysis's event table), so those, nearly all distinct, are not looked up or kept.
+   * The finalised event of a loader's draft, with its repeated values shared (same content, key order kept), in one
+   * object: no interned copy of the draft is made before it. Interned entities and time tuples bring their canonical
+   * text to the hash. `slim`: the consumer keeps no time tuple or summary (the analysis's event table), so those, nearly
+   * all distinct, are not looked up or kept.
    */
-  draft(d: EventDraft, slim = false): EventDraft {
-    return {
+  event(d: EventDraft, slim = false): ForensicEvent {
+    const out: Writable<ForensicEvent> = {
       actor: this.entity(d.actor),
       action: this.str(d.action),
       object: this.entity(d.object),
@@ -200,8 +209,24 @@ export class EventInterner {
       loader: d.loader,
       kind: d.kind,
       raw: d.raw,
+      eventId: '',
+      integrityHash: '',
     };
+    // The same values as the draft's, so the same hash (the canonical text reads the hashed fields by name only).
+    const integrityHash = hashEventWith(out, this.texts);
+    out.eventId = integrityHash.slice(0, 16);
+    out.integrityHash = integrityHash;
+    return sealEvent(out);
   }
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** True when the object has exactly `n` own enumerable keys (counted with for-in: no key array made). */
+function hasOwnKeys(o: object, n: number): boolean {
+  let count = 0;
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k) && ++count > n) return false;
+  return count === n;
 }
 
 function headOf(file: EvidenceFile): Buffer {
@@ -324,7 +349,7 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
       const only = options.onlyRecords;
       for (const draft of loader.load(source, ctx)) {
         if (only !== undefined && draft.raw.member === undefined && !only.has(draft.raw.recordNumber)) continue;
-        const event = finalizeEvent(interner.draft(draft, !collect));
+        const event = interner.event(draft, !collect);
         count++;
         const t = event.time.time;
         if (t !== null) {
