@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { dissect } from './dissect.js';
 import { imphash, imphashPair } from './imports.js';
 import { syntheticPes } from './synthetic.js';
+import { buildPe } from './writer.js';
 import type { PeImportedDll, PeImportedSymbol } from './types.js';
 
 const sym = (name: string | null, ordinal: number | null = null): PeImportedSymbol => ({
@@ -65,5 +66,26 @@ describe('imphash', () => {
     // The set holds both kinds the byte path writes apart: delay-load tables, and ordinals named from the tables.
     expect(delay).toBeGreaterThan(10);
     expect(ordinalNames).toBeGreaterThan(10);
+  });
+
+  it('writes ordinals as the frozen tables name them, else as ordN with every digit count, in both formats', () => {
+    const md5 = (text: string): string => createHash('md5').update(text, 'latin1').digest('hex');
+    for (const format of ['PE32', 'PE32+'] as const) {
+      const d = dissect(
+        buildPe({
+          format,
+          imports: [
+            { dll: 'MFC42.DLL', symbols: [1, 10, 4711, 65535, 'AfxWinMain', 123] },
+            { dll: 'WS2_32.dll', symbols: [23, 500] },
+            { dll: 'oleaut32.dll', symbols: [2, 9999] },
+          ],
+          delayImports: [{ dll: 'Custom.Sys', symbols: [99999 & 0xffff, 7] }],
+        }),
+      );
+      const plain = 'mfc42.ord1,mfc42.ord10,mfc42.ord4711,mfc42.ord65535,mfc42.afxwinmain,mfc42.ord123,ws2_32.socket,ws2_32.wep,oleaut32.sysallocstring,oleaut32.ord9999';
+      expect(d.imphash).toBe(md5(plain));
+      expect(d.imphash_with_delay).toBe(md5(`${plain},custom.ord34463,custom.ord7`));
+      expect(d.imphash_with_delay).toBe(imphash([...d.imports, ...d.delay_imports]));
+    }
   });
 });

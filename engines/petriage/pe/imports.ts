@@ -111,8 +111,8 @@ function normalizeVa(ctx: ImportContext, va: number): number {
  */
 function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, containsAddresses: boolean, table: ThunkTable): void {
   table.length = 0;
-  const { image } = ctx;
-  const size = ctx.plus ? 8 : 4;
+  const { image, plus } = ctx;
+  const size = plus ? 8 : 4;
   const bytes = image.r.bytes;
   // 32-bit addresses seen so far: a short list first (most tables are short), a Set once the list is long.
   const seen32: number[] = [];
@@ -141,15 +141,17 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
       ctx.notes.add(`import table entry at RVA 0x${rva.toString(16)} cannot be read`);
       return void (table.length = 0);
     }
+    // The entry's `size` bytes lie in the file at `at`: read without further checks. `at` is also the entry's
+    // file offset (tryOffset's answer for an RVA whose span is whole).
     const at = image.spanStart;
-    const low = u32At(bytes, at) as number;
-    const high = ctx.plus ? (u32At(bytes, at + 4) as number) : 0;
+    const low = u32Le(bytes, at);
+    const high = plus ? u32Le(bytes, at + 4) : 0;
     let value = high * TWO_32 + low;
     const allZero = low === 0 && high === 0;
     if (containsAddresses) value = normalizeVa(ctx, value);
     // A double cannot hold the low bits of a value at or above 2^53: keep the raw low word unless it was rebased.
     const lowNow = containsAddresses ? value % TWO_32 : low;
-    const byOrdinal = ctx.plus ? value >= 2 ** 63 : (lowNow & 0x80000000) !== 0;
+    const byOrdinal = plus ? value >= 2 ** 63 : (lowNow & 0x80000000) !== 0;
     if (start <= value && value <= rva) {
       ctx.notes.add(`import table at RVA 0x${start.toString(16)} points into itself`);
       break;
@@ -179,9 +181,14 @@ function readThunks(ctx: ImportContext, rva: number, maxLength: number | null, c
       }
     }
     if (allZero) break;
-    table.push(value, byOrdinal, lowNow >>> 0, image.tryOffset(rva) ?? -1);
+    table.push(value, byOrdinal, lowNow >>> 0, at);
     rva += size;
   }
+}
+
+/** The little-endian 32-bit value at `at`, which the caller has checked lies in `b`. */
+function u32Le(b: Uint8Array, at: number): number {
+  return ((b[at] as number) | ((b[at + 1] as number) << 8) | ((b[at + 2] as number) << 16) | ((b[at + 3] as number) << 24)) >>> 0;
 }
 
 /** pefile parse_imports: the symbols of one descriptor, from the lookup table or, failing that, the address table. */
@@ -512,9 +519,9 @@ function writeDllTerms(bytes: Uint8Array, dll: string, symbols: readonly PeImpor
   for (let k = 0; k < symbols.length; k++) {
     const start = spans[2 * k] as number;
     const end = spans[2 * k + 1] as number;
-    const sym = symbols[k] as PeImportedSymbol;
-    const ordinalText = start < 0 ? ordinalName(libDot.lower, sym.ordinal as number) : '';
-    const out = termRoom(pos + 1 + prefixLength + (start < 0 ? ordinalText.length : end - start), pos);
+    // An ordinal's name from the frozen tables is the one readImportDirectory gave the symbol; without one, ordN.
+    const ordinalText = start < 0 ? (symbols[k] as PeImportedSymbol).ordinal_name : null;
+    const out = termRoom(pos + 1 + prefixLength + (start >= 0 ? end - start : ordinalText === null ? ORD_TERM_ROOM : ordinalText.length), pos);
     if (pos > 0) out[pos++] = 0x2c;
     if (prefixAt < 0) {
       prefixAt = pos;
@@ -522,13 +529,34 @@ function writeDllTerms(bytes: Uint8Array, dll: string, symbols: readonly PeImpor
     } else {
       for (let i = prefixAt; i < prefixAt + prefixLength; i++) out[pos++] = out[i] as number;
     }
-    if (start < 0) {
+    if (ordinalText !== null) {
       for (let i = 0; i < ordinalText.length; i++) out[pos++] = LOWER[ordinalText.charCodeAt(i)] as number;
+    } else if (start < 0) {
+      pos = writeOrd(out, pos, (symbols[k] as PeImportedSymbol).ordinal as number);
     } else {
       for (let i = start; i < end; i++) out[pos++] = LOWER[bytes[i] as number] as number;
     }
   }
   return pos;
+}
+
+/** Bytes an `ordN` term's function part may take (N is 16 bits). */
+const ORD_TERM_ROOM = 8;
+
+/** Writes `ord` and the ordinal's decimal digits (the ordinal, 1 to 65535, as `ord${n}` spells it) at `pos`; returns the end. */
+function writeOrd(out: Uint8Array, pos: number, ordinal: number): number {
+  out[pos] = 0x6f;
+  out[pos + 1] = 0x72;
+  out[pos + 2] = 0x64;
+  let digits = 1;
+  for (let n = ordinal; n >= 10; n = Math.floor(n / 10)) digits++;
+  const end = pos + 3 + digits;
+  let n = ordinal;
+  for (let i = end - 1; i >= pos + 3; i--) {
+    out[i] = 0x30 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+  return end;
 }
 
 /**
