@@ -132,6 +132,20 @@ describe('linesOf', () => {
     expect(long).toEqual([2]);
     expect(lines[2]?.invalidUtf8).toBe(true);
   });
+
+  it('reads lines that lie whole inside one block the same way: the limit, the UTF-8 flag of each line, the offsets', () => {
+    const long: number[] = [];
+    const block = Buffer.concat([Buffer.from(`ok\n${'z'.repeat(65)}\n${'w'.repeat(64)}\n`), Buffer.from([0xff, 0x0a]), Buffer.from('fine\nlast')]);
+    const lines = [...linesOf([block], { maxLineBytes: 64, onTooLong: (n, offset) => long.push(n, offset) })];
+    expect(lines.map((l) => [l.number, l.offset, l.text, l.invalidUtf8, l.terminator])).toEqual([
+      [1, 0, 'ok', false, 1],
+      [3, 69, 'w'.repeat(64), false, 1],
+      [4, 134, '\uFFFD', true, 1],
+      [5, 136, 'fine', false, 1],
+      [6, 141, 'last', false, 0],
+    ]);
+    expect(long).toEqual([2, 3]);
+  });
 });
 
 describe('CSV records', () => {

@@ -26,11 +26,16 @@ export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
 
-function decode(bytes: Uint8Array): { text: string; invalid: boolean } {
+/** Set by decode: the last bytes decoded were not valid UTF-8 (a flag, not an object per line). */
+let lastInvalid = false;
+
+function decode(bytes: Uint8Array): string {
   try {
-    return { text: strict.decode(bytes), invalid: false };
+    lastInvalid = false;
+    return strict.decode(bytes);
   } catch {
-    return { text: lenient.decode(bytes), invalid: true };
+    lastInvalid = true;
+    return lenient.decode(bytes);
   }
 }
 
@@ -51,8 +56,8 @@ export function* linesOf(blocks: Iterable<Uint8Array>, options: LineOptions = {}
       body = body.subarray(0, body.length - 1);
       term = 2;
     }
-    const { text, invalid } = decode(body);
-    return { number, offset: lineStart, bytes: body, terminator: term, text: number === 1 ? text.replace(/^\uFEFF/, '') : text, invalidUtf8: invalid };
+    const text = decode(body);
+    return { number, offset: lineStart, bytes: body, terminator: term, text: number === 1 ? text.replace(/^\uFEFF/, '') : text, invalidUtf8: lastInvalid };
   };
   for (const raw of blocks) {
     const block = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
@@ -60,6 +65,16 @@ export function* linesOf(blocks: Iterable<Uint8Array>, options: LineOptions = {}
     for (;;) {
       const nl = block.indexOf(0x0a, start);
       const end = nl === -1 ? block.length : nl;
+      if (nl !== -1 && pending.length === 0 && !skipping) {
+        // The whole line is in this block (nearly every line): no list of parts, no copy.
+        if (end - start > max) {
+          number++;
+          options.onTooLong?.(number, lineStart);
+        } else yield make(block.subarray(start, end), 1);
+        start = nl + 1;
+        lineStart = position + start;
+        continue;
+      }
       if (!skipping) {
         pending.push(block.subarray(start, end));
         pendingLength += end - start;
