@@ -1,5 +1,5 @@
 // Binary XML (MS-EVEN6) token stream parser: elements, attributes, values, templates and substitutions, per chunk.
-import { isEmptyNode, isExpandableArray, K, NULL_VALUE, VT, type XAttr, type XElement, type XNode, type XText, type XValue } from './ir.js';
+import { isEmptyNode, isExpandableArray, K, NULL_VALUE, textNode, VT, type XAttr, type XElement, type XNode, type XText, type XValue } from './ir.js';
 import { utf16 } from './text.js';
 import { BinXmlError, decodeSized, decodeUnsized, unsizedLength } from './values.js';
 
@@ -225,7 +225,7 @@ export class ChunkBinXml {
           this.need(p + 2, 2 * units, end);
           const s = utf16(d, p + 2, units);
           p += 2 + 2 * units;
-          pushNode(stack, open, attr, token === 0x0b ? { k: K.PIData, s } : { k: K.CData, s });
+          pushNode(stack, open, attr, token === 0x0b ? textNode(K.PIData, s) : textNode(K.CData, s));
           this.count(1);
           break;
         }
@@ -340,49 +340,59 @@ export class ChunkBinXml {
         const value: XNode[] = [];
         for (let nodeI = 0; nodeI < a.value.length; nodeI++) {
           const node = a.value[nodeI]!;
-          this.resolveInto(node, values, value, true);
+          this.resolveAttributeNode(node, values, value);
         }
         if (value.length > 0) attrs.push({ name: a.name, value });
       }
     }
+    // Children are resolved in this loop rather than through a call per node: it runs before V8 has optimised it.
     const children: XNode[] = [];
-    for (let nodeI = 0; nodeI < el.children.length; nodeI++) {
-      const node = el.children[nodeI]!;
-      this.resolveInto(node, values, children, false);
+    const template = el.children;
+    for (let nodeI = 0; nodeI < template.length; nodeI++) {
+      const node = template[nodeI]!;
+      if (node.k === K.Placeholder) {
+        const v = values[node.id];
+        // A substitution index beyond the instance's values resolves to nothing.
+        if (v === undefined) continue;
+        if (v.k !== K.Element) {
+          if (node.optional && isEmptyNode(v)) continue;
+          if (v.k === K.Value && v.items !== undefined) this.arrayPlaced = true;
+        }
+        children.push(v);
+      } else if (node.k === K.Element && node.dyn) {
+        this.resolveChildElement(node, values, children);
+      } else {
+        children.push(node);
+      }
     }
     this.count(1 + children.length);
     return { k: K.Element, name: el.name, attrs, children, dyn: false, dynAttrs: false };
   }
 
-  private resolveInto(node: XNode, values: readonly Resolved[], out: XNode[], inAttribute: boolean): void {
+  /** Resolves a template element that holds a substitution into `out`, repeated per item when an array was placed in it. */
+  private resolveChildElement(node: XElement, values: readonly Resolved[], out: XNode[]): void {
+    const outer = this.arrayPlaced;
+    this.arrayPlaced = false;
+    const el = this.resolveElement(node, values);
+    if (this.arrayPlaced && hasExpandableArray(el)) for (const copy of this.expandArrays(el)) out.push(copy);
+    else out.push(el);
+    this.arrayPlaced = outer;
+  }
+
+  /** One node of an attribute value, placeholders replaced (an attribute value never holds elements). */
+  private resolveAttributeNode(node: XNode, values: readonly Resolved[], out: XNode[]): void {
     if (node.k === K.Placeholder) {
       const v = values[node.id];
       // A substitution index beyond the instance's values resolves to nothing.
       if (v === undefined) return;
-      if (v.k === K.Element) {
-        if (inAttribute) throw new BinXmlError('element substituted into an attribute value');
-        out.push(v);
-        return;
-      }
+      if (v.k === K.Element) throw new BinXmlError('element substituted into an attribute value');
       if (node.optional && isEmptyNode(v)) return;
       if (v.k === K.Value && v.items !== undefined) this.arrayPlaced = true;
       out.push(v);
       return;
     }
-    if (node.k === K.Element) {
-      if (!node.dyn) {
-        out.push(node);
-        return;
-      }
-      const outer = this.arrayPlaced;
-      this.arrayPlaced = false;
-      const el = this.resolveElement(node, values);
-      if (this.arrayPlaced && hasExpandableArray(el)) for (const copy of this.expandArrays(el)) out.push(copy);
-      else out.push(el);
-      this.arrayPlaced = outer;
-      return;
-    }
-    out.push(node);
+    if (node.k === K.Element && node.dyn) this.resolveChildElement(node, values, out);
+    else out.push(node);
   }
 
   /**

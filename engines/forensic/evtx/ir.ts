@@ -73,7 +73,7 @@ export interface XValue {
   readonly k: K.Value;
   readonly t: number;
   readonly v: number | string | boolean | null;
-  readonly items?: ReadonlyArray<XText | XValue>;
+  readonly items: ReadonlyArray<XText | XValue> | undefined;
 }
 
 export interface XPlaceholder {
@@ -110,7 +110,23 @@ export interface XPIData {
 
 export type XNode = XElement | XText | XValue | XPlaceholder | XEntityRef | XCharRef | XCData | XPITarget | XPIData;
 
-export const NULL_VALUE: XValue = { k: K.Value, t: VT.Null, v: null };
+/**
+ * Text, CDATA, PI data and values are built with one object shape (k, s, t, v, items), so the walks over node lists
+ * (resolution, rendering) see two shapes, this one and XElement's, and their property loads stay monomorphic or
+ * polymorphic instead of megamorphic.
+ */
+export function textNode<T extends K.Text | K.CData | K.PIData>(k: T, s: string): { readonly k: T; readonly s: string } {
+  const node = { k, s, t: VT.String, v: null, items: undefined };
+  return node;
+}
+
+/** A value node, in the shape textNode gives text (see there). */
+export function valueNode(t: number, v: number | string | boolean | null, items?: ReadonlyArray<XText | XValue>): XValue {
+  const node = { k: K.Value as const, s: '', t, v, items };
+  return node;
+}
+
+export const NULL_VALUE: XValue = valueNode(VT.Null, null);
 
 /** Empty text or an empty value: what an optional substitution drops and what never counts as content. */
 export function isEmptyNode(node: XText | XValue): boolean {

@@ -1,5 +1,5 @@
 // Decoding of BinXml values (every MS-EVEN6 value type and its array form) into text or typed value nodes.
-import { K, NULL_VALUE, VT, type XText, type XValue } from './ir.js';
+import { K, NULL_VALUE, valueNode, VT, type XText, type XValue } from './ir.js';
 import { filetimeIso, floatText, guidText, hexPrefixed, hexUpper, isoMicros, sidLength, sidText, systemtimeIso, utf16 } from './text.js';
 
 /** A malformed structure inside one record or template: the record is skipped with a warning, never the file. */
@@ -49,12 +49,15 @@ function u32(d: Uint8Array, p: number): number {
   return (d[p]! | (d[p + 1]! << 8) | (d[p + 2]! << 16) | (d[p + 3]! << 24)) >>> 0;
 }
 
+// The literals below are ir.ts's textNode and valueNode written out (one call fewer per value while code is unoptimised).
 function text(s: string): XText {
-  return { k: K.Text, s };
+  const node = { k: K.Text as const, s, t: VT.String, v: null, items: undefined };
+  return node;
 }
 
 function value(t: number, v: number | string | boolean | null): XValue {
-  return { k: K.Value, t, v };
+  const node = { k: K.Value as const, s: '', t, v, items: undefined };
+  return node;
 }
 
 /** A 64-bit integer as a number when exact, otherwise as its decimal string. */
@@ -170,7 +173,7 @@ function decodeArray(d: Uint8Array, p: number, size: number, type: number): XVal
     if (size % width !== 0) throw new BinXmlError('array value size is not a multiple of its item size');
     for (let q = p; q < p + size; q += width) items.push(fixedScalar(d, q, base));
   }
-  return { k: K.Value, t: type, v: null, items };
+  return valueNode(type, null, items);
 }
 
 /** Byte length of an unsized value token's payload at `p` (value tokens inside a BinXml stream), or -1 if unknown. */
