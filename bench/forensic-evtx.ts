@@ -56,14 +56,15 @@ function ours(files: string[], options: { json: boolean; xml: boolean }): Timing
   return { records, bytes: bytesOf(files), seconds: cpuSeconds() - c0, wall: (performance.now() - t0) / 1000 };
 }
 
+/** The first pass (JIT warm-up included), then the best of `runs` further passes: the warm figure leaves the first pass out. */
 function best(runs: number, fn: () => Timing): { first: Timing; best: Timing } {
   const first = fn();
-  let top = first;
-  for (let i = 1; i < runs; i++) {
+  let top: Timing | undefined;
+  for (let i = 0; i < runs; i++) {
     const t = fn();
-    if (t.seconds < top.seconds) top = t;
+    if (top === undefined || t.seconds < top.seconds) top = t;
   }
-  return { first, best: top };
+  return { first, best: top ?? first };
 }
 
 function installed(cmd: string, args: string[]): boolean {
@@ -140,20 +141,20 @@ function probe(file: string): { records: number; seconds: number; maxRssMiB: num
 const files = corpusFiles();
 console.log(`EVTX parser benchmark: ${files.length} corpus files, ${(bytesOf(files) / 1048576).toFixed(1)} MB (one core, Node ${process.version}); rates and ratios use CPU time\n`);
 
-const json = best(3, () => ours(files, { json: true, xml: false }));
+const json = best(5, () => ours(files, { json: true, xml: false }));
 const xml = best(3, () => ours(files, { json: true, xml: true }));
 const meta = best(3, () => ours(files, { json: false, xml: false }));
 console.log(`this parser, JSON            first pass ${rate(json.first)}`);
-console.log(`this parser, JSON            best of 3  ${rate(json.best)}`);
-console.log(`this parser, JSON + XML      best of 3  ${rate(xml.best)}`);
-console.log(`this parser, fields only     best of 3  ${rate(meta.best)}`);
+console.log(`this parser, JSON            warm       ${rate(json.best)}   (best of the 5 passes after the first)`);
+console.log(`this parser, JSON + XML      warm       ${rate(xml.best)}   (best of 3 after a first pass)`);
+console.log(`this parser, fields only     warm       ${rate(meta.best)}   (best of 3 after a first pass)`);
 
 if (installed('evtxexport', ['-V'])) {
   const ex = external('evtxexport', (f) => ['-f', 'xml', f], files, json.best.records);
   const exText = external('evtxexport', (f) => [f], files, json.best.records);
   console.log(`\nevtxexport -f xml                      ${rate(ex)}`);
   console.log(`evtxexport (text)                      ${rate(exText)}`);
-  console.log(`ratio: this parser (JSON) vs evtxexport -f xml: ${ratio(json.best, ex)} (first pass ${ratio(json.first, ex)}); JSON + XML vs evtxexport -f xml: ${ratio(xml.best, ex)}; vs text mode: ${ratio(json.best, exText)}   (goal >= 3x)`);
+  console.log(`ratio: this parser (JSON) vs evtxexport -f xml: warm ${ratio(json.best, ex)} (goal >= 10x), first pass ${ratio(json.first, ex)} (goal >= 3x); JSON + XML vs evtxexport -f xml: ${ratio(xml.best, ex)}; vs text mode: ${ratio(json.best, exText)}`);
 } else {
   console.log('\nevtxexport not installed (apt-get install libevtx-utils): no comparison');
 }
@@ -161,7 +162,7 @@ if (installed('evtxexport', ['-V'])) {
 if (installed(PYTHON, ['-c', 'import Evtx.Evtx'])) {
   // python-evtx needs 6 to 10 ms of CPU a record: the comparison runs on the small files plus security.evtx (2,356 records).
   const subset = files.filter((f) => statSync(f).size <= 70_000 || f.endsWith(`${path.sep}security.evtx`));
-  const mine = best(3, () => ours(subset, { json: true, xml: true }));
+  const mine = best(2, () => ours(subset, { json: true, xml: true }));
   const py = python(subset, mine.best.records);
   console.log(`\npython-evtx (record.xml())             ${rate(py)}`);
   console.log(`this parser on the same files (JSON + XML) ${rate(mine.best)}`);
@@ -195,7 +196,7 @@ try {
       // One fresh process on one large log, JIT warm-up included: the case of a worker job.
       const ex = external('evtxexport', (f) => ['-f', 'xml', f], [file], p.records);
       const mine: Timing = { records: p.records, bytes: statSync(file).size, seconds: p.seconds, wall: p.seconds };
-      console.log(`       evtxexport -f xml on it: ${ex.seconds.toFixed(2)} s CPU; ratio ${ratio(mine, ex)} (fresh process, JSON)`);
+      console.log(`       evtxexport -f xml on it: ${ex.seconds.toFixed(2)} s CPU; ratio ${ratio(mine, ex)} (fresh process, JSON; goal >= 5x)`);
     }
     rmSync(file);
   }
