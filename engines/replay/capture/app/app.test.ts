@@ -244,6 +244,84 @@ function conversation(port: number, segments: Array<[boolean, Uint8Array]>, gapA
   return writePcap(frames);
 }
 
+/** A TLS 1.2 ServerHello record: version, random, no session id, cipher 0xc02f, no compression, no extensions. */
+const SERVER_HELLO = ((): Uint8Array => {
+  const body = [3, 3, ...new Array<number>(32).fill(9), 0, 0xc0, 0x2f, 0];
+  const hs = [2, 0, 0, body.length, ...body];
+  return Uint8Array.from([22, 3, 3, 0, hs.length, ...hs]);
+})();
+
+describe('per-connection state reused after a connection closes', () => {
+  /** One TCP session's frames from `clientPort` at `t0`; `order` sends the data segments in that order (early ones are held). */
+  const session = (clientPort: number, port: number, segments: Array<[boolean, Uint8Array]>, t0: number, order?: number[]): PacketToWrite[] => {
+    let cs = 1000;
+    let ss = 5000;
+    let t = t0;
+    const frames: PacketToWrite[] = [];
+    const push = (data: Uint8Array): void => {
+      t += 0.001;
+      frames.push({ tsSec: Math.floor(t), tsNsec: Math.round((t % 1) * 1e9), data });
+    };
+    push(tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs, flags: TCP_SYN }));
+    push(tcpFrame(B, A, { sport: port, dport: clientPort, seq: ss, ack: cs + 1, flags: TCP_SYN | TCP_ACK }));
+    cs += 1;
+    ss += 1;
+    push(tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs, ack: ss, flags: TCP_ACK }));
+    const data = segments.map(([fromClient, bytes]) => {
+      const frame = fromClient
+        ? tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs, ack: ss, flags: TCP_ACK | TCP_PSH }, bytes)
+        : tcpFrame(B, A, { sport: port, dport: clientPort, seq: ss, ack: cs, flags: TCP_ACK | TCP_PSH }, bytes);
+      if (fromClient) cs += bytes.length;
+      else ss += bytes.length;
+      return frame;
+    });
+    for (const i of order ?? data.map((_, i) => i)) push(data[i]!);
+    return frames;
+  };
+  // Connections that end with something held: a cut header line, a request without its reply, a chunked body, a cut
+  // TLS record, a segment waiting for a hole, a connection of no protocol read.
+  const dirty: Array<[number, Array<[boolean, Uint8Array]>, number[]?]> = [
+    [80, [[true, ascii('GET /cut HTTP/1.1\r\nHost: dirty.example\r\nUser-Ag')]]],
+    [80, [[true, ascii('POST /wait HTTP/1.1\r\nHost: dirty.example\r\nContent-Length: 10\r\n\r\n12345')]]],
+    [80, [[true, ascii('GET /c HTTP/1.1\r\nHost: d\r\n\r\n')], [false, ascii('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab')]]],
+    [443, [[true, tlsRecord(specHello('dirty.example')).subarray(0, 40)]]],
+    [80, [[true, ascii('GET /a HTTP/1.1\r\n')], [true, ascii('Host: held.example\r\n\r\n')]], [1]],
+    [7000, [[true, new Uint8Array(100).fill(0x55)]]],
+    // A finished TLS connection (both hellos read) with a server segment held beyond a hole that never fills.
+    [443, [[true, tlsRecord(specHello('dirty.example'))], [false, SERVER_HELLO], [false, new Uint8Array(7).fill(0x41)], [false, new Uint8Array(80).fill(0x42)]], [3, 0, 1]],
+  ];
+  const clean: Array<[number, Array<[boolean, Uint8Array]>]> = [
+    [80, [[true, ascii('GET /clean HTTP/1.1\r\nHost: clean.example\r\nUser-Agent: ua\r\n\r\n')], [false, ascii('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc')]]],
+    [443, [[true, tlsRecord(specHello('clean.example'))]]],
+  ];
+  const records = (r: CaptureAnalysis, uid: string): unknown => {
+    const strip = <T extends { uid: string }>(xs: readonly T[]): unknown[] => xs.filter((x) => x.uid === uid).map(({ uid: _u, ts: _t, packet: _p, ...rest }: T & { ts?: unknown; packet?: unknown }) => rest);
+    return { http: strip(r.app.http), tls: strip(r.app.tls), service: r.connections.find((c) => c.uid === uid)?.service };
+  };
+  /** Warning counts by code, without the flow limit the test sets. */
+  const warned = (...rs: CaptureAnalysis[]): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const r of rs) for (const w of r.warnings) if (w.code !== 'flow_limit') out[w.code] = (out[w.code] ?? 0) + w.count;
+    return out;
+  };
+
+  it('a connection after one that closed with bytes held reads exactly as it does alone', () => {
+    expect.hasAssertions();
+    for (const [k, [cport, csegs]] of clean.entries()) {
+      const alone = analyzeCaptureBytes(writePcap(session(41000, cport, csegs, 1_700_000_100)), { maxActiveFlows: 1 });
+      const want = records(alone, alone.connections[0]!.uid);
+      for (const [i, [port, segs, order]] of dirty.entries()) {
+        // One live connection at a time: the next SYN closes the dirty one, whose state the clean one then reuses.
+        const first = session(40000 + i, port, segs, 1_700_000_000, order);
+        const r = analyzeCaptureBytes(writePcap([...first, ...session(41000, cport, csegs, 1_700_000_100)]), { maxActiveFlows: 1 });
+        expect(r.connections).toHaveLength(2);
+        expect(records(r, r.connections[1]!.uid), `clean ${k} after dirty ${i}`).toEqual(want);
+        expect(warned(r), `clean ${k} after dirty ${i}`).toEqual(warned(alone, analyzeCaptureBytes(writePcap(first), { maxActiveFlows: 1 })));
+      }
+    }
+  });
+});
+
 describe('HTTP start lines read from bytes', () => {
   /** Lines of the usual shape, odd ones and near misses; each also with one byte changed at every position. */
   const requests = ['GET / HTTP/1.1', 'GET /a?b=c HTTP/1.0', 'M-SEARCH * HTTP/1.1', 'propfind /x HTTP/1.1', 'ABCDEFGHIJKLMNOPQRSTUVWX / HTTP/1.1', 'ABCDEFGHIJKLMNOPQRSTUVWXY / HTTP/1.1', 'GET  / HTTP/1.1', 'GET /\t HTTP/1.1', 'GET /\xa0 HTTP/1.1', 'GET / HTTP/1.1 ', 'GET HTTP/1.1', '1GET / HTTP/1.1', 'GET / HTTP/1.12', 'GET /x\ry HTTP/1.1', 'G / HTTP/9.9'];

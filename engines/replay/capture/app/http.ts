@@ -168,6 +168,21 @@ class Half {
     this.state = midstream ? 'resync' : 'start';
   }
 
+  /** Back to a new direction's state (the connection is reused for another). */
+  reset(midstream: boolean): void {
+    this.state = midstream ? 'resync' : 'start';
+    if (this.lineBuf.length > 0) this.lineBuf = [];
+    this.lineLen = 0;
+    this.headBytes = 0;
+    this.clearHeaders();
+    this.headerCount = 0;
+    this.remaining = 0;
+    this.bodyLength = 0;
+    this.startLine = null;
+    this.ts = 0;
+    this.packet = 0;
+  }
+
   clearHeaders(): void {
     this.host = undefined;
     this.userAgent = undefined;
@@ -209,11 +224,22 @@ export class HttpConnection {
   malformed = false;
 
   constructor(
-    private readonly uid: string,
-    private readonly midstream: boolean,
+    private uid: string,
+    private midstream: boolean,
     private readonly emit: (t: HttpTransaction) => void,
   ) {
     this.halves = [new Half(midstream), new Half(midstream)];
+  }
+
+  /** Back to a new connection's state, for the connection `uid` (the reader is reused after its connection closed). */
+  reset(uid: string, midstream: boolean): void {
+    this.uid = uid;
+    this.midstream = midstream;
+    this.halves[0].reset(midstream);
+    this.halves[1].reset(midstream);
+    this.outstanding.length = 0;
+    this.depth = 0;
+    this.malformed = false;
   }
 
   /** Stream bytes `bytes[start, end)` of one direction, valid only during the call. */

@@ -70,6 +70,8 @@ export interface AppMetadata {
 const MAX_RECORDS = 500_000;
 /** Bytes of a connection we look at before deciding it is none of the protocols we read. */
 const UNDECIDED_BUDGET = 4096;
+/** Closed connections' states kept for reuse. */
+const MAX_SPARE = 4096;
 
 const DNS_PORTS = new Set([53, 5353, 5355, 137]);
 const SMB_PORTS = new Set([139, 445]);
@@ -86,7 +88,9 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  */
 class ConnApp implements StreamSink, TlsEventSink {
   kind: Kind = 'undecided';
-  streams: [TcpStream, TcpStream] | undefined;
+  /** Both directions' streams, made with the state and reused with it; `streaming` once the first packet set them up. */
+  readonly streams: [TcpStream, TcpStream];
+  streaming = false;
   http: HttpConnection | undefined;
   tls: { readers: [TlsStreamReader, TlsStreamReader]; record: Mutable<TlsHandshake> } | undefined;
   ssh: SshConnection | undefined;
@@ -101,8 +105,33 @@ class ConnApp implements StreamSink, TlsEventSink {
 
   constructor(
     private readonly layer: AppLayer,
-    private readonly conn: Connection,
-  ) {}
+    private conn: Connection,
+  ) {
+    this.streams = [new TcpStream(this, true), new TcpStream(this, false)];
+  }
+
+  /**
+   * Back to a new connection's state for `conn`: the state of a closed connection is reused by a later one, so a
+   * connection costs no new state, streams or readers (every field below is set as the constructor sets it).
+   */
+  reset(conn: Connection): void {
+    this.conn = conn;
+    this.kind = 'undecided';
+    this.streams[0].reset();
+    this.streams[1].reset();
+    this.streaming = false;
+    this.http = undefined;
+    this.tls = undefined;
+    this.ssh = undefined;
+    this.ftp = undefined;
+    this.smb = undefined;
+    this.rdp = undefined;
+    this.rfb = undefined;
+    this.dnsTcp = undefined;
+    this.examined = 0;
+    this.midstream = false;
+    this.finished = false;
+  }
 
   data(isOrig: boolean, buf: Uint8Array, start: number, end: number, ts: number, packet: number): void {
     this.layer.onStreamData(this.conn, this, isOrig, buf, start, end, ts, packet);
@@ -130,6 +159,14 @@ export class AppLayer {
   } = { dns: [], http: [], tls: [], ssh: [], ftp: [], smb: [], rdp: [], rfb: [] };
   private dropped = 0;
   private raw: RawPacket | undefined;
+
+  /**
+   * States, HTTP readers and TLS reader pairs of closed connections, for the next ones (bounded: past it a closed
+   * connection's state is left to the collector).
+   */
+  private readonly spareApps: ConnApp[] = [];
+  private readonly spareHttp: HttpConnection[] = [];
+  private readonly spareTls: Array<[TlsStreamReader, TlsStreamReader]> = [];
 
   /** Made once: every HTTP connection hands its transactions to the same function. */
   private readonly httpSink = (t: HttpTransaction): void => this.onHttp(t);
@@ -160,13 +197,17 @@ export class AppLayer {
     if (conn.proto !== 'tcp') return;
     let app = conn.app as ConnApp | undefined;
     if (app === undefined) {
-      app = new ConnApp(this, conn);
+      const spare = this.spareApps.pop();
+      if (spare !== undefined) {
+        spare.reset(conn);
+        app = spare;
+      } else app = new ConnApp(this, conn);
       conn.app = app;
     }
     if (app.kind === 'none' || app.finished) return;
-    if (app.streams === undefined) {
+    if (!app.streaming) {
       app.midstream = !((d.tcpFlags & 0x02) !== 0);
-      app.streams = [new TcpStream(app, true), new TcpStream(app, false)];
+      app.streaming = true;
     }
     const stream = app.streams[isOrig ? 0 : 1];
     if ((d.tcpFlags & 0x02) !== 0) stream.syn(d.seq);
@@ -203,13 +244,20 @@ export class AppLayer {
     if (looksLikeTls(b)) {
       app.kind = 'tls';
       const record: Mutable<TlsHandshake> = { uid, ts, packet: this.raw?.index ?? 0, midstream: app.midstream };
-      app.tls = { readers: [new TlsStreamReader(app), new TlsStreamReader(app)], record };
+      let readers = this.spareTls.pop();
+      if (readers !== undefined) {
+        readers[0].reset(app);
+        readers[1].reset(app);
+      } else readers = [new TlsStreamReader(app), new TlsStreamReader(app)];
+      app.tls = { readers, record };
     } else if (b.length >= 4 && b[0] === 0x53 && b[1] === 0x53 && b[2] === 0x48 && b[3] === 0x2d) {
       app.kind = 'ssh';
       app.ssh = new SshConnection(uid);
     } else if (looksLikeHttp(b, isOrig)) {
       app.kind = 'http';
-      app.http = new HttpConnection(uid, app.midstream, this.httpSink);
+      const http = this.spareHttp.pop();
+      if (http !== undefined) http.reset(uid, app.midstream);
+      app.http = http ?? new HttpConnection(uid, app.midstream, this.httpSink);
     } else if (looksLikeRfb(b)) {
       app.kind = 'rfb';
       app.rfb = new RfbConnection(uid, ts);
@@ -351,7 +399,7 @@ export class AppLayer {
       if (byPortRdp) this.keep(this.out.rdp, new RdpConnection(conn.uid, conn.startTs).result(true) as RdpSession);
       return;
     }
-    if (!app.finished && app.streams) {
+    if (!app.finished && app.streaming) {
       app.streams[0].flush();
       app.streams[1].flush();
     }
@@ -366,8 +414,11 @@ export class AppLayer {
     if (rdp) this.keep(this.out.rdp, rdp);
     const rfb = app.rfb?.result();
     if (rfb) this.keep(this.out.rfb, rfb);
-    // Release the buffers: the connection record is all that stays.
+    // Release the buffers: the connection record is all that stays; the state and readers serve later connections.
     conn.app = undefined;
+    if (this.spareApps.length < MAX_SPARE) this.spareApps.push(app);
+    if (app.http !== undefined && this.spareHttp.length < MAX_SPARE) this.spareHttp.push(app.http);
+    if (app.tls !== undefined && this.spareTls.length < MAX_SPARE) this.spareTls.push(app.tls.readers);
   }
 
   result(): AppMetadata {

@@ -43,6 +43,16 @@ export class TcpStream {
     private readonly isOrig: boolean,
   ) {}
 
+  /** Back to a new stream's state, for the next connection that reuses this one. */
+  reset(): void {
+    this.next = 0;
+    this.started = false;
+    this.early = null;
+    this.earlyBytes = 0;
+    this.delivered = 0;
+    this.gaps = 0;
+  }
+
   /** A SYN fixes the start: the first data byte follows its sequence number. */
   syn(seq: number): void {
     if (!this.started) this.start((seq + 1) >>> 0);

@@ -524,7 +524,15 @@ export class TlsStreamReader {
   private hs: Uint8Array = EMPTY;
   done = false;
 
-  constructor(private readonly events: TlsEventSink) {}
+  constructor(private events: TlsEventSink) {}
+
+  /** Back to a new reader's state, delivering to `events` (a reader is reused by a later connection). */
+  reset(events: TlsEventSink): void {
+    this.events = events;
+    this.buf = EMPTY;
+    this.hs = EMPTY;
+    this.done = false;
+  }
 
   private onEvent(e: TlsEvent): void {
     this.events.tlsEvent(e);
