@@ -6,7 +6,6 @@
 ;;   [1024, 2048)  counts of the bytes at odd offsets
 ;;   2048, 2052, 2056: runs found (ASCII, UTF-16LE at even offsets, at odd offsets), i32 each; every run is
 ;;                 counted, the first `limit` of each kind are written as (start, length) pairs of i32
-;;   [2064, 2320)  the byte values present in the input (count's, for the range sums)
 ;;   2336          the sum of the input's whole 32-bit words, i64 (count's)
 ;;   [4096, 36864) c * log2(c) for c below 4096, f64 each, written by the caller (entropy.ts's table, so that the
 ;;                 sums are those of the JavaScript code to the last bit)
@@ -16,46 +15,34 @@
   (memory (export "memory") 1)
   (global $zeroBytes (export "zeroBytes") (mut i32) (i32.const 0))
 
-  ;; The sums over byte values of c * log2(c) of four ranges at once (the additions of one range depend on each other
-  ;; and wait for one another; four independent sums keep the processor busy meanwhile), each range's c being the
-  ;; value's count between two snapshots of the counts (at `toJ` and at `fromJ`, 1024 bytes each: the counts before
-  ;; the range's end and before its start); byte values in ascending order, so that each sum is the one a sum of its
-  ;; own would be, to the last bit. Only the `present` values listed at 2064 (one byte each, ascending) are read: the
-  ;; others count zero in every range, and adding their 0 would leave a sum as it is. The `count` sums are written as
-  ;; f64 from `out` (a range past them has to = from, and sums 0).
-  (func $sumCLogC4 (param $to0 i32) (param $from0 i32) (param $to1 i32) (param $from1 i32) (param $to2 i32) (param $from2 i32)
-    (param $to3 i32) (param $from3 i32) (param $present i32) (param $out i32) (param $count i32)
-    (local $k i32) (local $at i32) (local $c i32) (local $s0 f64) (local $s1 f64) (local $s2 f64) (local $s3 f64)
-    (block $done
-      (loop $values
-        (br_if $done (i32.ge_u (local.get $k) (local.get $present)))
-        (local.set $at (i32.shl (i32.load8_u offset=2064 (local.get $k)) (i32.const 2)))
-        (local.set $c (i32.sub (i32.load (i32.add (local.get $to0) (local.get $at))) (i32.load (i32.add (local.get $from0) (local.get $at)))))
-        (local.set $s0 (f64.add (local.get $s0)
-          (if (result f64) (i32.lt_u (local.get $c) (i32.const 4096))
-            (then (f64.load offset=4096 (i32.shl (local.get $c) (i32.const 3))))
-            (else (f64.mul (f64.convert_i32_u (local.get $c)) (call $log2 (f64.convert_i32_u (local.get $c))))))))
-        (local.set $c (i32.sub (i32.load (i32.add (local.get $to1) (local.get $at))) (i32.load (i32.add (local.get $from1) (local.get $at)))))
-        (local.set $s1 (f64.add (local.get $s1)
-          (if (result f64) (i32.lt_u (local.get $c) (i32.const 4096))
-            (then (f64.load offset=4096 (i32.shl (local.get $c) (i32.const 3))))
-            (else (f64.mul (f64.convert_i32_u (local.get $c)) (call $log2 (f64.convert_i32_u (local.get $c))))))))
-        (local.set $c (i32.sub (i32.load (i32.add (local.get $to2) (local.get $at))) (i32.load (i32.add (local.get $from2) (local.get $at)))))
-        (local.set $s2 (f64.add (local.get $s2)
-          (if (result f64) (i32.lt_u (local.get $c) (i32.const 4096))
-            (then (f64.load offset=4096 (i32.shl (local.get $c) (i32.const 3))))
-            (else (f64.mul (f64.convert_i32_u (local.get $c)) (call $log2 (f64.convert_i32_u (local.get $c))))))))
-        (local.set $c (i32.sub (i32.load (i32.add (local.get $to3) (local.get $at))) (i32.load (i32.add (local.get $from3) (local.get $at)))))
-        (local.set $s3 (f64.add (local.get $s3)
-          (if (result f64) (i32.lt_u (local.get $c) (i32.const 4096))
-            (then (f64.load offset=4096 (i32.shl (local.get $c) (i32.const 3))))
-            (else (f64.mul (f64.convert_i32_u (local.get $c)) (call $log2 (f64.convert_i32_u (local.get $c))))))))
-        (local.set $k (i32.add (local.get $k) (i32.const 1)))
-        (br $values)))
-    (f64.store (local.get $out) (local.get $s0))
-    (if (i32.gt_u (local.get $count) (i32.const 1)) (then (f64.store offset=8 (local.get $out) (local.get $s1))))
-    (if (i32.gt_u (local.get $count) (i32.const 2)) (then (f64.store offset=16 (local.get $out) (local.get $s2))))
-    (if (i32.gt_u (local.get $count) (i32.const 3)) (then (f64.store offset=24 (local.get $out) (local.get $s3)))))
+  ;; The sum over byte values, ascending, of c * log2(c), c being the value's count between two snapshots of the
+  ;; counts (at `to` and at `from`, 1024 bytes each: the counts before the range's end and before its start): the
+  ;; sum a plain loop over the 256 values would make, to the last bit, with the values that count 0 left out (adding
+  ;; their 0 leaves a sum as it is). Sixteen values at a time: the ones whose count is not 0 are found as a bit mask.
+  (func $sumCLogC (param $to i32) (param $from i32) (result f64)
+    (local $v i32) (local $m i32) (local $at i32) (local $c i32) (local $s f64)
+    (loop $chunks
+      (local.set $m (i32.or
+        (i32.or
+          (i32x4.bitmask (i32x4.ne (v128.load (i32.add (local.get $to) (local.get $v))) (v128.load (i32.add (local.get $from) (local.get $v)))))
+          (i32.shl (i32x4.bitmask (i32x4.ne (v128.load offset=16 (i32.add (local.get $to) (local.get $v))) (v128.load offset=16 (i32.add (local.get $from) (local.get $v))))) (i32.const 4)))
+        (i32.or
+          (i32.shl (i32x4.bitmask (i32x4.ne (v128.load offset=32 (i32.add (local.get $to) (local.get $v))) (v128.load offset=32 (i32.add (local.get $from) (local.get $v))))) (i32.const 8))
+          (i32.shl (i32x4.bitmask (i32x4.ne (v128.load offset=48 (i32.add (local.get $to) (local.get $v))) (v128.load offset=48 (i32.add (local.get $from) (local.get $v))))) (i32.const 12)))))
+      (block $valuesDone
+        (loop $values
+          (br_if $valuesDone (i32.eqz (local.get $m)))
+          (local.set $at (i32.add (local.get $v) (i32.shl (i32.ctz (local.get $m)) (i32.const 2))))
+          (local.set $c (i32.sub (i32.load (i32.add (local.get $to) (local.get $at))) (i32.load (i32.add (local.get $from) (local.get $at)))))
+          (local.set $s (f64.add (local.get $s)
+            (if (result f64) (i32.lt_u (local.get $c) (i32.const 4096))
+              (then (f64.load offset=4096 (i32.shl (local.get $c) (i32.const 3))))
+              (else (f64.mul (f64.convert_i32_u (local.get $c)) (call $log2 (f64.convert_i32_u (local.get $c))))))))
+          (local.set $m (i32.and (local.get $m) (i32.sub (local.get $m) (i32.const 1))))
+          (br $values)))
+      (local.set $v (i32.add (local.get $v) (i32.const 64)))
+      (br_if $chunks (i32.lt_u (local.get $v) (i32.const 1024))))
+    (local.get $s))
 
   ;; Writes the counts so far (the two lanes added, the zero bytes of zero words added to the count of 0) as 256 i32 at
   ;; `out`.
@@ -83,12 +70,12 @@
   ;; the two lanes; at each of the cutCount ascending offsets at `cuts` (i32, 0 to n) the counts so far are written
   ;; to cutOut + 1024 * k ($snapshot). Zero words are counted in $zeroBytes, not in a lane. Then, for each of the
   ;; rangeCount pairs of cut numbers (from, to) at `ranges` (i32), writes the sum over byte values of c log2 c, c the
-  ;; count between them ($sumCLogC4), at `sums` (f64). The plain sum of the input's whole little-endian 32-bit words
+  ;; count between them ($sumCLogC), at `sums` (f64). The plain sum of the input's whole little-endian 32-bit words
   ;; goes to 2336 (i64), for the PE checksum.
   (func (export "count") (param $data i32) (param $n i32) (param $cuts i32) (param $cutCount i32) (param $cutOut i32)
     (param $ranges i32) (param $rangeCount i32) (param $sums i32)
     (local $k i32) (local $from i32) (local $to i32) (local $i i32) (local $end i32) (local $w i32) (local $zeros i32) (local $at i32)
-    (local $words i32) (local $sum i64) (local $left i32)
+    (local $words i32) (local $sum i64)
     (memory.fill (i32.const 0) (i32.const 0) (i32.const 2048))
     ;; The bytes of whole words (the file's last n % 4 bytes are not in one).
     (local.set $words (i32.and (local.get $n) (i32.const -4)))
@@ -143,46 +130,18 @@
         (br $stretches)))
     (global.set $zeroBytes (local.get $zeros))
     (i64.store (i32.const 2336) (local.get $sum))
-    ;; The byte values present in the input, ascending, at 2064 (written without a branch: each value is written at
-    ;; the next place, which moves on when its count is not zero).
-    (local.set $k (i32.const 0))
-    (local.set $i (i32.const 0))
-    (loop $present
-      (i32.store8 offset=2064 (local.get $k) (local.get $i))
-      (local.set $k (i32.add (local.get $k)
-        (i32.ne (i32.const 0) (i32.or (i32.add (i32.load (i32.shl (local.get $i) (i32.const 2))) (i32.load offset=1024 (i32.shl (local.get $i) (i32.const 2))))
-                                      (i32.and (i32.eqz (local.get $i)) (i32.ne (local.get $zeros) (i32.const 0)))))))
-      (local.set $i (i32.add (local.get $i) (i32.const 1)))
-      (br_if $present (i32.lt_u (local.get $i) (i32.const 256))))
-    (local.set $end (local.get $k))
-    ;; The ranges four at a time; a group's missing ranges read snapshot 0 against itself.
+    ;; Each range's sum.
     (local.set $k (i32.const 0))
     (block $sumsDone
       (loop $sums
         (br_if $sumsDone (i32.ge_u (local.get $k) (local.get $rangeCount)))
-        (local.set $left (i32.sub (local.get $rangeCount) (local.get $k)))
-        (call $sumCLogC4
-          (call $snapshotAt (local.get $cutOut) (local.get $ranges) (i32.add (local.get $k) (i32.const 0)) (local.get $left) (i32.const 0) (i32.const 4))
-          (call $snapshotAt (local.get $cutOut) (local.get $ranges) (i32.add (local.get $k) (i32.const 0)) (local.get $left) (i32.const 0) (i32.const 0))
-          (call $snapshotAt (local.get $cutOut) (local.get $ranges) (i32.add (local.get $k) (i32.const 1)) (local.get $left) (i32.const 1) (i32.const 4))
-          (call $snapshotAt (local.get $cutOut) (local.get $ranges) (i32.add (local.get $k) (i32.const 1)) (local.get $left) (i32.const 1) (i32.const 0))
-          (call $snapshotAt (local.get $cutOut) (local.get $ranges) (i32.add (local.get $k) (i32.const 2)) (local.get $left) (i32.const 2) (i32.const 4))
-          (call $snapshotAt (local.get $cutOut) (local.get $ranges) (i32.add (local.get $k) (i32.const 2)) (local.get $left) (i32.const 2) (i32.const 0))
-          (call $snapshotAt (local.get $cutOut) (local.get $ranges) (i32.add (local.get $k) (i32.const 3)) (local.get $left) (i32.const 3) (i32.const 4))
-          (call $snapshotAt (local.get $cutOut) (local.get $ranges) (i32.add (local.get $k) (i32.const 3)) (local.get $left) (i32.const 3) (i32.const 0))
-          (local.get $end)
-          (i32.add (local.get $sums) (i32.shl (local.get $k) (i32.const 3)))
-          (local.get $left))
-        (local.set $k (i32.add (local.get $k) (i32.const 4)))
+        (local.set $at (i32.add (local.get $ranges) (i32.shl (local.get $k) (i32.const 3))))
+        (f64.store (i32.add (local.get $sums) (i32.shl (local.get $k) (i32.const 3)))
+          (call $sumCLogC
+            (i32.add (local.get $cutOut) (i32.shl (i32.load offset=4 (local.get $at)) (i32.const 10)))
+            (i32.add (local.get $cutOut) (i32.shl (i32.load (local.get $at)) (i32.const 10)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $sums))))
-
-  ;; The address of the snapshot at range r's end (`side` 4) or start (`side` 0), given the ranges left from the
-  ;; group's first (`left`) and r's place in the group (`j`): snapshot 0 when r is past the last range.
-  (func $snapshotAt (param $cutOut i32) (param $ranges i32) (param $r i32) (param $left i32) (param $j i32) (param $side i32) (result i32)
-    (if (result i32) (i32.lt_u (local.get $j) (local.get $left))
-      (then (i32.add (local.get $cutOut)
-        (i32.shl (i32.load (i32.add (i32.add (local.get $ranges) (i32.shl (local.get $r) (i32.const 3))) (local.get $side))) (i32.const 10))))
-      (else (local.get $cutOut))))
 
   ;; Writes a run (start, length) as number `found` (the i32 at foundAt) of the list at `out` when that is below
   ;; `limit`, and counts it.
