@@ -22,15 +22,14 @@ const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 /** bytescan.wat's exports (see the comments there). */
 interface Exports {
   readonly memory: WasmMemory;
-  readonly zeroBytes: { readonly value: number };
   count(data: number, n: number, cuts: number, cutCount: number, cutOut: number, ranges: number, rangeCount: number, sums: number): void;
   strings(data: number, n: number, minLength: number, asciiOut: number, evenOut: number, oddOut: number, limit: number): void;
 }
 
 const MODULE = new wasm.Module(Buffer.from(WASM, 'base64'));
 const PAGE = 65536;
-/** Where the caller's regions start (past the lanes, the run counts and the c log2 c table). */
-const FREE = 36864;
+/** Where the caller's regions start (past the counts, the run counts, the c log2 c table and the count tables). */
+const FREE = 40960;
 /** Bytes past the input that the string scan reads (bytescan.wat: at least 33), set to a byte neither printable nor zero. */
 const PADDING = 48;
 /** Memory an instance may keep between calls; one that grew past it for a large input is dropped after the call. */
@@ -103,7 +102,6 @@ export class Scanned {
     /** Where each list's (start, length) pairs begin, as i32 indexes. */
     private readonly lists: readonly [number, number, number],
     private readonly sumsAt: number,
-    private readonly zeroBytes: number,
     runs: boolean,
   ) {
     this.found = runs ? [i32[512] as number, i32[513] as number, i32[514] as number] : [0, 0, 0];
@@ -120,8 +118,7 @@ export class Scanned {
 
   /** Adds the whole input's byte counts to `histogram` (a request with counts). */
   addCounts(histogram: Uint32Array): void {
-    for (let b = 0; b < 256; b++) histogram[b]! += ((this.i32[b] as number) + (this.i32[256 + b] as number)) >>> 0;
-    histogram[0]! += this.zeroBytes;
+    for (let b = 0; b < 256; b++) histogram[b]! += (this.i32[b] as number) >>> 0;
   }
 
   /** The plain sum of the input's whole little-endian 32-bit words (a request with counts). */
@@ -164,7 +161,7 @@ export function scanBytes(data: Uint8Array, request: ScanRequest): Scanned {
   const runs = request.runs ?? true;
   if (runs) e.strings(dataAt, n, request.minLength, asciiAt, evenAt, oddAt, limit);
   if (e.memory.buffer.byteLength > KEEP_BYTES) instance = null;
-  return new Scanned(i32, f64, [asciiAt >> 2, evenAt >> 2, oddAt >> 2], sumsAt >> 3, e.zeroBytes.value, runs);
+  return new Scanned(i32, f64, [asciiAt >> 2, evenAt >> 2, oddAt >> 2], sumsAt >> 3, runs);
 }
 
 /** The plain sum of the whole little-endian 32-bit words of `data` (the counting pass alone). */

@@ -1,19 +1,19 @@
 ;; petriage's pass over a file's bytes (strings.ts): the byte counts behind the entropies, and the runs behind the
 ;; ASCII and UTF-16LE strings. Built into bytescan.wasm.ts by `npm run build:wasm` (tools/wasm/build.ts).
 ;;
-;; Memory, laid out by the caller past the first 36 KiB:
-;;   [0, 1024)     counts of the bytes at even offsets of a word, 256 x i32
-;;   [1024, 2048)  counts of the bytes at odd offsets
+;; Memory, laid out by the caller past the first 40 KiB:
+;;   [0, 1024)     the counts of the byte values in the whole input, 256 x i32 (count's)
 ;;   2048, 2052, 2056: runs found (ASCII, UTF-16LE at even offsets, at odd offsets), i32 each; every run is
 ;;                 counted, the first `limit` of each kind are written as (start, length) pairs of i32
 ;;   2336          the sum of the input's whole 32-bit words, i64 (count's)
 ;;   [4096, 36864) c * log2(c) for c below 4096, f64 each, written by the caller (entropy.ts's table, so that the
 ;;                 sums are those of the JavaScript code to the last bit)
+;;   [36864, 40960) count's four tables of counts: a byte at offset i is counted in table i % 4 (increments of one
+;;                 table wait for the one before to be stored; four tables keep four of them under way)
 (module
   ;; Math.log2, for counts past the table.
   (import "env" "log2" (func $log2 (param f64) (result f64)))
   (memory (export "memory") 1)
-  (global $zeroBytes (export "zeroBytes") (mut i32) (i32.const 0))
 
   ;; The sum over byte values, ascending, of c * log2(c), c being the value's count between two snapshots of the
   ;; counts (at `to` and at `from`, 1024 bytes each: the counts before the range's end and before its start): the
@@ -44,39 +44,55 @@
       (br_if $chunks (i32.lt_u (local.get $v) (i32.const 1024))))
     (local.get $s))
 
-  ;; Writes the counts so far (the two lanes added, the zero bytes of zero words added to the count of 0) as 256 i32 at
-  ;; `out`.
+  ;; Writes the counts so far (the four tables added, the zero bytes of zero words added to the count of 0) as 256 i32
+  ;; at `out`.
   (func $snapshot (param $out i32) (param $zeros i32)
     (local $at i32)
     (loop $each
       (v128.store (i32.add (local.get $out) (local.get $at))
-        (i32x4.add (v128.load (local.get $at)) (v128.load offset=1024 (local.get $at))))
+        (i32x4.add
+          (i32x4.add (v128.load offset=36864 (local.get $at)) (v128.load offset=37888 (local.get $at)))
+          (i32x4.add (v128.load offset=38912 (local.get $at)) (v128.load offset=39936 (local.get $at)))))
       (local.set $at (i32.add (local.get $at) (i32.const 16)))
       (br_if $each (i32.lt_u (local.get $at) (i32.const 1024))))
     (i32.store (local.get $out) (i32.add (i32.load (local.get $out)) (local.get $zeros))))
 
-  ;; One byte outside whole words of a stretch: counted in the even lane, and added to `sum` (returned) at its place
-  ;; in its word when that word is whole (below `words`).
+  ;; One byte outside whole words of a stretch: counted in the first table, and added to `sum` (returned) at its
+  ;; place in its word when that word is whole (below `words`).
   (func $countByte (param $data i32) (param $i i32) (param $words i32) (param $sum i64) (result i64)
     (local $b i32) (local $at i32)
     (local.set $b (i32.load8_u (i32.add (local.get $data) (local.get $i))))
     (local.set $at (i32.shl (local.get $b) (i32.const 2)))
-    (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+    (i32.store offset=36864 (local.get $at) (i32.add (i32.load offset=36864 (local.get $at)) (i32.const 1)))
     (if (result i64) (i32.lt_u (local.get $i) (local.get $words))
       (then (i64.add (local.get $sum) (i64.shl (i64.extend_i32_u (local.get $b)) (i64.extend_i32_u (i32.shl (i32.and (local.get $i) (i32.const 3)) (i32.const 3))))))
       (else (local.get $sum))))
 
-  ;; count(data, n, cuts, cutCount, cutOut, ranges, rangeCount, sums): counts the n bytes at `data` (4-aligned) into
-  ;; the two lanes; at each of the cutCount ascending offsets at `cuts` (i32, 0 to n) the counts so far are written
-  ;; to cutOut + 1024 * k ($snapshot). Zero words are counted in $zeroBytes, not in a lane. Then, for each of the
+  ;; One whole word of a stretch not in a whole 8-byte block: its four bytes in the four tables, added to `sum`
+  ;; (returned).
+  (func $countWord (param $w i32) (param $sum i64) (result i64)
+    (local $at i32)
+    (local.set $at (i32.and (i32.shl (local.get $w) (i32.const 2)) (i32.const 0x3fc)))
+    (i32.store offset=36864 (local.get $at) (i32.add (i32.load offset=36864 (local.get $at)) (i32.const 1)))
+    (local.set $at (i32.and (i32.shr_u (local.get $w) (i32.const 6)) (i32.const 0x3fc)))
+    (i32.store offset=37888 (local.get $at) (i32.add (i32.load offset=37888 (local.get $at)) (i32.const 1)))
+    (local.set $at (i32.and (i32.shr_u (local.get $w) (i32.const 14)) (i32.const 0x3fc)))
+    (i32.store offset=38912 (local.get $at) (i32.add (i32.load offset=38912 (local.get $at)) (i32.const 1)))
+    (local.set $at (i32.and (i32.shr_u (local.get $w) (i32.const 22)) (i32.const 0x3fc)))
+    (i32.store offset=39936 (local.get $at) (i32.add (i32.load offset=39936 (local.get $at)) (i32.const 1)))
+    (i64.add (local.get $sum) (i64.extend_i32_u (local.get $w))))
+
+  ;; count(data, n, cuts, cutCount, cutOut, ranges, rangeCount, sums): counts the n bytes at `data` (8-aligned) into
+  ;; the four tables; at each of the cutCount ascending offsets at `cuts` (i32, 0 to n) the counts so far are written
+  ;; to cutOut + 1024 * k ($snapshot), and at the end those of the whole input to 0. Then, for each of the
   ;; rangeCount pairs of cut numbers (from, to) at `ranges` (i32), writes the sum over byte values of c log2 c, c the
   ;; count between them ($sumCLogC), at `sums` (f64). The plain sum of the input's whole little-endian 32-bit words
   ;; goes to 2336 (i64), for the PE checksum.
   (func (export "count") (param $data i32) (param $n i32) (param $cuts i32) (param $cutCount i32) (param $cutOut i32)
     (param $ranges i32) (param $rangeCount i32) (param $sums i32)
     (local $k i32) (local $from i32) (local $to i32) (local $i i32) (local $end i32) (local $w i32) (local $zeros i32) (local $at i32)
-    (local $words i32) (local $sum i64)
-    (memory.fill (i32.const 0) (i32.const 0) (i32.const 2048))
+    (local $words i32) (local $sum i64) (local $q i64)
+    (memory.fill (i32.const 36864) (i32.const 0) (i32.const 4096))
     ;; The bytes of whole words (the file's last n % 4 bytes are not in one).
     (local.set $words (i32.and (local.get $n) (i32.const -4)))
     (block $done
@@ -95,26 +111,47 @@
             (local.set $sum)
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $head)))
-        ;; Whole words: a zero word counts four zeros; any other, its four bytes in alternate lanes.
+        ;; A whole word up to the first 8-byte block.
         (local.set $end (i32.and (local.get $to) (i32.const -4)))
-        (block $wordsDone
-          (loop $words
-            (br_if $wordsDone (i32.ge_u (local.get $i) (local.get $end)))
-            (local.set $w (i32.load (i32.add (local.get $data) (local.get $i))))
-            (if (i32.eqz (local.get $w))
-              (then (local.set $zeros (i32.add (local.get $zeros) (i32.const 4))))
+        (if (i32.and (i32.lt_u (local.get $i) (local.get $end)) (i32.ne (i32.and (local.get $i) (i32.const 4)) (i32.const 0)))
+          (then
+            (local.set $sum (call $countWord (i32.load (i32.add (local.get $data) (local.get $i))) (local.get $sum)))
+            (local.set $i (i32.add (local.get $i) (i32.const 4)))))
+        ;; Whole 8-byte blocks: a zero block counts eight zeros (not in a table); any other, its bytes in the four
+        ;; tables, and its two words to the sum.
+        (local.set $w (i32.and (local.get $to) (i32.const -8)))
+        (block $blocksDone
+          (loop $blocks
+            (br_if $blocksDone (i32.ge_u (local.get $i) (local.get $w)))
+            (local.set $q (i64.load (i32.add (local.get $data) (local.get $i))))
+            (if (i64.eqz (local.get $q))
+              (then (local.set $zeros (i32.add (local.get $zeros) (i32.const 8))))
               (else
-                (local.set $sum (i64.add (local.get $sum) (i64.extend_i32_u (local.get $w))))
-                (local.set $at (i32.shl (i32.and (local.get $w) (i32.const 0xff)) (i32.const 2)))
-                (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
-                (local.set $at (i32.shl (i32.and (i32.shr_u (local.get $w) (i32.const 8)) (i32.const 0xff)) (i32.const 2)))
-                (i32.store offset=1024 (local.get $at) (i32.add (i32.load offset=1024 (local.get $at)) (i32.const 1)))
-                (local.set $at (i32.shl (i32.and (i32.shr_u (local.get $w) (i32.const 16)) (i32.const 0xff)) (i32.const 2)))
-                (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
-                (local.set $at (i32.shl (i32.shr_u (local.get $w) (i32.const 24)) (i32.const 2)))
-                (i32.store offset=1024 (local.get $at) (i32.add (i32.load offset=1024 (local.get $at)) (i32.const 1)))))
-            (local.set $i (i32.add (local.get $i) (i32.const 4)))
-            (br $words)))
+                (local.set $sum (i64.add (local.get $sum)
+                  (i64.add (i64.and (local.get $q) (i64.const 0xffffffff)) (i64.shr_u (local.get $q) (i64.const 32)))))
+                (local.set $at (i32.and (i32.shl (i32.wrap_i64 (local.get $q)) (i32.const 2)) (i32.const 0x3fc)))
+                (i32.store offset=36864 (local.get $at) (i32.add (i32.load offset=36864 (local.get $at)) (i32.const 1)))
+                (local.set $at (i32.and (i32.wrap_i64 (i64.shr_u (local.get $q) (i64.const 6))) (i32.const 0x3fc)))
+                (i32.store offset=37888 (local.get $at) (i32.add (i32.load offset=37888 (local.get $at)) (i32.const 1)))
+                (local.set $at (i32.and (i32.wrap_i64 (i64.shr_u (local.get $q) (i64.const 14))) (i32.const 0x3fc)))
+                (i32.store offset=38912 (local.get $at) (i32.add (i32.load offset=38912 (local.get $at)) (i32.const 1)))
+                (local.set $at (i32.and (i32.wrap_i64 (i64.shr_u (local.get $q) (i64.const 22))) (i32.const 0x3fc)))
+                (i32.store offset=39936 (local.get $at) (i32.add (i32.load offset=39936 (local.get $at)) (i32.const 1)))
+                (local.set $at (i32.and (i32.wrap_i64 (i64.shr_u (local.get $q) (i64.const 30))) (i32.const 0x3fc)))
+                (i32.store offset=36864 (local.get $at) (i32.add (i32.load offset=36864 (local.get $at)) (i32.const 1)))
+                (local.set $at (i32.and (i32.wrap_i64 (i64.shr_u (local.get $q) (i64.const 38))) (i32.const 0x3fc)))
+                (i32.store offset=37888 (local.get $at) (i32.add (i32.load offset=37888 (local.get $at)) (i32.const 1)))
+                (local.set $at (i32.and (i32.wrap_i64 (i64.shr_u (local.get $q) (i64.const 46))) (i32.const 0x3fc)))
+                (i32.store offset=38912 (local.get $at) (i32.add (i32.load offset=38912 (local.get $at)) (i32.const 1)))
+                (local.set $at (i32.and (i32.wrap_i64 (i64.shr_u (local.get $q) (i64.const 54))) (i32.const 0x3fc)))
+                (i32.store offset=39936 (local.get $at) (i32.add (i32.load offset=39936 (local.get $at)) (i32.const 1)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 8)))
+            (br $blocks)))
+        ;; A whole word after the last block.
+        (if (i32.lt_u (local.get $i) (local.get $end))
+          (then
+            (local.set $sum (call $countWord (i32.load (i32.add (local.get $data) (local.get $i))) (local.get $sum)))
+            (local.set $i (i32.add (local.get $i) (i32.const 4)))))
         ;; The bytes after the last whole word.
         (block $tailDone
           (loop $tail
@@ -128,7 +165,7 @@
         (call $snapshot (i32.add (local.get $cutOut) (i32.shl (local.get $k) (i32.const 10))) (local.get $zeros))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $stretches)))
-    (global.set $zeroBytes (local.get $zeros))
+    (call $snapshot (i32.const 0) (local.get $zeros))
     (i64.store (i32.const 2336) (local.get $sum))
     ;; Each range's sum.
     (local.set $k (i32.const 0))
