@@ -2,7 +2,7 @@
 import { VitrineError } from '../errors.js';
 import type { Calibration } from './calibration.js';
 import type { FeatureMatrix } from './dataset.js';
-import { binMatrix, computeCuts, growTree, type TreeParams } from './hist.js';
+import { binMatrix, computeCuts, growTree, type GrownTree, type TreeParams } from './hist.js';
 import { logLoss, rocAuc, type OperatingPoint } from './metrics.js';
 import { Random } from './random.js';
 import { addKernelOutputs, addPackedOutputs, kernelServes, MAX_PACKED_FEATURE, packedRowSum, packedTrees } from './packed.js';
@@ -86,10 +86,11 @@ export interface GbdtParams {
 }
 
 export function sigmoid(z: number): number {
-  if (z >= 0) return 1 / (1 + Math.exp(-z));
-  // e^z / (1 + e^z) with one exponential (the same value as computing it twice).
-  const e = Math.exp(z);
-  return e / (1 + e);
+  // 1 / (1 + e^-z) for z >= 0 and e^z / (1 + e^z) below, with one exponential e = e^-|z| (the same values as
+  // computing e^-z or e^z on each side). Every operation runs whatever the sign, so code V8 optimised after
+  // seeing margins of one sign does not fall back to the interpreter on the first margin of the other.
+  const e = Math.exp(-Math.abs(z));
+  return (z >= 0 ? 1 : e) / (1 + e);
 }
 
 /** The margin (log-odds for logistic) that corresponds to the model's base score. */
@@ -139,6 +140,37 @@ function evaluate(metric: EvalMetric, logistic: boolean, margins: Float64Array, 
 }
 
 /** Trains a boosted ensemble. Deterministic for a given seed. */
+// The per-round loops of trainGbdt live in small functions of their own: called once a round, V8 optimises them
+// after a few rounds, where the same loops inside trainGbdt (entered once per fit) would run interpreted until the
+// whole of trainGbdt was compiled for on-stack replacement.
+
+/** Logistic gradients and hessians (XGBoost's formulas, including its hessian floor) of unweighted rows. */
+function logisticGradients(margin: Float64Array, y: ArrayLike<number>, grad: Float64Array, hess: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const p = sigmoid(margin[i]!);
+    grad[i] = p - y[i]!;
+    hess[i] = Math.max(p * (1 - p), 1e-16);
+  }
+}
+
+/** 0, 1, ..., n-1. */
+function identityRows(n: number): Uint32Array {
+  const rows = new Uint32Array(n);
+  for (let i = 0; i < n; i++) rows[i] = i;
+  return rows;
+}
+
+/** Adds each leaf's value to the margins of the rows in its slice. */
+function addLeafValues(tree: Tree, grown: GrownTree, margin: Float64Array): void {
+  const { left, value } = tree;
+  const { leafStart, leafEnd, rows } = grown;
+  for (let node = 0; node < left.length; node++) {
+    if (left[node]! >= 0) continue;
+    const v = value[node]!;
+    for (let k = leafStart[node]!; k < leafEnd[node]!; k++) margin[rows[k]!] = margin[rows[k]!]! + v;
+  }
+}
+
 export function trainGbdt(train: TrainingData, params: GbdtParams = {}): GbdtModel {
   checkParams(params);
   const objective = params.objective ?? 'binary:logistic';
@@ -198,11 +230,7 @@ export function trainGbdt(train: TrainingData, params: GbdtParams = {}): GbdtMod
     if (params.signal?.aborted) throw new VitrineError('cancelled', 'training was cancelled');
     // Gradients and hessians of the loss at the current margins (XGBoost's formulas, including its hessian floor).
     if (logistic && !w) {
-      for (let i = 0; i < n; i++) {
-        const p = sigmoid(margin[i]!);
-        grad[i] = p - y[i]!;
-        hess[i] = Math.max(p * (1 - p), 1e-16);
-      }
+      logisticGradients(margin, y, grad, hess, n);
     } else {
       for (let i = 0; i < n; i++) {
         const wi = w ? w[i]! : 1;
@@ -220,8 +248,7 @@ export function trainGbdt(train: TrainingData, params: GbdtParams = {}): GbdtMod
     if (nSample < n) {
       rows = rng.permutation(n).subarray(0, nSample).sort();
     } else {
-      rows = new Uint32Array(n);
-      for (let i = 0; i < n; i++) rows[i] = i;
+      rows = identityRows(n);
     }
     let features: Int32Array;
     if (nFeat < x.cols) features = Int32Array.from(rng.permutation(x.cols).subarray(0, nFeat)).sort();
@@ -231,11 +258,7 @@ export function trainGbdt(train: TrainingData, params: GbdtParams = {}): GbdtMod
     const tree = grown.tree;
     trees.push(tree);
     // Training margins: sampled rows from their leaves' slices, the others by walking the tree.
-    for (let node = 0; node < tree.left.length; node++) {
-      if (tree.left[node]! >= 0) continue;
-      const v = tree.value[node]!;
-      for (let k = grown.leafStart[node]!; k < grown.leafEnd[node]!; k++) margin[grown.rows[k]!] = margin[grown.rows[k]!]! + v;
-    }
+    addLeafValues(tree, grown, margin);
     if (nSample < n) {
       inSample.fill(0);
       for (const r of rows) inSample[r] = 1;

@@ -414,40 +414,105 @@ interface Split {
   defaultLeft: boolean;
 }
 
+/** Gain term of a side with gradient sum g and hessian sum h. */
+function score(g: number, h: number, lambda: number): number {
+  return (g * g) / (h + lambda);
+}
+
+/**
+ * False only when the candidate surely cannot beat the best gain so far: gl²/a + gr²/b > target checked as
+ * gl²·b + gr²·a > target·a·b, without divisions, with a slack (1e-12 relative) far above both sides' rounding.
+ * Candidates that pass get their gain computed exactly as before, so the chosen split is the same.
+ */
+function mayBeat(gl: number, hl: number, gr: number, hr: number, target: number, lambda: number): boolean {
+  const a = hl + lambda;
+  const b = hr + lambda;
+  if (!(a > 0 && b > 0)) return true;
+  const lhs = gl * gl * b + gr * gr * a;
+  const rhs = target * a * b;
+  return !(lhs < rhs - 1e-12 * (lhs + Math.abs(rhs)));
+}
+
 /**
  * Grows one tree depth-first from gradients and hessians over `rows` (mutated: reordered so that each
  * leaf's rows are contiguous). Histograms are built for the smaller child and derived for the larger
  * by subtraction from the parent. `features` limits the candidate features (column sampling).
  */
 export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64Array, rows: Uint32Array, candidates: Int32Array, params: TreeParams): GrownTree {
-  const { cols, bins, binCount, offset, totalBins, cuts } = binned;
   const features = splittable(binned, candidates);
-  const { lambda, minChildWeight, maxDepth, eta } = params;
-  const tree = new NodeList();
-  const scratch = new Uint32Array(rows.length);
+  const slots = histogramSlots(binned);
+  const kernel = histogramKernel(binned, slots, grad, hess, rows, features, params.maxDepth);
+  const grower = new Grower(binned, grad, hess, rows, features, params, slots, kernel);
+  grower.growRoot();
+  if (kernel) kernel.copyRows(rows);
+  if (params.gamma > 0) pruneByGamma(grower.tree, 0, params.gamma);
+  return { ...compact(grower.tree), rows };
+}
+
+/**
+ * One tree's growth. Its steps are methods rather than closures made per tree, so V8 optimises each of them on its
+ * own as soon as it is hot, instead of compiling one large function with every step inlined.
+ */
+class Grower {
+  readonly tree = new NodeList();
+  private readonly binned: BinnedMatrix;
+  private readonly grad: Float64Array;
+  private readonly hess: Float64Array;
+  private readonly rows: Uint32Array;
+  private readonly features: Int32Array;
+  private readonly params: TreeParams;
+  private readonly slots: Uint16Array | Uint32Array;
+  private readonly kernel: HistKernel | null;
+  private readonly scratch: Uint32Array;
   // Histograms by handle: zeroed arrays here, or regions of the kernel's memory (built, subtracted and searched there).
-  const jsHists: Float64Array[] = [];
-  const free: number[] = [];
-  let handles = 0;
-  const takeHist = (): number => {
-    const h = free.pop();
+  private readonly jsHists: Float64Array[] = [];
+  private readonly free: number[] = [];
+  private handles = 0;
+
+  constructor(binned: BinnedMatrix, grad: Float64Array, hess: Float64Array, rows: Uint32Array, features: Int32Array, params: TreeParams, slots: Uint16Array | Uint32Array, kernel: HistKernel | null) {
+    this.binned = binned;
+    this.grad = grad;
+    this.hess = hess;
+    this.rows = rows;
+    this.features = features;
+    this.params = params;
+    this.slots = slots;
+    this.kernel = kernel;
+    this.scratch = new Uint32Array(rows.length);
+  }
+
+  growRoot(): void {
+    const { rows, grad, hess } = this;
+    let G = 0;
+    let H = 0;
+    for (let k = 0; k < rows.length; k++) {
+      G += grad[rows[k]!]!;
+      H += hess[rows[k]!]!;
+    }
+    const rootHist = this.takeHist();
+    this.buildHist(rootHist, 0, rows.length);
+    this.grow(this.tree.add(), 0, 0, rows.length, G, H, rootHist);
+  }
+
+  private takeHist(): number {
+    const h = this.free.pop();
     if (h !== undefined) {
-      if (!kernel) jsHists[h]!.fill(0);
+      if (!this.kernel) this.jsHists[h]!.fill(0);
       return h;
     }
-    if (kernel) kernel.ensureHistograms(handles + 1);
-    else jsHists.push(new Float64Array(totalBins * 2));
-    return handles++;
-  };
+    if (this.kernel) this.kernel.ensureHistograms(this.handles + 1);
+    else this.jsHists.push(new Float64Array(this.binned.totalBins * 2));
+    return this.handles++;
+  }
 
-  const slots = histogramSlots(binned);
-  const kernel = histogramKernel(binned, slots, grad, hess, rows, features, maxDepth);
-  const buildHist = (handle: number, start: number, end: number): void => {
-    if (kernel) {
-      kernel.build(handle, start, end);
+  private buildHist(handle: number, start: number, end: number): void {
+    if (this.kernel) {
+      this.kernel.build(handle, start, end);
       return;
     }
-    const hist = jsHists[handle]!;
+    const { rows, grad, hess, slots, features } = this;
+    const cols = this.binned.cols;
+    const hist = this.jsHists[handle]!;
     const nf = features.length;
     if (nf === cols) {
       for (let k = start; k < end; k++) {
@@ -474,25 +539,13 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
         }
       }
     }
-  };
+  }
 
-  const score = (g: number, h: number): number => (g * g) / (h + lambda);
-  /**
-   * False only when the candidate surely cannot beat the best gain so far: gl²/a + gr²/b > target checked as
-   * gl²·b + gr²·a > target·a·b, without divisions, with a slack (1e-12 relative) far above both sides' rounding.
-   * Candidates that pass get their gain computed exactly as before, so the chosen split is the same.
-   */
-  const mayBeat = (gl: number, hl: number, gr: number, hr: number, target: number): boolean => {
-    const a = hl + lambda;
-    const b = hr + lambda;
-    if (!(a > 0 && b > 0)) return true;
-    const lhs = gl * gl * b + gr * gr * a;
-    const rhs = target * a * b;
-    return !(lhs < rhs - 1e-12 * (lhs + Math.abs(rhs)));
-  };
-
-  const findSplit = (hist: Float64Array, G: number, H: number): Split | null => {
-    const parent = score(G, H);
+  private findSplit(hist: Float64Array, G: number, H: number): Split | null {
+    const { lambda, minChildWeight } = this.params;
+    const { binCount, offset } = this.binned;
+    const features = this.features;
+    const parent = score(G, H, lambda);
     // The right side's hessian only shrinks along a feature's bins (up to rounding in subtracted histograms, far
     // below this slack): once it is below the minimum child weight (or not positive), no later candidate can pass.
     const slack = 1e-9 * (Math.abs(H) + 1);
@@ -510,7 +563,7 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
       if (hasMissing) {
         const hr = H - hm;
         if (hm >= minChildWeight && hr >= minChildWeight && hr > 0) {
-          const gain = score(gm, hm) + score(G - gm, hr) - parent;
+          const gain = score(gm, hm, lambda) + score(G - gm, hr, lambda) - parent;
           if (gain > bestGain) {
             bestGain = gain;
             best = { gain, feature: f, bin: -1, defaultLeft: true };
@@ -530,8 +583,8 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
         // Missing values right (first) and left; without missing values only one candidate is real.
         {
           const hr = H - hl;
-          if (hl >= minChildWeight && hr >= minChildWeight && hl > 0 && hr > 0 && mayBeat(gl, hl, G - gl, hr, parent + bestGain)) {
-            const gain = score(gl, hl) + score(G - gl, hr) - parent;
+          if (hl >= minChildWeight && hr >= minChildWeight && hl > 0 && hr > 0 && mayBeat(gl, hl, G - gl, hr, parent + bestGain, lambda)) {
+            const gain = score(gl, hl, lambda) + score(G - gl, hr, lambda) - parent;
             if (gain > bestGain) {
               bestGain = gain;
               best = { gain, feature: f, bin: j, defaultLeft: false };
@@ -542,8 +595,8 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
           const gl2 = gl + gm;
           const hl2 = hl + hm;
           const hr = H - hl2;
-          if (hl2 >= minChildWeight && hr >= minChildWeight && hr > 0 && mayBeat(gl2, hl2, G - gl2, hr, parent + bestGain)) {
-            const gain = score(gl2, hl2) + score(G - gl2, hr) - parent;
+          if (hl2 >= minChildWeight && hr >= minChildWeight && hr > 0 && mayBeat(gl2, hl2, G - gl2, hr, parent + bestGain, lambda)) {
+            const gain = score(gl2, hl2, lambda) + score(G - gl2, hr, lambda) - parent;
             if (gain > bestGain) {
               bestGain = gain;
               best = { gain, feature: f, bin: j, defaultLeft: true };
@@ -553,10 +606,12 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
       }
     }
     return best;
-  };
+  }
 
   /** Stable partition of rows[start, end) by the split; returns the first right position and both sides' sums. */
-  const partition = (start: number, end: number, split: Split): { mid: number; gl: number; hl: number; gr: number; hr: number } => {
+  private partition(start: number, end: number, split: Split): { mid: number; gl: number; hl: number; gr: number; hr: number } {
+    const { rows, grad, hess, scratch } = this;
+    const { bins, binCount, cols } = this.binned;
     const f = split.feature;
     const missingBin = binCount[f]! - 1;
     let w = start;
@@ -581,38 +636,45 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
     }
     rows.set(scratch.subarray(0, s), w);
     return { mid: w, gl, hl, gr, hr };
-  };
+  }
 
-  const makeLeaf = (node: number, G: number, H: number, start: number, end: number): void => {
-    tree.value[node] = (-G / (H + lambda)) * eta;
+  private makeLeaf(node: number, G: number, H: number, start: number, end: number): void {
+    const tree = this.tree;
+    tree.value[node] = (-G / (H + this.params.lambda)) * this.params.eta;
     tree.leafStart[node] = start;
     tree.leafEnd[node] = end;
-  };
+  }
 
-  const subtract = (into: number, small: number): void => {
-    if (kernel) {
-      kernel.subtract(into, small);
+  private subtract(into: number, small: number): void {
+    if (this.kernel) {
+      this.kernel.subtract(into, small);
       return;
     }
-    const hist = jsHists[into]!;
-    const other = jsHists[small]!;
+    const hist = this.jsHists[into]!;
+    const other = this.jsHists[small]!;
     for (let i = 0; i < hist.length; i++) hist[i] = hist[i]! - other[i]!;
-  };
-  const search = (handle: number, G: number, H: number): Split | null => (kernel ? kernel.find(handle, G, H, lambda, minChildWeight) : findSplit(jsHists[handle]!, G, H));
+  }
+
+  private search(handle: number, G: number, H: number): Split | null {
+    return this.kernel ? this.kernel.find(handle, G, H, this.params.lambda, this.params.minChildWeight) : this.findSplit(this.jsHists[handle]!, G, H);
+  }
 
   /** Grows `node` from the histogram `hist` of its rows (-1: none, the node is at the depth limit). */
-  const grow = (node: number, depth: number, start: number, end: number, G: number, H: number, hist: number): void => {
+  private grow(node: number, depth: number, start: number, end: number, G: number, H: number, hist: number): void {
+    const tree = this.tree;
+    const { maxDepth, lambda, eta } = this.params;
     tree.cover[node] = H;
-    const split = hist >= 0 && depth < maxDepth && end - start >= 2 ? search(hist, G, H) : null;
+    const split = hist >= 0 && depth < maxDepth && end - start >= 2 ? this.search(hist, G, H) : null;
     if (!split || hist < 0) {
-      makeLeaf(node, G, H, start, end);
-      if (hist >= 0) free.push(hist);
+      this.makeLeaf(node, G, H, start, end);
+      if (hist >= 0) this.free.push(hist);
       return;
     }
-    const { mid, gl, hl, gr, hr } = kernel ? kernel.partition(start, end, split) : partition(start, end, split);
+    const { mid, gl, hl, gr, hr } = this.kernel ? this.kernel.partition(start, end, split) : this.partition(start, end, split);
     const l = tree.add();
     const r = tree.add();
     const f = split.feature;
+    const cuts = this.binned.cuts;
     tree.feature[node] = f;
     tree.threshold[node] = split.bin < 0 ? cuts.minValues[f]! : cuts.cuts[f]![split.bin]!;
     tree.defaultLeft[node] = split.defaultLeft ? 1 : 0;
@@ -622,35 +684,22 @@ export function growTree(binned: BinnedMatrix, grad: Float64Array, hess: Float64
     tree.value[node] = (-G / (H + lambda)) * eta;
     if (depth + 1 >= maxDepth) {
       // Children at the depth limit are leaves: they need no histograms.
-      free.push(hist);
-      grow(l, depth + 1, start, mid, gl, hl, -1);
-      grow(r, depth + 1, mid, end, gr, hr, -1);
+      this.free.push(hist);
+      this.grow(l, depth + 1, start, mid, gl, hl, -1);
+      this.grow(r, depth + 1, mid, end, gr, hr, -1);
       return;
     }
     // Histogram of the smaller side from its rows; the larger side is the parent's minus it, in the parent's buffer.
     const leftSmaller = mid - start <= end - mid;
-    const small = takeHist();
-    if (leftSmaller) buildHist(small, start, mid);
-    else buildHist(small, mid, end);
-    subtract(hist, small);
+    const small = this.takeHist();
+    if (leftSmaller) this.buildHist(small, start, mid);
+    else this.buildHist(small, mid, end);
+    this.subtract(hist, small);
     const leftHist = leftSmaller ? small : hist;
     const rightHist = leftSmaller ? hist : small;
-    grow(l, depth + 1, start, mid, gl, hl, leftHist);
-    grow(r, depth + 1, mid, end, gr, hr, rightHist);
-  };
-
-  let G = 0;
-  let H = 0;
-  for (let k = 0; k < rows.length; k++) {
-    G += grad[rows[k]!]!;
-    H += hess[rows[k]!]!;
+    this.grow(l, depth + 1, start, mid, gl, hl, leftHist);
+    this.grow(r, depth + 1, mid, end, gr, hr, rightHist);
   }
-  const rootHist = takeHist();
-  buildHist(rootHist, 0, rows.length);
-  grow(tree.add(), 0, 0, rows.length, G, H, rootHist);
-  if (kernel) kernel.copyRows(rows);
-  if (params.gamma > 0) pruneByGamma(tree, 0, params.gamma);
-  return { ...compact(tree), rows };
 }
 
 /** Nodes while a tree grows (plain arrays, so no size has to be guessed up front). */
@@ -713,11 +762,12 @@ function compact(tree: NodeList): { tree: Tree; leafStart: Int32Array; leafEnd: 
     if (tree.left[n]! >= 0) order.push(tree.left[n]!, tree.right[n]!);
   }
   const newIndex = new Int32Array(tree.feature.length).fill(-1);
-  order.forEach((n, i) => (newIndex[n] = i));
+  for (let i = 0; i < order.length; i++) newIndex[order[i]!] = i;
   const out = allocTree(order.length);
   const leafStart = new Int32Array(order.length);
   const leafEnd = new Int32Array(order.length);
-  order.forEach((n, i) => {
+  for (let i = 0; i < order.length; i++) {
+    const n = order[i]!;
     out.feature[i] = tree.feature[n]!;
     out.threshold[i] = tree.threshold[n]!;
     out.left[i] = tree.left[n]! >= 0 ? newIndex[tree.left[n]!]! : -1;
@@ -728,6 +778,6 @@ function compact(tree: NodeList): { tree: Tree; leafStart: Int32Array; leafEnd: 
     out.gain[i] = tree.gain[n]!;
     leafStart[i] = tree.leafStart[n]!;
     leafEnd[i] = tree.leafEnd[n]!;
-  });
+  }
   return { tree: out, leafStart, leafEnd };
 }
