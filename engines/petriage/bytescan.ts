@@ -139,7 +139,7 @@ export function scanBytes(data: Uint8Array, request: ScanRequest): Scanned {
   const ranges = request.ranges ?? [];
   const rangeCount = ranges.length >> 1;
   const { limit } = request;
-  // The caller's regions: the cut offsets, the ranges, the sums, the lanes at each cut, three run lists, the input
+  // The caller's regions: the cut offsets, the ranges, the sums, the counts at each cut, three run lists, the input
   // (16-aligned) and its padding.
   const cutsAt = FREE;
   const rangesAt = cutsAt + 4 * cuts.length;
