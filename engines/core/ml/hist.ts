@@ -52,16 +52,37 @@ export function computeCuts(x: FeatureMatrix, maxBins = 256, seed = 0): BinCuts 
   for (let f = 0; f < x.cols; f++) {
     const target = kernel ? kernel.f64 : col;
     const base = kernel ? sortAt / 8 : 0;
-    let m = 0;
-    for (let k = 0; k < n; k++) {
-      const v = x.data[(rows ? rows[k]! : k) * x.cols + f]!;
-      if (v === v) target[base + m++] = v;
-    }
+    const m = rows ? gatherSampled(x, f, rows, target, base) : gatherColumn(x, f, n, target, base);
     const sorted = kernel ? kernel.sortColumn(m) : col.subarray(0, m).sort();
     minValues[f] = m > 0 ? sorted[0]! : NaN;
     cuts.push(cutsOfSorted(sorted, maxBins));
   }
   return { cuts, minValues };
+}
+
+// computeCuts runs once per fit: its per-column loops are functions of their own, which V8 optimises after a few
+// columns, rather than loops inside computeCuts that stay interpreted until computeCuts is compiled as a whole.
+
+/** The observed (non-NaN) values of column f of rows 0..n-1, written at target[base...]; returns their count. */
+function gatherColumn(x: FeatureMatrix, f: number, n: number, target: Float64Array, base: number): number {
+  const { data, cols } = x;
+  let m = 0;
+  for (let k = 0, at = f; k < n; k++, at += cols) {
+    const v = data[at]!;
+    if (v === v) target[base + m++] = v;
+  }
+  return m;
+}
+
+/** gatherColumn over the listed rows. */
+function gatherSampled(x: FeatureMatrix, f: number, rows: Uint32Array, target: Float64Array, base: number): number {
+  const { data, cols } = x;
+  let m = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const v = data[rows[k]! * cols + f]!;
+    if (v === v) target[base + m++] = v;
+  }
+  return m;
 }
 
 /** Bin of one value: count of cuts <= v (binary search); missing values get cuts.length + 1. */
@@ -145,9 +166,14 @@ function histogramSlots(binned: BinnedMatrix): Uint16Array | Uint32Array {
   if (hit) return hit;
   const { bins, offset, cols } = binned;
   const slots = binned.totalBins <= 0xffff ? new Uint16Array(bins.length) : new Uint32Array(bins.length);
-  for (let k = 0; k < bins.length; k++) slots[k] = offset[k % cols]! + bins[k]!;
+  for (let f = 0; f < cols; f++) addOffset(bins, slots, f, cols, offset[f]!);
   slotCache.set(binned, slots);
   return slots;
+}
+
+/** slots := bins + o over column f (a function per column, optimised after a few columns). */
+function addOffset(bins: Uint16Array, slots: Uint16Array | Uint32Array, f: number, cols: number, o: number): void {
+  for (let k = f; k < bins.length; k += cols) slots[k] = o + bins[k]!;
 }
 
 /**
@@ -276,7 +302,9 @@ class HistKernel {
     this.tableAt = tableAt;
     this.outAt = outAt;
     this.nf = features.length;
-    this.all = features.length === binned.cols && features.every((f, i) => f === i);
+    let all = features.length === binned.cols;
+    for (let i = 0; all && i < features.length; i++) all = features[i] === i;
+    this.all = all;
     return true;
   }
 
