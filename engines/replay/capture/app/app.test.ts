@@ -252,8 +252,11 @@ const SERVER_HELLO = ((): Uint8Array => {
 })();
 
 describe('per-connection state reused after a connection closes', () => {
-  /** One TCP session's frames from `clientPort` at `t0`; `order` sends the data segments in that order (early ones are held). */
-  const session = (clientPort: number, port: number, segments: Array<[boolean, Uint8Array]>, t0: number, order?: number[]): PacketToWrite[] => {
+  /**
+   * One TCP session's frames from `clientPort` at `t0`; `order` sends the data segments in that order (early ones are
+   * held); `midstream` leaves out the handshake, as a capture started during the connection sees it.
+   */
+  const session = (clientPort: number, port: number, segments: Array<[boolean, Uint8Array]>, t0: number, order?: number[], midstream = false): PacketToWrite[] => {
     let cs = 1000;
     let ss = 5000;
     let t = t0;
@@ -262,11 +265,13 @@ describe('per-connection state reused after a connection closes', () => {
       t += 0.001;
       frames.push({ tsSec: Math.floor(t), tsNsec: Math.round((t % 1) * 1e9), data });
     };
-    push(tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs, flags: TCP_SYN }));
-    push(tcpFrame(B, A, { sport: port, dport: clientPort, seq: ss, ack: cs + 1, flags: TCP_SYN | TCP_ACK }));
+    if (!midstream) {
+      push(tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs, flags: TCP_SYN }));
+      push(tcpFrame(B, A, { sport: port, dport: clientPort, seq: ss, ack: cs + 1, flags: TCP_SYN | TCP_ACK }));
+      push(tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs + 1, ack: ss + 1, flags: TCP_ACK }));
+    }
     cs += 1;
     ss += 1;
-    push(tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs, ack: ss, flags: TCP_ACK }));
     const data = segments.map(([fromClient, bytes]) => {
       const frame = fromClient
         ? tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs, ack: ss, flags: TCP_ACK | TCP_PSH }, bytes)
@@ -280,7 +285,7 @@ describe('per-connection state reused after a connection closes', () => {
   };
   // Connections that end with something held: a cut header line, a request without its reply, a chunked body, a cut
   // TLS record, a segment waiting for a hole, a connection of no protocol read.
-  const dirty: Array<[number, Array<[boolean, Uint8Array]>, number[]?]> = [
+  const dirty: Array<[number, Array<[boolean, Uint8Array]>, (number[] | undefined)?, boolean?]> = [
     [80, [[true, ascii('GET /cut HTTP/1.1\r\nHost: dirty.example\r\nUser-Ag')]]],
     [80, [[true, ascii('POST /wait HTTP/1.1\r\nHost: dirty.example\r\nContent-Length: 10\r\n\r\n12345')]]],
     [80, [[true, ascii('GET /c HTTP/1.1\r\nHost: d\r\n\r\n')], [false, ascii('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab')]]],
@@ -289,14 +294,56 @@ describe('per-connection state reused after a connection closes', () => {
     [7000, [[true, new Uint8Array(100).fill(0x55)]]],
     // A finished TLS connection (both hellos read) with a server segment held beyond a hole that never fills.
     [443, [[true, tlsRecord(specHello('dirty.example'))], [false, SERVER_HELLO], [false, new Uint8Array(7).fill(0x41)], [false, new Uint8Array(80).fill(0x42)]], [3, 0, 1]],
+    // Whole records holding part of a handshake message: the reader keeps the message's start (its header and 36
+    // bytes of the hello), not a record's.
+    [443, [[true, handshakeRecord(tlsRecord(specHello('dirty.example')).subarray(5, 45))]]],
+    [443, [[true, handshakeRecord(tlsRecord(specHello('dirty.example')).subarray(5, 45))], [false, handshakeRecord(SERVER_HELLO.subarray(5, 20))]]],
+    // Connections whose opening was not captured.
+    [80, [[true, ascii('GET /mid HTTP/1.1\r\nHost: dirty.example\r\n\r\n')]], undefined, true],
+    [443, [[true, tlsRecord(specHello('dirty.example')).subarray(0, 40)]], undefined, true],
+    // One of each other protocol read: their readers are not reused, and must not be read again for the next one.
+    [22, [[false, ascii('SSH-2.0-OpenSSH_9.0\r\n')], [true, ascii('SSH-2.0-dirty\r\n')]]],
+    [21, [[false, ascii('220 dirty ready\r\n')], [true, ascii('USER dirty\r\n')]]],
+    [445, [[true, Uint8Array.from([0, 0, 0, 64, 0xfe, 0x53, 0x4d, 0x42, ...new Array<number>(60).fill(0)])]]],
+    [3389, [[true, Uint8Array.of(3, 0, 0, 11, 6, 0xe0, 0, 0, 0, 0, 0)]]],
+    [5900, [[false, ascii('RFB 003.008\n')], [true, ascii('RFB 003.008\n')]]],
+    [53, [[true, Uint8Array.of(0, 40, 1, 2, 3)]]],
+    // Bytes of no protocol, short of the budget after which a connection is given up as none.
+    [7000, [[true, new Uint8Array(4000).fill(0x55)]]],
+    // A finished TLS connection holding 240,000 server bytes beyond a hole (not flushed: the connection was done).
+    [443, [[true, tlsRecord(specHello('dirty.example'))], [false, SERVER_HELLO], [false, new Uint8Array(7)], ...[0, 1, 2, 3].map((): [boolean, Uint8Array] => [false, new Uint8Array(60_000).fill(0x43)])], [3, 4, 5, 6, 0, 1]],
   ];
-  const clean: Array<[number, Array<[boolean, Uint8Array]>]> = [
+  // Clean connections with and without their opening: a mid-stream one is read as mid-stream (HTTP starts by looking
+  // for a message start, TLS and HTTP records say midstream), which holds only if the reused state forgets that the
+  // closed connection had already set its streams up.
+  const clean: Array<[number, Array<[boolean, Uint8Array]>, boolean?, number[]?]> = [
     [80, [[true, ascii('GET /clean HTTP/1.1\r\nHost: clean.example\r\nUser-Agent: ua\r\n\r\n')], [false, ascii('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc')]]],
-    [443, [[true, tlsRecord(specHello('clean.example'))]]],
+    [443, [[true, tlsRecord(specHello('clean.example'))], [false, SERVER_HELLO]]],
+    [80, [[true, ascii('GET /clean HTTP/1.1\r\nHost: clean.example\r\n\r\n')], [false, ascii('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc')]], true],
+    [443, [[true, tlsRecord(specHello('clean.example'))], [false, SERVER_HELLO]], true],
+    // Mid-stream, the server's bytes first: the response waits for no request and starts no message.
+    [80, [[false, ascii('abc\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n')], [true, ascii('GET /late HTTP/1.1\r\nHost: clean.example\r\n\r\n')]], true],
+    // A header line cut across segments (joined from held parts).
+    [80, [[true, ascii('GET /split HTTP/1.1\r\nHost: clean.exa')], [true, ascii('mple\r\n\r\n')]]],
+    // Bytes of no protocol first, then a request: read as HTTP only while the budget lasts.
+    [8080, [[true, new Uint8Array(200).fill(0x55)], [true, ascii('GET /after HTTP/1.1\r\nHost: clean.example\r\n\r\n')]]],
+    // A 60,000-byte response body segment held until the segment before it comes: within the bound on held bytes.
+    [80, [[true, ascii('GET /big HTTP/1.1\r\nHost: clean.example\r\n\r\n')], [false, ascii('HTTP/1.1 200 OK\r\nContent-Length: 60010\r\n\r\n0123456789')], [false, new Uint8Array(60_000).fill(0x44)]], false, [0, 2, 1]],
   ];
   const records = (r: CaptureAnalysis, uid: string): unknown => {
     const strip = <T extends { uid: string }>(xs: readonly T[]): unknown[] => xs.filter((x) => x.uid === uid).map(({ uid: _u, ts: _t, packet: _p, ...rest }: T & { ts?: unknown; packet?: unknown }) => rest);
-    return { http: strip(r.app.http), tls: strip(r.app.tls), service: r.connections.find((c) => c.uid === uid)?.service };
+    const a = r.app;
+    return { http: strip(a.http), tls: strip(a.tls), ssh: strip(a.ssh), ftp: strip(a.ftp), smb: strip(a.smb), rdp: strip(a.rdp), rfb: strip(a.rfb), dns: strip(a.dns), service: r.connections.find((c) => c.uid === uid)?.service };
+  };
+  /** Every connection's records in order, and how many records there are in all (none may name another uid). */
+  const everything = (r: CaptureAnalysis): unknown => {
+    const a = r.app;
+    const total = a.http.length + a.tls.length + a.ssh.length + a.ftp.length + a.smb.length + a.rdp.length + a.rfb.length + a.dns.length;
+    return { conns: r.connections.map((c) => records(r, c.uid)), total };
+  };
+  const joined = (x: unknown, y: unknown): unknown => {
+    const [a, b] = [x, y] as Array<{ conns: unknown[]; total: number }>;
+    return { conns: [...a!.conns, ...b!.conns], total: a!.total + b!.total };
   };
   /** Warning counts by code, without the flow limit the test sets. */
   const warned = (...rs: CaptureAnalysis[]): Record<string, number> => {
@@ -307,18 +354,95 @@ describe('per-connection state reused after a connection closes', () => {
 
   it('a connection after one that closed with bytes held reads exactly as it does alone', () => {
     expect.hasAssertions();
-    for (const [k, [cport, csegs]] of clean.entries()) {
-      const alone = analyzeCaptureBytes(writePcap(session(41000, cport, csegs, 1_700_000_100)), { maxActiveFlows: 1 });
+    for (const [k, [cport, csegs, cmid, corder]] of clean.entries()) {
+      const second = session(41000, cport, csegs, 1_700_000_100, corder, cmid);
+      const alone = analyzeCaptureBytes(writePcap(second), { maxActiveFlows: 1 });
       const want = records(alone, alone.connections[0]!.uid);
-      for (const [i, [port, segs, order]] of dirty.entries()) {
-        // One live connection at a time: the next SYN closes the dirty one, whose state the clean one then reuses.
-        const first = session(40000 + i, port, segs, 1_700_000_000, order);
-        const r = analyzeCaptureBytes(writePcap([...first, ...session(41000, cport, csegs, 1_700_000_100)]), { maxActiveFlows: 1 });
+      // The clean connection alone reads as it should (so reading it the same after a dirty one means something).
+      expect(want, `clean ${k}`).toMatchObject(cport === 443 ? { tls: [{ serverName: 'clean.example', midstream: cmid === true, version: 'TLSv12' }] } : { http: [{ host: 'clean.example', midstream: cmid === true }] });
+      for (const [i, [port, segs, order, mid]] of dirty.entries()) {
+        // One live connection at a time: the next one's first packet closes the dirty one, whose state it reuses.
+        const first = session(40000 + i, port, segs, 1_700_000_000, order, mid);
+        const r = analyzeCaptureBytes(writePcap([...first, ...second]), { maxActiveFlows: 1 });
         expect(r.connections).toHaveLength(2);
         expect(records(r, r.connections[1]!.uid), `clean ${k} after dirty ${i}`).toEqual(want);
+        // Nor does the closed connection's state write anything more for it or for the one that reuses it.
+        const firstAlone = analyzeCaptureBytes(writePcap(first), { maxActiveFlows: 1 });
+        expect(everything(r), `clean ${k} after dirty ${i}`).toEqual(joined(everything(firstAlone), everything(alone)));
         expect(warned(r), `clean ${k} after dirty ${i}`).toEqual(warned(alone, analyzeCaptureBytes(writePcap(first), { maxActiveFlows: 1 })));
       }
     }
+  });
+});
+
+describe('reused readers and the connections live beside them', () => {
+  /** Frames of one TCP session from `clientPort`, its handshake at `t0` and then one segment per `step` seconds. */
+  const session = (clientPort: number, port: number, segments: Array<[boolean, Uint8Array]>, t0: number, step = 0.001): PacketToWrite[] => {
+    let cs = 1000;
+    let ss = 5000;
+    const frames: PacketToWrite[] = [];
+    let t = t0;
+    const push = (data: Uint8Array): void => {
+      frames.push({ tsSec: Math.floor(t), tsNsec: Math.round((t % 1) * 1e9), data });
+    };
+    push(tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs, flags: TCP_SYN }));
+    t += 0.0001;
+    push(tcpFrame(B, A, { sport: port, dport: clientPort, seq: ss, ack: cs + 1, flags: TCP_SYN | TCP_ACK }));
+    t += 0.0001;
+    cs += 1;
+    ss += 1;
+    push(tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs, ack: ss, flags: TCP_ACK }));
+    for (const [fromClient, bytes] of segments) {
+      t += step;
+      if (fromClient) {
+        push(tcpFrame(A, B, { sport: clientPort, dport: port, seq: cs, ack: ss, flags: TCP_ACK | TCP_PSH }, bytes));
+        cs += bytes.length;
+      } else {
+        push(tcpFrame(B, A, { sport: port, dport: clientPort, seq: ss, ack: cs, flags: TCP_ACK | TCP_PSH }, bytes));
+        ss += bytes.length;
+      }
+    }
+    return frames;
+  };
+  const udpAt = (t: number, sport: number): PacketToWrite => ({ tsSec: Math.floor(t), tsNsec: Math.round((t % 1) * 1e9), data: udpFrame(A, B, sport, 9999, ascii('x')) });
+  const inTime = (frames: PacketToWrite[]): PacketToWrite[] => frames.sort((a, b) => a.tsSec - b.tsSec || (a.tsNsec ?? 0) - (b.tsNsec ?? 0));
+  const request = (name: string): Uint8Array => ascii(`GET /${name} HTTP/1.1\r\nHost: ${name}.example\r\n\r\n`);
+  const ok = ascii('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+
+  it('a state that served HTTP, reused by a TLS connection, does not close the HTTP reader another connection now uses', () => {
+    // Two live connections at most. A (HTTP) is closed when B (TLS) opens and B takes A's state; C (HTTP) takes A's
+    // HTTP reader and sends its request; D (UDP) closes B while C waits for its response.
+    const t0 = 1_700_000_000;
+    const frames = inTime([
+      ...session(40001, 80, [[true, request('a')], [false, ok]], t0),
+      udpAt(t0 + 1, 50001),
+      ...session(40002, 443, [[true, tlsRecord(specHello('b'))]], t0 + 2),
+      ...session(40003, 80, [[true, request('c')], [false, ok]], t0 + 3, 1),
+      udpAt(t0 + 4.5, 50002),
+    ]);
+    const r = analyzeCaptureBytes(writePcap(frames), { maxActiveFlows: 2 });
+    expect(r.app.http.map((t) => [t.host, t.statusCode])).toEqual([
+      ['a.example', 200],
+      ['c.example', 200],
+    ]);
+    expect(r.app.tls.map((t) => t.serverName)).toEqual(['b']);
+  });
+
+  it('a TLS reader pair reused by another connection state than its last reports to the new one', () => {
+    // A (TLS) and C (no protocol) time out together and are closed oldest first, so B, opening after, takes C's state
+    // and A's TLS readers.
+    const t0 = 1_700_000_000;
+    const frames = inTime([
+      ...session(40001, 443, [[true, tlsRecord(specHello('a.example'))], [false, SERVER_HELLO]], t0),
+      ...session(40002, 7000, [[true, new Uint8Array(50).fill(0x55)]], t0 + 1),
+      ...session(40003, 443, [[true, tlsRecord(specHello('b.example'))], [false, SERVER_HELLO]], t0 + 1000),
+    ]);
+    const r = analyzeCaptureBytes(writePcap(frames));
+    expect(r.connections).toHaveLength(3);
+    expect(r.app.tls.map((t) => [t.uid, t.serverName, t.version])).toEqual([
+      [r.connections[0]!.uid, 'a.example', 'TLSv12'],
+      [r.connections[2]!.uid, 'b.example', 'TLSv12'],
+    ]);
   });
 });
 
@@ -461,6 +585,11 @@ function specHello(serverName = 'example.com'): Uint8Array {
   ];
   const body = [...u16(0x0303), ...new Array<number>(32).fill(7), 0, ...vec2(ciphers.flatMap(u16)), 1, 0, ...vec2(exts.flat())];
   return Uint8Array.from(body);
+}
+
+/** One whole handshake record carrying `fragment` (which may be part of a handshake message). */
+function handshakeRecord(fragment: Uint8Array): Uint8Array {
+  return concat(Uint8Array.of(0x16, 3, 3, fragment.length >> 8, fragment.length & 0xff), fragment);
 }
 
 function tlsRecord(hello: Uint8Array): Uint8Array {

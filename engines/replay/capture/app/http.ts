@@ -168,7 +168,12 @@ class Half {
     this.state = midstream ? 'resync' : 'start';
   }
 
-  /** Back to a new direction's state (the connection is reused for another). */
+  /**
+   * Back to a new direction's state (the connection is reused for another). `state`, `lineBuf` and `lineLen` are
+   * pinned by the reuse tests in app.test.ts; the other fields cannot change an output, each is set before it is read:
+   * the start line, the only way into 'headers', sets `startLine`, `ts`, `packet`, `headBytes`, `headerCount` and
+   * the headers; headEnd(), the only way into the body states, sets `bodyLength` and, for them, `remaining`.
+   */
   reset(midstream: boolean): void {
     this.state = midstream ? 'resync' : 'start';
     if (this.lineBuf.length > 0) this.lineBuf = [];
@@ -231,7 +236,11 @@ export class HttpConnection {
     this.halves = [new Half(midstream), new Half(midstream)];
   }
 
-  /** Back to a new connection's state, for the connection `uid` (the reader is reused after its connection closed). */
+  /**
+   * Back to a new connection's state, for the connection `uid` (the reader is reused after its connection closed).
+   * Two lines cannot change an output: a reader is pooled only after close(), which empties `outstanding`, and
+   * `malformed`, set only within data(), is cleared by the app layer as soon as data() returns.
+   */
   reset(uid: string, midstream: boolean): void {
     this.uid = uid;
     this.midstream = midstream;

@@ -113,6 +113,10 @@ class ConnApp implements StreamSink, TlsEventSink {
   /**
    * Back to a new connection's state for `conn`: the state of a closed connection is reused by a later one, so a
    * connection costs no new state, streams or readers (every field below is set as the constructor sets it).
+   * The reuse tests in app.test.ts fail without any one of these lines but two, which cannot change an output:
+   * `dnsTcp` is read only while `kind` is 'dns', and decide() gives a new pair whenever it sets that kind (clearing it
+   * frees the held bytes); `midstream` is set by packet() from the first packet while `streaming` is false, before
+   * any byte is read.
    */
   reset(conn: Connection): void {
     this.conn = conn;

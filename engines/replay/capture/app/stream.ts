@@ -34,23 +34,22 @@ export class TcpStream {
   /** Segments that came before a hole; null until one does (most streams never hold one). */
   private early: Early[] | null = null;
   private earlyBytes = 0;
-  /** Bytes delivered so far. */
-  delivered = 0;
-  gaps = 0;
 
   constructor(
     private readonly sink: StreamSink,
     private readonly isOrig: boolean,
   ) {}
 
-  /** Back to a new stream's state, for the next connection that reuses this one. */
+  /**
+   * Back to a new stream's state, for the next connection that reuses this one. `earlyBytes` is not zero after a
+   * stream that was not flushed (its connection was done) and is pinned by the reuse tests with `started` and
+   * `early`; `next` cannot change an output: it is read only once `started`, and start() sets it.
+   */
   reset(): void {
     this.next = 0;
     this.started = false;
     this.early = null;
     this.earlyBytes = 0;
-    this.delivered = 0;
-    this.gaps = 0;
   }
 
   /** A SYN fixes the start: the first data byte follows its sequence number. */
@@ -83,15 +82,11 @@ export class TcpStream {
     const skip = this.started ? -seqDelta(seq, this.next) : 0;
     if (skip >= wireLength) return; // all seen before (a retransmission)
     if (skip < captured) {
-      this.delivered += captured - skip;
       this.sink.data(this.isOrig, buf, offset + skip, offset + captured, ts, packet);
     }
     // Bytes on the wire but not in the capture (snap length) are a gap for the parser.
     const missing = wireLength - Math.max(skip, captured);
-    if (missing > 0) {
-      this.gaps += 1;
-      this.sink.gap(this.isOrig, missing);
-    }
+    if (missing > 0) this.sink.gap(this.isOrig, missing);
     this.next = (seq + wireLength) >>> 0;
   }
 
@@ -112,7 +107,6 @@ export class TcpStream {
     if (first === undefined || !this.started) return;
     const missing = seqDelta(first.seq, this.next);
     if (missing > 0) {
-      this.gaps += 1;
       this.sink.gap(this.isOrig, missing);
       this.next = first.seq;
     }

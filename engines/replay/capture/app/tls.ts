@@ -526,7 +526,10 @@ export class TlsStreamReader {
 
   constructor(private events: TlsEventSink) {}
 
-  /** Back to a new reader's state, delivering to `events` (a reader is reused by a later connection). */
+  /**
+   * Back to a new reader's state, delivering to `events` (a reader is reused by a later connection, whose state may
+   * not be the one it last reported to). Each line is pinned by the reuse tests in app.test.ts.
+   */
   reset(events: TlsEventSink): void {
     this.events = events;
     this.buf = EMPTY;
