@@ -7,6 +7,37 @@ export type JsonObject = { [key: string]: JsonValue };
 
 const ENTITIES: Readonly<Record<string, string>> = { quot: '"', apos: "'", amp: '&', lt: '<', gt: '>' };
 
+/** Bound on each key cache below (names come from the evidence; past it, keys are built per use). */
+const KEY_CACHE_LIMIT = 4096;
+const SUFFIXED_KEYS = new Map<string, string[]>();
+const ATTRIBUTE_KEYS = new Map<string, string>();
+
+/**
+ * `name_N`, the key of the Nth repeat of a name, built once per name and count rather than per record: a key built
+ * afresh is a new string to flatten and hash at every property store.
+ */
+function suffixedKey(name: string, seen: number): string {
+  let keys = SUFFIXED_KEYS.get(name);
+  if (keys === undefined) {
+    if (SUFFIXED_KEYS.size >= KEY_CACHE_LIMIT) return `${name}_${seen}`;
+    keys = [];
+    SUFFIXED_KEYS.set(name, keys);
+  }
+  if (seen >= 64) return `${name}_${seen}`;
+  for (let i = keys.length; i <= seen; i++) keys.push(`${name}_${i}`);
+  return keys[seen]!;
+}
+
+/** `key_attributes`, the separate-attributes sibling key, built once per key (see suffixedKey). */
+function attributesKey(key: string): string {
+  let out = ATTRIBUTE_KEYS.get(key);
+  if (out === undefined) {
+    out = `${key}_attributes`;
+    if (ATTRIBUTE_KEYS.size < KEY_CACHE_LIMIT) ATTRIBUTE_KEYS.set(key, out);
+  }
+  return out;
+}
+
 /** Whether the nodes hold non-empty text-like content (what the crate calls "content": text, values, references). */
 function hasContent(nodes: readonly XNode[]): boolean {
   // One loop with the node tests written out: this runs for every element and attribute, often before V8 optimises it.
@@ -215,14 +246,14 @@ function elementBody(el: XElement, inDataContainer: boolean, omitAttributes: boo
       const m = children[j]!;
       if (m.k === K.Element && m.name === n.name && !(inDataContainer && m.name === 'Data')) seen++;
     }
-    const key = seen === 0 ? n.name : `${n.name}_${seen}`;
+    const key = seen === 0 ? n.name : suffixedKey(n.name, seen);
     const container = n.name === 'EventData' || n.name === 'UserData';
     if (!separate) {
       out[key] = elementValue(n, container);
       continue;
     }
     const attrs = attributesObject(n.attrs);
-    if (attrs !== undefined) out[`${key}_attributes`] = attrs;
+    if (attrs !== undefined) out[attributesKey(key)] = attrs;
     if (attrs === undefined || hasContent(n.children) || hasElementChild(n)) out[key] = elementValueNoAttrs(n, container);
   }
   return out;
@@ -247,7 +278,7 @@ export function eventJson(root: XElement, attributes: JsonAttributes = 'inline')
   if (attributes === 'inline') return { [root.name]: elementValue(root, false) };
   const out: JsonObject = {};
   const attrs = attributesObject(root.attrs);
-  if (attrs !== undefined) out[`${root.name}_attributes`] = attrs;
+  if (attrs !== undefined) out[attributesKey(root.name)] = attrs;
   out[root.name] = elementValueNoAttrs(root, false);
   return out;
 }
