@@ -5,6 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { featureMatrix, predict, Random, syntheticBinary } from '../../core/ml/index.js';
 import { logCut, logFeatures, scoreDetector, trainDetector } from './models.js';
 
+const STEP_F = new Float64Array(1);
+const STEP_B = new BigInt64Array(STEP_F.buffer);
+/** The double k steps (in units in the last place) away from v. */
+function step(v: number, k: bigint): number {
+  STEP_F[0] = v;
+  STEP_B[0] = STEP_B[0]! + k;
+  return STEP_F[0];
+}
+
 describe('log features', () => {
   it('equal Math.log1p(max(0, v)) bit for bit: whole numbers in and past the table, fractions, negatives, -0, NaN, infinities', () => {
     const values = [0, -0, 1, 2, 3, 80, 443, 1500, 65534, 65535, 65536, 65537, 1e6, 2 ** 31, 2 ** 31 - 1, 2 ** 32 + 5, 0.5, 1.25, 65535.5, 1e-300, -1, -3.5, -65536, NaN, Infinity, -Infinity, Number.MAX_VALUE, 5e-324];
@@ -18,13 +27,6 @@ describe('log features', () => {
   });
 
   it('cut points: log1p(max(0, v)) >= t exactly when v >= logCut(t), checked on the neighbouring doubles', () => {
-    const f = new Float64Array(1);
-    const b = new BigInt64Array(f.buffer);
-    const step = (v: number, k: bigint): number => {
-      f[0] = v;
-      b[0] = b[0]! + k;
-      return f[0];
-    };
     const rng = new Random(4);
     const ts = [5e-324, 1e-300, 1e-17, 0.1, 0.5, Math.log1p(1), Math.log1p(65535), Math.log1p(2 ** 53), 34.5, 690.1, Math.log1p(Number.MAX_VALUE), 709.8, 1e308, Infinity];
     for (let k = 0; k < 3000; k++) ts.push(rng.uniform(0, 40), Math.log1p(rng.uniform(0, 70_000)), Math.log1p(Math.floor(rng.uniform(0, 1e9))), Math.fround(rng.uniform(0, 25)));
@@ -50,13 +52,6 @@ describe('log features', () => {
     const d = syntheticBinary(800, 5, 7, { missing: 0.05 });
     const raw = featureMatrix(d.x.rows, d.x.cols, d.x.data.map((v, i) => (i % 2 === 0 ? Math.abs(v) * 1000 : Math.abs(v) * 3)));
     const y = Array.from(d.y);
-    const f = new Float64Array(1);
-    const b = new BigInt64Array(f.buffer);
-    const step = (v: number, k: bigint): number => {
-      f[0] = v;
-      b[0] = b[0]! + k;
-      return f[0];
-    };
     for (const kind of ['gbdt', 'random_forest'] as const) {
       const det = trainDetector(kind, raw, y, { quick: true, seed: 2 });
       if (det.kind !== 'gbdt' && det.kind !== 'random_forest') throw new Error('unexpected detector kind');
