@@ -5,7 +5,7 @@ import type { FeatureMatrix } from './dataset.js';
 import { binMatrix, computeCuts, growTree, type GrownTree, type TreeParams } from './hist.js';
 import { logLoss, rocAuc, type OperatingPoint } from './metrics.js';
 import { Random } from './random.js';
-import { addKernelOutputs, addPackedOutputs, kernelServes, MAX_PACKED_FEATURE, packedRowSum, packedTrees } from './packed.js';
+import { addKernelOutputs, addPackedOutputs, kernelServes, MAX_PACKED_FEATURE, packedRowSum, packedTrees, PerTrees } from './packed.js';
 import { predictTree, type Tree } from './tree.js';
 
 export type GbdtObjective = 'binary:logistic' | 'reg:squarederror';
@@ -139,7 +139,6 @@ function evaluate(metric: EvalMetric, logistic: boolean, margins: Float64Array, 
   return Math.sqrt(s / y.length);
 }
 
-/** Trains a boosted ensemble. Deterministic for a given seed. */
 // The per-round loops of trainGbdt live in small functions of their own: called once a round, V8 optimises them
 // after a few rounds, where the same loops inside trainGbdt (entered once per fit) would run interpreted until the
 // whole of trainGbdt was compiled for on-stack replacement.
@@ -171,6 +170,7 @@ function addLeafValues(tree: Tree, grown: GrownTree, margin: Float64Array): void
   }
 }
 
+/** Trains a boosted ensemble. Deterministic for a given seed. */
 export function trainGbdt(train: TrainingData, params: GbdtParams = {}): GbdtModel {
   checkParams(params);
   const objective = params.objective ?? 'binary:logistic';
@@ -352,15 +352,16 @@ export function predictMapped(model: GbdtModel, x: FeatureMatrix, map: (v: numbe
   return model.objective === 'binary:logistic' ? out.map(sigmoid) : out;
 }
 
+/** The cut trees of each trees array (`PerTrees`), with the cut function they were made by. */
+const cuts = new PerTrees<{ cut: (t: number) => number | undefined; raw: Tree[] | null }>();
+
 /**
  * The trees with every split's threshold t replaced by `cut(t)`, built once per trees array and cut function (and
  * rebuilt when the array's trees change); null when `cut` returned undefined for some threshold.
  */
-const cutCache = new WeakMap<readonly Tree[], { cut: (t: number) => number | undefined; trees: Tree[]; nodes: number[]; raw: Tree[] | null }>();
-
 function cutTrees(trees: readonly Tree[], cut: (t: number) => number | undefined): Tree[] | null {
-  const hit = cutCache.get(trees);
-  if (hit && hit.cut === cut && hit.trees.length === trees.length && hit.trees.every((t, i) => t === trees[i] && t.left.length === hit.nodes[i])) return hit.raw;
+  const hit = cuts.get(trees);
+  if (hit && hit.cut === cut) return hit.raw;
   let raw: Tree[] | null = [];
   // Splits share thresholds (the bin cuts): each distinct one is cut once.
   const seen = new Map<number, number | undefined>();
@@ -383,7 +384,7 @@ function cutTrees(trees: readonly Tree[], cut: (t: number) => number | undefined
     if (!raw) break;
     raw.push({ ...t, threshold });
   }
-  cutCache.set(trees, { cut, trees: [...trees], nodes: trees.map((t) => t.left.length), raw });
+  cuts.set(trees, { cut, raw });
   return raw;
 }
 

@@ -265,18 +265,29 @@ export function addKernelOutputs(m: KernelModel, x: ArrayLike<number>, rows: num
   }
 }
 
-const cache = new WeakMap<readonly Tree[], { trees: Tree[]; nodes: number[]; packed: PackedEnsemble }>();
-
 /**
- * The packed form of an ensemble's trees, built once per trees array and reused while it holds the same trees
- * of the same sizes (a caller that pushes to or replaces trees in the array gets a fresh pack).
+ * A value worked out from an ensemble's trees, kept per trees array and reused while the array holds the same trees
+ * of the same sizes (a caller that pushes to or replaces trees in the array gets undefined, and sets a fresh value).
  */
+export class PerTrees<V> {
+  private readonly map = new WeakMap<readonly Tree[], { trees: Tree[]; nodes: number[]; value: V }>();
+
+  get(trees: readonly Tree[]): V | undefined {
+    const hit = this.map.get(trees);
+    return hit && hit.trees.length === trees.length && hit.trees.every((t, i) => t === trees[i] && t.left.length === hit.nodes[i]) ? hit.value : undefined;
+  }
+
+  set(trees: readonly Tree[], value: V): V {
+    this.map.set(trees, { trees: [...trees], nodes: trees.map((t) => t.left.length), value });
+    return value;
+  }
+}
+
+const packs = new PerTrees<PackedEnsemble>();
+
+/** The packed form of an ensemble's trees, built once per trees array (`PerTrees`). */
 export function packedTrees(trees: readonly Tree[]): PackedEnsemble {
-  const hit = cache.get(trees);
-  if (hit && hit.trees.length === trees.length && hit.trees.every((t, i) => t === trees[i] && t.left.length === hit.nodes[i])) return hit.packed;
-  const packed = packTrees(trees);
-  cache.set(trees, { trees: [...trees], nodes: trees.map((t) => t.left.length), packed });
-  return packed;
+  return packs.get(trees) ?? packs.set(trees, packTrees(trees));
 }
 
 /**
