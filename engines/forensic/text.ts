@@ -59,6 +59,11 @@ export function* linesOf(blocks: Iterable<Uint8Array>, options: LineOptions = {}
     const text = decode(body);
     return { number, offset: lineStart, bytes: body, terminator: term, text: number === 1 ? text.replace(/^\uFEFF/, '') : text, invalidUtf8: lastInvalid };
   };
+  /** A line over the limit: counted, reported, not read. */
+  const tooLong = (): void => {
+    number++;
+    options.onTooLong?.(number, lineStart);
+  };
   for (const raw of blocks) {
     const block = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     let start = 0;
@@ -67,10 +72,8 @@ export function* linesOf(blocks: Iterable<Uint8Array>, options: LineOptions = {}
       const end = nl === -1 ? block.length : nl;
       if (nl !== -1 && pending.length === 0 && !skipping) {
         // The whole line is in this block (nearly every line): no list of parts, no copy.
-        if (end - start > max) {
-          number++;
-          options.onTooLong?.(number, lineStart);
-        } else yield make(block.subarray(start, end), 1);
+        if (end - start > max) tooLong();
+        else yield make(block.subarray(start, end), 1);
         start = nl + 1;
         lineStart = position + start;
         continue;
@@ -90,8 +93,7 @@ export function* linesOf(blocks: Iterable<Uint8Array>, options: LineOptions = {}
         break;
       }
       if (skipping) {
-        number++;
-        options.onTooLong?.(number, lineStart);
+        tooLong();
         skipping = false;
       } else {
         yield make(pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending), 1);
@@ -103,10 +105,8 @@ export function* linesOf(blocks: Iterable<Uint8Array>, options: LineOptions = {}
     }
     position += block.length;
   }
-  if (skipping) {
-    number++;
-    options.onTooLong?.(number, lineStart);
-  } else if (pendingLength > 0) {
+  if (skipping) tooLong();
+  else if (pendingLength > 0) {
     yield make(Buffer.concat(pending), 0);
   }
 }
