@@ -2,7 +2,8 @@
 // (bench/flowdet_peer.py on the same split, exported as CSV), scoring flows/s with and without explanation, attack throughput.
 // FLOWDET_BENCH_DATA (any of synthetic,cicids,unsw,unsw-raw) and FLOWDET_BENCH_MODELS (any of gbdt,random_forest,logistic,mlp)
 // narrow a run to those datasets and models, FLOWDET_BENCH_PEERS (xgboost, sk_hist_gb, sk_gb, ...) to those peers (the peer script then trains only their peers; attacks and the served
-// scoring table need gbdt and mlp, and run only when every model does).
+// scoring table need gbdt and mlp, and run only when every model does). FLOWDET_BENCH_REPEATS (default 3): fits and scoring
+// measures per model on each side; the tables print medians with their range, and the ratios are of the medians.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,9 @@ interface PeerModel {
   readonly train_cpu: number;
   readonly score_cpu: number;
   readonly rows: number;
+  /** Every fit's and every scoring measure's figure (peer scripts before these lists give only the totals above). */
+  readonly train_cpus?: readonly number[];
+  readonly score_rates?: readonly number[];
   readonly accuracy: number;
   readonly f1: number;
   readonly fpr: number;
@@ -85,7 +89,7 @@ function peer(x: FeatureMatrix, names: readonly string[], y: ArrayLike<number>, 
     const r = spawnSync(PYTHON, [PEER_SCRIPT, path.join(dir, 'train.csv'), path.join(dir, 'test.csv')], {
       encoding: 'utf8',
       maxBuffer: 64 << 20,
-      env: { ...process.env, FLOWDET_PEER_MODELS: KINDS.join(','), OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
+      env: { ...process.env, FLOWDET_PEER_MODELS: KINDS.join(','), FLOWDET_BENCH_REPEATS: String(REPEATS), OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
     });
     if (r.error) return { why: `${PYTHON} not runnable` };
     if (r.status !== 0) return { why: /No module named '?numpy/.test(r.stderr) ? 'numpy not installed' : `peer script failed (exit ${String(r.status)})` };
@@ -96,6 +100,21 @@ function peer(x: FeatureMatrix, names: readonly string[], y: ArrayLike<number>, 
 }
 
 const f = (v: number | undefined, d = 3): string => (v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(d));
+
+/** Fits and scoring measures taken per model on each side; the tables print their medians and spreads. */
+const REPEATS = Math.max(1, Number(process.env['FLOWDET_BENCH_REPEATS'] ?? 3));
+/** CPU seconds of each scoring measure (the test split scored again until this much has passed). */
+const SCORE_CPU = 0.3;
+
+function median(v: readonly number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+/** "median (min-max)" of a list of measures, `d` decimals. */
+function spread(v: readonly number[], d: number): string {
+  return v.length < 2 ? f(v[0], d) : `${f(median(v), d)} (${f(Math.min(...v), d)}-${f(Math.max(...v), d)})`;
+}
 
 async function benchData(label: string, loaded: LoadedData): Promise<void> {
   const { table } = loaded;
@@ -111,32 +130,48 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
   const names = table.schema.features.map((x) => x.name);
   const peerRun = peer(x32, names, table.y, loaded.train, loaded.test);
   const p = peerRun.out;
-  console.log('| model | train CPU s | train time ours/peer | scoring flows/s (CPU) | scoring speed ours/peer | accuracy | F1 | FPR |');
+  console.log(`| model | train CPU s, median (range) of ${REPEATS} | train time ours/peer | scoring flows/s (CPU), median (range) | scoring speed ours/peer | accuracy | F1 | FPR |`);
   console.log('|---|---|---|---|---|---|---|---|');
   const models: Partial<Record<DetectorKind, ReturnType<typeof trainDetector>>> = {};
+  const fitsInOrder: string[] = [];
   for (const kind of KINDS) {
-    const t = timed(() => trainDetector(kind, xtr, ytr, { quick: false, seed: 0 }));
-    models[kind] = t.value;
-    // Scoring: repeat until 0.5 s of CPU so the fast models are measured over more than a few milliseconds.
-    let reps = 0;
-    let scoreCpu = 0;
-    let scores: Float64Array = new Float64Array(0);
-    while (scoreCpu < 0.5 || reps < 1) {
-      const s = timed(() => scoreDetector(t.value, xte));
-      scores = s.value;
-      scoreCpu += s.cpu;
-      reps++;
+    // Every fit is the same model (fixed seed); the first of a kind in the process also pays V8's compiling.
+    const fits: number[] = [];
+    let model: ReturnType<typeof trainDetector> | undefined;
+    for (let r = 0; r < REPEATS; r++) {
+      const t = timed(() => trainDetector(kind, xtr, ytr, { quick: false, seed: 0 }));
+      model = t.value;
+      fits.push(t.cpu);
     }
-    const ours = (xte.rows * reps) / scoreCpu;
+    models[kind] = model!;
+    fitsInOrder.push(`${kind} ${fits.map((c) => f(c, 3)).join(' / ')}`);
+    // Scoring: each measure repeats the whole test split until SCORE_CPU of CPU, so the fast models are measured over more than a few milliseconds.
+    const rates: number[] = [];
+    let scores: Float64Array = new Float64Array(0);
+    for (let r = 0; r < REPEATS; r++) {
+      let reps = 0;
+      let scoreCpu = 0;
+      while (scoreCpu < SCORE_CPU || reps < 1) {
+        const s = timed(() => scoreDetector(model!, xte));
+        scores = s.value;
+        scoreCpu += s.cpu;
+        reps++;
+      }
+      rates.push((xte.rows * reps) / scoreCpu);
+    }
+    const trainMedian = median(fits);
+    const rateMedian = median(rates);
     const m = detectorMetrics(scores, yte);
-    console.log(`| **ours ${kind}** | ${f(t.cpu, 2)} | | ${f(ours, 0)} | | ${f(m.accuracy, 4)} | ${f(m.f1, 4)} | ${f(m.fpr, 4)} |`);
+    console.log(`| **ours ${kind}** | ${spread(fits, 3)} | | ${spread(rates, 0)} | | ${f(m.accuracy, 4)} | ${f(m.f1, 4)} | ${f(m.fpr, 4)} |`);
     for (const { key, label } of PEERS[kind]) {
       const q = peerModel(p, key);
       if (!q) continue;
-      const qRate = q.rows / Math.max(q.score_cpu, 1e-6);
-      console.log(`| ${label} | ${f(q.train_cpu, 2)} | ${(t.cpu / q.train_cpu).toFixed(2)}x | ${f(qRate, 0)} | ${(ours / qRate).toFixed(2)}x | ${f(q.accuracy, 4)} | ${f(q.f1, 4)} | ${f(q.fpr, 4)} |`);
+      const qFits = q.train_cpus ?? [q.train_cpu];
+      const qRates = q.score_rates ?? [q.rows / Math.max(q.score_cpu, 1e-6)];
+      console.log(`| ${label} | ${spread(qFits, 3)} | ${(trainMedian / median(qFits)).toFixed(2)}x | ${spread(qRates, 0)} | ${(rateMedian / median(qRates)).toFixed(2)}x | ${f(q.accuracy, 4)} | ${f(q.f1, 4)} | ${f(q.fpr, 4)} |`);
     }
   }
+  console.log(`\nour fits in order, CPU s (the first of a kind in the process includes compiling): ${fitsInOrder.join('; ')}`);
   // Our detectors take raw flows and apply log1p inside scoreDetector; the peers get the log features ready made.
   let logReps = 0;
   let logCpu = 0;
@@ -147,7 +182,7 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
   console.log(`\nlog1p of the test split alone: ${f((xte.rows * logReps) / logCpu, 0)} flows/s (inside our scoring column; the peers are handed log features).`);
   if (p) {
     const absent = p.absent?.length ? `; absent: ${p.absent.join(', ')} (their rows skipped)` : '';
-    console.log(`\npeers (${PYTHON}, bench/flowdet_peer.py, 1 thread): xgboost ${p.xgboost_version ?? 'absent'}, scikit-learn ${p.sklearn_version ?? 'absent'}${absent}. Same rows and float32 log1p features; same parameters where the library has them (150 rounds depth 6 eta 0.15; 60 trees depth 10, 0.6 features; C 1; 32 hidden, 30 epochs). "train time ours/peer" above 1 means ours is slower; "scoring speed ours/peer" above 1 means ours is faster. Scoring: whole test split per call, repeated until 0.5 s of CPU, both sides.`);
+    console.log(`\npeers (${PYTHON}, bench/flowdet_peer.py, 1 thread): xgboost ${p.xgboost_version ?? 'absent'}, scikit-learn ${p.sklearn_version ?? 'absent'}${absent}. Same rows and float32 log1p features; same parameters where the library has them (150 rounds depth 6 eta 0.15; 60 trees depth 10, 0.6 features; C 1; 32 hidden, 30 epochs). Each side fits every model ${REPEATS} times and takes ${REPEATS} scoring measures (the whole test split per call, repeated until ${SCORE_CPU} s of CPU); the ratios are of the medians. "train time ours/peer" above 1 means ours is slower; "scoring speed ours/peer" above 1 means ours is faster.`);
   } else console.log(`\npeers skipped: ${peerRun.why ?? 'unavailable'} (no peer rows).`);
 
   if (KINDS.length < 4) return;

@@ -23,8 +23,9 @@ const COLS = Number(process.env['ML_BENCH_COLS'] ?? 50);
 const ROUNDS = 100;
 const SHAP_ROWS = 2_000;
 const MLP_EPOCHS = 30;
-// Best of several runs on both sides: on a shared machine the minimum is the least disturbed measurement.
-const REPEATS = Number(process.env['ML_BENCH_REPEATS'] ?? 3);
+// Every figure is taken REPEATS times on each side; the table prints the medians with their range (a single run on a
+// shared machine moves by 10-40 %, and the peer's figures move as much as ours), and the ratios are of the medians.
+const REPEATS = Math.max(1, Number(process.env['ML_BENCH_REPEATS'] ?? 3));
 const PYTHON = '/usr/bin/python3'; // Debian's python3-xgboost and python3-sklearn import only here
 
 /** CPU seconds (user + system) and wall seconds of fn; CPU is the fair measure on a shared machine. */
@@ -44,45 +45,57 @@ const ds = { x: featureMatrix(ROWS, COLS, Float64Array.from(x32)), y: raw.y, fea
 const { train, validation: test } = splitDataset(ds, 0.2, 7);
 const params = { rounds: ROUNDS, eta: 0.1, maxDepth: 6, lambda: 1, minChildWeight: 1, maxBins: 256, baseScore: 0.5 };
 
-console.log(`ml bench: ${train.x.rows} training and ${test.x.rows} test rows x ${COLS} features (2 % missing), ${ROUNDS} rounds, depth 6, eta 0.1, 256 bins; best of ${REPEATS} runs; node ${process.version}`);
+console.log(`ml bench: ${train.x.rows} training and ${test.x.rows} test rows x ${COLS} features (2 % missing), ${ROUNDS} rounds, depth 6, eta 0.1, 256 bins; median (range) of ${REPEATS} measures on each side; node ${process.version}`);
 
-let fit = timed(() => trainGbdt(train, params));
-for (let i = 1; i < REPEATS; i++) {
-  const again = timed(() => trainGbdt(train, params));
-  if (again.cpu < fit.cpu) fit = again;
+function median(v: readonly number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
+
+/** REPEATS fits: the last one's value, and every fit's CPU and wall seconds (the first in the process includes compiling). */
+function fits<T>(fn: () => T): { value: T; cpu: number[]; wall: number[] } {
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  let value: T | undefined;
+  for (let i = 0; i < REPEATS; i++) {
+    const t = timed(fn);
+    value = t.value;
+    cpu.push(t.cpu);
+    wall.push(t.wall);
+  }
+  return { value: value!, cpu, wall };
+}
+
+const fit = fits(() => trainGbdt(train, params));
 const model = fit.value;
 const probs = predict(model, test.x);
 const auc = rocAuc(probs, test.y);
-/** Rows per CPU second of fn over `rows` rows, repeated until at least half a second of CPU has passed (after one warm-up call). */
-function rowsPerSecond(rows: number, fn: () => unknown): number {
+/** REPEATS rates, rows per CPU second of fn over `rows` rows, each repeated until 0.3 s of CPU (after one warm-up call). */
+function rowsPerSecond(rows: number, fn: () => unknown): number[] {
   fn();
-  let cpu = 0;
-  let reps = 0;
-  while (cpu < 0.5) {
-    cpu += timed(fn).cpu;
-    reps++;
+  const rates: number[] = [];
+  for (let r = 0; r < REPEATS; r++) {
+    let cpu = 0;
+    let reps = 0;
+    while (cpu < 0.3) {
+      cpu += timed(fn).cpu;
+      reps++;
+    }
+    rates.push((rows * reps) / cpu);
   }
-  return (rows * reps) / cpu;
+  return rates;
 }
 const predictRowsPerSec = rowsPerSecond(test.x.rows, () => predict(model, test.x));
 const shapX: FeatureMatrix = featureMatrix(SHAP_ROWS, COLS, test.x.data.slice(0, SHAP_ROWS * COLS));
 const explainer = new TreeExplainer(model);
 const shapRowsPerSec = rowsPerSecond(SHAP_ROWS, () => explainer.explainMatrix(shapX));
-let lr = timed(() => trainLogistic(train, { l2: 1 }));
-for (let i = 1; i < REPEATS; i++) {
-  const again = timed(() => trainLogistic(train, { l2: 1 }));
-  if (again.cpu < lr.cpu) lr = again;
-}
+const lr = fits(() => trainLogistic(train, { l2: 1 }));
 const lrAuc = rocAuc(predictLogistic(lr.value, test.x), test.y);
 const lrRowsPerSec = rowsPerSecond(test.x.rows, () => predictLogistic(lr.value, test.x));
 // scikit-learn's MLPClassifier with the same shape: 32 ReLU units, Adam at 1e-3, batches of 64, 30 epochs, no L2.
 const mlpParams = { hidden: 32, epochs: MLP_EPOCHS, batchSize: 64, learningRate: 1e-3, l2: 0, seed: 1 };
-let mlpFit = timed(() => trainMlp(train, mlpParams));
-for (let i = 1; i < REPEATS; i++) {
-  const again = timed(() => trainMlp(train, mlpParams));
-  if (again.cpu < mlpFit.cpu) mlpFit = again;
-}
+const mlpFit = fits(() => trainMlp(train, mlpParams));
 const mlpAuc = rocAuc(predictMlp(mlpFit.value, test.x), test.y);
 const mlpRowsPerSec = rowsPerSecond(test.x.rows, () => predictMlp(mlpFit.value, test.x));
 
@@ -100,22 +113,23 @@ const ours = {
   mlpRowsPerSec,
 };
 
+/** The peer's figures: lists hold one entry per measure (REPEATS of them). */
 interface Peer {
   xgboost?: string;
   sklearn?: string;
-  train_cpu?: number;
-  train_wall?: number;
+  train_cpu?: number[];
+  train_wall?: number[];
   train_wall_all_threads?: number;
   threads?: number;
   auc?: number;
-  predict_rows_per_sec?: number;
-  shap_rows_per_sec?: number;
-  lr_cpu?: number;
+  predict_rows_per_sec?: number[];
+  shap_rows_per_sec?: number[];
+  lr_cpu?: number[];
   lr_auc?: number;
-  lr_rows_per_sec?: number;
-  mlp_cpu?: number;
+  lr_rows_per_sec?: number[];
+  mlp_cpu?: number[];
   mlp_auc?: number;
-  mlp_rows_per_sec?: number;
+  mlp_rows_per_sec?: number[];
   error?: string;
 }
 
@@ -134,19 +148,21 @@ try:
     out["xgboost"] = xgb.__version__
     p = {"objective": "binary:logistic", "tree_method": "hist", "eta": 0.1, "max_depth": 6, "lambda": 1, "min_child_weight": 1, "max_bin": 256, "base_score": 0.5, "nthread": 1}
     dtr = xgb.DMatrix(X[tr], label=y[tr], missing=np.nan); dte = xgb.DMatrix(X[te], missing=np.nan)
+    out["train_cpu"], out["train_wall"] = [], []
     for _ in range(d["repeats"]):
         c0, w0 = time.process_time(), time.perf_counter()
         b = xgb.train(p, dtr, d["rounds"])
-        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
-        if cpu < out.get("train_cpu", float("inf")):
-            out["train_cpu"], out["train_wall"] = cpu, wall
+        out["train_cpu"].append(time.process_time() - c0); out["train_wall"].append(time.perf_counter() - w0)
     out["auc"] = float(roc_auc_score(y[te], b.predict(dte)))
     def rows_per_sec(rows, fn):
-        # A fresh DMatrix per call: XGBoost caches predictions of a DMatrix it has seen.
-        fn(); cpu = 0.0; reps = 0
-        while cpu < 0.5:
-            c0 = time.process_time(); fn(); cpu += time.process_time() - c0; reps += 1
-        return rows * reps / cpu
+        # A fresh DMatrix per call: XGBoost caches predictions of a DMatrix it has seen. One rate per measure, as ours.
+        fn(); rates = []
+        for _ in range(d["repeats"]):
+            cpu = 0.0; reps = 0
+            while cpu < 0.3:
+                c0 = time.process_time(); fn(); cpu += time.process_time() - c0; reps += 1
+            rates.append(rows * reps / cpu)
+        return rates
     out["predict_rows_per_sec"] = rows_per_sec(len(te), lambda: b.predict(xgb.DMatrix(X[te], missing=np.nan)))
     Xs = X[te][: d["shap_rows"]]
     out["shap_rows_per_sec"] = rows_per_sec(len(Xs), lambda: b.predict(xgb.DMatrix(Xs, missing=np.nan), pred_contribs=True))
@@ -162,27 +178,32 @@ try:
     from sklearn.metrics import roc_auc_score
     out["sklearn"] = sklearn.__version__
     Xtr = np.nan_to_num(X[tr].astype(np.float64), nan=0.0); Xte = np.nan_to_num(X[te].astype(np.float64), nan=0.0)
+    out["lr_cpu"] = []
     for _ in range(d["repeats"]):
         c0 = time.process_time()
         sc = StandardScaler().fit(Xtr); clf = LogisticRegression(C=1.0, max_iter=1000).fit(sc.transform(Xtr), y[tr])
-        out["lr_cpu"] = min(out.get("lr_cpu", float("inf")), time.process_time() - c0)
+        out["lr_cpu"].append(time.process_time() - c0)
     out["lr_auc"] = float(roc_auc_score(y[te], clf.predict_proba(sc.transform(Xte))[:, 1]))
     def rows_per_sec_sk(rows, fn):
-        fn(); cpu = 0.0; reps = 0
-        while cpu < 0.5:
-            c0 = time.process_time(); fn(); cpu += time.process_time() - c0; reps += 1
-        return rows * reps / cpu
+        fn(); rates = []
+        for _ in range(d["repeats"]):
+            cpu = 0.0; reps = 0
+            while cpu < 0.3:
+                c0 = time.process_time(); fn(); cpu += time.process_time() - c0; reps += 1
+            rates.append(rows * reps / cpu)
+        return rates
     # Scoring includes the standardisation, as our models carry theirs.
     out["lr_rows_per_sec"] = rows_per_sec_sk(len(te), lambda: clf.predict_proba(sc.transform(Xte)))
     import warnings
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPClassifier
     warnings.simplefilter("ignore", ConvergenceWarning)
+    out["mlp_cpu"] = []
     for _ in range(d["repeats"]):
         c0 = time.process_time()
         sc2 = StandardScaler().fit(Xtr)
         mlp = MLPClassifier(hidden_layer_sizes=(32,), activation="relu", solver="adam", alpha=0.0, batch_size=64, learning_rate_init=1e-3, max_iter=d["mlp_epochs"], n_iter_no_change=d["mlp_epochs"] + 1, tol=0.0, shuffle=True, random_state=1).fit(sc2.transform(Xtr), y[tr])
-        out["mlp_cpu"] = min(out.get("mlp_cpu", float("inf")), time.process_time() - c0)
+        out["mlp_cpu"].append(time.process_time() - c0)
     out["mlp_auc"] = float(roc_auc_score(y[te], mlp.predict_proba(sc2.transform(Xte))[:, 1]))
     out["mlp_rows_per_sec"] = rows_per_sec_sk(len(te), lambda: mlp.predict_proba(sc2.transform(Xte)))
 except ImportError:
@@ -210,22 +231,26 @@ function runPeer(): Peer | undefined {
 
 const peer = runPeer();
 const fmt = (v: number | undefined, digits = 2): string => (v === undefined ? 'n/a' : v.toFixed(digits));
-const ratio = (a: number | undefined, b: number | undefined): string => (a === undefined || b === undefined ? '' : `${(a / b).toFixed(2)}x`);
+/** "median (min-max)" of a list of measures. */
+const cell = (v: readonly number[] | undefined, digits = 2): string =>
+  v === undefined || v.length === 0 ? 'n/a' : v.length === 1 ? fmt(v[0], digits) : `${fmt(median(v), digits)} (${fmt(Math.min(...v), digits)}-${fmt(Math.max(...v), digits)})`;
+const ratio = (a: readonly number[] | undefined, b: readonly number[] | undefined): string => (a === undefined || b === undefined || !a.length || !b.length ? '' : `${(median(a) / median(b)).toFixed(2)}x`);
 
 console.log('');
-console.log(`| measure | vitrine core/ml | ${peer?.xgboost ? `xgboost ${peer.xgboost} (1 thread)` : 'xgboost (not installed)'} | ratio (ours / peer) |`);
+console.log(`| measure, median (range) | vitrine core/ml | ${peer?.xgboost ? `xgboost ${peer.xgboost} (1 thread)` : 'xgboost (not installed)'} | ratio of medians (ours / peer) |`);
 console.log('|---|---|---|---|');
-console.log(`| boosted training, CPU s | ${fmt(ours.trainCpu)} | ${fmt(peer?.train_cpu)} | ${ratio(ours.trainCpu, peer?.train_cpu)} |`);
-console.log(`| boosted training, wall s | ${fmt(ours.trainWall)} | ${fmt(peer?.train_wall)} | ${ratio(ours.trainWall, peer?.train_wall)} |`);
+console.log(`| boosted training, CPU s | ${cell(ours.trainCpu)} | ${cell(peer?.train_cpu)} | ${ratio(ours.trainCpu, peer?.train_cpu)} |`);
+console.log(`| boosted training, wall s | ${cell(ours.trainWall)} | ${cell(peer?.train_wall)} | ${ratio(ours.trainWall, peer?.train_wall)} |`);
 console.log(`| test AUC | ${fmt(ours.auc, 4)} | ${fmt(peer?.auc, 4)} | ${peer?.auc === undefined ? '' : `${(ours.auc - peer.auc).toFixed(4)} difference`} |`);
-console.log(`| prediction, rows/s (CPU) | ${fmt(ours.predictRowsPerSec, 0)} | ${fmt(peer?.predict_rows_per_sec, 0)} | ${ratio(ours.predictRowsPerSec, peer?.predict_rows_per_sec)} |`);
-console.log(`| TreeSHAP, rows/s (CPU) | ${fmt(ours.shapRowsPerSec, 0)} | ${fmt(peer?.shap_rows_per_sec, 0)} | ${ratio(ours.shapRowsPerSec, peer?.shap_rows_per_sec)} |`);
-console.log(`| logistic regression fit, CPU s | ${fmt(ours.lrCpu)} | ${peer?.sklearn ? `${fmt(peer.lr_cpu)} (scikit-learn ${peer.sklearn})` : 'n/a'} | ${ratio(ours.lrCpu, peer?.lr_cpu)} |`);
+console.log(`| prediction, rows/s (CPU) | ${cell(ours.predictRowsPerSec, 0)} | ${cell(peer?.predict_rows_per_sec, 0)} | ${ratio(ours.predictRowsPerSec, peer?.predict_rows_per_sec)} |`);
+console.log(`| TreeSHAP, rows/s (CPU) | ${cell(ours.shapRowsPerSec, 0)} | ${cell(peer?.shap_rows_per_sec, 0)} | ${ratio(ours.shapRowsPerSec, peer?.shap_rows_per_sec)} |`);
+console.log(`| logistic regression fit, CPU s | ${cell(ours.lrCpu)} | ${peer?.sklearn ? `${cell(peer.lr_cpu)} (scikit-learn ${peer.sklearn})` : 'n/a'} | ${ratio(ours.lrCpu, peer?.lr_cpu)} |`);
 console.log(`| logistic regression AUC | ${fmt(ours.lrAuc, 4)} | ${fmt(peer?.lr_auc, 4)} | |`);
-console.log(`| logistic regression scoring, rows/s (CPU) | ${fmt(ours.lrRowsPerSec, 0)} | ${fmt(peer?.lr_rows_per_sec, 0)} | ${ratio(ours.lrRowsPerSec, peer?.lr_rows_per_sec)} |`);
-console.log(`| MLP fit (32 ReLU, Adam, ${MLP_EPOCHS} epochs), CPU s | ${fmt(ours.mlpCpu)} | ${fmt(peer?.mlp_cpu)} | ${ratio(ours.mlpCpu, peer?.mlp_cpu)} |`);
+console.log(`| logistic regression scoring, rows/s (CPU) | ${cell(ours.lrRowsPerSec, 0)} | ${cell(peer?.lr_rows_per_sec, 0)} | ${ratio(ours.lrRowsPerSec, peer?.lr_rows_per_sec)} |`);
+console.log(`| MLP fit (32 ReLU, Adam, ${MLP_EPOCHS} epochs), CPU s | ${cell(ours.mlpCpu)} | ${cell(peer?.mlp_cpu)} | ${ratio(ours.mlpCpu, peer?.mlp_cpu)} |`);
 console.log(`| MLP AUC | ${fmt(ours.mlpAuc, 4)} | ${fmt(peer?.mlp_auc, 4)} | |`);
-console.log(`| MLP scoring, rows/s (CPU) | ${fmt(ours.mlpRowsPerSec, 0)} | ${fmt(peer?.mlp_rows_per_sec, 0)} | ${ratio(ours.mlpRowsPerSec, peer?.mlp_rows_per_sec)} |`);
+console.log(`| MLP scoring, rows/s (CPU) | ${cell(ours.mlpRowsPerSec, 0)} | ${cell(peer?.mlp_rows_per_sec, 0)} | ${ratio(ours.mlpRowsPerSec, peer?.mlp_rows_per_sec)} |`);
+console.log(`\nboosted fits in order, CPU s (the first in the process includes compiling): ours ${ours.trainCpu.map((c) => fmt(c, 3)).join(' / ')}; xgboost ${peer?.train_cpu?.map((c) => fmt(c, 3)).join(' / ') ?? 'n/a'}`);
 console.log('\nratios: times ours / peer (below 1 is faster); rates ours / peer (above 1 is faster).');
 if (peer?.train_wall_all_threads !== undefined) console.log(`\nxgboost with all ${peer.threads} threads: ${fmt(peer.train_wall_all_threads)} s wall (ours is single-threaded).`);
 if (!peer) console.log('\n/usr/bin/python3 with xgboost and scikit-learn is not available: no peer comparison.');
