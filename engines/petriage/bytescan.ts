@@ -34,6 +34,12 @@ const FREE = 40960;
 const PADDING = 48;
 /** Memory an instance may keep between calls; one that grew past it for a large input is dropped after the call. */
 const KEEP_BYTES = 16 << 20;
+/**
+ * Memory an instance starts with and grows by at least: every growth replaces the memory's buffer, and V8 then
+ * throws away the optimised code of the functions that read the old one (it holds the views it read), to compile it
+ * again. Growing by whole mebibytes keeps that to a few times per process rather than once per larger file.
+ */
+const GROW_BYTES = 1 << 20;
 
 class Instance {
   readonly exports: Exports;
@@ -43,6 +49,7 @@ class Instance {
 
   constructor() {
     this.exports = new wasm.Instance(MODULE, { env: { log2: Math.log2 } }).exports as Exports;
+    this.exports.memory.grow(GROW_BYTES / PAGE - 1);
     this.views();
     this.f64.set(CLOG, 4096 / 8);
   }
@@ -51,7 +58,7 @@ class Instance {
   reserve(bytes: number): void {
     const have = this.exports.memory.buffer.byteLength;
     if (have >= bytes) return;
-    this.exports.memory.grow(Math.ceil((bytes - have) / PAGE));
+    this.exports.memory.grow(Math.ceil((Math.max(bytes, have + GROW_BYTES) - have) / PAGE));
     this.views();
   }
 

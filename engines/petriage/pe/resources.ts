@@ -38,8 +38,8 @@ interface WalkState {
   readonly versionBlocks: { rva: number; size: number }[];
 }
 
-/** One directory level: pefile parse_resources_directory, with `path` holding the directories above (loop guard). */
-function readDirectory(st: WalkState, rva: number, level: number, path: readonly number[]): Dir | null {
+/** One directory level: pefile parse_resources_directory, with `path` holding the directories above and this one (loop guard; restored before returning). */
+function readDirectory(st: WalkState, rva: number, level: number, path: number[]): Dir | null {
   const { image, notes } = st;
   if (level > LIMITS.maxResourceDepth) {
     notes.add(`resource tree nested deeper than ${LIMITS.maxResourceDepth} levels`);
@@ -109,7 +109,9 @@ function readDirectory(st: WalkState, rva: number, level: number, path: readonly
         notes.add(`resource directory at RVA 0x${target.toString(16)} refers back to itself`);
         break;
       }
-      const sub = readDirectory(st, target, level + 1, [...path, target]);
+      path.push(target);
+      const sub = readDirectory(st, target, level + 1, path);
+      path.pop();
       if (sub === null) break;
       entries.push({ id, name, rawName: nameField, directory: sub, data: null });
     } else {
@@ -183,37 +185,58 @@ export function readResources(image: PeImage, rva: number, notes: Notes): PeReso
   const root = readDirectory(st, rva, 0, [rva]);
   if (root === null) return { types: [], entries: [], version_info: null, manifest: null };
 
-  const types: PeResourceTypeSummary[] = root.entries.map((t) => ({
-    type: typeLabel(t),
-    type_id: t.name === null ? t.id : null,
-    count: t.directory?.entries.length ?? 0,
-  }));
+  // Plain indexed loops here and below, no callbacks: this runs once per file, so on a first pass over many files
+  // it is compiled early, and a callback per array method is more code for V8 to compile.
+  const rootEntries = root.entries;
+  const types: PeResourceTypeSummary[] = [];
+  for (let i = 0; i < rootEntries.length; i++) {
+    const t = rootEntries[i] as DirEntry;
+    types.push({ type: typeLabel(t), type_id: t.name === null ? t.id : null, count: t.directory === null ? 0 : t.directory.entries.length });
+  }
 
   const leaves: LeafList = { entries: [], capped: false };
-  for (const t of root.entries) {
+  for (let i = 0; i < rootEntries.length; i++) {
+    const t = rootEntries[i] as DirEntry;
     if (t.data !== null) pushLeaf(image, leaves, t, t, t);
-    for (const n of t.directory?.entries ?? []) {
+    if (t.directory === null) continue;
+    const names = t.directory.entries;
+    for (let j = 0; j < names.length; j++) {
+      const n = names[j] as DirEntry;
       if (n.data !== null) pushLeaf(image, leaves, t, n, n);
-      for (const l of n.directory?.entries ?? []) pushLeaf(image, leaves, t, n, l);
+      if (n.directory === null) continue;
+      const languages = n.directory.entries;
+      for (let k = 0; k < languages.length; k++) pushLeaf(image, leaves, t, n, languages[k] as DirEntry);
     }
   }
   const { entries } = leaves;
   if (leaves.capped) notes.add(`more than ${LIMITS.maxResourceLeaves} resources; the list is cut there`);
 
-  // Every RT_VERSION block is read; later string tables override earlier keys, as a merge of pefile's FileInfo does.
-  if (st.versionBlocks.length > LIMITS.maxVersionBlocks) notes.add(`${st.versionBlocks.length} version information blocks; read the first ${LIMITS.maxVersionBlocks}`);
-  const blocks = st.versionBlocks
-    .slice(0, LIMITS.maxVersionBlocks)
-    .map((b) => readVersionInfo(image, b.rva, b.size, notes))
-    .filter((v): v is PeVersionInfo => v !== null);
-  const first = blocks[0];
-  const versionInfo: PeVersionInfo | null =
-    first === undefined
-      ? null
-      : { strings: Object.assign({}, ...blocks.map((b) => b.strings)) as Record<string, string>, file_version: first.file_version, product_version: first.product_version };
+  // Every RT_VERSION block is read; later string tables override earlier keys (keeping the first one's key order),
+  // as a merge of pefile's FileInfo does.
+  const versionBlocks = st.versionBlocks;
+  if (versionBlocks.length > LIMITS.maxVersionBlocks) notes.add(`${versionBlocks.length} version information blocks; read the first ${LIMITS.maxVersionBlocks}`);
+  let versionInfo: PeVersionInfo | null = null;
+  let merged: Record<string, string> | null = null;
+  for (let i = 0; i < versionBlocks.length && i < LIMITS.maxVersionBlocks; i++) {
+    const b = versionBlocks[i] as { rva: number; size: number };
+    const v = readVersionInfo(image, b.rva, b.size, notes);
+    if (v === null) continue;
+    if (merged === null) {
+      merged = {};
+      versionInfo = { strings: merged, file_version: v.file_version, product_version: v.product_version };
+    }
+    const keys = Object.keys(v.strings);
+    for (let k = 0; k < keys.length; k++) merged[keys[k] as string] = v.strings[keys[k] as string] as string;
+  }
 
   let manifest: string | null = null;
-  const manifestLeaf = entries.find((e) => e.type_id === RT_MANIFEST);
+  let manifestLeaf: PeResource | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    if ((entries[i] as PeResource).type_id === RT_MANIFEST) {
+      manifestLeaf = entries[i];
+      break;
+    }
+  }
   if (manifestLeaf !== undefined) {
     try {
       let bytes = image.data(manifestLeaf.rva, Math.min(manifestLeaf.size, MAX_MANIFEST));
