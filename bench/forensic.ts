@@ -26,7 +26,14 @@ if (process.argv[2] === '--probe') {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1e6;
   };
-  const stages: { stage: string; start: number }[] = [];
+  // VmHWM (the peak RSS so far) and the heap in use, read as each stage starts and at the end: the stage in which VmHWM
+  // rises is where the peak happens.
+  const memory = (): { hwmMiB: number; rssMiB: number; heapMiB: number } => {
+    const status = fsSync.readFileSync('/proc/self/status', 'utf8');
+    const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { hwmMiB: kb('VmHWM') / 1024, rssMiB: kb('VmRSS') / 1024, heapMiB: process.memoryUsage().heapUsed / 1048576 };
+  };
+  const stages: { stage: string; start: number; memory: ReturnType<typeof memory> }[] = [];
   const t0 = performance.now();
   const c0 = cpu();
   const a = analyzePaths(
@@ -36,12 +43,13 @@ if (process.argv[2] === '--probe') {
       year: 2024,
       ...(process.env['FORENSIC_BENCH_NO_SIGMA'] === '1' ? { sigma: null } : {}),
       onProgress: (p) => {
-        if (stages.at(-1)?.stage !== p.stage) stages.push({ stage: p.stage, start: cpu() });
+        if (stages.at(-1)?.stage !== p.stage) stages.push({ stage: p.stage, start: cpu(), memory: memory() });
       },
     },
   );
   const wall = (performance.now() - t0) / 1000;
   const end = cpu();
+  const endMemory = memory();
   const maxRssMiB = process.resourceUsage().maxRSS / 1024;
   // FORENSIC_BENCH_DIGEST=1: SHA-256 of the outputs (events, nodes, edges, stories, detections, tampering), read after
   // the timing, so that two checkouts can be compared on the same generated input (FORENSIC_BENCH_KEEP keeps it).
@@ -63,7 +71,10 @@ if (process.argv[2] === '--probe') {
     };
   }
   const seconds = end - c0;
-  const perStage = stages.map((s, i) => ({ stage: s.stage, seconds: (stages[i + 1]?.start ?? end) - s.start }));
+  const perStage = stages.map((s, i) => {
+    const after = stages[i + 1]?.memory ?? endMemory;
+    return { stage: s.stage, seconds: (stages[i + 1]?.start ?? end) - s.start, hwmMiB: after.hwmMiB, rssMiB: after.rssMiB, heapMiB: after.heapMiB };
+  });
   console.log(JSON.stringify({ events: a.counts.events, noisy: a.counts.noisy, nodes: a.counts.nodes, edges: a.counts.edges, stories: a.counts.stories, detections: a.detections === null ? null : a.detections.count, seconds, wall, maxRssMiB, perStage, ...(digest !== undefined ? { digest } : {}) }));
   process.exit(0);
 }
@@ -200,7 +211,8 @@ interface ProbeResult {
   seconds: number;
   wall: number;
   maxRssMiB: number;
-  perStage: { stage: string; seconds: number }[];
+  /** Per stage: CPU seconds, and VmHWM, VmRSS and the V8 heap in use when it ended. */
+  perStage: { stage: string; seconds: number; hwmMiB: number; rssMiB: number; heapMiB: number }[];
   digest?: Record<string, string>;
 }
 
@@ -244,6 +256,7 @@ for (const n of runs)
         `${String(n).padStart(9)} ${format.padEnd(4)}: ${r.events.toLocaleString('en')} events, ${rate(r.events, r.seconds)} of CPU time (${r.seconds.toFixed(1)} s CPU, ${r.wall.toFixed(1)} s wall), peak RSS ${Math.round(r.maxRssMiB)} MiB, ${r.nodes} nodes, ${r.edges} edges, ${r.stories} stories, ${r.detections ?? 'no'} detections, ${r.noisy} noisy`,
       );
       console.log(`${' '.repeat(16)}stages: ${stageLine(r)}`);
+      console.log(`${' '.repeat(16)}memory at each stage's end (VmHWM / VmRSS / heap used, MiB): ${r.perStage.map((s) => `${s.stage} ${Math.round(s.hwmMiB)}/${Math.round(s.rssMiB)}/${Math.round(s.heapMiB)}`).join('; ')}`);
       if (r.digest !== undefined) console.log(`${' '.repeat(16)}outputs: ${Object.entries(r.digest).map(([k, v]) => `${k} ${v.slice(0, 16)}`).join(', ')}`);
     } finally {
       if (process.env['FORENSIC_BENCH_KEEP'] === undefined) rmSync(dir, { recursive: true, force: true });

@@ -2,19 +2,19 @@
 import { grownColumn } from '../../core/columns.js';
 import type { AnalysisEvent, EventSeq } from './events.js';
 import { actorProcess, attr, commandLine, eventUser, parentProcess, sourceIp, subjectProcess, timeMs, userKey, windowsEventId } from './facts.js';
-import { logonId, type NodeDraft, type ProvenanceGraph } from './graph.js';
+import { logonId, type NodeRef, type ProvenanceGraph } from './graph.js';
 
-/** The nodes one event touches. */
+/** The nodes one event touches (positions in the graph: read them with its nodeId, label, attributesOf ...). */
 export interface EventNodes {
-  readonly host: NodeDraft | null;
+  readonly host: NodeRef | null;
   /** The created or acting process. */
-  readonly process: NodeDraft | null;
-  readonly parent: NodeDraft | null;
+  readonly process: NodeRef | null;
+  readonly parent: NodeRef | null;
   /** What the event acted on (file, key, service, task, endpoint, user, log, target process). */
-  readonly object: NodeDraft | null;
-  readonly user: NodeDraft | null;
+  readonly object: NodeRef | null;
+  readonly user: NodeRef | null;
   /** The logon session the event opened (logons) or ran in (Windows logon id). */
-  readonly session: NodeDraft | null;
+  readonly session: NodeRef | null;
 }
 
 /** Where extractEntities keeps what each event touched: rules read it by event position (`at`), as from an array. */
@@ -32,10 +32,7 @@ export class EventNodeTable implements EventNodeList {
   private slots: Int32Array;
   private count = 0;
 
-  constructor(
-    private readonly graph: ProvenanceGraph,
-    capacity: number,
-  ) {
+  constructor(capacity: number) {
     this.slots = new Int32Array(Math.max(1, capacity) * SLOTS);
   }
 
@@ -43,17 +40,18 @@ export class EventNodeTable implements EventNodeList {
     return this.count;
   }
 
-  push(n: EventNodes): void {
+  /** Appends the nodes of the next event (null for none), as six positions: no object per event. */
+  push(host: NodeRef | null, process: NodeRef | null, parent: NodeRef | null, object: NodeRef | null, user: NodeRef | null, session: NodeRef | null): void {
     if ((this.count + 1) * SLOTS > this.slots.length) {
       this.slots = grownColumn(this.slots, this.slots.length * 2);
     }
     const b = this.count * SLOTS;
-    this.slots[b] = n.host?.ix ?? -1;
-    this.slots[b + 1] = n.process?.ix ?? -1;
-    this.slots[b + 2] = n.parent?.ix ?? -1;
-    this.slots[b + 3] = n.object?.ix ?? -1;
-    this.slots[b + 4] = n.user?.ix ?? -1;
-    this.slots[b + 5] = n.session?.ix ?? -1;
+    this.slots[b] = host ?? -1;
+    this.slots[b + 1] = process ?? -1;
+    this.slots[b + 2] = parent ?? -1;
+    this.slots[b + 3] = object ?? -1;
+    this.slots[b + 4] = user ?? -1;
+    this.slots[b + 5] = session ?? -1;
     this.count++;
   }
 
@@ -69,9 +67,9 @@ export class EventNodeTable implements EventNodeList {
     this.count = 0;
   }
 
-  private node(slot: number): NodeDraft | null {
+  private node(slot: number): NodeRef | null {
     const ix = this.slots[slot] as number;
-    return ix < 0 ? null : (this.graph.nodeAt(ix) ?? null);
+    return ix < 0 ? null : ix;
   }
 }
 
@@ -86,15 +84,15 @@ const LOGON_ACTIONS = new Set(['auth.login.success', 'session.open', 'logind.ses
  * events[i]; a table of node positions rather than a map by event id or an object per event).
  */
 export function extractEntities(events: EventSeq, graph: ProvenanceGraph): EventNodeTable {
-  const out = new EventNodeTable(graph, events.length);
-  const lastLinuxLogon = new Map<string, { node: NodeDraft; ms: number | null }>();
+  const out = new EventNodeTable(events.length);
+  const lastLinuxLogon = new Map<string, { node: NodeRef; ms: number | null }>();
   for (let i = 0; i < events.length; i++) {
     const e = events.at(i) as AnalysisEvent;
     const host = e.host !== null ? graph.host(e.host, e) : null;
-    let process: NodeDraft | null = null;
-    let parent: NodeDraft | null = null;
-    let user: NodeDraft | null = null;
-    let session: NodeDraft | null = null;
+    let process: NodeRef | null = null;
+    let parent: NodeRef | null = null;
+    let user: NodeRef | null = null;
+    let session: NodeRef | null = null;
     const h = e.host;
     const hk = h === null ? '?' : h.toLowerCase();
 
@@ -143,12 +141,12 @@ export function extractEntities(events: EventSeq, graph: ProvenanceGraph): Event
     }
 
     const object = objectNode(e, graph, h, hk, process, user);
-    out.push({ host, process, parent, object, user, session });
+    out.push(host, process, parent, object, user, session);
   }
   return out;
 }
 
-function objectNode(e: AnalysisEvent, graph: ProvenanceGraph, h: string | null, hk: string, process: NodeDraft | null, user: NodeDraft | null): NodeDraft | null {
+function objectNode(e: AnalysisEvent, graph: ProvenanceGraph, h: string | null, hk: string, process: NodeRef | null, user: NodeRef | null): NodeRef | null {
   const o = e.object;
   if (o === null) return null;
   switch (o.type) {
@@ -164,7 +162,7 @@ function objectNode(e: AnalysisEvent, graph: ProvenanceGraph, h: string | null, 
       return graph.node('endpoint', o.name.toLowerCase(), o.name, null, e, { address: o.name });
     case 'user':
     case 'group':
-      return user !== null && userKey(o.name) === user.id.slice('user:'.length) ? null : graph.user(o.name, h, e);
+      return user !== null && userKey(o.name) === graph.nodeId(user).slice('user:'.length) ? null : graph.user(o.name, h, e);
     case 'process': {
       if (process !== null && (e.action === 'process.create' || e.action === 'process.exec' || e.action === 'sudo.command')) return null;
       const pid = attr(e, 'TargetProcessId');

@@ -8,25 +8,25 @@ import { attr, baseName, imageKey, splitMemoryName, timeMs, windowsEventId, type
 
 type AttrValue = string | number | boolean;
 
-/** A node while the graph is built: the contract's GraphNode, mutable, with its sources by name. */
-export interface NodeDraft {
-  readonly id: string;
-  /** Position of the node in its graph (order of creation), for the numeric edge key. */
-  readonly ix: number;
-  readonly kind: NodeKind;
-  label: string;
-  readonly host: string | null;
-  readonly attributes: Record<string, AttrValue>;
-    /** Supporting event ids: NO_IDS, then the one id itself (a string, no list), then a list once a second comes. */
+/**
+ * A node while the graph is built: its position in the graph (order of creation). The graph keeps each node's fields
+ * in columns by position (id, kind, label, host, attributes, event ids, sources), not an object per node: a graph of
+ * a million nodes is a million objects fewer for each collection to mark. Read them with the graph's nodeId, label,
+ * kindOf, attributesOf and eventIdsOf.
+ */
+export type NodeRef = number;
+
+/** One source's supporting ids, made only when a node's second source appears (most nodes have one). */
+interface SourceEntry {
+  readonly source: string;
   eventIds: IdList;
-  /** The source of the node's first supporting event; while it is the only one, its list is eventIds. */
-  source: string | null;
-  /**
-   * Each source's supporting ids, made only when a second source appears (most nodes have one); the entries are the
-   * exported ones (a short list of objects rather than a Map, which costs more than a few entries).
-   */
-  sources: { readonly source: string; eventIds: IdList }[] | null;
 }
+
+/**
+ * A node's sources: null before its first supporting event; the one source's name while there is one (its list is
+ * the node's eventIds); the entries once a second source appears (a short list rather than a Map, which costs more).
+ */
+type NodeSources = string | SourceEntry[] | null;
 
 /** An edge of a graph being built: its position, the order of creation (its id is `E` and the position plus one). */
 export type EdgeRef = number;
@@ -103,11 +103,20 @@ function stringHash(s: string): number {
 
 /** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
 export class ProvenanceGraph {
-  /** The nodes by position (ix), in order of creation: what the per-event node table stores instead of an object per event. */
-  private readonly byIx: NodeDraft[] = [];
+  /** The node columns, by position (NodeRef), in order of creation. */
+  private nodeIds: string[] = [];
+  private nodeKinds: Uint8Array = new Uint8Array(1024);
+  private readonly kindIndex = new Map<string, number>();
+  private readonly kindNames: NodeKind[] = [];
+  private nodeLabels: string[] = [];
+  private nodeHosts: (string | null)[] = [];
+  private nodeAttributes: Record<string, AttrValue>[] = [];
+  /** Supporting event ids: NO_IDS, then the one id itself (a string, no list), then a list once a second comes. */
+  private nodeEventIds: IdList[] = [];
+  private nodeSources: NodeSources[] = [];
   /**
    * The nodes by id: open addressing over node positions plus one (0 empty), at most half full, the ids compared in
-   * byIx. A Map of 1.2 million ids held about 50 bytes an entry in its table; this is 8 bytes a node outside the heap.
+   * nodeIds. A Map of 1.2 million ids held about 50 bytes an entry in its table; this is 8 bytes a node outside the heap.
    */
   private nodeSlots: Int32Array = new Int32Array(INITIAL_NODE_SLOTS);
   /**
@@ -134,13 +143,13 @@ export class ProvenanceGraph {
   private edgeConfidence: Float64Array = new Float64Array(1024);
   /** Time (ms) of the edge's earliest event; NaN when none of its events has a time. */
   private edgeFirstMs: Float64Array = new Float64Array(1024);
-  /** Supporting event ids (as NodeDraft.eventIds). */
+  /** Supporting event ids (as a node's). */
   private edgeEventIds: IdList[] = [];
   /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
   private edgeTechniques: string[][] = [];
   /** host (lower case, '?' when unknown) -> pid -> the process last seen with that pid. */
-  private readonly byPid = new Map<string, Map<number, NodeDraft>>();
-  private readonly byGuid = new Map<string, NodeDraft>();
+  private readonly byPid = new Map<string, Map<number, NodeRef>>();
+  private readonly byGuid = new Map<string, NodeRef>();
   /** One copy of each repeated string (labels, sources, attribute values computed per event). */
   private readonly strings = new Map<string, string>();
   /** Each edge's ends as node positions (ix), by edge position: what the stories group by, without maps of ids. */
@@ -158,7 +167,7 @@ export class ProvenanceGraph {
   }
 
   /** Adds (or fuses into) a node and records the event as its support, under the event's source. */
-  node(kind: NodeKind, key: string, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null> = {}): NodeDraft {
+  node(kind: NodeKind, key: string, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null> = {}): NodeRef {
     return this.nodeById(flatId(kind, key), kind, label, host, e, attributes);
   }
 
@@ -170,7 +179,7 @@ export class ProvenanceGraph {
     const h = hash | 0;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
       const v = slots[s] as number;
-      if (v === 0 || (hashes[s] === h && (this.byIx[v - 1] as NodeDraft).id === id)) return s;
+      if (v === 0 || (hashes[s] === h && this.nodeIds[v - 1] === id)) return s;
     }
   }
 
@@ -196,30 +205,61 @@ export class ProvenanceGraph {
   }
 
   /** The node with this id, if there is one. */
-  findNode(id: string): NodeDraft | undefined {
+  findNode(id: string): NodeRef | undefined {
     const v = this.nodeSlots[this.nodeSlot(id, stringHash(id))] as number;
-    return v === 0 ? undefined : this.byIx[v - 1];
+    return v === 0 ? undefined : v - 1;
   }
 
   /** The number of nodes so far. */
   get nodeCount(): number {
-    return this.byIx.length;
+    return this.nodeIds.length;
   }
 
-  private nodeById(id: string, kind: NodeKind, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null>): NodeDraft {
+  /** The id of a node (`kind:key`). */
+  nodeId(n: NodeRef): string {
+    return this.nodeIds[n] as string;
+  }
+
+  label(n: NodeRef): string {
+    return this.nodeLabels[n] as string;
+  }
+
+  kindOf(n: NodeRef): NodeKind {
+    return this.kindNames[this.nodeKinds[n] as number] as NodeKind;
+  }
+
+  /** The node's attributes (the stored object: the graph adds to it as later events name more). */
+  attributesOf(n: NodeRef): Readonly<Record<string, AttrValue>> {
+    return this.nodeAttributes[n] as Record<string, AttrValue>;
+  }
+
+  /** The event ids supporting a node so far. */
+  eventIdsOf(n: NodeRef): IdList {
+    return this.nodeEventIds[n] as IdList;
+  }
+
+  private nodeById(id: string, kind: NodeKind, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null>): NodeRef {
     const hash = stringHash(id);
     const slot = this.nodeSlot(id, hash);
     const v = this.nodeSlots[slot] as number;
-    let n = v === 0 ? undefined : this.byIx[v - 1];
-    if (!n) {
+    let n: NodeRef;
+    if (v === 0) {
+      n = this.nodeIds.length;
+      if (n === this.nodeKinds.length) this.nodeKinds = grownColumn(this.nodeKinds, n * 2);
+      this.nodeIds.push(id);
+      this.nodeKinds[n] = indexIn(this.kindIndex, this.kindNames, kind);
+      this.nodeLabels.push(this.intern(label));
+      this.nodeHosts.push(host);
       // The caller's attributes (a literal of its own per call) become the node's when none is null: no copy made key by key.
-      n = { id, ix: this.byIx.length, kind, label: this.intern(label), host, attributes: withoutNulls(attributes), eventIds: NO_IDS, source: null, sources: null };
-      this.byIx.push(n);
-      this.nodeSlots[slot] = this.byIx.length;
+      this.nodeAttributes.push(withoutNulls(attributes));
+      this.nodeEventIds.push(NO_IDS);
+      this.nodeSources.push(null);
+      this.nodeSlots[slot] = n + 1;
       this.nodeSlotHashes[slot] = hash | 0;
-      if (this.byIx.length * 2 > this.nodeSlots.length) this.growNodeIndex();
+      if ((n + 1) * 2 > this.nodeSlots.length) this.growNodeIndex();
     } else {
-      const own = n.attributes;
+      n = v - 1;
+      const own = this.nodeAttributes[n] as Record<string, AttrValue>;
       for (const k in attributes) {
         const value = attributes[k] as AttrValue | null;
         if (value !== null && own[k] === undefined) own[k] = value;
@@ -233,27 +273,29 @@ export class ProvenanceGraph {
   private lastSourceEvent: AnalysisEvent | null = null;
   private lastSource = '';
   /** Host nodes by the name as the events give it (every event supports its host node). */
-  private readonly hostByName = new Map<string, NodeDraft>();
+  private readonly hostByName = new Map<string, NodeRef>();
 
   /** Records an event as support of a node (once per event). */
-  support(n: NodeDraft, e: AnalysisEvent): void {
+  support(n: NodeRef, e: AnalysisEvent): void {
     if (e !== this.lastSourceEvent) {
       this.lastSource = this.intern(sourceName(e));
       this.lastSourceEvent = e;
     }
     const src = this.lastSource;
+    const ids = this.nodeEventIds[n] as IdList;
+    let sources = this.nodeSources[n] as NodeSources;
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
-    if (n.sources === null && n.source !== null && src !== n.source) n.sources = [{ source: n.source, eventIds: typeof n.eventIds === 'string' ? n.eventIds : n.eventIds.slice() }];
-    if (n.source === null) n.source = src;
-    n.eventIds = addId(n.eventIds, e.eventId);
-    if (n.sources !== null) {
-      const entry = n.sources.find((x) => x.source === src);
-      if (!entry) n.sources.push({ source: src, eventIds: e.eventId });
+    if (sources === null) this.nodeSources[n] = src;
+    else if (typeof sources === 'string' && src !== sources) this.nodeSources[n] = sources = [{ source: sources, eventIds: typeof ids === 'string' ? ids : ids.slice() }];
+    this.nodeEventIds[n] = addId(ids, e.eventId);
+    if (sources !== null && typeof sources !== 'string') {
+      const entry = sources.find((x) => x.source === src);
+      if (!entry) sources.push({ source: src, eventIds: e.eventId });
       else entry.eventIds = addId(entry.eventIds, e.eventId);
     }
   }
 
-  host(name: string, e: AnalysisEvent | null): NodeDraft {
+  host(name: string, e: AnalysisEvent | null): NodeRef {
     const known = this.hostByName.get(name);
     if (known !== undefined) {
       if (e) this.support(known, e);
@@ -264,7 +306,7 @@ export class ProvenanceGraph {
     return n;
   }
 
-  user(name: string, host: string | null, e: AnalysisEvent | null): NodeDraft {
+  user(name: string, host: string | null, e: AnalysisEvent | null): NodeRef {
     // Domain accounts are the same user on every host; local names are qualified by their host only when we know it is a SID-less local name.
     return this.node('user', lower(name), name, host, e);
   }
@@ -273,20 +315,20 @@ export class ProvenanceGraph {
    * The node of a process, fused across artefacts: the same host, pid and image name (first 14 characters, as
    * Volatility keeps them) is one process whether Sysmon 1, Security 4688, auditd or a pslist row saw it.
    */
-  process(host: string | null, ref: ProcRef, e: AnalysisEvent | null, extra: Record<string, AttrValue | null> = {}): NodeDraft {
+  process(host: string | null, ref: ProcRef, e: AnalysisEvent | null, extra: Record<string, AttrValue | null> = {}): NodeRef {
     const h = host === null ? '?' : this.lowerHost(host);
-    let known: NodeDraft | undefined;
+    let known: NodeRef | undefined;
     if (this.useGuids && ref.guid !== null) known = this.byGuid.get(lower(ref.guid));
     const image = ref.image !== null ? (splitMemoryName(ref.image)?.image ?? ref.image) : null;
     if (known === undefined && ref.pid !== null && image === null) known = this.byPid.get(h)?.get(ref.pid);
     const names = image !== null ? this.imageNames(image) : null;
     // One flat text: the same id as flatId('process', [h, pid, imageKey(image)].join(':')).
-    const id = known !== undefined ? known.id : ['process', h, ref.pid ?? '?', names === null ? '?' : names.key].join(':');
+    const id = known !== undefined ? (this.nodeIds[known] as string) : ['process', h, ref.pid ?? '?', names === null ? '?' : names.key].join(':');
     const label = names !== null ? names.label : `pid ${ref.pid ?? '?'}`;
     const n = this.nodeById(id, 'process', label, host, e, { pid: ref.pid, image, guid: ref.guid, ...extra });
-    if (n.label.startsWith('pid ') && image !== null) {
-      n.label = this.intern(label);
-      n.attributes['image'] = image;
+    if (image !== null && (this.nodeLabels[n] as string).startsWith('pid ')) {
+      this.nodeLabels[n] = this.intern(label);
+      (this.nodeAttributes[n] as Record<string, AttrValue>)['image'] = image;
     }
     if (ref.pid !== null) {
       let pids = this.byPid.get(h);
@@ -298,7 +340,7 @@ export class ProvenanceGraph {
   }
 
   /** The process last seen with this pid on the host (for events that name only a pid). */
-  processByPid(host: string | null, pid: number): NodeDraft | null {
+  processByPid(host: string | null, pid: number): NodeRef | null {
     return this.byPid.get(host === null ? '?' : this.lowerHost(host))?.get(pid) ?? null;
   }
 
@@ -326,11 +368,6 @@ export class ProvenanceGraph {
     return names;
   }
 
-  /** The node at a position (ix); undefined past the end or after the export. */
-  nodeAt(ix: number): NodeDraft | undefined {
-    return this.byIx[ix];
-  }
-
   /** The slot of the edge (from, to, rule) in the edge index, or the empty slot where it goes. */
   private edgeSlot(from: number, to: number, rule: number): number {
     const mask = this.edgeSlots.length - 1;
@@ -349,16 +386,16 @@ export class ProvenanceGraph {
   }
 
   /** Adds an edge or, for the same (from, to, rule), adds the event's support to it; its position, null for a loop. */
-  edge(from: NodeDraft, to: NodeDraft, rule: string, relation: string, events: readonly AnalysisEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeRef | null {
-    if (from.id === to.id) return null;
+  edge(from: NodeRef, to: NodeRef, rule: string, relation: string, events: readonly AnalysisEvent[], techniques: readonly string[] = [], stage: KillChainStage | null = null): EdgeRef | null {
+    if (from === to) return null;
     const r = indexIn(this.ruleIndex, this.ruleNames, rule);
-    const slot = this.edgeSlot(from.ix, to.ix, r);
+    const slot = this.edgeSlot(from, to, r);
     let at = (this.edgeSlots[slot] as number) - 1;
     if (at < 0) {
       at = this.edgeCount++;
       if (at === this.edgeFrom.length) this.growEdges();
-      this.edgeFrom[at] = from.ix;
-      this.edgeTo[at] = to.ix;
+      this.edgeFrom[at] = from;
+      this.edgeTo[at] = to;
       this.edgeRule[at] = r;
       this.edgeRelation[at] = indexIn(this.relationIndex, this.relationNames, relation);
       this.edgeStage[at] = stageCode(stage);
@@ -416,8 +453,8 @@ export class ProvenanceGraph {
 
   /**
    * The graph in its contract form, for when it is complete: nodes and edges as columns (NodeColumns, EdgeColumns),
-   * each GraphNode and CausalEdge made when it is read. The indexes are cleared first and each node draft is let go
-   * as its columns are filled. The graph is empty afterwards.
+   * each GraphNode and CausalEdge made when it is read (the node columns are handed over, not copied). The graph is
+   * empty afterwards.
    */
   takeExport(): { nodes: NodeColumns; edges: EdgeColumns; endpoints: { from: Uint32Array; to: Uint32Array } } {
     this.edgeSlots = new Int32Array(0);
@@ -430,7 +467,7 @@ export class ProvenanceGraph {
     this.lowerHosts.clear();
     this.imageNameCache.clear();
     this.lastSourceEvent = null;
-    const nodes = NodeColumns.take(this.byIx);
+    const nodes = this.takeNodes();
     const n = this.edgeCount;
     for (const list of this.edgeEventIds) if (typeof list !== 'string') Object.freeze(list);
     for (const list of this.edgeTechniques) Object.freeze(list);
@@ -461,6 +498,27 @@ export class ProvenanceGraph {
     this.edgeEventIds = [];
     this.edgeTechniques = [];
     return { nodes, edges, endpoints: { from: edges.columns.from, to: edges.columns.to } };
+  }
+
+  /** The node columns as NodeColumns (their id lists frozen), the graph's own let go. */
+  private takeNodes(): NodeColumns {
+    const n = this.nodeIds.length;
+    const eventIds = this.nodeEventIds;
+    for (let k = 0; k < n; k++) {
+      const ids = eventIds[k] as IdList;
+      if (typeof ids !== 'string') Object.freeze(ids);
+      const sources = this.nodeSources[k] as NodeSources;
+      if (sources !== null && typeof sources !== 'string') for (const x of sources) if (typeof x.eventIds !== 'string') Object.freeze(x.eventIds);
+    }
+    const nodes = new NodeColumns(this.nodeIds, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, this.nodeHosts, this.nodeAttributes, eventIds, this.nodeSources);
+    this.nodeIds = [];
+    this.nodeKinds = new Uint8Array(0);
+    this.nodeLabels = [];
+    this.nodeHosts = [];
+    this.nodeAttributes = [];
+    this.nodeEventIds = [];
+    this.nodeSources = [];
+    return nodes;
   }
 }
 
@@ -592,19 +650,16 @@ function hasRecent(list: readonly string[], id: string): boolean {
   return false;
 }
 
-/** What NodeColumns.take leaves in place of each draft it has read, so the draft can be collected. */
-const RELEASED: NodeDraft = Object.freeze({ id: '', ix: -1, kind: 'host', label: '', host: null, attributes: {}, eventIds: NO_IDS, source: null, sources: null }) as NodeDraft;
-
 /** A node's sources as NodeColumns keeps them: the one source's name (its list is the node's), the entries, or none. */
 type SourceColumn = string | readonly { readonly source: string; readonly eventIds: IdList }[] | null;
 
 /**
  * A graph's nodes as columns (about 50 bytes a node besides its id, attributes and lists, instead of a GraphNode and
- * its sources list: about 180), each GraphNode made when it is read. The columns share the drafts' attributes and
- * event id lists (frozen here): the drafts are dropped as the columns are filled.
+ * its sources list: about 180), each GraphNode made when it is read: the graph's own columns, handed over when it is
+ * complete (ProvenanceGraph.takeExport).
  */
 export class NodeColumns extends Rows<GraphNode> {
-  private constructor(
+  constructor(
     readonly ids: readonly string[],
     private readonly kinds: Uint8Array,
     private readonly kindNames: readonly NodeKind[],
@@ -632,34 +687,6 @@ export class NodeColumns extends Rows<GraphNode> {
   /** The kind of node k, read from its column (no GraphNode made). */
   kindAt(k: number): NodeKind {
     return this.kindNames[this.kinds[k] as number] as NodeKind;
-  }
-
-  /** The columns of the drafts (by position), each draft let go once read; the list is empty afterwards. */
-  static take(drafts: NodeDraft[]): NodeColumns {
-    const n = drafts.length;
-    const ids: string[] = [];
-    const kinds = new Uint8Array(n);
-    const kindIndex = new Map<string, number>();
-    const kindNames: string[] = [];
-    const labels: string[] = [];
-    const hosts: (string | null)[] = [];
-    const attributes: Record<string, AttrValue>[] = [];
-    const eventIds: IdList[] = [];
-    const sources: SourceColumn[] = [];
-    for (let at = 0; at < n; at++) {
-      const d = drafts[at] as NodeDraft;
-      drafts[at] = RELEASED;
-      ids.push(d.id);
-      kinds[at] = indexIn(kindIndex, kindNames, d.kind);
-      labels.push(d.label);
-      hosts.push(d.host);
-      attributes.push(d.attributes);
-      eventIds.push(typeof d.eventIds === 'string' ? d.eventIds : Object.freeze(d.eventIds));
-      if (d.sources !== null) for (const x of d.sources) if (typeof x.eventIds !== 'string') Object.freeze(x.eventIds);
-      sources.push(d.sources ?? d.source);
-    }
-    drafts.length = 0;
-    return new NodeColumns(ids, kinds, kindNames as NodeKind[], labels, hosts, attributes, eventIds, sources);
   }
 }
 

@@ -4,14 +4,14 @@ import type { AnalysisEvent, EventSeq } from './events.js';
 import { stageOf } from './attack.js';
 import type { EventNodeList, EventNodes } from './entities.js';
 import { attr, baseName, commandLine, imageKey, sourceIp, timeMs, userKey, windowsEventId } from './facts.js';
-import type { EdgeRef, NodeDraft, ProvenanceGraph } from './graph.js';
+import type { EdgeRef, NodeRef, ProvenanceGraph } from './graph.js';
 import { isInternalAddress, splitEndpoint, techniquesOfCommand } from './patterns.js';
 
 /** What a rule sees: the graph and a way to draw its edges (each event's nodes come with the event). */
 export interface RuleContext {
   readonly graph: ProvenanceGraph;
   /** Draws (or strengthens) an edge of this rule; the stage defaults to the first technique's tactic. */
-  edge(from: NodeDraft | null, to: NodeDraft | null, events: readonly AnalysisEvent[], techniques?: readonly string[], relation?: string, stage?: KillChainStage | null): EdgeRef | null;
+  edge(from: NodeRef | null, to: NodeRef | null, events: readonly AnalysisEvent[], techniques?: readonly string[], relation?: string, stage?: KillChainStage | null): EdgeRef | null;
 }
 
 /** One pass of a rule over an analysis: called per event in time order, then once at the end. */
@@ -49,10 +49,10 @@ const processSpawn: CausalRule = {
   create: () => ({
     onEvent(e, n, ctx) {
       if (!isCreate(e) || n.parent === null || n.process === null) return;
-      if (REMOTE_PARENTS.has(imageKey(String(n.parent.attributes['image'] ?? n.parent.label)))) return;
-      const t = techniquesOfCommand(commandLine(e), String(n.process.attributes['image'] ?? n.process.label));
+      if (REMOTE_PARENTS.has(imageKey(String(ctx.graph.attributesOf(n.parent)['image'] ?? ctx.graph.label(n.parent))))) return;
+      const t = techniquesOfCommand(commandLine(e), String(ctx.graph.attributesOf(n.process)['image'] ?? ctx.graph.label(n.process)));
       // services.exe starting a shell is a service created to run a command (PsExec-style service execution).
-      if (imageKey(String(n.parent.attributes['image'] ?? n.parent.label)) === 'services.exe' && /^(?:cmd|powershell|pwsh|rundll32|mshta)\.exe$/i.test(baseName(String(n.process.attributes['image'] ?? '')))) t.set('T1569.002', 0.6);
+      if (imageKey(String(ctx.graph.attributesOf(n.parent)['image'] ?? ctx.graph.label(n.parent))) === 'services.exe' && /^(?:cmd|powershell|pwsh|rundll32|mshta)\.exe$/i.test(baseName(String(ctx.graph.attributesOf(n.process)['image'] ?? '')))) t.set('T1569.002', 0.6);
       ctx.edge(n.parent, n.process, [e], techs(t));
     },
   }),
@@ -66,7 +66,7 @@ const remoteExecution: CausalRule = {
   create: () => ({
     onEvent(e, n, ctx) {
       if (isCreate(e) && n.parent !== null && n.process !== null) {
-        const remote = REMOTE_PARENTS.get(imageKey(String(n.parent.attributes['image'] ?? n.parent.label)));
+        const remote = REMOTE_PARENTS.get(imageKey(String(ctx.graph.attributesOf(n.parent)['image'] ?? ctx.graph.label(n.parent))));
         if (remote) {
           const more = techs(techniquesOfCommand(commandLine(e), null));
           ctx.edge(n.session ?? n.parent, n.process, [e], [...remote, ...more]);
@@ -97,7 +97,7 @@ const remoteLogon: CausalRule = {
   stage: 'lateral-movement',
   create: () => {
     const hostOfIp = new Map<string, string>();
-    const recent = new Map<string, { process: NodeDraft; event: AnalysisEvent; ms: number; port: number }>();
+    const recent = new Map<string, { process: NodeRef; event: AnalysisEvent; ms: number; port: number }>();
     return {
       onEvent(e, n, ctx) {
         if (e.action === 'network.connect' || e.action === 'network.connection') {
@@ -105,7 +105,7 @@ const remoteLogon: CausalRule = {
           if (src !== null && e.host !== null && isInternalAddress(src)) hostOfIp.set(src, e.host.toLowerCase());
           const ms = timeMs(e);
           if (n.process === null || n.object === null || ms === null || e.host === null) return;
-          const { address, port } = splitEndpoint(n.object.label);
+          const { address, port } = splitEndpoint(ctx.graph.label(n.object));
           if (port !== null && ADMIN_PORTS.has(port) && isInternalAddress(address)) recent.set(e.host.toLowerCase(), { process: n.process, event: e, ms, port });
           return;
         }
@@ -133,7 +133,7 @@ const logonThenActivity: CausalRule = {
   description: 'A logon session and what ran in it: Windows logon ids (4624 TargetLogonId, 4688 SubjectLogonId, Sysmon LogonId); Linux sudo/su and cron commands of the session\'s user on its host while it was open.',
   stage: null,
   create: () => {
-    const open = new Map<string, { session: NodeDraft; ms: number | null }>();
+    const open = new Map<string, { session: NodeRef; ms: number | null }>();
     return {
       onEvent(e, n, ctx) {
         const hk = (e.host ?? '?').toLowerCase();
@@ -144,17 +144,17 @@ const logonThenActivity: CausalRule = {
           const t: string[] = type === '10' ? ['T1021.001'] : [];
           ctx.edge(from, n.session, [e], t, 'logged-on');
           if (n.user !== null && from !== n.user) ctx.edge(n.user, n.session, [e], [], 'logged-on');
-          if (windowsEventId(e) === null && n.user !== null) open.set(`${hk}:${n.user.id}`, { session: n.session, ms: timeMs(e) });
+          if (windowsEventId(e) === null && n.user !== null) open.set(`${hk}:${ctx.graph.nodeId(n.user)}`, { session: n.session, ms: timeMs(e) });
           return;
         }
         if (n.session !== null && (isCreate(e) || e.action === 'process.access') && n.process !== null && windowsEventId(e) !== null) {
           ctx.edge(n.session, n.process, [e]);
           return;
         }
-        if ((e.action === 'session.close' || e.action === 'logind.session.removed') && n.user !== null) open.delete(`${hk}:${n.user.id}`);
+        if ((e.action === 'session.close' || e.action === 'logind.session.removed') && n.user !== null) open.delete(`${hk}:${ctx.graph.nodeId(n.user)}`);
         // Linux: what a logged-on user did through sudo, su or as a command while the session was open.
         if ((e.action === 'sudo.command' || e.action === 'su.success') && n.user !== null) {
-          const s = open.get(`${hk}:${n.user.id}`);
+          const s = open.get(`${hk}:${ctx.graph.nodeId(n.user)}`);
           const target = n.process ?? n.object;
           if (s && target !== null) ctx.edge(s.session, target, [e]);
         }
@@ -237,7 +237,7 @@ const fileWriteThenExecute: CausalRule = {
   description: 'A process wrote a file that later ran as a process on the same host (Sysmon 11 then 1, auditd creat then execve, timeline then process).',
   stage: 'execution',
   create: () => {
-    const written = new Map<string, { writer: NodeDraft | null; file: NodeDraft; event: AnalysisEvent }>();
+    const written = new Map<string, { writer: NodeRef | null; file: NodeRef; event: AnalysisEvent }>();
     return {
       onEvent(e, n, ctx) {
         const hk = (e.host ?? '?').toLowerCase();
@@ -246,14 +246,14 @@ const fileWriteThenExecute: CausalRule = {
           return;
         }
         if (!isCreate(e) || n.process === null) return;
-        const image = String(n.process.attributes['image'] ?? '');
+        const image = String(ctx.graph.attributesOf(n.process)['image'] ?? '');
         const w = written.get(`${hk}:${image.toLowerCase()}`);
         if (!w) return;
         const t: string[] = [];
         if (w.writer !== null) {
-          const writer = baseName(String(w.writer.attributes['image'] ?? w.writer.label));
+          const writer = baseName(String(ctx.graph.attributesOf(w.writer)['image'] ?? ctx.graph.label(w.writer)));
           if (DOWNLOADERS.test(writer)) t.push('T1105');
-          if (w.writer.attributes['pid'] === 4 || /^system$/i.test(writer)) t.push('T1570');
+          if (ctx.graph.attributesOf(w.writer)['pid'] === 4 || /^system$/i.test(writer)) t.push('T1570');
           ctx.edge(w.writer, w.file, [w.event], t, 'wrote');
         }
         ctx.edge(w.file, n.process, [e], t, 'executed');
@@ -271,16 +271,16 @@ const serviceCreation: CausalRule = {
   description: 'A service was installed (System 7045, Security 4697): persistence (T1543.003); a PsExec-style or command-shell image path is service execution (T1569.002).',
   stage: 'persistence',
   create: () => {
-    const installed = new Map<string, { service: NodeDraft; ms: number | null }>();
+    const installed = new Map<string, { service: NodeRef; ms: number | null }>();
     return {
     onEvent(e, n, ctx) {
       const hk = (e.host ?? '?').toLowerCase();
       if (isCreate(e) && n.process !== null) {
         // The service's image started by services.exe: the service ran it.
-        const image = baseName(String(n.process.attributes['image'] ?? '')).toLowerCase();
+        const image = baseName(String(ctx.graph.attributesOf(n.process)['image'] ?? '')).toLowerCase();
         const s = installed.get(`${hk}:${image}`);
         const ms = timeMs(e);
-        if (s && n.parent !== null && imageKey(String(n.parent.attributes['image'] ?? n.parent.label)) === 'services.exe' && (s.ms === null || ms === null || (ms >= s.ms - TEMPORAL_SKEW_MS && ms - s.ms <= 600_000)))
+        if (s && n.parent !== null && imageKey(String(ctx.graph.attributesOf(n.parent)['image'] ?? ctx.graph.label(n.parent))) === 'services.exe' && (s.ms === null || ms === null || (ms >= s.ms - TEMPORAL_SKEW_MS && ms - s.ms <= 600_000)))
           ctx.edge(s.service, n.process, [e], [], 'started');
         return;
       }
@@ -390,14 +390,14 @@ const networkConnection: CausalRule = {
   create: () => ({
     onEvent(e, n, ctx) {
       if (!(e.action === 'network.connect' || e.action === 'network.connection' || e.action === 'network.connection.allowed') || n.process === null || n.object === null) return;
-      const { address, port } = splitEndpoint(n.object.label);
-      const image = baseName(String(n.process.attributes['image'] ?? n.process.label));
+      const { address, port } = splitEndpoint(ctx.graph.label(n.object));
+      const image = baseName(String(ctx.graph.attributesOf(n.process)['image'] ?? ctx.graph.label(n.process)));
       const t: string[] = [];
       const internal = isInternalAddress(address);
       const remote = port !== null ? REMOTE_PORTS.get(port) : undefined;
       if (internal && remote !== undefined && !/^(?:system|svchost\.exe|lsass\.exe)$/i.test(image)) t.push(remote);
       if (!internal && LOLBINS.test(image)) t.push('T1071');
-      for (const x of techniquesOfCommand(String(n.process.attributes['commandLine'] ?? ''), null).keys()) if (x === 'T1048' || x === 'T1567.002') t.push(x);
+      for (const x of techniquesOfCommand(String(ctx.graph.attributesOf(n.process)['commandLine'] ?? ''), null).keys()) if (x === 'T1048' || x === 'T1567.002') t.push(x);
       ctx.edge(n.process, n.object, [e], t);
     },
   }),
@@ -412,7 +412,7 @@ const privilegeUse: CausalRule = {
     onEvent(e, n, ctx) {
       if (e.action !== 'sudo.command' && e.action !== 'su.success') return;
       const cmd = commandLine(e);
-      const target: NodeDraft | null = e.action === 'sudo.command' ? n.process : n.object;
+      const target: NodeRef | null = e.action === 'sudo.command' ? n.process : n.object;
       const t = ['T1548.003', ...techniquesOfCommand(cmd, null).keys()];
       ctx.edge(n.user, target, [e], t);
     },
@@ -436,7 +436,7 @@ const accountChange: CausalRule = {
   description: 'An account was created, enabled, given a password or added to a group (Security 4720/4722/4724/4728/4732, useradd/usermod in auth.log): T1136.001, T1098; linked from the sudo command that made it when one ran just before.',
   stage: 'persistence',
   create: () => {
-    const lastSudo = new Map<string, { node: NodeDraft; ms: number | null }>();
+    const lastSudo = new Map<string, { node: NodeRef; ms: number | null }>();
     return {
       onEvent(e, n, ctx) {
         const hk = (e.host ?? '?').toLowerCase();
@@ -448,7 +448,7 @@ const accountChange: CausalRule = {
         const t = ACCOUNT_ACTIONS.get(e.action);
         if (t === undefined || (n.object === null && n.user === null)) return;
         const target = n.object ?? n.user;
-        let from: NodeDraft | null = n.object !== null ? n.user : null;
+        let from: NodeRef | null = n.object !== null ? n.user : null;
         const s = lastSudo.get(hk);
         const ms = timeMs(e);
         if (from === null && s && s.ms !== null && ms !== null && ms - s.ms >= 0 && ms - s.ms <= ACCOUNT_LINK_MS) from = s.node;
@@ -484,7 +484,7 @@ const scheduledExecution: CausalRule = {
   description: 'A cron job that opens a shell to the network or runs from a temporary folder (T1053.003, T1059.004); linked from the crontab change that installed it when one ran before on the host.',
   stage: 'execution',
   create: () => {
-    const installed = new Map<string, NodeDraft>();
+    const installed = new Map<string, NodeRef>();
     return {
       onEvent(e, n, ctx) {
         const hk = (e.host ?? '?').toLowerCase();
@@ -537,14 +537,14 @@ const fileImpact: CausalRule = {
   description: 'A process renamed or wrote files with ransomware extensions or notes, or wrote many files in a burst: T1486.',
   stage: 'impact',
   create: () => {
-    const burst = new Map<string, { events: AnalysisEvent[]; files: NodeDraft[]; startMs: number | null; telling: number }>();
+    const burst = new Map<string, { events: AnalysisEvent[]; files: NodeRef[]; startMs: number | null; telling: number }>();
     return {
       onEvent(e, n, ctx) {
         if (!FILE_WRITES.has(e.action) || n.process === null || n.object === null || e.object === null) return;
         const telling = RANSOM.test(e.object.name) || RANSOM.test(attr(e, 'newName', 'target') ?? '');
-        let b = burst.get(n.process.id);
+        let b = burst.get(ctx.graph.nodeId(n.process));
         const ms = timeMs(e);
-        if (!b || (b.startMs !== null && ms !== null && ms - b.startMs > MASS_WRITE_WINDOW_MS)) burst.set(n.process.id, (b = { events: [], files: [], startMs: ms, telling: 0 }));
+        if (!b || (b.startMs !== null && ms !== null && ms - b.startMs > MASS_WRITE_WINDOW_MS)) burst.set(ctx.graph.nodeId(n.process), (b = { events: [], files: [], startMs: ms, telling: 0 }));
         b.events.push(e);
         b.files.push(n.object);
         if (telling) b.telling++;
