@@ -45,20 +45,24 @@ function readDirectory(st: WalkState, rva: number, level: number, path: number[]
     notes.add(`resource tree nested deeper than ${LIMITS.maxResourceDepth} levels`);
     return null;
   }
-  let header: Uint8Array;
+  // Bytes are read in place from the file (spans and offsets, no view per structure).
+  const bytes = image.r.bytes;
+  let header: number;
   try {
-    header = image.data(rva, 16);
+    if (!image.span(rva, 16)) throw new PeRangeError('RVA maps outside the file');
+    header = image.spanStart;
+    if (image.spanEnd - header < 16) header = -1;
     image.offsetFromRva(rva);
   } catch (e) {
     if (!(e instanceof PeRangeError)) throw e;
     notes.add(`resource directory at RVA 0x${rva.toString(16)} does not map into the file`);
     return null;
   }
-  if (header.length < 16) {
+  if (header < 0) {
     notes.add(`resource directory at RVA 0x${rva.toString(16)} is cut short`);
     return null;
   }
-  const count = (u16At(header, 12) as number) + (u16At(header, 14) as number);
+  const count = u16In(bytes, header + 12) + u16In(bytes, header + 14);
   if (count > MAX_ENTRIES_PER_DIRECTORY) {
     notes.add(`resource directory at RVA 0x${rva.toString(16)} claims ${count} entries`);
     return null;
@@ -72,16 +76,16 @@ function readDirectory(st: WalkState, rva: number, level: number, path: number[]
   let at = rva + 16;
   let lastName: [number, number] | null = null;
   for (let idx = 0; idx < count; idx++, at += 8) {
-    let raw: Uint8Array;
+    let raw: number;
     try {
-      raw = image.exact(at, 8);
+      raw = image.exactAt(at, 8);
     } catch (e) {
       if (!(e instanceof PeRangeError)) throw e;
       notes.add(`resource entry ${idx} at RVA 0x${at.toString(16)} cannot be read`);
       break;
     }
-    const nameField = u32At(raw, 0) as number;
-    const offsetField = u32At(raw, 4) as number;
+    const nameField = u32In(bytes, raw);
+    const offsetField = u32In(bytes, raw + 4);
     let id: number | null = null;
     let name: string | null = null;
     if ((nameField & 0x80000000) === 0) id = nameField;
@@ -115,9 +119,9 @@ function readDirectory(st: WalkState, rva: number, level: number, path: number[]
       if (sub === null) break;
       entries.push({ id, name, rawName: nameField, directory: sub, data: null });
     } else {
-      let leaf: Uint8Array;
+      let leaf: number;
       try {
-        leaf = image.exact(target, 16);
+        leaf = image.exactAt(target, 16);
       } catch (e) {
         if (!(e instanceof PeRangeError)) throw e;
         notes.add(`resource data entry at RVA 0x${target.toString(16)} cannot be read`);
@@ -128,7 +132,7 @@ function readDirectory(st: WalkState, rva: number, level: number, path: number[]
         name,
         rawName: nameField,
         directory: null,
-        data: { rva: u32At(leaf, 0) as number, size: u32At(leaf, 4) as number, codePage: u32At(leaf, 8) as number },
+        data: { rva: u32In(bytes, leaf), size: u32In(bytes, leaf + 4), codePage: u32In(bytes, leaf + 8) },
       });
     }
     // pefile reads version information as soon as it meets an RT_VERSION type entry at the top level.
@@ -141,6 +145,15 @@ function readDirectory(st: WalkState, rva: number, level: number, path: number[]
     }
   }
   return { entries };
+}
+
+/** Little-endian reads at offsets the caller has checked lie inside `bytes`. */
+function u16In(bytes: Uint8Array, at: number): number {
+  return (bytes[at] as number) | ((bytes[at + 1] as number) << 8);
+}
+
+function u32In(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16) | ((bytes[at + 3] as number) << 24)) >>> 0;
 }
 
 function typeLabel(e: DirEntry): string | number {
