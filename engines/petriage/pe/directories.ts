@@ -2,7 +2,7 @@
 import * as constantsModule from './constants.js';
 import type { Notes, RawDirectory } from './headers.js';
 import * as imageModule from './image.js';
-import { PeRangeError, type ByteReader, type PeImage } from './image.js';
+import { PeRangeError, type ByteReader, type PeImage, type SectionRecord } from './image.js';
 import type { PeCertificateTable, PeCodeView, PeDebugEntry, PeRichEntry, PeRichHeader, PeTls } from './types.js';
 
 // Imported functions and tables bound once: under a CommonJS transform (tsx, which runs the tests and the
@@ -146,21 +146,31 @@ function rol32(value: number, bits: number): number {
   return ((value << n) | (value >>> (32 - n))) >>> 0;
 }
 
-/** The Rich header between the DOS stub and the NT headers: linker tool entries and their checksum. */
+/** The unsigned little-endian 32-bit value at `at`, which the caller has checked lies inside `bytes`. */
+function u32In(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16) | ((bytes[at + 3] as number) << 24)) >>> 0;
+}
+
+/**
+ * The Rich header between the DOS stub and the NT headers: linker tool entries and their checksum. The scans read
+ * the bytes in place (every offset they read lies below `limit`, inside the file), since every file is scanned up to
+ * its NT headers; the padding words, which may lie past the end, through the checked reader.
+ */
 export function readRich(r: ByteReader, end: number, notes: Notes): PeRichHeader | null {
+  const bytes = r.bytes;
   const limit = Math.min(end, r.length);
   let richAt = -1;
   for (let i = 0x80; i + 8 <= limit; i += 4) {
-    if (r.u32(i) === RICH) {
+    if (u32In(bytes, i) === RICH) {
       richAt = i;
       break;
     }
   }
   if (richAt < 0) return null;
-  const key = r.u32(richAt + 4);
+  const key = u32In(bytes, richAt + 4);
   let dansAt = -1;
   for (let i = richAt - 4; i >= 0x40; i -= 4) {
-    if ((r.u32(i) ^ key) >>> 0 === DANS) {
+    if ((u32In(bytes, i) ^ key) >>> 0 === DANS) {
       dansAt = i;
       break;
     }
@@ -174,16 +184,19 @@ export function readRich(r: ByteReader, end: number, notes: Notes): PeRichHeader
   }
   const entries: PeRichEntry[] = [];
   for (let i = dansAt + 16; i + 8 <= richAt; i += 8) {
-    const compId = (r.u32(i) ^ key) >>> 0;
-    entries.push({ product_id: compId >>> 16, build: compId & 0xffff, count: (r.u32(i + 4) ^ key) >>> 0 });
+    const compId = (u32In(bytes, i) ^ key) >>> 0;
+    entries.push({ product_id: compId >>> 16, build: compId & 0xffff, count: (u32In(bytes, i + 4) ^ key) >>> 0 });
   }
   // The linker's checksum: the DOS header and stub up to DanS (e_lfanew excluded), then each entry rotated by its count.
   let sum = dansAt;
   for (let i = 0; i < dansAt; i++) {
     if (i >= 0x3c && i < 0x40) continue;
-    sum = (sum + rol32(r.u8(i), i)) >>> 0;
+    sum = (sum + rol32(bytes[i] as number, i)) >>> 0;
   }
-  for (const e of entries) sum = (sum + rol32(((e.product_id << 16) | e.build) >>> 0, e.count)) >>> 0;
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k] as PeRichEntry;
+    sum = (sum + rol32(((e.product_id << 16) | e.build) >>> 0, e.count)) >>> 0;
+  }
   if (sum !== key) notes.add('Rich header checksum does not match its contents');
   return { offset: dansAt, checksum: key, checksum_computed: sum, checksum_valid: sum === key, entries };
 }
@@ -226,7 +239,9 @@ export function findOverlay(
   let best = 0;
   let end = optionalOffset + sizeOfOptionalHeader;
   if (best < end && end <= fileSize) best = end;
-  for (const s of image.sections) {
+  const sections = image.sections;
+  for (let i = 0; i < sections.length; i++) {
+    const s = sections[i] as SectionRecord;
     end = s.pointerToRawData + s.sizeOfRawData;
     if (best < end && end <= fileSize) best = end;
   }

@@ -252,10 +252,10 @@ function unreadable(e: unknown, notes: Notes, what: string): void {
 /** pefile's driver test: kernel imports, or PAGE sections with a native subsystem (names compared without case). */
 function isDriver(imports: readonly PeImportedDll[], sections: readonly PeSection[], subsystem: number): boolean {
   if (imports.length === 0) return false;
-  for (const d of imports) if (KERNEL_MODULES.has(lowerDllName(d.dll))) return true;
+  for (let i = 0; i < imports.length; i++) if (KERNEL_MODULES.has(lowerDllName((imports[i] as PeImportedDll).dll))) return true;
   if (subsystem !== 1 && subsystem !== 8) return false;
-  for (const s of sections) {
-    const name = s.name.toLowerCase();
+  for (let i = 0; i < sections.length; i++) {
+    const name = (sections[i] as PeSection).name.toLowerCase();
     if (name === 'page' || name === 'paged') return true;
   }
   return false;

@@ -208,18 +208,23 @@ export function parseHeaders(r: ByteReader, notes: Notes): ParsedHeaders {
   const afterTable = numberOfSections > 0 && records.length > 0 ? sectionTable + SECTION_HEADER_SIZE * numberOfSections : sectionTable;
   // The lowest sector-rounded raw pointer of a section with one (0 when none has).
   let lowest = Infinity;
-  for (const s of records) if (s.pointerToRawData > 0) lowest = Math.min(lowest, PeImage.adjustPtr(s.pointerToRawData));
+  for (let i = 0; i < records.length; i++) {
+    const ptr = (records[i] as SectionRecord).pointerToRawData;
+    if (ptr > 0) lowest = Math.min(lowest, PeImage.adjustPtr(ptr));
+  }
   if (lowest === Infinity) lowest = 0;
   image.headerLength = Math.min(r.length, !lowest || lowest < afterTable ? afterTable : lowest);
 
-  for (const s of tableOrder) {
+  for (let i = 0; i < tableOrder.length; i++) {
+    const s = tableOrder[i] as SectionRecord;
     if ((s.characteristics & 0x80000000) !== 0 && (s.characteristics & 0x20000000) !== 0) {
       notes.add(`section ${s.index} is both writable and executable`);
     }
   }
 
   const sections: PeSection[] = [];
-  for (const s of tableOrder) {
+  for (let i = 0; i < tableOrder.length; i++) {
+    const s = tableOrder[i] as SectionRecord;
     const section: Mutable<PeSection> = {
       index: s.index,
       name: s.name,
@@ -382,7 +387,9 @@ export function describeDirectories(image: PeImage, directories: readonly RawDir
     // The SECURITY entry holds a file offset, so no section "holds" it in RVA terms.
     let section: string | null = null;
     if (index !== 4 && d.virtualAddress !== 0) {
-      for (const x of image.sections) {
+      const sections = image.sections;
+      for (let k = 0; k < sections.length; k++) {
+        const x = sections[k] as SectionRecord;
         if (x.minRva <= d.virtualAddress && d.virtualAddress < x.maxRva) {
           section = x.name;
           break;
