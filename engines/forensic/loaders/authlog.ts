@@ -6,10 +6,11 @@ import { linesOf } from '../text.js';
 import { MONTHS, civilToEpochSeconds, formatEpochSeconds, parseIsoTime } from '../time.js';
 import { clip, headLines, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
 
-const BSD_HEADER = /^(?:<\d{1,3}>)?([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))? (\S+) (.*)$/;
+/** What scanBsdHeader reads (kept as the reference the tests compare it with). */
+export const BSD_HEADER = /^(?:<\d{1,3}>)?([A-Z][a-z]{2}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))? (\S+) (.*)$/;
 const ISO_HEADER = /^(?:<\d{1,3}>(?:1 )?)?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})) (\S+) (.*)$/;
 /** `program[pid]: message`, the program being everything up to the first `[pid]: ` or `: ` (as loghub splits it). */
-const PROGRAM = /^\s*(.+?)(?:\[(\d+)\])?:(?: (.*))?$/;
+export const PROGRAM = /^\s*(.+?)(?:\[(\d+)\])?:(?: (.*))?$/;
 
 /** A syslog line split into its header fields. */
 export interface SyslogLine {
@@ -27,19 +28,129 @@ export function parseSyslogLine(text: string): SyslogLine | null {
   let rest: string;
   let bsd: SyslogLine['bsd'] = null;
   let iso: string | null = null;
-  const b = BSD_HEADER.exec(text);
-  if (b) {
-    const month = MONTHS[b[1] as string];
+  const b = scanBsdHeader(text);
+  if (b !== null) {
+    const month = MONTHS[b.month];
     if (month === undefined) return null;
-    bsd = { month, day: Number(b[2]), hour: Number(b[3]), minute: Number(b[4]), second: Number(b[5]), fraction: b[6] ?? '' };
-    host = b[7] as string;
-    rest = b[8] as string;
+    bsd = { month, day: b.day, hour: b.hour, minute: b.minute, second: b.second, fraction: b.fraction };
+    host = b.host;
+    rest = b.rest;
   } else {
     const i = ISO_HEADER.exec(text);
     if (!i) return null;
     iso = i[1] as string;
     host = i[2] as string;
     rest = i[3] as string;
+  }
+  return splitProgram(rest, host, bsd, iso);
+}
+
+/** What BSD_HEADER captures, read as numbers where parseSyslogLine reads them so. */
+interface BsdHeader {
+  readonly month: string;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
+  readonly fraction: string;
+  readonly host: string;
+  readonly rest: string;
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+/** What `.` does not match: the ECMAScript line terminators. */
+const isLineTerminator = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+
+/** The regular expressions' \s (and String.prototype.trim's set): ECMAScript white space and line terminators. */
+export function isRegExpSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Two digits at i as a number, or -1. */
+function twoDigits(text: string, i: number): number {
+  const a = text.charCodeAt(i);
+  const b = text.charCodeAt(i + 1);
+  return isDigit(a) && isDigit(b) ? (a - 48) * 10 + (b - 48) : -1;
+}
+
+/**
+ * BSD_HEADER.exec read by hand (every line of a log goes through it): the same match, or null where it finds none.
+ * The pattern has one way to match each line (each repeat is followed by a character it cannot take), so a scan from
+ * left to right decides it; authlog.test.ts compares both on real and mutated lines.
+ */
+export function scanBsdHeader(text: string): BsdHeader | null {
+  const n = text.length;
+  let i = 0;
+  if (text.charCodeAt(0) === 60) {
+    // <\d{1,3}>
+    let j = 1;
+    while (j <= 3 && isDigit(text.charCodeAt(j))) j++;
+    if (j === 1 || text.charCodeAt(j) !== 62) return null;
+    i = j + 1;
+  }
+  const m0 = text.charCodeAt(i);
+  const m1 = text.charCodeAt(i + 1);
+  const m2 = text.charCodeAt(i + 2);
+  if (!(m0 >= 65 && m0 <= 90 && m1 >= 97 && m1 <= 122 && m2 >= 97 && m2 <= 122)) return null;
+  const month = text.slice(i, i + 3);
+  i += 3;
+  // ' {1,2}(\d{1,2}) '
+  if (text.charCodeAt(i) !== 32) return null;
+  i++;
+  if (text.charCodeAt(i) === 32) i++;
+  if (!isDigit(text.charCodeAt(i))) return null;
+  let day = text.charCodeAt(i) - 48;
+  i++;
+  if (isDigit(text.charCodeAt(i))) {
+    day = day * 10 + text.charCodeAt(i) - 48;
+    i++;
+  }
+  if (text.charCodeAt(i) !== 32) return null;
+  const hour = twoDigits(text, i + 1);
+  const minute = twoDigits(text, i + 4);
+  const second = twoDigits(text, i + 7);
+  if (hour < 0 || minute < 0 || second < 0 || text.charCodeAt(i + 3) !== 58 || text.charCodeAt(i + 6) !== 58) return null;
+  i += 9;
+  // (?:\.(\d{1,6}))? then a space
+  let fraction = '';
+  if (text.charCodeAt(i) === 46) {
+    let j = i + 1;
+    while (isDigit(text.charCodeAt(j))) j++;
+    if (j === i + 1 || j - i - 1 > 6) return null;
+    fraction = text.slice(i + 1, j);
+    i = j;
+  }
+  if (text.charCodeAt(i) !== 32) return null;
+  i++;
+  // (\S+) then a space, then (.*)$: the rest holds no line terminator
+  let j = i;
+  while (j < n && !isRegExpSpace(text.charCodeAt(j))) j++;
+  if (j === i || text.charCodeAt(j) !== 32) return null;
+  for (let k = j + 1; k < n; k++) if (isLineTerminator(text.charCodeAt(k))) return null;
+  return { month, day, hour, minute, second, fraction, host: text.slice(i, j), rest: text.slice(j + 1) };
+}
+
+/**
+ * PROGRAM applied to the rest of a header (which holds no line terminator), read by hand: after the leading white space,
+ * the program is the shortest text followed by `[digits]:` or `:` and then the end or a space. When there is none, the
+ * regular expression decides (its backtracking into the leading white space gives the odd cases).
+ */
+function splitProgram(rest: string, host: string, bsd: SyslogLine['bsd'], iso: string | null): SyslogLine {
+  const n = rest.length;
+  let s = 0;
+  while (s < n && isRegExpSpace(rest.charCodeAt(s))) s++;
+  for (let e = s + 1; e < n; e++) {
+    const c = rest.charCodeAt(e);
+    if (c === 91) {
+      let k = e + 1;
+      while (isDigit(rest.charCodeAt(k))) k++;
+      if (k > e + 1 && rest.charCodeAt(k) === 93 && rest.charCodeAt(k + 1) === 58 && (k + 2 === n || rest.charCodeAt(k + 2) === 32))
+        return { host, program: rest.slice(s, e).trim(), pid: Number(rest.slice(e + 1, k)), message: k + 2 === n ? '' : rest.slice(k + 3).trim(), bsd, iso };
+    } else if (c === 58 && (e + 1 === n || rest.charCodeAt(e + 1) === 32)) {
+      return { host, program: rest.slice(s, e).trim(), pid: null, message: e + 1 === n ? '' : rest.slice(e + 2).trim(), bsd, iso };
+    }
   }
   const p = PROGRAM.exec(rest);
   if (!p) return { host, program: '', pid: null, message: rest.trim(), bsd, iso };
@@ -75,31 +186,32 @@ export function classifyAuthMessage(program: string, message: string, host: stri
   const svc = service(program);
   const hostEntity: EventEntity = { type: 'host', name: host };
   let m: RegExpExecArray | null;
-  const repeated = /^message repeated (\d+) times: \[ ?(.*?) ?\]$/.exec(message);
+  // Each pattern below starts with (or, unanchored, holds) a literal text: a message without it is not run through it.
+  const repeated = message.startsWith('message repeated ') ? /^message repeated (\d+) times: \[ ?(.*?) ?\]$/.exec(message) : null;
   const msg = repeated ? (repeated[2] as string) : message;
   const extra: JsonRecord = repeated ? { repeated: Number(repeated[1]) } : {};
 
-  if ((m = /^Accepted (\S+) for (\S+) from (\S+) port (\d+)/.exec(msg)))
+  if (msg.startsWith('Accepted ') && (m = /^Accepted (\S+) for (\S+) from (\S+) port (\d+)/.exec(msg)))
     return { action: 'auth.login.success', actor: user(m[2] as string), object: hostEntity, attributes: { ...extra, service: svc, method: m[1] as string, sourceIp: m[3] as string, sourcePort: Number(m[4]) } };
-  if ((m = /^Failed (\S+) for (invalid user )?(.*?) from (\S+) port (\d+)/.exec(msg)))
+  if (msg.startsWith('Failed ') && (m = /^Failed (\S+) for (invalid user )?(.*?) from (\S+) port (\d+)/.exec(msg)))
     return {
       action: 'auth.login.failure',
       actor: user(m[3] as string),
       object: hostEntity,
       attributes: { ...extra, service: svc, method: m[1] as string, invalidUser: m[2] !== undefined, sourceIp: m[4] as string, sourcePort: Number(m[5]) },
     };
-  if ((m = /^Invalid user (.*?) from (\S+)(?: port (\d+))?$/.exec(msg)))
+  if (msg.startsWith('Invalid user ') && (m = /^Invalid user (.*?) from (\S+)(?: port (\d+))?$/.exec(msg)))
     return { action: 'auth.invalid_user', actor: user(m[1] as string), object: hostEntity, attributes: { ...extra, service: svc, sourceIp: m[2] as string, ...(m[3] ? { sourcePort: Number(m[3]) } : {}) } };
-  if ((m = /authentication failure;.*?rhost=(\S*)(?:\s+user=(\S+))?/.exec(msg)))
+  if (msg.includes('authentication failure;') && (m = /authentication failure;.*?rhost=(\S*)(?:\s+user=(\S+))?/.exec(msg)))
     return {
       action: 'auth.failure',
       actor: m[2] ? user(m[2]) : m[1] ? net(m[1]) : null,
       object: hostEntity,
       attributes: { ...extra, service: svc, ...(m[1] ? { sourceHost: m[1] } : {}), ...(m[2] ? { user: m[2] } : {}) },
     };
-  if ((m = /session opened for user (\S+?)(?:\(uid=\d+\))? by (\S*?)\(uid=(\d+)\)/.exec(msg)))
+  if (msg.includes('session opened for user ') && (m = /session opened for user (\S+?)(?:\(uid=\d+\))? by (\S*?)\(uid=(\d+)\)/.exec(msg)))
     return { action: svc === 'su' ? 'su.session.open' : 'session.open', actor: m[2] ? user(m[2]) : { type: 'user', name: `uid:${m[3] as string}` }, object: user(m[1] as string), attributes: { ...extra, service: svc, byUid: Number(m[3]) } };
-  if ((m = /session closed for user (\S+)/.exec(msg))) return { action: svc === 'su' ? 'su.session.close' : 'session.close', actor: user(m[1] as string), object: hostEntity, attributes: { ...extra, service: svc } };
+  if (msg.includes('session closed for user ') && (m = /session closed for user (\S+)/.exec(msg))) return { action: svc === 'su' ? 'su.session.close' : 'session.close', actor: user(m[1] as string), object: hostEntity, attributes: { ...extra, service: svc } };
   if (svc === 'sudo') {
     if ((m = /^\s*(\S+) : (?:(\d+) incorrect password attempts? ; )?(?:(user NOT in sudoers|command not allowed) ; )?TTY=(\S+) ; PWD=(.*?) ; USER=(\S+) ;(?: COMMAND=(.*))?$/.exec(msg))) {
       const failed = m[2] !== undefined;
@@ -132,7 +244,7 @@ export function classifyAuthMessage(program: string, message: string, host: stri
     if ((m = /^(lock|unlock) user '([^']+)'/.exec(msg))) return { action: `account.${m[1] as string}`, actor: null, object: user(m[2] as string), attributes: { ...extra } };
   }
   if (svc === 'userdel' && (m = /^delete user '([^']+)'/.exec(msg))) return { action: 'account.delete', actor: null, object: user(m[1] as string), attributes: { ...extra } };
-  if ((m = /password changed for (\S+)/.exec(msg))) return { action: 'account.password_change', actor: null, object: user(m[1] as string), attributes: { ...extra, service: svc } };
+  if (msg.includes('password changed for ') && (m = /password changed for (\S+)/.exec(msg))) return { action: 'account.password_change', actor: null, object: user(m[1] as string), attributes: { ...extra, service: svc } };
   if (/^cron$/i.test(svc) && (m = /^\((\S+)\) CMD \((.*)\)$/.exec(msg)))
     return { action: 'cron.command', actor: user(m[1] as string), object: proc(m[2] as string), attributes: { ...extra, commandLine: m[2] as string } };
   if (svc === 'systemd-logind') {
@@ -148,7 +260,7 @@ export function classifyAuthMessage(program: string, message: string, host: stri
     if ((m = /^reverse mapping checking getaddrinfo for (\S+) \[(\S+)\] failed/.exec(msg)))
       return { action: 'ssh.reverse_mapping_failed', actor: net(m[2] as string), object: hostEntity, attributes: { ...extra, claimedName: m[1] as string } };
   }
-  if ((m = /^connection from (\S+) \(([^)]*)\)/.exec(msg)))
+  if (msg.startsWith('connection from ') && (m = /^connection from (\S+) \(([^)]*)\)/.exec(msg)))
     return { action: 'network.connection.inbound', actor: net(m[1] as string), object: { type: 'service', name: svc }, attributes: { ...extra, service: svc, ...(m[2] ? { sourceName: m[2] } : {}) } };
   return null;
 }
