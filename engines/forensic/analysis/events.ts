@@ -301,17 +301,23 @@ export class EventList implements EventSeq {
     private readonly get: (row: number) => AnalysisEvent,
     private readonly rows: Uint32Array,
     private readonly idOf: (row: number) => string,
+    private readonly timeOf: (row: number) => string | null,
   ) {}
 
   /** The events of `source` in the order of `rows` (row numbers into the source). */
   static of(source: readonly AnalysisEvent[] | EventTable, rows: Uint32Array): EventList {
-    if (source instanceof EventTable) return new EventList((r) => source.row(r), rows, (r) => source.idAt(r));
-    return new EventList((r) => source[r] as AnalysisEvent, rows, (r) => (source[r] as AnalysisEvent).eventId);
+    if (source instanceof EventTable) return new EventList((r) => source.row(r), rows, (r) => source.idAt(r), (r) => source.timeText(r));
+    return new EventList((r) => source[r] as AnalysisEvent, rows, (r) => (source[r] as AnalysisEvent).eventId, (r) => (source[r] as AnalysisEvent).time.time);
   }
 
   /** The event id at position k (0 to length - 1), without making the event. */
   idAt(k: number): string {
     return this.idOf(this.rows[k] as number);
+  }
+
+  /** The time text of the event at position k (0 to length - 1), without making the event. */
+  timeAt(k: number): string | null {
+    return this.timeOf(this.rows[k] as number);
   }
 
   get length(): number {
@@ -336,7 +342,7 @@ export class EventList implements EventSeq {
       const r = this.rows[k] as number;
       if (keep(this.get(r))) out[n++] = r;
     }
-    return new EventList(this.get, out.slice(0, n), this.idOf);
+    return new EventList(this.get, out.slice(0, n), this.idOf, this.timeOf);
   }
 
   /** The events whose position k (0 to length - 1) passes, in this order (a new list over the same source; no event is made). */
@@ -344,7 +350,7 @@ export class EventList implements EventSeq {
     const out = new Uint32Array(this.rows.length);
     let n = 0;
     for (let k = 0; k < this.rows.length; k++) if (keep(k)) out[n++] = this.rows[k] as number;
-    return new EventList(this.get, out.slice(0, n), this.idOf);
+    return new EventList(this.get, out.slice(0, n), this.idOf, this.timeOf);
   }
 
   /** The events from start to end (as Array.prototype.slice), as an array. */

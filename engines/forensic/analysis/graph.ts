@@ -571,7 +571,7 @@ export class EdgeColumns extends Rows<CausalEdge> {
   constructor(
     nodes: NodeColumns,
     readonly columns: EdgeColumnData,
-    rules: readonly string[],
+    private readonly rules: readonly string[],
     relations: readonly string[],
   ) {
     super(columns.from.length, (k) => {
@@ -590,6 +590,17 @@ export class EdgeColumns extends Rows<CausalEdge> {
         stage: stage === 0 ? null : (KILL_CHAIN_STAGES[stage - 1] as KillChainStage),
       };
     });
+  }
+
+  /** The rule of edge k, read from its column (no CausalEdge made). */
+  ruleAt(k: number): string {
+    return this.rules[this.columns.rule[k] as number] as string;
+  }
+
+  /** The kill-chain stage of edge k, read from its column. */
+  stageAt(k: number): KillChainStage | null {
+    const stage = this.columns.stage[k] as number;
+    return stage === 0 ? null : (KILL_CHAIN_STAGES[stage - 1] as KillChainStage);
   }
 }
 

@@ -20,6 +20,11 @@ export interface ScoringGraph {
   readonly nodes: Seq<GraphNode>;
   readonly edges: Seq<CausalEdge>;
   readonly tampering: TamperingVerdict;
+  /**
+   * The earliest event time (ms, null for none) of nodes whose events are not all among `events`, by node id: a part
+   * of a graph gives its source nodes' first times this way instead of holding each of their events.
+   */
+  readonly firstMs?: ReadonlyMap<string, number | null>;
 }
 
 /** A chain (edge ids, root to leaf) or anything with edge ids, like a Story. */
@@ -45,7 +50,7 @@ function indexOf(g: ScoringGraph): Index {
     for (const n of g.nodes) nodes.set(n.id, n);
     const edges = new Map<string, CausalEdge>();
     for (const e of g.edges) edges.set(e.id, e);
-    i = { events, firstMs: new Map(), nodes, edges };
+    i = { events, firstMs: new Map(g.firstMs ?? []), nodes, edges };
     indexes.set(g, i);
   }
   return i;

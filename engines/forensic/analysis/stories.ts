@@ -5,6 +5,7 @@ import { stageOf, stageOrder, techniqueTag } from './attack.js';
 import { eventsById, nodesById, scoreChain, type ScoringGraph } from './scoring.js';
 import { EventList, type AnalysisEvent } from './events.js';
 import { EdgeColumns, NodeColumns } from './graph.js';
+import { parseTimeMs } from '../time.js';
 
 /** How bad each technique is on its own (0..1), by current (ATT&CK v19) id; unlisted techniques count
  * DEFAULT_TECHNIQUE_SEVERITY, a revoked id (an 18.1 tag of an older rule or bundle) its replacement's. Hand-set. */
@@ -170,22 +171,29 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
     else lists.set(g, [i]);
   }
   const kept: { positions: number[]; edges: CausalEdge[]; techniques: Set<string>; stages: Set<KillChainStage>; suspicion: number }[] = [];
+  // A group is scored from the edge columns when there are some: its edges are made only when the group is kept.
+  const edgeColumns = graph.edges instanceof EdgeColumns ? graph.edges : null;
   for (const g of [...lists.keys()].sort((a, b) => a - b)) {
     const positions = lists.get(g) as number[];
-    const edges = positions.map((i) => graph.edges.at(i) as CausalEdge);
+    const made = edgeColumns === null ? positions.map((i) => graph.edges.at(i) as CausalEdge) : null;
     const techniques = new Set<string>();
     const stages = new Set<KillChainStage>();
-    for (const e of edges) {
-      for (const t of e.techniques) {
+    let detected = false;
+    for (let j = 0; j < positions.length; j++) {
+      const i = positions[j] as number;
+      const e = made === null ? null : (made[j] as CausalEdge);
+      for (const t of e === null ? (edgeColumns as EdgeColumns).columns.techniques[i] as readonly string[] : e.techniques) {
         techniques.add(t);
         const s = stageOf(t);
         if (s !== null) stages.add(s);
       }
-      if (e.stage !== null) stages.add(e.stage);
+      const stage = e === null ? (edgeColumns as EdgeColumns).stageAt(i) : e.stage;
+      if (stage !== null) stages.add(stage);
+      if ((e === null ? (edgeColumns as EdgeColumns).ruleAt(i) : e.rule) === 'sigma-detection') detected = true;
     }
-    const suspicion = suspicionOf(techniques, stages.size, edges.some((e) => e.rule === 'sigma-detection'));
+    const suspicion = suspicionOf(techniques, stages.size, detected);
     if (!config.includeNoisy && suspicion < threshold) continue;
-    kept.push({ positions, edges, techniques, stages, suspicion });
+    kept.push({ positions, edges: made ?? positions.map((i) => graph.edges.at(i) as CausalEdge), techniques, stages, suspicion });
   }
   lists.clear();
   const scope = storyScope(graph, endpoints, kept.flatMap((k) => k.positions));
@@ -197,13 +205,16 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
 }
 
 /**
- * The part of the graph the kept stories read: their edges, the nodes at their ends, and the events of those edges
- * and of those nodes (a node's first time is read from its own events). Scores on it equal scores on the whole graph.
+ * The part of the graph the kept stories read: their edges, the nodes at their ends, the events of those edges, and
+ * the first time of each edge's source node (what scoring reads of that node's events). From an EventList, a source
+ * node's events are read for their time only, not made: a user's node can hold most events of a case. Scores on the
+ * part equal scores on the whole graph.
  */
 function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: readonly number[]): ScoringGraph {
   // By position: the nodes may be made on each read, so the same node is not always the same object.
   const nodes = new Map<number, GraphNode>();
   const wanted = new Set<string>();
+  const timed = new Set<string>();
   const edges: CausalEdge[] = [];
   for (const i of positions) {
     const e = graph.edges.at(i) as CausalEdge;
@@ -216,7 +227,7 @@ function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: re
       const source = graph.nodes.at(from);
       if (source !== undefined) {
         nodes.set(from, source);
-        for (const id of source.eventIds) wanted.add(id);
+        for (const id of source.eventIds) timed.add(id);
       }
     }
     if (!nodes.has(to)) {
@@ -225,14 +236,36 @@ function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: re
     }
   }
   const events: AnalysisEvent[] = [];
-  if (wanted.size > 0) {
-    // An EventList gives each id without making the event: only the wanted ones are made.
-    const list = graph.events instanceof EventList ? graph.events : null;
-    if (list !== null) {
-      for (let k = 0; k < list.length; k++) if (wanted.has(list.idAt(k))) events.push(list.at(k) as AnalysisEvent);
-    } else for (const e of graph.events) if (wanted.has(e.eventId)) events.push(e);
+  const list = graph.events instanceof EventList ? graph.events : null;
+  if (list === null) {
+    for (const id of timed) wanted.add(id);
+    if (wanted.size > 0) for (const e of graph.events) if (wanted.has(e.eventId)) events.push(e);
+    return { events, nodes: [...nodes.values()], edges, tampering: graph.tampering };
   }
-  return { events, nodes: [...nodes.values()], edges, tampering: graph.tampering };
+  // An EventList gives each id and time without making the event: only the edges' events are made. The time of every
+  // event the whole scope would hold (the edges' and the source nodes'), the last of an id as a map of them keeps.
+  const msById = new Map<string, number>();
+  if (wanted.size > 0 || timed.size > 0)
+    for (let k = 0; k < list.length; k++) {
+      const id = list.idAt(k);
+      const edgeEvent = wanted.has(id);
+      if (edgeEvent) events.push(list.at(k) as AnalysisEvent);
+      if (!edgeEvent && !timed.has(id)) continue;
+      const t = list.timeAt(k);
+      msById.set(id, t === null ? NaN : parseTimeMs(t));
+    }
+  // Each node's first time as scoring works it out from the scope's events: the least finite time among its events
+  // there, null for none (a node met first as a target reads only the events the scope holds for other reasons).
+  const firstMs = new Map<string, number | null>();
+  for (const n of nodes.values()) {
+    let best: number | null = null;
+    for (const id of n.eventIds) {
+      const ms = msById.get(id);
+      if (ms !== undefined && Number.isFinite(ms) && (best === null || ms < best)) best = ms;
+    }
+    firstMs.set(n.id, best);
+  }
+  return { events, nodes: [...nodes.values()], edges, tampering: graph.tampering, firstMs };
 }
 
 function storyOf(
