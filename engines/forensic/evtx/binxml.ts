@@ -1,6 +1,7 @@
 // Binary XML (MS-EVEN6) token stream parser: elements, attributes, values, templates and substitutions, per chunk.
 import { isEmptyNode, isExpandableArray, K, NULL_VALUE, textNode, VT, type XAttr, type XElement, type XNode, type XText, type XValue } from './ir.js';
 import { utf16 } from './text.js';
+import { kindOf, NESTED_KIND, templateId } from './plan.js';
 import { BinXmlError, decodeSized, decodeUnsized, unsizedLength } from './values.js';
 
 /** Caps against hostile input; each one turns a pathological record into a warning instead of a hang or a crash. */
@@ -30,7 +31,7 @@ const TEMPLATE_HEADER_SIZE = 24;
 
 const RECURSIVE_TEMPLATE = new BinXmlError('template refers to itself');
 
-type Resolved = XText | XValue | XElement;
+export type Resolved = XText | XValue | XElement;
 
 /**
  * One chunk's Binary XML context: the chunk bytes (names and templates are addressed by chunk offset) and the
@@ -54,6 +55,113 @@ export class ChunkBinXml {
   record(start: number, end: number): XElement {
     this.nodes = 0;
     return this.stream(start, end, false, 0);
+  }
+
+  /**
+   * Set by `plain`: the record's substitution values, flattened (an instance's values, then those of each nested
+   * instance in slot order, recursively), and its signature: the template id, each value's kind (plan.ts kindOf),
+   * and for each nested instance its template id and value count.
+   */
+  readonly planValues: (XText | XValue)[] = [];
+  readonly planKinds: number[] = [];
+  /** The definitions of the instances, in the order their values were flattened. */
+  readonly planDefinitions: XElement[] = [];
+  /** Template ids of this chunk's definitions (plan.ts templateId). */
+  private readonly templateIds = new Map<XElement, number>();
+
+  /**
+   * Reads a record made of template instances whose values are text, scalar values or further such instances (no
+   * arrays, no other BinXml): true with its values, signature and definitions in the plan* fields. False for
+   * anything else, including any error, which `record` then meets and reports as always.
+   */
+  plain(start: number, end: number): boolean {
+    this.planValues.length = 0;
+    this.planKinds.length = 0;
+    this.planDefinitions.length = 0;
+    try {
+      return this.plainFragment(start, end, 0);
+    } catch (err) {
+      if (err instanceof BinXmlError || err instanceof RangeError) return false;
+      throw err;
+    }
+  }
+
+  /** One fragment of `plain`: [fragment header] template instance [EOF], at the nesting depth `stream` would use. */
+  private plainFragment(start: number, end: number, depth: number): boolean {
+    if (depth > this.limits.maxNesting) return false;
+    const d = this.data;
+    let p = start;
+    if (p < end && d[p] === 0x0f) p += 4;
+    if (p + 10 > end || d[p] !== 0x0c) return false;
+    p++;
+    const defOffset = this.u32(p + 5);
+    p += 9;
+    if (defOffset === p) {
+      if (p + TEMPLATE_HEADER_SIZE > end) return false;
+      p += TEMPLATE_HEADER_SIZE + this.u32(p + 20);
+    }
+    if (p + 4 > end) return false;
+    const n = this.u32(p);
+    p += 4;
+    if (n > this.limits.maxSubstitutions || n > this.limits.maxNodes || p + 4 * n > end) return false;
+    const values = this.planValues;
+    const kinds = this.planKinds;
+    const base = values.length;
+    const kindBase = kinds.length + 2;
+    kinds.push(0, n);
+    let v = p + 4 * n;
+    for (let i = 0; i < n; i++) {
+      const size = this.u16(p + 4 * i);
+      if (v + size > end) return false;
+      v += size;
+    }
+    if (v < end && d[v] !== 0x00) return false;
+    v = p + 4 * n;
+    const definition = this.template(defOffset, depth);
+    let id = this.templateIds.get(definition);
+    if (id === undefined) {
+      id = templateId(definition);
+      this.templateIds.set(definition, id);
+    }
+    if (id < 0) return false;
+    kinds[kindBase - 2] = id;
+    this.planDefinitions.push(definition);
+    for (let i = 0; i < n; i++) {
+      values.push(NULL_VALUE);
+      kinds.push(0);
+    }
+    for (let i = 0; i < n; i++) {
+      const size = this.u16(p + 4 * i);
+      const type = d[p + 4 * i + 2]!;
+      if (type === VT.BinXml) {
+        if (size === 0) kinds[kindBase + i] = kindOf(NULL_VALUE);
+        else {
+          // A nested instance: its signature and values follow; its slot keeps NULL_VALUE and the nested-instance kind.
+          kinds[kindBase + i] = NESTED_KIND;
+          if (!this.plainFragment(v, v + size, depth + 1)) return false;
+        }
+      } else {
+        const value = decodeSized(d, v, size, type);
+        const kind = kindOf(value);
+        if (kind < 0) return false;
+        values[base + i] = value;
+        kinds[kindBase + i] = kind;
+      }
+      v += size;
+    }
+    return true;
+  }
+
+  /** The definition resolved with these values (render-plan probes), as `record` resolves it; the node count is in `nodes`. */
+  resolveWith(definition: XElement, values: readonly Resolved[]): XElement {
+    this.nodes = 0;
+    this.arrayPlaced = false;
+    return this.resolveElement(definition, values);
+  }
+
+  /** Nodes counted for the last record or resolveWith. */
+  get nodeCount(): number {
+    return this.nodes;
   }
 
   /** Seeds the name cache from the chunk's string table (hash buckets of linked names); false if a link was broken. */

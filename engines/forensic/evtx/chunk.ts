@@ -1,7 +1,8 @@
 // One EVTX chunk: header and checksums, string table, the record walk, and per-record output.
 import { crc32 } from 'node:zlib';
-import { ChunkBinXml, type BinXmlLimits } from './binxml.js';
-import { K, VT, type XElement, type XNode } from './ir.js';
+import { ChunkBinXml, type BinXmlLimits, type Resolved } from './binxml.js';
+import { K, PROBE_TYPE, VT, type XElement, type XNode, type XText, type XValue } from './ir.js';
+import { clearTemplateIds, compileJson, fillJson, fillText, NESTED_KIND, piecesOf, probeFor, templateIdCount, type PlanNode } from './plan.js';
 import { eventJson, eventParts, eventXml, type JsonAttributes, type JsonObject } from './render.js';
 import { filetimeIso } from './text.js';
 import { BinXmlError, valueText } from './values.js';
@@ -134,6 +135,8 @@ export function parseChunk(data: Uint8Array, index: number, fileOffset: number, 
   for (let i = 0; i < 64; i++) stringOffsets.push(u32(data, 128 + 4 * i));
   if (!bx.seedNames(stringOffsets)) warn('string_table', 'chunk string table has a broken entry', fileOffset + 128);
 
+  // Render plans serve the JSON renderings and the fields; XML goes through the tree.
+  const plans = options.xml ? null : plansFor(options);
   let p = CHUNK_HEADER_SIZE;
   while (p + 4 <= end) {
     const magic = u32(data, p);
@@ -151,8 +154,20 @@ export function parseChunk(data: Uint8Array, index: number, fileOffset: number, 
     }
     if (u32(data, p + size - 4) !== size) warn('record_size_mismatch', 'record size copy differs from the record size', fileOffset + p + size - 4, recordId);
     try {
-      const root = bx.record(p + RECORD_HEADER_SIZE, p + size - 4);
-      out.push(recordOf(root, recordId, filetimeIso(u32(data, p + 16), u32(data, p + 20)), index, fileOffset + p, size, options));
+      const start = p + RECORD_HEADER_SIZE;
+      const stop = p + size - 4;
+      const timestamp = filetimeIso(u32(data, p + 16), u32(data, p + 20));
+      let record: EvtxRecord | null = null;
+      if (plans !== null && bx.plain(start, stop)) {
+        const plan = findPlan(plans, bx.planKinds);
+        // A signature seen once is only remembered: the plan is made when it comes again.
+        if (plan === undefined) rememberSignature(plans, bx.planKinds);
+        else if (plan.nodes < 0) record = compilePlan(plans, plan, bx, start, stop, options, [recordId, timestamp, index, fileOffset + p, size]);
+        else if (plan.ok && plan.nodes <= options.limits.maxNodes)
+          record = recordOfPlan(plan, bx.planValues, recordId, timestamp, index, fileOffset + p, size);
+      }
+      record ??= recordOf(bx.record(start, stop), recordId, timestamp, index, fileOffset + p, size, options);
+      out.push(record);
     } catch (err) {
       if (!(err instanceof BinXmlError) && !(err instanceof RangeError)) throw err;
       warn('record_unparsable', `record skipped: ${err instanceof BinXmlError ? err.message : 'structure too deep'}`, fileOffset + p, recordId);
@@ -272,6 +287,232 @@ function recordOf(root: XElement, recordId: number, timestamp: string, chunk: nu
     computer: nonEmpty(text(system.computer?.children)),
     timeCreated: timeCreated(attrNodes(system.timeCreated, 'SystemTime')),
     eventRecordId: integer(text(system.eventRecordId?.children)),
+    ...rendered,
+  };
+}
+
+/** A template's JSON and fields for one signature of value kinds (plan.ts). */
+interface RecordPlan {
+  readonly kinds: Int32Array;
+  /** False when the plan did not reproduce the tree path's output on its first record: such records take the tree path. */
+  readonly ok: boolean;
+  /** Nodes the tree path counts for such a record (checked against maxNodes). */
+  readonly nodes: number;
+  readonly event: PlanNode | null;
+  readonly parts: PlanNode | null;
+  readonly fields: FieldPlans | null;
+}
+
+/** Text pieces of a field's nodes (plan.ts piecesOf), null when the field's element or attribute is absent. */
+type FieldText = readonly (string | number)[] | null;
+
+interface FieldPlans {
+  readonly eventId: FieldText;
+  readonly qualifiers: FieldText;
+  readonly channel: FieldText;
+  readonly providerName: FieldText;
+  readonly providerSource: FieldText;
+  readonly computer: FieldText;
+  readonly eventRecordId: FieldText;
+  /** The slot whose FILETIME/SYSTEMTIME value is TimeCreated@SystemTime as is, or -1 (then timeText). */
+  readonly timeSlot: number;
+  readonly timeText: FieldText;
+}
+
+/** Plans by a hash of their signature (ChunkBinXml planKinds), for one set of rendering options. */
+type TemplatePlans = Map<number, RecordPlan[]>;
+
+/** Plans for each set of rendering options, shared across chunks and files (bounded: see plansFor). */
+const PLAN_CACHE = new Map<string, TemplatePlans>();
+const TEMPLATE_ID_LIMIT = 4096;
+const PLAN_LIMIT = 16384;
+let planCount = 0;
+
+function plansFor(options: ChunkOptions): TemplatePlans {
+  if (templateIdCount() > TEMPLATE_ID_LIMIT || planCount > PLAN_LIMIT) {
+    // Ids are never reused, so plans made before this cannot match a later record.
+    clearTemplateIds();
+    PLAN_CACHE.clear();
+    planCount = 0;
+  }
+  const key = `${options.json ? options.jsonAttributes : '-'}|${options.parts ? 'p' : '-'}`;
+  let plans = PLAN_CACHE.get(key);
+  if (plans === undefined) {
+    plans = new Map();
+    PLAN_CACHE.set(key, plans);
+  }
+  return plans;
+}
+
+function signatureHash(kinds: ArrayLike<number>): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < kinds.length; i++) h = Math.imul(h ^ kinds[i]!, 0x01000193);
+  return h;
+}
+
+/** The plan for a record's signature (ChunkBinXml planKinds), when one was made. */
+function findPlan(plans: TemplatePlans, kinds: readonly number[]): RecordPlan | undefined {
+  const list = plans.get(signatureHash(kinds));
+  if (list === undefined) return undefined;
+  search: for (let pi = 0; pi < list.length; pi++) {
+    const plan = list[pi]!;
+    const known = plan.kinds;
+    if (known.length !== kinds.length) continue;
+    for (let i = 0; i < known.length; i++) if (kinds[i] !== known[i]) continue search;
+    return plan;
+  }
+  return undefined;
+}
+
+function fieldPieces(nodes: readonly XNode[] | undefined, slots: number): FieldText | undefined {
+  const s = text(nodes);
+  if (s === null) return null;
+  return piecesOf(s, slots) ?? undefined;
+}
+
+/** The fields' plans from the probe tree (`kinds`: each slot's kind), or null when one cannot be replayed. */
+function compileFields(root: XElement, kinds: readonly number[]): FieldPlans | null {
+  const slots = kinds.length;
+  const system = systemChildren(child(root, 'System'));
+  const eventId = fieldPieces(system.eventId?.children, slots);
+  const qualifiers = fieldPieces(attrNodes(system.eventId, 'Qualifiers'), slots);
+  const channel = fieldPieces(system.channel?.children, slots);
+  const providerName = fieldPieces(attrNodes(system.provider, 'Name'), slots);
+  const providerSource = fieldPieces(attrNodes(system.provider, 'EventSourceName'), slots);
+  const computer = fieldPieces(system.computer?.children, slots);
+  const eventRecordId = fieldPieces(system.eventRecordId?.children, slots);
+  const timeNodes = attrNodes(system.timeCreated, 'SystemTime');
+  let timeSlot = -1;
+  const only = timeNodes?.length === 1 ? timeNodes[0] : undefined;
+  if (only !== undefined && only.k === K.Value && only.t === PROBE_TYPE) {
+    const pieces = piecesOf(only.v as string, slots);
+    const slot = pieces?.[1];
+    const type = typeof slot === 'number' && kinds[slot]! >= 8 ? (kinds[slot]! - 8) >> 2 : -1;
+    if (type === VT.FileTime || type === VT.SysTime) timeSlot = slot as number;
+  } else if (only !== undefined && only.k === K.Value && (only.t === VT.FileTime || only.t === VT.SysTime)) {
+    // A literal time in the template: timeCreated reads it as is, which text pieces would not.
+    return null;
+  }
+  const timeText = fieldPieces(timeNodes, slots);
+  if (
+    eventId === undefined ||
+    qualifiers === undefined ||
+    channel === undefined ||
+    providerName === undefined ||
+    providerSource === undefined ||
+    computer === undefined ||
+    eventRecordId === undefined ||
+    timeText === undefined
+  )
+    return null;
+  return { eventId, qualifiers, channel, providerName, providerSource, computer, eventRecordId, timeSlot, timeText };
+}
+
+function fieldText(plan: FieldText, values: readonly (XText | XValue)[]): string | null {
+  return plan === null ? null : fillText(plan, values);
+}
+
+/**
+ * The record's instances resolved with probes (plan.ts probeFor) in place of the flattened values: `valueKinds` gets
+ * each flattened value's kind. `at` holds the cursors into the signature and the values.
+ */
+function probeTree(bx: ChunkBinXml, at: { kind: number; value: number; definition: number }, valueKinds: number[]): XElement {
+  const kinds = bx.planKinds;
+  const n = kinds[at.kind + 1]!;
+  const kindBase = at.kind + 2;
+  const valueBase = at.value;
+  const definition = bx.planDefinitions[at.definition++]!;
+  at.kind += 2 + n;
+  at.value += n;
+  const probes: Resolved[] = [];
+  for (let i = 0; i < n; i++) {
+    const kind = kinds[kindBase + i]!;
+    valueKinds[valueBase + i] = kind;
+    probes.push(kind === NESTED_KIND ? probeTree(bx, at, valueKinds) : probeFor(valueBase + i, kind, bx.planValues[valueBase + i]!));
+  }
+  return bx.resolveWith(definition, probes);
+}
+
+function addPlan(plans: TemplatePlans, plan: RecordPlan): void {
+  const hash = signatureHash(plan.kinds);
+  let list = plans.get(hash);
+  if (list === undefined) {
+    list = [];
+    plans.set(hash, list);
+  }
+  list.push(plan);
+  planCount++;
+}
+
+function rememberSignature(plans: TemplatePlans, kinds: readonly number[]): void {
+  addPlan(plans, { kinds: Int32Array.from(kinds), ok: false, nodes: -1, event: null, parts: null, fields: null });
+}
+
+/**
+ * Compiles the plan of the record's signature (replacing `pending`, which remembered it): its instances resolved
+ * with probes, rendered by the tree path's own functions, read back into plans. The plan is kept only if it
+ * reproduces the tree path's record on this record, which is what this returns.
+ */
+function compilePlan(
+  plans: TemplatePlans,
+  pending: RecordPlan,
+  bx: ChunkBinXml,
+  start: number,
+  stop: number,
+  options: ChunkOptions,
+  where: readonly [recordId: number, timestamp: string, chunk: number, offset: number, size: number],
+): EvtxRecord {
+  const kinds = pending.kinds;
+  const values = bx.planValues;
+  const [recordId, timestamp, chunk, offset, size] = where;
+  // The tree path on this record first: the record returned (its errors are the record's errors).
+  const reference = recordOf(bx.record(start, stop), recordId, timestamp, chunk, offset, size, options);
+  const nodes = bx.nodeCount;
+  const valueKinds: number[] = new Array<number>(values.length).fill(0);
+  const probeRoot = probeTree(bx, { kind: 0, value: 0, definition: 0 }, valueKinds);
+  const event = options.json ? compileJson(eventJson(probeRoot, options.jsonAttributes), values.length) : null;
+  const parts = options.parts ? compileJson(eventParts(probeRoot), values.length) : null;
+  const fields = compileFields(probeRoot, valueKinds);
+  let plan: RecordPlan = { kinds, ok: false, nodes, event: null, parts: null, fields: null };
+  if (fields !== null && (event !== null || !options.json) && (parts !== null || !options.parts)) {
+    const candidate: RecordPlan = { kinds, ok: true, nodes, event, parts, fields };
+    const replay = recordOfPlan(candidate, values, recordId, timestamp, chunk, offset, size);
+    if (JSON.stringify(replay) === JSON.stringify(reference)) plan = candidate;
+  }
+  const list = plans.get(signatureHash(kinds))!;
+  list[list.indexOf(pending)] = plan;
+  return reference;
+}
+
+function recordOfPlan(
+  plan: RecordPlan,
+  values: readonly (XText | XValue)[],
+  recordId: number,
+  timestamp: string,
+  chunk: number,
+  offset: number,
+  size: number,
+): EvtxRecord {
+  const f = plan.fields!;
+  const rendered: { event?: JsonObject; parts?: JsonObject } = {};
+  if (plan.event !== null) rendered.event = fillJson(plan.event, values) as JsonObject;
+  if (plan.parts !== null) rendered.parts = fillJson(plan.parts, values) as JsonObject;
+  let timeCreated: string | null;
+  if (f.timeSlot >= 0) timeCreated = ((values[f.timeSlot] as XValue).v as string) || null;
+  else timeCreated = nonEmpty(fieldText(f.timeText, values));
+  return {
+    recordId,
+    timestamp,
+    chunk,
+    offset,
+    size,
+    eventId: integer(fieldText(f.eventId, values)),
+    qualifiers: integer(fieldText(f.qualifiers, values)),
+    channel: nonEmpty(fieldText(f.channel, values)),
+    provider: nonEmpty(fieldText(f.providerName, values)) ?? nonEmpty(fieldText(f.providerSource, values)),
+    computer: nonEmpty(fieldText(f.computer, values)),
+    timeCreated,
+    eventRecordId: integer(fieldText(f.eventRecordId, values)),
     ...rendered,
   };
 }

@@ -43,6 +43,9 @@ export enum VT {
   ArrayFlag = 0x80,
 }
 
+/** Value type of a render-plan probe (plan.ts): outside the BinXml types, which stop at 0x23 (arrays have 0x80 set). */
+export const PROBE_TYPE = 0x7e;
+
 export interface XElement {
   readonly k: K.Element;
   readonly name: string;
@@ -71,6 +74,8 @@ export interface XText {
  */
 export interface XValue {
   readonly k: K.Value;
+  /** Empty, except in a render-plan probe of a number or boolean (plan.ts), where it holds the number it renders as. */
+  readonly s: string;
   readonly t: number;
   readonly v: number | string | boolean | null;
   readonly items: ReadonlyArray<XText | XValue> | undefined;

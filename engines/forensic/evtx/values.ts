@@ -1,5 +1,5 @@
 // Decoding of BinXml values (every MS-EVEN6 value type and its array form) into text or typed value nodes.
-import { K, NULL_VALUE, valueNode, VT, type XText, type XValue } from './ir.js';
+import { K, NULL_VALUE, PROBE_TYPE, valueNode, VT, type XText, type XValue } from './ir.js';
 import { filetimeIso, floatText, guidText, hexPrefixed, hexUpper, isoMicros, sidLength, sidText, systemtimeIso, utf16 } from './text.js';
 
 /** A malformed structure inside one record or template: the record is skipped with a warning, never the file. */
@@ -224,5 +224,7 @@ export function valueAsJsonPrimitive(node: XValue): number | boolean | undefined
   const t = node.t;
   if (t >= VT.Int8 && t <= VT.UInt64) return typeof node.v === 'number' ? node.v : undefined;
   if (t === VT.Bool) return node.v as boolean;
+  // A render-plan probe (plan.ts) of a number or boolean renders as its slot's mark, a number with a fraction.
+  if (t === PROBE_TYPE) return node.s === '' ? undefined : Number(node.s);
   return undefined;
 }
