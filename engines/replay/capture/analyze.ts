@@ -3,6 +3,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { VitrineError } from '../../core/errors.js';
 import { DecodedPacket, PacketDecoder, type DecodeStats } from './decode.js';
 import { AddressText, FlowTable, ZEEK_TIMEOUTS, type ConnectionRecord, type FlowTimeouts } from './flows.js';
+import { ConnectionColumns } from './records.js';
 import { FragmentReassembler, type FragmentStats } from './fragments.js';
 import { CaptureReader } from './reader.js';
 import { feedBytes, feedFile, type FeedOptions } from './source.js';
@@ -71,7 +72,8 @@ export class CaptureAnalyzer {
   private readonly flows: FlowTable;
   private readonly app: AppLayer | undefined;
   private readonly d = new DecodedPacket();
-  private readonly finished: ConnectionRecord[] = [];
+  /** Finished connections as columns, in the order they ended. */
+  private readonly finished = new ConnectionColumns();
   private readonly hash: Hash | undefined;
   private bytes = 0;
   private counts = { tcp: 0, udp: 0, icmp: 0, otherIp: 0, unplaced: 0 };
@@ -93,7 +95,7 @@ export class CaptureAnalyzer {
       onClose: (slot) => {
         // Only the application layer needs the connection as an object.
         if (this.app !== undefined) this.app.close(this.flows.connection(slot));
-        this.finished.push(this.flows.record(slot, addresses.format));
+        this.flows.keep(slot, addresses.format, this.finished);
       },
     });
     this.reader = new CaptureReader(this.warnings, (raw) => this.packet(raw));
@@ -135,7 +137,7 @@ export class CaptureAnalyzer {
     this.flows.finish();
     this.fragments.finish();
     // Connections end in about the order they began; sort only when they did not.
-    const finished = this.finished;
+    const finished: ConnectionRecord[] = this.finished.views();
     for (let i = 1; i < finished.length; i++) {
       if (finished[i - 1]!.firstPacket > finished[i]!.firstPacket) {
         finished.sort((a, b) => a.firstPacket - b.firstPacket);
@@ -166,7 +168,7 @@ export class CaptureAnalyzer {
       ...(Number.isNaN(this.firstTs) ? {} : { firstTs: this.firstTs }),
       ...(Number.isNaN(this.lastTs) ? {} : { lastTs: this.lastTs }),
       fragments: { ...this.fragments.stats },
-      connections: this.finished,
+      connections: finished,
       app: this.app?.result() ?? AppLayer.empty(),
       warnings: this.warnings.list(),
       warningCount: this.warnings.total,

@@ -9,9 +9,9 @@ function pcap(frames: Uint8Array[], step = 1): Uint8Array {
   return writePcap(frames.map((data, i) => ({ tsSec: 1_700_000_000 + Math.floor(i * step), tsNsec: Math.round(((i * step) % 1) * 1e9), data }) satisfies PacketToWrite));
 }
 
-/** Everything of a record but its uid. */
+/** Everything of a record but its uid (as its JSON has it: a parsed record reads columns through getters). */
 function shape(c: ConnectionRecord): string {
-  const { uid: _uid, ...rest } = c;
+  const { uid: _uid, ...rest } = JSON.parse(JSON.stringify(c)) as ConnectionRecord;
   return JSON.stringify(rest);
 }
 

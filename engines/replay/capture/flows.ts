@@ -2,6 +2,7 @@
 import { formatIpv4, formatIpv6, PROTO_ICMP, PROTO_ICMPV6, PROTO_TCP, PROTO_UDP, type DecodedPacket } from './decode.js';
 import type { WarningCounter } from './warnings.js';
 import { grownColumn } from '../../core/columns.js';
+import type { ConnectionColumns } from './records.js';
 
 /**
  * When a connection ends for lack of traffic, in seconds of capture time. Zeek's defaults split
@@ -366,9 +367,9 @@ export class Endpoints {
 }
 
 /**
- * A count as a small integer where it is one. A number read from a Float64Array is a heap number, and a record field
- * that once held one is stored boxed in every record after (a heap number of its own per field): about 200 bytes a
- * record, all copied by the collector.
+ * A count as a small integer where it is one. A number read from a Float64Array is a heap number, and an object field
+ * that once held one is stored boxed in every object after (a heap number of its own per field): the shared TCP
+ * summaries' counts are kept small.
  */
 function small(x: number): number {
   return x <= 0x3fffffff ? x | 0 : x;
@@ -419,9 +420,10 @@ export interface ConnectionRecord {
   /** True when the originator was chosen against the first packet's direction (Zeek's '^'). */
   readonly flipped: boolean;
   readonly service: readonly string[];
-  readonly tcp?: TcpSummary;
+  /** TCP only (a parsed record reads undefined for other transports, a conn.log's record leaves it out). */
+  readonly tcp?: TcpSummary | undefined;
   /** Outermost VLAN id of the first packet, when tagged. */
-  readonly vlan?: number;
+  readonly vlan?: number | undefined;
   /** Packet numbers (0-based) of the first and last packet: where the connection is in the file. */
   readonly firstPacket: number;
   readonly lastPacket: number;
@@ -752,6 +754,8 @@ export class FlowTable {
   private readonly histories = new Map<number, string>();
   /** TCP summaries shared between records (see tcpSummary). */
   private readonly summaries = new Map<number, TcpSummary>();
+  /** Service lists of one name, shared between records (see serviceList). */
+  private readonly singleServices = new Map<string, readonly string[]>();
   /** Capture time of the packet being placed. */
   private now = 0;
   /** Connections created so far. */
@@ -1268,10 +1272,10 @@ export class FlowTable {
   }
 
   /**
-   * The record of the connection in `slot` (call from onClose, before the slot is used again). Built with one
-   * literal and two assignments (no spread or closure: 10^5 records a capture).
+   * Writes the record of the connection in `slot` as a new row of `out` (call from onClose, before the slot is used
+   * again); returns the row.
    */
-  record(slot: number, format: (a: number | string, v: number) => string): ConnectionRecord {
+  keep(slot: number, format: (a: number | string, v: number) => string, out: ConnectionColumns): number {
     const E = this.ends;
     const tcp = E.proto[slot] === P_TCP;
     const o = 2 * slot + E.flipped[slot]!;
@@ -1281,54 +1285,49 @@ export class FlowTable {
     const v4 = version === 4;
     const handle = E.handles[slot];
     const services = handle?.services;
-    // A TCP record is made with its summary in the literal (the same field order as adding it after): adding a field
-    // to a made object would give each TCP record a second backing store for its properties.
-    const rec: { -readonly [K in keyof ConnectionRecord]: ConnectionRecord[K] } = tcp
-      ? {
-          // The application layer's records of this connection carry the same string.
-          uid: handle !== undefined ? handle.uid : `C${E.serial[slot]!}`,
-          proto: PROTO_NAMES[E.proto[slot]!] ?? 'other',
-          ipProto: E.ipProto[slot]!,
-          origH: format(v4 ? (low ? E.lowV4[slot]! : E.highV4[slot]!) : low ? E.lowV6[slot]! : E.highV6[slot]!, version),
-          origP: low ? E.lowP[slot]! : E.highP[slot]!,
-          respH: format(v4 ? (low ? E.highV4[slot]! : E.lowV4[slot]!) : low ? E.highV6[slot]! : E.lowV6[slot]!, version),
-          respP: low ? E.highP[slot]! : E.lowP[slot]!,
-          startTs: E.startTs[slot]!,
-          lastTs: E.lastTs[slot]!,
-          duration: E.lastTs[slot]! - E.startTs[slot]!,
-          orig: { packets: small(E.packets[o]!), ipBytes: small(E.ipBytes[o]!), payloadBytes: small(E.payloadBytes[o]!), bytes: small(E.seqSize(o, r)) },
-          resp: { packets: small(E.packets[r]!), ipBytes: small(E.ipBytes[r]!), payloadBytes: small(E.payloadBytes[r]!), bytes: small(E.seqSize(r, o)) },
-          connState: this.connState(slot),
-          history: E.history(slot, this.histories),
-          flipped: E.flipped[slot] === 1,
-          service: services === undefined ? NO_SERVICES : [...services].sort(),
-          firstPacket: small(E.firstPacket[slot]!),
-          lastPacket: small(E.lastPacket[slot]!),
-          fragmentFrames: small(E.fragmentFrames[slot]!),
-          tcp: this.tcpSummary(slot, o, r),
-        }
-      : {
-          uid: handle !== undefined ? handle.uid : `C${E.serial[slot]!}`,
-          proto: PROTO_NAMES[E.proto[slot]!] ?? 'other',
-          ipProto: E.ipProto[slot]!,
-          origH: format(v4 ? (low ? E.lowV4[slot]! : E.highV4[slot]!) : low ? E.lowV6[slot]! : E.highV6[slot]!, version),
-          origP: low ? E.lowP[slot]! : E.highP[slot]!,
-          respH: format(v4 ? (low ? E.highV4[slot]! : E.lowV4[slot]!) : low ? E.highV6[slot]! : E.lowV6[slot]!, version),
-          respP: low ? E.highP[slot]! : E.lowP[slot]!,
-          startTs: E.startTs[slot]!,
-          lastTs: E.lastTs[slot]!,
-          duration: E.lastTs[slot]! - E.startTs[slot]!,
-          orig: { packets: small(E.packets[o]!), ipBytes: small(E.ipBytes[o]!), payloadBytes: small(E.payloadBytes[o]!), bytes: small(E.payloadBytes[o]!) },
-          resp: { packets: small(E.packets[r]!), ipBytes: small(E.ipBytes[r]!), payloadBytes: small(E.payloadBytes[r]!), bytes: small(E.payloadBytes[r]!) },
-          connState: this.connState(slot),
-          history: E.history(slot, this.histories),
-          flipped: E.flipped[slot] === 1,
-          service: services === undefined ? NO_SERVICES : [...services].sort(),
-          firstPacket: small(E.firstPacket[slot]!),
-          lastPacket: small(E.lastPacket[slot]!),
-          fragmentFrames: small(E.fragmentFrames[slot]!),
-        };
-    if (E.vlan[slot]! > 0) rec.vlan = E.vlan[slot]!;
-    return rec;
+    const i = out.add();
+    // The application layer's records of this connection carry the same uid string; others make it when read.
+    out.uid[i] = handle !== undefined ? handle.uid : '';
+    out.serial[i] = E.serial[slot]!;
+    out.proto[i] = E.proto[slot]!;
+    out.ipProto[i] = E.ipProto[slot]!;
+    out.origH[i] = format(v4 ? (low ? E.lowV4[slot]! : E.highV4[slot]!) : low ? E.lowV6[slot]! : E.highV6[slot]!, version);
+    out.origP[i] = low ? E.lowP[slot]! : E.highP[slot]!;
+    out.respH[i] = format(v4 ? (low ? E.highV4[slot]! : E.lowV4[slot]!) : low ? E.highV6[slot]! : E.lowV6[slot]!, version);
+    out.respP[i] = low ? E.highP[slot]! : E.lowP[slot]!;
+    out.startTs[i] = E.startTs[slot]!;
+    out.lastTs[i] = E.lastTs[slot]!;
+    const sides = out.sides;
+    const k = i * 8;
+    sides[k] = E.packets[o]!;
+    sides[k + 1] = E.ipBytes[o]!;
+    sides[k + 2] = E.payloadBytes[o]!;
+    sides[k + 3] = tcp ? E.seqSize(o, r) : E.payloadBytes[o]!;
+    sides[k + 4] = E.packets[r]!;
+    sides[k + 5] = E.ipBytes[r]!;
+    sides[k + 6] = E.payloadBytes[r]!;
+    sides[k + 7] = tcp ? E.seqSize(r, o) : E.payloadBytes[r]!;
+    out.connState[i] = this.connState(slot);
+    out.history[i] = E.history(slot, this.histories);
+    out.flipped[i] = E.flipped[slot]!;
+    out.service[i] = services === undefined ? NO_SERVICES : this.serviceList(services);
+    out.firstPacket[i] = E.firstPacket[slot]!;
+    out.lastPacket[i] = E.lastPacket[slot]!;
+    out.fragmentFrames[i] = E.fragmentFrames[slot]!;
+    out.tcp[i] = tcp ? this.tcpSummary(slot, o, r) : undefined;
+    out.vlan[i] = E.vlan[slot]!;
+    return i;
+  }
+
+  /** A connection's services, sorted; lists of one name are shared (frozen), as most connections have one service. */
+  private serviceList(services: readonly string[]): readonly string[] {
+    if (services.length !== 1) return [...services].sort();
+    const name = services[0]!;
+    let list = this.singleServices.get(name);
+    if (list === undefined) {
+      list = Object.freeze([name]);
+      this.singleServices.set(name, list);
+    }
+    return list;
   }
 }

@@ -3,6 +3,7 @@ export { analyzeCaptureBytes, analyzeCaptureFile, CaptureAnalyzer } from './anal
 export type { AnalyzeOptions, CaptureAnalysis, PacketCounts } from './analyze.js';
 export { LIKELY_SERVER_PORTS, NO_TIMEOUTS, ZEEK_TIMEOUTS } from './flows.js';
 export type { ConnectionRecord, DirectionStats, FlowTimeouts, TcpHandshake, TcpSummary, TransportName } from './flows.js';
+export { parsedSerial } from './records.js';
 export type {
   AppMetadata,
   DnsAnswer,

@@ -1,10 +1,16 @@
 // Connections by uid for the rules and stories: an index by the parser's serial numbers (uids C1, C2, ...) where the uids are such, a map otherwise.
-import type { ConnectionRecord } from '../capture/index.js';
+import { parsedSerial, type ConnectionRecord } from '../capture/index.js';
 
 /** What the rules and stories ask of the connections by uid (a Map is one). */
 export interface UidLookup {
   get(uid: string): ConnectionRecord | undefined;
   has(uid: string): boolean;
+}
+
+/** The serial number of a record's uid when it has the form C<digits> (at most 9 digits), or -1; the parser's records tell it without making the uid. */
+function recordSerial(c: ConnectionRecord): number {
+  const s = parsedSerial(c);
+  return s >= 0 && s <= 999_999_999 ? s : serialOf(c.uid);
 }
 
 /** The serial number of a uid of the form C<digits> (at most 9 digits), or -1. */
@@ -35,7 +41,7 @@ export class UidIndex implements UidLookup {
     let min = Infinity;
     let max = -1;
     for (const c of connections) {
-      const s = serialOf(c.uid);
+      const s = recordSerial(c);
       if (s < 0) {
         max = -1;
         break;
@@ -47,7 +53,7 @@ export class UidIndex implements UidLookup {
     let positions: Int32Array | undefined = max >= 0 && span <= 4 * connections.length + 1024 ? new Int32Array(span).fill(-1) : undefined;
     if (positions !== undefined) {
       for (let i = 0; i < connections.length; i++) {
-        const at = serialOf(connections[i]!.uid) - min;
+        const at = recordSerial(connections[i]!) - min;
         if (positions[at] !== -1) {
           positions = undefined; // a repeated serial: leave it to a Map, whose last one wins
           break;
