@@ -37,7 +37,7 @@ const shapeKeys: (readonly string[])[][] = [];
 const shapeSorted: Shape[][] = [];
 const shapeNext: number[] = [];
 
-/** An object's keys in canonical order, with each key's text (`"key":`). */
+/** An object's keys in canonical order, with each key's text (`"key":`, and `,"key":` after the first). */
 interface Shape {
   readonly keys: readonly string[];
   readonly texts: readonly string[];
@@ -49,7 +49,7 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function shapeOf(sorted: readonly string[]): Shape {
-  return { keys: sorted, texts: sorted.map(keyText) };
+  return { keys: sorted, texts: sorted.map((k, i) => (i === 0 ? keyText(k) : `,${keyText(k)}`)) };
 }
 
 /** The record's own enumerable keys in canonical (UTF-16 code unit) order, with their texts. */
@@ -81,39 +81,51 @@ function needsEscape(s: string): boolean {
 
 const str = (s: string): string => (needsEscape(s) ? JSON.stringify(s) : `"${s}"`);
 
-/** A plain JSON value's canonical text; NOT_PLAIN for anything canonicalJson treats specially (toJSON, undefined, holes ...). */
-function plain(v: unknown, depth: number): string {
-  if (v === null) return 'null';
+/**
+ * Appends a plain JSON value's canonical text to `out` in pieces (joined once at the end: one flat string, which the
+ * hash reads without first flattening a tree of concatenations); NOT_PLAIN for anything canonicalJson treats specially
+ * (toJSON, undefined, holes ...).
+ */
+function plain(v: unknown, depth: number, out: string[]): void {
+  if (v === null) {
+    out.push('null');
+    return;
+  }
   switch (typeof v) {
     case 'string':
-      return str(v);
+      out.push(str(v));
+      return;
     case 'number':
       if (!Number.isFinite(v) || Object.is(v, -0)) throw NOT_PLAIN;
-      return String(v);
+      out.push(String(v));
+      return;
     case 'boolean':
-      return v ? 'true' : 'false';
+      out.push(v ? 'true' : 'false');
+      return;
     case 'object': {
       if (depth > MAX_DEPTH) throw NOT_PLAIN;
       if (Array.isArray(v)) {
-        let out = '[';
+        out.push('[');
         for (let i = 0; i < v.length; i++) {
           if (!(i in v)) throw NOT_PLAIN;
-          out += (i > 0 ? ',' : '') + plain(v[i], depth + 1);
+          if (i > 0) out.push(',');
+          plain(v[i], depth + 1, out);
         }
-        return `${out}]`;
+        out.push(']');
+        return;
       }
       const proto: unknown = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
       const rec = v as Record<string, unknown>;
       if (typeof rec['toJSON'] === 'function') throw NOT_PLAIN;
-      let out = '{';
-      let first = true;
       const { keys, texts } = orderedKeys(rec);
+      out.push('{');
       for (let i = 0; i < keys.length; i++) {
-        out += (first ? '' : ',') + (texts[i] as string) + plain(rec[keys[i] as string], depth + 1);
-        first = false;
+        out.push(texts[i] as string);
+        plain(rec[keys[i] as string], depth + 1, out);
       }
-      return `${out}}`;
+      out.push('}');
+      return;
     }
     default:
       throw NOT_PLAIN;
@@ -129,11 +141,20 @@ export type KnownTexts = ReadonlyMap<unknown, string>;
 /** canonicalJson(value), by the same writer as the event's text. */
 export function canonicalValueText(value: unknown): string {
   try {
-    return plain(value, 0);
+    const out: string[] = [];
+    plain(value, 0, out);
+    return out.join('');
   } catch (err) {
     if (err !== NOT_PLAIN) throw err;
     return canonicalJson(value);
   }
+}
+
+/** The known text of `v` (by identity), else its canonical text. */
+function value(v: unknown, known: KnownTexts | undefined, out: string[]): void {
+  const text = known?.get(v);
+  if (text !== undefined) out.push(text);
+  else plain(v, 0, out);
 }
 
 /** What the event hash covers (EventDraft's fields), as canonicalEventText reads them. */
@@ -160,12 +181,33 @@ export interface HashedEvent {
  */
 export function canonicalEventText(e: HashedEvent, version: number, known: KnownTexts | undefined = undefined): string {
   try {
-    const actor = known?.get(e.actor) ?? plain(e.actor, 0);
-    const object = known?.get(e.object) ?? plain(e.object, 0);
-    return (
-      `{"action":${plain(e.action, 0)},"actor":${actor},"attributes":${plain(e.attributes, 0)},"host":${plain(e.host, 0)},"kind":${plain(e.kind, 0)},"loader":${plain(e.loader, 0)}` +
-      `,"object":${object},"raw":${plain(e.raw, 0)},"reliability":${plain(e.reliability, 0)},"summary":${plain(e.summary, 0)},"time":${known?.get(e.time) ?? plain(e.time, 0)},"v":${plain(version, 0)}}`
-    );
+    // Pieces joined once (see plain); the keys in their sorted order.
+    const out: string[] = ['{"action":'];
+    plain(e.action, 0, out);
+    out.push(',"actor":');
+    value(e.actor, known, out);
+    out.push(',"attributes":');
+    plain(e.attributes, 0, out);
+    out.push(',"host":');
+    plain(e.host, 0, out);
+    out.push(',"kind":');
+    plain(e.kind, 0, out);
+    out.push(',"loader":');
+    plain(e.loader, 0, out);
+    out.push(',"object":');
+    value(e.object, known, out);
+    out.push(',"raw":');
+    plain(e.raw, 0, out);
+    out.push(',"reliability":');
+    plain(e.reliability, 0, out);
+    out.push(',"summary":');
+    plain(e.summary, 0, out);
+    out.push(',"time":');
+    value(e.time, known, out);
+    out.push(',"v":');
+    plain(version, 0, out);
+    out.push('}');
+    return out.join('');
   } catch (err) {
     if (err !== NOT_PLAIN) throw err;
     const { actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw } = e;
