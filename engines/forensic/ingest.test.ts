@@ -8,7 +8,7 @@ import { corpusPath, hasCorpora, REPO_ROOT } from '../../test/corpora.js';
 import { sha256Hex } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { ARTIFACT_KINDS, finalizeEvent, verifyEvent, type ArtifactKind, type EventDraft, type ForensicEvent } from './event.js';
-import { ingestArtifact, timeSortKey } from './ingest.js';
+import { EventInterner, ingestArtifact, timeSortKey } from './ingest.js';
 import { defaultRegistry } from './loaders/index.js';
 import { LoaderRegistry, type Loader } from './loaders/registry.js';
 
@@ -197,4 +197,31 @@ describe('ingest', () => {
     const times = ['2024-01-01T00:00:00.5Z', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '2023-12-31T23:59:59.9999999Z'];
     expect([...times].sort((a, b) => (timeSortKey(a) < timeSortKey(b) ? -1 : 1))).toEqual(['2023-12-31T23:59:59.9999999Z', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '2024-01-01T00:00:00.5Z']);
   });
+
+  it('shares a record\'s values in place, and copies a record it cannot change, with the same content and key order', () => {
+    const interner = new EventInterner();
+    const long = `${'x'.repeat(20)}"\\\u0001\ud800é`;
+    // Strings cut from a longer text (V8 slices) and with every kind of escape come back equal.
+    const line = `prefix ${long} suffix`;
+    const cut = line.slice(7, 7 + long.length);
+    const fresh = { b: cut, a: 1, nested: { z: cut, list: [cut, 2] }, n: null };
+    const expected = JSON.parse(JSON.stringify(fresh)) as unknown;
+    const shared = interner.record(fresh);
+    expect(shared).toBe(fresh);
+    expect(shared).toEqual(expected);
+    expect(Object.keys(shared)).toEqual(['b', 'a', 'nested', 'n']);
+    const frozen = Object.freeze({ b: cut, a: 1 });
+    const copied = interner.record(frozen);
+    expect(copied).not.toBe(frozen);
+    expect(copied).toEqual({ b: long, a: 1 });
+    const readOnly = Object.defineProperty({ a: 'a', b: cut }, 'a', { writable: false });
+    expect(interner.record(readOnly)).not.toBe(readOnly);
+    expect(interner.record(readOnly)).toEqual({ a: 'a', b: long });
+    const proto = Object.freeze(JSON.parse('{"__proto__":{"x":1},"k":"v"}') as Record<string, unknown>);
+    const protoCopy = interner.record(proto as never);
+    expect(Object.keys(protoCopy)).toEqual(['__proto__', 'k']);
+    expect(Object.getPrototypeOf(protoCopy)).toBe(Object.prototype);
+    expect(interner.str(cut)).toBe(long);
+  });
 });
+

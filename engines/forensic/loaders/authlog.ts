@@ -1,6 +1,6 @@
 // Syslog auth logs (BSD and RFC 3339 headers): sshd, pam, sudo, su, useradd/usermod, cron and systemd-logind lines as events.
 import { sha256Hex } from '../../core/canonical.js';
-import type { EventEntity, JsonRecord } from '../event.js';
+import type { EventEntity, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
 import { linesOf } from '../text.js';
 import { MONTHS, civilToEpochSeconds, formatEpochSeconds, parseIsoTime } from '../time.js';
@@ -265,6 +265,28 @@ export function classifyAuthMessage(program: string, message: string, host: stri
   return null;
 }
 
+/**
+ * `{ program, pid?, message, ...meaning.attributes }`, made by adding keys to one object: the same keys in the same
+ * order, without the spread of two objects into a literal, which gives V8 a slow dictionary object (about 380 bytes
+ * instead of about 100) that the event keeps.
+ */
+function lineAttributes(parsed: SyslogLine, meaning: Meaning | null): JsonRecord {
+  // An empty literal has room for four properties inside the object; a literal with one key has room for one.
+  const out: Record<string, JsonValue> = {};
+  out['program'] = parsed.program;
+  if (parsed.pid !== null) out['pid'] = parsed.pid;
+  out['message'] = clip(parsed.message);
+  if (meaning === null) return out;
+  const extra = meaning.attributes;
+  for (const k in extra) {
+    if (!Object.prototype.hasOwnProperty.call(extra, k)) continue;
+    // A key named __proto__ would set the prototype by assignment (the spread defined it); none is made here, but be exact.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: extra[k], enumerable: true, writable: true, configurable: true });
+    else out[k] = extra[k] as JsonValue;
+  }
+  return out;
+}
+
 interface YearState {
   year: number;
   lastMonth: number;
@@ -348,7 +370,6 @@ export const authlogLoader: Loader = {
       }
       const host = parsed.host !== '' ? parsed.host : (options.host ?? null);
       const meaning = classifyAuthMessage(parsed.program, parsed.message, host ?? 'unknown');
-      const common: JsonRecord = { program: parsed.program, ...(parsed.pid !== null ? { pid: parsed.pid } : {}), message: clip(parsed.message) };
       yield ctx.event({
         actor: meaning ? meaning.actor : parsed.program !== '' ? proc(parsed.program) : null,
         action: meaning ? meaning.action : 'syslog.message',
@@ -356,7 +377,7 @@ export const authlogLoader: Loader = {
         time: { time, precision: time === null ? 'none' : precision, source: timeSource },
         host,
         summary: clip(`${parsed.program}${parsed.pid !== null ? `[${parsed.pid}]` : ''}: ${parsed.message}`, 512),
-        attributes: meaning ? { ...common, ...meaning.attributes } : common,
+        attributes: lineAttributes(parsed, meaning),
         record: { recordNumber: line.number, offset: line.offset, length: line.bytes.length, rawSha256: sha256Hex(line.bytes) },
       });
     }

@@ -132,7 +132,9 @@ function* mapEvents(items: Iterable<{ value: unknown; record: number; offset?: n
     const e = parsed.data;
     const supplied = e.event_id ?? e.id;
     const host = e.host ?? header.host ?? ctx.options.host ?? null;
-    const attributes: JsonRecord = { ...((e.attributes ?? {}) as JsonRecord), ...(supplied !== undefined ? { suppliedId: supplied } : {}) };
+    // The parsed attributes object as it is when there is nothing to add (the ingest copies it, keeping its compact layout).
+    const given = (e.attributes ?? {}) as JsonRecord;
+    const attributes: JsonRecord = supplied !== undefined ? { ...given, suppliedId: supplied } : given;
     yield ctx.event({
       actor: e.actor ?? null,
       action: e.action,
