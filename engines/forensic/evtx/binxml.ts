@@ -31,6 +31,8 @@ const TEMPLATE_HEADER_SIZE = 24;
 
 const RECURSIVE_TEMPLATE = new BinXmlError('template refers to itself');
 
+const NULL_KIND = kindOf(NULL_VALUE);
+
 export type Resolved = XText | XValue | XElement;
 
 /**
@@ -58,9 +60,9 @@ export class ChunkBinXml {
   }
 
   /**
-   * Set by `plain`: the record's substitution values, flattened (an instance's values, then those of each nested
-   * instance in slot order, recursively), and its signature: the template id, each value's kind (plan.ts kindOf),
-   * and for each nested instance its template id and value count.
+   * Set by `plain`: the record's substitution values, flattened in slot order with a nested instance's values right
+   * after its slot, and its signature: per instance its template id and value count, then each value's kind (plan.ts
+   * kindOf), a nested instance's signature right after its slot's kind.
    */
   readonly planValues: (XText | XValue)[] = [];
   readonly planKinds: number[] = [];
@@ -104,52 +106,40 @@ export class ChunkBinXml {
     const n = this.u32(p);
     p += 4;
     if (n > this.limits.maxSubstitutions || n > this.limits.maxNodes || p + 4 * n > end) return false;
-    const values = this.planValues;
-    const kinds = this.planKinds;
-    const base = values.length;
-    const kindBase = kinds.length + 2;
-    kinds.push(0, n);
-    let v = p + 4 * n;
-    for (let i = 0; i < n; i++) {
-      const size = this.u16(p + 4 * i);
-      if (v + size > end) return false;
-      v += size;
-    }
-    if (v < end && d[v] !== 0x00) return false;
-    v = p + 4 * n;
     const definition = this.template(defOffset, depth);
     let id = this.templateIds.get(definition);
     if (id === undefined) {
       id = templateId(definition);
       this.templateIds.set(definition, id);
     }
-    if (id < 0) return false;
-    kinds[kindBase - 2] = id;
+    const values = this.planValues;
+    const kinds = this.planKinds;
+    kinds.push(id, n);
     this.planDefinitions.push(definition);
+    // One pass over the values: a nested instance's signature and values follow its slot's.
+    let v = p + 4 * n;
     for (let i = 0; i < n; i++) {
-      values.push(NULL_VALUE);
-      kinds.push(0);
-    }
-    for (let i = 0; i < n; i++) {
-      const size = this.u16(p + 4 * i);
-      const type = d[p + 4 * i + 2]!;
-      if (type === VT.BinXml) {
-        if (size === 0) kinds[kindBase + i] = kindOf(NULL_VALUE);
-        else {
-          // A nested instance: its signature and values follow; its slot keeps NULL_VALUE and the nested-instance kind.
-          kinds[kindBase + i] = NESTED_KIND;
-          if (!this.plainFragment(v, v + size, depth + 1)) return false;
-        }
-      } else {
+      const q = p + 4 * i;
+      const size = d[q]! | (d[q + 1]! << 8);
+      const type = d[q + 2]!;
+      if (v + size > end) return false;
+      if (type !== VT.BinXml) {
         const value = decodeSized(d, v, size, type);
         const kind = kindOf(value);
         if (kind < 0) return false;
-        values[base + i] = value;
-        kinds[kindBase + i] = kind;
+        values.push(value);
+        kinds.push(kind);
+      } else {
+        values.push(NULL_VALUE);
+        if (size === 0) kinds.push(NULL_KIND);
+        else {
+          kinds.push(NESTED_KIND);
+          if (!this.plainFragment(v, v + size, depth + 1)) return false;
+        }
       }
       v += size;
     }
-    return true;
+    return v >= end || d[v] === 0x00;
   }
 
   /** The definition resolved with these values (render-plan probes), as `record` resolves it; the node count is in `nodes`. */

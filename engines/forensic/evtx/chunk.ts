@@ -419,16 +419,14 @@ function fieldText(plan: FieldText, values: readonly (XText | XValue)[]): string
 function probeTree(bx: ChunkBinXml, at: { kind: number; value: number; definition: number }, valueKinds: number[]): XElement {
   const kinds = bx.planKinds;
   const n = kinds[at.kind + 1]!;
-  const kindBase = at.kind + 2;
-  const valueBase = at.value;
+  at.kind += 2;
   const definition = bx.planDefinitions[at.definition++]!;
-  at.kind += 2 + n;
-  at.value += n;
   const probes: Resolved[] = [];
   for (let i = 0; i < n; i++) {
-    const kind = kinds[kindBase + i]!;
-    valueKinds[valueBase + i] = kind;
-    probes.push(kind === NESTED_KIND ? probeTree(bx, at, valueKinds) : probeFor(valueBase + i, kind, bx.planValues[valueBase + i]!));
+    const kind = kinds[at.kind++]!;
+    const slot = at.value++;
+    valueKinds[slot] = kind;
+    probes.push(kind === NESTED_KIND ? probeTree(bx, at, valueKinds) : probeFor(slot, kind, bx.planValues[slot]!));
   }
   return bx.resolveWith(definition, probes);
 }
