@@ -1,4 +1,5 @@
 // DNS message parser (also mDNS, LLMNR, NBNS): questions, answers, EDNS with client-subnet, name compression with loop protection.
+import { fnvStep } from './lines.js';
 
 /** Most compression pointers followed for one name; loops and deep chains stop here. */
 const MAX_POINTER_HOPS = 32;
@@ -184,7 +185,7 @@ const nameTexts: Array<string | undefined> = new Array<string | undefined>(NAME_
 function nameText(): string {
   const n = nameCodes.length;
   let h = n;
-  for (let i = 0; i < n; i++) h = Math.imul(h ^ nameCodes[i]!, 0x01000193);
+  for (let i = 0; i < n; i++) h = fnvStep(h, nameCodes[i]!);
   nameHash = h;
   const slot = (h ^ (h >>> 13)) & (NAME_SLOTS - 1);
   const seen = nameTexts[slot];
@@ -340,7 +341,7 @@ const NO_QUESTIONS: readonly DnsQuestion[] = Object.freeze([]);
 let recordSlot = 0;
 
 function question(name: string, hash: number, type: number, qclass: number): DnsQuestion {
-  const h = Math.imul(Math.imul(hash ^ type, 0x01000193) ^ qclass, 0x01000193);
+  const h = fnvStep(fnvStep(hash, type), qclass);
   const slot = (h ^ (h >>> 13)) & (RECORD_SLOTS - 1);
   recordSlot = slot;
   const seen = questionsSeen[slot];
@@ -352,12 +353,12 @@ function question(name: string, hash: number, type: number, qclass: number): Dns
 }
 
 function answer(name: string, hash: number, type: number, ttl: number, data: string | undefined): DnsAnswer {
-  let h = Math.imul(Math.imul(hash ^ type, 0x01000193) ^ ttl, 0x01000193);
+  let h = fnvStep(fnvStep(hash, type), ttl);
   if (data !== undefined) {
     const n = data.length;
-    h = Math.imul(h ^ n, 0x01000193);
-    if (n > 0) h = Math.imul(h ^ data.charCodeAt(0) ^ (data.charCodeAt(n - 1) << 8) ^ (data.charCodeAt(n >> 1) << 16), 0x01000193);
-  } else h = Math.imul(h ^ 0x7fff, 0x01000193);
+    h = fnvStep(h, n);
+    if (n > 0) h = fnvStep(h, data.charCodeAt(0) ^ (data.charCodeAt(n - 1) << 8) ^ (data.charCodeAt(n >> 1) << 16));
+  } else h = fnvStep(h, 0x7fff);
   const slot = (h ^ (h >>> 13)) & (RECORD_SLOTS - 1);
   recordSlot = slot;
   const seen = answersSeen[slot];

@@ -28,6 +28,11 @@ export function latin1Range(bytes: Uint8Array, start: number, end: number): stri
 
 /** Longest text the token cache holds; longer ranges are decoded each time. */
 const MAX_TOKEN = 96;
+/** One step of the FNV-1a style hash the text caches key on: mix in `v`, multiply by the 32-bit FNV prime. */
+export function fnvStep(h: number, v: number): number {
+  return Math.imul(h ^ v, 0x01000193);
+}
+
 /** Slots of the token cache (a power of two): one recent text per slot. */
 const TOKEN_SLOTS = 4096;
 const tokenTexts: Array<string | undefined> = new Array<string | undefined>(TOKEN_SLOTS).fill(undefined);
@@ -44,7 +49,7 @@ export function latin1Token(bytes: Uint8Array, start: number, end: number): stri
   if (n <= 0) return '';
   if (n > MAX_TOKEN) return latin1Range(bytes, start, end);
   let h = n;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  for (let i = start; i < end; i++) h = fnvStep(h, bytes[i]!);
   const slot = (h ^ (h >>> 13)) & (TOKEN_SLOTS - 1);
   const seen = tokenTexts[slot];
   if (seen !== undefined && seen.length === n) {

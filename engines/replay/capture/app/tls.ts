@@ -1,6 +1,6 @@
 // TLS handshake reader: ClientHello (server name, ALPN, JA3, JA4) and ServerHello (version, cipher), from a reassembled TCP stream.
 import { hash } from 'node:crypto';
-import { latin1Token } from './lines.js';
+import { fnvStep, latin1Token } from './lines.js';
 
 /** Largest handshake message we collect (a ClientHello with post-quantum key shares is a few KiB). */
 const MAX_HANDSHAKE = 64 * 1024;
@@ -212,7 +212,7 @@ class ListInterner {
     }
     const v = this.values;
     let h = n;
-    for (let i = 0; i < n; i++) h = Math.imul(h ^ v[i]!, 0x01000193);
+    for (let i = 0; i < n; i++) h = fnvStep(h, v[i]!);
     const slot = (h ^ (h >>> 15)) & (LIST_SLOTS - 1);
     const seen = this.lists[slot];
     if (seen !== undefined && seen.length === n) {
@@ -274,7 +274,7 @@ function fingerprints(
   ids: Int32Array,
 ): Fingerprints {
   let h = version;
-  for (let i = 0; i < 7; i++) h = Math.imul(h ^ ids[i]!, 0x01000193);
+  for (let i = 0; i < 7; i++) h = fnvStep(h, ids[i]!);
   const slot = (h ^ (h >>> 15)) & (PRINT_SLOTS - 1);
   const seen = prints[slot];
   const k = slot * 8;
