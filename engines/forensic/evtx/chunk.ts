@@ -324,8 +324,8 @@ type TemplatePlans = Map<number, RecordPlan[]>;
 
 /** Plans for each set of rendering options, shared across chunks and files (bounded: see plansFor). */
 const PLAN_CACHE = new Map<string, TemplatePlans>();
-const TEMPLATE_ID_LIMIT = 4096;
-const PLAN_LIMIT = 16384;
+const TEMPLATE_ID_LIMIT = 2048;
+const PLAN_LIMIT = 4096;
 let planCount = 0;
 
 function plansFor(options: ChunkOptions): TemplatePlans {
