@@ -1,7 +1,7 @@
 // Binary XML (MS-EVEN6) token stream parser: elements, attributes, values, templates and substitutions, per chunk.
 import { isEmptyNode, isExpandableArray, K, NULL_VALUE, textNode, VT, type XAttr, type XElement, type XNode, type XText, type XValue } from './ir.js';
 import { utf16 } from './text.js';
-import { kindOf, NESTED_KIND, templateId } from './plan.js';
+import { ARRAY_KIND, kindOf, NESTED_KIND, templateId } from './plan.js';
 import { BinXmlError, decodeSized, decodeUnsized, unsizedLength } from './values.js';
 
 /** Caps against hostile input; each one turns a pathological record into a warning instead of a hang or a crash. */
@@ -60,9 +60,10 @@ export class ChunkBinXml {
   }
 
   /**
-   * Set by `plain`: the record's substitution values, flattened in slot order with a nested instance's values right
-   * after its slot, and its signature: per instance its template id and value count, then each value's kind (plan.ts
-   * kindOf), a nested instance's signature right after its slot's kind.
+   * Set by `plain`: the record's substitution values, flattened in slot order with a nested instance's values and an
+   * array's items right after its slot, and its signature: per instance its template id and value count, then each
+   * value's kind (plan.ts kindOf), a nested instance's signature or an array's type, count and item kinds right after
+   * its slot's kind.
    */
   readonly planValues: (XText | XValue)[] = [];
   readonly planKinds: number[] = [];
@@ -72,8 +73,8 @@ export class ChunkBinXml {
   private readonly templateIds = new Map<XElement, number>();
 
   /**
-   * Reads a record made of template instances whose values are text, scalar values or further such instances (no
-   * arrays, no other BinXml): true with its values, signature and definitions in the plan* fields. False for
+   * Reads a record made of template instances whose values are text, scalar values, arrays of them or further such
+   * instances (no other BinXml): true with its values, signature and definitions in the plan* fields. False for
    * anything else, including any error, which `record` then meets and reports as always.
    */
   plain(start: number, end: number): boolean {
@@ -125,10 +126,23 @@ export class ChunkBinXml {
       if (v + size > end) return false;
       if (type !== VT.BinXml) {
         const value = decodeSized(d, v, size, type);
-        const kind = kindOf(value);
-        if (kind < 0) return false;
         values.push(value);
-        kinds.push(kind);
+        if (value.k === K.Value && value.items !== undefined) {
+          // An array: its items follow it, as values and as kinds after its type and count.
+          const items = value.items;
+          kinds.push(ARRAY_KIND, value.t, items.length);
+          for (let j = 0; j < items.length; j++) {
+            const item = items[j]!;
+            const kind = kindOf(item);
+            if (kind < 0) return false;
+            values.push(item);
+            kinds.push(kind);
+          }
+        } else {
+          const kind = kindOf(value);
+          if (kind < 0) return false;
+          kinds.push(kind);
+        }
       } else {
         values.push(NULL_VALUE);
         if (size === 0) kinds.push(NULL_KIND);

@@ -1,8 +1,8 @@
 // One EVTX chunk: header and checksums, string table, the record walk, and per-record output.
 import { crc32 } from 'node:zlib';
 import { ChunkBinXml, type BinXmlLimits, type Resolved } from './binxml.js';
-import { K, PROBE_TYPE, VT, type XElement, type XNode, type XText, type XValue } from './ir.js';
-import { clearTemplateIds, compileJson, fillJson, fillText, NESTED_KIND, piecesOf, probeFor, templateIdCount, type PlanNode } from './plan.js';
+import { K, PROBE_TYPE, valueNode, VT, type XElement, type XNode, type XText, type XValue } from './ir.js';
+import { ARRAY_KIND, clearTemplateIds, compileJson, fillJson, fillText, NESTED_KIND, piecesOf, probeFor, templateIdCount, type PlanNode } from './plan.js';
 import { eventJson, eventParts, eventXml, type JsonAttributes, type JsonObject } from './render.js';
 import { filetimeIso } from './text.js';
 import { BinXmlError, valueText } from './values.js';
@@ -426,7 +426,19 @@ function probeTree(bx: ChunkBinXml, at: { kind: number; value: number; definitio
     const kind = kinds[at.kind++]!;
     const slot = at.value++;
     valueKinds[slot] = kind;
-    probes.push(kind === NESTED_KIND ? probeTree(bx, at, valueKinds) : probeFor(slot, kind, bx.planValues[slot]!));
+    if (kind === NESTED_KIND) probes.push(probeTree(bx, at, valueKinds));
+    else if (kind === ARRAY_KIND) {
+      const type = kinds[at.kind++]!;
+      const count = kinds[at.kind++]!;
+      const items: (XText | XValue)[] = [];
+      for (let j = 0; j < count; j++) {
+        const itemKind = kinds[at.kind++]!;
+        const itemSlot = at.value++;
+        valueKinds[itemSlot] = itemKind;
+        items.push(probeFor(itemSlot, itemKind, bx.planValues[itemSlot]!));
+      }
+      probes.push(valueNode(type, null, items));
+    } else probes.push(probeFor(slot, kind, bx.planValues[slot]!));
   }
   return bx.resolveWith(definition, probes);
 }

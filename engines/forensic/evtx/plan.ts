@@ -15,8 +15,10 @@ const MARK_CLOSE = '\ue001';
 
 /** The kind of a substitution slot that holds a nested template instance (kindOf never gives it). */
 export const NESTED_KIND = 3;
+/** The kind of a slot that holds an array value; in a signature its type, item count and items' kinds follow. */
+export const ARRAY_KIND = 4;
 
-/** The kind of a substitution value, or -1 when records with it take the tree path (elements, arrays). */
+/** The kind of a substitution value (not an array's), or -1 for elements and arrays. */
 export function kindOf(v: XText | XValue | XElement): number {
   if (v.k === K.Text) return v.s.length > 0 ? 1 : 2;
   if (v.k !== K.Value || v.items !== undefined) return -1;
