@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { parseEvtx, type EvtxRecord } from './index.js';
+import { hasProbeMark } from './plan.js';
 
 const corpus = hasCorpora() ? describe : describe.skip;
 
@@ -34,5 +35,31 @@ corpus('render plans', () => {
       records += planned.records.length;
     }
     expect(records).toBeGreaterThan(7000);
+  });
+});
+
+describe('probe marks in evidence', () => {
+  it('are seen in rendered text, so a record holding one gets no plan', () => {
+    expect(hasProbeMark('C:\\Windows\\System32')).toBe(false);
+    expect(hasProbeMark('x\ue0000\ue001y')).toBe(true);
+    expect(hasProbeMark('\ue001')).toBe(true);
+  });
+
+  it.skipIf(!hasCorpora())('records whose values hold marks render as the tree path renders them', () => {
+    const bytes = Buffer.from(readFileSync(files()[0]!));
+    // Every UTF-16 "Microsoft" (a value of most records' provider) becomes a text that looks like a probe.
+    const from = Buffer.from('Microsoft', 'utf16le');
+    const to = Buffer.from('\ue0000\ue001osoft', 'utf16le');
+    let changed = 0;
+    for (let at = bytes.indexOf(from); at >= 0; at = bytes.indexOf(from, at + from.length)) {
+      to.copy(bytes, at);
+      changed++;
+    }
+    expect(changed).toBeGreaterThan(0);
+    const planned = parseEvtx(bytes, { json: true, parts: true });
+    const again = parseEvtx(bytes, { json: true, parts: true });
+    const tree = parseEvtx(bytes, { json: true, parts: true, xml: true });
+    expect(again.records).toEqual(planned.records);
+    expect(planned.records).toEqual(withoutXml(tree.records));
   });
 });

@@ -58,6 +58,14 @@ function planNode(p: P, c: JsonValue, slot: number, pieces: readonly (string | n
   return { p, c, slot, pieces, keys, items };
 }
 
+/**
+ * Whether rendered text holds a probe mark. A template's literal text comes from the evidence: a literal shaped like a
+ * probe would be read back as a slot, so a record whose tree-path rendering holds a mark gets no plan.
+ */
+export function hasProbeMark(s: string): boolean {
+  return s.includes(MARK_OPEN) || s.includes(MARK_CLOSE);
+}
+
 /** Text with probe marks as pieces (literal, slot, literal, ...), or null when the marks are not well formed. */
 export function piecesOf(s: string, slots: number): (string | number)[] | null {
   const out: (string | number)[] = [];
