@@ -95,13 +95,18 @@ export function evaluate(node: ConditionNode, test: (name: string) => boolean): 
     case 'id':
       return test(node.name);
     case 'and':
-      return node.args.every((a) => evaluate(a, test));
+      for (const a of node.args) if (!evaluate(a, test)) return false;
+      return true;
     case 'or':
-      return node.args.some((a) => evaluate(a, test));
+      for (const a of node.args) if (evaluate(a, test)) return true;
+      return false;
     case 'not':
       return !evaluate(node.arg, test);
     case 'of': {
-      if (node.count === 'all') return node.names.every(test);
+      if (node.count === 'all') {
+        for (const name of node.names) if (!test(name)) return false;
+        return true;
+      }
       let n = 0;
       for (const name of node.names) if (test(name) && ++n >= (node.count as number)) return true;
       return false;

@@ -187,13 +187,20 @@ export class NeedleAutomaton {
  * break, so scanning the texts apart finds what scanning them joined finds).
  */
 class Pass {
-  candidates: number[] = [];
+  readonly candidates: number[] = [];
   wide = false;
-  constructor(
-    private readonly seen: Uint32Array,
-    private readonly epoch: number,
-    private readonly index: NeedleAutomaton | null,
-  ) {}
+  private seen: Uint32Array = new Uint32Array(0);
+  private epoch = 0;
+  private index: NeedleAutomaton | null = null;
+
+  /** The pass of another event (one Pass object serves every event of an engine). */
+  reset(seen: Uint32Array, epoch: number, index: NeedleAutomaton | null): void {
+    this.candidates.length = 0;
+    this.wide = false;
+    this.seen = seen;
+    this.epoch = epoch;
+    this.index = index;
+  }
 
   add(i: number): void {
     if (this.seen[i] !== this.epoch) {
@@ -227,17 +234,32 @@ class Pass {
   }
 }
 
-/** One event's fields for one field-view family and rename map: each field read once, its texts lower-cased once. */
+/**
+ * One event's fields for one field-view family and rename map: each field read once, its texts lower-cased once. The
+ * engine keeps one per family and map and `reset`s it for each event; its FieldValues are reused, stamped with the
+ * event they were read for.
+ */
 class CachedView implements EventView {
   private readonly fields = new Map<string, FieldValue>();
   private kw: readonly string[] | null = null;
+  private stamp = 0;
   constructor(private readonly inner: InputView) {}
+
+  reset(e: SigmaInput, stamp: number): void {
+    this.inner.reset(e);
+    this.kw = null;
+    this.stamp = stamp;
+  }
 
   get(field: string): FieldValue {
     let f = this.fields.get(field);
     if (f === undefined) {
       f = new FieldValue(this.inner.get(field));
+      f.stamp = this.stamp;
       this.fields.set(field, f);
+    } else if (f.stamp !== this.stamp) {
+      f.reset(this.inner.get(field));
+      f.stamp = this.stamp;
     }
     return f;
   }
@@ -279,8 +301,11 @@ function keyOf(s: SourceId): string {
 /** Rules with their logsource bindings, matched against events: what `SigmaRuleSet.match` runs. */
 export class MatchEngine {
   private readonly buckets = new Map<string, Bucket>();
-  /** The views of the event being matched, per (view family, rename map): a handful per event. */
-  private views: { readonly view: Binding['view']; readonly fieldMap: Binding['fieldMap']; readonly cached: CachedView }[] = [];
+  /** The views, per (view family, rename map): a handful, reused for every event (reset when first used for one). */
+  private readonly views: { readonly view: Binding['view']; readonly fieldMap: Binding['fieldMap']; readonly cached: CachedView; stamp: number }[] = [];
+  /** The event being matched, numbered (its views and their fields carry the number). */
+  private stamp = 0;
+  private readonly pass = new Pass();
 
   constructor(
     private readonly compiled: readonly CompiledRule[],
@@ -363,9 +388,17 @@ export class MatchEngine {
   }
 
   private viewOf(e: SigmaInput, binding: Binding): CachedView {
-    for (const v of this.views) if (v.view === binding.view && v.fieldMap === binding.fieldMap) return v.cached;
+    for (const v of this.views)
+      if (v.view === binding.view && v.fieldMap === binding.fieldMap) {
+        if (v.stamp !== this.stamp) {
+          v.cached.reset(e, this.stamp);
+          v.stamp = this.stamp;
+        }
+        return v.cached;
+      }
     const cached = new CachedView(new InputView(e, binding.view, binding.fieldMap));
-    this.views.push({ view: binding.view, fieldMap: binding.fieldMap, cached });
+    cached.reset(e, this.stamp);
+    this.views.push({ view: binding.view, fieldMap: binding.fieldMap, cached, stamp: this.stamp });
     return cached;
   }
 
@@ -379,13 +412,15 @@ export class MatchEngine {
       b.seen.fill(0);
       b.epoch = 1;
     }
-    const pass = new Pass(b.seen, b.epoch, b.index);
+    const pass = this.pass;
+    pass.reset(b.seen, b.epoch, b.index);
     for (const i of b.always) pass.add(i);
     if (b.index !== null || b.wide.length > 0) pass.event(e);
     if (pass.wide) for (const i of b.wide) pass.add(i);
     const candidates = pass.candidates;
     if (candidates.length === 0) return [];
-    this.views = [];
+    // A new event number: every view and field read from here on is read again for this event.
+    this.stamp++;
     const hits: number[] = [];
     let last = -1;
     let sorted = true;
@@ -400,7 +435,6 @@ export class MatchEngine {
         last = v.rule;
       }
     }
-    this.views = [];
     return sorted ? hits : hits.sort((x, y) => x - y);
   }
 }

@@ -143,13 +143,27 @@ function allTexts(v: JsonValue | undefined, out: string[]): void {
   else for (const [k, x] of Object.entries(v)) if (k !== '#attributes') allTexts(x, out);
 }
 
+/** Folded names (no spaces or underscores, lower case) kept at most: field and rule names, a few thousand. */
+const FOLDED_MAX = 16_384;
+const FOLDED = new Map<string, string>();
+
+/** A name without spaces and underscores, lower-cased; kept, as the same names come back with every event. */
+function fold(k: string): string {
+  let f = FOLDED.get(k);
+  if (f === undefined) {
+    f = k.replace(/[\s_]/g, '').toLowerCase();
+    if (FOLDED.size < FOLDED_MAX) FOLDED.set(k, f);
+  }
+  return f;
+}
+
 /** A field by name, else ignoring case and spaces (Defender writes `Threat Name`, rules say `ThreatName`). */
 function caseInsensitive(rec: JsonRecord, name: string): JsonValue | undefined {
   const v = rec[name];
   if (v !== undefined) return v;
-  const fold = (k: string): string => k.replace(/[\s_]/g, '').toLowerCase();
   const want = fold(name);
-  for (const k of Object.keys(rec)) if (fold(k) === want) return rec[k];
+  // for-in over a record's own keys, in Object.keys order, without the keys array.
+  for (const k in rec) if (Object.hasOwn(rec, k) && fold(k) === want) return rec[k];
   return undefined;
 }
 
@@ -157,10 +171,16 @@ function caseInsensitive(rec: JsonRecord, name: string): JsonValue | undefined {
 export class InputView implements EventView {
   private texts: string[] | null = null;
   constructor(
-    private readonly e: SigmaInput,
+    private e: SigmaInput,
     private readonly view: Binding['view'],
     private readonly fieldMap: Readonly<Record<string, string>> | undefined,
   ) {}
+
+  /** The same view of another event (the matching pass keeps one view per binding family). */
+  reset(e: SigmaInput): void {
+    this.e = e;
+    this.texts = null;
+  }
 
   get(field: string): unknown {
     const a = this.e.attributes;

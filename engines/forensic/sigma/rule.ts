@@ -172,13 +172,34 @@ function itemNeedles(item: FieldItem): readonly string[] | null {
 function testItem(item: FieldItem, ev: EventView): boolean {
   const v = item.field === '' ? ev.keywords() : ev.get(item.field);
   // neq negates the item as a whole (pySigma's NOT over the values' OR): `neq: [a, b]` holds for neither a nor b.
-  if (item.groups !== null) return item.groups.every((alts) => alts.some((a) => testValue(a, v, ev))) !== item.neg;
+  // Loops rather than every/some with closures: this runs for each candidate rule of each event.
+  if (item.groups !== null) {
+    for (const alts of item.groups) {
+      let any = false;
+      for (const a of alts)
+        if (testValue(a, v, ev)) {
+          any = true;
+          break;
+        }
+      if (!any) return item.neg;
+    }
+    return !item.neg;
+  }
   for (const a of item.alts) if (testValue(a, v, ev)) return !item.neg;
   return item.neg;
 }
 
 function testSearch(search: Search, ev: EventView): boolean {
-  return search.maps.some((items) => items.every((i) => testItem(i, ev)));
+  for (const items of search.maps) {
+    let all = true;
+    for (const i of items)
+      if (!testItem(i, ev)) {
+        all = false;
+        break;
+      }
+    if (all) return true;
+  }
+  return false;
 }
 
 function compileItem(field: string, mods: readonly string[], values: readonly unknown[], placeholders: Placeholders | undefined): FieldItem {
@@ -298,8 +319,31 @@ class Rule implements CompiledRule {
     };
   }
 
+  /**
+   * The matching pass's tester, made once per rule (on its first match): each search's result for the event being
+   * matched is kept in its map as `epoch * 2 + result` (no map or closure per event).
+   */
+  private epoch = 0;
+  private ev: EventView | null = null;
+  private test: ((name: string) => boolean) | null = null;
+
   match(ev: EventView): boolean {
-    return evaluate(this.tree, this.tester(ev));
+    if (this.test === null) {
+      const memo = new Map<string, number>();
+      this.test = (name) => {
+        const key = this.epoch * 2;
+        const known = memo.get(name);
+        if (known !== undefined && known - (known & 1) === key) return (known & 1) === 1;
+        const r = testSearch(this.searches.get(name) as Search, this.ev as EventView);
+        memo.set(name, key + (r ? 1 : 0));
+        return r;
+      };
+    }
+    this.epoch++;
+    this.ev = ev;
+    const r = evaluate(this.tree, this.test);
+    this.ev = null;
+    return r;
   }
 
   matchedFields(ev: EventView): string[] {

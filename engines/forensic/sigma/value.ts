@@ -100,17 +100,57 @@ export interface CompiledValue {
   readonly needle: string | null;
 }
 
+/** Texts up to this length have their lower-case form kept, by text (values repeat: images, accounts, channels). */
+const LOWER_MAX_LENGTH = 128;
+/** Lower-case forms kept at most (a few MB). */
+const LOWER_MAX_TEXTS = 65_536;
+const LOWER = new Map<string, string>();
+
+/** The lower-case form of a text, kept for short texts: a repeated value is lower-cased (and copied) once. */
+export function lowerOf(s: string): string {
+  if (s.length > LOWER_MAX_LENGTH) return s.toLowerCase();
+  let l = LOWER.get(s);
+  if (l === undefined) {
+    l = s.toLowerCase();
+    if (LOWER.size < LOWER_MAX_TEXTS) LOWER.set(s, l);
+  }
+  return l;
+}
+
 /**
  * One field's value in one event, with its texts and their lower-case forms computed once and shared by every rule
- * that reads the field (an event's field is read once, not once per rule).
+ * that reads the field (an event's field is read once, not once per rule). The matching pass keeps one per field and
+ * view and `reset`s it for each event, so its arrays are reused; nothing keeps the texts past the event.
  */
 export class FieldValue {
+  raw: unknown;
+  /** Which event the value belongs to (set by the holder that reuses it). */
+  stamp = 0;
   private t: string[] | null = null;
   private l: string[] | null = null;
   private ip: ({ value: bigint; bits: 32 | 128 } | null)[] | null = null;
-  constructor(readonly raw: unknown) {}
+  /** One-text arrays reused for a string value and its lower-case form. */
+  private one: string[] | null = null;
+  private oneLower: string[] | null = null;
+  constructor(raw: unknown) {
+    this.raw = raw;
+  }
+  /** The same object for another value (its texts read again when asked for). */
+  reset(raw: unknown): void {
+    this.raw = raw;
+    this.t = null;
+    this.l = null;
+    this.ip = null;
+  }
   get texts(): string[] {
-    if (this.t === null) this.t = textsOf(this.raw);
+    if (this.t === null) {
+      const r = this.raw;
+      if (typeof r === 'string') {
+        const a = (this.one ??= ['']);
+        a[0] = r;
+        this.t = a;
+      } else this.t = textsOf(r);
+    }
     return this.t;
   }
   /** Each text read as an IP address (null where it is not one), parsed once. */
@@ -121,9 +161,20 @@ export class FieldValue {
   get lower(): string[] {
     if (this.l === null) {
       const t = this.texts;
-      const l = new Array<string>(t.length);
-      for (let i = 0; i < t.length; i++) l[i] = (t[i] as string).toLowerCase();
-      this.l = l;
+      if (t.length === 1) {
+        const s = t[0] as string;
+        const low = lowerOf(s);
+        if (low === s) this.l = t;
+        else {
+          const a = (this.oneLower ??= ['']);
+          a[0] = low;
+          this.l = a;
+        }
+      } else {
+        const l = new Array<string>(t.length);
+        for (let i = 0; i < t.length; i++) l[i] = lowerOf(t[i] as string);
+        this.l = l;
+      }
     }
     return this.l;
   }
