@@ -88,7 +88,7 @@ export interface DnsBody {
   readonly answers: readonly DnsAnswer[];
   readonly authorityCount: number;
   readonly additionalCount: number;
-  readonly edns?: DnsEdns;
+  readonly edns?: DnsEdns | undefined;
 }
 
 export type DnsParse = { ok: true; message: DnsBody } | { ok: false; error: 'dns_malformed' | 'dns_compression_loop' };
