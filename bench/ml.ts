@@ -142,6 +142,15 @@ rows, cols = d["rows"], d["cols"]
 X = np.fromfile(d["x"], dtype=np.float32).reshape(rows, cols)
 y = np.asarray(d["y"], dtype=np.float32)
 tr = np.asarray(d["train"], dtype=np.int64); te = np.asarray(d["test"], dtype=np.int64)
+def rows_per_sec(rows, fn):
+    # One rate per measure, as ours: calls repeated until 0.3 s of CPU, after one call to warm up.
+    fn(); rates = []
+    for _ in range(d["repeats"]):
+        cpu = 0.0; reps = 0
+        while cpu < 0.3:
+            c0 = time.process_time(); fn(); cpu += time.process_time() - c0; reps += 1
+        rates.append(rows * reps / cpu)
+    return rates
 try:
     import xgboost as xgb
     from sklearn.metrics import roc_auc_score
@@ -154,15 +163,7 @@ try:
         b = xgb.train(p, dtr, d["rounds"])
         out["train_cpu"].append(time.process_time() - c0); out["train_wall"].append(time.perf_counter() - w0)
     out["auc"] = float(roc_auc_score(y[te], b.predict(dte)))
-    def rows_per_sec(rows, fn):
-        # A fresh DMatrix per call: XGBoost caches predictions of a DMatrix it has seen. One rate per measure, as ours.
-        fn(); rates = []
-        for _ in range(d["repeats"]):
-            cpu = 0.0; reps = 0
-            while cpu < 0.3:
-                c0 = time.process_time(); fn(); cpu += time.process_time() - c0; reps += 1
-            rates.append(rows * reps / cpu)
-        return rates
+    # A fresh DMatrix per call: XGBoost caches predictions of a DMatrix it has seen.
     out["predict_rows_per_sec"] = rows_per_sec(len(te), lambda: b.predict(xgb.DMatrix(X[te], missing=np.nan)))
     Xs = X[te][: d["shap_rows"]]
     out["shap_rows_per_sec"] = rows_per_sec(len(Xs), lambda: b.predict(xgb.DMatrix(Xs, missing=np.nan), pred_contribs=True))
@@ -184,16 +185,8 @@ try:
         sc = StandardScaler().fit(Xtr); clf = LogisticRegression(C=1.0, max_iter=1000).fit(sc.transform(Xtr), y[tr])
         out["lr_cpu"].append(time.process_time() - c0)
     out["lr_auc"] = float(roc_auc_score(y[te], clf.predict_proba(sc.transform(Xte))[:, 1]))
-    def rows_per_sec_sk(rows, fn):
-        fn(); rates = []
-        for _ in range(d["repeats"]):
-            cpu = 0.0; reps = 0
-            while cpu < 0.3:
-                c0 = time.process_time(); fn(); cpu += time.process_time() - c0; reps += 1
-            rates.append(rows * reps / cpu)
-        return rates
     # Scoring includes the standardisation, as our models carry theirs.
-    out["lr_rows_per_sec"] = rows_per_sec_sk(len(te), lambda: clf.predict_proba(sc.transform(Xte)))
+    out["lr_rows_per_sec"] = rows_per_sec(len(te), lambda: clf.predict_proba(sc.transform(Xte)))
     import warnings
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPClassifier
@@ -205,7 +198,7 @@ try:
         mlp = MLPClassifier(hidden_layer_sizes=(32,), activation="relu", solver="adam", alpha=0.0, batch_size=64, learning_rate_init=1e-3, max_iter=d["mlp_epochs"], n_iter_no_change=d["mlp_epochs"] + 1, tol=0.0, shuffle=True, random_state=1).fit(sc2.transform(Xtr), y[tr])
         out["mlp_cpu"].append(time.process_time() - c0)
     out["mlp_auc"] = float(roc_auc_score(y[te], mlp.predict_proba(sc2.transform(Xte))[:, 1]))
-    out["mlp_rows_per_sec"] = rows_per_sec_sk(len(te), lambda: mlp.predict_proba(sc2.transform(Xte)))
+    out["mlp_rows_per_sec"] = rows_per_sec(len(te), lambda: mlp.predict_proba(sc2.transform(Xte)))
 except ImportError:
     pass
 json.dump(out, sys.stdout)
