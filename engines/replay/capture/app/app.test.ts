@@ -15,11 +15,6 @@ import { latin1Range, latin1Token } from './lines.js';
 import { isGrease, ja4, parseClientHello } from './tls.js';
 
 const corpus = pcapCorpusAvailable();
-/** A kept record as its own fields: kept records may be views whose fields are getters (`toJSON` gives the object). */
-function plain<T>(x: T): T {
-  const toJSON = (x as { toJSON?: () => T }).toJSON;
-  return typeof toJSON === 'function' ? toJSON.call(x) : x;
-}
 /** tshark is an oracle: without it its tests skip locally and fail under VITRINE_REQUIRE_ORACLES=1 (test/oracles.ts). */
 const tsharkSkips = skipWithout('tshark');
 
@@ -336,7 +331,7 @@ describe('per-connection state reused after a connection closes', () => {
     [80, [[true, ascii('GET /big HTTP/1.1\r\nHost: clean.example\r\n\r\n')], [false, ascii('HTTP/1.1 200 OK\r\nContent-Length: 60010\r\n\r\n0123456789')], [false, new Uint8Array(60_000).fill(0x44)]], false, [0, 2, 1]],
   ];
   const records = (r: CaptureAnalysis, uid: string): unknown => {
-    const strip = <T extends { uid: string }>(xs: readonly T[]): unknown[] => xs.filter((x) => x.uid === uid).map(plain).map(({ uid: _u, ts: _t, packet: _p, ...rest }: T & { ts?: unknown; packet?: unknown }) => rest);
+    const strip = <T extends { uid: string }>(xs: readonly T[]): unknown[] => xs.filter((x) => x.uid === uid).map(({ uid: _u, ts: _t, packet: _p, ...rest }: T & { ts?: unknown; packet?: unknown }) => rest);
     const a = r.app;
     return { http: strip(a.http), tls: strip(a.tls), ssh: strip(a.ssh), ftp: strip(a.ftp), smb: strip(a.smb), rdp: strip(a.rdp), rfb: strip(a.rfb), dns: strip(a.dns), service: r.connections.find((c) => c.uid === uid)?.service };
   };
@@ -544,7 +539,7 @@ describe('HTTP on crafted streams', () => {
     // The same with lines cut across segments (read as joined text, not in place).
     const cut = (b: Uint8Array): Array<[boolean, Uint8Array]> => Array.from({ length: Math.ceil(b.length / 7) }, (_, i) => [true, b.subarray(i * 7, i * 7 + 7)]);
     const again = analyzeCaptureBytes(conversation(80, [...cut(req), [false, resp]]));
-    expect(again.app.http.map((t) => ({ ...plain(t), ts: 0, packet: 0 }))).toEqual(r.app.http.map((t) => ({ ...plain(t), ts: 0, packet: 0 })));
+    expect(again.app.http.map((t) => ({ ...t, ts: 0, packet: 0 }))).toEqual(r.app.http.map((t) => ({ ...t, ts: 0, packet: 0 })));
   });
 
   it('a lost segment inside a body is absorbed; a lost head resynchronises on the next request', () => {

@@ -88,7 +88,7 @@ export interface DnsBody {
   readonly answers: readonly DnsAnswer[];
   readonly authorityCount: number;
   readonly additionalCount: number;
-  readonly edns?: DnsEdns | undefined;
+  readonly edns?: DnsEdns;
 }
 
 export type DnsParse = { ok: true; message: DnsBody } | { ok: false; error: 'dns_malformed' | 'dns_compression_loop' };

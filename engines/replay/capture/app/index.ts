@@ -19,7 +19,6 @@ import {
 import { dnsRecord, type DnsBody } from './dns.js';
 import { FtpConnection, type FtpSession } from './ftp.js';
 import { HttpConnection, looksLikeHttp, type HttpTransaction } from './http.js';
-import { DnsColumns, HttpColumns } from './records.js';
 import { TcpStream, type StreamSink } from './stream.js';
 import { looksLikeTls, TlsStreamReader, tlsVersionName, type TlsClientHello, type TlsEvent, type TlsEventSink } from './tls.js';
 
@@ -164,10 +163,6 @@ export class AppLayer {
   } = { dns: [], http: [], tls: [], ssh: [], ftp: [], smb: [], rdp: [], rfb: [] };
   private dropped = 0;
   private raw: RawPacket | undefined;
-  /** The kept HTTP transactions' fields (out.http holds their views). */
-  private readonly httpRows = new HttpColumns();
-  /** The kept DNS messages' fields (out.dns holds their views). */
-  private readonly dnsRows = new DnsColumns();
 
   /**
    * States, HTTP readers and TLS reader pairs of closed connections, for the next ones (bounded: past it a closed
@@ -244,9 +239,7 @@ export class AppLayer {
 
   /** An HTTP transaction (HttpKeeper's way in). */
   onHttp(t: HttpTransaction): void {
-    // Kept as a row of columns read through a view; the reader's object is left to the collector.
-    if (this.out.http.length < MAX_RECORDS) this.out.http.push(this.httpRows.add(t));
-    else this.dropped += 1;
+    this.keep(this.out.http, t);
   }
 
   private decide(conn: Connection, app: ConnApp, isOrig: boolean, b: Uint8Array, ts: number): void {
@@ -370,9 +363,7 @@ export class AppLayer {
       return;
     }
     conn.addService('dns');
-    // Kept as a row of columns read through a view; the parser's object is left to the collector.
-    if (this.out.dns.length < MAX_RECORDS) this.out.dns.push(this.dnsRows.add(r));
-    else this.dropped += 1;
+    this.keep(this.out.dns, r);
   }
 
   private tlsEvent(conn: Connection, app: ConnApp, e: TlsEvent): void {
@@ -438,7 +429,7 @@ export class AppLayer {
     const byTime = <T extends { ts: number }>(xs: T[]): T[] => xs.sort((a, b) => a.ts - b.ts);
     return {
       dns: this.out.dns,
-      http: this.httpRows.byTime(this.out.http),
+      http: byTime(this.out.http),
       tls: byTime(this.out.tls),
       ssh: byTime(this.out.ssh),
       ftp: byTime(this.out.ftp),
