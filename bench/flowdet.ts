@@ -18,6 +18,7 @@ import { scoreFlows } from '../engines/flowdet/score.js';
 import { detectorMetrics } from '../engines/flowdet/studies/metrics.js';
 import { studyOnData, studySizes } from '../engines/flowdet/studies/run.js';
 import { CORPORA_DIR } from '../test/corpora.js';
+import { median, medianRange } from './measures.js';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -106,14 +107,9 @@ const REPEATS = Math.max(1, Number(process.env['FLOWDET_BENCH_REPEATS'] ?? 3));
 /** CPU seconds of each scoring measure (the test split scored again until this much has passed). */
 const SCORE_CPU = 0.3;
 
-function median(v: readonly number[]): number {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 /** "median (min-max)" of a list of measures, `d` decimals. */
 function spread(v: readonly number[], d: number): string {
-  return v.length < 2 ? f(v[0], d) : `${f(median(v), d)} (${f(Math.min(...v), d)}-${f(Math.max(...v), d)})`;
+  return medianRange(v, (x) => f(x, d));
 }
 
 async function benchData(label: string, loaded: LoadedData): Promise<void> {

@@ -17,6 +17,7 @@ import {
   TreeExplainer,
   type FeatureMatrix,
 } from '../engines/core/ml/index.js';
+import { median, medianRange } from './measures.js';
 
 const ROWS = Number(process.env['ML_BENCH_ROWS'] ?? 20_000);
 const COLS = Number(process.env['ML_BENCH_COLS'] ?? 50);
@@ -46,12 +47,6 @@ const { train, validation: test } = splitDataset(ds, 0.2, 7);
 const params = { rounds: ROUNDS, eta: 0.1, maxDepth: 6, lambda: 1, minChildWeight: 1, maxBins: 256, baseScore: 0.5 };
 
 console.log(`ml bench: ${train.x.rows} training and ${test.x.rows} test rows x ${COLS} features (2 % missing), ${ROUNDS} rounds, depth 6, eta 0.1, 256 bins; median (range) of ${REPEATS} measures on each side; node ${process.version}`);
-
-function median(v: readonly number[]): number {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 /** REPEATS fits: the last one's value, and every fit's CPU and wall seconds (the first in the process includes compiling). */
 function fits<T>(fn: () => T): { value: T; cpu: number[]; wall: number[] } {
@@ -226,7 +221,7 @@ const peer = runPeer();
 const fmt = (v: number | undefined, digits = 2): string => (v === undefined ? 'n/a' : v.toFixed(digits));
 /** "median (min-max)" of a list of measures. */
 const cell = (v: readonly number[] | undefined, digits = 2): string =>
-  v === undefined || v.length === 0 ? 'n/a' : v.length === 1 ? fmt(v[0], digits) : `${fmt(median(v), digits)} (${fmt(Math.min(...v), digits)}-${fmt(Math.max(...v), digits)})`;
+  v === undefined || v.length === 0 ? 'n/a' : medianRange(v, (x) => fmt(x, digits));
 const ratio = (a: readonly number[] | undefined, b: readonly number[] | undefined): string => (a === undefined || b === undefined || !a.length || !b.length ? '' : `${(median(a) / median(b)).toFixed(2)}x`);
 
 console.log('');
