@@ -44,6 +44,24 @@ export interface EvtxOptions {
   readonly onWarning?: (warning: EvtxWarning) => void;
 }
 
+/**
+ * The limits as one object literal with its fields in one order: every parser's limits then share one hidden class, so
+ * the code that reads them (ChunkBinXml) stays optimised across parsers. A spread copy could take another class after
+ * its clone site's cache changed state, which deoptimised every function reading a limit, mid-walk.
+ */
+function limitsOf(given: Partial<EvtxLimits> | undefined): EvtxLimits {
+  const d = DEFAULT_LIMITS;
+  const g = given ?? {};
+  return {
+    maxNesting: g.maxNesting ?? d.maxNesting,
+    maxElementDepth: g.maxElementDepth ?? d.maxElementDepth,
+    maxTemplates: g.maxTemplates ?? d.maxTemplates,
+    maxSubstitutions: g.maxSubstitutions ?? d.maxSubstitutions,
+    maxNodes: g.maxNodes ?? d.maxNodes,
+    maxWarnings: g.maxWarnings ?? d.maxWarnings,
+  };
+}
+
 /** The file header's fields. */
 export interface EvtxFileHeader {
   readonly firstChunk: number;
@@ -114,7 +132,7 @@ export class EvtxParser {
   private readonly onWarning: ((warning: EvtxWarning) => void) | undefined;
 
   constructor(options: EvtxOptions = {}) {
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.limits = limitsOf(options.limits);
     this.json = options.json ?? true;
     this.parts = options.parts ?? false;
     this.jsonAttributes = options.jsonAttributes ?? 'inline';
