@@ -275,6 +275,19 @@ function transposedMatVec(z: Float64Array, n: number, d: number, r: Float64Array
 
 /** Fits a logistic regression. Deterministic (no randomness involved). */
 export function trainLogistic(data: TrainingData, params: LogisticParams = {}): LogisticModel {
+  return fitLogistic(data, params).model;
+}
+
+/** A fit and how the solver got there: its iterations, objective evaluations, and whether it met a stopping rule. */
+export interface LogisticFit {
+  readonly model: LogisticModel;
+  readonly iterations: number;
+  readonly evaluations: number;
+  readonly converged: boolean;
+}
+
+/** trainLogistic with the solver's report. */
+export function fitLogistic(data: TrainingData, params: LogisticParams = {}): LogisticFit {
   const { x, y } = data;
   const n = x.rows;
   const d = x.cols;
@@ -292,7 +305,9 @@ export function trainLogistic(data: TrainingData, params: LogisticParams = {}): 
   // Parameters: d weights, then the intercept.
   const margins = k ? k.margins : new Float64Array(n);
   const resid = k ? k.resid : new Float64Array(n);
+  let evaluations = 0;
   const fg = (theta: Float64Array, grad: Float64Array): number => {
+    evaluations++;
     if (k) k.matVec(theta);
     else matVec(z, n, d, theta, theta[d]!, margins);
     let loss = 0;
@@ -322,7 +337,7 @@ export function trainLogistic(data: TrainingData, params: LogisticParams = {}): 
     gradientTolerance: params.tolerance ?? 1e-4,
     relativeDecrease: params.relativeDecrease ?? 1e7 * Number.EPSILON,
   });
-  return {
+  const model: LogisticModel = {
     numFeatures: d,
     mean,
     scale,
@@ -331,6 +346,7 @@ export function trainLogistic(data: TrainingData, params: LogisticParams = {}): 
     l2,
     ...(params.featureNames ? { featureNames: [...params.featureNames] } : {}),
   };
+  return { model, iterations: result.iterations, evaluations, converged: result.converged };
 }
 
 /** Margin (log-odds) of one row. */
