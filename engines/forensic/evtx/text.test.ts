@@ -1,6 +1,6 @@
 // The EVTX text primitives against references built another way: FILETIME and SYSTEMTIME through Date, GUIDs byte by byte.
 import { describe, expect, it } from 'vitest';
-import { filetimeIso, guidText, systemtimeIso } from './text.js';
+import { filetimeIso, guidText, systemtimeIso, utf16 } from './text.js';
 
 /** xorshift, so failures reproduce. */
 function rng(seed: number): () => number {
@@ -36,5 +36,42 @@ describe('EVTX text primitives', () => {
     expect(systemtimeIso(st([0, 0, 0, 0, 0, 0, 0, 0]), 0)).toBe('1601-01-01T00:00:00.0000000Z');
     const bytes = Uint8Array.from({ length: 16 }, (_, i) => i * 17);
     expect(guidText(bytes, 0)).toBe('33221100-5544-7766-8899-AABBCCDDEEFF');
+  });
+
+  it('decode UTF-16LE as TextDecoder does up to the first NUL, lone surrogates as U+FFFD, at any offset and length', () => {
+    const decoder = new TextDecoder('utf-16le');
+    // The reference: code units up to the first NUL, through TextDecoder, except that a text of at most 32 units
+    // without surrogates keeps a leading byte-order mark (TextDecoder drops it).
+    const reference = (data: Uint8Array, off: number, units: number): string => {
+      let n = 0;
+      let surrogate = false;
+      for (; n < units; n++) {
+        const c = data[off + 2 * n]! | (data[off + 2 * n + 1]! << 8);
+        if (c === 0) break;
+        if (c >= 0xd800 && c <= 0xdfff) surrogate = true;
+      }
+      if (units <= 32 && !surrogate) return String.fromCharCode(...Array.from({ length: n }, (_, i) => data[off + 2 * i]! | (data[off + 2 * i + 1]! << 8)));
+      return decoder.decode(data.subarray(off, off + 2 * n));
+    };
+    const r = rng(29);
+    const pick = [0x41, 0x7a, 0xe9, 0x20ac, 0xfeff, 0xd83d, 0xde00, 0xdbff, 0x4e2d, 0x0a, 0];
+    let surrogates = 0;
+    let marks = 0;
+    for (let i = 0; i < 4000; i++) {
+      const units = Math.floor(r() * 90);
+      const off = Math.floor(r() * 3);
+      const data = new Uint8Array(off + 2 * units + 2);
+      for (let u = 0; u < units; u++) {
+        // Mostly ASCII; sometimes a character from the list (NUL, byte-order mark, surrogate halves).
+        const c = r() < 0.9 ? 0x20 + Math.floor(r() * 95) : pick[Math.floor(r() * pick.length)]!;
+        if (c >= 0xd800 && c <= 0xdfff) surrogates++;
+        if (c === 0xfeff && u === 0) marks++;
+        data[off + 2 * u] = c & 0xff;
+        data[off + 2 * u + 1] = c >> 8;
+      }
+      expect(utf16(data, off, units)).toBe(reference(data, off, units));
+    }
+    expect(surrogates).toBeGreaterThan(50);
+    expect(marks).toBeGreaterThan(0);
   });
 });

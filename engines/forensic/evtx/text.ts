@@ -2,10 +2,12 @@
 
 const utf16Decoder = new TextDecoder('utf-16le');
 
+/** Longest text decoded through fromCharCode: past it, one native slice costs less than a concatenation per character. */
+const SHORT_UNITS = 10;
+
 /** Decodes `units` UTF-16LE code units at `off` (caller has bounds-checked), stopping at the first NUL. */
 export function utf16(data: Uint8Array, off: number, units: number): string {
-  // Short strings (names, most values) are faster through fromCharCode than through TextDecoder.
-  if (units <= 32) {
+  if (units <= SHORT_UNITS) {
     let s = '';
     for (let i = 0; i < units; i++) {
       const p = off + 2 * i;
@@ -17,7 +19,32 @@ export function utf16(data: Uint8Array, off: number, units: number): string {
     }
     return s;
   }
-  return utf16Long(data, off, units);
+  // One scan for the NUL and for surrogates, then a native slice of the code units when none is a surrogate.
+  let n = 0;
+  let surrogate = false;
+  for (; n < units; n++) {
+    const p = off + 2 * n;
+    const c = data[p]! | (data[p + 1]! << 8);
+    if (c === 0) break;
+    if (c >= 0xd800 && c <= 0xdfff) surrogate = true;
+  }
+  if (n === 0) return '';
+  // TextDecoder also drops a leading byte-order mark, which texts of more than 32 units always went through.
+  const bom = data[off] === 0xff && data[off + 1] === 0xfe && units > 32;
+  if (surrogate || bom) return utf16Decoder.decode(data.subarray(off, off + 2 * n));
+  return bufferOf(data).toString('utf16le', off, off + 2 * n);
+}
+
+/** A Buffer over each byte array utf16 reads (one per chunk), for its native UTF-16 slice. */
+const BUFFERS = new WeakMap<Uint8Array, Buffer>();
+
+function bufferOf(data: Uint8Array): Buffer {
+  let b = BUFFERS.get(data);
+  if (b === undefined) {
+    b = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    BUFFERS.set(data, b);
+  }
+  return b;
 }
 
 function utf16Long(data: Uint8Array, off: number, units: number): string {
