@@ -163,3 +163,59 @@ describe.skipIf(skipWithout('sklearn'))('against scikit-learn', () => {
     });
   });
 });
+
+describe('logistic scoring kernel', () => {
+  /** Rows x d values from the generator, with missing values, infinities and signed zeros sprinkled in. */
+  function awkward(rows: number, d: number, seed: number): FeatureMatrix {
+    const rng = new Random(seed);
+    const special = [NaN, 0, -0, Infinity, -Infinity, 1e300, -1e-300];
+    const data = new Float64Array(rows * d);
+    for (let i = 0; i < data.length; i++) data[i] = rng.next() < 0.08 ? special[Math.floor(rng.next() * special.length)]! : rng.normal() * 10 ** Math.floor(rng.uniform(-3, 4));
+    return featureMatrix(rows, d, data);
+  }
+  /** A model over d features with weights and standardisation drawn from the generator (some weights zero, an intercept of -0). */
+  function modelOf(d: number, seed: number, intercept: number): ReturnType<typeof trainLogistic> {
+    const rng = new Random(seed);
+    return {
+      numFeatures: d,
+      mean: Float64Array.from({ length: d }, () => rng.normal() * 3),
+      scale: Float64Array.from({ length: d }, () => rng.uniform(1e-3, 50)),
+      weights: Float64Array.from({ length: d }, () => (rng.next() < 0.1 ? 0 : rng.normal() * 2)),
+      intercept,
+      l2: 1,
+    };
+  }
+
+  it('gives probabilities bit-identical to the per-row margin for every width, row count and block boundary', () => {
+    expect.hasAssertions();
+    let checked = 0;
+    for (const d of [1, 2, 3, 4, 5, 7, 16, 50, 51]) {
+      // Row counts below the kernel's threshold, around the four-row step, and across blocks of rows (32,768 values).
+      const block = Math.max(4, Math.floor(32_768 / d) & ~3);
+      for (const rows of [1, 7, 8, 9, 10, 11, 12, 13, 403, block - 1, block, block + 1, 2 * block + 3]) {
+        const x = awkward(rows, d, 1000 * d + rows);
+        for (const intercept of [0.25, -0]) {
+          const m = modelOf(d, d + rows, intercept);
+          const p = predictLogistic(m, x);
+          for (let i = 0; i < rows; i++) if (!Object.is(p[i], sigmoid(logisticMarginRow(m, x.data, i * d)))) expect.fail(`d ${d}, ${rows} rows, row ${i}: ${p[i]} is not ${sigmoid(logisticMarginRow(m, x.data, i * d))}`);
+          checked += rows;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100_000);
+  });
+
+  it('scores a fitted model between fits and a wide model after a narrow one (the kernel memory is reused)', () => {
+    const { x, y } = linearData(1001, 6);
+    const m = trainLogistic({ x, y });
+    const wide = modelOf(300, 7, 0.5);
+    const xw = awkward(50, 300, 8);
+    const first = predictLogistic(m, x);
+    const pw = predictLogistic(wide, xw);
+    const again = trainLogistic({ x, y });
+    expect([...again.weights]).toEqual([...m.weights]);
+    expect([...predictLogistic(m, x)]).toEqual([...first]);
+    for (let i = 0; i < 50; i++) expect(pw[i]).toBe(sigmoid(logisticMarginRow(wide, xw.data, i * 300)));
+    for (let i = 0; i < x.rows; i++) expect(first[i]).toBe(sigmoid(logisticMarginRow(m, x.data, i * 5)));
+  });
+});

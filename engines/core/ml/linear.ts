@@ -105,6 +105,10 @@ function standardizeInto(x: FeatureMatrix, mean: Float64Array, scale: Float64Arr
 
 /** Largest standardised matrix the kernel takes; above it the JavaScript loops run. */
 const KERNEL_LIMIT = 256 << 20;
+/** Values in one block of rows that logistic scoring copies into the kernel (256 kB: the block stays in cache). */
+const SCORE_BLOCK_VALUES = 32_768;
+/** Fewer rows than this are scored by the JavaScript loop (the kernel's copies cost more than they save). */
+const SCORE_KERNEL_MIN_ROWS = 8;
 
 /**
  * The slice of the WebAssembly API used here (the project's TypeScript libraries declare no WebAssembly types:
@@ -123,6 +127,7 @@ interface LinfitExports {
   means(x: number, rows: number, d: number, pairs: number, mean: number, count: number): void;
   squares(x: number, rows: number, d: number, pairs: number, mean: number, sq: number): void;
   standardize(x: number, rows: number, d: number, mean: number, scale: number): void;
+  score(x: number, rows: number, d: number, w: number, mean: number, scale: number, b: number, out: number): void;
 }
 
 /** The fit kernel: z, residuals, margins, weights and gradient sums laid out in its memory for one fit. */
@@ -191,6 +196,32 @@ class Linfit {
     this.meanAndScale.set(mean, 0);
     this.meanAndScale.set(scale, this.d);
     this.exports.standardize(this.at.z, this.n, this.d, this.at.stats, this.at.stats + this.d * 8);
+  }
+
+  /**
+   * out := the probabilities of every row of x: blocks of rows copied after the model's weights, means and scales,
+   * their margins taken by the kernel, the sigmoid here. Uses the memory from 0, as a fit does between its calls.
+   */
+  scoreInto(model: LogisticModel, x: FeatureMatrix, out: Float64Array): void {
+    const d = x.cols;
+    const block = Math.max(4, Math.floor(SCORE_BLOCK_VALUES / d) & ~3);
+    const w = 0;
+    const mean = w + d * 8;
+    const scale = mean + d * 8;
+    const xAt = scale + d * 8;
+    const outAt = xAt + block * d * 8;
+    this.grow(outAt + block * 8);
+    const f64 = new Float64Array(this.exports.memory.buffer);
+    f64.set(model.weights, w / 8);
+    f64.set(model.mean, mean / 8);
+    f64.set(model.scale, scale / 8);
+    const margins = f64.subarray(outAt / 8, outAt / 8 + block);
+    for (let start = 0; start < x.rows; start += block) {
+      const count = Math.min(block, x.rows - start);
+      f64.set(x.data.subarray(start * d, (start + count) * d), xAt / 8);
+      this.exports.score(xAt, count, d, w, mean, scale, model.intercept, outAt);
+      for (let i = 0; i < count; i++) out[start + i] = sigmoid(margins[i]!);
+    }
   }
 
   private grow(total: number): void {
@@ -363,6 +394,10 @@ export function logisticMarginRow(model: LogisticModel, row: ArrayLike<number>, 
 export function predictLogistic(model: LogisticModel, x: FeatureMatrix): Float64Array {
   if (x.cols !== model.numFeatures) throw new VitrineError('validation_failed', `the model expects ${model.numFeatures} features, the data has ${x.cols}`);
   const out = new Float64Array(x.rows);
+  if (x.rows >= SCORE_KERNEL_MIN_ROWS && x.cols * 3 * 8 <= KERNEL_LIMIT) {
+    linfit().scoreInto(model, x, out);
+    return out;
+  }
   const { weights, mean, scale, intercept } = model;
   const d = x.cols;
   const data = x.data;
