@@ -73,8 +73,23 @@ export function listOf(ids: IdList): readonly string[] {
 /** The ids with one more, unless it is among the last few already. */
 function addId(ids: IdList, id: string): IdList {
   if (typeof ids === 'string') return ids === id ? ids : [ids, id];
-  if (ids.length === 0) return id;
-  return hasRecent(ids, id) ? ids : withId(ids as string[], id);
+  const n = ids.length;
+  if (n === 0) return id;
+  if (n < RECENT_WINDOW) {
+    for (let i = n - 1; i >= 0; i--) if (ids[i] === id) return ids;
+    // No fingerprints yet (a list gets them once it is RECENT_WINDOW long): an exact-size copy while short.
+    if (n < EXACT_LIST_LENGTH || Object.isFrozen(ids)) return ids.concat(id);
+    (ids as string[]).push(id);
+    return ids;
+  }
+  // One look-up of the list's fingerprints, for the search and, when the id is new, to add its own.
+  const ring = recentPrints(ids);
+  const print = fingerprint(id);
+  if (inRecent(ids, ring, print, id)) return ids;
+  if (Object.isFrozen(ids)) return ids.concat(id);
+  (ids as string[]).push(id);
+  ring[n & (RECENT_WINDOW - 1)] = print;
+  return ids;
 }
 
 /** Host names and images whose lower-case forms and keys a graph keeps. */
@@ -99,6 +114,93 @@ function stringHash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** Slots of the pid index to begin with (a power of two). */
+const INITIAL_PID_SLOTS = 4096;
+
+/**
+ * The process last seen with a pid on a host: open addressing over (host, pid) in typed arrays, at most half full,
+ * instead of a Map of pids per host (a million pids held a Map entry each and cost a rehash as the Maps grew). Pids
+ * that are not safe integers (none a loader gives) go to a Map.
+ */
+class PidIndex {
+  private readonly hostIx = new Map<string, number>();
+  /** Host position plus one (0: empty slot), pid and node of each slot. */
+  private hosts = new Int32Array(INITIAL_PID_SLOTS);
+  private pids = new Float64Array(INITIAL_PID_SLOTS);
+  private nodes = new Int32Array(INITIAL_PID_SLOTS);
+  private count = 0;
+  private readonly other = new Map<string, Map<number, NodeRef>>();
+
+  private static hash(host: number, pid: number): number {
+    let h = Math.imul(host ^ 0x9e3779b9, 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13) ^ (pid >>> 0), 0xc2b2ae35);
+    h = Math.imul(h ^ (h >>> 16) ^ Math.floor(pid / 4294967296), 0x27d4eb2f);
+    return (h ^ (h >>> 15)) >>> 0;
+  }
+
+  /** The slot of (host, pid), or the empty slot where it goes. */
+  private slot(host: number, pid: number): number {
+    const mask = this.hosts.length - 1;
+    for (let s = PidIndex.hash(host, pid) & mask; ; s = (s + 1) & mask) {
+      const h = this.hosts[s] as number;
+      if (h === 0 || (h === host && this.pids[s] === pid)) return s;
+    }
+  }
+
+  get(host: string, pid: number): NodeRef | undefined {
+    if (!Number.isSafeInteger(pid)) return this.other.get(host)?.get(pid);
+    const h = this.hostIx.get(host);
+    if (h === undefined) return undefined;
+    const s = this.slot(h, pid);
+    return this.hosts[s] === 0 ? undefined : (this.nodes[s] as number);
+  }
+
+  set(host: string, pid: number, node: NodeRef): void {
+    if (!Number.isSafeInteger(pid)) {
+      let pids = this.other.get(host);
+      if (!pids) this.other.set(host, (pids = new Map()));
+      pids.set(pid, node);
+      return;
+    }
+    let h = this.hostIx.get(host);
+    if (h === undefined) this.hostIx.set(host, (h = this.hostIx.size + 1));
+    const s = this.slot(h, pid);
+    if (this.hosts[s] === 0) {
+      this.hosts[s] = h;
+      this.pids[s] = pid;
+      this.count++;
+    }
+    this.nodes[s] = node;
+    if (this.count * 2 > this.hosts.length) this.grow();
+  }
+
+  private grow(): void {
+    const hosts = this.hosts;
+    const pids = this.pids;
+    const nodes = this.nodes;
+    this.hosts = new Int32Array(hosts.length * 2);
+    this.pids = new Float64Array(hosts.length * 2);
+    this.nodes = new Int32Array(hosts.length * 2);
+    for (let o = 0; o < hosts.length; o++) {
+      const h = hosts[o] as number;
+      if (h === 0) continue;
+      const s = this.slot(h, pids[o] as number);
+      this.hosts[s] = h;
+      this.pids[s] = pids[o] as number;
+      this.nodes[s] = nodes[o] as number;
+    }
+  }
+
+  clear(): void {
+    this.hostIx.clear();
+    this.other.clear();
+    this.hosts = new Int32Array(16);
+    this.pids = new Float64Array(16);
+    this.nodes = new Int32Array(16);
+    this.count = 0;
+  }
 }
 
 /** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
@@ -147,8 +249,8 @@ export class ProvenanceGraph {
   private edgeEventIds: IdList[] = [];
   /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
   private edgeTechniques: string[][] = [];
-  /** host (lower case, '?' when unknown) -> pid -> the process last seen with that pid. */
-  private readonly byPid = new Map<string, Map<number, NodeRef>>();
+  /** (host in lower case, '?' when unknown; pid) -> the process last seen with that pid. */
+  private readonly byPid = new PidIndex();
   private readonly byGuid = new Map<string, NodeRef>();
   /** One copy of each repeated string (labels, sources, attribute values computed per event). */
   private readonly strings = new Map<string, string>();
@@ -272,13 +374,46 @@ export class ProvenanceGraph {
   /** The event whose source name was last made, and that name: an event supports several nodes in a row. */
   private lastSourceEvent: AnalysisEvent | null = null;
   private lastSource = '';
+  /**
+   * The interned source name of an event (sourceName), kept by what it is made of: the kind and, for Windows events,
+   * the provider and event id; else the action (Volatility's plugin names are made each time).
+   */
+  private sourceOf(e: AnalysisEvent): string {
+    const provider = e.attributes['provider'];
+    let names: Map<string | number | null, string> | undefined;
+    let key: string | number | null;
+    if (e.kind === 'evtx' || provider !== undefined) {
+      if (typeof provider !== 'string' && provider !== undefined) return this.intern(sourceName(e));
+      let byProvider = this.windowsSourceNames.get(e.kind);
+      if (byProvider === undefined) this.windowsSourceNames.set(e.kind, (byProvider = new Map()));
+      names = byProvider.get(provider ?? '');
+      if (names === undefined) byProvider.set(provider ?? '', (names = new Map()));
+      key = windowsEventId(e);
+    } else if (e.kind === 'memory') return this.intern(sourceName(e));
+    else {
+      names = this.actionSourceNames.get(e.kind);
+      if (names === undefined) this.actionSourceNames.set(e.kind, (names = new Map()));
+      key = e.action;
+    }
+    let name = names.get(key);
+    if (name === undefined) {
+      name = this.intern(sourceName(e));
+      if (names.size < NAME_CACHE_LIMIT) names.set(key, name);
+    }
+    return name;
+  }
+
+  /** Source names of Windows events by kind, provider and event id; of the others (but memory) by kind and action. */
+  private readonly windowsSourceNames = new Map<string, Map<string, Map<string | number | null, string>>>();
+  private readonly actionSourceNames = new Map<string, Map<string | number | null, string>>();
+
   /** Host nodes by the name as the events give it (every event supports its host node). */
   private readonly hostByName = new Map<string, NodeRef>();
 
   /** Records an event as support of a node (once per event). */
   support(n: NodeRef, e: AnalysisEvent): void {
     if (e !== this.lastSourceEvent) {
-      this.lastSource = this.intern(sourceName(e));
+      this.lastSource = this.sourceOf(e);
       this.lastSourceEvent = e;
     }
     const src = this.lastSource;
@@ -307,9 +442,20 @@ export class ProvenanceGraph {
   }
 
   user(name: string, host: string | null, e: AnalysisEvent | null): NodeRef {
+    // A user named before is its node again (the id depends on the name alone): no id made and looked up.
+    const known = this.userByName.get(name);
+    if (known !== undefined) {
+      if (e) this.support(known, e);
+      return known;
+    }
     // Domain accounts are the same user on every host; local names are qualified by their host only when we know it is a SID-less local name.
-    return this.node('user', lower(name), name, host, e);
+    const n = this.node('user', lower(name), name, host, e);
+    if (this.userByName.size < NAME_CACHE_LIMIT) this.userByName.set(name, n);
+    return n;
   }
+
+  /** User nodes by the name as the events give it. */
+  private readonly userByName = new Map<string, NodeRef>();
 
   /**
    * The node of a process, fused across artefacts: the same host, pid and image name (first 14 characters, as
@@ -320,7 +466,7 @@ export class ProvenanceGraph {
     let known: NodeRef | undefined;
     if (this.useGuids && ref.guid !== null) known = this.byGuid.get(lower(ref.guid));
     const image = ref.image !== null ? (splitMemoryName(ref.image)?.image ?? ref.image) : null;
-    if (known === undefined && ref.pid !== null && image === null) known = this.byPid.get(h)?.get(ref.pid);
+    if (known === undefined && ref.pid !== null && image === null) known = this.byPid.get(h, ref.pid);
     const names = image !== null ? this.imageNames(image) : null;
     // One flat text: the same id as flatId('process', [h, pid, imageKey(image)].join(':')).
     const id = known !== undefined ? (this.nodeIds[known] as string) : ['process', h, ref.pid ?? '?', names === null ? '?' : names.key].join(':');
@@ -330,18 +476,14 @@ export class ProvenanceGraph {
       this.nodeLabels[n] = this.intern(label);
       (this.nodeAttributes[n] as Record<string, AttrValue>)['image'] = image;
     }
-    if (ref.pid !== null) {
-      let pids = this.byPid.get(h);
-      if (!pids) this.byPid.set(h, (pids = new Map()));
-      pids.set(ref.pid, n);
-    }
+    if (ref.pid !== null) this.byPid.set(h, ref.pid, n);
     if (ref.guid !== null) this.byGuid.set(lower(ref.guid), n);
     return n;
   }
 
   /** The process last seen with this pid on the host (for events that name only a pid). */
   processByPid(host: string | null, pid: number): NodeRef | null {
-    return this.byPid.get(host === null ? '?' : this.lowerHost(host))?.get(pid) ?? null;
+    return this.byPid.get(host === null ? '?' : this.lowerHost(host), pid) ?? null;
   }
 
   /** Host names in the form node keys use (trimmed, lower case), kept per name given (hosts are few and repeat). */
@@ -464,6 +606,9 @@ export class ProvenanceGraph {
     this.byGuid.clear();
     this.strings.clear();
     this.hostByName.clear();
+    this.userByName.clear();
+    this.windowsSourceNames.clear();
+    this.actionSourceNames.clear();
     this.lowerHosts.clear();
     this.imageNameCache.clear();
     this.lastSourceEvent = null;
@@ -610,16 +755,6 @@ export class EdgeColumns extends Rows<CausalEdge> {
  */
 const EXACT_LIST_LENGTH = 32;
 
-/** The list with one id more: an exact-size copy while short or when it is a shared frozen one, else the list pushed. */
-function withId(list: string[], id: string): string[] {
-  if (list.length < EXACT_LIST_LENGTH || Object.isFrozen(list)) return list.concat(id);
-  list.push(id);
-  // A long list's fingerprints of its last ids follow it (position modulo the window).
-  const ring = RECENT_PRINTS.get(list);
-  if (ring !== undefined) ring[(list.length - 1) & (RECENT_WINDOW - 1)] = fingerprint(id);
-  return list;
-}
-
 /**
  * Events arrive in time order, so a repeat is among the last few ids: looking further back would make big nodes
  * quadratic. A power of two (the fingerprint ring is indexed by position modulo it).
@@ -629,7 +764,7 @@ const RECENT_WINDOW = 64;
 /**
  * Fingerprints of the last RECENT_WINDOW ids of each long list (a host's, a user's), by position modulo the window:
  * a repeat is looked for among 64 numbers side by side and confirmed on the id, instead of comparing 64 id strings
- * spread over the heap. Made the first time a list is this long when an id is looked up; kept in step by withId.
+ * spread over the heap. Made the first time a list is this long when an id is looked up; kept in step by addId.
  */
 const RECENT_PRINTS = new WeakMap<readonly string[], Int32Array>();
 
@@ -640,19 +775,21 @@ function fingerprint(id: string): number {
   return h;
 }
 
-function hasRecent(list: readonly string[], id: string): boolean {
-  const n = list.length;
-  if (n < RECENT_WINDOW) {
-    for (let i = n - 1; i >= 0; i--) if (list[i] === id) return true;
-    return false;
-  }
+/** The fingerprints of the last RECENT_WINDOW ids of a list at least that long (made on first use). */
+function recentPrints(list: readonly string[]): Int32Array {
   let ring = RECENT_PRINTS.get(list);
   if (ring === undefined) {
+    const n = list.length;
     ring = new Int32Array(RECENT_WINDOW);
     for (let i = n - RECENT_WINDOW; i < n; i++) ring[i & (RECENT_WINDOW - 1)] = fingerprint(list[i] as string);
     RECENT_PRINTS.set(list, ring);
   }
-  const print = fingerprint(id);
+  return ring;
+}
+
+/** True when `id` (whose fingerprint is `print`) is among the last RECENT_WINDOW ids of the list. */
+function inRecent(list: readonly string[], ring: Int32Array, print: number, id: string): boolean {
+  const n = list.length;
   for (let slot = 0; slot < RECENT_WINDOW; slot++) {
     if (ring[slot] !== print) continue;
     // The position among the last RECENT_WINDOW whose slot this is.

@@ -26,10 +26,16 @@ export interface CausalRule {
   readonly description: string;
   /** Stage when no technique gives one. */
   readonly stage: KillChainStage | null;
+  /**
+   * The event actions the rule reads, when it reads only some: its onEvent is then called only for events of these
+   * actions (it must do nothing, not even keep state, for any other). Without it, every event.
+   */
+  readonly actions?: readonly string[];
   create(): RuleRun;
 }
 
 const isCreate = (e: AnalysisEvent): boolean => e.action === 'process.create' || e.action === 'process.exec';
+const CREATE_ACTIONS = ['process.create', 'process.exec'];
 const techs = (m: Map<string, number>): string[] => [...m.keys()];
 
 /** Parents that mean the child was started remotely, and the technique each shows. */
@@ -46,6 +52,7 @@ const processSpawn: CausalRule = {
   relation: 'spawned',
   description: 'A process created another (Sysmon 1, Security 4688, auditd execve, Volatility pslist); the child\'s command line names techniques.',
   stage: 'execution',
+  actions: CREATE_ACTIONS,
   create: () => ({
     onEvent(e, n, ctx) {
       if (!isCreate(e) || n.parent === null || n.process === null) return;
@@ -95,6 +102,7 @@ const remoteLogon: CausalRule = {
   relation: 'logged-on-remotely',
   description: 'A process connected to a remote-administration port and, within two minutes, a network or RDP logon arrived on the target from that host (the source host known by its address in its own connections, or the logon\'s workstation name): the link across hosts (T1021).',
   stage: 'lateral-movement',
+  actions: ['network.connect', 'network.connection', 'auth.login.success'],
   create: () => {
     const hostOfIp = new Map<string, string>();
     const recent = new Map<string, { process: NodeRef; event: AnalysisEvent; ms: number; port: number }>();
@@ -132,6 +140,7 @@ const logonThenActivity: CausalRule = {
   relation: 'ran',
   description: 'A logon session and what ran in it: Windows logon ids (4624 TargetLogonId, 4688 SubjectLogonId, Sysmon LogonId); Linux sudo/su and cron commands of the session\'s user on its host while it was open.',
   stage: null,
+  actions: ['auth.login.success', ...CREATE_ACTIONS, 'process.access', 'session.close', 'logind.session.removed', 'sudo.command', 'su.success'],
   create: () => {
     const open = new Map<string, { session: NodeRef; ms: number | null }>();
     return {
@@ -181,6 +190,7 @@ const bruteForce: CausalRule = {
   relation: 'guessed',
   description: 'Many failed logons from one source (guessing, T1110.001) or attempts on several accounts (spraying, T1110.003); a later success from that source is the session the guessing opened.',
   stage: 'credential-access',
+  actions: ['auth.login.success', ...ATTEMPTS],
   create: () => {
     const bySource = new Map<string, { events: AnalysisEvent[]; failures: number; users: Set<string>; lastMs: number | null; fired: boolean }>();
     return {
@@ -236,6 +246,7 @@ const fileWriteThenExecute: CausalRule = {
   relation: 'wrote-then-executed',
   description: 'A process wrote a file that later ran as a process on the same host (Sysmon 11 then 1, auditd creat then execve, timeline then process).',
   stage: 'execution',
+  actions: [...FILE_WRITES, ...CREATE_ACTIONS],
   create: () => {
     const written = new Map<string, { writer: NodeRef | null; file: NodeRef; event: AnalysisEvent }>();
     return {
@@ -270,6 +281,7 @@ const serviceCreation: CausalRule = {
   relation: 'created-service',
   description: 'A service was installed (System 7045, Security 4697): persistence (T1543.003); a PsExec-style or command-shell image path is service execution (T1569.002).',
   stage: 'persistence',
+  actions: [...CREATE_ACTIONS, 'service.install'],
   create: () => {
     const installed = new Map<string, { service: NodeRef; ms: number | null }>();
     return {
@@ -303,6 +315,7 @@ const taskCreation: CausalRule = {
   relation: 'created-task',
   description: 'A scheduled task was created or changed (Security 4698/4702, TaskScheduler 106): persistence or execution (T1053.005).',
   stage: 'persistence',
+  actions: ['task.create', 'task.update'],
   create: () => ({
     onEvent(e, n, ctx) {
       if ((e.action !== 'task.create' && e.action !== 'task.update') || n.object === null) return;
@@ -320,6 +333,7 @@ const registryPersistence: CausalRule = {
   relation: 'set-autorun',
   description: 'A process wrote an autorun registry value (Run keys, Winlogon, IFEO debugger: T1547.001) or a service ImagePath (T1543.003; T1569.002 when it runs a shell).',
   stage: 'persistence',
+  actions: ['registry.set'],
   create: () => ({
     onEvent(e, n, ctx) {
       if (e.action !== 'registry.set' || e.object === null) return;
@@ -344,6 +358,7 @@ const credentialAccess: CausalRule = {
   relation: 'accessed-credentials',
   description: 'LSASS memory read (Sysmon 10 with lsass.exe as target), a dumping script block (PowerShell 4104), or /etc/shadow read by something other than the login stack: T1003.001.',
   stage: 'credential-access',
+  actions: ['process.access', 'file.create', 'script.block', 'script.pipeline'],
   create: () => ({
     onEvent(e, n, ctx) {
       if (e.action === 'process.access' && e.object !== null && LSASS.test(e.object.name) && n.process !== null) {
@@ -387,6 +402,7 @@ const networkConnection: CausalRule = {
   relation: 'connected',
   description: 'A process connected to an address (Sysmon 3, Security 5156, auditd connect, Volatility netscan): remote-administration ports inside the network are lateral movement; a script host or LOLBin talking outside is command and control (T1071).',
   stage: null,
+  actions: ['network.connect', 'network.connection', 'network.connection.allowed'],
   create: () => ({
     onEvent(e, n, ctx) {
       if (!(e.action === 'network.connect' || e.action === 'network.connection' || e.action === 'network.connection.allowed') || n.process === null || n.object === null) return;
@@ -408,6 +424,7 @@ const privilegeUse: CausalRule = {
   relation: 'elevated',
   description: 'sudo or su to another user (auth.log, auditd USER_CMD): T1548.003; the command\'s own techniques are added.',
   stage: 'privilege-escalation',
+  actions: ['sudo.command', 'su.success'],
   create: () => ({
     onEvent(e, n, ctx) {
       if (e.action !== 'sudo.command' && e.action !== 'su.success') return;
@@ -435,6 +452,7 @@ const accountChange: CausalRule = {
   relation: 'changed-account',
   description: 'An account was created, enabled, given a password or added to a group (Security 4720/4722/4724/4728/4732, useradd/usermod in auth.log): T1136.001, T1098; linked from the sudo command that made it when one ran just before.',
   stage: 'persistence',
+  actions: ['sudo.command', ...ACCOUNT_ACTIONS.keys()],
   create: () => {
     const lastSudo = new Map<string, { node: NodeRef; ms: number | null }>();
     return {
@@ -465,6 +483,7 @@ const logClear: CausalRule = {
   relation: 'cleared',
   description: 'An event log was cleared (Security 1102, System 104): T1685.005 (T1070.001 in ATT&CK 18.1), from the account that cleared it.',
   stage: 'defense-evasion',
+  actions: ['log.clear'],
   create: () => ({
     onEvent(e, n, ctx) {
       if (e.action !== 'log.clear') return;
@@ -483,6 +502,7 @@ const scheduledExecution: CausalRule = {
   relation: 'ran-job',
   description: 'A cron job that opens a shell to the network or runs from a temporary folder (T1053.003, T1059.004); linked from the crontab change that installed it when one ran before on the host.',
   stage: 'execution',
+  actions: ['sudo.command', ...CREATE_ACTIONS, 'cron.command'],
   create: () => {
     const installed = new Map<string, NodeRef>();
     return {
@@ -536,6 +556,7 @@ const fileImpact: CausalRule = {
   relation: 'encrypted',
   description: 'A process renamed or wrote files with ransomware extensions or notes, or wrote many files in a burst: T1486.',
   stage: 'impact',
+  actions: [...FILE_WRITES],
   create: () => {
     const burst = new Map<string, { events: AnalysisEvent[]; files: NodeRef[]; startMs: number | null; telling: number }>();
     return {
@@ -572,6 +593,7 @@ const dataStaging: CausalRule = {
   relation: 'staged',
   description: 'An archive (T1074.001, T1560.001) or documents (T1074.001) written to a staging folder (Public, ProgramData, Temp, /tmp, /dev/shm).',
   stage: 'collection',
+  actions: [...FILE_WRITES],
   create: () => ({
     onEvent(e, n, ctx) {
       if (!FILE_WRITES.has(e.action) || e.object === null || !STAGING_DIR.test(e.object.name)) return;
@@ -634,13 +656,30 @@ export function applyRules(
         return edge;
       },
     };
-    return { run: rule.create(), ctx };
+    return { run: rule.create(), ctx, actions: rule.actions === undefined ? null : new Set(rule.actions) };
   });
+  // The runs each action calls, in rule order (made when the action is first met): a rule that reads only some actions
+  // is not called for the others.
+  const byAction = new Map<string, { onEvent: NonNullable<RuleRun['onEvent']>; run: RuleRun; ctx: RuleContext }[]>();
+  const runsOf = (action: string): { onEvent: NonNullable<RuleRun['onEvent']>; run: RuleRun; ctx: RuleContext }[] => {
+    let list = byAction.get(action);
+    if (list === undefined) {
+      list = [];
+      for (const { run, ctx, actions } of runs) if (run.onEvent !== undefined && (actions === null || actions.has(action))) list.push({ onEvent: run.onEvent, run, ctx });
+      byAction.set(action, list);
+    }
+    return list;
+  };
   for (let i = 0; i < events.length; i++) {
     const e = events.at(i) as AnalysisEvent;
+    const list = runsOf(e.action);
+    if (list.length === 0) continue;
     const n = nodes.at(i);
     if (!n) continue;
-    for (const { run, ctx } of runs) run.onEvent?.(e, n, ctx);
+    for (let k = 0; k < list.length; k++) {
+      const r = list[k] as { onEvent: NonNullable<RuleRun['onEvent']>; run: RuleRun; ctx: RuleContext };
+      r.onEvent.call(r.run, e, n, r.ctx);
+    }
   }
   for (const { run, ctx } of runs) run.finish?.(ctx);
 }
