@@ -71,6 +71,14 @@ export class ChunkBinXml {
   readonly planDefinitions: XElement[] = [];
   /** Template ids of this chunk's definitions (plan.ts templateId). */
   private readonly templateIds = new Map<XElement, number>();
+  /**
+   * Entries of the plan* arrays written so far for the record being read. The arrays are written by index and cut to
+   * these counts at the end instead of being emptied first: emptying an array drops its store, and each record then
+   * grew three new ones.
+   */
+  private valueCount = 0;
+  private kindCount = 0;
+  private definitionCount = 0;
 
   /**
    * Reads a record made of template instances whose values are text, scalar values, arrays of them or further such
@@ -78,11 +86,16 @@ export class ChunkBinXml {
    * anything else, including any error, which `record` then meets and reports as always.
    */
   plain(start: number, end: number): boolean {
-    this.planValues.length = 0;
-    this.planKinds.length = 0;
-    this.planDefinitions.length = 0;
+    this.valueCount = 0;
+    this.kindCount = 0;
+    this.definitionCount = 0;
     try {
-      return this.plainFragment(start, end, 0);
+      const plain = this.plainFragment(start, end, 0);
+      // Cut to this record's entries (a no-op when the last record had as many).
+      if (this.planValues.length !== this.valueCount) this.planValues.length = this.valueCount;
+      if (this.planKinds.length !== this.kindCount) this.planKinds.length = this.kindCount;
+      if (this.planDefinitions.length !== this.definitionCount) this.planDefinitions.length = this.definitionCount;
+      return plain;
     } catch (err) {
       if (err instanceof BinXmlError || err instanceof RangeError) return false;
       throw err;
@@ -115,8 +128,9 @@ export class ChunkBinXml {
     }
     const values = this.planValues;
     const kinds = this.planKinds;
-    kinds.push(id, n);
-    this.planDefinitions.push(definition);
+    kinds[this.kindCount++] = id;
+    kinds[this.kindCount++] = n;
+    this.planDefinitions[this.definitionCount++] = definition;
     // One pass over the values: a nested instance's signature and values follow its slot's.
     let v = p + 4 * n;
     for (let i = 0; i < n; i++) {
@@ -126,28 +140,30 @@ export class ChunkBinXml {
       if (v + size > end) return false;
       if (type !== VT.BinXml) {
         const value = decodeSized(d, v, size, type);
-        values.push(value);
+        values[this.valueCount++] = value;
         if (value.k === K.Value && value.items !== undefined) {
           // An array: its items follow it, as values and as kinds after its type and count.
           const items = value.items;
-          kinds.push(ARRAY_KIND, value.t, items.length);
+          kinds[this.kindCount++] = ARRAY_KIND;
+          kinds[this.kindCount++] = value.t;
+          kinds[this.kindCount++] = items.length;
           for (let j = 0; j < items.length; j++) {
             const item = items[j]!;
             const kind = kindOf(item);
             if (kind < 0) return false;
-            values.push(item);
-            kinds.push(kind);
+            values[this.valueCount++] = item;
+            kinds[this.kindCount++] = kind;
           }
         } else {
           const kind = kindOf(value);
           if (kind < 0) return false;
-          kinds.push(kind);
+          kinds[this.kindCount++] = kind;
         }
       } else {
-        values.push(NULL_VALUE);
-        if (size === 0) kinds.push(NULL_KIND);
+        values[this.valueCount++] = NULL_VALUE;
+        if (size === 0) kinds[this.kindCount++] = NULL_KIND;
         else {
-          kinds.push(NESTED_KIND);
+          kinds[this.kindCount++] = NESTED_KIND;
           if (!this.plainFragment(v, v + size, depth + 1)) return false;
         }
       }
