@@ -1,4 +1,5 @@
 // Logistic regression: optimality conditions, exact attributions, the model file, and scikit-learn's coefficients where installed.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../errors.js';
 import { featureMatrix, matrixFromRows, type FeatureMatrix } from './dataset.js';
@@ -16,6 +17,7 @@ import {
 import { minimizeLbfgs } from './optimize.js';
 import { runPythonOracle } from './python.fixture.js';
 import { Random } from './random.js';
+import { syntheticBinary } from './synthetic.js';
 import { skipWithout } from '../../../test/oracles.js';
 
 function linearData(n: number, seed: number): { x: FeatureMatrix; y: Float64Array } {
@@ -217,5 +219,34 @@ describe('logistic scoring kernel', () => {
     expect([...predictLogistic(m, x)]).toEqual([...first]);
     for (let i = 0; i < 50; i++) expect(pw[i]).toBe(sigmoid(logisticMarginRow(wide, xw.data, i * 300)));
     for (let i = 0; i < x.rows; i++) expect(first[i]).toBe(sigmoid(logisticMarginRow(m, x.data, i * 5)));
+  });
+});
+
+describe('logistic fits are pinned', () => {
+  // Hashes of the weights, intercept, means and scales of fits on fixed data, recorded from the solver as it is: a
+  // change to the kernels or the solver that moves any bit of a fit fails here (the blocked evaluation is meant to
+  // give the same additions in the same order as one pass over the whole matrix).
+  function fitHash(n: number, d: number, missing: number, params: Parameters<typeof trainLogistic>[1], weighted: boolean): string {
+    const wide = Math.max(d, 5);
+    const raw = syntheticBinary(n, wide, 11 * n + d, { missing });
+    const x = featureMatrix(n, d, Float64Array.from({ length: n * d }, (_, k) => raw.x.data[Math.floor(k / d) * wide + (k % d)]!));
+    const weights = weighted ? Float64Array.from({ length: n }, (_, i) => 0.5 + ((i * 7919) % 13) / 5) : undefined;
+    const m = trainLogistic({ x, y: raw.y, ...(weights ? { weights } : {}) }, params);
+    return createHash('sha256')
+      .update(Buffer.from(m.weights.buffer))
+      .update(Buffer.from(Float64Array.of(m.intercept).buffer))
+      .update(Buffer.from(m.mean.buffer))
+      .update(Buffer.from(m.scale.buffer))
+      .digest('hex')
+      .slice(0, 16);
+  }
+
+  it('gives the recorded weights bit for bit (row counts across blocks of rows and off the four-row step, odd widths, row weights, no standardisation)', () => {
+    expect(fitHash(1001, 50, 0.02, {}, true)).toBe('7fdbb2661c17e21c');
+    expect(fitHash(1001, 50, 0.02, { l2: 3, tolerance: 1e-8, relativeDecrease: 0 }, false)).toBe('3d0460ebdf960e3d');
+    expect(fitHash(1001, 50, 0.02, { standardize: false }, false)).toBe('66c69cfa95e54c87');
+    expect(fitHash(16000, 50, 0.02, {}, false)).toBe('a477f7c2cc9160f1');
+    expect(fitHash(130, 129, 0.01, { l2: 0.1 }, true)).toBe('76832cf8f12a0cb4');
+    expect(fitHash(4099, 3, 0.3, { standardize: false }, true)).toBe('0cc50960480176cb');
   });
 });

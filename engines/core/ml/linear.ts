@@ -46,10 +46,17 @@ export interface LogisticParams {
 
 /** Per-feature mean and population standard deviation over the observed (non-NaN) values; a constant feature gets scale 1. */
 export function standardization(x: FeatureMatrix): { mean: Float64Array; scale: Float64Array } {
+  const { mean, scale } = moments(x);
+  return { mean, scale };
+}
+
+/** standardization's values, and whether x is left at the start of the kernel's memory (`copied`), where a fit's z goes. */
+function moments(x: FeatureMatrix): { mean: Float64Array; scale: Float64Array; copied: boolean } {
   const mean = new Float64Array(x.cols);
   const scale = new Float64Array(x.cols);
   const count = new Float64Array(x.cols);
-  if (x.rows > 0 && x.cols > 1 && x.rows * x.cols * 8 <= KERNEL_LIMIT) {
+  const copied = x.rows > 0 && x.cols > 1 && x.rows * x.cols * 8 <= KERNEL_LIMIT;
+  if (copied) {
     // Feature pairs in the kernel (the same operations in the same order), an odd last feature here.
     linfit().moments(x, mean, count, scale);
     const f = x.cols - 1;
@@ -74,7 +81,7 @@ export function standardization(x: FeatureMatrix): { mean: Float64Array; scale: 
     scale[f] = sd > 0 && Number.isFinite(sd) ? sd : 1;
     if (!Number.isFinite(mean[f]!)) mean[f] = 0;
   }
-  return { mean, scale };
+  return { mean, scale, copied };
 }
 
 /** Running means, counts and sums of squared deviations per feature over the observed values. */
@@ -105,6 +112,8 @@ function standardizeInto(x: FeatureMatrix, mean: Float64Array, scale: Float64Arr
 
 /** Largest standardised matrix the kernel takes; above it the JavaScript loops run. */
 const KERNEL_LIMIT = 256 << 20;
+/** Values in one block of rows of a fit's evaluation (200 kB: the block stays in cache from its margins to its gradient). */
+const FIT_BLOCK_VALUES = 25_600;
 /** Values in one block of rows that logistic scoring copies into the kernel (256 kB: the block stays in cache). */
 const SCORE_BLOCK_VALUES = 32_768;
 /** Fewer rows than this are scored by the JavaScript loop (the kernel's copies cost more than they save). */
@@ -190,9 +199,9 @@ class Linfit {
     sq.set(f64.subarray(sqAt / 8, sqAt / 8 + pairs * 2));
   }
 
-  /** z := the standardised x (standardizeInto's values), after `layout`. */
-  standardize(x: FeatureMatrix, mean: Float64Array, scale: Float64Array): void {
-    this.z.set(x.data.subarray(0, this.n * this.d));
+  /** z := the standardised x (standardizeInto's values), after `layout`; `copied` when `moments` left x there already. */
+  standardize(x: FeatureMatrix, mean: Float64Array, scale: Float64Array, copied: boolean): void {
+    if (!copied) this.z.set(x.data.subarray(0, this.n * this.d));
     this.meanAndScale.set(mean, 0);
     this.meanAndScale.set(scale, this.d);
     this.exports.standardize(this.at.z, this.n, this.d, this.at.stats, this.at.stats + this.d * 8);
@@ -229,16 +238,27 @@ class Linfit {
     if (memory.buffer.byteLength < total) memory.grow(Math.ceil((total - memory.buffer.byteLength) / 65536));
   }
 
-  /** margins := z theta + theta[d]. */
-  matVec(theta: Float64Array): void {
-    this.theta.set(theta.subarray(0, this.d));
-    this.exports.margins(this.at.z, this.n, this.d, this.at.theta, theta[this.d]!, this.at.m);
-  }
-
-  /** grad[0..d) := z^T resid. */
-  transposedMatVec(grad: Float64Array): void {
-    this.exports.gradient(this.at.z, this.n, this.d, this.at.r, this.at.out);
-    grad.set(this.out.subarray(0, this.d));
+  /**
+   * One evaluation of the objective over blocks of rows, each read from memory once: the block's margins z theta +
+   * theta[d], then `residuals` on them (the losses and residuals of rows [start, end)), then the block's share of
+   * z^T resid while it is still in cache. The blocks hold a multiple of four rows, so every margin and gradient sum
+   * takes the operations of one call over the whole matrix; grad[0..d) := z^T resid.
+   */
+  evaluate(theta: Float64Array, grad: Float64Array, residuals: (start: number, end: number) => void): void {
+    const { n, d } = this;
+    const rowBytes = d * 8;
+    const block = Math.max(4, Math.floor(FIT_BLOCK_VALUES / d) & ~3);
+    this.theta.set(theta.subarray(0, d));
+    this.out.fill(0);
+    const b = theta[d]!;
+    for (let start = 0; start < n; start += block) {
+      const count = Math.min(block, n - start);
+      const z = this.at.z + start * rowBytes;
+      this.exports.margins(z, count, d, this.at.theta, b, this.at.m + start * 8);
+      residuals(start, start + count);
+      this.exports.gradient(z, count, d, this.at.r + start * 8, this.at.out);
+    }
+    grad.set(this.out.subarray(0, d));
   }
 }
 
@@ -327,23 +347,23 @@ export function fitLogistic(data: TrainingData, params: LogisticParams = {}): Lo
   const l2 = params.l2 ?? 1;
   if (!(l2 >= 0 && Number.isFinite(l2))) throw new VitrineError('validation_failed', 'invalid training parameter: l2');
   const w = data.weights;
-  const { mean, scale } = params.standardize === false ? { mean: new Float64Array(d), scale: new Float64Array(d).fill(1) } : standardization(x);
   // The standardised matrix in the WebAssembly kernel's memory when it fits (SIMD margins and z^T r), else here.
-  const k = n * d * 8 <= KERNEL_LIMIT ? linfit().layout(n, d) : null;
+  const kernel = n * d * 8 <= KERNEL_LIMIT;
+  const { mean, scale, copied } = params.standardize === false ? { mean: new Float64Array(d), scale: new Float64Array(d).fill(1), copied: false } : moments(x);
+  const k = kernel ? linfit().layout(n, d) : null;
   const z = k ? k.z : new Float64Array(n * d);
-  if (k) k.standardize(x, mean, scale);
+  if (k) k.standardize(x, mean, scale, copied);
   else standardizeInto(x, mean, scale, z);
   // Parameters: d weights, then the intercept.
   const margins = k ? k.margins : new Float64Array(n);
   const resid = k ? k.resid : new Float64Array(n);
   let evaluations = 0;
-  const fg = (theta: Float64Array, grad: Float64Array): number => {
-    evaluations++;
-    if (k) k.matVec(theta);
-    else matVec(z, n, d, theta, theta[d]!, margins);
-    let loss = 0;
-    let gb = 0;
-    for (let i = 0; i < n; i++) {
+  // Sums over the rows in row order, carried across blocks: the loss, then the intercept's gradient.
+  const sums = new Float64Array(2);
+  const residuals = (start: number, end: number): void => {
+    let loss = sums[0]!;
+    let gb = sums[1]!;
+    for (let i = start; i < end; i++) {
       const m = margins[i]!;
       const yi = y[i]!;
       const wi = w ? w[i]! : 1;
@@ -354,9 +374,20 @@ export function fitLogistic(data: TrainingData, params: LogisticParams = {}): Lo
       resid[i] = r;
       gb += r;
     }
-    if (k) k.transposedMatVec(grad);
-    else transposedMatVec(z, n, d, resid, grad);
-    grad[d] = gb;
+    sums[0] = loss;
+    sums[1] = gb;
+  };
+  const fg = (theta: Float64Array, grad: Float64Array): number => {
+    evaluations++;
+    sums.fill(0);
+    if (k) k.evaluate(theta, grad, residuals);
+    else {
+      matVec(z, n, d, theta, theta[d]!, margins);
+      residuals(0, n);
+      transposedMatVec(z, n, d, resid, grad);
+    }
+    let loss = sums[0]!;
+    grad[d] = sums[1]!;
     for (let f = 0; f < d; f++) {
       loss += 0.5 * l2 * theta[f]! ** 2;
       grad[f] = grad[f]! + l2 * theta[f]!;

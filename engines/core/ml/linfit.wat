@@ -72,12 +72,12 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $rowLoop))))
 
-  ;; out[f] = sum over i of r[i] z[i][f], rows two at a time (pairs of features per lane pair).
+  ;; out[f] += sum over i of r[i] z[i][f], rows two at a time (pairs of features per lane pair). The caller zeroes out
+  ;; first; a matrix taken in blocks of an even number of rows gets the same additions in the same order as in one call.
   (func (export "gradient") (param $z i32) (param $rows i32) (param $d i32) (param $r i32) (param $out i32)
     (local $i i32) (local $f i32) (local $rowBytes i32) (local $p0 i32) (local $p1 i32) (local $r0 v128) (local $r1 v128)
     (local $o i32)
     (local.set $rowBytes (i32.shl (local.get $d) (i32.const 3)))
-    (memory.fill (local.get $out) (i32.const 0) (i32.add (local.get $rowBytes) (i32.const 8)))
     (local.set $i (i32.const 0))
     (block $pairsDone
       (loop $rowPairs
