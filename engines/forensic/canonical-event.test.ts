@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath } from '../../test/corpora.js';
 import { canonicalJson } from '../core/canonical.js';
-import { canonicalEventText, canonicalValueText, type HashedEvent } from './canonical-event.js';
+import { canonicalEventBytes, canonicalEventText, canonicalValueText, type HashedEvent } from './canonical-event.js';
 import { ingestArtifact } from './ingest.js';
 
 const reference = (e: HashedEvent, v: number): string => {
@@ -83,18 +83,48 @@ describe('canonicalEventText', () => {
       seed ^= seed << 5;
       return (seed >>> 0) % n;
     };
-    const escapes = ['"', '\\', '\n', '\u0001', '\ud800', '\udfff', 'é', '\u2028'];
-    for (let t = 0; t < 400; t++) {
+    // Every kind of character the writer treats on its own: escapes with a short form and without, DEL (not escaped),
+    // two- and three-byte characters, a surrogate pair, lone high and low surrogates, and a high one before a non-low.
+    const escapes = ['"', '\\', '\n', '\u0001', '\b', '\t', '\f', '\r', '\u001f', '\u007f', '\ud800', '\udfff', '\udbff\udfff', '\ud83d\ude00', '\ud800x', 'é', 'ÿ', '\u07ff', '\u0800', '\u2028', '\uffff'];
+    for (let t = 0; t < 2000; t++) {
       const count = 1 + next(6);
       const attributes: Record<string, unknown> = {};
       for (let k = 0; k < count; k++) {
-        const len = [0, 1, 63, 64, 65, 200][next(6)] as number;
+        const len = [0, 1, 40, 41, 63, 64, 65, 200][next(8)] as number;
         const chars = Array.from({ length: len }, () => 'x');
         if (len > 0 && next(2) === 0) chars[next(len)] = escapes[next(escapes.length)] as string;
+        // A lone surrogate or a pair split by the end of the string.
+        if (len > 0 && next(8) === 0) chars[len - 1] = ['\ud800', '\udc00', '\ud83d'][next(3)] as string;
         attributes[names[next(names.length)] as string] = chars.join('');
       }
       const e = { ...base, attributes };
       expect(canonicalEventText(e, 1), JSON.stringify(attributes)).toBe(reference(e, 1));
+    }
+  });
+
+  it('gives the same text as UTF-8 bytes for the hash, at every length and after an event larger than its buffer', () => {
+    const sizes = [0, 1, 2, 3, 100, 1000, 70_000, 5, 300_000, 7, 64, 65_600];
+    for (const [i, size] of sizes.entries()) {
+      const e = { ...base, summary: 'é'.repeat(size % 3) + 'x'.repeat(size), attributes: { i, nested: { list: ['\u0001', size] } } };
+      const text = reference(e, 1);
+      expect(Buffer.from(canonicalEventBytes(e, 1)).toString('utf8')).toBe(text);
+      expect(Buffer.from(canonicalEventBytes(e, 1)).equals(Buffer.from(text, 'utf8'))).toBe(true);
+      expect(canonicalEventText(e, 1)).toBe(text);
+    }
+    // A value that is not plain JSON: the bytes are canonicalJson's too.
+    const odd = { ...base, attributes: { d: new Date(0), n: -0 } };
+    expect(Buffer.from(canonicalEventBytes(odd, 1)).toString('utf8')).toBe(reference(odd, 1));
+  });
+
+  it('reads own keys only, as canonicalJson does, when Object.prototype has an enumerable property', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    try {
+      Object.defineProperty(proto, 'zzInherited', { value: 1, enumerable: true, configurable: true, writable: true });
+      const e = { ...base, attributes: { b: 1, a: { c: 2 } } };
+      expect(canonicalEventText(e, 1)).toBe(reference(e, 1));
+      expect(canonicalEventText(e, 1)).not.toContain('zzInherited');
+    } finally {
+      delete proto['zzInherited'];
     }
   });
 });

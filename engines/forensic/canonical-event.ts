@@ -1,5 +1,7 @@
 // The canonical text of an event for its integrity hash, written for the event's known shape: the same bytes as
 // canonicalJson of the hashed record (RFC 8785), without building that record or sorting its twelve keys per event.
+// The text is written as UTF-8 into one reused buffer, which the hash reads as it is: no string per value, no list of
+// pieces and no joined string are made per event, and the hash does not encode a string again.
 import { canonicalJson, sortedKeys } from '../core/canonical.js';
 
 /** Characters JSON.stringify escapes in a string: quote, backslash, controls, and surrogates (lone ones are escaped). */
@@ -12,6 +14,124 @@ const MAX_DEPTH = 32;
 /** Thrown inside the writer when a value is not plain JSON; the caller then writes the whole record with canonicalJson. */
 class NotPlain extends Error {}
 const NOT_PLAIN = new NotPlain('not plain JSON');
+
+/** The buffer the text is written into (one event at a time); it grows for a large event and shrinks back after. */
+const BASE_CAPACITY = 1 << 16;
+let buf = Buffer.allocUnsafeSlow(BASE_CAPACITY);
+let pos = 0;
+
+/** Room for `n` more bytes. */
+function ensure(n: number): void {
+  if (pos + n <= buf.length) return;
+  const grown = Buffer.allocUnsafeSlow(Math.max(buf.length * 2, pos + n));
+  buf.copy(grown, 0, 0, pos);
+  buf = grown;
+}
+
+/** Starts a text: the buffer empty, and back to its base size when a large value grew it. */
+function begin(): void {
+  pos = 0;
+  top = 0;
+  if (buf.length > BASE_CAPACITY) buf = Buffer.allocUnsafeSlow(BASE_CAPACITY);
+}
+
+/** Appends bytes already encoded (a key's text, a fixed part of the event). */
+function bytes(b: Uint8Array): void {
+  const n = b.length;
+  ensure(n);
+  const out = buf;
+  let p = pos;
+  for (let i = 0; i < n; i++) out[p++] = b[i] as number;
+  pos = p;
+}
+
+/** Appends text that holds only ASCII (numbers). */
+function ascii(t: string): void {
+  const n = t.length;
+  ensure(n);
+  const out = buf;
+  let p = pos;
+  for (let i = 0; i < n; i++) out[p++] = t.charCodeAt(i);
+  pos = p;
+}
+
+/** Appends any text as UTF-8 (known texts, escaped strings; they hold no lone surrogate). */
+function utf8(t: string): void {
+  ensure(t.length * 3);
+  pos += buf.write(t, pos, 'utf8');
+}
+
+/** Strings longer than this without any character to escape are encoded by Buffer.write (a native call that costs more than a short loop). */
+const LONG_STRING = 40;
+
+const HEX = '0123456789abcdef';
+
+/** Appends `\u` and four lower-case hex digits, as JSON.stringify writes an escape; the new position. */
+function unicodeEscape(out: Buffer, p: number, c: number): number {
+  out[p++] = 0x5c;
+  out[p++] = 0x75;
+  out[p++] = HEX.charCodeAt(c >> 12);
+  out[p++] = HEX.charCodeAt((c >> 8) & 15);
+  out[p++] = HEX.charCodeAt((c >> 4) & 15);
+  out[p++] = HEX.charCodeAt(c & 15);
+  return p;
+}
+
+/**
+ * Appends a string as JSON.stringify writes it, as UTF-8: quoted; quote, backslash and controls escaped (the short
+ * forms \b \t \n \f \r where JSON has them, else \u00xx); a surrogate pair as its four-byte character, a lone
+ * surrogate escaped.
+ */
+function string(s: string): void {
+  const n = s.length;
+  if (n > LONG_STRING && !NEEDS_ESCAPE.test(s)) {
+    ensure(n * 3 + 2);
+    buf[pos++] = 0x22;
+    pos += buf.write(s, pos, 'utf8');
+    buf[pos++] = 0x22;
+    return;
+  }
+  // At most six bytes per UTF-16 unit (an escape), and the quotes.
+  ensure(n * 6 + 2);
+  const out = buf;
+  let p = pos;
+  out[p++] = 0x22;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if (c >= 0x20 && c !== 0x22 && c !== 0x5c) out[p++] = c;
+      else if (c === 0x22 || c === 0x5c) {
+        out[p++] = 0x5c;
+        out[p++] = c;
+      } else {
+        const short = c === 0x08 ? 0x62 : c === 0x09 ? 0x74 : c === 0x0a ? 0x6e : c === 0x0c ? 0x66 : c === 0x0d ? 0x72 : 0;
+        if (short !== 0) {
+          out[p++] = 0x5c;
+          out[p++] = short;
+        } else p = unicodeEscape(out, p, c);
+      }
+    } else if (c < 0x800) {
+      out[p++] = 0xc0 | (c >> 6);
+      out[p++] = 0x80 | (c & 0x3f);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      out[p++] = 0xe0 | (c >> 12);
+      out[p++] = 0x80 | ((c >> 6) & 0x3f);
+      out[p++] = 0x80 | (c & 0x3f);
+    } else {
+      const d = c <= 0xdbff && i + 1 < n ? s.charCodeAt(i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        const u = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        out[p++] = 0xf0 | (u >> 18);
+        out[p++] = 0x80 | ((u >> 12) & 0x3f);
+        out[p++] = 0x80 | ((u >> 6) & 0x3f);
+        out[p++] = 0x80 | (u & 0x3f);
+        i++;
+      } else p = unicodeEscape(out, p, c);
+    }
+  }
+  out[p++] = 0x22;
+  pos = p;
+}
 
 /** A key's text with its colon (`"key":`), kept for the keys seen (attribute names repeat across events). */
 const keyTexts = new Map<string, string>();
@@ -27,8 +147,8 @@ function keyText(k: string): string {
 }
 
 /**
- * The keys of objects lately written, as Object.keys gave them and sorted, a few per key count: the records of one
- * source share their keys and key order, so most objects find theirs here by comparing keys (property names are
+ * The keys of objects lately written, in their own order, with their canonical order, a few per key count: the records
+ * of one source share their keys and key order, so most objects find theirs here by comparing keys (property names are
  * interned: each comparison is one pointer check) instead of sorting them.
  */
 const SHAPES_PER_COUNT = 4;
@@ -37,29 +157,42 @@ const shapeKeys: (readonly string[])[][] = [];
 const shapeSorted: Shape[][] = [];
 const shapeNext: number[] = [];
 
-/** An object's keys in canonical order, with each key's text (`"key":`, and `,"key":` after the first). */
+/** An object's keys in canonical order: where each is in the object's own order, and its text as UTF-8 (`"key":`, and `,"key":` after the first). */
 interface Shape {
-  readonly keys: readonly string[];
-  readonly texts: readonly string[];
+  readonly order: readonly number[];
+  readonly texts: readonly Uint8Array[];
 }
 
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+function shapeOf(keys: readonly string[]): Shape {
+  const sorted = sortedKeys(keys.slice());
+  // Keys are distinct, so each sorted key has one place in the object's order.
+  return { order: sorted.map((k) => keys.indexOf(k)), texts: sorted.map((k, i) => Buffer.from(i === 0 ? keyText(k) : `,${keyText(k)}`, 'utf8')) };
 }
 
-function shapeOf(sorted: readonly string[]): Shape {
-  return { keys: sorted, texts: sorted.map((k, i) => (i === 0 ? keyText(k) : `,${keyText(k)}`)) };
-}
+/**
+ * The own enumerable keys and values of the objects being written, nested ones above their parents: read by one
+ * for-in per object (in Object.keys order; no array made per object), then written in canonical order.
+ */
+const stackKeys: string[] = [];
+const stackValues: unknown[] = [];
+let top = 0;
 
-/** The record's own enumerable keys in canonical (UTF-16 code unit) order, with their texts. */
-function orderedKeys(rec: Record<string, unknown>): Shape {
-  const keys = Object.keys(rec);
-  const n = keys.length;
-  if (n > MAX_CACHED_KEYS) return shapeOf(sortedKeys(keys));
+/** The shape of the `n` keys at `base` of the stack. */
+function shapeAt(base: number, n: number): Shape {
+  if (n > MAX_CACHED_KEYS) return shapeOf(stackKeys.slice(base, base + n));
   const known = (shapeKeys[n] ??= []);
-  for (let i = 0; i < known.length; i++) if (sameKeys(keys, known[i] as readonly string[])) return (shapeSorted[n] as Shape[])[i] as Shape;
-  const shape = shapeOf(sortedKeys(keys.slice()));
+  for (let i = 0; i < known.length; i++) {
+    const keys = known[i] as readonly string[];
+    let same = true;
+    for (let j = 0; j < n; j++)
+      if (keys[j] !== stackKeys[base + j]) {
+        same = false;
+        break;
+      }
+    if (same) return (shapeSorted[n] as Shape[])[i] as Shape;
+  }
+  const keys = stackKeys.slice(base, base + n);
+  const shape = shapeOf(keys);
   const at = shapeNext[n] ?? 0;
   known[at] = keys;
   (shapeSorted[n] ??= [])[at] = shape;
@@ -67,69 +200,82 @@ function orderedKeys(rec: Record<string, unknown>): Shape {
   return shape;
 }
 
-/** Strings up to this long are checked for escapes character by character (cheaper than a regular expression call). */
-const SHORT_STRING = 64;
+const hasOwn = Object.prototype.hasOwnProperty;
 
-function needsEscape(s: string): boolean {
-  if (s.length > SHORT_STRING) return NEEDS_ESCAPE.test(s);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return true;
-  }
-  return false;
+/** Appends one byte. */
+function byte(b: number): void {
+  ensure(1);
+  buf[pos++] = b;
 }
 
-const str = (s: string): string => (needsEscape(s) ? JSON.stringify(s) : `"${s}"`);
+const NULL = Buffer.from('null');
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
 
 /**
- * Appends a plain JSON value's canonical text to `out` in pieces (joined once at the end: one flat string, which the
- * hash reads without first flattening a tree of concatenations); NOT_PLAIN for anything canonicalJson treats specially
- * (toJSON, undefined, holes ...).
+ * Appends a plain JSON value's canonical text; NOT_PLAIN for anything canonicalJson treats specially (toJSON,
+ * undefined, holes ...).
  */
-function plain(v: unknown, depth: number, out: string[]): void {
+function plain(v: unknown, depth: number): void {
   if (v === null) {
-    out.push('null');
+    bytes(NULL);
     return;
   }
   switch (typeof v) {
     case 'string':
-      out.push(str(v));
+      string(v);
       return;
     case 'number':
       if (!Number.isFinite(v) || Object.is(v, -0)) throw NOT_PLAIN;
-      out.push(String(v));
+      ascii(String(v));
       return;
     case 'boolean':
-      out.push(v ? 'true' : 'false');
+      bytes(v ? TRUE : FALSE);
       return;
     case 'object': {
       if (depth > MAX_DEPTH) throw NOT_PLAIN;
       if (Array.isArray(v)) {
-        out.push('[');
+        byte(0x5b);
         for (let i = 0; i < v.length; i++) {
           if (!(i in v)) throw NOT_PLAIN;
-          if (i > 0) out.push(',');
-          plain(v[i], depth + 1, out);
+          if (i > 0) byte(0x2c);
+          plain(v[i], depth + 1);
         }
-        out.push(']');
+        byte(0x5d);
         return;
       }
       const proto: unknown = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
       const rec = v as Record<string, unknown>;
       if (typeof rec['toJSON'] === 'function') throw NOT_PLAIN;
-      const { keys, texts } = orderedKeys(rec);
-      out.push('{');
-      for (let i = 0; i < keys.length; i++) {
-        out.push(texts[i] as string);
-        plain(rec[keys[i] as string], depth + 1, out);
+      // The own enumerable keys in Object.keys order (for-in gives inherited enumerable ones after them: skipped).
+      const base = top;
+      let n = 0;
+      for (const k in rec) {
+        if (!hasOwn.call(rec, k)) continue;
+        stackKeys[base + n] = k;
+        stackValues[base + n] = rec[k];
+        n++;
       }
-      out.push('}');
+      top = base + n;
+      const { order, texts } = shapeAt(base, n);
+      byte(0x7b);
+      for (let i = 0; i < n; i++) {
+        bytes(texts[i] as Uint8Array);
+        plain(stackValues[base + (order[i] as number)], depth + 1);
+      }
+      byte(0x7d);
+      top = base;
       return;
     }
     default:
       throw NOT_PLAIN;
   }
+}
+
+/** The text written so far, as a string. */
+function written(): string {
+  return buf.toString('utf8', 0, pos);
 }
 
 /**
@@ -141,9 +287,9 @@ export type KnownTexts = ReadonlyMap<unknown, string>;
 /** canonicalJson(value), by the same writer as the event's text. */
 export function canonicalValueText(value: unknown): string {
   try {
-    const out: string[] = [];
-    plain(value, 0, out);
-    return out.join('');
+    begin();
+    plain(value, 0);
+    return written();
   } catch (err) {
     if (err !== NOT_PLAIN) throw err;
     return canonicalJson(value);
@@ -151,10 +297,10 @@ export function canonicalValueText(value: unknown): string {
 }
 
 /** The known text of `v` (by identity), else its canonical text. */
-function value(v: unknown, known: KnownTexts | undefined, out: string[]): void {
+function value(v: unknown, known: KnownTexts | undefined): void {
   const text = known?.get(v);
-  if (text !== undefined) out.push(text);
-  else plain(v, 0, out);
+  if (text !== undefined) utf8(text);
+  else plain(v, 0);
 }
 
 /** What the event hash covers (EventDraft's fields), as canonicalEventText reads them. */
@@ -172,6 +318,61 @@ export interface HashedEvent {
   readonly raw: unknown;
 }
 
+/** The event's keys in their sorted order, each with what comes before it. */
+const K_ACTION = Buffer.from('{"action":');
+const K_ACTOR = Buffer.from(',"actor":');
+const K_ATTRIBUTES = Buffer.from(',"attributes":');
+const K_HOST = Buffer.from(',"host":');
+const K_KIND = Buffer.from(',"kind":');
+const K_LOADER = Buffer.from(',"loader":');
+const K_OBJECT = Buffer.from(',"object":');
+const K_RAW = Buffer.from(',"raw":');
+const K_RELIABILITY = Buffer.from(',"reliability":');
+const K_SUMMARY = Buffer.from(',"summary":');
+const K_TIME = Buffer.from(',"time":');
+const K_V = Buffer.from(',"v":');
+
+/** Writes the event's text into the buffer; false when a value is not plain JSON (then canonicalJson writes it). */
+function writeEvent(e: HashedEvent, version: number, known: KnownTexts | undefined): boolean {
+  try {
+    begin();
+    bytes(K_ACTION);
+    plain(e.action, 0);
+    bytes(K_ACTOR);
+    value(e.actor, known);
+    bytes(K_ATTRIBUTES);
+    plain(e.attributes, 0);
+    bytes(K_HOST);
+    plain(e.host, 0);
+    bytes(K_KIND);
+    plain(e.kind, 0);
+    bytes(K_LOADER);
+    plain(e.loader, 0);
+    bytes(K_OBJECT);
+    value(e.object, known);
+    bytes(K_RAW);
+    plain(e.raw, 0);
+    bytes(K_RELIABILITY);
+    plain(e.reliability, 0);
+    bytes(K_SUMMARY);
+    plain(e.summary, 0);
+    bytes(K_TIME);
+    value(e.time, known);
+    bytes(K_V);
+    plain(version, 0);
+    byte(0x7d);
+    return true;
+  } catch (err) {
+    if (err !== NOT_PLAIN) throw err;
+    return false;
+  }
+}
+
+function referenceText(e: HashedEvent, version: number): string {
+  const { actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw } = e;
+  return canonicalJson({ v: version, actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw });
+}
+
 /**
  * canonicalJson({ v: version, ...the event's hashed fields }): the keys written in their sorted order (action, actor,
  * attributes, host, kind, loader, object, raw, reliability, summary, time, v). A field or value that is not plain JSON
@@ -180,37 +381,24 @@ export interface HashedEvent {
  * of actor, object and time objects already written (KnownTexts), looked up by identity.
  */
 export function canonicalEventText(e: HashedEvent, version: number, known: KnownTexts | undefined = undefined): string {
-  try {
-    // Pieces joined once (see plain); the keys in their sorted order.
-    const out: string[] = ['{"action":'];
-    plain(e.action, 0, out);
-    out.push(',"actor":');
-    value(e.actor, known, out);
-    out.push(',"attributes":');
-    plain(e.attributes, 0, out);
-    out.push(',"host":');
-    plain(e.host, 0, out);
-    out.push(',"kind":');
-    plain(e.kind, 0, out);
-    out.push(',"loader":');
-    plain(e.loader, 0, out);
-    out.push(',"object":');
-    value(e.object, known, out);
-    out.push(',"raw":');
-    plain(e.raw, 0, out);
-    out.push(',"reliability":');
-    plain(e.reliability, 0, out);
-    out.push(',"summary":');
-    plain(e.summary, 0, out);
-    out.push(',"time":');
-    value(e.time, known, out);
-    out.push(',"v":');
-    plain(version, 0, out);
-    out.push('}');
-    return out.join('');
-  } catch (err) {
-    if (err !== NOT_PLAIN) throw err;
-    const { actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw } = e;
-    return canonicalJson({ v: version, actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw });
+  return writeEvent(e, version, known) ? written() : referenceText(e, version);
+}
+
+/** Views of the start of `viewed` (a buffer of the base size), by length. */
+let viewed: Buffer | null = null;
+const views: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(BASE_CAPACITY + 1).fill(undefined);
+
+/**
+ * canonicalEventText as UTF-8 bytes, for the hash. The bytes are a view of the writer's buffer: valid until the next
+ * text is written, so they are to be read (hashed) at once and never kept.
+ */
+export function canonicalEventBytes(e: HashedEvent, version: number, known: KnownTexts | undefined = undefined): Uint8Array {
+  if (!writeEvent(e, version, known)) return Buffer.from(referenceText(e, version), 'utf8');
+  if (buf.length !== BASE_CAPACITY) return new Uint8Array(buf.buffer, buf.byteOffset, pos);
+  if (buf !== viewed) {
+    viewed = buf;
+    views.fill(undefined);
   }
+  // One view per length of text, kept while the buffer is (a view made per event would be garbage per event).
+  return (views[pos] ??= new Uint8Array(buf.buffer, buf.byteOffset, pos));
 }

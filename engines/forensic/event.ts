@@ -1,6 +1,6 @@
 // The normalised forensic Event every loader produces, its reliability grades, and its integrity hash and stable id.
 import { sha256Hex } from '../core/canonical.js';
-import { canonicalEventText, type KnownTexts } from './canonical-event.js';
+import { canonicalEventBytes, canonicalEventText, type KnownTexts } from './canonical-event.js';
 import { VitrineError } from '../core/errors.js';
 import type { RawRecordView as RawRecordRef } from '../core/contracts/forensic.js';
 
@@ -129,7 +129,14 @@ export function hashEventWith(event: EventDraft, known: KnownTexts | undefined):
   if (!isHex64(event.raw.rawSha256) || (artifact !== lastArtifactSha256 && !HEX64.test(artifact)))
     throw new VitrineError('validation_failed', 'an event needs the SHA-256 of its raw record and artefact');
   lastArtifactSha256 = artifact;
-  return sha256Hex(canonicalEventWith(event, known));
+  let text: Uint8Array;
+  try {
+    // The text's UTF-8 bytes, hashed as they are written (no string of the text is made).
+    text = canonicalEventBytes(event, EVENT_HASH_VERSION, known);
+  } catch (err) {
+    throw new VitrineError('validation_failed', 'an event holds a value JSON cannot carry', { cause: err });
+  }
+  return sha256Hex(text);
 }
 
 /** spec stable_event_id: the first 16 hex characters of the integrity hash. */
