@@ -120,6 +120,17 @@ describe('dataset-json', () => {
     expect(plainDatasetEvent({ ...base, extra: 1 })).toBeNull();
   });
 
+  it('gives the same events whichever order a line states an entity\'s keys in', () => {
+    const event = (actor: string): string => `{"time":"2024-01-01T00:00:00Z","action":"process.create","actor":${actor},"object":{"name":"b.exe","type":"process"},"attributes":{"pid":"1"}}`;
+    const typeFirst = loadText([JSON.stringify(header), event('{"type":"process","name":"a.exe"}')].join('\n')).events[0];
+    const nameFirst = loadText([JSON.stringify(header), event('{"name":"a.exe","type":"process"}')].join('\n')).events[0];
+    expect(Object.keys(nameFirst?.actor ?? {})).toEqual(['type', 'name']);
+    expect(Object.keys(nameFirst?.object ?? {})).toEqual(['type', 'name']);
+    // The lines differ, so the raw record hashes differ; everything else is the same.
+    expect({ ...nameFirst, raw: null, eventId: null, integrityHash: null }).toEqual({ ...typeFirst, raw: null, eventId: null, integrityHash: null });
+    expect(JSON.stringify(nameFirst?.actor)).toBe(JSON.stringify(typeFirst?.actor));
+  });
+
   it('ships a JSON Schema that matches the validator', () => {
     expect(JSON.parse(readFileSync(path.join(resources, 'dataset.schema.json'), 'utf8'))).toEqual(datasetJsonSchema());
   });

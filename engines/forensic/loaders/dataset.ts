@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../../core/canonical.js';
 import { VitrineError } from '../../core/errors.js';
 import { issuesToDetails } from '../../core/validation.js';
-import { ENTITY_TYPES, LOADER_RELIABILITY, TIME_PRECISIONS, type EventTime, type JsonRecord } from '../event.js';
+import { ENTITY_TYPES, LOADER_RELIABILITY, TIME_PRECISIONS, type EventDraft, type EventTime, type JsonRecord } from '../event.js';
 import { linesOf } from '../text.js';
 import { parseIsoTime } from '../time.js';
 import { clip, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
@@ -52,18 +52,26 @@ const ACTION = /^[a-z0-9_]+(\.[a-z0-9_]+)*$/;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optString = (v: unknown, max: number): boolean => v === undefined || (typeof v === 'string' && v.length <= max);
 
-/** An entity as the schema states it, rebuilt in the schema's key order; undefined when it is not one. */
-function fastEntity(v: unknown): { type: (typeof ENTITY_TYPES)[number]; name: string } | null | undefined {
-  if (v === null) return null;
-  if (!isRecord(v)) return undefined;
+type DatasetEntity = { type: (typeof ENTITY_TYPES)[number]; name: string };
+
+/** True for null or an entity as the schema states it (its two keys in either order). */
+function isEntity(v: unknown): boolean {
+  if (v === null) return true;
+  if (!isRecord(v)) return false;
   let keys = 0;
   for (const k in v) {
-    if (k !== 'type' && k !== 'name') return undefined;
+    if (k !== 'type' && k !== 'name') return false;
     keys++;
   }
   const { type, name } = v;
-  if (keys !== 2 || typeof type !== 'string' || !ENTITY_TYPE_SET.has(type) || typeof name !== 'string' || name.length < 1 || name.length > 4096) return undefined;
-  return { type: type as (typeof ENTITY_TYPES)[number], name };
+  return keys === 2 && typeof type === 'string' && ENTITY_TYPE_SET.has(type) && typeof name === 'string' && name.length >= 1 && name.length <= 4096;
+}
+
+/** An entity isEntity took, rebuilt in the schema's key order. */
+function schemaEntity(v: unknown): DatasetEntity | null {
+  if (v === null) return null;
+  const { type, name } = v as DatasetEntity;
+  return { type, name };
 }
 
 /** True for a JSON.parse value the schema's z.json() takes as it is: finite numbers, no `__proto__` key at any depth. */
@@ -80,30 +88,37 @@ function plainJson(v: unknown, depth: number): boolean {
 }
 
 /**
- * The event when a parsed JSON line plainly matches datasetEventSchema (what nearly every line of a dataset is), checked
- * by hand without the schema's copy of the event; null for anything else, which the schema then parses and explains.
- * Whatever this accepts, the schema accepts with the same result (dataset.test.ts checks both on valid and near-miss events).
+ * True when a parsed JSON line plainly matches datasetEventSchema (what nearly every line of a dataset is), checked by
+ * hand without the schema's copy of the event.
+ */
+function isPlainDatasetEvent(v: unknown): v is Record<string, unknown> {
+  if (!isRecord(v)) return false;
+  for (const k in v) if (!EVENT_KEYS.has(k)) return false;
+  const { time, time_precision, host, action, attributes } = v;
+  if (time !== null && (typeof time !== 'string' || time.length > 64)) return false;
+  if (time_precision !== undefined && (typeof time_precision !== 'string' || !TIME_PRECISION_SET.has(time_precision))) return false;
+  if (host !== undefined && host !== null && (typeof host !== 'string' || host.length < 1 || host.length > 512)) return false;
+  if (typeof action !== 'string' || action.length > 128 || !ACTION.test(action)) return false;
+  if (!optString(v['time_source'], 512) || !optString(v['summary'], 4096) || !optString(v['id'], 256) || !optString(v['event_id'], 256) || !optString(v['integrity_hash'], 256)) return false;
+  if ((v['actor'] !== undefined && !isEntity(v['actor'])) || (v['object'] !== undefined && !isEntity(v['object']))) return false;
+  if (attributes !== undefined) {
+    if (!isRecord(attributes)) return false;
+    for (const k in attributes) if (k.length > 128) return false;
+    if (!plainJson(attributes, 0)) return false;
+  }
+  return true;
+}
+
+/**
+ * The event when a parsed JSON line plainly matches datasetEventSchema, as the schema gives it (entities in the
+ * schema's key order); null for anything else, which the schema then parses and explains. Whatever this accepts, the
+ * schema accepts with the same result (dataset.test.ts checks both on valid and near-miss events).
  */
 export function plainDatasetEvent(v: unknown): DatasetEvent | null {
-  if (!isRecord(v)) return null;
-  for (const k in v) if (!EVENT_KEYS.has(k)) return null;
-  const { time, time_precision, host, action, attributes } = v;
-  if (time !== null && (typeof time !== 'string' || time.length > 64)) return null;
-  if (time_precision !== undefined && (typeof time_precision !== 'string' || !TIME_PRECISION_SET.has(time_precision))) return null;
-  if (host !== undefined && host !== null && (typeof host !== 'string' || host.length < 1 || host.length > 512)) return null;
-  if (typeof action !== 'string' || action.length > 128 || !ACTION.test(action)) return null;
-  if (!optString(v['time_source'], 512) || !optString(v['summary'], 4096) || !optString(v['id'], 256) || !optString(v['event_id'], 256) || !optString(v['integrity_hash'], 256)) return null;
-  const actor = v['actor'] === undefined ? undefined : fastEntity(v['actor']);
-  const object = v['object'] === undefined ? undefined : fastEntity(v['object']);
-  if ((v['actor'] !== undefined && actor === undefined) || (v['object'] !== undefined && object === undefined)) return null;
-  if (attributes !== undefined) {
-    if (!isRecord(attributes)) return null;
-    for (const k in attributes) if (k.length > 128) return null;
-    if (!plainJson(attributes, 0)) return null;
-  }
+  if (!isPlainDatasetEvent(v)) return null;
   const out = { ...v } as DatasetEvent;
-  if (actor !== undefined) out.actor = actor;
-  if (object !== undefined) out.object = object;
+  if (v['actor'] !== undefined) out.actor = schemaEntity(v['actor']);
+  if (v['object'] !== undefined) out.object = schemaEntity(v['object']);
   return out;
 }
 
@@ -119,33 +134,39 @@ function timeOf(e: DatasetEvent, ctx: LoadContext, record: number): EventTime {
   return { time: t.time, precision: e.time_precision ?? t.precision, source: e.time_source ?? 'dataset time' };
 }
 
-function* mapEvents(items: Iterable<{ value: unknown; record: number; offset?: number; length?: number; rawSha256: string }>, header: z.infer<typeof datasetHeaderSchema>, ctx: LoadContext) {
-  for (const item of items) {
-    if (item.record % 4096 === 0) ctx.checkCancelled();
-    const plain = plainDatasetEvent(item.value);
-    const parsed = plain !== null ? ({ success: true, data: plain } as const) : datasetEventSchema.safeParse(item.value);
+/**
+ * The draft event of one dataset record, or null (warned) when it does not match the format. A record that plainly
+ * matches is read as JSON.parse gave it, without the schema's copy; its actor and object keep their key order, and the
+ * ingest's interner writes every entity as the schema orders it (type, then name).
+ */
+function draftOf(value: unknown, record: number, offset: number | undefined, length: number, rawSha256: string, header: z.infer<typeof datasetHeaderSchema>, ctx: LoadContext): EventDraft | null {
+  if (record % 4096 === 0) ctx.checkCancelled();
+  let e: DatasetEvent;
+  if (isPlainDatasetEvent(value)) e = value as DatasetEvent;
+  else {
+    const parsed = datasetEventSchema.safeParse(value);
     if (!parsed.success) {
       const first = issuesToDetails(parsed.error.issues)[0];
-      ctx.warn('invalid_event', `an event does not match the dataset format${first ? ` (${first.path === '' ? 'the event' : first.path}: ${first.issue})` : ''}`, { record: item.record });
-      continue;
+      ctx.warn('invalid_event', `an event does not match the dataset format${first ? ` (${first.path === '' ? 'the event' : first.path}: ${first.issue})` : ''}`, { record });
+      return null;
     }
-    const e = parsed.data;
-    const supplied = e.event_id ?? e.id;
-    const host = e.host ?? header.host ?? ctx.options.host ?? null;
-    // The parsed attributes object as it is when there is nothing to add (the ingest copies it, keeping its compact layout).
-    const given = (e.attributes ?? {}) as JsonRecord;
-    const attributes: JsonRecord = supplied !== undefined ? { ...given, suppliedId: supplied } : given;
-    yield ctx.event({
-      actor: e.actor ?? null,
-      action: e.action,
-      object: e.object ?? null,
-      time: timeOf(e, ctx, item.record),
-      host,
-      summary: clip(e.summary ?? e.action, 512),
-      attributes,
-      record: { recordNumber: item.record, ...(item.offset !== undefined ? { offset: item.offset, length: item.length ?? 0 } : {}), rawSha256: item.rawSha256 },
-    });
+    e = parsed.data;
   }
+  const supplied = e.event_id ?? e.id;
+  const host = e.host ?? header.host ?? ctx.options.host ?? null;
+  // The parsed attributes object as it is when there is nothing to add (the ingest shares its values in place).
+  const given = (e.attributes ?? {}) as JsonRecord;
+  const attributes: JsonRecord = supplied !== undefined ? { ...given, suppliedId: supplied } : given;
+  return ctx.event({
+    actor: e.actor ?? null,
+    action: e.action,
+    object: e.object ?? null,
+    time: timeOf(e, ctx, record),
+    host,
+    summary: clip(e.summary ?? e.action, 512),
+    attributes,
+    record: offset !== undefined ? { recordNumber: record, offset, length, rawSha256 } : { recordNumber: record, rawSha256 },
+  });
 }
 
 function header(value: unknown): z.infer<typeof datasetHeaderSchema> {
@@ -184,20 +205,18 @@ export const datasetLoader: Loader = {
     }
     if (linesForm) {
       const h = header(headerValue);
-      const items = (function* () {
-        for (const line of lines) {
-          if (line.text.trim() === '') continue;
-          let value: unknown;
-          try {
-            value = JSON.parse(line.text);
-          } catch {
-            ctx.warn('bad_json', line.terminator === 0 ? 'the last line is cut short or not JSON' : 'a line is not JSON', { line: line.number, offset: line.offset });
-            continue;
-          }
-          yield { value, record: line.number, offset: line.offset, length: line.bytes.length, rawSha256: sha256Hex(line.bytes) };
+      for (const line of lines) {
+        if (line.text.trim() === '') continue;
+        let value: unknown;
+        try {
+          value = JSON.parse(line.text);
+        } catch {
+          ctx.warn('bad_json', line.terminator === 0 ? 'the last line is cut short or not JSON' : 'a line is not JSON', { line: line.number, offset: line.offset });
+          continue;
         }
-      })();
-      yield* mapEvents(items, h, ctx);
+        const draft = draftOf(value, line.number, line.offset, line.bytes.length, sha256Hex(line.bytes), h, ctx);
+        if (draft !== null) yield draft;
+      }
       ctx.progress(1);
       return;
     }
@@ -211,19 +230,19 @@ export const datasetLoader: Loader = {
     const parsed = datasetDocumentSchema.safeParse(doc);
     if (!parsed.success) throw new VitrineError('parse_error', 'the dataset document is not a vitrine.forensic.dataset version 1 document', { details: issuesToDetails(parsed.error.issues) });
     const { events, ...h } = parsed.data;
-    yield* mapEvents(
-      events.map((value, i) => {
-        let raw: string;
-        try {
-          raw = canonicalJson(value);
-        } catch {
-          raw = 'null';
-        }
-        return { value, record: i + 1, rawSha256: sha256Hex(raw) };
-      }),
-      h,
-      ctx,
-    );
+    const hashes = events.map((value) => {
+      let raw: string;
+      try {
+        raw = canonicalJson(value);
+      } catch {
+        raw = 'null';
+      }
+      return sha256Hex(raw);
+    });
+    for (let i = 0; i < events.length; i++) {
+      const draft = draftOf(events[i], i + 1, undefined, 0, hashes[i] as string, h, ctx);
+      if (draft !== null) yield draft;
+    }
     ctx.progress(1);
   },
 };
