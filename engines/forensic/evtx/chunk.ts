@@ -413,6 +413,19 @@ function fieldText(plan: FieldText, values: readonly (XText | XValue)[]): string
 }
 
 /**
+ * integer(fieldText(plan, values)) without the text when the field is one integer value alone: its decimal text is
+ * digits only for a number from 0 up, and at most 15 of them below 10^15.
+ */
+function fieldInteger(plan: FieldText, values: readonly (XText | XValue)[]): number | null {
+  if (plan !== null && plan.length === 3 && plan[0] === '' && plan[2] === '') {
+    const value = values[plan[1] as number]!;
+    if (value.k === K.Value && value.items === undefined && value.t >= VT.Int8 && value.t <= VT.UInt64 && typeof value.v === 'number')
+      return value.v >= 0 && value.v < 1e15 ? value.v : null;
+  }
+  return integer(fieldText(plan, values));
+}
+
+/**
  * The record's instances resolved with probes (plan.ts probeFor) in place of the flattened values: `valueKinds` gets
  * each flattened value's kind. `at` holds the cursors into the signature and the values.
  */
@@ -505,25 +518,25 @@ function recordOfPlan(
   size: number,
 ): EvtxRecord {
   const f = plan.fields!;
-  const rendered: { event?: JsonObject; parts?: JsonObject } = {};
-  if (plan.event !== null) rendered.event = fillJson(plan.event, values) as JsonObject;
-  if (plan.parts !== null) rendered.parts = fillJson(plan.parts, values) as JsonObject;
   let timeCreated: string | null;
   if (f.timeSlot >= 0) timeCreated = ((values[f.timeSlot] as XValue).v as string) || null;
   else timeCreated = nonEmpty(fieldText(f.timeText, values));
-  return {
+  // The renderings are added after the fields (the keys in recordOf's order): named stores instead of a spread.
+  const record: { -readonly [K in keyof EvtxRecord]: EvtxRecord[K] } = {
     recordId,
     timestamp,
     chunk,
     offset,
     size,
-    eventId: integer(fieldText(f.eventId, values)),
-    qualifiers: integer(fieldText(f.qualifiers, values)),
+    eventId: fieldInteger(f.eventId, values),
+    qualifiers: fieldInteger(f.qualifiers, values),
     channel: nonEmpty(fieldText(f.channel, values)),
     provider: nonEmpty(fieldText(f.providerName, values)) ?? nonEmpty(fieldText(f.providerSource, values)),
     computer: nonEmpty(fieldText(f.computer, values)),
     timeCreated,
-    eventRecordId: integer(fieldText(f.eventRecordId, values)),
-    ...rendered,
+    eventRecordId: fieldInteger(f.eventRecordId, values),
   };
+  if (plan.event !== null) record.event = fillJson(plan.event, values) as JsonObject;
+  if (plan.parts !== null) record.parts = fillJson(plan.parts, values) as JsonObject;
+  return record;
 }
