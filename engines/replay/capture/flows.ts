@@ -70,9 +70,40 @@ function seqDelta(a: number, b: number): number {
 }
 
 /** The service list of the many connections with none (one shared, frozen array). */
-
-/** The service list of the many connections with none (one shared, frozen array). */
 const NO_SERVICES: readonly string[] = Object.freeze([]);
+
+/** The services the application layer confirms, in sorted order: a connection's are bits of a number, bit i for name i. */
+export const SERVICE_NAMES = ['dns', 'ftp', 'http', 'rdp', 'rfb', 'smb', 'ssh', 'ssl'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** The bit of a service name. */
+function serviceBit(name: ServiceName): number {
+  switch (name) {
+    case 'dns':
+      return 1;
+    case 'ftp':
+      return 2;
+    case 'http':
+      return 4;
+    case 'rdp':
+      return 8;
+    case 'rfb':
+      return 16;
+    case 'smb':
+      return 32;
+    case 'ssh':
+      return 64;
+    case 'ssl':
+      return 128;
+  }
+}
+
+/** The names of a set of service bits, sorted (a new array). */
+function serviceNames(bits: number): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < SERVICE_NAMES.length; i++) if ((bits & (1 << i)) !== 0) names.push(SERVICE_NAMES[i]!);
+  return names;
+}
 
 // Transport codes in the `proto` column, and their names (index = code).
 const P_TCP = 0;
@@ -440,8 +471,8 @@ export interface ConnectionRecord {
 export class Connection {
   /** Application-layer state owned by the analysis layer. */
   app: unknown = undefined;
-  /** Zeek service names confirmed by the application layer (made on the first, as most connections have none). */
-  services: string[] | undefined = undefined;
+  /** Zeek services confirmed by the application layer, as bits (see SERVICE_NAMES): a number, so no list per connection. */
+  serviceBits = 0;
 
   /** Fixed for the connection's life, so kept here (still right if the object is read after the slot is reused). */
   readonly serial: number;
@@ -493,9 +524,13 @@ export class Connection {
     return this.ends.lastPacket[this.slot]!;
   }
 
-  addService(name: string): void {
-    if (this.services === undefined) this.services = [name];
-    else if (!this.services.includes(name)) this.services.push(name);
+  addService(name: ServiceName): void {
+    this.serviceBits |= serviceBit(name);
+  }
+
+  /** The confirmed services, sorted (undefined when none). */
+  get services(): string[] | undefined {
+    return this.serviceBits === 0 ? undefined : serviceNames(this.serviceBits);
   }
 }
 
@@ -754,8 +789,8 @@ export class FlowTable {
   private readonly histories = new Map<number, string>();
   /** TCP summaries shared between records (see tcpSummary). */
   private readonly summaries = new Map<number, TcpSummary>();
-  /** Service lists of one name, shared between records (see serviceList). */
-  private readonly singleServices = new Map<string, readonly string[]>();
+  /** Service lists of one name, shared between records, by the name's bit (see serviceList). */
+  private readonly singleServices: Array<readonly string[] | undefined> = new Array<readonly string[] | undefined>(256).fill(undefined);
   /** Capture time of the packet being placed. */
   private now = 0;
   /** Connections created so far. */
@@ -1284,7 +1319,7 @@ export class FlowTable {
     const low = E.origIsLow[slot] === 1;
     const v4 = version === 4;
     const handle = E.handles[slot];
-    const services = handle?.services;
+    const services = handle === undefined ? 0 : handle.serviceBits;
     const i = out.add();
     // The application layer's records of this connection carry the same uid string; others make it when read.
     out.uid[i] = handle !== undefined ? handle.uid : '';
@@ -1310,7 +1345,7 @@ export class FlowTable {
     out.connState[i] = this.connState(slot);
     out.history[i] = E.history(slot, this.histories);
     out.flipped[i] = E.flipped[slot]!;
-    out.service[i] = services === undefined ? NO_SERVICES : this.serviceList(services);
+    out.service[i] = services === 0 ? NO_SERVICES : this.serviceList(services);
     out.firstPacket[i] = E.firstPacket[slot]!;
     out.lastPacket[i] = E.lastPacket[slot]!;
     out.fragmentFrames[i] = E.fragmentFrames[slot]!;
@@ -1319,14 +1354,14 @@ export class FlowTable {
     return i;
   }
 
-  /** A connection's services, sorted; lists of one name are shared (frozen), as most connections have one service. */
-  private serviceList(services: readonly string[]): readonly string[] {
-    if (services.length !== 1) return [...services].sort();
-    const name = services[0]!;
-    let list = this.singleServices.get(name);
+  /** A connection's services (bits), sorted; lists of one name are shared (frozen), as most connections have one service. */
+  private serviceList(bits: number): readonly string[] {
+    // Two or more services: a new sorted list; one: the shared list of that name.
+    if ((bits & (bits - 1)) !== 0) return serviceNames(bits);
+    let list = this.singleServices[bits];
     if (list === undefined) {
-      list = Object.freeze([name]);
-      this.singleServices.set(name, list);
+      list = Object.freeze(serviceNames(bits));
+      this.singleServices[bits] = list;
     }
     return list;
   }

@@ -114,21 +114,29 @@ function labelText(b: Uint8Array, start: number, len: number): string {
  * Character codes of the name being read, turned into one string at the end: a name costs one string rather than
  * one per character and per label. At most 255 bytes of labels, each byte at most four characters (\\DDD).
  */
-const nameCodes: number[] = [];
+const nameCodes = Buffer.alloc(4 * MAX_NAME_LENGTH + 4);
+/** How many codes of nameCodes the name being read holds (the buffer is reused, never regrown). */
+let nameLength = 0;
 /** The offset just after the name readName read last, in the original place (set by every call). */
 let nameNext = 0;
 
 function pushLabel(b: Uint8Array, start: number, len: number): void {
   for (let i = start; i < start + len; i++) {
     const c = b[i] ?? 0;
-    if (c > 0x20 && c < 0x7f && c !== 0x2e && c !== 0x5c) nameCodes.push(c);
-    else nameCodes.push(0x5c, 0x30 + Math.floor(c / 100), 0x30 + (Math.floor(c / 10) % 10), 0x30 + (c % 10));
+    if (c > 0x20 && c < 0x7f && c !== 0x2e && c !== 0x5c) nameCodes[nameLength++] = c;
+    else {
+      nameCodes[nameLength] = 0x5c;
+      nameCodes[nameLength + 1] = 0x30 + Math.floor(c / 100);
+      nameCodes[nameLength + 2] = 0x30 + (Math.floor(c / 10) % 10);
+      nameCodes[nameLength + 3] = 0x30 + (c % 10);
+      nameLength += 4;
+    }
   }
 }
 
 /** Reads a possibly compressed name at `pos`; returns the name and sets nameNext to the offset just after it in the original place. */
 function readName(b: Uint8Array, pos: number): string {
-  nameCodes.length = 0;
+  nameLength = 0;
   let labels = 0;
   let length = 0;
   let hops = 0;
@@ -158,7 +166,7 @@ function readName(b: Uint8Array, pos: number): string {
     if (at + 1 + len > b.length) throw new DnsError('dns_malformed');
     length += len + 1;
     if (length > MAX_NAME_LENGTH) throw new DnsError('dns_malformed');
-    if (labels > 0) nameCodes.push(0x2e);
+    if (labels > 0) nameCodes[nameLength++] = 0x2e;
     pushLabel(b, at + 1, len);
     labels += 1;
     at += 1 + len;
@@ -183,7 +191,7 @@ const nameTexts: Array<string | undefined> = new Array<string | undefined>(NAME_
  * made in its slot (by a hash of its codes) is that same string, so it costs no new string and records share it.
  */
 function nameText(): string {
-  const n = nameCodes.length;
+  const n = nameLength;
   let h = n;
   for (let i = 0; i < n; i++) h = fnvStep(h, nameCodes[i]!);
   nameHash = h;
@@ -194,7 +202,8 @@ function nameText(): string {
     while (i < n && seen.charCodeAt(i) === nameCodes[i]) i += 1;
     if (i === n) return seen;
   }
-  const text = String.fromCharCode.apply(null, nameCodes);
+  // Every code is below 0x80, so the Latin-1 text of the bytes is the name.
+  const text = nameCodes.toString('latin1', 0, n);
   nameTexts[slot] = text;
   return text;
 }

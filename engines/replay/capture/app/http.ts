@@ -8,7 +8,32 @@ const MAX_HEADERS = 200;
  */
 const KEPT_HEADERS = ['host', 'user-agent', 'referer', 'authorization', 'content-length', 'transfer-encoding'] as const;
 type KeptHeader = (typeof KEPT_HEADERS)[number];
-const KEPT_LENGTHS = new Set<number>(KEPT_HEADERS.map((h) => h.length));
+/** The kept header of each name length (their lengths differ, so a name's length picks the one it can be). */
+const KEPT_BY_LENGTH: Array<KeptHeader | undefined> = new Array<KeptHeader | undefined>(18).fill(undefined);
+for (const h of KEPT_HEADERS) {
+  if (KEPT_BY_LENGTH[h.length] !== undefined) throw new Error('kept HTTP header names must differ in length');
+  KEPT_BY_LENGTH[h.length] = h;
+}
+/** Half.contentLength before the message's first Content-Length header, and when that header is not 1-15 digits. */
+const NO_LENGTH = -2;
+const BAD_LENGTH = -1;
+
+/** The value of a Content-Length header, `/^\d{1,15}$/` read as a number; BAD_LENGTH when it is not that. */
+function contentLengthOf(bytes: Uint8Array, start: number, end: number): number {
+  if (end <= start || end - start > 15) return BAD_LENGTH;
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i]!;
+    if (c < 0x30 || c > 0x39) return BAD_LENGTH;
+    n = n * 10 + (c - 0x30);
+  }
+  return n;
+}
+
+/** The same for a header value already made a string (a line that spanned segments). */
+function contentLengthOfText(text: string): number {
+  return /^\d{1,15}$/.test(text) ? Number(text) : BAD_LENGTH;
+}
 
 /**
  * True when `name[start, end)` lower-cased is `kept`, without making the lower-cased string: only ASCII letters
@@ -154,7 +179,8 @@ class Half {
   userAgent: string | undefined = undefined;
   referer: string | undefined = undefined;
   authorization: string | undefined = undefined;
-  contentLength: string | undefined = undefined;
+  /** The first Content-Length of the message as a number: NO_LENGTH before one, BAD_LENGTH when it is not 1-15 digits. */
+  contentLength = NO_LENGTH;
   transferEncoding: string | undefined = undefined;
   headerCount = 0;
   remaining = 0;
@@ -193,7 +219,7 @@ class Half {
     this.userAgent = undefined;
     this.referer = undefined;
     this.authorization = undefined;
-    this.contentLength = undefined;
+    this.contentLength = NO_LENGTH;
     this.transferEncoding = undefined;
   }
 
@@ -213,7 +239,7 @@ class Half {
         if (this.authorization === undefined) this.authorization = value;
         break;
       case 'content-length':
-        if (this.contentLength === undefined) this.contentLength = value;
+        if (this.contentLength === NO_LENGTH) this.contentLength = contentLengthOfText(value);
         break;
       case 'transfer-encoding':
         if (this.transferEncoding === undefined) this.transferEncoding = value;
@@ -382,17 +408,18 @@ export class HttpConnection {
     let nameEnd = colon;
     while (nameStart < nameEnd && isTrimmed(bytes[nameStart]!)) nameStart += 1;
     while (nameEnd > nameStart && isTrimmed(bytes[nameEnd - 1]!)) nameEnd -= 1;
-    if (!KEPT_LENGTHS.has(nameEnd - nameStart)) return;
-    for (const kept of KEPT_HEADERS) {
-      if (isHeaderBytes(bytes, nameStart, nameEnd, kept)) {
-        let valueStart = colon + 1;
-        let valueEnd = end;
-        while (valueStart < valueEnd && isTrimmed(bytes[valueStart]!)) valueStart += 1;
-        while (valueEnd > valueStart && isTrimmed(bytes[valueEnd - 1]!)) valueEnd -= 1;
-        h.keep(kept, latin1Token(bytes, valueStart, valueEnd));
-        return;
-      }
-    }
+    const nameLength = nameEnd - nameStart;
+    if (nameLength >= KEPT_BY_LENGTH.length) return;
+    const kept = KEPT_BY_LENGTH[nameLength];
+    if (kept === undefined || !isHeaderBytes(bytes, nameStart, nameEnd, kept)) return;
+    let valueStart = colon + 1;
+    let valueEnd = end;
+    while (valueStart < valueEnd && isTrimmed(bytes[valueStart]!)) valueStart += 1;
+    while (valueEnd > valueStart && isTrimmed(bytes[valueEnd - 1]!)) valueEnd -= 1;
+    // A length is read as a number from the bytes (no string for it); a repeated header is ignored as keep() does.
+    if (kept === 'content-length') {
+      if (h.contentLength === NO_LENGTH) h.contentLength = contentLengthOf(bytes, valueStart, valueEnd);
+    } else h.keep(kept, latin1Token(bytes, valueStart, valueEnd));
   }
 
   private line(isOrig: boolean, h: Half, text: string): void {
@@ -427,14 +454,8 @@ export class HttpConnection {
             let end = colon;
             while (start < end && isTrimmed(text.charCodeAt(start))) start += 1;
             while (end > start && isTrimmed(text.charCodeAt(end - 1))) end -= 1;
-            if (KEPT_LENGTHS.has(end - start)) {
-              for (const kept of KEPT_HEADERS) {
-                if (isHeader(text, start, end, kept)) {
-                  h.keep(kept, text.slice(colon + 1).trim());
-                  break;
-                }
-              }
-            }
+            const kept = end - start < KEPT_BY_LENGTH.length ? KEPT_BY_LENGTH[end - start] : undefined;
+            if (kept !== undefined && isHeader(text, start, end, kept)) h.keep(kept, text.slice(colon + 1).trim());
           }
           return;
         }
@@ -469,8 +490,7 @@ export class HttpConnection {
     const m = h.startLine;
     if (m === null) return;
     const te = h.transferEncoding?.toLowerCase();
-    const cl = h.contentLength;
-    const length = cl !== undefined && /^\d{1,15}$/.test(cl) ? Number(cl) : undefined;
+    const length = h.contentLength >= 0 ? h.contentLength : undefined;
     h.bodyLength = 0;
     if (isOrig) {
       this.depth += 1;
