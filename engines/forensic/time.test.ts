@@ -1,6 +1,6 @@
 // The numeric time reader against Date.parse: the same milliseconds for every canonical text, and a refusal (general path) for the rest.
 import { describe, expect, it } from 'vitest';
-import { canonicalTimeMs, parseIsoTime, parseTimeMs, readCanonicalTime, type CanonicalTimeParts } from './time.js';
+import { canonicalTimeMs, civilToEpochSeconds, formatEpochSeconds, parseIsoTime, parseTimeMs, readCanonicalTime, type CanonicalTimeParts } from './time.js';
 
 /** A small deterministic generator (xorshift), so the sample is the same on every run. */
 function rng(seed: number): () => number {
@@ -81,6 +81,73 @@ describe('parseIsoTime on canonical texts', () => {
       const general = parseIsoTime(text.replace('T', ' '));
       expect(fast).toEqual(general);
       expect(fast?.time).toBe(text);
+    }
+  });
+});
+
+/** formatEpochSeconds as it was written with Date (the reference the numeric one must match). */
+function formatWithDate(seconds: number, fraction = ''): string | null {
+  const ms = seconds * 1000;
+  if (!Number.isSafeInteger(seconds) || Math.abs(ms) > 8.64e15) return null;
+  const d = new Date(ms);
+  const year = d.getUTCFullYear();
+  if (year < 1 || year > 9999) return null;
+  const pad2 = (n: number): string => String(n).padStart(2, '0');
+  const base = `${String(year).padStart(4, '0')}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
+  return fraction === '' ? `${base}Z` : `${base}.${fraction}Z`;
+}
+
+/** civilToEpochSeconds as it was written with Date.UTC. */
+function civilWithDate(year: number, month: number, day: number, hour: number, minute: number, second: number): number | null {
+  if (![year, month, day, hour, minute, second].every(Number.isInteger)) return null;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60 || hour < 0 || minute < 0 || second < 0) return null;
+  const ms = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59));
+  const d = new Date(ms);
+  if (d.getUTCDate() !== day || d.getUTCMonth() !== month - 1) return null;
+  if (year < 100) return null;
+  return Math.floor(ms / 1000) + (second === 60 ? 1 : 0);
+}
+
+describe('formatEpochSeconds and civilToEpochSeconds', () => {
+  it('give what Date gives, across the whole range, at its edges and for impossible values', () => {
+    const r = rng(11);
+    const lo = Date.UTC(1, 0, 1) / 1000;
+    const hi = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
+    const seconds: number[] = [0, -0, 1, -1, 59, 60, 86_399, 86_400, -86_400, lo, lo - 1, hi, hi + 1, 8.64e12, -8.64e12, 8.64e12 + 1, -8.64e12 - 1, 951_782_400, 951_868_799, 1.5, Number.NaN, Infinity, 2 ** 53, -(2 ** 53)];
+    for (let i = 0; i < 20_000; i++) seconds.push(Math.floor(lo + r() * (hi - lo)));
+    for (let i = 0; i < 2000; i++) seconds.push(Math.floor((r() - 0.5) * 2 * 8.7e12));
+    for (const [i, s] of seconds.entries()) {
+      const fraction = ['', '', '5', '123', '000001', '123456789'][i % 6] as string;
+      expect(formatEpochSeconds(s, fraction), `${s} ${fraction}`).toBe(formatWithDate(s, fraction));
+      // Twice in a row (the last text is kept) and after another second.
+      expect(formatEpochSeconds(s, fraction)).toBe(formatWithDate(s, fraction));
+    }
+    const fields: number[][] = [
+      [2024, 2, 29, 0, 0, 0],
+      [2023, 2, 29, 0, 0, 0],
+      [1900, 2, 29, 0, 0, 0],
+      [2000, 2, 29, 23, 59, 60],
+      [2024, 12, 31, 23, 59, 60],
+      [99, 1, 1, 0, 0, 0],
+      [100, 1, 1, 0, 0, 0],
+      [275_760, 9, 13, 0, 0, 0],
+      [275_760, 9, 13, 0, 0, 1],
+      [275_761, 1, 1, 0, 0, 0],
+      [2024, 4, 31, 0, 0, 0],
+      [2024, 13, 1, 0, 0, 0],
+      [2024, 0, 1, 0, 0, 0],
+      [2024, 1, 0, 0, 0, 0],
+      [2024, 1, 1, 24, 0, 0],
+      [2024, 1, 1, -0, -0, -0],
+      [2024, 1, 1, 0, 0, 61],
+      [2024, 1, 1.5, 0, 0, 0],
+      [Number.NaN, 1, 1, 0, 0, 0],
+      [-1, 1, 1, 0, 0, 0],
+    ];
+    for (let i = 0; i < 20_000; i++) fields.push([Math.floor(r() * 12_000) - 500, Math.floor(r() * 14), Math.floor(r() * 33), Math.floor(r() * 25), Math.floor(r() * 61), Math.floor(r() * 62)]);
+    for (const f of fields) {
+      const [y, mo, d, h, mi, s] = f as [number, number, number, number, number, number];
+      expect(civilToEpochSeconds(y, mo, d, h, mi, s), f.join(' ')).toBe(civilWithDate(y, mo, d, h, mi, s));
     }
   });
 });

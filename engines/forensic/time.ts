@@ -15,29 +15,67 @@ export function precisionOfDigits(digits: number): TimePrecision {
   return 'nanosecond';
 }
 
-const pad2 = (n: number): string => String(n).padStart(2, '0');
+/** The character code of a decimal digit. */
+const d = (n: number): number => 48 + n;
 
-/** Formats whole seconds since the epoch (UTC) with an optional fraction (its digits as given). */
+/** The texts formatEpochSeconds gave last without a fraction: a log's lines often share their second. */
+let lastEpochSeconds = Number.NaN;
+let lastEpochText = '';
+
+/**
+ * Formats whole seconds since the epoch (UTC) with an optional fraction (its digits as given): `YYYY-MM-DDTHH:MM:SS[.f]Z`
+ * for years 1 to 9999, else null. Computed from the day count (no Date object) and made as one flat string.
+ */
 export function formatEpochSeconds(seconds: number, fraction = ''): string | null {
-  const ms = seconds * 1000;
-  if (!Number.isSafeInteger(seconds) || Math.abs(ms) > 8.64e15) return null;
-  const d = new Date(ms);
-  const year = d.getUTCFullYear();
+  if (!Number.isSafeInteger(seconds) || Math.abs(seconds * 1000) > 8.64e15) return null;
+  if (fraction === '' && seconds === lastEpochSeconds) return lastEpochText;
+  const days = Math.floor(seconds / 86_400);
+  const civil = civilFromDays(days);
+  const year = civil.year;
   if (year < 1 || year > 9999) return null;
-  const base = `${String(year).padStart(4, '0')}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
-  return fraction === '' ? `${base}Z` : `${base}.${fraction}Z`;
+  const t = seconds - days * 86_400;
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t - h * 3600) / 60);
+  const sec = t - h * 3600 - m * 60;
+  const base = String.fromCharCode(
+    d(Math.floor(year / 1000)),
+    d(Math.floor(year / 100) % 10),
+    d(Math.floor(year / 10) % 10),
+    d(year % 10),
+    45,
+    d(Math.floor(civil.month / 10)),
+    d(civil.month % 10),
+    45,
+    d(Math.floor(civil.day / 10)),
+    d(civil.day % 10),
+    84,
+    d(Math.floor(h / 10)),
+    d(h % 10),
+    58,
+    d(Math.floor(m / 10)),
+    d(m % 10),
+    58,
+    d(Math.floor(sec / 10)),
+    d(sec % 10),
+    fraction === '' ? 90 : 46,
+  );
+  if (fraction !== '') return `${base}${fraction}Z`;
+  lastEpochSeconds = seconds;
+  lastEpochText = base;
+  return base;
 }
 
-/** Seconds since the epoch for a civil date and time read as UTC; null when a field is out of range. */
+/** Seconds since the epoch for a civil date and time read as UTC (second 60 as the next second); null when a field is out of range. */
 export function civilToEpochSeconds(year: number, month: number, day: number, hour: number, minute: number, second: number): number | null {
-  if (![year, month, day, hour, minute, second].every(Number.isInteger)) return null;
+  if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day) || !Number.isInteger(hour) || !Number.isInteger(minute) || !Number.isInteger(second)) return null;
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60 || hour < 0 || minute < 0 || second < 0) return null;
-  const ms = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59));
-  const d = new Date(ms);
-  // Date.UTC rolls 31 February over into March: such a date is invalid, not a different day.
-  if (d.getUTCDate() !== day || d.getUTCMonth() !== month - 1) return null;
-  if (year < 100) return null;
-  return Math.floor(ms / 1000) + (second === 60 ? 1 : 0);
+  // 31 February is invalid, not a day of March; years before 100 are refused (Date.UTC would read them as 19xx).
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (DAYS_IN_MONTH[month - 1] as number) + (leap ? 1 : 0) || year < 100) return null;
+  const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + Math.min(second, 59);
+  // Beyond the range of a Date.
+  if (Math.abs(seconds * 1000) > 8.64e15) return null;
+  return seconds + (second === 60 ? 1 : 0);
 }
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -142,6 +180,24 @@ function daysFromCivil(year: number, month: number, day: number): number {
   const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146097 + doe - 719468;
+}
+
+/** A civil date, as civilFromDays gives it (one object, reused). */
+const civilScratch = { year: 0, month: 0, day: 0 };
+
+/** The proleptic Gregorian date of a day count since 1970-01-01 (civil_from_days, H. Hinnant), in a reused object. */
+function civilFromDays(days: number): { readonly year: number; readonly month: number; readonly day: number } {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  civilScratch.day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  civilScratch.month = month;
+  civilScratch.year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return civilScratch;
 }
 
 /** The value of `n` ASCII digits at `at`, or -1 when one is not a digit. */

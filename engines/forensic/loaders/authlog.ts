@@ -181,10 +181,23 @@ function service(program: string): string {
 /** service() of the programs seen (a log names a few dozen). */
 const services = new Map<string, string>();
 
+/** The host entity made last: a log's lines name one host or a few, in runs. */
+let lastHost = '';
+let lastHostEntity: EventEntity = { type: 'host', name: '' };
+
+/** `{ type: 'host', name }`, the same object while the name is the same (entities are never changed). */
+function hostEntityOf(name: string): EventEntity {
+  if (name !== lastHost) {
+    lastHost = name;
+    lastHostEntity = { type: 'host', name };
+  }
+  return lastHostEntity;
+}
+
 /** Classifies an sshd, pam, sudo, su, account, cron or logind message; null for anything else. */
 export function classifyAuthMessage(program: string, message: string, host: string): Meaning | null {
   const svc = service(program);
-  const hostEntity: EventEntity = { type: 'host', name: host };
+  const hostEntity = hostEntityOf(host);
   let m: RegExpExecArray | null;
   // Each pattern below starts with (or, unanchored, holds) a literal text: a message without it is not run through it.
   const repeated = message.startsWith('message repeated ') ? /^message repeated (\d+) times: \[ ?(.*?) ?\]$/.exec(message) : null;
@@ -373,7 +386,7 @@ export const authlogLoader: Loader = {
       yield ctx.event({
         actor: meaning ? meaning.actor : parsed.program !== '' ? proc(parsed.program) : null,
         action: meaning ? meaning.action : 'syslog.message',
-        object: meaning ? meaning.object : host !== null ? { type: 'host', name: host } : null,
+        object: meaning ? meaning.object : host !== null ? hostEntityOf(host) : null,
         time: { time, precision: time === null ? 'none' : precision, source: timeSource },
         host,
         summary: clip(`${parsed.program}${parsed.pid !== null ? `[${parsed.pid}]` : ''}: ${parsed.message}`, 512),
