@@ -1,4 +1,4 @@
-// The provenance graph's supporting-id lists: an id already among a node's last 64 is not added again, however long the list.
+// The provenance graph's supporting-id lists (an id already among a node's last 64 is not added again, however long the list) and its index of processes by host and pid.
 import { describe, expect, it } from 'vitest';
 import type { AnalysisEvent } from './events.js';
 import { listOf, ProvenanceGraph } from './graph.js';
@@ -49,5 +49,35 @@ describe('supporting ids of a node', () => {
     expect(want.length).toBeGreaterThan(1000);
     expect(want.length).toBeLessThan(sequence.length);
     expect(got).toEqual(want);
+  });
+});
+
+describe('the process last seen with a pid', () => {
+  it('is found by host and pid after many pids on many hosts (the index grows), including pids past 32 bits and past safe integers', () => {
+    const graph = new ProvenanceGraph();
+    const want = new Map<string, number>();
+    let seed = 17;
+    const next = (n: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    const wide = [0, 1, 4, 2 ** 32, 2 ** 32 + 4, 2 ** 53 - 1, 2 ** 60, 1e300];
+    for (let i = 0; i < 20_000; i++) {
+      const host = `Host${next(40)}`;
+      const pid = next(10) === 0 ? (wide[next(wide.length)] as number) : next(5000);
+      const image = `C:\\tools\\tool${next(30)}.exe`;
+      const n = graph.process(host, { pid, image, guid: null }, null);
+      want.set(`${host.toLowerCase()}|${pid}`, n);
+    }
+    expect(want.size).toBeGreaterThan(10_000);
+    for (const [key, n] of want) {
+      const [host, pid] = key.split('|') as [string, string];
+      // Host names differ from the ones given only in case: the index uses the lower-case form.
+      expect(graph.processByPid(host.toUpperCase(), Number(pid))).toBe(n);
+    }
+    expect(graph.processByPid('host1', 123_456)).toBeNull();
+    expect(graph.processByPid('nohost', 1)).toBeNull();
   });
 });

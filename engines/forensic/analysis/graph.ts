@@ -82,13 +82,20 @@ function addId(ids: IdList, id: string): IdList {
     (ids as string[]).push(id);
     return ids;
   }
-  // One look-up of the list's fingerprints, for the search and, when the id is new, to add its own.
+  // One look-up of the list's fingerprints, for the search and, when the id is new, to add its own. A fingerprint
+  // whose bucket counts none in the window is not there: most new ids are told so without a scan.
   const ring = recentPrints(ids);
   const print = fingerprint(id);
-  if (inRecent(ids, ring, print, id)) return ids;
+  const bucket = RECENT_WINDOW + (print & (PRINT_BUCKETS - 1));
+  if (ring[bucket] !== 0 && inRecent(ids, ring, print, id)) return ids;
   if (Object.isFrozen(ids)) return ids.concat(id);
   (ids as string[]).push(id);
-  ring[n & (RECENT_WINDOW - 1)] = print;
+  // Position n - RECENT_WINDOW leaves the window; its slot takes the new id's fingerprint.
+  const slot = n & (RECENT_WINDOW - 1);
+  const leaving = RECENT_WINDOW + ((ring[slot] as number) & (PRINT_BUCKETS - 1));
+  ring[leaving] = (ring[leaving] as number) - 1;
+  ring[slot] = print;
+  ring[bucket] = (ring[bucket] as number) + 1;
   return ids;
 }
 
@@ -424,7 +431,12 @@ export class ProvenanceGraph {
     else if (typeof sources === 'string' && src !== sources) this.nodeSources[n] = sources = [{ source: sources, eventIds: typeof ids === 'string' ? ids : ids.slice() }];
     this.nodeEventIds[n] = addId(ids, e.eventId);
     if (sources !== null && typeof sources !== 'string') {
-      const entry = sources.find((x) => x.source === src);
+      let entry: SourceEntry | undefined;
+      for (let i = 0; i < sources.length; i++)
+        if ((sources[i] as SourceEntry).source === src) {
+          entry = sources[i] as SourceEntry;
+          break;
+        }
       if (!entry) sources.push({ source: src, eventIds: e.eventId });
       else entry.eventIds = addId(entry.eventIds, e.eventId);
     }
@@ -471,7 +483,7 @@ export class ProvenanceGraph {
     // One flat text: the same id as flatId('process', [h, pid, imageKey(image)].join(':')).
     const id = known !== undefined ? (this.nodeIds[known] as string) : ['process', h, ref.pid ?? '?', names === null ? '?' : names.key].join(':');
     const label = names !== null ? names.label : `pid ${ref.pid ?? '?'}`;
-    const n = this.nodeById(id, 'process', label, host, e, { pid: ref.pid, image, guid: ref.guid, ...extra });
+    const n = this.nodeById(id, 'process', label, host, e, processAttributes(ref.pid, image, ref.guid, extra));
     if (image !== null && (this.nodeLabels[n] as string).startsWith('pid ')) {
       this.nodeLabels[n] = this.intern(label);
       (this.nodeAttributes[n] as Record<string, AttrValue>)['image'] = image;
@@ -667,6 +679,24 @@ export class ProvenanceGraph {
   }
 }
 
+/**
+ * A process node's attributes, `{ pid, image, guid, ...extra }` without the null ones (what withoutNulls would make
+ * of that literal), built once without the literal.
+ */
+function processAttributes(pid: number | null, image: string | null, guid: string | null, extra: Record<string, AttrValue | null>): Record<string, AttrValue | null> {
+  // A key of extra's that is also one of the three takes the first place with extra's value: the literal does that.
+  if ('pid' in extra || 'image' in extra || 'guid' in extra) return { pid, image, guid, ...extra };
+  const out: Record<string, AttrValue | null> = {};
+  if (pid !== null) out['pid'] = pid;
+  if (image !== null) out['image'] = image;
+  if (guid !== null) out['guid'] = guid;
+  for (const k in extra) {
+    const value = extra[k] as AttrValue | null;
+    if (value !== null) out[k] = value;
+  }
+  return out;
+}
+
 /** The attributes themselves when none is null, else a copy without the null ones (in their order). */
 function withoutNulls(attributes: Record<string, AttrValue | null>): Record<string, AttrValue> {
   for (const k in attributes)
@@ -768,6 +798,12 @@ const RECENT_WINDOW = 64;
  */
 const RECENT_PRINTS = new WeakMap<readonly string[], Int32Array>();
 
+/**
+ * Buckets of fingerprints (their low bits) counted beside each ring, after its RECENT_WINDOW slots: how many of the
+ * window's fingerprints fall in each. A power of two.
+ */
+const PRINT_BUCKETS = 256;
+
 /** A number from the first eight characters of an id (event ids are hex digits of a hash). */
 function fingerprint(id: string): number {
   let h = id.length;
@@ -775,13 +811,21 @@ function fingerprint(id: string): number {
   return h;
 }
 
-/** The fingerprints of the last RECENT_WINDOW ids of a list at least that long (made on first use). */
+/**
+ * The fingerprints of the last RECENT_WINDOW ids of a list at least that long, by position modulo the window, then the
+ * count of them in each of PRINT_BUCKETS buckets (made on first use).
+ */
 function recentPrints(list: readonly string[]): Int32Array {
   let ring = RECENT_PRINTS.get(list);
   if (ring === undefined) {
     const n = list.length;
-    ring = new Int32Array(RECENT_WINDOW);
-    for (let i = n - RECENT_WINDOW; i < n; i++) ring[i & (RECENT_WINDOW - 1)] = fingerprint(list[i] as string);
+    ring = new Int32Array(RECENT_WINDOW + PRINT_BUCKETS);
+    for (let i = n - RECENT_WINDOW; i < n; i++) {
+      const print = fingerprint(list[i] as string);
+      ring[i & (RECENT_WINDOW - 1)] = print;
+      const bucket = RECENT_WINDOW + (print & (PRINT_BUCKETS - 1));
+      ring[bucket] = (ring[bucket] as number) + 1;
+    }
     RECENT_PRINTS.set(list, ring);
   }
   return ring;
