@@ -45,6 +45,13 @@ describe('canonicalEventText', () => {
     // An equal object that is not the one known is written afresh (identity, not content).
     const other = { ...base, actor: { type: 'process', name: 'b.exe' } };
     expect(canonicalEventText(other, 1, known)).toBe(reference(other, 1));
+    // Known texts with two-, three- and four-byte characters, short and long, as bytes too.
+    for (const name of ['é€\ud83d\ude00', `é€\ud83d\ude00${'x'.repeat(100)}`]) {
+      const e = { ...base, actor: { type: 'process', name }, object: { type: 'file', name: `${name}"\u0001` } };
+      const texts = new Map<unknown, string>([e.actor, e.object].map((o) => [o, canonicalValueText(o)]));
+      expect(canonicalEventText(e, 1, texts)).toBe(reference(e, 1));
+      expect(Buffer.from(canonicalEventBytes(e, 1, texts)).toString('utf8')).toBe(reference(e, 1));
+    }
     // The known text is used as it is: a wrong one shows in the text (so the map must hold only true texts).
     expect(canonicalEventText(base, 1, new Map([[base.actor, '"x"']]))).toContain('"actor":"x"');
     // eslint-disable-next-line no-sparse-arrays -- a hole, which JSON writes as null

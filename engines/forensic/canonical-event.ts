@@ -55,14 +55,48 @@ function ascii(t: string): void {
   pos = p;
 }
 
-/** Appends any text as UTF-8 (known texts, escaped strings; they hold no lone surrogate). */
-function utf8(t: string): void {
-  ensure(t.length * 3);
-  pos += buf.write(t, pos, 'utf8');
+/** Appends text that is already JSON (a known text) as UTF-8: by a loop when short, by Buffer.write when long. */
+function json(t: string): void {
+  const n = t.length;
+  ensure(n * 3);
+  if (n > LONG_STRING) {
+    pos += buf.write(t, pos, 'utf8');
+    return;
+  }
+  const out = buf;
+  let p = pos;
+  for (let i = 0; i < n; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 0x80) out[p++] = c;
+    else if (c < 0x800) {
+      out[p++] = 0xc0 | (c >> 6);
+      out[p++] = 0x80 | (c & 0x3f);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      out[p++] = 0xe0 | (c >> 12);
+      out[p++] = 0x80 | ((c >> 6) & 0x3f);
+      out[p++] = 0x80 | (c & 0x3f);
+    } else {
+      const d = c <= 0xdbff && i + 1 < n ? t.charCodeAt(i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        const u = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        out[p++] = 0xf0 | (u >> 18);
+        out[p++] = 0x80 | ((u >> 12) & 0x3f);
+        out[p++] = 0x80 | ((u >> 6) & 0x3f);
+        out[p++] = 0x80 | (u & 0x3f);
+        i++;
+      } else {
+        // A lone surrogate (never in a canonical text): U+FFFD, as Buffer.write writes it.
+        out[p++] = 0xef;
+        out[p++] = 0xbf;
+        out[p++] = 0xbd;
+      }
+    }
+  }
+  pos = p;
 }
 
-/** Strings longer than this without any character to escape are encoded by Buffer.write (a native call that costs more than a short loop). */
-const LONG_STRING = 40;
+/** Texts longer than this (strings without any character to escape) are encoded by Buffer.write: a native call, which costs more than a loop over a short text. */
+const LONG_STRING = 64;
 
 const HEX = '0123456789abcdef';
 
@@ -299,7 +333,7 @@ export function canonicalValueText(value: unknown): string {
 /** The known text of `v` (by identity), else its canonical text. */
 function value(v: unknown, known: KnownTexts | undefined): void {
   const text = known?.get(v);
-  if (text !== undefined) utf8(text);
+  if (text !== undefined) json(text);
   else plain(v, 0);
 }
 
