@@ -1,0 +1,81 @@
+// `npm run bench -- forensic-evtx-ab <checkout> [json|parts|fields|xml ...] [rounds=N]`: this tree's EVTX parser against
+// the one in another checkout (a git worktree of an earlier commit), both loaded into one process and run in alternating
+// warm passes over the corpus, so both sides see the same machine load. Prints each side's median CPU seconds a pass and
+// the median of the paired ratios (this tree / the other; below 1 is faster).
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as here from '../engines/forensic/evtx/index.js';
+
+type EvtxModule = typeof here;
+type Options = NonNullable<ConstructorParameters<EvtxModule['EvtxParser']>[0]>;
+
+const dir = path.dirname(fileURLToPath(import.meta.url));
+const corpora = process.env['VITRINE_CORPORA'] ?? path.resolve(dir, '..', '..', 'shared', 'corpora');
+const MODES: Readonly<Record<string, Options>> = {
+  json: { json: true },
+  parts: { json: false, parts: true },
+  fields: { json: false },
+  xml: { json: true, xml: true },
+};
+
+const args = process.argv.slice(2).filter((a) => a !== 'forensic-evtx-ab');
+const other = args.find((a) => !(a in MODES) && !a.startsWith('rounds='));
+if (other === undefined) {
+  console.error('usage: npm run bench -- forensic-evtx-ab <checkout of another commit> [json|parts|fields|xml ...] [rounds=N]');
+  process.exit(2);
+}
+const modes = args.filter((a) => a in MODES);
+const rounds = Number(args.find((a) => a.startsWith('rounds='))?.slice(7) ?? 20);
+const theirs = (await import(pathToFileURL(path.resolve(other, 'engines', 'forensic', 'evtx', 'index.ts')).href)) as EvtxModule;
+
+const files = ['evtx-crate', 'attack-samples', 'chainsaw'].flatMap((d) =>
+  readdirSync(path.join(corpora, 'evtx', d))
+    .filter((f) => f.endsWith('.evtx'))
+    .map((f) => path.join(corpora, 'evtx', d, f)),
+);
+const images = files.map((f) => readFileSync(f));
+
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+/** One pass over the corpus images held in memory: CPU seconds and the record count. */
+function pass(module: EvtxModule, options: Options): { seconds: number; records: number } {
+  const c0 = cpuSeconds();
+  let records = 0;
+  for (const bytes of images) for (const _ of new module.EvtxParser(options).records(bytes)) records++;
+  return { seconds: cpuSeconds() - c0, records };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+console.log(`EVTX parser, this tree against ${other}: ${files.length} corpus files, ${rounds} alternating warm passes a side after 4 each`);
+for (const mode of modes.length > 0 ? modes : ['json', 'parts', 'fields']) {
+  const options = MODES[mode]!;
+  for (let i = 0; i < 4; i++) {
+    pass(theirs, options);
+    pass(here, options);
+  }
+  const mine: number[] = [];
+  const base: number[] = [];
+  let counts = '';
+  for (let i = 0; i < rounds; i++) {
+    // Alternate which side goes first, so neither always follows the other's garbage.
+    const first = i % 2 === 0 ? pass(theirs, options) : pass(here, options);
+    const second = i % 2 === 0 ? pass(here, options) : pass(theirs, options);
+    const [a, b] = i % 2 === 0 ? [second, first] : [first, second];
+    mine.push(a.seconds);
+    base.push(b.seconds);
+    if (a.records !== b.records) counts = `   record counts differ: ${a.records} against ${b.records}`;
+  }
+  const ratios = mine.map((s, i) => s / base[i]!);
+  console.log(
+    `${mode.padEnd(6)} this tree ${median(mine).toFixed(4)} s, other ${median(base).toFixed(4)} s a pass (medians); paired ratio median ${median(ratios).toFixed(3)}${counts}`,
+  );
+}
