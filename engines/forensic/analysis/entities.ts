@@ -1,7 +1,7 @@
 // Stage 3: each event's things as graph nodes (the process it made or ran in, its parent, the object it touched, its user and session).
 import { grownColumn } from '../../core/columns.js';
 import type { AnalysisEvent, EventSeq } from './events.js';
-import { actorProcess, attr, commandLine, eventUser, parentProcess, sourceIp, subjectProcess, timeMs, userKey, windowsEventId } from './facts.js';
+import { actorProcess, attr, commandLine, eventUser, hostKey, parentProcess, sourceIp, subjectProcess, timeMs, userKey, windowsEventId } from './facts.js';
 import { logonId, type NodeRef, type ProvenanceGraph } from './graph.js';
 
 /** The nodes one event touches (positions in the graph: read them with its nodeId, label, attributesOf ...). */
@@ -94,7 +94,7 @@ export function extractEntities(events: EventSeq, graph: ProvenanceGraph): Event
     let user: NodeRef | null = null;
     let session: NodeRef | null = null;
     const h = e.host;
-    const hk = h === null ? '?' : h.toLowerCase();
+    const hk = hostKey(h);
 
     const uname = eventUser(e);
     if (uname !== null && !/^uid:/.test(uname)) user = graph.user(uname, h, e);

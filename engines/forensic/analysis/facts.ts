@@ -90,16 +90,48 @@ export function splitMemoryName(name: string): { image: string | null; pid: numb
   return { image: m[1] === 'unknown' ? null : (m[1] as string), pid: m[2] === '?' ? null : Number(m[2]) };
 }
 
+/**
+ * Texts worked out from short texts that repeat (images, host names), kept by the text: rules ask for the same image's
+ * key many times an event. Bounded: past KEPT_LIMIT texts, nothing more is kept.
+ */
+const KEPT_LIMIT = 65_536;
+/** Texts longer than this are worked out each time. */
+const KEPT_TEXT = 512;
+const keptImageKeys = new Map<string, string>();
+const keptBaseNames = new Map<string, string>();
+const keptHostKeys = new Map<string, string>();
+
 /** Lower-case file name of an image path; cut to 14 characters because Volatility's ImageFileName is. */
 export function imageKey(image: string | null): string {
   if (image === null) return '?';
-  return baseName(image).toLowerCase().slice(0, 14);
+  let key = keptImageKeys.get(image);
+  if (key === undefined) {
+    key = baseName(image).toLowerCase().slice(0, 14);
+    if (image.length <= KEPT_TEXT && keptImageKeys.size < KEPT_LIMIT) keptImageKeys.set(image, key);
+  }
+  return key;
 }
 
 /** The part after the last slash or backslash (the whole name when it has neither). */
 export function baseName(image: string | null): string {
   if (image === null) return '?';
-  return image.slice(Math.max(image.lastIndexOf('/'), image.lastIndexOf('\\')) + 1);
+  let name = keptBaseNames.get(image);
+  if (name === undefined) {
+    name = image.slice(Math.max(image.lastIndexOf('/'), image.lastIndexOf('\\')) + 1);
+    if (image.length <= KEPT_TEXT && keptBaseNames.size < KEPT_LIMIT) keptBaseNames.set(image, name);
+  }
+  return name;
+}
+
+/** A host name as rules key by it: lower case, `?` for none. */
+export function hostKey(host: string | null): string {
+  if (host === null) return '?';
+  let key = keptHostKeys.get(host);
+  if (key === undefined) {
+    key = host.toLowerCase();
+    if (host.length <= KEPT_TEXT && keptHostKeys.size < KEPT_LIMIT) keptHostKeys.set(host, key);
+  }
+  return key;
 }
 
 /** The created (or acting) process of a process event: object for creations, actor otherwise. */

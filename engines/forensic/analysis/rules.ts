@@ -3,7 +3,7 @@ import type { KillChainStage } from '../../core/contracts/forensic.js';
 import type { AnalysisEvent, EventSeq } from './events.js';
 import { stageOf } from './attack.js';
 import type { EventNodeList, EventNodes } from './entities.js';
-import { attr, baseName, commandLine, imageKey, sourceIp, timeMs, userKey, windowsEventId } from './facts.js';
+import { attr, baseName, commandLine, hostKey, imageKey, sourceIp, timeMs, userKey, windowsEventId } from './facts.js';
 import type { EdgeRef, NodeRef, ProvenanceGraph } from './graph.js';
 import { isInternalAddress, splitEndpoint, techniquesOfCommand } from './patterns.js';
 
@@ -85,7 +85,7 @@ const remoteExecution: CausalRule = {
       const id = windowsEventId(e);
       const pipe = attr(e, 'PipeName');
       if ((id === 17 || id === 18) && pipe !== null && /psexesvc|paexec|remcom|csexec/i.test(pipe) && n.process !== null) {
-        const node = ctx.graph.node('other', `${(e.host ?? '?').toLowerCase()}:pipe:${pipe.toLowerCase()}`, pipe, e.host, e, { pipe });
+        const node = ctx.graph.node('other', `${hostKey(e.host)}:pipe:${pipe.toLowerCase()}`, pipe, e.host, e, { pipe });
         ctx.edge(n.process, node, [e], ['T1021.002', 'T1569.002'], 'opened-pipe');
       }
     },
@@ -145,7 +145,7 @@ const logonThenActivity: CausalRule = {
     const open = new Map<string, { session: NodeRef; ms: number | null }>();
     return {
       onEvent(e, n, ctx) {
-        const hk = (e.host ?? '?').toLowerCase();
+        const hk = hostKey(e.host);
         if (e.action === 'auth.login.success' && n.session !== null) {
           const ip = sourceIp(e);
           const from = ip !== null ? ctx.graph.node('endpoint', ip.toLowerCase(), ip, null, e, { address: ip }) : n.user;
@@ -197,7 +197,7 @@ const bruteForce: CausalRule = {
       onEvent(e, n, ctx) {
         const ip = sourceIp(e) ?? attr(e, 'sourceHost');
         if (ip === null) return;
-        const key = `${(e.host ?? '?').toLowerCase()}|${ip.toLowerCase()}`;
+        const key = `${hostKey(e.host)}|${ip.toLowerCase()}`;
         const ms = timeMs(e);
         let s = bySource.get(key);
         if (s && s.lastMs !== null && ms !== null && ms - s.lastMs > BRUTE_WINDOW_MS && !s.fired) s = undefined;
@@ -251,7 +251,7 @@ const fileWriteThenExecute: CausalRule = {
     const written = new Map<string, { writer: NodeRef | null; file: NodeRef; event: AnalysisEvent }>();
     return {
       onEvent(e, n, ctx) {
-        const hk = (e.host ?? '?').toLowerCase();
+        const hk = hostKey(e.host);
         if (FILE_WRITES.has(e.action) && e.object?.type === 'file' && n.object !== null) {
           written.set(`${hk}:${e.object.name.toLowerCase()}`, { writer: n.process, file: n.object, event: e });
           return;
@@ -286,7 +286,7 @@ const serviceCreation: CausalRule = {
     const installed = new Map<string, { service: NodeRef; ms: number | null }>();
     return {
     onEvent(e, n, ctx) {
-      const hk = (e.host ?? '?').toLowerCase();
+      const hk = hostKey(e.host);
       if (isCreate(e) && n.process !== null) {
         // The service's image started by services.exe: the service ran it.
         const image = baseName(String(ctx.graph.attributesOf(n.process)['image'] ?? '')).toLowerCase();
@@ -376,7 +376,7 @@ const credentialAccess: CausalRule = {
         const script = attr(e, 'script', 'ScriptBlockText') ?? '';
         const t = techniquesOfCommand(script, null);
         if (!t.has('T1003.001')) return;
-        const hk = (e.host ?? '?').toLowerCase();
+        const hk = hostKey(e.host);
         const ps = n.process ?? ctx.graph.node('process', `${hk}:?:powershell.exe`, 'powershell.exe', e.host, e, { image: 'powershell.exe' });
         const lsass = ctx.graph.node('process', `${hk}:?:lsass.exe`, 'lsass.exe', e.host, e, { image: 'lsass.exe' });
         ctx.edge(ps, lsass, [e], techs(t));
@@ -457,7 +457,7 @@ const accountChange: CausalRule = {
     const lastSudo = new Map<string, { node: NodeRef; ms: number | null }>();
     return {
       onEvent(e, n, ctx) {
-        const hk = (e.host ?? '?').toLowerCase();
+        const hk = hostKey(e.host);
         if (e.action === 'sudo.command') {
           const cmd = commandLine(e) ?? '';
           if (/user(?:add|mod)|adduser|passwd|gpasswd|chpasswd/.test(cmd) && n.process !== null) lastSudo.set(hk, { node: n.process, ms: timeMs(e) });
@@ -487,7 +487,7 @@ const logClear: CausalRule = {
   create: () => ({
     onEvent(e, n, ctx) {
       if (e.action !== 'log.clear') return;
-      const hk = (e.host ?? '?').toLowerCase();
+      const hk = hostKey(e.host);
       const log = n.object ?? ctx.graph.node('other', `${hk}:log:?`, 'event log', e.host, e);
       ctx.edge(n.user ?? n.process ?? n.host, log, [e], ['T1685.005']);
     },
@@ -507,7 +507,7 @@ const scheduledExecution: CausalRule = {
     const installed = new Map<string, NodeRef>();
     return {
       onEvent(e, n, ctx) {
-        const hk = (e.host ?? '?').toLowerCase();
+        const hk = hostKey(e.host);
         const cmd = commandLine(e) ?? '';
         if ((e.action === 'sudo.command' || isCreate(e)) && /\bcrontab\s+(?!-l)|\/etc\/cron|\/var\/spool\/cron/.test(cmd) && n.process !== null) {
           installed.set(hk, n.process);
@@ -531,7 +531,7 @@ const defenseEvasion: CausalRule = {
     onEvent(e, n, ctx) {
       const id = windowsEventId(e);
       const provider = String(e.attributes['provider'] ?? '');
-      const hk = (e.host ?? '?').toLowerCase();
+      const hk = hostKey(e.host);
       if ((id === 4719 || id === 4906 || id === 4912) && /Security/.test(provider)) {
         const policy = ctx.graph.node('other', `${hk}:audit-policy`, `audit policy of ${e.host ?? '?'}`, e.host, e);
         ctx.edge(n.user ?? n.process, policy, [e], ['T1685.001'], 'changed-audit-policy');
