@@ -29,6 +29,19 @@ describe('EVTX text primitives', () => {
     }
   });
 
+  it('write FILETIME values within one second, and the same second of the next day, as Date does', () => {
+    const at = (ticks: bigint): string => {
+      const ms = Number((ticks - TICKS_1601_TO_1970) / 10_000n);
+      const fraction = String((ticks - TICKS_1601_TO_1970) % 10_000_000n).padStart(7, '0');
+      return `${new Date(ms).toISOString().slice(0, 19)}.${fraction}Z`;
+    };
+    const second = 1_700_000_000n * 10_000_000n + TICKS_1601_TO_1970;
+    const day = 86_400n * 10_000_000n;
+    for (const ticks of [second, second + 1n, second + 9_999_999n, second + 10_000_000n, second + day, second + day + 5n, second, second - 1n]) {
+      expect(filetimeIso(Number(ticks & 0xffffffffn), Number(ticks >> 32n))).toBe(at(ticks));
+    }
+  });
+
   it('write SYSTEMTIME fields as given, refuse impossible ones, and write GUIDs with their first three parts little-endian', () => {
     const st = (f: number[]): Uint8Array => new Uint8Array(new Uint16Array(f).buffer);
     expect(systemtimeIso(st([2024, 2, 4, 29, 23, 59, 58, 999]), 0)).toBe('2024-02-29T23:59:58.9990000Z');

@@ -148,8 +148,23 @@ export function filetimeIso(lo: number, hi: number): string {
   if (days !== lastDay) {
     lastDayText = `${civilFromDays(days - EPOCH_DAYS_1601)}T`;
     lastDay = days;
+    lastSecond = -1;
   }
-  return `${lastDayText}${TWO[Math.floor(secondsOfDay / 3600)]!}:${TWO[Math.floor(secondsOfDay / 60) % 60]!}:${TWO[secondsOfDay % 60]!}.${pad(fraction, 7)}Z`;
+  if (secondsOfDay !== lastSecond) {
+    lastSecondText = `${lastDayText}${TWO[Math.floor(secondsOfDay / 3600)]!}:${TWO[Math.floor(secondsOfDay / 60) % 60]!}:${TWO[secondsOfDay % 60]!}.`;
+    lastSecond = secondsOfDay;
+  }
+  return `${lastSecondText}${fractionText(fraction)}Z`;
+}
+
+/** The second (of the last day) last written by filetimeIso and its text up to the fraction: records come in bursts. */
+let lastSecond = -1;
+let lastSecondText = '';
+
+/** Seven digits of a fraction of a second (0 to 9,999,999 ticks). */
+function fractionText(fraction: number): string {
+  const s = String(fraction);
+  return s.length === 7 ? s : pad(fraction, 7);
 }
 
 /** Proleptic Gregorian date from days since 1970-01-01 (Howard Hinnant's algorithm). */
