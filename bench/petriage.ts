@@ -3,9 +3,8 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import ts from 'typescript';
 import { VitrineError } from '../engines/core/errors.js';
 import { selectRows, stratifiedSplit } from '../engines/core/ml/dataset.js';
 import { predict, trainGbdt } from '../engines/core/ml/gbdt.js';
@@ -18,6 +17,7 @@ import { synthesize } from '../engines/petriage/rulegen.js';
 import { dissect } from '../engines/petriage/pe/index.js';
 import { syntheticPes } from '../engines/petriage/pe/synthetic.js';
 import { corpusPath, hasCorpora } from '../test/corpora.js';
+import { type Cold, REPO, type Timing, coldInFreshProcess, compileDissector } from './petriage-cold.js';
 
 const PYTHON = '/usr/bin/python3';
 /** PEFILE_PATH points at another pefile checkout (put on PYTHONPATH), as in the oracle test. */
@@ -25,13 +25,6 @@ const PYTHON_ENV = { ...process.env, PYTHONPATH: process.env['PEFILE_PATH'] ?? '
 const ORACLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'engines', 'petriage', 'pe', 'testdata', 'pefile_dump.py');
 const SYNTHETIC_COUNT = Number(process.env['PETRIAGE_BENCH_SYNTHETIC'] ?? 3000);
 const CORPUS_ROUNDS = Number(process.env['PETRIAGE_BENCH_ROUNDS'] ?? 40);
-
-interface Timing {
-  files: number;
-  bytes: number;
-  wall: number;
-  cpu: number;
-}
 
 /**
  * Calls made before timing, and the least time they take: V8 needs a few thousand calls before dissect runs at its
@@ -77,104 +70,6 @@ function warmUp(files: readonly Uint8Array[]): string[] {
   let spent = timedPass(files, hashes).cpu;
   for (let done = files.length; done < WARM_UP_CALLS || spent < WARM_UP_SECONDS; done += files.length) spent += timedPass(files, null).cpu;
   return hashes;
-}
-
-const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** The dissection module, for the fresh process of the cold figure under tsx. */
-const DISSECT_SOURCE = path.join(REPO, 'engines', 'petriage', 'pe', 'index.ts');
-
-/**
- * The dissector's module graph compiled to JavaScript as `npm run build:node` compiles it (TypeScript, the
- * project's compiler options; each file on its own, which verbatimModuleSyntax makes the same output), into a
- * directory under node_modules/.cache: what `bin/petriage` loads from dist/, without building all of dist/.
- * Returns the compiled entry module.
- */
-function compileDissector(outRoot: string): string {
-  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: true, isolatedModules: true };
-  const todo = [DISSECT_SOURCE];
-  const seen = new Set<string>();
-  for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const source = readFileSync(file, 'utf8');
-    const out = path.join(outRoot, path.relative(REPO, file)).replace(/\.ts$/, '.js');
-    mkdirSync(path.dirname(out), { recursive: true });
-    const js = ts.transpileModule(source, { compilerOptions: options, fileName: file }).outputText;
-    writeFileSync(out, js);
-    // Relative imports of the compiled output (type-only ones are gone from it), back to their sources.
-    for (const m of js.matchAll(/(?:from|import)\s*['"](\.{1,2}\/[^'"]+)\.js['"]/g)) todo.push(path.resolve(path.dirname(file), `${m[1] as string}.ts`));
-  }
-  writeFileSync(path.join(outRoot, 'package.json'), '{ "type": "module" }\n');
-  return path.join(outRoot, path.relative(REPO, DISSECT_SOURCE)).replace(/\.ts$/, '.js');
-}
-
-/**
- * What the fresh process runs: the process CPU time so far (Node's start, and the tsx loader's registration when
- * it runs under tsx), then loading the module, reading the files (not timed), and one timed pass. CPU time is the
- * whole process's, its compiler and collector threads included; the main thread's own share of the pass is read
- * from Linux's per-thread scheduler statistics (nanoseconds on the CPU), null elsewhere.
- */
-const COLD_PASS = `
-const boot = process.cpuUsage();
-const { readFileSync } = await import('node:fs');
-const mainThread = () => {
-  try {
-    return Number(readFileSync('/proc/self/task/' + process.pid + '/schedstat', 'utf8').split(' ')[0]) / 1e9;
-  } catch {
-    return null;
-  }
-};
-const { dissect } = await import(process.argv[1]);
-const loaded = process.cpuUsage(boot);
-const files = readFileSync(0, 'utf8').split('\\n').filter(Boolean).map((p) => new Uint8Array(readFileSync(p)));
-const main0 = mainThread();
-const cpu0 = process.cpuUsage();
-const wall0 = process.hrtime.bigint();
-for (const f of files) {
-  try {
-    dissect(f);
-  } catch (e) {
-    if (e?.constructor?.name !== 'VitrineError') throw e;
-  }
-}
-const wall = Number(process.hrtime.bigint() - wall0) / 1e9;
-const cpu = process.cpuUsage(cpu0);
-const main1 = mainThread();
-const s = (u) => (u.user + u.system) / 1e6;
-const main = main0 === null || main1 === null ? null : main1 - main0;
-process.stdout.write(JSON.stringify({ wall, cpu: s(cpu), boot: s(boot), load: s(loaded), main }));
-`;
-
-/** One cold measure: the first pass of a fresh process, with what that process spent before it (CPU seconds). */
-interface Cold extends Timing {
-  /** The process's start (Node and the tsx loader; the Python interpreter). */
-  boot: number;
-  /** Loading the dissector (our module graph under tsx; `import pefile`). */
-  load: number;
-  /**
-   * The first pass's CPU time on the main thread (Node; null where the system does not say); the rest of `cpu` is
-   * V8's helper threads, most of it TurboFan compiling the functions that got hot. pefile's side has no such split.
-   */
-  main: number | null;
-}
-
-/**
- * The cold figure: the first pass over the files in a fresh Node process, which has dissected nothing before, so V8
- * compiles each function of the parser at its first call and runs it unoptimised; the process's start and loading
- * the module are measured apart. `compiled` is the dissector compiled to JavaScript, run by plain Node (as
- * `bin/petriage` runs dist/); without it, the TypeScript sources under the tsx loader, as this bench runs.
- */
-function coldInFreshProcess(paths: readonly string[], files: readonly Uint8Array[], compiled: string | null): Cold {
-  const loader = compiled === null ? ['--import', 'tsx'] : [];
-  const entry = compiled ?? DISSECT_SOURCE;
-  const r = spawnSync(process.execPath, [...loader, '--input-type=module', '-e', COLD_PASS, pathToFileURL(entry).href], {
-    input: paths.join('\n'),
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
-  if (r.status !== 0) throw new Error(`the cold pass failed: ${r.stderr}`);
-  const t = JSON.parse(r.stdout) as { wall: number; cpu: number; boot: number; load: number; main: number | null };
-  return { files: files.length, bytes: files.reduce((a, f) => a + f.length, 0), ...t };
 }
 
 /** pefile's cold figure measured the same way: the first pass of a fresh Python process, `import pefile` apart. */
