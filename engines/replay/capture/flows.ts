@@ -862,8 +862,12 @@ export class FlowTable {
       const src = d.srcV4;
       const dst = d.dstV4;
       forward = src < dst || (src === dst && sp <= dp);
-      hash = mix(mix(mix(ipProto, forward ? (sp << 16) | dp : (dp << 16) | sp), forward ? src : dst), forward ? dst : src) & 0x3fffffff;
-      slot = forward ? this.active.get(hash, ipProto, src, dst, '', '', sp, dp) : this.active.get(hash, ipProto, dst, src, '', '', dp, sp);
+      // Compared unsigned above; passed on signed (as the columns hold them): an address of 128.0.0.0 or above is
+      // not a small integer unsigned, and passing it to a call that is not inlined would box it on every packet.
+      const s32 = src | 0;
+      const d32 = dst | 0;
+      hash = mix(mix(mix(ipProto, forward ? (sp << 16) | dp : (dp << 16) | sp), forward ? s32 : d32), forward ? d32 : s32) & 0x3fffffff;
+      slot = forward ? this.active.get(hash, ipProto, s32, d32, '', '', sp, dp) : this.active.get(hash, ipProto, d32, s32, '', '', dp, sp);
     } else {
       const src = d.srcV6;
       const dst = d.dstV6;

@@ -67,33 +67,57 @@ function isHttpVersion(bytes: Uint8Array, at: number): boolean {
  * and ` HTTP/d.d` at the end.
  */
 export function requestLine(bytes: Uint8Array, start: number, end: number): StartLine | undefined {
+  const g = new StartGroups();
+  return readRequestLine(bytes, start, end, g) ? ['', g.g1, g.g2, g.g3] : undefined;
+}
+
+/** RESPONSE_LINE over bytes[start, end): `HTTP/d.d ddd`, then nothing or a space and a reason without CR or LF. */
+export function responseLine(bytes: Uint8Array, start: number, end: number): StartLine | undefined {
+  const g = new StartGroups();
+  return readResponseLine(bytes, start, end, g) ? ['', g.g1, g.g2, g.g3] : undefined;
+}
+
+/** A start line's groups: method or version, URI or status code, version or reason phrase (absent: undefined). */
+class StartGroups {
+  g1 = '';
+  g2 = '';
+  g3: string | undefined = undefined;
+}
+
+/** requestLine into `out`'s fields (no array made); false, with `out` unchanged, when the line is not of that shape. */
+function readRequestLine(bytes: Uint8Array, start: number, end: number, out: StartGroups): boolean {
   const c0 = bytes[start]!;
-  if (!((c0 >= 0x41 && c0 <= 0x5a) || (c0 >= 0x61 && c0 <= 0x7a))) return undefined;
+  if (!((c0 >= 0x41 && c0 <= 0x5a) || (c0 >= 0x61 && c0 <= 0x7a))) return false;
   // At most 24 method characters: the space must come by start + 24.
   let sp = start + 1;
   while (sp < end && sp - start < 24) {
     const c = bytes[sp]!;
     if (c === 0x20) break;
-    if (!((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || isDigit(c) || c === 0x5f || c === 0x2d)) return undefined;
+    if (!((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || isDigit(c) || c === 0x5f || c === 0x2d)) return false;
     sp += 1;
   }
-  if (sp >= end || bytes[sp] !== 0x20) return undefined;
+  if (sp >= end || bytes[sp] !== 0x20) return false;
   const versionAt = end - 8;
-  if (versionAt - 1 <= sp + 1 || bytes[versionAt - 1] !== 0x20 || !isHttpVersion(bytes, versionAt)) return undefined;
-  for (let i = sp + 1; i < versionAt - 1; i++) if (isSpace(bytes[i]!)) return undefined;
-  return ['', latin1Token(bytes, start, sp), latin1Token(bytes, sp + 1, versionAt - 1), latin1Token(bytes, versionAt + 5, end)];
+  if (versionAt - 1 <= sp + 1 || bytes[versionAt - 1] !== 0x20 || !isHttpVersion(bytes, versionAt)) return false;
+  for (let i = sp + 1; i < versionAt - 1; i++) if (isSpace(bytes[i]!)) return false;
+  out.g1 = latin1Token(bytes, start, sp);
+  out.g2 = latin1Token(bytes, sp + 1, versionAt - 1);
+  out.g3 = latin1Token(bytes, versionAt + 5, end);
+  return true;
 }
 
-/** RESPONSE_LINE over bytes[start, end): `HTTP/d.d ddd`, then nothing or a space and a reason without CR or LF. */
-export function responseLine(bytes: Uint8Array, start: number, end: number): StartLine | undefined {
-  if (end - start < 12 || !isHttpVersion(bytes, start) || bytes[start + 8] !== 0x20) return undefined;
-  if (!isDigit(bytes[start + 9]!) || !isDigit(bytes[start + 10]!) || !isDigit(bytes[start + 11]!)) return undefined;
-  const version = latin1Token(bytes, start + 5, start + 8);
-  const code = latin1Token(bytes, start + 9, start + 12);
-  if (end - start === 12) return ['', version, code, undefined];
-  if (bytes[start + 12] !== 0x20) return undefined;
-  for (let i = start + 13; i < end; i++) if (bytes[i] === 0x0a || bytes[i] === 0x0d) return undefined;
-  return ['', version, code, end === start + 13 ? '' : latin1Token(bytes, start + 13, end)];
+/** responseLine into `out`'s fields (no array made); false, with `out` unchanged, when the line is not of that shape. */
+function readResponseLine(bytes: Uint8Array, start: number, end: number, out: StartGroups): boolean {
+  if (end - start < 12 || !isHttpVersion(bytes, start) || bytes[start + 8] !== 0x20) return false;
+  if (!isDigit(bytes[start + 9]!) || !isDigit(bytes[start + 10]!) || !isDigit(bytes[start + 11]!)) return false;
+  if (end - start > 12) {
+    if (bytes[start + 12] !== 0x20) return false;
+    for (let i = start + 13; i < end; i++) if (bytes[i] === 0x0a || bytes[i] === 0x0d) return false;
+  }
+  out.g1 = latin1Token(bytes, start + 5, start + 8);
+  out.g2 = latin1Token(bytes, start + 9, start + 12);
+  out.g3 = end - start === 12 ? undefined : end === start + 13 ? '' : latin1Token(bytes, start + 13, end);
+  return true;
 }
 
 /** isHeader over Latin-1 bytes (a byte is its character's code). */
@@ -155,21 +179,27 @@ export const RESPONSE_LINE = /^HTTP\/(\d\.\d) (\d{3})(?: (.*))?$/;
 const METHODS = ['GET', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE', 'PATCH', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'SEARCH', 'REPORT'].map((m) => Uint8Array.from(m, (c) => c.charCodeAt(0)));
 const HTTP1 = Uint8Array.from('HTTP/1.', (c) => c.charCodeAt(0));
 
-/** True when `b` has `prefix` at `at` (read in place, no string made). */
-function bytesAt(b: Uint8Array, at: number, prefix: Uint8Array): boolean {
-  if (b.length < at + prefix.length) return false;
+/** True when `b[at, end)` begins with `prefix` (read in place, no string made). */
+function bytesAt(b: Uint8Array, at: number, end: number, prefix: Uint8Array): boolean {
+  if (end < at + prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) if (b[at + i] !== prefix[i]) return false;
   return true;
 }
 
 /** True when bytes start like an HTTP request (client: a known method and a space) or response (server: "HTTP/1."). */
 export function looksLikeHttp(b: Uint8Array, isOrig: boolean): boolean {
-  if (!isOrig) return bytesAt(b, 0, HTTP1);
-  for (const m of METHODS) if (b.length > m.length && b[m.length] === 0x20 && bytesAt(b, 0, m)) return true;
+  return looksLikeHttpAt(b, 0, b.length, isOrig);
+}
+
+/** looksLikeHttp over `b[start, end)` (a stream's range, read without a view). */
+export function looksLikeHttpAt(b: Uint8Array, start: number, end: number, isOrig: boolean): boolean {
+  if (!isOrig) return bytesAt(b, start, end, HTTP1);
+  const n = end - start;
+  for (const m of METHODS) if (n > m.length && b[start + m.length] === 0x20 && bytesAt(b, start, end, m)) return true;
   return false;
 }
 
-class Half {
+class Half extends StartGroups {
   state: State;
   lineBuf: Uint8Array[] = [];
   lineLen = 0;
@@ -185,19 +215,20 @@ class Half {
   headerCount = 0;
   remaining = 0;
   bodyLength = 0;
-  /** The start line's groups: [whole, method or version, URI or status code, version or reason phrase]. */
-  startLine: StartLine | null = null;
+  /** True once a start line was read (its groups are the StartGroups fields). */
+  started = false;
   ts = 0;
   packet = 0;
 
   constructor(midstream: boolean) {
+    super();
     this.state = midstream ? 'resync' : 'start';
   }
 
   /**
    * Back to a new direction's state (the connection is reused for another). `state`, `lineBuf` and `lineLen` are
    * pinned by the reuse tests in app.test.ts; the other fields cannot change an output, each is set before it is read:
-   * the start line, the only way into 'headers', sets `startLine`, `ts`, `packet`, `headBytes`, `headerCount` and
+   * the start line, the only way into 'headers', sets `started` and its groups, `ts`, `packet`, `headBytes`, `headerCount` and
    * the headers; headEnd(), the only way into the body states, sets `bodyLength` and, for them, `remaining`.
    */
   reset(midstream: boolean): void {
@@ -209,7 +240,7 @@ class Half {
     this.headerCount = 0;
     this.remaining = 0;
     this.bodyLength = 0;
-    this.startLine = null;
+    this.started = false;
     this.ts = 0;
     this.packet = 0;
   }
@@ -272,7 +303,9 @@ export class HttpConnection {
     this.midstream = midstream;
     this.halves[0].reset(midstream);
     this.halves[1].reset(midstream);
-    this.outstanding.length = 0;
+    // Emptied only when it is not (close() left it empty): emptying drops the array's storage, which the next push
+    // would make again.
+    if (this.outstanding.length > 0) this.outstanding.length = 0;
     this.depth = 0;
     this.malformed = false;
   }
@@ -322,11 +355,10 @@ export class HttpConnection {
             const stop = lineEnd > pos && bytes[lineEnd - 1] === 0x0d ? lineEnd - 1 : lineEnd;
             if ((h.state === 'start' || h.state === 'resync') && stop > pos) {
               // A start line of the usual shape is read from the bytes; any other goes through the patterns below.
-              const m = isOrig ? requestLine(bytes, pos, stop) : responseLine(bytes, pos, stop);
-              if (m !== undefined) {
+              if (isOrig ? readRequestLine(bytes, pos, stop, h) : readResponseLine(bytes, pos, stop, h)) {
                 h.ts = ts;
                 h.packet = packet;
-                h.startLine = m;
+                h.started = true;
                 h.clearHeaders();
                 h.headerCount = 0;
                 h.headBytes = stop - pos;
@@ -432,7 +464,10 @@ export class HttpConnection {
           if (h.state === 'start') this.fail(h);
           return;
         }
-        h.startLine = m;
+        h.g1 = m[1] ?? '';
+        h.g2 = m[2] ?? '';
+        h.g3 = m[3];
+        h.started = true;
         h.clearHeaders();
         h.headerCount = 0;
         h.headBytes = text.length;
@@ -487,8 +522,7 @@ export class HttpConnection {
   }
 
   private headEnd(isOrig: boolean, h: Half): void {
-    const m = h.startLine;
-    if (m === null) return;
+    if (!h.started) return;
     const te = h.transferEncoding?.toLowerCase();
     const length = h.contentLength >= 0 ? h.contentLength : undefined;
     h.bodyLength = 0;
@@ -502,9 +536,9 @@ export class HttpConnection {
         ts: h.ts,
         packet: h.packet,
         depth: this.depth,
-        method: m[1] ?? '',
-        uri: m[2] ?? '',
-        version: m[3] ?? '',
+        method: h.g1,
+        uri: h.g2,
+        version: h.g3 ?? '',
         requestBodyLength: 0,
         midstream: this.midstream,
         host: h.host,
@@ -538,7 +572,7 @@ export class HttpConnection {
       } else this.endMessage(isOrig, h);
       return;
     }
-    const code = Number(m[2]);
+    const code = Number(h.g2);
     const request = this.outstanding[0];
     if (code >= 100 && code < 200 && code !== 101) {
       // An interim response: the real one is still to come.
@@ -547,8 +581,8 @@ export class HttpConnection {
     }
     if (request !== undefined) {
       request.statusCode = code;
-      request.responseVersion = m[1] ?? '';
-      if (m[3] !== undefined) request.statusMessage = m[3];
+      request.responseVersion = h.g1;
+      if (h.g3 !== undefined) request.statusMessage = h.g3;
     }
     if (code === 101) {
       // Switched protocols (WebSocket, h2c): no more HTTP on this connection.
@@ -595,6 +629,7 @@ export class HttpConnection {
       }
     }
     const left = this.outstanding;
+    if (left.length === 0) return;
     for (let i = 0; i < left.length; i++) this.emit(left[i]!);
     left.length = 0;
   }

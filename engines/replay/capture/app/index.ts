@@ -18,9 +18,9 @@ import {
 } from './banners.js';
 import { dnsRecord, type DnsBody } from './dns.js';
 import { FtpConnection, type FtpSession } from './ftp.js';
-import { HttpConnection, looksLikeHttp, type HttpTransaction } from './http.js';
+import { HttpConnection, looksLikeHttpAt, type HttpTransaction } from './http.js';
 import { TcpStream, type StreamSink } from './stream.js';
-import { looksLikeTls, TlsStreamReader, tlsVersionName, type TlsClientHello, type TlsEvent, type TlsEventSink } from './tls.js';
+import { looksLikeTlsAt, TlsStreamReader, tlsVersionName, type TlsClientHello, type TlsEvent, type TlsEventSink } from './tls.js';
 
 export type { DnsBody, DnsQuestion, DnsAnswer, DnsEdns, EdnsClientSubnet } from './dns.js';
 export type { HttpTransaction } from './http.js';
@@ -242,10 +242,14 @@ export class AppLayer {
     this.keep(this.out.http, t);
   }
 
-  private decide(conn: Connection, app: ConnApp, isOrig: boolean, b: Uint8Array, ts: number): void {
-    const port = conn.respP;
+  /**
+   * The protocol of a connection from its first stream bytes `buf[start, end)`. TLS, SSH and HTTP, nearly every
+   * connection, are told from the range; only the rarer checks after them take a view of it.
+   */
+  private decide(conn: Connection, app: ConnApp, isOrig: boolean, buf: Uint8Array, start: number, end: number, ts: number): void {
     const uid = conn.uid;
-    if (looksLikeTls(b)) {
+    const n = end - start;
+    if (looksLikeTlsAt(buf, start, end)) {
       app.kind = 'tls';
       const record: Mutable<TlsHandshake> = { uid, ts, packet: this.raw?.index ?? 0, midstream: app.midstream };
       let readers = this.spareTls.pop();
@@ -254,15 +258,22 @@ export class AppLayer {
         readers[1].reset(app);
       } else readers = [new TlsStreamReader(app), new TlsStreamReader(app)];
       app.tls = { readers, record };
-    } else if (b.length >= 4 && b[0] === 0x53 && b[1] === 0x53 && b[2] === 0x48 && b[3] === 0x2d) {
+    } else if (n >= 4 && buf[start] === 0x53 && buf[start + 1] === 0x53 && buf[start + 2] === 0x48 && buf[start + 3] === 0x2d) {
       app.kind = 'ssh';
       app.ssh = new SshConnection(uid);
-    } else if (looksLikeHttp(b, isOrig)) {
+    } else if (looksLikeHttpAt(buf, start, end, isOrig)) {
       app.kind = 'http';
       const http = this.spareHttp.pop();
       if (http !== undefined) http.reset(uid, app.midstream);
       app.http = http ?? new HttpConnection(uid, app.midstream, this.httpSink);
-    } else if (looksLikeRfb(b)) {
+    } else this.decideRest(conn, app, isOrig, buf.subarray(start, end), ts);
+  }
+
+  /** decide() past TLS, SSH and HTTP, over a view of the bytes. */
+  private decideRest(conn: Connection, app: ConnApp, isOrig: boolean, b: Uint8Array, ts: number): void {
+    const port = conn.respP;
+    const uid = conn.uid;
+    if (looksLikeRfb(b)) {
       app.kind = 'rfb';
       app.rfb = new RfbConnection(uid, ts);
     } else if (SMB_PORTS.has(port) || looksLikeSmb(b)) {
@@ -286,7 +297,7 @@ export class AppLayer {
   private streamData(conn: Connection, app: ConnApp, isOrig: boolean, buf: Uint8Array, start: number, end: number, ts: number, packet: number): void {
     if (app.finished) return;
     if (app.kind === 'undecided') {
-      this.decide(conn, app, isOrig, buf.subarray(start, end), ts);
+      this.decide(conn, app, isOrig, buf, start, end, ts);
       if (app.kind === 'undecided' || app.kind === 'none') return;
     }
     // HTTP and TLS, nearly every segment read, take the range; the rarer protocols a view of it.

@@ -623,5 +623,10 @@ function append(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 /** True when bytes look like the start of a TLS handshake record (SSLv2-style hellos are not read). */
 export function looksLikeTls(b: Uint8Array): boolean {
-  return b.length >= 3 && b[0] === 0x16 && b[1] === 0x03 && b[2]! <= 0x04;
+  return looksLikeTlsAt(b, 0, b.length);
+}
+
+/** looksLikeTls over `b[start, end)` (a stream's range, read without a view). */
+export function looksLikeTlsAt(b: Uint8Array, start: number, end: number): boolean {
+  return end - start >= 3 && b[start] === 0x16 && b[start + 1] === 0x03 && b[start + 2]! <= 0x04;
 }
