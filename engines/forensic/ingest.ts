@@ -244,6 +244,11 @@ export class EventInterner {
    * all distinct, are not looked up or kept.
    */
   event(d: EventDraft, slim = false): ForensicEvent {
+    return this.eventOf(d, d.raw, d.reliability, d.loader, d.kind, slim);
+  }
+
+  /** event() of the draft these make up (a loader's fields, the raw record, the loader's grade, id and kind), without the draft object. */
+  eventOf(d: Omit<EventDraft, 'raw' | 'reliability' | 'loader' | 'kind'>, raw: EventDraft['raw'], reliability: ReliabilityGrade, loader: string, kind: ArtifactKind, slim = false): ForensicEvent {
     const out: Writable<ForensicEvent> = {
       actor: this.entity(d.actor),
       action: this.str(d.action),
@@ -252,10 +257,10 @@ export class EventInterner {
       host: d.host === null ? null : this.str(d.host),
       summary: slim ? d.summary : this.str(d.summary),
       attributes: this.record(d.attributes),
-      reliability: d.reliability,
-      loader: d.loader,
-      kind: d.kind,
-      raw: d.raw,
+      reliability,
+      loader,
+      kind,
+      raw,
       eventId: '',
       integrityHash: '',
     };
@@ -366,37 +371,42 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
     if (!loader.accepts.includes(source.type))
       throw new VitrineError('validation_failed', source.type === 'directory' ? 'this kind of artefact is a file, not a folder' : 'this kind of artefact is a folder, not a file');
     report(0.1, 'parsing');
+    const collect = options.collectEvents ?? true;
+    const only = options.onlyRecords;
+    const interner = new EventInterner();
+    /** The event ctx.event made last: loaders yield what it returns at once, so that is what the loop receives. */
+    let made: ForensicEvent | null = null;
     const ctx: LoadContext = {
       options,
       warn,
       progress: (fraction) => report(0.1 + 0.8 * Math.min(1, Math.max(0, fraction)), 'parsing'),
       checkCancelled,
-      event: (fields): EventDraft => ({
-        actor: fields.actor,
-        action: fields.action,
-        object: fields.object,
-        time: fields.time,
-        host: fields.host,
-        summary: fields.summary,
-        attributes: fields.attributes,
-        reliability: loader.reliability,
-        loader: loader.id,
-        kind,
-        raw: { artifactSha256: source.sha256, ...fields.record },
-      }),
+      // The finalised event (interned, hashed), made here rather than from a draft object in the loop below; a record
+      // that reading back skips is handed over as a draft, not hashed.
+      event: (fields): EventDraft => {
+        const raw = { artifactSha256: source.sha256, ...fields.record };
+        if (only !== undefined && raw.member === undefined && !only.has(raw.recordNumber)) {
+          return { actor: fields.actor, action: fields.action, object: fields.object, time: fields.time, host: fields.host, summary: fields.summary, attributes: fields.attributes, reliability: loader.reliability, loader: loader.id, kind, raw };
+        }
+        made = interner.eventOf(fields, raw, loader.reliability, loader.id, kind, !collect);
+        return made;
+      },
     };
-    const collect = options.collectEvents ?? true;
     const events: ForensicEvent[] = [];
     let count = 0;
     const first = new TimeBound(-1);
     const last = new TimeBound(1);
-    const interner = new EventInterner();
     const parts: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
     try {
-      const only = options.onlyRecords;
       for (const draft of loader.load(source, ctx)) {
-        if (only !== undefined && draft.raw.member === undefined && !only.has(draft.raw.recordNumber)) continue;
-        const event = interner.event(draft, !collect);
+        let event: ForensicEvent;
+        if (draft === made) event = draft;
+        else {
+          // A draft ctx.event did not just finalise (one skipped for reading back, or one a loader made otherwise).
+          if (only !== undefined && draft.raw.member === undefined && !only.has(draft.raw.recordNumber)) continue;
+          event = interner.event(draft, !collect);
+        }
+        made = null;
         count++;
         const t = event.time.time;
         if (t !== null) {
