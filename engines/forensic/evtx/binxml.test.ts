@@ -376,6 +376,46 @@ describe('BinXml value types', () => {
   });
 });
 
+describe('template identity across definitions', () => {
+  // Records 1-3 use one definition and records 4-5 another of the same shape (each record stores its own copy). A
+  // record kind's plan is made on its second record and used from its third, so if the two definitions shared an
+  // identity, records 4-5 would be filled from the first definition's plan and show its literal text.
+  function pair(a: Body, b: Body): { planned: string[]; tree: string[] } {
+    const one = (literal: Body): Body => record((t) => {
+      eventOpen(t).open('EventData').closeStart().leaf('S', 0, 0x01);
+      t.open('Msg').closeStart();
+      literal(t);
+      t.end().end().end().eof();
+    }, [[0x01, utf16('x')]]);
+    const file = evtx([one(a), one(a), one(a), one(b), one(b)]);
+    const msg = (records: readonly { event?: unknown }[]): string[] => records.map((r) => (r.event as { Event: { EventData: { Msg: string } } }).Event.EventData.Msg);
+    return { planned: msg(parseEvtx(file, { json: true }).records), tree: msg(parse(file).records) };
+  }
+  const real64 = (v: number): Body => (t) => t.u8(0x05).u8(0x0c).raw(f64(v));
+  const real32 = (v: number): Body => (t) => t.u8(0x05).u8(0x0b).raw(f32(v));
+
+  it.each([
+    ['Real64 0.0 and -0.0', real64(0), real64(-0), '0.0', '-0.0'],
+    ['Real32 0.0 and -0.0', real32(0), real32(-0), '0.0', '-0.0'],
+    ['NaN and inf', real64(NaN), real64(Infinity), 'NaN', 'inf'],
+    ['inf and -inf', real64(Infinity), real64(-Infinity), 'inf', '-inf'],
+  ])('literal values that JSON text writes alike give distinct templates: %s', (_name, a, b, textA, textB) => {
+    const { planned, tree } = pair(a, b);
+    expect(tree).toEqual([textA, textA, textA, textB, textB]);
+    expect(planned).toEqual(tree);
+  });
+
+  it('a character reference followed by text cannot read as a longer reference and other text', () => {
+    // &#10; then "abcd17:abcdefg", against &#101; then "abcd" and "abcdefg": alike when a reference's number ran into
+    // the next node's kind and size.
+    const a: Body = (t) => t.u8(0x08).u16(10).text('abcd17:abcdefg');
+    const b: Body = (t) => t.u8(0x08).u16(101).text('abcd').text('abcdefg');
+    const { planned, tree } = pair(a, b);
+    expect(tree).toEqual(['\nabcd17:abcdefg', '\nabcd17:abcdefg', '\nabcd17:abcdefg', 'eabcdabcdefg', 'eabcdabcdefg']);
+    expect(planned).toEqual(tree);
+  });
+});
+
 describe('caps against hostile BinXml', () => {
   it('a chain of nested fragments deeper than the limit is one warning', () => {
     // Each level is a value token of type 0x21 holding the next level: element(Value(BinXml(...))).

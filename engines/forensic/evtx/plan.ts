@@ -165,6 +165,20 @@ function sized(s: string): string {
   return `${s.length}:${s}`;
 }
 
+/**
+ * A value's text in a template key: one text per value that renders differently. JSON text would not do: it writes
+ * -0 as 0 and NaN and both infinities as null, which render as -0.0, 0.0, NaN, inf and -inf.
+ */
+function valueKey(v: number | string | boolean | null): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' && Object.is(v, -0)) return '-0';
+  return String(v);
+}
+
+/**
+ * A node's part of a template key. Every part opens with a character that tells its kind and ends at a closing
+ * character or after a sized text, so distinct trees give distinct keys (no part can run into the next).
+ */
 function keyOfNode(n: XNode): string {
   switch (n.k) {
     case K.Element: {
@@ -177,11 +191,11 @@ function keyOfNode(n: XNode): string {
     case K.PIData:
       return `${n.k}${sized(n.s)}`;
     case K.Value:
-      return `V${n.t}${sized(JSON.stringify(n.v) ?? '')}${n.items === undefined ? '' : `[${n.items.map(keyOfNode).join('')}]`}`;
+      return `V${n.t}:${sized(valueKey(n.v))}${n.items === undefined ? '' : `[${n.items.map(keyOfNode).join('')}]`}`;
     case K.Placeholder:
       return `{${n.id},${n.t},${n.optional ? 1 : 0}}`;
     case K.CharRef:
-      return `&${n.code}`;
+      return `&${n.code};`;
     default:
       return `${n.k}${sized(n.name)}`;
   }
