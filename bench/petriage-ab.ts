@@ -16,7 +16,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { mulberry32, syntheticPes } from '../engines/petriage/pe/synthetic.js';
 import { corpusPath, hasCorpora } from '../test/corpora.js';
-import { COLD_PASS, type Cold, REPO, coldInFreshProcess, compileDissector } from './petriage-cold.js';
+import { COLD_PASS, type Cold, REPO, coldInFreshProcess, compileDissector } from './_petriage-cold.js';
 
 const args = process.argv.slice(2).filter((a) => a !== 'petriage-ab');
 const other = args.find((a) => !/^(pairs|warm|callgrind)=/.test(a));

@@ -17,7 +17,7 @@ import { synthesize } from '../engines/petriage/rulegen.js';
 import { dissect } from '../engines/petriage/pe/index.js';
 import { syntheticPes } from '../engines/petriage/pe/synthetic.js';
 import { corpusPath, hasCorpora } from '../test/corpora.js';
-import { type Cold, REPO, type Timing, coldInFreshProcess, compileDissector } from './petriage-cold.js';
+import { type Cold, REPO, type Timing, coldInFreshProcess, compileDissector } from './_petriage-cold.js';
 
 const PYTHON = '/usr/bin/python3';
 /** PEFILE_PATH points at another pefile checkout (put on PYTHONPATH), as in the oracle test. */
