@@ -18,7 +18,7 @@ import { scoreFlows } from '../engines/flowdet/score.js';
 import { detectorMetrics } from '../engines/flowdet/studies/metrics.js';
 import { studyOnData, studySizes } from '../engines/flowdet/studies/run.js';
 import { CORPORA_DIR } from '../test/corpora.js';
-import { median, medianRange } from './measures.js';
+import { median, medianRange } from './_measures.js';
 
 const PYTHON = '/usr/bin/python3';
 

@@ -18,7 +18,7 @@ import {
   type FeatureMatrix,
 } from '../engines/core/ml/index.js';
 import { fitLogistic } from '../engines/core/ml/linear.js';
-import { median, medianRange } from './measures.js';
+import { median, medianRange } from './_measures.js';
 
 const ROWS = Number(process.env['ML_BENCH_ROWS'] ?? 20_000);
 const COLS = Number(process.env['ML_BENCH_COLS'] ?? 50);
