@@ -33,6 +33,16 @@ describe('connection columns', () => {
     expect([conn.uid, conn.proto]).toEqual(['C42', 'udp']);
   });
 
+  it('give the services a connection confirmed as one sorted list, each name once, and the record the same', () => {
+    const E = new Endpoints(1);
+    const slot = E.alloc();
+    const conn = new Connection(E, slot);
+    expect(conn.services).toBeUndefined();
+    for (const name of ['ssl', 'dns', 'http', 'dns', 'ssl'] as const) conn.addService(name);
+    expect(conn.services).toEqual(['dns', 'http', 'ssl']);
+    expect(conn.services).toEqual([...new Set(['ssl', 'dns', 'http'])].sort());
+  });
+
   it('keep a history longer than a slot holds (repeated FINs and RSTs at new sequence numbers) with its state and sizes', () => {
     expect.hasAssertions();
     const a = '10.1.0.1';

@@ -542,6 +542,31 @@ describe('HTTP on crafted streams', () => {
     expect(again.app.http.map((t) => ({ ...t, ts: 0, packet: 0 }))).toEqual(r.app.http.map((t) => ({ ...t, ts: 0, packet: 0 })));
   });
 
+  it('a Content-Length is read as 1 to 15 digits (trimmed, the first header only), alike in place and across segments', () => {
+    // A valid length ends the body after it; any other value leaves the body to the end of the connection (5 bytes).
+    const cases: Array<[string, number | undefined]> = [
+      ['3', 3],
+      ['003', 3],
+      ['\t3 ', 3],
+      ['3x', 5],
+      ['', 5],
+      ['-3', 5],
+      ['1234567890123456', 5],
+      ['123456789012345', undefined],
+      ['x\r\nContent-Length: 3', 5],
+      ['3\r\nContent-Length: x', 3],
+    ];
+    const req = ascii('GET / HTTP/1.1\r\n\r\n');
+    for (const [value, expected] of cases) {
+      const resp = ascii(`HTTP/1.1 200 OK\r\nContent-Length: ${value}\r\n\r\nabcde`);
+      const whole = analyzeCaptureBytes(conversation(80, [[true, req], [false, resp]]));
+      const bytes = Array.from(resp, (b): [boolean, Uint8Array] => [false, Uint8Array.of(b)]);
+      const cut = analyzeCaptureBytes(conversation(80, [[true, req], ...bytes]));
+      expect([value, whole.app.http.map((t) => t.responseBodyLength)]).toEqual([value, [expected]]);
+      expect([value, cut.app.http.map((t) => t.responseBodyLength)]).toEqual([value, [expected]]);
+    }
+  });
+
   it('a lost segment inside a body is absorbed; a lost head resynchronises on the next request', () => {
     const body = new Uint8Array(3000).fill(0x41);
     const head = ascii('HTTP/1.1 200 OK\r\nContent-Length: 3000\r\n\r\n');
