@@ -157,8 +157,8 @@ const timestomp = perEvent('timestomping', 'A file creation time was changed (Sy
 const historyWiped = perEvent('history-wiped', 'Shell history cleared or disabled (history -c, HISTFILE=/dev/null, removing .bash_history), or the history file deleted (auditd).', (e) => {
   if (isProcessLike(e) && commandMatches(e, 'T1070.003')) return { severity: 'high', summary: 'shell history was cleared or disabled', techniques: ['T1070.003'] };
   if ((e.action === 'file.delete' || e.action === 'file.rename') && /\.(?:bash|zsh|sh)_history$|\/(?:wtmp|btmp|lastlog)$/.test(e.object?.name ?? '')) return { severity: 'high', summary: 'a history or login-record file was deleted', techniques: ['T1070.003'] };
-  const paths = JSON.stringify(e.attributes['paths'] ?? '');
-  if (e.action === 'file.delete' && /_history|\/var\/log\/(?:auth|secure|wtmp|btmp|lastlog)/.test(paths)) return { severity: 'high', summary: 'a history or log file was deleted', techniques: ['T1070.003'] };
+  // The paths' JSON text is made only for a deletion, the one action tested on it.
+  if (e.action === 'file.delete' && /_history|\/var\/log\/(?:auth|secure|wtmp|btmp|lastlog)/.test(JSON.stringify(e.attributes['paths'] ?? ''))) return { severity: 'high', summary: 'a history or log file was deleted', techniques: ['T1070.003'] };
   return null;
 });
 

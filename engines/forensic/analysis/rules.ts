@@ -56,10 +56,11 @@ const processSpawn: CausalRule = {
   create: () => ({
     onEvent(e, n, ctx) {
       if (!isCreate(e) || n.parent === null || n.process === null) return;
-      if (REMOTE_PARENTS.has(imageKey(String(ctx.graph.attributesOf(n.parent)['image'] ?? ctx.graph.label(n.parent))))) return;
+      const parentKey = imageKey(String(ctx.graph.attributesOf(n.parent)['image'] ?? ctx.graph.label(n.parent)));
+      if (REMOTE_PARENTS.has(parentKey)) return;
       const t = techniquesOfCommand(commandLine(e), String(ctx.graph.attributesOf(n.process)['image'] ?? ctx.graph.label(n.process)));
       // services.exe starting a shell is a service created to run a command (PsExec-style service execution).
-      if (imageKey(String(ctx.graph.attributesOf(n.parent)['image'] ?? ctx.graph.label(n.parent))) === 'services.exe' && /^(?:cmd|powershell|pwsh|rundll32|mshta)\.exe$/i.test(baseName(String(ctx.graph.attributesOf(n.process)['image'] ?? '')))) t.set('T1569.002', 0.6);
+      if (parentKey === 'services.exe' && /^(?:cmd|powershell|pwsh|rundll32|mshta)\.exe$/i.test(baseName(String(ctx.graph.attributesOf(n.process)['image'] ?? '')))) t.set('T1569.002', 0.6);
       ctx.edge(n.parent, n.process, [e], techs(t));
     },
   }),
@@ -256,7 +257,8 @@ const fileWriteThenExecute: CausalRule = {
           written.set(`${hk}:${e.object.name.toLowerCase()}`, { writer: n.process, file: n.object, event: e });
           return;
         }
-        if (!isCreate(e) || n.process === null) return;
+        // Nothing written yet on any host: no process can have been started from a written file.
+        if (!isCreate(e) || n.process === null || written.size === 0) return;
         const image = String(ctx.graph.attributesOf(n.process)['image'] ?? '');
         const w = written.get(`${hk}:${image.toLowerCase()}`);
         if (!w) return;
@@ -288,6 +290,8 @@ const serviceCreation: CausalRule = {
     onEvent(e, n, ctx) {
       const hk = hostKey(e.host);
       if (isCreate(e) && n.process !== null) {
+        // No service installed yet: nothing to link.
+        if (installed.size === 0) return;
         // The service's image started by services.exe: the service ran it.
         const image = baseName(String(ctx.graph.attributesOf(n.process)['image'] ?? '')).toLowerCase();
         const s = installed.get(`${hk}:${image}`);
