@@ -1,6 +1,7 @@
 // Binary XML built byte by byte: every value type and array, substitutions, nested BinXml, references, and the caps.
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { clearSharedDefinitions } from './binxml.js';
 import { parseEvtx, type EvtxOptions } from './index.js';
 
 /** Writes BinXml at a known chunk offset (names and templates are addressed by chunk offset). */
@@ -413,6 +414,93 @@ describe('template identity across definitions', () => {
     const { planned, tree } = pair(a, b);
     expect(tree).toEqual(['\nabcd17:abcdefg', '\nabcd17:abcdefg', '\nabcd17:abcdefg', 'eabcdabcdefg', 'eabcdabcdefg']);
     expect(planned).toEqual(tree);
+  });
+});
+
+describe('definitions shared across chunks', () => {
+  // A chunk's definitions are reused in later chunks and files when their bytes, inline names and referenced names
+  // match. Each case parses a file after another that holds a look-alike definition, against the same file parsed
+  // with nothing shared.
+  function fresh(file: Uint8Array, options: EvtxOptions = {}): ReturnType<typeof parseEvtx> {
+    clearSharedDefinitions();
+    return parse(file, options);
+  }
+  function after(first: Uint8Array, file: Uint8Array, options: EvtxOptions = {}): ReturnType<typeof parseEvtx> {
+    clearSharedDefinitions();
+    parse(first);
+    return parse(file, options);
+  }
+  const filler = record((t) => eventOpen(t).leaf('F', 0, 0x01).end().eof(), [[0x01, utf16('z'.repeat(300))]]);
+  const named = (t: W, nameAt: number): W => t.u8(0x01).u16(0xffff).u32(0).u32(nameAt);
+  /** A name stored at a chunk offset outside the records. */
+  const nameAt =
+    (off: number, name: string) =>
+    (chunk: Uint8Array): void => {
+      const v = new DataView(chunk.buffer);
+      v.setUint32(off, 0, true);
+      v.setUint16(off + 6, name.length, true);
+      for (let i = 0; i < name.length; i++) v.setUint16(off + 8 + 2 * i, name.charCodeAt(i), true);
+    };
+
+  it('a definition moved to another offset renders as a fresh parse does', () => {
+    const rec = record((t) => eventOpen(t).leaf('V', 0, 0x01).end().eof(), [[0x01, utf16('v')]]);
+    const moved = evtx([filler, rec, rec]);
+    const shared = after(evtx([rec]), moved);
+    expect(shared.records.map((r) => r.event)).toEqual(fresh(moved).records.map((r) => r.event));
+    expect((shared.records[1]!.event as { Event: { V: string } }).Event.V).toBe('v');
+  });
+
+  it('the same bytes naming an element stored elsewhere take the name this chunk stores there', () => {
+    const rec = record((t) => {
+      eventOpen(t);
+      named(t, 60000).closeStart().sub(0, 0x01).end();
+      t.end().eof();
+    }, [[0x01, utf16('v')]]);
+    const omega = evtx([rec], nameAt(60000, 'Omega'));
+    const shared = after(evtx([rec], nameAt(60000, 'Alpha')), omega);
+    expect(shared.records[0]!.event).toEqual({ Event: { '#attributes': { xmlns: 'ns' }, Omega: 'v' } });
+    expect(shared.records).toEqual(fresh(omega).records);
+  });
+
+  it('a name stored inline in one copy is not taken as inline in a moved copy whose field still points to the old place', () => {
+    let field = -1;
+    const rec = record((t) => {
+      eventOpen(t);
+      t.u8(0x01).u16(0xffff).u32(0);
+      if (field < 0) field = t.pos + 4;
+      t.u32(field).u32(0).u16(0).u16(1).utf16('E').u16(0).closeStart().sub(0, 0x01).end();
+      t.end().eof();
+    }, [[0x01, utf16('v')]]);
+    const first = evtx([rec]);
+    const moved = evtx([filler, rec]);
+    const shared = after(first, moved);
+    expect(shared.records).toEqual(fresh(moved).records);
+    expect(shared.summary).toEqual(fresh(moved).summary);
+    expect(shared.records.some((r) => JSON.stringify(r.event).includes('"E":"v"'))).toBe(false);
+  });
+
+  it('the node and depth limits of the parser at hand apply to a shared definition', () => {
+    let def = 0;
+    const tpl: Body = (t) => eventOpen(t).open('A').closeStart().open('B').closeStart().leaf('V', 0, 0x01).end().end().end().eof();
+    const first: Body = (w) => {
+      w.fragment();
+      def = w.instance(tpl, [[0x01, utf16('one')]]);
+      w.eof();
+    };
+    const second: Body = (w) => w.fragment().instanceOf(def, [[0x01, utf16('two')]]).eof();
+    const file = evtx([first, second]);
+    // A definition's parse counts its nodes in the record that first uses it in a chunk, so some node limits stop
+    // that record and pass the next one, which finds the definition parsed.
+    const limits = [{ maxElementDepth: 2 }, ...Array.from({ length: 40 }, (_, i) => ({ maxNodes: i + 1 }))];
+    const counts = new Set<number>();
+    for (const limit of limits) {
+      const shared = after(file, file, { limits: limit });
+      const alone = fresh(file, { limits: limit });
+      expect(shared.records).toEqual(alone.records);
+      expect(shared.summary).toEqual(alone.summary);
+      counts.add(alone.records.length);
+    }
+    expect([...counts].sort()).toEqual([0, 1, 2]);
   });
 });
 

@@ -36,6 +36,45 @@ const NULL_KIND = kindOf(NULL_VALUE);
 export type Resolved = XText | XValue | XElement;
 
 /**
+ * A definition parsed in an earlier chunk (or file), reused where a chunk holds it again: chunks repeat their
+ * templates, each chunk storing its own copy of each definition it uses. The parse is a function of the definition's
+ * bytes, of which name references are stored in it (inline) and of the names the others point to, so a copy with the
+ * same bytes outside its name reference fields, the same inline references and the same names elsewhere parses to the
+ * same tree (`ChunkBinXml.sharedAt` checks all of this byte by byte). Only definitions holding no nested BinXml are
+ * kept (a nested fragment could refer to other definitions by chunk offset).
+ */
+interface SharedDefinition {
+  readonly root: XElement;
+  /** The definition's bytes after its header. */
+  readonly bytes: Uint8Array;
+  /** Positions in `bytes` of the name reference fields, in order. */
+  readonly refs: readonly number[];
+  /** Per reference, the name it points to outside the definition, or null for a name stored right after the field. */
+  readonly names: readonly (string | null)[];
+  /** Nodes the parse counted (a parse adds them to the record's count). */
+  readonly nodes: number;
+  /** The element depth limit it was parsed under (the only limit the parse checks past its first token). */
+  readonly maxElementDepth: number;
+}
+
+/** Shared definitions by a hash of their header's GUID and size; bounded in count and bytes (cleared past either). */
+const SHARED = new Map<number, SharedDefinition[]>();
+const SHARED_LIMIT = 2048;
+const SHARED_BYTES_LIMIT = 8 << 20;
+let sharedCount = 0;
+let sharedBytes = 0;
+
+/** Forgets every shared definition (tests compare a parse with and without them). */
+export function clearSharedDefinitions(): void {
+  SHARED.clear();
+  sharedCount = 0;
+  sharedBytes = 0;
+}
+
+/** Template ids of definitions (plan.ts templateId), kept with the tree: a shared definition keeps its id across chunks. */
+const DEFINITION_IDS = new WeakMap<XElement, number>();
+
+/**
  * One chunk's Binary XML context: the chunk bytes (names and templates are addressed by chunk offset) and the
  * name and template caches, both keyed by chunk offset and valid only inside this chunk.
  */
@@ -69,8 +108,11 @@ export class ChunkBinXml {
   readonly planKinds: number[] = [];
   /** The definitions of the instances, in the order their values were flattened. */
   readonly planDefinitions: XElement[] = [];
-  /** Template ids of this chunk's definitions (plan.ts templateId). */
-  private readonly templateIds = new Map<XElement, number>();
+  /** While a definition is parsed: the positions of its name reference fields and their names (see SharedDefinition). */
+  private refLog: number[] | null = null;
+  private nameLog: (string | null)[] = [];
+  /** Streams begun in this chunk (a definition whose parse began more than its own holds nested BinXml). */
+  private streams = 0;
   /**
    * Entries of the plan* arrays written so far for the record being read. The arrays are written by index and cut to
    * these counts at the end instead of being emptied first: emptying an array drops its store, and each record then
@@ -121,10 +163,10 @@ export class ChunkBinXml {
     p += 4;
     if (n > this.limits.maxSubstitutions || n > this.limits.maxNodes || p + 4 * n > end) return false;
     const definition = this.template(defOffset, depth);
-    let id = this.templateIds.get(definition);
+    let id = DEFINITION_IDS.get(definition);
     if (id === undefined) {
       id = templateId(definition);
-      this.templateIds.set(definition, id);
+      DEFINITION_IDS.set(definition, id);
     }
     const values = this.planValues;
     const kinds = this.planKinds;
@@ -245,7 +287,12 @@ export class ChunkBinXml {
       if (next > end) throw new BinXmlError('truncated inline name');
     }
     this.after = next;
-    return this.nameAt(off);
+    const name = this.nameAt(off);
+    if (this.refLog !== null) {
+      this.refLog.push(p);
+      this.nameLog.push(off === p + 4 ? null : name);
+    }
+    return name;
   }
 
   private count(n: number): void {
@@ -259,6 +306,7 @@ export class ChunkBinXml {
    */
   private stream(start: number, end: number, template: boolean, depth: number): XElement {
     if (depth > this.limits.maxNesting) throw new BinXmlError('BinXml nested too deeply');
+    this.streams++;
     const d = this.data;
     const stack: XElement[] = [];
     let open: XElement | null = null;
@@ -445,16 +493,94 @@ export class ChunkBinXml {
     const start = offset + TEMPLATE_HEADER_SIZE;
     const end = start + this.u32(offset + 20);
     if (end > this.data.length) throw new BinXmlError('template definition outside the chunk');
+    const key = sharedKey(this.data, offset);
+    const shared = depth + 1 > this.limits.maxNesting ? null : this.sharedAt(key, start, end);
     this.templates.set(offset, RECURSIVE_TEMPLATE);
+    const outerRefs = this.refLog;
+    const outerNames = this.nameLog;
+    const refs: number[] = [];
+    const names: (string | null)[] = [];
+    const nodes = this.nodes;
+    const streams = this.streams;
     try {
-      const root = this.stream(start, end, true, depth + 1);
+      let root: XElement;
+      if (shared !== null) {
+        // The nodes the parse would count, to the same outcome: past the limit, the count and the error a parse leaves.
+        const max = this.limits.maxNodes;
+        if (this.nodes + shared.nodes > max) {
+          this.nodes = Math.max(this.nodes + 1, max + 1);
+          throw new BinXmlError('record expands to too many nodes');
+        }
+        this.nodes += shared.nodes;
+        root = shared.root;
+      } else {
+        this.refLog = refs;
+        this.nameLog = names;
+        root = this.stream(start, end, true, depth + 1);
+        if (this.streams === streams + 1) this.share(key, root, start, end, refs, names, this.nodes - nodes);
+      }
       this.templates.set(offset, root);
       return root;
     } catch (err) {
       // A broken definition is remembered so later records that use it fail fast.
       this.templates.set(offset, err instanceof BinXmlError ? err : new BinXmlError('template definition unreadable'));
       throw err;
+    } finally {
+      this.refLog = outerRefs;
+      this.nameLog = outerNames;
     }
+  }
+
+  /** A shared definition that parses as the one in [start, end) would (see SharedDefinition), or null. */
+  private sharedAt(key: number, start: number, end: number): SharedDefinition | null {
+    const list = SHARED.get(key);
+    if (list === undefined) return null;
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i]!;
+      if (entry.bytes.length === end - start && entry.maxElementDepth === this.limits.maxElementDepth && this.sameDefinition(entry, start)) return entry;
+    }
+    return null;
+  }
+
+  private sameDefinition(entry: SharedDefinition, start: number): boolean {
+    const d = this.data;
+    const b = entry.bytes;
+    const refs = entry.refs;
+    let i = 0;
+    for (let r = 0; r < refs.length; r++) {
+      const at = refs[r]!;
+      for (; i < at; i++) if (d[start + i] !== b[i]) return false;
+      const off = this.u32(start + at);
+      const name = entry.names[r]!;
+      const inline = off === start + at + 4;
+      if (name === null ? !inline : inline || !this.sameName(off, name)) return false;
+      i = at + 4;
+    }
+    for (; i < b.length; i++) if (d[start + i] !== b[i]) return false;
+    return true;
+  }
+
+  private sameName(off: number, name: string): boolean {
+    try {
+      return this.nameAt(off) === name;
+    } catch (err) {
+      if (err instanceof BinXmlError) return false;
+      throw err;
+    }
+  }
+
+  private share(key: number, root: XElement, start: number, end: number, refs: number[], names: (string | null)[], nodes: number): void {
+    if (sharedCount >= SHARED_LIMIT || sharedBytes + (end - start) > SHARED_BYTES_LIMIT) clearSharedDefinitions();
+    for (let r = 0; r < refs.length; r++) refs[r]! -= start;
+    const entry: SharedDefinition = { root, bytes: this.data.slice(start, end), refs, names, nodes, maxElementDepth: this.limits.maxElementDepth };
+    let list = SHARED.get(key);
+    if (list === undefined) {
+      list = [];
+      SHARED.set(key, list);
+    }
+    list.push(entry);
+    sharedCount++;
+    sharedBytes += end - start;
   }
 
   /** Clones a template element with its placeholders replaced by the instance's values. */
@@ -562,6 +688,13 @@ export class ChunkBinXml {
     }
     return out;
   }
+}
+
+/** A hash of a definition header's GUID and data size (the bytes that follow are compared, not trusted). */
+function sharedKey(d: Uint8Array, offset: number): number {
+  let h = 0x811c9dc5;
+  for (let i = offset + 4; i < offset + TEMPLATE_HEADER_SIZE; i++) h = Math.imul(h ^ d[i]!, 0x01000193);
+  return h;
 }
 
 /** Attaches a finished element to the open parent, or makes it the root; returns the root. */
