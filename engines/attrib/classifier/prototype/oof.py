@@ -2,13 +2,13 @@
 
 Reads the split that dump-split.ts writes (the training part only, with build.ts's five folds); the held-out part is
 never read. Each SPEC is MODEL:PROCEDURES:WEIGHT, MODEL one of lr (the shipped model's replica), svm (linear SVM,
-C = 0.5), nbsvm (one SVM per label over features scaled by its naive Bayes log-count ratio), svm-glove (the SVM with an
-idf-weighted GloVe mean x 0.8 beside the TF-IDF row; needs GLOVE.json), PROCEDURES procCapped (at most 30 per label, as
+C = 0.5), nbsvm (one SVM per label over features scaled by its naive Bayes log-count ratio), svm-glove / lr-glove (the
+SVM or the replica with an idf-weighted GloVe mean x 0.8 beside the TF-IDF row; needs GLOVE.json), PROCEDURES procCapped (at most 30 per label, as
 shipped) or procAll (all 7,675 texts):
 
   nice /usr/bin/python3 engines/attrib/classifier/prototype/oof.py SPLIT.json OUTDIR [--glove GLOVE.json] SPEC...
 
-Writes OUTDIR/oof-MODEL-PROCEDURES-WEIGHT.npy (sentences x labels: probabilities for lr, scores otherwise) and prints
+Writes OUTDIR/oof-MODEL-PROCEDURES-WEIGHT.npy (sentences x labels: probabilities for lr and lr-glove, scores otherwise) and prints
 out-of-fold top-1 and the best (threshold, micro-F1); blend.py chooses weights and thresholds nested.
 """
 import json, sys, time, numpy as np, scipy.sparse as sp
@@ -43,10 +43,13 @@ def scores(model, procs, pw):
             P[te] = LogisticRegression(C=1 / (3e-6 * w.sum()), max_iter=300, tol=1e-5).fit(Xtr, ytr, sample_weight=w).predict_proba(Xte)
         elif model == 'svm':
             P[te] = LinearSVC(C=0.5).fit(Xtr, ytr, sample_weight=w).decision_function(Xte)
-        elif model == 'svm-glove':
+        elif model in ('svm-glove', 'lr-glove'):
             Xtr = sp.hstack([Xtr, embed_rows(G, [texts[i] for i in tr] + pt, v, 0.8)]).tocsr()
             Xte = sp.hstack([Xte, embed_rows(G, [texts[i] for i in te], v, 0.8)]).tocsr()
-            P[te] = LinearSVC(C=0.5).fit(Xtr, ytr, sample_weight=w).decision_function(Xte)
+            if model == 'lr-glove':
+                P[te] = LogisticRegression(C=1 / (3e-6 * w.sum()), max_iter=300, tol=1e-5).fit(Xtr, ytr, sample_weight=w).predict_proba(Xte)
+            else:
+                P[te] = LinearSVC(C=0.5).fit(Xtr, ytr, sample_weight=w).decision_function(Xte)
         elif model == 'nbsvm':
             B = (Xtr > 0).astype(np.float64).multiply(w[:, None]).tocsr()
             for k in range(K):
@@ -61,4 +64,4 @@ for spec in specs:
     model, procs, pw = spec.split(':'); t0 = time.time()
     P = scores(model, procs, float(pw))
     np.save(f'{outdir}/oof-{model}-{procs}-{pw}.npy', P)
-    print(spec, f1_at(P if model == 'lr' else softmax(3 * P), y), f'{time.time() - t0:.0f} s', flush=True)
+    print(spec, f1_at(P if model.startswith('lr') else softmax(3 * P), y), f'{time.time() - t0:.0f} s', flush=True)
