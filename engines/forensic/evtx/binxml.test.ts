@@ -479,6 +479,16 @@ describe('definitions shared across chunks', () => {
     expect(shared.records.some((r) => JSON.stringify(r.event).includes('"E":"v"'))).toBe(false);
   });
 
+  it('keeps its own copy of the bytes: a Buffer overwritten in place with another definition is parsed afresh', () => {
+    const literal = (text: string): Body => record((t) => eventOpen(t).open('M').closeStart().text(text).end().leaf('V', 0, 0x01).end().eof(), [[0x01, utf16('v')]]);
+    const buffer = Buffer.from(evtx([literal('aaaa')]));
+    const other = evtx([literal('bbbb')]);
+    clearSharedDefinitions();
+    expect((parse(buffer).records[0]!.event as { Event: { M: string } }).Event.M).toBe('aaaa');
+    buffer.set(other);
+    expect((parse(buffer).records[0]!.event as { Event: { M: string } }).Event.M).toBe('bbbb');
+  });
+
   it('the node and depth limits of the parser at hand apply to a shared definition', () => {
     let def = 0;
     const tpl: Body = (t) => eventOpen(t).open('A').closeStart().open('B').closeStart().leaf('V', 0, 0x01).end().end().end().eof();

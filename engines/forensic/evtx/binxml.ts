@@ -581,7 +581,10 @@ export class ChunkBinXml {
     if (size > SHARED_BYTES_LIMIT >> 4 || nodes > SHARED_NODES_LIMIT >> 4) return;
     if (sharedCount >= SHARED_LIMIT || sharedBytes + size > SHARED_BYTES_LIMIT || sharedNodes + nodes > SHARED_NODES_LIMIT) clearSharedDefinitions();
     for (let r = 0; r < refs.length; r++) refs[r]! -= start;
-    const entry: SharedDefinition = { root, bytes: this.data.slice(start, end), refs, names, nodes, maxElementDepth: this.limits.maxElementDepth };
+    // A copy: the chunk may be a Buffer (whose slice is a view) or a reused read buffer, overwritten by the next chunk.
+    const bytes = new Uint8Array(size);
+    bytes.set(this.data.subarray(start, end));
+    const entry: SharedDefinition = { root, bytes, refs, names, nodes, maxElementDepth: this.limits.maxElementDepth };
     let list = SHARED.get(key);
     if (list === undefined) {
       list = [];
