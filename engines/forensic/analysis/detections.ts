@@ -254,7 +254,8 @@ export function sigmaCausalRule(detections: Detections, levels: readonly SigmaLe
     relation: 'detected',
     description: 'A Sigma rule of level high or critical matched the event; techniques from the rule\'s attack tags.',
     stage: null,
-    create: () => ({
+    // Without any detection the rule has nothing to draw: no run per event.
+    create: () => (detections.count === 0 ? {} : {
       onEvent(e, n, ctx) {
         if (!detections.has(e.eventId)) return;
         const rules = detections.rulesOf(e.eventId).filter((r) => levels.includes(r.level));
