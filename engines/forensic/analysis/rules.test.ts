@@ -17,6 +17,43 @@ describe('causal rules', () => {
     for (const r of CAUSAL_RULES) expect(r.description.length).toBeGreaterThan(20);
   });
 
+  it('a rule that names its actions is called only for events of those actions, in time order; one that names none sees every event', () => {
+    const seen: string[] = [];
+    const all: string[] = [];
+    const named = { name: 'test-named', relation: 'x', description: 'a test rule that reads file creations only', stage: null, actions: ['file.create'], create: () => ({ onEvent: (e: { action: string }) => void seen.push(e.action) }) };
+    const every = { name: 'test-every', relation: 'x', description: 'a test rule that reads every event it is given', stage: null, create: () => ({ onEvent: (e: { action: string }) => void all.push(e.action) }) };
+    const events = [
+      makeEvent({ time: at(0), action: 'process.create', object: { type: 'process', name: 'C:\\a.exe' } }),
+      makeEvent({ time: at(1), action: 'file.create', object: { type: 'file', name: 'C:\\x.txt' } }),
+      makeEvent({ time: at(2), action: 'network.connect', object: { type: 'network', name: '10.0.0.1:445' } }),
+      makeEvent({ time: at(3), action: 'file.create', object: { type: 'file', name: 'C:\\y.txt' } }),
+    ];
+    analyzeEvents(events, { includeNoisy: true, sigma: null, rules: [named, every] });
+    expect(seen).toEqual(['file.create', 'file.create']);
+    expect(all).toEqual(['process.create', 'file.create', 'network.connect', 'file.create']);
+  });
+
+  it('the built-in rules that name their actions draw nothing from events of other actions', () => {
+    // Each named rule alone over the fixture events of every action: its edges come only from its own actions' events.
+    const events = [
+      sysmon1(0, explorer, cmd, 'cmd.exe /c whoami'),
+      security4688(1, explorer, cmd, 'cmd.exe /c net user'),
+      logon4624(2, 'alice', 3, '10.0.0.5', '0xabc'),
+      makeEvent({ time: at(3), action: 'file.create', actor: { type: 'process', name: cmd.image }, object: { type: 'file', name: 'C:\\Users\\Public\\out.zip' }, attributes: { pid: 200 } }),
+      makeEvent({ time: at(4), action: 'registry.set', actor: { type: 'process', name: cmd.image }, object: { type: 'registry', name: 'HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Run\\x' } }),
+    ];
+    const actionOf = new Map(events.map((e) => [e.eventId, e.action]));
+    const drew = new Set<string>();
+    for (const rule of CAUSAL_RULES) {
+      if (rule.actions === undefined) continue;
+      const edges = analyzeEvents(events, { includeNoisy: true, sigma: null, rules: [rule] }).edges.slice();
+      if (edges.length > 0) drew.add(rule.name);
+      for (const edge of edges) for (const id of edge.eventIds) expect(rule.actions).toContain(actionOf.get(id));
+    }
+    // The events are ones these rules draw from: the check above is not over nothing.
+    expect(drew.size).toBeGreaterThanOrEqual(3);
+  });
+
   it('process-spawn links parent to child and tags the command line', () => {
     const e = sysmon1(0, explorer, cmd, 'cmd.exe /c vssadmin delete shadows /all /quiet');
     const [edge] = edgesOf([e], 'process-spawn');
