@@ -316,7 +316,9 @@ function written(): string {
  * Canonical texts already written for objects an event may share with others (an ingest's interned actors, objects and
  * time tuples), by identity: each must be canonicalValueText of that object, which is never changed after.
  */
-export type KnownTexts = ReadonlyMap<unknown, string>;
+export interface KnownTexts {
+  get(key: unknown): string | undefined;
+}
 
 /** canonicalJson(value), by the same writer as the event's text. */
 export function canonicalValueText(value: unknown): string {

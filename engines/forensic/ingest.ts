@@ -144,12 +144,14 @@ const MAX_INTERNED_VALUES = 200_000;
  */
 export class EventInterner {
   private readonly strings = new Map<string, string>();
-  /** Entities by type, then name (no key text made per lookup). */
-  private readonly entities = new Map<string, Map<string, EventEntity>>();
+  /** Entities by type, then name (no key text made per lookup), each with its canonical text. */
+  private readonly entities = new Map<string, Map<string, Interned<EventEntity>>>();
   private entityCount = 0;
-  private readonly times = new Map<string, EventTime>();
-  /** The canonical text of each interned entity and time tuple (they are written into every event hash that has them). */
-  private readonly texts = new Map<unknown, string>();
+  private readonly times = new Map<string, Interned<EventTime>>();
+  /** The canonical text of what entity() or time() returned last, when it is an interned one (else undefined). */
+  private lastText: string | undefined = undefined;
+  /** The texts of the event being finalised's interned actor, object and time tuple, by identity (written into its hash). */
+  private readonly known = new EventKnownTexts();
 
   str(s: string): string {
     if (s.length > MAX_INTERNED_LENGTH) return s;
@@ -163,29 +165,39 @@ export class EventInterner {
   }
 
   entity(e: EventEntity | null): EventEntity | null {
+    this.lastText = undefined;
     if (e === null || !hasOwnKeys(e, 2)) return e;
     let byName = this.entities.get(e.type);
     if (byName === undefined) this.entities.set(e.type, (byName = new Map()));
     const hit = byName.get(e.name);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      this.lastText = hit.text;
+      return hit.value;
+    }
     const copy: EventEntity = { type: e.type, name: this.str(e.name) };
     if (this.entityCount < MAX_INTERNED_VALUES) {
-      byName.set(e.name, copy);
-      this.texts.set(copy, canonicalValueText(copy));
+      const text = canonicalValueText(copy);
+      byName.set(e.name, { value: copy, text });
+      this.lastText = text;
       this.entityCount++;
     }
     return copy;
   }
 
   time(t: EventTime): EventTime {
+    this.lastText = undefined;
     if (!hasOwnKeys(t, 3)) return t;
     const key = `${t.time ?? ''}\u0000${t.time === null ? 'n' : 't'}\u0000${t.precision}\u0000${t.source}`;
     const hit = this.times.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      this.lastText = hit.text;
+      return hit.value;
+    }
     const copy: EventTime = { time: t.time === null ? null : this.str(t.time), precision: t.precision, source: this.str(t.source) };
     if (this.times.size < MAX_INTERNED_VALUES) {
-      this.times.set(key, copy);
-      this.texts.set(copy, canonicalValueText(copy));
+      const text = canonicalValueText(copy);
+      this.times.set(key, { value: copy, text });
+      this.lastText = text;
     }
     return copy;
   }
@@ -249,11 +261,22 @@ export class EventInterner {
 
   /** event() of the draft these make up (a loader's fields, the raw record, the loader's grade, id and kind), without the draft object. */
   eventOf(d: Omit<EventDraft, 'raw' | 'reliability' | 'loader' | 'kind'>, raw: EventDraft['raw'], reliability: ReliabilityGrade, loader: string, kind: ArtifactKind, slim = false): ForensicEvent {
+    const known = this.known;
+    const actor = this.entity(d.actor);
+    known.actor = actor;
+    known.actorText = this.lastText;
+    const action = this.str(d.action);
+    const object = this.entity(d.object);
+    known.object = object;
+    known.objectText = this.lastText;
+    const time = slim ? d.time : this.time(d.time);
+    known.time = time;
+    known.timeText = slim ? undefined : this.lastText;
     const out: Writable<ForensicEvent> = {
-      actor: this.entity(d.actor),
-      action: this.str(d.action),
-      object: this.entity(d.object),
-      time: slim ? d.time : this.time(d.time),
+      actor,
+      action,
+      object,
+      time,
       host: d.host === null ? null : this.str(d.host),
       summary: slim ? d.summary : this.str(d.summary),
       attributes: this.record(d.attributes),
@@ -265,7 +288,7 @@ export class EventInterner {
       integrityHash: '',
     };
     // The same values as the draft's, so the same hash (the canonical text reads the hashed fields by name only).
-    const integrityHash = hashEventWith(out, this.texts);
+    const integrityHash = hashEventWith(out, known);
     out.eventId = integrityHash.slice(0, 16);
     out.integrityHash = integrityHash;
     return sealEvent(out);
@@ -273,6 +296,32 @@ export class EventInterner {
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** An interned value with its canonical text. */
+interface Interned<T> {
+  readonly value: T;
+  readonly text: string;
+}
+
+/**
+ * KnownTexts of one event: its interned actor, object and time tuple with their canonical texts, compared by identity
+ * (three fields set per event, where a map of every interned object's text would be looked up per event).
+ */
+class EventKnownTexts {
+  actor: unknown = null;
+  actorText: string | undefined = undefined;
+  object: unknown = null;
+  objectText: string | undefined = undefined;
+  time: unknown = null;
+  timeText: string | undefined = undefined;
+
+  get(v: unknown): string | undefined {
+    if (v === this.actor && this.actorText !== undefined) return this.actorText;
+    if (v === this.object && this.objectText !== undefined) return this.objectText;
+    if (v === this.time && this.timeText !== undefined) return this.timeText;
+    return undefined;
+  }
+}
 
 /** True when the object has exactly `n` own enumerable keys (counted with for-in: no key array made). */
 function hasOwnKeys(o: object, n: number): boolean {
