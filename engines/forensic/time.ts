@@ -186,7 +186,7 @@ function daysFromCivil(year: number, month: number, day: number): number {
 const civilScratch = { year: 0, month: 0, day: 0 };
 
 /** The proleptic Gregorian date of a day count since 1970-01-01 (civil_from_days, H. Hinnant), in a reused object. */
-function civilFromDays(days: number): { readonly year: number; readonly month: number; readonly day: number } {
+export function civilFromDays(days: number): { readonly year: number; readonly month: number; readonly day: number } {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;

@@ -1,5 +1,7 @@
 // Text primitives for the EVTX parser: UTF-16LE decoding, FILETIME/SYSTEMTIME to ISO 8601, GUID/SID/hex/float text.
 
+import { civilFromDays } from '../time.js';
+
 const utf16Decoder = new TextDecoder('utf-16le');
 
 /** Longest text decoded through fromCharCode: past it, one native slice costs less than a concatenation per character. */
@@ -146,7 +148,7 @@ export function filetimeIso(lo: number, hi: number): string {
   const secondsOfDay = Math.floor(rem / TICKS_PER_SECOND);
   const fraction = rem - secondsOfDay * TICKS_PER_SECOND;
   if (days !== lastDay) {
-    lastDayText = `${civilFromDays(days - EPOCH_DAYS_1601)}T`;
+    lastDayText = `${dateOfDays(days - EPOCH_DAYS_1601)}T`;
     lastDay = days;
     lastSecond = -1;
   }
@@ -167,17 +169,9 @@ function fractionText(fraction: number): string {
   return s.length === 7 ? s : pad(fraction, 7);
 }
 
-/** Proleptic Gregorian date from days since 1970-01-01 (Howard Hinnant's algorithm). */
-function civilFromDays(z: number): string {
-  const zz = z + 719468;
-  const era = Math.floor(zz / 146097);
-  const doe = zz - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+/** Proleptic Gregorian date (YYYY-MM-DD, a sign before a negative year) from days since 1970-01-01. */
+function dateOfDays(z: number): string {
+  const { year: y, month: m, day: d } = civilFromDays(z);
   return `${y < 0 ? '-' : ''}${pad(Math.abs(y), 4)}-${pad(m, 2)}-${pad(d, 2)}`;
 }
 
