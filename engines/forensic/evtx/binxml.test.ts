@@ -587,3 +587,31 @@ describe('caps against hostile BinXml', () => {
     expect(records[0]?.xml).toBe('<?xml version="1.0" encoding="utf-8"?>\n<Event>\n</Event>');
   });
 });
+
+describe('node limits count each record alone', () => {
+  it('whether a record passes the node limit does not depend on the record before it', () => {
+    // A wide record then a narrow one with its own definition. The JSON path reads a record's definitions before
+    // rendering it; the narrow record's definition must be counted from zero, not on top of the wide record's nodes.
+    const wide: Body = (t) => {
+      eventOpen(t);
+      for (let i = 0; i < 12; i++) t.leaf(`W${i}`, i, 0x01);
+      t.end().eof();
+    };
+    const narrow: Body = (t) => eventOpen(t).leaf('N', 0, 0x01).end().eof();
+    const big = record(wide, Array.from({ length: 12 }, (_, i): [number, number[]] => [0x01, utf16(`v${i}`)]));
+    const small = record(narrow, [[0x01, utf16('n')]]);
+    const outcomes = new Set<string>();
+    for (let maxNodes = 1; maxNodes <= 120; maxNodes++) {
+      for (const json of [true, false]) {
+        clearSharedDefinitions();
+        const after = parseEvtx(evtx([big, small]), { json, limits: { maxNodes } }).records.map((r) => r.recordId);
+        clearSharedDefinitions();
+        const alone = parseEvtx(evtx([small]), { json, limits: { maxNodes } }).records.length === 1;
+        expect(after.includes(2), `maxNodes ${maxNodes}, json ${json}`).toBe(alone);
+        outcomes.add(`${after.join()}`);
+      }
+    }
+    // The limits reach every outcome: none kept, the narrow record alone, both.
+    expect([...outcomes].sort()).toEqual(['', '1,2', '2']);
+  });
+});

@@ -134,6 +134,8 @@ export class ChunkBinXml {
    * anything else, including any error, which `record` then meets and reports as always.
    */
   plain(start: number, end: number): boolean {
+    // A definition first parsed here counts its nodes from zero, as in `record`, not on top of the last record's.
+    this.nodes = 0;
     this.valueCount = 0;
     this.kindCount = 0;
     this.definitionCount = 0;
