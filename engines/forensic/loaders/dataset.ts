@@ -6,7 +6,7 @@ import { issuesToDetails } from '../../core/validation.js';
 import { ENTITY_TYPES, LOADER_RELIABILITY, TIME_PRECISIONS, type EventDraft, type EventTime, type JsonRecord } from '../event.js';
 import { linesOf } from '../text.js';
 import { parseIsoTime } from '../time.js';
-import { clip, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
+import { clip, jsonLine, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
 
 export const DATASET_FORMAT = 'vitrine.forensic.dataset';
 export const DATASET_VERSION = 1;
@@ -207,13 +207,8 @@ export const datasetLoader: Loader = {
       const h = header(headerValue);
       for (const line of lines) {
         if (line.text.trim() === '') continue;
-        let value: unknown;
-        try {
-          value = JSON.parse(line.text);
-        } catch {
-          ctx.warn('bad_json', line.terminator === 0 ? 'the last line is cut short or not JSON' : 'a line is not JSON', { line: line.number, offset: line.offset });
-          continue;
-        }
+        const value = jsonLine(line, ctx);
+        if (value === undefined) continue;
         const draft = draftOf(value, line.number, line.offset, line.bytes.length, sha256Hex(line.bytes), h, ctx);
         if (draft !== null) yield draft;
       }

@@ -6,7 +6,7 @@ import { LOADER_RELIABILITY } from '../event.js';
 import { EvidenceFile } from '../evidence.js';
 import { csvRecords, linesOf, type TextLine } from '../text.js';
 import { parseIsoTime } from '../time.js';
-import { clip, headLines, type ArtifactSource, type DetectSample, type DraftFields, type LoadContext, type Loader } from './registry.js';
+import { clip, headLines, jsonLine, type ArtifactSource, type DetectSample, type DraftFields, type LoadContext, type Loader } from './registry.js';
 
 /** The plugins this loader understands, recognised by their columns. */
 export type MemoryPlugin = 'pslist' | 'pstree' | 'netscan' | 'cmdline' | 'malfind' | 'dlllist';
@@ -176,13 +176,8 @@ function parseJsonl(lines: Iterable<TextLine>, ctx: LoadContext, member: string 
   const counter = { n: 0 };
   for (const line of lines) {
     if (line.text.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch {
-      ctx.warn('bad_json', line.terminator === 0 ? 'the last line is cut short or not JSON' : 'a line is not JSON', { line: line.number, offset: line.offset, ...(member ? { member } : {}) });
-      continue;
-    }
+    const value = jsonLine(line, ctx, member);
+    if (value === undefined) continue;
     const before = rows.length;
     flatten([value], rows, ctx, member, counter, line);
     // A top-level row's raw record is its line; its children keep the canonical JSON of their node.

@@ -2,6 +2,7 @@
 import { VitrineError } from '../../core/errors.js';
 import type { ArtifactKind, EventDraft, EventEntity, EventTime, JsonRecord, RawRecordRef, ReliabilityGrade } from '../event.js';
 import type { EvidenceFile } from '../evidence.js';
+import type { TextLine } from '../text.js';
 
 /** Loader options (spec: host for memory output, year and utc_offset_hours for auth logs). */
 export interface LoaderOptions {
@@ -135,6 +136,20 @@ export function headLines(head: Buffer, n: number, complete = false): string[] {
     if (out.length >= n) break;
   }
   return out;
+}
+
+/**
+ * A JSON line's value, or undefined after a `bad_json` warning at the line (and the member, when given): JSON.parse
+ * never gives undefined. The line's place is built only for the warning.
+ */
+export function jsonLine(line: TextLine, ctx: LoadContext, member?: string): unknown {
+  try {
+    return JSON.parse(line.text);
+  } catch {
+    const where = member ? { line: line.number, offset: line.offset, member } : { line: line.number, offset: line.offset };
+    ctx.warn('bad_json', line.terminator === 0 ? 'the last line is cut short or not JSON' : 'a line is not JSON', where);
+    return undefined;
+  }
 }
 
 /** Cuts long text for summaries and attributes, so one huge field cannot swell every event. */

@@ -5,7 +5,7 @@ import { LOADER_RELIABILITY } from '../event.js';
 import { csvRecords, linesOf, type TextLine } from '../text.js';
 import { civilToEpochSeconds, formatEpochSeconds, fromEpochMicros, fromEpochSecondsText, parseIsoTime, zonedToEpochSeconds } from '../time.js';
 import { classifyAuthMessage } from './authlog.js';
-import { clip, headLines, type ArtifactSource, type DetectSample, type DraftFields, type LoadContext, type Loader } from './registry.js';
+import { clip, headLines, jsonLine, type ArtifactSource, type DetectSample, type DraftFields, type LoadContext, type Loader } from './registry.js';
 
 /** The formats this loader reads, as recorded in each event's `format` attribute. */
 export type TimelineFormat = 'plaso-json-line' | 'timesketch-jsonl' | 'aws-cloudtrail' | 'gcp-logging' | 'azure-activity' | 'l2tcsv' | 'l2ttln' | 'timeline-csv';
@@ -324,14 +324,9 @@ function* jsonLines(lines: Iterable<TextLine>, ctx: LoadContext, size: number): 
       ctx.progress(size === 0 ? 1 : line.offset / size);
     }
     if (line.text.trim() === '') continue;
+    const value = jsonLine(line, ctx);
+    if (value === undefined) continue;
     const where = { line: line.number, offset: line.offset };
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch {
-      ctx.warn('bad_json', line.terminator === 0 ? 'the last line is cut short or not JSON' : 'a line is not JSON', where);
-      continue;
-    }
     if (!isObj(value)) {
       ctx.warn('unrecognised_record', 'a line is not a JSON object', where);
       continue;
