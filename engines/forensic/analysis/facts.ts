@@ -101,37 +101,33 @@ const keptImageKeys = new Map<string, string>();
 const keptBaseNames = new Map<string, string>();
 const keptHostKeys = new Map<string, string>();
 
+/** `work(text)`, kept in `kept` for a short text while the map has room. */
+function keptText(kept: Map<string, string>, text: string, work: (text: string) => string): string {
+  let out = kept.get(text);
+  if (out === undefined) {
+    out = work(text);
+    if (text.length <= KEPT_TEXT && kept.size < KEPT_LIMIT) kept.set(text, out);
+  }
+  return out;
+}
+
+const imageKeyOf = (image: string): string => baseName(image).toLowerCase().slice(0, 14);
+const baseNameOf = (image: string): string => image.slice(Math.max(image.lastIndexOf('/'), image.lastIndexOf('\\')) + 1);
+const lowerCase = (text: string): string => text.toLowerCase();
+
 /** Lower-case file name of an image path; cut to 14 characters because Volatility's ImageFileName is. */
 export function imageKey(image: string | null): string {
-  if (image === null) return '?';
-  let key = keptImageKeys.get(image);
-  if (key === undefined) {
-    key = baseName(image).toLowerCase().slice(0, 14);
-    if (image.length <= KEPT_TEXT && keptImageKeys.size < KEPT_LIMIT) keptImageKeys.set(image, key);
-  }
-  return key;
+  return image === null ? '?' : keptText(keptImageKeys, image, imageKeyOf);
 }
 
 /** The part after the last slash or backslash (the whole name when it has neither). */
 export function baseName(image: string | null): string {
-  if (image === null) return '?';
-  let name = keptBaseNames.get(image);
-  if (name === undefined) {
-    name = image.slice(Math.max(image.lastIndexOf('/'), image.lastIndexOf('\\')) + 1);
-    if (image.length <= KEPT_TEXT && keptBaseNames.size < KEPT_LIMIT) keptBaseNames.set(image, name);
-  }
-  return name;
+  return image === null ? '?' : keptText(keptBaseNames, image, baseNameOf);
 }
 
 /** A host name as rules key by it: lower case, `?` for none. */
 export function hostKey(host: string | null): string {
-  if (host === null) return '?';
-  let key = keptHostKeys.get(host);
-  if (key === undefined) {
-    key = host.toLowerCase();
-    if (host.length <= KEPT_TEXT && keptHostKeys.size < KEPT_LIMIT) keptHostKeys.set(host, key);
-  }
-  return key;
+  return host === null ? '?' : keptText(keptHostKeys, host, lowerCase);
 }
 
 /** The created (or acting) process of a process event: object for creations, actor otherwise. */
