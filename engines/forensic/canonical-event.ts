@@ -55,6 +55,37 @@ function ascii(t: string): void {
   pos = p;
 }
 
+/**
+ * Appends the UTF-8 of the unit `c` (at or above 0x80) at `i` of `s`, or of the surrogate pair it starts (four bytes,
+ * the only case that writes four: the caller then skips the low half); a lone surrogate as a JSON escape when
+ * `escapeLone`, else as U+FFFD, as Buffer.write writes it. The new position.
+ */
+function wide(out: Buffer, p: number, s: string, i: number, c: number, escapeLone: boolean): number {
+  if (c < 0x800) {
+    out[p++] = 0xc0 | (c >> 6);
+    out[p++] = 0x80 | (c & 0x3f);
+  } else if (c < 0xd800 || c > 0xdfff) {
+    out[p++] = 0xe0 | (c >> 12);
+    out[p++] = 0x80 | ((c >> 6) & 0x3f);
+    out[p++] = 0x80 | (c & 0x3f);
+  } else {
+    const d = c <= 0xdbff && i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+    if (d >= 0xdc00 && d <= 0xdfff) {
+      const u = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+      out[p++] = 0xf0 | (u >> 18);
+      out[p++] = 0x80 | ((u >> 12) & 0x3f);
+      out[p++] = 0x80 | ((u >> 6) & 0x3f);
+      out[p++] = 0x80 | (u & 0x3f);
+    } else if (escapeLone) p = unicodeEscape(out, p, c);
+    else {
+      out[p++] = 0xef;
+      out[p++] = 0xbf;
+      out[p++] = 0xbd;
+    }
+  }
+  return p;
+}
+
 /** Appends text that is already JSON (a known text) as UTF-8: by a loop when short, by Buffer.write when long. */
 function json(t: string): void {
   const n = t.length;
@@ -68,28 +99,11 @@ function json(t: string): void {
   for (let i = 0; i < n; i++) {
     const c = t.charCodeAt(i);
     if (c < 0x80) out[p++] = c;
-    else if (c < 0x800) {
-      out[p++] = 0xc0 | (c >> 6);
-      out[p++] = 0x80 | (c & 0x3f);
-    } else if (c < 0xd800 || c > 0xdfff) {
-      out[p++] = 0xe0 | (c >> 12);
-      out[p++] = 0x80 | ((c >> 6) & 0x3f);
-      out[p++] = 0x80 | (c & 0x3f);
-    } else {
-      const d = c <= 0xdbff && i + 1 < n ? t.charCodeAt(i + 1) : 0;
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        const u = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        out[p++] = 0xf0 | (u >> 18);
-        out[p++] = 0x80 | ((u >> 12) & 0x3f);
-        out[p++] = 0x80 | ((u >> 6) & 0x3f);
-        out[p++] = 0x80 | (u & 0x3f);
-        i++;
-      } else {
-        // A lone surrogate (never in a canonical text): U+FFFD, as Buffer.write writes it.
-        out[p++] = 0xef;
-        out[p++] = 0xbf;
-        out[p++] = 0xbd;
-      }
+    else {
+      // A lone surrogate (never in a canonical text) as U+FFFD.
+      const before = p;
+      p = wide(out, p, t, i, c, false);
+      if (p - before === 4) i++;
     }
   }
   pos = p;
@@ -144,23 +158,11 @@ function string(s: string): void {
           out[p++] = short;
         } else p = unicodeEscape(out, p, c);
       }
-    } else if (c < 0x800) {
-      out[p++] = 0xc0 | (c >> 6);
-      out[p++] = 0x80 | (c & 0x3f);
-    } else if (c < 0xd800 || c > 0xdfff) {
-      out[p++] = 0xe0 | (c >> 12);
-      out[p++] = 0x80 | ((c >> 6) & 0x3f);
-      out[p++] = 0x80 | (c & 0x3f);
     } else {
-      const d = c <= 0xdbff && i + 1 < n ? s.charCodeAt(i + 1) : 0;
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        const u = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        out[p++] = 0xf0 | (u >> 18);
-        out[p++] = 0x80 | ((u >> 12) & 0x3f);
-        out[p++] = 0x80 | ((u >> 6) & 0x3f);
-        out[p++] = 0x80 | (u & 0x3f);
-        i++;
-      } else p = unicodeEscape(out, p, c);
+      // A lone surrogate escaped, as JSON.stringify writes it.
+      const before = p;
+      p = wide(out, p, s, i, c, true);
+      if (p - before === 4) i++;
     }
   }
   out[p++] = 0x22;
