@@ -105,38 +105,36 @@ export function mlpMargin(model: MlpModel, x: FeatureMatrix): Float64Array {
   const F = model.numFeatures;
   const H = model.hidden;
   const hp = Math.ceil(H / 8) * 8;
-  // Rows per call: even, at most 256, and at most about 8 MB of raw and of standardised inputs.
+  // Rows per call: even, at most 256, and at most about 8 MB of raw inputs.
   const block = Math.max(2, Math.min(256, Math.floor((8 << 20) / (16 * Math.max(F, 1))) * 2));
   const meanAt = 0;
   const scaleAt = meanAt + F * 8;
   const w1tAt = scaleAt + F * 8;
   const b1At = w1tAt + F * hp * 8;
   const w2At = b1At + hp * 8;
-  const xAt = w2At + H * 8;
+  const xAt = w2At + hp * 8;
   const zAt = xAt + block * F * 8;
-  const preAt = zAt + block * F * 8;
-  const outAt = preAt + block * hp * 8;
+  const outAt = zAt + F * 16;
   const k = scorer().reserve(outAt + block * 8);
   const mem = k.f64;
   mem.set(model.mean, meanAt / 8);
   mem.set(model.scale, scaleAt / 8);
-  mem.fill(0, w1tAt / 8, w2At / 8);
+  mem.fill(0, w1tAt / 8, xAt / 8);
   const { w1, b1, w2 } = model;
   for (let h = 0; h < H; h++) {
     const o = h * F;
     for (let f = 0; f < F; f++) mem[w1tAt / 8 + f * hp + h] = w1[o + f]!;
     mem[b1At / 8 + h] = b1[h]!;
+    mem[w2At / 8 + h] = w2[h]!;
   }
-  mem.set(w2, w2At / 8);
   const data = x.data;
   for (let start = 0; start < x.rows; start += block) {
     const count = Math.min(block, x.rows - start);
-    // Raw rows in (a Float32 matrix widened exactly), standardised there; an odd block gets a zero row.
+    // Raw rows in (a Float32 matrix widened exactly), standardised by the kernel; an odd block gets a zero row.
     mem.set(data.subarray(start * F, (start + count) * F), xAt / 8);
-    k.exports.standardize(xAt, count, F, meanAt, scaleAt, zAt);
     const even = count + (count & 1);
-    if (even > count) mem.fill(0, zAt / 8 + count * F, zAt / 8 + even * F);
-    k.exports.margins(zAt, even, F, H, hp, w1tAt, b1At, w2At, model.b2, preAt, outAt);
+    if (even > count) mem.fill(0, xAt / 8 + count * F, xAt / 8 + even * F);
+    k.exports.score(xAt, even, F, hp, w1tAt, b1At, w2At, model.b2, meanAt, scaleAt, zAt, outAt);
     out.set(mem.subarray(outAt / 8, outAt / 8 + count), start);
   }
   return out;
@@ -154,7 +152,7 @@ interface WasmApi {
 /** mlpscore.wat's exports (see the comments there). */
 interface ScoreExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
-  standardize(x: number, rows: number, inputs: number, mean: number, scale: number, z: number): void;
+  score(x: number, rows: number, inputs: number, hp: number, w1t: number, b1: number, w2: number, b2: number, mean: number, scale: number, z: number, out: number): void;
   margins(z: number, rows: number, inputs: number, hidden: number, hp: number, w1t: number, b1: number, w2: number, b2: number, pre: number, out: number): void;
   backward(z: number, rows: number, inputs: number, hp: number, pre: number, d: number, w2: number, gw1t: number, gb1: number, gw2: number, scratch: number): void;
   adam(p: number, g: number, m: number, v: number, count: number, inv: number, decay: number, beta1: number, oneMinusBeta1: number, beta2: number, oneMinusBeta2: number, lr: number, c1: number, c2: number, eps: number): void;

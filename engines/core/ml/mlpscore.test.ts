@@ -49,6 +49,22 @@ describe('MLP batch scoring (WebAssembly kernel)', () => {
     expect(compared).toBe(1 + 5 + 2 + 257 + 600 + 3);
   });
 
+  it('standardises infinite, negative-zero and missing inputs in the kernel as the one-row pass does', () => {
+    const model = randomModel(7, 19, 11);
+    const values = [Infinity, -Infinity, -0, 0, NaN, 1e308, -1e-310];
+    const rows = 31;
+    const data = randomRows(rows, 7, 12, 0.1);
+    for (let i = 0; i < rows; i++) if (i % 3 === 0) data[i * 7 + (i % 7)] = values[i % values.length]!;
+    const margins = mlpMargin(model, featureMatrix(rows, 7, data));
+    let special = 0;
+    for (let i = 0; i < rows; i++) {
+      const one = mlpMarginRow(model, data, i * 7);
+      if (!Number.isFinite(one)) special++;
+      expect(Object.is(margins[i], one), `row ${i}`).toBe(true);
+    }
+    expect(special).toBeGreaterThan(0);
+  });
+
   it('reads Float32 matrices as their exact values, and scores no rows as an empty result', () => {
     const model = randomModel(6, 10, 4);
     const data = Float32Array.from(randomRows(9, 6, 8, 0.2));
