@@ -3,6 +3,7 @@ import type { CausalEdge, GraphNode, KillChainStage, NodeKind, NodeSource } from
 import { KILL_CHAIN_STAGES } from './attack.js';
 import type { AnalysisEvent } from './events.js';
 import { Rows } from './seq.js';
+import { TextStore } from './text-store.js';
 import { grownColumn } from '../../core/columns.js';
 import { attr, baseName, imageKey, splitMemoryName, timeMs, windowsEventId, type ProcRef } from './facts.js';
 
@@ -212,8 +213,8 @@ class PidIndex {
 
 /** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
 export class ProvenanceGraph {
-  /** The node columns, by position (NodeRef), in order of creation. */
-  private nodeIds: string[] = [];
+  /** The node columns, by position (NodeRef), in order of creation; the ids as bytes outside the heap (TextStore). */
+  private nodeIds = new TextStore();
   private nodeKinds: Uint8Array = new Uint8Array(1024);
   private readonly kindIndex = new Map<string, number>();
   private readonly kindNames: NodeKind[] = [];
@@ -288,7 +289,7 @@ export class ProvenanceGraph {
     const h = hash | 0;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
       const v = slots[s] as number;
-      if (v === 0 || (hashes[s] === h && this.nodeIds[v - 1] === id)) return s;
+      if (v === 0 || (hashes[s] === h && this.nodeIds.equals(v - 1, id))) return s;
     }
   }
 
@@ -326,7 +327,7 @@ export class ProvenanceGraph {
 
   /** The id of a node (`kind:key`). */
   nodeId(n: NodeRef): string {
-    return this.nodeIds[n] as string;
+    return this.nodeIds.at(n);
   }
 
   label(n: NodeRef): string {
@@ -353,9 +354,8 @@ export class ProvenanceGraph {
     const v = this.nodeSlots[slot] as number;
     let n: NodeRef;
     if (v === 0) {
-      n = this.nodeIds.length;
+      n = this.nodeIds.push(id);
       if (n === this.nodeKinds.length) this.nodeKinds = grownColumn(this.nodeKinds, n * 2);
-      this.nodeIds.push(id);
       this.nodeKinds[n] = indexIn(this.kindIndex, this.kindNames, kind);
       this.nodeLabels.push(this.intern(label));
       this.nodeHosts.push(host);
@@ -368,14 +368,19 @@ export class ProvenanceGraph {
       if ((n + 1) * 2 > this.nodeSlots.length) this.growNodeIndex();
     } else {
       n = v - 1;
-      const own = this.nodeAttributes[n] as Record<string, AttrValue>;
-      for (const k in attributes) {
-        const value = attributes[k] as AttrValue | null;
-        if (value !== null && own[k] === undefined) own[k] = value;
-      }
+      this.addAttributes(n, attributes);
     }
     if (e) this.support(n, e);
     return n;
+  }
+
+  /** The attributes the node does not have yet (and are not null) added to its own. */
+  private addAttributes(n: NodeRef, attributes: Record<string, AttrValue | null>): void {
+    const own = this.nodeAttributes[n] as Record<string, AttrValue>;
+    for (const k in attributes) {
+      const value = attributes[k] as AttrValue | null;
+      if (value !== null && own[k] === undefined) own[k] = value;
+    }
   }
 
   /** The event whose source name was last made, and that name: an event supports several nodes in a row. */
@@ -480,10 +485,18 @@ export class ProvenanceGraph {
     const image = ref.image !== null ? (splitMemoryName(ref.image)?.image ?? ref.image) : null;
     if (known === undefined && ref.pid !== null && image === null) known = this.byPid.get(h, ref.pid);
     const names = image !== null ? this.imageNames(image) : null;
-    // One flat text: the same id as flatId('process', [h, pid, imageKey(image)].join(':')).
-    const id = known !== undefined ? (this.nodeIds[known] as string) : ['process', h, ref.pid ?? '?', names === null ? '?' : names.key].join(':');
     const label = names !== null ? names.label : `pid ${ref.pid ?? '?'}`;
-    const n = this.nodeById(id, 'process', label, host, e, processAttributes(ref.pid, image, ref.guid, extra));
+    let n: NodeRef;
+    // A process found by its guid or pid is that node (what a look-up of its id would find): no id made.
+    if (known !== undefined) {
+      n = known;
+      this.addAttributes(n, processAttributes(ref.pid, image, ref.guid, extra));
+      if (e) this.support(n, e);
+    } else {
+      // One flat text: the same id as flatId('process', [h, pid, imageKey(image)].join(':')).
+      const id = ['process', h, ref.pid ?? '?', names === null ? '?' : names.key].join(':');
+      n = this.nodeById(id, 'process', label, host, e, processAttributes(ref.pid, image, ref.guid, extra));
+    }
     if (image !== null && (this.nodeLabels[n] as string).startsWith('pid ')) {
       this.nodeLabels[n] = this.intern(label);
       (this.nodeAttributes[n] as Record<string, AttrValue>)['image'] = image;
@@ -668,7 +681,7 @@ export class ProvenanceGraph {
       if (sources !== null && typeof sources !== 'string') for (const x of sources) if (typeof x.eventIds !== 'string') Object.freeze(x.eventIds);
     }
     const nodes = new NodeColumns(this.nodeIds, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, this.nodeHosts, this.nodeAttributes, eventIds, this.nodeSources);
-    this.nodeIds = [];
+    this.nodeIds = new TextStore();
     this.nodeKinds = new Uint8Array(0);
     this.nodeLabels = [];
     this.nodeHosts = [];
@@ -754,8 +767,8 @@ export class EdgeColumns extends Rows<CausalEdge> {
       const stage = columns.stage[k] as number;
       return {
         id: ['E', k + 1].join(''),
-        from: nodes.ids[columns.from[k] as number] as string,
-        to: nodes.ids[columns.to[k] as number] as string,
+        from: nodes.idAt(columns.from[k] as number),
+        to: nodes.idAt(columns.to[k] as number),
         rule: rules[columns.rule[k] as number] as string,
         relation: relations[columns.relation[k] as number] as string,
         confidence: columns.confidence[k] as number,
@@ -852,7 +865,7 @@ type SourceColumn = string | readonly { readonly source: string; readonly eventI
  */
 export class NodeColumns extends Rows<GraphNode> {
   constructor(
-    readonly ids: readonly string[],
+    private readonly ids: TextStore,
     private readonly kinds: Uint8Array,
     private readonly kindNames: readonly NodeKind[],
     labels: readonly string[],
@@ -865,7 +878,7 @@ export class NodeColumns extends Rows<GraphNode> {
       const list = listOf(eventIds[k] as IdList);
       const source = sources[k] as SourceColumn;
       return {
-        id: ids[k] as string,
+        id: ids.at(k),
         kind: kindNames[kinds[k] as number] as NodeKind,
         label: labels[k] as string,
         host: hosts[k] as string | null,
@@ -874,6 +887,11 @@ export class NodeColumns extends Rows<GraphNode> {
         sources: source === null ? [] : typeof source === 'string' ? [{ source, eventIds: list }] : source.map((x): NodeSource => ({ source: x.source, eventIds: listOf(x.eventIds) })),
       };
     });
+  }
+
+  /** The id of node k (no GraphNode made). */
+  idAt(k: number): string {
+    return this.ids.at(k);
   }
 
   /** The kind of node k, read from its column (no GraphNode made). */
