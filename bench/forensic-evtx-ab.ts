@@ -1,7 +1,10 @@
-// `npm run bench -- forensic-evtx-ab <checkout> [json|parts|fields|xml ...] [rounds=N]`: this tree's EVTX parser against
-// the one in another checkout (a git worktree of an earlier commit), both loaded into one process and run in alternating
-// warm passes over the corpus, so both sides see the same machine load. Prints each side's median CPU seconds a pass and
-// the median of the paired ratios (this tree / the other; below 1 is faster).
+// `npm run bench -- forensic-evtx-ab <checkout> [json|parts|fields|xml ...] [first] [rounds=N]`: this tree's EVTX parser
+// against the one in another checkout (a git worktree of an earlier commit), both loaded into one process and run in
+// alternating warm passes over the corpus, so both sides see the same machine load. Prints each side's median CPU seconds
+// a pass and the median of the paired ratios (this tree / the other; below 1 is faster). With `first`, each pass is the
+// first of a fresh process instead (JIT cold: V8's optimising compiler works on its own threads, which CPU time
+// counts), the two sides' processes alternating, and the main thread's share is printed too.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,26 +22,58 @@ const MODES: Readonly<Record<string, Options>> = {
   xml: { json: true, xml: true },
 };
 
-const args = process.argv.slice(2).filter((a) => a !== 'forensic-evtx-ab');
-const other = args.find((a) => !(a in MODES) && !a.startsWith('rounds='));
-if (other === undefined) {
-  console.error('usage: npm run bench -- forensic-evtx-ab <checkout of another commit> [json|parts|fields|xml ...] [rounds=N]');
-  process.exit(2);
-}
-const modes = args.filter((a) => a in MODES);
-const rounds = Number(args.find((a) => a.startsWith('rounds='))?.slice(7) ?? 20);
-const theirs = (await import(pathToFileURL(path.resolve(other, 'engines', 'forensic', 'evtx', 'index.ts')).href)) as EvtxModule;
-
 const files = ['evtx-crate', 'attack-samples', 'chainsaw'].flatMap((d) =>
   readdirSync(path.join(corpora, 'evtx', d))
     .filter((f) => f.endsWith('.evtx'))
     .map((f) => path.join(corpora, 'evtx', d, f)),
 );
-const images = files.map((f) => readFileSync(f));
 
 function cpuSeconds(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
+}
+
+/** The main thread's CPU seconds so far (Linux per-thread scheduler statistics), or NaN elsewhere. */
+function mainThreadSeconds(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Child mode (`first`): the parser of one checkout over the corpus files once, streamed from disk as a worker would. */
+if (process.argv[2] === '--first-pass') {
+  const module = (await import(pathToFileURL(path.resolve(process.argv[3]!, 'engines', 'forensic', 'evtx', 'index.ts')).href)) as EvtxModule;
+  const options = MODES[process.argv[4]!]!;
+  let records = 0;
+  const m0 = mainThreadSeconds();
+  const c0 = cpuSeconds();
+  for (const f of files) for (const _ of new module.EvtxParser(options).recordsFromFileSync(f)) records++;
+  const seconds = cpuSeconds() - c0;
+  console.log(JSON.stringify({ seconds, main: mainThreadSeconds() - m0, records }));
+  process.exit(0);
+}
+
+const args = process.argv.slice(2).filter((a) => a !== 'forensic-evtx-ab');
+const first = args.includes('first');
+const other = args.find((a) => !(a in MODES) && !a.startsWith('rounds=') && a !== 'first');
+if (other === undefined) {
+  console.error('usage: npm run bench -- forensic-evtx-ab <checkout of another commit> [json|parts|fields|xml ...] [first] [rounds=N]');
+  process.exit(2);
+}
+const modes = args.filter((a) => a in MODES);
+const rounds = Number(args.find((a) => a.startsWith('rounds='))?.slice(7) ?? (first ? 8 : 20));
+const theirs = (await import(pathToFileURL(path.resolve(other, 'engines', 'forensic', 'evtx', 'index.ts')).href)) as EvtxModule;
+const images = files.map((f) => readFileSync(f));
+const root = path.resolve(dir, '..');
+
+/** One first pass in a fresh process over the parser of `checkout`. */
+function firstPass(checkout: string, mode: string): { seconds: number; main: number; records: number } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--first-pass', checkout, mode], { encoding: 'utf8' });
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  if (r.status !== 0 || !line.startsWith('{')) throw new Error(`first-pass child failed: ${r.stderr.slice(0, 500)}`);
+  return JSON.parse(line) as { seconds: number; main: number; records: number };
 }
 
 /** One pass over the corpus images held in memory: CPU seconds and the record count. */
@@ -53,6 +88,31 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+if (first) {
+  console.log(`EVTX parser, this tree against ${other}: ${files.length} corpus files, ${rounds} alternating first passes a side, each in a fresh process`);
+  for (const mode of modes.length > 0 ? modes : ['json', 'parts']) {
+    const mine: { seconds: number; main: number }[] = [];
+    const base: { seconds: number; main: number }[] = [];
+    let counts = '';
+    for (let i = 0; i < rounds; i++) {
+      // Alternate which side goes first, as in the warm comparison.
+      const b = i % 2 === 1 ? firstPass(other, mode) : null;
+      const a = firstPass(root, mode);
+      const theirsNow = b ?? firstPass(other, mode);
+      mine.push(a);
+      base.push(theirsNow);
+      if (a.records !== theirsNow.records) counts = `   record counts differ: ${a.records} against ${theirsNow.records}`;
+    }
+    const ratios = mine.map((t, i) => t.seconds / base[i]!.seconds);
+    const secs = (ts: { seconds: number }[]): string => median(ts.map((t) => t.seconds)).toFixed(3);
+    const main = (ts: { main: number }[]): string => median(ts.map((t) => t.main)).toFixed(3);
+    console.log(
+      `${mode.padEnd(6)} this tree ${secs(mine)} s (main thread ${main(mine)} s), other ${secs(base)} s (main thread ${main(base)} s) a first pass (medians); paired ratio median ${median(ratios).toFixed(3)}${counts}`,
+    );
+  }
+  process.exit(0);
 }
 
 console.log(`EVTX parser, this tree against ${other}: ${files.length} corpus files, ${rounds} alternating warm passes a side after 4 each`);
