@@ -146,6 +146,43 @@ describe('linesOf', () => {
     ]);
     expect(long).toEqual([2, 3]);
   });
+
+  it('decodes each line as the strict UTF-8 decoder does, or the lenient one with the flag when the bytes are invalid', () => {
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    const lenient = new TextDecoder('utf-8');
+    const reference = (b: Uint8Array): [string, boolean] => {
+      try {
+        return [strict.decode(b), false];
+      } catch {
+        return [lenient.decode(b), true];
+      }
+    };
+    // Invalid sequences (lone continuation, overlong, encoded surrogates, past U+10FFFF, cut short), a U+FFFD the line
+    // holds, byte order marks (one is dropped per line; line 1 drops a second), and text in every UTF-8 length.
+    const crafted = [
+      [0x80], [0xc0, 0x80], [0xc1, 0xbf], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xf0, 0x80, 0x80, 0x80],
+      [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80], [0xff], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xef, 0xbf, 0xbd], [0xef, 0xbb, 0xbf],
+      [0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x41], [0x41, 0xef, 0xbb, 0xbf], [0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80],
+    ];
+    // Random lines drawn from bytes that make valid and invalid UTF-8 (a fixed seed, so a failure repeats).
+    let seed = 7;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const alphabet = [0x41, 0x7a, 0x20, 0x0d, 0x00, 0x7f, 0x80, 0xbf, 0xc2, 0xc3, 0xdf, 0xe0, 0xe2, 0xed, 0xef, 0xbb, 0xbd, 0xf0, 0xf4, 0x9f, 0x98, 0xa0, 0xfe, 0xff];
+    const random = Array.from({ length: 3000 }, () => Array.from({ length: next(12) }, () => alphabet[next(alphabet.length)] as number));
+    const bodies = [...crafted, ...random];
+    for (const first of [[0x41], [0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x42]]) {
+      const all = [first, ...bodies];
+      const bytes = Buffer.concat(all.map((b) => Buffer.from([...b, 0x0a])));
+      const lines = [...linesOf([bytes])];
+      expect(lines).toHaveLength(all.length);
+      lines.forEach((l, i) => {
+        const body = Buffer.from(all[i] as number[]);
+        const crlf = body.length > 0 && body[body.length - 1] === 0x0d;
+        const [text, invalid] = reference(crlf ? body.subarray(0, -1) : body);
+        expect([l.text, l.invalidUtf8]).toEqual([i === 0 ? text.replace(/^\uFEFF/, '') : text, invalid]);
+      });
+    }
+  });
 });
 
 describe('CSV records', () => {
