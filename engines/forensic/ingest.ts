@@ -13,6 +13,7 @@ import {
   type ArtifactSource,
   type DetectSample,
   type DirectoryMember,
+  type DraftFields,
   type LoadContext,
   type LoadWarning,
   type LoaderOptions,
@@ -278,7 +279,8 @@ export class EventInterner {
       object,
       time,
       host: d.host === null ? null : this.str(d.host),
-      summary: slim ? d.summary : this.str(d.summary),
+      // Slim: a summary that is the action's text (a dataset event without one) shares the interned action.
+      summary: slim ? (d.summary === d.action ? action : d.summary) : this.str(d.summary),
       attributes: this.record(d.attributes),
       reliability,
       loader,
@@ -328,6 +330,24 @@ function hasOwnKeys(o: object, n: number): boolean {
   let count = 0;
   for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k) && ++count > n) return false;
   return count === n;
+}
+
+/**
+ * `{ artifactSha256, ...record }`: the raw record reference of an event, the artefact's hash first, then the loader's
+ * fields in their order. The usual shape (recordNumber, offset, length, rawSha256, in that order) is built as one
+ * literal, which costs less than a spread (a runtime copy per event) and gives every event's record one hidden class;
+ * any other shape is spread.
+ */
+function rawRecord(artifactSha256: string, r: DraftFields['record']): EventDraft['raw'] {
+  let n = 0;
+  for (const k in r) {
+    if (!Object.prototype.hasOwnProperty.call(r, k)) continue;
+    if (k !== (n === 0 ? 'recordNumber' : n === 1 ? 'offset' : n === 2 ? 'length' : n === 3 ? 'rawSha256' : '')) return { artifactSha256, ...r };
+    n++;
+  }
+  if (n !== 4) return { artifactSha256, ...r };
+  // The keys are own properties (found above), so reading them gives what the spread copies.
+  return { artifactSha256, recordNumber: r.recordNumber, offset: r.offset as number, length: r.length as number, rawSha256: r.rawSha256 };
 }
 
 function headOf(file: EvidenceFile): Buffer {
@@ -433,7 +453,7 @@ export function ingestArtifact(target: string, options: IngestOptions): IngestRe
       // The finalised event (interned, hashed), made here rather than from a draft object in the loop below; a record
       // that reading back skips is handed over as a draft, not hashed.
       event: (fields): EventDraft => {
-        const raw = { artifactSha256: source.sha256, ...fields.record };
+        const raw = rawRecord(source.sha256, fields.record);
         if (only !== undefined && raw.member === undefined && !only.has(raw.recordNumber)) {
           return { actor: fields.actor, action: fields.action, object: fields.object, time: fields.time, host: fields.host, summary: fields.summary, attributes: fields.attributes, reliability: loader.reliability, loader: loader.id, kind, raw };
         }
