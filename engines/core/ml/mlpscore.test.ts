@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { featureMatrix } from './dataset.js';
 import { mlpMargin, mlpMarginRow, predictMlp, trainMlp, type MlpModel } from './mlp.js';
@@ -84,5 +85,14 @@ describe('MLP batch scoring (WebAssembly kernel)', () => {
       for (let i = 0; i < x.rows; i++) expect(Object.is(margins[i], mlpMarginRow(m, x.data, i * x.cols))).toBe(true);
       expect(p[7]).toBe(1 / (1 + Math.exp(-margins[7]!)));
     }
+  });
+
+  it('keeps the pinned margins and probabilities of seeded models (digests of every bit of 5,000 and 999 rows)', () => {
+    const digest = (a: Float64Array): string => createHash('sha256').update(Buffer.from(a.buffer, a.byteOffset, a.byteLength)).digest('hex').slice(0, 16);
+    const { x, y } = syntheticBinary(5000, 50, 2024, { missing: 0.02 });
+    const wide = trainMlp({ x, y }, { hidden: 32, epochs: 1, seed: 1 });
+    const odd = trainMlp({ x, y }, { hidden: 13, epochs: 1, seed: 2 });
+    const head = featureMatrix(999, 50, x.data.subarray(0, 999 * 50));
+    expect([digest(mlpMargin(wide, x)), digest(mlpMargin(wide, head)), digest(mlpMargin(odd, x)), digest(predictMlp(odd, head))]).toEqual(['0c814b5d92614f33', '43b848b65cfc9b39', 'dc129e2099144e2b', '0d9ce677d9e9eae8']);
   });
 });
