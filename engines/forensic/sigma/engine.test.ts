@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { ingestArtifact } from '../ingest.js';
 import { NeedleAutomaton } from './engine.js';
-import { InputView, loadSigmaRules, sigmaRuleSetFromTexts, sourceOf, type Binding, type CompiledRule, type SigmaInput } from './index.js';
+import { evaluate, InputView, loadSigmaRules, parseCondition, SHIPPED_RULE_SETS, shippedRulesDir, SIGMA_STATUSES, sigmaRuleSetFromTexts, sourceOf, type Binding, type CompiledRule, type SigmaInput, type SigmaRuleSet } from './index.js';
 import { regexTest } from './value.js';
 
 /** A deterministic pseudo-random generator (xorshift), so failures reproduce. */
@@ -84,12 +84,107 @@ describe('needles outside ASCII', () => {
   });
 });
 
+describe('conditions and event ids decided per source', () => {
+  const NAMES = ['s1', 's2', 's3', 's4', 's5'];
+  /** A random condition over s1..s5 (names repeat), with and/or/not, parentheses and "N of s*". */
+  function condition(r: () => number, depth: number): string {
+    const pick = r();
+    if (depth === 0 || pick < 0.3) {
+      const k = r();
+      if (k < 0.15) return `${1 + Math.floor(r() * 3)} of s*`;
+      if (k < 0.2) return 'all of s*';
+      return NAMES[Math.floor(r() * NAMES.length)] as string;
+    }
+    if (pick < 0.45) return `not ${condition(r, depth - 1)}`;
+    const op = r() < 0.5 ? 'and' : 'or';
+    return `(${condition(r, depth - 1)} ${op} ${condition(r, depth - 1)}${r() < 0.3 ? ` ${op} ${condition(r, depth - 1)}` : ''})`;
+  }
+
+  it('a rule matches exactly when its condition, evaluated over its searches, holds (EventID items included)', () => {
+    const r = rng(11);
+    let held = 0;
+    let checked = 0;
+    for (let k = 0; k < 120; k++) {
+      // Each search: a field value, sometimes with an EventID (1 or 3) that the source decides, sometimes two maps.
+      const ids = NAMES.map(() => (r() < 0.4 ? 1 + 2 * Math.floor(r() * 2) : null));
+      const second = NAMES.map(() => r() < 0.3);
+      const search = (n: string, i: number): string => {
+        const id = ids[i];
+        const map = `            F${i}|contains: 'val${i}x'${id !== null ? `\n            EventID: ${id}` : ''}`;
+        return `    ${n}:\n        -\n${map}${second[i] === true ? `\n        - F${i}b: 'other${i}'` : ''}`;
+      };
+      const cond = condition(r, 3);
+      const text = `title: Random\nid: 00000000-0000-4000-8000-${String(k).padStart(12, '0')}\nstatus: test\nlevel: high\nlogsource:\n    product: windows\n    service: sysmon\ndetection:\n${NAMES.map(search).join('\n')}\n    condition: ${cond}\n`;
+      const set = sigmaRuleSetFromTexts([{ source: 't/r.yml', text }]);
+      expect(set.skipped).toEqual([]);
+      const tree = parseCondition(cond, NAMES);
+      for (let e = 0; e < 24; e++) {
+        const eventId = r() < 0.5 ? 1 : 3;
+        const data: Record<string, string> = {};
+        NAMES.forEach((_, i) => {
+          if (r() < 0.5) data[`F${i}`] = r() < 0.8 ? `pre VAL${i}X post` : 'nothing';
+          if (r() < 0.15) data[`F${i}b`] = `Other${i}`;
+        });
+        const truth = (n: string): boolean => {
+          const i = NAMES.indexOf(n);
+          const first = (data[`F${i}`] ?? '').toLowerCase().includes(`val${i}x`) && (ids[i] === null || ids[i] === eventId);
+          return first || (second[i] === true && data[`F${i}b`]?.toLowerCase() === `other${i}`);
+        };
+        const want = evaluate(tree, truth);
+        if (want) held++;
+        checked++;
+        const ev: SigmaInput = { kind: 'evtx', host: 'h', action: 'x', attributes: { eventId, channel: 'Microsoft-Windows-Sysmon/Operational', data } };
+        expect({ cond, data, eventId, hit: set.match(ev).length === 1 }).toEqual({ cond, data, eventId, hit: want });
+      }
+    }
+    // Both outcomes are well represented.
+    expect(held).toBeGreaterThan(checked / 10);
+    expect(held).toBeLessThan(checked - checked / 10);
+  });
+
+  it('decides EventID items for a source: a rule that cannot hold there is left out, one that can keeps its other needles', () => {
+    const rule = (detection: string): CompiledRule => {
+      const set = sigmaRuleSetFromTexts([{ source: 't/n.yml', text: `title: N\nid: 00000000-0000-4000-8000-00000000000a\nstatus: test\nlevel: high\nlogsource:\n    product: windows\n    service: security\ndetection:\n${detection}` }]);
+      return (set as unknown as { compiled: readonly CompiledRule[] }).compiled[0] as CompiledRule;
+    };
+    const known = (id: number): ReadonlyMap<string, unknown> => new Map([['EventID', id]]);
+    const logon = rule(`    sel:\n        EventID: 4624\n        TargetUserName|contains: adminx\n    condition: sel\n`);
+    expect(logon.needles).toEqual(['adminx']);
+    expect(logon.needlesGiven(known(4624))).toEqual(['adminx']);
+    expect(logon.needlesGiven(known(4625))).toBe(false);
+    expect(logon.needlesGiven(new Map())).toEqual(['adminx']);
+    // Only an event id: the needle "4624" was all it had; decided, the rule is unconstrained in 4624 and out elsewhere.
+    const only = rule(`    sel:\n        EventID:\n            - 4624\n            - 4625\n        LogonType: 3\n    condition: sel\n`);
+    expect(only.needles).toEqual(['4624', '4625']);
+    expect(only.needlesGiven(known(4625))).toEqual(['3']);
+    expect(only.needlesGiven(known(4688))).toBe(false);
+    // Under not, an impossible selection makes the condition hold: no constraint, never "cannot hold".
+    const negated = rule(`    sel:\n        EventID: 4624\n    condition: not sel\n`);
+    expect(negated.needlesGiven(known(4688))).toBeNull();
+    // Or: the branch that cannot hold is dropped; 2 of three with two impossible cannot hold.
+    const either = rule(`    a:\n        EventID: 1\n        Image|endswith: '\\abc.exe'\n    b:\n        EventID: 2\n        Image|endswith: '\\defg.exe'\n    condition: a or b\n`);
+    expect(either.needlesGiven(known(2))).toEqual(['\\defg.exe']);
+    expect(either.needlesGiven(known(3))).toBe(false);
+    const two = rule(`    s1:\n        EventID: 1\n    s2:\n        EventID: 2\n    s3:\n        Image: x\n    condition: 2 of s*\n`);
+    expect(two.needlesGiven(known(5))).toBe(false);
+    // With s1 decided true, one more of s2 or s3 is needed; the union of what is left is unconstrained.
+    expect(two.needlesGiven(known(1))).toBeNull();
+    // A fieldref on EventID compares with another field: not decided.
+    const ref = rule(`    sel:\n        EventID|fieldref: Other\n        Image: yy\n    condition: sel\n`);
+    expect(ref.needlesGiven(known(7))).toEqual(['yy']);
+  });
+});
+
 describe.skipIf(!hasCorpora())('the engine on the EVTX corpus', () => {
-  it('gives every event the hits of evaluating every rule of its source without the pre-filter', () => {
+  const sets: [string, number, () => SigmaRuleSet][] = [
+    ['the default set', 0, () => loadSigmaRules()],
+    ['every shipped rule at every level and status', 2, () => loadSigmaRules({ sources: SHIPPED_RULE_SETS.map((name) => ({ name, path: path.join(shippedRulesDir(), name) })), minLevel: 'informational', statuses: SIGMA_STATUSES })],
+  ];
+  it.each(sets)('gives every event the hits of evaluating every rule of its source without the pre-filter (%s)', (_name, offset, make) => {
     const roots = ['evtx-crate', 'attack-samples'].map((d) => corpusPath('evtx', d));
     // Every fourth event of each file: the exhaustive evaluation is slow by design.
-    const events = roots.flatMap((root) => readdirSync(root).filter((f) => f.endsWith('.evtx')).flatMap((f) => ingestArtifact(path.join(root, f), { evidenceRoot: root }).events.filter((_, i) => i % 4 === 0)));
-    const set = loadSigmaRules();
+    const events = roots.flatMap((root) => readdirSync(root).filter((f) => f.endsWith('.evtx')).flatMap((f) => ingestArtifact(path.join(root, f), { evidenceRoot: root }).events.filter((_, i) => i % 4 === offset)));
+    const set = make();
     const inner = set as unknown as { compiled: readonly CompiledRule[]; bindings: readonly (readonly Binding[])[] };
     let hits = 0;
     const differ: string[] = [];

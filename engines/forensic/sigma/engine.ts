@@ -294,6 +294,8 @@ interface Bucket {
 /** A character outside ASCII. */
 const WIDE = /[\u0080-\uffff]/;
 
+const NO_KNOWN: ReadonlyMap<string, unknown> = new Map();
+
 function keyOf(s: SourceId): string {
   return s.family === 'windows' ? `w\u0000${s.channel}\u0000${s.eventId}` : s.family === 'auditd' ? `a\u0000${s.exec ? 1 : 0}` : `s\u0000${s.program}`;
 }
@@ -323,29 +325,37 @@ export class MatchEngine {
     const key = keyOf(src);
     let b = this.buckets.get(key);
     if (b !== undefined) return b;
+    // A Windows source's events all carry its event id: rules decide their EventID items once here, leave out the
+    // source when those cannot hold, and take their needles from the other items.
+    const known = src.family === 'windows' ? new Map<string, unknown>([['EventID', src.eventId]]) : NO_KNOWN;
     const variants: Variant[] = [];
-    const ids: number[] = [];
+    const needlesOf: (readonly string[] | null)[] = [];
+    const ids: string[] = [];
     this.bindings.forEach((list, rule) => {
       for (const binding of list)
         if (binding.accepts(src)) {
+          // Only a field the binding does not rename reads the event id.
+          const given = binding.fieldMap?.['EventID'] === undefined ? known : NO_KNOWN;
+          const needles = (this.compiled[rule] as CompiledRule).needlesGiven(given);
+          if (needles === false) continue;
           variants.push({ rule, binding });
+          needlesOf.push(needles);
           let id = this.bindingIds.get(binding);
           if (id === undefined) this.bindingIds.set(binding, (id = this.bindingIds.size));
-          ids.push(id);
+          ids.push(needles === null ? `${id}` : `${id}:${needles.join('\u0000')}`);
         }
     });
-    const filterKey = ids.join(',');
-    const known = this.filters.get(filterKey);
-    if (known !== undefined) {
-      b = { variants, always: known.always, wide: known.wide, index: known.index, seen: new Uint32Array(variants.length), epoch: 0 };
+    const filterKey = ids.join('\u0001');
+    const shared = this.filters.get(filterKey);
+    if (shared !== undefined) {
+      b = { variants, always: shared.always, wide: shared.wide, index: shared.index, seen: new Uint32Array(variants.length), epoch: 0 };
       this.buckets.set(key, b);
       return b;
     }
     const always: number[] = [];
     const wide: number[] = [];
     const entries: { needle: string; variant: number }[] = [];
-    variants.forEach((v, i) => {
-      const needles = (this.compiled[v.rule] as CompiledRule).needles;
+    needlesOf.forEach((needles, i) => {
       if (needles === null || needles.length === 0) always.push(i);
       else {
         let other = false;

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { attackLookup } from '../../core/attack/lookup.js';
 import { formatPath } from '../../core/validation.js';
 import { yamlDocuments } from './bundle.js';
-import { evaluate, parseCondition, positiveHits, type ConditionNode } from './condition.js';
+import { parseCondition, positiveHits, type ConditionNode } from './condition.js';
 import { compileFieldValues } from './compile.js';
-import { testValue, UnsupportedRule, type CompiledValue, type Placeholders, type ValueContext } from './value.js';
+import { FieldValue, testValue, UnsupportedRule, type CompiledValue, type Placeholders, type ValueContext } from './value.js';
 
 import { SIGMA_LEVELS, SIGMA_STATUSES, type SigmaLevel, type SigmaStatus } from './levels.js';
 
@@ -74,6 +74,12 @@ export interface CompiledRule {
   matchedFields(ev: EventView): string[];
   /** Lower-case texts of which at least one occurs in any event the rule matches (the pre-filter), or null. */
   readonly needles: readonly string[] | null;
+  /**
+   * The needles for events in which some fields have a known value (a Windows source's EventID): items on those fields
+   * are decided once instead of searched for, so they neither weaken the pre-filter nor let the rule run where it
+   * cannot hold. `false`: no event with those values can match.
+   */
+  needlesGiven(known: ReadonlyMap<string, unknown>): readonly string[] | null | false;
 }
 
 /** A rule file entry the engine does not run, and why. */
@@ -169,6 +175,59 @@ function itemNeedles(item: FieldItem): readonly string[] | null {
   return item.groups !== null ? bestOfAll(item.groups.map(altNeedles)) : altNeedles(item.alts);
 }
 
+/** A needle set, or `false` where the part of the rule cannot hold (`needlesGiven`). */
+type GivenNeedles = readonly string[] | null | false;
+
+/** `bestOfAll` of parts that must all hold: false if one cannot. */
+function allGiven(sets: readonly GivenNeedles[]): GivenNeedles {
+  const kept: (readonly string[] | null)[] = [];
+  for (const s of sets) {
+    if (s === false) return false;
+    kept.push(s);
+  }
+  return bestOfAll(kept);
+}
+
+/** `unionOf` of parts of which at least `min` must hold, leaving out those that cannot: false if too few can. */
+function anyGiven(sets: readonly GivenNeedles[], min = 1): GivenNeedles {
+  const kept = sets.filter((s): s is readonly string[] | null => s !== false);
+  return kept.length < min ? false : unionOf(kept);
+}
+
+/** An item's needles when its field's value is known: decided (null when it holds, false when not), else searched for. */
+function itemGiven(item: FieldItem, known: ReadonlyMap<string, unknown>): GivenNeedles {
+  // A fieldref compares with another field, whose value is not known.
+  if (!known.has(item.field) || [...item.alts, ...(item.groups ?? []).flat()].some((v) => v.m.k === 'fieldref')) return itemNeedles(item);
+  const value = new FieldValue(known.get(item.field));
+  const view: EventView = { get: (f) => (f === item.field ? value : undefined), keywords: () => [] };
+  return testItem(item, view) ? null : false;
+}
+
+function searchGiven(search: Search, known: ReadonlyMap<string, unknown>): GivenNeedles {
+  return anyGiven(search.maps.map((items) => allGiven(items.map((i) => itemGiven(i, known)))));
+}
+
+function conditionGiven(node: ConditionNode, searches: ReadonlyMap<string, Search>, known: ReadonlyMap<string, unknown>): GivenNeedles {
+  const of = (name: string): GivenNeedles => {
+    const s = searches.get(name);
+    return s === undefined ? null : searchGiven(s, known);
+  };
+  switch (node.op) {
+    case 'id':
+      return of(node.name);
+    case 'and':
+      return allGiven(node.args.map((a) => conditionGiven(a, searches, known)));
+    case 'or':
+      return anyGiven(node.args.map((a) => conditionGiven(a, searches, known)));
+    case 'not':
+      return null;
+    case 'of': {
+      const sets = node.names.map(of);
+      return node.count === 'all' ? allGiven(sets) : anyGiven(sets, node.count);
+    }
+  }
+}
+
 function testItem(item: FieldItem, ev: EventView): boolean {
   const v = item.field === '' ? ev.keywords() : ev.get(item.field);
   // neq negates the item as a whole (pySigma's NOT over the values' OR): `neq: [a, b]` holds for neither a nor b.
@@ -255,6 +314,94 @@ function conditionNeedles(node: ConditionNode, searches: ReadonlyMap<string, Sea
   }
 }
 
+type Pred = (ev: EventView) => boolean;
+
+/** The identifiers of a condition, with how many times each is read. */
+function countNames(node: ConditionNode, out: Map<string, number>): void {
+  const add = (n: string): void => void out.set(n, (out.get(n) ?? 0) + 1);
+  if (node.op === 'id') add(node.name);
+  else if (node.op === 'of') node.names.forEach(add);
+  else if (node.op === 'not') countNames(node.arg, out);
+  else for (const a of node.args) countNames(a, out);
+}
+
+/**
+ * A condition as closures, evaluated as `evaluate` does (same order, same short cuts). A search the condition reads
+ * more than once is tested once per event: its result is kept with the number of the call it was made in.
+ */
+function compileCondition(tree: ConditionNode, searches: ReadonlyMap<string, Search>): Pred {
+  const uses = new Map<string, number>();
+  countNames(tree, uses);
+  let call = 0;
+  const leaves = new Map<string, Pred>();
+  const leaf = (name: string): Pred => {
+    let f = leaves.get(name);
+    if (f !== undefined) return f;
+    const s = searches.get(name) as Search;
+    if ((uses.get(name) ?? 0) > 1) {
+      let at = -1;
+      let r = false;
+      f = (ev) => {
+        if (at !== call) {
+          at = call;
+          r = testSearch(s, ev);
+        }
+        return r;
+      };
+    } else f = (ev) => testSearch(s, ev);
+    leaves.set(name, f);
+    return f;
+  };
+  const build = (node: ConditionNode): Pred => {
+    switch (node.op) {
+      case 'id':
+        return leaf(node.name);
+      case 'not': {
+        const a = build(node.arg);
+        return (ev) => !a(ev);
+      }
+      case 'and':
+      case 'or': {
+        const args = node.args.map(build);
+        if (args.length === 2) {
+          const [a, b] = args as [Pred, Pred];
+          return node.op === 'and' ? (ev) => a(ev) && b(ev) : (ev) => a(ev) || b(ev);
+        }
+        return node.op === 'and'
+          ? (ev) => {
+              for (const a of args) if (!a(ev)) return false;
+              return true;
+            }
+          : (ev) => {
+              for (const a of args) if (a(ev)) return true;
+              return false;
+            };
+      }
+      case 'of': {
+        const args = node.names.map(leaf);
+        const count = node.count;
+        if (count === 'all')
+          return (ev) => {
+            for (const a of args) if (!a(ev)) return false;
+            return true;
+          };
+        return (ev) => {
+          let n = 0;
+          for (const a of args) if (a(ev) && ++n >= count) return true;
+          return false;
+        };
+      }
+    }
+  };
+  const root = build(tree);
+  return [...uses.values()].some((n) => n > 1)
+    ? (ev) => {
+        call++;
+        return root(ev);
+      }
+    : root;
+}
+
 /** The result of reading one rule file: the rules it holds that run, and those that do not with the reason. */
 export interface ParsedRules {
   readonly rules: CompiledRule[];
@@ -319,31 +466,15 @@ class Rule implements CompiledRule {
     };
   }
 
-  /**
-   * The matching pass's tester, made once per rule (on its first match): each search's result for the event being
-   * matched is kept in its map as `epoch * 2 + result` (no map or closure per event).
-   */
-  private epoch = 0;
-  private ev: EventView | null = null;
-  private test: ((name: string) => boolean) | null = null;
+  /** The condition compiled to closures over the searches, made on the rule's first match (most rules never run). */
+  private run: ((ev: EventView) => boolean) | null = null;
 
   match(ev: EventView): boolean {
-    if (this.test === null) {
-      const memo = new Map<string, number>();
-      this.test = (name) => {
-        const key = this.epoch * 2;
-        const known = memo.get(name);
-        if (known !== undefined && known - (known & 1) === key) return (known & 1) === 1;
-        const r = testSearch(this.searches.get(name) as Search, this.ev as EventView);
-        memo.set(name, key + (r ? 1 : 0));
-        return r;
-      };
-    }
-    this.epoch++;
-    this.ev = ev;
-    const r = evaluate(this.tree, this.test);
-    this.ev = null;
-    return r;
+    return (this.run ??= compileCondition(this.tree, this.searches))(ev);
+  }
+
+  needlesGiven(known: ReadonlyMap<string, unknown>): readonly string[] | null | false {
+    return known.size === 0 ? this.needles : conditionGiven(this.tree, this.searches, known);
   }
 
   matchedFields(ev: EventView): string[] {
