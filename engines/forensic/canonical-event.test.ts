@@ -79,6 +79,20 @@ describe('canonicalEventText', () => {
       expect(() => canonicalEventText({ ...base, attributes }, 1)).toThrow(TypeError);
   });
 
+  it('writes numbers as canonicalJson does: 32-bit integers digit by digit at every length and both ends, others by String', () => {
+    const values: number[] = [0, -0, 1, -1, 2 ** 31 - 1, -(2 ** 31), -(2 ** 31) + 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 1e21, 0.5, -7.25];
+    for (let p = 1; p <= 1e9; p *= 10) values.push(p - 1, p, p + 1, -p, -p - 1, 7 * p, -3 * p);
+    let seed = 11;
+    for (let i = 0; i < 5000; i++) {
+      seed = (seed * 48271) % 2147483647;
+      values.push((seed - 2 ** 30) >> (i % 31));
+    }
+    for (const v of values) {
+      expect(canonicalValueText(v)).toBe(canonicalJson(v));
+      expect(canonicalValueText({ v, w: [v] })).toBe(canonicalJson({ v, w: [v] }));
+    }
+  });
+
   it('writes what canonicalJson writes for objects of the same key count in many key sets and orders, and strings with escapes at any length', () => {
     // Key orders it keeps are reused for objects with the same keys: permutations, other key sets of the same count,
     // and more shapes than it keeps must each be written in their own sorted order.

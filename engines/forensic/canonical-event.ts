@@ -55,6 +55,28 @@ function ascii(t: string): void {
   pos = p;
 }
 
+/** Appends a 32-bit integer's decimal digits (what String writes for it), with no string made for it. */
+function integer(v: number): void {
+  ensure(11);
+  const out = buf;
+  let p = pos;
+  let u = v;
+  if (u < 0) {
+    out[p++] = 0x2d;
+    // 2^31 for -2^31: the digit loop reads it as an unsigned 32-bit value.
+    u = -u;
+  }
+  let digits = 1;
+  for (let t = u; t >= 10; t = (t / 10) >>> 0) digits++;
+  p += digits;
+  for (let i = 1; i <= digits; i++) {
+    const q = (u / 10) >>> 0;
+    out[p - i] = 0x30 + (u - q * 10);
+    u = q;
+  }
+  pos = p;
+}
+
 /**
  * Appends the UTF-8 of the unit `c` (at or above 0x80) at `i` of `s`, or of the surrogate pair it starts (four bytes,
  * the only case that writes four: the caller then skips the low half); a lone surrogate as a JSON escape when
@@ -262,8 +284,9 @@ function plain(v: unknown, depth: number): void {
       string(v);
       return;
     case 'number':
-      if (!Number.isFinite(v) || Object.is(v, -0)) throw NOT_PLAIN;
-      ascii(String(v));
+      if ((v | 0) === v && !Object.is(v, -0)) integer(v);
+      else if (!Number.isFinite(v) || Object.is(v, -0)) throw NOT_PLAIN;
+      else ascii(String(v));
       return;
     case 'boolean':
       bytes(v ? TRUE : FALSE);
