@@ -79,6 +79,76 @@ describe('canonicalEventText', () => {
       expect(() => canonicalEventText({ ...base, attributes }, 1)).toThrow(TypeError);
   });
 
+  it('writes time tuples and raw record references of the shapes ingest builds as canonicalJson does, across changes of artefact, precision and source, and near misses', () => {
+    const raw = { artifactSha256: 'a'.repeat(64), recordNumber: 7, offset: 0, length: 120, rawSha256: 'b'.repeat(64) };
+    const time = { time: '2024-01-01T00:00:00Z', precision: 'second', source: 'syslog header' };
+    const protoWithToJSON = Object.create({ toJSON: () => 'replaced' }) as Record<string, unknown>;
+    const times: unknown[] = [
+      time,
+      { ...time, time: null, precision: 'none' },
+      { ...time, source: 'another "source"\n é \ud83d\ude00' },
+      { ...time, precision: 'millisecond' },
+      time,
+      { time: time.time, source: time.source, precision: time.precision },
+      { ...time, extra: 1 },
+      { time: time.time, precision: time.precision },
+      { ...time, time: 5 },
+      { ...time, precision: null },
+      { ...time, source: undefined },
+      Object.assign(Object.create(null) as object, time),
+      Object.assign(protoWithToJSON, time),
+      { ...time, toJSON: () => 'own' },
+      [time.time, time.precision, time.source],
+      'a text',
+      null,
+    ];
+    const raws: unknown[] = [
+      raw,
+      { ...raw, artifactSha256: 'c'.repeat(64) },
+      { ...raw, artifactSha256: 'quote " and \u0001' },
+      raw,
+      { ...raw, recordNumber: 2 ** 31 - 1, offset: -(2 ** 31), length: 0 },
+      { ...raw, offset: 2 ** 31 },
+      { ...raw, length: 1.5 },
+      { ...raw, length: -0 },
+      { ...raw, offset: '12' },
+      { ...raw, rawSha256: 5 },
+      { artifactSha256: raw.artifactSha256, recordNumber: 7, length: 120, offset: 0, rawSha256: raw.rawSha256 },
+      { ...raw, member: 'x' },
+      { artifactSha256: raw.artifactSha256, recordNumber: 7, rawSha256: raw.rawSha256 },
+      Object.assign(Object.create({ toJSON: () => 'replaced' }) as object, raw),
+    ];
+    for (const key of ['recordNumber', 'offset', 'length'])
+      for (const bad of [0.5, -0, 2 ** 32 + 1, -(2 ** 32) - 3, 1e21]) raws.push({ ...raw, [key]: bad });
+    for (const t of times)
+      for (const r of raws) {
+        const e = { ...base, time: t, raw: r };
+        let expected: string | undefined;
+        try {
+          expected = reference(e, 1);
+        } catch {
+          expected = undefined;
+        }
+        if (expected === undefined) expect(() => canonicalEventText(e, 1)).toThrow();
+        else {
+          expect(canonicalEventText(e, 1)).toBe(expected);
+          expect(Buffer.from(canonicalEventBytes(e, 1)).toString('utf8')).toBe(expected);
+        }
+      }
+    // A toJSON every object inherits (Object.prototype changed) is called by canonicalJson, so the shapes are not written directly.
+    Object.defineProperty(Object.prototype, 'toJSON', { value: () => 'replaced', configurable: true, writable: true });
+    try {
+      // No other object before them: the time tuple (after a null raw) or the raw reference is the first object written.
+      for (const r of [{ ...raw }, null]) {
+        const e = { ...base, actor: null, object: null, attributes: 'none', time: { ...time }, raw: r };
+        expect(canonicalEventText(e, 1)).toBe(reference(e, 1));
+        expect(reference(e, 1)).toBe('"replaced"');
+      }
+    } finally {
+      delete (Object.prototype as { toJSON?: unknown }).toJSON;
+    }
+  });
+
   it('writes numbers as canonicalJson does: 32-bit integers digit by digit at every length and both ends, others by String', () => {
     const values: number[] = [0, -0, 1, -1, 2 ** 31 - 1, -(2 ** 31), -(2 ** 31) + 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 1e21, 0.5, -7.25];
     for (let p = 1; p <= 1e9; p *= 10) values.push(p - 1, p, p + 1, -p, -p - 1, 7 * p, -3 * p);

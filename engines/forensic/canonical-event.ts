@@ -284,7 +284,7 @@ function plain(v: unknown, depth: number): void {
       string(v);
       return;
     case 'number':
-      if ((v | 0) === v && !Object.is(v, -0)) integer(v);
+      if (isInteger(v)) integer(v);
       else if (!Number.isFinite(v) || Object.is(v, -0)) throw NOT_PLAIN;
       else ascii(String(v));
       return;
@@ -361,7 +361,110 @@ export function canonicalValueText(value: unknown): string {
 function value(v: unknown, known: KnownTexts | undefined): void {
   const text = known?.get(v);
   if (text !== undefined) json(text);
-  else plain(v, 0);
+  else if (!timeTuple(v)) plain(v, 0);
+}
+
+/** True when `x` is a number the integer writer writes (a 32-bit integer, not -0). */
+const isInteger = (x: unknown): x is number => typeof x === 'number' && (x | 0) === x && !Object.is(x, -0);
+
+/**
+ * True when `v` is a plain object whose own enumerable keys are `keys`, in that order (the order ingest builds it in),
+ * with no toJSON: then its canonical text is its values in sorted key order, which the writers below write directly.
+ */
+function plainWithKeys(v: unknown, keys: readonly string[]): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const rec = v as Record<string, unknown>;
+  if (typeof rec['toJSON'] === 'function') return false;
+  let n = 0;
+  for (const k in rec) {
+    if (!hasOwn.call(rec, k)) continue;
+    if (k !== keys[n]) return false;
+    n++;
+  }
+  return n === keys.length;
+}
+
+/** Copies the text written from `start` on (a prefix to keep). */
+const writtenSince = (start: number): Uint8Array => Uint8Array.prototype.slice.call(buf, start, pos);
+
+const TIME_KEYS = ['time', 'precision', 'source'] as const;
+const K_TUPLE_PRECISION = Buffer.from('{"precision":');
+const K_TUPLE_SOURCE = Buffer.from(',"source":');
+const K_TUPLE_TIME = Buffer.from(',"time":');
+/** `{"precision":…,"source":…,"time":` of the precision and source written last (an artefact's events share them). */
+let tuplePrecision: string | null = null;
+let tupleSource: string | null = null;
+let tuplePrefix: Uint8Array = new Uint8Array(0);
+
+/**
+ * Writes a time tuple as ingest builds it ({ time, precision, source }: strings, the time maybe null), its precision
+ * and source as the text kept for the last ones; false, with nothing written, for any other value.
+ */
+function timeTuple(v: unknown): boolean {
+  if (!plainWithKeys(v, TIME_KEYS)) return false;
+  const time = v['time'];
+  const precision = v['precision'];
+  const source = v['source'];
+  if (typeof precision !== 'string' || typeof source !== 'string' || (time !== null && typeof time !== 'string')) return false;
+  if (precision !== tuplePrecision || source !== tupleSource) {
+    const start = pos;
+    bytes(K_TUPLE_PRECISION);
+    string(precision);
+    bytes(K_TUPLE_SOURCE);
+    string(source);
+    bytes(K_TUPLE_TIME);
+    tuplePrefix = writtenSince(start);
+    tuplePrecision = precision;
+    tupleSource = source;
+  } else bytes(tuplePrefix);
+  if (time === null) bytes(NULL);
+  else string(time);
+  byte(0x7d);
+  return true;
+}
+
+const RAW_KEYS = ['artifactSha256', 'recordNumber', 'offset', 'length', 'rawSha256'] as const;
+const K_RAW_ARTIFACT = Buffer.from('{"artifactSha256":');
+const K_RAW_LENGTH = Buffer.from(',"length":');
+const K_RAW_OFFSET = Buffer.from(',"offset":');
+const K_RAW_HASH = Buffer.from(',"rawSha256":');
+const K_RAW_NUMBER = Buffer.from(',"recordNumber":');
+/** `{"artifactSha256":…,"length":` of the artefact written last (all of its events share it). */
+let rawArtifact: string | null = null;
+let rawPrefix: Uint8Array = new Uint8Array(0);
+
+/**
+ * Writes a raw record reference as ingest builds it for a line or record (artifactSha256, recordNumber, offset, length,
+ * rawSha256: strings and 32-bit integers), the artefact's part as the text kept for the last one; false, with nothing
+ * written, for any other value.
+ */
+function rawReference(v: unknown): boolean {
+  if (!plainWithKeys(v, RAW_KEYS)) return false;
+  const artifact = v['artifactSha256'];
+  const recordNumber = v['recordNumber'];
+  const offset = v['offset'];
+  const length = v['length'];
+  const rawSha256 = v['rawSha256'];
+  if (typeof artifact !== 'string' || typeof rawSha256 !== 'string' || !isInteger(recordNumber) || !isInteger(offset) || !isInteger(length)) return false;
+  if (artifact !== rawArtifact) {
+    const start = pos;
+    bytes(K_RAW_ARTIFACT);
+    string(artifact);
+    bytes(K_RAW_LENGTH);
+    rawPrefix = writtenSince(start);
+    rawArtifact = artifact;
+  } else bytes(rawPrefix);
+  integer(length);
+  bytes(K_RAW_OFFSET);
+  integer(offset);
+  bytes(K_RAW_HASH);
+  string(rawSha256);
+  bytes(K_RAW_NUMBER);
+  integer(recordNumber);
+  byte(0x7d);
+  return true;
 }
 
 /** What the event hash covers (EventDraft's fields), as canonicalEventText reads them. */
@@ -412,7 +515,7 @@ function writeEvent(e: HashedEvent, version: number, known: KnownTexts | undefin
     bytes(K_OBJECT);
     value(e.object, known);
     bytes(K_RAW);
-    plain(e.raw, 0);
+    if (!rawReference(e.raw)) plain(e.raw, 0);
     bytes(K_RELIABILITY);
     plain(e.reliability, 0);
     bytes(K_SUMMARY);
