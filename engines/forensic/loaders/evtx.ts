@@ -244,13 +244,49 @@ class RecordBytes implements EvtxReader {
   }
 }
 
-function stripNulls(attributes: Record<string, JsonValue | undefined>): JsonRecord {
+/**
+ * The event's attributes: the record's fields, the meaning's attributes and the data, each null left out, in that key
+ * order, built in one object (no merged object to strip afterwards).
+ */
+function attributesOf(r: EvtxRecord, sid: string | null, extra: JsonRecord | undefined, data: Data): JsonRecord {
   const out: Record<string, JsonValue> = {};
-  for (const k in attributes) {
-    const v = attributes[k];
-    if (v !== null && v !== undefined && Object.prototype.hasOwnProperty.call(attributes, k)) out[k] = v;
+  if (r.eventId !== null) out['eventId'] = r.eventId;
+  if (r.provider !== null) out['provider'] = r.provider;
+  if (r.channel !== null) out['channel'] = r.channel;
+  out['recordId'] = r.recordId;
+  if (r.eventRecordId !== null) out['eventRecordId'] = r.eventRecordId;
+  if (r.qualifiers !== null) out['qualifiers'] = r.qualifiers;
+  if (sid !== null) out['userSid'] = sid;
+  if (extra !== undefined) {
+    for (const k in extra) {
+      const v = extra[k];
+      if (v !== null && v !== undefined && Object.prototype.hasOwnProperty.call(extra, k)) out[k] = v;
+    }
   }
+  out['data'] = clipData(data);
   return out;
+}
+
+/**
+ * The summary of an event without a meaning (`provider id`), kept per provider and id: one text for every such record
+ * instead of one made per record. Bounded; past the bound texts are made as before.
+ */
+class GenericSummaries {
+  private readonly byProvider = new Map<string | null, Map<number | null, string>>();
+  private size = 0;
+
+  get(provider: string | null, id: number | null): string {
+    let byId = this.byProvider.get(provider);
+    const hit = byId?.get(id);
+    if (hit !== undefined) return hit;
+    const text = clip(`${provider ?? 'unknown provider'} ${id ?? '?'}`, 512);
+    if (this.size < 4096) {
+      if (byId === undefined) this.byProvider.set(provider, (byId = new Map()));
+      byId.set(id, text);
+      this.size++;
+    }
+    return text;
+  }
 }
 
 /** The data without `#attributes` and with long strings clipped: the object itself when it has neither (most records). */
@@ -295,6 +331,7 @@ export const evtxLoader: Loader = {
       onWarning: (w) => ctx.warn(`evtx_${w.code}`, w.message, { offset: w.offset, ...(w.recordId !== undefined ? { record: w.recordId } : {}) }),
     });
     const file = new RecordBytes(source);
+    const summaries = new GenericSummaries();
     let n = 0;
     // Read through the descriptor that was hashed and checked against the evidence root, never by path again.
     for (const r of parser.recordsFromReaderSync(file)) {
@@ -314,24 +351,14 @@ export const evtxLoader: Loader = {
       const data = eventData(r.parts);
       const meaning = meaningOf(r, data, host);
       const sid = securityUserId(r.parts);
-      const attributes = stripNulls({
-        eventId: r.eventId,
-        provider: r.provider,
-        channel: r.channel,
-        recordId: r.recordId,
-        eventRecordId: r.eventRecordId,
-        qualifiers: r.qualifiers,
-        userSid: sid,
-        ...(meaning?.attributes ?? {}),
-        data: clipData(data),
-      });
+      const attributes = attributesOf(r, sid, meaning?.attributes, data);
       yield ctx.event({
         actor: meaning ? meaning.actor : sid !== null ? { type: 'user', name: sid } : null,
         action: meaning ? meaning.action : 'windows.event',
         object: meaning ? meaning.object : { type: 'log', name: r.channel ?? r.provider ?? 'unknown' },
         time,
         host,
-        summary: clip(`${r.provider ?? 'unknown provider'} ${r.eventId ?? '?'}${meaning ? `: ${meaning.action}` : ''}${meaning?.object ? ` ${meaning.object.name}` : ''}`, 512),
+        summary: meaning ? clip(`${r.provider ?? 'unknown provider'} ${r.eventId ?? '?'}: ${meaning.action}${meaning.object ? ` ${meaning.object.name}` : ''}`, 512) : summaries.get(r.provider, r.eventId),
         attributes,
         record: { recordNumber: n, offset: r.offset, length: r.size, rawSha256: sha256Hex(file.bytes(r.chunk, r.offset, r.size)) },
       });
