@@ -24,6 +24,7 @@ interface Exports {
   readonly memory: WasmMemory;
   count(data: number, n: number, cuts: number, cutCount: number, cutOut: number, ranges: number, rangeCount: number, sums: number): void;
   strings(data: number, n: number, minLength: number, asciiOut: number, evenOut: number, oddOut: number, limit: number): void;
+  rich(data: number, limit: number, out: number): number;
 }
 
 const MODULE = new wasm.Module(Buffer.from(WASM, 'base64'));
@@ -174,4 +175,31 @@ export function scanBytes(data: Uint8Array, request: ScanRequest): Scanned {
 /** The plain sum of the whole little-endian 32-bit words of `data` (the counting pass alone). */
 export function sumOfWords(data: Uint8Array): WordSum {
   return scanBytes(data, { runs: false, minLength: 1, limit: 0, counts: true }).wordSum();
+}
+
+/** Where a Rich header lies in a file's first bytes, and the linker checksum of what it covers (bytescan.wat `rich`). */
+export interface RichScan {
+  /** The offset of the "Rich" marker. */
+  readonly richAt: number;
+  /** The offset of DanS (the header's start); -1 when the marker has none before it. */
+  readonly dansAt: number;
+  /** The linker's checksum over the DOS header and stub and the entries (unsigned; 0 without DanS). */
+  readonly sum: number;
+}
+
+/** Where richScan's input goes: past its three results. */
+const RICH_OUT = FREE;
+const RICH_DATA = FREE + 16;
+
+/** The Rich header among the first `limit` bytes of `data` (at most its length): null without a "Rich" marker. */
+export function richScan(data: Uint8Array, limit: number): RichScan | null {
+  const m = (instance ??= new Instance());
+  m.reserve(RICH_DATA + limit);
+  const { i32, u8 } = m;
+  u8.set(data.subarray(0, limit), RICH_DATA);
+  const found = m.exports.rich(RICH_DATA, limit, RICH_OUT);
+  if (m.exports.memory.buffer.byteLength > KEEP_BYTES) instance = null;
+  if (found === 0) return null;
+  const at = RICH_OUT >> 2;
+  return { richAt: i32[at] as number, dansAt: found === 1 ? -1 : (i32[at + 1] as number), sum: found === 1 ? 0 : (i32[at + 2] as number) >>> 0 };
 }

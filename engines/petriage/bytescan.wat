@@ -10,6 +10,7 @@
 ;;                 sums are those of the JavaScript code to the last bit)
 ;;   [36864, 40960) count's four tables of counts: a byte at offset i is counted in table i % 4 (increments of one
 ;;                 table wait for the one before to be stored; four tables keep four of them under way)
+;;   rich's results at the address it is given (three i32)
 (module
   ;; Math.log2, for counts past the table.
   (import "env" "log2" (func $log2 (param f64) (result f64)))
@@ -289,4 +290,64 @@
             (local.get $oddOut) (i32.const 2056) (local.get $limit) (i32.add (local.get $base) (i32.const 1)) (i32.const 2)))))
       (local.set $base (i32.add (local.get $base) (i32.const 16)))
       (br_if $blocks (i32.le_u (local.get $base) (local.get $n)))))
+
+  ;; rich(data, limit, out): the Rich header in the first `limit` bytes of the input (the DOS stub, up to the NT
+  ;; headers), as directories.ts readRich reads it. The "Rich" marker is the first at a multiple of 4 from 0x80 whose
+  ;; word and the key after it lie below `limit`; DanS is the nearest word before it, down to 0x40, that reads "DanS"
+  ;; once XORed with the key. Returns 0 without a marker, 1 with a marker and no DanS, else 2; writes at `out` the
+  ;; marker's offset (1 and 2), then (2) DanS's offset and the linker's checksum as readRich computes it (the DOS header and stub up to
+  ;; DanS, e_lfanew's four bytes left out, each byte rotated left by its offset; then each entry's comp.id rotated
+  ;; left by its count; the sum starting from DanS's offset, modulo 2^32).
+  (func (export "rich") (param $data i32) (param $limit i32) (param $out i32) (result i32)
+    (local $at i32) (local $richAt i32) (local $dansAt i32) (local $key i32) (local $sum i32)
+    (local.set $richAt (i32.const -1))
+    (local.set $at (i32.const 0x80))
+    (block $found
+      (loop $scan
+        (br_if $found (i32.gt_s (i32.add (local.get $at) (i32.const 8)) (local.get $limit)))
+        (if (i32.eq (i32.load (i32.add (local.get $data) (local.get $at))) (i32.const 0x68636952))
+          (then
+            (local.set $richAt (local.get $at))
+            (br $found)))
+        (local.set $at (i32.add (local.get $at) (i32.const 4)))
+        (br $scan)))
+    (if (i32.lt_s (local.get $richAt) (i32.const 0)) (then (return (i32.const 0))))
+    (i32.store (local.get $out) (local.get $richAt))
+    (local.set $key (i32.load offset=4 (i32.add (local.get $data) (local.get $richAt))))
+    (local.set $dansAt (i32.const -1))
+    (local.set $at (i32.sub (local.get $richAt) (i32.const 4)))
+    (block $back
+      (loop $scanBack
+        (br_if $back (i32.lt_s (local.get $at) (i32.const 0x40)))
+        (if (i32.eq (i32.xor (i32.load (i32.add (local.get $data) (local.get $at))) (local.get $key)) (i32.const 0x536e6144))
+          (then
+            (local.set $dansAt (local.get $at))
+            (br $back)))
+        (local.set $at (i32.sub (local.get $at) (i32.const 4)))
+        (br $scanBack)))
+    (if (i32.lt_s (local.get $dansAt) (i32.const 0)) (then (return (i32.const 1))))
+    (local.set $sum (local.get $dansAt))
+    (local.set $at (i32.const 0))
+    (block $bytesDone
+      (loop $bytes
+        (br_if $bytesDone (i32.ge_s (local.get $at) (local.get $dansAt)))
+        (if (i32.ne (i32.and (local.get $at) (i32.const -4)) (i32.const 0x3c))
+          (then
+            (local.set $sum (i32.add (local.get $sum)
+              (i32.rotl (i32.load8_u (i32.add (local.get $data) (local.get $at))) (local.get $at))))))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (br $bytes)))
+    (local.set $at (i32.add (local.get $dansAt) (i32.const 16)))
+    (block $entriesDone
+      (loop $entries
+        (br_if $entriesDone (i32.gt_s (i32.add (local.get $at) (i32.const 8)) (local.get $richAt)))
+        (local.set $sum (i32.add (local.get $sum)
+          (i32.rotl
+            (i32.xor (i32.load (i32.add (local.get $data) (local.get $at))) (local.get $key))
+            (i32.xor (i32.load offset=4 (i32.add (local.get $data) (local.get $at))) (local.get $key)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 8)))
+        (br $entries)))
+    (i32.store offset=4 (local.get $out) (local.get $dansAt))
+    (i32.store offset=8 (local.get $out) (local.get $sum))
+    (i32.const 2))
 )

@@ -1,4 +1,5 @@
 // The smaller structures: debug directory (CodeView PDB path), TLS callbacks, Rich header, certificate table, overlay.
+import * as bytescanModule from '../bytescan.js';
 import * as constantsModule from './constants.js';
 import type { Notes, RawDirectory } from './headers.js';
 import * as imageModule from './image.js';
@@ -7,6 +8,7 @@ import type { PeCertificateTable, PeCodeView, PeDebugEntry, PeRichEntry, PeRichH
 
 // Imported functions and tables bound once: under a CommonJS transform (tsx, which runs the tests and the
 // bench) every read of an imported binding is a getter call, which cost a tenth of dissect's time.
+const { richScan } = bytescanModule;
 const { DEBUG_TYPE_NAMES } = constantsModule;
 const { LIMITS, cString, hex64Of, u16At, u32At } = imageModule;
 
@@ -138,47 +140,30 @@ export function readTls(image: PeImage, rva: number, plus: boolean, imageBase: n
   };
 }
 
-const DANS = 0x536e6144;
-const RICH = 0x68636952;
-
-function rol32(value: number, bits: number): number {
-  const n = bits & 31;
-  return ((value << n) | (value >>> (32 - n))) >>> 0;
-}
-
 /** The unsigned little-endian 32-bit value at `at`, which the caller has checked lies inside `bytes`. */
 function u32In(bytes: Uint8Array, at: number): number {
   return ((bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16) | ((bytes[at + 3] as number) << 24)) >>> 0;
 }
 
 /**
- * The Rich header between the DOS stub and the NT headers: linker tool entries and their checksum. The scans read
- * the bytes in place (every offset they read lies below `limit`, inside the file), since every file is scanned up to
- * its NT headers; the padding words, which may lie past the end, through the checked reader.
+ * The Rich header between the DOS stub and the NT headers: linker tool entries and their checksum. The scans for the
+ * "Rich" marker and DanS, and the checksum, run in bytescan.wat (`rich`) over the bytes below `limit`; the entries
+ * are read in place (they lie between DanS and the marker), the padding words, which may lie past the end, through
+ * the checked reader.
  */
 export function readRich(r: ByteReader, end: number, notes: Notes): PeRichHeader | null {
   const bytes = r.bytes;
   const limit = Math.min(end, r.length);
-  let richAt = -1;
-  for (let i = 0x80; i + 8 <= limit; i += 4) {
-    if (u32In(bytes, i) === RICH) {
-      richAt = i;
-      break;
-    }
-  }
-  if (richAt < 0) return null;
-  const key = u32In(bytes, richAt + 4);
-  let dansAt = -1;
-  for (let i = richAt - 4; i >= 0x40; i -= 4) {
-    if ((u32In(bytes, i) ^ key) >>> 0 === DANS) {
-      dansAt = i;
-      break;
-    }
-  }
+  // The marker and its key lie at 0x80 or past it.
+  if (!(limit >= 0x88)) return null;
+  const scan = richScan(bytes, limit);
+  if (scan === null) return null;
+  const { richAt, dansAt } = scan;
   if (dansAt < 0) {
     notes.add('Rich marker without a DanS start; the Rich header is malformed');
     return null;
   }
+  const key = u32In(bytes, richAt + 4);
   if (r.u32(dansAt + 4) !== key || r.u32(dansAt + 8) !== key || r.u32(dansAt + 12) !== key) {
     notes.add('Rich header padding is not in the linker format');
   }
@@ -187,16 +172,7 @@ export function readRich(r: ByteReader, end: number, notes: Notes): PeRichHeader
     const compId = (u32In(bytes, i) ^ key) >>> 0;
     entries.push({ product_id: compId >>> 16, build: compId & 0xffff, count: (u32In(bytes, i + 4) ^ key) >>> 0 });
   }
-  // The linker's checksum: the DOS header and stub up to DanS (e_lfanew excluded), then each entry rotated by its count.
-  let sum = dansAt;
-  for (let i = 0; i < dansAt; i++) {
-    if (i >= 0x3c && i < 0x40) continue;
-    sum = (sum + rol32(bytes[i] as number, i)) >>> 0;
-  }
-  for (let k = 0; k < entries.length; k++) {
-    const e = entries[k] as PeRichEntry;
-    sum = (sum + rol32(((e.product_id << 16) | e.build) >>> 0, e.count)) >>> 0;
-  }
+  const sum = scan.sum;
   if (sum !== key) notes.add('Rich header checksum does not match its contents');
   return { offset: dansAt, checksum: key, checksum_computed: sum, checksum_valid: sum === key, entries };
 }
