@@ -197,7 +197,21 @@ export function sourceIp(e: AnalysisEvent): string | null {
 
 /** Milliseconds since the epoch of an event's time, null without one. */
 export function timeMs(e: AnalysisEvent): number | null {
-  if (e.time.time === null) return null;
-  const ms = parseTimeMs(e.time.time);
-  return Number.isFinite(ms) ? ms : null;
+  const text = e.time.time;
+  if (text === null) return null;
+  // The last two texts read, with their numbers: events are read in time order, and artefacts that write their times
+  // in two forms (with and without a fraction) alternate between two texts of one second.
+  if (text === recentText) return recentMs;
+  if (text === olderText) return olderMs;
+  const ms = parseTimeMs(text);
+  olderText = recentText;
+  olderMs = recentMs;
+  recentText = text;
+  recentMs = Number.isFinite(ms) ? ms : null;
+  return recentMs;
 }
+
+let recentText: string | null = null;
+let recentMs: number | null = null;
+let olderText: string | null = null;
+let olderMs: number | null = null;
