@@ -162,19 +162,42 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
       if (e.techniques.length > 0 || e.stage !== null) signal[groupOf[at] as number] = 1;
       at++;
     }
-  const lists = new Map<number, number[]>();
+  // The edges of each group that can be kept, in edge order, groups in order: a counting sort into one typed array
+  // (no list per group).
+  const starts = new Int32Array(groups + 1);
   for (let i = 0; i < graph.edges.length; i++) {
     const g = groupOf[i] as number;
-    if (!keepsSilent && signal[g] === 0) continue;
-    const list = lists.get(g);
-    if (list) list.push(i);
-    else lists.set(g, [i]);
+    if (keepsSilent || signal[g] !== 0) starts[g + 1] = (starts[g + 1] as number) + 1;
+  }
+  for (let g = 0; g < groups; g++) starts[g + 1] = (starts[g + 1] as number) + (starts[g] as number);
+  const grouped = new Uint32Array(starts[groups] as number);
+  const fill = starts.slice(0, groups);
+  for (let i = 0; i < graph.edges.length; i++) {
+    const g = groupOf[i] as number;
+    if (keepsSilent || signal[g] !== 0) {
+      grouped[fill[g] as number] = i;
+      fill[g] = (fill[g] as number) + 1;
+    }
   }
   const kept: { positions: number[]; edges: CausalEdge[]; techniques: Set<string>; stages: Set<KillChainStage>; suspicion: number }[] = [];
   // A group is scored from the edge columns when there are some: its edges are made only when the group is kept.
   const edgeColumns = graph.edges instanceof EdgeColumns ? graph.edges : null;
-  for (const g of [...lists.keys()].sort((a, b) => a - b)) {
-    const positions = lists.get(g) as number[];
+  // A group without techniques or a detection has suspicion 0 (suspicionOf of nothing): below any positive threshold.
+  const dropsBare = !config.includeNoisy && threshold > 0;
+  for (let g = 0; g < groups; g++) {
+    const from = starts[g] as number;
+    const end = starts[g + 1] as number;
+    if (from === end) continue;
+    if (dropsBare && edgeColumns !== null) {
+      const { techniques } = edgeColumns.columns;
+      let bare = true;
+      for (let j = from; j < end && bare; j++) {
+        const i = grouped[j] as number;
+        if ((techniques[i] as readonly string[]).length > 0 || edgeColumns.ruleAt(i) === 'sigma-detection') bare = false;
+      }
+      if (bare) continue;
+    }
+    const positions = Array.from(grouped.subarray(from, end));
     const made = edgeColumns === null ? positions.map((i) => graph.edges.at(i) as CausalEdge) : null;
     const techniques = new Set<string>();
     const stages = new Set<KillChainStage>();
@@ -195,7 +218,6 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
     if (!config.includeNoisy && suspicion < threshold) continue;
     kept.push({ positions, edges: made ?? positions.map((i) => graph.edges.at(i) as CausalEdge), techniques, stages, suspicion });
   }
-  lists.clear();
   const scope = storyScope(graph, endpoints, kept.flatMap((k) => k.positions));
   const nodes = nodesById(scope);
   const eventById = eventsById(scope);
