@@ -3,6 +3,7 @@ import { crc32 } from 'node:zlib';
 import { ChunkBinXml, type BinXmlLimits, type Resolved } from './binxml.js';
 import { K, PROBE_TYPE, valueNode, VT, type XElement, type XNode, type XText, type XValue } from './ir.js';
 import { ARRAY_KIND, clearTemplateIds, compileJson, fillJson, fillText, hasProbeMark, NESTED_KIND, piecesOf, probeFor, templateIdCount, type PlanNode } from './plan.js';
+import { dataOfParts, dataPlanOf, userSidOfParts, userSidPlanOf } from './data.js';
 import { eventJson, eventParts, eventXml, type JsonAttributes, type JsonObject } from './render.js';
 import { filetimeIso } from './text.js';
 import { BinXmlError, valueText } from './values.js';
@@ -67,12 +68,21 @@ export interface EvtxRecord {
   readonly parts?: JsonObject;
   /** The event as XML, when asked for. */
   readonly xml?: string;
+  /**
+   * With the `data` option: EventData of the parts rendering, or the first object under UserData, or a new empty map
+   * (data.ts dataOfParts), rendered without the rest of the parts.
+   */
+  readonly data?: JsonObject;
+  /** With the `data` option: System/Security@UserID of the parts rendering when it is text, else null. */
+  readonly userSid?: string | null;
 }
 
 export interface ChunkOptions {
   readonly json: boolean;
   /** Render the event's data parts only (EvtxRecord.parts). */
   readonly parts: boolean;
+  /** Give the event data map and user SID (EvtxRecord.data, userSid). */
+  readonly data: boolean;
   readonly jsonAttributes: JsonAttributes;
   readonly xml: boolean;
   readonly limits: BinXmlLimits;
@@ -270,10 +280,16 @@ function recordOf(root: XElement, recordId: number, timestamp: string, chunk: nu
   const system = systemChildren(child(root, 'System'));
   const provider = system.provider;
   const eventIdEl = system.eventId;
-  const rendered: { event?: JsonObject; parts?: JsonObject; xml?: string } = {};
+  const rendered: { event?: JsonObject; parts?: JsonObject; xml?: string; data?: JsonObject; userSid?: string | null } = {};
   if (options.json) rendered.event = eventJson(root, options.jsonAttributes);
   if (options.parts) rendered.parts = eventParts(root);
   if (options.xml) rendered.xml = eventXml(root);
+  if (options.data) {
+    // Its own rendering: the data map is the record's, never an object inside `parts`.
+    const parts = eventParts(root);
+    rendered.data = dataOfParts(parts);
+    rendered.userSid = userSidOfParts(parts);
+  }
   return {
     recordId,
     timestamp,
@@ -301,6 +317,10 @@ interface RecordPlan {
   readonly event: PlanNode | null;
   readonly parts: PlanNode | null;
   readonly fields: FieldPlans | null;
+  /** With the `data` option: the plan of the data map (null: an empty map) and of the user SID's value (null: none). */
+  readonly withData: boolean;
+  readonly data: PlanNode | null;
+  readonly sid: PlanNode | null;
 }
 
 /** Text pieces of a field's nodes (plan.ts piecesOf), null when the field's element or attribute is absent. */
@@ -335,7 +355,7 @@ function plansFor(options: ChunkOptions): TemplatePlans {
     PLAN_CACHE.clear();
     planCount = 0;
   }
-  const key = `${options.json ? options.jsonAttributes : '-'}|${options.parts ? 'p' : '-'}`;
+  const key = `${options.json ? options.jsonAttributes : '-'}|${options.parts ? 'p' : '-'}|${options.data ? 'd' : '-'}`;
   let plans = PLAN_CACHE.get(key);
   if (plans === undefined) {
     plans = new Map();
@@ -468,7 +488,7 @@ function addPlan(plans: TemplatePlans, plan: RecordPlan): void {
 }
 
 function rememberSignature(plans: TemplatePlans, kinds: readonly number[]): void {
-  addPlan(plans, { kinds: Int32Array.from(kinds), ok: false, nodes: -1, event: null, parts: null, fields: null });
+  addPlan(plans, { kinds: Int32Array.from(kinds), ok: false, nodes: -1, event: null, parts: null, fields: null, withData: false, data: null, sid: null });
 }
 
 /**
@@ -494,11 +514,13 @@ function compilePlan(
   const valueKinds: number[] = new Array<number>(values.length).fill(0);
   const probeRoot = probeTree(bx, { kind: 0, value: 0, definition: 0 }, valueKinds);
   const event = options.json ? compileJson(eventJson(probeRoot, options.jsonAttributes), values.length) : null;
-  const parts = options.parts ? compileJson(eventParts(probeRoot), values.length) : null;
+  const parts = options.parts || options.data ? compileJson(eventParts(probeRoot), values.length) : null;
+  const data = options.data && parts !== null ? dataPlanOf(parts) : null;
+  const sid = options.data && parts !== null ? userSidPlanOf(parts) : null;
   const fields = compileFields(probeRoot, valueKinds);
-  let plan: RecordPlan = { kinds, ok: false, nodes, event: null, parts: null, fields: null };
-  if (fields !== null && (event !== null || !options.json) && (parts !== null || !options.parts)) {
-    const candidate: RecordPlan = { kinds, ok: true, nodes, event, parts, fields };
+  let plan: RecordPlan = { kinds, ok: false, nodes, event: null, parts: null, fields: null, withData: false, data: null, sid: null };
+  if (fields !== null && (event !== null || !options.json) && (parts !== null || (!options.parts && !options.data)) && data !== undefined && sid !== undefined) {
+    const candidate: RecordPlan = { kinds, ok: true, nodes, event, parts: options.parts ? parts : null, fields, withData: options.data, data, sid };
     const replay = recordOfPlan(candidate, values, recordId, timestamp, chunk, offset, size);
     const expected = JSON.stringify(reference);
     if (!hasProbeMark(expected) && JSON.stringify(replay) === expected) plan = candidate;
@@ -538,5 +560,10 @@ function recordOfPlan(
   };
   if (plan.event !== null) record.event = fillJson(plan.event, values) as JsonObject;
   if (plan.parts !== null) record.parts = fillJson(plan.parts, values) as JsonObject;
+  if (plan.withData) {
+    record.data = plan.data === null ? {} : (fillJson(plan.data, values) as JsonObject);
+    const sid = plan.sid === null ? null : fillJson(plan.sid, values);
+    record.userSid = typeof sid === 'string' ? sid : null;
+  }
   return record;
 }

@@ -35,6 +35,11 @@ export interface EvtxOptions {
    * EvtxRecord.parts: what a reader of event data needs, without rendering the rest of System (default false).
    */
   readonly parts?: boolean;
+  /**
+   * Give EvtxRecord.data (EventData, or the first object under UserData, as the parts rendering has it) and
+   * EvtxRecord.userSid (System/Security@UserID), without rendering the rest of the parts (default false).
+   */
+  readonly data?: boolean;
   /** Attributes under `#attributes` (default, the evtx crate's default) or as `<name>_attributes` siblings. */
   readonly jsonAttributes?: JsonAttributes;
   /** Render each event as XML (default false). */
@@ -127,6 +132,7 @@ export class EvtxParser {
   private readonly limits: EvtxLimits;
   private readonly json: boolean;
   private readonly parts: boolean;
+  private readonly data: boolean;
   private readonly jsonAttributes: JsonAttributes;
   private readonly xml: boolean;
   private readonly onWarning: ((warning: EvtxWarning) => void) | undefined;
@@ -135,6 +141,7 @@ export class EvtxParser {
     this.limits = limitsOf(options.limits);
     this.json = options.json ?? true;
     this.parts = options.parts ?? false;
+    this.data = options.data ?? false;
     this.jsonAttributes = options.jsonAttributes ?? 'inline';
     this.xml = options.xml ?? false;
     this.onWarning = options.onWarning;
@@ -226,7 +233,7 @@ export class EvtxParser {
     if (checksumValid === false) this.warn('file_header_checksum', 'file header checksum mismatch', null, 124);
     if (fileSize < FILE_HEADER_SIZE) this.warn('file_truncated', 'file ends inside its header block', null, fileSize);
     this.summary.chunks = fileSize > FILE_HEADER_SIZE ? Math.ceil((fileSize - FILE_HEADER_SIZE) / CHUNK_SIZE) : 0;
-    return { json: this.json, parts: this.parts, jsonAttributes: this.jsonAttributes, xml: this.xml, limits: this.limits, fileNoCrc: noCrc };
+    return { json: this.json, parts: this.parts, data: this.data, jsonAttributes: this.jsonAttributes, xml: this.xml, limits: this.limits, fileNoCrc: noCrc };
   }
 
   private chunk(data: Uint8Array, index: number, offset: number, options: ChunkOptions): EvtxRecord[] {

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { EvtxParser, type JsonObject, type JsonValue } from './index.js';
 import { K, type XElement, type XNode } from './ir.js';
+import { dataOfParts, dataPlanOf, userSidOfParts, userSidPlanOf } from './data.js';
+import { compileJson, fillJson, type PlanNode } from './plan.js';
 import { eventJson, eventParts } from './render.js';
 
 const corpus = hasCorpora() ? describe : describe.skip;
@@ -52,5 +54,38 @@ describe('EVTX parts rendering of odd trees', () => {
     const plain = el('Event', [el('System', [el('Computer', [text('pc')]), el('Security', [])]), el('EventData', [el('Data', [text('v')], [{ name: 'Name', value: [text('k')] }] as XElement['attrs'])])]);
     expect(eventParts(plain)).toEqual({ Event: { System: { Security: lookup(eventJson(plain), 'Event', 'System', 'Security') ?? null }, EventData: { k: 'v' } } });
     expect(lookup(eventParts(plain), 'Event', 'System', 'Computer')).toBeUndefined();
+  });
+});
+
+describe('EVTX data map and user SID read from a plan', () => {
+  const slots = 4;
+  const plan = (v: JsonValue): PlanNode => compileJson(v, slots)!;
+  const fill = (p: PlanNode | null | undefined): JsonValue | undefined => (p === undefined ? undefined : p === null ? {} : fillJson(p, []));
+
+  it('finds what the lookups on the filled JSON find', () => {
+    const cases: JsonObject[] = [
+      { Event: { EventData: { a: 'x' }, System: { Security: { '#attributes': { UserID: 'S-1-5-18' } } } } },
+      { Event: { EventData: 'text', UserData: { first: 'no', inner: { b: 1 }, later: { c: 2 } } } },
+      { Event: { UserData: { only: ['array'] } } },
+      { Event: { System: { Security: { '#attributes': { UserID: 7 } } } } },
+      { Event: { System: { Security: null } } },
+      { Other: { EventData: { a: 'x' } } },
+      { Event: 'flat' },
+    ];
+    for (const parts of cases) {
+      const p = plan(parts);
+      expect(fill(dataPlanOf(p))).toEqual(dataOfParts(parts));
+      const sid = userSidPlanOf(p);
+      const v = sid === null || sid === undefined ? null : fillJson(sid, []);
+      expect(typeof v === 'string' ? v : null).toBe(userSidOfParts(parts));
+    }
+  });
+
+  it('gives no plan when an object on the way has a __proto__ key', () => {
+    const odd = JSON.parse('{"Event":{"__proto__":{"EventData":{"a":"x"}},"System":{}}}') as JsonObject;
+    expect(dataPlanOf(plan(odd))).toBeUndefined();
+    expect(userSidPlanOf(plan(odd))).toBeUndefined();
+    const inUserData = JSON.parse('{"Event":{"UserData":{"__proto__":{"a":1}}}}') as JsonObject;
+    expect(dataPlanOf(plan(inUserData))).toBeUndefined();
   });
 });

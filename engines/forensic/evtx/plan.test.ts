@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
-import { parseEvtx, type EvtxRecord } from './index.js';
+import { dataOfParts, parseEvtx, userSidOfParts, type EvtxRecord } from './index.js';
 import { hasProbeMark } from './plan.js';
 
 const corpus = hasCorpora() ? describe : describe.skip;
@@ -35,6 +35,34 @@ corpus('render plans', () => {
       records += planned.records.length;
     }
     expect(records).toBeGreaterThan(7000);
+  });
+
+  it('give the tree path records with the data map and user SID alone, equal to what the parts rendering holds', () => {
+    let records = 0;
+    let withData = 0;
+    let withSid = 0;
+    for (const file of files()) {
+      const bytes = readFileSync(file);
+      const planned = parseEvtx(bytes, { json: false, data: true });
+      const again = parseEvtx(bytes, { json: false, data: true });
+      const tree = parseEvtx(bytes, { json: false, data: true, xml: true });
+      const parts = parseEvtx(bytes, { json: false, parts: true, xml: true });
+      expect(again.records).toEqual(planned.records);
+      expect(planned.records).toEqual(withoutXml(tree.records));
+      expect(planned.records).toHaveLength(parts.records.length);
+      planned.records.forEach((r, i) => {
+        const whole = parts.records[i]!.parts!;
+        expect(r.parts).toBeUndefined();
+        expect(r.data).toEqual(dataOfParts(whole));
+        expect(r.userSid).toBe(userSidOfParts(whole));
+        if (Object.keys(r.data!).length > 0) withData++;
+        if (r.userSid !== null) withSid++;
+      });
+      records += planned.records.length;
+    }
+    expect(records).toBeGreaterThan(7000);
+    expect(withData).toBeGreaterThan(1000);
+    expect(withSid).toBeGreaterThan(100);
   });
 });
 

@@ -2,7 +2,7 @@
 import { sha256Hex } from '../../core/canonical.js';
 import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
-import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE, type EvtxReader, type EvtxRecord, type JsonObject } from '../evtx/index.js';
+import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE, type EvtxReader, type EvtxRecord } from '../evtx/index.js';
 import { parseIsoTime } from '../time.js';
 import { clip, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
 
@@ -14,19 +14,6 @@ function isObject(v: unknown): v is Record<string, JsonValue> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** EventData (or the one element under UserData) as a flat name-to-value map. */
-export function eventData(event: JsonObject | undefined): Data {
-  const root = event?.['Event'];
-  if (!isObject(root)) return {};
-  const ed = root['EventData'];
-  if (isObject(ed)) return ed;
-  const ud = root['UserData'];
-  if (isObject(ud)) {
-    for (const inner of Object.values(ud)) if (isObject(inner)) return inner;
-  }
-  return {};
-}
-
 /** A data value as text: `#text` of an element with attributes, arrays joined, '-' and empty as null. */
 function text(data: Data, key: string): string | null {
   let v: JsonValue | undefined = data[key];
@@ -35,15 +22,6 @@ function text(data: Data, key: string): string | null {
   if (v === undefined || v === null) return null;
   const s = String(v);
   return s === '' || s === '-' ? null : s;
-}
-
-function securityUserId(event: JsonObject | undefined): string | null {
-  const root = event?.['Event'];
-  const system = isObject(root) ? root['System'] : undefined;
-  const security = isObject(system) ? system['Security'] : undefined;
-  const attrs = isObject(security) ? security['#attributes'] : undefined;
-  const id = isObject(attrs) ? attrs['UserID'] : undefined;
-  return typeof id === 'string' ? id : null;
 }
 
 function account(data: Data, prefix: 'Subject' | 'Target'): EventEntity | null {
@@ -324,10 +302,10 @@ export const evtxLoader: Loader = {
 
   *load(source: ArtifactSource, ctx: LoadContext) {
     if (source.type !== 'file') return;
-    // Only the parts of the event's JSON read here (EventData, UserData, System/Security), not the whole event.
+    // Only what is read here of the event's JSON (its data map and user SID), not the whole event.
     const parser = new EvtxParser({
       json: false,
-      parts: true,
+      data: true,
       onWarning: (w) => ctx.warn(`evtx_${w.code}`, w.message, { offset: w.offset, ...(w.recordId !== undefined ? { record: w.recordId } : {}) }),
     });
     const file = new RecordBytes(source);
@@ -348,9 +326,9 @@ export const evtxLoader: Loader = {
         const written = parseIsoTime(r.timestamp);
         time = written !== null && !written.time.startsWith('1601-') ? { time: written.time, precision: written.precision, source: 'evtx record header (written time)' } : { time: null, precision: 'none', source: 'evtx record without a time' };
       }
-      const data = eventData(r.parts);
+      const data: Data = r.data ?? {};
       const meaning = meaningOf(r, data, host);
-      const sid = securityUserId(r.parts);
+      const sid = r.userSid ?? null;
       const attributes = attributesOf(r, sid, meaning?.attributes, data);
       yield ctx.event({
         actor: meaning ? meaning.actor : sid !== null ? { type: 'user', name: sid } : null,
