@@ -84,8 +84,9 @@ const remoteExecution: CausalRule = {
       }
       // Sysmon 17/18: a named pipe of PsExec's service.
       const id = windowsEventId(e);
+      if (id !== 17 && id !== 18) return;
       const pipe = attr(e, 'PipeName');
-      if ((id === 17 || id === 18) && pipe !== null && /psexesvc|paexec|remcom|csexec/i.test(pipe) && n.process !== null) {
+      if (pipe !== null && /psexesvc|paexec|remcom|csexec/i.test(pipe) && n.process !== null) {
         const node = ctx.graph.node('other', `${hostKey(e.host)}:pipe:${pipe.toLowerCase()}`, pipe, e.host, e, { pipe });
         ctx.edge(n.process, node, [e], ['T1021.002', 'T1569.002'], 'opened-pipe');
       }
@@ -534,6 +535,8 @@ const defenseEvasion: CausalRule = {
   create: () => ({
     onEvent(e, n, ctx) {
       const id = windowsEventId(e);
+      // It reads every action, so the event ids it acts on are told first.
+      if (id !== 4719 && id !== 4906 && id !== 4912 && id !== 4616 && id !== 2) return;
       const provider = String(e.attributes['provider'] ?? '');
       const hk = hostKey(e.host);
       if ((id === 4719 || id === 4906 || id === 4912) && /Security/.test(provider)) {
