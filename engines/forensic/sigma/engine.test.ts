@@ -175,6 +175,35 @@ describe('conditions and event ids decided per source', () => {
   });
 });
 
+describe('what the pre-filter reads of a Windows event', () => {
+  it('finds a needle in each field a Windows view reads: event data, provider, channel, computer and record number', () => {
+    const rule = (id: string, sel: string): string =>
+      `title: R${id}\nid: 00000000-0000-4000-8000-0000000000${id}\nstatus: test\nlevel: high\nlogsource:\n    product: windows\n    service: system\ndetection:\n    sel:\n${sel}\n    condition: sel\n`;
+    const set = sigmaRuleSetFromTexts([
+      { source: 't/a.yml', text: rule('a1', `        ServiceName|contains: 'qqdataqq'`) },
+      { source: 't/b.yml', text: rule('b1', `        Provider_Name|contains: 'qqprovqq'`) },
+      { source: 't/c.yml', text: rule('c1', `        Computer|endswith: 'qqhostqq'`) },
+      { source: 't/d.yml', text: rule('d1', `        EventRecordID: 987654321`) },
+      { source: 't/e.yml', text: rule('e1', `        Channel: 'system'\n        EventID: 7045`) },
+      { source: 't/f.yml', text: rule('f1', `        - 'qqkwqq'`) },
+    ]);
+    const ev = (over: Partial<{ provider: string; host: string; record: number; data: Record<string, string>; id: number }>): SigmaInput => ({
+      kind: 'evtx',
+      host: over.host ?? 'ws1',
+      action: 'x',
+      attributes: { eventId: over.id ?? 7036, channel: 'System', provider: over.provider ?? 'Service Control Manager', eventRecordId: over.record ?? 1, recordId: 987654321, imagePath: 'qqdataqq qqprovqq qqhostqq qqkwqq', data: over.data ?? {} },
+    });
+    // The same texts outside what a view reads (recordId, imagePath) match nothing.
+    expect(set.match(ev({}))).toEqual([]);
+    expect(set.match(ev({ data: { ServiceName: 'x QQDATAQQ y' } }))).toEqual([0]);
+    expect(set.match(ev({ provider: 'QqProvQq' }))).toEqual([1]);
+    expect(set.match(ev({ host: 'dc.qqhostqq' }))).toEqual([2]);
+    expect(set.match(ev({ record: 987654321 }))).toEqual([3]);
+    expect(set.match(ev({ id: 7045 }))).toEqual([4]);
+    expect(set.match(ev({ data: { Other: 'a qqkwqq b' } }))).toEqual([5]);
+  });
+});
+
 describe.skipIf(!hasCorpora())('the engine on the EVTX corpus', () => {
   const sets: [string, number, () => SigmaRuleSet][] = [
     ['the default set', 0, () => loadSigmaRules()],

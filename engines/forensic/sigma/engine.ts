@@ -192,21 +192,31 @@ class Pass {
   private seen: Uint32Array = new Uint32Array(0);
   private epoch = 0;
   private index: NeedleAutomaton | null = null;
+  private byNeedle: Filter['byNeedle'] = NO_NEEDLES;
 
-  /** The pass of another event (one Pass object serves every event of an engine). */
-  reset(seen: Uint32Array, epoch: number, index: NeedleAutomaton | null): void {
+  /** The pass of another event in a bucket (one Pass object serves every event of an engine). */
+  reset(b: Bucket): void {
     this.candidates.length = 0;
     this.wide = false;
-    this.seen = seen;
-    this.epoch = epoch;
-    this.index = index;
+    this.seen = b.seen;
+    this.epoch = b.epoch;
+    this.index = b.filter.index;
+    this.byNeedle = b.filter.byNeedle;
   }
 
-  add(i: number): void {
+  /** A candidate variant. */
+  variant(i: number): void {
     if (this.seen[i] !== this.epoch) {
       this.seen[i] = this.epoch;
       this.candidates.push(i);
     }
+  }
+
+  /** A needle the automaton found (its position in the automaton's needles): the variants that have it. */
+  add(needle: number): void {
+    const { start, list } = this.byNeedle;
+    const end = start[needle + 1] as number;
+    for (let k = start[needle] as number; k < end; k++) this.variant(list[k] as number);
   }
 
   private text(s: string): void {
@@ -226,11 +236,27 @@ class Pass {
     }
   }
 
+  /** Every text of the event (a source whose rules read it through views other than Windows'). */
   event(e: SigmaInput): void {
     this.value(e.attributes as JsonValue);
     if (e.host !== null) this.text(e.host);
     const argv = e.attributes['argv'];
     if (Array.isArray(argv)) this.text((argv as readonly JsonValue[]).join(' '));
+  }
+
+  /**
+   * The texts a Windows view can read (logsource's InputView): the event data, the event id, channel, provider and
+   * computer, and the record number when a rule reads it. The loader's other attributes (record id, user SID, copies
+   * of data fields) no rule can see, so no needle needs them.
+   */
+  windowsEvent(e: SigmaInput, recordId: boolean): void {
+    const a = e.attributes;
+    this.value(a['eventId']);
+    this.value(a['channel']);
+    this.value(a['provider']);
+    if (recordId) this.value(a['eventRecordId']);
+    this.value(a['data']);
+    if (e.host !== null) this.text(e.host);
   }
 }
 
@@ -279,17 +305,29 @@ interface Variant {
   readonly binding: Binding;
 }
 
-/** The rules one source (a channel and event id, auditd, a syslog program) can match, with its pre-filter. */
-interface Bucket {
-  readonly variants: readonly Variant[];
+/** A bucket's pre-filter. */
+interface Filter {
   /** Variants without needles: always evaluated. */
   readonly always: readonly number[];
   /** Variants with a needle outside ASCII (emoji, homoglyphs): evaluated when the event holds such a character. */
   readonly wide: readonly number[];
+  /** The ASCII needles, one automaton per set of needles (sources with the same needles share it and its kept scans). */
   readonly index: NeedleAutomaton | null;
+  /** The variants of each of the automaton's needles: those of needle n are list[start[n]] to list[start[n + 1] - 1]. */
+  readonly byNeedle: { readonly start: Int32Array; readonly list: Int32Array };
+}
+
+/** The rules one source (a channel and event id, auditd, a syslog program) can match, with its pre-filter. */
+interface Bucket {
+  readonly variants: readonly Variant[];
+  /** For a source whose every variant reads it through a Windows view: whether one reads the record number; else null. */
+  readonly windowsTexts: boolean | null;
+  readonly filter: Filter;
   readonly seen: Uint32Array;
   epoch: number;
 }
+
+const NO_NEEDLES: Filter['byNeedle'] = { start: new Int32Array(1), list: new Int32Array(0) };
 
 /** A character outside ASCII. */
 const WIDE = /[\u0080-\uffff]/;
@@ -315,11 +353,10 @@ export class MatchEngine {
   ) {}
 
   /**
-   * The pre-filter of each list of variants met so far (by the rules and bindings it holds): sources that accept the
-   * same rules (the event ids of one channel, most often) share one automaton and its kept scans.
+   * The pre-filter of each list of variant needles met so far: sources whose variants have the same needles in the same
+   * positions (the event ids of one channel, often) share it.
    */
-  private readonly filters = new Map<string, Pick<Bucket, 'always' | 'wide' | 'index'>>();
-  private readonly bindingIds = new Map<Binding, number>();
+  private readonly filters = new Map<string, Filter>();
 
   private bucket(src: SourceId): Bucket {
     const key = keyOf(src);
@@ -330,7 +367,7 @@ export class MatchEngine {
     const known = src.family === 'windows' ? new Map<string, unknown>([['EventID', src.eventId]]) : NO_KNOWN;
     const variants: Variant[] = [];
     const needlesOf: (readonly string[] | null)[] = [];
-    const ids: string[] = [];
+    const keys: string[] = [];
     this.bindings.forEach((list, rule) => {
       for (const binding of list)
         if (binding.accepts(src)) {
@@ -340,36 +377,62 @@ export class MatchEngine {
           if (needles === false) continue;
           variants.push({ rule, binding });
           needlesOf.push(needles);
-          let id = this.bindingIds.get(binding);
-          if (id === undefined) this.bindingIds.set(binding, (id = this.bindingIds.size));
-          ids.push(needles === null ? `${id}` : `${id}:${needles.join('\u0000')}`);
+          // The pre-filter depends only on each position's needles.
+          keys.push(needles === null ? '' : `${needles.length}:${needles.join('\u0000')}`);
         }
     });
-    const filterKey = ids.join('\u0001');
-    const shared = this.filters.get(filterKey);
-    if (shared !== undefined) {
-      b = { variants, always: shared.always, wide: shared.wide, index: shared.index, seen: new Uint32Array(variants.length), epoch: 0 };
-      this.buckets.set(key, b);
-      return b;
+    const filterKey = keys.join('\u0001');
+    let filter = this.filters.get(filterKey);
+    if (filter === undefined) {
+      filter = this.filterOf(needlesOf);
+      this.filters.set(filterKey, filter);
     }
+    const windowsTexts = variants.every((v) => v.binding.view === 'windows')
+      ? variants.some((v) => [...(this.compiled[v.rule] as CompiledRule).fieldsRead()].some((f) => (v.binding.fieldMap?.[f] ?? f) === 'EventRecordID'))
+      : null;
+    b = { variants, windowsTexts, filter, seen: new Uint32Array(variants.length), epoch: 0 };
+    this.buckets.set(key, b);
+    return b;
+  }
+
+  /** The automata met so far, by their needles (sorted, joined). */
+  private readonly automata = new Map<string, NeedleAutomaton>();
+
+  /** The pre-filter of a bucket's variants from their needles (null or none: always evaluated). */
+  private filterOf(needlesOf: readonly (readonly string[] | null)[]): Filter {
     const always: number[] = [];
     const wide: number[] = [];
-    const entries: { needle: string; variant: number }[] = [];
+    const ascii = new Set<string>();
     needlesOf.forEach((needles, i) => {
       if (needles === null || needles.length === 0) always.push(i);
       else {
         let other = false;
         for (const needle of needles) {
-          if (!WIDE.test(needle)) entries.push({ needle, variant: i });
+          if (!WIDE.test(needle)) ascii.add(needle);
           else other = true;
         }
         if (other) wide.push(i);
       }
     });
-    b = { variants, always, wide, index: entries.length > 0 ? new NeedleAutomaton(entries) : null, seen: new Uint32Array(variants.length), epoch: 0 };
-    this.filters.set(filterKey, { always: b.always, wide: b.wide, index: b.index });
-    this.buckets.set(key, b);
-    return b;
+    if (ascii.size === 0) return { always, wide, index: null, byNeedle: NO_NEEDLES };
+    const sorted = [...ascii].sort();
+    const idOf = new Map(sorted.map((n, k) => [n, k]));
+    const key = sorted.join('\u0000');
+    let index = this.automata.get(key);
+    if (index === undefined) {
+      index = new NeedleAutomaton(sorted.map((needle, variant) => ({ needle, variant })));
+      this.automata.set(key, index);
+    }
+    const per: number[][] = sorted.map(() => []);
+    needlesOf.forEach((needles, i) => {
+      for (const needle of needles ?? []) {
+        const k = idOf.get(needle);
+        if (k !== undefined) (per[k] as number[]).push(i);
+      }
+    });
+    const start = new Int32Array(sorted.length + 1);
+    per.forEach((l, k) => (start[k + 1] = (start[k] as number) + l.length));
+    return { always, wide, index, byNeedle: { start, list: Int32Array.from(per.flat()) } };
   }
 
   /** Windows buckets by the channel text as the event holds it (not lower-cased) and event id: no key string per event. */
@@ -423,10 +486,14 @@ export class MatchEngine {
       b.epoch = 1;
     }
     const pass = this.pass;
-    pass.reset(b.seen, b.epoch, b.index);
-    for (const i of b.always) pass.add(i);
-    if (b.index !== null || b.wide.length > 0) pass.event(e);
-    if (pass.wide) for (const i of b.wide) pass.add(i);
+    const f = b.filter;
+    pass.reset(b);
+    for (const i of f.always) pass.variant(i);
+    if (f.index !== null || f.wide.length > 0) {
+      if (b.windowsTexts === null) pass.event(e);
+      else pass.windowsEvent(e, b.windowsTexts);
+    }
+    if (pass.wide) for (const i of f.wide) pass.variant(i);
     const candidates = pass.candidates;
     if (candidates.length === 0) return [];
     // A new event number: every view and field read from here on is read again for this event.

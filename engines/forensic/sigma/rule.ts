@@ -80,6 +80,8 @@ export interface CompiledRule {
    * cannot hold. `false`: no event with those values can match.
    */
   needlesGiven(known: ReadonlyMap<string, unknown>): readonly string[] | null | false;
+  /** The fields the detection's items read by Sigma name (keyword searches left out). */
+  fieldsRead(): ReadonlySet<string>;
 }
 
 /** A rule file entry the engine does not run, and why. */
@@ -207,14 +209,15 @@ function searchGiven(search: Search, known: ReadonlyMap<string, unknown>): Given
   return anyGiven(search.maps.map((items) => allGiven(items.map((i) => itemGiven(i, known)))));
 }
 
+function nameGiven(name: string, searches: ReadonlyMap<string, Search>, known: ReadonlyMap<string, unknown>): GivenNeedles {
+  const s = searches.get(name);
+  return s === undefined ? null : searchGiven(s, known);
+}
+
 function conditionGiven(node: ConditionNode, searches: ReadonlyMap<string, Search>, known: ReadonlyMap<string, unknown>): GivenNeedles {
-  const of = (name: string): GivenNeedles => {
-    const s = searches.get(name);
-    return s === undefined ? null : searchGiven(s, known);
-  };
   switch (node.op) {
     case 'id':
-      return of(node.name);
+      return nameGiven(node.name, searches, known);
     case 'and':
       return allGiven(node.args.map((a) => conditionGiven(a, searches, known)));
     case 'or':
@@ -222,7 +225,7 @@ function conditionGiven(node: ConditionNode, searches: ReadonlyMap<string, Searc
     case 'not':
       return null;
     case 'of': {
-      const sets = node.names.map(of);
+      const sets = node.names.map((n) => nameGiven(n, searches, known));
       return node.count === 'all' ? allGiven(sets) : anyGiven(sets, node.count);
     }
   }
@@ -473,8 +476,17 @@ class Rule implements CompiledRule {
     return (this.run ??= compileCondition(this.tree, this.searches))(ev);
   }
 
+  private fields: ReadonlySet<string> | null = null;
+
+  fieldsRead(): ReadonlySet<string> {
+    return (this.fields ??= new Set([...this.searches.values()].flatMap((s) => s.fields)));
+  }
+
   needlesGiven(known: ReadonlyMap<string, unknown>): readonly string[] | null | false {
-    return known.size === 0 ? this.needles : conditionGiven(this.tree, this.searches, known);
+    if (known.size === 0) return this.needles;
+    const read = this.fieldsRead();
+    for (const f of known.keys()) if (read.has(f)) return conditionGiven(this.tree, this.searches, known);
+    return this.needles;
   }
 
   matchedFields(ev: EventView): string[] {
