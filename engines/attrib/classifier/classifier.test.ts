@@ -189,7 +189,7 @@ describe('technique classifier', () => {
     writeFileSync(file, JSON.stringify({ dimensions: 2, vectors: { lsass: [0.5, -1, 9, 0], task: [1, 2, 3, 4], short: [1], odd: [1, 'x'] } }));
     const v = loadWordVectors(file, new Set(['lsass', 'short', 'odd', 'absent', 'constructor']));
     expect(v.dims).toBe(2);
-    expect([...v.get('lsass')!]).toEqual([0.5, -1]);
+    expect(Array.from(v.get('lsass')!)).toEqual([0.5, -1]);
     for (const w of ['task', 'short', 'odd', 'absent', 'constructor']) expect(v.get(w)).toBeUndefined();
     for (const bad of ['{"dimensions": 2', '{"dimensions": 0, "vectors": {}}', '[1, 2]', '{"dimensions": 2}']) {
       writeFileSync(file, bad);
