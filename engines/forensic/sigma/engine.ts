@@ -357,6 +357,8 @@ export class MatchEngine {
    * positions (the event ids of one channel, often) share it.
    */
   private readonly filters = new Map<string, Filter>();
+  /** Each variant needle list met so far, numbered. */
+  private readonly needleSets = new Map<string, number>();
 
   private bucket(src: SourceId): Bucket {
     const key = keyOf(src);
@@ -367,7 +369,7 @@ export class MatchEngine {
     const known = src.family === 'windows' ? new Map<string, unknown>([['EventID', src.eventId]]) : NO_KNOWN;
     const variants: Variant[] = [];
     const needlesOf: (readonly string[] | null)[] = [];
-    const keys: string[] = [];
+    const keys: number[] = [];
     this.bindings.forEach((list, rule) => {
       for (const binding of list)
         if (binding.accepts(src)) {
@@ -377,11 +379,14 @@ export class MatchEngine {
           if (needles === false) continue;
           variants.push({ rule, binding });
           needlesOf.push(needles);
-          // The pre-filter depends only on each position's needles.
-          keys.push(needles === null ? '' : `${needles.length}:${needles.join('\u0000')}`);
+          // The pre-filter depends only on each position's needles (numbered, so that a key stays short).
+          const sig = needles === null ? '' : `${needles.length}:${needles.join('\u0000')}`;
+          let n = this.needleSets.get(sig);
+          if (n === undefined) this.needleSets.set(sig, (n = this.needleSets.size));
+          keys.push(n);
         }
     });
-    const filterKey = keys.join('\u0001');
+    const filterKey = keys.join(',');
     let filter = this.filters.get(filterKey);
     if (filter === undefined) {
       filter = this.filterOf(needlesOf);
