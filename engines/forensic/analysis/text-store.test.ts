@@ -20,6 +20,17 @@ describe('TextStore', () => {
     });
   });
 
+  it('keeps texts longer than a quarter of a buffer and texts that fill buffers to their last byte', () => {
+    const store = new TextStore();
+    const texts = ['a'.repeat(300_000), 'b'.repeat(262_144), 'c'.repeat(262_145), 'd'.repeat(262_144), 'e'.repeat(262_144), 'f'.repeat(262_144), 'g', 'h'.repeat(262_143), 'i'];
+    for (const t of texts) store.push(t);
+    texts.forEach((t, k) => {
+      expect(store.at(k)).toBe(t);
+      expect(store.equals(k, t)).toBe(true);
+      expect(store.equals(k, `${t}x`)).toBe(false);
+    });
+  });
+
   it('tells texts apart by length, by any one character and between wide and Latin-1 texts of the same length', () => {
     const store = new TextStore();
     store.push('process:a:1:x.exe');
