@@ -85,8 +85,6 @@ const LOGON_ACTIONS = new Set(['auth.login.success', 'session.open', 'logind.ses
  */
 export function extractEntities(events: EventSeq, graph: ProvenanceGraph): EventNodeTable {
   const out = new EventNodeTable(events.length);
-  // About one node an event (1.18 on the bench's text input): the typed node columns are made that long at once.
-  graph.reserve(graph.nodeCount + events.length);
   const lastLinuxLogon = new Map<string, { node: NodeRef; ms: number | null }>();
   for (let i = 0; i < events.length; i++) {
     const e = events.at(i) as AnalysisEvent;

@@ -3,7 +3,6 @@ import type { CausalEdge, GraphNode, KillChainStage, NodeKind, NodeSource } from
 import { KILL_CHAIN_STAGES } from './attack.js';
 import type { AnalysisEvent } from './events.js';
 import { Rows } from './seq.js';
-import { TextStore } from './text-store.js';
 import { grownColumn } from '../../core/columns.js';
 import { attr, baseName, imageKey, splitMemoryName, timeMs, windowsEventId, type ProcRef } from './facts.js';
 
@@ -22,6 +21,12 @@ interface SourceEntry {
   readonly source: string;
   eventIds: IdList;
 }
+
+/**
+ * A node's sources: null before its first supporting event; the one source's name while there is one (its list is
+ * the node's eventIds); the entries once a second source appears (a short list rather than a Map, which costs more).
+ */
+type NodeSources = string | SourceEntry[] | null;
 
 /** An edge of a graph being built: its position, the order of creation (its id is `E` and the position plus one). */
 export type EdgeRef = number;
@@ -207,28 +212,17 @@ class PidIndex {
 
 /** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
 export class ProvenanceGraph {
-  /** The node columns, by position (NodeRef), in order of creation; the ids as bytes outside the heap (TextStore). */
-  private nodeIds = new TextStore();
+  /** The node columns, by position (NodeRef), in order of creation. */
+  private nodeIds: string[] = [];
   private nodeKinds: Uint8Array = new Uint8Array(1024);
   private readonly kindIndex = new Map<string, number>();
   private readonly kindNames: NodeKind[] = [];
-  /**
-   * Each node's label, host and single source as a position in a table of names (labels, hosts and sources repeat):
-   * typed columns that a full collection does not scan, instead of three arrays of a million references.
-   */
-  private nodeLabels: Uint32Array = new Uint32Array(1024);
-  private readonly labelNames = new NameTable();
-  /** Host position plus one; 0 for none. */
-  private nodeHosts: Uint32Array = new Uint32Array(1024);
-  private readonly hostNames = new NameTable();
-  /** Source position plus one while the node has one source; 0 before its first; MANY_SOURCES once it has entries. */
-  private nodeSource: Int32Array = new Int32Array(1024);
-  private readonly sourceNames = new NameTable();
-  /** The entries of the nodes with more than one source. */
-  private readonly manySources = new Map<NodeRef, SourceEntry[]>();
+  private nodeLabels: string[] = [];
+  private nodeHosts: (string | null)[] = [];
   private nodeAttributes: Record<string, AttrValue>[] = [];
   /** Supporting event ids: NO_IDS, then the one id itself (a string, no list), then a list once a second comes. */
   private nodeEventIds: IdList[] = [];
+  private nodeSources: NodeSources[] = [];
   /**
    * The nodes by id: open addressing over node positions plus one (0 empty), at most half full, the ids compared in
    * nodeIds. A Map of 1.2 million ids held about 50 bytes an entry in its table; this is 8 bytes a node outside the heap.
@@ -294,7 +288,7 @@ export class ProvenanceGraph {
     const h = hash | 0;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
       const v = slots[s] as number;
-      if (v === 0 || (hashes[s] === h && this.nodeIds.equals(v - 1, id))) return s;
+      if (v === 0 || (hashes[s] === h && this.nodeIds[v - 1] === id)) return s;
     }
   }
 
@@ -332,11 +326,11 @@ export class ProvenanceGraph {
 
   /** The id of a node (`kind:key`). */
   nodeId(n: NodeRef): string {
-    return this.nodeIds.at(n);
+    return this.nodeIds[n] as string;
   }
 
   label(n: NodeRef): string {
-    return this.labelNames.name(this.nodeLabels[n] as number);
+    return this.nodeLabels[n] as string;
   }
 
   kindOf(n: NodeRef): NodeKind {
@@ -359,14 +353,16 @@ export class ProvenanceGraph {
     const v = this.nodeSlots[slot] as number;
     let n: NodeRef;
     if (v === 0) {
-      n = this.nodeIds.push(id);
-      if (n === this.nodeKinds.length) this.growNodes();
+      n = this.nodeIds.length;
+      if (n === this.nodeKinds.length) this.nodeKinds = grownColumn(this.nodeKinds, n * 2);
+      this.nodeIds.push(id);
       this.nodeKinds[n] = indexIn(this.kindIndex, this.kindNames, kind);
-      this.nodeLabels[n] = this.labelNames.of(label);
-      this.nodeHosts[n] = host === null ? 0 : this.hostNames.of(host) + 1;
+      this.nodeLabels.push(this.intern(label));
+      this.nodeHosts.push(host);
       // The caller's attributes (a literal of its own per call) become the node's when none is null: no copy made key by key.
       this.nodeAttributes.push(withoutNulls(attributes));
       this.nodeEventIds.push(NO_IDS);
+      this.nodeSources.push(null);
       this.nodeSlots[slot] = n + 1;
       this.nodeSlotHashes[slot] = hash | 0;
       if ((n + 1) * 2 > this.nodeSlots.length) this.growNodeIndex();
@@ -376,23 +372,6 @@ export class ProvenanceGraph {
     }
     if (e) this.support(n, e);
     return n;
-  }
-
-  /**
-   * Room for `nodes` nodes in all in the typed node columns, made at once: grown by doubling, they would allocate
-   * about twice their final size outside the heap, which V8 counts towards its next full collection.
-   */
-  reserve(nodes: number): void {
-    if (nodes > this.nodeKinds.length) this.growNodes(nodes);
-    this.nodeIds.reserve(nodes);
-  }
-
-  /** Every typed node column `n` long (twice as long by default; they have one length). */
-  private growNodes(n = this.nodeKinds.length * 2): void {
-    this.nodeKinds = grownColumn(this.nodeKinds, n);
-    this.nodeLabels = grownColumn(this.nodeLabels, n);
-    this.nodeHosts = grownColumn(this.nodeHosts, n);
-    this.nodeSource = grownColumn(this.nodeSource, n);
   }
 
   /** The attributes the node does not have yet (and are not null) added to its own. */
@@ -407,8 +386,6 @@ export class ProvenanceGraph {
   /** The event whose source name was last made, and that name: an event supports several nodes in a row. */
   private lastSourceEvent: AnalysisEvent | null = null;
   private lastSource = '';
-  /** The position of lastSource in sourceNames. */
-  private lastSourceIx = 0;
   /**
    * The interned source name of an event (sourceName), kept by what it is made of: the kind and, for Windows events,
    * the provider and event id; else the action (Volatility's plugin names are made each time).
@@ -449,23 +426,16 @@ export class ProvenanceGraph {
   support(n: NodeRef, e: AnalysisEvent): void {
     if (e !== this.lastSourceEvent) {
       this.lastSource = this.sourceOf(e);
-      this.lastSourceIx = this.sourceNames.of(this.lastSource);
       this.lastSourceEvent = e;
     }
     const src = this.lastSource;
     const ids = this.nodeEventIds[n] as IdList;
-    const one = this.nodeSource[n] as number;
-    let sources: SourceEntry[] | undefined;
+    let sources = this.nodeSources[n] as NodeSources;
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
-    if (one === 0) this.nodeSource[n] = this.lastSourceIx + 1;
-    else if (one === MANY_SOURCES) sources = this.manySources.get(n) as SourceEntry[];
-    else if (one !== this.lastSourceIx + 1) {
-      sources = [{ source: this.sourceNames.name(one - 1), eventIds: typeof ids === 'string' ? ids : ids.slice() }];
-      this.manySources.set(n, sources);
-      this.nodeSource[n] = MANY_SOURCES;
-    }
+    if (sources === null) this.nodeSources[n] = src;
+    else if (typeof sources === 'string' && src !== sources) this.nodeSources[n] = sources = [{ source: sources, eventIds: typeof ids === 'string' ? ids : ids.slice() }];
     this.nodeEventIds[n] = addId(ids, e.eventId);
-    if (sources !== undefined) {
+    if (sources !== null && typeof sources !== 'string') {
       let entry: SourceEntry | undefined;
       for (let i = 0; i < sources.length; i++)
         if ((sources[i] as SourceEntry).source === src) {
@@ -517,7 +487,7 @@ export class ProvenanceGraph {
     const names = image !== null ? this.imageNames(image) : null;
     const label = names !== null ? names.label : `pid ${ref.pid ?? '?'}`;
     let n: NodeRef;
-    // A process found by its guid or pid is that node (what a look-up of its id would find): no id made.
+    // A process found by its guid or pid is that node (what a look-up of its id would find): its id is not looked up.
     if (known !== undefined) {
       n = known;
       this.addAttributes(n, processAttributes(ref.pid, image, ref.guid, extra));
@@ -527,8 +497,8 @@ export class ProvenanceGraph {
       const id = ['process', h, ref.pid ?? '?', names === null ? '?' : names.key].join(':');
       n = this.nodeById(id, 'process', label, host, e, processAttributes(ref.pid, image, ref.guid, extra));
     }
-    if (image !== null && this.label(n).startsWith('pid ')) {
-      this.nodeLabels[n] = this.labelNames.of(label);
+    if (image !== null && (this.nodeLabels[n] as string).startsWith('pid ')) {
+      this.nodeLabels[n] = this.intern(label);
       (this.nodeAttributes[n] as Record<string, AttrValue>)['image'] = image;
     }
     if (ref.pid !== null) this.byPid.set(h, ref.pid, n);
@@ -707,26 +677,17 @@ export class ProvenanceGraph {
     for (let k = 0; k < n; k++) {
       const ids = eventIds[k] as IdList;
       if (typeof ids !== 'string') Object.freeze(ids);
+      const sources = this.nodeSources[k] as NodeSources;
+      if (sources !== null && typeof sources !== 'string') for (const x of sources) if (typeof x.eventIds !== 'string') Object.freeze(x.eventIds);
     }
-    for (const sources of this.manySources.values()) for (const x of sources) if (typeof x.eventIds !== 'string') Object.freeze(x.eventIds);
-    const nodes = new NodeColumns(
-      this.nodeIds,
-      this.nodeKinds.slice(0, n),
-      [...this.kindNames],
-      { at: this.nodeLabels.slice(0, n), names: this.labelNames.names },
-      { at: this.nodeHosts.slice(0, n), names: this.hostNames.names },
-      this.nodeAttributes,
-      eventIds,
-      { at: this.nodeSource.slice(0, n), names: this.sourceNames.names, many: new Map(this.manySources) },
-    );
-    this.nodeIds = new TextStore();
+    const nodes = new NodeColumns(this.nodeIds, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, this.nodeHosts, this.nodeAttributes, eventIds, this.nodeSources);
+    this.nodeIds = [];
     this.nodeKinds = new Uint8Array(0);
-    this.nodeLabels = new Uint32Array(0);
-    this.nodeHosts = new Uint32Array(0);
-    this.nodeSource = new Int32Array(0);
-    this.manySources.clear();
+    this.nodeLabels = [];
+    this.nodeHosts = [];
     this.nodeAttributes = [];
     this.nodeEventIds = [];
+    this.nodeSources = [];
     return nodes;
   }
 }
@@ -806,8 +767,8 @@ export class EdgeColumns extends Rows<CausalEdge> {
       const stage = columns.stage[k] as number;
       return {
         id: ['E', k + 1].join(''),
-        from: nodes.idAt(columns.from[k] as number),
-        to: nodes.idAt(columns.to[k] as number),
+        from: nodes.ids[columns.from[k] as number] as string,
+        to: nodes.ids[columns.to[k] as number] as string,
         rule: rules[columns.rule[k] as number] as string,
         relation: relations[columns.relation[k] as number] as string,
         confidence: columns.confidence[k] as number,
@@ -894,39 +855,8 @@ function inRecent(list: readonly string[], ring: Int32Array, print: number, id: 
   return false;
 }
 
-/** A column of positions in a table of names. */
-interface NameColumn {
-  readonly at: Uint32Array;
-  readonly names: readonly string[];
-}
-
-/**
- * The nodes' sources as NodeColumns keeps them: per node, 0 for none, the one source's position plus one (its list is
- * the node's), or MANY_SOURCES with the entries in `many`.
- */
-interface SourceColumns {
-  readonly at: Int32Array;
-  readonly names: readonly string[];
-  readonly many: ReadonlyMap<number, readonly { readonly source: string; readonly eventIds: IdList }[]>;
-}
-
-/** The source column's mark of a node with more than one source (its entries are kept apart). */
-const MANY_SOURCES = -1;
-
-/** Names by position, each once (labels, hosts, sources repeat across nodes). */
-class NameTable {
-  private readonly index = new Map<string, number>();
-  readonly names: string[] = [];
-
-  /** The position of a name, added when new. */
-  of(name: string): number {
-    return indexIn(this.index, this.names, name);
-  }
-
-  name(ix: number): string {
-    return this.names[ix] as string;
-  }
-}
+/** A node's sources as NodeColumns keeps them: the one source's name (its list is the node's), the entries, or none. */
+type SourceColumn = string | readonly { readonly source: string; readonly eventIds: IdList }[] | null;
 
 /**
  * A graph's nodes as columns (about 50 bytes a node besides its id, attributes and lists, instead of a GraphNode and
@@ -935,39 +865,28 @@ class NameTable {
  */
 export class NodeColumns extends Rows<GraphNode> {
   constructor(
-    private readonly ids: TextStore,
+    readonly ids: readonly string[],
     private readonly kinds: Uint8Array,
     private readonly kindNames: readonly NodeKind[],
-    labels: NameColumn,
-    hosts: NameColumn,
+    labels: readonly string[],
+    hosts: readonly (string | null)[],
     attributes: readonly Record<string, AttrValue>[],
     eventIds: readonly IdList[],
-    sources: SourceColumns,
+    sources: readonly SourceColumn[],
   ) {
     super(ids.length, (k) => {
       const list = listOf(eventIds[k] as IdList);
-      const source = sources.at[k] as number;
-      const host = hosts.at[k] as number;
+      const source = sources[k] as SourceColumn;
       return {
-        id: ids.at(k),
+        id: ids[k] as string,
         kind: kindNames[kinds[k] as number] as NodeKind,
-        label: labels.names[labels.at[k] as number] as string,
-        host: host === 0 ? null : (hosts.names[host - 1] as string),
+        label: labels[k] as string,
+        host: hosts[k] as string | null,
         attributes: attributes[k] as Record<string, AttrValue>,
         eventIds: list,
-        sources:
-          source === 0
-            ? []
-            : source !== MANY_SOURCES
-              ? [{ source: sources.names[source - 1] as string, eventIds: list }]
-              : (sources.many.get(k) ?? []).map((x): NodeSource => ({ source: x.source, eventIds: listOf(x.eventIds) })),
+        sources: source === null ? [] : typeof source === 'string' ? [{ source, eventIds: list }] : source.map((x): NodeSource => ({ source: x.source, eventIds: listOf(x.eventIds) })),
       };
     });
-  }
-
-  /** The id of node k (no GraphNode made). */
-  idAt(k: number): string {
-    return this.ids.at(k);
   }
 
   /** The kind of node k, read from its column (no GraphNode made). */
