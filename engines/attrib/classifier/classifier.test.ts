@@ -9,7 +9,10 @@ import { extract } from '../extract/extract.js';
 import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
 import { SHIPPED_CLASSIFIER_FILE, tramSplit } from './build.js';
 import {
+  blendClassifiers,
+  blendFromScores,
   classifierFromJson,
+  type FoldScores,
   crossValidatedThreshold,
   evaluateClassifier,
   foldPredictions,
@@ -200,6 +203,56 @@ describe('technique classifier', () => {
         expect((err as Error).message).not.toContain(dir);
       }
     }
+  });
+
+  it('fits a one-vs-rest linear SVM on request, and blends linear models into one whose scores are the weighted sums', () => {
+    const lr = trainClassifier(toy, { minDf: 1 });
+    const svm = trainClassifier(toy, { minDf: 1, svm: { c: 0.5 } });
+    expect(svm.labels).toEqual(lr.labels);
+    for (const e of toy) expect(svm.predict(e.text, 1)[0]!.id).toBe(e.label);
+    const blend = blendClassifiers(
+      [
+        { model: lr, weight: 0.7 },
+        { model: svm, weight: 1.3 },
+      ],
+      'test blend',
+    );
+    for (const text of ['lsass was dumped', 'a powershell task', 'nothing known here']) {
+      const a = lr.scores(text).logits;
+      const b = svm.scores(text).logits;
+      const c = blend.scores(text).logits;
+      c.forEach((x, k) => expect(x).toBeCloseTo(0.7 * a[k]! + 1.3 * b[k]!, 4));
+    }
+    expect(blend.toJson().trained?.sources.at(-1)).toBe('test blend');
+    // The blend is one linear model: its file gives it back.
+    const back = classifierFromJson(blend.toJson());
+    expect(back.predict('used mimikatz on lsass', 1)[0]!.id).toBe('T1003.001');
+    // Models that read sentences differently do not blend.
+    const other = trainClassifier(toy.slice(1), { minDf: 1 });
+    expect(() => blendClassifiers([{ model: lr, weight: 1 }, { model: other, weight: 1 }], 'x')).toThrow(VitrineError);
+    expect(() => blendClassifiers([], 'x')).toThrow(VitrineError);
+  });
+
+  it('chooses blend weights by out-of-fold log-loss and the threshold on the same scores, and reports the nested figure', () => {
+    const labels = ['A', 'B', 'C'];
+    const rng = { s: 7, next(): number { this.s = (this.s * 1103515245 + 12345) % 2147483648; return this.s / 2147483648; } };
+    const rows = Array.from({ length: 300 }, (_, i) => labels[i % 3]!);
+    // Model 1 knows the label (a margin of 1 in noise of width 4); model 2 is noise; model 3 is model 1 at twice the scale.
+    const informative = rows.map((label) => labels.map((l) => (l === label ? 1 : 0) + 4 * (rng.next() - 0.5)));
+    const noise = rows.map(() => labels.map(() => 3 * (rng.next() - 0.5)));
+    const as = (logits: number[][]): FoldScores[] => rows.map((label, i) => ({ label, labels, logits: logits[i]!, cosines: [0, 0, 0] }));
+    const fold = rows.map((_, i) => i % 5);
+    const one = blendFromScores([as(informative)], fold, 5);
+    const doubled = blendFromScores([as(informative.map((r) => r.map((x) => 2 * x)))], fold, 5);
+    // Temperature scaling: twice the scores, half the weight; the same predictions and threshold.
+    expect((doubled.weights[0]! * 2) / one.weights[0]!).toBeCloseTo(1, 2);
+    expect(doubled.threshold).toBe(one.threshold);
+    const pair = blendFromScores([as(informative), as(noise)], fold, 5);
+    expect(pair.weights[1]!).toBeLessThan(pair.weights[0]! / 4);
+    expect(pair.top1).toBeGreaterThan(0.5);
+    expect(pair.nested.micro_f1).toBeLessThanOrEqual(pair.micro_f1 + 1e-9);
+    expect(pair.nested.micro_f1).toBeGreaterThan(0.5);
+    expect(() => blendFromScores([as(informative), as(noise).slice(1)], fold, 5)).toThrow(VitrineError);
   });
 
   it('refuses bad models and training sets without echoing them', () => {

@@ -4,6 +4,7 @@ import type { ClassifierEvaluation } from '../../core/contracts/attrib.js';
 import { VitrineError } from '../../core/errors.js';
 import { minimizeLbfgs } from '../../core/ml/optimize.js';
 import { Random } from '../../core/ml/random.js';
+import { fitOneVsRestSvm } from '../../core/ml/svm.js';
 import { validate } from '../../core/validation.js';
 import { readJsonFile, type AttackKb } from '../kb/kb.js';
 
@@ -81,6 +82,13 @@ export interface TrainOptions {
    * quantised to 8 bits), and the same quantised table serves training and prediction.
    */
   readonly embedding?: { readonly vectors: WordVectors; readonly scale: number };
+  /**
+   * Fits a one-vs-rest linear SVM instead of the logistic regression (squared hinge, cost `c` per unit of example
+   * weight, LIBLINEAR's dual coordinate descent with a bias column of 1, `engines/core/ml/svm.ts`); the label scores are
+   * its decision values, so its "probabilities" are a softmax of those and mean little until it is blended and
+   * calibrated (`blendClassifiers`, `blendFromScores`). `l2` and `maxIterations` do not apply.
+   */
+  readonly svm?: { readonly c: number };
   /** Called with the fraction of the iteration budget used (for job progress). */
   readonly onProgress?: (fraction: number, message: string) => void;
   /** Stops training with a `cancelled` error. */
@@ -350,6 +358,34 @@ class LinearClassifier implements TechniqueClassifier {
     );
   }
 
+  /** Whether `other` reads a sentence as this model does (labels, analyzer, vocabulary, idf within 1e-3, word-vector table). */
+  sameInputs(other: LinearClassifier): boolean {
+    const a = this.v;
+    const b = other.v;
+    const same = (x: readonly string[], y: readonly string[]): boolean => x.length === y.length && x.every((t, i) => t === y[i]);
+    if (!same(this.labels, other.labels) || !same(a.vocabulary, b.vocabulary)) return false;
+    if (a.analyzer.words !== b.analyzer.words || JSON.stringify(a.analyzer.chars) !== JSON.stringify(b.analyzer.chars)) return false;
+    if (a.idf.some((x, i) => Math.abs(x - b.idf[i]!) > 1e-3)) return false;
+    const e = a.embedding;
+    const f = b.embedding;
+    if (e === undefined || f === undefined) return e === f;
+    return e.dims === f.dims && e.scale === f.scale && same(e.words, f.words) && e.q.every((x, i) => x === f.q[i]) && e.steps.every((x, i) => x === f.steps[i]);
+  }
+
+  /** This model's inputs with the weighted sum of `parts`' weights and intercepts (`blendClassifiers`). */
+  blended(parts: readonly { readonly model: LinearClassifier; readonly weight: number }[], source: string): LinearClassifier {
+    const wt = new Float32Array(this.wt.length);
+    const b = new Float64Array(this.b.length);
+    for (const { model, weight } of parts) {
+      for (let p = 0; p < wt.length; p++) wt[p] = wt[p]! + weight * model.wt[p]!;
+      for (let k = 0; k < b.length; k++) b[k] = b[k]! + weight * model.b[k]!;
+    }
+    // A held-out evaluation of this model does not describe the blend.
+    const { evaluation: _evaluation, ...meta } = this.meta;
+    const trained = { examples: this.meta.trained?.examples ?? 0, sources: [...(this.meta.trained?.sources ?? []), source] };
+    return new LinearClassifier(this.labels, this.threshold, this.v.vocabulary, this.v.idf, wt, b, { ...meta, trained }, this.v.analyzer, this.v.embedding);
+  }
+
   prototypes(examples: readonly LabelledSentence[]): Float32Array {
     const K = this.labels.length;
     const index = new Map(this.labels.map((l, k) => [l, k]));
@@ -514,6 +550,26 @@ export function loadClassifier(file: string): TechniqueClassifier {
   return classifierFromJson(readJsonFile(file, 'classifier model', 512 * 1024 * 1024));
 }
 
+/**
+ * One linear model whose label scores are the weighted sum of the models' scores (each model's weights and intercepts
+ * times its blend weight): the same prediction cost as one model. The models must share labels, vocabulary, analyzer
+ * and word-vector table (trained on the same examples with the same terms); the first model's idf and table serve the
+ * blend (idf agreeing within 1e-3, so a model read back from its file, whose idf has 4 decimals, blends with a fresh
+ * one). The threshold and metadata are the first model's; `source` joins its training sources.
+ */
+export function blendClassifiers(parts: readonly { readonly model: TechniqueClassifier; readonly weight: number }[], source: string): TechniqueClassifier {
+  const bad = (issue: string): VitrineError => new VitrineError('validation_failed', `cannot blend: ${issue}`);
+  if (parts.length === 0) throw bad('no models');
+  const models = parts.map((p) => {
+    if (!(p.model instanceof LinearClassifier)) throw bad('only linear models blend');
+    if (!Number.isFinite(p.weight)) throw bad('a blend weight is not finite');
+    return p.model;
+  });
+  const first = models[0]!;
+  for (const m of models.slice(1)) if (!first.sameInputs(m)) throw bad('the models differ in labels, vocabulary, analyzer, idf or word vectors');
+  return first.blended(models.map((m, i) => ({ model: m, weight: parts[i]!.weight })), source);
+}
+
 /** Trains on labelled sentences. Deterministic: the same examples and options give the same model. */
 export function trainClassifier(examples: readonly LabelledSentence[], options: TrainOptions = {}, sources: readonly string[] = []): TechniqueClassifier {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
@@ -570,6 +626,13 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     colIdx.set(r.idx, rowStart[i]!);
     colVal.set(r.val, rowStart[i]!);
   });
+  if (options.svm !== undefined) {
+    const svm = fitOneVsRestSvm({ rowStart, colIdx, colVal, cols: d }, y, K, { c: options.svm.c, sampleWeight: sw }, (k) => {
+      if (options.signal?.aborted === true) throw new VitrineError('cancelled', 'training was cancelled');
+      options.onProgress?.((k + 1) / K, 'fitting the classifier');
+    });
+    return new LinearClassifier(labels, threshold, vocabulary, idf, Float32Array.from(svm.weights), svm.intercepts, { trained: { examples: n, sources: [...sources] } }, analyzer, embedding);
+  }
   const l2 = options.l2 ?? (options.l2PerExample ?? 1e-5) * weightSum;
   const z = new Float64Array(K);
   // theta: K*d weights (feature-major), then K intercepts.
@@ -785,6 +848,118 @@ export function prototypeWeightFromScores(scores: readonly FoldScores[], folds: 
   const tried = [...grid].sort((a, b) => a - b).map((weight) => ({ weight, ...thresholdFromPredictions(predictionsWithPrototypes(scores, weight), folds) }));
   const best = tried.reduce((a, b) => (b.micro_f1 > a.micro_f1 + 1e-12 ? b : a));
   return { ...best, tried: tried.map((t) => ({ weight: t.weight, micro_f1: t.micro_f1, top1: t.top1 })) };
+}
+
+/** Blend weights and threshold chosen on out-of-fold scores (`blendFromScores`). */
+export interface BlendChoice extends ThresholdChoice {
+  /** One weight per model, fitted on every fold's scores. */
+  readonly weights: readonly number[];
+  /** The honest figure: each fold scored with weights and a threshold chosen on the other folds alone. */
+  readonly nested: { readonly micro_f1: number; readonly top1: number };
+}
+
+/** Each model's scores packed row-major (rows x labels), after checking that the models' rows and labels agree. */
+function packScores(models: readonly (readonly FoldScores[])[]): { scores: Float64Array[]; y: Int32Array; K: number } {
+  const first = models[0];
+  if (first === undefined || first.length === 0) throw new VitrineError('validation_failed', 'blending needs the scores of at least one model');
+  const labels = first[0]!.labels;
+  const K = labels.length;
+  const index = new Map(labels.map((l, k) => [l, k]));
+  const y = Int32Array.from(first, (r) => index.get(r.label) ?? -1);
+  const scores = models.map((rows) => {
+    if (rows.length !== first.length) throw new VitrineError('validation_failed', 'the models were scored on different rows');
+    const out = new Float64Array(rows.length * K);
+    rows.forEach((r, i) => {
+      if (r.label !== first[i]!.label || r.labels.length !== K || r.labels.some((l, k) => l !== labels[k]) || r.logits.length !== K)
+        throw new VitrineError('validation_failed', 'the models were scored on different rows or labels');
+      for (let k = 0; k < K; k++) out[i * K + k] = r.logits[k]!;
+    });
+    return out;
+  });
+  return { scores, y, K };
+}
+
+/** Top-1 predictions of softmax(sum_m weights[m] x scores[m]) for `rows`. */
+function blendPredictions(scores: readonly Float64Array[], y: Int32Array, K: number, weights: readonly number[], rows: readonly number[]): FoldPrediction[] {
+  const z = new Float64Array(K);
+  return rows.map((i) => {
+    z.fill(0);
+    scores.forEach((s, m) => {
+      for (let k = 0; k < K; k++) z[k] = z[k]! + weights[m]! * s[i * K + k]!;
+    });
+    const p = softmaxInPlace(z);
+    let best = 0;
+    for (let k = 1; k < K; k++) if (p[k]! > p[best]!) best = k;
+    return { p: p[best]!, right: best === y[i] };
+  });
+}
+
+/**
+ * Positive blend weights minimising the mean multinomial log-loss of softmax(sum_m w_m x scores_m) over `rows`: a
+ * temperature per model, so the blend's probabilities are calibrated on out-of-fold scores (for one model, temperature
+ * scaling). Fitted by L-BFGS over log-weights from all ones.
+ */
+function fitBlendWeights(scores: readonly Float64Array[], y: Int32Array, K: number, rows: readonly number[]): number[] {
+  const M = scores.length;
+  const z = new Float64Array(K);
+  const fg = (u: Float64Array, grad: Float64Array): number => {
+    const w = Array.from(u, Math.exp);
+    grad.fill(0);
+    let loss = 0;
+    for (const i of rows) {
+      z.fill(0);
+      for (let m = 0; m < M; m++) for (let k = 0; k < K; k++) z[k] = z[k]! + w[m]! * scores[m]![i * K + k]!;
+      const yi = y[i]!;
+      const zy = yi >= 0 ? z[yi]! : 0;
+      let max = -Infinity;
+      for (let k = 0; k < K; k++) if (z[k]! > max) max = z[k]!;
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += Math.exp(z[k]! - max);
+      loss += max + Math.log(sum) - zy;
+      for (let m = 0; m < M; m++) {
+        let expected = 0;
+        for (let k = 0; k < K; k++) expected += (Math.exp(z[k]! - max) / sum) * scores[m]![i * K + k]!;
+        grad[m] = grad[m]! + (expected - (yi >= 0 ? scores[m]![i * K + yi]! : 0)) * w[m]!;
+      }
+    }
+    const n = Math.max(1, rows.length);
+    for (let m = 0; m < M; m++) grad[m] = grad[m]! / n;
+    return loss / n;
+  };
+  const r = minimizeLbfgs(fg, new Float64Array(M), { maxIterations: 200, gradientTolerance: 1e-7 });
+  return Array.from(r.x, (u) => Math.round(Math.exp(u) * 1e4) / 1e4);
+}
+
+/**
+ * Blends models by their out-of-fold scores (`FoldScores` of the same rows, in the same order, one array per model):
+ * weights by log-loss (`fitBlendWeights`) and the threshold (as `thresholdFromPredictions`) on all rows, and the nested
+ * figure, where each fold's weights and threshold come from the other folds. `fold[i]` is row i's fold. One model
+ * gives its temperature-scaled figures, the baseline a blend compares with.
+ */
+export function blendFromScores(models: readonly (readonly FoldScores[])[], fold: ArrayLike<number>, folds: number): BlendChoice {
+  const { scores, y, K } = packScores(models);
+  const n = y.length;
+  if (fold.length !== n) throw new VitrineError('validation_failed', 'one fold per row is needed');
+  const all = Array.from({ length: n }, (_, i) => i);
+  const weights = fitBlendWeights(scores, y, K, all);
+  const choice = thresholdFromPredictions(blendPredictions(scores, y, K, weights, all), folds);
+  let tp = 0;
+  let kept = 0;
+  let right = 0;
+  for (let f = 0; f < folds; f++) {
+    const inner = all.filter((i) => fold[i] !== f);
+    const outer = all.filter((i) => fold[i] === f);
+    const w = fitBlendWeights(scores, y, K, inner);
+    const t = thresholdFromPredictions(blendPredictions(scores, y, K, w, inner), folds).threshold;
+    for (const x of blendPredictions(scores, y, K, w, outer)) {
+      if (x.right) right++;
+      if (x.p >= t) {
+        kept++;
+        if (x.right) tp++;
+      }
+    }
+  }
+  return { ...choice, weights, nested: { micro_f1: round4((2 * tp) / Math.max(1, kept + n)), top1: round4(right / Math.max(1, n)) } };
 }
 
 /** The threshold (0 to 0.99 by 0.01, the lowest of a tie) with the best micro-F1 of the kept top-1 labels over all out-of-fold predictions. */
