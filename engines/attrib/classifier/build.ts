@@ -159,11 +159,19 @@ function writeModel(out: string, json: unknown): void {
   writeFileSync(out, gzipSync(Buffer.from(`${JSON.stringify(json)}\n`, 'utf8'), { level: 9 }));
 }
 
+/** `--use-folds 0,1,2`: the folds a blend is measured and chosen on (default all), for when some folds' fits could not be finished; the others are neither fitted nor scored. */
+function usedFolds(): number[] {
+  const list = option('--use-folds');
+  const folds = list === undefined ? Array.from({ length: FOLDS }, (_, f) => f) : list.split(',').map(Number);
+  if (folds.length === 0 || folds.some((f) => !(Number.isInteger(f) && f >= 0 && f < FOLDS))) throw new Error(`--use-folds takes fold numbers from 0 to ${FOLDS - 1}`);
+  return [...new Set(folds)].sort((a, b) => a - b);
+}
+
 /** The out-of-fold scores of every training sentence for one kind of model, fold by fold (kept in OOF[.KIND].fold-F.json with `--oof OOF`), and each row's fold. */
 function foldScoresOf(train: readonly LabelledSentence[], extra: readonly LabelledSentence[], options: TrainOptions, kind: string | undefined): { rows: FoldScores[]; fold: number[] } {
   const rows: FoldScores[] = [];
   const fold: number[] = [];
-  for (let f = 0; f < FOLDS; f++) {
+  for (const f of usedFolds()) {
     const t = Date.now();
     const part = resumableRows<FoldScores>(foldFileOf(option('--oof'), f, kind), () => foldScores(train, options, FOLDS, FOLD_SEED, extra, f, []));
     rows.push(...part);
@@ -194,6 +202,24 @@ async function blendBuild(
   const svmOptions = { ...options, svm: { c } };
   const started = Date.now();
   const svm = foldScoresOf(train, extra, svmOptions, 'svm');
+  if (process.argv.includes('--svm-only')) {
+    // The SVM alone, calibrated by one weight (a temperature) on its out-of-fold scores.
+    const alone = blendFromScores([svm.rows], svm.fold, FOLDS);
+    console.error(JSON.stringify({ svm_calibrated: alone, seconds: (Date.now() - started) / 1000 }));
+    if (process.argv.includes('--cv-only')) return;
+    const machine = trainClassifier([...train, ...extra], svmOptions, sources);
+    const [t] = alone.weights as [number];
+    const model = blendClassifiers([{ model: machine, weight: t }], `one-vs-rest linear SVM (squared hinge, C = ${c}${options.balanced === true ? ', balanced label weights' : ''}), its scores times ${t} (a temperature by out-of-fold log-loss)`).withThreshold(
+      alone.threshold,
+      `${alone.folds}-fold cross-validation on the training split (temperature by out-of-fold log-loss; out-of-fold micro-F1 ${alone.micro_f1}, nested ${alone.nested.micro_f1}, top-1 ${alone.top1}); the held-out split was not used`,
+      DEFAULT_THRESHOLD,
+    );
+    const out = option('--out') !== undefined ? path.resolve(option('--out')!) : path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
+    writeModel(out, classifierFromJson(model.toJson()).toJson());
+    if (glove !== undefined) writeVectorsLicence(glove, out);
+    console.log(JSON.stringify({ seconds: (Date.now() - started) / 1000, train: train.length + extra.length, svm: alone }));
+    return;
+  }
   const lr = foldScoresOf(train, extra, options, undefined);
   if (lr.fold.some((f, i) => svm.fold[i] !== f)) throw new Error('the two models were scored on different folds');
   const plain = thresholdFromPredictions(
@@ -225,7 +251,7 @@ async function blendBuild(
     `blended with a one-vs-rest linear SVM (squared hinge, C = ${c}) on the same rows: ${a} x the logistic scores + ${b} x the SVM's, weights by out-of-fold log-loss`,
   ).withThreshold(
     blend.threshold,
-    `${blend.folds}-fold cross-validation on the training split (blend weights by out-of-fold log-loss; out-of-fold micro-F1 ${blend.micro_f1}, nested ${blend.nested.micro_f1}, top-1 ${blend.top1}); the held-out split was not used`,
+    `${blend.folds}-fold cross-validation on the training split (${usedFolds().length < FOLDS ? `folds ${usedFolds().join(', ')} of ${FOLDS}; ` : ''}blend weights by out-of-fold log-loss; out-of-fold micro-F1 ${blend.micro_f1}, nested ${blend.nested.micro_f1}, top-1 ${blend.top1}); the held-out split was not used`,
     DEFAULT_THRESHOLD,
   );
   const out = option('--out') !== undefined ? path.resolve(option('--out')!) : path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
@@ -244,7 +270,7 @@ export function evaluateModelFile(file: string, test: readonly LabelledSentence[
 }
 
 async function main(): Promise<void> {
-  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale', '--blend-svm', '--final-lr', '--evaluate']);
+  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale', '--blend-svm', '--final-lr', '--evaluate', '--use-folds']);
   const args = process.argv.slice(2).filter((_, i, all) => !valued.has(all[i - 1] ?? ''));
   const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
@@ -261,7 +287,7 @@ async function main(): Promise<void> {
   const glove = option('--glove');
   const scale = Number(option('--embedding-scale') ?? EMBEDDING_SCALE);
   const embedding = glove === undefined ? undefined : { vectors: loadWordVectors(path.resolve(glove), new Set([...train, ...extra].flatMap((e) => tokens(e.text)))), scale };
-  const options = { ...SHIPPED_TRAINING, ...(option('--l2') !== undefined ? { l2PerExample: Number(option('--l2')) } : {}), ...(embedding !== undefined ? { embedding } : {}) };
+  const options = { ...SHIPPED_TRAINING, ...(process.argv.includes('--balanced') ? { balanced: true } : {}), ...(option('--l2') !== undefined ? { l2PerExample: Number(option('--l2')) } : {}), ...(embedding !== undefined ? { embedding } : {}) };
   // --prototypes: ATT&CK's procedure texts of the same labels as prototypes (not as training examples), their weight chosen by cross-validation.
   const withPrototypes = process.argv.includes('--prototypes');
   const prototypeTexts = withPrototypes ? procedureExamples(loadKb()).filter((e) => labels.has(e.label)) : [];

@@ -233,6 +233,22 @@ describe('technique classifier', () => {
     expect(() => blendClassifiers([], 'x')).toThrow(VitrineError);
   });
 
+  it('balanced label weights are the example weights n / (labels x examples of the label)', () => {
+    const skewed = [...toy, ...toy.slice(0, 4).map((e) => ({ ...e, text: `${e.text} again` }))];
+    const count = new Map<string, number>();
+    for (const e of skewed) count.set(e.label, (count.get(e.label) ?? 0) + 1);
+    const weighted = skewed.map((e) => ({ ...e, weight: skewed.length / (3 * count.get(e.label)!) }));
+    for (const svm of [undefined, { c: 0.5 }]) {
+      const a = trainClassifier(skewed, { minDf: 1, balanced: true, ...(svm ? { svm } : {}) });
+      const b = trainClassifier(weighted, { minDf: 1, ...(svm ? { svm } : {}) });
+      const c = trainClassifier(skewed, { minDf: 1, ...(svm ? { svm } : {}) });
+      const text = 'a powershell task dumped lsass';
+      const [sa, sb, sc] = [a, b, c].map((m) => [...m.scores(text).logits]);
+      sa!.forEach((x, k) => expect(x).toBeCloseTo(sb![k]!, 6));
+      expect(sa!.some((x, k) => Math.abs(x - sc![k]!) > 1e-4)).toBe(true);
+    }
+  });
+
   it('chooses blend weights by out-of-fold log-loss and the threshold on the same scores, and reports the nested figure', () => {
     const labels = ['A', 'B', 'C'];
     const rng = { s: 7, next(): number { this.s = (this.s * 1103515245 + 12345) % 2147483648; return this.s / 2147483648; } };

@@ -89,6 +89,8 @@ export interface TrainOptions {
    * calibrated (`blendClassifiers`, `blendFromScores`). `l2` and `maxIterations` do not apply.
    */
   readonly svm?: { readonly c: number };
+  /** Weighs each example by n / (labels x examples of its label) on top of its own weight (scikit-learn's class_weight='balanced'), so rare labels count as much as common ones. */
+  readonly balanced?: boolean;
   /** Called with the fraction of the iteration budget used (for job progress). */
   readonly onProgress?: (fraction: number, message: string) => void;
   /** Stops training with a `cancelled` error. */
@@ -612,6 +614,12 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
   const y = Int32Array.from(data.map((e) => labelIndex.get(e.label)!));
   const sw = Float64Array.from(data.map((e) => e.weight ?? 1));
   if (sw.some((x) => !(x > 0 && Number.isFinite(x)))) throw new VitrineError('validation_failed', 'example weights must be positive');
+  if (options.balanced === true) {
+    // scikit-learn's class_weight='balanced': each example's weight times n / (labels x examples of its label).
+    const count = new Float64Array(labels.length);
+    for (const yi of y) count[yi] = count[yi]! + 1;
+    for (let i = 0; i < sw.length; i++) sw[i] = (sw[i]! * data.length) / (labels.length * count[y[i]!]!);
+  }
   const weightSum = sw.reduce((a, b) => a + b, 0);
 
   const K = labels.length;
