@@ -73,6 +73,9 @@ export class EventNodeTable implements EventNodeList {
   }
 }
 
+/** Events between two reports of progress to the graph (a power of two). */
+const PLAN_STEP = 1024;
+
 /** A Linux session stays the same node from `Accepted` to pam `session opened` and logind `New session` this long. */
 const LINUX_SESSION_FUSION_MS = 5000;
 
@@ -87,6 +90,8 @@ export function extractEntities(events: EventSeq, graph: ProvenanceGraph): Event
   const out = new EventNodeTable(events.length);
   const lastLinuxLogon = new Map<string, { node: NodeRef; ms: number | null }>();
   for (let i = 0; i < events.length; i++) {
+    // The graph sizes its columns by the pace of new nodes.
+    if ((i & (PLAN_STEP - 1)) === 0) graph.plan(i, events.length);
     const e = events.at(i) as AnalysisEvent;
     const host = e.host !== null ? graph.host(e.host, e) : null;
     let process: NodeRef | null = null;

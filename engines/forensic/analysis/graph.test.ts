@@ -52,6 +52,55 @@ describe('supporting ids of a node', () => {
   });
 });
 
+describe('the graph sized by the pace of a pass (plan)', () => {
+  it('holds the same nodes, edges and look-ups as a graph told nothing, when the pace rises, falls or overshoots', () => {
+    const build = (plan: boolean, shape: (i: number) => number): ProvenanceGraph => {
+      const graph = new ProvenanceGraph();
+      const total = 20_000;
+      // A first pass that makes nodes at a pace that changes (shape: how many new nodes event i makes).
+      let made = 0;
+      for (let i = 0; i < total; i++) {
+        if (plan && i % 1024 === 0) graph.plan(i, total);
+        const e = event(`n${i}`);
+        graph.host(`h${i % 7}`, e);
+        for (let k = shape(i); k > 0; k--) graph.node('file', `h:${made++}`, `f${made}`, 'h', e, { n: made });
+        graph.node('file', `h:${i % 1000}`, 'again', 'h', e);
+      }
+      // A second pass that draws edges between them (and a few more nodes).
+      for (let i = 0; i < total; i++) {
+        if (plan && i % 1024 === 0) graph.plan(i, total);
+        const e = event(`e${i}`);
+        const a = graph.findNode(`file:h:${i % made}`);
+        const b = graph.findNode(`file:h:${(i * 7 + 1) % made}`);
+        if (a !== undefined && b !== undefined) graph.edge(a, b, i % 3 === 0 ? 'r1' : 'r2', 'rel', [e], i % 5 === 0 ? ['T1059'] : []);
+        if (i % 100 === 0) graph.node('other', `x${i}`, 'x', null, e);
+      }
+      return graph;
+    };
+    const shapes: ((i: number) => number)[] = [(i) => (i < 5000 ? 3 : 1), (i) => (i < 10_000 ? 0 : 4), (i) => i % 3, () => 0];
+    for (const shape of shapes) {
+      const plain = build(false, shape);
+      const planned = build(true, shape);
+      expect(planned.nodeCount).toBe(plain.nodeCount);
+      expect(planned.edgeTotal).toBe(plain.edgeTotal);
+      // Every node is where its id finds it, with its own id and label (the columns kept every node when they grew).
+      for (const graph of [plain, planned])
+        for (let n = 0; n < graph.nodeCount; n++) {
+          const id = graph.nodeId(n);
+          if (typeof id !== 'string' || graph.findNode(id) !== n || typeof graph.label(n) !== 'string') expect.fail(`node ${n}: ${String(id)}`);
+        }
+      for (let n = 0; n < plain.nodeCount; n++) if (planned.nodeId(n) !== plain.nodeId(n)) expect.fail(`node ${n}`);
+      const a = plain.takeExport();
+      const b = planned.takeExport();
+      expect(b.nodes.length).toBe(a.nodes.length);
+      expect(JSON.stringify([...b.nodes])).toBe(JSON.stringify([...a.nodes]));
+      expect(JSON.stringify([...b.edges])).toBe(JSON.stringify([...a.edges]));
+      expect(b.nodes.ids).toHaveLength(a.nodes.length);
+      expect(b.edges.columns.eventIds).toHaveLength(a.edges.length);
+    }
+  });
+});
+
 describe('the process last seen with a pid', () => {
   it('is found by host and pid after many pids on many hosts (the index grows), including pids past 32 bits and past safe integers', () => {
     const graph = new ProvenanceGraph();

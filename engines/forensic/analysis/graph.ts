@@ -113,6 +113,26 @@ function edgeHash(from: number, to: number, rule: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
+/** Slots of an open-addressed index for `count` entries at most half full: the power of two at least twice the count. */
+function indexSlots(count: number): number {
+  let slots = INITIAL_NODE_SLOTS;
+  while (slots < count * 2) slots *= 2;
+  return slots;
+}
+
+/** Node columns' first capacity. */
+const INITIAL_NODE_CAPACITY = 1024;
+
+/** Events read before plan's pace is trusted to size the columns (before, they double). */
+const PLAN_MIN_EVENTS = 4096;
+
+/** A copy of the first `count` elements of `a` in a new array `capacity` long (holes past the count). */
+function grownArray<T>(a: readonly T[], count: number, capacity: number): T[] {
+  const b = new Array<T>(capacity);
+  for (let i = 0; i < count; i++) b[i] = a[i] as T;
+  return b;
+}
+
 /** Slots of the node index to begin with (a power of two). */
 const INITIAL_NODE_SLOTS = 4096;
 
@@ -213,16 +233,29 @@ class PidIndex {
 /** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
 export class ProvenanceGraph {
   /** The node columns, by position (NodeRef), in order of creation. */
-  private nodeIds: string[] = [];
-  private nodeKinds: Uint8Array = new Uint8Array(1024);
+  private nodeIds: string[] = new Array<string>(INITIAL_NODE_CAPACITY);
+  private nodeKinds: Uint8Array = new Uint8Array(INITIAL_NODE_CAPACITY);
   private readonly kindIndex = new Map<string, number>();
   private readonly kindNames: NodeKind[] = [];
-  private nodeLabels: string[] = [];
-  private nodeHosts: (string | null)[] = [];
-  private nodeAttributes: Record<string, AttrValue>[] = [];
+  private nodeLabels: string[] = new Array<string>(INITIAL_NODE_CAPACITY);
+  private nodeHosts: (string | null)[] = new Array<string | null>(INITIAL_NODE_CAPACITY);
+  private nodeAttributes: Record<string, AttrValue>[] = new Array<Record<string, AttrValue>>(INITIAL_NODE_CAPACITY);
   /** Supporting event ids: NO_IDS, then the one id itself (a string, no list), then a list once a second comes. */
-  private nodeEventIds: IdList[] = [];
-  private nodeSources: NodeSources[] = [];
+  private nodeEventIds: IdList[] = new Array<IdList>(INITIAL_NODE_CAPACITY);
+  private nodeSources: NodeSources[] = new Array<NodeSources>(INITIAL_NODE_CAPACITY);
+  /**
+   * The number of nodes. The node columns are arrays made as long as a capacity (holes past the count) and grown by
+   * copy to a new capacity, not by push: V8 grows a pushed array by half again each time, and at a million nodes the
+   * copies left behind (each one a large object in the old generation) were about twice the columns' final size of
+   * garbage, which the full collections of the graph stage then paid for.
+   */
+  private nodeTotal = 0;
+  /** How far the caller is through its events (plan): the columns grow to the count this projects, not by doubling. */
+  private planDone = 0;
+  private planTotal = 0;
+  /** The node and edge counts when the caller's pass began (plan with done 0). */
+  private planNodes = 0;
+  private planEdges = 0;
   /**
    * The nodes by id: open addressing over node positions plus one (0 empty), at most half full, the ids compared in
    * nodeIds. A Map of 1.2 million ids held about 50 bytes an entry in its table; this is 8 bytes a node outside the heap.
@@ -253,9 +286,9 @@ export class ProvenanceGraph {
   /** Time (ms) of the edge's earliest event; NaN when none of its events has a time. */
   private edgeFirstMs: Float64Array = new Float64Array(1024);
   /** Supporting event ids (as a node's). */
-  private edgeEventIds: IdList[] = [];
+  private edgeEventIds: IdList[] = new Array<IdList>(1024);
   /** The shared NO_TECHNIQUES until the first technique (most edges have none), then a list of the edge's own. */
-  private edgeTechniques: string[][] = [];
+  private edgeTechniques: string[][] = new Array<string[]>(1024);
   /** (host in lower case, '?' when unknown; pid) -> the process last seen with that pid. */
   private readonly byPid = new PidIndex();
   private readonly byGuid = new Map<string, NodeRef>();
@@ -292,12 +325,13 @@ export class ProvenanceGraph {
     }
   }
 
-  /** The node index twice as large, every node placed again by its kept hash. */
+  /** The node index at least twice as large (for the nodes plan projects), every node placed again by its kept hash. */
   private growNodeIndex(): void {
     const oldSlots = this.nodeSlots;
     const oldHashes = this.nodeSlotHashes;
-    const slots = new Int32Array(oldSlots.length * 2);
-    const hashes = new Int32Array(oldSlots.length * 2);
+    const size = indexSlots(this.grownCapacity(this.nodeTotal, this.planNodes, oldSlots.length / 2));
+    const slots = new Int32Array(size);
+    const hashes = new Int32Array(size);
     const mask = slots.length - 1;
     // Ids are distinct, so each goes to the first empty slot from its hash, in the order of the old slots.
     for (let o = 0; o < oldSlots.length; o++) {
@@ -321,7 +355,43 @@ export class ProvenanceGraph {
 
   /** The number of nodes so far. */
   get nodeCount(): number {
-    return this.nodeIds.length;
+    return this.nodeTotal;
+  }
+
+  /**
+   * Tells the graph that `done` of `total` events of a pass over them have been read (done 0 starts a pass): when the
+   * node or edge columns are full, they grow to what the pass's pace of new nodes (edges) per event gives at its end,
+   * plus a twentieth, rather than by a fixed factor. What the graph holds is the same either way.
+   */
+  plan(done: number, total: number): void {
+    if (done === 0) {
+      this.planNodes = this.nodeTotal;
+      this.planEdges = this.edgeCount;
+    }
+    this.planDone = done;
+    this.planTotal = total;
+  }
+
+  /**
+   * The capacity a column of `count` elements (`base` of them made before the pass began), full at `capacity`, grows
+   * to: doubled early in the pass, else the pass's projection, and at least by half again.
+   */
+  private grownCapacity(count: number, base: number, capacity: number): number {
+    if (this.planDone < PLAN_MIN_EVENTS || this.planTotal <= this.planDone) return Math.max(INITIAL_NODE_CAPACITY, capacity * 2);
+    const made = Math.max(0, count + 1 - base);
+    const projected = count + 1 + Math.ceil((made * (this.planTotal - this.planDone) * 1.05) / this.planDone) + INITIAL_NODE_CAPACITY;
+    return Math.max(projected, Math.ceil(capacity * 1.5));
+  }
+
+  /** Every node column as long as `capacity`, holding the nodes so far. */
+  private growNodes(capacity: number): void {
+    this.nodeKinds = grownColumn(this.nodeKinds, capacity);
+    this.nodeIds = grownArray(this.nodeIds, this.nodeTotal, capacity);
+    this.nodeLabels = grownArray(this.nodeLabels, this.nodeTotal, capacity);
+    this.nodeHosts = grownArray(this.nodeHosts, this.nodeTotal, capacity);
+    this.nodeAttributes = grownArray(this.nodeAttributes, this.nodeTotal, capacity);
+    this.nodeEventIds = grownArray(this.nodeEventIds, this.nodeTotal, capacity);
+    this.nodeSources = grownArray(this.nodeSources, this.nodeTotal, capacity);
   }
 
   /** The id of a node (`kind:key`). */
@@ -353,16 +423,16 @@ export class ProvenanceGraph {
     const v = this.nodeSlots[slot] as number;
     let n: NodeRef;
     if (v === 0) {
-      n = this.nodeIds.length;
-      if (n === this.nodeKinds.length) this.nodeKinds = grownColumn(this.nodeKinds, n * 2);
-      this.nodeIds.push(id);
+      n = this.nodeTotal++;
+      if (n === this.nodeKinds.length) this.growNodes(this.grownCapacity(n, this.planNodes, n));
+      this.nodeIds[n] = id;
       this.nodeKinds[n] = indexIn(this.kindIndex, this.kindNames, kind);
-      this.nodeLabels.push(this.intern(label));
-      this.nodeHosts.push(host);
+      this.nodeLabels[n] = this.intern(label);
+      this.nodeHosts[n] = host;
       // The caller's attributes (a literal of its own per call) become the node's when none is null: no copy made key by key.
-      this.nodeAttributes.push(withoutNulls(attributes));
-      this.nodeEventIds.push(NO_IDS);
-      this.nodeSources.push(null);
+      this.nodeAttributes[n] = withoutNulls(attributes);
+      this.nodeEventIds[n] = NO_IDS;
+      this.nodeSources[n] = null;
       this.nodeSlots[slot] = n + 1;
       this.nodeSlotHashes[slot] = hash | 0;
       if ((n + 1) * 2 > this.nodeSlots.length) this.growNodeIndex();
@@ -546,9 +616,9 @@ export class ProvenanceGraph {
     }
   }
 
-  /** The edge index twice as large, every edge placed again. */
+  /** The edge index at least twice as large (for the edges plan projects), every edge placed again. */
   private growEdgeIndex(): void {
-    this.edgeSlots = new Int32Array(this.edgeSlots.length * 2);
+    this.edgeSlots = new Int32Array(indexSlots(this.grownCapacity(this.edgeCount, this.planEdges, this.edgeSlots.length / 2)));
     for (let at = 0; at < this.edgeCount; at++) this.edgeSlots[this.edgeSlot(this.edgeFrom[at] as number, this.edgeTo[at] as number, this.edgeRule[at] as number)] = at + 1;
   }
 
@@ -568,8 +638,8 @@ export class ProvenanceGraph {
       this.edgeStage[at] = stageCode(stage);
       this.edgeConfidence[at] = 0.5;
       this.edgeFirstMs[at] = NaN;
-      this.edgeEventIds.push(NO_IDS);
-      this.edgeTechniques.push(NO_TECHNIQUES);
+      this.edgeEventIds[at] = NO_IDS;
+      this.edgeTechniques[at] = NO_TECHNIQUES;
       this.edgeSlots[slot] = at + 1;
       if (this.edgeCount * 2 > this.edgeSlots.length) this.growEdgeIndex();
     }
@@ -606,9 +676,11 @@ export class ProvenanceGraph {
     return this.edgeCount;
   }
 
-  /** Every edge column twice as long (they all have one length). */
+  /** Every edge column longer (they all have one length): doubled, or as long as plan projects. */
   private growEdges(): void {
-    const n = this.edgeFrom.length * 2;
+    const n = this.grownCapacity(this.edgeCount, this.planEdges, this.edgeFrom.length);
+    this.edgeEventIds = grownArray(this.edgeEventIds, this.edgeCount, n);
+    this.edgeTechniques = grownArray(this.edgeTechniques, this.edgeCount, n);
     this.edgeFrom = grownColumn(this.edgeFrom, n);
     this.edgeTo = grownColumn(this.edgeTo, n);
     this.edgeRule = grownColumn(this.edgeRule, n);
@@ -639,6 +711,8 @@ export class ProvenanceGraph {
     this.lastSourceEvent = null;
     const nodes = this.takeNodes();
     const n = this.edgeCount;
+    this.edgeEventIds.length = n;
+    this.edgeTechniques.length = n;
     for (const list of this.edgeEventIds) if (typeof list !== 'string') Object.freeze(list);
     for (const list of this.edgeTechniques) Object.freeze(list);
     const edges = new EdgeColumns(
@@ -672,7 +746,9 @@ export class ProvenanceGraph {
 
   /** The node columns as NodeColumns (their id lists frozen), the graph's own let go. */
   private takeNodes(): NodeColumns {
-    const n = this.nodeIds.length;
+    const n = this.nodeTotal;
+    // The columns cut to the count (V8 trims the store in place: no copy).
+    for (const column of [this.nodeIds, this.nodeLabels, this.nodeHosts, this.nodeAttributes, this.nodeEventIds, this.nodeSources]) column.length = n;
     const eventIds = this.nodeEventIds;
     for (let k = 0; k < n; k++) {
       const ids = eventIds[k] as IdList;
@@ -681,6 +757,7 @@ export class ProvenanceGraph {
       if (sources !== null && typeof sources !== 'string') for (const x of sources) if (typeof x.eventIds !== 'string') Object.freeze(x.eventIds);
     }
     const nodes = new NodeColumns(this.nodeIds, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, this.nodeHosts, this.nodeAttributes, eventIds, this.nodeSources);
+    this.nodeTotal = 0;
     this.nodeIds = [];
     this.nodeKinds = new Uint8Array(0);
     this.nodeLabels = [];

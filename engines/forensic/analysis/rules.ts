@@ -645,6 +645,9 @@ function firstStage(techniques: readonly string[]): KillChainStage | null | unde
  * Runs the rules over events in time order; edges get the rule's confidence from `confidence` (default 0.5).
  * `nodes.at(i)` is what events[i] touched (extractEntities' table, or an array).
  */
+/** Events between two reports of progress to the graph (a power of two). */
+const PLAN_STEP = 1024;
+
 export function applyRules(
   events: EventSeq,
   graph: ProvenanceGraph,
@@ -678,6 +681,8 @@ export function applyRules(
     return list;
   };
   for (let i = 0; i < events.length; i++) {
+    // The graph sizes its edge columns by the pace of new edges.
+    if ((i & (PLAN_STEP - 1)) === 0) graph.plan(i, events.length);
     const e = events.at(i) as AnalysisEvent;
     const list = runsOf(e.action);
     if (list.length === 0) continue;
