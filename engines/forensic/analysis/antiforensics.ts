@@ -88,14 +88,27 @@ const KEPT_COMMANDS = 50_000;
 /** Per kept command line, the techniques found (true) or not (false) so far; the patterns hold no state (no g or y flag). */
 const commandAnswers = new Map<string, Map<string, boolean>>();
 
+/**
+ * The event commandMatches read last, its command line and that line's kept answers: the checks ask about one event
+ * several times in a row (one technique each), so the line is read and its answers found once an event.
+ */
+let askedEvent: AnalysisEvent | null = null;
+let askedCommand: string | null = null;
+let askedAnswers: Map<string, boolean> | undefined;
+
 const commandMatches = (e: AnalysisEvent, technique: string): boolean => {
-  const cmd = commandLine(e);
+  if (e !== askedEvent) {
+    askedEvent = e;
+    askedCommand = commandLine(e);
+    askedAnswers = askedCommand !== null && askedCommand.length <= KEPT_COMMAND_LENGTH ? commandAnswers.get(askedCommand) : undefined;
+  }
+  const cmd = askedCommand;
   if (cmd === null) return false;
-  let answers = cmd.length <= KEPT_COMMAND_LENGTH ? commandAnswers.get(cmd) : undefined;
+  let answers = askedAnswers;
   const known = answers?.get(technique);
   if (known !== undefined) return known;
   const found = (PATTERNS_OF.get(technique) ?? []).some((p) => p.test(cmd));
-  if (answers === undefined && cmd.length <= KEPT_COMMAND_LENGTH && commandAnswers.size < KEPT_COMMANDS) commandAnswers.set(cmd, (answers = new Map()));
+  if (answers === undefined && cmd.length <= KEPT_COMMAND_LENGTH && commandAnswers.size < KEPT_COMMANDS) commandAnswers.set(cmd, (askedAnswers = answers = new Map()));
   answers?.set(technique, found);
   return found;
 };
@@ -232,14 +245,14 @@ class LogLists {
   readonly lists = new Map<string, NumberList>();
   private readonly keys = new Map<unknown, Map<unknown, Map<unknown, NumberList>>>();
 
-  list(a: unknown, b: unknown, c: unknown, key: () => string): NumberList {
+  list<A, B, C>(a: A, b: B, c: C, key: (a: A, b: B, c: C) => string): NumberList {
     let byB = this.keys.get(a);
     if (byB === undefined) this.keys.set(a, (byB = new Map()));
     let byC = byB.get(b);
     if (byC === undefined) byB.set(b, (byC = new Map()));
     let list = byC.get(c);
     if (list === undefined) {
-      const k = key();
+      const k = key(a, b, c);
       list = this.lists.get(k);
       if (list === undefined) this.lists.set(k, (list = new NumberList()));
       byC.set(c, list);
@@ -247,6 +260,10 @@ class LogLists {
     return list;
   }
 }
+
+/** The key texts of a log (the functions themselves are passed: no closure made per event). */
+const recordLogKey = (host: string | null, channel: unknown, sha: string): string => `${host ?? '?'}|${String(channel)}|${sha}`;
+const timeLogKey = (host: string | null, sha: string, channel: unknown): string => `${host ?? '?'}|${sha}|${String(channel ?? '')}`;
 
 /** Holes in a log's record numbers, where the log is otherwise contiguous (Windows EventRecordID per host and channel). */
 const recordGap: AntiForensicsCheck = streamed('record-id-gap', 'A hole in a Windows log\'s EventRecordID sequence that is otherwise contiguous (records deleted or the log edited).', () => {
@@ -258,7 +275,7 @@ const recordGap: AntiForensicsCheck = streamed('record-id-gap', 'A hole in a Win
       const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null;
       const channel = e.attributes['channel'];
       if (id === null || channel === undefined) return;
-      byLog.list(e.host, channel, e.raw.artifactSha256, () => `${e.host ?? '?'}|${String(channel)}|${e.raw.artifactSha256}`).push(id, at);
+      byLog.list(e.host, channel, e.raw.artifactSha256, recordLogKey).push(id, at);
     },
     finish(events) {
       const out: TamperingIndicator[] = [];
@@ -291,7 +308,7 @@ const timeGap: AntiForensicsCheck = streamed('time-gap', `A silence longer than 
       const ms = timeMs(e);
       if (ms === null || e.kind === 'timeline' || e.kind === 'memory') return;
       const channel = e.attributes['channel'];
-      byLog.list(e.host, e.raw.artifactSha256, channel, () => `${e.host ?? '?'}|${e.raw.artifactSha256}|${String(channel ?? '')}`).push(ms, at);
+      byLog.list(e.host, e.raw.artifactSha256, channel, timeLogKey).push(ms, at);
     },
     finish(events) {
       const out: TamperingIndicator[] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { finalizeEvent, type ForensicEvent } from '../event.js';
-import { EventList, EventTable } from './events.js';
+import { EventList, EventTable, rowTimeMs } from './events.js';
+import { parseTimeMs } from '../time.js';
 import { makeEvent } from './events.fixture.js';
 
 /** An event whose time text is exactly `time` (makeEvent gives every event the precision 'second'). */
@@ -30,6 +31,50 @@ describe('EventTable', () => {
     expect(t.length).toBe(texts.length);
     expect(texts.map((_, r) => t.timeText(r))).toEqual(texts);
     expect(texts.map((_, r) => t.row(r).time.time)).toEqual(texts);
+  });
+
+  it('knows the milliseconds of the time text it last made: what parseTimeMs reads from that text, NaN for any other text', () => {
+    const texts = [
+      '2024-01-01T10:00:00Z',
+      '2024-01-01T10:00:00.000Z',
+      '2024-01-01T10:00:00.5Z',
+      '2024-01-01T10:00:00.050Z',
+      '2024-01-01T10:00:00.999Z',
+      '2024-01-01T10:00:00.0009Z',
+      '2024-01-01T10:00:00.1239999Z',
+      '2024-01-01T10:00:00.999999999Z',
+      '1970-01-01T00:00:00Z',
+      '9999-12-31T23:59:59.9999Z',
+      '1969-12-31T23:59:59.999Z',
+      '2024-02-29T23:59:59.001Z',
+    ];
+    let seed = 5;
+    const next = (n: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    for (let i = 0; i < 500; i++) {
+      const digits = next(10);
+      const fraction = digits === 0 ? '' : `.${String(next(10 ** digits)).padStart(digits, '0')}`;
+      texts.push(`${new Date(next(253_402_300_800) * 1000).toISOString().slice(0, 19)}${fraction}Z`);
+    }
+    const t = new EventTable();
+    for (const x of texts) t.add(timed(x));
+    t.seal();
+    let known = 0;
+    for (let r = 0; r < texts.length; r++) {
+      const text = t.timeText(r) as string;
+      const ms = rowTimeMs(text);
+      // Outside 1970 to 9999 the table does not say (NaN); the reader then parses the text.
+      if (!Number.isNaN(ms)) {
+        known++;
+        expect(ms).toBe(parseTimeMs(text));
+      }
+      expect(rowTimeMs(`${text} `)).toBeNaN();
+    }
+    expect(known).toBe(texts.length - 1);
   });
 
   it('rebuilds the time texts of many seconds, minutes, days and years as toISOString writes them, read in any order', () => {

@@ -73,7 +73,20 @@ function timeText(seconds: number, fraction: number, digits: number): string {
   lastSeconds = seconds;
   lastFraction = fraction;
   lastDigits = digits;
+  // From 1970 to 9999 the text is one readCanonicalTime reads back to these numbers: its milliseconds are known.
+  lastMs = seconds >= 0 && seconds < YEAR_10000 && Number.isInteger(seconds) ? seconds * 1000 + (digits <= 3 ? fraction * 10 ** (3 - digits) : Math.floor(fraction / 10 ** (digits - 3))) : Number.NaN;
   return lastText;
+}
+
+/** The milliseconds of the time text last made from a row (what parseTimeMs reads from it), or NaN. */
+let lastMs = Number.NaN;
+
+/**
+ * The milliseconds of a time text when it is the one a row's time was last written as (NaN otherwise): what
+ * parseTimeMs gives for it, without reading the text (rows are made, then their time read, event after event).
+ */
+export function rowTimeMs(text: string): number {
+  return text === lastText ? lastMs : Number.NaN;
 }
 
 let lastSeconds = Number.NaN;

@@ -1,6 +1,6 @@
 // Reads the loaders' events uniformly: process identities, command lines, users, addresses, whatever the artefact called them.
 import type { JsonValue } from '../event.js';
-import type { AnalysisEvent } from './events.js';
+import { rowTimeMs, type AnalysisEvent } from './events.js';
 import { parseTimeMs } from '../time.js';
 
 /** A process as one event names it: enough to find it again in another artefact. */
@@ -203,7 +203,9 @@ export function timeMs(e: AnalysisEvent): number | null {
   // in two forms (with and without a fraction) alternate between two texts of one second.
   if (text === recentText) return recentMs;
   if (text === olderText) return olderMs;
-  const ms = parseTimeMs(text);
+  // A row's time text just made from its numbers is not read again.
+  const known = rowTimeMs(text);
+  const ms = Number.isNaN(known) ? parseTimeMs(text) : known;
   olderText = recentText;
   olderMs = recentMs;
   recentText = text;

@@ -138,15 +138,24 @@ export class NeedleAutomaton {
    * channels, the same value under two attribute names), so most texts of a source are scanned once.
    */
   private readonly memo = new Map<string, Int32Array>();
+  private readonly collect = new DistinctHits();
 
   /** `scanInto`, with the result of a short text kept and reused for the same text (same variants, same flag). */
   scanCached(text: string, sink: { add(variant: number): void }): boolean {
     if (text.length > MEMO_MAX_LENGTH) return this.scanInto(text, sink);
     let found = this.memo.get(text);
     if (found === undefined) {
-      const hits: number[] = [];
-      const wide = this.scanInto(text, { add: (v) => (hits.includes(v) ? undefined : hits.push(v)) });
-      found = hits.length === 0 ? (wide ? WIDE_NONE : ASCII_NONE) : Int32Array.from([wide ? 1 : 0, ...hits]);
+      // One collector per automaton, emptied for each text: no sink object and closure made per text scanned.
+      const collect = this.collect;
+      const hits = collect.hits;
+      hits.length = 0;
+      const wide = this.scanInto(text, collect);
+      if (hits.length === 0) found = wide ? WIDE_NONE : ASCII_NONE;
+      else {
+        found = new Int32Array(hits.length + 1);
+        found[0] = wide ? 1 : 0;
+        found.set(hits, 1);
+      }
       if (this.memo.size < MEMO_MAX_TEXTS) this.memo.set(text, found);
     }
     for (let i = 1; i < found.length; i++) sink.add(found[i] as number);
@@ -177,6 +186,15 @@ export class NeedleAutomaton {
       for (let o = a; o < b; o++) sink.add(outList[o] as number);
     }
     return wide;
+  }
+}
+
+/** The variants a scan hits, each once, in the order first hit (scanCached's sink, reused text after text). */
+class DistinctHits {
+  readonly hits: number[] = [];
+
+  add(variant: number): void {
+    if (!this.hits.includes(variant)) this.hits.push(variant);
   }
 }
 
