@@ -71,6 +71,25 @@ describe('anti-forensics scan', () => {
     expect(kinds(Array.from({ length: 30 }, (_, i) => mk(i * 2)))).toEqual([]);
   });
 
+  it('record-id gaps kept per log when the events of several logs alternate (host, channel and artefact each tell logs apart)', () => {
+    const mk = (id: number, host: string, channel: string, sha: string): ForensicEvent => {
+      const e = makeEvent({ time: at(id), host, action: 'windows.event', attributes: { eventId: 4624, channel, eventRecordId: id } });
+      return { ...e, raw: { ...e.raw, artifactSha256: sha } };
+    };
+    const logs = [
+      { host: 'A', channel: 'Security', sha: 'a'.repeat(64), gap: true },
+      { host: 'B', channel: 'Security', sha: 'a'.repeat(64), gap: false },
+      { host: 'A', channel: 'System', sha: 'a'.repeat(64), gap: false },
+      { host: 'A', channel: 'Security', sha: 'b'.repeat(64), gap: false },
+    ];
+    const events: ForensicEvent[] = [];
+    // Runs of 1 to 3 events of one log, then another's; the first log skips records 20 to 24.
+    for (let i = 1, k = 0; i <= 60; i++)
+      for (const log of logs) for (let r = 0; r < (k++ % 3) + 1; r++) if (!(log.gap && i >= 20 && i < 25) && r === 0) events.push(mk(i, log.host, log.channel, log.sha));
+    const found = scanAntiForensics(events).verdict.indicators.filter((i) => i.kind === 'record-id-gap');
+    expect(found.map((i) => [i.host, i.summary])).toEqual([['A', '5 record(s) missing from the Security log']]);
+  });
+
   it('time gap in a busy log', () => {
     const events = [...Array.from({ length: 60 }, (_, i) => makeEvent({ time: at(i * 10), kind: 'authlog', action: 'syslog.message' })), makeEvent({ time: at(600 + 3 * 86400), kind: 'authlog', action: 'syslog.message' })];
     expect(kinds(events)).toEqual(['time-gap']);

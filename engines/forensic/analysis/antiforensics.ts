@@ -245,7 +245,24 @@ class LogLists {
   readonly lists = new Map<string, NumberList>();
   private readonly keys = new Map<unknown, Map<unknown, Map<unknown, NumberList>>>();
 
+  /** The triple asked last and its list: consecutive events nearly always come from one log. */
+  private lastA: unknown = undefined;
+  private lastB: unknown = undefined;
+  private lastC: unknown = undefined;
+  private lastList: NumberList | null = null;
+
   list<A, B, C>(a: A, b: B, c: C, key: (a: A, b: B, c: C) => string): NumberList {
+    // Equal by === is equal as a Map key (SameValueZero); a NaN key (never equal by ===) takes the maps.
+    if (this.lastList !== null && a === this.lastA && b === this.lastB && c === this.lastC) return this.lastList;
+    const list = this.find(a, b, c, key);
+    this.lastA = a;
+    this.lastB = b;
+    this.lastC = c;
+    this.lastList = list;
+    return list;
+  }
+
+  private find<A, B, C>(a: A, b: B, c: C, key: (a: A, b: B, c: C) => string): NumberList {
     let byB = this.keys.get(a);
     if (byB === undefined) this.keys.set(a, (byB = new Map()));
     let byC = byB.get(b);
