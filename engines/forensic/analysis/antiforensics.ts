@@ -151,8 +151,9 @@ const timeChanged = perEvent('system-time-changed', 'The system time was changed
     return { severity: 'medium', summary: 'the system time was changed', techniques: ['T1070.006'] };
   }
   if (e.action === 'time.adjust') return { severity: 'low', summary: 'the clock was adjusted', techniques: [] };
-  const cmd = commandLine(e);
-  if (isProcessLike(e) && cmd !== null && /\bdate\s+(?:-s|--set)\b|Set-Date\b|timedatectl\s+set-time|\bhwclock\s+--set/i.test(cmd)) return { severity: 'medium', summary: 'a command set the system time', techniques: ['T1070.006'] };
+  // The command line is read only for the actions that have one.
+  const cmd = isProcessLike(e) ? commandLine(e) : null;
+  if (cmd !== null && /\bdate\s+(?:-s|--set)\b|Set-Date\b|timedatectl\s+set-time|\bhwclock\s+--set/i.test(cmd)) return { severity: 'medium', summary: 'a command set the system time', techniques: ['T1070.006'] };
   return null;
 });
 
