@@ -83,12 +83,12 @@ export interface TrainOptions {
    */
   readonly embedding?: { readonly vectors: WordVectors; readonly scale: number };
   /**
-   * Fits a one-vs-rest linear SVM instead of the logistic regression (squared hinge, cost `c` per unit of example
+   * Fits a one-vs-rest linear SVM instead of the logistic regression (squared hinge unless `loss` says 'hinge', cost `c` per unit of example
    * weight, LIBLINEAR's dual coordinate descent with a bias column of 1, `engines/core/ml/svm.ts`); the label scores are
    * its decision values, so its "probabilities" are a softmax of those and mean little until it is blended and
    * calibrated (`blendClassifiers`, `blendFromScores`). `l2` and `maxIterations` do not apply.
    */
-  readonly svm?: { readonly c: number };
+  readonly svm?: { readonly c: number; readonly loss?: 'squared-hinge' | 'hinge' };
   /** Weighs each example by n / (labels x examples of its label) on top of its own weight (scikit-learn's class_weight='balanced'), so rare labels count as much as common ones. */
   readonly balanced?: boolean;
   /** Called with the fraction of the iteration budget used (for job progress). */
@@ -635,7 +635,7 @@ export function trainClassifier(examples: readonly LabelledSentence[], options: 
     colVal.set(r.val, rowStart[i]!);
   });
   if (options.svm !== undefined) {
-    const svm = fitOneVsRestSvm({ rowStart, colIdx, colVal, cols: d }, y, K, { c: options.svm.c, sampleWeight: sw }, (k) => {
+    const svm = fitOneVsRestSvm({ rowStart, colIdx, colVal, cols: d }, y, K, { c: options.svm.c, sampleWeight: sw, ...(options.svm.loss !== undefined ? { loss: options.svm.loss } : {}) }, (k) => {
       if (options.signal?.aborted === true) throw new VitrineError('cancelled', 'training was cancelled');
       options.onProgress?.((k + 1) / K, 'fitting the classifier');
     });
