@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { foldFileOf, keepRows, keptRows, resumableRows } from './build.js';
+import { gzipSync } from 'node:zlib';
+import { evaluateModelFile, foldFileOf, keepRows, keptRows, resumableRows } from './build.js';
+import { loadClassifier, trainClassifier } from './classifier.js';
 
 describe('classifier build: resumable folds (--oof)', () => {
   it('names one file per fold and kind beside the --oof file', () => {
@@ -44,5 +46,18 @@ describe('classifier build: resumable folds (--oof)', () => {
     expect(resumableRows(undefined, () => [{ n: ++fits }])).toEqual([{ n: 2 }]);
     expect(resumableRows(undefined, () => [{ n: ++fits }])).toEqual([{ n: 3 }]);
     expect(keepRows(undefined, [1])).toEqual([1]);
+  });
+
+  it('--evaluate measures a model file on the sentences given and records the measure in the file', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-eval-'));
+    const file = path.join(dir, 'm.json.gz');
+    const toy = [
+      ...['dumped lsass memory', 'mimikatz dumped lsass', 'lsass process memory read'].map((text) => ({ text, label: 'T1003.001' })),
+      ...['ran powershell commands', 'powershell script ran', 'encoded powershell command'].map((text) => ({ text, label: 'T1059.001' })),
+    ];
+    writeFileSync(file, gzipSync(Buffer.from(JSON.stringify(trainClassifier(toy, { minDf: 1, threshold: 0.3 }).toJson()), 'utf8')));
+    const e = evaluateModelFile(file, toy);
+    expect(e.examples).toBe(6);
+    expect(loadClassifier(file).toJson().evaluation).toMatchObject({ held_out: expect.stringContaining('seed 1') as unknown, micro_f1: e.micro_f1 });
   });
 });
