@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath } from '../../test/corpora.js';
 import { canonicalJson } from '../core/canonical.js';
-import { canonicalEventBytes, canonicalEventText, canonicalValueText, type HashedEvent } from './canonical-event.js';
+import { canonicalEventBytes, canonicalEventText, canonicalValueBytes, canonicalValueText, writtenRawSha256, type HashedEvent } from './canonical-event.js';
 import { ingestArtifact } from './ingest.js';
 
 const reference = (e: HashedEvent, v: number): string => {
@@ -147,6 +147,69 @@ describe('canonicalEventText', () => {
     } finally {
       delete (Object.prototype as { toJSON?: unknown }).toJSON;
     }
+  });
+
+  it('writes the kind, loader, grade and version that the events of an artefact share as canonicalJson does, when they repeat and when they change', () => {
+    const kinds: unknown[] = ['authlog', 'authlog', 'evtx', 'é "q"\n\ud800', 5, null, undefined, 'authlog'];
+    const loaders: unknown[] = ['authlog/1', 'evtx/1', 'authlog/1', { a: 1 }, null, 'x'.repeat(70)];
+    const grades: unknown[] = ['C', 'C', 'B', null, 1.5, 'é\u0001', 'C'];
+    const versions = [1, 1, 2, 0, -0, 0, 1.5, Number.NaN, 2 ** 31, 1];
+    let n = 0;
+    for (const kind of kinds)
+      for (const loader of loaders)
+        for (const reliability of grades)
+          for (const v of versions) {
+            const e = { ...base, kind, loader, reliability };
+            let expected: string | undefined;
+            try {
+              expected = reference(e, v);
+            } catch {
+              expected = undefined;
+            }
+            if (expected === undefined) expect(() => canonicalEventText(e, v)).toThrow();
+            else {
+              expect(canonicalEventText(e, v)).toBe(expected);
+              expect(Buffer.from(canonicalEventBytes(e, v)).toString('utf8')).toBe(expected);
+              n++;
+            }
+          }
+    expect(n).toBeGreaterThan(1000);
+  });
+
+  it('copies the rawSha256 of a raw reference when it is 64 lower-case hex digits and says so; any other is written as canonicalJson writes it', () => {
+    const raw = { artifactSha256: 'a'.repeat(64), recordNumber: 7, offset: 0, length: 120, rawSha256: '0123456789abcdef'.repeat(4) };
+    const hex = raw.rawSha256;
+    for (const rawSha256 of [hex, hex.toUpperCase(), `${hex.slice(0, 63)}g`, `${hex.slice(0, 63)}"`, `${hex.slice(0, 63)}é`, hex.slice(1), `${hex}0`, '', `/${hex.slice(1)}`, `:${hex.slice(1)}`, `\`${hex.slice(1)}`]) {
+      const e = { ...base, raw: { ...raw, rawSha256 } };
+      expect(canonicalEventText(e, 1)).toBe(reference(e, 1));
+      expect(writtenRawSha256()).toBe(/^[0-9a-f]{64}$/.test(rawSha256) ? rawSha256 : null);
+      expect(Buffer.from(canonicalEventBytes(e, 1)).toString('utf8')).toBe(reference(e, 1));
+    }
+    // Only a raw reference of the shape ingest builds is read so; for another shape, and after a text written by
+    // canonicalJson, nothing is said.
+    canonicalEventText({ ...base, raw: { ...raw, member: 'm' } }, 1);
+    expect(writtenRawSha256()).toBeNull();
+    canonicalEventText({ ...base, raw: { ...raw }, summary: undefined }, 1);
+    expect(writtenRawSha256()).toBeNull();
+  });
+
+  it('takes known texts given as UTF-8 bytes (canonicalValueBytes), short and long, as they are', () => {
+    for (const name of ['a', 'é€\ud83d\ude00', `é€\ud83d\ude00${'x'.repeat(100)}`, 'q"\\\u0001']) {
+      const e = { ...base, actor: { type: 'process', name }, object: { type: 'file', name: `${name}!` }, time: { time: null, precision: 'none', source: name } };
+      const texts = new Map<unknown, Uint8Array>([e.actor, e.object, e.time].map((o) => [o, canonicalValueBytes(o)]));
+      for (const [o, t] of texts) expect(Buffer.from(t).toString('utf8')).toBe(canonicalJson(o));
+      expect(canonicalEventText(e, 1, texts)).toBe(reference(e, 1));
+      expect(Buffer.from(canonicalEventBytes(e, 1, texts)).toString('utf8')).toBe(reference(e, 1));
+    }
+    // Each call gives its own bytes (kept by the caller while later texts are written).
+    const a = canonicalValueBytes({ type: 'user', name: 'a' });
+    canonicalValueBytes({ type: 'user', name: 'bbbbbbbbbbbbbbbbbbbbbb' });
+    expect(Buffer.from(a).toString('utf8')).toBe('{"name":"a","type":"user"}');
+    for (const v of [null, 'a"b', 1.5, { b: 1, a: { d: -0, c: undefined } }, new Date(0)]) expect(Buffer.from(canonicalValueBytes(v)).toString('utf8')).toBe(canonicalJson(v));
+    // Many texts (past several shared blocks, and long ones of their own) all stay as they were written.
+    const values = Array.from({ length: 6000 }, (_, i) => ({ type: 'file', name: `C:\\d\\${String(i).repeat(i % 7 === 0 ? 800 : 3)}é` }));
+    const kept = values.map((v) => canonicalValueBytes(v));
+    values.forEach((v, i) => expect(Buffer.from(kept[i] as Uint8Array).toString('utf8')).toBe(canonicalJson(v)));
   });
 
   it('writes numbers as canonicalJson does: 32-bit integers digit by digit at every length and both ends, others by String', () => {

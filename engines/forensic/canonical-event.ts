@@ -35,15 +35,23 @@ function begin(): void {
   if (buf.length > BASE_CAPACITY) buf = Buffer.allocUnsafeSlow(BASE_CAPACITY);
 }
 
-/** Appends bytes already encoded (a key's text, a fixed part of the event). */
+/** Appends bytes already encoded (a key's text, a fixed part of the event, a known text): long ones by one native copy. */
 function bytes(b: Uint8Array): void {
   const n = b.length;
   ensure(n);
+  if (n > NATIVE_COPY) {
+    buf.set(b, pos);
+    pos += n;
+    return;
+  }
   const out = buf;
   let p = pos;
   for (let i = 0; i < n; i++) out[p++] = b[i] as number;
   pos = p;
 }
+
+/** Byte strings longer than this are copied by TypedArray set (a native call, which costs more than a loop over a few bytes). */
+const NATIVE_COPY = 48;
 
 /** Appends text that holds only ASCII (numbers). */
 function ascii(t: string): void {
@@ -344,7 +352,8 @@ function written(): string {
  * time tuples), by identity: each must be canonicalValueText of that object, which is never changed after.
  */
 export interface KnownTexts {
-  get(key: unknown): string | undefined;
+  /** The text as a string, or as its UTF-8 bytes (canonicalValueBytes: copied as they are, not encoded again). */
+  get(key: unknown): string | Uint8Array | undefined;
 }
 
 /** canonicalJson(value), by the same writer as the event's text. */
@@ -359,11 +368,47 @@ export function canonicalValueText(value: unknown): string {
   }
 }
 
+/**
+ * canonicalValueText(value) as UTF-8 bytes, for a KnownTexts that gives bytes: its own bytes, never written again. Texts
+ * are views of shared 64 KiB blocks (an ingest keeps up to hundreds of thousands: one ArrayBuffer each would cost more
+ * memory, and the collector tracks each), a long one a copy of its own.
+ */
+export function canonicalValueBytes(value: unknown): Uint8Array {
+  try {
+    begin();
+    plain(value, 0);
+    return kept();
+  } catch (err) {
+    if (err !== NOT_PLAIN) throw err;
+    return Buffer.from(canonicalJson(value), 'utf8');
+  }
+}
+
+const KEPT_BLOCK = 1 << 16;
+let keptBlock = new Uint8Array(KEPT_BLOCK);
+let keptUsed = 0;
+
+/** The text written (from 0), as a view of the current block of kept texts (a new block when it is full). */
+function kept(): Uint8Array {
+  const n = pos;
+  if (n > KEPT_BLOCK >> 4) return writtenSince(0);
+  if (keptUsed + n > KEPT_BLOCK) {
+    keptBlock = new Uint8Array(KEPT_BLOCK);
+    keptUsed = 0;
+  }
+  const at = keptUsed;
+  keptBlock.set(buf.subarray(0, n), at);
+  keptUsed = at + n;
+  return keptBlock.subarray(at, at + n);
+}
+
 /** The known text of `v` (by identity), else its canonical text. */
 function value(v: unknown, known: KnownTexts | undefined): void {
   const text = known?.get(v);
-  if (text !== undefined) json(text);
-  else if (!timeTuple(v)) plain(v, 0);
+  if (text === undefined) {
+    if (!timeTuple(v)) plain(v, 0);
+  } else if (typeof text === 'string') json(text);
+  else bytes(text);
 }
 
 /** True when `x` is a number the integer writer writes (a 32-bit integer, not -0). */
@@ -462,10 +507,39 @@ function rawReference(v: unknown): boolean {
   bytes(K_RAW_OFFSET);
   integer(offset);
   bytes(K_RAW_HASH);
-  string(rawSha256);
+  if (hex64(rawSha256)) hexChecked = rawSha256;
+  else string(rawSha256);
   bytes(K_RAW_NUMBER);
   integer(recordNumber);
   byte(0x7d);
+  return true;
+}
+
+/** The rawSha256 of the event text written last (by writeEvent) when rawReference found it 64 lower-case hex digits (else null). */
+let hexChecked: string | null = null;
+
+/**
+ * The raw reference's rawSha256 of the event written last, when it was read as 64 lower-case hex digits while it was
+ * written (the check hashEventWith makes, done in the same pass); null otherwise.
+ */
+export function writtenRawSha256(): string | null {
+  return hexChecked;
+}
+
+/** Writes `s` quoted when it is 64 lower-case hex digits (which JSON writes as they are), checking as it copies; false, with nothing written, otherwise. */
+function hex64(s: string): boolean {
+  if (s.length !== 64) return false;
+  ensure(66);
+  const out = buf;
+  let p = pos;
+  out[p++] = 0x22;
+  for (let i = 0; i < 64; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+    out[p++] = c;
+  }
+  out[p++] = 0x22;
+  pos = p;
   return true;
 }
 
@@ -498,8 +572,71 @@ const K_SUMMARY = Buffer.from(',"summary":');
 const K_TIME = Buffer.from(',"time":');
 const K_V = Buffer.from(',"v":');
 
+/**
+ * The parts of an event's text that an artefact's events share (its kind and loader; its grade; the version), kept as
+ * the bytes written for the last strings (or number) seen: one copy per event instead of keys and values written again.
+ */
+let lastKind: string | null = null;
+let lastLoader: string | null = null;
+let kindLoaderText: Uint8Array = new Uint8Array(0);
+let lastReliability: string | null = null;
+let reliabilityText: Uint8Array = new Uint8Array(0);
+let lastVersion: number | null = null;
+let versionText: Uint8Array = new Uint8Array(0);
+
+/** `,"kind":…,"loader":…`. */
+function kindAndLoader(kind: unknown, loader: unknown): void {
+  if (typeof kind === 'string' && typeof loader === 'string' && kind === lastKind && loader === lastLoader) {
+    bytes(kindLoaderText);
+    return;
+  }
+  const start = pos;
+  bytes(K_KIND);
+  plain(kind, 0);
+  bytes(K_LOADER);
+  plain(loader, 0);
+  if (typeof kind === 'string' && typeof loader === 'string') {
+    kindLoaderText = writtenSince(start);
+    lastKind = kind;
+    lastLoader = loader;
+  }
+}
+
+/** `,"reliability":…,"summary":`. */
+function reliabilityAndSummaryKey(reliability: unknown): void {
+  if (typeof reliability === 'string' && reliability === lastReliability) {
+    bytes(reliabilityText);
+    return;
+  }
+  const start = pos;
+  bytes(K_RELIABILITY);
+  plain(reliability, 0);
+  bytes(K_SUMMARY);
+  if (typeof reliability === 'string') {
+    reliabilityText = writtenSince(start);
+    lastReliability = reliability;
+  }
+}
+
+/** `,"v":…}`. */
+function versionAndEnd(version: number): void {
+  if (Object.is(version, lastVersion)) {
+    bytes(versionText);
+    return;
+  }
+  const start = pos;
+  bytes(K_V);
+  plain(version, 0);
+  byte(0x7d);
+  if (isInteger(version)) {
+    versionText = writtenSince(start);
+    lastVersion = version;
+  }
+}
+
 /** Writes the event's text into the buffer; false when a value is not plain JSON (then canonicalJson writes it). */
 function writeEvent(e: HashedEvent, version: number, known: KnownTexts | undefined): boolean {
+  hexChecked = null;
   try {
     begin();
     bytes(K_ACTION);
@@ -510,25 +647,19 @@ function writeEvent(e: HashedEvent, version: number, known: KnownTexts | undefin
     plain(e.attributes, 0);
     bytes(K_HOST);
     plain(e.host, 0);
-    bytes(K_KIND);
-    plain(e.kind, 0);
-    bytes(K_LOADER);
-    plain(e.loader, 0);
+    kindAndLoader(e.kind, e.loader);
     bytes(K_OBJECT);
     value(e.object, known);
     bytes(K_RAW);
     if (!rawReference(e.raw)) plain(e.raw, 0);
-    bytes(K_RELIABILITY);
-    plain(e.reliability, 0);
-    bytes(K_SUMMARY);
+    reliabilityAndSummaryKey(e.reliability);
     plain(e.summary, 0);
     bytes(K_TIME);
     value(e.time, known);
-    bytes(K_V);
-    plain(version, 0);
-    byte(0x7d);
+    versionAndEnd(version);
     return true;
   } catch (err) {
+    hexChecked = null;
     if (err !== NOT_PLAIN) throw err;
     return false;
   }

@@ -82,6 +82,16 @@ describe('hashEvent and stableEventId', () => {
     hashEvent(draft());
     for (const artifactSha256 of ['', 'A'.repeat(64), 'a'.repeat(63)]) expect(() => hashEvent(draft({ raw: { ...draft().raw, artifactSha256 } }))).toThrow(VitrineError);
     expect(() => hashEvent(draft({ attributes: { n: Number.NaN } }))).toThrow(VitrineError);
+    // The record's hash is read as the text is written: upper-case, short or non-hex ones are refused in every shape of
+    // raw reference, and a missing hash is what is reported when a value JSON cannot carry is there too.
+    const hex = sha256Hex(rawLine);
+    for (const rawSha256 of [hex.toUpperCase(), hex.slice(1), `${hex}0`, `${hex.slice(0, 63)}g`, null, 5]) {
+      for (const raw of [{ ...draft().raw, rawSha256 }, { ...draft().raw, member: 'm', rawSha256 }, { artifactSha256: 'a'.repeat(64), recordNumber: 1, rawSha256 }])
+        expect(() => hashEvent(draft({ raw: raw as EventDraft['raw'] }))).toThrow(/SHA-256 of its raw record/);
+      expect(() => hashEvent(draft({ raw: { ...draft().raw, rawSha256 } as EventDraft['raw'], attributes: { n: Number.NaN } }))).toThrow(/SHA-256 of its raw record/);
+    }
+    expect(() => hashEvent(draft({ attributes: { n: Number.NaN } }))).toThrow(/JSON cannot carry/);
+    expect(hashEvent(draft({ raw: { ...draft().raw, member: 'm' } }))).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 

@@ -1,6 +1,6 @@
 // The normalised forensic Event every loader produces, its reliability grades, and its integrity hash and stable id.
 import { sha256Hex } from '../core/canonical.js';
-import { canonicalEventBytes, canonicalEventText, type KnownTexts } from './canonical-event.js';
+import { canonicalEventBytes, canonicalEventText, writtenRawSha256, type KnownTexts } from './canonical-event.js';
 import { VitrineError } from '../core/errors.js';
 import type { RawRecordView as RawRecordRef } from '../core/contracts/forensic.js';
 
@@ -126,18 +126,27 @@ export function hashEvent(event: EventDraft): string {
  */
 export function hashEventWith(event: EventDraft, known: KnownTexts | undefined): string {
   const artifact = event.raw.artifactSha256;
-  if (!isHex64(event.raw.rawSha256) || (artifact !== lastArtifactSha256 && !HEX64.test(artifact)))
-    throw new VitrineError('validation_failed', 'an event needs the SHA-256 of its raw record and artefact');
-  lastArtifactSha256 = artifact;
-  let text: Uint8Array;
+  const rawSha256 = event.raw.rawSha256;
+  if (artifact !== lastArtifactSha256 && !HEX64.test(artifact)) throw NEEDS_HASHES();
+  let text: Uint8Array | undefined;
+  let failure: unknown;
   try {
     // The text's UTF-8 bytes, hashed as they are written (no string of the text is made).
     text = canonicalEventBytes(event, EVENT_HASH_VERSION, known);
   } catch (err) {
-    throw new VitrineError('validation_failed', 'an event holds a value JSON cannot carry', { cause: err });
+    failure = err;
   }
+  // The writer checks a raw reference's rawSha256 as it copies it; any other is checked here. A missing hash is
+  // reported before a value JSON cannot carry, as when it was checked before the text was written.
+  if (text === undefined || writtenRawSha256() !== rawSha256 || typeof rawSha256 !== 'string') {
+    if (!isHex64(rawSha256)) throw NEEDS_HASHES();
+  }
+  lastArtifactSha256 = artifact;
+  if (text === undefined) throw new VitrineError('validation_failed', 'an event holds a value JSON cannot carry', { cause: failure });
   return sha256Hex(text);
 }
+
+const NEEDS_HASHES = (): VitrineError => new VitrineError('validation_failed', 'an event needs the SHA-256 of its raw record and artefact');
 
 /** spec stable_event_id: the first 16 hex characters of the integrity hash. */
 export function stableEventId(event: EventDraft): string {

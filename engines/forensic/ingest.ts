@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
-import { canonicalValueText } from './canonical-event.js';
+import { canonicalValueBytes } from './canonical-event.js';
 import { VitrineError } from '../core/errors.js';
 import { hashEventWith, sealEvent, type ArtifactKind, type EventDraft, type EventEntity, type EventTime, type ForensicEvent, type JsonRecord, type JsonValue, type ReliabilityGrade } from './event.js';
 import { EvidenceFile, resolveEvidence, withEvidenceFile, type EvidencePath } from './evidence.js';
@@ -149,8 +149,8 @@ export class EventInterner {
   private readonly entities = new Map<string, Map<string, Interned<EventEntity>>>();
   private entityCount = 0;
   private readonly times = new Map<string, Interned<EventTime>>();
-  /** The canonical text of what entity() or time() returned last, when it is an interned one (else undefined). */
-  private lastText: string | undefined = undefined;
+  /** The canonical text (UTF-8) of what entity() or time() returned last, when it is an interned one (else undefined). */
+  private lastText: Uint8Array | undefined = undefined;
   /** The texts of the event being finalised's interned actor, object and time tuple, by identity (written into its hash). */
   private readonly known = new EventKnownTexts();
 
@@ -177,7 +177,7 @@ export class EventInterner {
     }
     const copy: EventEntity = { type: e.type, name: this.str(e.name) };
     if (this.entityCount < MAX_INTERNED_VALUES) {
-      const text = canonicalValueText(copy);
+      const text = canonicalValueBytes(copy);
       byName.set(e.name, { value: copy, text });
       this.lastText = text;
       this.entityCount++;
@@ -196,7 +196,7 @@ export class EventInterner {
     }
     const copy: EventTime = { time: t.time === null ? null : this.str(t.time), precision: t.precision, source: this.str(t.source) };
     if (this.times.size < MAX_INTERNED_VALUES) {
-      const text = canonicalValueText(copy);
+      const text = canonicalValueBytes(copy);
       this.times.set(key, { value: copy, text });
       this.lastText = text;
     }
@@ -299,10 +299,10 @@ export class EventInterner {
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** An interned value with its canonical text. */
+/** An interned value with its canonical text as UTF-8 (copied into each event's text as it is). */
 interface Interned<T> {
   readonly value: T;
-  readonly text: string;
+  readonly text: Uint8Array;
 }
 
 /**
@@ -311,13 +311,13 @@ interface Interned<T> {
  */
 class EventKnownTexts {
   actor: unknown = null;
-  actorText: string | undefined = undefined;
+  actorText: Uint8Array | undefined = undefined;
   object: unknown = null;
-  objectText: string | undefined = undefined;
+  objectText: Uint8Array | undefined = undefined;
   time: unknown = null;
-  timeText: string | undefined = undefined;
+  timeText: Uint8Array | undefined = undefined;
 
-  get(v: unknown): string | undefined {
+  get(v: unknown): Uint8Array | undefined {
     if (v === this.actor && this.actorText !== undefined) return this.actorText;
     if (v === this.object && this.objectText !== undefined) return this.objectText;
     if (v === this.time && this.timeText !== undefined) return this.timeText;
