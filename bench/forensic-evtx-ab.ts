@@ -3,8 +3,12 @@
 // alternating warm passes over the corpus, so both sides see the same machine load. Prints each side's median CPU seconds
 // a pass and the median of the paired ratios (this tree / the other; below 1 is faster). With `first`, each pass is the
 // first of a fresh process instead (JIT cold: V8's optimising compiler works on its own threads, which CPU time
-// counts), the two sides' processes alternating, and the main thread's share is printed too.
-import { spawnSync } from 'node:child_process';
+// counts), the two sides' processes alternating, and the main thread's share is printed too. With `instructions`, each
+// side's first pass is counted in instructions instead (valgrind's callgrind over `node --single-threaded`, so V8's
+// compiler and collector work runs on the main thread and is counted), less a process that loads the same parser and
+// reads no file: a count that the machine's load does not move (repeat runs agree to about 0.1 %), where CPU seconds
+// of a first pass vary by 15 to 20 % under load. Each counted process takes minutes; the two sides run side by side.
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,10 +50,12 @@ function mainThreadSeconds(): number {
 if (process.argv[2] === '--first-pass') {
   const module = (await import(pathToFileURL(path.resolve(process.argv[3]!, 'engines', 'forensic', 'evtx', 'index.ts')).href)) as EvtxModule;
   const options = MODES[process.argv[4]!]!;
+  // `empty`: the same process reading no file (the baseline an instruction count subtracts).
+  const read = process.argv[5] === 'empty' ? [] : files;
   let records = 0;
   const m0 = mainThreadSeconds();
   const c0 = cpuSeconds();
-  for (const f of files) for (const _ of new module.EvtxParser(options).recordsFromFileSync(f)) records++;
+  for (const f of read) for (const _ of new module.EvtxParser(options).recordsFromFileSync(f)) records++;
   const seconds = cpuSeconds() - c0;
   console.log(JSON.stringify({ seconds, main: mainThreadSeconds() - m0, records }));
   process.exit(0);
@@ -57,9 +63,10 @@ if (process.argv[2] === '--first-pass') {
 
 const args = process.argv.slice(2).filter((a) => a !== 'forensic-evtx-ab');
 const first = args.includes('first');
-const other = args.find((a) => !(a in MODES) && !a.startsWith('rounds=') && a !== 'first');
+const instructions = args.includes('instructions');
+const other = args.find((a) => !(a in MODES) && !a.startsWith('rounds=') && a !== 'first' && a !== 'instructions');
 if (other === undefined) {
-  console.error('usage: npm run bench -- forensic-evtx-ab <checkout of another commit> [json|parts|fields|xml ...] [first] [rounds=N]');
+  console.error('usage: npm run bench -- forensic-evtx-ab <checkout of another commit> [json|parts|fields|xml ...] [first | instructions] [rounds=N]');
   process.exit(2);
 }
 const modes = args.filter((a) => a in MODES);
@@ -88,6 +95,52 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Instructions of one child process under callgrind (its first pass, or with `empty` no file read), and its records. */
+function counted(checkout: string, mode: string, empty: boolean): Promise<{ instructions: number; records: number }> {
+  const argv = ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', '--import', 'tsx'];
+  argv.push(fileURLToPath(import.meta.url), '--first-pass', checkout, mode, ...(empty ? ['empty'] : []));
+  return new Promise((resolve, reject) => {
+    const child = spawn('valgrind', argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const collected = /Collected : (\d+)/.exec(err);
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || collected === null || !line.startsWith('{')) reject(new Error(`counted child failed: ${err.slice(-500)}`));
+      else resolve({ instructions: Number(collected[1]), records: (JSON.parse(line) as { records: number }).records });
+    });
+  });
+}
+
+if (instructions) {
+  if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) {
+    console.error('valgrind is not installed (apt-get install valgrind)');
+    process.exit(2);
+  }
+  const n = Number(args.find((a) => a.startsWith('rounds='))?.slice(7) ?? 1);
+  console.log(`EVTX parser, this tree against ${other}: ${files.length} corpus files, first pass in instructions (callgrind, node --single-threaded), ${n} run(s) a side`);
+  const g = (x: number): string => `${(x / 1e9).toFixed(3)} G`;
+  for (const mode of modes.length > 0 ? modes : ['json']) {
+    const [baseMine, baseTheirs] = await Promise.all([counted(root, mode, true), counted(other, mode, true)]);
+    const ratios: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const [a, b] = await Promise.all([counted(root, mode, false), counted(other, mode, false)]);
+      const mine = a.instructions - baseMine.instructions;
+      const theirs = b.instructions - baseTheirs.instructions;
+      const counts = a.records === b.records ? '' : `   record counts differ: ${a.records} against ${b.records}`;
+      console.log(
+        `${mode.padEnd(6)} this tree ${g(mine)} (process ${g(a.instructions)}, loading ${g(baseMine.instructions)}), other ${g(theirs)} (process ${g(b.instructions)}, loading ${g(baseTheirs.instructions)}); ratio ${(mine / theirs).toFixed(3)}${counts}`,
+      );
+      ratios.push(mine / theirs);
+    }
+    if (n > 1) console.log(`${mode.padEnd(6)} ratio median ${median(ratios).toFixed(3)} over ${n} runs`);
+  }
+  process.exit(0);
 }
 
 if (first) {
