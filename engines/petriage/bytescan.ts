@@ -25,6 +25,7 @@ interface Exports {
   count(data: number, n: number, cuts: number, cutCount: number, cutOut: number, ranges: number, rangeCount: number, sums: number): void;
   strings(data: number, n: number, minLength: number, asciiOut: number, evenOut: number, oddOut: number, limit: number): void;
   rich(data: number, limit: number, out: number): number;
+  version(data: number, raw: number, str: number, copied: number, rvaLimit: number, base: number, keyMax: number, out: number): number;
 }
 
 const MODULE = new wasm.Module(Buffer.from(WASM, 'base64'));
@@ -202,4 +203,39 @@ export function richScan(data: Uint8Array, limit: number): RichScan | null {
   if (found === 0) return null;
   const at = RICH_OUT >> 2;
   return { richAt: i32[at] as number, dansAt: found === 1 ? -1 : (i32[at + 1] as number), sum: found === 1 ? 0 : (i32[at + 2] as number) >>> 0 };
+}
+
+/** Where versionScan's results go (the fixed file info's offset, then four i32 per string), and its input after them. */
+const VERSION_OUT = FREE;
+const VERSION_DATA = FREE + 16 + 16 * 1024;
+/**
+ * Bytes past a version block's own that its strings may be read from: a key read after the last header that fits is
+ * at most 2,048 bytes, its value starts at most 2 x (6 x 1,024 + 1) + 3 bytes after the header and is at most 16,384
+ * bytes long. The scan leaves a read past what was copied to the JavaScript reader.
+ */
+const VERSION_SLACK = 32768;
+
+/** The strings of a version information block (bytescan.wat `version`): read it before the next scan. */
+export interface VersionScan {
+  /** Offset in the block of the fixed file info. */
+  readonly fixedAt: number;
+  /** Strings found; string k's key is at offset i32[at + 4k] (units i32[at + 4k + 1]), its value at i32[at + 4k + 2] (units i32[at + 4k + 3]). */
+  readonly count: number;
+  readonly i32: Int32Array;
+  readonly at: number;
+}
+
+/**
+ * The StringFileInfo strings of the version block whose bytes start at `start` in `data` (see bytescan.wat
+ * `version` for the other arguments), or null when the JavaScript reader has to walk it.
+ */
+export function versionScan(data: Uint8Array, start: number, raw: number, str: number, rvaLimit: number, base: number, keyMax: number): VersionScan | null {
+  const copied = Math.max(raw, Math.min(str, raw + VERSION_SLACK));
+  const m = (instance ??= new Instance());
+  m.reserve(VERSION_DATA + copied);
+  m.u8.set(data.subarray(start, start + copied), VERSION_DATA);
+  const count = m.exports.version(VERSION_DATA, raw, str, copied, rvaLimit, base, keyMax, VERSION_OUT);
+  if (m.exports.memory.buffer.byteLength > KEEP_BYTES) instance = null;
+  if (count < 0) return null;
+  return { fixedAt: m.i32[VERSION_OUT >> 2] as number, count, i32: m.i32, at: (VERSION_OUT + 16) >> 2 };
 }

@@ -350,4 +350,159 @@
     (i32.store offset=4 (local.get $out) (local.get $dansAt))
     (i32.store offset=8 (local.get $out) (local.get $sum))
     (i32.const 2))
+
+  ;; version(data, raw, str, copied, rvaLimit, base, keyMax, out): the StringFileInfo strings of one VS_VERSIONINFO
+  ;; block, walked as pe/resources.ts readVersionInfoJs walks it (pefile parse_version_information), when nothing in
+  ;; the block is out of the ordinary. The block's bytes are at `data`: `raw` of them are the block (its headers are
+  ;; read there), `str` (may be 0 or less) can be read as text (to the end of the section's raw data or the file),
+  ;; `copied` were copied in; offsets from `rvaLimit` on lie outside the block's section; `base` is the block's RVA
+  ;; modulo 4 (pefile aligns offsets so that RVA + offset is a multiple of 4); `keyMax` is how many characters of the
+  ;; VS_VERSION_INFO key may be read. Writes at `out` the fixed file info's offset, then from `out + 16` one record
+  ;; of four i32 per string (the key's offset and length in UTF-16 units, the value's offset and length) and returns
+  ;; their count; returns -1 when the JavaScript reader has to walk the block instead: anything it would note, a
+  ;; block that is not VS_VERSION_INFO or is cut short, a read outside the block's section, a text read past the bytes
+  ;; copied, a walk past its step budget.
+  (global $vData (mut i32) (i32.const 0))
+  (global $vStr (mut i32) (i32.const 0))
+  (global $vCopied (mut i32) (i32.const 0))
+  (global $vRva (mut i32) (i32.const 0))
+  (global $vBase (mut i32) (i32.const 0))
+  ;; The length ustr's last string would have in pefile's measure (UTF-8, a surrogate as \uXXXX: 6).
+  (global $vPlen (mut i32) (i32.const 0))
+
+  ;; The two keys the walk compares with, as UTF-16LE (in the otherwise unused [1024, 2048)).
+  (data (i32.const 1024) "V\00S\00_\00V\00E\00R\00S\00I\00O\00N\00_\00I\00N\00F\00O\00")
+  (data (i32.const 1056) "S\00t\00r\00i\00n\00g\00F\00i\00l\00e\00I\00n\00f\00o\00")
+
+  ;; pefile's dword_align(offset, rva): floor((offset + rva + 3) / 4) * 4 - floor(rva / 4) * 4.
+  (func $vAlign (param $o i32) (result i32)
+    (i32.and (i32.add (i32.add (local.get $o) (global.get $vBase)) (i32.const 3)) (i32.const -4)))
+
+  (func $vU16 (param $o i32) (result i32)
+    (i32.load16_u (i32.add (global.get $vData) (local.get $o))))
+
+  ;; The UTF-16LE string at offset $o as PeImage.utf16At reads it (to an aligned NUL pair, at most $max characters,
+  ;; within the readable bytes): its length in units, its pefile length into $vPlen; -1 when the read leaves the
+  ;; section or the bytes copied.
+  (func $vString (param $o i32) (param $max i32) (result i32)
+    (local $avail i32) (local $units i32) (local $i i32) (local $u i32) (local $p i32)
+    (global.set $vPlen (i32.const 0))
+    (if (i32.eqz (local.get $max)) (then (return (i32.const 0))))
+    (if (i32.ge_u (local.get $o) (global.get $vRva)) (then (return (i32.const -1))))
+    (local.set $avail (i32.sub (global.get $vStr) (local.get $o)))
+    (if (i32.lt_s (local.get $avail) (i32.const 0)) (then (local.set $avail (i32.const 0))))
+    (if (i32.gt_s (local.get $avail) (i32.shl (local.get $max) (i32.const 1)))
+      (then (local.set $avail (i32.shl (local.get $max) (i32.const 1)))))
+    (local.set $units (i32.shr_u (local.get $avail) (i32.const 1)))
+    (if (i32.and (i32.ne (local.get $units) (i32.const 0))
+          (i32.gt_s (i32.add (local.get $o) (i32.shl (local.get $units) (i32.const 1))) (global.get $vCopied)))
+      (then (return (i32.const -1))))
+    (block $done
+      (loop $scan
+        (br_if $done (i32.ge_u (local.get $i) (local.get $units)))
+        (local.set $u (call $vU16 (i32.add (local.get $o) (i32.shl (local.get $i) (i32.const 1)))))
+        (br_if $done (i32.eqz (local.get $u)))
+        (local.set $p (i32.add (local.get $p)
+          (if (result i32) (i32.lt_u (local.get $u) (i32.const 0x80))
+            (then (i32.const 1))
+            (else
+              (if (result i32) (i32.lt_u (local.get $u) (i32.const 0x800))
+                (then (i32.const 2))
+                (else (select (i32.const 6) (i32.const 3) (i32.eq (i32.and (local.get $u) (i32.const 0xf800)) (i32.const 0xd800)))))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $scan)))
+    (global.set $vPlen (local.get $p))
+    (local.get $i))
+
+  ;; Whether the $n units at offset $o are those at address $at.
+  (func $vSame (param $o i32) (param $at i32) (param $n i32) (result i32)
+    (local $i i32)
+    (block $differ
+      (loop $each
+        (if (i32.ge_u (local.get $i) (local.get $n)) (then (return (i32.const 1))))
+        (br_if $differ (i32.ne (call $vU16 (i32.add (local.get $o) (i32.shl (local.get $i) (i32.const 1))))
+          (i32.load16_u (i32.add (local.get $at) (i32.shl (local.get $i) (i32.const 1))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $each)))
+    (i32.const 0))
+
+  (func (export "version") (param $data i32) (param $raw i32) (param $str i32) (param $copied i32) (param $rvaLimit i32)
+    (param $base i32) (param $keyMax i32) (param $out i32) (result i32)
+    (local $top i32) (local $info i32) (local $infoLen i32) (local $table i32) (local $tableLen i32) (local $entry i32)
+    (local $entryLen i32) (local $len i32) (local $keyLen i32) (local $value i32) (local $valueLen i32) (local $max i32)
+    (local $steps i32) (local $n i32) (local $next i32) (local $rec i32)
+    (global.set $vData (local.get $data))
+    (global.set $vStr (local.get $str))
+    (global.set $vCopied (local.get $copied))
+    (global.set $vRva (local.get $rvaLimit))
+    (global.set $vBase (i32.and (local.get $base) (i32.const 3)))
+    (if (i32.lt_s (local.get $raw) (i32.const 6)) (then (return (i32.const -1))))
+    (local.set $top (call $vU16 (i32.const 0)))
+    (if (i32.le_s (local.get $keyMax) (i32.const 0)) (then (return (i32.const -1))))
+    (if (i32.ne (call $vString (i32.const 6) (local.get $keyMax)) (i32.const 15)) (then (return (i32.const -1))))
+    (if (i32.eqz (call $vSame (i32.const 6) (i32.const 1024) (i32.const 15))) (then (return (i32.const -1))))
+    (local.set $info (call $vAlign (i32.const 38)))
+    (if (i32.gt_s (i32.add (local.get $info) (i32.const 52)) (local.get $raw)) (then (return (i32.const -1))))
+    (i32.store (local.get $out) (local.get $info))
+    (local.set $info (call $vAlign (i32.add (local.get $info) (i32.const 52))))
+    (local.set $rec (i32.add (local.get $out) (i32.const 16)))
+    (loop $infos
+      (local.set $steps (i32.add (local.get $steps) (i32.const 1)))
+      (if (i32.gt_s (local.get $steps) (i32.const 1024)) (then (return (i32.const -1))))
+      (if (i32.gt_s (i32.add (local.get $info) (i32.const 6)) (local.get $raw)) (then (return (i32.const -1))))
+      (local.set $infoLen (call $vU16 (local.get $info)))
+      (local.set $len (call $vString (i32.add (local.get $info) (i32.const 6)) (i32.const 1024)))
+      (if (i32.lt_s (local.get $len) (i32.const 0)) (then (return (i32.const -1))))
+      (if (i32.and
+            (i32.and (i32.ge_s (local.get $len) (i32.const 14)) (call $vSame (i32.add (local.get $info) (i32.const 6)) (i32.const 1056) (i32.const 14)))
+            (i32.and (i32.le_u (call $vU16 (i32.add (local.get $info) (i32.const 4))) (i32.const 1))
+              (i32.eqz (call $vU16 (i32.add (local.get $info) (i32.const 2))))))
+        (then
+          (local.set $table (call $vAlign (i32.add (i32.add (local.get $info) (i32.const 6))
+            (i32.shl (i32.add (global.get $vPlen) (i32.const 1)) (i32.const 1)))))
+          (block $tablesDone
+            (loop $tables
+              (local.set $steps (i32.add (local.get $steps) (i32.const 1)))
+              (if (i32.gt_s (local.get $steps) (i32.const 1024)) (then (return (i32.const -1))))
+              (br_if $tablesDone (i32.gt_s (i32.add (local.get $table) (i32.const 6)) (local.get $raw)))
+              (local.set $tableLen (call $vU16 (local.get $table)))
+              (if (i32.lt_s (call $vString (i32.add (local.get $table) (i32.const 6)) (i32.const 1024)) (i32.const 0))
+                (then (return (i32.const -1))))
+              (local.set $entry (call $vAlign (i32.add (i32.add (local.get $table) (i32.const 6))
+                (i32.shl (i32.add (global.get $vPlen) (i32.const 1)) (i32.const 1)))))
+              (block $entriesDone
+                (loop $entries
+                  (br_if $entriesDone (i32.ge_s (local.get $entry) (i32.add (local.get $table) (local.get $tableLen))))
+                  (local.set $steps (i32.add (local.get $steps) (i32.const 1)))
+                  (if (i32.gt_s (local.get $steps) (i32.const 1024)) (then (return (i32.const -1))))
+                  (br_if $entriesDone (i32.gt_s (i32.add (local.get $entry) (i32.const 6)) (local.get $raw)))
+                  (local.set $entryLen (call $vU16 (local.get $entry)))
+                  (local.set $keyLen (call $vString (i32.add (local.get $entry) (i32.const 6)) (i32.const 1024)))
+                  (if (i32.lt_s (local.get $keyLen) (i32.const 0)) (then (return (i32.const -1))))
+                  (local.set $value (call $vAlign (i32.add (i32.shl (i32.add (global.get $vPlen) (i32.const 1)) (i32.const 1))
+                    (i32.add (local.get $entry) (i32.const 6)))))
+                  (local.set $max (call $vU16 (i32.add (local.get $entry) (i32.const 2))))
+                  (if (i32.gt_u (local.get $max) (i32.const 8192)) (then (local.set $max (i32.const 8192))))
+                  (local.set $valueLen (call $vString (local.get $value) (local.get $max)))
+                  (if (i32.lt_s (local.get $valueLen) (i32.const 0)) (then (return (i32.const -1))))
+                  (if (i32.ge_u (local.get $value) (global.get $vRva)) (then (return (i32.const -1))))
+                  (i32.store (local.get $rec) (i32.add (local.get $entry) (i32.const 6)))
+                  (i32.store offset=4 (local.get $rec) (local.get $keyLen))
+                  (i32.store offset=8 (local.get $rec) (local.get $value))
+                  (i32.store offset=12 (local.get $rec) (local.get $valueLen))
+                  (local.set $rec (i32.add (local.get $rec) (i32.const 16)))
+                  (local.set $n (i32.add (local.get $n) (i32.const 1)))
+                  (local.set $entry
+                    (if (result i32) (i32.eqz (local.get $entryLen))
+                      (then (i32.add (local.get $table) (local.get $tableLen)))
+                      (else (call $vAlign (i32.add (local.get $entryLen) (local.get $entry))))))
+                  (br $entries)))
+              (local.set $next (call $vAlign (i32.add (local.get $tableLen) (local.get $table))))
+              (br_if $tablesDone (i32.eq (local.get $next) (local.get $table)))
+              (local.set $table (local.get $next))
+              (br_if $tablesDone (i32.ge_s (local.get $table) (local.get $infoLen)))
+              (br $tables)))))
+      (local.set $info (call $vAlign (i32.add (local.get $infoLen) (local.get $info))))
+      (br_if $infos (i32.and (i32.ne (local.get $infoLen) (i32.const 0)) (i32.lt_s (local.get $info) (local.get $top)))))
+    (local.get $n))
 )

@@ -1,4 +1,5 @@
 // The resource tree (types, names, languages), version information and the manifest, walked with pefile's cycle and depth guards.
+import * as bytescanModule from '../bytescan.js';
 import * as constantsModule from './constants.js';
 import type { Notes } from './headers.js';
 import * as imageModule from './image.js';
@@ -9,6 +10,7 @@ import type { Mutable, PeResource, PeResources, PeResourceTypeSummary, PeVersion
 // bench) every read of an imported binding is a getter call, which cost a tenth of dissect's time.
 const { RESOURCE_TYPE_NAMES, RT_MANIFEST, RT_VERSION } = constantsModule;
 const { LIMITS, u16At, u32At } = imageModule;
+const { versionScan } = bytescanModule;
 
 /** pefile's cap on entries in one resource directory. */
 const MAX_ENTRIES_PER_DIRECTORY = 4096;
@@ -192,8 +194,11 @@ function pushLeaf(image: PeImage, leaves: LeafList, type: DirEntry, nameEntry: D
   leaves.entries.push(entry);
 }
 
-/** Reads the resource directory at `rva`. */
-export function readResources(image: PeImage, rva: number, notes: Notes): PeResources {
+/**
+ * Reads the resource directory at `rva`. `reference` reads the version information in JavaScript only (the tests
+ * compare the two).
+ */
+export function readResources(image: PeImage, rva: number, notes: Notes, reference = false): PeResources {
   const st: WalkState = { image, notes, baseRva: rva, totalEntries: 0, versionBlocks: [] };
   const root = readDirectory(st, rva, 0, [rva]);
   if (root === null) return { types: [], entries: [], version_info: null, manifest: null };
@@ -232,7 +237,7 @@ export function readResources(image: PeImage, rva: number, notes: Notes): PeReso
   let merged: Record<string, string> | null = null;
   for (let i = 0; i < versionBlocks.length && i < LIMITS.maxVersionBlocks; i++) {
     const b = versionBlocks[i] as { rva: number; size: number };
-    const v = readVersionInfo(image, b.rva, b.size, notes);
+    const v = reference ? readVersionInfoJs(image, b.rva, b.size, notes) : readVersionInfo(image, b.rva, b.size, notes);
     if (v === null) continue;
     if (merged === null) {
       merged = {};
@@ -295,8 +300,73 @@ function version(ms: number, ls: number): string {
   return `${ms >>> 16}.${ms & 0xffff}.${ls >>> 16}.${ls & 0xffff}`;
 }
 
-/** pefile parse_version_information: the StringFileInfo tables of one VS_VERSIONINFO block. */
+/**
+ * pefile parse_version_information: the StringFileInfo tables of one VS_VERSIONINFO block. A block that lies in a
+ * section and holds nothing out of the ordinary is walked by bytescan.wat `version` (on a first pass over many files
+ * the walk in JavaScript is run in V8's baseline tiers, then compiled, per file); anything else by readVersionInfoJs,
+ * which gives the same result for those blocks too (pe/resources.test.ts).
+ */
 export function readVersionInfo(image: PeImage, dataRva: number, size: number, notes: Notes): PeVersionInfo | null {
+  const got = readVersionInfoWasm(image, dataRva, size);
+  if (got !== null) {
+    VERSION_WALKS.wasm++;
+    return got;
+  }
+  VERSION_WALKS.js++;
+  return readVersionInfoJs(image, dataRva, size, notes);
+}
+
+/** Version blocks walked in WebAssembly and in JavaScript since the module was loaded (read by the tests). */
+export const VERSION_WALKS = { wasm: 0, js: 0 };
+
+/** readVersionInfo's WebAssembly walk, or null when the block is one for readVersionInfoJs. */
+function readVersionInfoWasm(image: PeImage, dataRva: number, size: number): PeVersionInfo | null {
+  // As readVersionInfoJs's first read, which this repeats when it walks the block: the section of the block.
+  const s = image.sectionByRva(dataRva);
+  if (s === undefined || s.maxRva - dataRva <= 6) return null;
+  const fileLength = image.r.length;
+  const start = dataRva - s.vaAdj + s.ptrAdj;
+  if (start > fileLength) return null;
+  const raw = Math.min(start + size, fileLength) - start;
+  // The bytes a string can be read from: the section's raw data, within the file (PeImage.utf16At).
+  const str = Math.max(-1, Math.min(s.pointerToRawData + s.sizeOfRawData, fileLength) - start);
+  const keyMax = Math.min((s.virtualAddress + Math.max(s.sizeOfRawData, s.virtualSize) - (dataRva + 6)) >> 1, 0x10000);
+  const found = versionScan(image.r.bytes, start, raw, str, Math.min(s.maxRva - dataRva, 0x7fffffff), dataRva & 3, keyMax);
+  if (found === null) return null;
+  const { i32, at, count, fixedAt } = found;
+  const bytes = image.r.bytes;
+  const fixed = start + fixedAt;
+  const fileVersion = version(u32In(bytes, fixed + 8), u32In(bytes, fixed + 12));
+  const productVersion = version(u32In(bytes, fixed + 16), u32In(bytes, fixed + 20));
+  const strings: Record<string, string> = {};
+  if (count > 0) {
+    // Every key and value starts at an even offset: one decoding of the stretch that holds them all, then cuts.
+    let lo = 0x7fffffff;
+    let hi = 0;
+    for (let k = 0, o = at; k < count; k++, o += 4) {
+      const keyAt = i32[o] as number;
+      const valueAt = i32[o + 2] as number;
+      const valueUnits = i32[o + 3] as number;
+      if (keyAt < lo) lo = keyAt;
+      if (keyAt + 2 * (i32[o + 1] as number) > hi) hi = keyAt + 2 * (i32[o + 1] as number);
+      if (valueUnits > 0) {
+        if (valueAt < lo) lo = valueAt;
+        if (valueAt + 2 * valueUnits > hi) hi = valueAt + 2 * valueUnits;
+      }
+    }
+    const text = image.r.utf16(start + lo, start + hi);
+    for (let k = 0, o = at; k < count; k++, o += 4) {
+      const keyFrom = ((i32[o] as number) - lo) >> 1;
+      const valueUnits = i32[o + 3] as number;
+      const valueFrom = ((i32[o + 2] as number) - lo) >> 1;
+      strings[text.slice(keyFrom, keyFrom + (i32[o + 1] as number))] = valueUnits === 0 ? '' : text.slice(valueFrom, valueFrom + valueUnits);
+    }
+  }
+  return { strings, file_version: fileVersion, product_version: productVersion };
+}
+
+/** readVersionInfo walked in JavaScript: the reference the WebAssembly walk is tested against, and its fallback. */
+export function readVersionInfoJs(image: PeImage, dataRva: number, size: number, notes: Notes): PeVersionInfo | null {
   const start = image.tryOffset(dataRva);
   if (start === null) {
     notes.add(`version information at RVA 0x${dataRva.toString(16)} does not map into the file`);
