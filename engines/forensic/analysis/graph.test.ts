@@ -101,6 +101,48 @@ describe('the graph sized by the pace of a pass (plan)', () => {
   });
 });
 
+describe('long supporting-id lists (past 4,096 ids, grown by copy to a projected length)', () => {
+  it('hold what the rule gives for node lists, each source\'s list and edge lists, with and without a plan, read during and after the build', () => {
+    let seed = 5;
+    const next = (n: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    const total = 30_000;
+    const sequence: string[] = [];
+    for (let i = 0; i < total; i++) sequence.push(next(4) === 0 && i >= 70 ? (sequence[i - [1, 63, 64, 65, 70][next(5)]!] as string) : `id${i}`);
+    for (const plan of [false, true]) {
+      const graph = new ProvenanceGraph();
+      const a = graph.node('other', 'a', 'a', null, null);
+      const b = graph.node('other', 'b', 'b', null, null);
+      const bySource = new Map<string, string[]>();
+      for (let i = 0; i < total; i++) {
+        if (plan && i % 1024 === 0) graph.plan(i, total);
+        const id = sequence[i] as string;
+        // Two sources alternating in runs, so each source's list is long too.
+        const source = Math.floor(i / 3) % 2 === 0 ? 1 : 2;
+        const e = { ...event(id), kind: 'evtx' as const, attributes: { provider: 'Microsoft-Windows-Sysmon', eventId: source } };
+        graph.support(a, e);
+        if (!bySource.has(`evtx:sysmon-${source}`)) bySource.set(`evtx:sysmon-${source}`, []);
+        bySource.get(`evtx:sysmon-${source}`)?.push(id);
+        graph.edge(a, b, 'r', 'rel', [e]);
+        if (i === 20_000) expect(listOf(graph.eventIdsOf(a))).toEqual(reference(sequence.slice(0, i + 1)));
+      }
+      expect(listOf(graph.eventIdsOf(a))).toEqual(reference(sequence));
+      expect(listOf(graph.eventIdsOfEdge(0))).toEqual(reference(sequence));
+      const { nodes, edges } = graph.takeExport();
+      const node = nodes.find((x) => x.id === 'other:a');
+      expect(node?.eventIds).toEqual(reference(sequence));
+      expect(node?.sources.map((x) => x.source)).toEqual([...bySource.keys()]);
+      for (const x of node?.sources ?? []) expect(x.eventIds).toEqual(reference(bySource.get(x.source) ?? []));
+      expect(edges.at(0)?.eventIds).toEqual(reference(sequence));
+      expect(Object.isFrozen(node?.eventIds)).toBe(true);
+    }
+  });
+});
+
 describe('the process last seen with a pid', () => {
   it('is found by host and pid after many pids on many hosts (the index grows), including pids past 32 bits and past safe integers', () => {
     const graph = new ProvenanceGraph();

@@ -73,7 +73,7 @@ export function listOf(ids: IdList): readonly string[] {
 /** The ids with one more, unless it is among the last few already. */
 function addId(ids: IdList, id: string): IdList {
   if (typeof ids === 'string') return ids === id ? ids : [ids, id];
-  const n = ids.length;
+  let n = ids.length;
   if (n === 0) return id;
   if (n < RECENT_WINDOW) {
     for (let i = n - 1; i >= 0; i--) if (ids[i] === id) return ids;
@@ -87,16 +87,63 @@ function addId(ids: IdList, id: string): IdList {
   const ring = recentPrints(ids);
   const print = fingerprint(id);
   const bucket = RECENT_WINDOW + (print & (PRINT_BUCKETS - 1));
-  if (ring[bucket] !== 0 && inRecent(ids, ring, print, id)) return ids;
+  // A long list growing by listCapacity holds its count in the ring (its array is longer: holes after).
+  const counted = ring[COUNT_SLOT] as number;
+  if (counted !== 0) n = counted;
+  if (ring[bucket] !== 0 && inRecent(ids, n, ring, print, id)) return ids;
   if (Object.isFrozen(ids)) return ids.concat(id);
-  (ids as string[]).push(id);
+  let list = ids as string[];
+  if (counted === 0 && n < LONG_LIST_LENGTH) list.push(id);
+  else {
+    // A long list grows by a copy into an array as long as its pace projects (listCapacity), not by push (half again
+    // each time, the copies left as old-generation garbage); the graph cuts it to its count when it is complete.
+    if (n === list.length) {
+      const grown = new Array<string>(listCapacity(n));
+      for (let i = 0; i < n; i++) grown[i] = list[i] as string;
+      RECENT_PRINTS.delete(list);
+      RECENT_PRINTS.set(grown, ring);
+      list = grown;
+    }
+    list[n] = id;
+    ring[COUNT_SLOT] = n + 1;
+  }
   // Position n - RECENT_WINDOW leaves the window; its slot takes the new id's fingerprint.
   const slot = n & (RECENT_WINDOW - 1);
   const leaving = RECENT_WINDOW + ((ring[slot] as number) & (PRINT_BUCKETS - 1));
   ring[leaving] = (ring[leaving] as number) - 1;
   ring[slot] = print;
   ring[bucket] = (ring[bucket] as number) + 1;
+  return list;
+}
+
+/** The ids of a list as an array of its own length: a long list is cut to its count (in place: no copy). */
+function settled(ids: IdList): IdList {
+  if (typeof ids === 'string' || ids.length < LONG_LIST_LENGTH) return ids;
+  const counted = RECENT_PRINTS.get(ids)?.[COUNT_SLOT] ?? 0;
+  if (counted !== 0 && counted !== ids.length) (ids as string[]).length = counted;
   return ids;
+}
+
+/** The ids of a list so far, as a new array when it is a long list whose array is longer than its count. */
+function idsSoFar(ids: IdList): IdList {
+  if (typeof ids === 'string' || ids.length < LONG_LIST_LENGTH) return ids;
+  const counted = RECENT_PRINTS.get(ids)?.[COUNT_SLOT] ?? 0;
+  return counted === 0 ? ids : ids.slice(0, counted);
+}
+
+/** Lists this long or longer grow by listCapacity, not by push. */
+const LONG_LIST_LENGTH = 4096;
+
+/** How far the graph being built is through its pass (ProvenanceGraph.plan), for listCapacity. */
+const listPlan = { done: 0, total: 0 };
+
+/**
+ * The length a full long list of n ids grows to: what the pass's pace projects (n times the events to come over
+ * those read, plus a twentieth), at least twice and at most four times n.
+ */
+function listCapacity(n: number): number {
+  const projected = listPlan.done >= PLAN_MIN_EVENTS && listPlan.total > listPlan.done ? Math.ceil((n * listPlan.total * 1.05) / listPlan.done) : 0;
+  return Math.min(Math.max(projected, n * 2), n * 4);
 }
 
 /** Host names and images whose lower-case forms and keys a graph keeps. */
@@ -370,6 +417,8 @@ export class ProvenanceGraph {
     }
     this.planDone = done;
     this.planTotal = total;
+    listPlan.done = done;
+    listPlan.total = total;
   }
 
   /**
@@ -414,7 +463,7 @@ export class ProvenanceGraph {
 
   /** The event ids supporting a node so far. */
   eventIdsOf(n: NodeRef): IdList {
-    return this.nodeEventIds[n] as IdList;
+    return idsSoFar(this.nodeEventIds[n] as IdList);
   }
 
   private nodeById(id: string, kind: NodeKind, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null>): NodeRef {
@@ -503,7 +552,7 @@ export class ProvenanceGraph {
     let sources = this.nodeSources[n] as NodeSources;
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
     if (sources === null) this.nodeSources[n] = src;
-    else if (typeof sources === 'string' && src !== sources) this.nodeSources[n] = sources = [{ source: sources, eventIds: typeof ids === 'string' ? ids : ids.slice() }];
+    else if (typeof sources === 'string' && src !== sources) this.nodeSources[n] = sources = [{ source: sources, eventIds: typeof ids === 'string' ? ids : idsSoFar(ids).slice() }];
     this.nodeEventIds[n] = addId(ids, e.eventId);
     if (sources !== null && typeof sources !== 'string') {
       let entry: SourceEntry | undefined;
@@ -668,7 +717,7 @@ export class ProvenanceGraph {
 
   /** The event ids supporting an edge so far. */
   eventIdsOfEdge(edge: EdgeRef): IdList {
-    return this.edgeEventIds[edge] ?? NO_IDS;
+    return idsSoFar(this.edgeEventIds[edge] ?? NO_IDS);
   }
 
   /** The number of edges so far. */
@@ -713,7 +762,10 @@ export class ProvenanceGraph {
     const n = this.edgeCount;
     this.edgeEventIds.length = n;
     this.edgeTechniques.length = n;
-    for (const list of this.edgeEventIds) if (typeof list !== 'string') Object.freeze(list);
+    for (let k = 0; k < n; k++) {
+      const list = settled(this.edgeEventIds[k] as IdList);
+      if (typeof list !== 'string') Object.freeze(list);
+    }
     for (const list of this.edgeTechniques) Object.freeze(list);
     const edges = new EdgeColumns(
       nodes,
@@ -751,10 +803,14 @@ export class ProvenanceGraph {
     for (const column of [this.nodeIds, this.nodeLabels, this.nodeHosts, this.nodeAttributes, this.nodeEventIds, this.nodeSources]) column.length = n;
     const eventIds = this.nodeEventIds;
     for (let k = 0; k < n; k++) {
-      const ids = eventIds[k] as IdList;
+      const ids = settled(eventIds[k] as IdList);
       if (typeof ids !== 'string') Object.freeze(ids);
       const sources = this.nodeSources[k] as NodeSources;
-      if (sources !== null && typeof sources !== 'string') for (const x of sources) if (typeof x.eventIds !== 'string') Object.freeze(x.eventIds);
+      if (sources !== null && typeof sources !== 'string')
+        for (const x of sources) {
+          const list = settled(x.eventIds);
+          if (typeof list !== 'string') Object.freeze(list);
+        }
     }
     const nodes = new NodeColumns(this.nodeIds, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, this.nodeHosts, this.nodeAttributes, eventIds, this.nodeSources);
     this.nodeTotal = 0;
@@ -894,6 +950,12 @@ const RECENT_PRINTS = new WeakMap<readonly string[], Int32Array>();
  */
 const PRINT_BUCKETS = 256;
 
+/**
+ * The ring's slot after its buckets: a long list's count of ids (its array is longer, holes after) once it grows by
+ * listCapacity; 0 while it grows by push (its length is its count).
+ */
+const COUNT_SLOT = RECENT_WINDOW + PRINT_BUCKETS;
+
 /** A number from the first eight characters of an id (event ids are hex digits of a hash). */
 function fingerprint(id: string): number {
   let h = id.length;
@@ -909,7 +971,7 @@ function recentPrints(list: readonly string[]): Int32Array {
   let ring = RECENT_PRINTS.get(list);
   if (ring === undefined) {
     const n = list.length;
-    ring = new Int32Array(RECENT_WINDOW + PRINT_BUCKETS);
+    ring = new Int32Array(COUNT_SLOT + 1);
     for (let i = n - RECENT_WINDOW; i < n; i++) {
       const print = fingerprint(list[i] as string);
       ring[i & (RECENT_WINDOW - 1)] = print;
@@ -922,8 +984,7 @@ function recentPrints(list: readonly string[]): Int32Array {
 }
 
 /** True when `id` (whose fingerprint is `print`) is among the last RECENT_WINDOW ids of the list. */
-function inRecent(list: readonly string[], ring: Int32Array, print: number, id: string): boolean {
-  const n = list.length;
+function inRecent(list: readonly string[], n: number, ring: Int32Array, print: number, id: string): boolean {
   for (let slot = 0; slot < RECENT_WINDOW; slot++) {
     if (ring[slot] !== print) continue;
     // The position among the last RECENT_WINDOW whose slot this is.
