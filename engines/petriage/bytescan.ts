@@ -219,6 +219,9 @@ const VERSION_SLACK = 32768;
 export interface VersionScan {
   /** Offset in the block of the fixed file info. */
   readonly fixedAt: number;
+  /** The stretch of the block [lo, hi) that holds every key and value (count > 0). */
+  readonly lo: number;
+  readonly hi: number;
   /** Strings found; string k's key is at offset i32[at + 4k] (units i32[at + 4k + 1]), its value at i32[at + 4k + 2] (units i32[at + 4k + 3]). */
   readonly count: number;
   readonly i32: Int32Array;
@@ -237,5 +240,7 @@ export function versionScan(data: Uint8Array, start: number, raw: number, str: n
   const count = m.exports.version(VERSION_DATA, raw, str, copied, rvaLimit, base, keyMax, VERSION_OUT);
   if (m.exports.memory.buffer.byteLength > KEEP_BYTES) instance = null;
   if (count < 0) return null;
-  return { fixedAt: m.i32[VERSION_OUT >> 2] as number, count, i32: m.i32, at: (VERSION_OUT + 16) >> 2 };
+  const i32 = m.i32;
+  const o = VERSION_OUT >> 2;
+  return { fixedAt: i32[o] as number, lo: i32[o + 1] as number, hi: i32[o + 2] as number, count, i32, at: o + 4 };
 }

@@ -357,7 +357,8 @@
   ;; read there), `str` (may be 0 or less) can be read as text (to the end of the section's raw data or the file),
   ;; `copied` were copied in; offsets from `rvaLimit` on lie outside the block's section; `base` is the block's RVA
   ;; modulo 4 (pefile aligns offsets so that RVA + offset is a multiple of 4); `keyMax` is how many characters of the
-  ;; VS_VERSION_INFO key may be read. Writes at `out` the fixed file info's offset, then from `out + 16` one record
+  ;; VS_VERSION_INFO key may be read. Writes at `out` the fixed file info's offset and the stretch [lo, hi) that holds
+  ;; every key and value (when there are strings), then from `out + 16` one record
   ;; of four i32 per string (the key's offset and length in UTF-16 units, the value's offset and length) and returns
   ;; their count; returns -1 when the JavaScript reader has to walk the block instead: anything it would note, a
   ;; block that is not VS_VERSION_INFO or is cut short, a read outside the block's section, a text read past the bytes
@@ -430,7 +431,7 @@
     (param $base i32) (param $keyMax i32) (param $out i32) (result i32)
     (local $top i32) (local $info i32) (local $infoLen i32) (local $table i32) (local $tableLen i32) (local $entry i32)
     (local $entryLen i32) (local $len i32) (local $keyLen i32) (local $value i32) (local $valueLen i32) (local $max i32)
-    (local $steps i32) (local $n i32) (local $next i32) (local $rec i32)
+    (local $steps i32) (local $n i32) (local $next i32) (local $rec i32) (local $lo i32) (local $hi i32)
     (global.set $vData (local.get $data))
     (global.set $vStr (local.get $str))
     (global.set $vCopied (local.get $copied))
@@ -444,6 +445,7 @@
     (local.set $info (call $vAlign (i32.const 38)))
     (if (i32.gt_s (i32.add (local.get $info) (i32.const 52)) (local.get $raw)) (then (return (i32.const -1))))
     (i32.store (local.get $out) (local.get $info))
+    (local.set $lo (i32.const 0x7fffffff))
     (local.set $info (call $vAlign (i32.add (local.get $info) (i32.const 52))))
     (local.set $rec (i32.add (local.get $out) (i32.const 16)))
     (loop $infos
@@ -492,6 +494,15 @@
                   (i32.store offset=12 (local.get $rec) (local.get $valueLen))
                   (local.set $rec (i32.add (local.get $rec) (i32.const 16)))
                   (local.set $n (i32.add (local.get $n) (i32.const 1)))
+                  ;; The stretch that holds every key and value: [lo, hi).
+                  (if (i32.lt_s (i32.add (local.get $entry) (i32.const 6)) (local.get $lo)) (then (local.set $lo (i32.add (local.get $entry) (i32.const 6)))))
+                  (if (i32.gt_s (i32.add (i32.add (local.get $entry) (i32.const 6)) (i32.shl (local.get $keyLen) (i32.const 1))) (local.get $hi))
+                    (then (local.set $hi (i32.add (i32.add (local.get $entry) (i32.const 6)) (i32.shl (local.get $keyLen) (i32.const 1))))))
+                  (if (local.get $valueLen)
+                    (then
+                      (if (i32.lt_s (local.get $value) (local.get $lo)) (then (local.set $lo (local.get $value))))
+                      (if (i32.gt_s (i32.add (local.get $value) (i32.shl (local.get $valueLen) (i32.const 1))) (local.get $hi))
+                        (then (local.set $hi (i32.add (local.get $value) (i32.shl (local.get $valueLen) (i32.const 1))))))))
                   (local.set $entry
                     (if (result i32) (i32.eqz (local.get $entryLen))
                       (then (i32.add (local.get $table) (local.get $tableLen)))
@@ -504,5 +515,7 @@
               (br $tables)))))
       (local.set $info (call $vAlign (i32.add (local.get $infoLen) (local.get $info))))
       (br_if $infos (i32.and (i32.ne (local.get $infoLen) (i32.const 0)) (i32.lt_s (local.get $info) (local.get $top)))))
+    (i32.store offset=4 (local.get $out) (local.get $lo))
+    (i32.store offset=8 (local.get $out) (local.get $hi))
     (local.get $n))
 )

@@ -333,7 +333,7 @@ function readVersionInfoWasm(image: PeImage, dataRva: number, size: number): PeV
   const keyMax = Math.min((s.virtualAddress + Math.max(s.sizeOfRawData, s.virtualSize) - (dataRva + 6)) >> 1, 0x10000);
   const found = versionScan(image.r.bytes, start, raw, str, Math.min(s.maxRva - dataRva, 0x7fffffff), dataRva & 3, keyMax);
   if (found === null) return null;
-  const { i32, at, count, fixedAt } = found;
+  const { i32, at, count, fixedAt, lo } = found;
   const bytes = image.r.bytes;
   const fixed = start + fixedAt;
   const fileVersion = version(u32In(bytes, fixed + 8), u32In(bytes, fixed + 12));
@@ -341,20 +341,7 @@ function readVersionInfoWasm(image: PeImage, dataRva: number, size: number): PeV
   const strings: Record<string, string> = {};
   if (count > 0) {
     // Every key and value starts at an even offset: one decoding of the stretch that holds them all, then cuts.
-    let lo = 0x7fffffff;
-    let hi = 0;
-    for (let k = 0, o = at; k < count; k++, o += 4) {
-      const keyAt = i32[o] as number;
-      const valueAt = i32[o + 2] as number;
-      const valueUnits = i32[o + 3] as number;
-      if (keyAt < lo) lo = keyAt;
-      if (keyAt + 2 * (i32[o + 1] as number) > hi) hi = keyAt + 2 * (i32[o + 1] as number);
-      if (valueUnits > 0) {
-        if (valueAt < lo) lo = valueAt;
-        if (valueAt + 2 * valueUnits > hi) hi = valueAt + 2 * valueUnits;
-      }
-    }
-    const text = image.r.utf16(start + lo, start + hi);
+    const text = image.r.utf16(start + lo, start + found.hi);
     for (let k = 0, o = at; k < count; k++, o += 4) {
       const keyFrom = ((i32[o] as number) - lo) >> 1;
       const valueUnits = i32[o + 3] as number;
