@@ -3,6 +3,7 @@ import { finalizeEvent, type ForensicEvent } from '../event.js';
 import { EventList, EventTable, rowTimeMs } from './events.js';
 import { parseTimeMs } from '../time.js';
 import { makeEvent } from './events.fixture.js';
+import { Random } from '../../core/ml/random.js';
 
 /** An event whose time text is exactly `time` (makeEvent gives every event the precision 'second'). */
 const timed = (time: string | null): ForensicEvent => makeEvent({ time, action: 'process.create', attributes: { n: 1 } });
@@ -48,13 +49,8 @@ describe('EventTable', () => {
       '1969-12-31T23:59:59.999Z',
       '2024-02-29T23:59:59.001Z',
     ];
-    let seed = 5;
-    const next = (n: number): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % n;
-    };
+    const random = new Random(5);
+    const next = (n: number): number => Math.floor(random.next() * n);
     for (let i = 0; i < 500; i++) {
       const digits = next(10);
       const fraction = digits === 0 ? '' : `.${String(next(10 ** digits)).padStart(digits, '0')}`;
@@ -78,13 +74,8 @@ describe('EventTable', () => {
   });
 
   it('rebuilds the time texts of many seconds, minutes, days and years as toISOString writes them, read in any order', () => {
-    let seed = 3;
-    const next = (n: number): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % n;
-    };
+    const random = new Random(3);
+    const next = (n: number): number => Math.floor(random.next() * n);
     const texts: string[] = [];
     for (let i = 0; i < 3000; i++) {
       // Runs of neighbouring seconds (the cached minute) and jumps anywhere from 1970 to 9999.

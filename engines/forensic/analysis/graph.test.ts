@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnalysisEvent } from './events.js';
 import { listOf, ProvenanceGraph } from './graph.js';
+import { Random } from '../../core/ml/random.js';
 
 const event = (eventId: string): AnalysisEvent => ({
   eventId,
@@ -25,13 +26,8 @@ function reference(ids: readonly string[]): string[] {
 
 describe('supporting ids of a node', () => {
   it('skip an id among the last 64 and keep one seen further back, for short and long lists and ids that share their first characters', () => {
-    let seed = 9;
-    const next = (n: number): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % n;
-    };
+    const random = new Random(9);
+    const next = (n: number): number => Math.floor(random.next() * n);
     // Ids with the same first eight characters (one fingerprint) and ids that differ there.
     const pool = Array.from({ length: 400 }, (_, i) => (i % 2 === 0 ? `samehead${String(i).padStart(8, '0')}` : `${String(i).padStart(8, '0')}tail${i}`));
     const sequence: string[] = [];
@@ -103,13 +99,8 @@ describe('the graph sized by the pace of a pass (plan)', () => {
 
 describe('long supporting-id lists (past 4,096 ids, grown by copy to a projected length)', () => {
   it('hold what the rule gives for node lists, each source\'s list and edge lists, with and without a plan, read during and after the build', () => {
-    let seed = 5;
-    const next = (n: number): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % n;
-    };
+    const random = new Random(5);
+    const next = (n: number): number => Math.floor(random.next() * n);
     const total = 30_000;
     const sequence: string[] = [];
     for (let i = 0; i < total; i++) sequence.push(next(4) === 0 && i >= 70 ? (sequence[i - [1, 63, 64, 65, 70][next(5)]!] as string) : `id${i}`);
@@ -147,13 +138,8 @@ describe('the process last seen with a pid', () => {
   it('is found by host and pid after many pids on many hosts (the index grows), including pids past 32 bits and past safe integers', () => {
     const graph = new ProvenanceGraph();
     const want = new Map<string, number>();
-    let seed = 17;
-    const next = (n: number): number => {
-      seed ^= seed << 13;
-      seed ^= seed >>> 17;
-      seed ^= seed << 5;
-      return (seed >>> 0) % n;
-    };
+    const random = new Random(17);
+    const next = (n: number): number => Math.floor(random.next() * n);
     const wide = [0, 1, 4, 2 ** 32, 2 ** 32 + 4, 2 ** 53 - 1, 2 ** 60, 1e300];
     for (let i = 0; i < 20_000; i++) {
       const host = `Host${next(40)}`;
