@@ -2,7 +2,7 @@
 import { grownColumn } from '../../core/columns.js';
 import type { AnalysisEvent, EventSeq } from './events.js';
 import { actorProcess, attr, commandLine, eventUser, hostKey, parentProcess, sourceIp, subjectProcess, timeMs, userKey, windowsEventId } from './facts.js';
-import { logonId, type NodeRef, type ProvenanceGraph } from './graph.js';
+import { logonId, PLAN_STEP, type NodeRef, type ProvenanceGraph } from './graph.js';
 
 /** The nodes one event touches (positions in the graph: read them with its nodeId, label, attributesOf ...). */
 export interface EventNodes {
@@ -72,9 +72,6 @@ export class EventNodeTable implements EventNodeList {
     return ix < 0 ? null : ix;
   }
 }
-
-/** Events between two reports of progress to the graph (a power of two). */
-const PLAN_STEP = 1024;
 
 /** A Linux session stays the same node from `Accepted` to pam `session opened` and logind `New session` this long. */
 const LINUX_SESSION_FUSION_MS = 5000;

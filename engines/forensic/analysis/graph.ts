@@ -98,8 +98,7 @@ function addId(ids: IdList, id: string): IdList {
     // A long list grows by a copy into an array as long as its pace projects (listCapacity), not by push (half again
     // each time, the copies left as old-generation garbage); the graph cuts it to its count when it is complete.
     if (n === list.length) {
-      const grown = new Array<string>(listCapacity(n));
-      for (let i = 0; i < n; i++) grown[i] = list[i] as string;
+      const grown = grownArray(list, n, listCapacity(n));
       RECENT_PRINTS.delete(list);
       RECENT_PRINTS.set(grown, ring);
       list = grown;
@@ -145,6 +144,9 @@ function listCapacity(n: number): number {
   const projected = listPlan.done >= PLAN_MIN_EVENTS && listPlan.total > listPlan.done ? Math.ceil((n * listPlan.total * 1.05) / listPlan.done) : 0;
   return Math.min(Math.max(projected, n * 2), n * 4);
 }
+
+/** Events between two reports of a pass's progress to the graph (ProvenanceGraph.plan; a power of two). */
+export const PLAN_STEP = 1024;
 
 /** Host names and images whose lower-case forms and keys a graph keeps. */
 const NAME_CACHE_LIMIT = 65_536;

@@ -4,7 +4,7 @@ import type { AnalysisEvent, EventSeq } from './events.js';
 import { stageOf } from './attack.js';
 import type { EventNodeList, EventNodes } from './entities.js';
 import { attr, baseName, commandLine, hostKey, imageKey, sourceIp, timeMs, userKey, windowsEventId } from './facts.js';
-import type { EdgeRef, NodeRef, ProvenanceGraph } from './graph.js';
+import { PLAN_STEP, type EdgeRef, type NodeRef, type ProvenanceGraph } from './graph.js';
 import { isInternalAddress, splitEndpoint, techniquesOfCommand } from './patterns.js';
 
 /** What a rule sees: the graph and a way to draw its edges (each event's nodes come with the event). */
@@ -645,9 +645,6 @@ function firstStage(techniques: readonly string[]): KillChainStage | null | unde
  * Runs the rules over events in time order; edges get the rule's confidence from `confidence` (default 0.5).
  * `nodes.at(i)` is what events[i] touched (extractEntities' table, or an array).
  */
-/** Events between two reports of progress to the graph (a power of two). */
-const PLAN_STEP = 1024;
-
 export function applyRules(
   events: EventSeq,
   graph: ProvenanceGraph,
