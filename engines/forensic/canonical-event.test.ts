@@ -3,9 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath } from '../../test/corpora.js';
 import { canonicalJson } from '../core/canonical.js';
-import { canonicalEventBytes, canonicalEventText, canonicalValueBytes, canonicalValueText, writtenRawSha256, type HashedEvent } from './canonical-event.js';
+import { canonicalEventBytes, canonicalEventText, canonicalValueBytes, writtenRawSha256, type HashedEvent } from './canonical-event.js';
 import { ingestArtifact } from './ingest.js';
 import { Random } from '../core/ml/random.js';
+
+/** canonicalValueBytes(v) read back as text. */
+function valueText(v: unknown): string {
+  return Buffer.from(canonicalValueBytes(v)).toString('utf8');
+}
 
 const reference = (e: HashedEvent, v: number): string => {
   const { actor, action, object, time, host, summary, attributes, reliability, loader, kind, raw } = e;
@@ -41,7 +46,7 @@ describe('canonicalEventText', () => {
   });
 
   it('takes known texts for shared objects by identity, and writes single values as canonicalJson does', () => {
-    const known = new Map<unknown, string>([base.actor, base.time, base.attributes].map((o) => [o, canonicalValueText(o)]));
+    const known = new Map<unknown, Uint8Array>([base.actor, base.time, base.attributes].map((o) => [o, canonicalValueBytes(o)]));
     expect(canonicalEventText(base, 1, known)).toBe(reference(base, 1));
     // An equal object that is not the one known is written afresh (identity, not content).
     const other = { ...base, actor: { type: 'process', name: 'b.exe' } };
@@ -49,15 +54,15 @@ describe('canonicalEventText', () => {
     // Known texts with two-, three- and four-byte characters, short and long, as bytes too.
     for (const name of ['é€\ud83d\ude00', `é€\ud83d\ude00${'x'.repeat(100)}`]) {
       const e = { ...base, actor: { type: 'process', name }, object: { type: 'file', name: `${name}"\u0001` } };
-      const texts = new Map<unknown, string>([e.actor, e.object].map((o) => [o, canonicalValueText(o)]));
+      const texts = new Map<unknown, Uint8Array>([e.actor, e.object].map((o) => [o, canonicalValueBytes(o)]));
       expect(canonicalEventText(e, 1, texts)).toBe(reference(e, 1));
       expect(Buffer.from(canonicalEventBytes(e, 1, texts)).toString('utf8')).toBe(reference(e, 1));
     }
     // The known text is used as it is: a wrong one shows in the text (so the map must hold only true texts).
-    expect(canonicalEventText(base, 1, new Map([[base.actor, '"x"']]))).toContain('"actor":"x"');
+    expect(canonicalEventText(base, 1, new Map([[base.actor, Buffer.from('"x"')]]))).toContain('"actor":"x"');
     // eslint-disable-next-line no-sparse-arrays -- a hole, which JSON writes as null
     const values: unknown[] = [null, 'a"b', 1.5, [1, , 2], { b: 1, a: { d: -0, c: undefined } }, new Date(0)];
-    for (const v of values) expect(canonicalValueText(v)).toBe(canonicalJson(v));
+    for (const v of values) expect(valueText(v)).toBe(canonicalJson(v));
   });
 
   it('writes what canonicalJson writes for odd values, and refuses what it refuses', () => {
@@ -206,7 +211,7 @@ describe('canonicalEventText', () => {
     const a = canonicalValueBytes({ type: 'user', name: 'a' });
     canonicalValueBytes({ type: 'user', name: 'bbbbbbbbbbbbbbbbbbbbbb' });
     expect(Buffer.from(a).toString('utf8')).toBe('{"name":"a","type":"user"}');
-    for (const v of [null, 'a"b', 1.5, { b: 1, a: { d: -0, c: undefined } }, new Date(0)]) expect(Buffer.from(canonicalValueBytes(v)).toString('utf8')).toBe(canonicalJson(v));
+    for (const v of [null, 'a"b', 1.5, { b: 1, a: { d: -0, c: undefined } }, new Date(0)]) expect(valueText(v)).toBe(canonicalJson(v));
     // Many texts (past several shared blocks, and long ones of their own) all stay as they were written.
     const values = Array.from({ length: 6000 }, (_, i) => ({ type: 'file', name: `C:\\d\\${String(i).repeat(i % 7 === 0 ? 800 : 3)}é` }));
     const kept = values.map((v) => canonicalValueBytes(v));
@@ -222,8 +227,8 @@ describe('canonicalEventText', () => {
       values.push((seed - 2 ** 30) >> (i % 31));
     }
     for (const v of values) {
-      expect(canonicalValueText(v)).toBe(canonicalJson(v));
-      expect(canonicalValueText({ v, w: [v] })).toBe(canonicalJson({ v, w: [v] }));
+      expect(valueText(v)).toBe(canonicalJson(v));
+      expect(valueText({ v, w: [v] })).toBe(canonicalJson({ v, w: [v] }));
     }
   });
 

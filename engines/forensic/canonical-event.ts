@@ -116,29 +116,6 @@ function wide(out: Buffer, p: number, s: string, i: number, c: number, escapeLon
   return p;
 }
 
-/** Appends text that is already JSON (a known text) as UTF-8: by a loop when short, by Buffer.write when long. */
-function json(t: string): void {
-  const n = t.length;
-  ensure(n * 3);
-  if (n > LONG_STRING) {
-    pos += buf.write(t, pos, 'utf8');
-    return;
-  }
-  const out = buf;
-  let p = pos;
-  for (let i = 0; i < n; i++) {
-    const c = t.charCodeAt(i);
-    if (c < 0x80) out[p++] = c;
-    else {
-      // A lone surrogate (never in a canonical text) as U+FFFD.
-      const before = p;
-      p = wide(out, p, t, i, c, false);
-      if (p - before === 4) i++;
-    }
-  }
-  pos = p;
-}
-
 /** Texts longer than this (strings without any character to escape) are encoded by Buffer.write: a native call, which costs more than a loop over a short text. */
 const LONG_STRING = 64;
 
@@ -349,27 +326,15 @@ function written(): string {
 
 /**
  * Canonical texts already written for objects an event may share with others (an ingest's interned actors, objects and
- * time tuples), by identity: each must be canonicalValueText of that object, which is never changed after.
+ * time tuples), by identity: each must be canonicalValueBytes of that object, which is never changed after.
  */
 export interface KnownTexts {
-  /** The text as a string, or as its UTF-8 bytes (canonicalValueBytes: copied as they are, not encoded again). */
-  get(key: unknown): string | Uint8Array | undefined;
-}
-
-/** canonicalJson(value), by the same writer as the event's text. */
-export function canonicalValueText(value: unknown): string {
-  try {
-    begin();
-    plain(value, 0);
-    return written();
-  } catch (err) {
-    if (err !== NOT_PLAIN) throw err;
-    return canonicalJson(value);
-  }
+  /** The text as its UTF-8 bytes (canonicalValueBytes: copied as they are, not encoded again). */
+  get(key: unknown): Uint8Array | undefined;
 }
 
 /**
- * canonicalValueText(value) as UTF-8 bytes, for a KnownTexts that gives bytes: its own bytes, never written again. Texts
+ * canonicalJson(value) as UTF-8 bytes, by the same writer as the event's text, for a KnownTexts: its own bytes, never written again. Texts
  * are views of shared 64 KiB blocks (an ingest keeps up to hundreds of thousands: one ArrayBuffer each would cost more
  * memory, and the collector tracks each), a long one a copy of its own.
  */
@@ -405,10 +370,8 @@ function kept(): Uint8Array {
 /** The known text of `v` (by identity), else its canonical text. */
 function value(v: unknown, known: KnownTexts | undefined): void {
   const text = known?.get(v);
-  if (text === undefined) {
-    if (!timeTuple(v)) plain(v, 0);
-  } else if (typeof text === 'string') json(text);
-  else bytes(text);
+  if (text !== undefined) bytes(text);
+  else if (!timeTuple(v)) plain(v, 0);
 }
 
 /** True when `x` is a number the integer writer writes (a 32-bit integer, not -0). */
