@@ -179,10 +179,24 @@ export function analyzeEvents(input: readonly AnalysisEvent[] | EventTable, opti
   } else for (let k = 0; k < events.length; k++) visit(events.at(k) as AnalysisEvent, k);
   const storyLevels = options.sigmaStoryLevels ?? STORY_LEVELS;
   // A noisy event (an image load, a DNS query) with a story-level detection stays in the graph: the rule says it matters.
-  const story = (id: string): boolean => detections !== null && detections.has(id) && detections.rulesOf(id).some((r) => storyLevels.includes(r.level));
-  const kept = noisyAt === null ? events : events.filterAt((k) => noisyAt[k] === 0 || story(events.idAt(k)));
+  // Read by position: an event's id has a story-level detection (Detections.storyFlags), for every event, then for the kept.
+  const storyAt = detections === null ? null : detections.storyFlags(storyLevels);
+  let keptStory = storyAt;
+  let kept = events;
+  if (noisyAt !== null) {
+    const flags = new Uint8Array(events.length);
+    let n = 0;
+    kept = events.filterAt((k) => {
+      const story = storyAt !== null && storyAt[k] === 1;
+      if (noisyAt[k] === 1 && !story) return false;
+      if (story) flags[n] = 1;
+      n++;
+      return true;
+    });
+    keptStory = flags;
+  }
   const noisy = events.length - kept.length;
-  const graphOptions = detections === null ? options : { ...options, rules: [...(options.rules ?? CAUSAL_RULES), sigmaCausalRule(detections, storyLevels)] };
+  const graphOptions = detections === null ? options : { ...options, rules: [...(options.rules ?? CAUSAL_RULES), sigmaCausalRule(detections, storyLevels, keptStory ?? undefined)] };
   const { nodes, edges, endpoints } = buildGraph(kept, graphOptions, progress);
   progress('anti-forensics', 0, events.length);
   const { verdict } = antiForensics.finish(events);

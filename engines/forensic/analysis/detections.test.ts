@@ -8,7 +8,8 @@ import type { JsonRecord } from '../event.js';
 import { buildReport } from '../report/document.js';
 import { sigmaRuleSetFromTexts } from '../sigma/index.js';
 import { analyzeEvents, analyzePaths, toDict } from './analyze.js';
-import { defaultSigmaRules } from './detections.js';
+import { defaultSigmaRules, STORY_LEVELS } from './detections.js';
+import type { SigmaLevel } from '../sigma/index.js';
 import { at, makeEvent } from './events.fixture.js';
 
 const rule = (id: string, level: string, detection: string, tags: string[], category = 'process_creation'): { source: string; text: string } => ({
@@ -16,11 +17,12 @@ const rule = (id: string, level: string, detection: string, tags: string[], cate
   text: `title: Rule ${id}\nid: ${id}\nstatus: test\nlevel: ${level}\nauthor: Ann Author\ntags:\n${tags.map((t) => `    - ${t}`).join('\n')}\nlogsource:\n    product: windows\n    category: ${category}\ndetection:\n${detection}\n    condition: sel\n`,
 });
 
-const RULES = sigmaRuleSetFromTexts([
+const RULE_TEXTS = [
   rule('r-high', 'high', "    sel:\n        Image|endswith: '\\evil.exe'", ['attack.credential-access', 'attack.t1003.001']),
   rule('r-medium', 'medium', "    sel:\n        CommandLine|contains: 'whoami'", ['attack.discovery', 'attack.t1614']),
   rule('r-load', 'critical', "    sel:\n        ImageLoaded|endswith: '\\bad.dll'", ['attack.t1055'], 'image_load'),
-]);
+];
+const RULES = sigmaRuleSetFromTexts(RULE_TEXTS);
 
 function proc(t: number, parent: string, ppid: number, image: string, pid: number, cmd: string, host = 'WS01'): ReturnType<typeof makeEvent> {
   const data: JsonRecord = { Image: image, ParentImage: parent, CommandLine: cmd, ProcessId: String(pid), ParentProcessId: String(ppid) };
@@ -71,6 +73,54 @@ describe('Sigma detections in the analysis', () => {
     const a = analyzeEvents([...events, load], { sigma: RULES });
     expect(a.stories.some((s) => s.eventIds.includes(load.eventId) && s.techniques.some((t) => t.id === 'T1055'))).toBe(true);
     expect(analyzeEvents([...events, load], { sigma: null }).counts.noisy).toBe(1);
+  });
+
+  it('story flags by position equal the look-up by id: own hits, a repeated event, noisy events, correlation hits of two levels', () => {
+    const module = (t: number, dll: string): ReturnType<typeof makeEvent> =>
+      makeEvent({
+        time: at(t),
+        action: 'module.load',
+        actor: { type: 'process', name: 'C:\\Windows\\notepad.exe' },
+        object: { type: 'module', name: dll },
+        attributes: { eventId: 7, provider: 'Microsoft-Windows-Sysmon', channel: 'Microsoft-Windows-Sysmon/Operational', data: { Image: 'C:\\Windows\\notepad.exe', ImageLoaded: dll } },
+      });
+    const sec = (t: number, id: number, data: JsonRecord): ReturnType<typeof makeEvent> =>
+      makeEvent({ time: at(t), host: 'DC01', action: `security.${id}`, attributes: { eventId: id, provider: 'Microsoft-Windows-Security-Auditing', channel: 'Security', data } });
+    const base = (name: string, id: number): { source: string; text: string } => ({
+      source: `t/${name}.yml`,
+      text: `title: Base ${name}\nname: ${name}\nid: ${name}-id\nstatus: test\nlevel: informational\nlogsource:\n    product: windows\n    service: security\ndetection:\n    sel:\n        EventID: ${id}\n    condition: sel\n`,
+    });
+    const count = (title: string, member: string, level: string, n: number): { source: string; text: string } => ({
+      source: `t/${title}.yml`,
+      text: `title: ${title}\nid: ${title}\nstatus: test\nlevel: ${level}\ntags:\n    - attack.t1110.001\ncorrelation:\n    type: event_count\n    rules:\n        - ${member}\n    group-by:\n        - IpAddress\n    timespan: 5m\n    condition:\n        gte: ${n}\n`,
+    });
+    const rules = sigmaRuleSetFromTexts([...RULE_TEXTS, base('failed', 4625), base('created', 4720), count('burst', 'failed', 'high', 3), count('pair', 'created', 'medium', 2)]);
+    const all = [
+      ...events,
+      module(5, 'C:\\x\\bad.dll'),
+      module(6, 'C:\\x\\good.dll'),
+      // The same event twice: one id at two positions.
+      events[1] as ReturnType<typeof makeEvent>,
+      ...Array.from({ length: 4 }, (_, i) => sec(20 + i, 4625, { IpAddress: '10.0.0.9' })),
+      ...Array.from({ length: 3 }, (_, i) => sec(40 + i, 4720, { IpAddress: '10.0.0.8' })),
+    ];
+    const a = analyzeEvents(all, { sigma: rules });
+    const d = a.detections;
+    if (d === null) throw new Error('no detections');
+    const levelSets: (readonly SigmaLevel[])[] = [STORY_LEVELS, ['medium'], ['informational', 'low', 'medium', 'high', 'critical'], []];
+    const ones: number[] = [];
+    for (const levels of levelSets) {
+      const flags = d.storyFlags(levels);
+      const byId = Array.from({ length: a.events.length }, (_, p) => {
+        const id = (a.events.at(p) as { eventId: string }).eventId;
+        return d.has(id) && d.rulesOf(id).some((r) => levels.includes(r.level)) ? 1 : 0;
+      });
+      expect([...flags]).toEqual(byId);
+      ones.push(byId.reduce((x: number, y) => x + y, 0));
+    }
+    // Story levels: the evil.exe event at both positions, the bad.dll load, the high burst's trigger (the base hits are
+    // the correlations': hidden); medium: whoami and the pair's trigger.
+    expect(ones).toEqual([4, 2, 6, 0]);
   });
 
   it('toDict and the report list detections grouped by rule, inside stories or not', () => {

@@ -114,6 +114,28 @@ export class Detections {
     return this.firstHit.has(eventId) || this.correlatedAt.has(eventId);
   }
 
+  /**
+   * Per position of the events matched, 1 when the event's id has a detection of one of `levels`: what
+   * `has(id) && rulesOf(id).some(level in levels)` tells, read from the stored hits instead of a look-up by id per event
+   * (each look-up reads the id string's header, a cache miss per event on a large case). Events with the same id are the
+   * same event (the id is a hash of the event's content and raw record), so they have the same hits: an event's own
+   * hits stand for its id's. Correlation hits belong to ids (their triggering events'): when one of these levels has any,
+   * every position's id is looked up among them.
+   */
+  storyFlags(levels: readonly SigmaLevel[]): Uint8Array {
+    const flags = new Uint8Array(this.events.length);
+    const rules = this.ruleSet.rules;
+    const storyRule = new Uint8Array(rules.length);
+    for (let r = 0; r < rules.length; r++) storyRule[r] = levels.includes((rules[r] as SigmaRuleInfo).level) ? 1 : 0;
+    for (let k = 0; k < this.n; k++) if (storyRule[this.ruleIx[k] as number] === 1) flags[this.positions[k] as number] = 1;
+    const correlated = new Set<string>();
+    for (const [id, hits] of this.correlatedAt)
+      if (hits.some((h) => levels.includes(this.correlationInfo((this.correlated[h] as CorrelationHit).correlation).level))) correlated.add(id);
+    if (correlated.size > 0)
+      for (let p = 0; p < flags.length; p++) if (flags[p] === 0 && correlated.has((this.events.at(p) as AnalysisEvent).eventId)) flags[p] = 1;
+    return flags;
+  }
+
   private correlationsOf(eventId: string): SigmaRuleInfo[] {
     return (this.correlatedAt.get(eventId) ?? []).map((h) => this.correlationInfo((this.correlated[h] as CorrelationHit).correlation));
   }
@@ -247,8 +269,9 @@ export function defaultSigmaRules(): SigmaRuleSet {
  * The causal rule for detections: an event with a high or critical detection draws an edge from who did it (user,
  * parent, process or host) to what it acted on, tagged with the rule's ATT&CK techniques. Such edges can start a
  * story of their own or join (and raise) the story their nodes are in; their confidence is the uncalibrated default.
+ * `storyAt`, when given, holds `detections.storyFlags(levels)` for the events the rules run over, by their position.
  */
-export function sigmaCausalRule(detections: Detections, levels: readonly SigmaLevel[] = STORY_LEVELS): CausalRule {
+export function sigmaCausalRule(detections: Detections, levels: readonly SigmaLevel[] = STORY_LEVELS, storyAt?: Uint8Array): CausalRule {
   return {
     name: 'sigma-detection',
     relation: 'detected',
@@ -256,8 +279,9 @@ export function sigmaCausalRule(detections: Detections, levels: readonly SigmaLe
     stage: null,
     // Without any detection the rule has nothing to draw: no run per event.
     create: () => (detections.count === 0 ? {} : {
-      onEvent(e, n, ctx) {
-        if (!detections.has(e.eventId)) return;
+      onEvent(e, n, ctx, position) {
+        // With the flags of the sequence the rules run over (`storyFlags`, by position), no look-up by id per event.
+        if (storyAt !== undefined ? storyAt[position] !== 1 : !detections.has(e.eventId)) return;
         const rules = detections.rulesOf(e.eventId).filter((r) => levels.includes(r.level));
         if (rules.length === 0) return;
         const techniques = [...new Set(rules.flatMap((r) => r.techniques))];

@@ -16,7 +16,8 @@ export interface RuleContext {
 
 /** One pass of a rule over an analysis: called per event in time order, then once at the end. */
 export interface RuleRun {
-  onEvent?(e: AnalysisEvent, n: EventNodes, ctx: RuleContext): void;
+  /** `position` is the event's position in the sequence the rules run over (`applyRules`' `events`). */
+  onEvent?(e: AnalysisEvent, n: EventNodes, ctx: RuleContext, position: number): void;
   finish?(ctx: RuleContext): void;
 }
 
@@ -687,7 +688,7 @@ export function applyRules(
     if (!n) continue;
     for (let k = 0; k < list.length; k++) {
       const r = list[k] as { onEvent: NonNullable<RuleRun['onEvent']>; run: RuleRun; ctx: RuleContext };
-      r.onEvent.call(r.run, e, n, r.ctx);
+      r.onEvent.call(r.run, e, n, r.ctx, i);
     }
   }
   for (const { run, ctx } of runs) run.finish?.(ctx);
