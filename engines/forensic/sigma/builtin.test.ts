@@ -305,6 +305,29 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(4, `${S32}regsvr32.exe`, 'regsvr32 /s C:\\Program Files\\Vendor\\x.dll'))).not.toContain('Script Content Run Through A Windows Proxy Program');
   });
 
+  it('DCOM-activated script hosts, remote execution pipes, programmatic RDP, and a burst of RDP connections', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const rdp = (t: number): ReturnType<typeof makeEvent> =>
+      win(t, 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS/Operational', 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS', 131, { ConnType: 'TCP', ClientIP: `10.0.0.9:${50000 + t}` });
+    const h = hits([
+      sysmon1(1, `${S32}mshta.exe`, 'C:\\Windows\\System32\\mshta.exe -Embedding', { ParentImage: `${S32}svchost.exe` }),
+      sec(2, 5145, { SubjectUserName: 'alice', ShareName: '\\\\*\\IPC$', RelativeTargetName: 'RemCom_communicaton', IpAddress: '10.0.0.9' }),
+      win(3, ...SYSMON, 17, { Image: `${S32}svcx.exe`, PipeName: '\\svcx-WKS01-4242-stdin' }),
+      win(4, ...SYSMON, 7, { Image: 'C:\\Users\\bob\\SharpRDP.exe', ImageLoaded: `${S32}mstscax.dll` }),
+      ...Array.from({ length: 25 }, (_, i) => rdp(100 + i * 5)),
+    ]);
+    expect(h.get('Script Host Or Console Started Through DCOM Activation')?.tactics).toContain('lateral-movement');
+    expect(h.get('Remote Execution Service Pipe Reached Over The Network')?.level).toBe('high');
+    expect(h.get('Remote Execution Standard-Stream Pipe (Sysmon 17/18)')?.tactics).toContain('lateral-movement');
+    expect(h.get('Remote Desktop ActiveX Client Loaded By Another Program (Sysmon 7)')?.tactics).toEqual(['lateral-movement']);
+    expect(h.get('Burst Of Remote Desktop Connections On One Host')).toEqual({ level: 'medium', tactics: ['credential-access', 'discovery'] });
+    // Near misses: mshta opening a local file, the spooler pipe, the RDP client itself, a few RDP connections.
+    expect(titlesOf(sysmon1(20, `${S32}mshta.exe`, 'mshta.exe C:\\app\\tool.htm'))).toEqual([]);
+    expect(titlesOf(sec(21, 5145, { SubjectUserName: 'alice', ShareName: '\\\\*\\IPC$', RelativeTargetName: 'spoolss', IpAddress: '10.0.0.9' }))).toEqual([]);
+    expect(titlesOf(win(22, ...SYSMON, 7, { Image: `${S32}mstsc.exe`, ImageLoaded: `${S32}mstscax.dll` }))).toEqual([]);
+    expect(hits(Array.from({ length: 10 }, (_, i) => rdp(i * 5))).has('Burst Of Remote Desktop Connections On One Host')).toBe(false);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
