@@ -8,7 +8,9 @@ import { corpusPath, hasCorpora, REPO_ROOT } from '../../test/corpora.js';
 import { sha256Hex } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { ARTIFACT_KINDS, finalizeEvent, verifyEvent, type ArtifactKind, type EventDraft, type ForensicEvent } from './event.js';
-import { EventInterner, ingestArtifact, timeSortKey } from './ingest.js';
+import { canonicalKeyOrder, EventInterner, ingestArtifact, timeSortKey } from './ingest.js';
+import { readCanonicalTime } from './time.js';
+import { Random } from '../core/ml/random.js';
 import { defaultRegistry } from './loaders/index.js';
 import { LoaderRegistry, type Loader } from './loaders/registry.js';
 
@@ -196,6 +198,48 @@ describe('ingest', () => {
   it('orders times whatever their fraction digits', () => {
     const times = ['2024-01-01T00:00:00.5Z', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '2023-12-31T23:59:59.9999999Z'];
     expect([...times].sort((a, b) => (timeSortKey(a) < timeSortKey(b) ? -1 : 1))).toEqual(['2023-12-31T23:59:59.9999999Z', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.123456789Z', '2024-01-01T00:00:00.5Z']);
+  });
+
+  it('orders a canonical time against any key as the comparison of its own key does, with no key made', () => {
+    const r = new Random(30);
+    const digit = (): string => String(r.int(10));
+    const canonical = (): string => {
+      const frac = Array.from({ length: r.int(10) }, digit).join('');
+      const y = 1970 + r.int(60);
+      const t = `${y}-0${1 + r.int(9)}-1${r.int(10)}T${String(r.int(24)).padStart(2, '0')}:${String(r.int(60)).padStart(2, '0')}:${String(r.int(60)).padStart(2, '0')}${frac === '' ? '' : `.${frac}`}Z`;
+      return t;
+    };
+    // Keys of canonical texts, of texts readCanonicalTime refuses (1601, no zone, other layouts) and near misses.
+    const others = ['1601-01-01T00:00:00.0000000Z', '1601-01-01T00:00:00Z', '2024-01-01 10:00:00', 'garbage', '', '2024-01-01T00:00:00.000000000Z', '2024-01-01T00:00:00.0000000000Z', '9999', '2024-01-01T00:00:00.1Z'];
+    const parts = { seconds: 0, fraction: 0, digits: 0 };
+    let orders = 0;
+    for (let i = 0; i < 6000; i++) {
+      const t = canonical();
+      expect(readCanonicalTime(t, parts)).toBe(true);
+      const other = i % 3 === 0 ? (others[r.int(others.length)] as string) : i % 3 === 1 ? canonical() : `${t.slice(0, 15 + r.int(t.length - 15))}${r.int(2) === 0 ? '' : digit()}`;
+      const key = timeSortKey(other);
+      const a = timeSortKey(t);
+      const expected = a < key ? -1 : a > key ? 1 : 0;
+      expect(canonicalKeyOrder(t, parts.digits, key)).toBe(expected);
+      if (expected === 0) orders++;
+    }
+    expect(orders).toBeGreaterThan(0);
+  });
+
+  it('finds the first and last times when the earliest time is one readCanonicalTime refuses (a 1601 EVTX time)', () => {
+    const root = tmp();
+    writeFileSync(path.join(root, 'f'), 'x');
+    const times = ['2024-01-02T00:00:00.5Z', '1601-01-01T00:00:00.0000000Z', '2024-01-01T00:00:00Z', '2024-01-03T10:00:00.123456789Z', '2023-12-31T23:59:59.9999999Z', '2024-01-03T10:00:00.1234567891Z'];
+    const timed = probe({
+      *load(_source, ctx) {
+        let n = 0;
+        for (const time of times) yield ctx.event({ actor: null, action: 'probe.t', object: null, time: { time, precision: 'second', source: 'probe' }, host: null, summary: '', attributes: {}, record: { recordNumber: ++n, rawSha256: sha256Hex(time) } });
+      },
+    });
+    const a = ingestArtifact('f', { evidenceRoot: root, registry: timed }).artifact;
+    const sorted = [...times].sort((x, y) => (timeSortKey(x) < timeSortKey(y) ? -1 : timeSortKey(x) > timeSortKey(y) ? 1 : 0));
+    expect([a.firstTime, a.lastTime]).toEqual([sorted[0], sorted.at(-1)]);
+    expect(a.firstTime).toBe('1601-01-01T00:00:00.0000000Z');
   });
 
   it('shares a record\'s values in place, and copies a record it cannot change, with the same content and key order', () => {

@@ -81,6 +81,21 @@ export function timeSortKey(time: string): string {
 }
 
 /**
+ * The order of timeSortKey(t) against `key` (-1, 0 or 1) for a text readCanonicalTime read (with `digits` fraction
+ * digits), without making its key: that key is the text's first 19 characters, a point and the fraction padded with
+ * zeros to nine digits, compared here code unit by code unit as string comparison does.
+ */
+export function canonicalKeyOrder(t: string, digits: number, key: string): number {
+  const n = Math.min(29, key.length);
+  for (let i = 0; i < n; i++) {
+    const c = i < 19 ? t.charCodeAt(i) : i === 19 ? 46 /* . */ : i - 20 < digits ? t.charCodeAt(i) : 48; /* 0 */
+    const k = key.charCodeAt(i);
+    if (c !== k) return c < k ? -1 : 1;
+  }
+  return 29 < key.length ? -1 : 29 > key.length ? 1 : 0;
+}
+
+/**
  * The earliest (side -1) or latest (side 1) time text offered, in timeSortKey order, ties keeping the first offered.
  * Canonical texts (readCanonicalTime) are compared as whole seconds and nanoseconds, which orders them as their
  * timeSortKey does; any other text is compared by timeSortKey.
@@ -101,9 +116,14 @@ class TimeBound {
     else if (canonical && this.canonical) {
       order = parts.seconds !== this.seconds ? parts.seconds - this.seconds : nanos - this.nanos;
     } else {
-      const key = timeSortKey(t);
       this.key ??= timeSortKey(this.text);
-      order = key < this.key ? -1 : key > this.key ? 1 : 0;
+      // A canonical text against a bound that is not (a 1601 time, say, which then stays the earliest): its key is
+      // compared where it stands, with no key text made (and no regular expression run) per event.
+      if (canonical) order = canonicalKeyOrder(t, parts.digits, this.key);
+      else {
+        const key = timeSortKey(t);
+        order = key < this.key ? -1 : key > this.key ? 1 : 0;
+      }
     }
     if (order * this.side <= 0) return;
     this.text = t;

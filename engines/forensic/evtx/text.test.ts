@@ -1,6 +1,6 @@
 // The EVTX text primitives against references built another way: FILETIME and SYSTEMTIME through Date, GUIDs byte by byte.
 import { describe, expect, it } from 'vitest';
-import { filetimeIso, guidText, systemtimeIso, utf16 } from './text.js';
+import { filetimeIso, guidText, hexUpper, sidText, systemtimeIso, utf16 } from './text.js';
 
 /** xorshift, so failures reproduce. */
 function rng(seed: number): () => number {
@@ -49,6 +49,52 @@ describe('EVTX text primitives', () => {
     expect(systemtimeIso(st([0, 0, 0, 0, 0, 0, 0, 0]), 0)).toBe('1601-01-01T00:00:00.0000000Z');
     const bytes = Uint8Array.from({ length: 16 }, (_, i) => i * 17);
     expect(guidText(bytes, 0)).toBe('33221100-5544-7766-8899-AABBCCDDEEFF');
+  });
+
+  it('write hex, GUIDs and SIDs as the concatenating writers did, for repeated and changing bytes of any length', () => {
+    // The earlier writers (a string per byte or part, concatenated) as references.
+    const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).toUpperCase().padStart(2, '0'));
+    const hexRef = (d: Uint8Array, off: number, len: number): string => {
+      let s = '';
+      for (let i = 0; i < len; i++) s += HEX[d[off + i]!]!;
+      return s;
+    };
+    const guidRef = (d: Uint8Array, o: number): string =>
+      [[3, 2, 1, 0], [5, 4], [7, 6], [8, 9], [10, 11, 12, 13, 14, 15]].map((part) => part.map((k) => HEX[d[o + k]!]!).join('')).join('-');
+    const sidRef = (d: Uint8Array, off: number, len: number): string => {
+      if (len < 8) return 'S-?';
+      let authority = 0;
+      for (let i = 2; i < 8; i++) authority = authority * 256 + d[off + i]!;
+      let s = `S-${d[off]!}-${authority}`;
+      for (let i = 0; i < d[off + 1]!; i++) {
+        const p = off + 8 + 4 * i;
+        if (p + 4 > off + len) break;
+        s += `-${(d[p]! | (d[p + 1]! << 8) | (d[p + 2]! << 16) | (d[p + 3]! << 24)) >>> 0}`;
+      }
+      return s;
+    };
+    const r = rng(31);
+    const data = new Uint8Array(4096);
+    let repeated = 0;
+    for (let i = 0; i < 3000; i++) {
+      // Mostly fresh bytes; sometimes the same SID again, or one byte of it changed (the kept SID must not answer).
+      const again = i > 0 && r() < 0.3;
+      if (!again) for (let j = 0; j < 200; j++) data[j] = r() < 0.5 ? Math.floor(r() * 256) : j % 7;
+      else {
+        repeated++;
+        if (r() < 0.5) data[8 + Math.floor(r() * 40)] ^= 1 + Math.floor(r() * 255);
+      }
+      if (!again) data[1] = Math.floor(r() * 20);
+      const off = Math.floor(r() * 3);
+      const len = i % 10 === 0 ? 3000 + Math.floor(r() * 1000) : Math.floor(r() * 90);
+      expect(hexUpper(data, off, Math.min(len, data.length - off))).toBe(hexRef(data, off, Math.min(len, data.length - off)));
+      expect(guidText(data, off)).toBe(guidRef(data, off));
+      const sidLen = Math.min(len, 8 + 4 * (data[off + 1]! + 1));
+      expect(sidText(data, off, sidLen)).toBe(sidRef(data, off, sidLen));
+      expect(sidText(data, off, sidLen)).toBe(sidRef(data, off, sidLen));
+    }
+    expect(repeated).toBeGreaterThan(500);
+    expect(hexUpper(data, 0, 0)).toBe('');
   });
 
   it('decode UTF-16LE as TextDecoder does up to the first NUL, lone surrogates as U+FFFD, at any offset and length', () => {

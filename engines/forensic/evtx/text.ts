@@ -61,14 +61,38 @@ function utf16Long(data: Uint8Array, off: number, units: number): string {
 
 const HEX_UPPER = '0123456789ABCDEF';
 
-/** Each byte's two upper-case hex digits. */
-const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, b) => HEX_UPPER[b >> 4]! + HEX_UPPER[b & 15]!);
+/** Each byte's two upper-case hex digits, as character codes (byte b at 2b and 2b + 1). */
+const HEX_CODES = new Uint8Array(512);
+for (let b = 0; b < 256; b++) {
+  HEX_CODES[2 * b] = HEX_UPPER.charCodeAt(b >> 4);
+  HEX_CODES[2 * b + 1] = HEX_UPPER.charCodeAt(b & 15);
+}
+
+/**
+ * Where the ASCII texts below (GUIDs, hex, times) are written as bytes before one native Latin-1 slice makes them a
+ * flat string: one allocation per text, where a concatenation per part made a chain of intermediate strings (and a
+ * rope that each later read of the text had to flatten). Grows for a long Binary value.
+ */
+let scratch = Buffer.allocUnsafeSlow(256);
+/** Buffer's native Latin-1 slice (`buf.latin1Slice(start, end)`: no argument checks), here only ever over ASCII bytes. */
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice: (this: Buffer, start: number, end: number) => string }).latin1Slice;
+
+function scratchOf(n: number): Buffer {
+  if (scratch.length < n) scratch = Buffer.allocUnsafeSlow(Math.max(n, scratch.length * 2));
+  return scratch;
+}
 
 /** Upper-case hex of bytes without separators, as the evtx crate renders Binary values. */
 export function hexUpper(data: Uint8Array, off: number, len: number): string {
-  let s = '';
-  for (let i = 0; i < len; i++) s += HEX_BYTE[data[off + i]!]!;
-  return s;
+  if (len <= 0) return '';
+  const out = scratchOf(2 * len);
+  const h = HEX_CODES;
+  for (let i = 0; i < len; i++) {
+    const b = data[off + i]!;
+    out[2 * i] = h[2 * b]!;
+    out[2 * i + 1] = h[2 * b + 1]!;
+  }
+  return latin1Slice.call(out, 0, 2 * len);
 }
 
 /** `0x` + lower-case hex without padding (HexInt32/HexInt64/SizeT, as the evtx crate renders them). */
@@ -86,15 +110,24 @@ let lastHexLo = -1;
 let lastHexHi = -1;
 let lastHexText = '';
 
+/** The GUID's bytes in the order its text writes them (data1-3 little-endian), -1 for each hyphen. */
+const GUID_ORDER: readonly number[] = [3, 2, 1, 0, -1, 5, 4, -1, 7, 6, -1, 8, 9, -1, 10, 11, 12, 13, 14, 15];
+
 /** GUID in the evtx crate's form: upper-case, no braces, data1-3 little-endian. */
 export function guidText(data: Uint8Array, off: number): string {
-  const h = HEX_BYTE;
-  const d = data;
-  const o = off;
-  return (
-    h[d[o + 3]!]! + h[d[o + 2]!]! + h[d[o + 1]!]! + h[d[o]!]! + '-' + h[d[o + 5]!]! + h[d[o + 4]!]! + '-' + h[d[o + 7]!]! + h[d[o + 6]!]! + '-' +
-    h[d[o + 8]!]! + h[d[o + 9]!]! + '-' + h[d[o + 10]!]! + h[d[o + 11]!]! + h[d[o + 12]!]! + h[d[o + 13]!]! + h[d[o + 14]!]! + h[d[o + 15]!]!
-  );
+  const out = scratchOf(36);
+  const h = HEX_CODES;
+  let p = 0;
+  for (let i = 0; i < GUID_ORDER.length; i++) {
+    const k = GUID_ORDER[i]!;
+    if (k < 0) out[p++] = 0x2d;
+    else {
+      const b = data[off + k]!;
+      out[p++] = h[2 * b]!;
+      out[p++] = h[2 * b + 1]!;
+    }
+  }
+  return latin1Slice.call(out, 0, 36);
 }
 
 /**
@@ -103,6 +136,31 @@ export function guidText(data: Uint8Array, off: number): string {
  */
 export function sidText(data: Uint8Array, off: number, len: number): string {
   if (len < 8) return 'S-?';
+  // A log repeats a few SIDs (S-1-5-18 ...): the text of the last SID with the same bytes is given again.
+  if (len === lastSidLength) {
+    let same = true;
+    for (let i = 0; i < len; i++)
+      if (data[off + i] !== lastSid[i]) {
+        same = false;
+        break;
+      }
+    if (same) return lastSidText;
+  }
+  const text = sidTextOf(data, off, len);
+  if (len <= lastSid.length) {
+    lastSid.set(data.subarray(off, off + len));
+    lastSidLength = len;
+    lastSidText = text;
+  } else lastSidLength = -1;
+  return text;
+}
+
+/** The bytes of the SID sidText wrote last (up to 15 sub-authorities), their count (-1: none kept) and its text. */
+const lastSid = new Uint8Array(68);
+let lastSidLength = -1;
+let lastSidText = '';
+
+function sidTextOf(data: Uint8Array, off: number, len: number): string {
   const revision = data[off]!;
   const count = data[off + 1]!;
   let authority = 0;
@@ -153,21 +211,31 @@ export function filetimeIso(lo: number, hi: number): string {
     lastSecond = -1;
   }
   if (secondsOfDay !== lastSecond) {
-    lastSecondText = `${lastDayText}${TWO[Math.floor(secondsOfDay / 3600)]!}:${TWO[Math.floor(secondsOfDay / 60) % 60]!}:${TWO[secondsOfDay % 60]!}.`;
+    const text = `${lastDayText}${TWO[Math.floor(secondsOfDay / 3600)]!}:${TWO[Math.floor(secondsOfDay / 60) % 60]!}:${TWO[secondsOfDay % 60]!}.`;
+    if (secondText.length < text.length + 8) secondText = Buffer.allocUnsafeSlow(text.length + 8);
+    secondLength = secondText.write(text, 0, 'latin1');
     lastSecond = secondsOfDay;
   }
-  return `${lastSecondText}${fractionText(fraction)}Z`;
+  // The kept second's text, then the seven fraction digits and the Z, made one flat string by one native slice.
+  const out = secondText;
+  let p = secondLength + 7;
+  out[p] = 0x5a;
+  let f = fraction;
+  for (let i = 0; i < 7; i++) {
+    const q = Math.floor(f / 10);
+    out[--p] = 0x30 + (f - q * 10);
+    f = q;
+  }
+  return latin1Slice.call(out, 0, secondLength + 8);
 }
 
-/** The second (of the last day) last written by filetimeIso and its text up to the fraction: records come in bursts. */
+/**
+ * The second (of the last day) last written by filetimeIso, and its text up to the fraction as ASCII bytes (then room
+ * for the fraction and the Z): records come in bursts.
+ */
 let lastSecond = -1;
-let lastSecondText = '';
-
-/** Seven digits of a fraction of a second (0 to 9,999,999 ticks). */
-function fractionText(fraction: number): string {
-  const s = String(fraction);
-  return s.length === 7 ? s : pad(fraction, 7);
-}
+let secondText = Buffer.allocUnsafeSlow(32);
+let secondLength = 0;
 
 /** Proleptic Gregorian date (YYYY-MM-DD, a sign before a negative year) from days since 1970-01-01. */
 function dateOfDays(z: number): string {
