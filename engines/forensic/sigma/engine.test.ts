@@ -236,3 +236,44 @@ describe.skipIf(!hasCorpora())('the engine on the EVTX corpus', () => {
     expect(differ).toEqual([]);
   }, 300_000);
 });
+
+describe('automata shared by sources whose needles differ by a few', () => {
+  // 130 process-creation rules (Sysmon 1 and Security 4688 both read them) and one more for Sysmon only: the two
+  // sources' needle sets differ by one needle, within what may share an automaton.
+  const common = Array.from({ length: 130 }, (_, k) => ({
+    source: `t/c${k}.yml`,
+    text: `title: C${k}\nid: 00000000-0000-4000-8000-${String(1000 + k).padStart(12, '0')}\nstatus: test\nlevel: high\nlogsource:\n    product: windows\n    category: process_creation\ndetection:\n    sel:\n        CommandLine|contains: 'tool${k}x'\n    condition: sel\n`,
+  }));
+  const sysmonOnly = {
+    source: 't/s.yml',
+    text: `title: S\nid: 00000000-0000-4000-8000-000000009999\nstatus: test\nlevel: high\nlogsource:\n    product: windows\n    service: sysmon\ndetection:\n    sel:\n        EventID: 1\n        CommandLine|contains: 'onlysysmon'\n    condition: sel\n`,
+  };
+  const texts = [...common, sysmonOnly];
+  const event = (sysmon: boolean, cmd: string): SigmaInput => ({
+    kind: 'evtx',
+    host: 'h',
+    action: 'x',
+    attributes: sysmon ? { eventId: 1, channel: 'Microsoft-Windows-Sysmon/Operational', data: { CommandLine: cmd } } : { eventId: 4688, channel: 'Security', data: { CommandLine: cmd } },
+  });
+  const r = rng(5);
+  const events = Array.from({ length: 80 }, () => {
+    const words = Array.from({ length: 1 + Math.floor(r() * 3) }, () => (r() < 0.15 ? 'ONLYSYSMON' : `TOOL${Math.floor(r() * 140)}X`));
+    return event(r() < 0.5, `run ${words.join(' ')} now`);
+  });
+  const engineOf = (set: SigmaRuleSet): { automataBuilt: number; shared: unknown[] } => (set as unknown as { engine: { automataBuilt: number; shared: unknown[] } }).engine;
+
+  for (const firstSysmon of [true, false]) {
+    it(`match what each source's own automaton finds (${firstSysmon ? 'the larger set met first: one automaton built' : 'the smaller first: a union takes its place'})`, () => {
+      const set = sigmaRuleSetFromTexts(texts);
+      const ordered = [event(firstSysmon, 'first'), event(!firstSysmon, 'second'), ...events];
+      const got = ordered.map((e) => set.match(e));
+      // The reference: a fresh rule set per event, whose one source builds an automaton of its own needles.
+      const want = ordered.map((e) => sigmaRuleSetFromTexts(texts).match(e));
+      expect(got).toEqual(want);
+      expect(got.some((h) => h.length > 0)).toBe(true);
+      expect(got.some((h) => h.includes(130))).toBe(true);
+      expect(engineOf(set).automataBuilt).toBe(firstSysmon ? 1 : 2);
+      expect(engineOf(set).shared).toHaveLength(1);
+    });
+  }
+});

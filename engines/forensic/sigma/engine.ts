@@ -329,11 +329,34 @@ interface Filter {
   readonly always: readonly number[];
   /** Variants with a needle outside ASCII (emoji, homoglyphs): evaluated when the event holds such a character. */
   readonly wide: readonly number[];
-  /** The ASCII needles, one automaton per set of needles (sources with the same needles share it and its kept scans). */
-  readonly index: NeedleAutomaton | null;
+  /**
+   * The automaton of the ASCII needles: one per set of needles, shared by sources with the same needles and by sources
+   * whose large sets differ by a few (SharedIndex). Set again when a larger shared automaton takes this one's place.
+   */
+  index: NeedleAutomaton | null;
   /** The variants of each of the automaton's needles: those of needle n are list[start[n]] to list[start[n + 1] - 1]. */
-  readonly byNeedle: { readonly start: Int32Array; readonly list: Int32Array };
+  byNeedle: { readonly start: Int32Array; readonly list: Int32Array };
 }
+
+/**
+ * An automaton with its needles (sorted: a needle's number in the automaton is its position) and the filters that scan
+ * with it, with each filter's variant needles (to number them again when a larger automaton takes this one's place).
+ */
+interface SharedIndex {
+  readonly automaton: NeedleAutomaton;
+  readonly needles: readonly string[];
+  readonly idOf: ReadonlyMap<string, number>;
+  readonly users: { readonly filter: Filter; readonly needlesOf: readonly (readonly string[] | null)[] }[];
+}
+
+/**
+ * Two ASCII needle sets share one automaton when they differ by at most this fraction of the larger (rounded down):
+ * sets of fewer than 64 needles only when equal. Sysmon 1 and Security 4688 (both process creation) differ by one needle
+ * of about 5,000; an automaton of that size has ~77,000 states and an 18 MB table. A needle of the automaton that a
+ * source's variants lack finds no variant there (its list is empty), so what a source's events are matched against is
+ * the same whichever automaton it scans with.
+ */
+const SHARE_DIFFERENCE = 1 / 64;
 
 /** The rules one source (a channel and event id, auditd, a syslog program) can match, with its pre-filter. */
 interface Bucket {
@@ -418,8 +441,74 @@ export class MatchEngine {
     return b;
   }
 
-  /** The automata met so far, by their needles (sorted, joined). */
-  private readonly automata = new Map<string, NeedleAutomaton>();
+  /** The automata met so far, by the needle sets (sorted, joined) that scan with them. */
+  private readonly automata = new Map<string, SharedIndex>();
+  /** Each automaton in use once. */
+  private readonly shared: SharedIndex[] = [];
+
+  /** Automata built (a test reads it). */
+  automataBuilt = 0;
+
+  private makeShared(needles: readonly string[]): SharedIndex {
+    this.automataBuilt++;
+    return { automaton: new NeedleAutomaton(needles.map((needle, variant) => ({ needle, variant }))), needles, idOf: new Map(needles.map((n, k) => [n, k])), users: [] };
+  }
+
+  /** An automaton whose needles differ from `ascii` by at most SHARE_DIFFERENCE of the larger set, and the difference's two sides. */
+  private nearIndex(ascii: ReadonlySet<string>): { index: SharedIndex; missing: string[] } | undefined {
+    for (const index of this.shared) {
+      const limit = Math.floor(Math.max(index.needles.length, ascii.size) * SHARE_DIFFERENCE);
+      if (limit === 0 || Math.abs(index.needles.length - ascii.size) > limit) continue;
+      const missing: string[] = [];
+      for (const n of ascii) if (!index.idOf.has(n) && missing.push(n) > limit) break;
+      if (missing.length > limit) continue;
+      // Its own needles that the set lacks: as many as the sizes tell (both sets hold their needles once).
+      if (index.needles.length - (ascii.size - missing.length) + missing.length <= limit) return { index, missing };
+    }
+    return undefined;
+  }
+
+  /** Each needle's variants, numbered by an automaton's needles (needles of the automaton the variants lack: none). */
+  private static byNeedleOf(index: SharedIndex, needlesOf: readonly (readonly string[] | null)[]): Filter['byNeedle'] {
+    const per: number[][] = index.needles.map(() => []);
+    needlesOf.forEach((needles, i) => {
+      for (const needle of needles ?? []) {
+        const k = index.idOf.get(needle);
+        if (k !== undefined) (per[k] as number[]).push(i);
+      }
+    });
+    const start = new Int32Array(index.needles.length + 1);
+    per.forEach((l, k) => (start[k + 1] = (start[k] as number) + l.length));
+    return { start, list: Int32Array.from(per.flat()) };
+  }
+
+  /**
+   * The automaton for a set of ASCII needles: the one of the same set; else one whose needles differ by a few (when it
+   * holds them all, as it is; else one built for both sets takes its place, and its filters are re-pointed); else a new one.
+   */
+  private indexFor(ascii: ReadonlySet<string>, key: string, sorted: readonly string[]): SharedIndex {
+    const known = this.automata.get(key);
+    if (known !== undefined) return known;
+    const near = this.nearIndex(ascii);
+    let index: SharedIndex;
+    if (near === undefined) {
+      index = this.makeShared(sorted);
+      this.shared.push(index);
+    } else if (near.missing.length === 0) index = near.index;
+    else {
+      const old = near.index;
+      index = this.makeShared([...old.needles, ...near.missing].sort());
+      this.shared[this.shared.indexOf(old)] = index;
+      for (const user of old.users) {
+        user.filter.index = index.automaton;
+        user.filter.byNeedle = MatchEngine.byNeedleOf(index, user.needlesOf);
+        index.users.push(user);
+      }
+      for (const [k, v] of this.automata) if (v === old) this.automata.set(k, index);
+    }
+    this.automata.set(key, index);
+    return index;
+  }
 
   /** The pre-filter of a bucket's variants from their needles (null or none: always evaluated). */
   private filterOf(needlesOf: readonly (readonly string[] | null)[]): Filter {
@@ -439,23 +528,10 @@ export class MatchEngine {
     });
     if (ascii.size === 0) return { always, wide, index: null, byNeedle: NO_NEEDLES };
     const sorted = [...ascii].sort();
-    const idOf = new Map(sorted.map((n, k) => [n, k]));
-    const key = sorted.join('\u0000');
-    let index = this.automata.get(key);
-    if (index === undefined) {
-      index = new NeedleAutomaton(sorted.map((needle, variant) => ({ needle, variant })));
-      this.automata.set(key, index);
-    }
-    const per: number[][] = sorted.map(() => []);
-    needlesOf.forEach((needles, i) => {
-      for (const needle of needles ?? []) {
-        const k = idOf.get(needle);
-        if (k !== undefined) (per[k] as number[]).push(i);
-      }
-    });
-    const start = new Int32Array(sorted.length + 1);
-    per.forEach((l, k) => (start[k + 1] = (start[k] as number) + l.length));
-    return { always, wide, index, byNeedle: { start, list: Int32Array.from(per.flat()) } };
+    const index = this.indexFor(ascii, sorted.join('\u0000'), sorted);
+    const filter: Filter = { always, wide, index: index.automaton, byNeedle: MatchEngine.byNeedleOf(index, needlesOf) };
+    index.users.push({ filter, needlesOf });
+    return filter;
   }
 
   /** Windows buckets by the channel text as the event holds it (not lower-cased) and event id: no key string per event. */
