@@ -113,8 +113,8 @@ export function mlpMargin(model: MlpModel, x: FeatureMatrix): Float64Array {
   const b1At = w1tAt + F * hp * 8;
   const w2At = b1At + hp * 8;
   const xAt = w2At + hp * 8;
-  const zAt = xAt + block * F * 8;
-  const outAt = zAt + F * 16;
+  const preAt = xAt + block * F * 8;
+  const outAt = preAt + hp * 16;
   const k = scorer().reserve(outAt + block * 8);
   const mem = k.f64;
   mem.set(model.mean, meanAt / 8);
@@ -130,11 +130,11 @@ export function mlpMargin(model: MlpModel, x: FeatureMatrix): Float64Array {
   const data = x.data;
   for (let start = 0; start < x.rows; start += block) {
     const count = Math.min(block, x.rows - start);
-    // Raw rows in (a Float32 matrix widened exactly), standardised by the kernel; an odd block gets a zero row.
+    // Raw rows in (a Float32 matrix widened exactly), standardised in place by the kernel; an odd block gets a zero row.
     mem.set(data.subarray(start * F, (start + count) * F), xAt / 8);
     const even = count + (count & 1);
     if (even > count) mem.fill(0, xAt / 8 + count * F, xAt / 8 + even * F);
-    k.exports.score(xAt, even, F, hp, w1tAt, b1At, w2At, model.b2, meanAt, scaleAt, zAt, outAt);
+    k.exports.score(xAt, even, F, hp, w1tAt, b1At, w2At, model.b2, meanAt, scaleAt, preAt, outAt);
     out.set(mem.subarray(outAt / 8, outAt / 8 + count), start);
   }
   return out;
@@ -152,8 +152,8 @@ interface WasmApi {
 /** mlpscore.wat's exports (see the comments there). */
 interface ScoreExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
-  score(x: number, rows: number, inputs: number, hp: number, w1t: number, b1: number, w2: number, b2: number, mean: number, scale: number, z: number, out: number): void;
-  margins(z: number, rows: number, inputs: number, hidden: number, hp: number, w1t: number, b1: number, w2: number, b2: number, pre: number, out: number): void;
+  score(x: number, rows: number, inputs: number, hp: number, w1t: number, b1: number, w2: number, b2: number, mean: number, scale: number, pre: number, out: number): void;
+  margins(z: number, rows: number, inputs: number, hp: number, w1t: number, b1: number, w2: number, b2: number, pre: number, out: number): void;
   backward(z: number, rows: number, inputs: number, hp: number, pre: number, d: number, w2: number, gw1t: number, gb1: number, gw2: number, scratch: number): void;
   adam(p: number, g: number, m: number, v: number, count: number, inv: number, decay: number, beta1: number, oneMinusBeta1: number, beta2: number, oneMinusBeta2: number, lr: number, c1: number, c2: number, eps: number): void;
 }
@@ -386,7 +386,7 @@ export function trainMlp(data: TrainingData, params: MlpParams = {}): MlpModel {
       if (even > count) mem.fill(0, zbAt / 8 + count * F, zbAt / 8 + even * F);
       mem.fill(0, gAt / 8, mAt / 8);
       const b2 = p.b2[0]!;
-      k.exports.margins(zbAt, even, F, H, hp, w1tAt, b1At, w2At, b2, preAt, outAt);
+      k.exports.margins(zbAt, even, F, hp, w1tAt, b1At, w2At, b2, preAt, outAt);
       let wsum = 0;
       let gb2 = 0;
       for (let r = 0; r < count; r++) {

@@ -66,6 +66,40 @@ describe('MLP batch scoring (WebAssembly kernel)', () => {
     expect(special).toBeGreaterThan(0);
   });
 
+  it('keeps the sign of zero margins and sums: b2 = -0 or +0, units all inactive or at exactly 0, zero inputs and weights', () => {
+    // Units whose sums are exactly +0 or -0 (inactive either way) and output biases of both signs: the margin is b2
+    // itself when no unit is active, and -0 stays -0 only as in the one-row pass.
+    const F = 5;
+    const H = 11;
+    const rng = new Random(21);
+    const rows = 41;
+    const data = Float64Array.from({ length: rows * F }, (_, i) => (i % 3 === 0 ? 0 : i % 7 === 0 ? NaN : i % 5 === 0 ? -0 : rng.normal()));
+    let compared = 0;
+    for (const b2 of [-0, 0, 1.5]) {
+      for (const active of [false, true]) {
+        const model: MlpModel = {
+          numFeatures: F,
+          hidden: H,
+          mean: new Float64Array(F),
+          scale: new Float64Array(F).fill(1),
+          // Zero weights throughout for even units, so their sums are the bias (-0 or +0); odd units random.
+          w1: Float64Array.from({ length: H * F }, (_, i) => (Math.floor(i / F) % 2 === 0 ? (i % 2 ? -0 : 0) : rng.normal())),
+          b1: Float64Array.from({ length: H }, (_, h) => (h % 2 === 0 ? (h % 4 === 0 ? -0 : 0) : active ? rng.normal() : -50)),
+          w2: Float64Array.from({ length: H }, (_, h) => (h % 3 === 0 ? -0 : rng.normal())),
+          b2,
+        };
+        const margins = mlpMargin(model, featureMatrix(rows, F, data));
+        for (let i = 0; i < rows; i++) {
+          const one = mlpMarginRow(model, data, i * F);
+          expect(Object.is(margins[i], one), `b2=${Object.is(b2, -0) ? '-0' : b2} active=${active} row ${i}`).toBe(true);
+          if (!active) expect(Object.is(one, b2)).toBe(true);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(6 * rows);
+  });
+
   it('reads Float32 matrices as their exact values, and scores no rows as an empty result', () => {
     const model = randomModel(6, 10, 4);
     const data = Float32Array.from(randomRows(9, 6, 8, 0.2));
