@@ -1,0 +1,288 @@
+// `npm run bench -- petriage-floor [runs=N]`: what building dissect's output alone costs in a fresh process, the part
+// of a cold first pass that no faster parser can remove while `dissect` returns the same JavaScript objects.
+//
+// The dissector (compiled to JavaScript as the cold measure compiles it) dissects the writer-built files here, untimed.
+// From its results this script derives the output's shape (every key, in order; which fields are null, numbers,
+// strings, lists) and, per file, a compact input: the numbers in a Float64Array and every string cut from one text by
+// (start, end), which is what a parser in WebAssembly would hand over (its strings cut from the file's Latin-1 text).
+// It then writes a builder specialised to that shape (a function per object and per list, object literals in the
+// output's key order) and checks that it rebuilds every result's JSON exactly. Timed: the builder's first pass over
+// the files in fresh processes (CPU of all threads, the main thread apart), alternating with the dissector's own cold
+// first pass, and the builder with V8's optimising compiler off (--no-opt), which shows what compiling it costs.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serialize } from 'node:v8';
+import { syntheticPes } from '../engines/petriage/pe/synthetic.js';
+import { type Cold, REPO, coldInFreshProcess, compileDissector } from './_petriage-cold.js';
+
+const args = process.argv.slice(2).filter((a) => a !== 'petriage-floor');
+const RUNS = Number(args.find((a) => a.startsWith('runs='))?.slice(5) ?? 5);
+const SYNTHETIC_COUNT = Number(process.env['PETRIAGE_BENCH_SYNTHETIC'] ?? 3000);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Kind = 'null' | 'bool' | 'num' | 'str' | 'obj' | 'arr';
+
+/** The merged shape of a value over every result: the kinds seen, an object's keys in order, a list's element shape. */
+interface Shape {
+  kinds: Kind[];
+  keys: string[];
+  fields: Map<string, Shape>;
+  elem: Shape | null;
+}
+
+const shape = (): Shape => ({ kinds: [], keys: [], fields: new Map(), elem: null });
+const kindOf = (v: Json): Kind =>
+  v === null ? 'null' : Array.isArray(v) ? 'arr' : typeof v === 'object' ? 'obj' : typeof v === 'string' ? 'str' : typeof v === 'boolean' ? 'bool' : 'num';
+
+function merge(s: Shape, v: Json): void {
+  const k = kindOf(v);
+  if (!s.kinds.includes(k)) s.kinds.push(k);
+  if (Array.isArray(v)) {
+    s.elem ??= shape();
+    for (const e of v) merge(s.elem, e);
+  } else if (v !== null && typeof v === 'object') {
+    for (const key of Object.keys(v)) {
+      let f = s.fields.get(key);
+      if (f === undefined) {
+        f = shape();
+        s.fields.set(key, f);
+        s.keys.push(key);
+      }
+      merge(f, v[key] as Json);
+    }
+  }
+}
+
+/** Appends `v` to the compact input: a kind tag where the shape has several, numbers, (start, end) of strings in the text. */
+function encode(s: Shape, v: Json, numbers: number[], text: string[], at: { n: number }): void {
+  const k = kindOf(v);
+  if (s.kinds.length > 1) numbers.push(s.kinds.indexOf(k));
+  if (typeof v === 'number') numbers.push(v);
+  else if (typeof v === 'boolean') numbers.push(v ? 1 : 0);
+  else if (typeof v === 'string') {
+    numbers.push(at.n, at.n + v.length);
+    text.push(v);
+    at.n += v.length;
+  } else if (Array.isArray(v)) {
+    numbers.push(v.length);
+    for (const e of v) encode(s.elem as Shape, e, numbers, text, at);
+  } else if (v !== null) {
+    for (const key of s.keys) {
+      if (!(key in v)) throw new Error(`a result without ${key}: the builder assumes every key is always there`);
+      encode(s.fields.get(key) as Shape, v[key] as Json, numbers, text, at);
+    }
+  }
+}
+
+/** The builder's source: a function per object and per list of the shape, reading N (numbers) and T (text) at a cursor. */
+function builderSource(root: Shape): string {
+  const fns: string[] = [];
+  let count = 0;
+  const read = (s: Shape, k: Kind): string => {
+    switch (k) {
+      case 'null':
+        return 'null';
+      case 'num':
+        return 'N[i++]';
+      case 'bool':
+        return '(N[i++] === 1)';
+      case 'str':
+        return 'T.slice(N[i++], N[i++])';
+      case 'obj': {
+        const name = `o${count++}`;
+        const body = s.keys.map((key) => `    ${JSON.stringify(key)}: ${value(s.fields.get(key) as Shape)},`).join('\n');
+        fns.push(`function ${name}() {\n  return {\n${body}\n  };\n}`);
+        return `${name}()`;
+      }
+      case 'arr': {
+        const name = `a${count++}`;
+        const element = s.elem === null ? 'null' : value(s.elem);
+        fns.push(`function ${name}() {\n  const n = N[i++];\n  const out = [];\n  for (let k = 0; k < n; k++) out.push(${element});\n  return out;\n}`);
+        return `${name}()`;
+      }
+    }
+  };
+  const value = (s: Shape): string => {
+    const parts = s.kinds.map((k) => read(s, k));
+    if (parts.length === 1) return parts[0] as string;
+    // The tag is read before the branch; a nested value's tag is read inside it, after this one is done with.
+    let out = parts[parts.length - 1] as string;
+    for (let k = parts.length - 2; k >= 0; k--) out = `(t === ${k} ? ${parts[k] as string} : ${out})`;
+    return `((t = N[i++]), ${out})`;
+  };
+  const top = value(root);
+  return `let N, T, i, t;\n${fns.join('\n')}\nexport function build(input) {\n  N = input.N;\n  T = input.T;\n  i = 0;\n  return ${top};\n}\n`;
+}
+
+/**
+ * The same builder as one function with no calls: each object's fields into locals, then its literal; each list by a
+ * loop; a field of several kinds by a switch on its tag. Nothing is inlined, so the optimising compiler compiles each
+ * part once, where the builder of a function per object has its small functions compiled on their own and again
+ * inlined into their callers.
+ */
+function builderSourceOneFunction(root: Shape): string {
+  let count = 0;
+  const local = (prefix: string): string => `${prefix}${count++}`;
+  // Statements that leave the value of `s` in the returned expression (a local or a read).
+  const code = (s: Shape, indent: string): [string, string] => {
+    const one = (k: Kind): [string, string] => {
+      switch (k) {
+        case 'null':
+          return ['', 'null'];
+        case 'num':
+          return ['', 'N[i++]'];
+        case 'bool':
+          return ['', '(N[i++] === 1)'];
+        case 'str':
+          return ['', 'T.slice(N[i++], N[i++])'];
+        case 'obj': {
+          let st = '';
+          const fields: string[] = [];
+          for (const key of s.keys) {
+            const [fs, fe] = code(s.fields.get(key) as Shape, indent);
+            const v = local('v');
+            st += `${fs}${indent}const ${v} = ${fe};\n`;
+            fields.push(`${JSON.stringify(key)}: ${v}`);
+          }
+          const v = local('v');
+          return [`${st}${indent}const ${v} = { ${fields.join(', ')} };\n`, v];
+        }
+        case 'arr': {
+          const v = local('v');
+          const k2 = local('k');
+          const n = local('n');
+          const [es, ee] = s.elem === null ? ['', 'null'] : code(s.elem, `${indent}  `);
+          return [`${indent}const ${v} = [];\n${indent}for (let ${k2} = 0, ${n} = N[i++]; ${k2} < ${n}; ${k2}++) {\n${es}${indent}  ${v}.push(${ee});\n${indent}}\n`, v];
+        }
+      }
+    };
+    if (s.kinds.length === 1) return one(s.kinds[0] as Kind);
+    const v = local('v');
+    let st = `${indent}let ${v};\n${indent}switch (N[i++]) {\n`;
+    s.kinds.forEach((k, tag) => {
+      const [bs, be] = code({ ...s, kinds: [k] }, `${indent}    `);
+      st += `${indent}  case ${tag}: {\n${bs}${indent}    ${v} = ${be};\n${indent}    break;\n${indent}  }\n`;
+    });
+    return [`${st}${indent}}\n`, v];
+  };
+  const [st, top] = code(root, '  ');
+  return `let N, T, i;\nexport function build(input) {\n  N = input.N;\n  T = input.T;\n  i = 0;\n${st}  return ${top};\n}\n`;
+}
+
+/** The fresh process: loads the builder and the inputs (untimed), then one timed pass; 'check' compares every JSON instead. */
+const FLOOR_PASS = `
+const { readFileSync } = await import('node:fs');
+const { deserialize } = await import('node:v8');
+const mainThread = () => {
+  try {
+    return Number(readFileSync('/proc/self/task/' + process.pid + '/schedstat', 'utf8').split(' ')[0]) / 1e9;
+  } catch {
+    return null;
+  }
+};
+const { build } = await import(process.argv[1]);
+const inputs = deserialize(readFileSync(process.argv[2]));
+if (process.argv[4] === 'check') {
+  const expected = JSON.parse(readFileSync(process.argv[3], 'utf8'));
+  let differ = 0;
+  for (let k = 0; k < inputs.length; k++) if (JSON.stringify(build(inputs[k])) !== expected[k]) differ++;
+  process.stdout.write(JSON.stringify({ differ }));
+} else {
+  const main0 = mainThread();
+  const cpu0 = process.cpuUsage();
+  let sink = 0;
+  for (const input of inputs) sink += build(input).size;
+  const cpu = process.cpuUsage(cpu0);
+  const main1 = mainThread();
+  process.stdout.write(JSON.stringify({ cpu: (cpu.user + cpu.system) / 1e6, main: main0 === null || main1 === null ? null : main1 - main0, sink }));
+}
+`;
+
+interface Floor {
+  cpu: number;
+  main: number | null;
+}
+
+function floorPass(builder: string, inputs: string, expected: string, flags: readonly string[], mode = 'time'): string {
+  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', FLOOR_PASS, pathToFileURL(builder).href, inputs, expected, mode], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (r.status !== 0) throw new Error(`the builder's pass failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? (s[s.length >> 1] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+};
+const ms = (seconds: number): string => `${(seconds * 1000).toFixed(1)} ms`;
+const line = (runs: readonly Floor[]): string => {
+  const cpu = median(runs.map((r) => r.cpu));
+  const main = runs.map((r) => r.main).filter((m): m is number => m !== null);
+  return main.length === runs.length ? `CPU ${ms(cpu)} (main thread ${ms(median(main))}, helper threads ${ms(median(runs.map((r) => r.cpu - (r.main as number))))})` : `CPU ${ms(cpu)}`;
+};
+
+const cacheRoot = path.join(REPO, 'node_modules', '.cache');
+mkdirSync(cacheRoot, { recursive: true });
+const work = mkdtempSync(path.join(cacheRoot, 'petriage-floor-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+const entry = compileDissector(path.join(work, 'dissector'));
+const { dissect } = (await import(pathToFileURL(entry).href)) as { dissect: (data: Uint8Array) => Json };
+
+const built = syntheticPes(SYNTHETIC_COUNT, 1);
+const paths = built.map((bytes, i) => {
+  const p = path.join(work, `s${i}.bin`);
+  writeFileSync(p, bytes);
+  return p;
+});
+const results = built.map((b) => dissect(b));
+const root = shape();
+for (const r of results) merge(root, r);
+const inputs = results.map((r) => {
+  const numbers: number[] = [];
+  const text: string[] = [];
+  encode(root, r, numbers, text, { n: 0 });
+  return { N: Float64Array.from(numbers), T: text.join('') };
+});
+const inputsFile = path.join(work, 'inputs.bin');
+const expectedFile = path.join(work, 'expected.json');
+const builder = path.join(work, 'builder.mjs');
+writeFileSync(inputsFile, serialize(inputs));
+writeFileSync(expectedFile, JSON.stringify(results.map((r) => JSON.stringify(r))));
+const source = builderSource(root);
+writeFileSync(builder, source);
+const builderOne = path.join(work, 'builder-one.mjs');
+const sourceOne = builderSourceOneFunction(root);
+writeFileSync(builderOne, sourceOne);
+
+console.log(`petriage output floor: building dissect's output from compact inputs, ${built.length} writer-built files (node ${process.version})`);
+console.log(
+  `  builders: a function per object and list (${source.length} characters of JavaScript), one function (${sourceOne.length}); per file ${(inputs.reduce((a, x) => a + x.N.length, 0) / inputs.length).toFixed(0)} numbers and ${(inputs.reduce((a, x) => a + x.T.length, 0) / inputs.length).toFixed(0)} characters of text`,
+);
+for (const [name, b] of [
+  ['a function per object', builder],
+  ['one function', builderOne],
+] as const) {
+  const check = JSON.parse(floorPass(b, inputsFile, expectedFile, [], 'check')) as { differ: number };
+  console.log(`  rebuilt JSON, ${name}: ${check.differ === 0 ? `identical on all ${results.length}` : `${check.differ} DIFFER`}`);
+  if (check.differ !== 0) process.exitCode = 1;
+}
+
+const cold: Cold[] = [];
+const sides: [string, string, string[], Floor[]][] = [
+  ['builder, a function per object', builder, [], []],
+  ['builder, a function per object, --no-opt', builder, ['--no-opt'], []],
+  ['builder, one function', builderOne, [], []],
+  ['builder, one function, --no-opt', builderOne, ['--no-opt'], []],
+];
+for (let k = 0; k < RUNS; k++) {
+  cold.push(coldInFreshProcess(paths, built, entry));
+  for (const [, b, flags, runs] of sides) runs.push(JSON.parse(floorPass(b, inputsFile, expectedFile, flags)) as Floor);
+}
+const cpuOf = median(cold.map((c) => c.cpu));
+console.log(`\nfirst pass in fresh processes, ${RUNS} runs of each alternating (medians; ratio: CPU against dissect's)`);
+console.log(`  dissect (the whole cold pass): ${line(cold)}`);
+for (const [name, , , runs] of sides) console.log(`  ${name}: ${line(runs)}; ${(median(runs.map((f) => f.cpu)) / cpuOf).toFixed(2)}`);
