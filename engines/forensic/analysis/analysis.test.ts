@@ -125,6 +125,15 @@ describe('stories', () => {
     }
   });
 
+  it('stories over an event list (ids told from the hash column first) equal stories over the events as an array (by id)', () => {
+    for (const { name } of listScenarios()) {
+      for (const includeNoisy of [false, true]) {
+        const a = runScenario(name, { includeNoisy }).analysis;
+        expect(buildStories({ ...a, events: [...a.events] }, { includeNoisy })).toEqual(a.stories);
+      }
+    }
+  });
+
   it('a user linked to many nodes joins stories without merging them', () => {
     const node = (id: string, kind: 'user' | 'process') => ({ id, kind, label: id, host: 'h', attributes: {}, eventIds: [], sources: [] });
     const edge = (id: string, from: string, to: string, techniques: string[]) => ({ id, from, to, rule: 'r', relation: 'r', confidence: 0.5, time: null, eventIds: [], techniques, stage: null });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finalizeEvent, type ForensicEvent } from '../event.js';
-import { EventList, EventTable, rowTimeMs } from './events.js';
+import { EventList, EventTable, idHash, rowTimeMs } from './events.js';
 import { parseTimeMs } from '../time.js';
 import { makeEvent } from './events.fixture.js';
 import { Random } from '../../core/ml/random.js';
@@ -137,6 +137,10 @@ describe('EventList', () => {
       expect(late.map((e) => e.eventId)).toEqual([events[2]?.eventId, events[0]?.eventId]);
       expect(late.some((e) => e.eventId === events[1]?.eventId)).toBe(false);
     }
+    // The id hashes: kept by the table, worked out over an array; a filtered list keeps them.
+    for (const list of [EventList.of(events, order), EventList.of(table, order), EventList.of(table, order).filterAt((k) => k !== 1), EventList.of(events, order).filter(() => true)])
+      for (let k = 0; k < list.length; k++) expect(list.idHashAt(k)).toBe(idHash(list.idAt(k)));
+    expect(idHash('a')).toBe(0xe40c292c);
     // Over an array, the events are the array's own objects.
     expect(EventList.of(events, order).at(0)).toBe(events[1]);
   });

@@ -44,6 +44,18 @@ const ODD_TIME = -2;
 const CANONICAL_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
 const INITIAL_CAPACITY = 1024;
 
+/**
+ * A hash of an event id (FNV-1a over its UTF-16 code units), as an unsigned 32-bit number. The table keeps it per row,
+ * made while the id is at hand: a pass that looks events up by id among a few (a story's events) tests the hash first,
+ * from a typed array, and reads the id string only when it may be one of them (most ids are not, and reading each id
+ * string is a cache miss on a large case).
+ */
+export function idHash(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 /** Seconds since the epoch of 10000-01-01T00:00:00Z: below it (and from 1970 on) the fast path's years have four digits. */
 const YEAR_10000 = 253_402_300_800;
 /** '00' to '59', the two-digit fields of a time text. */
@@ -139,6 +151,7 @@ export class EventTable {
   private fractions: Uint32Array = new Uint32Array(INITIAL_CAPACITY);
   private profileOf: Uint32Array = new Uint32Array(INITIAL_CAPACITY);
   private records: Float64Array = new Float64Array(INITIAL_CAPACITY);
+  private idHashes: Uint32Array = new Uint32Array(INITIAL_CAPACITY);
   private readonly profiles: EventProfile[] = [];
   private readonly profileIx = new Map<string, number>();
   private readonly raws = new Map<string, Pick<RawRecordRef, 'artifactSha256'>>();
@@ -162,6 +175,7 @@ export class EventTable {
       this.fractions = grownColumn(this.fractions, n);
       this.profileOf = grownColumn(this.profileOf, n);
       this.records = grownColumn(this.records, n);
+      this.idHashes = grownColumn(this.idHashes, n);
     }
     let digits = NO_TIME;
     const text = e.time.time;
@@ -185,7 +199,9 @@ export class EventTable {
     }
     this.profileOf[r] = this.profile(e, digits);
     this.records[r] = e.raw.member === undefined ? e.raw.recordNumber : 0;
-    this.ids.push(JSON.parse(`"${e.eventId}"`) as string);
+    const id = JSON.parse(`"${e.eventId}"`) as string;
+    this.ids.push(id);
+    this.idHashes[r] = idHash(id);
     this.hosts.push(e.host);
     this.actors.push(e.actor);
     this.actions.push(e.action);
@@ -259,6 +275,11 @@ export class EventTable {
     return this.ids[r] as string;
   }
 
+  /** idHash of row r's event id, kept. */
+  idHashAt(r: number): number {
+    return this.idHashes[r] as number;
+  }
+
   /** The AnalysisEvent of row r (a new object each call; its strings and attributes are the stored ones). */
   row(r: number): AnalysisEvent {
     const p = this.profiles[this.profileOf[r] as number] as EventProfile;
@@ -292,6 +313,7 @@ export class EventTable {
     this.fractions = this.fractions.slice(0, n);
     this.profileOf = this.profileOf.slice(0, n);
     this.records = this.records.slice(0, n);
+    this.idHashes = this.idHashes.slice(0, n);
     this.ids = this.ids.slice();
     this.hosts = this.hosts.slice();
     this.actors = this.actors.slice();
@@ -315,17 +337,23 @@ export class EventList implements EventSeq {
     private readonly rows: Uint32Array,
     private readonly idOf: (row: number) => string,
     private readonly timeOf: (row: number) => string | null,
+    private readonly hashOf: (row: number) => number,
   ) {}
 
   /** The events of `source` in the order of `rows` (row numbers into the source). */
   static of(source: readonly AnalysisEvent[] | EventTable, rows: Uint32Array): EventList {
-    if (source instanceof EventTable) return new EventList((r) => source.row(r), rows, (r) => source.idAt(r), (r) => source.timeText(r));
-    return new EventList((r) => source[r] as AnalysisEvent, rows, (r) => (source[r] as AnalysisEvent).eventId, (r) => (source[r] as AnalysisEvent).time.time);
+    if (source instanceof EventTable) return new EventList((r) => source.row(r), rows, (r) => source.idAt(r), (r) => source.timeText(r), (r) => source.idHashAt(r));
+    return new EventList((r) => source[r] as AnalysisEvent, rows, (r) => (source[r] as AnalysisEvent).eventId, (r) => (source[r] as AnalysisEvent).time.time, (r) => idHash((source[r] as AnalysisEvent).eventId));
   }
 
   /** The event id at position k (0 to length - 1), without making the event. */
   idAt(k: number): string {
     return this.idOf(this.rows[k] as number);
+  }
+
+  /** idHash of the event id at position k (0 to length - 1): kept by a table, worked out for an array's events. */
+  idHashAt(k: number): number {
+    return this.hashOf(this.rows[k] as number);
   }
 
   /** The time text of the event at position k (0 to length - 1), without making the event. */
@@ -355,7 +383,7 @@ export class EventList implements EventSeq {
       const r = this.rows[k] as number;
       if (keep(this.get(r))) out[n++] = r;
     }
-    return new EventList(this.get, out.slice(0, n), this.idOf, this.timeOf);
+    return new EventList(this.get, out.slice(0, n), this.idOf, this.timeOf, this.hashOf);
   }
 
   /** The events whose position k (0 to length - 1) passes, in this order (a new list over the same source; no event is made). */
@@ -363,7 +391,7 @@ export class EventList implements EventSeq {
     const out = new Uint32Array(this.rows.length);
     let n = 0;
     for (let k = 0; k < this.rows.length; k++) if (keep(k)) out[n++] = this.rows[k] as number;
-    return new EventList(this.get, out.slice(0, n), this.idOf, this.timeOf);
+    return new EventList(this.get, out.slice(0, n), this.idOf, this.timeOf, this.hashOf);
   }
 
   /** The events from start to end (as Array.prototype.slice), as an array. */

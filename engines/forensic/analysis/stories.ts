@@ -3,7 +3,7 @@ import type { CausalEdge, GraphNode, KillChainStage, NodeKind, Story } from '../
 import { attackLookup } from '../../core/attack/lookup.js';
 import { stageOf, stageOrder, techniqueTag } from './attack.js';
 import { eventsById, nodesById, scoreChain, type ScoringGraph } from './scoring.js';
-import { EventList, type AnalysisEvent } from './events.js';
+import { EventList, idHash, type AnalysisEvent } from './events.js';
 import { EdgeColumns, NodeColumns } from './graph.js';
 import { parseTimeMs } from '../time.js';
 
@@ -232,6 +232,9 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
  * node's events are read for their time only, not made: a user's node can hold most events of a case. Scores on the
  * part equal scores on the whole graph.
  */
+/** Bits of storyScope's filter of id hashes (a power of two; 128 KiB). */
+const SCOPE_BITS = 1 << 20;
+
 function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: readonly number[]): ScoringGraph {
   // By position: the nodes may be made on each read, so the same node is not always the same object.
   const nodes = new Map<number, GraphNode>();
@@ -267,8 +270,18 @@ function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: re
   // An EventList gives each id and time without making the event: only the edges' events are made. The time of every
   // event the whole scope would hold (the edges' and the source nodes'), the last of an id as a map of them keeps.
   const msById = new Map<string, number>();
+  // The ids' hashes as a bit set: an event whose id hash is not in it is neither wanted nor timed, told from the list's
+  // hash column without reading its id.
+  const bits = new Int32Array(SCOPE_BITS >>> 5);
+  for (const set of [wanted, timed])
+    for (const id of set) {
+      const b = idHash(id) & (SCOPE_BITS - 1);
+      bits[b >>> 5] = (bits[b >>> 5] as number) | (1 << (b & 31));
+    }
   if (wanted.size > 0 || timed.size > 0)
     for (let k = 0; k < list.length; k++) {
+      const b = list.idHashAt(k) & (SCOPE_BITS - 1);
+      if (((bits[b >>> 5] as number) & (1 << (b & 31))) === 0) continue;
       const id = list.idAt(k);
       const edgeEvent = wanted.has(id);
       if (edgeEvent) events.push(list.at(k) as AnalysisEvent);
