@@ -66,6 +66,8 @@ interface FileResult {
   readonly tagged: boolean;
   readonly holds: string;
   readonly high: number;
+  /** The tactics the file's detections carry (rule tags and their techniques'), for the files detected without their own. */
+  readonly tactics: readonly string[];
 }
 
 function tacticsOf(d: DetectionSummary): Set<string> {
@@ -109,7 +111,8 @@ function run(root: string): void {
     const want = tactic !== null ? (TACTIC_OF_FOLDER[tactic] ?? []) : [];
     const tagged = detections.some((d) => [...tacticsOf(d)].some((t) => want.includes(t)));
     const high = detections.filter((d) => d.level === 'high' || d.level === 'critical').length;
-    results.push({ rel, family, tactic, held: heldOut(family), detections: detections.length, tagged, holds, high });
+    const tactics = [...new Set(detections.flatMap((d) => [...tacticsOf(d)]))].sort();
+    results.push({ rel, family, tactic, held: heldOut(family), detections: detections.length, tagged, holds, high, tactics });
   }
   for (const [name, held] of [['dev (rules written against these)', false], ['held out (families not looked at while writing rules)', true]] as const) {
     const set = results.filter((r) => r.held === held);
@@ -122,7 +125,7 @@ function run(root: string): void {
     for (const r of silent) console.log(`    - ${r.rel}\n        holds: ${r.holds}`);
     const untagged = labelled.filter((r) => !r.tagged && r.detections > 0);
     if (untagged.length > 0) console.log(`  detected but not with their tactic: ${untagged.length}`);
-    for (const r of untagged) console.log(`    - ${r.rel} (${r.detections} rule(s))`);
+    for (const r of untagged) console.log(`    - ${r.rel} (${r.detections} rule(s): ${r.tactics.join(', ')})`);
   }
 }
 
@@ -211,7 +214,7 @@ function runOtrf(root: string): void {
     const ok = detections.some((d) => [...tacticsOf(d)].some((t) => want.includes(t)));
     if (ok) tagged++;
     else if (detections.length === 0) silent.push(`${s.name} (${events.length} events, ${label.tactics.join('/')})`);
-    else untagged.push(`${s.name} (${detections.length} rule(s), ${label.tactics.join('/')})`);
+    else untagged.push(`${s.name} (${detections.length} rule(s): ${[...new Set(detections.flatMap((d) => [...tacticsOf(d)]))].sort().join(', ')}; labelled ${label.tactics.join('/')})`);
   }
   console.log(`\nOTRF Security-Datasets (not looked at while writing rules): ${sets.length} host datasets, ${labelled} with a tactic label`);
   console.log(`  tagged with a technique of their tactic: ${tagged}/${labelled} = ${labelled === 0 ? '-' : ((100 * tagged) / labelled).toFixed(1)} %`);

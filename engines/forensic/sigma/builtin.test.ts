@@ -314,7 +314,7 @@ describe('built-in Windows rules', () => {
       sec(2, 5145, { SubjectUserName: 'alice', ShareName: '\\\\*\\IPC$', RelativeTargetName: 'RemCom_communicaton', IpAddress: '10.0.0.9' }),
       win(3, ...SYSMON, 17, { Image: `${S32}svcx.exe`, PipeName: '\\svcx-WKS01-4242-stdin' }),
       win(4, ...SYSMON, 7, { Image: 'C:\\Users\\bob\\SharpRDP.exe', ImageLoaded: `${S32}mstscax.dll` }),
-      ...Array.from({ length: 25 }, (_, i) => rdp(100 + i * 5)),
+      ...Array.from({ length: 12 }, (_, i) => rdp(100 + i * 2)),
     ]);
     expect(h.get('Script Host Or Console Started Through DCOM Activation')?.tactics).toContain('lateral-movement');
     expect(h.get('Remote Execution Service Pipe Reached Over The Network')?.level).toBe('high');
@@ -325,7 +325,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(20, `${S32}mshta.exe`, 'mshta.exe C:\\app\\tool.htm'))).toEqual([]);
     expect(titlesOf(sec(21, 5145, { SubjectUserName: 'alice', ShareName: '\\\\*\\IPC$', RelativeTargetName: 'spoolss', IpAddress: '10.0.0.9' }))).toEqual([]);
     expect(titlesOf(win(22, ...SYSMON, 7, { Image: `${S32}mstsc.exe`, ImageLoaded: `${S32}mstscax.dll` }))).toEqual([]);
-    expect(hits(Array.from({ length: 10 }, (_, i) => rdp(i * 5))).has('Burst Of Remote Desktop Connections On One Host')).toBe(false);
+    expect(hits(Array.from({ length: 12 }, (_, i) => rdp(i * 10))).has('Burst Of Remote Desktop Connections On One Host')).toBe(false);
   });
 
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
