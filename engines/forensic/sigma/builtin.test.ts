@@ -124,7 +124,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(25, 'C:\\Program Files\\Microsoft SQL Server\\Tools\\Binn\\SQLCMD.EXE', 'sqlcmd -Q "SELECT 1"'))).toEqual(['SQL Server Command Line Client Run']);
   });
 
-  it('discovery commands: informational each, five different ones on a host in ten minutes are a burst, the system account none', () => {
+  it('discovery commands: informational each, five different ones on a host in ten minutes are a burst', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const cmds: [string, string][] = [
       [`${S32}auditpol.exe`, 'auditpol /get /category:*'],
@@ -138,8 +138,10 @@ describe('built-in Windows rules', () => {
     expect(h.get('Burst Of Built-in Discovery Commands On One Host')).toEqual({ level: 'medium', tactics: ['discovery'] });
     const four = hits(cmds.slice(0, 4).map(([image, cl], i) => proc(i * 60, image, cl)));
     expect(four.has('Burst Of Built-in Discovery Commands On One Host')).toBe(false);
-    const system = hits(cmds.map(([image, cl], i) => proc(i * 60, image, cl, { SubjectUserName: 'SRV01$' })));
-    expect(system.size).toBe(0);
+    // Commands run as SYSTEM count too (attackers run them after escalating); other programs and a service query with no discovery verb do not.
+    expect(hits(cmds.map(([image, cl], i) => proc(i * 60, image, cl, { SubjectUserName: 'SRV01$' }))).has('Burst Of Built-in Discovery Commands On One Host')).toBe(true);
+    expect(titlesOf(proc(400, `${S32}notepad.exe`, 'notepad.exe C:\\notes.txt'))).toEqual([]);
+    expect(titlesOf(proc(401, `${S32}schtasks.exe`, 'schtasks /run /tn x'))).toEqual([]);
   });
 
   it('Security log: runas and shell logons, loopback NTLM, valid password refused, accessibility programs, WinRM, directory, Exchange groups, shares, hard links', () => {
@@ -326,6 +328,41 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sec(21, 5145, { SubjectUserName: 'alice', ShareName: '\\\\*\\IPC$', RelativeTargetName: 'spoolss', IpAddress: '10.0.0.9' }))).toEqual([]);
     expect(titlesOf(win(22, ...SYSMON, 7, { Image: `${S32}mstsc.exe`, ImageLoaded: `${S32}mstscax.dll` }))).toEqual([]);
     expect(hits(Array.from({ length: 12 }, (_, i) => rdp(i * 10))).has('Burst Of Remote Desktop Connections On One Host')).toBe(false);
+  });
+
+  it('launcher exports, ftp/pcalua, pipe-echo impersonation, spooler children, remote execution services, inbound enumeration pipes, debug privilege, exit monitors, screensavers, implant ports', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const h = hits([
+      sysmon1(1, `${S32}rundll32.exe`, 'rundll32.exe url.dll,FileProtocolHandler calc.exe'),
+      sysmon1(2, `${S32}ftp.exe`, 'ftp -s:C:\\Users\\bob\\cmds.txt'),
+      sysmon1(3, `${S32}cmd.exe`, 'cmd.exe /c echo abc > \\\\.\\pipe\\abc', { ParentImage: `${S32}services.exe` }),
+      sysmon1(4, `${S32}cmd.exe`, 'cmd.exe', { ParentImage: `${S32}spoolsv.exe` }),
+      win(5, 'System', 'Service Control Manager', 7045, { ServiceName: 'PSEXESVC', ImagePath: '%SystemRoot%\\PSEXESVC.exe' }),
+      win(6, ...SYSMON, 18, { EventType: 'ConnectPipe', Image: 'System', PipeName: '\\srvsvc' }),
+      sec(7, 4673, { SubjectUserName: 'bob', PrivilegeList: 'SeDebugPrivilege', ProcessName: 'C:\\Users\\bob\\m.exe' }),
+      win(8, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: 'HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\SilentProcessExit\\notepad.exe\\MonitorProcess', Details: 'C:\\Users\\bob\\a.exe' }),
+      win(9, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: 'HKU\\S-1-5-21-1-2-3-1001\\Control Panel\\Desktop\\SCRNSAVE.EXE', Details: 'C:\\Users\\bob\\a.scr' }),
+      win(10, ...SYSMON, 3, { Image: 'C:\\Users\\bob\\a.exe', Initiated: 'true', DestinationIp: '203.0.113.9', DestinationPort: 4444 }),
+    ]);
+    expect(h.get('Program Launched Through A Rundll32 Launcher Export')?.tactics).toContain('execution');
+    expect(h.get('Commands Run From A Script By ftp Or pcalua')?.tactics).toContain('execution');
+    expect(h.get('Command Writes To A Local Named Pipe (getsystem-style Impersonation)')?.level).toBe('high');
+    expect(h.get('Shell Or Script Host Started By The Print Spooler')?.tactics).toContain('privilege-escalation');
+    expect(h.get('Remote Execution Tool Service Installed')?.tactics).toContain('lateral-movement');
+    expect(h.get('Enumeration Pipe Connected From The Network (Sysmon 18)')).toEqual({ level: 'informational', tactics: ['discovery'] });
+    expect(h.get('Debug Privilege Used By A Program Outside Windows')?.tactics).toContain('credential-access');
+    expect(h.get('Silent Process Exit Monitor Program Set')?.level).toBe('high');
+    expect(h.get('Screensaver Program Set')?.tactics).toContain('persistence');
+    expect(h.get('Outbound Connection To A Common Implant Port (Sysmon 3)')?.tactics).toEqual(['command-and-control']);
+    // Near misses: a System32 Control Panel item, interactive ftp, the spooler starting its own helper, a normal service, a local pipe client, a Windows program's debug privilege, the default screensaver, an inbound connection.
+    expect(titlesOf(sysmon1(20, `${S32}rundll32.exe`, 'rundll32.exe shell32.dll,Control_RunDLL C:\\Windows\\System32\\desk.cpl'))).toEqual([]);
+    expect(titlesOf(sysmon1(21, `${S32}ftp.exe`, 'ftp ftp.example.net'))).toEqual([]);
+    expect(titlesOf(sysmon1(22, `${S32}PrintIsolationHost.exe`, 'PrintIsolationHost.exe', { ParentImage: `${S32}spoolsv.exe` }))).toEqual([]);
+    expect(titlesOf(win(23, 'System', 'Service Control Manager', 7045, { ServiceName: 'VendorSvc', ImagePath: 'C:\\Program Files\\Vendor\\svc.exe' }))).toEqual(['New Service Installed']);
+    expect(titlesOf(win(24, ...SYSMON, 18, { EventType: 'ConnectPipe', Image: `${S32}svchost.exe`, PipeName: '\\srvsvc' }))).toEqual([]);
+    expect(titlesOf(sec(25, 4673, { SubjectUserName: 'bob', PrivilegeList: 'SeDebugPrivilege', ProcessName: `${S32}taskmgr.exe` }))).toEqual([]);
+    expect(titlesOf(win(26, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: 'HKU\\S-1-5-21-1-2-3-1001\\Control Panel\\Desktop\\SCRNSAVE.EXE', Details: 'C:\\Windows\\System32\\scrnsave.scr' }))).toEqual([]);
+    expect(titlesOf(win(27, ...SYSMON, 3, { Image: `${S32}svchost.exe`, Initiated: 'false', DestinationIp: '10.0.0.5', DestinationPort: 4444 }))).toEqual([]);
   });
 
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
