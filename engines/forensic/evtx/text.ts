@@ -10,6 +10,18 @@ const SHORT_UNITS = 10;
 /** Decodes `units` UTF-16LE code units at `off` (caller has bounds-checked), stopping at the first NUL. */
 export function utf16(data: Uint8Array, off: number, units: number): string {
   if (units <= SHORT_UNITS) {
+    // Code units up to U+00FF (most short values) as bytes, made one string by one native Latin-1 slice: one
+    // allocation, where adding a character at a time made a string per character. Any other unit: the loop below.
+    const out = scratchOf(SHORT_UNITS);
+    let n = 0;
+    for (; n < units; n++) {
+      const p = off + 2 * n;
+      if (data[p + 1] !== 0) break;
+      const c = data[p]!;
+      if (c === 0) return n === 0 ? '' : latin1Slice.call(out, 0, n);
+      out[n] = c;
+    }
+    if (n === units) return n === 0 ? '' : latin1Slice.call(out, 0, n);
     let s = '';
     for (let i = 0; i < units; i++) {
       const p = off + 2 * i;
