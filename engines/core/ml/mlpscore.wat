@@ -16,9 +16,9 @@
 (module
   (memory (export "memory") 1)
 
-  ;; Margins of rows pairs of standardised rows at $z (row-major). The pre-activations of rows r and r + 1 go to
-  ;; $pre + (r / 2) preStep (rows x hp when preStep is 2 hp 8, the same two rows for every pair when it is 0).
-  ;; A padding unit (zero weights and bias) has a[h] = 0 or NaN, never above 0, and adds nothing.
+  ;; Margins of the $rows standardised rows at $z (row-major, rows even), two rows at a time. The pre-activations of
+  ;; rows r and r + 1 go to $pre + (r / 2) preStep (rows x hp when preStep is 2 hp 8; the same two rows for every pair
+  ;; when it is 0). A padding unit (zero weights and bias) has a[h] = 0 or NaN, never above 0, and adds nothing.
   (func $forward
     (param $z i32) (param $rows i32) (param $inputs i32) (param $hp i32) (param $w1t i32) (param $b1 i32)
     (param $w2 i32) (param $b2 f64) (param $pre i32) (param $preStep i32) (param $out i32)
@@ -125,7 +125,7 @@
         (local.set $r (i32.add (local.get $r) (i32.const 2)))
         (br $rowLoop))))
 
-  ;; The training forward pass (mlp.ts trainMlp): margins of rows standardised rows (rows even) at $z, keeping the
+  ;; The training forward pass (mlp.ts trainMlp): margins of the $rows standardised rows (rows even) at $z, keeping the
   ;; pre-activations (rows x hp at $pre) for `backward`.
   (func (export "margins")
     (param $z i32) (param $rows i32) (param $inputs i32) (param $hp i32) (param $w1t i32) (param $b1 i32)
