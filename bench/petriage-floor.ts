@@ -1,4 +1,4 @@
-// `npm run bench -- petriage-floor [runs=N]`: what building dissect's output alone costs in a fresh process, the part
+// `npm run bench -- petriage-floor [runs=N] [callgrind=N]`: what building dissect's output alone costs in a fresh process, the part
 // of a cold first pass that no faster parser can remove while `dissect` returns the same JavaScript objects.
 //
 // The dissector (compiled to JavaScript as the cold measure compiles it) dissects the writer-built files here, untimed.
@@ -9,6 +9,10 @@
 // output's key order) and checks that it rebuilds every result's JSON exactly. Timed: the builder's first pass over
 // the files in fresh processes (CPU of all threads, the main thread apart), alternating with the dissector's own cold
 // first pass, and the builder with V8's optimising compiler off (--no-opt), which shows what compiling it costs.
+// With callgrind=N (valgrind installed), the builder's pass is also counted in instructions (every thread, N processes
+// with the pass and N without, with and without --no-opt), which the machine's load does not move.
+// (A builder written as one function with no calls measured worse: TurboFan's one job for it, about 15 KB of
+// JavaScript, outlived the pass and cost 2.4-3.2 G instructions under callgrind against 1.1 G for this whole pass.)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +23,7 @@ import { type Cold, REPO, coldInFreshProcess, compileDissector } from './_petria
 
 const args = process.argv.slice(2).filter((a) => a !== 'petriage-floor');
 const RUNS = Number(args.find((a) => a.startsWith('runs='))?.slice(5) ?? 5);
+const CALLGRIND = Number(args.find((a) => a.startsWith('callgrind='))?.slice(10) ?? 0);
 const SYNTHETIC_COUNT = Number(process.env['PETRIAGE_BENCH_SYNTHETIC'] ?? 3000);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -117,61 +122,9 @@ function builderSource(root: Shape): string {
 }
 
 /**
- * The same builder as one function with no calls: each object's fields into locals, then its literal; each list by a
- * loop; a field of several kinds by a switch on its tag. Nothing is inlined, so the optimising compiler compiles each
- * part once, where the builder of a function per object has its small functions compiled on their own and again
- * inlined into their callers.
+ * The fresh process: loads the builder and the inputs (untimed), then one timed pass; 'check' compares every JSON
+ * instead, 'skip' leaves the pass out (for the instructions of the pass by difference).
  */
-function builderSourceOneFunction(root: Shape): string {
-  let count = 0;
-  const local = (prefix: string): string => `${prefix}${count++}`;
-  // Statements that leave the value of `s` in the returned expression (a local or a read).
-  const code = (s: Shape, indent: string): [string, string] => {
-    const one = (k: Kind): [string, string] => {
-      switch (k) {
-        case 'null':
-          return ['', 'null'];
-        case 'num':
-          return ['', 'N[i++]'];
-        case 'bool':
-          return ['', '(N[i++] === 1)'];
-        case 'str':
-          return ['', 'T.slice(N[i++], N[i++])'];
-        case 'obj': {
-          let st = '';
-          const fields: string[] = [];
-          for (const key of s.keys) {
-            const [fs, fe] = code(s.fields.get(key) as Shape, indent);
-            const v = local('v');
-            st += `${fs}${indent}const ${v} = ${fe};\n`;
-            fields.push(`${JSON.stringify(key)}: ${v}`);
-          }
-          const v = local('v');
-          return [`${st}${indent}const ${v} = { ${fields.join(', ')} };\n`, v];
-        }
-        case 'arr': {
-          const v = local('v');
-          const k2 = local('k');
-          const n = local('n');
-          const [es, ee] = s.elem === null ? ['', 'null'] : code(s.elem, `${indent}  `);
-          return [`${indent}const ${v} = [];\n${indent}for (let ${k2} = 0, ${n} = N[i++]; ${k2} < ${n}; ${k2}++) {\n${es}${indent}  ${v}.push(${ee});\n${indent}}\n`, v];
-        }
-      }
-    };
-    if (s.kinds.length === 1) return one(s.kinds[0] as Kind);
-    const v = local('v');
-    let st = `${indent}let ${v};\n${indent}switch (N[i++]) {\n`;
-    s.kinds.forEach((k, tag) => {
-      const [bs, be] = code({ ...s, kinds: [k] }, `${indent}    `);
-      st += `${indent}  case ${tag}: {\n${bs}${indent}    ${v} = ${be};\n${indent}    break;\n${indent}  }\n`;
-    });
-    return [`${st}${indent}}\n`, v];
-  };
-  const [st, top] = code(root, '  ');
-  return `let N, T, i;\nexport function build(input) {\n  N = input.N;\n  T = input.T;\n  i = 0;\n${st}  return ${top};\n}\n`;
-}
-
-/** The fresh process: loads the builder and the inputs (untimed), then one timed pass; 'check' compares every JSON instead. */
 const FLOOR_PASS = `
 const { readFileSync } = await import('node:fs');
 const { deserialize } = await import('node:v8');
@@ -193,7 +146,7 @@ if (process.argv[4] === 'check') {
   const main0 = mainThread();
   const cpu0 = process.cpuUsage();
   let sink = 0;
-  for (const input of inputs) sink += build(input).size;
+  if (process.argv[4] !== 'skip') for (const input of inputs) sink += build(input).size;
   const cpu = process.cpuUsage(cpu0);
   const main1 = mainThread();
   process.stdout.write(JSON.stringify({ cpu: (cpu.user + cpu.system) / 1e6, main: main0 === null || main1 === null ? null : main1 - main0, sink }));
@@ -254,29 +207,19 @@ writeFileSync(inputsFile, serialize(inputs));
 writeFileSync(expectedFile, JSON.stringify(results.map((r) => JSON.stringify(r))));
 const source = builderSource(root);
 writeFileSync(builder, source);
-const builderOne = path.join(work, 'builder-one.mjs');
-const sourceOne = builderSourceOneFunction(root);
-writeFileSync(builderOne, sourceOne);
 
 console.log(`petriage output floor: building dissect's output from compact inputs, ${built.length} writer-built files (node ${process.version})`);
 console.log(
-  `  builders: a function per object and list (${source.length} characters of JavaScript), one function (${sourceOne.length}); per file ${(inputs.reduce((a, x) => a + x.N.length, 0) / inputs.length).toFixed(0)} numbers and ${(inputs.reduce((a, x) => a + x.T.length, 0) / inputs.length).toFixed(0)} characters of text`,
+  `  builder: a function per object and list, ${source.length} characters of JavaScript; per file ${(inputs.reduce((a, x) => a + x.N.length, 0) / inputs.length).toFixed(0)} numbers and ${(inputs.reduce((a, x) => a + x.T.length, 0) / inputs.length).toFixed(0)} characters of text`,
 );
-for (const [name, b] of [
-  ['a function per object', builder],
-  ['one function', builderOne],
-] as const) {
-  const check = JSON.parse(floorPass(b, inputsFile, expectedFile, [], 'check')) as { differ: number };
-  console.log(`  rebuilt JSON, ${name}: ${check.differ === 0 ? `identical on all ${results.length}` : `${check.differ} DIFFER`}`);
-  if (check.differ !== 0) process.exitCode = 1;
-}
+const check = JSON.parse(floorPass(builder, inputsFile, expectedFile, [], 'check')) as { differ: number };
+console.log(`  rebuilt JSON: ${check.differ === 0 ? `identical on all ${results.length}` : `${check.differ} DIFFER`}`);
+if (check.differ !== 0) process.exitCode = 1;
 
 const cold: Cold[] = [];
 const sides: [string, string, string[], Floor[]][] = [
-  ['builder, a function per object', builder, [], []],
-  ['builder, a function per object, --no-opt', builder, ['--no-opt'], []],
-  ['builder, one function', builderOne, [], []],
-  ['builder, one function, --no-opt', builderOne, ['--no-opt'], []],
+  ['the output builder alone', builder, [], []],
+  ['the output builder alone, --no-opt', builder, ['--no-opt'], []],
 ];
 for (let k = 0; k < RUNS; k++) {
   cold.push(coldInFreshProcess(paths, built, entry));
@@ -286,3 +229,30 @@ const cpuOf = median(cold.map((c) => c.cpu));
 console.log(`\nfirst pass in fresh processes, ${RUNS} runs of each alternating (medians; ratio: CPU against dissect's)`);
 console.log(`  dissect (the whole cold pass): ${line(cold)}`);
 for (const [name, , , runs] of sides) console.log(`  ${name}: ${line(runs)}; ${(median(runs.map((f) => f.cpu)) / cpuOf).toFixed(2)}`);
+
+if (CALLGRIND > 0) {
+  const count = (flags: readonly string[], mode: string): number | null => {
+    const r = spawnSync(
+      'valgrind',
+      ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...flags, '--input-type=module', '-e', FLOOR_PASS, pathToFileURL(builder).href, inputsFile, expectedFile, mode],
+      { encoding: 'utf8', maxBuffer: 16 << 20 },
+    );
+    const m = /Collected : (\d+)/.exec(r.stderr);
+    return r.status === 0 && m !== null ? Number(m[1]) : null;
+  };
+  console.log(`\ninstructions of the builder's pass under callgrind (every thread; ${CALLGRIND} processes with the pass and without it)`);
+  for (const flags of [[], ['--no-opt']]) {
+    const withPass: number[] = [];
+    const without: number[] = [];
+    for (let k = 0; k < CALLGRIND; k++) {
+      const a = count(flags, 'time');
+      const b = count(flags, 'skip');
+      if (a !== null && b !== null) {
+        withPass.push(a);
+        without.push(b);
+      }
+    }
+    const label = flags.length === 0 ? 'as it runs' : flags.join(' ');
+    console.log(withPass.length === 0 ? `  ${label}: callgrind failed` : `  ${label}: ${((median(withPass) - median(without)) / 1e9).toFixed(3)} G`);
+  }
+}
