@@ -418,6 +418,13 @@ describe('built-in Windows rules', () => {
     expect(hits(Array.from({ length: 25 }, (_, i) => conn(i, 443, 'C:\\Program Files\\Browser\\b.exe'))).size).toBe(0);
   });
 
+  it('password hive and NTDS.dit handles by other programs, sdclt-style runas handlers', () => {
+    expect(titlesOf(sec(1, 4656, { SubjectUserName: 'bob', ObjectName: '\\Device\\HarddiskVolumeShadowCopy1\\Windows\\System32\\config\\SAM', ProcessName: 'C:\\Users\\bob\\copy.exe' }))).toContain('Handle To The SAM, SECURITY Or SYSTEM Hive Or NTDS.dit Requested');
+    expect(titlesOf(sec(2, 4663, { SubjectUserName: 'DC01$', ObjectName: 'C:\\Windows\\NTDS\\ntds.dit', ProcessName: 'C:\\Windows\\System32\\lsass.exe' }))).toEqual([]);
+    const runas = win(3, 'Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', 13, { EventType: 'SetValue', Image: 'C:\\Windows\\System32\\reg.exe', TargetObject: 'HKU\\S-1-5-21-1-2-3-1001_Classes\\exefile\\shell\\runas\\command\\IsolatedCommand', Details: 'cmd.exe' });
+    expect(titlesOf(runas)).toContain('UAC Bypass Through A Hijacked Auto-Elevating Handler');
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
