@@ -5,16 +5,20 @@
 // by a fifth past the live size, no hard limit), so its peak RSS is what a case of that size costs in the app.
 // FORENSIC_BENCH_NO_SIGMA=1 runs the analysis without the Sigma rules, to see their cost end to end.
 // FORENSIC_BENCH_DIGEST=1 prints digests of the outputs (after the timing), to compare two checkouts on the same input.
+// `forensic ingest-ab <checkout>` compares this tree's ingest with another checkout's in one process (see below).
 // FORENSIC_BENCH_HEAP_MIB adds a V8 old-space limit in MiB, to see what a hard limit would give (docs/forensic-analysis.md).
 import { spawnSync } from 'node:child_process';
 import * as fsSync from 'node:fs';
 import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyzePaths } from '../engines/forensic/analysis/index.js';
 import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE } from '../engines/forensic/evtx/index.js';
 import { WORKER_PROFILES, WORKER_V8_FLAGS } from '../main/host/entry.js';
+import type * as IngestModule from '../engines/forensic/ingest.js';
+
+type Ingest = typeof IngestModule;
 
 const here = fileURLToPath(import.meta.url);
 
@@ -227,6 +231,79 @@ function stageLine(r: ProbeResult): string {
       return `${s.stage} ${s.seconds.toFixed(1)} s ${rate(r.events, s.seconds)}${ratio}`;
     })
     .join('; ');
+}
+
+/**
+ * `npm run bench -- forensic ingest-ab <checkout> [text|evtx] [rounds=N]`: this tree's ingest (ingestArtifact, events
+ * streamed slim as the analysis takes them) against another checkout's (a git worktree of an earlier commit), both
+ * loaded into one process and run in alternating rounds over the same generated input (100,000 text events; about
+ * 49,000 EVTX records: the bench's EVTX body cut to 1,000 chunks), so both sides see the same machine load. Checks that
+ * both hand over the same events (a digest of every event's JSON), then prints each side's median CPU milliseconds a
+ * round, the median of the paired ratios (this tree / the other; below 1 is faster) and each side's fastest round.
+ */
+if (process.argv.includes('ingest-ab')) {
+  const other = process.argv[process.argv.indexOf('ingest-ab') + 1];
+  if (other === undefined) throw new Error('usage: forensic ingest-ab <checkout> [text|evtx] [rounds=N]');
+  const rounds = Number(process.argv.find((a) => a.startsWith('rounds='))?.slice(7) ?? 12);
+  const { createHash } = await import('node:crypto');
+  const mine = (await import('../engines/forensic/ingest.js')) as Ingest;
+  const theirs = (await import(pathToFileURL(path.resolve(other, 'engines', 'forensic', 'ingest.ts')).href)) as Ingest;
+  for (const format of (['text', 'evtx'] as const).filter((f) => !process.argv.includes(f === 'text' ? 'evtx' : 'text'))) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-ingest-ab-'));
+    try {
+      if (format === 'text') await generate(dir, 100_000);
+      else {
+        generateEvtx(dir, 50_000);
+        // Whole chunks only (the generator may write a few more records than asked).
+        const whole = path.join(dir, 'events.evtx');
+        fsSync.truncateSync(whole, Math.min(fsSync.statSync(whole).size, FILE_HEADER_SIZE + 1000 * CHUNK_SIZE));
+      }
+      const files = format === 'text' ? ['auth.log', 'events.jsonl'] : ['events.evtx'];
+      const run = (m: Ingest, digest: boolean): { ms: number; events: number; digest: string } => {
+        const h = digest ? createHash('sha256') : null;
+        let events = 0;
+        const c0 = process.cpuUsage();
+        for (const f of files)
+          m.ingestArtifact(path.join(dir, f), {
+            evidenceRoot: dir,
+            year: 2024,
+            collectEvents: false,
+            onEvent: (e) => {
+              events++;
+              h?.update(`${JSON.stringify(e)}\n`);
+            },
+          });
+        const c = process.cpuUsage(c0);
+        return { ms: (c.user + c.system) / 1e3, events, digest: h?.digest('hex') ?? '' };
+      };
+      const a0 = run(theirs, true);
+      const b0 = run(mine, true);
+      if (a0.digest !== b0.digest || a0.events !== b0.events) throw new Error(`${format}: the two checkouts hand over different events`);
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        // Alternate which side goes first.
+        if (i % 2 === 0) {
+          a.push(run(theirs, false).ms);
+          b.push(run(mine, false).ms);
+        } else {
+          b.push(run(mine, false).ms);
+          a.push(run(theirs, false).ms);
+        }
+      }
+      const median = (x: readonly number[]): number => {
+        const sorted = [...x].sort((p, q) => p - q);
+        const mid = sorted.length >> 1;
+        return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+      };
+      console.log(
+        `${format}: ${b0.events.toLocaleString('en')} events, the same from both; ${rounds} rounds a side: other ${median(a).toFixed(0)} ms, this tree ${median(b).toFixed(0)} ms (median); paired ratio this/other ${median(b.map((x, i) => x / (a[i] as number))).toFixed(3)}; fastest ${Math.min(...a).toFixed(0)} / ${Math.min(...b).toFixed(0)} ms`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  process.exit(0);
 }
 
 const heapEnv = process.env['FORENSIC_BENCH_HEAP_MIB'];

@@ -82,7 +82,10 @@ describe('EVTX text primitives', () => {
       if (!again) for (let j = 0; j < 200; j++) data[j] = r() < 0.5 ? Math.floor(r() * 256) : j % 7;
       else {
         repeated++;
-        if (r() < 0.5) data[8 + Math.floor(r() * 40)] ^= 1 + Math.floor(r() * 255);
+        if (r() < 0.5) {
+          const at = 8 + Math.floor(r() * 40);
+          data[at] = data[at]! ^ (1 + Math.floor(r() * 255));
+        }
       }
       if (!again) data[1] = Math.floor(r() * 20);
       const off = Math.floor(r() * 3);
