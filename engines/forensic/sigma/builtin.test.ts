@@ -415,6 +415,10 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(22, `${S32}auditpol.exe`, 'auditpol /get /category:*'))).not.toContain('Audit Policy Disabled Or Cleared From The Command Line');
     expect(titlesOf(set(23, 'HKLM\\System\\CurrentControlSet\\Control\\WMI\\Autologger\\EventLog-Security\\{54849625}\\Enabled', 'DWORD (0x00000001)'))).toEqual([]);
     expect(titlesOf(set(24, 'HKLM\\System\\CurrentControlSet\\Control\\Session Manager\\BootExecute', 'autocheck autochk *'))).toEqual([]);
+    // W32Time keeping its own state under TimeProviders, and wevtutil toggling providers while installing a manifest (both seen in OTRF's background).
+    expect(titlesOf(win(25, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}svchost.exe`, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\W32Time\\TimeProviders\\NtpClient\\SpecialPollTimeRemaining', Details: 'Binary Data' }))).toEqual([]);
+    expect(titlesOf(win(26, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}wevtutil.exe`, TargetObject: 'HKLM\\System\\CurrentControlSet\\Control\\WMI\\Autologger\\EventLog-Application\\{fff0196f}\\Enabled', Details: 'DWORD (0x00000000)' }))).toEqual([]);
+    expect(titlesOf(set(27, 'HKLM\\System\\CurrentControlSet\\Services\\W32Time\\TimeProviders\\Evil\\DllName', 'C:\\Users\\Public\\t.dll'))).toContain('DLL Registered In A Load-At-Start Location');
     expect(hits(Array.from({ length: 25 }, (_, i) => conn(i, 443, 'C:\\Program Files\\Browser\\b.exe'))).size).toBe(0);
   });
 
