@@ -1,4 +1,4 @@
-// `npm run bench -- forensic-coverage [DIR] [--hunting]`: how much of a public ATT&CK-labelled Windows log collection the
+// `npm run bench -- forensic-coverage [DIR] [--hunting] [--min-level L]`: how much of a public ATT&CK-labelled Windows log collection the
 // shipped rules detect. DIR (or $VITRINE_FORENSIC_COVERAGE) holds the collection, kept outside the repository (for example
 // mdecrevoisier/EVTX-to-MITRE-Attack: top folders TA00xx-<tactic>, then one folder per technique). Prints, for the files
 // the rules were written against (dev) and for the families set aside before writing them (held out), the share of
@@ -13,14 +13,19 @@ import { analyzeEvents, analyzePaths } from '../engines/forensic/analysis/analyz
 import { makeEvent } from '../engines/forensic/analysis/events.fixture.js';
 import type { JsonRecord } from '../engines/forensic/event.js';
 import type { DetectionSummary } from '../engines/forensic/analysis/detections.js';
-import { loadSigmaRules, shippedRulesDir, DEFAULT_RULE_SETS } from '../engines/forensic/sigma/index.js';
+import { loadSigmaRules, shippedRulesDir, DEFAULT_RULE_SETS, SIGMA_LEVELS } from '../engines/forensic/sigma/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(3);
 const hunting = args.includes('--hunting');
 const otrfAt = args.indexOf('--otrf');
 const otrf = otrfAt >= 0 ? args[otrfAt + 1] : undefined;
-const dir = args.find((a, i) => !a.startsWith('--') && (otrfAt < 0 || i !== otrfAt + 1)) ?? process.env['VITRINE_FORENSIC_COVERAGE'];
+const levelAt = args.indexOf('--min-level');
+/** The lowest level of rule run: every level by default; `--min-level low` measures what the product runs by default. */
+const minLevel = SIGMA_LEVELS.find((l) => l === (levelAt >= 0 ? args[levelAt + 1] : 'informational'));
+if (minLevel === undefined) throw new Error(`--min-level takes one of ${SIGMA_LEVELS.join(', ')}`);
+const optionValue = (i: number): boolean => (otrfAt >= 0 && i === otrfAt + 1) || (levelAt >= 0 && i === levelAt + 1);
+const dir = args.find((a, i) => !a.startsWith('--') && !optionValue(i)) ?? process.env['VITRINE_FORENSIC_COVERAGE'];
 const corpora = process.env['VITRINE_CORPORA'] ?? path.resolve(here, '..', '..', 'shared', 'corpora');
 
 /** ATT&CK tactic ids of the collection's folders to the short names a detection may carry (Defense Evasion: v19's two tactics too). */
@@ -77,7 +82,7 @@ function tacticsOf(d: DetectionSummary): Set<string> {
 
 const ruleSet = loadSigmaRules({
   sources: [...DEFAULT_RULE_SETS, ...(hunting ? ['rules-threat-hunting'] : [])].map((name) => ({ name, path: path.join(shippedRulesDir(), name) })),
-  minLevel: 'informational',
+  minLevel,
 });
 
 function analyseFile(file: string, root: string): { detections: DetectionSummary[]; holds: string } {

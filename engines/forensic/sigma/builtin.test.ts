@@ -429,6 +429,24 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(runas)).toContain('UAC Bypass Through A Hijacked Auto-Elevating Handler');
   });
 
+  it('user account flags that weaken authentication, delegation, never-expiring passwords and account renames; hardening flags, computer accounts and renames by Windows setup are not', () => {
+    const uac = (t: number, flags: string, target = 'svc_backup'): string[] => titlesOf(sec(t, 4738, { SubjectUserName: 'admin', TargetUserName: target, UserAccountControl: `\r\n\t\t${flags}` }));
+    for (const [t, flag] of [[1, '%%2082'], [2, '%%2091'], [3, '%%2095']] as const) expect(uac(t, flag)).toContain('Authentication Weakened On A User Account');
+    expect(hits([sec(4, 4738, { TargetUserName: 'svc', UserAccountControl: '%%2091' })]).get('Authentication Weakened On A User Account')).toEqual({ level: 'medium', tactics: ['persistence', 'credential-access'] });
+    expect(uac(5, '%%2089')).toContain('User Account Password Set To Never Expire');
+    expect(uac(6, '%%2098')).toContain('Delegation Enabled On A User Account');
+    // Clearing a flag (%%2050, %%2057, %%2059), marking an account sensitive (%%2094) and a computer account are none of these.
+    for (const [t, flag] of [[7, '%%2050'], [8, '%%2057'], [9, '%%2059'], [10, '%%2094']] as const) {
+      expect(uac(t, flag).filter((x) => /Weakened|Never Expire|Delegation/.test(x))).toEqual([]);
+    }
+    expect(uac(11, '%%2082', 'WS01$').filter((x) => /Weakened/.test(x))).toEqual([]);
+    expect(titlesOf(sec(12, 4781, { SubjectUserName: 'admin', OldTargetUserName: 'helpdesk', NewTargetUserName: 'Administrat0r' }))).toContain('Account Renamed');
+    // A computer account renamed, Windows setup re-applying a group's name as the computer account, a name set to itself.
+    expect(titlesOf(sec(13, 4781, { SubjectUserName: 'admin', OldTargetUserName: 'WS01$', NewTargetUserName: 'WS02$' }))).not.toContain('Account Renamed');
+    expect(titlesOf(sec(14, 4781, { SubjectUserName: 'WS01$', OldTargetUserName: 'Guests', NewTargetUserName: 'Gäste' }))).not.toContain('Account Renamed');
+    expect(titlesOf(sec(15, 4781, { SubjectUserName: 'admin', OldTargetUserName: 'Users', NewTargetUserName: 'Users' }))).not.toContain('Account Renamed');
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
