@@ -226,15 +226,15 @@ export function buildStories(graph: ScoringGraph, config: StoryConfig = {}, endp
   return drafts.map((d, i) => ({ id: `S${i + 1}`, rank: i + 1, ...d }));
 }
 
+/** Bits of storyScope's filter of id hashes (a power of two; 128 KiB). */
+const SCOPE_BITS = 1 << 20;
+
 /**
  * The part of the graph the kept stories read: their edges, the nodes at their ends, the events of those edges, and
  * the first time of each edge's source node (what scoring reads of that node's events). From an EventList, a source
  * node's events are read for their time only, not made: a user's node can hold most events of a case. Scores on the
  * part equal scores on the whole graph.
  */
-/** Bits of storyScope's filter of id hashes (a power of two; 128 KiB). */
-const SCOPE_BITS = 1 << 20;
-
 function storyScope(graph: ScoringGraph, endpoints: EdgeEndpoints, positions: readonly number[]): ScoringGraph {
   // By position: the nodes may be made on each read, so the same node is not always the same object.
   const nodes = new Map<number, GraphNode>();
