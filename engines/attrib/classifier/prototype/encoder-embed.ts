@@ -7,7 +7,7 @@ import path from 'node:path';
 import { defaultAttribResourcesDir, loadClassifier } from '../../analysis.js';
 import { readTramReport } from '../../extract/measure.js';
 import { splitSentences } from '../../extract/techniques.js';
-import { corpusPath } from '../../../../test/corpora.js';
+import { corporaDir } from '../../kb/build.js';
 import { SHIPPED_CLASSIFIER_FILE } from '../build.js';
 
 interface Encoder {
@@ -44,7 +44,7 @@ async function main(dir: string, what: string): Promise<void> {
     return;
   }
   // The bench's sample (bench/attrib.ts): TRAM's three annotated reports repeated, the first 100,000 characters.
-  const reports = ['IcedID-variants', 'Qakbot-ISO-delivery', 'StopRansomware-Royal'].map((n) => readTramReport(JSON.parse(readFileSync(corpusPath('cti', 'tram', 'reports', `${n}.mjson`), 'utf8')) as unknown));
+  const reports = ['IcedID-variants', 'Qakbot-ISO-delivery', 'StopRansomware-Royal'].map((n) => readTramReport(JSON.parse(readFileSync(path.join(corporaDir(), 'cti', 'tram', 'reports', `${n}.mjson`), 'utf8')) as unknown));
   const one = reports.map((r) => r.text).join('\n\n');
   const text = one.repeat(Math.floor(490_000 / one.length)).slice(0, 100_000);
   const classifier = loadClassifier(path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE));
