@@ -48,6 +48,18 @@ export function compileDissector(outRoot: string, repo: string = REPO): string {
 }
 
 /**
+ * Source text for a fresh process's script (after `readFileSync` is in scope): `mainThread()`, the main thread's CPU
+ * seconds so far from Linux's per-thread scheduler statistics, null elsewhere.
+ */
+export const MAIN_THREAD_SOURCE = `const mainThread = () => {
+  try {
+    return Number(readFileSync('/proc/self/task/' + process.pid + '/schedstat', 'utf8').split(' ')[0]) / 1e9;
+  } catch {
+    return null;
+  }
+};`;
+
+/**
  * What the fresh process runs: the process CPU time so far (Node's start, and the tsx loader's registration when
  * it runs under tsx), then loading the module, reading the files (not timed), and one timed pass. CPU time is the
  * whole process's, its compiler and collector threads included; the main thread's own share of the pass is read
@@ -56,13 +68,7 @@ export function compileDissector(outRoot: string, repo: string = REPO): string {
 export const COLD_PASS = `
 const boot = process.cpuUsage();
 const { readFileSync } = await import('node:fs');
-const mainThread = () => {
-  try {
-    return Number(readFileSync('/proc/self/task/' + process.pid + '/schedstat', 'utf8').split(' ')[0]) / 1e9;
-  } catch {
-    return null;
-  }
-};
+${MAIN_THREAD_SOURCE}
 const { dissect } = await import(process.argv[1]);
 const loaded = process.cpuUsage(boot);
 const files = readFileSync(0, 'utf8').split('\\n').filter(Boolean).map((p) => new Uint8Array(readFileSync(p)));

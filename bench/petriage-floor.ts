@@ -22,7 +22,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serialize } from 'node:v8';
 import { syntheticPes } from '../engines/petriage/pe/synthetic.js';
-import { type Cold, REPO, coldInFreshProcess, compileDissector } from './_petriage-cold.js';
+import { type Cold, MAIN_THREAD_SOURCE, REPO, coldInFreshProcess, compileDissector } from './_petriage-cold.js';
 
 const args = process.argv.slice(2).filter((a) => a !== 'petriage-floor');
 const RUNS = Number(args.find((a) => a.startsWith('runs='))?.slice(5) ?? 5);
@@ -134,13 +134,7 @@ function builderSource(root: Shape): string {
 const FLOOR_PASS = `
 const { readFileSync } = await import('node:fs');
 const { deserialize } = await import('node:v8');
-const mainThread = () => {
-  try {
-    return Number(readFileSync('/proc/self/task/' + process.pid + '/schedstat', 'utf8').split(' ')[0]) / 1e9;
-  } catch {
-    return null;
-  }
-};
+${MAIN_THREAD_SOURCE}
 const { build } = await import(process.argv[1]);
 const inputs = deserialize(readFileSync(process.argv[2]));
 if (process.argv[4] === 'check') {
