@@ -1,4 +1,4 @@
-// `npm run bench -- forensic-coverage [DIR] [--hunting] [--min-level L]`: how much of a public ATT&CK-labelled Windows log collection the
+// `npm run bench -- forensic-coverage [DIR] [--otrf OTRF] [--set SET]... [--hunting] [--min-level L]`: how much of a public ATT&CK-labelled Windows log collection the
 // shipped rules detect. DIR (or $VITRINE_FORENSIC_COVERAGE) holds the collection, kept outside the repository (for example
 // mdecrevoisier/EVTX-to-MITRE-Attack: top folders TA00xx-<tactic>, then one folder per technique). Prints, for the files
 // the rules were written against (dev) and for the families set aside before writing them (held out), the share of
@@ -24,7 +24,9 @@ const levelAt = args.indexOf('--min-level');
 /** The lowest level of rule run: every level by default; `--min-level low` measures what the product runs by default. */
 const minLevel = SIGMA_LEVELS.find((l) => l === (levelAt >= 0 ? args[levelAt + 1] : 'informational'));
 if (minLevel === undefined) throw new Error(`--min-level takes one of ${SIGMA_LEVELS.join(', ')}`);
-const optionValue = (i: number): boolean => (otrfAt >= 0 && i === otrfAt + 1) || (levelAt >= 0 && i === levelAt + 1);
+/** `--set DIR` (repeatable): a labelled collection, DIR/labels.json naming each unit (an EVTX file, or a folder of EVTX or JSON-lines files) and its tactic ids. */
+const setDirs = args.flatMap((a, i) => (a === '--set' && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
+const optionValue = (i: number): boolean => (otrfAt >= 0 && i === otrfAt + 1) || (levelAt >= 0 && i === levelAt + 1) || (i > 0 && args[i - 1] === '--set');
 const dir = args.find((a, i) => !a.startsWith('--') && !optionValue(i)) ?? process.env['VITRINE_FORENSIC_COVERAGE'];
 const corpora = process.env['VITRINE_CORPORA'] ?? path.resolve(here, '..', '..', 'shared', 'corpora');
 
@@ -229,9 +231,86 @@ function runOtrf(root: string): void {
   for (const x of untagged) console.log(`    - ${x}`);
 }
 
+/** Files below a folder, recursively, whose name passes `keep`. */
+function filesBelow(root: string, keep: (name: string) => boolean): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && keep(e.name)) out.push(p);
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+/** A labelled collection: DIR/labels.json maps each unit (a path below DIR: one EVTX file, or a folder whose EVTX files, or else
+ * whose JSON-lines exports, are read together as one host's logs) to `{ tactics: ['TA00xx', ...], title? }`. A unit with no
+ * tactic is counted apart (it holds no labelled attack). Prints the share tagged with a technique of one of its tactics, each
+ * unit with no detection and what it holds, the units detected without their tactic, and the high/critical rules per unit. */
+function runLabelled(root: string): void {
+  const labels = JSON.parse(readFileSync(path.join(root, 'labels.json'), 'utf8')) as Record<string, { tactics: string[]; title?: string }>;
+  let labelled = 0;
+  let tagged = 0;
+  const lines: string[] = [];
+  const silent: string[] = [];
+  const untagged: string[] = [];
+  for (const [unit, label] of Object.entries(labels).sort((a, b) => a[0].localeCompare(b[0]))) {
+    const at = path.join(root, unit);
+    if (!existsSync(at)) {
+      silent.push(`${unit}: absent`);
+      continue;
+    }
+    const isDir = statSync(at).isDirectory();
+    const evtx = isDir ? filesBelow(at, (n) => n.toLowerCase().endsWith('.evtx')).filter((f) => statSync(f).size > 0) : [at];
+    let detections: DetectionSummary[] = [];
+    let holds = '';
+    if (evtx.length > 0) {
+      const a = analyzePaths(evtx, { evidenceRoot: root, sigma: ruleSet, kind: 'evtx' });
+      detections = a.detections?.summary() ?? [];
+      const ids = new Map<string, number>();
+      for (const e of a.events) {
+        const attrs = e.attributes as Record<string, unknown>;
+        const k = `${String(attrs['channel'] ?? '?').replace(/^Microsoft-Windows-/, '')} ${String(attrs['eventId'] ?? '?')}`;
+        ids.set(k, (ids.get(k) ?? 0) + 1);
+      }
+      holds = [...ids].sort((x, y) => y[1] - x[1]).slice(0, 8).map(([k, n]) => `${k}×${n}`).join(', ') || 'no events';
+    } else {
+      const events = filesBelow(at, (n) => /\.(json|txt|log)$/i.test(n)).flatMap(otrfEvents);
+      detections = analyzeEvents(events, { sigma: ruleSet }).detections?.summary() ?? [];
+      holds = `${events.length} JSON events`;
+    }
+    const tactics = [...new Set(detections.flatMap((d) => [...tacticsOf(d)]))].sort();
+    const high = detections.filter((d) => d.level === 'high' || d.level === 'critical').map((d) => d.title);
+    lines.push(`    ${unit}: ${detections.length} rule(s), ${high.length} high/critical${high.length ? ` (${high.join('; ')})` : ''}`);
+    if (label.tactics.length === 0) {
+      if (detections.length === 0) silent.push(`${unit} (no attack label) holds: ${holds}`);
+      continue;
+    }
+    labelled++;
+    const want = label.tactics.flatMap((t) => TACTIC_OF_FOLDER[t] ?? []);
+    if (detections.some((d) => [...tacticsOf(d)].some((t) => want.includes(t)))) tagged++;
+    else if (detections.length === 0) silent.push(`${unit} (${label.tactics.join('/')}) holds: ${holds}`);
+    else untagged.push(`${unit} (${detections.length} rule(s): ${tactics.join(', ')}; labelled ${label.tactics.join('/')})`);
+  }
+  console.log(`\n${root}: ${Object.keys(labels).length} units, ${labelled} with a tactic label`);
+  console.log(`  tagged with a technique of their tactic: ${tagged}/${labelled} = ${labelled === 0 ? '-' : ((100 * tagged) / labelled).toFixed(1)} %`);
+  console.log(`  units with no detection: ${silent.length}`);
+  for (const x of silent) console.log(`    - ${x}`);
+  console.log(`  detected but not with their tactic: ${untagged.length}`);
+  for (const x of untagged) console.log(`    - ${x}`);
+  console.log('  per unit:');
+  for (const x of lines) console.log(x);
+}
+
 console.log(`forensic-coverage: ${ruleSet.stats.loaded} rules (${[...DEFAULT_RULE_SETS, ...(hunting ? ['rules-threat-hunting'] : [])].join(', ')}, every level)`);
 if (dir === undefined || !existsSync(dir)) {
-  console.log('forensic-coverage: no collection given (pass a folder or set VITRINE_FORENSIC_COVERAGE; see docs/forensic-sigma.md); coverage skipped');
+  if (setDirs.length === 0) console.log('forensic-coverage: no collection given (pass a folder or set VITRINE_FORENSIC_COVERAGE; see docs/forensic-sigma.md); coverage skipped');
 } else run(dir);
 if (otrf !== undefined && existsSync(otrf)) runOtrf(otrf);
+for (const d of setDirs) {
+  if (existsSync(path.join(d, 'labels.json'))) runLabelled(d);
+  else console.log(`forensic-coverage: ${d} has no labels.json; skipped`);
+}
 benign();
