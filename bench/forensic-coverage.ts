@@ -264,8 +264,8 @@ function runLabelled(root: string): void {
     }
     const isDir = statSync(at).isDirectory();
     const evtx = isDir ? filesBelow(at, (n) => n.toLowerCase().endsWith('.evtx')).filter((f) => statSync(f).size > 0) : [at];
-    let detections: DetectionSummary[] = [];
-    let holds = '';
+    let detections: DetectionSummary[];
+    let holds: string;
     if (evtx.length > 0) {
       const a = analyzePaths(evtx, { evidenceRoot: root, sigma: ruleSet, kind: 'evtx' });
       detections = a.detections?.summary() ?? [];
