@@ -447,6 +447,52 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sec(15, 4781, { SubjectUserName: 'admin', OldTargetUserName: 'Users', NewTargetUserName: 'Users' }))).not.toContain('Account Renamed');
   });
 
+  it('obfuscated script blocks, SYSTEM-level privileges used by other programs, explicit-credential spraying, loopback NTLM logons, executables arriving over SMB', () => {
+    const ps = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const OBF = 'Obfuscated PowerShell In A Script Block (4104)';
+    const obfuscated = [
+      "& ( $PSHome[4]+$PSHome[30]+'x') ('Write-Host hi')",
+      `(("{3}{0}{5}{1}{4}{2}{6}{7}" -f 'r','o','s','W','-H','ite','t',' hi'))`,
+      "'72 101 108' -split ' ' | % { [char]([convert]::ToInt16($_, 8)) }",
+      "[char[]]$b | % { [char]($_ -bxor 0x5d) }",
+      "('ih tsoH-etirW'[-1..-14] -join '')",
+      "('Wr'+'it'+'e-'+'Ho'+'st'+' h'+'i '+'fr'+'om'+' a'+' s'+'cr'+'ip'+'t '+'bl'+'oc'+'k')",
+    ];
+    for (const [i, text] of obfuscated.entries()) expect(titlesOf(ps(i, text)), text).toContain(OBF);
+    expect(hits([ps(9, obfuscated[0] as string)]).get(OBF)).toEqual({ level: 'medium', tactics: ['execution', 'stealth'] });
+    // Near misses: an ordinary format string, a few concatenations, a char cast without decoding.
+    for (const text of ['"{0} of {1}" -f $i, $n', "$p = 'C:\\' + 'Temp' + '\\' + $name", '[char]65', 'Get-ChildItem | Select-Object -First 1']) expect(titlesOf(ps(10, text)), text).not.toContain(OBF);
+
+    const PRIV = 'Sensitive Privilege Used By A Program Outside Windows';
+    expect(hits([sec(20, 4673, { SubjectUserName: 'bob', PrivilegeList: 'SeTcbPrivilege', ProcessName: 'C:\\Tools\\x\\tool.exe' })]).get(PRIV)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'credential-access'] });
+    expect(titlesOf(sec(21, 4673, { SubjectUserName: 'bob', PrivilegeList: 'SeTcbPrivilege', ProcessName: 'C:\\Windows\\System32\\svchost.exe' }))).not.toContain(PRIV);
+    expect(titlesOf(sec(22, 4673, { SubjectUserName: 'bob', PrivilegeList: 'SeChangeNotifyPrivilege', ProcessName: 'C:\\Tools\\x\\tool.exe' }))).not.toContain(PRIV);
+    expect(titlesOf(sec(23, 4673, { SubjectUserName: 'WS01$', PrivilegeList: 'SeTcbPrivilege', ProcessName: 'C:\\Agent\\agent.exe' }))).not.toContain(PRIV);
+
+    const SPRAY = 'Explicit Credentials For Many Accounts From One Logon Session (password spraying)';
+    const explicit = (t: number, target: string, logon = '0x3069d'): ReturnType<typeof makeEvent> =>
+      sec(t, 4648, { SubjectUserName: 'alice', SubjectLogonId: logon, TargetUserName: target, TargetServerName: 'FS01', IpAddress: '10.0.0.5', IpPort: '445' });
+    expect(hits(Array.from({ length: 12 }, (_, i) => explicit(30 + i, `user${i}`))).get(SPRAY)).toEqual({ level: 'high', tactics: ['credential-access'] });
+    // One account many times, or nine accounts, is no spray.
+    expect(hits(Array.from({ length: 12 }, (_, i) => explicit(30 + i, 'svc_backup'))).has(SPRAY)).toBe(false);
+    expect(hits(Array.from({ length: 9 }, (_, i) => explicit(30 + i, `user${i}`))).has(SPRAY)).toBe(false);
+
+    const LOOP = 'NTLM Network Logon Of A Named Account From The Host Itself';
+    const logon = (t: number, extra: JsonRecord): ReturnType<typeof makeEvent> =>
+      sec(t, 4624, { LogonType: 3, AuthenticationPackageName: 'NTLM', TargetUserName: 'admin', TargetUserSid: 'S-1-5-21-1-2-3-1004', IpAddress: '127.0.0.1', ...extra });
+    expect(hits([logon(50, {})]).get(LOOP)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
+    expect(titlesOf(logon(51, { IpAddress: '10.0.0.9' }))).not.toContain(LOOP);
+    expect(titlesOf(logon(52, { TargetUserName: 'ANONYMOUS LOGON', TargetUserSid: 'S-1-5-7' }))).not.toContain(LOOP);
+    expect(titlesOf(logon(53, { AuthenticationPackageName: 'Kerberos' }))).not.toContain(LOOP);
+
+    const SMB = 'Executable Written By The System Process (file copied in over SMB)';
+    const file = (t: number, image: string, target: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
+    expect(hits([file(60, 'System', 'C:\\Windows\\payload.exe')]).get(SMB)).toEqual({ level: 'medium', tactics: ['lateral-movement', 'command-and-control'] });
+    expect(titlesOf(file(61, 'System', 'C:\\Windows\\SoftwareDistribution\\Download\\x\\setup.exe'))).not.toContain(SMB);
+    expect(titlesOf(file(62, 'System', 'C:\\Users\\bob\\Documents\\report.docx'))).not.toContain(SMB);
+    expect(titlesOf(file(63, 'C:\\Windows\\explorer.exe', 'C:\\Users\\bob\\Downloads\\tool.exe'))).not.toContain(SMB);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
