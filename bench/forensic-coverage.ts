@@ -44,6 +44,8 @@ const TACTIC_OF_FOLDER: Readonly<Record<string, readonly string[]>> = {
   TA0010: ['exfiltration'],
   TA0011: ['command-and-control'],
   TA0040: ['impact'],
+  TA0042: ['resource-development'],
+  TA0043: ['reconnaissance'],
 };
 
 /** Families (technique folders) whose first hex digit of SHA-256 is below 5 are held out: chosen before any rule was written. */
@@ -158,14 +160,54 @@ function benign(): void {
  * EVTX-like events: EventID, Channel, SourceName, Hostname and @timestamp read, every other field an EventData value. */
 const OTRF_META = new Set(['@timestamp', '@version', 'EventID', 'Channel', 'SourceName', 'Hostname', 'host', 'tags', 'port', 'Message', 'EventReceivedTime', 'SourceModuleName', 'SourceModuleType', 'EventTime', 'Keywords', 'Severity', 'SeverityValue', 'EventTypeOrignal', 'Opcode', 'OpcodeValue', 'RecordNumber', 'ProviderGuid', 'ExecutionProcessID', 'ThreadID', 'Version', 'Task', 'Category']);
 
+const objectOf = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const textOf = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : typeof objectOf(v)?.['#text'] === 'string' ? (objectOf(v)?.['#text'] as string) : null);
+
+/** An event exported as the XML's JSON form (`{"Event": {"System": {...}, "EventData": {"Data": [{"@Name", "#text"}]}}}`, as
+ * Get-WinEvent/ConvertTo-Json or xmltodict write it; UserData's first element's fields read as data), or null for other shapes. */
+function eventExportOf(r: Record<string, unknown>): ReturnType<typeof makeEvent> | null {
+  const event = objectOf(r['Event']);
+  const system = objectOf(event?.['System']);
+  if (event === null || system === null) return null;
+  const eventId = Number(textOf(system['EventID']));
+  const channel = textOf(system['Channel']);
+  if (!Number.isFinite(eventId) || channel === null) return null;
+  const data: Record<string, string> = {};
+  const eventData = objectOf(event['EventData']);
+  const items = eventData?.['Data'];
+  for (const item of Array.isArray(items) ? items : items !== undefined ? [items] : []) {
+    const o = objectOf(item);
+    const name = o?.['@Name'];
+    const value = textOf(item);
+    if (typeof name === 'string' && value !== null) data[name] = value;
+  }
+  const userData = objectOf(event['UserData']);
+  const first = userData !== null ? objectOf(Object.values(userData)[0]) : null;
+  for (const [k, v] of Object.entries(first ?? {})) {
+    const value = textOf(v);
+    if (!k.startsWith('@') && value !== null) data[k] = value;
+  }
+  const stamp = textOf(objectOf(system['TimeCreated'])?.['@SystemTime']);
+  const m = stamp !== null ? /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(\.\d{1,3})?/.exec(stamp) : null;
+  const time = m ? `${m[1]}T${m[2]}${m[3] ?? ''}Z` : null;
+  const provider = textOf(objectOf(system['Provider'])?.['@Name']);
+  const attributes: JsonRecord = { eventId, channel, provider, data };
+  return makeEvent({ ...(time !== null ? { time } : {}), host: textOf(system['Computer']), action: 'windows.event', object: { type: 'log', name: channel }, attributes });
+}
+
 function otrfEvents(file: string): ReturnType<typeof makeEvent>[] {
   const out: ReturnType<typeof makeEvent>[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
     let r: Record<string, unknown>;
     try {
-      r = JSON.parse(line) as Record<string, unknown>;
+      r = JSON.parse(line.replace(/^\uFEFF/, '')) as Record<string, unknown>;
     } catch {
+      continue;
+    }
+    const exported = eventExportOf(r);
+    if (exported !== null) {
+      out.push(exported);
       continue;
     }
     // The older datasets are Winlogbeat 6 documents: event_id, log_name, source_name, computer_name, event_data {...}.
