@@ -26,7 +26,11 @@ const minLevel = SIGMA_LEVELS.find((l) => l === (levelAt >= 0 ? args[levelAt + 1
 if (minLevel === undefined) throw new Error(`--min-level takes one of ${SIGMA_LEVELS.join(', ')}`);
 /** `--set DIR` (repeatable): a labelled collection, DIR/labels.json naming each unit (an EVTX file, or a folder of EVTX or JSON-lines files) and its tactic ids. */
 const setDirs = args.flatMap((a, i) => (a === '--set' && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
-const optionValue = (i: number): boolean => (otrfAt >= 0 && i === otrfAt + 1) || (levelAt >= 0 && i === levelAt + 1) || (i > 0 && args[i - 1] === '--set');
+/** `--ignore-rule ID` (repeatable): a rule (id or title) whose hits do not count for a labelled set's tactic, for collections whose
+ * test harness leaves its own trace in every unit (a rule that fires in nearly every unit, whatever the label). */
+const ignoredRules = new Set(args.flatMap((a, i) => (a === '--ignore-rule' && args[i + 1] !== undefined ? [args[i + 1] as string] : [])));
+const optionValue = (i: number): boolean =>
+  (otrfAt >= 0 && i === otrfAt + 1) || (levelAt >= 0 && i === levelAt + 1) || (i > 0 && (args[i - 1] === '--set' || args[i - 1] === '--ignore-rule'));
 const dir = args.find((a, i) => !a.startsWith('--') && !optionValue(i)) ?? process.env['VITRINE_FORENSIC_COVERAGE'];
 const corpora = process.env['VITRINE_CORPORA'] ?? path.resolve(here, '..', '..', 'shared', 'corpora');
 
@@ -298,6 +302,7 @@ function runLabelled(root: string): void {
   const lines: string[] = [];
   const silent: string[] = [];
   const untagged: string[] = [];
+  const unitsOfRule = new Map<string, number>();
   for (const [unit, label] of Object.entries(labels).sort((a, b) => a[0].localeCompare(b[0]))) {
     const at = path.join(root, unit);
     if (!existsSync(at)) {
@@ -323,6 +328,8 @@ function runLabelled(root: string): void {
       detections = analyzeEvents(events, { sigma: ruleSet }).detections?.summary() ?? [];
       holds = `${events.length} JSON events`;
     }
+    for (const d of detections) unitsOfRule.set(`${d.title} (${d.level})`, (unitsOfRule.get(`${d.title} (${d.level})`) ?? 0) + 1);
+    detections = detections.filter((d) => !ignoredRules.has(d.ruleId) && !ignoredRules.has(d.title));
     const tactics = [...new Set(detections.flatMap((d) => [...tacticsOf(d)]))].sort();
     const high = detections.filter((d) => d.level === 'high' || d.level === 'critical').map((d) => d.title);
     lines.push(`    ${unit}: ${detections.length} rule(s), ${high.length} high/critical${high.length ? ` (${high.join('; ')})` : ''}`);
@@ -336,12 +343,16 @@ function runLabelled(root: string): void {
     else if (detections.length === 0) silent.push(`${unit} (${label.tactics.join('/')}) holds: ${holds}`);
     else untagged.push(`${unit} (${detections.length} rule(s): ${tactics.join(', ')}; labelled ${label.tactics.join('/')})`);
   }
-  console.log(`\n${root}: ${Object.keys(labels).length} units, ${labelled} with a tactic label`);
+  console.log(`\n${root}: ${Object.keys(labels).length} units, ${labelled} with a tactic label${ignoredRules.size > 0 ? ` (hits of ${[...ignoredRules].join('; ')} not counted)` : ''}`);
   console.log(`  tagged with a technique of their tactic: ${tagged}/${labelled} = ${labelled === 0 ? '-' : ((100 * tagged) / labelled).toFixed(1)} %`);
   console.log(`  units with no detection: ${silent.length}`);
   for (const x of silent) console.log(`    - ${x}`);
   console.log(`  detected but not with their tactic: ${untagged.length}`);
   for (const x of untagged) console.log(`    - ${x}`);
+  const units = Object.keys(labels).length;
+  const common = [...unitsOfRule].filter(([, n]) => n >= Math.max(3, units / 4)).sort((a, b) => b[1] - a[1]);
+  if (common.length > 0) console.log(`  rules hitting a quarter of the units or more (background or harness traces?):`);
+  for (const [rule, n] of common) console.log(`    ${n}/${units} ${rule}`);
   console.log('  per unit:');
   for (const x of lines) console.log(x);
 }
