@@ -11,7 +11,9 @@
 // It then writes a builder specialised to that shape (a function per object and per list, object literals in the
 // output's key order) and checks that it rebuilds every result's JSON exactly. Timed: the builder's first pass over
 // the files in fresh processes (CPU of all threads, the main thread apart), alternating with the dissector's own cold
-// first pass, and the builder with V8's optimising compiler off (--no-opt), which shows what compiling it costs.
+// first pass, and the builder with V8's optimising compiler off (--no-opt), which shows what compiling it costs; and two
+// builders that make each object with a class of its own shape (one monomorphic constructor per shape) instead of an
+// object literal, called from a function per object or in place, the same JSON either way.
 // With callgrind=N (valgrind installed), the builder's pass is also counted in instructions (every thread, N processes
 // with the pass and N without, with and without --no-opt), which the machine's load does not move.
 // (A builder written as one function with no calls measured worse: TurboFan's one job for it, about 15 KB of
@@ -87,8 +89,12 @@ function encode(s: Shape, v: Json, numbers: number[], doubles: number[], text: s
   }
 }
 
-/** The builder's source: a function per object and per list of the shape, reading N (integers), D (doubles) and T (text) at cursors. */
-function builderSource(root: Shape): string {
+/**
+ * The builder's source: a function per object and per list of the shape, reading N (integers), D (doubles) and T (text) at cursors.
+ * With `classes`, each object is made by a class of its own (one constructor per shape, taking its fields in key order and
+ * storing them in that order, so the JSON is the same) instead of an object literal.
+ */
+function builderSource(root: Shape, classes: 'no' | 'calls' | 'inline' = 'no'): string {
   const fns: string[] = [];
   let count = 0;
   const read = (s: Shape, k: Kind): string => {
@@ -103,6 +109,16 @@ function builderSource(root: Shape): string {
         return 'T.slice(N[i++], N[i++])';
       case 'obj': {
         const name = `o${count++}`;
+        if (classes !== 'no') {
+          const params = s.keys.map((_, k) => `f${k}`);
+          const stores = s.keys.map((key, k) => `    this[${JSON.stringify(key)}] = f${k};`).join('\n');
+          const args = s.keys.map((key) => `    ${value(s.fields.get(key) as Shape)},`).join('\n');
+          fns.push(`class C${name} {\n  constructor(${params.join(', ')}) {\n${stores}\n  }\n}`);
+          // 'inline': the constructor is called where the object is needed (no function per object, only per list).
+          if (classes === 'inline') return `new C${name}(\n${args}\n  )`;
+          fns.push(`function ${name}() {\n  return new C${name}(\n${args}\n  );\n}`);
+          return `${name}()`;
+        }
         const body = s.keys.map((key) => `    ${JSON.stringify(key)}: ${value(s.fields.get(key) as Shape)},`).join('\n');
         fns.push(`function ${name}() {\n  return {\n${body}\n  };\n}`);
         return `${name}()`;
@@ -204,23 +220,35 @@ const inputs = results.map((r) => {
 const inputsFile = path.join(work, 'inputs.bin');
 const expectedFile = path.join(work, 'expected.json');
 const builder = path.join(work, 'builder.mjs');
+const classBuilder = path.join(work, 'builder-classes.mjs');
+const inlineClassBuilder = path.join(work, 'builder-classes-inline.mjs');
 writeFileSync(inputsFile, serialize(inputs));
 writeFileSync(expectedFile, JSON.stringify(results.map((r) => JSON.stringify(r))));
 const source = builderSource(root);
 writeFileSync(builder, source);
+writeFileSync(classBuilder, builderSource(root, 'calls'));
+writeFileSync(inlineClassBuilder, builderSource(root, 'inline'));
 
 console.log(`petriage output floor: building dissect's output from compact inputs, ${built.length} writer-built files (node ${process.version})`);
 console.log(
   `  builder: a function per object and list, ${source.length} characters of JavaScript; per file ${(inputs.reduce((a, x) => a + x.N.length, 0) / inputs.length).toFixed(0)} integers, ${(inputs.reduce((a, x) => a + x.D.length, 0) / inputs.length).toFixed(0)} doubles and ${(inputs.reduce((a, x) => a + x.T.length, 0) / inputs.length).toFixed(0)} characters of text`,
 );
-const check = JSON.parse(floorPass(builder, inputsFile, expectedFile, [], 'check')) as { differ: number };
-console.log(`  rebuilt JSON: ${check.differ === 0 ? `identical on all ${results.length}` : `${check.differ} DIFFER`}`);
-if (check.differ !== 0) process.exitCode = 1;
+for (const [name, b] of [
+  ['object literals', builder],
+  ['a class per object shape', classBuilder],
+  ['a class per object shape, constructed in place', inlineClassBuilder],
+] as const) {
+  const check = JSON.parse(floorPass(b, inputsFile, expectedFile, [], 'check')) as { differ: number };
+  console.log(`  rebuilt JSON (${name}): ${check.differ === 0 ? `identical on all ${results.length}` : `${check.differ} DIFFER`}`);
+  if (check.differ !== 0) process.exitCode = 1;
+}
 
 const cold: Cold[] = [];
 const sides: [string, string, string[], Floor[]][] = [
   ['the output builder alone', builder, [], []],
   ['the output builder alone, --no-opt', builder, ['--no-opt'], []],
+  ['the output builder alone, a class per object shape', classBuilder, [], []],
+  ['the output builder alone, a class per object shape, constructed in place', inlineClassBuilder, [], []],
 ];
 for (let k = 0; k < RUNS; k++) {
   cold.push(coldInFreshProcess(paths, built, entry));
@@ -232,28 +260,32 @@ console.log(`  dissect (the whole cold pass): ${line(cold)}`);
 for (const [name, , , runs] of sides) console.log(`  ${name}: ${line(runs)}; ${(median(runs.map((f) => f.cpu)) / cpuOf).toFixed(2)}`);
 
 if (CALLGRIND > 0) {
-  const count = (flags: readonly string[], mode: string): number | null => {
+  const count = (b: string, flags: readonly string[], mode: string): number | null => {
     const r = spawnSync(
       'valgrind',
-      ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...flags, '--input-type=module', '-e', FLOOR_PASS, pathToFileURL(builder).href, inputsFile, expectedFile, mode],
+      ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, ...flags, '--input-type=module', '-e', FLOOR_PASS, pathToFileURL(b).href, inputsFile, expectedFile, mode],
       { encoding: 'utf8', maxBuffer: 16 << 20 },
     );
     const m = /Collected : (\d+)/.exec(r.stderr);
     return r.status === 0 && m !== null ? Number(m[1]) : null;
   };
   console.log(`\ninstructions of the builder's pass under callgrind (every thread; ${CALLGRIND} processes with the pass and without it)`);
-  for (const flags of [[], ['--no-opt']]) {
+  for (const [label, b, flags] of [
+    ['as it runs', builder, []],
+    ['--no-opt', builder, ['--no-opt']],
+    ['a class per object shape', classBuilder, []],
+    ['a class per object shape, constructed in place', inlineClassBuilder, []],
+  ] as const) {
     const withPass: number[] = [];
     const without: number[] = [];
     for (let k = 0; k < CALLGRIND; k++) {
-      const a = count(flags, 'time');
-      const b = count(flags, 'skip');
-      if (a !== null && b !== null) {
+      const a = count(b, flags, 'time');
+      const skipped = count(b, flags, 'skip');
+      if (a !== null && skipped !== null) {
         withPass.push(a);
-        without.push(b);
+        without.push(skipped);
       }
     }
-    const label = flags.length === 0 ? 'as it runs' : flags.join(' ');
     console.log(withPass.length === 0 ? `  ${label}: callgrind failed` : `  ${label}: ${((median(withPass) - median(without)) / 1e9).toFixed(3)} G`);
   }
 }
