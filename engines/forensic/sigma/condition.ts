@@ -29,64 +29,86 @@ function globToRe(pattern: string): RegExp {
  * (spec); a pattern or identifier that names nothing, a pipe (the old aggregation syntax) or `near` is unsupported.
  */
 export function parseCondition(text: string, identifiers: readonly string[]): ConditionNode {
-  const toks = tokenize(text);
-  let i = 0;
-  const peek = (): string | undefined => toks[i];
-  const lower = (): string | undefined => toks[i]?.toLowerCase();
+  const parser = new ConditionParser(tokenize(text), identifiers);
+  const tree = parser.expr();
+  const toks = parser.toks;
+  if (parser.i < toks.length) throw new UnsupportedRule(toks[parser.i] === '|' ? 'the condition uses an aggregation (| count/near), which needs a correlation rule' : 'the condition has extra words after the expression');
+  return tree;
+}
 
-  const expr = (): ConditionNode => {
-    const args = [and()];
-    while (lower() === 'or') {
-      i++;
-      args.push(and());
+/**
+ * The recursive descent of parseCondition, as methods rather than closures made per condition (run from source, each
+ * named closure costs esbuild's keepNames a name property definition per call).
+ */
+class ConditionParser {
+  i = 0;
+  constructor(
+    readonly toks: readonly string[],
+    private readonly identifiers: readonly string[],
+  ) {}
+
+  private peek(): string | undefined {
+    return this.toks[this.i];
+  }
+
+  private lower(): string | undefined {
+    return this.toks[this.i]?.toLowerCase();
+  }
+
+  expr(): ConditionNode {
+    const args = [this.and()];
+    while (this.lower() === 'or') {
+      this.i++;
+      args.push(this.and());
     }
     return args.length === 1 ? (args[0] as ConditionNode) : { op: 'or', args };
-  };
-  const and = (): ConditionNode => {
-    const args = [not()];
-    while (lower() === 'and') {
-      i++;
-      args.push(not());
+  }
+
+  private and(): ConditionNode {
+    const args = [this.not()];
+    while (this.lower() === 'and') {
+      this.i++;
+      args.push(this.not());
     }
     return args.length === 1 ? (args[0] as ConditionNode) : { op: 'and', args };
-  };
-  const not = (): ConditionNode => {
-    if (lower() === 'not') {
-      i++;
-      return { op: 'not', arg: not() };
+  }
+
+  private not(): ConditionNode {
+    if (this.lower() === 'not') {
+      this.i++;
+      return { op: 'not', arg: this.not() };
     }
-    return primary();
-  };
-  const primary = (): ConditionNode => {
-    const t = peek();
+    return this.primary();
+  }
+
+  private primary(): ConditionNode {
+    const toks = this.toks;
+    const identifiers = this.identifiers;
+    const t = this.peek();
     if (t === undefined) throw new UnsupportedRule('the condition ends too early');
     if (t === '(') {
-      i++;
-      const e = expr();
-      if (peek() !== ')') throw new UnsupportedRule('the condition has an unclosed parenthesis');
-      i++;
+      this.i++;
+      const e = this.expr();
+      if (this.peek() !== ')') throw new UnsupportedRule('the condition has an unclosed parenthesis');
+      this.i++;
       return e;
     }
     if (t === '|') throw new UnsupportedRule('the condition uses an aggregation (| count/near), which needs a correlation rule');
     const l = t.toLowerCase();
-    if (toks[i + 1]?.toLowerCase() === 'of' && (l === 'all' || l === 'any' || /^\d+$/.test(l))) {
-      i += 2;
-      const target = peek();
+    if (toks[this.i + 1]?.toLowerCase() === 'of' && (l === 'all' || l === 'any' || /^\d+$/.test(l))) {
+      this.i += 2;
+      const target = this.peek();
       if (target === undefined) throw new UnsupportedRule('the condition ends after "of"');
-      i++;
+      this.i++;
       const names = target.toLowerCase() === 'them' ? identifiers.filter((n) => !n.startsWith('_')) : identifiers.filter((n) => globToRe(target).test(n));
       if (names.length === 0) throw new UnsupportedRule('a "1 of" pattern names no search identifier');
       return { op: 'of', count: l === 'all' ? 'all' : l === 'any' ? 1 : Number(l), names };
     }
     if (['and', 'or', ')', 'of', 'near'].includes(l)) throw new UnsupportedRule(`the condition has "${l}" where an identifier belongs`);
     if (!identifiers.includes(t)) throw new UnsupportedRule('the condition names a search identifier the detection does not define');
-    i++;
+    this.i++;
     return { op: 'id', name: t };
-  };
-
-  const tree = expr();
-  if (i < toks.length) throw new UnsupportedRule(toks[i] === '|' ? 'the condition uses an aggregation (| count/near), which needs a correlation rule' : 'the condition has extra words after the expression');
-  return tree;
+  }
 }
 
 /** Evaluates a condition tree, each identifier through `test` (called at most once per identifier per evaluation by the caller's cache). */

@@ -200,9 +200,76 @@ function anyGiven(sets: readonly GivenNeedles[], min = 1): GivenNeedles {
 function itemGiven(item: FieldItem, known: ReadonlyMap<string, unknown>): GivenNeedles {
   // A fieldref compares with another field, whose value is not known.
   if (!known.has(item.field) || [...item.alts, ...(item.groups ?? []).flat()].some((v) => v.m.k === 'fieldref')) return itemNeedles(item);
-  const value = new FieldValue(known.get(item.field));
-  const view: EventView = { get: (f) => (f === item.field ? value : undefined), keywords: () => [] };
-  return testItem(item, view) ? null : false;
+  return testItem(item, new KnownFieldView(item.field, new FieldValue(known.get(item.field)))) ? null : false;
+}
+
+/** Whether an item's field can hold with the known values: `itemGiven(item, known) !== false`, with no needle set made. */
+function itemCanHold(item: FieldItem, known: ReadonlyMap<string, unknown>): boolean {
+  if (!known.has(item.field)) return true;
+  for (const v of item.alts) if (v.m.k === 'fieldref') return true;
+  if (item.groups !== null) for (const g of item.groups) for (const v of g) if (v.m.k === 'fieldref') return true;
+  return testItem(item, new KnownFieldView(item.field, new FieldValue(known.get(item.field))));
+}
+
+/** `searchGiven(search, known) !== false`: some map whose every item can hold. */
+function searchCanHold(search: Search, known: ReadonlyMap<string, unknown>): boolean {
+  for (const items of search.maps) {
+    let all = true;
+    for (const item of items)
+      if (!itemCanHold(item, known)) {
+        all = false;
+        break;
+      }
+    if (all) return true;
+  }
+  return false;
+}
+
+function nameCanHold(name: string, searches: ReadonlyMap<string, Search>, known: ReadonlyMap<string, unknown>): boolean {
+  const s = searches.get(name);
+  return s === undefined || searchCanHold(s, known);
+}
+
+/**
+ * `conditionGiven(node, searches, known) !== false`, without the needle sets: a source's bucket asks every rule of its
+ * channel, and most rules that read EventID cannot hold for a given id (one walk of booleans instead of needle unions).
+ */
+function conditionCanHold(node: ConditionNode, searches: ReadonlyMap<string, Search>, known: ReadonlyMap<string, unknown>): boolean {
+  switch (node.op) {
+    case 'id':
+      return nameCanHold(node.name, searches, known);
+    case 'and':
+      for (const a of node.args) if (!conditionCanHold(a, searches, known)) return false;
+      return true;
+    case 'or':
+      for (const a of node.args) if (conditionCanHold(a, searches, known)) return true;
+      return false;
+    case 'not':
+      return true;
+    case 'of': {
+      // allGiven is false when one cannot hold; anyGiven(sets, count) when fewer than count can.
+      const need = node.count === 'all' ? node.names.length : node.count;
+      let n = 0;
+      for (const name of node.names) if (nameCanHold(name, searches, known)) n++;
+      return n >= need;
+    }
+  }
+}
+
+/** A view of one known field (no keywords). */
+class KnownFieldView implements EventView {
+  constructor(
+    private readonly field: string,
+    private readonly value: FieldValue,
+  ) {}
+
+  get(f: string): FieldValue | undefined {
+    return f === this.field ? this.value : undefined;
+  }
+
+  keywords(): readonly string[] {
+    return [];
+  }
 }
 
 function searchGiven(search: Search, known: ReadonlyMap<string, unknown>): GivenNeedles {
@@ -321,9 +388,8 @@ type Pred = (ev: EventView) => boolean;
 
 /** The identifiers of a condition, with how many times each is read. */
 function countNames(node: ConditionNode, out: Map<string, number>): void {
-  const add = (n: string): void => void out.set(n, (out.get(n) ?? 0) + 1);
-  if (node.op === 'id') add(node.name);
-  else if (node.op === 'of') node.names.forEach(add);
+  if (node.op === 'id') out.set(node.name, (out.get(node.name) ?? 0) + 1);
+  else if (node.op === 'of') for (const n of node.names) out.set(n, (out.get(n) ?? 0) + 1);
   else if (node.op === 'not') countNames(node.arg, out);
   else for (const a of node.args) countNames(a, out);
 }
@@ -335,37 +401,50 @@ function countNames(node: ConditionNode, out: Map<string, number>): void {
 function compileCondition(tree: ConditionNode, searches: ReadonlyMap<string, Search>): Pred {
   const uses = new Map<string, number>();
   countNames(tree, uses);
-  let call = 0;
-  const leaves = new Map<string, Pred>();
-  const leaf = (name: string): Pred => {
-    let f = leaves.get(name);
-    if (f !== undefined) return f;
-    const s = searches.get(name) as Search;
-    if ((uses.get(name) ?? 0) > 1) {
-      let at = -1;
-      let r = false;
-      f = (ev) => {
-        if (at !== call) {
-          at = call;
-          r = testSearch(s, ev);
-        }
-        return r;
-      };
-    } else f = (ev) => testSearch(s, ev);
-    leaves.set(name, f);
-    return f;
+  const c = new ConditionCompiler(searches, uses);
+  const root = c.build(tree);
+  if (![...uses.values()].some((n) => n > 1)) return root;
+  const calls = c.calls;
+  return (ev) => {
+    calls.n++;
+    return root(ev);
   };
-  const build = (node: ConditionNode): Pred => {
+}
+
+/**
+ * compileCondition's walk, as methods: closures are made only for what runs per event, and only as anonymous returned
+ * values (run from source, esbuild's keepNames defines a name on each named closure made per call).
+ */
+class ConditionCompiler {
+  /** The number of the current call of the whole condition, read by leaves tested once per call. */
+  readonly calls: CallCount = { n: 0 };
+  private readonly leaves = new Map<string, Pred>();
+  constructor(
+    private readonly searches: ReadonlyMap<string, Search>,
+    private readonly uses: ReadonlyMap<string, number>,
+  ) {}
+
+  leaf(name: string): Pred {
+    let f = this.leaves.get(name);
+    if (f !== undefined) return f;
+    const s = this.searches.get(name) as Search;
+    f = (this.uses.get(name) ?? 0) > 1 ? oncePerCall(s, this.calls) : searchPred(s);
+    this.leaves.set(name, f);
+    return f;
+  }
+
+  build(node: ConditionNode): Pred {
     switch (node.op) {
       case 'id':
-        return leaf(node.name);
+        return this.leaf(node.name);
       case 'not': {
-        const a = build(node.arg);
+        const a = this.build(node.arg);
         return (ev) => !a(ev);
       }
       case 'and':
       case 'or': {
-        const args = node.args.map(build);
+        const args: Pred[] = [];
+        for (const arg of node.args) args.push(this.build(arg));
         if (args.length === 2) {
           const [a, b] = args as [Pred, Pred];
           return node.op === 'and' ? (ev) => a(ev) && b(ev) : (ev) => a(ev) || b(ev);
@@ -381,7 +460,8 @@ function compileCondition(tree: ConditionNode, searches: ReadonlyMap<string, Sea
             };
       }
       case 'of': {
-        const args = node.names.map(leaf);
+        const args: Pred[] = [];
+        for (const name of node.names) args.push(this.leaf(name));
         const count = node.count;
         if (count === 'all')
           return (ev) => {
@@ -395,14 +475,30 @@ function compileCondition(tree: ConditionNode, searches: ReadonlyMap<string, Sea
         };
       }
     }
+  }
+}
+
+/** A search's test. */
+function searchPred(s: Search): Pred {
+  return (ev) => testSearch(s, ev);
+}
+
+/** Calls of a condition so far. */
+interface CallCount {
+  n: number;
+}
+
+/** A search's test, made once per call of the condition (`calls` numbers them) and kept for the rest of that call. */
+function oncePerCall(s: Search, calls: CallCount): Pred {
+  let at = -1;
+  let r = false;
+  return (ev) => {
+    if (at !== calls.n) {
+      at = calls.n;
+      r = testSearch(s, ev);
+    }
+    return r;
   };
-  const root = build(tree);
-  return [...uses.values()].some((n) => n > 1)
-    ? (ev) => {
-        call++;
-        return root(ev);
-      }
-    : root;
 }
 
 /** The result of reading one rule file: the rules it holds that run, and those that do not with the reason. */
@@ -485,6 +581,14 @@ class Rule implements CompiledRule {
   needlesGiven(known: ReadonlyMap<string, unknown>): readonly string[] | null | false {
     if (known.size === 0) return this.needles;
     const read = this.fieldsRead();
+    for (const f of known.keys()) if (read.has(f)) return conditionCanHold(this.tree, this.searches, known) ? conditionGiven(this.tree, this.searches, known) : false;
+    return this.needles;
+  }
+
+  /** needlesGiven by the needle walk alone, without the boolean walk before it (the reference its tests compare with). */
+  needlesGivenByWalk(known: ReadonlyMap<string, unknown>): readonly string[] | null | false {
+    if (known.size === 0) return this.needles;
+    const read = this.fieldsRead();
     for (const f of known.keys()) if (read.has(f)) return conditionGiven(this.tree, this.searches, known);
     return this.needles;
   }
@@ -494,6 +598,12 @@ class Rule implements CompiledRule {
     positiveHits(this.tree, this.tester(ev), hit);
     return [...new Set([...hit].flatMap((n) => (this.searches.get(n) as Search).fields))];
   }
+}
+
+/** A compiled rule's needlesGiven worked out by the needle walk alone (the reference `needlesGiven` is tested against). */
+export function needlesGivenByWalk(rule: CompiledRule, known: ReadonlyMap<string, unknown>): readonly string[] | null | false {
+  if (!(rule instanceof Rule)) throw new Error('not a rule compiled here');
+  return rule.needlesGivenByWalk(known);
 }
 
 /** Reads the YAML text of one rule file: each document validated and compiled, or skipped with its reason. */

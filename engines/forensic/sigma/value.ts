@@ -14,12 +14,10 @@ export class UnsupportedRule extends Error {}
  * before anything else, or at the end, is a literal backslash).
  */
 export function parseSigmaString(s: string): Token[] {
+  // No inner helper closures here or below in the rule compiler: run from source (tsx, esbuild's keepNames), each named
+  // closure made per call costs a name property definition, thousands of them while the shipped rules load.
   const out: Token[] = [];
   let lit = '';
-  const flush = (): void => {
-    if (lit !== '') out.push(lit);
-    lit = '';
-  };
   for (let i = 0; i < s.length; i++) {
     const c = s[i] as string;
     if (c === '\\') {
@@ -28,15 +26,13 @@ export function parseSigmaString(s: string): Token[] {
         lit += n;
         i++;
       } else lit += '\\';
-    } else if (c === '*') {
-      flush();
-      out.push(ANY);
-    } else if (c === '?') {
-      flush();
-      out.push(ONE);
+    } else if (c === '*' || c === '?') {
+      if (lit !== '') out.push(lit);
+      lit = '';
+      out.push(c === '*' ? ANY : ONE);
     } else lit += c;
   }
-  flush();
+  if (lit !== '') out.push(lit);
   return out;
 }
 
@@ -223,17 +219,23 @@ function normalise(tokens: readonly Token[]): Token[] {
   return out;
 }
 
+/** A `*` token. */
+const isAnyToken = (t: Token | undefined): boolean => t !== undefined && typeof t !== 'string' && 'any' in t;
+
+/** A token as a case-insensitive pattern reads it. */
+function lowerToken(t: Token): Token {
+  return typeof t === 'string' ? t.toLowerCase() : 'set' in t ? { set: t.set.toLowerCase() } : t;
+}
+
 /** A token pattern as data: plain string operations where the shape allows, a regular expression otherwise. */
 export function compilePattern(tokensIn: readonly Token[], cased: boolean): Pattern {
-  const tokens = normalise(cased ? tokensIn : tokensIn.map((t) => (typeof t === 'string' ? t.toLowerCase() : 'set' in t ? { set: t.set.toLowerCase() } : t)));
-  const isAny = (t: Token | undefined): boolean => t !== undefined && typeof t !== 'string' && 'any' in t;
-  const p = (op: Pattern['op'], lit: string, re: RegExp | null = null): Pattern => ({ op, lit, re, cased });
-  if (tokens.length === 0) return p(EQ, '');
-  if (tokens.length === 1 && isAny(tokens[0])) return p(ANYTHING, '');
-  if (tokens.length === 1 && typeof tokens[0] === 'string') return p(EQ, tokens[0]);
-  if (tokens.length === 2 && typeof tokens[0] === 'string' && isAny(tokens[1])) return p(PREFIX, tokens[0]);
-  if (tokens.length === 2 && isAny(tokens[0]) && typeof tokens[1] === 'string') return p(SUFFIX, tokens[1]);
-  if (tokens.length === 3 && isAny(tokens[0]) && typeof tokens[1] === 'string' && isAny(tokens[2])) return p(CONTAINS, tokens[1]);
+  const tokens = normalise(cased ? tokensIn : tokensIn.map(lowerToken));
+  if (tokens.length === 0) return { op: EQ, lit: '', re: null, cased };
+  if (tokens.length === 1 && isAnyToken(tokens[0])) return { op: ANYTHING, lit: '', re: null, cased };
+  if (tokens.length === 1 && typeof tokens[0] === 'string') return { op: EQ, lit: tokens[0], re: null, cased };
+  if (tokens.length === 2 && typeof tokens[0] === 'string' && isAnyToken(tokens[1])) return { op: PREFIX, lit: tokens[0], re: null, cased };
+  if (tokens.length === 2 && isAnyToken(tokens[0]) && typeof tokens[1] === 'string') return { op: SUFFIX, lit: tokens[1], re: null, cased };
+  if (tokens.length === 3 && isAnyToken(tokens[0]) && typeof tokens[1] === 'string' && isAnyToken(tokens[2])) return { op: CONTAINS, lit: tokens[1], re: null, cased };
   let src = '^';
   for (const t of tokens) {
     if (typeof t === 'string') src += escapeRe(t);
@@ -241,7 +243,7 @@ export function compilePattern(tokensIn: readonly Token[], cased: boolean): Patt
     else if ('one' in t) src += '[\\s\\S]';
     else src += `[${[...t.set].map(escapeRe).join('')}]`;
   }
-  return p(REGEX, '', new RegExp(`${src}$`, 'u'));
+  return { op: REGEX, lit: '', re: new RegExp(`${src}$`, 'u'), cased };
 }
 
 /** Whether a text matches a pattern. */
@@ -420,20 +422,22 @@ export function regexTest(re: RegExp): (s: string) => boolean {
   // Only without `i`: the expression's case folding differs from toLowerCase for a few characters.
   if (pieces === null || pieces.length < 2 || /[giyumv]/.test(re.flags)) return (s) => re.test(s);
   const dotAll = re.flags.includes('s');
-  const chain = (line: string): boolean => {
-    let at = 0;
-    for (const p of pieces) {
-      const i = line.indexOf(p, at);
-      if (i < 0) return false;
-      at = i + p.length;
-    }
-    return true;
-  };
   return (s) => {
-    if (dotAll || !/[\n\r\u2028\u2029]/.test(s)) return chain(s);
-    for (const line of s.split(/[\n\r\u2028\u2029]/)) if (chain(line)) return true;
+    if (dotAll || !/[\n\r\u2028\u2029]/.test(s)) return piecesInOrder(s, pieces);
+    for (const line of s.split(/[\n\r\u2028\u2029]/)) if (piecesInOrder(line, pieces)) return true;
     return false;
   };
+}
+
+/** Whether each piece occurs in the line after the one before (earliest occurrences). */
+function piecesInOrder(line: string, pieces: readonly string[]): boolean {
+  let at = 0;
+  for (const p of pieces) {
+    const i = line.indexOf(p, at);
+    if (i < 0) return false;
+    at = i + p.length;
+  }
+  return true;
 }
 
 /** The literal pieces of a source made only of literal characters (or escaped punctuation) joined by `.*`; else null. */
