@@ -70,8 +70,11 @@ export function listOf(ids: IdList): readonly string[] {
   return typeof ids === 'string' ? [ids] : ids;
 }
 
-/** The ids with one more, unless it is among the last few already. */
-function addId(ids: IdList, id: string): IdList {
+/**
+ * The ids with one more, unless it is among the last few already. `done` of `total` events of the graph's pass have been
+ * read (ProvenanceGraph.plan): a long list grows to what that pace projects.
+ */
+function addId(ids: IdList, id: string, done: number, total: number): IdList {
   if (typeof ids === 'string') return ids === id ? ids : [ids, id];
   let n = ids.length;
   if (n === 0) return id;
@@ -98,7 +101,7 @@ function addId(ids: IdList, id: string): IdList {
     // A long list grows by a copy into an array as long as its pace projects (listCapacity), not by push (half again
     // each time, the copies left as old-generation garbage); the graph cuts it to its count when it is complete.
     if (n === list.length) {
-      const grown = grownArray(list, n, listCapacity(n));
+      const grown = grownArray(list, n, listCapacity(n, done, total));
       RECENT_PRINTS.delete(list);
       RECENT_PRINTS.set(grown, ring);
       list = grown;
@@ -133,15 +136,12 @@ function idsSoFar(ids: IdList): IdList {
 /** Lists this long or longer grow by listCapacity, not by push. */
 const LONG_LIST_LENGTH = 4096;
 
-/** How far the graph being built is through its pass (ProvenanceGraph.plan), for listCapacity. */
-const listPlan = { done: 0, total: 0 };
-
 /**
  * The length a full long list of n ids grows to: what the pass's pace projects (n times the events to come over
  * those read, plus a twentieth), at least twice and at most four times n.
  */
-function listCapacity(n: number): number {
-  const projected = listPlan.done >= PLAN_MIN_EVENTS && listPlan.total > listPlan.done ? Math.ceil((n * listPlan.total * 1.05) / listPlan.done) : 0;
+function listCapacity(n: number, done: number, total: number): number {
+  const projected = done >= PLAN_MIN_EVENTS && total > done ? Math.ceil((n * total * 1.05) / done) : 0;
   return Math.min(Math.max(projected, n * 2), n * 4);
 }
 
@@ -419,8 +419,6 @@ export class ProvenanceGraph {
     }
     this.planDone = done;
     this.planTotal = total;
-    listPlan.done = done;
-    listPlan.total = total;
   }
 
   /**
@@ -555,7 +553,7 @@ export class ProvenanceGraph {
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
     if (sources === null) this.nodeSources[n] = src;
     else if (typeof sources === 'string' && src !== sources) this.nodeSources[n] = sources = [{ source: sources, eventIds: typeof ids === 'string' ? ids : idsSoFar(ids).slice() }];
-    this.nodeEventIds[n] = addId(ids, e.eventId);
+    this.nodeEventIds[n] = addId(ids, e.eventId, this.planDone, this.planTotal);
     if (sources !== null && typeof sources !== 'string') {
       let entry: SourceEntry | undefined;
       for (let i = 0; i < sources.length; i++)
@@ -564,7 +562,7 @@ export class ProvenanceGraph {
           break;
         }
       if (!entry) sources.push({ source: src, eventIds: e.eventId });
-      else entry.eventIds = addId(entry.eventIds, e.eventId);
+      else entry.eventIds = addId(entry.eventIds, e.eventId, this.planDone, this.planTotal);
     }
   }
 
@@ -697,7 +695,7 @@ export class ProvenanceGraph {
     let ids = this.edgeEventIds[at] as IdList;
     let first = this.edgeFirstMs[at] as number;
     for (const e of events) {
-      ids = addId(ids, e.eventId);
+      ids = addId(ids, e.eventId, this.planDone, this.planTotal);
       const t = timeMs(e);
       if (t !== null && (Number.isNaN(first) || t < first)) first = t;
     }
