@@ -493,6 +493,41 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(file(63, 'C:\\Windows\\explorer.exe', 'C:\\Users\\bob\\Downloads\\tool.exe'))).not.toContain(SMB);
   });
 
+  it('registry writes from the command line: auto-start locations, weakened or hidden defences, proxy settings, RDP history deleted; reads are not', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const ASEP = 'Auto-Start Registry Location Written From The Command Line';
+    const WEAK = 'Registry Value That Weakens Or Hides Windows Defences Written From The Command Line';
+    const ps = (t: number, command: string): ReturnType<typeof makeEvent> => sysmon1(t, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, `"powershell.exe" & {${command}}`);
+    const reg = (t: number, args: string): ReturnType<typeof makeEvent> => proc(t, `${S32}reg.exe`, `reg add ${args}`);
+    expect(hits([reg(1, '"HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options\\calc.exe" /v Debugger /d cmd.exe /f')]).get(ASEP)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(ps(2, 'Set-ItemProperty "HKCU:\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\\" "Userinit" "Userinit.exe, C:\\x\\a.exe" -Force'))).toContain(ASEP);
+    expect(titlesOf(ps(3, `Set-ItemProperty -Path 'HKLM:\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon' -Name 'Shell' -Value 'explorer.exe, a.exe'`))).toContain(ASEP);
+    expect(titlesOf(ps(4, 'New-ItemProperty -Path HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\RunOnce -Name x -Value a.exe'))).toContain(ASEP);
+    expect(titlesOf(reg(5, 'HKCU\\Software\\Classes\\CLSID\\{00000000-0000-0000-0000-000000000001}\\InprocServer32 /ve /d C:\\x\\a.dll /f'))).toContain(ASEP);
+    // Reading the same keys, or a Winlogon value that starts nothing, is not.
+    expect(titlesOf(proc(6, `${S32}reg.exe`, 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Run"'))).not.toContain(ASEP);
+    expect(titlesOf(ps(7, 'Get-ItemProperty HKLM:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run'))).not.toContain(ASEP);
+    expect(titlesOf(ps(8, 'Set-ItemProperty -Path "HKLM:\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon" -Name AutoRestartShell -Value 1'))).not.toContain(ASEP);
+
+    expect(hits([reg(10, 'HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System /v EnableLUA /t REG_DWORD /d 0 /f')]).get(WEAK)).toEqual({ level: 'medium', tactics: ['stealth', 'defense-impairment'] });
+    for (const [t, args] of [
+      [11, 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Policies\\System /v DisableTaskMgr /t REG_DWORD /d 1 /f'],
+      [12, 'HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Policies\\System\\Audit /v ProcessCreationIncludeCmdLine_Enabled /t REG_DWORD /d 0 /f'],
+      [13, 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Policies\\Explorer /v NoRun /t REG_DWORD /d 1 /f'],
+      [14, 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\Advanced /v ShowSuperHidden /t REG_DWORD /d 0 /f'],
+    ] as const) expect(titlesOf(reg(t, args)), args).toContain(WEAK);
+    // A Run policy key without NoRun, a query of EnableLUA, a value no policy knows.
+    expect(titlesOf(reg(15, 'HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Policies\\Explorer /v NoDriveTypeAutoRun /d 145 /f'))).not.toContain(WEAK);
+    expect(titlesOf(proc(16, `${S32}reg.exe`, 'reg query HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System /v EnableLUA'))).not.toContain(WEAK);
+    expect(titlesOf(reg(17, 'HKCU\\Software\\Vendor\\App /v Theme /d dark /f'))).toEqual([]);
+
+    expect(hits([reg(20, '"HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Internet Settings" /v ProxyServer /d 10.0.0.9:8080 /f')]).get('Proxy Set In The Registry From The Command Line')).toEqual({ level: 'low', tactics: ['command-and-control'] });
+    expect(titlesOf(proc(21, `${S32}reg.exe`, 'reg query "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Internet Settings" /v ProxyServer'))).toEqual([]);
+    const HIST = 'Remote Desktop Connection History Deleted From The Command Line';
+    expect(hits([proc(22, `${S32}reg.exe`, 'reg delete "HKEY_CURRENT_USER\\Software\\Microsoft\\Terminal Server Client\\Default" /va /f')]).get(HIST)).toEqual({ level: 'low', tactics: ['stealth'] });
+    expect(titlesOf(proc(23, `${S32}reg.exe`, 'reg query "HKEY_CURRENT_USER\\Software\\Microsoft\\Terminal Server Client\\Servers"'))).not.toContain(HIST);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
