@@ -526,6 +526,26 @@ describe('built-in Windows rules', () => {
     const HIST = 'Remote Desktop Connection History Deleted From The Command Line';
     expect(hits([proc(22, `${S32}reg.exe`, 'reg delete "HKEY_CURRENT_USER\\Software\\Microsoft\\Terminal Server Client\\Default" /va /f')]).get(HIST)).toEqual({ level: 'low', tactics: ['stealth'] });
     expect(titlesOf(proc(23, `${S32}reg.exe`, 'reg query "HKEY_CURRENT_USER\\Software\\Microsoft\\Terminal Server Client\\Servers"'))).not.toContain(HIST);
+    // reg.exe's own command line as Windows records it ("reg  add", two spaces), seen without its parent shell.
+    expect(titlesOf(win(24, ...SYSMON, 1, { Image: `${S32}reg.exe`, CommandLine: 'reg  add "HKLM\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Accessibility\\ATs\\x" /v StartExe /d a.exe /f' }))).toContain(ASEP);
+    expect(titlesOf(win(25, ...SYSMON, 1, { Image: `${S32}reg.exe`, CommandLine: 'reg  add "HKLM\\SOFTWARE\\Microsoft\\Security Center" /v UACDisableNotify /t REG_DWORD /d 1 /f' }))).toContain(WEAK);
+    expect(titlesOf(win(26, ...SYSMON, 1, { Image: `${S32}reg.exe`, CommandLine: 'reg  export "HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Run" run.reg' }))).not.toContain(ASEP);
+  });
+
+  it('bcdedit test signing, Everyone granted full control, credential files named on a command line', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const BCD = 'Boot Configuration Set To Load Unsigned Code With bcdedit';
+    expect(hits([proc(1, `${S32}bcdedit.exe`, 'bcdedit  /set testsigning on')]).get(BCD)).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
+    expect(titlesOf(proc(2, `${S32}bcdedit.exe`, 'bcdedit /enum {current}'))).not.toContain(BCD);
+    expect(titlesOf(proc(3, `${S32}bcdedit.exe`, 'bcdedit /set {current} description "Windows 11"'))).not.toContain(BCD);
+    const ACL = 'Full Control Granted To Everyone With icacls Or cacls';
+    expect(hits([proc(4, `${S32}icacls.exe`, 'icacls "C:\\Users\\Public\\*" /grant Everyone:F /T /C /Q')]).get(ACL)).toEqual({ level: 'low', tactics: ['defense-impairment'] });
+    expect(titlesOf(proc(5, `${S32}icacls.exe`, 'icacls C:\\Data /grant Everyone:RX'))).not.toContain(ACL);
+    expect(titlesOf(proc(6, `${S32}icacls.exe`, 'icacls C:\\Data /grant CORP\\admins:F'))).not.toContain(ACL);
+    const CRED = 'Windows Credential Files Named On A Command Line';
+    expect(hits([proc(7, `${S32}cmd.exe`, 'cmd.exe /c type C:\\Windows\\Panther\\unattend.xml')]).get(CRED)).toEqual({ level: 'low', tactics: ['credential-access'] });
+    expect(titlesOf(proc(8, `${S32}cmd.exe`, 'cmd.exe /c dir /a:h C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Credentials\\'))).toContain(CRED);
+    expect(titlesOf(proc(9, `${S32}cmd.exe`, 'cmd.exe /c type C:\\Windows\\Panther\\setupact.log'))).not.toContain(CRED);
   });
 
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
