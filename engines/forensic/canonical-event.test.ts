@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath } from '../../test/corpora.js';
 import { canonicalJson } from '../core/canonical.js';
-import { canonicalEventBytes, canonicalEventText, canonicalValueBytes, writtenRawSha256, type HashedEvent } from './canonical-event.js';
+import { canonicalEventBytes, canonicalEventText, canonicalValueBytes, SharedStrings, writtenRawSha256, type HashedEvent } from './canonical-event.js';
 import { ingestArtifact } from './ingest.js';
 import { Random } from '../core/ml/random.js';
 
@@ -281,5 +281,27 @@ describe('canonicalEventText', () => {
     } finally {
       delete proto['zzInherited'];
     }
+  });
+});
+
+describe('SharedStrings', () => {
+  it('writes canonicalJson\'s text while sharing, when strings are kept, too long, past the cap or past the pool', () => {
+    // Tiny bounds: three kept strings of at most 10 characters, 40 bytes of kept texts.
+    const strings = new SharedStrings(3, 10, (s) => s, (v) => v, 40);
+    const known = { get: (): undefined => undefined, strings };
+    const values = ['a', 'bb"\\', 'é€', 'ccccccccc', 'dddddddddddd', 'e\u0001', '\ud800'];
+    const random = new Random(9);
+    for (let i = 0; i < 400; i++) {
+      const attributes: Record<string, unknown> = {};
+      for (const k of ['z', 'a', 'm', 'b'].slice(0, 1 + random.int(4))) attributes[k] = random.int(4) === 0 ? { in: values[random.int(values.length)] } : values[random.int(values.length)];
+      const e = { ...base, attributes };
+      const want = reference({ ...e, attributes: JSON.parse(JSON.stringify(attributes)) as unknown }, 1);
+      expect(Buffer.from(canonicalEventBytes(e, 1, known)).toString('utf8')).toBe(want);
+      expect(strings.failed).toBe(false);
+    }
+    expect(strings.size).toBe(3);
+    // What plain JSON does not hold is refused as before, and said.
+    expect(canonicalEventText({ ...base, attributes: { a: 'a', n: -0 } }, 1, known)).toBe(reference({ ...base, attributes: { a: 'a', n: -0 } }, 1));
+    expect(strings.failed).toBe(true);
   });
 });

@@ -220,6 +220,8 @@ function shapeOf(keys: readonly string[]): Shape {
  */
 const stackKeys: string[] = [];
 const stackValues: unknown[] = [];
+/** For sharedRecord: each value's index in its SharedStrings (a string kept there), or NOT_SHARED / NESTED. */
+const stackShared: number[] = [];
 let top = 0;
 
 /** The shape of the `n` keys at `base` of the stack. */
@@ -331,6 +333,11 @@ function written(): string {
 export interface KnownTexts {
   /** The text as its UTF-8 bytes (canonicalValueBytes: copied as they are, not encoded again). */
   get(key: unknown): Uint8Array | undefined;
+  /**
+   * When set, the event's attributes are shared through these strings while their text is written (sharedRecord):
+   * one walk of the record instead of one to share its strings and one to write it.
+   */
+  readonly strings?: SharedStrings | null;
 }
 
 /**
@@ -607,7 +614,9 @@ function writeEvent(e: HashedEvent, version: number, known: KnownTexts | undefin
     bytes(K_ACTOR);
     value(e.actor, known);
     bytes(K_ATTRIBUTES);
-    plain(e.attributes, 0);
+    const strings = known?.strings;
+    if (strings !== undefined && strings !== null) sharedRecord(e.attributes, 0, strings);
+    else plain(e.attributes, 0);
     bytes(K_HOST);
     plain(e.host, 0);
     kindAndLoader(e.kind, e.loader);
@@ -623,6 +632,9 @@ function writeEvent(e: HashedEvent, version: number, known: KnownTexts | undefin
     return true;
   } catch (err) {
     hexChecked = null;
+    const strings = known?.strings;
+    // Sharing stopped part way (or never began): the caller shares the record as before and writes the text again.
+    if (strings !== undefined && strings !== null) strings.failed = true;
     if (err !== NOT_PLAIN) throw err;
     return false;
   }
@@ -661,4 +673,189 @@ export function canonicalEventBytes(e: HashedEvent, version: number, known: Know
   }
   // One view per length of text, kept while the buffer is (a view made per event would be garbage per event).
   return (views[pos] ??= new Uint8Array(buf.buffer, buf.byteOffset, pos));
+}
+
+/** stackShared: a value written by plain (not a kept string). */
+const NOT_SHARED = -1;
+/** stackShared: a nested record, shared and written by sharedRecord. */
+const NESTED = -2;
+
+/**
+ * The strings an ingest shares across an artefact's events (EventInterner), each kept with its JSON text (quoted and
+ * escaped, UTF-8) once it has been written: an attribute value met again is shared and its text copied by the same
+ * look-up, not looked up, then encoded again. `own` gives the copy to keep of a string met for the first time; texts
+ * are kept in one pool of at most MAX_POOL bytes (past it, kept strings are written by the string writer).
+ */
+export class SharedStrings {
+  private readonly index = new Map<string, number>();
+  private readonly values: string[] = [];
+  /**
+   * Where each kept string's text starts in the pool: UNWRITTEN until it is first written, WRITTEN_ONCE until the second
+   * time, UNPOOLED when the pool was full then.
+   */
+  private readonly textAt: number[] = [];
+  private readonly textLength: number[] = [];
+  private pool: Buffer = Buffer.allocUnsafeSlow(0);
+  private poolUsed = 0;
+  /** The index of the string share() returned last (NOT_SHARED when it is not kept). */
+  lastIndex = NOT_SHARED;
+  /** Set when an event text could not be written with sharing (its record is then shared by the caller's other path). */
+  failed = false;
+  /**
+   * sharedRecord's memory: the kept string each place of its value stack held last, and its index. Records of one kind
+   * repeat values at the same place, and an equal string there is taken without a look-up.
+   */
+  readonly slotString: (string | undefined)[] = [];
+  readonly slotIndex: number[] = [];
+
+  constructor(
+    private readonly maxValues: number,
+    private readonly maxLength: number,
+    private readonly own: (s: string) => string,
+    /** What the caller's interner makes of an array or a frozen record (a copy with shared values). */
+    readonly other: (v: object) => unknown,
+    private readonly maxPool = MAX_POOL,
+  ) {}
+
+  get size(): number {
+    return this.values.length;
+  }
+
+  /** The kept string equal to `s`; a new one (own(s)) is kept while there is room. Strings over maxLength are returned as they are. */
+  share(s: string): string {
+    if (s.length > this.maxLength) {
+      this.lastIndex = NOT_SHARED;
+      return s;
+    }
+    const hit = this.index.get(s);
+    if (hit !== undefined) {
+      this.lastIndex = hit;
+      return this.values[hit] as string;
+    }
+    const own = this.own(s);
+    const at = this.values.length;
+    if (at < this.maxValues) {
+      this.values.push(own);
+      this.textAt.push(UNWRITTEN);
+      this.textLength.push(0);
+      this.index.set(own, at);
+      this.lastIndex = at;
+    } else this.lastIndex = NOT_SHARED;
+    return own;
+  }
+
+  /** Writes the text of the kept string `i` (which is `s`): copied from the pool, else written and then kept. */
+  write(i: number, s: string): void {
+    const at = this.textAt[i] as number;
+    if (at >= 0) {
+      const n = this.textLength[i] as number;
+      ensure(n);
+      if (n > NATIVE_COPY) this.pool.copy(buf, pos, at, at + n);
+      else {
+        const from = this.pool;
+        const out = buf;
+        let p = pos;
+        for (let j = at; j < at + n; j++) out[p++] = from[j] as number;
+      }
+      pos += n;
+      return;
+    }
+    const start = pos;
+    string(s);
+    // Kept the second time it is written: a value met once (an id, a number) costs no copy.
+    if (at === WRITTEN_ONCE) this.keep(i, start);
+    else if (at === UNWRITTEN) this.textAt[i] = WRITTEN_ONCE;
+  }
+
+  /** Keeps the text written at [start, pos) as string i's. */
+  private keep(i: number, start: number): void {
+    const n = pos - start;
+    if (this.poolUsed + n > this.pool.length) {
+      if (this.poolUsed + n > this.maxPool) {
+        this.textAt[i] = UNPOOLED;
+        return;
+      }
+      const grown = Buffer.allocUnsafeSlow(Math.min(this.maxPool, Math.max(this.pool.length * 2, this.poolUsed + n, 4096)));
+      this.pool.copy(grown, 0, 0, this.poolUsed);
+      this.pool = grown;
+    }
+    if (n > NATIVE_COPY) buf.copy(this.pool, this.poolUsed, start, pos);
+    else {
+      const to = this.pool;
+      const from = buf;
+      let p = this.poolUsed;
+      for (let j = start; j < pos; j++) to[p++] = from[j] as number;
+    }
+    this.textAt[i] = this.poolUsed;
+    this.textLength[i] = n;
+    this.poolUsed += n;
+  }
+}
+
+const UNWRITTEN = -1;
+const UNPOOLED = -2;
+const WRITTEN_ONCE = -3;
+/** Bytes of kept texts at most (an artefact's distinct values are a few megabytes at most in practice). */
+const MAX_POOL = 32 << 20;
+
+/**
+ * Writes a record's canonical text as plain() does and shares its values through `strings` in place as the ingest's
+ * interner shares a record (EventInterner.record): each own string replaced by the kept equal one, an array or a frozen
+ * record by `strings.other` of it, a nested record shared the same way. One for-in reads each value for both. Throws
+ * NOT_PLAIN for what plain() refuses (the caller then shares and writes the record as before).
+ */
+function sharedRecord(v: unknown, depth: number, strings: SharedStrings): void {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || depth > MAX_DEPTH) throw NOT_PLAIN;
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  const rec = v as Record<string, unknown>;
+  if (typeof rec['toJSON'] === 'function') throw NOT_PLAIN;
+  const base = top;
+  let n = 0;
+  for (const k in rec) {
+    if (!hasOwn.call(rec, k)) continue;
+    let x = rec[k];
+    let shared = NOT_SHARED;
+    if (typeof x === 'string') {
+      const at = base + n;
+      const last = strings.slotString[at];
+      if (x === last) {
+        // The kept string this stack slot held last (records of one kind repeat values at the same place): no look-up.
+        x = last;
+        shared = strings.slotIndex[at] as number;
+      } else {
+        const kept = strings.share(x);
+        x = kept;
+        shared = strings.lastIndex;
+        if (shared >= 0) {
+          strings.slotString[at] = kept;
+          strings.slotIndex[at] = shared;
+        }
+      }
+      rec[k] = x;
+    } else if (typeof x === 'object' && x !== null) {
+      if (Array.isArray(x) || Object.isFrozen(x)) {
+        x = strings.other(x);
+        rec[k] = x;
+      } else shared = NESTED;
+    }
+    stackKeys[base + n] = k;
+    stackValues[base + n] = x;
+    stackShared[base + n] = shared;
+    n++;
+  }
+  top = base + n;
+  const { order, texts } = shapeAt(base, n);
+  byte(0x7b);
+  for (let i = 0; i < n; i++) {
+    bytes(texts[i] as Uint8Array);
+    const at = base + (order[i] as number);
+    const shared = stackShared[at] as number;
+    const x = stackValues[at];
+    if (shared >= 0) strings.write(shared, x as string);
+    else if (shared === NESTED) sharedRecord(x, depth + 1, strings);
+    else plain(x, depth + 1);
+  }
+  byte(0x7d);
+  top = base;
 }

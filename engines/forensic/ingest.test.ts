@@ -267,5 +267,93 @@ describe('ingest', () => {
     expect(Object.getPrototypeOf(protoCopy)).toBe(Object.prototype);
     expect(interner.str(cut)).toBe(long);
   });
+
+  it('shares attributes while writing the hash text as sharing first does: the same events, errors and records', () => {
+    // Values that repeat (kept texts copied), escapes, multi-byte and lone surrogates, lengths around the writer's
+    // thresholds and past the interner's 256, numbers, nesting, arrays, frozen records and what JSON cannot hold.
+    const texts = ['a', 'Microsoft-Windows-Sysmon', 'q"uote\\', 'tab\tnl\n\u0001', 'é€\ud83d\ude00', 'lone \ud800 x', 'x'.repeat(12), 'y'.repeat(13), 'z'.repeat(64), 'w'.repeat(65), 'v'.repeat(256), 'u'.repeat(257), ''];
+    const odd: (() => Record<string, unknown>)[] = [
+      () => ({ n: -0, s: 'x' }),
+      () => ({ s: 'x', u: undefined }),
+      () => ({ s: 'x', d: new Date(0) }),
+      () => ({ s: 'x', t: { toJSON: () => 1 } }),
+      () => ({ s: 'x', deep: JSON.parse(`${'{"a":'.repeat(40)}"y"${'}'.repeat(40)}`) as unknown }),
+      () => ({ s: 'x', big: 10n }),
+      // eslint-disable-next-line no-sparse-arrays -- a hole
+      () => ({ s: 'x', list: [1, , 'x'] }),
+      () => Object.defineProperty({ a: 'a', s: 'x'.repeat(20) }, 'a', { writable: false, enumerable: true }),
+      () => ({ s: 'x', nested: Object.defineProperty({ a: 'a' }, 'b', { get: () => 'b', enumerable: true }) }),
+      () => JSON.parse('{"__proto__":{"x":"y"},"k":"v"}') as Record<string, unknown>,
+      () => Object.assign(Object.create(null) as object, { b: 'x', a: 'y' }) as Record<string, unknown>,
+      () => ({ s: 'x', inner: Object.assign(Object.create(null) as object, { b: 'x' }) as unknown }),
+      () => Object.freeze({ s: 'x', a: 'y' }),
+    ];
+    /** The i-th draft of a sequence drawn from `random` (two generators of one seed give equal, separate drafts). */
+    const drafts = (random: Random): ((i: number) => EventDraft) => {
+      const pick = <T>(xs: readonly T[]): T => xs[random.int(xs.length)] as T;
+      const scalar = (): unknown => {
+        const r = random.int(10);
+        if (r < 5) return pick(texts);
+        if (r === 5) return `${pick(texts)}${random.int(1000)}`;
+        if (r === 6) return random.int(2000) - 1000;
+        if (r === 7) return pick([1.5, true, false, null, 1e21]);
+        return pick(texts).slice(1);
+      };
+      const value = (depth: number): unknown => {
+        const r = random.int(12);
+        if (depth > 2 || r < 8) return scalar();
+        if (r === 8) return [scalar(), scalar()];
+        if (r === 9) return Object.freeze({ f: scalar(), e: scalar() });
+        return record(depth + 1);
+      };
+      const record = (depth: number): Record<string, unknown> => {
+        const out: Record<string, unknown> = {};
+        const n = random.int(6);
+        for (let i = 0; i < n; i++) out[pick(['ProcessId', 'Image', 'b', 'a', '10', '9', 'é', 'k"\\', 'data', 'CommandLine'])] = value(depth);
+        return out;
+      };
+      return (i) => ({
+        actor: { type: 'process', name: pick(texts) },
+        action: 'process.create',
+        object: i % 3 === 0 ? null : { type: 'file', name: pick(texts) },
+        time: { time: `2024-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`, precision: 'second', source: 's' },
+        host: pick(['h', 'srv-01']),
+        summary: pick(texts),
+        attributes: (i % 7 === 6 ? pick(odd)() : record(0)) as EventDraft['attributes'],
+        reliability: 'C',
+        loader: 'authlog/1',
+        kind: 'authlog',
+        raw: { artifactSha256: 'a'.repeat(64), recordNumber: i, offset: i * 10, length: 10, rawSha256: sha256Hex(String(i)) },
+      });
+    };
+    const outcome = (interner: EventInterner, d: EventDraft, slim: boolean): { event?: string; error?: string } => {
+      let e: ForensicEvent;
+      try {
+        e = interner.event(d, slim);
+      } catch (err) {
+        return { error: `${(err as Error).name} ${(err as Error).message} ${err instanceof VitrineError ? err.code : ''}` };
+      }
+      // The hash is the canonical text's, and the record keeps its content and key order.
+      expect(e.integrityHash).toBe(finalizeEvent(JSON.parse(JSON.stringify(e)) as EventDraft).integrityHash);
+      return { event: JSON.stringify([e, Object.keys(e.attributes)]) };
+    };
+    let refused = 0;
+    let made = 0;
+    for (const slim of [false, true]) {
+      // Two ingests' interners, one per path, fed equal drafts (made twice: a draft's record is changed in place).
+      const writing = new EventInterner();
+      const first = new EventInterner(false);
+      const a = drafts(new Random(slim ? 3 : 4));
+      const b = drafts(new Random(slim ? 3 : 4));
+      for (let i = 0; i < 1500; i++) {
+        const got = outcome(writing, a(i), slim);
+        expect(got).toEqual(outcome(first, b(i), slim));
+        if (got.error !== undefined) refused++;
+        else made++;
+      }
+    }
+    expect(refused).toBeGreaterThan(10);
+    expect(made).toBeGreaterThan(2500);
+  });
 });
 

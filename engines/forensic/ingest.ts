@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
-import { canonicalValueBytes } from './canonical-event.js';
+import { canonicalValueBytes, SharedStrings } from './canonical-event.js';
 import { VitrineError } from '../core/errors.js';
 import { hashEventWith, sealEvent, type ArtifactKind, type EventDraft, type EventEntity, type EventTime, type ForensicEvent, type JsonRecord, type JsonValue, type ReliabilityGrade } from './event.js';
 import { EvidenceFile, resolveEvidence, withEvidenceFile, type EvidencePath } from './evidence.js';
@@ -164,7 +164,8 @@ const MAX_INTERNED_VALUES = 200_000;
  * line would otherwise hold its own copy. Values are equal, so hashes and ids do not change.
  */
 export class EventInterner {
-  private readonly strings = new Map<string, string>();
+  /** Shared strings, each with its JSON text once written (an event's attribute values are shared as their text is written). */
+  private readonly strings: SharedStrings;
   /** Entities by type, then name (no key text made per lookup), each with its canonical text. */
   private readonly entities = new Map<string, Map<string, Interned<EventEntity>>>();
   private entityCount = 0;
@@ -174,15 +175,19 @@ export class EventInterner {
   /** The texts of the event being finalised's interned actor, object and time tuple, by identity (written into its hash). */
   private readonly known = new EventKnownTexts();
 
-  str(s: string): string {
-    if (s.length > MAX_INTERNED_LENGTH) return s;
-    const hit = this.strings.get(s);
-    if (hit !== undefined) return hit;
+  /**
+   * `shareWhileWriting` (the default): an event's attribute record is shared as its canonical text is written (one walk
+   * of it, kept strings' texts copied); false: shared first, then written (the path every other case takes, which
+   * tests compare with).
+   */
+  constructor(private readonly shareWhileWriting = true) {
     // A value seen for the first time is kept by the events that have it: as a flat copy, not as a V8 slice of the line
     // or block it was cut from, which would keep that whole text alive (shorter slices are already copies).
-    const own = s.length >= MIN_SLICE_LENGTH ? flatCopy(s) : s;
-    if (this.strings.size < MAX_INTERNED_VALUES) this.strings.set(own, own);
-    return own;
+    this.strings = new SharedStrings(MAX_INTERNED_VALUES, MAX_INTERNED_LENGTH, (s) => (s.length >= MIN_SLICE_LENGTH ? flatCopy(s) : s), (v) => this.value(v as JsonValue));
+  }
+
+  str(s: string): string {
+    return this.strings.share(s);
   }
 
   entity(e: EventEntity | null): EventEntity | null {
@@ -293,6 +298,8 @@ export class EventInterner {
     const time = slim ? d.time : this.time(d.time);
     known.time = time;
     known.timeText = slim ? undefined : this.lastText;
+    // A frozen record is copied by record(): shared first, then written.
+    const strings = this.shareWhileWriting && !Object.isFrozen(d.attributes) ? this.strings : null;
     const out: Writable<ForensicEvent> = {
       actor,
       action,
@@ -301,7 +308,8 @@ export class EventInterner {
       host: d.host === null ? null : this.str(d.host),
       // Slim: a summary that is the action's text (a dataset event without one) shares the interned action.
       summary: slim ? (d.summary === d.action ? action : d.summary) : this.str(d.summary),
-      attributes: this.record(d.attributes),
+      // Shared in place while the hash's text is written (below), else here.
+      attributes: strings !== null ? d.attributes : this.record(d.attributes),
       reliability,
       loader,
       kind,
@@ -310,7 +318,21 @@ export class EventInterner {
       integrityHash: '',
     };
     // The same values as the draft's, so the same hash (the canonical text reads the hashed fields by name only).
-    const integrityHash = hashEventWith(out, known);
+    known.strings = strings;
+    let integrityHash = '';
+    try {
+      integrityHash = hashEventWith(out, known);
+    } catch (err) {
+      if (strings === null || !strings.failed) throw err;
+    }
+    if (strings !== null && strings.failed) {
+      // Not written with sharing (a value plain JSON does not hold, a property that cannot be written ...): the record is
+      // shared as before (what was shared already is equal) and the text written again, with its errors.
+      strings.failed = false;
+      known.strings = null;
+      out.attributes = this.record(out.attributes);
+      integrityHash = hashEventWith(out, known);
+    }
     out.eventId = integrityHash.slice(0, 16);
     out.integrityHash = integrityHash;
     return sealEvent(out);
@@ -330,6 +352,7 @@ interface Interned<T> {
  * (three fields set per event, where a map of every interned object's text would be looked up per event).
  */
 class EventKnownTexts {
+  strings: SharedStrings | null = null;
   actor: unknown = null;
   actorText: Uint8Array | undefined = undefined;
   object: unknown = null;
