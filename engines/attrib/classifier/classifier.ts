@@ -4,9 +4,12 @@ import type { ClassifierEvaluation } from '../../core/contracts/attrib.js';
 import { VitrineError } from '../../core/errors.js';
 import { minimizeLbfgs } from '../../core/ml/optimize.js';
 import { Random } from '../../core/ml/random.js';
+import { gbdtModelFromJson, gbdtModelToJson } from '../../core/ml/model.js';
 import { fitOneVsRestSvm } from '../../core/ml/svm.js';
+import type { GbdtModel } from '../../core/ml/gbdt.js';
 import { validate } from '../../core/validation.js';
 import { readJsonFile, type AttackKb } from '../kb/kb.js';
+import { rerankCandidates, rerankIndex, type RerankIndex, type TechniqueTexts } from './rerank.js';
 
 export const CLASSIFIER_FORMAT = 'vitrine-attrib-classifier/1';
 /** The shipped model's file name in resources/attrib/ (trained by classifier/build.ts). */
@@ -130,10 +133,32 @@ export const classifierModelSchema = z
       .optional(),
     trained: z.object({ examples: z.number(), sources: z.array(z.string()) }).optional(),
     evaluation: z.unknown().optional(),
+    /** A second stage (`rerank.ts`): the linear model's top `k` labels re-ranked by boosted trees; `threshold` is then on the re-ranker's probability. */
+    reranker: z
+      .object({
+        k: z.number().int().min(2).max(1000),
+        /** Per label, its share of the training sentences. */
+        prior: z.array(z.number().min(0).max(1)),
+        /** Per label, ATT&CK's texts the pair features read. */
+        techniques: z.array(
+          z
+            .object({ name: z.string().max(1000), description: z.string().max(50_000), detection: z.string().max(50_000), procedures: z.array(z.string().max(20_000)).max(100_000) })
+            .strict(),
+        ),
+        /** The boosted trees (`vitrine-gbdt-1`, checked by gbdtModelFromJson). */
+        trees: z.unknown(),
+        /** How it was trained and measured (free text, for the reader). */
+        selection: z.string().max(2000).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .refine((m) => m.idf.length === m.vocabulary.length && m.intercepts.length === m.labels.length && m.weights.length === m.labels.length, {
     message: 'vocabulary, idf, labels, intercepts and weights disagree in length',
+  })
+  .refine((m) => m.reranker === undefined || (m.reranker.prior.length === m.labels.length && m.reranker.techniques.length === m.labels.length), {
+    message: 'the re-ranker needs one prior and one text entry per label',
   });
 export type ClassifierModelJson = z.output<typeof classifierModelSchema>;
 
@@ -501,6 +526,83 @@ function softmaxInPlace(z: Float64Array): Float64Array {
   return z;
 }
 
+/** The parts of a re-ranking second stage (`rerank.ts`). */
+export interface RerankerParts {
+  readonly k: number;
+  readonly prior: readonly number[];
+  readonly techniques: readonly TechniqueTexts[];
+  readonly trees: GbdtModel;
+  readonly selection?: string;
+}
+
+/**
+ * A linear model whose top `k` labels per sentence are re-ranked by boosted trees over pair features: predictions are
+ * the candidates by the trees' margin, with the sigmoid of that margin as probability (what `threshold` is on). Scores
+ * and prototypes are the linear model's.
+ */
+class RerankedClassifier implements TechniqueClassifier {
+  private readonly index: RerankIndex;
+  constructor(
+    private readonly base: LinearClassifier,
+    private readonly parts: RerankerParts,
+    index?: RerankIndex,
+  ) {
+    this.index = index ?? rerankIndex(base.labels, parts.techniques);
+  }
+
+  get labels(): readonly string[] {
+    return this.base.labels;
+  }
+  get threshold(): number {
+    return this.base.threshold;
+  }
+  get extractionThreshold(): number {
+    return this.base.extractionThreshold;
+  }
+
+  predict(sentence: string, k = 3): Prediction[] {
+    const ranked = rerankCandidates(this.index, this.parts.trees, sentence, this.base.scores(sentence).logits, this.parts.prior, this.parts.k);
+    return ranked.slice(0, Math.max(1, k)).map((r) => ({ id: this.base.labels[r.label]!, probability: r.p }));
+  }
+
+  toJson(): ClassifierModelJson {
+    const { k, prior, techniques, trees, selection } = this.parts;
+    return {
+      ...this.base.toJson(),
+      reranker: {
+        k,
+        prior: prior.map((x) => Math.round(x * 1e6) / 1e6),
+        techniques: techniques.map((t) => ({ name: t.name, description: t.description, detection: t.detection, procedures: [...t.procedures] })),
+        trees: gbdtModelToJson(trees),
+        ...(selection !== undefined ? { selection } : {}),
+      },
+    };
+  }
+
+  withThreshold(threshold: number, selection: string, extractionThreshold?: number): TechniqueClassifier {
+    return new RerankedClassifier(this.base.withThreshold(threshold, selection, extractionThreshold), this.parts, this.index);
+  }
+
+  withPrototypes(examples: readonly LabelledSentence[], weight: number, source: string): TechniqueClassifier {
+    return new RerankedClassifier(this.base.withPrototypes(examples, weight, source), this.parts, this.index);
+  }
+
+  scores(sentence: string, prototypes?: Float32Array): { logits: Float64Array; cosines: Float64Array } {
+    return this.base.scores(sentence, prototypes);
+  }
+
+  prototypes(examples: readonly LabelledSentence[]): Float32Array {
+    return this.base.prototypes(examples);
+  }
+}
+
+/** `model` (a linear model) with a re-ranking second stage. */
+export function withReranker(model: TechniqueClassifier, parts: RerankerParts): TechniqueClassifier {
+  if (!(model instanceof LinearClassifier)) throw new VitrineError('validation_failed', 'only a linear model takes a re-ranker');
+  if (parts.prior.length !== model.labels.length || parts.techniques.length !== model.labels.length) throw new VitrineError('validation_failed', 'the re-ranker needs one prior and one text entry per label');
+  return new RerankedClassifier(model, parts);
+}
+
 /** A classifier from its model file JSON (validated). */
 export function classifierFromJson(value: unknown): TechniqueClassifier {
   const m = validate(classifierModelSchema, value, 'classifier model');
@@ -529,7 +631,7 @@ export function classifierFromJson(value: unknown): TechniqueClassifier {
     }
   });
   e?.weights.forEach((row, k) => row.forEach((x, j) => (w[(d + j) * K + k] = x)));
-  return new LinearClassifier(
+  const linear = new LinearClassifier(
     m.labels,
     m.threshold,
     m.vocabulary,
@@ -545,6 +647,11 @@ export function classifierFromJson(value: unknown): TechniqueClassifier {
     m.analyzer ? { words: m.analyzer.words, chars: m.analyzer.chars === null ? null : [m.analyzer.chars[0], m.analyzer.chars[1]] } : WORDS_ONLY,
     embedding,
   );
+  const r = m.reranker;
+  if (r === undefined) return linear;
+  const trees = gbdtModelFromJson(r.trees);
+  if (trees.objective !== 'binary:logistic') throw new VitrineError('validation_failed', 'invalid classifier model', { details: [{ path: 'reranker.trees', issue: 'expected a logistic model' }] });
+  return new RerankedClassifier(linear, { k: r.k, prior: r.prior, techniques: r.techniques, trees, ...(r.selection !== undefined ? { selection: r.selection } : {}) });
 }
 
 /** Reads a model file (JSON, gzip allowed). Errors never name the path. */

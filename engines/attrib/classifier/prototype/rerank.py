@@ -2,7 +2,7 @@
 gradient-boosted model (XGBoost stand-in) over pair features. Training split only, build.ts's five folds
 (dump-split.ts writes them); the held-out part is never read.
 
-  python3 rerank.py SPLIT.json BUNDLE.json BASE [BASE2] [--k 5,10] [--rounds 300] [--depth 4] [--no-knn] [--no-text]
+  /usr/bin/python3 rerank.py SPLIT.json BUNDLE.json BASE [BASE2] [--k 5,10] [--rounds 300] [--depth 4] [--no-knn] [--no-text] [--no-procmax]
 
 BASE (and optionally BASE2) are prefixes of build.ts `--oof` fold files (BASE.fold-F.json), such as the SVM's
 OOF.svm; the first is the base whose top-k are re-ranked, the second only adds its scores as features. BUNDLE is
@@ -32,7 +32,7 @@ def flag(name):
     return False
 KS = [int(x) for x in opt('--k', '5,10').split(',')]
 ROUNDS = int(opt('--rounds', '300')); DEPTH = int(opt('--depth', '4')); ETA = float(opt('--eta', '0.05'))
-NO_KNN = flag('--no-knn'); NO_TEXT = flag('--no-text'); RANK = flag('--rank'); T_SVM = float(opt('--temp', '1'))
+NO_KNN = flag('--no-knn'); NO_TEXT = flag('--no-text'); NO_PROCMAX = flag('--no-procmax'); RANK = flag('--rank'); T_SVM = float(opt('--temp', '1'))
 SPLIT, BUNDLE, BASES = args[0], args[1], args[2:]
 
 D = json.load(open(SPLIT))
@@ -145,8 +145,9 @@ def features(rows, k, ref_mask, prior):
                  sum(P0[j, q] for q in cand if parent[q] == parent[c])]
             for Pb, Sb, Rb in extra: f += [Sb[j, c], Pb[j, c], Rb[j, c]]
             if not NO_TEXT:
-                f += [cos_name[i, c], cos_desc[i, c], cos_det[i, c], cos_cent[i, c], proc_max[i, c], proc_top3[i, c], BM[i, c], KW[i, c],
-                      BM[i, c] - BM[i].max(), proc_max[i, c] - proc_max[i, cand].max()]
+                # (the order of the columns matters to colsample's seeded draw: the published figures used this one)
+                f += [cos_name[i, c], cos_desc[i, c], cos_det[i, c], cos_cent[i, c]] + ([] if NO_PROCMAX else [proc_max[i, c], proc_top3[i, c]]) + [BM[i, c], KW[i, c],
+                      BM[i, c] - BM[i].max()] + ([] if NO_PROCMAX else [proc_max[i, c] - proc_max[i, cand].max()])
             if not NO_KNN: f += [kb[j, c], k3[j, c], kb[j, c] - kb[j, cand].max()]
             F.append(f); Y.append(float(c == y[i]))
         G.append(k)
@@ -215,6 +216,6 @@ for f in range(5):
     tp += (right & kp).sum(); kept_n += kp.sum(); right_n += right.sum()
     print(f'fold {f}: k {k} threshold {t} inner {best[2]:.4f}; top-1 {right.mean():.4f}, base {(S[0][outer].argmax(1) == y[outer]).mean():.4f} ({time.time() - started:.0f} s)', file=sys.stderr)
 recall_k = {k: float(np.mean([y[i] in np.argsort(-S[0][i])[:k] for i in range(n)])) for k in KS}
-print(json.dumps({'bases': BASES, 'k': KS, 'rounds': ROUNDS, 'depth': DEPTH, 'eta': ETA, 'rank': RANK, 'knn': not NO_KNN, 'text': not NO_TEXT,
+print(json.dumps({'bases': BASES, 'k': KS, 'rounds': ROUNDS, 'depth': DEPTH, 'eta': ETA, 'rank': RANK, 'knn': not NO_KNN, 'text': not NO_TEXT, 'procmax': not NO_PROCMAX,
                   'base_top1': round(base_top1, 4), 'recall_at_k': recall_k, 'chosen': chosen,
                   'nested_micro_f1': round(2 * tp / (kept_n + n), 4), 'top1': round(right_n / n, 4), 'seconds': round(time.time() - started)}))

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { VitrineError } from '../../core/errors.js';
+import { classifierFromJson, trainClassifier, withReranker } from './classifier.js';
+import { RERANK_FEATURES, bestThreshold, candidateFeatures, candidateRows, labelPrior, rerankCandidates, rerankIndex, rerankNested, trainReranker, withPrior, type TechniqueTexts } from './rerank.js';
+
+const labels = ['T1003.001', 'T1059.001', 'T1105'];
+const texts: TechniqueTexts[] = [
+  { name: 'LSASS Memory', description: 'Adversaries may access credential material stored in the process memory of lsass.', detection: 'Monitor for access to lsass.exe.', procedures: ['dumped lsass with procdump', 'used mimikatz on lsass memory'] },
+  { name: 'PowerShell', description: 'Adversaries may abuse PowerShell commands and scripts for execution.', detection: 'Enable PowerShell script block logging.', procedures: ['ran an encoded powershell command', 'a powershell script ran'] },
+  { name: 'Ingress Tool Transfer', description: 'Adversaries may transfer tools or other files from an external system.', detection: 'Monitor for file downloads with certutil or bitsadmin.', procedures: ['downloaded tools with certutil', 'used bitsadmin to download the payload'] },
+];
+const examples = [
+  ...['dumped credentials from lsass memory', 'used mimikatz to dump lsass', 'read lsass process memory for passwords', 'lsass memory was dumped with procdump'].map((text) => ({ text, label: 'T1003.001' })),
+  ...['ran powershell commands', 'a powershell script downloaded the payload', 'encoded powershell command line', 'powershell was used to execute'].map((text) => ({ text, label: 'T1059.001' })),
+  ...['downloaded a file with certutil', 'bitsadmin fetched the next stage', 'the payload was downloaded from a server', 'certutil retrieved the tool'].map((text) => ({ text, label: 'T1105' })),
+];
+
+describe('re-ranking second stage', () => {
+  const index = rerankIndex(labels, texts);
+
+  it('builds one feature row per candidate, the base top k by score', () => {
+    const logits = [0.5, 2, -1];
+    const { candidates, x } = candidateFeatures(index, 'mimikatz read lsass memory', logits, [0.2, 0.5, 0.3], 2);
+    expect([...candidates]).toEqual([1, 0]);
+    const F = RERANK_FEATURES.length;
+    expect(x).toHaveLength(2 * F);
+    const at = (r: number, name: (typeof RERANK_FEATURES)[number]): number => x[r * F + RERANK_FEATURES.indexOf(name)]!;
+    expect(at(0, 'score')).toBe(2);
+    expect(at(1, 'rank')).toBe(1);
+    expect(at(1, 'score_minus_best')).toBe(-1.5);
+    expect(at(0, 'margin')).toBe(1.5);
+    expect(at(1, 'prior')).toBe(0.2);
+    expect(at(0, 'words')).toBe(4);
+    // The sentence shares words with LSASS Memory's texts, not with PowerShell's.
+    expect(at(1, 'cos_procedures')).toBeGreaterThan(at(0, 'cos_procedures'));
+    expect(at(1, 'bm25')).toBeGreaterThan(0);
+    expect(at(1, 'bm25_minus_best')).toBe(0);
+    // Distinctive words are in at most a fifth of the documents: none among three.
+    expect(at(1, 'distinctive')).toBe(0);
+  });
+
+  it('trains on candidate rows, measures nested, and ships inside the model file', () => {
+    // Candidate rows from deliberately weak base scores: the label ranked second half the time.
+    const y = Int32Array.from(examples, (e) => labels.indexOf(e.label));
+    const logits = examples.map((_, i) => labels.map((_, k) => (k === y[i] ? (i % 2 === 0 ? 1 : 0.5) : k === (y[i]! + 1) % 3 ? 0.8 : 0)));
+    const rows = candidateRows(index, examples.map((e) => e.text), logits, y, 3);
+    expect(rows.y.reduce((a, b) => a + b, 0)).toBe(examples.length);
+    const fold = Int32Array.from(examples, (_, i) => i % 3);
+    const r = rerankNested(rows, y, fold, labels.length);
+    expect(r.chosen).toHaveLength(3);
+    expect(r.nested.micro_f1).toBeGreaterThanOrEqual(0);
+    expect(r.nested.micro_f1).toBeLessThanOrEqual(1);
+    const all = examples.map((_, i) => i);
+    const prior = labelPrior(y, all, labels.length);
+    expect([...prior]).toEqual([1 / 3, 1 / 3, 1 / 3]);
+    const trees = trainReranker(withPrior(rows, prior), all);
+    const base = trainClassifier(examples, { maxIterations: 50 });
+    const model = withReranker(base, { k: 3, prior: [...prior], techniques: texts, trees }).withThreshold(0.4, 'test', 0.8);
+    const sentence = 'certutil downloaded the tool';
+    const ranked = rerankCandidates(rerankIndex(labels, texts), trees, sentence, base.scores(sentence).logits, prior, 3);
+    const top = model.predict(sentence, 3);
+    expect(top.map((p) => p.id)).toEqual(ranked.map((c) => base.labels[c.label]));
+    expect(top.map((p) => p.probability)).toEqual(ranked.map((c) => c.p));
+    for (let i = 1; i < top.length; i++) expect(top[i]!.probability).toBeLessThanOrEqual(top[i - 1]!.probability);
+    expect(model.threshold).toBe(0.4);
+    expect(model.extractionThreshold).toBe(0.8);
+    // The file gives back the same predictions.
+    const back = classifierFromJson(JSON.parse(JSON.stringify(model.toJson())));
+    for (const e of examples) expect(back.predict(e.text, 2)).toEqual(model.predict(e.text, 2));
+    expect(back.toJson().reranker?.k).toBe(3);
+    // Its scores are the linear model's.
+    expect(back.scores(sentence).logits).toEqual(classifierFromJson(base.toJson()).scores(sentence).logits);
+    // A bad re-ranker is refused.
+    const bad = { ...model.toJson(), reranker: { ...model.toJson().reranker!, prior: [1] } };
+    expect(() => classifierFromJson(bad)).toThrow(VitrineError);
+  });
+
+  it('picks the lowest threshold of a tie', () => {
+    expect(bestThreshold([{ p: 0.9, right: true }, { p: 0.2, right: false }])).toEqual({ threshold: 0.21, micro_f1: 2 / 3 });
+  });
+});
