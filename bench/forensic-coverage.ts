@@ -357,7 +357,7 @@ function runLabelled(root: string): void {
   for (const x of lines) console.log(x);
 }
 
-console.log(`forensic-coverage: ${ruleSet.stats.loaded} rules (${[...DEFAULT_RULE_SETS, ...(hunting ? ['rules-threat-hunting'] : [])].join(', ')}, every level)`);
+console.log(`forensic-coverage: ${ruleSet.stats.loaded} rules (${[...DEFAULT_RULE_SETS, ...(hunting ? ['rules-threat-hunting'] : [])].join(', ')}, ${minLevel === 'informational' ? 'every level' : `level ${minLevel} and up`})`);
 if (dir === undefined || !existsSync(dir)) {
   if (setDirs.length === 0) console.log('forensic-coverage: no collection given (pass a folder or set VITRINE_FORENSIC_COVERAGE; see docs/forensic-sigma.md); coverage skipped');
 } else run(dir);
