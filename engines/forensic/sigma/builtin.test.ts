@@ -532,6 +532,19 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(win(26, ...SYSMON, 1, { Image: `${S32}reg.exe`, CommandLine: 'reg  export "HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Run" run.reg' }))).not.toContain(ASEP);
   });
 
+  it('scheduled tasks from PowerShell and Startup folder items; task queries, the module source and other folders are not', () => {
+    const PS = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
+    const TASK = 'Scheduled Task Created Or Changed From PowerShell';
+    expect(hits([sysmon1(1, PS, '"powershell.exe" & {$a = New-ScheduledTaskAction -Execute calc.exe; Register-ScheduledTask -TaskName t -Action $a}')]).get(TASK)).toEqual({ level: 'low', tactics: ['execution', 'persistence', 'privilege-escalation'] });
+    expect(titlesOf(sysmon1(2, PS, 'powershell.exe -c "Get-ScheduledTask | Select-Object TaskName"'))).not.toContain(TASK);
+    const block = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    expect(titlesOf(block(3, "Invoke-CimMethod -ClassName PS_ScheduledTask -Namespace Root\\Microsoft\\Windows\\TaskScheduler -MethodName RegisterByXml"))).toContain(`${TASK} (script block 4104)`);
+    expect(titlesOf(block(4, 'function Register-ScheduledTask { [CmdletBinding()] param() }'))).not.toContain(`${TASK} (script block 4104)`);
+    const START = 'Startup Folder Named On A Command Line';
+    expect(hits([sysmon1(5, 'C:\\Windows\\System32\\cscript.exe', '"C:\\Windows\\system32\\cscript.exe" "C:\\ProgramData\\Microsoft\\Windows\\Start Menu\\Programs\\StartUp\\x.vbs"')]).get(START)).toEqual({ level: 'low', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(sysmon1(6, 'C:\\Windows\\System32\\cscript.exe', '"C:\\Windows\\system32\\cscript.exe" "C:\\ProgramData\\Microsoft\\Windows\\Start Menu\\Programs\\Accessories\\x.vbs"'))).not.toContain(START);
+  });
+
   it('bcdedit test signing, Everyone granted full control, credential files named on a command line', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const BCD = 'Boot Configuration Set To Load Unsigned Code With bcdedit';
