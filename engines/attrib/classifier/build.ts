@@ -291,7 +291,12 @@ function rerankBuild(train: readonly LabelledSentence[], extra: readonly Labelle
   const labels = svm.rows[0]!.labels;
   const index = new Map(labels.map((l, k) => [l, k]));
   const texts = techniqueTexts(option('--bundle') ?? path.join(corporaDir(), 'cti', 'attack', 'enterprise-attack.json'), labels, procedureExamples(loadKb()));
-  const ri = rerankIndex(labels, texts);
+  // The SVM on the whole training split first: the label rows and sentences are read in its TF-IDF space, as the shipped
+  // pair reads them (`--final-svm FILE` reads it from a file built from the same data and options).
+  const finalSvm = option('--final-svm');
+  const machine = finalSvm !== undefined ? loadClassifier(path.resolve(finalSvm)) : trainClassifier([...train, ...extra], { ...options, svm: { c } }, sources);
+  if (machine.labels.some((l, k) => l !== labels[k])) throw new Error('the final SVM has other labels');
+  const ri = rerankIndex(labels, texts, process.argv.includes('--attack-space') ? undefined : (t) => machine.tfidf(t));
   // The rows of fold f are the training sentences of fold f in training order (foldScores).
   const byFold = new Map<number, LabelledSentence[]>();
   const folds = stratifiedFolds(train, FOLDS, FOLD_SEED);
@@ -310,7 +315,6 @@ function rerankBuild(train: readonly LabelledSentence[], extra: readonly Labelle
   const all = Array.from({ length: sentences.length }, (_, i) => i);
   const prior = labelPrior(y, all, labels.length);
   const trees = trainReranker(withPrior(rows, prior), all);
-  const machine = trainClassifier([...train, ...extra], { ...options, svm: { c } }, sources);
   const note = `re-ranked by boosted trees over the top ${RERANK_K} labels of a one-vs-rest linear SVM (squared hinge, C = ${c}), trained on its out-of-fold candidates of the ${FOLDS} folds`;
   const model = withReranker(machine, { k: RERANK_K, prior: [...prior], techniques: texts, trees, selection: `${note}; nested micro-F1 ${result.nested.micro_f1} (top-1 ${result.nested.top1}), SVM alone ${svmAlone.nested.micro_f1} nested` }).withThreshold(
     result.threshold,
@@ -331,7 +335,7 @@ export function evaluateModelFile(file: string, test: readonly LabelledSentence[
 }
 
 async function main(): Promise<void> {
-  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale', '--blend-svm', '--final-lr', '--evaluate', '--use-folds', '--bundle']);
+  const valued = new Set(['--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale', '--blend-svm', '--final-lr', '--evaluate', '--use-folds', '--bundle', '--final-svm']);
   const args = process.argv.slice(2).filter((_, i, all) => !valued.has(all[i - 1] ?? ''));
   const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);

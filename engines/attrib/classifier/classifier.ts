@@ -61,6 +61,8 @@ export interface TechniqueClassifier {
   scores(sentence: string, prototypes?: Float32Array): { logits: Float64Array; cosines: Float64Array };
   /** Prototypes of `examples` over this model's vocabulary (feature-major, features x labels), for `scores`. */
   prototypes(examples: readonly LabelledSentence[]): Float32Array;
+  /** The sentence's TF-IDF row over this model's vocabulary (L2-normalised, indexes ascending; no word-vector block). */
+  tfidf(sentence: string): { idx: Int32Array; val: Float64Array };
 }
 
 export interface TrainOptions {
@@ -133,7 +135,7 @@ export const classifierModelSchema = z
       .optional(),
     trained: z.object({ examples: z.number(), sources: z.array(z.string()) }).optional(),
     evaluation: z.unknown().optional(),
-    /** A second stage (`rerank.ts`): the linear model's top `k` labels re-ranked by boosted trees; `threshold` is then on the re-ranker's probability. */
+    /** A second stage (`rerank.ts`): the linear model's top `k` labels re-ranked by boosted trees over pair features (the label rows in the linear model's TF-IDF space); `threshold` is then on the re-ranker's probability. */
     reranker: z
       .object({
         k: z.number().int().min(2).max(1000),
@@ -455,6 +457,31 @@ class LinearClassifier implements TechniqueClassifier {
     return { logits, cosines };
   }
 
+  tfidf(sentence: string): { idx: Int32Array; val: Float64Array } {
+    return this.sparsePart(vectorise(this.v, sentence, this.scratch));
+  }
+
+  /** The TF-IDF part of a row (its columns before the word-vector block's). */
+  private sparsePart(r: { idx: Int32Array; val: Float64Array }): { idx: Int32Array; val: Float64Array } {
+    const d = this.v.vocabulary.length;
+    let n = 0;
+    while (n < r.idx.length && r.idx[n]! < d) n++;
+    return n === r.idx.length ? r : { idx: r.idx.subarray(0, n), val: r.val.subarray(0, n) };
+  }
+
+  /** The label scores (as `scores`, without prototypes) and the sentence's TF-IDF row (as `tfidf`) from one vectorisation. */
+  scoresAndRow(sentence: string): { logits: Float64Array; row: { idx: Int32Array; val: Float64Array } } {
+    const r = vectorise(this.v, sentence, this.scratch);
+    const K = this.labels.length;
+    const logits = Float64Array.from(this.b);
+    for (let j = 0; j < r.idx.length; j++) {
+      const o = r.idx[j]! * K;
+      const x = r.val[j]!;
+      for (let k = 0; k < K; k++) logits[k] = logits[k]! + this.wt[o + k]! * x;
+    }
+    return { logits, row: this.sparsePart(r) };
+  }
+
   probabilities(sentence: string): Float64Array {
     return softmaxInPlace(this.scores(sentence).logits);
   }
@@ -547,7 +574,8 @@ class RerankedClassifier implements TechniqueClassifier {
     private readonly parts: RerankerParts,
     index?: RerankIndex,
   ) {
-    this.index = index ?? rerankIndex(base.labels, parts.techniques);
+    // The label rows live in the linear model's TF-IDF space, so a sentence is vectorised once for both stages.
+    this.index = index ?? rerankIndex(base.labels, parts.techniques, (t) => base.tfidf(t));
   }
 
   get labels(): readonly string[] {
@@ -561,7 +589,8 @@ class RerankedClassifier implements TechniqueClassifier {
   }
 
   predict(sentence: string, k = 3): Prediction[] {
-    const ranked = rerankCandidates(this.index, this.parts.trees, sentence, this.base.scores(sentence).logits, this.parts.prior, this.parts.k);
+    const { logits, row } = this.base.scoresAndRow(sentence);
+    const ranked = rerankCandidates(this.index, this.parts.trees, sentence, logits, this.parts.prior, this.parts.k, row);
     return ranked.slice(0, Math.max(1, k)).map((r) => ({ id: this.base.labels[r.label]!, probability: r.p }));
   }
 
@@ -593,6 +622,10 @@ class RerankedClassifier implements TechniqueClassifier {
 
   prototypes(examples: readonly LabelledSentence[]): Float32Array {
     return this.base.prototypes(examples);
+  }
+
+  tfidf(sentence: string): { idx: Int32Array; val: Float64Array } {
+    return this.base.tfidf(sentence);
   }
 }
 

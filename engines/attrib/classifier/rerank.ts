@@ -39,19 +39,21 @@ export const RERANK_FEATURES = [
   'bm25_minus_best',
 ] as const;
 
-interface Sparse {
+/** A sparse row: term indexes ascending and their values. */
+export interface Sparse {
   readonly idx: Int32Array;
   readonly val: Float64Array;
 }
+
+/** A text's L2-normalised TF-IDF row (such as the base model's own, `TechniqueClassifier.tfidf`). */
+export type TextRow = (text: string) => Sparse;
 
 /** What the features read of the techniques' texts: a TF-IDF space over ATT&CK's texts alone, per-label vectors, BM25 statistics and distinctive words. */
 export interface RerankIndex {
   readonly labels: readonly string[];
   readonly parent: readonly string[];
-  readonly vocab: ReadonlyMap<string, number>;
-  /** The vocabulary's character n-grams without their `c:` prefix. */
-  readonly chars: ReadonlyMap<string, number>;
-  readonly idf: Float64Array;
+  /** A sentence's row in the space of the label rows. */
+  readonly vectorise: TextRow;
   /** Per label, its name, description, detection and the centroid of its procedure texts (L2-normalised rows), as postings. */
   readonly rows: Postings;
   /** Per word, the labels whose document holds it (ascending) and how often; each label's document length and their mean. */
@@ -101,26 +103,25 @@ function normalise(val: Float64Array): Float64Array {
 const KINDS = 4;
 
 /** Per term, the label rows (label x KINDS + kind, ascending) that hold it and their values: a sentence's few terms look up every cosine at once. */
-type Postings = ReadonlyMap<number, { readonly at: Int32Array; readonly val: Float64Array }>;
+type Postings = readonly ({ readonly at: Int32Array; readonly val: Float64Array } | undefined)[];
 
 function postings(rows: readonly Sparse[]): Postings {
-  const lists = new Map<number, { at: number[]; val: number[] }>();
+  const lists: ({ at: number[]; val: number[] } | undefined)[] = [];
   rows.forEach((r, at) =>
     r.idx.forEach((i, k) => {
-      const l = lists.get(i) ?? { at: [], val: [] };
+      const l = (lists[i] ??= { at: [], val: [] });
       l.at.push(at);
       l.val.push(r.val[k]!);
-      lists.set(i, l);
     }),
   );
-  return new Map([...lists].map(([i, l]) => [i, { at: Int32Array.from(l.at), val: Float64Array.from(l.val) }]));
+  return Array.from(lists, (l) => (l === undefined ? undefined : { at: Int32Array.from(l.at), val: Float64Array.from(l.val) }));
 }
 
 /** Every label row's dot product with a sentence's row (label x KINDS + kind), summed over the sentence's terms in ascending order. */
 function cosines(p: Postings, s: Sparse, out: Float64Array): Float64Array {
   out.fill(0);
   for (let k = 0; k < s.idx.length; k++) {
-    const l = p.get(s.idx[k]!);
+    const l = p[s.idx[k]!];
     if (l === undefined) continue;
     const x = s.val[k]!;
     for (let j = 0; j < l.at.length; j++) out[l.at[j]!] = out[l.at[j]!]! + x * l.val[j]!;
@@ -128,9 +129,22 @@ function cosines(p: Postings, s: Sparse, out: Float64Array): Float64Array {
   return out;
 }
 
-/** The index of `labels`' texts (`texts[k]` for `labels[k]`); terms in at least 2 of the texts, smooth idf. Deterministic. */
-export function rerankIndex(labels: readonly string[], texts: readonly TechniqueTexts[]): RerankIndex {
-  const docs = texts.map((t) => `${t.name} ${t.description} ${t.detection}`);
+/** The label rows' postings: each label's name, description, detection and the centroid of its procedure texts (`procedures[k]`, texts or their terms), through `vectorise`. */
+function labelRows<T>(texts: readonly TechniqueTexts[], vectorise: (text: string | T) => Sparse, procedures: readonly (readonly T[])[]): Postings {
+  const centroid = (list: readonly T[]): Sparse => {
+    const sum = new Map<number, number>();
+    for (const p of list) {
+      const r = vectorise(p);
+      r.idx.forEach((i, k) => sum.set(i, (sum.get(i) ?? 0) + r.val[k]!));
+    }
+    const idx = Int32Array.from(sum.keys()).sort();
+    return { idx, val: normalise(Float64Array.from(idx, (i) => sum.get(i)!)) };
+  };
+  return postings(texts.flatMap((t, k) => [vectorise(t.name), vectorise(t.description), vectorise(t.detection), centroid(procedures[k]!)]));
+}
+
+/** A TF-IDF space of ATT&CK's texts alone (terms in at least 2 of them, smooth idf), and the label rows in it. */
+function ownSpace(texts: readonly TechniqueTexts[], docs: readonly string[]): { vectorise: TextRow; rows: Postings } {
   const corpus = [...texts.flatMap((t) => t.procedures), ...docs];
   const termsOf = corpus.map((text) => terms(text, DEFAULT_ANALYZER));
   const df = new Map<string, number>();
@@ -138,15 +152,21 @@ export function rerankIndex(labels: readonly string[], texts: readonly Technique
   const kept = [...df.entries()].filter(([, n]) => n >= 2).map(([t]) => t).sort();
   const vocab = new Map(kept.map((t, i) => [t, i]));
   const idf = Float64Array.from(kept, (t) => Math.log((1 + corpus.length) / (1 + df.get(t)!)) + 1);
-  const centroid = (list: readonly (readonly string[])[]): Sparse => {
-    const sum = new Map<number, number>();
-    for (const p of list) {
-      const r = row(vocab, idf, p);
-      r.idx.forEach((i, k) => sum.set(i, (sum.get(i) ?? 0) + r.val[k]!));
-    }
-    const idx = Int32Array.from(sum.keys()).sort();
-    return { idx, val: normalise(Float64Array.from(idx, (i) => sum.get(i)!)) };
+  // Each label's procedure texts' terms (the corpus starts with them, label by label).
+  let at = 0;
+  const procedureTerms = texts.map((t) => termsOf.slice(at, (at += t.procedures.length)));
+  const chars = new Map(kept.flatMap((t, i) => (t.startsWith('c:') ? [[t.slice(2), i] as const] : [])));
+  return {
+    vectorise: (text) => row(vocab, idf, text, chars),
+    rows: labelRows<readonly string[]>(texts, (t) => row(vocab, idf, t), procedureTerms),
   };
+}
+
+/** The index of `labels`' texts (`texts[k]` for `labels[k]`): rows through `vectorise` (the base model's TF-IDF), or without it in a space of ATT&CK's texts alone (terms in at least 2 of them, smooth idf). Deterministic. */
+export function rerankIndex(labels: readonly string[], texts: readonly TechniqueTexts[], vectorise?: TextRow): RerankIndex {
+  const docs = texts.map((t) => `${t.name} ${t.description} ${t.detection}`);
+  const K = labels.length;
+  const { vectorise: v, rows } = vectorise !== undefined ? { vectorise, rows: labelRows(texts, vectorise, texts.map((t) => t.procedures)) } : ownSpace(texts, docs);
   // BM25 and distinctive words over word tokens of each technique's whole document (its texts and procedure texts).
   const words = texts.map((t, k) => tokens(`${docs[k]} ${t.procedures.join(' ')}`));
   const wdf = new Map<string, number>();
@@ -157,10 +177,6 @@ export function rerankIndex(labels: readonly string[], texts: readonly Technique
     return m;
   });
   const length = Float64Array.from(words, (w) => w.length);
-  const K = labels.length;
-  // Each label's procedure texts' terms (the corpus starts with them, label by label).
-  let at = 0;
-  const procedureTerms = texts.map((t) => termsOf.slice(at, (at += t.procedures.length)));
   const distinctive = tf.map((m) =>
     new Set(
       [...m.entries()]
@@ -174,10 +190,8 @@ export function rerankIndex(labels: readonly string[], texts: readonly Technique
   return {
     labels,
     parent: labels.map((l) => l.split('.')[0]!),
-    vocab,
-    chars: new Map(kept.flatMap((t, i) => (t.startsWith('c:') ? [[t.slice(2), i] as const] : []))),
-    idf,
-    rows: postings(texts.flatMap((t, k) => [row(vocab, idf, t.name), row(vocab, idf, t.description), row(vocab, idf, t.detection), centroid(procedureTerms[k]!)])),
+    vectorise: v,
+    rows,
     bm25: {
       postings: new Map(
         [...wdf.keys()].map((w) => {
@@ -212,7 +226,7 @@ function bm25(index: RerankIndex, words: ReadonlySet<string>): Float64Array {
 }
 
 /** The base model's top `k` labels of a sentence (by score, the lower index first on a tie) and one feature row per candidate (RERANK_FEATURES), row-major. */
-export function candidateFeatures(index: RerankIndex, sentence: string, logits: ArrayLike<number>, prior: ArrayLike<number>, k = RERANK_K): { candidates: Int32Array; x: Float64Array } {
+export function candidateFeatures(index: RerankIndex, sentence: string, logits: ArrayLike<number>, prior: ArrayLike<number>, k = RERANK_K, sentenceRow?: Sparse): { candidates: Int32Array; x: Float64Array } {
   const K = index.labels.length;
   const order = Array.from({ length: K }, (_, i) => i).sort((a, b) => logits[b]! - logits[a]! || a - b);
   const candidates = Int32Array.from(order.slice(0, Math.min(k, K)));
@@ -228,7 +242,7 @@ export function candidateFeatures(index: RerankIndex, sentence: string, logits: 
   const bm = bm25(index, words);
   let bmMax = -Infinity;
   for (const x of bm) if (x > bmMax) bmMax = x;
-  const cos = cosines(index.rows, row(index.vocab, index.idf, sentence, index.chars), new Float64Array(K * KINDS));
+  const cos = cosines(index.rows, sentenceRow ?? index.vectorise(sentence), new Float64Array(K * KINDS));
   const P = Float64Array.from(candidates, (c) => p(c));
   const F = RERANK_FEATURES.length;
   const x = new Float64Array(candidates.length * F);
@@ -429,8 +443,8 @@ export function rerankNested(
 }
 
 /** A sentence's candidates re-ranked: label indexes by decreasing margin of the trees (the base's rank first on a tie), with the sigmoid of the margin. */
-export function rerankCandidates(index: RerankIndex, trees: GbdtModel, sentence: string, logits: ArrayLike<number>, prior: ArrayLike<number>, k = RERANK_K): { label: number; p: number }[] {
-  const { candidates, x } = candidateFeatures(index, sentence, logits, prior, k);
+export function rerankCandidates(index: RerankIndex, trees: GbdtModel, sentence: string, logits: ArrayLike<number>, prior: ArrayLike<number>, k = RERANK_K, sentenceRow?: Sparse): { label: number; p: number }[] {
+  const { candidates, x } = candidateFeatures(index, sentence, logits, prior, k, sentenceRow);
   const m = predictMargin(trees, { rows: candidates.length, cols: RERANK_FEATURES.length, data: x });
   return Array.from(candidates, (label, r) => ({ label, r, m: m[r]! }))
     .sort((a, b) => b.m - a.m || a.r - b.r)
