@@ -1,4 +1,6 @@
 // The attribution jobs the EngineHost runs in worker processes (and InProcessRunner for the command line): extraction and actor attribution over report text.
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import type { ExtractResponse } from '../core/contracts/ach.js';
 import type { Attribution } from '../core/contracts/attrib.js';
@@ -57,9 +59,38 @@ function prepare<S extends z.ZodType<{ readonly kbPath?: string | undefined; rea
   const p = validate(schema, payload, 'job payload', 'bad_request');
   ctx?.progress(0, 'loading the knowledge base');
   const kb = loadKb(p.kbPath);
-  const classifier = p.classifierPath === undefined ? undefined : loadClassifier(p.classifierPath);
+  const classifier = p.classifierPath === undefined ? undefined : cachedClassifier(p.classifierPath);
   ctx?.progress(0.2, step);
   return { p, kb, classifier };
+}
+
+/** The classifier last loaded in this process and its file's identity: a worker's jobs share it (loading the shipped model costs about a second of CPU). */
+let lastClassifier: { key: string; classifier: TechniqueClassifier } | undefined;
+let classifierLoadCount = 0;
+
+/** How many times this process has read a classifier file for a job (for tests). */
+export function classifierLoads(): number {
+  return classifierLoadCount;
+}
+
+/**
+ * The classifier of `file`, read again only when the file is another: its resolved path, size, modification and change
+ * times (nanoseconds) and inode make the key. A file that cannot be stat-ed is left to `loadClassifier` (whose errors
+ * never name the path).
+ */
+export function cachedClassifier(file: string): TechniqueClassifier {
+  let key: string | undefined;
+  try {
+    const st = statSync(file, { bigint: true });
+    key = `${path.resolve(file)}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}\0${st.ino}\0${st.dev}`;
+  } catch {
+    key = undefined;
+  }
+  if (key !== undefined && lastClassifier?.key === key) return lastClassifier.classifier;
+  classifierLoadCount++;
+  const classifier = loadClassifier(file);
+  if (key !== undefined) lastClassifier = { key, classifier };
+  return classifier;
 }
 
 export const jobs: JobTable = {

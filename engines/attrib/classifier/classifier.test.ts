@@ -345,6 +345,8 @@ describe('technique classifier', () => {
     // Without a threshold, extraction from free text uses the model's stricter extraction threshold (most sentences of a
     // report describe no technique; TRAM's sentences all do).
     expect(model.extractionThreshold).toBe(0.8);
+    // That threshold matches the model before's out-of-fold precision at 0.8, on the training split alone.
+    expect(model.toJson().extraction_threshold_selection).toMatch(/^out-of-fold precision .* equal to the model before's at 0\.8 .*the held-out split was not used$/);
     const strict = extract(text, kb, { classifier: model }).techniques.filter((t) => t.source === 'classifier');
     expect(strict.length).toBeLessThanOrEqual(spans.length);
     for (const s of strict) expect(s.probability).toBeGreaterThanOrEqual(0.8);

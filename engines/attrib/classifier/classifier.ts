@@ -47,8 +47,8 @@ export interface TechniqueClassifier {
   predict(sentence: string, k?: number): Prediction[];
   /** The model file's JSON. */
   toJson(): ClassifierModelJson;
-  /** The same model with another threshold, a note of how it was chosen, and optionally its own extraction threshold. */
-  withThreshold(threshold: number, selection: string, extractionThreshold?: number): TechniqueClassifier;
+  /** The same model with another threshold, a note of how it was chosen, and optionally its own extraction threshold (with a note of how that was chosen). */
+  withThreshold(threshold: number, selection: string, extractionThreshold?: number, extractionSelection?: string): TechniqueClassifier;
   /**
    * The same model plus a prototype scorer folded into its weights: each label's score gains `weight` times the cosine
    * between the sentence and the label's prototype (the L2-normalised sum of the TF-IDF rows of `examples` with that
@@ -110,6 +110,8 @@ export const classifierModelSchema = z
     threshold_selection: z.string().max(500).optional(),
     /** Extraction from free text uses this instead of `threshold` (absent: `threshold`). */
     extraction_threshold: z.number().min(0).max(1).optional(),
+    /** How the extraction threshold was chosen (free text, for the reader; absent: the spec's default). */
+    extraction_threshold_selection: z.string().max(500).optional(),
     /** Absent: word unigrams and bigrams only. */
     analyzer: z.object({ words: z.boolean(), chars: z.tuple([z.number().int().min(1).max(10), z.number().int().min(1).max(10)]).nullable() }).strict().optional(),
     labels: z.array(z.string().max(20)).min(1).max(5000),
@@ -315,8 +317,8 @@ function countTerms(v: Vectoriser, text: string, counts: Float64Array, touched: 
   }
 }
 
-/** Sparse TF-IDF row: sublinear term frequency times idf, L2-normalised, indexes ascending. */
-function vectorise(v: Vectoriser, text: string, scratch: Float64Array = new Float64Array(v.vocabulary.length)): { idx: Int32Array; val: Float64Array } {
+/** Sparse TF-IDF row: sublinear term frequency times idf, L2-normalised, indexes ascending; then the word-vector block's columns unless `sparseOnly`. */
+function vectorise(v: Vectoriser, text: string, scratch: Float64Array = new Float64Array(v.vocabulary.length), sparseOnly = false): { idx: Int32Array; val: Float64Array } {
   const touched: number[] = [];
   countTerms(v, text, scratch, touched);
   const idx = Int32Array.from(touched).sort();
@@ -332,7 +334,7 @@ function vectorise(v: Vectoriser, text: string, scratch: Float64Array = new Floa
   norm = Math.sqrt(norm);
   if (norm > 0) for (let k = 0; k < val.length; k++) val[k] = val[k]! / norm;
   const e = v.embedding;
-  if (e === undefined) return { idx, val };
+  if (e === undefined || sparseOnly) return { idx, val };
   // The dense block: columns vocabulary.length to vocabulary.length + dims - 1, after the sparse ones.
   const d = v.vocabulary.length;
   const allIdx = new Int32Array(idx.length + e.dims);
@@ -357,7 +359,7 @@ class LinearClassifier implements TechniqueClassifier {
     /** Feature-major weights (features x labels): one sentence reads a few contiguous rows. */
     private readonly wt: Float32Array,
     private readonly b: Float64Array,
-    private readonly meta: Pick<ClassifierModelJson, 'trained' | 'evaluation' | 'threshold_selection' | 'extraction_threshold'>,
+    private readonly meta: Pick<ClassifierModelJson, 'trained' | 'evaluation' | 'threshold_selection' | 'extraction_threshold' | 'extraction_threshold_selection'>,
     analyzer: Analyzer,
     embedding?: Embedding,
   ) {
@@ -370,10 +372,10 @@ class LinearClassifier implements TechniqueClassifier {
   readonly extractionThreshold: number;
 
   /** The same model with another threshold (and how it was chosen). */
-  withThreshold(threshold: number, selection: string, extractionThreshold?: number): LinearClassifier {
+  withThreshold(threshold: number, selection: string, extractionThreshold?: number, extractionSelection?: string): LinearClassifier {
     if (!(threshold >= 0 && threshold <= 1) || (extractionThreshold !== undefined && !(extractionThreshold >= 0 && extractionThreshold <= 1)))
       throw new VitrineError('validation_failed', 'threshold must be between 0 and 1');
-    const { extraction_threshold: _old, ...meta } = this.meta;
+    const { extraction_threshold: _old, extraction_threshold_selection: _oldSelection, ...meta } = this.meta;
     return new LinearClassifier(
       this.labels,
       threshold,
@@ -381,7 +383,12 @@ class LinearClassifier implements TechniqueClassifier {
       this.v.idf,
       this.wt,
       this.b,
-      { ...meta, threshold_selection: selection, ...(extractionThreshold !== undefined ? { extraction_threshold: extractionThreshold } : {}) },
+      {
+        ...meta,
+        threshold_selection: selection,
+        ...(extractionThreshold !== undefined ? { extraction_threshold: extractionThreshold } : {}),
+        ...(extractionThreshold !== undefined && extractionSelection !== undefined ? { extraction_threshold_selection: extractionSelection } : {}),
+      },
       this.v.analyzer,
       this.v.embedding,
     );
@@ -458,7 +465,8 @@ class LinearClassifier implements TechniqueClassifier {
   }
 
   tfidf(sentence: string): { idx: Int32Array; val: Float64Array } {
-    return this.sparsePart(vectorise(this.v, sentence, this.scratch));
+    // The TF-IDF columns come before the word-vector block's and do not depend on it: the block is not computed.
+    return vectorise(this.v, sentence, this.scratch, true);
   }
 
   /** The TF-IDF part of a row (its columns before the word-vector block's). */
@@ -528,6 +536,7 @@ class LinearClassifier implements TechniqueClassifier {
       threshold: this.threshold,
       ...(this.meta.threshold_selection !== undefined ? { threshold_selection: this.meta.threshold_selection } : {}),
       ...(this.meta.extraction_threshold !== undefined ? { extraction_threshold: this.meta.extraction_threshold } : {}),
+      ...(this.meta.extraction_threshold_selection !== undefined ? { extraction_threshold_selection: this.meta.extraction_threshold_selection } : {}),
       ...(this.v.analyzer.chars !== null ? { analyzer: { words: this.v.analyzer.words, chars: [this.v.analyzer.chars[0], this.v.analyzer.chars[1]] as [number, number] } } : {}),
       labels: [...this.labels],
       vocabulary: [...this.v.vocabulary],
@@ -608,8 +617,8 @@ class RerankedClassifier implements TechniqueClassifier {
     };
   }
 
-  withThreshold(threshold: number, selection: string, extractionThreshold?: number): TechniqueClassifier {
-    return new RerankedClassifier(this.base.withThreshold(threshold, selection, extractionThreshold), this.parts, this.index);
+  withThreshold(threshold: number, selection: string, extractionThreshold?: number, extractionSelection?: string): TechniqueClassifier {
+    return new RerankedClassifier(this.base.withThreshold(threshold, selection, extractionThreshold, extractionSelection), this.parts, this.index);
   }
 
   withPrototypes(examples: readonly LabelledSentence[], weight: number, source: string): TechniqueClassifier {
@@ -676,6 +685,7 @@ export function classifierFromJson(value: unknown): TechniqueClassifier {
       ...(m.evaluation !== undefined ? { evaluation: m.evaluation } : {}),
       ...(m.threshold_selection !== undefined ? { threshold_selection: m.threshold_selection } : {}),
       ...(m.extraction_threshold !== undefined ? { extraction_threshold: m.extraction_threshold } : {}),
+      ...(m.extraction_threshold_selection !== undefined ? { extraction_threshold_selection: m.extraction_threshold_selection } : {}),
     },
     m.analyzer ? { words: m.analyzer.words, chars: m.analyzer.chars === null ? null : [m.analyzer.chars[0], m.analyzer.chars[1]] } : WORDS_ONLY,
     embedding,

@@ -1,7 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
-import { classifierFromJson, trainClassifier, withReranker } from './classifier.js';
-import { RERANK_FEATURES, bestThreshold, candidateFeatures, candidateRows, labelPrior, rerankCandidates, rerankIndex, rerankNested, trainReranker, withPrior, type TechniqueTexts } from './rerank.js';
+import { classifierFromJson, loadClassifier, tokens, trainClassifier, withReranker } from './classifier.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { defaultAttribResourcesDir } from '../kb/kb.js';
+import { SHIPPED_CLASSIFIER_FILE } from './build.js';
+import {
+  CentroidSum,
+  RERANK_FEATURES,
+  bestThreshold,
+  bm25Postings,
+  bm25PostingsByWord,
+  candidateFeatures,
+  candidateRows,
+  centroidByMap,
+  labelPrior,
+  precisionAt,
+  rerankCandidates,
+  rerankIndex,
+  rerankNested,
+  trainReranker,
+  thresholdForPrecision,
+  withPrior,
+  type TechniqueTexts,
+} from './rerank.js';
 
 const labels = ['T1003.001', 'T1059.001', 'T1105'];
 const texts: TechniqueTexts[] = [
@@ -84,6 +106,65 @@ describe('re-ranking second stage', () => {
     // A bad re-ranker is refused.
     const bad = { ...model.toJson(), reranker: { ...model.toJson().reranker!, prior: [1] } };
     expect(() => classifierFromJson(bad)).toThrow(VitrineError);
+  });
+
+  it('finds the lowest threshold whose kept top-1 labels reach a precision', () => {
+    const top = [
+      { p: 0.95, right: true },
+      { p: 0.9, right: true },
+      { p: 0.85, right: false },
+      { p: 0.6, right: true },
+      { p: 0.3, right: false },
+    ];
+    expect(precisionAt(top, 0.5)).toEqual({ precision: 0.75, kept: 4 });
+    expect(precisionAt(top, 0.99)).toEqual({ precision: 1, kept: 0 });
+    expect(thresholdForPrecision(top, 0.75)).toBe(0.31);
+    expect(thresholdForPrecision(top, 0.8)).toBe(0.86);
+    expect(thresholdForPrecision([{ p: 0.5, right: false }], 0.9)).toBe(0.51);
+  });
+
+  it('builds the label rows and BM25 postings as the reference code does (the same numbers)', () => {
+    const base = trainClassifier(examples, { maxIterations: 50 });
+    const rows = texts.map((t) => t.procedures.map((p) => base.tfidf(p)));
+    const sum = new CentroidSum();
+    for (const r of rows) expect(sum.centroid(r)).toEqual(centroidByMap(r));
+    expect(sum.centroid([])).toEqual(centroidByMap([]));
+    const tf = texts.map((t) => {
+      const m = new Map<string, number>();
+      for (const w of tokens(`${t.name} ${t.description} ${t.detection} ${t.procedures.join(' ')}`)) m.set(w, (m.get(w) ?? 0) + 1);
+      return m;
+    });
+    const wdf = new Map<string, number>();
+    for (const m of tf) for (const w of m.keys()) wdf.set(w, (wdf.get(w) ?? 0) + 1);
+    expect(bm25Postings(wdf, tf)).toEqual(bm25PostingsByWord(wdf, tf));
+  });
+
+  const shipped = path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
+  it.skipIf(!existsSync(shipped))('builds the shipped model\'s label rows and postings as the reference code does', () => {
+    const model = loadClassifier(shipped);
+    const { reranker, ...linearJson } = model.toJson();
+    const parts = reranker!;
+    // A sentence's TF-IDF row (without the word-vector block, which is not computed) is the sparse part of the full row
+    // the linear model scores with.
+    const linear = classifierFromJson(linearJson) as unknown as { scoresAndRow(s: string): { row: { idx: Int32Array; val: Float64Array } } };
+    for (const s of [...parts.techniques[0]!.procedures.slice(0, 20), 'PsExec over SMB admin shares', '', 'staged in a RAR archive and exfiltrated over HTTPS']) {
+      const t = model.tfidf(s);
+      const r = linear.scoresAndRow(s).row;
+      expect([Array.from(t.idx), Array.from(t.val)]).toEqual([Array.from(r.idx), Array.from(r.val)]);
+    }
+    const sum = new CentroidSum();
+    for (const t of parts.techniques) {
+      const rows = t.procedures.map((p) => model.tfidf(p));
+      expect(sum.centroid(rows)).toEqual(centroidByMap(rows));
+    }
+    const tf = parts.techniques.map((t) => {
+      const m = new Map<string, number>();
+      for (const w of tokens(`${t.name} ${t.description} ${t.detection} ${t.procedures.join(' ')}`)) m.set(w, (m.get(w) ?? 0) + 1);
+      return m;
+    });
+    const wdf = new Map<string, number>();
+    for (const m of tf) for (const w of m.keys()) wdf.set(w, (wdf.get(w) ?? 0) + 1);
+    expect(bm25Postings(wdf, tf)).toEqual(bm25PostingsByWord(wdf, tf));
   });
 
   it('picks the lowest threshold of a tie', () => {

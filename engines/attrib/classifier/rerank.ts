@@ -131,16 +131,57 @@ function cosines(p: Postings, s: Sparse, out: Float64Array): Float64Array {
 
 /** The label rows' postings: each label's name, description, detection and the centroid of its procedure texts (`procedures[k]`, texts or their terms), through `vectorise`. */
 function labelRows<T>(texts: readonly TechniqueTexts[], vectorise: (text: string | T) => Sparse, procedures: readonly (readonly T[])[]): Postings {
-  const centroid = (list: readonly T[]): Sparse => {
-    const sum = new Map<number, number>();
-    for (const p of list) {
-      const r = vectorise(p);
-      r.idx.forEach((i, k) => sum.set(i, (sum.get(i) ?? 0) + r.val[k]!));
+  const sum = new CentroidSum();
+  return postings(texts.flatMap((t, k) => [vectorise(t.name), vectorise(t.description), vectorise(t.detection), sum.centroid(procedures[k]!.map(vectorise))]));
+}
+
+/**
+ * The L2-normalised sum of sparse rows, by term ascending: a dense accumulator reused from one centroid to the next
+ * (each term's values are added in the rows' order, as `centroidByMap` adds them, so the sums are the same numbers).
+ */
+export class CentroidSum {
+  private acc = new Float64Array(0);
+  private seen = new Uint8Array(0);
+
+  centroid(rows: readonly Sparse[]): Sparse {
+    const touched: number[] = [];
+    for (const r of rows) {
+      for (let k = 0; k < r.idx.length; k++) {
+        const i = r.idx[k]!;
+        if (i >= this.acc.length) this.grow(i + 1);
+        if (this.seen[i] === 0) {
+          this.seen[i] = 1;
+          touched.push(i);
+        }
+        this.acc[i] = this.acc[i]! + r.val[k]!;
+      }
     }
-    const idx = Int32Array.from(sum.keys()).sort();
-    return { idx, val: normalise(Float64Array.from(idx, (i) => sum.get(i)!)) };
-  };
-  return postings(texts.flatMap((t, k) => [vectorise(t.name), vectorise(t.description), vectorise(t.detection), centroid(procedures[k]!)]));
+    const idx = Int32Array.from(touched).sort();
+    const val = Float64Array.from(idx, (i) => this.acc[i]!);
+    for (const i of touched) {
+      this.acc[i] = 0;
+      this.seen[i] = 0;
+    }
+    return { idx, val: normalise(val) };
+  }
+
+  private grow(n: number): void {
+    const size = Math.max(n, this.acc.length * 2, 1024);
+    const acc = new Float64Array(size);
+    acc.set(this.acc);
+    const seen = new Uint8Array(size);
+    seen.set(this.seen);
+    this.acc = acc;
+    this.seen = seen;
+  }
+}
+
+/** `CentroidSum.centroid` with a map of sums: the reference the tests compare with. */
+export function centroidByMap(rows: readonly Sparse[]): Sparse {
+  const sum = new Map<number, number>();
+  for (const r of rows) r.idx.forEach((i, k) => sum.set(i, (sum.get(i) ?? 0) + r.val[k]!));
+  const idx = Int32Array.from(sum.keys()).sort();
+  return { idx, val: normalise(Float64Array.from(idx, (i) => sum.get(i)!)) };
 }
 
 /** A TF-IDF space of ATT&CK's texts alone (terms in at least 2 of them, smooth idf), and the label rows in it. */
@@ -160,6 +201,34 @@ function ownSpace(texts: readonly TechniqueTexts[], docs: readonly string[]): { 
     vectorise: (text) => row(vocab, idf, text, chars),
     rows: labelRows<readonly string[]>(texts, (t) => row(vocab, idf, t), procedureTerms),
   };
+}
+
+/**
+ * Each word's postings (the labels whose document holds it, ascending, with its count there), in `wdf`'s order: one pass
+ * over the labels' counts (`bm25PostingsByWord` is the same built word by word, the reference in the tests).
+ */
+export function bm25Postings(wdf: ReadonlyMap<string, number>, tf: readonly ReadonlyMap<string, number>[]): Map<string, { labels: Int32Array; tf: Float64Array }> {
+  const out = new Map<string, { labels: Int32Array; tf: Float64Array; n: number }>();
+  for (const [w, n] of wdf) out.set(w, { labels: new Int32Array(n), tf: new Float64Array(n), n: 0 });
+  tf.forEach((m, k) => {
+    for (const [w, c] of m) {
+      const p = out.get(w);
+      if (p === undefined) continue;
+      p.labels[p.n] = k;
+      p.tf[p.n++] = c;
+    }
+  });
+  return new Map([...out].map(([w, p]) => [w, { labels: p.n === p.labels.length ? p.labels : p.labels.slice(0, p.n), tf: p.n === p.tf.length ? p.tf : p.tf.slice(0, p.n) }]));
+}
+
+/** `bm25Postings` word by word (each word looks through every label's counts): the reference the tests compare with. */
+export function bm25PostingsByWord(wdf: ReadonlyMap<string, number>, tf: readonly ReadonlyMap<string, number>[]): Map<string, { labels: Int32Array; tf: Float64Array }> {
+  return new Map(
+    [...wdf.keys()].map((w) => {
+      const labels = Int32Array.from(tf.flatMap((m, k) => (m.has(w) ? [k] : [])));
+      return [w, { labels, tf: Float64Array.from(labels, (k) => tf[k]!.get(w)!) }];
+    }),
+  );
 }
 
 /** The index of `labels`' texts (`texts[k]` for `labels[k]`): rows through `vectorise` (the base model's TF-IDF), or without it in a space of ATT&CK's texts alone (terms in at least 2 of them, smooth idf). Deterministic. */
@@ -193,12 +262,7 @@ export function rerankIndex(labels: readonly string[], texts: readonly Technique
     vectorise: v,
     rows,
     bm25: {
-      postings: new Map(
-        [...wdf.keys()].map((w) => {
-          const labels = Int32Array.from(tf.flatMap((m, k) => (m.has(w) ? [k] : [])));
-          return [w, { labels, tf: Float64Array.from(labels, (k) => tf[k]!.get(w)!) }];
-        }),
-      ),
+      postings: bm25Postings(wdf, tf),
       length,
       avg: length.reduce((a, b) => a + b, 0) / Math.max(1, K),
     },
@@ -391,6 +455,29 @@ function innerPredictions(rows: CandidateRows, y: ArrayLike<number>, fold: Array
     rerankTop(model, r, te).forEach((t, j) => out.push({ p: t.p, right: t.label === y[te[j]!] }));
   }
   return out;
+}
+
+/** The re-ranker's out-of-fold top-1 predictions over every sentence: for each fold g, a re-ranker trained on the other folds' rows scores g (what `threshold` is chosen on). */
+export function rerankOutOfFold(rows: CandidateRows, y: ArrayLike<number>, fold: ArrayLike<number>, K: number): { p: number; right: boolean }[] {
+  return innerPredictions(rows, y, fold, Array.from({ length: y.length }, (_, i) => i), K);
+}
+
+/** Precision of the top-1 labels kept when p reaches `threshold` (right / kept; 1 when none is kept), with how many were kept. */
+export function precisionAt(top: readonly { p: number; right: boolean }[], threshold: number): { precision: number; kept: number } {
+  let kept = 0;
+  let right = 0;
+  for (const t of top)
+    if (t.p >= threshold) {
+      kept++;
+      if (t.right) right++;
+    }
+  return { precision: kept === 0 ? 1 : right / kept, kept };
+}
+
+/** The lowest threshold (0 to 0.99 by 0.01) at which the precision of the kept top-1 labels reaches `precision` (0.99 when none does). */
+export function thresholdForPrecision(top: readonly { p: number; right: boolean }[], precision: number): number {
+  for (let t = 0; t < 100; t++) if (precisionAt(top, t / 100).precision >= precision - 1e-12) return t / 100;
+  return 0.99;
 }
 
 /**
