@@ -280,6 +280,30 @@ export function techniqueTexts(bundleFile: string, labels: readonly string[], pr
 }
 
 /**
+ * The SVM's top RERANK_K candidates of each training sentence of the used folds, from its out-of-fold rows: the rows of
+ * fold f are the training sentences of fold f in training order (foldScores), checked against the kept scores' labels.
+ */
+function outOfFoldCandidates(
+  train: readonly LabelledSentence[],
+  scores: readonly FoldScores[],
+  index: ReadonlyMap<string, number>,
+  ri: Parameters<typeof candidateRows>[0],
+): { sentences: LabelledSentence[]; y: Int32Array; rows: ReturnType<typeof candidateRows> } {
+  const byFold = new Map<number, LabelledSentence[]>();
+  const folds = stratifiedFolds(train, FOLDS, FOLD_SEED);
+  train.forEach((e, i) => {
+    const list = byFold.get(folds[i]!);
+    if (list === undefined) byFold.set(folds[i]!, [e]);
+    else list.push(e);
+  });
+  const sentences = usedFolds().flatMap((f) => byFold.get(f) ?? []);
+  if (sentences.length !== scores.length || sentences.some((e, i) => e.label !== scores[i]!.label)) throw new Error('the kept scores are not of these folds');
+  const y = Int32Array.from(scores, (r) => index.get(r.label) ?? -1);
+  const rows = candidateRows(ri, sentences.map((e) => e.text), scores.map((r) => r.logits), y, RERANK_K);
+  return { sentences, y, rows };
+}
+
+/**
  * `--rerank` (with `--blend-svm C`): the SVM's top RERANK_K candidates of each training sentence, from its out-of-fold
  * scores (`--oof OOF`, OOF.svm.fold-F.json, resumed when present), re-ranked by boosted trees over pair features
  * (`rerank.ts`); prints the nested figure (each fold's threshold chosen by an inner cross-validation on the other four,
@@ -297,14 +321,7 @@ function rerankBuild(train: readonly LabelledSentence[], extra: readonly Labelle
   const machine = finalSvm !== undefined ? loadClassifier(path.resolve(finalSvm)) : trainClassifier([...train, ...extra], { ...options, svm: { c } }, sources);
   if (machine.labels.some((l, k) => l !== labels[k])) throw new Error('the final SVM has other labels');
   const ri = rerankIndex(labels, texts, process.argv.includes('--attack-space') ? undefined : (t) => machine.tfidf(t));
-  // The rows of fold f are the training sentences of fold f in training order (foldScores).
-  const byFold = new Map<number, LabelledSentence[]>();
-  const folds = stratifiedFolds(train, FOLDS, FOLD_SEED);
-  train.forEach((e, i) => byFold.set(folds[i]!, [...(byFold.get(folds[i]!) ?? []), e]));
-  const sentences = usedFolds().flatMap((f) => byFold.get(f) ?? []);
-  if (sentences.length !== svm.rows.length || sentences.some((e, i) => e.label !== svm.rows[i]!.label)) throw new Error('the kept scores are not of these folds');
-  const y = Int32Array.from(svm.rows, (r) => index.get(r.label) ?? -1);
-  const rows = candidateRows(ri, sentences.map((e) => e.text), svm.rows.map((r) => r.logits), y, RERANK_K);
+  const { sentences, y, rows } = outOfFoldCandidates(train, svm.rows, index, ri);
   console.error(`candidate rows of ${sentences.length} sentences in ${(Date.now() - started) / 1000} s`);
   const svmAlone = blendFromScores([svm.rows], svm.fold, FOLDS);
   const result = rerankNested(rows, y, Int32Array.from(svm.fold), labels.length, (m) => console.error(`${m} after ${(Date.now() - started) / 1000} s`));
@@ -350,13 +367,7 @@ function extractionThresholdBuild(train: readonly LabelledSentence[], extra: rea
   const index = new Map(labels.map((l, k) => [l, k]));
   const texts = techniqueTexts(option('--bundle') ?? path.join(corporaDir(), 'cti', 'attack', 'enterprise-attack.json'), labels, procedureExamples(loadKb()));
   const ri = rerankIndex(labels, texts, (t) => model.tfidf(t));
-  const byFold = new Map<number, LabelledSentence[]>();
-  const folds = stratifiedFolds(train, FOLDS, FOLD_SEED);
-  train.forEach((e, i) => byFold.set(folds[i]!, [...(byFold.get(folds[i]!) ?? []), e]));
-  const sentences = usedFolds().flatMap((f) => byFold.get(f) ?? []);
-  if (sentences.length !== svm.rows.length || sentences.some((e, i) => e.label !== svm.rows[i]!.label)) throw new Error('the kept scores are not of these folds');
-  const y = Int32Array.from(svm.rows, (r) => index.get(r.label) ?? -1);
-  const rows = candidateRows(ri, sentences.map((e) => e.text), svm.rows.map((r) => r.logits), y, RERANK_K);
+  const { y, rows } = outOfFoldCandidates(train, svm.rows, index, ri);
   const ours = rerankOutOfFold(rows, y, Int32Array.from(svm.fold), labels.length);
   // The model before: its out-of-fold softmax probability of the top label, as it predicted.
   const old = usedFolds().flatMap((f) => {
