@@ -665,6 +665,27 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(20, PS, 'powershell.exe -c Get-BitsTransfer -AllUsers'))).not.toContain(BITS);
   });
 
+  it('group members added from PowerShell, policy refresh intervals, Internet shortcuts, unquoted-path programs, account names with a trailing space; near misses are not', () => {
+    const PS = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
+    const S32 = 'C:\\Windows\\System32\\';
+    const GRP = 'Group Member Added With The PowerShell Account Cmdlets';
+    expect(hits([proc(1, PS, 'powershell.exe & {Import-Module ActiveDirectory; New-ADUser -Name u1; Add-ADGroupMember -Identity "Domain Admins" -Members u1}')]).get(GRP)).toEqual({ level: 'low', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(proc(2, PS, 'powershell.exe -c Get-ADGroupMember -Identity "Domain Admins"'))).not.toContain(GRP);
+    const GPO = 'Group Policy Refresh Interval Changed From The Command Line';
+    expect(hits([proc(3, PS, 'powershell.exe & {New-ItemProperty "HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\System" -Name GroupPolicyRefreshTimeDC -PropertyType DWord -Value 0 -Force}')]).get(GPO)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'defense-impairment'] });
+    expect(titlesOf(proc(4, `${S32}reg.exe`, 'reg query "HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\System" /v GroupPolicyRefreshTime'))).not.toContain(GPO);
+    const URL = 'Internet Shortcut Written From A Command Line';
+    expect(hits([proc(5, `${S32}cmd.exe`, 'cmd.exe /c echo [InternetShortcut] > %temp%\\a.url & echo URL=C:\\windows\\system32\\calc.exe >> %temp%\\a.url')]).get(URL)).toEqual({ level: 'low', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(proc(6, `${S32}cmd.exe`, 'cmd.exe /c start %USERPROFILE%\\Favorites\\site.url'))).not.toContain(URL);
+    const UNQ = 'Program Written At A Path An Unquoted Service Path Reaches';
+    expect(hits([proc(7, `${S32}cmd.exe`, 'cmd.exe /c copy C:\\Users\\u\\svc.exe "C:\\program.exe"')]).get(UNQ)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(proc(8, `${S32}cmd.exe`, 'cmd.exe /c copy C:\\Users\\u\\svc.exe "C:\\Program Files\\Vendor\\svc.exe"'))).not.toContain(UNQ);
+    const SPACE = 'User Account Named With A Trailing Space';
+    expect(hits([sec(9, 4720, { TargetUserName: 'Administrator ', TargetDomainName: 'SRV01', SubjectUserName: 'alice' })]).get(SPACE)).toEqual({ level: 'medium', tactics: ['persistence', 'stealth'] });
+    expect(titlesOf(sec(10, 4720, { TargetUserName: 'Administrator2', TargetDomainName: 'SRV01', SubjectUserName: 'alice' }))).not.toContain(SPACE);
+    expect(titlesOf(sec(11, 4781, { OldTargetUserName: 'bob', NewTargetUserName: 'Guest ', SubjectUserName: 'alice' }))).toContain(SPACE);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
