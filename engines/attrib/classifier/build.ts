@@ -10,6 +10,7 @@ import { corporaDir } from '../kb/build.js';
 import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
 import {
   DEFAULT_THRESHOLD,
+  bestThreshold,
   blendClassifiers,
   blendFromScores,
   type TrainOptions,
@@ -21,6 +22,7 @@ import {
   foldScores,
   loadClassifier,
   prototypeWeightFromScores,
+  round4,
   thresholdFromPredictions,
   type FoldPrediction,
   type FoldScores,
@@ -34,7 +36,7 @@ import {
   type TechniqueClassifier,
   tokens,
 } from './classifier.js';
-import { RERANK_K, bestThreshold, candidateRows, labelPrior, precisionAt, rerankIndex, rerankNested, rerankOutOfFold, thresholdForPrecision, trainReranker, withPrior, type TechniqueTexts } from './rerank.js';
+import { RERANK_K, candidateRows, labelPrior, precisionAt, rerankIndex, rerankNested, rerankOutOfFold, thresholdForPrecision, trainReranker, withPrior, type TechniqueTexts } from './rerank.js';
 import { loadWordVectors } from './word-vectors.js';
 
 export { SHIPPED_CLASSIFIER_FILE };
@@ -381,12 +383,11 @@ function extractionThresholdBuild(train: readonly LabelledSentence[], extra: rea
     });
   });
   if (old.length !== ours.length) throw new Error('the two models were scored on different sentences');
-  const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
   const target = precisionAt(old, REFERENCE_EXTRACTION_THRESHOLD);
   const byPrecision = thresholdForPrecision(ours, target.precision);
   const at = precisionAt(ours, byPrecision);
-  const curve = Object.fromEntries([0.42, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95].map((t) => [t, { ...precisionAt(ours, t), precision: r4(precisionAt(ours, t).precision) }]));
-  let selection = `out-of-fold precision of the kept top-1 labels on the training split's ${FOLDS} folds equal to the model before's at ${REFERENCE_EXTRACTION_THRESHOLD} (${r4(target.precision)}, ${target.kept} of ${old.length} kept): ${r4(at.precision)} at ${byPrecision} (${at.kept} kept)`;
+  const curve = Object.fromEntries([0.42, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95].map((t) => [t, { ...precisionAt(ours, t), precision: round4(precisionAt(ours, t).precision) }]));
+  let selection = `out-of-fold precision of the kept top-1 labels on the training split's ${FOLDS} folds equal to the model before's at ${REFERENCE_EXTRACTION_THRESHOLD} (${round4(target.precision)}, ${target.kept} of ${old.length} kept): ${round4(at.precision)} at ${byPrecision} (${at.kept} kept)`;
   let threshold = byPrecision;
   let openSet: { texts: number; before: number; kept: number; threshold: number; keptAtReference: number } | undefined;
   if (referenceModel !== undefined) {

@@ -982,11 +982,10 @@ export function foldScores(
   const fold = stratifiedFolds(examples, folds, seed);
   const model = trained ?? foldModel(examples, options, folds, seed, alwaysTrain, f);
   const protos = model.prototypes(prototypeExamples);
-  const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
   return examples.flatMap((e, i) => {
     if (fold[i] !== f) return [];
     const { logits, cosines } = model.scores(e.text, protos);
-    return [{ label: e.label, labels: model.labels, logits: [...logits].map(r4), cosines: [...cosines].map(r4) }];
+    return [{ label: e.label, labels: model.labels, logits: [...logits].map(round4), cosines: [...cosines].map(round4) }];
   });
 }
 
@@ -1120,8 +1119,8 @@ export function blendFromScores(models: readonly (readonly FoldScores[])[], fold
   return { ...choice, weights, nested: { micro_f1: round4((2 * tp) / Math.max(1, kept + n)), top1: round4(right / Math.max(1, n)) } };
 }
 
-/** The threshold (0 to 0.99 by 0.01, the lowest of a tie) with the best micro-F1 of the kept top-1 labels over all out-of-fold predictions. */
-export function thresholdFromPredictions(top: readonly FoldPrediction[], folds: number): ThresholdChoice {
+/** The threshold (0 to 0.99 by 0.01, the lowest of a tie) with the best micro-F1 of the kept top-1 labels (kept when p reaches it) over `top`, unrounded. */
+export function bestThreshold(top: readonly { readonly p: number; readonly right: boolean }[]): { threshold: number; micro_f1: number } {
   const n = top.length;
   let choice = { threshold: 0, micro_f1: 0 };
   for (let k = 0; k < 100; k++) {
@@ -1136,7 +1135,13 @@ export function thresholdFromPredictions(top: readonly FoldPrediction[], folds: 
     const f1 = kept + n === 0 ? 0 : (2 * tp) / (kept + n);
     if (f1 > choice.micro_f1 + 1e-12) choice = { threshold: t, micro_f1: f1 };
   }
-  return { threshold: choice.threshold, micro_f1: round4(choice.micro_f1), top1: round4(top.filter((x) => x.right).length / Math.max(1, n)), folds };
+  return choice;
+}
+
+/** `bestThreshold` over all out-of-fold predictions, rounded, with the top-1 share. */
+export function thresholdFromPredictions(top: readonly FoldPrediction[], folds: number): ThresholdChoice {
+  const choice = bestThreshold(top);
+  return { threshold: choice.threshold, micro_f1: round4(choice.micro_f1), top1: round4(top.filter((x) => x.right).length / Math.max(1, top.length)), folds };
 }
 
 /** A seeded split that sends `fraction` of each label's examples to the held-out part. */
@@ -1185,4 +1190,5 @@ export function evaluateClassifier(model: TechniqueClassifier, examples: readonl
   };
 }
 
-const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+/** x to four decimals, as measures are reported. */
+export const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;

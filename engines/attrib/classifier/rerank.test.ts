@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
-import { classifierFromJson, loadClassifier, tokens, trainClassifier, withReranker } from './classifier.js';
+import { bestThreshold, classifierFromJson, loadClassifier, tokens, trainClassifier, withReranker } from './classifier.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defaultAttribResourcesDir } from '../kb/kb.js';
@@ -8,7 +8,6 @@ import { SHIPPED_CLASSIFIER_FILE } from './build.js';
 import {
   CentroidSum,
   RERANK_FEATURES,
-  bestThreshold,
   bm25Postings,
   bm25PostingsByWord,
   candidateFeatures,

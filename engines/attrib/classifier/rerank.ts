@@ -1,6 +1,6 @@
 // Second stage of the technique classifier: the linear model's top-k candidate labels of a sentence re-ranked by gradient-boosted trees over pair features (the candidate's score, rank and margins; the sentence against the technique's ATT&CK texts; parent/sub-technique relations among the candidates).
 import { trainGbdt, predictMargin, sigmoid, type GbdtModel } from '../../core/ml/gbdt.js';
-import { DEFAULT_ANALYZER, terms, tokens } from './classifier.js';
+import { DEFAULT_ANALYZER, bestThreshold, round4, terms, tokens } from './classifier.js';
 
 /** ATT&CK's texts of one label: its name, description, detection advice and procedure texts. */
 export interface TechniqueTexts {
@@ -422,28 +422,6 @@ export function candidateRows(index: RerankIndex, texts: readonly string[], logi
   return { x, y: yy, k, candidates };
 }
 
-/** Micro-F1 of kept top-1 labels (kept when p reaches `threshold`) over `n` sentences. */
-function microF1(top: readonly { p: number; right: boolean }[], threshold: number, n: number): number {
-  let tp = 0;
-  let kept = 0;
-  for (const t of top)
-    if (t.p >= threshold) {
-      kept++;
-      if (t.right) tp++;
-    }
-  return (2 * tp) / Math.max(1, kept + n);
-}
-
-/** The threshold (0 to 0.99 by 0.01, the lowest of a tie) with the best micro-F1. */
-export function bestThreshold(top: readonly { p: number; right: boolean }[]): { threshold: number; micro_f1: number } {
-  let best = { threshold: 0, micro_f1: -1 };
-  for (let t = 0; t < 100; t++) {
-    const f1 = microF1(top, t / 100, top.length);
-    if (f1 > best.micro_f1 + 1e-12) best = { threshold: t / 100, micro_f1: f1 };
-  }
-  return best;
-}
-
 /** Out-of-fold re-ranked predictions over `within` (sentence indexes): for each fold g among them, a re-ranker trained on the others scores g. */
 function innerPredictions(rows: CandidateRows, y: ArrayLike<number>, fold: ArrayLike<number>, within: readonly number[], K: number): { p: number; right: boolean }[] {
   const out: { p: number; right: boolean }[] = [];
@@ -500,12 +478,11 @@ export function rerankNested(
   let kept = 0;
   let right = 0;
   const chosen: { threshold: number; inner: number }[] = [];
-  const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
   for (const f of folds) {
     const inner = all.filter((i) => fold[i] !== f);
     const outer = all.filter((i) => fold[i] === f);
     const t = bestThreshold(innerPredictions(rows, y, fold, inner, K));
-    chosen.push({ threshold: t.threshold, inner: r4(t.micro_f1) });
+    chosen.push({ threshold: t.threshold, inner: round4(t.micro_f1) });
     const r = withPrior(rows, labelPrior(y, inner, K));
     const top = rerankTop(trainReranker(r, inner), r, outer);
     top.forEach((x, j) => {
@@ -516,16 +493,16 @@ export function rerankNested(
         if (ok) tp++;
       }
     });
-    log?.(`fold ${f}: threshold ${t.threshold} (inner ${r4(t.micro_f1)})`);
+    log?.(`fold ${f}: threshold ${t.threshold} (inner ${round4(t.micro_f1)})`);
   }
   const oof = innerPredictions(rows, y, fold, all, K);
   const t = bestThreshold(oof);
   return {
-    nested: { micro_f1: r4((2 * tp) / Math.max(1, kept + n)), top1: r4(right / Math.max(1, n)) },
+    nested: { micro_f1: round4((2 * tp) / Math.max(1, kept + n)), top1: round4(right / Math.max(1, n)) },
     chosen,
     threshold: t.threshold,
-    micro_f1: r4(t.micro_f1),
-    top1: r4(oof.filter((x) => x.right).length / Math.max(1, n)),
+    micro_f1: round4(t.micro_f1),
+    top1: round4(oof.filter((x) => x.right).length / Math.max(1, n)),
   };
 }
 
