@@ -39,8 +39,6 @@ import {
 import { RERANK_K, candidateRows, labelPrior, precisionAt, rerankIndex, rerankNested, rerankOutOfFold, thresholdForPrecision, trainReranker, withPrior, type TechniqueTexts } from './rerank.js';
 import { loadWordVectors } from './word-vectors.js';
 
-export { SHIPPED_CLASSIFIER_FILE };
-
 /** Training options of the shipped model: L2 of 3e-6 per unit of example weight, chosen by 5-fold cross-validation on the training split. */
 export const SHIPPED_TRAINING = { l2PerExample: 3e-6 } as const;
 

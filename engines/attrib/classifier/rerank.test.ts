@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
-import { bestThreshold, classifierFromJson, loadClassifier, tokens, trainClassifier, withReranker } from './classifier.js';
+import { SHIPPED_CLASSIFIER_FILE, bestThreshold, classifierFromJson, loadClassifier, tokens, trainClassifier, withReranker } from './classifier.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { defaultAttribResourcesDir } from '../kb/kb.js';
-import { SHIPPED_CLASSIFIER_FILE } from './build.js';
 import {
   CentroidSum,
   RERANK_FEATURES,

@@ -8,7 +8,7 @@ import { defaultAttribResourcesDir, loadClassifier } from '../../analysis.js';
 import { readTramReport } from '../../extract/measure.js';
 import { splitSentences } from '../../extract/techniques.js';
 import { corporaDir } from '../../kb/build.js';
-import { SHIPPED_CLASSIFIER_FILE } from '../build.js';
+import { SHIPPED_CLASSIFIER_FILE } from '../classifier.js';
 
 interface Encoder {
   embed(texts: string[]): Promise<number[][]>;
