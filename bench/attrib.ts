@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { attribute, extract, loadClassifier, loadKb, defaultAttribResourcesDir } from '../engines/attrib/analysis.js';
 import { accuracyWith, campaignParts, evaluateOnCampaigns, nestedEvaluation, SHIPPED_WEIGHTS, WEIGHT_GRID } from '../engines/attrib/attribute/measure.js';
-import { evaluateClassifier } from '../engines/attrib/classifier/classifier.js';
-import { SHIPPED_CLASSIFIER_FILE, tramSplit } from '../engines/attrib/classifier/build.js';
+import { SHIPPED_CLASSIFIER_FILE, evaluateClassifier } from '../engines/attrib/classifier/classifier.js';
+import { tramSplit } from '../engines/attrib/classifier/build.js';
 import { precisionRecall, readTramReport, scoreExtraction, type ExtractionScore } from '../engines/attrib/extract/measure.js';
 import { corpusPath } from '../test/corpora.js';
 

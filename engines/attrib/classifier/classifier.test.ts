@@ -7,8 +7,9 @@ import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { VitrineError } from '../../core/errors.js';
 import { extract } from '../extract/extract.js';
 import { defaultAttribResourcesDir, loadKb } from '../kb/kb.js';
-import { SHIPPED_CLASSIFIER_FILE, tramSplit } from './build.js';
+import { tramSplit } from './build.js';
 import {
+  SHIPPED_CLASSIFIER_FILE,
   blendClassifiers,
   blendFromScores,
   classifierFromJson,
