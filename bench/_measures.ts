@@ -1,4 +1,5 @@
-// Repeated measures in the benches: their median, and "median (min-max)" for a table cell.
+// Repeated measures in the benches: their median, "median (min-max)" for a table cell, and the main thread's CPU time.
+import { readFileSync } from 'node:fs';
 
 export function median(v: readonly number[]): number {
   const s = [...v].sort((a, b) => a - b);
@@ -10,4 +11,16 @@ export function median(v: readonly number[]): number {
 export function medianRange(v: readonly number[], format: (x: number | undefined) => string): string {
   if (v.length < 2) return format(v[0]);
   return `${format(median(v))} (${format(Math.min(...v))}-${format(Math.max(...v))})`;
+}
+
+/**
+ * The main thread's CPU seconds so far (Linux per-thread scheduler statistics), or null elsewhere: process CPU time
+ * minus this is what V8's compiler and collector threads spent.
+ */
+export function mainThreadSeconds(): number | null {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+  } catch {
+    return null;
+  }
 }

@@ -13,6 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as here from '../engines/forensic/evtx/index.js';
+import { mainThreadSeconds, median } from './_measures.js';
 
 type EvtxModule = typeof here;
 type Options = NonNullable<ConstructorParameters<EvtxModule['EvtxParser']>[0]>;
@@ -37,15 +38,6 @@ function cpuSeconds(): number {
   return (u.user + u.system) / 1e6;
 }
 
-/** The main thread's CPU seconds so far (Linux per-thread scheduler statistics), or NaN elsewhere. */
-function mainThreadSeconds(): number {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** Child mode (`first`): the parser of one checkout over the corpus files once, streamed from disk as a worker would. */
 if (process.argv[2] === '--first-pass') {
   const module = (await import(pathToFileURL(path.resolve(process.argv[3]!, 'engines', 'forensic', 'evtx', 'index.ts')).href)) as EvtxModule;
@@ -57,7 +49,8 @@ if (process.argv[2] === '--first-pass') {
   const c0 = cpuSeconds();
   for (const f of read) for (const _ of new module.EvtxParser(options).recordsFromFileSync(f)) records++;
   const seconds = cpuSeconds() - c0;
-  console.log(JSON.stringify({ seconds, main: mainThreadSeconds() - m0, records }));
+  const m1 = mainThreadSeconds();
+  console.log(JSON.stringify({ seconds, main: m0 === null || m1 === null ? Number.NaN : m1 - m0, records }));
   process.exit(0);
 }
 
@@ -89,12 +82,6 @@ function pass(module: EvtxModule, options: Options): { seconds: number; records:
   let records = 0;
   for (const bytes of images) for (const _ of new module.EvtxParser(options).records(bytes)) records++;
   return { seconds: cpuSeconds() - c0, records };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Instructions of one child process under callgrind (its first pass, or with `empty` no file read), and its records. */

@@ -5,22 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE } from '../engines/forensic/evtx/index.js';
+import { mainThreadSeconds } from './_measures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const corpora = process.env['VITRINE_CORPORA'] ?? path.resolve(here, '..', '..', 'shared', 'corpora');
 const PYTHON = '/usr/bin/python3';
-
-/**
- * The main thread's CPU seconds so far (Linux per-thread scheduler statistics), or null elsewhere: process CPU time
- * minus this is what V8's compiler and collector threads spent.
- */
-function mainThreadSeconds(): number | null {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
-  } catch {
-    return null;
-  }
-}
 
 /** Child mode: stream one file and report this process's peak RSS, so the parent can compare file sizes. */
 if (process.argv[2] === '--rss-probe') {

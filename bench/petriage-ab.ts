@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { mulberry32, syntheticPes } from '../engines/petriage/pe/synthetic.js';
 import { corpusPath, hasCorpora } from '../test/corpora.js';
 import { COLD_PASS, type Cold, REPO, coldInFreshProcess, compileDissector } from './_petriage-cold.js';
+import { median } from './_measures.js';
 
 const args = process.argv.slice(2).filter((a) => a !== 'petriage-ab');
 const other = args.find((a) => !/^(pairs|warm|callgrind)=/.test(a));
@@ -32,10 +33,6 @@ const SYNTHETIC_COUNT = Number(process.env['PETRIAGE_BENCH_SYNTHETIC'] ?? 3000);
 
 type Dissect = (data: Uint8Array) => unknown;
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? (s[s.length >> 1] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
-};
 const range = (xs: readonly number[]): string => `median ${median(xs).toFixed(3)} (${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)})`;
 const ms = (seconds: number): string => `${(seconds * 1000).toFixed(1)} ms`;
 

@@ -25,6 +25,7 @@ import { pathToFileURL } from 'node:url';
 import { serialize } from 'node:v8';
 import { syntheticPes } from '../engines/petriage/pe/synthetic.js';
 import { type Cold, MAIN_THREAD_SOURCE, REPO, coldInFreshProcess, compileDissector } from './_petriage-cold.js';
+import { median } from './_measures.js';
 
 const args = process.argv.slice(2).filter((a) => a !== 'petriage-floor');
 const RUNS = Number(args.find((a) => a.startsWith('runs='))?.slice(5) ?? 5);
@@ -183,10 +184,6 @@ function floorPass(builder: string, inputs: string, expected: string, flags: rea
   return r.stdout;
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? (s[s.length >> 1] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
-};
 const ms = (seconds: number): string => `${(seconds * 1000).toFixed(1)} ms`;
 const line = (runs: readonly Floor[]): string => {
   const cpu = median(runs.map((r) => r.cpu));

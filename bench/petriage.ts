@@ -18,6 +18,7 @@ import { dissect } from '../engines/petriage/pe/index.js';
 import { syntheticPes } from '../engines/petriage/pe/synthetic.js';
 import { corpusPath, hasCorpora } from '../test/corpora.js';
 import { type Cold, REPO, type Timing, coldInFreshProcess, compileDissector } from './_petriage-cold.js';
+import { median } from './_measures.js';
 
 const PYTHON = '/usr/bin/python3';
 /** PEFILE_PATH points at another pefile checkout (put on PYTHONPATH), as in the oracle test. */
@@ -124,10 +125,6 @@ const fmt = (t: Timing): string =>
 /** Times ours and pefile's alternately (PETRIAGE_BENCH_REPEATS times), so both see the machine in the same state. */
 const REPEATS = Math.max(1, Number(process.env['PETRIAGE_BENCH_REPEATS'] ?? 3));
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? (s[s.length >> 1] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
-};
 
 /** The run with the median first-pass CPU time. */
 const medianRun = (runs: readonly Cold[]): Cold => [...runs].sort((a, b) => a.cpu - b.cpu)[runs.length >> 1] as Cold;

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startWorkstation } from '../main/headless.js';
+import { median } from './_measures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The build to serve: dist/renderer, or UI_BENCH_DIST (another build, e.g. of an older commit, to compare under the same load). */
@@ -36,10 +37,6 @@ export function initialChunks(dist: string): string[] {
   return [...seen].sort();
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 // Runs in the page before its own scripts (through the DevTools protocol, which the page's CSP does not govern).
 const PROBE = `(() => {
