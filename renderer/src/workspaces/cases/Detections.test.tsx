@@ -67,3 +67,31 @@ describe('DetectionsPanel', () => {
     expect(screen.queryByTestId('rule-placeholders')).toBeNull();
   });
 });
+
+describe('DetectionsPanel level filter', () => {
+  const at = (ruleId: string, level: DetectionSummary['level']): DetectionSummary => ({ ...row, ruleId, title: `Rule ${ruleId}`, level });
+  const rows = [at('h', 'high'), at('m', 'medium'), at('i1', 'informational'), at('i2', 'informational')];
+
+  it('lists every level by default and narrows to the lowest level chosen, saying what is not listed', () => {
+    render(<DetectionsPanel rows={rows} selected={null} onSelect={() => undefined} />);
+    const select = screen.getByTestId('detections-level') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['informational (all 4)', 'medium and up (2)', 'high and up (1)']);
+    expect(screen.getAllByRole('row')).toHaveLength(5);
+    fireEvent.change(select, { target: { value: 'medium' } });
+    expect(screen.queryByText('Rule i1')).toBeNull();
+    expect(screen.getByText('Rule m')).toBeTruthy();
+    expect(screen.getByTestId('detections-hidden').textContent).toContain('2 rules below medium not listed');
+    fireEvent.click(screen.getByText('Show all'));
+    expect(screen.getByText('Rule i2')).toBeTruthy();
+    expect(screen.queryByTestId('detections-hidden')).toBeNull();
+  });
+
+  it('keeps the rule whose events the timeline shows, and offers no filter for one level', () => {
+    const { rerender } = render(<DetectionsPanel rows={rows} selected="i1" onSelect={() => undefined} />);
+    fireEvent.change(screen.getByTestId('detections-level'), { target: { value: 'high' } });
+    expect(screen.getByText('Rule i1')).toBeTruthy();
+    expect(screen.queryByText('Rule i2')).toBeNull();
+    rerender(<DetectionsPanel rows={[row]} selected={null} onSelect={() => undefined} />);
+    expect(screen.queryByTestId('detections-level')).toBeNull();
+  });
+});

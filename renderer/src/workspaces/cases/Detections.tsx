@@ -1,6 +1,11 @@
 // The case's Sigma detections: rules hit with level, count, hosts and first/last seen; a rule opens its events in the timeline.
+import { useState } from 'react';
 import type { DetectionSummary, EvidenceItem, RejectedEvidence, RuleProblem } from './types';
 import { shortTime } from './model';
+import { LEVEL_RANK } from './detection-index';
+
+type Level = DetectionSummary['level'];
+const LEVELS: readonly Level[] = ['informational', 'low', 'medium', 'high', 'critical'];
 
 export function LevelBadge({ level }: { readonly level: DetectionSummary['level'] }) {
   return <span className={`level-badge level-badge--${level}`}>{level}</span>;
@@ -62,8 +67,36 @@ export function RuleProblems({ problems }: { readonly problems: readonly RulePro
   );
 }
 
+/**
+ * The lowest level shown. Informational and low hits are enrichment (they stay in the timeline and the case's
+ * techniques); the analyst narrows the table to what raises stories without losing the rest. The rule whose events the
+ * timeline shows stays listed whatever the choice.
+ */
+function LevelFilter({ rows, value, onChange }: { readonly rows: readonly DetectionSummary[]; readonly value: Level; readonly onChange: (l: Level) => void }) {
+  const present = LEVELS.filter((l) => rows.some((r) => r.level === l));
+  if (present.length < 2) return null;
+  return (
+    <label className="detections__levels">
+      <span className="muted">Lowest level</span>
+      <select value={present.includes(value) ? value : present[0]} onChange={(e) => onChange(e.target.value as Level)} data-testid="detections-level">
+        {present.map((l) => {
+          const n = rows.filter((r) => LEVEL_RANK[r.level] >= LEVEL_RANK[l]).length;
+          return (
+            <option key={l} value={l}>
+              {l === present[0] ? `${l} (all ${n})` : `${l} and up (${n})`}
+            </option>
+          );
+        })}
+      </select>
+    </label>
+  );
+}
+
 export function DetectionsPanel({ rows, selected, onSelect, problems = [], techniqueNames }: DetectionsPanelProps) {
+  const [lowest, setLowest] = useState<Level>('informational');
   const total = rows.reduce((n, r) => n + r.count, 0);
+  const shown = rows.filter((r) => LEVEL_RANK[r.level] >= LEVEL_RANK[lowest] || r.ruleId === selected);
+  const hidden = rows.length - shown.length;
   return (
     <section className="panel" aria-label="Detections" data-testid="detections">
       <div className="panel__head">
@@ -71,6 +104,8 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [], techn
         <span className="muted">
           {total.toLocaleString('en')} by {rows.length} Sigma rule{rows.length === 1 ? '' : 's'} · SigmaHQ rules (DRL 1.1) and built-in Windows rules
         </span>
+        <span className="spacer" />
+        <LevelFilter rows={rows} value={lowest} onChange={setLowest} />
       </div>
       <RuleProblems problems={problems} />
       {rows.length === 0 ? (
@@ -94,7 +129,7 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [], techn
               </tr>
             </thead>
             <tbody>
-              {rows.map((r) => (
+              {shown.map((r) => (
                 <tr key={r.ruleId} className={selected === r.ruleId ? 'detections__row--open' : undefined} data-rule-id={r.ruleId}>
                   <td>
                     <LevelBadge level={r.level} />
@@ -119,6 +154,14 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [], techn
               ))}
             </tbody>
           </table>
+          {hidden > 0 && (
+            <p className="muted detections__hidden" data-testid="detections-hidden">
+              {hidden} rule{hidden === 1 ? '' : 's'} below {lowest} not listed (their hits stay in the timeline and the case&apos;s techniques).{' '}
+              <button type="button" className="link" onClick={() => setLowest('informational')}>
+                Show all
+              </button>
+            </p>
+          )}
         </div>
       )}
     </section>
