@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deriveTechniqueTable, forensicResourcesDir, TECHNIQUE_TABLE_RELATIVE } from '../engines/forensic/analysis/attack.js';
 import { RULE_CONFIDENCE_RELATIVE } from '../engines/forensic/analysis/confidence.js';
+import { PINNED_CASES, PINNED_FILE, pinnedOutputs } from '../engines/forensic/analysis/pinned.js';
 import { calibrateRules, serializeCalibration } from '../engines/forensic/scenarios/calibrate.js';
 import { buildBundle, BUNDLE_FILE, writeBundle } from '../engines/forensic/sigma/bundle.js';
 import { shippedRuleFiles, shippedRulesDir } from '../engines/forensic/sigma/ruleset.js';
@@ -46,6 +47,14 @@ export const GOLDENS: Readonly<Record<string, Golden>> = {
       const bundle: unknown = JSON.parse(readFileSync(corpusPath('cti', 'attack', 'enterprise-attack.json'), 'utf8'));
       writeFileSync(file, `${JSON.stringify(deriveTechniqueTable(bundle), null, 2)}\n`);
       return file;
+    },
+  },
+  'forensic-pinned': {
+    what: 'engines/forensic/testdata/pinned-outputs.json, counts and digests of the analysis of corpus files with the default rules (engines/forensic/analysis/pinned.test.ts)',
+    write: () => {
+      const out = Object.fromEntries(Object.keys(PINNED_CASES).map((name) => [name, pinnedOutputs(name)]));
+      writeFileSync(PINNED_FILE, `${JSON.stringify(out, null, 2)}\n`);
+      return PINNED_FILE;
     },
   },
   'forensic-sigma-bundle': {
