@@ -1,0 +1,95 @@
+// The built-in rules of the Windows channel folders (security, system, application, smbclient ...): each family fires on
+// the event it is written for, with its tactic and level, and a near miss of the same event id does not.
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import type { JsonRecord } from '../event.js';
+import { analyzeEvents } from '../analysis/analyze.js';
+import { at, makeEvent } from '../analysis/events.fixture.js';
+import { loadSigmaRules, shippedRulesDir } from './index.js';
+
+const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
+
+type Ev = ReturnType<typeof makeEvent>;
+
+function win(t: number, channel: string, provider: string, eventId: number, data: JsonRecord, host = 'DC01'): Ev {
+  return makeEvent({ time: at(t), host, action: 'windows.event', object: { type: 'log', name: channel }, attributes: { eventId, provider, channel, data } });
+}
+const sec = (t: number, eventId: number, data: JsonRecord): Ev => win(t, 'Security', 'Microsoft-Windows-Security-Auditing', eventId, data);
+
+/** The built-in detections of some events: rule title → {level, tactics}. */
+function hits(events: Ev[]): Map<string, { level: string; tactics: readonly string[] }> {
+  const a = analyzeEvents(events, { sigma: builtin });
+  return new Map((a.detections?.summary() ?? []).map((d) => [d.title, { level: d.level, tactics: d.tactics }]));
+}
+const titlesOf = (e: Ev): string[] => [...hits([e]).keys()];
+
+describe('built-in channel rules', () => {
+  it('load without problems', () => {
+    expect(builtin.skipped).toEqual([]);
+    expect(builtin.inapplicable).toEqual([]);
+  });
+
+  it('certificate services: a SAN naming a user principal is high, other SANs low, a plain request nothing; PKINIT TGTs informational', () => {
+    const UPN = 'Certificate Requested With A User Principal In The Subject Alternative Name';
+    const SAN = 'Certificate Requested With A Subject Alternative Name Attribute';
+    const esc1 = sec(1, 4887, { RequestId: '19', Requester: 'CORP\\bob', Attributes: 'CertificateTemplate:VulnTemplate\nSAN:upn=administrator@corp.example', Disposition: '3', Subject: 'CN=bob' });
+    expect(hits([esc1]).get(UPN)).toEqual({ level: 'high', tactics: ['privilege-escalation', 'credential-access'] });
+    expect(titlesOf(esc1)).not.toContain(SAN);
+    const web = sec(2, 4886, { RequestId: '20', Requester: 'CORP\\websrv', Attributes: 'CertificateTemplate:WebServer\nSAN:dns=www.corp.example' });
+    expect(hits([web]).get(SAN)).toEqual({ level: 'low', tactics: ['credential-access'] });
+    expect(titlesOf(web)).not.toContain(UPN);
+    expect(titlesOf(sec(3, 4887, { RequestId: '21', Requester: 'CORP\\bob', Attributes: 'CertificateTemplate:User', Disposition: '3' }))).toEqual([]);
+    const PKINIT = 'Kerberos TGT Requested With A Certificate (PKINIT)';
+    const tgt = (t: number, issuer: string): Ev =>
+      sec(t, 4768, { TargetUserName: 'administrator', ServiceName: 'krbtgt', Status: '0x0', PreAuthType: issuer === '' ? '2' : '16', TicketEncryptionType: '0x12', IpAddress: '::ffff:10.0.0.30', CertIssuerName: issuer });
+    expect(hits([tgt(4, 'corp-DC01-CA')]).get(PKINIT)).toEqual({ level: 'informational', tactics: ['credential-access'] });
+    expect(titlesOf(tgt(5, ''))).not.toContain(PKINIT);
+  });
+
+  it('Zerologon traces: a computer account changed by ANONYMOUS LOGON (medium) and Netlogon 5805 (informational); a machine changing itself is not', () => {
+    const ANON = 'Computer Account Changed By An Anonymous Logon';
+    // The subject's name is localized on non-English DCs; the rule reads the SID.
+    const h = hits([
+      sec(1, 4742, { TargetUserName: 'DC01$', SubjectUserSid: 'S-1-5-7', SubjectUserName: 'АНОНИМНЫЙ ВХОД', SubjectDomainName: 'NT AUTHORITY', PasswordLastSet: '28.06.2026 17:40:58' }),
+      win(2, 'System', 'NETLOGON', 5805, { param1: 'DC01', param2: '%%5' }),
+    ]);
+    expect(h.get(ANON)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'lateral-movement'] });
+    expect(h.get('Netlogon Session Setup Failed To Authenticate')).toEqual({ level: 'informational', tactics: ['lateral-movement'] });
+    expect(titlesOf(sec(3, 4742, { TargetUserName: 'WS01$', SubjectUserSid: 'S-1-5-18', SubjectUserName: 'WS01$', PasswordLastSet: '28.06.2026 17:40:58' }))).not.toContain(ANON);
+    expect(titlesOf(win(4, 'System', 'Service Control Manager', 5805, { param1: 'x' }))).toEqual([]);
+  });
+
+  it('coerced authentication and relay: the SMB client meeting an Impacket server (high), machine accounts over NTLM from another address (low)', () => {
+    const IMPACKET = 'SMB Client Connected To An Impacket SMB Server';
+    const smb = (t: number, guid2: string): Ev =>
+      win(t, 'Microsoft-Windows-SmbClient/Security', 'Microsoft-Windows-SMBClient', 31012, { Dialect: '514', SecurityMode: '1', Guid: '{4b624565-5849-7159-4651-724e6d4f4a5a}', Dialect2: '514', Guid2: guid2 });
+    expect(hits([smb(1, '{41414141-4141-4141-4141-414141414141}')]).get(IMPACKET)).toEqual({ level: 'high', tactics: ['credential-access', 'collection'] });
+    expect(titlesOf(smb(2, '{9a1b2c3d-4141-4e5f-8a9b-1c2d3e4f5a6b}'))).toEqual([]);
+    const MACHINE = 'Computer Account Network Logon With NTLM From Another Address';
+    const logon = (t: number, data: JsonRecord): Ev =>
+      sec(t, 4624, { SubjectUserSid: 'S-1-0-0', TargetUserName: 'DC01$', LogonType: 3, LogonProcessName: 'NtLmSsp ', AuthenticationPackageName: 'NTLM', LmPackageName: 'NTLM V2', KeyLength: 128, IpAddress: '10.0.0.30', ...data });
+    expect(hits([logon(3, {})]).get(MACHINE)).toEqual({ level: 'low', tactics: ['credential-access', 'collection'] });
+    expect(titlesOf(logon(4, { LogonProcessName: 'Kerberos', AuthenticationPackageName: 'Kerberos', KeyLength: 0 }))).not.toContain(MACHINE);
+    expect(titlesOf(logon(5, { IpAddress: '-' }))).not.toContain(MACHINE);
+    expect(titlesOf(logon(6, { TargetUserName: 'alice' }))).not.toContain(MACHINE);
+  });
+
+  it('NTLM network logons without a session key (Impacket-style clients): named accounts from another address only', () => {
+    const NOKEY = 'NTLM Network Logon Without A Session Key';
+    const logon = (t: number, data: JsonRecord): Ev =>
+      sec(t, 4624, { SubjectUserSid: 'S-1-0-0', TargetUserSid: 'S-1-5-21-1-2-3-1110', TargetUserName: 'alice', LogonType: 3, LogonProcessName: 'NtLmSsp ', AuthenticationPackageName: 'NTLM', LmPackageName: 'NTLM V2', KeyLength: 0, IpAddress: '10.0.0.30', ...data });
+    expect(hits([logon(1, {})]).get(NOKEY)).toEqual({ level: 'low', tactics: ['stealth', 'lateral-movement'] });
+    expect(titlesOf(logon(2, { KeyLength: 128 }))).not.toContain(NOKEY);
+    expect(titlesOf(logon(3, { TargetUserSid: 'S-1-5-7', TargetUserName: 'ANONYMOUS LOGON', LmPackageName: 'NTLM V1' }))).not.toContain(NOKEY);
+    expect(titlesOf(logon(4, { IpAddress: '127.0.0.1' }))).not.toContain(NOKEY);
+  });
+
+  it('security tools and LSASS crashing (Application Error 1000); other programs crashing are not', () => {
+    const CRASH = 'Security Tool Or LSASS Crashed';
+    const crash = (t: number, app: string): Ev =>
+      win(t, 'Application', 'Application Error', 1000, { Data: [app, '10.0.19041.1', '5f1e2d3c', 'ntdll.dll', '10.0.19041.1', '5f1e2d3c', 'c0000005', '0000000000012345'] });
+    expect(hits([crash(1, 'Sysmon64.exe')]).get(CRASH)).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
+    expect(titlesOf(crash(2, 'lsass.exe'))).toContain(CRASH);
+    expect(titlesOf(crash(3, 'notepad.exe'))).toEqual([]);
+  });
+});
