@@ -44,6 +44,50 @@ describe('built-in channel rules', () => {
       sec(t, 4768, { TargetUserName: 'administrator', ServiceName: 'krbtgt', Status: '0x0', PreAuthType: issuer === '' ? '2' : '16', TicketEncryptionType: '0x12', IpAddress: '::ffff:10.0.0.30', CertIssuerName: issuer });
     expect(hits([tgt(4, 'corp-DC01-CA')]).get(PKINIT)).toEqual({ level: 'informational', tactics: ['credential-access'] });
     expect(titlesOf(tgt(5, ''))).not.toContain(PKINIT);
+    // Older DCs and JSON exports leave the certificate fields out: the pre-authentication type decides.
+    expect(titlesOf(sec(6, 4768, { TargetUserName: 'bob', ServiceName: 'krbtgt', Status: '0x0', PreAuthType: '2', TicketEncryptionType: '0x12' }))).toEqual([]);
+  });
+
+  it('certificate templates and CA permissions: template flags changed in the directory (medium), template updates at the CA (low), CA permissions (medium)', () => {
+    const tpl = (t: number, attribute: string, objectClass = 'pKICertificateTemplate'): Ev =>
+      sec(t, 5136, { SubjectUserName: 'alice', ObjectDN: 'CN=User2,CN=Certificate Templates,CN=Public Key Services,CN=Services,CN=Configuration,DC=corp,DC=example', ObjectClass: objectClass, AttributeLDAPDisplayName: attribute, AttributeValue: '1', OperationType: '%%14674' });
+    const CHANGED = 'Certificate Template Changed In The Directory';
+    expect(hits([tpl(1, 'msPKI-Certificate-Name-Flag')]).get(CHANGED)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'credential-access'] });
+    expect(titlesOf(tpl(2, 'displayName'))).not.toContain(CHANGED);
+    expect(titlesOf(tpl(3, 'msPKI-Certificate-Name-Flag', 'user'))).not.toContain(CHANGED);
+    expect(hits([sec(4, 4899, { TemplateInternalName: 'User2', TemplateContent: 'msPKI-Certificate-Name-Flag = 0x1' })]).get('Certificate Services Template Updated')?.level).toBe('low');
+    expect(hits([sec(5, 4882, { NewSecuritySettings: 'Allow\tCORP\\bob\tCA Administrator' })]).get('Certificate Authority Permissions Changed')?.level).toBe('medium');
+  });
+
+  it('Kerberos TGTs with RC4 or DES (overpass-the-hash, low); AES TGTs and RC4 service tickets are not this rule', () => {
+    const WEAK = 'Kerberos TGT Issued With RC4 Or DES Encryption';
+    const tgt = (t: number, type: string, service = 'krbtgt', id = 4768): Ev =>
+      sec(t, id, { TargetUserName: 'alice', ServiceName: service, Status: '0x0', PreAuthType: '2', TicketEncryptionType: type, IpAddress: '::ffff:10.0.0.30' });
+    expect(hits([tgt(1, '0x17')]).get(WEAK)).toEqual({ level: 'low', tactics: ['stealth', 'lateral-movement'] });
+    expect(titlesOf(tgt(2, '0x3'))).toContain(WEAK);
+    expect(titlesOf(tgt(3, '0x12'))).not.toContain(WEAK);
+    expect(titlesOf(tgt(4, '0x17', 'sqlsvc', 4769))).not.toContain(WEAK);
+  });
+
+  it('NTLM validation failures: informational each, ten accounts from one workstation in ten minutes a high burst; nine are not', () => {
+    const fail = (t: number, user: string, workstation = 'KALI'): Ev =>
+      sec(t, 4776, { PackageName: 'MICROSOFT_AUTHENTICATION_PACKAGE_V1_0', TargetUserName: user, Workstation: workstation, Status: '0xc000006a' });
+    const SPRAY = 'NTLM Credential Validation Failures For Many Accounts From One Workstation';
+    const h = hits(Array.from({ length: 12 }, (_, i) => fail(i * 10, `user${i}`)));
+    expect(h.get(SPRAY)).toEqual({ level: 'high', tactics: ['credential-access'] });
+    expect(h.get('NTLM Credential Validation Failed')?.level).toBe('informational');
+    expect(hits(Array.from({ length: 9 }, (_, i) => fail(i * 10, `user${i}`))).has(SPRAY)).toBe(false);
+    expect(hits(Array.from({ length: 12 }, (_, i) => fail(i * 10, `user${i}`, `WS${i}`))).has(SPRAY)).toBe(false);
+    expect(titlesOf(sec(200, 4776, { TargetUserName: 'bob', Workstation: 'WS01', Status: '0x0' }))).toEqual([]);
+  });
+
+  it('security services stopped or crashed (System 7036/7031/7034, low); other services and starts are not', () => {
+    const STOP = 'Security Service Stopped';
+    const scm = (t: number, id: number, name: string, state = 'stopped'): Ev => win(t, 'System', 'Service Control Manager', id, { param1: name, param2: state });
+    expect(hits([scm(1, 7036, 'Microsoft Defender Antivirus Service')]).get(STOP)).toEqual({ level: 'low', tactics: ['defense-impairment'] });
+    expect(titlesOf(scm(2, 7034, 'Sysmon64', '1'))).toContain(STOP);
+    expect(titlesOf(scm(3, 7036, 'Microsoft Defender Antivirus Service', 'running'))).not.toContain(STOP);
+    expect(titlesOf(scm(4, 7036, 'Print Spooler'))).not.toContain(STOP);
   });
 
   it('Zerologon traces: a computer account changed by ANONYMOUS LOGON (medium) and Netlogon 5805 (informational); a machine changing itself is not', () => {
