@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { ingestArtifact } from '../ingest.js';
-import { NeedleAutomaton } from './engine.js';
+import { MEMO_MIN_LENGTH, NeedleAutomaton } from './engine.js';
 import { evaluate, InputView, loadSigmaRules, parseCondition, SHIPPED_RULE_SETS, shippedRulesDir, SIGMA_STATUSES, sigmaRuleSetFromTexts, sourceOf, type Binding, type CompiledRule, type SigmaInput, type SigmaRuleSet } from './index.js';
 import { regexTest } from './value.js';
 
@@ -58,6 +58,30 @@ describe('the needle automaton', () => {
         const wideKept = auto.scanCached(text, { add: (v) => kept.add(v) });
         expect([...kept].sort((a, b) => a - b), text).toEqual([...fresh].sort((a, b) => a - b));
         expect(wideKept, text).toBe(wideFresh);
+      }
+  });
+  it('hands a sink that takes each variant once the same variants in the same order whether a short text is kept or scanned', () => {
+    const r = rng(23);
+    const alphabet = 'abAB-/\\. c\u212A0';
+    const word = (n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+    const needles = Array.from({ length: 50 }, () => word(1 + Math.floor(r() * 4)).replace(/\u212A/g, 'k').toLowerCase());
+    // Two automata of the same needles: one keeps every text up to the longest kept (memoFrom 0, the path before), one
+    // scans those below MEMO_MIN_LENGTH each time.
+    const keepAll = new NeedleAutomaton(needles.map((needle, variant) => ({ needle, variant })));
+    const scanShort = new NeedleAutomaton(needles.map((needle, variant) => ({ needle, variant })));
+    const once = (): { add(v: number): void; order: number[] } => {
+      const order: number[] = [];
+      return { order, add: (v) => void (order.includes(v) ? undefined : order.push(v)) };
+    };
+    const texts = Array.from({ length: 400 }, (_, i) => word(i < 300 ? Math.floor(r() * (MEMO_MIN_LENGTH * 2)) : 120 + Math.floor(r() * 20)));
+    for (let round = 0; round < 2; round++)
+      for (const text of texts) {
+        const a = once();
+        const b = once();
+        const wideA = keepAll.scanCached(text, a, 0);
+        const wideB = scanShort.scanCached(text, b);
+        expect(b.order, text).toEqual(a.order);
+        expect(wideB, text).toBe(wideA);
       }
   });
 });

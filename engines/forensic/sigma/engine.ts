@@ -8,6 +8,12 @@ import { FieldValue, keywordValue } from './value.js';
 
 /** Texts longer than this are scanned each time (command lines and script blocks seldom repeat whole). */
 const MEMO_MAX_LENGTH = 128;
+/**
+ * Texts shorter than this are scanned each time, not looked up: a few table reads per character cost less than the
+ * memo's look-up (hashing a text not hashed before, a probe of a large table, a compare with the kept text), and short
+ * values (pids, ports, numbers, ids) are the ones seen once.
+ */
+export const MEMO_MIN_LENGTH = 16;
 /** Texts whose scan an automaton keeps at most (a few MB a source at most). */
 const MEMO_MAX_TEXTS = 32_768;
 /** A text with no needle: all ASCII, or holding another character. */
@@ -140,9 +146,14 @@ export class NeedleAutomaton {
   private readonly memo = new Map<string, Int32Array>();
   private readonly collect = new DistinctHits();
 
-  /** `scanInto`, with the result of a short text kept and reused for the same text (same variants, same flag). */
-  scanCached(text: string, sink: { add(variant: number): void }): boolean {
-    if (text.length > MEMO_MAX_LENGTH) return this.scanInto(text, sink);
+  /**
+   * `scanInto`, with the result of a text of `memoFrom` (MEMO_MIN_LENGTH) to MEMO_MAX_LENGTH characters kept and reused
+   * for the same text (same variants, same flag). The sink is given the variants each once, in the order first hit,
+   * for a kept text, and each time hit for a scanned one: a sink that takes each variant once sees the same either way
+   * (the tests compare `memoFrom` 0, every short text kept, with the default).
+   */
+  scanCached(text: string, sink: { add(variant: number): void }, memoFrom = MEMO_MIN_LENGTH): boolean {
+    if (text.length > MEMO_MAX_LENGTH || text.length < memoFrom) return this.scanInto(text, sink);
     let found = this.memo.get(text);
     if (found === undefined) {
       // One collector per automaton, emptied for each text: no sink object and closure made per text scanned.
