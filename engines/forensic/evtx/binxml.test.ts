@@ -1,7 +1,7 @@
 // Binary XML built byte by byte: every value type and array, substitutions, nested BinXml, references, and the caps.
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { clearSharedDefinitions } from './binxml.js';
+import { clearLastValues, clearSharedDefinitions } from './binxml.js';
 import { parseEvtx, type EvtxOptions } from './index.js';
 
 /** Writes BinXml at a known chunk offset (names and templates are addressed by chunk offset). */
@@ -374,6 +374,65 @@ describe('BinXml value types', () => {
     expect(records.map((r) => (r.event as { Event: { V: string } }).Event.V)).toEqual(['one', 'two', 'two']);
     expect(summary.warningCounts).toEqual({ record_unparsable: 1 });
     expect(summary.warnings[0]).toMatchObject({ code: 'record_unparsable', chunk: 0, recordId: 3 });
+  });
+});
+
+describe('values remembered by place', () => {
+  it('a value is taken again only when its type, size and bytes are the last one\'s at its place', () => {
+    clearLastValues();
+    const tpl: Body = (t) => {
+      eventOpen(t).open('EventData').closeStart();
+      t.data('S', 0, 0x01).data('B', 1, 0x0e).data('G', 2, 0x0f).data('H', 3, 0x15).data('I', 4, 0x13).data('Z', 5, 0x10);
+      t.end().end().eof();
+    };
+    const guid2 = [...GUID.slice(0, 15), 0x0e];
+    const H = '610062006300640065006600';
+    // Repeats (planned records take the remembered node), shorter and longer values sharing a prefix, the same size
+    // with other bytes, a NUL inside the text, and values going back to an earlier one.
+    const rows: Array<[string | number[], number[], number[], bigint, string, number[], number?]> = [
+      ['abcdef', [1, 2, 3, 4], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8)],
+      ['abcdef', [1, 2, 3, 4], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8)],
+      ['abcdef', [1, 2, 3, 4], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8)],
+      ['abc', [1, 2], guid2, 0x11n, 'S-1-5-21-1-2-3', le(0x12n, 8)],
+      ['abcdefg', [1, 2, 3, 4, 5], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8)],
+      ['abd', [1, 2, 3, 5], GUID, 0x1000000000n, 'S-1-5-19', le(0x11n, 8)],
+      [[0x61, 0, 0, 0, 0x62, 0], [1, 2, 3, 4], guid2, 0x10n, 'S-1-5-18', le(0x10n, 8)],
+      ['abcdef', [1, 2, 3, 4], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8)],
+      ['abcdef', [1, 2, 3, 4], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8)],
+      // The text's bytes given as a Binary value at its place (another kind of record: planned from its third).
+      ['abcdef', [1, 2, 3, 4], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8), 0x0e],
+      ['abcdef', [1, 2, 3, 4], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8), 0x0e],
+      ['abcdef', [1, 2, 3, 4], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8)],
+      ['abcdef', [1, 2, 3, 4], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8), 0x0e],
+      ['abcdef', [1, 2, 3, 4], GUID, 0x10n, 'S-1-5-18', le(0x10n, 8)],
+    ];
+    let def = 0;
+    const bodies: Body[] = rows.map(([text, binary, guid, hex, sidText, size, textType], i) => {
+      const values: Array<[number, ArrayLike<number>]> = [
+        [textType ?? 0x01, typeof text === 'string' ? utf16(text) : text],
+        [0x0e, binary],
+        [0x0f, guid],
+        [0x15, le(hex, 8)],
+        [0x13, sid(sidText)],
+        [0x10, size],
+      ];
+      if (i === 0)
+        return (w) => {
+          w.fragment();
+          def = w.instance(tpl, values);
+          w.eof();
+        };
+      return (w) => w.fragment().instanceOf(def, values).eof();
+    });
+    const file = evtx(bodies);
+    for (const options of [{ json: true }, { json: false, data: true }] as EvtxOptions[]) {
+      const planned = parseEvtx(file, options).records;
+      const tree = parseEvtx(file, { ...options, xml: true }).records.map(({ xml: _xml, ...rest }) => rest);
+      expect(planned).toEqual(tree);
+      expect(planned.map((r) => r.data?.['S'] ?? (r.event as { Event: { EventData: Record<string, unknown> } }).Event.EventData['S'])).toEqual(['abcdef', 'abcdef', 'abcdef', 'abc', 'abcdefg', 'abd', 'a', 'abcdef', 'abcdef', ...[H, H, 'abcdef', H, 'abcdef']]);
+    }
+    // The same file again with every place already holding its values, and after they are forgotten.
+    expect(parseEvtx(file, { json: true }).records).toEqual(parseEvtx(file, { json: true, xml: true }).records.map(({ xml: _xml, ...rest }) => rest));
   });
 });
 

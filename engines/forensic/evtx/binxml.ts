@@ -36,6 +36,89 @@ const NULL_KIND = kindOf(NULL_VALUE);
 export type Resolved = XText | XValue | XElement;
 
 /**
+ * The value node decoded last at each place of a template's substitution values, with the bytes it was decoded from:
+ * records of one template repeat many values at the same place (channel, provider, computer, user names, images,
+ * GUIDs, keywords), and a value whose type, size and bytes equal the last one's there is that node again (decoding is
+ * a function of those alone, and value nodes are never changed), with no text decoded and no node made. Places are
+ * given per template id (plan.ts templateId) and value index, so records of several kinds that alternate keep their
+ * own. Only text, GUID, SID, hex and binary values of at most LAST_VALUE_BYTES bytes are kept (keeping 8- to 32-bit
+ * numbers and booleans too measured no faster; FILETIMEs never repeat). Bytes are compared and copied four at a time
+ * through DataViews (a byte loop over two arrays cost as much as decoding). Process-wide: every hit is checked byte by
+ * byte, so parsers may share it, and a template id given again to another structure only costs misses.
+ */
+const LAST_VALUE_PLACES = 4096;
+const LAST_VALUE_BYTES = 256;
+const REMEMBERED_TYPE = new Uint8Array(256);
+for (const t of [VT.String, VT.Guid, VT.Sid, VT.HexInt32, VT.HexInt64, VT.SizeT, VT.Binary]) REMEMBERED_TYPE[t] = 1;
+const lastBytes = new Uint8Array(LAST_VALUE_PLACES * LAST_VALUE_BYTES);
+const lastView = new DataView(lastBytes.buffer);
+/** A DataView over the chunk bytes last read (one per byte array). */
+let viewed: Uint8Array | null = null;
+let viewedView: DataView = lastView;
+function viewOf(d: Uint8Array): DataView {
+  if (d !== viewed) {
+    viewed = d;
+    viewedView = new DataView(d.buffer, d.byteOffset, d.byteLength);
+  }
+  return viewedView;
+}
+/** The type of the value kept at each place (0, VT.Null, for none: never kept). */
+const lastType = new Uint8Array(LAST_VALUE_PLACES);
+const lastSize = new Uint16Array(LAST_VALUE_PLACES);
+const lastNode: (XText | XValue | null)[] = new Array<XText | XValue | null>(LAST_VALUE_PLACES).fill(null);
+/** The first place of each template id's values, and how many it has. */
+const placeBase = new Map<number, number>();
+const placeCount = new Map<number, number>();
+let placesUsed = 0;
+
+/** The first of `n` places for the values of template `id` (all places given out: every one is taken back). */
+function placesOf(id: number, n: number): number {
+  const base = placeBase.get(id);
+  if (base !== undefined && (placeCount.get(id) as number) >= n) return base;
+  if (n > LAST_VALUE_PLACES) return -1;
+  if (placesUsed + n > LAST_VALUE_PLACES) clearLastValues();
+  const at = placesUsed;
+  placeBase.set(id, at);
+  placeCount.set(id, n);
+  placesUsed = at + n;
+  return at;
+}
+
+/** decodeSized(d, p, size, type) of a remembered type, for the value at `place`. */
+function lastValueAt(d: Uint8Array, p: number, size: number, type: number, place: number): XText | XValue {
+  const base = place * LAST_VALUE_BYTES;
+  if (lastType[place] === type && lastSize[place] === size) {
+    const view = viewOf(d);
+    let i = 0;
+    const whole = size & ~3;
+    while (i < whole && view.getUint32(p + i, true) === lastView.getUint32(base + i, true)) i += 4;
+    if (i >= whole) {
+      while (i < size && d[p + i] === lastBytes[base + i]) i++;
+      if (i === size) return lastNode[place] as XText | XValue;
+    }
+  }
+  const node = decodeSized(d, p, size, type);
+  const view = viewOf(d);
+  const whole = size & ~3;
+  let i = 0;
+  for (; i < whole; i += 4) lastView.setUint32(base + i, view.getUint32(p + i, true), true);
+  for (; i < size; i++) lastBytes[base + i] = d[p + i] as number;
+  lastType[place] = type;
+  lastSize[place] = size;
+  lastNode[place] = node;
+  return node;
+}
+
+/** Forgets the values kept by place (tests compare a parse with and without them). */
+export function clearLastValues(): void {
+  lastType.fill(0);
+  lastNode.fill(null);
+  placeBase.clear();
+  placeCount.clear();
+  placesUsed = 0;
+}
+
+/**
  * A definition parsed in an earlier chunk (or file), reused where a chunk holds it again: chunks repeat their
  * templates, each chunk storing its own copy of each definition it uses. The parse is a function of the definition's
  * bytes, of which name references are stored in it (inline) and of the names the others point to, so a copy with the
@@ -181,6 +264,7 @@ export class ChunkBinXml {
     kinds[this.kindCount++] = id;
     kinds[this.kindCount++] = n;
     this.planDefinitions[this.definitionCount++] = definition;
+    const places = placesOf(id, n);
     // One pass over the values: a nested instance's signature and values follow its slot's.
     let v = p + 4 * n;
     for (let i = 0; i < n; i++) {
@@ -189,7 +273,7 @@ export class ChunkBinXml {
       const type = d[q + 2]!;
       if (v + size > end) return false;
       if (type !== VT.BinXml) {
-        const value = decodeSized(d, v, size, type);
+        const value = places >= 0 && size <= LAST_VALUE_BYTES && REMEMBERED_TYPE[type] === 1 ? lastValueAt(d, v, size, type, places + i) : decodeSized(d, v, size, type);
         values[this.valueCount++] = value;
         if (value.k === K.Value && value.items !== undefined) {
           // An array: its items follow it, as values and as kinds after its type and count.
