@@ -1,6 +1,6 @@
 // The numeric time reader against Date.parse: the same milliseconds for every canonical text, and a refusal (general path) for the rest.
 import { describe, expect, it } from 'vitest';
-import { canonicalTimeMs, civilToEpochSeconds, formatEpochSeconds, parseIsoTime, parseTimeMs, readCanonicalTime, type CanonicalTimeParts } from './time.js';
+import { canonicalTimeMs, civilToEpochSeconds, formatEpochSeconds, parseIsoTime, parseTimeMs, readCanonicalTime, readCanonicalTimeText, type CanonicalTimeParts } from './time.js';
 
 /** A small deterministic generator (xorshift), so the sample is the same on every run. */
 function rng(seed: number): () => number {
@@ -65,6 +65,26 @@ describe('readCanonicalTime and parseTimeMs', () => {
     for (const text of other) {
       expect(readCanonicalTime(text, parts)).toBe(false);
       expect(Object.is(parseTimeMs(text), Date.parse(text))).toBe(true);
+    }
+  });
+});
+
+describe('readCanonicalTime keeps the last text read', () => {
+  it('gives the numbers reading the text gives, for texts repeated, alternating, refused and equal in other strings', () => {
+    const r = rng(11);
+    const pool = ['2019-03-19T23:34:27.1234567Z', '2019-03-19T23:34:27.1234568Z', '2019-03-19T23:34:27Z', '2019-03-19T23:34:27.123Z', '2024-02-30T00:00:00Z', 'x', '2019-03-19T23:34:28.1234567Z'];
+    const got: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
+    const want: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
+    for (let i = 0; i < 3000; i++) {
+      const picked = pool[Math.floor(r() * pool.length)] as string;
+      // Sometimes an equal text in another string (no identity to rely on).
+      const text = r() < 0.3 ? `${picked.slice(0, 5)}${picked.slice(5)}` : picked;
+      got.seconds = want.seconds = -1;
+      got.fraction = want.fraction = -1;
+      got.digits = want.digits = -1;
+      const ok = readCanonicalTime(text, got);
+      expect(ok).toBe(readCanonicalTimeText(text, want));
+      expect(got).toEqual(want);
     }
   });
 });

@@ -37,7 +37,9 @@ describe('EVTX text primitives', () => {
     };
     const second = 1_700_000_000n * 10_000_000n + TICKS_1601_TO_1970;
     const day = 86_400n * 10_000_000n;
-    for (const ticks of [second, second + 1n, second + 9_999_999n, second + 10_000_000n, second + day, second + day + 5n, second, second - 1n]) {
+    // Each value also twice in a row (the last text kept), and the low or high half alone changed.
+    const hiStep = 1n << 32n;
+    for (const ticks of [second, second, second + 1n, second + 9_999_999n, second + 9_999_999n, second + 10_000_000n, second + day, second + day + 5n, second, second - 1n, second - 1n + hiStep, second + hiStep, second]) {
       expect(filetimeIso(Number(ticks & 0xffffffffn), Number(ticks >> 32n))).toBe(at(ticks));
     }
   });

@@ -212,6 +212,20 @@ const EPOCH_DAYS_1601 = 134_774;
  * 14 bits first keeps every intermediate below 2^53.
  */
 export function filetimeIso(lo: number, hi: number): string {
+  // The value written last again (a record's TimeCreated nearly always equals its header's written time): its text.
+  if (lo === lastLo && hi === lastHi) return lastIso;
+  lastIso = filetimeText(lo, hi);
+  lastLo = lo;
+  lastHi = hi;
+  return lastIso;
+}
+
+/** The FILETIME filetimeIso wrote last (-1: none) and its text. */
+let lastLo = -1;
+let lastHi = -1;
+let lastIso = '';
+
+function filetimeText(lo: number, hi: number): string {
   const t14 = hi * 262144 + Math.floor(lo / 16384);
   const days = Math.floor(t14 / 52734375);
   const rem = (t14 - days * 52734375) * 16384 + (lo % 16384);

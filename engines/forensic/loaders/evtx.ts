@@ -3,7 +3,7 @@ import { sha256Hex } from '../../core/canonical.js';
 import type { EventEntity, EventTime, JsonRecord, JsonValue } from '../event.js';
 import { LOADER_RELIABILITY } from '../event.js';
 import { CHUNK_SIZE, EvtxParser, FILE_HEADER_SIZE, type EvtxReader, type EvtxRecord } from '../evtx/index.js';
-import { parseIsoTime } from '../time.js';
+import { parseIsoTime, precisionOfDigits, readCanonicalTime, type CanonicalTimeParts } from '../time.js';
 import { clip, type ArtifactSource, type DetectSample, type LoadContext, type Loader } from './registry.js';
 
 const MAGIC = Buffer.from('ElfFile\0', 'latin1');
@@ -289,6 +289,8 @@ export function clipData(data: Data): Data {
 }
 
 const kind = 'evtx' as const;
+const CREATED = 'evtx System/TimeCreated@SystemTime';
+const timeParts: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
 
 export const evtxLoader: Loader = {
   kind,
@@ -320,8 +322,10 @@ export const evtxLoader: Loader = {
       }
       const host = r.computer ?? ctx.options.host ?? null;
       let time: EventTime;
-      const created = r.timeCreated !== null ? parseIsoTime(r.timeCreated) : null;
-      if (created !== null) time = { time: created.time, precision: created.precision, source: 'evtx System/TimeCreated@SystemTime' };
+      const tc = r.timeCreated;
+      // The parser writes TimeCreated in the canonical form: read once here (its numbers are kept for ingest's reads).
+      const created = tc === null ? null : readCanonicalTime(tc, timeParts) ? tc : parseIsoTime(tc);
+      if (created !== null) time = typeof created === 'string' ? { time: created, precision: precisionOfDigits(timeParts.digits), source: CREATED } : { time: created.time, precision: created.precision, source: CREATED };
       else {
         const written = parseIsoTime(r.timestamp);
         time = written !== null && !written.time.startsWith('1601-') ? { time: written.time, precision: written.precision, source: 'evtx record header (written time)' } : { time: null, precision: 'none', source: 'evtx record without a time' };
