@@ -84,19 +84,18 @@ function placesOf(id: number, n: number): number {
   return at;
 }
 
+/** Whether `n` bytes of `a` at `ap` equal those of `b` at `bp` (each with a DataView over it): four at a time. */
+function equalBytes(a: Uint8Array, av: DataView, ap: number, b: Uint8Array, bv: DataView, bp: number, n: number): boolean {
+  let i = 0;
+  for (const whole = n & ~3; i < whole; i += 4) if (av.getUint32(ap + i, true) !== bv.getUint32(bp + i, true)) return false;
+  for (; i < n; i++) if (a[ap + i] !== b[bp + i]) return false;
+  return true;
+}
+
 /** decodeSized(d, p, size, type) of a remembered type, for the value at `place`. */
 function lastValueAt(d: Uint8Array, p: number, size: number, type: number, place: number): XText | XValue {
   const base = place * LAST_VALUE_BYTES;
-  if (lastType[place] === type && lastSize[place] === size) {
-    const view = viewOf(d);
-    let i = 0;
-    const whole = size & ~3;
-    while (i < whole && view.getUint32(p + i, true) === lastView.getUint32(base + i, true)) i += 4;
-    if (i >= whole) {
-      while (i < size && d[p + i] === lastBytes[base + i]) i++;
-      if (i === size) return lastNode[place] as XText | XValue;
-    }
-  }
+  if (lastType[place] === type && lastSize[place] === size && equalBytes(d, viewOf(d), p, lastBytes, lastView, base, size)) return lastNode[place] as XText | XValue;
   const node = decodeSized(d, p, size, type);
   const view = viewOf(d);
   const whole = size & ~3;
@@ -128,8 +127,9 @@ export function clearLastValues(): void {
  */
 interface SharedDefinition {
   readonly root: XElement;
-  /** The definition's bytes after its header. */
+  /** The definition's bytes after its header, and a DataView over them (compared four bytes at a time). */
   readonly bytes: Uint8Array;
+  readonly view: DataView;
   /** Positions in `bytes` of the name reference fields, in order. */
   readonly refs: readonly number[];
   /** Per reference, the name it points to outside the definition, or null for a name stored right after the field. */
@@ -636,20 +636,21 @@ export class ChunkBinXml {
 
   private sameDefinition(entry: SharedDefinition, start: number): boolean {
     const d = this.data;
+    const dv = viewOf(d);
     const b = entry.bytes;
+    const bv = entry.view;
     const refs = entry.refs;
     let i = 0;
     for (let r = 0; r < refs.length; r++) {
       const at = refs[r]!;
-      for (; i < at; i++) if (d[start + i] !== b[i]) return false;
+      if (at > i && !equalBytes(d, dv, start + i, b, bv, i, at - i)) return false;
       const off = this.u32(start + at);
       const name = entry.names[r]!;
       const inline = off === start + at + 4;
       if (name === null ? !inline : inline || !this.sameName(off, name)) return false;
       i = at + 4;
     }
-    for (; i < b.length; i++) if (d[start + i] !== b[i]) return false;
-    return true;
+    return i >= b.length || equalBytes(d, dv, start + i, b, bv, i, b.length - i);
   }
 
   private sameName(off: number, name: string): boolean {
@@ -670,7 +671,7 @@ export class ChunkBinXml {
     // A copy: the chunk may be a Buffer (whose slice is a view) or a reused read buffer, overwritten by the next chunk.
     const bytes = new Uint8Array(size);
     bytes.set(this.data.subarray(start, end));
-    const entry: SharedDefinition = { root, bytes, refs, names, nodes, maxElementDepth: this.limits.maxElementDepth };
+    const entry: SharedDefinition = { root, bytes, view: new DataView(bytes.buffer), refs, names, nodes, maxElementDepth: this.limits.maxElementDepth };
     let list = SHARED.get(key);
     if (list === undefined) {
       list = [];
