@@ -136,4 +136,41 @@ describe('built-in channel rules', () => {
     expect(titlesOf(crash(2, 'lsass.exe'))).toContain(CRASH);
     expect(titlesOf(crash(3, 'notepad.exe'))).toEqual([]);
   });
+
+  it('registry writes audited by the Security log (4657): auto-start locations (medium), defence-weakening values (high); other keys and harmless values are not', () => {
+    const reg = (t: number, key: string, value: string, newValue: string, op = '%%1905'): Ev =>
+      sec(t, 4657, { SubjectUserName: 'bob', ObjectName: key, ObjectValueName: value, OperationType: op, NewValue: newValue, ProcessName: 'C:\\Windows\\System32\\reg.exe' });
+    const AUTO = 'Registry Auto-Start Location Written (Security 4657)';
+    const WEAK = 'Registry Value Weakening A Defence Written (Security 4657)';
+    expect(hits([reg(1, '\\REGISTRY\\MACHINE\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Run', 'updater', 'C:\\Users\\Public\\u.exe', '%%1904')]).get(AUTO)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(reg(2, '\\REGISTRY\\MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options\\sethc.exe', 'Debugger', 'C:\\Windows\\System32\\cmd.exe'))).toContain(AUTO);
+    expect(titlesOf(reg(3, '\\REGISTRY\\MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon', 'DefaultUserName', 'bob'))).toEqual([]);
+    expect(titlesOf(reg(4, '\\REGISTRY\\MACHINE\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Run', 'updater', '-', '%%1906'))).toEqual([]);
+    expect(hits([reg(5, '\\REGISTRY\\MACHINE\\SYSTEM\\ControlSet001\\Control\\SecurityProviders\\WDigest', 'UseLogonCredential', '1')]).get(WEAK)).toEqual({ level: 'high', tactics: ['defense-impairment', 'credential-access'] });
+    expect(titlesOf(reg(6, '\\REGISTRY\\MACHINE\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System', 'EnableLUA', '0'))).toContain(WEAK);
+    expect(titlesOf(reg(7, '\\REGISTRY\\MACHINE\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System', 'EnableLUA', '1'))).toEqual([]);
+    expect(titlesOf(reg(8, '\\REGISTRY\\MACHINE\\SYSTEM\\ControlSet001\\Control\\SecurityProviders\\WDigest', 'UseLogonCredential', '0'))).toEqual([]);
+  });
+
+  it('privileges enabled (4703) and auditing settings changed (4907) by programs outside Windows; Windows programs and computer accounts are not', () => {
+    const PRIV = 'Sensitive Privilege Enabled By A Program Outside Windows (4703)';
+    const priv = (t: number, user: string, program: string, list = 'SeDebugPrivilege'): Ev =>
+      sec(t, 4703, { SubjectUserName: user, ProcessName: program, EnabledPrivilegeList: list, DisabledPrivilegeList: '-' });
+    expect(hits([priv(1, 'bob', 'C:\\Users\\bob\\Desktop\\tool.exe')]).get(PRIV)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'credential-access'] });
+    expect(titlesOf(priv(2, 'SRV01$', 'C:\\Users\\bob\\Desktop\\tool.exe'))).not.toContain(PRIV);
+    expect(titlesOf(priv(3, 'bob', 'C:\\Windows\\System32\\svchost.exe'))).not.toContain(PRIV);
+    expect(titlesOf(priv(4, 'bob', 'C:\\Users\\bob\\Desktop\\tool.exe', 'SeChangeNotifyPrivilege'))).not.toContain(PRIV);
+    const SACL = 'Object Auditing Settings Changed By A Program Outside Windows';
+    const sacl = (t: number, program: string): Ev => sec(t, 4907, { SubjectUserName: 'bob', ObjectType: 'Key', ObjectName: '\\REGISTRY\\MACHINE\\SYSTEM', OldSd: 'S:AI(AU;SAFA;KA;;;WD)', NewSd: 'S:AI', ProcessName: program });
+    expect(hits([sacl(5, 'C:\\Users\\bob\\x.exe')]).get(SACL)).toEqual({ level: 'low', tactics: ['defense-impairment'] });
+    expect(titlesOf(sacl(6, 'C:\\Windows\\servicing\\TrustedInstaller.exe'))).toEqual([]);
+  });
+
+  it('the Remote Registry service started (System 7036, low); stopping it or other services starting is not', () => {
+    const RR = 'Remote Registry Service Started';
+    const scm = (t: number, name: string, state: string): Ev => win(t, 'System', 'Service Control Manager', 7036, { param1: name, param2: state });
+    expect(hits([scm(1, 'Remote Registry', 'running')]).get(RR)).toEqual({ level: 'low', tactics: ['credential-access', 'discovery'] });
+    expect(titlesOf(scm(2, 'Remote Registry', 'stopped'))).not.toContain(RR);
+    expect(titlesOf(scm(3, 'Print Spooler', 'running'))).not.toContain(RR);
+  });
 });
