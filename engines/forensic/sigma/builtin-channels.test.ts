@@ -173,4 +173,28 @@ describe('built-in channel rules', () => {
     expect(titlesOf(scm(2, 'Remote Registry', 'stopped'))).not.toContain(RR);
     expect(titlesOf(scm(3, 'Print Spooler', 'running'))).not.toContain(RR);
   });
+
+  it('disk images mounted from download, desktop, temp or mail-cache folders (VHDMP, either channel spelling; low); a VM disk elsewhere is not', () => {
+    const IMG = 'Disk Image Mounted From A Download Or Mail Folder';
+    const vhd = (t: number, channel: string, file: string, id = 12): Ev => win(t, channel, 'Microsoft-Windows-VHDMP', id, { VhdFileName: file }, 'WS01');
+    expect(hits([vhd(1, 'Microsoft-Windows-VHDMP-Operational', 'C:\\Users\\bob\\Downloads\\invoice.iso')]).get(IMG)).toEqual({ level: 'low', tactics: ['initial-access', 'stealth'] });
+    expect(titlesOf(vhd(2, 'Microsoft-Windows-VHDMP/Operational', 'C:\\Users\\bob\\AppData\\Local\\Microsoft\\Windows\\INetCache\\Content.Outlook\\AB12\\scan.img', 1))).toContain(IMG);
+    expect(titlesOf(vhd(3, 'Microsoft-Windows-VHDMP-Operational', 'D:\\VMs\\disk.vhdx'))).toEqual([]);
+  });
+
+  it('Run key commands started at logon (Shell-Core 9707): script hosts and public folders medium, the rest informational', () => {
+    const RUN = 'Run Key Command Started At Logon From A Script Host Or Public Folder';
+    const run = (t: number, command: string): Ev => win(t, 'Microsoft-Windows-Shell-Core/Operational', 'Microsoft-Windows-Shell-Core', 9707, { Command: command }, 'WS01');
+    expect(hits([run(1, 'powershell.exe -w hidden -enc AAAA')]).get(RUN)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(run(2, 'C:\\Users\\Public\\u.exe'))).toContain(RUN);
+    expect(titlesOf(run(3, '"C:\\Users\\bob\\AppData\\Local\\Microsoft\\OneDrive\\OneDrive.exe" /background'))).toEqual(['Run Key Command Started At Logon']);
+  });
+
+  it('WinRM: a shell created here (91) and a session to another host (6), low; a session to localhost is not', () => {
+    const winrm = (t: number, id: number, data: JsonRecord): Ev => win(t, 'Microsoft-Windows-WinRM/Operational', 'Microsoft-Windows-WinRM', id, data);
+    expect(hits([winrm(1, 91, { resourceUri: 'http://schemas.microsoft.com/powershell/Microsoft.PowerShell', shellId: 'x' })]).get('WinRM Shell Created On This Host')).toEqual({ level: 'low', tactics: ['execution', 'lateral-movement'] });
+    const OUT = 'WinRM Session Opened To Another Host';
+    expect(hits([winrm(2, 6, { connection: '10.0.0.5/wsman?PSVersion=5.1.17763.1' })]).get(OUT)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
+    expect(titlesOf(winrm(3, 6, { connection: 'localhost/wsman?PSVersion=5.1.17763.1' }))).toEqual([]);
+  });
 });
