@@ -4,6 +4,9 @@
 // narrow a run to those datasets and models, FLOWDET_BENCH_PEERS (xgboost, sk_hist_gb, sk_gb, ...) to those peers (the peer script then trains only their peers; attacks and the served
 // scoring table need gbdt and mlp, and run only when every model does). FLOWDET_BENCH_REPEATS (default 3): fits and scoring
 // measures per model on each side; the tables print medians with their range, and the ratios are of the medians.
+// Scoring is printed twice: end to end (raw flows through scoreDetector, log1p of every cell included) and on log
+// features (the model alone on logFeatures of the test split, what the peers are handed; scikit-learn's logistic
+// regression and MLP then with their StandardScaler's transform timed, as our models standardise inside).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
