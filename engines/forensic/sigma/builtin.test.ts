@@ -863,7 +863,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(24, `${S32}curl.exe`, 'curl.exe -o C:\\Users\\Public\\a.zip https://example.org/a.zip'))).not.toContain(CURL);
   });
 
-  it('script hosts on the network, WinRM and RDP from unusual programs, self-deleting command lines, DLLs written into System32; near misses are not', () => {
+  it('script hosts on the network, WinRM and RDP from unusual programs, self-deleting command lines, DLLs written into System32, PowerShell remoting sessions, WMI providers from user folders; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
     const net = (t: number, image: string, port: number): ReturnType<typeof makeEvent> =>
@@ -883,6 +883,14 @@ describe('built-in Windows rules', () => {
     expect(hits([sysmon(9, 11, { Image: `${S32}cmd.exe`, TargetFilename: `${S32}wlbsctrl.dll` })]).get(DLL)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation', 'stealth'] });
     expect(titlesOf(sysmon(10, 11, { Image: `${S32}msiexec.exe`, TargetFilename: `${S32}vendor.dll` }))).not.toContain(DLL);
     expect(titlesOf(sysmon(11, 11, { Image: `${S32}cmd.exe`, TargetFilename: `${S32}DriverStore\\FileRepository\\x\\x.dll` }))).not.toContain(DLL);
+    const module = (t: number, context: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: context, Payload: 'CommandInvocation(Get-Process): "Get-Process"' });
+    const REMOTING = 'PowerShell Remoting Session On This Host (module logging 4103)';
+    expect(hits([module(12, '        Host Name = ServerRemoteHost\r\n        Host Application = C:\\Windows\\system32\\wsmprovhost.exe -Embedding\r\n')]).get(REMOTING)).toEqual({ level: 'low', tactics: ['execution', 'lateral-movement'] });
+    expect(titlesOf(module(13, '        Host Name = ConsoleHost\r\n        Host Application = powershell.exe\r\n'))).not.toContain(REMOTING);
+    const wmi = (t: number, path: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-WMI-Activity/Operational', 'Microsoft-Windows-WMI-Activity', 5857, { ProviderName: 'P', Code: '0x0', HostProcess: 'wmiprvse.exe', ProcessID: '1234', ProviderPath: path });
+    const PROV = 'WMI Provider Loaded From A User-Writable Folder';
+    expect(hits([wmi(14, 'C:\\Users\\Public\\p.dll')]).get(PROV)).toEqual({ level: 'medium', tactics: ['execution', 'persistence'] });
+    expect(titlesOf(wmi(15, '%systemroot%\\system32\\wbem\\wmiprov.dll'))).not.toContain(PROV);
   });
 
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
