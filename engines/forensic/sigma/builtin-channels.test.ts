@@ -197,4 +197,18 @@ describe('built-in channel rules', () => {
     expect(hits([winrm(2, 6, { connection: '10.0.0.5/wsman?PSVersion=5.1.17763.1' })]).get(OUT)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
     expect(titlesOf(winrm(3, 6, { connection: 'localhost/wsman?PSVersion=5.1.17763.1' }))).toEqual([]);
   });
+
+  it('filtering-platform connections out to implant ports (5156, low) and RDP logons in Restricted Admin mode (low); inbound, other ports and ordinary RDP logons are not', () => {
+    const PORT = 'Outbound Connection To A Common Implant Port (WFP 5156)';
+    const wfp = (t: number, direction: string, port: number): Ev =>
+      sec(t, 5156, { Application: '\\device\\harddiskvolume2\\users\\bob\\x.exe', Direction: direction, SourceAddress: '10.0.0.5', DestAddress: '10.0.0.30', DestPort: port, Protocol: 6 });
+    expect(hits([wfp(1, '%%14593', 4444)]).get(PORT)).toEqual({ level: 'low', tactics: ['command-and-control'] });
+    expect(titlesOf(wfp(2, '%%14592', 4444))).not.toContain(PORT);
+    expect(titlesOf(wfp(3, '%%14593', 443))).not.toContain(PORT);
+    const RA = 'Remote Desktop Logon In Restricted Admin Mode';
+    const rdp = (t: number, mode: string): Ev =>
+      sec(t, 4624, { TargetUserName: 'administrator', LogonType: 10, LogonProcessName: 'User32 ', AuthenticationPackageName: 'Negotiate', RestrictedAdminMode: mode, IpAddress: '10.0.0.30' });
+    expect(hits([rdp(4, '%%1842')]).get(RA)).toEqual({ level: 'low', tactics: ['stealth', 'lateral-movement'] });
+    expect(titlesOf(rdp(5, '%%1843'))).not.toContain(RA);
+  });
 });
