@@ -3,6 +3,7 @@
 // workspace can select one by id), Esc closes.
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { SearchHit, SearchResponse } from '../../../engines/core/contracts/search';
+import { utcTime } from '../components/time';
 import { workspaceFor } from '../workspaces/registry';
 import { useShell, useShellContext } from './context';
 import { useHashRoute } from './hashRoute';
@@ -38,9 +39,8 @@ function Marked({ text, needle }: { readonly text: string; readonly needle: stri
 }
 
 function timeOf(iso: string | undefined): string {
-  if (iso === undefined) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(0, 10);
+  const day = utcTime(iso, 'day');
+  return /^\d{4}-/.test(day) ? day : '';
 }
 
 export function GlobalSearch() {
@@ -176,7 +176,8 @@ export function GlobalSearch() {
         ref={input}
         className="gsearch__input"
         type="search"
-        placeholder="IP, hash, T-id, package…"
+        placeholder="IP, hash, T-id…"
+        title="An IP, hash, domain, technique id or package, across every workspace"
         autoComplete="off"
         spellCheck={false}
         maxLength={MAX_QUERY}

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { JobInfo } from '../../../engines/core/contracts/gateway';
 import { ApiError } from '../api/client';
 import { Progress } from '../components/Progress';
+import { utcTime } from '../components/time';
 import { activeJobs, lastFinishedJob } from '../store';
 import { useShell, useShellContext } from './context';
 import { useSystemPrefersDark } from './useTheme';
@@ -80,7 +81,7 @@ export function StatusBar() {
               <span data-testid="last-job">
                 {' '}
                 · last: {last.label ?? last.type} {JOB_END_WORDS[last.state] ?? last.state}
-                {last.finished_at ? ` at ${new Date(last.finished_at).toLocaleTimeString()}` : ''}
+                {last.finished_at ? ` at ${utcTime(last.finished_at)}` : ''}
               </span>
             )}
           </span>

@@ -2,6 +2,7 @@
 import type { CaseAssessPage, StoredAssessmentSummary } from '../../../../engines/core/contracts/caseassess';
 import type { ApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
+import { utcTime } from '../../components/time';
 import { percent } from './model';
 
 export interface HistoryProps {
@@ -16,8 +17,7 @@ export interface HistoryProps {
 }
 
 function when(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+  return utcTime(iso, 'minute');
 }
 
 export function History({ page, error, filter, openId, loading, onOpen, onPage, onRefresh }: HistoryProps) {

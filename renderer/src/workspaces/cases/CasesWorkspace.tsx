@@ -13,7 +13,8 @@ import type { WorkspaceProps } from '../registry';
 import { CaseGraph } from './CaseGraph';
 import { CustodyPanel, ExportBar, GradeBadge, StoryDetail, StoryList } from './CaseParts';
 import { ARTIFACT_KIND_NAMES } from './types';
-import { buildTimeline, MAX_GRAPH_NODES, parsePaths, shortTime } from './model';
+import { utcTime } from '../../components/time';
+import { buildTimeline, MAX_GRAPH_NODES, parsePaths } from './model';
 import { Timeline } from './Timeline';
 import { useCaseOpenRequest, useCaseTargets, type CaseTarget } from './useCaseOpenRequest';
 import { DetectionsPanel, EvidencePanel } from './Detections';
@@ -310,7 +311,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                       <GradeBadge grade={c.topGrade} /> {c.title}
                     </span>
                     <span className="muted story-item__meta">
-                      {c.status === 'done' ? `${c.counts?.events.toLocaleString('en') ?? 0} events · ${c.counts?.stories ?? 0} stories` : c.status === 'failed' ? <span className="cases__warn">failed ({c.error ?? 'internal'}): open to see why</span> : c.status} · {shortTime(c.createdAt).slice(0, 16)}
+                      {c.status === 'done' ? `${c.counts?.events.toLocaleString('en') ?? 0} events · ${c.counts?.stories ?? 0} stories` : c.status === 'failed' ? <span className="cases__warn">failed ({c.error ?? 'internal'}): open to see why</span> : c.status} · {utcTime(c.createdAt, 'minute')}
                     </span>
                   </button>
                 </li>

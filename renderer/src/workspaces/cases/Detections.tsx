@@ -141,8 +141,8 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [], techn
                   </td>
                   <td className="num">{r.count.toLocaleString('en')}</td>
                   <td>{r.hosts.join(', ') || '—'}</td>
-                  <td className="num">{r.firstSeen ? shortTime(r.firstSeen) : '—'}</td>
-                  <td className="num">{r.lastSeen ? shortTime(r.lastSeen) : '—'}</td>
+                  <td className="when">{r.firstSeen ? shortTime(r.firstSeen) : '—'}</td>
+                  <td className="when">{r.lastSeen ? shortTime(r.lastSeen) : '—'}</td>
                   <td className="detections__techniques" title={r.techniques.map((t) => `${t} ${techniqueNames?.get(t) ?? ''}`.trim()).join('\n') || undefined}>
                     {r.techniques.join(', ') || '—'}
                   </td>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { ApiError} from '../../api/client';
 import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
-import { shortTime } from './model';
+import { utcTime } from '../../components/time';
 import type { CaseSummary } from './types';
 
 /** What an analyst can do about a failure, by its code. */
@@ -51,7 +51,7 @@ export function FailedCasePanel({ client, base, summary, onRemoved }: { readonly
         <div data-testid="failed-reason">{summary.errorMessage ?? 'No reason was recorded (a case that failed before reasons were kept).'}</div>
       </div>
       <p>{advice(summary.error)}</p>
-      <p className="muted">Started {shortTime(summary.createdAt).slice(0, 19)} UTC · {summary.origin}</p>
+      <p className="muted">Started {utcTime(summary.createdAt)} · {summary.origin}</p>
       <div className="row">
         {!confirming ? (
           <button type="button" className="small" onClick={() => setConfirming(true)} data-testid="remove-case">

@@ -1,4 +1,5 @@
 // The Lineage workspace's pure pieces: the layered layout (commit -> dependency -> layer -> image -> service -> container), what is drawn of a large graph, highlights, counts.
+import { utcTime } from '../../components/time';
 import type { Decision, Finding, GraphEdge, GraphNode, NodeKind, Reason, RunGraph, ScenarioName, Severity, Verdict } from '../../../../engines/core/contracts/provgate';
 
 /** The scenarios POST /v1/demo/{scenario} runs, with what each shows (the service checks the verdict it must give). */
@@ -260,10 +261,9 @@ export function cypherFileName(runId: string): string {
   return `provgate-${runId.slice(0, 8)}.cypher`;
 }
 
-/** A run's time as UTC to the second. */
+/** A run's time as UTC to the second (components/time.ts). */
 export function when(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '–' : d.toISOString().slice(0, 19).replace('T', ' ');
+  return utcTime(iso) || '–';
 }
 
 /** Parses an envelope file's text: a JSON list, or a clear reason (nothing is sent for a file that is not one). */

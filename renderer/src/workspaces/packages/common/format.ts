@@ -1,9 +1,11 @@
 // Small pure formatters the Packages tabs share (times, sizes, scores, the list page size).
+import { utcTime } from '../../../components/time';
+
 export const PAGE = 50;
 
-/** An ISO time as `YYYY-MM-DD HH:MM:SSZ` (no milliseconds); empty for null. */
+/** An ISO time as `YYYY-MM-DD HH:MM:SS UTC` (components/time.ts); empty for null. */
 export function when(iso: string | null | undefined): string {
-  return iso === null || iso === undefined ? '' : iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return utcTime(iso);
 }
 
 export function bytes(n: number): string {
