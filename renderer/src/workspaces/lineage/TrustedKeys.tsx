@@ -7,7 +7,7 @@ import { type ApiClient, asApiError } from '../../api/client';
 import { downloadText } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
-import { keyFormProblem, MAX_KEY_TEXT, orderKeys, privateKeyFileName, shortId, signingHint, sourceLabel } from './keys';
+import { keyFormProblem, keyLabel, MAX_KEY_TEXT, orderKeys, privateKeyFileName, shortId, signingHint, sourceLabel } from './keys';
 import { when } from './model';
 
 export interface TrustedKeysProps {
@@ -273,12 +273,16 @@ export function TrustedKeys({ client, base, onChanged }: TrustedKeysProps) {
             <p className="muted small">No key was added or revoked in the app yet.</p>
           ) : (
             <ol className="tkey-log__list">
-              {log.items.map((r) => (
-                <li key={r.seq}>
-                  <span className="muted">{when(r.at)}</span> {r.kind === 'key.add' ? 'added' : 'revoked'} <code>{shortId(String(r.payload['keyid'] ?? ''))}</code>{' '}
-                  <span className="muted">by {r.actor}</span>
-                </li>
-              ))}
+              {log.items.map((r) => {
+                const keyid = String(r.payload['keyid'] ?? '');
+                const label = keyLabel(keyid, list?.items ?? []);
+                return (
+                  <li key={r.seq}>
+                    <span className="muted when">{when(r.at)}</span> {r.kind === 'key.add' ? 'added' : 'revoked'} <code title={keyid}>{shortId(keyid)}</code>
+                    {label !== null && label !== keyid && ` (${label})`} <span className="muted">by {r.actor}</span>
+                  </li>
+                );
+              })}
             </ol>
           )}
         </div>

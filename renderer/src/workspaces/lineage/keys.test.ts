@@ -1,7 +1,7 @@
 // Trusted-keys helpers: short ids, safe private-key file names, the form's checks before anything is sent.
 import { describe, expect, it } from 'vitest';
 import type { TrustedKeyItem } from '../../../../engines/core/contracts/provgate';
-import { keyFormProblem, orderKeys, privateKeyFileName, shortId, signingHint, sourceLabel } from './keys';
+import { keyFormProblem, orderKeys, privateKeyFileName, shortId, signingHint, sourceLabel, keyLabel } from './keys';
 
 const hex = 'ab'.repeat(32);
 
@@ -46,5 +46,17 @@ describe('trusted keys helpers', () => {
     expect(orderKeys([k('a', 'revoked'), k('b', 'active'), k('c', 'active', 'env')]).map((x) => x.keyid)).toEqual(['b', 'c', 'a']);
     expect(sourceLabel(k('c', 'active', 'env'))).toBe('GATE_PUBKEY');
     expect(sourceLabel(k('c', 'active', 'demo'))).toBe('demo');
+  });
+});
+
+describe('keyLabel', () => {
+  it('names a key of the log by the label it was given, when it has one', () => {
+    const items = [
+      { keyid: 'a'.repeat(64), label: 'CI runner' },
+      { keyid: 'analyst', label: null },
+    ];
+    expect(keyLabel('a'.repeat(64), items)).toBe('CI runner');
+    expect(keyLabel('analyst', items)).toBeNull();
+    expect(keyLabel('gone', items)).toBeNull();
   });
 });

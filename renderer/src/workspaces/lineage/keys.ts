@@ -37,6 +37,11 @@ export function keyFormProblem(text: string, keyid: string): string | null {
   return null;
 }
 
+/** The label a key was given (import or generate), for lines that name it by id; null when it has none or is unknown. */
+export function keyLabel(keyid: string, items: readonly Pick<TrustedKeyItem, 'keyid' | 'label'>[]): string | null {
+  return items.find((k) => k.keyid === keyid)?.label ?? null;
+}
+
 /** Trusted first (store keys newest last as listed), revoked at the end. */
 export function orderKeys(items: readonly TrustedKeyItem[]): TrustedKeyItem[] {
   return [...items.filter((k) => k.status === 'active'), ...items.filter((k) => k.status === 'revoked')];

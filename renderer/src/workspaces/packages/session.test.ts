@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenResponse } from '../../../../engines/core/contracts/pkgscan';
 import { ApiError, type ApiClient, type RequestOptions } from '../../api/client';
-import { errorLines, pkgscanApi, refreshOnce } from './session';
+import { actorName, errorLines, pkgscanApi, refreshOnce } from './session';
 
 const tokens = (n: number): TokenResponse => ({
   access_token: `access-${n}`,
@@ -66,5 +66,14 @@ describe('packages session', () => {
 
   it('error lines for the editor gutter', () => {
     expect([...errorLines([{ line: 3 }, {}, { line: 3 }, { line: 9 }])]).toEqual([3, 9]);
+  });
+});
+
+describe('actorName', () => {
+  it('names a user by e-mail when known, else by the id start; system stays system', () => {
+    const emails = new Map([['15a28fd2-1111-2222-3333-444455556666', 'admin@example.org']]);
+    expect(actorName('15a28fd2-1111-2222-3333-444455556666', emails)).toBe('admin@example.org');
+    expect(actorName('ede2f0e3-1111-2222-3333-444455556666', emails)).toBe('ede2f0e3');
+    expect(actorName('system', emails)).toBe('system');
   });
 });

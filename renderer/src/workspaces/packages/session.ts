@@ -91,3 +91,8 @@ export function errorLines(errors: readonly { line?: number }[]): Set<number> {
 export function shortId(id: string): string {
   return id.length > 8 ? id.slice(0, 8) : id;
 }
+
+/** Who an audit entry or event names: the user's e-mail when it is known (GET /users), else the id's start ("system" as is). */
+export function actorName(actor: string, emails: ReadonlyMap<string, string>): string {
+  return emails.get(actor) ?? shortId(actor);
+}

@@ -1,17 +1,20 @@
 // The Audit tab: the hash-chained audit entries, paged and filtered by action, and the chain verification with its head hash and count to copy and record elsewhere.
 import { useCallback, useState } from 'react';
-import type { AuditEntry, AuditVerification, PageOf } from '../../../../../engines/core/contracts/pkgscan';
+import type { AuditEntry, AuditVerification, PageOf, User } from '../../../../../engines/core/contracts/pkgscan';
 import { type ApiError, asApiError } from '../../../api/client';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { useLoad } from '../../../components/useLoad';
 import { PAGE, when } from '../common/format';
 import { CopyButton } from '../monitoring/CopyButton';
-import { shortId, type PkgscanApi } from '../session';
+import { actorName, type PkgscanApi } from '../session';
 
 export function AuditTab({ api }: { api: PkgscanApi }) {
   const [action, setAction] = useState('');
   const [offset, setOffset] = useState(0);
   const entries = useLoad(() => api.get<PageOf<AuditEntry>>('/audit', { action_prefix: action.trim() || undefined, limit: PAGE, offset }), [api, action, offset]);
+  // Names for the actors: GET /users needs user:manage; without it (an auditor) the ids stay.
+  const users = useLoad(() => api.get<PageOf<User>>('/users', { limit: 500 }), [api]);
+  const emails = new Map((users.data?.items ?? []).map((u) => [u.id, u.email] as const));
   const [verification, setVerification] = useState<AuditVerification | null>(null);
   const [verifyError, setVerifyError] = useState<ApiError | null>(null);
   const verify = useCallback(async (): Promise<void> => {
@@ -62,11 +65,11 @@ export function AuditTab({ api }: { api: PkgscanApi }) {
           {(entries.data?.items ?? []).map((e) => (
             <tr key={e.seq} data-testid="audit-row">
               <td className="num">{e.seq}</td>
-              <td className="muted">{when(e.at)}</td>
+              <td className="muted when">{when(e.at)}</td>
               <td>
                 <code>{e.action}</code>
               </td>
-              <td>{shortId(e.actor)}</td>
+              <td title={e.actor}>{actorName(e.actor, emails)}</td>
               <td className="muted">{e.request_id ?? ''}</td>
               <td>
                 <code title={e.chain_hash}>{e.chain_hash.slice(0, 16)}…</code>
