@@ -135,7 +135,7 @@ describe('FlowsWorkspace', () => {
     fireEvent.click(screen.getByTestId('flows-score-run'));
     await waitFor(() => expect(screen.getByTestId('flows-verdict').textContent).toContain('malicious'));
     expect(posts[0]).toEqual({ path: '/svc/flowdet/score', body: { explain: true, defaults: false, flows: [{ 'Flow Duration': 120, Label: 'DoS' }] } });
-    expect(screen.getByTestId('flows-counterfactual').textContent).toContain('Flow Duration: 120 → 90000');
+    expect(screen.getByTestId('flows-counterfactual').textContent).toContain('Flow Duration: 120 → 90,000');
     // Which model spoke, the verdict counts, and what became of every column.
     expect(screen.getByTestId('flows-score-model').textContent).toContain('trained on my-flows.csv (cicids2017 schema, 4,418 training rows, 2026-11-29)');
     expect(screen.getByTestId('flows-counts').textContent).toBe('1 malicious, 0 benign of 1 flows.');

@@ -425,7 +425,7 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
             </p>
           )}
           {(answer.warnings ?? []).map((w) => (
-            <div key={w} className="error-note" role="status">
+            <div key={w} className="warn-note" role="status">
               {w}
             </div>
           ))}
@@ -460,7 +460,7 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
               </header>
               {r.explanation && (
                 <div className="flows-verdict__explain">
-                  <Bars title="Top SHAP contributions (log-odds)" signed items={r.explanation.contributions.map((c) => ({ label: `${c.feature} = ${fmtValue(c.value)}`, value: c.shap }))} />
+                  <Bars title="Top SHAP contributions (log-odds)" signed items={r.explanation.contributions.map((c) => ({ label: `${c.feature} = ${fmtValue(c.value, c.feature)}`, value: c.shap }))} />
                   {r.explanation.counterfactual && (
                     <div data-testid="flows-counterfactual">
                       <h3>What would have to change</h3>
@@ -468,7 +468,7 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
                         <ul>
                           {r.explanation.counterfactual.changes.map((c) => (
                             <li key={c.feature}>
-                              {c.feature}: {fmtValue(c.from)} → {fmtValue(c.to)}
+                              {c.feature}: {fmtValue(c.from, c.feature)} → {fmtValue(c.to, c.feature)}
                             </li>
                           ))}
                         </ul>

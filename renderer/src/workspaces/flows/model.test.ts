@@ -1,6 +1,6 @@
 // Parsing pasted JSON and dropped CSV into flows, and the limits the scoring panel applies before sending.
 import { describe, expect, it } from 'vitest';
-import { flowsFromCsv, flowsFromJson, fmt, refuseScoring, splitCsvLine } from './model';
+import { flowsFromCsv, flowsFromJson, fmt, fmtValue, refuseScoring, splitCsvLine } from './model';
 
 describe('flows model', () => {
   it('reads a CICIDS2017-style CSV: trimmed names, labels dropped, inf/NaN and blanks left out, bad lines counted', () => {
@@ -26,5 +26,23 @@ describe('flows model', () => {
     expect(refuseScoring(51, true)).toMatch(/50/);
     expect(refuseScoring(51, false)).toBeNull();
     expect(fmt(null)).toBe('n/a');
+  });
+});
+
+describe('fmtValue', () => {
+  it('groups digits and never writes exponents', () => {
+    expect(fmtValue(219000.5)).toBe('219,001');
+    expect(fmtValue(22460.3)).toBe('22,460');
+    expect(fmtValue(3266.4)).toBe('3,266');
+    expect(fmtValue(28960)).toBe('28,960');
+    expect(fmtValue(900.7)).toBe('900.7');
+    expect(fmtValue(1.8769508557957426)).toBe('1.877');
+    expect(fmtValue(1e-7)).toBe('0.0000001');
+    expect(fmtValue(0)).toBe('0');
+  });
+
+  it('leaves ports as they are written', () => {
+    expect(fmtValue(8080, 'Destination Port')).toBe('8080');
+    expect(fmtValue(8080, 'Flow Duration')).toBe('8,080');
   });
 });

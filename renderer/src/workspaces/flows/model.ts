@@ -215,7 +215,14 @@ export function fmt(v: number | null | undefined, digits = 3): string {
   return v === null || v === undefined || !Number.isFinite(v) ? 'n/a' : v.toFixed(digits);
 }
 
-/** A value as an analyst reads it: integers plain, others to 4 significant digits. */
-export function fmtValue(v: number): string {
-  return Number.isInteger(v) ? String(v) : v.toPrecision(4);
+/**
+ * A feature value as an analyst reads it: grouped digits, at most 4 significant digits, never
+ * exponent notation ("219,000", "0.0559"); ports and other identifiers (`feature` naming a port)
+ * stay plain ("8080").
+ */
+export function fmtValue(v: number, feature = ''): string {
+  if (!Number.isFinite(v)) return String(v);
+  if (/port/i.test(feature) && Number.isInteger(v)) return String(v);
+  if (Number.isInteger(v)) return v.toLocaleString('en-US');
+  return v.toLocaleString('en-US', { maximumSignificantDigits: Math.abs(v) >= 1e4 ? Math.max(4, Math.floor(Math.log10(Math.abs(v))) + 1) : 4 });
 }
