@@ -15,7 +15,7 @@ import { useFileDrop } from '../../components/useFileDrop';
 import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import { AttributionView } from './AttributionView';
 import type { WorkspaceProps } from '../registry';
-import { cellKey, columnName, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, sourceLabel, tacticTitle } from './model';
+import { cellKey, columnName, weightText, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, sourceLabel, tacticTitle } from './model';
 import './ach.css';
 
 type View = 'matrix' | 'extraction' | 'attribution' | 'heatmap';
@@ -553,8 +553,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                       <span className="ach__bar" aria-hidden="true">
                         <span style={{ width: `${Math.round((h.inconsistency / maxInc) * 100)}%` }} />
                       </span>
-                      <span className="num muted">
-                        {h.inconsistency} inc · {h.consistency} con
+                      <span className="num muted" title={`weighted inconsistency ${h.inconsistency}, weighted consistency ${h.consistency}`}>
+                        {weightText(h.inconsistency)} inconsistent · {weightText(h.consistency)} consistent
                       </span>
                     </li>
                   ))}
@@ -595,7 +595,9 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                         </th>
                         <td>{s.leader_if_removed ?? '—'}</td>
                         <td>{s.leader_if_reversed ?? '—'}</td>
-                        <td className="num">{s.margin_effect > 0 ? `+${s.margin_effect}` : s.margin_effect}</td>
+                        <td className="num" title={String(s.margin_effect)}>
+                          {weightText(s.margin_effect, true)}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

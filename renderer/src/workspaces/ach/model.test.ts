@@ -1,6 +1,6 @@
 // The ACH workspace's pure helpers: rating keys, report files, span segments over overlapping spans, the heat map by tactic.
 import { describe, expect, it } from 'vitest';
-import { columnName, extractionFinding, reportText, heat, heatmap, nextRating, ratingForKey, segments, sourceLabel, tacticTitle, TACTICS } from './model';
+import { columnName, weightText, extractionFinding, reportText, heat, heatmap, nextRating, ratingForKey, segments, sourceLabel, tacticTitle, TACTICS } from './model';
 
 describe('ACH workspace model', () => {
   it('cycles ratings and maps digit keys', () => {
@@ -111,5 +111,16 @@ describe('matrix labels', () => {
     expect(sourceLabel('STIX bundle--0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d')?.label).toBe('STIX 0a1b2c3d');
     expect(sourceLabel(undefined)).toBeNull();
     expect(sourceLabel('A very long report title that goes on and on for a while')?.label.length).toBeLessThanOrEqual(32);
+  });
+});
+
+describe('weightText', () => {
+  it('shows a weighted score to at most two decimals, signed when asked', () => {
+    expect(weightText(6.0625)).toBe('6.06');
+    expect(weightText(0.5)).toBe('0.5');
+    expect(weightText(3)).toBe('3');
+    expect(weightText(0.5625, true)).toBe('+0.56');
+    expect(weightText(-0.25, true)).toBe('\u22120.25');
+    expect(weightText(0, true)).toBe('0');
   });
 });

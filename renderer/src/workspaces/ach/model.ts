@@ -181,6 +181,12 @@ export function extractionFinding(e: ExtractResponse, name: string): Finding {
 }
 
 /** A hypothesis column's header: the group's name (the actor's, else the title without its "Intrusion set" prefix), at most `max` characters. */
+/** A weighted score as the panels show it: at most two decimals ("6.06", "0.5", "+0.56" with `signed`); the exact value goes in a title. */
+export function weightText(n: number, signed = false): string {
+  const text = n.toLocaleString('en-US', { maximumFractionDigits: 2 }).replace('-', '\u2212');
+  return signed && n > 0 ? `+${text}` : text;
+}
+
 export function columnName(h: { readonly id: string; readonly title: string; readonly actor?: { readonly name: string }; readonly catch_all?: boolean }, max = 28): string {
   const raw = h.actor?.name ?? h.title.replace(/^(Intrusion set|Threat actor|Campaign)\s+/i, '').replace(/\s*\((?:G|C)\d{4}\)$/, '');
   const name = h.catch_all === true ? (h.id === 'H-NULL' ? 'Not hostile' : 'Another actor') : raw;
