@@ -1,7 +1,7 @@
 // The Replay workspace's pure pieces: figures, the graph at a step, names and checks before sending.
 import { describe, expect, it } from 'vitest';
 import type { Story } from '../../../../engines/core/contracts/replay';
-import { clampStep, exportName, graphAtStep, hostPositions, parseBenign, percentOf, ratio, reductionRows, refuseUpload, utc } from './model';
+import { clampStep, duration, exportName, graphAtStep, hostPositions, parseBenign, percentOf, ratio, reductionRows, refuseUpload, utc } from './model';
 
 const alert = (id: string, src: string, dst: string[]) => ({
   id,
@@ -128,5 +128,17 @@ describe('checks before sending', () => {
     expect(exportName(STORY, 'stix')).toBe('replay-story-2-0b6f3c2e.stix.json');
     expect(exportName(STORY, 'mermaid')).toBe('replay-story-2-0b6f3c2e.mmd');
     expect(exportName(STORY, 'cypher')).toBe('replay-story-2-0b6f3c2e.cypher');
+  });
+});
+
+describe('duration', () => {
+  it('says milliseconds under a second, seconds and minutes above', () => {
+    expect(duration(0)).toBe('0 s');
+    expect(duration(0.0004)).toBe('<1 ms');
+    expect(duration(0.042)).toBe('42 ms');
+    expect(duration(0.9996)).toBe('1000 ms');
+    expect(duration(5.24)).toBe('5.2 s');
+    expect(duration(184)).toBe('3 min 4 s');
+    expect(duration(-1)).toBe('–');
   });
 });

@@ -65,9 +65,11 @@ export function utc(ts: number): string {
   return Number.isNaN(d.getTime()) ? '–' : d.toISOString().replace('T', ' ').replace('Z', ' UTC');
 }
 
-/** A duration in seconds as "1 h 2 min", "3 min 4 s" or "5.2 s". */
+/** A duration in seconds as "1 h 2 min", "3 min 4 s", "5.2 s" or, under a second, "42 ms" (a column of "0.0 s" says nothing). */
 export function duration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '–';
+  if (seconds === 0) return '0 s';
+  if (seconds < 1) return seconds < 0.001 ? '<1 ms' : `${Math.round(seconds * 1000)} ms`;
   if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
   const m = Math.floor(seconds / 60);
   if (m < 60) return `${m} min ${Math.round(seconds - m * 60)} s`;
