@@ -198,8 +198,9 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
 
         <h3 className="send-to__head">What goes</h3>
         <p className="muted send-to__source" data-testid="send-to-source">
-          From {f.source.service} {f.source.kind} <strong>{f.source.id}</strong>
-          {f.source.link !== undefined && <> · link back {f.source.link}</>} — each item keeps this source.
+          From {f.source.service} {f.source.kind}{' '}
+          <strong title={`${f.source.service} ${f.source.kind} ${f.source.id}${f.source.link !== undefined ? `\nlink back ${f.source.link}` : ''}`}>{f.title || f.source.id}</strong>
+          {' '}— each item keeps this source{f.source.link !== undefined ? ' and a link back to it' : ''}.
         </p>
         <div className="send-to__preview" data-testid="send-to-preview">
           <div>
