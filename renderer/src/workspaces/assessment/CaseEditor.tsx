@@ -90,7 +90,7 @@ export function CaseEditor(props: CaseEditorProps) {
         <label>
           Stored case{' '}
           <select value="" onChange={(e) => e.target.value !== '' && onOpenStored(e.target.value)} aria-label="Open a stored case" data-testid="stored-cases" disabled={stored.length === 0}>
-            <option value="">{stored.length === 0 ? 'none yet (import STIX, Save, or Send to Assessment)' : `open one of ${stored.length}…`}</option>
+            <option value="">{stored.length === 0 ? 'none yet' : `open one of ${stored.length}…`}</option>
             {stored.map((c) => (
               <option key={c.case_id} value={c.case_id}>
                 {c.title ?? c.case_id} ({c.evidence_count} items)
@@ -101,6 +101,7 @@ export function CaseEditor(props: CaseEditorProps) {
         <button type="button" className="small" onClick={onSave} disabled={text.trim() === ''} data-testid="save-case" title="Keep this case in the store, so findings can be sent to it">
           Save
         </button>
+        {stored.length === 0 && <span className="muted small">Import STIX, Save, or Send to Assessment adds one.</span>}
       </div>
       <label htmlFor={editorId} className="muted drop-target__hint">
         {origin ? `From ${origin}. ` : ''}Paste or type a case file, or drop a .json file or a STIX 2.1 bundle here.

@@ -10,7 +10,7 @@ import type { CaseSummary } from './types';
 function advice(code: string | null): string {
   switch (code) {
     case 'validation_failed':
-      return 'No file named could be read as evidence. Check the kind (or leave it to detection), or choose other files in the evidence browser.';
+      return 'None of the files named could be read as evidence. Check the kind (or leave it to detection), or choose other files in the evidence browser.';
     case 'parse_error':
       return 'The file is damaged beyond what the loader recovers. Acquire it again, or analyse the other files without it.';
     case 'forbidden':

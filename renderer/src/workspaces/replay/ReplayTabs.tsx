@@ -3,11 +3,12 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type Reac
 import type { AnalysisDetail, AnalysisPage, ReplayHealth } from '../../../../engines/core/contracts/replay';
 import { type ApiClient, type ApiError, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
+import { utcTime } from '../../components/time';
 import { AlertsView } from './alerts/AlertsView';
 import { NO_ALERT_FILTERS, NO_FLOW_FILTERS, type AlertFilters, type FlowFilters } from './browse';
 
 import { FlowsView } from './flows/FlowsView';
-import { count, utc } from './model';
+import { count } from './model';
 import { OverviewView } from './overview/OverviewView';
 
 export type ReplayTab = 'story' | 'alerts' | 'flows' | 'overview';
@@ -148,8 +149,8 @@ export function ReplayTabs({ client, base, health, analysisId, onAnalysis, refre
             <select value={analysisId ?? ''} onChange={(e) => onAnalysis(e.target.value)} data-testid="analysis-picker">
               {analysisId !== null && !analyses.items.some((a) => a.id === analysisId) && <option value={analysisId}>{current?.name ?? 'this analysis'}</option>}
               {analyses.items.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name} · {utc(Date.parse(a.created_at) / 1000).slice(0, 16)} · {count(a.alerts)} alerts
+                <option key={a.id} value={a.id} title={`${a.name} · ${utcTime(a.created_at)} · ${count(a.alerts)} alerts`}>
+                  {a.name.length > 34 ? `${a.name.slice(0, 33)}…` : a.name} · {utcTime(a.created_at, 'minute')} · {count(a.alerts)} alerts
                 </option>
               ))}
             </select>
