@@ -29,6 +29,13 @@ const problems: RuleProblem[] = [
 ];
 
 describe('DetectionsPanel', () => {
+  it('shows first and last seen in one column, the last only when it differs, each time on one line', () => {
+    const later = { ...row, ruleId: 'r2', title: 'Later', lastSeen: '2024-01-01T00:05:00.1234567Z' };
+    render(<DetectionsPanel rows={[row, later]} selected={null} onSelect={() => undefined} problems={[]} />);
+    const cells = [...screen.getByTestId('detections').querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('.when')].map((e) => e.textContent));
+    expect(cells).toEqual([['2024-01-01 00:00:00'], ['2024-01-01 00:00:00', '2024-01-01 00:05:00.1234567']]);
+  });
+
   it('shows how many rules could not run and lists each with its file and reason', () => {
     render(<DetectionsPanel rows={[row]} selected={null} onSelect={() => undefined} problems={problems} techniqueNames={new Map([['T1685.005', 'Clear Windows Event Logs']])} />);
     const box = screen.getByTestId('rule-problems');

@@ -121,8 +121,7 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [], techn
                   Count
                 </th>
                 <th scope="col">Hosts</th>
-                <th scope="col">First seen (UTC)</th>
-                <th scope="col">Last seen (UTC)</th>
+                <th scope="col">First / last seen (UTC)</th>
                 <th scope="col">Techniques</th>
                 <th scope="col">Tactics</th>
                 <th scope="col">Author</th>
@@ -141,8 +140,10 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [], techn
                   </td>
                   <td className="num">{r.count.toLocaleString('en')}</td>
                   <td>{r.hosts.join(', ') || '—'}</td>
-                  <td className="when">{r.firstSeen ? shortTime(r.firstSeen) : '—'}</td>
-                  <td className="when">{r.lastSeen ? shortTime(r.lastSeen) : '—'}</td>
+                  <td>
+                    <div className="when">{r.firstSeen ? shortTime(r.firstSeen) : '—'}</div>
+                    {r.lastSeen !== null && r.lastSeen !== r.firstSeen && <div className="when muted">{shortTime(r.lastSeen)}</div>}
+                  </td>
                   <td className="detections__techniques" title={r.techniques.map((t) => `${t} ${techniqueNames?.get(t) ?? ''}`.trim()).join('\n') || undefined}>
                     {r.techniques.join(', ') || '—'}
                   </td>
