@@ -1,11 +1,13 @@
-// A service error as the analyst needs it: the message, the code, the request id to quote, and field paths when given.
+// A service error as the analyst needs it: the message, what to do next when the caller knows, the code, the request id to quote, and field paths when given.
+import type { ReactNode } from 'react';
 import type { ApiError } from '../api/client';
 
-export function ErrorNote({ error, title }: { readonly error: ApiError; readonly title?: string }) {
+export function ErrorNote({ error, title, hint }: { readonly error: ApiError; readonly title?: string; readonly hint?: ReactNode }) {
   return (
     <div className="error-note" role="alert">
       <div className="error-note__title">{title ?? 'The service reported an error'}</div>
       <div className="error-note__message">{error.message}</div>
+      {hint !== undefined && hint !== null && <div className="error-note__hint">{hint}</div>}
       {error.details.length > 0 && (
         <ul className="error-note__details" aria-label="Problems by field">
           {error.details.map((d, i) => (

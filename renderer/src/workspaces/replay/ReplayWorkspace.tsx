@@ -206,6 +206,12 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
         : busy === null && runError
           ? 'The analysis failed'
           : 'The service reported an error';
+  const errorHint =
+    runError?.code === 'parse_error'
+      ? 'Choose a .pcap or .pcapng file (as tcpdump, Wireshark or dumpcap write it) or a Zeek conn.log (TSV or JSON lines); the format is read from the first bytes, not the name.'
+      : runError?.code === 'payload_too_large'
+        ? 'Cut the capture to the time or hosts of interest first (editcap, or tcpdump -r with a filter), then open the smaller file.'
+        : undefined;
 
   return (
     // The whole workspace takes a dropped file: a drop that missed the panel would otherwise make the browser open it.
@@ -284,7 +290,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
                   <div>{localError}</div>
                 </div>
               )}
-              {runError && <ErrorNote error={runError} title={errorTitle} />}
+              {runError && <ErrorNote error={runError} title={errorTitle} hint={errorHint} />}
             </div>
           </section>
 

@@ -194,6 +194,12 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
         : serviceError?.code === 'not_found' || serviceError?.code === 'bad_request'
           ? 'The stored analysis could not be opened'
           : 'The analysis failed';
+  const errorHint =
+    serviceError?.code === 'parse_error'
+      ? 'Triage reads Windows executables (.exe, .dll, .sys; the file starts with MZ). An archive or installer holds them: extract the executable first.'
+      : serviceError?.code === 'payload_too_large'
+        ? 'Files up to 32 MB are read; a larger one is often an installer or has an overlay: extract the executable itself.'
+        : undefined;
 
   return (
     // The whole page takes the drop: a file dropped beside the box would otherwise make the browser open it and lose the page.
@@ -232,7 +238,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
               <div>{localError.text}</div>
             </div>
           )}
-          {serviceError && <ErrorNote error={serviceError} title={errorTitle} />}
+          {serviceError && <ErrorNote error={serviceError} title={errorTitle} hint={errorHint} />}
         </div>
       </section>
 
