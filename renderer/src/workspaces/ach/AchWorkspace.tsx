@@ -508,11 +508,14 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                         <th scope="row" colSpan={3}>
                           Weighted inconsistency
                         </th>
-                        {columns.map((hid) => (
-                          <td key={hid} className="num" data-testid={`score-${hid}`}>
-                            {assessment.hypotheses.find((h) => h.id === hid)?.inconsistency}
-                          </td>
-                        ))}
+                        {columns.map((hid) => {
+                          const inconsistency = assessment.hypotheses.find((h) => h.id === hid)?.inconsistency;
+                          return (
+                            <td key={hid} className="num" data-testid={`score-${hid}`} title={inconsistency === undefined ? undefined : String(inconsistency)}>
+                              {inconsistency === undefined ? '' : weightText(inconsistency)}
+                            </td>
+                          );
+                        })}
                       </tr>
                     </tfoot>
                   </table>
