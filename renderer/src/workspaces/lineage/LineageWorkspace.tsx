@@ -15,7 +15,7 @@ import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
 import type { WorkspaceProps } from '../registry';
 import { LineageGraph } from './LineageGraph';
-import { attrRows, commentLines, count, cypherFileName, layerRows, MAX_GATE_FILE, orderedReasons, parseEnvelopeFile, plural, SCENARIOS, when, type CommentPart } from './model';
+import { attrRows, commentLines, count, cypherFileName, layerRows, MAX_GATE_FILE, orderedReasons, parseEnvelopeFile, plural, rejectionReason, SCENARIOS, when, type CommentPart } from './model';
 import { createLineageStore, RUN_PAGE, type LineageStore } from './store';
 import { TrustedKeys } from './TrustedKeys';
 import './lineage.css';
@@ -508,7 +508,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
                     <ul>
                       {s.graph.rejected.map((r) => (
                         <li key={r.index}>
-                          <code>envelope[{r.index}]</code> {r.reason}
+                          <code>envelope[{r.index}]</code> {rejectionReason(r.index, r.reason)}
                         </li>
                       ))}
                     </ul>

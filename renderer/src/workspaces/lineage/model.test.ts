@@ -16,6 +16,7 @@ import {
   layerRows,
   orderedReasons,
   parseEnvelopeFile,
+  rejectionReason,
   pathEdgeKeys,
   pathHighlight,
   shortLabel,
@@ -203,5 +204,13 @@ describe('texts', () => {
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.message).not.toContain('SECRET');
     }
+  });
+});
+
+describe('rejectionReason', () => {
+  it('leaves out the envelope index the list already shows', () => {
+    expect(rejectionReason(0, 'envelope[0]: signed by a revoked key (analyst)')).toBe('signed by a revoked key (analyst)');
+    expect(rejectionReason(1, 'envelope[0]: other')).toBe('envelope[0]: other');
+    expect(rejectionReason(2, 'bad signature')).toBe('bad signature');
   });
 });

@@ -261,6 +261,12 @@ export function cypherFileName(runId: string): string {
   return `provgate-${runId.slice(0, 8)}.cypher`;
 }
 
+/** A rejected envelope's reason without the `envelope[i]: ` the service starts it with (the list shows the index already). */
+export function rejectionReason(index: number, reason: string): string {
+  const prefix = `envelope[${index}]: `;
+  return reason.startsWith(prefix) ? reason.slice(prefix.length) : reason;
+}
+
 /** A run's time as UTC to the second (components/time.ts). */
 export function when(iso: string): string {
   return utcTime(iso) || '–';
