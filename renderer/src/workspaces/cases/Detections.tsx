@@ -8,7 +8,7 @@ type Level = DetectionSummary['level'];
 const LEVELS: readonly Level[] = ['informational', 'low', 'medium', 'high', 'critical'];
 
 export function LevelBadge({ level }: { readonly level: DetectionSummary['level'] }) {
-  return <span className={`level-badge level-badge--${level}`}>{level}</span>;
+  return <span className={`sev sev--${level} level-badge`}>{level}</span>;
 }
 
 export interface DetectionsPanelProps {
@@ -27,7 +27,7 @@ function ProblemList({ problems, badge, label, testId }: { readonly problems: re
   return (
     <details className="rule-problems" data-testid={testId}>
       <summary>
-        <span className={`level-badge level-badge--${badge}`}>{problems.length.toLocaleString('en')}</span> {label}
+        <span className={`sev sev--${badge}`}>{problems.length.toLocaleString('en')}</span> {label}
       </summary>
       <table className="detections__table">
         <thead>

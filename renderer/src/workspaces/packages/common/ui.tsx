@@ -62,7 +62,7 @@ export function VerdictTailCells({ verdict, onOpen }: { verdict: { severity: Sev
 }
 
 export function SeverityBadge({ severity }: { severity: Severity | string }) {
-  return <span className={`packages__sev packages__sev--${severity}`}>{severity}</span>;
+  return <span className={`sev sev--${severity}`}>{severity}</span>;
 }
 
 /** A package name anywhere: a link-styled button that opens the package page. */

@@ -5,6 +5,7 @@ import { ErrorNote } from '../../../components/ErrorNote';
 import { useLoad } from '../../../components/useLoad';
 import { useAction } from '../common/hooks';
 import { PAGE, when } from '../common/format';
+import { SeverityBadge } from '../common/ui';
 import { can, shortId, type PkgscanApi } from '../session';
 
 export function EventsTab({ api, me }: { api: PkgscanApi; me: Me }) {
@@ -62,7 +63,7 @@ export function EventsTab({ api, me }: { api: PkgscanApi; me: Me }) {
                 <code>{ev.type}</code>
               </td>
               <td>
-                <span className={`packages__sev packages__sev--${ev.severity}`}>{ev.severity}</span>
+                <SeverityBadge severity={ev.severity} />
               </td>
               <td>{ev.package ?? ''}</td>
               <td>{ev.project ?? ''}</td>
