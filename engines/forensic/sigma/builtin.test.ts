@@ -863,7 +863,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(24, `${S32}curl.exe`, 'curl.exe -o C:\\Users\\Public\\a.zip https://example.org/a.zip'))).not.toContain(CURL);
   });
 
-  it('script hosts on the network, WinRM and RDP from unusual programs, self-deleting command lines, DLLs written into System32, PowerShell remoting sessions, WMI providers from user folders; near misses are not', () => {
+  it('script hosts on the network, WinRM and RDP from unusual programs, self-deleting command lines, DLLs written into System32, PowerShell remoting sessions, WMI providers from user folders, encoded payloads in registry values; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
     const net = (t: number, image: string, port: number): ReturnType<typeof makeEvent> =>
@@ -887,6 +887,11 @@ describe('built-in Windows rules', () => {
     const REMOTING = 'PowerShell Remoting Session On This Host (module logging 4103)';
     expect(hits([module(12, '        Host Name = ServerRemoteHost\r\n        Host Application = C:\\Windows\\system32\\wsmprovhost.exe -Embedding\r\n')]).get(REMOTING)).toEqual({ level: 'low', tactics: ['execution', 'lateral-movement'] });
     expect(titlesOf(module(13, '        Host Name = ConsoleHost\r\n        Host Application = powershell.exe\r\n'))).not.toContain(REMOTING);
+    const ENC = 'Registry Value Holding An Encoded PowerShell Command Or Program (Sysmon 13)';
+    const set = (t: number, details: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: PS, TargetObject: 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Microsoft\\Windows\\Debug', Details: details });
+    expect(hits([set(16, 'SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQAIABOAGUAdAAuAFcAZQBiAEMAbABpAGUAbgB0ACkA')]).get(ENC)).toEqual({ level: 'medium', tactics: ['stealth'] });
+    expect(titlesOf(set(17, 'powershell.exe -nop -w hidden -enc JABzAD0ATgBlAHcA'))).toContain(ENC);
+    expect(titlesOf(set(18, 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -File C:\\Scripts\\inventory.ps1'))).not.toContain(ENC);
     const wmi = (t: number, path: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-WMI-Activity/Operational', 'Microsoft-Windows-WMI-Activity', 5857, { ProviderName: 'P', Code: '0x0', HostProcess: 'wmiprvse.exe', ProcessID: '1234', ProviderPath: path });
     const PROV = 'WMI Provider Loaded From A User-Writable Folder';
     expect(hits([wmi(14, 'C:\\Users\\Public\\p.dll')]).get(PROV)).toEqual({ level: 'medium', tactics: ['execution', 'persistence'] });
