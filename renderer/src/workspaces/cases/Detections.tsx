@@ -148,8 +148,8 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [], techn
                     {r.techniques.join(', ') || '—'}
                   </td>
                   <td className="detections__techniques">{r.tactics.join(', ') || '—'}</td>
-                  <td className="muted detections__author" title={r.author ?? undefined}>
-                    {r.author ?? '—'}
+                  <td className="muted" title={r.author ?? undefined}>
+                    <span className="detections__author">{r.author ?? '—'}</span>
                   </td>
                 </tr>
               ))}
