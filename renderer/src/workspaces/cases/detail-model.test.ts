@@ -26,6 +26,7 @@ describe('eventFieldGroups', () => {
     expect(system['eventId']).toBe('1');
     expect(system['channel']).toBe('Microsoft-Windows-Sysmon/Operational');
     expect(system['host']).toBe('WS01');
+    expect(system['time']).toBe('2024-03-04 09:12:00.000 UTC (ms, evtx System/TimeCreated@SystemTime)');
     const data = Object.fromEntries(groups[1]?.rows ?? []);
     expect(data['CommandLine']).toBe('whoami /all');
     expect(data['Hashes']).toBe('SHA256=00');

@@ -36,7 +36,8 @@ export function eventFieldGroups(e: ExportedEvent): FieldGroup[] {
   const attrs = { ...e.attributes } as Record<string, unknown>;
   const groups: FieldGroup[] = [];
   const common: [string, string][] = [
-    ['time', `${e.time.time ?? '—'} (${e.time.precision}, ${e.time.source})`],
+    // As the timeline and the summary above write it (every digit the source recorded, then the zone), not the raw ISO text.
+    ['time', `${e.time.time === null ? '—' : `${e.time.time.replace('T', ' ').replace(/Z$/, '')} UTC`} (${e.time.precision}, ${e.time.source})`],
     ['host', e.host ?? '—'],
     ['action', e.action],
     ['actor', e.actor ? `${e.actor.type}: ${e.actor.name}` : '—'],
