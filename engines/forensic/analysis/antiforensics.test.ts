@@ -20,6 +20,19 @@ describe('anti-forensics scan', () => {
     expect(kinds([shell(0, 'rm -f /var/log/auth.log')])).toEqual(['log-cleared']);
   });
 
+  it('reads the id of each event when events of one event id text, one host and one time follow each other, the same object again among them', () => {
+    // The checks share the event id read last (by the event object): events alike in everything a key could be made of.
+    const e1102 = makeEvent({ action: 'windows.event', attributes: { eventId: 1102, provider: 'Microsoft-Windows-Eventlog' } });
+    const e4624 = { ...e1102, attributes: { eventId: 4624, provider: 'Microsoft-Windows-Eventlog' } };
+    const e104 = { ...e1102, attributes: { eventId: 104, provider: 'Microsoft-Windows-Eventlog' } };
+    expect(e4624.eventId).toBe(e1102.eventId);
+    // The check's own indicators, before the scan merges those of one kind close in time.
+    const cleared = ANTI_FORENSICS_CHECKS.find((c) => c.kind === 'log-cleared');
+    expect(cleared?.scan([e4624, e1102, e1102, e4624, e104, e4624]).map((i) => i.summary)).toHaveLength(3);
+    expect(cleared?.scan([e1102, e4624, e4624, e104, e4624])).toHaveLength(2);
+    expect(cleared?.scan([e4624, e4624])).toHaveLength(0);
+  });
+
   it('logging stopped: 1100, EventLog service stopped, auditd stopped by a command', () => {
     const e1100 = makeEvent({ action: 'windows.event', attributes: { eventId: 1100, provider: 'Microsoft-Windows-Eventlog' } });
     const svc = makeEvent({ action: 'service.state', object: { type: 'service', name: 'Windows Event Log' }, attributes: { eventId: 7036, state: 'stopped' } });

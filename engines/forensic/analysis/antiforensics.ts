@@ -72,6 +72,19 @@ function perEvent(kind: string, description: string, match: (e: AnalysisEvent) =
 }
 
 const provider = (e: AnalysisEvent): string => String(e.attributes['provider'] ?? '');
+/**
+ * windowsEventId of the event read last, kept: five checks ask it of each event in a row, and each asking read two
+ * attributes through a keyed load on records of many shapes. The event is held, so no other object can be it.
+ */
+let idEvent: AnalysisEvent | null = null;
+let idOfEvent: number | null = null;
+const eventIdOf = (e: AnalysisEvent): number | null => {
+  if (e !== idEvent) {
+    idOfEvent = windowsEventId(e);
+    idEvent = e;
+  }
+  return idOfEvent;
+};
 /** The command-line patterns of each technique, in their order. */
 const PATTERNS_OF: ReadonlyMap<string, readonly RegExp[]> = (() => {
   const m = new Map<string, RegExp[]>();
@@ -115,7 +128,7 @@ const commandMatches = (e: AnalysisEvent, technique: string): boolean => {
 const isProcessLike = (e: AnalysisEvent): boolean => e.action === 'process.create' || e.action === 'process.exec' || e.action === 'sudo.command' || e.action === 'cron.command' || e.action === 'process.commandline' || e.action === 'script.block';
 
 const logCleared = perEvent('log-cleared', 'An event log was cleared (Security 1102, System 104) or a command cleared one (wevtutil cl, Clear-EventLog).', (e) => {
-  const id = windowsEventId(e);
+  const id = eventIdOf(e);
   if (e.action === 'log.clear' || ((id === 1102 || id === 104) && /Eventlog/i.test(provider(e))))
     return { severity: 'high', summary: `the ${e.object?.name ?? 'event'} log was cleared`, techniques: ['T1685.005'] };
   if (isProcessLike(e) && commandMatches(e, 'T1685.005')) return { severity: 'high', summary: 'a command cleared an event log', techniques: ['T1685.005'] };
@@ -124,7 +137,7 @@ const logCleared = perEvent('log-cleared', 'An event log was cleared (Security 1
 });
 
 const serviceStopped = perEvent('logging-stopped', 'The event-log or audit service stopped (1100, 7036 for EventLog, auditd DAEMON_END) or a command stopped it.', (e) => {
-  const id = windowsEventId(e);
+  const id = eventIdOf(e);
   if (id === 1100 && /Eventlog/i.test(provider(e))) return { severity: 'medium', summary: 'the event logging service shut down', techniques: ['T1685.001'] };
   if (e.action === 'service.state' && /event ?log|auditd|rsyslog/i.test(e.object?.name ?? '') && /stop/i.test(attr(e, 'state') ?? '')) return { severity: 'high', summary: 'a logging service was stopped', techniques: ['T1685.001'] };
   if (e.action === 'audit.daemon_end' || (e.action === 'service.stop' && /auditd|rsyslog|journald/i.test(attr(e, 'unit') ?? e.object?.name ?? ''))) return { severity: 'medium', summary: 'the audit daemon stopped', techniques: ['T1685.001'] };
@@ -133,7 +146,7 @@ const serviceStopped = perEvent('logging-stopped', 'The event-log or audit servi
 });
 
 const auditPolicy = perEvent('audit-policy-changed', 'The audit policy changed (Security 4719, 4906, 4912; auditd CONFIG_CHANGE that removes rules).', (e) => {
-  const id = windowsEventId(e);
+  const id = eventIdOf(e);
   if ((id === 4719 || id === 4906 || id === 4912) && /Security/i.test(provider(e))) return { severity: 'medium', summary: 'the system audit policy was changed', techniques: ['T1685.001'] };
   if (e.action === 'audit.config_change') {
     const op = attr(e, 'op') ?? JSON.stringify(e.attributes['fields'] ?? '');
@@ -143,7 +156,7 @@ const auditPolicy = perEvent('audit-policy-changed', 'The audit policy changed (
 });
 
 const timeChanged = perEvent('system-time-changed', 'The system time was changed (Security 4616 by a user, auditd time injection, date -s, Set-Date).', (e) => {
-  const id = windowsEventId(e);
+  const id = eventIdOf(e);
   if (id === 4616 && /Security/i.test(provider(e))) {
     const proc = attr(e, 'ProcessName') ?? '';
     // The time service and VM tools adjust the clock all the time.
@@ -162,7 +175,7 @@ const shadowCopies = perEvent('shadow-copies-deleted', 'Shadow copies or backups
 );
 
 const timestomp = perEvent('timestomping', 'A file creation time was changed (Sysmon 2), touch -t/-r, or a command set file times.', (e) => {
-  const id = windowsEventId(e);
+  const id = eventIdOf(e);
   if (id === 2 && /Sysmon/i.test(provider(e))) return { severity: 'medium', summary: `a file's creation time was changed${attr(e, 'TargetFilename') !== null ? '' : ''}`, techniques: ['T1070.006'] };
   if (isProcessLike(e) && commandMatches(e, 'T1070.006')) return { severity: 'medium', summary: 'a command set file times', techniques: ['T1070.006'] };
   return null;
