@@ -7,6 +7,7 @@ import { SendToButton } from '../../components/SendTo';
 import { indicatorsIn, type Finding } from '../../components/SendToModel';
 import { Progress } from '../../components/Progress';
 import { useLoad } from '../../components/useLoad';
+import { utcTime } from '../../components/time';
 import { LevelBadge } from './Detections';
 import { eventFieldGroups, MAX_TAGS, parseTags } from './detail-model';
 import { shortTime } from './model';
@@ -93,7 +94,7 @@ function AnnotationEditor({ event, annotation, link }: { readonly event: Exporte
         )}
         {annotation && saved === null && (
           <span className="muted">
-            version {annotation.versions}, {shortTime(annotation.at)} by {annotation.actor}
+            version {annotation.versions}, {utcTime(annotation.at)} by {annotation.actor}
           </span>
         )}
       </div>
