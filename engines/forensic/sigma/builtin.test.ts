@@ -863,7 +863,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(24, `${S32}curl.exe`, 'curl.exe -o C:\\Users\\Public\\a.zip https://example.org/a.zip'))).not.toContain(CURL);
   });
 
-  it('script hosts on the network, WinRM and RDP from unusual programs, self-deleting command lines, DLLs written into System32, PowerShell remoting sessions, WMI providers from user folders, encoded payloads in registry values; near misses are not', () => {
+  it('script hosts on the network, WinRM and RDP from unusual programs, self-deleting command lines, DLLs written into System32, PowerShell remoting sessions, WMI providers from user folders, encoded payloads in registry values, task files, passwords searched in files and the registry; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
     const net = (t: number, image: string, port: number): ReturnType<typeof makeEvent> =>
@@ -892,6 +892,15 @@ describe('built-in Windows rules', () => {
     expect(hits([set(16, 'SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQAIABOAGUAdAAuAFcAZQBiAEMAbABpAGUAbgB0ACkA')]).get(ENC)).toEqual({ level: 'medium', tactics: ['stealth'] });
     expect(titlesOf(set(17, 'powershell.exe -nop -w hidden -enc JABzAD0ATgBlAHcA'))).toContain(ENC);
     expect(titlesOf(set(18, 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -File C:\\Scripts\\inventory.ps1'))).not.toContain(ENC);
+    const TASK = 'Scheduled Task File Written Outside The Task Scheduler (Sysmon 11)';
+    expect(hits([sysmon(19, 11, { Image: 'System', TargetFilename: `${S32}Tasks\\Updater` })]).get(TASK)).toEqual({ level: 'medium', tactics: ['execution', 'persistence'] });
+    expect(titlesOf(sysmon(20, 11, { Image: `${S32}svchost.exe`, TargetFilename: `${S32}Tasks\\Updater` }))).not.toContain(TASK);
+    const FIND = 'Files Searched For Passwords From The Command Line';
+    expect(hits([proc(21, `${S32}findstr.exe`, 'findstr /si password *.xml *.ini *.txt')]).get(FIND)).toEqual({ level: 'low', tactics: ['credential-access'] });
+    expect(titlesOf(proc(22, `${S32}findstr.exe`, 'findstr /i error C:\\Logs\\app.log'))).not.toContain(FIND);
+    const REGPW = 'Registry Queried For Stored Passwords';
+    expect(hits([proc(23, `${S32}reg.exe`, 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\Currentversion\\Winlogon" /v DefaultPassword')]).get(REGPW)).toEqual({ level: 'medium', tactics: ['credential-access'] });
+    expect(titlesOf(proc(24, `${S32}reg.exe`, 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\Currentversion\\Winlogon" /v DefaultUserName'))).not.toContain(REGPW);
     const wmi = (t: number, path: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-WMI-Activity/Operational', 'Microsoft-Windows-WMI-Activity', 5857, { ProviderName: 'P', Code: '0x0', HostProcess: 'wmiprvse.exe', ProcessID: '1234', ProviderPath: path });
     const PROV = 'WMI Provider Loaded From A User-Writable Folder';
     expect(hits([wmi(14, 'C:\\Users\\Public\\p.dll')]).get(PROV)).toEqual({ level: 'medium', tactics: ['execution', 'persistence'] });
