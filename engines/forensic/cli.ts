@@ -51,7 +51,7 @@ Usage:
       --pdf         also render the report as PDF (offline)
       --top         stories kept (default 20, at most ${MAX_TOP}); --include-noisy keeps what is filtered as noise
       --rules       a folder of your own Sigma rules, run with the shipped set (docs/forensic-sigma.md)
-      --min-level   lowest Sigma level reported: informational, low (default), medium, high, critical
+      --min-level   lowest Sigma level reported: informational (default: every level), low, medium, high, critical
       --no-sigma    no Sigma rules (only the causal rules)
       --hunting     also run the shipped threat-hunting rules (broad, noisier)
       --placeholders  a JSON file of Sigma placeholder values ({"known_cdcs": ["DC01", "DC02"]}); rules

@@ -16,9 +16,13 @@ export const SHIPPED_RULE_SETS = ['rules', 'rules-emerging-threats', 'rules-thre
 /** The threat-hunting set: broad rules, run only when asked (`--hunting`). */
 export const HUNTING_RULE_SET = 'rules-threat-hunting';
 
-/** Default selection, chosen by measured noise on the benign corpus logs (docs/forensic-sigma.md). */
+/**
+ * Default selection, chosen by measured noise on the benign corpus logs (docs/forensic-sigma.md). Every level runs:
+ * informational and low hits are timeline entries and detections with their techniques (they never root or raise a
+ * story alone), as Hayabusa and Chainsaw keep them; `--min-level` / `sigmaMinLevel` narrows the selection.
+ */
 export const DEFAULT_STATUSES: readonly SigmaStatus[] = ['stable', 'test', 'experimental'];
-export const DEFAULT_MIN_LEVEL: SigmaLevel = 'low';
+export const DEFAULT_MIN_LEVEL: SigmaLevel = 'informational';
 export const DEFAULT_RULE_SETS: readonly string[] = ['rules', 'rules-emerging-threats', 'rules-builtin'];
 
 export interface RuleSource {
