@@ -13,7 +13,7 @@ import { analyzeEvents, analyzePaths } from '../engines/forensic/analysis/analyz
 import { makeEvent } from '../engines/forensic/analysis/events.fixture.js';
 import type { JsonRecord } from '../engines/forensic/event.js';
 import type { DetectionSummary } from '../engines/forensic/analysis/detections.js';
-import { loadSigmaRules, shippedRulesDir, DEFAULT_RULE_SETS, SIGMA_LEVELS } from '../engines/forensic/sigma/index.js';
+import { loadSigmaRules, shippedRulesDir, DEFAULT_MIN_LEVEL, DEFAULT_RULE_SETS, SIGMA_LEVELS } from '../engines/forensic/sigma/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(3);
@@ -21,8 +21,8 @@ const hunting = args.includes('--hunting');
 const otrfAt = args.indexOf('--otrf');
 const otrf = otrfAt >= 0 ? args[otrfAt + 1] : undefined;
 const levelAt = args.indexOf('--min-level');
-/** The lowest level of rule run: every level by default; `--min-level low` measures what the product runs by default. */
-const minLevel = SIGMA_LEVELS.find((l) => l === (levelAt >= 0 ? args[levelAt + 1] : 'informational'));
+/** The lowest level of rule run: the product's default (every level) unless `--min-level` narrows it as an analyst can. */
+const minLevel = SIGMA_LEVELS.find((l) => l === (levelAt >= 0 ? args[levelAt + 1] : DEFAULT_MIN_LEVEL));
 if (minLevel === undefined) throw new Error(`--min-level takes one of ${SIGMA_LEVELS.join(', ')}`);
 /** `--set DIR` (repeatable): a labelled collection, DIR/labels.json naming each unit (an EVTX file, or a folder of EVTX or JSON-lines files) and its tactic ids. */
 const setDirs = args.flatMap((a, i) => (a === '--set' && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
