@@ -185,6 +185,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
     setEdits(new Map());
     setSaved(null);
     setScenarioTechniques(null);
+    // The matrix shown belongs to the scenario scored; another scenario's ranking must not stand in while this one scores.
+    setAssessment(null);
     void score(scenario, new Map());
     // Only a change of scenario starts afresh; edits re-score through setRating (a new analyst name must not reset them).
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -429,6 +431,11 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
             {saved && (
               <p className="ach__saved" role="status">
                 {saved}
+              </p>
+            )}
+            {!assessment && !achError && scenario && (
+              <p className="muted" role="status" data-testid="ach-scoring">
+                Scoring the matrix…
               </p>
             )}
             {assessment && (
