@@ -1119,19 +1119,25 @@ export function blendFromScores(models: readonly (readonly FoldScores[])[], fold
   return { ...choice, weights, nested: { micro_f1: round4((2 * tp) / Math.max(1, kept + n)), top1: round4(right / Math.max(1, n)) } };
 }
 
+/** How many top-1 labels of `top` are kept at `threshold` (p reaches it), and how many of those are right. */
+export function keptAt(top: readonly { readonly p: number; readonly right: boolean }[], threshold: number): { kept: number; right: number } {
+  let kept = 0;
+  let right = 0;
+  for (const x of top)
+    if (x.p >= threshold) {
+      kept++;
+      if (x.right) right++;
+    }
+  return { kept, right };
+}
+
 /** The threshold (0 to 0.99 by 0.01, the lowest of a tie) with the best micro-F1 of the kept top-1 labels (kept when p reaches it) over `top`, unrounded. */
 export function bestThreshold(top: readonly { readonly p: number; readonly right: boolean }[]): { threshold: number; micro_f1: number } {
   const n = top.length;
   let choice = { threshold: 0, micro_f1: 0 };
   for (let k = 0; k < 100; k++) {
     const t = k / 100;
-    let tp = 0;
-    let kept = 0;
-    for (const x of top)
-      if (x.p >= t) {
-        kept++;
-        if (x.right) tp++;
-      }
+    const { kept, right: tp } = keptAt(top, t);
     const f1 = kept + n === 0 ? 0 : (2 * tp) / (kept + n);
     if (f1 > choice.micro_f1 + 1e-12) choice = { threshold: t, micro_f1: f1 };
   }

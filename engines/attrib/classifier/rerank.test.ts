@@ -35,6 +35,18 @@ const examples = [
   ...['downloaded a file with certutil', 'bitsadmin fetched the next stage', 'the payload was downloaded from a server', 'certutil retrieved the tool'].map((text) => ({ text, label: 'T1105' })),
 ];
 
+/** Each technique's BM25 postings equal those of the word-by-word reference (term counts of its name, description, detection and procedures). */
+function expectPostingsAsByWord(techniques: readonly TechniqueTexts[]): void {
+  const tf = techniques.map((t) => {
+    const m = new Map<string, number>();
+    for (const w of tokens(`${t.name} ${t.description} ${t.detection} ${t.procedures.join(' ')}`)) m.set(w, (m.get(w) ?? 0) + 1);
+    return m;
+  });
+  const wdf = new Map<string, number>();
+  for (const m of tf) for (const w of m.keys()) wdf.set(w, (wdf.get(w) ?? 0) + 1);
+  expect(bm25Postings(wdf, tf)).toEqual(bm25PostingsByWord(wdf, tf));
+}
+
 describe('re-ranking second stage', () => {
   const index = rerankIndex(labels, texts);
 
@@ -127,14 +139,7 @@ describe('re-ranking second stage', () => {
     const sum = new CentroidSum();
     for (const r of rows) expect(sum.centroid(r)).toEqual(centroidByMap(r));
     expect(sum.centroid([])).toEqual(centroidByMap([]));
-    const tf = texts.map((t) => {
-      const m = new Map<string, number>();
-      for (const w of tokens(`${t.name} ${t.description} ${t.detection} ${t.procedures.join(' ')}`)) m.set(w, (m.get(w) ?? 0) + 1);
-      return m;
-    });
-    const wdf = new Map<string, number>();
-    for (const m of tf) for (const w of m.keys()) wdf.set(w, (wdf.get(w) ?? 0) + 1);
-    expect(bm25Postings(wdf, tf)).toEqual(bm25PostingsByWord(wdf, tf));
+    expectPostingsAsByWord(texts);
   });
 
   const shipped = path.join(defaultAttribResourcesDir(), SHIPPED_CLASSIFIER_FILE);
@@ -155,14 +160,7 @@ describe('re-ranking second stage', () => {
       const rows = t.procedures.map((p) => model.tfidf(p));
       expect(sum.centroid(rows)).toEqual(centroidByMap(rows));
     }
-    const tf = parts.techniques.map((t) => {
-      const m = new Map<string, number>();
-      for (const w of tokens(`${t.name} ${t.description} ${t.detection} ${t.procedures.join(' ')}`)) m.set(w, (m.get(w) ?? 0) + 1);
-      return m;
-    });
-    const wdf = new Map<string, number>();
-    for (const m of tf) for (const w of m.keys()) wdf.set(w, (wdf.get(w) ?? 0) + 1);
-    expect(bm25Postings(wdf, tf)).toEqual(bm25PostingsByWord(wdf, tf));
+    expectPostingsAsByWord(parts.techniques);
   });
 
   it('picks the lowest threshold of a tie', () => {

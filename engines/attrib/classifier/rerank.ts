@@ -1,6 +1,6 @@
 // Second stage of the technique classifier: the linear model's top-k candidate labels of a sentence re-ranked by gradient-boosted trees over pair features (the candidate's score, rank and margins; the sentence against the technique's ATT&CK texts; parent/sub-technique relations among the candidates).
 import { trainGbdt, predictMargin, sigmoid, type GbdtModel } from '../../core/ml/gbdt.js';
-import { DEFAULT_ANALYZER, bestThreshold, round4, terms, tokens } from './classifier.js';
+import { DEFAULT_ANALYZER, bestThreshold, keptAt, round4, terms, tokens } from './classifier.js';
 
 /** ATT&CK's texts of one label: its name, description, detection advice and procedure texts. */
 export interface TechniqueTexts {
@@ -442,13 +442,7 @@ export function rerankOutOfFold(rows: CandidateRows, y: ArrayLike<number>, fold:
 
 /** Precision of the top-1 labels kept when p reaches `threshold` (right / kept; 1 when none is kept), with how many were kept. */
 export function precisionAt(top: readonly { p: number; right: boolean }[], threshold: number): { precision: number; kept: number } {
-  let kept = 0;
-  let right = 0;
-  for (const t of top)
-    if (t.p >= threshold) {
-      kept++;
-      if (t.right) right++;
-    }
+  const { kept, right } = keptAt(top, threshold);
   return { precision: kept === 0 ? 1 : right / kept, kept };
 }
 
