@@ -292,6 +292,14 @@ const kind = 'evtx' as const;
 const CREATED = 'evtx System/TimeCreated@SystemTime';
 const timeParts: CanonicalTimeParts = { seconds: 0, fraction: 0, digits: 0 };
 
+/** A record's time when TimeCreated is absent or not in the canonical form: TimeCreated parsed, else the header's written time. */
+function recordTime(created: string | null, written: string): EventTime {
+  const c = created === null ? null : parseIsoTime(created);
+  if (c !== null) return { time: c.time, precision: c.precision, source: CREATED };
+  const w = parseIsoTime(written);
+  return w !== null && !w.time.startsWith('1601-') ? { time: w.time, precision: w.precision, source: 'evtx record header (written time)' } : { time: null, precision: 'none', source: 'evtx record without a time' };
+}
+
 export const evtxLoader: Loader = {
   kind,
   id: 'evtx/1',
@@ -321,15 +329,10 @@ export const evtxLoader: Loader = {
         ctx.progress(source.size === 0 ? 1 : r.offset / source.size);
       }
       const host = r.computer ?? ctx.options.host ?? null;
-      let time: EventTime;
       const tc = r.timeCreated;
-      // The parser writes TimeCreated in the canonical form: read once here (its numbers are kept for ingest's reads).
-      const created = tc === null ? null : readCanonicalTime(tc, timeParts) ? tc : parseIsoTime(tc);
-      if (created !== null) time = typeof created === 'string' ? { time: created, precision: precisionOfDigits(timeParts.digits), source: CREATED } : { time: created.time, precision: created.precision, source: CREATED };
-      else {
-        const written = parseIsoTime(r.timestamp);
-        time = written !== null && !written.time.startsWith('1601-') ? { time: written.time, precision: written.precision, source: 'evtx record header (written time)' } : { time: null, precision: 'none', source: 'evtx record without a time' };
-      }
+      // The parser writes TimeCreated in the canonical form: read once here, with no object made (its numbers are kept
+      // for ingest's reads); any other text, or none, takes the general path.
+      const time: EventTime = tc !== null && readCanonicalTime(tc, timeParts) ? { time: tc, precision: precisionOfDigits(timeParts.digits), source: CREATED } : recordTime(tc, r.timestamp);
       const data: Data = r.data ?? {};
       const meaning = meaningOf(r, data, host);
       const sid = r.userSid ?? null;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync as zlibGunzipSync } from 'node:zlib';
-import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
+import { gzipSync, strToU8 } from 'fflate';
 import { parseAllDocuments } from 'yaml';
 import { VitrineError } from '../../core/errors.js';
 
@@ -49,14 +49,6 @@ export function buildBundle(files: readonly { set: string; rel: string; file: st
 
 export function writeBundle(dir: string, bundle: RuleBundle): void {
   writeFileSync(path.join(dir, BUNDLE_FILE), gzipSync(strToU8(JSON.stringify(bundle)), { level: 9, mtime: 0 }));
-}
-
-/**
- * The text of a gzip member as fflate's JavaScript inflate and UTF-8 decoder read it (the bundle's reader before: the
- * reference `readBundle`'s test compares node:zlib's text with).
- */
-export function bundleTextByFflate(bytes: Uint8Array): string {
-  return strFromU8(gunzipSync(bytes));
 }
 
 /**
