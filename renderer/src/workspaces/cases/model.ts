@@ -1,5 +1,6 @@
 // The Cases workspace's pure pieces: the timeline index (sorted times, windows by binary search, density), zoom, virtual rows, the graph to draw, names of exports.
 import type { AnalysisView, CausalEdge, ConfidenceBreakdown, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
+import { utcTime } from '../../components/time';
 
 /** Events sorted by time (timeless ones last) with their times in ms, for windowing by binary search. */
 export interface TimelineIndex {
@@ -166,7 +167,7 @@ export function shortTime(iso: string | null): string {
 
 /** A time range as text for the zoom bar. */
 export function rangeText(range: Range): string {
-  const fmt = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '—');
+  const fmt = (ms: number): string => (Number.isFinite(ms) && utcTime(ms, 'second', false)) || '—';
   return `${fmt(range.from)} – ${fmt(range.to)} UTC`;
 }
 

@@ -1,5 +1,6 @@
 // The Replay workspace's pure pieces: reduction figures, the host graph up to a timeline step, file names.
 import type { Alert, ConnectionFact, ReductionStats, Severity, Story } from '../../../../engines/core/contracts/replay';
+import { utcTime } from '../../components/time';
 
 /** The service's own limit is 256 MiB; refusing larger files here saves sending them only to hear 413. */
 export const DEFAULT_MAX_UPLOAD = 256 * 1024 * 1024;
@@ -60,9 +61,7 @@ export function reductionRows(s: ReductionStats): ReductionRow[] {
 
 /** Capture time (seconds since the epoch) as UTC with milliseconds: captures are read across time zones. */
 export function utc(ts: number): string {
-  if (!Number.isFinite(ts)) return '–';
-  const d = new Date(Math.round(ts * 1000));
-  return Number.isNaN(d.getTime()) ? '–' : d.toISOString().replace('T', ' ').replace('Z', ' UTC');
+  return (Number.isFinite(ts) && utcTime(Math.round(ts * 1000), 'ms')) || '–';
 }
 
 /** A duration in seconds as "1 h 2 min", "3 min 4 s", "5.2 s" or, under a second, "42 ms" (a column of "0.0 s" says nothing). */
