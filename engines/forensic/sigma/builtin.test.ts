@@ -907,6 +907,69 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(wmi(15, '%systemroot%\\system32\\wbem\\wmiprov.dll'))).not.toContain(PROV);
   });
 
+  it('klist, injector command lines, renamed binaries by description, secondary-drive programs, AutoIt, Wi-Fi keys; near misses are not', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const LIST = 'Kerberos Tickets Listed Or Requested With Klist';
+    const PURGE = 'Kerberos Tickets Purged With Klist';
+    expect(hits([proc(1, `${S32}klist.exe`, 'klist tickets')]).get(LIST)).toEqual({ level: 'informational', tactics: ['credential-access'] });
+    expect(hits([proc(2, `${S32}klist.exe`, 'klist purge -li 0x3e7')]).get(PURGE)).toEqual({ level: 'low', tactics: ['stealth', 'lateral-movement'] });
+    expect(titlesOf(proc(3, `${S32}klist.exe`, 'klist purge'))).not.toContain(LIST);
+    expect(titlesOf(proc(4, `${S32}ktpass.exe`, 'ktpass /princ HTTP/web'))).not.toContain(LIST);
+    const INJ = 'Process Injection Arguments On A Command Line';
+    expect(hits([proc(5, 'C:\\Users\\bob\\Desktop\\loader.exe', 'loader.exe -pid 4312 C:\\Users\\bob\\Desktop\\beacon.bin')]).get(INJ)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'stealth'] });
+    expect(titlesOf(proc(6, 'C:\\Tools\\inj.exe', 'inj.exe 4312 "C:\\Users\\Public\\evil.dll"'))).toContain(INJ);
+    expect(titlesOf(proc(7, 'C:\\Tools\\sharp.exe', 'sharp.exe /inject /pid:4312'))).toContain(INJ);
+    expect(titlesOf(proc(8, `${S32}taskkill.exe`, 'taskkill /pid 4312 /f'))).not.toContain(INJ);
+    expect(titlesOf(proc(9, 'C:\\Program Files\\App\\app.exe', 'app.exe --pid 4312 --log C:\\Logs\\app.log'))).not.toContain(INJ);
+    const REN = 'Renamed Windows Binary Identified By Its File Description';
+    expect(hits([sysmon1(10, 'C:\\Users\\bob\\AppData\\Local\\Temp\\calc.exe', 'calc.exe /s /u /i:http://x/a.sct scrobj.dll', { Description: 'Microsoft(C) Register Server' })]).get(REN)).toEqual({ level: 'high', tactics: ['stealth'] });
+    expect(titlesOf(sysmon1(11, 'C:\\Users\\bob\\svc.exe', 'svc.exe', { Description: 'Microsoft ® Console Based Script Host' }))).toContain(REN);
+    expect(titlesOf(sysmon1(12, `${S32}regsvr32.exe`, 'regsvr32 /s x.dll', { Description: 'Microsoft(C) Register Server' }))).not.toContain(REN);
+    expect(titlesOf(sysmon1(13, 'C:\\Windows\\SysWOW64\\cmd.exe', 'cmd /c dir', { Description: 'Windows Command Processor' }))).not.toContain(REN);
+    const USB = 'Program Started From A Secondary Drive Letter';
+    expect(hits([sysmon1(14, 'E:\\invoice.exe', 'E:\\invoice.exe')]).get(USB)).toEqual({ level: 'informational', tactics: ['initial-access', 'lateral-movement'] });
+    expect(titlesOf(sysmon1(15, 'D:\\Program Files\\Vendor\\agent.exe', 'agent.exe'))).not.toContain(USB);
+    expect(titlesOf(sysmon1(16, 'C:\\Users\\bob\\invoice.exe', 'invoice.exe'))).not.toContain(USB);
+    const AUTOIT = 'AutoIt Or AutoHotkey Script Run';
+    expect(hits([sysmon1(17, 'C:\\Users\\Public\\Autoit3.exe', 'Autoit3.exe script.a3x')]).get(AUTOIT)).toEqual({ level: 'low', tactics: ['execution'] });
+    expect(titlesOf(sysmon1(18, 'C:\\Program Files\\AutoIt3\\AutoIt3.exe', 'AutoIt3.exe /ErrorStdOut'))).not.toContain(AUTOIT);
+    const WIFI = 'Wi-Fi Profiles Listed With Their Keys';
+    expect(hits([proc(19, `${S32}netsh.exe`, 'netsh wlan show profile name="Office" key=clear')]).get(WIFI)).toEqual({ level: 'medium', tactics: ['credential-access', 'discovery'] });
+    expect(titlesOf(proc(20, `${S32}netsh.exe`, 'netsh wlan show profiles'))).not.toContain(WIFI);
+  });
+
+  it('Winsock catalog, DNS tunnels, Office templates and Outlook home pages in Sysmon; near misses are not', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const WS = 'Winsock Catalog Changed (Sysmon 12/13)';
+    const cat = (t: number, image: string): ReturnType<typeof makeEvent> =>
+      win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: image, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\WinSock2\\Parameters\\Protocol_Catalog9\\Catalog_Entries64\\000000000001\\PackedCatalogItem', Details: 'Binary Data' });
+    expect(hits([cat(1, `${S32}rundll32.exe`)]).get(WS)?.tactics).toEqual(['persistence']);
+    expect(titlesOf(cat(2, 'C:\\Users\\bob\\lsp.exe'))).toContain(WS);
+    expect(titlesOf(cat(3, `${S32}svchost.exe`))).not.toContain(WS);
+    const dns = (t: number, image: string, name: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 22, { Image: image, QueryName: name, QueryStatus: '0', QueryResults: '-' });
+    const LONG = 'DNS Query With A Long Encoded Label (Sysmon 22)';
+    const BURST = 'Many Long Encoded DNS Names Looked Up By One Process';
+    const tunnel = Array.from({ length: 12 }, (_, i) => dns(10 + i, 'C:\\Users\\bob\\Desktop\\dnscat.exe', `${'a1b2c3d4e5f6'.repeat(3)}${i.toString(16).padStart(4, '0')}.tunnel.example.net`));
+    const h = hits(tunnel);
+    expect(h.get(LONG)).toEqual({ level: 'low', tactics: ['command-and-control'] });
+    expect(h.get(BURST)).toEqual({ level: 'medium', tactics: ['command-and-control', 'exfiltration'] });
+    expect(titlesOf(dns(30, 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe', 'www.example.com'))).toEqual([]);
+    expect(titlesOf(dns(31, `${S32}svchost.exe`, '1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.ip6.arpa'))).not.toContain(LONG);
+    expect(hits(Array.from({ length: 4 }, (_, i) => dns(40 + i, 'C:\\Tools\\t.exe', `${'ab'.repeat(20)}${i}.example.org`))).has(BURST)).toBe(false);
+    const D53 = 'DNS Port Contacted Directly By An Unusual Program (Sysmon 3)';
+    const net = (t: number, image: string, ip: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 3, { Image: image, Protocol: 'udp', Initiated: 'true', DestinationIp: ip, DestinationPort: '53' });
+    expect(hits([net(50, 'C:\\Users\\bob\\Desktop\\dnscat.exe', '203.0.113.7')]).get(D53)).toEqual({ level: 'low', tactics: ['command-and-control'] });
+    expect(titlesOf(net(51, `${S32}svchost.exe`, '10.0.0.2'))).not.toContain(D53);
+    const TPL = 'Office Global Template Written By Another Program (Sysmon 11)';
+    const file = (t: number, image: string, target: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
+    expect(hits([file(60, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Templates\\Normal.dotm')]).get(TPL)).toEqual({ level: 'medium', tactics: ['persistence'] });
+    expect(titlesOf(file(61, 'C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE', 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Templates\\Normal.dotm'))).not.toContain(TPL);
+    const HOME = 'Outlook Folder Home Page Set (Sysmon 12/13)';
+    const reg = (t: number, target: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: target, Details: 'http://203.0.113.9/home.html' });
+    expect(hits([reg(70, 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Microsoft\\Office\\16.0\\Outlook\\WebView\\Inbox\\URL')]).get(HOME)).toEqual({ level: 'high', tactics: ['persistence'] });
+    expect(titlesOf(reg(71, 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Microsoft\\Office\\16.0\\Outlook\\WebView\\Inbox\\Security'))).not.toContain(HOME);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
