@@ -970,6 +970,42 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(reg(71, 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Microsoft\\Office\\16.0\\Outlook\\WebView\\Inbox\\Security'))).not.toContain(HOME);
   });
 
+  it('timestomping by script hosts, accessibility ownership, in-memory assemblies and shellcode, security processes killed, clipboard, remoting sessions, TXT lookups, services from user folders; near misses are not', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
+    const TS = 'File Creation Time Changed By A Shell Or Script Host (Sysmon 2)';
+    const ftime = (t: number, image: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 2, { Image: image, TargetFilename: 'C:\\Users\\Public\\svchost.exe', CreationUtcTime: '2015-07-10 11:00:00.000', PreviousCreationUtcTime: '2026-11-30 10:00:00.000' });
+    expect(hits([ftime(1, PS)]).get(TS)).toEqual({ level: 'medium', tactics: ['stealth'] });
+    expect(titlesOf(ftime(2, 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'))).not.toContain(TS);
+    const OWN = 'Ownership Or Full Control Of An Accessibility Program Taken';
+    expect(hits([proc(3, `${S32}takeown.exe`, 'takeown /f C:\\Windows\\System32\\sethc.exe')]).get(OWN)).toEqual({ level: 'high', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(proc(4, `${S32}icacls.exe`, 'icacls C:\\Data /grant bob:F'))).not.toContain(OWN);
+    const sb = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text, ScriptBlockId: `${t}`, Path: '' });
+    const ASM = '.NET Assembly Loaded From Bytes In A Script Block (4104)';
+    expect(hits([sb(5, '$a = [System.Reflection.Assembly]::Load([Convert]::FromBase64String($b))')]).get(ASM)).toEqual({ level: 'medium', tactics: ['execution', 'stealth'] });
+    expect(titlesOf(sb(6, '[System.Reflection.Assembly]::LoadWithPartialName("System.Windows.Forms")'))).not.toContain(ASM);
+    const SC = 'Shellcode Runner In A Script Block (4104)';
+    expect(hits([sb(7, '$m = $k::VirtualAlloc(0, $sc.Length, 0x3000, 0x40); [Runtime.InteropServices.Marshal]::Copy($sc, 0, $m, $sc.Length); $k::CreateThread(0, 0, $m, 0, 0, 0)')]).get(SC)).toEqual({ level: 'high', tactics: ['execution', 'privilege-escalation', 'stealth'] });
+    expect(titlesOf(sb(8, 'Get-Help VirtualAlloc'))).not.toContain(SC);
+    const KILL = 'Security Product Process Killed From The Command Line';
+    expect(hits([proc(9, `${S32}taskkill.exe`, 'taskkill /f /im MsMpEng.exe')]).get(KILL)).toEqual({ level: 'high', tactics: ['defense-impairment'] });
+    expect(titlesOf(proc(10, `${S32}taskkill.exe`, 'taskkill /f /im notepad.exe'))).not.toContain(KILL);
+    const CLIP = 'Clipboard Read In A Script Block (4104)';
+    expect(hits([sb(11, 'while ($true) { $c = Get-Clipboard; Add-Content C:\\Users\\Public\\c.txt $c; Start-Sleep 5 }')]).get(CLIP)).toEqual({ level: 'low', tactics: ['collection'] });
+    expect(titlesOf(sb(12, 'Set-Clipboard -Value "done"'))).not.toContain(CLIP);
+    const SESS = 'PowerShell Remoting Session Opened To Another Host (4104)';
+    expect(hits([sb(13, 'Enter-PSSession -ComputerName SRV02 -Credential $cred')]).get(SESS)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
+    expect(titlesOf(sb(14, 'Get-PSSession | Remove-PSSession'))).not.toContain(SESS);
+    const TXT = 'TXT Record Looked Up With Nslookup';
+    expect(hits([proc(15, `${S32}nslookup.exe`, 'nslookup -q=txt stage.example.net')]).get(TXT)).toEqual({ level: 'low', tactics: ['command-and-control'] });
+    expect(titlesOf(proc(16, `${S32}nslookup.exe`, 'nslookup www.example.com'))).not.toContain(TXT);
+    const SVC = 'Service Program Started From A User-Writable Folder';
+    const svc = (t: number, image: string): ReturnType<typeof makeEvent> => sysmon1(t, image, image, { ParentImage: `${S32}services.exe`, User: 'NT AUTHORITY\\SYSTEM' });
+    expect(hits([svc(17, 'C:\\Users\\Public\\updater.exe')]).get(SVC)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation'] });
+    expect(titlesOf(svc(18, 'C:\\ProgramData\\Microsoft\\Windows Defender\\Platform\\4.18.2\\MsMpEng.exe'))).not.toContain(SVC);
+    expect(titlesOf(svc(19, `${S32}svchost.exe`))).not.toContain(SVC);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
