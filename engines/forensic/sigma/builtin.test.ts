@@ -977,6 +977,8 @@ describe('built-in Windows rules', () => {
     const ftime = (t: number, image: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 2, { Image: image, TargetFilename: 'C:\\Users\\Public\\svchost.exe', CreationUtcTime: '2015-07-10 11:00:00.000', PreviousCreationUtcTime: '2026-11-30 10:00:00.000' });
     expect(hits([ftime(1, PS)]).get(TS)).toEqual({ level: 'medium', tactics: ['stealth'] });
     expect(titlesOf(ftime(2, 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'))).not.toContain(TS);
+    // Jump lists and editor autosaves: PowerShell rewrites their times, no program or script.
+    expect(titlesOf(win(3, ...SYSMON, 2, { Image: PS, TargetFilename: 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Windows\\Recent\\CustomDestinations\\X.temp', CreationUtcTime: '2020-10-08 06:40:17.988', PreviousCreationUtcTime: '2020-10-22 06:58:00.850' }))).not.toContain(TS);
     const OWN = 'Ownership Or Full Control Of An Accessibility Program Taken';
     expect(hits([proc(3, `${S32}takeown.exe`, 'takeown /f C:\\Windows\\System32\\sethc.exe')]).get(OWN)).toEqual({ level: 'high', tactics: ['persistence', 'privilege-escalation'] });
     expect(titlesOf(proc(4, `${S32}icacls.exe`, 'icacls C:\\Data /grant bob:F'))).not.toContain(OWN);
