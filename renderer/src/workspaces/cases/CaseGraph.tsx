@@ -1,87 +1,40 @@
-// The causal graph of a case (cytoscape): provenance nodes by kind, causal edges by confidence, the selected story highlighted and fitted.
-import { useEffect, useMemo, useRef } from 'react';
+// The causal graph of a case (cytoscape): provenance nodes by kind in causal columns (case-graph-options.ts, graph-layout.ts),
+// causal edges by confidence, the selected story highlighted and fitted.
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AnalysisView, Story } from '../../../../engines/core/contracts/forensic';
 import { useCytoscapeGraph } from '../../components/cytoscape';
 import { themePalette } from '../../components/palette';
+import { canvasMeasure, caseGraphOptions, FIT_PADDING, readableView } from './case-graph-options';
 import { graphToDraw } from './model';
-
-/** Graphs up to this many nodes get the force layout. */
-const COSE_MAX_NODES = 250;
-
-const KIND_SHAPES: Readonly<Record<string, string>> = { host: 'round-rectangle', user: 'ellipse', session: 'ellipse', process: 'round-rectangle', file: 'rectangle', registry: 'diamond', service: 'hexagon', task: 'hexagon', endpoint: 'triangle', other: 'ellipse' };
-
-/** Files and registry keys by their last part (the full path is in the story and timeline), anything else cut at 28. */
-function shortLabel(kind: string, label: string): string {
-  const text = kind === 'file' || kind === 'registry' ? (label.split(/[\\/]/).filter((p) => p !== '').pop() ?? label) : label;
-  return text.length > 28 ? `${text.slice(0, 27)}…` : text;
-}
 
 export function CaseGraph({ view, story, theme }: { readonly view: AnalysisView; readonly story: Story | null; readonly theme: string }) {
   const box = useRef<HTMLDivElement>(null);
   const pick = useMemo(() => graphToDraw(view, story), [view, story]);
+  const [cutOff, setCutOff] = useState(false);
 
   const cy = useCytoscapeGraph((cytoscape) => {
     const el = box.current;
     if (!el) return null;
-    const c = themePalette();
-    const hasIncoming = new Set(pick.edges.map((e) => e.to));
-    const cy = cytoscape({
-      container: el,
-      elements: [
-        ...pick.nodes.map((n) => ({ group: 'nodes' as const, data: { id: n.id, label: shortLabel(n.kind, n.label), kind: n.kind, shape: KIND_SHAPES[n.kind] ?? 'ellipse' } })),
-        ...pick.edges.map((e) => ({ group: 'edges' as const, data: { id: e.id, source: e.from, target: e.to, label: e.relation, width: 1 + e.confidence * 2.5 } })),
-      ],
-      // A force layout reads best up to a few hundred nodes; beyond, layers from the roots are cheaper.
-      layout:
-        pick.nodes.length <= COSE_MAX_NODES
-          ? { name: 'cose', animate: false, randomize: false, nodeRepulsion: () => 9000, idealEdgeLength: () => 60, padding: 16, numIter: 1500 }
-          : { name: 'breadthfirst', directed: true, roots: pick.nodes.filter((n) => !hasIncoming.has(n.id)).map((n) => n.id), spacingFactor: 0.9, padding: 16, animate: false },
-      minZoom: 0.1,
-      maxZoom: 2.5,
-      wheelSensitivity: 0.3,
-      style: [
-        {
-          selector: 'node',
-          style: { label: 'data(label)', 'font-size': 9, 'min-zoomed-font-size': 7, color: c.text, 'text-valign': 'bottom', 'text-margin-y': 3, width: 14, height: 14, shape: 'data(shape)' as never, 'background-color': c.muted, 'text-background-color': c.panel, 'text-background-opacity': 0.75 },
-        },
-        { selector: 'node[kind = "process"]', style: { 'background-color': c.accent } },
-        { selector: 'node[kind = "user"], node[kind = "session"]', style: { 'background-color': c.focus } },
-        { selector: 'edge', style: { width: 'data(width)' as never, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.7, 'line-color': c.border, 'target-arrow-color': c.border, opacity: 0.7 } },
-        { selector: '.faded', style: { opacity: 0.18, 'text-opacity': 0 } },
-        { selector: 'node.story', style: { 'background-color': c.neg, width: 18, height: 18, 'font-weight': 'bold', opacity: 1 } },
-        { selector: 'node.root', style: { 'border-width': 3, 'border-color': c.focus } },
-        { selector: 'edge.story', style: { 'line-color': c.neg, 'target-arrow-color': c.neg, opacity: 1, label: 'data(label)', 'font-size': 8, color: c.muted, 'text-rotation': 'autorotate' } },
-      ],
-      boxSelectionEnabled: false,
-      autoungrabify: true,
-    });
+    const cy = cytoscape({ container: el, ...caseGraphOptions(pick, story, themePalette(), canvasMeasure()) });
     return cy;
-    // The theme (its palette is read from the page's CSS) draws the graph anew.
+    // The theme (its palette is read from the page's CSS) draws the graph anew; the story's nodes lead the layout.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pick, theme]);
+  }, [pick, story, theme]);
 
   useEffect(() => {
     const el = box.current;
     if (!cy || cy.destroyed() || !el) return;
-    const nodes = new Set(story ? [story.rootNodeId, ...story.nodeIds] : []);
-    const edges = new Set(story?.edgeIds ?? []);
-    cy.batch(() => {
-      cy.elements().removeClass('story faded root');
-      if (story) {
-        cy.nodes().forEach((n) => {
-          n.addClass(nodes.has(n.id()) ? 'story' : 'faded');
-          if (n.id() === story.rootNodeId) n.addClass('root');
-        });
-        cy.edges().forEach((e) => {
-          e.addClass(edges.has(e.id()) ? 'story' : 'faded');
-        });
-      }
-    });
+    // The story's classes came with the elements (caseGraphOptions): the graph is drawn anew for each story.
     const focus = cy.elements('.story');
-    cy.fit(focus.length > 0 ? focus : undefined, 24);
+    const shown = focus.length > 0 ? focus : cy.elements();
+    cy.fit(shown, FIT_PADDING);
+    // Fitted smaller than labels can be read: readable instead, from the story's start (its left, where causes are).
+    const readable = readableView(cy.zoom(), shown.boundingBox(), cy.height());
+    if (readable) cy.viewport(readable);
+    setCutOff(readable !== null);
     el.dataset['highlighted'] = String(cy.nodes('.story').length);
     el.dataset['nodes'] = String(cy.nodes().length);
-  }, [cy, story, pick, theme]);
+  }, [cy]);
 
   return (
     <div className="case-graph">
@@ -93,7 +46,8 @@ export function CaseGraph({ view, story, theme }: { readonly view: AnalysisView;
         data-testid="case-graph"
       />
       <div className="legend">
-        Story nodes and edges in red, its root ringed; edge width is the rule's confidence. Scroll to zoom, drag to pan.
+        Causes left of their effects. Story nodes and edges in red, its root ringed; edge width is the rule's confidence. Scroll to zoom, drag to pan.
+        {cutOff && ` The ${story ? 'story' : 'graph'} does not fit the panel at a readable size: it is shown from its start; drag to follow it, or scroll to zoom out and see it whole.`}
         {pick.omitted > 0 && ` ${pick.omitted.toLocaleString('en')} nodes outside the stories are not drawn.`}
       </div>
     </div>
