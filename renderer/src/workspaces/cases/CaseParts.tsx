@@ -8,6 +8,7 @@ import { downloadText } from '../../components/download';
 import { SendToButton } from '../../components/SendTo';
 import { indicatorsIn } from '../../components/SendToModel';
 import { breakdownBars, exportName, shortTime } from './model';
+import { displayProse } from '../../components/wording';
 
 export function GradeBadge({ grade }: { readonly grade: string | null }) {
   return <span className={`grade grade--${(grade ?? 'none').toLowerCase()}`}>{grade ?? '—'}</span>;
@@ -98,7 +99,7 @@ export function StoryDetail({ story, caseId, client }: { readonly story: Story; 
           finding={{ title: `Case ${caseId} story ${story.id}: ${story.title}`, techniques: story.techniques.map((t) => t.id), indicators: indicatorsIn(story), source: { service: 'forensic', kind: 'story', id: `${caseId}/${story.id}`, link: `#/forensic/case/${caseId}/story/${story.id}` } }}
         />
       </div>
-      <p>{story.summary}</p>
+      <p>{displayProse(story.summary)}</p>
       <div className="story-detail__grid">
         <div>
           <h3>Confidence breakdown</h3>

@@ -24,6 +24,7 @@ import { FailedCasePanel } from './FailedCase';
 import type { CaseLink } from './EventDetail';
 import './cases.css';
 import './casework.css';
+import { counted } from '../../components/wording';
 
 /** Events fetched for the timeline (the service keeps at most this many per case). */
 const TIMELINE_EVENTS = 100_000;
@@ -311,7 +312,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                       <GradeBadge grade={c.topGrade} /> {c.title}
                     </span>
                     <span className="muted story-item__meta">
-                      {c.status === 'done' ? `${c.counts?.events.toLocaleString('en') ?? 0} events · ${c.counts?.stories ?? 0} stories` : c.status === 'failed' ? <span className="cases__warn">failed ({c.error ?? 'internal'}): open to see why</span> : c.status} · {utcTime(c.createdAt, 'minute')}
+                      {c.status === 'done' ? `${c.counts?.events.toLocaleString('en') ?? 0} events · ${counted(c.counts?.stories ?? 0, 'story', 'stories')}` : c.status === 'failed' ? <span className="cases__warn">failed ({c.error ?? 'internal'}): open to see why</span> : c.status} · {utcTime(c.createdAt, 'minute')}
                     </span>
                   </button>
                 </li>

@@ -18,6 +18,7 @@ import { ReplayTabs, type ReplayTab, type TabRequest } from './ReplayTabs';
 import { StoryView } from './story/StoryView';
 import { useReplayOpenRequest } from './useReplayOpenRequest';
 import './replay.css';
+import { displayProse } from '../../components/wording';
 
 const STORY_PAGE = 50;
 
@@ -336,7 +337,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
                     data-story-id={s.id}
                   >
                     <span className="story-item__title">
-                      <SeverityBadge severity={s.severity} /> {s.title}
+                      <SeverityBadge severity={s.severity} /> {displayProse(s.title)}
                     </span>
                     <span className="muted story-item__meta">
                       {s.analysis_name} · {plural(s.alerts, 'alert')} · {plural(s.hosts, 'host')} · {s.stages.join(', ')}

@@ -15,6 +15,7 @@ import { saveJson } from '../projects/save';
 import { usePackagesNav } from '../common/nav';
 import { shortId, type PkgscanApi } from '../session';
 import { checkOutcome, filterPackages, imageRefusal, packageTypes, refFromFilename } from './model';
+import { counted } from '../../../components/wording';
 
 type Upload = { readonly file: string; readonly state: 'sending'; readonly fraction: number | undefined } | { readonly file: string; readonly state: 'refused'; readonly note: string } | { readonly file: string; readonly state: 'failed'; readonly error: ApiError };
 
@@ -191,7 +192,7 @@ function ContainerScanView({ api, scan, canRead }: { api: PkgscanApi; scan: Cont
           <dd className={s.user === '' || s.user === 'root' || s.user === '0' ? 'warn' : ''}>{s.user === '' || s.user === null ? 'none set (runs as root)' : s.user}</dd>
           <dt>Contents</dt>
           <dd>
-            {s.layers} layer(s) · {s.files} file(s) · {s.packages} package(s) · {bytes(s.upload_size)} <code className="muted small" title={s.upload_sha256}>{s.upload_sha256.slice(0, 12)}</code>
+            {counted(s.layers, 'layer')} · {counted(s.files, 'file')} · {counted(s.packages, 'package')} · {bytes(s.upload_size)} <code className="muted small" title={s.upload_sha256}>{s.upload_sha256.slice(0, 12)}</code>
           </dd>
           {s.repo_tags.length > 0 && (
             <>

@@ -5,6 +5,7 @@ import type { DependencyGraph as Graph } from '../../../../../engines/core/contr
 import { useCytoscapeGraph } from '../../../components/cytoscape';
 import { themePalette } from '../../../components/palette';
 import { drawnGraph, nodeLabel } from './model';
+import { counted } from '../../../components/wording';
 
 export function DependencyGraph({ graph, onNode }: { graph: Graph; onNode?: (id: string) => void }) {
   const box = useRef<HTMLDivElement>(null);
@@ -85,7 +86,7 @@ export function DependencyGraph({ graph, onNode }: { graph: Graph; onNode?: (id:
         <div className="small">
           <strong>Single points of failure:</strong>{' '}
           {graph.metrics.single_points_of_failure.slice(0, 8).map((s) => (
-            <code key={s.id} className="pk-tag" title={`Removing it disconnects ${s.disconnects} component(s) from the project`}>
+            <code key={s.id} className="pk-tag" title={`Removing it disconnects ${counted(s.disconnects, 'component')} from the project`}>
               {s.id} ({s.disconnects})
             </code>
           ))}

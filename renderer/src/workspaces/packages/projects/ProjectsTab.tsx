@@ -14,6 +14,7 @@ import { DependencyGraph } from './DependencyGraph';
 import { droppedFiles, pickedFiles, type PickedFile } from './files';
 import { findingsByFile, selectFiles, type Selection } from './model';
 import { saveJson } from './save';
+import { counted } from '../../../components/wording';
 
 export function ProjectsTab({ api, canWrite }: { api: PkgscanApi; canWrite: boolean }) {
   // A project scan asked for from elsewhere (the search box) opens here; the analyst's own choice after that stands.
@@ -206,7 +207,7 @@ function Uploader({ api, projectId, onScan }: { api: PkgscanApi; projectId: stri
         </button>
         <input aria-label="Environment" placeholder="environment (policy default)" value={environment} onChange={(e) => setEnvironment(e.target.value)} maxLength={64} />
         <button type="button" className="primary" disabled={busy || !picked || picked.send.length === 0} onClick={() => void scan()}>
-          {busy ? 'Scanning…' : `Scan ${picked?.send.length ?? 0} file(s)`}
+          {busy ? 'Scanning…' : `Scan ${counted(picked?.send.length ?? 0, 'file')}`}
         </button>
       </div>
       {picked && (
@@ -256,7 +257,7 @@ function ScanView({ api, projectId, scanId }: { api: PkgscanApi; projectId: stri
         <div className="packages__filters">
           <DecisionBadge decision={s.decision} large />
           <span>
-            risk <strong data-testid="project-risk">{pct(s.risk)}</strong> · {s.counts.files} file(s) · {s.counts.components} component(s) · {s.counts.findings} finding(s) · {s.counts.warnings} parser warning(s) · {s.environment}
+            risk <strong data-testid="project-risk">{pct(s.risk)}</strong> · {counted(s.counts.files, 'file')} · {counted(s.counts.components, 'component')} · {counted(s.counts.findings, 'finding')} · {counted(s.counts.warnings, 'parser warning')} · {s.environment}
           </span>
           <span className="pk-span" />
           <button type="button" onClick={() => void download('cyclonedx')}>
@@ -329,13 +330,13 @@ function ProjectFindings({ scan }: { scan: ProjectScan }) {
   return (
     <section className="panel" aria-label="Findings by file">
       <h3>
-        Findings <span className="pk-sub">{scan.findings.length} in {groups.length} file(s)</span>
+        Findings <span className="pk-sub">{scan.findings.length.toLocaleString('en')} in {counted(groups.length, 'file')}</span>
       </h3>
       {groups.length === 0 && <p className="muted">No hygiene, confusion, Dockerfile or Compose finding.</p>}
       {groups.map((g) => (
         <details key={g.file} className="pk-file" open={groups.length <= 3 || severityRank(g.severity) >= 2} data-testid="project-finding-group">
           <summary>
-            <SeverityBadge severity={g.severity} /> <span className="pk-where">{g.file}</span> <span className="muted small">{g.findings.length} finding(s)</span>
+            <SeverityBadge severity={g.severity} /> <span className="pk-where">{g.file}</span> <span className="muted small">{counted(g.findings.length, 'finding')}</span>
           </summary>
           <ul className="pk-findings">
             {g.findings.slice(0, 300).map((f, i) => (

@@ -6,6 +6,7 @@ import { useLoad } from '../../../components/useLoad';
 import { useAction } from '../common/hooks';
 import { PAGE, when } from '../common/format';
 import type { PkgscanApi } from '../session';
+import { counted } from '../../../components/wording';
 
 const ROLE_NAMES: readonly Role[] = ['admin', 'security_analyst', 'developer', 'auditor', 'read_only'];
 
@@ -91,7 +92,7 @@ export function UsersTab({ api, me }: { api: PkgscanApi; me: Me }) {
             ))}
           </tbody>
         </table>
-        <div className="muted small">{users.data ? `${users.data.total} user(s)` : ''}</div>
+        <div className="muted small">{users.data ? counted(users.data.total, 'user') : ''}</div>
       </div>
       <form className="panel packages__form" onSubmit={(e) => void register(e)} aria-label="Register a user">
         <h3>Register a user</h3>

@@ -10,6 +10,7 @@ import { type PkgscanApi } from '../session';
 import { safeFilename } from '../store/model';
 import { advisoryFileKind } from './model';
 import { useFilesDrop } from '../../../components/useFileDrop';
+import { counted } from '../../../components/wording';
 
 /** The service's ceiling for one advisory file (an ecosystem's all.zip). */
 const MAX_ADVISORY_BYTES = 1024 * 1048576;
@@ -177,7 +178,7 @@ export function ImportPanel({ api, canImport }: { api: PkgscanApi; canImport: bo
                     {i.result.kind}: {i.result.records} records, {i.result.inserted} new, {i.result.updated} updated, {i.result.unchanged} unchanged
                     {i.result.warnings > 0 && (
                       <details>
-                        <summary className="warn">{i.result.warnings} record(s) skipped with a warning</summary>
+                        <summary className="warn">{counted(i.result.warnings, 'record')} skipped with a warning</summary>
                         <ul>
                           {i.result.warning_samples.map((w, n) => (
                             <li key={n}>{w}</li>

@@ -7,6 +7,7 @@ import { hostIndicator, indicatorsIn, mergeIndicators, type Finding } from '../.
 import { alertQuery, BROWSE_PAGE, NO_ALERT_FILTERS, nextSort, pageLabel, type AlertFilters, type SortOrder } from '../browse';
 import { EvidenceFacts, FilterTail, Pager, QueryProblems, SeverityBadge, SortHeader, usePagedQuery } from '../common';
 import { count, SEVERITY_ORDER, utc } from '../model';
+import { displayProse } from '../../../components/wording';
 
 export interface AlertsViewProps {
   readonly client: ApiClient;
@@ -32,7 +33,7 @@ export function alertFinding(a: AlertRow, analysisId: string): Finding {
 function AlertDetail({ a, analysisId, client, onOpenStory, onShowFlows }: { readonly a: AlertRow; readonly analysisId: string; readonly client: ApiClient; readonly onOpenStory: (id: string) => void; readonly onShowFlows: (host: string) => void }) {
   return (
     <div className="alert-row__detail">
-      <p>{a.summary}</p>
+      <p>{displayProse(a.summary)}</p>
       <div className="row">
         <span>
           rule <code>{a.rule}</code>

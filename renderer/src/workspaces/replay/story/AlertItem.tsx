@@ -2,6 +2,7 @@
 import type { Alert, Story } from '../../../../../engines/core/contracts/replay';
 import { EvidenceFacts, SeverityBadge } from '../common';
 import { alertConnections, count, utc } from '../model';
+import { displayProse } from '../../../components/wording';
 
 export function AlertItem({ story, alert, step, current, names, onStep }: { readonly story: Story; readonly alert: Alert; readonly step: number | undefined; readonly current: boolean; readonly names: Map<string, string>; readonly onStep: (s: number) => void }) {
   const conns = alertConnections(story, alert);
@@ -16,7 +17,7 @@ export function AlertItem({ story, alert, step, current, names, onStep }: { read
           </span>
         </summary>
         <div className="alert-item__body">
-          <p>{alert.summary}</p>
+          <p>{displayProse(alert.summary)}</p>
           <div className="row alert-item__meta">
             <span>
               rule <code>{alert.rule}</code>

@@ -11,6 +11,7 @@ import { AlertItem } from './AlertItem';
 import { HostGraph } from './HostGraph';
 import { MermaidDiagram } from './MermaidDiagram';
 import { StoryActions } from './StoryActions';
+import { displayProse } from '../../../components/wording';
 
 const EXPORTS = [
   { kind: 'stix', label: 'STIX 2.1', accept: 'application/stix+json', type: 'application/stix+json' },
@@ -101,11 +102,11 @@ export function StoryView({ story, client, base, theme, showReduction, onShowHos
       <section className="panel story-head" aria-label="Story" data-testid="story-view" data-story-id={story.id}>
         <div className="row story-head__top">
           <SeverityBadge severity={story.severity} />
-          <h2 className="story-head__title">{story.title}</h2>
+          <h2 className="story-head__title">{displayProse(story.title)}</h2>
           <span className="spacer" />
           <span className="muted">score</span> <strong className="num">{story.score.toFixed(0)}</strong>
         </div>
-        <p>{story.summary}</p>
+        <p>{displayProse(story.summary)}</p>
         <dl className="facts">
           <div>
             <dt>Attacker</dt>

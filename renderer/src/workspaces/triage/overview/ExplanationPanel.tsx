@@ -3,6 +3,7 @@
 import type { TriageResult } from '../../../../../engines/core/contracts/petriage';
 import { signed } from '../model';
 import { DriversPanel } from '../Views';
+import { displayProse } from '../../../components/wording';
 
 const SHOWN = 6;
 
@@ -40,7 +41,7 @@ export function ExplanationPanel({ result }: { readonly result: TriageResult }) 
                 <ul className="family__ev">
                   {f.evidence.map((e) => (
                     <li key={e}>
-                      <code>{e}</code>
+                      <code>{displayProse(e)}</code>
                     </li>
                   ))}
                 </ul>

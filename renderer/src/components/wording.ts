@@ -1,0 +1,18 @@
+// Engine-written prose as the app writes it: the engines' summaries and titles are contract values (stored, exported,
+// pinned by tests) and keep their plain-text forms; on screen, "3 causal link(s)" is "3 causal links", "1 node(s)" is
+// "1 node", and a chain "recon -> access" is "recon → access". Only for prose the engines write, never for evidence
+// values (a command line's "->" is the attacker's, and stays).
+
+/** A count, up to three words, then a word ending in "(s)": the word agrees with the count. */
+const COUNTED = /\b(\d[\d,]*(?:\.\d+)?)((?:[ \u00a0]+[A-Za-z][\w-]*){0,3}?[ \u00a0]+)([A-Za-z][\w-]*)\(s\)/g;
+/** An arrow between two words or values, with a space either side. */
+const ARROW = / -> /g;
+
+export function displayProse(text: string): string {
+  return text.replace(COUNTED, (_, count: string, between: string, word: string) => `${count}${between}${Number(count.replace(/,/g, '')) === 1 ? word : `${word}s`}`).replace(ARROW, ' → ');
+}
+
+/** "1 layer", "3 layers", "1,204 packages": a count with grouped digits and the word agreeing with it. */
+export function counted(n: number, word: string, plural = `${word}s`): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? word : plural}`;
+}
