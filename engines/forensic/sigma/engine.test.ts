@@ -35,6 +35,35 @@ describe('the needle automaton', () => {
       expect([...got].sort((a, b) => a - b), text).toEqual([...want].sort((a, b) => a - b));
     }
   });
+  it('builds from sorted needles the same tables as by child look-ups, and finds what a substring search finds', () => {
+    const r = rng(31);
+    const alphabet = 'ab-/\\. c0';
+    const word = (n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+    type Tables = { delta: Int32Array; fail: Int32Array; outStart: Int32Array; outList: Int32Array; classes: number };
+    for (let round = 0; round < 40; round++) {
+      // Sorted needles with repeats, prefixes of one another and the empty needle (what the engine gives: sorted lower case).
+      const base = Array.from({ length: 1 + Math.floor(r() * 80) }, () => word(Math.floor(r() * 7)));
+      const needles = [...base, ...base.slice(0, 5).map((n) => n.slice(0, Math.floor(n.length / 2)))].sort();
+      const entries = needles.map((needle, variant) => ({ needle, variant }));
+      const sorted = new NeedleAutomaton(entries);
+      const byMap = new NeedleAutomaton(entries, true);
+      const texts = Array.from({ length: 30 }, () => word(Math.floor(r() * 40)));
+      // Scans first (they fill transitions in), in the same order on both, then the tables.
+      for (const text of [...texts, ...texts.map((t) => t.toUpperCase())]) {
+        const a: number[] = [];
+        const b: number[] = [];
+        sorted.scan(text, (v) => a.push(v));
+        byMap.scan(text, (v) => b.push(v));
+        expect(a, text).toEqual(b);
+        const want = new Set(needles.flatMap((n, i) => (n !== '' && text.toLowerCase().includes(n) ? [i] : [])));
+        expect([...new Set(a)].filter((v) => needles[v] !== '').sort((x, y) => x - y), text).toEqual([...want].sort((x, y) => x - y));
+      }
+      const ta = sorted as unknown as Tables;
+      const tb = byMap as unknown as Tables;
+      expect(ta.classes).toBe(tb.classes);
+      for (const k of ['delta', 'fail', 'outStart', 'outList'] as const) expect(Array.from(ta[k]), k).toEqual(Array.from(tb[k]));
+    }
+  });
   it('says when a text holds a character outside ASCII, and folds the Kelvin sign and dotted capital I', () => {
     const auto = new NeedleAutomaton([{ needle: 'kit', variant: 0 }]);
     const got: number[] = [];

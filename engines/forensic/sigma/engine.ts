@@ -20,6 +20,34 @@ const MEMO_MAX_TEXTS = 32_768;
 const ASCII_NONE = Int32Array.of(0);
 const WIDE_NONE = Int32Array.of(1);
 
+/** The own variants of a state where no needle ends (shared, never written). */
+const NO_VARIANTS: number[] = Object.freeze([]) as unknown as number[];
+
+/** Adds a variant to a state's own list (a list of its own made for the first). */
+function ownVariant(own: number[][], s: number, variant: number): void {
+  const list = own[s] as number[];
+  if (list === NO_VARIANTS) own[s] = [variant];
+  else list.push(variant);
+}
+
+/**
+ * Whether the needles come sorted (by code unit) and each of their characters has a class of its own: ASCII, not
+ * upper case (folded onto the lower-case class). Then equal prefixes are equal paths of the trie and the needles that
+ * share a prefix stand side by side (NeedleAutomaton.trieOfSorted). The engine's needles are sorted lower-case texts.
+ */
+function sortedDistinctClasses(entries: readonly { needle: string }[], cls: Uint8Array): boolean {
+  let before = '';
+  for (const { needle } of entries) {
+    if (needle < before) return false;
+    for (let i = 0; i < needle.length; i++) {
+      const c = needle.charCodeAt(i);
+      if (c >= 128 || (c >= 65 && c <= 90) || cls[c] === 0) return false;
+    }
+    before = needle;
+  }
+  return true;
+}
+
 /**
  * Lower-case ASCII needles as one automaton: a transition table (state × character class) over the characters the
  * needles use, upper-case letters folded onto lower-case, every other character one class that leads back to the root.
@@ -30,14 +58,19 @@ export class NeedleAutomaton {
   /** Character code (< 128) to class; 0 is "a character no needle has". */
   private readonly cls = new Uint8Array(128);
   private readonly classes: number;
-  /** Next state by (state × classes + class); -1 until first taken. States are numbered breadth first. */
+  /**
+   * Next state plus one by (state × classes + class); 0 until first taken. States are numbered breadth first. Zero for
+   * "not known yet" lets the table be a fresh typed array with no fill pass over it (a large automaton's table, states ×
+   * classes, is tens of MB): the trie's edges are written, the rows of the leaves only when a scan reaches them.
+   */
   private readonly delta: Int32Array;
   private readonly fail: Int32Array;
   /** Per state, the variants whose needle ends there (own and by suffix), as a range of `outList`. */
   private readonly outStart: Int32Array;
   private readonly outList: Int32Array;
 
-  constructor(entries: readonly { needle: string; variant: number }[]) {
+  /** `byMap` builds the trie by child look-ups whatever the order (the path for unsorted needles; the tests compare both). */
+  constructor(entries: readonly { needle: string; variant: number }[], byMap = false) {
     let classes = 1;
     for (const { needle } of entries)
       for (let i = 0; i < needle.length; i++) {
@@ -46,31 +79,13 @@ export class NeedleAutomaton {
       }
     for (let c = 65; c <= 90; c++) if (this.cls[c + 32] !== 0) this.cls[c] = this.cls[c + 32] as number;
     this.classes = classes;
-    // The trie: children found through a map per state while building, the edges kept as lists.
-    const childOf = new Map<number, number>();
+    // The trie, its edges kept as lists (in the order the states are made).
     const edgeFrom: number[] = [];
     const edgeClass: number[] = [];
     const edgeTo: number[] = [];
-    let states = 1;
-    const own: number[][] = [[]];
-    for (const { needle, variant } of entries) {
-      let s = 0;
-      for (let i = 0; i < needle.length; i++) {
-        const k = this.cls[needle.charCodeAt(i)] as number;
-        const key = s * classes + k;
-        let n = childOf.get(key);
-        if (n === undefined) {
-          n = states++;
-          own.push([]);
-          childOf.set(key, n);
-          edgeFrom.push(s);
-          edgeClass.push(k);
-          edgeTo.push(n);
-        }
-        s = n;
-      }
-      (own[s] as number[]).push(variant);
-    }
+    // Each state's own variants: one shared empty list for the states where no needle ends (most of them).
+    const own: number[][] = [NO_VARIANTS];
+    const states = !byMap && sortedDistinctClasses(entries, this.cls) ? this.trieOfSorted(entries, edgeFrom, edgeClass, edgeTo, own) : this.trieByMap(entries, edgeFrom, edgeClass, edgeTo, own);
     // Children lists per state, then the states renumbered breadth first (shallow states, where scanning spends its
     // time, share cache lines).
     const firstChild = new Int32Array(states).fill(-1);
@@ -85,9 +100,10 @@ export class NeedleAutomaton {
       for (let e = firstChild[order[q] as number] as number; e >= 0; e = nextSibling[e] as number) order.push(edgeTo[e] as number);
     const renum = new Int32Array(states);
     order.forEach((old, i) => (renum[old] = i));
-    const delta = new Int32Array(states * classes).fill(-1);
-    for (let e = 0; e < edgeTo.length; e++) delta[(renum[edgeFrom[e] as number] as number) * classes + (edgeClass[e] as number)] = renum[edgeTo[e] as number] as number;
-    for (let k = 0; k < classes; k++) if ((delta[k] as number) < 0) delta[k] = 0;
+    const delta = new Int32Array(states * classes);
+    for (let e = 0; e < edgeTo.length; e++) delta[(renum[edgeFrom[e] as number] as number) * classes + (edgeClass[e] as number)] = (renum[edgeTo[e] as number] as number) + 1;
+    // The root's missing transitions lead back to the root (state 0, written 1).
+    for (let k = 0; k < classes; k++) if (delta[k] === 0) delta[k] = 1;
     this.delta = delta;
     this.fail = new Int32Array(states);
     const out: number[][] = order.map((old) => own[old] as number[]);
@@ -108,18 +124,79 @@ export class NeedleAutomaton {
     }
     this.outStart[states] = total;
     this.outList = new Int32Array(total);
-    for (let s = 0; s < states; s++) this.outList.set(out[s] as number[], this.outStart[s] as number);
+    // Element by element: most states have no variant, and a native `set` per state costs more than the loop.
+    for (let s = 0, at = 0; s < states; s++) {
+      const list = out[s] as number[];
+      for (let j = 0; j < list.length; j++) this.outList[at++] = list[j] as number;
+    }
+  }
+
+  /**
+   * The trie of needles in sorted order (sortedDistinctClasses): a needle shares with the one before it the states of
+   * their common prefix and no others (a later needle that shared more with an earlier one would sort between them), so
+   * its states are those of the needle before up to the common prefix, then new ones: no look-up of children. Makes the
+   * same states and edges, in the same order, as trieByMap on the same entries. Returns the number of states.
+   */
+  private trieOfSorted(entries: readonly { needle: string; variant: number }[], edgeFrom: number[], edgeClass: number[], edgeTo: number[], own: number[][]): number {
+    let states = 1;
+    // The states along the needle before: path[d] after its first d characters.
+    const path: number[] = [0];
+    let before = '';
+    for (const { needle, variant } of entries) {
+      const limit = Math.min(before.length, needle.length);
+      let common = 0;
+      while (common < limit && needle.charCodeAt(common) === before.charCodeAt(common)) common++;
+      let s = path[common] as number;
+      for (let i = common; i < needle.length; i++) {
+        const n = states++;
+        own.push(NO_VARIANTS);
+        edgeFrom.push(s);
+        edgeClass.push(this.cls[needle.charCodeAt(i)] as number);
+        edgeTo.push(n);
+        path[i + 1] = n;
+        s = n;
+      }
+      path.length = needle.length + 1;
+      before = needle;
+      ownVariant(own, s, variant);
+    }
+    return states;
+  }
+
+  /** The trie of needles in any order: each state's children found through a map while building. Returns the number of states. */
+  private trieByMap(entries: readonly { needle: string; variant: number }[], edgeFrom: number[], edgeClass: number[], edgeTo: number[], own: number[][]): number {
+    const classes = this.classes;
+    const childOf = new Map<number, number>();
+    let states = 1;
+    for (const { needle, variant } of entries) {
+      let s = 0;
+      for (let i = 0; i < needle.length; i++) {
+        const k = this.cls[needle.charCodeAt(i)] as number;
+        const key = s * classes + k;
+        let n = childOf.get(key);
+        if (n === undefined) {
+          n = states++;
+          own.push(NO_VARIANTS);
+          childOf.set(key, n);
+          edgeFrom.push(s);
+          edgeClass.push(k);
+          edgeTo.push(n);
+        }
+        s = n;
+      }
+      ownVariant(own, s, variant);
+    }
+    return states;
   }
 
   /** The transition from a state on a class, found through the failure links when not known yet, and kept. */
   private step(s: number, k: number): number {
     const at = s * this.classes + k;
-    let n = this.delta[at] as number;
-    if (n < 0) {
-      n = this.step(this.fail[s] as number, k);
-      this.delta[at] = n;
-    }
-    return n;
+    const n = this.delta[at] as number;
+    if (n !== 0) return n - 1;
+    const next = this.step(this.fail[s] as number, k);
+    this.delta[at] = next + 1;
+    return next;
   }
 
   /** The class of a character: ASCII by table (upper case folded), the two non-ASCII characters whose lower case is ASCII. */
@@ -191,7 +268,7 @@ export class NeedleAutomaton {
         k = this.classOf(c);
       }
       const n = delta[s * classes + k] as number;
-      s = n >= 0 ? n : this.step(s, k);
+      s = n !== 0 ? n - 1 : this.step(s, k);
       const a = outStart[s] as number;
       const b = outStart[s + 1] as number;
       for (let o = a; o < b; o++) sink.add(outList[o] as number);
