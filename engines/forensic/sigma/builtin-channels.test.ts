@@ -156,7 +156,7 @@ describe('built-in channel rules', () => {
     const PRIV = 'Sensitive Privilege Enabled By A Program Outside Windows (4703)';
     const priv = (t: number, user: string, program: string, list = 'SeDebugPrivilege'): Ev =>
       sec(t, 4703, { SubjectUserName: user, ProcessName: program, EnabledPrivilegeList: list, DisabledPrivilegeList: '-' });
-    expect(hits([priv(1, 'bob', 'C:\\Users\\bob\\Desktop\\tool.exe')]).get(PRIV)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'credential-access'] });
+    expect(hits([priv(1, 'bob', 'C:\\Users\\bob\\Desktop\\tool.exe')]).get(PRIV)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'stealth', 'credential-access'] });
     expect(titlesOf(priv(2, 'SRV01$', 'C:\\Users\\bob\\Desktop\\tool.exe'))).not.toContain(PRIV);
     expect(titlesOf(priv(3, 'bob', 'C:\\Windows\\System32\\svchost.exe'))).not.toContain(PRIV);
     expect(titlesOf(priv(4, 'bob', 'C:\\Users\\bob\\Desktop\\tool.exe', 'SeChangeNotifyPrivilege'))).not.toContain(PRIV);

