@@ -9,6 +9,8 @@ import {
   logisticMarginRow,
   logisticModelFromJson,
   logisticModelToJson,
+  logisticResidualsKernel,
+  logisticResidualsReference,
   predictLogistic,
   rawCoefficients,
   standardization,
@@ -50,6 +52,34 @@ describe('L-BFGS', () => {
     expect(r.x[0]).toBeCloseTo(1, 8);
     expect(r.x[1]).toBeCloseTo(1, 8);
   });
+
+  it("with Moré-Thuente's search, takes SciPy L-BFGS-B's iterations and evaluations (Rosenbrock from three starts)", () => {
+    // scipy.optimize.minimize(rosen, x0, jac=rosen_der, method='L-BFGS-B', options={'gtol': 1e-5}), SciPy 1.10.1:
+    // nit, nfev and x.
+    const scipy = [
+      { x0: [-1.2, 1], nit: 36, nfev: 44, x: [0.9999989453492764, 0.9999980209057228] },
+      { x0: [2.5, -1.3], nit: 28, nfev: 34, x: [0.9999999888533238, 0.9999999775874636] },
+      { x0: [0, 0], nit: 21, nfev: 25, x: [0.9999997057368228, 0.999999398151528] },
+    ];
+    for (const want of scipy) {
+      let nfev = 0;
+      const r = minimizeLbfgs(
+        (p, g) => {
+          nfev++;
+          const [a, b] = [p[0]!, p[1]!];
+          g[0] = -2 * (1 - a) - 400 * a * (b - a * a);
+          g[1] = 200 * (b - a * a);
+          return (1 - a) ** 2 + 100 * (b - a * a) ** 2;
+        },
+        Float64Array.from(want.x0),
+        { gradientTolerance: 1e-5, relativeDecrease: 1e7 * Number.EPSILON, lineSearch: 'more-thuente' },
+      );
+      expect(r.converged).toBe(true);
+      expect(r.iterations).toBe(want.nit);
+      expect(nfev).toBe(want.nfev);
+      for (let i = 0; i < 2; i++) expect(Math.abs(r.x[i]! - want.x[i]!)).toBeLessThan(1e-12);
+    }
+  });
 });
 
 describe('logistic regression', () => {
@@ -75,12 +105,16 @@ describe('logistic regression', () => {
     const loose = gradientAt(m, x, y, l2);
     expect(Math.abs(loose.gb)).toBeLessThan(1e-4);
     for (let f = 0; f < 5; f++) expect(Math.abs(loose.grad[f]!)).toBeLessThan(1e-4);
-    // A tight tolerance without the relative-decrease test reaches 1e-6, and moves the weights by less than 1e-5.
-    const tight = trainLogistic({ x, y }, { l2, tolerance: 1e-8, relativeDecrease: 0 });
-    const exact = gradientAt(tight, x, y, l2);
-    expect(Math.abs(exact.gb)).toBeLessThan(1e-6);
-    for (let f = 0; f < 5; f++) expect(Math.abs(exact.grad[f]!)).toBeLessThan(1e-6);
-    for (let f = 0; f < 5; f++) expect(Math.abs(tight.weights[f]! - m.weights[f]!)).toBeLessThan(1e-5);
+    // A tight tolerance without the relative-decrease test reaches 1e-6 with the backtracking search, and moves the
+    // weights by less than 1e-5. Moré-Thuente's search (the default, SciPy's) stops a little before, where the summed
+    // loss (about 1e3) no longer changes by more than its rounding along the step (SciPy's ABNORMAL_TERMINATION_IN_LNSRCH).
+    for (const [lineSearch, floor] of [['backtracking', 1e-6], ['more-thuente', 2e-6]] as const) {
+      const tight = trainLogistic({ x, y }, { l2, tolerance: 1e-8, relativeDecrease: 0, lineSearch });
+      const exact = gradientAt(tight, x, y, l2);
+      expect(Math.abs(exact.gb)).toBeLessThan(floor);
+      for (let f = 0; f < 5; f++) expect(Math.abs(exact.grad[f]!)).toBeLessThan(floor);
+      for (let f = 0; f < 5; f++) expect(Math.abs(tight.weights[f]! - m.weights[f]!)).toBeLessThan(1e-5);
+    }
     // The generating coefficients are recovered per raw unit, roughly.
     const raw = rawCoefficients(m);
     expect(raw.coefficients[0]).toBeGreaterThan(0.9);
@@ -222,6 +256,73 @@ describe('logistic scoring kernel', () => {
   });
 });
 
+describe("the fit kernel's losses and residuals", () => {
+  /** A double from its bit pattern. */
+  const fromBits = (bits: bigint): number => new Float64Array(BigUint64Array.of(bits).buffer)[0]!;
+  /** Margins at and around every threshold of the kernel's vector path and of fdlibm's exp and log1p, both signs. */
+  function awkwardMargins(): Float64Array {
+    const out: number[] = [0, -0, NaN, Infinity, -Infinity, 1e-300, 5e-324, 2 ** -28, 2 ** -20, 745.2, 746, 708.4, 709.8, 1e300];
+    const around = (v: number): void => {
+      // v and its neighbours a few ulps either side.
+      const b = new BigUint64Array(Float64Array.of(v).buffer)[0]!;
+      for (let k = -3n; k <= 3n; k++) out.push(fromBits(b + k));
+    };
+    // The vector path's range, exp's 0.5 ln2 and 1.5 ln2 high-word tests, log1p's sqrt(2) - 1, 2^-29 and 2^-54 tests
+    // (|m| = -log(threshold)), and e near 1.
+    for (const v of [2 ** -14, 700, 0.5 * Math.LN2, 1.5 * Math.LN2, -Math.log(Math.SQRT2 - 1), -Math.log(2 ** -29), -Math.log(2 ** -54), 1e-5, 2 ** -13]) around(v);
+    for (const hi of [0x3fd62e42n, 0x3fd62e43n, 0x3ff0a2b1n, 0x3ff0a2b2n]) for (const lo of [0n, 1n, 0xfefa39efn, 0xfefa39f0n, 0xffffffffn]) out.push(fromBits((hi << 32n) | lo));
+    // A dense sweep where log1p's argument crosses sqrt(2) - 1 and u's mantissa crosses 0x6a09e.
+    for (let k = 0; k < 20_000; k++) out.push(0.8812 + k * 1e-7);
+    const rng = new Random(33);
+    // Log-uniform magnitudes over the whole range, and normal margins as a fit sees them.
+    for (let k = 0; k < 400_000; k++) out.push(2 ** rng.uniform(-20, 10.5));
+    for (let k = 0; k < 200_000; k++) out.push(rng.normal() * 4);
+    const m = Float64Array.from(out);
+    for (let i = 0; i < m.length; i += 2) m[i] = -m[i]!;
+    return m;
+  }
+
+  it('gives the JavaScript loop (Math.exp, Math.log1p) bit for bit: every residual and both sums, with and without row weights', () => {
+    const m = awkwardMargins();
+    const rng = new Random(34);
+    const y = Float64Array.from(m, () => (rng.next() < 0.4 ? 1 : 0));
+    const w = Float64Array.from(m, () => rng.uniform(0.1, 4));
+    for (const weights of [undefined, w]) {
+      // Odd and even row counts (the last row of an odd count takes the scalar path).
+      for (const n of [m.length, m.length - 1, 7, 1]) {
+        const mm = m.subarray(0, n);
+        const got = logisticResidualsKernel(mm, y, weights);
+        const want = logisticResidualsReference(mm, y, weights);
+        let bad = -1;
+        for (let i = 0; i < n && bad < 0; i++) if (!Object.is(got.resid[i], want.resid[i])) bad = i;
+        if (bad >= 0) expect.fail(`margin ${mm[bad]}: residual ${got.resid[bad]} is not ${want.resid[bad]}`);
+        expect(Object.is(got.loss, want.loss) || (Number.isNaN(got.loss) && Number.isNaN(want.loss))).toBe(true);
+        expect(Object.is(got.gb, want.gb) || (Number.isNaN(got.gb) && Number.isNaN(want.gb))).toBe(true);
+      }
+    }
+    // Finite margins only: the sums themselves are compared as numbers.
+    const finite = m.filter((v) => Number.isFinite(v));
+    const got = logisticResidualsKernel(finite, y);
+    const want = logisticResidualsReference(finite, y);
+    expect(got.loss).toBe(want.loss);
+    expect(got.gb).toBe(want.gb);
+  });
+
+  it('fits bit for bit as the JavaScript loop does, with either line search', () => {
+    for (const lineSearch of ['more-thuente', 'backtracking'] as const) {
+      const { x, y } = linearData(3001, 9);
+      const w = Float64Array.from({ length: x.rows }, (_, i) => 0.5 + (i % 7) / 3);
+      for (const weights of [undefined, w]) {
+        const data = weights ? { x, y, weights } : { x, y };
+        const a = trainLogistic(data, { lineSearch });
+        const b = trainLogistic(data, { lineSearch, residuals: 'javascript' });
+        expect([...a.weights]).toEqual([...b.weights]);
+        expect(a.intercept).toBe(b.intercept);
+      }
+    }
+  });
+});
+
 describe('logistic fits are pinned', () => {
   // Hashes of the weights, intercept, means and scales of fits on fixed data, recorded from the solver as it is: a
   // change to the kernels or the solver that moves any bit of a fit fails here (the blocked evaluation is meant to
@@ -241,12 +342,25 @@ describe('logistic fits are pinned', () => {
       .slice(0, 16);
   }
 
-  it('gives the recorded weights bit for bit (row counts across blocks of rows and off the four-row step, odd widths, row weights, no standardisation)', () => {
-    expect(fitHash(1001, 50, 0.02, {}, true)).toBe('7fdbb2661c17e21c');
-    expect(fitHash(1001, 50, 0.02, { l2: 3, tolerance: 1e-8, relativeDecrease: 0 }, false)).toBe('3d0460ebdf960e3d');
-    expect(fitHash(1001, 50, 0.02, { standardize: false }, false)).toBe('66c69cfa95e54c87');
-    expect(fitHash(16000, 50, 0.02, {}, false)).toBe('a477f7c2cc9160f1');
-    expect(fitHash(130, 129, 0.01, { l2: 0.1 }, true)).toBe('76832cf8f12a0cb4');
+  it('gives the recorded weights bit for bit with the backtracking search (either residual path; recorded before the kernel computed the losses)', () => {
+    for (const residuals of ['kernel', 'javascript'] as const) {
+      const p = { lineSearch: 'backtracking', residuals } as const;
+      expect(fitHash(1001, 50, 0.02, { ...p }, true)).toBe('7fdbb2661c17e21c');
+      expect(fitHash(1001, 50, 0.02, { ...p, l2: 3, tolerance: 1e-8, relativeDecrease: 0 }, false)).toBe('3d0460ebdf960e3d');
+      expect(fitHash(1001, 50, 0.02, { ...p, standardize: false }, false)).toBe('66c69cfa95e54c87');
+      expect(fitHash(16000, 50, 0.02, { ...p }, false)).toBe('a477f7c2cc9160f1');
+      expect(fitHash(130, 129, 0.01, { ...p, l2: 0.1 }, true)).toBe('76832cf8f12a0cb4');
+      expect(fitHash(4099, 3, 0.3, { ...p, standardize: false }, true)).toBe('0cc50960480176cb');
+    }
+  });
+
+  it('gives the recorded weights bit for bit with the default (Moré-Thuente) search', () => {
+    expect(fitHash(1001, 50, 0.02, {}, true)).toBe('1bb91b7112e2baef');
+    expect(fitHash(1001, 50, 0.02, { l2: 3, tolerance: 1e-8, relativeDecrease: 0 }, false)).toBe('36406788930e1d90');
+    expect(fitHash(1001, 50, 0.02, { standardize: false }, false)).toBe('6f5bdc157fffcc34');
+    expect(fitHash(16000, 50, 0.02, {}, false)).toBe('fef26399e7709384');
+    expect(fitHash(130, 129, 0.01, { l2: 0.1 }, true)).toBe('1e1e3bbecf4a194d');
+    // The same weights as the backtracking search: every step of this fit is the unit step in both.
     expect(fitHash(4099, 3, 0.3, { standardize: false }, true)).toBe('0cc50960480176cb');
   });
 });

@@ -41,6 +41,14 @@ export interface LogisticParams {
    * `ftol` (factr 1e7 times machine epsilon, about 2.2e-9), which scikit-learn leaves at its default.
    */
   readonly relativeDecrease?: number;
+  /** The solver's line search (optimize.ts); default 'more-thuente', SciPy L-BFGS-B's, which scikit-learn's lbfgs runs. */
+  readonly lineSearch?: 'backtracking' | 'more-thuente';
+  /**
+   * Where each evaluation's losses and residuals are computed: 'kernel' (default, linfit.wat's `evaluate`: margins,
+   * residuals and gradient per block in one call, exp and log1p two rows at a time) or 'javascript' (the per-row loop
+   * with Math.exp and Math.log1p between the kernel's margins and gradient); the same values bit for bit.
+   */
+  readonly residuals?: 'kernel' | 'javascript';
   readonly featureNames?: readonly string[];
 }
 
@@ -132,6 +140,8 @@ interface WasmApi {
 interface LinfitExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   margins(z: number, rows: number, d: number, theta: number, b: number, out: number): void;
+  residuals(m: number, y: number, w: number, r: number, rows: number, acc: number): void;
+  evaluate(z: number, rows: number, d: number, theta: number, b: number, m: number, y: number, w: number, r: number, out: number, acc: number, block: number): void;
   gradient(z: number, rows: number, d: number, r: number, out: number): void;
   means(x: number, rows: number, d: number, pairs: number, mean: number, count: number): void;
   squares(x: number, rows: number, d: number, pairs: number, mean: number, sq: number): void;
@@ -150,11 +160,13 @@ class Linfit {
   private n = 0;
   private d = 0;
   private meanAndScale = new Float64Array(0);
-  private at = { z: 0, r: 0, m: 0, theta: 0, out: 0, stats: 0 };
+  private at = { z: 0, r: 0, m: 0, theta: 0, out: 0, stats: 0, y: 0, w: 0, acc: 0 };
+  private acc = new Float64Array(0);
 
   constructor() {
     const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    this.exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), {}).exports as LinfitExports;
+    const imports = { math: { exp: Math.exp, log1p: Math.log1p } };
+    this.exports = new wasm.Instance(new wasm.Module(Buffer.from(WASM, 'base64')), imports).exports as LinfitExports;
   }
 
   layout(n: number, d: number): this {
@@ -165,11 +177,15 @@ class Linfit {
     const theta = m + n * 8;
     const out = theta + (d + 2) * 8;
     const stats = out + (d + 2) * 8;
-    this.grow(stats + 2 * d * 8);
+    const y = stats + 2 * d * 8;
+    const w = y + n * 8;
+    const acc = w + n * 8;
+    this.grow(acc + 16);
     const buffer = this.exports.memory.buffer;
     this.n = n;
     this.d = d;
-    this.at = { z, r, m, theta, out, stats };
+    this.at = { z, r, m, theta, out, stats, y, w, acc };
+    this.acc = new Float64Array(buffer, acc, 2);
     this.meanAndScale = new Float64Array(buffer, stats, 2 * d);
     this.z = new Float64Array(buffer, z, n * d);
     new Float64Array(buffer, z + n * d * 8, 2).fill(0);
@@ -178,6 +194,53 @@ class Linfit {
     this.theta = new Float64Array(buffer, theta, d + 2);
     this.out = new Float64Array(buffer, out, d + 2);
     return this;
+  }
+
+  /** The labels and row weights (1 for every row without weights) where `evaluateInKernel` reads them, after `layout`. */
+  labels(y: ArrayLike<number>, w: ArrayLike<number> | undefined): void {
+    const buffer = this.exports.memory.buffer;
+    const yv = new Float64Array(buffer, this.at.y, this.n);
+    for (let i = 0; i < this.n; i++) yv[i] = y[i]!;
+    const wv = new Float64Array(buffer, this.at.w, this.n);
+    if (w) for (let i = 0; i < this.n; i++) wv[i] = w[i]!;
+    else wv.fill(1);
+  }
+
+  /**
+   * `evaluate` with the losses and residuals in the kernel too (one call per evaluation); sums[0] and sums[1] get the
+   * summed loss and the intercept's gradient.
+   */
+  evaluateInKernel(theta: Float64Array, grad: Float64Array, sums: Float64Array): void {
+    const { n, d } = this;
+    const block = Math.max(4, Math.floor(FIT_BLOCK_VALUES / d) & ~3);
+    this.theta.set(theta.subarray(0, d));
+    this.out.fill(0);
+    this.acc.fill(0);
+    const at = this.at;
+    this.exports.evaluate(at.z, n, d, at.theta, theta[d]!, at.m, at.y, at.w, at.r, at.out, at.acc, block);
+    grad.set(this.out.subarray(0, d));
+    sums[0] = this.acc[0]!;
+    sums[1] = this.acc[1]!;
+  }
+
+  /** linfit.wat `residuals` over margins m with labels y and row weights w, from the start of the kernel's memory. */
+  residualsOf(m: Float64Array, y: ArrayLike<number>, w: ArrayLike<number> | undefined): { loss: number; gb: number; resid: Float64Array } {
+    const n = m.length;
+    const yAt = n * 8;
+    const wAt = 2 * n * 8;
+    const rAt = 3 * n * 8;
+    const acc = 4 * n * 8;
+    this.grow(acc + 16);
+    const f64 = new Float64Array(this.exports.memory.buffer);
+    f64.set(m, 0);
+    for (let i = 0; i < n; i++) {
+      f64[yAt / 8 + i] = y[i]!;
+      f64[wAt / 8 + i] = w ? w[i]! : 1;
+    }
+    f64[acc / 8] = 0;
+    f64[acc / 8 + 1] = 0;
+    this.exports.residuals(0, yAt, wAt, rAt, n, acc);
+    return { loss: f64[acc / 8]!, gb: f64[acc / 8 + 1]!, resid: f64.slice(rAt / 8, rAt / 8 + n) };
   }
 
   /** standardization's running means, counts and squared deviations of the feature pairs (x copied to the start of memory). */
@@ -324,6 +387,32 @@ function transposedMatVec(z: Float64Array, n: number, d: number, r: Float64Array
   }
 }
 
+/**
+ * The fit's summed loss, intercept gradient and per-row residuals of margins m as the kernel computes them in each
+ * evaluation (for tests, against `logisticResidualsReference`).
+ */
+export function logisticResidualsKernel(m: Float64Array, y: ArrayLike<number>, w?: ArrayLike<number>): { loss: number; gb: number; resid: Float64Array } {
+  return linfit().residualsOf(m, y, w);
+}
+
+/** The fit's losses and residuals of margins m by the JavaScript loop (`residuals` in fitLogistic, the same operations). */
+export function logisticResidualsReference(m: Float64Array, y: ArrayLike<number>, w?: ArrayLike<number>): { loss: number; gb: number; resid: Float64Array } {
+  const resid = new Float64Array(m.length);
+  let loss = 0;
+  let gb = 0;
+  for (let i = 0; i < m.length; i++) {
+    const mi = m[i]!;
+    const yi = y[i]!;
+    const wi = w ? w[i]! : 1;
+    const e = Math.exp(-Math.abs(mi));
+    loss += wi * ((mi > 0 ? mi : 0) + Math.log1p(e) - yi * mi);
+    const r = wi * ((mi >= 0 ? 1 / (1 + e) : e / (1 + e)) - yi);
+    resid[i] = r;
+    gb += r;
+  }
+  return { loss, gb, resid };
+}
+
 /** Fits a logistic regression. Deterministic (no randomness involved). */
 export function trainLogistic(data: TrainingData, params: LogisticParams = {}): LogisticModel {
   return fitLogistic(data, params).model;
@@ -353,6 +442,8 @@ export function fitLogistic(data: TrainingData, params: LogisticParams = {}): Lo
   const k = kernel ? linfit().layout(n, d) : null;
   const z = k ? k.z : new Float64Array(n * d);
   if (k) k.standardize(x, mean, scale, copied);
+  const inKernel = k !== null && params.residuals !== 'javascript';
+  if (inKernel) k.labels(y, w);
   else standardizeInto(x, mean, scale, z);
   // Parameters: d weights, then the intercept.
   const margins = k ? k.margins : new Float64Array(n);
@@ -380,7 +471,8 @@ export function fitLogistic(data: TrainingData, params: LogisticParams = {}): Lo
   const fg = (theta: Float64Array, grad: Float64Array): number => {
     evaluations++;
     sums.fill(0);
-    if (k) k.evaluate(theta, grad, residuals);
+    if (inKernel) k.evaluateInKernel(theta, grad, sums);
+    else if (k) k.evaluate(theta, grad, residuals);
     else {
       matVec(z, n, d, theta, theta[d]!, margins);
       residuals(0, n);
@@ -398,6 +490,7 @@ export function fitLogistic(data: TrainingData, params: LogisticParams = {}): Lo
     maxIterations: params.maxIterations ?? 1000,
     gradientTolerance: params.tolerance ?? 1e-4,
     relativeDecrease: params.relativeDecrease ?? 1e7 * Number.EPSILON,
+    lineSearch: params.lineSearch ?? 'more-thuente',
   });
   const model: LogisticModel = {
     numFeatures: d,
