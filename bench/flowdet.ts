@@ -56,6 +56,9 @@ interface PeerModel {
   readonly score_rates_log?: readonly number[];
   /** The solver's iterations (n_iter_: L-BFGS iterations, MLP epochs). */
   readonly n_iter?: number;
+  /** Logistic regression's weights in standardised space and intercept (coef_, intercept_). */
+  readonly coef?: readonly number[];
+  readonly intercept?: number;
   readonly accuracy: number;
   readonly f1: number;
   readonly fpr: number;
@@ -179,8 +182,18 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
     const m = detectorMetrics(scores, yte);
     console.log(`| **ours ${kind}** | ${spread(fits, 3)} | | ${spread(rates, 0)} | | ${spread(onLog.rates, 0)} | | ${f(m.accuracy, 4)} | ${f(m.f1, 4)} | ${f(m.fpr, 4)} |`);
     if (kind === 'logistic') {
-      const fit = fitLogistic({ x: logFeatures(xtr), y: ytr }, { l2: 1 });
-      solver.push(`ours logistic ${fit.iterations} L-BFGS iterations, ${fit.evaluations} loss-and-gradient evaluations`);
+      // On the float32 log features the peer is handed (logFeatures of their expm1 can differ from them in the last bit),
+      // so the solvers and the weights compare on the same input.
+      const fit = fitLogistic({ x: selectRows(x32, loaded.train), y: ytr }, { l2: 1 });
+      const sk = peerModel(p, 'sk_logistic');
+      let gap = '';
+      if (sk?.coef && sk.intercept !== undefined) {
+        // Both in standardised space (population standard deviations of the same features).
+        let worst = Math.abs(fit.model.intercept - sk.intercept);
+        sk.coef.forEach((c, j) => (worst = Math.max(worst, Math.abs(fit.model.weights[j]! - c))));
+        gap = `, max |w_ours - w_sklearn| ${worst.toExponential(2)} (weights and intercept)`;
+      }
+      solver.push(`ours logistic (on the peer's features) ${fit.iterations} L-BFGS iterations, ${fit.evaluations} loss-and-gradient evaluations${gap}`);
     }
     for (const { key, label } of PEERS[kind]) {
       const q = peerModel(p, key);

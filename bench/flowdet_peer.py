@@ -7,7 +7,8 @@ Prints one JSON object on stdout: versions and, per model, the training CPU seco
 fits (default 3) and their median, the scoring rate (rows per CPU second) of as many measures (each the test split
 repeated until 0.3 s of CPU), accuracy, F1 and FPR at threshold 0.5; for logistic regression and the MLP also the
 scoring rate from the (unstandardised) log features with the StandardScaler's transform timed (score_rates_log), and
-where the model has one the solver's n_iter_ (L-BFGS iterations, MLP epochs). A peer library that is not installed is left out (its key absent) and
+where the model has one the solver's n_iter_ (L-BFGS iterations, MLP epochs); for logistic regression its coef_ and
+intercept_ (coef, intercept). A peer library that is not installed is left out (its key absent) and
 named under "absent"; nothing is downloaded or installed. FLOWDET_PEER_MODELS (our kinds: gbdt, random_forest, logistic, mlp)
 narrows the run to those kinds' peers, and FLOWDET_BENCH_PEERS (keys: xgboost, sk_hist_gb, ...) to those peers.
 """
@@ -79,6 +80,11 @@ def main():
         if score_log is not None:
             # From the log features, with the standardisation our models do inside timed too.
             out[name]["score_rates_log"] = [len(yte) * r / max(c, 1e-9) for _, r, c in (measure(score_log) for _ in range(repeats))]
+        coef = getattr(m, "coef_", None)
+        if name == "sk_logistic" and coef is not None:
+            # The weights in standardised space and the intercept, for the bench's max |w_ours - w_sklearn|.
+            out[name]["coef"] = [float(v) for v in np.ravel(coef)]
+            out[name]["intercept"] = float(np.ravel(m.intercept_)[0])
         n_iter = getattr(m, "n_iter_", None)
         if n_iter is not None:
             out[name]["n_iter"] = int(np.max(n_iter))
