@@ -227,4 +227,18 @@ describe('built-in channel rules', () => {
     expect(builtin.rules.find((r) => r.title === 'Scheduled Task Deleted')?.techniques).toContain('T1070.009');
   });
 
+
+  it('SAM objects opened by a user account (informational, ten in a minute medium), lockouts; computer accounts and few objects are not', () => {
+    const SAM = 'SAM Domain, User Or Group Object Opened By A User Account (4661)';
+    const BURST = 'Burst Of SAM Objects Opened By One Account';
+    const sam = (t: number, user: string, i: number): Ev => sec(t, 4661, { ObjectServer: 'Security Account Manager', ObjectType: 'SAM_USER', ObjectName: `S-1-5-21-1-2-3-${1100 + i}`, SubjectUserName: user, ProcessName: 'C:\\Windows\\System32\\lsass.exe', AccessMask: '0x2d' });
+    const h = hits(Array.from({ length: 12 }, (_, i) => sam(i, 'bob', i)));
+    expect(h.get(SAM)).toEqual({ level: 'informational', tactics: ['discovery'] });
+    expect(h.get(BURST)).toEqual({ level: 'medium', tactics: ['discovery'] });
+    expect(hits(Array.from({ length: 12 }, (_, i) => sam(i, 'WS07$', i))).size).toBe(0);
+    expect(hits(Array.from({ length: 4 }, (_, i) => sam(i, 'bob', i))).has(BURST)).toBe(false);
+    expect(titlesOf(sec(20, 4661, { ObjectServer: 'Security', ObjectType: 'File', ObjectName: 'C:\\x', SubjectUserName: 'bob' }))).not.toContain(SAM);
+    expect(hits([sec(21, 4740, { TargetUserName: 'alice', TargetDomainName: 'WS07', SubjectUserName: 'DC01$' })]).get('User Account Locked Out (4740)')).toEqual({ level: 'low', tactics: ['credential-access'] });
+  });
+
 });

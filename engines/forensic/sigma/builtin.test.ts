@@ -960,6 +960,9 @@ describe('built-in Windows rules', () => {
     const net = (t: number, image: string, ip: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 3, { Image: image, Protocol: 'udp', Initiated: 'true', DestinationIp: ip, DestinationPort: '53' });
     expect(hits([net(50, 'C:\\Users\\bob\\Desktop\\dnscat.exe', '203.0.113.7')]).get(D53)).toEqual({ level: 'low', tactics: ['command-and-control'] });
     expect(titlesOf(net(51, `${S32}svchost.exe`, '10.0.0.2'))).not.toContain(D53);
+    const AUTORUN = 'Autorun.inf Written To A Drive Root (Sysmon 11)';
+    expect(hits([win(55, ...SYSMON, 11, { Image: 'C:\\Users\\bob\\AppData\\Local\\Temp\\w.exe', TargetFilename: 'E:\\autorun.inf' })]).get(AUTORUN)).toEqual({ level: 'medium', tactics: ['initial-access', 'lateral-movement'] });
+    expect(titlesOf(win(56, ...SYSMON, 11, { Image: 'C:\\Windows\\explorer.exe', TargetFilename: 'C:\\Users\\bob\\Downloads\\iso\\autorun.inf' }))).not.toContain(AUTORUN);
     const TPL = 'Office Global Template Written By Another Program (Sysmon 11)';
     const file = (t: number, image: string, target: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
     expect(hits([file(60, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Templates\\Normal.dotm')]).get(TPL)).toEqual({ level: 'medium', tactics: ['persistence'] });
