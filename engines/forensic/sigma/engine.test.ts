@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { ingestArtifact } from '../ingest.js';
-import { MEMO_MIN_LENGTH, NeedleAutomaton } from './engine.js';
+import { MatchEngine, MEMO_MIN_LENGTH, NeedleAutomaton } from './engine.js';
+import { readLogsourceMappings, type SourceId } from './logsource.js';
 import { evaluate, InputView, loadSigmaRules, parseCondition, SHIPPED_RULE_SETS, shippedRulesDir, SIGMA_STATUSES, sigmaRuleSetFromTexts, sourceOf, type Binding, type CompiledRule, type SigmaInput, type SigmaRuleSet } from './index.js';
 import { regexTest } from './value.js';
 
@@ -288,6 +289,33 @@ describe.skipIf(!hasCorpora())('the engine on the EVTX corpus', () => {
     expect(hits).toBeGreaterThan(10);
     expect(differ).toEqual([]);
   }, 300_000);
+});
+
+describe('the bindings a Windows source asks, by channel', () => {
+  it('gives every source of every mapped channel the variants that asking every binding gives (every shipped rule)', () => {
+    const set = loadSigmaRules({ sources: SHIPPED_RULE_SETS.map((name) => ({ name, path: path.join(shippedRulesDir(), name) })), minLevel: 'informational', statuses: SIGMA_STATUSES });
+    const inner = set as unknown as { compiled: readonly CompiledRule[]; bindings: readonly (readonly Binding[])[] };
+    type Bucketed = { bucket(src: SourceId): { variants: readonly { rule: number; binding: Binding }[]; windowsTexts: boolean | null } };
+    const indexed = new MatchEngine(inner.compiled, inner.bindings) as unknown as Bucketed;
+    const everyBinding = new MatchEngine(inner.compiled, inner.bindings, false) as unknown as Bucketed;
+    const m = readLogsourceMappings();
+    const channels = new Set<string>([m.sysmon_channel, ...Object.values(m.windows_services).flat(), ...Object.values(m.windows_categories).flatMap((l) => l.flatMap((c) => c.channels)), 'application', 'no-such-channel']);
+    const ids = new Set<number>([0, 1, 2, 3, 4, 7, 8, 10, 11, 12, 13, 22, 104, 400, 800, 1102, 4103, 4104, 4624, 4625, 4688, 4698, 4720, 5145, 7045, 99999]);
+    for (const c of Object.values(m.sysmon_categories)) for (const id of c.ids ?? []) ids.add(id);
+    for (const l of Object.values(m.windows_categories)) for (const c of l) for (const id of c.ids ?? []) ids.add(id);
+    let variants = 0;
+    for (const channel of channels)
+      for (const eventId of ids) {
+        const src: SourceId = { family: 'windows', channel, eventId };
+        const a = indexed.bucket(src);
+        const b = everyBinding.bucket(src);
+        variants += a.variants.length;
+        expect(a.variants.map((v) => v.rule), `${channel} ${eventId}`).toEqual(b.variants.map((v) => v.rule));
+        a.variants.forEach((v, i) => expect(v.binding === b.variants[i]?.binding, `${channel} ${eventId}`).toBe(true));
+        expect(a.windowsTexts).toBe(b.windowsTexts);
+      }
+    expect(variants).toBeGreaterThan(5_000);
+  }, 120_000);
 });
 
 describe('automata shared by sources whose needles differ by a few', () => {

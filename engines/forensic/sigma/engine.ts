@@ -476,10 +476,42 @@ export class MatchEngine {
   private stamp = 0;
   private readonly pass = new Pass();
 
+  /**
+   * `byChannel` false: every source's bucket is made by asking every binding (the path the tests compare the channel
+   * index with).
+   */
   constructor(
     private readonly compiled: readonly CompiledRule[],
     private readonly bindings: readonly (readonly Binding[])[],
-  ) {}
+    byChannel = true,
+  ) {
+    this.byChannel = byChannel ? new Map() : null;
+  }
+
+  /**
+   * The bindings that can accept a Windows source of a channel, by channel (lower case), in rule order then binding
+   * order: those whose `channels` hold it and those without `channels`. A log's event ids are many sources of one
+   * channel, so each of them asks these (a few hundred of the set's thousands of bindings) instead of every binding.
+   */
+  private readonly byChannel: Map<string, { readonly rules: readonly number[]; readonly bindings: readonly Binding[] }> | null;
+
+  private channelCandidates(channel: string, index: NonNullable<MatchEngine['byChannel']>): { readonly rules: readonly number[]; readonly bindings: readonly Binding[] } {
+    let c = index.get(channel);
+    if (c === undefined) {
+      const rules: number[] = [];
+      const bindings: Binding[] = [];
+      this.bindings.forEach((list, rule) => {
+        for (const binding of list)
+          if (binding.channels === undefined || binding.channels.includes(channel)) {
+            rules.push(rule);
+            bindings.push(binding);
+          }
+      });
+      c = { rules, bindings };
+      index.set(channel, c);
+    }
+    return c;
+  }
 
   /**
    * The pre-filter of each list of variant needles met so far: sources whose variants have the same needles in the same
@@ -499,22 +531,24 @@ export class MatchEngine {
     const variants: Variant[] = [];
     const needlesOf: (readonly string[] | null)[] = [];
     const keys: number[] = [];
-    this.bindings.forEach((list, rule) => {
-      for (const binding of list)
-        if (binding.accepts(src)) {
-          // Only a field the binding does not rename reads the event id.
-          const given = binding.fieldMap?.['EventID'] === undefined ? known : NO_KNOWN;
-          const needles = (this.compiled[rule] as CompiledRule).needlesGiven(given);
-          if (needles === false) continue;
-          variants.push({ rule, binding });
-          needlesOf.push(needles);
-          // The pre-filter depends only on each position's needles (numbered, so that a key stays short).
-          const sig = needles === null ? '' : `${needles.length}:${needles.join('\u0000')}`;
-          let n = this.needleSets.get(sig);
-          if (n === undefined) this.needleSets.set(sig, (n = this.needleSets.size));
-          keys.push(n);
-        }
-    });
+    const take = (rule: number, binding: Binding): void => {
+      if (!binding.accepts(src)) return;
+      // Only a field the binding does not rename reads the event id.
+      const given = binding.fieldMap?.['EventID'] === undefined ? known : NO_KNOWN;
+      const needles = (this.compiled[rule] as CompiledRule).needlesGiven(given);
+      if (needles === false) return;
+      variants.push({ rule, binding });
+      needlesOf.push(needles);
+      // The pre-filter depends only on each position's needles (numbered, so that a key stays short).
+      const sig = needles === null ? '' : `${needles.length}:${needles.join('\u0000')}`;
+      let n = this.needleSets.get(sig);
+      if (n === undefined) this.needleSets.set(sig, (n = this.needleSets.size));
+      keys.push(n);
+    };
+    // A Windows source: only the bindings that can accept its channel (in the same order); any other, every binding.
+    const candidates = src.family === 'windows' && this.byChannel !== null ? this.channelCandidates(src.channel, this.byChannel) : null;
+    if (candidates !== null) for (let i = 0; i < candidates.rules.length; i++) take(candidates.rules[i] as number, candidates.bindings[i] as Binding);
+    else this.bindings.forEach((list, rule) => list.forEach((binding) => take(rule, binding)));
     const filterKey = keys.join(',');
     let filter = this.filters.get(filterKey);
     if (filter === undefined) {

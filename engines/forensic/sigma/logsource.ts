@@ -18,6 +18,11 @@ export type SourceId =
 /** One way a rule's logsource is found in events: which events, and Sigma field names renamed to the event's. */
 export interface Binding {
   readonly accepts: (src: SourceId) => boolean;
+  /**
+   * For a binding of Windows event log channels: the channels (lower case) outside which it accepts no source. Absent:
+   * no such bound is known (the binding may accept any source its `accepts` takes).
+   */
+  readonly channels?: readonly string[];
   /** Sigma field name → the name in the event (e.g. Image → NewProcessName for Security 4688). */
   readonly fieldMap?: Readonly<Record<string, string>>;
   /** An extra per-event condition (registry_add is Sysmon 12 with EventType CreateKey). */
@@ -76,6 +81,7 @@ export const SECURITY_4688_FIELDS: Readonly<Record<string, string>> = mapped().f
 
 const windows = (channels: readonly string[], ids?: readonly number[], extra: Partial<Binding> = {}): Binding => ({
   accepts: (s) => s.family === 'windows' && channels.includes(s.channel) && (ids === undefined || ids.includes(s.eventId)),
+  channels,
   view: 'windows',
   ...extra,
 });
