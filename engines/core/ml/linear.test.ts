@@ -105,8 +105,8 @@ describe('logistic regression', () => {
     const loose = gradientAt(m, x, y, l2);
     expect(Math.abs(loose.gb)).toBeLessThan(1e-4);
     for (let f = 0; f < 5; f++) expect(Math.abs(loose.grad[f]!)).toBeLessThan(1e-4);
-    // A tight tolerance without the relative-decrease test reaches 1e-6 with the backtracking search, and moves the
-    // weights by less than 1e-5. Moré-Thuente's search (the default, SciPy's) stops a little before, where the summed
+    // A tight tolerance without the relative-decrease test reaches 1e-6 with the backtracking search (the default), and
+    // moves the weights by less than 1e-5. Moré-Thuente's search (SciPy's) stops a little before, where the summed
     // loss (about 1e3) no longer changes by more than its rounding along the step (SciPy's ABNORMAL_TERMINATION_IN_LNSRCH).
     for (const [lineSearch, floor] of [['backtracking', 1e-6], ['more-thuente', 2e-6]] as const) {
       const tight = trainLogistic({ x, y }, { l2, tolerance: 1e-8, relativeDecrease: 0, lineSearch });
@@ -179,9 +179,11 @@ describe.skipIf(skipWithout('sklearn'))('against scikit-learn', () => {
     });
     cases.forEach(({ l2, w }, k) => {
       const out = fits[k]!;
-      const m = trainLogistic(w ? { x, y, weights: w } : { x, y }, { l2 });
+      for (const lineSearch of ['backtracking', 'more-thuente'] as const) {
+      const m = trainLogistic(w ? { x, y, weights: w } : { x, y }, { l2, lineSearch });
       // scikit-learn fits here to a gradient of 1e-12, ours stops at its default rule (gradient 1e-4, SciPy's
-      // relative decrease): coefficients agree to 5e-6 and our objective is within 1e-9 of the tight optimum.
+      // relative decrease), with either line search: coefficients agree to 5e-6 and our objective is within 1e-9 of
+      // the tight optimum.
       out.coef.forEach((c, f) => expect(m.weights[f]).toBeCloseTo(c, 5));
       expect(m.intercept).toBeCloseTo(out.intercept, 5);
       const objective = (coef: ArrayLike<number>, b: number): number => {
@@ -196,6 +198,7 @@ describe.skipIf(skipWithout('sklearn'))('against scikit-learn', () => {
         return loss;
       };
       expect(objective(m.weights, m.intercept)).toBeLessThanOrEqual(objective(out.coef, out.intercept) + 1e-9);
+      }
     });
   });
 });
@@ -342,9 +345,9 @@ describe('logistic fits are pinned', () => {
       .slice(0, 16);
   }
 
-  it('gives the recorded weights bit for bit with the backtracking search (either residual path; recorded before the kernel computed the losses)', () => {
+  it('gives the recorded weights bit for bit by default (backtracking search; either residual path; recorded before the kernel computed the losses)', () => {
     for (const residuals of ['kernel', 'javascript'] as const) {
-      const p = { lineSearch: 'backtracking', residuals } as const;
+      const p = { residuals } as const;
       expect(fitHash(1001, 50, 0.02, { ...p }, true)).toBe('7fdbb2661c17e21c');
       expect(fitHash(1001, 50, 0.02, { ...p, l2: 3, tolerance: 1e-8, relativeDecrease: 0 }, false)).toBe('3d0460ebdf960e3d');
       expect(fitHash(1001, 50, 0.02, { ...p, standardize: false }, false)).toBe('66c69cfa95e54c87');
@@ -354,13 +357,14 @@ describe('logistic fits are pinned', () => {
     }
   });
 
-  it('gives the recorded weights bit for bit with the default (Moré-Thuente) search', () => {
-    expect(fitHash(1001, 50, 0.02, {}, true)).toBe('1bb91b7112e2baef');
-    expect(fitHash(1001, 50, 0.02, { l2: 3, tolerance: 1e-8, relativeDecrease: 0 }, false)).toBe('36406788930e1d90');
-    expect(fitHash(1001, 50, 0.02, { standardize: false }, false)).toBe('6f5bdc157fffcc34');
-    expect(fitHash(16000, 50, 0.02, {}, false)).toBe('fef26399e7709384');
-    expect(fitHash(130, 129, 0.01, { l2: 0.1 }, true)).toBe('1e1e3bbecf4a194d');
+  it("gives the recorded weights bit for bit with Moré-Thuente's search", () => {
+    const p = { lineSearch: 'more-thuente' } as const;
+    expect(fitHash(1001, 50, 0.02, { ...p }, true)).toBe('1bb91b7112e2baef');
+    expect(fitHash(1001, 50, 0.02, { ...p, l2: 3, tolerance: 1e-8, relativeDecrease: 0 }, false)).toBe('36406788930e1d90');
+    expect(fitHash(1001, 50, 0.02, { ...p, standardize: false }, false)).toBe('6f5bdc157fffcc34');
+    expect(fitHash(16000, 50, 0.02, { ...p }, false)).toBe('fef26399e7709384');
+    expect(fitHash(130, 129, 0.01, { ...p, l2: 0.1 }, true)).toBe('1e1e3bbecf4a194d');
     // The same weights as the backtracking search: every step of this fit is the unit step in both.
-    expect(fitHash(4099, 3, 0.3, { standardize: false }, true)).toBe('0cc50960480176cb');
+    expect(fitHash(4099, 3, 0.3, { ...p, standardize: false }, true)).toBe('0cc50960480176cb');
   });
 });

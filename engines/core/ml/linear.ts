@@ -41,7 +41,11 @@ export interface LogisticParams {
    * `ftol` (factr 1e7 times machine epsilon, about 2.2e-9), which scikit-learn leaves at its default.
    */
   readonly relativeDecrease?: number;
-  /** The solver's line search (optimize.ts); default 'more-thuente', SciPy L-BFGS-B's, which scikit-learn's lbfgs runs. */
+  /**
+   * The solver's line search (optimize.ts): 'backtracking' (default) or 'more-thuente', SciPy L-BFGS-B's, which
+   * scikit-learn's lbfgs runs (its iterations and weights come closer to scikit-learn's; a different path to the same
+   * optimum, so other weights than the default's).
+   */
   readonly lineSearch?: 'backtracking' | 'more-thuente';
   /**
    * Where each evaluation's losses and residuals are computed: 'kernel' (default, linfit.wat's `evaluate`: margins,
@@ -490,7 +494,7 @@ export function fitLogistic(data: TrainingData, params: LogisticParams = {}): Lo
     maxIterations: params.maxIterations ?? 1000,
     gradientTolerance: params.tolerance ?? 1e-4,
     relativeDecrease: params.relativeDecrease ?? 1e7 * Number.EPSILON,
-    lineSearch: params.lineSearch ?? 'more-thuente',
+    lineSearch: params.lineSearch ?? 'backtracking',
   });
   const model: LogisticModel = {
     numFeatures: d,
