@@ -131,7 +131,7 @@ describe.skipIf(!browserSuiteRuns())('Flows workspace in Chromium', () => {
     expect(flagged).toBeGreaterThanOrEqual(4);
     const columns = await page.getByTestId('flows-columns').innerText();
     expect(columns).toMatch(/ignored \(1\)\s*Not A Feature/);
-    expect(columns).toMatch(/read as 0 \(\d+\)\s*Destination Port \(1 flows\)/);
+    expect(columns).toMatch(/read as 0 \(\d+\)\s*Destination Port \(1 flow\)/);
     expect(columns).toMatch(/recomputed \(\d+\)\s*Fwd Packet Length Mean/);
     expect(await page.getByTestId('flows-counts').innerText()).toBe(`${texts.filter((t) => /: malicious/.test(t)).length} malicious, ${texts.filter((t) => /: benign/.test(t)).length} benign of ${flows.length} flows.`);
     expect(await page.getByTestId('flows-score-model').innerText()).toMatch(/trained on synthetic/);

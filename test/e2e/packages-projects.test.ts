@@ -58,7 +58,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
     const picked = page.getByTestId('picked-files');
     await picked.getByText('To send (5)').waitFor();
     expect(await picked.getByText('Skipped (1)').count()).toBe(1);
-    await page.getByRole('button', { name: 'Scan 5 file(s)' }).click();
+    await page.getByRole('button', { name: 'Scan 5 files' }).click();
     await waitForExpression(page, `document.querySelector('[data-testid="project-scan"], .error-note') !== null`, 120_000);
     if ((await page.getByTestId('project-scan').count()) === 0) throw new Error(`the project scan failed: ${await page.locator('.error-note').first().innerText()}`);
     const scan = page.getByTestId('project-scan');

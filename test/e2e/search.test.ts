@@ -15,6 +15,7 @@ import { saveAnalysis as savePe } from '../../engines/petriage/store.js';
 import { demo, loadIndicators } from '../../engines/replay/index.js';
 import { saveAnalysis as saveCapture } from '../../engines/replay/store.js';
 import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
+import { displayProse } from '../../renderer/src/components/wording.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
 import { type BrowserSession, browserSuiteRuns, startBrowserSession, waitForExpression } from './browser.fixture.js';
 
@@ -138,7 +139,8 @@ describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
     expect(await page.locator('.gsearch__panel').count()).toBe(0);
     // Replay selects the story (its analysis with it): no "look for it" note.
     await page.locator(`[data-active-workspace="replay"] [data-story-id="${story?.id}"][aria-current="true"]`).waitFor();
-    await page.getByTestId('replay-result').getByText(story?.title ?? '').first().waitFor();
+    // The title as the app writes it (its arrows are the app's).
+    await page.getByTestId('replay-result').getByText(displayProse(story?.title ?? '')).first().waitFor();
     expect(await page.locator('.gsearch__note').count()).toBe(0);
     await session.screenshot(page, 'search-opened');
     expect(session.errors(page)).toEqual([]);

@@ -10,6 +10,7 @@ import { useHashRoute } from './hashRoute';
 import { canOpen, requestOpen, type OpenRequest } from './openItem';
 import { KIND_WORDS, MAX_QUERY, MIN_QUERY, kindLabel, moveActive, optionsOf, splitMatch } from './search-model';
 import './search.css';
+import { displayProse } from '../components/wording';
 
 /** Hits asked per service. */
 const PER_SERVICE = 8;
@@ -261,7 +262,7 @@ export function GlobalSearch() {
                             >
                               <span className="gsearch__kind">{kindLabel(o.hit.kind)}</span>
                               <span className="gsearch__title">
-                                <Marked text={o.hit.title} needle={trimmed} />
+                                <Marked text={displayProse(o.hit.title)} needle={trimmed} />
                               </span>
                               <span className="gsearch__time muted">{timeOf(o.hit.time)}</span>
                               <span className="gsearch__where">

@@ -17,6 +17,7 @@ import { AttributionView } from './AttributionView';
 import type { WorkspaceProps } from '../registry';
 import { cellKey, columnName, weightText, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, sourceLabel, tacticTitle } from './model';
 import './ach.css';
+import { displayProse } from '../../components/wording';
 
 type View = 'matrix' | 'extraction' | 'attribution' | 'heatmap';
 const VIEWS: readonly View[] = ['matrix', 'extraction', 'heatmap', 'attribution'];
@@ -574,7 +575,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                 </p>
                 {assessment.warnings.map((w) => (
                   <p key={w} className="muted">
-                    {w}
+                    {displayProse(w)}
                   </p>
                 ))}
               </section>
@@ -719,7 +720,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
                 </pre>
                 {extraction.extraction.warnings.map((w) => (
                   <p key={w} className="muted">
-                    {w}
+                    {displayProse(w)}
                   </p>
                 ))}
               </>

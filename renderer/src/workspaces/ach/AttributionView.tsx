@@ -7,6 +7,7 @@ import { asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { attributeRequest, inputKey, REASON_KINDS, reasonSegments } from './attribution';
 import { MAX_TEXT_CHARS } from './model';
+import { displayProse } from '../../components/wording';
 
 export interface AttributionViewProps {
   readonly client: ApiClient;
@@ -129,7 +130,7 @@ export function AttributionView({ client, base, text, onText, useClassifier }: A
         {a && a.warnings.length > 0 && (
           <ul className="ach__attr-warnings" data-testid="attribution-warnings">
             {a.warnings.map((w) => (
-              <li key={w}>{w}</li>
+              <li key={w}>{displayProse(w)}</li>
             ))}
           </ul>
         )}

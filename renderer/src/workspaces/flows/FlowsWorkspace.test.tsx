@@ -138,12 +138,14 @@ describe('FlowsWorkspace', () => {
     expect(screen.getByTestId('flows-counterfactual').textContent).toContain('Flow Duration: 120 → 90,000');
     // Which model spoke, the verdict counts, and what became of every column.
     expect(screen.getByTestId('flows-score-model').textContent).toContain('trained on my-flows.csv (cicids2017 schema, 4,418 training rows, 2026-11-29)');
-    expect(screen.getByTestId('flows-counts').textContent).toBe('1 malicious, 0 benign of 1 flows.');
+    expect(screen.getByTestId('flows-counts').textContent).toBe('1 malicious, 0 benign of 1 flow.');
+    // The engine's warning as the app writes it: the counted word agrees with its count.
+    expect(screen.getByText('1 base feature missing from some flows were read as 0')).toBeTruthy();
     const cols = screen.getByTestId('flows-columns').textContent!;
     expect(cols).toContain('used (1)Flow Duration');
     expect(cols).toContain('recomputed (1)Flow Bytes/s');
     expect(cols).toContain('ignored (1)Label');
-    expect(cols).toContain('read as 0 (1)Total Fwd Packets (1 flows)');
+    expect(cols).toContain('read as 0 (1)Total Fwd Packets (1 flow)');
     fireEvent.change(screen.getByTestId('flows-score-text'), { target: { value: 'not json' } });
     fireEvent.click(screen.getByTestId('flows-score-run'));
     expect(screen.getByTestId('flows-score').textContent).toContain('not valid JSON');

@@ -11,6 +11,7 @@ import type { WorkspaceProps } from '../registry';
 import { Bars, LineChart } from './Charts';
 import { describeModel, splitLabel, flowsFromCsv, flowsFromJson, fmt, fmtValue, MAX_CSV_BYTES, MAX_TRAIN_CSV_BYTES, refuseScoring, type DatasetInfo, type DatasetName, type Flow, type Health, type ScoreResponse, type StudyReport, type StudyView } from './model';
 import './flows.css';
+import { counted, displayProse } from '../../components/wording';
 
 const DATASET_LABEL: Record<DatasetName, string> = { synthetic: 'synthetic', cicids2017: 'CICIDS2017', unsw_nb15: 'UNSW-NB15' };
 
@@ -421,12 +422,12 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
           )}
           {answer.counts && (
             <p data-testid="flows-counts">
-              <strong>{answer.counts.malicious}</strong> malicious, <strong>{answer.counts.benign}</strong> benign of {answer.counts.flows} flows.
+              <strong>{answer.counts.malicious}</strong> malicious, <strong>{answer.counts.benign}</strong> benign of {counted(answer.counts.flows, 'flow')}.
             </p>
           )}
           {(answer.warnings ?? []).map((w) => (
             <div key={w} className="warn-note" role="status">
-              {w}
+              {displayProse(w)}
             </div>
           ))}
           {answer.columns ? (
@@ -440,7 +441,7 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
               {answer.columns.defaulted.length > 0 && (
                 <>
                   <dt>read as 0 ({answer.columns.defaulted.length})</dt>
-                  <dd>{answer.columns.defaulted.map((d) => `${d.feature} (${d.flows} flows)`).join(', ')}</dd>
+                  <dd>{answer.columns.defaulted.map((d) => `${d.feature} (${counted(d.flows, 'flow')})`).join(', ')}</dd>
                 </>
               )}
               {answer.columns.renamed.length > 0 && (
