@@ -372,7 +372,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                 </section>
               </div>
               {story && <StoryDetail story={story} caseId={detail.id} client={client} />}
-              <DetectionsPanel rows={detectionRows} selected={rule?.ruleId ?? null} onSelect={chooseRule} problems={view.ruleProblems ?? []} techniqueNames={techniqueNames} />
+              <DetectionsPanel rows={detectionRows} selected={rule?.ruleId ?? null} onSelect={chooseRule} problems={view.ruleProblems ?? []} techniqueNames={techniqueNames} origin={detail.origin} />
               <section className="panel" aria-label="Timeline" ref={timelineRef}>
                 <div className="panel__head">
                   <h2>Timeline</h2>

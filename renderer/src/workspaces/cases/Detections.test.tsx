@@ -102,3 +102,16 @@ describe('DetectionsPanel level filter', () => {
     expect(screen.queryByTestId('detections-level')).toBeNull();
   });
 });
+
+describe('DetectionsPanel with no detection', () => {
+  it('labels its counts, and says how to get detections for a built-in scenario and what an empty list means otherwise', () => {
+    const { unmount } = render(<DetectionsPanel rows={[]} selected={null} onSelect={() => undefined} origin="scenario:ransomware" />);
+    expect(screen.getByTestId('detections').textContent).toContain('none · SigmaHQ rules');
+    expect(screen.getByTestId('detections').textContent).not.toContain('0 by 0');
+    expect(screen.getByTestId('detections-empty').textContent).toMatch(/built-in scenario is analysed without Sigma rules.*analyse EVTX files/);
+    expect(screen.queryByRole('combobox')).toBeNull();
+    unmount();
+    render(<DetectionsPanel rows={[]} selected={null} onSelect={() => undefined} origin="path" />);
+    expect(screen.getByTestId('detections-empty').textContent).toContain("No Sigma rule matched this case's events");
+  });
+});

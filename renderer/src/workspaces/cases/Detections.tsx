@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { DetectionSummary, EvidenceItem, RejectedEvidence, RuleProblem } from './types';
 import { shortTime } from './model';
 import { LEVEL_RANK } from './detection-index';
+import { counted } from '../../components/wording';
 
 type Level = DetectionSummary['level'];
 const LEVELS: readonly Level[] = ['informational', 'low', 'medium', 'high', 'critical'];
@@ -19,6 +20,8 @@ export interface DetectionsPanelProps {
   readonly problems?: readonly RuleProblem[];
   /** ATT&CK names by technique id (the case's techniques), shown on hover. */
   readonly techniqueNames?: ReadonlyMap<string, string>;
+  /** How the case was started: a built-in scenario runs without Sigma unless asked, which the empty state says. */
+  readonly origin?: string;
 }
 
 /** One list of rules that did not run: a count badge, a label, and the rules (file, title, reason) on demand. */
@@ -92,7 +95,7 @@ function LevelFilter({ rows, value, onChange }: { readonly rows: readonly Detect
   );
 }
 
-export function DetectionsPanel({ rows, selected, onSelect, problems = [], techniqueNames }: DetectionsPanelProps) {
+export function DetectionsPanel({ rows, selected, onSelect, problems = [], techniqueNames, origin }: DetectionsPanelProps) {
   const [lowest, setLowest] = useState<Level>('informational');
   const total = rows.reduce((n, r) => n + r.count, 0);
   const shown = rows.filter((r) => LEVEL_RANK[r.level] >= LEVEL_RANK[lowest] || r.ruleId === selected);
@@ -102,14 +105,18 @@ export function DetectionsPanel({ rows, selected, onSelect, problems = [], techn
       <div className="panel__head">
         <h2>Detections</h2>
         <span className="muted">
-          {total.toLocaleString('en')} by {rows.length} Sigma rule{rows.length === 1 ? '' : 's'} · SigmaHQ rules (DRL 1.1) and built-in Windows rules
+          {rows.length === 0 ? 'none' : `${counted(total, 'detection')} by ${counted(rows.length, 'Sigma rule')}`} · SigmaHQ rules (DRL 1.1) and built-in Windows rules
         </span>
         <span className="spacer" />
-        <LevelFilter rows={rows} value={lowest} onChange={setLowest} />
+        {rows.length > 0 && <LevelFilter rows={rows} value={lowest} onChange={setLowest} />}
       </div>
       <RuleProblems problems={problems} />
       {rows.length === 0 ? (
-        <p className="muted">No Sigma rule matched this case (or it was analysed without Sigma).</p>
+        <p className="muted" data-testid="detections-empty">
+          {origin?.startsWith('scenario') === true
+            ? 'No Sigma rule ran on this case: a built-in scenario is analysed without Sigma rules (it measures the causal rules). To see detections, analyse EVTX files: tick them in the evidence root on the left, or name them in the paths box, and press Analyse paths.'
+            : 'No Sigma rule matched this case\'s events. Rules that could not run are listed above; the timeline and stories still show every event.'}
+        </p>
       ) : (
         <div className="detections__scroll">
           <table className="detections__table">
