@@ -102,7 +102,8 @@ describe('matrix labels', () => {
     expect(columnName({ id: 'H-G0108', title: 'Blue Mockingbird (G0108)', actor: { name: 'Blue Mockingbird' } })).toBe('Blue Mockingbird');
     expect(columnName({ id: 'H1', title: 'Intrusion set APT1' })).toBe('APT1');
     expect(columnName({ id: 'H-OTHER', title: 'Another actor, not named in the bundle', catch_all: true })).toBe('Another actor');
-    expect(columnName({ id: 'H2', title: 'Campaign ' + 'x'.repeat(60) }).length).toBeLessThanOrEqual(28);
+    expect(columnName({ id: 'H4', title: 'A Chinese-speaking espionage group' })).toBe('A Chinese-speaking espionage group');
+    expect(columnName({ id: 'H2', title: 'Campaign ' + 'x'.repeat(60) }).length).toBeLessThanOrEqual(44);
   });
 
   it('evidence sources: a short label, the full text kept, the link back when Send to gave one', () => {

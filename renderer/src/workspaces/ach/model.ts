@@ -187,7 +187,8 @@ export function weightText(n: number, signed = false): string {
   return signed && n > 0 ? `+${text}` : text;
 }
 
-export function columnName(h: { readonly id: string; readonly title: string; readonly actor?: { readonly name: string }; readonly catch_all?: boolean }, max = 28): string {
+/** A hypothesis's column header: the group's name, whole up to 44 characters (the header wraps it onto lines of its column). */
+export function columnName(h: { readonly id: string; readonly title: string; readonly actor?: { readonly name: string }; readonly catch_all?: boolean }, max = 44): string {
   const raw = h.actor?.name ?? h.title.replace(/^(Intrusion set|Threat actor|Campaign)\s+/i, '').replace(/\s*\((?:G|C)\d{4}\)$/, '');
   const name = h.catch_all === true ? (h.id === 'H-NULL' ? 'Not hostile' : 'Another actor') : raw;
   return name.length > max ? `${name.slice(0, max - 1)}\u2026` : name;
