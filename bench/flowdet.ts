@@ -191,16 +191,22 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
       const alone: number[] = [];
       for (let r = 0; r < REPEATS; r++) alone.push(timed(() => fitLogistic({ x: peerX, y: ytr }, { l2: 1 })).cpu);
       const sk = peerModel(p, 'sk_logistic');
-      let gap = '';
-      if (sk?.coef && sk.intercept !== undefined) {
-        // Both in standardised space (population standard deviations of the same features).
-        let worst = Math.abs(fit.model.intercept - sk.intercept);
-        sk.coef.forEach((c, j) => (worst = Math.max(worst, Math.abs(fit.model.weights[j]! - c))));
-        gap = `, max |w_ours - w_sklearn| ${worst.toExponential(2)} (weights and intercept)`;
-      }
+      // Both in standardised space (population standard deviations of the same features).
+      const gapOf = (m: typeof fit.model): string => {
+        if (!sk?.coef || sk.intercept === undefined) return '';
+        let worst = Math.abs(m.intercept - sk.intercept);
+        sk.coef.forEach((c, j) => (worst = Math.max(worst, Math.abs(m.weights[j]! - c))));
+        return `, max |w_ours - w_sklearn| ${worst.toExponential(2)} (weights and intercept)`;
+      };
+      const gap = gapOf(fit.model);
+      // SciPy's line search (not the default): its path and weights beside the default's.
+      const mt = fitLogistic({ x: peerX, y: ytr }, { l2: 1, lineSearch: 'more-thuente' });
+      // Its test figures as the detector would be trained with it (on logFeatures of the raw training flows).
+      const mtMetrics = detectorMetrics(predictLogistic(fitLogistic({ x: logFeatures(xtr), y: ytr }, { l2: 1, lineSearch: 'more-thuente' }).model, lxte), yte);
+      const mtLine = `with lineSearch 'more-thuente' ${mt.iterations} iterations, ${mt.evaluations} evaluations${gapOf(mt.model)}, test accuracy ${f(mtMetrics.accuracy, 4)} F1 ${f(mtMetrics.f1, 4)} FPR ${f(mtMetrics.fpr, 4)}`;
       const skFits = sk?.train_cpus ?? (sk ? [sk.train_cpu] : []);
       const ratio = skFits.length > 0 ? ` (${(median(alone) / median(skFits)).toFixed(2)}x scikit-learn's fit)` : '';
-      solver.push(`ours logistic (on the peer's features) ${fit.iterations} L-BFGS iterations, ${fit.evaluations} loss-and-gradient evaluations${gap}; that fit alone, without the log1p of the training cells our train column includes, ${spread(alone, 3)} s CPU${ratio}`);
+      solver.push(`ours logistic (on the peer's features) ${fit.iterations} L-BFGS iterations, ${fit.evaluations} loss-and-gradient evaluations${gap}; that fit alone, without the log1p of the training cells our train column includes, ${spread(alone, 3)} s CPU${ratio}; ${mtLine}`);
     }
     for (const { key, label } of PEERS[kind]) {
       const q = peerModel(p, key);
