@@ -96,8 +96,15 @@ function u32(d: Uint8Array, p: number): number {
   return (d[p]! | (d[p + 1]! << 8) | (d[p + 2]! << 16) | (d[p + 3]! << 24)) >>> 0;
 }
 
-function u64(d: Uint8Array, p: number): number {
-  return u32(d, p + 4) * 4294967296 + u32(d, p);
+/**
+ * A 64-bit little-endian integer as a number. Below 2^32 it is the low half itself, which V8 holds as a small integer
+ * (Smi) when under 2^31; the product and sum are a boxed heap number even when integral, and a record id kept in every
+ * event's attributes would cost that box (16 bytes and an object for the collector) an event.
+ */
+export function u64(d: Uint8Array, p: number): number {
+  const hi = u32(d, p + 4);
+  const lo = u32(d, p);
+  return hi === 0 ? lo : hi * 4294967296 + lo;
 }
 
 export function hasChunkMagic(d: Uint8Array): boolean {

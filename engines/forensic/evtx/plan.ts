@@ -117,6 +117,11 @@ export function compileJson(v: JsonValue, slots: number): PlanNode | null {
     const plan = compileJson(v[key]!, slots);
     if (plan === null) return null;
     items.push(plan);
+    // The probe stood here as a fraction (i + 0.5), which gave this property a floating-point field on the object
+    // shape that the filled records share (they add the same keys in the same order): each record would then keep
+    // its number in a box of its own (16 bytes and an object for the collector). A text stored into the probe's
+    // property, which is thrown away after this, makes the field a tagged one, where whole numbers are kept unboxed.
+    if (plan.p === P.Prim) v[key] = '';
   }
   return planNode(P.Obj, null, -1, [], keys, items);
 }

@@ -62,6 +62,11 @@ function value(t: number, v: number | string | boolean | null): XValue {
 
 /** A 64-bit integer as a number when exact, otherwise as its decimal string. */
 function int64(lo: number, hi: number, signed: boolean): number | string {
+  // Values of 32 bits are `lo` itself (or `lo | 0` when negative), which V8 holds as a small integer (Smi) when it
+  // fits; the arithmetic below gives a boxed heap number even for an integral value, and values such as the record
+  // ids are kept in every event (see u64 in chunk.ts).
+  if (hi === 0) return lo;
+  if (signed && hi === 0xffffffff && lo >= 0x80000000) return lo | 0;
   if (signed && hi >= 0x80000000) {
     const n = -((0xffffffff - hi) * 4294967296 + (0xffffffff - lo) + 1);
     if (Number.isSafeInteger(n)) return n;
