@@ -1,12 +1,14 @@
 // The EVTX loader: record counts as GROUND_TRUTH.json expects, meaning of attack-sample ids, raw record bytes bound to each event, damage.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { verifyEvent } from '../event.js';
 import { ingestArtifact } from '../ingest.js';
-import { clipData } from './evtx.js';
+import { EvtxParser, type EvtxRecord } from '../evtx/index.js';
+import type { JsonRecord, JsonValue } from '../event.js';
+import { attributesOf, clipData } from './evtx.js';
 
 const corpus = hasCorpora() ? describe : describe.skip;
 const dirs: string[] = [];
@@ -77,6 +79,51 @@ corpus('evtx loader', () => {
     expect(r.artifact.warningCounts['evtx_chunk_truncated']).toBe(1);
     writeFileSync(path.join(dir, 'not.evtx'), Buffer.from('ElfFile\0 too short'));
     expect(() => ingestArtifact('not.evtx', { evidenceRoot: dir, kind: 'evtx' })).toThrow(/EVTX file header is truncated/);
+  });
+});
+
+/** attributesOf as it was written before its literal fast path: every key added to `{}` in turn, nulls left out. */
+function attributesByKeys(r: EvtxRecord, sid: string | null, extra: JsonRecord | undefined, data: Readonly<Record<string, JsonValue>>): JsonRecord {
+  const out: Record<string, JsonValue> = {};
+  if (r.eventId !== null) out['eventId'] = r.eventId;
+  if (r.provider !== null) out['provider'] = r.provider;
+  if (r.channel !== null) out['channel'] = r.channel;
+  out['recordId'] = r.recordId;
+  if (r.eventRecordId !== null) out['eventRecordId'] = r.eventRecordId;
+  if (r.qualifiers !== null) out['qualifiers'] = r.qualifiers;
+  if (sid !== null) out['userSid'] = sid;
+  if (extra !== undefined) for (const [k, v] of Object.entries(extra)) if (v !== null && v !== undefined) out[k] = v;
+  out['data'] = clipData(data);
+  return out;
+}
+
+corpus('event attributes of a record', () => {
+  it('have the keys, order and values of the key-by-key build, with and without a SID, qualifiers or a meaning', () => {
+    let records = 0;
+    let literal = 0;
+    for (const dir of ['evtx-crate', 'attack-samples']) {
+      for (const name of readdirSync(evtx(dir)).filter((f) => f.endsWith('.evtx'))) {
+        for (const r of new EvtxParser({ json: false, data: true }).recordsFromFileSync(evtx(dir, name))) {
+          const data = r.data ?? {};
+          const sids = records % 8 === 0 ? [r.userSid ?? null, null, 'S-1-5-18'] : [r.userSid ?? null];
+          const extras: (JsonRecord | undefined)[] = [undefined, { logonType: '3', sourceIp: null }];
+          for (const sid of sids)
+            for (const extra of extras) {
+              for (const variant of records % 8 === 0 ? [r, { ...r, qualifiers: 16384 }, { ...r, eventRecordId: null }, { ...r, channel: null }] : [r]) {
+                const got = attributesOf(variant, sid, extra, data);
+                const want = attributesByKeys(variant, sid, extra, data);
+                expect(Object.keys(got)).toEqual(Object.keys(want));
+                expect(JSON.stringify(got)).toBe(JSON.stringify(want));
+                if (extra === undefined && variant === r && r.qualifiers === null && r.eventId !== null && r.provider !== null && r.channel !== null && r.eventRecordId !== null) literal++;
+              }
+            }
+          records++;
+        }
+      }
+    }
+    expect(records).toBeGreaterThan(6900);
+    // Most corpus records take the literal.
+    expect(literal).toBeGreaterThan(records / 2);
   });
 });
 

@@ -226,7 +226,16 @@ class RecordBytes implements EvtxReader {
  * The event's attributes: the record's fields, the meaning's attributes and the data, each null left out, in that key
  * order, built in one object (no merged object to strip afterwards).
  */
-function attributesOf(r: EvtxRecord, sid: string | null, extra: JsonRecord | undefined, data: Data): JsonRecord {
+export function attributesOf(r: EvtxRecord, sid: string | null, extra: JsonRecord | undefined, data: Data): JsonRecord {
+  // The usual record (every System field but the qualifiers, no meaning's attributes) as one literal, the same keys
+  // in the same order: its seven or six properties sit inside the object, where keys added one by one to `{}` put
+  // all past the fourth in a second object (a property array) that the event keeps as long as the analysis holds it.
+  const { eventId, provider, channel, eventRecordId } = r;
+  if (extra === undefined && eventId !== null && provider !== null && channel !== null && eventRecordId !== null && r.qualifiers === null) {
+    return sid !== null
+      ? { eventId, provider, channel, recordId: r.recordId, eventRecordId, userSid: sid, data: clipData(data) }
+      : { eventId, provider, channel, recordId: r.recordId, eventRecordId, data: clipData(data) };
+  }
   const out: Record<string, JsonValue> = {};
   if (r.eventId !== null) out['eventId'] = r.eventId;
   if (r.provider !== null) out['provider'] = r.provider;
