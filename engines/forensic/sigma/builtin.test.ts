@@ -1011,6 +1011,21 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(svc(19, `${S32}svchost.exe`))).not.toContain(SVC);
   });
 
+  it('dual-use Windows tools started where no command line is logged (4688 with command-line auditing off); with a command line they are left to the argument rules', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const bare = (t: number, image: string): ReturnType<typeof makeEvent> => sec(t, 4688, { SubjectUserName: 'bob', NewProcessName: image, ParentProcessName: `${S32}cmd.exe`, TokenElevationType: '%%1936' });
+    const REC = 'Backup Or Boot Recovery Tool Started Without A Logged Command Line';
+    expect(hits([bare(1, `${S32}vssadmin.exe`)]).get(REC)).toEqual({ level: 'informational', tactics: ['impact'] });
+    expect(titlesOf(proc(2, `${S32}vssadmin.exe`, ''))).toContain(REC);
+    expect(titlesOf(proc(3, `${S32}vssadmin.exe`, 'vssadmin list shadows'))).not.toContain(REC);
+    expect(hits([bare(4, `${S32}net.exe`)]).get('Account Or Host Discovery Tool Started Without A Logged Command Line')?.tactics).toEqual(['discovery']);
+    expect(hits([bare(5, `${S32}wevtutil.exe`)]).get('Event Log, File System Journal Or Firewall Tool Started Without A Logged Command Line')?.tactics).toEqual(['stealth', 'defense-impairment']);
+    expect(hits([bare(6, `${S32}mshta.exe`)]).get('Signed Proxy Binary Started Without A Logged Command Line')?.tactics).toEqual(['stealth']);
+    expect(hits([bare(7, `${S32}schtasks.exe`)]).get('Task, Service Or WMI Command Line Tool Started Without A Logged Command Line')?.tactics).toEqual(['execution', 'persistence', 'privilege-escalation']);
+    expect(hits([bare(8, `${S32}tscon.exe`)]).get('Remote Desktop Session Tool Started Without A Logged Command Line')?.tactics).toEqual(['lateral-movement']);
+    expect(titlesOf(bare(9, `${S32}notepad.exe`))).toEqual([]);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
