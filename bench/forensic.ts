@@ -37,7 +37,23 @@ if (process.argv[2] === '--probe') {
     const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
     return { hwmMiB: kb('VmHWM') / 1024, rssMiB: kb('VmRSS') / 1024, heapMiB: process.memoryUsage().heapUsed / 1048576 };
   };
-  const stages: { stage: string; start: number; memory: ReturnType<typeof memory> }[] = [];
+  // CPU seconds of the threads other than the main one (V8's concurrent marking, parallel scavenging and sweeping,
+  // its compilers; libuv's pool): a stage whose heap grows pays much of its garbage collection there.
+  const helperCpu = (): number => {
+    let ticks = 0;
+    for (const t of fsSync.readdirSync('/proc/self/task')) {
+      if (t === String(process.pid)) continue;
+      try {
+        const stat = fsSync.readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+    return ticks / 100;
+  };
+  const stages: { stage: string; start: number; helper: number; memory: ReturnType<typeof memory> }[] = [];
   const t0 = performance.now();
   const c0 = cpu();
   const a = analyzePaths(
@@ -47,12 +63,13 @@ if (process.argv[2] === '--probe') {
       year: 2024,
       ...(process.env['FORENSIC_BENCH_NO_SIGMA'] === '1' ? { sigma: null } : {}),
       onProgress: (p) => {
-        if (stages.at(-1)?.stage !== p.stage) stages.push({ stage: p.stage, start: cpu(), memory: memory() });
+        if (stages.at(-1)?.stage !== p.stage) stages.push({ stage: p.stage, start: cpu(), helper: helperCpu(), memory: memory() });
       },
     },
   );
   const wall = (performance.now() - t0) / 1000;
   const end = cpu();
+  const endHelper = helperCpu();
   const endMemory = memory();
   const maxRssMiB = process.resourceUsage().maxRSS / 1024;
   // FORENSIC_BENCH_DIGEST=1: SHA-256 of the outputs (events, nodes, edges, stories, detections, tampering), read after
@@ -77,7 +94,7 @@ if (process.argv[2] === '--probe') {
   const seconds = end - c0;
   const perStage = stages.map((s, i) => {
     const after = stages[i + 1]?.memory ?? endMemory;
-    return { stage: s.stage, seconds: (stages[i + 1]?.start ?? end) - s.start, hwmMiB: after.hwmMiB, rssMiB: after.rssMiB, heapMiB: after.heapMiB };
+    return { stage: s.stage, seconds: (stages[i + 1]?.start ?? end) - s.start, helperSeconds: (stages[i + 1]?.helper ?? endHelper) - s.helper, hwmMiB: after.hwmMiB, rssMiB: after.rssMiB, heapMiB: after.heapMiB };
   });
   console.log(JSON.stringify({ events: a.counts.events, noisy: a.counts.noisy, nodes: a.counts.nodes, edges: a.counts.edges, stories: a.counts.stories, detections: a.detections === null ? null : a.detections.count, seconds, wall, maxRssMiB, perStage, ...(digest !== undefined ? { digest } : {}) }));
   process.exit(0);
@@ -215,8 +232,8 @@ interface ProbeResult {
   seconds: number;
   wall: number;
   maxRssMiB: number;
-  /** Per stage: CPU seconds, and VmHWM, VmRSS and the V8 heap in use when it ended. */
-  perStage: { stage: string; seconds: number; hwmMiB: number; rssMiB: number; heapMiB: number }[];
+  /** Per stage: CPU seconds (all threads; helperSeconds those of the threads other than the main one), and VmHWM, VmRSS and the V8 heap in use when it ended. */
+  perStage: { stage: string; seconds: number; helperSeconds: number; hwmMiB: number; rssMiB: number; heapMiB: number }[];
   digest?: Record<string, string>;
 }
 
@@ -333,6 +350,7 @@ for (const n of runs)
         `${String(n).padStart(9)} ${format.padEnd(4)}: ${r.events.toLocaleString('en')} events, ${rate(r.events, r.seconds)} of CPU time (${r.seconds.toFixed(1)} s CPU, ${r.wall.toFixed(1)} s wall), peak RSS ${Math.round(r.maxRssMiB)} MiB, ${r.nodes} nodes, ${r.edges} edges, ${r.stories} stories, ${r.detections ?? 'no'} detections, ${r.noisy} noisy`,
       );
       console.log(`${' '.repeat(16)}stages: ${stageLine(r)}`);
+      console.log(`${' '.repeat(16)}of which threads other than the main one (V8's collector and compilers): ${r.perStage.map((s) => `${s.stage} ${s.helperSeconds.toFixed(1)} s`).join('; ')}`);
       console.log(`${' '.repeat(16)}memory at each stage's end (VmHWM / VmRSS / heap used, MiB): ${r.perStage.map((s) => `${s.stage} ${Math.round(s.hwmMiB)}/${Math.round(s.rssMiB)}/${Math.round(s.heapMiB)}`).join('; ')}`);
       if (r.digest !== undefined) console.log(`${' '.repeat(16)}outputs: ${Object.entries(r.digest).map(([k, v]) => `${k} ${v.slice(0, 16)}`).join(', ')}`);
     } finally {
