@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CausalEdge, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
 import type { ThemePalette } from '../../components/palette';
-import { caseGraphOptions, edgeText, MIN_FIT_ZOOM, placeEdgeLabels, readableView, storyEdgeGroups } from './case-graph-options';
+import { caseGraphOptions, edgeText, fitLabel, MIN_FIT_ZOOM, placeEdgeLabels, readableView, storyEdgeGroups } from './case-graph-options';
 import { layeredLayout } from './graph-layout';
 import type { GraphPick } from './model';
 
@@ -61,6 +61,12 @@ describe('the causal graph options', () => {
     // Columns with no room between them (a gap narrower than any label): nothing is placed.
     const tight = new Map([...boxes].map(([id, b]) => [id, { ...b, x: 0, left: -7, right: 200 }]));
     expect(placeEdgeLabels(p.edges, texts, tight, measure).size).toBe(0);
+  });
+
+  it('cuts a label to its room with an ellipsis', () => {
+    expect(measure(fitLabel('powershell.exe', 50, measure))).toBeLessThanOrEqual(50);
+    expect(fitLabel('powershell.exe', 50, measure)).toBe('powers…');
+    expect(fitLabel('powershell.exe', 1, measure)).toBe('…');
   });
 
   it('keeps a readable zoom from the start of a story too wide for the panel', () => {

@@ -19,6 +19,18 @@ export function shortLabel(kind: string, label: string): string {
   return text.length > 28 ? `${text.slice(0, 27)}…` : text;
 }
 
+/** The longest start of `label` that, with an ellipsis, measures at most `room` (the ellipsis alone when none does). */
+export function fitLabel(label: string, room: number, measure: MeasureText): string {
+  let lo = 0;
+  let hi = label.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (measure(`${label.slice(0, mid)}…`) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${label.slice(0, lo).trimEnd()}…`;
+}
+
 /** Width of a label in pixels: the canvas's measure in a page, an overestimate where there is no canvas. */
 export type MeasureText = (text: string) => number;
 
@@ -146,10 +158,10 @@ export function caseGraphOptions(pick: GraphPick, story: Story | null, c: ThemeP
       ...pick.nodes.map((n) => {
         const box = boxes.get(n.id);
         const position: Position = { x: box?.x ?? 0, y: box?.y ?? 0 };
-        // A label with less room than its width (outside the story, in a column sized for the story's) ends in an ellipsis.
-        const width = widths.get(n.id) ?? 0;
-        const room = box === undefined || box.labelWidth >= width ? width + 40 : Math.max(1, Math.floor(box.labelWidth) - 2);
-        return { group: 'nodes' as const, data: { id: n.id, label: labels.get(n.id) ?? '', kind: n.kind, shape: KIND_SHAPES[n.kind] ?? 'ellipse', room }, position, classes: nodeClasses(n.id) };
+        // A label with less room than its width (outside the story, in a column sized for the story's) is cut to fit.
+        const label = labels.get(n.id) ?? '';
+        const text = box === undefined || box.labelWidth >= (widths.get(n.id) ?? 0) ? label : fitLabel(label, box.labelWidth, measure);
+        return { group: 'nodes' as const, data: { id: n.id, label: text, kind: n.kind, shape: KIND_SHAPES[n.kind] ?? 'ellipse' }, position, classes: nodeClasses(n.id) };
       }),
       ...pick.edges.map((e) => {
         const place = edgeLabels.get(e.id);
@@ -170,8 +182,6 @@ export function caseGraphOptions(pick: GraphPick, story: Story | null, c: ThemeP
           'min-zoomed-font-size': 6,
           color: c.text,
           'text-halign': 'right',
-          'text-wrap': 'ellipsis',
-          'text-max-width': 'data(room)' as never,
           'text-valign': 'center',
           'text-margin-x': labelGap,
           width: marker - 2,
