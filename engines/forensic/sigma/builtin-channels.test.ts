@@ -241,4 +241,16 @@ describe('built-in channel rules', () => {
     expect(hits([sec(21, 4740, { TargetUserName: 'alice', TargetDomainName: 'WS07', SubjectUserName: 'DC01$' })]).get('User Account Locked Out (4740)')).toEqual({ level: 'low', tactics: ['credential-access'] });
   });
 
+
+  it('services whose program sits directly in the Windows folder (ADMIN$ drops of remote execution tools), System 7045 and Security 4697; System32 and subfolders are not', () => {
+    const WIN = 'Service Installed With A Program Directly In The Windows Folder';
+    const svc = (t: number, image: string): Ev => win(t, 'System', 'Service Control Manager', 7045, { ServiceName: 'xYzAbCdE', ImagePath: image, ServiceType: 'user mode service', StartType: 'demand start', AccountName: 'LocalSystem' }, 'SRV02');
+    expect(hits([svc(1, '%SystemRoot%\\xYzAbCdE.exe')]).get(WIN)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation', 'lateral-movement'] });
+    expect(titlesOf(svc(2, '"C:\\Windows\\updsvc.exe" -service'))).toContain(WIN);
+    expect(titlesOf(svc(3, 'C:\\Windows\\System32\\svchost.exe -k netsvcs'))).not.toContain(WIN);
+    expect(titlesOf(svc(4, 'C:\\Windows\\Temp\\a.exe'))).not.toContain(WIN);
+    expect(titlesOf(svc(6, 'C:\\Windows\\Sysmon64.exe'))).not.toContain(WIN);
+    expect(hits([sec(5, 4697, { ServiceName: 'xYzAbCdE', ServiceFileName: '%systemroot%\\xYzAbCdE.exe', SubjectUserName: 'admin' })]).get(`${WIN} (4697)`)?.level).toBe('medium');
+  });
+
 });
