@@ -8,7 +8,7 @@ import { AlertsView } from './alerts/AlertsView';
 import { NO_ALERT_FILTERS, NO_FLOW_FILTERS, type AlertFilters, type FlowFilters } from './browse';
 
 import { FlowsView } from './flows/FlowsView';
-import { count } from './model';
+import { count, plural } from './model';
 import { OverviewView } from './overview/OverviewView';
 
 export type ReplayTab = 'story' | 'alerts' | 'flows' | 'overview';
@@ -149,8 +149,8 @@ export function ReplayTabs({ client, base, health, analysisId, onAnalysis, refre
             <select value={analysisId ?? ''} onChange={(e) => onAnalysis(e.target.value)} data-testid="analysis-picker">
               {analysisId !== null && !analyses.items.some((a) => a.id === analysisId) && <option value={analysisId}>{current?.name ?? 'this analysis'}</option>}
               {analyses.items.map((a) => (
-                <option key={a.id} value={a.id} title={`${a.name} · ${utcTime(a.created_at)} · ${count(a.alerts)} alerts`}>
-                  {a.name.length > 22 ? `${a.name.slice(0, 21)}…` : a.name} · {utcTime(a.created_at, 'minute')} · {count(a.alerts)} alerts
+                <option key={a.id} value={a.id} title={`${a.name} · ${utcTime(a.created_at)} · ${plural(a.alerts, 'alert')}`}>
+                  {a.name.length > 22 ? `${a.name.slice(0, 21)}…` : a.name} · {utcTime(a.created_at, 'minute')} · {plural(a.alerts, 'alert')}
                 </option>
               ))}
             </select>

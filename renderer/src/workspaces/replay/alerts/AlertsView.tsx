@@ -6,7 +6,7 @@ import { SendToButton } from '../../../components/SendTo';
 import { hostIndicator, indicatorsIn, mergeIndicators, type Finding } from '../../../components/SendToModel';
 import { alertQuery, BROWSE_PAGE, NO_ALERT_FILTERS, nextSort, pageLabel, type AlertFilters, type SortOrder } from '../browse';
 import { EvidenceFacts, FilterTail, Pager, QueryProblems, SeverityBadge, SortHeader, usePagedQuery } from '../common';
-import { count, SEVERITY_ORDER, utc } from '../model';
+import { count, plural, SEVERITY_ORDER, utc } from '../model';
 import { displayProse } from '../../../components/wording';
 
 export interface AlertsViewProps {
@@ -97,7 +97,7 @@ export function AlertsView({ client, base, analysis, rules, filters, onFilters, 
       <div className="panel__head">
         <h2>Alerts</h2>
         <span className="muted">
-          every rule hit of {analysis.name}: {count(analysis.stats.alerts)} alerts, {count(analysis.stats.alerts_in_stories)} of them in stories
+          every rule hit of {analysis.name}: {plural(analysis.stats.alerts, 'alert')}, {count(analysis.stats.alerts_in_stories)} of them in stories
         </span>
       </div>
       <form
