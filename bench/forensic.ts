@@ -2,7 +2,7 @@
 // generated events, for the text formats (auth.log + dataset JSON lines) and EVTX (the corpus logs' chunks repeated).
 // Throughput is per CPU second (user + system), so other load on the shared machine does not skew it; wall time is shown too.
 // The child runs with the V8 flags of the app's forensic workers (the worker profile in main/host/entry.ts: the heap grows
-// by a fifth past the live size, no hard limit), so its peak RSS is what a case of that size costs in the app.
+// by a tenth past the live size, 32 MiB semi-spaces, no hard limit), so its peak RSS is what a case of that size costs in the app.
 // FORENSIC_BENCH_NO_SIGMA=1 runs the analysis without the Sigma rules, to see their cost end to end.
 // FORENSIC_BENCH_DIGEST=1 prints digests of the outputs (after the timing), to compare two checkouts on the same input.
 // `forensic ingest-ab <checkout>` compares this tree's ingest with another checkout's in one process (see below).
