@@ -19,8 +19,8 @@ export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
  * half a gigabyte live at a million events: under V8's own heap growth (up to four times the live size after each full
  * collection) and the 64 MiB semi-spaces above, a 1M-event case took 1.6 to 1.9 GiB. Its workers let the heap grow
  * by a tenth past the live size instead, with semi-spaces of up to 32 MiB (half the other workers'), and no hard limit
- * (a larger case is slower, not killed). The larger young generation means fewer scavenges and, since V8 adds it to
- * the old generation's next limit, fewer full collections while ingest fills the event table: at 1M EVTX records
+ * (a larger case is slower, not killed). The larger young generation means half the scavenges and fewer full
+ * collections while ingest fills the event table (9 to 10 against 12 to 13): at 1M EVTX records
  * about 0.92 of the CPU with V8's default 16 MiB, for 40 to 60 MiB more peak RSS (under 900 MiB; docs/forensic.md,
  * "Ingest inside the analysis"; docs/forensic-analysis.md for the heap growth).
  */
