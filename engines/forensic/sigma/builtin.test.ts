@@ -1043,6 +1043,26 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sb(9, 'Get-ItemProperty "HKCU:\\Software\\Classes\\.txt"'))).not.toContain(UAC);
   });
 
+  it('image loads of dump and vault libraries by scripts and user-folder programs, the .NET runtime in native processes, inbound RDP; near misses are not', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
+    const load = (t: number, image: string, dll: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 7, { Image: image, ImageLoaded: dll, Signed: 'true' });
+    const DUMP = 'Memory Dump Library Loaded By A Script Host Or A Program In A User Folder (Sysmon 7)';
+    expect(hits([load(1, PS, `${S32}dbgcore.dll`)]).get(DUMP)).toEqual({ level: 'medium', tactics: ['credential-access'] });
+    expect(titlesOf(load(2, 'C:\\Users\\bob\\Downloads\\d.exe', `${S32}dbghelp.dll`))).toContain(DUMP);
+    expect(titlesOf(load(3, 'C:\\Program Files\\Vendor\\app.exe', `${S32}dbghelp.dll`))).not.toContain(DUMP);
+    const VAULT = 'Credential Vault Library Loaded By A Script Host (Sysmon 7)';
+    expect(hits([load(4, PS, `${S32}vaultcli.dll`)]).get(VAULT)).toEqual({ level: 'low', tactics: ['credential-access'] });
+    expect(titlesOf(load(5, `${S32}svchost.exe`, `${S32}vaultcli.dll`))).not.toContain(VAULT);
+    const CLR = '.NET Runtime Loaded Into A Native Windows Process (Sysmon 7)';
+    expect(hits([load(6, `${S32}notepad.exe`, 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\clr.dll')]).get(CLR)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'stealth'] });
+    expect(titlesOf(load(7, PS, 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\clr.dll'))).not.toContain(CLR);
+    const RDP = 'Inbound Remote Desktop Connection (Sysmon 3)';
+    const net = (t: number, src: string, initiated: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 3, { Image: `${S32}svchost.exe`, Initiated: initiated, SourceIp: src, DestinationIp: '10.0.0.5', DestinationPort: '3389', Protocol: 'tcp' });
+    expect(hits([net(8, '10.0.0.9', 'false')]).get(RDP)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
+    expect(titlesOf(net(9, '10.0.0.9', 'true'))).not.toContain(RDP);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
