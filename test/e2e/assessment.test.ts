@@ -75,6 +75,17 @@ describe.skipIf(!browserSuiteRuns())('Assessment workspace in Chromium', () => {
       const ranks = await ranked.evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-rank'))));
       expect(ranks).toEqual(ranks.map((_r, i) => i + 1));
       expect(await page.getByTestId('evidence-matrix').locator('tbody tr').count()).toBeGreaterThan(5);
+      // Each actor column header shows its name whole (wrapped in its column, never cut with an ellipsis), with the
+      // name and ATT&CK id on hover.
+      const headers = page.getByTestId('evidence-matrix').locator('thead th.matrix__actor');
+      expect(await headers.count()).toBeGreaterThan(1);
+      for (const th of await headers.all()) {
+        const name = (await th.innerText()).trim();
+        expect((await th.getAttribute('title'))?.startsWith(`${name} (`), name).toBe(true);
+        const cut = await th.locator('span').evaluate((el) => el.scrollWidth > el.clientWidth);
+        expect(cut, name).toBe(false);
+      }
+      await page.getByTestId('evidence-matrix').screenshot({ path: path.join(SHOTS, `assessment-matrix-${scheme}.png`) });
       await page.getByTestId('evidence-graph').locator('canvas').first().waitFor();
       // The job's events arrived over /api/events: the status bar names the finished job.
       await page.getByTestId('last-job').waitFor();
