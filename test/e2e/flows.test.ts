@@ -133,6 +133,11 @@ describe.skipIf(!browserSuiteRuns())('Flows workspace in Chromium', () => {
     expect(columns).toMatch(/ignored \(1\)\s*Not A Feature/);
     expect(columns).toMatch(/read as 0 \(\d+\)\s*Destination Port \(1 flow\)/);
     expect(columns).toMatch(/recomputed \(\d+\)\s*Fwd Packet Length Mean/);
+    // The engine's "N base feature(s) ... were read as 0" is shown with the noun and the verb agreeing with N.
+    const defaulted = (await page.getByTestId('flows-score').getByRole('status').filter({ hasText: 'missing from some flows' }).innerText()).trim();
+    const agreement = /^(\d+) base (feature|features) missing from some flows (was|were) read as 0$/.exec(defaulted);
+    expect(agreement, defaulted).not.toBeNull();
+    expect([agreement![2], agreement![3]]).toEqual(agreement![1] === '1' ? ['feature', 'was'] : ['features', 'were']);
     expect(await page.getByTestId('flows-counts').innerText()).toBe(`${texts.filter((t) => /: malicious/.test(t)).length} malicious, ${texts.filter((t) => /: benign/.test(t)).length} benign of ${flows.length} flows.`);
     expect(await page.getByTestId('flows-score-model').innerText()).toMatch(/trained on synthetic/);
     // SHAP bars with their colour key on every card; a counterfactual section on a malicious one: a change list or

@@ -140,7 +140,7 @@ describe('FlowsWorkspace', () => {
     expect(screen.getByTestId('flows-score-model').textContent).toContain('trained on my-flows.csv (cicids2017 schema, 4,418 training rows, 2026-11-29)');
     expect(screen.getByTestId('flows-counts').textContent).toBe('1 malicious, 0 benign of 1 flow.');
     // The engine's warning as the app writes it: the counted word agrees with its count.
-    expect(screen.getByText('1 base feature missing from some flows were read as 0')).toBeTruthy();
+    expect(screen.getByText('1 base feature missing from some flows was read as 0')).toBeTruthy();
     const cols = screen.getByTestId('flows-columns').textContent!;
     expect(cols).toContain('used (1)Flow Duration');
     expect(cols).toContain('recomputed (1)Flow Bytes/s');
