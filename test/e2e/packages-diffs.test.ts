@@ -1,11 +1,12 @@
 // Browser end-to-end of the Release diffs tab: two real consecutive releases of one malicious npm package (from the shared corpus, read as bytes into the package store, never run) compared side by side.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
 import { importArchive } from '../../engines/pkgscan/sources/store.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { browserSuiteRuns, startBrowserSession, type BrowserSession } from './browser.fixture.js';
+import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './browser.fixture.js';
 
 const ADMIN = 'admin@example.org';
 const ADMIN_PASSWORD = 'a long admin password';
@@ -42,9 +43,20 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
 
     await page.getByRole('tab', { name: 'Release diffs' }).click();
     const diff = page.getByTestId('diff-form');
-    await diff.getByLabel('Diff name').fill('an0n-chat-lib');
+    // The fields carry visible labels, and Tab walks them in reading order: ecosystem, name, from, to, Compare.
+    const labels = (await diff.locator('label').allInnerTexts()).map((t) => t.split('\n')[0]!.trim());
+    expect(labels).toEqual(['Ecosystem', 'Package name', 'From version (older)', 'To version (newer)']);
+    await diff.getByLabel('Ecosystem').focus();
+    const order: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      order.push(String(await page.evaluate('document.activeElement?.closest("label")?.firstChild?.textContent?.trim() ?? document.activeElement?.textContent ?? ""')));
+    }
+    expect(order).toEqual(['Package name', 'From version (older)', 'To version (newer)', 'Compare']);
+    await diff.getByLabel('Package name').fill('an0n-chat-lib');
     await diff.getByLabel('From version').fill('0.1.0');
     await diff.getByLabel('To version').fill('0.1.5');
+    await diff.screenshot({ path: path.join(SHOTS, 'packages-diff-form.png') });
     await diff.getByLabel('To version').press('Enter');
     const view = page.getByTestId('diff-view');
     await view.waitFor({ timeout: 120_000 });

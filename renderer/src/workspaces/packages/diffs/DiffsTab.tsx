@@ -105,16 +105,28 @@ function DiffForm({ api, onDiff }: { api: PkgscanApi; onDiff: (d: DiffResult) =>
     setBusy(false);
   };
   return (
-    <form className="panel pk-scan__form" onSubmit={(e) => void submit(e)} aria-label="Compare two releases" data-testid="diff-form">
+    <form className="panel pk-diff__form" onSubmit={(e) => void submit(e)} aria-label="Compare two releases" data-testid="diff-form">
       <h3>Compare two releases</h3>
-      <div className="packages__filters">
-        <select aria-label="Diff ecosystem" value={ecosystem} onChange={(e) => setEcosystem(e.target.value as 'npm' | 'pypi')}>
-          <option value="npm">npm</option>
-          <option value="pypi">pypi</option>
-        </select>
-        <input aria-label="Diff name" placeholder="package name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={214} />
-        <input aria-label="From version" placeholder="older version" value={from} onChange={(e) => setFrom(e.target.value)} required maxLength={128} />
-        <input aria-label="To version" placeholder="newer version" value={to} onChange={(e) => setTo(e.target.value)} required maxLength={128} />
+      <div className="pk-diff__fields">
+        <label>
+          Ecosystem
+          <select value={ecosystem} onChange={(e) => setEcosystem(e.target.value as 'npm' | 'pypi')}>
+            <option value="npm">npm</option>
+            <option value="pypi">pypi</option>
+          </select>
+        </label>
+        <label className="pk-scan__name">
+          Package name
+          <input placeholder={ecosystem === 'npm' ? 'left-pad or @scope/name' : 'requests'} value={name} onChange={(e) => setName(e.target.value)} required maxLength={214} spellCheck={false} />
+        </label>
+        <label>
+          From version (older)
+          <input placeholder="e.g. 1.2.0" value={from} onChange={(e) => setFrom(e.target.value)} required maxLength={128} spellCheck={false} />
+        </label>
+        <label>
+          To version (newer)
+          <input placeholder="e.g. 1.3.0" value={to} onChange={(e) => setTo(e.target.value)} required maxLength={128} spellCheck={false} />
+        </label>
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Comparing…' : 'Compare'}
         </button>
