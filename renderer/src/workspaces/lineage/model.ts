@@ -37,9 +37,8 @@ export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-export function plural(n: number, word: string): string {
-  return `${count(n)} ${word}${n === 1 ? '' : 's'}`;
-}
+/** "1 run", "2 runs": the app's one counted wording (components/wording.ts). */
+export { counted as plural } from '../../components/wording';
 
 /** Reasons, blocking first, in their order otherwise (the service's order is the rules' registry order). */
 export function orderedReasons(d: Decision): Reason[] {

@@ -13,10 +13,8 @@ export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** "1 alert", "2 alerts". */
-export function plural(n: number, word: string): string {
-  return `${count(n)} ${word}${n === 1 ? '' : 's'}`;
-}
+/** "1 alert", "2 alerts": the app's one counted wording (components/wording.ts). */
+export { counted as plural } from '../../components/wording';
 
 /** A ratio as "1,234.5"; null (nothing to divide by) as an en dash. */
 export function ratio(n: number | null, digits = 1): string {
