@@ -1,6 +1,7 @@
 // Small pieces the Packages tabs share: decision and severity badges, a package name that opens the package page, a pager, bar charts.
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import type { Decision, Severity } from '../../../../../engines/core/contracts/pkgscan';
+import type { Ecosystem } from '../store/model';
 import { pct, when } from './format';
 import { pageText, scaleBars } from './model';
 import { usePackagesNav } from './nav';
@@ -143,5 +144,24 @@ export function Banner({ tone = 'warn', title, children, testId }: { tone?: 'war
       <strong>{title}</strong>
       {children !== undefined && <div className="pk-banner__body">{children}</div>}
     </div>
+  );
+}
+
+/** The ecosystem select and the package name field of a form (Scan, Compare two releases), each in its visible label. */
+export function PackageFields({ ecosystem, onEcosystem, name, onName, nameRef, autoFocus = false }: { ecosystem: Ecosystem; onEcosystem: (e: Ecosystem) => void; name: string; onName: (n: string) => void; nameRef?: Ref<HTMLInputElement>; autoFocus?: boolean }) {
+  return (
+    <>
+      <label>
+        Ecosystem
+        <select value={ecosystem} onChange={(e) => onEcosystem(e.target.value as Ecosystem)}>
+          <option value="npm">npm</option>
+          <option value="pypi">pypi</option>
+        </select>
+      </label>
+      <label className="pk-scan__name">
+        Package name
+        <input ref={nameRef} autoFocus={autoFocus} value={name} onChange={(e) => onName(e.target.value)} required maxLength={214} placeholder={ecosystem === 'npm' ? 'left-pad or @scope/name' : 'requests'} spellCheck={false} />
+      </label>
+    </>
   );
 }

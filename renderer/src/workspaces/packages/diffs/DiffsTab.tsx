@@ -8,8 +8,9 @@ import { useLoad } from '../../../components/useLoad';
 import { useAction } from '../common/hooks';
 import { severityRank } from '../common/model';
 import { usePackagesNav } from '../common/nav';
-import { PackageLink, Pager, SeverityBadge } from '../common/ui';
+import { PackageFields, PackageLink, Pager, SeverityBadge } from '../common/ui';
 import { type PkgscanApi } from '../session';
+import type { Ecosystem } from '../store/model';
 import { dimensionRows, fileTree } from './model';
 
 export function DiffsTab({ api, canCreate }: { api: PkgscanApi; canCreate: boolean }) {
@@ -92,7 +93,7 @@ export function DiffsTab({ api, canCreate }: { api: PkgscanApi; canCreate: boole
 }
 
 function DiffForm({ api, onDiff }: { api: PkgscanApi; onDiff: (d: DiffResult) => void }) {
-  const [ecosystem, setEcosystem] = useState<'npm' | 'pypi'>('npm');
+  const [ecosystem, setEcosystem] = useState<Ecosystem>('npm');
   const [name, setName] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -108,17 +109,7 @@ function DiffForm({ api, onDiff }: { api: PkgscanApi; onDiff: (d: DiffResult) =>
     <form className="panel pk-diff__form" onSubmit={(e) => void submit(e)} aria-label="Compare two releases" data-testid="diff-form">
       <h3>Compare two releases</h3>
       <div className="pk-diff__fields">
-        <label>
-          Ecosystem
-          <select value={ecosystem} onChange={(e) => setEcosystem(e.target.value as 'npm' | 'pypi')}>
-            <option value="npm">npm</option>
-            <option value="pypi">pypi</option>
-          </select>
-        </label>
-        <label className="pk-scan__name">
-          Package name
-          <input placeholder={ecosystem === 'npm' ? 'left-pad or @scope/name' : 'requests'} value={name} onChange={(e) => setName(e.target.value)} required maxLength={214} spellCheck={false} />
-        </label>
+        <PackageFields ecosystem={ecosystem} onEcosystem={setEcosystem} name={name} onName={setName} />
         <label>
           From version (older)
           <input placeholder="e.g. 1.2.0" value={from} onChange={(e) => setFrom(e.target.value)} required maxLength={128} spellCheck={false} />

@@ -8,14 +8,14 @@ import { elapsed, sentence } from '../common/format';
 import { useLoad } from '../../../components/useLoad';
 import { useElapsed } from '../common/hooks';
 import { usePackagesNav } from '../common/nav';
-import { Banner } from '../common/ui';
+import { Banner, PackageFields } from '../common/ui';
 import { type PkgscanApi } from '../session';
 import { useScanJob } from './job';
 import { VerdictView } from './VerdictView';
 import { SendToButton } from '../../../components/SendTo';
 import { verdictFinding } from '../../../components/findings';
 
-type Ecosystem = 'npm' | 'pypi';
+import type { Ecosystem } from '../store/model';
 
 /** The distinct environments of the stored policies, the active ones' first. */
 export function environmentsOf(policies: readonly Pick<Policy, 'environment' | 'active'>[]): string[] {
@@ -62,17 +62,7 @@ export function ScanTab({ api }: { api: PkgscanApi }) {
   return (
     <div className="pk-scan">
       <form className="panel pk-scan__form" aria-label="Scan a package" onSubmit={(e) => void submit(e)} data-testid="scan-form">
-        <label>
-          Ecosystem
-          <select value={ecosystem} onChange={(e) => setEcosystem(e.target.value as Ecosystem)}>
-            <option value="npm">npm</option>
-            <option value="pypi">pypi</option>
-          </select>
-        </label>
-        <label className="pk-scan__name">
-          Package name
-          <input ref={nameInput} autoFocus value={name} onChange={(e) => setName(e.target.value)} required maxLength={214} placeholder={ecosystem === 'npm' ? 'left-pad or @scope/name' : 'requests'} spellCheck={false} />
-        </label>
+        <PackageFields ecosystem={ecosystem} onEcosystem={setEcosystem} name={name} onName={setName} nameRef={nameInput} autoFocus />
         <label>
           Version
           <input value={version} onChange={(e) => setVersion(e.target.value)} maxLength={128} placeholder="newest known" spellCheck={false} />
