@@ -1,6 +1,7 @@
 // The alert, flow and overview views' pure pieces: filters to query parameters, local checks of what is typed, sizes, chart scales.
 import type { Severity, TimelineBucket } from '../../../../engines/core/contracts/replay';
 import { count } from './model';
+import { utcTime } from '../../components/time';
 
 export const BROWSE_PAGE = 100;
 
@@ -39,7 +40,7 @@ export function parseUtc(text: string): number | undefined | null {
 
 /** Seconds since the epoch as the time fields take it: "2024-01-02 03:04:05.123". */
 export function utcField(ts: number): string {
-  return new Date(Math.round(ts * 1000)).toISOString().replace('T', ' ').replace('Z', '');
+  return utcTime(Math.round(ts * 1000), 'ms', false);
 }
 
 const HOST = /^[0-9A-Fa-f:.]{2,45}$/;
