@@ -85,6 +85,12 @@ describe.skipIf(!browserSuiteRuns())('Assessment workspace in Chromium', () => {
         const cut = await th.locator('span').evaluate((el) => el.scrollWidth > el.clientWidth);
         expect(cut, name).toBe(false);
       }
+      // Each evidence row's name is whole as well (wrapped, never cut), its id and full name on hover.
+      for (const th of await page.getByTestId('evidence-matrix').locator('tbody th.matrix__ev').all()) {
+        const id = (await th.locator('code').innerText()).trim();
+        expect((await th.getAttribute('title'))?.startsWith(`${id} `), id).toBe(true);
+        expect(await th.evaluate((el) => el.scrollWidth > el.clientWidth), id).toBe(false);
+      }
       await page.getByTestId('evidence-matrix').screenshot({ path: path.join(SHOTS, `assessment-matrix-${scheme}.png`) });
       await page.getByTestId('evidence-graph').locator('canvas').first().waitFor();
       // The job's events arrived over /api/events: the status bar names the finished job.

@@ -30,7 +30,7 @@ export function EvidenceMatrix({ assessment, columns }: { readonly assessment: A
           <tbody>
             {m.rows.map((r, i) => (
               <tr key={r.evidence_id} className={r.status === 'scored' ? '' : 'matrix__row--unscored'}>
-                <th scope="row" className="matrix__ev" title={`${r.kind}: ${STATUS_WORDS[r.status]}; ${r.actors_matching} actors match`}>
+                <th scope="row" className="matrix__ev" title={`${r.evidence_id} ${r.resolved_name ?? r.resolved_id ?? r.given} (${r.kind}: ${STATUS_WORDS[r.status]}; ${r.actors_matching} actors match)`}>
                   <code>{r.evidence_id}</code> <span>{r.resolved_name ?? r.resolved_id ?? r.given}</span>
                   <span className="muted"> {r.kind === 'technique' || r.kind === 'software' ? (r.resolved_id ?? '') : r.kind.replace('_', ' ')}</span>
                 </th>
