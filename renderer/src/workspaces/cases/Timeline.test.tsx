@@ -115,4 +115,26 @@ describe('compactSummary', () => {
     expect(compactSummary('Microsoft-Windows-Security-Auditing 4688: process.create C:\\x.exe')).toBe('Security 4688: process.create C:\\x.exe');
     expect(compactSummary('sshd[1]: Accepted')).toBe('sshd[1]: Accepted');
   });
+
+  it('cuts a long trailing path or key in the middle so the program or key name shows, unless the filter matches only there', async () => {
+    const { compactSummary } = await import('./Timeline');
+    const word = 'Microsoft-Windows-Sysmon 1: process.create C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE';
+    expect(compactSummary(word)).toBe('Sysmon 1: process.create C:\\…\\Office16\\WINWORD.EXE');
+    expect(compactSummary(word, 'winword')).toBe('Sysmon 1: process.create C:\\…\\Office16\\WINWORD.EXE');
+    expect(compactSummary(word, 'Microsoft Office')).toBe('Sysmon 1: process.create C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE');
+    const key = 'Microsoft-Windows-Sysmon 13: registry.set HKU\\S-1-5-21-1004\\Software\\Microsoft\\Windows\\CurrentVersion\\Run\\updater';
+    expect(compactSummary(key)).toBe('Sysmon 13: registry.set HKU\\…\\Run\\updater');
+    // Short paths, paths of few parts and summaries without a trailing path stay as they are.
+    expect(compactSummary('Microsoft-Windows-Sysmon 11: file.create C:\\Users\\Public\\svchost.exe')).toBe('Sysmon 11: file.create C:\\Users\\Public\\svchost.exe');
+    expect(compactSummary('Sysmon 3: network.connect 185.220.101.47:443')).toBe('Sysmon 3: network.connect 185.220.101.47:443');
+    expect(compactSummary('x C:\\a-very-long-folder-name-indeed\\and-another-long-one\\file.txt')).toBe('x C:\\a-very-long-folder-name-indeed\\and-another-long-one\\file.txt');
+  });
+
+  it('leaves out the action where it repeats the action column, and only there', async () => {
+    const { compactSummary } = await import('./Timeline');
+    expect(compactSummary('Microsoft-Windows-Sysmon 1: process.create C:\\Windows\\System32\\cmd.exe', '', 'process.create')).toBe('Sysmon 1: C:\\Windows\\System32\\cmd.exe');
+    expect(compactSummary('Microsoft-Windows-Sysmon 3: network.connect 185.220.101.47:443', '', 'network.connect')).toBe('Sysmon 3: 185.220.101.47:443');
+    expect(compactSummary('Microsoft-Windows-Sysmon 1: process.create C:\\x.exe', '', 'file.create')).toBe('Sysmon 1: process.create C:\\x.exe');
+    expect(compactSummary('sshd[1]: Accepted password for root', '', 'auth.success')).toBe('sshd[1]: Accepted password for root');
+  });
 });

@@ -96,9 +96,30 @@ export interface TimelineFocus {
   readonly serial: number;
 }
 
-/** The summary as the row shows it: the Windows provider prefix shortened so the image and command stay in view. */
-export function compactSummary(summary: string): string {
-  return summary.replace(/^Microsoft-Windows-(?:Security-Auditing|Sysmon|PowerShell|)\b-?/, (m) => (m.includes('Security') ? 'Security' : m.includes('Sysmon') ? 'Sysmon' : m.includes('PowerShell') ? 'PowerShell' : m));
+/** A Windows file path or registry key that ends the summary (the event's object). */
+const TRAILING_PATH = /(?:\b[A-Za-z]:\\|\bHK(?:LM|U|CU|CR|EY_[A-Z_]+)\\)[^"\n]*$/;
+/** Paths up to this many characters are shown whole. */
+const PATH_WHOLE = 32;
+
+/**
+ * The summary as the row shows it: the Windows provider prefix shortened, the action left out where it repeats the
+ * row's action column (`Sysmon 1: process.create X` -> `Sysmon 1: X`), and a long trailing path cut in the middle (its
+ * root, "…", the last folder and the file: `C:\…\Office16\WINWORD.EXE`), so the program or key name stays in view;
+ * the row's hover and the event detail keep the whole text. A path is kept whole when the filter `keep` matches only
+ * inside the part that would be cut, so a kept row still shows why it matched.
+ */
+export function compactSummary(summary: string, keep = '', action = ''): string {
+  const named = summary.replace(/^Microsoft-Windows-(?:Security-Auditing|Sysmon|PowerShell|)\b-?/, (m) => (m.includes('Security') ? 'Security' : m.includes('Sysmon') ? 'Sysmon' : m.includes('PowerShell') ? 'PowerShell' : m));
+  const repeated = action === '' ? -1 : named.indexOf(`: ${action} `);
+  const s = repeated >= 0 && repeated < 48 ? `${named.slice(0, repeated + 2)}${named.slice(repeated + action.length + 3)}` : named;
+  const m = TRAILING_PATH.exec(s);
+  if (!m || m[0].length <= PATH_WHOLE) return s;
+  const parts = m[0].split('\\');
+  if (parts.length <= 4) return s;
+  const short = `${parts[0]}\\…\\${parts.slice(-2).join('\\')}`;
+  const k = keep.trim().toLowerCase();
+  if (k !== '' && m[0].toLowerCase().includes(k) && !short.toLowerCase().includes(k)) return s;
+  return s.slice(0, m.index) + short;
 }
 
 /** `text` with each case-insensitive occurrence of `term` marked, so the rows a filter keeps show why. */
@@ -272,7 +293,7 @@ export function Timeline({ index, storyEvents, filter, theme, detected = NO_DETE
               {note.note !== '' && <span className="tag-chip tag-chip--note" aria-label="has a note">✎</span>}
             </span>
           )}
-          <Highlight text={compactSummary(e.summary)} term={filter} />
+          <Highlight text={compactSummary(e.summary, filter, e.action)} term={filter} />
         </span>
         <span role="gridcell" className="timeline__id">
           <code>{e.eventId}</code>
