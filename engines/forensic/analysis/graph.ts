@@ -192,6 +192,26 @@ function stringHash(s: string): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
+/** FNV-1a of the code units of `s` continued from `h` (stringHash before its last mix). */
+function fnv(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** FNV-1a state after `process:`. */
+const PROCESS_PREFIX_HASH = fnv(0x811c9dc5, 'process:');
+const COLON = 58;
+
+/** stringHash of `process:h:pid:key` (pid null: `?`), without making the text. */
+function processHash(h: string, pid: number | null, key: string): number {
+  let x = fnv(PROCESS_PREFIX_HASH, h);
+  x = Math.imul(x ^ COLON, 0x01000193);
+  x = fnv(x, pid === null ? '?' : String(pid));
+  x = Math.imul(x ^ COLON, 0x01000193);
+  x = fnv(x, key);
+  return (x ^ (x >>> 15)) >>> 0;
+}
+
 /** Slots of the pid index to begin with (a power of two). */
 const INITIAL_PID_SLOTS = 4096;
 
@@ -281,8 +301,19 @@ class PidIndex {
 
 /** The provenance graph: nodes fused by canonical keys, edges deduplicated per (from, to, rule). */
 export class ProvenanceGraph {
-  /** The node columns, by position (NodeRef), in order of creation. */
-  private nodeIds: string[] = new Array<string>(INITIAL_NODE_CAPACITY);
+  /**
+   * The node columns, by position (NodeRef), in order of creation. A process node found by host, pid and image keeps
+   * no id text: its id is made when read from the three columns after (composedId); nodeIds holds a hole for it.
+   */
+  private nodeIds: (string | undefined)[] = new Array<string | undefined>(INITIAL_NODE_CAPACITY);
+  /** A composed process id's host key and image key (positions in parts), -1 for a node whose id is its text. */
+  private procHost: Int32Array = new Int32Array(INITIAL_NODE_CAPACITY);
+  private procKey: Int32Array = new Int32Array(INITIAL_NODE_CAPACITY);
+  /** A composed process id's pid, NaN for none (`?`). */
+  private procPid: Float64Array = new Float64Array(INITIAL_NODE_CAPACITY);
+  /** The host and image keys of composed ids, each once (parts), and their positions. */
+  private readonly partIndex = new Map<string, number>();
+  private readonly parts: string[] = [];
   private nodeKinds: Uint8Array = new Uint8Array(INITIAL_NODE_CAPACITY);
   private readonly kindIndex = new Map<string, number>();
   private readonly kindNames: NodeKind[] = [];
@@ -347,7 +378,14 @@ export class ProvenanceGraph {
   private edgeFrom: Uint32Array = new Uint32Array(1024);
   private edgeTo: Uint32Array = new Uint32Array(1024);
 
-  constructor(private readonly useGuids = true) {}
+  /**
+   * useGuids: fuse processes by their GUID. composeIds: process nodes keep their id as columns, made into text when read
+   * (false: the id text per node, the path before, which a test compares with).
+   */
+  constructor(
+    private readonly useGuids = true,
+    private readonly composeIds = true,
+  ) {}
 
   /** The one stored copy of a string value. */
   intern(s: string): string {
@@ -370,8 +408,45 @@ export class ProvenanceGraph {
     const h = hash | 0;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
       const v = slots[s] as number;
-      if (v === 0 || (hashes[s] === h && this.nodeIds[v - 1] === id)) return s;
+      if (v === 0 || (hashes[s] === h && this.idIs(v - 1, id))) return s;
     }
+  }
+
+  /** True when node m's id is `id`. */
+  private idIs(m: NodeRef, id: string): boolean {
+    const own = this.nodeIds[m];
+    return own !== undefined ? own === id : this.composedId(m) === id;
+  }
+
+  /** The id of a node whose id is kept as columns: `process:host:pid:image` as flatId would make it. */
+  private composedId(m: NodeRef): string {
+    const pid = this.procPid[m] as number;
+    return ['process', this.parts[this.procHost[m] as number] as string, Number.isNaN(pid) ? '?' : pid, this.parts[this.procKey[m] as number] as string].join(':');
+  }
+
+  /**
+   * The slot of the process node `process:h:pid:key` (h and key as positions in parts; pid NaN for `?`; `hash` the id
+   * text's stringHash) in the node index, or the empty slot where it goes. Equal columns are the same id; a node with
+   * other columns or an id text of its own whose hash is the same is compared by its text.
+   */
+  private processSlot(h: number, pid: number, key: number, hash: number): number {
+    const slots = this.nodeSlots;
+    const hashes = this.nodeSlotHashes;
+    const mask = slots.length - 1;
+    const hh = hash | 0;
+    for (let s = hash & mask; ; s = (s + 1) & mask) {
+      const v = slots[s] as number;
+      if (v === 0) return s;
+      if (hashes[s] !== hh) continue;
+      const m = v - 1;
+      if (this.nodeIds[m] === undefined && this.procHost[m] === h && this.procKey[m] === key && Object.is(this.procPid[m], pid)) return s;
+      if (this.idIs(m, ['process', this.parts[h] as string, Number.isNaN(pid) ? '?' : pid, this.parts[key] as string].join(':'))) return s;
+    }
+  }
+
+  /** The position of a host or image key in parts (added when new). */
+  private part(text: string): number {
+    return indexIn(this.partIndex, this.parts, text);
   }
 
   /** The node index at least twice as large (for the nodes plan projects), every node placed again by its kept hash. */
@@ -435,6 +510,9 @@ export class ProvenanceGraph {
   /** Every node column as long as `capacity`, holding the nodes so far. */
   private growNodes(capacity: number): void {
     this.nodeKinds = grownColumn(this.nodeKinds, capacity);
+    this.procHost = grownColumn(this.procHost, capacity);
+    this.procKey = grownColumn(this.procKey, capacity);
+    this.procPid = grownColumn(this.procPid, capacity);
     this.nodeIds = grownArray(this.nodeIds, this.nodeTotal, capacity);
     this.nodeLabels = grownArray(this.nodeLabels, this.nodeTotal, capacity);
     this.nodeHosts = grownArray(this.nodeHosts, this.nodeTotal, capacity);
@@ -445,7 +523,7 @@ export class ProvenanceGraph {
 
   /** The id of a node (`kind:key`). */
   nodeId(n: NodeRef): string {
-    return this.nodeIds[n] as string;
+    return this.nodeIds[n] ?? this.composedId(n);
   }
 
   label(n: NodeRef): string {
@@ -467,14 +545,24 @@ export class ProvenanceGraph {
   }
 
   private nodeById(id: string, kind: NodeKind, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null>): NodeRef {
+    if (this.nodeTotal === this.nodeKinds.length) this.growNodes(this.grownCapacity(this.nodeTotal, this.planNodes, this.nodeTotal));
     const hash = stringHash(id);
     const slot = this.nodeSlot(id, hash);
+    return this.placeNode(slot, hash, id, kind, label, host, e, attributes);
+  }
+
+  /**
+   * The node in `slot` of the node index (found for an id whose stringHash is `hash`), fused with these attributes and
+   * supported by the event; a new node there when the slot is empty, with `id` as its id text (undefined: the id is
+   * composed, its columns already written at the next position).
+   */
+  private placeNode(slot: number, hash: number, id: string | undefined, kind: NodeKind, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null>): NodeRef {
     const v = this.nodeSlots[slot] as number;
     let n: NodeRef;
     if (v === 0) {
       n = this.nodeTotal++;
-      if (n === this.nodeKinds.length) this.growNodes(this.grownCapacity(n, this.planNodes, n));
       this.nodeIds[n] = id;
+      if (id !== undefined) this.procHost[n] = -1;
       this.nodeKinds[n] = indexIn(this.kindIndex, this.kindNames, kind);
       this.nodeLabels[n] = this.intern(label);
       this.nodeHosts[n] = host;
@@ -612,9 +700,11 @@ export class ProvenanceGraph {
       this.addAttributes(n, processAttributes(ref.pid, image, ref.guid, extra));
       if (e) this.support(n, e);
     } else {
-      // One flat text: the same id as flatId('process', [h, pid, imageKey(image)].join(':')).
-      const id = ['process', h, ref.pid ?? '?', names === null ? '?' : names.key].join(':');
-      n = this.nodeById(id, 'process', label, host, e, processAttributes(ref.pid, image, ref.guid, extra));
+      // The same id as flatId('process', [h, pid, imageKey(image)].join(':')).
+      const key = names === null ? '?' : names.key;
+      const attributes = processAttributes(ref.pid, image, ref.guid, extra);
+      if (this.composeIds && (ref.pid === null || Number.isFinite(ref.pid))) n = this.processById(h, ref.pid, key, label, host, e, attributes);
+      else n = this.nodeById(['process', h, ref.pid ?? '?', key].join(':'), 'process', label, host, e, attributes);
     }
     if (image !== null && (this.nodeLabels[n] as string).startsWith('pid ')) {
       this.nodeLabels[n] = this.intern(label);
@@ -623,6 +713,23 @@ export class ProvenanceGraph {
     if (ref.pid !== null) this.byPid.set(h, ref.pid, n);
     if (ref.guid !== null) this.byGuid.set(lower(ref.guid), n);
     return n;
+  }
+
+  /** The process node `process:h:pid:key` made or fused, its id kept as columns (no id text made). */
+  private processById(h: string, pid: number | null, key: string, label: string, host: string | null, e: AnalysisEvent | null, attributes: Record<string, AttrValue | null>): NodeRef {
+    if (this.nodeTotal === this.nodeKinds.length) this.growNodes(this.grownCapacity(this.nodeTotal, this.planNodes, this.nodeTotal));
+    const hp = this.part(h);
+    const kp = this.part(key);
+    const p = pid === null ? NaN : pid;
+    const hash = processHash(h, pid, key);
+    const slot = this.processSlot(hp, p, kp, hash);
+    if (this.nodeSlots[slot] === 0) {
+      const n = this.nodeTotal;
+      this.procHost[n] = hp;
+      this.procKey[n] = kp;
+      this.procPid[n] = p;
+    }
+    return this.placeNode(slot, hash, undefined, 'process', label, host, e, attributes);
   }
 
   /** The process last seen with this pid on the host (for events that name only a pid). */
@@ -812,9 +919,15 @@ export class ProvenanceGraph {
           if (typeof list !== 'string') Object.freeze(list);
         }
     }
-    const nodes = new NodeColumns(this.nodeIds, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, this.nodeHosts, this.nodeAttributes, eventIds, this.nodeSources);
+    const composed: ComposedIds = { host: this.procHost.slice(0, n), key: this.procKey.slice(0, n), pid: this.procPid.slice(0, n), parts: [...this.parts] };
+    const nodes = new NodeColumns(this.nodeIds, composed, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, this.nodeHosts, this.nodeAttributes, eventIds, this.nodeSources);
     this.nodeTotal = 0;
     this.nodeIds = [];
+    this.procHost = new Int32Array(0);
+    this.procKey = new Int32Array(0);
+    this.procPid = new Float64Array(0);
+    this.partIndex.clear();
+    this.parts.length = 0;
     this.nodeKinds = new Uint8Array(0);
     this.nodeLabels = [];
     this.nodeHosts = [];
@@ -900,8 +1013,8 @@ export class EdgeColumns extends Rows<CausalEdge> {
       const stage = columns.stage[k] as number;
       return {
         id: ['E', k + 1].join(''),
-        from: nodes.ids[columns.from[k] as number] as string,
-        to: nodes.ids[columns.to[k] as number] as string,
+        from: nodes.idAt(columns.from[k] as number),
+        to: nodes.idAt(columns.to[k] as number),
         rule: rules[columns.rule[k] as number] as string,
         relation: relations[columns.relation[k] as number] as string,
         confidence: columns.confidence[k] as number,
@@ -993,6 +1106,25 @@ function inRecent(list: readonly string[], n: number, ring: Int32Array, print: n
   return false;
 }
 
+/**
+ * The columns of process ids kept as parts (ProvenanceGraph.composedId): by node, the host and image key as positions
+ * in parts (-1 for a node whose id is its text) and the pid (NaN for `?`).
+ */
+export interface ComposedIds {
+  readonly host: Int32Array;
+  readonly key: Int32Array;
+  readonly pid: Float64Array;
+  readonly parts: readonly string[];
+}
+
+/** The id of node k: its text in ids, or made from its ComposedIds. */
+function idOf(ids: readonly (string | undefined)[], composed: ComposedIds, k: number): string {
+  const own = ids[k];
+  if (own !== undefined) return own;
+  const p = composed.pid[k] as number;
+  return ['process', composed.parts[composed.host[k] as number] as string, Number.isNaN(p) ? '?' : p, composed.parts[composed.key[k] as number] as string].join(':');
+}
+
 /** A node's sources as NodeColumns keeps them: the one source's name (its list is the node's), the entries, or none. */
 type SourceColumn = string | readonly { readonly source: string; readonly eventIds: IdList }[] | null;
 
@@ -1003,7 +1135,8 @@ type SourceColumn = string | readonly { readonly source: string; readonly eventI
  */
 export class NodeColumns extends Rows<GraphNode> {
   constructor(
-    readonly ids: readonly string[],
+    private readonly ids: readonly (string | undefined)[],
+    private readonly composed: ComposedIds,
     private readonly kinds: Uint8Array,
     private readonly kindNames: readonly NodeKind[],
     labels: readonly string[],
@@ -1016,7 +1149,7 @@ export class NodeColumns extends Rows<GraphNode> {
       const list = listOf(eventIds[k] as IdList);
       const source = sources[k] as SourceColumn;
       return {
-        id: ids[k] as string,
+        id: idOf(ids, composed, k),
         kind: kindNames[kinds[k] as number] as NodeKind,
         label: labels[k] as string,
         host: hosts[k] as string | null,
@@ -1025,6 +1158,11 @@ export class NodeColumns extends Rows<GraphNode> {
         sources: source === null ? [] : typeof source === 'string' ? [{ source, eventIds: list }] : source.map((x): NodeSource => ({ source: x.source, eventIds: listOf(x.eventIds) })),
       };
     });
+  }
+
+  /** The id of node k: its text, or made from its columns (ComposedIds). */
+  idAt(k: number): string {
+    return idOf(this.ids, this.composed, k);
   }
 
   /** The kind of node k, read from its column (no GraphNode made). */
