@@ -11,6 +11,8 @@ import {
   logisticModelToJson,
   logisticResidualsKernel,
   logisticResidualsReference,
+  log1pFeatures,
+  log1pKernel,
   predictLogistic,
   rawCoefficients,
   standardization,
@@ -366,5 +368,68 @@ describe('logistic fits are pinned', () => {
     expect(fitHash(130, 129, 0.01, { ...p, l2: 0.1 }, true)).toBe('1e1e3bbecf4a194d');
     // The same weights as the backtracking search: every step of this fit is the unit step in both.
     expect(fitHash(4099, 3, 0.3, { ...p, standardize: false }, true)).toBe('0cc50960480176cb');
+  });
+});
+
+describe('the log1p fit option', () => {
+  /** Every kind of value the detectors' log features meet, and the thresholds of fdlibm's log1p. */
+  function awkwardValues(): Float64Array {
+    const fromBits = (bits: bigint): number => new Float64Array(BigUint64Array.of(bits).buffer)[0]!;
+    const out: number[] = [0, -0, NaN, -NaN, Infinity, -Infinity, -1, -0.5, -65536, -1e300, 5e-324, 2.2e-308, 1e-300, Number.MAX_VALUE, 2 ** 53, 2 ** 53 - 1, 2 ** 53 + 2, 1e300];
+    const around = (v: number): void => {
+      const b = new BigUint64Array(Float64Array.of(v).buffer)[0]!;
+      for (let k = -3n; k <= 3n; k++) out.push(fromBits(b + k));
+    };
+    // log1p's 2^-54, 2^-29 and sqrt(2) - 1 tests, u's 2^53 test, the smallest normal, and 2^k - 1 (u a power of two:
+    // f = 0, and fdlibm's |f| < 2^-20 forms just above it).
+    for (const v of [2 ** -54, 2 ** -29, Math.SQRT2 - 1, fromBits(0x3fda827a00000000n), 2 ** 53, 2 ** -1022, 1, 0.5]) around(v);
+    for (let k = 1; k <= 1023; k++) {
+      around(2 ** k - 1);
+      out.push(2 ** k - 1 + 2 ** (k - 21), 2 ** k * Math.SQRT2 - 1);
+    }
+    // Whole numbers of the detectors' table and past it.
+    for (let k = 0; k <= 70_000; k++) out.push(k);
+    // Subnormals, a sweep across sqrt(2) - 1, and random bit patterns (both signs, every exponent).
+    for (let k = 1; k < 2000; k++) out.push(k * 5e-324, fromBits(BigInt(k) * 0x0000_0100_0000_0001n));
+    for (let k = 0; k < 20_000; k++) out.push(0.41421 + k * 1e-9);
+    const rng = new Random(35);
+    const bits = new BigUint64Array(200_000);
+    for (let k = 0; k < bits.length; k++) bits[k] = (BigInt(Math.floor(rng.next() * 2 ** 32)) << 32n) | BigInt(Math.floor(rng.next() * 2 ** 32));
+    for (const v of new Float64Array(bits.buffer)) out.push(v);
+    for (let k = 0; k < 100_000; k++) out.push(Math.expm1(Math.fround(rng.uniform(0, 25))));
+    // Runs of zeros and negatives (the kernel stores a group of eight values <= 0 as zeros), one with -0, one with a NaN.
+    for (let k = 0; k < 64; k++) out.push(k % 3 === 0 ? -0 : k % 3 === 1 ? 0 : -k);
+    out.push(0, 0, 0, NaN, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, 3);
+    return Float64Array.from(out);
+  }
+
+  it('the kernel gives Math.log1p(Math.max(0, v)) bit for bit: edge values, whole numbers, subnormals, huge, NaN', () => {
+    const values = awkwardValues();
+    // Every start within a group of eight and odd and even counts (the last odd value takes the imported Math.log1p).
+    for (const [start, n] of [[0, values.length], [1, values.length - 1], [3, 13], [0, 1], [5, 2], [0, 8], [0, 9], [7, 17]] as const) {
+      const v = values.subarray(start, start + n);
+      const got = log1pKernel(v);
+      let bad = -1;
+      for (let i = 0; i < v.length && bad < 0; i++) if (!Object.is(got[i], Math.log1p(Math.max(0, v[i]!)))) bad = i;
+      if (bad >= 0) expect.fail(`value ${v[bad]}: ${got[bad]} is not ${Math.log1p(Math.max(0, v[bad]!))}`);
+    }
+  });
+
+  it('fits bit for bit as a fit on log1pFeatures does (kernel and JavaScript paths, weights, one feature, no standardisation)', () => {
+    const hash = (m: ReturnType<typeof trainLogistic>): string =>
+      createHash('sha256').update(Buffer.from(m.weights.buffer)).update(Buffer.from(Float64Array.of(m.intercept).buffer)).update(Buffer.from(m.mean.buffer)).update(Buffer.from(m.scale.buffer)).digest('hex');
+    for (const [n, d, missing] of [[3001, 28, 0.02], [1001, 7, 0.05], [500, 1, 0], [130, 129, 0.01]] as const) {
+      const wide = Math.max(d, 5);
+      const raw = syntheticBinary(n, wide, 7 * n + d, { missing });
+      const cols = Float64Array.from({ length: n * d }, (_, k) => raw.x.data[Math.floor(k / d) * wide + (k % d)]!);
+      // Raw-looking values: counts (whole numbers), zeros, negatives and fractions spread over decades.
+      const x = featureMatrix(n, d, cols.map((v, k) => (v !== v ? v : k % 5 === 0 ? Math.round(Math.exp(v * 3)) : k % 7 === 0 ? 0 : k % 11 === 0 ? -v : Math.expm1(v * 4))));
+      const weights = Float64Array.from({ length: n }, (_, i) => 0.5 + (i % 7) / 3);
+      for (const params of [{}, { standardize: false }, { residuals: 'javascript' }, { lineSearch: 'more-thuente' }] as const)
+        for (const w of [undefined, weights]) {
+          const data = { x, y: raw.y, ...(w ? { weights: w } : {}) };
+          expect(hash(trainLogistic(data, { ...params, log1p: true })), `${n} x ${d} ${JSON.stringify(params)}`).toBe(hash(trainLogistic({ ...data, x: log1pFeatures(x) }, params)));
+        }
+    }
   });
 });

@@ -53,35 +53,59 @@ export interface LogisticParams {
    * with Math.exp and Math.log1p between the kernel's margins and gradient); the same values bit for bit.
    */
   readonly residuals?: 'kernel' | 'javascript';
+  /**
+   * Fit on log1p(max(0, v)) of every value v of data.x instead of the values themselves (NaN stays missing; the model's
+   * mean and scale are then of those log values), as if data.x had been through `log1pFeatures`. The kernel takes the
+   * logarithms in its own memory as the matrix is laid out there (linfit.wat `logs`, Math.log1p's values bit for bit),
+   * so no log matrix is allocated; outside the kernel (too large a matrix, one feature, `standardize: false`) they are
+   * taken here first. Default false.
+   */
+  readonly log1p?: boolean;
   readonly featureNames?: readonly string[];
+}
+
+/** log1p(max(0, v)) of every value (NaN stays NaN): the matrix the `log1p` fit option stands for. */
+export function log1pFeatures(x: FeatureMatrix): FeatureMatrix {
+  const data = new Float64Array(x.rows * x.cols);
+  for (let i = 0; i < data.length; i++) data[i] = Math.log1p(Math.max(0, x.data[i]!));
+  return { rows: x.rows, cols: x.cols, data };
 }
 
 /** Per-feature mean and population standard deviation over the observed (non-NaN) values; a constant feature gets scale 1. */
 export function standardization(x: FeatureMatrix): { mean: Float64Array; scale: Float64Array } {
-  const { mean, scale } = moments(x);
+  const { mean, scale } = moments(x, false);
   return { mean, scale };
 }
 
-/** standardization's values, and whether x is left at the start of the kernel's memory (`copied`), where a fit's z goes. */
-function moments(x: FeatureMatrix): { mean: Float64Array; scale: Float64Array; copied: boolean } {
+/** Whether `moments` lays x out in the kernel's memory (where a fit's z goes). */
+function momentsInKernel(x: FeatureMatrix): boolean {
+  return x.rows > 0 && x.cols > 1 && x.rows * x.cols * 8 <= KERNEL_LIMIT;
+}
+
+/**
+ * standardization's values, and whether x is left at the start of the kernel's memory (`copied`), where a fit's z
+ * goes; `log` (only when momentsInKernel(x)): of log1p(max(0, v)) of the values, taken in the kernel's memory.
+ */
+function moments(x: FeatureMatrix, log: boolean): { mean: Float64Array; scale: Float64Array; copied: boolean } {
   const mean = new Float64Array(x.cols);
   const scale = new Float64Array(x.cols);
   const count = new Float64Array(x.cols);
-  const copied = x.rows > 0 && x.cols > 1 && x.rows * x.cols * 8 <= KERNEL_LIMIT;
+  const copied = momentsInKernel(x);
   if (copied) {
-    // Feature pairs in the kernel (the same operations in the same order), an odd last feature here.
-    linfit().moments(x, mean, count, scale);
+    // Feature pairs in the kernel (the same operations in the same order), an odd last feature here, read from the
+    // kernel's copy (x's values, or their logs).
+    const laid = linfit().moments(x, mean, count, scale, log);
     const f = x.cols - 1;
     if (x.cols % 2 === 1) {
       for (let r = 0; r < x.rows; r++) {
-        const v = x.data[r * x.cols + f]!;
+        const v = laid[r * x.cols + f]!;
         if (v === v) {
           count[f] = count[f]! + 1;
           mean[f] = mean[f]! + (v - mean[f]!) / count[f]!;
         }
       }
       for (let r = 0; r < x.rows; r++) {
-        const v = x.data[r * x.cols + f]!;
+        const v = laid[r * x.cols + f]!;
         if (v === v) scale[f] = scale[f]! + (v - mean[f]!) ** 2;
       }
     }
@@ -149,6 +173,7 @@ interface LinfitExports {
   gradient(z: number, rows: number, d: number, r: number, out: number): void;
   means(x: number, rows: number, d: number, pairs: number, mean: number, count: number): void;
   squares(x: number, rows: number, d: number, pairs: number, mean: number, sq: number): void;
+  logs(x: number, count: number): void;
   standardize(x: number, rows: number, d: number, mean: number, scale: number): void;
   score(x: number, rows: number, d: number, w: number, mean: number, scale: number, b: number, out: number): void;
 }
@@ -247,8 +272,20 @@ class Linfit {
     return { loss: f64[acc / 8]!, gb: f64[acc / 8 + 1]!, resid: f64.slice(rAt / 8, rAt / 8 + n) };
   }
 
-  /** standardization's running means, counts and squared deviations of the feature pairs (x copied to the start of memory). */
-  moments(x: FeatureMatrix, mean: Float64Array, count: Float64Array, sq: Float64Array): void {
+  /** linfit.wat `logs` over a copy of values at the start of the kernel's memory. */
+  logsOf(values: Float64Array): Float64Array {
+    this.grow(values.length * 8 + 16);
+    const f64 = new Float64Array(this.exports.memory.buffer, 0, values.length);
+    f64.set(values);
+    this.exports.logs(0, values.length);
+    return f64.slice();
+  }
+
+  /**
+   * standardization's running means, counts and squared deviations of the feature pairs (x copied to the start of
+   * memory, then with `log` its values replaced by log1p(max(0, v)) there); the copy, a view of the memory, is returned.
+   */
+  moments(x: FeatureMatrix, mean: Float64Array, count: Float64Array, sq: Float64Array, log: boolean): Float64Array {
     const n = x.rows;
     const d = x.cols;
     const meanAt = n * d * 8;
@@ -257,6 +294,7 @@ class Linfit {
     this.grow(sqAt + d * 8);
     const f64 = new Float64Array(this.exports.memory.buffer);
     f64.set(x.data.subarray(0, n * d), 0);
+    if (log) this.exports.logs(0, n * d);
     f64.fill(0, meanAt / 8, sqAt / 8 + d);
     const pairs = d >> 1;
     this.exports.means(0, n, d, pairs, meanAt, countAt);
@@ -264,6 +302,7 @@ class Linfit {
     mean.set(f64.subarray(meanAt / 8, meanAt / 8 + pairs * 2));
     count.set(f64.subarray(countAt / 8, countAt / 8 + pairs * 2));
     sq.set(f64.subarray(sqAt / 8, sqAt / 8 + pairs * 2));
+    return f64.subarray(0, n * d);
   }
 
   /** z := the standardised x (standardizeInto's values), after `layout`; `copied` when `moments` left x there already. */
@@ -399,6 +438,11 @@ export function logisticResidualsKernel(m: Float64Array, y: ArrayLike<number>, w
   return linfit().residualsOf(m, y, w);
 }
 
+/** log1p(max(0, v)) of every value by linfit.wat's `logs` (what the `log1p` fit option lays out), for tests against Math.log1p. */
+export function log1pKernel(values: Float64Array): Float64Array {
+  return linfit().logsOf(values);
+}
+
 /** The fit's losses and residuals of margins m by the JavaScript loop (`residuals` in fitLogistic, the same operations). */
 export function logisticResidualsReference(m: Float64Array, y: ArrayLike<number>, w?: ArrayLike<number>): { loss: number; gb: number; resid: Float64Array } {
   const resid = new Float64Array(m.length);
@@ -432,7 +476,10 @@ export interface LogisticFit {
 
 /** trainLogistic with the solver's report. */
 export function fitLogistic(data: TrainingData, params: LogisticParams = {}): LogisticFit {
-  const { x, y } = data;
+  const { y } = data;
+  // The log option: in the kernel's memory when moments lays x out there, else a log matrix first.
+  const logInKernel = params.log1p === true && params.standardize !== false && momentsInKernel(data.x);
+  const x = params.log1p === true && !logInKernel ? log1pFeatures(data.x) : data.x;
   const n = x.rows;
   const d = x.cols;
   if (y.length !== n) throw new VitrineError('validation_failed', 'labels and rows differ in number');
@@ -442,13 +489,13 @@ export function fitLogistic(data: TrainingData, params: LogisticParams = {}): Lo
   const w = data.weights;
   // The standardised matrix in the WebAssembly kernel's memory when it fits (SIMD margins and z^T r), else here.
   const kernel = n * d * 8 <= KERNEL_LIMIT;
-  const { mean, scale, copied } = params.standardize === false ? { mean: new Float64Array(d), scale: new Float64Array(d).fill(1), copied: false } : moments(x);
+  const { mean, scale, copied } = params.standardize === false ? { mean: new Float64Array(d), scale: new Float64Array(d).fill(1), copied: false } : moments(x, logInKernel);
   const k = kernel ? linfit().layout(n, d) : null;
   const z = k ? k.z : new Float64Array(n * d);
   if (k) k.standardize(x, mean, scale, copied);
   const inKernel = k !== null && params.residuals !== 'javascript';
   if (inKernel) k.labels(y, w);
-  else standardizeInto(x, mean, scale, z);
+  else if (!k) standardizeInto(x, mean, scale, z);
   // Parameters: d weights, then the intercept.
   const margins = k ? k.margins : new Float64Array(n);
   const resid = k ? k.resid : new Float64Array(n);

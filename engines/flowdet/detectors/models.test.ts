@@ -1,9 +1,13 @@
 // The detectors' log features: exactly Math.log1p(max(0, v)) for every kind of value, whether looked up or computed,
 // and tree scoring from raw flows (through raw cut points of the log thresholds) equal to the trees' prediction on the
-// log features, on and beside every cut point.
+// log features, on and beside every cut point; logistic regression trained from raw flows (its fit takes the logs)
+// equal to the fit on logFeatures.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { featureMatrix, predict, Random, syntheticBinary } from '../../core/ml/index.js';
-import { logCut, logFeatures, scoreDetector, trainDetector } from './models.js';
+import { featureMatrix, predict, Random, selectRows, syntheticBinary, trainLogistic, type FeatureMatrix } from '../../core/ml/index.js';
+import { corpusPath, hasCorpora } from '../../../test/corpora.js';
+import { loadData, type LoadedData } from '../data/datasets.js';
+import { logCut, logFeatures, scoreDetector, trainDetector, type Detector } from './models.js';
 
 const STEP_F = new Float64Array(1);
 const STEP_B = new BigInt64Array(STEP_F.buffer);
@@ -85,5 +89,40 @@ describe('log features', () => {
       if (kind === 'random_forest') for (let i = 0; i < p.length; i++) p[i] = Math.min(1, Math.max(0, p[i]!));
       expect(Array.from(scoreDetector(det, raw))).toEqual(Array.from(p));
     }
+  });
+});
+
+describe('logistic regression trained from raw flows', () => {
+  /** The model bit for bit: weights, intercept, means and scales. */
+  const bits = (d: Detector): string => {
+    if (d.kind !== 'logistic') throw new Error('unexpected detector kind');
+    const m = d.model;
+    return createHash('sha256').update(Buffer.from(m.weights.buffer)).update(Buffer.from(Float64Array.of(m.intercept).buffer)).update(Buffer.from(m.mean.buffer)).update(Buffer.from(m.scale.buffer)).digest('hex');
+  };
+  /** The training path before the fit took the logs in its kernel: logFeatures, then the fit on them. */
+  const reference = (x: FeatureMatrix, y: ArrayLike<number>): Detector => ({ kind: 'logistic', model: trainLogistic({ x: logFeatures(x), y }, { l2: 1 }) });
+
+  it('gives the model of a fit on logFeatures bit for bit (whole numbers, fractions, zeros, negatives, missing values)', () => {
+    const d = syntheticBinary(2000, 9, 5, { missing: 0.05 });
+    const raw = featureMatrix(d.x.rows, d.x.cols, d.x.data.map((v, i) => (i % 4 === 0 ? Math.round(Math.abs(v) * 40_000) : i % 4 === 1 ? Math.abs(v) * 7 : i % 4 === 2 ? 0 : v)));
+    const y = Array.from(d.y);
+    expect(bits(trainDetector('logistic', raw, y, { quick: true, seed: 0 }))).toBe(bits(reference(raw, y)));
+  });
+
+  // The bench's data sets, as the bench hands them to trainDetector (the raw flows, and expm1 of their float32 logs).
+  const sets: [string, () => Promise<LoadedData>][] = [['synthetic', () => loadData('synthetic', { syntheticRows: 20_000, seed: 0 })]];
+  if (hasCorpora())
+    sets.push(
+      ['CICIDS2017 sample', () => loadData(corpusPath('flows', 'cicids2017', 'CICIDS2017_sample.labelled6311.csv'))],
+      ['UNSW-NB15 sample', () => loadData(corpusPath('flows', 'unsw-nb15', 'UNSW-NB15_1.sampled7000.csv'))],
+      ['UNSW-NB15 raw sample', () => loadData(corpusPath('flows', 'unsw-nb15', 'UNSW-NB15_raw49.sample2000.csv'))],
+    );
+  it.each(sets)('gives the model of a fit on logFeatures bit for bit on the bench set %s', async (_, load) => {
+    const { table, train } = await load();
+    const xtr = selectRows(table.x, train);
+    const ytr = Array.from(train, (i) => table.y[i]!);
+    expect(bits(trainDetector('logistic', xtr, ytr, { quick: false, seed: 0 }))).toBe(bits(reference(xtr, ytr)));
+    const back = featureMatrix(xtr.rows, xtr.cols, Float64Array.from(Float32Array.from(logFeatures(xtr).data), (v) => Math.expm1(v)));
+    expect(bits(trainDetector('logistic', back, ytr, { quick: false, seed: 0 }))).toBe(bits(reference(back, ytr)));
   });
 });

@@ -182,6 +182,9 @@ export interface TrainSettings {
 
 /** Trains one detector on raw flows (labels 1 = malicious). */
 export function trainDetector(kind: DetectorKind, x: FeatureMatrix, y: ArrayLike<number>, s: TrainSettings, initial?: Detector): Detector {
+  // Logistic regression takes the log of the raw flows itself, in its kernel's memory as it lays the rows out (the
+  // same values as logFeatures bit for bit: Math.log1p of max(0, v), which the table holds for whole numbers).
+  if (kind === 'logistic') return { kind, model: trainLogistic({ x, y }, { l2: 1, log1p: true }) };
   const lx = logFeatures(x);
   const data = { x: lx, y };
   switch (kind) {
@@ -189,8 +192,6 @@ export function trainDetector(kind: DetectorKind, x: FeatureMatrix, y: ArrayLike
       return { kind, model: trainGbdt(data, { rounds: s.quick ? 40 : 150, eta: s.quick ? 0.3 : 0.15, maxDepth: 6, seed: s.seed, ...(s.signal ? { signal: s.signal } : {}) }) };
     case 'random_forest':
       return { kind, model: trainRandomForest(data, { trees: s.quick ? 15 : 60, maxDepth: 10, seed: s.seed, ...(s.signal ? { signal: s.signal } : {}) }) };
-    case 'logistic':
-      return { kind, model: trainLogistic(data, { l2: 1 }) };
     case 'mlp': {
       const frozen = s.scaler && initial?.kind !== 'mlp' ? s.scaler : undefined;
       const model = trainMlp(frozen ? { x: standardised(lx, frozen), y } : data, {
