@@ -1,5 +1,6 @@
-// The graph's node storage built for reading (process ids kept as columns and made into text when read) against the
-// path before (every node's id text stored): the same nodes, edges, look-ups and exports.
+// The graph's node storage built for reading (process ids kept as columns and made into text when read, attributes in
+// one pool) against the path before (an id text and an attributes object per node): the same nodes, edges, look-ups,
+// attributes and exports.
 import { describe, expect, it } from 'vitest';
 import { ruleConfidence } from './confidence.js';
 import { extractEntities } from './entities.js';
@@ -38,7 +39,7 @@ function built(events: readonly AnalysisEvent[], composeIds: boolean): Provenanc
   return graph;
 }
 
-describe('process ids kept as columns', () => {
+describe('process ids kept as columns, attributes in a pool', () => {
   it('give every scenario the same graph as id texts', () => {
     for (const { name } of listScenarios()) {
       const events = [...runScenario(name, { includeNoisy: true }).analysis.events];
@@ -46,7 +47,7 @@ describe('process ids kept as columns', () => {
     }
   });
 
-  it('give the same graph for odd pids, hosts and images (none, zero and minus zero, fractions, huge, colons, upper case), and meet nodes whose id text is the same', () => {
+  it('give the same graph for odd pids, hosts, images and attributes (none, zero and minus zero, fractions, huge, colons, upper case; keys added later), and meet nodes whose id text is the same', () => {
     const random = new Random(5);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random.next() * xs.length)] as T;
     const pids: (number | null)[] = [null, 0, -0, 1, 4, 4.5, -7, 2 ** 31, 2 ** 53 - 1, 2 ** 60, 1e21, NaN, Infinity];
@@ -57,7 +58,8 @@ describe('process ids kept as columns', () => {
       const host = pick(hosts);
       const e = makeEvent({ action: 'x', host });
       const ref = { pid: pick(pids), image: pick(images), guid: random.next() < 0.1 ? `{G-${Math.floor(random.next() * 20)}}` : null };
-      const extra = random.next() < 0.5 ? { commandLine: `c${i % 7}` } : {};
+      // Extras: none, a command line, a key of Object.prototype's, one of the three keys the graph sets itself, a null.
+      const extra = pick<Record<string, string | number | null>>([{}, { commandLine: `c${i % 7}` }, { constructor: 'x' }, { pid: 9, user: null }, { user: `u${i % 3}`, runAs: null }]);
       // A node of the generic path whose id text is a process id's (`process:h:?:name`, as the rules make them).
       const generic = i % 5 === 0 ? `${(host ?? '?').trim().toLowerCase()}:?:${pick(['powershell.exe', 'lsass.exe'])}` : null;
       for (const graph of graphs) {

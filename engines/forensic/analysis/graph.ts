@@ -319,7 +319,20 @@ export class ProvenanceGraph {
   private readonly kindNames: NodeKind[] = [];
   private nodeLabels: string[] = new Array<string>(INITIAL_NODE_CAPACITY);
   private nodeHosts: (string | null)[] = new Array<string | null>(INITIAL_NODE_CAPACITY);
-  private nodeAttributes: Record<string, AttrValue>[] = new Array<Record<string, AttrValue>>(INITIAL_NODE_CAPACITY);
+  /** Each node's attributes object (columnar false only; else the attribute pool below). */
+  private nodeAttributes: Record<string, AttrValue>[] = [];
+  /**
+   * The attribute pool (columnar): a node's attribute values side by side in one array from nodeAttrAt, their keys the
+   * node's shape's (shapeKeys), instead of an object per node (about 56 bytes and one object more for each collection
+   * to mark). A node given a key it lacks gets the shape with that key added and its values copied to the pool's end.
+   */
+  private nodeShape: Int32Array = new Int32Array(INITIAL_NODE_CAPACITY);
+  private nodeAttrAt: Int32Array = new Int32Array(INITIAL_NODE_CAPACITY);
+  private attrValues: AttrValue[] = new Array<AttrValue>(INITIAL_NODE_CAPACITY * 4);
+  private attrCount = 0;
+  /** The keys of each shape (shape 0 has none), and each shape's next shape by the key added. */
+  private readonly shapeKeys: (readonly string[])[] = [[]];
+  private readonly shapeNext: Map<string, number>[] = [new Map()];
   /** Supporting event ids: NO_IDS, then the one id itself (a string, no list), then a list once a second comes. */
   private nodeEventIds: IdList[] = new Array<IdList>(INITIAL_NODE_CAPACITY);
   private nodeSources: NodeSources[] = new Array<NodeSources>(INITIAL_NODE_CAPACITY);
@@ -379,12 +392,13 @@ export class ProvenanceGraph {
   private edgeTo: Uint32Array = new Uint32Array(1024);
 
   /**
-   * useGuids: fuse processes by their GUID. composeIds: process nodes keep their id as columns, made into text when read
-   * (false: the id text per node, the path before, which a test compares with).
+   * useGuids: fuse processes by their GUID. columnar: process nodes keep their id as columns, made into text when read,
+   * and every node's attributes are kept in the attribute pool (false: an id text and an attributes object per node,
+   * the path before, which a test compares with).
    */
   constructor(
     private readonly useGuids = true,
-    private readonly composeIds = true,
+    private readonly columnar = true,
   ) {}
 
   /** The one stored copy of a string value. */
@@ -516,7 +530,10 @@ export class ProvenanceGraph {
     this.nodeIds = grownArray(this.nodeIds, this.nodeTotal, capacity);
     this.nodeLabels = grownArray(this.nodeLabels, this.nodeTotal, capacity);
     this.nodeHosts = grownArray(this.nodeHosts, this.nodeTotal, capacity);
-    this.nodeAttributes = grownArray(this.nodeAttributes, this.nodeTotal, capacity);
+    if (this.columnar) {
+      this.nodeShape = grownColumn(this.nodeShape, capacity);
+      this.nodeAttrAt = grownColumn(this.nodeAttrAt, capacity);
+    } else this.nodeAttributes = grownArray(this.nodeAttributes, this.nodeTotal, capacity);
     this.nodeEventIds = grownArray(this.nodeEventIds, this.nodeTotal, capacity);
     this.nodeSources = grownArray(this.nodeSources, this.nodeTotal, capacity);
   }
@@ -534,9 +551,88 @@ export class ProvenanceGraph {
     return this.kindNames[this.nodeKinds[n] as number] as NodeKind;
   }
 
-  /** The node's attributes (the stored object: the graph adds to it as later events name more). */
+  /** The node's attributes so far (made from the pool when read: later events may add more). */
   attributesOf(n: NodeRef): Readonly<Record<string, AttrValue>> {
-    return this.nodeAttributes[n] as Record<string, AttrValue>;
+    if (!this.columnar) return this.nodeAttributes[n] as Record<string, AttrValue>;
+    return pooledAttributes(this.shapeKeys[this.nodeShape[n] as number] as readonly string[], this.attrValues, this.nodeAttrAt[n] as number);
+  }
+
+  /** One attribute of the node (undefined when it has none of that key), read without making its attributes. */
+  attribute(n: NodeRef, key: string): AttrValue | undefined {
+    if (!this.columnar) {
+      const own = this.nodeAttributes[n] as Record<string, AttrValue>;
+      return Object.hasOwn(own, key) ? own[key] : undefined;
+    }
+    const i = (this.shapeKeys[this.nodeShape[n] as number] as readonly string[]).indexOf(key);
+    return i < 0 ? undefined : this.attrValues[(this.nodeAttrAt[n] as number) + i];
+  }
+
+  /** The shape of `shape`'s keys and `key` after them. */
+  private shapeWith(shape: number, key: string): number {
+    const next = this.shapeNext[shape] as Map<string, number>;
+    let s = next.get(key);
+    if (s === undefined) {
+      s = this.shapeKeys.length;
+      this.shapeKeys.push([...(this.shapeKeys[shape] as readonly string[]), key]);
+      this.shapeNext.push(new Map());
+      next.set(key, s);
+    }
+    return s;
+  }
+
+  /** Room in the pool for `more` values past its count. */
+  private poolRoom(more: number): void {
+    const need = this.attrCount + more;
+    if (need <= this.attrValues.length) return;
+    // The pool grows with the nodes: its values per node so far times the node capacity the pass projects.
+    const nodes = this.grownCapacity(this.nodeTotal, this.planNodes, Math.max(this.nodeTotal, 1));
+    const projected = Math.ceil((this.attrCount / Math.max(this.nodeTotal, 1)) * nodes * 1.05);
+    this.attrValues = grownArray(this.attrValues, this.attrCount, Math.max(need + 1024, projected, Math.ceil(this.attrValues.length * 1.5)));
+  }
+
+  /** A new node's attributes (those not null) written to the pool's end, in their order. */
+  private poolAttributes(n: NodeRef, attributes: Record<string, AttrValue | null>): void {
+    let shape = 0;
+    const at = this.attrCount;
+    for (const k in attributes) {
+      const value = attributes[k] as AttrValue | null;
+      if (value === null) continue;
+      shape = this.shapeWith(shape, k);
+      if (this.attrCount === this.attrValues.length) this.poolRoom(1);
+      this.attrValues[this.attrCount++] = value;
+    }
+    this.nodeShape[n] = shape;
+    this.nodeAttrAt[n] = at;
+  }
+
+  /**
+   * Node n's attributes with `key` set to `value`: in its place when the node has the key, else added after its
+   * others (its values moved to the pool's end unless they are there already).
+   */
+  private setPooled(n: NodeRef, key: string, value: AttrValue): void {
+    const shape = this.nodeShape[n] as number;
+    const keys = this.shapeKeys[shape] as readonly string[];
+    const at = this.nodeAttrAt[n] as number;
+    const i = keys.indexOf(key);
+    if (i >= 0) {
+      this.attrValues[at + i] = value;
+      return;
+    }
+    const count = keys.length;
+    let to = at;
+    if (at + count !== this.attrCount) {
+      this.poolRoom(count + 1);
+      to = this.attrCount;
+      for (let j = 0; j < count; j++) {
+        this.attrValues[to + j] = this.attrValues[at + j] as AttrValue;
+        // The old places let go of their values (0: not a reference).
+        this.attrValues[at + j] = 0;
+      }
+      this.attrCount += count;
+    } else this.poolRoom(1);
+    this.attrValues[this.attrCount++] = value;
+    this.nodeShape[n] = this.shapeWith(shape, key);
+    this.nodeAttrAt[n] = to;
   }
 
   /** The event ids supporting a node so far. */
@@ -567,7 +663,8 @@ export class ProvenanceGraph {
       this.nodeLabels[n] = this.intern(label);
       this.nodeHosts[n] = host;
       // The caller's attributes (a literal of its own per call) become the node's when none is null: no copy made key by key.
-      this.nodeAttributes[n] = withoutNulls(attributes);
+      if (this.columnar) this.poolAttributes(n, attributes);
+      else this.nodeAttributes[n] = withoutNulls(attributes);
       this.nodeEventIds[n] = NO_IDS;
       this.nodeSources[n] = null;
       this.nodeSlots[slot] = n + 1;
@@ -583,6 +680,14 @@ export class ProvenanceGraph {
 
   /** The attributes the node does not have yet (and are not null) added to its own. */
   private addAttributes(n: NodeRef, attributes: Record<string, AttrValue | null>): void {
+    if (this.columnar) {
+      for (const k in attributes) {
+        const value = attributes[k] as AttrValue | null;
+        // What `own[k] === undefined` is on an object: an own key or one of Object.prototype's is there already.
+        if (value !== null && this.attribute(n, k) === undefined && !(k in OBJECT_PROTOTYPE)) this.setPooled(n, k, value);
+      }
+      return;
+    }
     const own = this.nodeAttributes[n] as Record<string, AttrValue>;
     for (const k in attributes) {
       const value = attributes[k] as AttrValue | null;
@@ -703,12 +808,13 @@ export class ProvenanceGraph {
       // The same id as flatId('process', [h, pid, imageKey(image)].join(':')).
       const key = names === null ? '?' : names.key;
       const attributes = processAttributes(ref.pid, image, ref.guid, extra);
-      if (this.composeIds && (ref.pid === null || Number.isFinite(ref.pid))) n = this.processById(h, ref.pid, key, label, host, e, attributes);
+      if (this.columnar && (ref.pid === null || Number.isFinite(ref.pid))) n = this.processById(h, ref.pid, key, label, host, e, attributes);
       else n = this.nodeById(['process', h, ref.pid ?? '?', key].join(':'), 'process', label, host, e, attributes);
     }
     if (image !== null && (this.nodeLabels[n] as string).startsWith('pid ')) {
       this.nodeLabels[n] = this.intern(label);
-      (this.nodeAttributes[n] as Record<string, AttrValue>)['image'] = image;
+      if (this.columnar) this.setPooled(n, 'image', image);
+      else (this.nodeAttributes[n] as Record<string, AttrValue>)['image'] = image;
     }
     if (ref.pid !== null) this.byPid.set(h, ref.pid, n);
     if (ref.guid !== null) this.byGuid.set(lower(ref.guid), n);
@@ -907,7 +1013,20 @@ export class ProvenanceGraph {
   private takeNodes(): NodeColumns {
     const n = this.nodeTotal;
     // The columns cut to the count (V8 trims the store in place: no copy).
-    for (const column of [this.nodeIds, this.nodeLabels, this.nodeHosts, this.nodeAttributes, this.nodeEventIds, this.nodeSources]) column.length = n;
+    for (const column of [this.nodeIds, this.nodeLabels, this.nodeHosts, this.nodeEventIds, this.nodeSources]) column.length = n;
+    let attributesAt: (k: number) => Record<string, AttrValue>;
+    if (this.columnar) {
+      this.attrValues.length = this.attrCount;
+      const shapes = this.nodeShape.slice(0, n);
+      const at = this.nodeAttrAt.slice(0, n);
+      const values = this.attrValues;
+      const keys = this.shapeKeys;
+      attributesAt = (k) => pooledAttributes(keys[shapes[k] as number] as readonly string[], values, at[k] as number);
+    } else {
+      this.nodeAttributes.length = n;
+      const objects = this.nodeAttributes;
+      attributesAt = (k) => objects[k] as Record<string, AttrValue>;
+    }
     const eventIds = this.nodeEventIds;
     for (let k = 0; k < n; k++) {
       const ids = settled(eventIds[k] as IdList);
@@ -920,7 +1039,7 @@ export class ProvenanceGraph {
         }
     }
     const composed: ComposedIds = { host: this.procHost.slice(0, n), key: this.procKey.slice(0, n), pid: this.procPid.slice(0, n), parts: [...this.parts] };
-    const nodes = new NodeColumns(this.nodeIds, composed, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, this.nodeHosts, this.nodeAttributes, eventIds, this.nodeSources);
+    const nodes = new NodeColumns(this.nodeIds, composed, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, this.nodeHosts, attributesAt, eventIds, this.nodeSources);
     this.nodeTotal = 0;
     this.nodeIds = [];
     this.procHost = new Int32Array(0);
@@ -932,6 +1051,10 @@ export class ProvenanceGraph {
     this.nodeLabels = [];
     this.nodeHosts = [];
     this.nodeAttributes = [];
+    this.nodeShape = new Int32Array(0);
+    this.nodeAttrAt = new Int32Array(0);
+    this.attrValues = [];
+    this.attrCount = 0;
     this.nodeEventIds = [];
     this.nodeSources = [];
     return nodes;
@@ -953,6 +1076,15 @@ function processAttributes(pid: number | null, image: string | null, guid: strin
     const value = extra[k] as AttrValue | null;
     if (value !== null) out[k] = value;
   }
+  return out;
+}
+
+const OBJECT_PROTOTYPE: object = Object.prototype;
+
+/** The attributes of a node in the pool: its shape's keys with its values from `at`, as an object in that order. */
+function pooledAttributes(keys: readonly string[], values: readonly AttrValue[], at: number): Record<string, AttrValue> {
+  const out: Record<string, AttrValue> = {};
+  for (let i = 0; i < keys.length; i++) out[keys[i] as string] = values[at + i] as AttrValue;
   return out;
 }
 
@@ -1141,7 +1273,7 @@ export class NodeColumns extends Rows<GraphNode> {
     private readonly kindNames: readonly NodeKind[],
     labels: readonly string[],
     hosts: readonly (string | null)[],
-    attributes: readonly Record<string, AttrValue>[],
+    attributes: (k: number) => Record<string, AttrValue>,
     eventIds: readonly IdList[],
     sources: readonly SourceColumn[],
   ) {
@@ -1153,7 +1285,7 @@ export class NodeColumns extends Rows<GraphNode> {
         kind: kindNames[kinds[k] as number] as NodeKind,
         label: labels[k] as string,
         host: hosts[k] as string | null,
-        attributes: attributes[k] as Record<string, AttrValue>,
+        attributes: attributes(k),
         eventIds: list,
         sources: source === null ? [] : typeof source === 'string' ? [{ source, eventIds: list }] : source.map((x): NodeSource => ({ source: x.source, eventIds: listOf(x.eventIds) })),
       };

@@ -57,11 +57,11 @@ const processSpawn: CausalRule = {
   create: () => ({
     onEvent(e, n, ctx) {
       if (!isCreate(e) || n.parent === null || n.process === null) return;
-      const parentKey = imageKey(String(ctx.graph.attributesOf(n.parent)['image'] ?? ctx.graph.label(n.parent)));
+      const parentKey = imageKey(String(ctx.graph.attribute(n.parent, 'image') ?? ctx.graph.label(n.parent)));
       if (REMOTE_PARENTS.has(parentKey)) return;
-      const t = techniquesOfCommand(commandLine(e), String(ctx.graph.attributesOf(n.process)['image'] ?? ctx.graph.label(n.process)));
+      const t = techniquesOfCommand(commandLine(e), String(ctx.graph.attribute(n.process, 'image') ?? ctx.graph.label(n.process)));
       // services.exe starting a shell is a service created to run a command (PsExec-style service execution).
-      if (parentKey === 'services.exe' && /^(?:cmd|powershell|pwsh|rundll32|mshta)\.exe$/i.test(baseName(String(ctx.graph.attributesOf(n.process)['image'] ?? '')))) t.set('T1569.002', 0.6);
+      if (parentKey === 'services.exe' && /^(?:cmd|powershell|pwsh|rundll32|mshta)\.exe$/i.test(baseName(String(ctx.graph.attribute(n.process, 'image') ?? '')))) t.set('T1569.002', 0.6);
       ctx.edge(n.parent, n.process, [e], techs(t));
     },
   }),
@@ -75,7 +75,7 @@ const remoteExecution: CausalRule = {
   create: () => ({
     onEvent(e, n, ctx) {
       if (isCreate(e) && n.parent !== null && n.process !== null) {
-        const remote = REMOTE_PARENTS.get(imageKey(String(ctx.graph.attributesOf(n.parent)['image'] ?? ctx.graph.label(n.parent))));
+        const remote = REMOTE_PARENTS.get(imageKey(String(ctx.graph.attribute(n.parent, 'image') ?? ctx.graph.label(n.parent))));
         if (remote) {
           const more = techs(techniquesOfCommand(commandLine(e), null));
           ctx.edge(n.session ?? n.parent, n.process, [e], [...remote, ...more]);
@@ -261,14 +261,14 @@ const fileWriteThenExecute: CausalRule = {
         }
         // Nothing written yet on any host: no process can have been started from a written file.
         if (!isCreate(e) || n.process === null || written.size === 0) return;
-        const image = String(ctx.graph.attributesOf(n.process)['image'] ?? '');
+        const image = String(ctx.graph.attribute(n.process, 'image') ?? '');
         const w = written.get(`${hk}:${image.toLowerCase()}`);
         if (!w) return;
         const t: string[] = [];
         if (w.writer !== null) {
-          const writer = baseName(String(ctx.graph.attributesOf(w.writer)['image'] ?? ctx.graph.label(w.writer)));
+          const writer = baseName(String(ctx.graph.attribute(w.writer, 'image') ?? ctx.graph.label(w.writer)));
           if (DOWNLOADERS.test(writer)) t.push('T1105');
-          if (ctx.graph.attributesOf(w.writer)['pid'] === 4 || /^system$/i.test(writer)) t.push('T1570');
+          if (ctx.graph.attribute(w.writer, 'pid') === 4 || /^system$/i.test(writer)) t.push('T1570');
           ctx.edge(w.writer, w.file, [w.event], t, 'wrote');
         }
         ctx.edge(w.file, n.process, [e], t, 'executed');
@@ -295,10 +295,10 @@ const serviceCreation: CausalRule = {
         // No service installed yet: nothing to link.
         if (installed.size === 0) return;
         // The service's image started by services.exe: the service ran it.
-        const image = baseName(String(ctx.graph.attributesOf(n.process)['image'] ?? '')).toLowerCase();
+        const image = baseName(String(ctx.graph.attribute(n.process, 'image') ?? '')).toLowerCase();
         const s = installed.get(`${hk}:${image}`);
         const ms = timeMs(e);
-        if (s && n.parent !== null && imageKey(String(ctx.graph.attributesOf(n.parent)['image'] ?? ctx.graph.label(n.parent))) === 'services.exe' && (s.ms === null || ms === null || (ms >= s.ms - TEMPORAL_SKEW_MS && ms - s.ms <= 600_000)))
+        if (s && n.parent !== null && imageKey(String(ctx.graph.attribute(n.parent, 'image') ?? ctx.graph.label(n.parent))) === 'services.exe' && (s.ms === null || ms === null || (ms >= s.ms - TEMPORAL_SKEW_MS && ms - s.ms <= 600_000)))
           ctx.edge(s.service, n.process, [e], [], 'started');
         return;
       }
@@ -413,13 +413,13 @@ const networkConnection: CausalRule = {
     onEvent(e, n, ctx) {
       if (!(e.action === 'network.connect' || e.action === 'network.connection' || e.action === 'network.connection.allowed') || n.process === null || n.object === null) return;
       const { address, port } = splitEndpoint(ctx.graph.label(n.object));
-      const image = baseName(String(ctx.graph.attributesOf(n.process)['image'] ?? ctx.graph.label(n.process)));
+      const image = baseName(String(ctx.graph.attribute(n.process, 'image') ?? ctx.graph.label(n.process)));
       const t: string[] = [];
       const internal = isInternalAddress(address);
       const remote = port !== null ? REMOTE_PORTS.get(port) : undefined;
       if (internal && remote !== undefined && !/^(?:system|svchost\.exe|lsass\.exe)$/i.test(image)) t.push(remote);
       if (!internal && LOLBINS.test(image)) t.push('T1071');
-      for (const x of techniquesOfCommand(String(ctx.graph.attributesOf(n.process)['commandLine'] ?? ''), null).keys()) if (x === 'T1048' || x === 'T1567.002') t.push(x);
+      for (const x of techniquesOfCommand(String(ctx.graph.attribute(n.process, 'commandLine') ?? ''), null).keys()) if (x === 'T1048' || x === 'T1567.002') t.push(x);
       ctx.edge(n.process, n.object, [e], t);
     },
   }),
