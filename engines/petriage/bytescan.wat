@@ -201,35 +201,80 @@
         (i32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 3))) (local.get $length))))
     (i32.store (local.get $foundAt) (i32.add (local.get $k) (i32.const 1))))
 
-  ;; The runs of set bits in `mask` (`width` bits, bit j standing for position origin + stride * j), given the
-  ;; length of the run that came up to bit 0 (`carry`); writes every run of minLength or more that ends inside
-  ;; the mask and returns the length of the run left open at its top.
-  (func $runs (param $mask i32) (param $width i32) (param $carry i32) (param $minLength i32)
-    (param $out i32) (param $foundAt i32) (param $limit i32) (param $origin i32) (param $stride i32) (result i32)
-    (local $full i32) (local $z i32) (local $top i32) (local $inner i32) (local $q i32) (local $s i32) (local $e i32)
-    (local.set $full (i32.sub (i32.shl (i32.const 1) (local.get $width)) (i32.const 1)))
-    (if (i32.eq (local.get $mask) (local.get $full))
-      (then (return (i32.add (local.get $carry) (local.get $width)))))
+;; The runs of set bits in `mask` (64 bits, bit j standing for position origin + j), given the length of the run
+  ;; that came up to bit 0 (`carry`); writes every run of minLength or more that ends inside the mask and returns the
+  ;; length of the run left open at its top.
+  (func $runs64 (param $mask i64) (param $carry i32) (param $minLength i32)
+    (param $out i32) (param $foundAt i32) (param $limit i32) (param $origin i32) (result i32)
+    (local $z i32) (local $top i32) (local $inner i64) (local $q i64) (local $s i32) (local $e i32)
+    (if (i64.eq (local.get $mask) (i64.const -1))
+      (then (return (i32.add (local.get $carry) (i32.const 64)))))
     ;; Nothing open and no two set bits in a row, the top one clear: no run of two or more ends here or goes on.
     (if (i32.and (i32.eqz (local.get $carry))
                  (i32.and (i32.ge_u (local.get $minLength) (i32.const 2))
-                          (i32.eqz (i32.and (local.get $mask)
-                            (i32.or (i32.shr_u (local.get $mask) (i32.const 1)) (i32.shl (i32.const 1) (i32.sub (local.get $width) (i32.const 1))))))))
+                          (i64.eqz (i64.and (local.get $mask)
+                            (i64.or (i64.shr_u (local.get $mask) (i64.const 1)) (i64.const 0x8000000000000000))))))
       (then (return (i32.const 0))))
     ;; The run coming in ends at the first clear bit.
-    (local.set $z (i32.ctz (i32.xor (local.get $mask) (local.get $full))))
+    (local.set $z (i32.wrap_i64 (i64.ctz (i64.xor (local.get $mask) (i64.const -1)))))
     (if (i32.ge_u (i32.add (local.get $carry) (local.get $z)) (local.get $minLength))
       (then
         (call $put (local.get $out) (local.get $foundAt) (local.get $limit)
-          (i32.sub (local.get $origin) (i32.mul (local.get $carry) (local.get $stride)))
+          (i32.sub (local.get $origin) (local.get $carry))
           (i32.add (local.get $carry) (local.get $z)))))
     ;; The set bits at the top go on into the next mask.
-    (local.set $top (i32.clz (i32.xor (i32.shl (local.get $mask) (i32.sub (i32.const 32) (local.get $width))) (i32.const -1))))
-    ;; The runs strictly between: q marks the bits that start minLength set bits in a row (the first such bit of a
-    ;; run is its start).
-    (local.set $inner (i32.and (i32.and (local.get $mask) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $width) (local.get $top))) (i32.const 1)))
-                               (i32.shl (i32.const -1) (local.get $z))))
-    (if (i32.and (i32.ne (local.get $inner) (i32.const 0)) (i32.le_u (local.get $minLength) (local.get $width)))
+    (local.set $top (i32.wrap_i64 (i64.clz (i64.xor (local.get $mask) (i64.const -1)))))
+    ;; The runs strictly between (the top run and the incoming one left out): q marks the bits that start minLength
+    ;; set bits in a row (the first such bit of a run is its start).
+    (local.set $inner (i64.and (local.get $mask) (i64.shl (i64.const -1) (i64.extend_i32_u (local.get $z)))))
+    (if (local.get $top)
+      (then (local.set $inner (i64.and (local.get $inner)
+        (i64.shr_u (i64.const -1) (i64.extend_i32_u (local.get $top)))))))
+    (if (i32.and (i64.ne (local.get $inner) (i64.const 0)) (i32.le_u (local.get $minLength) (i32.const 64)))
+      (then
+        (local.set $q (local.get $inner))
+        (local.set $s (i32.const 1))
+        (block $windowDone
+          (loop $window
+            (br_if $windowDone (i32.ge_u (local.get $s) (local.get $minLength)))
+            (local.set $q (i64.and (local.get $q) (i64.shr_u (local.get $inner) (i64.extend_i32_u (local.get $s)))))
+            (local.set $s (i32.add (local.get $s) (i32.const 1)))
+            (br $window)))
+        (block $innerDone
+          (loop $each
+            (br_if $innerDone (i64.eqz (local.get $q)))
+            (local.set $s (i32.wrap_i64 (i64.ctz (local.get $q))))
+            (local.set $e (i32.add (local.get $s)
+              (i32.wrap_i64 (i64.ctz (i64.xor (i64.shr_u (local.get $inner) (i64.extend_i32_u (local.get $s))) (i64.const -1))))))
+            (call $put (local.get $out) (local.get $foundAt) (local.get $limit)
+              (i32.add (local.get $origin) (local.get $s))
+              (i32.sub (local.get $e) (local.get $s)))
+            (local.set $q (i64.and (local.get $q) (i64.shl (i64.const -1) (i64.extend_i32_u (local.get $e)))))
+            (br $each)))))
+    (local.get $top))
+
+  ;; The same for a 32-bit mask whose bit j stands for position origin + 2 * j (UTF-16LE characters).
+  (func $runs32 (param $mask i32) (param $carry i32) (param $minLength i32)
+    (param $out i32) (param $foundAt i32) (param $limit i32) (param $origin i32) (result i32)
+    (local $z i32) (local $top i32) (local $inner i32) (local $q i32) (local $s i32) (local $e i32)
+    (if (i32.eq (local.get $mask) (i32.const -1))
+      (then (return (i32.add (local.get $carry) (i32.const 32)))))
+    (if (i32.and (i32.eqz (local.get $carry))
+                 (i32.and (i32.ge_u (local.get $minLength) (i32.const 2))
+                          (i32.eqz (i32.and (local.get $mask)
+                            (i32.or (i32.shr_u (local.get $mask) (i32.const 1)) (i32.const 0x80000000))))))
+      (then (return (i32.const 0))))
+    (local.set $z (i32.ctz (i32.xor (local.get $mask) (i32.const -1))))
+    (if (i32.ge_u (i32.add (local.get $carry) (local.get $z)) (local.get $minLength))
+      (then
+        (call $put (local.get $out) (local.get $foundAt) (local.get $limit)
+          (i32.sub (local.get $origin) (i32.shl (local.get $carry) (i32.const 1)))
+          (i32.add (local.get $carry) (local.get $z)))))
+    (local.set $top (i32.clz (i32.xor (local.get $mask) (i32.const -1))))
+    (local.set $inner (i32.and (local.get $mask) (i32.shl (i32.const -1) (local.get $z))))
+    (if (local.get $top)
+      (then (local.set $inner (i32.and (local.get $inner) (i32.shr_u (i32.const -1) (local.get $top))))))
+    (if (i32.and (i32.ne (local.get $inner) (i32.const 0)) (i32.le_u (local.get $minLength) (i32.const 32)))
       (then
         (local.set $q (local.get $inner))
         (local.set $s (i32.const 1))
@@ -245,50 +290,80 @@
             (local.set $s (i32.ctz (local.get $q)))
             (local.set $e (i32.add (local.get $s) (i32.ctz (i32.xor (i32.shr_u (local.get $inner) (local.get $s)) (i32.const -1)))))
             (call $put (local.get $out) (local.get $foundAt) (local.get $limit)
-              (i32.add (local.get $origin) (i32.mul (local.get $s) (local.get $stride)))
+              (i32.add (local.get $origin) (i32.shl (local.get $s) (i32.const 1)))
               (i32.sub (local.get $e) (local.get $s)))
             (local.set $q (i32.and (local.get $q) (i32.shl (i32.const -1) (local.get $e))))
             (br $each)))))
     (local.get $top))
 
-  ;; The even bits of a 16-bit mask, packed into 8 bits.
-  (func $evenBits (param $x i32) (result i32)
-    (local.set $x (i32.and (local.get $x) (i32.const 0x5555)))
-    (local.set $x (i32.and (i32.or (local.get $x) (i32.shr_u (local.get $x) (i32.const 1))) (i32.const 0x3333)))
-    (local.set $x (i32.and (i32.or (local.get $x) (i32.shr_u (local.get $x) (i32.const 2))) (i32.const 0x0f0f)))
-    (i32.and (i32.or (local.get $x) (i32.shr_u (local.get $x) (i32.const 4))) (i32.const 0x00ff)))
+  ;; The even bits of a 64-bit mask, packed into 32 bits.
+  (func $evenBits (param $x i64) (result i32)
+    (local.set $x (i64.and (local.get $x) (i64.const 0x5555555555555555)))
+    (local.set $x (i64.and (i64.or (local.get $x) (i64.shr_u (local.get $x) (i64.const 1))) (i64.const 0x3333333333333333)))
+    (local.set $x (i64.and (i64.or (local.get $x) (i64.shr_u (local.get $x) (i64.const 2))) (i64.const 0x0f0f0f0f0f0f0f0f)))
+    (local.set $x (i64.and (i64.or (local.get $x) (i64.shr_u (local.get $x) (i64.const 4))) (i64.const 0x00ff00ff00ff00ff)))
+    (local.set $x (i64.and (i64.or (local.get $x) (i64.shr_u (local.get $x) (i64.const 8))) (i64.const 0x0000ffff0000ffff)))
+    (i32.wrap_i64 (i64.or (local.get $x) (i64.shr_u (local.get $x) (i64.const 16)))))
 
   ;; strings(data, n, minLength, asciiOut, evenOut, oddOut, limit): the runs of printable ASCII bytes (0x20 to 0x7e,
   ;; and tab) and of UTF-16LE characters (such a byte, then a zero byte) at even and at odd offsets, of minLength
-  ;; or more, in order. Reads 16 bytes at a time and one past them: the caller puts at least 33 bytes that are
-  ;; neither printable nor zero after the input.
+  ;; or more, in order. Reads 64 bytes at a time and one past them: the caller puts at least 65 bytes that are
+  ;; neither printable nor zero after the input. A block with no printable byte and no run open costs its four
+  ;; compares.
   (func (export "strings") (param $data i32) (param $n i32) (param $minLength i32) (param $asciiOut i32) (param $evenOut i32) (param $oddOut i32) (param $limit i32)
-    (local $base i32) (local $v v128) (local $printable i32) (local $zero i32) (local $wide i32)
+    (local $base i32) (local $at i32) (local $p0 v128) (local $p1 v128) (local $p2 v128) (local $p3 v128)
+    (local $printable i64) (local $zero i64) (local $wide i64)
     (local $run i32) (local $runEven i32) (local $runOdd i32)
     (i32.store (i32.const 2048) (i32.const 0))
     (i32.store (i32.const 2052) (i32.const 0))
     (i32.store (i32.const 2056) (i32.const 0))
     ;; Up to and including the block that starts at n or holds it: the bytes past the end end every open run.
     (loop $blocks
-      (local.set $v (v128.load (i32.add (local.get $data) (local.get $base))))
-      (local.set $printable (i8x16.bitmask (v128.or
-        (i8x16.lt_u (i8x16.sub (local.get $v) (i8x16.splat (i32.const 0x20))) (i8x16.splat (i32.const 0x5f)))
-        (i8x16.eq (local.get $v) (i8x16.splat (i32.const 9))))))
-      (local.set $zero (i32.or (i8x16.bitmask (i8x16.eq (local.get $v) (v128.const i32x4 0 0 0 0)))
-        (i32.shl (i32.eqz (i32.load8_u offset=16 (i32.add (local.get $data) (local.get $base)))) (i32.const 16))))
-      (if (i32.or (local.get $printable) (local.get $run))
+      (local.set $at (i32.add (local.get $data) (local.get $base)))
+      (local.set $p0 (v128.or
+        (i8x16.lt_u (i8x16.sub (v128.load (local.get $at)) (v128.const i8x16 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20))
+          (v128.const i8x16 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f))
+        (i8x16.eq (v128.load (local.get $at)) (v128.const i8x16 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9))))
+      (local.set $p1 (v128.or
+        (i8x16.lt_u (i8x16.sub (v128.load offset=16 (local.get $at)) (v128.const i8x16 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20))
+          (v128.const i8x16 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f))
+        (i8x16.eq (v128.load offset=16 (local.get $at)) (v128.const i8x16 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9))))
+      (local.set $p2 (v128.or
+        (i8x16.lt_u (i8x16.sub (v128.load offset=32 (local.get $at)) (v128.const i8x16 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20))
+          (v128.const i8x16 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f))
+        (i8x16.eq (v128.load offset=32 (local.get $at)) (v128.const i8x16 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9))))
+      (local.set $p3 (v128.or
+        (i8x16.lt_u (i8x16.sub (v128.load offset=48 (local.get $at)) (v128.const i8x16 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20))
+          (v128.const i8x16 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f 0x5f))
+        (i8x16.eq (v128.load offset=48 (local.get $at)) (v128.const i8x16 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9))))
+      (if (i32.or (v128.any_true (v128.or (v128.or (local.get $p0) (local.get $p1)) (v128.or (local.get $p2) (local.get $p3))))
+                  (i32.or (local.get $run) (i32.or (local.get $runEven) (local.get $runOdd))))
         (then
-          (local.set $run (call $runs (local.get $printable) (i32.const 16) (local.get $run) (local.get $minLength)
-            (local.get $asciiOut) (i32.const 2048) (local.get $limit) (local.get $base) (i32.const 1)))))
-      ;; Bit j: byte j printable and byte j + 1 zero, a character of the pair starting at j.
-      (local.set $wide (i32.and (local.get $printable) (i32.shr_u (local.get $zero) (i32.const 1))))
-      (if (i32.or (local.get $wide) (i32.or (local.get $runEven) (local.get $runOdd)))
-        (then
-          (local.set $runEven (call $runs (call $evenBits (local.get $wide)) (i32.const 8) (local.get $runEven) (local.get $minLength)
-            (local.get $evenOut) (i32.const 2052) (local.get $limit) (local.get $base) (i32.const 2)))
-          (local.set $runOdd (call $runs (call $evenBits (i32.shr_u (local.get $wide) (i32.const 1))) (i32.const 8) (local.get $runOdd) (local.get $minLength)
-            (local.get $oddOut) (i32.const 2056) (local.get $limit) (i32.add (local.get $base) (i32.const 1)) (i32.const 2)))))
-      (local.set $base (i32.add (local.get $base) (i32.const 16)))
+          (local.set $printable (i64.or
+            (i64.or (i64.extend_i32_u (i8x16.bitmask (local.get $p0)))
+                    (i64.shl (i64.extend_i32_u (i8x16.bitmask (local.get $p1))) (i64.const 16)))
+            (i64.or (i64.shl (i64.extend_i32_u (i8x16.bitmask (local.get $p2))) (i64.const 32))
+                    (i64.shl (i64.extend_i32_u (i8x16.bitmask (local.get $p3))) (i64.const 48)))))
+          (if (i32.or (i64.ne (local.get $printable) (i64.const 0)) (local.get $run))
+            (then
+              (local.set $run (call $runs64 (local.get $printable) (local.get $run) (local.get $minLength)
+                (local.get $asciiOut) (i32.const 2048) (local.get $limit) (local.get $base)))))
+          ;; Bit j: byte j printable and byte j + 1 zero, a character of the pair starting at j.
+          (local.set $zero (i64.or
+            (i64.or (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (v128.load (local.get $at)) (v128.const i32x4 0 0 0 0))))
+                    (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (v128.load offset=16 (local.get $at)) (v128.const i32x4 0 0 0 0)))) (i64.const 16)))
+            (i64.or (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (v128.load offset=32 (local.get $at)) (v128.const i32x4 0 0 0 0)))) (i64.const 32))
+                    (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (v128.load offset=48 (local.get $at)) (v128.const i32x4 0 0 0 0)))) (i64.const 48)))))
+          (local.set $wide (i64.and (local.get $printable)
+            (i64.or (i64.shr_u (local.get $zero) (i64.const 1))
+                    (i64.shl (i64.extend_i32_u (i32.eqz (i32.load8_u offset=64 (local.get $at)))) (i64.const 63)))))
+          (if (i32.or (i64.ne (local.get $wide) (i64.const 0)) (i32.or (local.get $runEven) (local.get $runOdd)))
+            (then
+              (local.set $runEven (call $runs32 (call $evenBits (local.get $wide)) (local.get $runEven) (local.get $minLength)
+                (local.get $evenOut) (i32.const 2052) (local.get $limit) (local.get $base)))
+              (local.set $runOdd (call $runs32 (call $evenBits (i64.shr_u (local.get $wide) (i64.const 1))) (local.get $runOdd) (local.get $minLength)
+                (local.get $oddOut) (i32.const 2056) (local.get $limit) (i32.add (local.get $base) (i32.const 1))))))))
+      (local.set $base (i32.add (local.get $base) (i32.const 64)))
       (br_if $blocks (i32.le_u (local.get $base) (local.get $n)))))
 
   ;; rich(data, limit, out): the Rich header in the first `limit` bytes of the input (the DOS stub, up to the NT

@@ -131,6 +131,32 @@ describe('extractStrings in one pass', () => {
     }
   });
 
+  it('equals the two-scan reading on runs around the 64-byte blocks of the scan: long runs, runs ending at block edges, minimum lengths past a block', () => {
+    expect.hasAssertions();
+    let seed = 777;
+    const next = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    for (let round = 0; round < 160; round++) {
+      const length = 1 + Math.floor(next() * 700);
+      const backing = new Uint8Array(length + 1);
+      // Stretches of one kind, each 1 to 140 bytes (so runs of 31, 32, 33, 63, 64, 65 and more fall at every offset).
+      for (let i = 0; i < backing.length; ) {
+        const kind = Math.floor(next() * 5);
+        const run = 1 + Math.floor(next() * (next() < 0.3 ? 140 : 70));
+        for (let j = 0; j < run && i < backing.length; j++, i++) {
+          backing[i] = kind === 0 ? 0 : kind === 1 ? 0x41 + (j % 26) : kind === 2 ? ((i & 1) === 0 ? 0x61 : 0) : kind === 3 ? ((i & 1) === 1 ? 0x62 : 0) : Math.floor(next() * 256);
+        }
+      }
+      const data = backing.subarray(round % 2, round % 2 + length);
+      for (const minLength of [1, 4, 31, 32, 33, 63, 64, 65, 100]) {
+        expect(extractStrings(data, { minLength }), `round ${round} minimum ${minLength}`).toEqual(reference(data, minLength, 10_000, 1024));
+      }
+      expect(extractStrings(data, { minLength: 4, maxCount: 3, maxLength: 40 }), `round ${round} caps`).toEqual(reference(data, 4, 3, 40));
+    }
+  });
+
   it('cuts runs from decoded windows the same way wherever they fall: wide runs far apart, across a window end, longer than a window; ASCII from text the caller decoded', () => {
     expect.hasAssertions();
     // Wide runs every few KiB (each may start a new window), runs straddling the 2,048-character window of each
