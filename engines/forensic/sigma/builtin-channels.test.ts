@@ -84,7 +84,7 @@ describe('built-in channel rules', () => {
   it('security services stopped or crashed (System 7036/7031/7034, low); other services and starts are not', () => {
     const STOP = 'Security Service Stopped';
     const scm = (t: number, id: number, name: string, state = 'stopped'): Ev => win(t, 'System', 'Service Control Manager', id, { param1: name, param2: state });
-    expect(hits([scm(1, 7036, 'Microsoft Defender Antivirus Service')]).get(STOP)).toEqual({ level: 'low', tactics: ['defense-impairment'] });
+    expect(hits([scm(1, 7036, 'Microsoft Defender Antivirus Service')]).get(STOP)).toEqual({ level: 'low', tactics: ['defense-impairment', 'impact'] });
     expect(titlesOf(scm(2, 7034, 'Sysmon64', '1'))).toContain(STOP);
     expect(titlesOf(scm(3, 7036, 'Microsoft Defender Antivirus Service', 'running'))).not.toContain(STOP);
     expect(titlesOf(scm(4, 7036, 'Print Spooler'))).not.toContain(STOP);
@@ -177,7 +177,7 @@ describe('built-in channel rules', () => {
   it('disk images mounted from download, desktop, temp or mail-cache folders (VHDMP, either channel spelling; low); a VM disk elsewhere is not', () => {
     const IMG = 'Disk Image Mounted From A Download Or Mail Folder';
     const vhd = (t: number, channel: string, file: string, id = 12): Ev => win(t, channel, 'Microsoft-Windows-VHDMP', id, { VhdFileName: file }, 'WS01');
-    expect(hits([vhd(1, 'Microsoft-Windows-VHDMP-Operational', 'C:\\Users\\bob\\Downloads\\invoice.iso')]).get(IMG)).toEqual({ level: 'low', tactics: ['initial-access', 'stealth'] });
+    expect(hits([vhd(1, 'Microsoft-Windows-VHDMP-Operational', 'C:\\Users\\bob\\Downloads\\invoice.iso')]).get(IMG)).toEqual({ level: 'low', tactics: ['initial-access', 'stealth', 'defense-impairment'] });
     expect(titlesOf(vhd(2, 'Microsoft-Windows-VHDMP/Operational', 'C:\\Users\\bob\\AppData\\Local\\Microsoft\\Windows\\INetCache\\Content.Outlook\\AB12\\scan.img', 1))).toContain(IMG);
     expect(titlesOf(vhd(3, 'Microsoft-Windows-VHDMP-Operational', 'D:\\VMs\\disk.vhdx'))).toEqual([]);
   });
