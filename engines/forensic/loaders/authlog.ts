@@ -24,6 +24,7 @@ export interface SyslogLine {
 }
 
 export function parseSyslogLine(text: string): SyslogLine | null {
+  lastLine = null;
   let host: string;
   let rest: string;
   let bsd: SyslogLine['bsd'] = null;
@@ -146,15 +147,46 @@ function splitProgram(rest: string, host: string, bsd: SyslogLine['bsd'], iso: s
     if (c === 91) {
       let k = e + 1;
       while (isDigit(rest.charCodeAt(k))) k++;
-      if (k > e + 1 && rest.charCodeAt(k) === 93 && rest.charCodeAt(k + 1) === 58 && (k + 2 === n || rest.charCodeAt(k + 2) === 32))
-        return { host, program: rest.slice(s, e).trim(), pid: Number(rest.slice(e + 1, k)), message: k + 2 === n ? '' : rest.slice(k + 3).trim(), bsd, iso };
+      if (k > e + 1 && rest.charCodeAt(k) === 93 && rest.charCodeAt(k + 1) === 58 && (k + 2 === n || rest.charCodeAt(k + 2) === 32)) {
+        const line: SyslogLine = { host, program: rest.slice(s, e).trim(), pid: Number(rest.slice(e + 1, k)), message: k + 2 === n ? '' : rest.slice(k + 3).trim(), bsd, iso };
+        // The rest is the summary as written when nothing was trimmed and the pid's digits are those String writes.
+        const digits = k - e - 1;
+        if (s === 0 && !isRegExpSpace(rest.charCodeAt(e - 1)) && digits <= 15 && (digits === 1 || rest.charCodeAt(e + 1) !== 48) && untrimmed(rest, k + 3)) remember(line, rest);
+        return line;
+      }
     } else if (c === 58 && (e + 1 === n || rest.charCodeAt(e + 1) === 32)) {
-      return { host, program: rest.slice(s, e).trim(), pid: null, message: e + 1 === n ? '' : rest.slice(e + 2).trim(), bsd, iso };
+      const line: SyslogLine = { host, program: rest.slice(s, e).trim(), pid: null, message: e + 1 === n ? '' : rest.slice(e + 2).trim(), bsd, iso };
+      if (s === 0 && !isRegExpSpace(rest.charCodeAt(e - 1)) && untrimmed(rest, e + 2)) remember(line, rest);
+      return line;
     }
   }
   const p = PROGRAM.exec(rest);
   if (!p) return { host, program: '', pid: null, message: rest.trim(), bsd, iso };
   return { host, program: (p[1] as string).trim(), pid: p[2] === undefined ? null : Number(p[2]), message: (p[3] ?? '').trim(), bsd, iso };
+}
+
+/** True when `rest` from `from` on is a message that trim() leaves as it is and that is not empty. */
+function untrimmed(rest: string, from: number): boolean {
+  return from < rest.length && !isRegExpSpace(rest.charCodeAt(from)) && !isRegExpSpace(rest.charCodeAt(rest.length - 1));
+}
+
+/** The line parseSyslogLine returned last, when its summary is the text after the host as it stands (else null). */
+let lastLine: SyslogLine | null = null;
+let lastSummary = '';
+
+function remember(line: SyslogLine, rest: string): void {
+  lastLine = line;
+  lastSummary = rest;
+}
+
+/**
+ * `program[pid]: message` (or `program: message`): the event summary of a parsed line. For the line parseSyslogLine
+ * read last, when nothing was trimmed from it, that is the text after the host as it stands: the same text, taken
+ * without building it again (syslog-scan.test.ts compares both).
+ */
+export function syslogSummary(p: SyslogLine): string {
+  if (p === lastLine) return lastSummary;
+  return `${p.program}${p.pid !== null ? `[${p.pid}]` : ''}: ${p.message}`;
 }
 
 /** What one auth-relevant message means. */
@@ -389,7 +421,7 @@ export const authlogLoader: Loader = {
         object: meaning ? meaning.object : host !== null ? hostEntityOf(host) : null,
         time: { time, precision: time === null ? 'none' : precision, source: timeSource },
         host,
-        summary: clip(`${parsed.program}${parsed.pid !== null ? `[${parsed.pid}]` : ''}: ${parsed.message}`, 512),
+        summary: clip(syslogSummary(parsed), 512),
         attributes: lineAttributes(parsed, meaning),
         record: { recordNumber: line.number, offset: line.offset, length: line.bytes.length, rawSha256: sha256Hex(line.bytes) },
       });

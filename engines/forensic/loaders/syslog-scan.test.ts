@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { MONTHS } from '../time.js';
-import { BSD_HEADER, PROGRAM, isRegExpSpace, parseSyslogLine, scanBsdHeader } from './authlog.js';
+import { BSD_HEADER, PROGRAM, isRegExpSpace, parseSyslogLine, scanBsdHeader, syslogSummary, type SyslogLine } from './authlog.js';
 
 const ISO_HEADER = /^(?:<\d{1,3}>(?:1 )?)?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})) (\S+) (.*)$/;
 
@@ -38,9 +38,18 @@ function bsdReference(text: string): unknown {
   return { month: b[1], day: Number(b[2]), hour: Number(b[3]), minute: Number(b[4]), second: Number(b[5]), fraction: b[6] ?? '', host: b[7], rest: b[8] };
 }
 
+/** The summary built from the parsed fields, as the auth loader wrote it before it took the line's own text. */
+const builtSummary = (p: SyslogLine): string => `${p.program}${p.pid !== null ? `[${p.pid}]` : ''}: ${p.message}`;
+
 const check = (line: string): void => {
   expect(scanBsdHeader(line), JSON.stringify(line)).toEqual(bsdReference(line));
-  expect(parseSyslogLine(line), JSON.stringify(line)).toEqual(reference(line));
+  const parsed = parseSyslogLine(line);
+  expect(parsed, JSON.stringify(line)).toEqual(reference(line));
+  if (parsed !== null) {
+    // Read right after the parse (the line's own text when nothing was trimmed), and of a copy (always built).
+    expect(syslogSummary(parsed), JSON.stringify(line)).toBe(builtSummary(parsed));
+    expect(syslogSummary({ ...parsed }), JSON.stringify(line)).toBe(builtSummary(parsed));
+  }
 };
 
 /** Lines near the edges of each part of the header and of the program split. */
@@ -90,6 +99,23 @@ const EDGES = [
   'Jan 12 00:00:00 h sshd(pam_unix)[99999999999999999999]: z',
   'Jan 12 00:00:00 h \u3000a: \ufeffb\u3000',
   'Jan 12 00:00:00 h a: b [c]: d',
+  'Jan 12 00:00:00 h a[012]: y',
+  'Jan 12 00:00:00 h a[0]: y',
+  'Jan 12 00:00:00 h a[00]: y',
+  'Jan 12 00:00:00 h a[123456789012345]: y',
+  'Jan 12 00:00:00 h a[1234567890123456]: y',
+  'Jan 12 00:00:00 h a[9007199254740993]: y',
+  'Jan 12 00:00:00 h a : y',
+  'Jan 12 00:00:00 h a\t[1]: y',
+  'Jan 12 00:00:00 h a: y ',
+  'Jan 12 00:00:00 h a:  y',
+  'Jan 12 00:00:00 h a[1]:  y',
+  'Jan 12 00:00:00 h a[1]: y\t',
+  'Jan 12 00:00:00 h a[1]: y\u3000',
+  'Jan 12 00:00:00 h a: ',
+  'Jan 12 00:00:00 h a[1]: ',
+  'Jan 12 00:00:00 h a[1]:  ',
+  'Jan 12 00:00:00 h a: \ufeff',
 ];
 
 describe('the syslog header read by hand', () => {
@@ -117,6 +143,22 @@ describe('the syslog header read by hand', () => {
         }
       }
     expect(n).toBeGreaterThan(1000);
+  });
+
+  it('takes the summary as the line has it only where building it gives the same text (program, pid and message mutated)', () => {
+    const seeds = ['Jan 12 00:00:00 h sshd[0123]: Failed password for root from 1.2.3.4 port 22 ssh2', 'Jan 12 00:00:00 h CRON[7]: (root) CMD (x)', 'Jan 12 00:00:00 h su: + pts/0 a:b'];
+    const alphabet = [' ', '\t', '0', '1', ':', '[', ']', 'a', '\u00a0', '\u3000', '\ufeff'];
+    let n = 0;
+    for (const seed of seeds)
+      for (let i = 18; i < seed.length; i++) {
+        check(seed.slice(0, i) + seed.slice(i + 1));
+        check(seed.slice(0, i) + (seed[i] as string) + seed.slice(i));
+        for (const c of alphabet) {
+          check(seed.slice(0, i) + c + seed.slice(i + 1));
+          n++;
+        }
+      }
+    expect(n).toBeGreaterThan(500);
   });
 
   it.skipIf(!hasCorpora())('reads every line of the loghub Linux and OpenSSH logs as the regular expressions do', () => {
