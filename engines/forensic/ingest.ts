@@ -7,7 +7,7 @@ import { VitrineError } from '../core/errors.js';
 import { hashEventWith, sealEvent, type ArtifactKind, type EventDraft, type EventEntity, type EventTime, type ForensicEvent, type JsonRecord, type JsonValue, type ReliabilityGrade } from './event.js';
 import { EvidenceFile, resolveEvidence, withEvidenceFile, type EvidencePath } from './evidence.js';
 import { defaultRegistry } from './loaders/index.js';
-import { readCanonicalTime, type CanonicalTimeParts } from './time.js';
+import { POWERS_OF_TEN, readCanonicalTime, type CanonicalTimeParts } from './time.js';
 import {
   DETECT_HEAD_BYTES,
   type ArtifactSource,
@@ -110,7 +110,7 @@ class TimeBound {
   constructor(private readonly side: -1 | 1) {}
 
   offer(t: string, canonical: boolean, parts: CanonicalTimeParts): void {
-    const nanos = canonical ? parts.fraction * 10 ** (9 - parts.digits) : 0;
+    const nanos = canonical ? parts.fraction * (POWERS_OF_TEN[9 - parts.digits] as number) : 0;
     let order: number;
     if (this.text === null) order = this.side;
     else if (canonical && this.canonical) {

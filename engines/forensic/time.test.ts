@@ -1,6 +1,6 @@
 // The numeric time reader against Date.parse: the same milliseconds for every canonical text, and a refusal (general path) for the rest.
 import { describe, expect, it } from 'vitest';
-import { canonicalTimeMs, civilToEpochSeconds, formatEpochSeconds, parseIsoTime, parseTimeMs, readCanonicalTime, readCanonicalTimeText, type CanonicalTimeParts } from './time.js';
+import { POWERS_OF_TEN, canonicalTimeMs, civilToEpochSeconds, formatEpochSeconds, parseIsoTime, parseTimeMs, readCanonicalTime, readCanonicalTimeText, type CanonicalTimeParts } from './time.js';
 
 /** A small deterministic generator (xorshift), so the sample is the same on every run. */
 function rng(seed: number): () => number {
@@ -14,6 +14,13 @@ function rng(seed: number): () => number {
     return x / 2 ** 32;
   };
 }
+
+describe('POWERS_OF_TEN', () => {
+  it('holds 10 ** k for every fraction length a canonical time has (0 to 9), the same numbers the operator gives', () => {
+    expect(POWERS_OF_TEN.length).toBe(10);
+    for (let k = 0; k <= 9; k++) expect(Object.is(POWERS_OF_TEN[k], 10 ** k)).toBe(true);
+  });
+});
 
 describe('readCanonicalTime and parseTimeMs', () => {
   it('give Date.parse\'s milliseconds and the written fraction for canonical texts from 1970 to 9999 (leap days, every fraction length)', () => {

@@ -265,9 +265,15 @@ export function readCanonicalTimeText(text: string, out: CanonicalTimeParts): bo
   return true;
 }
 
+/**
+ * 10 ** k for k from 0 to 9 (a canonical time's fraction digits), the same numbers: read from here, not computed by
+ * the exponent operator, which is a call into Math.pow each time it is run with a variable exponent.
+ */
+export const POWERS_OF_TEN: readonly number[] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000];
+
 /** The milliseconds Date.parse gives a text readCanonicalTime read (the fraction cut, not rounded, to milliseconds). */
 export function canonicalTimeMs(p: CanonicalTimeParts): number {
-  const ms = p.digits <= 3 ? p.fraction * 10 ** (3 - p.digits) : Math.floor(p.fraction / 10 ** (p.digits - 3));
+  const ms = p.digits <= 3 ? p.fraction * (POWERS_OF_TEN[3 - p.digits] as number) : Math.floor(p.fraction / (POWERS_OF_TEN[p.digits - 3] as number));
   return p.seconds * 1000 + ms;
 }
 
