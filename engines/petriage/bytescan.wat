@@ -1,7 +1,7 @@
 ;; petriage's pass over a file's bytes (strings.ts): the byte counts behind the entropies, and the runs behind the
 ;; ASCII and UTF-16LE strings. Built into bytescan.wasm.ts by `npm run build:wasm` (tools/wasm/build.ts).
 ;;
-;; Memory, laid out by the caller past the first 40 KiB:
+;; Memory, laid out by the caller past the first 42 KiB:
 ;;   [0, 1024)     the counts of the byte values in the whole input, 256 x i32 (count's)
 ;;   2048, 2052, 2056: runs found (ASCII, UTF-16LE at even offsets, at odd offsets), i32 each; every run is
 ;;                 counted, the first `limit` of each kind are written as (start, length) pairs of i32
@@ -10,6 +10,7 @@
 ;;                 sums are those of the JavaScript code to the last bit)
 ;;   [36864, 40960) count's four tables of counts: a byte at offset i is counted in table i % 4 (increments of one
 ;;                 table wait for the one before to be stored; four tables keep four of them under way)
+;;   [40960, 43008) c * log2(c) of the counts past the table in the range being summed, f64 by byte value ($bigTerms)
 ;;   rich's results at the address it is given (three i32)
 (module
   ;; Math.log2, for counts past the table.
@@ -47,12 +48,33 @@
           (local.set $s (f64.add (local.get $s)
             (if (result f64) (i32.lt_u (local.get $c) (i32.const 4096))
               (then (f64.load offset=4096 (i32.shl (local.get $c) (i32.const 3))))
-              (else (f64.mul (f64.convert_i32_u (local.get $c)) (call $log2 (f64.convert_i32_u (local.get $c))))))))
+              (else (f64.load offset=40960 (i32.shl (local.get $at) (i32.const 1)))))))
           (local.set $m (i64.and (local.get $m) (i64.sub (local.get $m) (i64.const 1))))
           (br $values)))
       (local.set $v (i32.add (local.get $v) (i32.const 256)))
       (br_if $chunks (i32.lt_u (local.get $v) (i32.const 1024))))
     (local.get $s))
+
+;; For each byte value whose count between the snapshots at `to` and `from` is past the table (4,096 or more),
+  ;; c * log2(c) with Math.log2, at 40960 + 8 * value, where $sumCLogC reads it: the call stays out of that loop
+  ;; (a call in it made V8 keep the running sum in memory, about three times the time a value).
+  (func $bigTerms (param $to i32) (param $from i32)
+    (local $at i32) (local $j i32) (local $c i32)
+    (loop $groups
+      (if (v128.any_true (i32x4.ge_u
+            (i32x4.sub (v128.load (i32.add (local.get $to) (local.get $at))) (v128.load (i32.add (local.get $from) (local.get $at))))
+            (v128.const i32x4 4096 4096 4096 4096)))
+        (then
+          (local.set $j (local.get $at))
+          (loop $lanes
+            (local.set $c (i32.sub (i32.load (i32.add (local.get $to) (local.get $j))) (i32.load (i32.add (local.get $from) (local.get $j)))))
+            (if (i32.ge_u (local.get $c) (i32.const 4096))
+              (then (f64.store offset=40960 (i32.shl (local.get $j) (i32.const 1))
+                (f64.mul (f64.convert_i32_u (local.get $c)) (call $log2 (f64.convert_i32_u (local.get $c)))))))
+            (local.set $j (i32.add (local.get $j) (i32.const 4)))
+            (br_if $lanes (i32.lt_u (local.get $j) (i32.add (local.get $at) (i32.const 16)))))))
+      (local.set $at (i32.add (local.get $at) (i32.const 16)))
+      (br_if $groups (i32.lt_u (local.get $at) (i32.const 1024)))))
 
   ;; Writes the counts so far (the four tables added, the zero bytes of zero words added to the count of 0) as 256 i32
   ;; at `out`.
@@ -183,6 +205,14 @@
       (loop $sums
         (br_if $sumsDone (i32.ge_u (local.get $k) (local.get $rangeCount)))
         (local.set $at (i32.add (local.get $ranges) (i32.shl (local.get $k) (i32.const 3))))
+        ;; A range of 4,096 bytes or more may hold counts past the table.
+        (if (i32.ge_u
+              (i32.sub (i32.load (i32.add (local.get $cuts) (i32.shl (i32.load offset=4 (local.get $at)) (i32.const 2))))
+                       (i32.load (i32.add (local.get $cuts) (i32.shl (i32.load (local.get $at)) (i32.const 2)))))
+              (i32.const 4096))
+          (then (call $bigTerms
+            (i32.add (local.get $cutOut) (i32.shl (i32.load offset=4 (local.get $at)) (i32.const 10)))
+            (i32.add (local.get $cutOut) (i32.shl (i32.load (local.get $at)) (i32.const 10))))))
         (f64.store (i32.add (local.get $sums) (i32.shl (local.get $k) (i32.const 3)))
           (call $sumCLogC
             (i32.add (local.get $cutOut) (i32.shl (i32.load offset=4 (local.get $at)) (i32.const 10)))

@@ -218,6 +218,25 @@ describe('extractStrings in one pass', () => {
     expect(entropyOfSum(sums.sums[1] as number, 20_000 - 7)).toBe(shannonEntropy(data, 7));
   });
 
+  it('takes counts past the table exactly in every range, whichever values pass it in which range', () => {
+    expect.hasAssertions();
+    // Stretches where one to three values repeat, so that each range has its own values past 4,096 (or none).
+    const data = Uint8Array.from({ length: 40_000 }, (_, i) => {
+      const part = Math.floor(i / 5000);
+      return part % 3 === 0 ? (i * 7) % 256 : part % 3 === 1 ? [0x41, 0x00, 0xff][i % 3] as number : i % 4 === 0 ? 0x90 : (part * 11) % 256;
+    });
+    const offsets = [0, 1, 4095, 4096, 5000, 9001, 13_000, 17_777, 20_000, 26_000, 31_000, 39_999, 40_000];
+    const ranges: number[] = [];
+    for (let to = 1; to < offsets.length; to++) for (let from = 0; from < to; from++) ranges.push(from, to);
+    const sums = { offsets, ranges, sums: new Float64Array(ranges.length / 2), words: null };
+    extractStrings(data, {}, undefined, sums);
+    for (let r = 0; r < ranges.length / 2; r++) {
+      const from = offsets[ranges[2 * r] as number] as number;
+      const to = offsets[ranges[2 * r + 1] as number] as number;
+      expect(entropyOfSum(sums.sums[r] as number, to - from), `range ${from}-${to}`).toBe(shannonEntropy(data, from, to));
+    }
+  });
+
   it('adds the byte counts of the whole input to a histogram when given one', () => {
     const data = Uint8Array.from({ length: 999 }, (_, i) => (i % 7 === 0 ? 0 : i % 251));
     const counts = new Uint32Array(256);
