@@ -1138,6 +1138,7 @@ describe('built-in Windows rules', () => {
     const open = (t: number, src: string, access: string, trace = NET_FRAMES): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 10, { SourceImage: src, TargetImage: `${S32}lsass.exe`, GrantedAccess: access, CallTrace: trace });
     expectHit(LSA, open(13, `${S32}rundll32.exe`, '0x1410', 'C:\\Windows\\SYSTEM32\\ntdll.dll+9d234|C:\\Windows\\System32\\dbgcore.DLL+6dd8|C:\\Windows\\System32\\comsvcs.dll+2b3c'), 'high', 'credential-access');
     expectHit(LSA, open(14, PSH, '0x1010', `${NET_FRAMES}|C:\\Windows\\System32\\dbghelp.dll+1f0a2`), 'high', 'credential-access');
+    expectHit(LSA, open(20, PSH, '0x1010'), 'high', 'credential-access');
     expect(titlesOf(open(15, PSH, '0x1410'))).not.toContain(LSA);
     expect(titlesOf(open(16, `${S32}rundll32.exe`, '0x1000'))).not.toContain(LSA);
     expect(titlesOf(open(17, `${S32}svchost.exe`, '0x1010'))).not.toContain(LSA);
