@@ -461,6 +461,83 @@ export function logisticResidualsReference(m: Float64Array, y: ArrayLike<number>
   return { loss, gb, resid };
 }
 
+/**
+ * A fit's objective: the summed weighted log loss of the standardised rows plus l2/2 |w|^2 and its gradient, with
+ * parameters [w (d values), intercept]. Through the kernel's `evaluate` (`kernel`), the kernel's margins and gradient
+ * with the per-row loop here (`blocks`, residuals: 'javascript'), or the JavaScript loops over z (neither).
+ */
+class LogisticObjective {
+  evaluations = 0;
+  /** Sums over the rows in row order, carried across blocks: the loss, then the intercept's gradient. */
+  readonly sums = new Float64Array(2);
+  readonly margins: Float64Array;
+  readonly resid: Float64Array;
+  readonly residuals: (start: number, end: number) => void;
+
+  constructor(
+    readonly n: number,
+    readonly d: number,
+    readonly l2: number,
+    y: ArrayLike<number>,
+    w: ArrayLike<number> | undefined,
+    readonly kernel: Linfit | null,
+    readonly blocks: Linfit | null,
+    readonly z: Float64Array,
+  ) {
+    const k = kernel ?? blocks;
+    const margins = k ? k.margins : new Float64Array(n);
+    const resid = k ? k.resid : new Float64Array(n);
+    const sums = this.sums;
+    this.margins = margins;
+    this.resid = resid;
+    this.residuals = (start: number, end: number): void => {
+      let loss = sums[0]!;
+      let gb = sums[1]!;
+      for (let i = start; i < end; i++) {
+        const m = margins[i]!;
+        const yi = y[i]!;
+        const wi = w ? w[i]! : 1;
+        // log(1 + e^m) - y m and sigmoid(m) from one e = exp(-|m|), without overflow.
+        const e = Math.exp(-Math.abs(m));
+        loss += wi * ((m > 0 ? m : 0) + Math.log1p(e) - yi * m);
+        const r = wi * ((m >= 0 ? 1 / (1 + e) : e / (1 + e)) - yi);
+        resid[i] = r;
+        gb += r;
+      }
+      sums[0] = loss;
+      sums[1] = gb;
+    };
+  }
+
+  value(theta: Float64Array, grad: Float64Array): number {
+    const { n, d, l2, sums } = this;
+    this.evaluations++;
+    sums.fill(0);
+    if (this.kernel) this.kernel.evaluateInKernel(theta, grad, sums);
+    else if (this.blocks) this.blocks.evaluate(theta, grad, this.residuals);
+    else {
+      matVec(this.z, n, d, theta, theta[d]!, this.margins);
+      this.residuals(0, n);
+      transposedMatVec(this.z, n, d, this.resid, grad);
+    }
+    let loss = sums[0]!;
+    grad[d] = sums[1]!;
+    for (let f = 0; f < d; f++) {
+      loss += 0.5 * l2 * theta[f]! ** 2;
+      grad[f] = grad[f]! + l2 * theta[f]!;
+    }
+    return loss;
+  }
+}
+
+/** The fit in progress (fits run one at a time; a fit inside an objective would restore the outer one). */
+let current: LogisticObjective | null = null;
+
+/** The objective of the fit in progress: the one function the solver calls for every logistic fit. */
+function logisticObjective(theta: Float64Array, grad: Float64Array): number {
+  return current!.value(theta, grad);
+}
+
 /** Fits a logistic regression. Deterministic (no randomness involved). */
 export function trainLogistic(data: TrainingData, params: LogisticParams = {}): LogisticModel {
   return fitLogistic(data, params).model;
@@ -496,53 +573,23 @@ export function fitLogistic(data: TrainingData, params: LogisticParams = {}): Lo
   const inKernel = k !== null && params.residuals !== 'javascript';
   if (inKernel) k.labels(y, w);
   else if (!k) standardizeInto(x, mean, scale, z);
-  // Parameters: d weights, then the intercept.
-  const margins = k ? k.margins : new Float64Array(n);
-  const resid = k ? k.resid : new Float64Array(n);
-  let evaluations = 0;
-  // Sums over the rows in row order, carried across blocks: the loss, then the intercept's gradient.
-  const sums = new Float64Array(2);
-  const residuals = (start: number, end: number): void => {
-    let loss = sums[0]!;
-    let gb = sums[1]!;
-    for (let i = start; i < end; i++) {
-      const m = margins[i]!;
-      const yi = y[i]!;
-      const wi = w ? w[i]! : 1;
-      // log(1 + e^m) - y m and sigmoid(m) from one e = exp(-|m|), without overflow.
-      const e = Math.exp(-Math.abs(m));
-      loss += wi * ((m > 0 ? m : 0) + Math.log1p(e) - yi * m);
-      const r = wi * ((m >= 0 ? 1 / (1 + e) : e / (1 + e)) - yi);
-      resid[i] = r;
-      gb += r;
-    }
-    sums[0] = loss;
-    sums[1] = gb;
-  };
-  const fg = (theta: Float64Array, grad: Float64Array): number => {
-    evaluations++;
-    sums.fill(0);
-    if (inKernel) k.evaluateInKernel(theta, grad, sums);
-    else if (k) k.evaluate(theta, grad, residuals);
-    else {
-      matVec(z, n, d, theta, theta[d]!, margins);
-      residuals(0, n);
-      transposedMatVec(z, n, d, resid, grad);
-    }
-    let loss = sums[0]!;
-    grad[d] = sums[1]!;
-    for (let f = 0; f < d; f++) {
-      loss += 0.5 * l2 * theta[f]! ** 2;
-      grad[f] = grad[f]! + l2 * theta[f]!;
-    }
-    return loss;
-  };
-  const result = minimizeLbfgs(fg, new Float64Array(d + 1), {
-    maxIterations: params.maxIterations ?? 1000,
-    gradientTolerance: params.tolerance ?? 1e-4,
-    relativeDecrease: params.relativeDecrease ?? 1e7 * Number.EPSILON,
-    lineSearch: params.lineSearch ?? 'backtracking',
-  });
+  const objective = new LogisticObjective(n, d, l2, y, w, inKernel ? k : null, inKernel ? null : k, z);
+  // The solver calls one function for every fit (`logisticObjective`, reading the fit in progress), so the optimised
+  // solver code that inlines it stays valid from one fit to the next.
+  const outer = current;
+  current = objective;
+  let result: ReturnType<typeof minimizeLbfgs>;
+  try {
+    result = minimizeLbfgs(logisticObjective, new Float64Array(d + 1), {
+      maxIterations: params.maxIterations ?? 1000,
+      gradientTolerance: params.tolerance ?? 1e-4,
+      relativeDecrease: params.relativeDecrease ?? 1e7 * Number.EPSILON,
+      lineSearch: params.lineSearch ?? 'backtracking',
+    });
+  } finally {
+    current = outer;
+  }
+  const evaluations = objective.evaluations;
   const model: LogisticModel = {
     numFeatures: d,
     mean,

@@ -11,7 +11,7 @@ export interface LbfgsOptions {
    * L-BFGS-B's `ftol` test); default: only a change below 1e-16 relative with a gradient within 1e3 times the tolerance.
    */
   readonly relativeDecrease?: number;
-  /** Correction pairs kept; default 10. */
+  /** Correction pairs kept (at least 1); default 10. */
   readonly memory?: number;
   /**
    * 'backtracking' (default): halve a unit step until the Armijo condition holds. 'more-thuente': SciPy L-BFGS-B's
@@ -224,45 +224,100 @@ function moreThuente(
   return null;
 }
 
+/** What one iteration of the solver decided (`LbfgsRun.iterate`). */
+const GO_ON = 0;
+/** Stop: converged, after `iter` iterations. */
+const CONVERGED_BEFORE = 1;
+/** Stop after `iter` iterations, converged when the gradient is within the tolerance. */
+const STOPPED = 2;
+/** Stop: converged, after `iter + 1` iterations. */
+const CONVERGED_AFTER = 3;
+/** The same iteration again (Moré-Thuente's search failed and the pairs were dropped). */
+const AGAIN = 4;
+
 /**
- * Minimises fg from x0 (Nocedal and Wright, Numerical Optimization, algorithm 7.4, with the line search of
- * `options.lineSearch`; with 'more-thuente' the iteration is SciPy L-BFGS-B's without bounds).
+ * The solver's state between iterations. Each iteration is one call of `iterate`, which returns what the iteration
+ * decided as a number: the stopping paths the solver reaches once per run have no object to build or option to read
+ * there, so V8's optimised code for `iterate` (which inlines the objective) stays valid from one run to the next
+ * instead of being thrown away at the end of the first run and compiled again.
  */
-export function minimizeLbfgs(fg: ObjectiveWithGradient, x0: Float64Array, options: LbfgsOptions = {}): LbfgsResult {
-  const n = x0.length;
-  const maxIter = options.maxIterations ?? 1000;
-  const gtol = options.gradientTolerance ?? 1e-9;
-  const m = options.memory ?? 10;
-  const x = Float64Array.from(x0);
-  const g = new Float64Array(n);
-  let f = fg(x, g);
-  const S: Float64Array[] = [];
-  const Y: Float64Array[] = [];
-  const rho: number[] = [];
-  /** s^T y of each kept pair, as L-BFGS-B computes it (Moré-Thuente only). */
-  const sys: number[] = [];
-  const mt = options.lineSearch === 'more-thuente';
-  const alpha = new Float64Array(m);
-  const d = new Float64Array(n);
-  const xNew = new Float64Array(n);
-  const gNew = new Float64Array(n);
-  let iter = 0;
-  for (; iter < maxIter; iter++) {
-    if (maxAbs(g) <= gtol) return { x, value: f, iterations: iter, converged: true };
+class LbfgsRun {
+  readonly n: number;
+  readonly m: number;
+  readonly gtol: number;
+  readonly mt: boolean;
+  /** options.relativeDecrease, NaN when not set (the test is then skipped). */
+  readonly ftol: number;
+  readonly x: Float64Array;
+  readonly g: Float64Array;
+  f: number;
+  /**
+   * The kept correction pairs, oldest first: s and y in S[k] and Y[k], 1 / s^T y in rho[k] and s^T y in sys[k] for
+   * k < pairs (as L-BFGS-B computes it: Moré-Thuente uses sys). Preallocated m of each; the next pair is written into
+   * sNext and yNext, which take the place of the oldest pair's arrays when it is dropped.
+   */
+  pairs = 0;
+  readonly S: Float64Array[] = [];
+  readonly Y: Float64Array[] = [];
+  readonly rho: Float64Array;
+  readonly sys: Float64Array;
+  sNext: Float64Array;
+  yNext: Float64Array;
+  readonly alpha: Float64Array;
+  readonly d: Float64Array;
+  readonly xNew: Float64Array;
+  readonly gNew: Float64Array;
+
+  constructor(
+    readonly fg: ObjectiveWithGradient,
+    x0: Float64Array,
+    options: LbfgsOptions,
+  ) {
+    const n = x0.length;
+    this.n = n;
+    this.gtol = options.gradientTolerance ?? 1e-9;
+    this.m = Math.max(1, options.memory ?? 10);
+    this.mt = options.lineSearch === 'more-thuente';
+    this.ftol = options.relativeDecrease ?? NaN;
+    this.x = Float64Array.from(x0);
+    this.g = new Float64Array(n);
+    this.f = fg(this.x, this.g);
+    for (let k = 0; k < this.m; k++) {
+      this.S.push(new Float64Array(n));
+      this.Y.push(new Float64Array(n));
+    }
+    this.rho = new Float64Array(this.m);
+    this.sys = new Float64Array(this.m);
+    this.sNext = new Float64Array(n);
+    this.yNext = new Float64Array(n);
+    this.alpha = new Float64Array(this.m);
+    this.d = new Float64Array(n);
+    this.xNew = new Float64Array(n);
+    this.gNew = new Float64Array(n);
+  }
+
+  /**
+   * Iteration `iter`: GO_ON, or how the run stops. first: the initial inverse Hessian's scale when no pair is kept,
+   * from `firstScale` (the driver computes it: code that runs only in a run's first calls would have no type feedback
+   * in the optimised `iterate` and throw it away when reached again).
+   */
+  iterate(iter: number, first: number): number {
+    const { n, gtol, mt, x, g, S, Y, rho, sys, alpha, d, xNew, gNew, fg } = this;
+    if (maxAbs(g) <= gtol) return CONVERGED_BEFORE;
     // Two-loop recursion: d = -H g.
     d.set(g);
-    for (let k = S.length - 1; k >= 0; k--) {
+    for (let k = this.pairs - 1; k >= 0; k--) {
       alpha[k] = rho[k]! * dot(S[k]!, d);
       const a = alpha[k]!;
       const y = Y[k]!;
       for (let i = 0; i < n; i++) d[i] = d[i]! - a * y[i]!;
     }
     // The initial inverse Hessian gamma I: s^T y / y^T y of the last pair; without pairs 1 / max(1, |g|) for the
-    // backtracking search, and 1 for Moré-Thuente (whose first step is 1 / |d| instead).
-    const last = S.length - 1;
-    const gamma = S.length > 0 ? (mt ? sys[last]! : dot(S[last]!, Y[last]!)) / dot(Y[last]!, Y[last]!) : mt ? 1 : 1 / Math.max(1, Math.sqrt(dot(g, g)));
+    // backtracking search (`first`), and 1 for Moré-Thuente (whose first step is 1 / |d| instead).
+    const last = this.pairs - 1;
+    const gamma = this.pairs > 0 ? (mt ? sys[last]! : dot(S[last]!, Y[last]!)) / dot(Y[last]!, Y[last]!) : mt ? 1 : first;
     if (gamma !== 1) for (let i = 0; i < n; i++) d[i] = d[i]! * gamma;
-    for (let k = 0; k < S.length; k++) {
+    for (let k = 0; k < this.pairs; k++) {
       const b = rho[k]! * dot(Y[k]!, d);
       const s = S[k]!;
       const coef = alpha[k]! - b;
@@ -272,54 +327,34 @@ export function minimizeLbfgs(fg: ObjectiveWithGradient, x0: Float64Array, optio
     let slope = dot(g, d);
     if (!(slope < 0)) {
       // Not a descent direction (numerical trouble): restart from steepest descent.
-      S.length = 0;
-      Y.length = 0;
-      rho.length = 0;
-      sys.length = 0;
+      this.pairs = 0;
       for (let i = 0; i < n; i++) d[i] = -g[i]!;
       slope = dot(g, d);
     }
     if (mt) {
-      const found = moreThuente(fg, x, f, d, slope, iter === 0 ? Math.min(1 / Math.sqrt(dot(d, d)), MT_STPMAX) : 1, xNew, gNew);
+      const found = moreThuente(fg, x, this.f, d, slope, iter === 0 ? Math.min(1 / Math.sqrt(dot(d, d)), MT_STPMAX) : 1, xNew, gNew);
       if (!found) {
         // As L-BFGS-B: without pairs the search has failed for good; with them, drop them and try steepest descent.
-        if (S.length === 0) return { x, value: f, iterations: iter, converged: maxAbs(g) <= gtol };
-        S.length = 0;
-        Y.length = 0;
-        rho.length = 0;
-        sys.length = 0;
-        iter--;
-        continue;
+        if (this.pairs === 0) return STOPPED;
+        this.pairs = 0;
+        return AGAIN;
       }
       const { step } = found;
       // L-BFGS-B's pair: s = step d, y = g_new - g, s^T y = step (g_new^T d - g^T d), kept when above machine
       // epsilon times -step g^T d.
       const sy = (found.slope - slope) * step;
       if (sy > Number.EPSILON * (-slope * step)) {
-        const s = new Float64Array(n);
-        const y = new Float64Array(n);
+        const s = this.sNext;
+        const y = this.yNext;
         for (let i = 0; i < n; i++) {
           s[i] = step * d[i]!;
           y[i] = gNew[i]! - g[i]!;
         }
-        if (S.length === m) {
-          S.shift();
-          Y.shift();
-          rho.shift();
-          sys.shift();
-        }
-        S.push(s);
-        Y.push(y);
-        rho.push(1 / sy);
-        sys.push(sy);
+        this.keep(sy);
       }
       x.set(xNew);
       g.set(gNew);
-      const fOld = f;
-      f = found.value;
-      if (options.relativeDecrease !== undefined && fOld - f <= options.relativeDecrease * Math.max(Math.abs(fOld), Math.abs(f), 1)) return { x, value: f, iterations: iter + 1, converged: true };
-      if (Math.abs(fOld - f) <= 1e-16 * Math.max(1, Math.abs(f)) && maxAbs(g) <= gtol * 1e3) return { x, value: f, iterations: iter + 1, converged: true };
-      continue;
+      return this.moved(found.value);
     }
     let step = 1;
     let fNew = NaN;
@@ -327,37 +362,83 @@ export function minimizeLbfgs(fg: ObjectiveWithGradient, x0: Float64Array, optio
     for (let tries = 0; tries < 60; tries++) {
       for (let i = 0; i < n; i++) xNew[i] = x[i]! + step * d[i]!;
       fNew = fg(xNew, gNew);
-      if (fNew <= f + 1e-4 * step * slope) {
+      if (fNew <= this.f + 1e-4 * step * slope) {
         accepted = true;
         break;
       }
       step *= 0.5;
     }
-    if (!accepted) return { x, value: f, iterations: iter, converged: maxAbs(g) <= gtol };
-    const s = new Float64Array(n);
-    const y = new Float64Array(n);
+    if (!accepted) return STOPPED;
+    const s = this.sNext;
+    const y = this.yNext;
     for (let i = 0; i < n; i++) {
       s[i] = xNew[i]! - x[i]!;
       y[i] = gNew[i]! - g[i]!;
     }
     const sy = dot(s, y);
     // Keep the pair only with positive curvature, which keeps the implicit Hessian positive definite.
-    if (sy > 1e-12 * Math.sqrt(dot(s, s) * dot(y, y))) {
-      if (S.length === m) {
-        S.shift();
-        Y.shift();
-        rho.shift();
-      }
-      S.push(s);
-      Y.push(y);
-      rho.push(1 / sy);
-    }
+    if (sy > 1e-12 * Math.sqrt(dot(s, s) * dot(y, y))) this.keep(sy);
     x.set(xNew);
     g.set(gNew);
-    const fOld = f;
-    f = fNew;
-    if (options.relativeDecrease !== undefined && fOld - f <= options.relativeDecrease * Math.max(Math.abs(fOld), Math.abs(f), 1)) return { x, value: f, iterations: iter + 1, converged: true };
-    if (Math.abs(fOld - f) <= 1e-16 * Math.max(1, Math.abs(f)) && maxAbs(g) <= gtol * 1e3) return { x, value: f, iterations: iter + 1, converged: true };
+    return this.moved(fNew);
   }
-  return { x, value: f, iterations: iter, converged: maxAbs(g) <= gtol };
+
+  /** Keeps sNext and yNext as the newest pair (s^T y = sy), dropping the oldest when m are kept. */
+  private keep(sy: number): void {
+    const { S, Y, rho, sys, m } = this;
+    const s = this.sNext;
+    const y = this.yNext;
+    if (this.pairs === m) {
+      this.sNext = S[0]!;
+      this.yNext = Y[0]!;
+      for (let k = 0; k + 1 < m; k++) {
+        S[k] = S[k + 1]!;
+        Y[k] = Y[k + 1]!;
+      }
+      rho.copyWithin(0, 1);
+      sys.copyWithin(0, 1);
+      this.pairs = m - 1;
+    } else {
+      this.sNext = S[this.pairs]!;
+      this.yNext = Y[this.pairs]!;
+    }
+    S[this.pairs] = s;
+    Y[this.pairs] = y;
+    rho[this.pairs] = 1 / sy;
+    sys[this.pairs] = sy;
+    this.pairs++;
+  }
+
+  /** After a step to a point of value fNew: SciPy's relative-decrease test, and a change below 1e-16 relative. */
+  private moved(fNew: number): number {
+    const fOld = this.f;
+    const f = fNew;
+    this.f = f;
+    if (this.ftol === this.ftol && fOld - f <= this.ftol * Math.max(Math.abs(fOld), Math.abs(f), 1)) return CONVERGED_AFTER;
+    if (Math.abs(fOld - f) <= 1e-16 * Math.max(1, Math.abs(f)) && maxAbs(this.g) <= this.gtol * 1e3) return CONVERGED_AFTER;
+    return GO_ON;
+  }
+}
+
+/** The backtracking search's initial inverse Hessian scale without pairs: 1 / max(1, |g|). */
+function firstScale(g: Float64Array): number {
+  return 1 / Math.max(1, Math.sqrt(dot(g, g)));
+}
+
+/**
+ * Minimises fg from x0 (Nocedal and Wright, Numerical Optimization, algorithm 7.4, with the line search of
+ * `options.lineSearch`; with 'more-thuente' the iteration is SciPy L-BFGS-B's without bounds).
+ */
+export function minimizeLbfgs(fg: ObjectiveWithGradient, x0: Float64Array, options: LbfgsOptions = {}): LbfgsResult {
+  const maxIter = options.maxIterations ?? 1000;
+  const run = new LbfgsRun(fg, x0, options);
+  let iter = 0;
+  while (iter < maxIter) {
+    const next = run.iterate(iter, run.pairs > 0 || run.mt ? 1 : firstScale(run.g));
+    if (next === GO_ON) iter++;
+    else if (next === CONVERGED_BEFORE) return { x: run.x, value: run.f, iterations: iter, converged: true };
+    else if (next === CONVERGED_AFTER) return { x: run.x, value: run.f, iterations: iter + 1, converged: true };
+    else if (next === STOPPED) return { x: run.x, value: run.f, iterations: iter, converged: maxAbs(run.g) <= run.gtol };
+  }
+  return { x: run.x, value: run.f, iterations: iter, converged: maxAbs(run.g) <= run.gtol };
 }
