@@ -7,7 +7,13 @@
 // Scoring is printed twice: end to end (raw flows through scoreDetector, log1p of every cell included) and on log
 // features (the model alone on logFeatures of the test split, what the peers are handed; scikit-learn's logistic
 // regression and MLP then with their StandardScaler's transform timed, as our models standardise inside).
+// Logistic regression's train time is also compared with a scikit-learn Pipeline (FunctionTransformer(np.log1p),
+// StandardScaler, LogisticRegression) fitted on the raw features, which times what our train column does; the row
+// with scikit-learn handed standardised log features stays beside it. FLOWDET_BENCH_GC=1: a full garbage collection
+// before every timed fit on both sides (gc.collect() in the peer script, V8's gc here).
 import { spawnSync } from 'node:child_process';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -59,6 +65,12 @@ interface PeerModel {
   /** Logistic regression's weights in standardised space and intercept (coef_, intercept_). */
   readonly coef?: readonly number[];
   readonly intercept?: number;
+  /** Logistic regression as a Pipeline from the raw features (log1p and StandardScaler inside the timed fit). */
+  readonly pipeline_train_cpus?: readonly number[];
+  readonly pipeline_n_iter?: number;
+  readonly pipeline_accuracy?: number;
+  readonly pipeline_f1?: number;
+  readonly pipeline_fpr?: number;
   readonly accuracy: number;
   readonly f1: number;
   readonly fpr: number;
@@ -115,6 +127,13 @@ const f = (v: number | undefined, d = 3): string => (v === undefined || !Number.
 
 /** Fits and scoring measures taken per model on each side; the tables print their medians and spreads. */
 const REPEATS = Math.max(1, Number(process.env['FLOWDET_BENCH_REPEATS'] ?? 3));
+/** FLOWDET_BENCH_GC=1: V8's full collection before every timed fit (the peer script collects before its own). */
+const collect: () => void = (() => {
+  if (process.env['FLOWDET_BENCH_GC'] !== '1') return () => {};
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
 /** CPU seconds of each scoring measure (the test split scored again until this much has passed). */
 const SCORE_CPU = 0.3;
 
@@ -148,6 +167,7 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
     const fits: number[] = [];
     let model: ReturnType<typeof trainDetector> | undefined;
     for (let r = 0; r < REPEATS; r++) {
+      collect();
       const t = timed(() => trainDetector(kind, xtr, ytr, { quick: false, seed: 0 }));
       model = t.value;
       fits.push(t.cpu);
@@ -189,7 +209,10 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
       // Like for like: our fit alone on the log features the peer is handed (no log1p of the training cells), timed as
       // many times as the fits above, beside scikit-learn's fit on the same (standardised) features.
       const alone: number[] = [];
-      for (let r = 0; r < REPEATS; r++) alone.push(timed(() => fitLogistic({ x: peerX, y: ytr }, { l2: 1 })).cpu);
+      for (let r = 0; r < REPEATS; r++) {
+        collect();
+        alone.push(timed(() => fitLogistic({ x: peerX, y: ytr }, { l2: 1 })).cpu);
+      }
       const sk = peerModel(p, 'sk_logistic');
       // Both in standardised space (population standard deviations of the same features).
       const gapOf = (m: typeof fit.model): string => {
@@ -216,6 +239,12 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
       const qLog = q.score_rates_log ?? qRates;
       if (q.n_iter !== undefined) solver.push(`${label} ${q.n_iter} ${kind === 'mlp' ? 'epochs' : 'iterations'}`);
       console.log(`| ${label} | ${spread(qFits, 3)} | ${(trainMedian / median(qFits)).toFixed(2)}x | ${spread(qRates, 0)} | ${(rateMedian / median(qRates)).toFixed(2)}x | ${spread(qLog, 0)} | ${(logMedian / median(qLog)).toFixed(2)}x | ${f(q.accuracy, 4)} | ${f(q.f1, 4)} | ${f(q.fpr, 4)} |`);
+      const pipe = q.pipeline_train_cpus;
+      if (pipe && pipe.length > 0) {
+        // The same train work as ours (raw features in, log1p and standardisation timed): scoring not measured.
+        console.log(`| ${label} in a Pipeline from raw features (log1p, StandardScaler timed) | ${spread(pipe, 3)} | ${(trainMedian / median(pipe)).toFixed(2)}x | | | | | ${f(q.pipeline_accuracy, 4)} | ${f(q.pipeline_f1, 4)} | ${f(q.pipeline_fpr, 4)} |`);
+        if (q.pipeline_n_iter !== undefined) solver.push(`${label} in the Pipeline ${q.pipeline_n_iter} iterations`);
+      }
     }
   }
   if (solver.length > 0) console.log(`\nsolvers: ${solver.join('; ')}.`);
@@ -284,7 +313,7 @@ async function benchScoring(): Promise<void> {
   console.log(`| explain, malicious verdicts (SHAP + counterfactual) | ${f(flagged.length / exm.cpu, 1)} |`);
 }
 
-console.log(`flowdet bench; node ${process.version}; CPU seconds (best measure on a shared machine)`);
+console.log(`flowdet bench; node ${process.version}; CPU seconds (best measure on a shared machine)${process.env['FLOWDET_BENCH_GC'] === '1' ? '; a full garbage collection before every timed fit on both sides (FLOWDET_BENCH_GC=1)' : ''}`);
 const want = (key: string): boolean => !ONLY_DATA || ONLY_DATA.has(key);
 if (want('synthetic')) await benchData('synthetic (20,000 flows)', await loadData('synthetic', { syntheticRows: 20_000, seed: 0 }));
 if (want('cicids')) await benchData('CICIDS2017 labelled sample (corpus)', await loadData(path.join(CORPORA_DIR, 'flows', 'cicids2017', 'CICIDS2017_sample.labelled6311.csv')));
