@@ -47,7 +47,7 @@ describe('process ids kept as columns, attributes in a pool', () => {
     }
   });
 
-  it('give the same graph for odd pids, hosts, images and attributes (none, zero and minus zero, fractions, huge, colons, upper case; keys added later), and meet nodes whose id text is the same', () => {
+  it('give the same graph for odd pids, hosts, images, sources and attributes (none, zero and minus zero, fractions, huge, colons, upper case; keys added later), and meet nodes whose id text is the same', () => {
     const random = new Random(5);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random.next() * xs.length)] as T;
     const pids: (number | null)[] = [null, 0, -0, 1, 4, 4.5, -7, 2 ** 31, 2 ** 53 - 1, 2 ** 60, 1e21, NaN, Infinity];
@@ -56,7 +56,7 @@ describe('process ids kept as columns, attributes in a pool', () => {
     const graphs = [new ProvenanceGraph(true, false), new ProvenanceGraph(true, true)];
     for (let i = 0; i < 3000; i++) {
       const host = pick(hosts);
-      const e = makeEvent({ action: 'x', host });
+      const e = makeEvent({ action: pick(['x', 'y', 'z']), host });
       const ref = { pid: pick(pids), image: pick(images), guid: random.next() < 0.1 ? `{G-${Math.floor(random.next() * 20)}}` : null };
       // Extras: none, a command line, a key of Object.prototype's, one of the three keys the graph sets itself, a null.
       const extra = pick<Record<string, string | number | null>>([{}, { commandLine: `c${i % 7}` }, { constructor: 'x' }, { pid: 9, user: null }, { user: `u${i % 3}`, runAs: null }]);

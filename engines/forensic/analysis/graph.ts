@@ -318,7 +318,12 @@ export class ProvenanceGraph {
   private readonly kindIndex = new Map<string, number>();
   private readonly kindNames: NodeKind[] = [];
   private nodeLabels: string[] = new Array<string>(INITIAL_NODE_CAPACITY);
-  private nodeHosts: (string | null)[] = new Array<string | null>(INITIAL_NODE_CAPACITY);
+  /** Each node's host (columnar false only). */
+  private nodeHosts: (string | null)[] = [];
+  /** Each node's host (columnar): 0 for none, else its position in hostNames plus one. */
+  private nodeHost: Int32Array = new Int32Array(INITIAL_NODE_CAPACITY);
+  private readonly hostIndex = new Map<string, number>();
+  private readonly hostNames: string[] = [];
   /** Each node's attributes object (columnar false only; else the attribute pool below). */
   private nodeAttributes: Record<string, AttrValue>[] = [];
   /**
@@ -335,7 +340,15 @@ export class ProvenanceGraph {
   private readonly shapeNext: Map<string, number>[] = [new Map()];
   /** Supporting event ids: NO_IDS, then the one id itself (a string, no list), then a list once a second comes. */
   private nodeEventIds: IdList[] = new Array<IdList>(INITIAL_NODE_CAPACITY);
-  private nodeSources: NodeSources[] = new Array<NodeSources>(INITIAL_NODE_CAPACITY);
+  private nodeSources: NodeSources[] = [];
+  /**
+   * Each node's sources (columnar): 0 before its first supporting event, the one source's position in sourceNames plus
+   * one while there is one, MANY_SOURCES once a second appears (the entries then in manySources).
+   */
+  private nodeSource: Int32Array = new Int32Array(INITIAL_NODE_CAPACITY);
+  private readonly sourceIndex = new Map<string, number>();
+  private readonly sourceNames: string[] = [];
+  private readonly manySources = new Map<NodeRef, SourceEntry[]>();
   /**
    * The number of nodes. The node columns are arrays made as long as a capacity (holes past the count) and grown by
    * copy to a new capacity, not by push: V8 grows a pushed array by half again each time, and at a million nodes the
@@ -529,13 +542,15 @@ export class ProvenanceGraph {
     this.procPid = grownColumn(this.procPid, capacity);
     this.nodeIds = grownArray(this.nodeIds, this.nodeTotal, capacity);
     this.nodeLabels = grownArray(this.nodeLabels, this.nodeTotal, capacity);
-    this.nodeHosts = grownArray(this.nodeHosts, this.nodeTotal, capacity);
+    if (this.columnar) this.nodeHost = grownColumn(this.nodeHost, capacity);
+    else this.nodeHosts = grownArray(this.nodeHosts, this.nodeTotal, capacity);
     if (this.columnar) {
       this.nodeShape = grownColumn(this.nodeShape, capacity);
       this.nodeAttrAt = grownColumn(this.nodeAttrAt, capacity);
     } else this.nodeAttributes = grownArray(this.nodeAttributes, this.nodeTotal, capacity);
     this.nodeEventIds = grownArray(this.nodeEventIds, this.nodeTotal, capacity);
-    this.nodeSources = grownArray(this.nodeSources, this.nodeTotal, capacity);
+    if (this.columnar) this.nodeSource = grownColumn(this.nodeSource, capacity);
+    else this.nodeSources = grownArray(this.nodeSources, this.nodeTotal, capacity);
   }
 
   /** The id of a node (`kind:key`). */
@@ -661,12 +676,14 @@ export class ProvenanceGraph {
       if (id !== undefined) this.procHost[n] = -1;
       this.nodeKinds[n] = indexIn(this.kindIndex, this.kindNames, kind);
       this.nodeLabels[n] = this.intern(label);
-      this.nodeHosts[n] = host;
+      if (!this.columnar) this.nodeHosts[n] = host;
+      else this.nodeHost[n] = host === null ? 0 : indexIn(this.hostIndex, this.hostNames, host) + 1;
       // The caller's attributes (a literal of its own per call) become the node's when none is null: no copy made key by key.
       if (this.columnar) this.poolAttributes(n, attributes);
       else this.nodeAttributes[n] = withoutNulls(attributes);
       this.nodeEventIds[n] = NO_IDS;
-      this.nodeSources[n] = null;
+      if (this.columnar) this.nodeSource[n] = 0;
+      else this.nodeSources[n] = null;
       this.nodeSlots[slot] = n + 1;
       this.nodeSlotHashes[slot] = hash | 0;
       if ((n + 1) * 2 > this.nodeSlots.length) this.growNodeIndex();
@@ -698,6 +715,8 @@ export class ProvenanceGraph {
   /** The event whose source name was last made, and that name: an event supports several nodes in a row. */
   private lastSourceEvent: AnalysisEvent | null = null;
   private lastSource = '';
+  /** lastSource's position in sourceNames plus one, 0 until looked up (columnar). */
+  private lastSourceCode = 0;
   /**
    * The interned source name of an event (sourceName), kept by what it is made of: the kind and, for Windows events,
    * the provider and event id; else the action (Volatility's plugin names are made each time).
@@ -739,9 +758,14 @@ export class ProvenanceGraph {
     if (e !== this.lastSourceEvent) {
       this.lastSource = this.sourceOf(e);
       this.lastSourceEvent = e;
+      this.lastSourceCode = 0;
     }
     const src = this.lastSource;
     const ids = this.nodeEventIds[n] as IdList;
+    if (this.columnar) {
+      this.supportColumnar(n, ids, src, e.eventId);
+      return;
+    }
     let sources = this.nodeSources[n] as NodeSources;
     // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
     if (sources === null) this.nodeSources[n] = src;
@@ -757,6 +781,38 @@ export class ProvenanceGraph {
       if (!entry) sources.push({ source: src, eventIds: e.eventId });
       else entry.eventIds = addId(entry.eventIds, e.eventId, this.planDone, this.planTotal);
     }
+  }
+
+  /** The event lastSourceEvent as support of node n (whose ids are `ids`), its source `src`, columnar. */
+  private supportColumnar(n: NodeRef, ids: IdList, src: string, id: string): void {
+    const code = this.nodeSource[n] as number;
+    if (code === 0) {
+      if (this.lastSourceCode === 0) this.lastSourceCode = indexIn(this.sourceIndex, this.sourceNames, src) + 1;
+      this.nodeSource[n] = this.lastSourceCode;
+      this.nodeEventIds[n] = addId(ids, id, this.planDone, this.planTotal);
+      return;
+    }
+    let sources: SourceEntry[] | undefined;
+    if (code !== MANY_SOURCES) {
+      const one = this.sourceNames[code - 1] as string;
+      if (one === src) {
+        this.nodeEventIds[n] = addId(ids, id, this.planDone, this.planTotal);
+        return;
+      }
+      // With one source so far, that source's list would be a copy of eventIds: it is made only when a second appears.
+      sources = [{ source: one, eventIds: typeof ids === 'string' ? ids : idsSoFar(ids).slice() }];
+      this.manySources.set(n, sources);
+      this.nodeSource[n] = MANY_SOURCES;
+    } else sources = this.manySources.get(n) as SourceEntry[];
+    this.nodeEventIds[n] = addId(ids, id, this.planDone, this.planTotal);
+    let entry: SourceEntry | undefined;
+    for (let i = 0; i < sources.length; i++)
+      if ((sources[i] as SourceEntry).source === src) {
+        entry = sources[i] as SourceEntry;
+        break;
+      }
+    if (!entry) sources.push({ source: src, eventIds: id });
+    else entry.eventIds = addId(entry.eventIds, id, this.planDone, this.planTotal);
   }
 
   host(name: string, e: AnalysisEvent | null): NodeRef {
@@ -1013,7 +1069,31 @@ export class ProvenanceGraph {
   private takeNodes(): NodeColumns {
     const n = this.nodeTotal;
     // The columns cut to the count (V8 trims the store in place: no copy).
-    for (const column of [this.nodeIds, this.nodeLabels, this.nodeHosts, this.nodeEventIds, this.nodeSources]) column.length = n;
+    for (const column of [this.nodeIds, this.nodeLabels, this.nodeEventIds]) column.length = n;
+    let hostAt: (k: number) => string | null;
+    let sourcesAt: (k: number) => SourceColumn;
+    if (this.columnar) {
+      const hostCodes = this.nodeHost.slice(0, n);
+      const hostNames = [...this.hostNames];
+      hostAt = (k) => {
+        const code = hostCodes[k] as number;
+        return code === 0 ? null : (hostNames[code - 1] as string);
+      };
+      const sourceCodes = this.nodeSource.slice(0, n);
+      const sourceNames = [...this.sourceNames];
+      const many = new Map(this.manySources);
+      sourcesAt = (k) => {
+        const code = sourceCodes[k] as number;
+        return code === 0 ? null : code === MANY_SOURCES ? (many.get(k) as SourceEntry[]) : (sourceNames[code - 1] as string);
+      };
+    } else {
+      this.nodeHosts.length = n;
+      this.nodeSources.length = n;
+      const hosts = this.nodeHosts;
+      const sources = this.nodeSources;
+      hostAt = (k) => hosts[k] as string | null;
+      sourcesAt = (k) => sources[k] as NodeSources;
+    }
     let attributesAt: (k: number) => Record<string, AttrValue>;
     if (this.columnar) {
       this.attrValues.length = this.attrCount;
@@ -1031,7 +1111,7 @@ export class ProvenanceGraph {
     for (let k = 0; k < n; k++) {
       const ids = settled(eventIds[k] as IdList);
       if (typeof ids !== 'string') Object.freeze(ids);
-      const sources = this.nodeSources[k] as NodeSources;
+      const sources = sourcesAt(k);
       if (sources !== null && typeof sources !== 'string')
         for (const x of sources) {
           const list = settled(x.eventIds);
@@ -1039,7 +1119,7 @@ export class ProvenanceGraph {
         }
     }
     const composed: ComposedIds = { host: this.procHost.slice(0, n), key: this.procKey.slice(0, n), pid: this.procPid.slice(0, n), parts: [...this.parts] };
-    const nodes = new NodeColumns(this.nodeIds, composed, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, this.nodeHosts, attributesAt, eventIds, this.nodeSources);
+    const nodes = new NodeColumns(this.nodeIds, composed, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, hostAt, attributesAt, eventIds, sourcesAt);
     this.nodeTotal = 0;
     this.nodeIds = [];
     this.procHost = new Int32Array(0);
@@ -1050,6 +1130,9 @@ export class ProvenanceGraph {
     this.nodeKinds = new Uint8Array(0);
     this.nodeLabels = [];
     this.nodeHosts = [];
+    this.nodeHost = new Int32Array(0);
+    this.hostIndex.clear();
+    this.hostNames.length = 0;
     this.nodeAttributes = [];
     this.nodeShape = new Int32Array(0);
     this.nodeAttrAt = new Int32Array(0);
@@ -1057,6 +1140,10 @@ export class ProvenanceGraph {
     this.attrCount = 0;
     this.nodeEventIds = [];
     this.nodeSources = [];
+    this.nodeSource = new Int32Array(0);
+    this.sourceIndex.clear();
+    this.sourceNames.length = 0;
+    this.manySources.clear();
     return nodes;
   }
 }
@@ -1080,6 +1167,9 @@ function processAttributes(pid: number | null, image: string | null, guid: strin
 }
 
 const OBJECT_PROTOTYPE: object = Object.prototype;
+
+/** A node's source code once it has two sources or more (ProvenanceGraph.nodeSource). */
+const MANY_SOURCES = -1;
 
 /** The attributes of a node in the pool: its shape's keys with its values from `at`, as an object in that order. */
 function pooledAttributes(keys: readonly string[], values: readonly AttrValue[], at: number): Record<string, AttrValue> {
@@ -1272,19 +1362,19 @@ export class NodeColumns extends Rows<GraphNode> {
     private readonly kinds: Uint8Array,
     private readonly kindNames: readonly NodeKind[],
     labels: readonly string[],
-    hosts: readonly (string | null)[],
+    hosts: (k: number) => string | null,
     attributes: (k: number) => Record<string, AttrValue>,
     eventIds: readonly IdList[],
-    sources: readonly SourceColumn[],
+    sources: (k: number) => SourceColumn,
   ) {
     super(ids.length, (k) => {
       const list = listOf(eventIds[k] as IdList);
-      const source = sources[k] as SourceColumn;
+      const source = sources(k);
       return {
         id: idOf(ids, composed, k),
         kind: kindNames[kinds[k] as number] as NodeKind,
         label: labels[k] as string,
-        host: hosts[k] as string | null,
+        host: hosts(k),
         attributes: attributes(k),
         eventIds: list,
         sources: source === null ? [] : typeof source === 'string' ? [{ source, eventIds: list }] : source.map((x): NodeSource => ({ source: x.source, eventIds: listOf(x.eventIds) })),
