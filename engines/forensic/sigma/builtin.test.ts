@@ -1316,6 +1316,21 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(16, `${S32}svchost.exe`, 'svchost.exe -k netsvcs', { ParentImage: `${S32}services.exe` }))).not.toContain(SVC);
   });
 
+  it('programs in user profiles running as SYSTEM, SYSTEM tokens assigned by user programs (4696), SilentCleanup started on demand; near misses are not', () => {
+    const USR = 'Program In A User Profile Running As SYSTEM';
+    expectHit(USR, sysmon1(1, 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', 'x.exe', { User: 'NT AUTHORITY\\SYSTEM', IntegrityLevel: 'System', ParentImage: `${S32}svchost.exe` }), 'medium', 'privilege-escalation');
+    expect(titlesOf(sysmon1(2, 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', 'x.exe', { IntegrityLevel: 'Medium' }))).not.toContain(USR);
+    expect(titlesOf(sysmon1(3, 'C:\\Program Files\\Vendor\\agent.exe', 'agent.exe', { User: 'NT AUTHORITY\\SYSTEM', IntegrityLevel: 'System' }))).not.toContain(USR);
+    const TOK = 'SYSTEM Token Assigned To A Process By A Non-System Program (4696)';
+    const t4696 = (t: number, subject: string, process: string): ReturnType<typeof makeEvent> => sec(t, 4696, { SubjectUserSid: subject, SubjectUserName: 'bob', ProcessName: process, TargetProcessName: `${S32}cmd.exe`, TargetUserSid: 'S-1-5-18', TargetUserName: 'SYSTEM' });
+    expectHit(TOK, t4696(4, 'S-1-5-21-1-2-3-1104', 'C:\\Users\\bob\\Desktop\\tok.exe'), 'medium', 'privilege-escalation');
+    expect(titlesOf(t4696(5, 'S-1-5-18', 'C:\\Users\\bob\\Desktop\\tok.exe'))).not.toContain(TOK);
+    expect(titlesOf(t4696(6, 'S-1-5-21-1-2-3-1104', `${S32}svchost.exe`))).not.toContain(TOK);
+    const SC = 'Disk Cleanup Task Started On Demand (SilentCleanup)';
+    expectHit(SC, proc(7, `${S32}schtasks.exe`, 'schtasks /run /tn \\Microsoft\\Windows\\DiskCleanup\\SilentCleanup /I'), 'low', 'privilege-escalation');
+    expect(titlesOf(proc(8, `${S32}schtasks.exe`, 'schtasks /query /tn \\Microsoft\\Windows\\DiskCleanup\\SilentCleanup'))).not.toContain(SC);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
