@@ -55,6 +55,49 @@ describe('L-BFGS', () => {
     expect(r.x[1]).toBeCloseTo(1, 8);
   });
 
+  it('gives the recorded runs bit for bit: 12-dimensional Rosenbrock, 1, 3 and 10 pairs, both searches, with and without the relative-decrease test', () => {
+    // Iterations, evaluations, convergence and a hash of the minimum and its value, recorded from the solver before its
+    // iterations became one method call each with the pairs in rotating arrays (the same arithmetic, so the same runs).
+    const recorded: Record<string, string> = {
+      'backtracking 1 -': '204 229 true 7fb47af644ee67a3',
+      'backtracking 1 rel': '169 188 true 9c0e4de37db7bfb4',
+      'backtracking 3 -': '124 142 true d812149541a4f320',
+      'backtracking 3 rel': '95 110 true 51b66c0f16b67175',
+      'backtracking 10 -': '91 110 true df09454fa9b2c5bd',
+      'backtracking 10 rel': '82 100 true f3f19b8c1e905b86',
+      'more-thuente 1 -': '208 240 true 8fbf0704170c3c00',
+      'more-thuente 1 rel': '154 182 true 9b0a5c8e329724f6',
+      'more-thuente 3 -': '130 145 true f0d2d08c1f25947f',
+      'more-thuente 3 rel': '102 117 true aea95304297f54c3',
+      'more-thuente 10 -': '91 114 true 3340e77276d1577d',
+      'more-thuente 10 rel': '83 106 true 43ac126b1126891b',
+    };
+    for (const lineSearch of ['backtracking', 'more-thuente'] as const)
+      for (const memory of [1, 3, 10])
+        for (const rel of [undefined, 1e7 * Number.EPSILON]) {
+          let nfev = 0;
+          const r = minimizeLbfgs(
+            (p, g) => {
+              nfev++;
+              let f = 0;
+              g.fill(0);
+              for (let i = 0; i + 1 < p.length; i++) {
+                const a = p[i]!;
+                const b = p[i + 1]!;
+                f += (1 - a) ** 2 + 100 * (b - a * a) ** 2;
+                g[i] = g[i]! - 2 * (1 - a) - 400 * a * (b - a * a);
+                g[i + 1] = g[i + 1]! + 200 * (b - a * a);
+              }
+              return f;
+            },
+            Float64Array.from({ length: 12 }, (_, i) => (i % 2 ? 1 : -1.2) + i / 20),
+            { memory, lineSearch, gradientTolerance: 1e-8, ...(rel ? { relativeDecrease: rel } : {}) },
+          );
+          const hash = createHash('sha256').update(Buffer.from(r.x.buffer)).update(String(r.value)).digest('hex').slice(0, 16);
+          expect(`${r.iterations} ${nfev} ${String(r.converged)} ${hash}`).toBe(recorded[`${lineSearch} ${memory} ${rel ? 'rel' : '-'}`]);
+        }
+  });
+
   it("with Moré-Thuente's search, takes SciPy L-BFGS-B's iterations and evaluations (Rosenbrock from three starts)", () => {
     // scipy.optimize.minimize(rosen, x0, jac=rosen_der, method='L-BFGS-B', options={'gtol': 1e-5}), SciPy 1.10.1:
     // nit, nfev and x.
