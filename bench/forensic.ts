@@ -5,6 +5,7 @@
 // by a tenth past the live size, 32 MiB semi-spaces, no hard limit), so its peak RSS is what a case of that size costs in the app.
 // FORENSIC_BENCH_NO_SIGMA=1 runs the analysis without the Sigma rules, to see their cost end to end.
 // FORENSIC_BENCH_DIGEST=1 prints digests of the outputs (after the timing), to compare two checkouts on the same input.
+// FORENSIC_BENCH_STAGE_MARKS=1 prints `stage NAME` as each stage starts (for a probe run with --trace-gc).
 // `forensic ingest-ab <checkout>` compares this tree's ingest with another checkout's in one process (see below).
 // FORENSIC_BENCH_HEAP_MIB adds a V8 old-space limit in MiB, to see what a hard limit would give (docs/forensic-analysis.md).
 import { spawnSync } from 'node:child_process';
@@ -63,7 +64,11 @@ if (process.argv[2] === '--probe') {
       year: 2024,
       ...(process.env['FORENSIC_BENCH_NO_SIGMA'] === '1' ? { sigma: null } : {}),
       onProgress: (p) => {
-        if (stages.at(-1)?.stage !== p.stage) stages.push({ stage: p.stage, start: cpu(), helper: helperCpu(), memory: memory() });
+        if (stages.at(-1)?.stage === p.stage) return;
+        stages.push({ stage: p.stage, start: cpu(), helper: helperCpu(), memory: memory() });
+        // FORENSIC_BENCH_STAGE_MARKS=1: a line as each stage starts, written at once, so that `--trace-gc` lines (on the
+        // same stdout) can be told by stage.
+        if (process.env['FORENSIC_BENCH_STAGE_MARKS'] === '1') fsSync.writeSync(1, `stage ${p.stage}\n`);
       },
     },
   );
