@@ -9,11 +9,8 @@
 // regression and MLP then with their StandardScaler's transform timed, as our models standardise inside).
 // Logistic regression's train time is also compared with a scikit-learn Pipeline (FunctionTransformer(np.log1p),
 // StandardScaler, LogisticRegression) fitted on the raw features, which times what our train column does; the row
-// with scikit-learn handed standardised log features stays beside it. FLOWDET_BENCH_GC=1: a full garbage collection
-// before every timed fit on both sides (gc.collect() in the peer script, V8's gc here).
+// with scikit-learn handed standardised log features stays beside it.
 import { spawnSync } from 'node:child_process';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -127,13 +124,6 @@ const f = (v: number | undefined, d = 3): string => (v === undefined || !Number.
 
 /** Fits and scoring measures taken per model on each side; the tables print their medians and spreads. */
 const REPEATS = Math.max(1, Number(process.env['FLOWDET_BENCH_REPEATS'] ?? 3));
-/** FLOWDET_BENCH_GC=1: V8's full collection before every timed fit (the peer script collects before its own). */
-const collect: () => void = (() => {
-  if (process.env['FLOWDET_BENCH_GC'] !== '1') return () => {};
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-})();
-
 /** CPU seconds of each scoring measure (the test split scored again until this much has passed). */
 const SCORE_CPU = 0.3;
 
@@ -167,7 +157,6 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
     const fits: number[] = [];
     let model: ReturnType<typeof trainDetector> | undefined;
     for (let r = 0; r < REPEATS; r++) {
-      collect();
       const t = timed(() => trainDetector(kind, xtr, ytr, { quick: false, seed: 0 }));
       model = t.value;
       fits.push(t.cpu);
@@ -209,10 +198,7 @@ async function benchData(label: string, loaded: LoadedData): Promise<void> {
       // Like for like: our fit alone on the log features the peer is handed (no log1p of the training cells), timed as
       // many times as the fits above, beside scikit-learn's fit on the same (standardised) features.
       const alone: number[] = [];
-      for (let r = 0; r < REPEATS; r++) {
-        collect();
-        alone.push(timed(() => fitLogistic({ x: peerX, y: ytr }, { l2: 1 })).cpu);
-      }
+      for (let r = 0; r < REPEATS; r++) alone.push(timed(() => fitLogistic({ x: peerX, y: ytr }, { l2: 1 })).cpu);
       const sk = peerModel(p, 'sk_logistic');
       // Both in standardised space (population standard deviations of the same features).
       const gapOf = (m: typeof fit.model): string => {
@@ -313,7 +299,7 @@ async function benchScoring(): Promise<void> {
   console.log(`| explain, malicious verdicts (SHAP + counterfactual) | ${f(flagged.length / exm.cpu, 1)} |`);
 }
 
-console.log(`flowdet bench; node ${process.version}; CPU seconds (best measure on a shared machine)${process.env['FLOWDET_BENCH_GC'] === '1' ? '; a full garbage collection before every timed fit on both sides (FLOWDET_BENCH_GC=1)' : ''}`);
+console.log(`flowdet bench; node ${process.version}; CPU seconds (best measure on a shared machine)`);
 const want = (key: string): boolean => !ONLY_DATA || ONLY_DATA.has(key);
 if (want('synthetic')) await benchData('synthetic (20,000 flows)', await loadData('synthetic', { syntheticRows: 20_000, seed: 0 }));
 if (want('cicids')) await benchData('CICIDS2017 labelled sample (corpus)', await loadData(path.join(CORPORA_DIR, 'flows', 'cicids2017', 'CICIDS2017_sample.labelled6311.csv')));

@@ -11,12 +11,10 @@ where the model has one the solver's n_iter_ (L-BFGS iterations, MLP epochs); fo
 intercept_ (coef, intercept), and the fits of a scikit-learn Pipeline of FunctionTransformer(np.log1p), StandardScaler and
 the same LogisticRegression on the raw features (np.expm1 of the log features, taken before the clock starts), which
 is what our train column times (pipeline_train_cpus, pipeline_n_iter, pipeline_accuracy / _f1 / _fpr).
-FLOWDET_BENCH_GC=1 runs gc.collect() before each timed fit (the bench then collects before each of its own fits too).
 A peer library that is not installed is left out (its key absent) and
 named under "absent"; nothing is downloaded or installed. FLOWDET_PEER_MODELS (our kinds: gbdt, random_forest, logistic, mlp)
 narrows the run to those kinds' peers, and FLOWDET_BENCH_PEERS (keys: xgboost, sk_hist_gb, ...) to those peers.
 """
-import gc
 import json
 import os
 import sys
@@ -53,7 +51,6 @@ def main():
                "sk_logistic": "logistic", "sk_mlp": "mlp"}
 
     repeats = max(1, int(os.environ.get("FLOWDET_BENCH_REPEATS", "3")))
-    collect = os.environ.get("FLOWDET_BENCH_GC") == "1"
 
     def run(name, fit, score, score_log=None):
         if kind_of[name] not in kinds or (peers and name not in peers):
@@ -63,8 +60,6 @@ def main():
         train_cpus, score_rates = [], []
         total_cpu, total_rows = 0.0, 0
         for _ in range(repeats):
-            if collect:
-                gc.collect()
             c0 = time.process_time()
             m = fit()
             train_cpus.append(time.process_time() - c0)
@@ -133,8 +128,6 @@ def main():
             rtr, rte = np.expm1(xtr), np.expm1(xte)
             cpus = []
             for _ in range(repeats):
-                if collect:
-                    gc.collect()
                 c0 = time.process_time()
                 pipe = make_pipeline(FunctionTransformer(np.log1p), StandardScaler(), LogisticRegression(C=1.0, max_iter=1000)).fit(rtr, ytr)
                 cpus.append(time.process_time() - c0)
