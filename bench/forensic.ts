@@ -1,8 +1,8 @@
 // `npm run bench -- forensic [text|evtx] [sizes...]`: events/s of CPU from raw files to stories, per stage, and peak RSS, at 10k, 100k and 1M
 // generated events, for the text formats (auth.log + dataset JSON lines) and EVTX (the corpus logs' chunks repeated).
 // Throughput is per CPU second (user + system), so other load on the shared machine does not skew it; wall time is shown too.
-// The child runs with the V8 flags of the app's forensic workers (the worker profile in main/host/entry.ts: the heap grows
-// by a tenth past the live size, 32 MiB semi-spaces, no hard limit), so its peak RSS is what a case of that size costs in the app.
+// The child runs with the V8 flags of the app's forensic workers (the worker profile in main/host/entry.ts: the first full
+// collection at 512 MiB of old generation, then the heap grows by a tenth past the live size, 32 MiB semi-spaces, no hard limit), so its peak RSS is what a case of that size costs in the app.
 // FORENSIC_BENCH_NO_SIGMA=1 runs the analysis without the Sigma rules, to see their cost end to end.
 // FORENSIC_BENCH_DIGEST=1 prints digests of the outputs (after the timing), to compare two checkouts on the same input.
 // FORENSIC_BENCH_STAGE_MARKS=1 prints `stage NAME` as each stage starts (for a probe run with --trace-gc).
