@@ -1073,13 +1073,13 @@ export class ProvenanceGraph {
     let hostAt: (k: number) => string | null;
     let sourcesAt: (k: number) => SourceColumn;
     if (this.columnar) {
-      const hostCodes = this.nodeHost.slice(0, n);
+      const hostCodes = this.nodeHost.subarray(0, n);
       const hostNames = [...this.hostNames];
       hostAt = (k) => {
         const code = hostCodes[k] as number;
         return code === 0 ? null : (hostNames[code - 1] as string);
       };
-      const sourceCodes = this.nodeSource.slice(0, n);
+      const sourceCodes = this.nodeSource.subarray(0, n);
       const sourceNames = [...this.sourceNames];
       const many = new Map(this.manySources);
       sourcesAt = (k) => {
@@ -1097,8 +1097,8 @@ export class ProvenanceGraph {
     let attributesAt: (k: number) => Record<string, AttrValue>;
     if (this.columnar) {
       this.attrValues.length = this.attrCount;
-      const shapes = this.nodeShape.slice(0, n);
-      const at = this.nodeAttrAt.slice(0, n);
+      const shapes = this.nodeShape.subarray(0, n);
+      const at = this.nodeAttrAt.subarray(0, n);
       const values = this.attrValues;
       const keys = this.shapeKeys;
       attributesAt = (k) => pooledAttributes(keys[shapes[k] as number] as readonly string[], values, at[k] as number);
@@ -1118,7 +1118,7 @@ export class ProvenanceGraph {
           if (typeof list !== 'string') Object.freeze(list);
         }
     }
-    const composed: ComposedIds = { host: this.procHost.slice(0, n), key: this.procKey.slice(0, n), pid: this.procPid.slice(0, n), parts: [...this.parts] };
+    const composed: ComposedIds = { host: this.procHost.subarray(0, n), key: this.procKey.subarray(0, n), pid: this.procPid.subarray(0, n), parts: [...this.parts] };
     const nodes = new NodeColumns(this.nodeIds, composed, this.nodeKinds.slice(0, n), [...this.kindNames], this.nodeLabels, hostAt, attributesAt, eventIds, sourcesAt);
     this.nodeTotal = 0;
     this.nodeIds = [];
