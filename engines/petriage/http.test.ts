@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoBuildPage, expectServesRendererBuild, fakeRendererBuild } from '../core/http/page.fixture.js';
 import { listen, type Listening } from '../core/http/server.js';
 import type { JobRunner } from '../core/jobs/protocol.js';
-import { openMemoryStore } from '../core/store.js';
+import { migrateTo, openMemoryStore, openStore } from '../core/store.js';
 import { benignSamples, familySamples, writeCorpus } from './corpus.js';
 import { createStandaloneApp } from './http.js';
 import { analysisPageSchema, errorBodySchema, healthSchema, modelInfoSchema, ruleValidationSchema, storedAnalysisSchema, triageResultSchema } from './schemas.js';
 import { petriageService } from './service.js';
-import { getAnalysis, saveAnalysis } from './store.js';
+import { getAnalysis, migrations, saveAnalysis } from './store.js';
 import { analyze } from './analyze.js';
 import { loadModel } from './model.js';
 
@@ -215,6 +215,117 @@ describe('stored analyses: GET /api/analyses and GET /api/analyses/{id}', () => 
       expect(errorBodySchema.parse(JSON.parse(r.text)).error.code).toBe('bad_request');
       expect(r.text).not.toContain('Zq9');
       expect(r.text).not.toContain(older.id.toUpperCase());
+    }
+  });
+});
+
+describe('the file name of an upload: POST /api/analyze?name=', () => {
+  const ndb = openMemoryStore([petriageService]);
+  let n: Listening;
+  beforeAll(async () => {
+    n = await listen(createStandaloneApp({ benign, db: ndb }), { port: 0 });
+  });
+  afterAll(async () => {
+    await n.close();
+    ndb.close();
+  });
+  const send = async (query: string) => {
+    const res = await fetch(`${n.url}/api/analyze${query}`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: sample.bytes });
+    return { status: res.status, id: res.headers.get('x-analysis-id'), text: await res.text() };
+  };
+  const stored = async (id: string | null) => storedAnalysisSchema.parse(await (await fetch(`${n.url}/api/analyses/${id ?? ''}`)).json());
+  const count = () => (ndb.prepare('SELECT COUNT(*) AS c FROM petriage_analyses').get() as { c: number }).c;
+
+  it('is stored with the analysis and listed as file_name; the result served is the same as without a name; absent, it is null', async () => {
+    const plain = await send('');
+    expect(plain.status).toBe(200);
+    const named = await send(`?name=${encodeURIComponent('Invoice March (final) é.exe')}`);
+    expect(named.status).toBe(200);
+    expect(triageResultSchema.parse(JSON.parse(named.text))).toEqual(triageResultSchema.parse(JSON.parse(plain.text)));
+    expect(named.text).not.toContain('Invoice March');
+    const page = analysisPageSchema.parse(await (await fetch(`${n.url}/api/analyses?limit=2`)).json());
+    expect(page.items.map((i) => [i.id, i.file_name])).toEqual([
+      [named.id, 'Invoice March (final) é.exe'],
+      [plain.id, null],
+    ]);
+    expect((await stored(named.id)).file_name).toBe('Invoice March (final) é.exe');
+    expect((await stored(plain.id)).file_name).toBeNull();
+  });
+
+  it('keeps the base name only (Windows and POSIX folders dropped and never stored), trimmed', async () => {
+    const cases: [string, string][] = [
+      ['C:\\Users\\alice\\Desktop\\dropper.exe', 'dropper.exe'],
+      ['/home/alice/secretproject/tool.dll', 'tool.dll'],
+      ['..\\..\\mixed/dir\\  spaced name.scr  ', 'spaced name.scr'],
+      [`  ${'n'.repeat(255)}  `, 'n'.repeat(255)],
+    ];
+    for (const [given, kept] of cases) {
+      const r = await send(`?name=${encodeURIComponent(given)}`);
+      expect(r.status, given).toBe(200);
+      expect((await stored(r.id)).file_name, given).toBe(kept);
+    }
+    const everything = JSON.stringify(ndb.prepare('SELECT * FROM petriage_analyses').all());
+    for (const folder of ['alice', 'Desktop', 'secretproject', 'mixed']) expect(everything).not.toContain(folder);
+  });
+
+  it('refuses a name that is too long, has control characters, is empty or only folders: 400 before the body, never echoed, nothing stored', async () => {
+    expect.hasAssertions();
+    const before = count();
+    const refused = [
+      `Zq9${'x'.repeat(253)}`, // 256 characters
+      `Zq9${'😀'.repeat(253)}`, // 256 characters, 509 UTF-16 units
+      'Zq9\nevil.exe',
+      'Zq9\u0000.exe',
+      'Zq9\u007f.exe',
+      'Zq9\u0085.exe',
+      'Zq9\u001b[31m.exe',
+      'folder\u0007Zq9/ok.exe',
+      '',
+      '   ',
+      'C:\\Zq9\\',
+      '..',
+    ];
+    for (const name of refused) {
+      const r = await send(`?name=${encodeURIComponent(name)}`);
+      expect(r.status, JSON.stringify(name)).toBe(400);
+      expect(errorBodySchema.parse(JSON.parse(r.text)).error.code).toBe('bad_request');
+      expect(r.text).not.toContain('Zq9');
+      expect(r.text).not.toContain('xxxx');
+      expect(r.text).not.toContain('😀');
+    }
+    const twice = await send('?name=a.exe&name=b.exe');
+    expect(twice.status).toBe(400);
+    expect(twice.text).not.toContain('a.exe');
+    expect(count()).toBe(before);
+  });
+
+  it('old rows stay readable: a store written by the previous schema, opened by this version, lists them with file_name null', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-petriage-migrate-'));
+    try {
+      const file = path.join(dir, 'vitrine.db');
+      const old = openStore(file, []);
+      migrateTo(old, 'petriage', migrations, 1);
+      const result = analyze(sample.bytes, loadModel());
+      old.prepare('INSERT INTO petriage_analyses VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run('00000000-0000-4000-8000-00000000000a', result.sha256, result.size, '2024-01-01T00:00:00.000Z', result.verdict, result.score, result.family?.name ?? null, result.model.type, result.model.sha256, JSON.stringify(result));
+      old.close();
+      const mdb = openStore(file, [petriageService]);
+      const m = await listen(createStandaloneApp({ benign, db: mdb }), { port: 0 });
+      try {
+        const listed = analysisPageSchema.parse(await (await fetch(`${m.url}/api/analyses`)).json());
+        expect(listed.items).toEqual([expect.objectContaining({ id: '00000000-0000-4000-8000-00000000000a', file_name: null, sha256: result.sha256 })]);
+        const one = storedAnalysisSchema.parse(await (await fetch(`${m.url}/api/analyses/00000000-0000-4000-8000-00000000000a`)).json());
+        expect(one.file_name).toBeNull();
+        expect(one.result).toEqual(JSON.parse(JSON.stringify(result)));
+        const r = await fetch(`${m.url}/api/analyze?name=new.exe`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: sample.bytes });
+        expect(r.status).toBe(200);
+        const after = analysisPageSchema.parse(await (await fetch(`${m.url}/api/analyses`)).json());
+        expect(after.items.map((i) => i.file_name)).toEqual(['new.exe', null]);
+      } finally {
+        await m.close();
+        mdb.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -16,7 +16,7 @@ import { MAX_UPLOAD_BYTES, openApiDocument, UPLOAD_SLOTS } from './openapi.js';
 import { defaultResourcesDir, VERSION } from './resources.js';
 import type { RuleValidation } from './rulegen.js';
 import { MAX_RULE_TEXT, parse } from './rules.js';
-import { ANALYSIS_ID, analysesQuerySchema, ruleValidationSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
+import { ANALYSIS_ID, analysesQuerySchema, analyzeQuerySchema, ruleValidationSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
 import { petriageService } from './service.js';
 import { getAnalysis, listAnalyses, saveAnalysis } from './store.js';
 import { UploadGate } from './upload-gate.js';
@@ -84,7 +84,10 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
     route(async (req: Request, res: Response) => {
       // Refusals that need no body come first, before the request takes or waits for a slot. The body is then
       // never read, so the connection closes after the answer rather than waiting for bytes nobody wants.
+      let fileName: string | null;
       try {
+        // The file's name (optional, display only): base name, trimmed, checked here; a refusal never repeats it.
+        fileName = parseQuery(analyzeQuerySchema, req).name ?? null;
         const declared = req.headers['content-length'];
         const chunked = req.headers['transfer-encoding'] !== undefined;
         if ((declared === undefined || declared === '0') && !chunked) throw new VitrineError('bad_request', 'the body must be the file bytes');
@@ -107,7 +110,7 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
         const result = await ctx.jobs.run(ANALYZE_JOB, { data, modelPath, benign }, { signal: controller.signal, label: 'PE triage' });
         // The result crossed a process boundary: check its shape before it is stored and served.
         if (!isTriageResult(result)) throw new VitrineError('internal', 'the analysis job returned no valid result');
-        const stored = saveAnalysis(ctx.db, result);
+        const stored = saveAnalysis(ctx.db, result, new Date(), fileName);
         res.setHeader('X-Analysis-Id', stored.id);
         res.json(result);
       } finally {

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the triage routes, generated from the zod schemas (served at /openapi.json).
 import { openApiKit, type JsonObject } from '../core/http/openapi.js';
 import { VERSION } from './resources.js';
-import { analysisPageSchema, errorBodySchema, healthSchema, modelInfoSchema, ruleValidationSchema, storedAnalysisSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
+import { analysisPageSchema, errorBodySchema, MAX_FILE_NAME, healthSchema, modelInfoSchema, ruleValidationSchema, storedAnalysisSchema, triageResultSchema, validateRequestSchema } from './schemas.js';
 
 /** Upload limit of POST /api/analyze: the spec's "32 MB", in SI units (32,000,000 bytes), as the spec writes MB. */
 export const MAX_UPLOAD_BYTES = 32_000_000;
@@ -33,10 +33,19 @@ export function openApiDocument(): JsonObject {
         post: {
           summary: 'Triage one PE file',
           description: `The body is the file's raw bytes (at most ${MAX_UPLOAD_BYTES} bytes). At most ${UPLOAD_SLOTS} uploads are read and analysed at once; further requests wait, unread, for a slot. A non-benign verdict gets a candidate rule validated against the configured benign corpus.`,
+          parameters: [
+            {
+              name: 'name',
+              in: 'query',
+              required: false,
+              description: `the file's name, kept with the stored analysis (file_name) for the history; display only, never used as a path. Any folder part (up to the last / or \\) is dropped and never stored, the rest trimmed; at most ${MAX_FILE_NAME} characters, no control characters (400 otherwise, the value not repeated). The triage result does not change with it.`,
+              schema: { type: 'string', minLength: 1 },
+            },
+          ],
           requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary', maxLength: MAX_UPLOAD_BYTES } } } },
           responses: {
             '200': { description: 'the triage result; header X-Analysis-Id names the stored record', content: json(ref('TriageResult')) },
-            '400': errorResponse('empty body'),
+            '400': errorResponse('empty body, or a name that is empty, too long or has control characters'),
             '413': errorResponse('body over the upload limit'),
             '415': errorResponse('body is not application/octet-stream'),
             '422': errorResponse('the bytes are not a parseable PE file (code parse_error)'),

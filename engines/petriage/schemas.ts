@@ -180,9 +180,36 @@ export const analysesQuerySchema = z.object({
     .optional(),
 });
 
+/** The longest file name POST /api/analyze?name= keeps, in characters (code points) after trimming: what common file systems allow. */
+export const MAX_FILE_NAME = 255;
+/** C0 controls, DEL and C1 controls: refused anywhere in a name (folder parts included). */
+function hasControlCharacter(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
+
+/**
+ * The name an upload gives its file (`name`, optional): display only, never used as a path. Any folder part (up to the last `/` or
+ * `\\`) is dropped and never stored, the rest trimmed; empty, `.`/`..`, over MAX_FILE_NAME characters or with a control character
+ * is refused. The messages never repeat the value.
+ */
+export const fileNameSchema = z
+  .string()
+  .refine((v) => !hasControlCharacter(v), 'the file name must not contain control characters')
+  .transform((v) => v.replace(/^.*[\\/]/su, '').trim())
+  .refine((v) => v !== '' && v !== '.' && v !== '..', 'the file name must name a file (a base name, not empty)')
+  .refine((v) => [...v].length <= MAX_FILE_NAME, `the file name must be at most ${MAX_FILE_NAME} characters`);
+
+/** POST /api/analyze query: the file's name, optional. */
+export const analyzeQuerySchema = z.object({ name: fileNameSchema.optional() });
+
 export const storedAnalysisSummarySchema = z.object({
   id: z.string().regex(ANALYSIS_ID),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  file_name: z.string().min(1).max(MAX_FILE_NAME * 2).nullable(),
   size: z.number().int().min(0),
   createdAt: z.string(),
   verdict: verdictSchema,

@@ -27,11 +27,21 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'file name of an analysis',
+    up(db) {
+      // The name the upload gave (POST /api/analyze?name=, base name only); rows stored before it stay NULL.
+      db.exec('ALTER TABLE petriage_analyses ADD COLUMN file_name TEXT');
+    },
+  },
 ];
 
 export interface StoredAnalysisSummary {
   readonly id: string;
   readonly sha256: string;
+  /** The file's name as the upload gave it (base name only), or null when none was given. */
+  readonly file_name: string | null;
   readonly size: number;
   readonly createdAt: string;
   readonly verdict: TriageResult['verdict'];
@@ -43,6 +53,7 @@ export interface StoredAnalysisSummary {
 interface Row {
   id: string;
   sha256: string;
+  file_name: string | null;
   size: number;
   created_at: string;
   verdict: TriageResult['verdict'];
@@ -52,16 +63,16 @@ interface Row {
   result_json?: string;
 }
 
-const COLUMNS = 'id, sha256, size, created_at, verdict, score, family, model_type';
+const COLUMNS = 'id, sha256, file_name, size, created_at, verdict, score, family, model_type';
 
 function summary(r: Row): StoredAnalysisSummary {
-  return { id: r.id, sha256: r.sha256, size: r.size, createdAt: r.created_at, verdict: r.verdict, score: r.score, family: r.family, modelType: r.model_type };
+  return { id: r.id, sha256: r.sha256, file_name: r.file_name, size: r.size, createdAt: r.created_at, verdict: r.verdict, score: r.score, family: r.family, modelType: r.model_type };
 }
 
-/** Records an analysis; returns its summary with the new id. */
-export function saveAnalysis(db: Database, result: TriageResult, now: Date = new Date()): StoredAnalysisSummary {
-  const row: Row = { id: randomUUID(), sha256: result.sha256, size: result.size, created_at: now.toISOString(), verdict: result.verdict, score: result.score, family: result.family?.name ?? null, model_type: result.model.type };
-  db.prepare(`INSERT INTO petriage_analyses (${COLUMNS}, model_sha256, result_json) VALUES (@id, @sha256, @size, @created_at, @verdict, @score, @family, @model_type, @model_sha256, @result_json)`).run({
+/** Records an analysis (with the file's name when the upload gave one, already validated); returns its summary with the new id. */
+export function saveAnalysis(db: Database, result: TriageResult, now: Date = new Date(), fileName: string | null = null): StoredAnalysisSummary {
+  const row: Row = { id: randomUUID(), sha256: result.sha256, file_name: fileName, size: result.size, created_at: now.toISOString(), verdict: result.verdict, score: result.score, family: result.family?.name ?? null, model_type: result.model.type };
+  db.prepare(`INSERT INTO petriage_analyses (${COLUMNS}, model_sha256, result_json) VALUES (@id, @sha256, @file_name, @size, @created_at, @verdict, @score, @family, @model_type, @model_sha256, @result_json)`).run({
     ...row,
     model_sha256: result.model.sha256,
     result_json: JSON.stringify(result),

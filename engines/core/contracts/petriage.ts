@@ -307,6 +307,8 @@ export interface StoredAnalysisSummary {
   /** A UUID; also the X-Analysis-Id header of POST /api/analyze and the search hit's id. */
   readonly id: string;
   readonly sha256: string;
+  /** The file's name the upload gave (POST /api/analyze?name=, base name only), or null when none was given. */
+  readonly file_name: string | null;
   readonly size: number;
   /** ISO 8601, UTC. */
   readonly createdAt: string;
