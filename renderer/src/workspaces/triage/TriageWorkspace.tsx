@@ -19,7 +19,7 @@ import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import { activeJobs } from '../../store';
 import type { WorkspaceProps } from '../registry';
 import { HexTab } from './hex/HexTab';
-import { addToHistory, entryFromStored, entryKey, SHA256, type HistoryEntry } from './history/model';
+import { addToHistory, entryFromStored, entryKey, SHA256, uploadName, visibleName, type HistoryEntry } from './history/model';
 import { StoredHistoryPanel } from './history/StoredHistoryPanel';
 import { fetchNewestOf, fetchStored, useStoredHistory } from './history/useStoredHistory';
 import { HistoryList } from './history/HistoryList';
@@ -121,8 +121,10 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
     inFlight.current = controller;
     setProgress({ phase: 'uploading', fraction: 0 });
     try {
-      const r = await client.upload<TriageResult>(`${base}/api/analyze`, file, { onProgress: setProgress, signal: controller.signal });
-      const entry: HistoryEntry = { id: nextId.current++, fileLabel: file.name, result: r, file, at: new Date().toISOString() };
+      // The file's name goes with it, so the stored analysis (the History panel) names the file; a name the service would refuse is left out.
+      const name = uploadName(file.name);
+      const r = await client.upload<TriageResult>(`${base}/api/analyze`, file, { onProgress: setProgress, signal: controller.signal, ...(name !== undefined ? { query: { name } } : {}) });
+      const entry: HistoryEntry = { id: nextId.current++, fileLabel: visibleName(file.name), result: r, file, at: new Date().toISOString() };
       setHistory((h) => addToHistory(h, entry));
       setShownId(entry.id);
       setStoredShown(null);

@@ -1,10 +1,11 @@
 // The History panel: analyses the service keeps (GET /api/analyses), newest first, paged, filtered by verdict and SHA-256.
-// Each row is a button (verdict, family, SHA-256, size, time); arrows, Home and End move between rows, Enter opens one.
+// Each row is a button (file name, short SHA-256, verdict, score, family, size, time; a row stored without a name leads with the
+// short SHA-256); arrows, Home and End move between rows, Enter opens one.
 import { useRef, type KeyboardEvent } from 'react';
 import type { TriageVerdict } from '../../../../../engines/core/contracts/petriage';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { formatBytes, percent } from '../model';
-import { rowAfterKey, storedWhen } from './model';
+import { rowAfterKey, shortSha, storedWhen, visibleName } from './model';
 import type { StoredHistory } from './useStoredHistory';
 
 const VERDICTS: readonly TriageVerdict[] = ['MALICIOUS', 'SUSPICIOUS', 'BENIGN'];
@@ -74,28 +75,43 @@ export function StoredHistoryPanel({ history, openId, open, onToggle, onOpen }: 
           )}
           {page && page.items.length > 0 && (
             <ul className="shist__list" ref={listRef} data-testid="triage-history-rows">
-              {page.items.map((s, i) => (
-                <li key={s.id}>
-                  <button
-                    type="button"
-                    className={`shist__row${s.id === openId ? ' shist__row--on' : ''}`}
-                    aria-current={s.id === openId ? 'true' : undefined}
-                    title={`SHA-256 ${s.sha256}\nanalysed ${storedWhen(s.createdAt)} with the ${s.modelType} model`}
-                    onClick={() => onOpen(s.id)}
-                    onKeyDown={(e) => moveFocus(e, i)}
-                    data-testid="triage-history-row"
-                    data-analysis-id={s.id}
-                    data-sha256={s.sha256}
-                  >
-                    <span className={`thist__verdict thist__verdict--${s.verdict.toLowerCase()}`}>{s.verdict}</span>
-                    <span className="shist__score muted">{percent(s.score)}</span>
-                    <span className="ellipsis shist__family">{s.family ?? <span className="muted">no family</span>}</span>
-                    <span className="mono ellipsis shist__hash">{s.sha256}</span>
-                    <span className="muted shist__size">{formatBytes(s.size)}</span>
-                    <span className="muted shist__when">{storedWhen(s.createdAt)}</span>
-                  </button>
-                </li>
-              ))}
+              {page.items.map((s, i) => {
+                const name = s.file_name !== null ? visibleName(s.file_name) : null;
+                return (
+                  <li key={s.id}>
+                    <button
+                      type="button"
+                      className={`shist__row${s.id === openId ? ' shist__row--on' : ''}`}
+                      aria-current={s.id === openId ? 'true' : undefined}
+                      title={`${name !== null ? `${name}\n` : ''}SHA-256 ${s.sha256}\nanalysed ${storedWhen(s.createdAt)} with the ${s.modelType} model`}
+                      onClick={() => onOpen(s.id)}
+                      onKeyDown={(e) => moveFocus(e, i)}
+                      data-testid="triage-history-row"
+                      data-analysis-id={s.id}
+                      data-sha256={s.sha256}
+                    >
+                      {name !== null ? (
+                        <>
+                          <span className="ellipsis shist__name" title={name} data-testid="triage-history-name">
+                            {name}
+                          </span>
+                          <span className="mono muted ellipsis shist__hash">{shortSha(s.sha256)}</span>
+                        </>
+                      ) : (
+                        <>
+                          <span className="mono ellipsis shist__name shist__name--sha">{shortSha(s.sha256)}</span>
+                          <span className="shist__hash" />
+                        </>
+                      )}
+                      <span className={`thist__verdict thist__verdict--${s.verdict.toLowerCase()}`}>{s.verdict}</span>
+                      <span className="shist__score muted">{percent(s.score)}</span>
+                      <span className="ellipsis shist__family">{s.family ?? <span className="muted">no family</span>}</span>
+                      <span className="muted shist__size">{formatBytes(s.size)}</span>
+                      <span className="muted shist__when">{storedWhen(s.createdAt)}</span>
+                    </button>
+                  </li>
+                );
+              })}
             </ul>
           )}
           {page && page.total > page.limit && (

@@ -2,11 +2,11 @@
 // matches), the query the History panel sends, row keys, and the keyboard moves between rows.
 import { describe, expect, it } from 'vitest';
 import type { StoredAnalysis, TriageResult } from '../../../../../engines/core/contracts/petriage';
-import { entryFromStored, entryKey, rowAfterKey, STORED_PAGE, storedQuery, storedWhen, type HistoryEntry } from './model';
+import { entryFromStored, entryKey, MAX_FILE_NAME, rowAfterKey, shortSha, STORED_PAGE, storedQuery, storedWhen, uploadName, visibleName, type HistoryEntry } from './model';
 
 const sha = 'ab'.repeat(32);
 const result = { sha256: sha, verdict: 'MALICIOUS' } as unknown as TriageResult;
-const stored: StoredAnalysis = { id: '11111111-2222-4333-8444-555555555555', sha256: sha, size: 10, createdAt: '2026-11-27T06:12:53.123Z', verdict: 'MALICIOUS', score: 0.9, family: 'keywren', modelType: 'linear', result };
+const stored: StoredAnalysis = { id: '11111111-2222-4333-8444-555555555555', sha256: sha, file_name: null, size: 10, createdAt: '2026-11-27T06:12:53.123Z', verdict: 'MALICIOUS', score: 0.9, family: 'keywren', modelType: 'linear', result };
 
 describe('a stored analysis on screen', () => {
   it('has no bytes unless this window holds a file with the same SHA-256', () => {
@@ -23,6 +23,33 @@ describe('a stored analysis on screen', () => {
     expect(borrowed.fileLabel).toBe('same.exe');
     expect(entryKey(borrowed)).toBe(`stored:${stored.id}`);
     expect(entryKey(inWindow[0] as HistoryEntry)).toBe('window:1');
+  });
+
+  it('is labelled with the name its upload gave when there is one (bidirectional controls written out)', () => {
+    expect(entryFromStored({ ...stored, file_name: 'invoice.exe' }, []).fileLabel).toBe('invoice.exe');
+    const file = new Blob([new Uint8Array([0x4d, 0x5a])]);
+    const inWindow: HistoryEntry[] = [{ id: 2, fileLabel: 'renamed-here.exe', result, file, at: 'x' }];
+    expect(entryFromStored({ ...stored, file_name: 'invoice.exe' }, inWindow)).toMatchObject({ fileLabel: 'invoice.exe', file });
+    expect(entryFromStored({ ...stored, file_name: 'report\u202Egpj.exe' }, []).fileLabel).toBe('report⟨U+202E⟩gpj.exe');
+    expect(shortSha(sha)).toBe(`${sha.slice(0, 16)}…`);
+  });
+});
+
+describe('the name sent with an upload', () => {
+  it('is the base name, trimmed; a name the service would refuse is not sent', () => {
+    expect(uploadName('sample.exe')).toBe('sample.exe');
+    expect(uploadName('  Invoice (1).exe ')).toBe('Invoice (1).exe');
+    expect(uploadName('C:\\fakepath\\tool.dll')).toBe('tool.dll');
+    expect(uploadName('/home/a/b.scr')).toBe('b.scr');
+    expect(uploadName('é'.repeat(MAX_FILE_NAME))).toBe('é'.repeat(MAX_FILE_NAME));
+    expect(uploadName('😀'.repeat(MAX_FILE_NAME))).toBe('😀'.repeat(MAX_FILE_NAME));
+    expect(uploadName('x'.repeat(MAX_FILE_NAME + 1))).toBeUndefined();
+    for (const refused of ['', '   ', '.', '..', 'dir/', 'a\nb.exe', 'a\u0000.exe', 'a\u007f.exe', 'a\u0085.exe']) expect(uploadName(refused), JSON.stringify(refused)).toBeUndefined();
+  });
+
+  it('prints bidirectional controls as their code and leaves other text alone', () => {
+    expect(visibleName('Résumé 2026 — 東京.exe')).toBe('Résumé 2026 — 東京.exe');
+    expect(visibleName('a\u202Eb\u2066c\u200Fd')).toBe('a⟨U+202E⟩b⟨U+2066⟩c⟨U+200F⟩d');
   });
 });
 

@@ -31,12 +31,43 @@ export function entryFromStored(stored: StoredAnalysis, inWindow: readonly Histo
   const same = inWindow.find((e) => e.file !== null && e.result.sha256 === stored.result.sha256);
   return {
     id: 0,
-    fileLabel: same?.fileLabel ?? `Stored analysis of ${stored.sha256.slice(0, 16)}…`,
+    fileLabel: (stored.file_name !== null ? visibleName(stored.file_name) : undefined) ?? same?.fileLabel ?? `Stored analysis of ${shortSha(stored.sha256)}`,
     result: stored.result,
     file: same?.file ?? null,
     at: stored.createdAt,
     storedId: stored.id,
   };
+}
+
+/** The start of a SHA-256 as rows and labels show it: 16 hex digits and an ellipsis. */
+export function shortSha(sha256: string): string {
+  return `${sha256.slice(0, 16)}…`;
+}
+
+/** The longest name the service keeps (engines/petriage/schemas.ts MAX_FILE_NAME), in characters after trimming. */
+export const MAX_FILE_NAME = 255;
+
+/**
+ * The `name` sent with an upload (POST /api/analyze?name=), by the service's rules: the base name, trimmed, at most
+ * MAX_FILE_NAME characters, no control characters. A name the service would refuse is not sent (undefined): the file is
+ * still triaged, and its stored analysis has no name (the window's own entry keeps the picked file's name).
+ */
+export function uploadName(picked: string): string | undefined {
+  for (let i = 0; i < picked.length; i++) {
+    const c = picked.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return undefined;
+  }
+  const base = picked.replace(/^.*[\\/]/su, '').trim();
+  if (base === '' || base === '.' || base === '..' || [...base].length > MAX_FILE_NAME) return undefined;
+  return base;
+}
+
+/** Bidirectional controls (U+202E RIGHT-TO-LEFT OVERRIDE makes `gpj.exe` read `exe.jpg`): shown as their code, never obeyed. */
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** A stored file name as the History panel prints it: bidirectional controls written out as `⟨U+202E⟩` so a name cannot disguise its extension. */
+export function visibleName(name: string): string {
+  return name.replace(BIDI_CONTROL, (ch) => `⟨U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
 /** A key that changes whenever another entry is shown (the hex view and rule editor start afresh on it). */
