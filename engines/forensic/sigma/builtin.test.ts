@@ -1334,6 +1334,26 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(8, `${S32}schtasks.exe`, 'schtasks /query /tn \\Microsoft\\Windows\\DiskCleanup\\SilentCleanup'))).not.toContain(SC);
   });
 
+  it('LSASS read through a user-folder library, Tor ports, dynamic DNS names, BloodHound collection arguments; near misses are not', () => {
+    const MOD = 'LSASS Read Through A Module In A User-Writable Folder (Sysmon 10)';
+    const open = (t: number, src: string, trace: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 10, { SourceImage: src, TargetImage: `${S32}lsass.exe`, GrantedAccess: '0x1010', CallTrace: trace });
+    expectHit(MOD, open(1, `${S32}svchost.exe`, 'C:\\Windows\\SYSTEM32\\ntdll.dll+9d234|C:\\Users\\Public\\evil.dll+1a2b|C:\\Windows\\System32\\KERNEL32.DLL+17034'), 'high', 'credential-access');
+    expect(titlesOf(open(2, 'C:\\Users\\bob\\AppData\\Local\\Temp\\Procmon64.exe', 'C:\\Windows\\SYSTEM32\\ntdll.dll+a5874|C:\\Users\\bob\\AppData\\Local\\Temp\\Procmon64.exe+7b4d0'))).not.toContain(MOD);
+    const TOR = 'Connection To A Tor Relay Or Proxy Port (Sysmon 3)';
+    const net = (t: number, port: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 3, { Image: 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', Initiated: 'true', DestinationIp: '198.51.100.9', DestinationPort: port, Protocol: 'tcp' });
+    expectHit(TOR, net(3, '9001'), 'medium', 'command-and-control');
+    expect(titlesOf(net(4, '9443'))).not.toContain(TOR);
+    const DDNS = 'Dynamic DNS Name Resolved By A Program Other Than A Browser (Sysmon 22)';
+    const dns = (t: number, image: string, name: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 22, { Image: image, QueryName: name, QueryResults: '198.51.100.9' });
+    expectHit(DDNS, dns(5, 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', 'evil.ddns.net'), 'low', 'command-and-control');
+    expect(titlesOf(dns(6, 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe', 'evil.ddns.net'))).not.toContain(DDNS);
+    expect(titlesOf(dns(7, 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', 'ddns.net.example.com'))).not.toContain(DDNS);
+    const BH = 'Active Directory Collector Arguments (BloodHound Collection Methods)';
+    expectHit(BH, proc(8, 'C:\\Users\\bob\\s.exe', 's.exe -c All --zipfilename out.zip'), 'high', 'discovery');
+    expectHit(BH, proc(10, 'C:\\Users\\bob\\s.exe', 's.exe --CollectionMethods Session,Group'), 'high', 'discovery');
+    expect(titlesOf(proc(9, 'C:\\Tools\\7z.exe', '7z.exe a -tzip out.zip -c All'))).not.toContain(BH);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
