@@ -311,13 +311,14 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     expect(pageErrors(page)).toEqual([]);
   }, 120_000);
 
-  it('stored history: an upload is listed, still there after a reload, opens with a note instead of bytes; a search hit and a sent finding\'s link open it too', async () => {
+  it('stored history: an upload is listed by its file name, still there after a reload, opens with a note instead of bytes; a search hit (by hash or name) and a sent finding\'s link open it too', async () => {
     const page = await open('light');
     await openTriage(page);
-    // A sample no other test uploads, so its SHA-256 names one stored analysis.
+    // A sample no other test uploads, so its SHA-256 names one stored analysis; a long name with spaces, a plus and an accent.
     const sample = familySamples(1, 4242).find((s) => s.family === 'keywren') ?? familySamples(1, 4242)[0]!;
     const sha = createHash('sha256').update(sample.bytes).digest('hex');
-    await triage(page, { name: sample.name, mimeType: 'application/octet-stream', buffer: Buffer.from(sample.bytes) });
+    const fileName = 'Quarterly invoice + remittance advice, March 2026 (final signed copy from accounts, forwarded by Zoë — do not open on the file server).exe';
+    await triage(page, { name: fileName, mimeType: 'application/octet-stream', buffer: Buffer.from(sample.bytes) });
     const verdict = await page.getByTestId('triage-verdict').getAttribute('data-verdict');
     // The panel folds away once a result is shown; it opens again with its button, the upload on top.
     const toggle = page.getByTestId('triage-history-toggle');
@@ -329,6 +330,16 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     const id = (await row.getAttribute('data-analysis-id')) ?? '';
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await row.innerText()).toContain(verdict ?? '?');
+    // The name leads the row (the whole name on hover, cut with an ellipsis when long), the short SHA-256 beside it.
+    const name = row.getByTestId('triage-history-name');
+    expect(await name.textContent()).toBe(fileName);
+    expect(await name.getAttribute('title')).toBe(fileName);
+    expect(await row.innerText()).toContain(`${sha.slice(0, 16)}…`);
+    const cut = `(() => { const el = document.querySelector('[data-testid=triage-history-row][data-sha256="${sha}"] [data-testid=triage-history-name]'); return el !== null && el.scrollWidth > el.clientWidth && getComputedStyle(el).textOverflow === 'ellipsis'; })()`;
+    expect(await page.evaluate(cut)).toBe(true);
+    // The short SHA-256 beside it fits its column whole.
+    const whole = `(() => { const el = document.querySelector('[data-testid=triage-history-row][data-sha256="${sha}"] .shist__hash'); return el !== null && el.textContent === ${JSON.stringify(`${sha.slice(0, 16)}…`)} && el.scrollWidth <= el.clientWidth; })()`;
+    expect(await page.evaluate(whole)).toBe(true);
 
     // A reload forgets this window's files, not the stored history.
     await page.reload();
@@ -338,7 +349,9 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     await waitForExpression(page, `(() => { const rows = document.querySelectorAll('[data-testid=triage-history-row]'); return rows.length === 1 && rows[0].getAttribute('data-sha256') === ${JSON.stringify(sha)}; })()`, 30_000);
     await page.getByTestId('triage-history-sha').fill('');
     await row.waitFor();
+    expect(await row.getByTestId('triage-history-name').textContent()).toBe(fileName);
     await page.screenshot({ path: path.join(SHOTS, 'triage-history-light.png') });
+    await page.getByTestId('triage-stored-history').screenshot({ path: path.join(SHOTS, 'triage-history-panel-light.png') });
     // Keyboard: focus the first row, the arrows move, Enter opens.
     await page.getByTestId('triage-history-row').first().focus();
     await page.keyboard.press('End');
@@ -365,6 +378,12 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     expect(await searchPage.getByTestId('triage-verdict').getAttribute('data-verdict')).toBe(verdict);
     expect(await searchPage.locator('.gsearch__note').count()).toBe(0);
     await searchPage.screenshot({ path: path.join(SHOTS, 'triage-search-open-dark.png') });
+    // The search finds it by a part of its name too.
+    await searchPage.keyboard.press('Control+k');
+    await waitForExpression(searchPage, `document.activeElement?.hasAttribute('data-global-search') === true`);
+    await searchPage.keyboard.press('Control+a');
+    await searchPage.keyboard.type('remittance advice, March 2026');
+    await searchPage.locator(`[data-search-hit="petriage:analysis:${id}"]`).waitFor({ timeout: 15_000 });
 
     // The link "Send to…" keeps as a triage finding's source: the newest stored analysis of the hash.
     const linkPage = await open('light');
