@@ -304,4 +304,36 @@ describe('SharedStrings', () => {
     expect(canonicalEventText({ ...base, attributes: { a: 'a', n: -0 } }, 1, known)).toBe(reference({ ...base, attributes: { a: 'a', n: -0 } }, 1));
     expect(strings.failed).toBe(true);
   });
+
+  it('writes the same text whether digit texts up to 12 characters are kept (the path before) or not, and keeps only longer ones or others', () => {
+    const keeping = new SharedStrings(1000, 256, (s) => s, (v) => v, 1 << 20, 0);
+    const skipping = new SharedStrings(1000, 256, (s) => s, (v) => v, 1 << 20);
+    const random = new Random(12);
+    const digits = (n: number): string => Array.from({ length: n }, () => String(random.int(10))).join('');
+    const values = (): unknown => {
+      const r = random.int(6);
+      if (r === 0) return digits(1 + random.int(14));
+      if (r === 1) return `${digits(1 + random.int(12))}${['x', ' ', '.', '٣', '-'][random.int(5)] as string}`;
+      if (r === 2) return ['', '0', '12', '007', '123456789012', '1234567890123'][random.int(6)];
+      if (r === 3) return random.int(100000);
+      return ['a', 'bb"\\', 'é€'][random.int(3)];
+    };
+    for (let i = 0; i < 600; i++) {
+      const attributes: Record<string, unknown> = {};
+      for (const k of ['pid', 'a', 'port', 'z'].slice(0, 1 + random.int(4))) attributes[k] = random.int(4) === 0 ? { in: values() } : values();
+      const e = { ...base, attributes };
+      const want = reference({ ...e, attributes: JSON.parse(JSON.stringify(attributes)) as unknown }, 1);
+      expect(Buffer.from(canonicalEventBytes({ ...e, attributes: JSON.parse(JSON.stringify(attributes)) as unknown }, 1, { get: (): undefined => undefined, strings: keeping })).toString('utf8')).toBe(want);
+      expect(Buffer.from(canonicalEventBytes({ ...e, attributes: JSON.parse(JSON.stringify(attributes)) as unknown }, 1, { get: (): undefined => undefined, strings: skipping })).toString('utf8')).toBe(want);
+    }
+    expect(keeping.failed || skipping.failed).toBe(false);
+    for (const t of ['0', '123456789012', '', '1234567890123', '12a', '٣']) {
+      const kept = skipping.share(t);
+      expect(kept).toBe(t);
+      expect(skipping.lastIndex >= 0).toBe(!/^\d{1,12}$/.test(t));
+      keeping.share(t);
+      expect(keeping.lastIndex >= 0).toBe(true);
+    }
+    expect(skipping.size).toBeLessThan(keeping.size);
+  });
 });
