@@ -258,6 +258,7 @@ describe('the file name of an upload: POST /api/analyze?name=', () => {
       ['/home/alice/secretproject/tool.dll', 'tool.dll'],
       ['..\\..\\mixed/dir\\  spaced name.scr  ', 'spaced name.scr'],
       [`  ${'n'.repeat(255)}  `, 'n'.repeat(255)],
+      ['😀'.repeat(255), '😀'.repeat(255)], // 255 characters, 510 UTF-16 units
     ];
     for (const [given, kept] of cases) {
       const r = await send(`?name=${encodeURIComponent(given)}`);

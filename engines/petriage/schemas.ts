@@ -209,7 +209,13 @@ export const analyzeQuerySchema = z.object({ name: fileNameSchema.optional() });
 export const storedAnalysisSummarySchema = z.object({
   id: z.string().regex(ANALYSIS_ID),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  file_name: z.string().min(1).max(MAX_FILE_NAME * 2).nullable(),
+  // Code points, as JSON Schema counts maxLength (zod's max counts UTF-16 units).
+  file_name: z
+    .string()
+    .min(1)
+    .refine((v) => [...v].length <= MAX_FILE_NAME, `at most ${MAX_FILE_NAME} characters`)
+    .meta({ maxLength: MAX_FILE_NAME, description: 'the name the upload gave (POST /api/analyze?name=, base name only); null when none was given' })
+    .nullable(),
   size: z.number().int().min(0),
   createdAt: z.string(),
   verdict: verdictSchema,
