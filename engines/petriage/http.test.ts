@@ -236,7 +236,7 @@ describe('the file name of an upload: POST /api/analyze?name=', () => {
   const stored = async (id: string | null) => storedAnalysisSchema.parse(await (await fetch(`${n.url}/api/analyses/${id ?? ''}`)).json());
   const count = () => (ndb.prepare('SELECT COUNT(*) AS c FROM petriage_analyses').get() as { c: number }).c;
 
-  it('is stored with the analysis and listed as file_name; the result served is the same as without a name; absent, it is null', async () => {
+  it('is stored with the analysis and listed as fileName; the result served is the same as without a name; absent, it is null', async () => {
     const plain = await send('');
     expect(plain.status).toBe(200);
     const named = await send(`?name=${encodeURIComponent('Invoice March (final) é.exe')}`);
@@ -244,12 +244,12 @@ describe('the file name of an upload: POST /api/analyze?name=', () => {
     expect(triageResultSchema.parse(JSON.parse(named.text))).toEqual(triageResultSchema.parse(JSON.parse(plain.text)));
     expect(named.text).not.toContain('Invoice March');
     const page = analysisPageSchema.parse(await (await fetch(`${n.url}/api/analyses?limit=2`)).json());
-    expect(page.items.map((i) => [i.id, i.file_name])).toEqual([
+    expect(page.items.map((i) => [i.id, i.fileName])).toEqual([
       [named.id, 'Invoice March (final) é.exe'],
       [plain.id, null],
     ]);
-    expect((await stored(named.id)).file_name).toBe('Invoice March (final) é.exe');
-    expect((await stored(plain.id)).file_name).toBeNull();
+    expect((await stored(named.id)).fileName).toBe('Invoice March (final) é.exe');
+    expect((await stored(plain.id)).fileName).toBeNull();
   });
 
   it('keeps the base name only (Windows and POSIX folders dropped and never stored), trimmed', async () => {
@@ -263,7 +263,7 @@ describe('the file name of an upload: POST /api/analyze?name=', () => {
     for (const [given, kept] of cases) {
       const r = await send(`?name=${encodeURIComponent(given)}`);
       expect(r.status, given).toBe(200);
-      expect((await stored(r.id)).file_name, given).toBe(kept);
+      expect((await stored(r.id)).fileName, given).toBe(kept);
     }
     const everything = JSON.stringify(ndb.prepare('SELECT * FROM petriage_analyses').all());
     for (const folder of ['alice', 'Desktop', 'secretproject', 'mixed']) expect(everything).not.toContain(folder);
@@ -300,7 +300,7 @@ describe('the file name of an upload: POST /api/analyze?name=', () => {
     expect(count()).toBe(before);
   });
 
-  it('old rows stay readable: a store written by the previous schema, opened by this version, lists them with file_name null', async () => {
+  it('old rows stay readable: a store written by the previous schema, opened by this version, lists them with fileName null', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-petriage-migrate-'));
     try {
       const file = path.join(dir, 'vitrine.db');
@@ -313,14 +313,14 @@ describe('the file name of an upload: POST /api/analyze?name=', () => {
       const m = await listen(createStandaloneApp({ benign, db: mdb }), { port: 0 });
       try {
         const listed = analysisPageSchema.parse(await (await fetch(`${m.url}/api/analyses`)).json());
-        expect(listed.items).toEqual([expect.objectContaining({ id: '00000000-0000-4000-8000-00000000000a', file_name: null, sha256: result.sha256 })]);
+        expect(listed.items).toEqual([expect.objectContaining({ id: '00000000-0000-4000-8000-00000000000a', fileName: null, sha256: result.sha256 })]);
         const one = storedAnalysisSchema.parse(await (await fetch(`${m.url}/api/analyses/00000000-0000-4000-8000-00000000000a`)).json());
-        expect(one.file_name).toBeNull();
+        expect(one.fileName).toBeNull();
         expect(one.result).toEqual(JSON.parse(JSON.stringify(result)));
         const r = await fetch(`${m.url}/api/analyze?name=new.exe`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: sample.bytes });
         expect(r.status).toBe(200);
         const after = analysisPageSchema.parse(await (await fetch(`${m.url}/api/analyses`)).json());
-        expect(after.items.map((i) => i.file_name)).toEqual(['new.exe', null]);
+        expect(after.items.map((i) => i.fileName)).toEqual(['new.exe', null]);
       } finally {
         await m.close();
         mdb.close();

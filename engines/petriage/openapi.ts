@@ -38,7 +38,7 @@ export function openApiDocument(): JsonObject {
               name: 'name',
               in: 'query',
               required: false,
-              description: `the file's name, kept with the stored analysis (file_name) for the history; display only, never used as a path. Any folder part (up to the last / or \\) is dropped and never stored, the rest trimmed; at most ${MAX_FILE_NAME} characters, no control characters (400 otherwise, the value not repeated). The triage result does not change with it.`,
+              description: `the file's name, kept with the stored analysis (fileName) for the history; display only, never used as a path. Any folder part (up to the last / or \\) is dropped and never stored, the rest trimmed; at most ${MAX_FILE_NAME} characters, no control characters (400 otherwise, the value not repeated). The triage result does not change with it.`,
               schema: { type: 'string', minLength: 1 },
             },
           ],

@@ -210,7 +210,7 @@ export const storedAnalysisSummarySchema = z.object({
   id: z.string().regex(ANALYSIS_ID),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   // Code points, as JSON Schema counts maxLength (zod's max counts UTF-16 units).
-  file_name: z
+  fileName: z
     .string()
     .min(1)
     .refine((v) => [...v].length <= MAX_FILE_NAME, `at most ${MAX_FILE_NAME} characters`)

@@ -41,12 +41,12 @@ describe('migration 2: file name of an analysis', () => {
     expect(columns.map((c) => c.name)).toEqual(['id', 'sha256', 'size', 'created_at', 'verdict', 'score', 'family', 'model_type', 'model_sha256', 'result_json', 'file_name']);
     expect(columns.at(-1)).toMatchObject({ notnull: 0, dflt_value: null });
     const listed = listAnalyses(db, { limit: 10, offset: 0 });
-    expect(listed.items).toEqual([expect.objectContaining({ id: '00000000-0000-4000-8000-000000000001', file_name: null, sha256: old.sha256, verdict: old.verdict })]);
-    expect(getAnalysis(db, '00000000-0000-4000-8000-000000000001')).toMatchObject({ file_name: null, result: JSON.parse(JSON.stringify(old)) });
+    expect(listed.items).toEqual([expect.objectContaining({ id: '00000000-0000-4000-8000-000000000001', fileName: null, sha256: old.sha256, verdict: old.verdict })]);
+    expect(getAnalysis(db, '00000000-0000-4000-8000-000000000001')).toMatchObject({ fileName: null, result: JSON.parse(JSON.stringify(old)) });
     // New rows next to it carry their name; the indexes of migration 1 are still there.
     const named = saveAnalysis(db, old, new Date('2024-01-02T00:00:00Z'), 'invoice.exe');
-    expect(listAnalyses(db, { limit: 10, offset: 0 }).items.map((i) => i.file_name)).toEqual(['invoice.exe', null]);
-    expect(named.file_name).toBe('invoice.exe');
+    expect(listAnalyses(db, { limit: 10, offset: 0 }).items.map((i) => i.fileName)).toEqual(['invoice.exe', null]);
+    expect(named.fileName).toBe('invoice.exe');
     const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'petriage_analyses' AND sql IS NOT NULL ORDER BY name").all() as { name: string }[]).map((r) => r.name);
     expect(indexes).toEqual(['petriage_analyses_created', 'petriage_analyses_sha256']);
     db.close();
@@ -61,7 +61,7 @@ describe('history', () => {
     const good = analyze((benignSamples(1, 4)[0] as { bytes: Uint8Array }).bytes, model);
     const a = saveAnalysis(db, bad, new Date('2024-01-01T00:00:00Z'));
     const b = saveAnalysis(db, good, new Date('2024-01-02T00:00:00Z'));
-    expect(a).toMatchObject({ verdict: 'MALICIOUS', family: 'hollowpoint', modelType: 'linear', sha256: bad.sha256, file_name: null });
+    expect(a).toMatchObject({ verdict: 'MALICIOUS', family: 'hollowpoint', modelType: 'linear', sha256: bad.sha256, fileName: null });
     const listed = listAnalyses(db, { limit: 10, offset: 0 });
     expect(listed.total).toBe(2);
     expect(listed.items).toEqual([b, a]);

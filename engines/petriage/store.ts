@@ -41,7 +41,7 @@ export interface StoredAnalysisSummary {
   readonly id: string;
   readonly sha256: string;
   /** The file's name as the upload gave it (base name only), or null when none was given. */
-  readonly file_name: string | null;
+  readonly fileName: string | null;
   readonly size: number;
   readonly createdAt: string;
   readonly verdict: TriageResult['verdict'];
@@ -66,7 +66,7 @@ interface Row {
 const COLUMNS = 'id, sha256, file_name, size, created_at, verdict, score, family, model_type';
 
 function summary(r: Row): StoredAnalysisSummary {
-  return { id: r.id, sha256: r.sha256, file_name: r.file_name, size: r.size, createdAt: r.created_at, verdict: r.verdict, score: r.score, family: r.family, modelType: r.model_type };
+  return { id: r.id, sha256: r.sha256, fileName: r.file_name, size: r.size, createdAt: r.created_at, verdict: r.verdict, score: r.score, family: r.family, modelType: r.model_type };
 }
 
 /** Records an analysis (with the file's name when the upload gave one, already validated); returns its summary with the new id. */

@@ -308,7 +308,7 @@ export interface StoredAnalysisSummary {
   readonly id: string;
   readonly sha256: string;
   /** The file's name the upload gave (POST /api/analyze?name=, base name only), or null when none was given. */
-  readonly file_name: string | null;
+  readonly fileName: string | null;
   readonly size: number;
   /** ISO 8601, UTC. */
   readonly createdAt: string;

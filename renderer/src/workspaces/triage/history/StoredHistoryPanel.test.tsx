@@ -12,7 +12,7 @@ afterEach(cleanup);
 const named: StoredAnalysisSummary = {
   id: '11111111-2222-4333-8444-555555555555',
   sha256: 'ab'.repeat(32),
-  file_name: `Quarterly report ${'long '.repeat(40)}final.exe`,
+  fileName: `Quarterly report ${'long '.repeat(40)}final.exe`,
   size: 4096,
   createdAt: '2026-11-27T06:12:53.123Z',
   verdict: 'MALICIOUS',
@@ -20,8 +20,8 @@ const named: StoredAnalysisSummary = {
   family: 'keywren',
   modelType: 'linear',
 };
-const nameless: StoredAnalysisSummary = { ...named, id: '11111111-2222-4333-8444-666666666666', sha256: 'cd'.repeat(32), file_name: null, verdict: 'BENIGN', score: 0.02, family: null };
-const spoof: StoredAnalysisSummary = { ...named, id: '11111111-2222-4333-8444-777777777777', sha256: 'ef'.repeat(32), file_name: 'photo\u202Egpj.exe' };
+const nameless: StoredAnalysisSummary = { ...named, id: '11111111-2222-4333-8444-666666666666', sha256: 'cd'.repeat(32), fileName: null, verdict: 'BENIGN', score: 0.02, family: null };
+const spoof: StoredAnalysisSummary = { ...named, id: '11111111-2222-4333-8444-777777777777', sha256: 'ef'.repeat(32), fileName: 'photo\u202Egpj.exe' };
 
 function history(items: readonly StoredAnalysisSummary[]): StoredHistory {
   const page: StoredAnalysisPage = { items, total: items.length, limit: 20, offset: 0 };
@@ -36,8 +36,8 @@ describe('the History panel rows', () => {
     const [first, second, third] = rows as [HTMLElement, HTMLElement, HTMLElement];
 
     const name = within(first).getByTestId('triage-history-name');
-    expect(name.textContent).toBe(named.file_name);
-    expect(name.getAttribute('title')).toBe(named.file_name);
+    expect(name.textContent).toBe(named.fileName);
+    expect(name.getAttribute('title')).toBe(named.fileName);
     expect(name.className).toContain('ellipsis');
     expect(first.firstElementChild).toBe(name);
     expect(name.nextElementSibling?.textContent).toBe(`${'ab'.repeat(8)}…`);

@@ -76,7 +76,7 @@ export function StoredHistoryPanel({ history, openId, open, onToggle, onOpen }: 
           {page && page.items.length > 0 && (
             <ul className="shist__list" ref={listRef} data-testid="triage-history-rows">
               {page.items.map((s, i) => {
-                const name = s.file_name !== null ? visibleName(s.file_name) : null;
+                const name = s.fileName !== null ? visibleName(s.fileName) : null;
                 return (
                   <li key={s.id}>
                     <button

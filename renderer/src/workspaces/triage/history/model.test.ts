@@ -6,7 +6,7 @@ import { entryFromStored, entryKey, MAX_FILE_NAME, rowAfterKey, shortSha, STORED
 
 const sha = 'ab'.repeat(32);
 const result = { sha256: sha, verdict: 'MALICIOUS' } as unknown as TriageResult;
-const stored: StoredAnalysis = { id: '11111111-2222-4333-8444-555555555555', sha256: sha, file_name: null, size: 10, createdAt: '2026-11-27T06:12:53.123Z', verdict: 'MALICIOUS', score: 0.9, family: 'keywren', modelType: 'linear', result };
+const stored: StoredAnalysis = { id: '11111111-2222-4333-8444-555555555555', sha256: sha, fileName: null, size: 10, createdAt: '2026-11-27T06:12:53.123Z', verdict: 'MALICIOUS', score: 0.9, family: 'keywren', modelType: 'linear', result };
 
 describe('a stored analysis on screen', () => {
   it('has no bytes unless this window holds a file with the same SHA-256', () => {
@@ -26,11 +26,11 @@ describe('a stored analysis on screen', () => {
   });
 
   it('is labelled with the name its upload gave when there is one (bidirectional controls written out)', () => {
-    expect(entryFromStored({ ...stored, file_name: 'invoice.exe' }, []).fileLabel).toBe('invoice.exe');
+    expect(entryFromStored({ ...stored, fileName: 'invoice.exe' }, []).fileLabel).toBe('invoice.exe');
     const file = new Blob([new Uint8Array([0x4d, 0x5a])]);
     const inWindow: HistoryEntry[] = [{ id: 2, fileLabel: 'renamed-here.exe', result, file, at: 'x' }];
-    expect(entryFromStored({ ...stored, file_name: 'invoice.exe' }, inWindow)).toMatchObject({ fileLabel: 'invoice.exe', file });
-    expect(entryFromStored({ ...stored, file_name: 'report\u202Egpj.exe' }, []).fileLabel).toBe('report⟨U+202E⟩gpj.exe');
+    expect(entryFromStored({ ...stored, fileName: 'invoice.exe' }, inWindow)).toMatchObject({ fileLabel: 'invoice.exe', file });
+    expect(entryFromStored({ ...stored, fileName: 'report\u202Egpj.exe' }, []).fileLabel).toBe('report⟨U+202E⟩gpj.exe');
     expect(shortSha(sha)).toBe(`${sha.slice(0, 16)}…`);
   });
 });

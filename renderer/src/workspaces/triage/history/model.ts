@@ -31,7 +31,7 @@ export function entryFromStored(stored: StoredAnalysis, inWindow: readonly Histo
   const same = inWindow.find((e) => e.file !== null && e.result.sha256 === stored.result.sha256);
   return {
     id: 0,
-    fileLabel: (stored.file_name !== null ? visibleName(stored.file_name) : undefined) ?? same?.fileLabel ?? `Stored analysis of ${shortSha(stored.sha256)}`,
+    fileLabel: (stored.fileName !== null ? visibleName(stored.fileName) : undefined) ?? same?.fileLabel ?? `Stored analysis of ${shortSha(stored.sha256)}`,
     result: stored.result,
     file: same?.file ?? null,
     at: stored.createdAt,
