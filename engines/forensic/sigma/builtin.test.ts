@@ -1122,8 +1122,8 @@ describe('built-in Windows rules', () => {
     expectHit(RUNAS, sysmon1(3, `${S32}runas.exe`, 'runas /user:CORP\\admin /savecred cmd.exe'), 'low', 'privilege-escalation');
     expect(titlesOf(sysmon1(4, `${S32}runas.exe`, 'runas /?'))).not.toContain(RUNAS);
     const SYS = 'Shell Running As SYSTEM Started By A Program In A User-Writable Folder';
-    expectHit(SYS, sysmon1(5, `${S32}cmd.exe`, 'cmd.exe /c whoami', { User: 'NT AUTHORITY\\SYSTEM', IntegrityLevel: 'System', ParentImage: 'C:\\Users\\Public\\svc.exe' }), 'high', 'privilege-escalation');
-    expectHit(SYS, proc(6, `${S32}cmd.exe`, 'cmd.exe', { MandatoryLabel: 'S-1-16-16384', ParentProcessName: 'C:\\ProgramData\\upd\\upd.exe' }), 'high', 'privilege-escalation');
+    expectHit(SYS, sysmon1(5, `${S32}cmd.exe`, 'cmd.exe /c whoami', { User: 'NT AUTHORITY\\SYSTEM', IntegrityLevel: 'System', ParentImage: 'C:\\Users\\Public\\svc.exe' }), 'medium', 'privilege-escalation');
+    expectHit(SYS, proc(6, `${S32}cmd.exe`, 'cmd.exe', { MandatoryLabel: 'S-1-16-16384', ParentProcessName: 'C:\\ProgramData\\upd\\upd.exe' }), 'medium', 'privilege-escalation');
     expect(titlesOf(sysmon1(7, `${S32}cmd.exe`, 'cmd.exe /c whoami', { User: 'NT AUTHORITY\\SYSTEM', IntegrityLevel: 'System', ParentImage: 'C:\\Program Files\\Vendor\\agent.exe' }))).not.toContain(SYS);
     expect(titlesOf(sysmon1(8, `${S32}cmd.exe`, 'cmd.exe /c whoami', { IntegrityLevel: 'Medium', ParentImage: 'C:\\Users\\Public\\svc.exe' }))).not.toContain(SYS);
     const PSX = 'Program Started As SYSTEM Through PsExec Or PAExec (-s)';
