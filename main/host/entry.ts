@@ -23,11 +23,11 @@ export const WORKER_V8_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
  * collections while ingest fills the event table (9 to 10 against 12 to 13): at 1M EVTX records
  * about 0.92 of the CPU with V8's default 16 MiB, for 40 to 60 MiB more peak RSS (under 900 MiB; docs/forensic.md,
  * "Ingest inside the analysis"; docs/forensic-analysis.md for the heap growth). The first full collection is held
- * back (an initial old-generation limit of 512 MiB, `--initial-old-space-size`; then a tenth of growth as before):
+ * back (an initial old-generation limit of 512 MiB, `--initial-old-space-size`; past it, a tenth of growth):
  * ingest fills the heap with the event table, which each collection marked again at every tenth of growth (9 full
- * collections while 1M text events were ingested, one now, as V8 starts marking before the limit when the heap grows
- * fast). At 1M text events ingest's other threads take 0.9 to 1.05 s of CPU instead of 1.85 to 1.9 and the whole
- * analysis about 0.84 of its CPU; peak RSS 865 to 901 MiB (855 to 892 before); a smaller case is collected less while
+ * collections while 1M text events were ingested without the limit, one with it, as V8 starts marking before the limit
+ * when the heap grows fast). With it, at 1M text events, ingest's other threads take 0.9 to 1.05 s of CPU against 1.85
+ * to 1.9 without, and the whole analysis about 0.84 of the CPU; peak RSS 865 to 901 MiB against 855 to 892; a smaller case is collected less while
  * it runs (300,000 text events: 429 against 401 MiB; docs/forensic.md, "Where text ingest goes inside the analysis").
  */
 export interface WorkerProfile {
