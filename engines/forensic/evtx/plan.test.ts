@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { dataOfParts, parseEvtx, userSidOfParts, type EvtxRecord } from './index.js';
-import { hasProbeMark } from './plan.js';
+import { K, valueNode, VT, type XText } from './ir.js';
+import { compileJson, fillJson, fillText, hasProbeMark, P } from './plan.js';
 
 const corpus = hasCorpora() ? describe : describe.skip;
 
@@ -89,5 +90,23 @@ describe('probe marks in evidence', () => {
     const tree = parseEvtx(bytes, { json: true, parts: true, xml: true });
     expect(again.records).toEqual(planned.records);
     expect(planned.records).toEqual(withoutXml(tree.records));
+  });
+});
+
+describe('plan text nodes', () => {
+  it('fill a text that is one slot alone with the value text, as the pieces would', () => {
+    const text = (s: string): XText => ({ k: K.Text, s, t: VT.String, v: null, items: undefined }) as XText;
+    const values = [text('a'), valueNode(VT.UInt32, 7), valueNode(VT.Real64, 0.5), valueNode(VT.String, 'x', [text('p'), text('q')]), text('')];
+    const plan = compileJson({ alone: '\ue0001\ue001', around: 'n=\ue0000\ue001;', two: '\ue0002\ue001\ue0003\ue001', nested: ['\ue0004\ue001'] }, values.length);
+    expect(plan?.p).toBe(P.Obj);
+    expect(plan?.items.map((i) => i.p)).toEqual([P.Slot, P.Text, P.Text, P.Arr]);
+    expect(plan?.items[3]?.items[0]?.p).toBe(P.Slot);
+    const pieces = (slot: number): (string | number)[] => ['', slot, ''];
+    expect(fillJson(plan!, values)).toEqual({
+      alone: fillText(pieces(1), values),
+      around: 'n=a;',
+      two: fillText(pieces(2), values) + fillText(pieces(3), values),
+      nested: [''],
+    });
   });
 });

@@ -42,6 +42,8 @@ export const enum P {
   Text = 2,
   Obj = 3,
   Arr = 4,
+  /** Text that is one slot's text alone (pieces '', slot, ''): the value's text, with no concatenation. */
+  Slot = 5,
 }
 
 /** One node of a compiled JSON shape. Text pieces alternate literal text and slot numbers (literal first and last). */
@@ -90,7 +92,9 @@ export function compileJson(v: JsonValue, slots: number): PlanNode | null {
   if (typeof v === 'string') {
     const pieces = piecesOf(v, slots);
     if (pieces === null) return null;
-    return pieces.length === 1 ? planNode(P.Const, v, -1, [], [], []) : planNode(P.Text, null, -1, pieces, [], []);
+    if (pieces.length === 1) return planNode(P.Const, v, -1, [], [], []);
+    if (pieces.length === 3 && pieces[0] === '' && pieces[2] === '') return planNode(P.Slot, null, pieces[1] as number, [], [], []);
+    return planNode(P.Text, null, -1, pieces, [], []);
   }
   if (typeof v === 'number') {
     if (Number.isInteger(v)) return planNode(P.Const, v, -1, [], [], []);
@@ -140,6 +144,8 @@ export function fillJson(plan: PlanNode, values: readonly (XText | XValue)[]): J
       return plan.c;
     case P.Prim:
       return valueAsJsonPrimitive(values[plan.slot] as XValue) ?? null;
+    case P.Slot:
+      return valueText(values[plan.slot]!);
     case P.Text:
       return fillText(plan.pieces, values);
     case P.Obj: {
@@ -148,7 +154,8 @@ export function fillJson(plan: PlanNode, values: readonly (XText | XValue)[]): J
       const items = plan.items;
       for (let i = 0; i < keys.length; i++) {
         const item = items[i]!;
-        out[keys[i]!] = item.p === P.Const ? item.c : fillJson(item, values);
+        const p = item.p;
+        out[keys[i]!] = p === P.Const ? item.c : p === P.Slot ? valueText(values[item.slot]!) : fillJson(item, values);
       }
       return out;
     }
