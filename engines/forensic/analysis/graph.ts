@@ -447,8 +447,7 @@ export class ProvenanceGraph {
 
   /** The id of a node whose id is kept as columns: `process:host:pid:image` as flatId would make it. */
   private composedId(m: NodeRef): string {
-    const pid = this.procPid[m] as number;
-    return ['process', this.parts[this.procHost[m] as number] as string, Number.isNaN(pid) ? '?' : pid, this.parts[this.procKey[m] as number] as string].join(':');
+    return processIdText(this.parts[this.procHost[m] as number] as string, this.procPid[m] as number, this.parts[this.procKey[m] as number] as string);
   }
 
   /**
@@ -467,7 +466,7 @@ export class ProvenanceGraph {
       if (hashes[s] !== hh) continue;
       const m = v - 1;
       if (this.nodeIds[m] === undefined && this.procHost[m] === h && this.procKey[m] === key && Object.is(this.procPid[m], pid)) return s;
-      if (this.idIs(m, ['process', this.parts[h] as string, Number.isNaN(pid) ? '?' : pid, this.parts[key] as string].join(':'))) return s;
+      if (this.idIs(m, processIdText(this.parts[h] as string, pid, this.parts[key] as string))) return s;
     }
   }
 
@@ -1339,12 +1338,16 @@ export interface ComposedIds {
   readonly parts: readonly string[];
 }
 
+/** The id text of a process node kept as columns: `process:host:pid:key` as flatId makes it, `?` for no pid (NaN). */
+function processIdText(host: string, pid: number, key: string): string {
+  return ['process', host, Number.isNaN(pid) ? '?' : pid, key].join(':');
+}
+
 /** The id of node k: its text in ids, or made from its ComposedIds. */
 function idOf(ids: readonly (string | undefined)[], composed: ComposedIds, k: number): string {
   const own = ids[k];
   if (own !== undefined) return own;
-  const p = composed.pid[k] as number;
-  return ['process', composed.parts[composed.host[k] as number] as string, Number.isNaN(p) ? '?' : p, composed.parts[composed.key[k] as number] as string].join(':');
+  return processIdText(composed.parts[composed.host[k] as number] as string, composed.pid[k] as number, composed.parts[composed.key[k] as number] as string);
 }
 
 /** A node's sources as NodeColumns keeps them: the one source's name (its list is the node's), the entries, or none. */
