@@ -467,3 +467,46 @@ describe('the triage page at GET /', () => {
     }
   });
 });
+
+describe('GET /api/analyses?q=: a part of the file name or a SHA-256 start (the History box)', () => {
+  const qdb = openMemoryStore([petriageService]);
+  let h: Listening;
+  const model = loadModel();
+  const bad = analyze((familySamples(1, 4)[0] as { bytes: Uint8Array }).bytes, model);
+  const good = analyze((benignSamples(1, 4)[0] as { bytes: Uint8Array }).bytes, model);
+  const invoice = saveAnalysis(qdb, bad, new Date('2024-01-01T00:00:00Z'), 'Invoice_March 100%.exe');
+  const putty = saveAnalysis(qdb, good, new Date('2024-01-02T00:00:00Z'), 'putty.exe');
+  const hexName = saveAnalysis(qdb, good, new Date('2024-01-03T00:00:00Z'), `${bad.sha256.slice(0, 6)}.bin`);
+  const unnamed = saveAnalysis(qdb, bad, new Date('2024-01-04T00:00:00Z'));
+  beforeAll(async () => {
+    h = await listen(createStandaloneApp({ benign, db: qdb }), { port: 0 });
+  });
+  afterAll(async () => {
+    await h.close();
+    qdb.close();
+  });
+  const ids = async (query: string): Promise<string[]> => analysisPageSchema.parse(await (await fetch(`${h.url}/api/analyses?${query}`)).json()).items.map((i) => i.id);
+
+  it('matches the name anywhere, ASCII letters in either case, wildcards taken literally; a hex text also matches a SHA-256 start', async () => {
+    expect(await ids(`q=${encodeURIComponent('INVOICE')}`)).toEqual([invoice.id]);
+    expect(await ids(`q=${encodeURIComponent(' tty.E ')}`)).toEqual([putty.id]);
+    expect(await ids(`q=${encodeURIComponent('100%')}`)).toEqual([invoice.id]);
+    expect(await ids(`q=${encodeURIComponent('_')}`)).toEqual([invoice.id]);
+    expect(await ids(`q=${encodeURIComponent('%')}`)).toEqual([invoice.id]);
+    // Hex: the rows whose SHA-256 starts with it and the one whose name holds it, newest first; a name is never a hash.
+    expect(await ids(`q=${bad.sha256.slice(0, 6).toUpperCase()}`)).toEqual([unnamed.id, hexName.id, invoice.id]);
+    expect(await ids('q=exe&verdict=BENIGN')).toEqual([putty.id]);
+    expect(await ids('q=nothing-like-it')).toEqual([]);
+  });
+
+  it('refuses an empty, long or control-character text with 400, without echoing it', async () => {
+    expect.hasAssertions();
+    for (const q of ['%20%20', encodeURIComponent(`Zq9${'x'.repeat(260)}`), encodeURIComponent('Zq9\u0007.exe'), 'Zq9&q=b']) {
+      const r = await fetch(`${h.url}/api/analyses?q=${q}`);
+      const text = await r.text();
+      expect(r.status, q).toBe(400);
+      expect(errorBodySchema.parse(JSON.parse(text)).error.code).toBe('bad_request');
+      expect(text).not.toContain('Zq9');
+    }
+  });
+});

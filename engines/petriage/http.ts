@@ -139,8 +139,8 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
   // The history: every analysis POST /api/analyze answered, newest first (the spec names no route for it; docs/petriage.md).
   router.get('/api/analyses', (req, res) => {
     const p = parsePagination(req);
-    const { verdict, sha256 } = parseQuery(analysesQuerySchema, req);
-    const { items, total } = listAnalyses(ctx.db, p, { ...(verdict !== undefined ? { verdict } : {}), ...(sha256 !== undefined ? { sha256Prefix: sha256 } : {}) });
+    const { verdict, sha256, q } = parseQuery(analysesQuerySchema, req);
+    const { items, total } = listAnalyses(ctx.db, p, { ...(verdict !== undefined ? { verdict } : {}), ...(sha256 !== undefined ? { sha256Prefix: sha256 } : {}), ...(q !== undefined ? { text: q } : {}) });
     res.json(page(items, total, p));
   });
 

@@ -68,14 +68,15 @@ export function openApiDocument(): JsonObject {
       '/api/analyses': {
         get: {
           summary: 'Stored analyses, newest first (not in the spec)',
-          description: 'Every analysis POST /api/analyze answered is kept in the store (the file bytes are not). Paged with limit and offset; optionally only one verdict and/or SHA-256s starting with a prefix.',
+          description: 'Every analysis POST /api/analyze answered is kept in the store (the file bytes are not). Paged with limit and offset; optionally only one verdict and/or SHA-256s starting with a prefix and/or a file name part or SHA-256 start (q).',
           parameters: [
             { name: 'verdict', in: 'query', required: false, schema: { type: 'string', enum: ['MALICIOUS', 'SUSPICIOUS', 'BENIGN'] } },
             { name: 'sha256', in: 'query', required: false, description: 'a SHA-256 or a prefix of one: 1 to 64 hexadecimal digits, either case', schema: { type: 'string', pattern: '^[0-9a-fA-F]{1,64}$' } },
+            { name: 'q', in: 'query', required: false, description: 'a part of the file name given at upload (ASCII letters in either case) or, when hexadecimal, the start of the SHA-256: a row matching either is listed; trimmed, 1 to 255 characters, no control characters', schema: { type: 'string', minLength: 1, maxLength: 255 } },
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
             { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
           ],
-          responses: { '200': { description: 'a page of summaries: items, total, limit, offset', content: json(ref('AnalysisPage')) }, '400': errorResponse('bad limit, offset, verdict or sha256') },
+          responses: { '200': { description: 'a page of summaries: items, total, limit, offset', content: json(ref('AnalysisPage')) }, '400': errorResponse('bad limit, offset, verdict, sha256 or q') },
         },
       },
       '/api/analyses/{id}': {

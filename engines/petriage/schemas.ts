@@ -170,13 +170,20 @@ const verdictSchema = z.enum(['MALICIOUS', 'SUSPICIOUS', 'BENIGN']);
 /** Ids of stored analyses (engines/petriage/store.ts saveAnalysis: a random UUID). */
 export const ANALYSIS_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** GET /api/analyses filters (besides limit and offset): one verdict, and/or a SHA-256 prefix (hex, either case). */
+/** GET /api/analyses filters (besides limit and offset): one verdict, and/or a SHA-256 prefix (hex, either case), and/or a name part or SHA-256 start (q). */
 export const analysesQuerySchema = z.object({
   verdict: verdictSchema.optional(),
   sha256: z
     .string()
     .regex(/^[0-9a-fA-F]{1,64}$/, 'a SHA-256 prefix: 1 to 64 hexadecimal digits')
     .transform((v) => v.toLowerCase())
+    .optional(),
+  /** A part of the stored file name (case-insensitive for ASCII letters) or a SHA-256 start: what the History box sends. */
+  q: z
+    .string()
+    .transform((v) => v.trim())
+    .refine((v) => v.length >= 1 && [...v].length <= 255, 'a file name part or SHA-256 start: 1 to 255 characters')
+    .refine((v) => !hasControlCharacter(v), 'a file name part or SHA-256 start without control characters')
     .optional(),
 });
 

@@ -84,6 +84,8 @@ export interface AnalysisFilter {
   readonly verdict?: TriageResult['verdict'];
   /** Lower-case hex prefix of the SHA-256 (1..64 characters; the caller validates it). */
   readonly sha256Prefix?: string;
+  /** A part of the file name (ASCII letters in either case) or, when it is hex, the start of the SHA-256: either matches. */
+  readonly text?: string;
 }
 
 /** Newest first, optionally only one verdict and/or SHA-256s with a prefix (the prefix uses the sha256 index). */
@@ -99,6 +101,17 @@ export function listAnalyses(db: Database, page: { readonly limit: number; reado
     where.push('sha256 >= @lo AND sha256 < @hi');
     params['lo'] = filter.sha256Prefix;
     params['hi'] = `${filter.sha256Prefix}~`;
+  }
+  if (filter.text !== undefined) {
+    // LIKE with its wildcards escaped: the text is matched as typed, anywhere in the name (NULL names never match).
+    const either = ["file_name LIKE @name ESCAPE '\\'"];
+    params['name'] = `%${filter.text.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+    if (/^[0-9a-fA-F]{1,64}$/u.test(filter.text)) {
+      either.push('(sha256 >= @tlo AND sha256 < @thi)');
+      params['tlo'] = filter.text.toLowerCase();
+      params['thi'] = `${filter.text.toLowerCase()}~`;
+    }
+    where.push(`(${either.join(' OR ')})`);
   }
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const rows = db.prepare(`SELECT ${COLUMNS} FROM petriage_analyses ${clause} ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`).all({ ...params, limit: page.limit, offset: page.offset }) as Row[];

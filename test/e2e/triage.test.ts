@@ -345,9 +345,27 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     await page.reload();
     await openTriage(page);
     expect(await page.getByTestId('triage-history').count()).toBe(0);
-    await page.getByTestId('triage-history-sha').fill(sha.slice(0, 12).toUpperCase());
-    await waitForExpression(page, `(() => { const rows = document.querySelectorAll('[data-testid=triage-history-row]'); return rows.length === 1 && rows[0].getAttribute('data-sha256') === ${JSON.stringify(sha)}; })()`, 30_000);
-    await page.getByTestId('triage-history-sha').fill('');
+    const filterBox = page.getByTestId('triage-history-filter');
+    expect(await filterBox.getAttribute('placeholder')).toBe('File name or SHA-256 start');
+    await filterBox.fill(sha.slice(0, 12).toUpperCase());
+    const onlyThis = `(() => { const rows = document.querySelectorAll('[data-testid=triage-history-row]'); return rows.length === 1 && rows[0].getAttribute('data-sha256') === ${JSON.stringify(sha)}; })()`;
+    await waitForExpression(page, onlyThis, 30_000);
+    // Found again by a part of its name, typed in another case (the service matches the name anywhere).
+    await filterBox.fill('');
+    await filterBox.pressSequentially('REMITTANCE advice');
+    await waitForExpression(page, onlyThis, 30_000);
+    expect(await page.getByTestId('triage-stored-history').innerText()).toContain('1 matching analysis');
+    await page.getByTestId('triage-stored-history').screenshot({ path: path.join(SHOTS, 'triage-history-by-name-light.png') });
+    // ↓ from the box reaches the row; a name nothing holds says what was looked for.
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate('document.activeElement?.getAttribute("data-sha256")')).toBe(sha);
+    await filterBox.fill('no-such-file-name.exe');
+    await page.getByTestId('triage-history-empty').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('triage-history-empty').textContent()).toContain('whose file name holds “no-such-file-name.exe”');
+    // Esc in the box clears it and lists everything again.
+    await filterBox.focus();
+    await page.keyboard.press('Escape');
+    expect(await filterBox.inputValue()).toBe('');
     await row.waitFor();
     expect(await row.getByTestId('triage-history-name').textContent()).toBe(fileName);
     await page.screenshot({ path: path.join(SHOTS, 'triage-history-light.png') });

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 // The History panel's rows: the file name first (ellipsised, the whole name on hover) with the short SHA-256 beside it; a row
 // stored without a name leads with the short SHA-256.
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredAnalysisPage, StoredAnalysisSummary } from '../../../../../engines/core/contracts/petriage';
-import { StoredHistoryPanel } from './StoredHistoryPanel';
+import { emptyFiltered, StoredHistoryPanel } from './StoredHistoryPanel';
 import type { StoredHistory } from './useStoredHistory';
 
 afterEach(cleanup);
@@ -25,7 +25,7 @@ const spoof: StoredAnalysisSummary = { ...named, id: '11111111-2222-4333-8444-77
 
 function history(items: readonly StoredAnalysisSummary[]): StoredHistory {
   const page: StoredAnalysisPage = { items, total: items.length, limit: 20, offset: 0 };
-  return { page, error: null, problem: null, loading: false, filter: { verdict: '', sha256: '' }, setFilter: () => {}, load: () => {}, reload: () => {} };
+  return { page, error: null, problem: null, loading: false, filter: { verdict: '', text: '' }, setFilter: () => {}, load: () => {}, reload: () => {} };
 }
 
 describe('the History panel rows', () => {
@@ -49,5 +49,27 @@ describe('the History panel rows', () => {
 
     // A right-to-left override cannot turn `gpj.exe` into `exe.jpg` on screen.
     expect(within(third).getByTestId('triage-history-name').textContent).toBe('photo⟨U+202E⟩gpj.exe');
+  });
+});
+
+describe('the History filter box', () => {
+  it('takes a file name or a SHA-256 start (label and placeholder say so); Esc clears it, ↓ moves to the first row', () => {
+    let set: { verdict: string; text: string } | null = null;
+    const h: StoredHistory = { ...history([named, nameless]), filter: { verdict: '', text: 'quarterly' }, setFilter: (f) => (set = f) };
+    render(<StoredHistoryPanel history={h} openId={null} open onToggle={() => {}} onOpen={() => {}} />);
+    const box = screen.getByTestId('triage-history-filter');
+    expect(box.getAttribute('aria-label')).toBe('File name or SHA-256 start');
+    expect(box.getAttribute('placeholder')).toBe('File name or SHA-256 start');
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(set).toEqual({ verdict: '', text: '' });
+    box.focus();
+    fireEvent.keyDown(box, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(screen.getAllByTestId('triage-history-row')[0]);
+  });
+
+  it('an empty filtered page says what was looked for', () => {
+    expect(emptyFiltered('', 'invoice')).toMatch(/^No stored analysis whose file name holds “invoice”\. /u);
+    expect(emptyFiltered('BENIGN', 'abc1')).toMatch(/^No stored analysis whose file name holds “abc1” or whose SHA-256 starts with it and with the verdict BENIGN\. /u);
+    expect(emptyFiltered('MALICIOUS', '')).toMatch(/^No stored analysis with the verdict MALICIOUS\. /u);
   });
 });

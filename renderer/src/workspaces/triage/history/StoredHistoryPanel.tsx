@@ -1,4 +1,5 @@
-// The History panel: analyses the service keeps (GET /api/analyses), newest first, paged, filtered by verdict and SHA-256.
+// The History panel: analyses the service keeps (GET /api/analyses), newest first, paged, filtered by verdict and by a part of the
+// file name or a SHA-256 start (the service matches either, so a file is found again by its name or its hash).
 // Each row is a button (file name, short SHA-256, verdict, score, family, size, time; a row stored without a name leads with the
 // short SHA-256); arrows, Home and End move between rows, Enter opens one.
 import { useRef, type KeyboardEvent } from 'react';
@@ -22,7 +23,8 @@ export interface StoredHistoryPanelProps {
 export function StoredHistoryPanel({ history, openId, open, onToggle, onOpen }: StoredHistoryPanelProps) {
   const { page, error, problem, loading, filter, setFilter, load, reload } = history;
   const listRef = useRef<HTMLUListElement>(null);
-  const filtered = filter.verdict !== '' || filter.sha256.trim() !== '';
+  const text = filter.text.trim();
+  const filtered = filter.verdict !== '' || text !== '';
   const moveFocus = (e: KeyboardEvent, at: number): void => {
     const rows = listRef.current?.querySelectorAll<HTMLButtonElement>('button.shist__row') ?? [];
     const next = rowAfterKey(e.key, at, rows.length);
@@ -49,14 +51,28 @@ export function StoredHistoryPanel({ history, openId, open, onToggle, onOpen }: 
             </select>
             <input
               type="search"
-              className="mono shist__sha"
-              aria-label="SHA-256 or its start"
-              placeholder="SHA-256 or its start"
+              className="shist__sha"
+              aria-label="File name or SHA-256 start"
+              placeholder="File name or SHA-256 start"
+              title="Lists the stored analyses whose file name holds this text (letters in either case) or whose SHA-256 starts with it"
               spellCheck={false}
-              value={filter.sha256}
-              onChange={(e) => setFilter({ ...filter, sha256: e.target.value })}
+              value={filter.text}
+              onChange={(e) => setFilter({ ...filter, text: e.target.value })}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape' && filter.text !== '') {
+                  e.preventDefault();
+                  e.stopPropagation();
+                  setFilter({ ...filter, text: '' });
+                } else if (e.key === 'ArrowDown') {
+                  const first = listRef.current?.querySelector<HTMLButtonElement>('button.shist__row');
+                  if (first) {
+                    e.preventDefault();
+                    first.focus();
+                  }
+                }
+              }}
               aria-invalid={problem !== null}
-              data-testid="triage-history-sha"
+              data-testid="triage-history-filter"
             />
             <button type="button" className="small" onClick={reload} disabled={loading}>
               Refresh
@@ -70,7 +86,7 @@ export function StoredHistoryPanel({ history, openId, open, onToggle, onOpen }: 
           {error && <ErrorNote error={error} title="The stored history could not be loaded" />}
           {page && page.total === 0 && (
             <p className="muted" data-testid="triage-history-empty">
-              {filtered ? 'No stored analysis matches this verdict and SHA-256.' : 'No analyses stored yet. Every file triaged here is kept in this list (its result, not its bytes).'}
+              {filtered ? emptyFiltered(filter.verdict, text) : 'No analyses stored yet. Every file triaged here is kept in this list (its result, not its bytes).'}
             </p>
           )}
           {page && page.items.length > 0 && (
@@ -131,4 +147,11 @@ export function StoredHistoryPanel({ history, openId, open, onToggle, onOpen }: 
       )}
     </section>
   );
+}
+
+/** What an empty filtered page says: what was looked for, and that the name is matched anywhere in it. */
+export function emptyFiltered(verdict: TriageVerdict | '', text: string): string {
+  const what = text !== '' ? `whose file name holds “${text}”${/^[0-9a-f]{1,64}$/iu.test(text) ? ' or whose SHA-256 starts with it' : ''}` : '';
+  const only = verdict !== '' ? `with the verdict ${verdict}` : '';
+  return `No stored analysis ${[what, only].filter((p) => p !== '').join(' and ')}. Clear the filter to list them all; a file analysed before names were kept is found by its SHA-256.`;
 }

@@ -54,11 +54,15 @@ describe('the name sent with an upload', () => {
 });
 
 describe('the History query', () => {
-  it('pages, adds only the filters given, lower-cases the SHA-256 and refuses what is not hex', () => {
-    expect(storedQuery({ verdict: '', sha256: '' }, 0)).toEqual({ query: { limit: STORED_PAGE, offset: 0 } });
-    expect(storedQuery({ verdict: 'BENIGN', sha256: ' ABcd ' }, 40)).toEqual({ query: { limit: STORED_PAGE, offset: 40, verdict: 'BENIGN', sha256: 'abcd' } });
-    expect(storedQuery({ verdict: '', sha256: 'xyz' }, 0)).toHaveProperty('problem');
-    expect(storedQuery({ verdict: '', sha256: 'a'.repeat(65) }, 0)).toHaveProperty('problem');
+  it('pages, adds only the filters given, sends the box as q (a file name part or a SHA-256 start), refuses what the route would', () => {
+    expect(storedQuery({ verdict: '', text: '' }, 0)).toEqual({ query: { limit: STORED_PAGE, offset: 0 } });
+    expect(storedQuery({ verdict: 'BENIGN', text: ' ABcd ' }, 40)).toEqual({ query: { limit: STORED_PAGE, offset: 40, verdict: 'BENIGN', q: 'ABcd' } });
+    // A name is not a hash: it goes as typed (trimmed), not refused.
+    expect(storedQuery({ verdict: '', text: ' invoice march.exe ' }, 0)).toEqual({ query: { limit: STORED_PAGE, offset: 0, q: 'invoice march.exe' } });
+    expect(storedQuery({ verdict: '', text: '   ' }, 0)).toEqual({ query: { limit: STORED_PAGE, offset: 0 } });
+    expect(storedQuery({ verdict: '', text: 'a'.repeat(MAX_FILE_NAME) }, 0)).toHaveProperty('query');
+    expect(storedQuery({ verdict: '', text: 'a'.repeat(MAX_FILE_NAME + 1) }, 0)).toHaveProperty('problem');
+    expect(storedQuery({ verdict: '', text: 'a\u0007b' }, 0)).toHaveProperty('problem');
   });
 
   it('writes times as UTC minutes', () => {

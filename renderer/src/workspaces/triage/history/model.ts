@@ -76,19 +76,22 @@ export function entryKey(e: HistoryEntry): string {
 }
 
 export const SHA256 = /^[0-9a-f]{64}$/i;
-const HEX_PREFIX = /^[0-9a-f]{1,64}$/i;
 
 export interface StoredFilter {
   readonly verdict: TriageVerdict | '';
-  /** What the analyst typed: a SHA-256 or its start. */
-  readonly sha256: string;
+  /** What the analyst typed: a part of the file name, or a SHA-256 or its start (GET /api/analyses?q= matches either). */
+  readonly text: string;
 }
 
-/** The query of GET /api/analyses for a filter and page, or a sentence saying why the SHA-256 box cannot be sent. */
+/** The query of GET /api/analyses for a filter and page, or a sentence saying why the box cannot be sent (the route's own limits). */
 export function storedQuery(filter: StoredFilter, offset: number): { readonly query: Record<string, string | number> } | { readonly problem: string } {
-  const sha = filter.sha256.trim();
-  if (sha !== '' && !HEX_PREFIX.test(sha)) return { problem: 'A SHA-256 or its start: up to 64 hexadecimal digits (0-9, a-f).' };
-  return { query: { limit: STORED_PAGE, offset, ...(filter.verdict !== '' ? { verdict: filter.verdict } : {}), ...(sha !== '' ? { sha256: sha.toLowerCase() } : {}) } };
+  const text = filter.text.trim();
+  if ([...text].length > MAX_FILE_NAME) return { problem: `A file name part or SHA-256 start: at most ${MAX_FILE_NAME} characters.` };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return { problem: 'A file name part or SHA-256 start cannot hold control characters.' };
+  }
+  return { query: { limit: STORED_PAGE, offset, ...(filter.verdict !== '' ? { verdict: filter.verdict } : {}), ...(text !== '' ? { q: text } : {}) } };
 }
 
 /** `2026-11-27 06:12 UTC` from an ISO time (the store writes UTC). */

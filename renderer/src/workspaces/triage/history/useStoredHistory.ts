@@ -1,4 +1,4 @@
-// The stored history of the Triage workspace: a page of GET /api/analyses under the panel's filter, reloaded on demand,
+// The stored history of the Triage workspace: a page of GET /api/analyses under the panel's filter (verdict, name or SHA-256), reloaded on demand,
 // and the reads that bring one stored analysis back (by id, or the newest of a SHA-256).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { StoredAnalysis, StoredAnalysisPage } from '../../../../../engines/core/contracts/petriage';
@@ -21,7 +21,7 @@ export function useStoredHistory(client: ApiClient, base: string): StoredHistory
   const [page, setPage] = useState<StoredAnalysisPage | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [loading, setLoading] = useState(false);
-  const [filter, setFilterState] = useState<StoredFilter>({ verdict: '', sha256: '' });
+  const [filter, setFilterState] = useState<StoredFilter>({ verdict: '', text: '' });
   const [offset, setOffset] = useState(0);
   const seq = useRef(0);
   const built = storedQuery(filter, offset);
