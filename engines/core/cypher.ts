@@ -1,4 +1,5 @@
 // Writes Cypher (Neo4j) scripts from graphs with escaping that keeps data inside literals: idempotent MERGE statements.
+import { C0_DEL_C1_SEPARATORS, isControlCode } from './control-characters.js';
 import { VitrineError } from './errors.js';
 
 /** A property value Neo4j can store: a scalar, or a list of one scalar kind. */
@@ -53,7 +54,7 @@ export function cypherString(s: string): string {
     if (ch === '\\') out += '\\\\';
     else if (ch === "'") out += "\\'";
     else if (ch === '"') out += '\\"';
-    else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c <= 0x9f) || c === 0x2028 || c === 0x2029) out += unicodeEscape(c);
+    else if (isControlCode(c, C0_DEL_C1_SEPARATORS)) out += unicodeEscape(c);
     else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && isLowSurrogate(s.charCodeAt(i + 1))) {
       out += ch + (s[i + 1] ?? '');
       i++;

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { attackLookup, type ResolvedTechnique } from './attack/lookup.js';
 import type { Finding, FindingIndicator, FindingIndicatorType, SendFindingRequest } from './contracts/findings.js';
+import { C0_DEL, hasControlCharacter } from './control-characters.js';
 import { validate } from './validation.js';
 
 export const FINDING_INDICATOR_TYPES = ['ipv4', 'ipv6', 'domain', 'url', 'email', 'md5', 'sha1', 'sha256', 'file_name', 'file_path', 'registry_key', 'mutex', 'user_agent', 'asn', 'package', 'other'] as const;
@@ -16,7 +17,7 @@ const printable = (max: number) =>
     .string()
     .min(1)
     .max(max)
-    .refine((v) => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f'), 'no control characters');
+    .refine((v) => !hasControlCharacter(v, C0_DEL), 'no control characters');
 
 export const findingSourceSchema = z.strictObject({
   service: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be a service name'),

@@ -4,6 +4,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { QueryKind, SearchGroup, SearchHit, SearchResponse } from './contracts/search.js';
+import { C0_DEL, hasControlCharacter } from './control-characters.js';
 import { validate } from './validation.js';
 
 export type { QueryKind, SearchGroup, SearchHit, SearchLink, SearchResponse } from './contracts/search.js';
@@ -34,16 +35,13 @@ export interface SearchProvider {
   search(db: Database, query: ParsedQuery, limit: number): Promise<SearchHit[]>;
 }
 
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 export const searchRequestSchema = z.object({
   q: z
     .string()
     .trim()
     .min(2, 'type at least 2 characters')
     .max(MAX_QUERY_LENGTH, `at most ${MAX_QUERY_LENGTH} characters`)
-    .refine((s) => !CONTROL.test(s), 'control characters are not allowed'),
+    .refine((s) => !hasControlCharacter(s, C0_DEL), 'control characters are not allowed'),
   limit: z.coerce.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
 });
 

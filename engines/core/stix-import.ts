@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { attackExternalId } from './attack/bundle.js';
 import type { FindingIndicator, FindingIndicatorType, StixImportSummary } from './contracts/findings.js';
+import { C0_DEL, stripControlCharacters } from './control-characters.js';
 import { VitrineError, type ErrorDetail } from './errors.js';
 import { SCO_TYPES, validateStixObject, type StixObject } from './stix.js';
 import { validate } from './validation.js';
@@ -355,5 +356,5 @@ export function scoValue(o: StixObject): FindingIndicator | undefined {
 /** A name for an object in evidence text: its name, else its type. At most `max` characters. */
 export function displayName(o: StixObject, max = 200): string {
   const name = typeof o['name'] === 'string' && o['name'].trim() !== '' ? o['name'].trim() : o.type;
-  return [...name].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20 && ch !== '\u007f').join('').slice(0, max);
+  return stripControlCharacters(name, C0_DEL).slice(0, max);
 }

@@ -1,0 +1,37 @@
+// The shared control-character test: the three named sets over every code point they can differ on, and stripping.
+import { describe, expect, it } from 'vitest';
+import { C0_DEL, C0_DEL_C1, C0_DEL_C1_SEPARATORS, hasControlCharacter, isControlCode, stripControlCharacters } from './control-characters.js';
+
+describe('isControlCode', () => {
+  it('counts C0 and DEL in every set, C1 and the separators only where the set says so', () => {
+    const wrong: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const c0 = c < 0x20 || c === 0x7f;
+      const c1 = c >= 0x80 && c <= 0x9f;
+      const sep = c === 0x2028 || c === 0x2029;
+      if (isControlCode(c, C0_DEL) !== c0 || isControlCode(c, C0_DEL_C1) !== (c0 || c1) || isControlCode(c, C0_DEL_C1_SEPARATORS) !== (c0 || c1 || sep)) wrong.push(c);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('hasControlCharacter', () => {
+  it('finds one anywhere, and none in plain, astral or format-character text', () => {
+    expect(hasControlCharacter('', C0_DEL)).toBe(false);
+    expect(hasControlCharacter('plain text \u00e9 \u{1f600} \u202e\ufeff', C0_DEL)).toBe(false);
+    expect(hasControlCharacter('tab\there', C0_DEL)).toBe(true);
+    expect(hasControlCharacter('x\u0085', C0_DEL)).toBe(false);
+    expect(hasControlCharacter('x\u0085', C0_DEL_C1)).toBe(true);
+    expect(hasControlCharacter('x\u2028', C0_DEL_C1)).toBe(false);
+    expect(hasControlCharacter('x\u2028', C0_DEL_C1_SEPARATORS)).toBe(true);
+  });
+});
+
+describe('stripControlCharacters', () => {
+  it('drops the set and keeps everything else, surrogate pairs and lone surrogates whole', () => {
+    expect(stripControlCharacters('\u0000a\u001fb\u007f\u0085c\u{1f600}\ud800\n', C0_DEL)).toBe('ab\u0085c\u{1f600}\ud800');
+    expect(stripControlCharacters('a\u0085b\u2029', C0_DEL_C1)).toBe('ab\u2029');
+    expect(stripControlCharacters('\u0001\u0002', C0_DEL)).toBe('');
+    expect(stripControlCharacters('clean', C0_DEL)).toBe('clean');
+  });
+});
