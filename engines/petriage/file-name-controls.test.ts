@@ -1,6 +1,6 @@
-// Which characters an uploaded file's name may not contain, pinned code point by code point: C0, DEL and C1 refused.
+// Which characters an uploaded file's name (and a history search for one) may not contain, pinned code point by code point: C0, DEL and C1 refused.
 import { describe, expect, it } from 'vitest';
-import { fileNameSchema } from './schemas.js';
+import { analysesQuerySchema, fileNameSchema } from './schemas.js';
 
 const PROBED: readonly number[] = [
   ...Array.from({ length: 0xa0 }, (_, c) => c),
@@ -11,6 +11,9 @@ const refused = (c: number): boolean => c <= 0x1f || (c >= 0x7f && c <= 0x9f);
 describe('file name: C0, DEL and C1 refused, everything else probed accepted', () => {
   it.each(PROBED.map((c) => [c.toString(16).padStart(4, '0'), c]))('U+%s', (_, c) => {
     expect(fileNameSchema.safeParse(`a${String.fromCharCode(c)}b`).success).toBe(!refused(c));
+  });
+  it.each(PROBED.map((c) => [c.toString(16).padStart(4, '0'), c]))('history search q: U+%s', (_, c) => {
+    expect(analysesQuerySchema.safeParse({ q: `a${String.fromCharCode(c)}b` }).success).toBe(!refused(c));
   });
   it('refuses a control character in a folder part too, though the folder part is dropped', () => {
     expect(fileNameSchema.safeParse('di\u0085r/name.exe').success).toBe(false);

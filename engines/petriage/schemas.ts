@@ -1,5 +1,6 @@
 // Zod schemas of what the triage service accepts and answers: the OpenAPI document is generated from them, and tests check answers against them.
 import { z } from 'zod';
+import { C0_DEL_C1, hasControlCharacter } from '../core/control-characters.js';
 import { MAX_RULE_TEXT } from './rules.js';
 
 /** The shared answer schemas, re-exported for this service's OpenAPI document and tests. */
@@ -183,19 +184,15 @@ export const analysesQuerySchema = z.object({
     .string()
     .transform((v) => v.trim())
     .refine((v) => v.length >= 1 && [...v].length <= 255, 'a file name part or SHA-256 start: 1 to 255 characters')
-    .refine((v) => !hasControlCharacter(v), 'a file name part or SHA-256 start without control characters')
+    .refine((v) => !hasNameControl(v), 'a file name part or SHA-256 start without control characters')
     .optional(),
 });
 
 /** The longest file name POST /api/analyze?name= keeps, in characters (code points) after trimming: what common file systems allow. */
 export const MAX_FILE_NAME = 255;
-/** C0 controls, DEL and C1 controls: refused anywhere in a name (folder parts included). */
-function hasControlCharacter(v: string): boolean {
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
-  }
-  return false;
+/** C0 controls, DEL and C1 controls: refused anywhere in a name (folder parts included) and in a name search. */
+function hasNameControl(v: string): boolean {
+  return hasControlCharacter(v, C0_DEL_C1);
 }
 
 /**
@@ -205,7 +202,7 @@ function hasControlCharacter(v: string): boolean {
  */
 export const fileNameSchema = z
   .string()
-  .refine((v) => !hasControlCharacter(v), 'the file name must not contain control characters')
+  .refine((v) => !hasNameControl(v), 'the file name must not contain control characters')
   .transform((v) => v.replace(/^.*[\\/]/su, '').trim())
   .refine((v) => v !== '' && v !== '.' && v !== '..', 'the file name must name a file (a base name, not empty)')
   .refine((v) => [...v].length <= MAX_FILE_NAME, `the file name must be at most ${MAX_FILE_NAME} characters`);
