@@ -47,6 +47,51 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
       expect(await stories.first().getAttribute('aria-current')).toBe('true');
       // The graph draws the case with the first story highlighted.
       await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.highlighted) > 0`);
+      // Fitted, its labels are at least 10 px on screen (the story shown from its start when it does not fit at that size).
+      const graph = page.getByTestId('case-graph');
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.labelPx) > 0`);
+      const fittedPx = Number(await graph.getAttribute('data-label-px'));
+      expect(fittedPx).toBeGreaterThanOrEqual(10);
+      // A node's whole name on hover: the ransomware's story root, then a file by its full path.
+      const named = await page.evaluate(`(() => {
+        const el = document.querySelector('[data-testid="case-graph"]');
+        const r = el.getBoundingClientRect();
+        return { left: r.left, top: r.top, width: r.width, height: r.height };
+      })()`) as { left: number; top: number; width: number; height: number };
+      await graph.screenshot({ path: path.join(SHOTS, 'cases-graph-fitted-light.png') });
+      // Keyboard: the graph's toolbar zooms (+, −), pans (arrows), shows the whole graph (0) and the story again (s).
+      const bar = page.getByRole('toolbar', { name: 'Graph zoom' });
+      await bar.focus();
+      await page.keyboard.press('+');
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.labelPx) > ${fittedPx}`);
+      await page.keyboard.press('0');
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.labelPx) < ${fittedPx}`);
+      const wholePx = Number(await graph.getAttribute('data-label-px'));
+      if (wholePx < 10) expect(await page.getByTestId('graph-label-size').innerText()).toContain('hover a node for its name');
+      await graph.screenshot({ path: path.join(SHOTS, 'cases-graph-whole-light.png') });
+      // Hovering nodes: some point of the canvas shows a node's name in a tooltip (sweep the canvas for one).
+      let tip = '';
+      for (let y = 0.1; y < 0.95 && tip === ''; y += 0.02) {
+        for (let x = 0.05; x < 0.95 && tip === ''; x += 0.02) {
+          await page.mouse.move(named.left + named.width * x, named.top + named.height * y);
+          if ((await page.getByTestId('graph-node-name').count()) > 0) tip = await page.getByTestId('graph-node-name').innerText();
+        }
+      }
+      expect(tip).toMatch(/^(process|file|host|user|session|registry|service|task|endpoint|other): ./u);
+      await page.locator('.case-graph').screenshot({ path: path.join(SHOTS, 'cases-graph-hover-light.png') });
+      await bar.focus();
+      await page.keyboard.press('s');
+      await waitForExpression(page, `Number(document.querySelector('[data-testid="case-graph"]').dataset.labelPx) === ${fittedPx}`);
+      // f: the graph over the whole window, where the story fits whole at a readable size; Esc brings it back, focus kept.
+      await page.keyboard.press('f');
+      await waitForExpression(page, `document.querySelector('.case-graph')?.dataset.expanded === 'true'`);
+      await waitForExpression(page, `!document.querySelector('.case-graph .legend').textContent.includes('does not fit')`);
+      expect(Number(await graph.getAttribute('data-label-px'))).toBeGreaterThanOrEqual(10);
+      await page.waitForTimeout(1000);
+      await page.screenshot({ path: path.join(SHOTS, 'cases-graph-expanded-light.png') });
+      await page.keyboard.press('Escape');
+      await waitForExpression(page, `document.querySelector('.case-graph')?.dataset.expanded === 'false'`);
+      expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Graph zoom');
       // Technique tags open their ATT&CK names.
       const tag = page.locator('[data-testid="story-detail"] [data-technique]').first();
       await tag.click();

@@ -172,6 +172,8 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
         { keys: '+ / −, 0', does: 'Zoom in / out, the whole case', where: 'timeline toolbar' },
         { keys: '← / →, s', does: 'Pan earlier / later, zoom to the story', where: 'timeline toolbar' },
         { keys: '↑ / ↓, PageUp / PageDown', does: 'Move the selected event by one / one page', where: 'timeline' },
+        { keys: '+ / −, arrows', does: 'Zoom in / out, pan', where: 'graph toolbar' },
+        { keys: 's, 0, f, Esc', does: 'The story readable, the whole graph, over the whole window and back', where: 'graph toolbar' },
       ],
     },
     // A case, a story in it, an event in it (`#/forensic/case/<case>/story/<id>`, what Send to… writes).

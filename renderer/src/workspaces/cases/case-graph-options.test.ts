@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CausalEdge, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
 import type { ThemePalette } from '../../components/palette';
-import { caseGraphOptions, edgeText, fitLabel, MIN_FIT_ZOOM, placeEdgeLabels, readableView, storyEdgeGroups } from './case-graph-options';
+import { caseGraphOptions, edgeText, fitLabel, GRAPH_FONT_SIZE, graphKey, HIDE_LABEL_PX, MIN_FIT_ZOOM, MIN_LABEL_PX, PAN_STEP, placeEdgeLabels, readableView, storyEdgeGroups, ZOOM_STEP } from './case-graph-options';
 import { layeredLayout } from './graph-layout';
 import type { GraphPick } from './model';
 
@@ -77,5 +77,44 @@ describe('the causal graph options', () => {
     // Centred when it fits in height, its top shown when it does not.
     expect(wide.pan.y).toBeCloseTo(250 - 100 * MIN_FIT_ZOOM);
     expect(readableView(0.3, { x1: 0, y1: 50, y2: 2000 }, 500)!.pan.y).toBeCloseTo(24 - 50 * MIN_FIT_ZOOM);
+  });
+
+  it('never fits labels smaller than 10 px on screen: the readable floor times the label size', () => {
+    expect(MIN_LABEL_PX).toBeGreaterThanOrEqual(10);
+    expect(GRAPH_FONT_SIZE * MIN_FIT_ZOOM).toBeGreaterThanOrEqual(MIN_LABEL_PX - 1e-9);
+    // Just under the floor is floored; at the floor the fit stands.
+    expect(readableView(MIN_FIT_ZOOM - 0.01, { x1: 0, y1: 0, y2: 100 }, 500)?.zoom).toBe(MIN_FIT_ZOOM);
+    expect(readableView(MIN_FIT_ZOOM, { x1: 0, y1: 0, y2: 100 }, 500)).toBeNull();
+    expect(HIDE_LABEL_PX).toBeLessThan(MIN_LABEL_PX);
+  });
+
+  it('the toolbar keys: + and − zoom about the centre within the limits, arrows pan, s the story, 0 the whole graph', () => {
+    const view = { zoom: 1, pan: { x: 10, y: 20 } };
+    const size = { width: 800, height: 500 };
+    const limits = { min: 0.1, max: 2.5 };
+    const zin = graphKey('+', view, size, limits);
+    expect(zin).toMatchObject({ zoom: ZOOM_STEP });
+    // The point at the centre stays at the centre.
+    if (zin === null || typeof zin === 'string') throw new Error('a view');
+    expect((400 - zin.pan.x) / zin.zoom).toBeCloseTo((400 - 10) / 1);
+    expect((250 - zin.pan.y) / zin.zoom).toBeCloseTo((250 - 20) / 1);
+    expect(graphKey('-', view, size, limits)).toMatchObject({ zoom: 1 / ZOOM_STEP });
+    expect(graphKey('+', { ...view, zoom: 2.4 }, size, limits)).toMatchObject({ zoom: 2.5 });
+    expect(graphKey('ArrowRight', view, size, limits)).toEqual({ zoom: 1, pan: { x: 10 - PAN_STEP, y: 20 } });
+    expect(graphKey('ArrowUp', view, size, limits)).toEqual({ zoom: 1, pan: { x: 10, y: 20 + PAN_STEP } });
+    expect(graphKey('s', view, size, limits)).toBe('story');
+    expect(graphKey('0', view, size, limits)).toBe('whole');
+    expect(graphKey('f', view, size, limits)).toBe('expand');
+    expect(graphKey('Enter', view, size, limits)).toBeNull();
+  });
+
+  it('hides labels below 8 px on screen and keeps each node\'s whole name for the hover', () => {
+    const { pick: p, story } = pick();
+    const o = caseGraphOptions(p, story, palette, measure);
+    const nodeStyle = (o.style as { selector: string; style: Record<string, unknown> }[]).find((s) => s.selector === 'node')?.style;
+    expect(nodeStyle?.['min-zoomed-font-size']).toBe(HIDE_LABEL_PX);
+    const nodes = (o.elements as { group: string; data: { id: string; label?: string; full?: string } }[]).filter((e) => e.group === 'nodes');
+    // A file is labelled by its last part; the hover has the whole path.
+    expect(nodes.find((e) => e.data.id === 'f3')?.data).toMatchObject({ label: 'q3-ledger.xlsx.locked', full: 'C:\\Users\\a\\q3-ledger.xlsx.locked' });
   });
 });

@@ -9,7 +9,12 @@ import type { GraphPick } from './model';
 const KIND_SHAPES: Readonly<Record<string, string>> = { host: 'round-rectangle', user: 'ellipse', session: 'ellipse', process: 'round-rectangle', file: 'rectangle', registry: 'diamond', service: 'hexagon', task: 'hexagon', endpoint: 'triangle', other: 'ellipse' };
 
 export const GRAPH_FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
-export const GRAPH_FONT_SIZE = 10;
+/** The labels' size in graph units: drawn at MIN_LABEL_PX or more on screen at every zoom the fit chooses (MIN_FIT_ZOOM). */
+export const GRAPH_FONT_SIZE = 12;
+/** The smallest label, in screen pixels, the fit shows: below it bold 10 px system-ui stops being read at a glance. */
+export const MIN_LABEL_PX = 10;
+/** Labels smaller than this on screen (zoomed out by hand, or the whole graph) are not drawn; a node's name shows on hover. */
+export const HIDE_LABEL_PX = 8;
 /** The label is measured bold (the story's labels are), so a box is never narrower than what is drawn. */
 export const GRAPH_LABEL_FONT = `bold ${GRAPH_FONT_SIZE}px ${GRAPH_FONT_FAMILY}`;
 
@@ -161,7 +166,7 @@ export function caseGraphOptions(pick: GraphPick, story: Story | null, c: ThemeP
         // A label with less room than its width (outside the story, in a column sized for the story's) is cut to fit.
         const label = labels.get(n.id) ?? '';
         const text = box === undefined || box.labelWidth >= (widths.get(n.id) ?? 0) ? label : fitLabel(label, box.labelWidth, measure);
-        return { group: 'nodes' as const, data: { id: n.id, label: text, kind: n.kind, shape: KIND_SHAPES[n.kind] ?? 'ellipse' }, position, classes: nodeClasses(n.id) };
+        return { group: 'nodes' as const, data: { id: n.id, label: text, full: n.label, kind: n.kind, shape: KIND_SHAPES[n.kind] ?? 'ellipse' }, position, classes: nodeClasses(n.id) };
       }),
       ...pick.edges.map((e) => {
         const place = edgeLabels.get(e.id);
@@ -179,7 +184,7 @@ export function caseGraphOptions(pick: GraphPick, story: Story | null, c: ThemeP
           label: 'data(label)',
           'font-family': GRAPH_FONT_FAMILY,
           'font-size': GRAPH_FONT_SIZE,
-          'min-zoomed-font-size': 6,
+          'min-zoomed-font-size': HIDE_LABEL_PX,
           color: c.text,
           'text-halign': 'right',
           'text-valign': 'center',
@@ -200,7 +205,7 @@ export function caseGraphOptions(pick: GraphPick, story: Story | null, c: ThemeP
       { selector: 'node.root', style: { 'border-width': 3, 'border-color': c.focus } },
       {
         selector: 'edge.story',
-        style: { 'line-color': c.neg, 'target-arrow-color': c.neg, opacity: 1, 'z-index': 2, 'target-label': 'data(label)', 'target-text-offset': 'data(offset)' as never, 'font-family': GRAPH_FONT_FAMILY, 'font-size': GRAPH_FONT_SIZE - 1, color: c.text, 'text-background-color': c.panel, 'text-background-opacity': 0.9, 'text-background-padding': '1px' },
+        style: { 'line-color': c.neg, 'target-arrow-color': c.neg, opacity: 1, 'z-index': 2, 'target-label': 'data(label)', 'target-text-offset': 'data(offset)' as never, 'font-family': GRAPH_FONT_FAMILY, 'font-size': GRAPH_FONT_SIZE - 1, 'min-zoomed-font-size': HIDE_LABEL_PX, color: c.text, 'text-background-color': c.panel, 'text-background-opacity': 0.9, 'text-background-padding': '1px' },
       },
       // A labelled edge is drawn over the others of its fan-out, so its label is not crossed by them.
       { selector: 'edge.story[labelled = 1]', style: { 'z-index': 3 } },
@@ -210,8 +215,8 @@ export function caseGraphOptions(pick: GraphPick, story: Story | null, c: ThemeP
   };
 }
 
-/** Below this zoom the labels are too small to read (10 px at 0.7 is 7 px). */
-export const MIN_FIT_ZOOM = 0.7;
+/** Below this zoom the labels are too small to read (12 px at 0.83 is 10 px on screen). */
+export const MIN_FIT_ZOOM = MIN_LABEL_PX / GRAPH_FONT_SIZE;
 export const FIT_PADDING = 24;
 
 /**
@@ -225,3 +230,53 @@ export function readableView(fitZoom: number, b: { readonly x1: number; readonly
   const tall = (b.y2 - b.y1) * z > height - 2 * FIT_PADDING;
   return { zoom: z, pan: { x: FIT_PADDING - b.x1 * z, y: tall ? FIT_PADDING - b.y1 * z : height / 2 - ((b.y1 + b.y2) / 2) * z } };
 }
+
+export interface GraphView {
+  readonly zoom: number;
+  readonly pan: Position;
+}
+
+/** One press of + or − zooms by this much. */
+export const ZOOM_STEP = 1.25;
+/** One press of an arrow pans by this many screen pixels. */
+export const PAN_STEP = 80;
+
+/**
+ * What a key does in the graph's toolbar (the timeline's keys): + and − zoom about the panel's centre (within the graph's
+ * zoom limits), the arrows pan, `s` shows the story at a readable size, `0` the whole graph fitted however small, `f` the graph
+ * over the whole window (or back); null for any other key.
+ */
+export function graphKey(key: string, view: GraphView, size: { readonly width: number; readonly height: number }, limits: { readonly min: number; readonly max: number }): GraphView | 'story' | 'whole' | 'expand' | null {
+  const zoomTo = (factor: number): GraphView => {
+    const zoom = Math.min(limits.max, Math.max(limits.min, view.zoom * factor));
+    const cx = size.width / 2;
+    const cy = size.height / 2;
+    const k = zoom / view.zoom;
+    return { zoom, pan: { x: cx - (cx - view.pan.x) * k, y: cy - (cy - view.pan.y) * k } };
+  };
+  switch (key) {
+    case '+':
+    case '=':
+      return zoomTo(ZOOM_STEP);
+    case '-':
+    case '−':
+      return zoomTo(1 / ZOOM_STEP);
+    case 'ArrowLeft':
+      return { zoom: view.zoom, pan: { x: view.pan.x + PAN_STEP, y: view.pan.y } };
+    case 'ArrowRight':
+      return { zoom: view.zoom, pan: { x: view.pan.x - PAN_STEP, y: view.pan.y } };
+    case 'ArrowUp':
+      return { zoom: view.zoom, pan: { x: view.pan.x, y: view.pan.y + PAN_STEP } };
+    case 'ArrowDown':
+      return { zoom: view.zoom, pan: { x: view.pan.x, y: view.pan.y - PAN_STEP } };
+    case 's':
+      return 'story';
+    case '0':
+      return 'whole';
+    case 'f':
+      return 'expand';
+    default:
+      return null;
+  }
+}
+

@@ -45,7 +45,7 @@ export interface LayoutOptions {
   readonly contextLabel: number;
 }
 
-export const CASE_GRAPH_LAYOUT: LayoutOptions = { marker: 14, labelGap: 4, labelHeight: 12, rowGap: 4, columnGap: 28, partGap: 24, contextLabel: 64 };
+export const CASE_GRAPH_LAYOUT: LayoutOptions = { marker: 14, labelGap: 4, labelHeight: 14, rowGap: 4, columnGap: 28, partGap: 24, contextLabel: 76 };
 
 /** Sweeps of the barycentre ordering (down and up each). */
 const SWEEPS = 4;
