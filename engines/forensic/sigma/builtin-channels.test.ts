@@ -253,4 +253,110 @@ describe('built-in channel rules', () => {
     expect(hits([sec(5, 4697, { ServiceName: 'xYzAbCdE', ServiceFileName: '%systemroot%\\xYzAbCdE.exe', SubjectUserName: 'admin' })]).get(`${WIN} (4697)`)?.level).toBe('medium');
   });
 
+  it('DPAPI master keys, Credential Manager files and KeePass databases read by other programs; Windows programs and KeePass itself are not', () => {
+    const DPAPI = 'DPAPI Master Key Or Credential Manager File Read By A Program Outside Windows';
+    const KDBX = 'Password Manager Database Read By Another Program';
+    const read = (t: number, file: string, program: string, id = 4663): Ev =>
+      sec(t, id, { SubjectUserName: 'bob', ObjectServer: 'Security', ObjectType: 'File', ObjectName: file, AccessList: '%%4416', AccessMask: '0x1', ProcessName: program });
+    const key = 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Protect\\S-1-5-21-1-2-3-1105\\0b7c2d3e-1111-2222-3333-444455556666';
+    expect(hits([read(1, key, 'C:\\Users\\bob\\Downloads\\tool.exe')]).get(DPAPI)).toEqual({ level: 'medium', tactics: ['credential-access'] });
+    expect(titlesOf(read(2, 'C:\\Users\\bob\\AppData\\Local\\Microsoft\\Credentials\\DFBE70A7E5CC19A398EBF1B96859CE5D', 'C:\\ProgramData\\x.exe', 4656))).toContain(DPAPI);
+    expect(titlesOf(read(3, key, 'C:\\Windows\\System32\\lsass.exe'))).not.toContain(DPAPI);
+    expect(titlesOf(read(4, 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Windows\\Recent\\a.lnk', 'C:\\Users\\bob\\Downloads\\tool.exe'))).toEqual([]);
+    expect(hits([read(5, 'C:\\Users\\bob\\Documents\\Database.kdbx', 'C:\\Users\\bob\\Downloads\\tool.exe')]).get(KDBX)).toEqual({ level: 'low', tactics: ['credential-access'] });
+    expect(titlesOf(read(6, 'C:\\Users\\bob\\Documents\\Database.kdbx', 'C:\\Program Files\\KeePass Password Safe 2\\KeePass.exe'))).not.toContain(KDBX);
+  });
+
+  it('network logons with administrator privileges from another host (4624 type 3 + 4672, informational) and tasks created in such a session (medium); other sessions and local logons are not', () => {
+    const ADMIN = 'Network Logon With Administrator Privileges From Another Host';
+    const TASK = 'Scheduled Task Created From A Network Logon Session';
+    const logon = (t: number, id: string, data: JsonRecord = {}): Ev =>
+      sec(t, 4624, { SubjectUserSid: 'S-1-0-0', TargetUserSid: 'S-1-5-21-1-2-3-1106', TargetUserName: 'itadmin', TargetLogonId: id, LogonType: 3, LogonProcessName: 'NtLmSsp ', AuthenticationPackageName: 'NTLM', IpAddress: '10.0.0.30', ...data });
+    const special = (t: number, id: string, user = 'itadmin', sid = 'S-1-5-21-1-2-3-1106'): Ev => sec(t, 4672, { SubjectUserSid: sid, SubjectUserName: user, SubjectLogonId: id, PrivilegeList: 'SeDebugPrivilege\r\n\t\t\tSeBackupPrivilege' });
+    const task = (t: number, id: string): Ev => sec(t, 4698, { SubjectUserSid: 'S-1-5-21-1-2-3-1106', SubjectUserName: 'itadmin', SubjectLogonId: id, TaskName: '\\Updater', TaskContent: '<Task><Actions><Exec><Command>C:\\Windows\\System32\\notepad.exe</Command></Exec></Actions></Task>' });
+    const h = hits([special(1, '0x77aa'), logon(1, '0x77aa'), task(30, '0x77aa')]);
+    expect(h.get(ADMIN)).toEqual({ level: 'informational', tactics: ['lateral-movement'] });
+    expect(h.get(TASK)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation', 'lateral-movement'] });
+    // The base rules stay out of the report; the plain task rule stays in.
+    expect(h.get('Scheduled Task Created')?.level).toBe('low');
+    expect(h.has('Network Logon Of A User Account From Another Host')).toBe(false);
+    expect(h.has('Special Privileges Assigned To A User Account Logon')).toBe(false);
+    // Another session, a local logon, a computer account, SYSTEM's privileges: nothing correlated.
+    const other = hits([special(40, '0x1'), logon(40, '0x2'), task(41, '0x3')]);
+    expect(other.has(ADMIN) || other.has(TASK)).toBe(false);
+    expect(hits([special(50, '0x5'), logon(50, '0x5', { IpAddress: '127.0.0.1' }), task(51, '0x5')]).has(TASK)).toBe(false);
+    expect(hits([special(60, '0x6', 'WS07$', 'S-1-5-21-1-2-3-1301'), logon(60, '0x6', { TargetUserName: 'WS07$' })]).has(ADMIN)).toBe(false);
+    expect(hits([special(70, '0x3e7', 'SYSTEM', 'S-1-5-18'), logon(70, '0x3e7')]).has(ADMIN)).toBe(false);
+  });
+
+  it('RDP: authentication refused (RdpCoreTs 140, informational; ten from one address in five minutes medium) and sessions disconnected from another address (LSM 24, informational)', () => {
+    const FAIL = 'RDP Connection Refused For A Wrong User Name Or Password (RdpCoreTs 140)';
+    const BURST = 'Many RDP Authentication Failures From One Address';
+    const core = (t: number, ip: string): Ev => win(t, 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS/Operational', 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS', 140, { IPString: ip });
+    const h = hits(Array.from({ length: 12 }, (_, i) => core(i * 10, '10.0.0.30')));
+    expect(h.get(BURST)).toEqual({ level: 'medium', tactics: ['credential-access'] });
+    expect(h.get(FAIL)).toEqual({ level: 'informational', tactics: ['credential-access'] });
+    expect(hits(Array.from({ length: 12 }, (_, i) => core(i * 10, `10.0.0.${i}`))).has(BURST)).toBe(false);
+    expect(hits(Array.from({ length: 9 }, (_, i) => core(i * 10, '10.0.0.30'))).has(BURST)).toBe(false);
+    const lsm = (t: number, address: string): Ev => win(t, 'Microsoft-Windows-TerminalServices-LocalSessionManager/Operational', 'Microsoft-Windows-TerminalServices-LocalSessionManager', 24, { User: 'CORP\\bob', SessionID: '3', Address: address });
+    expect(hits([lsm(200, '10.0.0.30')]).get('RDP Session Disconnected From Another Address')).toEqual({ level: 'informational', tactics: ['lateral-movement'] });
+    expect(titlesOf(lsm(201, 'LOCAL'))).toEqual([]);
+  });
+
+  it('kernel drivers installed as services from user-writable folders (7045/4697, high); drivers in System32 and user-mode services there are not this rule', () => {
+    const DRV = 'Kernel Driver Service Installed From A User-Writable Folder';
+    const svc = (t: number, image: string, type: string): Ev => win(t, 'System', 'Service Control Manager', 7045, { ServiceName: 'rtcore', ImagePath: image, ServiceType: type, StartType: 'demand start', AccountName: '' }, 'WS01');
+    expect(hits([svc(1, 'C:\\Users\\bob\\AppData\\Local\\Temp\\RTCore64.sys', 'kernel mode driver')]).get(DRV)).toEqual({ level: 'high', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(svc(2, 'C:\\ProgramData\\gdrv.sys', 'file system driver'))).toContain(DRV);
+    expect(titlesOf(svc(3, 'C:\\Windows\\System32\\drivers\\PROCEXP152.SYS', 'kernel mode driver'))).not.toContain(DRV);
+    expect(titlesOf(svc(4, 'C:\\Users\\bob\\AppData\\Local\\Temp\\svc.exe', 'user mode service'))).not.toContain(DRV);
+    const s4697 = (t: number, type: string): Ev => sec(t, 4697, { SubjectUserName: 'bob', ServiceName: 'rtcore', ServiceFileName: '\\??\\C:\\Users\\bob\\Desktop\\RTCore64.sys', ServiceType: type, ServiceStartType: '3', ServiceAccount: '' });
+    expect(hits([s4697(5, '0x1')]).get(`${DRV} (4697)`)?.level).toBe('high');
+    expect(titlesOf(s4697(6, '0x10'))).not.toContain(`${DRV} (4697)`);
+  });
+
+  it('defences switched off for good (7040 to disabled, medium) and Code Integrity refusals (low); other services and start types are not', () => {
+    const OFF = 'Security Or Logging Service Set To Disabled (System 7040)';
+    const st = (t: number, name: string, key: string, to: string): Ev => win(t, 'System', 'Service Control Manager', 7040, { param1: name, param2: 'auto start', param3: to, param4: key });
+    expect(hits([st(1, 'Windows Event Log', 'EventLog', 'disabled')]).get(OFF)).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
+    expect(titlesOf(st(2, 'Microsoft Defender Antivirus Service', 'WinDefend', 'disabled'))).toContain(OFF);
+    expect(titlesOf(st(3, 'Windows Event Log', 'EventLog', 'demand start'))).not.toContain(OFF);
+    expect(titlesOf(st(4, 'Print Spooler', 'Spooler', 'disabled'))).not.toContain(OFF);
+    const CI = 'Code Integrity Blocked Or Flagged An Unsigned Image (3033/3034/3076/3077/3089)';
+    const ci = (t: number, id: number): Ev => win(t, 'Microsoft-Windows-CodeIntegrity/Operational', 'Microsoft-Windows-CodeIntegrity', id, { 'File Name': '\\Device\\HarddiskVolume2\\Users\\bob\\x.dll', 'Process Name': '\\Device\\HarddiskVolume2\\Windows\\System32\\lsass.exe', Status: '0xc0000428' });
+    expect(hits([ci(5, 3033)]).get(CI)).toEqual({ level: 'low', tactics: ['defense-impairment'] });
+    expect(titlesOf(ci(6, 3004))).not.toContain(CI);
+  });
+
+  it('unmanaged PowerShell in the Windows PowerShell log (400 HostApplication, medium) and PowerShell/Operational 53504 AppDomain (low); PowerShell hosts are not', () => {
+    const HOST = 'PowerShell Engine Started In A Program That Is Not A PowerShell Host (classic 400)';
+    const start = (t: number, host: string): Ev =>
+      win(t, 'Windows PowerShell', 'PowerShell', 400, { Data: ['Available', 'None', `\tNewEngineState=Available\r\n\tPreviousEngineState=None\r\n\r\n\tSequenceNumber=13\r\n\r\n\tHostName=Default Host\r\n\tHostVersion=5.1\r\n\tHostId=4a4b4c4d-0000-4000-8000-000000000001\r\n\tHostApplication=${host}\r\n\tEngineVersion=5.1\r\n\tRunspaceId=x\r\n\tPipelineId=\r\n\tCommandName=\r\n\tCommandType=\r\n\tScriptName=\r\n\tCommandPath=\r\n\tCommandLine=`] }, 'WS01');
+    expect(hits([start(1, 'C:\\Windows\\System32\\rundll32.exe')]).get(HOST)).toEqual({ level: 'medium', tactics: ['execution', 'privilege-escalation', 'stealth'] });
+    expect(titlesOf(start(2, 'C:\\Users\\bob\\Downloads\\payload.exe'))).toContain(HOST);
+    expect(titlesOf(start(3, 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\MSBuild.exe C:\\Users\\bob\\x.csproj'))).toContain(HOST);
+    for (const ok of ['C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -nop', 'powershell -enc AAAA', '"C:\\Program Files\\PowerShell\\7\\pwsh.exe"', 'C:\\Windows\\system32\\WindowsPowerShell\\v1.0\\PowerShell_ISE.exe', 'C:\\Windows\\system32\\wsmprovhost.exe -Embedding', 'C:\\Program Files\\Vendor\\agent.exe', ''])
+      expect(titlesOf(start(4, ok)), ok).not.toContain(HOST);
+    const IPC = 'PowerShell IPC Listener Started In A Named .NET AppDomain (53504)';
+    const ipc = (t: number, domain: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 53504, { param1: '5432', param2: domain }, 'WS01');
+    expect(hits([ipc(5, 'GruntHTTP.exe')]).get(IPC)).toEqual({ level: 'low', tactics: ['execution'] });
+    expect(titlesOf(ipc(6, 'DefaultAppDomain'))).toEqual([]);
+    expect(titlesOf(ipc(7, 'DscPsPluginWkr_AppDomain'))).toEqual([]);
+  });
+
+  it('Windows Installer packages from download or temporary folders (MsiInstaller 1040/1042, low), a primary group set to a privileged group (4738, medium), remote event log access as lateral movement', () => {
+    const MSI = 'Windows Installer Package Run From A Download, Temporary Or Public Folder';
+    const msi = (t: number, id: number, file: string): Ev => win(t, 'Application', 'MsiInstaller', id, { Data: [file, '3128'] }, 'WS01');
+    expect(hits([msi(1, 1040, 'C:\\Users\\bob\\AppData\\Local\\Temp\\setup.msi')]).get(MSI)).toEqual({ level: 'low', tactics: ['execution', 'stealth'] });
+    expect(titlesOf(msi(2, 1042, 'C:\\Users\\bob\\Downloads\\x.msi'))).toContain(MSI);
+    expect(titlesOf(msi(3, 1040, 'C:\\Windows\\Installer\\1a2b3c.msi'))).not.toContain(MSI);
+    const PG = 'Primary Group Of A User Set To A Privileged Group (4738)';
+    const chg = (t: number, group: string): Ev => sec(t, 4738, { SubjectUserName: 'bob', TargetUserName: 'alice', TargetSid: 'S-1-5-21-1-2-3-1203', PrimaryGroupId: group, SidHistory: '-' });
+    expect(hits([chg(4, '512')]).get(PG)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(chg(5, '513'))).not.toContain(PG);
+    expect(titlesOf(chg(6, '-'))).not.toContain(PG);
+    const pipe = sec(7, 5145, { SubjectUserName: 'bob', ShareName: '\\\\*\\IPC$', RelativeTargetName: 'eventlog', IpAddress: '10.0.0.30' });
+    expect(hits([pipe]).get('Event Log Service Reached Over The Network')).toEqual({ level: 'medium', tactics: ['defense-impairment', 'lateral-movement'] });
+  });
+
 });
