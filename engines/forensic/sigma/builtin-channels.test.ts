@@ -359,4 +359,13 @@ describe('built-in channel rules', () => {
     expect(hits([pipe]).get('Event Log Service Reached Over The Network')).toEqual({ level: 'medium', tactics: ['defense-impairment', 'lateral-movement'] });
   });
 
+  it('the RDP listener receiving a connection (RemoteConnectionManager 261, informational) and the print spooler failing to load a plug-in (PrintService 808, low); other events of those channels are not', () => {
+    const rcm = (t: number, id: number): Ev => win(t, 'Microsoft-Windows-TerminalServices-RemoteConnectionManager/Operational', 'Microsoft-Windows-TerminalServices-RemoteConnectionManager', id, { listenerName: 'RDP-Tcp' }, 'WS01');
+    expect(hits([rcm(1, 261)]).get('RDP Listener Received A Connection (RemoteConnectionManager 261)')).toEqual({ level: 'informational', tactics: ['lateral-movement'] });
+    expect(titlesOf(rcm(2, 258))).toEqual([]);
+    const spool = (t: number, id: number): Ev => win(t, 'Microsoft-Windows-PrintService/Admin', 'Microsoft-Windows-PrintService', id, { param1: 'C:\\Windows\\system32\\spool\\DRIVERS\\x64\\3\\New\\payload.dll', param2: '0x7e' }, 'WS01');
+    expect(hits([spool(3, 808)]).get('Print Spooler Failed To Load A Plug-in Module (PrintService 808)')).toEqual({ level: 'low', tactics: ['privilege-escalation', 'lateral-movement'] });
+    expect(titlesOf(spool(4, 372))).toEqual([]);
+  });
+
 });
