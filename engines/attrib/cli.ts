@@ -2,9 +2,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
-import { serveUntilSignal } from '../core/http/server.js';
-import { openStandaloneStore } from '../core/store.js';
+import { parsePort, runCommandLine, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { serveWithStore } from '../core/http/server.js';
 import { VitrineError } from '../core/errors.js';
 import { analyzeScenario } from './ach/engine.js';
 import { parseOverride, readScenarioFile, ScenarioLibrary } from './ach/scenario.js';
@@ -112,11 +111,8 @@ const options = {
   out: { type: 'string' },
   json: { type: 'boolean' },
   stix: { type: 'boolean' },
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'allow-remote': { type: 'boolean' },
-  version: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...SERVE_OPTIONS,
+  ...STANDARD_OPTIONS,
 } as const;
 
 type Values = { readonly [K in keyof typeof options]?: (typeof options)[K] extends { multiple: true } ? string[] | undefined : (typeof options)[K]['type'] extends 'boolean' ? boolean | undefined : string | undefined };
@@ -347,10 +343,10 @@ function installKb(kb: AttackKb, text: string): string {
 async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
   if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
   const port = parsePort(values.port, DEFAULT_PORT);
-  const home = process.env['VITRINE_HOME'];
-  const db = openStandaloneStore([attribService], home);
   const fromEnv = allowedHostsFromEnv();
-  await serveUntilSignal({
+  await serveWithStore({
+    service: attribService,
+    home: process.env['VITRINE_HOME'],
     tool: 'attrib',
     version: VERSION,
     host: values.host,
@@ -358,9 +354,8 @@ async function serveCommand(positionals: readonly string[], values: Values): Pro
     allowRemote: values['allow-remote'] === true,
     authenticated: (process.env['ATTR_API_TOKEN'] ?? '') !== '',
     // ATTR_ALLOWED_HOSTS replaces the loopback names; the bound name stays allowed.
-    createApp: (allowed) => createStandaloneApp({ db, ...(home ? { dataDir: home } : {}), ...(values.kb !== undefined ? { kbPath: path.resolve(values.kb) } : {}), allowedHosts: serveAllowedHosts(fromEnv, allowed, values.host ?? '127.0.0.1') }),
+    createApp: (base) => createStandaloneApp({ ...base, ...(values.kb !== undefined ? { kbPath: path.resolve(values.kb) } : {}), allowedHosts: serveAllowedHosts(fromEnv, base.allowedHosts, values.host ?? '127.0.0.1') }),
     banner: (url) => `(TAXII 2.1 at ${url}/taxii2/${process.env['ATTR_API_DOCS'] === '1' ? `, documentation at ${url}/docs/` : ''})`,
-    onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };
 }

@@ -1,11 +1,10 @@
 // `caseassess` command line: serve the HTTP API, assess a case file, list actors.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCommandLine, runIfMain, parsePort, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, parsePort, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
-import { serveUntilSignal } from '../core/http/server.js';
+import { serveWithStore } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
-import { openStandaloneStore } from '../core/store.js';
 import { createStandaloneApp } from './http.js';
 import { DEFAULT_KG_RELATIVE, defaultResourcesDir, listActors, loadKnowledgeGraph, VERSION } from './index.js';
 import { ASSESS_JOB, jobs, type AssessJobResult } from './jobs.js';
@@ -34,13 +33,10 @@ export type { CliResult } from '../core/cli.js';
 
 const options = {
   kg: { type: 'string' },
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'allow-remote': { type: 'boolean' },
   format: { type: 'string' },
   q: { type: 'string' },
-  version: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...SERVE_OPTIONS,
+  ...STANDARD_OPTIONS,
 } as const;
 
 function kgPathOf(kg: string | undefined): string {
@@ -85,17 +81,16 @@ async function serveCommand(positionals: readonly string[], values: { kg?: strin
   const port = parsePort(values.port, DEFAULT_PORT);
   const kgPath = kgPathOf(values.kg);
   loadKnowledgeGraph(kgPath); // fail before listening when the graph is bad
-  const home = process.env['VITRINE_HOME'];
-  const db = openStandaloneStore([caseassessService], home);
-  await serveUntilSignal({
+  await serveWithStore({
+    service: caseassessService,
+    home: process.env['VITRINE_HOME'],
     tool: 'caseassess',
     version: VERSION,
     host: values.host,
     port,
     allowRemote: values['allow-remote'] === true,
-    createApp: (allowedHosts) => createStandaloneApp({ kgPath, db, ...(home ? { dataDir: home } : {}), allowedHosts }),
+    createApp: (base) => createStandaloneApp({ ...base, kgPath }),
     banner: (url) => `(documentation at ${url}/docs/)`,
-    onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };
 }

@@ -19,6 +19,19 @@ export class UsageError extends Error {}
 /** The parsed option values of a command line whose options are `O`. */
 export type CliValues<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>['values'];
 
+/** The options of `X serve`: `--host`, `--port` (parsePort), `--allow-remote` (serveUntilSignal reads all three). */
+export const SERVE_OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'allow-remote': { type: 'boolean' },
+} as const;
+
+/** `--version` and `--help` (`-h`): every command line has them, runCommandLine answers them. */
+export const STANDARD_OPTIONS = {
+  version: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 /** Errors that mean "your input was wrong" (exit 2) rather than "it failed" (exit 1). */
 export const INVALID_INPUT_CODES: readonly ErrorCode[] = ['validation_failed', 'bad_request', 'not_found', 'parse_error'];
 

@@ -2,7 +2,7 @@
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { runCommandLine, runIfMain, parsePort, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, parsePort, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { loadBundle } from './bundle.js';
@@ -55,11 +55,8 @@ const options = {
   eps: { type: 'string' },
   n: { type: 'string' },
   model: { type: 'string' },
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'allow-remote': { type: 'boolean' },
-  version: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...SERVE_OPTIONS,
+  ...STANDARD_OPTIONS,
 } as const;
 
 function intArg(text: string | undefined, name: string, fallback: number, min = 0, max = 2 ** 31): number {

@@ -4,14 +4,13 @@ import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 
 import path from 'node:path';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
-import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
+import { parsePort, runCommandLine, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import type { AnalysisView, CustodyView, EvidenceItem, RejectedEvidence } from '../core/contracts/forensic.js';
 import { VitrineError } from '../core/errors.js';
 import { isLoopbackHost } from '../core/http/security.js';
-import { serveUntilSignal } from '../core/http/server.js';
+import { serveWithStore } from '../core/http/server.js';
 import { verifyChain } from '../core/ledger.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
-import { openStandaloneStore } from '../core/store.js';
 import { analyzeEvents, listScenarios, runScenario, toDict } from './analysis/index.js';
 import { defaultSigmaRules } from './analysis/detections.js';
 import { brokenRules, loadSigmaRules, SIGMA_LEVELS, type Placeholders, type SigmaLevel, type SigmaRuleSet } from './sigma/index.js';
@@ -91,7 +90,6 @@ export interface CliEnvironment {
 
 const options = {
   kind: { type: 'string' },
-  host: { type: 'string' },
   year: { type: 'string' },
   'utc-offset-hours': { type: 'string' },
   ledger: { type: 'string' },
@@ -111,10 +109,8 @@ const options = {
   hunting: { type: 'boolean' },
   strict: { type: 'boolean' },
   scenario: { type: 'string' },
-  port: { type: 'string' },
-  'allow-remote': { type: 'boolean' },
-  version: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...SERVE_OPTIONS,
+  ...STANDARD_OPTIONS,
 } as const;
 
 type Values = {
@@ -470,16 +466,16 @@ async function serveCommand(positionals: readonly string[], values: Values, io: 
   const evidenceRoot = envRoot !== undefined && envRoot !== '' ? path.resolve(io.cwd, envRoot) : undefined;
   // Refuse a remote bind before the store is opened.
   if (values.host !== undefined && !isLoopbackHost(values.host) && values['allow-remote'] !== true) throw new UsageError('binding a non-loopback address needs --allow-remote (the API has no authentication)');
-  const db = openStandaloneStore([forensicService], home);
-  await serveUntilSignal({
+  await serveWithStore({
+    service: forensicService,
+    home,
     tool: 'forensic',
     version: VERSION,
     host: values.host,
     port,
     allowRemote: values['allow-remote'] === true,
-    createApp: (allowedHosts) => createStandaloneApp({ db, ...(home ? { dataDir: home } : {}), ...(evidenceRoot !== undefined ? { evidenceRoot } : {}), allowedHosts }),
+    createApp: (base) => createStandaloneApp({ ...base, ...(evidenceRoot !== undefined ? { evidenceRoot } : {}) }),
     banner: (url) => `(cases UI at ${url}/, documentation at ${url}/docs/${evidenceRoot === undefined ? `; set ${EVIDENCE_ROOT_ENV} to analyse files` : ''})`,
-    onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };
 }

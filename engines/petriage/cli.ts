@@ -2,12 +2,11 @@
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError as describe, parsePort, runIfMain, UsageError, type CliResult } from '../core/cli.js';
+import { describeError as describe, parsePort, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { serializeGbdtModel } from '../core/ml/model.js';
-import { serveUntilSignal } from '../core/http/server.js';
+import { serveWithStore } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
-import { openStandaloneStore } from '../core/store.js';
 import { analyze, MAX_FILE_BYTES, type TriageResult } from './analyze.js';
 import { DEFAULT_BENIGN, loadBenignCorpus, type BenignSource } from './benign.js';
 import { benignSamples, familySamples } from './corpus.js';
@@ -107,12 +106,9 @@ const options = {
   siblings: { type: 'string' },
   'no-rule': { type: 'boolean' },
   recursive: { type: 'boolean' },
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'allow-remote': { type: 'boolean' },
   'enable-docs': { type: 'boolean' },
-  version: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...SERVE_OPTIONS,
+  ...STANDARD_OPTIONS,
 } as const;
 
 type Values = { [K in keyof typeof options]?: (typeof options)[K]['type'] extends 'string' ? string : boolean };
@@ -289,18 +285,17 @@ async function serveCommand(positionals: readonly string[], v: Values): Promise<
   const modelPath = v.model === undefined ? undefined : path.resolve(v.model);
   loadModel(modelPath); // fail before listening when the model is bad
   const benign: BenignSource = v.benign === undefined ? {} : { dir: path.resolve(v.benign) };
-  const home = process.env['VITRINE_HOME'];
-  const db = openStandaloneStore([petriageService], home);
   const enableDocs = v['enable-docs'] === true;
-  await serveUntilSignal({
+  await serveWithStore({
+    service: petriageService,
+    home: process.env['VITRINE_HOME'],
     tool: 'petriage',
     version: VERSION,
     host: v.host,
     port,
     allowRemote: v['allow-remote'] === true,
-    createApp: (allowedHosts) => createStandaloneApp({ ...(modelPath ? { modelPath } : {}), benign, db, ...(home ? { dataDir: home } : {}), allowedHosts, enableDocs }),
+    createApp: (base) => createStandaloneApp({ ...base, ...(modelPath ? { modelPath } : {}), benign, enableDocs }),
     banner: (url: string) => `(triage page at ${url}/${enableDocs ? `, documentation at ${url}/docs/` : ''})`,
-    onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };
 }

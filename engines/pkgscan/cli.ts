@@ -1,6 +1,6 @@
 // `pkgscan` command line: serve the API standalone at /api/v1, create the first admin (password from stdin), verify the audit chain.
 import type { Database } from 'better-sqlite3';
-import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
+import { parsePort, runCommandLine, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import type { ScanVerdict } from '../core/contracts/pkgscan.js';
 import type { JobRunner } from '../core/jobs/protocol.js';
 import { serveUntilSignal, standaloneContext } from '../core/http/server.js';
@@ -68,9 +68,6 @@ Exit codes: 0 success (a scan that allows or warns), 1 failure (or a broken audi
 input, 3 a scan whose decision is block or a diff that escalates, 4 an advisory lookup whose answer is partial or unavailable (unknown).`;
 
 const options = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'allow-remote': { type: 'boolean' },
   email: { type: 'string' },
   role: { type: 'string' },
   force: { type: 'boolean' },
@@ -84,8 +81,8 @@ const options = {
   'database-url': { type: 'string' },
   status: { type: 'boolean' },
   json: { type: 'boolean' },
-  version: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...SERVE_OPTIONS,
+  ...STANDARD_OPTIONS,
 } as const;
 
 function storeHome(): string {

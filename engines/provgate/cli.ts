@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { parseArgs } from 'node:util';
-import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
+import { parsePort, runCommandLine, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -79,9 +79,6 @@ const options = {
   'build-id': { type: 'string' },
   'run-id': { type: 'string' },
   layout: { type: 'string' },
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'allow-remote': { type: 'boolean' },
   advisories: { type: 'string' },
   'top-pypi': { type: 'boolean' },
   'reach-repo': { type: 'string' },
@@ -90,8 +87,8 @@ const options = {
   limit: { type: 'string' },
   services: { type: 'string' },
   deps: { type: 'string' },
-  version: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...SERVE_OPTIONS,
+  ...STANDARD_OPTIONS,
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true; strict: true }>>['values'];

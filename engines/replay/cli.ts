@@ -1,10 +1,9 @@
 // `replay` command line: serve the HTTP API and replay page, analyse a capture file, run the synthetic intrusion.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parsePort, runCommandLine, runIfMain, UsageError, type CliResult } from '../core/cli.js';
-import { serveUntilSignal } from '../core/http/server.js';
+import { parsePort, runCommandLine, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { serveWithStore } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
-import { openStandaloneStore } from '../core/store.js';
 import { createStandaloneApp } from './http.js';
 import { CAPTURE_FORMATS, DEFAULT_INDICATORS_RELATIVE, defaultResourcesDir, demo, loadIndicators, MAX_BENIGN_FLOWS, VERSION } from './index.js';
 import { ANALYZE_JOB, jobs } from './jobs.js';
@@ -35,17 +34,14 @@ Exit codes: 0 success, 1 failure, 2 invalid arguments or input that is not a cap
 export type { CliResult } from '../core/cli.js';
 
 const options = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'allow-remote': { type: 'boolean' },
   indicators: { type: 'string' },
   format: { type: 'string' },
   name: { type: 'string' },
   benign: { type: 'string' },
   seed: { type: 'string' },
   out: { type: 'string' },
-  version: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...SERVE_OPTIONS,
+  ...STANDARD_OPTIONS,
 } as const;
 
 type Values = { [K in keyof typeof options]?: (typeof options)[K]['type'] extends 'boolean' ? boolean | undefined : string | undefined };
@@ -99,17 +95,16 @@ async function serveCommand(positionals: readonly string[], values: Values): Pro
   const port = parsePort(values.port, DEFAULT_PORT);
   const indicatorsPath = indicatorsPathOf(values.indicators);
   loadIndicators(indicatorsPath); // fail before listening when the list cannot be read
-  const home = process.env['VITRINE_HOME'];
-  const db = openStandaloneStore([replayService], home);
-  await serveUntilSignal({
+  await serveWithStore({
+    service: replayService,
+    home: process.env['VITRINE_HOME'],
     tool: 'replay',
     version: VERSION,
     host: values.host,
     port,
     allowRemote: values['allow-remote'] === true,
-    createApp: (allowedHosts) => createStandaloneApp({ indicatorsPath, db, ...(home ? { dataDir: home } : {}), allowedHosts }),
+    createApp: (base) => createStandaloneApp({ ...base, indicatorsPath }),
     banner: (url) => `(documentation at ${url}/docs/)`,
-    onClose: () => db.close(),
   });
   return { code: 0, stdout: '', stderr: '' };
 }

@@ -8,7 +8,7 @@ import { VitrineError } from '../errors.js';
 import { InProcessRunner } from '../jobs/in-process.js';
 import type { JobRunner } from '../jobs/protocol.js';
 import type { ServiceContext, ServiceDescriptor } from '../service.js';
-import { openMemoryStore } from '../store.js';
+import { openMemoryStore, openStandaloneStore, type StoreService } from '../store.js';
 import { errorHandler, notFound, requestId } from './index.js';
 import { hostAllowList, isLoopbackHost, LOOPBACK_HOSTS, securityHeaders } from './security.js';
 
@@ -110,6 +110,27 @@ export async function serveUntilSignal(options: ServeOptions): Promise<void> {
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+  });
+}
+
+/** `serveWithStore`'s options: serveUntilSignal's, with the app built over the service's standalone store. */
+export interface StoreServeOptions extends Omit<ServeOptions, 'createApp' | 'onClose'> {
+  /** The service whose tables the store holds. */
+  readonly service: StoreService;
+  /** VITRINE_HOME: the store is its vitrine.db and the data folder, else the store is in memory for the process. */
+  readonly home: string | undefined;
+  /** Builds the app from the store, the data folder (when `home` is set) and the Host allow-list. */
+  createApp(base: { readonly db: Database; readonly dataDir?: string; readonly allowedHosts: readonly string[] }): Express;
+}
+
+/** `X serve` of a service with tables: opens its standalone store, serves until SIGINT/SIGTERM, then closes the store. */
+export async function serveWithStore(options: StoreServeOptions): Promise<void> {
+  const { service, home, createApp, ...serve } = options;
+  const db = openStandaloneStore([service], home);
+  await serveUntilSignal({
+    ...serve,
+    createApp: (allowedHosts) => createApp({ db, ...(home ? { dataDir: home } : {}), allowedHosts }),
+    onClose: () => db.close(),
   });
 }
 
