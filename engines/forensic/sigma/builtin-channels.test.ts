@@ -368,4 +368,67 @@ describe('built-in channel rules', () => {
     expect(titlesOf(spool(4, 372))).toEqual([]);
   });
 
+  it('privileges used from the Windows temporary folder count as outside Windows; SAM and SECURITY registry keys opened by other programs (medium); drivers from other folders (medium)', () => {
+    const DEBUG = 'Debug Privilege Used By A Program Outside Windows';
+    const use = (t: number, program: string): Ev => sec(t, 4673, { SubjectUserName: 'bob', ObjectServer: 'Security', Service: '-', PrivilegeList: 'SeDebugPrivilege', ProcessName: program });
+    expect(titlesOf(use(1, 'C:\\Windows\\Temp\\m.exe'))).toContain(DEBUG);
+    expect(titlesOf(use(2, 'C:\\Windows\\System32\\taskmgr.exe'))).not.toContain(DEBUG);
+    const KEY = 'Handle To The SAM Or SECURITY Registry Key Requested By A Program (4656/4663)';
+    const key = (t: number, name: string, program: string): Ev => sec(t, 4663, { SubjectUserName: 'bob', ObjectServer: 'Security', ObjectType: 'Key', ObjectName: name, AccessMask: '0x20019', ProcessName: program });
+    expect(hits([key(3, '\\REGISTRY\\MACHINE\\SECURITY\\Policy\\Secrets', 'C:\\Windows\\System32\\reg.exe')]).get(KEY)).toEqual({ level: 'medium', tactics: ['credential-access'] });
+    expect(titlesOf(key(4, '\\REGISTRY\\MACHINE\\SAM\\SAM\\Domains\\Account', 'C:\\Windows\\System32\\lsass.exe'))).not.toContain(KEY);
+    expect(titlesOf(key(5, '\\REGISTRY\\MACHINE\\SOFTWARE\\Microsoft', 'C:\\Windows\\System32\\reg.exe'))).not.toContain(KEY);
+    const OUT = 'Kernel Driver Service Installed From Outside The Windows And Program Files Folders';
+    const drv = (t: number, image: string): Ev => win(t, 'System', 'Service Control Manager', 7045, { ServiceName: 'd', ImagePath: image, ServiceType: 'kernel mode driver', StartType: 'demand start', AccountName: '' }, 'WS01');
+    expect(hits([drv(6, 'C:\\Tools\\x64\\mimidrv.sys')]).get(OUT)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    for (const image of ['\\SystemRoot\\System32\\drivers\\x.sys', 'System32\\drivers\\x.sys', '\\??\\C:\\Program Files\\Vendor\\x.sys', 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.sys'])
+      expect(titlesOf(drv(7, image)), image).not.toContain(OUT);
+  });
+
+  it('tasks registered by LOCAL SERVICE or NETWORK SERVICE (medium) and IPC$ pipes over loopback SMB (low); SYSTEM tasks and pipes from other hosts are not', () => {
+    const SVC = 'Scheduled Task Created By LOCAL SERVICE Or NETWORK SERVICE (4698)';
+    const task = (t: number, sid: string): Ev => sec(t, 4698, { SubjectUserSid: sid, SubjectUserName: 'x', SubjectLogonId: '0x3e5', TaskName: '\\t', TaskContent: '<Task><Actions><Exec><Command>C:\\Windows\\System32\\notepad.exe</Command></Exec></Actions></Task>' });
+    expect(hits([task(1, 'S-1-5-19')]).get(SVC)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation'] });
+    expect(titlesOf(task(2, 'S-1-5-18'))).not.toContain(SVC);
+    const LOOP = 'Named Pipe Opened Over SMB From The Loopback Address (5145)';
+    const pipe = (t: number, ip: string, user = 'svc_app'): Ev => sec(t, 5145, { SubjectUserName: user, ShareName: '\\\\*\\IPC$', RelativeTargetName: 'srvsvc', IpAddress: ip, AccessMask: '0x3' });
+    expect(hits([pipe(3, '::1')]).get(LOOP)).toEqual({ level: 'low', tactics: ['privilege-escalation', 'stealth'] });
+    expect(titlesOf(pipe(4, '10.0.0.30'))).not.toContain(LOOP);
+    expect(titlesOf(pipe(5, '127.0.0.1', 'WS01$'))).not.toContain(LOOP);
+  });
+
+  it('RDP from the loopback address in LocalSessionManager (21/22/25) and 4778 (high); console sessions and other addresses are not', () => {
+    const LSM = 'RDP Session Logon From The Loopback Address (LocalSessionManager 21/22/25)';
+    const lsm = (t: number, address: string): Ev => win(t, 'Microsoft-Windows-TerminalServices-LocalSessionManager/Operational', 'Microsoft-Windows-TerminalServices-LocalSessionManager', 21, { User: 'CORP\\bob', SessionID: '3', Address: address });
+    expect(hits([lsm(1, '127.0.0.1')]).get(LSM)).toEqual({ level: 'high', tactics: ['lateral-movement', 'command-and-control'] });
+    expect(titlesOf(lsm(2, 'LOCAL'))).not.toContain(LSM);
+    expect(titlesOf(lsm(3, '10.0.0.30'))).not.toContain(LSM);
+    const RC = 'RDP Session Reconnected From The Loopback Address (4778)';
+    const rc = (t: number, address: string): Ev => sec(t, 4778, { AccountName: 'bob', AccountDomain: 'CORP', LogonID: '0x5a1b2', SessionName: 'RDP-Tcp#3', ClientName: 'X', ClientAddress: address });
+    expect(hits([rc(4, '::1')]).get(RC)?.level).toBe('high');
+    expect(titlesOf(rc(5, '10.0.0.30'))).not.toContain(RC);
+  });
+
+  it('Kerberos user enumeration: TGTs for ten unknown names from one address in five minutes (medium); nine names, or one name retried, are not', () => {
+    const ENUM = 'Kerberos TGT Requests For Many Unknown Accounts From One Address';
+    const tgt = (t: number, user: string, ip = '::ffff:10.0.0.30'): Ev => sec(t, 4768, { TargetUserName: user, ServiceName: 'krbtgt/CORP', Status: '0x6', PreAuthType: '-', IpAddress: ip });
+    const h = hits(Array.from({ length: 12 }, (_, i) => tgt(i * 5, `guess${i}`)));
+    expect(h.get(ENUM)).toEqual({ level: 'medium', tactics: ['credential-access', 'discovery'] });
+    expect(h.get('Kerberos TGT Requested For An Unknown Account (4768 0x6)')?.level).toBe('informational');
+    expect(hits(Array.from({ length: 9 }, (_, i) => tgt(i * 5, `guess${i}`))).has(ENUM)).toBe(false);
+    expect(hits(Array.from({ length: 12 }, (_, i) => tgt(i * 5, 'olduser'))).has(ENUM)).toBe(false);
+    expect(titlesOf(sec(100, 4768, { TargetUserName: 'bob', ServiceName: 'krbtgt/CORP', Status: '0x0', PreAuthType: '2', TicketEncryptionType: '0x12', IpAddress: '::ffff:10.0.0.30' }))).toEqual([]);
+  });
+
+  it('SQL Server: xp_cmdshell and OLE automation executed (audit 33205, medium), the sp_configure statement is not; the backup catalog deleted (Application 524, medium)', () => {
+    const EXEC = 'SQL Server Procedure That Runs Operating System Commands Executed (audit 33205)';
+    const audit = (t: number, text: string): Ev => win(t, 'Application', 'MSSQLSERVER', 33205, { Data: [text] });
+    expect(hits([audit(1, "action_id:EX\nclass_type:X \nobject_name:xp_cmdshell\nstatement:EXEC xp_cmdshell 'whoami'\n")]).get(EXEC)).toEqual({ level: 'medium', tactics: ['execution', 'persistence'] });
+    expect(titlesOf(audit(2, "action_id:EX\nclass_type:P \nobject_name:sp_configure\nstatement:EXEC sp_configure 'xp_cmdshell', 1\n"))).not.toContain(EXEC);
+    expect(titlesOf(audit(3, "action_id:SL\nclass_type:U \nstatement:SELECT name FROM sys.objects WHERE name = 'xp_cmdshell'\n"))).not.toContain(EXEC);
+    const CAT = 'Windows Backup Catalog Deleted (Application 524)';
+    expect(hits([win(4, 'Application', 'Microsoft-Windows-Backup', 524, {})]).get(CAT)).toEqual({ level: 'medium', tactics: ['impact'] });
+    expect(titlesOf(win(5, 'Application', 'Microsoft-Windows-Backup', 4, {}))).not.toContain(CAT);
+  });
+
 });
