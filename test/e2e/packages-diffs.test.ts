@@ -1,15 +1,12 @@
 // Browser end-to-end of the Release diffs tab: two real consecutive releases of one malicious npm package (from the shared corpus, read as bytes into the package store, never run) compared side by side.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
 import { importArchive } from '../../engines/pkgscan/sources/store.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './browser.fixture.js';
+import { browserSuiteRuns, SHOTS, type BrowserSession } from './browser.fixture.js';
+import { closePackagesSession, signInToPackages, startPackagesSession } from './packages.fixture.js';
 
-const ADMIN = 'admin@example.org';
-const ADMIN_PASSWORD = 'a long admin password';
 /** an0n-chat-lib 0.1.0 -> 0.1.5: the later release gains a postinstall hook running a file the earlier one did not ship. */
 const RELEASES = ['an0n-chat-lib-0.1.0.tgz', 'an0n-chat-lib-0.1.5.tgz'];
 
@@ -19,27 +16,18 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
 
   beforeAll(async () => {
     delete process.env['PKGSCAN_NPM_MIRROR'];
-    process.env['PKGSCAN_SCRYPT'] = '16384:8:1';
-    session = await startBrowserSession('packages-diffs');
-    const created = await pkgscanCli(['create-admin', '--email', ADMIN], { stdin: Readable.from([`${ADMIN_PASSWORD}\n`]), db: session.workstation.db });
-    expect(created.code).toBe(0);
+    session = await startPackagesSession('packages-diffs');
     for (const f of RELEASES) importArchive(session.workstation.db, session.workstation.dataDir, readFileSync(corpusPath('packages', 'malicious', 'npm', f)), { filename: f, source: 'import', actor: 'system' });
   }, 240_000);
 
   afterAll(async () => {
-    delete process.env['PKGSCAN_SCRYPT'];
     if (mirror !== undefined) process.env['PKGSCAN_NPM_MIRROR'] = mirror;
-    await session?.close();
+    await closePackagesSession(session);
   });
 
   it('compares two stored releases: escalated on the gained install hook, new findings with their code, the file tree marked', async () => {
     const page = await session.open();
-    await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
-    const form = page.getByTestId('pkgscan-login');
-    await form.getByLabel('E-mail').fill(ADMIN);
-    await form.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('whoami').waitFor();
+    await signInToPackages(session, page);
 
     await page.getByRole('tab', { name: 'Release diffs' }).click();
     const diff = page.getByTestId('diff-form');

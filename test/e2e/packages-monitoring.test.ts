@@ -1,13 +1,10 @@
 // Browser end-to-end of the Monitoring tab: import a benign corpus archive in the Store tab, watch it (the interval limits refused in the form), check now (baseline), check again (unchanged), see the check history, change the interval, disable it, stop watching after a confirmation; and the audit head hash with its copy buttons.
 import { readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { browserSuiteRuns, startBrowserSession, type BrowserSession } from './browser.fixture.js';
+import { browserSuiteRuns, type BrowserSession } from './browser.fixture.js';
+import { closePackagesSession, signInToPackages, startPackagesSession } from './packages.fixture.js';
 
-const ADMIN = 'admin@example.org';
-const ADMIN_PASSWORD = 'a long admin password';
 /** A small benign npm release from the shared corpus. */
 const ARCHIVE = 'ms-2.1.3.tgz';
 const ARCHIVE_PATH = corpusPath('packages', 'benign', 'npm', ARCHIVE);
@@ -20,27 +17,18 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
     // No mirror: checks read the package store only, so the test never reaches a network.
     delete process.env['PKGSCAN_NPM_MIRROR'];
     delete process.env['PKGSCAN_PYPI_MIRROR'];
-    process.env['PKGSCAN_SCRYPT'] = '16384:8:1';
-    session = await startBrowserSession('packages-monitoring');
-    const created = await pkgscanCli(['create-admin', '--email', ADMIN], { stdin: Readable.from([`${ADMIN_PASSWORD}\n`]), db: session.workstation.db });
-    expect(created.code).toBe(0);
+    session = await startPackagesSession('packages-monitoring');
   }, 240_000);
 
   afterAll(async () => {
-    delete process.env['PKGSCAN_SCRYPT'];
     if (mirrors.npm !== undefined) process.env['PKGSCAN_NPM_MIRROR'] = mirrors.npm;
     if (mirrors.pypi !== undefined) process.env['PKGSCAN_PYPI_MIRROR'] = mirrors.pypi;
-    await session?.close();
+    await closePackagesSession(session);
   });
 
   it('watches a stored package, checks it now (baseline, then unchanged), changes the interval, disables it and stops watching', async () => {
     const page = await session.open();
-    await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
-    const form = page.getByTestId('pkgscan-login');
-    await form.getByLabel('E-mail').fill(ADMIN);
-    await form.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('whoami').waitFor();
+    await signInToPackages(session, page);
 
     // Nothing watched yet: the empty state says what to do.
     await page.getByRole('tab', { name: 'Monitoring' }).click();

@@ -1,14 +1,11 @@
 // Browser end-to-end of the Projects and Containers tabs: create a project, send real lock files and a Dockerfile (an unsupported file listed as skipped), read the findings by file, the components and the dependency graph; upload a real image tarball with progress and read its packages, layers and findings; the Release diffs tab's form and empty list.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { browserSuiteRuns, startBrowserSession, waitForExpression, type BrowserSession } from './browser.fixture.js';
+import { browserSuiteRuns, waitForExpression, type BrowserSession } from './browser.fixture.js';
+import { closePackagesSession, signInToPackages, startPackagesSession } from './packages.fixture.js';
 
-const ADMIN = 'admin@example.org';
-const ADMIN_PASSWORD = 'a long admin password';
 const NPM_DIR = corpusPath('supplychain', 'lockfiles', 'npm', 'v2-in-toto-attestation');
 const PY_DIR = corpusPath('supplychain', 'lockfiles', 'python', 'guarddog');
 const DOCKERFILE = corpusPath('supplychain', 'docker', 'syft', 'Dockerfile');
@@ -18,27 +15,17 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
   let session: BrowserSession;
 
   beforeAll(async () => {
-    // The lowest accepted password cost: the same code path, less CPU on a shared test machine.
-    process.env['PKGSCAN_SCRYPT'] = '16384:8:1';
-    session = await startBrowserSession('packages-projects');
-    const created = await pkgscanCli(['create-admin', '--email', ADMIN], { stdin: Readable.from([`${ADMIN_PASSWORD}\n`]), db: session.workstation.db });
-    expect(created.code).toBe(0);
+    session = await startPackagesSession('packages-projects');
   }, 240_000);
 
   afterAll(async () => {
-    delete process.env['PKGSCAN_SCRYPT'];
-    await session?.close();
+    await closePackagesSession(session);
   });
 
   it('scans a project of real lock files and a Dockerfile, then a real image tarball', async () => {
     const page = await session.open();
     await page.setViewportSize({ width: 1400, height: 1000 });
-    await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
-    const form = page.getByTestId('pkgscan-login');
-    await form.getByLabel('E-mail').fill(ADMIN);
-    await form.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('whoami').waitFor();
+    await signInToPackages(session, page);
 
     // Projects: create one; pick files (two lock files with their manifests, a Dockerfile, and a README that is skipped).
     await page.getByRole('tab', { name: 'Projects' }).click();

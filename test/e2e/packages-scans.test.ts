@@ -1,13 +1,10 @@
 // Browser end-to-end of package scans in the Packages workspace: import a benign corpus archive by dropping it on the Store tab, scan it (Enter), read the verdict, see the clear 404 for a version no source holds, the history with its charts, the package page, and the Vulnerabilities tab (advisory files imported, per-source status, lookups whose incomplete answers read UNKNOWN).
 import { readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { browserSuiteRuns, startBrowserSession, waitForExpression, type BrowserSession } from './browser.fixture.js';
+import { browserSuiteRuns, waitForExpression, type BrowserSession } from './browser.fixture.js';
+import { closePackagesSession, signInToPackages, startPackagesSession } from './packages.fixture.js';
 
-const ADMIN = 'admin@example.org';
-const ADMIN_PASSWORD = 'a long admin password';
 /** A small, popular, benign npm release from the shared corpus. */
 const ARCHIVE = 'debug-4.4.3.tgz';
 const ARCHIVE_PATH = corpusPath('packages', 'benign', 'npm', ARCHIVE);
@@ -19,26 +16,16 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
   let session: BrowserSession;
 
   beforeAll(async () => {
-    // The lowest accepted password cost: the same code path, less CPU on a shared test machine.
-    process.env['PKGSCAN_SCRYPT'] = '16384:8:1';
-    session = await startBrowserSession('packages-scans');
-    const created = await pkgscanCli(['create-admin', '--email', ADMIN], { stdin: Readable.from([`${ADMIN_PASSWORD}\n`]), db: session.workstation.db });
-    expect(created.code).toBe(0);
+    session = await startPackagesSession('packages-scans');
   }, 240_000);
 
   afterAll(async () => {
-    delete process.env['PKGSCAN_SCRYPT'];
-    await session?.close();
+    await closePackagesSession(session);
   });
 
   it('imports an archive by drop, scans it, shows the verdict, the 404 for an unknown version, the history, the package page and vulnerabilities', async () => {
     const page = await session.open();
-    await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
-    const form = page.getByTestId('pkgscan-login');
-    await form.getByLabel('E-mail').fill(ADMIN);
-    await form.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('whoami').waitFor();
+    await signInToPackages(session, page);
 
     // The tab list takes the arrow keys.
     await page.getByRole('tab', { name: 'Account' }).focus();
