@@ -381,7 +381,7 @@ describe('built-in channel rules', () => {
     const OUT = 'Kernel Driver Service Installed From Outside The Windows And Program Files Folders';
     const drv = (t: number, image: string): Ev => win(t, 'System', 'Service Control Manager', 7045, { ServiceName: 'd', ImagePath: image, ServiceType: 'kernel mode driver', StartType: 'demand start', AccountName: '' }, 'WS01');
     expect(hits([drv(6, 'C:\\Tools\\x64\\mimidrv.sys')]).get(OUT)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
-    for (const image of ['\\SystemRoot\\System32\\drivers\\x.sys', 'System32\\drivers\\x.sys', '\\??\\C:\\Program Files\\Vendor\\x.sys', 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.sys'])
+    for (const image of ['\\SystemRoot\\System32\\drivers\\x.sys', 'System32\\drivers\\x.sys', '\\??\\C:\\Program Files\\Vendor\\x.sys', 'C:/Program Files\\Vendor\\bin\\npf.sys', 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.sys'])
       expect(titlesOf(drv(7, image)), image).not.toContain(OUT);
   });
 
@@ -390,6 +390,8 @@ describe('built-in channel rules', () => {
     const task = (t: number, sid: string): Ev => sec(t, 4698, { SubjectUserSid: sid, SubjectUserName: 'x', SubjectLogonId: '0x3e5', TaskName: '\\t', TaskContent: '<Task><Actions><Exec><Command>C:\\Windows\\System32\\notepad.exe</Command></Exec></Actions></Task>' });
     expect(hits([task(1, 'S-1-5-19')]).get(SVC)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation'] });
     expect(titlesOf(task(2, 'S-1-5-18'))).not.toContain(SVC);
+    // The Software Protection service (NETWORK SERVICE) updates its own restart task on every host.
+    expect(titlesOf(sec(3, 4702, { SubjectUserSid: 'S-1-5-20', SubjectUserName: 'DC01$', TaskName: '\\Microsoft\\Windows\\SoftwareProtectionPlatform\\SvcRestartTask', TaskContentNew: '<Task/>' }))).not.toContain(SVC);
     const LOOP = 'Named Pipe Opened Over SMB From The Loopback Address (5145)';
     const pipe = (t: number, ip: string, user = 'svc_app'): Ev => sec(t, 5145, { SubjectUserName: user, ShareName: '\\\\*\\IPC$', RelativeTargetName: 'srvsvc', IpAddress: ip, AccessMask: '0x3' });
     expect(hits([pipe(3, '::1')]).get(LOOP)).toEqual({ level: 'low', tactics: ['privilege-escalation', 'stealth'] });
