@@ -4,8 +4,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import type { Express } from 'express';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { describe, it } from 'vitest';
+import { listen, type Listening } from '../../engines/core/http/server.js';
+import { openStandaloneStore, type StoreService } from '../../engines/core/store.js';
 import { startWorkstation, type Workstation } from '../../main/headless.js';
 import { REPO_ROOT } from '../corpora.js';
 import { CHROMIUM, havePeer } from '../oracles.js';
@@ -158,6 +162,38 @@ export async function startStandaloneBrowser(url: string): Promise<StandaloneBro
       await browser.close();
     },
   };
+}
+
+/** `X serve` in-process for a browser test: the service's store under a VITRINE_HOME, its app on a free loopback port, Chromium at it. */
+export interface StandaloneServe {
+  readonly pages: StandaloneBrowser;
+  readonly url: string;
+  /** Closes the browser, the server and the store (the caller removes the home folder it made). */
+  close(): Promise<void>;
+}
+
+/** As `X serve` does (serveWithStore): the store opened in `home`, the app built over it with `home` as data folder, the loopback Host names. */
+export async function startStandaloneServe(home: string, service: StoreService, createApp: (base: { readonly db: Database; readonly dataDir: string }) => Express): Promise<StandaloneServe> {
+  const db = openStandaloneStore([service], home);
+  let server: Listening | undefined;
+  try {
+    server = await listen(createApp({ db, dataDir: home }), { port: 0 });
+    const pages = await startStandaloneBrowser(server.url);
+    const listening = server;
+    return {
+      pages,
+      url: server.url,
+      async close() {
+        await pages.close();
+        await listening.close();
+        db.close();
+      },
+    };
+  } catch (err) {
+    await server?.close();
+    db.close();
+    throw err;
+  }
 }
 
 export async function startBrowserSession(name: string): Promise<BrowserSession> {

@@ -5,40 +5,31 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, type Listening } from '../../engines/core/http/server.js';
-import { openStandaloneStore } from '../../engines/core/store.js';
 import { createStandaloneApp } from '../../engines/forensic/http.js';
 import { forensicService } from '../../engines/forensic/service.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
-import { browserSuiteRuns, SHOTS, type StandaloneBrowser, startStandaloneBrowser, waitForExpression } from './browser.fixture.js';
+import { browserSuiteRuns, SHOTS, type StandaloneServe, startStandaloneServe, waitForExpression } from './browser.fixture.js';
 
 const SAMPLE = 'exec_persist_rundll32_mshta_scheduledtask_sysmon_1_3_11.evtx';
 
 describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shared/corpora) are missing' }))('forensic serve: the Cases workspace alone at GET /', () => {
   const home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-forensic-serve-'));
   const evidence = path.join(home, 'evidence');
-  let db: Database;
-  let server: Listening;
-  let pages: StandaloneBrowser;
+  let serve: StandaloneServe;
 
-  const open = (colorScheme: 'light' | 'dark'): Promise<{ page: Page; errors: string[] }> => pages.open(colorScheme, 'open-evidence');
+  const open = (colorScheme: 'light' | 'dark'): Promise<{ page: Page; errors: string[] }> => serve.pages.open(colorScheme, 'open-evidence');
 
   beforeAll(async () => {
     mkdirSync(path.join(evidence, 'host1'), { recursive: true });
     copyFileSync(corpusPath('evtx', 'attack-samples', SAMPLE), path.join(evidence, 'host1', SAMPLE));
     // As `forensic serve` does (engines/forensic/cli.ts serveCommand): the store under VITRINE_HOME, the evidence root, the loopback Host names.
-    db = openStandaloneStore([forensicService], home);
-    server = await listen(createStandaloneApp({ db, dataDir: home, evidenceRoot: evidence }), { port: 0 });
-    pages = await startStandaloneBrowser(server.url);
+    serve = await startStandaloneServe(home, forensicService, (base) => createStandaloneApp({ ...base, evidenceRoot: evidence }));
   }, 180_000);
 
   afterAll(async () => {
-    await pages?.close();
-    await server?.close();
-    db?.close();
+    await serve?.close();
     rmSync(home, { recursive: true, force: true });
   });
 

@@ -4,39 +4,30 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, type Listening } from '../../engines/core/http/server.js';
-import { openStandaloneStore } from '../../engines/core/store.js';
 import { createStandaloneApp } from '../../engines/replay/http.js';
 import { replayService } from '../../engines/replay/service.js';
 import { corpusPath } from '../corpora.js';
-import { browserSuiteRuns, SHOTS, type StandaloneBrowser, startStandaloneBrowser } from './browser.fixture.js';
+import { browserSuiteRuns, SHOTS, type StandaloneServe, startStandaloneServe } from './browser.fixture.js';
 
 const FTP = corpusPath('pcap', 'ftp-bruteforce.pcap');
 
 describe.skipIf(!browserSuiteRuns({ ok: existsSync(FTP), why: 'the corpora (../shared/corpora) are missing' }))('replay serve: the Replay workspace alone at GET /', () => {
   const home = mkdtempSync(path.join(os.tmpdir(), 'vitrine-e2e-replay-serve-'));
-  let db: Database;
-  let server: Listening;
-  let pages: StandaloneBrowser;
+  let serve: StandaloneServe;
 
-  const open = (colorScheme: 'light' | 'dark'): Promise<{ page: Page; errors: string[] }> => pages.open(colorScheme, 'run-demo');
+  const open = (colorScheme: 'light' | 'dark'): Promise<{ page: Page; errors: string[] }> => serve.pages.open(colorScheme, 'run-demo');
 
   const tableTotal = async (page: Page, testId: string): Promise<number> => Number(await page.getByTestId(testId).getAttribute('data-total'));
 
   beforeAll(async () => {
     // As `replay serve` does (engines/replay/cli.ts serveCommand): the store under VITRINE_HOME, the loopback Host names.
-    db = openStandaloneStore([replayService], home);
-    server = await listen(createStandaloneApp({ db, dataDir: home }), { port: 0 });
-    pages = await startStandaloneBrowser(server.url);
+    serve = await startStandaloneServe(home, replayService, (base) => createStandaloneApp(base));
   }, 180_000);
 
   afterAll(async () => {
-    await pages?.close();
-    await server?.close();
-    db?.close();
+    await serve?.close();
     rmSync(home, { recursive: true, force: true });
   });
 
