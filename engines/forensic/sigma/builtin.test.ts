@@ -1474,6 +1474,32 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(classic(9, 'Enter-PSSession -Id 3'))).not.toContain('PowerShell Remoting Session Opened To Another Host (classic pipeline 800)');
   });
 
+  it('remote targets of at and reg, shells under a Windows-folder service binary, logging service keys deleted, DNS from temporary folders, ping sweeps; near misses are not', () => {
+    const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+    const RT = 'Job Scheduled Or Registry Changed On Another Host From The Command Line';
+    expectHit(RT, proc(1, `${S32}at.exe`, 'at \\\\ws02 10:00 C:\\Windows\\Temp\\a.bat'), 'medium', 'lateral-movement');
+    expectHit(RT, sysmon1(2, `${S32}reg.exe`, 'reg add \\\\ws02\\HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Run /v u /d C:\\Windows\\Temp\\a.exe'), 'medium', 'lateral-movement');
+    expect(titlesOf(proc(3, `${S32}reg.exe`, 'reg add HKLM\\SOFTWARE\\Vendor /v Share /d \\\\fileserver\\HKdata'))).not.toContain(RT);
+    const ROOT = 'Shell Started By A Program In The Windows Folder Root';
+    expectHit(ROOT, sysmon1(4, `${S32}cmd.exe`, '"cmd"', { ParentImage: 'C:\\Windows\\xyzsvc.exe' }), 'medium', 'lateral-movement');
+    expect(titlesOf(sysmon1(5, `${S32}cmd.exe`, '"cmd"', { ParentImage: 'C:\\Windows\\explorer.exe' }))).not.toContain(ROOT);
+    expect(titlesOf(sysmon1(6, `${S32}cmd.exe`, '"cmd"', { ParentImage: `${S32}svchost.exe` }))).not.toContain(ROOT);
+    const DEL = 'Sysmon Or Event Log Service Key Deleted (Sysmon 12)';
+    const del = (t: number, key: string, image = `${S32}reg.exe`): ReturnType<typeof makeEvent> => sysmon(t, 12, { EventType: 'DeleteKey', Image: image, TargetObject: key });
+    expectHit(DEL, del(7, 'HKLM\\System\\CurrentControlSet\\Services\\SysmonDrv'), 'high', 'defense-impairment');
+    expect(titlesOf(del(8, 'HKLM\\System\\CurrentControlSet\\Services\\EventLog\\State\\RunHistory', `${S32}svchost.exe`))).not.toContain(DEL);
+    expect(titlesOf(del(9, 'HKLM\\System\\CurrentControlSet\\Services\\SysmonDrv', 'C:\\Windows\\Sysmon64.exe'))).not.toContain(DEL);
+    const TMP = 'DNS Query By A Program In A Temporary, Download Or Public Folder (Sysmon 22)';
+    expectHit(TMP, sysmon(10, 22, { Image: 'C:\\Users\\bob\\Downloads\\payload.exe', QueryName: 'c2.example.net' }), 'informational', 'command-and-control');
+    expect(titlesOf(sysmon(11, 22, { Image: 'C:\\Program Files\\Vendor\\app.exe', QueryName: 'c2.example.net' }))).not.toContain(TMP);
+    const SWEEP = 'Ping Sweep Of Many Hosts';
+    const pings = (host: string, n: number): ReturnType<typeof makeEvent>[] => Array.from({ length: n }, (_, i) => proc(20 + i, `${S32}PING.EXE`, `ping -n 1 10.0.0.${i + 1}`, {}, host));
+    expect(hits(pings('SRV01', 12)).get(SWEEP)).toEqual({ level: 'medium', tactics: ['discovery'] });
+    const few = hits(pings('SRV01', 5));
+    expect(few.has(SWEEP)).toBe(false);
+    expect(few.has('Host Pinged (sweep base)')).toBe(false);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
