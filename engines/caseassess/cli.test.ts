@@ -1,5 +1,5 @@
 // The command line as a user runs it: spawned with node, judged by exit code, stdout and stderr.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { REPO_ROOT } from '../../test/corpora.js';
 import { validateStixObject } from '../core/stix.js';
 import { main } from './cli.js';
 import { assessmentSchema } from './schemas.js';
-import { serveOnBusyPort } from '../core/cli.fixture.js';
+import { serveOnBusyPort, withServeProcess } from '../core/cli.fixture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'caseassess-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,25 +96,11 @@ describe('caseassess command line', { timeout: 120_000 }, () => {
   });
 
   it('serve answers /health on loopback and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'engines/caseassess/cli.ts', 'serve', '--port', '0'], { cwd: REPO_ROOT, env: { ...process.env, VITRINE_HOME: '' } });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m?.[1] !== undefined) resolve(m[1]);
-        });
-        child.once('exit', () => reject(new Error('serve exited early')));
-      });
+    const served = await withServeProcess('engines/caseassess/cli.ts', ['--port', '0'], { VITRINE_HOME: '' }, async (url) => {
       const health = (await (await fetch(`${url}/health`)).json()) as { status: string };
       expect(health.status).toBe('ok');
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    });
+    expect(served.code).toBe(0);
   });
 });
 

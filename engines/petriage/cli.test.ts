@@ -1,10 +1,11 @@
 // The command line as a user runs it: spawned with node where start-up matters, else main() in-process; judged by exit code, stdout and stderr.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../test/corpora.js';
+import { withServeProcess } from '../core/cli.fixture.js';
 import { main } from './cli.js';
 import { familySamples } from './corpus.js';
 import { parseModel } from './model.js';
@@ -125,25 +126,11 @@ describe('petriage command line', { timeout: 180_000 }, () => {
   });
 
   it('serve answers /health on loopback, /docs only with --enable-docs, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'engines/petriage/cli.ts', 'serve', '--port', '0', '--enable-docs'], { cwd: REPO_ROOT, env: { ...process.env, VITRINE_HOME: '' } });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m?.[1] !== undefined) resolve(m[1]);
-        });
-        child.once('exit', () => reject(new Error('serve exited early')));
-      });
+    const served = await withServeProcess('engines/petriage/cli.ts', ['--port', '0', '--enable-docs'], { VITRINE_HOME: '' }, async (url) => {
       const health = (await (await fetch(`${url}/health`)).json()) as { status: string; modelType: string };
       expect(health).toMatchObject({ status: 'ok', modelType: 'linear' });
       expect((await fetch(`${url}/docs/`)).status).toBe(200);
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    });
+    expect(served.code).toBe(0);
   });
 });

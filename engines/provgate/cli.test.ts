@@ -1,5 +1,5 @@
 // The command line: keys from the environment, synth -> gate (exit 1 on block), ingest of real reports, sign, merge, verify, export, queries, demo, refusals.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora, REPO_ROOT } from '../../test/corpora.js';
 import { main } from './cli.js';
 import { DEMO_SHA } from './synth.js';
-import { serveOnBusyPort } from '../core/cli.fixture.js';
+import { serveOnBusyPort, withServeProcess } from '../core/cli.fixture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'provgate-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -238,26 +238,12 @@ describe('provgate command line', () => {
   });
 
   it('serve --demo answers /healthz and a demo run on loopback, and stops on SIGTERM', { timeout: 120_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'engines/provgate/cli.ts', 'serve', '--port', '0', '--demo'], { cwd: REPO_ROOT, env: { ...process.env, VITRINE_HOME: '', GATE_PUBKEY: '' } });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m?.[1] !== undefined) resolve(m[1]);
-        });
-        child.once('exit', () => reject(new Error('serve exited early')));
-      });
+    const served = await withServeProcess('engines/provgate/cli.ts', ['--port', '0', '--demo'], { VITRINE_HOME: '', GATE_PUBKEY: '' }, async (url) => {
       expect(((await (await fetch(`${url}/healthz`)).json()) as { status: string }).status).toBe('ok');
       const demo = (await (await fetch(`${url}/v1/demo/tampered`, { method: 'POST' })).json()) as { verdict: string };
       expect(demo.verdict).toBe('block');
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    });
+    expect(served.code).toBe(0);
   });
 });
 
@@ -282,27 +268,11 @@ describe('provgate serve trusting the store alone', () => {
     addKey(db, { publicKey: publicKeyFromPem(pair().publicPem), keyid: 'analyst', origin: 'imported' });
     db.close();
     const start = async (gatePubkey: string): Promise<{ health: { trustedKeys: number; trustProblem?: string }; stderr: string }> => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'engines/provgate/cli.ts', 'serve', '--port', '0'], { cwd: REPO_ROOT, env: { ...process.env, VITRINE_HOME: home, GATE_PUBKEY: gatePubkey, GATE_KEYID: '' } });
-      let stderr = '';
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let out = '';
-          child.stdout.on('data', (chunk: Buffer) => {
-            out += chunk.toString();
-            const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-            if (m?.[1] !== undefined) resolve(m[1]);
-          });
-          child.once('exit', () => reject(new Error(`serve exited early: ${stderr}`)));
-        });
-        const health = (await (await fetch(`${url}/healthz`)).json()) as { trustedKeys: number; trustProblem?: string };
-        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        await exited;
-        return { health, stderr };
-      } finally {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      }
+      let health: { trustedKeys: number; trustProblem?: string } = { trustedKeys: -1 };
+      const { stderr } = await withServeProcess('engines/provgate/cli.ts', ['--port', '0'], { VITRINE_HOME: home, GATE_PUBKEY: gatePubkey, GATE_KEYID: '' }, async (url) => {
+        health = (await (await fetch(`${url}/healthz`)).json()) as { trustedKeys: number; trustProblem?: string };
+      });
+      return { health, stderr };
     };
     try {
       const storeOnly = await start('');

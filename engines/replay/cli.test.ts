@@ -1,5 +1,5 @@
 // The command line as a user runs it: spawned with node, judged by exit code, stdout and stderr; `serve` answered over HTTP.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { corpusFile, pcapCorpusAvailable } from './capture/capture.fixture.js';
 import { main } from './cli.js';
 import { analysisSchema, healthSchema } from './schemas.js';
 import { corpusConnLog } from './replay.fixture.js';
-import { serveOnBusyPort } from '../core/cli.fixture.js';
+import { serveOnBusyPort, withServeProcess } from '../core/cli.fixture.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'replay-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,24 +96,10 @@ describe('replay command line', { timeout: 180_000 }, () => {
   });
 
   it('serve listens on loopback and answers /api/health until stopped', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'engines/replay/cli.ts', 'serve', '--port', '0'], { cwd: REPO_ROOT, env: { ...process.env, VITRINE_HOME: '' } });
-    try {
-      const address = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m?.[1]) resolve(m[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));
-      });
+    await withServeProcess('engines/replay/cli.ts', ['--port', '0'], { VITRINE_HOME: '' }, async (address) => {
       const health = healthSchema.parse(await (await fetch(`${address}/api/health`)).json());
       expect(health.status).toBe('ok');
-    } finally {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    });
   });
 });
 
