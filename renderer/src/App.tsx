@@ -47,6 +47,22 @@ function Workspaces({ client }: { readonly client: ApiClient }) {
   useEffect(() => {
     if (active !== null && !visited.includes(active)) setVisited([...visited, active]);
   }, [active, visited]);
+  // Focus follows a switch when it would otherwise be lost: on the page itself, or on a control of the workspace just
+  // hidden (Alt+N from inside a workspace). Tab then continues inside the workspace shown, not from the top of the page.
+  const firstShown = useRef<string | null>(null);
+  useEffect(() => {
+    if (active === null) return;
+    // The first workspace of a load is not a switch: focus stays at the top of the page (the skip link first).
+    if (firstShown.current === null) {
+      firstShown.current = active;
+      return;
+    }
+    const at = document.activeElement;
+    const lost = at === null || at === document.body || (at instanceof HTMLElement && at.closest('.ws-host[hidden]') !== null);
+    if (!lost) return;
+    const host = document.querySelector<HTMLElement>('[data-active-workspace]');
+    host?.focus({ preventScroll: true });
+  }, [active]);
   const defs = availableWorkspaces(services);
   return (
     <>
@@ -58,7 +74,7 @@ function Workspaces({ client }: { readonly client: ApiClient }) {
           const View = d.component ?? GenericWorkspace;
           const shown = d.service === active;
           return (
-            <div key={d.service} className="ws-host" hidden={!shown} {...(shown ? { 'data-active-workspace': d.service } : {})}>
+            <div key={d.service} className="ws-host" hidden={!shown} tabIndex={-1} role="region" aria-label={`${d.label} workspace`} {...(shown ? { 'data-active-workspace': d.service } : {})}>
               <WorkspaceBoundary>
                 <Suspense fallback={<div className="empty muted">Loading the workspace…</div>}>
                   <View service={service} client={client} />

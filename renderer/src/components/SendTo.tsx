@@ -7,6 +7,7 @@ import { type ApiClient, asApiError, itemsOf } from '../api/client';
 import { requestOpen } from '../shell/openItem';
 import { ShellContext, useShell } from '../shell/context';
 import { ErrorNote } from './ErrorNote';
+import { useDialogFocus, useFocusWhenLost } from './useDialogFocus';
 import { prepareFinding, SEND_TARGETS, sendable, stixPattern, type Finding, type FindingIndicator, type SendTarget } from './SendToModel';
 import './SendTo.css';
 
@@ -84,11 +85,10 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
   const [error, setError] = useState<ApiError | null>(null);
   const [done, setDone] = useState<SendFindingResponse | null>(null);
 
-  useEffect(() => {
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    panel.current?.focus();
-    return () => before?.focus();
-  }, []);
+  const keepTab = useDialogFocus(panel);
+  // The send button gives way to "Open in …" once sent: that button takes the focus, so Enter opens the result.
+  const openButton = useRef<HTMLButtonElement>(null);
+  useFocusWhenLost(openButton, done);
 
   useEffect(() => {
     setContainers(null);
@@ -153,7 +153,7 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
           } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && canSend) {
             e.preventDefault();
             void send();
-          }
+          } else keepTab(e);
         }}
       >
         <div className="overlay__head">
@@ -247,7 +247,7 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
         <div className="row send-to__actions">
           <span className="spacer" />
           {done ? (
-            <button type="button" className="primary" onClick={openThere} data-testid="send-to-open">
+            <button type="button" className="primary" onClick={openThere} ref={openButton} data-testid="send-to-open">
               Open in {target.label}
             </button>
           ) : (

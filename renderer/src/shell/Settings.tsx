@@ -1,7 +1,8 @@
 // The Settings page (Ctrl+, or the sidebar's Settings): data folder, evidence root, where package sources, advisory
 // imports and trusted keys are managed, the mounted services, the theme. Read-only except the theme: folders are chosen
 // when the workstation starts (VITRINE_HOME, FORENSIC_EVIDENCE_ROOT), not from a page.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
+import { useDialogFocus } from '../components/useDialogFocus';
 import type { GatewaySettings } from '../../../engines/core/contracts/gateway';
 import { ErrorNote } from '../components/ErrorNote';
 import { useLoad } from '../components/useLoad';
@@ -59,12 +60,7 @@ export function Settings() {
   const systemDark = useSystemPrefersDark();
   const panel = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!open) return undefined;
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    panel.current?.focus();
-    return () => before?.focus();
-  }, [open]);
+  const keepTab = useDialogFocus(panel, open);
 
   // Read each time the page opens (the folders can change between two openings: a restart with other options).
   const read = useLoad(() => (open && client ? client.get<GatewaySettings>('/api/settings') : null), [open, client]);
@@ -81,7 +77,7 @@ export function Settings() {
 
   return (
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div className="overlay__panel settings" role="dialog" aria-modal="true" aria-labelledby="settings-title" tabIndex={-1} ref={panel} data-testid="settings">
+      <div className="overlay__panel settings" role="dialog" aria-modal="true" aria-labelledby="settings-title" tabIndex={-1} ref={panel} onKeyDown={keepTab} data-testid="settings">
         <div className="overlay__head">
           <h2 id="settings-title">Settings</h2>
           <button type="button" className="small" onClick={close}>

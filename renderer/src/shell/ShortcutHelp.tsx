@@ -1,5 +1,6 @@
 // The `?` overlay: the global shortcuts, then the active workspace's own keys (its `keys` in workspaces/registry.ts); Esc closes it and focus returns where it was.
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
+import { useDialogFocus } from '../components/useDialogFocus';
 import { availableWorkspaces, keysOf } from '../workspaces/registry';
 import { useShell } from './context';
 import { SHORTCUTS } from './useShortcuts';
@@ -10,18 +11,13 @@ export function ShortcutHelp() {
   const active = useShell((s) => s.active);
   const services = useShell((s) => s.services);
   const panel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return undefined;
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    panel.current?.focus();
-    return () => before?.focus();
-  }, [open]);
+  const keepTab = useDialogFocus(panel, open);
   if (!open) return null;
   const ws = availableWorkspaces(services).find((w) => w.service === active);
   const own = keysOf(active);
   return (
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div className="overlay__panel" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" tabIndex={-1} ref={panel} data-testid="shortcut-help">
+      <div className="overlay__panel" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" tabIndex={-1} ref={panel} onKeyDown={keepTab} data-testid="shortcut-help">
         <div className="overlay__head">
           <h2 id="shortcuts-title">Keyboard shortcuts</h2>
           <button type="button" className="small" onClick={close}>

@@ -107,8 +107,15 @@ describe('matrix labels', () => {
   });
 
   it('evidence sources: a short label, the full text kept, the link back when Send to gave one', () => {
-    expect(sourceLabel('Sent from replay story 3 "Beacon to 10.0.0.5" (#/replay/story/3)')).toEqual({ label: 'replay story 3', full: 'Sent from replay story 3 "Beacon to 10.0.0.5" (#/replay/story/3)', link: '#/replay/story/3' });
-    expect(sourceLabel('Sent from replay story c96009ef-3b30-555c-bd58-968717d9e351 "x" (#/replay/story/c96009ef-3b30-555c-bd58-968717d9e351)')?.label).toBe('replay story c96009ef');
+    expect(sourceLabel('Sent from replay story 3 "Beacon to 10.0.0.5" (#/replay/story/3)')).toEqual({ label: 'replay story “Beacon to 10.0.0.5”', full: 'Sent from replay story 3 "Beacon to 10.0.0.5" (#/replay/story/3)', link: '#/replay/story/3' });
+    expect(sourceLabel('Sent from replay story c96009ef-3b30-555c-bd58-968717d9e351 "" (#/replay/story/c96009ef-3b30-555c-bd58-968717d9e351)')?.label).toBe('replay story c96009ef');
+    // A story of a case: named by the finding's title (the case's), never by a raw id; without a title, each id part shortened.
+    const story = 'Sent from forensic story dda326ab-e5bd-47a6-bc00-1b0ad5e75610/S1 "attack-samples/LM_sysmon_psexec_smb_meterpreter.evtx · story S1: Service Execution" (#/forensic/case/dda326ab-e5bd-47a6-bc00-1b0ad5e75610/story/S1)';
+    expect(sourceLabel(story)).toMatchObject({ label: 'forensic story “attack-samples/LM_sysmon_psexec_smb_met…”', link: '#/forensic/case/dda326ab-e5bd-47a6-bc00-1b0ad5e75610/story/S1' });
+    expect(sourceLabel('Sent from forensic story dda326ab-e5bd-47a6-bc00-1b0ad5e75610/S1')?.label).toBe('forensic story dda326ab/S1');
+    // A line the store cut inside the title still shows the title.
+    expect(sourceLabel('Sent from replay story 3 "Beacon to 10.0.0.5 and on and on')?.label).toBe('replay story “Beacon to 10.0.0.5 and on and on”');
+    expect(sourceLabel('Sent from replay story 3 "Say "hi" twice" (#/replay/story/3)')?.label).toBe('replay story “Say "hi" twice”');
     expect(sourceLabel('STIX bundle--0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d')?.label).toBe('STIX 0a1b2c3d');
     expect(sourceLabel(undefined)).toBeNull();
     expect(sourceLabel('A very long report title that goes on and on for a while')?.label.length).toBeLessThanOrEqual(32);

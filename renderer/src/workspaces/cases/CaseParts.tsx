@@ -7,7 +7,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { downloadText } from '../../components/download';
 import { SendToButton } from '../../components/SendTo';
 import { indicatorsIn } from '../../components/SendToModel';
-import { breakdownBars, exportName, shortTime } from './model';
+import { breakdownBars, exportName, findingTitle, shortTime } from './model';
 import { displayProse } from '../../components/wording';
 
 export function GradeBadge({ grade }: { readonly grade: string | null }) {
@@ -82,7 +82,7 @@ export function StoryList({ stories, selected, onSelect }: { readonly stories: r
   );
 }
 
-export function StoryDetail({ story, caseId, client }: { readonly story: Story; readonly caseId: string; readonly client: ApiClient }) {
+export function StoryDetail({ story, caseId, caseTitle, client }: { readonly story: Story; readonly caseId: string; readonly caseTitle?: string; readonly client: ApiClient }) {
   const [technique, setTechnique] = useState<string | null>(null);
   const chosen = story.techniques.find((t) => t.id === technique) ?? null;
   return (
@@ -96,7 +96,7 @@ export function StoryDetail({ story, caseId, client }: { readonly story: Story; 
         <SendToButton
           client={client}
           testId="story-send-to"
-          finding={{ title: `Case ${caseId} story ${story.id}: ${story.title}`, techniques: story.techniques.map((t) => t.id), indicators: indicatorsIn(story), source: { service: 'forensic', kind: 'story', id: `${caseId}/${story.id}`, link: `#/forensic/case/${caseId}/story/${story.id}` } }}
+          finding={{ title: findingTitle(caseTitle, caseId, `story ${story.id}: ${story.title}`), techniques: story.techniques.map((t) => t.id), indicators: indicatorsIn(story), source: { service: 'forensic', kind: 'story', id: `${caseId}/${story.id}`, link: `#/forensic/case/${caseId}/story/${story.id}` } }}
         />
       </div>
       <p>{displayProse(story.summary)}</p>

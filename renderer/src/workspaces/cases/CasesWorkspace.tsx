@@ -5,6 +5,7 @@ import type { ApiError} from '../../api/client';
 import { asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
+import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useShell } from '../../shell/context';
 import { useSystemPrefersDark } from '../../shell/useTheme';
@@ -195,9 +196,9 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
   const link = useMemo(
     (): CaseLink | undefined =>
       detail?.status === 'done'
-        ? { client, base, caseId: detail.id, fromEvidence: detail.origin === 'path', onAnnotated: (a) => setAnnotations((m) => new Map(m).set(a.eventId, a)) }
+        ? { client, base, caseId: detail.id, caseTitle: detail.title, fromEvidence: detail.origin === 'path', onAnnotated: (a) => setAnnotations((m) => new Map(m).set(a.eventId, a)) }
         : undefined,
-    [client, base, detail?.id, detail?.status, detail?.origin],
+    [client, base, detail?.id, detail?.title, detail?.status, detail?.origin],
   );
   const analysePaths = (): void => {
     const parsed = parsePaths(pathsText);
@@ -209,6 +210,9 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
   };
 
   const view = detail?.analysis ?? null;
+  // The run button and paths field are disabled while a case is analysed: once it shows, its title takes the lost focus.
+  const caseHeading = useRef<HTMLHeadingElement>(null);
+  useFocusWhenLost(caseHeading, view !== null && detail ? detail.id : null);
   const index = useMemo(() => buildTimeline(view?.events ?? []), [view]);
   const storyEvents = useMemo(() => new Set(story?.eventIds ?? []), [story]);
   const detectionRows = useMemo(() => detectionsOf(view), [view]);
@@ -329,7 +333,9 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
             <>
               <section className="panel" aria-label="Case summary" data-testid="case-summary">
                 <div className="panel__head">
-                  <h2>{detail.title}</h2>
+                  <h2 tabIndex={-1} ref={caseHeading}>
+                    {detail.title}
+                  </h2>
                   <GradeBadge grade={detail.topGrade} />
                 </div>
                 <dl className="case-counts">
@@ -371,7 +377,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                   <CaseGraph view={view} story={story} theme={theme} />
                 </section>
               </div>
-              {story && <StoryDetail story={story} caseId={detail.id} client={client} />}
+              {story && <StoryDetail story={story} caseId={detail.id} caseTitle={detail.title} client={client} />}
               <DetectionsPanel rows={detectionRows} selected={rule?.ruleId ?? null} onSelect={chooseRule} problems={view.ruleProblems ?? []} techniqueNames={techniqueNames} origin={detail.origin} />
               <section className="panel" aria-label="Timeline" ref={timelineRef}>
                 <div className="panel__head">

@@ -10,7 +10,7 @@ import { useLoad } from '../../components/useLoad';
 import { utcTime } from '../../components/time';
 import { LevelBadge } from './Detections';
 import { eventFieldGroups, MAX_TAGS, parseTags } from './detail-model';
-import { shortTime } from './model';
+import { findingTitle, shortTime } from './model';
 import type { DetectionSummary, EventAnnotation, EventDetail as Detail, EventRawRecord, ExportedEvent } from './types';
 
 /** Where the event detail reads from and writes to (absent in unit tests: the list's fields only). */
@@ -18,6 +18,8 @@ export interface CaseLink {
   readonly client: ApiClient;
   readonly base: string;
   readonly caseId: string;
+  /** The case's title, which names it in a finding sent from here. */
+  readonly caseTitle?: string;
   /** Whether the case came from evidence files (a built-in scenario has no raw records to read). */
   readonly fromEvidence: boolean;
   readonly onAnnotated: (a: EventAnnotation) => void;
@@ -154,7 +156,7 @@ export function EventDetailPanel({ event, inStory, detections, annotation, link 
   const error = detail.error;
   const shown = full?.event ?? event;
   const groups = eventFieldGroups(shown);
-  const finding = link ? eventFinding(shown, link.caseId, detections) : null;
+  const finding = link ? eventFinding(shown, link.caseId, link.caseTitle, detections) : null;
   return (
     <div className="timeline__detail" data-testid="event-detail" data-event-id={event.eventId}>
       {link && <SendToButton client={link.client} testId="event-send-to" finding={finding} />}
@@ -237,9 +239,9 @@ export function EventDetailPanel({ event, inStory, detections, annotation, link 
 }
 
 /** An event as a finding for Send to: the techniques of its detections and every indicator its fields hold. */
-function eventFinding(e: ExportedEvent, caseId: string, detections: readonly DetectionSummary[]): Finding {
+function eventFinding(e: ExportedEvent, caseId: string, caseTitle: string | undefined, detections: readonly DetectionSummary[]): Finding {
   return {
-    title: `Case ${caseId} event ${e.eventId}`,
+    title: findingTitle(caseTitle, caseId, `event ${e.time.time !== null ? `${shortTime(e.time.time)} ` : ''}${e.host !== null ? `on ${e.host}: ` : ''}${e.summary !== '' ? e.summary : e.action}`),
     techniques: [...new Set(detections.flatMap((d) => d.techniques))],
     indicators: indicatorsIn(e),
     source: { service: 'forensic', kind: 'event', id: `${caseId}/${e.eventId}`, link: `#/forensic/case/${encodeURIComponent(caseId)}/event/${encodeURIComponent(e.eventId)}` },

@@ -1,7 +1,7 @@
 // The Cases workspace's pure pieces: timeline index and windows, zoom and pan, density, virtual rows, the graph to draw, path parsing.
 import { describe, expect, it } from 'vitest';
 import type { AnalysisView, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
-import { buildTimeline, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
+import { buildTimeline, findingTitle, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
 
 function ev(i: number, time: string | null): ExportedEvent {
   return {
@@ -129,5 +129,16 @@ describe('graph, charts, names, paths', () => {
     expect(parsePaths('/etc/passwd').ok).toBe(false);
     expect(parsePaths('C:\\x').ok).toBe(false);
     expect(parsePaths('  ').ok).toBe(false);
+  });
+});
+
+describe('findingTitle', () => {
+  it('names the case by its title, not its id; the id only when there is no title; at most 300 characters', () => {
+    const id = '303506e9-ab36-43b7-98fc-06db3a95dd8d';
+    expect(findingTitle('attack-samples/LM_sysmon_psexec.evtx', id, 'story S1: Service Execution on IEWIN7')).toBe('attack-samples/LM_sysmon_psexec.evtx · story S1: Service Execution on IEWIN7');
+    expect(findingTitle('attack-samples/LM.evtx', id, 'x')).not.toContain(id);
+    expect(findingTitle('  ', id, 'event e1')).toBe('Case 303506e9 · event e1');
+    expect(findingTitle(undefined, id, 'event e1')).toBe('Case 303506e9 · event e1');
+    expect(findingTitle('t'.repeat(500), id, 'w'.repeat(500)).length).toBeLessThanOrEqual(300);
   });
 });

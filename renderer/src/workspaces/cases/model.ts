@@ -194,3 +194,14 @@ export function eventMatches(e: ExportedEvent, filter: string): boolean {
   if (!f) return true;
   return [e.summary, e.action, e.host ?? '', e.eventId, e.actor?.name ?? '', e.object?.name ?? ''].some((v) => v.toLowerCase().includes(f));
 }
+
+/**
+ * The title a finding sent from a case carries (Send to…, and the new case or matrix it may make): the case by its title,
+ * as the Cases list shows it, then what was sent; the case's id only when it has no title (the link back keeps the id).
+ */
+export function findingTitle(caseTitle: string | undefined, caseId: string, what: string): string {
+  const named = (caseTitle ?? '').replace(/\s+/gu, ' ').trim();
+  const head = named !== '' ? (named.length > 120 ? `${named.slice(0, 119)}…` : named) : `Case ${caseId.slice(0, 8)}`;
+  const text = `${head} · ${what}`;
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}

@@ -13,6 +13,7 @@ import { Progress } from '../../components/Progress';
 import { SendToButton } from '../../components/SendTo';
 import { indicatorsIn, mergeIndicators } from '../../components/SendToModel';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
+import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { useFileDrop } from '../../components/useFileDrop';
 import { useShell } from '../../shell/context';
 import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
@@ -104,6 +105,9 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
   const busy = progress !== null;
   const shown = storedShown ?? history.find((e) => e.id === shownId) ?? null;
   const result = shown?.result;
+  // The pick button is disabled while the file is read: once the result shows, its selected tab takes the lost focus.
+  const selectedTab = useRef<HTMLButtonElement>(null);
+  useFocusWhenLost(selectedTab, result ?? null);
 
   const analyse = async (file: File): Promise<void> => {
     const refused = refuseBeforeUpload(file.size);
@@ -287,6 +291,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
                   aria-selected={tab === t}
                   aria-controls={`triage-panel-${t}`}
                   tabIndex={tab === t ? 0 : -1}
+                  ref={tab === t ? selectedTab : undefined}
                   className={tab === t ? 'triage__tab triage__tab--on' : 'triage__tab'}
                   data-testid={`triage-tab-${t}`}
                   onClick={() => setTab(t)}
