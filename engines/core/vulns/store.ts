@@ -10,6 +10,7 @@ import { matchRecord, normaliseName } from './match.js';
 import { cveIdsOf, isMalicious, parseOsvRecord, type OsvRecord } from './osv.js';
 import { severityOfRecord } from './severity.js';
 import { detectKind, readSource, type NvdEntry } from './sources.js';
+import { ImportTally, plainSourceOf, type ImportCounts, type SourceRecord } from './tally.js';
 import { ecosystemBase } from './versions/index.js';
 
 export { STALE_AFTER_DAYS } from './assemble.js';
@@ -125,8 +126,6 @@ export interface AdvisoryStoreOptions {
   readonly now?: () => number;
 }
 
-const MAX_WARNING_SAMPLES = 20;
-
 function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
@@ -186,13 +185,8 @@ export class AdvisoryStore {
     const id = options.id ?? randomUUID();
     const startedAt = iso(this.now());
     this.stmt('INSERT INTO vuln_imports (id, kind, file_sha256, started_at, owner_pid) VALUES (?, ?, ?, ?, ?)').run(id, k, sha, startedAt, process.pid);
-    const counts = { records: 0, inserted: 0, updated: 0, unchanged: 0, warnings: 0 };
-    const samples: string[] = [];
-    let dataDate: string | null = null;
-    let modelVersion: string | null = null;
-    const osvEcosystems = new Map<string, string>();
-    /** Records per OSV ecosystem in this import. */
-    const osvCounts = new Map<string, number>();
+    const tally = new ImportTally(onProgress);
+    const { counts, samples } = tally;
     let batch: (() => void)[] = [];
     const flush = (): void => {
       if (batch.length === 0) return;
@@ -203,59 +197,18 @@ export class AdvisoryStore {
         this.bump();
       })();
     };
-    const warn = (m: string): void => {
-      counts.warnings++;
-      if (samples.length < MAX_WARNING_SAMPLES) samples.push(m);
-    };
     onProgress?.(0, 'import started');
     try {
       for await (const item of readSource(file, k)) {
-        switch (item.type) {
-          case 'warning':
-            warn(item.message);
-            break;
-          case 'date':
-            dataDate = item.date;
-            modelVersion = item.model_version ?? modelVersion;
-            break;
-          case 'progress':
-            onProgress?.(Math.min(0.99, item.fraction), `${counts.records} records`);
-            break;
-          case 'osv': {
-            counts.records++;
-            const r = item.record;
-            const ecosystems = new Set<string>();
-            for (const a of r.affected ?? []) {
-              if (a.package === undefined) continue;
-              ecosystems.add(a.package.ecosystem);
-              const prev = osvEcosystems.get(a.package.ecosystem);
-              if (prev === undefined || r.modified > prev) osvEcosystems.set(a.package.ecosystem, r.modified);
-            }
-            for (const e of ecosystems) osvCounts.set(e, (osvCounts.get(e) ?? 0) + 1);
-            batch.push(() => this.putOsv(r, id, counts));
-            break;
-          }
-          case 'kev':
-            counts.records++;
-            batch.push(() => this.putKev(item.entry, id, counts));
-            break;
-          case 'epss':
-            counts.records++;
-            batch.push(() => this.putEpss(item.entry, id, counts));
-            break;
-          case 'nvd':
-            counts.records++;
-            batch.push(() => this.putNvd(item.entry, id, counts));
-            break;
-        }
+        const rec = tally.take(item);
+        if (rec !== undefined) batch.push(() => this.put(rec, id, counts));
         if (batch.length >= BATCH) {
           flush();
           if (k !== 'osv-zip') onProgress?.(0.5, `${counts.records} records`);
         }
       }
       flush();
-      // A source that yields no record at all (a folder of files in no format read, an empty array) is a failed import.
-      if (counts.records === 0) throw new VitrineError('validation_failed', counts.warnings > 0 ? 'no advisory record could be read from the source (see the warnings)' : 'the source holds no advisory record');
+      tally.requireRecords();
     } catch (err) {
       flush();
       this.stmt("UPDATE vuln_imports SET records = ?, inserted = ?, updated = ?, unchanged = ?, warnings = ?, warning_samples = ?, finished_at = ?, status = 'failed' WHERE id = ?").run(counts.records, counts.inserted, counts.updated, counts.unchanged, counts.warnings, JSON.stringify(samples), iso(this.now()), id);
@@ -270,17 +223,15 @@ export class AdvisoryStore {
       if (k.startsWith('osv')) {
         const count = this.stmt('SELECT COUNT(DISTINCT advisory_id) AS n FROM vuln_affected WHERE ecosystem = ?');
         const known = this.stmt('SELECT data_date FROM vuln_sources WHERE source = ?');
-        for (const [eco, newest] of osvEcosystems) {
+        for (const [eco, newest] of tally.osvNewest) {
           const total = (count.get(eco) as { n: number }).n;
           const before = known.get(`osv:${eco}`) as { data_date: string } | undefined;
-          upsert.run(`osv:${eco}`, total, id, finishedAt, osvSourceDate(before?.data_date, osvCounts.get(eco) ?? 0, total, newest, finishedAt));
+          upsert.run(`osv:${eco}`, total, id, finishedAt, osvSourceDate(before?.data_date, tally.osvCounts.get(eco) ?? 0, total, newest, finishedAt));
         }
       } else {
-        const source = k.startsWith('kev') ? 'kev' : k.startsWith('epss') ? 'epss' : 'nvd';
-        const table = `vuln_${source}`;
-        const n = (this.stmt(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-        if (counts.records > 0) upsert.run(source, n, id, finishedAt, dataDate ?? finishedAt);
-        void modelVersion;
+        const source = plainSourceOf(k);
+        const n = (this.stmt(`SELECT COUNT(*) AS n FROM vuln_${source}`).get() as { n: number }).n;
+        if (counts.records > 0) upsert.run(source, n, id, finishedAt, tally.dataDate ?? finishedAt);
       }
       this.bump();
     })();
@@ -288,6 +239,13 @@ export class AdvisoryStore {
     this.parsed.clear();
     onProgress?.(1, `${counts.records} records, ${counts.warnings} warnings`);
     return importOf(this.stmt('SELECT * FROM vuln_imports WHERE id = ?').get(id) as ImportRow);
+  }
+
+  private put(rec: SourceRecord, importId: string, counts: ImportCounts): void {
+    if (rec.type === 'osv') this.putOsv(rec.record, importId, counts);
+    else if (rec.type === 'kev') this.putKev(rec.entry, importId, counts);
+    else if (rec.type === 'epss') this.putEpss(rec.entry, importId, counts);
+    else this.putNvd(rec.entry, importId, counts);
   }
 
   private putOsv(r: OsvRecord, importId: string, counts: { inserted: number; updated: number; unchanged: number }): void {

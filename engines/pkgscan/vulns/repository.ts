@@ -12,6 +12,7 @@ import { matchRecord, normaliseName } from '../../core/vulns/match.js';
 import { cveIdsOf, isMalicious, parseOsvRecord, type OsvRecord } from '../../core/vulns/osv.js';
 import { severityOfRecord } from '../../core/vulns/severity.js';
 import { detectKind, readSource, type NvdEntry } from '../../core/vulns/sources.js';
+import { ImportTally, plainSourceOf, type ImportCounts, type SourceRecord } from '../../core/vulns/tally.js';
 import { LOOKUP_CACHE_ENTRIES, LOOKUP_CACHE_TTL_MS, type AdvisoryStore, type ProgressFn } from '../../core/vulns/store.js';
 import { ecosystemBase } from '../../core/vulns/versions/index.js';
 import { appendAuditPg } from '../audit/store.js';
@@ -106,7 +107,6 @@ async function auditImport(q: Queryable, audit: ImportAudit | undefined, action:
 
 /** Records written per transaction during an import (each is a few statements on PostgreSQL). */
 const BATCH = 500;
-const MAX_WARNING_SAMPLES = 20;
 /** Every import batch of every server and worker is one at a time: upserts of overlapping records never deadlock. */
 export const ADVISORY_IMPORT_LOCK = 'advisory-import';
 /**
@@ -125,15 +125,15 @@ async function sha256File(file: string): Promise<string> {
   return h.digest('hex');
 }
 
-interface Counts {
-  records: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  warnings: number;
-}
+type Put = (q: Queryable, importId: string, counts: ImportCounts) => Promise<void>;
 
-type Put = (q: Queryable, importId: string, counts: Counts) => Promise<void>;
+/** Writes one record a source yielded. */
+function putRecord(q: Queryable, rec: SourceRecord, importId: string, counts: ImportCounts): Promise<void> {
+  if (rec.type === 'osv') return putOsv(q, rec.record, importId, counts);
+  if (rec.type === 'kev') return putKev(q, rec.entry, importId, counts);
+  if (rec.type === 'epss') return putEpss(q, rec.entry, importId, counts);
+  return putNvd(q, rec.entry, importId, counts);
+}
 
 /** The PostgreSQL backend: the same tables (migration 7), shared by every server and worker on the database. */
 export class PgAdvisories implements AdvisoryRepository {
@@ -169,18 +169,15 @@ export class PgAdvisories implements AdvisoryRepository {
       await q.run('INSERT INTO vuln_imports (id, kind, file_sha256, started_at) VALUES (?, ?, ?, ?)', [id, k, sha, this.iso()]);
       await auditImport(q, options.audit, 'vulnerabilities.import', { import_id: id, kind: k });
     });
-    const counts: Counts = { records: 0, inserted: 0, updated: 0, unchanged: 0, warnings: 0 };
-    const samples: string[] = [];
-    let dataDate: string | null = null;
-    const osvEcosystems = new Map<string, string>();
-    const osvCounts = new Map<string, number>();
+    const tally = new ImportTally(onProgress);
+    const { counts, samples } = tally;
     let batch: Put[] = [];
     const flush = async (): Promise<void> => {
       if (batch.length === 0) return;
       const work = batch;
       batch = [];
       // Counted apart and added after the commit, so a retried transaction counts once.
-      const c: Counts = { records: 0, inserted: 0, updated: 0, unchanged: 0, warnings: 0 };
+      const c: ImportCounts = { records: 0, inserted: 0, updated: 0, unchanged: 0, warnings: 0 };
       await this.db.transaction(
         async (q) => {
           c.inserted = c.updated = c.unchanged = 0;
@@ -193,10 +190,6 @@ export class PgAdvisories implements AdvisoryRepository {
       counts.updated += c.updated;
       counts.unchanged += c.unchanged;
     };
-    const warn = (m: string): void => {
-      counts.warnings++;
-      if (samples.length < MAX_WARNING_SAMPLES) samples.push(m);
-    };
     const finish = (status: 'done' | 'failed'): [string, Param[]] => [
       'UPDATE vuln_imports SET records = ?, inserted = ?, updated = ?, unchanged = ?, warnings = ?, warning_samples = ?, finished_at = ?, status = ? WHERE id = ?',
       [counts.records, counts.inserted, counts.updated, counts.unchanged, counts.warnings, JSON.stringify(samples), this.iso(), status, id],
@@ -204,56 +197,15 @@ export class PgAdvisories implements AdvisoryRepository {
     onProgress?.(0, 'import started');
     try {
       for await (const item of readSource(file, k)) {
-        switch (item.type) {
-          case 'warning':
-            warn(item.message);
-            break;
-          case 'date':
-            dataDate = item.date;
-            break;
-          case 'progress':
-            onProgress?.(Math.min(0.99, item.fraction), `${counts.records} records`);
-            break;
-          case 'osv': {
-            counts.records++;
-            const r = item.record;
-            const ecosystems = new Set<string>();
-            for (const a of r.affected ?? []) {
-              if (a.package === undefined) continue;
-              ecosystems.add(a.package.ecosystem);
-              const prev = osvEcosystems.get(a.package.ecosystem);
-              if (prev === undefined || r.modified > prev) osvEcosystems.set(a.package.ecosystem, r.modified);
-            }
-            for (const e of ecosystems) osvCounts.set(e, (osvCounts.get(e) ?? 0) + 1);
-            batch.push((q, imp, c) => putOsv(q, r, imp, c));
-            break;
-          }
-          case 'kev': {
-            counts.records++;
-            const e = item.entry;
-            batch.push((q, imp, c) => putKev(q, e, imp, c));
-            break;
-          }
-          case 'epss': {
-            counts.records++;
-            const e = item.entry;
-            batch.push((q, imp, c) => putEpss(q, e, imp, c));
-            break;
-          }
-          case 'nvd': {
-            counts.records++;
-            const e = item.entry;
-            batch.push((q, imp, c) => putNvd(q, e, imp, c));
-            break;
-          }
-        }
+        const rec = tally.take(item);
+        if (rec !== undefined) batch.push((q, imp, c) => putRecord(q, rec, imp, c));
         if (batch.length >= BATCH) {
           await flush();
           if (k !== 'osv-zip') onProgress?.(0.5, `${counts.records} records`);
         }
       }
       await flush();
-      if (counts.records === 0) throw new VitrineError('validation_failed', counts.warnings > 0 ? 'no advisory record could be read from the source (see the warnings)' : 'the source holds no advisory record');
+      tally.requireRecords();
     } catch (err) {
       await flush().catch(() => undefined);
       await this.db.transaction(async (q) => {
@@ -268,15 +220,15 @@ export class PgAdvisories implements AdvisoryRepository {
         await q.run(...finish('done'));
         const upsert = 'INSERT INTO vuln_sources (source, records, last_import_id, last_import_at, data_date) VALUES (?, ?, ?, ?, ?) ON CONFLICT (source) DO UPDATE SET records = excluded.records, last_import_id = excluded.last_import_id, last_import_at = excluded.last_import_at, data_date = GREATEST(vuln_sources.data_date, excluded.data_date)';
         if (k.startsWith('osv')) {
-          for (const [eco, newest] of osvEcosystems) {
+          for (const [eco, newest] of tally.osvNewest) {
             const total = Number((await q.get<{ n: number }>('SELECT COUNT(DISTINCT advisory_id) AS n FROM vuln_affected WHERE ecosystem = ?', [eco]))?.n ?? 0);
             const before = await q.get<{ data_date: string }>('SELECT data_date FROM vuln_sources WHERE source = ?', [`osv:${eco}`]);
-            await q.run(upsert, [`osv:${eco}`, total, id, finishedAt, osvSourceDate(before?.data_date, osvCounts.get(eco) ?? 0, total, newest, finishedAt)]);
+            await q.run(upsert, [`osv:${eco}`, total, id, finishedAt, osvSourceDate(before?.data_date, tally.osvCounts.get(eco) ?? 0, total, newest, finishedAt)]);
           }
         } else {
-          const source = k.startsWith('kev') ? 'kev' : k.startsWith('epss') ? 'epss' : 'nvd';
+          const source = plainSourceOf(k);
           const n = Number((await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM vuln_${source}`))?.n ?? 0);
-          if (counts.records > 0) await q.run(upsert, [source, n, id, finishedAt, dataDate ?? finishedAt]);
+          if (counts.records > 0) await q.run(upsert, [source, n, id, finishedAt, tally.dataDate ?? finishedAt]);
         }
         await q.run("UPDATE vuln_meta SET value = value + 1 WHERE key = 'generation'");
         await auditImport(q, options.audit, 'vulnerabilities.import_finished', { import_id: id, kind: k, file_sha256: sha, records: counts.records, warnings: counts.warnings });
@@ -400,7 +352,7 @@ export class PgAdvisories implements AdvisoryRepository {
 
 // ---- the PostgreSQL writes, statement for statement those of the SQLite store ---------------------------------------
 
-async function putOsv(q: Queryable, r: OsvRecord, importId: string, counts: Counts): Promise<void> {
+async function putOsv(q: Queryable, r: OsvRecord, importId: string, counts: ImportCounts): Promise<void> {
   const existing = await q.get<{ modified: string; json: string }>('SELECT modified, json FROM vuln_advisories WHERE id = ?', [r.id]);
   // Idempotent: a copy at least as new replaces by id; an older one is left alone.
   if (existing !== undefined && existing.modified > r.modified) {
@@ -432,12 +384,12 @@ async function putOsv(q: Queryable, r: OsvRecord, importId: string, counts: Coun
 }
 
 /** A row written counts as inserted (KEV, EPSS and NVD rows are not told apart from updates), a row left as it was as unchanged. */
-function count(changes: number, counts: Counts): void {
+function count(changes: number, counts: ImportCounts): void {
   if (changes === 0) counts.unchanged++;
   else counts.inserted++;
 }
 
-async function putKev(q: Queryable, e: KevEntry, importId: string, counts: Counts): Promise<void> {
+async function putKev(q: Queryable, e: KevEntry, importId: string, counts: ImportCounts): Promise<void> {
   const n = await q.run(
     `INSERT INTO vuln_kev (cve, date_added, due_date, ransomware_use, vendor_project, product, name, import_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (cve) DO UPDATE SET date_added = excluded.date_added, due_date = excluded.due_date, ransomware_use = excluded.ransomware_use, vendor_project = excluded.vendor_project, product = excluded.product, name = excluded.name, import_id = excluded.import_id
@@ -447,7 +399,7 @@ async function putKev(q: Queryable, e: KevEntry, importId: string, counts: Count
   count(n, counts);
 }
 
-async function putEpss(q: Queryable, e: EpssEntry, importId: string, counts: Counts): Promise<void> {
+async function putEpss(q: Queryable, e: EpssEntry, importId: string, counts: ImportCounts): Promise<void> {
   // A day's scores replace an older day's, never a newer one's.
   const n = await q.run(
     `INSERT INTO vuln_epss (cve, score, percentile, score_date, model_version, import_id) VALUES (?, ?, ?, ?, ?, ?)
@@ -458,7 +410,7 @@ async function putEpss(q: Queryable, e: EpssEntry, importId: string, counts: Cou
   count(n, counts);
 }
 
-async function putNvd(q: Queryable, e: NvdEntry, importId: string, counts: Counts): Promise<void> {
+async function putNvd(q: Queryable, e: NvdEntry, importId: string, counts: ImportCounts): Promise<void> {
   const n = await q.run(
     `INSERT INTO vuln_nvd (cve, last_modified, vector, score, severity, import_id) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (cve) DO UPDATE SET last_modified = excluded.last_modified, vector = excluded.vector, score = excluded.score, severity = excluded.severity, import_id = excluded.import_id
