@@ -8,6 +8,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { buildZip } from '../archive/build.fixture.js';
 import { detectKind } from './sources.js';
+import { epssCsv, fresh, kevJson, NOW, osvRec } from './sources.fixture.js';
 import { AdvisoryStore, createAdvisoryTables } from './store.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'vulns-store-'));
@@ -18,17 +19,6 @@ const file = (name: string, data: string | Uint8Array): string => {
   return p;
 };
 
-const NOW = Date.parse('2025-09-01T00:00:00Z');
-const fresh = '2025-08-30T00:00:00Z';
-const osvRec = (id: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  id,
-  modified: fresh,
-  summary: `summary of ${id}`,
-  affected: [{ package: { ecosystem: 'PyPI', name: 'Demo_Pkg' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '2.0' }] }] }],
-  ...extra,
-});
-const kevJson = (cves: string[]): string => JSON.stringify({ catalogVersion: '2025.08.30', dateReleased: '2025-08-30T10:00:00Z', count: cves.length, vulnerabilities: cves.map((c) => ({ cveID: c, vendorProject: 'V', product: 'P', vulnerabilityName: 'N', dateAdded: '2025-08-01', dueDate: '2025-08-22', knownRansomwareCampaignUse: 'Known' })) });
-const epssCsv = (rows: [string, number, number][]): string => `#model_version:v2025.03.14,score_date:2025-08-31T00:00:00+0000\ncve,epss,percentile\n${rows.map((r) => r.join(',')).join('\n')}\n`;
 
 let store: AdvisoryStore;
 let now = NOW;

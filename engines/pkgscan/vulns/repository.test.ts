@@ -12,6 +12,7 @@ import { backendCases, backendFixture, type OpenedBackend } from '../../../test/
 import type { AuditEntry, PageOf, ScanVerdict } from '../../core/contracts/pkgscan.js';
 import type { Advisory, AdvisoryImport, AdvisorySources, LookupResult, VulnerabilityPage } from '../../core/contracts/pkgscan-vulns.js';
 import type { JobContext } from '../../core/jobs/protocol.js';
+import { epssCsv, fresh, kevJson, NOW, osvRec } from '../../core/vulns/sources.fixture.js';
 import { AdvisoryStore } from '../../core/vulns/store.js';
 import type { AsyncDb } from '../db/types.js';
 import { assessRelease, listVulnerabilities, recordScanAdvisories } from './advisories.js';
@@ -32,17 +33,6 @@ const file = (name: string, data: string | Uint8Array): string => {
   return p;
 };
 
-const NOW = Date.parse('2025-09-01T00:00:00Z');
-const fresh = '2025-08-30T00:00:00Z';
-const osvRec = (id: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  id,
-  modified: fresh,
-  summary: `summary of ${id}`,
-  affected: [{ package: { ecosystem: 'PyPI', name: 'Demo_Pkg' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '2.0' }] }] }],
-  ...extra,
-});
-const kevJson = (cves: string[]): string => JSON.stringify({ catalogVersion: '2025.08.30', dateReleased: '2025-08-30T10:00:00Z', count: cves.length, vulnerabilities: cves.map((c) => ({ cveID: c, vendorProject: 'V', product: 'P', vulnerabilityName: 'N', dateAdded: '2025-08-01', dueDate: '2025-08-22', knownRansomwareCampaignUse: 'Known' })) });
-const epssCsv = (rows: [string, number, number][]): string => `#model_version:v2025.03.14,score_date:2025-08-31T00:00:00+0000\ncve,epss,percentile\n${rows.map((r) => r.join(',')).join('\n')}\n`;
 const CRITICAL = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H';
 const LOW = 'CVSS:3.1/AV:L/AC:H/PR:H/UI:R/S:U/C:L/I:N/A:N';
 
