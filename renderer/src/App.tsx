@@ -2,6 +2,7 @@
 import { Component, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import { focusLost } from './components/useDialogFocus';
 import { createApiClient, type ApiClient } from './api/client';
 import { rememberToken, resolveBridge, type TokenEnvironment } from './api/token';
 import type { RendererBridge } from '../../engines/core/contracts/gateway';
@@ -58,7 +59,7 @@ function Workspaces({ client }: { readonly client: ApiClient }) {
       return;
     }
     const at = document.activeElement;
-    const lost = at === null || at === document.body || (at instanceof HTMLElement && at.closest('.ws-host[hidden]') !== null);
+    const lost = focusLost(at) || (at instanceof HTMLElement && at.closest('.ws-host[hidden]') !== null);
     if (!lost) return;
     const host = document.querySelector<HTMLElement>('[data-active-workspace]');
     host?.focus({ preventScroll: true });

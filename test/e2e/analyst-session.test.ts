@@ -127,6 +127,23 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     await waitForExpression(page, `document.querySelector('[data-active-workspace]')?.getAttribute('data-active-workspace') === 'forensic'`);
     await page.getByTestId('story-detail').waitFor();
     expect(await focused(page)).not.toBe('body');
+
+    // The same story to a new Assessment case: its evidence sources are named by the finding's title too.
+    await send.focus();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    // The defaults (a new Assessment case) as they are: focus stays on the dialog itself until sent.
+    expect(await page.getByTestId('send-to-caseassess').isChecked()).toBe(true);
+    await page.keyboard.press('Control+Enter');
+    await page.getByTestId('send-to-done').waitFor({ timeout: 30_000 });
+    expect(await focused(page)).toContain('send-to-open');
+    await page.keyboard.press('Enter');
+    const sources = page.getByTestId('case-sources');
+    await sources.waitFor({ timeout: 30_000 });
+    const listed = await sources.innerText();
+    expect(listed).toContain('forensic story “attack-samples/');
+    expect(listed).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/u);
+    await sources.screenshot({ path: path.join(SHOTS, 'analyst-assessment-sources.png') });
     expect(session.errors(page)).toEqual([]);
   }, 300_000);
 });

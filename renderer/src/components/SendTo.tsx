@@ -7,7 +7,7 @@ import { type ApiClient, asApiError, itemsOf } from '../api/client';
 import { requestOpen } from '../shell/openItem';
 import { ShellContext, useShell } from '../shell/context';
 import { ErrorNote } from './ErrorNote';
-import { useDialogFocus, useFocusWhenLost } from './useDialogFocus';
+import { useDialogFocus } from './useDialogFocus';
 import { prepareFinding, SEND_TARGETS, sendable, stixPattern, type Finding, type FindingIndicator, type SendTarget } from './SendToModel';
 import './SendTo.css';
 
@@ -86,9 +86,12 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
   const [done, setDone] = useState<SendFindingResponse | null>(null);
 
   const keepTab = useDialogFocus(panel);
-  // The send button gives way to "Open in …" once sent: that button takes the focus, so Enter opens the result.
+  // The send button gives way to "Open in …" once sent, and every choice above it is disabled: that button takes the
+  // focus (from wherever in the dialog it was), so Enter opens the result.
   const openButton = useRef<HTMLButtonElement>(null);
-  useFocusWhenLost(openButton, done);
+  useEffect(() => {
+    if (done) openButton.current?.focus({ preventScroll: true });
+  }, [done]);
 
   useEffect(() => {
     setContainers(null);

@@ -89,6 +89,15 @@ describe('useFocusWhenLost', () => {
     fireEvent.click(screen.getByText('Finish'));
     expect(document.activeElement).toBe(screen.getByText('Result'));
     unmount();
+    // Focus on a control the work disabled counts as lost (the browser has not moved it yet when the effect runs).
+    const again = render(<Work />);
+    const run = screen.getByText('Run');
+    run.focus();
+    fireEvent.click(run);
+    expect((run as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByText('Finish'));
+    expect(document.activeElement).toBe(screen.getByText('Result'));
+    again.unmount();
     render(<Work />);
     screen.getByLabelText('Elsewhere').focus();
     fireEvent.click(screen.getByText('Finish'));

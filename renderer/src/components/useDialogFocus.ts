@@ -52,6 +52,15 @@ export function useDialogFocus(panel: RefObject<HTMLElement | null>, open = true
 }
 
 /**
+ * Focus is lost when it is on the page itself, or on a control that has just been disabled or removed (the browser moves
+ * it to the page a moment later, after the effects of the same render have run).
+ */
+export function focusLost(at: Element | null): boolean {
+  if (at === null || at === document.body || !at.isConnected) return true;
+  return (at instanceof HTMLButtonElement || at instanceof HTMLInputElement || at instanceof HTMLSelectElement || at instanceof HTMLTextAreaElement) && at.disabled;
+}
+
+/**
  * After work that disabled or replaced the focused control (an upload, an analysis, a send), focus is on the page itself
  * and the next Tab starts from the top. When `key` changes to a non-null value and focus is lost so, `target` takes it:
  * the result's heading or the next action, so the keyboard goes on from where the work ended.
@@ -59,8 +68,7 @@ export function useDialogFocus(panel: RefObject<HTMLElement | null>, open = true
 export function useFocusWhenLost(target: RefObject<HTMLElement | null>, key: unknown): void {
   useEffect(() => {
     if (key === null || key === undefined || key === false) return;
-    const at = document.activeElement;
-    if (at !== null && at !== document.body) return;
+    if (!focusLost(document.activeElement)) return;
     target.current?.focus({ preventScroll: true });
   }, [key, target]);
 }

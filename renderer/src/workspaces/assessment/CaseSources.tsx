@@ -23,11 +23,11 @@ export function CaseSources({ text }: { readonly text: string }) {
             <code>{s.evidence_id}</code> <span className="case-sources__value">{s.value}</span>{' '}
             <span className="muted">from</span>{' '}
             {s.link !== undefined ? (
-              <a href={s.link} title={`Open ${s.label}`}>
+              <a href={s.link} title={`Open ${s.label}: ${s.full}`}>
                 {s.label}
               </a>
             ) : (
-              <span>{s.label}</span>
+              <span title={s.full}>{s.label}</span>
             )}
           </li>
         ))}

@@ -129,9 +129,23 @@ describe('caseSources', () => {
       indicators: [{ evidence_id: 'F-I-1', type: 'ipv4', value: '105.73.6.112:80', source: { service: 'forensic', kind: 'story', id: 's9', link: 'javascript:alert(1)' } }],
     };
     expect(caseSources(kase)).toEqual([
-      { evidence_id: 'F-T-1', kind: 'technique', value: 'T1071.001', label: 'replay story 3', link: '#/replay/story/3' },
-      { evidence_id: 'F-I-1', kind: 'indicator', value: 'ipv4 105.73.6.112:80', label: 'forensic story s9' },
+      { evidence_id: 'F-T-1', kind: 'technique', value: 'T1071.001', label: 'replay story 3', full: 'Sent from replay story 3', link: '#/replay/story/3' },
+      { evidence_id: 'F-I-1', kind: 'indicator', value: 'ipv4 105.73.6.112:80', label: 'forensic story s9', full: 'Sent from forensic story s9' },
     ]);
+    // An item Send to wrote: named by the finding's title in its note, the case's id never printed whole.
+    const sent = {
+      case_id: 'c',
+      techniques: [
+        {
+          evidence_id: 'F-T-1',
+          id: 'T1569.002',
+          note: 'Sent from forensic story dda326ab-e5bd-47a6-bc00-1b0ad5e75610/S1 "LM.evtx · story S1: Service Execution" (#/forensic/case/dda326ab-e5bd-47a6-bc00-1b0ad5e75610/story/S1)',
+          source: { service: 'forensic', kind: 'story', id: 'dda326ab-e5bd-47a6-bc00-1b0ad5e75610/S1', link: '#/forensic/case/dda326ab-e5bd-47a6-bc00-1b0ad5e75610/story/S1' },
+        },
+        { evidence_id: 'F-T-2', id: 'T1003', source: { service: 'forensic', kind: 'story', id: 'dda326ab-e5bd-47a6-bc00-1b0ad5e75610/S1' } },
+      ],
+    };
+    expect(caseSources(sent).map((s) => s.label)).toEqual(['forensic story “LM.evtx · story S1: Service Execution”', 'forensic story dda326ab/S1']);
     expect(caseSources('nope')).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // Pure views of an assessment for the workspace: parsing the editor's text, ranked rows, the evidence-by-actor matrix, graph elements.
 import type { Assessment, Contribution, EvidenceRow, Hypothesis } from '../../../../engines/core/contracts/caseassess';
+import { sourceLabel } from '../../components/sourceLabel';
 
 export type ParsedCase = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
@@ -205,8 +206,10 @@ export interface CaseSource {
   readonly evidence_id: string;
   readonly kind: string;
   readonly value: string;
-  /** `replay story 3` */
+  /** `replay story “Beacon to 10.0.0.5”` (the finding's title from the item's note), else `replay story 3` (components/sourceLabel.ts). */
   readonly label: string;
+  /** The whole source line, for hover. */
+  readonly full: string;
   /** `#/replay/story/3` or an http(s) URL, when the sender gave one. */
   readonly link?: string;
 }
@@ -235,7 +238,10 @@ export function caseSources(kase: unknown): CaseSource[] {
       if (typeof s['service'] !== 'string' || typeof s['kind'] !== 'string' || typeof s['id'] !== 'string') continue;
       const link = typeof s['link'] === 'string' && /^(#\/|https?:\/\/)\S*$/.test(s['link']) ? s['link'] : undefined;
       const value = kind === 'indicator' ? `${String(item['type'])} ${String(item['value'])}` : String(item['id'] ?? item['name'] ?? '');
-      out.push({ evidence_id: String(item['evidence_id'] ?? ''), kind, value: value.slice(0, 200), label: `${s['service']} ${s['kind']} ${s['id'].slice(0, 40)}`, ...(link !== undefined ? { link } : {}) });
+      // Send to writes the item's note as `Sent from <service> <kind> <id> "<title>" (<link>)`: the title names it.
+      const note = typeof item['note'] === 'string' && item['note'].startsWith(`Sent from ${s['service']} ${s['kind']} `) ? item['note'] : `Sent from ${s['service']} ${s['kind']} ${s['id']}`;
+      const named = sourceLabel(note);
+      out.push({ evidence_id: String(item['evidence_id'] ?? ''), kind, value: value.slice(0, 200), label: named?.label ?? `${s['service']} ${s['kind']}`, full: named?.full ?? note, ...(link !== undefined ? { link } : {}) });
     }
   }
   return out;
