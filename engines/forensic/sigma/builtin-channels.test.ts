@@ -335,7 +335,7 @@ describe('built-in channel rules', () => {
     expect(hits([start(1, 'C:\\Windows\\System32\\rundll32.exe')]).get(HOST)).toEqual({ level: 'medium', tactics: ['execution', 'privilege-escalation', 'stealth'] });
     expect(titlesOf(start(2, 'C:\\Users\\bob\\Downloads\\payload.exe'))).toContain(HOST);
     expect(titlesOf(start(3, 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\MSBuild.exe C:\\Users\\bob\\x.csproj'))).toContain(HOST);
-    for (const ok of ['C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -nop', 'powershell -enc AAAA', '"C:\\Program Files\\PowerShell\\7\\pwsh.exe"', 'C:\\Windows\\system32\\WindowsPowerShell\\v1.0\\PowerShell_ISE.exe', 'C:\\Windows\\system32\\wsmprovhost.exe -Embedding', 'C:\\Program Files\\Vendor\\agent.exe', ''])
+    for (const ok of ['C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -nop', 'powershell -enc AAAA', '"C:\\Program Files\\PowerShell\\7\\pwsh.exe"', 'C:\\Windows\\system32\\WindowsPowerShell\\v1.0\\PowerShell_ISE.exe', 'C:\\Windows\\system32\\wsmprovhost.exe -Embedding', 'C:\\Program Files\\Vendor\\agent.exe', 'C:\\Windows\\system32\\dsac.exe', ''])
       expect(titlesOf(start(4, ok)), ok).not.toContain(HOST);
     const IPC = 'PowerShell IPC Listener Started In A Named .NET AppDomain (53504)';
     const ipc = (t: number, domain: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 53504, { param1: '5432', param2: domain }, 'WS01');
