@@ -137,6 +137,8 @@ describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.locator('[data-active-workspace="replay"]').waitFor();
     expect(await page.locator('.gsearch__panel').count()).toBe(0);
+    // The keyboard goes on in the workspace that opened the item, not in the search box.
+    await waitForExpression(page, `document.activeElement?.getAttribute('data-active-workspace') === 'replay'`);
     // Replay selects the story (its analysis with it): no "look for it" note.
     await page.locator(`[data-active-workspace="replay"] [data-story-id="${story?.id}"][aria-current="true"]`).waitFor();
     // The title as the app writes it (its arrows are the app's).

@@ -125,7 +125,11 @@ export function GlobalSearch() {
       store.getState().select(r.service);
       requestOpen(r);
       setOpen(false);
-      setNote(canOpen(r) ? null : `Opened ${ws}. It cannot select an item by id yet: look for “${r.title}” there (${kindLabel(r.kind)} ${r.id}).`);
+      const selects = canOpen(r);
+      setNote(selects ? null : `Opened ${ws}. It cannot select an item by id yet: look for “${r.title}” there (${kindLabel(r.kind)} ${r.id}).`);
+      // The item is opened in its workspace: the keyboard goes on there (Tab from the top of that workspace), not in this
+      // box; where the workspace cannot select the item, focus stays here beside the note that says so.
+      if (selects) requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-active-workspace]')?.focus({ preventScroll: true }));
     },
     [services, store],
   );

@@ -7,11 +7,11 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { downloadText } from '../../components/download';
 import { SendToButton } from '../../components/SendTo';
 import { indicatorsIn } from '../../components/SendToModel';
-import { breakdownBars, exportName, findingTitle, shortTime } from './model';
+import { breakdownBars, exportName, findingTitle, gradeClass, shortTime } from './model';
 import { displayProse } from '../../components/wording';
 
 export function GradeBadge({ grade }: { readonly grade: string | null }) {
-  return <span className={`grade grade--${(grade ?? 'none').toLowerCase()}`}>{grade ?? '—'}</span>;
+  return <span className={gradeClass(grade)}>{grade ?? '—'}</span>;
 }
 
 /** The confidence breakdown as small horizontal bars (SVG: no inline styles for the CSP to refuse). */

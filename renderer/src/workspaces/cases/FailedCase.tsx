@@ -4,6 +4,7 @@ import type { ApiError} from '../../api/client';
 import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { utcTime } from '../../components/time';
+import { gradeClass } from './model';
 import type { CaseSummary } from './types';
 
 /** What an analyst can do about a failure, by its code. */
@@ -44,7 +45,7 @@ export function FailedCasePanel({ client, base, summary, onRemoved }: { readonly
     <section className="panel failed-case" aria-label="Failed case" data-testid="failed-case">
       <div className="panel__head">
         <h2>{summary.title}</h2>
-        <span className="grade grade--failed">failed</span>
+        <span className={gradeClass('failed')}>failed</span>
       </div>
       <div className="error-note" role="alert">
         <div className="error-note__title">The analysis failed ({summary.error ?? 'internal'})</div>

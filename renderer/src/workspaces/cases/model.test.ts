@@ -1,7 +1,7 @@
 // The Cases workspace's pure pieces: timeline index and windows, zoom and pan, density, virtual rows, the graph to draw, path parsing.
 import { describe, expect, it } from 'vitest';
 import type { AnalysisView, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
-import { buildTimeline, findingTitle, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
+import { buildTimeline, findingTitle, gradeClass, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
 
 function ev(i: number, time: string | null): ExportedEvent {
   return {
@@ -140,5 +140,15 @@ describe('findingTitle', () => {
     expect(findingTitle('  ', id, 'event e1')).toBe('Case 303506e9 · event e1');
     expect(findingTitle(undefined, id, 'event e1')).toBe('Case 303506e9 · event e1');
     expect(findingTitle('t'.repeat(500), id, 'w'.repeat(500)).length).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('gradeClass', () => {
+  it('draws a grade with the shared severity badge every workspace uses (.sev), CONFIRMED and failed as critical', () => {
+    expect(gradeClass('HIGH').split(' ')).toEqual(expect.arrayContaining(['sev', 'sev--high', 'grade']));
+    expect(gradeClass('MEDIUM')).toContain('sev--medium');
+    expect(gradeClass('CONFIRMED')).toContain('sev--critical');
+    expect(gradeClass('failed')).toContain('sev--critical');
+    expect(gradeClass(null)).toContain('sev--none');
   });
 });

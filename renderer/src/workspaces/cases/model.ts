@@ -205,3 +205,9 @@ export function findingTitle(caseTitle: string | undefined, caseId: string, what
   const text = `${head} · ${what}`;
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
+
+/** A story's or case's confidence grade in the shared severity badge (`.sev`, as Replay, Packages and detections draw theirs); CONFIRMED and a failed case as critical. */
+export function gradeClass(grade: string | null): string {
+  const g = (grade ?? 'none').toLowerCase();
+  return `sev sev--${g === 'confirmed' || g === 'failed' ? 'critical' : g} grade grade--${g}`;
+}
