@@ -4,13 +4,33 @@
 import type { Severity } from '../contracts/pkgscan.js';
 import type { Advisory, AdvisoryAffectedPackage, AdvisoryImport, AdvisorySourceKind, AdvisorySourceStatus, EpssEntry, KevEntry, LookupResult, SeveritySource } from '../contracts/pkgscan-vulns.js';
 import { ecosystemMatches, entriesFor, fixedVersionsOf } from './match.js';
-import type { OsvRecord } from './osv.js';
+import { parseOsvRecord, type OsvRecord } from './osv.js';
 
 /** Staleness thresholds in days, by source: KEV and EPSS are published daily, OSV exports continuously. */
 export const STALE_AFTER_DAYS: Readonly<Record<'osv' | 'kev' | 'epss' | 'nvd', number>> = { osv: 30, kev: 7, epss: 7, nvd: 30 };
 
 /** The note an import left `running` by a process that ended gets. */
 export const INTERRUPTED_NOTE = 'the import was interrupted: the process running it ended before it finished';
+
+/** Advisory rows' OSV records, parsed once: keyed by id and modified, emptied at 50,000 records (and by the stores after an import). */
+export class ParsedRecords {
+  private readonly byKey = new Map<string, OsvRecord>();
+
+  of(row: Pick<AdvisoryRow, 'id' | 'modified' | 'json'>): OsvRecord {
+    const key = `${row.id}\u0000${row.modified}`;
+    let r = this.byKey.get(key);
+    if (r === undefined) {
+      r = parseOsvRecord(JSON.parse(row.json) as unknown);
+      if (this.byKey.size >= 50_000) this.byKey.clear();
+      this.byKey.set(key, r);
+    }
+    return r;
+  }
+
+  clear(): void {
+    this.byKey.clear();
+  }
+}
 
 export interface AdvisoryRow {
   id: string;

@@ -5,9 +5,9 @@ import { stat } from 'node:fs/promises';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Advisory, AdvisoryImport, AdvisorySources, AdvisorySourceKind, AdvisorySourceStatus, EpssEntry, KevEntry, LookupResult } from '../contracts/pkgscan-vulns.js';
 import { VitrineError } from '../errors.js';
-import { advisoryOf, bestEpss, bestNvd, firstKev, importOf, INTERRUPTED_NOTE, lookupResult, lookupSources, mergedAliases, needsNvd, osvSourceDate, preferredId, sourceStatusOf, summaryOf, type AdvisoryRow, type ImportRow, type NvdScore, type SourceRow } from './assemble.js';
+import { advisoryOf, bestEpss, bestNvd, firstKev, importOf, INTERRUPTED_NOTE, lookupResult, lookupSources, mergedAliases, needsNvd, osvSourceDate, ParsedRecords, preferredId, sourceStatusOf, summaryOf, type AdvisoryRow, type ImportRow, type NvdScore, type SourceRow } from './assemble.js';
 import { matchRecord, normaliseName } from './match.js';
-import { cveIdsOf, isMalicious, parseOsvRecord, type OsvRecord } from './osv.js';
+import { cveIdsOf, isMalicious, type OsvRecord } from './osv.js';
 import { severityOfRecord } from './severity.js';
 import { detectKind, readSource, type NvdEntry } from './sources.js';
 import { ImportTally, plainSourceOf, type ImportCounts, type SourceRecord } from './tally.js';
@@ -145,7 +145,7 @@ export class AdvisoryStore {
   private readonly db: Database;
   private readonly now: () => number;
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly parsed = new Map<string, OsvRecord>();
+  private readonly parsed = new ParsedRecords();
   private cacheGeneration = -1;
 
   private readonly statements = new Map<string, Statement>();
@@ -325,17 +325,6 @@ export class AdvisoryStore {
 
   // ---- reading ---------------------------------------------------------------------------------------------
 
-  private record(row: AdvisoryRow): OsvRecord {
-    const key = `${row.id}\u0000${row.modified}`;
-    let r = this.parsed.get(key);
-    if (r === undefined) {
-      r = parseOsvRecord(JSON.parse(row.json) as unknown);
-      if (this.parsed.size >= 50_000) this.parsed.clear();
-      this.parsed.set(key, r);
-    }
-    return r;
-  }
-
   private kevOf(cves: readonly string[]): KevEntry | null {
     const q = this.stmt('SELECT cve, date_added, due_date, ransomware_use, vendor_project, product, name FROM vuln_kev WHERE cve = ?');
     return firstKev(cves, cves.map((c) => q.get(c) as KevEntry | undefined).filter((k): k is KevEntry => k !== undefined));
@@ -360,7 +349,7 @@ export class AdvisoryStore {
   }
 
   private toAdvisory(row: AdvisoryRow, only?: { ecosystem: string; name: string }): Advisory {
-    const r = this.record(row);
+    const r = this.parsed.of(row);
     const aliases = this.aliasesOf(row.id, r.aliases ?? []);
     const cves = cveIdsOf(row.id, aliases);
     return advisoryOf(row, r, aliases, this.kevOf(cves), this.epssOf(cves), needsNvd(row) ? this.nvdOf(cves) : null, only);
@@ -424,7 +413,7 @@ export class AdvisoryStore {
     const matched: AdvisoryRow[] = [];
     let unknown = 0;
     for (const row of rows) {
-      const ans = matchRecord(this.record(row), ecosystem, name, version);
+      const ans = matchRecord(this.parsed.of(row), ecosystem, name, version);
       if (ans === 'affected') matched.push(row);
       else if (ans === 'unknown') unknown++;
     }

@@ -7,9 +7,9 @@ import { stat } from 'node:fs/promises';
 import type { Database } from 'better-sqlite3';
 import type { Advisory, AdvisoryImport, AdvisorySourceKind, AdvisorySources, AdvisorySourceStatus, EpssEntry, KevEntry, LookupResult } from '../../core/contracts/pkgscan-vulns.js';
 import { VitrineError } from '../../core/errors.js';
-import { advisoryOf, bestEpss, bestNvd, firstKev, importOf, INTERRUPTED_NOTE, lookupResult, lookupSources, mergedAliases, needsNvd, osvSourceDate, preferredId, sourceStatusOf, summaryOf, type AdvisoryRow, type ImportRow, type NvdScore, type SourceRow } from '../../core/vulns/assemble.js';
+import { advisoryOf, bestEpss, bestNvd, firstKev, importOf, INTERRUPTED_NOTE, lookupResult, lookupSources, mergedAliases, needsNvd, osvSourceDate, ParsedRecords, preferredId, sourceStatusOf, summaryOf, type AdvisoryRow, type ImportRow, type NvdScore, type SourceRow } from '../../core/vulns/assemble.js';
 import { matchRecord, normaliseName } from '../../core/vulns/match.js';
-import { cveIdsOf, isMalicious, parseOsvRecord, type OsvRecord } from '../../core/vulns/osv.js';
+import { cveIdsOf, isMalicious, type OsvRecord } from '../../core/vulns/osv.js';
 import { severityOfRecord } from '../../core/vulns/severity.js';
 import { detectKind, readSource, type NvdEntry } from '../../core/vulns/sources.js';
 import { ImportTally, plainSourceOf, type ImportCounts, type SourceRecord } from '../../core/vulns/tally.js';
@@ -140,7 +140,7 @@ export class PgAdvisories implements AdvisoryRepository {
   readonly dialect = 'postgres' as const;
   private readonly now: () => number;
   private readonly cache = new Map<string, { at: number; result: LookupResult }>();
-  private readonly parsed = new Map<string, OsvRecord>();
+  private readonly parsed = new ParsedRecords();
   private cacheGeneration = -1;
 
   constructor(
@@ -245,19 +245,8 @@ export class PgAdvisories implements AdvisoryRepository {
 
   // ---- reading ---------------------------------------------------------------------------------------------
 
-  private record(row: AdvisoryRow): OsvRecord {
-    const key = `${row.id}\u0000${row.modified}`;
-    let r = this.parsed.get(key);
-    if (r === undefined) {
-      r = parseOsvRecord(JSON.parse(row.json) as unknown);
-      if (this.parsed.size >= 50_000) this.parsed.clear();
-      this.parsed.set(key, r);
-    }
-    return r;
-  }
-
   private async toAdvisory(row: AdvisoryRow, only?: { ecosystem: string; name: string }): Promise<Advisory> {
-    const r = this.record(row);
+    const r = this.parsed.of(row);
     const own = r.aliases ?? [];
     const names = [row.id, ...own];
     const listing = (await this.db.all<{ advisory_id: string }>(`SELECT DISTINCT advisory_id FROM vuln_aliases WHERE alias IN (${placeholders(names.length)}) AND advisory_id <> ?`, [...names, row.id])).map((x) => x.advisory_id);
@@ -318,7 +307,7 @@ export class PgAdvisories implements AdvisoryRepository {
     const matched: AdvisoryRow[] = [];
     let unknown = 0;
     for (const row of rows) {
-      const ans = matchRecord(this.record(row), ecosystem, name, version);
+      const ans = matchRecord(this.parsed.of(row), ecosystem, name, version);
       if (ans === 'affected') matched.push(row);
       else if (ans === 'unknown') unknown++;
     }
