@@ -227,6 +227,9 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
     await expect.poll(() => alerts.locator('tr[data-alert-id]').first().getAttribute('data-rule')).toBe('ftp_bruteforce');
     await alerts.locator('tr[data-alert-id] button.link').first().click();
     expect(await alerts.locator('.alert-row__detail').innerText()).toMatch(/failed logins/);
+    // The detail wraps inside the visible table: nothing of it (the last fact's label, the evidence line) is cut at the right.
+    const fits = `(() => { const wrap = document.querySelector('[data-testid=alerts-view] .browse__table'); const d = wrap.querySelector('.alert-row__detail'); const w = wrap.getBoundingClientRect(); return [...d.querySelectorAll('dt, dd, p')].every((el) => el.getBoundingClientRect().right <= w.right + 1 && el.scrollWidth <= el.clientWidth + 1); })()`;
+    expect(await page.evaluate(fits)).toBe(true);
     await page.getByTestId('alerts-view').screenshot({ path: path.join(SHOTS, 'replay-alerts-ftp-light.png') });
 
     // Flows: 30 connections, sortable, filtered by port, host and protocol; a bad port is refused here.
