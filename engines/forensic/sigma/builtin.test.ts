@@ -1500,6 +1500,25 @@ describe('built-in Windows rules', () => {
     expect(few.has('Host Pinged (sweep base)')).toBe(false);
   });
 
+  it('password managers loading user-folder DLLs, Update Orchestrator commands, registry symbolic links, KeeThief; near misses are not', () => {
+    const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+    const KP = 'C:\\Program Files\\KeePass Password Safe 2\\KeePass.exe';
+    const DLL = 'Unsigned DLL From A User Folder Loaded By A Password Manager Or Remote Access Program (Sysmon 7)';
+    expectHit(DLL, sysmon(1, 7, { Image: KP, ImageLoaded: 'C:\\Users\\bob\\Downloads\\BootstrapDLL.dll', Signed: 'false' }), 'medium', 'credential-access');
+    expect(titlesOf(sysmon(2, 7, { Image: KP, ImageLoaded: 'C:\\Users\\bob\\AppData\\Local\\KeePass\\PluginCache\\abc\\Plugin.dll', Signed: 'false' }))).not.toContain(DLL);
+    expect(titlesOf(sysmon(3, 7, { Image: KP, ImageLoaded: 'C:\\Users\\bob\\AppData\\Local\\x.dll', Signed: 'true' }))).not.toContain(DLL);
+    const USO = 'Update Orchestrator Scheduler Command Written By Another Program (Sysmon 13)';
+    const uso = (t: number, image: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: image, TargetObject: 'HKLM\\SOFTWARE\\Microsoft\\WindowsUpdate\\Orchestrator\\UScheduler\\51999\\cmdLine', Details: 'cmd.exe /c net user x /add' });
+    expectHit(USO, uso(4, 'C:\\Users\\bob\\x.exe'), 'high', 'privilege-escalation');
+    expect(titlesOf(uso(5, `${S32}svchost.exe`))).not.toContain(USO);
+    const LNK = 'Registry Symbolic Link Created (Sysmon 13)';
+    const link = (t: number, image: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: image, TargetObject: 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Classes\\x\\SymbolicLinkValue', Details: 'Binary Data' });
+    expectHit(LNK, link(6, 'C:\\Users\\bob\\x.exe'), 'low', 'privilege-escalation');
+    expect(titlesOf(link(7, `${S32}smss.exe`))).not.toContain(LNK);
+    expect(titlesOf(link(8, `${S32}csrss.exe`))).not.toContain(LNK);
+    expectHit('Credential Dumping Functions In PowerShell (script block 4104)', block(9, 'Get-Process KeePass | Get-KeePassDatabaseKey -Verbose'), 'high', 'credential-access');
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
