@@ -1,9 +1,8 @@
 // Browser end-to-end of the Monitoring tab: import a benign corpus archive in the Store tab, watch it (the interval limits refused in the form), check now (baseline), check again (unchanged), see the check history, change the interval, disable it, stop watching after a confirmation; and the audit head hash with its copy buttons.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../corpora.js';
 import { browserSuiteRuns, type BrowserSession } from './browser.fixture.js';
-import { closePackagesSession, signInToPackages, startPackagesSession } from './packages.fixture.js';
+import { closePackagesSession, dropOnStore, signInToPackages, startPackagesSession } from './packages.fixture.js';
 
 /** A small benign npm release from the shared corpus. */
 const ARCHIVE = 'ms-2.1.3.tgz';
@@ -37,20 +36,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
 
     // Store: the corpus archive dropped on the Store tab.
     await page.getByRole('tab', { name: 'Store' }).click();
-    const bytes = readFileSync(ARCHIVE_PATH).toString('base64');
-    await page.getByTestId('store-drop').evaluate(
-      (el: { dispatchEvent(e: unknown): boolean }, [b64, name]: [string, string]) => {
-        const raw = atob(b64);
-        const data = new Uint8Array(raw.length);
-        for (let i = 0; i < raw.length; i++) data[i] = raw.charCodeAt(i);
-        const g = globalThis as unknown as { DataTransfer: new () => { items: { add(f: unknown): void } }; File: new (parts: unknown[], name: string, o: object) => unknown; DragEvent: new (t: string, o: object) => unknown };
-        const dt = new g.DataTransfer();
-        dt.items.add(new g.File([data], name, { type: 'application/gzip' }));
-        el.dispatchEvent(new g.DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: dt }));
-        el.dispatchEvent(new g.DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));
-      },
-      [bytes, ARCHIVE] as [string, string],
-    );
+    await dropOnStore(page, ARCHIVE_PATH, ARCHIVE);
     await page.getByTestId('upload-item').first().getByText('stored', { exact: true }).waitFor({ timeout: 60_000 });
 
     // Watch: an interval under 5 minutes is refused in the form; 5 minutes is accepted; Enter submits.

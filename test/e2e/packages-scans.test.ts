@@ -1,9 +1,8 @@
 // Browser end-to-end of package scans in the Packages workspace: import a benign corpus archive by dropping it on the Store tab, scan it (Enter), read the verdict, see the clear 404 for a version no source holds, the history with its charts, the package page, and the Vulnerabilities tab (advisory files imported, per-source status, lookups whose incomplete answers read UNKNOWN).
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../corpora.js';
 import { browserSuiteRuns, waitForExpression, type BrowserSession } from './browser.fixture.js';
-import { closePackagesSession, signInToPackages, startPackagesSession } from './packages.fixture.js';
+import { closePackagesSession, dropOnStore, signInToPackages, startPackagesSession } from './packages.fixture.js';
 
 /** A small, popular, benign npm release from the shared corpus. */
 const ARCHIVE = 'debug-4.4.3.tgz';
@@ -36,21 +35,7 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
     // Store: an empty store says what to do; a dropped archive is imported and listed.
     await page.getByRole('tab', { name: 'Store' }).click();
     await page.getByText('The store is empty.').waitFor();
-    const bytes = readFileSync(ARCHIVE_PATH).toString('base64');
-    // A real drop event carrying a File, built in the page from the corpus bytes.
-    await page.getByTestId('store-drop').evaluate(
-      (el: { dispatchEvent(e: unknown): boolean }, [b64, name]: [string, string]) => {
-        const raw = atob(b64);
-        const data = new Uint8Array(raw.length);
-        for (let i = 0; i < raw.length; i++) data[i] = raw.charCodeAt(i);
-        const g = globalThis as unknown as { DataTransfer: new () => { items: { add(f: unknown): void } }; File: new (parts: unknown[], name: string, o: object) => unknown; DragEvent: new (t: string, o: object) => unknown };
-        const dt = new g.DataTransfer();
-        dt.items.add(new g.File([data], name, { type: 'application/gzip' }));
-        el.dispatchEvent(new g.DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: dt }));
-        el.dispatchEvent(new g.DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));
-      },
-      [bytes, ARCHIVE] as [string, string],
-    );
+    await dropOnStore(page, ARCHIVE_PATH, ARCHIVE);
     const upload = page.getByTestId('upload-item').first();
     await upload.getByText('stored', { exact: true }).waitFor({ timeout: 60_000 });
     expect(await upload.innerText()).toContain('debug');

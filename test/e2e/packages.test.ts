@@ -10,6 +10,7 @@ import { publishEvent } from '../../engines/pkgscan/events/publish.js';
 import { requestException } from '../../engines/pkgscan/exceptions/exceptions.js';
 import { findUserByEmail } from '../../engines/pkgscan/users/users.js';
 import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './browser.fixture.js';
+import { signInToPackages } from './packages.fixture.js';
 
 const ADMIN = 'admin@example.org';
 const ADMIN_PASSWORD = 'a long admin password';
@@ -143,12 +144,7 @@ describe.skipIf(!browserSuiteRuns())('Packages workspace in Chromium', () => {
   it('a read-only user sees no admin sections', async () => {
     await pkgscanCli(['create-admin', '--email', 'ro@example.org', '--role', 'read_only'], { stdin: Readable.from(['a read-only password\n']), db: session.workstation.db });
     const page = await session.open();
-    await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
-    const form = page.getByTestId('pkgscan-login');
-    await form.getByLabel('E-mail').fill('ro@example.org');
-    await form.getByLabel('Password').fill('a read-only password');
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('whoami').waitFor();
+    await signInToPackages(session, page, 'ro@example.org', 'a read-only password');
     const tabs = await page.getByRole('tab').allInnerTexts();
     expect(tabs).toEqual(['Account', 'History', 'Package', 'Store', 'Vulnerabilities', 'Projects', 'Containers', 'Release diffs', 'Monitoring', 'Policies', 'Exceptions', 'Events']);
   }, 60_000);

@@ -18,6 +18,7 @@ import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
 import { displayProse } from '../../renderer/src/components/wording.js';
 import { corpusPath, hasCorpora } from '../corpora.js';
 import { type BrowserSession, browserSuiteRuns, startBrowserSession, waitForExpression } from './browser.fixture.js';
+import { signInToPackages } from './packages.fixture.js';
 
 describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
   let session: BrowserSession;
@@ -208,12 +209,7 @@ describe.skipIf(!browserSuiteRuns())('Search box in Chromium', () => {
   it.skipIf(!hasCorpora())('opens a package scan verdict in the History tab from a hit', async () => {
     expect(pkgScan).not.toBeNull();
     const page = await session.open();
-    await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
-    const form = page.getByTestId('pkgscan-login');
-    await form.getByLabel('E-mail').fill(ADMIN);
-    await form.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('whoami').waitFor();
+    await signInToPackages(session, page, ADMIN, ADMIN_PASSWORD);
     await typeSearch(page, 'debug@4.4.3');
     await enterOn(page, `pkgscan:scan:${pkgScan}`);
     await page.getByRole('tab', { name: 'History' }).and(page.locator('[aria-selected="true"]')).waitFor();

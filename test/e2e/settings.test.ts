@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as pkgscanCli } from '../../engines/pkgscan/cli.js';
 import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './browser.fixture.js';
+import { signInToPackages } from './packages.fixture.js';
 
 describe.skipIf(!browserSuiteRuns())('Settings page and keyboard help in Chromium', () => {
   let session: BrowserSession;
@@ -85,12 +86,7 @@ describe.skipIf(!browserSuiteRuns())('Settings page and keyboard help in Chromiu
       const row = page.getByTestId('settings-packages');
       await row.getByText('Sign in to package scanning').waitFor();
       await page.keyboard.press('Escape');
-      await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
-      const form = page.getByTestId('pkgscan-login');
-      await form.getByLabel('E-mail').fill('settings@example.org');
-      await form.getByLabel('Password').fill('a settings password');
-      await form.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByTestId('whoami').waitFor();
+      await signInToPackages(session, page, 'settings@example.org', 'a settings password');
       await page.keyboard.press('Control+Comma');
       const seen = row.getByTestId('settings-package-sources');
       await seen.waitFor();
