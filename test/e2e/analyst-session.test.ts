@@ -61,6 +61,10 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     await page.locator('[data-testid="case-list"] [data-case-id]').first().click();
     const send = page.getByTestId('story-send-to');
     await send.waitFor({ timeout: 60_000 });
+    // The story's head: title left, its grade beside Send to… on the right.
+    const head = await page.evaluate(`(() => { const h = document.querySelector('[data-testid=story-detail] .panel__head'); const g = h.querySelector('.grade').getBoundingClientRect(); const b = h.querySelector('[data-testid=story-send-to]').getBoundingClientRect(); return b.left - g.right; })()`);
+    expect(head).toBeLessThan(24);
+    await page.getByTestId('story-detail').screenshot({ path: path.join(SHOTS, 'analyst-story-detail.png') });
     await send.focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByTestId('send-to-dialog');
@@ -144,6 +148,11 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     expect(listed).toContain('forensic story “attack-samples/');
     expect(listed).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/u);
     await sources.screenshot({ path: path.join(SHOTS, 'analyst-assessment-sources.png') });
+    // The empty result says the sent case waits to be run (not "load a case"); Ctrl+Enter in the editor runs it.
+    expect(await page.getByTestId('assessment-ready').innerText()).toContain('is in the editor, not assessed yet');
+    await page.locator('.case-editor__text').focus();
+    await page.keyboard.press('Control+Enter');
+    await page.getByTestId('leading-hypothesis').waitFor({ timeout: 60_000 });
     expect(session.errors(page)).toEqual([]);
   }, 300_000);
 });

@@ -18,7 +18,7 @@ import { EvidenceGraph } from './EvidenceGraph';
 import { EvidenceMatrix } from './EvidenceMatrix';
 import { History } from './History';
 import { Hypotheses } from './Hypotheses';
-import { downloadName, parseCaseText, rankedHypotheses } from './model';
+import { caseWaiting, downloadName, parseCaseText, rankedHypotheses } from './model';
 import { ResultSummary } from './ResultSummary';
 import { CaseSources } from './CaseSources';
 import './assessment.css';
@@ -297,10 +297,16 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
           {!shown ? (
             <section className="panel empty-result">
               <h2>No assessment shown</h2>
-              <p className="muted">
-                Load a case (Open file…, drop a .json file on the editor, or paste it), or press <strong>Sample case</strong>, then{' '}
-                <strong>Run assessment</strong>. Past assessments in the history reopen here.
-              </p>
+              {text.trim() !== '' ? (
+                <p className="muted" data-testid="assessment-ready">
+                  {caseWaiting(origin)} Press <strong>Run assessment</strong> (or Ctrl+Enter in the editor) to assess it. Past assessments in the history reopen here.
+                </p>
+              ) : (
+                <p className="muted">
+                  Load a case (Open file…, drop a .json file on the editor, or paste it), or press <strong>Sample case</strong>, then{' '}
+                  <strong>Run assessment</strong>. Past assessments in the history reopen here.
+                </p>
+              )}
             </section>
           ) : (
             <>

@@ -149,3 +149,11 @@ describe('caseSources', () => {
     expect(caseSources('nope')).toEqual([]);
   });
 });
+
+describe('caseWaiting', () => {
+  it('says a case is loaded and not assessed yet, naming where it came from', async () => {
+    const { caseWaiting } = await import('./model');
+    expect(caseWaiting('stored case c-1')).toBe('The case from stored case c-1 is in the editor, not assessed yet.');
+    expect(caseWaiting(null)).toBe('A case is in the editor, not assessed yet.');
+  });
+});

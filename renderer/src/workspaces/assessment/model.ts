@@ -246,3 +246,8 @@ export function caseSources(kase: unknown): CaseSource[] {
   }
   return out;
 }
+
+/** What the empty result says when the editor already holds a case (one sent from another workspace, a stored one, a file): that it waits to be run. */
+export function caseWaiting(origin: string | null): string {
+  return origin !== null && origin !== '' ? `The case from ${origin} is in the editor, not assessed yet.` : 'A case is in the editor, not assessed yet.';
+}

@@ -7,7 +7,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { downloadText } from '../../components/download';
 import { SendToButton } from '../../components/SendTo';
 import { indicatorsIn } from '../../components/SendToModel';
-import { breakdownBars, exportName, findingTitle, gradeClass, shortTime } from './model';
+import { breakdownBars, exportName, findingTitle, gradeClass, zonedTime } from './model';
 import { displayProse } from '../../components/wording';
 
 export function GradeBadge({ grade }: { readonly grade: string | null }) {
@@ -110,9 +110,9 @@ export function StoryDetail({ story, caseId, caseTitle, client }: { readonly sto
           <dt>Hosts</dt>
           <dd>{story.hosts.join(', ') || '—'}</dd>
           <dt>From</dt>
-          <dd>{shortTime(story.start)}</dd>
+          <dd>{zonedTime(story.start)}</dd>
           <dt>To</dt>
-          <dd>{shortTime(story.end)}</dd>
+          <dd>{zonedTime(story.end)}</dd>
           <dt>Stages</dt>
           <dd>{story.stages.join(' → ') || '—'}</dd>
           <dt>Suspicion</dt>

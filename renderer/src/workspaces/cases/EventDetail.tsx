@@ -10,7 +10,7 @@ import { useLoad } from '../../components/useLoad';
 import { utcTime } from '../../components/time';
 import { LevelBadge } from './Detections';
 import { eventFieldGroups, MAX_TAGS, parseTags } from './detail-model';
-import { findingTitle, shortTime } from './model';
+import { findingTitle, zonedTime } from './model';
 import type { DetectionSummary, EventAnnotation, EventDetail as Detail, EventRawRecord, ExportedEvent } from './types';
 
 /** Where the event detail reads from and writes to (absent in unit tests: the list's fields only). */
@@ -171,7 +171,7 @@ export function EventDetailPanel({ event, inStory, detections, annotation, link 
         </dd>
         <dt>Time</dt>
         <dd>
-          {shortTime(event.time.time)} ({event.time.precision}, {event.time.source})
+          {zonedTime(event.time.time)} ({event.time.precision}, {event.time.source})
         </dd>
         <dt>Source</dt>
         <dd>
@@ -241,7 +241,7 @@ export function EventDetailPanel({ event, inStory, detections, annotation, link 
 /** An event as a finding for Send to: the techniques of its detections and every indicator its fields hold. */
 function eventFinding(e: ExportedEvent, caseId: string, caseTitle: string | undefined, detections: readonly DetectionSummary[]): Finding {
   return {
-    title: findingTitle(caseTitle, caseId, `event ${e.time.time !== null ? `${shortTime(e.time.time)} ` : ''}${e.host !== null ? `on ${e.host}: ` : ''}${e.summary !== '' ? e.summary : e.action}`),
+    title: findingTitle(caseTitle, caseId, `event ${e.time.time !== null ? `${zonedTime(e.time.time)} ` : ''}${e.host !== null ? `on ${e.host}: ` : ''}${e.summary !== '' ? e.summary : e.action}`),
     techniques: [...new Set(detections.flatMap((d) => d.techniques))],
     indicators: indicatorsIn(e),
     source: { service: 'forensic', kind: 'event', id: `${caseId}/${e.eventId}`, link: `#/forensic/case/${encodeURIComponent(caseId)}/event/${encodeURIComponent(e.eventId)}` },

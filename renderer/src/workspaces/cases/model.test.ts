@@ -1,7 +1,7 @@
 // The Cases workspace's pure pieces: timeline index and windows, zoom and pan, density, virtual rows, the graph to draw, path parsing.
 import { describe, expect, it } from 'vitest';
 import type { AnalysisView, ExportedEvent, GraphNode, Story } from '../../../../engines/core/contracts/forensic';
-import { buildTimeline, findingTitle, gradeClass, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
+import { buildTimeline, findingTitle, gradeClass, zonedTime, breakdownBars, storyRange, eventMatches, exportName, fullRange, graphToDraw, histogram, MIN_SPAN_MS, pan, parsePaths, visibleRows, windowOf, zoom } from './model';
 
 function ev(i: number, time: string | null): ExportedEvent {
   return {
@@ -150,5 +150,12 @@ describe('gradeClass', () => {
     expect(gradeClass('CONFIRMED')).toContain('sev--critical');
     expect(gradeClass('failed')).toContain('sev--critical');
     expect(gradeClass(null)).toContain('sev--none');
+  });
+});
+
+describe('zonedTime', () => {
+  it('says the zone of an evidence time shown outside a (UTC) column, keeping its precision', () => {
+    expect(zonedTime('2019-04-30T20:26:51.9810890Z')).toBe('2019-04-30 20:26:51.9810890 UTC');
+    expect(zonedTime(null)).toBe('—');
   });
 });

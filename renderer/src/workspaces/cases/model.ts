@@ -165,6 +165,11 @@ export function shortTime(iso: string | null): string {
   return iso === null ? '—' : iso.replace('T', ' ').replace(/Z$/, '');
 }
 
+/** An evidence time outside a column headed (UTC): its full precision with the zone said (`2019-04-30 20:26:51.9810890 UTC`). */
+export function zonedTime(iso: string | null): string {
+  return iso === null ? '—' : `${shortTime(iso)} UTC`;
+}
+
 /** A time range as text for the zoom bar. */
 export function rangeText(range: Range): string {
   const fmt = (ms: number): string => (Number.isFinite(ms) && utcTime(ms, 'second', false)) || '—';
