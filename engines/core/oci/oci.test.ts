@@ -1,20 +1,10 @@
 // Image reading: real docker-archive and OCI-layout fixtures built with mmdebstrap/umoci/skopeo (test/fixtures/images), whiteouts, package readers, cut and malformed images.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildTar } from '../archive/build.fixture.js';
 import type { ArchiveEntry } from '../archive/types.js';
 import { applyLayer, FileIndex, osvEcosystemOf, readApkInstalled, readDpkgStatus, readImage, readOsRelease, readPythonMetadata, readRpmSqlite, sourceKindOf, whiteoutOf, type ImageRead } from './index.js';
-
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/images');
-const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join(FIXTURES, name)));
-const lines = (name: string): string[] =>
-  readFileSync(path.join(FIXTURES, name), 'utf8')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
+import { fixture, lines } from './images.fixture.js';
 
 const enc = new TextEncoder();
 const sha = async (b: Uint8Array): Promise<string> => (await import('node:crypto')).createHash('sha256').update(b).digest('hex');

@@ -1,20 +1,11 @@
 // The installed-package sources as one table: each descriptor finds and reads its real file (the test image built with
 // mmdebstrap/dpkg/umoci/skopeo and the rpm-written database, test/fixtures/images/), gives purls and OSV ecosystems,
 // and the image reader uses only the table.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildTar } from '../archive/build.fixture.js';
 import { OS_RELEASE_PATHS, PACKAGE_SOURCES, packageSourceOf, readImage, readOsRelease, sourceKindOf, SourceUnreadable, type OsRelease, type PackageSourceEntry } from './index.js';
+import { fixture, lines } from './images.fixture.js';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/images');
-const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join(FIXTURES, name)));
-const lines = (name: string): string[] =>
-  readFileSync(path.join(FIXTURES, name), 'utf8')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
 const enc = new TextEncoder();
 const byKind = (kind: string): PackageSourceEntry => {
   const s = PACKAGE_SOURCES.find((x) => x.kind === kind);
