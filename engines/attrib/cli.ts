@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { parsePort, runCommandLine, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
 import { VitrineError } from '../core/errors.js';
 import { analyzeScenario } from './ach/engine.js';
@@ -341,17 +341,14 @@ function installKb(kb: AttackKb, text: string): string {
 }
 
 async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
-  if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
-  const port = parsePort(values.port, DEFAULT_PORT);
+  const flags = serveFlags(positionals, values, DEFAULT_PORT);
   const fromEnv = allowedHostsFromEnv();
   await serveWithStore({
     service: attribService,
     home: process.env['VITRINE_HOME'],
     tool: 'attrib',
     version: VERSION,
-    host: values.host,
-    port,
-    allowRemote: values['allow-remote'] === true,
+    ...flags,
     authenticated: (process.env['ATTR_API_TOKEN'] ?? '') !== '',
     // ATTR_ALLOWED_HOSTS replaces the loopback names; the bound name stays allowed.
     createApp: (base) => createStandaloneApp({ ...base, ...(values.kb !== undefined ? { kbPath: path.resolve(values.kb) } : {}), allowedHosts: serveAllowedHosts(fromEnv, base.allowedHosts, values.host ?? '127.0.0.1') }),

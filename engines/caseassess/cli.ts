@@ -1,7 +1,7 @@
 // `caseassess` command line: serve the HTTP API, assess a case file, list actors.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCommandLine, runIfMain, parsePort, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { serveWithStore } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -77,8 +77,7 @@ function actorsCommand(positionals: readonly string[], values: { kg?: string | u
 
 
 async function serveCommand(positionals: readonly string[], values: { kg?: string | undefined; host?: string | undefined; port?: string | undefined; 'allow-remote'?: boolean | undefined }): Promise<CliResult> {
-  if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
-  const port = parsePort(values.port, DEFAULT_PORT);
+  const flags = serveFlags(positionals, values, DEFAULT_PORT);
   const kgPath = kgPathOf(values.kg);
   loadKnowledgeGraph(kgPath); // fail before listening when the graph is bad
   await serveWithStore({
@@ -86,9 +85,7 @@ async function serveCommand(positionals: readonly string[], values: { kg?: strin
     home: process.env['VITRINE_HOME'],
     tool: 'caseassess',
     version: VERSION,
-    host: values.host,
-    port,
-    allowRemote: values['allow-remote'] === true,
+    ...flags,
     createApp: (base) => createStandaloneApp({ ...base, kgPath }),
     banner: (url) => `(documentation at ${url}/docs/)`,
   });

@@ -56,6 +56,23 @@ export function parsePort(text: string | undefined, defaultPort: number): number
   return Number(text);
 }
 
+/** What `X serve` reads from SERVE_OPTIONS: `--host` as given (serveUntilSignal checks it), `--port`, `--allow-remote`. */
+export interface ServeFlags {
+  readonly host: string | undefined;
+  readonly port: number;
+  readonly allowRemote: boolean;
+}
+
+/** `X serve`'s arguments: none besides options (else a usage error), then the SERVE_OPTIONS flags with `--port` checked. */
+export function serveFlags(
+  positionals: readonly string[],
+  values: { readonly host?: string | undefined; readonly port?: string | undefined; readonly 'allow-remote'?: boolean | undefined },
+  defaultPort: number,
+): ServeFlags {
+  if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
+  return { host: values.host, port: parsePort(values.port, defaultPort), allowRemote: values['allow-remote'] === true };
+}
+
 export interface CommandLine<O extends ParseArgsOptionsConfig> {
   readonly tool: string;
   readonly version: string;

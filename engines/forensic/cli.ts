@@ -4,7 +4,7 @@ import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 
 import path from 'node:path';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
-import { parsePort, runCommandLine, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import type { AnalysisView, CustodyView, EvidenceItem, RejectedEvidence } from '../core/contracts/forensic.js';
 import { VitrineError } from '../core/errors.js';
 import { isLoopbackHost } from '../core/http/security.js';
@@ -459,8 +459,7 @@ async function demoCommand(positionals: readonly string[], values: Values, io: R
 }
 
 async function serveCommand(positionals: readonly string[], values: Values, io: Required<CliEnvironment>): Promise<CliResult> {
-  if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
-  const port = parsePort(values.port, DEFAULT_PORT);
+  const flags = serveFlags(positionals, values, DEFAULT_PORT);
   const home = io.env['VITRINE_HOME'];
   const envRoot = io.env[EVIDENCE_ROOT_ENV];
   const evidenceRoot = envRoot !== undefined && envRoot !== '' ? path.resolve(io.cwd, envRoot) : undefined;
@@ -471,9 +470,7 @@ async function serveCommand(positionals: readonly string[], values: Values, io: 
     home,
     tool: 'forensic',
     version: VERSION,
-    host: values.host,
-    port,
-    allowRemote: values['allow-remote'] === true,
+    ...flags,
     createApp: (base) => createStandaloneApp({ ...base, ...(evidenceRoot !== undefined ? { evidenceRoot } : {}) }),
     banner: (url) => `(cases UI at ${url}/, documentation at ${url}/docs/${evidenceRoot === undefined ? `; set ${EVIDENCE_ROOT_ENV} to analyse files` : ''})`,
   });

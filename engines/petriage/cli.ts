@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError as describe, parsePort, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { describeError as describe, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { serializeGbdtModel } from '../core/ml/model.js';
 import { serveWithStore } from '../core/http/server.js';
@@ -280,8 +280,7 @@ function scanCommand(positionals: readonly string[], v: Values): CliResult {
 
 
 async function serveCommand(positionals: readonly string[], v: Values): Promise<CliResult> {
-  if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
-  const port = parsePort(v.port, DEFAULT_PORT);
+  const flags = serveFlags(positionals, v, DEFAULT_PORT);
   const modelPath = v.model === undefined ? undefined : path.resolve(v.model);
   loadModel(modelPath); // fail before listening when the model is bad
   const benign: BenignSource = v.benign === undefined ? {} : { dir: path.resolve(v.benign) };
@@ -291,9 +290,7 @@ async function serveCommand(positionals: readonly string[], v: Values): Promise<
     home: process.env['VITRINE_HOME'],
     tool: 'petriage',
     version: VERSION,
-    host: v.host,
-    port,
-    allowRemote: v['allow-remote'] === true,
+    ...flags,
     createApp: (base) => createStandaloneApp({ ...base, ...(modelPath ? { modelPath } : {}), benign, enableDocs }),
     banner: (url: string) => `(triage page at ${url}/${enableDocs ? `, documentation at ${url}/docs/` : ''})`,
   });

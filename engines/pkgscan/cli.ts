@@ -1,6 +1,6 @@
 // `pkgscan` command line: serve the API standalone at /api/v1, create the first admin (password from stdin), verify the audit chain.
 import type { Database } from 'better-sqlite3';
-import { parsePort, runCommandLine, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import type { ScanVerdict } from '../core/contracts/pkgscan.js';
 import type { JobRunner } from '../core/jobs/protocol.js';
 import { serveUntilSignal, standaloneContext } from '../core/http/server.js';
@@ -109,8 +109,7 @@ export interface CliIo {
 }
 
 async function serve(rest: readonly string[], values: { host?: string | undefined; port?: string | undefined; 'allow-remote'?: boolean | undefined }, io: CliIo): Promise<CliResult> {
-  if (rest.length !== 0) throw new UsageError('serve takes no arguments');
-  const port = parsePort(values.port, DEFAULT_PORT);
+  const flags = serveFlags(rest, values, DEFAULT_PORT);
   const home = process.env['VITRINE_HOME'];
   await prepareSharedDatabase();
   const db = io.db ?? openStandaloneStore([pkgscanService], home);
@@ -121,9 +120,7 @@ async function serve(rest: readonly string[], values: { host?: string | undefine
     await serveUntilSignal({
       tool: 'pkgscan',
       version: VERSION,
-      host: values.host,
-      port,
-      allowRemote: values['allow-remote'] === true,
+      ...flags,
       authenticated: true,
       createApp: (allowedHosts) =>
         createStandaloneApp({

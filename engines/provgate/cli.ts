@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { parseArgs } from 'node:util';
-import { parsePort, runCommandLine, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -348,8 +348,7 @@ function benchCommand(positionals: readonly string[], values: Values): CliResult
 
 
 async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
-  if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
-  const port = parsePort(values.port, DEFAULT_PORT);
+  const flags = serveFlags(positionals, values, DEFAULT_PORT);
   // The service trusts GATE_PUBKEY, the demo key with --demo, and the store's active keys (managed in the app): it starts with any of
   // them, or none (the gate then answers 503 until a key is added). A GATE_PUBKEY that cannot be used does not stop it: /healthz and
   // GET /v1/keys report trustProblem, and a warning says so here.
@@ -369,9 +368,7 @@ async function serveCommand(positionals: readonly string[], values: Values): Pro
   await serveUntilSignal({
     tool: 'provgate',
     version: VERSION,
-    host: values.host,
-    port,
-    allowRemote: values['allow-remote'] === true,
+    ...flags,
     createApp: (allowedHosts) => createStandaloneApp({ db, trustDemo: values.demo === true, ...(home ? { dataDir: home } : {}), allowedHosts }),
     onClose: () => db.close(),
   });

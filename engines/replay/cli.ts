@@ -1,7 +1,7 @@
 // `replay` command line: serve the HTTP API and replay page, analyse a capture file, run the synthetic intrusion.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parsePort, runCommandLine, runIfMain, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { createStandaloneApp } from './http.js';
@@ -91,8 +91,7 @@ function demoCommand(positionals: readonly string[], values: Values): CliResult 
 
 
 async function serveCommand(positionals: readonly string[], values: Values): Promise<CliResult> {
-  if (positionals.length !== 0) throw new UsageError('serve takes no arguments');
-  const port = parsePort(values.port, DEFAULT_PORT);
+  const flags = serveFlags(positionals, values, DEFAULT_PORT);
   const indicatorsPath = indicatorsPathOf(values.indicators);
   loadIndicators(indicatorsPath); // fail before listening when the list cannot be read
   await serveWithStore({
@@ -100,9 +99,7 @@ async function serveCommand(positionals: readonly string[], values: Values): Pro
     home: process.env['VITRINE_HOME'],
     tool: 'replay',
     version: VERSION,
-    host: values.host,
-    port,
-    allowRemote: values['allow-remote'] === true,
+    ...flags,
     createApp: (base) => createStandaloneApp({ ...base, indicatorsPath }),
     banner: (url) => `(documentation at ${url}/docs/)`,
   });
