@@ -37,6 +37,20 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the corpora (../shar
     // Tab goes on inside the workspace, not back at the skip link and the sidebar.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(`document.activeElement?.closest('[data-active-workspace]')?.getAttribute('data-active-workspace')`)).toBe('petriage');
+    // `?` lists Triage's own keys (the History filter and rows among them); Tab stays in the overlay, Esc gives focus back.
+    await page.getByTestId('triage-pick').focus();
+    const before = await focused(page);
+    await page.keyboard.press('?');
+    const help = page.getByTestId('shortcut-help');
+    await help.waitFor();
+    expect(await help.innerText()).toContain('History rows');
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toContain('in-dialog');
+    }
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    expect(await focused(page)).toBe(before);
     // The pick button (focused, then disabled while the file is read): the result's selected tab takes focus.
     await page.getByTestId('triage-pick').focus();
     await page.getByTestId('triage-file').setInputFiles(corpusPath('pe', 'corkami', 'compiled.exe'));

@@ -195,7 +195,14 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     purpose: 'Statically triage executables',
     slot: 8,
     component: screens(() => import('./triage/TriageWorkspace')),
-    keys: { keys: [{ keys: '/', does: 'Filter imports, exports and capabilities' }] },
+    keys: {
+      keys: [
+        { keys: '/', does: 'Filter imports, exports and capabilities' },
+        { keys: '← / →', does: 'Previous / next result tab', where: 'result tabs' },
+        { keys: '↓, Esc', does: 'To the first row, clear the box', where: 'History filter (file name or SHA-256)' },
+        { keys: '↑ / ↓, Home / End, Enter', does: 'Move between stored analyses, open one', where: 'History rows' },
+      ],
+    },
     // A stored analysis (History), or the newest stored analysis of a SHA-256 (`#/petriage/history/<sha256>`).
     links: { aliases: ['triage'], opens: ['analysis', 'history'] },
   },
