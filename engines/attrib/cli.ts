@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
 import { VitrineError } from '../core/errors.js';
 import { analyzeScenario } from './ach/engine.js';
@@ -115,7 +115,7 @@ const options = {
   ...STANDARD_OPTIONS,
 } as const;
 
-type Values = { readonly [K in keyof typeof options]?: (typeof options)[K] extends { multiple: true } ? string[] | undefined : (typeof options)[K]['type'] extends 'boolean' ? boolean | undefined : string | undefined };
+type Values = CliValues<typeof options>;
 
 /** Who makes overrides from the command line: the login name. */
 function analystName(): string {

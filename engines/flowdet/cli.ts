@@ -2,7 +2,7 @@
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { runCommandLine, runIfMain, parsePort, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, parsePort, SERVE_OPTIONS, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { loadBundle } from './bundle.js';
@@ -119,7 +119,7 @@ const progressLine = (stderr: string[]) => (p: { fraction: number; message?: str
   if (p.message && stderr[stderr.length - 1] !== p.message) stderr.push(p.message);
 };
 
-type Values = { [K in keyof typeof options]?: (typeof options)[K]['type'] extends 'boolean' ? boolean : string };
+type Values = CliValues<typeof options>;
 
 async function runCmd(rest: string[], v: Values): Promise<CliResult> {
   if (rest.length > 0) throw new UsageError('run takes no positional arguments');

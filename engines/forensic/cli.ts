@@ -4,7 +4,7 @@ import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 
 import path from 'node:path';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
-import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import type { AnalysisView, CustodyView, EvidenceItem, RejectedEvidence } from '../core/contracts/forensic.js';
 import { VitrineError } from '../core/errors.js';
 import { isLoopbackHost } from '../core/http/security.js';
@@ -113,9 +113,7 @@ const options = {
   ...STANDARD_OPTIONS,
 } as const;
 
-type Values = {
-  [K in keyof typeof options]?: (typeof options)[K]['type'] extends 'boolean' ? boolean : string;
-};
+type Values = CliValues<typeof options>;
 
 
 function json(value: unknown): string {

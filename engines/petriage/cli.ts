@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError as describe, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { describeError as describe, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { serializeGbdtModel } from '../core/ml/model.js';
 import { serveWithStore } from '../core/http/server.js';
@@ -111,7 +111,7 @@ const options = {
   ...STANDARD_OPTIONS,
 } as const;
 
-type Values = { [K in keyof typeof options]?: (typeof options)[K]['type'] extends 'string' ? string : boolean };
+type Values = CliValues<typeof options>;
 
 const ALLOWED: Record<string, readonly (keyof typeof options)[]> = {
   'gen-corpus': ['out', 'per-family', 'seed'],

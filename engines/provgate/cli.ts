@@ -1,8 +1,7 @@
 // `provgate` command line: keys, signing and verifying stage events, ingest of tool output, the gate, queries, exports, demo scenarios, serve.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { parseArgs } from 'node:util';
-import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
@@ -91,7 +90,7 @@ const options = {
   ...STANDARD_OPTIONS,
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true; strict: true }>>['values'];
+type Values = CliValues<typeof options>;
 
 const json = (value: unknown): CliResult => ({ code: 0, stdout: `${JSON.stringify(value, null, 2)}\n`, stderr: '' });
 

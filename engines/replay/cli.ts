@@ -1,7 +1,7 @@
 // `replay` command line: serve the HTTP API and replay page, analyse a capture file, run the synthetic intrusion.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
+import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { serveWithStore } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { createStandaloneApp } from './http.js';
@@ -44,7 +44,7 @@ const options = {
   ...STANDARD_OPTIONS,
 } as const;
 
-type Values = { [K in keyof typeof options]?: (typeof options)[K]['type'] extends 'boolean' ? boolean | undefined : string | undefined };
+type Values = CliValues<typeof options>;
 
 function indicatorsPathOf(file: string | undefined): string {
   return file === undefined ? path.join(defaultResourcesDir(), DEFAULT_INDICATORS_RELATIVE) : path.resolve(file);
