@@ -19,9 +19,10 @@ describe('SERVE_OPTIONS and STANDARD_OPTIONS', () => {
     const options = { ...SERVE_OPTIONS, ...STANDARD_OPTIONS } as const;
     const seen: unknown[] = [];
     const cli = { tool: 't', version: '1.2', help: 'usage: t serve', options, dispatch: (command: string, rest: string[], values: unknown) => (seen.push([command, rest, values]), { code: 0, stdout: '', stderr: '' }) };
-    expect(await runCommandLine(cli, ['--version'])).toEqual({ code: 0, stdout: 't 1.2\n', stderr: '' });
-    expect(await runCommandLine(cli, ['-h'])).toEqual({ code: 0, stdout: 'usage: t serve\n', stderr: '' });
-    await runCommandLine(cli, ['serve', '--host', 'h', '--port', '1', '--allow-remote']);
+    const run = (...argv: string[]): ReturnType<typeof runCommandLine> => runCommandLine(cli, argv);
+    expect(await run('--version')).toEqual({ code: 0, stdout: 't 1.2\n', stderr: '' });
+    expect(await run('-h')).toEqual({ code: 0, stdout: 'usage: t serve\n', stderr: '' });
+    await run('serve', '--host', 'h', '--port', '1', '--allow-remote');
     expect(seen).toEqual([['serve', [], { host: 'h', port: '1', 'allow-remote': true }]]);
   });
 });
