@@ -83,7 +83,7 @@ export function shippedClassifier(): string | undefined {
   return existsSync(file) ? file : undefined;
 }
 
-const extractBody = z.strictObject({
+export const extractBody = z.strictObject({
   text: z.string().min(1),
   name: z
     .string()

@@ -60,7 +60,7 @@ const revokeKeyBody = z.strictObject({ reason: z.string().optional() });
 const ONE_LINE = /^[^\x00-\x1f\x7f]*$/;
 
 /** 422 naming the field and its rule (never the value) when a key id, label or reason breaks it. */
-function keyFields<T extends { keyid?: string | undefined; label?: string | undefined; reason?: string | undefined }>(b: T): T {
+export function keyFields<T extends { keyid?: string | undefined; label?: string | undefined; reason?: string | undefined }>(b: T): T {
   const details: { path: string; issue: string }[] = [];
   if (b.keyid !== undefined && !KEYID.test(b.keyid)) details.push({ path: 'keyid', issue: 'a key id is 1 to 256 printable ASCII characters, without spaces' });
   if (b.label !== undefined && (b.label.length > MAX_LABEL || !ONE_LINE.test(b.label))) details.push({ path: 'label', issue: `a label is one line of at most ${MAX_LABEL} characters` });

@@ -68,7 +68,7 @@ const demoQuery = z.object({
     .pipe(z.number().int().min(0).max(2 ** 31))
     .optional(),
 });
-const analyzeQuery = z.object({
+export const analyzeQuery = z.object({
   // A display name (the capture's file name); control characters are refused, directories dropped.
   name: z
     .string()

@@ -36,7 +36,7 @@ const SKIP_REASONS: Readonly<Record<string, string>> = {
   incident: 'an incident has no matrix row',
 };
 
-function printable(text: string, max: number): string {
+export function printable(text: string, max: number): string {
   return [...text].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20 && ch !== '\u007f').join('').trim().slice(0, max);
 }
 

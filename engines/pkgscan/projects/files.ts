@@ -62,7 +62,7 @@ export interface SubmittedFile {
 }
 
 /** A relative path with `/` separators, no `.`/`..` segment, no control characters, at most 512 characters. */
-function normalPath(raw: string): string | undefined {
+export function normalPath(raw: string): string | undefined {
   // eslint-disable-next-line no-control-regex
   if (raw.length === 0 || raw.length > 512 || /[\u0000-\u001f\u007f]/.test(raw)) return undefined;
   const p = raw.replace(/\\/g, '/').replace(/^\.\/+/, '');

@@ -362,7 +362,7 @@ export class ZeekConnReader {
 }
 
 /** Zeek's ASCII escape for writing: control characters, DEL and the backslash as \xHH. */
-function escapeZeek(text: string): string {
+export function escapeZeek(text: string): string {
   let out = '';
   for (const ch of text) {
     const c = ch.codePointAt(0) ?? 0;
