@@ -32,6 +32,7 @@ import { attribService } from './service.js';
 import { logOverrides } from './store.js';
 import { addObjects } from './taxii/collections.js';
 import { sendTaxiiError, taxiiRouter } from './taxii/http.js';
+import { C0_DEL, hasControlCharacter } from '../core/control-characters.js';
 
 /** Knowledge-base facts for /health (techniques and groups counted; names for STIX attack patterns). */
 export interface KbFacts {
@@ -89,7 +90,7 @@ export const extractBody = z.strictObject({
     .string()
     .min(1)
     .max(200)
-    .refine((v) => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f'), 'no control characters')
+    .refine((v) => !hasControlCharacter(v, C0_DEL), 'no control characters')
     .optional(),
   classifier: z.boolean().optional(),
 });

@@ -1,6 +1,6 @@
 // The shared control-character test: the three named sets over every code point they can differ on, and stripping.
 import { describe, expect, it } from 'vitest';
-import { C0_DEL, C0_DEL_C1, C0_DEL_C1_SEPARATORS, hasControlCharacter, isControlCode, stripControlCharacters } from './control-characters.js';
+import { C0_DEL, C0_DEL_C1, C0_DEL_C1_FORMAT, C0_DEL_C1_SEPARATORS, hasControlCharacter, isControlCode, replaceControlCharacters, stripControlCharacters } from './control-characters.js';
 
 describe('isControlCode', () => {
   it('counts C0 and DEL in every set, C1 and the separators only where the set says so', () => {
@@ -33,5 +33,28 @@ describe('stripControlCharacters', () => {
     expect(stripControlCharacters('a\u0085b\u2029', C0_DEL_C1)).toBe('ab\u2029');
     expect(stripControlCharacters('\u0001\u0002', C0_DEL)).toBe('');
     expect(stripControlCharacters('clean', C0_DEL)).toBe('clean');
+  });
+});
+
+describe('C0_DEL_C1_FORMAT', () => {
+  it('adds the zero-width, bidi and byte-order-mark format characters to C0, DEL and C1, and nothing else', () => {
+    const wrong: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const c0c1 = c < 0x20 || (c >= 0x7f && c <= 0x9f);
+      const format = (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0xfeff;
+      if (isControlCode(c, C0_DEL_C1_FORMAT) !== (c0c1 || format)) wrong.push(c);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('replaceControlCharacters', () => {
+  it('replaces each control character of the set with what the caller writes, and returns clean text as it is', () => {
+    const hex = (c: number): string => `<${c.toString(16)}>`;
+    expect(replaceControlCharacters('a\u0000b\u202ec\u{1f600}\ud800\u0085', C0_DEL_C1_FORMAT, hex)).toBe('a<0>b<202e>c\u{1f600}\ud800<85>');
+    expect(replaceControlCharacters('a\u202eb', C0_DEL, hex)).toBe('a\u202eb');
+    expect(replaceControlCharacters('\t', C0_DEL, () => ' ')).toBe(' ');
+    const clean = 'clean text';
+    expect(replaceControlCharacters(clean, C0_DEL_C1_FORMAT, hex)).toBe(clean);
   });
 });

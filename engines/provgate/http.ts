@@ -23,6 +23,7 @@ import { provgateService } from './service.js';
 import { getRun, listRuns, saveRun, type RunListItem, type StoredRun } from './store.js';
 import { isScenario } from './synth.js';
 import { loadTopPypi, topPypiFile } from './toppypi.js';
+import { C0_DEL, hasControlCharacter } from '../core/control-characters.js';
 
 /** Largest envelope list POST /v1/gate takes. */
 export const MAX_GATE_BODY = 64 * 1024 * 1024;
@@ -56,15 +57,13 @@ const blastQuery = z.object({ layer: z.string().trim().min(4).max(71) });
 const importKeyBody = z.strictObject({ publicKey: z.string().min(1).max(8192), keyid: z.string().optional(), label: z.string().optional() });
 const generateKeyBody = z.strictObject({ keyid: z.string().optional(), label: z.string().optional() });
 const revokeKeyBody = z.strictObject({ reason: z.string().optional() });
-// eslint-disable-next-line no-control-regex
-const ONE_LINE = /^[^\x00-\x1f\x7f]*$/;
 
 /** 422 naming the field and its rule (never the value) when a key id, label or reason breaks it. */
 export function keyFields<T extends { keyid?: string | undefined; label?: string | undefined; reason?: string | undefined }>(b: T): T {
   const details: { path: string; issue: string }[] = [];
   if (b.keyid !== undefined && !KEYID.test(b.keyid)) details.push({ path: 'keyid', issue: 'a key id is 1 to 256 printable ASCII characters, without spaces' });
-  if (b.label !== undefined && (b.label.length > MAX_LABEL || !ONE_LINE.test(b.label))) details.push({ path: 'label', issue: `a label is one line of at most ${MAX_LABEL} characters` });
-  if (b.reason !== undefined && (b.reason.length > MAX_REASON || !ONE_LINE.test(b.reason))) details.push({ path: 'reason', issue: `a reason is one line of at most ${MAX_REASON} characters` });
+  if (b.label !== undefined && (b.label.length > MAX_LABEL || hasControlCharacter(b.label, C0_DEL))) details.push({ path: 'label', issue: `a label is one line of at most ${MAX_LABEL} characters` });
+  if (b.reason !== undefined && (b.reason.length > MAX_REASON || hasControlCharacter(b.reason, C0_DEL))) details.push({ path: 'reason', issue: `a reason is one line of at most ${MAX_REASON} characters` });
   if (details.length > 0) throw new VitrineError('validation_failed', `invalid request body at ${details[0]!.path}: ${details[0]!.issue}`, { details });
   return b;
 }

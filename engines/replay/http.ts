@@ -26,6 +26,7 @@ import { analysisSchema } from './schemas.js';
 import { replayService } from './service.js';
 import { countAnalyses, getStory, listStories, saveAnalysis } from './store.js';
 import type { ReplayAnalysis, Story } from './types.js';
+import { C0_DEL, hasControlCharacter } from '../core/control-characters.js';
 
 export interface RouterOptions {
   /** The indicator list; default `<resourcesDir>/replay/indicators.txt`. */
@@ -74,7 +75,7 @@ export const analyzeQuery = z.object({
     .string()
     .min(1)
     .max(200)
-    .refine((v) => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f'), 'no control characters')
+    .refine((v) => !hasControlCharacter(v, C0_DEL), 'no control characters')
     .optional(),
   format: z.enum(CAPTURE_FORMATS).default('auto'),
 });

@@ -7,6 +7,7 @@ import { VitrineError } from '../../core/errors.js';
 import { attackIdOf, attackTechniqueId, displayName, externalIdOf, patternValues, readImportBundle, scoValue } from '../../core/stix-import.js';
 import { stixTimestamp, type StixObject } from '../../core/stix.js';
 import { MAX_EVIDENCE, MAX_HYPOTHESES, parseScenario } from './scenario.js';
+import { C0_DEL, stripControlCharacters } from '../../core/control-characters.js';
 
 export interface StixScenario {
   readonly scenario: AchScenario;
@@ -37,7 +38,7 @@ const SKIP_REASONS: Readonly<Record<string, string>> = {
 };
 
 export function printable(text: string, max: number): string {
-  return [...text].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20 && ch !== '\u007f').join('').trim().slice(0, max);
+  return stripControlCharacters(text, C0_DEL).trim().slice(0, max);
 }
 
 /** The bundle as a scenario (validated like any scenario); 422 when it is not STIX 2.1 or nothing in it can be evidence. */

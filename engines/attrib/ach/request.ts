@@ -5,6 +5,7 @@ import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
 import { analyzeScenario } from './engine.js';
 import { ID_PATTERN, parseOverride, parseScenario, RATINGS, scenarioFields, type OverrideSpec, type ScenarioLibrary } from './scenario.js';
+import { C0_DEL, hasControlCharacter } from '../../core/control-characters.js';
 
 export const MAX_OVERRIDES = 500;
 
@@ -22,7 +23,7 @@ const analyst = z
   .string()
   .min(1)
   .max(128)
-  .refine((v) => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f'), 'no control characters');
+  .refine((v) => !hasControlCharacter(v, C0_DEL), 'no control characters');
 
 export const achRequestSchema = z.strictObject({
   scenario: z.union([z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a scenario name from GET /scenarios'), z.record(z.string(), z.unknown())]).optional(),

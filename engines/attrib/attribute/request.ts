@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
 import type { AttributeOptions, KnownInfrastructure } from './attribute.js';
+import { C0_DEL, hasControlCharacter } from '../../core/control-characters.js';
 
 /** At most this many groups with known infrastructure, and indicators per group. */
 export const MAX_INFRASTRUCTURE_GROUPS = 200;
@@ -11,7 +12,7 @@ export const MAX_INFRASTRUCTURE_INDICATORS = 2000;
 /** The largest shortlist the API and the workspace ask for. */
 export const MAX_API_SHORTLIST = 50;
 
-const noControl = (v: string): boolean => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f');
+const noControl = (v: string): boolean => !hasControlCharacter(v, C0_DEL);
 
 /** A year, a year and month, or a date (`2021`, `2021-05`, `2021-05-04`). */
 const periodDate = z.string().regex(/^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/, 'a year, YYYY-MM or YYYY-MM-DD');

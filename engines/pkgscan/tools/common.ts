@@ -5,6 +5,7 @@ import type { AnalyzerOutput } from '../analyzers/types.js';
 import type { ReleaseFile } from '../package/types.js';
 import { FINDING_CATEGORIES as CATEGORIES, SEVERITIES } from '../vocabulary.js';
 import { DEFAULT_TOOL_OUTPUT_BYTES, DEFAULT_TOOL_TIMEOUT_MS } from './run.js';
+import { C0_DEL, replaceControlCharacters } from '../../core/control-characters.js';
 
 export interface ToolAnalyzerOptions {
   /** PATH to look the tool up in (default: the process's). */
@@ -32,8 +33,7 @@ export function asCategory(v: string | undefined, fallback: FindingCategory): Fi
 
 /** At most 200 characters, control characters escaped (the ScanFinding `match` rule). */
 export function boundMatch(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const escaped = text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\t' ? ' ' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  const escaped = replaceControlCharacters(text, C0_DEL, (c) => (c === 9 ? ' ' : `\\x${c.toString(16).padStart(2, '0')}`));
   return escaped.length > 200 ? `${escaped.slice(0, 199)}…` : escaped;
 }
 

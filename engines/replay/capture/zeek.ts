@@ -9,6 +9,7 @@ import type { ConnectionRecord, DirectionStats, TcpHandshake, TcpSummary, Transp
 import { feedBytes, feedFile, type FeedOptions } from './source.js';
 import type { CaptureInfo } from './types.js';
 import { WarningCounter } from './warnings.js';
+import { C0_DEL, isControlCode } from '../../core/control-characters.js';
 
 /** A line longer than this is not a conn.log row (Zeek's rows are a few hundred bytes); it is skipped with a warning. */
 export const MAX_ZEEK_LINE_BYTES = 64 * 1024;
@@ -366,7 +367,7 @@ export function escapeZeek(text: string): string {
   let out = '';
   for (const ch of text) {
     const c = ch.codePointAt(0) ?? 0;
-    out += c < 0x20 || c === 0x7f || ch === '\\' ? `\\x${c.toString(16).padStart(2, '0')}` : ch;
+    out += isControlCode(c, C0_DEL) || ch === '\\' ? `\\x${c.toString(16).padStart(2, '0')}` : ch;
   }
   return out;
 }

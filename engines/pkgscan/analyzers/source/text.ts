@@ -1,6 +1,7 @@
 // Source text helpers for the rule engine: language of a file, comment stripping (acorn for JavaScript, a string-aware tokenizer for Python), line numbers and bounded match text.
 import * as acorn from 'acorn';
 import * as loose from 'acorn-loose';
+import { C0_DEL_C1_FORMAT, replaceControlCharacters } from '../../../core/control-characters.js';
 
 export type SourceLanguage = 'javascript' | 'python' | 'shell' | 'pth';
 
@@ -39,11 +40,7 @@ export class Lines {
 
 /** At most 200 characters, control and bidirectional characters escaped (`\x1b`, `\u202e`). */
 export function boundMatch(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
+  const escaped = replaceControlCharacters(text, C0_DEL_C1_FORMAT, (code) => (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`));
   return escaped.length > 200 ? `${escaped.slice(0, 197)}...` : escaped;
 }
 
