@@ -185,7 +185,7 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     purpose: 'Train, attack and explain flow detectors',
     slot: 7,
     component: screens(() => import('./flows/FlowsWorkspace')),
-    keys: { keys: [], note: 'No keys of its own: Tab through the controls; drop a CSV of flows on the Score panel.' },
+    keys: { keys: [{ keys: 'Ctrl+Enter', does: 'Score the pasted flows', where: 'flows text' }] },
     // Selects nothing by id: a link opens the workspace.
     links: { aliases: ['flows'], opens: [] },
   },

@@ -151,6 +151,32 @@ describe('FlowsWorkspace', () => {
     expect(screen.getByTestId('flows-score').textContent).toContain('not valid JSON');
   });
 
+  it('scores from the keyboard: Ctrl+Enter in the text scores it, and the verdicts take the focus the disabled Score button lost', async () => {
+    const { client, posts } = fakeClient();
+    render(<FlowsWorkspace service={service} client={client} />);
+    const text = screen.getByTestId('flows-score-text');
+    fireEvent.change(text, { target: { value: '[{"Flow Duration": 120}]' } });
+    fireEvent.keyDown(text, { key: 'Enter' });
+    expect(posts).toHaveLength(0);
+    fireEvent.keyDown(text, { key: 'Enter', ctrlKey: true });
+    expect(posts.map((p) => p.path)).toEqual(['/svc/flowdet/score']);
+    // Chromium moves focus to the page when the focused control is disabled; jsdom does not, so the test does.
+    (document.activeElement as HTMLElement | null)?.blur();
+    await waitFor(() => expect(screen.getByTestId('flows-verdict')).toBeTruthy());
+    expect(document.activeElement).toBe(screen.getByTestId('flows-verdicts'));
+  });
+
+  it('gives the report heading the focus the disabled Run study button lost', async () => {
+    const { client } = fakeClient();
+    render(<FlowsWorkspace service={service} client={client} />);
+    const run = screen.getByTestId('flows-run');
+    run.focus();
+    fireEvent.click(run);
+    run.blur();
+    await waitFor(() => expect(screen.getByTestId('flows-report')).toBeTruthy());
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Report: synthetic' }));
+  });
+
   it('shows the scoring model card and offers only the datasets that are present', async () => {
     const { client } = fakeClient();
     render(<FlowsWorkspace service={service} client={client} />);

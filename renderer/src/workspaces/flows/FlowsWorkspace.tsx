@@ -7,6 +7,7 @@ import { OpenFileButton } from '../../components/OpenFileButton';
 import { Progress } from '../../components/Progress';
 import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
+import { useFocusWhenLost } from '../../components/useDialogFocus';
 import type { WorkspaceProps } from '../registry';
 import { Bars, LineChart } from './Charts';
 import { describeModel, splitLabel, flowsFromCsv, flowsFromJson, fmt, fmtValue, MAX_CSV_BYTES, MAX_TRAIN_CSV_BYTES, refuseScoring, type DatasetInfo, type DatasetName, type Flow, type Health, type ScoreResponse, type StudyReport, type StudyView } from './model';
@@ -209,11 +210,16 @@ function StudyPanel({ client, base, onReport, onDone }: { readonly client: ApiCl
 }
 
 function ReportPanel({ report }: { readonly report: StudyReport }) {
+  // Run study is disabled while the study runs, which leaves focus on the page: the report's heading takes it once shown.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusWhenLost(heading, report);
   const robust = [...report.attacks, ...(report.hardening ? [report.hardening.baseline, report.hardening.hardened] : [])];
   return (
     <section className="panel" aria-label="Report" data-testid="flows-report">
       <div className="panel__head">
-        <h2>Report: {report.dataset.name}</h2>
+        <h2 tabIndex={-1} ref={heading}>
+          Report: {report.dataset.name}
+        </h2>
         <span className="muted">
           {report.dataset.train} train / {report.dataset.test} test flows ({splitLabel(report.dataset.split)}); {report.validity.checked} adversarial flows checked, {report.validity.invalid} invalid
           {report.validity.physical_valid_share !== undefined ? `, ${fmt(report.validity.physical_valid_share)} pass the mined physics` : ''}
@@ -386,14 +392,31 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
     }
   };
   const { dropClass, dropProps } = useFileDrop((f) => void fromFile(f));
+  // Score is disabled while scoring, which leaves focus on the page: the verdicts take it once shown.
+  const verdicts = useRef<HTMLDivElement>(null);
+  useFocusWhenLost(verdicts, answer);
 
   return (
     <section className={`panel ${dropClass}`} aria-label="Score flows" data-testid="flows-score" {...dropProps}>
       <div className="panel__head">
         <h2>Score flows</h2>
-        <span className="muted">paste JSON ([&#123;feature: value&#125;] or &#123;flows: [...]&#125;) or drop a CSV; derived features are recomputed from the base ones</span>
+        <span className="muted">paste JSON ([&#123;feature: value&#125;] or &#123;flows: [...]&#125;) or drop a CSV; derived features are recomputed from the base ones; Ctrl+Enter in the text scores it</span>
       </div>
-      <textarea className="flows-score__text" value={text} onChange={(e) => setText(e.target.value)} rows={6} spellCheck={false} aria-label="Flows as JSON" data-testid="flows-score-text" />
+      <textarea
+        className="flows-score__text"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        rows={6}
+        spellCheck={false}
+        aria-label="Flows as JSON"
+        data-testid="flows-score-text"
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !busy) {
+            e.preventDefault();
+            fromText();
+          }
+        }}
+      />
       <div className="row">
         <label>
           <input type="checkbox" checked={explain} onChange={(e) => setExplain(e.target.checked)} /> explain (SHAP and counterfactual; at most 50 flows)
@@ -414,7 +437,7 @@ function ScorePanel({ client, base }: { readonly client: ApiClient; readonly bas
       )}
       {error && <ErrorNote error={error} title={error.code === 'unavailable' ? 'No model to score with: run a study with the hardened model first' : 'Scoring failed'} />}
       {answer && (
-        <div data-testid="flows-verdicts">
+        <div data-testid="flows-verdicts" tabIndex={-1} ref={verdicts} aria-label="Verdicts" className="flows-verdicts">
           {answer.model && (
             <p data-testid="flows-score-model">
               Scored by the {describeModel(answer.model)}.
