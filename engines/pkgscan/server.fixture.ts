@@ -66,6 +66,22 @@ export async function sessionsByRole(s: TestServer): Promise<Record<Role, Sessio
   return out as Record<Role, Session>;
 }
 
+/** A started server with one signed-in user per role, and the fields route tests read from it. */
+export interface SignedInServer {
+  readonly server: TestServer;
+  readonly platform: Platform;
+  readonly dataDir: string;
+  readonly api: string;
+  readonly sessions: Record<Role, Session>;
+}
+
+/** `startServer` and `sessionsByRole`: what a route test file starts in its beforeAll. */
+export async function startSignedIn(config: Partial<PkgscanConfig> = {}): Promise<SignedInServer> {
+  const server = await startServer(config);
+  const sessions = await sessionsByRole(server);
+  return { server, platform: server.platform, dataDir: server.platform.dataDir, api: server.api, sessions };
+}
+
 export function call(s: TestServer, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;

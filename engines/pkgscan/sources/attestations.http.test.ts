@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role, ScanVerdict } from '../../core/contracts/pkgscan.js';
 import type { Platform } from '../platform.js';
-import { sessionsByRole, startServer, type Session, type TestServer } from '../server.fixture.js';
+import { startSignedIn, type Session, type TestServer } from '../server.fixture.js';
 import { getArtifact, type StoredArtifact } from './store.js';
 import { npmTarball } from './archives.fixture.js';
 
@@ -17,10 +17,7 @@ let sessions: Record<Role, Session>;
 let api: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  platform = server.platform;
-  sessions = await sessionsByRole(server);
-  api = server.api;
+  ({ server, platform, sessions, api } = await startSignedIn());
 });
 
 afterAll(async () => {
@@ -119,10 +116,7 @@ describe('provenance downgrade, end to end', () => {
   // A store of its own: the tests above also store another archive claiming @playwright/cli 0.1.1.
   beforeAll(async () => {
     await server.close();
-    server = await startServer();
-    platform = server.platform;
-    sessions = await sessionsByRole(server);
-    api = server.api;
+    ({ server, platform, sessions, api } = await startSignedIn());
   });
 
   it('a verified @playwright/cli 0.1.1, then 0.1.2 without attestations: prod blocks 0.1.2 with the downgrade reason; dev only warns', async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../core/contracts/pkgscan.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import type { Platform } from '../platform.js';
-import { sessionsByRole, startServer, type Session, type TestServer } from '../server.fixture.js';
+import { startSignedIn, type Session, type TestServer } from '../server.fixture.js';
 import { readRawBody } from './http.js';
 import { artifactBytes } from './store.js';
 import { listArtifacts } from './store.js';
@@ -19,11 +19,7 @@ let api: string;
 let platform: Platform;
 
 beforeAll(async () => {
-  server = await startServer();
-  platform = server.platform;
-  dataDir = platform.dataDir;
-  sessions = await sessionsByRole(server);
-  api = server.api;
+  ({ server, platform, dataDir, sessions, api } = await startSignedIn());
 });
 
 afterAll(async () => {

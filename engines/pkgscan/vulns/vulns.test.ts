@@ -9,7 +9,7 @@ import type { Role } from '../../core/contracts/pkgscan.js';
 import type { AdvisoryImport, AdvisorySources, LookupResult, VulnerabilityPage } from '../../core/contracts/pkgscan-vulns.js';
 import { openMemoryStore } from '../../core/store.js';
 import type { Platform } from '../platform.js';
-import { sessionsByRole, startServer, type Session, type TestServer } from '../server.fixture.js';
+import { startSignedIn, type Session, type TestServer } from '../server.fixture.js';
 import { AuditLog } from '../audit/audit.js';
 import { SqliteDb } from '../db/sqlite.js';
 import { migrations } from '../store.js';
@@ -24,11 +24,7 @@ let api: string;
 let platform: Platform;
 
 beforeAll(async () => {
-  server = await startServer();
-  platform = server.platform;
-  dataDir = platform.dataDir;
-  sessions = await sessionsByRole(server);
-  api = server.api;
+  ({ server, platform, dataDir, sessions, api } = await startSignedIn());
 });
 
 afterAll(async () => {
