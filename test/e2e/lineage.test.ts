@@ -7,7 +7,7 @@ import { envelopeToJson } from '../../engines/provgate/envelope.js';
 import { generateKeyPair, signingKeyFromPem } from '../../engines/provgate/keys.js';
 import { scenarioEnvelopes } from '../../engines/provgate/synth.js';
 import { REPO_ROOT } from '../corpora.js';
-import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './browser.fixture.js';
+import { browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression, type BrowserSession } from './browser.fixture.js';
 
 /** The workspace shows only once the registry names its component (the lead's line in renderer/src/workspaces/registry.ts). */
 const REGISTERED = readFileSync(path.join(REPO_ROOT, 'renderer', 'src', 'workspaces', 'registry.ts'), 'utf8').includes("import('./lineage/LineageWorkspace')");
@@ -54,9 +54,13 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     expect(await page.getByTestId('lineage-result').innerText()).toContain('No run open');
     expect(await page.getByTestId('run-list').innerText()).toContain('No runs yet');
 
-    await page.locator('[data-scenario="cve-origin"]').click();
+    // From the keyboard: Enter on the scenario. Its button is disabled while it runs (focus falls to the page); the decision's
+    // heading takes focus once shown, so the next Tab goes on from the result.
+    await page.locator('[data-scenario="cve-origin"]').focus();
+    await page.keyboard.press('Enter');
     const decision = page.getByTestId('decision');
     await decision.waitFor({ timeout: 60_000 });
+    await waitForExpression(page, `document.activeElement === document.querySelector('[data-testid="decision"] h2')`, 10_000);
     expect(await decision.locator('h2 .verdict').innerText()).toMatch(/block/i);
     expect(await page.getByTestId('demo-check').innerText()).toContain('expected verdict (block)');
     const reasons = page.getByTestId('reasons').locator('button.reason');

@@ -19,6 +19,7 @@ import { attrRows, commentLines, count, cypherFileName, layerRows, MAX_GATE_FILE
 import { createLineageStore, RUN_PAGE, type LineageStore } from './store';
 import { TrustedKeys } from './TrustedKeys';
 import './lineage.css';
+import { useFocusWhenLost } from '../../components/useDialogFocus';
 
 export function VerdictBadge({ verdict }: { readonly verdict: Verdict }) {
   return <span className={`verdict verdict--${verdict}`}>{verdict}</span>;
@@ -234,6 +235,9 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
   const [cypherError, setCypherError] = useState<ApiError | null>(null);
   const reasonList = useRef<HTMLUListElement>(null);
   const root = useRef<HTMLDivElement>(null);
+  // A demo scenario or a gate disables its button while it runs, which leaves focus on the page: the decision takes it.
+  const decisionHeading = useRef<HTMLHeadingElement>(null);
+  useFocusWhenLost(decisionHeading, s.graph);
 
   const jobs = useShell((x) => x.jobs);
   const overlayOpen = useRef(false);
@@ -470,7 +474,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
             <>
               <section className="panel lineage-decision" aria-label="Decision" data-testid="decision">
                 <div className="panel__head">
-                  <h2>
+                  <h2 tabIndex={-1} ref={decisionHeading}>
                     Decision <VerdictBadge verdict={decision.verdict} />
                   </h2>
                   <div className="row">
