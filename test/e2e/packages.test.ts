@@ -9,7 +9,7 @@ import { pkgscanDatabase } from '../../engines/pkgscan/db/open.js';
 import { publishEvent } from '../../engines/pkgscan/events/publish.js';
 import { requestException } from '../../engines/pkgscan/exceptions/exceptions.js';
 import { findUserByEmail } from '../../engines/pkgscan/users/users.js';
-import { browserSuiteRuns, SHOTS, startBrowserSession, type BrowserSession } from './browser.fixture.js';
+import { browserSuiteRuns, SHOTS, startBrowserSession, waitForExpression, type BrowserSession } from './browser.fixture.js';
 import { signInToPackages } from './packages.fixture.js';
 
 const ADMIN = 'admin@example.org';
@@ -57,8 +57,10 @@ describe.skipIf(!browserSuiteRuns())('Packages workspace in Chromium', () => {
     await form.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('invalid e-mail address or password').waitFor();
     await form.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await form.getByRole('button', { name: 'Sign in' }).click();
+    // Enter in the password field signs in; the form goes away and the selected section tab takes the focus.
+    await form.getByLabel('Password').press('Enter');
     await page.getByTestId('whoami').waitFor();
+    await waitForExpression(page, `document.activeElement?.getAttribute('role') === 'tab' && document.activeElement?.getAttribute('aria-selected') === 'true'`, 10_000);
     expect(await page.getByTestId('whoami').innerText()).toContain(ADMIN);
     expect(await page.getByText('user:manage').count()).toBe(1);
 
@@ -136,8 +138,11 @@ describe.skipIf(!browserSuiteRuns())('Packages workspace in Chromium', () => {
     await page.reload();
     await session.openWorkspace(page, 'pkgscan', 'packages-workspace');
     await page.getByTestId('whoami').waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).focus();
+    await page.keyboard.press('Enter');
     await page.getByTestId('pkgscan-login').waitFor();
+    // The Sign out button is gone: the E-mail field takes the focus.
+    await waitForExpression(page, `document.activeElement?.getAttribute('type') === 'email'`, 10_000);
     expect(session.errors(page, /status of 401/)).toEqual([]);
   }, 180_000);
 

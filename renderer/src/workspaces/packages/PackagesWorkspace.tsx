@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { Me, TokenResponse } from '../../../../engines/core/contracts/pkgscan';
 import { ErrorNote } from '../../components/ErrorNote';
+import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { WorkspaceHeader } from '../../components/WorkspaceHeader';
 import type { WorkspaceProps } from '../registry';
 import { usePackagesNav } from './common/nav';
@@ -25,6 +26,12 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const tokenRef = useRef<string | null>(null);
+  // The sign-in form and the Sign out button go away when pressed, which leaves focus on the page: after a sign-in through
+  // the form the selected section tab takes it, after a sign-out the E-mail field. A session resumed on load takes none.
+  const [formSignIns, setFormSignIns] = useState(0);
+  const [signOuts, setSignOuts] = useState(0);
+  const selectedTab = useRef<HTMLButtonElement>(null);
+  const emailField = useRef<HTMLInputElement>(null);
   // An item asked for from elsewhere (search box, item link) goes to its tab through the nav store, signed in or not yet.
   useOpenRequest(
     service.name,
@@ -61,6 +68,7 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
     try {
       signedIn(await login(client, base, email.trim(), password));
       setPassword('');
+      setFormSignIns((n) => n + 1);
     } catch (err) {
       setError(asApiError(err));
     }
@@ -70,9 +78,12 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
     await logout(client, base);
     signedOut();
     resetNav();
+    setSignOuts((n) => n + 1);
   };
 
   const tabs = shownTabs(PACKAGES_TABS, me);
+  useFocusWhenLost(selectedTab, me !== null && formSignIns > 0 ? formSignIns : null);
+  useFocusWhenLost(emailField, token === null && signOuts > 0 ? signOuts : null);
 
   // A tab the user may not see (another user signed in here before) falls back to the account page.
   const current: Tab = tabs.some((t) => t.id === tab) ? tab : 'me';
@@ -110,7 +121,7 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
           </p>
           <label>
             E-mail
-            <input type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required maxLength={254} />
+            <input ref={emailField} type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required maxLength={254} />
           </label>
           <label>
             Password
@@ -125,7 +136,7 @@ export default function PackagesWorkspace({ service, client }: WorkspaceProps) {
         <>
           <nav className="packages__tabs" role="tablist" aria-label="Package scanning sections" onKeyDown={(e) => moveTab(e.key)}>
             {tabs.map((t) => (
-                <button key={t.id} id={`pk-tab-${t.id}`} type="button" role="tab" aria-selected={current === t.id} tabIndex={current === t.id ? 0 : -1} className={current === t.id ? 'packages__tab packages__tab--active' : 'packages__tab'} onClick={() => setTab(t.id)}>
+                <button key={t.id} ref={current === t.id ? selectedTab : undefined} id={`pk-tab-${t.id}`} type="button" role="tab" aria-selected={current === t.id} tabIndex={current === t.id ? 0 : -1} className={current === t.id ? 'packages__tab packages__tab--active' : 'packages__tab'} onClick={() => setTab(t.id)}>
                   {t.label}
                 </button>
               ))}
