@@ -33,7 +33,8 @@ export function asCategory(v: string | undefined, fallback: FindingCategory): Fi
 
 /** At most 200 characters, control characters escaped (the ScanFinding `match` rule). */
 export function boundMatch(text: string): string {
-  const escaped = replaceControlCharacters(text, C0_DEL, (c) => (c === 9 ? ' ' : `\\x${c.toString(16).padStart(2, '0')}`));
+  // Every character escapes to one or more, so the first 201 decide the answer: a long match is not escaped whole.
+  const escaped = replaceControlCharacters(text.length > 201 ? text.slice(0, 201) : text, C0_DEL, (c) => (c === 9 ? ' ' : `\\x${c.toString(16).padStart(2, '0')}`));
   return escaped.length > 200 ? `${escaped.slice(0, 199)}…` : escaped;
 }
 

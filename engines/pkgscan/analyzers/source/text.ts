@@ -40,7 +40,8 @@ export class Lines {
 
 /** At most 200 characters, control and bidirectional characters escaped (`\x1b`, `\u202e`). */
 export function boundMatch(text: string): string {
-  const escaped = replaceControlCharacters(text, C0_DEL_C1_FORMAT, (code) => (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`));
+  // Every character escapes to one or more, so the first 201 decide the answer: a long match is not escaped whole.
+  const escaped = replaceControlCharacters(text.length > 201 ? text.slice(0, 201) : text, C0_DEL_C1_FORMAT, (code) => (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`));
   return escaped.length > 200 ? `${escaped.slice(0, 197)}...` : escaped;
 }
 
