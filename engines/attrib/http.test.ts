@@ -5,6 +5,7 @@ import { validateStixObject } from '../core/stix.js';
 import { openMemoryStore } from '../core/store.js';
 import { allowedHostsFromEnv, createStandaloneApp, serveAllowedHosts } from './http.js';
 import { LOOPBACK_HOSTS } from '../core/http/security.js';
+import { statusWithHost } from '../core/http/host.fixture.js';
 import { attribService } from './service.js';
 import { overrideLog } from './store.js';
 import type { ExtractResponse } from '../core/contracts/ach.js';
@@ -241,15 +242,7 @@ describe('attrib HTTP API', () => {
   });
 
   it('refuses a Host outside the allow-list (403)', async () => {
-    const { request } = await import('node:http');
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request(`${open.url}/health`, { headers: { host: 'evil.example' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const status = await statusWithHost(`${open.url}/health`, 'evil.example');
     expect(status).toBe(403);
   });
 
@@ -260,16 +253,7 @@ describe('attrib HTTP API', () => {
     process.env['ATTR_ALLOWED_HOSTS'] = 'intel.example';
     const server = await listen(createStandaloneApp({ token: '' }), { port: 0 });
     try {
-      const { request } = await import('node:http');
-      const status = (host: string) =>
-        new Promise<number>((resolve, reject) => {
-          const req = request(`${server.url}/health`, { headers: { host } }, (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          });
-          req.on('error', reject);
-          req.end();
-        });
+      const status = (host: string): Promise<number> => statusWithHost(`${server.url}/health`, host);
       expect(await status('intel.example:8720')).toBe(200);
       expect(await status('127.0.0.1')).toBe(403);
     } finally {
@@ -291,16 +275,7 @@ describe('attrib HTTP API', () => {
     expect(serveAllowedHosts(['intel.example'], remote, '10.0.0.5')).toEqual(expect.arrayContaining(['intel.example', '10.0.0.5']));
     const server = await listen(createStandaloneApp({ token: '', allowedHosts: list }), { port: 0 });
     try {
-      const { request } = await import('node:http');
-      const status = (host: string) =>
-        new Promise<number>((resolve, reject) => {
-          const req = request(`${server.url}/health`, { headers: { host } }, (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          });
-          req.on('error', reject);
-          req.end();
-        });
+      const status = (host: string): Promise<number> => statusWithHost(`${server.url}/health`, host);
       expect(await status(`127.0.0.1:${new URL(server.url).port}`)).toBe(200);
       expect(await status('intel.example')).toBe(200);
       expect(await status('evil.example')).toBe(403);

@@ -1,9 +1,9 @@
 // The HTTP contract of `replay serve`: every route, uploads good and bad (422 without echo, 413, 415), stories and their exports, docs from local files.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statusWithHost } from '../core/http/host.fixture.js';
 import { expectNoBuildPage, expectServesRendererBuild, fakeRendererBuild } from '../core/http/page.fixture.js';
 import { listen, type Listening } from '../core/http/server.js';
 import { validateStixObject } from '../core/stix.js';
@@ -151,14 +151,7 @@ describe('replay HTTP API', () => {
   it('unknown routes and foreign Host headers get the error shape', async () => {
     await expectError(await fetch(url('/api/nothing')), 404, 'not_found');
     // fetch will not set Host; node:http will.
-    const status = await new Promise<number | undefined>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: '/api/health', headers: { host: 'evil.example' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const status = await statusWithHost(`http://127.0.0.1:${server.port}/api/health`, 'evil.example');
     expect(status).toBe(403);
   });
 });
