@@ -93,9 +93,12 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     const page = await open('dark');
     await page.getByTestId('tab-extraction').click();
     await page.getByTestId('report-text').fill(REPORT);
-    await page.getByTestId('run-extract').click();
+    // Enter on Extract: the button is disabled while it runs (focus falls to the page); the Spans heading takes focus.
+    await page.getByTestId('run-extract').focus();
+    await page.keyboard.press('Enter');
     const spans = page.getByTestId('spans');
     await spans.locator('mark').first().waitFor({ timeout: 60_000 });
+    await waitForExpression(page, `document.activeElement === document.querySelector('[data-testid="extraction"] h2')`, 10_000);
     const indicators = await spans.locator('mark.ach__mark--indicator').allInnerTexts();
     const techniques = await spans.locator('mark.ach__mark--technique').allInnerTexts();
     expect(indicators.join(' ')).toContain('hxxp://cdn-update[.]example[.]net/stage2.bin');
@@ -172,8 +175,11 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     await page.getByTestId('period-from').fill('2019');
     await page.getByTestId('period-to').fill('2021');
     await page.getByTestId('known-infrastructure').fill('G0099: 203.0.113.77');
-    await page.getByTestId('run-attribute').click();
+    // Enter on Attribute: the button is disabled while it runs; the Shortlist heading takes the focus it lost.
+    await page.getByTestId('run-attribute').focus();
+    await page.keyboard.press('Enter');
     await page.getByTestId('attribution-group').first().waitFor({ timeout: 60_000 });
+    await waitForExpression(page, `document.activeElement === document.querySelector('[data-testid="attribution"] h2')`, 10_000);
     expect(await page.getByTestId('attribution-group').count()).toBe(8);
     const groups = await page.getByTestId('attribution-group').allInnerTexts();
     // Every group says why: its technique reason and the time part of the period; the recorded infrastructure marks its group only.

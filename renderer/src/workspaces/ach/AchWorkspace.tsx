@@ -12,6 +12,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { SendToButton } from '../../components/SendTo';
 import { isStixBundle, MAX_STIX_BYTES, StixImportSummary } from '../../components/StixImportSummary';
 import { useFileDrop } from '../../components/useFileDrop';
+import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import { AttributionView } from './AttributionView';
 import type { WorkspaceProps } from '../registry';
@@ -291,6 +292,10 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
       }
     })();
   }, [view, extraction, heatOf, scenarioTechniques, assessment, client, base]);
+
+  // Extract is disabled while it runs, which leaves focus on the page: the Spans heading takes it once the spans show.
+  const spansHeading = useRef<HTMLHeadingElement>(null);
+  useFocusWhenLost(spansHeading, extraction);
 
   const onCellKey = (e: KeyboardEvent<HTMLButtonElement>, evidence: string, hypothesis: string, rating: AchRating, row: number, col: number): void => {
     const direct = ratingForKey(e.key);
@@ -685,7 +690,9 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
           </section>
           <section className="panel" aria-label="Extraction" data-testid="extraction">
             <div className="panel__head row">
-              <h2>Spans</h2>
+              <h2 tabIndex={-1} ref={spansHeading}>
+                Spans
+              </h2>
               <span className="ach__key ach__key--indicator">indicator</span>
               <span className="ach__key ach__key--technique">technique</span>
               <span className="spacer" />

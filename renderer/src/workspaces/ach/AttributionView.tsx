@@ -1,10 +1,11 @@
 // The ACH workspace's Attribution view: the report (shared with Extraction), its period and the infrastructure the
 // analyst knows per group, and the shortlist of ATT&CK groups with why each ranks where it does.
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Attribution } from '../../../../engines/core/contracts/attrib';
 import type { ApiClient, ApiError } from '../../api/client';
 import { asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
+import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { attributeRequest, inputKey, REASON_KINDS, reasonSegments } from './attribution';
 import { MAX_TEXT_CHARS } from './model';
 import { displayProse } from '../../components/wording';
@@ -30,6 +31,9 @@ export function AttributionView({ client, base, text, onText, useClassifier }: A
 
   const request = useMemo(() => attributeRequest({ text, shortlist, classifier: useClassifier, from, to, infrastructure }), [text, shortlist, useClassifier, from, to, infrastructure]);
   const stale = result !== null && inputKey(request.body) !== result.key;
+  // Attribute is disabled while it runs, which leaves focus on the page: the Shortlist heading takes it once shown.
+  const shortlistHeading = useRef<HTMLHeadingElement>(null);
+  useFocusWhenLost(shortlistHeading, result);
 
   const run = async (): Promise<void> => {
     const body = request.body;
@@ -114,7 +118,9 @@ export function AttributionView({ client, base, text, onText, useClassifier }: A
 
       <section className={`panel${stale ? ' ach__stale' : ''}`} aria-label="Shortlist" data-testid="attribution">
         <div className="panel__head row">
-          <h2>Shortlist</h2>
+          <h2 tabIndex={-1} ref={shortlistHeading}>
+            Shortlist
+          </h2>
           {a && (
             <span className="muted">
               {a.shortlist.length} of {a.groups_considered} groups · {a.techniques.length} techniques{a.software && a.software.length > 0 ? `, ${a.software.length} software` : ''} from the report
