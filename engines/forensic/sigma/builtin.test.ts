@@ -499,7 +499,7 @@ describe('built-in Windows rules', () => {
     const WEAK = 'Registry Value That Weakens Or Hides Windows Defences Written From The Command Line';
     const ps = (t: number, command: string): ReturnType<typeof makeEvent> => sysmon1(t, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, `"powershell.exe" & {${command}}`);
     const reg = (t: number, args: string): ReturnType<typeof makeEvent> => proc(t, `${S32}reg.exe`, `reg add ${args}`);
-    expect(hits([reg(1, '"HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options\\calc.exe" /v Debugger /d cmd.exe /f')]).get(ASEP)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation', 'stealth'] });
+    expect(hits([reg(1, '"HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options\\calc.exe" /v Debugger /d cmd.exe /f')]).get(ASEP)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
     expect(titlesOf(ps(2, 'Set-ItemProperty "HKCU:\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\\" "Userinit" "Userinit.exe, C:\\x\\a.exe" -Force'))).toContain(ASEP);
     expect(titlesOf(ps(3, `Set-ItemProperty -Path 'HKLM:\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon' -Name 'Shell' -Value 'explorer.exe, a.exe'`))).toContain(ASEP);
     expect(titlesOf(ps(4, 'New-ItemProperty -Path HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\RunOnce -Name x -Value a.exe'))).toContain(ASEP);
