@@ -119,6 +119,11 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)(`ACH workspace in Chromium${
     await heat.locator('.ach__heat-cell').first().waitFor();
     expect(await heat.innerText()).toContain('Execution');
     expect(await heat.innerText()).toContain('T1490');
+    // Every tactic header wraps between words only: no word ("Reconnaissance", "Development") is split over two lines.
+    const splitWords = await page.evaluate(
+      `(() => { const out = []; for (const h of document.querySelectorAll('.ach__heat-head')) { const t = h.firstChild; if (!t || t.nodeType !== 3) continue; let i = 0; for (const w of t.textContent.split(' ')) { if (w) { const r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + w.length); if (r.getClientRects().length > 1) out.push(w); } i += w.length + 1; } } return out; })()`,
+    );
+    expect(splitWords).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, 'ach-heatmap-dark.png') });
     expect(session.errors(page)).toEqual([]);
   });
