@@ -16,7 +16,7 @@ import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import { AttributionView } from './AttributionView';
 import type { WorkspaceProps } from '../registry';
-import { cellKey, columnName, weightText, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, sourceLabel, tacticTitle } from './model';
+import { cellKey, columnName, weightText, extractionCounts, extractionFinding, FILE_SCENARIO, MATRIX_PREFIX, heat, heatmap, MAX_SCENARIO_BYTES, MAX_TEXT_CHARS, reportText, nextRating, RATING_ORDER, RATING_WORDS, ratingForKey, segments, sourceLabel, tacticTitle } from './model';
 import './ach.css';
 import { displayProse } from '../../components/wording';
 
@@ -708,7 +708,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
             {extraction && (
               <>
                 <p className="muted">
-                  {extraction.extraction.indicators.length} indicators, {extraction.extraction.techniques.length} technique mentions of {extraction.extraction.technique_summary.length} techniques
+                  {extractionCounts(extraction.extraction)}
                 </p>
                 <pre className="ach__spans" data-testid="spans">
                   {segments(text.slice(0, extraction.extraction.length), extraction.extraction.indicators, extraction.extraction.techniques).map((s) =>

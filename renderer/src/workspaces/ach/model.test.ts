@@ -1,6 +1,6 @@
 // The ACH workspace's pure helpers: rating keys, report files, span segments over overlapping spans, the heat map by tactic.
 import { describe, expect, it } from 'vitest';
-import { columnName, weightText, extractionFinding, reportText, heat, heatmap, nextRating, ratingForKey, segments, sourceLabel, tacticTitle, TACTICS } from './model';
+import { columnName, weightText, extractionCounts, extractionFinding, reportText, heat, heatmap, nextRating, ratingForKey, segments, sourceLabel, tacticTitle, TACTICS } from './model';
 
 describe('ACH workspace model', () => {
   it('cycles ratings and maps digit keys', () => {
@@ -130,5 +130,14 @@ describe('weightText', () => {
     expect(weightText(0.5625, true)).toBe('+0.56');
     expect(weightText(-0.25, true)).toBe('\u22120.25');
     expect(weightText(0, true)).toBe('0');
+  });
+});
+
+describe('extractionCounts', () => {
+  it('agrees each count with its word', () => {
+    const one = { indicators: [{}], techniques: [{}], technique_summary: [{}] } as unknown as Parameters<typeof extractionCounts>[0];
+    expect(extractionCounts(one)).toBe('1 indicator, 1 technique mention of 1 technique');
+    const many = { indicators: [], techniques: [{}, {}], technique_summary: [{}, {}] } as unknown as Parameters<typeof extractionCounts>[0];
+    expect(extractionCounts(many)).toBe('0 indicators, 2 technique mentions of 2 techniques');
   });
 });

@@ -2,6 +2,7 @@
 import type { AchRating, ExtractResponse } from '../../../../engines/core/contracts/ach';
 import type { Finding, FindingIndicator } from '../../../../engines/core/contracts/findings';
 import type { IndicatorSpan, TechniqueSpan, TechniqueSummary } from '../../../../engines/core/contracts/attrib';
+import { counted } from '../../components/wording';
 
 export const RATING_ORDER: readonly AchRating[] = ['CC', 'C', 'N', 'I', 'II', 'NA'];
 
@@ -166,6 +167,11 @@ const FINDING_TYPES: Readonly<Partial<Record<IndicatorSpan['type'], FindingIndic
 };
 
 /** An extraction as a finding for Send to: its techniques and indicators (a CVE is a vulnerability, not an indicator: left out). */
+/** The line above the spans: what the extraction found, each count with its word agreeing ("1 indicator", "2 techniques"). */
+export function extractionCounts(e: ExtractResponse['extraction']): string {
+  return `${counted(e.indicators.length, 'indicator')}, ${counted(e.techniques.length, 'technique mention')} of ${counted(e.technique_summary.length, 'technique')}`;
+}
+
 export function extractionFinding(e: ExtractResponse, name: string): Finding {
   const indicators: FindingIndicator[] = [];
   for (const i of e.extraction.indicators) {
