@@ -32,7 +32,7 @@ import { attribService } from './service.js';
 import { logOverrides } from './store.js';
 import { addObjects } from './taxii/collections.js';
 import { sendTaxiiError, taxiiRouter } from './taxii/http.js';
-import { C0_DEL, hasControlCharacter } from '../core/control-characters.js';
+import { textWithoutControls } from '../core/validation.js';
 
 /** Knowledge-base facts for /health (techniques and groups counted; names for STIX attack patterns). */
 export interface KbFacts {
@@ -86,12 +86,7 @@ export function shippedClassifier(): string | undefined {
 
 export const extractBody = z.strictObject({
   text: z.string().min(1),
-  name: z
-    .string()
-    .min(1)
-    .max(200)
-    .refine((v) => !hasControlCharacter(v, C0_DEL), 'no control characters')
-    .optional(),
+  name: textWithoutControls(200).optional(),
   classifier: z.boolean().optional(),
 });
 

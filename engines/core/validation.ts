@@ -1,5 +1,6 @@
 // Schema validation at boundaries with zod: reports field paths and what is wrong, never the submitted value.
-import type { z } from 'zod';
+import { z } from 'zod';
+import { C0_DEL, hasControlCharacter } from './control-characters.js';
 import { VitrineError, type ErrorCode, type ErrorDetail } from './errors.js';
 
 /** `a.b[2].c` from a zod issue path. */
@@ -80,4 +81,16 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, what = 
   const where = first ? (first.path === '' ? '' : ` at ${first.path}`) : '';
   const message = `invalid ${what}${where}: ${first?.issue ?? 'invalid value'}`;
   throw new VitrineError(code, message, { details });
+}
+
+/**
+ * A string of 1 to `max` characters without C0 controls or DEL (`C0_DEL`): a name, label or indicator a request sends
+ * to be shown, stored or logged. `message` is the refinement's own text (the 422 detail says "invalid value").
+ */
+export function textWithoutControls(max: number, message = 'no control characters') {
+  return z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((v) => !hasControlCharacter(v, C0_DEL), message);
 }

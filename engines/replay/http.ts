@@ -26,7 +26,7 @@ import { analysisSchema } from './schemas.js';
 import { replayService } from './service.js';
 import { countAnalyses, getStory, listStories, saveAnalysis } from './store.js';
 import type { ReplayAnalysis, Story } from './types.js';
-import { C0_DEL, hasControlCharacter } from '../core/control-characters.js';
+import { textWithoutControls } from '../core/validation.js';
 
 export interface RouterOptions {
   /** The indicator list; default `<resourcesDir>/replay/indicators.txt`. */
@@ -71,12 +71,7 @@ const demoQuery = z.object({
 });
 export const analyzeQuery = z.object({
   // A display name (the capture's file name); control characters are refused, directories dropped.
-  name: z
-    .string()
-    .min(1)
-    .max(200)
-    .refine((v) => !hasControlCharacter(v, C0_DEL), 'no control characters')
-    .optional(),
+  name: textWithoutControls(200).optional(),
   format: z.enum(CAPTURE_FORMATS).default('auto'),
 });
 

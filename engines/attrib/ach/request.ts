@@ -2,10 +2,9 @@
 import { z } from 'zod';
 import type { AchAssessment, AchScenario } from '../../core/contracts/ach.js';
 import { VitrineError } from '../../core/errors.js';
-import { validate } from '../../core/validation.js';
+import { textWithoutControls, validate } from '../../core/validation.js';
 import { analyzeScenario } from './engine.js';
 import { ID_PATTERN, parseOverride, parseScenario, RATINGS, scenarioFields, type OverrideSpec, type ScenarioLibrary } from './scenario.js';
-import { C0_DEL, hasControlCharacter } from '../../core/control-characters.js';
 
 export const MAX_OVERRIDES = 500;
 
@@ -19,11 +18,7 @@ const overrideObject = z.strictObject({
 });
 
 /** Printable, no control characters: it is written into the assessment and the STIX notes. */
-const analyst = z
-  .string()
-  .min(1)
-  .max(128)
-  .refine((v) => !hasControlCharacter(v, C0_DEL), 'no control characters');
+const analyst = textWithoutControls(128);
 
 export const achRequestSchema = z.strictObject({
   scenario: z.union([z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a scenario name from GET /scenarios'), z.record(z.string(), z.unknown())]).optional(),

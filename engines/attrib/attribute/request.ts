@@ -2,9 +2,8 @@
 // period and the infrastructure the analyst knows per group. One zod schema for both, so they refuse the same things.
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
-import { validate } from '../../core/validation.js';
+import { textWithoutControls, validate } from '../../core/validation.js';
 import type { AttributeOptions, KnownInfrastructure } from './attribute.js';
-import { C0_DEL, hasControlCharacter } from '../../core/control-characters.js';
 
 /** At most this many groups with known infrastructure, and indicators per group. */
 export const MAX_INFRASTRUCTURE_GROUPS = 200;
@@ -12,7 +11,6 @@ export const MAX_INFRASTRUCTURE_INDICATORS = 2000;
 /** The largest shortlist the API and the workspace ask for. */
 export const MAX_API_SHORTLIST = 50;
 
-const noControl = (v: string): boolean => !hasControlCharacter(v, C0_DEL);
 
 /** A year, a year and month, or a date (`2021`, `2021-05`, `2021-05-04`). */
 const periodDate = z.string().regex(/^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/, 'a year, YYYY-MM or YYYY-MM-DD');
@@ -26,7 +24,7 @@ export const knownInfrastructureSchema = z
     z.strictObject({
       /** ATT&CK group id (`G0016`). */
       group: z.string().regex(/^G\d{4}$/, 'an ATT&CK group id (G0000)'),
-      indicators: z.array(z.string().min(1).max(2048).refine(noControl, 'no control characters')).min(1).max(MAX_INFRASTRUCTURE_INDICATORS),
+      indicators: z.array(textWithoutControls(2048)).min(1).max(MAX_INFRASTRUCTURE_INDICATORS),
     }),
   )
   .max(MAX_INFRASTRUCTURE_GROUPS);

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
 import { parseQuery, requestIdOf } from '../../core/http/index.js';
+import { textWithoutControls } from '../../core/validation.js';
 import type { Platform } from '../platform.js';
 import { checkRawUpload, getByIdRoute, listRoute, type RawUpload, receiveRawUpload, removeFilesLeftBeforeStart, type RouteDef, UUID } from '../routing/http.js';
 import { CONTAINER_SCAN_JOB, UPLOAD_DIR, uploadPath, type ContainerAnalysis, type ContainerPayload } from './analyze.js';
 import { finishContainerScan } from './scan.js';
 import { getContainerSbom, getContainerScan, listContainerScans } from './store.js';
-import { C0_DEL, hasControlCharacter } from '../../core/control-characters.js';
 
 /** The spec's MAX_IMAGE_UPLOAD_BYTES: the only route with a body larger than the JSON limit. */
 export const MAX_IMAGE_UPLOAD_BYTES = 256 * 1024 * 1024;
@@ -25,13 +25,8 @@ export const BUSY_RETRY_AFTER_S = 30;
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const containerScanQuery = z.object({
-  image_ref: z
-    .string()
-    .min(1)
-    .max(300)
-    // printable only: a label is shown in lists and the audit log
-    .refine((v) => !hasControlCharacter(v, C0_DEL), 'control characters are not allowed')
-    .optional(),
+  // printable only: a label is shown in lists and the audit log
+  image_ref: textWithoutControls(300, 'control characters are not allowed').optional(),
   vulnerabilities: flag.optional(),
 });
 
