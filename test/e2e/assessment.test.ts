@@ -60,9 +60,12 @@ describe.skipIf(!browserSuiteRuns())('Assessment workspace in Chromium', () => {
       expect(await page.getByTestId('gateway-health').innerText()).toContain('Gateway ok');
 
       await page.getByRole('button', { name: 'Sample case' }).click();
-      await page.getByTestId('run-assessment').click();
+      // Enter on Run assessment: the button is disabled while it runs (focus falls to the page); the headline takes focus.
+      await page.getByTestId('run-assessment').focus();
+      await page.keyboard.press('Enter');
       const leading = page.getByTestId('leading-hypothesis');
       await leading.waitFor({ timeout: 45_000 });
+      await waitForExpression(page, `document.activeElement === document.querySelector('[data-testid="leading-hypothesis"] h3')`, 10_000);
 
       const words = (await page.getByTestId('confidence-words').innerText()).trim().toLowerCase();
       expect(ICD_WORDS).toContain(words);

@@ -22,6 +22,7 @@ import { caseWaiting, downloadName, parseCaseText, rankedHypotheses } from './mo
 import { ResultSummary } from './ResultSummary';
 import { CaseSources } from './CaseSources';
 import './assessment.css';
+import { useFocusWhenLost } from '../../components/useDialogFocus';
 
 const HISTORY_PAGE = 15;
 const MATRIX_COLUMNS = 6;
@@ -244,6 +245,9 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
   };
 
   const ranked = useMemo(() => (shown ? rankedHypotheses(shown.assessment) : []), [shown]);
+  // Run assessment is disabled while it runs, which leaves focus on the page: the headline takes it once shown.
+  const headline = useRef<HTMLHeadingElement>(null);
+  useFocusWhenLost(headline, shown);
 
   return (
     <div className="ws-page assess">
@@ -337,7 +341,7 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
                 </p>
               )}
               <div className={shown.text !== text ? 'assess__result-body assess__result-body--stale' : 'assess__result-body'}>
-              <ResultSummary assessment={shown.assessment} />
+              <ResultSummary assessment={shown.assessment} headingRef={headline} />
               {shown.assessment.confidence.insufficient ? (
                 // Nothing scored: the ranking would be the prior alone (even odds for the unlisted actor), so it is not shown as one.
                 <section className="panel" aria-label="Ranked hypotheses" data-testid="hypotheses-not-ranked">

@@ -1,4 +1,5 @@
 // The leading hypothesis in words of estimative probability, with the numbers behind the words.
+import type { RefObject } from 'react';
 import type { Assessment, AssessmentWarning } from '../../../../engines/core/contracts/caseassess';
 import { hypothesisLabel, percent } from './model';
 
@@ -38,7 +39,8 @@ function NotesAndSource({ assessment, other }: { readonly assessment: Assessment
   );
 }
 
-export function ResultSummary({ assessment }: { readonly assessment: Assessment }) {
+/** `headingRef` is set on the headline's heading (focusable by script), which takes focus after a run from the keyboard. */
+export function ResultSummary({ assessment, headingRef }: { readonly assessment: Assessment; readonly headingRef?: RefObject<HTMLHeadingElement | null> }) {
   const { leading, confidence, gap } = assessment;
   const second = assessment.alternatives.find((h) => h.attack_id === gap.second_attack_id);
   const reading = assessment.warnings.filter((w) => READING.has(w.code));
@@ -48,7 +50,9 @@ export function ResultSummary({ assessment }: { readonly assessment: Assessment 
       <section className="panel leading leading--insufficient" aria-label="Assessment" data-testid="leading-hypothesis" data-insufficient="true">
         <div className="leading__top">
           <div>
-            <h3>Assessment</h3>
+            <h3 tabIndex={-1} ref={headingRef}>
+              Assessment
+            </h3>
             <div className="leading__name" data-testid="confidence-words">
               Insufficient evidence
             </div>
@@ -82,7 +86,9 @@ export function ResultSummary({ assessment }: { readonly assessment: Assessment 
     <section className="panel leading" aria-label="Leading hypothesis" data-testid="leading-hypothesis" data-attack-id={leading.attack_id}>
       <div className="leading__top">
         <div>
-          <h3>Leading hypothesis</h3>
+          <h3 tabIndex={-1} ref={headingRef}>
+            Leading hypothesis
+          </h3>
           <div className="leading__name">
             {hypothesisLabel(leading)}
             {leading.kind === 'actor' && <span className="muted leading__id">{leading.attack_id}</span>}
