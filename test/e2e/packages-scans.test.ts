@@ -68,6 +68,10 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
     await page.setViewportSize({ width: 1400, height: 2600 });
     await page.screenshot({ path: '/tmp/packages-verdict.png', fullPage: true });
     await page.setViewportSize({ width: 1400, height: 1000 });
+    // The Scan button pressed with Enter is disabled while the service scans (focus falls to the page); the verdict's heading takes focus.
+    await scan.getByRole('button', { name: 'Scan', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await waitForExpression(page, `document.activeElement === document.querySelector('[data-testid="verdict"] h2')`, 60_000);
 
     // A version no source holds: a clear 404 that says what to do, never a verdict for another release.
     await scan.getByLabel('Version').fill('99.0.0');

@@ -14,6 +14,7 @@ import { useScanJob } from './job';
 import { VerdictView } from './VerdictView';
 import { SendToButton } from '../../../components/SendTo';
 import { verdictFinding } from '../../../components/findings';
+import { useFocusWhenLost } from '../../../components/useDialogFocus';
 
 import type { Ecosystem } from '../store/model';
 
@@ -27,6 +28,9 @@ export function ScanTab({ api }: { api: PkgscanApi }) {
   const policies = useLoad(() => api.get<PageOf<Policy>>('/policies', { limit: 500 }), [api]);
   const environments = useMemo(() => environmentsOf(policies.data?.items ?? []), [policies.data]);
   const verdict = usePackagesNav((s) => s.lastVerdict);
+  // The Scan button is disabled while the service scans, which leaves focus on the page: the verdict's heading takes it.
+  const verdictHeading = useRef<HTMLHeadingElement>(null);
+  useFocusWhenLost(verdictHeading, verdict);
   const setVerdict = usePackagesNav((s) => s.setLastVerdict);
   // Back on this tab, the form shows what the verdict on screen was asked for.
   const [ecosystem, setEcosystem] = useState<Ecosystem>(verdict?.ecosystem ?? 'npm');
@@ -109,7 +113,7 @@ export function ScanTab({ api }: { api: PkgscanApi }) {
           <SendToButton testId="verdict-send-to" finding={verdictFinding(verdict)} />
         </div>
       )}
-      {verdict && <VerdictView verdict={verdict} />}
+      {verdict && <VerdictView verdict={verdict} headingRef={verdictHeading} />}
       {!verdict && !error && started === null && (
         <div className="panel empty-result">
           <p className="muted">No scan yet in this session. Name a package above; past verdicts are in the History tab.</p>

@@ -1,4 +1,5 @@
 // The verdict page of one package scan: the analysis's assessment first, then the policy's decision and its gaps, risk, dimensions chart, policy reasons, vulnerabilities, provenance, attack chains, findings by file, analyzer runs, the release and its files.
+import type { RefObject } from 'react';
 import type { ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
 import { duration, pct, when } from '../common/format';
 import { orderedDimensions } from '../common/model';
@@ -18,7 +19,8 @@ function riskTone(label: string, dims: readonly { label: string; value: number }
   return v >= 0.7 ? 'pk-tone--block' : v >= 0.4 ? 'pk-tone--warn' : 'pk-tone--low';
 }
 
-export function VerdictView({ verdict }: { verdict: ScanVerdict }) {
+/** `headingRef` is set on the package heading (focusable by script): the Scan tab hands it focus after a scan started from the button. */
+export function VerdictView({ verdict, headingRef }: { verdict: ScanVerdict; readonly headingRef?: RefObject<HTMLHeadingElement | null> }) {
   const dims = orderedDimensions(verdict.risk_dimensions);
   const waived = verdict.waived_reasons.length;
   return (
@@ -27,7 +29,7 @@ export function VerdictView({ verdict }: { verdict: ScanVerdict }) {
       <section className={`panel pk-verdict__head pk-verdict__head--${verdict.decision}`} aria-label="Decision">
         <DecisionBadge decision={verdict.decision} large />
         <div className="pk-verdict__title">
-          <h2>
+          <h2 tabIndex={-1} ref={headingRef}>
             <PackageLink ecosystem={verdict.ecosystem} name={verdict.name} version={verdict.version} />
           </h2>
           <div className="muted small">
