@@ -88,6 +88,17 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
     const row = page.getByTestId('scan-row').first();
     await row.waitFor();
     expect(await row.innerText()).toContain('debug');
+    // The row's assessment, decision and severity badges are one badge: same height, font size and a 1px border each.
+    const badges = await Promise.all(
+      [row.getByTestId('assessment-cell'), row.getByTestId('decision'), row.locator('.sev').first()].map((b) =>
+        b.evaluate((el) => {
+          const cs = getComputedStyle(el);
+          return `${Math.round(el.getBoundingClientRect().height)} ${cs.fontSize} ${cs.borderTopWidth}`;
+        }),
+      ),
+    );
+    expect(new Set(badges).size, badges.join(' | ')).toBe(1);
+    expect(badges[0]).toMatch(/ 1px$/);
     await page.screenshot({ path: '/tmp/packages-history.png', fullPage: true });
     await row.getByRole('button', { name: 'Open verdict' }).click();
     await page.getByTestId('verdict').waitFor();
