@@ -89,21 +89,23 @@ describe.skipIf(!browserSuiteRuns({ ok: hasCorpora(), why: 'the shared corpora a
     await row.waitFor();
     expect(await row.innerText()).toContain('debug');
     // The row's assessment, decision and severity badges are one badge: same height, font size and a 1px border each.
-    const badges = await Promise.all(
-      [row.getByTestId('assessment-cell'), row.getByTestId('decision'), row.locator('.sev').first()].map((b) =>
-        b.evaluate((el) => {
-          const cs = getComputedStyle(el);
-          return `${Math.round(el.getBoundingClientRect().height)} ${cs.fontSize} ${cs.borderTopWidth}`;
-        }),
-      ),
-    );
+    // A string, not a function: this file is type-checked without the DOM library.
+    const badges = (await page.evaluate(
+      `(() => { const row = document.querySelector('[data-testid="scan-row"]'); return [row.querySelector('[data-testid="assessment-cell"]'), row.querySelector('[data-testid="decision"]'), row.querySelector('.sev')].map((el) => { const cs = getComputedStyle(el); return Math.round(el.getBoundingClientRect().height) + ' ' + cs.fontSize + ' ' + cs.borderTopWidth; }); })()`,
+    )) as string[];
     expect(new Set(badges).size, badges.join(' | ')).toBe(1);
     expect(badges[0]).toMatch(/ 1px$/);
     await page.screenshot({ path: '/tmp/packages-history.png', fullPage: true });
-    await row.getByRole('button', { name: 'Open verdict' }).click();
+    // A filter set before opening a verdict is still set after Esc, and the row's Open verdict has the focus again.
+    await page.getByLabel('Package name contains').fill('debug');
+    await waitForExpression(page, `document.querySelectorAll('[data-testid="scan-row"]').length > 0`);
+    await page.getByTestId('scan-row').first().getByRole('button', { name: 'Open verdict' }).focus();
+    await page.keyboard.press('Enter');
     await page.getByTestId('verdict').waitFor();
     await page.keyboard.press('Escape');
     await page.getByTestId('scan-row').first().waitFor();
+    expect(await page.getByLabel('Package name contains').inputValue()).toBe('debug');
+    await waitForExpression(page, `document.activeElement?.textContent?.trim() === 'Open verdict' && document.activeElement.closest('[data-testid="scan-row"]') !== null`, 10_000);
 
     // The package page, reached by clicking the package name.
     await page.getByTestId('scan-row').first().getByRole('button', { name: /debug/ }).click();

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { PageOf, ScanStats, ScanSummary, ScanVerdict } from '../../../../../engines/core/contracts/pkgscan';
 import { ErrorNote } from '../../../components/ErrorNote';
+import { focusLost } from '../../../components/useDialogFocus';
 import { PAGE } from '../common/format';
 import { useLoad } from '../../../components/useLoad';
 import { usePackagesNav } from '../common/nav';
@@ -10,9 +11,25 @@ import { VerdictView } from '../scan/VerdictView';
 import type { PkgscanApi } from '../session';
 import { StatsOverview } from './StatsOverview';
 
+/** The list's filters and page: kept by the tab, so a verdict opened and closed (Esc) comes back to the same list. */
+interface ListState {
+  readonly decision: string;
+  readonly severity: string;
+  readonly q: string;
+  readonly offset: number;
+}
+
+const NO_FILTER: ListState = { decision: '', severity: '', q: '', offset: 0 };
+
 export function HistoryTab({ api }: { api: PkgscanApi }) {
   const scanId = usePackagesNav((s) => s.scanId);
-  return scanId === null ? <HistoryList api={api} /> : <OneVerdict api={api} id={scanId} />;
+  const [listState, setListState] = useState<ListState>(NO_FILTER);
+  // The verdict last opened from the list: back on the list, its row's Open verdict takes the focus the Back button had.
+  const [lastOpened, setLastOpened] = useState<string | null>(null);
+  useEffect(() => {
+    if (scanId !== null) setLastOpened(scanId);
+  }, [scanId]);
+  return scanId === null ? <HistoryList api={api} state={listState} onState={setListState} returnTo={lastOpened} /> : <OneVerdict api={api} id={scanId} />;
 }
 
 function OneVerdict({ api, id }: { api: PkgscanApi; id: string }) {
@@ -40,11 +57,9 @@ function OneVerdict({ api, id }: { api: PkgscanApi; id: string }) {
   );
 }
 
-function HistoryList({ api }: { api: PkgscanApi }) {
-  const [decision, setDecision] = useState('');
-  const [severity, setSeverity] = useState('');
-  const [q, setQ] = useState('');
-  const [offset, setOffset] = useState(0);
+function HistoryList({ api, state, onState, returnTo }: { api: PkgscanApi; readonly state: ListState; readonly onState: (s: ListState) => void; readonly returnTo: string | null }) {
+  const { decision, severity, q, offset } = state;
+  const setOffset = (v: number): void => onState({ ...state, offset: v });
   const openScan = usePackagesNav((s) => s.openScan);
   const stats = useLoad(() => api.get<ScanStats>('/scans/stats/overview'), [api]);
   const list = useLoad(
@@ -52,6 +67,11 @@ function HistoryList({ api }: { api: PkgscanApi }) {
     [api, decision, severity, q, offset],
   );
   const filtered = decision !== '' || severity !== '' || q.trim() !== '';
+  useEffect(() => {
+    if (returnTo === null || !list.data || !focusLost(document.activeElement)) return;
+    const row = document.querySelector(`tr[data-scan-id="${CSS.escape(returnTo)}"]`);
+    [...(row?.querySelectorAll('button') ?? [])].find((b) => b.textContent?.trim() === 'Open verdict')?.focus({ preventScroll: false });
+  }, [list.data, returnTo]);
   return (
     <>
       {stats.error && <ErrorNote error={stats.error} title="The statistics could not be loaded" />}
@@ -59,19 +79,19 @@ function HistoryList({ api }: { api: PkgscanApi }) {
       <section className="panel" aria-label="Scan history">
         <div className="packages__filters">
           <h3>Scan history</h3>
-          <select aria-label="Filter by decision" value={decision} onChange={(e) => { setDecision(e.target.value); setOffset(0); }}>
+          <select aria-label="Filter by decision" value={decision} onChange={(e) => onState({ ...state, decision: e.target.value, offset: 0 })}>
             <option value="">any decision</option>
             {['allow', 'warn', 'block'].map((d) => (
               <option key={d}>{d}</option>
             ))}
           </select>
-          <select aria-label="Filter by severity" value={severity} onChange={(e) => { setSeverity(e.target.value); setOffset(0); }}>
+          <select aria-label="Filter by severity" value={severity} onChange={(e) => onState({ ...state, severity: e.target.value, offset: 0 })}>
             <option value="">any severity</option>
             {['info', 'low', 'medium', 'high', 'critical'].map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>
-          <input aria-label="Package name contains" placeholder="name contains" value={q} onChange={(e) => { setQ(e.target.value); setOffset(0); }} maxLength={214} />
+          <input aria-label="Package name contains" placeholder="name contains" value={q} onChange={(e) => onState({ ...state, q: e.target.value, offset: 0 })} maxLength={214} />
         </div>
         {list.error && <ErrorNote error={list.error} />}
         <table className="packages__table pk-rows">
@@ -90,7 +110,7 @@ function HistoryList({ api }: { api: PkgscanApi }) {
           </thead>
           <tbody>
             {(list.data?.items ?? []).map((s) => (
-              <tr key={s.id} data-testid="scan-row">
+              <tr key={s.id} data-testid="scan-row" data-scan-id={s.id}>
                 <AssessmentCell assessment={s.assessment} />
                 <DecisionCell decision={s.decision} incomplete={s.incomplete} />
                 <td>
