@@ -554,7 +554,7 @@ function insufficientEvidence(c: AssessmentConfidence, kase: CaseFile, warnings:
   if ((kase.indicators?.length ?? 0) > 0) parts.push(`${plural(kase.indicators!.length, 'indicator')}, which no actor profile links to`);
   if (count('unknown_sector') + count('unknown_region') > 0) parts.push('sectors or regions outside the vocabulary');
   if (count('time_not_scored') > 0) parts.push('a time window the knowledge graph cannot date');
-  const reason = `No evidence item could be scored against the actors: ${parts.length > 0 ? parts.join('; ') : 'every item was a duplicate or unscorable'}. The numbers are the prior alone.`;
+  const reason = `No evidence item could be scored against the actors: ${parts.length > 0 ? parts.join('; ') : 'every item was a duplicate or unscorable'}.`;
   const would_help = [
     'ATT&CK technique ids seen in the activity (T1059.001 style), ideally specific ones few groups use',
     'malware or tools by ATT&CK software id (S0002) or a name the knowledge graph knows',

@@ -74,6 +74,10 @@ describe.skipIf(!browserSuiteRuns())('findings that travel whole, analyses that 
     expect(head).toContain('Insufficient evidence');
     expect(head).not.toMatch(/\d+\s?%/);
     expect(await page.getByTestId('would-help').innerText()).toContain('ATT&CK technique ids');
+    // Said once: no mention of numbers no one is shown, the unknown technique listed, the headline's reason not repeated there.
+    expect(head).not.toContain('numbers');
+    expect(head.match(/could be scored/g) ?? []).toHaveLength(1);
+    expect(head).toContain('technique id not in the knowledge graph');
     await shot(page, 'assessment-insufficient-evidence', page.getByTestId('assessment-result'));
     // Edit the case: the result is marked stale at once.
     await page.locator('.case-editor__text').fill(JSON.stringify({ ...kase, title: 'Edited' }, null, 2));

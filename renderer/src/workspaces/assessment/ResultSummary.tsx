@@ -46,6 +46,8 @@ export function ResultSummary({ assessment, headingRef }: { readonly assessment:
   const reading = assessment.warnings.filter((w) => READING.has(w.code));
   const other = assessment.warnings.filter((w) => !READING.has(w.code));
   if (confidence.insufficient) {
+    // The headline and its reason already say that nothing scored: the list names only the items that were not scored.
+    const notScored = reading.filter((w) => w.code !== 'no_scored_evidence');
     return (
       <section className="panel leading leading--insufficient" aria-label="Assessment" data-testid="leading-hypothesis" data-insufficient="true">
         <div className="leading__top">
@@ -72,10 +74,10 @@ export function ResultSummary({ assessment, headingRef }: { readonly assessment:
             ))}
           </ul>
         </div>
-        {reading.length > 0 && (
+        {notScored.length > 0 && (
           <div className="warnings warnings--open" role="note">
             <strong>Not scored</strong>
-            {warningList(reading)}
+            {warningList(notScored)}
           </div>
         )}
         <NotesAndSource assessment={assessment} other={other} />
