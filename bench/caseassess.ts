@@ -1,5 +1,9 @@
-// `npm run bench -- caseassess`: assessments per second of a 50-item case against the full shipped knowledge graph (no peer tool to compare with).
+// `npm run bench -- caseassess`: assessments per second of a 50-item case against the full shipped knowledge graph (no peer tool to compare with),
+// then the measure of the method on ATT&CK campaigns (CASEASSESS_BENCH_VARIANTS=1 adds the variants tried).
 import { assess, loadKnowledgeGraph, toStix } from '../engines/caseassess/index.js';
+import { measureCases, runMeasure } from '../engines/caseassess/measure.js';
+import { SHIPPED_PARAMS, type MethodParams } from '../engines/caseassess/score.js';
+import { loadKb } from '../engines/attrib/kb/kb.js';
 import type { CaseFile } from '../engines/core/contracts/caseassess.js';
 
 const kg = loadKnowledgeGraph();
@@ -53,3 +57,28 @@ console.log(`caseassess bench: ${items}-item case against ${actors.length} actor
 measure('assess (validate + score + rank), JSON', () => assess(kg, kase));
 measure('assess + STIX bundle', () => toStix(kg, kase));
 console.log('no peer tool is installed to compare with');
+
+// The measure: ATT&CK campaigns attributed to a group, leave one campaign out (see engines/caseassess/measure.ts).
+const attack = loadKb();
+const byTarget = new Map<string, string[]>();
+for (const [s, t] of attack.data.relations) byTarget.set(s, [...(byTarget.get(s) ?? []), t]);
+const cases = measureCases(kg.file, { campaigns: attack.data.campaigns, uses: (s) => byTarget.get(s) ?? [] });
+const share = (x: number, n: number): string => `${x}/${n} = ${n === 0 ? '-' : (x / n).toFixed(3)}`;
+const report = (label: string, params: MethodParams): void => {
+  const { listed, unlisted } = runMeasure(cases, params);
+  console.log(`${label} ${JSON.stringify(params)}`);
+  for (const [k, t] of listed) {
+    const u = unlisted.get(k);
+    console.log(
+      `  ${k.padEnd(8)} listed (campaign left out of its group): top-1 ${share(t.top1, t.cases)}, top-3 ${share(t.top3, t.cases)}, unlisted leads ${share(t.unlistedLeads, t.cases)}; truly unlisted (group left out of the graph): unlisted leads ${u ? share(u.unlistedLeads, u.cases) : '-'}`,
+    );
+  }
+};
+console.log(`measure: ${cases.length} ATT&CK campaigns attributed to a group (${cases.map((c) => c.campaign).join(' ')}), whole and 10 seeded draws of 1, 2 and 3 items each`);
+report('shipped method', SHIPPED_PARAMS);
+if (process.env.CASEASSESS_BENCH_VARIANTS === '1') {
+  for (const temperature of [1.5, 1.0]) for (const unlistedShare of [0.2, 0.35, 0.5]) for (const unlistedFall of [0, 1, 2]) {
+    if (temperature === SHIPPED_PARAMS.temperature && unlistedShare === SHIPPED_PARAMS.unlistedShare && unlistedFall === SHIPPED_PARAMS.unlistedFall) continue;
+    report('variant', { temperature, unlistedShare, unlistedFall });
+  }
+}

@@ -20,6 +20,17 @@ import { normalisePlace, normaliseSector, placeContains, vocabularyKey, WORLDWID
 export const METHOD = 'caseassess-score/1';
 
 /**
+ * The parameters the measure (`npm run bench -- caseassess`) varies: the temperature, and how the unlisted actor's share of an
+ * item falls with the item's specificity. The shipped method is SHIPPED_PARAMS; other values are for the measure only.
+ */
+export interface MethodParams {
+  readonly temperature: number;
+  readonly unlistedShare: number;
+  /** The unlisted share is multiplied by (1 - w / ln(N + 1)) ** this: 0 keeps it flat, higher gives specific items less to it. */
+  readonly unlistedFall: number;
+}
+
+/**
  * The weights of the method (docs/caseassess.md explains each). Diagnosticity is w = ln((M + 1) / (n + 1)):
  * M actors that could show the item, n of them known to; an item every actor shows weighs 0.
  */
@@ -48,6 +59,8 @@ export const WEIGHTS = {
   specificityMin: 0.75,
   specificityMax: 1.25,
 } as const;
+
+export const SHIPPED_PARAMS: MethodParams = { temperature: WEIGHTS.temperature, unlistedShare: WEIGHTS.unlistedShare, unlistedFall: 0 };
 
 /** ICD 203 words of estimative probability and their bands. */
 export const ESTIMATIVE_BANDS: readonly { readonly words: EstimativeWords; readonly low: number; readonly high: number }[] = [
@@ -403,9 +416,12 @@ export interface AssessOptions {
 }
 
 /** The assessment of a validated case against a knowledge graph. */
-export function scoreCase(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}): Assessment {
+export function scoreCase(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}, params: MethodParams = SHIPPED_PARAMS): Assessment {
   const { rows, items, warnings } = prepare(kg, kase, options);
   const n = kg.file.actors.length;
+  const wMax = Math.log(n + 1);
+  const unlistedGain = (i: ScoredItem): number =>
+    i.maxGain <= 0 ? 0 : params.unlistedShare * i.maxGain * (params.unlistedFall === 0 ? 1 : Math.max(0, 1 - i.maxGain / Math.max(i.confidence, 1e-9) / wMax) ** params.unlistedFall);
   const order = new Map(rows.map((r, i) => [r.evidence_id, i]));
   const caseOrder = (a: Contribution, b: Contribution): number => (order.get(a.evidence_id) ?? 0) - (order.get(b.evidence_id) ?? 0);
 
@@ -426,14 +442,15 @@ export function scoreCase(kg: KnowledgeGraph, kase: CaseFile, options: AssessOpt
   // The unlisted actor: even odds with no evidence, and a share of every item (it may be a group ATT&CK has not profiled).
   const unlistedContributions: Contribution[] = items
     .filter((i) => i.maxGain > 0)
-    .map((i) => ({ evidence_id: i.evidenceId, kind: i.kind, match: 'unlisted' as const, value: round(WEIGHTS.unlistedShare * i.maxGain) }));
-  const prior = WEIGHTS.temperature * Math.log(Math.max(1, n));
-  const unlistedSupport = items.reduce((sum, i) => sum + WEIGHTS.unlistedShare * Math.max(0, i.maxGain), 0);
+    .map((i) => ({ evidence_id: i.evidenceId, kind: i.kind, match: 'unlisted' as const, value: round(unlistedGain(i)) }))
+    .filter((c) => c.value !== 0 || params.unlistedFall === 0);
+  const prior = params.temperature * Math.log(Math.max(1, n));
+  const unlistedSupport = items.reduce((sum, i) => sum + unlistedGain(i), 0);
   scored.push({ index: -1, score: prior + unlistedSupport, support: prior + unlistedSupport, contradiction: 0, contributions: unlistedContributions.sort(caseOrder) });
 
   // Softmax over all hypotheses, shifted by the maximum for numerical safety.
   const max = Math.max(...scored.map((s) => s.score));
-  const exps = scored.map((s) => Math.exp((s.score - max) / WEIGHTS.temperature));
+  const exps = scored.map((s) => Math.exp((s.score - max) / params.temperature));
   const total = exps.reduce((x, y) => x + y, 0);
   const probability = new Map(scored.map((s, i) => [s, (exps[i] as number) / total]));
   const idOf = (s: Scored): string => (s.index < 0 ? 'unlisted' : (kg.file.actors[s.index]?.attack_id ?? ''));

@@ -1,0 +1,74 @@
+// The leave-one-campaign-out measure: the campaign's own uses leave its group's profile, the truly-unlisted graph drops the group,
+// and the shipped parameters give the shipped method's answers.
+import { describe, expect, it } from 'vitest';
+import { indexKnowledgeGraph, type KgActor, type KgFile } from './kg.js';
+import { measureCases, runMeasure, seeded } from './measure.js';
+import { scoreCase, SHIPPED_PARAMS } from './score.js';
+
+const actor = (i: number, techniques: string[], software: string[] = []): KgActor => ({
+  attack_id: `G000${i}`,
+  stix_id: null,
+  name: `Group ${i}`,
+  aliases: [],
+  url: null,
+  sponsor: null,
+  origin: null,
+  techniques,
+  software,
+  campaigns: [],
+  sectors: [],
+  regions: [],
+  victimology_basis: [],
+  active_from: null,
+  active_to: null,
+});
+
+const ids = ['T1001', 'T1002', 'T1003', 'T1004', 'T1005', 'T1006'];
+const file: KgFile = {
+  format: 'vitrine-caseassess-kg/1',
+  metadata: { source: 'test', attack_version: null, built_at: '2026-01-01', actor_count: 4, technique_count: ids.length, software_count: 1 },
+  techniques: ids.map((id) => ({ id, name: id, tactics: [] })),
+  software: [{ id: 'S0001', name: 'Implant', type: 'malware', aliases: [] }],
+  // Group 1's profile holds its direct uses (T1001, T1002) and campaign C0001's (T1002, T1003, S0001).
+  actors: [actor(1, ['T1001', 'T1002', 'T1003'], ['S0001']), actor(2, ['T1001', 'T1004']), actor(3, ['T1005']), actor(4, ['T1006', 'T1004'])],
+};
+const uses: Record<string, string[]> = { G0001: ['T1001', 'T1002'], C0001: ['T1002', 'T1003', 'S0001'], C0002: ['T1004'] };
+const source = { campaigns: [{ id: 'C0001', groups: ['G0001'] }, { id: 'C0002', groups: [] }], uses: (s: string) => uses[s] ?? [] };
+
+describe('the case-assessment measure', () => {
+  const cases = measureCases(file, source);
+
+  it('takes only campaigns attributed to a group, and their own uses out of the group', () => {
+    expect(cases.map((c) => c.campaign)).toEqual(['C0001']);
+    const c = cases[0]!;
+    expect(c.items).toEqual([
+      { kind: 'technique', id: 'T1002' },
+      { kind: 'technique', id: 'T1003' },
+      { kind: 'software', id: 'S0001' },
+    ]);
+    // T1002 is also a direct use, so it stays; T1003 and S0001 came only from the campaign.
+    expect(c.listed.file.actors[0]).toMatchObject({ attack_id: 'G0001', techniques: ['T1001', 'T1002'], software: [] });
+    expect(c.unlisted.file.actors.map((a) => a.attack_id)).toEqual(['G0002', 'G0003', 'G0004']);
+  });
+
+  it('counts whole cases and seeded draws, the same on every run', () => {
+    const a = runMeasure(cases, SHIPPED_PARAMS, 4, 7);
+    const b = runMeasure(cases, SHIPPED_PARAMS, 4, 7);
+    expect([...a.listed]).toEqual([...b.listed]);
+    expect([...a.listed.keys()]).toEqual(['whole', '1 item', '2 items', '3 items']);
+    expect(a.listed.get('1 item')?.cases).toBe(4);
+    expect(a.unlisted.get('whole')).toMatchObject({ cases: 1 });
+    const r = seeded(1);
+    const q = seeded(1);
+    expect([r(), r()]).toEqual([q(), q()]);
+  });
+
+  it('scores with the shipped parameters exactly as the shipped method does', () => {
+    const kg = indexKnowledgeGraph(file, 'f'.repeat(64));
+    const kase = { case_id: 'c', techniques: [{ evidence_id: 'T', id: 'T1003' }], software: [{ evidence_id: 'S', id: 'S0001' }] };
+    expect(JSON.stringify(scoreCase(kg, kase, {}, SHIPPED_PARAMS))).toBe(JSON.stringify(scoreCase(kg, kase)));
+    // A variant that gives the unlisted actor less for specific items changes the scores, not the method name.
+    const variant = scoreCase(kg, kase, {}, { ...SHIPPED_PARAMS, unlistedFall: 1 });
+    expect(variant.method).toBe('caseassess-score/1');
+  });
+});
