@@ -23,10 +23,10 @@ const actor = (i: number, techniques: string[], software: string[] = []): KgActo
   active_to: null,
 });
 
-const ids = ['T1001', 'T1002', 'T1003', 'T1004', 'T1005', 'T1006'];
+const ids = ['T1001', 'T1002', 'T1003', 'T1004', 'T1005', 'T1006', 'T1007'];
 const file: KgFile = {
   format: 'vitrine-caseassess-kg/1',
-  metadata: { source: 'test', attack_version: null, built_at: '2026-01-01', actor_count: 4, technique_count: ids.length, software_count: 1 },
+  metadata: { source: 'test', attack_version: null, built_at: '2026-01-01', actor_count: 4, technique_count: 7, software_count: 1 },
   techniques: ids.map((id) => ({ id, name: id, tactics: [] })),
   software: [{ id: 'S0001', name: 'Implant', type: 'malware', aliases: [] }],
   // Group 1's profile holds its direct uses (T1001, T1002) and campaign C0001's (T1002, T1003, S0001).
@@ -63,12 +63,20 @@ describe('the case-assessment measure', () => {
     expect([r(), r()]).toEqual([q(), q()]);
   });
 
-  it('scores with the shipped parameters exactly as the shipped method does', () => {
+  it('gives the unlisted actor the prior and a flat share with the shipped parameters, less or more with the variants', () => {
     const kg = indexKnowledgeGraph(file, 'f'.repeat(64));
+    const unlisted = (a: ReturnType<typeof scoreCase>): number => [a.leading, ...a.alternatives].find((h) => h.kind === 'unlisted')?.score ?? NaN;
     const kase = { case_id: 'c', techniques: [{ evidence_id: 'T', id: 'T1003' }], software: [{ evidence_id: 'S', id: 'S0001' }] };
+    // Four actors; T1003 and S0001 each held by one: w = ln(5 / 2).
+    expect(unlisted(scoreCase(kg, kase))).toBeCloseTo(1.5 * Math.log(4) + 0.2 * 2 * Math.log(2.5), 3);
     expect(JSON.stringify(scoreCase(kg, kase, {}, SHIPPED_PARAMS))).toBe(JSON.stringify(scoreCase(kg, kase)));
-    // A variant that gives the unlisted actor less for specific items changes the scores, not the method name.
-    const variant = scoreCase(kg, kase, {}, { ...SHIPPED_PARAMS, unlistedFall: 1 });
-    expect(variant.method).toBe('caseassess-score/1');
+    // Falling with specificity: factor (1 - w / ln 5) per item.
+    const fall = scoreCase(kg, kase, {}, { ...SHIPPED_PARAMS, unlistedFall: 1 });
+    expect(unlisted(fall)).toBeCloseTo(1.5 * Math.log(4) + 0.2 * 2 * Math.log(2.5) * (1 - Math.log(2.5) / Math.log(5)), 3);
+    expect(fall.method).toBe('caseassess-score/1');
+    // T1007 is held by no actor (w = ln 5): the orphan share applies to it alone.
+    const orphan = { case_id: 'o', techniques: [{ evidence_id: 'T', id: 'T1007' }] };
+    expect(unlisted(scoreCase(kg, orphan))).toBeCloseTo(1.5 * Math.log(4) + 0.2 * Math.log(5), 3);
+    expect(unlisted(scoreCase(kg, orphan, {}, { ...SHIPPED_PARAMS, unlistedOrphan: 1 }))).toBeCloseTo(1.5 * Math.log(4) + Math.log(5), 3);
   });
 });

@@ -28,6 +28,8 @@ export interface MethodParams {
   readonly unlistedShare: number;
   /** The unlisted share is multiplied by (1 - w / ln(N + 1)) ** this: 0 keeps it flat, higher gives specific items less to it. */
   readonly unlistedFall: number;
+  /** An item no listed actor holds gives the unlisted actor this share of its weight instead (only it is known to show it). */
+  readonly unlistedOrphan: number;
 }
 
 /**
@@ -60,7 +62,7 @@ export const WEIGHTS = {
   specificityMax: 1.25,
 } as const;
 
-export const SHIPPED_PARAMS: MethodParams = { temperature: WEIGHTS.temperature, unlistedShare: WEIGHTS.unlistedShare, unlistedFall: 0 };
+export const SHIPPED_PARAMS: MethodParams = { temperature: WEIGHTS.temperature, unlistedShare: WEIGHTS.unlistedShare, unlistedFall: 0, unlistedOrphan: WEIGHTS.unlistedShare };
 
 /** ICD 203 words of estimative probability and their bands. */
 export const ESTIMATIVE_BANDS: readonly { readonly words: EstimativeWords; readonly low: number; readonly high: number }[] = [
@@ -93,6 +95,8 @@ interface ScoredItem {
   readonly confidence: number;
   /** Confidence x weight: what the item says at all, and what the unlisted actor gets a share of. */
   readonly maxGain: number;
+  /** How many actors hold the item exactly (0: no listed actor is known for it). */
+  readonly holders: number;
   /** Contribution to actor i, and how it matched; null for none. */
   contribution(actor: number): { value: number; match: ContributionMatch } | null;
 }
@@ -219,6 +223,7 @@ function prepare(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}
       kind: 'technique',
       confidence: c,
       maxGain: c * w,
+      holders: exact.size,
       contribution: (a) => {
         if (exact.has(a)) return { value: c * w * (stats.specificity[a] as number), match: 'exact' };
         if (family.has(a)) return { value: c * WEIGHTS.related * wFamily * (stats.specificity[a] as number), match: 'related' };
@@ -259,6 +264,7 @@ function prepare(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}
       kind: 'software',
       confidence: c,
       maxGain: c * w,
+      holders: users.size,
       contribution: (a) => {
         if (users.has(a)) return { value: c * w * (stats.specificity[a] as number), match: 'exact' };
         if (diagnostic) return { value: -c * WEIGHTS.absent * w, match: 'absent' };
@@ -290,6 +296,7 @@ function prepare(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}
       kind: 'indicator',
       confidence: c,
       maxGain: c * w,
+      holders: holders.size,
       contribution: (a) => (holders.has(a) ? { value: c * w, match: 'exact' } : null),
     });
   }
@@ -318,6 +325,7 @@ function prepare(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}
       kind: 'sector',
       confidence: c,
       maxGain: c * w,
+      holders: holders.length,
       contribution: (a) => {
         if (holderSet.has(a)) return { value: c * w, match: 'exact' };
         if ((kg.profiles[a]?.sectors.size ?? 0) > 0) return { value: -c * WEIGHTS.victimMismatch, match: 'victimology_mismatch' };
@@ -355,6 +363,7 @@ function prepare(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}
       kind: 'region',
       confidence: c,
       maxGain: c * w,
+      holders: matching,
       contribution: (a) => {
         const m = matches[a];
         if (m === 'exact') return { value: c * w, match: 'exact' };
@@ -388,6 +397,7 @@ function prepare(kg: KnowledgeGraph, kase: CaseFile, options: AssessOptions = {}
         kind: 'time_window',
         confidence: c,
         maxGain: c * w,
+        holders: within,
         contribution: (a) => {
           const v = verdict[a];
           if (v === 'within') return w > 0 ? { value: c * w, match: 'within' } : null;
@@ -421,7 +431,11 @@ export function scoreCase(kg: KnowledgeGraph, kase: CaseFile, options: AssessOpt
   const n = kg.file.actors.length;
   const wMax = Math.log(n + 1);
   const unlistedGain = (i: ScoredItem): number =>
-    i.maxGain <= 0 ? 0 : params.unlistedShare * i.maxGain * (params.unlistedFall === 0 ? 1 : Math.max(0, 1 - i.maxGain / Math.max(i.confidence, 1e-9) / wMax) ** params.unlistedFall);
+    i.maxGain <= 0
+      ? 0
+      : i.holders === 0 && params.unlistedOrphan !== params.unlistedShare
+        ? params.unlistedOrphan * i.maxGain
+        : params.unlistedShare * i.maxGain * (params.unlistedFall === 0 ? 1 : Math.max(0, 1 - i.maxGain / Math.max(i.confidence, 1e-9) / wMax) ** params.unlistedFall);
   const order = new Map(rows.map((r, i) => [r.evidence_id, i]));
   const caseOrder = (a: Contribution, b: Contribution): number => (order.get(a.evidence_id) ?? 0) - (order.get(b.evidence_id) ?? 0);
 
