@@ -89,6 +89,30 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     await page.screenshot({ path: '/tmp/lineage.png', fullPage: true });
     await session.screenshot(page, 'lineage-cve-origin-light');
 
+    // Readable at its fitted zoom (the Cases graph's rule): labels of 10 px or more on screen, the toolbar says so; 0 shows the
+    // whole graph however small (labels under 8 px left out), s the highlighted path readable again; a node's whole name on hover.
+    const fittedPx = Number(await graphData(page, 'label-px'));
+    expect(fittedPx).toBeGreaterThanOrEqual(10);
+    expect(await page.getByTestId('graph-label-size').innerText()).toBe(`labels ${fittedPx.toFixed(0)} px`);
+    await page.locator('.lineage-graph').screenshot({ path: path.join(SHOTS, 'lineage-graph-fitted-light.png') });
+    await page.getByTestId('lineage-graph-bar').focus();
+    await page.keyboard.press('0');
+    await waitForExpression(page, `document.querySelector('[data-testid="lineage-graph"]').dataset.labelPx !== '${fittedPx}'`, 5_000);
+    const wholePx = Number(await graphData(page, 'label-px'));
+    if (wholePx < 10) expect(await page.getByTestId('graph-label-size').innerText()).toContain('hover a node for its name');
+    await page.locator('.lineage-graph').screenshot({ path: path.join(SHOTS, 'lineage-graph-whole-light.png') });
+    await page.keyboard.press('s');
+    await waitForExpression(page, `Number(document.querySelector('[data-testid="lineage-graph"]').dataset.labelPx) >= 10`, 5_000);
+    // The hover: the dependency on the path, its whole name beside it.
+    const dep = (await page.evaluate(
+      `(() => { const el = document.querySelector('[data-testid="lineage-graph"]'); const cy = el._cyreg.cy; const n = cy.nodes('.on-path[kind = "dependency"]').first(); const p = n.renderedPosition(); const r = el.getBoundingClientRect(); return { x: r.left + p.x, y: r.top + p.y, full: String(n.data('full')) }; })()`,
+    )) as { x: number; y: number; full: string };
+    await page.mouse.move(dep.x, dep.y);
+    await page.getByTestId('graph-node-name').waitFor({ timeout: 5_000 });
+    expect(await page.getByTestId('graph-node-name').innerText()).toBe(`dependency: ${dep.full}`);
+    await page.locator('.lineage-graph').screenshot({ path: path.join(SHOTS, 'lineage-graph-hover-light.png') });
+    await page.mouse.move(0, 0);
+
     // The most shared layer (the base layer) reaches every image, service and container.
     const layer = page.getByTestId('layer-list').locator('button.layer-chip').first();
     expect(await layer.innerText()).toContain('3 images');
@@ -103,8 +127,11 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     expect(Number(await graphData(page, 'reached'))).toBe(9);
     await session.screenshot(page, 'lineage-blast-light');
 
-    // The same from the canvas: a click on a layer node (found through cytoscape's registration on its container).
+    // The same from the canvas: a click on a layer node (found through cytoscape's registration on its container), with the
+    // whole graph shown (0 from the toolbar: the readable view may leave the layers' column out of the panel).
     await page.keyboard.press('Escape');
+    await page.getByTestId('lineage-graph-bar').focus();
+    await page.keyboard.press('0');
     const point = (await page.evaluate(
       `(() => { const el = document.querySelector('[data-testid="lineage-graph"]'); const cy = el._cyreg.cy; const n = cy.nodes('[kind = "layer"]').first(); const p = n.renderedPosition(); const r = el.getBoundingClientRect(); return { x: r.left + p.x, y: r.top + p.y }; })()`,
     )) as { x: number; y: number };

@@ -98,6 +98,8 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
         { keys: '↑ / ↓', does: 'Previous / next reason, opening its origin story', where: 'reasons' },
         { keys: 'Enter', does: 'Show the blast radius of a focused layer', where: 'layers' },
         { keys: 'Esc', does: 'Clear the graph highlight' },
+        { keys: '+ / −, arrows', does: 'Zoom in / out, pan', where: 'graph toolbar' },
+        { keys: 's, 0', does: 'The highlight (or the graph) readable, the whole graph', where: 'graph toolbar' },
         { keys: 'Esc', does: 'Keep the key (cancel a revocation)', where: 'Trusted keys' },
       ],
     },

@@ -2,19 +2,19 @@
 // labels right of their markers, the story's styles. Kept apart from the React component so a page can draw it alone.
 import type { CytoscapeOptions, Position } from 'cytoscape';
 import type { CausalEdge, Story } from '../../../../engines/core/contracts/forensic';
+import { HIDE_LABEL_PX, minFitZoom, readableViewAt } from '../../components/graph-readable';
 import type { ThemePalette } from '../../components/palette';
 import { CASE_GRAPH_LAYOUT, layeredLayout, type LayoutBox } from './graph-layout';
 import type { GraphPick } from './model';
 
 const KIND_SHAPES: Readonly<Record<string, string>> = { host: 'round-rectangle', user: 'ellipse', session: 'ellipse', process: 'round-rectangle', file: 'rectangle', registry: 'diamond', service: 'hexagon', task: 'hexagon', endpoint: 'triangle', other: 'ellipse' };
 
+// The readability rule and the toolbar's keys are shared with the Lineage graph (components/graph-readable.ts).
+export { graphKey, HIDE_LABEL_PX, MIN_LABEL_PX, PAN_STEP, ZOOM_STEP, type GraphView } from '../../components/graph-readable';
+
 export const GRAPH_FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 /** The labels' size in graph units: drawn at MIN_LABEL_PX or more on screen at every zoom the fit chooses (MIN_FIT_ZOOM). */
 export const GRAPH_FONT_SIZE = 12;
-/** The smallest label, in screen pixels, the fit shows: below it bold 10 px system-ui stops being read at a glance. */
-export const MIN_LABEL_PX = 10;
-/** Labels smaller than this on screen (zoomed out by hand, or the whole graph) are not drawn; a node's name shows on hover. */
-export const HIDE_LABEL_PX = 8;
 /** The label is measured bold (the story's labels are), so a box is never narrower than what is drawn. */
 export const GRAPH_LABEL_FONT = `bold ${GRAPH_FONT_SIZE}px ${GRAPH_FONT_FAMILY}`;
 
@@ -216,67 +216,10 @@ export function caseGraphOptions(pick: GraphPick, story: Story | null, c: ThemeP
 }
 
 /** Below this zoom the labels are too small to read (12 px at 0.83 is 10 px on screen). */
-export const MIN_FIT_ZOOM = MIN_LABEL_PX / GRAPH_FONT_SIZE;
+export const MIN_FIT_ZOOM = minFitZoom(GRAPH_FONT_SIZE);
 export const FIT_PADDING = 24;
 
-/**
- * When fitting the shown elements needed a zoom below MIN_FIT_ZOOM: that zoom instead, with the elements' left edge
- * (the story's first causes) at the panel's left and their middle, or their top when they are taller, in view; null
- * when the fit is readable as it is.
- */
+/** The fitted story at the readable floor instead, from its start, when the fit needed a smaller zoom (the shared rule). */
 export function readableView(fitZoom: number, b: { readonly x1: number; readonly y1: number; readonly y2: number }, height: number): { zoom: number; pan: Position } | null {
-  if (fitZoom >= MIN_FIT_ZOOM) return null;
-  const z = MIN_FIT_ZOOM;
-  const tall = (b.y2 - b.y1) * z > height - 2 * FIT_PADDING;
-  return { zoom: z, pan: { x: FIT_PADDING - b.x1 * z, y: tall ? FIT_PADDING - b.y1 * z : height / 2 - ((b.y1 + b.y2) / 2) * z } };
+  return readableViewAt(fitZoom, b, height, MIN_FIT_ZOOM, FIT_PADDING);
 }
-
-export interface GraphView {
-  readonly zoom: number;
-  readonly pan: Position;
-}
-
-/** One press of + or − zooms by this much. */
-export const ZOOM_STEP = 1.25;
-/** One press of an arrow pans by this many screen pixels. */
-export const PAN_STEP = 80;
-
-/**
- * What a key does in the graph's toolbar (the timeline's keys): + and − zoom about the panel's centre (within the graph's
- * zoom limits), the arrows pan, `s` shows the story at a readable size, `0` the whole graph fitted however small, `f` the graph
- * over the whole window (or back); null for any other key.
- */
-export function graphKey(key: string, view: GraphView, size: { readonly width: number; readonly height: number }, limits: { readonly min: number; readonly max: number }): GraphView | 'story' | 'whole' | 'expand' | null {
-  const zoomTo = (factor: number): GraphView => {
-    const zoom = Math.min(limits.max, Math.max(limits.min, view.zoom * factor));
-    const cx = size.width / 2;
-    const cy = size.height / 2;
-    const k = zoom / view.zoom;
-    return { zoom, pan: { x: cx - (cx - view.pan.x) * k, y: cy - (cy - view.pan.y) * k } };
-  };
-  switch (key) {
-    case '+':
-    case '=':
-      return zoomTo(ZOOM_STEP);
-    case '-':
-    case '−':
-      return zoomTo(1 / ZOOM_STEP);
-    case 'ArrowLeft':
-      return { zoom: view.zoom, pan: { x: view.pan.x + PAN_STEP, y: view.pan.y } };
-    case 'ArrowRight':
-      return { zoom: view.zoom, pan: { x: view.pan.x - PAN_STEP, y: view.pan.y } };
-    case 'ArrowUp':
-      return { zoom: view.zoom, pan: { x: view.pan.x, y: view.pan.y + PAN_STEP } };
-    case 'ArrowDown':
-      return { zoom: view.zoom, pan: { x: view.pan.x, y: view.pan.y - PAN_STEP } };
-    case 's':
-      return 'story';
-    case '0':
-      return 'whole';
-    case 'f':
-      return 'expand';
-    default:
-      return null;
-  }
-}
-

@@ -1,9 +1,36 @@
 // The run's provenance graph in cytoscape: laid out once per run in columns from commit to container; highlights (a reason's path, a layer's blast radius) only change classes.
-import { useEffect, useMemo, useRef } from 'react';
+// Readable at its fitted zoom by the Cases graph's rule (components/graph-readable.ts): labels never fitted under 10 px on screen,
+// hidden under 8 px with the whole name on hover, and the same toolbar keys (+, −, arrows, s the highlight, 0 the whole graph).
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import type { Core, NodeSingular } from 'cytoscape';
 import type { RunGraph } from '../../../../engines/core/contracts/provgate';
 import { useCytoscapeGraph } from '../../components/cytoscape';
+import { HIDE_LABEL_PX, readableViewAt } from '../../components/graph-readable';
+import { applyGraphKey, GraphNodeName, GraphZoomBar, useGraphReadout } from '../../components/GraphZoomBar';
 import { themePalette } from '../../components/palette';
-import { COLUMN_TITLES, drawnSubgraph, findingSeverity, layeredLayout, pathEdgeKeys, shortLabel, ZOOM_TO_HIGHLIGHT, type Highlight } from './model';
+import { COLUMN_TITLES, drawnSubgraph, LINEAGE_FONT_SIZE, LINEAGE_MIN_FIT_ZOOM, findingSeverity, layeredLayout, pathEdgeKeys, shortLabel, ZOOM_TO_HIGHLIGHT, type Highlight } from './model';
+
+const FIT_PADDING = 28;
+const HIGHLIGHTED = '.on-path, .reached, .origin';
+
+/** A node's kind and whole name (its label may be cut at 34 characters or at 190 px), for the hover; none for column titles. */
+const nodeName = (n: NodeSingular): string => (n.hasClass('column-title') ? '' : `${String(n.data('kind'))}: ${String(n.data('full'))}`);
+
+/**
+ * The graph shown readable: the whole graph when it fits with labels of 10 px or more; otherwise the highlight (a reason's
+ * path, a blast radius) fitted, and when even that needs a smaller zoom, it (or the graph) from its left at the floor.
+ * Returns whether the view is cut (part of the graph out of the panel).
+ */
+export function showReadable(cy: Core): boolean {
+  cy.fit(cy.elements(), FIT_PADDING);
+  if (cy.zoom() >= LINEAGE_MIN_FIT_ZOOM) return false;
+  const marked = cy.nodes(HIGHLIGHTED);
+  const shown = marked.empty() ? cy.elements() : marked;
+  cy.fit(shown, FIT_PADDING);
+  const readable = readableViewAt(cy.zoom(), shown.boundingBox(), cy.height(), LINEAGE_MIN_FIT_ZOOM, FIT_PADDING);
+  if (readable) cy.viewport(readable);
+  return true;
+}
 
 export interface LineageGraphProps {
   readonly graph: RunGraph;
@@ -31,7 +58,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
       elements: [
         ...drawn.nodes.map((n) => ({
           group: 'nodes' as const,
-          data: { id: n.id, label: shortLabel(n), kind: n.kind, ...(severity.has(n.id) ? { severity: severity.get(n.id) } : {}) },
+          data: { id: n.id, label: shortLabel(n), full: n.label, kind: n.kind, ...(severity.has(n.id) ? { severity: severity.get(n.id) } : {}) },
           position: positions.get(n.id) ?? { x: 0, y: 0 },
           classes: severity.has(n.id) ? 'finding' : '',
         })),
@@ -39,7 +66,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
         ...COLUMN_TITLES.map((title, col) => ({ group: 'nodes' as const, data: { id: `column:${col}`, label: title }, position: { x: layout.columns[col]?.x ?? 0, y: -40 }, classes: 'column-title', selectable: false })),
         ...drawn.edges.map((e) => ({ group: 'edges' as const, data: { id: `${e.from}>${e.to}>${e.rel}`, source: e.from, target: e.to, rel: e.rel, key: `${e.from}>${e.to}` } })),
       ],
-      layout: { name: 'preset', fit: true, padding: 28 },
+      layout: { name: 'preset', fit: false },
       maxZoom: 1.4,
       minZoom: 0.05,
       style: [
@@ -47,7 +74,8 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
           selector: 'node',
           style: {
             label: 'data(label)',
-            'font-size': 11,
+            'font-size': LINEAGE_FONT_SIZE,
+            'min-zoomed-font-size': HIDE_LABEL_PX,
             color: c.text,
             'text-valign': 'bottom',
             'text-margin-y': 3,
@@ -57,7 +85,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
             'text-background-color': c.panel,
             'text-background-opacity': 0.85,
             'text-background-padding': '1px',
-            'text-max-width': '190px',
+            'text-max-width': '200px',
             'text-wrap': 'ellipsis',
           },
         },
@@ -71,7 +99,7 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
         { selector: 'node[kind = "container"]', style: { shape: 'round-rectangle', width: 13, height: 11 } },
         {
           selector: 'node.column-title',
-          style: { 'background-opacity': 0, width: 1, height: 1, 'font-size': 11, 'font-weight': 'bold', color: c.muted, 'text-valign': 'center', 'text-background-opacity': 0, 'text-transform': 'uppercase', events: 'no' },
+          style: { 'background-opacity': 0, width: 1, height: 1, 'font-size': LINEAGE_FONT_SIZE, 'font-weight': 'bold', color: c.muted, 'text-valign': 'center', 'text-background-opacity': 0, 'text-transform': 'uppercase', events: 'no' },
         },
         { selector: 'node.finding', style: { 'border-width': 3, 'border-color': c.neg } },
         { selector: 'node[severity = "low"], node[severity = "medium"]', style: { 'border-color': c.warn } },
@@ -79,7 +107,9 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
           selector: 'edge',
           style: { width: 1.2, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.7, 'line-color': c.border, 'target-arrow-color': c.border },
         },
-        { selector: '.dim', style: { opacity: 0.4 } },
+        // Dimmed nodes keep their labels legible (a pale 40 % label at 10 px is not read): the marker fades, the text less.
+        { selector: 'node.dim', style: { 'background-opacity': 0.35, 'border-opacity': 0.35, 'text-opacity': 0.85 } },
+        { selector: 'edge.dim', style: { opacity: 0.4 } },
         { selector: 'node.on-path', style: { 'overlay-color': c.focus, 'overlay-opacity': 0.18, 'overlay-padding': 5, 'font-weight': 'bold' } },
         { selector: 'edge.on-path', style: { width: 3.5, 'line-color': c.focus, 'target-arrow-color': c.focus, opacity: 1 } },
         { selector: 'node.reached', style: { 'overlay-color': c.warn, 'overlay-opacity': 0.16, 'overlay-padding': 4 } },
@@ -127,36 +157,50 @@ export function LineageGraph({ graph, highlight, theme, onNode }: LineageGraphPr
       });
     });
     if (drawn.nodes.length > ZOOM_TO_HIGHLIGHT) {
-      const shown = cy.nodes('.on-path, .reached, .origin');
-      cy.fit(highlight === null || shown.empty() ? undefined : shown, 40);
-    }
+      const shown = cy.nodes(HIGHLIGHTED);
+      const target = highlight === null || shown.empty() ? cy.elements() : shown;
+      cy.fit(target, 40);
+      const readable = readableViewAt(cy.zoom(), target.boundingBox(), cy.height(), LINEAGE_MIN_FIT_ZOOM, FIT_PADDING);
+      if (readable) cy.viewport(readable);
+    } else showReadable(cy);
     // What the canvas holds, for tests and for anyone inspecting the page.
     el.dataset['highlighted'] = String(marked);
     el.dataset['reached'] = String(highlight === null || highlight.kind === 'node' ? 0 : cy.nodes('.reached').length);
     el.dataset['highlight'] = highlight?.kind ?? 'none';
   }, [cy, highlight, drawn, positions, severity, theme, height]);
+  const { labelPx, hover } = useGraphReadout(cy, box, LINEAGE_FONT_SIZE, nodeName);
+
+  const act = useCallback(
+    (key: string): boolean =>
+      applyGraphKey(cy, key, {
+        story: () => cy && showReadable(cy),
+        whole: () => cy?.fit(cy.elements(), FIT_PADDING),
+      }),
+    [cy],
+  );
 
   return (
     <div className="lineage-graph">
       <div className="panel__head">
         <h2>Provenance graph</h2>
         <span className="muted lineage-graph__stats">
-          {drawn.omitted > 0 ? `${drawn.nodes.length} of ${graph.stats.nodes} nodes drawn (reason paths and findings first)` : `${graph.stats.nodes} nodes · ${graph.stats.edges} edges`} · drag to pan, wheel to zoom
+          {drawn.omitted > 0 ? `${drawn.nodes.length} of ${graph.stats.nodes} nodes drawn (reason paths and findings first)` : `${graph.stats.nodes} nodes · ${graph.stats.edges} edges`} · drag to pan, wheel to zoom, or the toolbar (Tab to it: +, −, arrows, s, 0); a node's whole name shows on hover
         </span>
-        <button type="button" className="small" onClick={() => cy?.fit(undefined, 28)} title="Show the whole graph again">
-          Fit
-        </button>
       </div>
-      <div
-        ref={box}
-        className="graph"
-        style={{ height }}
-        role="img"
-        aria-label={`Provenance graph: ${graph.stats.nodes} nodes and ${graph.stats.edges} edges from commits to containers; ${graph.findings.length} findings. The decision's reasons list the same paths.`}
-        data-testid="lineage-graph"
-        data-nodes={drawn.nodes.length}
-        data-edges={drawn.edges.length}
-      />
+      <GraphZoomBar testId="lineage-graph-bar" onAct={act} labelPx={labelPx} focusLabel={highlight === null ? 'Readable' : 'The highlight'} />
+      <div className="lineage-graph__frame">
+        <div
+          ref={box}
+          className="graph"
+          style={{ height }}
+          role="img"
+          aria-label={`Provenance graph: ${graph.stats.nodes} nodes and ${graph.stats.edges} edges from commits to containers; ${graph.findings.length} findings. The decision's reasons list the same paths.`}
+          data-testid="lineage-graph"
+          data-nodes={drawn.nodes.length}
+          data-edges={drawn.edges.length}
+        />
+        <GraphNodeName hover={hover} />
+      </div>
       <div className="legend lineage-graph__legend">
         <span className="kind-dot kind-dot--commit" /> commit <span className="kind-dot kind-dot--dependency" /> dependency <span className="kind-dot kind-dot--layer" /> layer{' '}
         <span className="kind-dot kind-dot--image" /> image · service <span className="kind-dot" /> build · container <span className="kind-dot kind-dot--finding" /> finding

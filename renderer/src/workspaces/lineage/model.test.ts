@@ -1,5 +1,6 @@
 // The Lineage workspace's pure pieces on the cve-origin run (testdata: `provgate synth cve-origin` then `export --format json` and `gate --comment`, demo key).
 import { describe, expect, it } from 'vitest';
+import { MIN_LABEL_PX } from '../../components/graph-readable';
 import type { GraphEdge, GraphNode, RunGraph } from '../../../../engines/core/contracts/provgate';
 import {
   attrRows,
@@ -11,6 +12,8 @@ import {
   findingSeverity,
   inlineParts,
   layeredLayout,
+  LINEAGE_FONT_SIZE,
+  LINEAGE_MIN_FIT_ZOOM,
   layeredPositions,
   MAX_ROWS,
   layerRows,
@@ -212,5 +215,12 @@ describe('rejectionReason', () => {
     expect(rejectionReason(0, 'envelope[0]: signed by a revoked key (analyst)')).toBe('signed by a revoked key (analyst)');
     expect(rejectionReason(1, 'envelope[0]: other')).toBe('envelope[0]: other');
     expect(rejectionReason(2, 'bad signature')).toBe('bad signature');
+  });
+});
+
+describe('the graph\'s readable labels', () => {
+  it('fits labels at 10 px or more on screen, the Cases graph\'s rule (was 11 px labels fitted at any zoom: 6 to 8 px)', () => {
+    expect(LINEAGE_FONT_SIZE).toBeGreaterThanOrEqual(12);
+    expect(LINEAGE_FONT_SIZE * LINEAGE_MIN_FIT_ZOOM).toBeGreaterThanOrEqual(MIN_LABEL_PX - 1e-9);
   });
 });

@@ -1,6 +1,7 @@
 // The Lineage workspace's pure pieces: the layered layout (commit -> dependency -> layer -> image -> service -> container), what is drawn of a large graph, highlights, counts.
 import { utcTime } from '../../components/time';
 import type { Decision, Finding, GraphEdge, GraphNode, NodeKind, Reason, RunGraph, ScenarioName, Severity, Verdict } from '../../../../engines/core/contracts/provgate';
+import { minFitZoom } from '../../components/graph-readable';
 
 /** The scenarios POST /v1/demo/{scenario} runs, with what each shows (the service checks the verdict it must give). */
 export const SCENARIOS: ReadonlyArray<{ readonly name: ScenarioName; readonly expected: Verdict; readonly what: string }> = [
@@ -26,6 +27,11 @@ export const SUB_GAP = 150;
 
 /** Above this many drawn nodes a highlight also zooms the view to what it marks (a whole large graph is only an overview). */
 export const ZOOM_TO_HIGHLIGHT = 80;
+
+/** The graph's labels in graph units; a fit never draws them under MIN_LABEL_PX on screen (the Cases graph's rule). */
+export const LINEAGE_FONT_SIZE = 12;
+/** The smallest zoom a fit chooses: 12 px labels at 10 px on screen. */
+export const LINEAGE_MIN_FIT_ZOOM = minFitZoom(LINEAGE_FONT_SIZE);
 
 /** Most nodes drawn at once; beyond this the reasons' paths, findings and the downstream kinds are drawn first. */
 export const MAX_DRAWN = 1500;
