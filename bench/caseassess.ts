@@ -86,7 +86,7 @@ if (process.env.CASEASSESS_BENCH_VARIANTS === '1') {
     return `whole: listed top-1 ${w?.top1}/${w?.cases}, unlisted leads when truly unlisted ${u?.unlistedLeads}/${u?.cases}; draws: listed top-1 ${drawn(r.listed, (t) => t.top1)}/${drawn(r.listed, (t) => t.cases)}, unlisted leads when truly unlisted ${drawn(r.unlisted, (t) => t.unlistedLeads)}/${drawn(r.unlisted, (t) => t.cases)}`;
   };
   const halves = [cases.filter((_, i) => i % 2 === 0), cases.filter((_, i) => i % 2 === 1)] as const;
-  const grid: MethodParams[] = [SHIPPED_PARAMS];
+  const grid: MethodParams[] = [];
   for (const temperature of [1.5, 1.0])
     for (const unlistedShare of [0.2, 0.25, 0.35])
       for (const unlistedFall of [0, 0.5, 1, 2]) for (const unlistedOrphan of [unlistedShare, 0.5, 1]) grid.push({ temperature, unlistedShare, unlistedFall, unlistedOrphan });
