@@ -100,6 +100,18 @@ describe.skipIf(!browserSuiteRuns())('Assessment workspace in Chromium', () => {
       await page.getByTestId('last-job').waitFor();
       // The run is kept: the history lists it.
       await page.getByTestId('history').getByText('Spear-phishing and implant', { exact: false }).first().waitFor();
+      // Each history title is whole: wrapped in its row, never cut with an ellipsis, and whole on hover too.
+      const titles = page.getByTestId('history').locator('.history__case');
+      expect(await titles.count()).toBeGreaterThan(0);
+      const cutTitles = await page.evaluate(
+        `[...document.querySelectorAll('[data-testid="history"] .history__case')].filter((el) => el.scrollWidth > el.clientWidth || getComputedStyle(el).textOverflow === 'ellipsis').map((el) => el.textContent)`,
+      );
+      expect(cutTitles).toEqual([]);
+      for (const t of await titles.all()) {
+        const text = (await t.innerText()).trim();
+        expect(await t.locator('xpath=..').getAttribute('title'), text).toBe(text);
+      }
+      await page.getByTestId('history').screenshot({ path: path.join(SHOTS, `assessment-history-${scheme}.png`) });
 
       await page.screenshot({ path: path.join(SHOTS, `assessment-${scheme}.png`) });
       await page.locator('.main').evaluate((el) => el.scrollTo(0, el.scrollHeight));

@@ -39,7 +39,7 @@ export function History({ page, error, filter, openId, loading, onOpen, onPage, 
       <ul className="history__list" data-testid="history">
         {items.map((s) => (
           <li key={s.id}>
-            <button type="button" className={`history__item${s.id === openId ? ' history__item--open' : ''}`} onClick={() => onOpen(s.id)} aria-current={s.id === openId ? 'true' : undefined}>
+            <button type="button" className={`history__item${s.id === openId ? ' history__item--open' : ''}`} onClick={() => onOpen(s.id)} aria-current={s.id === openId ? 'true' : undefined} title={s.case_title ?? s.case_id}>
               <span className="history__case">{s.case_title ?? s.case_id}</span>
               <span className="history__lead">
                 {s.insufficient === true ? 'Insufficient evidence' : `${s.leading_name} · ${s.confidence_words} (${percent(s.leading_probability)})`}
