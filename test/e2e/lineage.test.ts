@@ -99,7 +99,7 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     await page.keyboard.press('0');
     await waitForExpression(page, `document.querySelector('[data-testid="lineage-graph"]').dataset.labelPx !== '${fittedPx}'`, 5_000);
     const wholePx = Number(await graphData(page, 'label-px'));
-    if (wholePx < 10) expect(await page.getByTestId('graph-label-size').innerText()).toContain('hover a node for its name');
+    if (wholePx < 10) expect(await page.getByTestId('graph-label-size').innerText()).toBe(`labels ${wholePx.toFixed(1)} px: hover a node for its name`);
     await page.locator('.lineage-graph').screenshot({ path: path.join(SHOTS, 'lineage-graph-whole-light.png') });
     await page.keyboard.press('s');
     await waitForExpression(page, `Number(document.querySelector('[data-testid="lineage-graph"]').dataset.labelPx) >= 10`, 5_000);
@@ -125,6 +125,8 @@ describe.skipIf(!RUNS)(`Lineage workspace in Chromium${REGISTERED ? '' : ' (skip
     expect(blastText).toContain('3 services');
     expect(await graphData(page, 'highlight')).toBe('blast');
     expect(Number(await graphData(page, 'reached'))).toBe(9);
+    // The blast radius is shown at the same readable zoom, not zoomed in on (the commits stay in view).
+    expect(Number(await graphData(page, 'label-px'))).toBe(fittedPx);
     await session.screenshot(page, 'lineage-blast-light');
 
     // The same from the canvas: a click on a layer node (found through cytoscape's registration on its container), with the

@@ -97,6 +97,7 @@ export function GraphZoomBar({ barRef, testId, onAct, labelPx, focusLabel, expan
     }
     if (onAct(e.key)) e.preventDefault();
   };
+  // Under the floor to a tenth (9.6 px is not "10 px"), at or above it whole pixels.
   const small = labelPx !== null && labelPx < MIN_LABEL_PX;
   return (
     <div ref={barRef} className="graph-zoom__bar row" role="toolbar" aria-label="Graph zoom" tabIndex={0} onKeyDown={onKey} data-testid={testId}>
@@ -122,7 +123,7 @@ export function GraphZoomBar({ barRef, testId, onAct, labelPx, focusLabel, expan
       <span className="muted">arrows pan</span>
       {labelPx !== null && (
         <span className={small ? 'muted graph-zoom__size graph-zoom__size--small' : 'muted graph-zoom__size'} data-testid="graph-label-size">
-          labels {labelPx.toFixed(0)} px{small ? ': hover a node for its name' : ''}
+          labels {labelPx.toFixed(small ? 1 : 0)} px{small ? ': hover a node for its name' : ''}
         </span>
       )}
     </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { graphKey, HIDE_LABEL_PX, labelPxAt, MIN_LABEL_PX, minFitZoom, readableViewAt } from './graph-readable';
+import { centredViewAt, graphKey, HIDE_LABEL_PX, labelPxAt, MIN_LABEL_PX, minFitZoom, readableViewAt } from './graph-readable';
 
 describe('the graphs\' readability rule', () => {
   it('a fit never draws labels under 10 px on screen: the zoom floor times the label size', () => {
@@ -29,5 +29,18 @@ describe('the graphs\' readability rule', () => {
     expect(graphKey('0', view, size, limits)).toBe('whole');
     expect(graphKey('s', view, size, limits)).toBe('story');
     expect(graphKey('x', view, size, limits)).toBeNull();
+  });
+
+  it('centres a focus at a given zoom, from its left or top where it is larger than the panel', () => {
+    const size = { width: 600, height: 400 };
+    expect(centredViewAt({ x1: 100, x2: 300, y1: 0, y2: 100 }, size, 1, 28)).toEqual({ zoom: 1, pan: { x: 100, y: 150 } });
+    expect(centredViewAt({ x1: 100, x2: 1000, y1: 0, y2: 1000 }, size, 1, 28)).toEqual({ zoom: 1, pan: { x: 28 - 100, y: 28 } });
+  });
+
+  it('keeps the whole graph as much in view as it can when it is a little larger than the panel', () => {
+    const size = { width: 600, height: 400 };
+    // A focus at the right end of a graph 700 wide: centring it would leave empty panel right of the graph.
+    const v = centredViewAt({ x1: 600, x2: 700, y1: 0, y2: 100 }, size, 1, 28, { x1: 0, x2: 700, y1: 0, y2: 100 });
+    expect(v.pan.x).toBe(600 - 28 - 700);
   });
 });

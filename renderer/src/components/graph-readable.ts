@@ -36,6 +36,23 @@ export function readableViewAt(
   return { zoom: z, pan: { x: padding - b.x1 * z, y: tall ? padding - b.y1 * z : height / 2 - ((b.y1 + b.y2) / 2) * z } };
 }
 
+type Box = { readonly x1: number; readonly x2: number; readonly y1: number; readonly y2: number };
+
+/**
+ * The view at `zoom` that keeps the box `b` centred in a panel of `size`, or from its left (its top) along an axis where it
+ * is wider (taller) than the panel: the focus shown at the floor without zooming in past it. With `within` (the whole
+ * graph), the view is then moved no further than leaves empty panel beside the graph, so as much of it as fits stays in view.
+ */
+export function centredViewAt(b: Box, size: { readonly width: number; readonly height: number }, zoom: number, padding: number, within?: Box): { zoom: number; pan: Position } {
+  const along = (lo: number, hi: number, room: number, outerLo?: number, outerHi?: number): number => {
+    const p = (hi - lo) * zoom > room - 2 * padding ? padding - lo * zoom : room / 2 - ((lo + hi) / 2) * zoom;
+    if (outerLo === undefined || outerHi === undefined || (outerHi - outerLo) * zoom <= room - 2 * padding) return p;
+    // The graph is larger than the panel: its left (top) edge no further right than the padding, its right no further left.
+    return Math.min(padding - outerLo * zoom, Math.max(room - padding - outerHi * zoom, p));
+  };
+  return { zoom, pan: { x: along(b.x1, b.x2, size.width, within?.x1, within?.x2), y: along(b.y1, b.y2, size.height, within?.y1, within?.y2) } };
+}
+
 export interface GraphView {
   readonly zoom: number;
   readonly pan: Position;

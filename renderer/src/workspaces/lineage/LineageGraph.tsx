@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { Core, NodeSingular } from 'cytoscape';
 import type { RunGraph } from '../../../../engines/core/contracts/provgate';
 import { useCytoscapeGraph } from '../../components/cytoscape';
-import { HIDE_LABEL_PX, readableViewAt } from '../../components/graph-readable';
+import { centredViewAt, HIDE_LABEL_PX, readableViewAt } from '../../components/graph-readable';
 import { applyGraphKey, GraphNodeName, GraphZoomBar, useGraphReadout } from '../../components/GraphZoomBar';
 import { themePalette } from '../../components/palette';
 import { COLUMN_TITLES, drawnSubgraph, LINEAGE_FONT_SIZE, LINEAGE_MIN_FIT_ZOOM, findingSeverity, layeredLayout, pathEdgeKeys, shortLabel, ZOOM_TO_HIGHLIGHT, type Highlight } from './model';
@@ -17,18 +17,16 @@ const HIGHLIGHTED = '.on-path, .reached, .origin';
 const nodeName = (n: NodeSingular): string => (n.hasClass('column-title') ? '' : `${String(n.data('kind'))}: ${String(n.data('full'))}`);
 
 /**
- * The graph shown readable: the whole graph when it fits with labels of 10 px or more; otherwise the highlight (a reason's
- * path, a blast radius) fitted, and when even that needs a smaller zoom, it (or the graph) from its left at the floor.
- * Returns whether the view is cut (part of the graph out of the panel).
+ * The graph shown readable: the whole graph fitted when its labels are 10 px or more so; otherwise at the floor (10 px),
+ * centred on the highlight (a reason's path, a blast radius) or the graph, from its left where it is wider than the panel.
+ * Not zoomed in past the floor, and moved no further than the graph's edges: the rest stays as much in view as it can. Returns whether part is out of view.
  */
 export function showReadable(cy: Core): boolean {
   cy.fit(cy.elements(), FIT_PADDING);
   if (cy.zoom() >= LINEAGE_MIN_FIT_ZOOM) return false;
   const marked = cy.nodes(HIGHLIGHTED);
   const shown = marked.empty() ? cy.elements() : marked;
-  cy.fit(shown, FIT_PADDING);
-  const readable = readableViewAt(cy.zoom(), shown.boundingBox(), cy.height(), LINEAGE_MIN_FIT_ZOOM, FIT_PADDING);
-  if (readable) cy.viewport(readable);
+  cy.viewport(centredViewAt(shown.boundingBox(), { width: cy.width(), height: cy.height() }, LINEAGE_MIN_FIT_ZOOM, FIT_PADDING, cy.elements().boundingBox()));
   return true;
 }
 
