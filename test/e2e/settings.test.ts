@@ -133,12 +133,15 @@ describe.skipIf(!browserSuiteRuns())('Settings page and keyboard help in Chromiu
     expect(await help.getByTestId('workspace-keys').innerText()).toMatch(/1 … 6/);
     await page.keyboard.press('Escape');
 
-    // Flows (slot 7, flowdet mounted): listed in the sidebar; the overlay says it has no keys of its own.
+    // Flows (slot 7, flowdet mounted): listed in the sidebar; the overlay lists its one key (Ctrl+Enter scores the pasted flows).
     const flows = page.locator('[data-workspace="flowdet"]');
     expect(await flows.innerText()).toContain('7');
     await page.keyboard.press('Alt+7');
     await page.keyboard.press('?');
-    expect(await help.getByTestId('workspace-keys').innerText()).toContain('No keys of its own');
+    const flowsKeys = await help.getByTestId('workspace-keys').innerText();
+    expect(flowsKeys).toMatch(/In Flows/i);
+    expect(flowsKeys).toContain('Ctrl+Enter');
+    expect(flowsKeys).toContain('Score the pasted flows');
     await page.keyboard.press('Escape');
     expect(await page.getByTestId('shortcut-help').count()).toBe(0);
     expect(session.errors(page)).toEqual([]);
