@@ -2,7 +2,8 @@
 // and the shipped parameters give the shipped method's answers.
 import { describe, expect, it } from 'vitest';
 import { indexKnowledgeGraph, type KgActor, type KgFile } from './kg.js';
-import { measureCases, runMeasure, seeded } from './measure.js';
+import { mulberry32 } from '../core/random.js';
+import { measureCases, runMeasure } from './measure.js';
 import { scoreCase, SHIPPED_PARAMS } from './score.js';
 
 const actor = (i: number, techniques: string[], software: string[] = []): KgActor => ({
@@ -58,8 +59,8 @@ describe('the case-assessment measure', () => {
     expect([...a.listed.keys()]).toEqual(['whole', '1 item', '2 items', '3 items']);
     expect(a.listed.get('1 item')?.cases).toBe(4);
     expect(a.unlisted.get('whole')).toMatchObject({ cases: 1 });
-    const r = seeded(1);
-    const q = seeded(1);
+    const r = mulberry32(1);
+    const q = mulberry32(1);
     expect([r(), r()]).toEqual([q(), q()]);
   });
 

@@ -3,6 +3,7 @@
 import { indexKnowledgeGraph, type KgFile, type KnowledgeGraph } from './kg.js';
 import { scoreCase, type MethodParams } from './score.js';
 import type { CaseFile } from '../core/contracts/caseassess.js';
+import { mulberry32 } from '../core/random.js';
 
 /** What the measure needs of ATT&CK beyond the graph: campaigns, the groups they are attributed to, and what each group or campaign uses directly. */
 export interface CampaignSource {
@@ -53,18 +54,6 @@ export function measureCases(file: KgFile, source: CampaignSource): MeasureCase[
   return out;
 }
 
-/** A seeded generator (mulberry32). */
-export function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function toCase(id: string, items: MeasureCase['items']): CaseFile {
   return {
     case_id: id,
@@ -86,7 +75,7 @@ const empty = (): Tally => ({ cases: 0, top1: 0, top3: 0, unlistedLeads: 0 });
 export function runMeasure(cases: readonly MeasureCase[], method: MethodParams, draws = 10, seed = 32): { listed: Map<string, Tally>; unlisted: Map<string, Tally> } {
   const listed = new Map<string, Tally>();
   const unlisted = new Map<string, Tally>();
-  const rnd = seeded(seed);
+  const rnd = mulberry32(seed);
   for (const mc of cases) {
     const sets: [string, MeasureCase['items']][] = [['whole', mc.items]];
     for (const k of [1, 2, 3]) {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
 import { validate } from '../core/validation.js';
-import { mulberry32 } from './pe/synthetic.js';
+import { mulberry32 } from '../core/random.js';
 import { buildPe, type PeBuildSpec, type PeImportSpec, type PeResourceSpec, type PeSectionSpec } from './pe/writer.js';
 
 type Rand = () => number;

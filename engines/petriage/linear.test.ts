@@ -1,6 +1,6 @@
 // The dependency-free logistic regression: attributions add up exactly, training reaches the regularised optimum.
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from './pe/synthetic.js';
+import { mulberry32 } from '../core/random.js';
 import { linearContributions, linearMargin, sigmoid, slog, trainLogistic, transform } from './linear.js';
 
 function dataset(n: number, seed: number): { rows: Float64Array[]; labels: number[] } {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { boundMatch as boundSourceMatch } from './analyzers/source/text.js';
 import { boundMatch as boundToolMatch } from './tools/common.js';
+import { mulberry32 } from '../core/random.js';
 
 function referenceSource(text: string): string {
   // eslint-disable-next-line no-control-regex
@@ -21,20 +22,9 @@ function referenceTool(text: string): string {
 
 const PIECES = ['a', 'b', ' ', '\\', '\t', '\n', '\u0000', '\u001b', '\u007f', '\u0085', '\u009f', '\u00a0', '\u200b', '\u202e', '\u2028', '\u2066', '\ufeff', '\u{1f600}', '\ud800', 'xyz'];
 
-/** A small deterministic generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('boundMatch', () => {
   it('writes what the regular-expression versions wrote, for every length up to 600 and for long text', () => {
-    const next = random(42);
+    const next = mulberry32(42);
     const texts: string[] = [];
     for (let n = 0; n <= 600; n++) {
       for (let k = 0; k < 3; k++) {

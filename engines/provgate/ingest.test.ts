@@ -6,6 +6,7 @@ import { VitrineError } from '../core/errors.js';
 import { buildPayloadSchema, sastPayloadSchema, scanPayloadSchema } from './events.js';
 import { cyclonedxToBuild, sarifSeverity, sarifToSast, sbomJsonToBuild, SCANNER_RESULT_TYPES, scannerEcosystem, scannerJsonToScan } from './ingest.js';
 import { canonicalPurl, makePurl, purlIdentity } from './purl.js';
+import { mulberry32 } from '../core/random.js';
 
 const sc = (...parts: string[]): string => corpusPath('supplychain', ...parts);
 const truth = (): Record<string, Record<string, unknown>> =>
@@ -298,17 +299,6 @@ describe.skipIf(!hasCorpora())('sarif_to_sast', () => {
 });
 
 describe.skipIf(!hasCorpora())('damaged reports', () => {
-  /** A small seeded generator (mulberry32), so a failure reproduces. */
-  function rng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   type Node = Record<string, unknown> | unknown[];
   function containers(v: unknown, out: Node[] = []): Node[] {
     if (typeof v === 'object' && v !== null) {
@@ -330,7 +320,7 @@ describe.skipIf(!hasCorpora())('damaged reports', () => {
       ['sarif/sarif-sdk/CweGhasSample.sarif', (d) => sarifToSast(d, SHA), sastPayloadSchema],
       ['reports/grype/sarif-image.sarif', (d) => sarifToSast(d, SHA), sastPayloadSchema],
     ];
-    const random = rng(20241122);
+    const random = mulberry32(20241122);
     let converted = 0;
     let refused = 0;
     for (const [file, convert, schema] of inputs) {

@@ -2,6 +2,7 @@
 import { VitrineError } from '../core/errors.js';
 import { ascii, concat, ETH_IPV4, ethernet, icmp, ipv4, TCP_ACK, TCP_FIN, TCP_PSH, TCP_RST, TCP_SYN, tcpFrame, udpFrame } from './capture/craft.js';
 import { writePcap, type PacketToWrite } from './capture/index.js';
+import { mulberry32 } from '../core/random.js';
 
 /** The cast of the attack: documentation addresses (RFC 5737) outside, a private LAN inside. */
 export const DEMO_HOSTS = {
@@ -38,17 +39,6 @@ export interface IntrusionSummary {
   readonly start: number;
   readonly end: number;
   readonly phases: ReadonlyArray<{ readonly stage: string; readonly what: string; readonly start: number; readonly end: number }>;
-}
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Packets with their times; sorted into one capture at the end. */

@@ -4,18 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { CHUNK_SIZE, FILE_HEADER_SIZE, parseEvtx, type EvtxRecord, type EvtxSummary } from './index.js';
-
-/** mulberry32: a small seeded PRNG so every run flips the same bits. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../core/random.js';
 
 /** Parses, accepting exactly two outcomes: records with warnings, or a parse_error that names no path. */
 function parseGuarded(bytes: Uint8Array, xml = true): { records: EvtxRecord[]; summary: EvtxSummary } | VitrineError {
@@ -78,7 +67,7 @@ corpus('damaged EVTX files', () => {
 
   it('seeded bit flips anywhere: warnings or a parse_error, never a crash or a hang', () => {
     const clean = readFileSync(corpusPath('evtx', 'chainsaw', 'security_sample.evtx'));
-    const random = prng(0x5eed);
+    const random = mulberry32(0x5eed);
     let warned = 0;
     let recovered = 0;
     for (let round = 0; round < 200; round++) {
@@ -105,7 +94,7 @@ corpus('damaged EVTX files', () => {
   it('seeded byte overwrites inside record bodies and template definitions stay contained to their record', () => {
     const clean = readFileSync(corpusPath('evtx', 'attack-samples', 'LM_sysmon_psexec_smb_meterpreter.evtx'));
     const whole = parseEvtx(clean).records;
-    const random = prng(42);
+    const random = mulberry32(42);
     for (let round = 0; round < 100; round++) {
       const copy = Uint8Array.from(clean);
       const victim = whole[Math.floor(random() * whole.length)]!;

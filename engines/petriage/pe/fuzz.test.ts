@@ -6,7 +6,8 @@ import { VitrineError } from '../../core/errors.js';
 import { dissect } from './dissect.js';
 import { LIMITS } from './image.js';
 import { imphash } from './imports.js';
-import { mulberry32, syntheticPes } from './synthetic.js';
+import { mulberry32 } from '../../core/random.js';
+import { syntheticPes } from './synthetic.js';
 import type { PeDissection } from './types.js';
 import { buildPe } from './writer.js';
 

@@ -8,16 +8,15 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { dissect } from './dissect.js';
-import { mulberry32, syntheticPes } from './synthetic.js';
+import { mulberry32 } from '../../core/random.js';
+import { syntheticPes } from './synthetic.js';
 import type { PeDissection, PeImportedDll } from './types.js';
 import { skipWithout } from '../../../test/oracles.js';
-
 
 const PYTHON = '/usr/bin/python3';
 /** PEFILE_PATH points at another pefile checkout (its folder goes on PYTHONPATH), for example pefile's main branch. */
 const PYTHON_ENV = { ...process.env, PYTHONPATH: process.env['PEFILE_PATH'] ?? '' };
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata', 'pefile_dump.py');
-
 
 interface OracleImport {
   dll: string;

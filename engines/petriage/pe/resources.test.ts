@@ -10,7 +10,8 @@ import { DIR } from './constants.js';
 import { ByteReader } from './image.js';
 import { VERSION_WALKS, readResources, readVersionInfo, readVersionInfoJs } from './resources.js';
 import type { PeResourceSpec } from './writer.js';
-import { mulberry32, syntheticPes } from './synthetic.js';
+import { mulberry32 } from '../../core/random.js';
+import { syntheticPes } from './synthetic.js';
 import { buildPe, versionResource } from './writer.js';
 
 interface Block {

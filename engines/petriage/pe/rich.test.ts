@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { readRich } from './directories.js';
 import { Notes } from './headers.js';
 import { ByteReader } from './image.js';
-import { mulberry32, syntheticPes } from './synthetic.js';
+import { mulberry32 } from '../../core/random.js';
+import { syntheticPes } from './synthetic.js';
 import type { PeRichEntry, PeRichHeader } from './types.js';
 import { buildPe } from './writer.js';
 

@@ -1,17 +1,6 @@
 // Deterministic variety for tests and benchmarks: a seeded PRNG and random (inert) PE build specs for the writer.
 import { buildPe, type PeBuildSpec, type PeExportSymbolSpec, type PeImportSpec, type PeResourceSpec, type PeSectionSpec } from './writer.js';
-
-/** mulberry32: a small, fast, seedable PRNG; the same seed always gives the same sequence. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../core/random.js';
 
 type Rand = () => number;
 

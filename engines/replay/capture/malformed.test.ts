@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { VitrineError } from '../../core/errors.js';
 import { analyzeCaptureBytes, type CaptureAnalysis } from './analyze.js';
 import { ascii, ETH_IPV4, ethernet, ipv4, TCP_ACK, TCP_PSH, TCP_SYN, tcpFrame, udp } from './craft.js';
-import { corpusFile, groundTruth, pcapCorpusAvailable, seededRandom } from './capture.fixture.js';
+import { mulberry32 } from '../../core/random.js';
+import { corpusFile, groundTruth, pcapCorpusAvailable } from './capture.fixture.js';
 import { PcapngBuilder, writePcap, type PacketToWrite } from './writer.js';
 
 const corpus = pcapCorpusAvailable();
@@ -46,7 +47,7 @@ describe.skipIf(!corpus)('damaged copies of the corpus', () => {
 
   it('a copy cut at any of many offsets keeps the packets before the cut and counts the cut', () => {
     expect.hasAssertions();
-    const rand = seededRandom(8);
+    const rand = mulberry32(8);
     for (const name of names) {
       const full = new Uint8Array(readFileSync(corpusFile(name)));
       const whole = analyzeCaptureBytes(full);
@@ -71,7 +72,7 @@ describe.skipIf(!corpus)('damaged copies of the corpus', () => {
   });
 
   it('bit-flipped copies (seeded) end in warnings or a parse_error, never a crash', () => {
-    const rand = seededRandom(2024);
+    const rand = mulberry32(2024);
     let warned = 0;
     for (const name of names) {
       const full = new Uint8Array(readFileSync(corpusFile(name)));
@@ -96,7 +97,7 @@ describe.skipIf(!corpus)('damaged copies of the corpus', () => {
 
   it('random bytes after a valid header, as pcap and as pcapng, stop cleanly', () => {
     expect.hasAssertions();
-    const rand = seededRandom(99);
+    const rand = mulberry32(99);
     for (let round = 0; round < 40; round++) {
       const junk = Uint8Array.from({ length: 2000 + Math.floor(rand() * 4000) }, () => Math.floor(rand() * 256));
       const pcapHead = writePcap([]);

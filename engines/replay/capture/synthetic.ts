@@ -1,6 +1,7 @@
 // Seeded benign background traffic (DNS lookups, HTTP and TLS sessions, pings) as real frames, for the benchmark and synthetic captures.
 import { ascii, concat, ETH_IPV4, ethernet, icmp, ipv4, TCP_ACK, TCP_FIN, TCP_PSH, TCP_SYN, tcpFrame, udpFrame } from './craft.js';
 import type { PacketToWrite } from './writer.js';
+import { mulberry32 } from '../../core/random.js';
 
 export interface BackgroundOptions {
   /** Stop after about this many packets (the last session is completed). */
@@ -21,17 +22,6 @@ export interface BackgroundSummary {
   pings: number;
   httpRequests: number;
   tlsHellos: number;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const NAMES = ['intranet', 'mail', 'updates', 'cdn', 'api', 'wiki', 'files', 'auth'];

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { udpFrame } from '../capture/craft.js';
 import { pcapCorpusAvailable } from '../capture/capture.fixture.js';
 import { bigramShare, entropy, looksGenerated, splitDomain } from '../dnsnames.js';
-import { dnsMessage, mulberry32, type Timeline } from '../intrusion.js';
+import { mulberry32 } from '../../core/random.js';
+import { dnsMessage, type Timeline } from '../intrusion.js';
 import { corpusAnalysis, detect } from '../replay.fixture.js';
 import { dgaDomains, dnsTunnelling } from './dns.js';
 
