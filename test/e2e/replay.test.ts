@@ -54,7 +54,9 @@ describe.skipIf(!browserSuiteRuns())('Replay workspace in Chromium', () => {
     await waitForExpression(page, `(() => { const img = document.querySelector('[data-testid="mermaid-diagram"] img'); return img !== null && img.complete && img.naturalWidth > 0; })()`);
   }
 
+  /** The edges the host graph's canvas holds, once it has drawn them (cytoscape loads and draws after the story shows). */
   async function edges(page: Page): Promise<number> {
+    await waitForExpression(page, `(() => document.querySelector('[data-testid="host-graph"]')?.dataset.edges !== undefined)()`);
     return Number(await page.getByTestId('host-graph').getAttribute('data-edges'));
   }
 
