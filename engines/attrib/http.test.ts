@@ -114,6 +114,36 @@ describe('attrib HTTP API', () => {
     ]);
   });
 
+  it('GET /groups: knowledge-base groups searched by id, name or alias (a name that starts with the query first), each an ACH actor with its techniques; inline hypotheses made of them score', async () => {
+    const res = await fetch(`${open.url}/groups?q=apt2&limit=5`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { items: { id: string; name: string; attack_id: string; aliases?: string[]; techniques: string[] }[]; total: number; limit: number };
+    expect(body.limit).toBe(5);
+    expect(body.items[0]!.name.toLowerCase().startsWith('apt2')).toBe(true);
+    const apt29 = body.items.find((g) => g.name === 'APT29')!;
+    expect(apt29).toMatchObject({ id: 'G0016', attack_id: 'G0016' });
+    expect(apt29.techniques.length).toBeGreaterThan(20);
+    const byAlias = (await (await fetch(`${open.url}/groups?q=cozy%20bear`)).json()) as { items: { id: string }[] };
+    expect(byAlias.items.map((g) => g.id)).toContain('G0016');
+    const all = (await (await fetch(`${open.url}/groups?limit=500`)).json()) as { total: number };
+    expect(all.total).toBeGreaterThan(100);
+    await expectError(await fetch(`${open.url}/groups?q=${'x'.repeat(101)}`), 400, 'bad_request');
+    // A hypothesis made of a picked group and a free-text one, scored inline: the group's techniques rate the evidence.
+    const a = (await (
+      await post(open, '/ach', {
+        actors: [apt29],
+        hypotheses: [
+          { id: 'H1', title: 'APT29', actor: 'G0016' },
+          { id: 'H2', title: 'An insider' },
+        ],
+        evidence: [{ id: 'E1', summary: 'PowerShell', techniques: ['T1059.001'], ratings: { H2: 'I' } }],
+        preview: true,
+      })
+    ).json()) as { leader: string; evidence: { cells: { hypothesis: string; rating: string; source: string }[] }[] };
+    expect(a.leader).toBe('H1');
+    expect(a.evidence[0]!.cells).toEqual(expect.arrayContaining([expect.objectContaining({ hypothesis: 'H1', rating: 'C', source: 'derived' }), expect.objectContaining({ hypothesis: 'H2', rating: 'I', source: 'scenario' })]));
+  });
+
   it('POST /stix gives a valid STIX 2.1 bundle', async () => {
     const res = await post(open, '/stix', { scenario: 'ransomware-hospital' });
     expect(res.status).toBe(200);

@@ -9,7 +9,7 @@ import { canonicalHash } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
 import { apiDocsRouter } from '../core/http/docs.js';
 import { MAX_FINDING_BYTES, parseSendFinding } from '../core/findings.js';
-import { jsonBody, page, parseBody, parsePagination, route } from '../core/http/index.js';
+import { jsonBody, page, pageOf, parseBody, parsePagination, route } from '../core/http/index.js';
 import { MAX_STIX_IMPORT_BYTES } from '../core/stix-import.js';
 import { LOOPBACK_HOSTS, requireBearer } from '../core/http/security.js';
 import { createServiceApp, standaloneContext, type StandaloneOptions as CoreStandaloneOptions } from '../core/http/server.js';
@@ -17,7 +17,7 @@ import type { ServiceContext } from '../core/service.js';
 import type { StixBundle } from '../core/stix.js';
 import { analyzeScenario } from './ach/engine.js';
 import { stixToScenario } from './ach/import.js';
-import { getMatrix, importStixMatrix, listMatrices, sendFindingToMatrix } from './ach/matrices.js';
+import { getMatrix, importStixMatrix, listMatrices, searchGroups, sendFindingToMatrix } from './ach/matrices.js';
 import { runAchRequest } from './ach/request.js';
 import { ScenarioLibrary } from './ach/scenario.js';
 import { assessmentToStix } from './ach/stix.js';
@@ -83,6 +83,8 @@ export function shippedClassifier(): string | undefined {
   const file = path.join(dir, SHIPPED_CLASSIFIER_FILE);
   return existsSync(file) ? file : undefined;
 }
+
+const groupsQuery = z.string().max(100);
 
 export const extractBody = z.strictObject({
   text: z.string().min(1),
@@ -239,6 +241,20 @@ export function createRouter(ctx: ServiceContext, options: RouterOptions = {}): 
       res.json(warnings.length > 0 ? { ...raw, warnings: [...raw.warnings, ...warnings] } : raw);
     }),
   );
+
+  // The knowledge base's groups for the ACH editor's hypothesis picker: names and aliases searched, each with the techniques that rate evidence.
+  router.get('/groups', (req, res) => {
+    const p = parsePagination(req);
+    const q = groupsQuery.safeParse(req.query['q'] ?? '');
+    if (!q.success) throw new VitrineError('bad_request', 'q must be at most 100 characters');
+    let attackKb: AttackKb;
+    try {
+      attackKb = loadKb(options.kbPath);
+    } catch {
+      throw new VitrineError('not_found', 'no knowledge base is loaded');
+    }
+    res.json(pageOf(searchGroups(attackKb, q.data), p));
+  });
 
   // Stored matrices: imported from STIX 2.1 bundles, or grown by findings other workspaces send (Send to ACH).
   router.get('/matrices', (req, res) => {

@@ -120,6 +120,13 @@ export function openApiDocument(): JsonObject {
       '/taxii2/api/collections/{collection}/manifest/': {
         get: { summary: 'Manifest of the objects', parameters: [collectionParam, ...filters], responses: { '200': taxii('manifest') } },
       },
+      '/groups': {
+        get: {
+          summary: 'Knowledge-base groups for an ACH hypothesis: id, name, aliases and the techniques that rate evidence, searched by q (id, name or alias), paged',
+          parameters: [{ name: 'q', in: 'query', required: false, schema: { type: 'string', maxLength: 100 } }],
+          responses: { '200': { description: 'a page of actors {id, name, attack_id, aliases, techniques}', content: json({ type: 'object' }) }, '404': errorResponse('no knowledge base is loaded') },
+        },
+      },
       '/matrices': {
         get: { summary: 'Stored ACH matrices (imported from STIX or grown by Send to ACH), most recently changed first', responses: { '200': { description: 'a page of matrix summaries', content: json({ type: 'object' }) } } },
       },

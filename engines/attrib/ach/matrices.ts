@@ -116,6 +116,21 @@ export function seedHypotheses(techniques: readonly string[], kb: AttackKb | nul
   return { actors, hypotheses };
 }
 
+/** GET /groups: the knowledge base's groups (deprecated ones left out) whose id, name or an alias contains `q` (any case), by name; each as an ACH actor. */
+export function searchGroups(kb: AttackKb, q: string): AchActor[] {
+  const needle = q.trim().toLowerCase();
+  const out: AchActor[] = [];
+  for (const g of kb.groups.values()) {
+    if (g.deprecated === true) continue;
+    if (needle !== '' && ![g.id, g.name, ...g.aliases].some((s) => s.toLowerCase().includes(needle))) continue;
+    const used = [...(kb.groupTechniques.get(g.id) ?? [])].sort().slice(0, 1000);
+    out.push({ id: g.id, name: g.name.slice(0, 200), attack_id: g.id, ...(g.aliases.length > 0 ? { aliases: g.aliases.slice(0, 50).map((a) => a.slice(0, 200)) } : {}), techniques: used });
+  }
+  // A name that starts with the query first (typing "APT2" finds APT28 before a group that merely mentions it), then by name.
+  const starts = (a: AchActor): number => (needle !== '' && a.name.toLowerCase().startsWith(needle) ? 0 : 1);
+  return out.sort((a, b) => starts(a) - starts(b) || a.name.localeCompare(b.name, 'en'));
+}
+
 /** POST /matrices/evidence: the finding into a stored matrix (404 if none) or a new one seeded from the knowledge base. */
 export function sendFindingToMatrix(db: Database, req: SendFindingRequest, kb: AttackKb | null, now: Date = new Date()): SendFindingResponse & { scenario: AchScenario } {
   const normalized = normalizeFinding(req.finding);
