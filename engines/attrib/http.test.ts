@@ -114,7 +114,7 @@ describe('attrib HTTP API', () => {
     ]);
   });
 
-  it('GET /groups: knowledge-base groups searched by id, name or alias (a name that starts with the query first), each an ACH actor with its techniques; inline hypotheses made of them score', async () => {
+  it('GET /groups: knowledge-base groups searched by id, name or alias (a name that starts with the query first), each an ACH actor with its techniques; inline hypotheses made of them score, evidence keeps its whole text (detail)', async () => {
     const res = await fetch(`${open.url}/groups?q=apt2&limit=5`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { items: { id: string; name: string; attack_id: string; aliases?: string[]; techniques: string[] }[]; total: number; limit: number };
@@ -136,11 +136,13 @@ describe('attrib HTTP API', () => {
           { id: 'H1', title: 'APT29', actor: 'G0016' },
           { id: 'H2', title: 'An insider' },
         ],
-        evidence: [{ id: 'E1', summary: 'PowerShell', techniques: ['T1059.001'], ratings: { H2: 'I' } }],
+        evidence: [{ id: 'E1', summary: 'PowerShell', detail: 'An encoded PowerShell command staged the second-stage loader.', techniques: ['T1059.001'], ratings: { H2: 'I' } }],
         preview: true,
       })
-    ).json()) as { leader: string; evidence: { cells: { hypothesis: string; rating: string; source: string }[] }[] };
+    ).json()) as { leader: string; evidence: { detail?: string; cells: { hypothesis: string; rating: string; source: string }[] }[] };
     expect(a.leader).toBe('H1');
+    // The row's short label (summary) and its whole text (detail) both come back.
+    expect(a.evidence[0]!.detail).toBe('An encoded PowerShell command staged the second-stage loader.');
     expect(a.evidence[0]!.cells).toEqual(expect.arrayContaining([expect.objectContaining({ hypothesis: 'H1', rating: 'C', source: 'derived' }), expect.objectContaining({ hypothesis: 'H2', rating: 'I', source: 'scenario' })]));
   });
 

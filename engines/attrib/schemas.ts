@@ -51,6 +51,7 @@ export const assessmentSchema = z.strictObject({
     z.strictObject({
       id: z.string(),
       summary: z.string(),
+      detail: z.string().optional(),
       source: z.string().optional(),
       type: z.string().optional(),
       techniques: z.array(z.string()),

@@ -229,6 +229,7 @@ export function analyzeScenario(s: AchScenario, options: AchOptions = {}): AchAs
     return {
       id: e.id,
       summary: e.summary,
+      ...(e.detail !== undefined ? { detail: e.detail } : {}),
       ...(e.source !== undefined ? { source: e.source } : {}),
       ...(e.type !== undefined ? { type: e.type } : {}),
       techniques: [...(e.techniques ?? [])],

@@ -46,6 +46,8 @@ export const hypothesisSchema = z.strictObject({
 export const evidenceSchema = z.strictObject({
   id,
   summary: text(1000),
+  /** The whole text the summary stands for (an analyst's note, the passage of a report). */
+  detail: text(4000).optional(),
   source: text(300).optional(),
   type: z.enum(['technique', 'indicator', 'infrastructure', 'malware', 'context', 'assumption', 'absence']).optional(),
   credibility: weight.optional(),

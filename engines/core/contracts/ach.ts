@@ -34,6 +34,8 @@ export interface AchHypothesis {
 export interface AchEvidence {
   readonly id: string;
   readonly summary: string;
+  /** The whole text the summary stands for (at most 4,000 characters); the summary is the row's short label. */
+  readonly detail?: string;
   /** Where it came from (report, sensor, interview ...). */
   readonly source?: string;
   readonly type?: 'technique' | 'indicator' | 'infrastructure' | 'malware' | 'context' | 'assumption' | 'absence';
@@ -89,6 +91,7 @@ export interface AchCell {
 export interface AchEvidenceRow {
   readonly id: string;
   readonly summary: string;
+  readonly detail?: string;
   readonly source?: string;
   readonly type?: string;
   readonly techniques: readonly string[];
