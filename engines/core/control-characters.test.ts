@@ -1,6 +1,6 @@
 // The shared control-character test: the three named sets over every code point they can differ on, and stripping.
 import { describe, expect, it } from 'vitest';
-import { C0_DEL, C0_DEL_C1, C0_DEL_C1_FORMAT, C0_DEL_C1_SEPARATORS, hasControlCharacter, isControlCode, replaceControlCharacters, stripControlCharacters } from './control-characters.js';
+import { C0_DEL, C0_DEL_C1, C0_DEL_C1_FORMAT, C0_DEL_C1_SEPARATORS, hasControlCharacter, hasControlCharacterBesidesLineBreaks, isControlCode, replaceControlCharacters, stripControlCharacters } from './control-characters.js';
 
 describe('isControlCode', () => {
   it('counts C0 and DEL in every set, C1 and the separators only where the set says so', () => {
@@ -56,5 +56,19 @@ describe('replaceControlCharacters', () => {
     expect(replaceControlCharacters('\t', C0_DEL, () => ' ')).toBe(' ');
     const clean = 'clean text';
     expect(replaceControlCharacters(clean, C0_DEL_C1_FORMAT, hex)).toBe(clean);
+  });
+});
+
+describe('hasControlCharacterBesidesLineBreaks', () => {
+  it('is hasControlCharacter with tab and line feed let through', () => {
+    const wrong: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const s = `a${String.fromCharCode(c)}b`;
+      if (hasControlCharacterBesidesLineBreaks(s, C0_DEL) !== (c !== 0x09 && c !== 0x0a && hasControlCharacter(s, C0_DEL))) wrong.push(c);
+      if (hasControlCharacterBesidesLineBreaks(s, C0_DEL_C1) !== (c !== 0x09 && c !== 0x0a && hasControlCharacter(s, C0_DEL_C1))) wrong.push(c);
+    }
+    expect(wrong).toEqual([]);
+    expect(hasControlCharacterBesidesLineBreaks('line one\n\tline two\r\n', C0_DEL)).toBe(true);
+    expect(hasControlCharacterBesidesLineBreaks('line one\n\tline two\n', C0_DEL)).toBe(false);
   });
 });

@@ -33,6 +33,15 @@ export function hasControlCharacter(s: string, set: ControlSet): boolean {
   return false;
 }
 
+/** Whether `s` contains a control character of `set` other than tab and line feed: multi-line free text (an analyst's note). */
+export function hasControlCharacterBesidesLineBreaks(s: string, set: ControlSet): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 0x09 && c !== 0x0a && isControlCode(c, set)) return true;
+  }
+  return false;
+}
+
 /**
  * `s` with each control character of `set` replaced by `replace(code)` (an escape such as `\x1b`, or '' to drop it); surrogate
  * pairs are never control characters and stay whole. `s` itself when it has none.

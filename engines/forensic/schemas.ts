@@ -1,5 +1,7 @@
 // Zod schemas of what the forensic service accepts and answers (the types of engines/core/contracts/forensic.ts as schemas): the OpenAPI document is generated from them, job results are checked against them.
 import { z } from 'zod';
+import { C0_DEL, hasControlCharacterBesidesLineBreaks } from '../core/control-characters.js';
+import { textWithoutControls } from '../core/validation.js';
 import { SIGMA_LEVELS } from './sigma/levels.js';
 import { ARTIFACT_KINDS } from './event.js';
 import { MAX_TOP } from './jobs.js';
@@ -214,12 +216,7 @@ export const pathBodySchema = z
       .min(1)
       .max(MAX_CASE_PATHS)
       .describe('files or folders relative to the evidence root'),
-    title: z
-      .string()
-      .min(1)
-      .max(200)
-      .refine((v) => ![...v].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007f'), 'no control characters')
-      .optional(),
+    title: textWithoutControls(200).optional(),
     kind: z.enum(ARTIFACT_KINDS).optional().describe('artefact kind; detected from content when omitted'),
     host: z
       .string()
@@ -239,7 +236,6 @@ export type PathBody = z.output<typeof pathBodySchema>;
 /** Tags an analyst may give an event: short words (letters, digits, . _ : / -), at most MAX_TAGS of them. */
 export const MAX_TAGS = 16;
 export const MAX_NOTE_CHARS = 4000;
-const noControl = (v: string): boolean => ![...v].some((ch) => { const c = ch.codePointAt(0) ?? 0; return (c < 0x20 && ch !== '\n' && ch !== '\t') || c === 0x7f; });
 
 /** Body of POST /api/cases/{id}/annotations: the event's new tags and note (a new version; empty both clears it). */
 export const annotationBodySchema = z
@@ -249,7 +245,7 @@ export const annotationBodySchema = z
       .array(z.string().regex(/^[\p{L}\p{N}][\p{L}\p{N}._:/-]{0,47}$/u))
       .max(MAX_TAGS)
       .transform((t) => [...new Set(t)]),
-    note: z.string().max(MAX_NOTE_CHARS).refine(noControl, 'no control characters'),
+    note: z.string().max(MAX_NOTE_CHARS).refine((v) => !hasControlCharacterBesidesLineBreaks(v, C0_DEL), 'no control characters'),
   })
   .describe("an analyst's tags and note on one event");
 
