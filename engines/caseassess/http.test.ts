@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statusWithHost } from '../core/http/host.fixture.js';
 import { listen, type Listening } from '../core/http/server.js';
 import { validateStixObject } from '../core/stix.js';
 import { createStandaloneApp } from './http.js';
@@ -104,16 +105,8 @@ describe('caseassess HTTP API', () => {
   });
 
   it('refuses a Host header that is not loopback (DNS rebinding)', async () => {
-    const { request } = await import('node:http');
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: '/health', headers: { host: 'attacker.example' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on('error', reject);
-      req.end();
-    });
-    expect(status).toBe(403);
+    expect(await statusWithHost(`${server.url}/health`, 'attacker.example')).toBe(403);
+    expect(await statusWithHost(`${server.url}/health`, `127.0.0.1:${server.port}`)).toBe(200);
   });
 
   it('GET /docs: Swagger UI from local files, its initializer, and an OpenAPI 3.1 document generated from the schemas', async () => {
