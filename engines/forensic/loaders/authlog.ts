@@ -23,8 +23,20 @@ export interface SyslogLine {
   readonly iso: string | null;
 }
 
-export function parseSyslogLine(text: string): SyslogLine | null {
-  lastLine = null;
+/**
+ * What parseSyslogLine leaves for syslogSummary: the line it read last, when that line's summary is the text after the
+ * host as it stands (else null). One per reader of a file (`summaryMemo()`), handed to both.
+ */
+export interface SummaryMemo {
+  line: SyslogLine | null;
+  summary: string;
+}
+
+export const summaryMemo = (): SummaryMemo => ({ line: null, summary: '' });
+
+/** The header fields of a syslog line; null when it is none. With `memo`, the summary text is kept for syslogSummary. */
+export function parseSyslogLine(text: string, memo?: SummaryMemo): SyslogLine | null {
+  if (memo !== undefined) memo.line = null;
   let host: string;
   let rest: string;
   let bsd: SyslogLine['bsd'] = null;
@@ -43,7 +55,7 @@ export function parseSyslogLine(text: string): SyslogLine | null {
     host = i[2] as string;
     rest = i[3] as string;
   }
-  return splitProgram(rest, host, bsd, iso);
+  return splitProgram(rest, host, bsd, iso, memo);
 }
 
 /** What BSD_HEADER captures, read as numbers where parseSyslogLine reads them so. */
@@ -138,7 +150,7 @@ export function scanBsdHeader(text: string): BsdHeader | null {
  * the program is the shortest text followed by `[digits]:` or `:` and then the end or a space. When there is none, the
  * regular expression decides (its backtracking into the leading white space gives the odd cases).
  */
-function splitProgram(rest: string, host: string, bsd: SyslogLine['bsd'], iso: string | null): SyslogLine {
+function splitProgram(rest: string, host: string, bsd: SyslogLine['bsd'], iso: string | null, memo: SummaryMemo | undefined): SyslogLine {
   const n = rest.length;
   let s = 0;
   while (s < n && isRegExpSpace(rest.charCodeAt(s))) s++;
@@ -151,12 +163,12 @@ function splitProgram(rest: string, host: string, bsd: SyslogLine['bsd'], iso: s
         const line: SyslogLine = { host, program: rest.slice(s, e).trim(), pid: Number(rest.slice(e + 1, k)), message: k + 2 === n ? '' : rest.slice(k + 3).trim(), bsd, iso };
         // The rest is the summary as written when nothing was trimmed and the pid's digits are those String writes.
         const digits = k - e - 1;
-        if (s === 0 && !isRegExpSpace(rest.charCodeAt(e - 1)) && digits <= 15 && (digits === 1 || rest.charCodeAt(e + 1) !== 48) && untrimmed(rest, k + 3)) remember(line, rest);
+        if (s === 0 && !isRegExpSpace(rest.charCodeAt(e - 1)) && digits <= 15 && (digits === 1 || rest.charCodeAt(e + 1) !== 48) && untrimmed(rest, k + 3)) remember(memo, line, rest);
         return line;
       }
     } else if (c === 58 && (e + 1 === n || rest.charCodeAt(e + 1) === 32)) {
       const line: SyslogLine = { host, program: rest.slice(s, e).trim(), pid: null, message: e + 1 === n ? '' : rest.slice(e + 2).trim(), bsd, iso };
-      if (s === 0 && !isRegExpSpace(rest.charCodeAt(e - 1)) && untrimmed(rest, e + 2)) remember(line, rest);
+      if (s === 0 && !isRegExpSpace(rest.charCodeAt(e - 1)) && untrimmed(rest, e + 2)) remember(memo, line, rest);
       return line;
     }
   }
@@ -170,22 +182,19 @@ function untrimmed(rest: string, from: number): boolean {
   return from < rest.length && !isRegExpSpace(rest.charCodeAt(from)) && !isRegExpSpace(rest.charCodeAt(rest.length - 1));
 }
 
-/** The line parseSyslogLine returned last, when its summary is the text after the host as it stands (else null). */
-let lastLine: SyslogLine | null = null;
-let lastSummary = '';
-
-function remember(line: SyslogLine, rest: string): void {
-  lastLine = line;
-  lastSummary = rest;
+function remember(memo: SummaryMemo | undefined, line: SyslogLine, rest: string): void {
+  if (memo === undefined) return;
+  memo.line = line;
+  memo.summary = rest;
 }
 
 /**
  * `program[pid]: message` (or `program: message`): the event summary of a parsed line. For the line parseSyslogLine
- * read last, when nothing was trimmed from it, that is the text after the host as it stands: the same text, taken
- * without building it again (syslog-scan.test.ts compares both).
+ * read last into `memo`, when nothing was trimmed from it, that is the text after the host as it stands: the same text,
+ * taken without building it again (syslog-scan.test.ts compares both).
  */
-export function syslogSummary(p: SyslogLine): string {
-  if (p === lastLine) return lastSummary;
+export function syslogSummary(p: SyslogLine, memo?: SummaryMemo): string {
+  if (memo !== undefined && p === memo.line) return memo.summary;
   return `${p.program}${p.pid !== null ? `[${p.pid}]` : ''}: ${p.message}`;
 }
 
@@ -366,6 +375,7 @@ export const authlogLoader: Loader = {
     let sourceYear = Number.NaN;
     let bsdSource = '';
     const file = source.file;
+    const memo = summaryMemo();
     for (const line of linesOf(file.chunks(), { onTooLong: (n, offset) => ctx.warn('line_too_long', 'a line longer than the limit was skipped', { line: n, offset }) })) {
       if (line.number % 4096 === 0) {
         ctx.checkCancelled();
@@ -373,7 +383,7 @@ export const authlogLoader: Loader = {
       }
       if (line.text.trim() === '') continue;
       if (line.invalidUtf8) ctx.warn('invalid_utf8', 'a line is not valid UTF-8; invalid bytes were replaced', { line: line.number, offset: line.offset });
-      const parsed = parseSyslogLine(line.text);
+      const parsed = parseSyslogLine(line.text, memo);
       if (parsed === null) {
         ctx.warn('unparsed_line', line.terminator === 0 ? 'the last line is cut short or not a syslog line' : 'a line is not a syslog line', { line: line.number, offset: line.offset });
         continue;
@@ -421,7 +431,7 @@ export const authlogLoader: Loader = {
         object: meaning ? meaning.object : host !== null ? hostEntityOf(host) : null,
         time: { time, precision: time === null ? 'none' : precision, source: timeSource },
         host,
-        summary: clip(syslogSummary(parsed), 512),
+        summary: clip(syslogSummary(parsed, memo), 512),
         attributes: lineAttributes(parsed, meaning),
         record: { recordNumber: line.number, offset: line.offset, length: line.bytes.length, rawSha256: sha256Hex(line.bytes) },
       });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { MONTHS } from '../time.js';
-import { BSD_HEADER, PROGRAM, isRegExpSpace, parseSyslogLine, scanBsdHeader, syslogSummary, type SyslogLine } from './authlog.js';
+import { BSD_HEADER, PROGRAM, isRegExpSpace, parseSyslogLine, scanBsdHeader, summaryMemo, syslogSummary, type SyslogLine } from './authlog.js';
 
 const ISO_HEADER = /^(?:<\d{1,3}>(?:1 )?)?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})) (\S+) (.*)$/;
 
@@ -43,12 +43,15 @@ const builtSummary = (p: SyslogLine): string => `${p.program}${p.pid !== null ? 
 
 const check = (line: string): void => {
   expect(scanBsdHeader(line), JSON.stringify(line)).toEqual(bsdReference(line));
-  const parsed = parseSyslogLine(line);
+  const memo = summaryMemo();
+  const parsed = parseSyslogLine(line, memo);
   expect(parsed, JSON.stringify(line)).toEqual(reference(line));
+  expect(parseSyslogLine(line), JSON.stringify(line)).toEqual(parsed);
   if (parsed !== null) {
-    // Read right after the parse (the line's own text when nothing was trimmed), and of a copy (always built).
+    // Read right after the parse (the line's own text when nothing was trimmed), of a copy and without the memo (always built).
+    expect(syslogSummary(parsed, memo), JSON.stringify(line)).toBe(builtSummary(parsed));
+    expect(syslogSummary({ ...parsed }, memo), JSON.stringify(line)).toBe(builtSummary(parsed));
     expect(syslogSummary(parsed), JSON.stringify(line)).toBe(builtSummary(parsed));
-    expect(syslogSummary({ ...parsed }), JSON.stringify(line)).toBe(builtSummary(parsed));
   }
 };
 
@@ -159,6 +162,22 @@ describe('the syslog header read by hand', () => {
         }
       }
     expect(n).toBeGreaterThan(500);
+  });
+
+  it('keeps the summary text in the memo it is handed, one per reader: two readers never see each other\'s line', () => {
+    const a = summaryMemo();
+    const b = summaryMemo();
+    const first = parseSyslogLine('Jan 12 00:00:00 h sshd[7]: Accepted password for root', a);
+    const second = parseSyslogLine('Jan 12 00:00:01 h CRON[8]: (root) CMD (x)', b);
+    expect(first).not.toBeNull();
+    expect(a).toEqual({ line: first, summary: 'sshd[7]: Accepted password for root' });
+    expect(b).toEqual({ line: second, summary: 'CRON[8]: (root) CMD (x)' });
+    // The summary comes from the memo when the line is the memo's (a made-up text shows it is read, not rebuilt) ...
+    expect(syslogSummary(first as SyslogLine, { line: first, summary: 'as written' })).toBe('as written');
+    // ... and is built otherwise; a line that is not one the memo can take clears it.
+    expect(syslogSummary(first as SyslogLine, b)).toBe('sshd[7]: Accepted password for root');
+    expect(parseSyslogLine('Jan 12 00:00:02 h  sshd[9]: x ', a)).not.toBeNull();
+    expect(a.line).toBeNull();
   });
 
   it.skipIf(!hasCorpora())('reads every line of the loghub Linux and OpenSSH logs as the regular expressions do', () => {
