@@ -1,6 +1,6 @@
 // The files analysed in this window (newest first, one entry per file content, bounded), and the analyses the service
 // keeps (GET /api/analyses): how a stored one is shown, and the filters the History panel sends.
-import type { StoredAnalysis, TriageResult, TriageVerdict } from '../../../../../engines/core/contracts/petriage';
+import type { StoredAnalysis, TriageResult, TriageVerdict } from '../../../../../engines/core/contracts/petriage.js';
 
 /** Entries kept; each holds a full result (and the picked file, for the hex view) in memory. */
 export const MAX_HISTORY = 20;
@@ -50,7 +50,8 @@ export const MAX_FILE_NAME = 255;
 /**
  * The `name` sent with an upload (POST /api/analyze?name=), by the service's rules: the base name, trimmed, at most
  * MAX_FILE_NAME characters, no control characters. A name the service would refuse is not sent (undefined): the file is
- * still triaged, and its stored analysis has no name (the window's own entry keeps the picked file's name).
+ * still triaged, and its stored analysis has no name (the window's own entry keeps the picked file's name). The renderer
+ * may import no engine code, so this copies petriage's fileNameSchema; test/upload-name.test.ts holds the two equal.
  */
 export function uploadName(picked: string): string | undefined {
   for (let i = 0; i < picked.length; i++) {
