@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { analyzeEvents } from '../analysis/analyze.js';
 import { defaultSigmaRules } from '../analysis/detections.js';
 import { at, makeEvent } from '../analysis/events.fixture.js';
-import { parseTimespan } from './correlation.js';
+import { mulberry32 } from '../../core/random.js';
+import { parseTimespan, runCorrelations, runCorrelationsByScan, type BaseHit, type CorrelationRule, type ResolvedCorrelation } from './correlation.js';
 import { sigmaRuleSetFromTexts } from './index.js';
 
 const base = (name: string, id: number): string =>
@@ -102,5 +103,50 @@ describe('Sigma correlation rules', () => {
     const a = analyzeEvents(events, { sigma: set });
     const spray = (a.detections?.summary() ?? []).find((s) => s.techniques.includes('T1110.003'));
     expect(spray).toMatchObject({ level: 'high', tactics: ['credential-access'] });
+  });
+
+  it('the counting windows give the hits the scanned windows gave, over random hits of every type', () => {
+    const rand = mulberry32(30);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+    const ops = ['gt', 'gte', 'lt', 'lte', 'eq', 'neq'] as const;
+    const types = ['event_count', 'value_count', 'temporal', 'temporal_ordered'] as const;
+    let fired = 0;
+    for (let round = 0; round < 300; round++) {
+      const rules = 1 + Math.floor(rand() * 4);
+      const correlations: ResolvedCorrelation[] = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => {
+        const type = pick(types);
+        // Members may name one rule twice (a hit then counts for both), and rules no correlation names.
+        const members = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => Math.floor(rand() * rules));
+        const grouped = rand() < 0.7;
+        const rule = {
+          info: { id: `c${round}`, title: 'c', level: 'high', status: null, author: null, description: null, logsource: {}, tags: [], techniques: [], tactics: [], source: 't/c.yml' },
+          type,
+          refs: members.map((m) => `r${m}`),
+          groupBy: grouped ? ['user'] : [],
+          aliases: {},
+          timespanMs: pick([1, 5, 30, 200]),
+          conditions: type === 'temporal' || type === 'temporal_ordered' ? [] : Array.from({ length: 1 + Math.floor(rand() * 2) }, () => ({ op: pick(ops), value: Math.floor(rand() * 8) })),
+          field: type === 'value_count' ? 'target' : null,
+          generate: false,
+        } as CorrelationRule;
+        return { rule, members, groupFields: members.map(() => (grouped ? [pick(['user', 'User'])] : [])) };
+      });
+      // Hits in time order, several on one event (one position, several rules), some without a time.
+      const hits: BaseHit[] = [];
+      let t = 0;
+      const positions = round % 10 === 0 ? 5000 : 400;
+      for (let position = 0; position < positions; position++) {
+        t += pick([0, 0, 1, 2, 7, 40]);
+        const fields: Record<string, string | null> = { user: pick(['bob', 'BOB', 'amy', 'x']), target: pick(['a', 'b', 'c', 'd', '', 'E', 'e']) };
+        fields['User'] = fields['user'] as string;
+        const timeMs = rand() < 0.03 ? Number.NaN : t;
+        for (let r = 0; r < rules; r++) if (rand() < 0.4) hits.push({ position, rule: r, timeMs, field: (name) => fields[name] ?? undefined });
+      }
+      const scanned = runCorrelationsByScan(correlations, hits);
+      expect(runCorrelations(correlations, hits)).toEqual(scanned);
+      fired += scanned.length;
+    }
+    // The comparison saw correlations fire, and windows that never fire grow past the compaction point (every tenth round).
+    expect(fired).toBeGreaterThan(1000);
   });
 });

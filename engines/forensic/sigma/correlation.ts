@@ -174,12 +174,158 @@ interface Entry {
 /**
  * Runs the correlations over base-rule hits given in time order (hits without a time are not correlated). A group's
  * window is cleared when it fires, so one burst gives one correlation hit.
+ *
+ * Each group's window keeps its counts as hits enter and leave it (`GroupWindow`): the distinct event positions, the
+ * distinct values and the hits per member, so a hit costs the same however long the window is. Scanning the window
+ * at each hit (`runCorrelationsByScan`, kept for the tests that compare the two) costs its length: a burst that does
+ * not meet the condition (one account failing thousands of times where a value_count wants ten accounts) made the
+ * pass quadratic.
  */
 export function runCorrelations(resolved: readonly ResolvedCorrelation[], hits: readonly BaseHit[]): CorrelationHit[] {
   const out: CorrelationHit[] = [];
   resolved.forEach((c, ci) => {
-    const memberOf = new Map<number, number[]>();
-    c.members.forEach((r, m) => memberOf.set(r, [...(memberOf.get(r) ?? []), m]));
+    const memberOf = membersByRule(c);
+    const groups = new Map<string, GroupWindow>();
+    const type = c.rule.type;
+    const span = c.rule.timespanMs;
+    for (const h of hits) {
+      const ms = memberOf.get(h.rule);
+      if (ms === undefined || !Number.isFinite(h.timeMs)) continue;
+      for (const m of ms) {
+        const key = (c.groupFields[m] ?? []).map((f) => keyText(h.field(f))).join('\u0000');
+        let w = groups.get(key);
+        if (w === undefined) {
+          w = new GroupWindow(type, c.members.length);
+          groups.set(key, w);
+        }
+        w.push({ position: h.position, member: m, timeMs: h.timeMs, value: c.rule.field !== null ? keyText(h.field(c.rule.field)) : '' });
+        w.evictBefore(h.timeMs - span);
+        if (w.fires(c)) {
+          out.push({ correlation: ci, positions: w.positions() });
+          w.clear();
+        }
+      }
+    }
+  });
+  return out;
+}
+
+/** For each rule of the correlation, its member indexes (a rule named twice is a member twice). */
+function membersByRule(c: ResolvedCorrelation): Map<number, number[]> {
+  const memberOf = new Map<number, number[]>();
+  c.members.forEach((r, m) => memberOf.set(r, [...(memberOf.get(r) ?? []), m]));
+  return memberOf;
+}
+
+const increment = <K>(counts: Map<K, number>, key: K): boolean => {
+  const n = counts.get(key);
+  counts.set(key, n === undefined ? 1 : n + 1);
+  return n === undefined;
+};
+
+const decrement = <K>(counts: Map<K, number>, key: K): boolean => {
+  const n = counts.get(key) as number;
+  if (n === 1) {
+    counts.delete(key);
+    return true;
+  }
+  counts.set(key, n - 1);
+  return false;
+};
+
+/**
+ * One group's sliding window: its entries from `head` on (entries before it have left; the array is compacted when
+ * they are most of it), with what the correlation's type counts kept as entries enter and leave: hits per event
+ * position (event_count), per non-empty value (value_count), per member (temporal). temporal_ordered reads the window
+ * in order, as it must (which members came first changes as the oldest leave).
+ */
+class GroupWindow {
+  private entries: Entry[] = [];
+  private head = 0;
+  private readonly byPosition: Map<number, number> | null;
+  private readonly byValue: Map<string, number> | null;
+  private readonly byMember: Int32Array | null;
+  private membersPresent = 0;
+
+  constructor(type: CorrelationType, members: number) {
+    this.byPosition = type === 'event_count' ? new Map() : null;
+    this.byValue = type === 'value_count' ? new Map() : null;
+    this.byMember = type === 'temporal' ? new Int32Array(members) : null;
+  }
+
+  push(e: Entry): void {
+    this.entries.push(e);
+    if (this.byPosition !== null) increment(this.byPosition, e.position);
+    if (this.byValue !== null && e.value !== '') increment(this.byValue, e.value);
+    const byMember = this.byMember;
+    if (byMember !== null) {
+      const n = byMember[e.member] as number;
+      byMember[e.member] = n + 1;
+      if (n === 0) this.membersPresent++;
+    }
+  }
+
+  /** Drops entries from the oldest while they are older than `limit` (as the scan's `shift` loop). */
+  evictBefore(limit: number): void {
+    const entries = this.entries;
+    while (this.head < entries.length && (entries[this.head] as Entry).timeMs < limit) {
+      const e = entries[this.head] as Entry;
+      this.head++;
+      if (this.byPosition !== null) decrement(this.byPosition, e.position);
+      if (this.byValue !== null && e.value !== '') decrement(this.byValue, e.value);
+      const byMember = this.byMember;
+      if (byMember !== null) {
+        const n = (byMember[e.member] as number) - 1;
+        byMember[e.member] = n;
+        if (n === 0) this.membersPresent--;
+      }
+    }
+    if (this.head > 1024 && this.head * 2 > entries.length) {
+      this.entries = entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  fires(c: ResolvedCorrelation): boolean {
+    switch (c.rule.type) {
+      case 'event_count':
+        return holds(c.rule.conditions, (this.byPosition as Map<number, number>).size);
+      case 'value_count':
+        return holds(c.rule.conditions, (this.byValue as Map<string, number>).size);
+      case 'temporal':
+        return this.membersPresent === c.members.length;
+      case 'temporal_ordered': {
+        let next = 0;
+        const entries = this.entries;
+        for (let i = this.head; i < entries.length; i++) if ((entries[i] as Entry).member === next) next++;
+        return next >= c.members.length;
+      }
+    }
+  }
+
+  /** The window's event positions, each once, in the order first met. */
+  positions(): number[] {
+    const seen = new Set<number>();
+    const entries = this.entries;
+    for (let i = this.head; i < entries.length; i++) seen.add((entries[i] as Entry).position);
+    return [...seen];
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.head = 0;
+    this.byPosition?.clear();
+    this.byValue?.clear();
+    if (this.byMember !== null) this.byMember.fill(0);
+    this.membersPresent = 0;
+  }
+}
+
+/** runCorrelations as it was written first: the window an array, scanned at each hit. The reference the tests compare with. */
+export function runCorrelationsByScan(resolved: readonly ResolvedCorrelation[], hits: readonly BaseHit[]): CorrelationHit[] {
+  const out: CorrelationHit[] = [];
+  resolved.forEach((c, ci) => {
+    const memberOf = membersByRule(c);
     const groups = new Map<string, Entry[]>();
     for (const h of hits) {
       const ms = memberOf.get(h.rule);
@@ -193,7 +339,7 @@ export function runCorrelations(resolved: readonly ResolvedCorrelation[], hits: 
         }
         w.push({ position: h.position, member: m, timeMs: h.timeMs, value: c.rule.field !== null ? keyText(h.field(c.rule.field)) : '' });
         while (w.length > 0 && (w[0] as Entry).timeMs < h.timeMs - c.rule.timespanMs) w.shift();
-        if (fires(c, w)) {
+        if (firesByScan(c, w)) {
           out.push({ correlation: ci, positions: [...new Set(w.map((e) => e.position))] });
           w.length = 0;
         }
@@ -203,7 +349,7 @@ export function runCorrelations(resolved: readonly ResolvedCorrelation[], hits: 
   return out;
 }
 
-function fires(c: ResolvedCorrelation, w: readonly Entry[]): boolean {
+function firesByScan(c: ResolvedCorrelation, w: readonly Entry[]): boolean {
   switch (c.rule.type) {
     case 'event_count':
       return holds(c.rule.conditions, new Set(w.map((e) => e.position)).size);
