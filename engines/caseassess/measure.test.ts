@@ -1,38 +1,22 @@
 // The leave-one-campaign-out measure: the campaign's own uses leave its group's profile, the truly-unlisted graph drops the group,
 // and the shipped parameters give the shipped method's answers.
 import { describe, expect, it } from 'vitest';
-import { indexKnowledgeGraph, type KgActor, type KgFile } from './kg.js';
+import { indexKnowledgeGraph, type KgActor } from './kg.js';
+import { kgActor, kgFile } from './kg.fixture.js';
 import { mulberry32 } from '../core/random.js';
 import { measureCases, runMeasure } from './measure.js';
 import { scoreCase, SHIPPED_PARAMS } from './score.js';
 
-const actor = (i: number, techniques: string[], software: string[] = []): KgActor => ({
-  attack_id: `G000${i}`,
-  stix_id: null,
-  name: `Group ${i}`,
-  aliases: [],
-  url: null,
-  sponsor: null,
-  origin: null,
-  techniques,
-  software,
-  campaigns: [],
-  sectors: [],
-  regions: [],
-  victimology_basis: [],
-  active_from: null,
-  active_to: null,
-});
+const actor = (i: number, techniques: string[], software: string[] = []): KgActor => kgActor({ attack_id: `G000${i}`, name: `Group ${i}`, techniques, software });
 
 const ids = ['T1001', 'T1002', 'T1003', 'T1004', 'T1005', 'T1006', 'T1007'];
-const file: KgFile = {
-  format: 'vitrine-caseassess-kg/1',
-  metadata: { source: 'test', attack_version: null, built_at: '2026-01-01', actor_count: 4, technique_count: 7, software_count: 1 },
+const file = kgFile({
+  builtAt: '2026-01-01',
   techniques: ids.map((id) => ({ id, name: id, tactics: [] })),
   software: [{ id: 'S0001', name: 'Implant', type: 'malware', aliases: [] }],
   // Group 1's profile holds its direct uses (T1001, T1002) and campaign C0001's (T1002, T1003, S0001).
   actors: [actor(1, ['T1001', 'T1002', 'T1003'], ['S0001']), actor(2, ['T1001', 'T1004']), actor(3, ['T1005']), actor(4, ['T1006', 'T1004'])],
-};
+});
 const uses: Record<string, string[]> = { G0001: ['T1001', 'T1002'], C0001: ['T1002', 'T1003', 'S0001'], C0002: ['T1004'] };
 const source = { campaigns: [{ id: 'C0001', groups: ['G0001'] }, { id: 'C0002', groups: [] }], uses: (s: string) => uses[s] ?? [] };
 

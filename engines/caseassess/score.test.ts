@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Assessment, CaseFile, CaseTechnique } from '../core/contracts/caseassess.js';
 import { assess, estimativeWords, loadKnowledgeGraph, WEIGHTS } from './index.js';
-import { indexKnowledgeGraph, type KgFile } from './kg.js';
+import { indexKnowledgeGraph } from './kg.js';
+import { kgActor, kgFile } from './kg.fixture.js';
 import { assessmentSchema } from './schemas.js';
 
 const kg = loadKnowledgeGraph();
@@ -228,30 +229,18 @@ describe('words of estimative probability', () => {
 
 describe('a hand-made graph with indicators', () => {
   it('scores indicators like software, by how few actors they point to', () => {
-    const file: KgFile = {
-      format: 'vitrine-caseassess-kg/1',
-      metadata: { source: 'test', attack_version: null, built_at: '2024-01-01T00:00:00.000Z', actor_count: 10, technique_count: 1, software_count: 0 },
+    const file = kgFile({
+      builtAt: '2024-01-01T00:00:00.000Z',
       techniques: [{ id: 'T1001', name: 'Data Obfuscation', tactics: ['command-and-control'] }],
-      software: [],
-      actors: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'].map((n, i) => ({
-        attack_id: `X${i}`,
-        stix_id: null,
-        name: n,
-        aliases: [],
-        url: null,
-        sponsor: null,
-        origin: null,
-        techniques: ['T1001'],
-        software: [],
-        campaigns: [],
-        sectors: [],
-        regions: [],
-        victimology_basis: [],
-        active_from: null,
-        active_to: null,
-        indicators: i === 1 ? ['Bad.Example', 'c2.example', 'drop.example', 'stage.example'].map((value) => ({ type: 'domain', value })) : [],
-      })),
-    };
+      actors: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'].map((n, i) =>
+        kgActor({
+          attack_id: `X${i}`,
+          name: n,
+          techniques: ['T1001'],
+          indicators: i === 1 ? ['Bad.Example', 'c2.example', 'drop.example', 'stage.example'].map((value) => ({ type: 'domain', value })) : [],
+        }),
+      ),
+    });
     const small = indexKnowledgeGraph(file, '0'.repeat(64));
     const seen = ['bad.example', 'C2.example', 'drop.example', 'stage.example', 'good.example'];
     const result = assess(small, { case_id: 'c', indicators: seen.map((value, i) => ({ evidence_id: `I${i}`, type: 'domain' as const, value })) });
