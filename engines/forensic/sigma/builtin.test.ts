@@ -1533,6 +1533,69 @@ describe('built-in Windows rules', () => {
     expectHit('Credential Dumping Functions In PowerShell (script block 4104)', block(9, 'Get-Process KeePass | Get-KeePassDatabaseKey -Verbose'), 'high', 'credential-access');
   });
 
+  it('tools of a public lateral-movement catalogue (remote command clients, WinRM scripts, task shells, atexec output, dumping tools, password recovery, net group/user, service stagers, ticket caches, listeners, GPP passwords); near misses are not', () => {
+    const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+    const CLI = 'Shell Command Passed With A Network Address To A User-Folder Program';
+    expectHit(CLI, sysmon1(1, 'C:\\Users\\bob\\Desktop\\bxc.exe', 'bxc.exe 10.0.0.12:8080 "cmd /c dir"'), 'low', 'execution');
+    expect(titlesOf(sysmon1(2, 'C:\\Users\\bob\\tools\\putty.exe', 'putty.exe -ssh admin@ws02 -P 22'))).not.toContain(CLI);
+    expect(titlesOf(proc(3, 'C:\\Users\\bob\\tools\\sched.exe', 'sched.exe 10:30 "cmd /c backup.bat"'))).not.toContain(CLI);
+    const WINRM = 'WinRM Management Script Aimed At Another Host';
+    expectHit(WINRM, proc(4, `${S32}cscript.exe`, 'cscript //nologo "C:\\Windows\\System32\\winrm.vbs" get winrm/config -r:ws02'), 'low', 'lateral-movement');
+    expect(titlesOf(proc(5, `${S32}cscript.exe`, 'cscript //nologo "C:\\Windows\\System32\\winrm.vbs" get winrm/config'))).not.toContain(WINRM);
+    const TASK = 'Shell Or Script Host Started By The Task Scheduler On A User-Writable Path';
+    expectHit(TASK, sysmon1(6, `${S32}cmd.exe`, 'C:\\Windows\\system32\\cmd.exe /c "C:\\Windows\\Temp\\a.bat"', { ParentImage: `${S32}taskeng.exe` }), 'low', 'execution');
+    expectHit(TASK, sysmon1(7, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, 'powershell -File C:\\Users\\Public\\u.ps1', { ParentImage: `${S32}svchost.exe`, ParentCommandLine: 'C:\\Windows\\system32\\svchost.exe -k netsvcs -p -s Schedule' }), 'low', 'persistence');
+    expect(titlesOf(sysmon1(8, `${S32}cmd.exe`, 'cmd /c "C:\\Program Files\\Vendor\\maint.bat"', { ParentImage: `${S32}taskeng.exe` }))).not.toContain(TASK);
+    expect(titlesOf(sysmon1(9, `${S32}cmd.exe`, 'cmd /c C:\\Windows\\Temp\\a.bat', { ParentImage: `${S32}svchost.exe`, ParentCommandLine: 'C:\\Windows\\system32\\svchost.exe -k DcomLaunch -p' }))).not.toContain(TASK);
+    const AT = 'Command Output Redirected To A Random Temp File Of The Windows Folder (atexec-style)';
+    expectHit(AT, proc(10, `${S32}cmd.exe`, 'cmd.exe /C whoami > C:\\Windows\\Temp\\AbCdEfGh.tmp 2>&1'), 'high', 'lateral-movement');
+    expectHit(AT, sysmon1(11, `${S32}cmd.exe`, 'cmd.exe /C net user > %windir%\\Temp\\qWeRtYuI.tmp 2>&1'), 'high', 'execution');
+    expect(titlesOf(proc(12, `${S32}cmd.exe`, 'cmd.exe /C dir > C:\\Windows\\Temp\\install_log.tmp 2>&1'))).not.toContain(AT);
+    expect(titlesOf(proc(13, `${S32}cmd.exe`, 'cmd.exe /C whoami > C:\\Users\\bob\\AbCdEfGh.tmp 2>&1'))).not.toContain(AT);
+    const DUMP = 'Credential Dumping Tool Started By Its File Name';
+    expectHit(DUMP, proc(14, 'C:\\Users\\bob\\Desktop\\PwDump7.exe', 'PwDump7.exe'), 'high', 'credential-access');
+    expectHit(DUMP, sysmon1(15, 'C:\\Users\\bob\\Desktop\\g.exe', 'g.exe -a', { OriginalFileName: 'gsecdump.exe' }), 'high', 'credential-access');
+    expectHit(DUMP, proc(16, `${S32}DumpSvc.exe`, 'C:\\Windows\\system32\\DumpSvc.exe', { ParentProcessName: `${S32}services.exe` }), 'high', 'credential-access');
+    expect(titlesOf(proc(17, 'C:\\Program Files\\Vendor\\dumpchk.exe', 'dumpchk.exe C:\\Windows\\MEMORY.DMP'))).not.toContain(DUMP);
+    const LSASS = 'LSASS Named On The Command Line Of A User-Folder Program';
+    expectHit(LSASS, proc(18, 'C:\\Windows\\Temp\\msdsc.exe', 'C:\\Windows\\temp\\msdsc.exe lsass c:\\windows\\temp', { ParentProcessName: PSH }), 'medium', 'credential-access');
+    expect(titlesOf(proc(19, `${S32}tasklist.exe`, 'tasklist /fi "imagename eq lsass.exe"'))).not.toContain(LSASS);
+    expect(titlesOf(proc(20, 'C:\\Users\\bob\\tools\\x.exe', 'x.exe --config lsass-settings.json'))).not.toContain(LSASS);
+    const PV = 'Password Recovery Tool Run';
+    expectHit(PV, sysmon1(21, 'C:\\Users\\bob\\wb.exe', 'wb.exe /stext out.txt', { OriginalFileName: 'WebBrowserPassView.exe' }), 'medium', 'credential-access');
+    expectHit(PV, proc(22, 'C:\\Users\\bob\\Downloads\\mailpv.exe', 'mailpv.exe'), 'medium', 'credential-access');
+    expect(titlesOf(sysmon1(23, 'C:\\Users\\bob\\bdv.exe', 'bdv.exe', { OriginalFileName: 'BrowserDownloadsView.exe' }))).not.toContain(PV);
+    const GRP = 'Account Added To A Group With Net.exe';
+    expectHit(GRP, proc(24, `${S32}net.exe`, 'net group "domain admins" support /add /domain'), 'medium', 'persistence');
+    expectHit(GRP, sysmon1(25, `${S32}net1.exe`, 'C:\\Windows\\system32\\net1 localgroup administrators support /add'), 'medium', 'privilege-escalation');
+    expect(titlesOf(proc(26, `${S32}net.exe`, 'net group "domain admins" /domain'))).not.toContain(GRP);
+    const DEL = 'Account Deleted With Net.exe';
+    expectHit(DEL, proc(27, `${S32}net.exe`, 'net user support /delete /domain'), 'low', 'impact');
+    expect(titlesOf(proc(28, `${S32}net.exe`, 'net user support /domain'))).not.toContain(DEL);
+    const SVC = 'Hidden Or Encoded PowerShell Started Directly As A Service';
+    expectHit(SVC, sysmon1(29, `${S32}cmd.exe`, '%COMSPEC% /b /c start /b /min powershell.exe -nop -w hidden -noni -c "if([IntPtr]::Size -eq 4){$b=\'powershell.exe\'}"', { ParentImage: `${S32}services.exe`, User: 'NT AUTHORITY\\SYSTEM' }), 'high', 'lateral-movement');
+    expect(titlesOf(sysmon1(30, `${S32}cmd.exe`, 'cmd /c "C:\\Program Files\\Vendor\\start.cmd"', { ParentImage: `${S32}services.exe` }))).not.toContain(SVC);
+    expect(titlesOf(sysmon1(31, PSH, 'powershell.exe -File "C:\\Program Files\\Vendor\\svc.ps1"', { ParentImage: `${S32}services.exe` }))).not.toContain(SVC);
+    const CC = 'Kerberos Credential Cache File Written (Sysmon 11)';
+    expectHit(CC, sysmon(32, 11, { Image: 'C:\\Users\\bob\\Desktop\\k.exe', TargetFilename: 'C:\\Users\\bob\\Desktop\\TGT_bob@corp.local.ccache' }), 'medium', 'credential-access');
+    expect(titlesOf(sysmon(33, 11, { Image: 'C:\\Program Files\\MIT\\Kerberos\\bin\\kinit.exe', TargetFilename: 'C:\\Users\\bob\\krb5cc_bob.ccache' }))).not.toContain(CC);
+    const LIS = 'Inbound Connection From Another Host To A Program In A User-Writable Folder On A Service Port (Sysmon 3)';
+    const inbound = (t: number, image: string, src: string): ReturnType<typeof makeEvent> => sysmon(t, 3, { Image: image, Initiated: 'false', SourceIp: src, DestinationIp: '10.0.0.7', DestinationPort: '80', Protocol: 'tcp' });
+    expectHit(LIS, inbound(34, 'C:\\Users\\bob\\Desktop\\tools\\fakewpad.exe', '10.0.0.9'), 'informational', 'credential-access');
+    expect(titlesOf(inbound(35, 'C:\\Users\\bob\\Desktop\\tools\\fakewpad.exe', '127.0.0.1'))).not.toContain(LIS);
+    expect(titlesOf(inbound(36, 'C:\\Program Files\\nginx\\nginx.exe', '10.0.0.9'))).not.toContain(LIS);
+    expectHit('Built-in Discovery Command', proc(37, `${S32}dcdiag.exe`, 'dcdiag /test:dns'), 'informational', 'discovery');
+    const module = (t: number, text: string): ReturnType<typeof makeEvent> =>
+      win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe\r\nCommand Name = Invoke-Expression\r\n', Payload: `CommandInvocation(Invoke-Expression): "Invoke-Expression"\r\nParameterBinding(Invoke-Expression): name="Command"; value="${text}"` });
+    const classic = (t: number, text: string): ReturnType<typeof makeEvent> =>
+      win(t, 'Windows PowerShell', 'PowerShell', 800, { Data: { '#text': [text, `\tHostApplication=powershell.exe\r\n\tCommandLine=${text}\r\n`, 'CommandInvocation(Invoke-Expression): "Invoke-Expression"'] } });
+    const gpp = 'Get-ChildItem -Path \\\\corp.local\\SYSVOL -Recurse -Include Groups.xml,Services.xml | Select-String -Pattern cpassword';
+    expectHit('Group Policy Preference Passwords Searched From PowerShell (script block 4104)', block(38, gpp), 'medium', 'credential-access');
+    expectHit('Group Policy Preference Passwords Searched From PowerShell (module logging 4103)', module(39, gpp), 'medium', 'credential-access');
+    expectHit('Group Policy Preference Passwords Searched From PowerShell (classic pipeline 800)', classic(40, gpp), 'medium', 'credential-access');
+    expect(titlesOf(block(41, 'Get-ChildItem -Path \\\\corp.local\\SYSVOL -Recurse -Include Groups.xml'))).not.toContain('Group Policy Preference Passwords Searched From PowerShell (script block 4104)');
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
