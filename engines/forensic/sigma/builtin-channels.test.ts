@@ -433,4 +433,116 @@ describe('built-in channel rules', () => {
     expect(titlesOf(win(5, 'Application', 'Microsoft-Windows-Backup', 4, {}))).not.toContain(CAT);
   });
 
+  it('audit and Kerberos policy: per-user audit policy and the audit policy descriptor (medium), CrashOnAuditFail (low), the Kerberos policy changed by a user (medium), not by a machine', () => {
+    expect(hits([sec(1, 4912, { SubjectUserName: 'alice', TargetUserSid: 'S-1-5-21-1-2-3-1104', CategoryId: '%%8272', AuditPolicyChanges: '%%8451' })]).get('Per-User Audit Policy Changed')).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
+    expect(hits([sec(2, 4715, { SubjectUserName: 'alice', OldSd: 'D:(A;;0x1;;;BA)', NewSd: 'D:(A;;0x1;;;WD)' })]).get('Audit Policy Security Descriptor Changed')?.level).toBe('medium');
+    expect(hits([sec(3, 4906, { CrashOnAuditFailValue: 0 })]).get('CrashOnAuditFail Setting Changed Or Cleared')?.level).toBe('low');
+    const KERB = 'Kerberos Policy Changed';
+    expect(hits([sec(4, 4713, { SubjectUserName: 'alice', KerberosPolicyChange: 'MaxTicketAge: 0xa -> 0x2710' })]).get(KERB)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'stealth', 'credential-access'] });
+    expect(titlesOf(sec(5, 4713, { SubjectUserName: 'DC01$', KerberosPolicyChange: 'MaxTicketAge: 0xa -> 0xa' }))).not.toContain(KERB);
+    // The system-wide audit policy (4719) is another rule's.
+    expect(titlesOf(sec(6, 4719, { SubjectUserName: 'alice', CategoryId: '%%8274', AuditPolicyChanges: '%%8448' }))).not.toContain('Per-User Audit Policy Changed');
+  });
+
+  it('directory and trust events of Appendix L: SID filtering (low), group type (low), AdminSDHolder resets (informational), forest trust namespaces (medium), CA rows deleted (low), RPC integrity (low)', () => {
+    expect(hits([sec(1, 4675, { TargetUserName: 'admin', TargetDomainName: 'CORP2', TdoSid: 'S-1-5-21-9-9-9', SidList: '%{S-1-5-21-1-2-3-519}' })]).get('SIDs Filtered From A Logon Across A Trust')).toEqual({ level: 'low', tactics: ['privilege-escalation', 'stealth'] });
+    expect(hits([sec(2, 4764, { SubjectUserName: 'alice', TargetUserName: 'Helpdesk' })]).get('Group Type Changed')).toEqual({ level: 'low', tactics: ['persistence', 'privilege-escalation'] });
+    expect(hits([sec(3, 4780, { SubjectUserName: 'DC01$', TargetUserName: 'bob' })]).get('Permissions Reset On Members Of Administrative Groups')?.level).toBe('informational');
+    expect(hits([sec(4, 4865, { ForestRoot: 'corp2.example', TopLevelName: 'other.example' })]).get('Trusted Forest Information Changed')).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'stealth'] });
+    expect(hits([sec(5, 4896, { TableId: 'Request', Rows: 200 })]).get('Certificate Services Database Rows Deleted')).toEqual({ level: 'low', tactics: ['stealth'] });
+    expect(hits([sec(6, 4816, { RemoteName: '10.0.0.57', RpcCallStatus: '0x6c6' })]).get('RPC Integrity Violation Detected')).toEqual({ level: 'low', tactics: ['credential-access', 'collection'] });
+    // A member added to a group is the group-member rules', not the group-type rule.
+    expect(titlesOf(sec(7, 4728, { SubjectUserName: 'alice', TargetUserName: 'Helpdesk', MemberSid: 'S-1-5-21-1-2-3-1190' }))).not.toContain('Group Type Changed');
+  });
+
+  it('DCShadow clean-up: a server or nTDSDSA object deleted from the sites container (5141, medium); other deleted objects are not', () => {
+    const DEL = 'Domain Controller Object Removed From The Configuration Partition';
+    const del = (t: number, objectClass: string): Ev => sec(t, 5141, { SubjectUserName: 'alice', ObjectDN: 'CN=NTDS Settings,CN=WS07,CN=Servers,CN=Default-First-Site-Name,CN=Sites,CN=Configuration,DC=corp,DC=example', ObjectClass: objectClass, TreeDelete: '%%14679' });
+    expect(hits([del(1, 'nTDSDSA')]).get(DEL)).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
+    expect(titlesOf(del(2, 'user'))).not.toContain(DEL);
+  });
+
+  it('Windows Firewall in the Security log: service or driver stopped (medium), policy failures (low); a firewall rule change is not these rules', () => {
+    expect(hits([sec(1, 5025, {})]).get('Windows Firewall Service Or Driver Stopped')).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
+    expect(hits([sec(2, 5030, { ErrorCode: 2 })]).get('Windows Firewall Could Not Apply Its Policy')?.level).toBe('low');
+    const h = [...hits([sec(3, 4946, { ProfileChanged: 'All', RuleName: 'x' })]).keys()];
+    expect(h).not.toContain('Windows Firewall Service Or Driver Stopped');
+    expect(h).not.toContain('Windows Firewall Could Not Apply Its Policy');
+  });
+
+  it('remote shells of the Impacket kind: a command output file over ADMIN$ or C$ (high); other files on the share are not', () => {
+    const OUT = 'Remote Command Output File On An Administrative Share';
+    const share = (t: number, name: string, rel: string): Ev =>
+      sec(t, 5145, { SubjectUserName: 'alice', IpAddress: '10.0.0.57', ShareName: name, ShareLocalPath: '\\??\\C:\\Windows', RelativeTargetName: rel, AccessList: '%%1537\n%%1541\n%%4416\n' });
+    expect(hits([share(1, '\\\\*\\ADMIN$', '__1700000000.1234567')]).get(OUT)).toEqual({ level: 'high', tactics: ['execution', 'lateral-movement'] });
+    expect(titlesOf(share(2, '\\\\*\\C$', '__output'))).toContain(OUT);
+    expect(titlesOf(share(3, '\\\\*\\ADMIN$', 'Temp\\__PSScriptPolicyTest_x.ps1'))).not.toContain(OUT);
+    expect(titlesOf(share(4, '\\\\*\\Data', '__1700000000.1234567'))).not.toContain(OUT);
+  });
+
+  it('remote execution and credential dumping tool services: 7036 and 4674 of PSEXESVC-like services (high), dumping tool services in 7045/7036/4697 (high, credential access); other services are not', () => {
+    const scm = (t: number, id: number, data: JsonRecord): Ev => win(t, 'System', 'Service Control Manager', id, data);
+    const STATE = 'Remote Execution Tool Service Started Or Stopped';
+    expect(hits([scm(1, 7036, { param1: 'PSEXESVC', param2: 'running' })]).get(STATE)).toEqual({ level: 'high', tactics: ['execution', 'lateral-movement'] });
+    expect(titlesOf(scm(2, 7036, { param1: 'Print Spooler', param2: 'running' }))).not.toContain(STATE);
+    const HANDLE = 'Remote Execution Tool Service Opened In The Service Control Manager';
+    expect(hits([sec(3, 4674, { SubjectUserName: 'alice', ObjectServer: 'SC Manager', ObjectType: 'SERVICE OBJECT', ObjectName: 'PSEXESVC', PrivilegeList: 'SeSecurityPrivilege' })]).get(HANDLE)?.level).toBe('high');
+    expect(titlesOf(sec(4, 4674, { SubjectUserName: 'alice', ObjectServer: 'SC Manager', ObjectType: 'SERVICE OBJECT', ObjectName: 'Spooler', PrivilegeList: 'SeSecurityPrivilege' }))).not.toContain(HANDLE);
+    const DUMP = 'Credential Dumping Tool Service Installed Or Run';
+    expect(hits([scm(5, 7036, { param1: 'PWDumpX Service', param2: 'running' })]).get(DUMP)).toEqual({ level: 'high', tactics: ['execution', 'credential-access'] });
+    expect(titlesOf(scm(6, 7045, { ServiceName: 'WCESERVICE', ImagePath: '"C:\\Users\\alice\\wce.exe" -S', ServiceType: 'user mode service', StartType: 'demand start', AccountName: 'LocalSystem' }))).toContain(DUMP);
+    expect(titlesOf(scm(7, 7045, { ServiceName: 'Dump Uploader', ImagePath: 'C:\\Program Files\\Crash\\upload.exe', ServiceType: 'user mode service', StartType: 'auto start', AccountName: 'LocalSystem' }))).not.toContain(DUMP);
+    expect(hits([sec(8, 4697, { SubjectUserName: 'alice', ServiceName: 'gsecdump', ServiceFileName: 'C:\\Windows\\Temp\\gsecdump.exe', ServiceType: '0x10', ServiceStartType: 3 })]).get('Credential Dumping Tool Service Installed (Security)')?.level).toBe('high');
+  });
+
+  it('a service whose program is on another host\'s share (7045, medium); the host\'s own loopback path and local paths are not this rule', () => {
+    const UNC = 'Service Installed With A Program On Another Host';
+    const svc = (t: number, image: string): Ev => win(t, 'System', 'Service Control Manager', 7045, { ServiceName: 'upd', ImagePath: image, ServiceType: 'user mode service', StartType: 'demand start', AccountName: 'LocalSystem' });
+    expect(hits([svc(1, '\\\\10.0.0.57\\share\\svc.exe')]).get(UNC)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation', 'lateral-movement'] });
+    expect(titlesOf(svc(2, '"\\\\fileserver\\tools\\agent.exe" -service'))).toContain(UNC);
+    expect(titlesOf(svc(3, '\\\\127.0.0.1\\ADMIN$\\svc.exe'))).not.toContain(UNC);
+    expect(titlesOf(svc(4, '\\\\?\\C:\\Program Files\\x\\svc.exe'))).not.toContain(UNC);
+    expect(titlesOf(svc(5, 'C:\\Windows\\System32\\svchost.exe -k netsvcs'))).not.toContain(UNC);
+  });
+
+  it('inbound connections accepted by programs in user or temporary folders (WFP 5156, low); outbound ones and programs elsewhere are not', () => {
+    const IN = 'Inbound Connection Accepted By A Program In A User Or Temporary Folder';
+    const wfp = (t: number, app: string, direction: string): Ev =>
+      sec(t, 5156, { ProcessID: 4412, Application: app, Direction: direction, SourceAddress: '10.0.0.12', SourcePort: '8080', DestAddress: '10.0.0.57', DestPort: '50100', Protocol: 6 });
+    expect(hits([wfp(1, '\\device\\harddiskvolume2\\users\\alice\\appdata\\local\\temp\\relay.exe', '%%14592')]).get(IN)).toEqual({ level: 'low', tactics: ['command-and-control'] });
+    expect(titlesOf(wfp(2, '\\device\\harddiskvolume2\\users\\alice\\appdata\\local\\temp\\relay.exe', '%%14593'))).not.toContain(IN);
+    expect(titlesOf(wfp(3, '\\device\\harddiskvolume2\\program files\\app\\server.exe', '%%14592'))).not.toContain(IN);
+  });
+
+  it('LSASS crashes (Application Error 1000, WER 1001; medium, credential access); another program crashing is not', () => {
+    const LSASS = 'LSASS Crashed';
+    expect(hits([win(1, 'Application', 'Application Error', 1000, { Data: ['lsass.exe', '10.0.19041.1', 'ntdll.dll', 'c0000005'] })]).get(LSASS)).toEqual({ level: 'medium', tactics: ['credential-access'] });
+    expect(titlesOf(win(2, 'Application', 'Windows Error Reporting', 1001, { Data: ['0', '5', 'APPCRASH', 'Not available', '0', 'lsass.exe'] }))).toContain(LSASS);
+    expect(titlesOf(win(3, 'Application', 'Application Error', 1000, { Data: ['notepad.exe', '10.0', 'ntdll.dll', 'c0000005'] }))).not.toContain(LSASS);
+  });
+
+  it('Defender: remediation failed (1008/1118/1119, high), engine failure (5008, informational); a successful action is not the failure rule', () => {
+    const def = (t: number, id: number): Ev => win(t, 'Microsoft-Windows-Windows Defender/Operational', 'Microsoft-Windows-Windows Defender', id, { 'Threat Name': 'Trojan:Win32/Meterpreter' });
+    const FAIL = 'Microsoft Defender Could Not Remediate A Threat';
+    expect(hits([def(1, 1118)]).get(FAIL)).toEqual({ level: 'high', tactics: ['execution', 'defense-impairment'] });
+    expect(titlesOf(def(2, 1117))).not.toContain(FAIL);
+    expect(hits([def(3, 5008)]).get('Microsoft Defender Engine Failed')?.level).toBe('informational');
+  });
+
+  it('Code Integrity: kernel modules failing integrity checks (3001-3004, 3010, 3023; low); an ordinary Code Integrity event is not', () => {
+    const KM = 'Kernel Module Or Driver Failed Integrity Checks';
+    const ci = (t: number, id: number): Ev => win(t, 'Microsoft-Windows-CodeIntegrity/Operational', 'Microsoft-Windows-CodeIntegrity', id, { FileNameBuffer: '\\Device\\HarddiskVolume2\\Windows\\System32\\drivers\\x.sys', ProcessNameBuffer: 'System' });
+    expect(hits([ci(1, 3004)]).get(KM)).toEqual({ level: 'low', tactics: ['stealth', 'defense-impairment'] });
+    expect(titlesOf(ci(2, 3099))).not.toContain(KM);
+  });
+
+  it('WinRM: shell and command requests processed on this host (81, low), requests sent to another host (80, low); local requests and other operations are not', () => {
+    const wr = (t: number, id: number, data: JsonRecord): Ev => win(t, 'Microsoft-Windows-WinRM/Operational', 'Microsoft-Windows-WinRM', id, data);
+    const SHELL = 'WinRM Remote Shell Request Processed';
+    expect(hits([wr(1, 81, { operationName: 'CreateShell' })]).get(SHELL)).toEqual({ level: 'low', tactics: ['execution', 'lateral-movement'] });
+    expect(titlesOf(wr(2, 81, { operationName: 'Enumeration' }))).not.toContain(SHELL);
+    const OUT = 'WinRM Request Sent To Another Host';
+    expect(hits([wr(3, 80, { operationName: 'Enumeration', destination: 'srv02.corp.example:5985' })]).get(OUT)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
+    expect(titlesOf(wr(4, 80, { operationName: 'Get', destination: 'localhost:47001' }))).not.toContain(OUT);
+  });
 });
