@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ForensicEvent } from '../event.js';
-import { ANTI_FORENSICS_CHECKS, PENALTY_FLOOR, penaltyOf, scanAntiForensics } from './antiforensics.js';
+import { mulberry32 } from '../../core/random.js';
+import { ANTI_FORENSICS_CHECKS, NumberList, PENALTY_FLOOR, penaltyOf, scanAntiForensics } from './antiforensics.js';
 import { at, makeEvent, sysmon1, sysmonEvent } from './events.fixture.js';
 
 const kinds = (events: ForensicEvent[]): string[] => scanAntiForensics(events).verdict.indicators.map((i) => i.kind);
@@ -126,5 +127,29 @@ describe('anti-forensics scan', () => {
     expect(scan.hostPenalty.get('WS01')).toBe(0.8);
     expect(scan.hostPenalty.get('OTHER')).toBeUndefined();
     expect(scanAntiForensics([]).verdict).toEqual({ tampered: false, penalty: 1, indicators: [] });
+  });
+
+  it('a log list pushed in order gives the order the sort gives, and any list out of order is sorted', () => {
+    const rand = mulberry32(6);
+    let skipped = 0;
+    for (let round = 0; round < 400; round++) {
+      const n = Math.floor(rand() * 60);
+      const list = new NumberList();
+      let v = Math.floor(rand() * 1e6);
+      const values: number[] = [];
+      for (let i = 0; i < n; i++) {
+        // Rising with ties (a log's times and record numbers), now and then a step back, a NaN, -0 beside 0.
+        const r = rand();
+        v = r < 0.03 ? v - 1 - Math.floor(rand() * 5) : r < 0.35 ? v : v + Math.floor(rand() * 3000);
+        values.push(round % 7 === 0 && i === n >> 1 ? Number.NaN : round % 11 === 0 && i === 1 ? -0 : round % 11 === 0 && i === 2 ? 0 : v);
+      }
+      values.forEach((x, i) => list.push(x, i * 3));
+      const sorted = values.every((x, i) => i === 0 || (values[i - 1] as number) <= x);
+      if (sorted) skipped++;
+      expect(Array.from(list.order())).toEqual(Array.from(list.orderBySort()));
+    }
+    // Both kinds of list were compared.
+    expect(skipped).toBeGreaterThan(20);
+    expect(skipped).toBeLessThan(380);
   });
 });

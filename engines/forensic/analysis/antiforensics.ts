@@ -223,7 +223,7 @@ const siFn: AntiForensicsCheck = streamed('timestomping-si-fn', 'In timeline inp
  * Per log, a number of each event and the event's position, in typed arrays that grow by doubling (not an object per
  * event, which at a million events is two million objects the collector walks again and again).
  */
-class NumberList {
+export class NumberList {
   values = new Float64Array(16);
   ats = new Uint32Array(16);
   n = 0;
@@ -242,8 +242,23 @@ class NumberList {
     this.n++;
   }
 
-  /** Positions 0..n-1 ordered by value, ties in insertion order (what a stable sort of the pairs gives). */
+  /**
+   * Positions 0..n-1 ordered by value, ties in insertion order (what a stable sort of the pairs gives). Values pushed
+   * in order (a log's times, read in time order; its record numbers, which rise with them) are that order already: one
+   * pass tells so and the sort is skipped (a million-entry sort with a comparator is about 0.2 s). Any value out of
+   * order, or a NaN, takes the sort.
+   */
   order(): Uint32Array {
+    const order = new Uint32Array(this.n);
+    for (let i = 0; i < this.n; i++) order[i] = i;
+    const v = this.values;
+    let sorted = true;
+    for (let i = 1; i < this.n && sorted; i++) sorted = (v[i - 1] as number) <= (v[i] as number);
+    return sorted ? order : this.orderBySort();
+  }
+
+  /** order() by the sort alone (the path for values out of order; the tests compare order() with it). */
+  orderBySort(): Uint32Array {
     const order = new Uint32Array(this.n);
     for (let i = 0; i < this.n; i++) order[i] = i;
     const v = this.values;
