@@ -1596,6 +1596,38 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(block(41, 'Get-ChildItem -Path \\\\corp.local\\SYSVOL -Recurse -Include Groups.xml'))).not.toContain('Group Policy Preference Passwords Searched From PowerShell (script block 4104)');
   });
 
+  it('service programs in the Windows folder root, NTLM hashes on command lines, Remote Desktop session programs, hive copies written; near misses are not', () => {
+    const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+    const REG = 'Service Registered With Its Program In The Windows Folder Root (Sysmon 13)';
+    const image = (t: number, details: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: `${S32}services.exe`, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\kQzT\\ImagePath', Details: details });
+    expectHit(REG, image(1, '%SystemRoot%\\kQzTbNwE.exe'), 'medium', 'lateral-movement');
+    expectHit(REG, image(2, 'C:\\Windows\\PSEXESVC.exe'), 'medium', 'execution');
+    expect(titlesOf(image(3, '%SystemRoot%\\System32\\svchost.exe -k netsvcs'))).not.toContain(REG);
+    expect(titlesOf(image(4, 'C:\\Windows\\Sysmon64.exe'))).not.toContain(REG);
+    const SVC = 'Service Program In The Windows Folder Root Started By The Service Control Manager';
+    expectHit(SVC, proc(5, 'C:\\Windows\\kQzTbNwE.exe', 'C:\\Windows\\kQzTbNwE.exe', { ParentProcessName: `${S32}services.exe` }), 'medium', 'lateral-movement');
+    expect(titlesOf(proc(6, 'C:\\Windows\\Sysmon64.exe', 'C:\\Windows\\Sysmon64.exe', { ParentProcessName: `${S32}services.exe` }))).not.toContain(SVC);
+    expect(titlesOf(proc(7, `${S32}spoolsv.exe`, 'C:\\Windows\\System32\\spoolsv.exe', { ParentProcessName: `${S32}services.exe` }))).not.toContain(SVC);
+    expect(titlesOf(proc(8, 'C:\\Windows\\kQzTbNwE.exe', 'C:\\Windows\\kQzTbNwE.exe'))).not.toContain(SVC);
+    const PTH = 'NTLM Hash Passed On A Command Line';
+    expectHit(PTH, proc(9, 'C:\\Users\\bob\\ah.exe', 'ah.exe -s admin:CORP:31d6cfe0d16ae931b73c59d7e0c089c0 "cmd.exe"'), 'high', 'lateral-movement');
+    expectHit(PTH, sysmon1(10, 'C:\\Users\\bob\\r.exe', 'r.exe asktgt /user:admin /rc4:81d310fa34e6a56a31145445891bb7b8 /ptt'), 'high', 'stealth');
+    expectHit(PTH, proc(11, 'C:\\Python311\\python.exe', 'python.exe psexec.py -hashes aad3b435b51404eeaad3b435b51404ee:31d6cfe0d16ae931b73c59d7e0c089c0 corp/admin@10.0.0.5'), 'high', 'lateral-movement');
+    expect(titlesOf(proc(12, `${S32}certutil.exe`, 'certutil -hashfile C:\\Users\\bob\\a.zip MD5'))).not.toContain(PTH);
+    expect(titlesOf(proc(13, 'C:\\Program Files\\Vendor\\agent.exe', 'agent.exe --id 31d6cfe0d16ae931b73c59d7e0c089c0 --server https://mgmt.example.net:8443'))).not.toContain(PTH);
+    const RDP = 'Remote Desktop Session Program Started';
+    expectHit(RDP, proc(14, `${S32}rdpclip.exe`, 'rdpclip', { ParentProcessName: `${S32}svchost.exe` }), 'informational', 'lateral-movement');
+    expectHit(RDP, sysmon1(15, `${S32}TSTheme.exe`, 'C:\\Windows\\system32\\TSTheme.exe -Embedding', { ParentImage: `${S32}svchost.exe` }), 'informational', 'lateral-movement');
+    expect(titlesOf(proc(16, `${S32}mstsc.exe`, 'mstsc /v:ws02'))).not.toContain(RDP);
+    const HIVE = 'Registry Hive Copy Written Outside The Windows Folder (Sysmon 11)';
+    const file = (t: number, image: string, target: string): ReturnType<typeof makeEvent> => sysmon(t, 11, { Image: image, TargetFilename: target });
+    expectHit(HIVE, file(17, `${S32}reg.exe`, 'C:\\Users\\bob\\AppData\\Local\\Temp\\sam.save'), 'medium', 'credential-access');
+    expectHit(HIVE, file(18, `${S32}ntdsutil.exe`, 'C:\\Windows\\Temp\\ifm\\registry\\SYSTEM'), 'medium', 'credential-access');
+    expectHit(HIVE, file(19, `${S32}esentutl.exe`, 'C:\\ProgramData\\SAM'), 'medium', 'credential-access');
+    expect(titlesOf(file(20, `${S32}svchost.exe`, 'C:\\Windows\\System32\\config\\RegBack\\SYSTEM'))).not.toContain(HIVE);
+    expect(titlesOf(file(21, 'C:\\Users\\bob\\app.exe', 'C:\\Users\\bob\\Documents\\system.log'))).not.toContain(HIVE);
+  });
+
   const crate = path.join(corpora, 'evtx', 'evtx-crate');
   it.skipIf(!existsSync(crate))('the benign captures give no high or critical built-in hit', () => {
     const files = readdirSync(crate).filter((f) => f.endsWith('.evtx'));
