@@ -1,7 +1,6 @@
 // The Lineage workspace: gate signed build events (or run a demo scenario), read the decision with its reasons, trace a finding to its commit and author, and a layer to everything it ships in.
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useStore } from 'zustand';
-import type { GraphNode, Reason, RunGraph, RunListItem, Verdict } from '../../../../engines/core/contracts/provgate';
 import type { ApiError} from '../../api/client';
 import { asApiError } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
@@ -14,215 +13,16 @@ import { useOpenRequest, type OpenRequest } from '../../shell/openItem';
 import { useSystemPrefersDark } from '../../shell/useTheme';
 import { activeJobs, effectiveTheme } from '../../store';
 import type { WorkspaceProps } from '../registry';
+import { CommentPreview } from './CommentPreview';
+import { FocusPanel } from './FocusPanel';
 import { LineageGraph } from './LineageGraph';
-import { attrRows, commentLines, count, cypherFileName, layerRows, MAX_GATE_FILE, orderedReasons, parseEnvelopeFile, plural, rejectionReason, SCENARIOS, when, type CommentPart } from './model';
-import { createLineageStore, RUN_PAGE, type LineageStore } from './store';
+import { count, cypherFileName, MAX_GATE_FILE, orderedReasons, parseEnvelopeFile, plural, rejectionReason, SCENARIOS } from './model';
+import { LayerList, ReasonRow, RunItem } from './RunRows';
+import { createLineageStore, RUN_PAGE } from './store';
 import { TrustedKeys } from './TrustedKeys';
+import { VerdictBadge } from './VerdictBadge';
 import './lineage.css';
 import { useFocusWhenLost } from '../../components/useDialogFocus';
-
-export function VerdictBadge({ verdict }: { readonly verdict: Verdict }) {
-  return <span className={`verdict verdict--${verdict}`}>{verdict}</span>;
-}
-
-function Parts({ parts }: { readonly parts: readonly CommentPart[] }) {
-  return (
-    <>
-      {parts.map((p, i) => (p.kind === 'strong' ? <strong key={i}>{p.text}</strong> : p.kind === 'code' ? <code key={i}>{p.text}</code> : <span key={i}>{p.text}</span>))}
-    </>
-  );
-}
-
-/** The PR comment as GitHub would show it (headings, bullets, bold, code), built as elements from text: no HTML is injected. */
-function CommentPreview({ markdown }: { readonly markdown: string }) {
-  const [raw, setRaw] = useState(false);
-  const lines = useMemo(() => commentLines(markdown), [markdown]);
-  return (
-    <section className="panel lineage-comment" aria-label="PR comment preview" data-testid="pr-comment">
-      <div className="panel__head">
-        <h2>PR comment</h2>
-        <div className="row">
-          <button type="button" className="small" aria-pressed={raw} onClick={() => setRaw((v) => !v)}>
-            {raw ? 'Preview' : 'Markdown'}
-          </button>
-          <button type="button" className="small" onClick={() => void navigator.clipboard?.writeText(markdown)}>
-            Copy
-          </button>
-        </div>
-      </div>
-      {raw ? (
-        <pre className="code-block selectable">{markdown}</pre>
-      ) : (
-        <div className="comment-preview">
-          {lines.map((l, i) =>
-            l.kind === 'heading' ? (
-              <h3 key={i}>{l.text}</h3>
-            ) : l.kind === 'item' ? (
-              <div key={i} className={`comment-item comment-item--${Math.min(l.depth, 2)}`}>
-                <Parts parts={l.parts} />
-              </div>
-            ) : (
-              <p key={i}>
-                <Parts parts={l.parts} />
-              </p>
-            ),
-          )}
-        </div>
-      )}
-    </section>
-  );
-}
-
-function RunItem({ run, open, onOpen }: { readonly run: RunListItem; readonly open: boolean; readonly onOpen: () => void }) {
-  return (
-    <button type="button" className={`run-item${open ? ' run-item--open' : ''}`} onClick={onOpen} aria-current={open ? 'true' : undefined} data-run-id={run.runId}>
-      <span className="run-item__title">
-        <VerdictBadge verdict={run.verdict} /> {run.source === 'demo' ? `demo ${run.scenario ?? ''}` : 'gated envelopes'}
-      </span>
-      <span className="muted run-item__meta">
-        {plural(run.envelopes, 'envelope')}
-        {run.rejected > 0 ? ` (${count(run.rejected)} rejected)` : ''} · {plural(run.findings, 'finding')} · {plural(run.reasons, 'reason')}
-      </span>
-      <span className="muted run-item__when">{when(run.createdAt)}</span>
-    </button>
-  );
-}
-
-function ReasonRow({ reason, index, open, onOpen, onKeyDown }: { readonly reason: Reason; readonly index: number; readonly open: boolean; readonly onOpen: () => void; readonly onKeyDown: (e: KeyboardEvent) => void }) {
-  return (
-    <li>
-      <button type="button" className={`reason${open ? ' reason--open' : ''}`} onClick={onOpen} onKeyDown={onKeyDown} aria-current={open ? 'true' : undefined} data-reason-index={index}>
-        <span className="reason__head">
-          <VerdictBadge verdict={reason.verdict} /> <code>{reason.rule}</code> <span className="reason__message">{reason.message}</span>
-        </span>
-        {reason.path.length > 0 && (
-          <span className="reason__path muted">
-            {reason.path.map((p, i) => (
-              <span key={i} className="path-step">
-                {i > 0 && <span aria-hidden="true"> → </span>}
-                {p}
-              </span>
-            ))}
-          </span>
-        )}
-        {reason.evidence && reason.evidence.length > 0 && <span className="reason__evidence muted">{reason.evidence.join(' · ')}</span>}
-      </button>
-    </li>
-  );
-}
-
-function Facts({ rows, testId }: { readonly rows: ReadonlyArray<readonly [string, string | number | null | undefined]>; readonly testId?: string }) {
-  return (
-    <dl className="facts" data-testid={testId}>
-      {rows
-        .filter(([, v]) => v !== null && v !== undefined && v !== '')
-        .map(([k, v]) => (
-          <div key={k} className="facts__row">
-            <dt>{k}</dt>
-            <dd className="selectable">{String(v)}</dd>
-          </div>
-        ))}
-    </dl>
-  );
-}
-
-function NodeFacts({ node }: { readonly node: GraphNode }) {
-  return <Facts rows={[['kind', node.kind], ['label', node.label], ...attrRows(node).map((r) => [r.key, r.value] as const)]} testId="node-facts" />;
-}
-
-/** The run's layers as buttons (the keyboard's way to a blast radius; the graph takes clicks too). */
-function LayerList({ graph, openId, onOpen }: { readonly graph: RunGraph; readonly openId: string | null; readonly onOpen: (id: string) => void }) {
-  const layers = useMemo(() => layerRows(graph), [graph]);
-  if (layers.length === 0) return null;
-  return (
-    <div className="layer-list" data-testid="layer-list">
-      <span className="muted">Layers (blast radius):</span>
-      {layers.slice(0, 60).map((l) => (
-        <button key={l.id} type="button" className={`small layer-chip${openId === l.id ? ' layer-chip--open' : ''}`} onClick={() => onOpen(l.id)} aria-pressed={openId === l.id} title={l.title} data-layer={l.digest}>
-          {l.label} <span className="muted">{plural(l.images, 'image')}</span>
-        </button>
-      ))}
-      {layers.length > 60 && <span className="muted">and {count(layers.length - 60)} more: click them in the graph</span>}
-    </div>
-  );
-}
-
-function FocusPanel({ store }: { readonly store: LineageStore }) {
-  const focus = useStore(store, (s) => s.focus);
-  const graph = useStore(store, (s) => s.graph);
-  const stories = useStore(store, (s) => s.stories);
-  const storiesError = useStore(store, (s) => s.storiesError);
-  const blast = useStore(store, (s) => s.blast);
-  const blastError = useStore(store, (s) => s.blastError);
-  const clear = useStore(store, (s) => s.clearFocus);
-  if (!graph) return null;
-  const node = focus?.kind === 'node' ? graph.nodes.find((n) => n.id === focus.id) : undefined;
-  const title = focus === null ? 'Origin' : focus.kind === 'reason' ? 'Origin of the reason' : focus.kind === 'query' ? `Backtrack “${focus.query}”` : node?.kind === 'layer' ? 'Blast radius of the layer' : `The ${node?.kind ?? 'node'}`;
-  return (
-    <section className="panel lineage-focus" aria-label="Origin and blast radius" data-testid="lineage-focus">
-      <div className="panel__head">
-        <h2>{title}</h2>
-        {focus && (
-          <button type="button" className="small" onClick={clear} title="Clear the highlight (Esc)">
-            Clear
-          </button>
-        )}
-      </div>
-      {focus === null && <p className="muted">Choose a reason, click a node in the graph, or backtrack a CVE, finding id or package from the search field ( / ).</p>}
-      {focus?.kind === 'reason' && focus.reason.finding === undefined && (
-        <>
-          <p>{focus.reason.message}</p>
-          {focus.reason.path.length > 0 ? <p className="muted">Its path is highlighted in the graph.</p> : <p className="muted">This reason is about the run as a whole (no graph path).</p>}
-        </>
-      )}
-      {node && <NodeFacts node={node} />}
-      {storiesError && <ErrorNote error={storiesError} title="The origin could not be traced" />}
-      {blastError && <ErrorNote error={blastError} title="The blast radius could not be computed" />}
-      {blast && (
-        <div data-testid="blast-radius">
-          <Facts
-            rows={[
-              ['layers', blast.layers.join(', ')],
-              ['images', blast.images.join(', ') || 'none'],
-              ['services', blast.services.join(', ') || 'none'],
-              ['containers', blast.containers.join(', ') || 'none'],
-            ]}
-          />
-          <p className="muted">
-            {plural(blast.images.length, 'image')}, {plural(blast.services.length, 'service')} and {plural(blast.containers.length, 'container')} ship this layer; they are highlighted.
-          </p>
-        </div>
-      )}
-      {stories && stories.stories.length === 0 && <p className="muted">No finding of this run matches “{stories.query}”.</p>}
-      {stories &&
-        stories.stories.slice(0, 20).map((s) => (
-          <article key={s.finding.id} className="story" data-testid="origin-story">
-            <h3>
-              {s.finding.cve ?? s.finding.title} <span className={`sev sev--${s.finding.severity}`}>{s.finding.severity}</span>
-            </h3>
-            <Facts
-              rows={[
-                ['finding', `${s.finding.title} (${s.finding.source})`],
-                ['dependency', s.dependency ? `${s.dependency.name} ${s.dependency.version}` : null],
-                ['purl', s.dependency?.purl],
-                ['reachable', s.finding.reachable === null ? 'unknown' : s.finding.reachable ? 'yes' : 'no'],
-                ['commit', s.introducedBy ? s.introducedBy.sha : 'no commit event names it'],
-                ['PR', s.introducedBy?.pr === null || s.introducedBy?.pr === undefined ? null : `#${s.introducedBy.pr}`],
-                ['author', s.introducedBy?.author],
-                ['when', s.introducedBy?.timestamp],
-                ['subject', s.introducedBy?.subject],
-                ['builds', s.builds.join(', ')],
-                ['images', s.blastRadius.images.join(', ')],
-                ['services', s.blastRadius.services.join(', ')],
-                ['containers', s.blastRadius.containers.join(', ')],
-              ]}
-            />
-            <p className="muted story__path">{s.path.join(' → ')}</p>
-          </article>
-        ))}
-    </section>
-  );
-}
 
 export default function LineageWorkspace({ service, client }: WorkspaceProps) {
   const base = service.base;
