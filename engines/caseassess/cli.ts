@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult } from '../core/cli.js';
-import { VitrineError } from '../core/errors.js';
+import { parseJsonText } from '../core/json-text.js';
 import { serveWithStore } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { createStandaloneApp } from './http.js';
@@ -51,11 +51,7 @@ function readCaseFile(file: string): unknown {
   } catch {
     throw new UsageError('the case file cannot be read');
   }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new VitrineError('validation_failed', 'the case file is not valid JSON');
-  }
+  return parseJsonText(text, 'validation_failed', 'the case file is not valid JSON');
 }
 
 async function assessCommand(positionals: readonly string[], values: { kg?: string | undefined; format?: string | undefined }): Promise<CliResult> {

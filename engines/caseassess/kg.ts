@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { sha256Hex } from '../core/canonical.js';
 import { VitrineError } from '../core/errors.js';
+import { parseJsonText } from '../core/json-text.js';
 import { validate } from '../core/validation.js';
 import { vocabularyKey } from './vocabulary.js';
 
@@ -173,12 +174,7 @@ export function knowledgeGraphFromBytes(bytes: Uint8Array | string): KnowledgeGr
   const sha256 = sha256Hex(bytes);
   const hit = cache.get(sha256);
   if (hit) return hit;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8'));
-  } catch {
-    throw new VitrineError('validation_failed', 'the knowledge graph is not valid JSON');
-  }
+  const parsed = parseJsonText(typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8'), 'validation_failed', 'the knowledge graph is not valid JSON');
   const kg = indexKnowledgeGraph(parsed, sha256);
   if (cache.size >= CACHE_LIMIT) {
     const oldest = cache.keys().next().value;

@@ -4,6 +4,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { gbdtModelFromJson, gbdtModelToJson, type JsonValue } from '../core/ml/index.js';
 import { VitrineError } from '../core/errors.js';
+import { parseJsonText } from '../core/json-text.js';
 import { validate } from '../core/validation.js';
 import { schemaOf, type DatasetId, type FlowSchema } from './data/schema.js';
 import { detectorFromJson, detectorToJson, type Detector, type Ensemble, type LogScaler } from './detectors/models.js';
@@ -128,12 +129,7 @@ export function saveBundle(file: string, m: StudyModel): string {
 
 /** Parses and checks a bundle: format and version, the payload digest, then every model's structure. */
 export function parseBundle(text: string): ModelBundle {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text) as unknown;
-  } catch {
-    throw new VitrineError('validation_failed', 'the model bundle is not valid JSON (damaged or not a bundle)');
-  }
+  const raw = parseJsonText(text, 'validation_failed', 'the model bundle is not valid JSON (damaged or not a bundle)');
   const format = typeof raw === 'object' && raw !== null ? (raw as { format?: unknown }).format : undefined;
   if (format !== BUNDLE_FORMAT) throw new VitrineError('validation_failed', `the file is not a flowdet model bundle (format must be ${BUNDLE_FORMAT})`);
   const head = validate(fileSchema, raw, 'model bundle');

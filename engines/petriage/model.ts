@@ -4,6 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
+import { parseJsonText } from '../core/json-text.js';
 import { gbdtModelFromJson } from '../core/ml/model.js';
 import { validate } from '../core/validation.js';
 import type { KnownFamily } from './family.js';
@@ -112,12 +113,7 @@ export function serializeLinearModel(json: LinearModelJson): string {
 
 /** A model from the text of a model file: the format is read from the file's `format` field. */
 export function parseModel(text: string, sha256: string | null = null): TriageModel {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new VitrineError('validation_failed', 'the model file is not valid JSON');
-  }
+  const raw = parseJsonText(text, 'validation_failed', 'the model file is not valid JSON');
   const format = typeof raw === 'object' && raw !== null ? (raw as { format?: unknown }).format : undefined;
   if (format === LINEAR_FORMAT) {
     const json = validate(linearModelSchema, raw, 'model file');

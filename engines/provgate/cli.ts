@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { runCommandLine, runIfMain, SERVE_OPTIONS, serveFlags, STANDARD_OPTIONS, UsageError, type CliResult, type CliValues } from '../core/cli.js';
 import { VitrineError } from '../core/errors.js';
+import { parseJsonText } from '../core/json-text.js';
 import { serveUntilSignal } from '../core/http/server.js';
 import { InProcessRunner } from '../core/jobs/in-process.js';
 import { openStandaloneStore } from '../core/store.js';
@@ -134,11 +135,7 @@ function readJsonFile(file: string, what: string): unknown {
     if (err instanceof VitrineError) throw err;
     throw new UsageError(`the ${what} cannot be read`);
   }
-  try {
-    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
-  } catch {
-    throw new VitrineError('validation_failed', `the ${what} is not valid JSON`);
-  }
+  return parseJsonText(text.replace(/^\uFEFF/, ''), 'validation_failed', `the ${what} is not valid JSON`);
 }
 
 /** The popular-package list of --top-pypi: $VITRINE_TOP_PYPI, else the shipped resources/core/popular/pypi.txt. */

@@ -2,6 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { VitrineError } from '../core/errors.js';
+import { parseJsonText } from '../core/json-text.js';
 import { normaliseSeverity, type BuildPackage, type BuildPayload, type SastFinding, type SastPayload, type ScanFinding, type ScanPayload, type Severity } from './events.js';
 import { canonicalPurl, makePurl, purlIdentity, purlType } from './purl.js';
 
@@ -38,11 +39,7 @@ export function loadReport(src: unknown, what: string): Json {
       if (err instanceof VitrineError) throw err;
       throw new VitrineError('bad_request', `the ${what} cannot be read`, { cause: err });
     }
-    try {
-      doc = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
-    } catch {
-      throw new VitrineError('parse_error', `the ${what} is not valid JSON`);
-    }
+    doc = parseJsonText(text.replace(/^\uFEFF/, ''), 'parse_error', `the ${what} is not valid JSON`);
   }
   if (!isRecord(doc)) throw new VitrineError('parse_error', `the ${what} is not a JSON object`);
   return doc;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { AchRating, AchScenario, AchScenarioSummary } from '../../core/contracts/ach.js';
 import { VitrineError } from '../../core/errors.js';
+import { parseJsonText } from '../../core/json-text.js';
 import { validate } from '../../core/validation.js';
 import { findResourcesDir } from '../../core/resources.js';
 
@@ -208,11 +209,5 @@ export function readScenarioFile(file: string): AchScenario {
     if (err instanceof VitrineError) throw err;
     throw new VitrineError('not_found', 'the scenario file cannot be read');
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new VitrineError('parse_error', 'the scenario file is not valid JSON');
-  }
-  return parseScenario(value);
+  return parseScenario(parseJsonText(raw, 'parse_error', 'the scenario file is not valid JSON'));
 }

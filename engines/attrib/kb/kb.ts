@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ATTACK_KB_FORMAT, cleanProcedureText, parseAttackBundle, releaseFromIndex, type AttackIndex, type AttackKbData, type KbGroup, type KbSoftware, type KbTechnique } from '../../core/attack/bundle.js';
 import { attackLookup, installedKbPath } from '../../core/attack/lookup.js';
 import { VitrineError } from '../../core/errors.js';
+import { parseJsonText } from '../../core/json-text.js';
 import { validate } from '../../core/validation.js';
 import { findResourcesDir } from '../../core/resources.js';
 
@@ -281,11 +282,7 @@ export function readJsonFile(file: string, what: string, maxBytes = MAX_KB_FILE_
       throw new VitrineError('parse_error', `the ${what} file is not valid gzip`);
     }
   }
-  try {
-    return JSON.parse(bytes.toString('utf8')) as unknown;
-  } catch {
-    throw new VitrineError('parse_error', `the ${what} file is not valid JSON`);
-  }
+  return parseJsonText(bytes.toString('utf8'), 'parse_error', `the ${what} file is not valid JSON`);
 }
 
 const cache = new Map<string, AttackKb>();

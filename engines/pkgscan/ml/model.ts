@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { VitrineError } from '../../core/errors.js';
+import { parseJsonText } from '../../core/json-text.js';
 import { gbdtModelFromJson, gbdtModelSchema, gbdtModelToJson, predictMarginRow, sigmoid, type GbdtModel } from '../../core/ml/index.js';
 import { validate } from '../../core/validation.js';
 import { FEATURE_NAMES, FEATURE_SET_ID, featureSetId } from './features.js';
@@ -86,13 +87,7 @@ export function riskModelFromJson(value: unknown): RiskModel {
 }
 
 export function parseRiskModel(text: string): RiskModel {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new VitrineError('parse_error', 'the model file is not valid JSON');
-  }
-  return riskModelFromJson(value);
+  return riskModelFromJson(parseJsonText(text, 'parse_error', 'the model file is not valid JSON'));
 }
 
 /** The file text (the gbdt part re-checked by gbdtModelToJson, so what is written loads). */

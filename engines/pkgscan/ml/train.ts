@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { UsageError, type CliResult } from '../../core/cli.js';
 import { VitrineError } from '../../core/errors.js';
+import { parseJsonText } from '../../core/json-text.js';
 import { matrixFromRows, predict, Random, rocAuc, trainGbdt, type GbdtModel, type GbdtParams } from '../../core/ml/index.js';
 import { validate } from '../../core/validation.js';
 import { flaggedMalicious, runAnalyzers } from '../analyzers/risk.js';
@@ -53,13 +54,7 @@ export async function readLabelledFolder(dir: string, resourcesDir: string, only
   const truthFile = path.join(dir, 'GROUND_TRUTH.json');
   if (!existsSync(truthFile)) throw new VitrineError('not_found', 'the labelled folder has no GROUND_TRUTH.json');
   const truthBytes = readFileSync(truthFile);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(truthBytes.toString('utf8'));
-  } catch {
-    throw new VitrineError('parse_error', 'GROUND_TRUTH.json is not valid JSON');
-  }
-  const truth = validate(truthSchema, parsed, 'ground truth');
+  const truth = validate(truthSchema, parseJsonText(truthBytes.toString('utf8'), 'parse_error', 'GROUND_TRUTH.json is not valid JSON'), 'ground truth');
   const root = path.resolve(dir);
   const rows: LabelledRow[] = [];
   let skipped = 0;

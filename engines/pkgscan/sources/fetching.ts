@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { JobRunner } from '../../core/jobs/protocol.js';
 import { VitrineError } from '../../core/errors.js';
+import { parseJsonText } from '../../core/json-text.js';
 
 export interface MirrorSettings {
   /** The mirror's base URL (http or https). */
@@ -120,11 +121,7 @@ export async function mirrorGet(url: URL, origin: string, req: MirrorGet): Promi
 
 /** JSON from bytes, or a parse error that does not quote them. */
 export function parseJson(bytes: Uint8Array, what: string): unknown {
-  try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: false }).decode(bytes)) as unknown;
-  } catch {
-    throw new VitrineError('parse_error', `the package mirror's ${what} is not valid JSON`);
-  }
+  return parseJsonText(new TextDecoder('utf-8', { fatal: false }).decode(bytes), 'parse_error', `the package mirror's ${what} is not valid JSON`);
 }
 
 /** Bytes hashed between two turns of the event loop. */
