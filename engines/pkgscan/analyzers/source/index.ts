@@ -1,4 +1,5 @@
 // The source-code analyzer: applies the YAML rules (resources/pkgscan/rules/) and their structural detectors to a release's JavaScript, Python, shell and .pth files and to its npm install hooks, then joins capabilities and threats into attack chains.
+import { LineIndex } from '../../../core/manifests/context.js';
 import type { PackageRelease } from '../../package/types.js';
 import { SEVERITY_RANK as RANK } from '../../vocabulary.js';
 import { buildChains, type ChainInput } from '../chains.js';
@@ -7,7 +8,7 @@ import type { Analyzer, AnalyzerContext, AnalyzerOutput, AttackChain, ScanFindin
 import { DETECTOR_FUNCTIONS, DETECTOR_PRECHECK, normaliseDependency, type DetectorHit } from './detectors.js';
 import { installTimeFiles, npmHooks, type HookCommand } from './hooks.js';
 import { loadRules, type CompiledRule } from './rules.js';
-import { boundMatch, languageOf, Lines, MAX_SCAN_BYTES, readJs, stripPythonComments, type JsSource, type SourceLanguage } from './text.js';
+import { boundMatch, languageOf, MAX_SCAN_BYTES, readJs, stripPythonComments, type JsSource, type SourceLanguage } from './text.js';
 
 export const SOURCE_ANALYZER = 'source-rules';
 export const SOURCE_ANALYZER_VERSION = '1.1.0';
@@ -52,7 +53,7 @@ function readable(s: string): boolean {
 
 function decodedUnits(unit: Unit, code: string): Unit[] {
   const out: Unit[] = [];
-  const lines = new Lines(code);
+  const lines = new LineIndex(code);
   const take = (re: RegExp, enc: 'base64' | 'hex'): void => {
     for (const m of code.matchAll(re)) {
       if (out.length >= MAX_DECODED_PER_FILE) return;
@@ -60,7 +61,7 @@ function decodedUnits(unit: Unit, code: string): Unit[] {
       if (body.length > 2_000_000) continue;
       const text = Buffer.from(enc === 'base64' ? body.replace(/-/g, '+').replace(/_/g, '/') : body, enc).toString('latin1');
       if (!readable(text)) continue;
-      out.push({ file: unit.file, language: unit.language, text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(m.index) - 1, auxiliary: unit.auxiliary, decoded: true });
+      out.push({ file: unit.file, language: unit.language, text, installTime: unit.installTime, lineBase: unit.lineBase + lines.lineOf(m.index), auxiliary: unit.auxiliary, decoded: true });
     }
   };
   take(B64_LITERAL, 'base64');
@@ -101,7 +102,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
   const jsSource = (): JsSource => (js ??= readJs(unit.text));
   const raw = unit.language === 'python' ? stripPythonComments(unit.text) : unit.text;
   const codeFor = (): string => (parseJs ? jsSource().code : raw);
-  const lines = new Lines(unit.text);
+  const lines = new LineIndex(unit.text);
   const out: RuleHit[] = [];
   for (const rule of rules) {
     if (signal?.aborted) break;
@@ -129,7 +130,7 @@ function applyRules(unit: Unit, rules: readonly CompiledRule[], signal: AbortSig
     const severity = unit.auxiliary && !unit.installTime ? LOWER[base] : base;
     const seenLines = new Set<number>();
     for (const h of hits) {
-      const line = unit.decoded === true ? unit.lineBase + 1 : unit.lineBase + lines.lineOf(h.offset);
+      const line = unit.decoded === true ? unit.lineBase + 1 : unit.lineBase + lines.lineOf(h.offset) + 1;
       if (seenLines.has(line)) continue;
       seenLines.add(line);
       out.push({

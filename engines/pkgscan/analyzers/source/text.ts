@@ -20,24 +20,6 @@ export function languageOf(filePath: string): SourceLanguage | null {
   return null;
 }
 
-/** Offsets where each line starts, for 1-based line numbers. */
-export class Lines {
-  private readonly starts: number[] = [0];
-  constructor(text: string) {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
-  }
-  lineOf(offset: number): number {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((this.starts[mid] ?? 0) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  }
-}
-
 /** At most 200 characters, control and bidirectional characters escaped (`\x1b`, `\u202e`). */
 export function boundMatch(text: string): string {
   // Every character escapes to one or more, so the first 201 decide the answer: a long match is not escaped whole.
