@@ -173,6 +173,8 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)('ACH matrix built by hand in
     await page.getByTestId('h-remove').click();
     await page.getByTestId('ach-hypothesis-dialog').waitFor({ state: 'detached' });
     expect(await page.getByTestId('col-H1').count()).toBe(0);
+    // Its name went with it: the focus is on Add evidence, not lost on the page.
+    await waitForExpression(page, `document.activeElement?.getAttribute('data-testid') === 'add-evidence'`);
 
     // Away to another workspace and back, then a reload: the matrix is still there.
     await page.locator('[data-workspace="caseassess"]').click();

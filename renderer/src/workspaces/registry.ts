@@ -115,10 +115,12 @@ export const WORKSPACES: readonly WorkspaceDef[] = [
     keys: {
       keys: [
         { keys: '← / →', does: 'Switch view', where: 'view tabs' },
-        { keys: 'Arrows', does: 'Move between cells', where: 'matrix' },
+        { keys: 'Arrows', does: 'Move between cells (in your matrix, to the row and column names too)', where: 'matrix' },
+        { keys: 'C / I / N / A', does: 'Rate the cell consistent, inconsistent, neutral, not applicable (Shift+C, Shift+I: very)', where: 'matrix' },
         { keys: '1 … 6', does: 'Rate the cell CC, C, N, I, II, NA', where: 'matrix' },
-        { keys: 'Enter / Space', does: 'Next rating', where: 'matrix' },
-        { keys: 'Delete / Backspace', does: 'Remove the override (back to the computed rating)', where: 'matrix' },
+        { keys: 'Enter / Space', does: 'Next rating; on a row or column name of your matrix, edit it', where: 'matrix' },
+        { keys: 'Delete / Backspace', does: 'Remove the override or your rating (back to the computed one)', where: 'matrix' },
+        { keys: 'Ctrl+Enter', does: 'Run your matrix; in its evidence form, add the row', where: 'your matrix' },
         { keys: 'Enter', does: 'Save the reason of an override', where: 'overrides' },
         { keys: 'Ctrl+Enter', does: 'Extract from the report text', where: 'report text' },
       ],

@@ -169,8 +169,15 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
 
   const own = scenario === FILE_SCENARIO || scenario.startsWith(MATRIX_PREFIX);
 
+  /** Replacing the matrix built here loses it: asked first when it holds anything the analyst typed. */
+  const mayReplaceDraft = (): boolean => {
+    const d = draftStore.getState().draft;
+    return (d.evidence.length === 0 && d.hypotheses.length <= 1) || window.confirm(`Replace your matrix “${d.title}” (${d.hypotheses.length} hypotheses, ${d.evidence.length} rows)? Save file keeps a copy.`);
+  };
+
   /** The matrix shown, into the editor: its rows, columns and ratings become the analyst's to change. */
   const editCopy = async (): Promise<void> => {
+    if (!mayReplaceDraft()) return;
     try {
       const body = own ? (fileScenario?.body as AchScenario) : await client.get<AchScenario>(`${base}/scenarios/${encodeURIComponent(scenario)}`);
       const d = draftFromScenario(body);
@@ -196,12 +203,12 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
             data-testid="scenario-select"
             aria-label="Scenario"
           >
-            <option value={DRAFT}>Your matrix (built here)</option>
             {(scenarios?.scenarios ?? []).map((s) => (
               <option key={s.name} value={s.name}>
                 {s.title}
               </option>
             ))}
+            <option value={DRAFT}>Your matrix (built here)</option>
             {fileScenario && scenario === FILE_SCENARIO && <option value={FILE_SCENARIO}>File: {fileScenario.title}</option>}
             {matrices.length > 0 && (
               <optgroup label="Stored matrices">
@@ -218,6 +225,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
           type="button"
           className="small"
           onClick={() => {
+            if (!mayReplaceDraft()) return;
             draftStore.getState().reset();
             setScenario(DRAFT);
           }}

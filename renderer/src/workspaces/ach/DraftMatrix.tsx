@@ -84,6 +84,15 @@ export function DraftMatrix({ client, base, analyst, onAssessment }: Props) {
   const ranking = useRef<HTMLDivElement>(null);
   const [runs, setRuns] = useState<number | null>(null);
   useFocusWhenLost(ranking, runs);
+  // A removed row or column took its focused name with it: Add evidence takes the focus instead.
+  const addEvidenceButton = useRef<HTMLButtonElement>(null);
+  const [removals, setRemovals] = useState<number | null>(null);
+  useFocusWhenLost(addEvidenceButton, removals);
+  const removed = (d: Draft): void => {
+    change(d);
+    setEditing(null);
+    setRemovals((n) => (n ?? 0) + 1);
+  };
 
   const columns = draft.hypotheses.map((h) => ({
     id: h.id,
@@ -134,7 +143,7 @@ export function DraftMatrix({ client, base, analyst, onAssessment }: Props) {
           <button type="button" className="small" onClick={() => setEditing({ kind: 'hypothesis' })} disabled={draft.hypotheses.length >= LIMITS.hypotheses} data-testid="add-hypothesis">
             Add hypothesis
           </button>
-          <button type="button" className="small" onClick={() => setEditing({ kind: 'evidence' })} disabled={draft.evidence.length >= LIMITS.evidence} data-testid="add-evidence">
+          <button type="button" className="small" ref={addEvidenceButton} onClick={() => setEditing({ kind: 'evidence' })} disabled={draft.evidence.length >= LIMITS.evidence} data-testid="add-evidence">
             Add evidence
           </button>
           <span className="muted ach__count">
@@ -208,10 +217,7 @@ export function DraftMatrix({ client, base, analyst, onAssessment }: Props) {
           onSubmit={(h) => apply(editingHypothesis ? editHypothesis(draft, editingHypothesis.id, h.title) : addHypothesis(draft, h))}
           {...(editingHypothesis
             ? {
-                onRemove: () => {
-                  change(removeHypothesis(draft, editingHypothesis.id));
-                  setEditing(null);
-                },
+                onRemove: () => removed(removeHypothesis(draft, editingHypothesis.id)),
               }
             : {})}
           onClose={() => setEditing(null)}
@@ -223,10 +229,7 @@ export function DraftMatrix({ client, base, analyst, onAssessment }: Props) {
           onSubmit={(f) => apply(editingEvidence ? editEvidence(draft, editingEvidence.id, f) : addEvidence(draft, f))}
           {...(editingEvidence
             ? {
-                onRemove: () => {
-                  change(removeEvidence(draft, editingEvidence.id));
-                  setEditing(null);
-                },
+                onRemove: () => removed(removeEvidence(draft, editingEvidence.id)),
               }
             : {})}
           onClose={() => setEditing(null)}
