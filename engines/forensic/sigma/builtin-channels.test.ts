@@ -539,10 +539,69 @@ describe('built-in channel rules', () => {
   it('WinRM: shell and command requests processed on this host (81, low), requests sent to another host (80, low); local requests and other operations are not', () => {
     const wr = (t: number, id: number, data: JsonRecord): Ev => win(t, 'Microsoft-Windows-WinRM/Operational', 'Microsoft-Windows-WinRM', id, data);
     const SHELL = 'WinRM Remote Shell Request Processed';
-    expect(hits([wr(1, 81, { operationName: 'CreateShell' })]).get(SHELL)).toEqual({ level: 'low', tactics: ['execution', 'lateral-movement'] });
+    expect(hits([wr(1, 81, { operationName: 'CreateShell' })]).get(SHELL)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
     expect(titlesOf(wr(2, 81, { operationName: 'Enumeration' }))).not.toContain(SHELL);
     const OUT = 'WinRM Request Sent To Another Host';
     expect(hits([wr(3, 80, { operationName: 'Enumeration', destination: 'srv02.corp.example:5985' })]).get(OUT)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
     expect(titlesOf(wr(4, 80, { operationName: 'Get', destination: 'localhost:47001' }))).not.toContain(OUT);
+  });
+
+  it('RDP hijacking and shadowing: a session disconnected by another session (LSM 39, low), shadow sessions (RCM 20503-20508, low); a session disconnecting itself is not', () => {
+    const lsm = (t: number, target: number, source: number): Ev =>
+      win(t, 'Microsoft-Windows-TerminalServices-LocalSessionManager/Operational', 'Microsoft-Windows-TerminalServices-LocalSessionManager', 39, { TargetSession: target, Source: source });
+    const HIJACK = 'RDP Session Disconnected By Another Session';
+    expect(hits([lsm(1, 2, 3)]).get(HIJACK)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
+    expect(titlesOf(lsm(2, 2, 2))).not.toContain(HIJACK);
+    const rcm = (t: number, id: number): Ev => win(t, 'Microsoft-Windows-TerminalServices-RemoteConnectionManager/Operational', 'Microsoft-Windows-TerminalServices-RemoteConnectionManager', id, {});
+    expect(hits([rcm(3, 20506)]).get('RDP Shadow Session Started')?.level).toBe('low');
+    expect(titlesOf(rcm(4, 20504))).not.toContain('RDP Shadow Session Started');
+  });
+
+  it('RDP enabled or weakened through the registry (4657, medium); the value set back to deny is not', () => {
+    const RDP = 'RDP Enabled Or Weakened In The Registry (4657)';
+    const reg = (t: number, value: string, data: string): Ev =>
+      sec(t, 4657, { SubjectUserName: 'alice', ObjectName: '\\REGISTRY\\MACHINE\\SYSTEM\\ControlSet001\\Control\\Terminal Server', ObjectValueName: value, OperationType: '%%1905', OldValue: '1', NewValue: data, ProcessName: 'C:\\Windows\\System32\\reg.exe' });
+    expect(hits([reg(1, 'fDenyTSConnections', '0')]).get(RDP)).toEqual({ level: 'medium', tactics: ['stealth', 'lateral-movement'] });
+    expect(titlesOf(reg(2, 'fDenyTSConnections', '1'))).not.toContain(RDP);
+    expect(titlesOf(reg(3, 'fSingleSessionPerUser', '0'))).not.toContain(RDP);
+  });
+
+  it('LDAP searches logged by a domain controller (Directory Service 1644): any is informational, roasting and delegation filters low; an ordinary filter is not the filter rule', () => {
+    const ds = (t: number, filter: string): Ev =>
+      win(t, 'Directory Service', 'Microsoft-Windows-ActiveDirectory_DomainService', 1644, { Data: ['10.0.0.57:50123', 'DC=corp,DC=example', filter, 'subtree', 'samaccountname', '1200', '1'] });
+    const ROAST = 'LDAP Search For Roastable, Delegated Or Privileged Accounts';
+    const h = hits([ds(1, ' ( & (objectCategory=CN=Person,CN=Schema,CN=Configuration,DC=corp,DC=example) (servicePrincipalName=*) ) ')]);
+    expect(h.get(ROAST)).toEqual({ level: 'low', tactics: ['credential-access', 'discovery'] });
+    expect(h.get('Expensive LDAP Search Logged By A Domain Controller')).toEqual({ level: 'informational', tactics: ['discovery'] });
+    expect(titlesOf(ds(2, ' (userAccountControl:1.2.840.113556.1.4.803:=4194304) '))).toContain(ROAST);
+    expect(titlesOf(ds(3, ' (objectClass=printQueue) '))).not.toContain(ROAST);
+  });
+
+  it('SQL Server audit: UNC paths in xp_dirtree-like procedures (medium), unsafe CLR assemblies (medium), databases dropped (low), sa logins that succeed (low); local paths, safe assemblies and other logins are not', () => {
+    const audit = (t: number, text: string, id = 33205): Ev => win(t, 'Application', 'MSSQLSERVER', id, { Data: [text] });
+    const UNC = 'SQL Server Procedure Pointed At A Network Path (audit 33205)';
+    expect(hits([audit(1, "action_id:EX\nobject_name:xp_dirtree\nstatement:EXEC master..xp_dirtree '\\\\10.0.0.66\\share'\n")]).get(UNC)).toEqual({ level: 'medium', tactics: ['credential-access'] });
+    expect(titlesOf(audit(2, "action_id:EX\nobject_name:xp_dirtree\nstatement:EXEC master..xp_dirtree 'D:\\backup'\n"))).not.toContain(UNC);
+    const CLR = 'SQL Server Unsafe CLR Assembly Or Extended Procedure Added (audit 33205)';
+    expect(hits([audit(3, 'action_id:CR\nstatement:CREATE ASSEMBLY x FROM 0x4D5A WITH PERMISSION_SET = UNSAFE\n')]).get(CLR)).toEqual({ level: 'medium', tactics: ['persistence'] });
+    expect(titlesOf(audit(4, 'action_id:CR\nstatement:CREATE ASSEMBLY x FROM 0x4D5A WITH PERMISSION_SET = SAFE\n'))).not.toContain(CLR);
+    expect(hits([audit(5, 'action_id:DR\nstatement:DROP DATABASE [HR]\n')]).get('SQL Server Database Dropped (audit 33205)')).toEqual({ level: 'low', tactics: ['impact'] });
+    expect(titlesOf(audit(10, 'action_id:DR\nstatement:DROP DATABASE AUDIT SPECIFICATION [spec]\n'))).not.toContain('SQL Server Database Dropped (audit 33205)');
+    const SA = 'MSSQL Login With The Built-in sa Account Succeeded';
+    expect(hits([audit(6, 'action_id:LGIS\nsucceeded:true\nserver_principal_name:sa\nclient_ip:10.0.0.57\n')]).get(SA)?.level).toBe('low');
+    expect(titlesOf(win(7, 'Application', 'MSSQLSERVER', 18454, { Data: ['sa', ' [CLIENT: 10.0.0.57]'] }))).toContain(SA);
+    expect(titlesOf(audit(8, 'action_id:LGIS\nsucceeded:true\nserver_principal_name:sales_app\n'))).not.toContain(SA);
+    expect(titlesOf(win(9, 'Application', 'MSSQLSERVER', 18454, { Data: ['CORP\\alice', ' [CLIENT: 10.0.0.57]'] }))).not.toContain(SA);
+  });
+
+  it('ten different services stopped on one host within two minutes (value_count, low, impact); nine, or one service stopped repeatedly, are not, and single stops are not reported', () => {
+    const stop = (t: number, name: string, host = 'SRV01'): Ev => win(t, 'System', 'Service Control Manager', 7036, { param1: name, param2: 'stopped' }, host);
+    const BURST = 'Many Different Services Stopped On One Host';
+    const h = hits(Array.from({ length: 11 }, (_, i) => stop(i * 5, `Service ${i}`)));
+    expect(h.get(BURST)).toEqual({ level: 'low', tactics: ['impact'] });
+    expect(h.has('Service Stopped (base of the service-stop burst)')).toBe(false);
+    expect(hits(Array.from({ length: 9 }, (_, i) => stop(i * 5, `Service ${i}`))).has(BURST)).toBe(false);
+    expect(hits(Array.from({ length: 12 }, (_, i) => stop(i * 5, 'Windows Update'))).has(BURST)).toBe(false);
+    expect(hits(Array.from({ length: 12 }, (_, i) => stop(i * 5, `Service ${i}`, `HOST${i}`))).has(BURST)).toBe(false);
   });
 });
