@@ -562,15 +562,24 @@ export async function* fileLines(path: string, maxLineBytes: number, maxFileByte
   if (size > 0 || tooLong) yield finish();
 }
 
-async function readFile(path: string, opts: VectorReadOptions, parser: CsvVectorParser | JsonLinesVectorParser): Promise<VectorReadResult> {
+/**
+ * Hands each line of a file (fileLines: streamed, an over-long line as undefined) with its 1-based number to `line` until it
+ * answers false. A missing file is not_found (`<what> does not exist`), any other read failure bad_request (`<what> could not
+ * be read`); a VitrineError of the reader or of `line` passes through.
+ */
+export async function feedFileLines(path: string, limits: { readonly maxLineBytes?: number | undefined; readonly maxFileBytes?: number | undefined }, what: string, line: (text: string | undefined, n: number) => boolean): Promise<void> {
   let n = 0;
   try {
-    for await (const line of fileLines(path, opts.maxLineBytes ?? 1 << 20, opts.maxFileBytes ?? 4 * 1024 ** 3)) if (!parser.line(line, ++n)) break;
+    for await (const text of fileLines(path, limits.maxLineBytes ?? 1 << 20, limits.maxFileBytes ?? 4 * 1024 ** 3)) if (!line(text, ++n)) break;
   } catch (err) {
     if (err instanceof VitrineError) throw err;
     const missing = (err as { code?: unknown }).code === 'ENOENT';
-    throw new VitrineError(missing ? 'not_found' : 'bad_request', missing ? 'the vector file does not exist' : 'the vector file could not be read', { cause: err });
+    throw new VitrineError(missing ? 'not_found' : 'bad_request', missing ? `${what} does not exist` : `${what} could not be read`, { cause: err });
   }
+}
+
+async function readFile(path: string, opts: VectorReadOptions, parser: CsvVectorParser | JsonLinesVectorParser): Promise<VectorReadResult> {
+  await feedFileLines(path, opts, 'the vector file', (text, n) => parser.line(text, n));
   return parser.result();
 }
 

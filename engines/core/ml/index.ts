@@ -17,6 +17,7 @@ export {
   parseJsonLinesVectors,
   readCsvVectorsFile,
   readJsonLinesVectorsFile,
+  feedFileLines,
   fileLines,
   type FeatureMatrix,
   type Dataset,

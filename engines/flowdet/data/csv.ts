@@ -1,5 +1,5 @@
 // Flow CSV loading: infers the dataset schema from the header (with the real files' quirks) and cleans values onto it.
-import { fileLines, parseNumericCell, splitCsvLine, type FeatureMatrix } from '../../core/ml/index.js';
+import { feedFileLines, parseNumericCell, splitCsvLine, type FeatureMatrix } from '../../core/ml/index.js';
 import { VitrineError } from '../../core/errors.js';
 import { deriveInPlace } from '../constraints/validity.js';
 import { cicids2017Schema, SYNTHETIC_FEATURES, syntheticSchema, unswNb15Schema, type FlowSchema } from './schema.js';
@@ -377,14 +377,7 @@ export function parseFlowCsv(text: string, opts: FlowCsvOptions = {}): FlowTable
 /** Reads a flow CSV file, streamed with bounded memory per line. */
 export async function readFlowCsvFile(path: string, opts: FlowCsvOptions = {}): Promise<FlowTable> {
   const parser = new FlowCsvParser(opts);
-  let n = 0;
-  try {
-    for await (const line of fileLines(path, opts.maxLineBytes ?? 1 << 20, opts.maxFileBytes ?? 4 * 1024 ** 3)) if (!parser.line(line, ++n)) break;
-  } catch (err) {
-    if (err instanceof VitrineError) throw err;
-    const missing = (err as { code?: unknown }).code === 'ENOENT';
-    throw new VitrineError(missing ? 'not_found' : 'bad_request', missing ? 'the flow CSV does not exist' : 'the flow CSV could not be read', { cause: err });
-  }
+  await feedFileLines(path, opts, 'the flow CSV', (line, n) => parser.line(line, n));
   return parser.result();
 }
 
