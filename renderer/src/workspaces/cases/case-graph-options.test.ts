@@ -63,6 +63,22 @@ describe('the causal graph options', () => {
     expect(placeEdgeLabels(p.edges, texts, tight, measure).size).toBe(0);
   });
 
+  it('draws a node outside the story with a faded marker but its label whole, in the muted text colour', () => {
+    const { pick: p, story } = pick();
+    const o = caseGraphOptions(p, story, palette, measure);
+    const styles = o.style as unknown as { selector: string; style: Record<string, unknown> }[];
+    const x = (o.elements as { data: { id: string }; classes?: string }[]).find((e) => e.data.id === 'x');
+    expect(x?.classes).toBe('faded');
+    const faded = styles.filter((s) => s.selector.split(/,\s*/).some((sel) => /(^|\s|node)\.faded$/.test(sel) && !sel.startsWith('edge')));
+    expect(faded.map((s) => s.selector)).toEqual(['node.faded']);
+    // Nothing fades the label itself: the node keeps full opacity, the text its own; only the marker is faded.
+    for (const s of faded) {
+      expect(s.style['opacity'] ?? 1).toBe(1);
+      expect(s.style['text-opacity'] ?? 1).toBe(1);
+    }
+    expect(faded[0]!.style).toMatchObject({ color: palette.muted, 'background-opacity': 0.35 });
+  });
+
   it('cuts a label to its room with an ellipsis', () => {
     expect(measure(fitLabel('powershell.exe', 50, measure))).toBeLessThanOrEqual(50);
     expect(fitLabel('powershell.exe', 50, measure)).toBe('powers…');

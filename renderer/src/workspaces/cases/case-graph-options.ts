@@ -200,7 +200,10 @@ export function caseGraphOptions(pick: GraphPick, story: Story | null, c: ThemeP
       { selector: 'node[kind = "process"]', style: { 'background-color': c.accent } },
       { selector: 'node[kind = "user"], node[kind = "session"]', style: { 'background-color': c.focus } },
       { selector: 'edge', style: { width: 'data(width)' as never, 'curve-style': 'bezier', 'target-arrow-shape': 'triangle', 'arrow-scale': 0.7, 'line-color': c.border, 'target-arrow-color': c.border, opacity: 0.7 } },
-      { selector: '.faded', style: { opacity: 0.25, 'text-opacity': 0.45 } },
+      { selector: 'edge.faded', style: { opacity: 0.25 } },
+      // Outside the story: the marker faded, the label whole in the muted text colour, so it reads on both themes and
+      // stays plainly behind the story's bold labels (a faded node's opacity also faded its label, to about a tenth).
+      { selector: 'node.faded', style: { 'background-opacity': 0.35, 'border-opacity': 0.35, color: c.muted } },
       { selector: 'node.story', style: { 'background-color': c.neg, width: marker, height: marker, 'font-weight': 'bold', opacity: 1 } },
       { selector: 'node.root', style: { 'border-width': 3, 'border-color': c.focus } },
       {
