@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpora } from '../../../test/corpora.js';
 import { csvFields } from '../text.js';
 import { ingestArtifact, type IngestResult } from '../ingest.js';
-import { classifyAuthMessage, parseSyslogLine } from './authlog.js';
+import { authMemo, classifyAuthMessage, parseSyslogLine } from './authlog.js';
 
 const corpus = hasCorpora() ? describe : describe.skip;
 const dirs: string[] = [];
@@ -194,6 +194,25 @@ describe('authlog lines', () => {
     expect(classifyAuthMessage('sshd', 'Accepted password for root from ::1 port 22 ssh2', 'h')?.action).toBe('auth.login.success');
     expect(classifyAuthMessage('ftpd', 'connection from 10.0.0.1 () at Sat Jun 14 10:00:00 2005', 'h')).toMatchObject({ action: 'network.connection.inbound', actor: { name: '10.0.0.1' } });
     expect(classifyAuthMessage('kernel', 'hello', 'h')).toBeNull();
+  });
+
+  it('shares the host entity and the service names within the memo it is handed (one per file), and only there', () => {
+    const accepted = 'Accepted password for root from ::1 port 22 ssh2';
+    const a = authMemo();
+    const b = authMemo();
+    const first = classifyAuthMessage('sshd', accepted, 'web01', a);
+    const again = classifyAuthMessage('sshd(pam_unix)', accepted, 'web01', a);
+    expect(again?.object).toBe(first?.object);
+    expect(a.services.get('sshd(pam_unix)')).toBe('sshd');
+    expect(a.lastHostEntity).toEqual({ type: 'host', name: 'web01' });
+    // Another file's memo, or none, makes its own entity: the same answer, never the other's object.
+    const other = classifyAuthMessage('sshd', accepted, 'web01', b);
+    const none = classifyAuthMessage('sshd', accepted, 'web01');
+    expect(other).toEqual(first);
+    expect(none).toEqual(first);
+    expect(other?.object).not.toBe(first?.object);
+    expect(none?.object).not.toBe(first?.object);
+    expect(b.services.has('sshd(pam_unix)')).toBe(false);
   });
 
   it('detects an auth log by content whatever its name', () => {

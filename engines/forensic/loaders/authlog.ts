@@ -210,35 +210,41 @@ const user = (name: string): EventEntity => ({ type: 'user', name });
 const net = (address: string): EventEntity => ({ type: 'network', name: address });
 const proc = (name: string): EventEntity => ({ type: 'process', name });
 
+/**
+ * What classifyAuthMessage keeps between the lines of one file (`authMemo()`, made by the reader): service() of the
+ * programs seen (a log names a few dozen), and the host entity made last (a log's lines name one host or a few, in runs).
+ */
+export interface AuthMemo {
+  readonly services: Map<string, string>;
+  lastHost: string;
+  lastHostEntity: EventEntity;
+}
+
+export const authMemo = (): AuthMemo => ({ services: new Map(), lastHost: '', lastHostEntity: { type: 'host', name: '' } });
+
 /** The program's base name without the pam module suffix: `sshd(pam_unix)` -> sshd. */
-function service(program: string): string {
-  const known = services.get(program);
+function service(program: string, memo: AuthMemo | undefined): string {
+  const known = memo?.services.get(program);
   if (known !== undefined) return known;
   const svc = program.replace(/\(.*\)$/, '').replace(/^.*\//, '');
-  if (services.size < 4096) services.set(program, svc);
+  if (memo !== undefined && memo.services.size < 4096) memo.services.set(program, svc);
   return svc;
 }
 
-/** service() of the programs seen (a log names a few dozen). */
-const services = new Map<string, string>();
-
-/** The host entity made last: a log's lines name one host or a few, in runs. */
-let lastHost = '';
-let lastHostEntity: EventEntity = { type: 'host', name: '' };
-
-/** `{ type: 'host', name }`, the same object while the name is the same (entities are never changed). */
-function hostEntityOf(name: string): EventEntity {
-  if (name !== lastHost) {
-    lastHost = name;
-    lastHostEntity = { type: 'host', name };
+/** `{ type: 'host', name }`, with a memo the same object while the name is the same (entities are never changed). */
+function hostEntityOf(name: string, memo: AuthMemo | undefined): EventEntity {
+  if (memo === undefined) return { type: 'host', name };
+  if (name !== memo.lastHost) {
+    memo.lastHost = name;
+    memo.lastHostEntity = { type: 'host', name };
   }
-  return lastHostEntity;
+  return memo.lastHostEntity;
 }
 
 /** Classifies an sshd, pam, sudo, su, account, cron or logind message; null for anything else. */
-export function classifyAuthMessage(program: string, message: string, host: string): Meaning | null {
-  const svc = service(program);
-  const hostEntity = hostEntityOf(host);
+export function classifyAuthMessage(program: string, message: string, host: string, memo?: AuthMemo): Meaning | null {
+  const svc = service(program, memo);
+  const hostEntity = hostEntityOf(host, memo);
   let m: RegExpExecArray | null;
   // Each pattern below starts with (or, unanchored, holds) a literal text: a message without it is not run through it.
   const repeated = message.startsWith('message repeated ') ? /^message repeated (\d+) times: \[ ?(.*?) ?\]$/.exec(message) : null;
@@ -376,6 +382,7 @@ export const authlogLoader: Loader = {
     let bsdSource = '';
     const file = source.file;
     const memo = summaryMemo();
+    const auth = authMemo();
     for (const line of linesOf(file.chunks(), { onTooLong: (n, offset) => ctx.warn('line_too_long', 'a line longer than the limit was skipped', { line: n, offset }) })) {
       if (line.number % 4096 === 0) {
         ctx.checkCancelled();
@@ -424,11 +431,11 @@ export const authlogLoader: Loader = {
         timeSource = 'syslog RFC 3339 header';
       }
       const host = parsed.host !== '' ? parsed.host : (options.host ?? null);
-      const meaning = classifyAuthMessage(parsed.program, parsed.message, host ?? 'unknown');
+      const meaning = classifyAuthMessage(parsed.program, parsed.message, host ?? 'unknown', auth);
       yield ctx.event({
         actor: meaning ? meaning.actor : parsed.program !== '' ? proc(parsed.program) : null,
         action: meaning ? meaning.action : 'syslog.message',
-        object: meaning ? meaning.object : host !== null ? hostEntityOf(host) : null,
+        object: meaning ? meaning.object : host !== null ? hostEntityOf(host, auth) : null,
         time: { time, precision: time === null ? 'none' : precision, source: timeSource },
         host,
         summary: clip(syslogSummary(parsed, memo), 512),
