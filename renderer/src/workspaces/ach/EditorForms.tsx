@@ -71,6 +71,9 @@ export function HypothesisDialog({ client, base, editing, onSubmit, onRemove, on
   const [mode, setMode] = useState<'group' | 'text'>(editing === undefined ? 'group' : 'text');
   const [query, setQuery] = useState('');
   const [groups, setGroups] = useState<readonly AchActor[] | null>(null);
+  /** The query the list answers: Enter typed before the answer to the last keystroke waits for it (never picks from an older list). */
+  const [answered, setAnswered] = useState<string | null>(null);
+  const [pickWhenAnswered, setPickWhenAnswered] = useState(false);
   const [groupsError, setGroupsError] = useState<ApiError | null>(null);
   const [active, setActive] = useState(0);
   const [title, setTitle] = useState(editing?.title ?? '');
@@ -84,9 +87,11 @@ export function HypothesisDialog({ client, base, editing, onSubmit, onRemove, on
     const timer = setTimeout(() => {
       void (async () => {
         try {
-          const list = itemsOf<AchActor>(await client.get<unknown>(`${base}/groups`, { query: { q: query.trim().slice(0, 100), limit: 20 } }));
+          const q = query.trim().slice(0, 100);
+          const list = itemsOf<AchActor>(await client.get<unknown>(`${base}/groups`, { query: { q, limit: 20 } }));
           if (live) {
             setGroups(list);
+            setAnswered(q);
             setGroupsError(null);
             setActive(0);
           }
@@ -108,6 +113,14 @@ export function HypothesisDialog({ client, base, editing, onSubmit, onRemove, on
   const pick = (g: AchActor | undefined): void => {
     if (g) take({ title: g.name, actor: g });
   };
+  const current = answered === query.trim().slice(0, 100);
+  useEffect(() => {
+    if (!pickWhenAnswered || !current) return;
+    setPickWhenAnswered(false);
+    if (groups?.[0]) take({ title: groups[0].name, actor: groups[0] });
+    // take is made anew each render; the answer arriving is what this waits for.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pickWhenAnswered, current, groups]);
 
   return (
     <Dialog title={editing ? `Edit hypothesis ${editing.id}` : 'Add a hypothesis'} onClose={onClose} testId="ach-hypothesis-dialog">
@@ -146,7 +159,8 @@ export function HypothesisDialog({ client, base, editing, onSubmit, onRemove, on
                 setActive((a) => (a + n - 1) % n);
               } else if (e.key === 'Enter') {
                 e.preventDefault();
-                pick(groups?.[active]);
+                if (current) pick(groups?.[active]);
+                else setPickWhenAnswered(true);
               }
             }}
             data-testid="h-group-search"
