@@ -604,4 +604,16 @@ describe('built-in channel rules', () => {
     expect(hits(Array.from({ length: 12 }, (_, i) => stop(i * 5, 'Windows Update'))).has(BURST)).toBe(false);
     expect(hits(Array.from({ length: 12 }, (_, i) => stop(i * 5, `Service ${i}`, `HOST${i}`))).has(BURST)).toBe(false);
   });
+
+  it('service tickets for fifteen computers asked by one user from one address in five minutes (value_count, low, discovery); fourteen, a computer account asking, or one host asked repeatedly are not', () => {
+    const tgs = (t: number, host: string, user = 'alice@CORP.EXAMPLE', ip = '::ffff:10.0.0.57'): Ev =>
+      sec(t, 4769, { TargetUserName: user, ServiceName: host, Status: '0x0', TicketEncryptionType: '0x12', IpAddress: ip });
+    const SWEEP = 'Service Tickets For Many Computers Requested By One Source';
+    const h = hits(Array.from({ length: 16 }, (_, i) => tgs(i * 10, `WS${i}$`)));
+    expect(h.get(SWEEP)).toEqual({ level: 'low', tactics: ['discovery'] });
+    expect(h.has('Kerberos Service Ticket For A Computer Requested By A User (base of the host-ticket sweep)')).toBe(false);
+    expect(hits(Array.from({ length: 14 }, (_, i) => tgs(i * 10, `WS${i}$`))).has(SWEEP)).toBe(false);
+    expect(hits(Array.from({ length: 16 }, (_, i) => tgs(i * 10, `WS${i}$`, 'SCCM01$@CORP.EXAMPLE'))).has(SWEEP)).toBe(false);
+    expect(hits(Array.from({ length: 16 }, (_, i) => tgs(i * 10, 'FS01$'))).has(SWEEP)).toBe(false);
+  });
 });
