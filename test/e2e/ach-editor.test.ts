@@ -190,7 +190,7 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)('ACH matrix built by hand in
     expect(session.errors(page)).toEqual([]);
   }, 180_000);
 
-  it('takes a bundled scenario into the editor (dark): its rows, columns and ratings become the analyst\'s and run inline', async () => {
+  it('takes a bundled scenario into the editor (dark): its rows, columns and ratings become the analyst\'s and run inline; a refusal shows the service\'s words', async () => {
     const page = await session.open({ colorScheme: 'dark', viewport: { width: 1500, height: 1000 } });
     await session.openWorkspace(page, 'attrib', 'ach-matrix');
     await page.getByTestId('scenario-select').selectOption('ceremony-wiper');
@@ -202,11 +202,23 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)('ACH matrix built by hand in
     await page.getByTestId('draft-run').click();
     await page.getByTestId('ach-ranking').waitFor();
     expect(await page.getByTestId('ach-conclusion').innerText()).toContain('Sandworm Team');
+    // A refusal by the service shows its words and the field path (an analyst name with a control character: the
+    // page does not second-guess the service's text rules).
+    await page.getByLabel('Analyst name').fill('kim\u0007');
+    await page.getByTestId('draft-run').click();
+    const refusal = page.locator('[data-testid="ach-draft"] .error-note');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toContain('The service refused the matrix');
+    expect(await refusal.locator('.field-path').allInnerTexts()).toContain('analyst');
+    await page.getByLabel('Analyst name').fill('kim');
+    await page.getByTestId('draft-run').click();
+    await refusal.waitFor({ state: 'detached' });
     await page.getByTestId('edit-E1').click();
     await page.getByTestId('ach-evidence-dialog').waitFor();
     await session.screenshot(page, 'ach-editor-dialog-dark');
     await page.keyboard.press('Escape');
     await page.screenshot({ path: path.join(SHOTS, 'ach-editor-copy-dark.png') });
-    expect(session.errors(page)).toEqual([]);
+    // The 422 is the refusal this test provoked.
+    expect(session.errors(page, /status of 422/)).toEqual([]);
   }, 120_000);
 });
