@@ -30,7 +30,7 @@ interface Props {
   readonly client: ApiClient;
   readonly base: string;
   /** A bundled scenario's name, or the scenario itself (a file's, a stored matrix's). */
-  readonly target: string | unknown;
+  readonly target: unknown;
   /** For file names: the bundled name, else `file`. */
   readonly name: string;
   readonly analyst: string;
