@@ -53,6 +53,7 @@ describe.skipIf(!browserSuiteRuns() || !REGISTERED)('ACH matrix built by hand in
     expect(await page.getByTestId('col-H-OTHER').innerText()).toContain('catch-all');
     expect(await page.getByTestId('draft-problem').innerText()).toBe('Add at least two hypotheses and one evidence row (missing: one more hypothesis and one evidence row).');
     expect(await page.getByTestId('draft-run').isDisabled()).toBe(true);
+    await session.screenshot(page, 'ach-editor-empty');
 
     // A group from the knowledge base, found by an alias as you type; Enter adds the highlighted one (the first).
     await page.getByTestId('add-hypothesis').focus();

@@ -205,7 +205,7 @@ export function DraftMatrix({ client, base, analyst, onAssessment }: Props) {
             <div className="panel__head">
               <h2>Hypotheses</h2>
             </div>
-            <p className="muted">Not run yet. {problems.length > 0 ? problems[0] : 'Press Run (Ctrl+Enter): the service ranks the hypotheses, least inconsistent first.'}</p>
+            <p className="muted">Not run yet.{problems.length > 0 ? '' : ' Press Run (Ctrl+Enter): the service ranks the hypotheses, least inconsistent first.'}</p>
           </section>
         )}
       </div>
