@@ -1597,16 +1597,21 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(block(41, 'Get-ChildItem -Path \\\\corp.local\\SYSVOL -Recurse -Include Groups.xml'))).not.toContain('Group Policy Preference Passwords Searched From PowerShell (script block 4104)');
   });
 
-  it('service programs in the Windows folder root, NTLM hashes on command lines, Remote Desktop session programs, hive copies written; near misses are not', () => {
+  it('service programs in the Windows folder root or its Temp folder, admin shares on command lines, NTLM hashes on command lines, Remote Desktop session programs, hive copies written; near misses are not', () => {
     const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
-    const REG = 'Service Registered With Its Program In The Windows Folder Root (Sysmon 13)';
+    const REG = 'Service Registered With Its Program In The Windows Folder Root Or Its Temp Folder (Sysmon 13)';
     const image = (t: number, details: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: `${S32}services.exe`, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\kQzT\\ImagePath', Details: details });
     expectHit(REG, image(1, '%SystemRoot%\\kQzTbNwE.exe'), 'medium', 'lateral-movement');
     expectHit(REG, image(2, 'C:\\Windows\\PSEXESVC.exe'), 'medium', 'execution');
+    expectHit(REG, image(22, 'C:\\Windows\\Temp\\upd.exe'), 'medium', 'lateral-movement');
     expect(titlesOf(image(3, '%SystemRoot%\\System32\\svchost.exe -k netsvcs'))).not.toContain(REG);
+    expect(titlesOf(image(23, 'C:\\Windows\\Temp\\{1F2E}\\MpSigStub.exe'))).not.toContain(REG);
     expect(titlesOf(image(4, 'C:\\Windows\\Sysmon64.exe'))).not.toContain(REG);
-    const SVC = 'Service Program In The Windows Folder Root Started By The Service Control Manager';
+    const SVC = 'Service Program In The Windows Folder Root Or Its Temp Folder Started By The Service Control Manager';
     expectHit(SVC, proc(5, 'C:\\Windows\\kQzTbNwE.exe', 'C:\\Windows\\kQzTbNwE.exe', { ParentProcessName: `${S32}services.exe` }), 'medium', 'lateral-movement');
+    expectHit(SVC, proc(24, 'C:\\Windows\\Temp\\svc.exe', 'C:\\Windows\\Temp\\svc.exe', { ParentProcessName: `${S32}services.exe` }), 'medium', 'lateral-movement');
+    expectHit(SVC, sysmon1(25, `${S32}rundll32.exe`, 'rundll32.exe C:\\Windows\\Temp\\a.dll,Start', { ParentImage: `${S32}services.exe` }), 'medium', 'execution');
+    expect(titlesOf(sysmon1(26, `${S32}rundll32.exe`, 'rundll32.exe C:\\Windows\\System32\\shell32.dll,Control_RunDLL', { ParentImage: `${S32}services.exe` }))).not.toContain(SVC);
     expect(titlesOf(proc(6, 'C:\\Windows\\Sysmon64.exe', 'C:\\Windows\\Sysmon64.exe', { ParentProcessName: `${S32}services.exe` }))).not.toContain(SVC);
     expect(titlesOf(proc(7, `${S32}spoolsv.exe`, 'C:\\Windows\\System32\\spoolsv.exe', { ParentProcessName: `${S32}services.exe` }))).not.toContain(SVC);
     expect(titlesOf(proc(8, 'C:\\Windows\\kQzTbNwE.exe', 'C:\\Windows\\kQzTbNwE.exe'))).not.toContain(SVC);
@@ -1620,6 +1625,11 @@ describe('built-in Windows rules', () => {
     expectHit(RDP, proc(14, `${S32}rdpclip.exe`, 'rdpclip', { ParentProcessName: `${S32}svchost.exe` }), 'informational', 'lateral-movement');
     expectHit(RDP, sysmon1(15, `${S32}TSTheme.exe`, 'C:\\Windows\\system32\\TSTheme.exe -Embedding', { ParentImage: `${S32}svchost.exe` }), 'informational', 'lateral-movement');
     expect(titlesOf(proc(16, `${S32}mstsc.exe`, 'mstsc /v:ws02'))).not.toContain(RDP);
+    const SHARE = 'Administrative Share Of Another Host Named On A Command Line';
+    expectHit(SHARE, proc(27, `${S32}cmd.exe`, 'cmd /c dir \\\\ws02\\c$\\Users'), 'low', 'lateral-movement');
+    expectHit(SHARE, sysmon1(28, `${S32}Robocopy.exe`, 'robocopy C:\\Users\\bob\\t \\\\10.0.0.5\\ADMIN$\\Temp a.exe'), 'low', 'lateral-movement');
+    expect(titlesOf(proc(29, `${S32}cmd.exe`, 'cmd /c dir \\\\fileserver\\projects$\\x'))).not.toContain(SHARE);
+    expect(titlesOf(proc(30, `${S32}cmd.exe`, 'cmd /c type \\\\?\\C:\\Users\\bob\\a.txt'))).not.toContain(SHARE);
     const HIVE = 'Registry Hive Copy Written Outside The Windows Folder (Sysmon 11)';
     const file = (t: number, image: string, target: string): ReturnType<typeof makeEvent> => sysmon(t, 11, { Image: image, TargetFilename: target });
     expectHit(HIVE, file(17, `${S32}reg.exe`, 'C:\\Users\\bob\\AppData\\Local\\Temp\\sam.save'), 'medium', 'credential-access');
