@@ -1,9 +1,11 @@
-// `npm run bench -- forensic-coverage [DIR] [--otrf OTRF] [--set SET]... [--hunting] [--min-level L]`: how much of a public ATT&CK-labelled Windows log collection the
+// `npm run bench -- forensic-coverage [DIR] [--otrf OTRF] [--set SET]... [--hunting] [--min-level L] [--show-rule TEXT]...`: how much of a public ATT&CK-labelled Windows log collection the
 // shipped rules detect. DIR (or $VITRINE_FORENSIC_COVERAGE) holds the collection, kept outside the repository (for example
 // mdecrevoisier/EVTX-to-MITRE-Attack: top folders TA00xx-<tactic>, then one folder per technique). Prints, for the files
 // the rules were written against (dev) and for the families set aside before writing them (held out), the share of
 // files tagged with a technique of their labelled tactic, and every file with no detection with what it holds. Also
 // checks the corpus's benign captures for high and critical hits. Skips with a message when DIR is absent.
+// --show-rule TEXT (repeatable) prints every event that a rule whose title holds TEXT (any case) matched, in every file,
+// unit, dataset and benign capture, with its main fields: the background hits of new rules, read before shipping them.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { analyzeEvents, analyzePaths } from '../engines/forensic/analysis/analyz
 import { makeEvent } from '../engines/forensic/analysis/events.fixture.js';
 import type { JsonRecord } from '../engines/forensic/event.js';
 import type { DetectionSummary } from '../engines/forensic/analysis/detections.js';
+import type { Analysis } from '../engines/forensic/analysis/analyze.js';
 import { loadSigmaRules, shippedRulesDir, DEFAULT_MIN_LEVEL, DEFAULT_RULE_SETS, SIGMA_LEVELS } from '../engines/forensic/sigma/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,7 +33,26 @@ const setDirs = args.flatMap((a, i) => (a === '--set' && args[i + 1] !== undefin
  * test harness leaves its own trace in every unit (a rule that fires in nearly every unit, whatever the label). */
 const ignoredRules = new Set(args.flatMap((a, i) => (a === '--ignore-rule' && args[i + 1] !== undefined ? [args[i + 1] as string] : [])));
 const optionValue = (i: number): boolean =>
-  (otrfAt >= 0 && i === otrfAt + 1) || (levelAt >= 0 && i === levelAt + 1) || (i > 0 && (args[i - 1] === '--set' || args[i - 1] === '--ignore-rule'));
+  (otrfAt >= 0 && i === otrfAt + 1) || (levelAt >= 0 && i === levelAt + 1) || (i > 0 && (args[i - 1] === '--set' || args[i - 1] === '--ignore-rule' || args[i - 1] === '--show-rule'));
+/** --show-rule TEXT: the rules (by a part of their title, any case) whose matched events are printed. */
+const shownRules = args.flatMap((a, i) => (a === '--show-rule' && args[i + 1] !== undefined ? [(args[i + 1] as string).toLowerCase()] : []));
+const SHOWN_FIELDS = ['Image', 'NewProcessName', 'CommandLine', 'ParentImage', 'ParentProcessName', 'SourceImage', 'TargetImage', 'TargetFilename', 'TargetObject', 'Details', 'SourceIp', 'DestinationPort', 'PipeName', 'QueryName', 'ScriptBlockText', 'Payload'];
+
+/** Prints the events of an analysis matched by a --show-rule rule: unit, rule titles and the event's main fields. */
+function showHits(unit: string, a: Analysis): void {
+  const detections = a.detections;
+  if (shownRules.length === 0 || detections === null) return;
+  for (const e of a.events) {
+    if (!detections.has(e.eventId)) continue;
+    const titles = detections.rulesOf(e.eventId).map((r) => r.title).filter((t) => shownRules.some((x) => t.toLowerCase().includes(x)));
+    if (titles.length === 0) continue;
+    const attrs = e.attributes as Record<string, unknown>;
+    const data = typeof attrs['data'] === 'object' && attrs['data'] !== null ? (attrs['data'] as Record<string, unknown>) : {};
+    const fields = SHOWN_FIELDS.filter((k) => data[k] !== undefined).map((k) => `${k}=${String(data[k]).slice(0, 200)}`);
+    console.log(`  [shown] ${unit} :: ${titles.join('; ')} :: ${String(attrs['channel'] ?? '?')} ${String(attrs['eventId'] ?? '?')} ${fields.join(' | ')}`);
+  }
+}
+
 const dir = args.find((a, i) => !a.startsWith('--') && !optionValue(i)) ?? process.env['VITRINE_FORENSIC_COVERAGE'];
 const corpora = process.env['VITRINE_CORPORA'] ?? path.resolve(here, '..', '..', 'shared', 'corpora');
 
@@ -95,6 +117,7 @@ const ruleSet = loadSigmaRules({
 
 function analyseFile(file: string, root: string): { detections: DetectionSummary[]; holds: string } {
   const a = analyzePaths([file], { evidenceRoot: root, sigma: ruleSet, kind: 'evtx' });
+  showHits(path.relative(root, file), a);
   const ids = new Map<string, number>();
   for (const e of a.events) {
     const attrs = e.attributes as Record<string, unknown>;
@@ -152,6 +175,7 @@ function benign(): void {
   let high = 0;
   for (const f of clean) {
     const a = analyzePaths([f], { evidenceRoot: base, sigma: ruleSet, kind: 'evtx' });
+    showHits(`benign ${path.basename(f)}`, a);
     const hits = (a.detections?.summary() ?? []).filter((d) => d.level === 'high' || d.level === 'critical');
     high += hits.length;
     console.log(`benign ${path.basename(f)}: ${hits.length} high/critical rule(s)${hits.length ? `: ${hits.map((h) => h.title).join('; ')}` : ''}`);
@@ -260,6 +284,7 @@ function runOtrf(root: string): void {
     const label = labels[s.name];
     const events = s.files.flatMap(otrfEvents);
     const a = analyzeEvents(events, { sigma: ruleSet });
+    showHits(`OTRF ${s.name}`, a);
     const detections = a.detections?.summary() ?? [];
     if (label === undefined || label.tactics.length === 0) continue;
     labelled++;
@@ -315,6 +340,7 @@ function runLabelled(root: string): void {
     let holds: string;
     if (evtx.length > 0) {
       const a = analyzePaths(evtx, { evidenceRoot: root, sigma: ruleSet, kind: 'evtx' });
+      showHits(unit, a);
       detections = a.detections?.summary() ?? [];
       const ids = new Map<string, number>();
       for (const e of a.events) {
@@ -325,7 +351,9 @@ function runLabelled(root: string): void {
       holds = [...ids].sort((x, y) => y[1] - x[1]).slice(0, 8).map(([k, n]) => `${k}×${n}`).join(', ') || 'no events';
     } else {
       const events = filesBelow(at, (n) => /\.(json|txt|log)$/i.test(n)).flatMap(otrfEvents);
-      detections = analyzeEvents(events, { sigma: ruleSet }).detections?.summary() ?? [];
+      const a = analyzeEvents(events, { sigma: ruleSet });
+      showHits(unit, a);
+      detections = a.detections?.summary() ?? [];
       holds = `${events.length} JSON events`;
     }
     for (const d of detections) unitsOfRule.set(`${d.title} (${d.level})`, (unitsOfRule.get(`${d.title} (${d.level})`) ?? 0) + 1);
