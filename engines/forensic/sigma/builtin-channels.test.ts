@@ -616,4 +616,12 @@ describe('built-in channel rules', () => {
     expect(hits(Array.from({ length: 16 }, (_, i) => tgs(i * 10, `WS${i}$`, 'SCCM01$@CORP.EXAMPLE'))).has(SWEEP)).toBe(false);
     expect(hits(Array.from({ length: 16 }, (_, i) => tgs(i * 10, 'FS01$'))).has(SWEEP)).toBe(false);
   });
+
+  it('WMI script consumer host loaded (WMI-Activity 5857 scrcons, medium); a provider loaded by WmiPrvSE from System32 is not', () => {
+    const SCR = 'WMI Script Event Consumer Host Loaded';
+    const wmi = (t: number, name: string, host: string, p: string): Ev =>
+      win(t, 'Microsoft-Windows-WMI-Activity/Operational', 'Microsoft-Windows-WMI-Activity', 5857, { ProviderName: name, Code: '0x0', HostProcess: host, ProcessID: 2244, ProviderPath: p });
+    expect(hits([wmi(1, 'ActiveScriptEventConsumer', 'scrcons.exe', '%SystemRoot%\\system32\\wbem\\scrcons.exe')]).get(SCR)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
+    expect(titlesOf(wmi(2, 'CIMWin32', 'wmiprvse.exe', '%systemroot%\\system32\\wbem\\cimwin32.dll'))).not.toContain(SCR);
+  });
 });
