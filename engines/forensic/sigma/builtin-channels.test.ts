@@ -624,4 +624,25 @@ describe('built-in channel rules', () => {
     expect(hits([wmi(1, 'ActiveScriptEventConsumer', 'scrcons.exe', '%SystemRoot%\\system32\\wbem\\scrcons.exe')]).get(SCR)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
     expect(titlesOf(wmi(2, 'CIMWin32', 'wmiprvse.exe', '%systemroot%\\system32\\wbem\\cimwin32.dll'))).not.toContain(SCR);
   });
+
+  it('a service installed in the session of a network logon from another host (4624 type 3 + 4697, temporal, medium); another session is not', () => {
+    const SVC = 'Service Installed From A Network Logon Session';
+    const logon = sec(1, 4624, { TargetUserName: 'alice', TargetUserSid: 'S-1-5-21-1-2-3-1104', LogonType: 3, TargetLogonId: '0x5a1b2', IpAddress: '10.0.0.57', LogonProcessName: 'Kerberos', AuthenticationPackageName: 'Kerberos' });
+    const svc = (t: number, session: string): Ev => sec(t, 4697, { SubjectUserName: 'alice', SubjectLogonId: session, ServiceName: 'upd', ServiceFileName: 'C:\\Windows\\upd.exe', ServiceType: '0x10', ServiceStartType: 3, ServiceAccount: 'LocalSystem' });
+    expect(hits([logon, svc(2, '0x5a1b2')]).get(SVC)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation', 'lateral-movement'] });
+    expect(hits([logon, svc(2, '0x3e7')]).has(SVC)).toBe(false);
+  });
+
+  it('WFP 5156: twenty ports from one program in a minute (port scan, medium), ten addresses on one administration port (host sweep, medium); dynamic ports, nine hosts and loopback are not', () => {
+    const wfp = (t: number, port: number, addr = '10.0.0.12', app = '\\device\\harddiskvolume2\\tools\\scanner.exe'): Ev =>
+      sec(t, 5156, { Application: app, Direction: '%%14593', SourceAddress: '10.0.0.57', SourcePort: '50000', DestAddress: addr, DestPort: String(port), Protocol: 6 });
+    const SCAN = 'Many Destination Ports Contacted By One Program (WFP)';
+    expect(hits(Array.from({ length: 25 }, (_, i) => wfp(i, 20 + i))).get(SCAN)).toEqual({ level: 'medium', tactics: ['discovery'] });
+    expect(hits(Array.from({ length: 25 }, (_, i) => wfp(i, 50000 + i))).has(SCAN)).toBe(false);
+    expect(hits(Array.from({ length: 25 }, (_, i) => wfp(i, 20 + i, '127.0.0.1'))).has(SCAN)).toBe(false);
+    const SWEEP = 'Many Hosts Contacted On One Administration Port By One Program (WFP)';
+    expect(hits(Array.from({ length: 12 }, (_, i) => wfp(i, 445, `10.0.0.${i + 1}`))).get(SWEEP)?.level).toBe('medium');
+    expect(hits(Array.from({ length: 9 }, (_, i) => wfp(i, 445, `10.0.0.${i + 1}`))).has(SWEEP)).toBe(false);
+    expect(hits(Array.from({ length: 12 }, (_, i) => wfp(i, 443, `10.0.0.${i + 1}`))).has(SWEEP)).toBe(false);
+  });
 });
