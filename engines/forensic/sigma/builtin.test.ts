@@ -1558,6 +1558,7 @@ describe('built-in Windows rules', () => {
     expectHit(DUMP, sysmon1(15, 'C:\\Users\\bob\\Desktop\\g.exe', 'g.exe -a', { OriginalFileName: 'gsecdump.exe' }), 'high', 'credential-access');
     expectHit(DUMP, proc(16, `${S32}DumpSvc.exe`, 'C:\\Windows\\system32\\DumpSvc.exe', { ParentProcessName: `${S32}services.exe` }), 'high', 'credential-access');
     expect(titlesOf(proc(17, 'C:\\Program Files\\Vendor\\dumpchk.exe', 'dumpchk.exe C:\\Windows\\MEMORY.DMP'))).not.toContain(DUMP);
+    expectHit(DUMP, proc(42, `${S32}cmd.exe`, 'cmd.exe /c "C:\\Users\\bob\\venv\\Scripts\\pypykatz" live lsa'), 'high', 'credential-access');
     const LSASS = 'LSASS Named On The Command Line Of A User-Folder Program';
     expectHit(LSASS, proc(18, 'C:\\Windows\\Temp\\msdsc.exe', 'C:\\Windows\\temp\\msdsc.exe lsass c:\\windows\\temp', { ParentProcessName: PSH }), 'medium', 'credential-access');
     expect(titlesOf(proc(19, `${S32}tasklist.exe`, 'tasklist /fi "imagename eq lsass.exe"'))).not.toContain(LSASS);
