@@ -645,4 +645,13 @@ describe('built-in channel rules', () => {
     expect(hits(Array.from({ length: 9 }, (_, i) => wfp(i, 445, `10.0.0.${i + 1}`))).has(SWEEP)).toBe(false);
     expect(hits(Array.from({ length: 12 }, (_, i) => wfp(i, 443, `10.0.0.${i + 1}`))).has(SWEEP)).toBe(false);
   });
+
+  it('event log files deleted from disk (4663 DELETE on winevt\\Logs\\*.evtx, medium); a read of the file or a deleted file elsewhere is not', () => {
+    const DEL = 'Event Log File Deleted (object access)';
+    const obj = (t: number, name: string, access: string, mask: string): Ev =>
+      sec(t, 4663, { SubjectUserName: 'alice', ObjectServer: 'Security', ObjectType: 'File', ObjectName: name, AccessList: access, AccessMask: mask, ProcessName: 'C:\\Windows\\System32\\cmd.exe' });
+    expect(hits([obj(1, 'C:\\Windows\\System32\\winevt\\Logs\\Security.evtx', '%%1537\n', '0x10000')]).get(DEL)).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
+    expect(titlesOf(obj(2, 'C:\\Windows\\System32\\winevt\\Logs\\Security.evtx', '%%4416\n', '0x1'))).not.toContain(DEL);
+    expect(titlesOf(obj(3, 'C:\\Users\\alice\\Documents\\notes.evtx', '%%1537\n', '0x10000'))).not.toContain(DEL);
+  });
 });
