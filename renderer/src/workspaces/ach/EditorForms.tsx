@@ -46,6 +46,23 @@ function Dialog({ title, onClose, testId, children }: { readonly title: string; 
   );
 }
 
+/** A dialog's button row: remove (when editing an existing item) on the left, submit on the right. */
+function DialogButtons({ removeLabel, onRemove, submitLabel, testPrefix }: { readonly removeLabel: string; readonly onRemove: (() => void) | undefined; readonly submitLabel: string; readonly testPrefix: string }) {
+  return (
+    <div className="row ach-dialog__buttons">
+      {onRemove && (
+        <button type="button" className="small" onClick={onRemove} data-testid={`${testPrefix}-remove`}>
+          {removeLabel}
+        </button>
+      )}
+      <span className="spacer" />
+      <button type="submit" className="primary" data-testid={`${testPrefix}-submit`}>
+        {submitLabel}
+      </button>
+    </div>
+  );
+}
+
 function Problem({ text }: { readonly text: string | null }) {
   return text === null ? null : (
     <p className="field-error" role="alert" data-testid="ach-form-error">
@@ -197,17 +214,7 @@ export function HypothesisDialog({ client, base, editing, onSubmit, onRemove, on
           <label htmlFor={`${listId}-t`}>Hypothesis{editing?.actor ? ` (the group ${editing.actor.name}, ${editing.actor.id})` : ''}</label>
           <input id={`${listId}-t`} type="text" data-first value={title} maxLength={LIMITS.hypothesisTitle} onChange={(e) => setTitle(e.target.value)} placeholder="An insider with administrator rights" data-testid="h-title" />
           {editing !== undefined && isCatchAll(editing.id) && <p className="muted">The catch-all: it stands for every explanation not named as a hypothesis.</p>}
-          <div className="row ach-dialog__buttons">
-            {onRemove && (
-              <button type="button" className="small" onClick={onRemove} data-testid="h-remove">
-                Remove hypothesis
-              </button>
-            )}
-            <span className="spacer" />
-            <button type="submit" className="primary" data-testid="h-submit">
-              {editing ? 'Save' : 'Add'}
-            </button>
-          </div>
+          <DialogButtons removeLabel="Remove hypothesis" onRemove={onRemove} submitLabel={editing ? 'Save' : 'Add'} testPrefix="h" />
         </form>
       )}
       <Problem text={problem} />
@@ -298,17 +305,7 @@ export function EvidenceDialog({ editing, onSubmit, onRemove, onClose }: Evidenc
         </label>
         <input id={`${id}-t`} type="text" value={techniques} onChange={(e) => setTechniques(e.target.value)} placeholder="T1059.001 T1486" data-testid="e-techniques" />
         <Problem text={problem} />
-        <div className="row ach-dialog__buttons">
-          {onRemove && (
-            <button type="button" className="small" onClick={onRemove} data-testid="e-remove">
-              Remove row
-            </button>
-          )}
-          <span className="spacer" />
-          <button type="submit" className="primary" data-testid="e-submit">
-            {editing ? 'Save (Ctrl+Enter)' : 'Add (Ctrl+Enter)'}
-          </button>
-        </div>
+        <DialogButtons removeLabel="Remove row" onRemove={onRemove} submitLabel={editing ? 'Save (Ctrl+Enter)' : 'Add (Ctrl+Enter)'} testPrefix="e" />
       </form>
     </Dialog>
   );
