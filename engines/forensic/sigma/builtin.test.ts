@@ -694,6 +694,25 @@ describe('built-in Windows rules', () => {
 
   const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
 
+  it('discovery tools on the network (Sysmon 3, low), PowerShell logging switched off with binary data (high), execution policy set to Bypass/Unrestricted (low); near misses are not', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const DISC = 'Network Connection By A Discovery Or Scanning Tool (Sysmon 3)';
+    const net3 = (t: number, image: string): ReturnType<typeof makeEvent> => sysmon(t, 3, { Image: image, Protocol: 'udp', Initiated: 'true', DestinationIp: '10.0.0.1', DestinationPort: '53', User: 'CORP\\bob' });
+    expect(hits([net3(1, `${S32}nslookup.exe`)]).get(DISC)).toEqual({ level: 'low', tactics: ['discovery'] });
+    expect(titlesOf(net3(2, `${S32}systeminfo.exe`))).toContain(DISC);
+    expect(titlesOf(net3(3, 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'))).not.toContain(DISC);
+    const reg = (t: number, key: string, details: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: key, Details: details, User: 'CORP\\bob' });
+    const PSP = 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\PowerShell\\';
+    const OFF = 'PowerShell Logging Disabled In The Registry (Sysmon 12/13)';
+    expect(hits([reg(4, `${PSP}ScriptBlockLogging\\EnableScriptBlockLogging`, 'Binary Data')]).get(OFF)).toEqual({ level: 'high', tactics: ['defense-impairment'] });
+    expect(titlesOf(reg(5, `${PSP}ScriptBlockLogging\\EnableScriptBlockLogging`, 'DWORD (0x00000001)'))).not.toContain(OFF);
+    const POLICY = 'PowerShell Execution Policy Set To Bypass Or Unrestricted In The Registry (Sysmon 13)';
+    expect(hits([reg(6, `${PSP}ExecutionPolicy`, 'Bypass')]).get(POLICY)).toEqual({ level: 'low', tactics: ['execution', 'defense-impairment'] });
+    expect(titlesOf(reg(7, 'HKU\\S-1-5-21-1-2-3-1104\\SOFTWARE\\Microsoft\\PowerShell\\1\\ShellIds\\Microsoft.PowerShell\\ExecutionPolicy', 'Unrestricted'))).toContain(POLICY);
+    expect(titlesOf(reg(8, `${PSP}ExecutionPolicy`, 'RemoteSigned'))).not.toContain(POLICY);
+    expect(titlesOf(reg(9, 'HKLM\\SOFTWARE\\Vendor\\App\\ExecutionPolicy', 'Bypass'))).not.toContain(POLICY);
+  });
+
   it('injection and LSASS from code outside any module, elevated COM objects, LSASS as a parent; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
