@@ -11,7 +11,7 @@ import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { addEvidence, addHypothesis, draftProblems, draftRequest, draftScenario, editEvidence, editHypothesis, isCatchAll, isStale, rate, removeEvidence, removeHypothesis, setHeading, LIMITS, type Draft, type Result } from './draft';
 import { draftStore } from './draftStore';
 import { EvidenceDialog, HypothesisDialog } from './EditorForms';
-import { MatrixGrid, type GridCell } from './MatrixGrid';
+import { MatrixGrid, type GridCell, type GridColumn } from './MatrixGrid';
 import { cellKey, columnName, RATING_WORDS } from './model';
 import { ResultsPanel } from './ResultsPanel';
 
@@ -94,14 +94,17 @@ export function DraftMatrix({ client, base, analyst, onAssessment }: Props) {
     setRemovals((n) => (n ?? 0) + 1);
   };
 
-  const columns = draft.hypotheses.map((h) => ({
-    id: h.id,
-    name: columnName({ id: h.id, title: h.title, ...(h.actor ? { actor: { name: h.actor.name } } : {}), catch_all: isCatchAll(h.id) }),
-    title: h.actor ? `${h.title} (${h.actor.id})` : h.title,
-    catchAll: isCatchAll(h.id),
-    leader: !stale && assessment?.leader === h.id,
-    ...(assessment ? { score: assessment.hypotheses.find((x) => x.id === h.id)?.inconsistency } : {}),
-  }));
+  const columns = draft.hypotheses.map((h): GridColumn => {
+    const score = assessment?.hypotheses.find((x) => x.id === h.id)?.inconsistency;
+    return {
+      id: h.id,
+      name: columnName({ id: h.id, title: h.title, ...(h.actor ? { actor: { name: h.actor.name } } : {}), catch_all: isCatchAll(h.id) }),
+      title: h.actor ? `${h.title} (${h.actor.id})` : h.title,
+      catchAll: isCatchAll(h.id),
+      leader: !stale && assessment?.leader === h.id,
+      ...(score !== undefined ? { score } : {}),
+    };
+  });
   const rows = draft.evidence.map((e) => {
     const r = assessment?.evidence.find((x) => x.id === e.id);
     return { ...e, ...(r ? { weight: r.weight, diagnosticity: r.diagnosticity } : {}), critical: !stale && assessment?.sensitivity.some((s) => s.evidence === e.id && s.critical) === true };
