@@ -255,6 +255,8 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
     </>
   );
 
+  // The matrix view stays mounted while another view shows (hidden, not removed).
+  const matrixHidden = view === 'matrix' ? undefined : { display: 'none' as const };
   return (
     <div className="ws-page ach">
       <WorkspaceHeader title="ACH" purpose="Weigh competing hypotheses against the evidence; extract indicators and techniques from reports">
@@ -292,7 +294,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
       </div>
 
       {/* Kept mounted while another view shows, so overrides, the ranking and the editor's dialogs state survive a look at the heat map. */}
-      <div className={matrixDrop.dropClass} {...matrixDrop.dropProps} style={view === 'matrix' ? undefined : { display: 'none' }}>
+      <div className={matrixDrop.dropClass} {...matrixDrop.dropProps} style={matrixHidden}>
           {scenario === DRAFT ? (
             <>
               <section className="panel ach__chooser">{head}</section>
