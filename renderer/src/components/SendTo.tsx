@@ -7,7 +7,7 @@ import { type ApiClient, asApiError, itemsOf } from '../api/client';
 import { requestOpen } from '../shell/openItem';
 import { ShellContext, useShell } from '../shell/context';
 import { ErrorNote } from './ErrorNote';
-import { useDialogFocus } from './useDialogFocus';
+import { Modal } from './Modal';
 import { prepareFinding, SEND_TARGETS, sendable, stixPattern, type Finding, type FindingIndicator, type SendTarget } from './SendToModel';
 import './SendTo.css';
 
@@ -71,7 +71,6 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
   const services = useShell((s) => s.services);
   const select = useShell((s) => s.select);
   const titleId = useId();
-  const panel = useRef<HTMLDivElement>(null);
   const available = SEND_TARGETS.filter((t) => services.some((s) => s.name === t.service));
   const [service, setService] = useState<SendTarget['service']>(available.some((t) => t.service === initial) ? initial : (available[0]?.service ?? initial));
   const target = SEND_TARGETS.find((t) => t.service === service)!;
@@ -85,7 +84,6 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
   const [error, setError] = useState<ApiError | null>(null);
   const [done, setDone] = useState<SendFindingResponse | null>(null);
 
-  const keepTab = useDialogFocus(panel);
   // The send button gives way to "Open in …" once sent, and every choice above it is disabled: that button takes the
   // focus (from wherever in the dialog it was), so Enter opens the result.
   const openButton = useRef<HTMLButtonElement>(null);
@@ -140,31 +138,18 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
   };
 
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        className="overlay__panel send-to"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        ref={panel}
-        data-testid="send-to-dialog"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            onClose();
-          } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && canSend) {
-            e.preventDefault();
-            void send();
-          } else keepTab(e);
-        }}
-      >
-        <div className="overlay__head">
-          <h2 id={titleId}>Send as evidence</h2>
-          <button type="button" className="small" onClick={onClose}>
-            Close (Esc)
-          </button>
-        </div>
+    <Modal
+      title="Send as evidence"
+      onClose={onClose}
+      testId="send-to-dialog"
+      className="send-to"
+      onKey={(e) => {
+        if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || !canSend) return false;
+        e.preventDefault();
+        void send();
+        return true;
+      }}
+    >
         {available.length === 0 && <p className="muted">Neither the Assessment nor the ACH service is running, so there is nowhere to send this.</p>}
         <div className="send-to__grid">
           <fieldset className="send-to__field">
@@ -259,8 +244,7 @@ export function SendToDialog({ client, finding, initial = 'caseassess', onClose 
             </button>
           )}
         </div>
-      </div>
-    </div>
+    </Modal>
   );
 }
 

@@ -1,51 +1,14 @@
 // The hand-built matrix's two forms, as dialogs: a hypothesis (a knowledge-base group found as you type, or your own
 // words) and an evidence row (short label, full text, source and link back, credibility and relevance, techniques).
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { AchActor, AchWeight } from '../../../../engines/core/contracts/ach';
 import type { ApiClient, ApiError } from '../../api/client';
 import { asApiError, itemsOf } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
-import { useDialogFocus } from '../../components/useDialogFocus';
+import { Modal } from '../../components/Modal';
 import { evidenceProblem, isCatchAll, joinSource, LIMITS, linkProblem, splitSource, weightLabel, type DraftEvidence, type DraftHypothesis, type EvidenceFields } from './draft';
 
 /** A dialog of this editor: focus in and back (useDialogFocus), Tab kept inside, Esc closes. */
-function Dialog({ title, onClose, testId, children }: { readonly title: string; readonly onClose: () => void; readonly testId: string; readonly children: ReactNode }) {
-  const panel = useRef<HTMLDivElement>(null);
-  const keepTab = useDialogFocus(panel);
-  const titleId = useId();
-  // useDialogFocus puts the focus on the panel; the form's first field (data-first) takes it from there, so typing starts at once.
-  useEffect(() => {
-    panel.current?.querySelector<HTMLElement>('[data-first]')?.focus();
-  }, []);
-  return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        className="overlay__panel ach-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        ref={panel}
-        data-testid={testId}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            onClose();
-          } else keepTab(e);
-        }}
-      >
-        <div className="overlay__head">
-          <h2 id={titleId}>{title}</h2>
-          <button type="button" className="small" onClick={onClose}>
-            Close (Esc)
-          </button>
-        </div>
-        {children}
-      </div>
-    </div>
-  );
-}
-
 /** A dialog's button row: remove (when editing an existing item) on the left, submit on the right. */
 function DialogButtons({ removeLabel, onRemove, submitLabel, testPrefix }: { readonly removeLabel: string; readonly onRemove: (() => void) | undefined; readonly submitLabel: string; readonly testPrefix: string }) {
   return (
@@ -140,7 +103,7 @@ export function HypothesisDialog({ client, base, editing, onSubmit, onRemove, on
   }, [pickWhenAnswered, current, groups]);
 
   return (
-    <Dialog title={editing ? `Edit hypothesis ${editing.id}` : 'Add a hypothesis'} onClose={onClose} testId="ach-hypothesis-dialog">
+    <Modal title={editing ? `Edit hypothesis ${editing.id}` : 'Add a hypothesis'} onClose={onClose} testId="ach-hypothesis-dialog" className="ach-dialog">
       {editing === undefined && (
         <div className="ach-dialog__modes" role="radiogroup" aria-label="Kind of hypothesis">
           <label>
@@ -218,7 +181,7 @@ export function HypothesisDialog({ client, base, editing, onSubmit, onRemove, on
         </form>
       )}
       <Problem text={problem} />
-    </Dialog>
+    </Modal>
   );
 }
 
@@ -266,7 +229,7 @@ export function EvidenceDialog({ editing, onSubmit, onRemove, onClose }: Evidenc
   };
 
   return (
-    <Dialog title={editing ? `Edit evidence ${editing.id}` : 'Add evidence'} onClose={onClose} testId="ach-evidence-dialog">
+    <Modal title={editing ? `Edit evidence ${editing.id}` : 'Add evidence'} onClose={onClose} testId="ach-evidence-dialog" className="ach-dialog">
       <form
         className="ach-dialog__form"
         onSubmit={(e) => {
@@ -307,6 +270,6 @@ export function EvidenceDialog({ editing, onSubmit, onRemove, onClose }: Evidenc
         <Problem text={problem} />
         <DialogButtons removeLabel="Remove row" onRemove={onRemove} submitLabel={editing ? 'Save (Ctrl+Enter)' : 'Add (Ctrl+Enter)'} testPrefix="e" />
       </form>
-    </Dialog>
+    </Modal>
   );
 }
