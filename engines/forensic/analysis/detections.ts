@@ -1,5 +1,5 @@
 // Sigma detections in the analysis: every event through the rule set, hits kept compactly, a causal rule that lets high ones root or raise stories.
-import { levelRank, loadSigmaRules, type SigmaLevel, type SigmaRuleInfo, type SigmaRuleSet } from '../sigma/index.js';
+import { levelRank, loadSigmaRules, withNamedTechniques, type SigmaLevel, type SigmaRuleInfo, type SigmaRuleSet } from '../sigma/index.js';
 import { runCorrelations, type BaseHit, type CorrelationHit, type ResolvedCorrelation } from '../sigma/correlation.js';
 import { InputView, sourceOf } from '../sigma/logsource.js';
 import { textsOf } from '../sigma/value.js';
@@ -161,7 +161,8 @@ export class Detections {
       for (let k = first; k < this.n && this.positions[k] === pos; k++) {
         const r = this.ruleIx[k] as number;
         const info = this.ruleSet.rules[r] as SigmaRuleInfo;
-        out.push({ ruleId: info.id, title: info.title, level: info.level, author: info.author, techniques: info.techniques, tactics: info.tactics, fields: this.ruleSet.explain(event, r) });
+        const attack = this.ruleSet.hitAttack(event, r);
+        out.push({ ruleId: info.id, title: info.title, level: info.level, author: info.author, techniques: attack.techniques, tactics: attack.tactics, fields: this.ruleSet.explain(event, r) });
       }
     }
     for (const h of this.correlatedAt.get(event.eventId) ?? []) {
@@ -175,9 +176,31 @@ export class Detections {
     return out;
   }
 
-  /** Hits grouped by rule, most severe level first, then by count. */
+  /**
+   * The techniques and tactics of an event's hits of the rules given (by info): a rule's own, plus for a rule that reads
+   * techniques from the event (`x-techniques-from`) those the event names.
+   */
+  attackOf(event: AnalysisEvent, rules: readonly SigmaRuleInfo[]): { techniques: string[]; tactics: string[] } {
+    const techniques = new Set<string>();
+    const tactics: string[] = [];
+    for (const info of rules) {
+      let attack: { techniques: readonly string[]; tactics: readonly string[] } = info;
+      if (info.techniquesFrom !== undefined) {
+        const r = this.ruleSet.rules.indexOf(info);
+        if (r >= 0) attack = this.ruleSet.hitAttack(event, r);
+      }
+      for (const t of attack.techniques) techniques.add(t);
+      tactics.push(...attack.tactics);
+    }
+    return { techniques: [...techniques], tactics };
+  }
+
+  /**
+   * Hits grouped by rule, most severe level first, then by count. A rule that reads techniques from its events
+   * (`x-techniques-from`) lists its own and every technique its hits name, with their tactics.
+   */
   summary(): DetectionSummary[] {
-    const byRule = new Map<number, { count: number; hosts: Set<string>; first: string | null; last: string | null; ids: string[] }>();
+    const byRule = new Map<number, { count: number; hosts: Set<string>; first: string | null; last: string | null; ids: string[]; named?: Set<string> }>();
     for (let k = 0; k < this.n; k++) {
       const r = this.ruleIx[k] as number;
       const e = this.events.at(this.positions[k] as number) as AnalysisEvent;
@@ -185,6 +208,10 @@ export class Detections {
       if (s === undefined) {
         s = { count: 0, hosts: new Set(), first: null, last: null, ids: [] };
         byRule.set(r, s);
+      }
+      if ((this.ruleSet.rules[r] as SigmaRuleInfo).techniquesFrom !== undefined) {
+        s.named ??= new Set();
+        for (const t of this.ruleSet.hitAttack(e, r).techniques) s.named.add(t);
       }
       s.count++;
       if (e.host !== null) s.hosts.add(e.host);
@@ -218,6 +245,7 @@ export class Detections {
     return [...byRule]
       .map(([r, s]) => {
         const info = r < this.ruleSet.rules.length ? (this.ruleSet.rules[r] as SigmaRuleInfo) : this.correlationInfo(r - this.ruleSet.rules.length);
+        const attack = s.named === undefined ? info : withNamedTechniques(info, [...s.named]);
         return {
           ruleId: info.id,
           title: info.title,
@@ -225,8 +253,8 @@ export class Detections {
           status: info.status,
           author: info.author,
           source: info.source,
-          techniques: info.techniques,
-          tactics: info.tactics,
+          techniques: attack.techniques,
+          tactics: attack.tactics,
           count: s.count,
           hosts: [...s.hosts].sort(),
           firstSeen: s.first,
@@ -284,9 +312,10 @@ export function sigmaCausalRule(detections: Detections, levels: readonly SigmaLe
         if (storyAt !== undefined ? storyAt[position] !== 1 : !detections.has(e.eventId)) return;
         const rules = detections.rulesOf(e.eventId).filter((r) => levels.includes(r.level));
         if (rules.length === 0) return;
-        const techniques = [...new Set(rules.flatMap((r) => r.techniques))];
+        const attack = detections.attackOf(e, rules);
+        const techniques = attack.techniques;
         // The stage is the rule's own tactic (its attack.<tactic> tags) when it has one: earliest in kill-chain order.
-        const stage = stageOfTactics(rules.flatMap((r) => r.tactics));
+        const stage = stageOfTactics(attack.tactics);
         const from = n.user ?? n.parent ?? n.process ?? n.host;
         const to = n.object ?? n.process ?? n.host;
         if (from === null || to === null || from === to) {

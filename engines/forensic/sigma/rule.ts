@@ -17,6 +17,10 @@ export const levelRank = (l: SigmaLevel): number => SIGMA_LEVELS.indexOf(l);
 const DATE = /^\d{4}[-/](0[1-9]|1[012])[-/](0[1-9]|[12][0-9]|3[01])$/;
 const yamlDate = z.union([z.string().regex(DATE), z.date()]);
 
+/** The rule-level key naming the event fields a hit's extra techniques are read from (docs/forensic-sigma.md). */
+export const TECHNIQUES_FROM_KEY = 'x-techniques-from';
+const fieldName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/);
+
 /** The detection-rule JSON schema of the specification (sigma-detection-rule-schema.json), written as zod. */
 export const sigmaRuleSchema = z.looseObject({
   title: z.string().min(1).max(256),
@@ -38,6 +42,8 @@ export const sigmaRuleSchema = z.looseObject({
   tags: z.array(z.string().regex(/^[a-z0-9_-]+\.[a-z0-9._-]+$/)).optional(),
   related: z.array(z.looseObject({ id: z.string(), type: z.string() })).optional(),
   scope: z.array(z.string()).optional(),
+  /** Vitrine's extension: event fields whose text names ATT&CK techniques for each hit (the sensor's own labels, e.g. Sysmon's RuleName). */
+  [TECHNIQUES_FROM_KEY]: z.union([fieldName, z.array(fieldName).min(1).max(8)]).optional(),
 });
 
 /** What a detection reads from an event: a field's value by Sigma name, and every value for keyword searches. */
@@ -62,6 +68,8 @@ export interface SigmaRuleInfo {
   readonly techniques: readonly string[];
   /** ATT&CK tactic short names from `attack.<tactic>` tags (`stealth`), else its techniques' tactics; kill-chain order. */
   readonly tactics: readonly string[];
+  /** Event fields (Sigma names) whose text names further techniques of each hit (`x-techniques-from`); absent for most rules. */
+  readonly techniquesFrom?: readonly string[];
   /** Where it came from: `<set>/<relative path>`. */
   readonly source: string;
 }
@@ -126,6 +134,59 @@ export function attackOfTags(tags: readonly string[]): { techniques: string[]; t
   if (tactics.length === 0) for (const id of techniques) tactics.push(...lookup.technique(id).tactics);
   const ordered = [...new Set(tactics)].sort((a, b) => lookup.tacticRank(a) - lookup.tacticRank(b));
   return { techniques: [...new Set(techniques)], tactics: ordered };
+}
+
+/** Text read for technique ids at most (a sensor's label is short; a longer value is cut, never scanned whole). */
+const MAX_NAMED_TEXT = 4096;
+/** Technique ids taken from one text at most. */
+const MAX_NAMED_IDS = 16;
+/** `T1055`, `T1055.012`, `technique_id=T1003.001`, `T1547.001_RunKey`: an id not inside a longer word or number. */
+const NAMED_ID = /(?<![A-Za-z0-9])T(\d{4})(?:\.(\d{3}))?(?![A-Za-z0-9])/gi;
+
+/**
+ * The ATT&CK techniques a text names (a Sysmon configuration's rule name such as `technique_id=T1055,technique_name=Process
+ * Injection` or `T1547.001,RunKey`): ids matching `T\d{4}(.\d{3})?`, upper-case, in order, each once, kept only when the
+ * shipped ATT&CK lookup knows them (a revoked id is kept: the lookup names it as revoked, with its replacement).
+ */
+export function techniquesNamedIn(text: string): string[] {
+  const known = knownIds();
+  const out: string[] = [];
+  for (const m of text.slice(0, MAX_NAMED_TEXT).matchAll(NAMED_ID)) {
+    const id = m[2] === undefined ? `T${m[1] as string}` : `T${m[1] as string}.${m[2]}`;
+    if (out.includes(id) || !known.has(id)) continue;
+    out.push(id);
+    if (out.length === MAX_NAMED_IDS) break;
+  }
+  return out;
+}
+
+let known: { lookup: ReturnType<typeof attackLookup>; ids: ReadonlySet<string> } | null = null;
+
+/**
+ * The ids some release of the lookup has, live or revoked: checked before the lookup is asked, so ids an event makes up
+ * never enter the lookup's memo (a log could name millions).
+ */
+function knownIds(): ReadonlySet<string> {
+  const lookup = attackLookup();
+  if (known === null || known.lookup !== lookup) {
+    const ids = new Set<string>();
+    for (const r of lookup.releases) {
+      for (const t of r.techniques) ids.add(t.id.toUpperCase());
+      for (const id of Object.keys(r.revoked)) ids.add(id.toUpperCase());
+    }
+    for (const id of [...ids]) if (lookup.technique(id).status === 'unknown') ids.delete(id);
+    known = { lookup, ids };
+  }
+  return known.ids;
+}
+
+/** A rule's techniques and tactics with those a hit's text names added (tactics of the added ones from the lookup, kill-chain order). */
+export function withNamedTechniques(info: Pick<SigmaRuleInfo, 'techniques' | 'tactics'>, named: readonly string[]): { techniques: readonly string[]; tactics: readonly string[] } {
+  const extra = named.filter((id) => !info.techniques.includes(id));
+  if (extra.length === 0) return { techniques: info.techniques, tactics: info.tactics };
+  const lookup = attackLookup();
+  const tactics = [...new Set([...info.tactics, ...extra.flatMap((id) => lookup.technique(id).tactics)])].sort((a, b) => lookup.tacticRank(a) - lookup.tacticRank(b));
+  return { techniques: [...info.techniques, ...extra], tactics };
 }
 
 /** A field item of a map: a field's alternatives (OR), or with `|all` groups that must each hold; `neg` (neq) negates the whole. */
@@ -523,6 +584,7 @@ export function compileRule(doc: z.infer<typeof sigmaRuleSchema>, source: string
   const tree: ConditionNode = conds.length === 1 ? (conds[0] as ConditionNode) : { op: 'or', args: conds };
   const tags = doc.tags ?? [];
   const attack = attackOfTags(tags);
+  const from = doc[TECHNIQUES_FROM_KEY];
   const info: SigmaRuleInfo = {
     id: doc.id ?? source,
     ...(doc.name !== undefined ? { name: doc.name } : {}),
@@ -539,6 +601,7 @@ export function compileRule(doc: z.infer<typeof sigmaRuleSchema>, source: string
     tags,
     techniques: attack.techniques,
     tactics: attack.tactics,
+    ...(from !== undefined ? { techniquesFrom: typeof from === 'string' ? [from] : [...new Set(from)] } : {}),
     source,
   };
   return new Rule(info, searches, tree, conditionNeedles(tree, searches));

@@ -6,7 +6,7 @@ import { forensicResourcesDir } from '../analysis/attack.js';
 import { MatchEngine } from './engine.js';
 import { bindingsOf, InputView, sourceOf, type Binding, type SigmaInput } from './logsource.js';
 import { readBundle, yamlDocuments } from './bundle.js';
-import { levelRank, parseRuleDocuments, parseRuleText, SIGMA_LEVELS, SIGMA_STATUSES, type CompiledRule, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
+import { levelRank, parseRuleDocuments, parseRuleText, techniquesNamedIn, withNamedTechniques, SIGMA_LEVELS, SIGMA_STATUSES, type CompiledRule, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
 import { textsOf, UnsupportedRule, type Placeholders } from './value.js';
 import { parseCorrelation, resolveCorrelations, type CorrelationRule, type ResolvedCorrelation } from './correlation.js';
 
@@ -126,6 +126,34 @@ export class SigmaRuleSet {
   /** The rules (positions in `rules`) that match an event, each once, in rule order. */
   match(e: SigmaInput): number[] {
     return this.engine.match(e);
+  }
+
+  /** Per rule with `techniquesFrom`, its field texts to what they name (bounded: cleared when full). */
+  private readonly namedMemo = new Map<string, { techniques: readonly string[]; tactics: readonly string[] }>();
+
+  /**
+   * The techniques and tactics of a hit of a rule on an event: the rule's own, plus for a rule with `techniquesFrom`
+   * (`x-techniques-from`) those its fields' texts name, validated against the ATT&CK lookup (techniquesNamedIn).
+   */
+  hitAttack(e: SigmaInput, rule: number): { techniques: readonly string[]; tactics: readonly string[] } {
+    const info = this.rules[rule];
+    if (info === undefined) return { techniques: [], tactics: [] };
+    const from = info.techniquesFrom;
+    if (from === undefined) return info;
+    const src = sourceOf(e);
+    const binding = src === null ? undefined : (this.bindings[rule] ?? []).find((b) => b.accepts(src));
+    if (binding === undefined) return info;
+    const view = new InputView(e, binding.view, binding.fieldMap);
+    const text = from.flatMap((f) => textsOf(view.get(f))).join('\n');
+    if (text === '') return info;
+    const key = `${rule}\u0000${text.slice(0, 4096)}`;
+    let r = this.namedMemo.get(key);
+    if (r === undefined) {
+      r = withNamedTechniques(info, techniquesNamedIn(text));
+      if (this.namedMemo.size >= 4096) this.namedMemo.clear();
+      this.namedMemo.set(key, r);
+    }
+    return r;
   }
 
   /** The fields (Sigma name → value text, clipped) a rule matched on an event; empty if it does not match. */
