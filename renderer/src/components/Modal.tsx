@@ -1,5 +1,7 @@
-// A modal dialog: the dimmed overlay (a press outside the panel closes it), the panel with its title and "Close (Esc)",
-// the focus kept inside (useDialogFocus, returned where it was on close) and handed to the field marked `data-first`.
+// A modal dialog (Send to, the ACH editor's dialogs, the shell's `?` and Settings overlays): the dimmed overlay (a press
+// outside the panel closes it), the panel with its title and "Close (Esc)", the focus kept inside (useDialogFocus, returned
+// where it was on close) and handed to the field marked `data-first`. Esc inside the panel closes it and goes no further,
+// so the page's own Esc handlers (the shell's) do not close anything a second time.
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useDialogFocus } from './useDialogFocus';
 

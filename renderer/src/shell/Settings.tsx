@@ -1,10 +1,10 @@
 // The Settings page (Ctrl+, or the sidebar's Settings): data folder, evidence root, where package sources, advisory
 // imports and trusted keys are managed, the mounted services, the theme. Read-only except the theme: folders are chosen
 // when the workstation starts (VITRINE_HOME, FORENSIC_EVIDENCE_ROOT), not from a page.
-import { useRef, useState, type ReactNode } from 'react';
-import { useDialogFocus } from '../components/useDialogFocus';
+import { useState, type ReactNode } from 'react';
 import type { GatewaySettings } from '../../../engines/core/contracts/gateway';
 import { ErrorNote } from '../components/ErrorNote';
+import { Modal } from '../components/Modal';
 import { useLoad } from '../components/useLoad';
 import { PackageSourcesSummary } from './SettingsPackages';
 import type { ThemePreference } from '../store';
@@ -58,10 +58,6 @@ export function Settings() {
   const setTheme = useShell((s) => s.setTheme);
   const { client } = useShellContext();
   const systemDark = useSystemPrefersDark();
-  const panel = useRef<HTMLDivElement>(null);
-
-  const keepTab = useDialogFocus(panel, open);
-
   // Read each time the page opens (the folders can change between two openings: a restart with other options).
   const read = useLoad(() => (open && client ? client.get<GatewaySettings>('/api/settings') : null), [open, client]);
   const settings = read.data;
@@ -76,115 +72,106 @@ export function Settings() {
   const labelOf = (name: string): string => availableWorkspaces(services).find((w) => w.service === name)?.label ?? name;
 
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div className="overlay__panel settings" role="dialog" aria-modal="true" aria-labelledby="settings-title" tabIndex={-1} ref={panel} onKeyDown={keepTab} data-testid="settings">
-        <div className="overlay__head">
-          <h2 id="settings-title">Settings</h2>
-          <button type="button" className="small" onClick={close}>
-            Close (Esc)
-          </button>
-        </div>
+    <Modal title="Settings" onClose={close} testId="settings" className="settings">
+      {error && <ErrorNote error={error} title="The workstation settings could not be read" />}
 
-        {error && <ErrorNote error={error} title="The workstation settings could not be read" />}
+      <section aria-labelledby="settings-folders">
+        <h3 id="settings-folders" className="settings__group">
+          Folders
+        </h3>
+        <dl className="settings__list">
+          <Row label="Data folder" testId="settings-data-dir">
+            {settings ? <PathValue value={settings.dataDir} /> : <span className="muted">{error ? 'unknown' : 'reading…'}</span>}
+            <p className="muted small">
+              The store (<code>vitrine.db</code>), the access token and uploads. Another folder: start the workstation with <code>VITRINE_HOME</code> set.
+            </p>
+          </Row>
+          <Row label="Evidence root" testId="settings-evidence-root">
+            {settings?.evidenceRoot ? (
+              <PathValue value={settings.evidenceRoot} />
+            ) : settings ? (
+              <span className="neg">not set</span>
+            ) : (
+              <span className="muted">{error ? 'unknown' : 'reading…'}</span>
+            )}
+            <p className="muted small">
+              {settings && settings.evidenceRoot === null ? 'The Cases workspace can run its scenarios but read no files. ' : 'The Cases workspace reads evidence only below this folder. '}
+              Set <code>FORENSIC_EVIDENCE_ROOT</code> before starting the workstation to change it.
+            </p>
+          </Row>
+        </dl>
+      </section>
 
-        <section aria-labelledby="settings-folders">
-          <h3 id="settings-folders" className="settings__group">
-            Folders
-          </h3>
-          <dl className="settings__list">
-            <Row label="Data folder" testId="settings-data-dir">
-              {settings ? <PathValue value={settings.dataDir} /> : <span className="muted">{error ? 'unknown' : 'reading…'}</span>}
-              <p className="muted small">
-                The store (<code>vitrine.db</code>), the access token and uploads. Another folder: start the workstation with <code>VITRINE_HOME</code> set.
-              </p>
-            </Row>
-            <Row label="Evidence root" testId="settings-evidence-root">
-              {settings?.evidenceRoot ? (
-                <PathValue value={settings.evidenceRoot} />
-              ) : settings ? (
-                <span className="neg">not set</span>
-              ) : (
-                <span className="muted">{error ? 'unknown' : 'reading…'}</span>
-              )}
-              <p className="muted small">
-                {settings && settings.evidenceRoot === null ? 'The Cases workspace can run its scenarios but read no files. ' : 'The Cases workspace reads evidence only below this folder. '}
-                Set <code>FORENSIC_EVIDENCE_ROOT</code> before starting the workstation to change it.
-              </p>
-            </Row>
-          </dl>
-        </section>
+      <section aria-labelledby="settings-sources">
+        <h3 id="settings-sources" className="settings__group">
+          Package sources, advisories and keys
+        </h3>
+        <dl className="settings__list">
+          <Row label="Package store and advisory imports" testId="settings-packages">
+            {mounted('pkgscan') ? (
+              <>
+                {client && <PackageSourcesSummary client={client} base={services.find((x) => x.name === 'pkgscan')?.base ?? '/svc/pkgscan'} />}
+                <p className="muted small">
+                  Release archives and advisory imports (OSV, CISA KEV, EPSS, NVD) are added in the {labelOf('pkgscan')} workspace: its Store and Vulnerabilities tabs.
+                </p>
+                <button type="button" className="small" onClick={() => go('pkgscan')} data-testid="settings-open-packages">
+                  Open {labelOf('pkgscan')}
+                </button>
+              </>
+            ) : (
+              <span className="muted">Package scanning is not mounted in this workstation.</span>
+            )}
+          </Row>
+          <Row label="Trusted signing keys" testId="settings-keys">
+            {mounted('provgate') ? (
+              <>
+                <p className="small">The Ed25519 keys the provenance gate trusts (imported, generated, revoked; GATE_PUBKEY shown as such) are managed under Trusted keys in {labelOf('provgate')}.</p>
+                <button type="button" className="small" onClick={() => go('provgate')} data-testid="settings-open-lineage">
+                  Open {labelOf('provgate')}
+                </button>
+              </>
+            ) : (
+              <span className="muted">The provenance gate is not mounted in this workstation.</span>
+            )}
+          </Row>
+        </dl>
+      </section>
 
-        <section aria-labelledby="settings-sources">
-          <h3 id="settings-sources" className="settings__group">
-            Package sources, advisories and keys
-          </h3>
-          <dl className="settings__list">
-            <Row label="Package store and advisory imports" testId="settings-packages">
-              {mounted('pkgscan') ? (
-                <>
-                  {client && <PackageSourcesSummary client={client} base={services.find((x) => x.name === 'pkgscan')?.base ?? '/svc/pkgscan'} />}
-                  <p className="muted small">
-                    Release archives and advisory imports (OSV, CISA KEV, EPSS, NVD) are added in the {labelOf('pkgscan')} workspace: its Store and Vulnerabilities tabs.
-                  </p>
-                  <button type="button" className="small" onClick={() => go('pkgscan')} data-testid="settings-open-packages">
-                    Open {labelOf('pkgscan')}
-                  </button>
-                </>
-              ) : (
-                <span className="muted">Package scanning is not mounted in this workstation.</span>
-              )}
-            </Row>
-            <Row label="Trusted signing keys" testId="settings-keys">
-              {mounted('provgate') ? (
-                <>
-                  <p className="small">The Ed25519 keys the provenance gate trusts (imported, generated, revoked; GATE_PUBKEY shown as such) are managed under Trusted keys in {labelOf('provgate')}.</p>
-                  <button type="button" className="small" onClick={() => go('provgate')} data-testid="settings-open-lineage">
-                    Open {labelOf('provgate')}
-                  </button>
-                </>
-              ) : (
-                <span className="muted">The provenance gate is not mounted in this workstation.</span>
-              )}
-            </Row>
-          </dl>
-        </section>
+      <section aria-labelledby="settings-look">
+        <h3 id="settings-look" className="settings__group">
+          Appearance
+        </h3>
+        <fieldset className="settings__themes" data-testid="settings-theme">
+          <legend className="visually-hidden">Theme</legend>
+          {THEMES.map((t) => (
+            <label key={t.value}>
+              <input type="radio" name="theme" value={t.value} checked={theme === t.value} onChange={() => setTheme(t.value)} /> {t.label}
+              {t.value === 'system' && <span className="muted"> (now {systemDark ? 'dark' : 'light'})</span>}
+            </label>
+          ))}
+        </fieldset>
+      </section>
 
-        <section aria-labelledby="settings-look">
-          <h3 id="settings-look" className="settings__group">
-            Appearance
-          </h3>
-          <fieldset className="settings__themes" data-testid="settings-theme">
-            <legend className="visually-hidden">Theme</legend>
-            {THEMES.map((t) => (
-              <label key={t.value}>
-                <input type="radio" name="theme" value={t.value} checked={theme === t.value} onChange={() => setTheme(t.value)} /> {t.label}
-                {t.value === 'system' && <span className="muted"> (now {systemDark ? 'dark' : 'light'})</span>}
-              </label>
-            ))}
-          </fieldset>
-        </section>
-
-        <section aria-labelledby="settings-about">
-          <h3 id="settings-about" className="settings__group">
-            Workstation
-          </h3>
-          <dl className="settings__list">
-            <Row label="Version">{settings ? <code>{settings.version}</code> : <span className="muted">…</span>}</Row>
-            <Row label="Services" testId="settings-services">
-              <ul className="settings__services">
-                {services.map((s) => (
-                  <li key={s.name}>
-                    <code>{s.name}</code> <span className="muted">{s.title}</span>{' '}
-                    <a href={`${client?.apiBase.replace(/\/+$/, '') ?? ''}${s.base}/docs/`} target="_blank" rel="noopener noreferrer">
-                      API docs
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </Row>
-          </dl>
-        </section>
-      </div>
-    </div>
+      <section aria-labelledby="settings-about">
+        <h3 id="settings-about" className="settings__group">
+          Workstation
+        </h3>
+        <dl className="settings__list">
+          <Row label="Version">{settings ? <code>{settings.version}</code> : <span className="muted">…</span>}</Row>
+          <Row label="Services" testId="settings-services">
+            <ul className="settings__services">
+              {services.map((s) => (
+                <li key={s.name}>
+                  <code>{s.name}</code> <span className="muted">{s.title}</span>{' '}
+                  <a href={`${client?.apiBase.replace(/\/+$/, '') ?? ''}${s.base}/docs/`} target="_blank" rel="noopener noreferrer">
+                    API docs
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </Row>
+        </dl>
+      </section>
+    </Modal>
   );
 }

@@ -39,6 +39,7 @@ function slotOf(e: KeyboardEvent): number | undefined {
 
 export function handleShortcut(e: KeyboardEvent, store: StoreApi<ShellState>, root: ParentNode = document): boolean {
   const s = store.getState();
+  // Esc inside an overlay's panel is the Modal's (it stops there); this one closes the overlay when focus is elsewhere.
   if (e.key === 'Escape' && s.overlay !== null) {
     s.closeOverlay();
     return true;
