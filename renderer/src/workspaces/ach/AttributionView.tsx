@@ -4,6 +4,7 @@ import { useMemo, useRef, useState } from 'react';
 import type { Attribution } from '../../../../engines/core/contracts/attrib';
 import type { ApiClient, ApiError } from '../../api/client';
 import { asApiError } from '../../api/client';
+import { CountedText, overLimit, TooLongNote } from '../../components/CountedText';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { attributeRequest, inputKey, REASON_KINDS, reasonSegments } from './attribution';
@@ -37,7 +38,7 @@ export function AttributionView({ client, base, text, onText, useClassifier }: A
 
   const run = async (): Promise<void> => {
     const body = request.body;
-    if (body === undefined || body.text.length > MAX_TEXT_CHARS) return;
+    if (body === undefined || overLimit(body.text, MAX_TEXT_CHARS)) return;
     setRunning(true);
     try {
       setResult({ attribution: await client.post<Attribution>(`${base}/attribute`, body), key: inputKey(body) });
@@ -57,23 +58,17 @@ export function AttributionView({ client, base, text, onText, useClassifier }: A
   return (
     <div className="ach__grid ach__grid--attr">
       <section className="panel" aria-label="Attribution inputs">
-        <div className="panel__head row">
-          <h2>Report</h2>
-          <span className="spacer" />
-          <span className="muted">
-            {text.length.toLocaleString()} / {MAX_TEXT_CHARS.toLocaleString()} characters (shared with Extraction)
-          </span>
-        </div>
-        <textarea
-          className="ach__text ach__text--short"
+        <CountedText
+          title="Report"
+          counterNote="shared with Extraction"
           value={text}
-          onChange={(e) => onText(e.target.value)}
+          onChange={onText}
+          limit={MAX_TEXT_CHARS}
+          className="ach__text ach__text--short"
           placeholder="Paste a threat report, or open one in Extraction"
-          aria-label="Report text for attribution"
-          data-testid="attribution-text"
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void run();
-          }}
+          label="Report text for attribution"
+          testId="attribution-text"
+          onSubmit={() => void run()}
         />
         <div className="ach__attr-fields">
           <label>
@@ -108,8 +103,8 @@ export function AttributionView({ client, base, text, onText, useClassifier }: A
         )}
         <div className="row">
           <span className="spacer" />
-          {text.length > MAX_TEXT_CHARS && <span className="field-error">The text is longer than the service takes.</span>}
-          <button type="button" className="primary" disabled={running || request.body === undefined || text.length > MAX_TEXT_CHARS} onClick={() => void run()} data-testid="run-attribute">
+          <TooLongNote text={text} limit={MAX_TEXT_CHARS} />
+          <button type="button" className="primary" disabled={running || request.body === undefined || overLimit(text, MAX_TEXT_CHARS)} onClick={() => void run()} data-testid="run-attribute">
             {running ? 'Attributing…' : 'Attribute (Ctrl+Enter)'}
           </button>
         </div>

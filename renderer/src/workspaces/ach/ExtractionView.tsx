@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import type { ExtractResponse } from '../../../../engines/core/contracts/ach';
 import type { ApiClient, ApiError } from '../../api/client';
 import { asApiError } from '../../api/client';
+import { CountedText, overLimit, TooLongNote } from '../../components/CountedText';
 import { downloadJson } from '../../components/download';
 import { ErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
@@ -41,7 +42,7 @@ export function ExtractionView({ client, base, text, onText: setText, useClassif
   };
 
   const runExtract = async (): Promise<void> => {
-    if (text.trim() === '' || text.length > MAX_TEXT_CHARS) return;
+    if (text.trim() === '' || overLimit(text, MAX_TEXT_CHARS)) return;
     setExtracting(true);
     try {
       setExtraction(await client.post<ExtractResponse>(`${base}/extract`, { text, classifier: useClassifier }));
@@ -60,32 +61,25 @@ export function ExtractionView({ client, base, text, onText: setText, useClassif
   return (
     <div className="ach__grid">
       <section className="panel" aria-label="Report">
-        <div className="panel__head row">
-          <h2>Report text</h2>
-          <OpenFileButton label="Open file…" accept=".txt,.md,.json,.mjson,text/plain" testId="report-file" buttonTestId="open-report" onFile={(f) => void openReportFile(f)} />
-          <span className="spacer" />
-          <span className="muted">
-            {text.length.toLocaleString()} / {MAX_TEXT_CHARS.toLocaleString()} characters
-          </span>
-        </div>
-        <textarea
-          className="ach__text"
+        <CountedText
+          title="Report text"
+          actions={<OpenFileButton label="Open file…" accept=".txt,.md,.json,.mjson,text/plain" testId="report-file" buttonTestId="open-report" onFile={(f) => void openReportFile(f)} />}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={setText}
+          limit={MAX_TEXT_CHARS}
+          className="ach__text"
           placeholder="Paste a threat report (defanged indicators such as hxxp://evil[.]com are refanged)"
-          aria-label="Report text"
-          data-testid="report-text"
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void runExtract();
-          }}
+          label="Report text"
+          testId="report-text"
+          onSubmit={() => void runExtract()}
         />
         <div className="row">
           <label>
             <input type="checkbox" checked={useClassifier} onChange={(e) => setUseClassifier(e.target.checked)} /> sentence classifier
           </label>
           <span className="spacer" />
-          {text.length > MAX_TEXT_CHARS && <span className="field-error">The text is longer than the service takes.</span>}
-          <button type="button" className="primary" disabled={extracting || text.trim() === '' || text.length > MAX_TEXT_CHARS} onClick={() => void runExtract()} data-testid="run-extract">
+          <TooLongNote text={text} limit={MAX_TEXT_CHARS} />
+          <button type="button" className="primary" disabled={extracting || text.trim() === '' || overLimit(text, MAX_TEXT_CHARS)} onClick={() => void runExtract()} data-testid="run-extract">
             {extracting ? 'Extracting…' : 'Extract (Ctrl+Enter)'}
           </button>
         </div>
