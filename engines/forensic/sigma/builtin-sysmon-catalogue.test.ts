@@ -8,7 +8,8 @@ import { analyzeEvents } from '../analysis/analyze.js';
 import { at, makeEvent } from '../analysis/events.fixture.js';
 import { loadSigmaRules, shippedRulesDir } from './index.js';
 
-const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
+// Read from the rule files themselves (a source named after a shipped set would come from the bundle).
+const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin-folder', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
 
 type Ev = ReturnType<typeof makeEvent>;
 let t = 0;
@@ -44,7 +45,7 @@ const cases: [string, string, string, Ev, Ev][] = [
     reg('HKLM\\System\\CurrentControlSet\\Control\\Session Manager\\SafeDllSearchMode', 'DWORD (0x00000001)')],
   ['Default Program Of A File Type Set By A Program Other Than The Windows Settings', 'informational', 'persistence',
     reg(`HKU\\${SID}\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Explorer\\FileExts\\.txt\\UserChoice\\ProgId`, 'evilfile'),
-    reg(`HKU\\${SID}\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Explorer\\FileExts\\.txt\\UserChoice\\ProgId`, 'txtfile', `${S32}OpenWith.exe`)],
+    reg('HKU\\.DEFAULT\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\FileExts\\.ocsmeet\\UserChoice\\Progid', 'ocsmeet_auto_file', 'C:\\Program Files (x86)\\Microsoft Office\\Root\\Office16\\EXCEL.EXE')],
   ['Volume Shadow Copy Requested By A Command-Line Tool', 'low', 'credential-access',
     reg('HKLM\\System\\CurrentControlSet\\Services\\VSS\\Diag\\VssapiPublisher\\(Default)', 'Binary Data', `${S32}vssadmin.exe`),
     reg('HKLM\\System\\CurrentControlSet\\Services\\VSS\\Diag\\VssapiPublisher\\(Default)', 'Binary Data', `${S32}svchost.exe`)],
@@ -146,7 +147,7 @@ const cases: [string, string, string, Ev, Ev][] = [
     load(`${S32}rundll32.exe`, `${S32}shell32.dll`)],
   ['Windows Script Component Runtime Loaded', 'low', 'stealth',
     load(`${S32}regsvr32.exe`, `${S32}scrobj.dll`),
-    load(`${S32}regsvr32.exe`, `${S32}scrrun.dll`)],
+    load(`${S32}cscript.exe`, `${S32}scrobj.dll`)],
   ['Office Application Loads The Script Shell, Task Scheduler Or WMI Scripting Library', 'low', 'execution',
     load('C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE', `${S32}wshom.ocx`),
     load('C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE', `${S32}msxml6.dll`)],
