@@ -803,3 +803,131 @@ describe('classes of built-in auditing, as Windows writes them, through the defa
     expect(variants.length).toBe(73);
   });
 });
+
+describe('classes the anchors\' own built-in rules alert on, read from the rule files', () => {
+  const folder = loadSigmaRules({ minLevel: 'informational', sources: [{ name: 'rules-builtin-folder', path: path.join(shippedRulesDir(), 'rules-builtin') }] });
+  const found = (events: Ev[]): Map<string, { level: string; tactics: readonly string[] }> =>
+    new Map((analyzeEvents(events, { sigma: folder }).detections?.summary() ?? []).map((d) => [d.title, { level: d.level, tactics: d.tactics }]));
+  const titles = (e: Ev): string[] => [...found([e]).keys()];
+  let t = 0;
+  const w = (channel: string, provider: string, eventId: number, data: JsonRecord): Ev => win(t++, channel, provider, eventId, data, 'SRV01');
+  const S = (id: number, data: JsonRecord): Ev => w('Security', 'Microsoft-Windows-Security-Auditing', id, data);
+  const SCM = (id: number, data: JsonRecord): Ev => w('System', 'Service Control Manager', id, data);
+
+  it('load without problems', () => {
+    expect(folder.skipped.filter((x) => /\/(applocker|rdgateway)\/|remote_access_tool|safe_mode|ras_vpn|antimalware|antivirus_threat|controlled_folder|6410|4674|full_access|ssh_internal|manual_start|remote_registry_enabled/.test(x.source))).toEqual([]);
+  });
+
+  it('service permissions rewritten through the SCM (WRITE_DAC, low); a read of the descriptor is not', () => {
+    const DAC = 'Service Permissions Rewritten Through The Service Control Manager';
+    const op = (id: number, access: Record<string, string>): Ev =>
+      S(id, { SubjectUserName: 'alice', ObjectServer: 'SC Manager', ObjectType: 'SERVICE OBJECT', ObjectName: 'updsvc', HandleId: '0x1f2e', PrivilegeList: 'SeSecurityPrivilege', ProcessName: 'C:\\Windows\\System32\\services.exe', ...access });
+    expect(found([op(4674, { AccessMask: '%%1539' })]).get(DAC)).toEqual({ level: 'low', tactics: ['persistence', 'privilege-escalation', 'stealth'] });
+    expect(titles(op(4656, { AccessList: '%%1538\r\n\t\t\t\t%%1539\r\n' }))).toContain(DAC);
+    expect(titles(op(4674, { AccessMask: '%%1538' }))).not.toContain(DAC);
+    // Full access (every service right) is what remote execution tools ask for: the other rule, not a permission change.
+    const FULL = 'Service Opened With Full Access Through A Privilege (Security 4674)';
+    const all = '%%1537 %%1538 %%1539 %%7184 %%7185 %%7186 %%7187 %%7188 %%7189 %%7190 %%7191 %%7192 ';
+    const full = found([op(4674, { ObjectName: 'RemoteRegistry', AccessMask: all, PrivilegeList: 'SeTakeOwnershipPrivilege' })]);
+    expect(full.get(FULL)).toEqual({ level: 'low', tactics: ['execution', 'persistence', 'privilege-escalation'] });
+    expect(full.has(DAC)).toBe(false);
+    expect(titles(op(4674, { SubjectUserName: 'SRV01$', SubjectUserSid: 'S-1-5-18', AccessMask: all }))).not.toContain(FULL);
+    expect(titles(op(4674, { AccessMask: '%%1538 %%7184 %%7186' }))).not.toContain(FULL);
+  });
+
+  it('Security 6410 code integrity refusals (low) and outbound SSH to a private address (informational); the internet and inbound are not', () => {
+    expect(found([S(6410, { param1: '\\Device\\HarddiskVolume3\\Windows\\System32\\lsass.exe', param2: '\\Device\\HarddiskVolume3\\Users\\bob\\x.dll' })]).get('File Refused By Code Integrity For Not Meeting A Process Security Requirements (Security 6410)')?.level).toBe('low');
+    const SSH = 'Outbound SSH Connection To An Internal Address (WFP 5156)';
+    const wfp = (data: JsonRecord): Ev => S(5156, { Application: '\\device\\harddiskvolume3\\windows\\system32\\openssh\\ssh.exe', Direction: '%%14593', SourceAddress: '10.0.0.21', SourcePort: '50432', DestAddress: '10.0.0.40', DestPort: '22', Protocol: '6', ...data });
+    expect(found([wfp({})]).get(SSH)).toEqual({ level: 'informational', tactics: ['lateral-movement'] });
+    expect(titles(wfp({ DestAddress: '140.82.121.3' }))).not.toContain(SSH);
+    expect(titles(wfp({ Direction: '%%14592', SourcePort: '22', DestAddress: '10.0.0.21', DestPort: '50432' }))).not.toContain(SSH);
+    expect(titles(wfp({ DestPort: '443' }))).not.toContain(SSH);
+  });
+
+  it('remote access tools installed as services (7045/4697, low, command and control); other services are not', () => {
+    const RAT = 'Remote Access Tool Installed As A Service (System 7045)';
+    const svc = (name: string, image: string): Ev => SCM(7045, { ServiceName: name, ImagePath: image, ServiceType: 'user mode service', StartType: 'auto start', AccountName: 'LocalSystem' });
+    expect(found([svc('ScreenConnect Client (a1b2c3d4e5f6)', '"C:\\Program Files (x86)\\ScreenConnect Client (a1b2c3d4e5f6)\\ScreenConnect.ClientService.exe"')]).get(RAT)).toEqual({ level: 'low', tactics: ['command-and-control'] });
+    expect(titles(svc('Mesh Agent', '"C:\\Program Files\\Mesh Agent\\MeshAgent.exe"'))).toContain(RAT);
+    expect(titles(svc('Vendor Update Service', '"C:\\Program Files\\Vendor\\update.exe" /svc'))).not.toContain(RAT);
+    const R4697 = 'Remote Access Tool Installed As A Service (Security 4697)';
+    expect(titles(S(4697, { SubjectUserName: 'alice', ServiceName: 'RustDesk', ServiceFileName: '"C:\\Program Files\\RustDesk\\rustdesk.exe" --service', ServiceType: '0x10', ServiceStartType: '2' }))).toContain(R4697);
+    expect(titles(S(4697, { SubjectUserName: 'alice', ServiceName: 'updsvc', ServiceFileName: 'C:\\Program Files\\Vendor\\updsvc.exe', ServiceType: '0x10', ServiceStartType: '2' }))).not.toContain(R4697);
+  });
+
+  it('safe-mode boots (medium), security services set from automatic to manual (low), Remote Registry enabled (low); their near misses are not', () => {
+    const boot = (mode: number): Ev => w('System', 'Microsoft-Windows-Kernel-General', 12, { MajorVersion: 10, MinorVersion: 0, BuildVersion: 19041, BootMode: mode, StartTime: '2024-01-01T08:00:00Z' });
+    const SAFE = 'Computer Started In Safe Mode (Kernel-General 12)';
+    expect(found([boot(1)]).get(SAFE)).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
+    expect(titles(boot(2))).toContain(SAFE);
+    expect(titles(boot(0))).not.toContain(SAFE);
+    const st = (name: string, key: string, from: string, to: string): Ev => SCM(7040, { param1: name, param2: from, param3: to, param4: key });
+    const MANUAL = 'Security Or Logging Service Changed From Automatic To Manual Start (System 7040)';
+    expect(found([st('Sysmon64', 'Sysmon64', 'auto start', 'demand start')]).get(MANUAL)).toEqual({ level: 'low', tactics: ['defense-impairment'] });
+    expect(titles(st('Microsoft Defender Antivirus Service', 'WinDefend', 'auto start', 'demand start'))).toContain(MANUAL);
+    expect(titles(st('Background Intelligent Transfer Service', 'BITS', 'auto start', 'demand start'))).not.toContain(MANUAL);
+    expect(titles(st('Sysmon64', 'Sysmon64', 'demand start', 'auto start'))).not.toContain(MANUAL);
+    const RR = 'Remote Registry Service Enabled (System 7040)';
+    expect(found([st('Remote Registry', 'RemoteRegistry', 'disabled', 'demand start')]).get(RR)).toEqual({ level: 'low', tactics: ['credential-access', 'discovery'] });
+    expect(titles(st('Remote Registry', 'RemoteRegistry', 'auto start', 'disabled'))).not.toContain(RR);
+  });
+
+  it('Routing and Remote Access: VPN users connected (informational, initial access) and refused (informational); disconnections are not', () => {
+    const ras = (id: number, data: string[]): Ev => w('System', 'RemoteAccess', id, { Data: data });
+    expect(found([ras(20250, ['{c}', 'CORP\\alice', 'VPN2-12', 'has been authenticated'])]).get('Remote Access VPN User Connected (RemoteAccess 20250/20274)')).toEqual({ level: 'informational', tactics: ['initial-access', 'persistence'] });
+    expect(found([ras(20271, ['CORP\\alice', '198.51.100.23', 'denied', '691'])]).get('Remote Access VPN Authentication Failed (RemoteAccess 20271)')).toEqual({ level: 'informational', tactics: ['credential-access'] });
+    expect(titles(ras(20272, ['{c}', 'CORP\\alice', 'VPN2-12', '60']))).toEqual([]);
+    expect(titles(w('System', 'Service Control Manager', 20250, { param1: 'x' }))).toEqual([]);
+  });
+
+  it('antivirus reports in the Application log: Microsoft Antimalware threats (high), third-party products naming a detection (medium); scans and definition updates are not', () => {
+    const MSE = 'Microsoft Antimalware Threat Detected (System Center Endpoint Protection)';
+    expect(found([w('Application', 'Microsoft Antimalware', 1116, { 'Threat Name': 'Trojan:Win32/Wacatac.B!ml', 'Severity Name': 'Severe', Path: 'file:_C:\\Users\\bob\\Downloads\\x.exe' })]).get(MSE)).toEqual({ level: 'high', tactics: ['execution'] });
+    expect(titles(w('Application', 'Microsoft Antimalware', 1000, { 'Scan Type': 'Antimalware', 'Scan Parameters': 'Quick Scan' }))).toEqual([]);
+    const AV = 'Third-Party Antivirus Reported A Threat In The Application Log';
+    expect(found([w('Application', 'Symantec Endpoint Protection Client', 5, { Data: ['Virus found,Computer name: SRV01,Source: Real Time Scan,Risk name: Trojan.Gen.2,File path: C:\\Users\\bob\\Downloads\\x.exe,Actual action: Quarantined'] })]).get(AV)).toEqual({ level: 'medium', tactics: ['execution'] });
+    expect(titles(w('Application', 'Sophos Anti-Virus', 32, { Data: ["Malware 'Mal/Generic-S' detected in file C:\\Users\\bob\\Downloads\\x.exe."] }))).toContain(AV);
+    expect(titles(w('Application', 'Symantec Endpoint Protection Client', 7, { Data: ['New virus definition file loaded. Version: 2024-01-01 rev. 002.'] }))).not.toContain(AV);
+    expect(titles(w('Application', 'Vendor Backup', 1, { Data: ['Malware scan of the backup set finished'] }))).not.toContain(AV);
+  });
+
+  it('Defender controlled folder access blocks (1123/1127, medium, impact); audit-mode 1124 is not', () => {
+    const CFA = 'Defender Controlled Folder Access Blocked A Program';
+    const def = (id: number): Ev => w('Microsoft-Windows-Windows Defender/Operational', 'Microsoft-Windows-Windows Defender', id, { Path: 'C:\\Users\\bob\\Documents\\budget.xlsx', 'Process Name': 'C:\\Users\\bob\\AppData\\Local\\Temp\\enc.exe' });
+    expect(found([def(1123)]).get(CFA)).toEqual({ level: 'medium', tactics: ['impact'] });
+    expect(titles(def(1127))).toContain(CFA);
+    expect(titles(def(1124))).not.toContain(CFA);
+  });
+
+  it('AppLocker 8002 allowed runs of discovery, RDP, runas, WMIC and proxy programs (informational, one tactic family each); other programs and blocks are not', () => {
+    const al = (id: number, file: string): Ev => w('Microsoft-Windows-AppLocker/EXE and DLL', 'Microsoft-Windows-AppLocker', id, { PolicyName: 'EXE', RuleName: '(Default Rule) All files located in the Windows folder', TargetUser: 'S-1-5-21-1-2-3-1104', FilePath: '%SYSTEM32%\\x.exe', FullFilePath: file });
+    expect(found([al(8002, 'C:\\Windows\\system32\\whoami.exe')]).get('Discovery Tool Allowed To Run By AppLocker (8002)')).toEqual({ level: 'informational', tactics: ['discovery'] });
+    expect(found([al(8002, 'C:\\Windows\\System32\\mstsc.exe')]).get('Remote Desktop Client Or Session Tool Allowed To Run By AppLocker (8002)')).toEqual({ level: 'informational', tactics: ['lateral-movement'] });
+    expect(found([al(8002, 'C:\\Windows\\System32\\runas.exe')]).get('Runas Allowed To Run By AppLocker (8002)')).toEqual({ level: 'informational', tactics: ['privilege-escalation', 'stealth'] });
+    expect(found([al(8002, 'C:\\Windows\\System32\\wbem\\WMIC.exe')]).get('WMIC Allowed To Run By AppLocker (8002)')).toEqual({ level: 'informational', tactics: ['execution'] });
+    expect(found([al(8002, 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\MSBuild.exe')]).get('Signed Proxy Binary Allowed To Run By AppLocker (8002)')).toEqual({ level: 'informational', tactics: ['stealth'] });
+    expect(titles(al(8002, 'C:\\Windows\\System32\\notepad.exe'))).toEqual([]);
+    expect(titles(al(8002, 'C:\\Users\\bob\\tools\\notwhoami.exe'))).toEqual([]);
+    expect(titles(al(8004, 'C:\\Windows\\system32\\whoami.exe'))).not.toContain('Discovery Tool Allowed To Run By AppLocker (8002)');
+  });
+
+  it('RD Gateway: a user connected to a resource (informational), refusals and connections with an error code (low); disconnections are not', () => {
+    const gw = (id: number, code: number): Ev => w('Microsoft-Windows-TerminalServices-Gateway/Operational', 'Microsoft-Windows-TerminalServices-Gateway', id, { Username: 'CORP\\alice', IpAddress: '198.51.100.23', AuthType: 'NTLM', Resource: 'srv02.corp.example', ConnectionProtocol: 'HTTP', ErrorCode: code });
+    const OK = 'RD Gateway User Connected To A Resource (302)';
+    const FAIL = 'RD Gateway Connection Refused Or Failed';
+    expect(found([gw(302, 0)]).get(OK)).toEqual({ level: 'informational', tactics: ['initial-access', 'persistence', 'lateral-movement'] });
+    expect(titles(gw(302, 0))).not.toContain(FAIL);
+    expect(found([gw(302, 1226)]).get(FAIL)).toEqual({ level: 'low', tactics: ['credential-access'] });
+    expect(titles(gw(302, 1226))).not.toContain(OK);
+    expect(titles(gw(201, 23003))).toContain(FAIL);
+    expect(titles(gw(303, 0))).toEqual([]);
+  });
+
+  it('Credential Manager reads that returned nothing are left out of the 5379 rule', () => {
+    const CM = 'Credential Manager Credentials Read Or Backed Up';
+    const read = (count: number): Ev => S(5379, { SubjectUserName: 'alice', TargetName: 'Domain:target=TERMSRV/srv02', Type: 2, CountOfCredentialsReturned: count, ReadOperation: '%%8100', ReturnCode: 0 });
+    expect(found([read(3)]).get(CM)?.level).toBe('low');
+    expect(titles(read(0))).not.toContain(CM);
+  });
+});
