@@ -890,6 +890,9 @@ describe('classes the anchors\' own built-in rules alert on, read from the rule 
     expect(titles(w('Application', 'Sophos Anti-Virus', 32, { Data: ["Malware 'Mal/Generic-S' detected in file C:\\Users\\bob\\Downloads\\x.exe."] }))).toContain(AV);
     expect(titles(w('Application', 'Symantec Endpoint Protection Client', 7, { Data: ['New virus definition file loaded. Version: 2024-01-01 rev. 002.'] }))).not.toContain(AV);
     expect(titles(w('Application', 'Vendor Backup', 1, { Data: ['Malware scan of the backup set finished'] }))).not.toContain(AV);
+    expect(titles(w('Application', 'ESET Security', 2, { Data: ['Threat detected: Win32/Agent.ABC trojan in C:\\Users\\bob\\Downloads\\x.exe'] }))).toContain(AV);
+    // Product names are matched whole: a provider whose name merely holds the letters (ResetEngine) is not a product.
+    expect(titles(w('Application', 'Microsoft-Windows-ResetEngine', 1, { Data: ['Malware cleanup task finished'] }))).not.toContain(AV);
   });
 
   it('Defender controlled folder access blocks (1123/1127, medium, impact); audit-mode 1124 is not', () => {
