@@ -200,7 +200,10 @@ export class Detections {
    * (`x-techniques-from`) lists its own and every technique its hits name, with their tactics.
    */
   summary(): DetectionSummary[] {
-    const byRule = new Map<number, { count: number; hosts: Set<string>; first: string | null; last: string | null; ids: string[]; named?: Set<string> }>();
+    // The techniques hits named, per rule: read once (the hits do not change after the run), kept for later calls.
+    const named = this.namedByRule;
+    const fill = named === null ? new Map<number, Set<string>>() : null;
+    const byRule = new Map<number, { count: number; hosts: Set<string>; first: string | null; last: string | null; ids: string[] }>();
     for (let k = 0; k < this.n; k++) {
       const r = this.ruleIx[k] as number;
       const e = this.events.at(this.positions[k] as number) as AnalysisEvent;
@@ -209,9 +212,10 @@ export class Detections {
         s = { count: 0, hosts: new Set(), first: null, last: null, ids: [] };
         byRule.set(r, s);
       }
-      if ((this.ruleSet.rules[r] as SigmaRuleInfo).techniquesFrom !== undefined) {
-        s.named ??= new Set();
-        for (const t of this.ruleSet.hitAttack(e, r).techniques) s.named.add(t);
+      if (fill !== null && (this.ruleSet.rules[r] as SigmaRuleInfo).techniquesFrom !== undefined) {
+        let set = fill.get(r);
+        if (set === undefined) fill.set(r, (set = new Set()));
+        for (const t of this.ruleSet.hitAttack(e, r).techniques) set.add(t);
       }
       s.count++;
       if (e.host !== null) s.hosts.add(e.host);
@@ -242,10 +246,11 @@ export class Detections {
         if (s.ids.length < MAX_SUMMARY_EVENTS && !s.ids.includes(e.eventId)) s.ids.push(e.eventId);
       }
     }
-    return [...byRule]
+    const rows = [...byRule]
       .map(([r, s]) => {
         const info = r < this.ruleSet.rules.length ? (this.ruleSet.rules[r] as SigmaRuleInfo) : this.correlationInfo(r - this.ruleSet.rules.length);
-        const attack = s.named === undefined ? info : withNamedTechniques(info, [...s.named]);
+        const ruleNamed = (named ?? fill)?.get(r);
+        const attack = ruleNamed === undefined ? info : withNamedTechniques(info, [...ruleNamed]);
         return {
           ruleId: info.id,
           title: info.title,
@@ -263,7 +268,12 @@ export class Detections {
         };
       })
       .sort((a, b) => levelRank(b.level) - levelRank(a.level) || b.count - a.count || a.title.localeCompare(b.title));
+    if (fill !== null) this.namedByRule = fill;
+    return rows;
   }
+
+  /** Per rule reading techniques from its events (`x-techniques-from`), every technique its hits named; null until the first summary. */
+  private namedByRule: ReadonlyMap<number, ReadonlySet<string>> | null = null;
 }
 
 /** Rules that a correlation names without `generate: true` and no generating correlation names: their hits are the correlation's. */

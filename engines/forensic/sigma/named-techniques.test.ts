@@ -121,6 +121,8 @@ describe('x-techniques-from', () => {
     expect(details.map((d) => d.techniques)).toEqual([['T1055']]);
     expect(details[0]?.tactics).toEqual(['privilege-escalation', 'stealth']);
     const view = toDict(analysis);
+    // A later summary reads the named techniques kept from the first.
+    expect(analysis.detections?.summary()).toEqual(view.detections);
     const row = view.detections.find((d) => d.title === 'Event Labelled By The Sysmon Configuration');
     expect(row?.count).toBe(2);
     expect(row?.techniques).toEqual(['T1055', 'T1060']);
