@@ -124,6 +124,7 @@ export const detectionSummarySchema = z.object({
   firstSeen: isoOrNull,
   lastSeen: isoOrNull,
   eventIds: ids.describe('the first 50 matched events'),
+  techniqueHits: z.record(z.string(), count).optional().describe('for a rule that reads techniques from its events (x-techniques-from): the hits that carry each technique'),
 });
 
 export const analysisViewSchema = z.object({

@@ -235,6 +235,11 @@ export interface DetectionSummary {
   readonly lastSeen: string | null;
   /** The first (at most 50) matched events. */
   readonly eventIds: readonly string[];
+  /**
+   * For a rule that reads techniques from its events (`x-techniques-from`): how many of its hits carry each technique
+   * (the rule's own techniques are on every hit); absent for other rules, whose every hit carries every technique.
+   */
+  readonly techniqueHits?: Readonly<Record<string, number>>;
 }
 
 /** Which page of the chosen events an answer holds (GET /api/cases/{id} `analysis.eventsPage`). */

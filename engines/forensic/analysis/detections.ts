@@ -186,8 +186,9 @@ export class Detections {
     for (const info of rules) {
       let attack: { techniques: readonly string[]; tactics: readonly string[] } = info;
       if (info.techniquesFrom !== undefined) {
-        const r = this.ruleSet.rules.indexOf(info);
-        if (r >= 0) attack = this.ruleSet.hitAttack(event, r);
+        this.ruleIndex ??= new Map(this.ruleSet.rules.map((x, i) => [x, i]));
+        const r = this.ruleIndex.get(info);
+        if (r !== undefined) attack = this.ruleSet.hitAttack(event, r);
       }
       for (const t of attack.techniques) techniques.add(t);
       tactics.push(...attack.tactics);
@@ -202,7 +203,7 @@ export class Detections {
   summary(): DetectionSummary[] {
     // The techniques hits named, per rule: read once (the hits do not change after the run), kept for later calls.
     const named = this.namedByRule;
-    const fill = named === null ? new Map<number, Set<string>>() : null;
+    const fill = named === null ? new Map<number, Map<string, number>>() : null;
     const byRule = new Map<number, { count: number; hosts: Set<string>; first: string | null; last: string | null; ids: string[] }>();
     for (let k = 0; k < this.n; k++) {
       const r = this.ruleIx[k] as number;
@@ -213,9 +214,9 @@ export class Detections {
         byRule.set(r, s);
       }
       if (fill !== null && (this.ruleSet.rules[r] as SigmaRuleInfo).techniquesFrom !== undefined) {
-        let set = fill.get(r);
-        if (set === undefined) fill.set(r, (set = new Set()));
-        for (const t of this.ruleSet.hitAttack(e, r).techniques) set.add(t);
+        let counts = fill.get(r);
+        if (counts === undefined) fill.set(r, (counts = new Map()));
+        for (const t of this.ruleSet.hitAttack(e, r).techniques) counts.set(t, (counts.get(t) ?? 0) + 1);
       }
       s.count++;
       if (e.host !== null) s.hosts.add(e.host);
@@ -250,7 +251,8 @@ export class Detections {
       .map(([r, s]) => {
         const info = r < this.ruleSet.rules.length ? (this.ruleSet.rules[r] as SigmaRuleInfo) : this.correlationInfo(r - this.ruleSet.rules.length);
         const ruleNamed = (named ?? fill)?.get(r);
-        const attack = ruleNamed === undefined ? info : withNamedTechniques(info, [...ruleNamed]);
+        const attack = ruleNamed === undefined ? info : withNamedTechniques(info, [...ruleNamed.keys()]);
+        const techniqueHits = ruleNamed === undefined ? undefined : Object.fromEntries(attack.techniques.map((t) => [t, ruleNamed.get(t) ?? 0]));
         return {
           ruleId: info.id,
           title: info.title,
@@ -265,6 +267,7 @@ export class Detections {
           firstSeen: s.first,
           lastSeen: s.last,
           eventIds: s.ids,
+          ...(techniqueHits === undefined ? {} : { techniqueHits }),
         };
       })
       .sort((a, b) => levelRank(b.level) - levelRank(a.level) || b.count - a.count || a.title.localeCompare(b.title));
@@ -273,7 +276,10 @@ export class Detections {
   }
 
   /** Per rule reading techniques from its events (`x-techniques-from`), every technique its hits named; null until the first summary. */
-  private namedByRule: ReadonlyMap<number, ReadonlySet<string>> | null = null;
+  private namedByRule: ReadonlyMap<number, ReadonlyMap<string, number>> | null = null;
+
+  /** Each rule's position in the rule set, built at the first event whose rule reads techniques from events. */
+  private ruleIndex: ReadonlyMap<SigmaRuleInfo, number> | null = null;
 }
 
 /** Rules that a correlation names without `generate: true` and no generating correlation names: their hits are the correlation's. */

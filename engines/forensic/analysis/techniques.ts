@@ -19,7 +19,7 @@ export function caseTechniques(stories: readonly Story[], detections: readonly D
     for (const t of new Set(d.techniques)) {
       const s = at(t);
       s.rules++;
-      s.hits += d.count;
+      s.hits += d.techniqueHits?.[t] ?? d.count;
     }
   for (const i of indicators) for (const t of new Set(i.techniques)) at(t).indicators++;
   return [...seen]

@@ -127,8 +127,10 @@ describe('x-techniques-from', () => {
     expect(row?.count).toBe(2);
     expect(row?.techniques).toEqual(['T1055', 'T1060']);
     expect(row?.tactics).toEqual(expect.arrayContaining(['persistence', 'privilege-escalation', 'stealth']));
+    // Each named technique counts the hits that name it, not every hit of the rule.
+    expect(row?.techniqueHits).toEqual({ T1055: 1, T1060: 1 });
     const t1055 = view.techniques?.find((t) => t.id === 'T1055');
-    expect(t1055).toMatchObject({ name: 'Process Injection', rules: 1 });
+    expect(t1055).toMatchObject({ name: 'Process Injection', rules: 1, hits: 1 });
     // The revoked id is named as revoked, with its replacement.
     expect(view.techniques?.find((t) => t.id === 'T1060')).toMatchObject({ revokedBy: 'T1547.001' });
     const layer = navigatorLayer(view, 'case');
