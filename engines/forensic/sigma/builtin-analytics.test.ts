@@ -1,0 +1,138 @@
+// Built-in rules written from two public analytics catalogues (MITRE CAR and Splunk's endpoint detections over the
+// built-in Windows channels), read as lists of attack shapes: each rule fires on the event it is written for, as Windows
+// or Sysmon writes it, with its level and tactic, and a benign near miss of the same event id does not.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JsonRecord } from '../event.js';
+import { analyzeEvents } from '../analysis/analyze.js';
+import { at, makeEvent } from '../analysis/events.fixture.js';
+import { loadSigmaRules, shippedRulesDir } from './index.js';
+
+// Read from the rule files themselves (a source named after a shipped set would come from the bundle).
+const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin-folder', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
+
+type Ev = ReturnType<typeof makeEvent>;
+let t = 0;
+function win(channel: string, provider: string, eventId: number, data: JsonRecord, host = 'SRV01'): Ev {
+  t += 10;
+  return makeEvent({ time: at(t), host, action: 'windows.event', object: { type: 'log', name: channel }, attributes: { eventId, provider, channel, data } });
+}
+const sec = (eventId: number, data: JsonRecord): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', eventId, data);
+const scm = (eventId: number, data: JsonRecord, host = 'SRV01'): Ev => win('System', 'Service Control Manager', eventId, data, host);
+const app = (provider: string, eventId: number, data: JsonRecord): Ev => win('Application', provider, eventId, data);
+const DEF = 'Microsoft-Windows-Windows Defender/Operational';
+const def = (eventId: number, data: JsonRecord): Ev => win(DEF, 'Microsoft-Windows-Windows Defender', eventId, { 'Product Name': 'Microsoft Defender Antivirus', User: 'CORP\\alice', ...data });
+const sysmon = (eventId: number, data: JsonRecord): Ev =>
+  win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, { UtcTime: '2026-12-01 06:00:00.000', ProcessGuid: '{1}', ProcessId: '4412', User: 'CORP\\bob', ...data }, 'WS01');
+const S32 = 'C:\\Windows\\System32\\';
+const proc = (image: string, cmd: string, parent = `${S32}cmd.exe`): Ev =>
+  sysmon(1, { Image: image, OriginalFileName: image.split('\\').pop() ?? '', CommandLine: cmd, CurrentDirectory: 'C:\\Users\\bob\\', IntegrityLevel: 'High', ParentImage: parent, ParentCommandLine: parent });
+const subj = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'alice', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
+const handle = (object: string, processName: string, type = 'File', mask = '0x1'): Ev =>
+  sec(4663, { ...subj, ObjectServer: 'Security', ObjectType: type, ObjectName: object, HandleId: '0x1a4', AccessList: mask === '0x2' ? '%%4417' : '%%4416', AccessMask: mask, ProcessId: '0x1ee0', ProcessName: processName });
+const ds = (id: number, dn: string, cls: string, extra: JsonRecord = {}): Ev =>
+  sec(id, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...subj, DSName: 'corp.example', DSType: '%%14676', ObjectDN: dn, ObjectGUID: '{8}', ObjectClass: cls, ...extra });
+const tgt = (user: string, status: string, ip = '::ffff:10.0.0.66'): Ev =>
+  sec(4768, { TargetUserName: user, TargetDomainName: 'CORP', ServiceName: 'krbtgt', TicketOptions: '0x40810010', Status: status, TicketEncryptionType: '0xffffffff', PreAuthType: '-', IpAddress: ip, IpPort: '50000' });
+const tgs = (service: string, type: string): Ev =>
+  sec(4769, { TargetUserName: 'alice@CORP.EXAMPLE', TargetDomainName: 'CORP.EXAMPLE', ServiceName: service, ServiceSid: 'S-1-5-21-1-2-3-2050', TicketOptions: '0x40810000', TicketEncryptionType: type, IpAddress: '::ffff:10.0.0.30', IpPort: '50123', Status: '0x0' });
+const startType = (name: string, key: string, to: string, host = 'SRV01'): Ev => scm(7040, { param1: name, param2: 'auto start', param3: to, param4: key }, host);
+
+/** The built-in detections of some events: rule title → {level, tactics}. */
+function hits(events: Ev[]): Map<string, { level: string; tactics: readonly string[] }> {
+  const a = analyzeEvents(events, { sigma: builtin });
+  return new Map((a.detections?.summary() ?? []).map((d) => [d.title, { level: d.level, tactics: d.tactics }]));
+}
+
+/** [rule title, level, a tactic it carries, the events it is written for, a benign near miss]. */
+const cases: [string, string, string, Ev[], Ev[]][] = [
+  ['Kerberos Service Ticket With RC4 Encryption For A Computer Account', 'low', 'credential-access',
+    [tgs('SRV02$', '0x17')], [tgs('SRV02$', '0x12')]],
+  ['SID History Written To An Account In The Directory', 'high', 'privilege-escalation',
+    [ds(5136, 'CN=mallory,CN=Users,DC=corp,DC=example', 'user', { AttributeLDAPDisplayName: 'sIDHistory', AttributeValue: 'S-1-5-21-1-2-3-500', OperationType: '%%14674' })],
+    [ds(5136, 'CN=mallory,CN=Users,DC=corp,DC=example', 'user', { AttributeLDAPDisplayName: 'description', AttributeValue: 'x', OperationType: '%%14674' })]],
+  ['Computer Account Created By Another Computer Account', 'medium', 'persistence',
+    [sec(4741, { SubjectUserSid: 'S-1-5-21-1-2-3-1109', SubjectUserName: 'WS01$', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2', TargetUserName: 'KRBRELAY$', TargetDomainName: 'CORP', SamAccountName: 'KRBRELAY$' })],
+    [sec(4741, { SubjectUserSid: 'S-1-5-18', SubjectUserName: 'DC01$', SubjectDomainName: 'CORP', SubjectLogonId: '0x3e7', TargetUserName: 'WS77$', TargetDomainName: 'CORP', SamAccountName: 'WS77$' })]],
+  ['Kerberos TGTs Refused For Many Disabled Or Locked Accounts From One Address', 'medium', 'credential-access',
+    Array.from({ length: 6 }, (_, i) => tgt(`user${i}`, '0x12')), Array.from({ length: 4 }, (_, i) => tgt(`user${i}`, '0x12'))],
+  ['Group Policy Object Created In The Directory', 'low', 'privilege-escalation',
+    [ds(5137, 'CN={D1A2B3C4-1111-2222-3333-444455556666},CN=Policies,CN=System,DC=corp,DC=example', 'groupPolicyContainer')],
+    [ds(5137, 'OU=Sales,DC=corp,DC=example', 'organizationalUnit')]],
+  ['Browser Extension Or Chat Application Token Store Read By Another Program', 'medium', 'credential-access',
+    [handle('C:\\Users\\alice\\AppData\\Roaming\\discord\\Local Storage\\leveldb\\000005.ldb', 'C:\\Users\\alice\\AppData\\Local\\Temp\\st.exe')],
+    [handle('C:\\Users\\alice\\AppData\\Roaming\\discord\\Local Storage\\leveldb\\000005.ldb', 'C:\\Users\\alice\\AppData\\Local\\Discord\\app-1.0.9010\\Discord.exe')]],
+  ['Outlook Profile Account Settings Read By Another Program', 'medium', 'credential-access',
+    [handle('\\REGISTRY\\USER\\S-1-5-21-1-2-3-1104\\SOFTWARE\\Microsoft\\Office\\16.0\\Outlook\\Profiles\\Outlook\\9375CFF0413111d3B88A00104B2A6676\\00000002', 'C:\\Users\\alice\\AppData\\Local\\Temp\\st.exe', 'Key')],
+    [handle('\\REGISTRY\\USER\\S-1-5-21-1-2-3-1104\\SOFTWARE\\Microsoft\\Office\\16.0\\Outlook\\Profiles\\Outlook\\9375CFF0413111d3B88A00104B2A6676\\00000002', 'C:\\Program Files\\Microsoft Office\\root\\Office16\\OUTLOOK.EXE', 'Key')]],
+  ['Web Script Written To The ScreenConnect Extensions Folder', 'high', 'initial-access',
+    [handle('C:\\Program Files (x86)\\ScreenConnect\\App_Extensions\\..\\shell.aspx', 'C:\\Program Files (x86)\\ScreenConnect\\ScreenConnect.Service.exe', 'File', '0x2')],
+    [handle('C:\\Program Files (x86)\\ScreenConnect\\App_Extensions\\ext\\page.aspx', 'C:\\Program Files (x86)\\ScreenConnect\\ScreenConnect.Service.exe', 'File', '0x1')]],
+  ['Windows Update Service Set To Disabled', 'medium', 'defense-impairment',
+    [startType('Windows Update Medic Service', 'WaaSMedicSvc', 'disabled')], [startType('Windows Update', 'wuauserv', 'demand start')]],
+  ['Many Different Services Set To Disabled On One Host', 'medium', 'impact',
+    Array.from({ length: 6 }, (_, i) => startType(`Service ${i}`, `svc${i}`, 'disabled')), Array.from({ length: 4 }, (_, i) => startType(`Service ${i}`, `svc${i}`, 'disabled'))],
+  ['Silent Process Exit Monitor Launched A Program', 'medium', 'persistence',
+    [app('Microsoft-Windows-ProcessExitMonitor', 3000, { Data: ['notepad.exe', '0', 'C:\\Users\\Public\\evil.exe'] })], [app('Microsoft-Windows-ProcessExitMonitor', 3001, { Data: ['notepad.exe', '0'] })]],
+  ['IIS Worker Process Failed To Load A Module', 'low', 'persistence',
+    [app('Microsoft-Windows-IIS-W3SVC-WP', 2282, { Data: ['C:\\Windows\\System32\\inetsrv\\evil.dll', '8007007E'] })], [app('Microsoft-Windows-IIS-W3SVC-WP', 2295, { Data: ['x'] })]],
+  ['Microsoft Defender Attack Surface Reduction Rule Blocked An Action', 'medium', 'execution',
+    [def(1121, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a', Path: 'C:\\Users\\alice\\AppData\\Local\\Temp\\x.exe', 'Process Name': 'C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE' })], [def(5000, {})]],
+  ['Microsoft Defender Attack Surface Reduction Rule Audited An Action', 'low', 'execution',
+    [def(1122, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a', Path: 'C:\\Users\\alice\\AppData\\Local\\Temp\\x.exe' })], [def(1123, { Path: 'C:\\Users\\alice\\Documents\\a.docx' })]],
+  ['Microsoft Defender Blocked Or Audited Credential Theft From LSASS', 'medium', 'credential-access',
+    [def(1121, { ID: '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2', Path: `${S32}lsass.exe`, 'Process Name': 'C:\\Users\\alice\\AppData\\Local\\Temp\\m.exe' })], [def(1121, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' })]],
+  ['Microsoft Defender Blocked Or Audited A Process Created By PsExec Or WMI', 'medium', 'lateral-movement',
+    [def(1122, { ID: 'd1e49aac-8f56-4280-b9ba-993a6d77406c', Path: `${S32}cmd.exe`, 'Process Name': `${S32}wbem\\WmiPrvSE.exe` })], [def(1122, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' })]],
+  ['Microsoft Defender Blocked Or Audited Persistence Through A WMI Event Subscription', 'medium', 'persistence',
+    [def(1121, { ID: 'e6db77e5-3df2-4cf1-b95a-636979351e5b' })], [def(1121, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' })]],
+  ['Microsoft Defender Blocked Or Audited A Potentially Obfuscated Script', 'medium', 'stealth',
+    [def(1121, { ID: '5beb7efe-fd9a-4556-801d-275e5ffc04cc', Path: 'C:\\Users\\alice\\Downloads\\a.js' })], [def(1121, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' })]],
+  ['Microsoft Defender Network Protection Blocked A Connection', 'low', 'command-and-control',
+    [def(1126, { Path: 'badsite.example', 'Process Name': 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe' })], [def(5000, {})]],
+  ['Shell Started Directly By Winlogon', 'high', 'persistence',
+    [proc(`${S32}cmd.exe`, 'cmd.exe', `${S32}winlogon.exe`)], [proc(`${S32}userinit.exe`, `${S32}userinit.exe`, `${S32}winlogon.exe`)]],
+  ['Program Run From A Path An Unquoted Service Path Reaches', 'medium', 'privilege-escalation',
+    [proc('C:\\Program.exe', 'C:\\Program Files\\Vendor App\\svc.exe', `${S32}services.exe`)],
+    [proc('C:\\Program Files\\Common Files\\Vendor\\upd.exe', '"C:\\Program Files\\Common Files\\Vendor\\upd.exe"', `${S32}services.exe`)]],
+  ['Program Or Script In An Alternate Data Stream Named On A Command Line', 'medium', 'stealth',
+    [proc(`${S32}wbem\\WMIC.exe`, 'wmic process call create "C:\\Users\\Public\\file.txt:evil.exe"')],
+    [proc(`${S32}curl.exe`, 'curl.exe https://example.com:8443/setup.ps1 -o C:\\Users\\bob\\setup.ps1'), proc(`${S32}notepad.exe`, 'notepad.exe C:\\Users\\bob\\Downloads\\a.zip:Zone.Identifier')]],
+  ['Batch File Written To The System Folder By A Non-Servicing Program', 'low', 'stealth',
+    [sysmon(11, { Image: 'C:\\Users\\Public\\u.exe', TargetFilename: `${S32}update.bat` })],
+    [sysmon(11, { Image: 'C:\\Windows\\WinSxS\\amd64_microsoft-windows-servicingstack\\TiWorker.exe', TargetFilename: `${S32}update.cmd` }),
+      sysmon(11, { Image: 'C:\\Program Files\\Vendor\\setup.exe', TargetFilename: `${S32}Vendor\\run.bat` })]],
+];
+
+describe('built-in rules from the analytics catalogues (MITRE CAR, Splunk endpoint detections)', () => {
+  it('load without problems', () => {
+    expect(builtin.skipped).toEqual([]);
+    expect(builtin.inapplicable).toEqual([]);
+  });
+
+  for (const [title, level, tactic, events, nearMiss] of cases) {
+    it(`${title}: fires (${level}, ${tactic}); its near miss does not`, () => {
+      const h = hits(events).get(title);
+      expect(h?.level).toBe(level);
+      expect(h?.tactics).toContain(tactic);
+      expect(hits(nearMiss).has(title)).toBe(false);
+    });
+  }
+
+  it('the per-event bases of the counts: a 4768 0x12 refusal is informational; a single service set to disabled is not reported', () => {
+    expect(hits([tgt('bob', '0x12')]).get('Kerberos TGT Refused For A Disabled, Locked Or Expired Account (4768 0x12)')?.level).toBe('informational');
+    expect(hits([tgt('bob', '0x6')]).has('Kerberos TGT Refused For A Disabled, Locked Or Expired Account (4768 0x12)')).toBe(false);
+    expect(hits([startType('Spooler', 'Spooler', 'disabled')]).has('Service Set To Disabled (base of the disabled-services burst)')).toBe(false);
+  });
+
+  it('the disabled-services burst counts per host: six hosts disabling one service each is not a burst', () => {
+    const spread = Array.from({ length: 6 }, (_, i) => startType(`Service ${i}`, `svc${i}`, 'disabled', `SRV${i}`));
+    expect(hits(spread).has('Many Different Services Set To Disabled On One Host')).toBe(false);
+  });
+
+  it('the ASR rules with their own technique leave the generic block rule in place', () => {
+    const h = hits([def(1121, { ID: '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2', Path: `${S32}lsass.exe` })]);
+    expect(h.has('Microsoft Defender Attack Surface Reduction Rule Blocked An Action')).toBe(true);
+    expect(h.get('Microsoft Defender Blocked Or Audited Credential Theft From LSASS')?.tactics).toEqual(['credential-access']);
+  });
+});
