@@ -1,0 +1,154 @@
+// Built-in rules written from a public detection catalogue read as a list of attack shapes (Elastic's Windows detection
+// rules for credential access, lateral movement, discovery, collection, exfiltration, command and control, impact and
+// initial access): each rule fires on the event it is written for, as Windows or Sysmon writes it, with its level and a
+// tactic of what the event shows, and a benign near miss of the same event type does not fire it.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JsonRecord } from '../event.js';
+import { analyzeEvents } from '../analysis/analyze.js';
+import { at, makeEvent } from '../analysis/events.fixture.js';
+import { loadSigmaRules, shippedRulesDir } from './index.js';
+
+// Read from the rule files themselves (a source named after a shipped set would come from the bundle).
+const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin-folder', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
+
+type Ev = ReturnType<typeof makeEvent>;
+let t = 0;
+function win(channel: string, provider: string, eventId: number, data: JsonRecord, host = 'SRV01'): Ev {
+  return makeEvent({ time: at(t++), host, action: 'windows.event', object: { type: 'log', name: channel }, attributes: { eventId, provider, channel, data } });
+}
+
+/** The built-in detections of one event: rule title → {level, tactics}. */
+function hits(e: Ev): Map<string, { level: string; tactics: readonly string[] }> {
+  const a = analyzeEvents([e], { sigma: builtin });
+  return new Map((a.detections?.summary() ?? []).map((d) => [d.title, { level: d.level, tactics: d.tactics }]));
+}
+
+const S32 = 'C:\\Windows\\System32\\';
+const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
+const CMD = `${S32}cmd.exe`;
+const EXPL = 'C:\\Windows\\explorer.exe';
+const OFFICE = 'C:\\Program Files\\Microsoft Office\\root\\Office16\\';
+const USER = 'CORP\\bob';
+const subj = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'bob', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
+const sec = (id: number, data: JsonRecord): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', id, data);
+const sysmon = (id: number, data: JsonRecord): Ev => win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', id, data, 'WS01');
+const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
+  sysmon(1, { Image: image, OriginalFileName: image.split('\\').pop() ?? '', CommandLine: cmd, ParentImage: parent, User: USER, IntegrityLevel: 'Medium', ...extra });
+const load = (image: string, loaded: string, extra: JsonRecord = {}): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: loaded.split('\\').pop() ?? '', Signed: 'true', User: USER, ...extra });
+const file = (target: string, image: string, eventId = 11): Ev => sysmon(eventId, { Image: image, TargetFilename: target, User: USER });
+const net = (image: string, ip: string, port: number): Ev => sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: 'true', SourceIp: '10.0.0.5', SourcePort: '50123', DestinationIp: ip, DestinationPort: String(port) });
+const dns = (image: string, name: string): Ev => sysmon(22, { Image: image, QueryName: name, QueryStatus: '0', QueryResults: '::ffff:203.0.113.9;', User: USER });
+const script = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' });
+const dnsNode = (dn: string, user = 'bob'): Ev =>
+  sec(5137, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...subj, SubjectUserName: user, DSName: 'corp.example', DSType: '%%14676', ObjectDN: `${dn},DC=corp.example,CN=MicrosoftDNS,DC=DomainDnsZones,DC=corp,DC=example`, ObjectGUID: '{8}', ObjectClass: 'dnsNode' });
+const dsRead = (guid: string, sid = subj.SubjectUserSid): Ev =>
+  sec(4662, { ...subj, SubjectUserSid: sid, ObjectServer: 'DS', ObjectType: '%{bf967aba-0de6-11d0-a285-00aa003049e2}', ObjectName: '%{1}', OperationType: 'Object Access', AccessList: '%%7684', AccessMask: '0x10', Properties: `%%7684 {${guid}} {bf967aba-0de6-11d0-a285-00aa003049e2}`, AdditionalInfo: '-' });
+const pipe = (name: string): Ev =>
+  sec(5145, { ...subj, ObjectType: 'File', IpAddress: '10.0.0.66', IpPort: '50200', ShareName: '\\\\*\\IPC$', ShareLocalPath: '', RelativeTargetName: name, AccessMask: '0x3', AccessList: '%%4416 %%4417' });
+const task = (locality: string, clientPid: string): Ev =>
+  sec(4698, { ...subj, TaskName: '\\Updater', TaskContent: '<Task><Actions><Exec><Command>C:\\Windows\\Temp\\a.bat</Command></Exec></Actions></Task>', ClientProcessStartKey: '0', ClientProcessId: clientPid, ParentProcessId: '0', RpcCallClientLocality: locality, FQDN: 'srv01.corp.example' });
+const lsassTrace = (frame: string): string => `C:\\Windows\\SYSTEM32\\ntdll.dll+9d4c4|C:\\Windows\\System32\\KERNELBASE.dll+2c13e|${frame}`;
+const mssql = (statement: string): Ev => win('Application', 'MSSQLSERVER', 33205, { Data: [`Audit event: action_id:SL class_type:U session_server_principal_name:webapp statement:${statement}`] });
+const quickAssist = (text: string): Ev => win('Application', 'Quick Assist', 0, { Data: [text] });
+const AGENT = 'C:\\Program Files\\Microsoft Azure AD Connect Authentication Agent\\AzureADConnectAuthenticationAgentService.exe';
+const MSBUILD = 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\MSBuild.exe';
+const VEEAM = 'C:\\Program Files\\Veeam\\Backup and Replication\\Backup\\';
+
+/** [rule title, level, a tactic it carries, the event it is written for, a benign near miss]. */
+const cases: [string, string, string, Ev, Ev][] = [
+  ['Wildcard Or WPAD DNS Record Created In Active Directory', 'high', 'credential-access',
+    dnsNode('DC=*'), dnsNode('DC=wpad-print01')],
+  ['Wildcard Or WPAD DNS Record Created In Active Directory', 'high', 'credential-access',
+    dnsNode('DC=wpad'), dnsNode('DC=fileserver2')],
+  ['DNS Record Created In Active Directory By A User Account', 'low', 'credential-access',
+    dnsNode('DC=fileserver2'), dnsNode('DC=ws22', 'WS22$')],
+  ['Directory Attribute Holding Credentials Or Key Material Read', 'medium', 'credential-access',
+    dsRead('b8dfa744-31dc-4ef1-ac7c-84baf7ef9da7'), dsRead('b8dfa744-31dc-4ef1-ac7c-84baf7ef9da7', 'S-1-5-18')],
+  ['Remote Access To A Pipe Used To Coerce Authentication', 'low', 'credential-access',
+    pipe('efsrpc'), pipe('srvsvc')],
+  ['Scheduled Task Created Over RPC From Another Host', 'low', 'lateral-movement',
+    task('0', '0'), task('1', '4120')],
+  ['LSASS Opens A Process For Handle Duplication From Unbacked Code', 'high', 'credential-access',
+    sysmon(10, { SourceImage: `${S32}lsass.exe`, TargetImage: 'C:\\Users\\Public\\tool.exe', GrantedAccess: '0x40', CallTrace: lsassTrace('UNKNOWN(00007FF8A1B2C3D4)') }),
+    sysmon(10, { SourceImage: `${S32}lsass.exe`, TargetImage: `${S32}svchost.exe`, GrantedAccess: '0x40', CallTrace: lsassTrace('C:\\Windows\\system32\\lsasrv.dll+5a1b') })],
+  ['Unsigned Library Loaded By The Azure AD Pass-Through Authentication Agent', 'high', 'credential-access',
+    load(AGENT, 'C:\\Program Files\\Microsoft Azure AD Connect Authentication Agent\\hook.dll', { Signed: 'false' }),
+    load(AGENT, 'C:\\Windows\\Microsoft.NET\\assembly\\GAC_MSIL\\System.Xml\\System.Xml.dll', { Signed: 'false' })],
+  ['MSBuild Loads The Credential Vault Or SAM Client Library', 'medium', 'credential-access',
+    load(MSBUILD, `${S32}vaultcli.dll`), load(MSBUILD, `${S32}mscoree.dll`)],
+  ['Veeam Backup Library Loaded By PowerShell Or A Script Host', 'low', 'credential-access',
+    load(PS, `${VEEAM}Veeam.Backup.Common.dll`), load(`${VEEAM}Veeam.Backup.Service.exe`, `${VEEAM}Veeam.Backup.Common.dll`)],
+  ['COM+ Services Library Loaded Under Another File Name', 'high', 'credential-access',
+    load(`${S32}rundll32.exe`, 'C:\\Users\\Public\\x.dll', { OriginalFileName: 'COMSVCS.DLL' }),
+    load(`${S32}dllhost.exe`, `${S32}comsvcs.dll`, { OriginalFileName: 'COMSVCS.DLL' })],
+  ['SMB Connection To A Public Address', 'low', 'credential-access',
+    net('System', '198.51.100.20', 445), net('System', '10.0.0.21', 445)],
+  ['Public IP Address Lookup Service Resolved By A Program Other Than A Browser', 'low', 'discovery',
+    dns(PS, 'api.ipify.org'), dns('C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe', 'api.ipify.org')],
+  ['DNS Query With A Numbered Encoded Chunk Label', 'medium', 'exfiltration',
+    dns('C:\\Users\\Public\\upd.exe', '12-SGVsbG8gV29ybGQgdGhpcyBpcyBh.x.example.net'), dns('C:\\Users\\Public\\upd.exe', 'e12345.dscb.akamaiedge.net')],
+  ['Remote Support Tool Writes A Program Or Script', 'low', 'command-and-control',
+    file('C:\\Users\\bob\\Desktop\\tool.exe', 'C:\\Program Files\\TeamViewer\\TeamViewer.exe'),
+    file('C:\\Users\\bob\\AppData\\Local\\Temp\\TeamViewer\\update.exe', 'C:\\Program Files\\TeamViewer\\TeamViewer.exe')],
+  ['Backup Set File Deleted', 'medium', 'impact',
+    file('E:\\Backups\\Job1\\Job1D2026-11-30T220012_1A2B.vbk', 'C:\\Users\\Public\\x.exe', 23),
+    file('E:\\Backups\\Job1\\Job1D2026-11-30T220012_1A2B.vbk', 'C:\\Program Files\\Veeam\\Backup and Replication\\Backup\\Veeam.Backup.Manager.exe', 23)],
+  ['Windows Boot Loader Or Kernel File Deleted', 'high', 'impact',
+    file(`${S32}winload.exe`, 'C:\\Users\\Public\\x.exe', 23),
+    file('C:\\Windows\\WinSxS\\amd64_microsoft-windows-os-kernel_31bf3856ad364e35_10.0.19041.1_none_1\\ntoskrnl.exe', 'C:\\Users\\Public\\x.exe', 23)],
+  ['Shell Started By A Remote Support Tool', 'low', 'command-and-control',
+    proc(CMD, 'cmd.exe', 'C:\\Program Files (x86)\\ScreenConnect Client (1a2b)\\ScreenConnect.WindowsBackstageShell.exe'),
+    proc(`${S32}rundll32.exe`, 'rundll32.exe url.dll,FileProtocolHandler https://example.com', 'C:\\Program Files (x86)\\ScreenConnect Client (1a2b)\\ScreenConnect.WindowsClient.exe')],
+  ['Program Run From The Internet Explorer Download Cache', 'medium', 'initial-access',
+    proc('C:\\Users\\bob\\AppData\\Local\\Microsoft\\Windows\\INetCache\\IE\\ABCD1234\\invoice[1].exe', 'invoice[1].exe', EXPL),
+    proc('C:\\Users\\bob\\Downloads\\invoice.exe', 'invoice.exe', EXPL)],
+  ['Office Add-In Opened From Downloads, Temp Or An Extracted Archive', 'medium', 'initial-access',
+    proc(`${OFFICE}EXCEL.EXE`, `"${OFFICE}EXCEL.EXE" "C:\\Users\\bob\\AppData\\Local\\Temp\\Temp1_invoice.zip\\invoice.xll"`, EXPL),
+    proc(`${OFFICE}EXCEL.EXE`, `"${OFFICE}EXCEL.EXE" "C:\\Users\\bob\\Downloads\\budget.xlsx"`, EXPL)],
+  ['Remote Desktop File Opened From Downloads, Temp Or An Extracted Archive', 'medium', 'initial-access',
+    proc(`${S32}mstsc.exe`, '"C:\\Windows\\System32\\mstsc.exe" "C:\\Users\\bob\\Downloads\\payroll.rdp"', EXPL),
+    proc(`${S32}mstsc.exe`, '"C:\\Windows\\System32\\mstsc.exe" "C:\\Users\\bob\\Documents\\srv01.rdp"', EXPL)],
+  ['Rclone Copy Or Sync Run Under Another Name', 'high', 'exfiltration',
+    proc('C:\\Users\\Public\\svchost.exe', 'svchost.exe copy \\\\fs01\\finance remote:b --transfers 12', CMD, { OriginalFileName: 'rclone.exe' }),
+    proc('C:\\Program Files\\rclone\\rclone.exe', 'rclone.exe copy C:\\Data remote:b', CMD, { OriginalFileName: 'rclone.exe' })],
+  ['Exchange Mailbox Export Requested From A Command Line', 'medium', 'collection',
+    proc(PS, 'powershell.exe -c "New-MailboxExportRequest -Mailbox ceo -FilePath \\\\fs01\\pst\\ceo.pst"'),
+    proc(PS, 'powershell.exe -c "Get-MailboxExportRequest | Remove-MailboxExportRequest"')],
+  ['Exchange Mailbox Export Requested In A Script Block', 'medium', 'collection',
+    script('New-MailboxExportRequest -Mailbox ceo -FilePath \\\\fs01\\pst\\ceo.pst'), script('Get-MailboxExportRequest -Status Completed')],
+  ['Kerberos Ticket Cache Read Through The LSA API In A Script Block', 'high', 'credential-access',
+    script('[Secur32]::LsaCallAuthenticationPackage($h, $pkg, $req, $len, [ref]$resp, [ref]$rl, [ref]$st) # KerbQueryTicketCacheExMessage'),
+    script('klist.exe tickets | Out-File $env:TEMP\\k.txt')],
+  ['Veeam Stored Credentials Read In A Script Block', 'high', 'credential-access',
+    script('Invoke-Sqlcmd -ServerInstance .\\VEEAMSQL2016 -Query "SELECT user_name,password FROM [VeeamBackup].[dbo].[Credentials]"'),
+    script('Get-VBRJob | Where-Object { $_.IsScheduleEnabled } | Select-Object Name # Veeam report')],
+  ['Microphone Or Webcam Capture In A Script Block', 'medium', 'collection',
+    script('$c = New-Object AForge.Video.DirectShow.VideoCaptureDevice $d.MonikerString; $c.Start()'),
+    script('Get-PnpDevice -Class Camera | Select-Object FriendlyName, Status')],
+  ['Mailbox Read Through Exchange Web Services In A Script Block', 'low', 'collection',
+    script('$s = New-Object Microsoft.Exchange.WebServices.Data.ExchangeService; $v = New-Object Microsoft.Exchange.WebServices.Data.ItemView(100); $s.FindItems("Inbox", $v)'),
+    script('$s = New-Object Microsoft.Exchange.WebServices.Data.ExchangeService; $s.AutodiscoverUrl($mail)')],
+  ['Windows Network Enumeration API Declared In A Script Block', 'low', 'discovery',
+    script('[DllImport("netapi32.dll")] public static extern int NetSessionEnum(string s, string c, string u, int l, out IntPtr b, int m, out int e, out int t, ref int r);'),
+    script('[DllImport("netapi32.dll")] public static extern int NetApiBufferFree(IntPtr b);')],
+  ['SQL Injection Pattern In An Audited SQL Server Statement', 'medium', 'initial-access',
+    mssql('SELECT * FROM products WHERE id=1 AND 1=CONVERT(INT,(SELECT CHAR(113)+CHAR(120)+CHAR(106)+(SELECT TOP 1 name FROM sys.databases)))'),
+    mssql('SELECT name, price FROM products WHERE id=@p1')],
+  ['Quick Assist Session Given Full Control', 'low', 'command-and-control',
+    quickAssist('{"action":"setsharingmode","mode":"FullControl"}'), quickAssist('{"action":"setsharingmode","mode":"ViewOnly"}')],
+];
+
+describe('built-in rules from a detection catalogue of access, movement, discovery, collection and impact', () => {
+  it('load without problems', () => {
+    expect(builtin.skipped).toEqual([]);
+    expect(builtin.inapplicable).toEqual([]);
+  });
+
+  it.each(cases)('%s: fires with its level and tactic; the near miss does not', (title, level, tactic, event, nearMiss) => {
+    const h = hits(event).get(title);
+    expect(h?.level).toBe(level);
+    expect(h?.tactics).toContain(tactic);
+    expect(hits(nearMiss).has(title)).toBe(false);
+  });
+});
