@@ -42,8 +42,6 @@ const dns = (image: string, name: string): Ev => sysmon(22, { Image: image, Quer
 const script = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' });
 const dnsNode = (dn: string, user = 'bob'): Ev =>
   sec(5137, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...subj, SubjectUserName: user, DSName: 'corp.example', DSType: '%%14676', ObjectDN: `${dn},DC=corp.example,CN=MicrosoftDNS,DC=DomainDnsZones,DC=corp,DC=example`, ObjectGUID: '{8}', ObjectClass: 'dnsNode' });
-const dsRead = (guid: string, sid = subj.SubjectUserSid): Ev =>
-  sec(4662, { ...subj, SubjectUserSid: sid, ObjectServer: 'DS', ObjectType: '%{bf967aba-0de6-11d0-a285-00aa003049e2}', ObjectName: '%{1}', OperationType: 'Object Access', AccessList: '%%7684', AccessMask: '0x10', Properties: `%%7684 {${guid}} {bf967aba-0de6-11d0-a285-00aa003049e2}`, AdditionalInfo: '-' });
 const pipe = (name: string): Ev =>
   sec(5145, { ...subj, ObjectType: 'File', IpAddress: '10.0.0.66', IpPort: '50200', ShareName: '\\\\*\\IPC$', ShareLocalPath: '', RelativeTargetName: name, AccessMask: '0x3', AccessList: '%%4416 %%4417' });
 const task = (locality: string, clientPid: string): Ev =>
@@ -63,8 +61,6 @@ const cases: [string, string, string, Ev, Ev][] = [
     dnsNode('DC=wpad'), dnsNode('DC=fileserver2')],
   ['DNS Record Created In Active Directory By A User Account', 'low', 'credential-access',
     dnsNode('DC=fileserver2'), dnsNode('DC=ws22', 'WS22$')],
-  ['Directory Attribute Holding Credentials Or Key Material Read', 'medium', 'credential-access',
-    dsRead('b8dfa744-31dc-4ef1-ac7c-84baf7ef9da7'), dsRead('b8dfa744-31dc-4ef1-ac7c-84baf7ef9da7', 'S-1-5-18')],
   ['Remote Access To A Pipe Used To Coerce Authentication', 'low', 'credential-access',
     pipe('efsrpc'), pipe('srvsvc')],
   ['Scheduled Task Created Over RPC From Another Host', 'low', 'lateral-movement',
