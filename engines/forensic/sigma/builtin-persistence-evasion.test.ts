@@ -234,6 +234,14 @@ describe('built-in rules from a catalogue of persistence, privilege escalation, 
     const plain = win('Windows PowerShell', 'PowerShell', 800, { Data: { '#text': ['Get-Date', '\tHostApplication=powershell.exe\r\n\tCommandLine=Get-Date\r\n', 'CommandInvocation(Get-Date): "Get-Date"'] } });
     expect([...hits(plain).keys()].filter((k) => k.startsWith('Windows Program Embedded'))).toEqual([]);
   });
+  it('importing an offensive module (its definitions and aliases) is not read as using it; hexadecimal output is not an author', () => {
+    const ACL = 'Directory Object Rights Or Group Members Changed With PowerView-Style Functions';
+    expect(hits(script('function Add-DomainObjectAcl {\n  [CmdletBinding()] Param($TargetIdentity)\n  Set-DomainObject -Identity $TargetIdentity -XOR @{ useraccountcontrol = 4194304 }\n}')).has(`${ACL} (script block 4104)`)).toBe(false);
+    const alias = win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: 'CommandInvocation(Set-Alias): "Set-Alias"\nParameterBinding(Set-Alias): name="Name"; value="Add-ObjectAcl"\nParameterBinding(Set-Alias): name="Value"; value="Add-DomainObjectAcl"' });
+    expect(hits(alias).has(`${ACL} (module logging 4103)`)).toBe(false);
+    const output = win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: 'CommandInvocation(Write-Output): "Write-Output"\nParameterBinding(Write-Output): name="InputObject"; value="Hash NTLM: 31d6cfe0d16ae931b33f3c59d7e0c089"' });
+    expect(hits(output).has('Script Block Credits Authors Of Public Offensive PowerShell Modules (module logging 4103)')).toBe(false);
+  });
   it('the obfuscation rule reads backticks inside words and runs of character codes as well', () => {
     const OBF = 'PowerShell Obfuscated With Backticks In Words, Character Codes Or Reordered Format Strings (script block 4104)';
     expect(hits(script('(N`e`W-o`B`j`e`c`T N`e`T.W`e`B`C`l`i`e`N`T).d`o`w`N`l`o`A`d`S`T`R`i`N`g($u)')).has(OBF)).toBe(true);
