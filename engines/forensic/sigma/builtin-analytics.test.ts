@@ -113,7 +113,7 @@ const psCases: [string, string, string, string, string][] = [
     'New-NetFirewallRule -DisplayName "RDP in" -Direction Inbound -LocalPort 3389 -Protocol TCP -Action Allow', 'New-NetFirewallRule -DisplayName "block out" -Direction Outbound -RemoteAddress 203.0.113.7 -Action Block'],
   ['Certificate Template Abuse Tool Commands In PowerShell', 'medium', 'credential-access',
     'Invoke-Certify find /vulnerable /currentuser', 'Get-ChildItem Cert:\\LocalMachine\\My | Where-Object { $_.NotAfter -lt (Get-Date) }'],
-  ['Domain Password Policy, OU Or Group Policy Enumerated From PowerShell', 'low', 'discovery',
+  ['Domain Password Policy, OU Or Group Policy Enumerated With PowerView Functions', 'low', 'discovery',
     'Get-DomainPolicy -Policy Domain | Select-Object -ExpandProperty SystemAccess', 'Get-ADUser -Identity alice -Properties PasswordLastSet'],
   ['Directory Objects Listed Through The WMI LDAP Provider', 'low', 'discovery',
     'Get-WmiObject -Namespace root\\directory\\ldap -Class ds_computer | Select-Object ds_cn', 'Get-WmiObject -Class Win32_ComputerSystem'],
