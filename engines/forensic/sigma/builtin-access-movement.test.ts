@@ -147,4 +147,19 @@ describe('built-in rules from a detection catalogue of access, movement, discove
     expect(h?.tactics).toContain(tactic);
     expect(hits(nearMiss).has(title)).toBe(false);
   });
+
+  it('a logon with the backup right but not the debug right opening the remote registry pipe is reported; an administrator\'s is not, nor either event alone', () => {
+    const BACKUP = 'Remote Registry Opened By A Logon With Backup But Not Administrator Rights';
+    const session = { SubjectUserSid: 'S-1-5-21-1-2-3-1180', SubjectUserName: 'svc_backup', SubjectDomainName: 'CORP', SubjectLogonId: '0x5a5a5' };
+    const privileges = (list: string): Ev => sec(4672, { ...session, PrivilegeList: list });
+    const winreg = (): Ev => sec(5145, { ...session, ObjectType: 'File', IpAddress: '10.0.0.66', IpPort: '50200', ShareName: '\\\\*\\IPC$', ShareLocalPath: '', RelativeTargetName: 'winreg', AccessMask: '0x3', AccessList: '%%4416 %%4417' });
+    const titles = (events: Ev[]): string[] => (analyzeEvents(events, { sigma: builtin }).detections?.summary() ?? []).map((d) => d.title);
+    const backupLogon = privileges('SeBackupPrivilege\r\n\t\t\tSeRestorePrivilege');
+    const h = analyzeEvents([backupLogon, winreg()], { sigma: builtin }).detections?.summary().find((d) => d.title === BACKUP);
+    expect(h?.level).toBe('high');
+    expect(h?.tactics).toContain('credential-access');
+    expect(titles([privileges('SeBackupPrivilege\r\n\t\t\tSeRestorePrivilege\r\n\t\t\tSeDebugPrivilege'), winreg()])).not.toContain(BACKUP);
+    expect(titles([backupLogon])).not.toContain(BACKUP);
+    expect(titles([winreg()])).not.toContain(BACKUP);
+  });
 });
