@@ -254,6 +254,8 @@ describe('built-in rules from a catalogue of persistence, privilege escalation, 
     expect(hits(script('function Add-DomainObjectAcl {\n  [CmdletBinding()] Param($TargetIdentity)\n  Set-DomainObject -Identity $TargetIdentity -XOR @{ useraccountcontrol = 4194304 }\n}')).has(`${ACL} (script block 4104)`)).toBe(false);
     const alias = win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: 'CommandInvocation(Set-Alias): "Set-Alias"\nParameterBinding(Set-Alias): name="Name"; value="Add-ObjectAcl"\nParameterBinding(Set-Alias): name="Value"; value="Add-DomainObjectAcl"' });
     expect(hits(alias).has(`${ACL} (module logging 4103)`)).toBe(false);
+    const sessionFunction = win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: 'CommandInvocation(New-Object): "New-Object"\nParameterBinding(New-Object): name="TypeName"; value="System.Management.Automation.Runspaces.SessionStateFunctionEntry"\nParameterBinding(New-Object): name="ArgumentList"; value="Add-DomainObjectAcl, param($TargetIdentity) ..."' });
+    expect(hits(sessionFunction).has(`${ACL} (module logging 4103)`)).toBe(false);
     const output = win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: 'CommandInvocation(Write-Output): "Write-Output"\nParameterBinding(Write-Output): name="InputObject"; value="Hash NTLM: 31d6cfe0d16ae931b33f3c59d7e0c089"' });
     expect(hits(output).has('Script Block Credits Authors Of Public Offensive PowerShell Modules (module logging 4103)')).toBe(false);
   });
