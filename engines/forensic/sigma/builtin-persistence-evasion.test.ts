@@ -259,6 +259,11 @@ describe('built-in rules from a catalogue of persistence, privilege escalation, 
     const output = win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: 'CommandInvocation(Write-Output): "Write-Output"\nParameterBinding(Write-Output): name="InputObject"; value="Hash NTLM: 31d6cfe0d16ae931b33f3c59d7e0c089"' });
     expect(hits(output).has('Script Block Credits Authors Of Public Offensive PowerShell Modules (module logging 4103)')).toBe(false);
   });
+  it('the SYSTEM browser rule also reads Security 4688, where the creator is SYSTEM', () => {
+    const created = (sid: string): Ev => sec(4688, { SubjectUserSid: sid, SubjectUserName: sid === 'S-1-5-18' ? 'WS01$' : 'alice', SubjectDomainName: 'CORP', NewProcessName: CHROME, CommandLine: `"${CHROME}" https://go.microsoft.com/fwlink/?LinkID=145`, ParentProcessName: `${S32}msiexec.exe` });
+    expect(hits(created('S-1-5-18')).get('Web Browser Started As SYSTEM')?.level).toBe('high');
+    expect(hits(created('S-1-5-21-1-2-3-1104')).has('Web Browser Started As SYSTEM')).toBe(false);
+  });
   it('the obfuscation rule reads backticks inside words and runs of character codes as well', () => {
     const OBF = 'PowerShell Obfuscated With Backticks In Words, Character Codes Or Reordered Format Strings (script block 4104)';
     expect(hits(script('(N`e`W-o`B`j`e`c`T N`e`T.W`e`B`C`l`i`e`N`T).d`o`w`N`l`o`A`d`S`T`R`i`N`g($u)')).has(OBF)).toBe(true);
