@@ -263,6 +263,9 @@ describe('built-in rules from a catalogue of persistence, privilege escalation, 
     const created = (sid: string): Ev => sec(4688, { SubjectUserSid: sid, SubjectUserName: sid === 'S-1-5-18' ? 'WS01$' : 'alice', SubjectDomainName: 'CORP', NewProcessName: CHROME, CommandLine: `"${CHROME}" https://go.microsoft.com/fwlink/?LinkID=145`, ParentProcessName: `${S32}msiexec.exe` });
     expect(hits(created('S-1-5-18')).get('Web Browser Started As SYSTEM')?.level).toBe('high');
     expect(hits(created('S-1-5-21-1-2-3-1104')).has('Web Browser Started As SYSTEM')).toBe(false);
+    // A DCOM launch: the DCOM launcher (SYSTEM) creates the browser for the calling user.
+    const dcom = sec(4688, { SubjectUserSid: 'S-1-5-18', SubjectUserName: 'WS01$', SubjectDomainName: 'CORP', TargetUserSid: 'S-1-5-21-1-2-3-1104', TargetUserName: 'alice', NewProcessName: 'C:\\Program Files\\Internet Explorer\\iexplore.exe', CommandLine: '"C:\\Program Files\\Internet Explorer\\iexplore.exe" -Embedding', ParentProcessName: `${S32}svchost.exe` });
+    expect(hits(dcom).has('Web Browser Started As SYSTEM')).toBe(false);
   });
   it('the obfuscation rule reads backticks inside words and runs of character codes as well', () => {
     const OBF = 'PowerShell Obfuscated With Backticks In Words, Character Codes Or Reordered Format Strings (script block 4104)';
