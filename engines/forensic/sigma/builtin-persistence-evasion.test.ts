@@ -267,6 +267,13 @@ describe('built-in rules from a catalogue of persistence, privilege escalation, 
     const dcom = sec(4688, { SubjectUserSid: 'S-1-5-18', SubjectUserName: 'WS01$', SubjectDomainName: 'CORP', TargetUserSid: 'S-1-5-21-1-2-3-1104', TargetUserName: 'alice', NewProcessName: 'C:\\Program Files\\Internet Explorer\\iexplore.exe', CommandLine: '"C:\\Program Files\\Internet Explorer\\iexplore.exe" -Embedding', ParentProcessName: `${S32}svchost.exe` });
     expect(hits(dcom).has('Web Browser Started As SYSTEM')).toBe(false);
   });
+  it('the WerFault and CompatTelRunner child rules also read Security 4688, which logs no parent command line', () => {
+    const created = (image: string, parent: string): Ev => sec(4688, { SubjectUserSid: 'S-1-5-18', SubjectUserName: 'WS01$', SubjectDomainName: 'CORP', NewProcessName: image, CommandLine: image, ParentProcessName: parent });
+    expect(hits(created('C:\\Users\\Public\\mon.exe', `${S32}WerFault.exe`)).get('Program Started By WerFault For A Silent Process Exit')?.level).toBe('high');
+    expect(hits(created('C:\\Program Files\\Microsoft Visual Studio\\vsjitdebugger.exe', `${S32}WerFault.exe`)).has('Program Started By WerFault For A Silent Process Exit')).toBe(false);
+    expect(hits(created('C:\\Users\\Public\\a.exe', `${S32}CompatTelRunner.exe`)).get('Compatibility Telemetry Task Starts An Unexpected Program')?.level).toBe('medium');
+    expect(hits(created(`${S32}DeviceCensus.exe`, `${S32}CompatTelRunner.exe`)).has('Compatibility Telemetry Task Starts An Unexpected Program')).toBe(false);
+  });
   it('the obfuscation rule reads backticks inside words and runs of character codes as well', () => {
     const OBF = 'PowerShell Obfuscated With Backticks In Words, Character Codes Or Reordered Format Strings (script block 4104)';
     expect(hits(script('(N`e`W-o`B`j`e`c`T N`e`T.W`e`B`C`l`i`e`N`T).d`o`w`N`l`o`A`d`S`T`R`i`N`g($u)')).has(OBF)).toBe(true);
