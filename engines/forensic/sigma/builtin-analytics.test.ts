@@ -113,7 +113,7 @@ const cases: [string, string, string, Ev[], Ev[]][] = [
   ['Microsoft Workflow Compiler Run', 'medium', 'stealth',
     [proc('C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\Microsoft.Workflow.Compiler.exe', 'Microsoft.Workflow.Compiler.exe C:\\Users\\Public\\a.xml C:\\Users\\Public\\r.txt')],
     [proc('C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\csc.exe', 'csc.exe /out:a.exe a.cs')]],
-  ['Program Run Directly From An Opened Archive', 'low', 'execution',
+  ['Program Run Directly From An Opened Archive', 'informational', 'execution',
     [proc('C:\\Users\\bob\\AppData\\Local\\Temp\\Temp1_invoice.zip\\invoice.exe', '"C:\\Users\\bob\\AppData\\Local\\Temp\\Temp1_invoice.zip\\invoice.exe"', 'C:\\Windows\\explorer.exe')],
     [proc('C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE', '"WINWORD.EXE" "C:\\Users\\bob\\AppData\\Local\\Temp\\Temp1_docs.zip\\a.docx"', 'C:\\Windows\\explorer.exe')]],
   ['Shell Or Script Host Started By The iSCSI Control Panel', 'high', 'privilege-escalation',
