@@ -221,7 +221,7 @@ const cases: [string, string, string, Ev, Ev][] = [
   ['Credential Roaming Data Of An Account Written By A User', 'medium', 'privilege-escalation',
     ds('msPKIAccountCredentials', '<binary>', 'CN=bob,CN=Users,DC=corp,DC=example', 'user'),
     ds('msPKIAccountCredentials', '<binary>', 'CN=bob,CN=Users,DC=corp,DC=example', 'user', { SubjectUserSid: 'S-1-5-18', SubjectUserName: 'WS01$', SubjectDomainName: 'CORP', SubjectLogonId: '0x3e7' })],
-  ['Computer Account DNS Host Name Changed By A User Account', 'medium', 'privilege-escalation',
+  ['Computer Account DNS Host Name Changed By A User Account', 'low', 'privilege-escalation',
     computer('DC01.corp.example', SUBJ),
     computer('WS99.corp.example', { SubjectUserSid: 'S-1-5-21-1-2-3-2001', SubjectUserName: 'WS99$', SubjectDomainName: 'CORP', SubjectLogonId: '0x3e7' })],
   ['Group Policy Startup Script Or Task Preference Written Over The Network', 'medium', 'privilege-escalation',
