@@ -186,6 +186,9 @@ const cases: [string, string, string, Ev, Ev][] = [
   ['Application-Control Bypass Binary Connecting To A Public Address', 'medium', 'stealth',
     sysmon(3, { Image: `${S32}odbcconf.exe`, User: USER, Protocol: 'tcp', Initiated: 'true', SourceIp: '10.0.0.5', SourcePort: '50123', DestinationIp: '203.0.113.7', DestinationPort: '443' }),
     sysmon(3, { Image: `${S32}odbcconf.exe`, User: USER, Protocol: 'tcp', Initiated: 'true', SourceIp: '10.0.0.5', SourcePort: '50123', DestinationIp: '10.0.0.20', DestinationPort: '1433' })],
+  ['Shell Or User-Folder Program Started By The BITS Or Update Orchestrator Service', 'medium', 'persistence',
+    proc('C:\\Users\\Public\\a.exe', 'C:\\Users\\Public\\a.exe', `${S32}svchost.exe`, { ParentCommandLine: 'C:\\Windows\\System32\\svchost.exe -k netsvcs -p -s BITS' }),
+    proc('C:\\ProgramData\\Microsoft\\Windows\\UUS\\Packages\\Preview\\amd64\\MoUsoCoreWorker.exe', 'MoUsoCoreWorker.exe', `${S32}svchost.exe`, { ParentCommandLine: 'C:\\Windows\\system32\\svchost.exe -k netsvcs -p -s UsoSvc' })],
   // PowerShell script blocks
   ['Mobile Device Allowed For A Mailbox Through ActiveSync (script block 4104)', 'medium', 'persistence',
     script('Set-CASMailbox -Identity ceo@corp.example -ActiveSyncAllowedDeviceIDs @{Add="ABCDEF123456"}'),
