@@ -1,28 +1,11 @@
 // Built-in Sysmon rules written from a public catalogue of what each Sysmon event type should record per ATT&CK technique
 // (sysmon-modular's technique-named include rules): each rule fires on the event it is written for, as Sysmon writes it,
 // with its level and tactic, and a benign near miss of the same event type does not fire it.
-import path from 'node:path';
-import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { analyzeEvents } from '../analysis/analyze.js';
-import { at, makeEvent } from '../analysis/events.fixture.js';
-import { loadSigmaRules, shippedRulesDir } from './index.js';
+import { describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
-// Read from the rule files themselves (a source named after a shipped set would come from the bundle).
-const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin-folder', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
-
-type Ev = ReturnType<typeof makeEvent>;
 let t = 0;
-function sysmon(eventId: number, data: JsonRecord): Ev {
-  const channel = 'Microsoft-Windows-Sysmon/Operational';
-  return makeEvent({ time: at(t++), host: 'WS01', action: 'windows.event', object: { type: 'log', name: channel }, attributes: { eventId, provider: 'Microsoft-Windows-Sysmon', channel, data } });
-}
-
-/** The built-in detections of one event: rule title → {level, tactics}. */
-function hits(e: Ev): Map<string, { level: string; tactics: readonly string[] }> {
-  const a = analyzeEvents([e], { sigma: builtin });
-  return new Map((a.detections?.summary() ?? []).map((d) => [d.title, { level: d.level, tactics: d.tactics }]));
-}
+const sysmon = (eventId: number, data: JsonRecord): Ev => windowsEvent(t++, 'Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, data, 'WS01');
 
 const S32 = 'C:\\Windows\\System32\\';
 const SID = 'S-1-5-21-1111111111-2222222222-3333333333-1104';
@@ -36,7 +19,7 @@ const net = (image: string, ip: string, port: number, initiated = 'true', source
   sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: initiated, SourceIp: sourceIp, SourcePort: '50123', DestinationIp: ip, DestinationPort: String(port) });
 
 /** [rule title, level, a tactic it carries, the event it is written for, a benign near miss]. */
-const cases: [string, string, string, Ev, Ev][] = [
+const cases: CatalogueCase[] = [
   ['Winlogon Notification, UI Host Or GINA Library Registered', 'medium', 'persistence',
     reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\\Notify\\upd\\DLLName', 'C:\\ProgramData\\upd\\n.dll'),
     reg('HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\\LastUsedUsername', 'bob', `${S32}svchost.exe`)],
@@ -159,16 +142,4 @@ const cases: [string, string, string, Ev, Ev][] = [
     file('C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Windows\\Libraries\\Documents.library-ms', 'C:\\Tools\\agent.exe')],
 ];
 
-describe('built-in Sysmon rules from a technique-tagged Sysmon configuration catalogue', () => {
-  it('load without problems', () => {
-    expect(builtin.skipped).toEqual([]);
-    expect(builtin.inapplicable).toEqual([]);
-  });
-
-  it.each(cases)('%s: fires with its level and tactic; the near miss does not', (title, level, tactic, event, nearMiss) => {
-    const h = hits(event).get(title);
-    expect(h?.level).toBe(level);
-    expect(h?.tactics).toContain(tactic);
-    expect(hits(nearMiss).has(title)).toBe(false);
-  });
-});
+describeCatalogue('built-in Sysmon rules from a technique-tagged Sysmon configuration catalogue', cases);
