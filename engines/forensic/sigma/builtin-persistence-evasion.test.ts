@@ -2,29 +2,15 @@
 // escalation, defence evasion and execution), where no shipped rule read the attack shape: each rule fires on the event it
 // is written for, as Windows or Sysmon writes it, with its level and a tactic, and a benign near miss of the same event
 // type does not fire it.
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
-import { analyzeEvents } from '../analysis/analyze.js';
-import { at, makeEvent } from '../analysis/events.fixture.js';
-import { loadSigmaRules, shippedRulesDir } from './index.js';
+import { builtinHits, describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
 
-// Read from the rule files themselves (a source named after a shipped set would come from the bundle).
-const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin-folder', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
-
-type Ev = ReturnType<typeof makeEvent>;
 let t = 0;
-function win(channel: string, provider: string, eventId: number, data: JsonRecord): Ev {
-  return makeEvent({ time: at(t++), host: 'WS01', action: 'windows.event', object: { type: 'log', name: channel }, attributes: { eventId, provider, channel, data } });
-}
+const win = (channel: string, provider: string, eventId: number, data: JsonRecord): Ev => windowsEvent(t++, channel, provider, eventId, data, 'WS01');
 const sysmon = (eventId: number, data: JsonRecord): Ev => win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, data);
 const sec = (eventId: number, data: JsonRecord): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', eventId, data);
-
-/** The built-in detections of one event: rule title → {level, tactics}. */
-function hits(e: Ev): Map<string, { level: string; tactics: readonly string[] }> {
-  const a = analyzeEvents([e], { sigma: builtin });
-  return new Map((a.detections?.summary() ?? []).map((d) => [d.title, { level: d.level, tactics: d.tactics }]));
-}
+const hits = builtinHits;
 
 const S32 = 'C:\\Windows\\System32\\';
 const PSH = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
@@ -52,7 +38,7 @@ const computer = (dnsHostName: string, subject: JsonRecord): Ev =>
   sec(4742, { ComputerAccountChange: '-', TargetUserName: 'WS99$', TargetDomainName: 'CORP', TargetSid: 'S-1-5-21-1-2-3-2001', ...subject, PrivilegeList: '-', SamAccountName: '-', DnsHostName: dnsHostName, ServicePrincipalNames: '-' });
 
 /** [rule title, level, a tactic it carries, the event it is written for, a benign near miss]. */
-const cases: [string, string, string, Ev, Ev][] = [
+const cases: CatalogueCase[] = [
   // Sysmon file events
   ['AMSI Library Written Outside The System Folders', 'high', 'defense-impairment',
     file('C:\\Users\\alice\\AppData\\Local\\Temp\\ps\\amsi.dll', PSH),
@@ -232,17 +218,9 @@ const cases: [string, string, string, Ev, Ev][] = [
     share(`${GPO}\\Machine\\Scripts\\Startup\\upd.bat`, '%%4416\r\n\t\t\t\t')],
 ];
 
-describe('built-in rules from a catalogue of persistence, privilege escalation, defence evasion and execution detections', () => {
-  it('every rule file loads', () => {
-    expect(builtin.skipped).toEqual([]);
-    expect(builtin.inapplicable).toEqual([]);
-  });
-  it.each(cases)('%s', (title, level, tactic, event, nearMiss) => {
-    const hit = hits(event).get(title);
-    expect(hit?.level).toBe(level);
-    expect(hit?.tactics).toContain(tactic);
-    expect(hits(nearMiss).has(title)).toBe(false);
-  });
+describeCatalogue('built-in rules from a catalogue of persistence, privilege escalation, defence evasion and execution detections', cases);
+
+describe('built-in rules from a catalogue of persistence, privilege escalation, defence evasion and execution detections: other logs and near misses', () => {
   it('the PowerShell families also read module logging (4103) and the classic pipeline (800)', () => {
     const text = "$pe = [Convert]::FromBase64String('TVqQAAMAAAAEAAAA//8AALgAAAAAAAAAQAAAAAAAAAAAAAAA')";
     const module = win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: `CommandInvocation(Set-Variable): "Set-Variable"\nParameterBinding(Set-Variable): name="Value"; value="${text}"` });
