@@ -70,7 +70,7 @@ const cases: CatalogueCase[] = [
     [def(1122, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a', Path: 'C:\\Users\\alice\\AppData\\Local\\Temp\\x.exe' })], [def(1123, { Path: 'C:\\Users\\alice\\Documents\\a.docx' })]],
   ['Microsoft Defender Blocked Or Audited Credential Theft From LSASS', 'medium', 'credential-access',
     [def(1121, { ID: '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2', Path: `${S32}lsass.exe`, 'Process Name': 'C:\\Users\\alice\\AppData\\Local\\Temp\\m.exe' })], [def(1121, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' })]],
-  ['Microsoft Defender Blocked Or Audited A Process Created By PsExec Or WMI', 'medium', 'lateral-movement',
+  ['Microsoft Defender Blocked Or Audited A Process Created By PsExec Or WMI', 'medium', 'execution',
     [def(1122, { ID: 'd1e49aac-8f56-4280-b9ba-993a6d77406c', Path: `${S32}cmd.exe`, 'Process Name': `${S32}wbem\\WmiPrvSE.exe` })], [def(1122, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' })]],
   ['Microsoft Defender Blocked Or Audited Persistence Through A WMI Event Subscription', 'medium', 'persistence',
     [def(1121, { ID: 'e6db77e5-3df2-4cf1-b95a-636979351e5b' })], [def(1121, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' })]],
