@@ -137,7 +137,7 @@ export function attackOfTags(tags: readonly string[]): { techniques: string[]; t
 }
 
 /** Text read for technique ids at most (a sensor's label is short; a longer value is cut, never scanned whole). */
-const MAX_NAMED_TEXT = 4096;
+export const MAX_NAMED_TEXT = 4096;
 /** Technique ids taken from one text at most. */
 const MAX_NAMED_IDS = 16;
 /** `T1055`, `T1055.012`, `technique_id=T1003.001`, `T1547.001_RunKey`: an id not inside a longer word or number. */

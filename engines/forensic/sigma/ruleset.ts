@@ -6,7 +6,7 @@ import { forensicResourcesDir } from '../analysis/attack.js';
 import { MatchEngine } from './engine.js';
 import { bindingsOf, InputView, sourceOf, type Binding, type SigmaInput } from './logsource.js';
 import { readBundle, yamlDocuments } from './bundle.js';
-import { levelRank, parseRuleDocuments, parseRuleText, techniquesNamedIn, withNamedTechniques, SIGMA_LEVELS, SIGMA_STATUSES, type CompiledRule, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
+import { levelRank, parseRuleDocuments, parseRuleText, techniquesNamedIn, MAX_NAMED_TEXT, withNamedTechniques, SIGMA_LEVELS, SIGMA_STATUSES, type CompiledRule, type SigmaLevel, type SigmaRuleInfo, type SigmaStatus, type SkippedRule } from './rule.js';
 import { textsOf, UnsupportedRule, type Placeholders } from './value.js';
 import { parseCorrelation, resolveCorrelations, type CorrelationRule, type ResolvedCorrelation } from './correlation.js';
 
@@ -146,7 +146,8 @@ export class SigmaRuleSet {
     const view = new InputView(e, binding.view, binding.fieldMap);
     const text = from.flatMap((f) => textsOf(view.get(f))).join('\n');
     if (text === '') return info;
-    const key = `${rule}\u0000${text.slice(0, 4096)}`;
+    // What techniquesNamedIn reads of the text is the memo's key.
+    const key = `${rule}\u0000${text.slice(0, MAX_NAMED_TEXT)}`;
     let r = this.namedMemo.get(key);
     if (r === undefined) {
       r = withNamedTechniques(info, techniquesNamedIn(text));
