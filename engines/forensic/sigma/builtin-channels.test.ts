@@ -4,24 +4,16 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import type { JsonRecord } from '../event.js';
 import { analyzeEvents } from '../analysis/analyze.js';
-import { at, makeEvent } from '../analysis/events.fixture.js';
 import { attackLookup } from '../../core/attack/lookup.js';
+import { builtinHits, builtinRules, windowsEvent, type Ev } from './builtin.fixture.js';
 import { loadSigmaRules, shippedRulesDir } from './index.js';
 
-const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
+const builtin = builtinRules();
 
-type Ev = ReturnType<typeof makeEvent>;
-
-function win(t: number, channel: string, provider: string, eventId: number, data: JsonRecord, host = 'DC01'): Ev {
-  return makeEvent({ time: at(t), host, action: 'windows.event', object: { type: 'log', name: channel }, attributes: { eventId, provider, channel, data } });
-}
+const win = (t: number, channel: string, provider: string, eventId: number, data: JsonRecord, host = 'DC01'): Ev => windowsEvent(t, channel, provider, eventId, data, host);
 const sec = (t: number, eventId: number, data: JsonRecord): Ev => win(t, 'Security', 'Microsoft-Windows-Security-Auditing', eventId, data);
 
-/** The built-in detections of some events: rule title → {level, tactics}. */
-function hits(events: Ev[]): Map<string, { level: string; tactics: readonly string[] }> {
-  const a = analyzeEvents(events, { sigma: builtin });
-  return new Map((a.detections?.summary() ?? []).map((d) => [d.title, { level: d.level, tactics: d.tactics }]));
-}
+const hits = builtinHits;
 const titlesOf = (e: Ev): string[] => [...hits([e]).keys()];
 
 describe('built-in channel rules', () => {

