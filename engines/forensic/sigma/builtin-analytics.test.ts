@@ -198,9 +198,21 @@ describe('built-in rules from the analytics catalogues: PowerShell families and 
     expect(hits(spread).has('Many Different Services Set To Disabled On One Host')).toBe(false);
   });
 
-  it('the ASR rules with their own technique leave the generic block rule in place', () => {
-    const h = hits([def(1121, { ID: '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2', Path: `${S32}lsass.exe` })]);
-    expect(h.has('Microsoft Defender Attack Surface Reduction Rule Blocked An Action')).toBe(true);
-    expect(h.get('Microsoft Defender Blocked Or Audited Credential Theft From LSASS')?.tactics).toEqual(['credential-access']);
+  it('an ASR rule with a built-in rule of its own is reported once, with its own technique, not also by the generic rules', () => {
+    const specific = [
+      ['9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2', 'Microsoft Defender Blocked Or Audited Credential Theft From LSASS', 'credential-access'],
+      ['5beb7efe-fd9a-4556-801d-275e5ffc04cc', 'Microsoft Defender Blocked Or Audited A Potentially Obfuscated Script', 'stealth'],
+      ['d1e49aac-8f56-4280-b9ba-993a6d77406c', 'Microsoft Defender Blocked Or Audited A Process Created By PsExec Or WMI', 'execution'],
+      ['e6db77e5-3df2-4cf1-b95a-636979351e5b', 'Microsoft Defender Blocked Or Audited Persistence Through A WMI Event Subscription', 'persistence'],
+    ] as const;
+    for (const [id, title, tactic] of specific) {
+      for (const eventId of [1121, 1122]) {
+        const h = hits([def(eventId, { ID: id, Path: `${S32}lsass.exe` })]);
+        expect(h.get(title)?.tactics, `${title} ${eventId}`).toContain(tactic);
+        expect(h.has('Microsoft Defender Attack Surface Reduction Rule Blocked An Action'), `${title} ${eventId}`).toBe(false);
+        expect(h.has('Microsoft Defender Attack Surface Reduction Rule Audited An Action'), `${title} ${eventId}`).toBe(false);
+      }
+    }
+    expect(hits([def(1122, { ID: 'D4F940AB-401B-4EFC-AADC-AD5F3C50688A' })]).has('Microsoft Defender Attack Surface Reduction Rule Audited An Action')).toBe(true);
   });
 });
