@@ -1,0 +1,136 @@
+// Built-in rules written from a public catalogue of Windows detections (Wazuh's Windows ruleset: Sysmon, PowerShell and
+// event channel rules), where no shipped rule read the attack shape: each rule fires on the event it is written for, as
+// Windows or Sysmon writes it, with its level and a tactic, and a benign near miss of the same event type does not fire it.
+import { describe, expect, it } from 'vitest';
+import type { JsonRecord } from '../event.js';
+import { builtinHits, describeCatalogue, windowsEvent, type CatalogueCase, type Ev } from './builtin.fixture.js';
+
+let t = 0;
+const win = (channel: string, provider: string, eventId: number, data: JsonRecord): Ev => windowsEvent(t++, channel, provider, eventId, data, 'WS01');
+const sysmon = (eventId: number, data: JsonRecord): Ev => win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', eventId, data);
+const hits = builtinHits;
+
+const S32 = 'C:\\Windows\\System32\\';
+const PSH = `${S32}WindowsPowerShell\\v1.0\\powershell.exe`;
+const CMD = `${S32}cmd.exe`;
+const WSCRIPT = `${S32}wscript.exe`;
+const EXPL = 'C:\\Windows\\explorer.exe';
+const CHROME = 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe';
+const USER = 'CORP\\bob';
+const TEMP = 'C:\\Users\\bob\\AppData\\Local\\Temp\\';
+const RTLO = '\u202e';
+const base = (p: string): string => p.split('\\').pop() ?? p;
+const proc = (image: string, cmd: string, parent = CMD, extra: JsonRecord = {}): Ev =>
+  sysmon(1, { Image: image, OriginalFileName: base(image), CommandLine: cmd, User: USER, IntegrityLevel: 'Medium', ParentImage: parent, ParentCommandLine: `"${parent}"`, ...extra });
+const file = (target: string, image: string): Ev => sysmon(11, { Image: image, TargetFilename: target, User: USER, CreationUtcTime: '2026-12-01 06:00:00.000' });
+const load = (image: string, loaded: string): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: base(loaded), Signed: 'false', User: USER });
+const connect = (image: string, ip: string, port: number): Ev =>
+  sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: 'true', SourceIp: '10.0.0.21', SourcePort: '50432', DestinationIp: ip, DestinationPort: String(port) });
+const script = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' });
+const module = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: `CommandInvocation(Set-Variable): "Set-Variable"\nParameterBinding(Set-Variable): name="Value"; value="${text}"` });
+const classic = (text: string): Ev => win('Windows PowerShell', 'PowerShell', 800, { Data: { '#text': [text, `\tHostApplication=powershell.exe\r\n\tCommandLine=${text}\r\n`, 'CommandInvocation(Set-Variable): "Set-Variable"'] } });
+
+/** PowerShell families: [title without its log suffix, level, tactic, script text, benign script text]. */
+const psFamilies: readonly (readonly [string, string, string, string, string])[] = [
+  ['PowerShell Runs Code Read From An Alternate Data Stream', 'high', 'stealth',
+    'IEX (Get-Content C:\\Users\\Public\\readme.txt -Stream payload -Raw)',
+    'Get-Content C:\\Users\\bob\\Downloads\\setup.exe -Stream Zone.Identifier'],
+  ['PowerShell Calls Windows Discovery Functions Directly', 'low', 'discovery',
+    '[Netapi32]::NetWkstaGetInfo($null, 100, [ref]$ptr); [Secur32]::GetUserNameEx(2, $sb, [ref]$len)',
+    '$env:COMPUTERNAME; [Environment]::UserName'],
+  ['Files Archived With 7-Zip Cmdlets Or The .NET ZipFile Class In PowerShell', 'informational', 'collection',
+    'Add-Type -A System.IO.Compression.FileSystem; [IO.Compression.ZipFile]::CreateFromDirectory("C:\\Users\\bob\\Documents", "$env:TEMP\\d.zip")',
+    '[IO.Compression.ZipFile]::ExtractToDirectory("$env:TEMP\\tools.zip", "$env:TEMP\\tools")'],
+  ['Encoded Data Written To A WMI Instance From PowerShell', 'medium', 'stealth',
+    '$v = [Convert]::ToBase64String([Text.Encoding]::Unicode.GetBytes($payload)); Set-WmiInstance -Class Win32_Environment -Arguments @{Name="UPD";VariableValue=$v;UserName="<SYSTEM>"}',
+    'Set-WmiInstance -Class Win32_Environment -Arguments @{Name="JAVA_HOME";VariableValue="C:\\Java";UserName="<SYSTEM>"}'],
+  ['Processes Listed Through WMI In PowerShell', 'informational', 'discovery',
+    'Get-WmiObject -Class Win32_Process | Select-Object Name, ProcessId, CommandLine',
+    'Get-WmiObject -Class Win32_Service | Select-Object Name, State'],
+];
+
+/** [rule title, level, a tactic it carries, the event it is written for, a benign near miss]. */
+const cases: CatalogueCase[] = [
+  // Process creation (Sysmon 1)
+  ['Program Started By A Windows Script Host', 'low', 'execution',
+    proc(CMD, 'cmd.exe /c ping -n 1 10.0.0.1', WSCRIPT),
+    proc(WSCRIPT, `"${WSCRIPT}" C:\\Users\\bob\\Downloads\\invoice.vbs`, EXPL)],
+  ['Command Shell Started By PowerShell', 'informational', 'execution',
+    proc(CMD, '"C:\\Windows\\system32\\cmd.exe" /c whoami', PSH),
+    proc(CMD, '"C:\\Windows\\system32\\cmd.exe"', EXPL)],
+  ['Defender Cloud Reporting Or Sample Submission Turned Off By Name', 'high', 'defense-impairment',
+    proc(PSH, 'powershell.exe Set-MpPreference -SubmitSamplesConsent NeverSend'),
+    proc(PSH, 'powershell.exe Set-MpPreference -SubmitSamplesConsent SendSafeSamples')],
+  ['Long Base64 Data Stored In The Registry From A Command Line', 'medium', 'stealth',
+    proc(`${S32}reg.exe`, 'reg add HKCU\\Software\\Classes\\Upd /v Data /t REG_SZ /d "SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQAIABOAGUAdAAuAFcAZQBiAEMAbABpAGUAbgB0ACkA" /f'),
+    proc(`${S32}reg.exe`, 'reg add HKCU\\Software\\Vendor\\App /v InstallDir /t REG_SZ /d "C:\\Program Files\\Vendor\\App" /f')],
+  ['Auto-Elevating Windows Program Started By A Shell Or Script', 'medium', 'privilege-escalation',
+    proc(`${S32}SystemPropertiesAdvanced.exe`, `${S32}SystemPropertiesAdvanced.exe`, CMD),
+    proc(`${S32}SystemPropertiesAdvanced.exe`, `${S32}SystemPropertiesAdvanced.exe`, EXPL)],
+  ['Shell Started At High Integrity By The Control Panel', 'medium', 'privilege-escalation',
+    proc(PSH, 'powershell.exe', `${S32}control.exe`, { IntegrityLevel: 'High' }),
+    proc(`${S32}rundll32.exe`, 'rundll32.exe shell32.dll,Control_RunDLL desk.cpl', `${S32}control.exe`, { IntegrityLevel: 'High' })],
+  ['Program In Windows Temp Started By PowerShell', 'low', 'execution',
+    proc('C:\\Windows\\Temp\\x.exe', 'C:\\Windows\\Temp\\x.exe', PSH),
+    proc('C:\\Windows\\Temp\\{5F1A}\\setup.exe', 'C:\\Windows\\Temp\\{5F1A}\\setup.exe /quiet', `${S32}msiexec.exe`)],
+  ['Program Started By A Program With A Right-To-Left Override In Its Name', 'high', 'stealth',
+    proc(CMD, 'cmd.exe /c whoami', `C:\\Users\\bob\\Downloads\\invoice${RTLO}fdp.exe`),
+    proc(CMD, 'cmd.exe /c whoami', 'C:\\Users\\bob\\Downloads\\invoice.exe')],
+  // Network connection (Sysmon 3)
+  ['Network Connection By A Program With A Right-To-Left Override In Its Name (Sysmon 3)', 'high', 'stealth',
+    connect(`C:\\Users\\bob\\Downloads\\invoice${RTLO}fdp.exe`, '203.0.113.7', 443),
+    connect(CHROME, '203.0.113.7', 443)],
+  // File creation (Sysmon 11)
+  ['Windows Script Host File Written To A Temporary Or Public Folder (Sysmon 11)', 'low', 'execution',
+    file(`${TEMP}upd.vbs`, EXPL),
+    file('C:\\Users\\bob\\Documents\\scripts\\inventory.vbs', EXPL)],
+  ['Archive Written To Users Public Or By PowerShell (Sysmon 11)', 'low', 'collection',
+    file('C:\\Users\\Public\\loot.7z', 'C:\\Program Files\\7-Zip\\7z.exe'),
+    file('C:\\Users\\bob\\Documents\\photos.zip', 'C:\\Program Files\\7-Zip\\7z.exe')],
+  ['Program Or Script Written By Rundll32 Outside Windows And Program Files (Sysmon 11)', 'medium', 'command-and-control',
+    file(`${TEMP}stage.dll`, `${S32}rundll32.exe`),
+    file(`${S32}spool\\drivers\\x64\\3\\unidrv.dll`, `${S32}rundll32.exe`)],
+  ['Program Or Script Written By A Screensaver Program (Sysmon 11)', 'high', 'execution',
+    file('C:\\Users\\bob\\AppData\\Roaming\\upd.exe', 'C:\\Users\\bob\\Downloads\\photo.scr'),
+    file('C:\\Users\\bob\\AppData\\Roaming\\Photos\\settings.ini', 'C:\\Users\\bob\\Downloads\\photo.scr')],
+  ['Certificate With Private Key Written By A Shell, Certutil Or A User-Folder Program (Sysmon 11)', 'medium', 'credential-access',
+    file('C:\\Users\\Public\\cert.pfx', PSH),
+    file('C:\\Users\\bob\\Downloads\\cert.pfx', CHROME)],
+  // Image load (Sysmon 7)
+  ['Windows Service Or Shell Process Loaded A DLL From Windows Temp (Sysmon 7)', 'low', 'persistence',
+    load(`${S32}svchost.exe`, 'C:\\Windows\\Temp\\x64.dll'),
+    load(`${S32}DismHost.exe`, 'C:\\Windows\\Temp\\{0E3C}\\DismCore.dll')],
+  // PowerShell script blocks (4104); module logging and the classic pipeline below
+  ...psFamilies.map(([title, level, tactic, text, benign]): CatalogueCase => [`${title} (script block 4104)`, level, tactic, script(text), script(benign)]),
+];
+
+describeCatalogue('built-in rules from the Wazuh Windows ruleset', cases);
+
+describe('built-in rules from the Wazuh Windows ruleset: other readings', () => {
+  it.each(psFamilies)('%s: also read in module logging (4103) and the classic pipeline (800)', (title, level, _tactic, text, benign) => {
+    expect(hits(module(text)).get(`${title} (module logging 4103)`)?.level).toBe(level);
+    expect(hits(classic(text)).get(`${title} (classic pipeline 800)`)?.level).toBe(level);
+    expect(hits(module(benign)).has(`${title} (module logging 4103)`)).toBe(false);
+    expect(hits(classic(benign)).has(`${title} (classic pipeline 800)`)).toBe(false);
+  });
+  it('script host children: the console host and error reporting are not a next stage', () => {
+    expect(hits(proc(`${S32}conhost.exe`, '\\??\\C:\\Windows\\system32\\conhost.exe 0xffffffff -ForceV1', `${S32}cscript.exe`)).has('Program Started By A Windows Script Host')).toBe(false);
+    expect(hits(proc(`${S32}whoami.exe`, 'whoami /all', `${S32}cscript.exe`)).get('Program Started By A Windows Script Host')?.level).toBe('low');
+  });
+  it('an auto-elevating program started from Settings or Explorer is not a UAC bypass trigger', () => {
+    const AUTO = 'Auto-Elevating Windows Program Started By A Shell Or Script';
+    expect(hits(proc(`${S32}fodhelper.exe`, `${S32}fodhelper.exe`, PSH)).get(AUTO)?.level).toBe('medium');
+    expect(hits(proc(`${S32}sdclt.exe`, 'sdclt.exe /KickOffElev', CMD)).get(AUTO)?.level).toBe('medium');
+    expect(hits(proc(`${S32}fodhelper.exe`, `${S32}fodhelper.exe`, 'C:\\Windows\\ImmersiveControlPanel\\SystemSettings.exe')).has(AUTO)).toBe(false);
+  });
+  it('private keys: an administrator exporting with certutil is read, a key written by an installer into Program Files is not', () => {
+    const PFX = 'Certificate With Private Key Written By A Shell, Certutil Or A User-Folder Program (Sysmon 11)';
+    expect(hits(file('C:\\Users\\bob\\Desktop\\web.pfx', `${S32}certutil.exe`)).get(PFX)?.level).toBe('medium');
+    expect(hits(file('C:\\Program Files\\Vendor\\certs\\client.p12', 'C:\\Program Files\\Vendor\\setup.exe')).has(PFX)).toBe(false);
+  });
+  it('archives: PowerShell writing a zip anywhere is read; 7-Zip writing one in a user folder is not', () => {
+    const ARC = 'Archive Written To Users Public Or By PowerShell (Sysmon 11)';
+    expect(hits(file(`${TEMP}docs.zip`, PSH)).get(ARC)?.level).toBe('low');
+    expect(hits(file(`${TEMP}docs.zip`, 'C:\\Program Files\\7-Zip\\7zG.exe')).has(ARC)).toBe(false);
+  });
+});
