@@ -35,6 +35,8 @@ const serviceHandle = (service: string, accessList: string): Ev =>
 const transaction = (processName: string): Ev =>
   sec(4985, { ...subj, TransactionId: '{5A1B2C3D-1111-2222-3333-444455556666}', NewState: '52', ResourceManager: '{0}', ProcessId: '0x1ee0', ProcessName: processName });
 const appError = (provider: string, text: string): Ev => win('Application', provider, 1, { Data: [text] }, 'EX01');
+const fileWritten = (image: string, file: string): Ev =>
+  win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', 11, { UtcTime: '2026-12-01 06:00:00.000', ProcessGuid: '{1}', ProcessId: '4412', Image: image, TargetFilename: file, CreationUtcTime: '2026-12-01 06:00:00.000', User: 'CORP\\bob' }, 'WS01');
 const hits = builtinHits;
 
 /** [rule title, level, a tactic it carries, the events it is written for, a benign near miss]. */
@@ -86,6 +88,9 @@ const cases: CatalogueCase[] = [
   ['Port Proxy Added Through A Command Line Of Another Program', 'medium', 'command-and-control',
     [proc4688(`${S32}wbem\\WMIC.exe`, 'wmic process call create "netsh interface portproxy add v4tov4 listenport=50100 listenaddress=0.0.0.0 connectport=1433 connectaddress=10.0.0.40"')],
     [proc4688(`${S32}wbem\\WMIC.exe`, 'wmic process call create "netsh interface portproxy show all"')]],
+  ['Password Dump Tool Output File Written (Sysmon 11)', 'high', 'credential-access',
+    [fileWritten('C:\\Users\\Public\\fgdump.exe', 'C:\\Users\\Public\\2026-12-01-06-00-00.fgdump-log')],
+    [fileWritten('C:\\Program Files\\Vendor\\app.exe', 'C:\\ProgramData\\Vendor\\logs\\app-dump.log')]],
 ];
 
 describeCatalogue('built-in rules from the Sentinel catalogue (Security, Application, Sysmon, process creation)', cases);
