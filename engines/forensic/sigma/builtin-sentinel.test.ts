@@ -37,6 +37,10 @@ const transaction = (processName: string): Ev =>
 const appError = (provider: string, text: string): Ev => win('Application', provider, 1, { Data: [text] }, 'EX01');
 const fileWritten = (image: string, file: string): Ev =>
   win('Microsoft-Windows-Sysmon/Operational', 'Microsoft-Windows-Sysmon', 11, { UtcTime: '2026-12-01 06:00:00.000', ProcessGuid: '{1}', ProcessId: '4412', Image: image, TargetFilename: file, CreationUtcTime: '2026-12-01 06:00:00.000', User: 'CORP\\bob' }, 'WS01');
+const dsRead = (objectType: string, properties: string): Ev =>
+  sec(4662, { ...subj, ObjectServer: 'DS', ObjectType: `%{${objectType}}`, ObjectName: '%{0d3e5f60-1111-2222-3333-444455556666}', OperationType: 'Object Access', HandleId: '0x0', AccessList: '%%7684', AccessMask: '0x10', Properties: `%%7684 {77b5b886-944a-11d1-aebd-0000f80367c1} {${properties}} {${objectType}}`, AdditionalInfo: '-', AdditionalInfo2: '' });
+const fileHandle = (object: string, processName: string, mask: string): Ev =>
+  sec(4663, { ...subj, ObjectServer: 'Security', ObjectType: 'File', ObjectName: object, HandleId: '0x1a4', AccessList: mask === '0x2' ? '%%4417' : '%%4416', AccessMask: mask, ProcessId: '0x1ee0', ProcessName: processName });
 const hits = builtinHits;
 
 /** [rule title, level, a tactic it carries, the events it is written for, a benign near miss]. */
@@ -91,6 +95,15 @@ const cases: CatalogueCase[] = [
   ['Password Dump Tool Output File Written (Sysmon 11)', 'high', 'credential-access',
     [fileWritten('C:\\Users\\Public\\fgdump.exe', 'C:\\Users\\Public\\2026-12-01-06-00-00.fgdump-log')],
     [fileWritten('C:\\Program Files\\Vendor\\app.exe', 'C:\\ProgramData\\Vendor\\logs\\app-dump.log')]],
+  ["AD FS Key Container Contact's thumbnailPhoto Read In The Directory (4662)", 'medium', 'credential-access',
+    [dsRead('5cb41ed0-0e4c-11d0-a286-00aa003049e2', '8d3bca50-1d7e-11d0-a081-00aa006c33ed')],
+    [dsRead('bf967aba-0de6-11d0-a285-00aa003049e2', '8d3bca50-1d7e-11d0-a081-00aa006c33ed')]],
+  ['COM Class Server Pointed Into The Colour Profile, Public Or Temporary Folder (4657)', 'high', 'persistence',
+    [regValue('\\REGISTRY\\MACHINE\\SOFTWARE\\Classes\\CLSID\\{1f486a52-3cb1-48fd-8f50-b8dc300d9f9d}\\InprocServer32', '', 'C:\\Windows\\System32\\spool\\drivers\\color\\x.dat')],
+    [regValue('\\REGISTRY\\MACHINE\\SOFTWARE\\Classes\\CLSID\\{1f486a52-3cb1-48fd-8f50-b8dc300d9f9d}\\InprocServer32', '', 'C:\\Program Files\\Vendor\\shellext.dll', '%%1905', `${S32}msiexec.exe`)]],
+  ['Web Or Application Server Process Wrote A Server-Side Script (4663)', 'medium', 'persistence',
+    [fileHandle('C:\\inetpub\\wwwroot\\aspnet_client\\shell.aspx', 'C:\\Program Files\\Microsoft\\Exchange Server\\V15\\Bin\\UMWorkerProcess.exe', '0x2')],
+    [fileHandle('C:\\inetpub\\wwwroot\\default.aspx', `${S32}inetsrv\\w3wp.exe`, '0x1')]],
 ];
 
 describeCatalogue('built-in rules from the Sentinel catalogue (Security, Application, Sysmon, process creation)', cases);
