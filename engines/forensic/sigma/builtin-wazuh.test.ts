@@ -26,6 +26,9 @@ const file = (target: string, image: string): Ev => sysmon(11, { Image: image, T
 const load = (image: string, loaded: string): Ev => sysmon(7, { Image: image, ImageLoaded: loaded, OriginalFileName: base(loaded), Signed: 'false', User: USER });
 const connect = (image: string, ip: string, port: number): Ev =>
   sysmon(3, { Image: image, User: USER, Protocol: 'tcp', Initiated: 'true', SourceIp: '10.0.0.21', SourcePort: '50432', DestinationIp: ip, DestinationPort: String(port) });
+const SUBJ = { SubjectUserSid: 'S-1-5-21-1-2-3-1104', SubjectUserName: 'alice', SubjectDomainName: 'CORP', SubjectLogonId: '0x3a1f2' };
+const deleted = (dn: string, cls: string): Ev =>
+  win('Security', 'Microsoft-Windows-Security-Auditing', 5141, { OpCorrelationID: '{7}', AppCorrelationID: '-', ...SUBJ, DSName: 'corp.example', DSType: '%%14676', ObjectDN: dn, ObjectGUID: '{9}', ObjectClass: cls, TreeDelete: '%%14679' });
 const script = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4104, { MessageNumber: 1, MessageTotal: 1, ScriptBlockText: text, ScriptBlockId: '{6}', Path: '' });
 const module = (text: string): Ev => win('Microsoft-Windows-PowerShell/Operational', 'Microsoft-Windows-PowerShell', 4103, { ContextInfo: 'Host Application = powershell.exe', Payload: `CommandInvocation(Set-Variable): "Set-Variable"\nParameterBinding(Set-Variable): name="Value"; value="${text}"` });
 const classic = (text: string): Ev => win('Windows PowerShell', 'PowerShell', 800, { Data: { '#text': [text, `\tHostApplication=powershell.exe\r\n\tCommandLine=${text}\r\n`, 'CommandInvocation(Set-Variable): "Set-Variable"'] } });
@@ -97,6 +100,10 @@ const cases: CatalogueCase[] = [
   ['Windows Service Or Shell Process Loaded A DLL From Windows Temp (Sysmon 7)', 'low', 'persistence',
     load(`${S32}svchost.exe`, 'C:\\Windows\\Temp\\x64.dll'),
     load(`${S32}DismHost.exe`, 'C:\\Windows\\Temp\\{0E3C}\\DismCore.dll')],
+  // Directory service changes (Security 5141)
+  ['Group Policy Object Deleted From The Directory', 'low', 'privilege-escalation',
+    deleted('CN={6AC1786C-016F-11D2-945F-00C04FB984F9},CN=Policies,CN=System,DC=corp,DC=example', 'groupPolicyContainer'),
+    deleted('CN=Old Printer,OU=Printers,DC=corp,DC=example', 'printQueue')],
   // PowerShell script blocks (4104); module logging and the classic pipeline below
   ...psFamilies.map(([title, level, tactic, text, benign]): CatalogueCase => [`${title} (script block 4104)`, level, tactic, script(text), script(benign)]),
 ];
