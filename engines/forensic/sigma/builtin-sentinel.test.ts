@@ -104,6 +104,12 @@ const cases: CatalogueCase[] = [
   ['Web Or Application Server Process Wrote A Server-Side Script (4663)', 'medium', 'persistence',
     [fileHandle('C:\\inetpub\\wwwroot\\aspnet_client\\shell.aspx', 'C:\\Program Files\\Microsoft\\Exchange Server\\V15\\Bin\\UMWorkerProcess.exe', '0x2')],
     [fileHandle('C:\\inetpub\\wwwroot\\default.aspx', `${S32}inetsrv\\w3wp.exe`, '0x1')]],
+  ['Print Processor DLL Registered In The Registry (4657)', 'medium', 'persistence',
+    [regValue('\\REGISTRY\\MACHINE\\SYSTEM\\ControlSet001\\Control\\Print\\Environments\\Windows x64\\Print Processors\\UDPrint', 'Driver', 'pp.dll', '%%1904')],
+    [regValue('\\REGISTRY\\MACHINE\\SYSTEM\\ControlSet001\\Control\\Print\\Environments\\Windows x64\\Print Processors\\winprint', 'Driver', 'winprint.dll', '%%1905', `${S32}spoolsv.exe`)]],
+  ['Automatic Windows Updates Switched Off In The Policy Keys By A Program (4657)', 'low', 'defense-impairment',
+    [regValue('\\REGISTRY\\MACHINE\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU', 'NoAutoUpdate', '1', '%%1904')],
+    [regValue('\\REGISTRY\\MACHINE\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU', 'NoAutoUpdate', '1', '%%1904', `${S32}svchost.exe`)]],
 ];
 
 describeCatalogue('built-in rules from the Sentinel catalogue (Security, Application, Sysmon, process creation)', cases);
