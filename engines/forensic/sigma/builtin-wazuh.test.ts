@@ -58,7 +58,7 @@ const cases: CatalogueCase[] = [
   ['Program Started By A Windows Script Host', 'informational', 'execution',
     proc(CMD, 'cmd.exe /c ping -n 1 10.0.0.1', WSCRIPT),
     proc(WSCRIPT, `"${WSCRIPT}" C:\\Users\\bob\\Downloads\\invoice.vbs`, EXPL)],
-  ['Defender Cloud Reporting Or Sample Submission Turned Off By Name', 'high', 'defense-impairment',
+  ['Defender Sample Submission Set To NeverSend From The Command Line', 'high', 'defense-impairment',
     proc(PSH, 'powershell.exe Set-MpPreference -SubmitSamplesConsent NeverSend'),
     proc(PSH, 'powershell.exe Set-MpPreference -SubmitSamplesConsent SendSafeSamples')],
   ['Long Base64 Data Stored In The Registry From A Command Line', 'medium', 'stealth',
