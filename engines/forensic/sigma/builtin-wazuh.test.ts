@@ -135,6 +135,12 @@ describe('built-in rules from the Wazuh Windows ruleset: other readings', () => 
     expect(hits(file('C:\\Users\\bob\\Desktop\\web.pfx', `${S32}certutil.exe`)).get(PFX)?.level).toBe('medium');
     expect(hits(file('C:\\Program Files\\Vendor\\certs\\client.p12', 'C:\\Program Files\\Vendor\\setup.exe')).has(PFX)).toBe(false);
   });
+  it('programs written by PowerShell: an Add-Type assembly or a runtime library in a temporary folder is not a download', () => {
+    const DROP = 'Program Or Library Written By PowerShell Outside Program And Module Folders (Sysmon 11)';
+    expect(hits(file(`${TEMP}swetvsln\\swetvsln.dll`, PSH)).has(DROP)).toBe(false);
+    expect(hits(file(`${TEMP}2\\5D7E45CF-D87F-436C-BEF5-8EE8BDECA366\\api-ms-win-core-file-l1-1-0.dll`, PSH)).has(DROP)).toBe(false);
+    expect(hits(file(`${TEMP}payload\\beacon.dll`, PSH)).get(DROP)?.level).toBe('low');
+  });
   it('archives: PowerShell writing a zip anywhere is read; 7-Zip writing one in a user folder is not', () => {
     const ARC = 'Archive Written To Users Public Or By PowerShell (Sysmon 11)';
     expect(hits(file(`${TEMP}docs.zip`, PSH)).get(ARC)?.level).toBe('low');
