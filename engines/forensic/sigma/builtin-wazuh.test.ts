@@ -141,6 +141,11 @@ describe('built-in rules from the Wazuh Windows ruleset: other readings', () => 
     expect(hits(file(`${TEMP}2\\5D7E45CF-D87F-436C-BEF5-8EE8BDECA366\\api-ms-win-core-file-l1-1-0.dll`, PSH)).has(DROP)).toBe(false);
     expect(hits(file(`${TEMP}payload\\beacon.dll`, PSH)).get(DROP)?.level).toBe('low');
   });
+  it('registry data: a long hexadecimal binary value is not Base64', () => {
+    const BLOB = 'Long Base64 Data Stored In The Registry From A Command Line';
+    const hex = '01000000d08c9ddf0115d1118c7a00c04fc297eb01000000a1b2c3d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccddeeff00';
+    expect(hits(proc(`${S32}reg.exe`, `reg add HKLM\\Software\\Vendor\\App /v Key /t REG_BINARY /d ${hex} /f`)).has(BLOB)).toBe(false);
+  });
   it('archives: PowerShell writing a zip anywhere is read; 7-Zip writing one in a user folder is not', () => {
     const ARC = 'Archive Written To Users Public Or By PowerShell (Sysmon 11)';
     expect(hits(file(`${TEMP}docs.zip`, PSH)).get(ARC)?.level).toBe('low');
