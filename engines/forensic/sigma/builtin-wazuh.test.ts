@@ -141,6 +141,12 @@ describe('built-in rules from the Wazuh Windows ruleset: other readings', () => 
     expect(hits(file(`${TEMP}2\\5D7E45CF-D87F-436C-BEF5-8EE8BDECA366\\api-ms-win-core-file-l1-1-0.dll`, PSH)).has(DROP)).toBe(false);
     expect(hits(file(`${TEMP}payload\\beacon.dll`, PSH)).get(DROP)?.level).toBe('low');
   });
+  it('the control-panel shell rule also reads Security 4688, by its mandatory label', () => {
+    const CTRL = 'Shell Started At High Integrity By The Control Panel';
+    const created = (label: string): Ev => win('Security', 'Microsoft-Windows-Security-Auditing', 4688, { SubjectUserSid: 'S-1-5-21-1-2-3-1105', SubjectUserName: 'bob', SubjectDomainName: 'CORP', NewProcessName: PSH, CommandLine: 'powershell.exe', ParentProcessName: `${S32}control.exe`, MandatoryLabel: label });
+    expect(hits(created('S-1-16-12288')).get(CTRL)?.level).toBe('medium');
+    expect(hits(created('S-1-16-8192')).has(CTRL)).toBe(false);
+  });
   it('registry data: a long hexadecimal binary value is not Base64', () => {
     const BLOB = 'Long Base64 Data Stored In The Registry From A Command Line';
     const hex = '01000000d08c9ddf0115d1118c7a00c04fc297eb01000000a1b2c3d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccddeeff00';
