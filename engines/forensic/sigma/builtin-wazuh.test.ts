@@ -135,11 +135,14 @@ describe('built-in rules from the Wazuh Windows ruleset: other readings', () => 
     expect(hits(file('C:\\Users\\bob\\Desktop\\web.pfx', `${S32}certutil.exe`)).get(PFX)?.level).toBe('medium');
     expect(hits(file('C:\\Program Files\\Vendor\\certs\\client.p12', 'C:\\Program Files\\Vendor\\setup.exe')).has(PFX)).toBe(false);
   });
-  it('programs written by PowerShell: an Add-Type assembly or a runtime library in a temporary folder is not a download', () => {
+  it('programs written by PowerShell: an Add-Type assembly or a runtime library in a temporary folder is not a download, and Windows Temp is left to the drop rule', () => {
     const DROP = 'Program Or Library Written By PowerShell Outside Program And Module Folders (Sysmon 11)';
     expect(hits(file(`${TEMP}swetvsln\\swetvsln.dll`, PSH)).has(DROP)).toBe(false);
     expect(hits(file(`${TEMP}2\\5D7E45CF-D87F-436C-BEF5-8EE8BDECA366\\api-ms-win-core-file-l1-1-0.dll`, PSH)).has(DROP)).toBe(false);
     expect(hits(file(`${TEMP}payload\\beacon.dll`, PSH)).get(DROP)?.level).toBe('low');
+    // A program in Windows Temp is the public-folder drop rule's, with the same technique and level: reported once.
+    expect(hits(file('C:\\Windows\\Temp\\upd.exe', PSH)).has(DROP)).toBe(false);
+    expect(hits(file('C:\\Windows\\Temp\\upd.exe', PSH)).has('Executable Dropped In A Public Or Temporary Folder (Sysmon 11)')).toBe(true);
   });
   it('the control-panel shell rule also reads Security 4688, by its mandatory label', () => {
     const CTRL = 'Shell Started At High Integrity By The Control Panel';
