@@ -160,4 +160,10 @@ describe('built-in rules from the Wazuh Windows ruleset: other readings', () => 
     expect(hits(file(`${TEMP}docs.zip`, PSH)).get(ARC)?.level).toBe('low');
     expect(hits(file(`${TEMP}docs.zip`, 'C:\\Program Files\\7-Zip\\7zG.exe')).has(ARC)).toBe(false);
   });
+  it('discovery functions: session, share and server enumeration in a script block are read once, by the network enumeration rule', () => {
+    const h = hits(script('[Netapi32]::NetSessionEnum($srv, $null, $null, 10, [ref]$ptr, -1, [ref]$read, [ref]$total, [ref]0)'));
+    expect(h.has('Windows Network Enumeration API Declared In A Script Block')).toBe(true);
+    expect(h.has('PowerShell Calls Windows Discovery Functions Directly (script block 4104)')).toBe(false);
+    expect(hits(module('[Netapi32]::NetSessionEnum($srv, $null, $null, 10, [ref]$ptr, -1, [ref]$read, [ref]$total, [ref]0)')).has('PowerShell Calls Windows Discovery Functions Directly (module logging 4103)')).toBe(true);
+  });
 });
