@@ -141,4 +141,14 @@ describe('built-in stop burst (Microsoft 365 Defender hunting catalogue)', () =>
   it('nine do not', () => {
     expect(builtinHits(kills(9)).has(BURST)).toBe(false);
   });
+  it('a net stop counts once: the net1 that net.exe starts for it is not a second command line', () => {
+    const services = ['wuauserv', 'bits', 'cryptsvc', 'msiserver', 'TrustedInstaller'];
+    const stops = services.flatMap((svc) => [
+      proc(`${S32}net.exe`, `net stop ${svc}`),
+      proc(`${S32}net1.exe`, `C:\\Windows\\system32\\net1 stop ${svc}`, `${S32}net.exe`),
+    ]);
+    expect(builtinHits(stops).has(BURST)).toBe(false);
+    const direct = [...services, 'sppsvc', 'vss', 'wbengine', 'SQLWriter', 'MSSQLSERVER'].map((svc) => proc(`${S32}net1.exe`, `net1 stop ${svc}`));
+    expect(builtinHits(direct).has(BURST)).toBe(true);
+  });
 });
