@@ -136,6 +136,15 @@ describe('built-in Windows rules', () => {
     expect(hits(cmds.map(([image, cl], i) => proc(i * 60, image, cl, { SubjectUserName: 'SRV01$' }))).has('Burst Of Built-in Discovery Commands On One Host')).toBe(true);
     expect(titlesOf(proc(400, `${S32}notepad.exe`, 'notepad.exe C:\\notes.txt'))).toEqual([]);
     expect(titlesOf(proc(401, `${S32}schtasks.exe`, 'schtasks /run /tn x'))).toEqual([]);
+    // net.exe starts net1.exe with the same verb: that is one command, not two.
+    const netCommands: readonly (readonly [string, string])[] = [['user', 'net user'], ['group', 'net group "Domain Admins" /domain']];
+    const viaNet = netCommands.flatMap(([verb, cl], i) => [
+      proc(500 + i * 60, `${S32}net.exe`, cl),
+      proc(501 + i * 60, `${S32}net1.exe`, `C:\\Windows\\system32\\net1 ${verb}`, { ParentProcessName: `${S32}net.exe` }),
+    ]);
+    const three = [...viaNet, proc(700, `${S32}whoami.exe`, 'whoami /all')];
+    expect(hits(three).has('Burst Of Built-in Discovery Commands On One Host')).toBe(false);
+    expect(hits([...three, proc(760, `${S32}ipconfig.exe`, 'ipconfig /all'), proc(820, `${S32}net1.exe`, 'net1 localgroup administrators')]).has('Burst Of Built-in Discovery Commands On One Host')).toBe(true);
   });
 
   it('Security log: runas and shell logons, loopback NTLM, valid password refused, accessibility programs, WinRM, directory, Exchange groups, shares, hard links', () => {
