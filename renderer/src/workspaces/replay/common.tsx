@@ -4,7 +4,7 @@ import type { Evidence, ReductionStats } from '../../../../engines/core/contract
 import type { ApiError} from '../../api/client';
 import { type ApiClient, asApiError } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
-import type { Checked, SortOrder } from './browse';
+import { BROWSE_PAGE, nextSort, pageLabel, type Checked, type SortOrder } from './browse';
 import { count, reductionRows } from './model';
 
 export function SeverityBadge({ severity }: { readonly severity: string }) {
@@ -135,6 +135,40 @@ export function usePagedQuery<P>(client: ApiClient, path: string, resetKey: stri
   }, [load]);
 
   return { sort, setSort, offset, setOffset, page, error, local };
+}
+
+export interface BrowseTable<P, F> extends PagedQuery<P> {
+  /** The filters being edited, applied with the form's submit. */
+  readonly draft: F;
+  readonly setDraft: (f: F) => void;
+  /** Whether the applied filters differ from none. */
+  readonly filtered: boolean;
+  /** A sortable column's SortHeader props: its order when it sorts the table, and the click that sorts by it. */
+  readonly sorted: (column: string, first?: SortOrder, numeric?: boolean) => { active: SortOrder | undefined; onSort: () => void; numeric: boolean };
+}
+
+/**
+ * A browse table of an analysis (alerts, flows): the filter draft that follows the applied filters, the paged query of
+ * `path` built from the applied filters, and the sortable headers.
+ */
+export function useBrowseTable<P, F>(client: ApiClient, path: string, analysisId: string, filters: F, none: F, build: (f: F, sort: string, order: SortOrder, offset: number) => Checked): BrowseTable<P, F> {
+  const [draft, setDraft] = useState(filters);
+  useEffect(() => setDraft(filters), [filters]);
+  const query = usePagedQuery<P>(client, path, `${analysisId} ${JSON.stringify(filters)}`, (by, order, at) => build(filters, by, order, at));
+  const { sort, setSort } = query;
+  const sorted = (column: string, first: SortOrder = 'asc', numeric = false) => ({
+    active: sort.sort === column ? sort.order : undefined,
+    onSort: () => setSort(nextSort(sort, column, first)),
+    numeric,
+  });
+  const filtered = JSON.stringify(filters) !== JSON.stringify(none);
+  return { ...query, draft, setDraft, filtered, sorted };
+}
+
+/** The pager of a browse table's page, once the page holds something. */
+export function BrowsePager({ page, offset, onOffset }: { readonly page: { readonly offset: number; readonly items: readonly unknown[]; readonly total: number } | null; readonly offset: number; readonly onOffset: (offset: number) => void }) {
+  if (!page || page.total === 0) return null;
+  return <Pager label={pageLabel(page.offset, page.items.length, page.total)} offset={offset} total={page.total} size={BROWSE_PAGE} onOffset={onOffset} />;
 }
 
 /** The end of a filter form: the UTC time range, Apply, and Clear when something is set. */

@@ -1,11 +1,11 @@
 // Every alert of an analysis (not only those in stories): filters by detector, severity, host, time and story, sortable columns, pages, each row opening to its evidence.
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { AlertPage, AlertRow, AnalysisDetail, ReplayHealth, Severity } from '../../../../../engines/core/contracts/replay';
 import type { ApiClient } from '../../../api/client';
 import { SendToButton } from '../../../components/SendTo';
 import { hostIndicator, indicatorsIn, mergeIndicators, type Finding } from '../../../components/SendToModel';
-import { alertQuery, BROWSE_PAGE, NO_ALERT_FILTERS, nextSort, pageLabel, type AlertFilters, type SortOrder } from '../browse';
-import { EvidenceFacts, FilterTail, Pager, QueryProblems, SeverityBadge, SortHeader, usePagedQuery } from '../common';
+import { alertQuery, NO_ALERT_FILTERS, type AlertFilters } from '../browse';
+import { BrowsePager, EvidenceFacts, FilterTail, QueryProblems, SeverityBadge, SortHeader, useBrowseTable } from '../common';
 import { count, plural, SEVERITY_ORDER, utc } from '../model';
 import { displayProse } from '../../../components/wording';
 
@@ -71,13 +71,13 @@ function AlertDetail({ a, analysisId, client, onOpenStory, onShowFlows }: { read
 
 export function AlertsView({ client, base, analysis, rules, filters, onFilters, onOpenStory, onShowFlows }: AlertsViewProps) {
   const [open, setOpen] = useState<string | null>(null);
-  const [draft, setDraft] = useState(filters);
-  useEffect(() => setDraft(filters), [filters]);
-  const { sort, setSort, offset, setOffset, page, error, local } = usePagedQuery<AlertPage>(
+  const { draft, setDraft, filtered, sorted, offset, setOffset, page, error, local } = useBrowseTable<AlertPage, AlertFilters>(
     client,
     `${base}/api/analyses/${encodeURIComponent(analysis.id)}/alerts`,
-    `${analysis.id} ${JSON.stringify(filters)}`,
-    (by, order, at) => alertQuery(filters, by, order, at),
+    analysis.id,
+    filters,
+    NO_ALERT_FILTERS,
+    alertQuery,
   );
 
   const apply = (): void => onFilters(draft);
@@ -86,11 +86,6 @@ export function AlertsView({ client, base, analysis, rules, filters, onFilters, 
     setDraft(next);
     onFilters(next);
   };
-  const sorted = (column: string, first: SortOrder = 'asc') => ({
-    active: sort.sort === column ? sort.order : undefined,
-    onSort: () => setSort(nextSort(sort, column, first)),
-  });
-  const filtered = JSON.stringify(filters) !== JSON.stringify(NO_ALERT_FILTERS);
 
   return (
     <section className="panel browse" aria-label="Alerts of the analysis" data-testid="alerts-view">
@@ -213,7 +208,7 @@ export function AlertsView({ client, base, analysis, rules, filters, onFilters, 
           </table>
         </div>
       )}
-      {page && page.total > 0 && <Pager label={pageLabel(page.offset, page.items.length, page.total)} offset={offset} total={page.total} size={BROWSE_PAGE} onOffset={setOffset} />}
+      <BrowsePager page={page} offset={offset} onOffset={setOffset} />
     </section>
   );
 }

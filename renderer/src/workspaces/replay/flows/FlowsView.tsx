@@ -1,9 +1,8 @@
 // The connections of an analysis as a conversation table: filters by host, port, protocol and time, sortable columns, served a page at a time so large captures stay light.
-import { useEffect, useState } from 'react';
 import type { AnalysisDetail, FlowPage } from '../../../../../engines/core/contracts/replay';
 import type { ApiClient } from '../../../api/client';
-import { BROWSE_PAGE, bytes, flowQuery, NO_FLOW_FILTERS, nextSort, pageLabel, type FlowFilters, type SortOrder } from '../browse';
-import { FilterTail, Pager, QueryProblems, SortHeader, usePagedQuery } from '../common';
+import { bytes, flowQuery, NO_FLOW_FILTERS, type FlowFilters } from '../browse';
+import { BrowsePager, FilterTail, QueryProblems, SortHeader, useBrowseTable } from '../common';
 import { count, duration, utc } from '../model';
 
 export interface FlowsViewProps {
@@ -16,22 +15,16 @@ export interface FlowsViewProps {
 }
 
 export function FlowsView({ client, base, analysis, filters, onFilters, onShowAlerts }: FlowsViewProps) {
-  const [draft, setDraft] = useState(filters);
-  useEffect(() => setDraft(filters), [filters]);
-  const { sort, setSort, offset, setOffset, page, error, local } = usePagedQuery<FlowPage>(
+  const { draft, setDraft, filtered, sorted, offset, setOffset, page, error, local } = useBrowseTable<FlowPage, FlowFilters>(
     client,
     `${base}/api/analyses/${encodeURIComponent(analysis.id)}/flows`,
-    `${analysis.id} ${JSON.stringify(filters)}`,
-    (by, order, at) => flowQuery(filters, by, order, at),
+    analysis.id,
+    filters,
+    NO_FLOW_FILTERS,
+    flowQuery,
   );
 
-  const sorted = (column: string, first: SortOrder = 'asc', numeric = false) => ({
-    active: sort.sort === column ? sort.order : undefined,
-    onSort: () => setSort(nextSort(sort, column, first)),
-    numeric,
-  });
   const protocols = analysis.overview?.protocols.map((p) => p.name).filter((n) => !n.startsWith('other (')) ?? [];
-  const filtered = JSON.stringify(filters) !== JSON.stringify(NO_FLOW_FILTERS);
   const pick = (f: Partial<FlowFilters>): void => onFilters({ ...filters, ...f });
 
   return (
@@ -151,7 +144,7 @@ export function FlowsView({ client, base, analysis, filters, onFilters, onShowAl
       )}
       {page && page.total > 0 && (
         <div className="row">
-          <Pager label={pageLabel(page.offset, page.items.length, page.total)} offset={offset} total={page.total} size={BROWSE_PAGE} onOffset={setOffset} />
+          <BrowsePager page={page} offset={offset} onOffset={setOffset} />
           <span className="spacer" />
           {filters.host.trim() !== '' && (
             <button type="button" className="small" onClick={() => onShowAlerts(filters.host.trim())}>
