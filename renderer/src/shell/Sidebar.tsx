@@ -20,7 +20,7 @@ export function Sidebar() {
       {list.length === 0 ? (
         <p className="sidebar__empty">Workspaces appear here as the gateway mounts their services.</p>
       ) : (
-        <ul className="ws-list">
+        <ul className="stack-list">
           {list.map((w) => (
             <li key={w.service}>
               <button

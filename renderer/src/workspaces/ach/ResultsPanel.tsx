@@ -15,7 +15,7 @@ interface Props {
 export function ResultsPanel({ assessment, stale = false, reasons }: Props) {
   const maxInc = Math.max(0.0001, ...assessment.hypotheses.map((h) => h.inconsistency));
   return (
-    <div className={`ach__side${stale ? ' ach__side--stale' : ''}`}>
+    <div className={`ws-column ach__side${stale ? ' ach__side--stale' : ''}`}>
       <section className="panel" aria-label="Scores" data-testid="ach-scores">
         <div className="panel__head">
           <h2>Hypotheses</h2>

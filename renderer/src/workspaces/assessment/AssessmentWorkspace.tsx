@@ -254,8 +254,8 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
       <WorkspaceHeader title="Assessment" purpose="Rank threat-actor hypotheses for a case against the ATT&CK knowledge graph">
         <FilterField value={filter} onChange={setFilter} placeholder="Filter actors and history  ( / )" label="Filter hypotheses and history" />
       </WorkspaceHeader>
-      <div className="assess__grid">
-        <div className="assess__side">
+      <div className="ws-split">
+        <div className="ws-column">
           <CaseEditor
             text={text}
             origin={origin === null ? null : originText !== null && originText !== text ? `${origin}, edited since` : origin}
@@ -297,7 +297,7 @@ export default function AssessmentWorkspace({ service, client }: WorkspaceProps)
             onRefresh={() => void loadHistory(historyOffset)}
           />
         </div>
-        <div className="assess__result" data-testid="assessment-result">
+        <div className="ws-column" data-testid="assessment-result">
           {!shown ? (
             <section className="panel empty-result">
               <h2>No assessment shown</h2>

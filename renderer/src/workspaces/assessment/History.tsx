@@ -36,7 +36,7 @@ export function History({ page, error, filter, openId, loading, onOpen, onPage, 
       {error && <ErrorNote error={error} title="The history could not be loaded" />}
       {page && page.total === 0 && <p className="muted">No assessments yet. Run one and it is kept here.</p>}
       {page && page.total > 0 && items.length === 0 && <p className="muted">No assessment on this page matches the filter.</p>}
-      <ul className="history__list" data-testid="history">
+      <ul className="stack-list history__list" data-testid="history">
         {items.map((s) => (
           <li key={s.id}>
             <button type="button" className={`history__item${s.id === openId ? ' history__item--open' : ''}`} onClick={() => onOpen(s.id)} aria-current={s.id === openId ? 'true' : undefined} title={s.case_title ?? s.case_id}>

@@ -67,7 +67,7 @@ export function StoryList({ stories, selected, onSelect }: { readonly stories: r
     >
       {stories.map((s) => (
         <li key={s.id}>
-          <button type="button" className={`story-item${selected === s ? ' story-item--open' : ''}`} aria-current={selected === s ? 'true' : undefined} onClick={() => onSelect(s)} data-story-id={s.id}>
+          <button type="button" className="story-item pick-row" aria-current={selected === s ? 'true' : undefined} onClick={() => onSelect(s)} data-story-id={s.id}>
             <span className="story-item__title">
               <GradeBadge grade={s.confidence.grade} /> <strong>{s.id}</strong> {s.title}
             </span>

@@ -232,7 +232,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
         <FilterField value={filter} onChange={setFilter} placeholder="Filter events  ( / )" label="Filter timeline events" />
       </WorkspaceHeader>
       <div className="cases__grid">
-        <div className="cases__side">
+        <div className="ws-column">
           <section className="panel" aria-label="Open evidence" data-testid="open-evidence">
             <div className="panel__head">
               <h2>Open evidence</h2>
@@ -311,7 +311,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
             <ul className="case-list">
               {(cases ?? []).map((c) => (
                 <li key={c.id}>
-                  <button type="button" className={`story-item${detail?.id === c.id ? ' story-item--open' : ''}`} onClick={() => void openCase(c.id, c.counts?.nodes)} aria-current={detail?.id === c.id ? 'true' : undefined} data-case-id={c.id} data-status={c.status} disabled={c.status === 'queued' || c.status === 'running'}>
+                  <button type="button" className="story-item pick-row" onClick={() => void openCase(c.id, c.counts?.nodes)} aria-current={detail?.id === c.id ? 'true' : undefined} data-case-id={c.id} data-status={c.status} disabled={c.status === 'queued' || c.status === 'running'}>
                     <span className="story-item__title">
                       <GradeBadge grade={c.topGrade} /> {c.title}
                     </span>
@@ -325,7 +325,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
           </section>
         </div>
 
-        <div className="cases__main" data-testid="case-result">
+        <div className="ws-column" data-testid="case-result">
           {detailError && <ErrorNote error={detailError} title="The case could not be opened" />}
           {loading && <Progress label="Loading the case" />}
           {detail && detail.status === 'failed' && !loading && <FailedCasePanel key={detail.id} client={client} base={base} summary={detail} onRemoved={removed} />}
@@ -362,7 +362,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
                 )}
                 <ExportBar client={client} base={base} summary={detail} />
               </section>
-              <div className="cases__split">
+              <div className="ws-column">
                 <section className="panel" aria-label="Stories" data-testid="story-list">
                   <div className="panel__head">
                     <h2>Stories</h2>

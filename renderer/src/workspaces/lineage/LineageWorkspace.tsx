@@ -156,7 +156,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
         </form>
       </WorkspaceHeader>
       <div className="lineage__grid">
-        <div className="lineage__side">
+        <div className="ws-column">
           <section className={`panel gate-input ${dropClass}`} aria-label="Gate" data-testid="gate-input">
             <div className="panel__head">
               <h2>Gate</h2>
@@ -191,7 +191,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
               </label>
             </div>
             <h3>Demo scenarios</h3>
-            <ul className="scenarios">
+            <ul className="stack-list">
               {SCENARIOS.map((sc) => (
                 <li key={sc.name}>
                   <button type="button" className="scenario" onClick={() => void s.runDemo(sc.name)} disabled={s.busy !== null} data-scenario={sc.name}>
@@ -235,7 +235,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
             </div>
             {s.runsError && <ErrorNote error={s.runsError} title="The runs could not be listed" />}
             {s.runs && s.runs.total === 0 && <p className="muted">No runs yet. Gate envelopes or run a demo scenario.</p>}
-            <ul className="run-list">
+            <ul className="stack-list run-list">
               {(s.runs?.items ?? []).map((r) => (
                 <li key={r.runId}>
                   <RunItem run={r} open={r.runId === s.runId} onOpen={() => void s.openRun(r.runId)} />
@@ -258,7 +258,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
           </section>
         </div>
 
-        <div className="lineage__main" data-testid="lineage-result">
+        <div className="ws-column" data-testid="lineage-result">
           {s.runError && <ErrorNote error={s.runError} title="The run could not be opened" />}
           {!s.graph || !decision ? (
             !s.runError && (
@@ -299,7 +299,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
                 {reasons.length === 0 ? (
                   <p data-testid="no-reasons">No rule found anything: every envelope verified, every required stage is present, and no finding reaches a rule.</p>
                 ) : (
-                  <ul className="reasons" ref={reasonList} data-testid="reasons">
+                  <ul className="stack-list reasons" ref={reasonList} data-testid="reasons">
                     {reasons.map((r, at) => {
                       const index = decision.reasons.indexOf(r);
                       return <ReasonRow key={index} reason={r} index={index} open={openIndex === index} onOpen={() => void s.selectReason(index)} onKeyDown={(e) => moveReason(e, at)} />;

@@ -157,7 +157,7 @@ export function ReplayTabs({ client, base, health, analysisId, onAnalysis, refre
           </label>
         )}
       </div>
-      <div id="replay-tabpanel" role="tabpanel" aria-labelledby={`replay-tab-${tab}`} className="replay-tabs__panel">
+      <div id="replay-tabpanel" role="tabpanel" aria-labelledby={`replay-tab-${tab}`} className="ws-column">
         {error && tab !== 'story' && <ErrorNote error={error} title="The analysis could not be read" />}
         {tab === 'story' && storyPane}
         {tab !== 'story' && !current && !error && (

@@ -223,8 +223,8 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
       <WorkspaceHeader title="Replay" purpose="Turn a packet capture into attack stories and replay them step by step">
         <FilterField value={filter} onChange={setFilter} placeholder="Filter stories  ( / )" label="Filter stories" />
       </WorkspaceHeader>
-      <div className="replay__grid">
-        <div className="replay__side">
+      <div className="ws-split">
+        <div className="ws-column">
           <section
             className={`panel capture-input ${dropClass}`}
             aria-label="Capture"
@@ -326,12 +326,12 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
             {storiesError && <ErrorNote error={storiesError} title="The stories could not be listed" />}
             {stories && stories.total === 0 && <p className="muted">No stories yet. Open a capture or run the demo.</p>}
             {stories && stories.total > 0 && list.length === 0 && <p className="muted">No story matches the filter.</p>}
-            <ul className="story-list">
+            <ul className="stack-list story-list">
               {list.map((s) => (
                 <li key={s.id}>
                   <button
                     type="button"
-                    className={`story-item${story?.id === s.id ? ' story-item--open' : ''}`}
+                    className="story-item pick-row"
                     onClick={() => void openStory(s.id)}
                     aria-current={story?.id === s.id ? 'true' : undefined}
                     data-story-id={s.id}
@@ -363,7 +363,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
           </section>
         </div>
 
-        <div className="replay__main" data-testid="replay-result">
+        <div className="ws-column replay__main" data-testid="replay-result">
           <ReplayTabs
             client={client}
             base={base}

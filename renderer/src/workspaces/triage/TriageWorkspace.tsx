@@ -313,11 +313,11 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
           <div role="tabpanel" id={`triage-panel-${tab}`} aria-labelledby={`triage-tab-${tab}`} className="triage__panel">
             {tab === 'overview' && (
               <div className="triage__grid">
-                <div className="triage__col">
+                <div className="ws-column">
                   <VerdictPanel result={result} fileLabel={shown.fileLabel} />
                   <FamilyPanel result={result} />
                 </div>
-                <div className="triage__col">
+                <div className="ws-column">
                   <ExplanationPanel result={result} />
                   <CapabilitiesPanel result={result} filter={filter} />
                 </div>

@@ -57,7 +57,7 @@ export function ContainersTab({ api, canScan, canRead }: { api: PkgscanApi; canS
   });
 
   return (
-    <div className="pk-stack" {...drop.dropProps}>
+    <div className="ws-column" {...drop.dropProps}>
       {canScan && (
         <section className={`panel ${drop.dropClass}`} aria-label="Scan an image" data-testid="image-drop">
           <h3>Scan a container image</h3>
@@ -150,7 +150,7 @@ function ContainerScanView({ api, scan, canRead }: { api: PkgscanApi; scan: Cont
   const packages = filterPackages(scan.packages, q, type);
   const findings = [...scan.findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity));
   return (
-    <div className="pk-stack" data-testid="container-scan">
+    <div className="ws-column" data-testid="container-scan">
       {scan.status === 'incomplete' && (
         <div className="pk-banner pk-banner--danger" role="alert" data-testid="incomplete-banner">
           <div className="pk-banner__body">

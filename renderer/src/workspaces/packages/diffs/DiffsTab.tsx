@@ -25,7 +25,7 @@ export function DiffsTab({ api, canCreate }: { api: PkgscanApi; canCreate: boole
   const [offset, setOffset] = useState(0);
   const list = useLoad(() => api.get<PageOf<DiffSummary>>('/diffs', { limit: 20, offset, drift_only: driftOnly ? 'true' : undefined, package: pkg.trim() || undefined }), [api, offset, driftOnly, pkg]);
   return (
-    <div className="pk-stack">
+    <div className="ws-column">
       {canCreate && (
         <DiffForm
           api={api}
@@ -177,7 +177,7 @@ function DiffView({ diff }: { diff: ReleaseDiff }) {
   const dims = dimensionRows(diff.dimensions);
   const caps = diff.capabilities;
   return (
-    <div className="pk-stack" data-testid="diff-view">
+    <div className="ws-column" data-testid="diff-view">
       {diff.incomplete && (
         <div className="pk-banner pk-banner--danger" role="alert">
           <div className="pk-banner__body">An archive was not read to its end: this diff is incomplete and may miss changes.</div>

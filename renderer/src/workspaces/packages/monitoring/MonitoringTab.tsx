@@ -20,7 +20,7 @@ export function MonitoringTab({ api, canWrite, canReadEvents }: { api: PkgscanAp
   const list = useLoad(() => api.get<PageOf<WatchedPackage>>('/monitoring/packages', { limit: LIMIT, offset, failing: failingOnly ? 'true' : undefined }), [api, offset, failingOnly]);
   const items = list.data?.items ?? [];
   return (
-    <div className="pk-stack" data-testid="monitoring-tab">
+    <div className="ws-column" data-testid="monitoring-tab">
       {canWrite && <WatchForm api={api} onWatched={() => list.reload()} />}
       <section className="panel" aria-label="Watched packages">
         <div className="packages__filters">

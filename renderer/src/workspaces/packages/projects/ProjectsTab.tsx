@@ -84,7 +84,7 @@ function ProjectView({ api, projectId, initialScan, canWrite, onScanned }: { api
   const scans = useLoad(() => api.get<PageOf<ProjectScanSummary>>(`/projects/${projectId}/scans`, { limit: 10, offset }), [api, projectId, offset]);
   const shown = scanId ?? scans.data?.items[0]?.id ?? null;
   return (
-    <div className="pk-stack">
+    <div className="ws-column">
       <section className="panel">
         <h3>
           {project.data?.name ?? '…'} {project.data?.description && <span className="pk-sub">{project.data.description}</span>}
@@ -252,7 +252,7 @@ function ScanView({ api, projectId, scanId }: { api: PkgscanApi; projectId: stri
   const s = scan.data;
   if (!s) return <section className="panel muted">Loading the scan…</section>;
   return (
-    <div className="pk-stack" data-testid="project-scan">
+    <div className="ws-column" data-testid="project-scan">
       <section className={`panel pk-verdict__head pk-verdict__head--${s.decision} pk-head--stack`}>
         <div className="packages__filters">
           <DecisionBadge decision={s.decision} large />

@@ -59,7 +59,7 @@ export function VerdictView({ verdict, headingRef }: { verdict: ScanVerdict; rea
  <Gaps verdict={verdict} />
       {waived > 0 && <Banner tone="info" title={`${waived} policy reason(s) waived by an approved exception`} />}
       <div className="pk-verdict__grid">
-        <div className="pk-stack">
+        <div className="ws-column">
           <section className="panel" aria-label="Risk dimensions">
             <h3>Risk dimensions</h3>
             {dims.length === 0 ? <p className="muted small">No dimensions reported.</p> : <BarChart title="Risk by dimension, 0 to 100%" items={dims} max={1} format={pct} tone={(l) => riskTone(l, dims)} width={320} labelWidth={110} />}

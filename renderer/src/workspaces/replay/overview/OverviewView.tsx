@@ -37,7 +37,7 @@ function ProtocolBreakdown({ protocols, onPick }: { readonly protocols: CaptureO
       {rows.length === 0 ? (
         <p className="muted">No flows in this capture.</p>
       ) : (
-        <ul className="proto-bars">
+        <ul className="stack-list">
           {rows.map((p) => (
             <li key={p.name} data-protocol={p.name}>
               <button type="button" className="proto-bars__row" onClick={() => onPick(p.name)} disabled={p.name.startsWith('other (')} title={`${count(p.flows)} flows, ${count(p.packets)} packets, ${bytes(p.bytes)}`}>

@@ -12,7 +12,7 @@ export function ImportsTab({ result, filter }: { readonly result: TriageResult; 
   const total = groups.reduce((n, g) => n + g.functions.length, 0);
   const count = shown.reduce((n, g) => n + g.functions.length, 0);
   return (
-    <div className="triage__stack">
+    <div className="ws-column">
       <section className="panel" aria-label="Imports" data-testid="triage-imports">
         <div className="panel__head">
           <h2>Imports</h2>

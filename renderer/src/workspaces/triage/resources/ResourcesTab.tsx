@@ -15,7 +15,7 @@ export function ResourcesTab({ result, onShowOffset }: { readonly result: Triage
     );
   const vi = res.version_info;
   return (
-    <div className="triage__stack" data-testid="triage-resources">
+    <div className="ws-column" data-testid="triage-resources">
       <section className="panel" aria-label="Version information" data-testid="triage-version">
         <div className="panel__head">
           <h2>Version information</h2>

@@ -86,7 +86,7 @@ function Overlay({ result }: { readonly result: TriageResult }) {
 
 export function SectionsTab({ result, onShowOffset }: { readonly result: TriageResult; readonly onShowOffset: (offset: number) => void }) {
   return (
-    <div className="triage__stack">
+    <div className="ws-column">
       <EntropyPlot result={result} onShowOffset={onShowOffset} />
       <SectionsPanel result={result} />
       <Overlay result={result} />

@@ -138,7 +138,7 @@ export function SignatureTab({ result }: { readonly result: TriageResult }) {
       </section>
     );
   return (
-    <div className="triage__stack" data-testid="triage-signature">
+    <div className="ws-column" data-testid="triage-signature">
       <p className="muted small-print">
         Certificate table at {hex(cert.offset)}, {formatBytes(cert.size)}
         {cert.within_file ? '' : ' (runs past the end of the file)'}. {ac.signatures.length} signature{ac.signatures.length === 1 ? '' : 's'}.
