@@ -69,7 +69,12 @@ const cases: CatalogueCase[] = [
   ['Microsoft Defender Attack Surface Reduction Rule Audited An Action', 'low', 'execution',
     [def(1122, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a', Path: 'C:\\Users\\alice\\AppData\\Local\\Temp\\x.exe' })], [def(1123, { Path: 'C:\\Users\\alice\\Documents\\a.docx' })]],
   ['Microsoft Defender Blocked Or Audited Credential Theft From LSASS', 'medium', 'credential-access',
-    [def(1121, { ID: '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2', Path: `${S32}lsass.exe`, 'Process Name': 'C:\\Users\\alice\\AppData\\Local\\Temp\\m.exe' })], [def(1121, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' })]],
+    [def(1122, { ID: '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2', Path: `${S32}lsass.exe`, 'Process Name': 'C:\\Users\\alice\\AppData\\Local\\Temp\\m.exe' })],
+    [def(1121, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' }),
+      // reported by SigmaHQ's "LSASS Access Detected via Attack Surface Reduction"
+      def(1121, { ID: '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2', Path: `${S32}lsass.exe`, 'Process Name': 'C:\\Users\\alice\\AppData\\Local\\Temp\\m.exe' })]],
+  ['Microsoft Defender Blocked Or Audited Credential Theft From LSASS', 'medium', 'credential-access',
+    [def(1121, { ID: '9e6c4e1f-7d60-472f-ba1a-a39ef669e4b2', Path: `${S32}lsass.exe`, 'Process Name': 'C:\\Program Files\\Agent\\agent.exe' })], [def(1121, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' })]],
   ['Microsoft Defender Blocked Or Audited A Process Created By PsExec Or WMI', 'medium', 'execution',
     [def(1122, { ID: 'd1e49aac-8f56-4280-b9ba-993a6d77406c', Path: `${S32}cmd.exe`, 'Process Name': `${S32}wbem\\WmiPrvSE.exe` })], [def(1122, { ID: 'd4f940ab-401b-4efc-aadc-ad5f3c50688a' })]],
   ['Microsoft Defender Blocked Or Audited Persistence Through A WMI Event Subscription', 'medium', 'persistence',
@@ -207,7 +212,8 @@ describe('built-in rules from the analytics catalogues: PowerShell families and 
     ] as const;
     for (const [id, title, tactic] of specific) {
       for (const eventId of [1121, 1122]) {
-        const h = hits([def(eventId, { ID: id, Path: `${S32}lsass.exe` })]);
+        // A program SigmaHQ's LSASS ASR rule leaves to this one (it reports the other blocks of LSASS).
+        const h = hits([def(eventId, { ID: id, Path: `${S32}lsass.exe`, 'Process Name': 'C:\\Program Files\\Agent\\agent.exe' })]);
         expect(h.get(title)?.tactics, `${title} ${eventId}`).toContain(tactic);
         expect(h.has('Microsoft Defender Attack Surface Reduction Rule Blocked An Action'), `${title} ${eventId}`).toBe(false);
         expect(h.has('Microsoft Defender Attack Surface Reduction Rule Audited An Action'), `${title} ${eventId}`).toBe(false);

@@ -361,6 +361,9 @@ describe('built-in Windows rules', () => {
     expect(titlesOf(sysmon1(20, `${S32}rundll32.exe`, 'rundll32.exe shell32.dll,Control_RunDLL C:\\Windows\\System32\\desk.cpl'))).toEqual([]);
     expect(titlesOf(sysmon1(21, `${S32}ftp.exe`, 'ftp ftp.example.net'))).toEqual([]);
     expect(titlesOf(sysmon1(22, `${S32}PrintIsolationHost.exe`, 'PrintIsolationHost.exe', { ParentImage: `${S32}spoolsv.exe` }))).toEqual([]);
+    // A spooler shell at System integrity is reported by SigmaHQ's "Suspicious Spool Service Child Process"; regsvr32 there is not.
+    expect(titlesOf(sysmon1(28, `${S32}cmd.exe`, 'cmd.exe', { ParentImage: `${S32}spoolsv.exe`, IntegrityLevel: 'System' }))).not.toContain('Shell Or Script Host Started By The Print Spooler');
+    expect(titlesOf(sysmon1(29, `${S32}regsvr32.exe`, 'regsvr32.exe C:\\a.dll', { ParentImage: `${S32}spoolsv.exe`, IntegrityLevel: 'System' }))).toContain('Shell Or Script Host Started By The Print Spooler');
     expect(titlesOf(win(23, 'System', 'Service Control Manager', 7045, { ServiceName: 'VendorSvc', ImagePath: 'C:\\Program Files\\Vendor\\svc.exe' }))).toEqual(['New Service Installed']);
     expect(titlesOf(win(24, ...SYSMON, 18, { EventType: 'ConnectPipe', Image: `${S32}svchost.exe`, PipeName: '\\srvsvc' }))).toEqual([]);
     expect(titlesOf(sec(25, 4673, { SubjectUserName: 'bob', PrivilegeList: 'SeDebugPrivilege', ProcessName: `${S32}taskmgr.exe` }))).toEqual([]);
