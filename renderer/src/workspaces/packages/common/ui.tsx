@@ -6,6 +6,30 @@ import { pct, when } from './format';
 import { pageText, scaleBars } from './model';
 import { usePackagesNav } from './nav';
 
+/** A choice of a filter select: a value shown as it is, or a value and its label. */
+export type FilterOption = string | readonly [value: string, label: string];
+
+/** The "at least this severe" choices of a severity filter. */
+export const MIN_SEVERITY_OPTIONS: readonly FilterOption[] = (['low', 'medium', 'high', 'critical'] as const).map((s) => [s, `${s} or worse`] as const);
+
+/** A list's filter: a select whose first choice (the empty value, labelled `any`) lets everything through. */
+export function FilterSelect({ label, value, onChange, any, options }: { label: string; value: string; onChange: (value: string) => void; any: string; options: readonly FilterOption[] }) {
+  return (
+    <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{any}</option>
+      {options.map((o) =>
+        typeof o === 'string' ? (
+          <option key={o}>{o}</option>
+        ) : (
+          <option key={o[0]} value={o[0]}>
+            {o[1]}
+          </option>
+        ),
+      )}
+    </select>
+  );
+}
+
 export function DecisionBadge({ decision, large = false }: { decision: Decision; large?: boolean }) {
   return (
     <span className={`pk-decision pk-decision--${decision}${large ? ' pk-decision--large' : ''}`} data-testid="decision">
@@ -44,6 +68,19 @@ export function DecisionCell({ decision, incomplete }: { decision: Decision; inc
 }
 
 /** The columns every list of stored verdicts ends with: severity, risk, findings, when, and the button that opens it. */
+/** The headers of the columns VerdictTailCells fills. */
+export function VerdictTailHeads() {
+  return (
+    <>
+      <th>Severity</th>
+      <th className="num">Risk</th>
+      <th className="num">Findings</th>
+      <th>Scanned</th>
+      <th />
+    </>
+  );
+}
+
 export function VerdictTailCells({ verdict, onOpen }: { verdict: { severity: Severity | string; risk_score: number; findings: number; created_at: string }; onOpen: () => void }) {
   return (
     <>

@@ -10,7 +10,7 @@ import { bytes, duration, when } from '../common/format';
 import { useLoad } from '../../../components/useLoad';
 import { useAction } from '../common/hooks';
 import { severityRank } from '../common/model';
-import { DecisionBadge, Pager, SeverityBadge } from '../common/ui';
+import { DecisionBadge, FilterSelect, Pager, SeverityBadge } from '../common/ui';
 import { saveJson } from '../projects/save';
 import { usePackagesNav } from '../common/nav';
 import { shortId, type PkgscanApi } from '../session';
@@ -297,14 +297,7 @@ function ContainerScanView({ api, scan, canRead }: { api: PkgscanApi; scan: Cont
           <h3>
             Packages <span className="pk-sub">{scan.packages.length}</span>
           </h3>
-          <select aria-label="Package type" value={type} onChange={(e) => setType(e.target.value)}>
-            <option value="">all types</option>
-            {packageTypes(scan.packages).map((t) => (
-              <option key={t.type} value={t.type}>
-                {t.type} ({t.count})
-              </option>
-            ))}
-          </select>
+          <FilterSelect label="Package type" value={type} onChange={setType} any="all types" options={packageTypes(scan.packages).map((t) => [t.type, `${t.type} (${t.count})`] as const)} />
           <input aria-label="Package contains" placeholder="name or version contains" value={q} onChange={(e) => setQ(e.target.value)} maxLength={200} />
         </div>
         <table className="packages__table">

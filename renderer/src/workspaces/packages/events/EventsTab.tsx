@@ -5,7 +5,7 @@ import { ErrorNote } from '../../../components/ErrorNote';
 import { useLoad } from '../../../components/useLoad';
 import { useAction } from '../common/hooks';
 import { PAGE, when } from '../common/format';
-import { SeverityBadge } from '../common/ui';
+import { FilterSelect, MIN_SEVERITY_OPTIONS, SeverityBadge } from '../common/ui';
 import { can, shortId, type PkgscanApi } from '../session';
 
 export function EventsTab({ api, me }: { api: PkgscanApi; me: Me }) {
@@ -28,14 +28,7 @@ export function EventsTab({ api, me }: { api: PkgscanApi; me: Me }) {
       <div className="packages__filters">
         <h3>Security events</h3>
         <input aria-label="Event type" placeholder="type, e.g. maintainer_changed" value={type} onChange={(e) => setType(e.target.value)} maxLength={64} />
-        <select aria-label="Minimum severity" value={severity} onChange={(e) => setSeverity(e.target.value)}>
-          <option value="">any severity</option>
-          {['low', 'medium', 'high', 'critical'].map((s) => (
-            <option key={s} value={s}>
-              {s} or worse
-            </option>
-          ))}
-        </select>
+        <FilterSelect label="Minimum severity" value={severity} onChange={setSeverity} any="any severity" options={MIN_SEVERITY_OPTIONS} />
         <select aria-label="Acknowledgement" value={ack} onChange={(e) => setAck(e.target.value)}>
           <option value="false">not acknowledged</option>
           <option value="true">acknowledged</option>

@@ -6,6 +6,7 @@ import { useLoad } from '../../../components/useLoad';
 import { useAction } from '../common/hooks';
 import { PAGE, when } from '../common/format';
 import { can, type PkgscanApi } from '../session';
+import { FilterSelect } from '../common/ui';
 
 export function ExceptionsTab({ api, me }: { api: PkgscanApi; me: Me }) {
   const [status, setStatus] = useState('pending');
@@ -42,12 +43,7 @@ export function ExceptionsTab({ api, me }: { api: PkgscanApi; me: Me }) {
       <div className="panel">
         <div className="packages__filters">
           <h3>Exceptions</h3>
-          <select aria-label="Filter by status" value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="">any status</option>
-            {['pending', 'approved', 'rejected', 'revoked', 'expired'].map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
+          <FilterSelect label="Filter by status" value={status} onChange={setStatus} any="any status" options={['pending', 'approved', 'rejected', 'revoked', 'expired']} />
         </div>
         {list.error && <ErrorNote error={list.error} />}
         {action.error && <ErrorNote error={action.error} title="The exception was not changed" />}

@@ -6,7 +6,7 @@ import { focusLost } from '../../../components/useDialogFocus';
 import { PAGE } from '../common/format';
 import { useLoad } from '../../../components/useLoad';
 import { usePackagesNav } from '../common/nav';
-import { AssessmentCell, DecisionCell, PackageLink, Pager, VerdictTailCells } from '../common/ui';
+import { AssessmentCell, DecisionCell, FilterSelect, PackageLink, Pager, VerdictTailCells, VerdictTailHeads } from '../common/ui';
 import { VerdictView } from '../scan/VerdictView';
 import type { PkgscanApi } from '../session';
 import { StatsOverview } from './StatsOverview';
@@ -79,18 +79,8 @@ function HistoryList({ api, state, onState, returnTo }: { api: PkgscanApi; reado
       <section className="panel" aria-label="Scan history">
         <div className="packages__filters">
           <h3>Scan history</h3>
-          <select aria-label="Filter by decision" value={decision} onChange={(e) => onState({ ...state, decision: e.target.value, offset: 0 })}>
-            <option value="">any decision</option>
-            {['allow', 'warn', 'block'].map((d) => (
-              <option key={d}>{d}</option>
-            ))}
-          </select>
-          <select aria-label="Filter by severity" value={severity} onChange={(e) => onState({ ...state, severity: e.target.value, offset: 0 })}>
-            <option value="">any severity</option>
-            {['info', 'low', 'medium', 'high', 'critical'].map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
+          <FilterSelect label="Filter by decision" value={decision} onChange={(v) => onState({ ...state, decision: v, offset: 0 })} any="any decision" options={['allow', 'warn', 'block']} />
+          <FilterSelect label="Filter by severity" value={severity} onChange={(v) => onState({ ...state, severity: v, offset: 0 })} any="any severity" options={['info', 'low', 'medium', 'high', 'critical']} />
           <input aria-label="Package name contains" placeholder="name contains" value={q} onChange={(e) => onState({ ...state, q: e.target.value, offset: 0 })} maxLength={214} />
         </div>
         {list.error && <ErrorNote error={list.error} />}
@@ -101,11 +91,7 @@ function HistoryList({ api, state, onState, returnTo }: { api: PkgscanApi; reado
               <th>Decision</th>
               <th>Package</th>
               <th>Environment</th>
-              <th>Severity</th>
-              <th className="num">Risk</th>
-              <th className="num">Findings</th>
-              <th>Scanned</th>
-              <th />
+              <VerdictTailHeads />
             </tr>
           </thead>
           <tbody>

@@ -4,7 +4,7 @@ import type { PackageOverview } from '../../../../../engines/core/contracts/pkgs
 import { ErrorNote } from '../../../components/ErrorNote';
 import { useLoad } from '../../../components/useLoad';
 import { usePackagesNav, type PackageRef } from '../common/nav';
-import { AssessmentCell, DecisionCell, SeverityBadge, VerdictTailCells } from '../common/ui';
+import { AssessmentCell, DecisionCell, SeverityBadge, VerdictTailCells, VerdictTailHeads } from '../common/ui';
 import type { PkgscanApi } from '../session';
 
 /** Versions newest verdict first as the service sends them, grouped: version -> its verdicts (one per environment). */
@@ -90,11 +90,7 @@ function Overview({ api, pkg }: { api: PkgscanApi; pkg: PackageRef }) {
                 <th>Environment</th>
                 <th>Assessment</th>
                 <th>Decision</th>
-                <th>Severity</th>
-                <th className="num">Risk</th>
-                <th className="num">Findings</th>
-                <th>Scanned</th>
-                <th />
+                <VerdictTailHeads />
               </tr>
             </thead>
             <tbody>

@@ -7,7 +7,7 @@ import { pct, when } from '../common/format';
 import { useLoad } from '../../../components/useLoad';
 import { useAction } from '../common/hooks';
 import { severityRank } from '../common/model';
-import { DecisionBadge, PackageLink, Pager, SeverityBadge } from '../common/ui';
+import { DecisionBadge, FilterSelect, PackageLink, Pager, SeverityBadge } from '../common/ui';
 import { usePackagesNav } from '../common/nav';
 import { shortId, type PkgscanApi } from '../session';
 import { DependencyGraph } from './DependencyGraph';
@@ -372,14 +372,10 @@ function Components({ api, base }: { api: PkgscanApi; base: string }) {
         <h3>
           Components <span className="pk-sub">{list.data?.total ?? '…'}</span>
         </h3>
-        <select aria-label="Direct or transitive" value={direct} onChange={(e) => {
-          setDirect(e.target.value as '' | 'true' | 'false');
+        <FilterSelect label="Direct or transitive" value={direct} onChange={(v) => {
+          setDirect(v as '' | 'true' | 'false');
           setOffset(0);
-        }}>
-          <option value="">direct and transitive</option>
-          <option value="true">direct only</option>
-          <option value="false">transitive only</option>
-        </select>
+        }} any="direct and transitive" options={[['true', 'direct only'], ['false', 'transitive only']]} />
       </div>
       {list.error && <ErrorNote error={list.error} title="The components could not be listed" />}
       <table className="packages__table">

@@ -6,7 +6,7 @@ import { ErrorNote } from '../../../components/ErrorNote';
 import { Progress } from '../../../components/Progress';
 import { bytes, when } from '../common/format';
 import { useLoad } from '../../../components/useLoad';
-import { PackageLink } from '../common/ui';
+import { FilterSelect, PackageLink } from '../common/ui';
 import { type PkgscanApi } from '../session';
 import { ecosystemOf, refusal, safeFilename, type Ecosystem } from './model';
 import { useFilesDrop } from '../../../components/useFileDrop';
@@ -75,11 +75,7 @@ export function StoreTab({ api, canImport }: { api: PkgscanApi; canImport: boole
       <section className="panel" aria-label="Stored archives">
         <div className="packages__filters">
           <h3>Package store</h3>
-          <select aria-label="Store ecosystem" value={ecosystem} onChange={(e) => setEcosystem(e.target.value as '' | Ecosystem)}>
-            <option value="">npm and pypi</option>
-            <option value="npm">npm</option>
-            <option value="pypi">pypi</option>
-          </select>
+          <FilterSelect label="Store ecosystem" value={ecosystem} onChange={(v) => setEcosystem(v as '' | Ecosystem)} any="npm and pypi" options={[['npm', 'npm'], ['pypi', 'pypi']]} />
           <input aria-label="Stored name contains" placeholder="name contains" value={q} onChange={(e) => setQ(e.target.value)} maxLength={214} />
         </div>
         {store.error && <ErrorNote error={store.error} title="The store could not be listed" />}

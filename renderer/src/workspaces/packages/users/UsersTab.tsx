@@ -7,6 +7,7 @@ import { useAction } from '../common/hooks';
 import { PAGE, when } from '../common/format';
 import type { PkgscanApi } from '../session';
 import { counted } from '../../../components/wording';
+import { FilterSelect } from '../common/ui';
 
 const ROLE_NAMES: readonly Role[] = ['admin', 'security_analyst', 'developer', 'auditor', 'read_only'];
 
@@ -44,17 +45,8 @@ export function UsersTab({ api, me }: { api: PkgscanApi; me: Me }) {
       <div className="panel">
         <div className="packages__filters">
           <h3>Users</h3>
-          <select aria-label="Filter by role" value={role} onChange={(e) => setRole(e.target.value)}>
-            <option value="">any role</option>
-            {ROLE_NAMES.map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-          <select aria-label="Filter by active flag" value={active} onChange={(e) => setActive(e.target.value)}>
-            <option value="">active or not</option>
-            <option value="true">active</option>
-            <option value="false">deactivated</option>
-          </select>
+          <FilterSelect label="Filter by role" value={role} onChange={setRole} any="any role" options={ROLE_NAMES} />
+          <FilterSelect label="Filter by active flag" value={active} onChange={setActive} any="active or not" options={[['true', 'active'], ['false', 'deactivated']]} />
           <input aria-label="E-mail contains" placeholder="e-mail contains" value={email} onChange={(e) => setEmail(e.target.value)} maxLength={254} />
         </div>
         {users.error && <ErrorNote error={users.error} />}

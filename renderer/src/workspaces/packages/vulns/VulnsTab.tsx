@@ -5,7 +5,7 @@ import { ErrorNote } from '../../../components/ErrorNote';
 import { PAGE, when } from '../common/format';
 import { useLoad } from '../../../components/useLoad';
 import { usePackagesNav } from '../common/nav';
-import { PackageLink, Pager, SeverityBadge } from '../common/ui';
+import { FilterSelect, MIN_SEVERITY_OPTIONS, PackageLink, Pager, SeverityBadge } from '../common/ui';
 import type { PkgscanApi } from '../session';
 import { AdvisoryView } from './AdvisoryView';
 import { ImportPanel } from './ImportPanel';
@@ -57,24 +57,9 @@ function AdvisoryList({ api, onOpen }: { api: PkgscanApi; onOpen: (id: string) =
       <section className="panel" aria-label="Advisories in verdicts">
         <div className="packages__filters">
           <h3>Advisories found in stored verdicts</h3>
-          <select aria-label="Advisory ecosystem" value={ecosystem} onChange={(e) => { setEcosystem(e.target.value); setOffset(0); }}>
-            <option value="">any ecosystem</option>
-            <option value="npm">npm</option>
-            <option value="pypi">pypi</option>
-          </select>
-          <select aria-label="KEV filter" value={kev} onChange={(e) => { setKev(e.target.value); setOffset(0); }}>
-            <option value="">KEV or not</option>
-            <option value="true">in CISA KEV only</option>
-            <option value="false">not in KEV</option>
-          </select>
-          <select aria-label="Minimum advisory severity" value={minSeverity} onChange={(e) => { setMinSeverity(e.target.value); setOffset(0); }}>
-            <option value="">any severity</option>
-            {['low', 'medium', 'high', 'critical'].map((s) => (
-              <option key={s} value={s}>
-                {s} or worse
-              </option>
-            ))}
-          </select>
+          <FilterSelect label="Advisory ecosystem" value={ecosystem} onChange={(v) => { setEcosystem(v); setOffset(0); }} any="any ecosystem" options={[['npm', 'npm'], ['pypi', 'pypi']]} />
+          <FilterSelect label="KEV filter" value={kev} onChange={(v) => { setKev(v); setOffset(0); }} any="KEV or not" options={[['true', 'in CISA KEV only'], ['false', 'not in KEV']]} />
+          <FilterSelect label="Minimum advisory severity" value={minSeverity} onChange={(v) => { setMinSeverity(v); setOffset(0); }} any="any severity" options={MIN_SEVERITY_OPTIONS} />
         </div>
         {list.error && <ErrorNote error={list.error} />}
         <table className="packages__table">
