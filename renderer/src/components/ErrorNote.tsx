@@ -31,3 +31,13 @@ export function ErrorNote({ error, title, hint }: { readonly error: ApiError; re
     </div>
   );
 }
+
+/** A problem found before any request was sent (a field that does not read, a file too large): why, in the error note's frame. */
+export function LocalErrorNote({ message, title = 'Nothing was sent' }: { readonly message: ReactNode; readonly title?: string }) {
+  return (
+    <div className="error-note" role="alert">
+      <div className="error-note__title">{title}</div>
+      <div>{message}</div>
+    </div>
+  );
+}

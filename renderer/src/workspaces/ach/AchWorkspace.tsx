@@ -6,7 +6,7 @@ import type { AchAssessment, AchScenario, AchScenarioList, AttribHealth, Extract
 import type { StixImportSummary as ImportSummary } from '../../../../engines/core/contracts/findings';
 import type { ApiError } from '../../api/client';
 import { asApiError, itemsOf } from '../../api/client';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { isStixBundle, MAX_STIX_BYTES, StixImportSummary } from '../../components/StixImportSummary';
 import { useFileDrop } from '../../components/useFileDrop';
@@ -245,12 +245,7 @@ export default function AchWorkspace({ service, client }: WorkspaceProps) {
       {importError && <ErrorNote error={importError} title={importError.status === 422 ? 'The service refused this bundle' : 'The import failed'} />}
       {copyError && <ErrorNote error={copyError} title="The matrix could not be copied into the editor" />}
       {imported && <StixImportSummary summary={imported.summary} title={imported.title} onDismiss={() => setImported(null)} />}
-      {fileError && (
-        <div className="error-note" role="alert">
-          <div className="error-note__title">Nothing was sent</div>
-          <div>{fileError}</div>
-        </div>
-      )}
+      {fileError && <LocalErrorNote message={fileError} />}
       {scenarios && scenarios.scenarios.length === 0 && <p className="muted">No scenarios are installed (check ATTR_FIXTURES): build a matrix here with New matrix.</p>}
     </>
   );

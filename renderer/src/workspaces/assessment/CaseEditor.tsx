@@ -2,7 +2,7 @@
 import { useId } from 'react';
 import type { ApiError } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { useFileDrop } from '../../components/useFileDrop';
 import { isStixBundle } from '../../components/StixImportSummary';
@@ -133,12 +133,7 @@ export function CaseEditor(props: CaseEditorProps) {
         {running ? <Progress fraction={progress} label="Assessment progress" /> : <span className="muted">Ctrl+Enter in the editor runs it too.</span>}
       </div>
       <div id={`${editorId}-problems`} data-testid="case-problems">
-        {localError && (
-          <div className="error-note" role="alert">
-            <div className="error-note__title">The case was not sent</div>
-            <div>{localError}</div>
-          </div>
-        )}
+        {localError && <LocalErrorNote title="The case was not sent" message={localError} />}
         {serviceError && (
           <ErrorNote error={serviceError} title={serviceError.status === 422 ? 'The service refused this case file' : 'The assessment failed'} />
         )}

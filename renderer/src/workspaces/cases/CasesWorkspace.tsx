@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ArtifactKindName, CaseDetail, CaseSummary, DetectionSummary, EventAnnotation, ScenarioInfo, Story } from './types';
 import type { ApiError} from '../../api/client';
 import { asApiError } from '../../api/client';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { useFocusWhenLost } from '../../components/useDialogFocus';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
@@ -289,12 +289,7 @@ export default function CasesWorkspace({ service, client }: WorkspaceProps) {
               </div>
             )}
             <div data-testid="start-problems">
-              {localError && (
-                <div className="error-note" role="alert">
-                  <div className="error-note__title">Nothing was sent</div>
-                  <div>{localError}</div>
-                </div>
-              )}
+              {localError && <LocalErrorNote message={localError} />}
               {startError && <ErrorNote error={startError} title={startError.code === 'forbidden' ? 'Refused: outside the evidence root' : 'The case could not be analysed'} />}
             </div>
           </section>

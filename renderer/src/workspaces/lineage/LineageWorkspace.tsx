@@ -4,7 +4,7 @@ import { useStore } from 'zustand';
 import type { ApiError} from '../../api/client';
 import { asApiError } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
@@ -209,12 +209,7 @@ export default function LineageWorkspace({ service, client }: WorkspaceProps) {
               </div>
             )}
             <div data-testid="gate-problems" hidden={!s.localError && !s.submitError}>
-              {s.localError && (
-                <div className="error-note" role="alert">
-                  <div className="error-note__title">Nothing was sent</div>
-                  <div>{s.localError}</div>
-                </div>
-              )}
+              {s.localError && <LocalErrorNote message={s.localError} />}
               {s.submitError && <ErrorNote error={s.submitError} title={submitTitle} />}
             </div>
             {s.last?.expected !== undefined && s.last.runId === s.runId && (

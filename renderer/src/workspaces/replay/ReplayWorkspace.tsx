@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReplayAnalysis, ReplayHealth, Story, StoryPage, StorySummary } from '../../../../engines/core/contracts/replay';
 import { type ApiError, asApiError } from '../../api/client';
 import { OpenFileButton } from '../../components/OpenFileButton';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
 import { Progress } from '../../components/Progress';
 import { FilterField, WorkspaceHeader } from '../../components/WorkspaceHeader';
 import { useFileDrop } from '../../components/useFileDrop';
@@ -285,12 +285,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
               </div>
             )}
             <div data-testid="capture-problems">
-              {localError && (
-                <div className="error-note" role="alert">
-                  <div className="error-note__title">Nothing was sent</div>
-                  <div>{localError}</div>
-                </div>
-              )}
+              {localError && <LocalErrorNote message={localError} />}
               {runError && <ErrorNote error={runError} title={errorTitle} hint={errorHint} />}
             </div>
           </section>

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Evidence, ReductionStats } from '../../../../engines/core/contracts/replay';
 import type { ApiError} from '../../api/client';
 import { type ApiClient, asApiError } from '../../api/client';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
 import { BROWSE_PAGE, nextSort, pageLabel, type Checked, type SortOrder } from './browse';
 import { count, reductionRows } from './model';
 
@@ -197,12 +197,7 @@ export function FilterTail({ from, to, onRange, filtered, onClear, applyTestId }
 export function QueryProblems({ local, error, title }: { readonly local: string | null; readonly error: ApiError | null; readonly title: string }) {
   return (
     <>
-      {local && (
-        <div className="error-note" role="alert">
-          <div className="error-note__title">Nothing was sent</div>
-          <div>{local}</div>
-        </div>
-      )}
+      {local && <LocalErrorNote message={local} />}
       {error && <ErrorNote error={error} title={title} />}
     </>
   );

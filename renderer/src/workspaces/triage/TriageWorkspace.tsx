@@ -7,7 +7,7 @@ import type { TriageResult } from '../../../../engines/core/contracts/petriage';
 import type { ApiError} from '../../api/client';
 import { asApiError } from '../../api/client';
 import { downloadJson, downloadText } from '../../components/download';
-import { ErrorNote } from '../../components/ErrorNote';
+import { ErrorNote, LocalErrorNote } from '../../components/ErrorNote';
 import { OpenFileButton } from '../../components/OpenFileButton';
 import { Progress } from '../../components/Progress';
 import { SendToButton } from '../../components/SendTo';
@@ -238,12 +238,7 @@ export default function TriageWorkspace({ service, client }: WorkspaceProps) {
           </div>
         )}
         <div data-testid="triage-problems">
-          {localError && (
-            <div className="error-note" role="alert">
-              <div className="error-note__title">{localError.title}</div>
-              <div>{localError.text}</div>
-            </div>
-          )}
+          {localError && <LocalErrorNote title={localError.title} message={localError.text} />}
           {serviceError && <ErrorNote error={serviceError} title={errorTitle} hint={errorHint} />}
         </div>
       </section>
