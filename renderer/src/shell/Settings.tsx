@@ -19,6 +19,18 @@ const THEMES: readonly { readonly value: ThemePreference; readonly label: string
   { value: 'dark', label: 'Dark' },
 ];
 
+/** A titled group of settings: a section named by its heading. */
+function Group({ id, title, children }: { readonly id: string; readonly title: string; readonly children: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id} className="settings__group">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
 function Row({ label, children, testId }: { readonly label: string; readonly children: ReactNode; readonly testId?: string }) {
   return (
     <div className="settings__row" data-testid={testId}>
@@ -75,10 +87,7 @@ export function Settings() {
     <Modal title="Settings" onClose={close} testId="settings" className="settings">
       {error && <ErrorNote error={error} title="The workstation settings could not be read" />}
 
-      <section aria-labelledby="settings-folders">
-        <h3 id="settings-folders" className="settings__group">
-          Folders
-        </h3>
+      <Group id="settings-folders" title="Folders">
         <dl className="settings__list">
           <Row label="Data folder" testId="settings-data-dir">
             {settings ? <PathValue value={settings.dataDir} /> : <span className="muted">{error ? 'unknown' : 'reading…'}</span>}
@@ -100,12 +109,9 @@ export function Settings() {
             </p>
           </Row>
         </dl>
-      </section>
+      </Group>
 
-      <section aria-labelledby="settings-sources">
-        <h3 id="settings-sources" className="settings__group">
-          Package sources, advisories and keys
-        </h3>
+      <Group id="settings-sources" title="Package sources, advisories and keys">
         <dl className="settings__list">
           <Row label="Package store and advisory imports" testId="settings-packages">
             {mounted('pkgscan') ? (
@@ -135,12 +141,9 @@ export function Settings() {
             )}
           </Row>
         </dl>
-      </section>
+      </Group>
 
-      <section aria-labelledby="settings-look">
-        <h3 id="settings-look" className="settings__group">
-          Appearance
-        </h3>
+      <Group id="settings-look" title="Appearance">
         <fieldset className="settings__themes" data-testid="settings-theme">
           <legend className="visually-hidden">Theme</legend>
           {THEMES.map((t) => (
@@ -150,12 +153,9 @@ export function Settings() {
             </label>
           ))}
         </fieldset>
-      </section>
+      </Group>
 
-      <section aria-labelledby="settings-about">
-        <h3 id="settings-about" className="settings__group">
-          Workstation
-        </h3>
+      <Group id="settings-about" title="Workstation">
         <dl className="settings__list">
           <Row label="Version">{settings ? <code>{settings.version}</code> : <span className="muted">…</span>}</Row>
           <Row label="Services" testId="settings-services">
@@ -171,7 +171,7 @@ export function Settings() {
             </ul>
           </Row>
         </dl>
-      </section>
+      </Group>
     </Modal>
   );
 }
