@@ -10,6 +10,7 @@ import { featurize, FEATURE_LAYOUT, FEATURE_NAMES, groupOf, type FeatureGroupNam
 import type { ModelExplanation, TriageModel } from './model.js';
 import { dissect } from './pe/index.js';
 import type { PeDissection } from './pe/types.js';
+import type { TriageString as ListedString } from '../core/contracts/petriage.js';
 import { synthesize, type CorpusFile, type SynthesizedRule } from './rulegen.js';
 
 /** Files larger than this are not analysed (spec: over 128 MiB skipped). */
@@ -44,12 +45,8 @@ export interface Drivers {
   readonly rest: number;
 }
 
-/** A string of the file as the result lists it. */
-export interface ListedString {
-  readonly offset: number;
-  readonly encoding: 'ascii' | 'utf16le';
-  readonly value: string;
-}
+/** A string of the file as the result lists it: the contract's type. */
+export type { TriageString as ListedString } from '../core/contracts/petriage.js';
 
 /** Strings listed in a result (both encodings, by offset), and the length each is cut to. */
 export const MAX_LISTED_STRINGS = 5000;

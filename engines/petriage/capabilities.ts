@@ -8,6 +8,10 @@ import { VitrineError } from '../core/errors.js';
 import { validate } from '../core/validation.js';
 import type { PeDissection } from './pe/types.js';
 import { defaultResourcesDir } from './resources.js';
+import type { CapabilityEvidence, TriageCapability as Capability } from '../core/contracts/petriage.js';
+
+/** A capability a rule found, and its evidence: the contract's types, under the tagger's names. */
+export type { CapabilityEvidence, TriageCapability as Capability } from '../core/contracts/petriage.js';
 
 export const CAPABILITY_RULES_RELATIVE = path.join('petriage', 'capabilities.yaml');
 
@@ -28,37 +32,6 @@ export interface RawString {
 export interface ByteRange {
   readonly start: number;
   readonly end: number;
-}
-
-export type CapabilityEvidence =
-  | {
-      readonly kind: 'import';
-      /** The rule's spelling (suffix-free, Nt prefix). */
-      readonly api: string;
-      /** As the file writes it. */
-      readonly name: string;
-      readonly dll: string | null;
-    }
-  | {
-      readonly kind: 'string' | 'url';
-      /** The matching string (cut at 256 characters), or for a URL the URL itself. */
-      readonly value: string;
-      readonly offset: number | null;
-      readonly encoding: 'ascii' | 'utf16le' | null;
-    };
-
-export interface Capability {
-  /** Rule id, for example `inject-remote-thread`. */
-  readonly id: string;
-  /** Capability tag, for example `injection`. */
-  readonly tag: string;
-  readonly name: string;
-  /** The ATT&CK Enterprise technique the capability maps to. */
-  readonly technique: { readonly id: string; readonly name: string };
-  /** What fired the rule, at most MAX_EVIDENCE items. */
-  readonly evidence: readonly CapabilityEvidence[];
-  /** How many evidence items there were before the cap. */
-  readonly evidenceCount: number;
 }
 
 export const MAX_EVIDENCE = 20;

@@ -1,31 +1,9 @@
 // Known-family attribution: each family's profile of distinctive imports and strings, and the nearest family for a file with the evidence shared.
 import { apiKey, importRefsOf } from './capabilities.js';
 import type { PeDissection } from './pe/types.js';
+import type { FamilyAttribution, KnownFamily, ProfileToken } from '../core/contracts/petriage.js';
 
-/** A token of a file: an imported API (lower case, A/W suffix kept) or a string of at least 5 characters. */
-export interface ProfileToken {
-  readonly kind: 'import' | 'string';
-  readonly value: string;
-  /** Share of the family's training samples that have it. */
-  readonly share: number;
-}
-
-export interface KnownFamily {
-  readonly name: string;
-  readonly description: string;
-  /** Training samples of the family. */
-  readonly samples: number;
-  /** Tokens common in the family and rare elsewhere, most common first. */
-  readonly profile: readonly ProfileToken[];
-}
-
-export interface FamilyAttribution {
-  readonly name: string;
-  /** Share-weighted fraction of the family's profile found in the file (0 to 1). */
-  readonly similarity: number;
-  /** The profile tokens the file has, most common in the family first (at most 12). */
-  readonly evidence: readonly ProfileToken[];
-}
+export type { FamilyAttribution, KnownFamily, ProfileToken } from '../core/contracts/petriage.js';
 
 /** Below this similarity no family is named. */
 export const FAMILY_MIN_SIMILARITY = 0.25;

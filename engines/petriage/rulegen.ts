@@ -2,34 +2,14 @@
 import { VitrineError } from '../core/errors.js';
 import type { PeDissection } from './pe/types.js';
 import { format, match, matchRule, parse, ScanTarget, stringMatches, type Rule, type RuleString } from './rules.js';
+import type { RuleValidation, SynthesizedRule } from '../core/contracts/petriage.js';
+
+export type { RuleValidation, SynthesizedRule } from '../core/contracts/petriage.js';
 
 /** A file of a reference corpus (benign files, or suspected siblings of the same family). */
 export interface CorpusFile {
   readonly name: string;
   readonly bytes: Uint8Array;
-}
-
-export interface RuleValidation {
-  /** Names of the rules in the text. */
-  readonly rules: readonly string[];
-  /** Benign files a rule matched, with the rules that matched each (at most 100 listed). */
-  readonly benignHits: readonly { readonly file: string; readonly rules: readonly string[] }[];
-  readonly benignHitCount: number;
-  readonly benignCorpusSize: number;
-  /** 1 - (benign files matched / benign files); null when the corpus is empty. */
-  readonly specificity: number | null;
-  /** Siblings matched; null when no siblings were given. */
-  readonly coverage: { readonly matched: number; readonly total: number; readonly ratio: number } | null;
-}
-
-export interface SynthesizedRule {
-  readonly name: string;
-  readonly text: string;
-  /** The chosen strings and why each was chosen. */
-  readonly strings: readonly { readonly id: string; readonly value: string; readonly encoding: 'ascii' | 'wide' | 'ascii wide'; readonly source: 'import' | 'string'; readonly siblingShare: number | null }[];
-  /** N in `N of them`. */
-  readonly threshold: number;
-  readonly validation: RuleValidation;
 }
 
 export interface SynthesizeOptions {

@@ -2,7 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Migration } from '../core/service.js';
+import type { StoredAnalysisSummary } from '../core/contracts/petriage.js';
 import type { TriageResult } from './analyze.js';
+
+export type { StoredAnalysisSummary } from '../core/contracts/petriage.js';
 
 export const migrations: readonly Migration[] = [
   {
@@ -36,19 +39,6 @@ export const migrations: readonly Migration[] = [
     },
   },
 ];
-
-export interface StoredAnalysisSummary {
-  readonly id: string;
-  readonly sha256: string;
-  /** The file's name as the upload gave it (base name only), or null when none was given. */
-  readonly fileName: string | null;
-  readonly size: number;
-  readonly createdAt: string;
-  readonly verdict: TriageResult['verdict'];
-  readonly score: number;
-  readonly family: string | null;
-  readonly modelType: string;
-}
 
 interface Row {
   id: string;

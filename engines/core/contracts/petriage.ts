@@ -1,4 +1,5 @@
-// Types of the executable triage service's HTTP bodies (/svc/petriage/*), mirroring engines/petriage/schemas.ts, shared with the renderer (types only).
+// Types of the executable triage service's HTTP bodies (/svc/petriage/*), mirroring engines/petriage/schemas.ts: the one definition of
+// the shapes engines/petriage names too (rules, families, capabilities, sections, strings, stored analyses), shared with the renderer (types only).
 
 export type TriageVerdict = 'MALICIOUS' | 'SUSPICIOUS' | 'BENIGN';
 
@@ -11,6 +12,7 @@ export interface TriageHealth {
   readonly benignCorpusSize: number;
 }
 
+/** A token of a file: an imported API (lower case, A/W suffix kept) or a string of at least 5 characters. */
 export interface ProfileToken {
   readonly kind: 'import' | 'string';
   readonly value: string;
@@ -21,7 +23,9 @@ export interface ProfileToken {
 export interface KnownFamily {
   readonly name: string;
   readonly description: string;
+  /** Training samples of the family. */
   readonly samples: number;
+  /** Tokens common in the family and rare elsewhere, most common first. */
   readonly profile: readonly ProfileToken[];
 }
 
@@ -44,34 +48,53 @@ export interface TriageThresholds {
 }
 
 export type CapabilityEvidence =
-  | { readonly kind: 'import'; readonly api: string; readonly name: string; readonly dll: string | null }
-  | { readonly kind: 'string' | 'url'; readonly value: string; readonly offset: number | null; readonly encoding: 'ascii' | 'utf16le' | null };
+  | {
+      readonly kind: 'import';
+      /** The rule's spelling (suffix-free, Nt prefix). */
+      readonly api: string;
+      /** As the file writes it. */
+      readonly name: string;
+      readonly dll: string | null;
+    }
+  | {
+      readonly kind: 'string' | 'url';
+      /** The matching string (cut at 256 characters), or for a URL the URL itself. */
+      readonly value: string;
+      readonly offset: number | null;
+      readonly encoding: 'ascii' | 'utf16le' | null;
+    };
 
 export interface TriageCapability {
+  /** Rule id, for example `inject-remote-thread`. */
   readonly id: string;
+  /** Capability tag, for example `injection`. */
   readonly tag: string;
   readonly name: string;
-  /** ATT&CK technique, `T1055` or `T1055.012`. */
+  /** The ATT&CK Enterprise technique the capability maps to, `T1055` or `T1055.012`. */
   readonly technique: { readonly id: string; readonly name: string };
+  /** What fired the rule, at most MAX_EVIDENCE (engines/petriage/capabilities.ts) items. */
   readonly evidence: readonly CapabilityEvidence[];
+  /** How many evidence items there were before the cap. */
   readonly evidenceCount: number;
 }
 
 export interface FamilyAttribution {
   readonly name: string;
-  /** 0..1 */
+  /** Share-weighted fraction of the family's profile found in the file (0 to 1). */
   readonly similarity: number;
+  /** The profile tokens the file has, most common in the family first (at most 12). */
   readonly evidence: readonly ProfileToken[];
 }
 
 /** POST /api/rule/validate answer (and the validation inside a synthesised rule). */
 export interface RuleValidation {
+  /** Names of the rules in the text. */
   readonly rules: readonly string[];
-  /** Benign files a rule matched (at most 100 listed). */
+  /** Benign files a rule matched, with the rules that matched each (at most 100 listed). */
   readonly benignHits: readonly { readonly file: string; readonly rules: readonly string[] }[];
   readonly benignHitCount: number;
   readonly benignCorpusSize: number;
-  /** 1 - hits / benign files; null when the corpus is empty. */
+  /** 1 - (benign files matched / benign files); null when the corpus is empty. */
   readonly specificity: number | null;
   /** Siblings matched; null when no siblings were given. */
   readonly coverage: { readonly matched: number; readonly total: number; readonly ratio: number } | null;
@@ -80,6 +103,7 @@ export interface RuleValidation {
 export interface SynthesizedRule {
   readonly name: string;
   readonly text: string;
+  /** The chosen strings and why each was chosen. */
   readonly strings: readonly {
     readonly id: string;
     readonly value: string;
@@ -87,11 +111,13 @@ export interface SynthesizedRule {
     readonly source: 'import' | 'string';
     readonly siblingShare: number | null;
   }[];
+  /** N in `N of them`. */
   readonly threshold: number;
   readonly validation: RuleValidation;
 }
 
 export interface TriageSection {
+  /** Position in the section table. */
   readonly index: number;
   readonly name: string;
   readonly virtual_address: number;
@@ -99,8 +125,9 @@ export interface TriageSection {
   readonly raw_offset: number;
   readonly raw_size: number;
   readonly characteristics: number;
+  /** `CNT_CODE`, `MEM_EXECUTE`, `MEM_READ`, `MEM_WRITE`, ... (IMAGE_SCN_ suffixes). */
   readonly flags: readonly string[];
-  /** Entropy of the section's bytes in the file, bits per byte; null past the reading budget. */
+  /** Shannon entropy (bits per byte) of the section's bytes in the file; null past the reading budget (overlapping sections, see notes). */
   readonly entropy: number | null;
 }
 
@@ -307,7 +334,7 @@ export interface StoredAnalysisSummary {
   /** A UUID; also the X-Analysis-Id header of POST /api/analyze and the search hit's id. */
   readonly id: string;
   readonly sha256: string;
-  /** The file's name the upload gave (POST /api/analyze?name=, base name only), or null when none was given. */
+  /** The file's name as the upload gave it (POST /api/analyze?name=, base name only), or null when none was given. */
   readonly fileName: string | null;
   readonly size: number;
   /** ISO 8601, UTC. */

@@ -1,4 +1,8 @@
 // The typed, JSON-serialisable result of `dissect`: what a PE file declares, read from its bytes only.
+import type { TriageSection as PeSection } from '../../core/contracts/petriage.js';
+
+/** A section table entry: the contract's type, under the dissector's name. */
+export type { TriageSection as PeSection } from '../../core/contracts/petriage.js';
 
 /** 64-bit header fields (image base, stack and heap sizes) are lower-case hex strings such as `0x180000000`, so they stay exact in JSON. */
 export type Hex64 = string;
@@ -71,21 +75,6 @@ export interface PeDataDirectory {
   readonly size: number;
   /** Name of the section holding it, when one does. */
   readonly section: string | null;
-}
-
-export interface PeSection {
-  /** Position in the section table. */
-  readonly index: number;
-  readonly name: string;
-  readonly virtual_address: number;
-  readonly virtual_size: number;
-  readonly raw_offset: number;
-  readonly raw_size: number;
-  readonly characteristics: number;
-  /** `CNT_CODE`, `MEM_EXECUTE`, `MEM_READ`, `MEM_WRITE`, ... (IMAGE_SCN_ suffixes). */
-  readonly flags: readonly string[];
-  /** Shannon entropy (bits per byte) of the section's bytes in the file; null past the reading budget (overlapping sections, see notes). */
-  readonly entropy: number | null;
 }
 
 export interface PeImportedSymbol {
