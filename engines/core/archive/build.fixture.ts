@@ -24,8 +24,8 @@ function octal(n: number, length: number): string {
   return n.toString(8).padStart(length - 1, '0');
 }
 
-/** One ustar header block plus the data blocks. */
-function tarRecord(m: TarMember): Uint8Array {
+/** One ustar header block plus the data blocks (a tar record without the end blocks). */
+export function tarRecord(m: TarMember): Uint8Array {
   const data = typeof m.data === 'string' ? enc.encode(m.data) : (m.data ?? new Uint8Array(0));
   const size = m.size ?? data.length;
   const header = new Uint8Array(512);
@@ -64,10 +64,8 @@ export function paxRecord(key: string, value: string): string {
   return `${len}${body}`;
 }
 
-/** A tar archive of the members followed by two end blocks. */
-export function buildTar(members: readonly TarMember[]): Uint8Array {
-  const parts = members.map(tarRecord);
-  parts.push(new Uint8Array(1024));
+/** The parts' bytes one after the other. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -75,6 +73,11 @@ export function buildTar(members: readonly TarMember[]): Uint8Array {
     at += p.length;
   }
   return out;
+}
+
+/** A tar archive of the members followed by two end blocks. */
+export function buildTar(members: readonly TarMember[]): Uint8Array {
+  return concatBytes([...members.map(tarRecord), new Uint8Array(1024)]);
 }
 
 export interface ZipMember {

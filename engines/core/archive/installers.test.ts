@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTar, buildZip, type TarMember, type ZipMember } from './build.fixture.js';
+import { buildTar, buildZip, concatBytes, tarRecord, type ZipMember } from './build.fixture.js';
 import { installedView, readArchive, type ArchiveReadResult } from './index.js';
 import { skipWithout, SYSTEM_PYTHON } from '../../../test/oracles.js';
 
@@ -23,22 +23,6 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 const enc = new TextEncoder();
-
-/** One tar record (header and data) without the end blocks. */
-function record(m: TarMember): Uint8Array {
-  const t = buildTar([m]);
-  return t.subarray(0, t.length - 1024);
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 const ZERO = new Uint8Array(512);
 
@@ -112,14 +96,14 @@ const benign = JSON.stringify({ name: 'hidden-hook', version: '1.0.0' });
 describe('npm tarballs read as npm installs them', () => {
   const cases: Record<string, Uint8Array> = {
     // A benign package.json, one zero block, then a package.json with an install hook.
-    'member after one zero block': concat([record({ name: 'package/package.json', data: benign }), record({ name: 'package/index.js', data: 'module.exports = 1;\n' }), ZERO, record({ name: 'package/package.json', data: hidden }), ZERO, ZERO]),
+    'member after one zero block': concatBytes([tarRecord({ name: 'package/package.json', data: benign }), tarRecord({ name: 'package/index.js', data: 'module.exports = 1;\n' }), ZERO, tarRecord({ name: 'package/package.json', data: hidden }), ZERO, ZERO]),
     'duplicate package.json (last wins)': buildTar([{ name: 'package/package.json', data: benign }, { name: 'package/package.json', data: hidden }]),
     'a second root folder mapped by strip-1': buildTar([{ name: 'package/package.json', data: benign }, { name: 'zzz/package.json', data: hidden }]),
     'a second root first': buildTar([{ name: 'aaa/package.json', data: hidden }, { name: 'package/package.json', data: benign }, { name: 'package/lib/x.js', data: 'x' }]),
     'a damaged header then a member': (() => {
-      const bad = record({ name: 'package/junk.txt', data: 'j' });
+      const bad = tarRecord({ name: 'package/junk.txt', data: 'j' });
       bad[10] = 0x41;
-      return concat([record({ name: 'package/package.json', data: benign }), bad, record({ name: 'package/package.json', data: hidden }), ZERO, ZERO]);
+      return concatBytes([tarRecord({ name: 'package/package.json', data: benign }), bad, tarRecord({ name: 'package/package.json', data: hidden }), ZERO, ZERO]);
     })(),
     'a plain release': buildTar([{ name: 'package/package.json', data: benign }, { name: 'package/lib/a.js', data: 'a' }]),
   };
@@ -167,15 +151,15 @@ describe('npm tarballs read as npm installs them', () => {
         const roll = r();
         if (roll < 0.08) parts.push(ZERO);
         else if (roll < 0.12) {
-          const bad = record({ name, data: 'bad' });
+          const bad = tarRecord({ name, data: 'bad' });
           bad[20] = 0x7a;
           parts.push(bad);
-        } else if (roll < 0.16) parts.push(record({ name: `${root}/lib`, type: '5' }));
-        parts.push(record({ name, data: `${c}:${i}:${Math.floor(r() * 3)}` }));
+        } else if (roll < 0.16) parts.push(tarRecord({ name: `${root}/lib`, type: '5' }));
+        parts.push(tarRecord({ name, data: `${c}:${i}:${Math.floor(r() * 3)}` }));
       }
-      if (r() < 0.1) parts.push(ZERO, ZERO, record({ name: 'package/late.js', data: 'late' }));
+      if (r() < 0.1) parts.push(ZERO, ZERO, tarRecord({ name: 'package/late.js', data: 'late' }));
       parts.push(ZERO, ZERO);
-      built.push(concat(parts));
+      built.push(concatBytes(parts));
     }
     const npm = npmTarExtract(built.map((b) => save(gzipSync(b), 'tgz')));
     let silent = 0;
@@ -198,7 +182,7 @@ describe('wheels and sdists read as Python reads them', () => {
   const zipCases: Record<string, Uint8Array> = {
     'duplicate METADATA (last wins)': buildZip([{ name: 'x-1.dist-info/METADATA', data: 'Name: x\nVersion: 1\n' }, { name: 'x-1.dist-info/METADATA', data: 'Name: x\nVersion: 1\nRequires-Dist: evil\n' }]),
     'a plain wheel': buildZip([{ name: 'x/__init__.py', data: 'x = 1\n', deflate: true }, { name: 'x-1.dist-info/METADATA', data: 'Name: x\n' }]),
-    'a stub in front of the zip': concat([enc.encode('#!/bin/sh\nexit 0\n'), buildZip([{ name: 'x/__init__.py', data: 'y' }])]),
+    'a stub in front of the zip': concatBytes([enc.encode('#!/bin/sh\nexit 0\n'), buildZip([{ name: 'x/__init__.py', data: 'y' }])]),
     'a NUL in a name': buildZip([{ name: 'setup.py\0.txt', data: 'print(1)' }]),
   };
 
@@ -231,7 +215,7 @@ describe('wheels and sdists read as Python reads them', () => {
       const count = 1 + Math.floor(r() * 5);
       for (let i = 0; i < count; i++) members.push({ name: pick(['x/__init__.py', 'x-1.dist-info/METADATA', 'x-1.dist-info/RECORD', 'setup.py', 'x/caf\u00e9.py']), data: `${c}:${i}`, deflate: r() < 0.5 });
       let z = buildZip(members);
-      if (r() < 0.15) z = concat([enc.encode(`stub${c}\n`), z]);
+      if (r() < 0.15) z = concatBytes([enc.encode(`stub${c}\n`), z]);
       if (r() < 0.1) z[30] = 'q'.charCodeAt(0);
       zips.push(z);
     }
@@ -240,10 +224,10 @@ describe('wheels and sdists read as Python reads them', () => {
       const parts: Uint8Array[] = [];
       for (let i = 0; i < 1 + Math.floor(r() * 5); i++) {
         if (r() < 0.1) parts.push(ZERO);
-        parts.push(record({ name: `x-1/${pick(['PKG-INFO', 'setup.py', 'x/__init__.py'])}`, data: `${c}:${i}` }));
+        parts.push(tarRecord({ name: `x-1/${pick(['PKG-INFO', 'setup.py', 'x/__init__.py'])}`, data: `${c}:${i}` }));
       }
       parts.push(ZERO, ZERO);
-      tars.push(concat(parts));
+      tars.push(concatBytes(parts));
     }
     const all = [...zips.map((z) => save(z, 'zip')), ...tars.map((t) => save(gzipSync(t), 'tar.gz'))];
     const py = pythonList(all);
