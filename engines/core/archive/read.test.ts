@@ -283,6 +283,18 @@ describe('readArchive against built attacks', () => {
   });
 });
 
+/** The member names `unzip -Z1` lists (unzip needs a seekable file: the built, harmless zip goes to a temporary folder). */
+function unzipListing(zip: Uint8Array): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-zip-'));
+  try {
+    const file = path.join(dir, 'built.zip');
+    writeFileSync(file, zip);
+    return execFileSync('unzip', ['-Z1', file]).toString('utf8').split('\n').filter((l) => l !== '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('readArchive on zip', () => {
   const hasUnzip = hasTool('/usr/bin/unzip');
 
@@ -297,15 +309,7 @@ describe('readArchive on zip', () => {
       ['pkg/b.txt', 'file'],
     ]);
     expect(new TextDecoder().decode(r.entries[2]?.data)).toBe('deflated '.repeat(50));
-    if (hasUnzip) {
-      // unzip needs a seekable file: this built, harmless zip goes to a temporary folder.
-      const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-zip-'));
-      const file = path.join(dir, 'built.zip');
-      writeFileSync(file, zip);
-      const listed = execFileSync('unzip', ['-Z1', file]).toString('utf8').split('\n').filter((l) => l !== '');
-      rmSync(dir, { recursive: true, force: true });
-      expect(r.entries.map((e) => e.path)).toEqual(listed);
-    }
+    if (hasUnzip) expect(r.entries.map((e) => e.path)).toEqual(unzipListing(zip));
   });
 
   it('reads an empty zip', () => {
@@ -347,14 +351,7 @@ describe('readArchive on zip', () => {
       const r = readArchive(zip);
       expect(r.issues, JSON.stringify(options)).toEqual([]);
       expect(r.entries.map((e) => new TextDecoder().decode(e.data))).toEqual(['first', 'second '.repeat(30)]);
-      if (hasUnzip) {
-        const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-zip-'));
-        const file = path.join(dir, 'built.zip');
-        writeFileSync(file, zip);
-        const listed = execFileSync('unzip', ['-Z1', file]).toString('utf8').split('\n').filter((l) => l !== '');
-        rmSync(dir, { recursive: true, force: true });
-        expect(listed).toEqual(['one.txt', 'two.txt']);
-      }
+      if (hasUnzip) expect(unzipListing(zip)).toEqual(['one.txt', 'two.txt']);
     }
   });
 
