@@ -180,18 +180,10 @@ export interface ZipOpenOptions {
   readonly maxMembers?: number;
 }
 
-interface Record0 {
-  readonly name: string;
+/** A directory record or local header as read: a member's fields before its index and verdict. */
+interface Record0 extends Omit<ZipMember, 'index' | 'refusal'> {
   /** The stored name bytes (compared with the local header's). */
   readonly nameBytes: Uint8Array;
-  readonly flags: number;
-  readonly method: number;
-  readonly crc: number;
-  readonly compressedSize: number;
-  readonly size: number;
-  readonly localOffset: number;
-  readonly mode: number | undefined;
-  readonly kind: EntryKind;
   /** Where the next record starts. */
   readonly next: number;
   /** False for a local header whose sizes are unknown (a data descriptor): the walk cannot go past it. */
