@@ -227,6 +227,30 @@ class ReadState {
     this.warningCount++;
     if (this.warnings.length < MAX_KEPT_WARNINGS) this.warnings.push({ line, issue });
   }
+  /** Counts line n and gives its text, or undefined for a line passed over (too long, with a warning, or blank). */
+  take(text: string | undefined, n: number): string | undefined {
+    this.lines = n;
+    if (text === undefined) {
+      this.warn(n, 'line too long');
+      return undefined;
+    }
+    return text.trim() === '' ? undefined : text;
+  }
+  /** Whether a row's mapped label is 0/1; an ignored one is counted, a bad one warned of with `issue`. */
+  labelled(label: number | 'ignore' | 'bad', n: number, issue: string): label is number {
+    if (label === 'ignore') {
+      this.ignored++;
+      return false;
+    }
+    if (label === 'bad') {
+      this.warn(n, issue);
+      return false;
+    }
+    return true;
+  }
+  result(dataset: Dataset): VectorReadResult {
+    return { dataset, lines: this.lines, ignored: this.ignored, warningCount: this.warningCount, warnings: this.warnings, truncated: this.truncated };
+  }
 }
 
 /** Splits one CSV line (RFC 4180 quoting within the line); undefined for an unterminated quote. */
@@ -304,14 +328,10 @@ class CsvVectorParser {
   }
 
   /** Returns false once the row limit is reached. */
-  line(text: string | undefined, n: number): boolean {
+  line(raw: string | undefined, n: number): boolean {
     const s = this.state;
-    s.lines = n;
-    if (text === undefined) {
-      s.warn(n, 'line too long');
-      return true;
-    }
-    if (text.trim() === '') return true;
+    const text = s.take(raw, n);
+    if (text === undefined) return true;
     const fields = splitCsvLine(text, this.delimiter);
     if (!this.header) {
       if (!fields) throw new VitrineError('parse_error', 'the CSV header line has an unterminated quote');
@@ -332,14 +352,7 @@ class CsvVectorParser {
       return false;
     }
     const label = this.mapLabel(fields[this.labelIndex]!);
-    if (label === 'ignore') {
-      s.ignored++;
-      return true;
-    }
-    if (label === 'bad') {
-      s.warn(n, 'label is not a recognised value');
-      return true;
-    }
+    if (!s.labelled(label, n, 'label is not a recognised value')) return true;
     let bad = 0;
     for (let k = 0; k < this.featureIndex.length; k++) {
       const v = parseNumericCell(fields[this.featureIndex[k]!]!);
@@ -374,8 +387,7 @@ class CsvVectorParser {
 
   result(): VectorReadResult {
     if (!this.header) throw new VitrineError('parse_error', 'the CSV input has no header line');
-    const s = this.state;
-    return { dataset: this.sink!.dataset(this.featureNames), lines: s.lines, ignored: s.ignored, warningCount: s.warningCount, warnings: s.warnings, truncated: s.truncated };
+    return this.state.result(this.sink!.dataset(this.featureNames));
   }
 }
 
@@ -406,14 +418,10 @@ class JsonLinesVectorParser {
     this.row = new Float64Array(names.length);
   }
 
-  line(text: string | undefined, n: number): boolean {
+  line(raw: string | undefined, n: number): boolean {
     const s = this.state;
-    s.lines = n;
-    if (text === undefined) {
-      s.warn(n, 'line too long');
-      return true;
-    }
-    if (text.trim() === '') return true;
+    const text = s.take(raw, n);
+    if (text === undefined) return true;
     let obj: JsonValue;
     try {
       obj = JSON.parse(text) as JsonValue;
@@ -431,14 +439,7 @@ class JsonLinesVectorParser {
     }
     const rawLabel = obj[this.labelKey];
     const label = this.mapLabel(typeof rawLabel === 'object' ? undefined : rawLabel);
-    if (label === 'ignore') {
-      s.ignored++;
-      return true;
-    }
-    if (label === 'bad') {
-      s.warn(n, 'label is missing or not a recognised value');
-      return true;
-    }
+    if (!s.labelled(label, n, 'label is missing or not a recognised value')) return true;
     const vector = obj[this.vectorKey];
     let bad = 0;
     if (Array.isArray(vector) && !this.opts.features) {
@@ -477,9 +478,8 @@ class JsonLinesVectorParser {
   }
 
   result(): VectorReadResult {
-    const s = this.state;
     const sink = this.sink ?? new RowSink(0);
-    return { dataset: sink.dataset(this.featureNames ?? []), lines: s.lines, ignored: s.ignored, warningCount: s.warningCount, warnings: s.warnings, truncated: s.truncated };
+    return this.state.result(sink.dataset(this.featureNames ?? []));
   }
 }
 
