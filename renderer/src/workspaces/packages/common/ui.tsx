@@ -30,6 +30,17 @@ export function FilterSelect({ label, value, onChange, any, options }: { label: 
   );
 }
 
+/** A finding's matched text with its line number, when the finding has a match. */
+export function MatchedLine({ line, match }: { line: number | null; match: string | null }) {
+  if (match === null) return null;
+  return (
+    <pre className="pk-line">
+      {line !== null && <span className="pk-line__no">{line}</span>}
+      <code>{match}</code>
+    </pre>
+  );
+}
+
 export function DecisionBadge({ decision, large = false }: { decision: Decision; large?: boolean }) {
   return (
     <span className={`pk-decision pk-decision--${decision}${large ? ' pk-decision--large' : ''}`} data-testid="decision">

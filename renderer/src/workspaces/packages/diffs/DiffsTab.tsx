@@ -8,7 +8,7 @@ import { useLoad } from '../../../components/useLoad';
 import { useAction } from '../common/hooks';
 import { severityRank } from '../common/model';
 import { usePackagesNav } from '../common/nav';
-import { PackageFields, PackageLink, Pager, SeverityBadge } from '../common/ui';
+import { MatchedLine, PackageFields, PackageLink, Pager, SeverityBadge } from '../common/ui';
 import { type PkgscanApi } from '../session';
 import type { Ecosystem } from '../store/model';
 import { dimensionRows, fileTree } from './model';
@@ -210,12 +210,7 @@ function DiffView({ diff }: { diff: ReleaseDiff }) {
                 {f.technique && <code className="pk-technique">{f.technique}</code>}
                 <span className="muted small pk-finding__meta">{f.file ?? 'package-level'}</span>
               </div>
-              {f.match !== null && (
-                <pre className="pk-line">
-                  {f.line !== null && <span className="pk-line__no">{f.line}</span>}
-                  <code>{f.match}</code>
-                </pre>
-              )}
+              <MatchedLine line={f.line} match={f.match} />
             </li>
           ))}
         </ul>

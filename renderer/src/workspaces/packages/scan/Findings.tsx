@@ -2,7 +2,7 @@
 import { useMemo, useState } from 'react';
 import type { ScanFinding } from '../../../../../engines/core/contracts/pkgscan';
 import { groupFindingsByFile, severityRank } from '../common/model';
-import { SeverityBadge } from '../common/ui';
+import { MatchedLine, SeverityBadge } from '../common/ui';
 
 const SHOWN_GROUPS = 40;
 
@@ -49,12 +49,7 @@ export function Findings({ findings }: { findings: readonly ScanFinding[] }) {
                     {f.category.replace(/_/g, ' ')} · {f.analyzer}
                   </span>
                 </div>
-                {f.match !== null && (
-                  <pre className="pk-line">
-                    {f.line !== null && <span className="pk-line__no">{f.line}</span>}
-                    <code>{f.match}</code>
-                  </pre>
-                )}
+                <MatchedLine line={f.line} match={f.match} />
                 {f.match === null && f.line !== null && <div className="muted small">line {f.line}</div>}
               </li>
             ))}
