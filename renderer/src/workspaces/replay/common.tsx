@@ -1,5 +1,5 @@
 // Pieces every Replay view shares: the severity badge, the reduction figures with what each counts, an alert's counts and facts, sortable headers, pages and the paged query behind the tables.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { Evidence, ReductionStats } from '../../../../engines/core/contracts/replay';
 import type { ApiError} from '../../api/client';
 import { type ApiClient, asApiError } from '../../api/client';
@@ -143,15 +143,27 @@ export interface BrowseTable<P, F> extends PagedQuery<P> {
   readonly setDraft: (f: F) => void;
   /** Whether the applied filters differ from none. */
   readonly filtered: boolean;
+  /** The filter form's submit: applies the draft. */
+  readonly apply: (e: FormEvent) => void;
+  /** FilterTail's props but its Apply test id: the draft's time range, and Clear back to no filter. */
+  readonly tail: { from: string; to: string; onRange: (from: string, to: string) => void; filtered: boolean; onClear: () => void };
   /** A sortable column's SortHeader props: its order when it sorts the table, and the click that sorts by it. */
   readonly sorted: (column: string, first?: SortOrder, numeric?: boolean) => { active: SortOrder | undefined; onSort: () => void; numeric: boolean };
 }
 
 /**
- * A browse table of an analysis (alerts, flows): the filter draft that follows the applied filters, the paged query of
- * `path` built from the applied filters, and the sortable headers.
+ * A browse table of an analysis (alerts, flows): the filter draft that follows the applied filters (`onFilters` applies
+ * them), the paged query of `path` built from the applied filters, and the sortable headers.
  */
-export function useBrowseTable<P, F>(client: ApiClient, path: string, analysisId: string, filters: F, none: F, build: (f: F, sort: string, order: SortOrder, offset: number) => Checked): BrowseTable<P, F> {
+export function useBrowseTable<P, F extends { readonly from: string; readonly to: string }>(
+  client: ApiClient,
+  path: string,
+  analysisId: string,
+  filters: F,
+  onFilters: (f: F) => void,
+  none: F,
+  build: (f: F, sort: string, order: SortOrder, offset: number) => Checked,
+): BrowseTable<P, F> {
   const [draft, setDraft] = useState(filters);
   useEffect(() => setDraft(filters), [filters]);
   const query = usePagedQuery<P>(client, path, `${analysisId} ${JSON.stringify(filters)}`, (by, order, at) => build(filters, by, order, at));
@@ -162,7 +174,12 @@ export function useBrowseTable<P, F>(client: ApiClient, path: string, analysisId
     numeric,
   });
   const filtered = JSON.stringify(filters) !== JSON.stringify(none);
-  return { ...query, draft, setDraft, filtered, sorted };
+  const apply = (e: FormEvent): void => {
+    e.preventDefault();
+    onFilters(draft);
+  };
+  const tail = { from: draft.from, to: draft.to, onRange: (from: string, to: string) => setDraft({ ...draft, from, to }), filtered, onClear: () => onFilters(none) };
+  return { ...query, draft, setDraft, filtered, apply, tail, sorted };
 }
 
 /** The pager of a browse table's page, once the page holds something. */

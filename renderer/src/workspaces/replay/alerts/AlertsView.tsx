@@ -71,16 +71,16 @@ function AlertDetail({ a, analysisId, client, onOpenStory, onShowFlows }: { read
 
 export function AlertsView({ client, base, analysis, rules, filters, onFilters, onOpenStory, onShowFlows }: AlertsViewProps) {
   const [open, setOpen] = useState<string | null>(null);
-  const { draft, setDraft, filtered, sorted, offset, setOffset, page, error, local } = useBrowseTable<AlertPage, AlertFilters>(
+  const { draft, setDraft, apply, tail, sorted, offset, setOffset, page, error, local } = useBrowseTable<AlertPage, AlertFilters>(
     client,
     `${base}/api/analyses/${encodeURIComponent(analysis.id)}/alerts`,
     analysis.id,
     filters,
+    onFilters,
     NO_ALERT_FILTERS,
     alertQuery,
   );
 
-  const apply = (): void => onFilters(draft);
   const toggleSeverity = (s: Severity): void => {
     const next = { ...draft, severities: draft.severities.includes(s) ? draft.severities.filter((x) => x !== s) : [...draft.severities, s] };
     setDraft(next);
@@ -95,13 +95,7 @@ export function AlertsView({ client, base, analysis, rules, filters, onFilters, 
           every rule hit of {analysis.name}: {plural(analysis.stats.alerts, 'alert')}, {count(analysis.stats.alerts_in_stories)} of them in stories
         </span>
       </div>
-      <form
-        className="browse__filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          apply();
-        }}
-      >
+      <form className="browse__filters" onSubmit={apply}>
         <label>
           Detector{' '}
           <select value={draft.rule} onChange={(e) => onFilters({ ...draft, rule: e.target.value })} data-testid="alerts-rule">
@@ -131,14 +125,7 @@ export function AlertsView({ client, base, analysis, rules, filters, onFilters, 
             <option value="none">no (left out of stories)</option>
           </select>
         </label>
-        <FilterTail
-          from={draft.from}
-          to={draft.to}
-          onRange={(from, to) => setDraft({ ...draft, from, to })}
-          filtered={filtered}
-          onClear={() => onFilters(NO_ALERT_FILTERS)}
-          applyTestId="alerts-apply"
-        />
+        <FilterTail {...tail} applyTestId="alerts-apply" />
       </form>
       <QueryProblems local={local} error={error} title="The alerts could not be listed" />
       {page && page.total === 0 && (

@@ -15,11 +15,12 @@ export interface FlowsViewProps {
 }
 
 export function FlowsView({ client, base, analysis, filters, onFilters, onShowAlerts }: FlowsViewProps) {
-  const { draft, setDraft, filtered, sorted, offset, setOffset, page, error, local } = useBrowseTable<FlowPage, FlowFilters>(
+  const { draft, setDraft, apply, tail, sorted, offset, setOffset, page, error, local } = useBrowseTable<FlowPage, FlowFilters>(
     client,
     `${base}/api/analyses/${encodeURIComponent(analysis.id)}/flows`,
     analysis.id,
     filters,
+    onFilters,
     NO_FLOW_FILTERS,
     flowQuery,
   );
@@ -36,13 +37,7 @@ export function FlowsView({ client, base, analysis, filters, onFilters, onShowAl
           {page && page.flows_stored > 0 && page.flows_stored < page.flows ? `, the first ${count(page.flows_stored)} kept for this table` : ''}
         </span>
       </div>
-      <form
-        className="browse__filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          onFilters(draft);
-        }}
-      >
+      <form className="browse__filters" onSubmit={apply}>
         <label>
           Host <input type="text" value={draft.host} onChange={(e) => setDraft({ ...draft, host: e.target.value })} placeholder="either end" size={16} data-testid="flows-host" />
         </label>
@@ -58,14 +53,7 @@ export function FlowsView({ client, base, analysis, filters, onFilters, onShowAl
             ))}
           </datalist>
         </label>
-        <FilterTail
-          from={draft.from}
-          to={draft.to}
-          onRange={(from, to) => setDraft({ ...draft, from, to })}
-          filtered={filtered}
-          onClear={() => onFilters(NO_FLOW_FILTERS)}
-          applyTestId="flows-apply"
-        />
+        <FilterTail {...tail} applyTestId="flows-apply" />
       </form>
       <QueryProblems local={local} error={error} title="The flows could not be listed" />
       {page && page.flows_stored === 0 && page.flows > 0 && (
