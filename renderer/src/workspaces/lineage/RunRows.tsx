@@ -6,7 +6,7 @@ import { VerdictBadge } from './VerdictBadge';
 
 export function RunItem({ run, open, onOpen }: { readonly run: RunListItem; readonly open: boolean; readonly onOpen: () => void }) {
   return (
-    <button type="button" className="run-item pick-row" onClick={onOpen} aria-current={open ? 'true' : undefined} data-run-id={run.runId}>
+    <button type="button" className="run-item pick-row pick-row--dated" onClick={onOpen} aria-current={open ? 'true' : undefined} data-run-id={run.runId}>
       <span className="run-item__title">
         <VerdictBadge verdict={run.verdict} /> {run.source === 'demo' ? `demo ${run.scenario ?? ''}` : 'gated envelopes'}
       </span>

@@ -326,7 +326,7 @@ export default function ReplayWorkspace({ service, client }: WorkspaceProps) {
                 <li key={s.id}>
                   <button
                     type="button"
-                    className="story-item pick-row"
+                    className="story-item pick-row pick-row--dated"
                     onClick={() => void openStory(s.id)}
                     aria-current={story?.id === s.id ? 'true' : undefined}
                     data-story-id={s.id}
