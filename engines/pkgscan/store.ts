@@ -13,21 +13,8 @@ import { advisoryMigration } from './vulns/migration.js';
 /** The hash-chained audit table (engines/core/ledger.ts). */
 export const AUDIT_TABLE = 'pkgscan_audit';
 
-export const migrations: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'users, refresh tokens and signing keys',
-    up(db) {
-      db.exec(`
-        CREATE TABLE pkgscan_users (
-          id TEXT PRIMARY KEY,
-          email TEXT NOT NULL UNIQUE COLLATE NOCASE,
-          password_hash TEXT NOT NULL,
-          role TEXT NOT NULL CHECK (role IN ('admin', 'security_analyst', 'developer', 'auditor', 'read_only')),
-          active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
-          created_at TEXT NOT NULL,
-          updated_at TEXT NOT NULL
-        );
+/** Migration 1's refresh-token table, the same on both backends (db/schema.ts runs it on PostgreSQL). */
+export const REFRESH_TOKENS_DDL = `
         CREATE TABLE pkgscan_refresh_tokens (
           id TEXT PRIMARY KEY,
           user_id TEXT NOT NULL REFERENCES pkgscan_users (id) ON DELETE CASCADE,
@@ -40,27 +27,10 @@ export const migrations: readonly Migration[] = [
           revoked_reason TEXT
         );
         CREATE INDEX pkgscan_refresh_tokens_user ON pkgscan_refresh_tokens (user_id);
-        CREATE TABLE pkgscan_keys (
-          name TEXT PRIMARY KEY,
-          secret BLOB NOT NULL,
-          created_at TEXT NOT NULL
-        );
-      `);
-    },
-  },
-  {
-    version: 2,
-    name: 'audit chain',
-    up(db) {
-      createLedgerTable(db, AUDIT_TABLE);
-      db.exec(`CREATE INDEX pkgscan_audit_kind ON ${AUDIT_TABLE} (kind, seq)`);
-    },
-  },
-  {
-    version: 3,
-    name: 'security events',
-    up(db) {
-      db.exec(`
+      `;
+
+/** Migration 3's statements, the same on both backends (db/schema.ts runs them on PostgreSQL). */
+export const EVENTS_DDL = `
         CREATE TABLE pkgscan_events (
           id TEXT PRIMARY KEY,
           type TEXT NOT NULL,
@@ -74,14 +44,10 @@ export const migrations: readonly Migration[] = [
         );
         CREATE INDEX pkgscan_events_time ON pkgscan_events (created_at DESC, id);
         CREATE INDEX pkgscan_events_type ON pkgscan_events (type, created_at DESC);
-      `);
-    },
-  },
-  {
-    version: 4,
-    name: 'policies and exceptions',
-    up(db) {
-      db.exec(`
+      `;
+
+/** Migration 4's statements, the same on both backends (db/schema.ts runs them on PostgreSQL). */
+export const POLICIES_DDL = `
         CREATE TABLE pkgscan_policies (
           id TEXT PRIMARY KEY,
           name TEXT NOT NULL,
@@ -112,21 +78,71 @@ export const migrations: readonly Migration[] = [
           decided_at TEXT
         );
         CREATE INDEX pkgscan_exceptions_package ON pkgscan_exceptions (ecosystem, package, status);
-      `);
-    },
-  },
-  {
-    version: 5,
-    name: 'lookup cache',
-    up(db) {
-      db.exec(`
+      `;
+
+/** Migration 5's statements, the same on both backends (db/schema.ts runs them on PostgreSQL). */
+export const CACHE_DDL = `
         CREATE TABLE pkgscan_cache (
           key TEXT PRIMARY KEY,
           value_json TEXT NOT NULL,
           stored_at TEXT NOT NULL,
           expires_at TEXT NOT NULL
         );
+      `;
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'users, refresh tokens and signing keys',
+    up(db) {
+      db.exec(`
+        CREATE TABLE pkgscan_users (
+          id TEXT PRIMARY KEY,
+          email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+          password_hash TEXT NOT NULL,
+          role TEXT NOT NULL CHECK (role IN ('admin', 'security_analyst', 'developer', 'auditor', 'read_only')),
+          active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
       `);
+      db.exec(REFRESH_TOKENS_DDL);
+      db.exec(`
+        CREATE TABLE pkgscan_keys (
+          name TEXT PRIMARY KEY,
+          secret BLOB NOT NULL,
+          created_at TEXT NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: 'audit chain',
+    up(db) {
+      createLedgerTable(db, AUDIT_TABLE);
+      db.exec(`CREATE INDEX pkgscan_audit_kind ON ${AUDIT_TABLE} (kind, seq)`);
+    },
+  },
+  {
+    version: 3,
+    name: 'security events',
+    up(db) {
+      db.exec(EVENTS_DDL);
+    },
+  },
+  {
+    version: 4,
+    name: 'policies and exceptions',
+    up(db) {
+      db.exec(POLICIES_DDL);
+    },
+  },
+  {
+    version: 5,
+    name: 'lookup cache',
+    up(db) {
+      db.exec(CACHE_DDL);
     },
   },
   packageStoreMigration,

@@ -12,6 +12,7 @@ import { severityOfRecord } from './severity.js';
 import { detectKind, readSource, type NvdEntry } from './sources.js';
 import { ImportTally, plainSourceOf, type ImportCounts, type SourceRecord } from './tally.js';
 import { ecosystemBase } from './versions/index.js';
+import { advisoryTablesDdl, SQLITE_DDL } from './ddl.js';
 
 export { STALE_AFTER_DAYS } from './assemble.js';
 
@@ -24,84 +25,7 @@ const BATCH = 2000;
 
 /** Creates the advisory tables (idempotent: IF NOT EXISTS); pkgscan's migration 7 calls it. */
 export function createAdvisoryTables(db: Database): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS vuln_advisories (
-      id TEXT PRIMARY KEY,
-      modified TEXT NOT NULL,
-      published TEXT,
-      withdrawn TEXT,
-      summary TEXT NOT NULL,
-      details TEXT NOT NULL,
-      severity TEXT,
-      score REAL,
-      vector TEXT,
-      severity_source TEXT,
-      malicious INTEGER NOT NULL DEFAULT 0,
-      json TEXT NOT NULL,
-      import_id TEXT NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS vuln_affected (
-      advisory_id TEXT NOT NULL,
-      ecosystem TEXT NOT NULL,
-      eco_base TEXT NOT NULL,
-      name TEXT NOT NULL,
-      PRIMARY KEY (advisory_id, ecosystem, name)
-    ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS vuln_affected_package ON vuln_affected (eco_base, name);
-    CREATE TABLE IF NOT EXISTS vuln_aliases (
-      advisory_id TEXT NOT NULL,
-      alias TEXT NOT NULL,
-      PRIMARY KEY (advisory_id, alias)
-    ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS vuln_aliases_alias ON vuln_aliases (alias);
-    CREATE TABLE IF NOT EXISTS vuln_kev (
-      cve TEXT PRIMARY KEY,
-      date_added TEXT NOT NULL,
-      due_date TEXT,
-      ransomware_use TEXT NOT NULL,
-      vendor_project TEXT,
-      product TEXT,
-      name TEXT,
-      import_id TEXT NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS vuln_epss (
-      cve TEXT PRIMARY KEY,
-      score REAL NOT NULL,
-      percentile REAL NOT NULL,
-      score_date TEXT,
-      model_version TEXT,
-      import_id TEXT NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS vuln_nvd (
-      cve TEXT PRIMARY KEY,
-      last_modified TEXT,
-      vector TEXT,
-      score REAL,
-      severity TEXT,
-      import_id TEXT NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS vuln_imports (
-      id TEXT PRIMARY KEY,
-      kind TEXT NOT NULL,
-      file_sha256 TEXT,
-      records INTEGER NOT NULL DEFAULT 0,
-      inserted INTEGER NOT NULL DEFAULT 0,
-      updated INTEGER NOT NULL DEFAULT 0,
-      unchanged INTEGER NOT NULL DEFAULT 0,
-      warnings INTEGER NOT NULL DEFAULT 0,
-      warning_samples TEXT NOT NULL DEFAULT '[]',
-      started_at TEXT NOT NULL,
-      finished_at TEXT,
-      status TEXT NOT NULL DEFAULT 'running'
-    );
-    CREATE TABLE IF NOT EXISTS vuln_sources (
-      source TEXT PRIMARY KEY,
-      records INTEGER NOT NULL,
-      last_import_id TEXT NOT NULL,
-      last_import_at TEXT NOT NULL,
-      data_date TEXT NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS vuln_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+  db.exec(`${advisoryTablesDdl(SQLITE_DDL, true)}
     INSERT OR IGNORE INTO vuln_meta (key, value) VALUES ('generation', 0);
   `);
   // The process running an import, so one that died can be told from one still running in another process.

@@ -17,18 +17,21 @@ const PSI_EPSILON = 1e-4;
 /** Cut points per feature: deciles, ties merged. */
 const REFERENCE_QUANTILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 
-export const mlMigration: Migration = {
-  version: 13,
-  name: 'scan feature vectors for model drift',
-  up(db) {
-    db.exec(`
+/** Migration 13's statements, the same on both backends (db/schema.ts runs them on PostgreSQL). */
+export const SCAN_FEATURES_DDL = `
       CREATE TABLE pkgscan_scan_features (
         scan_id TEXT PRIMARY KEY REFERENCES pkgscan_scans (id) ON DELETE CASCADE,
         created_at TEXT NOT NULL,
         features_json TEXT NOT NULL
       );
       CREATE INDEX pkgscan_scan_features_time ON pkgscan_scan_features (created_at DESC);
-    `);
+    `;
+
+export const mlMigration: Migration = {
+  version: 13,
+  name: 'scan feature vectors for model drift',
+  up(db) {
+    db.exec(SCAN_FEATURES_DDL);
   },
 };
 

@@ -1,11 +1,8 @@
 // The monitoring tables (pkgscan migration 12): watched packages with their state and snapshot, and each check's outcome.
 import type { Migration } from '../../core/service.js';
 
-export const monitoringMigration: Migration = {
-  version: 12,
-  name: 'package monitoring',
-  up(db) {
-    db.exec(`
+/** Migration 12's statements, the same on both backends (db/schema.ts runs them on PostgreSQL). */
+export const MONITORING_DDL = `
       CREATE TABLE pkgscan_monitored (
         id TEXT PRIMARY KEY,
         ecosystem TEXT NOT NULL,
@@ -40,6 +37,12 @@ export const monitoringMigration: Migration = {
         check_json TEXT NOT NULL
       );
       CREATE INDEX pkgscan_monitor_checks_package ON pkgscan_monitor_checks (package_id, checked_at DESC);
-    `);
+    `;
+
+export const monitoringMigration: Migration = {
+  version: 12,
+  name: 'package monitoring',
+  up(db) {
+    db.exec(MONITORING_DDL);
   },
 };

@@ -1,24 +1,19 @@
 // The projects' tables (pkgscan migration 9): projects and their scans with components, graph and SBOM.
 import type { Migration } from '../../core/service.js';
+import { SQLITE_DDL, type DdlDialect } from '../../core/vulns/ddl.js';
 
-export const projectMigration: Migration = {
-  version: 9,
-  name: 'projects and project scans',
-  up(db) {
-    db.exec(`
-      CREATE TABLE pkgscan_projects (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
-        description TEXT,
-        created_by TEXT NOT NULL,
-        created_at TEXT NOT NULL
-      );
+/**
+ * Migration 9's statements after the projects table, on either backend (db/schema.ts runs them on PostgreSQL, where
+ * the projects table itself is spelled differently).
+ */
+export function projectScanTablesDdl(d: DdlDialect): string {
+  return `
       CREATE TABLE pkgscan_project_scans (
         id TEXT PRIMARY KEY,
         project_id TEXT NOT NULL REFERENCES pkgscan_projects (id) ON DELETE CASCADE,
         environment TEXT NOT NULL,
         decision TEXT NOT NULL CHECK (decision IN ('allow', 'warn', 'block')),
-        risk REAL NOT NULL,
+        risk ${d.real} NOT NULL,
         files_count INTEGER NOT NULL,
         components_count INTEGER NOT NULL,
         findings_count INTEGER NOT NULL,
@@ -41,6 +36,22 @@ export const projectMigration: Migration = {
         PRIMARY KEY (scan_id, ordinal)
       );
       CREATE INDEX pkgscan_project_components_direct ON pkgscan_project_components (scan_id, direct, ordinal);
+    `;
+}
+
+export const projectMigration: Migration = {
+  version: 9,
+  name: 'projects and project scans',
+  up(db) {
+    db.exec(`
+      CREATE TABLE pkgscan_projects (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        description TEXT,
+        created_by TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
     `);
+    db.exec(projectScanTablesDdl(SQLITE_DDL));
   },
 };
