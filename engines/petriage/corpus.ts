@@ -1,4 +1,5 @@
-// The synthetic training corpus of the linear demo model: valid, inert PE files in made-up families plus benign look-alikes, built by the PE writer.
+// The synthetic training corpus of the linear demo model: valid, inert PE files in made-up families plus benign look-alikes, built by the PE writer;
+// and `featurizeCorpus`, the one featurising pass over a labelled corpus that both models train from.
 //
 // Nothing here is, contains or imitates malware code: every routine in these files only returns. Behaviour is
 // suggested by import names and strings alone, which is all a static triage model sees. Family names are invented.
@@ -9,6 +10,9 @@ import { z } from 'zod';
 import { VitrineError } from '../core/errors.js';
 import { validate } from '../core/validation.js';
 import { mulberry32 } from '../core/random.js';
+import { fileTokens } from './family.js';
+import { featurize } from './features.js';
+import { dissect } from './pe/index.js';
 import { buildPe, type PeBuildSpec, type PeImportSpec, type PeResourceSpec, type PeSectionSpec } from './pe/writer.js';
 
 type Rand = () => number;
@@ -636,4 +640,38 @@ export function readBenignDirectory(dir: string): CorpusSample[] {
     out.push({ name, family: BENIGN, label: 0, bytes });
   }
   return out;
+}
+
+/** A labelled corpus featurised: per sample that parses, its feature row, its label and its tokens (for the family profiles). */
+export interface FeaturizedCorpus {
+  readonly rows: Float64Array[];
+  readonly labels: number[];
+  readonly tokenSets: { family: string; label: 0 | 1; tokens: Set<string> }[];
+  /** Samples that are not parseable PEs, skipped. */
+  readonly skipped: number;
+}
+
+/** Featurises labelled samples for training (both models); `beforeSample(i)` runs before the i-th sample (the caller's cancellation check and progress). */
+export function featurizeCorpus(samples: readonly CorpusSample[], beforeSample: (index: number) => void): FeaturizedCorpus {
+  const rows: Float64Array[] = [];
+  const labels: number[] = [];
+  const tokenSets: { family: string; label: 0 | 1; tokens: Set<string> }[] = [];
+  let skipped = 0;
+  samples.forEach((s, i) => {
+    beforeSample(i);
+    let d;
+    try {
+      d = dissect(s.bytes);
+    } catch (err) {
+      if (err instanceof VitrineError && err.code === 'parse_error') {
+        skipped++;
+        return;
+      }
+      throw err;
+    }
+    rows.push(featurize(d, s.bytes).values);
+    labels.push(s.label);
+    tokenSets.push({ family: s.family, label: s.label, tokens: fileTokens(d) });
+  });
+  return { rows, labels, tokenSets, skipped };
 }

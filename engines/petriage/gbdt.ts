@@ -7,12 +7,11 @@ import { featureMatrix, readCsvVectorsFile, readJsonLinesVectorsFile, type Datas
 import { trainDetector, type DetectorReport } from '../core/ml/detector.js';
 import { sigmoid, type GbdtModel, type JsonValue } from '../core/ml/gbdt.js';
 import { TreeExplainer } from '../core/ml/treeshap.js';
-import { FAMILIES, syntheticCorpus, type CorpusSample } from './corpus.js';
-import { buildProfiles, fileTokens, type KnownFamily } from './family.js';
-import { featurize, FEATURE_DIM, FEATURE_LAYOUT, FEATURE_NAMES } from './features.js';
+import { FAMILIES, featurizeCorpus, syntheticCorpus, type CorpusSample } from './corpus.js';
+import { buildProfiles, type KnownFamily } from './family.js';
+import { FEATURE_DIM, FEATURE_LAYOUT, FEATURE_NAMES } from './features.js';
 import { GBDT_FORMAT } from '../core/ml/model.js';
 import { knownFamilySchema, type TriageModel } from './model.js';
-import { dissect } from './pe/index.js';
 
 /** The verdict cut-offs: MALICIOUS at the 0.1 % false-positive point, SUSPICIOUS at the 1 % point (both measured on validation). */
 export const GBDT_VERDICT_THRESHOLDS = { malicious: 'fpr_0.1pct', suspicious: 'fpr_1pct' } as const;
@@ -119,26 +118,9 @@ export function trainTriageGbdt(dataset: Dataset, options: GbdtTrainOptions = {}
 
 /** Featurises labelled samples (unparseable ones skipped) into a dataset, with the family profiles. */
 export function corpusDataset(samples: readonly CorpusSample[], signal?: AbortSignal): { dataset: Dataset; families: KnownFamily[]; skipped: number } {
-  const rows: Float64Array[] = [];
-  const labels: number[] = [];
-  const tokenSets: { family: string; label: 0 | 1; tokens: Set<string> }[] = [];
-  let skipped = 0;
-  for (const s of samples) {
+  const { rows, labels, tokenSets, skipped } = featurizeCorpus(samples, () => {
     if (signal?.aborted) throw new VitrineError('cancelled', 'training was cancelled');
-    let d;
-    try {
-      d = dissect(s.bytes);
-    } catch (err) {
-      if (err instanceof VitrineError && err.code === 'parse_error') {
-        skipped++;
-        continue;
-      }
-      throw err;
-    }
-    rows.push(featurize(d, s.bytes).values);
-    labels.push(s.label);
-    tokenSets.push({ family: s.family, label: s.label, tokens: fileTokens(d) });
-  }
+  });
   const data = new Float64Array(rows.length * FEATURE_DIM);
   rows.forEach((r, i) => data.set(r, i * FEATURE_DIM));
   const families = buildProfiles(tokenSets, new Map(FAMILIES.map((f) => [f.name, f.description])));

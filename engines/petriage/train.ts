@@ -2,12 +2,11 @@
 import { stratifiedSplit } from '../core/ml/dataset.js';
 import { rocAuc } from '../core/ml/metrics.js';
 import { VitrineError } from '../core/errors.js';
-import { FAMILIES, syntheticCorpus, type CorpusSample } from './corpus.js';
-import { buildProfiles, fileTokens } from './family.js';
-import { featurize, FEATURE_DIM, FEATURE_LAYOUT } from './features.js';
+import { FAMILIES, featurizeCorpus, syntheticCorpus, type CorpusSample } from './corpus.js';
+import { buildProfiles } from './family.js';
+import { FEATURE_DIM, FEATURE_LAYOUT } from './features.js';
 import { linearMargin, sigmoid, trainLogistic, type TrainOptions } from './linear.js';
 import { LINEAR_FORMAT, LINEAR_THRESHOLDS, type LinearModelJson } from './model.js';
-import { dissect } from './pe/index.js';
 
 export interface TrainDefaultOptions {
   /** Samples per family (default 20). */
@@ -33,28 +32,11 @@ function checkAborted(signal: AbortSignal | undefined): void {
 export function trainOnSamples(samples: readonly CorpusSample[], options: TrainSamplesOptions = {}): LinearModelJson {
   const seed = options.seed ?? 0;
   const progress = options.onProgress ?? (() => undefined);
-  const rows: Float64Array[] = [];
-  const labels: number[] = [];
-  const tokenSets: { family: string; label: 0 | 1; tokens: Set<string> }[] = [];
-  let skipped = 0;
-  samples.forEach((s, i) => {
+  const { rows, labels, tokenSets, skipped } = featurizeCorpus(samples, (i) => {
     if (i % 20 === 0) {
       checkAborted(options.signal);
       progress((0.5 * i) / samples.length, 'featurising the corpus');
     }
-    let d;
-    try {
-      d = dissect(s.bytes);
-    } catch (err) {
-      if (err instanceof VitrineError && err.code === 'parse_error') {
-        skipped++;
-        return;
-      }
-      throw err;
-    }
-    rows.push(featurize(d, s.bytes).values);
-    labels.push(s.label);
-    tokenSets.push({ family: s.family, label: s.label, tokens: fileTokens(d) });
   });
   const positives = labels.filter((l) => l === 1).length;
   if (positives === 0 || positives === labels.length) throw new VitrineError('validation_failed', 'training needs both benign and family samples');
